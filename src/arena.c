@@ -1,0 +1,205 @@
+/* arena.c - chunked bump allocator and an open-addressing interner. */
+#include "arena.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+enum { ARENA_ALIGN = 16, ARENA_CHUNK = 64 * 1024 };
+
+typedef struct Chunk {
+    struct Chunk *next; /* older chunk */
+    size_t size;        /* usable bytes in data */
+    size_t used;        /* bytes handed out */
+    _Alignas(16) unsigned char data[];
+} Chunk;
+
+struct Arena {
+    Chunk *head;     /* current chunk, newest first */
+    size_t reserved; /* total bytes malloc'd for chunks */
+};
+
+Arena *arena_new(void)
+{
+    return xcalloc(1, sizeof(Arena));
+}
+
+void arena_free(Arena *arena)
+{
+    if (!arena)
+        return;
+    Chunk *c = arena->head;
+    while (c) {
+        Chunk *next = c->next;
+        free(c);
+        c = next;
+    }
+    free(arena);
+}
+
+/* A request larger than a quarter chunk gets a chunk of its own, linked
+ * behind the current one so the current chunk's free tail is not wasted. */
+static void *alloc_big(Arena *arena, size_t size)
+{
+    Chunk *c = xmalloc(sizeof(Chunk) + size);
+    c->size = c->used = size;
+    arena->reserved += sizeof(Chunk) + size;
+    if (arena->head) {
+        c->next = arena->head->next;
+        arena->head->next = c;
+    } else {
+        c->next = NULL;
+        arena->head = c;
+    }
+    return memset(c->data, 0, size);
+}
+
+void *arena_alloc(Arena *arena, size_t size)
+{
+    if (size > SIZE_MAX - ARENA_ALIGN)
+        graft_out_of_memory();
+    size = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+    if (size > ARENA_CHUNK / 4)
+        return alloc_big(arena, size);
+    Chunk *c = arena->head;
+    if (!c || c->size - c->used < size) {
+        c = xmalloc(sizeof(Chunk) + ARENA_CHUNK);
+        c->size = ARENA_CHUNK;
+        c->used = 0;
+        c->next = arena->head;
+        arena->head = c;
+        arena->reserved += sizeof(Chunk) + ARENA_CHUNK;
+    }
+    void *p = c->data + c->used;
+    c->used += size;
+    return memset(p, 0, size);
+}
+
+void *arena_array(Arena *arena, size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size)
+        graft_out_of_memory();
+    return arena_alloc(arena, count * size);
+}
+
+void *arena_dup(Arena *arena, const void *data, size_t size)
+{
+    void *p = arena_alloc(arena, size);
+    if (size)
+        memcpy(p, data, size);
+    return p;
+}
+
+char *arena_strndup(Arena *arena, const char *s, size_t n)
+{
+    char *p = arena_alloc(arena, n + 1);
+    memcpy(p, s, n);
+    return p;
+}
+
+char *arena_strdup(Arena *arena, const char *s)
+{
+    return arena_strndup(arena, s, strlen(s));
+}
+
+size_t arena_bytes(const Arena *arena)
+{
+    return arena->reserved;
+}
+
+/* Interned strings carry their length in front so that lookups compare
+ * lengths first and strings may hold NUL bytes. */
+typedef struct Slot {
+    const char *str; /* canonical copy, NULL when empty */
+    size_t len;
+    uint64_t hash;
+} Slot;
+
+struct Interner {
+    Arena *arena;  /* owns the string copies */
+    Slot *slots;   /* open addressing, power-of-two size */
+    size_t nslots;
+    size_t count;
+};
+
+Interner *interner_new(Arena *arena)
+{
+    Interner *in = xcalloc(1, sizeof(Interner));
+    in->arena = arena;
+    in->nslots = 256;
+    in->slots = xcalloc(in->nslots, sizeof(Slot));
+    return in;
+}
+
+void interner_free(Interner *interner)
+{
+    if (!interner)
+        return;
+    free(interner->slots);
+    free(interner);
+}
+
+static size_t probe(const Slot *slots, size_t nslots, const char *s, size_t n,
+                    uint64_t h)
+{
+    size_t mask = nslots - 1;
+    size_t i = (size_t)h & mask;
+    while (slots[i].str) {
+        if (slots[i].hash == h && slots[i].len == n &&
+            memcmp(slots[i].str, s, n) == 0)
+            return i;
+        i = (i + 1) & mask;
+    }
+    return i;
+}
+
+static void rehash(Interner *in)
+{
+    size_t nslots = in->nslots * 2;
+    Slot *slots = xcalloc(nslots, sizeof(Slot));
+    for (size_t i = 0; i < in->nslots; i++) {
+        Slot *old = &in->slots[i];
+        if (old->str)
+            slots[probe(slots, nslots, old->str, old->len, old->hash)] = *old;
+    }
+    free(in->slots);
+    in->slots = slots;
+    in->nslots = nslots;
+}
+
+const char *interner_intern(Interner *interner, const char *s, size_t n)
+{
+    uint64_t h = hash_bytes(s, n, 0);
+    size_t i = probe(interner->slots, interner->nslots, s, n, h);
+    if (interner->slots[i].str)
+        return interner->slots[i].str;
+    if ((interner->count + 1) * 4 > interner->nslots * 3) {
+        rehash(interner);
+        i = probe(interner->slots, interner->nslots, s, n, h);
+    }
+    Slot *slot = &interner->slots[i];
+    slot->str = arena_strndup(interner->arena, s, n);
+    slot->len = n;
+    slot->hash = h;
+    interner->count++;
+    return slot->str;
+}
+
+const char *interner_cstr(Interner *interner, const char *s)
+{
+    return interner_intern(interner, s, strlen(s));
+}
+
+const char *interner_lookup(const Interner *interner, const char *s, size_t n)
+{
+    uint64_t h = hash_bytes(s, n, 0);
+    size_t i = probe(interner->slots, interner->nslots, s, n, h);
+    return interner->slots[i].str;
+}
+
+size_t interner_count(const Interner *interner)
+{
+    return interner->count;
+}

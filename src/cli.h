@@ -1,0 +1,23 @@
+/* cli.h - the subcommands of the graft program.
+ *
+ * Each subcommand lives in its own src/cmd_NAME.c and returns the process
+ * exit status (DESIGN.md, "The command line"): EXIT_OK on success,
+ * EXIT_BAD_INPUT when diagnostics were printed, EXIT_USAGE for bad usage.
+ * argv[0] is the subcommand's name; every subcommand accepts --help.
+ */
+#ifndef GRAFT_CLI_H
+#define GRAFT_CLI_H
+
+enum { EXIT_OK = 0, EXIT_BAD_INPUT = 1, EXIT_USAGE = 2 };
+
+int cmd_fmt(int argc, char **argv);
+int cmd_viz(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_match(int argc, char **argv);
+int cmd_compile(int argc, char **argv);
+
+/* Prints "graft NAME: MESSAGE" and a hint to use --help; returns EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...);
+
+#endif

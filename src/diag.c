@@ -1,0 +1,254 @@
+/* diag.c - reading sources and printing diagnostics with a caret line. */
+#include "diag.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct Diag {
+    FILE *out;          /* where reports go */
+    unsigned errors;    /* errors reported (including promoted warnings) */
+    unsigned warnings;  /* warnings reported */
+    bool werror;        /* promote warnings to errors */
+    bool gave_up;       /* DIAG_MAX_ERRORS reached */
+};
+
+static void index_lines(Source *src)
+{
+    size_t cap = 0;
+    src->nlines = 0;
+    xgrow((void **)&src->line_starts, &cap, 1, sizeof(size_t));
+    src->line_starts[src->nlines++] = 0;
+    for (size_t i = 0; i < src->len; i++) {
+        if (src->text[i] != '\n' || i + 1 == src->len)
+            continue;
+        xgrow((void **)&src->line_starts, &cap, src->nlines + 1, sizeof(size_t));
+        src->line_starts[src->nlines++] = i + 1;
+    }
+}
+
+Source *source_from_string(const char *name, const char *text, size_t len)
+{
+    Source *src = xcalloc(1, sizeof(Source));
+    src->name = xstrdup(name);
+    src->text = xstrndup(text, len);
+    src->len = len;
+    index_lines(src);
+    return src;
+}
+
+static bool read_stream(FILE *f, StrBuf *sb)
+{
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        strbuf_append(sb, buf, n);
+    return !ferror(f);
+}
+
+Source *source_read(const char *path, Diag *d)
+{
+    bool is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f) {
+        diag_plain_error(d, "cannot read '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    StrBuf sb = {0};
+    bool ok = read_stream(f, &sb);
+    int saved = errno;
+    if (!is_stdin)
+        fclose(f);
+    if (!ok) {
+        diag_plain_error(d, "cannot read '%s': %s", path, strerror(saved));
+        strbuf_free(&sb);
+        return NULL;
+    }
+    Source *src = source_from_string(is_stdin ? "<stdin>" : path,
+                                     sb.data ? sb.data : "", sb.len);
+    strbuf_free(&sb);
+    return src;
+}
+
+void source_free(Source *src)
+{
+    if (!src)
+        return;
+    free(src->name);
+    free(src->text);
+    free(src->line_starts);
+    free(src);
+}
+
+const char *source_line(const Source *src, int line, size_t *len)
+{
+    if (line < 1 || (size_t)line > src->nlines) {
+        *len = 0;
+        return "";
+    }
+    size_t begin = src->line_starts[line - 1];
+    size_t end = begin;
+    while (end < src->len && src->text[end] != '\n')
+        end++;
+    if (end > begin && src->text[end - 1] == '\r')
+        end--;
+    *len = end - begin;
+    return src->text + begin;
+}
+
+/* Line of a byte offset by binary search over line_starts. */
+static int line_of(const Source *src, size_t offset)
+{
+    size_t lo = 0, hi = src->nlines;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (src->line_starts[mid] <= offset)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (int)lo + 1;
+}
+
+SrcRange source_range(const Source *src, size_t begin, size_t end)
+{
+    SrcRange r;
+    if (end <= begin)
+        end = begin + 1;
+    r.first_line = line_of(src, begin);
+    r.first_column = (int)(begin - src->line_starts[r.first_line - 1]) + 1;
+    r.last_line = line_of(src, end - 1);
+    r.last_column = (int)(end - 1 - src->line_starts[r.last_line - 1]) + 1;
+    return r;
+}
+
+Diag *diag_new(FILE *out)
+{
+    Diag *d = xcalloc(1, sizeof(Diag));
+    d->out = out;
+    return d;
+}
+
+void diag_free(Diag *d)
+{
+    free(d);
+}
+
+/* The source line, with control bytes shown as '?' so binary junk cannot
+ * garble a terminal, and a caret line underlining the range (to the end of
+ * the first line when the range spans lines). */
+static void print_excerpt(FILE *out, const Source *src, SrcRange where)
+{
+    size_t len;
+    const char *line = source_line(src, where.first_line, &len);
+    fprintf(out, "%5d | ", where.first_line);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)line[i];
+        fputc(c == '\t' || c >= 0x20 ? c : '?', out);
+    }
+    fputs("\n      | ", out);
+    int first = where.first_column < 1 ? 1 : where.first_column;
+    int last = where.last_line == where.first_line ? where.last_column : (int)len;
+    if (last < first)
+        last = first;
+    for (int col = 1; col < first; col++)
+        fputc((size_t)col <= len && line[col - 1] == '\t' ? '\t' : ' ', out);
+    fputc('^', out);
+    for (int col = first + 1; col <= last; col++)
+        fputc('~', out);
+    fputc('\n', out);
+}
+
+static void report(Diag *d, const Source *src, SrcRange where, const char *kind,
+                   const char *flag, const char *fmt, va_list ap)
+{
+    if (src)
+        fprintf(d->out, "%s:%d:%d: %s: ", src->name, where.first_line,
+                where.first_column, kind);
+    else
+        fprintf(d->out, "graft: %s: ", kind);
+    vfprintf(d->out, fmt, ap);
+    if (flag)
+        fprintf(d->out, " [%s-W%s]", d->werror ? "-Werror," : "", flag);
+    fputc('\n', d->out);
+    if (src)
+        print_excerpt(d->out, src, where);
+}
+
+/* Counts an error; returns false when the report must be dropped. */
+static bool count_error(Diag *d)
+{
+    if (d->gave_up)
+        return false;
+    if (d->errors == DIAG_MAX_ERRORS) {
+        fprintf(d->out, "graft: fatal error: too many errors emitted, stopping now\n");
+        d->gave_up = true;
+        return false;
+    }
+    d->errors++;
+    return true;
+}
+
+void diag_error(Diag *d, const Source *src, SrcRange where, const char *fmt, ...)
+{
+    if (!count_error(d))
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    report(d, src, where, "error", NULL, fmt, ap);
+    va_end(ap);
+}
+
+void diag_warning(Diag *d, const Source *src, SrcRange where, const char *flag,
+                  const char *fmt, ...)
+{
+    if (d->werror ? !count_error(d) : d->gave_up)
+        return;
+    if (!d->werror)
+        d->warnings++;
+    va_list ap;
+    va_start(ap, fmt);
+    report(d, src, where, d->werror ? "error" : "warning", flag, fmt, ap);
+    va_end(ap);
+}
+
+void diag_note(Diag *d, const Source *src, SrcRange where, const char *fmt, ...)
+{
+    if (d->gave_up)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    report(d, src, where, "note", NULL, fmt, ap);
+    va_end(ap);
+}
+
+void diag_plain_error(Diag *d, const char *fmt, ...)
+{
+    if (!count_error(d))
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    report(d, NULL, (SrcRange){0, 0, 0, 0}, "error", NULL, fmt, ap);
+    va_end(ap);
+}
+
+void diag_set_werror(Diag *d, bool on)
+{
+    d->werror = on;
+}
+
+unsigned diag_errors(const Diag *d)
+{
+    return d->errors;
+}
+
+unsigned diag_warnings(const Diag *d)
+{
+    return d->warnings;
+}
+
+bool diag_gave_up(const Diag *d)
+{
+    return d->gave_up;
+}

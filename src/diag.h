@@ -1,0 +1,78 @@
+/* diag.h - source files in memory and diagnostics with a caret.
+ *
+ * Every error graft reports about an input file has the form
+ *
+ *   rules.graft:12:13: error: unknown op 'addd'; did you mean 'add'?
+ *      12 | add_zero := addd(x, 0) => x
+ *         |             ^~~~
+ *
+ * A Source keeps the whole text and its line starts so that any stage can
+ * reprint a line long after lexing.  A Diag counts what was reported and
+ * tells callers when to give up (after DIAG_MAX_ERRORS errors).
+ */
+#ifndef GRAFT_DIAG_H
+#define GRAFT_DIAG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util.h"
+
+enum { DIAG_MAX_ERRORS = 20 };
+
+/* A range of source text, 1-based, last_column inclusive.  The field names
+ * are bison's YYLTYPE names, so parsers use it as their location type
+ * (%define api.location.type {SrcRange}). */
+typedef struct SrcRange {
+    int first_line;
+    int first_column;
+    int last_line;
+    int last_column;
+} SrcRange;
+
+typedef struct Source {
+    char *name;          /* as named by the user; "<stdin>" for "-" */
+    char *text;          /* the contents, with a NUL appended */
+    size_t len;          /* bytes of text, without the appended NUL */
+    size_t *line_starts; /* offset of each line's first byte */
+    size_t nlines;       /* lines in line_starts (at least 1) */
+} Source;
+
+typedef struct Diag Diag;
+
+/* Read a whole file ("-" for standard input).  On failure reports
+ * "graft: error: cannot read 'NAME': REASON" through d and returns NULL. */
+Source *source_read(const char *path, Diag *d);
+Source *source_from_string(const char *name, const char *text, size_t len);
+void source_free(Source *src);
+/* Line number (1-based) and its bytes, without the newline. */
+const char *source_line(const Source *src, int line, size_t *len);
+/* The range covering byte offsets [begin, end) of src. */
+SrcRange source_range(const Source *src, size_t begin, size_t end);
+
+/* Diagnostics go to out (normally stderr).  color is never used: output
+ * is compared byte for byte by tests. */
+Diag *diag_new(FILE *out);
+void diag_free(Diag *d);
+
+void diag_error(Diag *d, const Source *src, SrcRange where, const char *fmt, ...)
+    GRAFT_PRINTF(4, 5);
+/* flag names the warning, printed as "[-Wflag]" at the end of the line. */
+void diag_warning(Diag *d, const Source *src, SrcRange where, const char *flag,
+                  const char *fmt, ...) GRAFT_PRINTF(5, 6);
+void diag_note(Diag *d, const Source *src, SrcRange where, const char *fmt, ...)
+    GRAFT_PRINTF(4, 5);
+/* An error that belongs to no place in a file: "graft: error: ...". */
+void diag_plain_error(Diag *d, const char *fmt, ...) GRAFT_PRINTF(2, 3);
+
+/* Treat warnings as errors (graft check -Werror). */
+void diag_set_werror(Diag *d, bool on);
+unsigned diag_errors(const Diag *d);
+unsigned diag_warnings(const Diag *d);
+/* True once DIAG_MAX_ERRORS errors were reported; further reports are
+ * dropped and one "too many errors" line was printed.  Parsers stop. */
+bool diag_gave_up(const Diag *d);
+
+#endif

@@ -1,0 +1,183 @@
+/* graph.h - the graph IR: a Relay-style dataflow graph of one model.
+ *
+ * A Graph owns every node, string and type of one loaded model in one arena
+ * (note [arenas]).  Nodes are variables, constants, op calls, calls of local
+ * functions, tuples, tuple element accesses and local functions.  Every node
+ * knows its users (the nodes that take it as an operand), kept current by
+ * every edit made through this API.  All traversals are iterative, so a chain
+ * of millions of nodes needs no deep stack.
+ *
+ * Op names, variable names and attribute strings are interned in the graph
+ * (graph_intern): within one graph equal names are equal pointers.
+ */
+#ifndef GRAFT_GRAPH_H
+#define GRAFT_GRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+
+typedef struct Graph Graph;
+typedef struct Node Node;
+typedef struct Type Type;
+typedef struct AttrValue AttrValue;
+
+typedef enum NodeKind {
+    NODE_VAR,     /* %x, %aten::_convolution_0.weight: a parameter */
+    NODE_CONST,   /* 1f, 1e-05f, 2i64, -1, True, meta[relay.Constant][0] */
+    NODE_CALL,    /* nn.conv2d(%x, %w, padding=[1, 1]) (op call)
+                     or %5(%a, %b) (call of a local function: callee set) */
+    NODE_TUPLE,   /* (%a, %b) */
+    NODE_GETITEM, /* %3.0 */
+    NODE_FUNC,    /* fn (%p, Composite="dnnl.conv2d_relu") { ... } */
+} NodeKind;
+
+/* ---- types (from "x: Tensor[...]" and "/ * ty=... * /" annotations) ---- */
+
+typedef enum TypeKind {
+    TYPE_TENSOR, /* Tensor[(1, 3, ?, 224), float32]; a bare dtype is rank 0 */
+    TYPE_TUPLE,  /* (Tensor[...], Tensor[...]) */
+    TYPE_OTHER,  /* anything else (fn types, List[...]): kept as text only */
+} TypeKind;
+
+enum { DIM_ANY = -1 }; /* a "?" dimension */
+
+struct Type {
+    TypeKind kind;
+    int rank;              /* TYPE_TENSOR: number of dims */
+    const int64_t *dims;   /* TYPE_TENSOR: rank dims, DIM_ANY for "?" */
+    const char *dtype;     /* TYPE_TENSOR: interned, e.g. "float32" */
+    int nfields;           /* TYPE_TUPLE */
+    const Type *const *fields;
+    const char *text;      /* the type as printed, e.g. "Tensor[(64), float32]" */
+};
+
+/* ---- attributes ---- */
+
+typedef enum AttrKind {
+    ATTR_INT,    /* 1, -1 */
+    ATTR_FLOAT,  /* 1e-05f, 0.5f */
+    ATTR_BOOL,   /* True, False */
+    ATTR_STRING, /* "NCHW" */
+    ATTR_NULL,   /* None */
+    ATTR_LIST,   /* [1, 1, 1, 1], nested lists too */
+} AttrKind;
+
+struct AttrValue {
+    AttrKind kind;
+    int64_t i;               /* ATTR_INT, ATTR_BOOL (0/1) */
+    double f;                /* ATTR_FLOAT */
+    const char *s;           /* ATTR_STRING contents, unquoted, interned */
+    const char *spelling;    /* exact text to print back ("1e-05f", "\"NCHW\"") */
+    int nitems;              /* ATTR_LIST */
+    const AttrValue *const *items;
+};
+
+typedef struct Attr {
+    const char *name;        /* interned */
+    const AttrValue *value;
+} Attr;
+
+/* ---- nodes ---- */
+
+/* Kind and identity. Ids are dense (0..graph_node_count-1), never reused. */
+NodeKind node_kind(const Node *n);
+uint32_t node_id(const Node *n);
+bool node_is_dead(const Node *n);
+
+/* NODE_CALL of an op: its interned name ("nn.conv2d"); NULL for a call of a
+ * function value.  node_callee: the called NODE_FUNC (or NODE_VAR) of such
+ * a call, else NULL. */
+const char *node_op(const Node *n);
+Node *node_callee(const Node *n);
+
+/* Operands: call arguments (callee excluded), tuple fields, the tuple of a
+ * GETITEM. */
+int node_nargs(const Node *n);
+Node *node_arg(const Node *n, int i);
+
+/* Users: each (user, operand slot) pair that reads n.  A callee slot has
+ * index -1.  Order: the order the uses were created in. */
+typedef struct Use Use;
+int node_nusers(const Node *n);
+const Use *node_first_use(const Node *n);
+const Use *use_next(const Use *u);
+Node *use_user(const Use *u);
+int use_index(const Use *u);
+
+/* Attributes of an op call or a function, in source order. */
+int node_nattrs(const Node *n);
+const Attr *node_attr(const Node *n, int i);
+/* By name (interned or not); NULL when absent. */
+const AttrValue *node_find_attr(const Node *n, const char *name);
+
+/* NODE_VAR: the name without '%'. */
+const char *node_name(const Node *n);
+/* NODE_CONST: spelling as printed ("1e-05f", "meta[relay.Constant][0]");
+ * scalar: value and dtype ("float32", "int64", "bool"); a meta constant is
+ * not scalar and its dtype comes from its type. */
+const char *node_const_text(const Node *n);
+bool node_const_is_scalar(const Node *n);
+double node_const_value(const Node *n);
+const char *node_const_dtype(const Node *n);
+/* NODE_GETITEM: the field index. */
+int node_index(const Node *n);
+/* NODE_FUNC: parameters (NODE_VARs) and body. */
+int node_nparams(const Node *n);
+Node *node_param(const Node *n, int i);
+Node *node_body(const Node *n);
+/* The function whose body n belongs to; NULL for @main's body and params. */
+Node *node_scope(const Node *n);
+/* The type from the source text (parameter annotation or "ty=" comment),
+ * or one set by graph_set_type; NULL when unknown. */
+const Type *node_type(const Node *n);
+
+/* ---- the graph ---- */
+
+Graph *graph_new(void);
+void graph_free(Graph *g);
+Arena *graph_arena(Graph *g);
+const char *graph_intern(Graph *g, const char *s);
+uint32_t graph_node_count(const Graph *g); /* ids handed out, dead included */
+Node *graph_node(const Graph *g, uint32_t id);
+
+/* @main: parameters and result. */
+int graph_nparams(const Graph *g);
+Node *graph_param(const Graph *g, int i);
+Node *graph_output(const Graph *g);
+void graph_set_output(Graph *g, Node *out);
+
+/* Builders.  Strings need not be interned; names are given without '%'. */
+Node *graph_add_param(Graph *g, const char *name, const Type *type);
+Node *graph_add_const(Graph *g, const char *text, double value, const char *dtype);
+Node *graph_add_call(Graph *g, const char *op, Node *const *args, int nargs,
+                     const Attr *attrs, int nattrs);
+Node *graph_add_fn_call(Graph *g, Node *callee, Node *const *args, int nargs);
+Node *graph_add_tuple(Graph *g, Node *const *fields, int nfields);
+Node *graph_add_getitem(Graph *g, Node *tuple, int index);
+/* A function: params are new NODE_VARs made with graph_add_fn_param. */
+Node *graph_add_fn_param(Graph *g, const char *name, const Type *type);
+Node *graph_add_func(Graph *g, Node *const *params, int nparams, Node *body,
+                     const Attr *attrs, int nattrs);
+AttrValue *graph_new_attr_value(Graph *g, AttrKind kind);
+void graph_set_type(Graph *g, Node *n, const Type *type);
+
+/* Edits that keep users current. */
+void graph_set_arg(Graph *g, Node *user, int i, Node *value);
+/* Every use of old (and the output, if it is old) now reads new_node. */
+void graph_replace_all_uses(Graph *g, Node *old, Node *new_node);
+/* Marks dead every node not reachable from the output; returns how many. */
+uint32_t graph_remove_dead(Graph *g);
+
+/* Live nodes reachable from the output, operands before users (post-order,
+ * operands left to right, a callee before its arguments), iterative.
+ * Fills order (caller-allocated, graph_node_count entries) and returns the
+ * count. */
+uint32_t graph_topo_order(const Graph *g, Node **order);
+
+/* Bytes per node, for the benchmark's memory table. */
+size_t graph_bytes(const Graph *g);
+
+#endif

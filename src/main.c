@@ -1,0 +1,68 @@
+/* main.c - the graft driver: dispatches to one subcommand. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct Command {
+    const char *name;                 /* as typed after "graft" */
+    int (*run)(int argc, char **argv);
+    const char *synopsis;             /* one line for graft --help */
+} Command;
+
+static const Command commands[] = {
+    {"fmt", cmd_fmt, "fmt MODEL [-o OUT]                 print a model in canonical text"},
+    {"viz", cmd_viz, "viz MODEL [RULES...] [-o OUT.dot|OUT.svg]  draw a model"},
+    {"check", cmd_check, "check RULES...                     diagnostics only"},
+    {"run", cmd_run, "run RULES... MODEL [-o OUT] [--stats] [--trace]  apply the rules"},
+    {"match", cmd_match, "match RULES... MODEL               list matches"},
+    {"compile", cmd_compile, "compile RULES... -o OUT.c [--header OUT.h] [--name NAME] | --exe RULES... -o PROG"},
+};
+
+static void print_help(FILE *out)
+{
+    fputs("usage: graft COMMAND [ARGS...]\n\n"
+          "graft compiles rule files that rewrite dataflow graphs of ML models.\n\n"
+          "commands:\n", out);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  graft %s\n", commands[i].synopsis);
+    fputs("\nRule files end in .graft, models in .relay; '-' reads standard input.\n"
+          "Exit status: 0 success, 1 bad input, 2 bad usage.\n"
+          "'graft COMMAND --help' describes one command.\n", out);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "graft %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'graft %s --help'.\n", cmd);
+    return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_help(stderr);
+        return EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+        print_help(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(name, "--version") == 0) {
+        printf("graft %s\n", PACKAGE_VERSION);
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(name, commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "graft: unknown command '%s'\nTry 'graft --help'.\n", name);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,126 @@
+/* util.c - allocation wrappers and the string buffer. */
+#include "util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* note [out of memory]: graft is a batch tool; there is nothing useful to
+ * salvage when malloc fails, and checking at every call site would hide the
+ * real logic.  So one place reports and exits. */
+void graft_out_of_memory(void)
+{
+    fputs("graft: fatal error: out of memory\n", stderr);
+    exit(3);
+}
+
+void *xmalloc(size_t size)
+{
+    void *p = malloc(size ? size : 1);
+    if (!p)
+        graft_out_of_memory();
+    return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p)
+        graft_out_of_memory();
+    return p;
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+    void *p = realloc(ptr, size ? size : 1);
+    if (!p)
+        graft_out_of_memory();
+    return p;
+}
+
+void xgrow(void **ptr, size_t *cap, size_t need, size_t elem_size)
+{
+    if (need <= *cap)
+        return;
+    size_t n = *cap ? *cap : 8;
+    while (n < need) {
+        if (n > SIZE_MAX / 2)
+            graft_out_of_memory();
+        n *= 2;
+    }
+    if (n > SIZE_MAX / elem_size)
+        graft_out_of_memory();
+    *ptr = xrealloc(*ptr, n * elem_size);
+    *cap = n;
+}
+
+char *xstrdup(const char *s)
+{
+    return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+    char *p = xmalloc(n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+void strbuf_append(StrBuf *sb, const char *s, size_t n)
+{
+    xgrow((void **)&sb->data, &sb->cap, sb->len + n + 1, 1);
+    memcpy(sb->data + sb->len, s, n);
+    sb->len += n;
+    sb->data[sb->len] = '\0';
+}
+
+void strbuf_puts(StrBuf *sb, const char *s)
+{
+    strbuf_append(sb, s, strlen(s));
+}
+
+void strbuf_putc(StrBuf *sb, char c)
+{
+    strbuf_append(sb, &c, 1);
+}
+
+void strbuf_printf(StrBuf *sb, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    xgrow((void **)&sb->data, &sb->cap, sb->len + (size_t)n + 1, 1);
+    va_start(ap, fmt);
+    vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    sb->len += (size_t)n;
+}
+
+void strbuf_free(StrBuf *sb)
+{
+    free(sb->data);
+    sb->data = NULL;
+    sb->len = sb->cap = 0;
+}
+
+uint64_t hash_bytes(const void *data, size_t len, uint64_t seed)
+{
+    const unsigned char *p = data;
+    uint64_t h = 1469598103934665603ull ^ seed;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+uint64_t hash_mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    return h;
+}

@@ -1,0 +1,51 @@
+/* util.h - allocation with one out-of-memory policy, small helpers.
+ *
+ * Every allocation in graft goes through these wrappers or through an
+ * Arena (arena.h).  On exhaustion graft prints one line and exits with
+ * status 3; no caller checks for NULL.  See note [out of memory].
+ */
+#ifndef GRAFT_UTIL_H
+#define GRAFT_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define GRAFT_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#define GRAFT_NORETURN __attribute__((noreturn))
+#else
+#define GRAFT_PRINTF(fmt, args)
+#define GRAFT_NORETURN
+#endif
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+GRAFT_NORETURN void graft_out_of_memory(void);
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *ptr, size_t size);
+/* Grow *ptr (an array of *cap elements of elem_size bytes) so that it holds
+ * at least need elements; doubles the capacity.  Overflow-checked. */
+void xgrow(void **ptr, size_t *cap, size_t need, size_t elem_size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+/* A growable byte buffer for building text. */
+typedef struct StrBuf {
+    char *data;   /* NUL-terminated once anything was appended */
+    size_t len;   /* bytes used, without the NUL */
+    size_t cap;   /* bytes allocated */
+} StrBuf;
+
+void strbuf_append(StrBuf *sb, const char *s, size_t n);
+void strbuf_puts(StrBuf *sb, const char *s);
+void strbuf_putc(StrBuf *sb, char c);
+void strbuf_printf(StrBuf *sb, const char *fmt, ...) GRAFT_PRINTF(2, 3);
+void strbuf_free(StrBuf *sb);
+
+/* 64-bit FNV-1a, for hash tables keyed by bytes. */
+uint64_t hash_bytes(const void *data, size_t len, uint64_t seed);
+uint64_t hash_mix(uint64_t h, uint64_t v);
+
+#endif

@@ -1,0 +1,232 @@
+/* check_base.c - tests of the shared infrastructure: arenas, interning,
+ * string buffers, source line indexing, diagnostics and atomic output. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "arena.h"
+#include "diag.h"
+#include "outfile.h"
+#include "util.h"
+
+START_TEST(arena_zeroes_and_aligns)
+{
+    Arena *a = arena_new();
+    for (int i = 1; i < 2000; i += 37) {
+        unsigned char *p = arena_alloc(a, (size_t)i);
+        ck_assert_uint_eq((uintptr_t)p % 16, 0);
+        for (int j = 0; j < i; j++)
+            ck_assert_uint_eq(p[j], 0);
+        memset(p, 0xab, (size_t)i);
+    }
+    /* A block larger than a chunk comes from a chunk of its own. */
+    char *big = arena_alloc(a, 1 << 20);
+    ck_assert_uint_eq((unsigned char)big[(1 << 20) - 1], 0);
+    ck_assert_uint_ge(arena_bytes(a), 1 << 20);
+    arena_free(a);
+}
+END_TEST
+
+START_TEST(interner_gives_one_copy)
+{
+    Arena *a = arena_new();
+    Interner *in = interner_new(a);
+    char name[32];
+    const char *first[1000];
+    for (int i = 0; i < 1000; i++) {
+        snprintf(name, sizeof name, "op%d", i);
+        first[i] = interner_cstr(in, name);
+    }
+    for (int i = 0; i < 1000; i++) {
+        snprintf(name, sizeof name, "op%d", i);
+        ck_assert_ptr_eq(interner_cstr(in, name), first[i]);
+        ck_assert_str_eq(first[i], name);
+    }
+    ck_assert_uint_eq(interner_count(in), 1000);
+    ck_assert_ptr_null(interner_lookup(in, "absent", 6));
+    ck_assert_ptr_eq(interner_lookup(in, "op7", 3), first[7]);
+    /* Embedded NUL bytes make distinct strings. */
+    ck_assert_ptr_ne(interner_intern(in, "a\0b", 3), interner_intern(in, "a\0c", 3));
+    interner_free(in);
+    arena_free(a);
+}
+END_TEST
+
+START_TEST(strbuf_formats)
+{
+    StrBuf sb = {0};
+    strbuf_puts(&sb, "x=");
+    strbuf_printf(&sb, "%d", 42);
+    strbuf_putc(&sb, ';');
+    ck_assert_str_eq(sb.data, "x=42;");
+    ck_assert_uint_eq(sb.len, 5);
+    strbuf_free(&sb);
+    ck_assert_ptr_null(sb.data);
+}
+END_TEST
+
+START_TEST(source_indexes_lines)
+{
+    Source *src = source_from_string("t.graft", "ab\ncd\r\n\nlast", 12);
+    ck_assert_uint_eq(src->nlines, 4);
+    size_t len;
+    const char *line = source_line(src, 2, &len);
+    ck_assert_uint_eq(len, 2);
+    ck_assert_int_eq(strncmp(line, "cd", 2), 0);
+    source_line(src, 3, &len);
+    ck_assert_uint_eq(len, 0);
+    SrcRange r = source_range(src, 8, 12);
+    ck_assert_int_eq(r.first_line, 4);
+    ck_assert_int_eq(r.first_column, 1);
+    ck_assert_int_eq(r.last_column, 4);
+    source_free(src);
+}
+END_TEST
+
+/* Runs report() into a memory stream and returns what it printed. */
+static char *capture(void (*report)(Diag *, const Source *))
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    Diag *d = diag_new(mem);
+    Source *src = source_from_string("rules.graft",
+                                     "# simplify\nadd_zero := addd(x, 0) => x\n", 40);
+    report(d, src);
+    fclose(mem);
+    diag_free(d);
+    source_free(src);
+    return text;
+}
+
+static void report_unknown_op(Diag *d, const Source *src)
+{
+    SrcRange r = {2, 13, 2, 16};
+    diag_error(d, src, r, "unknown op '%s'; did you mean '%s'?", "addd", "add");
+}
+
+START_TEST(diag_prints_caret)
+{
+    char *text = capture(report_unknown_op);
+    ck_assert_str_eq(text,
+                     "rules.graft:2:13: error: unknown op 'addd'; did you mean 'add'?\n"
+                     "    2 | add_zero := addd(x, 0) => x\n"
+                     "      |             ^~~~\n");
+    free(text);
+}
+END_TEST
+
+static void report_warning(Diag *d, const Source *src)
+{
+    SrcRange r = {2, 1, 2, 8};
+    diag_warning(d, src, r, "unused-rule", "rule '%s' never fires", "add_zero");
+    ck_assert_uint_eq(diag_warnings(d), 1);
+    ck_assert_uint_eq(diag_errors(d), 0);
+}
+
+START_TEST(diag_warning_names_flag)
+{
+    char *text = capture(report_warning);
+    ck_assert_str_eq(text,
+                     "rules.graft:2:1: warning: rule 'add_zero' never fires [-Wunused-rule]\n"
+                     "    2 | add_zero := addd(x, 0) => x\n"
+                     "      | ^~~~~~~~\n");
+    free(text);
+}
+END_TEST
+
+static void report_many(Diag *d, const Source *src)
+{
+    SrcRange r = {1, 1, 1, 1};
+    for (int i = 0; i < 30; i++)
+        diag_error(d, src, r, "error %d", i);
+    ck_assert_uint_eq(diag_errors(d), DIAG_MAX_ERRORS);
+    ck_assert(diag_gave_up(d));
+}
+
+START_TEST(diag_stops_at_limit)
+{
+    char *text = capture(report_many);
+    ck_assert_ptr_nonnull(strstr(text, "error 19\n"));
+    ck_assert_ptr_null(strstr(text, "error 20\n"));
+    ck_assert_ptr_nonnull(strstr(text, "graft: fatal error: too many errors emitted, stopping now\n"));
+    free(text);
+}
+END_TEST
+
+START_TEST(outfile_is_atomic)
+{
+    char dir[] = "/tmp/graft-outfile-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/out.relay", dir);
+    Diag *d = diag_new(stderr);
+
+    OutFile *of = outfile_open(path, d);
+    fputs("partial", outfile_stream(of));
+    outfile_abort(of);
+    ck_assert_int_ne(access(path, F_OK), 0); /* nothing left behind */
+
+    of = outfile_open(path, d);
+    fputs("whole\n", outfile_stream(of));
+    ck_assert(outfile_commit(of, d));
+    FILE *f = fopen(path, "r");
+    char buf[16] = {0};
+    ck_assert_ptr_nonnull(fgets(buf, sizeof buf, f));
+    fclose(f);
+    ck_assert_str_eq(buf, "whole\n");
+    ck_assert(outfile_same_file(path, path));
+
+    unlink(path);
+    rmdir(dir);
+    diag_free(d);
+}
+END_TEST
+
+START_TEST(outfile_reports_unwritable)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    Diag *d = diag_new(mem);
+    ck_assert_ptr_null(outfile_open("/nonexistent-dir/out.relay", d));
+    fclose(mem);
+    ck_assert_str_eq(text, "graft: error: cannot write '/nonexistent-dir/out.relay': "
+                           "No such file or directory\n");
+    ck_assert_uint_eq(diag_errors(d), 1);
+    diag_free(d);
+    free(text);
+}
+END_TEST
+
+static Suite *base_suite(void)
+{
+    Suite *s = suite_create("base");
+    TCase *tc = tcase_create("arena");
+    tcase_add_test(tc, arena_zeroes_and_aligns);
+    tcase_add_test(tc, interner_gives_one_copy);
+    tcase_add_test(tc, strbuf_formats);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("diag");
+    tcase_add_test(tc, source_indexes_lines);
+    tcase_add_test(tc, diag_prints_caret);
+    tcase_add_test(tc, diag_warning_names_flag);
+    tcase_add_test(tc, diag_stops_at_limit);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("outfile");
+    tcase_add_test(tc, outfile_is_atomic);
+    tcase_add_test(tc, outfile_reports_unwritable);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(base_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
