@@ -44,13 +44,14 @@ typedef enum TypeKind {
 
 enum { DIM_ANY = -1 }; /* a "?" dimension */
 
+/* Types are immutable once made and may be shared between nodes. */
 struct Type {
-    TypeKind kind;
+    TypeKind kind;         /* which fields below are meaningful */
     int rank;              /* TYPE_TENSOR: number of dims */
     const int64_t *dims;   /* TYPE_TENSOR: rank dims, DIM_ANY for "?" */
     const char *dtype;     /* TYPE_TENSOR: interned, e.g. "float32" */
-    int nfields;           /* TYPE_TUPLE */
-    const Type *const *fields;
+    int nfields;           /* TYPE_TUPLE: number of fields */
+    const Type *const *fields; /* TYPE_TUPLE: the field types */
     const char *text;      /* the type as printed, e.g. "Tensor[(64), float32]" */
 };
 
@@ -66,18 +67,21 @@ typedef enum AttrKind {
 } AttrKind;
 
 struct AttrValue {
-    AttrKind kind;
+    AttrKind kind;           /* which fields below are meaningful */
     int64_t i;               /* ATTR_INT, ATTR_BOOL (0/1) */
     double f;                /* ATTR_FLOAT */
     const char *s;           /* ATTR_STRING contents, unquoted, interned */
     const char *spelling;    /* exact text to print back ("1e-05f", "\"NCHW\"") */
-    int nitems;              /* ATTR_LIST */
-    const AttrValue *const *items;
+    int nitems;              /* ATTR_LIST: number of items */
+    const AttrValue *const *items; /* ATTR_LIST: the items */
 };
 
+/* Attribute values are built with graph_new_attr_value and filled in by
+ * the caller; spelling may stay NULL for values made by edits (the printer
+ * then writes the canonical form: 1, 1e-05f, True, None, "s", [1, 2]). */
 typedef struct Attr {
     const char *name;        /* interned */
-    const AttrValue *value;
+    const AttrValue *value;  /* its value (graph arena) */
 } Attr;
 
 /* ---- nodes ---- */
@@ -99,7 +103,10 @@ int node_nargs(const Node *n);
 Node *node_arg(const Node *n, int i);
 
 /* Users: each (user, operand slot) pair that reads n.  A callee slot has
- * index -1.  Order: the order the uses were created in. */
+ * index USE_CALLEE (-1).  Order: the order the uses were created in.  A
+ * function is not a user of its body (the body is like @main's output:
+ * see node_body), nor of its parameters; dead nodes are no users. */
+enum { USE_CALLEE = -1 };
 typedef struct Use Use;
 int node_nusers(const Node *n);
 const Use *node_first_use(const Node *n);
@@ -128,11 +135,20 @@ int node_index(const Node *n);
 int node_nparams(const Node *n);
 Node *node_param(const Node *n, int i);
 Node *node_body(const Node *n);
+/* NODE_FUNC: the declared result type ("fn (...) -> T {"), or NULL. */
+const Type *node_ret_type(const Node *n);
 /* The function whose body n belongs to; NULL for @main's body and params. */
 Node *node_scope(const Node *n);
 /* The type from the source text (parameter annotation or "ty=" comment),
  * or one set by graph_set_type; NULL when unknown. */
 const Type *node_type(const Node *n);
+/* NODE_VAR: true when the type was written in the declaration
+ * ("%x: Tensor[...]"), so the printer writes it back. */
+bool node_type_declared(const Node *n);
+/* The text of the node's annotation comment, verbatim as loaded
+ * ("/ * ty=float32 * /", with the comment markers), or NULL; nodes created
+ * by edits have none. */
+const char *node_annotation(const Node *n);
 
 /* ---- the graph ---- */
 
@@ -140,6 +156,8 @@ Graph *graph_new(void);
 void graph_free(Graph *g);
 Arena *graph_arena(Graph *g);
 const char *graph_intern(Graph *g, const char *s);
+/* The n bytes at s, interned. */
+const char *graph_intern_n(Graph *g, const char *s, size_t n);
 uint32_t graph_node_count(const Graph *g); /* ids handed out, dead included */
 Node *graph_node(const Graph *g, uint32_t id);
 
@@ -162,22 +180,76 @@ Node *graph_add_fn_param(Graph *g, const char *name, const Type *type);
 Node *graph_add_func(Graph *g, Node *const *params, int nparams, Node *body,
                      const Attr *attrs, int nattrs);
 AttrValue *graph_new_attr_value(Graph *g, AttrKind kind);
+/* Sets a node's type (a NODE_VAR's type stays "not declared"). */
 void graph_set_type(Graph *g, Node *n, const Type *type);
+/* Sets a NODE_VAR's declared type (printed as "%x: T"). */
+void graph_declare_type(Graph *g, Node *var, const Type *type);
+void graph_set_annotation(Graph *g, Node *n, const char *text);
+void graph_set_ret_type(Graph *g, Node *fn, const Type *type);
+/* Puts n in function fn's scope (NULL: @main's), for nodes an edit
+ * creates inside a function body after graph_add_func (note [function
+ * scope] in graph_walk.c). */
+void graph_set_scope(Graph *g, Node *n, Node *fn);
+
+/* ---- types (graph_type.c); all live in the graph's arena ---- */
+
+const Type *graph_type_tensor(Graph *g, const char *dtype, const int64_t *dims,
+                              int rank);
+const Type *graph_type_tuple(Graph *g, const Type *const *fields, int nfields);
+const Type *graph_type_other(Graph *g, const char *text, size_t len);
+/* Parses a type at text ("Tensor[(1, ?), float32]", "float32",
+ * "(Tensor[(2), int64],)", else TYPE_OTHER up to the end of the balanced
+ * text).  Stops before the first unbalanced ')' ']' or ',' or a space
+ * that is not inside brackets; *consumed gets the bytes used.  Returns NULL
+ * when nothing type-like is there. */
+const Type *graph_parse_type(Graph *g, const char *text, size_t len,
+                             size_t *consumed);
+/* Parses "ty=TYPE" out of an annotation comment; NULL when absent. */
+const Type *graph_annotation_type(Graph *g, const char *annotation);
+bool type_equal(const Type *a, const Type *b);
+
+/* ---- module text kept for printing back (see relay.h) ---- */
+
+/* "#[version = \"0.0.5\"]" when the input had it, else NULL. */
+const char *graph_version(const Graph *g);
+void graph_set_version(Graph *g, const char *text);
+/* The Prelude's "type NAME[...] { ... }" declarations, verbatim. */
+int graph_ntypedefs(const Graph *g);
+const char *graph_typedef(const Graph *g, int i);
+void graph_add_typedef(Graph *g, const char *text, size_t len);
+/* The "#[metadata]" section, verbatim to the end of the input, or NULL. */
+const char *graph_metadata(const Graph *g);
+void graph_set_metadata(Graph *g, const char *text, size_t len);
+/* The global function's name ("main") and declared result type. */
+const char *graph_name(const Graph *g);
+void graph_set_name(Graph *g, const char *name);
+const Type *graph_ret_type(const Graph *g);
+void graph_set_graph_ret_type(Graph *g, const Type *type);
 
 /* Edits that keep users current. */
 void graph_set_arg(Graph *g, Node *user, int i, Node *value);
-/* Every use of old (and the output, if it is old) now reads new_node. */
+/* Every use of old (and the output, and a function body, if it is old)
+ * now reads new_node; a use by new_node itself is left alone, so that
+ * "x => relu(x)" can wrap x. */
 void graph_replace_all_uses(Graph *g, Node *old, Node *new_node);
-/* Marks dead every node not reachable from the output; returns how many. */
+/* Marks dead every node not reachable from the output (through operands,
+ * callees, function bodies and parameters; @main's parameters always
+ * live); returns how many became dead.  Dead nodes are dropped from the
+ * users lists of their operands and must not be used again. */
 uint32_t graph_remove_dead(Graph *g);
 
 /* Live nodes reachable from the output, operands before users (post-order,
  * operands left to right, a callee before its arguments), iterative.
+ * A NODE_FUNC comes after its parameters and its body's nodes (use
+ * node_scope to tell them apart).
  * Fills order (caller-allocated, graph_node_count entries) and returns the
  * count. */
 uint32_t graph_topo_order(const Graph *g, Node **order);
 
-/* Bytes per node, for the benchmark's memory table. */
+/* Total bytes the graph holds (arena and node table); divide by
+ * graph_node_count for bytes per node.  graph_node_size is sizeof(struct
+ * Node): 96 on LP64, plus 32 per operand (graph.c, note [node size]). */
 size_t graph_bytes(const Graph *g);
+size_t graph_node_size(void);
 
 #endif

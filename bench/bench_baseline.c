@@ -1,0 +1,220 @@
+/* bench_baseline.c - the two baselines graft's matcher is measured against.
+ *
+ * (a) The floor: one pass over the node table touching every live node and
+ *     every operand once.  No matcher can label a graph faster than it can
+ *     read it.
+ * (b) The straightforward matcher: for every node, for every rule, walk the
+ *     rule's pattern tree recursively against the graph, binding variables
+ *     as it goes, as TVM's DFPatternMatcher (VisitDFPattern per pattern and
+ *     node) and OpenVINO's pattern::Matcher do.  A commutative op tries its
+ *     second operand order and an alternative its next choice when the
+ *     first fails below it; nothing retries after a sibling fails (TVM's
+ *     behaviour).  Its cost grows with the number of rules by construction.
+ * Recursion here is over the pattern only (bounded by the rule language's
+ * nesting limit); the repeated op (op*) walks the graph in a loop.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "match.h"
+
+uint64_t baseline_traverse(const Graph *g)
+{
+    uint64_t sum = 0;
+    uint32_t count = graph_node_count(g);
+    for (uint32_t id = 0; id < count; id++) {
+        const Node *n = graph_node(g, id);
+        if (node_is_dead(n))
+            continue;
+        int nargs = node_nargs(n);
+        sum += (uint64_t)node_kind(n) + (uint64_t)(uintptr_t)node_op(n);
+        for (int i = 0; i < nargs; i++)
+            sum += node_id(node_arg(n, i));
+    }
+    return sum;
+}
+
+/* The naive matcher's state: the rules, each item's op name interned in
+ * the graph (so an op test is a pointer comparison, as TVM compares Op
+ * references), the variable slots and a trail to undo bindings. */
+typedef struct Naive {
+    const RuleSet *rs;   /* the rules */
+    const char **ops;    /* per item: its op, interned in the graph, or NULL */
+    Binding *slots;      /* current bindings of the rule being tried */
+    uint32_t *trail;     /* slots bound since the start, in order */
+    size_t ntrail;       /* entries used in trail */
+    size_t cap;          /* capacity of trail */
+} Naive;
+
+static bool match(Naive *nv, const PatNode *p, Node *n);
+
+static void undo(Naive *nv, size_t mark)
+{
+    while (nv->ntrail > mark) {
+        uint32_t s = nv->trail[--nv->ntrail];
+        nv->slots[s].node = NULL;
+        nv->slots[s].attr = NULL;
+    }
+}
+
+/* Binds slot to n, or checks that a variable seen before is n. */
+static bool bind(Naive *nv, int slot, Node *n)
+{
+    if (slot < 0)
+        return true;
+    if (nv->slots[slot].node)
+        return nv->slots[slot].node == n;
+    nv->slots[slot].node = n;
+    xgrow((void **)&nv->trail, &nv->cap, nv->ntrail + 1, sizeof *nv->trail);
+    nv->trail[nv->ntrail++] = (uint32_t)slot;
+    return true;
+}
+
+static bool preds_hold(const Naive *nv, const PatItem *it, const Node *n)
+{
+    for (int i = 0; i < it->npreds; i++)
+        if (!pattern_pred_holds(&nv->rs->preds[it->preds[i]], n))
+            return false;
+    return true;
+}
+
+/* Matches the kids of p against operands first.. of n (swapped: the two
+ * operands in the other order). */
+static bool match_kids(Naive *nv, const PatNode *p, Node *n, bool swapped)
+{
+    for (int i = 0; i < p->nkids; i++) {
+        int arg = swapped ? 1 - i : i;
+        if (!match(nv, p->kids[i], node_arg(n, arg)))
+            return false;
+    }
+    return true;
+}
+
+/* Operand list of n against the kids of p, trying the other order of a
+ * commutative op when the first fails. */
+static bool match_operands(Naive *nv, const PatNode *p, const PatItem *it, Node *n)
+{
+    int nargs = node_nargs(n);
+    if (it->variadic ? nargs < p->nkids : nargs != p->nkids)
+        return false;
+    size_t mark = nv->ntrail;
+    if (match_kids(nv, p, n, false))
+        return true;
+    undo(nv, mark);
+    return it->commutative && p->nkids == 2 && match_kids(nv, p, n, true);
+}
+
+/* Attribute bindings (strides=s) of an op pattern at n. */
+static void bind_attrs(Naive *nv, const PatNode *p, const Node *n)
+{
+    for (int i = 0; i < p->nbinds; i++) {
+        const AttrValue *v = node_find_attr(n, p->binds[i].name);
+        nv->slots[p->binds[i].slot].attr = v ? v : p->binds[i].dflt;
+    }
+}
+
+static bool match_op(Naive *nv, const PatNode *p, const PatItem *it, Node *n)
+{
+    if (node_kind(n) != NODE_CALL || node_op(n) != nv->ops[p->item] || !preds_hold(nv, it, n))
+        return false;
+    bind_attrs(nv, p, n);
+    return match_operands(nv, p, it, n) && bind(nv, p->slot, n);
+}
+
+/* op*(q): q at n, else one op call further down, and so on. */
+static bool match_star(Naive *nv, const PatNode *p, Node *n)
+{
+    for (;;) {
+        size_t mark = nv->ntrail;
+        if (match(nv, p->kids[0], n))
+            return bind(nv, p->slot, n);
+        undo(nv, mark);
+        if (node_kind(n) != NODE_CALL || node_op(n) != nv->ops[p->item] || node_nargs(n) != 1)
+            return false;
+        n = node_arg(n, 0);
+    }
+}
+
+static bool match_alt(Naive *nv, const PatNode *p, Node *n)
+{
+    for (int i = 0; i < p->nkids; i++) {
+        size_t mark = nv->ntrail;
+        if (match(nv, p->kids[i], n) && bind(nv, p->slot, n))
+            return true;
+        undo(nv, mark);
+    }
+    return false;
+}
+
+static bool match(Naive *nv, const PatNode *p, Node *n)
+{
+    const PatItem *it = &nv->rs->items[p->item];
+    switch (p->kind) {
+    case PAT_ANY:
+        return preds_hold(nv, it, n) && bind(nv, p->slot, n);
+    case PAT_OP:
+        return match_op(nv, p, it, n);
+    case PAT_FNCALL:
+        return node_kind(n) == NODE_CALL && !node_op(n) && preds_hold(nv, it, n) &&
+               match_operands(nv, p, it, n) && bind(nv, p->slot, n);
+    case PAT_TUPLE:
+        return node_kind(n) == NODE_TUPLE && match_operands(nv, p, it, n) &&
+               bind(nv, p->slot, n);
+    case PAT_GETITEM:
+        return node_kind(n) == NODE_GETITEM && node_index(n) == it->index &&
+               match(nv, p->kids[0], node_arg(n, 0)) && bind(nv, p->slot, n);
+    case PAT_ALT:
+        return match_alt(nv, p, n);
+    case PAT_STAR:
+        return match_star(nv, p, n);
+    }
+    return false;
+}
+
+/* One rule at one node: pattern, then guard. */
+static bool try_rule(Naive *nv, const Graph *g, const RuleDesc *r, Node *n)
+{
+    undo(nv, 0);
+    for (int s = 0; s < r->nslots; s++)
+        nv->slots[s].attr = NULL;
+    if (!match(nv, r->pattern, n))
+        return false;
+    if (r->guard_fn)
+        return r->guard_fn(g, nv->slots);
+    return !r->guard || guard_eval(r->guard, nv->slots);
+}
+
+static void naive_init(Naive *nv, const RuleSet *rs, Graph *g)
+{
+    int nslots = 1;
+    memset(nv, 0, sizeof *nv);
+    nv->rs = rs;
+    nv->ops = xcalloc(rs->nitems + 1, sizeof *nv->ops);
+    for (uint32_t i = 0; i < rs->nitems; i++)
+        if (rs->items[i].op)
+            nv->ops[i] = graph_intern(g, rs->items[i].op);
+    for (uint32_t r = 0; r < rs->nrules; r++)
+        if (rs->rules[r].nslots > nslots)
+            nslots = rs->rules[r].nslots;
+    nv->slots = xcalloc((size_t)nslots, sizeof *nv->slots);
+}
+
+uint64_t baseline_match_all(const RuleSet *rs, Graph *g)
+{
+    Naive nv;
+    uint64_t found = 0;
+    uint32_t count = graph_node_count(g);
+    naive_init(&nv, rs, g);
+    for (uint32_t id = 0; id < count; id++) {
+        Node *n = graph_node(g, id);
+        if (node_is_dead(n))
+            continue;
+        for (uint32_t r = 0; r < rs->nrules; r++)
+            found += try_rule(&nv, g, &rs->rules[r], n);
+    }
+    free(nv.ops);
+    free(nv.slots);
+    free(nv.trail);
+    return found;
+}

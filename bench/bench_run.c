@@ -1,0 +1,224 @@
+/* bench_run.c - timing graft's phases on generated models.
+ *
+ * Every measured phase runs through time_phase: once for large graphs,
+ * repeated (each run from scratch: a fresh engine, so a fresh automaton)
+ * at least 3 times and until 0.3 s have passed for small ones, and the
+ * fastest run is reported (note [bench units]).  The
+ * phases that change the graph (rewrite, partition) and the ones that only
+ * read it after them (print) run once.  Output is raw key=value numbers;
+ * bench/run.sh derives the per-node costs and ratios.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_run.h"
+#include "engine.h"
+#include "frontend.h"
+#include "lower.h"
+#include "relay.h"
+
+/* What the phases share. */
+typedef struct Bench {
+    Graph *g;               /* the model */
+    const RuleSet *rs;      /* the rules */
+    uint64_t matches;       /* (rule, node) matches graft listed */
+    uint64_t naive_matches; /* the same found by the naive matcher */
+    uint64_t checksum;      /* of the bare traversal, printed so it stays */
+} Bench;
+
+typedef void (*PhaseFn)(Bench *b);
+
+/* Seconds of the fastest run of fn; repeats while runs are short. */
+static double time_phase(PhaseFn fn, Bench *b, bool repeat)
+{
+    double start = bench_now(), best = 0;
+    int runs = 0;
+    if (getenv("GRAFT_BENCH_ONCE")) /* profiling: every phase once */
+        repeat = false;
+    do {
+        double t0 = bench_now();
+        fn(b);
+        double t = bench_now() - t0;
+        if (runs == 0 || t < best)
+            best = t;
+        runs++;
+    } while (repeat && (runs < 3 || bench_now() - start < 0.3) && runs < 50);
+    return best;
+}
+
+static void phase_traverse(Bench *b)
+{
+    b->checksum += baseline_traverse(b->g);
+}
+
+static void count_match(void *ctx, uint32_t rule, Node *root, const Binding *bind)
+{
+    (void)rule, (void)root, (void)bind;
+    ((Bench *)ctx)->matches++;
+}
+
+/* graft match: label every node, verify every rule the automaton offers. */
+static void phase_match(Bench *b)
+{
+    Engine *e = engine_new(b->rs, b->g, NULL);
+    b->matches = 0;
+    engine_matches(e, count_match, b);
+    engine_free(e);
+}
+
+/* Labelling alone: the automaton's share of phase_match. */
+static void phase_label(Bench *b)
+{
+    Automaton *a = automaton_new(b->rs);
+    Labels *l = labels_new(a, b->g);
+    labels_all(l);
+    labels_free(l);
+    automaton_free(a);
+}
+
+static void phase_naive(Bench *b)
+{
+    b->naive_matches = baseline_match_all(b->rs, b->g);
+}
+
+/* Generates and loads a model of nops op nodes; prints its sizes. */
+static Graph *load_model(const ModelKit *kit, uint64_t nops, uint64_t *ops)
+{
+    StrBuf text = {0};
+    model_generate(kit, nops, &text, ops);
+    size_t bytes = text.len;
+    Source *src = model_source("bench.relay", &text);
+    Diag *d = diag_new(stderr);
+    bench_reset_peak_rss();
+    double t0 = bench_now();
+    Graph *g = relay_load(src, d);
+    double t1 = bench_now();
+    diag_free(d);
+    source_free(src);
+    if (g)
+        printf(" ops=%llu nodes=%u text_bytes=%zu load_s=%.6f graph_bytes=%zu",
+               (unsigned long long)*ops, graph_node_count(g), bytes, t1 - t0, graph_bytes(g));
+    return g;
+}
+
+/* Loads and lowers rules (a file, or text when text is not NULL); the
+ * warnings of generated rule sets are not shown, errors are. */
+static Lowered *load_rules(const char *path, const char *text)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    Diag *d = diag_new(mem);
+    RuleFile *rf = text ? frontend_load_string(path, text, NULL, d)
+                        : frontend_load(&path, 1, NULL, d);
+    Lowered *lw = rf ? lower_rules(rf, d) : NULL;
+    rulefile_free(rf);
+    diag_free(d);
+    fclose(mem);
+    if (!lw)
+        fprintf(stderr, "%sgraft-bench: cannot load rules '%s'\n", buf ? buf : "", path);
+    free(buf);
+    return lw;
+}
+
+/* The phases that change the graph, in graft run's order, then printing. */
+static bool run_phases(Bench *b)
+{
+    Diag *d = diag_new(stderr);
+    Engine *e = engine_new(b->rs, b->g, NULL);
+    double t0 = bench_now();
+    bool ok = engine_rewrite(e, d);
+    double t1 = bench_now();
+    engine_partition(e);
+    double t2 = bench_now();
+    const char *keep = getenv("GRAFT_BENCH_OUTPUT"); /* to compare builds */
+    FILE *sink = fopen(keep ? keep : "/dev/null", "w");
+    relay_print(b->g, sink ? sink : stdout);
+    if (sink)
+        fclose(sink);
+    double t3 = bench_now();
+    const Stats *s = engine_stats(e);
+    printf(" rewrite_s=%.6f partition_s=%.6f print_s=%.6f rewrites=%llu groups=%llu"
+           " labelled=%llu",
+           t1 - t0, t2 - t1, t3 - t2, (unsigned long long)s->rewrites,
+           (unsigned long long)s->groups, (unsigned long long)s->labelled);
+    engine_free(e);
+    diag_free(d);
+    return ok;
+}
+
+int bench_graph(const ModelKit *kit, uint64_t nops, const char *rules_path)
+{
+    uint64_t ops;
+    Lowered *lw = load_rules(rules_path, NULL);
+    if (!lw)
+        return 1;
+    printf("graph blocks=%s", kit->origin);
+    Graph *g = load_model(kit, nops, &ops);
+    if (!g) {
+        lower_free(lw);
+        return 1;
+    }
+    Bench b = {.g = g, .rs = &lw->rs};
+    bool small = ops < 2000000;
+    printf(" traverse_s=%.9f", time_phase(phase_traverse, &b, small));
+    printf(" label_s=%.9f", time_phase(phase_label, &b, small));
+    printf(" match_s=%.9f", time_phase(phase_match, &b, small));
+    printf(" naive_s=%.9f", time_phase(phase_naive, &b, small));
+    printf(" matches=%llu naive_matches=%llu", (unsigned long long)b.matches,
+           (unsigned long long)b.naive_matches);
+    bool ok = run_phases(&b);
+    printf(" peak_rss=%zu checksum=%llu\n", bench_peak_rss(),
+           (unsigned long long)(b.checksum & 0xffff));
+    graph_free(g);
+    lower_free(lw);
+    return ok ? 0 : 1;
+}
+
+/* One rule count: compile, then match with graft and the naive matcher. */
+static bool rulescale_one(Bench *b, uint32_t n)
+{
+    StrBuf text = {0};
+    rules_generate(n, &text);
+    double t0 = bench_now();
+    Lowered *lw = load_rules("generated.graft", text.data);
+    double t1 = bench_now();
+    strbuf_free(&text);
+    if (!lw)
+        return false;
+    b->rs = &lw->rs;
+    printf("rules n=%u compile_s=%.6f items=%u preds=%u", n, t1 - t0, lw->rs.nitems,
+           lw->rs.npreds);
+    printf(" label_s=%.9f", time_phase(phase_label, b, true));
+    printf(" match_s=%.9f", time_phase(phase_match, b, true));
+    printf(" naive_s=%.9f", time_phase(phase_naive, b, true));
+    Engine *e = engine_new(b->rs, b->g, NULL);
+    b->matches = 0;
+    engine_matches(e, count_match, b);
+    const Stats *s = engine_stats(e);
+    printf(" matches=%llu naive_matches=%llu states=%u transitions=%u\n",
+           (unsigned long long)b->matches, (unsigned long long)b->naive_matches,
+           s->states, s->transitions);
+    engine_free(e);
+    lower_free(lw);
+    return true;
+}
+
+int bench_rulescale(const ModelKit *kit, uint64_t nops, char **counts, int ncounts)
+{
+    uint64_t ops;
+    printf("model blocks=%s", kit->origin);
+    Graph *g = load_model(kit, nops, &ops);
+    if (!g)
+        return 1;
+    Bench b = {.g = g};
+    printf(" traverse_s=%.9f\n", time_phase(phase_traverse, &b, true));
+    int rc = 0;
+    for (int i = 0; i < ncounts && rc == 0; i++) {
+        unsigned long n = strtoul(counts[i], NULL, 10);
+        if (n == 0 || n > 100000 || !rulescale_one(&b, (uint32_t)n))
+            rc = 1;
+    }
+    graph_free(g);
+    return rc;
+}

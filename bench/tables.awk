@@ -1,0 +1,125 @@
+# bench/tables.awk - turns graft-bench's key=value lines into the Markdown
+# tables of bench/RESULTS.md, with the bounds of issue 8 checked.
+# Input lines start with graph, model, rules or compile (bench/run.sh).
+
+function ns(key, i) { return val[i, key] * 1e9 / val[i, "ops"] }
+function field(line,    k, parts, n, j, kv) {
+    n = split(line, parts, " ")
+    for (j = 2; j <= n; j++) {
+        split(parts[j], kv, "=")
+        val[nrec, kv[1]] = kv[2]
+    }
+}
+function ratio_row(name, key, per_node,    i, v, lo, hi, first) {
+    first = 1
+    for (i = 1; i <= ngraph; i++) {
+        if (val[g[i], "ops"] < 9000) continue
+        v = per_node ? ns(key, g[i]) : val[g[i], key] / val[g[i], "ops"]
+        if (first || v < lo) lo = v
+        if (first || v > hi) hi = v
+        first = 0
+    }
+    if (first) return
+    printf("| %s | %.1f | %.1f | %.2fx | %s |\n", name, lo, hi, hi / lo,
+           hi / lo <= 1.5 ? "holds" : "**does not hold**")
+}
+
+{
+    nrec++
+    kind[nrec] = $1
+    field($0)
+    if ($1 == "graph") g[++ngraph] = nrec
+    if ($1 == "rules") r[++nrules] = nrec
+    if ($1 == "model") model = nrec
+    if ($1 == "compile") c[++ncomp] = nrec
+}
+
+END {
+    print "## Graph size (rules: bench/rules/models.graft, 10 rules)"
+    print ""
+    print "Per op node; each size in a fresh process.  match = label every node and verify"
+    print "every rule the automaton offers (`graft match`); rewrite = to a fixpoint;"
+    print "partition = every partition pass; print = canonical text to /dev/null."
+    print ""
+    print "| op nodes | all nodes | text MB | load MB/s | load ns | match ns | (label ns) | rewrite ns | partition ns | print ns | graph B | peak RSS B |"
+    print "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    for (i = 1; i <= ngraph; i++) {
+        k = g[i]
+        printf("| %d | %d | %.1f | %.1f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f |\n",
+               val[k, "ops"], val[k, "nodes"], val[k, "text_bytes"] / 1e6,
+               val[k, "text_bytes"] / 1e6 / val[k, "load_s"], ns("load_s", k),
+               ns("match_s", k), ns("label_s", k), ns("rewrite_s", k),
+               ns("partition_s", k), ns("print_s", k),
+               val[k, "graph_bytes"] / val[k, "ops"], val[k, "peak_rss"] / val[k, "ops"])
+    }
+    print ""
+    print "Bound: cost per node flat within 1.5x from 10^4 to the largest size."
+    print ""
+    print "| per node | lowest | highest | highest/lowest | bound |"
+    print "|---|---:|---:|---:|---|"
+    ratio_row("load ns", "load_s", 1)
+    ratio_row("match ns", "match_s", 1)
+    ratio_row("rewrite ns", "rewrite_s", 1)
+    ratio_row("partition ns", "partition_s", 1)
+    ratio_row("print ns", "print_s", 1)
+    ratio_row("graph bytes", "graph_bytes", 0)
+    ratio_row("peak RSS bytes", "peak_rss", 0)
+    print ""
+    print "## Baselines (same run, same graphs)"
+    print ""
+    print "traverse = one pass touching every node and operand once (the floor);"
+    print "naive = every rule at every node, recursively (TVM/OpenVINO style)."
+    print ""
+    print "| op nodes | traverse ns | graft match ns | match/traverse | naive ns | naive/graft | matches graft | matches naive | rewrites | groups |"
+    print "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    for (i = 1; i <= ngraph; i++) {
+        k = g[i]
+        printf("| %d | %.1f | %.1f | %.1fx | %.1f | %.2fx | %d | %d | %d | %d |\n",
+               val[k, "ops"], ns("traverse_s", k), ns("match_s", k),
+               val[k, "match_s"] / val[k, "traverse_s"], ns("naive_s", k),
+               val[k, "naive_s"] / val[k, "match_s"], val[k, "matches"],
+               val[k, "naive_matches"], val[k, "rewrites"], val[k, "groups"])
+    }
+    if (nrules) {
+        m = model
+        print ""
+        printf("## Rule count (interpreted; model of %d op nodes, %d nodes)\n",
+               val[m, "ops"], val[m, "nodes"])
+        print ""
+        print "Generated rules (bench/bench_rules.c, note [bench rules]); per op node."
+        printf("Bare traversal of this model: %.1f ns/node.\n", val[m, "traverse_s"] * 1e9 / val[m, "ops"])
+        print ""
+        print "| rules | items | preds | states | compile ms | label ns | match ns | vs 1st row | match/traverse | naive ns | naive/graft | matches graft | matches naive |"
+        print "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        base = val[r[1], "match_s"]
+        worst = 0
+        for (i = 1; i <= nrules; i++) {
+            k = r[i]
+            q = val[k, "match_s"] / base
+            if (q > worst) worst = q
+            printf("| %d | %d | %d | %d | %.1f | %.1f | %.1f | %.2fx | %.1fx | %.1f | %.1fx | %d | %d |\n",
+                   val[k, "n"], val[k, "items"], val[k, "preds"], val[k, "states"],
+                   val[k, "compile_s"] * 1e3, val[k, "label_s"] * 1e9 / val[m, "ops"],
+                   val[k, "match_s"] * 1e9 / val[m, "ops"], q,
+                   val[k, "match_s"] / val[m, "traverse_s"],
+                   val[k, "naive_s"] * 1e9 / val[m, "ops"], val[k, "naive_s"] / val[k, "match_s"],
+                   val[k, "matches"], val[k, "naive_matches"])
+        }
+        print ""
+        printf("Bound: matching cost per node within 2x from %d to %d rules: %.2fx, %s.\n",
+               val[r[1], "n"], val[r[nrules], "n"], worst,
+               worst <= 2 ? "holds" : "**does not hold**")
+    }
+    if (ncomp) {
+        print ""
+        print "## Rule compile time (graft compile)"
+        print ""
+        print "| rules | graft compile s | generated C bytes | lines | cc -O2 -c s |"
+        print "|---:|---:|---:|---:|---:|"
+        for (i = 1; i <= ncomp; i++) {
+            k = c[i]
+            printf("| %d | %.3f | %d | %d | %.2f |\n", val[k, "n"], val[k, "graft_s"],
+                   val[k, "c_bytes"], val[k, "c_lines"], val[k, "cc_s"])
+        }
+    }
+}

@@ -1,0 +1,582 @@
+/* rules_parse.y - the grammar of the rule language (graft-rules(5)).
+ *
+ * A pure parser with prefix rules_ and SrcRange locations.  Actions only
+ * build AST nodes (ast.h); names are resolved and rules checked later
+ * (check.h).  Items are separated by SEP tokens, which the scanner inserts
+ * before a line that starts at column 1 (note [item separation]); a
+ * broken item is skipped up to the next SEP by the `error` production, so
+ * each broken item gives one error and the next item is parsed normally.
+ */
+%code top {
+#include "config.h"
+}
+
+%code requires {
+#include "ast.h"
+#include "rules_lex.h"
+
+/* Arguments of a call while they are parsed. */
+typedef struct ArgsAcc {
+    AstList args;       /* positional operands */
+    AstList attrs;      /* AST_ATTR nodes */
+    bool ellipsis;      /* "..." seen */
+    AstNode *copy_from; /* "**c" seen */
+} ArgsAcc;
+
+/* One entry between the parentheses of an op declaration. */
+typedef struct ParamAcc {
+    bool is_attr;      /* "name: type [= default]" rather than an operand */
+    const char *name;  /* operand or attribute name */
+    SrcRange range;    /* the whole entry */
+    const char *type;  /* attribute type word */
+    AstNode *dflt;     /* attribute default, or NULL */
+    bool optional;     /* operand "name?" */
+    bool variadic;     /* operand "name..." */
+} ParamAcc;
+}
+
+%code provides {
+int rules_lex(RULES_STYPE *val, SrcRange *loc, RulesParseCtx *ctx);
+}
+
+%code {
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include <stdlib.h>
+#include <string.h>
+
+#include "registry.h"
+#include "rules_build.h"
+
+/* Every node built by a recursive production goes through CHECK_DEPTH:
+ * trees deeper than AST_MAX_DEPTH are refused (note [nesting bound]). */
+#define CHECK_DEPTH(node)                         \
+    do {                                          \
+        if (!build_depth_ok(ctx, (node)))         \
+            YYERROR;                              \
+    } while (0)
+#define B (&ctx->b)
+static void yyerror(const SrcRange *loc, RulesParseCtx *ctx, const char *msg);
+}
+
+%define api.pure full
+%define api.prefix {rules_}
+%define api.location.type {SrcRange}
+%define parse.error custom
+%locations
+%expect 0
+%param {RulesParseCtx *ctx}
+
+%union {
+    const char *name; /* token text (interned) */
+    AstNode *node;    /* a pattern, guard, action or literal */
+    AstList list;     /* literal list items, tuple fields, flags */
+    ArgsAcc args;     /* call arguments */
+    ParamAcc param;   /* op declaration entry */
+    AstOpDecl *opdecl; /* op declaration being built */
+}
+
+%token <name> IDENT "identifier"
+%token <name> DTYPE "dtype"
+%token <name> NUMBER "number"
+%token <name> STRING "string"
+%token <name> REPEAT_NAME "repeated op"
+%token <name> OPTIONAL_NAME "optional op"
+%token WILDCARD "'_'"
+%token OP "'op'" LET "'let'" INCLUDE "'include'" WHERE "'where'"
+%token PARTITION "'partition'" FN "'fn'" DOMINATES "'dominates'"
+%token TRUE "'True'" FALSE "'False'" NONE "'None'" TENSOR "'Tensor'"
+%token ASSIGN "':='" ARROW "'=>'" EQ "'=='" NE "'!='" LE "'<='" GE "'>='"
+%token ANDAND "'&&'" OROR "'||'" ELLIPSIS "'...'" DSTAR "'**'"
+%token SEP "start of a new item"
+%token LEXERROR "invalid token"
+
+%type <node> pattern palt psum pterm punary ppostfix pprimary pattr_value
+%type <node> constraint guard_opt gexpr gor gand gcmp gsum gterm gunary
+%type <node> gpostfix gprimary gquery_arg action aexpr asum aterm aunary
+%type <node> apostfix aprimary aattr_value literal signed_number
+%type <node> partition
+%type <list> literal_items dims tuple_items atuple_items flags flag_list
+%type <list> pattr_list part_attrs gquery_args optraits let_params
+%type <args> tuple_tail atuple_tail
+%type <node> flag pattr dim
+%type <args> pargs parglist aargs aarglist
+%type <param> oparam
+%type <opdecl> oparams oparams_opt
+
+%%
+
+file
+    : %empty
+    | items
+    ;
+
+/* After a broken item the parser skips tokens up to the next SEP (the
+ * `error` production below); error reporting resumes at that SEP. */
+items
+    : item
+    | items SEP { yyerrok; } item
+    ;
+
+item
+    : rule
+    | opdecl
+    | let
+    | include
+    | error               { build_recovered(ctx); }
+    ;
+
+/* rule -> NAME [flags] := PATTERN [where GUARD] => ACTION */
+rule
+    : IDENT flags ASSIGN pattern guard_opt ARROW action
+                          { build_rule(ctx, $1, @1, &$2, $4, $5, $7, @$); }
+    ;
+
+flags
+    : %empty              { $$ = (AstList){0}; }
+    | '[' flag_list ']'   { $$ = $2; }
+    ;
+
+flag_list
+    : flag                { $$ = (AstList){0}; ast_list_push(B->arena, &$$, $1); }
+    | flag_list ',' flag  { $$ = $1; ast_list_push(B->arena, &$$, $3); }
+    ;
+
+flag
+    : IDENT               { $$ = build_attr(B, $1, @1, NULL, @$); }
+    | IDENT '=' signed_number { $$ = build_attr(B, $1, @1, $3, @$); }
+    ;
+
+guard_opt
+    : %empty              { $$ = NULL; }
+    | WHERE gexpr         { $$ = $2; }
+    ;
+
+/* ---- patterns ---- */
+
+pattern
+    : palt
+    ;
+
+palt
+    : psum
+    | palt '|' psum       { $$ = build_alt(B, $1, $3, @$); CHECK_DEPTH($$); }
+    ;
+
+psum
+    : pterm
+    | psum '+' pterm      { $$ = build_infix(B, "add", $1, $3, @$); CHECK_DEPTH($$); }
+    | psum '-' pterm      { $$ = build_infix(B, "subtract", $1, $3, @$); CHECK_DEPTH($$); }
+    ;
+
+pterm
+    : punary
+    | pterm '*' punary    { $$ = build_infix(B, "multiply", $1, $3, @$); CHECK_DEPTH($$); }
+    | pterm '/' punary    { $$ = build_infix(B, "divide", $1, $3, @$); CHECK_DEPTH($$); }
+    ;
+
+punary
+    : ppostfix
+    | '-' punary          { $$ = build_negate(B, $2, @$); CHECK_DEPTH($$); }
+    | IDENT '@' punary    { $$ = build_bind(B, $1, @1, $3, @$); CHECK_DEPTH($$); }
+    ;
+
+ppostfix
+    : pprimary
+    | ppostfix '[' NUMBER ']' { $$ = build_getitem(ctx, $1, $3, @3, @$); CHECK_DEPTH($$); }
+    | ppostfix ':' constraint { $$ = build_constrain($1, $3, @$); CHECK_DEPTH($$); }
+    ;
+
+pprimary
+    : IDENT               { $$ = build_var(B, $1, @$); }
+    | WILDCARD            { $$ = ast_new(B, AST_WILDCARD, @$); }
+    | NUMBER              { $$ = build_number(B, $1, false, @$); }
+    | '(' pattern ')'     { $$ = $2; }
+    | '(' ')'             { $$ = build_tuple(B, (AstList){0}, false, @$); }
+    | '(' ELLIPSIS ')'    { $$ = build_tuple(B, (AstList){0}, true, @$); }
+    | '(' pattern ',' tuple_tail ')'
+                          { $$ = build_tuple_from(B, $2, &$4, @$); CHECK_DEPTH($$); }
+    | IDENT '(' pargs ')' { $$ = build_call(B, AST_CALL, $1, @1, &$3, @$); CHECK_DEPTH($$); }
+    | OPTIONAL_NAME '(' pattern ')'
+                          { $$ = build_unary_op(B, AST_OPTIONAL, $1, @1, $3, @$); CHECK_DEPTH($$); }
+    | REPEAT_NAME '(' pattern ')'
+                          { $$ = build_unary_op(B, AST_REPEAT, $1, @1, $3, @$); CHECK_DEPTH($$); }
+    | '<' IDENT '>' '(' pargs ')'
+                          { $$ = build_call(B, AST_CLASS, $2, @2, &$5, @$); CHECK_DEPTH($$); }
+    | FN '[' pattr_list ']' '(' pargs ')'
+                          { $$ = build_fncall(B, &$3, @1, &$6, @$); CHECK_DEPTH($$); }
+    | DOMINATES '(' pattern ',' pattern ',' pattern ')'
+                          { $$ = build_dominates(B, $3, $5, $7, @$); CHECK_DEPTH($$); }
+    ;
+
+/* The fields after the first one of a tuple: "b, c", "b, ...", "" or "...". */
+tuple_tail
+    : %empty              { $$ = (ArgsAcc){0}; }
+    | ELLIPSIS            { $$ = (ArgsAcc){0}; $$.ellipsis = true; }
+    | tuple_items         { $$ = (ArgsAcc){0}; $$.args = $1; }
+    | tuple_items ',' ELLIPSIS { $$ = (ArgsAcc){0}; $$.args = $1; $$.ellipsis = true; }
+    ;
+
+tuple_items
+    : pattern             { $$ = (AstList){0}; ast_list_push(B->arena, &$$, $1); }
+    | tuple_items ',' pattern { $$ = $1; ast_list_push(B->arena, &$$, $3); }
+    ;
+
+pargs
+    : %empty              { $$ = (ArgsAcc){0}; }
+    | parglist
+    | parglist ','        { $$ = $1; }
+    ;
+
+parglist
+    : pattern             { $$ = (ArgsAcc){0}; build_args_add(ctx, &$$, $1); }
+    | pattr               { $$ = (ArgsAcc){0}; build_args_add(ctx, &$$, $1); }
+    | ELLIPSIS            { $$ = (ArgsAcc){0}; build_args_ellipsis(ctx, &$$, @1); }
+    | parglist ',' pattern  { $$ = $1; build_args_add(ctx, &$$, $3); }
+    | parglist ',' pattr    { $$ = $1; build_args_add(ctx, &$$, $3); }
+    | parglist ',' ELLIPSIS { $$ = $1; build_args_ellipsis(ctx, &$$, @3); }
+    ;
+
+pattr
+    : IDENT '=' pattr_value { $$ = build_attr(B, $1, @1, $3, @$); }
+    ;
+
+pattr_value
+    : literal
+    | IDENT               { $$ = build_var(B, $1, @$); }
+    | WILDCARD            { $$ = ast_new(B, AST_WILDCARD, @$); }
+    ;
+
+pattr_list
+    : pattr               { $$ = (AstList){0}; ast_list_push(B->arena, &$$, $1); }
+    | pattr_list ',' pattr { $$ = $1; ast_list_push(B->arena, &$$, $3); }
+    ;
+
+/* x:const  x:var  x:var("w")  x:rank(4)  x:float32  x:Tensor[(1, _), float32] */
+constraint
+    : IDENT               { $$ = build_constraint(ctx, $1, @$, NULL); }
+    | IDENT '(' literal ')' { $$ = build_constraint(ctx, $1, @$, $3); }
+    | DTYPE               { $$ = build_dtype_constraint(B, $1, @$); }
+    | TENSOR '[' '(' dims ')' ',' DTYPE ']'
+                          { $$ = build_tensor_constraint(ctx, &$4, $7, @$); }
+    | TENSOR '[' '(' dims ')' ',' WILDCARD ']'
+                          { $$ = build_tensor_constraint(ctx, &$4, NULL, @$); }
+    ;
+
+dims
+    : %empty              { $$ = (AstList){0}; }
+    | dim                 { $$ = (AstList){0}; ast_list_push(B->arena, &$$, $1); }
+    | dims ',' dim        { $$ = $1; ast_list_push(B->arena, &$$, $3); }
+    ;
+
+dim
+    : NUMBER              { $$ = build_number(B, $1, false, @$); }
+    | WILDCARD            { $$ = ast_new(B, AST_WILDCARD, @$); }
+    ;
+
+/* ---- literals ---- */
+
+literal
+    : signed_number
+    | STRING              { $$ = build_string(B, $1, @$); }
+    | TRUE                { $$ = build_bool(B, true, @$); }
+    | FALSE               { $$ = build_bool(B, false, @$); }
+    | NONE                { $$ = ast_new(B, AST_NONE, @$); }
+    | DTYPE               { $$ = build_dtype(B, $1, @$); }
+    | '[' ']'             { $$ = build_list(B, (AstList){0}, @$); }
+    | '[' literal_items ']' { $$ = build_list(B, $2, @$); CHECK_DEPTH($$); }
+    ;
+
+signed_number
+    : NUMBER              { $$ = build_number(B, $1, false, @$); }
+    | '-' NUMBER          { $$ = build_number(B, $2, true, @$); }
+    ;
+
+literal_items
+    : literal             { $$ = (AstList){0}; ast_list_push(B->arena, &$$, $1); }
+    | literal_items ',' literal { $$ = $1; ast_list_push(B->arena, &$$, $3); }
+    ;
+
+/* ---- guards ---- */
+
+gexpr
+    : gor
+    ;
+
+gor
+    : gand
+    | gor OROR gand       { $$ = build_binary(B, OPER_OR, $1, $3, @$); CHECK_DEPTH($$); }
+    ;
+
+gand
+    : gcmp
+    | gand ANDAND gcmp    { $$ = build_binary(B, OPER_AND, $1, $3, @$); CHECK_DEPTH($$); }
+    ;
+
+gcmp
+    : gsum
+    | gsum EQ gsum        { $$ = build_binary(B, OPER_EQ, $1, $3, @$); CHECK_DEPTH($$); }
+    | gsum NE gsum        { $$ = build_binary(B, OPER_NE, $1, $3, @$); CHECK_DEPTH($$); }
+    | gsum '<' gsum       { $$ = build_binary(B, OPER_LT, $1, $3, @$); CHECK_DEPTH($$); }
+    | gsum LE gsum        { $$ = build_binary(B, OPER_LE, $1, $3, @$); CHECK_DEPTH($$); }
+    | gsum '>' gsum       { $$ = build_binary(B, OPER_GT, $1, $3, @$); CHECK_DEPTH($$); }
+    | gsum GE gsum        { $$ = build_binary(B, OPER_GE, $1, $3, @$); CHECK_DEPTH($$); }
+    ;
+
+gsum
+    : gterm
+    | gsum '+' gterm      { $$ = build_binary(B, OPER_ADD, $1, $3, @$); CHECK_DEPTH($$); }
+    | gsum '-' gterm      { $$ = build_binary(B, OPER_SUB, $1, $3, @$); CHECK_DEPTH($$); }
+    ;
+
+gterm
+    : gunary
+    | gterm '*' gunary    { $$ = build_binary(B, OPER_MUL, $1, $3, @$); CHECK_DEPTH($$); }
+    | gterm '/' gunary    { $$ = build_binary(B, OPER_DIV, $1, $3, @$); CHECK_DEPTH($$); }
+    ;
+
+gunary
+    : gpostfix
+    | '-' gunary          { $$ = build_unary(B, OPER_NEG, $2, @$); CHECK_DEPTH($$); }
+    | '!' gunary          { $$ = build_unary(B, OPER_NOT, $2, @$); CHECK_DEPTH($$); }
+    ;
+
+gpostfix
+    : gprimary
+    | gpostfix '[' NUMBER ']' { $$ = build_index(ctx, $1, $3, @3, @$); CHECK_DEPTH($$); }
+    ;
+
+gprimary
+    : NUMBER              { $$ = build_number(B, $1, false, @$); }
+    | STRING              { $$ = build_string(B, $1, @$); }
+    | TRUE                { $$ = build_bool(B, true, @$); }
+    | FALSE               { $$ = build_bool(B, false, @$); }
+    | NONE                { $$ = ast_new(B, AST_NONE, @$); }
+    | DTYPE               { $$ = build_dtype(B, $1, @$); }
+    | '[' ']'             { $$ = build_list(B, (AstList){0}, @$); }
+    | '[' literal_items ']' { $$ = build_list(B, $2, @$); CHECK_DEPTH($$); }
+    | IDENT               { $$ = build_var(B, $1, @$); }
+    | IDENT '(' gquery_args ')' { $$ = build_query(B, $1, @1, &$3, @$); }
+    | REPEAT_NAME '(' gexpr ')'
+                          { $$ = build_binary(B, OPER_MUL, build_var(B, $1, @1), $3, @$);
+                            CHECK_DEPTH($$); }
+    | '(' gexpr ')'       { $$ = $2; }
+    ;
+
+gquery_args
+    : gquery_arg          { $$ = (AstList){0}; ast_list_push(B->arena, &$$, $1); }
+    | gquery_args ',' gquery_arg { $$ = $1; ast_list_push(B->arena, &$$, $3); }
+    ;
+
+gquery_arg
+    : IDENT               { $$ = build_var(B, $1, @$); }
+    ;
+
+/* ---- actions ---- */
+
+action
+    : aexpr
+    | partition
+    ;
+
+partition
+    : PARTITION           { $$ = build_partition(B, (AstList){0}, @$); }
+    | PARTITION '(' ')'   { $$ = build_partition(B, (AstList){0}, @$); }
+    | PARTITION '(' part_attrs ')' { $$ = build_partition(B, $3, @$); }
+    ;
+
+part_attrs
+    : IDENT '=' literal   { $$ = (AstList){0};
+                            ast_list_push(B->arena, &$$, build_attr(B, $1, @1, $3, @$)); }
+    | part_attrs ',' IDENT '=' literal
+                          { $$ = $1;
+                            ast_list_push(B->arena, &$$, build_attr(B, $3, @3, $5, @$)); }
+    ;
+
+aexpr
+    : asum
+    ;
+
+asum
+    : aterm
+    | asum '+' aterm      { $$ = build_infix(B, "add", $1, $3, @$); CHECK_DEPTH($$); }
+    | asum '-' aterm      { $$ = build_infix(B, "subtract", $1, $3, @$); CHECK_DEPTH($$); }
+    ;
+
+aterm
+    : aunary
+    | aterm '*' aunary    { $$ = build_infix(B, "multiply", $1, $3, @$); CHECK_DEPTH($$); }
+    | aterm '/' aunary    { $$ = build_infix(B, "divide", $1, $3, @$); CHECK_DEPTH($$); }
+    ;
+
+aunary
+    : apostfix
+    | '-' aunary          { $$ = build_negate(B, $2, @$); CHECK_DEPTH($$); }
+    ;
+
+apostfix
+    : aprimary
+    | apostfix '[' NUMBER ']' { $$ = build_getitem(ctx, $1, $3, @3, @$); CHECK_DEPTH($$); }
+    | apostfix ':' DTYPE  { $$ = build_constrain($1, build_dtype_constraint(B, $3, @3), @$);
+                            CHECK_DEPTH($$); }
+    ;
+
+aprimary
+    : IDENT               { $$ = build_var(B, $1, @$); }
+    | NUMBER              { $$ = build_number(B, $1, false, @$); }
+    | '(' aexpr ')'       { $$ = $2; }
+    | '(' ')'             { $$ = build_tuple(B, (AstList){0}, false, @$); }
+    | '(' aexpr ',' atuple_tail ')'
+                          { $$ = build_tuple_from(B, $2, &$4, @$); CHECK_DEPTH($$); }
+    | IDENT '(' aargs ')' { $$ = build_call(B, AST_CALL, $1, @1, &$3, @$); CHECK_DEPTH($$); }
+    | REPEAT_NAME '(' aexpr ')'
+                          { $$ = build_infix(B, "multiply", build_var(B, $1, @1), $3, @$);
+                            CHECK_DEPTH($$); }
+    ;
+
+atuple_tail
+    : %empty              { $$ = (ArgsAcc){0}; }
+    | atuple_items        { $$ = (ArgsAcc){0}; $$.args = $1; }
+    ;
+
+atuple_items
+    : aexpr               { $$ = (AstList){0}; ast_list_push(B->arena, &$$, $1); }
+    | atuple_items ',' aexpr { $$ = $1; ast_list_push(B->arena, &$$, $3); }
+    ;
+
+aargs
+    : %empty              { $$ = (ArgsAcc){0}; }
+    | aarglist
+    | aarglist ','        { $$ = $1; }
+    ;
+
+aarglist
+    : aexpr               { $$ = (ArgsAcc){0}; build_args_add(ctx, &$$, $1); }
+    | IDENT '=' aattr_value { $$ = (ArgsAcc){0};
+                              build_args_add(ctx, &$$, build_attr(B, $1, @1, $3, @$)); }
+    | DSTAR IDENT         { $$ = (ArgsAcc){0}; build_args_copy(ctx, &$$, build_var(B, $2, @2)); }
+    | aarglist ',' aexpr  { $$ = $1; build_args_add(ctx, &$$, $3); }
+    | aarglist ',' IDENT '=' aattr_value
+                          { $$ = $1; build_args_add(ctx, &$$, build_attr(B, $3, @3, $5, @$)); }
+    | aarglist ',' DSTAR IDENT
+                          { $$ = $1; build_args_copy(ctx, &$$, build_var(B, $4, @4)); }
+    ;
+
+aattr_value
+    : literal
+    | IDENT               { $$ = build_var(B, $1, @$); }
+    | IDENT '(' gquery_args ')' { $$ = build_query(B, $1, @1, &$3, @$); }
+    ;
+
+/* ---- declarations ---- */
+
+/* op NAME(operands, attr: type = default, ...) traits */
+opdecl
+    : OP IDENT '(' oparams_opt ')' optraits
+                          { build_opdecl_finish(ctx, $4, $2, @2, &$6); }
+    ;
+
+oparams_opt
+    : %empty              { $$ = build_opdecl_new(B); }
+    | oparams
+    | oparams ','         { $$ = $1; }
+    ;
+
+oparams
+    : oparam              { $$ = build_opdecl_new(B); build_opdecl_param(ctx, $$, &$1); }
+    | oparams ',' oparam  { $$ = $1; build_opdecl_param(ctx, $$, &$3); }
+    ;
+
+oparam
+    : IDENT               { $$ = (ParamAcc){.name = $1, .range = @$}; }
+    | IDENT '?'           { $$ = (ParamAcc){.name = $1, .range = @$, .optional = true}; }
+    | IDENT ELLIPSIS      { $$ = (ParamAcc){.name = $1, .range = @$, .variadic = true}; }
+    | IDENT ':' IDENT     { $$ = (ParamAcc){.is_attr = true, .name = $1, .range = @$, .type = $3}; }
+    | IDENT ':' DTYPE     { $$ = (ParamAcc){.is_attr = true, .name = $1, .range = @$, .type = $3}; }
+    | IDENT ':' IDENT '=' literal
+                          { $$ = (ParamAcc){.is_attr = true, .name = $1, .range = @$,
+                                            .type = $3, .dflt = $5}; }
+    | IDENT ':' DTYPE '=' literal
+                          { $$ = (ParamAcc){.is_attr = true, .name = $1, .range = @$,
+                                            .type = $3, .dflt = $5}; }
+    ;
+
+/* The op's traits, as AST_VAR nodes naming them. */
+optraits
+    : %empty              { $$ = (AstList){0}; }
+    | optraits IDENT      { $$ = $1; ast_list_push(B->arena, &$$, build_var(B, $2, @2)); }
+    ;
+
+/* let NAME = PATTERN, let NAME(a, b) = PATTERN */
+let
+    : LET IDENT '=' pattern { build_let(ctx, $2, @2, NULL, false, $4); }
+    | LET IDENT '(' ')' '=' pattern { build_let(ctx, $2, @2, NULL, true, $6); }
+    | LET IDENT '(' let_params ')' '=' pattern { build_let(ctx, $2, @2, &$4, true, $7); }
+    ;
+
+let_params
+    : IDENT               { $$ = (AstList){0}; ast_list_push(B->arena, &$$, build_var(B, $1, @1)); }
+    | let_params ',' IDENT { $$ = $1; ast_list_push(B->arena, &$$, build_var(B, $3, @3)); }
+    ;
+
+include
+    : INCLUDE STRING      { build_include(ctx, $2, @2); }
+    ;
+
+%%
+
+int rules_lex(RULES_STYPE *val, SrcRange *loc, RulesParseCtx *ctx)
+{
+    return rules_next_token(val, loc, ctx);
+}
+
+/* Syntax errors: "unexpected X, expected A or B", with a note naming an
+ * unclosed bracket when a closer is among the expected tokens.  Dropped
+ * right after a scanner error (that error already explains the token). */
+static int yyreport_syntax_error(const yypcontext_t *yyctx, RulesParseCtx *ctx)
+{
+    if (ctx->lex_error) {
+        ctx->lex_error = false;
+        return 0;
+    }
+    enum { MAX_EXPECTED = 6 };
+    yysymbol_kind_t expected[MAX_EXPECTED];
+    int n = yypcontext_expected_tokens(yyctx, expected, MAX_EXPECTED);
+    const char *names[MAX_EXPECTED];
+    for (int i = 0; i < n && i < MAX_EXPECTED; i++)
+        names[i] = yysymbol_name(expected[i]);
+    yysymbol_kind_t tok = yypcontext_token(yyctx);
+    build_syntax_error(ctx, *yypcontext_location(yyctx),
+                       tok == YYSYMBOL_YYEOF ? NULL : yysymbol_name(tok),
+                       tok == YYSYMBOL_SEP, names, n < 0 ? 0 : n);
+    return 0;
+}
+
+static void yyerror(const SrcRange *loc, RulesParseCtx *ctx, const char *msg)
+{
+    /* Only bison's own failures get here ("memory exhausted"). */
+    diag_error(ctx->diag, ctx->b.src, *loc, "input nested too deeply (%s)", msg);
+}
+
+AstFile *rules_parse_source(const Source *src, const AstBuilder *b, Diag *d)
+{
+    RulesParseCtx ctx = {0};
+    ctx.b = *b;
+    ctx.b.src = src;
+    ctx.diag = d;
+    rules_scan_init(&ctx);
+    rules_parse(&ctx);
+    rules_note_broken_item(&ctx); /* the last item, if parsing stopped in it */
+    rules_scan_free(&ctx);
+    free(ctx.opens);
+    AstFile *file = arena_alloc(b->arena, sizeof(AstFile));
+    file->src = src;
+    file->nitems = ctx.nitems;
+    file->items = arena_dup(b->arena, ctx.items ? (void *)ctx.items : (void *)"",
+                            (size_t)ctx.nitems * sizeof(AstItem));
+    free(ctx.items);
+    file->nbroken = (int)ctx.nbroken;
+    file->broken = arena_dup(b->arena, ctx.broken ? (void *)ctx.broken : (void *)"",
+                             ctx.nbroken * sizeof(char *));
+    free(ctx.broken);
+    return diag_gave_up(d) ? NULL : file;
+}

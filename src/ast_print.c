@@ -1,0 +1,399 @@
+/* ast_print.c - the canonical printer of rule text.
+ *
+ * note [canonical text]: one item per line, single spaces around binary
+ * operators and ":=", "=>", "where"; ", " between arguments; positional
+ * operands before named ones; numbers as written; comments dropped.  A
+ * subtree is parenthesised exactly when its binding power is below what
+ * its position needs, so parse(print(t)) has the same shape as t and
+ * printing it again gives the same bytes (tests/check_rules_print.c).
+ *
+ * Binding powers of patterns and actions (higher binds tighter):
+ *   1 a | b    2 a + b, a - b    3 a * b, a / b    4 -a, c@a
+ *   5 a[0], a:const    8 names, literals, calls, tuples
+ * Guards use ast_oper_prec (1..6), 7 for shape(x)[1], 8 for primaries.
+ */
+#include "ast.h"
+
+#include "registry.h"
+
+#include <string.h>
+
+enum { PREC_ALT = 1, PREC_SUM = 2, PREC_TERM = 3, PREC_UNARY = 4,
+       PREC_POSTFIX = 5, PREC_PRIMARY = 8 };
+enum { GPREC_POSTFIX = 7 };
+
+static void print_at(StrBuf *out, const AstNode *n, int need);
+
+static void print_string(StrBuf *out, const char *s)
+{
+    strbuf_putc(out, '"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            strbuf_putc(out, '\\');
+        if (*s == '\n')
+            strbuf_puts(out, "\\n");
+        else if (*s == '\t')
+            strbuf_puts(out, "\\t");
+        else
+            strbuf_putc(out, *s);
+    }
+    strbuf_putc(out, '"');
+}
+
+/* Binding power of a pattern/action/guard node (see the table above). */
+static int prec_of(const AstNode *n)
+{
+    switch (n->kind) {
+    case AST_ALT:
+        return PREC_ALT;
+    case AST_CALL:
+        if (n->u.call.syntax == CALL_INFIX) {
+            const char *s = ast_infix_spelling(n->u.call.name);
+            return s && (*s == '+' || *s == '-') ? PREC_SUM : PREC_TERM;
+        }
+        return n->u.call.syntax == CALL_NEGATE ? PREC_UNARY : PREC_PRIMARY;
+    case AST_BIND:
+        return PREC_UNARY;
+    case AST_NUMBER:
+        return n->u.num.text[0] == '-' ? PREC_UNARY : PREC_PRIMARY;
+    case AST_GETITEM: case AST_CONSTRAIN:
+        return PREC_POSTFIX;
+    case AST_UNARY: case AST_BINARY:
+        return ast_oper_prec(n->u.op.oper);
+    case AST_INDEX:
+        return GPREC_POSTFIX;
+    default:
+        return PREC_PRIMARY;
+    }
+}
+
+static void print_list_items(StrBuf *out, const AstList *l, int need)
+{
+    for (int i = 0; i < l->count; i++) {
+        if (i > 0)
+            strbuf_puts(out, ", ");
+        print_at(out, l->items[i], need);
+    }
+}
+
+/* "(a, b, ...)" for operands and attributes of a call-like node. */
+static void print_args(StrBuf *out, const AstNode *n)
+{
+    bool any = n->u.call.args.count > 0;
+    strbuf_putc(out, '(');
+    print_list_items(out, &n->u.call.args, PREC_ALT);
+    if (n->kind != AST_FNCALL && n->u.call.attrs.count > 0) {
+        if (any)
+            strbuf_puts(out, ", ");
+        print_list_items(out, &n->u.call.attrs, PREC_ALT);
+        any = true;
+    }
+    if (n->u.call.copy_from) {
+        strbuf_puts(out, any ? ", **" : "**");
+        strbuf_puts(out, n->u.call.copy_from->u.var.name);
+        any = true;
+    }
+    if (n->u.call.ellipsis)
+        strbuf_puts(out, any ? ", ..." : "...");
+    strbuf_putc(out, ')');
+}
+
+static void print_call(StrBuf *out, const AstNode *n)
+{
+    const char *infix = ast_infix_spelling(n->u.call.name);
+    if (n->u.call.syntax == CALL_INFIX && infix) {
+        int p = prec_of(n);
+        print_at(out, n->u.call.args.items[0], p);
+        strbuf_printf(out, " %s ", infix);
+        print_at(out, n->u.call.args.items[1], p + 1);
+    } else if (n->u.call.syntax == CALL_NEGATE) {
+        strbuf_putc(out, '-');
+        print_at(out, n->u.call.args.items[0], PREC_UNARY);
+    } else {
+        strbuf_puts(out, n->u.call.name);
+        print_args(out, n);
+    }
+}
+
+static void print_tuple(StrBuf *out, const AstNode *n)
+{
+    const AstList *l = &n->u.list.items;
+    strbuf_putc(out, '(');
+    print_list_items(out, l, PREC_ALT);
+    if (n->u.list.ellipsis)
+        strbuf_puts(out, l->count > 0 ? ", ..." : "...");
+    else if (l->count == 1)
+        strbuf_putc(out, ',');
+    strbuf_putc(out, ')');
+}
+
+static void print_tensor(StrBuf *out, const AstNode *n)
+{
+    strbuf_puts(out, "Tensor[(");
+    for (int i = 0; i < n->u.constrain.rank; i++) {
+        if (i > 0)
+            strbuf_puts(out, ", ");
+        if (n->u.constrain.dims[i] < 0)
+            strbuf_putc(out, '_');
+        else
+            strbuf_printf(out, "%lld", (long long)n->u.constrain.dims[i]);
+    }
+    strbuf_printf(out, "), %s]", n->u.constrain.dtype ? n->u.constrain.dtype : "_");
+}
+
+static void print_constrain(StrBuf *out, const AstNode *n)
+{
+    if (n->u.constrain.operand) {
+        print_at(out, n->u.constrain.operand, PREC_POSTFIX);
+        strbuf_putc(out, ':');
+    }
+    switch (n->u.constrain.kind) {
+    case CONSTRAINT_CONST:
+        strbuf_puts(out, "const");
+        break;
+    case CONSTRAINT_VAR:
+        strbuf_puts(out, "var");
+        if (n->u.constrain.name) {
+            strbuf_putc(out, '(');
+            print_string(out, n->u.constrain.name);
+            strbuf_putc(out, ')');
+        }
+        break;
+    case CONSTRAINT_DTYPE:
+        strbuf_puts(out, n->u.constrain.dtype);
+        break;
+    case CONSTRAINT_RANK:
+        strbuf_printf(out, "rank(%d)", n->u.constrain.rank);
+        break;
+    case CONSTRAINT_TENSOR:
+        print_tensor(out, n);
+        break;
+    }
+}
+
+/* Guard operators: left-associative except comparisons, which take sums
+ * on both sides. */
+static void print_oper(StrBuf *out, const AstNode *n)
+{
+    int p = ast_oper_prec(n->u.op.oper);
+    if (n->kind == AST_UNARY) {
+        strbuf_puts(out, ast_oper_spelling(n->u.op.oper));
+        print_at(out, n->u.op.left, p);
+        return;
+    }
+    bool cmp = p == 3;
+    print_at(out, n->u.op.left, cmp ? p + 1 : p);
+    strbuf_printf(out, " %s ", ast_oper_spelling(n->u.op.oper));
+    print_at(out, n->u.op.right, p + 1);
+}
+
+static void print_literal(StrBuf *out, const AstNode *n)
+{
+    switch (n->kind) {
+    case AST_NUMBER:
+        strbuf_puts(out, n->u.num.text);
+        break;
+    case AST_STRING:
+        print_string(out, n->u.str.text);
+        break;
+    case AST_BOOL:
+        strbuf_puts(out, n->u.boolean ? "True" : "False");
+        break;
+    case AST_NONE:
+        strbuf_puts(out, "None");
+        break;
+    case AST_DTYPE:
+        strbuf_puts(out, n->u.dtype.name);
+        break;
+    default: /* AST_LIST */
+        strbuf_putc(out, '[');
+        print_list_items(out, &n->u.list.items, PREC_ALT);
+        strbuf_putc(out, ']');
+        break;
+    }
+}
+
+/* The node's own text, without deciding about parentheses. */
+static void print_bare(StrBuf *out, const AstNode *n)
+{
+    switch (n->kind) {
+    case AST_WILDCARD:
+        strbuf_putc(out, '_');
+        break;
+    case AST_VAR:
+        strbuf_puts(out, n->u.var.name);
+        break;
+    case AST_NUMBER: case AST_STRING: case AST_BOOL: case AST_NONE:
+    case AST_DTYPE: case AST_LIST:
+        print_literal(out, n);
+        break;
+    case AST_CALL:
+        print_call(out, n);
+        break;
+    case AST_OPTIONAL: case AST_REPEAT:
+        strbuf_printf(out, "%s%c(", n->u.call.name, n->kind == AST_OPTIONAL ? '?' : '*');
+        print_at(out, n->u.call.args.items[0], PREC_ALT);
+        strbuf_putc(out, ')');
+        break;
+    case AST_CLASS:
+        strbuf_printf(out, "<%s>", n->u.call.name);
+        print_args(out, n);
+        break;
+    case AST_FNCALL:
+        strbuf_puts(out, "fn[");
+        print_list_items(out, &n->u.call.attrs, PREC_ALT);
+        strbuf_putc(out, ']');
+        print_args(out, n);
+        break;
+    case AST_TUPLE:
+        print_tuple(out, n);
+        break;
+    case AST_GETITEM: case AST_INDEX:
+        print_at(out, n->u.item.base, n->kind == AST_INDEX ? GPREC_POSTFIX : PREC_POSTFIX);
+        strbuf_printf(out, "[%d]", n->u.item.index);
+        break;
+    case AST_ALT:
+        print_at(out, n->u.alt.left, PREC_ALT);
+        strbuf_puts(out, " | ");
+        print_at(out, n->u.alt.right, PREC_SUM);
+        break;
+    case AST_CONSTRAIN:
+        print_constrain(out, n);
+        break;
+    case AST_BIND:
+        strbuf_printf(out, "%s@", n->u.bind.name);
+        print_at(out, n->u.bind.operand, PREC_UNARY);
+        break;
+    case AST_DOMINATES:
+        strbuf_puts(out, "dominates(");
+        print_at(out, n->u.dom.parent, PREC_ALT);
+        strbuf_puts(out, ", ");
+        print_at(out, n->u.dom.path, PREC_ALT);
+        strbuf_puts(out, ", ");
+        print_at(out, n->u.dom.child, PREC_ALT);
+        strbuf_putc(out, ')');
+        break;
+    case AST_ATTR:
+        strbuf_puts(out, n->u.attr.name);
+        if (n->u.attr.value) {
+            strbuf_putc(out, '=');
+            print_at(out, n->u.attr.value, PREC_ALT);
+        }
+        break;
+    case AST_UNARY: case AST_BINARY:
+        print_oper(out, n);
+        break;
+    case AST_QUERY:
+        strbuf_printf(out, "%s(", n->u.query.name);
+        print_list_items(out, &n->u.query.args, PREC_ALT);
+        strbuf_putc(out, ')');
+        break;
+    case AST_PARTITION:
+        strbuf_puts(out, "partition");
+        if (n->u.part.attrs.count > 0) {
+            strbuf_putc(out, '(');
+            print_list_items(out, &n->u.part.attrs, PREC_ALT);
+            strbuf_putc(out, ')');
+        }
+        break;
+    case AST_KIND_COUNT:
+        break;
+    }
+}
+
+/* Prints n, in parentheses when it binds less tightly than need. */
+static void print_at(StrBuf *out, const AstNode *n, int need)
+{
+    bool paren = prec_of(n) < need;
+    if (paren)
+        strbuf_putc(out, '(');
+    print_bare(out, n);
+    if (paren)
+        strbuf_putc(out, ')');
+}
+
+void ast_print_node(StrBuf *out, const AstNode *n)
+{
+    print_at(out, n, 0);
+}
+
+void ast_print_rule(StrBuf *out, const AstRule *rule)
+{
+    strbuf_puts(out, rule->name);
+    if (rule->has_priority || rule->once) {
+        strbuf_putc(out, '[');
+        if (rule->has_priority)
+            strbuf_printf(out, "priority=%d", rule->priority);
+        if (rule->once)
+            strbuf_puts(out, rule->has_priority ? ", once" : "once");
+        strbuf_putc(out, ']');
+    }
+    strbuf_puts(out, " := ");
+    ast_print_node(out, rule->pattern_src);
+    if (rule->guard) {
+        strbuf_puts(out, " where ");
+        ast_print_node(out, rule->guard);
+    }
+    strbuf_puts(out, " => ");
+    ast_print_node(out, rule->action);
+}
+
+static void print_opdecl(StrBuf *out, const AstOpDecl *op)
+{
+    strbuf_printf(out, "op %s(", op->name);
+    for (int i = 0; i < op->noperands; i++) {
+        const AstOperand *o = &op->operands[i];
+        strbuf_printf(out, "%s%s%s%s", i > 0 ? ", " : "", o->name,
+                      o->optional ? "?" : "", o->variadic ? "..." : "");
+    }
+    for (int i = 0; i < op->nattrs; i++) {
+        const AstAttrDecl *a = &op->attrs[i];
+        strbuf_printf(out, "%s%s: %s", i + op->noperands > 0 ? ", " : "", a->name, a->type);
+        if (a->dflt) {
+            strbuf_puts(out, " = ");
+            ast_print_node(out, a->dflt);
+        }
+    }
+    strbuf_putc(out, ')');
+    for (int i = 0; i < op->ntraits; i++)
+        strbuf_printf(out, " %s", op->traits[i]);
+}
+
+static void print_let(StrBuf *out, const AstLet *let)
+{
+    strbuf_printf(out, "let %s", let->name);
+    if (let->has_parens) {
+        strbuf_putc(out, '(');
+        for (int i = 0; i < let->nparams; i++)
+            strbuf_printf(out, "%s%s", i > 0 ? ", " : "", let->params[i]);
+        strbuf_putc(out, ')');
+    }
+    strbuf_puts(out, " = ");
+    ast_print_node(out, let->body);
+}
+
+void ast_print_item(StrBuf *out, const AstItem *item)
+{
+    switch (item->kind) {
+    case ITEM_RULE:
+        ast_print_rule(out, item->u.rule);
+        break;
+    case ITEM_OP:
+        print_opdecl(out, item->u.op);
+        break;
+    case ITEM_LET:
+        print_let(out, item->u.let);
+        break;
+    case ITEM_INCLUDE:
+        strbuf_puts(out, "include ");
+        print_string(out, item->u.include->path);
+        break;
+    }
+    strbuf_putc(out, '\n');
+}
+
+void ast_print_file(StrBuf *out, const AstFile *file)
+{
+    for (int i = 0; i < file->nitems; i++)
+        ast_print_item(out, &file->items[i]);
+}

@@ -1,0 +1,528 @@
+/* automaton.c - states as item sets, lazily built and memoised transitions.
+ *
+ * note [item sets]: a state is the set of items a node may match.  For a
+ * symbol and operand states, an item is in the new state when
+ *   ANY      its tests hold;
+ *   OP       the op is the item's, its tests hold, and each argument item
+ *            is in the matching operand's state (either order when
+ *            commutative; extra operands allowed when variadic);
+ *   FNCALL,  the same shape check against a function call, tuple or
+ *   TUPLE,   element access;
+ *   GETITEM
+ *   ALT      one of its choices is in the new state;
+ *   STAR     its inner item is in the new state, or the node is the op
+ *            and the STAR item is in its one operand's state.
+ * Children have smaller ids than parents, so one pass in id order decides
+ * every item.  Only items that can apply are visited: those headed by the
+ * node's op, and the "generic" items not headed by an op.  The result is
+ * interned (equal sets share one state id) and memoised under the key
+ * (symbol, operand states): a later node with the same key costs one hash
+ * lookup, whatever the number of rules.
+ */
+#include "automaton.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* What the automaton knows about one op named by some rule. */
+typedef struct OpEntry {
+    const char *name;    /* the op name, owned by the rule set */
+    uint32_t *items;     /* OP and STAR items headed by it, ascending */
+    uint32_t nitems;     /* count of items */
+    size_t cap;          /* capacity of items */
+    uint32_t *preds;     /* its PRED_ATTR tests, grouped by attribute */
+    uint32_t npreds;     /* count of preds */
+    size_t pcap;         /* capacity of preds */
+} OpEntry;
+
+/* One open-addressing table entry: a key of uint32 words in a pool. */
+typedef struct Slot {
+    uint64_t hash;   /* full hash; 0 = empty */
+    uint32_t off;    /* key offset in the pool */
+    uint32_t len;    /* key length in words */
+    uint32_t value;  /* state id */
+} Slot;
+
+typedef struct Table {
+    Slot *slots;     /* power-of-two array */
+    size_t cap;      /* slots allocated */
+    size_t count;    /* slots used */
+    uint32_t *pool;  /* keys, back to back */
+    size_t plen;     /* words used in pool */
+    size_t pcap;     /* words allocated in pool */
+} Table;
+
+struct Automaton {
+    const RuleSet *rs;     /* the rules, borrowed */
+    OpEntry *ops;          /* ops named by rules, in first-use order */
+    uint32_t nops;         /* count of ops */
+    uint32_t *generic;     /* items not headed by an op, ascending */
+    uint32_t ngeneric;     /* count of generic */
+    uint32_t *node_preds;  /* tests evaluated on every node */
+    uint32_t nnode_preds;  /* count of node_preds */
+    uint32_t *fn_preds;    /* function attribute tests */
+    uint32_t nfn_preds;    /* count of fn_preds */
+    uint32_t *rule_order;  /* rule indices, best first */
+    size_t words;          /* 64-bit words per state bitset */
+    uint64_t *bits;        /* nstates * words */
+    size_t bcap;           /* words allocated in bits */
+    uint32_t *acc;         /* accepting rules of all states, back to back */
+    size_t alen, acap;     /* words used / allocated in acc */
+    uint32_t *acc_off;     /* per state: offset into acc */
+    uint32_t *acc_len;     /* per state: number of accepting rules */
+    size_t scap;           /* states allocated in acc_off/acc_len */
+    uint32_t nstates;      /* states built */
+    Table memo;            /* (symbol, operand states) -> state */
+    Table sets;            /* item set -> state, to share equal sets */
+    uint64_t *scratch;     /* one bitset being built */
+};
+
+/* ---- hash tables over uint32 keys ---- */
+
+static uint64_t hash_key(const uint32_t *key, size_t len)
+{
+    uint64_t h = hash_bytes(key, len * sizeof *key, 0x9e3779b97f4a7c15ULL);
+    return h ? h : 1;
+}
+
+static void table_free(Table *t)
+{
+    free(t->slots);
+    free(t->pool);
+}
+
+/* Finds the slot for key: the one holding it, or the empty one where it
+ * would go. */
+static Slot *table_find(const Table *t, const uint32_t *key, size_t len, uint64_t h)
+{
+    size_t mask = t->cap - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        Slot *s = &t->slots[i];
+        if (s->hash == 0)
+            return s;
+        if (s->hash == h && s->len == len &&
+            memcmp(t->pool + s->off, key, len * sizeof *key) == 0)
+            return s;
+    }
+}
+
+static void table_grow(Table *t)
+{
+    Slot *old = t->slots;
+    size_t oldcap = t->cap;
+    t->cap = oldcap ? oldcap * 2 : 256;
+    t->slots = xcalloc(t->cap, sizeof *t->slots);
+    for (size_t i = 0; i < oldcap; i++) {
+        if (old[i].hash == 0)
+            continue;
+        size_t mask = t->cap - 1, j = old[i].hash & mask;
+        while (t->slots[j].hash)
+            j = (j + 1) & mask;
+        t->slots[j] = old[i];
+    }
+    free(old);
+}
+
+/* The value stored under key, or STATE_NONE. */
+static uint32_t table_get(Table *t, const uint32_t *key, size_t len, uint64_t h)
+{
+    if (t->cap == 0)
+        return STATE_NONE;
+    Slot *s = table_find(t, key, len, h);
+    return s->hash ? s->value : STATE_NONE;
+}
+
+static void table_put(Table *t, const uint32_t *key, size_t len, uint64_t h,
+                      uint32_t value)
+{
+    if ((t->count + 1) * 2 > t->cap)
+        table_grow(t);
+    Slot *s = table_find(t, key, len, h);
+    xgrow((void **)&t->pool, &t->pcap, t->plen + len, sizeof *t->pool);
+    memcpy(t->pool + t->plen, key, len * sizeof *key);
+    s->hash = h;
+    s->off = (uint32_t)t->plen;
+    s->len = (uint32_t)len;
+    s->value = value;
+    t->plen += len;
+    t->count++;
+}
+
+/* ---- indexes built once from the rule set ---- */
+
+static void push(uint32_t **arr, uint32_t *n, size_t *cap, uint32_t v)
+{
+    xgrow((void **)arr, cap, *n + 1, sizeof **arr);
+    (*arr)[(*n)++] = v;
+}
+
+static uint32_t op_find_or_add(Automaton *a, const char *name)
+{
+    for (uint32_t i = 0; i < a->nops; i++)
+        if (strcmp(a->ops[i].name, name) == 0)
+            return i;
+    a->ops = xrealloc(a->ops, (a->nops + 1) * sizeof *a->ops);
+    memset(&a->ops[a->nops], 0, sizeof *a->ops);
+    a->ops[a->nops].name = name;
+    return a->nops++;
+}
+
+/* Sorts the attribute tests of one op by attribute name (then id) so the
+ * labeller computes each attribute's canonical text once.  Insertion
+ * sort: an op has a handful of tests, and it needs no global context. */
+static void sort_preds(uint32_t *v, uint32_t n, const PatPred *preds)
+{
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t x = v[i], j = i;
+        while (j > 0 && strcmp(preds[v[j - 1]].s, preds[x].s) > 0)
+            v[j] = v[j - 1], j--;
+        v[j] = x;
+    }
+}
+
+static void index_preds(Automaton *a)
+{
+    const RuleSet *rs = a->rs;
+    size_t ncap = 0, fcap = 0;
+    for (uint32_t p = 0; p < rs->npreds; p++) {
+        const PatPred *pr = &rs->preds[p];
+        if (pr->kind != PRED_ATTR)
+            push(&a->node_preds, &a->nnode_preds, &ncap, p);
+        else if (!pr->op)
+            push(&a->fn_preds, &a->nfn_preds, &fcap, p);
+        else {
+            uint32_t o = op_find_or_add(a, pr->op); /* may move a->ops */
+            OpEntry *e = &a->ops[o];
+            push(&e->preds, &e->npreds, &e->pcap, p);
+        }
+    }
+}
+
+static void index_items(Automaton *a)
+{
+    size_t gcap = 0;
+    for (uint32_t i = 0; i < a->rs->nitems; i++) {
+        const PatItem *it = &a->rs->items[i];
+        if (it->kind == PITEM_OP || it->kind == PITEM_STAR) {
+            uint32_t o = op_find_or_add(a, it->op); /* may move a->ops */
+            OpEntry *e = &a->ops[o];
+            push(&e->items, &e->nitems, &e->cap, i);
+        }
+        if (it->kind != PITEM_OP)
+            push(&a->generic, &a->ngeneric, &gcap, i);
+    }
+}
+
+/* Orders rule indices best first: higher priority, then earlier in the
+ * file.  A stable insertion sort of the identity order (rule sets are
+ * small, and this runs once). */
+static void sort_rules(uint32_t *v, uint32_t n, const RuleDesc *rules)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t j = i;
+        while (j > 0 && rules[v[j - 1]].priority < rules[i].priority)
+            v[j] = v[j - 1], j--;
+        v[j] = i;
+    }
+}
+
+Automaton *automaton_new(const RuleSet *rs)
+{
+    Automaton *a = xcalloc(1, sizeof *a);
+    a->rs = rs;
+    index_items(a);
+    index_preds(a);
+    for (uint32_t o = 0; o < a->nops; o++)
+        sort_preds(a->ops[o].preds, a->ops[o].npreds, rs->preds);
+    a->rule_order = xmalloc((rs->nrules + 1) * sizeof(uint32_t));
+    sort_rules(a->rule_order, rs->nrules, rs->rules);
+    a->words = (rs->nitems + 63) / 64;
+    if (a->words == 0)
+        a->words = 1;
+    a->scratch = xcalloc(a->words, sizeof(uint64_t));
+    return a;
+}
+
+void automaton_free(Automaton *a)
+{
+    if (!a)
+        return;
+    for (uint32_t i = 0; i < a->nops; i++) {
+        free(a->ops[i].items);
+        free(a->ops[i].preds);
+    }
+    free(a->ops);
+    free(a->generic);
+    free(a->node_preds);
+    free(a->fn_preds);
+    free(a->rule_order);
+    free(a->bits);
+    free(a->acc);
+    free(a->acc_off);
+    free(a->acc_len);
+    table_free(&a->memo);
+    table_free(&a->sets);
+    free(a->scratch);
+    free(a);
+}
+
+const RuleSet *automaton_rules(const Automaton *a)
+{
+    return a->rs;
+}
+
+uint32_t automaton_op_index(const Automaton *a, const char *op)
+{
+    for (uint32_t i = 0; i < a->nops; i++)
+        if (strcmp(a->ops[i].name, op) == 0)
+            return i;
+    return SYM_OTHER_OP;
+}
+
+const uint32_t *automaton_node_preds(const Automaton *a, uint32_t *n)
+{
+    *n = a->nnode_preds;
+    return a->node_preds;
+}
+
+const uint32_t *automaton_op_preds(const Automaton *a, uint32_t op, uint32_t *n)
+{
+    if (op >= a->nops) {
+        *n = 0;
+        return NULL;
+    }
+    *n = a->ops[op].npreds;
+    return a->ops[op].preds;
+}
+
+const uint32_t *automaton_fn_preds(const Automaton *a, uint32_t *n)
+{
+    *n = a->nfn_preds;
+    return a->fn_preds;
+}
+
+/* ---- deciding items ---- */
+
+static bool bit(const uint64_t *set, uint32_t i)
+{
+    return (set[i / 64] >> (i % 64)) & 1;
+}
+
+static const uint64_t *state_bits(const Automaton *a, uint32_t s)
+{
+    return a->bits + (size_t)s * a->words;
+}
+
+bool automaton_state_has(const Automaton *a, uint32_t state, uint32_t item)
+{
+    return state < a->nstates && bit(state_bits(a, state), item);
+}
+
+/* Every test of the item is among the node's passed tests (both sorted). */
+static bool preds_hold(const PatItem *it, const Symbol *sym)
+{
+    uint32_t j = 0;
+    for (int i = 0; i < it->npreds; i++) {
+        while (j < sym->npreds && sym->preds[j] < it->preds[i])
+            j++;
+        if (j == sym->npreds || sym->preds[j] != it->preds[i])
+            return false;
+    }
+    return true;
+}
+
+static bool arg_has(const Automaton *a, const Symbol *sym, uint32_t k, uint32_t item)
+{
+    return automaton_state_has(a, sym->args[k], item);
+}
+
+/* The operands fit the item's argument items, in order or (commutative,
+ * two operands) swapped. */
+static bool args_fit(const Automaton *a, const PatItem *it, const Symbol *sym)
+{
+    uint32_t n = (uint32_t)it->nargs;
+    if (it->variadic ? sym->nargs < n : sym->nargs != n)
+        return false;
+    bool ok = true;
+    for (uint32_t k = 0; k < n && ok; k++)
+        ok = arg_has(a, sym, k, it->args[k]);
+    if (ok || !it->commutative || n != 2)
+        return ok;
+    return arg_has(a, sym, 0, it->args[1]) && arg_has(a, sym, 1, it->args[0]);
+}
+
+static bool is_op(const Automaton *a, const PatItem *it, const Symbol *sym)
+{
+    return sym->tag == SYM_OP && sym->a != SYM_OTHER_OP &&
+           strcmp(a->ops[sym->a].name, it->op) == 0;
+}
+
+/* Is item i in the set being built (which already decided smaller ids)? */
+static bool item_decide(const Automaton *a, uint32_t i, const Symbol *sym,
+                        const uint64_t *set)
+{
+    const PatItem *it = &a->rs->items[i];
+    if (!preds_hold(it, sym))
+        return false;
+    switch (it->kind) {
+    case PITEM_ANY:
+        return true;
+    case PITEM_OP:
+        return is_op(a, it, sym) && args_fit(a, it, sym);
+    case PITEM_FNCALL:
+        return sym->tag == SYM_FNCALL && args_fit(a, it, sym);
+    case PITEM_TUPLE:
+        return sym->tag == SYM_TUPLE && args_fit(a, it, sym);
+    case PITEM_GETITEM:
+        return sym->tag == SYM_GETITEM && sym->a == (uint32_t)it->index &&
+               sym->nargs == 1 && arg_has(a, sym, 0, it->args[0]);
+    case PITEM_ALT:
+        for (int k = 0; k < it->nargs; k++)
+            if (bit(set, it->args[k]))
+                return true;
+        return false;
+    case PITEM_STAR:
+        if (bit(set, it->args[0]))
+            return true;
+        return is_op(a, it, sym) && sym->nargs == 1 && arg_has(a, sym, 0, i);
+    }
+    return false;
+}
+
+/* Builds the item set of sym into a->scratch: the generic items and those
+ * headed by the node's op, merged in ascending id order. */
+static void build_set(Automaton *a, const Symbol *sym)
+{
+    uint64_t *set = a->scratch;
+    memset(set, 0, a->words * sizeof *set);
+    const uint32_t *g = a->generic, *o = NULL;
+    uint32_t ng = a->ngeneric, no = 0, gi = 0, oi = 0;
+    if (sym->tag == SYM_OP && sym->a != SYM_OTHER_OP) {
+        o = a->ops[sym->a].items;
+        no = a->ops[sym->a].nitems;
+    }
+    while (gi < ng || oi < no) {
+        uint32_t i;
+        if (oi == no || (gi < ng && g[gi] <= o[oi])) {
+            i = g[gi++];
+            if (oi < no && o[oi] == i)
+                oi++;
+        } else
+            i = o[oi++];
+        if (item_decide(a, i, sym, set))
+            set[i / 64] |= (uint64_t)1 << (i % 64);
+    }
+}
+
+/* ---- states ---- */
+
+/* Appends the rules accepted by the newest state, best first. */
+static void add_accepts(Automaton *a, uint32_t s)
+{
+    const uint64_t *set = state_bits(a, s);
+    xgrow((void **)&a->acc_off, &a->scap, s + 1, sizeof *a->acc_off);
+    a->acc_len = xrealloc(a->acc_len, a->scap * sizeof *a->acc_len);
+    a->acc_off[s] = (uint32_t)a->alen;
+    a->acc_len[s] = 0;
+    for (uint32_t k = 0; k < a->rs->nrules; k++) {
+        uint32_t r = a->rule_order[k];
+        if (!bit(set, a->rs->rules[r].pattern->item))
+            continue;
+        xgrow((void **)&a->acc, &a->acap, a->alen + 1, sizeof *a->acc);
+        a->acc[a->alen++] = r;
+        a->acc_len[s]++;
+    }
+}
+
+/* The state holding exactly the scratch set, made if new. */
+static uint32_t intern_set(Automaton *a)
+{
+    size_t len = a->words * 2;
+    const uint32_t *key = (const uint32_t *)a->scratch;
+    uint64_t h = hash_key(key, len);
+    uint32_t s = table_get(&a->sets, key, len, h);
+    if (s != STATE_NONE)
+        return s;
+    s = a->nstates++;
+    xgrow((void **)&a->bits, &a->bcap, (size_t)a->nstates * a->words, sizeof *a->bits);
+    memcpy(a->bits + (size_t)s * a->words, a->scratch, a->words * sizeof *a->bits);
+    table_put(&a->sets, key, len, h, s);
+    add_accepts(a, s);
+    return s;
+}
+
+/* The memo key of a symbol: tag, a, tests, operand states. */
+static size_t make_key(const Symbol *sym, uint32_t **buf, size_t *cap)
+{
+    size_t len = 4 + sym->npreds + sym->nargs;
+    xgrow((void **)buf, cap, len, sizeof **buf);
+    uint32_t *k = *buf;
+    k[0] = sym->tag;
+    k[1] = sym->a;
+    k[2] = sym->npreds;
+    k[3] = sym->nargs;
+    memcpy(k + 4, sym->preds, sym->npreds * sizeof *k);
+    memcpy(k + 4 + sym->npreds, sym->args, sym->nargs * sizeof *k);
+    return len;
+}
+
+uint32_t automaton_step(Automaton *a, const Symbol *sym)
+{
+    uint32_t small[32], *buf = small;
+    size_t cap = 0, len;
+    if (4 + sym->npreds + sym->nargs <= 32)
+        cap = 32;
+    else
+        buf = NULL;
+    len = make_key(sym, &buf, &cap);
+    uint64_t h = hash_key(buf, len);
+    uint32_t s = table_get(&a->memo, buf, len, h);
+    if (s == STATE_NONE) {
+        build_set(a, sym);
+        s = intern_set(a);
+        table_put(&a->memo, buf, len, h, s);
+    }
+    if (buf != small)
+        free(buf);
+    return s;
+}
+
+const uint32_t *automaton_state_rules(const Automaton *a, uint32_t state, uint32_t *n)
+{
+    if (state >= a->nstates) {
+        *n = 0;
+        return NULL;
+    }
+    *n = a->acc_len[state];
+    return a->acc + a->acc_off[state];
+}
+
+uint32_t automaton_nstates(const Automaton *a)
+{
+    return a->nstates;
+}
+
+uint32_t automaton_ntransitions(const Automaton *a)
+{
+    return (uint32_t)a->memo.count;
+}
+
+/* ---- accessors for the dumper (automaton_dump.c) ---- */
+
+uint32_t automaton_nops(const Automaton *a)
+{
+    return a->nops;
+}
+
+const char *automaton_op_name(const Automaton *a, uint32_t op)
+{
+    return a->ops[op].name;
+}
+
+const uint32_t *automaton_op_items(const Automaton *a, uint32_t op, uint32_t *n)
+{
+    *n = a->ops[op].nitems;
+    return a->ops[op].items;
+}

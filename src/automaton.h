@@ -1,0 +1,99 @@
+/* automaton.h - the bottom-up matcher automaton of a rule set.
+ *
+ * All rules of a rule set share one automaton.  A node's state is the set
+ * of items (shared sub-patterns, pattern.h) that the node may match; it is
+ * computed from the node's symbol (its kind, op and the node tests some
+ * rule asks about) and its operands' states with one hash lookup.  Missing
+ * transitions are computed on first use and memoised, so the cost per node
+ * does not grow with the number of rules (doc/automaton.md).
+ *
+ * A state is exact for everything a pattern says about one node and the
+ * shape below it; what it cannot see (a variable used twice, guards) is
+ * checked when a rule accepts, by match.h.
+ */
+#ifndef GRAFT_AUTOMATON_H
+#define GRAFT_AUTOMATON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "graph.h"
+#include "ruleset.h"
+
+typedef struct Automaton Automaton;
+
+enum { STATE_NONE = UINT32_MAX }; /* a node not labelled yet */
+
+/* What a node looks like to the automaton. */
+typedef enum SymTag {
+    SYM_VAR,     /* a parameter */
+    SYM_CONST,   /* a constant */
+    SYM_OP,      /* an op call; a = op index, or SYM_OTHER_OP */
+    SYM_FNCALL,  /* a call of a local function */
+    SYM_TUPLE,   /* a tuple */
+    SYM_GETITEM, /* element access; a = the index */
+    SYM_FUNC,    /* a function value */
+} SymTag;
+
+enum { SYM_OTHER_OP = UINT32_MAX }; /* an op no rule names */
+
+typedef struct Symbol {
+    SymTag tag;             /* node kind */
+    uint32_t a;             /* op index or getitem index */
+    uint32_t npreds;        /* node tests the node passes */
+    const uint32_t *preds;  /* their ids, ascending */
+    uint32_t nargs;         /* operands */
+    const uint32_t *args;   /* operand states */
+} Symbol;
+
+Automaton *automaton_new(const RuleSet *rs);
+void automaton_free(Automaton *a);
+const RuleSet *automaton_rules(const Automaton *a);
+
+/* The op index of an op name, or SYM_OTHER_OP when no rule names it. */
+uint32_t automaton_op_index(const Automaton *a, const char *op);
+/* The node tests to evaluate on every node, on calls of op index i, and on
+ * calls of local functions (their attributes). */
+const uint32_t *automaton_node_preds(const Automaton *a, uint32_t *n);
+const uint32_t *automaton_op_preds(const Automaton *a, uint32_t op, uint32_t *n);
+const uint32_t *automaton_fn_preds(const Automaton *a, uint32_t *n);
+
+/* The state reached from sym: one memo lookup, or computed and memoised. */
+uint32_t automaton_step(Automaton *a, const Symbol *sym);
+
+bool automaton_state_has(const Automaton *a, uint32_t state, uint32_t item);
+/* Rules whose whole pattern is in state, best first (priority, then file
+ * order). */
+const uint32_t *automaton_state_rules(const Automaton *a, uint32_t state, uint32_t *n);
+
+/* Sizes, for statistics and the benchmark. */
+uint32_t automaton_nstates(const Automaton *a);
+uint32_t automaton_ntransitions(const Automaton *a);
+
+/* The ops rules name, in first-use order, and the items headed by each. */
+uint32_t automaton_nops(const Automaton *a);
+const char *automaton_op_name(const Automaton *a, uint32_t op);
+const uint32_t *automaton_op_items(const Automaton *a, uint32_t op, uint32_t *n);
+
+/* Writes the automaton: items (the merged pattern DAG with the rules that
+ * accept at each), node tests, op dispatch, and the states built so far;
+ * as Graphviz when dot. */
+void automaton_dump(const Automaton *a, FILE *out, bool dot);
+
+/* ---- labelling one graph ---- */
+
+typedef struct Labels Labels;
+
+Labels *labels_new(Automaton *a, const Graph *g);
+void labels_free(Labels *l);
+/* Computes and stores n's state from its operands' states (which must be
+ * labelled already); returns it. */
+uint32_t labels_node(Labels *l, const Node *n);
+/* Labels every live node, operands first. */
+void labels_all(Labels *l);
+/* The stored state of n, STATE_NONE if never labelled. */
+uint32_t labels_state(const Labels *l, const Node *n);
+Automaton *labels_automaton(const Labels *l);
+
+#endif

@@ -1,0 +1,210 @@
+/* automaton_label.c - labelling the nodes of one graph with states.
+ *
+ * A node's symbol is its kind, its op (as an index into the ops rules
+ * name; every other op is SYM_OTHER_OP) and the node tests it passes among
+ * those some rule asks about: tests of every node, tests of its op's
+ * attributes, tests of a called function's attributes.  The loop never
+ * visits rules, so labelling costs the same whatever their number.
+ */
+#include "automaton.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* A pointer-keyed cache of op name -> op index (graph names are interned,
+ * so one graph has few distinct op name pointers). */
+typedef struct OpCache {
+    const char **keys;  /* op name pointers; NULL = empty */
+    uint32_t *values;   /* op index or SYM_OTHER_OP */
+    size_t cap;         /* power of two */
+    size_t count;       /* used entries */
+} OpCache;
+
+struct Labels {
+    Automaton *a;      /* the automaton, borrowed */
+    const Graph *g;    /* the graph, borrowed */
+    uint32_t *state;   /* per node id, STATE_NONE when unlabelled */
+    size_t cap;        /* entries allocated in state */
+    OpCache ops;       /* op name -> op index */
+    uint32_t *preds;   /* scratch: passed tests */
+    size_t pcap;       /* capacity of preds */
+    uint32_t *args;    /* scratch: operand states */
+    size_t acap;       /* capacity of args */
+    StrBuf key;        /* scratch: canonical attribute text */
+};
+
+Labels *labels_new(Automaton *a, const Graph *g)
+{
+    Labels *l = xcalloc(1, sizeof *l);
+    l->a = a;
+    l->g = g;
+    return l;
+}
+
+void labels_free(Labels *l)
+{
+    if (!l)
+        return;
+    free(l->state);
+    free(l->ops.keys);
+    free(l->ops.values);
+    free(l->preds);
+    free(l->args);
+    strbuf_free(&l->key);
+    free(l);
+}
+
+Automaton *labels_automaton(const Labels *l)
+{
+    return l->a;
+}
+
+static size_t ptr_hash(const void *p)
+{
+    return (size_t)hash_mix(0x12345, (uint64_t)(uintptr_t)p);
+}
+
+static void cache_grow(OpCache *c)
+{
+    OpCache old = *c;
+    c->cap = old.cap ? old.cap * 2 : 64;
+    c->keys = xcalloc(c->cap, sizeof *c->keys);
+    c->values = xcalloc(c->cap, sizeof *c->values);
+    for (size_t i = 0; i < old.cap; i++) {
+        if (!old.keys[i])
+            continue;
+        size_t j = ptr_hash(old.keys[i]) & (c->cap - 1);
+        while (c->keys[j])
+            j = (j + 1) & (c->cap - 1);
+        c->keys[j] = old.keys[i];
+        c->values[j] = old.values[i];
+    }
+    free(old.keys);
+    free(old.values);
+}
+
+/* The op index of an op name pointer, looked up once per distinct name. */
+static uint32_t op_index(Labels *l, const char *op)
+{
+    OpCache *c = &l->ops;
+    if ((c->count + 1) * 2 > c->cap)
+        cache_grow(c);
+    size_t j = ptr_hash(op) & (c->cap - 1);
+    while (c->keys[j]) {
+        if (c->keys[j] == op)
+            return c->values[j];
+        j = (j + 1) & (c->cap - 1);
+    }
+    c->keys[j] = op;
+    c->values[j] = automaton_op_index(l->a, op);
+    c->count++;
+    return c->values[j];
+}
+
+static void add_pred(Labels *l, uint32_t *n, uint32_t p)
+{
+    xgrow((void **)&l->preds, &l->pcap, *n + 1, sizeof *l->preds);
+    uint32_t j = (*n)++;
+    while (j > 0 && l->preds[j - 1] > p) /* keep ascending */
+        l->preds[j] = l->preds[j - 1], j--;
+    l->preds[j] = p;
+}
+
+/* Attribute tests of one op, grouped by attribute name: the node's value
+ * of each attribute is put in canonical form once. */
+static void attr_preds(Labels *l, const Node *holder, const uint32_t *ps,
+                       uint32_t np, uint32_t *n)
+{
+    const PatPred *all = automaton_rules(l->a)->preds;
+    const char *name = NULL;
+    const AttrValue *v = NULL;
+    for (uint32_t k = 0; k < np; k++) {
+        const PatPred *p = &all[ps[k]];
+        if (!name || strcmp(name, p->s) != 0) {
+            name = p->s;
+            v = node_find_attr(holder, name);
+            l->key.len = 0;
+            if (v)
+                pattern_attr_key(v, &l->key);
+        }
+        const char *have = v ? l->key.data : p->dflt;
+        if (have && strcmp(have, p->key) == 0)
+            add_pred(l, n, ps[k]);
+    }
+}
+
+/* Fills sym with n's symbol (operand states excluded). */
+static void node_symbol(Labels *l, const Node *n, Symbol *sym)
+{
+    uint32_t np = 0, cnt;
+    const uint32_t *ps = automaton_node_preds(l->a, &cnt);
+    const PatPred *all = automaton_rules(l->a)->preds;
+    for (uint32_t k = 0; k < cnt; k++)
+        if (pattern_pred_holds(&all[ps[k]], n))
+            add_pred(l, &np, ps[k]);
+    sym->a = 0;
+    switch (node_kind(n)) {
+    case NODE_VAR: sym->tag = SYM_VAR; break;
+    case NODE_CONST: sym->tag = SYM_CONST; break;
+    case NODE_TUPLE: sym->tag = SYM_TUPLE; break;
+    case NODE_FUNC: sym->tag = SYM_FUNC; break;
+    case NODE_GETITEM:
+        sym->tag = SYM_GETITEM;
+        sym->a = (uint32_t)node_index(n);
+        break;
+    case NODE_CALL:
+        if (node_op(n)) {
+            sym->tag = SYM_OP;
+            sym->a = op_index(l, node_op(n));
+            ps = automaton_op_preds(l->a, sym->a, &cnt);
+            attr_preds(l, n, ps, cnt, &np);
+        } else {
+            sym->tag = SYM_FNCALL;
+            ps = automaton_fn_preds(l->a, &cnt);
+            if (node_callee(n) && node_kind(node_callee(n)) == NODE_FUNC)
+                attr_preds(l, node_callee(n), ps, cnt, &np);
+        }
+        break;
+    }
+    sym->npreds = np;
+    sym->preds = l->preds;
+}
+
+uint32_t labels_node(Labels *l, const Node *n)
+{
+    Symbol sym;
+    node_symbol(l, n, &sym);
+    uint32_t na = node_kind(n) == NODE_FUNC ? 0 : (uint32_t)node_nargs(n);
+    xgrow((void **)&l->args, &l->acap, na + 1, sizeof *l->args);
+    for (uint32_t k = 0; k < na; k++)
+        l->args[k] = labels_state(l, node_arg(n, (int)k));
+    sym.nargs = na;
+    sym.args = l->args;
+    uint32_t s = automaton_step(l->a, &sym);
+    uint32_t id = node_id(n);
+    if (id >= l->cap) {
+        size_t old = l->cap;
+        xgrow((void **)&l->state, &l->cap, (size_t)id + 1, sizeof *l->state);
+        memset(l->state + old, 0xff, (l->cap - old) * sizeof *l->state);
+    }
+    l->state[id] = s;
+    return s;
+}
+
+uint32_t labels_state(const Labels *l, const Node *n)
+{
+    uint32_t id = node_id(n);
+    return id < l->cap ? l->state[id] : STATE_NONE;
+}
+
+void labels_all(Labels *l)
+{
+    uint32_t count = graph_node_count(l->g);
+    Node **order = xmalloc((count + 1) * sizeof *order);
+    uint32_t n = graph_topo_order(l->g, order);
+    for (uint32_t i = 0; i < n; i++)
+        labels_node(l, order[i]);
+    free(order);
+}

@@ -1,0 +1,163 @@
+/* check.c - the checker's driver: lets, rule names, and each rule through
+ * expansion, variables, guard and action; then rule-against-rule checks. */
+#include "check_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static size_t let_slot(const char *name, size_t cap)
+{
+    return (size_t)hash_bytes(&name, sizeof name, 1) & (cap - 1);
+}
+
+const AstLet *check_find_let(const CheckCtx *c, const char *name)
+{
+    if (c->lets_cap == 0)
+        return NULL;
+    for (size_t i = let_slot(name, c->lets_cap); c->lets[i]; i = (i + 1) & (c->lets_cap - 1))
+        if (c->lets[i]->name == name)
+            return c->lets[i];
+    return NULL;
+}
+
+/* let NAME(a, b) = ...: parameters distinct, no op of that name. */
+static bool let_ok(CheckCtx *c, const AstLet *let)
+{
+    for (int i = 0; i < let->nparams; i++)
+        for (int j = 0; j < i; j++)
+            if (let->params[i] == let->params[j]) {
+                diag_error(c->d, let->src, let->param_ranges[i],
+                           "parameter '%s' given twice", let->params[i]);
+                return false;
+            }
+    if (registry_find(c->reg, let->name)) {
+        diag_error(c->d, let->src, let->name_range,
+                   "'%s' is an op; a let cannot take its name", let->name);
+        return false;
+    }
+    const AstLet *old = check_find_let(c, let->name);
+    if (old) {
+        diag_error(c->d, let->src, let->name_range, "'%s' is defined twice", let->name);
+        diag_note(c->d, old->src, old->name_range, "the first definition is here");
+        return false;
+    }
+    return true;
+}
+
+static void add_let(CheckCtx *c, const AstLet *let)
+{
+    if (2 * (c->nlets + 1) > c->lets_cap) {
+        size_t cap = c->lets_cap ? c->lets_cap * 2 : 16;
+        const AstLet **table = xcalloc(cap, sizeof(AstLet *));
+        for (size_t i = 0; i < c->lets_cap; i++)
+            if (c->lets[i]) {
+                size_t s = let_slot(c->lets[i]->name, cap);
+                while (table[s])
+                    s = (s + 1) & (cap - 1);
+                table[s] = c->lets[i];
+            }
+        free(c->lets);
+        c->lets = table;
+        c->lets_cap = cap;
+    }
+    size_t s = let_slot(let->name, c->lets_cap);
+    while (c->lets[s])
+        s = (s + 1) & (c->lets_cap - 1);
+    c->lets[s] = let;
+    c->nlets++;
+}
+
+static void collect_lets(CheckCtx *c)
+{
+    for (int f = 0; f < c->rf->nfiles; f++) {
+        const AstFile *file = c->rf->files[f];
+        for (int i = 0; i < file->nitems; i++)
+            if (file->items[i].kind == ITEM_LET && let_ok(c, file->items[i].u.let))
+                add_let(c, file->items[i].u.let);
+    }
+}
+
+/* Rule names are unique across all files (rules are named in statistics,
+ * traces and generated C). */
+static void check_names(CheckCtx *c)
+{
+    size_t cap = 16;
+    while (cap < 2 * (size_t)c->rf->nrules + 2)
+        cap *= 2;
+    const AstRule **table = xcalloc(cap, sizeof(AstRule *));
+    for (int r = 0; r < c->rf->nrules; r++) {
+        const AstRule *rule = c->rf->rules[r];
+        size_t s = (size_t)hash_bytes(&rule->name, sizeof rule->name, 2) & (cap - 1);
+        while (table[s] && table[s]->name != rule->name)
+            s = (s + 1) & (cap - 1);
+        if (!table[s]) {
+            table[s] = rule;
+            continue;
+        }
+        diag_error(c->d, rule->src, rule->name_range, "duplicate rule name '%s'", rule->name);
+        diag_note(c->d, table[s]->src, table[s]->name_range, "the first rule '%s' is here",
+                  rule->name);
+    }
+    free(table);
+}
+
+/* A rewrite rule's variable that neither the guard nor the action uses
+ * and that appears once: _ says the same. */
+static void warn_unused(CheckCtx *c)
+{
+    if (c->rule->kind != RULE_REWRITE)
+        return;
+    for (int i = 0; i < c->nvars; i++) {
+        const AstVarInfo *v = &c->vars[i];
+        if (v->uses > 0 || c->occurrences[i] > 1 || v->name[0] == '_')
+            continue;
+        const AstNode *site = v->site;
+        SrcRange where = site->kind == AST_BIND   ? site->u.bind.name_range
+                         : site->kind == AST_ATTR ? site->u.attr.value->range
+                                                  : site->range;
+        diag_warning(c->d, site->src, where, "unused-binding",
+                     "'%s' is bound but never used; write _ instead", v->name);
+    }
+}
+
+/* One rule: expand, bind, guard, action.  Later stages run only when the
+ * earlier ones succeeded, so one mistake gives one error. */
+static bool check_rule(CheckCtx *c, AstRule *rule)
+{
+    c->rule = rule;
+    c->nvars = 0;
+    AstNode *pattern = check_expand_pattern(c, rule->pattern_src);
+    if (!pattern)
+        return false;
+    rule->pattern = pattern;
+    if (!check_pattern_vars(c))
+        return false;
+    bool ok = true;
+    if (rule->guard)
+        ok = check_guard(c, rule->guard);
+    ok &= check_action(c, rule->action);
+    if (ok)
+        warn_unused(c);
+    rule->nvars = c->nvars;
+    rule->vars = arena_dup(c->rf->arena, c->nvars ? (void *)c->vars : (void *)"",
+                           (size_t)c->nvars * sizeof(AstVarInfo));
+    return ok;
+}
+
+unsigned check_rules(RuleFile *rf, Diag *d)
+{
+    unsigned before = diag_errors(d);
+    CheckCtx c = {.rf = rf, .d = d, .reg = rf->registry};
+    collect_lets(&c);
+    check_names(&c);
+    bool all_ok = true;
+    for (int r = 0; r < rf->nrules && !diag_gave_up(d); r++)
+        all_ok &= check_rule(&c, rf->rules[r]);
+    if (all_ok && !diag_gave_up(d))
+        check_overlaps(&c);
+    free(c.lets);
+    free(c.vars);
+    free(c.var_facts);
+    free(c.occurrences);
+    return diag_errors(d) - before;
+}

@@ -1,0 +1,342 @@
+/* check_action.c - guards (where ...) and actions (=> ...) of a rule.
+ *
+ * Guards get a small type check so that a comparison of a dtype with a
+ * number, or "&&" over a number, is reported at compile time.  Actions may
+ * only use variables the pattern binds on every way it matches. */
+#include "check_impl.h"
+
+#include <string.h>
+
+/* Types of guard expressions. */
+typedef enum GType {
+    GT_ERROR, /* already reported */
+    GT_BOOL,  /* a condition */
+    GT_NUM,   /* a number */
+    GT_TEXT,  /* a string or a dtype */
+    GT_LIST,  /* a list (shape(x), list attributes) */
+    GT_NONE,  /* None */
+    GT_ANY,   /* an attribute value: checked when the rule runs */
+} GType;
+
+static const char *const gtype_names[] = {
+    "?", "a condition", "a number", "a string or dtype", "a list", "None", "a value",
+};
+
+static const struct {
+    const char *name; /* as written */
+    QueryKind kind;   /* resolved */
+    int nargs;        /* arguments */
+    GType type;       /* result */
+} queries[] = {
+    {"users", QUERY_USERS, 1, GT_NUM}, {"rank", QUERY_RANK, 1, GT_NUM},
+    {"dtype", QUERY_DTYPE, 1, GT_TEXT}, {"value", QUERY_VALUE, 1, GT_NUM},
+    {"shape", QUERY_SHAPE, 1, GT_LIST}, {"attr", QUERY_ATTR, 2, GT_ANY},
+};
+
+static GType guard_type(CheckCtx *c, AstNode *n);
+
+/* A variable used in a guard or action: bound, and on every match. */
+static int use_var(CheckCtx *c, AstNode *v, const char *where)
+{
+    int slot = check_find_var(c, v->u.var.name);
+    if (slot < 0) {
+        diag_error(c->d, v->src, v->range,
+                   "variable '%s' is used in the %s but never bound", v->u.var.name, where);
+        return -1;
+    }
+    if (!c->vars[slot].always_bound) {
+        diag_error(c->d, v->src, v->range, "variable '%s' is used in the %s but is bound "
+                   "only in some alternatives of the pattern", v->u.var.name, where);
+        return -1;
+    }
+    c->vars[slot].uses++;
+    v->u.var.slot = slot;
+    return slot;
+}
+
+/* The op a node variable is bound to (c@nn.conv2d(...)), or NULL. */
+static const OpInfo *site_op(const CheckCtx *c, int slot)
+{
+    const AstNode *n = c->vars[slot].site;
+    if (n->kind != AST_BIND)
+        return NULL;
+    n = n->u.bind.operand;
+    while (n->kind == AST_CONSTRAIN || n->kind == AST_BIND)
+        n = n->kind == AST_BIND ? n->u.bind.operand : n->u.constrain.operand;
+    return n->kind == AST_CALL ? n->u.call.op : NULL;
+}
+
+/* attr(c, NAME): NAME must be an attribute of c's op when that is known. */
+static bool check_attr_query(CheckCtx *c, const AstNode *q, int slot)
+{
+    const AstNode *name = q->u.query.args.items[1];
+    const OpInfo *op = site_op(c, slot);
+    if (!op || opinfo_find_attr(op, name->u.var.name))
+        return true;
+    diag_error(c->d, name->src, name->range, "op '%s' has no attribute '%s'", op->name,
+               name->u.var.name);
+    return false;
+}
+
+static GType query_type(CheckCtx *c, AstNode *q, const char *where)
+{
+    for (size_t i = 0; i < ARRAY_LEN(queries); i++) {
+        if (strcmp(q->u.query.name, queries[i].name) != 0)
+            continue;
+        q->u.query.query = queries[i].kind;
+        if (q->u.query.args.count != queries[i].nargs) {
+            diag_error(c->d, q->src, q->range, queries[i].nargs == 1
+                       ? "%s() takes one variable" : "%s() takes a variable and an "
+                       "attribute name", queries[i].name);
+            return GT_ERROR;
+        }
+        int slot = use_var(c, q->u.query.args.items[0], where);
+        if (slot < 0)
+            return GT_ERROR;
+        if (c->vars[slot].kind != VARKIND_NODE) {
+            const AstNode *v = q->u.query.args.items[0];
+            diag_error(c->d, v->src, v->range, "'%s' is bound to an attribute, not a node",
+                       v->u.var.name);
+            return GT_ERROR;
+        }
+        if (queries[i].kind == QUERY_ATTR && !check_attr_query(c, q, slot))
+            return GT_ERROR;
+        return queries[i].type;
+    }
+    diag_error(c->d, q->src, q->u.query.name_range, "unknown guard function '%s'; "
+               "expected users, rank, dtype, value, shape or attr", q->u.query.name);
+    return GT_ERROR;
+}
+
+static GType var_type(CheckCtx *c, AstNode *v)
+{
+    int slot = use_var(c, v, "guard");
+    if (slot < 0)
+        return GT_ERROR;
+    if (c->vars[slot].kind == VARKIND_ATTR)
+        return GT_ANY;
+    diag_error(c->d, v->src, v->range, "'%s' is a node; compare one of its properties: "
+               "users(%s), rank(%s), dtype(%s), value(%s) or shape(%s)", v->u.var.name,
+               v->u.var.name, v->u.var.name, v->u.var.name, v->u.var.name, v->u.var.name);
+    return GT_ERROR;
+}
+
+/* Requires operand type want (or an attribute value). */
+static bool expect(CheckCtx *c, const AstNode *n, GType got, GType want, const char *what)
+{
+    if (got == want || got == GT_ANY || got == GT_ERROR)
+        return got != GT_ERROR;
+    diag_error(c->d, n->src, n->range, "%s needs %s here, not %s", what,
+               gtype_names[want], gtype_names[got]);
+    return false;
+}
+
+static GType binary_type(CheckCtx *c, AstNode *n)
+{
+    AstOper op = n->u.op.oper;
+    const char *sp = ast_oper_spelling(op);
+    GType l = guard_type(c, n->u.op.left), r = guard_type(c, n->u.op.right);
+    if (l == GT_ERROR || r == GT_ERROR)
+        return GT_ERROR;
+    if (op == OPER_OR || op == OPER_AND) {
+        bool ok = expect(c, n->u.op.left, l, GT_BOOL, sp);
+        ok &= expect(c, n->u.op.right, r, GT_BOOL, sp);
+        return ok ? GT_BOOL : GT_ERROR;
+    }
+    if (op == OPER_EQ || op == OPER_NE) {
+        if (l != r && l != GT_ANY && r != GT_ANY) {
+            diag_error(c->d, n->src, n->range, "'%s' compares %s with %s", sp,
+                       gtype_names[l], gtype_names[r]);
+            return GT_ERROR;
+        }
+        return GT_BOOL;
+    }
+    bool ok = expect(c, n->u.op.left, l, GT_NUM, sp) & expect(c, n->u.op.right, r, GT_NUM, sp);
+    if (!ok)
+        return GT_ERROR;
+    return op >= OPER_ADD ? GT_NUM : GT_BOOL;
+}
+
+static GType guard_type(CheckCtx *c, AstNode *n)
+{
+    switch (n->kind) {
+    case AST_NUMBER: return GT_NUM;
+    case AST_STRING: case AST_DTYPE: return GT_TEXT;
+    case AST_BOOL: return GT_BOOL;
+    case AST_NONE: return GT_NONE;
+    case AST_LIST: return GT_LIST;
+    case AST_VAR: return var_type(c, n);
+    case AST_QUERY: return query_type(c, n, "guard");
+    case AST_INDEX: {
+        GType t = guard_type(c, n->u.item.base);
+        return expect(c, n->u.item.base, t, GT_LIST, "'[...]'") ? (t == GT_ANY ? GT_ANY : GT_NUM)
+                                                                 : GT_ERROR;
+    }
+    case AST_UNARY: {
+        bool neg = n->u.op.oper == OPER_NEG;
+        GType t = guard_type(c, n->u.op.left);
+        if (!expect(c, n->u.op.left, t, neg ? GT_NUM : GT_BOOL, neg ? "'-'" : "'!'"))
+            return GT_ERROR;
+        return neg ? GT_NUM : GT_BOOL;
+    }
+    case AST_BINARY:
+        return binary_type(c, n);
+    default:
+        diag_error(c->d, n->src, n->range, "not allowed in a guard");
+        return GT_ERROR;
+    }
+}
+
+bool check_guard(CheckCtx *c, AstNode *guard)
+{
+    GType t = guard_type(c, guard);
+    return expect(c, guard, t, GT_BOOL, "a guard");
+}
+
+/* ---- actions ---- */
+
+static bool check_expr(CheckCtx *c, AstNode *n);
+
+/* name=VALUE in a new op: a literal, a bound attribute, a bound constant
+ * (its scalar value), or attr(c, name). */
+static bool check_attr_value(CheckCtx *c, AstNode *attr)
+{
+    AstNode *v = attr->u.attr.value;
+    if (v->kind == AST_QUERY) {
+        GType t = query_type(c, v, "action");
+        if (t != GT_ERROR && v->u.query.query != QUERY_ATTR && v->u.query.query != QUERY_VALUE) {
+            diag_error(c->d, v->src, v->range, "only attr(c, NAME) and value(x) give "
+                       "attribute values");
+            return false;
+        }
+        return t != GT_ERROR;
+    }
+    if (v->kind != AST_VAR)
+        return true;
+    int slot = use_var(c, v, "action");
+    if (slot < 0)
+        return false;
+    if (c->vars[slot].kind == VARKIND_ATTR || c->var_facts[slot].is_const == 1)
+        return true;
+    diag_error(c->d, v->src, v->range, "'%s' gives an attribute value, so it must be a "
+               "constant: write %s:const in the pattern", v->u.var.name, v->u.var.name);
+    return false;
+}
+
+/* **c copies the attributes of c's op; the new op must declare them all. */
+static bool check_copy(CheckCtx *c, const OpInfo *to, AstNode *from)
+{
+    int slot = use_var(c, from, "action");
+    if (slot < 0)
+        return false;
+    const OpInfo *op = c->vars[slot].kind == VARKIND_NODE ? site_op(c, slot) : NULL;
+    if (!op) {
+        diag_error(c->d, from->src, from->range, "'**%s' needs '%s' bound to an op call, "
+                   "as in %s@nn.conv2d(...)", from->u.var.name, from->u.var.name,
+                   from->u.var.name);
+        return false;
+    }
+    for (int i = 0; to && i < op->nattrs; i++)
+        if (!opinfo_find_attr(to, op->attrs[i].name)) {
+            diag_error(c->d, from->src, from->range, "cannot copy the attributes of '%s' "
+                       "into '%s': '%s' has no attribute '%s'", op->name, to->name,
+                       to->name, op->attrs[i].name);
+            return false;
+        }
+    return true;
+}
+
+static bool check_new_call(CheckCtx *c, AstNode *n)
+{
+    const char *name = n->u.call.name;
+    const OpInfo *op = registry_find(c->reg, name);
+    bool ok = true;
+    if (!op && check_find_let(c, name)) {
+        diag_error(c->d, n->src, n->u.call.name_range,
+                   "'%s' is a pattern macro; an action builds ops", name);
+        ok = false;
+    } else if (!op) {
+        check_unknown_op(c, n, name, n->u.call.name_range);
+        ok = false;
+    } else if (!opinfo_accepts_nargs(op, n->u.call.args.count)) {
+        diag_error(c->d, n->src, n->u.call.name_range, "op '%s' takes %d operand%s, got %d",
+                   op->name, op->min_args, op->min_args == 1 ? "" : "s",
+                   n->u.call.args.count);
+        ok = false;
+    }
+    for (int i = 0; i < n->u.call.args.count; i++)
+        ok &= check_expr(c, n->u.call.args.items[i]);
+    for (int i = 0; i < n->u.call.attrs.count; i++) {
+        AstNode *a = n->u.call.attrs.items[i];
+        for (int j = 0; j < i; j++)
+            if (n->u.call.attrs.items[j]->u.attr.name == a->u.attr.name) {
+                diag_error(c->d, a->src, a->u.attr.name_range, "attribute '%s' given twice",
+                           a->u.attr.name);
+                ok = false;
+            }
+        ok &= (!op || check_attr_arg(c, op, a)) & check_attr_value(c, a);
+    }
+    if (n->u.call.copy_from)
+        ok &= check_copy(c, op, n->u.call.copy_from);
+    n->u.call.op = op;
+    return ok;
+}
+
+static bool check_expr(CheckCtx *c, AstNode *n)
+{
+    switch (n->kind) {
+    case AST_VAR: {
+        int slot = use_var(c, n, "action");
+        if (slot >= 0 && c->vars[slot].kind == VARKIND_ATTR) {
+            diag_error(c->d, n->src, n->range, "'%s' is an attribute value, not a node; "
+                       "pass it as an attribute: op(..., NAME=%s)", n->u.var.name,
+                       n->u.var.name);
+            return false;
+        }
+        return slot >= 0;
+    }
+    case AST_NUMBER:
+        return true;
+    case AST_CALL:
+        return check_new_call(c, n);
+    case AST_TUPLE: {
+        bool ok = true;
+        for (int i = 0; i < n->u.list.items.count; i++)
+            ok &= check_expr(c, n->u.list.items.items[i]);
+        return ok;
+    }
+    case AST_GETITEM:
+        return check_expr(c, n->u.item.base);
+    case AST_CONSTRAIN:
+        if (n->u.constrain.operand->kind == AST_NUMBER)
+            return true;
+        diag_error(c->d, n->src, n->u.constrain.where,
+                   "in an action only a number literal can be given a dtype");
+        return false;
+    default:
+        diag_error(c->d, n->src, n->range, "not allowed in an action");
+        return false;
+    }
+}
+
+static bool check_partition(CheckCtx *c, AstNode *part)
+{
+    const AstList *attrs = &part->u.part.attrs;
+    bool ok = true;
+    for (int i = 0; i < attrs->count; i++)
+        for (int j = 0; j < i; j++)
+            if (attrs->items[j]->u.attr.name == attrs->items[i]->u.attr.name) {
+                diag_error(c->d, attrs->items[i]->src, attrs->items[i]->u.attr.name_range,
+                           "function attribute '%s' given twice",
+                           attrs->items[i]->u.attr.name);
+                ok = false;
+            }
+    return ok;
+}
+
+bool check_action(CheckCtx *c, AstNode *action)
+{
+    if (action->kind == AST_PARTITION)
+        return check_partition(c, action);
+    return check_expr(c, action);
+}

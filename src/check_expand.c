@@ -1,0 +1,367 @@
+/* check_expand.c - expanding lets and macros in patterns, and linking op
+ * calls to the registry.
+ *
+ * note [macro expansion]: expansion is textual.  A let body is copied at
+ * each use (so each rule gets its own nodes and variable slots); names in
+ * the body that are not parameters become variables of the rule using it.
+ * Macro arguments are expanded in the caller's scope first, then bound to
+ * the parameters.  Nodes of the rule's own pattern are reused when nothing
+ * below them changed, so AstRule.pattern == pattern_src for rules without
+ * macros.
+ */
+#include "check_impl.h"
+
+#include <string.h>
+
+/* Macro parameters in scope: parameter name -> expanded argument. */
+typedef struct Env {
+    const char *const *names; /* parameter names (interned) */
+    AstNode *const *args;     /* expanded arguments */
+    int n;                    /* entries */
+} Env;
+
+static AstNode *expand(CheckCtx *c, AstNode *n, const Env *env, bool copy);
+
+static AstNode *env_lookup(const Env *env, const char *name)
+{
+    for (int i = 0; env && i < env->n; i++)
+        if (env->names[i] == name)
+            return env->args[i];
+    return NULL;
+}
+
+/* Whether name was declared by a let or op with a syntax error (its uses
+ * would only repeat that error). */
+static bool declared_broken(const CheckCtx *c, const char *name)
+{
+    for (int f = 0; f < c->rf->nfiles; f++)
+        for (int i = 0; i < c->rf->files[f]->nbroken; i++)
+            if (c->rf->files[f]->broken[i] == name)
+                return true;
+    return false;
+}
+
+void check_unknown_op(CheckCtx *c, const AstNode *at, const char *name, SrcRange where)
+{
+    if (declared_broken(c, name))
+        return;
+    const char *hint = registry_suggest(c->reg, name);
+    if (hint)
+        diag_error(c->d, at->src, where, "unknown op '%s'; did you mean '%s'?", name, hint);
+    else
+        diag_error(c->d, at->src, where, "unknown op '%s'", name);
+}
+
+/* An attribute name the op lacks: suggest a declared one close to it. */
+static const char *suggest_attr(const OpInfo *op, const char *name)
+{
+    for (int i = 0; i < op->nattrs; i++) {
+        const char *a = op->attrs[i].name;
+        size_t la = strlen(a), ln = strlen(name);
+        size_t shorter = la < ln ? la : ln;
+        if (shorter >= 3 && strncmp(a, name, shorter) == 0)
+            return a;
+    }
+    return NULL;
+}
+
+static const char *kind_phrase(const AstNode *lit)
+{
+    switch (lit->kind) {
+    case AST_NUMBER: return lit->u.num.is_int ? "an integer" : "a number";
+    case AST_STRING: return "a string";
+    case AST_BOOL: return "a bool";
+    case AST_NONE: return "None";
+    case AST_DTYPE: return "a dtype";
+    case AST_LIST: return "a list";
+    default: return "a pattern";
+    }
+}
+
+bool check_attr_arg(CheckCtx *c, const OpInfo *op, const AstNode *attr)
+{
+    const OpAttrInfo *info = opinfo_find_attr(op, attr->u.attr.name);
+    if (!info) {
+        const char *hint = suggest_attr(op, attr->u.attr.name);
+        diag_error(c->d, attr->src, attr->u.attr.name_range,
+                   "op '%s' has no attribute '%s'%s%s%s", op->name, attr->u.attr.name,
+                   hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
+        return false;
+    }
+    const AstNode *v = attr->u.attr.value;
+    if (v && ast_is_literal(v) && !registry_value_fits(info->type, v)) {
+        diag_error(c->d, v->src, v->range, "attribute '%s' of '%s' takes %s, not %s",
+                   info->name, op->name, registry_attr_type_name(info->type), kind_phrase(v));
+        return false;
+    }
+    return true;
+}
+
+/* Each attribute at most once per call. */
+static bool check_attr_list(CheckCtx *c, const OpInfo *op, const AstList *attrs)
+{
+    bool ok = true;
+    for (int i = 0; i < attrs->count; i++) {
+        const AstNode *a = attrs->items[i];
+        for (int j = 0; j < i; j++)
+            if (attrs->items[j]->u.attr.name == a->u.attr.name) {
+                diag_error(c->d, a->src, a->u.attr.name_range,
+                           "attribute '%s' given twice", a->u.attr.name);
+                ok = false;
+            }
+        if (op)
+            ok &= check_attr_arg(c, op, a);
+    }
+    return ok;
+}
+
+static bool check_arity(CheckCtx *c, const AstNode *n, const OpInfo *op)
+{
+    int got = n->u.call.args.count;
+    bool fits = n->u.call.ellipsis
+                    ? op->max_args == OP_VARIADIC || got <= op->max_args
+                    : opinfo_accepts_nargs(op, got);
+    if (fits)
+        return true;
+    if (op->max_args == OP_VARIADIC)
+        diag_error(c->d, n->src, n->u.call.name_range,
+                   "op '%s' takes at least %d operand%s, got %d", op->name, op->min_args,
+                   op->min_args == 1 ? "" : "s", got);
+    else if (op->min_args == op->max_args)
+        diag_error(c->d, n->src, n->u.call.name_range, "op '%s' takes %d operand%s, got %d",
+                   op->name, op->min_args, op->min_args == 1 ? "" : "s", got);
+    else
+        diag_error(c->d, n->src, n->u.call.name_range,
+                   "op '%s' takes %d to %d operands, got %d", op->name, op->min_args,
+                   op->max_args, got);
+    return false;
+}
+
+/* Copies list items through expand; *changed tells whether any differs. */
+static AstList expand_list(CheckCtx *c, const AstList *l, const Env *env, bool copy,
+                           bool *changed, bool *failed)
+{
+    AstList out = {0};
+    Arena *arena = c->rf->arena;
+    for (int i = 0; i < l->count; i++) {
+        AstNode *e = expand(c, l->items[i], env, copy);
+        if (!e) {
+            *failed = true;
+            e = l->items[i];
+        }
+        *changed |= e != l->items[i];
+        ast_list_push(arena, &out, e);
+    }
+    return out;
+}
+
+/* The node with its children expanded; a new node when copy is set or a
+ * child changed, else n itself. */
+static AstNode *expand_children(CheckCtx *c, AstNode *n, const Env *env, bool copy)
+{
+    AstNode tmp = *n;
+    bool changed = copy, failed = false;
+    AstNode **one[3] = {NULL, NULL, NULL};
+    switch (n->kind) {
+    case AST_LIST: case AST_TUPLE:
+        tmp.u.list.items = expand_list(c, &n->u.list.items, env, copy, &changed, &failed);
+        break;
+    case AST_CALL: case AST_OPTIONAL: case AST_REPEAT: case AST_CLASS: case AST_FNCALL:
+        tmp.u.call.args = expand_list(c, &n->u.call.args, env, copy, &changed, &failed);
+        tmp.u.call.attrs = expand_list(c, &n->u.call.attrs, env, copy, &changed, &failed);
+        break;
+    case AST_GETITEM: one[0] = &tmp.u.item.base; break;
+    case AST_ALT: one[0] = &tmp.u.alt.left; one[1] = &tmp.u.alt.right; break;
+    case AST_CONSTRAIN: one[0] = &tmp.u.constrain.operand; break;
+    case AST_BIND: one[0] = &tmp.u.bind.operand; break;
+    case AST_ATTR: one[0] = tmp.u.attr.value ? &tmp.u.attr.value : NULL; break;
+    case AST_DOMINATES:
+        one[0] = &tmp.u.dom.parent; one[1] = &tmp.u.dom.path; one[2] = &tmp.u.dom.child;
+        break;
+    default:
+        break;
+    }
+    for (int i = 0; i < 3 && one[i]; i++) {
+        AstNode *e = expand(c, *one[i], env, copy);
+        failed |= !e;
+        if (e && e != *one[i]) {
+            *one[i] = e;
+            changed = true;
+        }
+    }
+    if (failed)
+        return NULL;
+    if (!changed)
+        return n;
+    AstNode *out = ast_clone(c->rf->arena, &tmp);
+    ast_update_depth(out);
+    return out;
+}
+
+/* A let used by name (no parameters) or as a macro call. */
+static AstNode *expand_let(CheckCtx *c, const AstLet *let, const AstNode *use,
+                           AstNode *const *args, int nargs)
+{
+    if (c->macro_depth >= CHECK_MAX_MACRO_NESTING) {
+        diag_error(c->d, use->src, use->range,
+                   "'%s' expands into itself (or macros nest deeper than %d)", let->name,
+                   CHECK_MAX_MACRO_NESTING);
+        return NULL;
+    }
+    Env inner = {let->params, args, nargs};
+    c->macro_depth++;
+    AstNode *body = expand(c, let->body, &inner, true);
+    c->macro_depth--;
+    return body;
+}
+
+/* NAME(args): a macro call.  Arguments are expanded in the caller's scope. */
+static AstNode *expand_macro_call(CheckCtx *c, const AstLet *let, AstNode *n,
+                                  const Env *env, bool copy)
+{
+    if (!let->has_parens) {
+        diag_error(c->d, n->src, n->u.call.name_range,
+                   "'%s' is a named pattern, not a macro; use it without arguments",
+                   let->name);
+        return NULL;
+    }
+    if (n->u.call.attrs.count > 0 || n->u.call.ellipsis ||
+        n->u.call.args.count != let->nparams) {
+        diag_error(c->d, n->src, n->u.call.name_range,
+                   "macro '%s' takes %d argument%s", let->name, let->nparams,
+                   let->nparams == 1 ? "" : "s");
+        return NULL;
+    }
+    bool changed = false, failed = false;
+    AstList args = expand_list(c, &n->u.call.args, env, copy, &changed, &failed);
+    return failed ? NULL : expand_let(c, let, n, args.items, args.count);
+}
+
+/* op(args, attrs) in a pattern. */
+static AstNode *expand_call(CheckCtx *c, AstNode *n, const Env *env, bool copy)
+{
+    const AstLet *let = check_find_let(c, n->u.call.name);
+    if (let && n->u.call.syntax == CALL_PREFIX)
+        return expand_macro_call(c, let, n, env, copy);
+    const OpInfo *op = registry_find(c->reg, n->u.call.name);
+    bool ok = true;
+    if (!op) {
+        check_unknown_op(c, n, n->u.call.name, n->u.call.name_range);
+        ok = false;
+    } else {
+        ok = check_arity(c, n, op);
+    }
+    ok &= check_attr_list(c, op, &n->u.call.attrs);
+    AstNode *out = expand_children(c, n, env, copy);
+    if (!ok || !out)
+        return NULL;
+    out->u.call.op = op;
+    return out;
+}
+
+/* name?(p) and name*(p).  "gamma*(x - mean)" is a multiplication when
+ * gamma is not an op (graft-rules(5), "Repetition"). */
+static AstNode *expand_unary_op(CheckCtx *c, AstNode *n, const Env *env, bool copy)
+{
+    const OpInfo *op = registry_find(c->reg, n->u.call.name);
+    if (!op && n->kind == AST_REPEAT && !check_find_let(c, n->u.call.name)) {
+        AstBuilder b = {c->rf->arena, c->rf->names, n->src};
+        AstNode *var = ast_new(&b, AST_VAR, n->u.call.name_range);
+        var->u.var.name = n->u.call.name;
+        AstNode *mul = ast_new(&b, AST_CALL, n->range);
+        mul->u.call.name = interner_cstr(c->rf->names, "multiply");
+        mul->u.call.name_range = n->range;
+        mul->u.call.syntax = CALL_INFIX;
+        ast_list_push(b.arena, &mul->u.call.args, var);
+        ast_list_push(b.arena, &mul->u.call.args, n->u.call.args.items[0]);
+        return expand_call(c, mul, env, copy);
+    }
+    if (!op) {
+        check_unknown_op(c, n, n->u.call.name, n->u.call.name_range);
+        return NULL;
+    }
+    if (!opinfo_accepts_nargs(op, 1)) {
+        diag_error(c->d, n->src, n->u.call.name_range,
+                   "'%s%c(...)' needs an op that takes one operand; '%s' takes %d",
+                   op->name, n->kind == AST_OPTIONAL ? '?' : '*', op->name, op->min_args);
+        return NULL;
+    }
+    AstNode *out = expand_children(c, n, env, copy);
+    if (out)
+        out->u.call.op = op;
+    return out;
+}
+
+static AstNode *expand_class(CheckCtx *c, AstNode *n, const Env *env, bool copy)
+{
+    unsigned bit = registry_trait_by_name(n->u.call.name);
+    if (!bit) {
+        diag_error(c->d, n->src, n->u.call.name_range,
+                   "unknown op class '<%s>'; expected <commutative>, <elementwise>, "
+                   "<broadcast> or <reduce>", n->u.call.name);
+        return NULL;
+    }
+    if (n->u.call.attrs.count > 0) {
+        const AstNode *a = n->u.call.attrs.items[0];
+        diag_error(c->d, a->src, a->range, "an op class takes no attributes");
+        return NULL;
+    }
+    AstNode *out = expand_children(c, n, env, copy);
+    if (out)
+        out->u.call.traits = bit;
+    return out;
+}
+
+static AstNode *expand_var(CheckCtx *c, AstNode *n, const Env *env, bool copy)
+{
+    AstNode *arg = env_lookup(env, n->u.var.name);
+    if (arg)
+        return arg;
+    const AstLet *let = check_find_let(c, n->u.var.name);
+    if (let && !let->has_parens)
+        return expand_let(c, let, n, NULL, 0);
+    if (let) {
+        diag_error(c->d, n->src, n->range, "macro '%s' needs arguments: %s(...)",
+                   let->name, let->name);
+        return NULL;
+    }
+    return copy ? ast_clone(c->rf->arena, n) : n;
+}
+
+static AstNode *expand_fncall(CheckCtx *c, AstNode *n, const Env *env, bool copy)
+{
+    bool ok = check_attr_list(c, NULL, &n->u.call.attrs);
+    AstNode *out = expand_children(c, n, env, copy);
+    return ok ? out : NULL;
+}
+
+static AstNode *expand(CheckCtx *c, AstNode *n, const Env *env, bool copy)
+{
+    switch (n->kind) {
+    case AST_VAR:
+        return expand_var(c, n, env, copy);
+    case AST_CALL:
+        return expand_call(c, n, env, copy);
+    case AST_OPTIONAL: case AST_REPEAT:
+        return expand_unary_op(c, n, env, copy);
+    case AST_CLASS:
+        return expand_class(c, n, env, copy);
+    case AST_FNCALL:
+        return expand_fncall(c, n, env, copy);
+    default:
+        return expand_children(c, n, env, copy);
+    }
+}
+
+AstNode *check_expand_pattern(CheckCtx *c, AstNode *pattern)
+{
+    c->macro_depth = 0;
+    AstNode *out = expand(c, pattern, NULL, false);
+    if (out && out->depth > CHECK_MAX_EXPANDED_DEPTH) {
+        diag_error(c->d, pattern->src, pattern->range,
+                   "pattern nested deeper than %d levels after macro expansion",
+                   CHECK_MAX_EXPANDED_DEPTH);
+        return NULL;
+    }
+    return out;
+}

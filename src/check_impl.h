@@ -1,0 +1,67 @@
+/* check_impl.h - state shared by the checker's files (check*.c). */
+#ifndef GRAFT_CHECK_IMPL_H
+#define GRAFT_CHECK_IMPL_H
+
+#include "checker.h"
+#include "registry.h"
+
+/* note [expanded depth]: macro expansion can nest patterns beyond what the
+ * parser allows in one place; expanded patterns deeper than this, or
+ * macros nested deeper than CHECK_MAX_MACRO_NESTING, are errors. */
+enum { CHECK_MAX_EXPANDED_DEPTH = 4 * AST_MAX_DEPTH, CHECK_MAX_MACRO_NESTING = 32 };
+
+/* What the constraints on one node say (AST_CONSTRAIN), for finding
+ * contradictions. */
+typedef struct Facts {
+    int is_const;          /* 1 constant, 0 not a constant, -1 unknown */
+    int is_var;            /* 1 model input, 0 not one, -1 unknown */
+    const char *var_name;  /* var("NAME"), or NULL */
+    const char *dtype;     /* required dtype, or NULL */
+    int rank;              /* required rank, -1 unknown */
+    const int64_t *dims;   /* required dims (rank entries, -1 any), or NULL */
+    const AstNode *first;  /* the first constraint seen, for notes */
+} Facts;
+
+/* The checker's state for one run. */
+typedef struct CheckCtx {
+    RuleFile *rf;           /* what is checked */
+    Diag *d;                /* where reports go */
+    const Registry *reg;    /* ops */
+    const AstLet **lets;    /* every let of every file, by slot */
+    size_t nlets;           /* entries in lets */
+    size_t lets_cap;        /* a power of two (open addressing by name) */
+    AstRule *rule;          /* the rule being checked */
+    int macro_depth;        /* macro expansions currently open */
+    AstVarInfo *vars;       /* the current rule's variables (heap) */
+    int nvars;              /* entries used in vars */
+    size_t vars_cap;        /* entries allocated in vars */
+    Facts *var_facts;       /* constraints per variable (parallel to vars) */
+    int *occurrences;       /* pattern occurrences per variable */
+} CheckCtx;
+
+/* The let named name, or NULL. */
+const AstLet *check_find_let(const CheckCtx *c, const char *name);
+/* check_expand.c: the expanded, resolved pattern of the current rule;
+ * NULL after an error that makes the rule unusable. */
+AstNode *check_expand_pattern(CheckCtx *c, AstNode *pattern);
+/* Checks one attribute argument (name and literal value) against op. */
+bool check_attr_arg(CheckCtx *c, const OpInfo *op, const AstNode *attr);
+/* Reports an unknown op name at where, with a suggestion. */
+void check_unknown_op(CheckCtx *c, const AstNode *at, const char *name, SrcRange where);
+/* check_vars.c: slots, facts, always-bound; false after errors. */
+bool check_pattern_vars(CheckCtx *c);
+/* The slot of name among the current rule's variables, or -1. */
+int check_find_var(const CheckCtx *c, const char *name);
+/* Facts a node's kind implies (a number is a scalar constant, a call is
+ * neither constant nor input). */
+Facts check_facts_of_kind(const AstNode *n);
+/* Adds constraint k (AST_CONSTRAIN) to f; returns a description of the
+ * contradiction (in buf or static), or NULL when consistent. */
+const char *check_merge_facts(Facts *f, const AstNode *k, char *buf, size_t size);
+/* check_action.c */
+bool check_guard(CheckCtx *c, AstNode *guard);
+bool check_action(CheckCtx *c, AstNode *action);
+/* check_overlap.c: shadowing and ambiguity over all rules. */
+void check_overlaps(CheckCtx *c);
+
+#endif

@@ -1,0 +1,174 @@
+/* cmd_compile.c - graft compile RULES... -o OUT.c [--header OUT.h]
+ * [--name NAME] [--no-line], and graft compile --exe RULES... -o PROG:
+ * emit a rule set as C (emit_c.h), or build a standalone rewriter. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "emit_c.h"
+#include "frontend.h"
+#include "lower.h"
+#include "outfile.h"
+#include "util.h"
+
+#ifndef GRAFT_EXE_CFLAGS
+#define GRAFT_EXE_CFLAGS ""
+#endif
+
+static const char compile_help[] =
+    "usage: graft compile RULES... -o OUT.c [--header OUT.h] [--name NAME]\n"
+    "                     [--no-line]\n"
+    "       graft compile --exe RULES... -o PROG [--name NAME] [--no-line]\n"
+    "\n"
+    "Compile the rules of RULES (.graft files) to C11 that exports\n"
+    "'const RuleSet NAME' for the graft library (engine.h: match, run,\n"
+    "partition).  Build it with\n"
+    "  cc -c OUT.c $(pkg-config --cflags graft)\n"
+    "and link with $(pkg-config --libs graft).\n"
+    "\n"
+    "With --exe, graft also compiles and links the code into PROG, a\n"
+    "standalone rewriter: PROG MODEL [-o OUT] [--stats[=counts]] behaves as\n"
+    "graft run RULES... MODEL.  The C compiler is $CC, else the one graft was\n"
+    "built with; $GRAFT_CFLAGS and $GRAFT_LIBS replace the installed include\n"
+    "and library flags.\n"
+    "\n"
+    "options:\n"
+    "  -o FILE        the C file (or with --exe the program) to write\n"
+    "  --header FILE  also write a header declaring NAME\n"
+    "  --name NAME    C name of the rule set (default: graft_rules)\n"
+    "  --no-line      no #line directives pointing into the rule files\n"
+    "  --exe          build a standalone rewriter instead of a C file\n"
+    "  --help         show this help\n"
+    "\n"
+    "Exit status: 0 success, 1 bad input or a failed C compiler, 2 bad usage.\n";
+
+/* Options of graft compile; strings point into argv. */
+typedef struct CompileArgs {
+    const char **rules;  /* rule files, in order */
+    int nrules;          /* entries in rules */
+    const char *out;     /* -o */
+    const char *header;  /* --header, or NULL */
+    const char *name;    /* --name */
+    bool no_line;        /* --no-line */
+    bool exe;            /* --exe */
+} CompileArgs;
+
+/* Takes the value of option argv[*i] into *out; -1 or EXIT_USAGE. */
+static int take_value(int argc, char **argv, int *i, const char **out)
+{
+    if (++*i == argc)
+        return cli_usage_error("compile", "option '%s' needs a value", argv[*i - 1]);
+    *out = argv[*i];
+    return -1;
+}
+
+/* Checks the combination of options once all were read. */
+static int check_args(const CompileArgs *a)
+{
+    if (a->nrules == 0)
+        return cli_usage_error("compile", "need at least one rule file");
+    if (!a->out)
+        return cli_usage_error("compile", "need '-o %s'", a->exe ? "PROG" : "OUT.c");
+    if (a->exe && strcmp(a->out, "-") == 0)
+        return cli_usage_error("compile", "'--exe' cannot write a program to standard output");
+    if (a->exe && a->header)
+        return cli_usage_error("compile", "'--header' does not go with '--exe'");
+    if (a->header && strcmp(a->header, "-") == 0 && strcmp(a->out, "-") == 0)
+        return cli_usage_error("compile", "the C file and the header cannot both go to standard output");
+    if (!emit_c_valid_name(a->name))
+        return cli_usage_error("compile", "'%s' is not a C identifier (--name)", a->name);
+    return -1;
+}
+
+/* Returns -1 when the arguments are fine, else the exit status. */
+static int parse_args(int argc, char **argv, CompileArgs *a)
+{
+    a->rules = xcalloc((size_t)argc + 1, sizeof *a->rules);
+    a->name = "graft_rules";
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        int rc = -1;
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            fputs(compile_help, stdout);
+            return EXIT_OK;
+        } else if (strcmp(arg, "-o") == 0) {
+            rc = take_value(argc, argv, &i, &a->out);
+        } else if (strcmp(arg, "--header") == 0) {
+            rc = take_value(argc, argv, &i, &a->header);
+        } else if (strcmp(arg, "--name") == 0) {
+            rc = take_value(argc, argv, &i, &a->name);
+        } else if (strcmp(arg, "--no-line") == 0) {
+            a->no_line = true;
+        } else if (strcmp(arg, "--exe") == 0) {
+            a->exe = true;
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            return cli_usage_error("compile", "unknown option '%s'", arg);
+        } else
+            a->rules[a->nrules++] = arg;
+        if (rc >= 0)
+            return rc;
+    }
+    return check_args(a);
+}
+
+/* Writes one output file through fn; false after reporting. */
+static bool write_file(const char *path, const RuleFile *rf, const Lowered *lw,
+                       const EmitOptions *eo, bool header, Diag *d)
+{
+    OutFile *of = outfile_open(path, d);
+    if (!of)
+        return false;
+    if (header)
+        emit_c_header(eo, outfile_stream(of));
+    else
+        emit_c_source(rf, lw, eo, outfile_stream(of));
+    return outfile_commit(of, d);
+}
+
+/* Emits the C file (and header) or, with --exe, the program. */
+static bool compile(const CompileArgs *a, const RuleFile *rf, const Lowered *lw, Diag *d)
+{
+    EmitOptions eo = {
+        .name = a->name,
+        .header = a->header,
+        .out_name = a->out,
+        .exe_cflags = GRAFT_EXE_CFLAGS,
+        .line_directives = !a->no_line,
+        .standalone_main = a->exe,
+    };
+    if (a->exe)
+        return emit_c_build_exe(rf, lw, &eo, a->out, d);
+    if (a->header && !write_file(a->header, rf, lw, &eo, true, d))
+        return false;
+    return write_file(a->out, rf, lw, &eo, false, d);
+}
+
+/* Loads, checks and lowers the rules, then compiles them. */
+static bool run(const CompileArgs *a, Diag *d)
+{
+    RuleFile *rf = frontend_load(a->rules, a->nrules, NULL, d);
+    if (!rf)
+        return false;
+    Lowered *lw = lower_rules(rf, d);
+    bool ok = lw && compile(a, rf, lw, d);
+    if (lw)
+        lower_free(lw);
+    rulefile_free(rf);
+    return ok;
+}
+
+int cmd_compile(int argc, char **argv)
+{
+    CompileArgs a = {0};
+    int rc = parse_args(argc, argv, &a);
+    if (rc < 0) {
+        Diag *d = diag_new(stderr);
+        rc = run(&a, d) ? EXIT_OK : EXIT_BAD_INPUT;
+        diag_free(d);
+    }
+    free(a.rules);
+    return rc;
+}

@@ -1,0 +1,130 @@
+/* cmd_viz.c - graft viz MODEL [RULES...] [-o OUT.dot|OUT.svg]. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "engine_load.h"
+#include "outfile.h"
+#include "relay.h"
+#include "util.h"
+#include "viz.h"
+#include "viz_rules.h"
+
+static const char viz_help[] =
+    "usage: graft viz MODEL [RULES...] [-o OUT.dot|OUT.svg]\n"
+    "\n"
+    "Draw a model as a Graphviz graph: data flows top to bottom, op calls are\n"
+    "labelled boxes (with their %temp and type), variables ellipses, constants\n"
+    "plain text, local functions dashed clusters.  Dot text goes to standard\n"
+    "output unless -o names a file; a name ending in .svg is rendered with\n"
+    "Graphviz's 'dot' (set GRAFT_DOT to use another binary).\n"
+    "RULES (.graft files) highlight the nodes of every match, labelled with\n"
+    "the rule's name and the match's number (as 'graft match' lists them).\n"
+    "\n"
+    "options:\n"
+    "  -o OUT    write to OUT (atomically; '-' is standard output)\n"
+    "  --help    show this help\n"
+    "\n"
+    "Exit status: 0 success, 1 bad input or no Graphviz, 2 bad usage.\n";
+
+/* Options of graft viz; strings point into argv. */
+typedef struct VizArgs {
+    const char *model;  /* input path, "-" for stdin */
+    const char *out;    /* output path, NULL or "-" for stdout */
+    const char **paths; /* rule files, then the model (engine_load's order) */
+    int nrules;         /* rule files given after MODEL */
+} VizArgs;
+
+/* Returns -1 when the arguments are fine, else the exit status. */
+static int parse_args(int argc, char **argv, VizArgs *a)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            fputs(viz_help, stdout);
+            return EXIT_OK;
+        } else if (strcmp(arg, "-o") == 0) {
+            if (++i == argc)
+                return cli_usage_error("viz", "option '-o' needs a file name");
+            a->out = argv[i];
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            return cli_usage_error("viz", "unknown option '%s'", arg);
+        } else if (a->model) {
+            a->paths[a->nrules++] = arg;
+        } else {
+            a->model = arg;
+        }
+    }
+    if (!a->model)
+        return cli_usage_error("viz", "no MODEL given");
+    a->paths[a->nrules] = a->model;
+    return -1;
+}
+
+static bool wants_svg(const char *out)
+{
+    size_t n = out ? strlen(out) : 0;
+    return n > 4 && strcmp(out + n - 4, ".svg") == 0;
+}
+
+/* Writes the drawing of g to the atomic output; true on success. */
+static bool write_drawing(const Graph *g, const VizMatches *vm, const char *out,
+                          Diag *d)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem)
+        graft_out_of_memory();
+    viz_write(g, vm->h, vm->n, mem);
+    fclose(mem);
+    OutFile *of = outfile_open(out, d);
+    bool ok = of != NULL;
+    if (ok && wants_svg(out))
+        ok = viz_render_svg(text, len, outfile_stream(of));
+    else if (ok)
+        fwrite(text, 1, len, outfile_stream(of));
+    if (ok)
+        ok = outfile_commit(of, d);
+    else
+        outfile_abort(of);
+    free(text);
+    return ok;
+}
+
+/* The model alone, or with the matches of the rules highlighted. */
+static bool run_viz(const VizArgs *a, Diag *d)
+{
+    VizMatches vm = {NULL, 0, 0};
+    if (a->nrules) {
+        Loaded l;
+        if (!engine_load(a->paths, a->nrules + 1, &l, d))
+            return false;
+        viz_find_matches(&l.rules->rs, l.g, &vm);
+        bool ok = write_drawing(l.g, &vm, a->out, d);
+        viz_matches_free(&vm);
+        engine_load_free(&l);
+        return ok;
+    }
+    Source *src = source_read(a->model, d);
+    Graph *g = src ? relay_load(src, d) : NULL;
+    bool ok = g && write_drawing(g, &vm, a->out, d);
+    graph_free(g);
+    source_free(src);
+    return ok;
+}
+
+int cmd_viz(int argc, char **argv)
+{
+    VizArgs a = {NULL, NULL, xcalloc((size_t)argc + 1, sizeof(char *)), 0};
+    int rc = parse_args(argc, argv, &a);
+    if (rc < 0) {
+        Diag *d = diag_new(stderr);
+        rc = run_viz(&a, d) ? EXIT_OK : EXIT_BAD_INPUT;
+        diag_free(d);
+    }
+    free(a.paths);
+    return rc;
+}

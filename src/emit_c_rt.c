@@ -1,0 +1,237 @@
+/* emit_c_rt.c - helpers of compiled guards and actions (emit_c_rt.h).
+ *
+ * Each mirrors one case of the interpreter: guard values of
+ * match_guard.c, attribute values of rewrite_build.c.  The differential
+ * tests (tests/emit/) hold the two to byte-identical results.
+ */
+#include "emit_c_rt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* An attribute value as a guard value: numbers and strings unwrapped. */
+static GuardVal from_attr(const AttrValue *v)
+{
+    if (!v)
+        return gv_unknown();
+    switch (v->kind) {
+    case ATTR_INT:
+    case ATTR_BOOL:
+        return gv_num((double)v->i);
+    case ATTR_FLOAT:
+        return gv_num(v->f);
+    case ATTR_STRING:
+        return gv_str(v->s);
+    default:
+        return (GuardVal){.kind = GV_ATTR, .attr = v};
+    }
+}
+
+static bool scalar_const(const Node *n)
+{
+    return n && node_kind(n) == NODE_CONST && node_const_is_scalar(n);
+}
+
+GuardVal gv_slot(const Binding *b)
+{
+    if (b->attr)
+        return from_attr(b->attr);
+    return scalar_const(b->node) ? gv_num(node_const_value(b->node)) : gv_unknown();
+}
+
+GuardVal gv_users(const Binding *b)
+{
+    return b->node ? gv_num(node_nusers(b->node)) : gv_unknown();
+}
+
+GuardVal gv_rank(const Binding *b)
+{
+    int r = b->node ? pattern_node_rank(b->node) : -1;
+    return r < 0 ? gv_unknown() : gv_num(r);
+}
+
+GuardVal gv_dtype(const Binding *b)
+{
+    const char *dt = b->node ? pattern_node_dtype(b->node) : NULL;
+    return dt ? gv_str(dt) : gv_unknown();
+}
+
+GuardVal gv_value(const Binding *b)
+{
+    return scalar_const(b->node) ? gv_num(node_const_value(b->node)) : gv_unknown();
+}
+
+GuardVal gv_shape(const Binding *b)
+{
+    const Type *t = b->node ? node_type(b->node) : NULL;
+    if (!t || t->kind != TYPE_TENSOR)
+        return gv_unknown();
+    return (GuardVal){.kind = GV_DIMS, .type = t};
+}
+
+GuardVal gv_attr(const Binding *b, const char *name, const AttrValue *dflt)
+{
+    if (!b->node)
+        return gv_unknown();
+    const AttrValue *v = node_find_attr(b->node, name);
+    return from_attr(v ? v : dflt);
+}
+
+GuardVal gv_index(GuardVal base, int64_t i)
+{
+    if (base.kind == GV_DIMS && i < base.type->rank)
+        return gv_num((double)base.type->dims[i]);
+    if (base.kind == GV_ATTR && base.attr->kind == ATTR_LIST && i < base.attr->nitems)
+        return from_attr(base.attr->items[i]);
+    return gv_unknown();
+}
+
+GuardVal gv_neg(GuardVal x)
+{
+    return x.kind == GV_NUM ? gv_num(-x.f) : gv_unknown();
+}
+
+GuardVal gv_arith(int op, GuardVal x, GuardVal y)
+{
+    if (x.kind != GV_NUM || y.kind != GV_NUM)
+        return gv_unknown();
+    switch (op) {
+    case '+': return gv_num(x.f + y.f);
+    case '-': return gv_num(x.f - y.f);
+    case '*': return gv_num(x.f * y.f);
+    default: return y.f == 0 ? gv_unknown() : gv_num(x.f / y.f);
+    }
+}
+
+/* Canonical text of a value, as the interpreter compares non-numbers. */
+static void key(const GuardVal *v, StrBuf *out)
+{
+    switch (v->kind) {
+    case GV_NUM:
+        strbuf_printf(out, "%.17g", v->f == 0 ? 0.0 : v->f);
+        return;
+    case GV_STR:
+        strbuf_printf(out, "\"%s\"", v->s);
+        return;
+    case GV_ATTR:
+        pattern_attr_key(v->attr, out);
+        return;
+    case GV_DIMS:
+        strbuf_putc(out, '[');
+        for (int i = 0; i < v->type->rank; i++)
+            strbuf_printf(out, "%s%.17g", i ? ", " : "", (double)v->type->dims[i]);
+        strbuf_putc(out, ']');
+        return;
+    case GV_LIST:
+        strbuf_puts(out, v->s);
+        return;
+    case GV_UNKNOWN:
+        strbuf_puts(out, "?");
+        return;
+    }
+}
+
+static int compare_text(GuardVal x, GuardVal y)
+{
+    StrBuf kx = {0}, ky = {0};
+    key(&x, &kx);
+    key(&y, &ky);
+    int c = strcmp(kx.data, ky.data);
+    strbuf_free(&kx);
+    strbuf_free(&ky);
+    return c;
+}
+
+bool gv_cmp(CmpOp op, GuardVal x, GuardVal y)
+{
+    if (x.kind == GV_UNKNOWN || y.kind == GV_UNKNOWN)
+        return false;
+    int c;
+    if (x.kind == GV_NUM && y.kind == GV_NUM)
+        c = (x.f > y.f) - (x.f < y.f);
+    else if (op != CMP_EQ && op != CMP_NE)
+        return false;
+    else
+        c = compare_text(x, y);
+    switch (op) {
+    case CMP_EQ: return c == 0;
+    case CMP_NE: return c != 0;
+    case CMP_LT: return c < 0;
+    case CMP_LE: return c <= 0;
+    case CMP_GT: return c > 0;
+    default: return c >= 0;
+    }
+}
+
+/* ---- attributes of new op calls ---- */
+
+void rt_attrs_put(RtAttrs *a, const char *name, const AttrValue *value)
+{
+    if (!value)
+        return;
+    for (int i = 0; i < a->n; i++)
+        if (strcmp(a->attrs[i].name, name) == 0) {
+            a->attrs[i].value = value;
+            return;
+        }
+    xgrow((void **)&a->attrs, &a->cap, (size_t)a->n + 1, sizeof *a->attrs);
+    a->attrs[a->n].name = name;
+    a->attrs[a->n].value = value;
+    a->n++;
+}
+
+void rt_attrs_copy(RtAttrs *a, const Node *from)
+{
+    for (int k = 0; from && k < node_nattrs(from); k++)
+        rt_attrs_put(a, node_attr(from, k)->name, node_attr(from, k)->value);
+}
+
+void rt_attrs_free(RtAttrs *a)
+{
+    free(a->attrs);
+    a->attrs = NULL;
+    a->n = 0;
+    a->cap = 0;
+}
+
+const AttrValue *rt_attr_copy(Graph *g, const AttrValue *v)
+{
+    AttrValue *c = graph_new_attr_value(g, v->kind);
+    c->i = v->i;
+    c->f = v->f;
+    c->s = v->s ? graph_intern(g, v->s) : NULL;
+    c->spelling = v->spelling ? graph_intern(g, v->spelling) : NULL;
+    if (v->kind == ATTR_LIST) {
+        const AttrValue **items = arena_array(graph_arena(g), (size_t)v->nitems + 1,
+                                              sizeof *items);
+        for (int i = 0; i < v->nitems; i++)
+            items[i] = rt_attr_copy(g, v->items[i]);
+        c->nitems = v->nitems;
+        c->items = (const AttrValue *const *)items;
+    }
+    return c;
+}
+
+const AttrValue *rt_attr_slot(Graph *g, const Binding *b)
+{
+    if (b->attr)
+        return rt_attr_copy(g, b->attr);
+    if (!scalar_const(b->node))
+        return NULL;
+    const char *dt = node_const_dtype(b->node);
+    bool is_float = !dt || strncmp(dt, "float", 5) == 0 || strncmp(dt, "bfloat", 6) == 0;
+    AttrValue *v = graph_new_attr_value(g, is_float ? ATTR_FLOAT : ATTR_INT);
+    v->f = node_const_value(b->node);
+    v->i = (int64_t)v->f;
+    return v;
+}
+
+const AttrValue *rt_attr_of(Graph *g, const Binding *b, const char *name,
+                            const AttrValue *dflt)
+{
+    const AttrValue *v = b->node ? node_find_attr(b->node, name) : NULL;
+    v = v ? v : dflt;
+    return v ? rt_attr_copy(g, v) : NULL;
+}

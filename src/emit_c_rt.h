@@ -1,0 +1,116 @@
+/* emit_c_rt.h - what code written by `graft compile` calls (libgraft).
+ *
+ * Generated C includes this one header.  It brings the rule-set interface
+ * (ruleset.h) and the driver (engine.h), and adds the small helpers that
+ * compiled guards and actions are made of: guard values that behave as
+ * the interpreter's (match_guard.c) value for value, so a compiled guard
+ * decides as the interpreted one; and builders for the attributes of new
+ * op calls, as rewrite_build.c makes them.
+ */
+#ifndef GRAFT_EMIT_C_RT_H
+#define GRAFT_EMIT_C_RT_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "graph.h"
+#include "pattern.h"
+#include "ruleset.h"
+
+/* ---- guard values ---- */
+
+typedef enum GuardKind {
+    GV_UNKNOWN, /* a query without an answer: every comparison is false */
+    GV_NUM,     /* a number (ints, bools and floats alike) */
+    GV_STR,     /* a string or a dtype name */
+    GV_ATTR,    /* an attribute value that is no number or string */
+    GV_DIMS,    /* shape(x): the dims of a tensor type */
+    GV_LIST,    /* a literal list; s holds its canonical text */
+} GuardKind;
+
+typedef struct GuardVal {
+    GuardKind kind;        /* which field is live */
+    double f;              /* GV_NUM */
+    const char *s;         /* GV_STR; GV_LIST: canonical text "[1, 1]" */
+    const AttrValue *attr; /* GV_ATTR */
+    const Type *type;      /* GV_DIMS */
+} GuardVal;
+
+static inline GuardVal gv_unknown(void)
+{
+    return (GuardVal){.kind = GV_UNKNOWN};
+}
+
+static inline GuardVal gv_num(double f)
+{
+    return (GuardVal){.kind = GV_NUM, .f = f};
+}
+
+static inline GuardVal gv_str(const char *s)
+{
+    return (GuardVal){.kind = GV_STR, .s = s};
+}
+
+static inline GuardVal gv_list(const char *text)
+{
+    return (GuardVal){.kind = GV_LIST, .s = text};
+}
+
+static inline bool gv_truth(GuardVal v)
+{
+    return v.kind == GV_NUM && v.f != 0;
+}
+
+/* A bound variable's value: its attribute, or its scalar constant. */
+GuardVal gv_slot(const Binding *b);
+/* users(x), rank(x), dtype(x), value(x), shape(x) of a bound node. */
+GuardVal gv_users(const Binding *b);
+GuardVal gv_rank(const Binding *b);
+GuardVal gv_dtype(const Binding *b);
+GuardVal gv_value(const Binding *b);
+GuardVal gv_shape(const Binding *b);
+/* attr(x, name), dflt when the node omits it. */
+GuardVal gv_attr(const Binding *b, const char *name, const AttrValue *dflt);
+/* base[i]: a dim of shape(x), an element of a list attribute. */
+GuardVal gv_index(GuardVal base, int64_t i);
+/* -x; x op y for op '+', '-', '*', '/' (division by 0 is unknown). */
+GuardVal gv_neg(GuardVal x);
+GuardVal gv_arith(int op, GuardVal x, GuardVal y);
+/* x op y: numbers by value, anything else by canonical text (== and !=
+ * only); false when either side is unknown. */
+bool gv_cmp(CmpOp op, GuardVal x, GuardVal y);
+
+/* ---- attributes of a new op call ---- */
+
+/* Attributes being collected; rt_attrs_free releases the array (the
+ * values live in the graph). */
+typedef struct RtAttrs {
+    Attr *attrs;  /* name/value pairs in order */
+    int n;        /* used */
+    size_t cap;   /* allocated */
+} RtAttrs;
+
+/* **c: every attribute of node from (none when from is NULL). */
+void rt_attrs_copy(RtAttrs *a, const Node *from);
+/* name=value, replacing an earlier value of that name; nothing when value
+ * is NULL (an attribute absent without default is left out). */
+void rt_attrs_put(RtAttrs *a, const char *name, const AttrValue *value);
+void rt_attrs_free(RtAttrs *a);
+/* Copies of attribute values into g: v itself; a bound variable's value
+ * (its attribute, or its scalar constant as int or float); attribute name
+ * of a bound node, else dflt.  NULL when there is none. */
+const AttrValue *rt_attr_copy(Graph *g, const AttrValue *v);
+const AttrValue *rt_attr_slot(Graph *g, const Binding *b);
+const AttrValue *rt_attr_of(Graph *g, const Binding *b, const char *name,
+                            const AttrValue *dflt);
+
+/* ---- the standalone rewriter (graft compile --exe) ---- */
+
+/* PROG MODEL [-o OUT] [--stats[=counts]] [--trace] [--max-rewrites N]:
+ * what `graft run RULES... MODEL` does, with the compiled rule set rs. */
+int graft_standalone_main(const RuleSet *rs, int argc, char **argv);
+
+#endif

@@ -1,0 +1,337 @@
+/* emit_c_tables.c - the RuleSet tables (pattern.h, ruleset.h) as static
+ * const initialisers, every field that the lowering set. */
+#include "emit_c_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const pred_kinds[] = {
+    "PRED_IS_CONST", "PRED_IS_VAR", "PRED_VAR_NAME", "PRED_DTYPE",
+    "PRED_RANK", "PRED_SHAPE", "PRED_VALUE", "PRED_ATTR",
+};
+static const char *const item_kinds[] = {
+    "PITEM_ANY", "PITEM_OP", "PITEM_FNCALL", "PITEM_TUPLE",
+    "PITEM_GETITEM", "PITEM_ALT", "PITEM_STAR",
+};
+static const char *const pat_kinds[] = {
+    "PAT_ANY", "PAT_OP", "PAT_FNCALL", "PAT_TUPLE", "PAT_GETITEM", "PAT_ALT", "PAT_STAR",
+};
+static const char *const expr_kinds[] = {
+    "EXPR_NUM", "EXPR_STR", "EXPR_BOOL", "EXPR_SLOT", "EXPR_LIST", "EXPR_DTYPE",
+    "EXPR_CALL", "EXPR_TUPLE", "EXPR_GETITEM", "EXPR_NOT", "EXPR_AND", "EXPR_OR",
+    "EXPR_CMP", "EXPR_ARITH", "EXPR_USERS", "EXPR_RANK", "EXPR_DTYPEOF",
+    "EXPR_SHAPE", "EXPR_VALUE", "EXPR_ATTR",
+};
+static const char *const attr_kinds[] = {
+    "ATTR_INT", "ATTR_FLOAT", "ATTR_BOOL", "ATTR_STRING", "ATTR_NULL", "ATTR_LIST",
+};
+static const char *const cmp_ops[] = {"CMP_EQ", "CMP_NE", "CMP_LT", "CMP_LE", "CMP_GT",
+                                      "CMP_GE"};
+
+/* Appends ", .field = "string"" when s is set. */
+static void put_str(StrBuf *sb, const char *field, const char *s)
+{
+    if (!s)
+        return;
+    strbuf_printf(sb, ", .%s = ", field);
+    emit_c_string(sb, s);
+}
+
+/* Writes "static const uint32_t NAME[] = {...};" for n ids. */
+static void emit_ids(Emitter *E, const char *name, const uint32_t *ids, int n)
+{
+    StrBuf sb = {0};
+    for (int i = 0; i < n; i++)
+        strbuf_printf(&sb, "%s%u", i ? ", " : "", ids[i]);
+    emit_line(E, "static const uint32_t %s[] = {%s};", name, sb.data);
+    strbuf_free(&sb);
+}
+
+/* ---- node tests ---- */
+
+static void pred_dims(Emitter *E, uint32_t id, const PatPred *p)
+{
+    StrBuf sb = {0};
+    for (int i = 0; i < p->rank; i++)
+        strbuf_printf(&sb, "%s%lld", i ? ", " : "", (long long)p->dims[i]);
+    emit_line(E, "static const int64_t pred%u_dims[] = {%s};", id, sb.data);
+    strbuf_free(&sb);
+}
+
+/* One PatPred initialiser, fields in declaration order. */
+static void pred_init(Emitter *E, uint32_t id, const PatPred *p)
+{
+    StrBuf sb = {0};
+    strbuf_printf(&sb, "{.kind = %s", pred_kinds[p->kind]);
+    put_str(&sb, "s", p->s);
+    if (p->i)
+        strbuf_printf(&sb, ", .i = %lld", (long long)p->i);
+    if (p->f != 0 || p->kind == PRED_VALUE) {
+        strbuf_puts(&sb, ", .f = ");
+        emit_c_double(&sb, p->f);
+    }
+    if (p->rank)
+        strbuf_printf(&sb, ", .rank = %d", p->rank);
+    if (p->dims && p->rank)
+        strbuf_printf(&sb, ", .dims = pred%u_dims", id);
+    put_str(&sb, "op", p->op);
+    put_str(&sb, "key", p->key);
+    put_str(&sb, "dflt", p->dflt);
+    emit_line(E, "%s}, /* %u */", sb.data, id);
+    strbuf_free(&sb);
+}
+
+void emit_preds(Emitter *E)
+{
+    const RuleSet *rs = E->rs;
+    if (!rs->npreds)
+        return;
+    emit_line(E, "/* ---- node tests, one per distinct test (pattern.h) ---- */");
+    emit_blank(E);
+    for (uint32_t i = 0; i < rs->npreds; i++)
+        if (rs->preds[i].dims && rs->preds[i].rank)
+            pred_dims(E, i, &rs->preds[i]);
+    emit_line(E, "static const PatPred preds[] = {");
+    E->indent++;
+    for (uint32_t i = 0; i < rs->npreds; i++)
+        pred_init(E, i, &rs->preds[i]);
+    E->indent--;
+    emit_line(E, "};");
+    emit_blank(E);
+}
+
+/* ---- items ---- */
+
+static void item_init(Emitter *E, uint32_t id, const PatItem *it)
+{
+    StrBuf sb = {0};
+    strbuf_printf(&sb, "{.kind = %s", item_kinds[it->kind]);
+    put_str(&sb, "op", it->op);
+    if (it->commutative)
+        strbuf_puts(&sb, ", .commutative = true");
+    if (it->variadic)
+        strbuf_puts(&sb, ", .variadic = true");
+    if (it->index)
+        strbuf_printf(&sb, ", .index = %d", it->index);
+    if (it->npreds)
+        strbuf_printf(&sb, ", .npreds = %d, .preds = item%u_preds", it->npreds, id);
+    if (it->nargs)
+        strbuf_printf(&sb, ", .nargs = %d, .args = item%u_args", it->nargs, id);
+    emit_line(E, "%s}, /* %u */", sb.data, id);
+    strbuf_free(&sb);
+}
+
+void emit_items(Emitter *E)
+{
+    const RuleSet *rs = E->rs;
+    if (!rs->nitems)
+        return;
+    emit_line(E, "/* ---- shared sub-patterns (items), children before parents ---- */");
+    emit_blank(E);
+    char name[48];
+    for (uint32_t i = 0; i < rs->nitems; i++) {
+        const PatItem *it = &rs->items[i];
+        snprintf(name, sizeof name, "item%u_preds", i);
+        if (it->npreds)
+            emit_ids(E, name, it->preds, it->npreds);
+        snprintf(name, sizeof name, "item%u_args", i);
+        if (it->nargs)
+            emit_ids(E, name, it->args, it->nargs);
+    }
+    emit_line(E, "static const PatItem items[] = {");
+    E->indent++;
+    for (uint32_t i = 0; i < rs->nitems; i++)
+        item_init(E, i, &rs->items[i]);
+    E->indent--;
+    emit_line(E, "};");
+    emit_blank(E);
+}
+
+/* ---- attribute values ---- */
+
+/* "&name" of each element, comma separated, into sb. */
+static void addr_list(StrBuf *sb, char **names, int n)
+{
+    for (int i = 0; i < n; i++)
+        strbuf_printf(sb, "%s&%s", i ? ", " : "", names[i]);
+}
+
+const char *emit_attr_value(Emitter *E, const AttrValue *v)
+{
+    const char *have = emit_name_get(E, v);
+    if (have)
+        return have;
+    char **items = xcalloc((size_t)v->nitems + 1, sizeof *items);
+    for (int i = 0; i < v->nitems; i++)
+        items[i] = xstrdup(emit_attr_value(E, v->items[i]));
+    const char *name = emit_name_new(E, v, "value");
+    StrBuf sb = {0};
+    if (v->nitems) {
+        addr_list(&sb, items, v->nitems);
+        emit_line(E, "static const AttrValue *const %s_items[] = {%s};", name, sb.data);
+        sb.len = 0;
+    }
+    strbuf_printf(&sb, "static const AttrValue %s = {.kind = %s", name, attr_kinds[v->kind]);
+    if (v->i)
+        strbuf_printf(&sb, ", .i = %lld", (long long)v->i);
+    if (v->f != 0 || v->kind == ATTR_FLOAT) {
+        strbuf_puts(&sb, ", .f = ");
+        emit_c_double(&sb, v->f);
+    }
+    put_str(&sb, "s", v->s);
+    put_str(&sb, "spelling", v->spelling);
+    if (v->nitems)
+        strbuf_printf(&sb, ", .nitems = %d, .items = %s_items", v->nitems, name);
+    emit_line(E, "%s};", sb.data);
+    for (int i = 0; i < v->nitems; i++)
+        free(items[i]);
+    free(items);
+    strbuf_free(&sb);
+    return name;
+}
+
+/* ---- pattern trees ---- */
+
+static void pattern_binds(Emitter *E, const PatNode *p, const char *name)
+{
+    char **dflts = xcalloc((size_t)p->nbinds + 1, sizeof *dflts);
+    for (int i = 0; i < p->nbinds; i++)
+        if (p->binds[i].dflt)
+            dflts[i] = xstrdup(emit_attr_value(E, p->binds[i].dflt));
+    emit_line(E, "static const PatAttrBind %s_binds[] = {", name);
+    E->indent++;
+    for (int i = 0; i < p->nbinds; i++) {
+        StrBuf sb = {0};
+        emit_c_string(&sb, p->binds[i].name);
+        emit_line(E, "{.name = %s, .slot = %d, .dflt = %s%s},", sb.data, p->binds[i].slot,
+                  dflts[i] ? "&" : "", dflts[i] ? dflts[i] : "NULL");
+        strbuf_free(&sb);
+        free(dflts[i]);
+    }
+    E->indent--;
+    emit_line(E, "};");
+    free(dflts);
+}
+
+const char *emit_pattern(Emitter *E, const PatNode *p)
+{
+    const char *have = emit_name_get(E, p);
+    if (have)
+        return have;
+    char **kids = xcalloc((size_t)p->nkids + 1, sizeof *kids);
+    for (int i = 0; i < p->nkids; i++)
+        kids[i] = xstrdup(emit_pattern(E, p->kids[i]));
+    const char *name = emit_name_new(E, p, "pat");
+    StrBuf sb = {0};
+    if (p->nkids) {
+        addr_list(&sb, kids, p->nkids);
+        emit_line(E, "static const PatNode *const %s_kids[] = {%s};", name, sb.data);
+        sb.len = 0;
+    }
+    if (p->nbinds)
+        pattern_binds(E, p, name);
+    strbuf_printf(&sb, "static const PatNode %s = {.kind = %s, .item = %u, .slot = %d",
+                  name, pat_kinds[p->kind], p->item, p->slot);
+    if (p->embed)
+        strbuf_puts(&sb, ", .embed = true");
+    if (p->nkids)
+        strbuf_printf(&sb, ", .nkids = %d, .kids = %s_kids", p->nkids, name);
+    if (p->nbinds)
+        strbuf_printf(&sb, ", .nbinds = %d, .binds = %s_binds", p->nbinds, name);
+    emit_line(E, "%s, .line = %d};", sb.data, p->line);
+    for (int i = 0; i < p->nkids; i++)
+        free(kids[i]);
+    free(kids);
+    strbuf_free(&sb);
+    return name;
+}
+
+/* ---- expressions ---- */
+
+static void expr_attrs(Emitter *E, const PatExpr *x, const char *name, char **values)
+{
+    emit_line(E, "static const PatActAttr %s_attrs[] = {", name);
+    E->indent++;
+    for (int i = 0; i < x->nattrs; i++) {
+        const PatActAttr *a = &x->attrs[i];
+        StrBuf sb = {0};
+        emit_c_string(&sb, a->name);
+        emit_line(E, "{.src = %s, .name = %s, .value = %s%s, .slot = %d},",
+                  a->src == ASRC_COPY ? "ASRC_COPY" : "ASRC_EXPR", sb.data,
+                  values[i] ? "&" : "", values[i] ? values[i] : "NULL", a->slot);
+        strbuf_free(&sb);
+    }
+    E->indent--;
+    emit_line(E, "};");
+}
+
+/* The fields of an expression after kind, into sb. */
+static void expr_fields(StrBuf *sb, const PatExpr *x, const char *name, const char *attr)
+{
+    if (x->f != 0 || x->kind == EXPR_NUM) {
+        strbuf_puts(sb, ", .f = ");
+        emit_c_double(sb, x->f);
+    }
+    if (x->i)
+        strbuf_printf(sb, ", .i = %lld", (long long)x->i);
+    put_str(sb, "s", x->s);
+    put_str(sb, "text", x->text);
+    put_str(sb, "dtype", x->dtype);
+    strbuf_printf(sb, ", .slot = %d", x->slot);
+    if (x->kind == EXPR_CMP)
+        strbuf_printf(sb, ", .cmp = %s", cmp_ops[x->cmp]);
+    else if (x->kind == EXPR_ARITH)
+        strbuf_printf(sb, ", .cmp = '%c'", x->cmp);
+    else if (x->cmp)
+        strbuf_printf(sb, ", .cmp = %d", x->cmp);
+    if (x->nkids)
+        strbuf_printf(sb, ", .nkids = %d, .kids = %s_kids", x->nkids, name);
+    if (x->nattrs)
+        strbuf_printf(sb, ", .nattrs = %d, .attrs = %s_attrs", x->nattrs, name);
+    if (attr)
+        strbuf_printf(sb, ", .attr = &%s", attr);
+}
+
+/* Writes the parts of x (kids, attribute values, its own value) first. */
+static char **expr_parts(Emitter *E, const PatExpr *x, const char *kind, char **kids,
+                         char **attr)
+{
+    for (int i = 0; i < x->nkids; i++)
+        kids[i] = xstrdup(emit_expr(E, x->kids[i], kind));
+    char **values = xcalloc((size_t)x->nattrs + 1, sizeof *values);
+    for (int i = 0; i < x->nattrs; i++)
+        if (x->attrs[i].value)
+            values[i] = xstrdup(emit_expr(E, x->attrs[i].value, kind));
+    *attr = x->attr ? xstrdup(emit_attr_value(E, x->attr)) : NULL;
+    return values;
+}
+
+const char *emit_expr(Emitter *E, const PatExpr *x, const char *kind)
+{
+    const char *have = emit_name_get(E, x);
+    if (have)
+        return have;
+    char **kids = xcalloc((size_t)x->nkids + 1, sizeof *kids), *attr;
+    char **values = expr_parts(E, x, kind, kids, &attr);
+    const char *name = emit_name_new(E, x, kind);
+    StrBuf sb = {0};
+    if (x->nkids) {
+        addr_list(&sb, kids, x->nkids);
+        emit_line(E, "static const PatExpr *const %s_kids[] = {%s};", name, sb.data);
+        sb.len = 0;
+    }
+    if (x->nattrs)
+        expr_attrs(E, x, name, values);
+    strbuf_printf(&sb, "static const PatExpr %s = {.kind = %s", name, expr_kinds[x->kind]);
+    expr_fields(&sb, x, name, attr);
+    emit_line(E, "%s};", sb.data);
+    for (int i = 0; i < x->nkids; i++)
+        free(kids[i]);
+    for (int i = 0; i < x->nattrs; i++)
+        free(values[i]);
+    free(kids);
+    free(values);
+    free(attr);
+    strbuf_free(&sb);
+    return name;
+}

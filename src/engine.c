@@ -1,0 +1,179 @@
+/* engine.c - the driver's shared parts: set-up, graph walks for the
+ * interior-use rule, listing matches. */
+#include "engine_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util.h"
+
+Engine *engine_new(const RuleSet *rs, Graph *g, const EngineOptions *opts)
+{
+    Engine *e = xcalloc(1, sizeof *e);
+    e->rs = rs;
+    e->g = g;
+    if (opts)
+        e->opts = *opts;
+    e->a = automaton_new(rs);
+    e->labels = labels_new(e->a, g);
+    e->m = matcher_new(e->labels, g);
+    stats_init(&e->stats, rs->nrules);
+    return e;
+}
+
+void engine_free(Engine *e)
+{
+    if (!e)
+        return;
+    matcher_free(e->m);
+    labels_free(e->labels);
+    automaton_free(e->a);
+    stats_free(&e->stats);
+    free(e->origin);
+    free(e->once.keys);
+    free(e->mark);
+    free(e->order);
+    free(e);
+}
+
+const Stats *engine_stats(const Engine *e)
+{
+    Stats *s = (Stats *)&e->stats;
+    s->states = automaton_nstates(e->a);
+    s->transitions = automaton_ntransitions(e->a);
+    return s;
+}
+
+const Automaton *engine_automaton(const Engine *e)
+{
+    return e->a;
+}
+
+double engine_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+uint32_t engine_order(Engine *e)
+{
+    uint32_t count = graph_node_count(e->g);
+    xgrow((void **)&e->order, &e->norder, (size_t)count + 1, sizeof *e->order);
+    return graph_topo_order(e->g, e->order);
+}
+
+uint32_t engine_new_stamp(Engine *e)
+{
+    uint32_t count = graph_node_count(e->g);
+    if (count > e->nmark) {
+        size_t old = e->nmark;
+        xgrow((void **)&e->mark, &e->nmark, count, sizeof *e->mark);
+        memset(e->mark + old, 0, (e->nmark - old) * sizeof *e->mark);
+    }
+    if (++e->stamp == 0) { /* wrapped: clear old stamps */
+        memset(e->mark, 0, e->nmark * sizeof *e->mark);
+        e->stamp = 1;
+    }
+    return e->stamp;
+}
+
+/* An exit: the graph's output, or the result of a function. */
+static bool is_exit(const Graph *g, const Node *n)
+{
+    if (n == graph_output(g))
+        return true;
+    const Node *fn = node_scope(n);
+    return fn && node_body(fn) == n;
+}
+
+/* Walks from u towards the exits through users, never past root: root
+ * post-dominates u when no exit is reached.  Nodes without users that are
+ * no exit are garbage left by earlier rewrites and lead nowhere. */
+bool engine_postdominates(Engine *e, const Node *root, const Node *u)
+{
+    uint32_t stamp = engine_new_stamp(e);
+    const Node **stack = NULL;
+    size_t cap = 0, depth = 0;
+    bool escapes = false;
+    xgrow((void **)&stack, &cap, 1, sizeof *stack);
+    stack[depth++] = u;
+    e->mark[node_id(u)] = stamp;
+    while (depth && !escapes) {
+        const Node *n = stack[--depth];
+        if (is_exit(e->g, n)) {
+            escapes = true;
+            break;
+        }
+        for (const Use *x = node_first_use(n); x; x = use_next(x)) {
+            const Node *v = use_user(x);
+            if (v == root || e->mark[node_id(v)] == stamp)
+                continue;
+            e->mark[node_id(v)] = stamp;
+            xgrow((void **)&stack, &cap, depth + 1, sizeof *stack);
+            stack[depth++] = v;
+        }
+    }
+    free(stack);
+    return !escapes;
+}
+
+/* The interior-use rule (DESIGN.md): a matched node other than the root
+ * and the leaves may have users outside the match only when the root
+ * post-dominates them.  Patterns are small: membership is a scan. */
+bool engine_interior_escapes(Engine *e, Node *root, const MatchPair *pairs,
+                             uint32_t npairs)
+{
+    for (uint32_t i = 0; i < npairs; i++) {
+        Node *x = pairs[i].node;
+        if (pairs[i].pat->kind == PAT_ANY || x == root)
+            continue;
+        for (const Use *u = node_first_use(x); u; u = use_next(u)) {
+            Node *user = use_user(u);
+            bool inside = false;
+            for (uint32_t j = 0; j < npairs && !inside; j++)
+                inside = pairs[j].node == user && pairs[j].pat->kind != PAT_ANY;
+            if (!inside && !engine_postdominates(e, root, user))
+                return true;
+        }
+    }
+    return false;
+}
+
+void engine_matches(Engine *e, MatchVisitor fn, void *ctx)
+{
+    uint32_t n = engine_order(e);
+    for (uint32_t i = 0; i < n; i++)
+        labels_node(e->labels, e->order[i]);
+    e->stats.labelled += n;
+    uint32_t *rules = xmalloc((e->rs->nrules + 1) * sizeof *rules);
+    for (uint32_t i = 0; i < n; i++) {
+        Node *root = e->order[i];
+        uint32_t k, nr;
+        const uint32_t *cand = automaton_state_rules(e->a, labels_state(e->labels, root), &nr);
+        memcpy(rules, cand, nr * sizeof *rules);
+        for (k = 1; k < nr; k++) /* file order */
+            for (uint32_t j = k; j > 0 && rules[j - 1] > rules[j]; j--) {
+                uint32_t t = rules[j];
+                rules[j] = rules[j - 1];
+                rules[j - 1] = t;
+            }
+        for (k = 0; k < nr; k++) {
+            e->stats.rules[rules[k]].tried++;
+            if (matcher_try(e->m, rules[k], root) != MATCH_OK)
+                continue;
+            e->stats.rules[rules[k]].matched++;
+            fn(ctx, rules[k], root, matcher_bindings(e->m));
+        }
+    }
+    free(rules);
+}
+
+bool engine_run(Engine *e, Diag *d)
+{
+    if (!engine_rewrite(e, d))
+        return false;
+    engine_partition(e);
+    return true;
+}

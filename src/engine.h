@@ -1,0 +1,56 @@
+/* engine.h - the driver: runs a rule set over a graph.
+ *
+ * The same driver serves interpreted rule sets (lower.h) and compiled
+ * ones (note [one runtime] in ruleset.h):
+ *
+ *   Engine *e = engine_new(rs, g, &opts);
+ *   if (!engine_rewrite(e, d)) ... no fixpoint, reported through d
+ *   engine_partition(e);
+ *   stats_print(engine_stats(e), rs, stderr, true);
+ *   engine_free(e);
+ *
+ * Rewrite rules run first, to a fixpoint; then each partition rule, best
+ * first, makes one partition pass (as TVM's MergeComposite runs one
+ * pattern after another).
+ */
+#ifndef GRAFT_ENGINE_H
+#define GRAFT_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "diag.h"
+#include "graph.h"
+#include "match.h"
+#include "ruleset.h"
+#include "stats.h"
+
+typedef struct EngineOptions {
+    uint64_t max_rewrites; /* bound on rewrites; 0 = 10 per live node at
+                              the start, plus 1000 */
+    FILE *trace;           /* each rewrite and group as it happens, or NULL */
+} EngineOptions;
+
+typedef struct Engine Engine;
+
+Engine *engine_new(const RuleSet *rs, Graph *g, const EngineOptions *opts);
+void engine_free(Engine *e);
+
+/* Applies the rewrite rules to a fixpoint.  When the bound is reached it
+ * stops, reports the rules that kept firing through d and returns false. */
+bool engine_rewrite(Engine *e, Diag *d);
+/* Makes the partition passes. */
+void engine_partition(Engine *e);
+/* Both, as graft run does; false when rewriting found no fixpoint. */
+bool engine_run(Engine *e, Diag *d);
+
+/* Calls fn for every rule that matches at every node: nodes in graph
+ * order (operands first), rules in file order at each node. */
+typedef void (*MatchVisitor)(void *ctx, uint32_t rule, Node *root, const Binding *b);
+void engine_matches(Engine *e, MatchVisitor fn, void *ctx);
+
+const Stats *engine_stats(const Engine *e);
+const Automaton *engine_automaton(const Engine *e);
+
+#endif

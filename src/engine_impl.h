@@ -1,0 +1,51 @@
+/* engine_impl.h - the driver's private state, shared by engine.c,
+ * rewrite.c, rewrite_build.c and partition.c. */
+#ifndef GRAFT_ENGINE_IMPL_H
+#define GRAFT_ENGINE_IMPL_H
+
+#include "engine.h"
+
+/* A set of (node id, rule) pairs: where [once] rules already applied. */
+typedef struct PairSet {
+    uint64_t *keys;  /* (id << 32 | rule) + 1; 0 = empty */
+    size_t cap;      /* power of two */
+    size_t count;    /* used */
+} PairSet;
+
+struct Engine {
+    const RuleSet *rs;     /* the rules, borrowed */
+    Graph *g;              /* the graph being changed, borrowed */
+    EngineOptions opts;    /* as given */
+    Automaton *a;          /* the rules' automaton */
+    Labels *labels;        /* states of g's nodes */
+    Matcher *m;            /* verifier */
+    Stats stats;           /* counters */
+    uint32_t *origin;      /* per node id: 1 + the rule that built it, 0 */
+    size_t norigin;        /* entries allocated in origin */
+    PairSet once;          /* (root, rule) pairs a [once] rule rewrote */
+    uint32_t *mark;        /* per node id: visit stamps for walks */
+    size_t nmark;          /* entries allocated in mark */
+    uint32_t stamp;        /* current stamp */
+    Node **order;          /* scratch: topological order */
+    size_t norder;         /* entries allocated in order */
+};
+
+/* The live nodes in topological order (into e->order); returns the count. */
+uint32_t engine_order(Engine *e);
+/* A fresh stamp for a walk over e->mark, sized for every node. */
+uint32_t engine_new_stamp(Engine *e);
+/* True when every path from u to the graph's output (or to the result of
+ * u's function) passes through root. */
+bool engine_postdominates(Engine *e, const Node *root, const Node *u);
+/* Whether a matched node (other than the root and the leaves) has a user
+ * outside the match that the root does not post-dominate. */
+bool engine_interior_escapes(Engine *e, Node *root, const MatchPair *pairs,
+                             uint32_t npairs);
+double engine_now(void);
+
+/* rewrite_build.c: builds the action of rule r for bindings b, replacing
+ * root; new nodes are labelled and stamped with their origin. */
+Node *rewrite_build(Engine *e, const RuleDesc *r, uint32_t ri, const Binding *b,
+                    Node *root);
+
+#endif

@@ -1,0 +1,34 @@
+/* engine_load.c - loading rules and a model for graft run and match. */
+#include "engine_load.h"
+
+#include <string.h>
+
+#include "frontend.h"
+#include "relay.h"
+
+bool engine_load(const char *const *paths, int n, Loaded *out, Diag *d)
+{
+    memset(out, 0, sizeof *out);
+    RuleFile *rf = frontend_load(paths, n - 1, NULL, d);
+    if (!rf)
+        return false;
+    out->rules = lower_rules(rf, d);
+    rulefile_free(rf);
+    if (!out->rules)
+        return false;
+    out->src = source_read(paths[n - 1], d);
+    out->g = out->src ? relay_load(out->src, d) : NULL;
+    if (!out->g) {
+        engine_load_free(out);
+        return false;
+    }
+    return true;
+}
+
+void engine_load_free(Loaded *l)
+{
+    graph_free(l->g);
+    source_free(l->src);
+    lower_free(l->rules);
+    memset(l, 0, sizeof *l);
+}

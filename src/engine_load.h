@@ -1,0 +1,25 @@
+/* engine_load.h - what graft run and graft match share: loading rule
+ * files into a lowered rule set and a model into a graph, and splitting
+ * their command lines (RULES... MODEL). */
+#ifndef GRAFT_ENGINE_LOAD_H
+#define GRAFT_ENGINE_LOAD_H
+
+#include <stdbool.h>
+
+#include "diag.h"
+#include "graph.h"
+#include "lower.h"
+
+/* A loaded rule set and model; free with engine_load_free. */
+typedef struct Loaded {
+    Lowered *rules;  /* the lowered rules */
+    Source *src;     /* the model's text */
+    Graph *g;        /* the model */
+} Loaded;
+
+/* Loads paths[0..n-2] as rules and paths[n-1] as the model; false after
+ * reporting through d (whatever was loaded is freed). */
+bool engine_load(const char *const *paths, int n, Loaded *out, Diag *d);
+void engine_load_free(Loaded *l);
+
+#endif

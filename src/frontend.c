@@ -1,0 +1,231 @@
+/* frontend.c - loading rule files: builtin ops, the files, their includes,
+ * then the checker.
+ *
+ * note [includes]: `include "f.graft"` loads f relative to the directory of
+ * the including file (or the current directory for standard input and
+ * strings), in place: f's rules come where the include is.  A file is
+ * loaded once per run however often it is included (diamonds are fine); a
+ * file that includes itself, directly or through others, is an include
+ * cycle.  Includes nest at most FRONTEND_MAX_INCLUDE_DEPTH deep.
+ */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include "frontend.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checker.h"
+#include "rules_lex.h"
+
+enum { FRONTEND_MAX_INCLUDE_DEPTH = 64 };
+
+/* State of one load. */
+typedef struct Loader {
+    RuleFile *rf;                /* what is being filled */
+    Diag *d;                     /* where errors go */
+    const FrontendOptions *opts; /* options */
+    char **stack;                /* canonical paths of the files being loaded */
+    int depth;                   /* entries in stack */
+    char **seen;                 /* canonical paths loaded so far */
+    size_t nseen, seen_cap;      /* entries used / allocated */
+    size_t rules_cap;            /* entries allocated in rf->rules */
+    size_t sources_cap;          /* entries allocated in rf->sources */
+    size_t files_cap;            /* entries allocated in rf->files */
+} Loader;
+
+static void load_source(Loader *ld, Source *src);
+
+static RuleFile *rulefile_new(void)
+{
+    RuleFile *rf = xcalloc(1, sizeof(RuleFile));
+    rf->arena = arena_new();
+    rf->names = interner_new(rf->arena);
+    rf->registry = registry_new(rf->arena, rf->names);
+    return rf;
+}
+
+void rulefile_free(RuleFile *rf)
+{
+    if (!rf)
+        return;
+    for (int i = 0; i < rf->nsources; i++)
+        source_free(rf->sources[i]);
+    free(rf->sources);
+    free(rf->files);
+    free(rf->rules);
+    registry_free(rf->registry);
+    interner_free(rf->names);
+    arena_free(rf->arena);
+    free(rf);
+}
+
+const AstRule *rulefile_find_rule(const RuleFile *rf, const char *name)
+{
+    for (int i = 0; i < rf->nrules; i++)
+        if (strcmp(rf->rules[i]->name, name) == 0)
+            return rf->rules[i];
+    return NULL;
+}
+
+static AstFile *parse(Loader *ld, Source *src)
+{
+    xgrow((void **)&ld->rf->sources, &ld->sources_cap, (size_t)ld->rf->nsources + 1,
+          sizeof(Source *));
+    ld->rf->sources[ld->rf->nsources++] = src;
+    AstBuilder b = {ld->rf->arena, ld->rf->names, src};
+    return rules_parse_source(src, &b, ld->d);
+}
+
+/* The builtin registry, stdpatterns/ops.graft compiled in. */
+static void load_builtin_ops(Loader *ld)
+{
+    Source *src = source_from_string("stdpatterns/ops.graft", registry_builtin_text,
+                                     strlen(registry_builtin_text));
+    AstFile *file = parse(ld, src);
+    for (int i = 0; file && i < file->nitems; i++)
+        if (file->items[i].kind == ITEM_OP)
+            registry_declare(ld->rf->registry, file->items[i].u.op, ld->d);
+}
+
+/* "dir/of/including.graft" + "x.graft" -> "dir/of/x.graft". */
+static char *include_path(const Source *from, const char *path)
+{
+    const char *slash = strrchr(from->name, '/');
+    if (path[0] == '/' || !slash || from->name[0] == '<')
+        return xstrdup(path);
+    StrBuf sb = {0};
+    strbuf_append(&sb, from->name, (size_t)(slash - from->name) + 1);
+    strbuf_puts(&sb, path);
+    return sb.data;
+}
+
+static char *canonical(const char *path)
+{
+    char buf[PATH_MAX];
+    if (strcmp(path, "-") != 0 && realpath(path, buf))
+        return xstrdup(buf);
+    return xstrdup(path);
+}
+
+static bool in_list(char *const *list, size_t n, const char *path)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(list[i], path) == 0)
+            return true;
+    return false;
+}
+
+/* include "path" at inc: cycle check, then load once. */
+static void load_include(Loader *ld, const AstInclude *inc)
+{
+    char *path = include_path(inc->src, inc->path);
+    char *canon = canonical(path);
+    if (in_list(ld->stack, (size_t)ld->depth, canon))
+        diag_error(ld->d, inc->src, inc->range, "include cycle: '%s' is already being "
+                   "loaded (it includes itself, directly or through other files)", inc->path);
+    else if (ld->depth >= FRONTEND_MAX_INCLUDE_DEPTH)
+        diag_error(ld->d, inc->src, inc->range, "includes nested deeper than %d files",
+                   FRONTEND_MAX_INCLUDE_DEPTH);
+    else if (!in_list(ld->seen, ld->nseen, canon)) {
+        FILE *probe = fopen(path, "rb");
+        if (!probe)
+            diag_error(ld->d, inc->src, inc->range, "cannot read '%s': %s", path,
+                       strerror(errno));
+        else {
+            fclose(probe);
+            Source *src = source_read(path, ld->d);
+            if (src)
+                load_source(ld, src);
+        }
+    }
+    free(canon);
+    free(path);
+}
+
+static void add_rule(Loader *ld, AstRule *rule)
+{
+    RuleFile *rf = ld->rf;
+    xgrow((void **)&rf->rules, &ld->rules_cap, (size_t)rf->nrules + 1, sizeof(AstRule *));
+    rule->index = rf->nrules;
+    rf->rules[rf->nrules++] = rule;
+}
+
+/* Parses src and takes its items in order; includes recurse (bounded by
+ * FRONTEND_MAX_INCLUDE_DEPTH). */
+static void load_source(Loader *ld, Source *src)
+{
+    char *canon = canonical(src->name);
+    xgrow((void **)&ld->seen, &ld->seen_cap, ld->nseen + 1, sizeof(char *));
+    ld->seen[ld->nseen++] = xstrdup(canon);
+    AstFile *file = parse(ld, src);
+    if (!file) {
+        free(canon);
+        return;
+    }
+    RuleFile *rf = ld->rf;
+    xgrow((void **)&rf->files, &ld->files_cap, (size_t)rf->nfiles + 1, sizeof(AstFile *));
+    rf->files[rf->nfiles++] = file;
+    ld->stack[ld->depth++] = canon;
+    for (int i = 0; i < file->nitems && !diag_gave_up(ld->d); i++) {
+        AstItem *item = &file->items[i];
+        if (item->kind == ITEM_RULE)
+            add_rule(ld, item->u.rule);
+        else if (item->kind == ITEM_OP && !ld->opts->parse_only)
+            registry_declare(rf->registry, item->u.op, ld->d);
+        else if (item->kind == ITEM_INCLUDE && !ld->opts->parse_only)
+            load_include(ld, item->u.include);
+    }
+    ld->depth--;
+    free(canon);
+}
+
+/* Runs a load over the given sources (NULL entries are read failures). */
+static RuleFile *finish(Loader *ld, unsigned errors_before)
+{
+    if (!ld->opts->parse_only && !diag_gave_up(ld->d))
+        check_rules(ld->rf, ld->d);
+    for (size_t i = 0; i < ld->nseen; i++)
+        free(ld->seen[i]);
+    free(ld->seen);
+    free(ld->stack);
+    if (diag_errors(ld->d) != errors_before) {
+        rulefile_free(ld->rf);
+        return NULL;
+    }
+    return ld->rf;
+}
+
+static void loader_init(Loader *ld, const FrontendOptions *opts, Diag *d)
+{
+    static const FrontendOptions defaults;
+    *ld = (Loader){.rf = rulefile_new(), .d = d, .opts = opts ? opts : &defaults};
+    ld->stack = xcalloc(FRONTEND_MAX_INCLUDE_DEPTH + 1, sizeof(char *));
+    if (!ld->opts->no_builtin_ops)
+        load_builtin_ops(ld);
+}
+
+RuleFile *frontend_load(const char *const *paths, int npaths,
+                        const FrontendOptions *opts, Diag *d)
+{
+    unsigned before = diag_errors(d);
+    Loader ld;
+    loader_init(&ld, opts, d);
+    for (int i = 0; i < npaths && !diag_gave_up(d); i++) {
+        Source *src = source_read(paths[i], d);
+        if (src)
+            load_source(&ld, src);
+    }
+    return finish(&ld, before);
+}
+
+RuleFile *frontend_load_string(const char *name, const char *text,
+                               const FrontendOptions *opts, Diag *d)
+{
+    unsigned before = diag_errors(d);
+    Loader ld;
+    loader_init(&ld, opts, d);
+    load_source(&ld, source_from_string(name, text, strlen(text)));
+    return finish(&ld, before);
+}

@@ -1,0 +1,431 @@
+/* graph.c - nodes, users lists and builders of the graph IR (graph.h). */
+#include "graph.h"
+
+#include <string.h>
+
+#include "graph_impl.h"
+#include "util.h"
+
+/* note [node size]: struct Node is 96 bytes on LP64 (checked by
+ * tests/check_graph.c): an 8-byte header (kind, flags, id), operand and
+ * user counts, the operand slots, callee use, users list head (the list
+ * is circular through prev, so no tail pointer), one string (op, name or
+ * constant spelling), attributes or a constant's dtype, index, type,
+ * annotation, scope and one kind-specific word.  The operand slots (32
+ * bytes each, struct Use) are allocated right after the node, so a unary
+ * op takes 128 bytes of arena and a binary one 160; attributes live
+ * beside it. */
+_Static_assert(sizeof(void *) != 8 || sizeof(struct Node) == 96,
+               "note [node size]: a node is 96 bytes");
+_Static_assert(sizeof(void *) != 8 || sizeof(struct Use) == 32,
+               "note [node size]: a use is 32 bytes");
+
+Graph *graph_new(void)
+{
+    Graph *g = xcalloc(1, sizeof(Graph));
+    g->arena = arena_new();
+    g->strings = interner_new(g->arena);
+    g->name = graph_intern(g, "main");
+    return g;
+}
+
+void graph_free(Graph *g)
+{
+    if (!g)
+        return;
+    interner_free(g->strings);
+    arena_free(g->arena);
+    free(g->nodes);
+    free(g->params);
+    free(g->typedefs);
+    free(g->types);
+    free(g);
+}
+
+Arena *graph_arena(Graph *g)
+{
+    return g->arena;
+}
+
+/* A builder given the string it interned last (the loader interns an op
+ * name, then graph_add_call interns it again) skips the table. */
+const char *graph_intern(Graph *g, const char *s)
+{
+    if (!s || s == g->last_interned)
+        return s;
+    return g->last_interned = interner_cstr(g->strings, s);
+}
+
+const char *graph_intern_n(Graph *g, const char *s, size_t n)
+{
+    return g->last_interned = interner_intern(g->strings, s, n);
+}
+
+uint32_t graph_node_count(const Graph *g)
+{
+    return g->nnodes;
+}
+
+Node *graph_node(const Graph *g, uint32_t id)
+{
+    return id < g->nnodes ? g->nodes[id] : NULL;
+}
+
+int graph_nparams(const Graph *g)
+{
+    return g->nparams;
+}
+
+Node *graph_param(const Graph *g, int i)
+{
+    return g->params[i];
+}
+
+Node *graph_output(const Graph *g)
+{
+    return g->output;
+}
+
+void graph_set_output(Graph *g, Node *out)
+{
+    g->output = out;
+}
+
+size_t graph_bytes(const Graph *g)
+{
+    return arena_bytes(g->arena) + g->cap_nodes * sizeof(Node *) +
+           g->cap_params * sizeof(Node *);
+}
+
+size_t graph_node_size(void)
+{
+    return sizeof(struct Node);
+}
+
+/* ---- node accessors ---- */
+
+NodeKind node_kind(const Node *n) { return (NodeKind)n->kind; }
+uint32_t node_id(const Node *n) { return n->id; }
+bool node_is_dead(const Node *n) { return n->dead; }
+int node_nargs(const Node *n) { return n->nargs; }
+Node *node_arg(const Node *n, int i) { return n->slots[i].value; }
+int node_nusers(const Node *n) { return n->nusers; }
+const Use *node_first_use(const Node *n) { return n->first_use; }
+const Use *use_next(const Use *u) { return u->next; }
+Node *use_user(const Use *u) { return u->user; }
+int use_index(const Use *u)
+{
+    return u == u->user->callee ? USE_CALLEE : (int)(u - u->user->slots);
+}
+int node_nattrs(const Node *n) { return n->nattrs; }
+const Attr *node_attr(const Node *n, int i) { return &n->a.attrs[i]; }
+const Type *node_type(const Node *n) { return n->type; }
+bool node_type_declared(const Node *n) { return n->type_declared; }
+const char *node_annotation(const Node *n) { return n->annot; }
+Node *node_scope(const Node *n) { return n->scope; }
+
+const char *node_op(const Node *n)
+{
+    return n->kind == NODE_CALL && !n->callee ? n->str : NULL;
+}
+
+Node *node_callee(const Node *n)
+{
+    return n->kind == NODE_CALL && n->callee ? n->callee->value : NULL;
+}
+
+const AttrValue *node_find_attr(const Node *n, const char *name)
+{
+    for (int i = 0; i < n->nattrs; i++)
+        if (n->a.attrs[i].name == name || strcmp(n->a.attrs[i].name, name) == 0)
+            return n->a.attrs[i].value;
+    return NULL;
+}
+
+const char *node_name(const Node *n)
+{
+    return n->kind == NODE_VAR ? n->str : NULL;
+}
+
+const char *node_const_text(const Node *n)
+{
+    return n->kind == NODE_CONST ? n->str : NULL;
+}
+
+bool node_const_is_scalar(const Node *n)
+{
+    return n->kind == NODE_CONST && n->is_scalar;
+}
+
+double node_const_value(const Node *n)
+{
+    return n->kind == NODE_CONST ? n->u.value : 0.0;
+}
+
+/* A meta constant's dtype is its tensor type's. */
+const char *node_const_dtype(const Node *n)
+{
+    if (n->kind != NODE_CONST)
+        return NULL;
+    if (n->is_scalar)
+        return n->a.dtype;
+    return n->type && n->type->kind == TYPE_TENSOR ? n->type->dtype : NULL;
+}
+
+int node_index(const Node *n)
+{
+    return n->kind == NODE_GETITEM ? n->index : -1;
+}
+
+int node_nparams(const Node *n)
+{
+    return n->kind == NODE_FUNC ? n->u.fn->nparams : 0;
+}
+
+Node *node_param(const Node *n, int i)
+{
+    return n->u.fn->params[i];
+}
+
+Node *node_body(const Node *n)
+{
+    return n->kind == NODE_FUNC ? n->u.fn->body : NULL;
+}
+
+const Type *node_ret_type(const Node *n)
+{
+    return n->kind == NODE_FUNC ? n->u.fn->ret : NULL;
+}
+
+/* ---- users lists ---- */
+
+/* Appends u to the users list of u->value (creation order).  The list
+ * is circular through prev: the first use's prev is the last use. */
+static void link_use(Use *u)
+{
+    Node *v = u->value;
+    Use *first = v->first_use;
+    u->next = NULL;
+    if (!first) {
+        v->first_use = u->prev = u;
+    } else {
+        u->prev = first->prev;
+        first->prev->next = u;
+        first->prev = u;
+    }
+    v->nusers++;
+}
+
+void graph_unlink_use(Use *u)
+{
+    Node *v = u->value;
+    Use *first = v->first_use;
+    if (u == first) {
+        v->first_use = u->next;
+        if (u->next)
+            u->next->prev = u->prev;
+    } else {
+        u->prev->next = u->next;
+        if (u->next)
+            u->next->prev = u->prev;
+        else
+            first->prev = u->prev;
+    }
+    u->prev = u->next = NULL;
+    v->nusers--;
+}
+
+/* ---- builders ---- */
+
+/* A fresh node with the next id, registered in the node table, with
+ * room for nslots operand slots right after it. */
+Node *graph_new_node(Graph *g, NodeKind kind, int nslots)
+{
+    Node *n = arena_array(g->arena, 1, sizeof(Node) + (size_t)nslots * sizeof(Use));
+    n->slots = nslots ? (Use *)(n + 1) : NULL;
+    n->kind = (uint8_t)kind;
+    n->id = g->nnodes;
+    xgrow((void **)&g->nodes, &g->cap_nodes, (size_t)g->nnodes + 1,
+          sizeof(Node *));
+    g->nodes[g->nnodes++] = n;
+    return n;
+}
+
+/* Fills n's operand slots (allocated with it), each a use linked into
+ * its value's users list. */
+static void set_operands(Node *n, Node *const *args, int nargs)
+{
+    n->nargs = nargs;
+    for (int i = 0; i < nargs; i++) {
+        n->slots[i].user = n;
+        n->slots[i].value = args[i];
+        link_use(&n->slots[i]);
+    }
+}
+
+/* Copies attributes into the arena with interned names. */
+void graph_set_attrs(Graph *g, Node *n, const Attr *attrs, int nattrs)
+{
+    n->nattrs = nattrs;
+    if (!nattrs)
+        return;
+    Attr *copy = arena_array(g->arena, (size_t)nattrs, sizeof(Attr));
+    for (int i = 0; i < nattrs; i++) {
+        copy[i].name = graph_intern(g, attrs[i].name);
+        copy[i].value = attrs[i].value;
+    }
+    n->a.attrs = copy;
+}
+
+static Node *new_var(Graph *g, const char *name, const Type *type)
+{
+    Node *n = graph_new_node(g, NODE_VAR, 0);
+    n->str = graph_intern(g, name);
+    n->type = type;
+    n->type_declared = type != NULL;
+    return n;
+}
+
+Node *graph_add_param(Graph *g, const char *name, const Type *type)
+{
+    Node *n = new_var(g, name, type);
+    xgrow((void **)&g->params, &g->cap_params, (size_t)g->nparams + 1,
+          sizeof(Node *));
+    g->params[g->nparams++] = n;
+    return n;
+}
+
+Node *graph_add_fn_param(Graph *g, const char *name, const Type *type)
+{
+    return new_var(g, name, type);
+}
+
+Node *graph_add_const(Graph *g, const char *text, double value, const char *dtype)
+{
+    Node *n = graph_new_node(g, NODE_CONST, 0);
+    n->str = graph_intern(g, text);
+    n->u.value = value;
+    n->a.dtype = graph_intern(g, dtype);
+    n->is_scalar = strncmp(text, "meta[", 5) != 0;
+    return n;
+}
+
+Node *graph_add_call(Graph *g, const char *op, Node *const *args, int nargs,
+                     const Attr *attrs, int nattrs)
+{
+    Node *n = graph_new_node(g, NODE_CALL, nargs);
+    n->str = graph_intern(g, op);
+    set_operands(n, args, nargs);
+    graph_set_attrs(g, n, attrs, nattrs);
+    return n;
+}
+
+Node *graph_add_fn_call(Graph *g, Node *callee, Node *const *args, int nargs)
+{
+    Node *n = graph_new_node(g, NODE_CALL, nargs + 1);
+    set_operands(n, args, nargs);
+    n->callee = &n->slots[nargs]; /* after the operands: not one of them */
+    n->callee->user = n;
+    n->callee->value = callee;
+    link_use(n->callee);
+    return n;
+}
+
+Node *graph_add_tuple(Graph *g, Node *const *fields, int nfields)
+{
+    Node *n = graph_new_node(g, NODE_TUPLE, nfields);
+    set_operands(n, fields, nfields);
+    return n;
+}
+
+Node *graph_add_getitem(Graph *g, Node *tuple, int index)
+{
+    Node *n = graph_new_node(g, NODE_GETITEM, 1);
+    set_operands(n, &tuple, 1);
+    n->index = index;
+    return n;
+}
+
+AttrValue *graph_new_attr_value(Graph *g, AttrKind kind)
+{
+    AttrValue *v = arena_alloc(g->arena, sizeof(AttrValue));
+    v->kind = kind;
+    return v;
+}
+
+void graph_set_type(Graph *g, Node *n, const Type *type)
+{
+    (void)g;
+    n->type = type;
+}
+
+void graph_declare_type(Graph *g, Node *var, const Type *type)
+{
+    (void)g;
+    var->type = type;
+    var->type_declared = type != NULL;
+}
+
+/* Interned: models repeat annotations, and equal ones share a copy. */
+void graph_set_annotation(Graph *g, Node *n, const char *text)
+{
+    n->annot = text ? graph_intern(g, text) : NULL;
+}
+
+void graph_set_ret_type(Graph *g, Node *fn, const Type *type)
+{
+    (void)g;
+    if (fn->kind == NODE_FUNC)
+        fn->u.fn->ret = type;
+}
+
+void graph_set_scope(Graph *g, Node *n, Node *fn)
+{
+    (void)g;
+    n->scope = fn;
+}
+
+/* ---- edits ---- */
+
+void graph_set_arg(Graph *g, Node *user, int i, Node *value)
+{
+    (void)g;
+    Use *u = i == USE_CALLEE ? user->callee : &user->slots[i];
+    if (u->value == value)
+        return;
+    graph_unlink_use(u);
+    u->value = value;
+    link_use(u);
+}
+
+/* The output, or the body of the function enclosing old, when it is old. */
+static void replace_body(Graph *g, Node *old, Node *new_node_)
+{
+    if (g->output == old)
+        g->output = new_node_;
+    Node *fn = old->scope;
+    if (fn && fn->u.fn->body == old) {
+        fn->u.fn->body = new_node_;
+        if (!new_node_->scope)
+            new_node_->scope = fn;
+    }
+}
+
+/* Moves every use of old over to new_node (except new_node's own), then
+ * the output or function body that was old. */
+void graph_replace_all_uses(Graph *g, Node *old, Node *new_node_)
+{
+    if (old == new_node_)
+        return;
+    Use *u = old->first_use;
+    while (u) {
+        Use *next = u->next;
+        if (u->user != new_node_) {
+            graph_unlink_use(u);
+            u->value = new_node_;
+            link_use(u);
+        }
+        u = next;
+    }
+    replace_body(g, old, new_node_);
+}

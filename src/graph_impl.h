@@ -1,0 +1,95 @@
+/* graph_impl.h - the private layout of graphs and nodes, shared by the
+ * graph_*.c files only.  Everyone else goes through graph.h. */
+#ifndef GRAFT_GRAPH_IMPL_H
+#define GRAFT_GRAPH_IMPL_H
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "arena.h"
+#include "graph.h"
+
+/* One operand slot of a user: which node it reads, linked into that
+ * node's users list.  Its operand index is where it sits in the user's
+ * slots (or USE_CALLEE for the callee slot), so it is not stored. */
+struct Use {
+    Node *user;  /* the node whose operand this is */
+    Node *value; /* the operand it reads */
+    Use *prev;   /* previous use of value; the first use's is the last */
+    Use *next;   /* next use of value (newer), NULL at the end */
+};
+
+/* What a NODE_FUNC has beyond a plain node. */
+typedef struct FuncInfo {
+    Node **params;   /* NODE_VARs, in order */
+    int nparams;     /* entries in params */
+    Node *body;      /* the result expression */
+    const Type *ret; /* declared result type, or NULL */
+} FuncInfo;
+
+/* note [node size] in graph.c explains the layout. */
+struct Node {
+    uint8_t kind;          /* NodeKind */
+    uint8_t dead;          /* set by graph_remove_dead */
+    uint8_t type_declared; /* NODE_VAR: type written as "%x: T" */
+    uint8_t is_scalar;     /* NODE_CONST: not a meta[...] reference */
+    uint32_t id;           /* dense index into Graph.nodes */
+    int32_t nargs;         /* operand slots in slots */
+    int32_t nusers;        /* uses in the users list */
+    Use *slots;            /* nargs operands: args, fields, or the tuple;
+                              allocated right after the node */
+    Use *callee;           /* NODE_CALL of a function value: its callee */
+    Use *first_use;        /* users list, oldest first, circular by prev */
+    const char *str;       /* interned op name, var name or const spelling */
+    union {
+        const Attr *attrs; /* NODE_CALL, NODE_FUNC: nattrs attributes */
+        const char *dtype; /* NODE_CONST: interned scalar dtype */
+    } a;
+    int32_t nattrs;        /* entries in a.attrs (0 for constants) */
+    int32_t index;         /* NODE_GETITEM: field index */
+    const Type *type;      /* known type, or NULL */
+    const char *annot;     /* annotation comment verbatim, or NULL */
+    Node *scope;           /* enclosing NODE_FUNC, NULL in @main */
+    union {
+        double value;      /* NODE_CONST: scalar value */
+        FuncInfo *fn;      /* NODE_FUNC: params, body, result type */
+    } u;
+};
+
+/* A cached annotation type: the interned "ty=" text and its Type. */
+typedef struct TypeSlot {
+    const char *text;  /* interned type text; NULL when empty */
+    const Type *type;  /* parsed from it */
+} TypeSlot;
+
+struct Graph {
+    Arena *arena;          /* owns nodes, uses, attrs, types, strings */
+    Interner *strings;     /* interned names in arena */
+    const char *last_interned; /* the string graph_intern returned last */
+    Node **nodes;          /* all nodes by id (malloc'd table) */
+    uint32_t nnodes;       /* ids handed out */
+    size_t cap_nodes;      /* capacity of nodes */
+    Node **params;         /* @main's parameters (malloc'd) */
+    int nparams;           /* entries in params */
+    size_t cap_params;     /* capacity of params */
+    Node *output;          /* @main's result */
+    const char *name;      /* global function name, "main" */
+    const Type *ret;       /* @main's declared result type, or NULL */
+    const char *version;   /* "#[version = ...]" line, or NULL */
+    const char **typedefs; /* Prelude type declarations (malloc'd table) */
+    int ntypedefs;         /* entries in typedefs */
+    size_t cap_typedefs;   /* capacity of typedefs */
+    const char *metadata;  /* "#[metadata]..." section, or NULL */
+    TypeSlot *types;       /* annotation types by text (open addressing) */
+    size_t ntype_slots;    /* power of two, or 0 before the first */
+    size_t ntypes;         /* used slots */
+};
+
+/* Helpers shared by graph.c and graph_walk.c.  graph_new_node allocates
+ * the node with room for nslots operand slots after it. */
+Node *graph_new_node(Graph *g, NodeKind kind, int nslots);
+void graph_set_attrs(Graph *g, Node *n, const Attr *attrs, int nattrs);
+/* Removes u from its value's users list. */
+void graph_unlink_use(Use *u);
+
+#endif

@@ -1,0 +1,302 @@
+/* graph_type.c - types: building, parsing from text, canonical text. */
+#include "graph.h"
+
+#include <ctype.h>
+#include <string.h>
+
+#include "graph_impl.h"
+#include "util.h"
+
+/* Tuple types nest at most this deep in parsed text (a bound, so the
+ * recursive parser below cannot exhaust the stack). */
+enum { TYPE_MAX_DEPTH = 64 };
+
+static void put_dims(StrBuf *sb, const int64_t *dims, int rank)
+{
+    for (int i = 0; i < rank; i++) {
+        if (i)
+            strbuf_puts(sb, ", ");
+        if (dims[i] == DIM_ANY)
+            strbuf_putc(sb, '?');
+        else
+            strbuf_printf(sb, "%lld", (long long)dims[i]);
+    }
+}
+
+/* Canonical text as TVM prints it: a rank-0 tensor is its dtype. */
+const Type *graph_type_tensor(Graph *g, const char *dtype, const int64_t *dims,
+                              int rank)
+{
+    Type *t = arena_alloc(g->arena, sizeof(Type));
+    t->kind = TYPE_TENSOR;
+    t->rank = rank;
+    t->dtype = graph_intern(g, dtype);
+    t->dims = arena_dup(g->arena, dims, (size_t)rank * sizeof(int64_t));
+    StrBuf sb = {0};
+    if (rank == 0) {
+        strbuf_puts(&sb, dtype);
+    } else {
+        strbuf_puts(&sb, "Tensor[(");
+        put_dims(&sb, dims, rank);
+        strbuf_printf(&sb, "), %s]", dtype);
+    }
+    t->text = arena_strndup(g->arena, sb.data, sb.len);
+    strbuf_free(&sb);
+    return t;
+}
+
+const Type *graph_type_tuple(Graph *g, const Type *const *fields, int nfields)
+{
+    Type *t = arena_alloc(g->arena, sizeof(Type));
+    t->kind = TYPE_TUPLE;
+    t->nfields = nfields;
+    t->fields = arena_dup(g->arena, fields, (size_t)nfields * sizeof(Type *));
+    StrBuf sb = {0};
+    strbuf_putc(&sb, '(');
+    for (int i = 0; i < nfields; i++) {
+        if (i)
+            strbuf_puts(&sb, ", ");
+        strbuf_puts(&sb, fields[i]->text);
+    }
+    strbuf_puts(&sb, nfields == 1 ? ",)" : ")");
+    t->text = arena_strndup(g->arena, sb.data, sb.len);
+    strbuf_free(&sb);
+    return t;
+}
+
+const Type *graph_type_other(Graph *g, const char *text, size_t len)
+{
+    Type *t = arena_alloc(g->arena, sizeof(Type));
+    t->kind = TYPE_OTHER;
+    t->text = arena_strndup(g->arena, text, len);
+    return t;
+}
+
+/* A cursor over type text. */
+typedef struct TypeText {
+    Graph *g;        /* where types are built */
+    const char *p;   /* next byte */
+    const char *end; /* end of text */
+} TypeText;
+
+static bool eat(TypeText *tt, const char *s)
+{
+    size_t n = strlen(s);
+    if ((size_t)(tt->end - tt->p) < n || memcmp(tt->p, s, n) != 0)
+        return false;
+    tt->p += n;
+    return true;
+}
+
+static size_t ident_len(const TypeText *tt)
+{
+    const char *q = tt->p;
+    while (q < tt->end && (isalnum((unsigned char)*q) || *q == '_'))
+        q++;
+    return (size_t)(q - tt->p);
+}
+
+/* dims -> '(' [dim {", " dim}] ')' ; dim -> INT | '?' */
+static bool parse_dims(TypeText *tt, int64_t **dims, int *rank, size_t *cap)
+{
+    if (!eat(tt, "("))
+        return false;
+    while (!eat(tt, ")")) {
+        if (*rank && !eat(tt, ", ") && !eat(tt, ","))
+            return false;
+        int64_t d = DIM_ANY;
+        if (!eat(tt, "?")) {
+            if (tt->p == tt->end || !isdigit((unsigned char)*tt->p))
+                return false;
+            d = 0;
+            while (tt->p < tt->end && isdigit((unsigned char)*tt->p)) {
+                int digit = *tt->p++ - '0';
+                if (d > (INT64_MAX - digit) / 10)
+                    return false; /* a dimension beyond int64: no type */
+                d = d * 10 + digit;
+            }
+        }
+        xgrow((void **)dims, cap, (size_t)*rank + 1, sizeof(int64_t));
+        (*dims)[(*rank)++] = d;
+    }
+    return true;
+}
+
+/* tensor -> "Tensor[" dims ", " DTYPE ']' (after "Tensor[") */
+static const Type *parse_tensor(TypeText *tt)
+{
+    int64_t *dims = NULL;
+    size_t cap = 0;
+    int rank = 0;
+    const Type *t = NULL;
+    if (parse_dims(tt, &dims, &rank, &cap) && eat(tt, ", ")) {
+        size_t n = ident_len(tt);
+        char *dtype = xstrndup(tt->p, n);
+        tt->p += n;
+        if (n && eat(tt, "]"))
+            t = graph_type_tensor(tt->g, dtype, dims, rank);
+        free(dtype);
+    }
+    free(dims);
+    return t;
+}
+
+static const Type *parse_type(TypeText *tt, int depth);
+
+/* tuple -> '(' [type {", " type}] [','] ')' (after '(') */
+static const Type *parse_tuple(TypeText *tt, int depth)
+{
+    const Type **fields = NULL;
+    size_t cap = 0;
+    int n = 0;
+    const Type *t = NULL;
+    for (;;) {
+        if (eat(tt, ")")) {
+            t = graph_type_tuple(tt->g, fields, n);
+            break;
+        }
+        if (n && !eat(tt, ", ") && !eat(tt, ","))
+            break;
+        if (n && eat(tt, ")")) {
+            t = graph_type_tuple(tt->g, fields, n);
+            break;
+        }
+        const Type *f = parse_type(tt, depth + 1);
+        if (!f)
+            break;
+        xgrow((void **)&fields, &cap, (size_t)n + 1, sizeof(Type *));
+        fields[n++] = f;
+    }
+    free(fields);
+    return t;
+}
+
+/* type -> tensor | tuple | DTYPE */
+static const Type *parse_type(TypeText *tt, int depth)
+{
+    if (depth > TYPE_MAX_DEPTH)
+        return NULL;
+    if (eat(tt, "Tensor["))
+        return parse_tensor(tt);
+    if (eat(tt, "("))
+        return parse_tuple(tt, depth);
+    size_t n = ident_len(tt);
+    if (!n || (tt->p + n < tt->end && strchr("[( ", tt->p[n])))
+        return NULL;
+    char *dtype = xstrndup(tt->p, n);
+    tt->p += n;
+    const Type *t = graph_type_tensor(tt->g, dtype, NULL, 0);
+    free(dtype);
+    return t;
+}
+
+/* The end of balanced text starting at p: stops before an unbalanced
+ * closer, or a ',' at depth 0. */
+static const char *balanced_end(const char *p, const char *end)
+{
+    int depth = 0;
+    for (; p < end; p++) {
+        if (*p == '(' || *p == '[' || *p == '{')
+            depth++;
+        else if (*p == ')' || *p == ']' || *p == '}') {
+            if (depth-- == 0)
+                break;
+        } else if (*p == ',' && depth == 0)
+            break;
+    }
+    return p;
+}
+
+/* A tensor, tuple or dtype; anything else balanced is TYPE_OTHER text. */
+const Type *graph_parse_type(Graph *g, const char *text, size_t len,
+                             size_t *consumed)
+{
+    TypeText tt = {g, text, text + len};
+    const Type *t = parse_type(&tt, 0);
+    if (!t) {
+        tt.p = balanced_end(text, text + len);
+        if (tt.p > text)
+            t = graph_type_other(g, text, (size_t)(tt.p - text));
+    }
+    if (consumed)
+        *consumed = (size_t)(tt.p - text);
+    return t;
+}
+
+/* The cache slot of interned text (empty when not cached). */
+static TypeSlot *type_slot(TypeSlot *slots, size_t nslots, const char *text)
+{
+    size_t mask = nslots - 1;
+    size_t i = (size_t)hash_mix(0, (uint64_t)(uintptr_t)text) & mask;
+    while (slots[i].text && slots[i].text != text)
+        i = (i + 1) & mask;
+    return &slots[i];
+}
+
+static void grow_types(Graph *g)
+{
+    TypeSlot *old = g->types;
+    size_t nold = g->ntype_slots;
+    g->ntype_slots = nold ? 2 * nold : 64;
+    g->types = xcalloc(g->ntype_slots, sizeof(TypeSlot));
+    for (size_t i = 0; i < nold; i++)
+        if (old[i].text)
+            *type_slot(g->types, g->ntype_slots, old[i].text) = old[i];
+    free(old);
+}
+
+/* note [annotation types]: every binding of a real model carries a "ty="
+ * annotation and most types repeat, so they are parsed once per distinct
+ * text and shared (node types are never modified in place). */
+static const Type *cached_type(Graph *g, const char *text, size_t len)
+{
+    const char *key = graph_intern_n(g, text, len);
+    if ((g->ntypes + 1) * 2 > g->ntype_slots)
+        grow_types(g);
+    TypeSlot *slot = type_slot(g->types, g->ntype_slots, key);
+    if (!slot->text) {
+        size_t used = 0;
+        const Type *t = graph_parse_type(g, text, len, &used);
+        slot->text = key;
+        slot->type = t && used == len ? t : graph_type_other(g, text, len);
+        g->ntypes++;
+    }
+    return slot->type;
+}
+
+/* The "ty=" part of "/ * ty=T span=S * /" runs to " span=" or " * /". */
+const Type *graph_annotation_type(Graph *g, const char *annotation)
+{
+    const char *ty = annotation ? strstr(annotation, "ty=") : NULL;
+    if (!ty)
+        return NULL;
+    ty += 3;
+    const char *end = strstr(ty, " span=");
+    const char *close = strstr(ty, " */");
+    if (!end || (close && close < end))
+        end = close;
+    if (!end)
+        end = ty + strlen(ty);
+    return cached_type(g, ty, (size_t)(end - ty));
+}
+
+/* Structural equality; TYPE_OTHER compares text.  Recursion follows
+ * tuple nesting, bounded for parsed types by TYPE_MAX_DEPTH. */
+bool type_equal(const Type *a, const Type *b)
+{
+    if (a == b)
+        return true;
+    if (!a || !b || a->kind != b->kind)
+        return false;
+    if (a->kind == TYPE_OTHER)
+        return strcmp(a->text, b->text) == 0;
+    if (a->kind == TYPE_TENSOR)
+        return a->rank == b->rank && strcmp(a->dtype, b->dtype) == 0 &&
+               memcmp(a->dims, b->dims, (size_t)a->rank * sizeof(int64_t)) == 0;
+    if (a->nfields != b->nfields)
+        return false;
+    for (int i = 0; i < a->nfields; i++)
+        if (!type_equal(a->fields[i], b->fields[i]))
+            return false;
+    return true;
+}

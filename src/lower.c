@@ -1,0 +1,177 @@
+/* lower.c - the lowering driver: rules in file order, literals. */
+#include "lower_impl.h"
+
+#include "automaton.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *lower_name(Lowerer *L, const char *s)
+{
+    return s ? interner_cstr(L->names, s) : NULL;
+}
+
+void lower_literal_key(const AstNode *lit, StrBuf *out)
+{
+    switch (lit->kind) {
+    case AST_NUMBER:
+        strbuf_printf(out, "%.17g", lit->u.num.value == 0 ? 0.0 : lit->u.num.value);
+        return;
+    case AST_STRING:
+        strbuf_printf(out, "\"%s\"", lit->u.str.text);
+        return;
+    case AST_DTYPE:
+        strbuf_printf(out, "\"%s\"", lit->u.dtype.name);
+        return;
+    case AST_BOOL:
+        strbuf_puts(out, lit->u.boolean ? "1" : "0");
+        return;
+    case AST_LIST:
+        strbuf_putc(out, '[');
+        for (int i = 0; i < lit->u.list.items.count; i++) {
+            if (i)
+                strbuf_puts(out, ", ");
+            lower_literal_key(lit->u.list.items.items[i], out);
+        }
+        strbuf_putc(out, ']');
+        return;
+    default: /* AST_NONE */
+        strbuf_puts(out, "None");
+        return;
+    }
+}
+
+const AttrValue *lower_literal_attr(Lowerer *L, const AstNode *lit)
+{
+    AttrValue *v = arena_alloc(L->arena, sizeof *v);
+    switch (lit->kind) {
+    case AST_NUMBER:
+        v->kind = lit->u.num.is_int ? ATTR_INT : ATTR_FLOAT;
+        v->i = lit->u.num.ival;
+        v->f = lit->u.num.value;
+        break;
+    case AST_STRING:
+    case AST_DTYPE:
+        v->kind = ATTR_STRING;
+        v->s = lower_name(L, lit->kind == AST_STRING ? lit->u.str.text : lit->u.dtype.name);
+        break;
+    case AST_BOOL:
+        v->kind = ATTR_BOOL;
+        v->i = lit->u.boolean;
+        break;
+    case AST_LIST: {
+        int n = lit->u.list.items.count;
+        const AttrValue **items = arena_array(L->arena, (size_t)n + 1, sizeof *items);
+        for (int i = 0; i < n; i++)
+            items[i] = lower_literal_attr(L, lit->u.list.items.items[i]);
+        v->kind = ATTR_LIST;
+        v->nitems = n;
+        v->items = (const AttrValue *const *)items;
+        break;
+    }
+    default:
+        v->kind = ATTR_NULL;
+        break;
+    }
+    return v;
+}
+
+static const char *const *slot_names(Lowerer *L, const AstRule *r)
+{
+    const char **names = arena_array(L->arena, (size_t)r->nvars + 1, sizeof *names);
+    for (int i = 0; i < r->nvars; i++)
+        names[i] = lower_name(L, r->vars[i].name);
+    return (const char *const *)names;
+}
+
+/* partition(K="v", ...): the function attributes, values as literals. */
+static void partition_attrs(Lowerer *L, const AstNode *part, RuleDesc *out)
+{
+    const AstList *attrs = &part->u.part.attrs;
+    Attr *as = arena_array(L->arena, (size_t)attrs->count + 1, sizeof *as);
+    for (int i = 0; i < attrs->count; i++) {
+        as[i].name = lower_name(L, attrs->items[i]->u.attr.name);
+        as[i].value = lower_literal_attr(L, attrs->items[i]->u.attr.value);
+    }
+    out->npart_attrs = attrs->count;
+    out->part_attrs = as;
+}
+
+static bool lower_rule(Lowerer *L, const AstRule *r, RuleDesc *out)
+{
+    L->rule = r;
+    out->name = lower_name(L, r->name);
+    out->file = lower_name(L, r->src->name);
+    out->line = r->name_range.first_line;
+    out->text = lower_name(L, r->text);
+    out->kind = r->kind == RULE_PARTITION ? ACTION_PARTITION : ACTION_REWRITE;
+    out->priority = r->priority;
+    out->once = r->once;
+    out->nslots = r->nvars;
+    out->slot_names = slot_names(L, r);
+    if (!(out->pattern = lower_pattern(L, r->pattern)))
+        return false;
+    if (r->guard && !(out->guard = lower_guard(L, r->guard)))
+        return false;
+    if (r->kind == RULE_PARTITION) {
+        partition_attrs(L, r->action, out);
+        return true;
+    }
+    return (out->action = lower_action(L, r->action)) != NULL;
+}
+
+static void lowerer_free(Lowerer *L)
+{
+    free(L->preds);
+    free(L->items);
+    free(L->pred_ids.keys);
+    free(L->pred_ids.ids);
+    free(L->item_ids.keys);
+    free(L->item_ids.ids);
+    strbuf_free(&L->key);
+    interner_free(L->names);
+}
+
+Lowered *lower_rules(const RuleFile *rf, Diag *d)
+{
+    Lowered *lw = xcalloc(1, sizeof *lw);
+    lw->arena = arena_new();
+    Lowerer L = {.arena = lw->arena, .rf = rf, .d = d};
+    L.names = interner_new(lw->arena);
+    RuleDesc *rules = arena_array(lw->arena, (size_t)rf->nrules + 1, sizeof *rules);
+    for (int i = 0; i < rf->nrules && !diag_gave_up(d); i++)
+        if (!lower_rule(&L, rf->rules[i], &rules[i]) && L.errors == 0)
+            L.errors++;
+    lw->rs.name = rf->nsources ? lower_name(&L, rf->sources[0]->name) : "";
+    lw->rs.nrules = (uint32_t)rf->nrules;
+    lw->rs.rules = rules;
+    lw->rs.items = lower_take_items(&L, &lw->rs.nitems);
+    lw->rs.preds = lower_take_preds(&L, &lw->rs.npreds);
+    int errors = L.errors;
+    lowerer_free(&L);
+    if (errors) {
+        lower_free(lw);
+        return NULL;
+    }
+    return lw;
+}
+
+void lower_free(Lowered *lw)
+{
+    if (!lw)
+        return;
+    arena_free(lw->arena);
+    free(lw);
+}
+
+bool lower_dump_automaton(const RuleFile *rf, FILE *out, bool dot, Diag *d)
+{
+    Lowered *lw = lower_rules(rf, d);
+    if (!lw)
+        return false;
+    Automaton *a = automaton_new(&lw->rs);
+    automaton_dump(a, out, dot);
+    automaton_free(a);
+    lower_free(lw);
+    return true;
+}

@@ -1,0 +1,219 @@
+/* lower_expr.c - guards and rewrite actions to PatExpr trees.
+ *
+ * Both nest no deeper than AST_MAX_DEPTH (ast.h), so lowering recurses.
+ */
+#include "lower_impl.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static PatExpr *new_expr(Lowerer *L, ExprKind kind)
+{
+    PatExpr *e = arena_alloc(L->arena, sizeof *e);
+    e->kind = kind;
+    e->slot = -1;
+    return e;
+}
+
+static bool set_kids(Lowerer *L, PatExpr *e, const AstNode *const *kids, int n,
+                     const PatExpr *(*lower)(Lowerer *, const AstNode *))
+{
+    const PatExpr **ks = arena_array(L->arena, (size_t)n + 1, sizeof *ks);
+    for (int i = 0; i < n; i++)
+        if (!(ks[i] = lower(L, kids[i])))
+            return false;
+    e->nkids = n;
+    e->kids = (const PatExpr *const *)ks;
+    return true;
+}
+
+static void unsupported(Lowerer *L, const AstNode *at, const char *where)
+{
+    diag_error(L->d, at->src, at->range, "%s cannot appear in %s", ast_kind_name(at->kind),
+               where);
+    L->errors++;
+}
+
+/* A literal (number, string, dtype, bool, list) as an expression; it also
+ * carries its value as an attribute value. */
+static PatExpr *literal(Lowerer *L, const AstNode *a)
+{
+    static const ExprKind kinds[] = {[AST_NUMBER] = EXPR_NUM, [AST_STRING] = EXPR_STR,
+                                     [AST_BOOL] = EXPR_BOOL, [AST_DTYPE] = EXPR_DTYPE,
+                                     [AST_LIST] = EXPR_LIST, [AST_NONE] = EXPR_STR};
+    PatExpr *e = new_expr(L, kinds[a->kind]);
+    e->attr = lower_literal_attr(L, a);
+    switch (a->kind) {
+    case AST_NUMBER: e->f = a->u.num.value; break;
+    case AST_STRING: e->s = lower_name(L, a->u.str.text); break;
+    case AST_DTYPE: e->s = lower_name(L, a->u.dtype.name); break;
+    case AST_BOOL: e->i = a->u.boolean; break;
+    case AST_LIST:
+        set_kids(L, e, (const AstNode *const *)a->u.list.items.items,
+                 a->u.list.items.count, lower_guard);
+        break;
+    default: e->s = "None"; break;
+    }
+    return e;
+}
+
+/* The registry default of attribute name on the op the variable at slot
+ * was bound to (c@nn.conv2d(...)), or NULL. */
+static const AttrValue *bound_op_default(Lowerer *L, int slot, const char *name)
+{
+    if (slot < 0 || slot >= L->rule->nvars)
+        return NULL;
+    const AstNode *site = L->rule->vars[slot].site;
+    while (site && site->kind == AST_BIND)
+        site = site->u.bind.operand;
+    while (site && site->kind == AST_CONSTRAIN)
+        site = site->u.constrain.operand;
+    if (!site || site->kind != AST_CALL || !site->u.call.op)
+        return NULL;
+    const OpAttrInfo *ai = opinfo_find_attr(site->u.call.op, name);
+    return ai && ai->dflt ? lower_literal_attr(L, ai->dflt) : NULL;
+}
+
+/* users(x), rank(x), dtype(x), value(x), shape(x), attr(c, name). */
+static PatExpr *query(Lowerer *L, const AstNode *a)
+{
+    static const ExprKind kinds[] = {[QUERY_USERS] = EXPR_USERS, [QUERY_RANK] = EXPR_RANK,
+                                     [QUERY_DTYPE] = EXPR_DTYPEOF, [QUERY_VALUE] = EXPR_VALUE,
+                                     [QUERY_SHAPE] = EXPR_SHAPE, [QUERY_ATTR] = EXPR_ATTR};
+    const AstList *args = &a->u.query.args;
+    if (a->u.query.query == QUERY_UNKNOWN || args->count < 1 ||
+        args->items[0]->kind != AST_VAR) {
+        unsupported(L, a, "a guard");
+        return NULL;
+    }
+    PatExpr *e = new_expr(L, kinds[a->u.query.query]);
+    e->slot = args->items[0]->u.var.slot;
+    if (e->kind == EXPR_ATTR && args->count > 1) {
+        e->s = lower_name(L, args->items[1]->u.var.name);
+        e->attr = bound_op_default(L, e->slot, e->s);
+    }
+    return e;
+}
+
+static PatExpr *binary(Lowerer *L, const AstNode *a)
+{
+    static const int cmps[] = {[OPER_EQ] = CMP_EQ, [OPER_NE] = CMP_NE, [OPER_LT] = CMP_LT,
+                               [OPER_LE] = CMP_LE, [OPER_GT] = CMP_GT, [OPER_GE] = CMP_GE,
+                               [OPER_ADD] = '+', [OPER_SUB] = '-', [OPER_MUL] = '*',
+                               [OPER_DIV] = '/'};
+    AstOper op = a->u.op.oper;
+    ExprKind k = op == OPER_OR ? EXPR_OR : op == OPER_AND ? EXPR_AND
+               : op >= OPER_ADD ? EXPR_ARITH : EXPR_CMP;
+    PatExpr *e = new_expr(L, k);
+    if (k == EXPR_CMP || k == EXPR_ARITH)
+        e->cmp = cmps[op];
+    const AstNode *kids[2] = {a->u.op.left, a->u.op.right};
+    return set_kids(L, e, kids, 2, lower_guard) ? e : NULL;
+}
+
+const PatExpr *lower_guard(Lowerer *L, const AstNode *a)
+{
+    PatExpr *e;
+    switch (a->kind) {
+    case AST_NUMBER: case AST_STRING: case AST_BOOL: case AST_DTYPE: case AST_LIST:
+    case AST_NONE:
+        return literal(L, a);
+    case AST_VAR:
+        e = new_expr(L, EXPR_SLOT);
+        e->slot = a->u.var.slot;
+        return e;
+    case AST_QUERY:
+        return query(L, a);
+    case AST_BINARY:
+        return binary(L, a);
+    case AST_UNARY:
+        e = new_expr(L, a->u.op.oper == OPER_NOT ? EXPR_NOT : EXPR_ARITH);
+        e->cmp = 'n';
+        return set_kids(L, e, (const AstNode *const *)&a->u.op.left, 1, lower_guard) ? e : NULL;
+    case AST_INDEX:
+        e = new_expr(L, EXPR_GETITEM);
+        e->i = a->u.item.index;
+        return set_kids(L, e, (const AstNode *const *)&a->u.item.base, 1, lower_guard) ? e : NULL;
+    default:
+        unsupported(L, a, "a guard");
+        return NULL;
+    }
+}
+
+/* ---- actions ---- */
+
+/* A number in an action makes a new float32 constant, spelled as TVM
+ * prints one ("1f", "1e-05f", "0.5f"). */
+static PatExpr *new_constant(Lowerer *L, const AstNode *a)
+{
+    PatExpr *e = literal(L, a);
+    char buf[64];
+    snprintf(buf, sizeof buf, "%gf", a->u.num.value);
+    e->text = lower_name(L, buf);
+    e->dtype = lower_name(L, "float32");
+    return e;
+}
+
+/* name=value in a new op call: a literal, a bound attribute or scalar
+ * constant (its value), or attr(c, name). */
+static bool act_attr(Lowerer *L, const AstNode *a, PatActAttr *out)
+{
+    const AstNode *v = a->u.attr.value;
+    out->src = ASRC_EXPR;
+    out->name = lower_name(L, a->u.attr.name);
+    if (ast_is_literal(v))
+        out->value = literal(L, v);
+    else if (v->kind == AST_VAR || v->kind == AST_QUERY)
+        out->value = lower_guard(L, v);
+    else {
+        unsupported(L, v, "an attribute value");
+        return false;
+    }
+    return out->value != NULL;
+}
+
+static PatExpr *act_call(Lowerer *L, const AstNode *a)
+{
+    PatExpr *e = new_expr(L, EXPR_CALL);
+    e->s = lower_name(L, a->u.call.name);
+    if (!set_kids(L, e, (const AstNode *const *)a->u.call.args.items, a->u.call.args.count,
+                  lower_action))
+        return NULL;
+    const AstList *attrs = &a->u.call.attrs;
+    int n = attrs->count + (a->u.call.copy_from != NULL), k = 0;
+    PatActAttr *as = arena_array(L->arena, (size_t)n + 1, sizeof *as);
+    if (a->u.call.copy_from)
+        as[k++] = (PatActAttr){.src = ASRC_COPY, .slot = a->u.call.copy_from->u.var.slot};
+    for (int i = 0; i < attrs->count; i++)
+        if (!act_attr(L, attrs->items[i], &as[k++]))
+            return NULL;
+    e->nattrs = n;
+    e->attrs = as;
+    return e;
+}
+
+const PatExpr *lower_action(Lowerer *L, const AstNode *a)
+{
+    PatExpr *e;
+    switch (a->kind) {
+    case AST_VAR:
+        e = new_expr(L, EXPR_SLOT);
+        e->slot = a->u.var.slot;
+        return e;
+    case AST_NUMBER:
+        return new_constant(L, a);
+    case AST_CALL:
+        return act_call(L, a);
+    case AST_TUPLE:
+        e = new_expr(L, EXPR_TUPLE);
+        return set_kids(L, e, (const AstNode *const *)a->u.list.items.items,
+                        a->u.list.items.count, lower_action) ? e : NULL;
+    case AST_GETITEM:
+        e = new_expr(L, EXPR_GETITEM);
+        e->i = a->u.item.index;
+        return set_kids(L, e, (const AstNode *const *)&a->u.item.base, 1, lower_action) ? e : NULL;
+    default:
+        unsupported(L, a, "a rewrite action");
+        return NULL;
+    }
+}

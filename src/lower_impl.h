@@ -1,0 +1,47 @@
+/* lower_impl.h - state shared by the lowering files (private). */
+#ifndef GRAFT_LOWER_IMPL_H
+#define GRAFT_LOWER_IMPL_H
+
+#include "lower.h"
+#include "registry.h"
+
+/* A string -> id table, for sharing equal tests and equal items. */
+typedef struct IdMap {
+    const char **keys;  /* arena copies; NULL = empty */
+    uint32_t *ids;      /* the id of each key */
+    size_t cap;         /* power of two */
+    size_t count;       /* used */
+} IdMap;
+
+typedef struct Lowerer {
+    Arena *arena;         /* the result's arena */
+    Interner *names;      /* copies of names, in arena */
+    const RuleFile *rf;   /* the checked rules */
+    const AstRule *rule;  /* the rule being lowered */
+    Diag *d;              /* for constructs the runtime cannot run */
+    PatPred *preds;       /* distinct tests so far */
+    size_t npreds, cpreds;
+    IdMap pred_ids;       /* test key -> id */
+    PatItem *items;       /* distinct items so far */
+    size_t nitems, citems;
+    IdMap item_ids;       /* item key -> id */
+    StrBuf key;           /* scratch for keys */
+    int errors;           /* errors reported */
+} Lowerer;
+
+const char *lower_name(Lowerer *L, const char *s);
+/* Canonical text of a literal, as pattern_attr_key writes attribute
+ * values (so a pattern's value and a node's compare as strings). */
+void lower_literal_key(const AstNode *lit, StrBuf *out);
+/* A literal as an attribute value in the result's arena. */
+const AttrValue *lower_literal_attr(Lowerer *L, const AstNode *lit);
+/* Guard and action trees (lower_expr.c); NULL after an error. */
+const PatExpr *lower_guard(Lowerer *L, const AstNode *g);
+const PatExpr *lower_action(Lowerer *L, const AstNode *a);
+/* The pattern tree of the current rule (lower_pattern.c). */
+const PatNode *lower_pattern(Lowerer *L, const AstNode *p);
+/* The distinct items and tests made so far, copied into the arena. */
+PatItem *lower_take_items(Lowerer *L, uint32_t *n);
+PatPred *lower_take_preds(Lowerer *L, uint32_t *n);
+
+#endif

@@ -1,0 +1,446 @@
+/* lower_pattern.c - rule patterns to shared items and pattern trees.
+ *
+ * Every distinct node test and every distinct item gets one id: a key
+ * string spells out everything that makes it what it is, and equal keys
+ * share an id (hash-consing).  Items are made children first, so child ids
+ * are smaller than their parents' (note [item sets] in automaton.c).
+ * Pattern trees nest no deeper than AST_MAX_DEPTH, so lowering recurses.
+ */
+#include "lower_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- id maps ---- */
+
+static size_t str_hash(const char *s)
+{
+    return (size_t)hash_bytes(s, strlen(s), 0x51ed27);
+}
+
+static void idmap_grow(IdMap *m)
+{
+    IdMap old = *m;
+    m->cap = old.cap ? old.cap * 2 : 256;
+    m->keys = xcalloc(m->cap, sizeof *m->keys);
+    m->ids = xcalloc(m->cap, sizeof *m->ids);
+    for (size_t i = 0; i < old.cap; i++) {
+        if (!old.keys[i])
+            continue;
+        size_t j = str_hash(old.keys[i]) & (m->cap - 1);
+        while (m->keys[j])
+            j = (j + 1) & (m->cap - 1);
+        m->keys[j] = old.keys[i];
+        m->ids[j] = old.ids[i];
+    }
+    free(old.keys);
+    free(old.ids);
+}
+
+/* The id stored under key, or the fresh id next (then stored). */
+static uint32_t idmap_get(Lowerer *L, IdMap *m, const char *key, uint32_t next,
+                          bool *fresh)
+{
+    if ((m->count + 1) * 2 > m->cap)
+        idmap_grow(m);
+    size_t j = str_hash(key) & (m->cap - 1);
+    for (; m->keys[j]; j = (j + 1) & (m->cap - 1))
+        if (strcmp(m->keys[j], key) == 0) {
+            *fresh = false;
+            return m->ids[j];
+        }
+    m->keys[j] = arena_strdup(L->arena, key);
+    m->ids[j] = next;
+    m->count++;
+    *fresh = true;
+    return next;
+}
+
+/* ---- tests ---- */
+
+static uint32_t add_pred(Lowerer *L, const PatPred *p)
+{
+    StrBuf *k = &L->key;
+    k->len = 0;
+    strbuf_printf(k, "%d|%s|%lld|%a|%d|", (int)p->kind, p->s ? p->s : "",
+                  (long long)p->i, p->f, p->rank);
+    for (int i = 0; i < p->rank; i++)
+        strbuf_printf(k, "%lld,", (long long)p->dims[i]);
+    strbuf_printf(k, "|%s|%s|%s", p->op ? p->op : "", p->key ? p->key : "",
+                  p->dflt ? p->dflt : "\x01");
+    bool fresh;
+    uint32_t id = idmap_get(L, &L->pred_ids, k->data, (uint32_t)L->npreds, &fresh);
+    if (fresh) {
+        xgrow((void **)&L->preds, &L->cpreds, L->npreds + 1, sizeof *L->preds);
+        L->preds[L->npreds++] = *p;
+    }
+    return id;
+}
+
+/* ---- items ---- */
+
+static uint32_t add_item(Lowerer *L, const PatItem *it)
+{
+    StrBuf *k = &L->key;
+    k->len = 0;
+    strbuf_printf(k, "%d|%s|%d%d|%d|", (int)it->kind, it->op ? it->op : "",
+                  it->commutative, it->variadic, it->index);
+    for (int i = 0; i < it->npreds; i++)
+        strbuf_printf(k, "%u,", it->preds[i]);
+    strbuf_putc(k, '|');
+    for (int i = 0; i < it->nargs; i++)
+        strbuf_printf(k, "%u,", it->args[i]);
+    bool fresh;
+    uint32_t id = idmap_get(L, &L->item_ids, k->data, (uint32_t)L->nitems, &fresh);
+    if (fresh) {
+        xgrow((void **)&L->items, &L->citems, L->nitems + 1, sizeof *L->items);
+        L->items[L->nitems++] = *it;
+    }
+    return id;
+}
+
+/* The item it with test p added (tests kept ascending, no repeats). */
+static uint32_t item_with_pred(Lowerer *L, uint32_t item, uint32_t p)
+{
+    PatItem it = L->items[item];
+    uint32_t *ps = arena_array(L->arena, (size_t)it.npreds + 1, sizeof *ps);
+    int n = 0;
+    bool placed = false;
+    for (int i = 0; i < it.npreds; i++) {
+        if (!placed && p <= it.preds[i]) {
+            if (p != it.preds[i])
+                ps[n++] = p;
+            placed = true;
+        }
+        ps[n++] = it.preds[i];
+    }
+    if (!placed)
+        ps[n++] = p;
+    it.preds = ps;
+    it.npreds = n;
+    return add_item(L, &it);
+}
+
+/* ---- pattern nodes ---- */
+
+static PatNode *new_pat(Lowerer *L, PatKind kind, const AstNode *ast)
+{
+    PatNode *p = arena_alloc(L->arena, sizeof *p);
+    p->kind = kind;
+    p->slot = -1;
+    p->line = ast->range.first_line;
+    return p;
+}
+
+static uint32_t *kid_items(Lowerer *L, PatNode *const *kids, int n)
+{
+    uint32_t *ids = arena_array(L->arena, (size_t)n + 1, sizeof *ids);
+    for (int i = 0; i < n; i++)
+        ids[i] = kids[i]->item;
+    return ids;
+}
+
+static PatNode *leaf(Lowerer *L, const AstNode *ast, int slot)
+{
+    PatNode *p = new_pat(L, PAT_ANY, ast);
+    PatItem it = {.kind = PITEM_ANY};
+    p->item = add_item(L, &it);
+    p->slot = slot;
+    return p;
+}
+
+static PatNode *number_leaf(Lowerer *L, const AstNode *ast)
+{
+    PatNode *p = leaf(L, ast, -1);
+    PatPred pr = {.kind = PRED_VALUE, .f = ast->u.num.value};
+    p->item = item_with_pred(L, p->item, add_pred(L, &pr));
+    p->embed = true;
+    return p;
+}
+
+static void lower_error(Lowerer *L, const AstNode *at, const char *what)
+{
+    diag_error(L->d, at->src, at->range, "%s is not supported by the matcher", what);
+    L->errors++;
+}
+
+/* Lowers the operands of a call-like node into kids. */
+static bool lower_kids(Lowerer *L, const AstList *args, PatNode *p)
+{
+    p->nkids = args->count;
+    PatNode **kids = arena_array(L->arena, (size_t)args->count + 1, sizeof *kids);
+    for (int i = 0; i < args->count; i++)
+        if (!(kids[i] = (PatNode *)lower_pattern(L, args->items[i])))
+            return false;
+    p->kids = (const PatNode *const *)kids;
+    return true;
+}
+
+/* An attribute test on op (NULL: on a called function): the wanted value's
+ * key, and the default's key from the registry. */
+static uint32_t attr_pred(Lowerer *L, const OpInfo *op, const char *opname,
+                          const AstNode *attr)
+{
+    PatPred pr = {.kind = PRED_ATTR, .s = lower_name(L, attr->u.attr.name)};
+    pr.op = opname ? lower_name(L, opname) : NULL;
+    L->key.len = 0;
+    lower_literal_key(attr->u.attr.value, &L->key);
+    pr.key = lower_name(L, L->key.data);
+    const OpAttrInfo *ai = op ? opinfo_find_attr(op, attr->u.attr.name) : NULL;
+    if (ai && ai->dflt) {
+        L->key.len = 0;
+        lower_literal_key(ai->dflt, &L->key);
+        pr.dflt = lower_name(L, L->key.data);
+    }
+    return add_pred(L, &pr);
+}
+
+/* Attributes of a call pattern: literals become tests on the item,
+ * variables attribute bindings on the pattern node, _ nothing. */
+static void lower_attrs(Lowerer *L, const OpInfo *op, const char *opname,
+                        const AstList *attrs, PatNode *p, PatItem *it)
+{
+    uint32_t *ps = arena_array(L->arena, (size_t)attrs->count + 1, sizeof *ps);
+    PatAttrBind *bs = arena_array(L->arena, (size_t)attrs->count + 1, sizeof *bs);
+    int np = 0, nb = 0;
+    for (int i = 0; i < attrs->count; i++) {
+        const AstNode *a = attrs->items[i], *v = a->u.attr.value;
+        if (v->kind == AST_VAR) {
+            const OpAttrInfo *ai = op ? opinfo_find_attr(op, a->u.attr.name) : NULL;
+            bs[nb++] = (PatAttrBind){lower_name(L, a->u.attr.name), v->u.var.slot,
+                ai && ai->dflt ? lower_literal_attr(L, ai->dflt) : NULL};
+        } else if (v->kind != AST_WILDCARD)
+            ps[np++] = attr_pred(L, op, opname, a);
+    }
+    /* tests ascending, without repeats */
+    for (int i = 1; i < np; i++)
+        for (int j = i; j > 0 && ps[j - 1] > ps[j]; j--) {
+            uint32_t t = ps[j];
+            ps[j] = ps[j - 1];
+            ps[j - 1] = t;
+        }
+    int w = 0;
+    for (int i = 0; i < np; i++)
+        if (w == 0 || ps[w - 1] != ps[i])
+            ps[w++] = ps[i];
+    it->preds = ps;
+    it->npreds = w;
+    p->binds = bs;
+    p->nbinds = nb;
+}
+
+/* One op call pattern: op(args, attrs). */
+static PatNode *op_call(Lowerer *L, const AstNode *ast, const OpInfo *op, const char *name)
+{
+    PatNode *p = new_pat(L, PAT_OP, ast);
+    if (!lower_kids(L, &ast->u.call.args, p))
+        return NULL;
+    PatItem it = {.kind = PITEM_OP, .op = lower_name(L, name)};
+    it.commutative = op && opinfo_has_trait(op, TRAIT_COMMUTATIVE) && p->nkids == 2;
+    it.variadic = ast->u.call.ellipsis;
+    it.nargs = p->nkids;
+    it.args = kid_items(L, (PatNode *const *)p->kids, p->nkids);
+    lower_attrs(L, op, name, &ast->u.call.attrs, p, &it);
+    p->item = add_item(L, &it);
+    return p;
+}
+
+static PatNode *alt_of(Lowerer *L, const AstNode *ast, PatNode **kids, int n)
+{
+    PatNode *p = new_pat(L, PAT_ALT, ast);
+    p->nkids = n;
+    p->kids = (const PatNode *const *)kids;
+    PatItem it = {.kind = PITEM_ALT, .nargs = n, .args = kid_items(L, kids, n)};
+    p->item = add_item(L, &it);
+    return p;
+}
+
+/* op?(p): the op applied to p, or p itself (tried in that order). */
+static PatNode *optional(Lowerer *L, const AstNode *ast)
+{
+    PatNode **kids = arena_array(L->arena, 2, sizeof *kids);
+    kids[0] = op_call(L, ast, ast->u.call.op, ast->u.call.name);
+    if (!kids[0])
+        return NULL;
+    kids[1] = (PatNode *)kids[0]->kids[0];
+    return alt_of(L, ast, kids, 2);
+}
+
+/* op*(p): p beneath any number of the op. */
+static PatNode *repeat(Lowerer *L, const AstNode *ast)
+{
+    PatNode *p = new_pat(L, PAT_STAR, ast);
+    if (!lower_kids(L, &ast->u.call.args, p))
+        return NULL;
+    if (p->nkids != 1 || ast->u.call.attrs.count) {
+        lower_error(L, ast, "a repeated op with attributes or several operands");
+        return NULL;
+    }
+    PatItem it = {.kind = PITEM_STAR, .op = lower_name(L, ast->u.call.name), .nargs = 1};
+    it.args = kid_items(L, (PatNode *const *)p->kids, 1);
+    p->item = add_item(L, &it);
+    return p;
+}
+
+/* <trait>(args): one alternative per registry op with the traits that
+ * takes that many operands, in declaration order. */
+static PatNode *op_class(Lowerer *L, const AstNode *ast)
+{
+    const Registry *reg = L->rf->registry;
+    const OpInfo **ops = xmalloc(((size_t)registry_count(reg) + 1) * sizeof *ops);
+    int n = registry_class_ops(reg, ast->u.call.traits, ops), k = 0;
+    PatNode **kids = arena_array(L->arena, (size_t)n + 1, sizeof *kids);
+    for (int i = 0; i < n; i++) {
+        if (!opinfo_accepts_nargs(ops[i], ast->u.call.args.count))
+            continue;
+        if (!(kids[k++] = op_call(L, ast, ops[i], ops[i]->name))) {
+            free(ops);
+            return NULL;
+        }
+    }
+    free(ops);
+    if (k == 0) {
+        lower_error(L, ast, "an op class without ops of this arity");
+        return NULL;
+    }
+    return alt_of(L, ast, kids, k);
+}
+
+static PatNode *fn_call(Lowerer *L, const AstNode *ast)
+{
+    PatNode *p = new_pat(L, PAT_FNCALL, ast);
+    if (!lower_kids(L, &ast->u.call.args, p))
+        return NULL;
+    PatItem it = {.kind = PITEM_FNCALL, .variadic = ast->u.call.ellipsis, .nargs = p->nkids};
+    it.args = kid_items(L, (PatNode *const *)p->kids, p->nkids);
+    lower_attrs(L, NULL, NULL, &ast->u.call.attrs, p, &it);
+    p->item = add_item(L, &it);
+    return p;
+}
+
+static PatNode *tuple(Lowerer *L, const AstNode *ast)
+{
+    PatNode *p = new_pat(L, PAT_TUPLE, ast);
+    if (!lower_kids(L, &ast->u.list.items, p))
+        return NULL;
+    PatItem it = {.kind = PITEM_TUPLE, .variadic = ast->u.list.ellipsis, .nargs = p->nkids};
+    it.args = kid_items(L, (PatNode *const *)p->kids, p->nkids);
+    p->item = add_item(L, &it);
+    return p;
+}
+
+static PatNode *getitem(Lowerer *L, const AstNode *ast)
+{
+    PatNode *p = new_pat(L, PAT_GETITEM, ast);
+    PatNode **kids = arena_array(L->arena, 1, sizeof *kids);
+    if (!(kids[0] = (PatNode *)lower_pattern(L, ast->u.item.base)))
+        return NULL;
+    p->nkids = 1;
+    p->kids = (const PatNode *const *)kids;
+    PatItem it = {.kind = PITEM_GETITEM, .index = ast->u.item.index, .nargs = 1};
+    it.args = kid_items(L, kids, 1);
+    p->item = add_item(L, &it);
+    return p;
+}
+
+static PatNode *alternative(Lowerer *L, const AstNode *ast)
+{
+    PatNode **kids = arena_array(L->arena, 2, sizeof *kids);
+    if (!(kids[0] = (PatNode *)lower_pattern(L, ast->u.alt.left)) ||
+        !(kids[1] = (PatNode *)lower_pattern(L, ast->u.alt.right)))
+        return NULL;
+    return alt_of(L, ast, kids, 2);
+}
+
+/* The test a constraint after ':' stands for. */
+static PatPred constraint_pred(Lowerer *L, const AstNode *ast)
+{
+    PatPred pr = {0};
+    const char *dt = ast->u.constrain.dtype ? lower_name(L, ast->u.constrain.dtype) : NULL;
+    switch (ast->u.constrain.kind) {
+    case CONSTRAINT_CONST: pr.kind = PRED_IS_CONST; break;
+    case CONSTRAINT_VAR:
+        pr.kind = ast->u.constrain.name ? PRED_VAR_NAME : PRED_IS_VAR;
+        pr.s = ast->u.constrain.name ? lower_name(L, ast->u.constrain.name) : NULL;
+        break;
+    case CONSTRAINT_DTYPE: pr.kind = PRED_DTYPE; pr.s = dt; break;
+    case CONSTRAINT_RANK: pr.kind = PRED_RANK; pr.i = ast->u.constrain.rank; break;
+    case CONSTRAINT_TENSOR:
+        pr.kind = PRED_SHAPE;
+        pr.s = dt;
+        pr.rank = ast->u.constrain.rank;
+        pr.dims = arena_dup(L->arena, ast->u.constrain.dims,
+                            ((size_t)pr.rank + 1) * sizeof *pr.dims);
+        break;
+    }
+    return pr;
+}
+
+static PatNode *constrain(Lowerer *L, const AstNode *ast)
+{
+    PatNode *p = (PatNode *)lower_pattern(L, ast->u.constrain.operand);
+    if (!p)
+        return NULL;
+    PatPred pr = constraint_pred(L, ast);
+    p->item = item_with_pred(L, p->item, add_pred(L, &pr));
+    if (pr.kind == PRED_IS_CONST && p->kind == PAT_ANY)
+        p->embed = true;
+    return p;
+}
+
+/* c@p binds c to what p matches; when p binds a variable already (c@x),
+ * a one-choice alternative carries the second slot. */
+static PatNode *bind_name(Lowerer *L, const AstNode *ast)
+{
+    PatNode *p = (PatNode *)lower_pattern(L, ast->u.bind.operand);
+    if (!p)
+        return NULL;
+    if (p->slot >= 0) {
+        PatNode **kids = arena_array(L->arena, 1, sizeof *kids);
+        kids[0] = p;
+        p = alt_of(L, ast, kids, 1);
+    }
+    p->slot = ast->u.bind.slot;
+    return p;
+}
+
+const PatNode *lower_pattern(Lowerer *L, const AstNode *p)
+{
+    switch (p->kind) {
+    case AST_WILDCARD: return leaf(L, p, -1);
+    case AST_VAR: return leaf(L, p, p->u.var.slot);
+    case AST_NUMBER: return number_leaf(L, p);
+    case AST_CALL: return op_call(L, p, p->u.call.op, p->u.call.name);
+    case AST_OPTIONAL: return optional(L, p);
+    case AST_REPEAT: return repeat(L, p);
+    case AST_CLASS: return op_class(L, p);
+    case AST_FNCALL: return fn_call(L, p);
+    case AST_TUPLE: return tuple(L, p);
+    case AST_GETITEM: return getitem(L, p);
+    case AST_ALT: return alternative(L, p);
+    case AST_CONSTRAIN: return constrain(L, p);
+    case AST_BIND: return bind_name(L, p);
+    case AST_DOMINATES: lower_error(L, p, "dominates(...)"); return NULL;
+    default: lower_error(L, p, ast_kind_name(p->kind)); return NULL;
+    }
+}
+
+/* ---- handing the tables over ---- */
+
+PatItem *lower_take_items(Lowerer *L, uint32_t *n)
+{
+    *n = (uint32_t)L->nitems;
+    PatItem *v = arena_array(L->arena, L->nitems + 1, sizeof *v);
+    if (L->nitems)
+        memcpy(v, L->items, L->nitems * sizeof *v);
+    return v;
+}
+
+PatPred *lower_take_preds(Lowerer *L, uint32_t *n)
+{
+    *n = (uint32_t)L->npreds;
+    PatPred *v = arena_array(L->arena, L->npreds + 1, sizeof *v);
+    if (L->npreds)
+        memcpy(v, L->preds, L->npreds * sizeof *v);
+    return v;
+}

@@ -1,0 +1,333 @@
+/* match.c - top-down verification with backtracking, iteratively.
+ *
+ * note [goal machine]: the matcher keeps a list of goals "match pattern P
+ * at node N", processed first to last.  Goals are immutable cells in a
+ * pool, each pointing at the next, so a list shares its tail with the
+ * list it came from.  A pattern node with several ways to match
+ * (alternatives, operand orders, chain lengths) takes the first and pushes
+ * a choice point remembering the rest: the goal list after it, the heights
+ * of the trail of bound slots, of the matched pairs and of the goal pool.
+ * Failure pops the newest choice point, undoes everything above those
+ * heights and takes the next way.  Goals and choice points live in
+ * arrays, so depth costs memory, never C stack.
+ */
+#include "match.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+enum { NIL = UINT32_MAX };
+
+typedef struct Goal {
+    const PatNode *pat; /* what to match */
+    Node *node;         /* where */
+    bool nobind;        /* a further step of a repeated op: the pattern's
+                           slot is already bound at the chain's top */
+    uint32_t next;      /* the goal after this one, or NIL */
+} Goal;
+
+typedef struct Choice {
+    const PatNode *pat; /* the pattern node with more ways */
+    Node *node;         /* its node */
+    bool nobind;        /* as in Goal */
+    int way;            /* the next way to try */
+    uint32_t rest;      /* goals after this one */
+    uint32_t trail;     /* trail height to restore */
+    uint32_t pairs;     /* pair count to restore */
+    uint32_t pool;      /* goal pool height to restore */
+} Choice;
+
+struct Matcher {
+    Labels *labels;      /* node states, borrowed */
+    const Automaton *a;  /* the automaton, borrowed */
+    const RuleSet *rs;   /* its rules */
+    const Graph *g;      /* the graph */
+    Goal *pool;          /* goal cells */
+    size_t npool, cpool; /* used / allocated */
+    Choice *choices;     /* choice point stack */
+    size_t nchoices, cchoices;
+    uint32_t *trail;     /* slots bound, in order */
+    size_t ntrail, ctrail;
+    MatchPair *pairs;    /* matched pairs, in order */
+    size_t npairs, cpairs;
+    Binding *b;          /* per slot of the current rule */
+    size_t cb;           /* slots allocated */
+    StrBuf k1, k2;       /* scratch for comparing attribute values */
+    uint64_t steps;      /* steps of the current try */
+};
+
+Matcher *matcher_new(Labels *labels, const Graph *g)
+{
+    Matcher *m = xcalloc(1, sizeof *m);
+    m->labels = labels;
+    m->a = labels_automaton(labels);
+    m->rs = automaton_rules(m->a);
+    m->g = g;
+    return m;
+}
+
+void matcher_free(Matcher *m)
+{
+    if (!m)
+        return;
+    free(m->pool);
+    free(m->choices);
+    free(m->trail);
+    free(m->pairs);
+    free(m->b);
+    strbuf_free(&m->k1);
+    strbuf_free(&m->k2);
+    free(m);
+}
+
+const Binding *matcher_bindings(const Matcher *m)
+{
+    return m->b;
+}
+
+const MatchPair *matcher_pairs(const Matcher *m, uint32_t *n)
+{
+    *n = (uint32_t)m->npairs;
+    return m->pairs;
+}
+
+static bool has(const Matcher *m, const Node *n, uint32_t item)
+{
+    return automaton_state_has(m->a, labels_state(m->labels, n), item);
+}
+
+static uint32_t goal(Matcher *m, const PatNode *p, Node *n, bool nobind, uint32_t next)
+{
+    xgrow((void **)&m->pool, &m->cpool, m->npool + 1, sizeof *m->pool);
+    m->pool[m->npool] = (Goal){p, n, nobind, next};
+    return (uint32_t)m->npool++;
+}
+
+static void add_pair(Matcher *m, const PatNode *p, Node *n)
+{
+    xgrow((void **)&m->pairs, &m->cpairs, m->npairs + 1, sizeof *m->pairs);
+    m->pairs[m->npairs++] = (MatchPair){p, n};
+}
+
+static void bind(Matcher *m, int slot, Node *n, const AttrValue *v)
+{
+    xgrow((void **)&m->trail, &m->ctrail, m->ntrail + 1, sizeof *m->trail);
+    m->trail[m->ntrail++] = (uint32_t)slot;
+    m->b[slot].node = n;
+    m->b[slot].attr = v;
+}
+
+static bool same_attr(Matcher *m, const AttrValue *x, const AttrValue *y)
+{
+    if (x == y)
+        return true;
+    if (!x || !y)
+        return false;
+    m->k1.len = m->k2.len = 0;
+    pattern_attr_key(x, &m->k1);
+    pattern_attr_key(y, &m->k2);
+    return strcmp(m->k1.data, m->k2.data) == 0;
+}
+
+/* Binds the pattern node's slot and attribute slots; a slot bound before
+ * must hold the same node (or an equal attribute value). */
+static bool bind_all(Matcher *m, const PatNode *p, Node *n)
+{
+    if (p->slot >= 0) {
+        Binding *b = &m->b[p->slot];
+        if (b->node && b->node != n)
+            return false;
+        if (!b->node)
+            bind(m, p->slot, n, NULL);
+    }
+    for (int i = 0; i < p->nbinds; i++) {
+        const PatAttrBind *ab = &p->binds[i];
+        const AttrValue *v = node_find_attr(n, ab->name);
+        if (!v)
+            v = ab->dflt;
+        Binding *b = &m->b[ab->slot];
+        if (b->attr || b->node) {
+            if (!same_attr(m, b->attr, v))
+                return false;
+        } else
+            bind(m, ab->slot, NULL, v);
+    }
+    return true;
+}
+
+/* Pushes goals for kids matched with operands in the given order (order
+ * NULL = 0, 1, 2, ...); returns the new list head. */
+static uint32_t push_kids(Matcher *m, const PatNode *p, Node *n, const int *order,
+                          uint32_t rest)
+{
+    for (int k = p->nkids - 1; k >= 0; k--) {
+        int arg = order ? order[k] : k;
+        rest = goal(m, p->kids[k], node_arg(n, arg), false, rest);
+    }
+    return rest;
+}
+
+static bool kids_fit(const Matcher *m, const PatNode *p, Node *n, const int *order)
+{
+    for (int k = 0; k < p->nkids; k++)
+        if (!has(m, node_arg(n, order ? order[k] : k), p->kids[k]->item))
+            return false;
+    return true;
+}
+
+static bool star_can_extend(const Matcher *m, const PatNode *p, Node *n)
+{
+    const PatItem *it = &m->rs->items[p->item];
+    return node_kind(n) == NODE_CALL && node_op(n) && strcmp(node_op(n), it->op) == 0 &&
+           node_nargs(n) == 1 && has(m, node_arg(n, 0), p->item);
+}
+
+/* How many ways pattern node p has to match. */
+static int nways(const Matcher *m, const PatNode *p)
+{
+    if (p->kind == PAT_ALT)
+        return p->nkids;
+    if (p->kind == PAT_STAR)
+        return 2;
+    if (p->kind == PAT_OP && p->nkids == 2 && m->rs->items[p->item].commutative)
+        return 2;
+    return 1;
+}
+
+static const int swapped[2] = {1, 0};
+
+/* Whether way w of p at n can work, judged by the states alone. */
+static bool way_fits(const Matcher *m, const PatNode *p, Node *n, int w)
+{
+    switch (p->kind) {
+    case PAT_ALT:
+        return has(m, n, p->kids[w]->item);
+    case PAT_STAR:
+        return w == 0 ? star_can_extend(m, p, n) : has(m, n, p->kids[0]->item);
+    case PAT_OP:
+        return kids_fit(m, p, n, w == 1 ? swapped : NULL);
+    default:
+        return true;
+    }
+}
+
+/* Takes way w of p at n: records the pair and returns the goals that now
+ * come before rest. */
+static uint32_t take_way(Matcher *m, const PatNode *p, Node *n, int w, uint32_t rest)
+{
+    switch (p->kind) {
+    case PAT_ANY:
+        add_pair(m, p, n);
+        return rest;
+    case PAT_ALT:
+        return goal(m, p->kids[w], n, false, rest);
+    case PAT_STAR:
+        if (w == 1)
+            return goal(m, p->kids[0], n, false, rest);
+        add_pair(m, p, n);
+        return goal(m, p, node_arg(n, 0), true, rest);
+    case PAT_GETITEM:
+        add_pair(m, p, n);
+        return goal(m, p->kids[0], node_arg(n, 0), false, rest);
+    default: /* PAT_OP, PAT_FNCALL, PAT_TUPLE */
+        add_pair(m, p, n);
+        return push_kids(m, p, n, w == 1 ? swapped : NULL, rest);
+    }
+}
+
+/* Tries the ways of p at n from way w on; pushes a choice point when a
+ * later way could work too.  Returns the new goal list, or fails. */
+static bool try_ways(Matcher *m, const PatNode *p, Node *n, bool nobind, int w,
+                     uint32_t rest, uint32_t *out)
+{
+    int total = nways(m, p);
+    while (w < total && !way_fits(m, p, n, w))
+        w++;
+    if (w == total)
+        return false;
+    int later = w + 1;
+    while (later < total && !way_fits(m, p, n, later))
+        later++;
+    if (later < total) {
+        xgrow((void **)&m->choices, &m->cchoices, m->nchoices + 1, sizeof *m->choices);
+        m->choices[m->nchoices++] = (Choice){p, n, nobind, later, rest,
+            (uint32_t)m->ntrail, (uint32_t)m->npairs, (uint32_t)m->npool};
+    }
+    *out = take_way(m, p, n, w, rest);
+    return true;
+}
+
+/* Undoes bindings down to trail height h. */
+static void unwind(Matcher *m, size_t h)
+{
+    while (m->ntrail > h) {
+        uint32_t s = m->trail[--m->ntrail];
+        m->b[s].node = NULL;
+        m->b[s].attr = NULL;
+    }
+}
+
+/* Resumes the newest choice point; false when none is left. */
+static bool backtrack(Matcher *m, uint32_t *list)
+{
+    while (m->nchoices) {
+        Choice c = m->choices[--m->nchoices];
+        unwind(m, c.trail);
+        m->npairs = c.pairs;
+        m->npool = c.pool;
+        if (try_ways(m, c.pat, c.node, c.nobind, c.way, c.rest, list))
+            return true;
+    }
+    return false;
+}
+
+/* One goal: its item must be in the node's state, its slots must bind,
+ * then its first workable way is taken. */
+static bool step(Matcher *m, uint32_t gi, uint32_t *list)
+{
+    Goal g = m->pool[gi];
+    if (!has(m, g.node, g.pat->item))
+        return false;
+    if (!g.nobind && !bind_all(m, g.pat, g.node))
+        return false;
+    return try_ways(m, g.pat, g.node, g.nobind, 0, g.next, list);
+}
+
+static bool guard_ok(const Matcher *m, const RuleDesc *rule)
+{
+    if (rule->guard_fn)
+        return rule->guard_fn(m->g, m->b);
+    return !rule->guard || guard_eval(rule->guard, m->b);
+}
+
+static void reset(Matcher *m, const RuleDesc *rule)
+{
+    xgrow((void **)&m->b, &m->cb, (size_t)rule->nslots + 1, sizeof *m->b);
+    memset(m->b, 0, ((size_t)rule->nslots + 1) * sizeof *m->b);
+    m->npool = m->nchoices = m->ntrail = m->npairs = 0;
+    m->steps = 0;
+}
+
+MatchResult matcher_try(Matcher *m, uint32_t r, Node *root)
+{
+    const RuleDesc *rule = &m->rs->rules[r];
+    reset(m, rule);
+    bool guard_refused = false;
+    uint32_t list = goal(m, rule->pattern, root, false, NIL);
+    for (;;) {
+        if (++m->steps > MATCH_MAX_STEPS)
+            return MATCH_BUDGET;
+        bool ok;
+        if (list == NIL) {
+            if (guard_ok(m, rule))
+                return MATCH_OK;
+            guard_refused = true;
+            ok = false;
+        } else
+            ok = step(m, list, &list);
+        if (!ok && !backtrack(m, &list))
+            return guard_refused ? MATCH_GUARD : MATCH_FAIL;
+    }
+}

@@ -1,0 +1,121 @@
+/* pattern.c - node tests and canonical attribute text for lowered patterns. */
+#include "pattern.h"
+
+#include <string.h>
+
+/* Numbers print with %.17g so 1, 1f and 1.0 give the same text. */
+static void key_number(double f, StrBuf *out)
+{
+    if (f == 0)
+        f = 0; /* -0 and 0 are the same attribute value */
+    strbuf_printf(out, "%.17g", f);
+}
+
+void pattern_attr_key(const AttrValue *v, StrBuf *out)
+{
+    switch (v->kind) {
+    case ATTR_INT:
+    case ATTR_BOOL:
+        key_number((double)v->i, out);
+        return;
+    case ATTR_FLOAT:
+        key_number(v->f, out);
+        return;
+    case ATTR_STRING:
+        strbuf_printf(out, "\"%s\"", v->s ? v->s : "");
+        return;
+    case ATTR_NULL:
+        strbuf_puts(out, "None");
+        return;
+    case ATTR_LIST:
+        strbuf_putc(out, '[');
+        for (int i = 0; i < v->nitems; i++) {
+            if (i)
+                strbuf_puts(out, ", ");
+            pattern_attr_key(v->items[i], out);
+        }
+        strbuf_putc(out, ']');
+        return;
+    }
+}
+
+const char *pattern_node_dtype(const Node *n)
+{
+    const Type *t = node_type(n);
+    if (t && t->kind == TYPE_TENSOR)
+        return t->dtype;
+    if (node_kind(n) == NODE_CONST && node_const_is_scalar(n))
+        return node_const_dtype(n);
+    return NULL;
+}
+
+int pattern_node_rank(const Node *n)
+{
+    const Type *t = node_type(n);
+    if (t && t->kind == TYPE_TENSOR)
+        return t->rank;
+    if (node_kind(n) == NODE_CONST && node_const_is_scalar(n))
+        return 0;
+    return -1;
+}
+
+static bool shape_holds(const PatPred *p, const Node *n)
+{
+    const Type *t = node_type(n);
+    if (!t || t->kind != TYPE_TENSOR || t->rank != p->rank)
+        return false;
+    if (p->s && (!t->dtype || strcmp(t->dtype, p->s) != 0))
+        return false;
+    for (int i = 0; i < p->rank; i++)
+        if (p->dims[i] >= 0 && t->dims[i] != p->dims[i])
+            return false;
+    return true;
+}
+
+/* An attribute test: the node's value (or, when it omits the attribute,
+ * the op's default) has the wanted canonical text.  A function attribute
+ * test (op NULL) reads the attributes of the called function. */
+static bool attr_holds(const PatPred *p, const Node *n)
+{
+    const Node *holder = n;
+    if (!p->op) {
+        holder = node_callee(n);
+        if (!holder || node_kind(holder) != NODE_FUNC)
+            return false;
+    } else if (node_kind(n) != NODE_CALL || !node_op(n) || strcmp(node_op(n), p->op) != 0)
+        return false;
+    const AttrValue *v = node_find_attr(holder, p->s);
+    if (!v)
+        return p->dflt && strcmp(p->dflt, p->key) == 0;
+    StrBuf sb = {0};
+    pattern_attr_key(v, &sb);
+    bool ok = strcmp(sb.data, p->key) == 0;
+    strbuf_free(&sb);
+    return ok;
+}
+
+bool pattern_pred_holds(const PatPred *p, const Node *n)
+{
+    const char *dt;
+    switch (p->kind) {
+    case PRED_IS_CONST:
+        return node_kind(n) == NODE_CONST;
+    case PRED_IS_VAR:
+        return node_kind(n) == NODE_VAR;
+    case PRED_VAR_NAME:
+        return node_kind(n) == NODE_VAR && strcmp(node_name(n), p->s) == 0;
+    case PRED_DTYPE:
+        dt = pattern_node_dtype(n);
+        return dt && strcmp(dt, p->s) == 0;
+    case PRED_RANK:
+        return pattern_node_rank(n) == p->i;
+    case PRED_SHAPE:
+        return shape_holds(p, n);
+    case PRED_VALUE:
+        return node_kind(n) == NODE_CONST && node_const_is_scalar(n) &&
+               node_const_value(n) == p->f;
+    case PRED_ATTR:
+        return attr_holds(p, n);
+    }
+    return false;
+}

@@ -1,0 +1,194 @@
+/* pattern.h - the lowered form of rules that the matcher runtime interprets.
+ *
+ * The rule compiler (lower.c) turns checked rules into these plain tables;
+ * the C emitter writes the same tables as static initialisers.  Everything
+ * here is const data without pointers into an AST, so a compiled rule set
+ * and an interpreted one drive the same runtime (note [one runtime]).
+ *
+ * Three layers, from small to large:
+ *  - PatPred: a test of one node alone (is it a constant? its dtype? an
+ *    attribute value?).  Equal tests are shared: one id per distinct test.
+ *  - PatItem: a sub-pattern without variable names, hash-consed across all
+ *    rules of a rule set.  The automaton's states are sets of items
+ *    (note [item sets] in automaton.c).  A child item always has a smaller
+ *    id than its parent, so id order is a bottom-up order.
+ *  - PatNode: one rule's pattern tree, each node pointing at its item and
+ *    carrying what items leave out: variable slots, attribute bindings.
+ * Guards and actions are PatExpr trees over the variable slots.
+ */
+#ifndef GRAFT_PATTERN_H
+#define GRAFT_PATTERN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "graph.h"
+#include "util.h"
+
+/* ---- node tests ---- */
+
+typedef enum PredKind {
+    PRED_IS_CONST, /* x:const */
+    PRED_IS_VAR,   /* x:var */
+    PRED_VAR_NAME, /* x:var("weight"): s = the name */
+    PRED_DTYPE,    /* x:float32: s = the dtype (from the node's type) */
+    PRED_RANK,     /* x:4 (a rank): i = the rank */
+    PRED_SHAPE,    /* x:Tensor[(1, 3, _, _), float32]: rank, dims (-1 = _),
+                      s = dtype or NULL */
+    PRED_VALUE,    /* 1e-05 in a pattern: a scalar constant equal to f */
+    PRED_ATTR,     /* nn.conv2d(x, w, groups=1): op's attribute s has the
+                      value whose canonical text is key (pattern_attr_key);
+                      dflt = canonical default when the node omits it.
+                      op NULL: an attribute of a called local function,
+                      fn[Composite="x"](...) */
+} PredKind;
+
+typedef struct PatPred {
+    PredKind kind;       /* what is tested */
+    const char *s;       /* VAR_NAME name, DTYPE/SHAPE dtype, ATTR name */
+    int64_t i;           /* RANK: the rank */
+    double f;            /* VALUE: the scalar value */
+    int rank;            /* SHAPE: number of dims */
+    const int64_t *dims; /* SHAPE: dims, -1 for any */
+    const char *op;      /* ATTR: the op whose attribute this is */
+    const char *key;     /* ATTR: canonical text of the wanted value */
+    const char *dflt;    /* ATTR: canonical text of the op's default, or NULL */
+} PatPred;
+
+/* ---- items: shared sub-patterns ---- */
+
+typedef enum PatItemKind {
+    PITEM_ANY,     /* x, _, x:const, 1e-05: any node passing preds */
+    PITEM_OP,      /* nn.conv2d(a, b): op call of op with args */
+    PITEM_FNCALL,  /* fn[Composite="x"](a, b): call of a local function
+                     whose attributes pass preds */
+    PITEM_TUPLE,   /* (a, b) */
+    PITEM_GETITEM, /* a[i] */
+    PITEM_ALT,     /* a | b, and op?(a) = op(a) | a: args are the choices */
+    PITEM_STAR,    /* op*(a): a, or op applied to op*(a); args[0] = a */
+} PatItemKind;
+
+typedef struct PatItem {
+    PatItemKind kind;          /* which shape */
+    const char *op;         /* OP, STAR: the op name */
+    bool commutative;       /* OP with two args: either operand order */
+    bool variadic;          /* OP, FNCALL, TUPLE: more operands may follow
+                               args ("..."); they match anything */
+    int index;              /* GETITEM: the field index */
+    int npreds;             /* tests the node itself must pass */
+    const uint32_t *preds;  /* ids into RuleSet.preds, ascending */
+    int nargs;              /* child items */
+    const uint32_t *args;   /* ids into RuleSet.items, each < this id */
+} PatItem;
+
+/* ---- one rule's pattern tree ---- */
+
+typedef enum PatKind {
+    PAT_ANY,     /* a leaf: variable, _, literal, constrained leaf */
+    PAT_OP,      /* op call, kids = operand patterns */
+    PAT_FNCALL,  /* call of a local function, kids = operand patterns */
+    PAT_TUPLE,   /* tuple, kids = field patterns */
+    PAT_GETITEM, /* element access, kids[0] = the tuple pattern */
+    PAT_ALT,     /* alternatives, kids tried in order */
+    PAT_STAR,    /* repeated unary op, kids[0] = the pattern beneath */
+} PatKind;
+
+/* An attribute bound by the pattern, nn.conv2d(x, w, strides=s). */
+typedef struct PatAttrBind {
+    const char *name;         /* attribute name */
+    int slot;                 /* variable slot receiving the value */
+    const AttrValue *dflt;    /* the op's default when the node omits it */
+} PatAttrBind;
+
+typedef struct PatNode PatNode;
+struct PatNode {
+    PatKind kind;                /* shape, mirrors the item's kind */
+    uint32_t item;               /* the item this node must be in */
+    int slot;                    /* variable slot bound to the node, or -1 */
+    bool embed;                  /* a leaf whose constant a partition embeds
+                                    (x:const or a literal) */
+    int nkids;                   /* sub-patterns */
+    const PatNode *const *kids;  /* in operand order */
+    int nbinds;                  /* attributes bound here */
+    const PatAttrBind *binds;
+    int line;                    /* rule file line, for traces and dumps */
+};
+
+/* ---- guard and action expressions ---- */
+
+typedef enum ExprKind {
+    EXPR_NUM,     /* 3, 1e-05: literal number (f); in an action a new
+                     constant spelled text */
+    EXPR_STR,     /* "NCHW" (s) */
+    EXPR_BOOL,    /* true, false (i) */
+    EXPR_SLOT,    /* a bound variable: a node, or an attribute value */
+    EXPR_LIST,    /* [1, 1]: attribute list literal, kids */
+    EXPR_DTYPE,   /* float32 as a value in a guard: s */
+    EXPR_CALL,    /* action: a new op call: s = op, kids = args, attrs */
+    EXPR_TUPLE,   /* action: (a, b) */
+    EXPR_GETITEM, /* action or guard: kids[0][i]; on shape(x)[i] a dim */
+    EXPR_NOT,     /* !a */
+    EXPR_AND,     /* a && b */
+    EXPR_OR,      /* a || b */
+    EXPR_CMP,     /* a OP b, op in cmp */
+    EXPR_ARITH,   /* a + b, a - b, a * b, a / b, -a: cmp holds the char */
+    EXPR_USERS,   /* users(x): how many users x has */
+    EXPR_RANK,    /* rank(x) */
+    EXPR_DTYPEOF, /* dtype(x) */
+    EXPR_SHAPE,   /* shape(x): a list of dims */
+    EXPR_VALUE,   /* value(x): x's scalar constant value */
+    EXPR_ATTR,    /* attr(x, name): an attribute of bound node x */
+} ExprKind;
+
+typedef enum CmpOp { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE } CmpOp;
+
+typedef enum AttrSrc {
+    ASRC_EXPR,   /* name=EXPR: the value of an expression */
+    ASRC_COPY,   /* **c: every attribute of the node bound to slot */
+} AttrSrc;
+
+typedef struct PatExpr PatExpr;
+
+/* An attribute of a new op call in an action. */
+typedef struct PatActAttr {
+    AttrSrc src;            /* where the value comes from */
+    const char *name;       /* ASRC_EXPR: attribute name */
+    const PatExpr *value;   /* ASRC_EXPR: its value */
+    int slot;               /* ASRC_COPY: the node whose attributes to copy */
+} PatActAttr;
+
+struct PatExpr {
+    ExprKind kind;              /* what it is */
+    double f;                   /* NUM */
+    int64_t i;                  /* BOOL, GETITEM index */
+    const char *s;              /* STR, DTYPE, CALL op, ATTR name */
+    const char *text;           /* NUM in actions: the constant's spelling
+                                   ("1f", "2i64") */
+    const char *dtype;          /* NUM in actions: the constant's dtype */
+    int slot;                   /* SLOT, USERS..ATTR: the variable */
+    int cmp;                    /* CMP: a CmpOp; ARITH: '+', '-', '*', '/',
+                                   'n' for negation */
+    int nkids;                  /* operands */
+    const PatExpr *const *kids;
+    int nattrs;                 /* CALL: attributes, in order */
+    const PatActAttr *attrs;
+    const AttrValue *attr;      /* ATTR: the op's default value (NULL if
+                                   none); a literal (NUM, STR, BOOL, LIST,
+                                   DTYPE) as an attribute value */
+};
+
+/* Appends to out the canonical text of an attribute value, so that equal
+ * values compare equal as strings: numbers as "%.17g" whether written 1,
+ * 1f or 1.0, strings quoted, lists "[a, b]", None, True/False as 1/0. */
+void pattern_attr_key(const AttrValue *v, StrBuf *out);
+
+/* True when node n passes test p (attribute tests look at n's attributes
+ * and fall back on p->dflt). */
+bool pattern_pred_holds(const PatPred *p, const Node *n);
+
+/* A node's dtype (its tensor type's, or a scalar constant's), or NULL;
+ * its rank (0 for a scalar constant), or -1 when unknown. */
+const char *pattern_node_dtype(const Node *n);
+int pattern_node_rank(const Node *n);
+
+#endif

@@ -1,0 +1,186 @@
+/* registry.c - the op registry: declarations to OpInfo, lookup, traits. */
+#include "registry_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+
+static const struct {
+    const char *word; /* as written after an op declaration */
+    unsigned bit;     /* OpTrait */
+} trait_words[] = {
+#define OP_TRAIT_WORD(trait, word, bit) {word, bit},
+    OP_TRAIT_LIST(OP_TRAIT_WORD)
+#undef OP_TRAIT_WORD
+};
+
+static const char *const attr_type_words[] = {
+    "int", "float", "bool", "str", "dtype", "ints", "floats", "any",
+};
+
+Registry *registry_new(Arena *arena, Interner *names)
+{
+    Registry *reg = xcalloc(1, sizeof(Registry));
+    reg->arena = arena;
+    reg->names = names;
+    return reg;
+}
+
+void registry_free(Registry *reg)
+{
+    if (!reg)
+        return;
+    free(reg->ops);
+    free(reg->table);
+    free(reg);
+}
+
+static size_t slot_of(const char *interned, size_t cap)
+{
+    return (size_t)hash_bytes(&interned, sizeof interned, 0) & (cap - 1);
+}
+
+static void table_insert(const OpInfo **table, size_t cap, const OpInfo *op)
+{
+    size_t i = slot_of(op->name, cap);
+    while (table[i])
+        i = (i + 1) & (cap - 1);
+    table[i] = op;
+}
+
+static void table_grow(Registry *reg)
+{
+    if (reg->table_cap >= 2 * (reg->nops + 1))
+        return;
+    size_t cap = reg->table_cap ? reg->table_cap * 2 : 64;
+    const OpInfo **table = xcalloc(cap, sizeof(OpInfo *));
+    for (size_t i = 0; i < reg->nops; i++)
+        table_insert(table, cap, reg->ops[i]);
+    free(reg->table);
+    reg->table = table;
+    reg->table_cap = cap;
+}
+
+void registry_insert(Registry *reg, OpInfo *op)
+{
+    table_grow(reg);
+    op->index = (int)reg->nops;
+    xgrow((void **)&reg->ops, &reg->ops_cap, reg->nops + 1, sizeof(OpInfo *));
+    reg->ops[reg->nops++] = op;
+    table_insert(reg->table, reg->table_cap, op);
+}
+
+const OpInfo *registry_find(const Registry *reg, const char *name)
+{
+    const char *key = interner_lookup(reg->names, name, strlen(name));
+    if (!key || reg->table_cap == 0)
+        return NULL;
+    for (size_t i = slot_of(key, reg->table_cap); reg->table[i];
+         i = (i + 1) & (reg->table_cap - 1))
+        if (reg->table[i]->name == key)
+            return reg->table[i];
+    return NULL;
+}
+
+int registry_count(const Registry *reg)
+{
+    return (int)reg->nops;
+}
+
+const OpInfo *registry_op(const Registry *reg, int i)
+{
+    return reg->ops[i];
+}
+
+unsigned registry_trait_by_name(const char *word)
+{
+    for (size_t i = 0; i < ARRAY_LEN(trait_words); i++)
+        if (strcmp(word, trait_words[i].word) == 0)
+            return trait_words[i].bit;
+    return 0;
+}
+
+const char *registry_trait_name(unsigned bit)
+{
+    for (size_t i = 0; i < ARRAY_LEN(trait_words); i++)
+        if (trait_words[i].bit == bit)
+            return trait_words[i].word;
+    return "?";
+}
+
+int registry_class_ops(const Registry *reg, unsigned mask, const OpInfo **out)
+{
+    int n = 0;
+    for (size_t i = 0; i < reg->nops; i++)
+        if ((reg->ops[i]->traits & mask) == mask)
+            out[n++] = reg->ops[i];
+    return n;
+}
+
+bool registry_attr_type(const char *word, AttrType *out)
+{
+    for (size_t i = 0; i < ARRAY_LEN(attr_type_words); i++)
+        if (strcmp(word, attr_type_words[i]) == 0) {
+            *out = (AttrType)i;
+            return true;
+        }
+    return false;
+}
+
+const char *registry_attr_type_name(AttrType type)
+{
+    return attr_type_words[type];
+}
+
+static bool all_items(const AstNode *lit, bool ints)
+{
+    if (lit->kind != AST_LIST)
+        return false;
+    for (int i = 0; i < lit->u.list.items.count; i++) {
+        const AstNode *it = lit->u.list.items.items[i];
+        if (it->kind != AST_NUMBER || (ints && !it->u.num.is_int))
+            return false;
+    }
+    return true;
+}
+
+bool registry_value_fits(AttrType t, const AstNode *lit)
+{
+    switch (t) {
+    case ATYPE_INT:
+        return lit->kind == AST_NUMBER && lit->u.num.is_int;
+    case ATYPE_FLOAT:
+        return lit->kind == AST_NUMBER;
+    case ATYPE_BOOL:
+        return lit->kind == AST_BOOL;
+    case ATYPE_STR:
+        return lit->kind == AST_STRING;
+    case ATYPE_DTYPE:
+        return lit->kind == AST_STRING || lit->kind == AST_DTYPE;
+    case ATYPE_INTS:
+        return all_items(lit, true);
+    case ATYPE_FLOATS:
+        return all_items(lit, false);
+    case ATYPE_ANY:
+        return ast_is_literal(lit);
+    }
+    return false;
+}
+
+const OpAttrInfo *opinfo_find_attr(const OpInfo *op, const char *name)
+{
+    for (int i = 0; i < op->nattrs; i++)
+        if (strcmp(op->attrs[i].name, name) == 0)
+            return &op->attrs[i];
+    return NULL;
+}
+
+bool opinfo_has_trait(const OpInfo *op, OpTrait trait)
+{
+    return (op->traits & (unsigned)trait) != 0;
+}
+
+bool opinfo_accepts_nargs(const OpInfo *op, int n)
+{
+    return n >= op->min_args && (op->max_args == OP_VARIADIC || n <= op->max_args);
+}

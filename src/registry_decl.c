@@ -1,0 +1,173 @@
+/* registry_decl.c - turning op declarations into OpInfo, and "did you
+ * mean" suggestions for unknown op names. */
+#include "registry_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+
+/* Operands: required ones first, then optional ones, at most one variadic
+ * operand and only last. */
+static bool decl_operands(const AstOpDecl *decl, OpInfo *op, Diag *d)
+{
+    bool ok = true, seen_optional = false;
+    for (int i = 0; i < decl->noperands; i++) {
+        const AstOperand *o = &decl->operands[i];
+        if (o->variadic && i + 1 != decl->noperands) {
+            diag_error(d, decl->src, decl->name_range,
+                       "op '%s': only the last operand can be variadic ('%s...')",
+                       decl->name, o->name);
+            ok = false;
+        }
+        if (!o->optional && !o->variadic && seen_optional) {
+            diag_error(d, decl->src, decl->name_range,
+                       "op '%s': required operand '%s' after an optional one",
+                       decl->name, o->name);
+            ok = false;
+        }
+        seen_optional |= o->optional;
+        if (!o->optional && !o->variadic)
+            op->min_args++;
+    }
+    bool variadic = decl->noperands > 0 && decl->operands[decl->noperands - 1].variadic;
+    op->max_args = variadic ? OP_VARIADIC : decl->noperands;
+    return ok;
+}
+
+static bool decl_traits(const AstOpDecl *decl, OpInfo *op, Diag *d)
+{
+    bool ok = true;
+    for (int i = 0; i < decl->ntraits; i++) {
+        unsigned bit = registry_trait_by_name(decl->traits[i]);
+        if (!bit) {
+            diag_error(d, decl->src, decl->trait_ranges[i],
+                       "unknown op trait '%s'; expected commutative, elementwise, "
+                       "broadcast or reduce", decl->traits[i]);
+            ok = false;
+        }
+        op->traits |= bit;
+    }
+    if ((op->traits & TRAIT_COMMUTATIVE) && (op->min_args != 2 || op->max_args != 2)) {
+        diag_error(d, decl->src, decl->name_range,
+                   "op '%s' is declared commutative but does not take exactly two "
+                   "operands", decl->name);
+        ok = false;
+    }
+    return ok;
+}
+
+static bool decl_attr(Registry *reg, const AstOpDecl *decl, int i, OpAttrInfo *out,
+                      Diag *d)
+{
+    const AstAttrDecl *a = &decl->attrs[i];
+    for (int j = 0; j < i; j++)
+        if (decl->attrs[j].name == a->name) {
+            diag_error(d, decl->src, a->range, "op '%s': attribute '%s' declared twice",
+                       decl->name, a->name);
+            return false;
+        }
+    if (!registry_attr_type(a->type, &out->type)) {
+        diag_error(d, decl->src, a->range, "op '%s': unknown attribute kind '%s'; "
+                   "expected int, float, bool, str, dtype, ints, floats or any",
+                   decl->name, a->type);
+        return false;
+    }
+    out->name = a->name;
+    out->dflt = a->dflt;
+    if (a->dflt && !registry_value_fits(out->type, a->dflt)) {
+        diag_error(d, a->dflt->src, a->dflt->range,
+                   "default of attribute '%s' is not a value of kind %s", a->name, a->type);
+        return false;
+    }
+    if (a->dflt) {
+        StrBuf sb = {0};
+        ast_print_node(&sb, a->dflt);
+        out->dflt_text = arena_strdup(reg->arena, sb.data);
+        strbuf_free(&sb);
+    }
+    return true;
+}
+
+/* Whether two declarations say the same (a file may repeat a builtin). */
+static bool same_decl(const AstOpDecl *a, const AstOpDecl *b)
+{
+    StrBuf sa = {0}, sb = {0};
+    AstItem ia = {.kind = ITEM_OP, .u.op = (AstOpDecl *)a};
+    AstItem ib = {.kind = ITEM_OP, .u.op = (AstOpDecl *)b};
+    ast_print_item(&sa, &ia);
+    ast_print_item(&sb, &ib);
+    bool same = strcmp(sa.data, sb.data) == 0;
+    strbuf_free(&sa);
+    strbuf_free(&sb);
+    return same;
+}
+
+bool registry_declare(Registry *reg, const AstOpDecl *decl, Diag *d)
+{
+    const OpInfo *old = registry_find(reg, decl->name);
+    if (old) {
+        if (same_decl(old->decl, decl))
+            return true;
+        diag_error(d, decl->src, decl->name_range,
+                   "op '%s' is already declared differently", decl->name);
+        diag_note(d, old->decl->src, old->decl->name_range, "previous declaration is here");
+        return false;
+    }
+    OpInfo *op = arena_alloc(reg->arena, sizeof(OpInfo));
+    op->name = interner_cstr(reg->names, decl->name);
+    op->decl = decl;
+    bool ok = decl_operands(decl, op, d) & decl_traits(decl, op, d);
+    OpAttrInfo *attrs = arena_array(reg->arena, (size_t)decl->nattrs + 1, sizeof(OpAttrInfo));
+    for (int i = 0; i < decl->nattrs; i++)
+        ok &= decl_attr(reg, decl, i, &attrs[op->nattrs++], d);
+    op->attrs = attrs;
+    if (!ok)
+        return false;
+    registry_insert(reg, op);
+    return true;
+}
+
+/* Edit distance, giving up (returning limit + 1) once it exceeds limit. */
+static size_t distance(const char *a, const char *b, size_t limit)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > lb + limit || lb > la + limit || lb > 255)
+        return limit + 1;
+    size_t row[256];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0], best = row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t cost = diag + (a[i - 1] != b[j - 1]);
+            size_t v = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
+            row[j] = cost < v ? cost : v;
+            diag = up;
+            if (row[j] < best)
+                best = row[j];
+        }
+        if (best > limit)
+            return limit + 1;
+    }
+    return row[lb];
+}
+
+/* The op whose name is closest to name: at most a third of the name's
+ * letters differ, or name is the op's name without its "nn." prefix. */
+const char *registry_suggest(const Registry *reg, const char *name)
+{
+    size_t limit = strlen(name) / 3 > 0 ? strlen(name) / 3 : 1;
+    const char *best = NULL;
+    size_t best_d = limit + 1;
+    for (size_t i = 0; i < reg->nops; i++) {
+        const char *cand = reg->ops[i]->name;
+        const char *dot = strrchr(cand, '.');
+        size_t dist = dot && strcmp(dot + 1, name) == 0 ? 1 : distance(name, cand, limit);
+        if (dist < best_d) {
+            best_d = dist;
+            best = cand;
+        }
+    }
+    return best;
+}

@@ -1,0 +1,21 @@
+/* registry_impl.h - the Registry's private layout, shared by registry.c
+ * (lookup, traits) and registry_decl.c (declarations, suggestions). */
+#ifndef GRAFT_REGISTRY_IMPL_H
+#define GRAFT_REGISTRY_IMPL_H
+
+#include "registry.h"
+
+struct Registry {
+    Arena *arena;         /* OpInfo and attribute tables */
+    Interner *names;      /* op names are interned: lookups compare pointers */
+    OpInfo **ops;         /* in declaration order */
+    size_t nops;          /* entries used in ops */
+    size_t ops_cap;       /* entries allocated in ops */
+    const OpInfo **table; /* open addressing by interned name; NULL = free */
+    size_t table_cap;     /* a power of two, at least twice nops */
+};
+
+/* Appends a checked op (its name interned) and indexes it. */
+void registry_insert(Registry *reg, OpInfo *op);
+
+#endif

@@ -1,0 +1,42 @@
+/* relay.h - the Relay text format as TVM v0.14 prints it: loading a
+ * model into a Graph and printing a Graph back in TVM's canonical form.
+ *
+ * note [relay nesting limit]: the loader's parser stack holds at most
+ * RELAY_MAX_DEPTH entries.  Lists of bindings, arguments and attributes are
+ * left-recursive and take constant stack, so only nesting grows it.
+ * Measured limits: f(f(f(...))) 3,328 deep, ((...,),) 4,992, [[[...]]]
+ * 4,989, fn () { fn () { ... } } 1,109 (the message says "about 2000
+ * levels").  Deeper input gets "expression nested too deeply", not a
+ * crash; the graph and the printer never recurse on expression depth (the
+ * printer recurses once per nested fn, which the parser bounds).  Chains
+ * of bindings (%1 = f(%0); %2 = f(%1); ...) of any length are fine.
+ */
+#ifndef GRAFT_RELAY_H
+#define GRAFT_RELAY_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "diag.h"
+#include "graph.h"
+
+enum { RELAY_MAX_DEPTH = 10000 };
+
+/* Parses a whole model (one "def @NAME(...) { ... }" with optional version
+ * line, Prelude type declarations and metadata section).  Reports every
+ * problem through d as "file:line:col: error: ..." and returns NULL then;
+ * never returns a partial graph. */
+Graph *relay_load(const Source *src, Diag *d);
+
+/* Writes g in TVM's canonical text form, ending in a newline. */
+void relay_print(const Graph *g, FILE *out);
+/* The same text, malloc'd and NUL-terminated. */
+char *relay_print_string(const Graph *g);
+
+/* The temp number (%N) the printer gives each node, indexed by node id
+ * (malloc'd, graph_node_count entries); UINT32_MAX for nodes printed
+ * inline (variables, constants, the body result of a scope) and for nodes
+ * not printed.  Variables print as %NAME: see relay_var_name. */
+uint32_t *relay_temp_numbers(const Graph *g);
+
+#endif

@@ -1,0 +1,344 @@
+/* relay_load.c - the loader's driver and its list and type actions.
+ * Names and expressions are in relay_load_expr.c. */
+#include "relay_load.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "relay_parse.h"
+
+const char *load_text(RelayParser *ps, RelayText t)
+{
+    return ps->src->text + t.off;
+}
+
+void lex_error(RelayLexer *lx, const SrcRange *loc, const char *msg)
+{
+    diag_error(lx->diag, lx->src, *loc, "%s", msg);
+}
+
+/* Stray bytes: printable ones quoted, others in hex (binary junk). */
+void lex_stray(RelayLexer *lx, const SrcRange *loc, char c)
+{
+    unsigned char b = (unsigned char)c;
+    if (b > 0x20 && b < 0x7f)
+        diag_error(lx->diag, lx->src, *loc, "unexpected character '%c'", c);
+    else
+        diag_error(lx->diag, lx->src, *loc,
+                   "unexpected byte 0x%02x (not a Relay text file?)", b);
+}
+
+void lex_open(RelayLexer *lx, char c, const SrcRange *loc)
+{
+    xgrow((void **)&lx->open, &lx->cap_open, lx->nopen + 1, sizeof(OpenBracket));
+    lx->open[lx->nopen].c = c;
+    lx->open[lx->nopen++].where = *loc;
+}
+
+/* A closer pops its opener; a stray closer leaves the stack alone (the
+ * parser reports it). */
+void lex_close(RelayLexer *lx, char c)
+{
+    char opener = c == ')' ? '(' : c == ']' ? '[' : '{';
+    if (lx->nopen && lx->open[lx->nopen - 1].c == opener)
+        lx->nopen--;
+}
+
+/* After a syntax error: when the parser wanted the closer of the
+ * innermost open bracket, or the input ended with brackets open, point at
+ * the opener ("to match this '{'"). */
+void load_note_opener(RelayParser *ps, const char *msg)
+{
+    RelayLexer *lx = ps->lexer;
+    if (!lx->nopen)
+        return;
+    const OpenBracket *b = &lx->open[lx->nopen - 1];
+    char closer = b->c == '(' ? ')' : b->c == '[' ? ']' : '}';
+    char want[8];
+    snprintf(want, sizeof want, "'%c'", closer);
+    const char *expecting = strstr(msg, "expecting");
+    if (lx->at_eof || (expecting && strstr(expecting, want)))
+        diag_note(ps->diag, ps->src, b->where, "to match this '%c'", b->c);
+}
+
+/* ---- the item stack ---- */
+
+size_t load_mark(RelayParser *ps)
+{
+    return ps->nitems;
+}
+
+static Item *push(RelayParser *ps, ItemKind kind)
+{
+    xgrow((void **)&ps->items, &ps->cap_items, ps->nitems + 1, sizeof(Item));
+    Item *it = &ps->items[ps->nitems++];
+    it->kind = kind;
+    return it;
+}
+
+void load_push_node(RelayParser *ps, Node *n)
+{
+    push(ps, ITEM_NODE)->u.node = n;
+}
+
+void load_push_attr(RelayParser *ps, RelayText name, AttrValue *v)
+{
+    Item *it = push(ps, ITEM_ATTR);
+    it->u.attr.name = load_intern(ps, name);
+    it->u.attr.value = v;
+}
+
+void load_push_value(RelayParser *ps, AttrValue *v)
+{
+    push(ps, ITEM_VALUE)->u.value = v;
+}
+
+void load_push_type(RelayParser *ps, const Type *t)
+{
+    push(ps, ITEM_TYPE)->u.type = t;
+}
+
+/* dim -> INT | '?' */
+bool load_push_dim(RelayParser *ps, RelayText t, SrcRange loc)
+{
+    int64_t d = DIM_ANY;
+    if (load_text(ps, t)[0] != '?') {
+        errno = 0;
+        d = strtoll(load_text(ps, t), NULL, 10);
+        if (errno || d < 0) {
+            diag_error(ps->diag, ps->src, loc, "invalid dimension");
+            return false;
+        }
+    }
+    push(ps, ITEM_DIM)->u.dim = d;
+    return true;
+}
+
+/* Items of one kind from mark up, copied out (malloc'd); pops them all. */
+static void *take(RelayParser *ps, size_t mark, ItemKind kind, size_t size,
+                  int *count)
+{
+    char *out = xmalloc((ps->nitems - mark + 1) * size);
+    int n = 0;
+    for (size_t i = mark; i < ps->nitems; i++) {
+        Item *it = &ps->items[i];
+        if (it->kind == kind)
+            memcpy(out + (size_t)n++ * size, &it->u, size);
+    }
+    *count = n;
+    return out;
+}
+
+/* ---- attribute values ---- */
+
+/* INT, NUMBER, BOOL, NONE or STRING with its spelling kept. */
+AttrValue *load_value(RelayParser *ps, AttrKind kind, RelayText t)
+{
+    AttrValue *v = graph_new_attr_value(ps->g, kind);
+    const char *s = load_text(ps, t);
+    v->spelling = arena_strndup(graph_arena(ps->g), s, t.len);
+    switch (kind) {
+    case ATTR_INT:
+        errno = 0;
+        v->i = strtoll(s, NULL, 10);
+        if (errno == ERANGE) { /* not clamped silently: reject the model */
+            diag_error(ps->diag, ps->src, source_range(ps->src, t.off, t.off + t.len),
+                       "integer out of range for int64");
+            ps->failed = true;
+        }
+        break;
+    case ATTR_FLOAT: v->f = strtod(s, NULL); break;
+    case ATTR_BOOL: v->i = s[0] == 'T'; break;
+    case ATTR_STRING: v->s = load_unquote(ps, t); break;
+    case ATTR_NULL:
+    case ATTR_LIST: break;
+    }
+    return v;
+}
+
+/* '[' values ']': the list's spelling is its items' joined by ", ". */
+AttrValue *load_list(RelayParser *ps, size_t mark)
+{
+    AttrValue *v = graph_new_attr_value(ps->g, ATTR_LIST);
+    int n;
+    AttrValue **items = take(ps, mark, ITEM_VALUE, sizeof(AttrValue *), &n);
+    ps->nitems = mark;
+    StrBuf sb = {0};
+    strbuf_putc(&sb, '[');
+    for (int i = 0; i < n; i++)
+        strbuf_printf(&sb, "%s%s", i ? ", " : "", items[i]->spelling);
+    strbuf_putc(&sb, ']');
+    v->nitems = n;
+    v->items = arena_dup(graph_arena(ps->g), items, (size_t)n * sizeof(AttrValue *));
+    v->spelling = arena_strndup(graph_arena(ps->g), sb.data, sb.len);
+    strbuf_free(&sb);
+    free(items);
+    return v;
+}
+
+/* ---- types ---- */
+
+const Type *load_dtype(RelayParser *ps, RelayText t)
+{
+    char *dtype = xstrndup(load_text(ps, t), t.len);
+    const Type *type = graph_type_tensor(ps->g, dtype, NULL, 0);
+    free(dtype);
+    return type;
+}
+
+/* IDENT '[' '(' dims ')' ',' IDENT ']' where the first IDENT is Tensor */
+const Type *load_tensor_type(RelayParser *ps, RelayText tensor, size_t mark,
+                             RelayText dtype, SrcRange loc)
+{
+    if (tensor.len != 6 || memcmp(load_text(ps, tensor), "Tensor", 6) != 0) {
+        diag_error(ps->diag, ps->src, loc, "unknown type '%.*s' (expected Tensor)",
+                   (int)tensor.len, load_text(ps, tensor));
+        return NULL;
+    }
+    int rank;
+    int64_t *dims = take(ps, mark, ITEM_DIM, sizeof(int64_t), &rank);
+    ps->nitems = mark;
+    char *name = xstrndup(load_text(ps, dtype), dtype.len);
+    const Type *t = graph_type_tensor(ps->g, name, dims, rank);
+    free(name);
+    free(dims);
+    return t;
+}
+
+const Type *load_tuple_type(RelayParser *ps, size_t mark)
+{
+    int n;
+    const Type **fields = take(ps, mark, ITEM_TYPE, sizeof(Type *), &n);
+    ps->nitems = mark;
+    const Type *t = graph_type_tuple(ps->g, fields, n);
+    free(fields);
+    return t;
+}
+
+/* '(' types ')': one type is that type, more are a tuple type. */
+const Type *load_paren_type(RelayParser *ps, size_t mark)
+{
+    if (ps->nitems - mark == 1)
+        return ps->items[--ps->nitems].u.type;
+    return load_tuple_type(ps, mark);
+}
+
+/* ---- module text ---- */
+
+void load_version(RelayParser *ps, RelayText t)
+{
+    char *s = xstrndup(load_text(ps, t), t.len);
+    graph_set_version(ps->g, s);
+    free(s);
+}
+
+void load_typedef(RelayParser *ps, RelayText t)
+{
+    graph_add_typedef(ps->g, load_text(ps, t), t.len);
+}
+
+void load_metadata(RelayParser *ps, RelayText t)
+{
+    graph_set_metadata(ps->g, load_text(ps, t), t.len);
+}
+
+/* ---- the driver ---- */
+
+static bool only_layout(const Source *src)
+{
+    for (size_t i = 0; i < src->len; i++)
+        if (!strchr(" \t\r\n", src->text[i]))
+            return false;
+    return true;
+}
+
+/* note [control bytes]: control bytes (other than tab, newline and
+ * carriage return) never occur in Relay text, not even in strings or
+ * comments, so the first one is reported before scanning.  This also keeps
+ * NUL bytes away from the scanner (which treats them specially) and out of
+ * the texts kept as C strings (a NUL in a type declaration, found by
+ * fuzzing, used to truncate it when printed). */
+static bool is_control(unsigned char b)
+{
+    return (b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7f;
+}
+
+/* Eight bytes at a time: skips words with no byte below 0x20 and no 0x7f
+ * (the usual bit trick: a byte b < 0x20 borrows in b - 0x20). */
+static size_t skip_plain_words(const char *text, size_t len)
+{
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, text + i, 8);
+        uint64_t low = (w - 0x20 * ones) & ~w & highs;
+        uint64_t del = ((w ^ (0x7f * ones)) - ones) & ~(w ^ (0x7f * ones)) & highs;
+        if (low | del)
+            break;
+    }
+    return i;
+}
+
+/* Reports the first control byte (note [control bytes]). */
+static bool check_bytes(const Source *src, Diag *d)
+{
+    size_t i = 0;
+    while (i < src->len) {
+        i += skip_plain_words(src->text + i, src->len - i);
+        size_t end = i + 8 < src->len ? i + 8 : src->len;
+        for (; i < end; i++) {
+            unsigned char b = (unsigned char)src->text[i];
+            if (is_control(b)) {
+                diag_error(d, src, source_range(src, i, i + 1),
+                           "unexpected byte 0x%02x (not a Relay text file?)", b);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+static void parser_free(RelayParser *ps)
+{
+    relay_lexer_free(ps->lexer);
+    free(ps->items);
+    free(ps->syms);
+    free(ps->slots);
+    free(ps->temps);
+    free(ps->marks);
+    free(ps->scratch_nodes);
+    free(ps->scratch_attrs);
+}
+
+/* Checks the bytes, then parses; the graph is kept only when no error
+ * was reported. */
+Graph *relay_load(const Source *src, Diag *d)
+{
+    if (!check_bytes(src, d))
+        return NULL;
+    if (only_layout(src)) {
+        SrcRange at = {1, 1, 1, 1};
+        diag_error(d, src, at, "empty model: expected 'def @main(...) { ... }'");
+        return NULL;
+    }
+    if (src->len > INT_MAX) {
+        diag_plain_error(d, "'%s' is too large", src->name);
+        return NULL;
+    }
+    RelayParser ps = {0};
+    ps.src = src;
+    ps.diag = d;
+    ps.g = graph_new();
+    ps.lexer = relay_lexer_new(src, d);
+    load_symbols_init(&ps);
+    int rc = relay_parse(&ps);
+    parser_free(&ps);
+    if (rc != 0 || ps.failed) {
+        graph_free(ps.g);
+        return NULL;
+    }
+    return ps.g;
+}

@@ -1,0 +1,168 @@
+/* relay_load.h - private interface between the Relay scanner, the parser
+ * (grammar/relay_*.{l,y}) and the loader's semantic actions
+ * (src/relay_load.c).  Users call relay_load (relay.h). */
+#ifndef GRAFT_RELAY_LOAD_H
+#define GRAFT_RELAY_LOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "graph.h"
+#include "relay.h"
+#include "util.h"
+
+/* A token's bytes in the Source. */
+typedef struct RelayText {
+    size_t off; /* offset of the first byte */
+    size_t len; /* bytes */
+} RelayText;
+
+/* An open bracket, remembered to name it when its closer is missing. */
+typedef struct OpenBracket {
+    char c;         /* '(', '[' or '{' */
+    SrcRange where; /* where it was opened */
+} OpenBracket;
+
+/* The scanner's state (flex "extra"). */
+typedef struct RelayLexer {
+    OpenBracket *open; /* brackets not closed yet, innermost last */
+    size_t nopen;      /* entries in open */
+    size_t cap_open;   /* capacity of open */
+    bool at_eof;       /* the end of the input was returned */
+    int last;          /* the last token returned (note [annotations]) */
+    int end_line;      /* line of the last token's end (0: none yet) */
+    int end_column;    /* column just after the last token */
+    const Source *src; /* text being scanned */
+    Diag *diag;        /* where lexical errors go */
+    void *scanner;     /* the flex scanner (yyscan_t) */
+    size_t offset;     /* byte offset of the next token */
+    size_t read;       /* bytes handed to the scanner so far */
+    int line;          /* line of the next token */
+    int column;        /* column of the next token */
+} RelayLexer;
+
+RelayLexer *relay_lexer_new(const Source *src, Diag *d);
+void relay_lexer_free(RelayLexer *lx);
+void lex_error(RelayLexer *lx, const SrcRange *loc, const char *msg);
+void lex_stray(RelayLexer *lx, const SrcRange *loc, char c);
+void lex_open(RelayLexer *lx, char c, const SrcRange *loc);
+void lex_close(RelayLexer *lx, char c);
+
+/* What a list item on the parser's item stack holds. */
+typedef enum ItemKind {
+    ITEM_NODE,  /* an operand, tuple field or function parameter */
+    ITEM_ATTR,  /* name=value in a call or function */
+    ITEM_VALUE, /* an element of an attribute list */
+    ITEM_TYPE,  /* a field of a tuple type */
+    ITEM_DIM,   /* a tensor dimension */
+} ItemKind;
+
+typedef struct Item {
+    ItemKind kind;           /* which member is set */
+    union {
+        Node *node;          /* ITEM_NODE */
+        Attr attr;           /* ITEM_ATTR */
+        AttrValue *value;    /* ITEM_VALUE */
+        const Type *type;    /* ITEM_TYPE */
+        int64_t dim;         /* ITEM_DIM */
+    } u;
+} Item;
+
+/* A name in scope: a temp (%3) or a variable (%x).  32 bytes: a million
+ * bindings are a million symbols. */
+typedef struct Symbol {
+    uint64_t key;      /* temp: 2 * number + 1; name: interned pointer */
+    Node *node;        /* what it names */
+    uint32_t off;      /* its definition's byte offset in the source */
+    uint32_t len;      /* and length, for "first defined here" */
+    int32_t depth;     /* scope depth it was defined at */
+    int32_t shadowed;  /* index of the symbol it hides, or -1 */
+} Symbol;
+
+/* A hash slot: key and the index of its innermost Symbol (-1: none). */
+typedef struct SymSlot {
+    uint64_t key;      /* 0 when empty */
+    int32_t sym;       /* index into RelayParser.syms, or -1 */
+} SymSlot;
+
+/* The parser's state, passed to every action. */
+typedef struct RelayParser {
+    const Source *src;   /* text being parsed */
+    Diag *diag;          /* where errors go */
+    Graph *g;            /* graph being built */
+    RelayLexer *lexer;   /* token source */
+    Item *items;         /* open lists, innermost on top */
+    size_t nitems;       /* items in use */
+    size_t cap_items;    /* capacity of items */
+    Symbol *syms;        /* names in scope, outermost first */
+    size_t nsyms;        /* symbols in use */
+    size_t cap_syms;     /* capacity of syms */
+    int32_t *temps;      /* dense temp number -> innermost symbol, or -1 */
+    size_t ntemps;       /* cells in temps */
+    SymSlot *slots;      /* other keys -> innermost symbol */
+    size_t nslots;       /* power of two */
+    size_t nkeys;        /* used slots */
+    size_t *marks;       /* per open scope: nsyms at its start */
+    int depth;           /* open scopes (0: @main) */
+    size_t cap_marks;    /* capacity of marks */
+    Node **scratch_nodes;     /* operands of the list being reduced */
+    size_t cap_scratch_nodes; /* capacity of scratch_nodes */
+    Attr *scratch_attrs;      /* attributes of the list being reduced */
+    size_t cap_scratch_attrs; /* capacity of scratch_attrs */
+    bool have_def;       /* a "def" was read */
+    bool failed;         /* an error was reported */
+} RelayParser;
+
+/* ---- actions (relay_load.c) ---- */
+
+const char *load_text(RelayParser *ps, RelayText t);
+/* The token's bytes interned in the graph. */
+const char *load_intern(RelayParser *ps, RelayText t);
+/* A STRING token's contents without quotes and escapes, interned. */
+const char *load_unquote(RelayParser *ps, RelayText t);
+void load_symbols_init(RelayParser *ps);
+/* Pushes a list item; load_mark returns where the next list starts. */
+size_t load_mark(RelayParser *ps);
+void load_push_node(RelayParser *ps, Node *n);
+void load_push_attr(RelayParser *ps, RelayText name, AttrValue *v);
+void load_push_value(RelayParser *ps, AttrValue *v);
+void load_push_type(RelayParser *ps, const Type *t);
+bool load_push_dim(RelayParser *ps, RelayText t, SrcRange loc);
+
+void load_note_opener(RelayParser *ps, const char *msg);
+void load_scope_open(RelayParser *ps);
+void load_scope_close(RelayParser *ps);
+
+/* Each returns NULL/false after reporting an error (the parser aborts). */
+Node *load_param(RelayParser *ps, RelayText name, const Type *type,
+                 RelayText *annot, SrcRange loc);
+bool load_define(RelayParser *ps, RelayText temp, Node *value, SrcRange loc);
+Node *load_use(RelayParser *ps, RelayText name, SrcRange loc);
+Node *load_const(RelayParser *ps, RelayText t, SrcRange loc);
+Node *load_call(RelayParser *ps, RelayText op, size_t mark);
+Node *load_fn_call(RelayParser *ps, Node *callee, size_t mark, SrcRange loc);
+Node *load_tuple(RelayParser *ps, size_t mark);
+/* '(' fields ')': one field is that expression, more are a tuple. */
+Node *load_paren(RelayParser *ps, size_t mark);
+Node *load_getitem(RelayParser *ps, Node *tuple, RelayText index, SrcRange loc);
+Node *load_func(RelayParser *ps, size_t mark, const Type *ret, Node *body);
+void load_annotate(RelayParser *ps, Node *n, RelayText annot);
+bool load_main(RelayParser *ps, RelayText name, size_t mark, const Type *ret,
+               Node *body, SrcRange loc);
+
+AttrValue *load_value(RelayParser *ps, AttrKind kind, RelayText t);
+AttrValue *load_list(RelayParser *ps, size_t mark);
+
+const Type *load_dtype(RelayParser *ps, RelayText t);
+const Type *load_tensor_type(RelayParser *ps, RelayText tensor, size_t mark,
+                             RelayText dtype, SrcRange loc);
+const Type *load_tuple_type(RelayParser *ps, size_t mark);
+const Type *load_paren_type(RelayParser *ps, size_t mark);
+
+void load_version(RelayParser *ps, RelayText t);
+void load_typedef(RelayParser *ps, RelayText t);
+void load_metadata(RelayParser *ps, RelayText t);
+
+#endif

@@ -1,0 +1,437 @@
+/* relay_load_expr.c - the loader's scoped names and expression actions. */
+#include "relay_load.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *load_intern(RelayParser *ps, RelayText t)
+{
+    return graph_intern_n(ps->g, load_text(ps, t), t.len);
+}
+
+/* "\"a\\\"b\"" -> a"b; escapes \" \\ \n \t, others kept as the char. */
+const char *load_unquote(RelayParser *ps, RelayText t)
+{
+    const char *s = load_text(ps, t) + 1;
+    const char *end = load_text(ps, t) + t.len - 1;
+    StrBuf sb = {0};
+    strbuf_append(&sb, "", 0);
+    for (; s < end; s++) {
+        char c = *s;
+        if (c == '\\' && s + 1 < end) {
+            c = *++s;
+            c = c == 'n' ? '\n' : c == 't' ? '\t' : c;
+        }
+        strbuf_putc(&sb, c);
+    }
+    const char *out = graph_intern_n(ps->g, sb.data, sb.len);
+    strbuf_free(&sb);
+    return out;
+}
+
+/* ---- scoped symbols (note [relay scopes]) ----
+ * note [relay scopes]: a name (%x) or temp (%3) refers to its innermost
+ * definition; a function body opens a scope, so its temps and parameters
+ * vanish at its '}' and may reuse outer numbers.  Defining a name twice in
+ * one scope is an error.  Each key has a cell holding its innermost
+ * Symbol; closing a scope pops its symbols and restores what they hid.
+ * Temps below TEMP_DIRECT (TVM numbers them densely from 0) have their
+ * cells in an array indexed by number; names and larger temps in a hash
+ * table.  Which one is fixed by the key, so lookups need only one. */
+
+enum { TEMP_DIRECT = 1 << 22 };
+
+void load_symbols_init(RelayParser *ps)
+{
+    ps->nslots = 256;
+    ps->slots = xcalloc(ps->nslots, sizeof(SymSlot));
+}
+
+static SymSlot *find_slot(SymSlot *slots, size_t nslots, uint64_t key)
+{
+    size_t mask = nslots - 1;
+    size_t i = (size_t)hash_mix(0, key) & mask;
+    while (slots[i].key && slots[i].key != key)
+        i = (i + 1) & mask;
+    return &slots[i];
+}
+
+static void grow_slots(RelayParser *ps)
+{
+    SymSlot *old = ps->slots;
+    size_t nold = ps->nslots;
+    ps->nslots *= 2;
+    ps->slots = xcalloc(ps->nslots, sizeof(SymSlot));
+    for (size_t i = 0; i < nold; i++)
+        if (old[i].key)
+            *find_slot(ps->slots, ps->nslots, old[i].key) = old[i];
+    free(old);
+}
+
+/* The cell of a dense temp, the array grown (cells of -1) to reach it. */
+static int32_t *temp_cell(RelayParser *ps, uint64_t number, bool create)
+{
+    if (number >= ps->ntemps) {
+        if (!create)
+            return NULL;
+        size_t old = ps->ntemps;
+        xgrow((void **)&ps->temps, &ps->ntemps, number + 1, sizeof(int32_t));
+        memset(ps->temps + old, 0xff, (ps->ntemps - old) * sizeof(int32_t));
+    }
+    return &ps->temps[number];
+}
+
+/* The cell holding key's innermost symbol index (-1: none); NULL when
+ * the key was never defined and create is false. */
+static int32_t *symbol_cell(RelayParser *ps, uint64_t key, bool create)
+{
+    if ((key & 1) && key / 2 < TEMP_DIRECT)
+        return temp_cell(ps, key / 2, create);
+    if (create && (ps->nkeys + 1) * 2 > ps->nslots)
+        grow_slots(ps);
+    SymSlot *slot = find_slot(ps->slots, ps->nslots, key);
+    if (!slot->key) {
+        if (!create)
+            return NULL;
+        slot->key = key;
+        slot->sym = -1;
+        ps->nkeys++;
+    }
+    return &slot->sym;
+}
+
+/* The key of "%3" or "%name"; 0 after reporting a bad temp number. */
+static uint64_t symbol_key(RelayParser *ps, RelayText t, SrcRange loc)
+{
+    const char *s = load_text(ps, t) + 1;
+    if (s[0] < '0' || s[0] > '9')
+        return (uint64_t)(uintptr_t)graph_intern_n(ps->g, s, t.len - 1);
+    if (t.len > 19) {
+        diag_error(ps->diag, ps->src, loc, "temporary number too large");
+        return 0;
+    }
+    uint64_t n = 0;
+    for (size_t i = 0; i + 1 < t.len; i++)
+        n = n * 10 + (uint64_t)(s[i] - '0');
+    return n * 2 + 1;
+}
+
+static Symbol *lookup(RelayParser *ps, uint64_t key)
+{
+    int32_t *cell = symbol_cell(ps, key, false);
+    return cell && *cell >= 0 ? &ps->syms[*cell] : NULL;
+}
+
+/* Binds name to n in the current scope, or reports a duplicate. */
+static bool define(RelayParser *ps, RelayText name, Node *n, SrcRange loc)
+{
+    if (ps->nsyms >= INT32_MAX) {
+        diag_error(ps->diag, ps->src, loc, "too many names");
+        return false;
+    }
+    uint64_t key = symbol_key(ps, name, loc);
+    if (!key)
+        return false;
+    Symbol *old = lookup(ps, key);
+    if (old && old->depth == ps->depth) {
+        diag_error(ps->diag, ps->src, loc, "duplicate definition of '%.*s'",
+                   (int)name.len, load_text(ps, name));
+        diag_note(ps->diag, ps->src, source_range(ps->src, old->off, old->off + old->len),
+                  "'%.*s' was first defined here", (int)name.len, load_text(ps, name));
+        return false;
+    }
+    int32_t *cell = symbol_cell(ps, key, true);
+    xgrow((void **)&ps->syms, &ps->cap_syms, ps->nsyms + 1, sizeof(Symbol));
+    ps->syms[ps->nsyms] = (Symbol){key, n, (uint32_t)name.off, (uint32_t)name.len,
+                                   ps->depth, *cell};
+    *cell = (int32_t)ps->nsyms++;
+    return true;
+}
+
+void load_scope_open(RelayParser *ps)
+{
+    xgrow((void **)&ps->marks, &ps->cap_marks, (size_t)ps->depth + 1,
+          sizeof(size_t));
+    ps->marks[ps->depth++] = ps->nsyms;
+}
+
+void load_scope_close(RelayParser *ps)
+{
+    size_t mark = ps->marks[--ps->depth];
+    while (ps->nsyms > mark) {
+        Symbol *s = &ps->syms[--ps->nsyms];
+        *symbol_cell(ps, s->key, false) = s->shadowed;
+    }
+}
+
+/* ---- expressions ---- */
+
+static void annotate(RelayParser *ps, Node *n, const char *text, size_t len)
+{
+    char *annot = xstrndup(text, len);
+    graph_set_annotation(ps->g, n, annot);
+    if (!node_type(n))
+        graph_set_type(ps->g, n, graph_annotation_type(ps->g, annot));
+    free(annot);
+}
+
+/* param -> LOCAL [':' type] [ANNOT]: @main's at depth 0, else a fn's. */
+Node *load_param(RelayParser *ps, RelayText name, const Type *type,
+                 RelayText *annot, SrcRange loc)
+{
+    const char *s = graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1);
+    Node *v = ps->depth == 0 ? graph_add_param(ps->g, s, type)
+                             : graph_add_fn_param(ps->g, s, type);
+    if (annot)
+        annotate(ps, v, load_text(ps, *annot), annot->len);
+    return define(ps, name, v, loc) ? v : NULL;
+}
+
+bool load_define(RelayParser *ps, RelayText temp, Node *value, SrcRange loc)
+{
+    if (node_kind(value) == NODE_VAR || node_kind(value) == NODE_CONST) {
+        /* "%1 = %x;" would make %1 an alias; TVM never prints that. */
+        diag_error(ps->diag, ps->src, loc,
+                   "a binding must compute something (got a %s)",
+                   node_kind(value) == NODE_VAR ? "variable" : "constant");
+        return false;
+    }
+    return define(ps, temp, value, loc);
+}
+
+/* "%x.0" where %x is a name: TVM's printer writes a getitem of a
+ * variable that way, so a dotted name that is undefined may be one. */
+static Node *dotted_getitem(RelayParser *ps, RelayText name, SrcRange loc)
+{
+    const char *s = load_text(ps, name);
+    size_t dot = name.len;
+    while (dot > 2 && s[dot - 1] >= '0' && s[dot - 1] <= '9')
+        dot--;
+    if (dot == name.len || s[dot - 1] != '.' || name.len - dot > 9)
+        return NULL;
+    RelayText base = {name.off, dot - 1};
+    Symbol *sym = lookup(ps, symbol_key(ps, base, loc));
+    if (!sym)
+        return NULL;
+    return graph_add_getitem(ps->g, sym->node, atoi(s + dot));
+}
+
+/* After "'%3' is not defined": when a line further down starts with
+ * "%3 = ", the name is used before its definition; point there. */
+static void note_later_definition(RelayParser *ps, RelayText name)
+{
+    const char *text = ps->src->text, *end = text + ps->src->len;
+    const char *p = text + name.off + name.len;
+    while ((p = memchr(p, '\n', (size_t)(end - p)))) {
+        p++;
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        if ((size_t)(end - p) > name.len + 2 && memcmp(p, text + name.off, name.len) == 0 &&
+            memcmp(p + name.len, " =", 2) == 0) {
+            size_t at = (size_t)(p - text);
+            diag_note(ps->diag, ps->src, source_range(ps->src, at, at + name.len),
+                      "'%.*s' is defined later, here", (int)name.len, text + name.off);
+            return;
+        }
+    }
+}
+
+/* A use of %3 or %x: its innermost definition, else an error. */
+Node *load_use(RelayParser *ps, RelayText name, SrcRange loc)
+{
+    uint64_t key = symbol_key(ps, name, loc);
+    if (!key)
+        return NULL;
+    Symbol *sym = lookup(ps, key);
+    if (sym)
+        return sym->node;
+    Node *n = dotted_getitem(ps, name, loc);
+    if (!n) {
+        diag_error(ps->diag, ps->src, loc, "'%.*s' is not defined",
+                   (int)name.len, load_text(ps, name));
+        note_later_definition(ps, name);
+    }
+    return n;
+}
+
+/* The dtype a scalar literal's suffix names ("1f" float32, "2i64"). */
+static const char *literal_dtype(const char *s, size_t len, bool *ok)
+{
+    static const char *const suffixes[][2] = {
+        {"f16", "float16"}, {"f32", "float32"}, {"f64", "float64"},
+        {"i8", "int8"},     {"i16", "int16"},   {"i32", "int32"},
+        {"i64", "int64"},   {"u8", "uint8"},    {"u16", "uint16"},
+        {"u32", "uint32"},  {"u64", "uint64"},  {"f", "float32"},
+    };
+    *ok = true;
+    for (size_t i = 0; i < ARRAY_LEN(suffixes); i++) {
+        size_t n = strlen(suffixes[i][0]);
+        if (len > n && memcmp(s + len - n, suffixes[i][0], n) == 0)
+            return suffixes[i][1];
+    }
+    *ok = false;
+    return memchr(s, '.', len) || memchr(s, 'e', len) ? "float32" : "int32";
+}
+
+/* Whether a numeric literal's value is representable: integers must fit
+ * int64 (uint64 for "u64"), floats must not overflow to infinity.  A huge
+ * literal would otherwise load as a silently clamped value. */
+static bool literal_in_range(const char *spelling, const char *dtype)
+{
+    errno = 0;
+    if (strncmp(dtype, "float", 5) == 0)
+        return !isinf(strtod(spelling, NULL));
+    if (strcmp(dtype, "uint64") == 0)
+        (void)strtoull(spelling, NULL, 10);
+    else
+        (void)strtoll(spelling, NULL, 10);
+    return errno != ERANGE;
+}
+
+/* A constant: a scalar literal, True/False, or meta[...][i]. */
+Node *load_const(RelayParser *ps, RelayText t, SrcRange loc)
+{
+    const char *s = load_text(ps, t);
+    char *spelling = xstrndup(s, t.len);
+    double value = 0;
+    const char *dtype = NULL;
+    bool suffixed;
+    if (strncmp(spelling, "meta[", 5) == 0) {
+        dtype = NULL;
+    } else if (spelling[0] == 'T' || spelling[0] == 'F') {
+        dtype = "bool";
+        value = spelling[0] == 'T';
+    } else {
+        dtype = literal_dtype(s, t.len, &suffixed);
+        value = strtod(spelling, NULL);
+        if (!literal_in_range(spelling, dtype)) {
+            diag_error(ps->diag, ps->src, loc, "number out of range for %s", dtype);
+            free(spelling);
+            return NULL;
+        }
+    }
+    Node *n = graph_add_const(ps->g, spelling, value, dtype);
+    free(spelling);
+    return n;
+}
+
+/* Operands and attributes listed from mark (popped), in the parser's
+ * scratch arrays: each list is used up before the next one is taken. */
+static void take_args(RelayParser *ps, size_t mark, Node ***args, int *nargs,
+                      Attr **attrs, int *nattrs)
+{
+    size_t n = ps->nitems - mark;
+    xgrow((void **)&ps->scratch_nodes, &ps->cap_scratch_nodes, n + 1,
+          sizeof(Node *));
+    xgrow((void **)&ps->scratch_attrs, &ps->cap_scratch_attrs, n + 1,
+          sizeof(Attr));
+    *args = ps->scratch_nodes;
+    *attrs = ps->scratch_attrs;
+    *nargs = *nattrs = 0;
+    for (size_t i = mark; i < ps->nitems; i++) {
+        if (ps->items[i].kind == ITEM_NODE)
+            (*args)[(*nargs)++] = ps->items[i].u.node;
+        else
+            (*attrs)[(*nattrs)++] = ps->items[i].u.attr;
+    }
+    ps->nitems = mark;
+}
+
+/* call -> IDENT '(' args ')' */
+Node *load_call(RelayParser *ps, RelayText op, size_t mark)
+{
+    Node **args;
+    Attr *attrs;
+    int nargs, nattrs;
+    take_args(ps, mark, &args, &nargs, &attrs, &nattrs);
+    return graph_add_call(ps->g, load_intern(ps, op), args, nargs, attrs, nattrs);
+}
+
+/* call -> postfix '(' args ')' where postfix is a function or variable */
+Node *load_fn_call(RelayParser *ps, Node *callee, size_t mark, SrcRange loc)
+{
+    Node **args;
+    Attr *attrs;
+    int nargs, nattrs;
+    take_args(ps, mark, &args, &nargs, &attrs, &nattrs);
+    Node *n = NULL;
+    if (node_kind(callee) != NODE_FUNC && node_kind(callee) != NODE_VAR)
+        diag_error(ps->diag, ps->src, loc,
+                   "only functions can be called (this is not a 'fn')");
+    else if (nattrs)
+        diag_error(ps->diag, ps->src, loc, "a call of a function takes no attributes");
+    else
+        n = graph_add_fn_call(ps->g, callee, args, nargs);
+    return n;
+}
+
+Node *load_tuple(RelayParser *ps, size_t mark)
+{
+    Node **fields;
+    Attr *attrs;
+    int n, nattrs;
+    take_args(ps, mark, &fields, &n, &attrs, &nattrs);
+    (void)attrs;
+    return graph_add_tuple(ps->g, fields, n);
+}
+
+Node *load_paren(RelayParser *ps, size_t mark)
+{
+    if (ps->nitems - mark == 1)
+        return ps->items[--ps->nitems].u.node;
+    return load_tuple(ps, mark);
+}
+
+Node *load_getitem(RelayParser *ps, Node *tuple, RelayText index, SrcRange loc)
+{
+    errno = 0;
+    long i = strtol(load_text(ps, index), NULL, 10);
+    if (errno || i < 0 || i > INT32_MAX) {
+        diag_error(ps->diag, ps->src, loc, "invalid tuple index");
+        return NULL;
+    }
+    return graph_add_getitem(ps->g, tuple, (int)i);
+}
+
+/* fn -> "fn" '(' params attrs ')' [-> type] '{' body '}'; closes the scope
+ * load_scope_open opened at "fn (". */
+Node *load_func(RelayParser *ps, size_t mark, const Type *ret, Node *body)
+{
+    Node **params;
+    Attr *attrs;
+    int nparams, nattrs;
+    take_args(ps, mark, &params, &nparams, &attrs, &nattrs);
+    Node *fn = graph_add_func(ps->g, params, nparams, body, attrs, nattrs);
+    graph_set_ret_type(ps->g, fn, ret);
+    load_scope_close(ps);
+    return fn;
+}
+
+/* expr ANNOT: the comment belongs to the node computed here; a reference
+ * to a variable or earlier temp keeps its own. */
+void load_annotate(RelayParser *ps, Node *n, RelayText annot)
+{
+    if (node_kind(n) == NODE_VAR || node_annotation(n))
+        return;
+    annotate(ps, n, load_text(ps, annot), annot.len);
+}
+
+/* def -> "def" GLOBAL '(' params ')' [-> type] '{' body '}' */
+bool load_main(RelayParser *ps, RelayText name, size_t mark, const Type *ret,
+               Node *body, SrcRange loc)
+{
+    ps->nitems = mark;
+    if (ps->have_def) {
+        diag_error(ps->diag, ps->src, loc,
+                   "only one function definition is supported (found a second "
+                   "'def')");
+        return false;
+    }
+    ps->have_def = true;
+    graph_set_name(ps->g, graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1));
+    graph_set_graph_ret_type(ps->g, ret);
+    graph_set_output(ps->g, body);
+    return true;
+}

@@ -1,0 +1,444 @@
+/* relay_print.c - TVM's canonical text for a graph.
+ *
+ * note [temp numbering]: TVM v0.14's printer (relay_text_printer.cc)
+ * numbers temps in an order that is not plain post-order, and graft must
+ * print byte for byte what TVM prints.  It works in two steps per scope:
+ *  1. "leaf visits" in iterative post-order from the scope's result:
+ *     a call's callee, then its arguments left to right; tuple fields;
+ *     a getitem's tuple.  A function visited this way prints its body
+ *     right away, in a new scope, taking temp numbers then.
+ *  2. a leaf visit builds the node's text by printing its operands (a
+ *     call's arguments, then its callee): variables and constants print
+ *     inline; an operand with a temp prints as it; any other operand gets
+ *     the next temp number now, and its binding line "%N = TEXT;" goes to
+ *     the current scope.
+ * The scope's result prints inline as its last line.  So a function used
+ * as a callee gets its number after the call's arguments.  Annotation
+ * comments print where the node's text first appears.
+ */
+#include "relay.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "relay_names.h"
+#include "util.h"
+
+enum { NO_TEMP = UINT32_MAX };
+
+/* A node's leaf-visit state: its text is kept in pending until it is
+ * used (printed into a binding line or as a scope's result), and texts
+ * used at the end of pending are dropped (note [pending texts]). */
+enum { VISIT_NOT, VISIT_TEXT, VISIT_USED };
+
+typedef struct Printer {
+    const Graph *g;     /* graph being printed */
+    StrBuf pending;     /* texts built by leaf visits, by offset */
+    size_t *off;        /* per node id: its text's offset in pending */
+    size_t *len;        /* per node id: its text's length */
+    uint32_t *temp;     /* per node id: temp number or NO_TEMP */
+    uint8_t *visited;   /* per node id: VISIT_NOT, VISIT_TEXT or VISIT_USED */
+    uint32_t *stack;    /* ids whose texts are in pending, in order */
+    size_t nstack;      /* entries in stack */
+    StrBuf text;        /* scratch: the text a leaf visit builds */
+    uint32_t next_temp; /* next temp number */
+    StrBuf *lines;      /* binding lines of the current scope */
+    int level;          /* nesting of the current scope (@main's body: 1) */
+    StrBuf args;        /* scratch for a call's operand list */
+    VarNames names;     /* printed names of variables */
+    StrBuf *top;        /* the module's text (note [streaming]) */
+    FILE *sink;         /* where top goes as it fills, or NULL */
+    bool discard;       /* drop top as it fills (temp numbers only) */
+} Printer;
+
+/* note [streaming]: @main's binding lines are final once written, so
+ * relay_print writes the module's text out every 64 KiB instead of
+ * holding a second copy of a large model in memory. */
+static void drain(Printer *p)
+{
+    if (p->lines != p->top || p->top->len < 65536 || (!p->sink && !p->discard))
+        return;
+    if (p->sink)
+        fwrite(p->top->data, 1, p->top->len, p->sink);
+    p->top->len = 0;
+}
+
+/* "%N" without printf (the printer writes a million of them). */
+static void put_temp(StrBuf *sb, uint32_t n)
+{
+    char buf[12];
+    int i = sizeof buf;
+    buf[--i] = '\0';
+    do {
+        buf[--i] = (char)('0' + n % 10);
+        n /= 10;
+    } while (n);
+    buf[--i] = '%';
+    strbuf_append(sb, buf + i, sizeof buf - 1 - (size_t)i);
+}
+
+static void indent(StrBuf *sb, int level)
+{
+    for (int i = 0; i < level; i++)
+        strbuf_puts(sb, "  ");
+}
+
+static void put_annot(StrBuf *sb, const Node *n)
+{
+    if (node_annotation(n)) {
+        strbuf_putc(sb, ' ');
+        strbuf_puts(sb, node_annotation(n));
+    }
+}
+
+/* An attribute value: its spelling as loaded, or for one made by an edit
+ * the canonical form.  Loaded lists have a spelling, so the recursion
+ * only follows lists an edit nested. */
+static void put_attr_value(StrBuf *sb, const AttrValue *v)
+{
+    if (v->spelling) {
+        strbuf_puts(sb, v->spelling);
+        return;
+    }
+    switch (v->kind) {
+    case ATTR_INT: strbuf_printf(sb, "%lld", (long long)v->i); break;
+    case ATTR_FLOAT: strbuf_printf(sb, "%gf", v->f); break;
+    case ATTR_BOOL: strbuf_puts(sb, v->i ? "True" : "False"); break;
+    case ATTR_NULL: strbuf_puts(sb, "None"); break;
+    case ATTR_STRING: relay_put_string(sb, v->s); break;
+    case ATTR_LIST:
+        strbuf_putc(sb, '[');
+        for (int i = 0; i < v->nitems; i++) {
+            if (i)
+                strbuf_puts(sb, ", ");
+            put_attr_value(sb, v->items[i]);
+        }
+        strbuf_putc(sb, ']');
+        break;
+    }
+}
+
+/* "name=value" for each attribute, after ", " unless first (nothing was
+ * printed before them). */
+static void put_attrs(StrBuf *sb, const Node *n, bool first)
+{
+    for (int i = 0; i < node_nattrs(n); i++) {
+        const Attr *a = node_attr(n, i);
+        if (!first)
+            strbuf_puts(sb, ", ");
+        first = false;
+        strbuf_printf(sb, "%s=", a->name);
+        put_attr_value(sb, a->value);
+    }
+}
+
+/* A node's reference from its user (step 2 of note [temp numbering]). */
+static void put_operand(Printer *p, StrBuf *out, const Node *m)
+{
+    uint32_t id = node_id(m);
+    if (node_kind(m) == NODE_VAR) {
+        strbuf_puts(out, var_names_get(&p->names, m));
+        return;
+    }
+    if (node_kind(m) == NODE_CONST) {
+        strbuf_puts(out, node_const_text(m));
+        put_annot(out, m);
+        return;
+    }
+    if (p->temp[id] == NO_TEMP) {
+        p->temp[id] = p->next_temp++;
+        indent(p->lines, p->level);
+        put_temp(p->lines, p->temp[id]);
+        strbuf_puts(p->lines, " = ");
+        strbuf_append(p->lines, p->pending.data + p->off[id], p->len[id]);
+        put_annot(p->lines, m);
+        strbuf_puts(p->lines, ";\n");
+        p->visited[id] = VISIT_USED;
+        drain(p);
+    }
+    put_temp(out, p->temp[id]);
+}
+
+/* "%x: T / * ann * /" for a parameter in a signature. */
+static void put_param(Printer *p, StrBuf *out, const Node *v)
+{
+    strbuf_puts(out, var_names_alloc(&p->names, v));
+    if (node_type_declared(v) && node_type(v)) {
+        strbuf_puts(out, ": ");
+        strbuf_puts(out, node_type(v)->text);
+    }
+    put_annot(out, v);
+}
+
+/* "op(args, attrs)" or "%5(args)": the arguments are printed first, so
+ * they take temps before a function callee does. */
+static void put_call(Printer *p, StrBuf *out, const Node *n)
+{
+    p->args.len = 0;
+    for (int i = 0; i < node_nargs(n); i++) {
+        if (i)
+            strbuf_puts(&p->args, ", ");
+        put_operand(p, &p->args, node_arg(n, i));
+    }
+    put_attrs(&p->args, n, node_nargs(n) == 0);
+    if (node_callee(n))
+        put_operand(p, out, node_callee(n));
+    else
+        strbuf_puts(out, node_op(n));
+    strbuf_putc(out, '(');
+    strbuf_append(out, p->args.data ? p->args.data : "", p->args.len);
+    strbuf_putc(out, ')');
+}
+
+static void put_scope(Printer *p, StrBuf *out, Node *root, int level);
+
+/* "fn (%a, %b, Attr=...) -> T {" body "}" at the current level. */
+static void put_func(Printer *p, StrBuf *out, const Node *n)
+{
+    strbuf_puts(out, "fn (");
+    for (int i = 0; i < node_nparams(n); i++) {
+        if (i)
+            strbuf_puts(out, ", ");
+        put_param(p, out, node_param(n, i));
+    }
+    put_attrs(out, n, node_nparams(n) == 0);
+    strbuf_puts(out, ") ");
+    if (node_ret_type(n))
+        strbuf_printf(out, "-> %s ", node_ret_type(n)->text);
+    strbuf_puts(out, "{\n");
+    put_scope(p, out, node_body(n), p->level + 1);
+    strbuf_putc(out, '\n');
+    indent(out, p->level);
+    strbuf_putc(out, '}');
+}
+
+/* note [pending texts]: texts wait in one buffer between their leaf visit
+ * and their use.  Most are used soon after (a chain uses each by the next
+ * node), so before a new text is added, used texts at the end of the
+ * buffer are dropped; memory then follows the graph's width, not its
+ * size. */
+static void keep_text(Printer *p, uint32_t id, const StrBuf *text)
+{
+    while (p->nstack && p->visited[p->stack[p->nstack - 1]] == VISIT_USED)
+        p->pending.len = p->off[p->stack[--p->nstack]];
+    p->off[id] = p->pending.len;
+    p->len[id] = text->len;
+    strbuf_append(&p->pending, text->data ? text->data : "", text->len);
+    p->stack[p->nstack++] = id;
+    p->visited[id] = VISIT_TEXT;
+}
+
+static void put_tuple(Printer *p, StrBuf *out, const Node *n)
+{
+    strbuf_putc(out, '(');
+    for (int i = 0; i < node_nargs(n); i++) {
+        if (i)
+            strbuf_puts(out, ", ");
+        put_operand(p, out, node_arg(n, i));
+    }
+    strbuf_puts(out, node_nargs(n) == 1 ? ",)" : ")");
+}
+
+/* Step 2 of note [temp numbering]: build and keep n's text.  A function
+ * builds in its own buffer: its body's leaf visits use the scratch. */
+static void leaf_visit(Printer *p, Node *n)
+{
+    StrBuf fn = {0};
+    StrBuf *out = node_kind(n) == NODE_FUNC ? &fn : &p->text;
+    out->len = 0;
+    switch (node_kind(n)) {
+    case NODE_CALL: put_call(p, out, n); break;
+    case NODE_TUPLE: put_tuple(p, out, n); break;
+    case NODE_GETITEM:
+        put_operand(p, out, node_arg(n, 0));
+        strbuf_printf(out, ".%d", node_index(n));
+        break;
+    case NODE_FUNC: put_func(p, out, n); break;
+    case NODE_VAR:
+    case NODE_CONST: break;
+    }
+    keep_text(p, node_id(n), out);
+    strbuf_free(&fn);
+}
+
+/* The i-th child in leaf-visit order: callee, then operands. */
+static Node *visit_child(const Node *n, int i)
+{
+    if (node_kind(n) == NODE_FUNC)
+        return NULL;
+    if (node_callee(n)) {
+        if (i == 0)
+            return node_callee(n);
+        i--;
+    }
+    return i < node_nargs(n) ? node_arg(n, i) : NULL;
+}
+
+typedef struct Frame {
+    Node *node; /* node whose children are being visited */
+    int next;   /* its next child */
+} Frame;
+
+static bool needs_visit(const Printer *p, const Node *n)
+{
+    return node_kind(n) != NODE_VAR && node_kind(n) != NODE_CONST &&
+           p->visited[node_id(n)] == VISIT_NOT;
+}
+
+/* Step 1 of note [temp numbering]: iterative post-order from root. */
+static void visit_all(Printer *p, Node *root)
+{
+    Frame *stack = NULL;
+    size_t cap = 0, depth = 0;
+    if (!needs_visit(p, root))
+        return;
+    xgrow((void **)&stack, &cap, 1, sizeof(Frame));
+    stack[depth++] = (Frame){root, 0};
+    while (depth) {
+        Frame *f = &stack[depth - 1];
+        Node *c = visit_child(f->node, f->next++);
+        if (!c) {
+            Node *n = f->node;
+            depth--;
+            if (p->visited[node_id(n)] == VISIT_NOT)
+                leaf_visit(p, n);
+        } else if (needs_visit(p, c)) {
+            xgrow((void **)&stack, &cap, depth + 1, sizeof(Frame));
+            stack[depth++] = (Frame){c, 0};
+        }
+    }
+    free(stack);
+}
+
+/* A scope: its binding lines, then its result inline (no newline).
+ * Nothing else writes to out meanwhile, so the lines go straight there. */
+static void put_scope(Printer *p, StrBuf *out, Node *root, int level)
+{
+    StrBuf *saved_lines = p->lines;
+    int saved_level = p->level;
+    p->lines = out;
+    p->level = level;
+    visit_all(p, root);
+    StrBuf last = {0};
+    uint32_t id = node_id(root);
+    if (node_kind(root) == NODE_VAR || node_kind(root) == NODE_CONST ||
+        p->temp[id] != NO_TEMP) {
+        put_operand(p, &last, root);
+    } else {
+        strbuf_append(&last, p->pending.data + p->off[id], p->len[id]);
+        put_annot(&last, root);
+        p->visited[id] = VISIT_USED;
+    }
+    indent(out, level);
+    strbuf_append(out, last.data, last.len);
+    strbuf_free(&last);
+    p->lines = saved_lines;
+    p->level = saved_level;
+}
+
+static void put_module_head(StrBuf *out, const Graph *g)
+{
+    if (graph_version(g)) {
+        strbuf_puts(out, graph_version(g));
+        strbuf_putc(out, '\n');
+    }
+    for (int i = 0; i < graph_ntypedefs(g); i++) {
+        strbuf_puts(out, graph_typedef(g, i));
+        strbuf_puts(out, "\n\n");
+    }
+}
+
+/* "def @main(%x: T, ...) -> T {" body "}", as TVM's PrintFunc. */
+static void put_main(Printer *p, StrBuf *out)
+{
+    const Graph *g = p->g;
+    strbuf_printf(out, "def @%s(", graph_name(g));
+    for (int i = 0; i < graph_nparams(g); i++) {
+        if (i)
+            strbuf_puts(out, ", ");
+        put_param(p, out, graph_param(g, i));
+    }
+    strbuf_puts(out, ") ");
+    if (graph_ret_type(g))
+        strbuf_printf(out, "-> %s ", graph_ret_type(g)->text);
+    strbuf_puts(out, "{\n");
+    if (graph_output(g))
+        put_scope(p, out, graph_output(g), 1);
+    strbuf_puts(out, "\n}\n");
+}
+
+static void printer_init(Printer *p, const Graph *g)
+{
+    memset(p, 0, sizeof *p);
+    p->g = g;
+    size_t n = graph_node_count(g) ? graph_node_count(g) : 1;
+    p->off = xcalloc(n, sizeof(size_t));
+    p->len = xcalloc(n, sizeof(size_t));
+    p->temp = xmalloc(n * sizeof(uint32_t));
+    memset(p->temp, 0xff, n * sizeof(uint32_t));
+    p->visited = xcalloc(n, 1);
+    p->stack = xmalloc(n * sizeof(uint32_t));
+    var_names_init(&p->names, g);
+}
+
+static void printer_free(Printer *p)
+{
+    strbuf_free(&p->pending);
+    strbuf_free(&p->args);
+    free(p->off);
+    free(p->len);
+    free(p->temp);
+    free(p->visited);
+    free(p->stack);
+    strbuf_free(&p->text);
+    var_names_free(&p->names);
+}
+
+/* Prints the whole module into out; the printer is left for inspection. */
+static void print_module(Printer *p, StrBuf *out)
+{
+    p->top = out;
+    put_module_head(out, p->g);
+    put_main(p, out);
+    if (graph_metadata(p->g)) {
+        strbuf_putc(out, '\n');
+        strbuf_puts(out, graph_metadata(p->g));
+    }
+}
+
+char *relay_print_string(const Graph *g)
+{
+    Printer p;
+    StrBuf out = {0};
+    printer_init(&p, g);
+    print_module(&p, &out);
+    printer_free(&p);
+    return out.data ? out.data : xstrdup("");
+}
+
+void relay_print(const Graph *g, FILE *out)
+{
+    Printer p;
+    StrBuf text = {0};
+    printer_init(&p, g);
+    p.sink = out;
+    print_module(&p, &text);
+    fwrite(text.data ? text.data : "", 1, text.len, out);
+    strbuf_free(&text);
+    printer_free(&p);
+}
+
+/* Prints without keeping the text, for the temp numbers. */
+uint32_t *relay_temp_numbers(const Graph *g)
+{
+    Printer p;
+    StrBuf out = {0};
+    printer_init(&p, g);
+    p.discard = true;
+    print_module(&p, &out);
+    strbuf_free(&out);
+    uint32_t *temps = p.temp;
+    p.temp = NULL;
+    printer_free(&p);
+    return temps;
+}

@@ -1,0 +1,174 @@
+/* rewrite_build.c - building a rewrite's replacement from its action.
+ *
+ * Action trees nest no deeper than AST_MAX_DEPTH (ast.h), so building
+ * recurses.  Attribute values are copied into the graph, so a graph never
+ * points into a rule set.
+ */
+#include "engine_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* A deep copy of v in g (spelling dropped: the printer writes canonical
+ * text for values made by edits). */
+static const AttrValue *copy_value(Graph *g, const AttrValue *v)
+{
+    AttrValue *c = graph_new_attr_value(g, v->kind);
+    c->i = v->i;
+    c->f = v->f;
+    c->s = v->s ? graph_intern(g, v->s) : NULL;
+    c->spelling = v->spelling ? graph_intern(g, v->spelling) : NULL;
+    if (v->kind == ATTR_LIST) {
+        const AttrValue **items = arena_array(graph_arena(g), (size_t)v->nitems + 1,
+                                              sizeof *items);
+        for (int i = 0; i < v->nitems; i++)
+            items[i] = copy_value(g, v->items[i]);
+        c->nitems = v->nitems;
+        c->items = (const AttrValue *const *)items;
+    }
+    return c;
+}
+
+/* A bound scalar constant as an attribute value: its value, a float for
+ * float dtypes and an int otherwise. */
+static const AttrValue *const_value(Graph *g, const Node *n)
+{
+    const char *dt = node_const_dtype(n);
+    bool is_float = !dt || strncmp(dt, "float", 5) == 0 || strncmp(dt, "bfloat", 6) == 0;
+    AttrValue *v = graph_new_attr_value(g, is_float ? ATTR_FLOAT : ATTR_INT);
+    v->f = node_const_value(n);
+    v->i = (int64_t)v->f;
+    return v;
+}
+
+/* The value of name=EXPR in a new op call, or NULL when the expression has
+ * none (an attribute absent without default: then left out). */
+static const AttrValue *attr_value(Graph *g, const PatExpr *x, const Binding *b)
+{
+    switch (x->kind) {
+    case EXPR_SLOT: {
+        const Binding *s = &b[x->slot];
+        if (s->attr)
+            return copy_value(g, s->attr);
+        if (s->node && node_kind(s->node) == NODE_CONST && node_const_is_scalar(s->node))
+            return const_value(g, s->node);
+        return NULL;
+    }
+    case EXPR_ATTR: {
+        const Node *n = b[x->slot].node;
+        const AttrValue *v = n ? node_find_attr(n, x->s) : NULL;
+        v = v ? v : x->attr;
+        return v ? copy_value(g, v) : NULL;
+    }
+    default:
+        return x->attr ? copy_value(g, x->attr) : NULL;
+    }
+}
+
+/* Sets name=value in attrs (replacing an earlier value of that name). */
+static void put_attr(Attr *attrs, int *n, const char *name, const AttrValue *v)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp(attrs[i].name, name) == 0) {
+            attrs[i].value = v;
+            return;
+        }
+    attrs[*n].name = name;
+    attrs[*n].value = v;
+    (*n)++;
+}
+
+/* The attributes of a new op call: copied ones first (**c), then those
+ * written, in order. */
+static Attr *call_attrs(Graph *g, const PatExpr *x, const Binding *b, int *n)
+{
+    int cap = 0;
+    for (int i = 0; i < x->nattrs; i++)
+        cap += x->attrs[i].src == ASRC_COPY && b[x->attrs[i].slot].node
+                   ? node_nattrs(b[x->attrs[i].slot].node) : 1;
+    Attr *attrs = arena_array(graph_arena(g), (size_t)cap + 1, sizeof *attrs);
+    *n = 0;
+    for (int i = 0; i < x->nattrs; i++) {
+        const PatActAttr *a = &x->attrs[i];
+        if (a->src == ASRC_COPY) {
+            const Node *from = b[a->slot].node;
+            for (int k = 0; from && k < node_nattrs(from); k++)
+                put_attr(attrs, n, node_attr(from, k)->name, node_attr(from, k)->value);
+            continue;
+        }
+        const AttrValue *v = attr_value(g, a->value, b);
+        if (v)
+            put_attr(attrs, n, graph_intern(g, a->name), v);
+    }
+    return attrs;
+}
+
+static Node *build(Graph *g, const PatExpr *x, const Binding *b);
+
+static Node **build_kids(Graph *g, const PatExpr *x, const Binding *b)
+{
+    Node **kids = xmalloc(((size_t)x->nkids + 1) * sizeof *kids);
+    for (int i = 0; i < x->nkids; i++)
+        kids[i] = build(g, x->kids[i], b);
+    return kids;
+}
+
+/* The node an action expression stands for: a bound node, or a new one. */
+static Node *build(Graph *g, const PatExpr *x, const Binding *b)
+{
+    Node *n, **kids;
+    int nattrs;
+    switch (x->kind) {
+    case EXPR_SLOT:
+        return b[x->slot].node;
+    case EXPR_NUM:
+        return graph_add_const(g, x->text, x->f, x->dtype);
+    case EXPR_CALL: {
+        kids = build_kids(g, x, b);
+        Attr *attrs = call_attrs(g, x, b, &nattrs);
+        n = graph_add_call(g, x->s, kids, x->nkids, attrs, nattrs);
+        break;
+    }
+    case EXPR_TUPLE:
+        kids = build_kids(g, x, b);
+        n = graph_add_tuple(g, kids, x->nkids);
+        break;
+    default: /* EXPR_GETITEM */
+        kids = build_kids(g, x, b);
+        n = graph_add_getitem(g, kids[0], (int)x->i);
+        break;
+    }
+    free(kids);
+    return n;
+}
+
+/* Labels the nodes an action made (ids from first on: made operands
+ * first, so id order is bottom-up) and records which rule made them. */
+static void adopt_new(Engine *e, uint32_t ri, uint32_t first)
+{
+    uint32_t count = graph_node_count(e->g);
+    if (count > e->norigin) {
+        size_t old = e->norigin;
+        xgrow((void **)&e->origin, &e->norigin, count, sizeof *e->origin);
+        memset(e->origin + old, 0, (e->norigin - old) * sizeof *e->origin);
+    }
+    for (uint32_t id = first; id < count; id++) {
+        e->origin[id] = ri + 1;
+        labels_node(e->labels, graph_node(e->g, id));
+        e->stats.labelled++;
+    }
+}
+
+/* A new result takes the replaced root's type (it computes the same
+ * value); a bound node keeps its own. */
+Node *rewrite_build(Engine *e, const RuleDesc *r, uint32_t ri, const Binding *b, Node *root)
+{
+    uint32_t first = graph_node_count(e->g);
+    Node *by = r->build_fn ? r->build_fn(e->g, b, root) : build(e->g, r->action, b);
+    if (node_id(by) >= first && !node_type(by) && node_type(root))
+        graph_set_type(e->g, by, node_type(root));
+    adopt_new(e, ri, first);
+    return by;
+}

@@ -1,0 +1,303 @@
+/* rules_build.c - node builders for the rule grammar's actions. */
+#include "rules_build.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool build_depth_ok(RulesParseCtx *ctx, AstNode *n)
+{
+    ast_update_depth(n);
+    if (n->depth <= AST_MAX_DEPTH)
+        return true;
+    if (!ctx->item_error)
+        diag_error(ctx->diag, ctx->b.src, n->range,
+                   "expression nested deeper than %d levels", AST_MAX_DEPTH);
+    ctx->item_error = true;
+    return false;
+}
+
+void build_recovered(RulesParseCtx *ctx)
+{
+    ctx->lex_error = false;
+}
+
+/* "unexpected X; expected A, B or C", once per item.  A SEP lookahead
+ * means the item ended too early: reported at its last token.  An item
+ * right after such an error that does not start like an item is taken as
+ * the broken item's continuation and not reported again. */
+void build_syntax_error(RulesParseCtx *ctx, SrcRange loc, const char *unexpected,
+                        bool at_sep, const char *const *expected, int nexpected)
+{
+    if (ctx->item_error || (ctx->continuation && !ctx->item_looks_ok)) {
+        ctx->item_error = true;
+        return;
+    }
+    ctx->item_error = true;
+    ctx->sep_error = at_sep;
+    StrBuf msg = {0};
+    if (at_sep) {
+        strbuf_puts(&msg, "unexpected end of the item");
+        loc = ctx->prev_loc;
+    } else if (unexpected && (strcmp(unexpected, "identifier") == 0 ||
+                              strcmp(unexpected, "number") == 0 ||
+                              strcmp(unexpected, "dtype") == 0)) {
+        strbuf_printf(&msg, "unexpected %s '%s'", unexpected, ctx->last_name);
+    } else {
+        strbuf_printf(&msg, "unexpected %s", unexpected ? unexpected : "end of file");
+    }
+    if (nexpected > 0 && nexpected < 6) {
+        strbuf_puts(&msg, "; expected ");
+        for (int i = 0; i < nexpected; i++)
+            strbuf_printf(&msg, "%s%s", i == 0 ? "" : i + 1 == nexpected ? " or " : ", ",
+                          expected[i]);
+    }
+    if (at_sep)
+        strbuf_puts(&msg, " (the next line starts in column 1, so it begins a new "
+                          "item; indent continuation lines)");
+    diag_error(ctx->diag, ctx->b.src, loc, "%s", msg.data);
+    strbuf_free(&msg);
+    if (ctx->nopens > 0) {
+        const OpenBracket *open = &ctx->opens[ctx->nopens - 1];
+        diag_note(ctx->diag, ctx->b.src, open->where, "to match this '%c'", open->ch);
+    }
+}
+
+AstNode *build_var(const AstBuilder *b, const char *name, SrcRange range)
+{
+    AstNode *n = ast_new(b, AST_VAR, range);
+    n->u.var.name = name;
+    return n;
+}
+
+/* A number literal; negative prefixes the text with '-'.  Integers that
+ * do not fit in 64 bits are kept as floating-point values. */
+AstNode *build_number(const AstBuilder *b, const char *text, bool negative,
+                      SrcRange range)
+{
+    AstNode *n = ast_new(b, AST_NUMBER, range);
+    StrBuf sb = {0};
+    strbuf_printf(&sb, "%s%s", negative ? "-" : "", text);
+    n->u.num.text = interner_intern(b->names, sb.data, sb.len);
+    n->u.num.value = strtod(sb.data, NULL);
+    n->u.num.is_int = strpbrk(text, ".eE") == NULL;
+    if (n->u.num.is_int) {
+        errno = 0;
+        n->u.num.ival = strtoll(sb.data, NULL, 10);
+        if (errno == ERANGE)
+            n->u.num.is_int = false;
+    }
+    strbuf_free(&sb);
+    return n;
+}
+
+AstNode *build_string(const AstBuilder *b, const char *text, SrcRange range)
+{
+    AstNode *n = ast_new(b, AST_STRING, range);
+    n->u.str.text = text;
+    return n;
+}
+
+AstNode *build_bool(const AstBuilder *b, bool value, SrcRange range)
+{
+    AstNode *n = ast_new(b, AST_BOOL, range);
+    n->u.boolean = value;
+    return n;
+}
+
+AstNode *build_dtype(const AstBuilder *b, const char *name, SrcRange range)
+{
+    AstNode *n = ast_new(b, AST_DTYPE, range);
+    n->u.dtype.name = name;
+    return n;
+}
+
+AstNode *build_list(const AstBuilder *b, AstList items, SrcRange range)
+{
+    AstNode *n = ast_new(b, AST_LIST, range);
+    n->u.list.items = items;
+    ast_update_depth(n);
+    return n;
+}
+
+AstNode *build_alt(const AstBuilder *b, AstNode *l, AstNode *r, SrcRange range)
+{
+    AstNode *n = ast_new(b, AST_ALT, range);
+    n->u.alt.left = l;
+    n->u.alt.right = r;
+    return n;
+}
+
+AstNode *build_infix(const AstBuilder *b, const char *op, AstNode *l, AstNode *r,
+                     SrcRange range)
+{
+    AstNode *n = ast_new(b, AST_CALL, range);
+    n->u.call.name = interner_cstr(b->names, op);
+    n->u.call.name_range = range;
+    n->u.call.syntax = CALL_INFIX;
+    ast_list_push(b->arena, &n->u.call.args, l);
+    ast_list_push(b->arena, &n->u.call.args, r);
+    return n;
+}
+
+/* -x is negative(x); -1 (a positive number literal) is the number -1. */
+AstNode *build_negate(const AstBuilder *b, AstNode *operand, SrcRange range)
+{
+    if (operand->kind == AST_NUMBER && operand->u.num.text[0] != '-')
+        return build_number(b, operand->u.num.text, true, range);
+    AstNode *n = ast_new(b, AST_CALL, range);
+    n->u.call.name = interner_cstr(b->names, "negative");
+    n->u.call.name_range = range;
+    n->u.call.syntax = CALL_NEGATE;
+    ast_list_push(b->arena, &n->u.call.args, operand);
+    return n;
+}
+
+AstNode *build_bind(const AstBuilder *b, const char *name, SrcRange name_range,
+                    AstNode *operand, SrcRange range)
+{
+    AstNode *n = ast_new(b, AST_BIND, range);
+    n->u.bind.name = name;
+    n->u.bind.name_range = name_range;
+    n->u.bind.operand = operand;
+    return n;
+}
+
+/* An element index: a non-negative integer below 2^31. */
+static int parse_index(RulesParseCtx *ctx, const char *num, SrcRange where)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(num, &end, 10);
+    if (*end != '\0' || errno == ERANGE || v > 0x7fffffffL) {
+        diag_error(ctx->diag, ctx->b.src, where,
+                   "element index must be a non-negative integer");
+        return 0;
+    }
+    return (int)v;
+}
+
+AstNode *build_getitem(RulesParseCtx *ctx, AstNode *base, const char *num,
+                       SrcRange num_range, SrcRange range)
+{
+    AstNode *n = ast_new(&ctx->b, AST_GETITEM, range);
+    n->u.item.base = base;
+    n->u.item.index = parse_index(ctx, num, num_range);
+    return n;
+}
+
+AstNode *build_index(RulesParseCtx *ctx, AstNode *base, const char *num,
+                     SrcRange num_range, SrcRange range)
+{
+    AstNode *n = build_getitem(ctx, base, num, num_range, range);
+    n->kind = AST_INDEX;
+    return n;
+}
+
+AstNode *build_tuple(const AstBuilder *b, AstList items, bool ellipsis, SrcRange range)
+{
+    AstNode *n = ast_new(b, AST_TUPLE, range);
+    n->u.list.items = items;
+    n->u.list.ellipsis = ellipsis;
+    return n;
+}
+
+AstNode *build_tuple_from(const AstBuilder *b, AstNode *first, const ArgsAcc *rest,
+                          SrcRange range)
+{
+    AstList items = {0};
+    ast_list_push(b->arena, &items, first);
+    for (int i = 0; i < rest->args.count; i++)
+        ast_list_push(b->arena, &items, rest->args.items[i]);
+    return build_tuple(b, items, rest->ellipsis, range);
+}
+
+AstNode *build_call(const AstBuilder *b, AstKind kind, const char *name,
+                    SrcRange name_range, const ArgsAcc *args, SrcRange range)
+{
+    AstNode *n = ast_new(b, kind, range);
+    n->u.call.name = name;
+    n->u.call.name_range = name_range;
+    n->u.call.syntax = CALL_PREFIX;
+    n->u.call.args = args->args;
+    n->u.call.attrs = args->attrs;
+    n->u.call.ellipsis = args->ellipsis;
+    n->u.call.copy_from = args->copy_from;
+    return n;
+}
+
+AstNode *build_unary_op(const AstBuilder *b, AstKind kind, const char *name,
+                        SrcRange name_range, AstNode *operand, SrcRange range)
+{
+    ArgsAcc args = {0};
+    ast_list_push(b->arena, &args.args, operand);
+    return build_call(b, kind, name, name_range, &args, range);
+}
+
+AstNode *build_fncall(const AstBuilder *b, const AstList *attrs, SrcRange fn_range,
+                      const ArgsAcc *args, SrcRange range)
+{
+    ArgsAcc all = *args;
+    all.attrs = *attrs;
+    AstNode *n = build_call(b, AST_FNCALL, interner_cstr(b->names, "fn"), fn_range,
+                            &all, range);
+    return n;
+}
+
+AstNode *build_dominates(const AstBuilder *b, AstNode *parent, AstNode *path,
+                         AstNode *child, SrcRange range)
+{
+    AstNode *n = ast_new(b, AST_DOMINATES, range);
+    n->u.dom.parent = parent;
+    n->u.dom.path = path;
+    n->u.dom.child = child;
+    return n;
+}
+
+AstNode *build_attr(const AstBuilder *b, const char *name, SrcRange name_range,
+                    AstNode *value, SrcRange range)
+{
+    AstNode *n = ast_new(b, AST_ATTR, range);
+    n->u.attr.name = name;
+    n->u.attr.name_range = name_range;
+    n->u.attr.value = value;
+    if (value)
+        n->depth = value->depth + 1;
+    return n;
+}
+
+/* An operand after "..." could never be reached: "..." must come last. */
+void build_args_add(RulesParseCtx *ctx, ArgsAcc *acc, AstNode *arg)
+{
+    Arena *arena = ctx->b.arena;
+    if (arg->kind == AST_ATTR) {
+        ast_list_push(arena, &acc->attrs, arg);
+        return;
+    }
+    if (acc->ellipsis)
+        diag_error(ctx->diag, ctx->b.src, arg->range,
+                   "operand after '...'; '...' must be the last operand");
+    ast_list_push(arena, &acc->args, arg);
+}
+
+void build_args_ellipsis(RulesParseCtx *ctx, ArgsAcc *acc, SrcRange where)
+{
+    if (acc->ellipsis)
+        diag_error(ctx->diag, ctx->b.src, where, "'...' given twice");
+    acc->ellipsis = true;
+}
+
+void build_args_copy(RulesParseCtx *ctx, ArgsAcc *acc, AstNode *var)
+{
+    if (acc->copy_from)
+        diag_error(ctx->diag, ctx->b.src, var->range,
+                   "attributes can be copied from one node only");
+    acc->copy_from = var;
+}
+
+AstNode *build_partition(const AstBuilder *b, AstList attrs, SrcRange range)
+{
+    AstNode *n = ast_new(b, AST_PARTITION, range);
+    n->u.part.attrs = attrs;
+    return n;
+}

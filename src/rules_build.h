@@ -1,0 +1,89 @@
+/* rules_build.h - node builders called by the rule grammar's actions.
+ *
+ * Each builder makes one AST node (ast.h) from what a production saw, with
+ * the production's range; none resolves names or checks meaning (that is
+ * check.h's job).  The few that can fail on syntax alone (an index that is
+ * not an integer, an unknown constraint word, a flag other than priority
+ * or once) report through the parse context and still return a node, so
+ * parsing goes on.
+ */
+#ifndef GRAFT_RULES_BUILD_H
+#define GRAFT_RULES_BUILD_H
+
+#include "ast.h"
+#include "rules_lex.h"
+#include "rules_parse.h"
+
+/* Refuses trees deeper than AST_MAX_DEPTH (note [nesting bound]). */
+bool build_depth_ok(RulesParseCtx *ctx, AstNode *n);
+/* After error recovery: forget per-item state. */
+void build_recovered(RulesParseCtx *ctx);
+void build_syntax_error(RulesParseCtx *ctx, SrcRange loc, const char *unexpected,
+                        bool at_sep, const char *const *expected, int nexpected);
+
+/* Leaves. */
+AstNode *build_var(const AstBuilder *b, const char *name, SrcRange range);
+AstNode *build_number(const AstBuilder *b, const char *text, bool negative,
+                      SrcRange range);
+AstNode *build_string(const AstBuilder *b, const char *text, SrcRange range);
+AstNode *build_bool(const AstBuilder *b, bool value, SrcRange range);
+AstNode *build_dtype(const AstBuilder *b, const char *name, SrcRange range);
+AstNode *build_list(const AstBuilder *b, AstList items, SrcRange range);
+
+/* Patterns and actions. */
+AstNode *build_alt(const AstBuilder *b, AstNode *l, AstNode *r, SrcRange range);
+AstNode *build_infix(const AstBuilder *b, const char *op, AstNode *l, AstNode *r,
+                     SrcRange range);
+AstNode *build_negate(const AstBuilder *b, AstNode *operand, SrcRange range);
+AstNode *build_bind(const AstBuilder *b, const char *name, SrcRange name_range,
+                    AstNode *operand, SrcRange range);
+AstNode *build_getitem(RulesParseCtx *ctx, AstNode *base, const char *num,
+                       SrcRange num_range, SrcRange range);
+AstNode *build_tuple(const AstBuilder *b, AstList items, bool ellipsis, SrcRange range);
+AstNode *build_tuple_from(const AstBuilder *b, AstNode *first, const ArgsAcc *rest,
+                          SrcRange range);
+AstNode *build_call(const AstBuilder *b, AstKind kind, const char *name,
+                    SrcRange name_range, const ArgsAcc *args, SrcRange range);
+AstNode *build_unary_op(const AstBuilder *b, AstKind kind, const char *name,
+                        SrcRange name_range, AstNode *operand, SrcRange range);
+AstNode *build_fncall(const AstBuilder *b, const AstList *attrs, SrcRange fn_range,
+                      const ArgsAcc *args, SrcRange range);
+AstNode *build_dominates(const AstBuilder *b, AstNode *parent, AstNode *path,
+                         AstNode *child, SrcRange range);
+AstNode *build_attr(const AstBuilder *b, const char *name, SrcRange name_range,
+                    AstNode *value, SrcRange range);
+void build_args_add(RulesParseCtx *ctx, ArgsAcc *acc, AstNode *arg);
+void build_args_ellipsis(RulesParseCtx *ctx, ArgsAcc *acc, SrcRange where);
+void build_args_copy(RulesParseCtx *ctx, ArgsAcc *acc, AstNode *var);
+AstNode *build_partition(const AstBuilder *b, AstList attrs, SrcRange range);
+
+/* Constraints: returned without operand; build_constrain attaches it. */
+AstNode *build_constraint(RulesParseCtx *ctx, const char *word, SrcRange range,
+                          AstNode *arg);
+AstNode *build_dtype_constraint(const AstBuilder *b, const char *dtype, SrcRange range);
+AstNode *build_tensor_constraint(RulesParseCtx *ctx, const AstList *dims,
+                                 const char *dtype, SrcRange range);
+AstNode *build_constrain(AstNode *operand, AstNode *constraint, SrcRange range);
+
+/* Guards. */
+AstNode *build_binary(const AstBuilder *b, AstOper oper, AstNode *l, AstNode *r,
+                      SrcRange range);
+AstNode *build_unary(const AstBuilder *b, AstOper oper, AstNode *operand, SrcRange range);
+AstNode *build_index(RulesParseCtx *ctx, AstNode *base, const char *num,
+                     SrcRange num_range, SrcRange range);
+AstNode *build_query(const AstBuilder *b, const char *name, SrcRange name_range,
+                     const AstList *args, SrcRange range);
+
+/* Items: each adds one AstItem to ctx. */
+void build_rule(RulesParseCtx *ctx, const char *name, SrcRange name_range,
+                const AstList *flags, AstNode *pattern, AstNode *guard,
+                AstNode *action, SrcRange range);
+AstOpDecl *build_opdecl_new(const AstBuilder *b);
+void build_opdecl_param(RulesParseCtx *ctx, AstOpDecl *decl, const ParamAcc *p);
+void build_opdecl_finish(RulesParseCtx *ctx, AstOpDecl *decl, const char *name,
+                         SrcRange name_range, const AstList *traits);
+void build_let(RulesParseCtx *ctx, const char *name, SrcRange name_range,
+               const AstList *params, bool has_parens, AstNode *body);
+void build_include(RulesParseCtx *ctx, const char *path, SrcRange range);
+
+#endif

@@ -1,0 +1,247 @@
+/* rules_build_items.c - builders for constraints, guards and top-level
+ * items (rules, op declarations, lets, includes). */
+#include "rules_build.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static AstNode *new_constraint(const AstBuilder *b, ConstraintKind kind, SrcRange range)
+{
+    AstNode *n = ast_new(b, AST_CONSTRAIN, range);
+    n->u.constrain.kind = kind;
+    n->u.constrain.where = range;
+    return n;
+}
+
+/* const, var, var("name"), rank(N) */
+AstNode *build_constraint(RulesParseCtx *ctx, const char *word, SrcRange range,
+                          AstNode *arg)
+{
+    const AstBuilder *b = &ctx->b;
+    if (strcmp(word, "const") == 0 && !arg)
+        return new_constraint(b, CONSTRAINT_CONST, range);
+    if (strcmp(word, "var") == 0 && (!arg || arg->kind == AST_STRING)) {
+        AstNode *n = new_constraint(b, CONSTRAINT_VAR, range);
+        n->u.constrain.name = arg ? arg->u.str.text : NULL;
+        return n;
+    }
+    if (strcmp(word, "rank") == 0 && arg && arg->kind == AST_NUMBER &&
+        arg->u.num.is_int && arg->u.num.ival >= 0 && arg->u.num.ival <= 64) {
+        AstNode *n = new_constraint(b, CONSTRAINT_RANK, range);
+        n->u.constrain.rank = (int)arg->u.num.ival;
+        return n;
+    }
+    diag_error(ctx->diag, b->src, range,
+               "unknown constraint '%s'; expected const, var, var(\"NAME\"), "
+               "rank(N), a dtype or Tensor[(DIMS), DTYPE]", word);
+    return new_constraint(b, CONSTRAINT_CONST, range);
+}
+
+AstNode *build_dtype_constraint(const AstBuilder *b, const char *dtype, SrcRange range)
+{
+    AstNode *n = new_constraint(b, CONSTRAINT_DTYPE, range);
+    n->u.constrain.dtype = dtype;
+    return n;
+}
+
+/* Tensor[(1, 3, _, _), float32]: dims are non-negative integers or _. */
+AstNode *build_tensor_constraint(RulesParseCtx *ctx, const AstList *dims,
+                                 const char *dtype, SrcRange range)
+{
+    const AstBuilder *b = &ctx->b;
+    AstNode *n = new_constraint(b, CONSTRAINT_TENSOR, range);
+    int64_t *d = arena_array(b->arena, (size_t)dims->count + 1, sizeof(int64_t));
+    for (int i = 0; i < dims->count; i++) {
+        const AstNode *dim = dims->items[i];
+        d[i] = -1;
+        if (dim->kind == AST_NUMBER && dim->u.num.is_int && dim->u.num.ival >= 0)
+            d[i] = dim->u.num.ival;
+        else if (dim->kind != AST_WILDCARD)
+            diag_error(ctx->diag, b->src, dim->range,
+                       "a dimension is a non-negative integer or _");
+    }
+    n->u.constrain.rank = dims->count;
+    n->u.constrain.dims = d;
+    n->u.constrain.dtype = dtype;
+    return n;
+}
+
+AstNode *build_constrain(AstNode *operand, AstNode *constraint, SrcRange range)
+{
+    constraint->u.constrain.operand = operand;
+    constraint->range = range;
+    ast_update_depth(constraint);
+    return constraint;
+}
+
+AstNode *build_binary(const AstBuilder *b, AstOper oper, AstNode *l, AstNode *r,
+                      SrcRange range)
+{
+    AstNode *n = ast_new(b, AST_BINARY, range);
+    n->u.op.oper = oper;
+    n->u.op.left = l;
+    n->u.op.right = r;
+    return n;
+}
+
+AstNode *build_unary(const AstBuilder *b, AstOper oper, AstNode *operand, SrcRange range)
+{
+    AstNode *n = ast_new(b, AST_UNARY, range);
+    n->u.op.oper = oper;
+    n->u.op.left = operand;
+    return n;
+}
+
+AstNode *build_query(const AstBuilder *b, const char *name, SrcRange name_range,
+                     const AstList *args, SrcRange range)
+{
+    AstNode *n = ast_new(b, AST_QUERY, range);
+    n->u.query.name = name;
+    n->u.query.name_range = name_range;
+    n->u.query.args = *args;
+    ast_update_depth(n);
+    return n;
+}
+
+/* ---- items ---- */
+
+static AstItem *push_item(RulesParseCtx *ctx, ItemKind kind)
+{
+    xgrow((void **)&ctx->items, &ctx->items_cap, (size_t)ctx->nitems + 1, sizeof(AstItem));
+    AstItem *item = &ctx->items[ctx->nitems++];
+    item->kind = kind;
+    return item;
+}
+
+/* Byte offset of a position in src. */
+static size_t offset_of(const Source *src, int line, int column)
+{
+    if (line < 1 || (size_t)line > src->nlines)
+        return src->len;
+    size_t off = src->line_starts[line - 1] + (size_t)(column - 1);
+    return off > src->len ? src->len : off;
+}
+
+/* [priority=N, once] */
+static void apply_flags(RulesParseCtx *ctx, AstRule *rule, const AstList *flags)
+{
+    for (int i = 0; i < flags->count; i++) {
+        const AstNode *f = flags->items[i];
+        const AstNode *v = f->u.attr.value;
+        if (strcmp(f->u.attr.name, "priority") == 0 && v && v->u.num.is_int &&
+            v->u.num.ival >= -1000000 && v->u.num.ival <= 1000000) {
+            rule->priority = (int)v->u.num.ival;
+            rule->has_priority = true;
+        } else if (strcmp(f->u.attr.name, "once") == 0 && !v) {
+            rule->once = true;
+        } else {
+            diag_error(ctx->diag, ctx->b.src, f->range, "unknown rule flag; expected "
+                       "priority=N (an integer, higher wins) or once");
+        }
+    }
+}
+
+void build_rule(RulesParseCtx *ctx, const char *name, SrcRange name_range,
+                const AstList *flags, AstNode *pattern, AstNode *guard,
+                AstNode *action, SrcRange range)
+{
+    const Source *src = ctx->b.src;
+    AstRule *rule = arena_alloc(ctx->b.arena, sizeof(AstRule));
+    rule->name = name;
+    rule->name_range = name_range;
+    rule->src = src;
+    rule->range = range;
+    size_t begin = offset_of(src, range.first_line, range.first_column);
+    size_t end = offset_of(src, range.last_line, range.last_column) + 1;
+    rule->text = arena_strndup(ctx->b.arena, src->text + begin,
+                               end > src->len ? src->len - begin : end - begin);
+    rule->kind = action->kind == AST_PARTITION ? RULE_PARTITION : RULE_REWRITE;
+    apply_flags(ctx, rule, flags);
+    rule->pattern_src = pattern;
+    rule->pattern = pattern;
+    rule->guard = guard;
+    rule->action = action;
+    push_item(ctx, ITEM_RULE)->u.rule = rule;
+}
+
+AstOpDecl *build_opdecl_new(const AstBuilder *b)
+{
+    AstOpDecl *decl = arena_alloc(b->arena, sizeof(AstOpDecl));
+    decl->src = b->src;
+    return decl;
+}
+
+/* Arena arrays grow like AstList: capacity is the next power of two. */
+static void *grow_array(Arena *arena, void *items, int count, size_t size)
+{
+    if ((count & (count - 1)) != 0)
+        return items;
+    int cap = count == 0 ? 1 : count * 2;
+    void *bigger = arena_array(arena, (size_t)cap, size);
+    if (count > 0)
+        memcpy(bigger, items, (size_t)count * size);
+    return bigger;
+}
+
+void build_opdecl_param(RulesParseCtx *ctx, AstOpDecl *decl, const ParamAcc *p)
+{
+    Arena *arena = ctx->b.arena;
+    if (!p->is_attr) {
+        if (decl->nattrs > 0)
+            diag_error(ctx->diag, ctx->b.src, p->range,
+                       "operands must come before attributes");
+        decl->operands = grow_array(arena, decl->operands, decl->noperands,
+                                    sizeof(AstOperand));
+        decl->operands[decl->noperands++] =
+            (AstOperand){p->name, p->optional, p->variadic};
+        return;
+    }
+    decl->attrs = grow_array(arena, decl->attrs, decl->nattrs, sizeof(AstAttrDecl));
+    decl->attrs[decl->nattrs++] = (AstAttrDecl){p->name, p->range, p->type, p->dflt};
+}
+
+void build_opdecl_finish(RulesParseCtx *ctx, AstOpDecl *decl, const char *name,
+                         SrcRange name_range, const AstList *traits)
+{
+    Arena *arena = ctx->b.arena;
+    decl->name = name;
+    decl->name_range = name_range;
+    decl->ntraits = traits->count;
+    decl->traits = arena_array(arena, (size_t)traits->count + 1, sizeof(char *));
+    decl->trait_ranges = arena_array(arena, (size_t)traits->count + 1, sizeof(SrcRange));
+    for (int i = 0; i < traits->count; i++) {
+        decl->traits[i] = traits->items[i]->u.var.name;
+        decl->trait_ranges[i] = traits->items[i]->range;
+    }
+    push_item(ctx, ITEM_OP)->u.op = decl;
+}
+
+void build_let(RulesParseCtx *ctx, const char *name, SrcRange name_range,
+               const AstList *params, bool has_parens, AstNode *body)
+{
+    Arena *arena = ctx->b.arena;
+    AstLet *let = arena_alloc(arena, sizeof(AstLet));
+    let->name = name;
+    let->name_range = name_range;
+    let->src = ctx->b.src;
+    let->has_parens = has_parens;
+    let->body = body;
+    int n = params ? params->count : 0;
+    let->nparams = n;
+    let->params = arena_array(arena, (size_t)n + 1, sizeof(char *));
+    let->param_ranges = arena_array(arena, (size_t)n + 1, sizeof(SrcRange));
+    for (int i = 0; i < n; i++) {
+        let->params[i] = params->items[i]->u.var.name;
+        let->param_ranges[i] = params->items[i]->range;
+    }
+    push_item(ctx, ITEM_LET)->u.let = let;
+}
+
+void build_include(RulesParseCtx *ctx, const char *path, SrcRange range)
+{
+    AstInclude *inc = arena_alloc(ctx->b.arena, sizeof(AstInclude));
+    inc->path = path;
+    inc->src = ctx->b.src;
+    inc->range = range;
+    push_item(ctx, ITEM_INCLUDE)->u.include = inc;
+}

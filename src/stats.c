@@ -1,0 +1,69 @@
+/* stats.c - per-rule counters and their table. */
+#include "stats.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void stats_init(Stats *s, uint32_t nrules)
+{
+    memset(s, 0, sizeof *s);
+    s->nrules = nrules;
+    s->rules = xcalloc(nrules + 1, sizeof *s->rules);
+}
+
+void stats_free(Stats *s)
+{
+    free(s->rules);
+    s->rules = NULL;
+}
+
+/* "interior-use 2, overlap 1" or "-". */
+static void reasons(const RuleStats *r, char *buf, size_t size)
+{
+    static const char *const names[] = {"guard", "interior-use", "overlap", "once",
+                                        "budget"};
+    uint64_t counts[] = {r->guard, r->interior, r->overlap, r->once, r->budget};
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < ARRAY_LEN(counts) && len < size; i++)
+        if (counts[i])
+            len += (size_t)snprintf(buf + len, size - len, "%s%s %llu", len ? ", " : "",
+                                    names[i], (unsigned long long)counts[i]);
+    if (!buf[0])
+        snprintf(buf, size, "-");
+}
+
+static int name_width(const RuleSet *rs)
+{
+    int w = 4;
+    for (uint32_t i = 0; i < rs->nrules; i++)
+        if ((int)strlen(rs->rules[i].name) > w)
+            w = (int)strlen(rs->rules[i].name);
+    return w;
+}
+
+void stats_print(const Stats *s, const RuleSet *rs, FILE *out, bool times)
+{
+    int w = name_width(rs);
+    fprintf(out, "%-*s %8s %8s %8s %8s  %s%s\n", w, "rule", "tried", "matched", "applied",
+            "refused", "why", times ? "  (time)" : "");
+    for (uint32_t i = 0; i < s->nrules; i++) {
+        const RuleStats *r = &s->rules[i];
+        char why[256];
+        reasons(r, why, sizeof why);
+        uint64_t refused = r->guard + r->interior + r->overlap + r->once + r->budget;
+        fprintf(out, "%-*s %8llu %8llu %8llu %8llu  %s", w, rs->rules[i].name,
+                (unsigned long long)r->tried, (unsigned long long)r->matched,
+                (unsigned long long)r->applied, (unsigned long long)refused, why);
+        if (times)
+            fprintf(out, "  (%.3f ms)", r->seconds * 1e3);
+        fputc('\n', out);
+    }
+    fprintf(out, "total: %llu rewrites in %llu rounds, %llu groups; %llu labellings; "
+            "automaton: %u states, %u transitions\n",
+            (unsigned long long)s->rewrites, (unsigned long long)s->rounds,
+            (unsigned long long)s->groups, (unsigned long long)s->labelled, s->states,
+            s->transitions);
+}

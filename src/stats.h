@@ -1,0 +1,46 @@
+/* stats.h - what each rule did during a run (graft run --stats).
+ *
+ * Counts are deterministic and print first; times are not, and print only
+ * when asked (--stats, not --stats=counts).
+ */
+#ifndef GRAFT_STATS_H
+#define GRAFT_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ruleset.h"
+
+typedef struct RuleStats {
+    uint64_t tried;    /* verifications started at a root the automaton
+                          offered */
+    uint64_t matched;  /* pattern and guard held */
+    uint64_t applied;  /* rewrites done or groups made */
+    uint64_t guard;    /* pattern held, guard refused */
+    uint64_t interior; /* dropped: an interior node used outside the match
+                          and not post-dominated by its root */
+    uint64_t overlap;  /* dropped: overlaps an earlier group */
+    uint64_t once;     /* refused: a [once] rule at a node it made or
+                          already rewrote */
+    uint64_t budget;   /* gave up: search too long */
+    double seconds;    /* time verifying and applying */
+} RuleStats;
+
+typedef struct Stats {
+    uint32_t nrules;     /* entries in rules */
+    RuleStats *rules;    /* per rule, file order */
+    uint64_t labelled;   /* node labellings */
+    uint64_t rounds;     /* rewriting rounds */
+    uint64_t rewrites;   /* rewrites done */
+    uint64_t groups;     /* partition groups made */
+    uint32_t states;     /* automaton states built */
+    uint32_t transitions;/* automaton transitions memoised */
+} Stats;
+
+void stats_init(Stats *s, uint32_t nrules);
+void stats_free(Stats *s);
+/* The table: one line per rule; times only when times is true. */
+void stats_print(const Stats *s, const RuleSet *rs, FILE *out, bool times);
+
+#endif

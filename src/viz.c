@@ -1,0 +1,257 @@
+/* viz.c - Graphviz output for graphs (viz.h). */
+#include "viz.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "relay.h"
+#include "util.h"
+
+/* What the writer needs while it walks the graph. */
+typedef struct Viz {
+    const Graph *g;      /* graph drawn */
+    FILE *out;           /* dot text goes here */
+    uint32_t *temps;     /* printer's temp numbers, by node id */
+    StrBuf *marks;       /* per node id: highlight labels, "\n"-joined */
+} Viz;
+
+/* A dot string: quotes and backslashes escaped, newlines as \n. */
+static void put_quoted(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', out);
+        if (*s == '\n')
+            fputs("\\n", out);
+        else
+            fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+/* The label of n: what it computes, then its type and match labels. */
+static void node_label(const Viz *v, const Node *n, StrBuf *sb)
+{
+    uint32_t id = node_id(n);
+    if (v->temps[id] != UINT32_MAX)
+        strbuf_printf(sb, "%%%u = ", v->temps[id]);
+    switch (node_kind(n)) {
+    case NODE_VAR: strbuf_printf(sb, "%%%s", node_name(n)); break;
+    case NODE_CONST: strbuf_puts(sb, node_const_text(n)); break;
+    case NODE_CALL:
+        if (node_op(n))
+            strbuf_puts(sb, node_op(n));
+        else if (v->temps[node_id(node_callee(n))] != UINT32_MAX)
+            strbuf_printf(sb, "call %%%u", v->temps[node_id(node_callee(n))]);
+        else
+            strbuf_puts(sb, "call");
+        break;
+    case NODE_TUPLE: strbuf_puts(sb, "tuple"); break;
+    case NODE_GETITEM: strbuf_printf(sb, ".%d", node_index(n)); break;
+    case NODE_FUNC: strbuf_puts(sb, "fn"); break;
+    }
+    for (int i = 0; i < node_nattrs(n); i++) {
+        const Attr *a = node_attr(n, i);
+        if (a->value->kind == ATTR_STRING && node_kind(n) == NODE_FUNC)
+            strbuf_printf(sb, "\n%s=%s", a->name, a->value->s);
+    }
+    if (node_type(n) && node_kind(n) != NODE_CONST)
+        strbuf_printf(sb, "\n%s", node_type(n)->text);
+    if (v->marks[id].len)
+        strbuf_printf(sb, "\n[%s]", v->marks[id].data);
+}
+
+static const char *node_shape(const Node *n)
+{
+    switch (node_kind(n)) {
+    case NODE_VAR: return "shape=ellipse";
+    case NODE_CONST: return "shape=plaintext";
+    case NODE_CALL: return "shape=box";
+    case NODE_TUPLE:
+    case NODE_GETITEM: return "shape=box, fontsize=10";
+    case NODE_FUNC: return "shape=component";
+    }
+    return "shape=box";
+}
+
+/* One node statement; the graph's output is drawn with a double border. */
+static void put_node(const Viz *v, const Node *n)
+{
+    StrBuf label = {0};
+    node_label(v, n, &label);
+    bool fn_call = node_kind(n) == NODE_CALL && !node_op(n);
+    bool marked = v->marks[node_id(n)].len > 0;
+    fprintf(v->out, "n%u [%s", node_id(n), node_shape(n));
+    if (n == graph_output(v->g))
+        fputs(", peripheries=2", v->out);
+    if (fn_call || marked)
+        fprintf(v->out, ", style=\"%s%s\"", fn_call ? "rounded" : "",
+                marked ? (fn_call ? ",filled,bold" : "filled,bold") : "");
+    if (marked)
+        fputs(", fillcolor=\"#ffd27f\"", v->out);
+    fputs(", label=", v->out);
+    put_quoted(v->out, label.data);
+    fputs("];", v->out);
+    strbuf_free(&label);
+}
+
+/* Edges into n: operands in order (labelled when there are several), a
+ * callee dashed, a function's body result dotted. */
+static void put_edges(const Viz *v, const Node *n)
+{
+    for (int i = 0; i < node_nargs(n); i++) {
+        fprintf(v->out, "  n%u -> n%u", node_id(node_arg(n, i)), node_id(n));
+        if (node_nargs(n) > 1)
+            fprintf(v->out, " [label=\"%d\"]", i);
+        fputs(";\n", v->out);
+    }
+    if (node_callee(n))
+        fprintf(v->out, "  n%u -> n%u [style=dashed];\n",
+                node_id(node_callee(n)), node_id(n));
+    if (node_kind(n) == NODE_FUNC && node_body(n))
+        fprintf(v->out, "  n%u -> n%u [style=dotted];\n",
+                node_id(node_body(n)), node_id(n));
+}
+
+/* The function a node is drawn in: its scope, or for a constant (which
+ * has none) its first user's. */
+static const Node *drawn_scope(const Node *n)
+{
+    if (node_kind(n) == NODE_CONST && node_first_use(n))
+        return node_scope(use_user(node_first_use(n)));
+    return node_scope(n);
+}
+
+/* Nodes in topological order, each inside the clusters of the
+ * functions around it (dot merges clusters of the same name), so nested
+ * functions need no recursion. */
+static void put_nodes(const Viz *v, Node **order, uint32_t count)
+{
+    const Node **chain = NULL;
+    size_t cap = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        size_t depth = 0;
+        for (const Node *s = drawn_scope(order[i]); s; s = drawn_scope(s)) {
+            xgrow((void **)&chain, &cap, depth + 1, sizeof(Node *));
+            chain[depth++] = s;
+        }
+        fputs("  ", v->out);
+        for (size_t k = depth; k-- > 0;)
+            fprintf(v->out, "subgraph cluster_%u { style=dashed; ", node_id(chain[k]));
+        put_node(v, order[i]);
+        for (size_t k = 0; k < depth; k++)
+            fputs(" }", v->out);
+        fputc('\n', v->out);
+    }
+    free(chain);
+}
+
+static void collect_marks(Viz *v, const VizHighlight *h, size_t n)
+{
+    uint32_t count = graph_node_count(v->g);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < h[i].nnodes; j++) {
+            uint32_t id = h[i].nodes[j];
+            if (id >= count)
+                continue;
+            if (v->marks[id].len)
+                strbuf_puts(&v->marks[id], ", ");
+            strbuf_puts(&v->marks[id], h[i].label ? h[i].label : "match");
+        }
+}
+
+/* The header, every node (clustered by function), then every edge. */
+void viz_write(const Graph *g, const VizHighlight *highlights, size_t n, FILE *out)
+{
+    uint32_t count = graph_node_count(g);
+    Viz v = {g, out, relay_temp_numbers(g), xcalloc(count ? count : 1, sizeof(StrBuf))};
+    collect_marks(&v, highlights, n);
+    Node **order = xmalloc((count ? count : 1) * sizeof(Node *));
+    uint32_t len = graph_topo_order(g, order);
+    fprintf(out, "digraph \"%s\" {\n  rankdir=TB;\n"
+                 "  node [fontname=\"Helvetica\", fontsize=11];\n"
+                 "  edge [fontname=\"Helvetica\", fontsize=9];\n", graph_name(g));
+    put_nodes(&v, order, len);
+    for (uint32_t i = 0; i < len; i++)
+        put_edges(&v, order[i]);
+    fputs("}\n", out);
+    for (uint32_t i = 0; i < count; i++)
+        strbuf_free(&v.marks[i]);
+    free(v.marks);
+    free(v.temps);
+    free(order);
+}
+
+/* Child side of viz_render_svg: dot reads the pipe, writes fd out. */
+static void exec_dot(int in, int out, const char *dot)
+{
+    if (dup2(in, 0) < 0 || dup2(out, 1) < 0)
+        _exit(126);
+    execlp(dot, dot, "-Tsvg", (char *)NULL);
+    _exit(127);
+}
+
+/* Writes all of text to fd, ignoring a reader that went away. */
+static void write_all(int fd, const char *text, size_t len)
+{
+    while (len) {
+        ssize_t w = write(fd, text, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return;
+        text += w;
+        len -= (size_t)w;
+    }
+}
+
+/* Runs "dot -Tsvg" with text on its input and out as its output;
+ * returns its wait status, or -1 when it could not be started. */
+static int run_dot(const char *dot, const char *text, size_t len, FILE *out)
+{
+    int fds[2];
+    fflush(out);
+    if (pipe(fds) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[1]);
+        exec_dot(fds[0], fileno(out), dot);
+    }
+    close(fds[0]);
+    void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+    if (pid > 0)
+        write_all(fds[1], text, len);
+    close(fds[1]);
+    signal(SIGPIPE, old);
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) < 0)
+        return -1;
+    return status;
+}
+
+/* Runs dot and turns its exit status into one clear message. */
+bool viz_render_svg(const char *dot_text, size_t len, FILE *out)
+{
+    const char *dot = getenv("GRAFT_DOT") ? getenv("GRAFT_DOT") : "dot";
+    int status = run_dot(dot, dot_text, len, out);
+    if (status < 0) {
+        fprintf(stderr, "graft viz: cannot run '%s': %s\n", dot, strerror(errno));
+        return false;
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+        fprintf(stderr, "graft viz: Graphviz's '%s' is not installed, so SVG "
+                        "cannot be made; write dot text instead (-o FILE.dot)\n", dot);
+        return false;
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "graft viz: '%s -Tsvg' failed\n", dot);
+        return false;
+    }
+    return true;
+}

@@ -1,0 +1,36 @@
+/* viz.h - a graph drawn as Graphviz dot text.
+ *
+ * Data flows top to bottom: variables are ellipses, constants plain
+ * text, op calls labelled boxes ("%3 = nn.conv2d" plus the result type),
+ * tuples and element accesses small boxes, and each local function a
+ * cluster holding its body, with a dashed edge to its calls.  Nodes
+ * appear in data-flow (topological) order, so the output is
+ * deterministic.  Callers that matched rules pass highlights (graft viz
+ * MODEL RULES... does, through viz_rules.h): each names a set of node ids
+ * and a label ("bn #2"); highlighted nodes are filled and carry the
+ * labels of every match they are in.
+ */
+#ifndef GRAFT_VIZ_H
+#define GRAFT_VIZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "graph.h"
+
+typedef struct VizHighlight {
+    const uint32_t *nodes; /* node ids in the match */
+    size_t nnodes;         /* entries in nodes */
+    const char *label;     /* shown on each of them, e.g. "bn #2" */
+} VizHighlight;
+
+/* Writes g as a dot digraph; highlights may be NULL when n is 0. */
+void viz_write(const Graph *g, const VizHighlight *highlights, size_t n, FILE *out);
+
+/* Runs Graphviz's dot (or $GRAFT_DOT) on dot_text, writing SVG to out.
+ * Returns false after printing "graft viz: ..." to stderr when dot is not
+ * installed or fails. */
+bool viz_render_svg(const char *dot_text, size_t len, FILE *out);
+
+#endif

@@ -1,0 +1,271 @@
+/* check_engine.c - the driver in-process: statistics and refusal reasons,
+ * the bound on rewriting, match listing, the dump, the 1,000,000-node
+ * chain.  (Rewrites and partitions of every pattern construct are golden
+ * cases under tests/golden/, run by tests/golden.sh.) */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "frontend.h"
+#include "lower.h"
+#include "relay.h"
+
+/* One loaded rule set and model, with diagnostics captured in text. */
+typedef struct Run {
+    Lowered *rules;  /* lowered rules */
+    Source *src;     /* model text */
+    Graph *g;        /* model */
+    Engine *e;       /* driver */
+    char *diag;      /* diagnostics printed */
+    size_t diag_len; /* bytes in diag */
+    FILE *diag_out;  /* the stream diag writes to */
+    Diag *d;         /* diagnostics */
+} Run;
+
+static void run_open(Run *r, const char *rules, const char *model, uint64_t max_rewrites)
+{
+    memset(r, 0, sizeof *r);
+    r->diag_out = open_memstream(&r->diag, &r->diag_len);
+    r->d = diag_new(r->diag_out);
+    RuleFile *rf = frontend_load_string("test.graft", rules, NULL, r->d);
+    ck_assert_ptr_nonnull(rf);
+    r->rules = lower_rules(rf, r->d);
+    rulefile_free(rf);
+    ck_assert_ptr_nonnull(r->rules);
+    r->src = source_from_string("test.relay", model, strlen(model));
+    r->g = relay_load(r->src, r->d);
+    ck_assert_ptr_nonnull(r->g);
+    EngineOptions opts = {.max_rewrites = max_rewrites};
+    r->e = engine_new(&r->rules->rs, r->g, &opts);
+}
+
+static void run_close(Run *r)
+{
+    engine_free(r->e);
+    graph_free(r->g);
+    source_free(r->src);
+    lower_free(r->rules);
+    diag_free(r->d);
+    fclose(r->diag_out);
+    free(r->diag);
+}
+
+static const RuleStats *rule_stats(const Run *r, uint32_t i)
+{
+    return &engine_stats(r->e)->rules[i];
+}
+
+static void assert_output(const Run *r, const char *want)
+{
+    char *got = relay_print_string(r->g);
+    ck_assert_str_eq(got, want);
+    free(got);
+}
+
+/* ---- refusals and their counts ---- */
+
+START_TEST(overlap_is_counted)
+{
+    /* group 0 (root %2) keeps exp(%a) although %1 uses it: %2
+       post-dominates %1.  The candidate at %1 overlaps it: dropped, yet
+       it takes group number 1. */
+    Run r;
+    run_open(&r, "r := add(x, exp(y)) => partition\n",
+             "def @main(%a, %b) {\n  %0 = exp(%a);\n  %1 = add(%b, %0);\n  add(%1, %0)\n}\n", 0);
+    ck_assert(engine_run(r.e, r.d));
+    ck_assert_uint_eq(rule_stats(&r, 0)->matched, 2);
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 1);
+    ck_assert_uint_eq(rule_stats(&r, 0)->overlap, 1);
+    ck_assert_uint_eq(rule_stats(&r, 0)->interior, 0);
+    assert_output(&r,
+        "def @main(%a, %b) {\n"
+        "  %1 = exp(%a);\n"
+        "  %2 = add(%b, %1);\n"
+        "  %3 = fn (%FunctionVar_0_0, %FunctionVar_0_1, PartitionedFromPattern=\"exp_add_\") {\n"
+        "    %0 = exp(%FunctionVar_0_1);\n"
+        "    add(%FunctionVar_0_0, %0)\n"
+        "  };\n"
+        "  %3(%2, %a)\n"
+        "}\n");
+    run_close(&r);
+}
+END_TEST
+
+START_TEST(interior_use_is_refused)
+{
+    Run r;
+    run_open(&r, "twice := nn.relu(nn.relu(x)) => nn.relu(x)\n",
+             "def @main(%x) {\n  %0 = nn.relu(%x);\n  %1 = nn.relu(%0);\n  (%1, %0)\n}\n", 0);
+    ck_assert(engine_run(r.e, r.d));
+    ck_assert_uint_eq(rule_stats(&r, 0)->matched, 1);
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 0);
+    ck_assert_uint_eq(rule_stats(&r, 0)->interior, 1);
+    assert_output(&r, "def @main(%x) {\n  %0 = nn.relu(%x);\n  %1 = nn.relu(%0);\n  (%1, %0)\n}\n");
+    run_close(&r);
+}
+END_TEST
+
+START_TEST(interior_use_postdominated)
+{
+    /* %0 is also used by %1, but every path from %1 leads through the
+       root %2: the rewrite goes ahead. */
+    Run r;
+    run_open(&r, "f := add(nn.relu(x), y) => multiply(x, y)\n",
+             "def @main(%x) {\n  %0 = nn.relu(%x);\n  %1 = exp(%0);\n  add(%0, %1)\n}\n", 0);
+    ck_assert(engine_run(r.e, r.d));
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 1);
+    assert_output(&r, "def @main(%x) {\n  %0 = nn.relu(%x);\n  %1 = exp(%0);\n"
+                      "  multiply(%x, %1)\n}\n");
+    run_close(&r);
+}
+END_TEST
+
+START_TEST(guard_refusals_are_counted)
+{
+    Run r;
+    run_open(&r, "g := x + e:const where value(e) > 1 => x\n",
+             "def @main(%x) {\n  %0 = add(%x, 0.5f);\n  add(%0, 2f)\n}\n", 0);
+    ck_assert(engine_run(r.e, r.d));
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 1);
+    ck_assert_uint_ge(rule_stats(&r, 0)->guard, 1);
+    assert_output(&r, "def @main(%x) {\n  add(%x, 0.5f)\n}\n");
+    run_close(&r);
+}
+END_TEST
+
+/* A guard that fails for one way of matching is retried the other way:
+ * a commutative add whose operands both fit. */
+START_TEST(guard_backtracks_over_commutative)
+{
+    Run r;
+    run_open(&r, "g := x + y where value(y) == 3 => x\n",
+             "def @main(%x) {\n  add(3f, 2f)\n}\n", 0);
+    ck_assert(engine_run(r.e, r.d));
+    assert_output(&r, "def @main(%x) {\n  2f\n}\n");
+    run_close(&r);
+}
+END_TEST
+
+/* ---- the bound ---- */
+
+START_TEST(non_termination_is_reported)
+{
+    Run r;
+    run_open(&r, "ok := nn.relu(nn.relu(x)) => nn.relu(x)\nswap := x + y => y + x\n",
+             "def @main(%a, %b) {\n  add(%a, %b)\n}\n", 50);
+    ck_assert(!engine_rewrite(r.e, r.d));
+    fflush(r.diag_out);
+    ck_assert_ptr_nonnull(strstr(r.diag, "graft: error: rewriting did not reach a fixpoint "
+                                         "within 50 rewrites; rules still firing: swap "
+                                         "(test.graft:2, 1 times in the last round)"));
+    ck_assert_ptr_null(strstr(r.diag, "ok ("));
+    ck_assert_uint_eq(rule_stats(&r, 1)->applied, 51);
+    run_close(&r);
+}
+END_TEST
+
+/* ---- match listing ---- */
+
+static void count_match(void *ctx, uint32_t rule, Node *root, const Binding *b)
+{
+    (void)root;
+    (void)b;
+    ((int *)ctx)[rule]++;
+}
+
+START_TEST(matches_every_rule_at_every_node)
+{
+    Run r;
+    run_open(&r, "any := nn.relu(x) => partition\nself := nn.relu(nn.relu(x)) => partition\n",
+             "def @main(%x) {\n  %0 = nn.relu(%x);\n  %1 = nn.relu(%0);\n  nn.relu(%1)\n}\n", 0);
+    int counts[2] = {0, 0};
+    engine_matches(r.e, count_match, counts);
+    ck_assert_int_eq(counts[0], 3);
+    ck_assert_int_eq(counts[1], 2);
+    run_close(&r);
+}
+END_TEST
+
+/* ---- the dump ---- */
+
+START_TEST(dump_shares_items)
+{
+    Diag *d = diag_new(stderr);
+    RuleFile *rf = frontend_load_string(
+        "t.graft", "a := nn.relu(x + y) => partition\nb := exp(x + y) => partition\n", NULL, d);
+    ck_assert_ptr_nonnull(rf);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    ck_assert(lower_dump_automaton(rf, out, false, d));
+    fclose(out);
+    /* x + y is one item shared by both rules */
+    ck_assert_ptr_nonnull(strstr(text, "  i1 = add(i0, i0) commutative\n"
+                                       "  i2 = nn.relu(i1)\n"
+                                       "  i3 = exp(i1)\n"));
+    ck_assert_ptr_nonnull(strstr(text, "  a (t.graft:1) accepts at i2, priority 0\n"));
+    free(text);
+    rulefile_free(rf);
+    diag_free(d);
+}
+END_TEST
+
+/* ---- a million nodes ---- */
+
+START_TEST(million_node_chain)
+{
+    Diag *d = diag_new(stderr);
+    RuleFile *rf = frontend_load_string("t.graft", "s := nn.relu(x) => sigmoid(x)\n", NULL, d);
+    Lowered *lw = lower_rules(rf, d);
+    rulefile_free(rf);
+    Graph *g = graph_new();
+    Node *n = graph_add_param(g, "x", NULL);
+    for (int i = 0; i < 1000000; i++)
+        n = graph_add_call(g, "nn.relu", &n, 1, NULL, 0);
+    graph_set_output(g, n);
+    Engine *e = engine_new(&lw->rs, g, NULL);
+    ck_assert(engine_run(e, d));
+    ck_assert_uint_eq(engine_stats(e)->rewrites, 1000000);
+    ck_assert_str_eq(node_op(graph_output(g)), "sigmoid");
+    engine_free(e);
+    graph_free(g);
+    lower_free(lw);
+    diag_free(d);
+}
+END_TEST
+
+static Suite *engine_suite(void)
+{
+    Suite *s = suite_create("engine");
+    TCase *tc = tcase_create("refusals");
+    tcase_add_test(tc, overlap_is_counted);
+    tcase_add_test(tc, interior_use_is_refused);
+    tcase_add_test(tc, interior_use_postdominated);
+    tcase_add_test(tc, guard_refusals_are_counted);
+    tcase_add_test(tc, guard_backtracks_over_commutative);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("bound");
+    tcase_add_test(tc, non_termination_is_reported);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("match");
+    tcase_add_test(tc, matches_every_rule_at_every_node);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("dump");
+    tcase_add_test(tc, dump_shares_items);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("deep");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, million_node_chain);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(engine_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

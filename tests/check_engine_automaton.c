@@ -1,0 +1,234 @@
+/* check_engine_automaton.c - white-box tests of the automaton and the
+ * matcher on rule tables written in C (no front end), as the emitter
+ * would write them: states, memoised transitions, commutative operands,
+ * repeated variables, repeated ops. */
+#include <check.h>
+#include <stdlib.h>
+
+#include "automaton.h"
+#include "graph.h"
+#include "match.h"
+
+/* t0: a scalar constant 0 */
+static const PatPred preds[] = {{.kind = PRED_VALUE, .f = 0}};
+static const uint32_t t0[] = {0};
+static const uint32_t i0i1[] = {0, 1}, i0i0[] = {0, 0}, i0[] = {0};
+/* i0 = any, i1 = any[t0], i2 = add(i0, i1) commutative, i3 = add(i0, i0),
+ * i4 = nn.relu*(i0) */
+static const PatItem items[] = {
+    {.kind = PITEM_ANY},
+    {.kind = PITEM_ANY, .npreds = 1, .preds = t0},
+    {.kind = PITEM_OP, .op = "add", .commutative = true, .nargs = 2, .args = i0i1},
+    {.kind = PITEM_OP, .op = "add", .commutative = true, .nargs = 2, .args = i0i0},
+    {.kind = PITEM_STAR, .op = "nn.relu", .nargs = 1, .args = i0},
+};
+/* add_zero := x + 0 */
+static const PatNode x_leaf = {.kind = PAT_ANY, .item = 0, .slot = 0};
+static const PatNode zero_leaf = {.kind = PAT_ANY, .item = 1, .slot = -1, .embed = true};
+static const PatNode *const add_zero_kids[] = {&x_leaf, &zero_leaf};
+static const PatNode add_zero = {.kind = PAT_OP, .item = 2, .slot = -1, .nkids = 2,
+                                 .kids = add_zero_kids};
+/* double := x + x */
+static const PatNode *const double_kids[] = {&x_leaf, &x_leaf};
+static const PatNode twice = {.kind = PAT_OP, .item = 3, .slot = -1, .nkids = 2,
+                              .kids = double_kids};
+/* relus := nn.relu*(x) */
+static const PatNode *const relus_kids[] = {&x_leaf};
+static const PatNode relus = {.kind = PAT_STAR, .item = 4, .slot = -1, .nkids = 1,
+                              .kids = relus_kids};
+static const char *const x_name[] = {"x"};
+static const RuleDesc rules[] = {
+    {.name = "add_zero", .pattern = &add_zero, .nslots = 1, .slot_names = x_name},
+    {.name = "double", .pattern = &twice, .nslots = 1, .slot_names = x_name},
+    {.name = "relus", .pattern = &relus, .nslots = 1, .slot_names = x_name},
+};
+static const RuleSet rs = {.name = "test", .nrules = 3, .rules = rules, .nitems = 5,
+                           .items = items, .npreds = 1, .preds = preds};
+
+/* The fixture graph: a, b params; 0f; a+0, 0+a, a+a, a+b, relu(relu(a)). */
+typedef struct Fix {
+    Graph *g;
+    Node *a, *b, *zero, *a0, *za, *aa, *ab, *r1, *r2;
+} Fix;
+
+static Node *call2(Graph *g, const char *op, Node *x, Node *y)
+{
+    Node *args[2] = {x, y};
+    return graph_add_call(g, op, args, 2, NULL, 0);
+}
+
+static Fix fixture(void)
+{
+    Fix f;
+    f.g = graph_new();
+    f.a = graph_add_param(f.g, "a", NULL);
+    f.b = graph_add_param(f.g, "b", NULL);
+    f.zero = graph_add_const(f.g, "0f", 0, "float32");
+    f.a0 = call2(f.g, "add", f.a, f.zero);
+    f.za = call2(f.g, "add", f.zero, f.a);
+    f.aa = call2(f.g, "add", f.a, f.a);
+    f.ab = call2(f.g, "add", f.a, f.b);
+    f.r1 = graph_add_call(f.g, "nn.relu", &f.a, 1, NULL, 0);
+    f.r2 = graph_add_call(f.g, "nn.relu", &f.r1, 1, NULL, 0);
+    Node *fields[] = {f.a0, f.za, f.aa, f.ab, f.r2};
+    graph_set_output(f.g, graph_add_tuple(f.g, fields, 5));
+    return f;
+}
+
+static bool accepts(const Automaton *a, uint32_t state, uint32_t rule)
+{
+    uint32_t n;
+    const uint32_t *r = automaton_state_rules(a, state, &n);
+    for (uint32_t i = 0; i < n; i++)
+        if (r[i] == rule)
+            return true;
+    return false;
+}
+
+START_TEST(states_follow_items)
+{
+    Fix f = fixture();
+    Automaton *a = automaton_new(&rs);
+    Labels *l = labels_new(a, f.g);
+    labels_all(l);
+    ck_assert(accepts(a, labels_state(l, f.a0), 0));
+    ck_assert(accepts(a, labels_state(l, f.za), 0)); /* commutative */
+    ck_assert(!accepts(a, labels_state(l, f.ab), 0));
+    /* a+a and a+b have the same state: repeated variables are checked
+       when the rule accepts, not by the automaton */
+    ck_assert_uint_eq(labels_state(l, f.aa), labels_state(l, f.ab));
+    ck_assert(accepts(a, labels_state(l, f.ab), 1));
+    ck_assert(accepts(a, labels_state(l, f.r2), 2));
+    ck_assert(accepts(a, labels_state(l, f.a), 2)); /* zero repetitions */
+    labels_free(l);
+    automaton_free(a);
+    graph_free(f.g);
+}
+END_TEST
+
+START_TEST(transitions_are_memoised)
+{
+    Fix f = fixture();
+    Automaton *a = automaton_new(&rs);
+    Labels *l = labels_new(a, f.g);
+    labels_all(l);
+    uint32_t states = automaton_nstates(a), trans = automaton_ntransitions(a);
+    /* a second copy of a+b costs a lookup, no new transition */
+    Node *ab2 = call2(f.g, "add", f.a, f.b);
+    ck_assert_uint_eq(labels_node(l, ab2), labels_state(l, f.ab));
+    ck_assert_uint_eq(automaton_nstates(a), states);
+    ck_assert_uint_eq(automaton_ntransitions(a), trans);
+    labels_free(l);
+    automaton_free(a);
+    graph_free(f.g);
+}
+END_TEST
+
+START_TEST(matcher_binds_either_order)
+{
+    Fix f = fixture();
+    Automaton *a = automaton_new(&rs);
+    Labels *l = labels_new(a, f.g);
+    labels_all(l);
+    Matcher *m = matcher_new(l, f.g);
+    ck_assert_int_eq(matcher_try(m, 0, f.a0), MATCH_OK);
+    ck_assert_ptr_eq(matcher_bindings(m)[0].node, f.a);
+    ck_assert_int_eq(matcher_try(m, 0, f.za), MATCH_OK);
+    ck_assert_ptr_eq(matcher_bindings(m)[0].node, f.a);
+    ck_assert_int_eq(matcher_try(m, 0, f.ab), MATCH_FAIL);
+    matcher_free(m);
+    labels_free(l);
+    automaton_free(a);
+    graph_free(f.g);
+}
+END_TEST
+
+START_TEST(matcher_repeated_variable)
+{
+    Fix f = fixture();
+    Automaton *a = automaton_new(&rs);
+    Labels *l = labels_new(a, f.g);
+    labels_all(l);
+    Matcher *m = matcher_new(l, f.g);
+    ck_assert_int_eq(matcher_try(m, 1, f.aa), MATCH_OK);
+    ck_assert_ptr_eq(matcher_bindings(m)[0].node, f.a);
+    ck_assert_int_eq(matcher_try(m, 1, f.ab), MATCH_FAIL);
+    matcher_free(m);
+    labels_free(l);
+    automaton_free(a);
+    graph_free(f.g);
+}
+END_TEST
+
+START_TEST(matcher_star_is_greedy)
+{
+    Fix f = fixture();
+    Automaton *a = automaton_new(&rs);
+    Labels *l = labels_new(a, f.g);
+    labels_all(l);
+    Matcher *m = matcher_new(l, f.g);
+    ck_assert_int_eq(matcher_try(m, 2, f.r2), MATCH_OK);
+    ck_assert_ptr_eq(matcher_bindings(m)[0].node, f.a);
+    uint32_t n;
+    const MatchPair *pairs = matcher_pairs(m, &n);
+    ck_assert_uint_eq(n, 3); /* relu, relu, x */
+    ck_assert_ptr_eq(pairs[0].node, f.r2);
+    ck_assert_ptr_eq(pairs[1].node, f.r1);
+    ck_assert_ptr_eq(pairs[2].node, f.a);
+    matcher_free(m);
+    labels_free(l);
+    automaton_free(a);
+    graph_free(f.g);
+}
+END_TEST
+
+/* A chain of a million relus: labelling and the repeated-op match are
+ * iterative. */
+START_TEST(star_over_long_chain)
+{
+    Graph *g = graph_new();
+    Node *x = graph_add_param(g, "x", NULL);
+    Node *n = x;
+    for (int i = 0; i < 1000000; i++)
+        n = graph_add_call(g, "nn.relu", &n, 1, NULL, 0);
+    graph_set_output(g, n);
+    Automaton *a = automaton_new(&rs);
+    Labels *l = labels_new(a, g);
+    labels_all(l);
+    Matcher *m = matcher_new(l, g);
+    ck_assert_int_eq(matcher_try(m, 2, n), MATCH_OK);
+    ck_assert_ptr_eq(matcher_bindings(m)[0].node, x);
+    matcher_free(m);
+    labels_free(l);
+    automaton_free(a);
+    graph_free(g);
+}
+END_TEST
+
+static Suite *automaton_suite(void)
+{
+    Suite *s = suite_create("engine_automaton");
+    TCase *tc = tcase_create("states");
+    tcase_add_test(tc, states_follow_items);
+    tcase_add_test(tc, transitions_are_memoised);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("matcher");
+    tcase_add_test(tc, matcher_binds_either_order);
+    tcase_add_test(tc, matcher_repeated_variable);
+    tcase_add_test(tc, matcher_star_is_greedy);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("deep");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, star_over_long_chain);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(automaton_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

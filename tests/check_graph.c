@@ -1,0 +1,430 @@
+/* check_graph.c - the graph IR API: builders, users lists under edits,
+ * topological order, dead-node removal, functions, types, node size. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph.h"
+#include "relay.h"
+
+/* a chain x -> add(x, 1f) -> relu -> output */
+typedef struct Small {
+    Graph *g;
+    Node *x, *one, *add, *relu;
+} Small;
+
+static Small small_new(void)
+{
+    Small s;
+    s.g = graph_new();
+    s.x = graph_add_param(s.g, "x", NULL);
+    s.one = graph_add_const(s.g, "1f", 1.0, "float32");
+    Node *args[2] = {s.x, s.one};
+    s.add = graph_add_call(s.g, "add", args, 2, NULL, 0);
+    s.relu = graph_add_call(s.g, "nn.relu", &s.add, 1, NULL, 0);
+    graph_set_output(s.g, s.relu);
+    return s;
+}
+
+/* The users of n as "id:slot" pairs joined by spaces. */
+static char *users_of(const Node *n)
+{
+    static char buf[256];
+    buf[0] = '\0';
+    for (const Use *u = node_first_use(n); u; u = use_next(u)) {
+        size_t len = strlen(buf);
+        snprintf(buf + len, sizeof buf - len, "%s%u:%d", len ? " " : "",
+                 node_id(use_user(u)), use_index(u));
+    }
+    return buf;
+}
+
+START_TEST(test_build_and_access)
+{
+    Small s = small_new();
+    ck_assert_int_eq(graph_node_count(s.g), 4);
+    ck_assert_int_eq(node_kind(s.add), NODE_CALL);
+    ck_assert_str_eq(node_op(s.add), "add");
+    ck_assert_ptr_eq(node_op(s.add), graph_intern(s.g, "add"));
+    ck_assert_int_eq(node_nargs(s.add), 2);
+    ck_assert_ptr_eq(node_arg(s.add, 0), s.x);
+    ck_assert_ptr_eq(node_arg(s.add, 1), s.one);
+    ck_assert_str_eq(node_name(s.x), "x");
+    ck_assert_str_eq(node_const_text(s.one), "1f");
+    ck_assert(node_const_is_scalar(s.one));
+    ck_assert(node_const_value(s.one) == 1.0);
+    ck_assert_str_eq(node_const_dtype(s.one), "float32");
+    ck_assert_ptr_null(node_callee(s.add));
+    ck_assert_ptr_null(node_scope(s.add));
+    ck_assert_int_eq(graph_nparams(s.g), 1);
+    ck_assert_ptr_eq(graph_param(s.g, 0), s.x);
+    ck_assert_ptr_eq(graph_node(s.g, 2), s.add);
+    ck_assert_ptr_null(graph_node(s.g, 99));
+    ck_assert_str_eq(users_of(s.x), "2:0");
+    ck_assert_str_eq(users_of(s.add), "3:0");
+    ck_assert_int_eq(node_nusers(s.relu), 0);
+    graph_free(s.g);
+}
+END_TEST
+
+START_TEST(test_attrs)
+{
+    Graph *g = graph_new();
+    Node *x = graph_add_param(g, "x", NULL);
+    AttrValue *axis = graph_new_attr_value(g, ATTR_INT);
+    axis->i = -1;
+    AttrValue *layout = graph_new_attr_value(g, ATTR_STRING);
+    layout->s = graph_intern(g, "NCHW");
+    Attr attrs[2] = {{"axis", axis}, {"layout", layout}};
+    Node *n = graph_add_call(g, "nn.softmax", &x, 1, attrs, 2);
+    ck_assert_int_eq(node_nattrs(n), 2);
+    ck_assert_str_eq(node_attr(n, 1)->name, "layout");
+    ck_assert_ptr_eq(node_find_attr(n, "axis"), axis);
+    ck_assert_ptr_null(node_find_attr(n, "units"));
+    graph_set_output(g, n);
+    char *text = relay_print_string(g);
+    ck_assert_str_eq(text, "def @main(%x) {\n"
+                           "  nn.softmax(%x, axis=-1, layout=\"NCHW\")\n}\n");
+    free(text);
+    graph_free(g);
+}
+END_TEST
+
+START_TEST(test_set_arg_keeps_users)
+{
+    Small s = small_new();
+    Node *y = graph_add_param(s.g, "y", NULL);
+    graph_set_arg(s.g, s.add, 0, y);
+    ck_assert_int_eq(node_nusers(s.x), 0);
+    ck_assert_str_eq(users_of(y), "2:0");
+    graph_set_arg(s.g, s.add, 1, y);
+    ck_assert_str_eq(users_of(y), "2:0 2:1");
+    ck_assert_int_eq(node_nusers(s.one), 0);
+    graph_free(s.g);
+}
+END_TEST
+
+START_TEST(test_replace_all_uses)
+{
+    Small s = small_new();
+    Node *twice = graph_add_call(s.g, "add", (Node *[]){s.x, s.x}, 2, NULL, 0);
+    graph_replace_all_uses(s.g, s.add, twice);
+    ck_assert_ptr_eq(node_arg(s.relu, 0), twice);
+    ck_assert_int_eq(node_nusers(s.add), 0);
+    ck_assert_str_eq(users_of(twice), "3:0");
+    /* wrapping: the new node's own use of the old one stays */
+    Node *neg = graph_add_call(s.g, "negative", &s.relu, 1, NULL, 0);
+    graph_replace_all_uses(s.g, s.relu, neg);
+    ck_assert_ptr_eq(graph_output(s.g), neg);
+    ck_assert_ptr_eq(node_arg(neg, 0), s.relu);
+    graph_free(s.g);
+}
+END_TEST
+
+START_TEST(test_remove_dead)
+{
+    Small s = small_new();
+    Node *twice = graph_add_call(s.g, "add", (Node *[]){s.x, s.x}, 2, NULL, 0);
+    graph_replace_all_uses(s.g, s.add, twice);
+    ck_assert_str_eq(users_of(s.x), "2:0 4:0 4:1");
+    ck_assert_uint_eq(graph_remove_dead(s.g), 2); /* add and 1f */
+    ck_assert(node_is_dead(s.add));
+    ck_assert(node_is_dead(s.one));
+    ck_assert(!node_is_dead(s.x));
+    ck_assert_str_eq(users_of(s.x), "4:0 4:1");
+    ck_assert_uint_eq(graph_remove_dead(s.g), 0);
+    graph_free(s.g);
+}
+END_TEST
+
+START_TEST(test_topo_order)
+{
+    /* a diamond: t = (relu(x), neg(x)); out = add(t.0, t.1) */
+    Graph *g = graph_new();
+    Node *x = graph_add_param(g, "x", NULL);
+    Node *r = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    Node *n = graph_add_call(g, "negative", &x, 1, NULL, 0);
+    Node *t = graph_add_tuple(g, (Node *[]){r, n}, 2);
+    Node *a = graph_add_getitem(g, t, 0);
+    Node *b = graph_add_getitem(g, t, 1);
+    Node *out = graph_add_call(g, "add", (Node *[]){a, b}, 2, NULL, 0);
+    graph_set_output(g, out);
+    Node *order[16];
+    ck_assert_uint_eq(graph_topo_order(g, order), 7);
+    Node *want[] = {x, r, n, t, a, b, out};
+    for (int i = 0; i < 7; i++)
+        ck_assert_ptr_eq(order[i], want[i]);
+    ck_assert_int_eq(node_index(b), 1);
+    graph_free(g);
+}
+END_TEST
+
+/* fn (%p) { negative(%p) } called on %x */
+START_TEST(test_functions)
+{
+    Graph *g = graph_new();
+    Node *x = graph_add_param(g, "x", NULL);
+    Node *p = graph_add_fn_param(g, "p", NULL);
+    Node *neg = graph_add_call(g, "negative", &p, 1, NULL, 0);
+    AttrValue *v = graph_new_attr_value(g, ATTR_STRING);
+    v->s = graph_intern(g, "negative_");
+    Attr a = {"PartitionedFromPattern", v};
+    Node *fn = graph_add_func(g, &p, 1, neg, &a, 1);
+    Node *call = graph_add_fn_call(g, fn, &x, 1);
+    graph_set_output(g, call);
+    ck_assert_ptr_eq(node_callee(call), fn);
+    ck_assert_ptr_null(node_op(call));
+    ck_assert_str_eq(users_of(fn), "4:-1");
+    ck_assert_ptr_eq(node_scope(neg), fn);
+    ck_assert_ptr_eq(node_scope(p), fn);
+    ck_assert_ptr_null(node_scope(x));
+    ck_assert_int_eq(node_nparams(fn), 1);
+    ck_assert_ptr_eq(node_body(fn), neg);
+    Node *order[8];
+    ck_assert_uint_eq(graph_topo_order(g, order), 5);
+    ck_assert_ptr_eq(order[0], p);
+    ck_assert_ptr_eq(order[1], neg);
+    ck_assert_ptr_eq(order[2], fn);
+    ck_assert_ptr_eq(order[3], x);
+    ck_assert_ptr_eq(order[4], call);
+    /* replacing the body result updates the function */
+    Node *relu = graph_add_call(g, "nn.relu", &p, 1, NULL, 0);
+    graph_replace_all_uses(g, neg, relu);
+    ck_assert_ptr_eq(node_body(fn), relu);
+    ck_assert_uint_eq(graph_remove_dead(g), 1);
+    ck_assert(node_is_dead(neg));
+    char *text = relay_print_string(g);
+    ck_assert_str_eq(text, "def @main(%x) {\n"
+                           "  %0 = fn (%p, PartitionedFromPattern=\"negative_\") {\n"
+                           "    nn.relu(%p)\n"
+                           "  };\n"
+                           "  %0(%x)\n}\n");
+    free(text);
+    graph_free(g);
+}
+END_TEST
+
+/* A function that loses its last call dies with its body and params;
+ * a callee can be swapped through slot USE_CALLEE. */
+START_TEST(test_dead_function)
+{
+    Graph *g = graph_new();
+    Node *x = graph_add_param(g, "x", NULL);
+    Node *p = graph_add_fn_param(g, "p", NULL);
+    Node *body = graph_add_call(g, "negative", &p, 1, NULL, 0);
+    Node *fn = graph_add_func(g, &p, 1, body, NULL, 0);
+    Node *q = graph_add_fn_param(g, "q", NULL);
+    Node *fn2 = graph_add_func(g, &q, 1, q, NULL, 0);
+    Node *call = graph_add_fn_call(g, fn, &x, 1);
+    graph_set_output(g, call);
+    graph_set_arg(g, call, USE_CALLEE, fn2);
+    ck_assert_ptr_eq(node_callee(call), fn2);
+    ck_assert_int_eq(node_nusers(fn), 0);
+    ck_assert_str_eq(users_of(fn2), "6:-1");
+    ck_assert_uint_eq(graph_remove_dead(g), 3); /* p, negative, fn */
+    ck_assert(node_is_dead(fn) && node_is_dead(body) && node_is_dead(p));
+    ck_assert_int_eq(node_nusers(p), 0);
+    char *text = relay_print_string(g);
+    ck_assert_str_eq(text, "def @main(%x) {\n  %0 = fn (%q) {\n    %q\n  };\n"
+                           "  %0(%x)\n}\n");
+    free(text);
+    ck_assert_uint_ge(graph_bytes(g), 7 * graph_node_size());
+    graph_free(g);
+}
+END_TEST
+
+START_TEST(test_types)
+{
+    Graph *g = graph_new();
+    size_t used;
+    const char *text = "Tensor[(1, 3, ?, 224), float32] rest";
+    const Type *t = graph_parse_type(g, text, strlen(text), &used);
+    ck_assert_int_eq(t->kind, TYPE_TENSOR);
+    ck_assert_int_eq(t->rank, 4);
+    ck_assert_int_eq(t->dims[2], DIM_ANY);
+    ck_assert_int_eq(t->dims[3], 224);
+    ck_assert_str_eq(t->dtype, "float32");
+    ck_assert_str_eq(t->text, "Tensor[(1, 3, ?, 224), float32]");
+    ck_assert_uint_eq(used, 31);
+    const char *tup = "(Tensor[(64), float32], (int64,))";
+    t = graph_parse_type(g, tup, strlen(tup), &used);
+    ck_assert_int_eq(t->kind, TYPE_TUPLE);
+    ck_assert_int_eq(t->nfields, 2);
+    ck_assert_int_eq(t->fields[1]->kind, TYPE_TUPLE);
+    ck_assert_int_eq(t->fields[1]->fields[0]->rank, 0);
+    ck_assert_str_eq(t->text, tup);
+    t = graph_annotation_type(g, "/* ty=float32 span=aten::add_0:0:0 */");
+    ck_assert_str_eq(t->dtype, "float32");
+    t = graph_annotation_type(g, "/* ty=fn (float32) -> float32 */");
+    ck_assert_int_eq(t->kind, TYPE_OTHER);
+    ck_assert_str_eq(t->text, "fn (float32) -> float32");
+    ck_assert_ptr_null(graph_annotation_type(g, "/* span=x */"));
+    const Type *a = graph_type_tensor(g, "int8", (int64_t[]){2, 2}, 2);
+    const Type *b = graph_parse_type(g, "Tensor[(2, 2), int8]", 20, NULL);
+    ck_assert(type_equal(a, b));
+    ck_assert(!type_equal(a, graph_type_tensor(g, "int8", (int64_t[]){2}, 1)));
+    graph_free(g);
+}
+END_TEST
+
+/* note [node size] in graph.c: 96 bytes on LP64, plus 32 per operand,
+ * so a unary op fits in 128 bytes of arena. */
+START_TEST(test_node_size)
+{
+    ck_assert_uint_le(graph_node_size(), 128);
+    if (sizeof(void *) == 8)
+        ck_assert_uint_eq(graph_node_size(), 96);
+    Graph *g = graph_new();
+    Node *x = graph_add_param(g, "x", NULL);
+    size_t before = graph_bytes(g);
+    for (int i = 0; i < 10000; i++)
+        x = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    size_t per_op = (graph_bytes(g) - before) / 10000;
+    if (sizeof(void *) == 8)
+        ck_assert_uint_le(per_op, 128 + 8 + 8); /* + node table + arena slack */
+    graph_free(g);
+}
+END_TEST
+
+/* A chain of a million ops: built, ordered, printed, freed, no recursion. */
+START_TEST(test_million_chain)
+{
+    /* GRAFT_SLOW_TESTS=0 (valgrind) keeps the shape at 10,000 nodes */
+    const char *slow = getenv("GRAFT_SLOW_TESTS");
+    int n_ops = slow && strcmp(slow, "0") == 0 ? 10000 : 1000000;
+    Graph *g = graph_new();
+    Node *n = graph_add_param(g, "x", NULL);
+    for (int i = 0; i < n_ops; i++)
+        n = graph_add_call(g, "nn.relu", &n, 1, NULL, 0);
+    graph_set_output(g, n);
+    Node **order = malloc(graph_node_count(g) * sizeof(Node *));
+    ck_assert_uint_eq(graph_topo_order(g, order), (uint32_t)n_ops + 1);
+    ck_assert_ptr_eq(order[n_ops], n);
+    free(order);
+    char *text = relay_print_string(g);
+    char tail[96];
+    snprintf(tail, sizeof tail, "  %%%d = nn.relu(%%%d);\n  nn.relu(%%%d)\n}\n",
+             n_ops - 2, n_ops - 3, n_ops - 2);
+    ck_assert(strstr(text, tail));
+    free(text);
+    ck_assert_uint_eq(graph_remove_dead(g), 0);
+    graph_free(g);
+}
+END_TEST
+
+/* ---- random edits keep every users list exact ---- */
+
+static uint32_t rng_next(uint32_t *state)
+{
+    *state = *state * 1664525u + 1013904223u;
+    return *state >> 8;
+}
+
+/* Every live node's users list holds exactly the live (user, slot) pairs
+ * that read it, each once, and use_index agrees with node_arg. */
+static void check_users(const Graph *g)
+{
+    uint32_t count = graph_node_count(g);
+    int *expected = calloc(count, sizeof(int));
+    for (uint32_t i = 0; i < count; i++) {
+        const Node *u = graph_node(g, i);
+        if (node_is_dead(u))
+            continue;
+        for (int k = 0; k < node_nargs(u); k++)
+            expected[node_id(node_arg(u, k))]++;
+        if (node_callee(u))
+            expected[node_id(node_callee(u))]++;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        const Node *n = graph_node(g, i);
+        if (node_is_dead(n))
+            continue;
+        int seen = 0;
+        for (const Use *u = node_first_use(n); u; u = use_next(u), seen++) {
+            const Node *user = use_user(u);
+            ck_assert(!node_is_dead(user));
+            int k = use_index(u);
+            ck_assert_ptr_eq(k == USE_CALLEE ? node_callee(user) : node_arg(user, k), n);
+        }
+        ck_assert_int_eq(seen, expected[i]);
+        ck_assert_int_eq(node_nusers(n), expected[i]);
+    }
+    free(expected);
+}
+
+/* Random set_arg, replace_all_uses and remove_dead on a random DAG
+ * (operands always older than their users, so it stays acyclic). */
+START_TEST(test_random_edits)
+{
+    uint32_t seed = 12345u + (uint32_t)_i;
+    Graph *g = graph_new();
+    Node *nodes[400];
+    int n = 0;
+    nodes[n++] = graph_add_param(g, "a", NULL);
+    nodes[n++] = graph_add_param(g, "b", NULL);
+    while (n < 300) {
+        Node *args[3];
+        int nargs = 1 + (int)(rng_next(&seed) % 3);
+        for (int k = 0; k < nargs; k++)
+            args[k] = nodes[rng_next(&seed) % (uint32_t)n];
+        nodes[n++] = graph_add_call(g, "f", args, nargs, NULL, 0);
+    }
+    graph_set_output(g, nodes[n - 1]);
+    for (int step = 0; step < 3000; step++) {
+        Node *x = nodes[2 + rng_next(&seed) % (uint32_t)(n - 2)];
+        uint32_t pick = rng_next(&seed) % (uint32_t)node_id(x);
+        Node *older = graph_node(g, pick);
+        if (node_is_dead(x) || node_is_dead(older))
+            continue;
+        if (step % 3 == 0)
+            graph_replace_all_uses(g, x, older);
+        else
+            graph_set_arg(g, x, (int)(rng_next(&seed) % (uint32_t)node_nargs(x)), older);
+        if (step % 97 == 0) {
+            graph_remove_dead(g);
+            check_users(g);
+        }
+    }
+    graph_remove_dead(g);
+    check_users(g);
+    graph_free(g);
+}
+END_TEST
+
+static Suite *graph_suite(void)
+{
+    Suite *s = suite_create("graph");
+    TCase *tc = tcase_create("build");
+    tcase_add_test(tc, test_build_and_access);
+    tcase_add_test(tc, test_attrs);
+    tcase_add_test(tc, test_node_size);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("edits");
+    tcase_add_test(tc, test_set_arg_keeps_users);
+    tcase_add_test(tc, test_replace_all_uses);
+    tcase_add_test(tc, test_remove_dead);
+    tcase_add_loop_test(tc, test_random_edits, 0, 8);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("traversal");
+    tcase_add_test(tc, test_topo_order);
+    tcase_add_test(tc, test_functions);
+    tcase_add_test(tc, test_dead_function);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("types");
+    tcase_add_test(tc, test_types);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("large");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_million_chain);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(graph_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

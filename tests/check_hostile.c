@@ -1,0 +1,366 @@
+/* check_hostile.c - hostile input through the library: binary and
+ * truncated files, huge numbers, 10^6-deep nesting, 1 MB names and
+ * strings, a 10^7-node graph (doc/limits.md).  Every case checks the exact
+ * diagnostic or the exact result; the form of every diagnostic line is
+ * checked by fuzz_check_diagnostics (fuzz/fuzz_common.c), the same check
+ * the fuzz harnesses make.  GRAFT_SLOW_TESTS=0 skips the 10^7-node case
+ * (valgrind). */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "relay.h"
+
+/* Loads text as "m.relay"; *out gets the diagnostics (malloc'd). */
+static Graph *load(const char *text, size_t len, char **out)
+{
+    FuzzDiag fd;
+    fuzz_diag_open(&fd);
+    Source *src = source_from_string("m.relay", text, len);
+    Graph *g = relay_load(src, fd.diag);
+    fuzz_diag_close(&fd);
+    fuzz_check_diagnostics(&fd, "m.relay", g == NULL);
+    *out = xstrndup(fd.text ? fd.text : "", fd.len);
+    fuzz_diag_free(&fd);
+    source_free(src);
+    return g;
+}
+
+/* The first line of s (malloc'd). */
+static char *first_line(const char *s)
+{
+    const char *nl = strchr(s, '\n');
+    return xstrndup(s, nl ? (size_t)(nl - s) : strlen(s));
+}
+
+/* Asserts that text fails to load with exactly the diagnostics want. */
+static void expect_error(const char *text, size_t len, const char *want)
+{
+    char *got;
+    Graph *g = load(text, len, &got);
+    ck_assert_ptr_null(g);
+    ck_assert_str_eq(got, want);
+    free(got);
+}
+
+/* Asserts that text fails with a first diagnostic line equal to want. */
+static void expect_first_line(const char *text, size_t len, const char *want)
+{
+    char *got;
+    Graph *g = load(text, len, &got);
+    ck_assert_ptr_null(g);
+    char *line = first_line(got);
+    ck_assert_str_eq(line, want);
+    free(line);
+    free(got);
+}
+
+/* Asserts that text loads and prints back as want. */
+static void expect_prints(const char *text, size_t len, const char *want)
+{
+    char *diags;
+    Graph *g = load(text, len, &diags);
+    ck_assert_msg(g != NULL, "did not load: %s", diags);
+    ck_assert_str_eq(diags, "");
+    fuzz_check_users(g);
+    char *printed = relay_print_string(g);
+    ck_assert_str_eq(printed, want);
+    free(printed);
+    graph_free(g);
+    free(diags);
+}
+
+/* ---- bytes that are not Relay text ---- */
+
+/* A NUL inside a type declaration used to be kept and cut the text short
+ * on printing (found by fuzz_relay). */
+START_TEST(nul_in_typedef)
+{
+    static const char text[] = "type T {\n  A\0B,\n}\ndef @main(%x) { %x }\n";
+    expect_error(text, sizeof text - 1,
+                 "m.relay:2:4: error: unexpected byte 0x00 (not a Relay text file?)\n"
+                 "    2 |   A?B,\n"
+                 "      |    ^\n");
+}
+END_TEST
+
+START_TEST(nul_in_comment)
+{
+    static const char text[] = "def @main(%x) {\n  %x /* ty=\0 */\n}\n";
+    expect_first_line(text, sizeof text - 1,
+                      "m.relay:2:12: error: unexpected byte 0x00 (not a Relay text file?)");
+}
+END_TEST
+
+START_TEST(elf_header)
+{
+    static const char text[] = "\x7f" "ELF\x02\x01\x01\x09\x7f\x03";
+    expect_error(text, sizeof text - 1,
+                 "m.relay:1:1: error: unexpected byte 0x7f (not a Relay text file?)\n"
+                 "    1 | \x7f" "ELF???\t\x7f" "?\n"
+                 "      | ^\n");
+}
+END_TEST
+
+START_TEST(only_nuls)
+{
+    static const char text[] = "\0\0\0";
+    expect_first_line(text, sizeof text - 1,
+                      "m.relay:1:1: error: unexpected byte 0x00 (not a Relay text file?)");
+}
+END_TEST
+
+static const char model[] =
+    "#[version = \"0.0.5\"]\n"
+    "type Option[A] {\n  Some(A),\n  None,\n}\n\n"
+    "def @main(%x: Tensor[(1, 4), float32], %w) -> (Tensor[(1, 4), float32], float32) {\n"
+    "  %0 = fn (%p, Composite=\"c\") {\n"
+    "    nn.relu(%p) /* ty=Tensor[(1, 4), float32] */\n"
+    "  };\n"
+    "  %1 = %0(%x);\n"
+    "  %2 = nn.dense(%1, %w, units=None, axis=[-1, 2]) /* ty=Tensor[(1, 4), float32] */;\n"
+    "  %3 = (%2, 1e-05f, meta[relay.Constant][0]);\n"
+    "  (%3.0, %3.1)\n"
+    "}\n\n#[metadata]\n{}\n";
+
+/* Every prefix of a model (a file cut short anywhere, mid-token too)
+ * loads or fails with a located error; none crashes or leaks. */
+START_TEST(every_prefix)
+{
+    int loaded = 0;
+    for (size_t len = 0; len <= sizeof model - 1; len++) {
+        char *diags;
+        Graph *g = load(model, len, &diags);
+        loaded += g != NULL;
+        graph_free(g);
+        free(diags);
+    }
+    /* the whole file; "...}\n\n" and "...}\n\n#[metadata]..." prefixes */
+    ck_assert_int_ge(loaded, 3);
+}
+END_TEST
+
+START_TEST(cut_in_call)
+{
+    static const char text[] = "def @main(%x) {\n  %0 = add(%x, 1f);\n  %1 = mul(%0";
+    expect_error(text, sizeof text - 1,
+                 "m.relay:3:14: error: syntax error, unexpected end of file, expecting ')'\n"
+                 "    3 |   %1 = mul(%0\n"
+                 "      |              ^\n"
+                 "m.relay:3:11: note: to match this '('\n"
+                 "    3 |   %1 = mul(%0\n"
+                 "      |           ^\n");
+}
+END_TEST
+
+/* ---- numbers ---- */
+
+START_TEST(huge_int_attr)
+{
+    static const char text[] = "def @main(%x) {\n  sum(%x, axis=-99999999999999999999)\n}\n";
+    expect_error(text, sizeof text - 1,
+                 "m.relay:2:16: error: integer out of range for int64\n"
+                 "    2 |   sum(%x, axis=-99999999999999999999)\n"
+                 "      |                ^~~~~~~~~~~~~~~~~~~~~\n");
+}
+END_TEST
+
+START_TEST(huge_int_const)
+{
+    static const char text[] = "def @main(%x) {\n  add(%x, 99999999999999999999i64)\n}\n";
+    expect_first_line(text, sizeof text - 1,
+                      "m.relay:2:11: error: number out of range for int64");
+}
+END_TEST
+
+START_TEST(huge_float_const)
+{
+    static const char text[] = "def @main(%x) {\n  add(%x, 1e999999f)\n}\n";
+    expect_first_line(text, sizeof text - 1,
+                      "m.relay:2:11: error: number out of range for float32");
+}
+END_TEST
+
+START_TEST(extreme_ints_fit)
+{
+    static const char text[] =
+        "def @main(%x) {\n  %0 = add(%x, -9223372036854775808i64);\n"
+        "  %1 = add(%0, 18446744073709551615u64);\n"
+        "  sum(%1, axis=9223372036854775807)\n}\n";
+    expect_prints(text, sizeof text - 1,
+                  "def @main(%x) {\n  %0 = add(%x, -9223372036854775808i64);\n"
+                  "  %1 = add(%0, 18446744073709551615u64);\n"
+                  "  sum(%1, axis=9223372036854775807)\n}\n");
+}
+END_TEST
+
+/* A dimension beyond int64 in an annotation overflowed a signed
+ * multiplication (UBSan, found by fuzz_relay); now the annotation is
+ * kept as text. */
+START_TEST(huge_dim_annotation)
+{
+    static const char text[] =
+        "def @main(%x) {\n  add(%x, 1f) /* ty=Tensor[(99999999999999999999), float32] */\n}\n";
+    expect_prints(text, sizeof text - 1, text);
+}
+END_TEST
+
+START_TEST(huge_dim_param)
+{
+    static const char text[] = "def @main(%x: Tensor[(99999999999999999999), float32]) {\n  %x\n}\n";
+    expect_first_line(text, sizeof text - 1, "m.relay:1:23: error: invalid dimension");
+}
+END_TEST
+
+/* ---- 10^6-deep nesting ---- */
+
+enum { DEEP = 1000000 };
+
+/* head, then open DEEP times, then middle, close DEEP times, then tail. */
+static char *nest(const char *head, const char *open, const char *middle,
+                  const char *close, const char *tail)
+{
+    StrBuf sb = {0};
+    strbuf_puts(&sb, head);
+    for (int i = 0; i < DEEP; i++)
+        strbuf_puts(&sb, open);
+    strbuf_puts(&sb, middle);
+    for (int i = 0; i < DEEP; i++)
+        strbuf_puts(&sb, close);
+    strbuf_puts(&sb, tail);
+    return sb.data;
+}
+
+static const char *const deep_shapes[][5] = {
+    {"def @main(%x) {\n  ", "negative(", "%x", ")", "\n}\n"},
+    {"def @main(%x) {\n  sum(%x, a=", "[", "1", "]", ")\n}\n"},
+    {"def @main(%x) {\n  ", "(", "%x", ",)", "\n}\n"},
+    {"def @main(%x) {\n  ", "fn () {", "%x", "}", "\n}\n"},
+    {"def @main(%x) -> ", "(", "float32", ",)", " {\n  %x\n}\n"},
+};
+
+/* The parser's stack bound stops each shape with the same message. */
+START_TEST(deep_nesting)
+{
+    const char *const *shape = deep_shapes[_i];
+    char *text = nest(shape[0], shape[1], shape[2], shape[3], shape[4]);
+    char *diags;
+    Graph *g = load(text, strlen(text), &diags);
+    ck_assert_ptr_null(g);
+    ck_assert_msg(strstr(diags, ": error: expression nested too deeply (the limit is "
+                                "10000 parser stack entries, about 2000 levels)\n"),
+                  "got: %.200s", diags);
+    free(diags);
+    free(text);
+}
+END_TEST
+
+/* A deep tuple type in an annotation is past the type parser's depth
+ * bound: kept as text, printed back verbatim. */
+START_TEST(deep_annotation)
+{
+    char *text = nest("def @main(%x) {\n  add(%x, 1f) /* ty=", "(", "float32", ",)", " */\n}\n");
+    expect_prints(text, strlen(text), text);
+    free(text);
+}
+END_TEST
+
+/* ---- big names and strings ---- */
+
+enum { MEGABYTE = 1 << 20 };
+
+/* A 1 MB name and a 1 MB string attribute load and print back. */
+START_TEST(megabyte_name_and_string)
+{
+    char *name = xmalloc(MEGABYTE + 1);
+    for (int i = 0; i < MEGABYTE; i++)
+        name[i] = "abc"[i % 3];
+    name[MEGABYTE] = '\0';
+    StrBuf sb = {0};
+    strbuf_printf(&sb, "def @main(%%%s) {\n  nn.pad(%%%s, pad_mode=\"", name, name);
+    for (int i = 0; i < MEGABYTE; i++)
+        strbuf_putc(&sb, "xyz"[i % 3]);
+    strbuf_puts(&sb, "\")\n}\n");
+    expect_prints(sb.data, sb.len, sb.data);
+    strbuf_free(&sb);
+    free(name);
+}
+END_TEST
+
+/* ---- a 10^7-node graph ---- */
+
+static bool slow_tests(void)
+{
+    const char *s = getenv("GRAFT_SLOW_TESTS");
+    return !s || strcmp(s, "0") != 0;
+}
+
+/* 10^7 nodes built through the API: walking, dead-node removal and
+ * printing are iterative and memory stays proportional (under 200 bytes
+ * a node). */
+START_TEST(ten_million_nodes)
+{
+    if (!slow_tests())
+        return;
+    enum { N = 10000000 };
+    Graph *g = graph_new();
+    Node *n = graph_add_param(g, "x", NULL);
+    for (int i = 1; i < N; i++)
+        n = graph_add_call(g, "negative", &n, 1, NULL, 0);
+    graph_set_output(g, n);
+    ck_assert_uint_eq(graph_node_count(g), N);
+    ck_assert_uint_lt(graph_bytes(g) / N, 200);
+    Node **order = xmalloc((size_t)N * sizeof(Node *));
+    ck_assert_uint_eq(graph_topo_order(g, order), N);
+    ck_assert_ptr_eq(order[N - 1], n);
+    free(order);
+    fuzz_check_users(g);
+    Node *zero = graph_node(g, 0);
+    graph_set_output(g, graph_node(g, 1));
+    ck_assert_uint_eq(graph_remove_dead(g), N - 2);
+    ck_assert_int_eq(node_nusers(zero), 1);
+    graph_free(g);
+}
+END_TEST
+
+static Suite *hostile_suite(void)
+{
+    Suite *s = suite_create("hostile");
+    TCase *tc = tcase_create("model_bytes");
+    tcase_add_test(tc, nul_in_typedef);
+    tcase_add_test(tc, nul_in_comment);
+    tcase_add_test(tc, elf_header);
+    tcase_add_test(tc, only_nuls);
+    tcase_add_test(tc, every_prefix);
+    tcase_add_test(tc, cut_in_call);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("model_numbers");
+    tcase_add_test(tc, huge_int_attr);
+    tcase_add_test(tc, huge_int_const);
+    tcase_add_test(tc, huge_float_const);
+    tcase_add_test(tc, extreme_ints_fit);
+    tcase_add_test(tc, huge_dim_annotation);
+    tcase_add_test(tc, huge_dim_param);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("model_deep");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, deep_nesting, 0, (int)ARRAY_LEN(deep_shapes));
+    tcase_add_test(tc, deep_annotation);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("model_big");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, megabyte_name_and_string);
+    tcase_add_test(tc, ten_million_nodes);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(hostile_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

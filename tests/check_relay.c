@@ -1,0 +1,616 @@
+/* check_relay.c - the Relay text loader and printer: every piece of
+ * syntax, the round trip of tests/relay/ and of the shared corpus, every
+ * bad-input diagnostic (tests/relay/bad/NAME.relay -> NAME.err), the
+ * loader's view of the graph, and size limits. */
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "relay.h"
+#include "viz.h"
+
+/* ---- helpers ---- */
+
+static const char *srcdir(void)
+{
+    const char *dir = getenv("GRAFT_SRCDIR");
+    return dir ? dir : GRAFT_SRCDIR;
+}
+
+/* The whole file (malloc'd), or NULL when it cannot be read. */
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t cap = 0;
+    FILE *mem = open_memstream(&buf, &cap);
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        fwrite(chunk, 1, n, mem);
+    fclose(f);
+    fclose(mem);
+    *len = cap;
+    return buf;
+}
+
+static char *test_file(const char *rel, size_t *len)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/relay/%s", srcdir(), rel);
+    char *text = read_file(path, len);
+    ck_assert_msg(text != NULL, "cannot read %s", path);
+    return text;
+}
+
+/* Loads text as NAME; returns the printed graph or NULL, and the
+ * diagnostics (malloc'd) through diags when not NULL. */
+static char *reprint(const char *name, const char *text, size_t len, char **diags)
+{
+    char *out = NULL;
+    size_t outlen = 0;
+    FILE *mem = open_memstream(&out, &outlen);
+    Diag *d = diag_new(mem);
+    Source *src = source_from_string(name, text, len);
+    Graph *g = relay_load(src, d);
+    char *printed = g ? relay_print_string(g) : NULL;
+    graph_free(g);
+    source_free(src);
+    diag_free(d);
+    fclose(mem);
+    if (diags)
+        *diags = out;
+    else
+        free(out);
+    return printed;
+}
+
+static Graph *load_string(const char *text)
+{
+    Diag *d = diag_new(stderr);
+    Source *src = source_from_string("test.relay", text, strlen(text));
+    Graph *g = relay_load(src, d);
+    source_free(src);
+    diag_free(d);
+    ck_assert_msg(g != NULL, "did not load:\n%s", text);
+    return g;
+}
+
+/* ---- syntax: input -> canonical output, one piece at a time ---- */
+
+typedef struct SyntaxCase {
+    const char *input;    /* the body of @main(%x, %y) */
+    const char *expected; /* its canonical body */
+} SyntaxCase;
+
+static const SyntaxCase syntax_cases[] = {
+    /* constants keep their spelling, dtype suffixes included */
+    {"add(%x, 1f)", NULL},
+    {"add(%x, 1e-05f)", NULL},
+    {"add(%x, -1)", NULL},
+    {"add(%x, 2i64)", NULL},
+    {"add(%x, 0.5f64)", NULL},
+    {"add(%x, 3u8)", NULL},
+    {"add(%x, True)", NULL},
+    {"add(%x, meta[relay.Constant][12])", NULL},
+    {"add(%x, 0 /* ty=int32 span=aten::select_0:0:0 */)", NULL},
+    /* attributes: every kind */
+    {"nn.dense(%x, %y, units=None)", NULL},
+    {"nn.bias_add(%x, %y, axis=-1)", NULL},
+    {"mean(%x, axis=[-1], keepdims=True, exclude=False)", NULL},
+    {"take(%x, %y, axis=1, mode=\"wrap\")", NULL},
+    {"f(%x, e=[], n=[[1, 2], [3]], s=\"a\\\"b\")", NULL},
+    {"clip(%x, a_min=0f, a_max=6f)", NULL},
+    {"zeros(shape=[1, 2], dtype=\"float32\")", NULL},
+    /* canonical spacing of lists and arguments */
+    {"f(%x,%y,axis=[1,2])", "f(%x, %y, axis=[1, 2])"},
+    /* tuples and element access */
+    {"(%x, %y)", NULL},
+    {"(%x,)", NULL},
+    {"()", NULL},
+    {"(%x)", "%x"},
+    {"%0 = (%x, %y);\n  %0.1", NULL},
+    {"%0 = split(%x, indices_or_sections=2);\n  %1 = %0.0;\n  %2 = %0.1;\n"
+     "  add(%1, %2)", NULL},
+    /* temps are renumbered in TVM's order */
+    {"%5 = add(%x, %y);\n  %9 = nn.relu(%5);\n  negative(%9)",
+     "%0 = add(%x, %y);\n  %1 = nn.relu(%0);\n  negative(%1)"},
+    /* temps beyond the dense range (kept in the hash table) */
+    {"%5000000 = add(%x, %y);\n  %4194304 = nn.relu(%5000000);\n"
+     "  %3 = fn (%p) {\n    %5000000 = negative(%p);\n    nn.relu(%5000000)\n  };\n"
+     "  %3(%4194304)",
+     "%1 = add(%x, %y);\n  %2 = nn.relu(%1);\n"
+     "  %3 = fn (%p) {\n    %0 = negative(%p);\n    nn.relu(%0)\n  };\n  %3(%2)"},
+    /* a shared node is bound once */
+    {"%0 = nn.relu(%x);\n  add(%0, %0)", NULL},
+    /* the result is a variable */
+    {"%x", NULL},
+    /* annotations on bindings and on the result */
+    {"%0 = nn.relu(%x) /* ty=float32 */;\n  negative(%0) /* ty=float32 */", NULL},
+    /* local functions, their calls, scopes */
+    {"%0 = fn (%a, %b) {\n    add(%a, %b)\n  };\n  %0(%x, %y)", NULL},
+    {"%1 = fn (%p, Composite=\"dnnl.relu\", Primitive=1) {\n    nn.relu(%p)\n  };\n"
+     "  %1(%x)",
+     "%0 = fn (%p, Composite=\"dnnl.relu\", Primitive=1) {\n    nn.relu(%p)\n  };\n"
+     "  %0(%x)"},
+    {"%0 = fn (%p: float32) -> float32 {\n    %0 = negative(%p);\n    nn.relu(%0)\n"
+     "  };\n  %0(%x)",
+     "%1 = fn (%p: float32) -> float32 {\n    %0 = negative(%p);\n    nn.relu(%0)\n"
+     "  };\n  %1(%x)"},
+    {"%0 = fn () {\n    zeros(shape=[1])\n  };\n  %0()", NULL},
+    /* comments: annotations after values, layout elsewhere */
+    {"// note\n  %0 = add(%x, %y); /* layout */\n  nn.relu(%0)",
+     "%0 = add(%x, %y);\n  nn.relu(%0)"},
+    {"f(%x, axis=1 /* dropped */)", "f(%x, axis=1)"},
+    /* getitem of a variable, written as TVM writes it */
+    {"%x.1", NULL},
+    {"%0 = %x.1;\n  add(%0, %0)", NULL},
+};
+
+static char *wrap_main(const char *body)
+{
+    const char *head = "def @main(%x, %y) {\n  ";
+    char *text = malloc(strlen(head) + strlen(body) + 4);
+    sprintf(text, "%s%s\n}\n", head, body);
+    return text;
+}
+
+START_TEST(test_syntax)
+{
+    const SyntaxCase *c = &syntax_cases[_i];
+    char *input = wrap_main(c->input);
+    char *expected = wrap_main(c->expected ? c->expected : c->input);
+    char *diags;
+    char *printed = reprint("syntax.relay", input, strlen(input), &diags);
+    ck_assert_msg(printed != NULL, "failed to load:\n%s\n%s", input, diags);
+    ck_assert_str_eq(printed, expected);
+    free(printed);
+    free(diags);
+    free(input);
+    free(expected);
+}
+END_TEST
+
+/* the "%x.1" case above is only a getitem when %x.1 is not a name */
+START_TEST(test_dotted_name)
+{
+    const char *text = "def @main(%w.1, %x) {\n  add(%w.1, %x)\n}\n";
+    char *printed = reprint("t.relay", text, strlen(text), NULL);
+    ck_assert_str_eq(printed, text);
+    free(printed);
+}
+END_TEST
+
+START_TEST(test_module_parts)
+{
+    size_t len;
+    char *text = test_file("syntax.relay", &len);
+    Graph *g = load_string(text);
+    ck_assert_str_eq(graph_version(g), "#[version = \"0.0.5\"]");
+    ck_assert_int_eq(graph_ntypedefs(g), 2);
+    ck_assert(strncmp(graph_typedef(g, 1), "type Option[A] {\n  Some(A),", 26) == 0);
+    ck_assert(strncmp(graph_metadata(g), "#[metadata]\n{\n", 14) == 0);
+    ck_assert_str_eq(graph_name(g), "main");
+    ck_assert_str_eq(graph_ret_type(g)->text,
+                     "(Tensor[(1, 8, ?, 222), float32], int64)");
+    ck_assert_int_eq(graph_nparams(g), 5);
+    const Node *data = graph_param(g, 0);
+    ck_assert(node_type_declared(data));
+    ck_assert_int_eq(node_type(data)->dims[2], DIM_ANY);
+    ck_assert_str_eq(node_annotation(data),
+                     "/* ty=Tensor[(1, 3, ?, 224), float32] span=data:0:0 */");
+    ck_assert_str_eq(node_name(graph_param(g, 1)), "aten::conv_0.weight");
+    ck_assert_int_eq(node_type(graph_param(g, 3))->kind, TYPE_TUPLE);
+    graph_free(g);
+    free(text);
+}
+END_TEST
+
+/* ---- the loader's graph ---- */
+
+START_TEST(test_loaded_graph)
+{
+    Graph *g = load_string(
+        "def @main(%x: Tensor[(1, 8), float32]) {\n"
+        "  %0 = nn.conv2d(%x, %x, padding=[1, 1], data_layout=\"NCHW\", "
+        "units=None, eps=1e-05f, flag=True) /* ty=Tensor[(1, 8), float32] */;\n"
+        "  %1 = (%0, 2i64);\n"
+        "  %2 = %1.0;\n"
+        "  add(%2, %0)\n"
+        "}\n");
+    Node *out = graph_output(g);
+    ck_assert_str_eq(node_op(out), "add");
+    Node *get = node_arg(out, 0);
+    Node *conv = node_arg(out, 1);
+    ck_assert_int_eq(node_kind(get), NODE_GETITEM);
+    ck_assert_int_eq(node_index(get), 0);
+    Node *tuple = node_arg(get, 0);
+    ck_assert_int_eq(node_kind(tuple), NODE_TUPLE);
+    ck_assert_ptr_eq(node_arg(tuple, 0), conv);
+    ck_assert_int_eq(node_nusers(conv), 2);
+    Node *c = node_arg(tuple, 1);
+    ck_assert_str_eq(node_const_dtype(c), "int64");
+    ck_assert(node_const_value(c) == 2.0);
+    ck_assert_int_eq(node_nattrs(conv), 5);
+    const AttrValue *pad = node_find_attr(conv, "padding");
+    ck_assert_int_eq(pad->kind, ATTR_LIST);
+    ck_assert_int_eq(pad->nitems, 2);
+    ck_assert_int_eq(pad->items[1]->i, 1);
+    ck_assert_str_eq(node_find_attr(conv, "data_layout")->s, "NCHW");
+    ck_assert_str_eq(node_find_attr(conv, "data_layout")->spelling, "\"NCHW\"");
+    ck_assert_int_eq(node_find_attr(conv, "units")->kind, ATTR_NULL);
+    ck_assert(node_find_attr(conv, "eps")->f == 1e-05);
+    ck_assert_int_eq(node_find_attr(conv, "flag")->i, 1);
+    ck_assert_str_eq(node_type(conv)->text, "Tensor[(1, 8), float32]");
+    ck_assert_str_eq(node_annotation(conv), "/* ty=Tensor[(1, 8), float32] */");
+    graph_free(g);
+}
+END_TEST
+
+/* Temps inside a function are its own; %0 may be reused inside. */
+START_TEST(test_scopes)
+{
+    Graph *g = load_string(
+        "def @main(%x) {\n"
+        "  %0 = nn.relu(%x);\n"
+        "  %1 = fn (%p) {\n"
+        "    %0 = negative(%p);\n"
+        "    add(%0, %p)\n"
+        "  };\n"
+        "  %1(%0)\n"
+        "}\n");
+    Node *call = graph_output(g);
+    Node *fn = node_callee(call);
+    ck_assert_int_eq(node_kind(fn), NODE_FUNC);
+    ck_assert_str_eq(node_op(node_arg(call, 0)), "nn.relu");
+    Node *body = node_body(fn);
+    ck_assert_str_eq(node_op(node_arg(body, 0)), "negative");
+    ck_assert_ptr_eq(node_scope(body), fn);
+    ck_assert_ptr_eq(node_scope(node_arg(body, 0)), fn);
+    ck_assert_ptr_eq(node_scope(node_param(fn, 0)), fn);
+    ck_assert_ptr_null(node_scope(node_arg(call, 0)));
+    graph_free(g);
+}
+END_TEST
+
+/* relay_temp_numbers agrees with the printed text of the golden file. */
+START_TEST(test_temp_numbers)
+{
+    size_t len;
+    char *text = test_file("double_bn_partitioned.relay", &len);
+    Graph *g = load_string(text);
+    uint32_t *temps = relay_temp_numbers(g);
+    Node *out = graph_output(g);
+    ck_assert_uint_eq(temps[node_id(out)], UINT32_MAX);
+    ck_assert_uint_eq(temps[node_id(node_callee(out))], 12);
+    Node *inner = node_arg(out, 1);
+    ck_assert_uint_eq(temps[node_id(inner)], 11);
+    ck_assert_uint_eq(temps[node_id(node_callee(inner))], 10);
+    Node *body = node_body(node_callee(inner));
+    ck_assert_uint_eq(temps[node_id(node_arg(body, 0))], 9);
+    ck_assert_uint_eq(temps[node_id(graph_param(g, 0))], UINT32_MAX);
+    free(temps);
+    graph_free(g);
+    free(text);
+}
+END_TEST
+
+/* viz_write: shapes by kind, temps as graft fmt numbers them, the
+ * output doubly bordered, highlights filled and labelled. */
+START_TEST(test_viz_write)
+{
+    Graph *g = load_string("def @main(%x, %y: float32) {\n"
+                           "  %0 = subtract(%x, %y) /* ty=float32 */;\n"
+                           "  %1 = (%0, 1f);\n"
+                           "  add(%1.0, %0)\n}\n");
+    Node *out = graph_output(g);
+    Node *sub = node_arg(out, 1);
+    uint32_t ids[2] = {node_id(sub), node_id(out)};
+    VizHighlight h[2] = {{ids, 2, "r #1"}, {ids + 1, 1, "s #1"}};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    viz_write(g, h, 2, mem);
+    fclose(mem);
+    const char *want[] = {
+        "digraph \"main\" {\n  rankdir=TB;\n",
+        "  n0 [shape=ellipse, label=\"%x\"];\n",
+        "  n1 [shape=ellipse, label=\"%y\\nfloat32\"];\n",
+        "  n2 [shape=box, style=\"filled,bold\", fillcolor=\"#ffd27f\", "
+        "label=\"%0 = subtract\\nfloat32\\n[r #1]\"];\n",
+        "  n3 [shape=plaintext, label=\"1f\"];\n",
+        "  n4 [shape=box, fontsize=10, label=\"%1 = tuple\"];\n",
+        "  n5 [shape=box, fontsize=10, label=\"%2 = .0\"];\n",
+        "  n6 [shape=box, peripheries=2, style=\"filled,bold\", fillcolor=\"#ffd27f\", "
+        "label=\"add\\n[r #1, s #1]\"];\n",
+        "  n2 -> n4 [label=\"0\"];\n  n3 -> n4 [label=\"1\"];\n  n4 -> n5;\n",
+        "  n5 -> n6 [label=\"0\"];\n  n2 -> n6 [label=\"1\"];\n}\n",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        ck_assert_msg(strstr(text, want[i]) != NULL, "missing %s in\n%s", want[i], text);
+    free(text);
+    graph_free(g);
+}
+END_TEST
+
+/* ---- round trips ---- */
+
+/* Each NAME: tests/relay/NAME.in.relay (or NAME.relay) prints as NAME.relay. */
+static const char *const roundtrip_files[][2] = {
+    {"bn.relay", "bn.relay"},
+    {"bn_partitioned.relay", "bn_partitioned.relay"},
+    {"double_bn.relay", "double_bn.relay"},
+    {"double_bn_partitioned.relay", "double_bn_partitioned.relay"},
+    {"syntax.relay", "syntax.relay"},
+    {"syntax.in.relay", "syntax.relay"},
+    {"layout.in.relay", "layout.relay"},
+};
+
+START_TEST(test_roundtrip)
+{
+    size_t in_len, want_len;
+    char *input = test_file(roundtrip_files[_i][0], &in_len);
+    char *want = test_file(roundtrip_files[_i][1], &want_len);
+    char *diags;
+    char *printed = reprint(roundtrip_files[_i][0], input, in_len, &diags);
+    ck_assert_msg(printed != NULL, "%s", diags);
+    ck_assert_str_eq(printed, want);
+    free(printed);
+    free(diags);
+    free(input);
+    free(want);
+}
+END_TEST
+
+/* Every corpus file prints back byte for byte (skipped without it). */
+START_TEST(test_corpus)
+{
+    const char *shared = getenv("GRAFT_SHARED");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/corpus", shared ? shared : "../shared");
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "check_relay: no %s, corpus round trip skipped\n", dir);
+        return;
+    }
+    int count = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n < 6 || strcmp(e->d_name + n - 6, ".relay") != 0)
+            continue;
+        char path[8192];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        size_t len;
+        char *text = read_file(path, &len);
+        char *diags;
+        char *printed = reprint(e->d_name, text, len, &diags);
+        ck_assert_msg(printed != NULL, "%s: %.300s", e->d_name, diags);
+        ck_assert_msg(strlen(printed) == len && memcmp(printed, text, len) == 0,
+                      "%s does not print back byte for byte", e->d_name);
+        free(printed);
+        free(diags);
+        free(text);
+        count++;
+    }
+    closedir(d);
+    ck_assert_int_ge(count, 1);
+}
+END_TEST
+
+/* ---- bad input ---- */
+
+static const char *const bad_files[] = {
+    "alias_binding", "bad_type", "binary_file", "binary_junk", "blank",
+    "call_non_function", "duplicate_param", "duplicate_temp", "empty",
+    "empty_body", "extra_paren", "huge_temp", "missing_semicolon",
+    "out_of_scope", "stray_char", "truncated", "two_defs", "unbalanced_list",
+    "unbalanced_paren", "unclosed_brace", "unknown_name",
+    "unterminated_comment", "unterminated_string", "use_before_def",
+};
+
+START_TEST(test_bad_input)
+{
+    char name[256], rel[300];
+    snprintf(name, sizeof name, "%s.relay", bad_files[_i]);
+    snprintf(rel, sizeof rel, "bad/%s", name);
+    size_t len, want_len;
+    char *input = test_file(rel, &len);
+    snprintf(rel, sizeof rel, "bad/%s.err", bad_files[_i]);
+    char *want = test_file(rel, &want_len);
+    char *diags;
+    char *printed = reprint(name, input, len, &diags);
+    ck_assert_msg(printed == NULL, "%s loaded", name);
+    ck_assert_str_eq(diags, want);
+    free(diags);
+    free(input);
+    free(want);
+}
+END_TEST
+
+/* Any control byte at any offset is reported at its own column (the
+ * check reads eight bytes at a time, so every alignment is tried). */
+START_TEST(test_control_bytes)
+{
+    static const unsigned char bytes[] = {0x00, 0x01, 0x08, 0x1f, 0x7f};
+    const char *model = "def @main(%abcdefghijklmnopqrstuvwxyz) {\n  %abcdefghijklmnopqrstuvwxyz\n}\n";
+    for (size_t b = 0; b < sizeof bytes; b++)
+        for (size_t at = 0; at < 24; at++) {
+            char text[128];
+            strcpy(text, model);
+            text[at] = (char)bytes[b];
+            char *diags;
+            char *printed = reprint("c.relay", text, strlen(model), &diags);
+            ck_assert(printed == NULL);
+            char want[96];
+            snprintf(want, sizeof want, "c.relay:1:%zu: error: unexpected byte 0x%02x",
+                     at + 1, bytes[b]);
+            ck_assert_msg(strncmp(diags, want, strlen(want)) == 0, "%s", diags);
+            free(diags);
+        }
+    /* tab, newline, carriage return and UTF-8 are fine */
+    const char *ok = "def @main(%x) {\r\n\t%x /* \xc3\xa9 */\n}\n";
+    char *printed = reprint("ok.relay", ok, strlen(ok), NULL);
+    ck_assert_str_eq(printed, "def @main(%x) {\n  %x\n}\n");
+    free(printed);
+}
+END_TEST
+
+/* ---- size limits ---- */
+
+/* A chain of a million bindings loads and prints back unchanged. */
+START_TEST(test_million_bindings)
+{
+    /* GRAFT_SLOW_TESTS=0 (valgrind) keeps the shape at 10,000 bindings */
+    const char *slow = getenv("GRAFT_SLOW_TESTS");
+    const int N = slow && strcmp(slow, "0") == 0 ? 10000 : 1000000;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    fputs("def @main(%x) {\n  %0 = nn.relu(%x);\n", mem);
+    for (int i = 1; i < N; i++)
+        fprintf(mem, "  %%%d = nn.relu(%%%d);\n", i, i - 1);
+    fprintf(mem, "  nn.relu(%%%d)\n}\n", N - 1);
+    fclose(mem);
+    char *printed = reprint("chain.relay", text, len, NULL);
+    ck_assert(printed != NULL);
+    ck_assert(strcmp(printed, text) == 0);
+    free(printed);
+    free(text);
+}
+END_TEST
+
+/* Nesting past the parser's limit is an error, not a crash. */
+static const char *const deep_kinds[][3] = {
+    {"  ", "nn.relu(", ")"},  /* nested calls */
+    {"  ", "(", ",)"},        /* nested tuples */
+    {"  f(%x, a=", "[", "]"}, /* nested attribute lists */
+};
+
+START_TEST(test_deep_nesting)
+{
+    enum { DEPTH = 100000 };
+    const char *const *k = deep_kinds[_i];
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    fprintf(mem, "def @main(%%x) {\n%s", k[0]);
+    for (int i = 0; i < DEPTH; i++)
+        fputs(k[1], mem);
+    fputs(_i == 2 ? "1" : "%x", mem);
+    for (int i = 0; i < DEPTH; i++)
+        fputs(k[2], mem);
+    fputs(_i == 2 ? ")\n}\n" : "\n}\n", mem);
+    fclose(mem);
+    char *diags;
+    char *printed = reprint("deep.relay", text, len, &diags);
+    ck_assert(printed == NULL);
+    const char *want = "error: expression nested too deeply (the limit is "
+                       "10000 parser stack entries, about 2000 levels)\n";
+    ck_assert_msg(strstr(diags, want) != NULL, "%.200s", diags);
+    ck_assert(strncmp(diags, "deep.relay:2:", 13) == 0);
+    free(diags);
+    free(text);
+}
+END_TEST
+
+/* The documented limits (note [relay nesting limit]): 3,328 nested calls
+ * load and print, 3,329 do not. */
+START_TEST(test_nesting_within_limit)
+{
+    for (int depth = 3328; depth <= 3329; depth++) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&text, &len);
+        fputs("def @main(%x) {\n  ", mem);
+        for (int i = 0; i < depth; i++)
+            fputs("nn.relu(", mem);
+        fputs("%x", mem);
+        for (int i = 0; i < depth; i++)
+            fputs(")", mem);
+        fputs("\n}\n", mem);
+        fclose(mem);
+        char *printed = reprint("nested.relay", text, len, NULL);
+        if (depth == 3328)
+            ck_assert(strstr(printed, "  %3326 = nn.relu(%3325);\n  nn.relu(%3326)\n}\n"));
+        else
+            ck_assert(printed == NULL);
+        free(printed);
+        free(text);
+    }
+}
+END_TEST
+
+/* The deepest fn nesting the parser takes prints (the printer recurses
+ * once per nested fn) and loads back to the same text. */
+START_TEST(test_deepest_functions)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    fputs("def @main(%x) {\n  ", mem);
+    for (int i = 0; i < 1109; i++)
+        fputs("fn () {", mem);
+    fputs("%x", mem);
+    for (int i = 0; i < 1109; i++)
+        fputs("}", mem);
+    fputs("\n}\n", mem);
+    fclose(mem);
+    char *once = reprint("fns.relay", text, len, NULL);
+    ck_assert(once != NULL);
+    char *twice = reprint("fns.relay", once, strlen(once), NULL);
+    ck_assert(twice != NULL);
+    ck_assert(strcmp(once, twice) == 0);
+    ck_assert(strncmp(once, "def @main(%x) {\n  fn () {\n    fn () {\n", 38) == 0);
+    free(once);
+    free(twice);
+    free(text);
+}
+END_TEST
+
+static Suite *relay_suite(void)
+{
+    Suite *s = suite_create("relay");
+    TCase *tc = tcase_create("syntax");
+    tcase_add_loop_test(tc, test_syntax, 0, (int)(sizeof syntax_cases / sizeof syntax_cases[0]));
+    tcase_add_test(tc, test_dotted_name);
+    tcase_add_test(tc, test_module_parts);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("graph");
+    tcase_add_test(tc, test_loaded_graph);
+    tcase_add_test(tc, test_scopes);
+    tcase_add_test(tc, test_temp_numbers);
+    tcase_add_test(tc, test_viz_write);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("roundtrip");
+    tcase_add_loop_test(tc, test_roundtrip, 0,
+                        (int)(sizeof roundtrip_files / sizeof roundtrip_files[0]));
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_corpus);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("errors");
+    tcase_add_loop_test(tc, test_bad_input, 0, (int)(sizeof bad_files / sizeof bad_files[0]));
+    tcase_add_test(tc, test_control_bytes);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("limits");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_million_bindings);
+    tcase_add_loop_test(tc, test_deep_nesting, 0, 3);
+    tcase_add_test(tc, test_nesting_within_limit);
+    tcase_add_test(tc, test_deepest_functions);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(relay_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

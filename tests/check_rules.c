@@ -1,0 +1,67 @@
+/* check_rules.c - Check tests of the rule front end: parser and printer,
+ * registry, checker, hostile input.  CK_RUN_SUITE / CK_RUN_CASE select. */
+#include "check_rules.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+RuleFile *load_text(const char *text, bool parse_only, char **diag)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(out);
+    Diag *d = diag_new(out);
+    FrontendOptions opts = {.parse_only = parse_only};
+    RuleFile *rf = frontend_load_string("t.graft", text, &opts, d);
+    diag_free(d);
+    fclose(out);
+    if (diag)
+        *diag = buf;
+    else
+        free(buf);
+    return rf;
+}
+
+const AstRule *parse_rule(const char *text, RuleFile **rf)
+{
+    char *diag;
+    *rf = load_text(text, true, &diag);
+    ck_assert_msg(*rf != NULL, "does not parse: %s\n%s", text, diag);
+    free(diag);
+    ck_assert_int_ge((*rf)->nrules, 1);
+    return (*rf)->rules[0];
+}
+
+char *canonical(const char *text)
+{
+    RuleFile *rf = load_text(text, true, NULL);
+    if (!rf)
+        return NULL;
+    StrBuf sb = {0};
+    strbuf_puts(&sb, "");
+    for (int i = 0; i < rf->nfiles; i++)
+        ast_print_file(&sb, rf->files[i]);
+    rulefile_free(rf);
+    return sb.data;
+}
+
+char *diagnostics(const char *text)
+{
+    char *diag;
+    RuleFile *rf = load_text(text, false, &diag);
+    rulefile_free(rf);
+    return diag;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite_rules_parse());
+    srunner_add_suite(sr, suite_rules_check());
+    srunner_add_suite(sr, suite_rules_hostile());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,114 @@
+#!/bin/sh
+# ir_cli.sh - graft fmt and graft viz from the command line: help, usage
+# errors (exit 2), bad input (exit 1, exact diagnostics, no output file),
+# -o and '-', the golden dot drawing, SVG through Graphviz or a clear
+# message without it, and the corpus round trip when ../shared is there.
+set -u
+: "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
+data="$GRAFT_SRCDIR/tests/relay"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ir_cli.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail() {
+    echo "FAIL: $*"
+    failures=$((failures + 1))
+}
+
+# expect STATUS CMD...: runs CMD, checks its exit status.
+expect() {
+    want=$1
+    shift
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    [ "$got" -eq "$want" ] || fail "$* exited $got, expected $want: $(head -c 300 "$tmp/err")"
+}
+
+# --help, usage errors
+expect 0 "$GRAFT" fmt --help
+grep -q '^usage: graft fmt MODEL \[-o OUT\]' "$tmp/out" || fail "fmt --help text"
+expect 0 "$GRAFT" viz --help
+grep -q '^usage: graft viz MODEL' "$tmp/out" || fail "viz --help text"
+expect 2 "$GRAFT" fmt
+grep -q "no MODEL given" "$tmp/err" || fail "fmt without MODEL message"
+expect 2 "$GRAFT" fmt "$data/bn.relay" --bogus
+expect 2 "$GRAFT" fmt "$data/bn.relay" "$data/bn.relay"
+expect 2 "$GRAFT" fmt "$data/bn.relay" -o
+expect 2 "$GRAFT" viz
+expect 2 "$GRAFT" viz "$data/bn.relay" -o
+
+# fmt: stdout, -o, '-' for stdin, canonical output
+expect 0 "$GRAFT" fmt "$data/syntax.in.relay"
+cmp -s "$tmp/out" "$data/syntax.relay" || fail "fmt syntax.in.relay to stdout"
+expect 0 "$GRAFT" fmt "$data/layout.in.relay" -o "$tmp/layout.relay"
+cmp -s "$tmp/layout.relay" "$data/layout.relay" || fail "fmt -o"
+[ -s "$tmp/out" ] && fail "fmt -o also wrote to stdout"
+"$GRAFT" fmt - <"$data/bn_partitioned.relay" >"$tmp/stdin.relay" ||
+    fail "fmt - exited $?"
+cmp -s "$tmp/stdin.relay" "$data/bn_partitioned.relay" || fail "fmt -"
+expect 0 "$GRAFT" fmt "$data/bn.relay" -o -
+cmp -s "$tmp/out" "$data/bn.relay" || fail "fmt -o -"
+
+# fmt in place: the output may be the input
+cp "$data/layout.in.relay" "$tmp/inplace.relay"
+expect 0 "$GRAFT" fmt "$tmp/inplace.relay" -o "$tmp/inplace.relay"
+cmp -s "$tmp/inplace.relay" "$data/layout.relay" || fail "fmt in place"
+
+# bad input: exact diagnostics, status 1, no output written or clobbered
+for err in "$data"/bad/*.err; do
+    name=$(basename "$err" .err)
+    echo "keep me" >"$tmp/kept.relay"
+    (cd "$data/bad" && "$GRAFT" fmt "$name.relay" -o "$tmp/kept.relay") \
+        >"$tmp/out" 2>"$tmp/err"
+    status=$?
+    [ "$status" -eq 1 ] || fail "fmt bad/$name.relay exited $status"
+    cmp -s "$tmp/err" "$err" || fail "fmt bad/$name.relay diagnostics differ"
+    [ "$(cat "$tmp/kept.relay")" = "keep me" ] || fail "bad/$name.relay clobbered -o"
+    [ -s "$tmp/out" ] && fail "bad/$name.relay wrote to stdout"
+    (cd "$data/bad" && "$GRAFT" viz "$name.relay" -o "$tmp/bad.dot") \
+        >/dev/null 2>&1
+    [ $? -eq 1 ] || fail "viz bad/$name.relay did not exit 1"
+    [ -e "$tmp/bad.dot" ] && fail "viz bad/$name.relay wrote a file"
+done
+expect 1 "$GRAFT" fmt "$tmp/no-such-file.relay"
+grep -q "cannot read" "$tmp/err" || fail "missing file message"
+leftovers=$(ls "$tmp" | grep -c '\.tmp\.')
+[ "$leftovers" -eq 0 ] || fail "temporary files left behind"
+
+# viz: the golden drawing, SVG with Graphviz, a clear message without it
+expect 0 "$GRAFT" viz "$data/bn_partitioned.relay"
+cmp -s "$tmp/out" "$data/bn_partitioned.dot" || fail "viz dot output"
+expect 0 "$GRAFT" viz "$data/bn_partitioned.relay" -o "$tmp/bn.dot"
+cmp -s "$tmp/bn.dot" "$data/bn_partitioned.dot" || fail "viz -o .dot"
+expect 0 "$GRAFT" viz "$data/double_bn.relay" "$data/bn.graft"
+cmp -s "$tmp/out" "$data/double_bn_matches.dot" || fail "viz MODEL RULES output"
+printf 'bn := x +\n' >"$tmp/bad.graft"
+expect 1 "$GRAFT" viz "$data/double_bn.relay" "$tmp/bad.graft" -o "$tmp/bad-rules.dot"
+[ -e "$tmp/bad-rules.dot" ] && fail "viz with bad RULES wrote a file"
+if command -v dot >/dev/null 2>&1; then
+    expect 0 "$GRAFT" viz "$data/bn.relay" -o "$tmp/bn.svg"
+    grep -q '<svg' "$tmp/bn.svg" || fail "viz -o .svg is not SVG"
+fi
+GRAFT_DOT="$tmp/no-dot-here" "$GRAFT" viz "$data/bn.relay" -o "$tmp/nodot.svg" \
+    >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] || fail "viz without dot did not exit 1"
+grep -q "is not installed" "$tmp/err" || fail "viz without dot message"
+[ -e "$tmp/nodot.svg" ] && fail "viz without dot left a file"
+
+# the corpus through the command line (skipped without ../shared)
+corpus="${GRAFT_SHARED:-}/corpus"
+if [ -n "${GRAFT_SHARED:-}" ] && [ -d "$corpus" ]; then
+    for f in "$corpus"/*.relay; do
+        "$GRAFT" fmt "$f" -o "$tmp/c.relay" || fail "fmt $f exited $?"
+        cmp -s "$tmp/c.relay" "$f" || fail "fmt $f is not byte for byte"
+    done
+else
+    echo "ir_cli.sh: no corpus, its round trip skipped"
+fi
+
+if [ "$failures" -ne 0 ]; then
+    echo "$failures failure(s)"
+    exit 1
+fi
+echo "ir_cli.sh: all passed"
+exit 0
