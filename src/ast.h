@@ -176,7 +176,7 @@ struct AstNode {
             const char *text; /* interned contents */
         } str;
         /* AST_BOOL */
-        bool boolean;
+        bool boolean; /* True or False */
         /* AST_DTYPE */
         struct {
             const char *name; /* interned, e.g. "float32" */

@@ -213,6 +213,42 @@ static void print_literal(StrBuf *out, const AstNode *n)
     }
 }
 
+static void print_paren_list(StrBuf *out, const AstList *l)
+{
+    strbuf_putc(out, '(');
+    print_list_items(out, l, PREC_ALT);
+    strbuf_putc(out, ')');
+}
+
+/* op?(p), op*(p), <trait>(...), fn[attrs](...) */
+static void print_call_form(StrBuf *out, const AstNode *n)
+{
+    if (n->kind == AST_OPTIONAL || n->kind == AST_REPEAT) {
+        strbuf_printf(out, "%s%c", n->u.call.name, n->kind == AST_OPTIONAL ? '?' : '*');
+        print_paren_list(out, &n->u.call.args);
+        return;
+    }
+    if (n->kind == AST_CLASS) {
+        strbuf_printf(out, "<%s>", n->u.call.name);
+    } else {
+        strbuf_puts(out, "fn[");
+        print_list_items(out, &n->u.call.attrs, PREC_ALT);
+        strbuf_putc(out, ']');
+    }
+    print_args(out, n);
+}
+
+static void print_dominates(StrBuf *out, const AstNode *n)
+{
+    strbuf_puts(out, "dominates(");
+    print_at(out, n->u.dom.parent, PREC_ALT);
+    strbuf_puts(out, ", ");
+    print_at(out, n->u.dom.path, PREC_ALT);
+    strbuf_puts(out, ", ");
+    print_at(out, n->u.dom.child, PREC_ALT);
+    strbuf_putc(out, ')');
+}
+
 /* The node's own text, without deciding about parentheses. */
 static void print_bare(StrBuf *out, const AstNode *n)
 {
@@ -230,20 +266,8 @@ static void print_bare(StrBuf *out, const AstNode *n)
     case AST_CALL:
         print_call(out, n);
         break;
-    case AST_OPTIONAL: case AST_REPEAT:
-        strbuf_printf(out, "%s%c(", n->u.call.name, n->kind == AST_OPTIONAL ? '?' : '*');
-        print_at(out, n->u.call.args.items[0], PREC_ALT);
-        strbuf_putc(out, ')');
-        break;
-    case AST_CLASS:
-        strbuf_printf(out, "<%s>", n->u.call.name);
-        print_args(out, n);
-        break;
-    case AST_FNCALL:
-        strbuf_puts(out, "fn[");
-        print_list_items(out, &n->u.call.attrs, PREC_ALT);
-        strbuf_putc(out, ']');
-        print_args(out, n);
+    case AST_OPTIONAL: case AST_REPEAT: case AST_CLASS: case AST_FNCALL:
+        print_call_form(out, n);
         break;
     case AST_TUPLE:
         print_tuple(out, n);
@@ -265,13 +289,7 @@ static void print_bare(StrBuf *out, const AstNode *n)
         print_at(out, n->u.bind.operand, PREC_UNARY);
         break;
     case AST_DOMINATES:
-        strbuf_puts(out, "dominates(");
-        print_at(out, n->u.dom.parent, PREC_ALT);
-        strbuf_puts(out, ", ");
-        print_at(out, n->u.dom.path, PREC_ALT);
-        strbuf_puts(out, ", ");
-        print_at(out, n->u.dom.child, PREC_ALT);
-        strbuf_putc(out, ')');
+        print_dominates(out, n);
         break;
     case AST_ATTR:
         strbuf_puts(out, n->u.attr.name);
@@ -284,17 +302,13 @@ static void print_bare(StrBuf *out, const AstNode *n)
         print_oper(out, n);
         break;
     case AST_QUERY:
-        strbuf_printf(out, "%s(", n->u.query.name);
-        print_list_items(out, &n->u.query.args, PREC_ALT);
-        strbuf_putc(out, ')');
+        strbuf_puts(out, n->u.query.name);
+        print_paren_list(out, &n->u.query.args);
         break;
     case AST_PARTITION:
         strbuf_puts(out, "partition");
-        if (n->u.part.attrs.count > 0) {
-            strbuf_putc(out, '(');
-            print_list_items(out, &n->u.part.attrs, PREC_ALT);
-            strbuf_putc(out, ')');
-        }
+        if (n->u.part.attrs.count > 0)
+            print_paren_list(out, &n->u.part.attrs);
         break;
     case AST_KIND_COUNT:
         break;

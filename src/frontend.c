@@ -213,6 +213,11 @@ RuleFile *frontend_load(const char *const *paths, int npaths,
     Loader ld;
     loader_init(&ld, opts, d);
     for (int i = 0; i < npaths && !diag_gave_up(d); i++) {
+        char *canon = canonical(paths[i]);
+        bool loaded = strcmp(paths[i], "-") != 0 && in_list(ld.seen, ld.nseen, canon);
+        free(canon);
+        if (loaded)
+            continue; /* already included by an earlier file */
         Source *src = source_read(paths[i], d);
         if (src)
             load_source(&ld, src);

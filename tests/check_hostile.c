@@ -9,7 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
+#include "frontend.h"
 #include "fuzz.h"
+#include "lower.h"
 #include "relay.h"
 
 /* Loads text as "m.relay"; *out gets the diagnostics (malloc'd). */
@@ -288,6 +291,70 @@ START_TEST(megabyte_name_and_string)
 }
 END_TEST
 
+
+/* ---- the engine on hostile rule sets ---- */
+
+/* Runs rules on model with a rewrite bound; returns the printed result
+ * (or NULL) and the diagnostics in *diags. */
+static char *run_rules(const char *rules, const char *model, uint64_t bound, char **diags)
+{
+    FuzzDiag fd;
+    fuzz_diag_open(&fd);
+    RuleFile *rf = frontend_load_string("r.graft", rules, NULL, fd.diag);
+    Lowered *lw = rf ? lower_rules(rf, fd.diag) : NULL;
+    rulefile_free(rf);
+    char *printed = NULL;
+    Source *src = source_from_string("m.relay", model, strlen(model));
+    Graph *g = lw ? relay_load(src, fd.diag) : NULL;
+    if (g) {
+        EngineOptions opts = {.max_rewrites = bound, .trace = NULL};
+        Engine *e = engine_new(&lw->rs, g, &opts);
+        bool ok = engine_run(e, fd.diag);
+        engine_free(e);
+        fuzz_check_users(g);
+        printed = ok ? relay_print_string(g) : NULL;
+    }
+    graph_free(g);
+    source_free(src);
+    lower_free(lw);
+    fuzz_diag_close(&fd);
+    fuzz_check_diagnostics(&fd, NULL, printed == NULL);
+    *diags = xstrndup(fd.text ? fd.text : "", fd.len);
+    fuzz_diag_free(&fd);
+    return printed;
+}
+
+/* The action's new nodes read the matched root itself: they must keep
+ * reading it, not the node that replaces it (that made a cycle, and the
+ * printer then ran out of memory; found by fuzz_pipeline). */
+START_TEST(action_reads_root)
+{
+    char *diags;
+    char *out = run_rules("r [once] := c@sqrt(_) => exp(subtract(c, c))\n",
+                          "def @main(%p) {\n  sqrt(%p)\n}\n", 0, &diags);
+    ck_assert_str_eq(diags, "");
+    ck_assert_ptr_nonnull(out);
+    ck_assert_str_eq(out, "def @main(%p) {\n  %0 = sqrt(%p);\n  %1 = subtract(%0, %0);\n"
+                          "  exp(%1)\n}\n");
+    free(out);
+    free(diags);
+}
+END_TEST
+
+/* A rule set that never stops is cut off at the bound and named. */
+START_TEST(never_terminates)
+{
+    char *diags;
+    char *out = run_rules("grow := x:const => negative(x)\n",
+                          "def @main(%p) {\n  add(%p, 1f)\n}\n", 50, &diags);
+    ck_assert_ptr_null(out);
+    ck_assert_str_eq(diags, "graft: error: rewriting did not reach a fixpoint within 50 "
+                            "rewrites; rules still firing: grow (r.graft:1, 1 times in "
+                            "the last round)\n");
+    free(diags);
+}
+END_TEST
+
 /* ---- a 10^7-node graph ---- */
 
 static bool slow_tests(void)
@@ -347,6 +414,10 @@ static Suite *hostile_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, deep_nesting, 0, (int)ARRAY_LEN(deep_shapes));
     tcase_add_test(tc, deep_annotation);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("engine");
+    tcase_add_test(tc, action_reads_root);
+    tcase_add_test(tc, never_terminates);
     suite_add_tcase(s, tc);
     tc = tcase_create("model_big");
     tcase_set_timeout(tc, 120);

@@ -54,7 +54,7 @@ for log in $logs; do
     grep -h '^[0-9]*%: Checks:' "$log" ||
         sed -n "s|^:test-result: \([A-Z]*\).*|script $(basename "${log%.log}"): \1|p" \
             "${log%.log}.trs" 2>/dev/null
-done | awk '
+done | awk -v failed_steps="$failed_steps" '
     { print }
     /^[0-9]+%: Checks: [0-9]+, Failures: [0-9]+, Errors: [0-9]+/ {
         gsub(/[,:]/, " ")
@@ -65,6 +65,8 @@ done | awk '
     /^script .*: (FAIL|ERROR|XPASS)$/ { checks += 1; bad += 1 }
     /^valgrind: [0-9]+ passed, [0-9]+ failed$/ { checks += $2 + $4; bad += $4 }
     END {
+        # A step that failed without a failing test (a build error) counts.
+        if (bad == 0 && failed_steps > 0) bad = failed_steps
         printf "%d passed, %d failed", checks - bad, bad
         if (skipped) printf ", %d skipped", skipped
         printf "\n"
