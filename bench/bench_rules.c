@@ -42,18 +42,22 @@ static void conv_act(StrBuf *out, uint32_t i, uint32_t v)
 /* dense, bias and activation, per activation and width */
 static void dense_act(StrBuf *out, uint32_t i, uint32_t v)
 {
-    strbuf_printf(out, "dense_act_%u := %s(nn.bias_add(nn.dense(x, w", i, acts[v % NACTS]);
+    strbuf_printf(out, "dense_act_%u := %s(nn.bias_add(nn.dense(x, w, units=", i, acts[v % NACTS]);
     if (v >= NACTS)
-        strbuf_printf(out, ", units=%u", 64 * (v / NACTS));
+        strbuf_printf(out, "%u", 64 * (v / NACTS));
+    else
+        strbuf_puts(out, "None");
     strbuf_printf(out, "), b)) => partition(Composite=\"dense_act_%u\")\n", i);
 }
 
-/* constant folding of two scalings, per pair of constants */
-static void fold_scale(StrBuf *out, uint32_t i, uint32_t v)
+/* two clips in a row as one (exact when the ranges overlap, as here), per
+ * pair of ranges */
+static void clip_twice(StrBuf *out, uint32_t i, uint32_t v)
 {
-    double a = 0.5 + v % 16, b = 2 + v / 16;
-    strbuf_printf(out, "fold_%u := multiply(multiply(x, %g), %g) => multiply(x, %g)\n",
-                  i, a, b, a * b);
+    double a = -1 + 0.5 * (v % 8), b = 6 + v / 8, c = a + 0.25, d = b - 0.5;
+    strbuf_printf(out, "clip_%u := clip(clip(x, a_min=%g, a_max=%g), a_min=%g, a_max=%g)\n"
+                       "    => clip(x, a_min=%g, a_max=%g)\n",
+                  i, a, b, c, d, c, d);
 }
 
 /* Permutation number k (< n!) of n <= 4 axes, in lexicographic order. */
@@ -124,7 +128,7 @@ static void act_pair(StrBuf *out, uint32_t i, uint32_t v)
 
 typedef void (*Template)(StrBuf *out, uint32_t i, uint32_t v);
 static const Template templates[] = {
-    bn_eps, conv_act, dense_act, fold_scale, transpose_twice, layer_norm, gelu, act_pair,
+    bn_eps, conv_act, dense_act, clip_twice, transpose_twice, layer_norm, gelu, act_pair,
 };
 
 void rules_generate(uint32_t n, StrBuf *out)

@@ -222,3 +222,18 @@ int bench_rulescale(const ModelKit *kit, uint64_t nops, char **counts, int ncoun
     graph_free(g);
     return rc;
 }
+
+int bench_compiled(const ModelKit *kit, uint64_t nops, const RuleSet *rs, uint32_t n)
+{
+    uint64_t ops;
+    printf("compiled n=%u", n);
+    Graph *g = load_model(kit, nops, &ops);
+    if (!g)
+        return 1;
+    Bench b = {.g = g, .rs = rs};
+    printf(" label_s=%.9f", time_phase(phase_label, &b, true));
+    printf(" match_s=%.9f", time_phase(phase_match, &b, true));
+    printf(" matches=%llu\n", (unsigned long long)b.matches);
+    graph_free(g);
+    return 0;
+}

@@ -20,4 +20,8 @@ int bench_graph(const ModelKit *kit, uint64_t nops, const char *rules_path);
  * line per count. */
 int bench_rulescale(const ModelKit *kit, uint64_t nops, char **counts, int ncounts);
 
+/* The same for a compiled rule set of n rules (bench_compiled.c): prints
+ * one "compiled ..." line. */
+int bench_compiled(const ModelKit *kit, uint64_t nops, const RuleSet *rs, uint32_t n);
+
 #endif

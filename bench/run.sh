@@ -54,21 +54,37 @@ echo "bench: $rule_counts rules on $rule_ops op nodes" >&2
 # shellcheck disable=SC2086
 "$gb" rulescale "$rule_ops" $rule_counts > "$work/rules.txt"
 
+# Compiled rules: graft compile, cc, and the rule-count measurement on the
+# emitted tables (bench/bench_compiled.c), when graft compile works.
 compiled=no
-if [ "$have_graft" = yes ] && "$build/graft" compile --help >/dev/null 2>&1; then
+: > "$work/compile.txt"
+if [ "$have_graft" = yes ] && "$build/graft" compile --help >/dev/null 2>&1 &&
+   ${CC:-cc} $cflags -I"$srcdir/src" -I"$srcdir/bench" -c "$srcdir/bench/bench_compiled.c" \
+       -o "$work/bench_compiled.o" 2>> "$work/compile.log"; then
     compiled=yes
-    : > "$work/compile.txt"
-    for n in 10 100 1000; do
+    objs=""
+    for o in bench_run bench_block bench_model bench_rules bench_baseline bench_measure; do
+        objs="$objs $build/bench/$o.o"
+    done
+    for n in $rule_counts; do
+        echo "bench: graft compile of $n rules" >&2
         "$gb" rules "$n" > "$work/r$n.graft"
         t0=$(date +%s.%N)
-        "$build/graft" compile "$work/r$n.graft" -o "$work/r$n.c" 2>/dev/null
+        "$build/graft" compile "$work/r$n.graft" -o "$work/r$n.c" --name bench_rules \
+            2>> "$work/compile.log" || { compiled=no; break; }
         t1=$(date +%s.%N)
-        ${CC:-cc} -O2 -c -I"$srcdir/src" "$work/r$n.c" -o "$work/r$n.o"
+        ${CC:-cc} $cflags -I"$srcdir/src" -c "$work/r$n.c" -o "$work/r$n.o" \
+            2>> "$work/compile.log" || { compiled=no; break; }
         t2=$(date +%s.%N)
-        echo "compile n=$n graft_s=$(echo "$t1 - $t0" | bc) cc_s=$(echo "$t2 - $t1" | bc)" \
+        echo "compile n=$n graft_s=$(awk "BEGIN { print $t1 - $t0 }") cc_s=$(awk "BEGIN { print $t2 - $t1 }")" \
              "c_bytes=$(wc -c < "$work/r$n.c") c_lines=$(wc -l < "$work/r$n.c")" >> "$work/compile.txt"
+        # shellcheck disable=SC2086
+        ${CC:-cc} -o "$work/cb$n" "$work/bench_compiled.o" "$work/r$n.o" $objs \
+            "$build/libgraftc.a" "$build/libgraft.a" -lm 2>> "$work/compile.log" &&
+            "$work/cb$n" "$rule_ops" "$n" >> "$work/compile.txt" || { compiled=no; break; }
     done
 fi
+
 # Instruction counts per phase (noise-free, unlike times), and the
 # functions that execute the most instructions, from one callgrind run.
 profile=no
@@ -134,8 +150,13 @@ if [ "$profile" = yes ]; then
 fi
 if [ "$compiled" = no ]; then
     echo
-    echo "Compiled rules: \`graft compile\` is not available in this build; the rule"
-    echo "tables are for interpreted rules only."
+    echo "Compiled rules: \`graft compile\` did not produce a rule set that compiles and"
+    echo "links in this build, so the rule tables are for interpreted rules only.  First"
+    echo "lines of its messages:"
+    echo
+    echo '```'
+    { grep -m5 'error' "$work/compile.log" || tail -5 "$work/compile.log"; } 2>/dev/null || true
+    echo '```'
 fi
 } > "$out"
 cat "$out"

@@ -463,8 +463,10 @@ static size_t make_key(const Symbol *sym, uint32_t **buf, size_t *cap)
     k[1] = sym->a;
     k[2] = sym->npreds;
     k[3] = sym->nargs;
-    memcpy(k + 4, sym->preds, sym->npreds * sizeof *k);
-    memcpy(k + 4 + sym->npreds, sym->args, sym->nargs * sizeof *k);
+    if (sym->npreds) /* memcpy from NULL is undefined even for 0 bytes */
+        memcpy(k + 4, sym->preds, sym->npreds * sizeof *k);
+    if (sym->nargs)
+        memcpy(k + 4 + sym->npreds, sym->args, sym->nargs * sizeof *k);
     return len;
 }
 
@@ -496,7 +498,7 @@ const uint32_t *automaton_state_rules(const Automaton *a, uint32_t state, uint32
         return NULL;
     }
     *n = a->acc_len[state];
-    return a->acc + a->acc_off[state];
+    return a->acc ? a->acc + a->acc_off[state] : NULL; /* no rule accepts yet */
 }
 
 uint32_t automaton_nstates(const Automaton *a)

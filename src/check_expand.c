@@ -137,6 +137,49 @@ static bool check_arity(CheckCtx *c, const AstNode *n, const OpInfo *op)
     return false;
 }
 
+/* Takes one node from the expansion budget; false (reported once) when
+ * it is spent. */
+static bool take_budget(CheckCtx *c)
+{
+    if (--c->expand_budget >= 0)
+        return true;
+    if (!c->expand_reported)
+        diag_error(c->d, c->rule->pattern_src->src, c->rule->pattern_src->range,
+                   "pattern grows beyond %d nodes when its macros are expanded",
+                   CHECK_MAX_EXPANDED_NODES);
+    c->expand_reported = true;
+    return false;
+}
+
+static void charge_child(AstNode *child, void *arg)
+{
+    CheckCtx *c = arg;
+    if (c->expand_budget >= 0 && take_budget(c))
+        ast_visit_children(child, charge_child, c);
+}
+
+/* Charges the budget for one more use of an expanded macro argument.  The
+ * argument's nodes are shared, not copied, but every later stage walks the
+ * pattern as a tree, so each use costs its whole size: d(d(d(...x))) with
+ * "let d(p) = add(p, p)" forty deep used to hang the checker (found by
+ * tests/hostile.sh).  The walk stops once the budget is spent, and
+ * recurses no deeper than the expanded depth bound. */
+static bool charge_tree(CheckCtx *c, AstNode *n)
+{
+    charge_child(n, c);
+    return c->expand_budget >= 0;
+}
+
+/* A copy of n for an expanded pattern, within the node budget. */
+static AstNode *clone(CheckCtx *c, const AstNode *n)
+{
+    if (!take_budget(c))
+        return NULL;
+    AstNode *out = ast_clone(c->rf->arena, n);
+    ast_update_depth(out);
+    return out;
+}
+
 /* Copies list items through expand; *changed tells whether any differs. */
 static AstList expand_list(CheckCtx *c, const AstList *l, const Env *env, bool copy,
                            bool *changed, bool *failed)
@@ -193,8 +236,15 @@ static AstNode *expand_children(CheckCtx *c, AstNode *n, const Env *env, bool co
         return NULL;
     if (!changed)
         return n;
-    AstNode *out = ast_clone(c->rf->arena, &tmp);
-    ast_update_depth(out);
+    AstNode *out = clone(c, &tmp);
+    if (out && out->depth > CHECK_MAX_EXPANDED_DEPTH) {
+        if (!c->expand_reported)
+            diag_error(c->d, c->rule->pattern_src->src, c->rule->pattern_src->range,
+                       "pattern nested deeper than %d levels after macro expansion",
+                       CHECK_MAX_EXPANDED_DEPTH);
+        c->expand_reported = true;
+        return NULL;
+    }
     return out;
 }
 
@@ -316,7 +366,7 @@ static AstNode *expand_var(CheckCtx *c, AstNode *n, const Env *env, bool copy)
 {
     AstNode *arg = env_lookup(env, n->u.var.name);
     if (arg)
-        return arg;
+        return charge_tree(c, arg) ? arg : NULL;
     const AstLet *let = check_find_let(c, n->u.var.name);
     if (let && !let->has_parens)
         return expand_let(c, let, n, NULL, 0);
@@ -325,7 +375,7 @@ static AstNode *expand_var(CheckCtx *c, AstNode *n, const Env *env, bool copy)
                    let->name, let->name);
         return NULL;
     }
-    return copy ? ast_clone(c->rf->arena, n) : n;
+    return copy ? clone(c, n) : n;
 }
 
 static AstNode *expand_fncall(CheckCtx *c, AstNode *n, const Env *env, bool copy)
@@ -356,12 +406,7 @@ static AstNode *expand(CheckCtx *c, AstNode *n, const Env *env, bool copy)
 AstNode *check_expand_pattern(CheckCtx *c, AstNode *pattern)
 {
     c->macro_depth = 0;
-    AstNode *out = expand(c, pattern, NULL, false);
-    if (out && out->depth > CHECK_MAX_EXPANDED_DEPTH) {
-        diag_error(c->d, pattern->src, pattern->range,
-                   "pattern nested deeper than %d levels after macro expansion",
-                   CHECK_MAX_EXPANDED_DEPTH);
-        return NULL;
-    }
-    return out;
+    c->expand_budget = CHECK_MAX_EXPANDED_NODES;
+    c->expand_reported = false;
+    return expand(c, pattern, NULL, false);
 }

@@ -9,6 +9,9 @@
  * parser allows in one place; expanded patterns deeper than this, or
  * macros nested deeper than CHECK_MAX_MACRO_NESTING, are errors. */
 enum { CHECK_MAX_EXPANDED_DEPTH = 4 * AST_MAX_DEPTH, CHECK_MAX_MACRO_NESTING = 32 };
+/* Macros that call others twice double in size per level: an expanded
+ * pattern may have at most this many nodes. */
+enum { CHECK_MAX_EXPANDED_NODES = 200000 };
 
 /* What the constraints on one node say (AST_CONSTRAIN), for finding
  * contradictions. */
@@ -32,6 +35,8 @@ typedef struct CheckCtx {
     size_t lets_cap;        /* a power of two (open addressing by name) */
     AstRule *rule;          /* the rule being checked */
     int macro_depth;        /* macro expansions currently open */
+    long expand_budget;     /* nodes the current expansion may still make */
+    bool expand_reported;   /* a size or depth error was reported for it */
     AstVarInfo *vars;       /* the current rule's variables (heap) */
     int nvars;              /* entries used in vars */
     size_t vars_cap;        /* entries allocated in vars */

@@ -20,4 +20,13 @@ int cmd_compile(int argc, char **argv);
 /* Prints "graft NAME: MESSAGE" and a hint to use --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...);
 
+/* note [input never overwritten]: an output path that names one of the
+ * input files (same file by inode, whatever the spelling) is a usage
+ * error, "graft NAME: output 'OUT' is the input 'IN'; refusing to
+ * overwrite it", so that a slip of -o can never destroy a model or a rule
+ * file.  Returns -1 when out is NULL, "-" or names no input, else
+ * EXIT_USAGE after printing. */
+int cli_check_output(const char *cmd, const char *out, const char *const *inputs,
+                     int ninputs);
+
 #endif

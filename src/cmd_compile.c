@@ -80,7 +80,8 @@ static int check_args(const CompileArgs *a)
         return cli_usage_error("compile", "the C file and the header cannot both go to standard output");
     if (!emit_c_valid_name(a->name))
         return cli_usage_error("compile", "'%s' is not a C identifier (--name)", a->name);
-    return -1;
+    int rc = cli_check_output("compile", a->out, a->rules, a->nrules);
+    return rc >= 0 ? rc : cli_check_output("compile", a->header, a->rules, a->nrules);
 }
 
 /* Returns -1 when the arguments are fine, else the exit status. */

@@ -48,7 +48,7 @@ static int parse_args(int argc, char **argv, FmtArgs *a)
     }
     if (!a->model)
         return cli_usage_error("fmt", "no MODEL given");
-    return -1;
+    return cli_check_output("fmt", a->out, &a->model, 1);
 }
 
 /* Loads, prints into the atomic output; true on success. */

@@ -86,7 +86,7 @@ static int parse_args(int argc, char **argv, RunArgs *a)
     }
     if (a->npaths < 2)
         return cli_usage_error("run", "need RULES... and a MODEL");
-    return -1;
+    return cli_check_output("run", a->out, (const char *const *)a->paths, a->npaths);
 }
 
 static bool write_model(const Graph *g, const char *out, Diag *d)

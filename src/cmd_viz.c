@@ -60,7 +60,7 @@ static int parse_args(int argc, char **argv, VizArgs *a)
     if (!a->model)
         return cli_usage_error("viz", "no MODEL given");
     a->paths[a->nrules] = a->model;
-    return -1;
+    return cli_check_output("viz", a->out, a->paths, a->nrules + 1);
 }
 
 static bool wants_svg(const char *out)

@@ -229,12 +229,21 @@ static void lower_attrs(Lowerer *L, const OpInfo *op, const char *opname,
     p->nbinds = nb;
 }
 
-/* One op call pattern: op(args, attrs). */
-static PatNode *op_call(Lowerer *L, const AstNode *ast, const OpInfo *op, const char *name)
+/* One op call pattern: op(args, attrs).  args, when not NULL, holds the
+ * operands already lowered: an op class shares one lowering of its
+ * operands among all its ops, so nested classes cost linear, not
+ * exponential, time (<elementwise>(<elementwise>(...)) twelve deep ran out
+ * of memory; found by tests/hostile.sh). */
+static PatNode *op_call_over(Lowerer *L, const AstNode *ast, const OpInfo *op,
+                             const char *name, const PatNode *args)
 {
     PatNode *p = new_pat(L, PAT_OP, ast);
-    if (!lower_kids(L, &ast->u.call.args, p))
+    if (args) {
+        p->nkids = args->nkids;
+        p->kids = args->kids;
+    } else if (!lower_kids(L, &ast->u.call.args, p)) {
         return NULL;
+    }
     PatItem it = {.kind = PITEM_OP, .op = lower_name(L, name)};
     it.commutative = op && opinfo_has_trait(op, TRAIT_COMMUTATIVE) && p->nkids == 2;
     it.variadic = ast->u.call.ellipsis;
@@ -243,6 +252,11 @@ static PatNode *op_call(Lowerer *L, const AstNode *ast, const OpInfo *op, const 
     lower_attrs(L, op, name, &ast->u.call.attrs, p, &it);
     p->item = add_item(L, &it);
     return p;
+}
+
+static PatNode *op_call(Lowerer *L, const AstNode *ast, const OpInfo *op, const char *name)
+{
+    return op_call_over(L, ast, op, name, NULL);
 }
 
 static PatNode *alt_of(Lowerer *L, const AstNode *ast, PatNode **kids, int n)
@@ -290,10 +304,15 @@ static PatNode *op_class(Lowerer *L, const AstNode *ast)
     const OpInfo **ops = xmalloc(((size_t)registry_count(reg) + 1) * sizeof *ops);
     int n = registry_class_ops(reg, ast->u.call.traits, ops), k = 0;
     PatNode **kids = arena_array(L->arena, (size_t)n + 1, sizeof *kids);
+    PatNode *args = new_pat(L, PAT_OP, ast);
+    if (!lower_kids(L, &ast->u.call.args, args)) {
+        free(ops);
+        return NULL;
+    }
     for (int i = 0; i < n; i++) {
         if (!opinfo_accepts_nargs(ops[i], ast->u.call.args.count))
             continue;
-        if (!(kids[k++] = op_call(L, ast, ops[i], ops[i]->name))) {
+        if (!(kids[k++] = op_call_over(L, ast, ops[i], ops[i]->name, args))) {
             free(ops);
             return NULL;
         }

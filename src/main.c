@@ -1,11 +1,13 @@
 /* main.c - the graft driver: dispatches to one subcommand. */
 #include "config.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "outfile.h"
 
 typedef struct Command {
     const char *name;                 /* as typed after "graft" */
@@ -45,8 +47,22 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return EXIT_USAGE;
 }
 
+int cli_check_output(const char *cmd, const char *out, const char *const *inputs,
+                     int ninputs)
+{
+    for (int i = 0; i < ninputs; i++)
+        if (outfile_same_file(out, inputs[i]))
+            return cli_usage_error(cmd, "output '%s' is the input '%s'; refusing to "
+                                   "overwrite it", out, inputs[i]);
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
+    /* A file size limit (ulimit -f) must fail the write, which is then
+     * reported and the temporary file removed, not kill graft midway and
+     * leave the temporary file behind (note [atomic output]). */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         print_help(stderr);
         return EXIT_USAGE;

@@ -77,6 +77,22 @@ START_TEST(test_deep_macros)
     strbuf_free(&sb);
     expect_error("let a = b\nlet b = a\nr := a => partition\n",
                  "t.graft:2:9: error: 'a' expands into itself");
+    /* Each level calls the one below twice: 2^25 nodes if nothing stopped it. */
+    strbuf_puts(&sb, "let d0(p) = nn.relu(p)\n");
+    for (int i = 1; i <= 25; i++)
+        strbuf_printf(&sb, "let d%d(p) = add(d%d(p), d%d(p))\n", i, i - 1, i - 1);
+    strbuf_puts(&sb, "r := d25(x) => partition\n");
+    expect_error(sb.data, "t.graft:27:6: error: pattern grows beyond 200000 nodes when its "
+                          "macros are expanded");
+    strbuf_free(&sb);
+    /* Each level doubles the depth: 2^12 levels. */
+    strbuf_puts(&sb, "let e0(p) = nn.relu(p)\n");
+    for (int i = 1; i <= 12; i++)
+        strbuf_printf(&sb, "let e%d(p) = e%d(e%d(p))\n", i, i - 1, i - 1);
+    strbuf_puts(&sb, "r := e12(x) => partition\n");
+    expect_error(sb.data, "t.graft:14:6: error: pattern nested deeper than 1024 levels after "
+                          "macro expansion");
+    strbuf_free(&sb);
 }
 END_TEST
 

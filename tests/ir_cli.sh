@@ -49,10 +49,11 @@ cmp -s "$tmp/stdin.relay" "$data/bn_partitioned.relay" || fail "fmt -"
 expect 0 "$GRAFT" fmt "$data/bn.relay" -o -
 cmp -s "$tmp/out" "$data/bn.relay" || fail "fmt -o -"
 
-# fmt in place: the output may be the input
+# fmt onto its own input: refused as bad usage, the input left as it was
+# (graft never modifies an input; see src/main.c, cli_check_output)
 cp "$data/layout.in.relay" "$tmp/inplace.relay"
-expect 0 "$GRAFT" fmt "$tmp/inplace.relay" -o "$tmp/inplace.relay"
-cmp -s "$tmp/inplace.relay" "$data/layout.relay" || fail "fmt in place"
+expect 2 "$GRAFT" fmt "$tmp/inplace.relay" -o "$tmp/inplace.relay"
+cmp -s "$tmp/inplace.relay" "$data/layout.in.relay" || fail "fmt onto its input changed it"
 
 # bad input: exact diagnostics, status 1, no output written or clobbered
 for err in "$data"/bad/*.err; do

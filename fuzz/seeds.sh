@@ -1,0 +1,40 @@
+#!/bin/sh
+# seeds.sh - make check: every fuzz harness once over its seed corpus
+# (fuzz/corpus/NAME) and over the project's own inputs: the loader over
+# tests/relay, tests/golden and ../shared (corpus models, golden cases),
+# the rule front end over tests/rules, stdpatterns and the golden rule
+# files.  A broken invariant aborts the harness and fails this test.
+# ../shared is absent in a distcheck tree: those seeds are then skipped.
+set -u
+build=${GRAFT_BUILDDIR:?} src=${GRAFT_SRCDIR:?} shared=${GRAFT_SHARED:-/nonexistent}
+failed=0
+
+# Harnesses built with libFuzzer fuzz the directories they are given
+# unless told to run each input once.
+once=
+"$build/fuzz/fuzz_relay" -help=1 2>&1 | grep -q libFuzzer && once=-runs=0
+
+existing() { # prints the arguments that exist
+    for p in "$@"; do [ -e "$p" ] && printf '%s\n' "$p"; done
+}
+
+replay() { # harness, then seed files and directories
+    h=$1
+    shift
+    # shellcheck disable=SC2046
+    if "$build/fuzz/$h" $once $(existing "$@") >"$build/fuzz/$h.seeds.log" 2>&1; then
+        echo "PASS: $h $(tail -n 1 "$build/fuzz/$h.seeds.log")"
+    else
+        echo "FAIL: $h (see fuzz/$h.seeds.log)"
+        tail -n 20 "$build/fuzz/$h.seeds.log"
+        failed=1
+    fi
+}
+
+replay fuzz_relay "$src/fuzz/corpus/relay" "$src/examples" "$src/tests/relay" \
+    "$src/tests/relay/bad" $(existing "$src"/tests/golden/*/) \
+    "$shared/corpus" $(existing "$shared"/golden/*/)
+replay fuzz_rules "$src/fuzz/corpus/rules" "$src/tests/rules" "$src/stdpatterns" \
+    $(existing "$shared"/golden/*/rules.graft)
+replay fuzz_pipeline "$src/fuzz/corpus/pipeline"
+exit $failed

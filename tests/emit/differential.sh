@@ -1,0 +1,132 @@
+#!/bin/sh
+# differential.sh - the compiled form of a rule set gives what the
+# interpreter gives (issue 5, note [one runtime] in src/ruleset.h).
+#
+# For every rule file that graft check accepts (stdpatterns/, tests/), the
+# generated C must compile warning-free under -std=c11 -Wall -Wextra
+# -Wpedantic, and the standalone rewriter built by graft compile --exe must
+# print, for every model (tests/, and ../shared/golden and ../shared/corpus
+# when $GRAFT_SHARED exists), byte for byte the same model, the same
+# --stats=counts table and trace, and exit with the same status as
+# graft run.  Each rule file is compiled once and its program reused for
+# every model.
+#
+# Environment: GRAFT, GRAFT_SRCDIR, GRAFT_BUILDDIR (set by make check),
+# GRAFT_SHARED (optional); EMIT_TEST_CFLAGS: flags libgraft was built with
+# (sanitizers), passed to the C compiler.
+set -u
+: "${GRAFT:?}" "${GRAFT_SRCDIR:?}" "${GRAFT_BUILDDIR:?}"
+CC=${CC:-cc}
+GRAFT_CFLAGS="-I$GRAFT_SRCDIR/src -I$GRAFT_BUILDDIR ${EMIT_TEST_CFLAGS:-}"
+GRAFT_LIBS="$GRAFT_BUILDDIR/libgraft.a -lm ${EMIT_TEST_CFLAGS:-}"
+export CC GRAFT_CFLAGS GRAFT_LIBS
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/graft-emit-diff.XXXXXX") || exit 99
+trap 'rm -rf "$work"' EXIT INT TERM
+cd "$GRAFT_SRCDIR" || exit 99
+
+fail=0
+nrules=0
+nruns=0
+
+# Rule files: those graft check accepts (warnings are fine).  A checker
+# that hangs on a broken file must not hang the test: timeout when there.
+rules=""
+to=""
+command -v timeout >/dev/null 2>&1 && to="timeout 20"
+for f in stdpatterns/*.graft tests/*/*.graft tests/*/*/*.graft; do
+    [ -f "$f" ] || continue
+    $to "$GRAFT" check "$f" >/dev/null 2>&1 && rules="$rules $f"
+done
+
+models=""
+for m in tests/*/*.relay tests/*/*/*.relay; do
+    case $m in */bad/*|*/expected*) continue ;; esac
+    [ -f "$m" ] && models="$models $m"
+done
+if [ -n "${GRAFT_SHARED:-}" ] && [ -d "$GRAFT_SHARED/corpus" ]; then
+    for m in "$GRAFT_SHARED"/golden/*/input.relay "$GRAFT_SHARED"/corpus/*.relay; do
+        [ -f "$m" ] && models="$models $m"
+    done
+else
+    echo "differential: ../shared absent: corpus and shared golden models skipped"
+fi
+
+# Runs "$@" on model $1 into $work/$2.{out,err,rc}.
+run_one() {
+    tag=$1
+    shift
+    $to "$@" >"$work/$tag.out" 2>"$work/$tag.err"
+    echo $? >"$work/$tag.rc"
+}
+
+# The main of every program: the generated C without --exe is linked
+# with it (faster than graft compile --exe per file, which is tested on
+# tests/emit/small.graft below).
+cat >"$work/main.c" <<'MAIN'
+#include "emit_c_rt.h"
+extern const RuleSet graft_rules;
+int main(int argc, char **argv)
+{
+    return graft_standalone_main(&graft_rules, argc, argv);
+}
+MAIN
+$CC -std=c11 $GRAFT_CFLAGS -c "$work/main.c" -o "$work/main.o" || exit 99
+
+# Builds $work/prog from rule file $1; false after printing why.
+build() {
+    if ! $to "$GRAFT" compile "$1" -o "$work/rules.c" 2>"$work/compile.err" ||
+       ! $CC -std=c11 -O1 -Wall -Wextra -Wpedantic -Werror $GRAFT_CFLAGS \
+             -c "$work/rules.c" -o "$work/rules.o" 2>>"$work/compile.err" ||
+       ! $CC -o "$work/prog" "$work/main.o" "$work/rules.o" $GRAFT_LIBS \
+             2>>"$work/compile.err"; then
+        echo "FAIL: $1: the generated C does not compile cleanly:"
+        cat "$work/compile.err"
+        return 1
+    fi
+}
+
+# Compares the program with graft run on every model.
+compare() {
+    r=$1
+    # graft run prints the rule file's warnings first; the program cannot.
+    $to "$GRAFT" check "$r" 2>"$work/warnings" >/dev/null
+    skip=$(($(wc -c <"$work/warnings") + 1))
+    for m in $models; do
+        nruns=$((nruns + 1))
+        run_one interp "$GRAFT" run "$r" "$m" --stats=counts --trace
+        run_one comp "$work/prog" "$m" --stats=counts --trace
+        mv "$work/interp.err" "$work/interp.all"
+        tail -c +$skip "$work/interp.all" >"$work/interp.err"
+        for part in rc out err; do
+            if ! cmp -s "$work/interp.$part" "$work/comp.$part"; then
+                echo "FAIL: $r on $m: compiled and interpreted differ ($part):"
+                diff "$work/interp.$part" "$work/comp.$part" | head -20
+                fail=1
+                break
+            fi
+        done
+    done
+}
+
+for r in $rules; do
+    nrules=$((nrules + 1))
+    if build "$r"; then
+        compare "$r"
+    else
+        fail=1
+    fi
+done
+
+# graft compile --exe itself, on the golden rule file.
+if $to "$GRAFT" compile --exe tests/emit/small.graft -o "$work/prog" 2>"$work/compile.err"; then
+    compare tests/emit/small.graft
+else
+    echo "FAIL: graft compile --exe tests/emit/small.graft:"
+    cat "$work/compile.err"
+    fail=1
+fi
+
+echo "differential: $nrules rule files x models, $nruns comparisons"
+[ "$nrules" -gt 0 ] && [ "$nruns" -gt 0 ] || { echo "FAIL: nothing compared"; exit 1; }
+exit $fail
