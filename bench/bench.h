@@ -59,7 +59,7 @@ typedef struct Piece {
 typedef struct BlockLine {
     Piece *pieces;     /* the right-hand side */
     uint32_t npieces;  /* entries in pieces */
-    bool is_op;      /* RHS is an op call (counts as an op node) */
+    bool is_op;        /* RHS is an op call (counts as an op node) */
 } BlockLine;
 
 /* A parameter a block reads: name and declaration as in the source. */
@@ -72,7 +72,7 @@ typedef struct BlockParam {
 /* A stretch of a real model whose input and output have the same type, so
  * copies can be chained: each copy reads the previous copy's output. */
 typedef struct Block {
-    char *name;          /* "resnet18.simplified:%13..%40" */
+    char *name;          /* "resnet18.simplified.relay %13.." */
     char *input_decl;    /* type declaration for a chain input (": Tensor[...]"),
                             possibly empty */
     BlockLine *lines;    /* bindings, in order; the last is the output */
@@ -114,7 +114,7 @@ typedef struct ModelKit {
     int chain[MODEL_MAX_BLOCKS];    /* chain of each block */
     int nblocks;                    /* entries used */
     int nchains;                    /* chains (1 + the largest chain) */
-    const char *origin;             /* "corpus DIR" or "bundled DIR" */
+    const char *origin;             /* "corpus" or "bundled" */
 } ModelKit;
 
 /* Loads the blocks from the shared corpus when dir holds it, else from the

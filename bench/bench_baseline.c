@@ -11,7 +11,8 @@
  *     first fails below it; nothing retries after a sibling fails (TVM's
  *     behaviour).  Its cost grows with the number of rules by construction.
  * Recursion here is over the pattern only (bounded by the rule language's
- * nesting limit); the repeated op (op*) walks the graph in a loop.
+ * nesting limit); the repeated op (op*) and the dominator walk go through
+ * the graph in loops.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,10 @@ typedef struct Naive {
     uint32_t *trail;     /* slots bound since the start, in order */
     size_t ntrail;       /* entries used in trail */
     size_t cap;          /* capacity of trail */
+    uint32_t *mark;      /* per node id: stamp of the last dominator walk */
+    uint32_t stamp;      /* the current walk's stamp */
+    Node **walk;         /* dominator walk stack */
+    size_t wcap;         /* capacity of walk */
 } Naive;
 
 static bool match(Naive *nv, const PatNode *p, Node *n);
@@ -147,6 +152,54 @@ static bool match_alt(Naive *nv, const PatNode *p, Node *n)
     return false;
 }
 
+/* Whether q matches n, bindings left as they were. */
+static bool probe(Naive *nv, const PatNode *q, Node *n)
+{
+    size_t mark = nv->ntrail;
+    bool ok = match(nv, q, n);
+    undo(nv, mark);
+    return ok;
+}
+
+/* The node the walk of dominates(parent, path, child) from n's operands
+ * leads back to (note [dominator walk] in src/match.c), or NULL. */
+static Node *dom_parent(Naive *nv, const PatNode *p, Node *n)
+{
+    Node *parent = NULL;
+    size_t depth = 0;
+    nv->stamp++;
+    for (Node *x = n;; x = nv->walk[--depth]) {
+        int na = node_kind(x) == NODE_FUNC ? 0 : node_nargs(x);
+        xgrow((void **)&nv->walk, &nv->wcap, depth + (size_t)na + 1, sizeof *nv->walk);
+        for (int i = 0; i < na; i++) {
+            Node *o = node_arg(x, i);
+            if (nv->mark[node_id(o)] == nv->stamp)
+                continue;
+            nv->mark[node_id(o)] = nv->stamp;
+            if (probe(nv, p->kids[0], o)) {
+                if (parent && parent != o)
+                    return NULL;
+                parent = o;
+            } else if (node_kind(o) != NODE_CONST) {
+                if (!probe(nv, p->kids[1], o))
+                    return NULL;
+                nv->walk[depth++] = o;
+            }
+        }
+        if (depth == 0)
+            return parent;
+    }
+}
+
+/* dominates(parent, path, child): child at n, then parent where the walk
+ * leads. */
+static bool match_dom(Naive *nv, const PatNode *p, Node *n)
+{
+    Node *parent = dom_parent(nv, p, n);
+    return parent && match(nv, p->kids[2], n) && match(nv, p->kids[0], parent) &&
+           bind(nv, p->slot, n);
+}
+
 static bool match(Naive *nv, const PatNode *p, Node *n)
 {
     const PatItem *it = &nv->rs->items[p->item];
@@ -168,6 +221,8 @@ static bool match(Naive *nv, const PatNode *p, Node *n)
         return match_alt(nv, p, n);
     case PAT_STAR:
         return match_star(nv, p, n);
+    case PAT_DOM:
+        return match_dom(nv, p, n);
     }
     return false;
 }
@@ -198,6 +253,7 @@ static void naive_init(Naive *nv, const RuleSet *rs, Graph *g)
         if (rs->rules[r].nslots > nslots)
             nslots = rs->rules[r].nslots;
     nv->slots = xcalloc((size_t)nslots, sizeof *nv->slots);
+    nv->mark = xcalloc((size_t)graph_node_count(g) + 1, sizeof *nv->mark);
 }
 
 uint64_t baseline_match_all(const RuleSet *rs, Graph *g)
@@ -216,5 +272,7 @@ uint64_t baseline_match_all(const RuleSet *rs, Graph *g)
     free(nv.ops);
     free(nv.slots);
     free(nv.trail);
+    free(nv.mark);
+    free(nv.walk);
     return found;
 }

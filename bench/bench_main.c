@@ -102,6 +102,28 @@ static int cmd_rules(uint64_t n)
     return 0;
 }
 
+/* graft-bench graph and rulescale: both measure generated models. */
+static int cmd_measure(const char *cmd, int argc, char **argv)
+{
+    ModelKit kit;
+    if (!load_kit(&kit))
+        return 1;
+    int rc = strcmp(cmd, "graph") == 0 ? bench_graph(&kit, parse_count(argv[2]), argv[3])
+                                       : bench_rulescale(&kit, parse_count(argv[2]), argv + 3,
+                                                         argc - 3);
+    model_kit_free(&kit);
+    return rc;
+}
+
+static int cmd_machine(void)
+{
+    StrBuf sb = {0};
+    bench_machine(&sb);
+    puts(sb.data);
+    strbuf_free(&sb);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : "";
@@ -109,31 +131,12 @@ int main(int argc, char **argv)
         return cmd_extract(argv[2], argv[3]);
     if (strcmp(cmd, "gen") == 0 && argc == 3)
         return cmd_gen(parse_count(argv[2]));
-    if (strcmp(cmd, "machine") == 0 && argc == 2) {
-        StrBuf sb = {0};
-        bench_machine(&sb);
-        puts(sb.data);
-        strbuf_free(&sb);
-        return 0;
-    }
+    if (strcmp(cmd, "machine") == 0 && argc == 2)
+        return cmd_machine();
     if (strcmp(cmd, "rules") == 0 && argc == 3)
         return cmd_rules(parse_count(argv[2]));
-    if (strcmp(cmd, "graph") == 0 && argc == 4) {
-        ModelKit kit;
-        if (!load_kit(&kit))
-            return 1;
-        int rc = bench_graph(&kit, parse_count(argv[2]), argv[3]);
-        model_kit_free(&kit);
-        return rc;
-    }
-    if (strcmp(cmd, "rulescale") == 0 && argc >= 4) {
-        ModelKit kit;
-        if (!load_kit(&kit))
-            return 1;
-        int rc = bench_rulescale(&kit, parse_count(argv[2]), argv + 3, argc - 3);
-        model_kit_free(&kit);
-        return rc;
-    }
+    if ((strcmp(cmd, "graph") == 0 && argc == 4) || (strcmp(cmd, "rulescale") == 0 && argc >= 4))
+        return cmd_measure(cmd, argc, argv);
     fputs(usage, stderr);
     return 2;
 }

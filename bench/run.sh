@@ -4,7 +4,8 @@
 # Builds graft and bench/graft-bench with -O2 in a separate build tree
 # (bench-o2/ under the current build directory), runs the graph-size and
 # rule-count measurements, each graph size in a fresh process, and prints
-# the tables of bench/RESULTS.md; the same text goes to bench-results.md.
+# the tables of bench/RESULTS.md; the same text goes to bench-results.md,
+# and graft-bench's raw key=value lines to bench-results.md.raw.
 #
 # Environment: GRAFT_SRCDIR (the source tree, set by make), MAKE,
 # BENCH_SIZES (op-node counts, default 10^3..10^7), BENCH_RULES (rule
@@ -159,4 +160,5 @@ if [ "$compiled" = no ]; then
     echo '```'
 fi
 } > "$out"
+cat "$work/graph.txt" "$work/rules.txt" "$work/compile.txt" > "$out.raw"
 cat "$out"

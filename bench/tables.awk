@@ -32,6 +32,17 @@ function bound_row(name, key, per_node) {
            ratio_cells(key, per_node, 100000))
 }
 
+# A sentence saying whether two match counts agree in every row of rows.
+function agree(rows, n, a, b, who,    i, bad) {
+    bad = ""
+    for (i = 1; i <= n; i++)
+        if (val[rows[i], a] != val[rows[i], b])
+            bad = bad " " (val[rows[i], "ops"] ? val[rows[i], "ops"] : val[rows[i], "n"])
+    if (bad == "")
+        return who " found the same matches in every row."
+    return "**" who " found different matches** in the rows for" bad "."
+}
+
 {
     nrec++
     kind[nrec] = $1
@@ -44,7 +55,7 @@ function bound_row(name, key, per_node) {
 }
 
 END {
-    print "## Graph size (rules: bench/rules/models.graft, 10 rules)"
+    print "## Graph size (rules: bench/rules/models.graft)"
     print ""
     print "Per op node; each size in a fresh process.  match = label every node and verify"
     print "every rule the automaton offers (`graft match`); rewrite = to a fixpoint;"
@@ -92,6 +103,8 @@ END {
                val[k, "naive_s"] / val[k, "match_s"], val[k, "matches"],
                val[k, "naive_matches"], val[k, "rewrites"], val[k, "groups"])
     }
+    print ""
+    print agree(g, ngraph, "matches", "naive_matches", "graft and the naive matcher")
     if (nrules) {
         m = model
         print ""
@@ -102,7 +115,7 @@ END {
         print "`graft compile`, linked into the measuring program (when that works)."
         printf("Bare traversal of this model: %.1f ns/node.\n", val[m, "traverse_s"] * 1e9 / val[m, "ops"])
         print ""
-        printf("| rules | items | preds | states | compile ms | label ns | match ns | vs 1st row | match/traverse | naive ns | naive/graft | matches graft | matches naive |")
+        printf("| rules | items | preds | states | load+lower ms | label ns | match ns | vs 1st row | match/traverse | naive ns | naive/graft | matches graft | matches naive |")
         if (ncm) printf(" compiled match ns | compiled matches |")
         printf("\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         if (ncm) printf("---:|---:|")
@@ -128,6 +141,15 @@ END {
             printf("\n")
         }
         print ""
+        print agree(r, nrules, "matches", "naive_matches", "graft and the naive matcher")
+        if (ncm) {
+            for (i = 1; i <= nrules; i++)
+                if (val[r[i], "n"] in cm && val[r[i], "matches"] != val[cm[val[r[i], "n"]], "matches"])
+                    bad = bad " " val[r[i], "n"]
+            print (bad == "" ? "Compiled and interpreted rules found the same matches in every row." \
+                             : "**Compiled and interpreted rules found different matches** at rule counts" bad ".")
+            print ""
+        }
         printf("Bound: matching cost per node within 2x from %d to %d rules: %.2fx, %s.\n",
                val[r[1], "n"], val[r[nrules], "n"], worst,
                worst <= 2 ? "holds" : "**does not hold**")

@@ -81,9 +81,15 @@ struct Automaton {
 
 /* ---- hash tables over uint32 keys ---- */
 
+/* Word at a time: keys are short arrays of ids. */
 static uint64_t hash_key(const uint32_t *key, size_t len)
 {
-    uint64_t h = hash_bytes(key, len * sizeof *key, 0x9e3779b97f4a7c15ULL);
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ len;
+    for (size_t i = 0; i < len; i++)
+        h = hash_mix(h, key[i]);
+    h ^= h >> 33; /* spread into the low bits the table indexes by */
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
     return h ? h : 1;
 }
 
@@ -169,14 +175,35 @@ static uint32_t op_find_or_add(Automaton *a, const char *name)
     return a->nops++;
 }
 
-/* Sorts the attribute tests of one op by attribute name (then id) so the
- * labeller computes each attribute's canonical text once.  Insertion
- * sort: an op has a handful of tests, and it needs no global context. */
+/* note [test order]: node tests are sorted by kind and then by the value
+ * they look for, attribute tests by attribute name and then by the
+ * wanted value's text; so the labeller finds the tests a node passes by
+ * binary search, at a cost that grows with the log of their number, not
+ * with the number of rules (automaton_label.c). */
+int automaton_pred_cmp(const PatPred *x, const PatPred *y)
+{
+    if (x->kind != y->kind)
+        return (x->kind > y->kind) - (x->kind < y->kind);
+    switch (x->kind) {
+    case PRED_VALUE: return (x->f > y->f) - (x->f < y->f);
+    case PRED_RANK: return (x->i > y->i) - (x->i < y->i);
+    case PRED_VAR_NAME:
+    case PRED_DTYPE: return strcmp(x->s, y->s);
+    case PRED_ATTR: {
+        int c = strcmp(x->s, y->s);
+        return c ? c : strcmp(x->key, y->key);
+    }
+    default: return 0;
+    }
+}
+
+/* Insertion sort of test ids by automaton_pred_cmp, then id: stable and
+ * needs no global context; it runs once per automaton. */
 static void sort_preds(uint32_t *v, uint32_t n, const PatPred *preds)
 {
     for (uint32_t i = 1; i < n; i++) {
         uint32_t x = v[i], j = i;
-        while (j > 0 && strcmp(preds[v[j - 1]].s, preds[x].s) > 0)
+        while (j > 0 && automaton_pred_cmp(&preds[v[j - 1]], &preds[x]) > 0)
             v[j] = v[j - 1], j--;
         v[j] = x;
     }
@@ -236,6 +263,8 @@ Automaton *automaton_new(const RuleSet *rs)
     index_preds(a);
     for (uint32_t o = 0; o < a->nops; o++)
         sort_preds(a->ops[o].preds, a->ops[o].npreds, rs->preds);
+    sort_preds(a->node_preds, a->nnode_preds, rs->preds);
+    sort_preds(a->fn_preds, a->nfn_preds, rs->preds);
     a->rule_order = xmalloc((rs->nrules + 1) * sizeof(uint32_t));
     sort_rules(a->rule_order, rs->nrules, rs->rules);
     a->words = (rs->nitems + 63) / 64;
@@ -359,6 +388,42 @@ static bool is_op(const Automaton *a, const PatItem *it, const Symbol *sym)
            strcmp(a->ops[sym->a].name, it->op) == 0;
 }
 
+/* Every operand's state has item (vacuously true without operands). */
+static bool all_args_have(const Automaton *a, const Symbol *sym, uint32_t item)
+{
+    for (uint32_t k = 0; k < sym->nargs; k++)
+        if (!arg_has(a, sym, k, item))
+            return false;
+    return true;
+}
+
+static bool some_arg_has(const Automaton *a, const Symbol *sym, uint32_t item)
+{
+    for (uint32_t k = 0; k < sym->nargs; k++)
+        if (arg_has(a, sym, k, item))
+            return true;
+    return false;
+}
+
+/* The three items of dominates(parent, path, child); i is the item's own
+ * id, which DOMPATH and DOMREACH look for in the operands' states. */
+static bool dom_decide(const Automaton *a, const PatItem *it, uint32_t i, const Symbol *sym,
+                       const uint64_t *set)
+{
+    switch (it->kind) {
+    case PITEM_DOMPATH:
+        return bit(set, it->args[0]) || sym->tag == SYM_CONST ||
+               (bit(set, it->args[1]) && all_args_have(a, sym, i));
+    case PITEM_DOMREACH:
+        return bit(set, it->args[0]) ||
+               (bit(set, it->args[1]) && all_args_have(a, sym, it->args[2]) &&
+                some_arg_has(a, sym, i));
+    default: /* PITEM_DOM */
+        return bit(set, it->args[0]) && sym->nargs > 0 &&
+               all_args_have(a, sym, it->args[1]) && some_arg_has(a, sym, it->args[2]);
+    }
+}
+
 /* Is item i in the set being built (which already decided smaller ids)? */
 static bool item_decide(const Automaton *a, uint32_t i, const Symbol *sym,
                         const uint64_t *set)
@@ -387,6 +452,10 @@ static bool item_decide(const Automaton *a, uint32_t i, const Symbol *sym,
         if (bit(set, it->args[0]))
             return true;
         return is_op(a, it, sym) && sym->nargs == 1 && arg_has(a, sym, 0, i);
+    case PITEM_DOMPATH:
+    case PITEM_DOMREACH:
+    case PITEM_DOM:
+        return dom_decide(a, it, i, sym, set);
     }
     return false;
 }

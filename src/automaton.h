@@ -54,10 +54,14 @@ const RuleSet *automaton_rules(const Automaton *a);
 /* The op index of an op name, or SYM_OTHER_OP when no rule names it. */
 uint32_t automaton_op_index(const Automaton *a, const char *op);
 /* The node tests to evaluate on every node, on calls of op index i, and on
- * calls of local functions (their attributes). */
+ * calls of local functions (their attributes), each sorted by
+ * automaton_pred_cmp (note [test order] in automaton.c). */
 const uint32_t *automaton_node_preds(const Automaton *a, uint32_t *n);
 const uint32_t *automaton_op_preds(const Automaton *a, uint32_t op, uint32_t *n);
 const uint32_t *automaton_fn_preds(const Automaton *a, uint32_t *n);
+/* Orders tests by kind, then by what they look for (attribute tests by
+ * name, then wanted value). */
+int automaton_pred_cmp(const PatPred *x, const PatPred *y);
 
 /* The state reached from sym: one memo lookup, or computed and memoised. */
 uint32_t automaton_step(Automaton *a, const Symbol *sym);

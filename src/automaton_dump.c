@@ -43,7 +43,7 @@ static void put_pred(FILE *out, const PatPred *p)
 }
 
 static const char *const item_names[] = {"any", "op", "fncall", "tuple", "getitem", "alt",
-                                          "star"};
+                                          "star", "dompath", "domreach", "dominates"};
 
 /* "i3 = multiply(i0, i2) commutative [t1]" */
 static void put_item(FILE *out, const PatItem *it, uint32_t id)
@@ -73,7 +73,8 @@ static void put_item(FILE *out, const PatItem *it, uint32_t id)
     }
 }
 
-static void dump_text(const Automaton *a, FILE *out)
+/* The header, the node tests and the items. */
+static void dump_items(const Automaton *a, FILE *out)
 {
     const RuleSet *rs = automaton_rules(a);
     fprintf(out, "automaton: %u rules, %u items, %u tests, %u states, %u transitions\n",
@@ -90,6 +91,12 @@ static void dump_text(const Automaton *a, FILE *out)
         put_item(out, &rs->items[i], i);
         fputc('\n', out);
     }
+}
+
+/* Which items each op dispatches to, and where each rule accepts. */
+static void dump_ops_rules(const Automaton *a, FILE *out)
+{
+    const RuleSet *rs = automaton_rules(a);
     fputs("ops:\n", out);
     for (uint32_t o = 0; o < automaton_nops(a); o++) {
         uint32_t n;
@@ -104,6 +111,12 @@ static void dump_text(const Automaton *a, FILE *out)
         fprintf(out, "  %s (%s:%d) accepts at i%u, priority %d%s\n", rs->rules[r].name,
                 rs->rules[r].file, rs->rules[r].line, rs->rules[r].pattern->item,
                 rs->rules[r].priority, rs->rules[r].once ? ", once" : "");
+}
+
+/* The states built so far, with the rules each accepts. */
+static void dump_states(const Automaton *a, FILE *out)
+{
+    const RuleSet *rs = automaton_rules(a);
     fputs("states:\n", out);
     for (uint32_t s = 0; s < automaton_nstates(a); s++) {
         fprintf(out, "  s%u = {", s);
@@ -160,8 +173,11 @@ static void dump_dot(const Automaton *a, FILE *out)
 
 void automaton_dump(const Automaton *a, FILE *out, bool dot)
 {
-    if (dot)
+    if (dot) {
         dump_dot(a, out);
-    else
-        dump_text(a, out);
+        return;
+    }
+    dump_items(a, out);
+    dump_ops_rules(a, out);
+    dump_states(a, out);
 }

@@ -33,6 +33,8 @@ struct Labels {
     uint32_t *args;    /* scratch: operand states */
     size_t acap;       /* capacity of args */
     StrBuf key;        /* scratch: canonical attribute text */
+    uint32_t lo[PRED_ATTR + 1]; /* per test kind: its run in the node */
+    uint32_t hi[PRED_ATTR + 1]; /* tests (automaton_node_preds) */
 };
 
 Labels *labels_new(Automaton *a, const Graph *g)
@@ -40,6 +42,13 @@ Labels *labels_new(Automaton *a, const Graph *g)
     Labels *l = xcalloc(1, sizeof *l);
     l->a = a;
     l->g = g;
+    uint32_t n;
+    const uint32_t *ps = automaton_node_preds(a, &n);
+    const PatPred *all = automaton_rules(a)->preds;
+    for (uint32_t i = n; i-- > 0;) /* runs of each kind (sorted by kind) */
+        l->lo[all[ps[i]].kind] = i;
+    for (uint32_t i = 0; i < n; i++)
+        l->hi[all[ps[i]].kind] = i + 1;
     return l;
 }
 
@@ -112,38 +121,110 @@ static void add_pred(Labels *l, uint32_t *n, uint32_t p)
     l->preds[j] = p;
 }
 
-/* Attribute tests of one op, grouped by attribute name: the node's value
- * of each attribute is put in canonical form once. */
+/* Adds the tests among ps[0, n) equal to probe by automaton_pred_cmp:
+ * binary search for the first, then the run of equals. */
+static uint32_t lower_bound(const PatPred *all, const uint32_t *ps, uint32_t n,
+                            const PatPred *probe)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (automaton_pred_cmp(&all[ps[mid]], probe) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void add_equal(Labels *l, uint32_t *np, const uint32_t *ps, uint32_t n,
+                      const PatPred *probe)
+{
+    const PatPred *all = automaton_rules(l->a)->preds;
+    uint32_t lo = lower_bound(all, ps, n, probe);
+    for (; lo < n && automaton_pred_cmp(&all[ps[lo]], probe) == 0; lo++)
+        add_pred(l, np, ps[lo]);
+}
+
+/* The end of the run of attribute tests on name starting at k. */
+static uint32_t name_end(const PatPred *all, const uint32_t *ps, uint32_t k, uint32_t n,
+                         const char *name)
+{
+    uint32_t lo = k, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (strcmp(all[ps[mid]].s, name) <= 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Attribute tests of one op, sorted by name then wanted value (note [test
+ * order] in automaton.c): per attribute name, the node's value (or the
+ * op's default when the node omits it) is put in canonical form once and
+ * looked up by binary search. */
 static void attr_preds(Labels *l, const Node *holder, const uint32_t *ps,
                        uint32_t np, uint32_t *n)
 {
     const PatPred *all = automaton_rules(l->a)->preds;
-    const char *name = NULL;
-    const AttrValue *v = NULL;
-    for (uint32_t k = 0; k < np; k++) {
-        const PatPred *p = &all[ps[k]];
-        if (!name || strcmp(name, p->s) != 0) {
-            name = p->s;
-            v = node_find_attr(holder, name);
-            l->key.len = 0;
-            if (v)
-                pattern_attr_key(v, &l->key);
+    for (uint32_t k = 0; k < np;) {
+        const PatPred *first = &all[ps[k]];
+        uint32_t end = name_end(all, ps, k, np, first->s);
+        const AttrValue *v = node_find_attr(holder, first->s);
+        l->key.len = 0;
+        if (v)
+            pattern_attr_key(v, &l->key);
+        const char *have = v ? l->key.data : first->dflt;
+        if (have) {
+            PatPred probe = {.kind = PRED_ATTR, .s = first->s, .key = have};
+            add_equal(l, n, ps + k, end - k, &probe);
         }
-        const char *have = v ? l->key.data : p->dflt;
-        if (have && strcmp(have, p->key) == 0)
-            add_pred(l, n, ps[k]);
+        k = end;
     }
+}
+
+/* The tests of kind probe->kind equal to probe, found by binary search in
+ * that kind's run. */
+static void add_kind(Labels *l, uint32_t *np, const PatPred *probe)
+{
+    uint32_t lo = l->lo[probe->kind], hi = l->hi[probe->kind];
+    if (lo < hi)
+        add_equal(l, np, automaton_node_preds(l->a, &(uint32_t){0}) + lo, hi - lo, probe);
+}
+
+/* Tests of the node itself: one binary search per kind of test some rule
+ * asks about; shape tests, rare, are evaluated one by one. */
+static void node_preds(Labels *l, const Node *n, uint32_t *np)
+{
+    uint32_t cnt;
+    const uint32_t *ps = automaton_node_preds(l->a, &cnt);
+    const PatPred *all = automaton_rules(l->a)->preds;
+    if (cnt == 0)
+        return;
+    NodeKind k = node_kind(n);
+    if (k == NODE_CONST || k == NODE_VAR)
+        add_kind(l, np, &(PatPred){.kind = k == NODE_CONST ? PRED_IS_CONST : PRED_IS_VAR});
+    if (k == NODE_VAR)
+        add_kind(l, np, &(PatPred){.kind = PRED_VAR_NAME, .s = node_name(n)});
+    if (k == NODE_CONST && node_const_is_scalar(n))
+        add_kind(l, np, &(PatPred){.kind = PRED_VALUE, .f = node_const_value(n)});
+    if (l->lo[PRED_DTYPE] < l->hi[PRED_DTYPE] && pattern_node_dtype(n))
+        add_kind(l, np, &(PatPred){.kind = PRED_DTYPE, .s = pattern_node_dtype(n)});
+    if (l->lo[PRED_RANK] < l->hi[PRED_RANK] && pattern_node_rank(n) >= 0)
+        add_kind(l, np, &(PatPred){.kind = PRED_RANK, .i = pattern_node_rank(n)});
+    for (uint32_t i = l->lo[PRED_SHAPE]; i < l->hi[PRED_SHAPE]; i++)
+        if (pattern_pred_holds(&all[ps[i]], n))
+            add_pred(l, np, ps[i]);
 }
 
 /* Fills sym with n's symbol (operand states excluded). */
 static void node_symbol(Labels *l, const Node *n, Symbol *sym)
 {
     uint32_t np = 0, cnt;
-    const uint32_t *ps = automaton_node_preds(l->a, &cnt);
-    const PatPred *all = automaton_rules(l->a)->preds;
-    for (uint32_t k = 0; k < cnt; k++)
-        if (pattern_pred_holds(&all[ps[k]], n))
-            add_pred(l, &np, ps[k]);
+    const uint32_t *ps;
+    node_preds(l, n, &np);
     sym->a = 0;
     switch (node_kind(n)) {
     case NODE_VAR: sym->tag = SYM_VAR; break;

@@ -158,14 +158,15 @@ static void charge_child(AstNode *child, void *arg)
         ast_visit_children(child, charge_child, c);
 }
 
-/* Charges the budget for one more use of an expanded macro argument.  The
- * argument's nodes are shared, not copied, but every later stage walks the
- * pattern as a tree, so each use costs its whole size: d(d(d(...x))) with
- * "let d(p) = add(p, p)" forty deep used to hang the checker (found by
- * tests/hostile.sh).  The walk stops once the budget is spent, and
- * recurses no deeper than the expanded depth bound. */
+/* Charges a fresh budget with the size of the expanded pattern as a tree.
+ * Macro arguments are shared, not copied, but every later stage walks the
+ * pattern as a tree, so each use of an argument costs its whole size:
+ * d(d(d(...x))) with "let d(p) = add(p, p)" forty deep used to hang the
+ * checker (found by tests/hostile.sh).  The walk stops once the budget is
+ * spent, and recurses no deeper than the expanded depth bound. */
 static bool charge_tree(CheckCtx *c, AstNode *n)
 {
+    c->expand_budget = CHECK_MAX_EXPANDED_NODES;
     charge_child(n, c);
     return c->expand_budget >= 0;
 }
@@ -366,7 +367,7 @@ static AstNode *expand_var(CheckCtx *c, AstNode *n, const Env *env, bool copy)
 {
     AstNode *arg = env_lookup(env, n->u.var.name);
     if (arg)
-        return charge_tree(c, arg) ? arg : NULL;
+        return arg;
     const AstLet *let = check_find_let(c, n->u.var.name);
     if (let && !let->has_parens)
         return expand_let(c, let, n, NULL, 0);
@@ -387,6 +388,8 @@ static AstNode *expand_fncall(CheckCtx *c, AstNode *n, const Env *env, bool copy
 
 static AstNode *expand(CheckCtx *c, AstNode *n, const Env *env, bool copy)
 {
+    if (c->expand_reported)
+        return NULL; /* over the size or depth bound: stop at once */
     switch (n->kind) {
     case AST_VAR:
         return expand_var(c, n, env, copy);
@@ -408,5 +411,8 @@ AstNode *check_expand_pattern(CheckCtx *c, AstNode *pattern)
     c->macro_depth = 0;
     c->expand_budget = CHECK_MAX_EXPANDED_NODES;
     c->expand_reported = false;
-    return expand(c, pattern, NULL, false);
+    AstNode *out = expand(c, pattern, NULL, false);
+    if (out == pattern) /* no macro was expanded: nothing is shared */
+        return out;
+    return out && charge_tree(c, out) ? out : NULL;
 }

@@ -407,6 +407,31 @@ static PatNode *constrain(Lowerer *L, const AstNode *ast)
     return p;
 }
 
+/* dominates(parent, path, child): three items (pattern.h); the walk
+ * between child and parent is checked by the matcher. */
+static PatNode *dominates(Lowerer *L, const AstNode *ast)
+{
+    PatNode **kids = arena_array(L->arena, 3, sizeof *kids);
+    if (!(kids[0] = (PatNode *)lower_pattern(L, ast->u.dom.parent)) ||
+        !(kids[1] = (PatNode *)lower_pattern(L, ast->u.dom.path)) ||
+        !(kids[2] = (PatNode *)lower_pattern(L, ast->u.dom.child)))
+        return NULL;
+    uint32_t *pp = kid_items(L, kids, 2);
+    PatItem dp = {.kind = PITEM_DOMPATH, .nargs = 2, .args = pp};
+    uint32_t dpi = add_item(L, &dp);
+    uint32_t *dra = arena_array(L->arena, 3, sizeof *dra);
+    dra[0] = pp[0], dra[1] = pp[1], dra[2] = dpi;
+    PatItem dr = {.kind = PITEM_DOMREACH, .nargs = 3, .args = dra};
+    uint32_t *da = arena_array(L->arena, 3, sizeof *da);
+    da[0] = kids[2]->item, da[1] = dpi, da[2] = add_item(L, &dr);
+    PatItem dom = {.kind = PITEM_DOM, .nargs = 3, .args = da};
+    PatNode *p = new_pat(L, PAT_DOM, ast);
+    p->nkids = 3;
+    p->kids = (const PatNode *const *)kids;
+    p->item = add_item(L, &dom);
+    return p;
+}
+
 /* c@p binds c to what p matches; when p binds a variable already (c@x),
  * a one-choice alternative carries the second slot. */
 static PatNode *bind_name(Lowerer *L, const AstNode *ast)
@@ -439,7 +464,7 @@ const PatNode *lower_pattern(Lowerer *L, const AstNode *p)
     case AST_ALT: return alternative(L, p);
     case AST_CONSTRAIN: return constrain(L, p);
     case AST_BIND: return bind_name(L, p);
-    case AST_DOMINATES: lower_error(L, p, "dominates(...)"); return NULL;
+    case AST_DOMINATES: return dominates(L, p);
     default: lower_error(L, p, ast_kind_name(p->kind)); return NULL;
     }
 }

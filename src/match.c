@@ -55,6 +55,11 @@ struct Matcher {
     Binding *b;          /* per slot of the current rule */
     size_t cb;           /* slots allocated */
     StrBuf k1, k2;       /* scratch for comparing attribute values */
+    uint32_t *mark;      /* per node id: stamp of the last dominator walk */
+    size_t nmark;        /* entries in mark */
+    uint32_t stamp;      /* current walk's stamp */
+    Node **walk;         /* dominator walk stack */
+    size_t cwalk;        /* entries allocated in walk */
     uint64_t steps;      /* steps of the current try */
 };
 
@@ -79,6 +84,8 @@ void matcher_free(Matcher *m)
     free(m->b);
     strbuf_free(&m->k1);
     strbuf_free(&m->k2);
+    free(m->mark);
+    free(m->walk);
     free(m);
 }
 
@@ -184,6 +191,59 @@ static bool star_can_extend(const Matcher *m, const PatNode *p, Node *n)
            node_nargs(n) == 1 && has(m, node_arg(n, 0), p->item);
 }
 
+/* A fresh stamp for a walk, with mark sized for every node. */
+static uint32_t new_stamp(Matcher *m)
+{
+    size_t count = graph_node_count(m->g);
+    if (count > m->nmark) {
+        size_t old = m->nmark;
+        xgrow((void **)&m->mark, &m->nmark, count, sizeof *m->mark);
+        memset(m->mark + old, 0, (m->nmark - old) * sizeof *m->mark);
+    }
+    if (++m->stamp == 0) {
+        memset(m->mark, 0, m->nmark * sizeof *m->mark);
+        m->stamp = 1;
+    }
+    return m->stamp;
+}
+
+/* note [dominator walk]: dominates(parent, path, child) at n walks from
+ * n's operands towards the inputs: a node matching parent ends the walk
+ * there, a constant is passed over, a node matching path is walked
+ * through; anything else fails.  The walk must reach parent, and always
+ * the same node: that node dominates n.  When record is set, the path
+ * nodes join the match's pairs. */
+static bool dom_walk(Matcher *m, const PatNode *p, Node *n, bool record, Node **parent)
+{
+    uint32_t pi = p->kids[0]->item, qi = p->kids[1]->item, stamp = new_stamp(m);
+    size_t depth = 0;
+    *parent = NULL;
+    for (Node *x = n;; x = m->walk[--depth]) {
+        if (x != n && record)
+            add_pair(m, p, x);
+        int na = node_kind(x) == NODE_FUNC ? 0 : node_nargs(x);
+        xgrow((void **)&m->walk, &m->cwalk, depth + (size_t)na + 1, sizeof *m->walk);
+        for (int i = 0; i < na; i++) {
+            Node *o = node_arg(x, i);
+            if (m->mark[node_id(o)] == stamp)
+                continue;
+            m->mark[node_id(o)] = stamp;
+            if (has(m, o, pi)) {
+                if (*parent && *parent != o)
+                    return false;
+                *parent = o;
+            } else if (node_kind(o) == NODE_CONST)
+                continue;
+            else if (has(m, o, qi))
+                m->walk[depth++] = o;
+            else
+                return false;
+        }
+        if (depth == 0)
+            return *parent != NULL;
+    }
+}
+
 /* How many ways pattern node p has to match. */
 static int nways(const Matcher *m, const PatNode *p)
 {
@@ -198,10 +258,14 @@ static int nways(const Matcher *m, const PatNode *p)
 
 static const int swapped[2] = {1, 0};
 
-/* Whether way w of p at n can work, judged by the states alone. */
-static bool way_fits(const Matcher *m, const PatNode *p, Node *n, int w)
+/* Whether way w of p at n can work, judged by the states (and for a
+ * dominator pattern by its walk). */
+static bool way_fits(Matcher *m, const PatNode *p, Node *n, int w)
 {
+    Node *parent;
     switch (p->kind) {
+    case PAT_DOM:
+        return dom_walk(m, p, n, false, &parent);
     case PAT_ALT:
         return has(m, n, p->kids[w]->item);
     case PAT_STAR:
@@ -231,6 +295,12 @@ static uint32_t take_way(Matcher *m, const PatNode *p, Node *n, int w, uint32_t 
     case PAT_GETITEM:
         add_pair(m, p, n);
         return goal(m, p->kids[0], node_arg(n, 0), false, rest);
+    case PAT_DOM: {
+        Node *parent;
+        dom_walk(m, p, n, true, &parent);
+        rest = goal(m, p->kids[2], n, false, rest);
+        return goal(m, p->kids[0], parent, false, rest);
+    }
     default: /* PAT_OP, PAT_FNCALL, PAT_TUPLE */
         add_pair(m, p, n);
         return push_kids(m, p, n, w == 1 ? swapped : NULL, rest);

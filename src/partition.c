@@ -90,8 +90,19 @@ static void add_input(Group *gr, Node *n)
     gr->inputs[gr->ninputs++] = n;
 }
 
+/* A node a dominator pattern walked through: inside the group, never a
+ * parameter (TVM's "fuzzy" matches). */
+static bool on_dom_path(const MatchPair *pairs, uint32_t npairs, const Node *n)
+{
+    for (uint32_t i = 0; i < npairs; i++)
+        if (pairs[i].pat->kind == PAT_DOM && pairs[i].node == n)
+            return true;
+    return false;
+}
+
 /* The parameters' arguments: leaves in pattern order, embedded constants
- * left out; operands a variadic pattern leaves unmatched follow it. */
+ * and dominator paths left out; operands a variadic pattern leaves
+ * unmatched follow it. */
 static void collect_inputs(const Pass *p, Group *gr)
 {
     uint32_t npairs;
@@ -100,12 +111,12 @@ static void collect_inputs(const Pass *p, Group *gr)
         const PatNode *pat = pairs[i].pat;
         Node *n = pairs[i].node;
         if (pat->kind == PAT_ANY) {
-            if (!(pat->embed && node_kind(n) == NODE_CONST))
+            if (!(pat->embed && node_kind(n) == NODE_CONST) && !on_dom_path(pairs, npairs, n))
                 add_input(gr, n);
             continue;
         }
         const PatItem *it = &p->e->rs->items[pat->item];
-        if (pat->kind != PAT_STAR && it->variadic)
+        if (pat->kind != PAT_STAR && pat->kind != PAT_DOM && it->variadic)
             for (int k = pat->nkids; k < node_nargs(n); k++)
                 add_input(gr, node_arg(n, k));
     }

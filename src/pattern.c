@@ -3,11 +3,25 @@
 
 #include <string.h>
 
-/* Numbers print with %.17g so 1, 1f and 1.0 give the same text. */
+/* Numbers print as %.17g would, so 1, 1f and 1.0 give the same text.
+ * Whole numbers below 1e15 (where %.17g prints plain digits) take a fast
+ * path: labelling computes this text for attributes of every node. */
 static void key_number(double f, StrBuf *out)
 {
     if (f == 0)
         f = 0; /* -0 and 0 are the same attribute value */
+    if (f > -1e15 && f < 1e15 && f == (double)(int64_t)f) {
+        char buf[24], *p = buf + sizeof buf;
+        int64_t v = (int64_t)f;
+        uint64_t u = v < 0 ? (uint64_t)(-v) : (uint64_t)v;
+        do
+            *--p = (char)('0' + u % 10);
+        while (u /= 10);
+        if (v < 0)
+            *--p = '-';
+        strbuf_append(out, p, (size_t)(buf + sizeof buf - p));
+        return;
+    }
     strbuf_printf(out, "%.17g", f);
 }
 

@@ -66,6 +66,15 @@ typedef enum PatItemKind {
     PITEM_GETITEM, /* a[i] */
     PITEM_ALT,     /* a | b, and op?(a) = op(a) | a: args are the choices */
     PITEM_STAR,    /* op*(a): a, or op applied to op*(a); args[0] = a */
+    PITEM_DOMPATH, /* inside dominates(parent, path, child): the node
+                      matches parent, or is a constant, or matches path
+                      and all its operands are DOMPATH; args = parent,
+                      path */
+    PITEM_DOMREACH,/* a DOMPATH node from which some walk reaches parent;
+                      args = parent, path, the DOMPATH item */
+    PITEM_DOM,     /* dominates(parent, path, child): matches child, all
+                      operands DOMPATH and one DOMREACH; args = child,
+                      DOMPATH, DOMREACH */
 } PatItemKind;
 
 typedef struct PatItem {
@@ -91,6 +100,8 @@ typedef enum PatKind {
     PAT_GETITEM, /* element access, kids[0] = the tuple pattern */
     PAT_ALT,     /* alternatives, kids tried in order */
     PAT_STAR,    /* repeated unary op, kids[0] = the pattern beneath */
+    PAT_DOM,     /* dominates(parent, path, child): kids = parent, path,
+                    child; path's variables are not bound */
 } PatKind;
 
 /* An attribute bound by the pattern, nn.conv2d(x, w, strides=s). */

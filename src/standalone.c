@@ -3,6 +3,7 @@
  * (src/cmd_run.c) with a compiled rule set: the same options, the same
  * output and statistics, the same exit status. */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,6 +111,9 @@ static int parse_args(int argc, char **argv, StandaloneArgs *a)
     }
     if (!a->model)
         return usage_error(a, "need a MODEL");
+    if (outfile_same_file(a->out, a->model)) /* note [input never overwritten] */
+        return usage_error(a, "output '%s' is the input '%s'; refusing to overwrite it",
+                           a->out, a->model);
     return -1;
 }
 
@@ -145,6 +149,9 @@ static bool run(const RuleSet *rs, const StandaloneArgs *a, Diag *d)
 int graft_standalone_main(const RuleSet *rs, int argc, char **argv)
 {
     StandaloneArgs a = {0};
+    /* A file size limit must fail the write (reported, temporary file
+     * removed), not kill the program midway (note [atomic output]). */
+    signal(SIGXFSZ, SIG_IGN);
     int rc = parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;

@@ -1,0 +1,67 @@
+#!/bin/sh
+# cli.sh - graft compile's command line: usage errors (exit 2), bad rule
+# files (exit 1, file:line:col diagnostics), no C compiler (exit 1, a
+# clear message), never a partial output file, and a working --exe.
+set -u
+: "${GRAFT:?}" "${GRAFT_SRCDIR:?}" "${GRAFT_BUILDDIR:?}"
+work=$(mktemp -d "${TMPDIR:-/tmp}/graft-emit-cli.XXXXXX") || exit 99
+trap 'rm -rf "$work"' EXIT INT TERM
+cd "$GRAFT_SRCDIR" || exit 99
+small=tests/emit/small.graft
+fail=0
+
+# expect STATUS PATTERN CMD...: runs CMD, checks its exit status and that
+# its standard error (or output, for --help) holds PATTERN.
+expect() {
+    want=$1 pattern=$2
+    shift 2
+    "$@" >"$work/out" 2>"$work/err"
+    got=$?
+    if [ "$got" -ne "$want" ] || ! grep -q -- "$pattern" "$work/out" "$work/err"; then
+        echo "FAIL: $* -> exit $got (want $want), output:"
+        cat "$work/out" "$work/err"
+        fail=1
+    fi
+}
+
+expect 0 'usage: graft compile RULES' "$GRAFT" compile --help
+expect 2 "need '-o OUT.c'" "$GRAFT" compile $small
+expect 2 'need at least one rule file' "$GRAFT" compile -o "$work/x.c"
+expect 2 "unknown option '--bogus'" "$GRAFT" compile --bogus $small -o "$work/x.c"
+expect 2 "option '--name' needs a value" "$GRAFT" compile $small -o "$work/x.c" --name
+expect 2 "'2x' is not a C identifier" "$GRAFT" compile $small -o "$work/x.c" --name 2x
+expect 2 "'int' is not a C identifier" "$GRAFT" compile $small -o "$work/x.c" --name int
+expect 2 "'--header' does not go with '--exe'" \
+    "$GRAFT" compile --exe $small -o "$work/p" --header "$work/x.h"
+
+# A bad rule file: diagnostics with a caret, exit 1, no output file.
+printf 'bad := nn.relu(x => x\n' >"$work/bad.graft"
+expect 1 'bad.graft:1:' "$GRAFT" compile "$work/bad.graft" -o "$work/bad.c"
+grep -q '\^' "$work/err" || { echo "FAIL: no caret in the diagnostic"; fail=1; }
+[ ! -e "$work/bad.c" ] || { echo "FAIL: output left behind for a bad rule file"; fail=1; }
+
+# No C compiler: a clear error, no program left behind.
+CC=/nonexistent/cc expect 1 'no C compiler found' \
+    "$GRAFT" compile --exe $small -o "$work/prog"
+[ ! -e "$work/prog" ] || { echo "FAIL: program left behind without a compiler"; fail=1; }
+ls "$work" | grep -q 'prog\.' && { echo "FAIL: temporary file left behind"; fail=1; }
+
+# A compiler that fails: its status reported, nothing left behind.
+CC=false expect 1 "the C compiler 'false' failed" \
+    "$GRAFT" compile --exe $small -o "$work/prog"
+[ ! -e "$work/prog" ] || { echo "FAIL: program left behind by a failed compiler"; fail=1; }
+
+# --exe works: the rewriter's own usage and output.
+flags=$(sed -n 's/^SANITIZER_CFLAGS = //p' "$GRAFT_BUILDDIR/Makefile" 2>/dev/null)
+export GRAFT_CFLAGS="-I$GRAFT_SRCDIR/src -I$GRAFT_BUILDDIR $flags"
+export GRAFT_LIBS="$GRAFT_BUILDDIR/libgraft.a -lm $flags"
+expect 0 '' "$GRAFT" compile --exe $small -o "$work/prog"
+expect 2 'need a MODEL' "$work/prog"
+expect 2 "unknown option '--bogus'" "$work/prog" --bogus tests/emit/small.relay
+expect 0 'usage:' "$work/prog" --help
+expect 1 'error' "$work/prog" "$work/missing.relay"
+expect 0 'tanh' "$work/prog" tests/emit/small.relay -o "$work/out.relay"
+cat "$work/out.relay" >"$work/out"
+grep -q 'nn.leaky_relu(%y, alpha=0.25f)' "$work/out" ||
+    { echo "FAIL: the rewriter's output lacks the scale rewrite"; fail=1; }
+exit $fail

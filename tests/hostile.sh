@@ -1,0 +1,259 @@
+#!/bin/sh
+# hostile.sh - hostile input and output through the graft binary (and a
+# program built by graft compile --exe): outputs that name an input,
+# unwritable outputs, a full disk (ulimit -f), atomic output of every
+# subcommand, a 100 MB model, deep nesting, 1 MB names, huge numbers,
+# rule sets that blow up or never stop, include cycles, usage errors.
+# Every case checks the exit status and the full message.  Big inputs are
+# generated into a temporary directory, never committed; GRAFT_SLOW_TESTS=0
+# skips them (sanitizer and valgrind runs).  See doc/limits.md.
+set -u
+GRAFT=${GRAFT:?} src=${GRAFT_SRCDIR:?} build=${GRAFT_BUILDDIR:?}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hostile.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 99
+fails=0 cases=0
+
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# expect STATUS CMD...: runs CMD; status and stderr (against $tmp/want)
+# must match exactly.
+expect() {
+    want_status=$1
+    shift
+    cases=$((cases + 1))
+    "$@" >out 2>err
+    status=$?
+    [ "$status" -eq "$want_status" ] || fail "$* exited $status, expected $want_status"
+    cmp -s err want || { fail "$*: stderr differs"; diff want err | head -n 10; }
+}
+
+# no_leftovers NAME: neither NAME nor a temporary NAME.tmp.* exists.
+no_leftovers() {
+    for f in "$1" "$1".tmp.*; do
+        [ -e "$f" ] && fail "left behind: $f"
+    done
+}
+
+cp "$src/examples/bn.relay" m.relay
+printf 'bn := gamma*(x-mean)/sqrt(var+eps:const)+beta => partition\n' >r.graft
+cp m.relay m.orig
+cp r.graft r.orig
+GRAFT_CFLAGS="-I$src/src -I$build/grammar"
+GRAFT_LIBS="-L$build -lgraft -lm"
+export GRAFT_CFLAGS GRAFT_LIBS
+
+# ---- an output that names an input: refused, the input untouched ----
+refused() { # cmd out input, then the graft arguments
+    c=$1 o=$2 i=$3
+    shift 3
+    printf "graft %s: output '%s' is the input '%s'; refusing to overwrite it\n" "$c" "$o" "$i" >want
+    printf "Try 'graft %s --help'.\n" "$c" >>want
+    expect 2 "$GRAFT" "$@"
+}
+refused fmt m.relay m.relay fmt m.relay -o m.relay
+refused fmt ./m.relay m.relay fmt m.relay -o ./m.relay
+refused viz m.relay m.relay viz m.relay -o m.relay
+refused viz r.graft r.graft viz m.relay r.graft -o r.graft
+refused run m.relay m.relay run r.graft m.relay -o m.relay
+refused run r.graft r.graft run r.graft m.relay -o r.graft
+refused compile r.graft r.graft compile r.graft -o r.graft
+refused compile r.graft r.graft compile r.graft -o x.c --header r.graft
+refused compile r.graft r.graft compile --exe r.graft -o r.graft
+cmp -s m.relay m.orig && cmp -s r.graft r.orig || fail "an input was modified"
+
+# ---- unwritable output: reported, nothing left behind ----
+printf "graft: error: cannot write 'no/such/dir/o': No such file or directory\n" >want
+expect 1 "$GRAFT" fmt m.relay -o no/such/dir/o
+expect 1 "$GRAFT" viz m.relay -o no/such/dir/o
+expect 1 "$GRAFT" run r.graft m.relay -o no/such/dir/o
+expect 1 "$GRAFT" compile r.graft -o no/such/dir/o
+
+# ---- a full disk (a file size limit): reported, nothing left behind,
+# an existing output kept ----
+awk 'BEGIN { print "def @main(%x) {"; print "  %0 = add(%x, 1f);";
+    for (i = 1; i < 2000; i++) printf "  %%%d = add(%%%d, 1f);\n", i, i - 1;
+    print "  %1999\n}" }' >mid.relay
+full_disk() { # output, then the graft arguments
+    o=$1
+    shift
+    echo "old" >"$o"
+    printf "graft: error: cannot write '%s': File too large\n" "$o" >want
+    cases=$((cases + 1))
+    ( ulimit -f 4; "$GRAFT" "$@" >out 2>err )
+    status=$?
+    [ "$status" -eq 1 ] || fail "full disk: graft $* exited $status"
+    cmp -s err want || { fail "full disk: graft $*: stderr differs"; diff want err | head -n 5; }
+    [ "$(cat "$o")" = old ] || fail "full disk: $o was clobbered"
+    rm -f "$o"
+    no_leftovers "$o"
+}
+full_disk o.relay fmt mid.relay -o o.relay
+full_disk o.dot viz mid.relay -o o.dot
+full_disk o.relay run r.graft mid.relay -o o.relay
+printf 'r := add(x, 1) => negative(x)\n' >neg.graft
+full_disk o.c compile neg.graft -o o.c
+
+# ---- atomic output on bad input: an existing output is kept ----
+printf 'def @main(%%x) {\n  add(%%x,\n}\n' >bad.relay
+printf 'r := nn.relu(x => x\n' >bad.graft
+for args in "fmt bad.relay" "viz bad.relay" "run r.graft bad.relay" "run bad.graft m.relay" \
+    "compile bad.graft"; do
+    echo keep >o
+    cases=$((cases + 1))
+    # shellcheck disable=SC2086
+    "$GRAFT" $args -o o >out 2>err && fail "graft $args succeeded"
+    [ "$(cat o)" = keep ] || fail "graft $args -o o clobbered o"
+    [ -s err ] || fail "graft $args: no diagnostics"
+    rm -f o
+    no_leftovers o
+done
+
+# ---- compile --exe and the program it builds ----
+if "$GRAFT" compile --exe r.graft -o prog >out 2>err; then
+    cases=$((cases + 1))
+    ./prog m.relay -o o.relay && "$GRAFT" run r.graft m.relay -o o2.relay &&
+        cmp -s o.relay o2.relay || fail "compiled and interpreted results differ"
+    printf "./prog: output 'm.relay' is the input 'm.relay'; refusing to overwrite it\n" >want
+    printf "Try './prog --help'.\n" >>want
+    expect 2 ./prog m.relay -o m.relay
+    cmp -s m.relay m.orig || fail "./prog modified its input"
+    printf "graft: error: cannot write 'o.relay': File too large\n" >want
+    echo old >o.relay
+    cases=$((cases + 1))
+    ( ulimit -f 4; ./prog mid.relay -o o.relay >out 2>err )
+    [ $? -eq 1 ] && cmp -s err want || fail "full disk: ./prog"
+    [ "$(cat o.relay)" = old ] || fail "full disk: ./prog clobbered o.relay"
+    rm -f o.relay
+    no_leftovers o.relay
+    echo keep >prog2
+    cases=$((cases + 1))
+    "$GRAFT" compile --exe bad.graft -o prog2 >out 2>err && fail "compile --exe bad.graft"
+    [ "$(cat prog2)" = keep ] || fail "compile --exe clobbered prog2"
+    rm -f prog2
+    no_leftovers prog2
+else
+    fail "graft compile --exe: $(cat err)"
+fi
+
+# ---- rule sets that blow up or never stop ----
+awk 'BEGIN { printf "let d(p) = add(p, p)\nr := "; for (i = 0; i < 40; i++) printf "d(";
+    printf "x"; for (i = 0; i < 40; i++) printf ")"; print " => partition" }' >macros.graft
+echo "macros.graft:2:6: error: pattern grows beyond 200000 nodes when its macros are expanded" >want
+cases=$((cases + 1))
+"$GRAFT" check macros.graft >out 2>err
+[ $? -eq 1 ] && head -n 1 err | cmp -s - want || fail "macro blow-up: $(head -n 1 err)"
+# twelve nested op classes: about 40^12 alternatives if expanded eagerly
+awk 'BEGIN { printf "r := "; for (i = 0; i < 12; i++) printf "<elementwise>(";
+    printf "x"; for (i = 0; i < 12; i++) printf ")"; print " => partition" }' >classes.graft
+: >want
+expect 0 "$GRAFT" run classes.graft m.relay -o o.relay
+expect 0 "$GRAFT" compile classes.graft -o o.c
+rm -f o.relay o.c
+printf 'grow := x:const => negative(x)\n' >grow.graft
+printf "graft: error: rewriting did not reach a fixpoint within 1120 rewrites; rules still firing: grow (grow.graft:1, 1 times in the last round)\n" >want
+expect 1 "$GRAFT" run grow.graft m.relay -o o.relay
+no_leftovers o.relay
+printf "graft: error: rewriting did not reach a fixpoint within 7 rewrites; rules still firing: grow (grow.graft:1, 1 times in the last round)\n" >want
+expect 1 "$GRAFT" run grow.graft m.relay --max-rewrites 7
+
+# ---- include cycles ----
+printf 'include "b.graft"\na := nn.relu(x) => x\n' >a.graft
+printf 'include "a.graft"\nb := sigmoid(x) => x\n' >b.graft
+cat >want <<'EOF'
+b.graft:1:9: error: include cycle: 'a.graft' is already being loaded (it includes itself, directly or through other files)
+    1 | include "a.graft"
+      |         ^~~~~~~~~
+EOF
+expect 1 "$GRAFT" check a.graft
+
+# ---- numbers ----
+printf 'def @main(%%x) {\n  sum(%%x, axis=99999999999999999999)\n}\n' >num.relay
+cat >want <<'EOF'
+num.relay:2:16: error: integer out of range for int64
+    2 |   sum(%x, axis=99999999999999999999)
+      |                ^~~~~~~~~~~~~~~~~~~~
+EOF
+expect 1 "$GRAFT" fmt num.relay
+printf 'r := add(x, 0x10) => x\n' >num.graft
+cat >want <<'EOF'
+num.graft:1:13: error: malformed number
+    1 | r := add(x, 0x10) => x
+      |             ^~~~
+EOF
+expect 1 "$GRAFT" check num.graft
+
+# ---- binary files ----
+printf '\177ELF\002\001\001\000' >elf
+printf 'elf:1:1: error: unexpected byte 0x7f (not a Relay text file?)\n    1 | \177ELF????\n      | ^\n' >want
+expect 1 "$GRAFT" fmt elf
+cases=$((cases + 1))
+"$GRAFT" check elf >out 2>err
+[ $? -eq 1 ] && head -n 1 err | grep -q '^elf:1:1: error: ' || fail "check of a binary file: $(head -n 1 err)"
+
+# ---- usage errors: full messages ----
+usage() { # status, expected first line, then the graft arguments
+    st=$1
+    printf '%s\n' "$2" >want
+    shift 2
+    [ -n "${1:-}" ] && printf "Try 'graft %s --help'.\n" "$1" >>want
+    expect "$st" "$GRAFT" "$@"
+}
+printf "graft: unknown command 'frobnicate'\nTry 'graft --help'.\n" >want
+expect 2 "$GRAFT" frobnicate
+usage 2 "graft fmt: no MODEL given" fmt
+usage 2 "graft fmt: option '-o' needs a file name" fmt m.relay -o
+usage 2 "graft fmt: unknown option '--bogus'" fmt --bogus m.relay
+usage 2 "graft fmt: more than one MODEL given ('r.graft')" fmt m.relay r.graft
+usage 2 "graft viz: no MODEL given" viz
+usage 2 "graft viz: unknown option '--bogus'" viz --bogus
+usage 2 "graft run: need RULES... and a MODEL" run m.relay
+usage 2 "graft run: unknown option '--bogus'" run --bogus
+usage 2 "graft run: option '-o' needs a file name" run r.graft m.relay -o
+usage 2 "graft match: unknown option '--bogus'" match --bogus
+usage 2 "graft compile: need at least one rule file" compile
+usage 2 "graft compile: need '-o OUT.c'" compile r.graft
+usage 2 "graft compile: need '-o PROG'" compile --exe r.graft
+usage 2 "graft compile: unknown option '--bogus'" compile --bogus
+usage 2 "graft compile: '--exe' cannot write a program to standard output" compile --exe r.graft -o -
+usage 2 "graft compile: '--header' does not go with '--exe'" compile --exe r.graft -o p --header h.h
+usage 2 "graft compile: 'no-t' is not a C identifier (--name)" compile r.graft -o o.c --name no-t
+usage 2 "graft check: unknown option '--bogus'" check --bogus
+printf "graft: error: cannot read 'missing.relay': No such file or directory\n" >want
+expect 1 "$GRAFT" fmt missing.relay
+printf "graft: error: cannot read '.': Is a directory\n" >want
+expect 1 "$GRAFT" fmt .
+
+# ---- big inputs (GRAFT_SLOW_TESTS=0 skips them) ----
+if [ "${GRAFT_SLOW_TESTS:-1}" != 0 ]; then
+    # a 100 MB model: 1.85 million bindings, printed back byte for byte;
+    # memory stays under 2 GB (doc/limits.md: about 400 bytes a node)
+    awk -v N=1850000 'BEGIN { print "def @main(%x: Tensor[(1, 64), float32]) {";
+        for (i = 0; i < N; i++)
+            printf "  %%%d = add(%s, 1f) /* ty=Tensor[(1, 64), float32] */;\n", i,
+                i ? "%" (i - 1) : "%x";
+        printf "  %%%d\n}\n", N - 1 }' >big.relay
+    cases=$((cases + 1))
+    ( ulimit -v 2000000; "$GRAFT" fmt big.relay -o big.out ) 2>err || fail "fmt of 100 MB: $(cat err)"
+    [ "$(wc -c <big.relay)" -ge 100000000 ] || fail "big.relay is under 100 MB"
+    # the printer folds the last binding into the result line
+    printf '  %%1849998 = add(%%1849997, 1f) /* ty=Tensor[(1, 64), float32] */;\n  add(%%1849998, 1f) /* ty=Tensor[(1, 64), float32] */\n}\n' >want
+    [ "$(wc -l <big.out)" -eq 1850002 ] && tail -n 3 big.out | cmp -s - want ||
+        fail "fmt of 100 MB: wrong output"
+    rm -f big.out
+    printf 'r := add(x, 1) => x\n' >drop.graft
+    cases=$((cases + 1))
+    ( ulimit -v 2000000; "$GRAFT" run drop.graft big.relay -o big.out ) 2>err || fail "run on 100 MB: $(cat err)"
+    printf 'def @main(%%x: Tensor[(1, 64), float32]) {\n  %%x\n}\n' >want
+    cmp -s big.out want || fail "run on 100 MB: wrong output"
+    rm -f big.relay big.out
+    # a 1 MB rule name and variable name
+    awk 'BEGIN { n = 1048576; s = ""; for (i = 0; i < 1024; i++) s = s "a";
+        k = ""; for (i = 0; i < 1024; i++) k = k s;
+        printf "r%s := nn.relu(v%s) => v%s\n", k, k, k }' >name.graft
+    : >want
+    expect 0 "$GRAFT" check name.graft
+fi
+
+echo "hostile.sh: $cases cases, $fails failed"
+[ "$fails" -eq 0 ]

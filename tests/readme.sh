@@ -1,0 +1,27 @@
+#!/bin/sh
+# readme.sh - the README's main job does what the README says it does:
+# graft run examples/bn.graft examples/bn.relay prints examples/bn.expected.relay,
+# and the README shows that same text.
+set -u
+cd "${GRAFT_SRCDIR:?}" || exit 99
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+status=0
+
+"$GRAFT" run examples/bn.graft examples/bn.relay >"$tmp/out" 2>"$tmp/err" || {
+    echo "FAIL: graft run exited $?: $(cat "$tmp/err")"; status=1; }
+cmp -s "$tmp/out" examples/bn.expected.relay || {
+    echo "FAIL: output differs from examples/bn.expected.relay"
+    diff examples/bn.expected.relay "$tmp/out"; status=1; }
+[ -s "$tmp/err" ] && { echo "FAIL: graft run wrote to stderr"; status=1; }
+
+# The README's quoted output is the expected file, indented four spaces.
+sed 's/^/    /' examples/bn.expected.relay >"$tmp/quoted"
+awk 'NR==FNR { want = want $0 "\n"; next } { text = text $0 "\n" }
+     END { exit index(text, want) ? 0 : 1 }' "$tmp/quoted" README.md || {
+    echo "FAIL: README.md does not quote examples/bn.expected.relay"; status=1; }
+
+# The README's first command ends with exactly this main job.
+grep -q '&& ./graft run examples/bn.graft examples/bn.relay$' README.md || {
+    echo "FAIL: README.md's first command does not run the main job"; status=1; }
+exit $status
