@@ -115,7 +115,7 @@ end=$(date +%s)
 echo "## Run"
 echo
 echo "- machine: $("$gb" machine); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
-echo "- command: \`make bench\` (BENCH_SIZES=\"$sizes\" BENCH_RULES=\"$rule_counts\" BENCH_RULE_OPS=$rule_ops)"
+echo "- command: \`make bench\` (BENCH_SIZES=\"$sizes\" BENCH_RULES=\"$rule_counts\" BENCH_RULE_OPS=$rule_ops BENCH_PROFILE_OPS=$profile_ops)"
 echo "- build: separate configure, CFLAGS=\"$cflags\", no sanitizers; $(${CC:-cc} --version | head -1)"
 echo "- blocks: $(sed -n 's/.*blocks=\([a-z]*\).*/\1/p' "$work/graph.txt" | head -1); measured in $((end - start)) s on $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo

@@ -169,10 +169,17 @@ static void attr_preds(Labels *l, const Node *holder, const uint32_t *ps,
                        uint32_t np, uint32_t *n)
 {
     const PatPred *all = automaton_rules(l->a)->preds;
+    const RuleAttrTestFn *fns = automaton_rules(l->a)->attr_fns;
     for (uint32_t k = 0; k < np;) {
         const PatPred *first = &all[ps[k]];
         uint32_t end = name_end(all, ps, k, np, first->s);
         const AttrValue *v = node_find_attr(holder, first->s);
+        if (fns) { /* compiled tests (graft compile): no canonical text */
+            for (; k < end; k++)
+                if (fns[ps[k]](v))
+                    add_pred(l, n, ps[k]);
+            continue;
+        }
         l->key.len = 0;
         if (v)
             pattern_attr_key(v, &l->key);

@@ -66,6 +66,10 @@ const char *check_merge_facts(Facts *f, const AstNode *k, char *buf, size_t size
 /* check_action.c */
 bool check_guard(CheckCtx *c, AstNode *guard);
 bool check_action(CheckCtx *c, AstNode *action);
+/* check_unify.c: check_may_unify for patterns with na and nb variable
+ * slots, spending steps from *steps (decremented); answers true (unsure)
+ * when they run out. */
+bool check_unify_patterns(const AstNode *a, int na, const AstNode *b, int nb, long *steps);
 /* check_overlap.c: shadowing and ambiguity over all rules. */
 void check_overlaps(CheckCtx *c);
 

@@ -8,10 +8,25 @@
  * from B's; an alternative in B must be subsumed on both sides, one in A
  * on either side).  A rule with a guard or marked once never shadows.
  *
+ * A repeated variable of A must meet the same node of B each time: B's
+ * same variable (or c of c@... and c), never two copies of one sub-pattern
+ * (a macro argument used twice matches two nodes) nor _.
+ *
  * note [unification]: check_may_unify says no only when no node can match
- * both patterns (different ops, different literals, contradictory
- * constraints or attribute values); it ignores repeated variables and
- * guards, so it over-approximates, which suits a warning.
+ * both patterns.  It unifies them (check_unify.c): each side's variables
+ * are its own; a repeated variable must unify with its earlier binding,
+ * with an occurs check (x against sigmoid(x) never holds: graphs are
+ * acyclic); _ binds nothing; alternatives, op?(p), op*(p) and the two
+ * operand orders of a commutative op are tried with backtracking.  Op
+ * names, literals, attribute literals and constraints must agree.  Guards
+ * and bound attribute values are ignored, so it may still say yes for
+ * patterns no node matches, which suits a warning.
+ *
+ * Both searches run on a step budget (a pair of patterns gets at most
+ * PAIR_STEPS, the whole comparison STEP_BUDGET); out of steps, subsumption
+ * says no and unification yes, so the checker stays fast and only warns
+ * less.  check_subsumes recurses over A and B, bounded by their depth
+ * (AST_MAX_DEPTH written, CHECK_MAX_EXPANDED_DEPTH after macro expansion).
  *
  * Rules are compared pairwise within buckets keyed by the root op (rules
  * whose root is a variable, an alternative, a class... go in every
@@ -23,10 +38,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Rule pairs compared at most; steps per pattern pair and in all. */
+enum { PAIR_BUDGET = 2000000, PAIR_STEPS = 100000, STEP_BUDGET = 20000000 };
+
 /* Subsumption state: A's variables mapped to the B subtrees they meet. */
 typedef struct Sub {
     const AstNode **map; /* by A slot; NULL until first met */
     int nmap;            /* A's variable count */
+    long *steps;         /* budget, decremented per comparison */
 } Sub;
 
 static bool sub(Sub *s, const AstNode *a, const AstNode *b);
@@ -78,8 +97,19 @@ static bool implied(const AstNode *k, const Facts *f)
     return false;
 }
 
-/* A variable of A meets b: free the first time, then b must be the same
- * B variable as before. */
+/* The B variable that names the node b matches (x, c@..., x:const), or
+ * -1 when b names none: then two occurrences may be two nodes. */
+static int node_name(const AstNode *b)
+{
+    while (b->kind == AST_CONSTRAIN)
+        b = b->u.constrain.operand;
+    if (b->kind == AST_BIND)
+        return b->u.bind.slot;
+    return b->kind == AST_VAR ? b->u.var.slot : -1;
+}
+
+/* A variable of A meets b: free the first time, then b must name the same
+ * node as before on every match of B (note [subsumption]). */
 static bool sub_var(Sub *s, int slot, const AstNode *b)
 {
     if (slot < 0 || slot >= s->nmap)
@@ -88,9 +118,8 @@ static bool sub_var(Sub *s, int slot, const AstNode *b)
         s->map[slot] = b;
         return true;
     }
-    const AstNode *was = strip(s->map[slot]), *now = strip(b);
-    return was == now || (was->kind == AST_VAR && now->kind == AST_VAR &&
-                          was->u.var.slot == now->u.var.slot);
+    int was = node_name(s->map[slot]);
+    return was >= 0 && was == node_name(b);
 }
 
 /* Tries f with a snapshot of the map, restoring it on failure. */
@@ -201,6 +230,8 @@ static bool sub_b(Sub *s, const AstNode *a, const AstNode *b, bool *done)
 
 static bool sub(Sub *s, const AstNode *a, const AstNode *b)
 {
+    if (--*s->steps < 0)
+        return false;
     switch (a->kind) {
     case AST_WILDCARD:
         return true;
@@ -245,10 +276,180 @@ static bool sub(Sub *s, const AstNode *a, const AstNode *b)
     }
 }
 
-bool check_subsumes(const AstRule *a, const AstRule *b)
+/* check_subsumes with a budget. */
+static bool subsumes(const AstRule *a, const AstRule *b, long *steps)
 {
-    Sub s = {xcalloc((size_t)a->nvars + 1, sizeof(AstNode *)), a->nvars};
+    Sub s = {xcalloc((size_t)a->nvars + 1, sizeof(AstNode *)), a->nvars, steps};
     bool r = sub(&s, a->pattern, b->pattern);
     free(s.map);
     return r;
+}
+
+bool check_subsumes(const AstRule *a, const AstRule *b)
+{
+    long steps = PAIR_STEPS;
+    return subsumes(a, b, &steps);
+}
+
+/* ---- the pairwise comparison ---- */
+
+/* Per rule: root key (bucket), action text, what was reported. */
+typedef struct RuleInfo {
+    const void *key;   /* root op / kind marker; NULL = could be any op */
+    char *action;      /* canonical action text */
+    bool shadowed;     /* -Wshadowed-rule reported */
+    bool ambiguous;    /* -Wambiguous-overlap reported */
+} RuleInfo;
+
+/* What the comparison may still spend. */
+typedef struct Budget {
+    long pairs; /* rule pairs */
+    long steps; /* pattern comparison steps over all pairs */
+} Budget;
+
+static const void *root_key(const AstNode *p)
+{
+    static const char keys[AST_KIND_COUNT];
+    while (p->kind == AST_BIND || p->kind == AST_CONSTRAIN)
+        p = p->kind == AST_BIND ? p->u.bind.operand : p->u.constrain.operand;
+    switch (p->kind) {
+    case AST_CALL:
+        return p->u.call.op;
+    case AST_TUPLE: case AST_GETITEM: case AST_NUMBER: case AST_FNCALL:
+        return &keys[p->kind];
+    default:
+        return NULL;
+    }
+}
+
+static void report_shadow(CheckCtx *c, const AstRule *winner, const AstRule *loser)
+{
+    diag_warning(c->d, loser->src, loser->name_range, "shadowed-rule",
+                 "rule '%s' can never fire: rule '%s' matches everything it matches and "
+                 "wins (%s)", loser->name, winner->name,
+                 winner->priority > loser->priority ? "higher priority" : "it comes first");
+    diag_note(c->d, winner->src, winner->name_range, "rule '%s' is here", winner->name);
+}
+
+/* Runs one pattern comparison on at most PAIR_STEPS of the budget. */
+static long pair_steps(const Budget *b)
+{
+    return b->steps < PAIR_STEPS ? b->steps : PAIR_STEPS;
+}
+
+static bool budget_subsumes(Budget *bud, const AstRule *a, const AstRule *b)
+{
+    long steps = pair_steps(bud), start = steps;
+    bool r = subsumes(a, b, &steps);
+    bud->steps -= start - (steps > 0 ? steps : 0);
+    return r;
+}
+
+static bool budget_unify(Budget *bud, const AstRule *a, const AstRule *b)
+{
+    long steps = pair_steps(bud), start = steps;
+    bool r = check_unify_patterns(a->pattern, a->nvars, b->pattern, b->nvars, &steps);
+    bud->steps -= start - (steps > 0 ? steps : 0);
+    return r;
+}
+
+/* Compares rule i (earlier) with rule j (later). */
+static void compare(CheckCtx *c, RuleInfo *info, int i, int j, Budget *bud)
+{
+    const AstRule *a = c->rf->rules[i], *b = c->rf->rules[j];
+    if (a->kind != b->kind || info[i].shadowed || info[j].shadowed)
+        return;
+    bool b_wins = b->priority > a->priority;
+    const AstRule *w = b_wins ? b : a, *l = b_wins ? a : b;
+    if (!w->guard && !w->once && budget_subsumes(bud, w, l)) {
+        report_shadow(c, w, l);
+        info[b_wins ? i : j].shadowed = true;
+        return;
+    }
+    if (a->priority != b->priority || info[j].ambiguous ||
+        strcmp(info[i].action, info[j].action) == 0 || budget_subsumes(bud, b, a) ||
+        !budget_unify(bud, a, b))
+        return;
+    diag_warning(c->d, b->src, b->name_range, "ambiguous-overlap",
+                 "rules '%s' and '%s' can match the same node with different actions; "
+                 "'%s' wins because it comes first", a->name, b->name, a->name);
+    diag_note(c->d, a->src, a->name_range, "rule '%s' is here", a->name);
+    info[j].ambiguous = true;
+}
+
+/* Earlier rules with the same root key, by key (open addressing). */
+typedef struct Bucket {
+    const void *key; /* root key, NULL for a free slot */
+    int *rules;      /* rule indices, increasing */
+    size_t n;        /* entries used */
+    size_t cap;      /* entries allocated */
+} Bucket;
+
+static void push_index(int **rules, size_t *n, size_t *cap, int r)
+{
+    xgrow((void **)rules, cap, *n + 1, sizeof(int));
+    (*rules)[(*n)++] = r;
+}
+
+static Bucket *bucket_for(Bucket *table, size_t cap, const void *key)
+{
+    size_t s = (size_t)hash_bytes(&key, sizeof key, 3) & (cap - 1);
+    while (table[s].key && table[s].key != key)
+        s = (s + 1) & (cap - 1);
+    table[s].key = key;
+    return &table[s];
+}
+
+/* Compares rule j with the earlier rules of its bucket and the general
+ * ones (both lists increasing, merged so order stays by index). */
+static void compare_bucket(CheckCtx *c, RuleInfo *info, int j, const Bucket *bucket,
+                           const int *general, size_t ngeneral, Budget *bud)
+{
+    size_t a = 0, g = 0, na = bucket ? bucket->n : 0;
+    while ((a < na || g < ngeneral) && bud->pairs > 0 && bud->steps > 0) {
+        int i;
+        if (g >= ngeneral || (a < na && bucket->rules[a] < general[g]))
+            i = bucket->rules[a++];
+        else
+            i = general[g++];
+        bud->pairs--;
+        compare(c, info, i, j, bud);
+    }
+}
+
+void check_overlaps(CheckCtx *c)
+{
+    int n = c->rf->nrules;
+    RuleInfo *info = xcalloc((size_t)n + 1, sizeof(RuleInfo));
+    size_t cap = 16;
+    while (cap < 2 * (size_t)n + 2)
+        cap *= 2;
+    Bucket *table = xcalloc(cap, sizeof(Bucket));
+    int *general = NULL, *all = NULL;
+    size_t ngeneral = 0, general_cap = 0, nall = 0, all_cap = 0;
+    Budget bud = {PAIR_BUDGET, STEP_BUDGET};
+    for (int j = 0; j < n; j++) {
+        StrBuf sb = {0};
+        ast_print_node(&sb, c->rf->rules[j]->action);
+        info[j].action = sb.data;
+        info[j].key = root_key(c->rf->rules[j]->pattern);
+        if (!info[j].key) {
+            Bucket everything = {NULL, all, nall, all_cap};
+            compare_bucket(c, info, j, &everything, NULL, 0, &bud);
+            push_index(&general, &ngeneral, &general_cap, j);
+        } else {
+            Bucket *b = bucket_for(table, cap, info[j].key);
+            compare_bucket(c, info, j, b, general, ngeneral, &bud);
+            push_index(&b->rules, &b->n, &b->cap, j);
+        }
+        push_index(&all, &nall, &all_cap, j);
+    }
+    for (size_t i = 0; i < cap; i++)
+        free(table[i].rules);
+    for (int r = 0; r < n; r++)
+        free(info[r].action);
+    free(table);
+    free(general);
+    free(all);
+    free(info);
 }

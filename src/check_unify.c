@@ -1,59 +1,384 @@
-/* check_unify.c - can two patterns match the same node (note [unification]
- * in check_overlap.c), and the pairwise rule comparison that reports
- * shadowed rules and ambiguous overlaps. */
+/* check_unify.c - can two patterns match the same node: first-order
+ * unification of two patterns (note [unification] in check_overlap.c).
+ *
+ * The two patterns' variable slots live in one table (side 0 first, then
+ * side 1), grouped into classes by union-find; a class may be bound to a
+ * pattern (the node it must be) and carries what constraints say about
+ * the node (Facts).  Work is a list of goals "these two patterns denote the
+ * same node" (cons cells, so branches share tails) plus "constraint k holds
+ * on this node".  Alternatives, optional and repeated ops and commutative
+ * swaps are choice points: the state at the choice (goal list, trail
+ * length) is kept, and on failure the trail undoes every class change made
+ * since.  Every goal expanded costs one step of the caller's budget; when
+ * it runs out the answer is "may unify" (unsure).  Nothing recurses. */
 #include "check_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { PAIR_BUDGET = 2000000 };
+/* A budget for check_may_unify called on its own (as PAIR_STEPS in
+ * check_overlap.c). */
+enum { UNIFY_STEPS = 100000 };
 
-static const AstNode *strip_bind(const AstNode *n)
+/* A pattern of one of the two sides. */
+typedef struct Term {
+    const AstNode *n; /* the pattern node; NULL for none */
+    int side;         /* 0: the first pattern, 1: the second */
+    bool as_var;      /* n is an AST_BIND standing for its variable only */
+} Term;
+
+/* One variable slot (union-find over both sides' slots). */
+typedef struct VarState {
+    int parent;  /* representative; itself for a root */
+    Term term;   /* root: the pattern the node must match (n NULL: none) */
+    Facts facts; /* root: what constraints say about the node */
+} VarState;
+
+/* A pending goal; a cons cell of a goal list. */
+typedef struct Goal {
+    Term a;              /* one pattern */
+    Term b;              /* the other, denoting the same node */
+    const AstNode *fact; /* non-NULL: constraint fact must hold on a (b unused) */
+    int next;            /* index of the next goal, -1 at the end */
+} Goal;
+
+/* The old state of one changed slot, to undo. */
+typedef struct TrailEntry {
+    int var;      /* the slot */
+    VarState old; /* its state before the change */
+} TrailEntry;
+
+/* A goal with alternatives not tried yet. */
+typedef struct Choice {
+    Goal goal;     /* the goal that branched (its next: the rest) */
+    int alt;       /* the next alternative to try */
+    size_t trail;  /* trail length when it branched */
+    size_t ngoals; /* goal cells in use when it branched */
+} Choice;
+
+/* The whole state of one unification. */
+typedef struct Unifier {
+    VarState *vars;     /* both sides' slots */
+    int base;           /* side 1's slot 0 in vars (side 0's slot count) */
+    int nvars;          /* entries in vars */
+    Goal *goals;        /* goal cells */
+    size_t ngoals;      /* cells in use */
+    size_t goals_cap;   /* cells allocated */
+    TrailEntry *trail;  /* undo log */
+    size_t ntrail;      /* entries in use */
+    size_t trail_cap;   /* entries allocated */
+    Choice *choices;    /* open choice points, innermost last */
+    size_t nchoices;    /* entries in use */
+    size_t choices_cap; /* entries allocated */
+    long *steps;        /* the caller's budget, decremented */
+} Unifier;
+
+/* What an occurs check found. */
+typedef enum Occurs {
+    OCCURS_NONE,   /* the variable is not in the pattern */
+    OCCURS_LOOSE,  /* maybe at the pattern's own node (op?(x), x | ...) */
+    OCCURS_STRICT, /* always strictly below it: binding is impossible */
+} Occurs;
+
+static bool is_wrapper(Term t)
 {
-    while (n->kind == AST_BIND)
-        n = n->u.bind.operand;
-    return n;
+    return !t.as_var && (t.n->kind == AST_BIND || t.n->kind == AST_CONSTRAIN);
 }
 
-/* Merges the constraints on top of n into f; false on a contradiction. */
-static bool merge_chain(Facts *f, const AstNode *n)
+static bool is_var(Term t)
 {
-    char buf[160];
-    while (n->kind == AST_CONSTRAIN || n->kind == AST_BIND) {
-        if (n->kind == AST_BIND) {
-            n = n->u.bind.operand;
-            continue;
-        }
-        if (check_merge_facts(f, n, buf, sizeof buf))
+    return t.as_var || t.n->kind == AST_VAR;
+}
+
+/* The slot index in u->vars of a variable term (AST_VAR, or the name of
+ * an AST_BIND), or -1 (then it binds nothing, like _). */
+static int var_index(const Unifier *u, Term t)
+{
+    int slot = t.n->kind == AST_BIND ? t.n->u.bind.slot : t.n->u.var.slot;
+    int count = t.side ? u->nvars - u->base : u->base;
+    if (slot < 0 || slot >= count)
+        return -1;
+    return slot + (t.side ? u->base : 0);
+}
+
+/* The root of v's class (no path compression: the trail restores only
+ * what set_var changed). */
+static int find(const Unifier *u, int v)
+{
+    while (u->vars[v].parent != v)
+        v = u->vars[v].parent;
+    return v;
+}
+
+/* Changes slot v to s, logging the old state. */
+static void set_var(Unifier *u, int v, VarState s)
+{
+    xgrow((void **)&u->trail, &u->trail_cap, u->ntrail + 1, sizeof(TrailEntry));
+    u->trail[u->ntrail++] = (TrailEntry){v, u->vars[v]};
+    u->vars[v] = s;
+}
+
+/* Restores every slot changed since the trail had mark entries. */
+static void undo(Unifier *u, size_t mark)
+{
+    while (u->ntrail > mark) {
+        u->ntrail--;
+        u->vars[u->trail[u->ntrail].var] = u->trail[u->ntrail].old;
+    }
+}
+
+/* A new goal cell in front of list rest; returns its index. */
+static int push(Unifier *u, Term a, Term b, const AstNode *fact, int rest)
+{
+    xgrow((void **)&u->goals, &u->goals_cap, u->ngoals + 1, sizeof(Goal));
+    u->goals[u->ngoals] = (Goal){a, b, fact, rest};
+    return (int)u->ngoals++;
+}
+
+static Term sub_term(Term t, const AstNode *n)
+{
+    return (Term){n, t.side, false};
+}
+
+/* One three-valued fact (1, 0, -1 unknown): want joins *have. */
+static bool join_flag(int *have, int want)
+{
+    if (want < 0)
+        return true;
+    if (*have >= 0 && *have != want)
+        return false;
+    *have = want;
+    return true;
+}
+
+/* Joins the facts g into f; false on a contradiction. */
+static bool join_facts(Facts *f, const Facts *g)
+{
+    if (!join_flag(&f->is_const, g->is_const) || !join_flag(&f->is_var, g->is_var) ||
+        (f->is_const == 1 && f->is_var == 1))
+        return false;
+    if ((g->var_name && f->var_name && g->var_name != f->var_name) ||
+        (g->dtype && f->dtype && g->dtype != f->dtype) ||
+        (g->rank >= 0 && f->rank >= 0 && g->rank != f->rank))
+        return false;
+    f->var_name = g->var_name ? g->var_name : f->var_name;
+    f->dtype = g->dtype ? g->dtype : f->dtype;
+    f->rank = g->rank >= 0 ? g->rank : f->rank;
+    for (int i = 0; g->dims && f->dims && i < f->rank; i++)
+        if (g->dims[i] >= 0 && f->dims[i] >= 0 && g->dims[i] != f->dims[i])
             return false;
-        n = n->u.constrain.operand;
+    f->dims = f->dims ? f->dims : g->dims;
+    return true;
+}
+
+/* Whether a node with facts f can match pattern t (by t's kind alone). */
+static bool facts_fit(const Facts *f, Term t)
+{
+    Facts k = check_facts_of_kind(t.n);
+    return join_facts(&k, f);
+}
+
+/* The occurs check's work list: patterns still to look at, each with how
+ * it sits relative to the node being bound. */
+typedef enum OccMode {
+    OCC_SAME,  /* maybe the node itself */
+    OCC_BELOW, /* strictly below it on every match */
+    OCC_ALT,   /* inside an alternative: maybe never matched */
+} OccMode;
+
+typedef struct OccItem {
+    Term t;       /* the pattern */
+    OccMode mode; /* where it sits */
+} OccItem;
+
+typedef struct OccStack {
+    OccItem *items; /* the stack */
+    size_t n;       /* entries in use */
+    size_t cap;     /* entries allocated */
+} OccStack;
+
+static void occ_push(OccStack *s, Term t, OccMode mode)
+{
+    xgrow((void **)&s->items, &s->cap, s->n + 1, sizeof(OccItem));
+    s->items[s->n++] = (OccItem){t, mode};
+}
+
+/* Pushes the parts of it.t: operands sit below it, an alternative's
+ * sides in OCC_ALT, wrappers and the skippable operand of op?(p) where
+ * it is. */
+static void occ_children(OccStack *s, OccItem it)
+{
+    const AstNode *p = it.t.n;
+    OccMode below = it.mode == OCC_ALT ? OCC_ALT : OCC_BELOW;
+    const AstList *args = NULL;
+    switch (p->kind) {
+    case AST_BIND: occ_push(s, sub_term(it.t, p->u.bind.operand), it.mode); break;
+    case AST_CONSTRAIN: occ_push(s, sub_term(it.t, p->u.constrain.operand), it.mode); break;
+    case AST_ALT:
+        occ_push(s, sub_term(it.t, p->u.alt.left), OCC_ALT);
+        occ_push(s, sub_term(it.t, p->u.alt.right), OCC_ALT);
+        break;
+    case AST_DOMINATES:
+        occ_push(s, sub_term(it.t, p->u.dom.child), it.mode);
+        occ_push(s, sub_term(it.t, p->u.dom.parent), below);
+        break;
+    case AST_OPTIONAL: case AST_REPEAT:
+        occ_push(s, sub_term(it.t, p->u.call.args.items[0]), it.mode);
+        break;
+    case AST_GETITEM: occ_push(s, sub_term(it.t, p->u.item.base), below); break;
+    case AST_CALL: case AST_CLASS: case AST_FNCALL: args = &p->u.call.args; break;
+    case AST_TUPLE: args = &p->u.list.items; break;
+    default: break;
+    }
+    for (int i = 0; args && i < args->count; i++)
+        occ_push(s, sub_term(it.t, args->items[i]), below);
+}
+
+/* Where the class with root r occurs in t, following bound classes
+ * (iterative; each pattern looked at costs a step, and running out
+ * answers OCCURS_LOOSE, which only loses precision). */
+static Occurs occurs(Unifier *u, int r, Term t)
+{
+    OccStack s = {0};
+    Occurs found = OCCURS_NONE;
+    occ_push(&s, t, OCC_SAME);
+    while (s.n > 0 && found != OCCURS_STRICT && --*u->steps >= 0) {
+        OccItem it = s.items[--s.n];
+        if (is_var(it.t) || it.t.n->kind == AST_BIND) {
+            int v = var_index(u, it.t);
+            int root = v < 0 ? -1 : find(u, v);
+            if (root == r)
+                found = it.mode == OCC_BELOW ? OCCURS_STRICT : OCCURS_LOOSE;
+            else if (root >= 0 && u->vars[root].term.n)
+                occ_push(&s, u->vars[root].term, it.mode);
+            if (is_var(it.t))
+                continue;
+        }
+        occ_children(&s, it);
+    }
+    free(s.items);
+    return *u->steps < 0 && found != OCCURS_STRICT ? OCCURS_LOOSE : found;
+}
+
+/* Binds root r, which has no pattern yet, to pattern t (not a variable). */
+static bool bind(Unifier *u, int r, Term t)
+{
+    Occurs o = occurs(u, r, t);
+    if (o == OCCURS_STRICT || !facts_fit(&u->vars[r].facts, t))
+        return false;
+    if (o == OCCURS_NONE) { /* OCCURS_LOOSE: leave r free, losing precision only */
+        VarState s = u->vars[r];
+        s.term = t;
+        set_var(u, r, s);
     }
     return true;
 }
 
-/* The constraints of a can hold together with what b says (its kind and
- * its own constraints). */
-static bool compatible(const AstNode *a, const AstNode *b)
+/* Whether joining classes whose patterns are t1 and t2 is impossible (a
+ * class strictly below itself) or would need a loose cycle (then they are
+ * only compared, not joined). */
+static Occurs merge_occurs(Unifier *u, int r1, int r2)
 {
-    const AstNode *core = b;
-    while (core->kind == AST_CONSTRAIN || core->kind == AST_BIND)
-        core = core->kind == AST_BIND ? core->u.bind.operand : core->u.constrain.operand;
-    Facts f = check_facts_of_kind(core);
-    return merge_chain(&f, b) && merge_chain(&f, a);
+    Term t1 = u->vars[r1].term, t2 = u->vars[r2].term;
+    Occurs o1 = t1.n ? occurs(u, r2, t1) : OCCURS_NONE;
+    Occurs o2 = t2.n ? occurs(u, r1, t2) : OCCURS_NONE;
+    return o1 > o2 ? o1 : o2;
 }
 
-static bool unify_args(const AstList *a, bool a_more, const AstList *b, bool b_more)
+/* Joins the classes of roots r1 and r2 (two variables, one node). */
+static bool merge(Unifier *u, int r1, int r2, int *head)
+{
+    if (r1 == r2)
+        return true;
+    Occurs o = merge_occurs(u, r1, r2);
+    VarState s1 = u->vars[r1], s2 = u->vars[r2];
+    if (o == OCCURS_STRICT)
+        return false;
+    if (s1.term.n && s2.term.n)
+        *head = push(u, s1.term, s2.term, NULL, *head);
+    if (o == OCCURS_LOOSE)
+        return true;
+    Term t = s2.term.n ? s2.term : s1.term;
+    Facts f = s2.facts;
+    if (!join_facts(&f, &s1.facts) || (t.n && !facts_fit(&f, t)))
+        return false;
+    s1.parent = r2;
+    set_var(u, r1, s1);
+    s2.facts = f;
+    s2.term = t;
+    set_var(u, r2, s2);
+    return true;
+}
+
+/* Variable v and pattern t (no wrapper, not _) denote one node. */
+static bool unify_var(Unifier *u, Term v, Term t, int *head)
+{
+    int i = var_index(u, v);
+    if (i < 0)
+        return true;
+    int r = find(u, i);
+    if (is_var(t)) {
+        int j = var_index(u, t);
+        return j < 0 || merge(u, r, find(u, j), head);
+    }
+    if (u->vars[r].term.n) {
+        *head = push(u, u->vars[r].term, t, NULL, *head);
+        return true;
+    }
+    return bind(u, r, t);
+}
+
+/* Constraint k holds on the node t denotes: on a variable's class it is
+ * remembered (and checked against the class's pattern); on anything else
+ * it must fit the pattern's kind and its own constraints. */
+static bool apply_fact(Unifier *u, const AstNode *k, Term t, int *head)
+{
+    char buf[160];
+    Term core = t;
+    while (is_wrapper(core))
+        core = sub_term(core, core.n->kind == AST_BIND ? core.n->u.bind.operand
+                                                       : core.n->u.constrain.operand);
+    if (is_var(core)) {
+        int i = var_index(u, core);
+        if (i < 0)
+            return true;
+        VarState s = u->vars[find(u, i)];
+        if (check_merge_facts(&s.facts, k, buf, sizeof buf))
+            return false;
+        set_var(u, find(u, i), s);
+        if (s.term.n)
+            *head = push(u, s.term, (Term){0}, k, *head);
+        return true;
+    }
+    Facts f = check_facts_of_kind(core.n);
+    for (Term w = t; is_wrapper(w);) {
+        if (w.n->kind == AST_BIND) {
+            *head = push(u, (Term){w.n, w.side, true}, (Term){0}, k, *head);
+            w = sub_term(w, w.n->u.bind.operand);
+        } else {
+            if (check_merge_facts(&f, w.n, buf, sizeof buf))
+                return false;
+            w = sub_term(w, w.n->u.constrain.operand);
+        }
+    }
+    return !check_merge_facts(&f, k, buf, sizeof buf);
+}
+
+/* Operands a and b pairwise in front of *head; "..." lets a side have
+ * more operands than it lists. */
+static bool push_args(Unifier *u, Term at, const AstList *a, bool a_more, Term bt,
+                      const AstList *b, bool b_more, int *head)
 {
     if ((!a_more && b->count > a->count) || (!b_more && a->count > b->count))
         return false;
     int n = a->count < b->count ? a->count : b->count;
-    for (int i = 0; i < n; i++)
-        if (!check_may_unify(a->items[i], b->items[i]))
-            return false;
+    for (int i = n - 1; i >= 0; i--)
+        *head = push(u, sub_term(at, a->items[i]), sub_term(bt, b->items[i]), NULL, *head);
     return true;
 }
 
-/* Attributes both sides constrain to literals must agree. */
+/* Attributes both sides constrain to literals must agree (a bound
+ * attribute is not followed: it may take any value). */
 static bool unify_attrs(const AstList *a, const AstList *b)
 {
     for (int i = 0; i < a->count; i++)
@@ -66,225 +391,264 @@ static bool unify_attrs(const AstList *a, const AstList *b)
     return true;
 }
 
-static bool unify_calls(const AstNode *a, const AstNode *b)
+/* Two calls of one op; alternative 1 swaps a commutative op's operands. */
+static bool unify_call(Unifier *u, Term a, Term b, int alt, int *head, bool *more)
 {
-    const AstList *aa = &a->u.call.args, *ba = &b->u.call.args;
-    if (a->u.call.op != b->u.call.op || !unify_attrs(&a->u.call.attrs, &b->u.call.attrs))
+    const AstNode *x = a.n, *y = b.n;
+    const AstList *xa = &x->u.call.args, *ya = &y->u.call.args;
+    if (x->u.call.op != y->u.call.op || !unify_attrs(&x->u.call.attrs, &y->u.call.attrs))
         return false;
-    if (unify_args(aa, a->u.call.ellipsis, ba, b->u.call.ellipsis))
-        return true;
-    return a->u.call.op && opinfo_has_trait(a->u.call.op, TRAIT_COMMUTATIVE) &&
-           aa->count == 2 && ba->count == 2 && check_may_unify(aa->items[0], ba->items[1]) &&
-           check_may_unify(aa->items[1], ba->items[0]);
+    *more = alt == 0 && x->u.call.op && opinfo_has_trait(x->u.call.op, TRAIT_COMMUTATIVE) &&
+            xa->count == 2 && ya->count == 2;
+    if (alt == 0)
+        return push_args(u, a, xa, x->u.call.ellipsis, b, ya, y->u.call.ellipsis, head);
+    *head = push(u, sub_term(a, xa->items[1]), sub_term(b, ya->items[0]), NULL, *head);
+    *head = push(u, sub_term(a, xa->items[0]), sub_term(b, ya->items[1]), NULL, *head);
+    return true;
 }
 
-/* An op class against a call or class. */
-static bool unify_class(const AstNode *cls, const AstNode *b)
+/* An op class against b: a call of an op with the traits, or a class. */
+static bool unify_class(Unifier *u, Term a, Term b, int *head)
 {
-    if (b->kind != AST_CALL && b->kind != AST_CLASS)
+    const AstNode *c = a.n, *y = b.n;
+    if (y->kind != AST_CALL && y->kind != AST_CLASS)
         return false;
-    if (b->kind == AST_CALL && (!b->u.call.op ||
-                                (b->u.call.op->traits & cls->u.call.traits) != cls->u.call.traits))
+    if (y->kind == AST_CALL &&
+        (!y->u.call.op || (y->u.call.op->traits & c->u.call.traits) != c->u.call.traits))
         return false;
-    return unify_args(&cls->u.call.args, cls->u.call.ellipsis, &b->u.call.args,
-                      b->u.call.ellipsis);
+    return push_args(u, a, &c->u.call.args, c->u.call.ellipsis, b, &y->u.call.args,
+                     y->u.call.ellipsis, head);
 }
 
-/* a is one of the "flexible" forms; b anything. */
-static bool unify_flexible(const AstNode *a, const AstNode *b, bool *done)
+static bool is_optional(Term t)
 {
-    *done = true;
-    switch (a->kind) {
-    case AST_WILDCARD: case AST_VAR:
+    return t.n->kind == AST_OPTIONAL || t.n->kind == AST_REPEAT;
+}
+
+/* a = op?(p) or op*(p).  Alternative 0: the node is p.  Alternative 1: b
+ * is op?(q) / op*(q) and the node is q; else the node is op applied to p
+ * (to op*(p) again for *), so b must be a one-operand call of op.  (Both
+ * present for two optional ops is covered by alternative 0.) */
+static bool unify_optional(Unifier *u, Term a, Term b, int alt, int *head, bool *more)
+{
+    const AstNode *op = a.n;
+    Term p = sub_term(a, op->u.call.args.items[0]);
+    *more = alt == 0;
+    if (alt == 0) {
+        *head = push(u, p, b, NULL, *head);
         return true;
-    case AST_CONSTRAIN:
-        return compatible(a, strip_bind(b)) && check_may_unify(a->u.constrain.operand, b);
-    case AST_ALT:
-        return check_may_unify(a->u.alt.left, b) || check_may_unify(a->u.alt.right, b);
-    case AST_DOMINATES:
-        return check_may_unify(a->u.dom.child, b);
-    case AST_OPTIONAL: case AST_REPEAT: {
-        const AstNode *p = a->u.call.args.items[0];
-        if (check_may_unify(p, b) || b->kind == AST_OPTIONAL || b->kind == AST_REPEAT)
-            return true;
-        if (b->kind != AST_CALL || b->u.call.op != a->u.call.op || b->u.call.args.count != 1)
+    }
+    if (is_optional(b)) {
+        *head = push(u, a, sub_term(b, b.n->u.call.args.items[0]), NULL, *head);
+        return true;
+    }
+    const AstNode *y = b.n;
+    bool fits = (y->kind == AST_CALL && y->u.call.op == op->u.call.op) ||
+                (y->kind == AST_CLASS && op->u.call.op &&
+                 (op->u.call.op->traits & y->u.call.traits) == y->u.call.traits);
+    if (!fits || y->u.call.args.count > 1)
+        return false;
+    if (y->u.call.args.count == 0)
+        return y->u.call.ellipsis;
+    Term inner = op->kind == AST_REPEAT ? a : p;
+    *head = push(u, inner, sub_term(b, y->u.call.args.items[0]), NULL, *head);
+    return true;
+}
+
+static void swap_terms(Term *a, Term *b)
+{
+    Term t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* Same-kind patterns: calls, tuples, elements, numbers, functions. */
+static bool unify_same(Unifier *u, Term a, Term b, int alt, int *head, bool *more)
+{
+    const AstNode *x = a.n, *y = b.n;
+    switch (x->kind) {
+    case AST_CALL:
+        return unify_call(u, a, b, alt, head, more);
+    case AST_TUPLE:
+        return push_args(u, a, &x->u.list.items, x->u.list.ellipsis, b, &y->u.list.items,
+                         y->u.list.ellipsis, head);
+    case AST_GETITEM:
+        if (x->u.item.index != y->u.item.index)
             return false;
-        return check_may_unify(a->kind == AST_REPEAT ? a : p, b->u.call.args.items[0]);
-    }
+        *head = push(u, sub_term(a, x->u.item.base), sub_term(b, y->u.item.base), NULL, *head);
+        return true;
+    case AST_NUMBER:
+        return x->u.num.value == y->u.num.value;
+    case AST_FNCALL:
+        return unify_attrs(&x->u.call.attrs, &y->u.call.attrs) &&
+               push_args(u, a, &x->u.call.args, x->u.call.ellipsis, b, &y->u.call.args,
+                         y->u.call.ellipsis, head);
     default:
-        *done = false;
         return false;
     }
+}
+
+/* Which side leads in unify_shape: the more flexible form first. */
+static int shape_rank(Term t)
+{
+    switch (t.n->kind) {
+    case AST_DOMINATES: return 0;
+    case AST_ALT: return 1;
+    case AST_OPTIONAL: case AST_REPEAT: return 2;
+    case AST_CLASS: return 3;
+    default: return 4;
+    }
+}
+
+/* Two patterns, neither a variable, a wrapper or _. */
+static bool unify_shape(Unifier *u, Term a, Term b, int alt, int *head, bool *more)
+{
+    if (shape_rank(b) < shape_rank(a))
+        swap_terms(&a, &b);
+    if (a.n->kind == AST_DOMINATES) {
+        *head = push(u, sub_term(a, a.n->u.dom.child), b, NULL, *head);
+        return true;
+    }
+    if (a.n->kind == AST_ALT) {
+        *more = alt == 0;
+        *head = push(u, sub_term(a, alt == 0 ? a.n->u.alt.left : a.n->u.alt.right), b, NULL,
+                     *head);
+        return true;
+    }
+    if (is_optional(a))
+        return unify_optional(u, a, b, alt, head, more);
+    if (a.n->kind == AST_CLASS)
+        return unify_class(u, a, b, head);
+    return a.n->kind == b.n->kind && unify_same(u, a, b, alt, head, more);
+}
+
+/* Wrapper w (c@p or p:k) and t denote one node: so do c and t, p and t,
+ * and k holds on both. */
+static void peel(Unifier *u, Term w, Term t, int *head)
+{
+    if (w.n->kind == AST_BIND) {
+        *head = push(u, (Term){w.n, w.side, true}, t, NULL, *head);
+        *head = push(u, sub_term(w, w.n->u.bind.operand), t, NULL, *head);
+        return;
+    }
+    Term p = sub_term(w, w.n->u.constrain.operand);
+    *head = push(u, t, (Term){0}, w.n, *head);
+    *head = push(u, p, (Term){0}, w.n, *head);
+    *head = push(u, p, t, NULL, *head);
+}
+
+/* Expands goal g by its alternative alt, prepending what must hold to
+ * g->next into *head; *more: a further alternative exists. */
+static bool expand(Unifier *u, const Goal *g, int alt, int *head, bool *more)
+{
+    *more = false;
+    *head = g->next;
+    Term a = g->a, b = g->b;
+    if (g->fact)
+        return apply_fact(u, g->fact, a, head);
+    if (!is_wrapper(a) && is_wrapper(b))
+        swap_terms(&a, &b);
+    if (is_wrapper(a)) {
+        peel(u, a, b, head);
+        return true;
+    }
+    if ((!a.as_var && a.n->kind == AST_WILDCARD) || (!b.as_var && b.n->kind == AST_WILDCARD))
+        return true;
+    if (!is_var(a) && is_var(b))
+        swap_terms(&a, &b);
+    if (is_var(a))
+        return unify_var(u, a, b, head);
+    return unify_shape(u, a, b, alt, head, more);
+}
+
+/* Takes the next alternative of the innermost choice point (undoing what
+ * was done since it), dropping exhausted ones; false when none is left. */
+static bool resume(Unifier *u, int *head)
+{
+    while (u->nchoices > 0 && --*u->steps >= 0) {
+        Choice *c = &u->choices[u->nchoices - 1];
+        undo(u, c->trail);
+        u->ngoals = c->ngoals;
+        Goal g = c->goal;
+        int alt = c->alt++;
+        bool more;
+        bool ok = expand(u, &g, alt, head, &more);
+        if (!more)
+            u->nchoices--;
+        if (ok)
+            return true;
+    }
+    return false;
+}
+
+/* Works through the goal list from head, depth first: 1 when every goal
+ * holds on some way, 0 when no way works, -1 when the budget ran out. */
+static int solve(Unifier *u, int head)
+{
+    while (head >= 0) {
+        if (--*u->steps < 0)
+            return -1;
+        Goal g = u->goals[head];
+        size_t mark = u->ntrail, ngoals = u->ngoals;
+        bool more;
+        bool ok = expand(u, &g, 0, &head, &more);
+        if (more) {
+            xgrow((void **)&u->choices, &u->choices_cap, u->nchoices + 1, sizeof(Choice));
+            u->choices[u->nchoices++] = (Choice){g, 1, mark, ngoals};
+        }
+        if (!ok && !resume(u, &head))
+            return *u->steps < 0 ? -1 : 0;
+    }
+    return 1;
+}
+
+bool check_unify_patterns(const AstNode *a, int na, const AstNode *b, int nb, long *steps)
+{
+    Unifier u = {.base = na, .nvars = na + nb, .steps = steps};
+    u.vars = xmalloc(((size_t)u.nvars + 1) * sizeof(VarState));
+    for (int i = 0; i < u.nvars; i++)
+        u.vars[i] = (VarState){.parent = i, .facts = {.is_const = -1, .is_var = -1, .rank = -1}};
+    int head = push(&u, (Term){a, 0, false}, (Term){b, 1, false}, NULL, -1);
+    int r = solve(&u, head);
+    free(u.vars);
+    free(u.goals);
+    free(u.trail);
+    free(u.choices);
+    return r != 0;
+}
+
+/* A stack of pattern nodes still to visit. */
+typedef struct NodeStack {
+    const AstNode **items; /* the nodes */
+    size_t n;              /* entries in use */
+    size_t cap;            /* entries allocated */
+} NodeStack;
+
+static void stack_child(AstNode *child, void *arg)
+{
+    NodeStack *s = arg;
+    xgrow((void **)&s->items, &s->cap, s->n + 1, sizeof(AstNode *));
+    s->items[s->n++] = child;
+}
+
+/* One more than the highest variable slot in pattern n. */
+static int count_slots(const AstNode *n)
+{
+    NodeStack s = {0};
+    int count = 0;
+    stack_child((AstNode *)n, &s);
+    while (s.n > 0) {
+        n = s.items[--s.n];
+        int slot = n->kind == AST_VAR ? n->u.var.slot : n->kind == AST_BIND ? n->u.bind.slot : -1;
+        count = slot >= count ? slot + 1 : count;
+        ast_visit_children(n, stack_child, &s);
+    }
+    free(s.items);
+    return count;
 }
 
 bool check_may_unify(const AstNode *a, const AstNode *b)
 {
-    a = strip_bind(a);
-    b = strip_bind(b);
-    bool done;
-    bool r = unify_flexible(a, b, &done);
-    if (done)
-        return r;
-    r = unify_flexible(b, a, &done);
-    if (done)
-        return r;
-    if (a->kind == AST_CLASS)
-        return unify_class(a, b);
-    if (b->kind == AST_CLASS)
-        return unify_class(b, a);
-    if (a->kind != b->kind)
-        return false;
-    switch (a->kind) {
-    case AST_CALL:
-        return unify_calls(a, b);
-    case AST_TUPLE:
-        return unify_args(&a->u.list.items, a->u.list.ellipsis, &b->u.list.items,
-                          b->u.list.ellipsis);
-    case AST_GETITEM:
-        return a->u.item.index == b->u.item.index &&
-               check_may_unify(a->u.item.base, b->u.item.base);
-    case AST_NUMBER:
-        return a->u.num.value == b->u.num.value;
-    case AST_FNCALL:
-        return unify_attrs(&a->u.call.attrs, &b->u.call.attrs) &&
-               unify_args(&a->u.call.args, a->u.call.ellipsis, &b->u.call.args,
-                          b->u.call.ellipsis);
-    default:
-        return false;
-    }
-}
-
-/* ---- the pairwise comparison ---- */
-
-/* Per rule: root key (bucket), action text, what was reported. */
-typedef struct RuleInfo {
-    const void *key;   /* root op / kind marker; NULL = could be any op */
-    char *action;      /* canonical action text */
-    bool shadowed;     /* -Wshadowed-rule reported */
-    bool ambiguous;    /* -Wambiguous-overlap reported */
-} RuleInfo;
-
-static const void *root_key(const AstNode *p)
-{
-    static const char keys[AST_KIND_COUNT];
-    while (p->kind == AST_BIND || p->kind == AST_CONSTRAIN)
-        p = p->kind == AST_BIND ? p->u.bind.operand : p->u.constrain.operand;
-    switch (p->kind) {
-    case AST_CALL:
-        return p->u.call.op;
-    case AST_TUPLE: case AST_GETITEM: case AST_NUMBER: case AST_FNCALL:
-        return &keys[p->kind];
-    default:
-        return NULL;
-    }
-}
-
-static void report_shadow(CheckCtx *c, const AstRule *winner, const AstRule *loser)
-{
-    diag_warning(c->d, loser->src, loser->name_range, "shadowed-rule",
-                 "rule '%s' can never fire: rule '%s' matches everything it matches and "
-                 "wins (%s)", loser->name, winner->name,
-                 winner->priority > loser->priority ? "higher priority" : "it comes first");
-    diag_note(c->d, winner->src, winner->name_range, "rule '%s' is here", winner->name);
-}
-
-/* Compares rule i (earlier) with rule j (later). */
-static void compare(CheckCtx *c, RuleInfo *info, int i, int j)
-{
-    const AstRule *a = c->rf->rules[i], *b = c->rf->rules[j];
-    if (a->kind != b->kind || info[i].shadowed || info[j].shadowed)
-        return;
-    bool b_wins = b->priority > a->priority;
-    const AstRule *w = b_wins ? b : a, *l = b_wins ? a : b;
-    if (!w->guard && !w->once && check_subsumes(w, l)) {
-        report_shadow(c, w, l);
-        info[b_wins ? i : j].shadowed = true;
-        return;
-    }
-    if (a->priority != b->priority || info[j].ambiguous ||
-        strcmp(info[i].action, info[j].action) == 0 || check_subsumes(b, a) ||
-        !check_may_unify(a->pattern, b->pattern))
-        return;
-    diag_warning(c->d, b->src, b->name_range, "ambiguous-overlap",
-                 "rules '%s' and '%s' can match the same node with different actions; "
-                 "'%s' wins because it comes first", a->name, b->name, a->name);
-    diag_note(c->d, a->src, a->name_range, "rule '%s' is here", a->name);
-    info[j].ambiguous = true;
-}
-
-/* Earlier rules with the same root key, by key (open addressing). */
-typedef struct Bucket {
-    const void *key; /* root key, NULL for a free slot */
-    int *rules;      /* rule indices, increasing */
-    size_t n;        /* entries used */
-    size_t cap;      /* entries allocated */
-} Bucket;
-
-static void push_index(int **rules, size_t *n, size_t *cap, int r)
-{
-    xgrow((void **)rules, cap, *n + 1, sizeof(int));
-    (*rules)[(*n)++] = r;
-}
-
-static Bucket *bucket_for(Bucket *table, size_t cap, const void *key)
-{
-    size_t s = (size_t)hash_bytes(&key, sizeof key, 3) & (cap - 1);
-    while (table[s].key && table[s].key != key)
-        s = (s + 1) & (cap - 1);
-    table[s].key = key;
-    return &table[s];
-}
-
-/* Compares rule j with the earlier rules of its bucket and the general
- * ones (both lists increasing, merged so order stays by index). */
-static void compare_bucket(CheckCtx *c, RuleInfo *info, int j, const Bucket *bucket,
-                           const int *general, size_t ngeneral, long *budget)
-{
-    size_t a = 0, g = 0, na = bucket ? bucket->n : 0;
-    while ((a < na || g < ngeneral) && *budget > 0) {
-        int i;
-        if (g >= ngeneral || (a < na && bucket->rules[a] < general[g]))
-            i = bucket->rules[a++];
-        else
-            i = general[g++];
-        (*budget)--;
-        compare(c, info, i, j);
-    }
-}
-
-void check_overlaps(CheckCtx *c)
-{
-    int n = c->rf->nrules;
-    RuleInfo *info = xcalloc((size_t)n + 1, sizeof(RuleInfo));
-    size_t cap = 16;
-    while (cap < 2 * (size_t)n + 2)
-        cap *= 2;
-    Bucket *table = xcalloc(cap, sizeof(Bucket));
-    int *general = NULL, *all = NULL;
-    size_t ngeneral = 0, general_cap = 0, nall = 0, all_cap = 0;
-    long budget = PAIR_BUDGET;
-    for (int j = 0; j < n; j++) {
-        StrBuf sb = {0};
-        ast_print_node(&sb, c->rf->rules[j]->action);
-        info[j].action = sb.data;
-        info[j].key = root_key(c->rf->rules[j]->pattern);
-        if (!info[j].key) {
-            Bucket everything = {NULL, all, nall, all_cap};
-            compare_bucket(c, info, j, &everything, NULL, 0, &budget);
-            push_index(&general, &ngeneral, &general_cap, j);
-        } else {
-            Bucket *b = bucket_for(table, cap, info[j].key);
-            compare_bucket(c, info, j, b, general, ngeneral, &budget);
-            push_index(&b->rules, &b->n, &b->cap, j);
-        }
-        push_index(&all, &nall, &all_cap, j);
-    }
-    for (size_t i = 0; i < cap; i++)
-        free(table[i].rules);
-    for (int r = 0; r < n; r++)
-        free(info[r].action);
-    free(table);
-    free(general);
-    free(all);
-    free(info);
+    long steps = UNIFY_STEPS;
+    return check_unify_patterns(a, count_slots(a), b, count_slots(b), &steps);
 }

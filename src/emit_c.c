@@ -246,7 +246,7 @@ static void free_names(RuleNames *rn)
     free(rn->parts);
 }
 
-static void emit_ruleset(Emitter *E, RuleNames *names)
+static void emit_ruleset(Emitter *E, RuleNames *names, bool attr_tests)
 {
     const RuleSet *rs = E->rs;
     StrBuf s = {0};
@@ -270,6 +270,7 @@ static void emit_ruleset(Emitter *E, RuleNames *names)
     emit_line(E, ".items = %s,", rs->nitems ? "items" : "NULL");
     emit_line(E, ".npreds = %u,", rs->npreds);
     emit_line(E, ".preds = %s,", rs->npreds ? "preds" : "NULL");
+    emit_line(E, ".attr_fns = %s,", attr_tests ? "attr_tests" : "NULL");
     E->indent--;
     emit_line(E, "};");
     strbuf_free(&s);
@@ -291,11 +292,12 @@ void emit_c_source(const RuleFile *rf, const Lowered *lw, const EmitOptions *opt
     E.prefixes = make_prefixes(E.rs, opts->name);
     emit_file_comment(&E);
     emit_preds(&E);
+    bool attr_tests = emit_attr_tests(&E);
     emit_items(&E);
     RuleNames *names = xcalloc((size_t)E.rs->nrules + 1, sizeof *names);
     for (uint32_t r = 0; r < E.rs->nrules; r++)
         emit_rule(&E, r, &names[r]);
-    emit_ruleset(&E, names);
+    emit_ruleset(&E, names, attr_tests);
     if (opts->standalone_main)
         emit_main(&E);
     for (uint32_t r = 0; r < E.rs->nrules; r++) {

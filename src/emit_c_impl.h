@@ -55,6 +55,9 @@ void emit_comment_text(StrBuf *out, const char *s);
 
 /* The tables (emit_c_tables.c). */
 void emit_preds(Emitter *E);
+/* The compiled attribute tests and their table "attr_tests"
+ * (emit_c_tests.c); false when the rule set has none. */
+bool emit_attr_tests(Emitter *E);
 void emit_items(Emitter *E);
 /* One attribute value / pattern tree / expression tree: writes its
  * definitions (parts first) and returns its name. */

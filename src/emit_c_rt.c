@@ -133,8 +133,53 @@ static void key(const GuardVal *v, StrBuf *out)
     }
 }
 
+/* Whether shape dims and an attribute value (a list, or None) have the
+ * same text: a list of as many numbers, equal one by one (any other item
+ * would bring quotes, brackets or "None"). */
+static int dims_are_list(const Type *t, const AttrValue *v)
+{
+    if (v->kind != ATTR_LIST || v->nitems != t->rank)
+        return 0;
+    for (int i = 0; i < t->rank; i++) {
+        const AttrValue *item = v->items[i];
+        if (item->kind != ATTR_INT && item->kind != ATTR_BOOL && item->kind != ATTR_FLOAT)
+            return 0;
+        if (!rt_attr_is_num(item, (double)t->dims[i]))
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether x and y have the same canonical text, without writing it where
+ * the kinds allow: two strings have the same text exactly when they are
+ * equal, two shapes (or a shape and a list attribute) when their dims
+ * are ("%.17g" is exact); a number and a string never (only a string's
+ * text is quoted).  Else -1. */
+static int same_text_fast(GuardVal x, GuardVal y)
+{
+    if (x.kind == GV_STR && y.kind == GV_STR)
+        return strcmp(x.s, y.s) == 0;
+    if ((x.kind == GV_STR && y.kind == GV_NUM) || (x.kind == GV_NUM && y.kind == GV_STR))
+        return 0;
+    if (x.kind == GV_ATTR && y.kind == GV_DIMS)
+        return same_text_fast(y, x);
+    if (x.kind != GV_DIMS || (y.kind != GV_DIMS && y.kind != GV_ATTR))
+        return -1;
+    if (y.kind == GV_ATTR)
+        return dims_are_list(x.type, y.attr);
+    if (x.type->rank != y.type->rank)
+        return 0;
+    for (int i = 0; i < x.type->rank; i++)
+        if ((double)x.type->dims[i] != (double)y.type->dims[i])
+            return 0;
+    return 1;
+}
+
 static int compare_text(GuardVal x, GuardVal y)
 {
+    int same = same_text_fast(x, y);
+    if (same >= 0)
+        return !same;
     StrBuf kx = {0}, ky = {0};
     key(&x, &kx);
     key(&y, &ky);
@@ -163,6 +208,27 @@ bool gv_cmp(CmpOp op, GuardVal x, GuardVal y)
     case CMP_GT: return c > 0;
     default: return c >= 0;
     }
+}
+
+/* ---- compiled attribute tests ---- */
+
+bool rt_attr_is_nums(const AttrValue *v, const double *items, int n)
+{
+    if (v->kind != ATTR_LIST || v->nitems != n)
+        return false;
+    for (int i = 0; i < n; i++)
+        if (!rt_attr_is_num(v->items[i], items[i]))
+            return false;
+    return true;
+}
+
+bool rt_attr_key_is(const AttrValue *v, const char *key)
+{
+    StrBuf sb = {0};
+    pattern_attr_key(v, &sb);
+    bool same = strcmp(sb.data, key) == 0;
+    strbuf_free(&sb);
+    return same;
 }
 
 /* ---- attributes of new op calls ---- */

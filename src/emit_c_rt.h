@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "engine.h"
 #include "graph.h"
@@ -82,6 +83,31 @@ GuardVal gv_arith(int op, GuardVal x, GuardVal y);
 /* x op y: numbers by value, anything else by canonical text (== and !=
  * only); false when either side is unknown. */
 bool gv_cmp(CmpOp op, GuardVal x, GuardVal y);
+
+/* ---- compiled attribute tests (RuleSet.attr_fns) ----
+ * Each is true when attribute value v has the canonical text
+ * (pattern_attr_key) of a number, a string without quotes, None, a list of
+ * numbers, or any text key; without formatting v, except in the last. */
+
+static inline bool rt_attr_is_num(const AttrValue *v, double f)
+{
+    if (v->kind == ATTR_INT || v->kind == ATTR_BOOL)
+        return (double)v->i == f;
+    return v->kind == ATTR_FLOAT && v->f == f;
+}
+
+static inline bool rt_attr_is_str(const AttrValue *v, const char *s)
+{
+    return v->kind == ATTR_STRING && strcmp(v->s ? v->s : "", s) == 0;
+}
+
+static inline bool rt_attr_is_none(const AttrValue *v)
+{
+    return v->kind == ATTR_NULL;
+}
+
+bool rt_attr_is_nums(const AttrValue *v, const double *items, int n);
+bool rt_attr_key_is(const AttrValue *v, const char *key);
 
 /* ---- attributes of a new op call ---- */
 

@@ -5,7 +5,8 @@
  *    topological order (outputs first), so a larger match nearer the
  *    output claims its nodes first;
  *  - a node already in a group, or inside a function that carries
- *    PartitionedFromPattern, is never a candidate root;
+ *    PartitionedFromPattern, is never a candidate root; nor is a
+ *    variable, constant or function value (a group computes something);
  *  - every match is a candidate group and takes the next group number,
  *    even when it is then dropped: for overlapping a group (constants
  *    aside) or for an interior node with a user outside the group that
@@ -189,8 +190,13 @@ static bool interior_escapes(Pass *p, const Group *gr)
 static void candidate(Pass *p, Node *root)
 {
     RuleStats *st = &p->e->stats.rules[p->rule];
-    Group gr = {.root = root, .number = p->counter++};
+    Group gr = {.root = root};
     collect_inputs(p, &gr);
+    if (is_input(&gr, root)) { /* a bare leaf pattern: nothing to group */
+        free(gr.inputs);
+        return;
+    }
+    gr.number = p->counter++;
     collect_region(p, &gr);
     if (overlaps(p)) {
         st->overlap++;
@@ -208,10 +214,15 @@ static void candidate(Pass *p, Node *root)
     p->groups[p->ngroups++] = gr;
 }
 
+/* A candidate root computes something: a variable, a constant or a
+ * function value alone would make an empty function. */
 static void try_root(Pass *p, Node *x)
 {
     const RuleDesc *rule = &p->e->rs->rules[p->rule];
     RuleStats *st = &p->e->stats.rules[p->rule];
+    NodeKind k = node_kind(x);
+    if (k == NODE_VAR || k == NODE_CONST || k == NODE_FUNC)
+        return;
     if (!automaton_state_has(p->e->a, labels_state(p->e->labels, x), rule->pattern->item))
         return;
     double t0 = engine_now();

@@ -228,7 +228,8 @@ static uint64_t rewrite_round(Engine *e, uint64_t *fired, uint64_t limit)
     return applied;
 }
 
-static void report_no_fixpoint(const Engine *e, const uint64_t *fired, uint64_t limit,
+/* bound names what ran out: "1040 rewrites" or "12 rounds (...)". */
+static void report_no_fixpoint(const Engine *e, const uint64_t *fired, const char *bound,
                                Diag *d)
 {
     StrBuf sb = {0};
@@ -237,9 +238,8 @@ static void report_no_fixpoint(const Engine *e, const uint64_t *fired, uint64_t 
             strbuf_printf(&sb, "%s%s (%s:%d, %llu times in the last round)",
                           sb.len ? ", " : "", e->rs->rules[r].name, e->rs->rules[r].file,
                           e->rs->rules[r].line, (unsigned long long)fired[r]);
-    diag_plain_error(d, "rewriting did not reach a fixpoint within %llu rewrites; "
-                     "rules still firing: %s", (unsigned long long)limit,
-                     sb.data ? sb.data : "none");
+    diag_plain_error(d, "rewriting did not reach a fixpoint within %s; "
+                     "rules still firing: %s", bound, sb.data ? sb.data : "none");
     strbuf_free(&sb);
 }
 
@@ -248,22 +248,43 @@ static uint64_t default_limit(Engine *e)
     return 10 * (uint64_t)engine_order(e) + 1000;
 }
 
+/* note [rewrite work bound]: every round labels the whole graph, so a
+ * rule set that never stops but fires only a few times a round would take
+ * (rewrite bound) rounds of (graph size) labellings each: quadratic in the
+ * model (a 100,000-node chain with one ever-growing constant ran for
+ * minutes; found by fuzz/fuzz_pipeline).  Rewriting therefore also stops
+ * after REWRITE_ROUND_FACTOR * (1 + rewrite bound / nodes) rounds, which
+ * keeps the work near REWRITE_ROUND_FACTOR * (nodes + rewrite bound)
+ * labellings, proportional to the input.  On small graphs the rewrite bound
+ * is reached first (every round but the last rewrites something); a rule
+ * set that terminates needs far fewer rounds (a round rewrites every
+ * match). */
+enum { REWRITE_ROUND_FACTOR = 16 };
+
 bool engine_rewrite(Engine *e, Diag *d)
 {
     if (!has_rewrite_rules(e->rs))
         return true;
     uint64_t limit = e->opts.max_rewrites ? e->opts.max_rewrites : default_limit(e);
+    uint64_t nodes = engine_order(e) ? engine_order(e) : 1;
+    uint64_t max_rounds = REWRITE_ROUND_FACTOR * (1 + limit / nodes);
     uint64_t *fired = xcalloc(e->rs->nrules + 1, sizeof *fired);
     bool ok = true;
     for (;;) {
         memset(fired, 0, (e->rs->nrules + 1) * sizeof *fired);
         if (rewrite_round(e, fired, limit) == 0)
             break;
-        if (e->stats.rewrites > limit) {
-            report_no_fixpoint(e, fired, limit, d);
-            ok = false;
-            break;
-        }
+        char bound[96];
+        if (e->stats.rewrites > limit)
+            snprintf(bound, sizeof bound, "%llu rewrites", (unsigned long long)limit);
+        else if (e->stats.rounds >= max_rounds)
+            snprintf(bound, sizeof bound, "%llu rounds (%d * (1 + rewrite bound / nodes))",
+                     (unsigned long long)e->stats.rounds, REWRITE_ROUND_FACTOR);
+        else
+            continue;
+        report_no_fixpoint(e, fired, bound, d);
+        ok = false;
+        break;
     }
     free(fired);
     return ok;

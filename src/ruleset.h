@@ -56,6 +56,11 @@ typedef struct RuleDesc {
     const Attr *part_attrs;      /* in the order written */
 } RuleDesc;
 
+/* A compiled attribute test (PRED_ATTR): true when the attribute value v
+ * (NULL: the node omits the attribute) has the test's canonical text, as
+ * the labeller decides it with pattern_attr_key and the default. */
+typedef bool (*RuleAttrTestFn)(const AttrValue *v);
+
 typedef struct RuleSet {
     const char *name;        /* for messages: the first rule file */
     uint32_t nrules;         /* rules in file order */
@@ -64,6 +69,10 @@ typedef struct RuleSet {
     const PatItem *items;
     uint32_t npreds;         /* distinct node tests */
     const PatPred *preds;
+    const RuleAttrTestFn *attr_fns; /* per test, graft compile's compiled
+                                       attribute tests: a function for
+                                       every PRED_ATTR test (NULL for the
+                                       others); NULL = interpret them */
 } RuleSet;
 
 #endif

@@ -215,6 +215,28 @@ static const struct {
     {"fn[Composite=\"a\"](x)", "fn[Composite=\"b\"](y)", false, false},
     {"dominates(nn.conv2d(x, w), <elementwise>(_), nn.relu(_))", "nn.relu(y)", false, true},
     {"c@nn.relu(x)", "nn.relu(y)", true, true},
+    /* repeated variables: one name, one node (note [unification]) */
+    {"multiply(x, sigmoid(x))", "multiply(y, tanh(y))", false, false},
+    {"multiply(x, x)", "multiply(a, b)", false, true},
+    {"multiply(x, y)", "multiply(a, a)", true, true},
+    {"multiply(x, x)", "multiply(_, _)", false, true},
+    {"add(x, x)", "add(nn.relu(a), b)", false, true},
+    {"add(x, x)", "add(nn.relu(a), sigmoid(b))", false, false},
+    {"add(x, x)", "add(nn.relu(a) | tanh(a), tanh(b))", false, true},
+    {"add(x, x)", "add(nn.relu(a) | sigmoid(a), tanh(b))", false, false},
+    {"add(x, nn.relu(x))", "add(nn.relu(y), y)", true, true},   /* swapped */
+    {"add(x, nn.relu(x))", "add(y, y)", false, false},          /* occurs check */
+    {"multiply(x, nn.relu?(x))", "multiply(y, y)", true, true}, /* relu absent */
+    {"add(x:const, x)", "add(y, nn.relu(z))", false, false},    /* x is a constant */
+    {"add(x:const, x)", "add(y:var, z)", false, false},
+    {"add(c@nn.relu(x), c)", "add(y, sigmoid(z))", false, false},
+    {"add(c@nn.relu(x), c)", "add(d@nn.relu(y), d)", true, true},
+    {"(x, x)", "(nn.relu(a), sigmoid(b))", false, false},
+    {"(x, nn.relu(x))", "(y, nn.relu(y))", true, true},
+    {"(x, nn.relu(x))", "(nn.relu(y), y)", false, false},
+    {"(x, y)", "(y, x)", true, true},
+    {"(x, x, x)", "(a, b, nn.relu(b))", false, false},
+    {"(x, x, x)", "(a, b, nn.relu?(b))", false, true},
 };
 
 START_TEST(test_subsume_unify)

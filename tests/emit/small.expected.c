@@ -4,7 +4,7 @@
  *
  * Build: cc -c FILE.c $(pkg-config --cflags graft)
  * Link:  $(pkg-config --libs graft)
- * 7 rules, 16 shared sub-patterns, 2 node tests. */
+ * 7 rules, 16 shared sub-patterns, 5 node tests. */
 #include "emit_c_rt.h"
 #include "small.expected.h"
 
@@ -13,6 +13,37 @@
 static const PatPred preds[] = {
     {.kind = PRED_IS_CONST}, /* 0 */
     {.kind = PRED_VAR_NAME, .s = "weight"}, /* 1 */
+    {.kind = PRED_ATTR, .s = "groups", .op = "nn.conv2d", .key = "2", .dflt = "1"}, /* 2 */
+    {.kind = PRED_ATTR, .s = "padding", .op = "nn.conv2d", .key = "[1, 1, 1, 1]", .dflt = "[0, 0]"}, /* 3 */
+    {.kind = PRED_ATTR, .s = "data_layout", .op = "nn.conv2d", .key = "\"NCHW\"", .dflt = "\"NCHW\""}, /* 4 */
+};
+
+/* ---- attribute tests as C, for the labeller (RuleSet.attr_fns) ---- */
+
+/* test 2: nn.conv2d's groups is 2 (default 1) */
+static bool attr_test2(const AttrValue *v)
+{
+    return v ? rt_attr_is_num(v, 2.0) : false;
+}
+
+/* test 3: nn.conv2d's padding is [1, 1, 1, 1] (default [0, 0]) */
+static bool attr_test3(const AttrValue *v)
+{
+    return v ? rt_attr_is_nums(v, (const double[]){1.0, 1.0, 1.0, 1.0}, 4) : false;
+}
+
+/* test 4: nn.conv2d's data_layout is "NCHW" (default "NCHW") */
+static bool attr_test4(const AttrValue *v)
+{
+    return v ? rt_attr_is_str(v, "NCHW") : true;
+}
+
+static const RuleAttrTestFn attr_tests[] = {
+    NULL, /* 0: not an attribute test */
+    NULL, /* 1: not an attribute test */
+    attr_test2,
+    attr_test3,
+    attr_test4,
 };
 
 /* ---- shared sub-patterns (items), children before parents ---- */
@@ -30,6 +61,7 @@ static const uint32_t item10_args[] = {0, 0};
 static const uint32_t item11_args[] = {10};
 static const uint32_t item12_args[] = {0};
 static const uint32_t item13_preds[] = {1};
+static const uint32_t item14_preds[] = {2, 3, 4};
 static const uint32_t item14_args[] = {0, 13};
 static const uint32_t item15_args[] = {14};
 static const PatItem items[] = {
@@ -47,7 +79,7 @@ static const PatItem items[] = {
     {.kind = PITEM_GETITEM, .nargs = 1, .args = item11_args}, /* 11 */
     {.kind = PITEM_OP, .op = "exp", .nargs = 1, .args = item12_args}, /* 12 */
     {.kind = PITEM_ANY, .npreds = 1, .preds = item13_preds}, /* 13 */
-    {.kind = PITEM_OP, .op = "nn.conv2d", .nargs = 2, .args = item14_args}, /* 14 */
+    {.kind = PITEM_OP, .op = "nn.conv2d", .npreds = 3, .preds = item14_preds, .nargs = 2, .args = item14_args}, /* 14 */
     {.kind = PITEM_OP, .op = "nn.relu", .nargs = 1, .args = item15_args}, /* 15 */
 };
 
@@ -292,7 +324,7 @@ static Node *wrap_build(Graph *g, const Binding *b, Node *root)
 }
 
 /* ---- rule conv_relu (tests/emit/small.graft:11) ----
- * conv_relu := nn.relu(nn.conv2d(x, w:var("weight"))) => partition(Composite="dnnl.conv2d_relu", Depth=2)
+ * conv_relu := nn.relu(nn.conv2d(x, w:var("weight"), groups=2, padding=[1, 1, 1, 1], data_layout="NCHW")) => partition(Composite="dnnl.conv2d_relu", Depth=2)
  */
 
 static const char *const conv_relu_slots[] = {"x", "w"};
@@ -424,7 +456,7 @@ static const RuleDesc rules[] = {
         .name = "conv_relu",
         .file = "tests/emit/small.graft",
         .line = 11,
-        .text = "conv_relu := nn.relu(nn.conv2d(x, w:var(\"weight\"))) => partition(Composite=\"dnnl.conv2d_relu\", Depth=2)",
+        .text = "conv_relu := nn.relu(nn.conv2d(x, w:var(\"weight\"), groups=2, padding=[1, 1, 1, 1], data_layout=\"NCHW\")) => partition(Composite=\"dnnl.conv2d_relu\", Depth=2)",
         .kind = ACTION_PARTITION,
         .priority = 0,
         .once = false,
@@ -446,6 +478,7 @@ const RuleSet small_rules = {
     .rules = rules,
     .nitems = 16,
     .items = items,
-    .npreds = 2,
+    .npreds = 5,
     .preds = preds,
+    .attr_fns = attr_tests,
 };

@@ -1,0 +1,304 @@
+/* check_emit.c - the C emitter (emit_c.h) and the helpers generated code
+ * calls (emit_c_rt.h): names, C literals, the text written for guards and
+ * actions, and guard values deciding as the interpreter's guard_eval. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit_c_impl.h"
+#include "emit_c_rt.h"
+#include "match.h"
+
+/* ---- names and literals ---- */
+
+START_TEST(test_valid_name)
+{
+    ck_assert(emit_c_valid_name("graft_rules"));
+    ck_assert(emit_c_valid_name("_x9"));
+    ck_assert(!emit_c_valid_name("9x"));
+    ck_assert(!emit_c_valid_name("a-b"));
+    ck_assert(!emit_c_valid_name(""));
+    ck_assert(!emit_c_valid_name("int"));
+    ck_assert(!emit_c_valid_name("main"));
+    ck_assert(!emit_c_valid_name("rules")); /* the file's own table */
+}
+END_TEST
+
+START_TEST(test_c_string)
+{
+    StrBuf sb = {0};
+    ck_assert_str_eq(emit_str(&sb, "a\"b\\c\n?\?="), "\"a\\\"b\\\\c\\n\\077\\077=\"");
+    ck_assert_str_eq(emit_str(&sb, NULL), "NULL");
+    ck_assert_str_eq(emit_str(&sb, "\x01\xc3\xa9"), "\"\\001\\303\\251\"");
+    strbuf_free(&sb);
+}
+END_TEST
+
+START_TEST(test_c_double)
+{
+    StrBuf sb = {0};
+    ck_assert_str_eq(emit_dbl(&sb, 1), "1.0");
+    ck_assert_str_eq(emit_dbl(&sb, 0.1), "0.10000000000000001");
+    ck_assert_str_eq(emit_dbl(&sb, 1e-05), "1.0000000000000001e-05");
+    ck_assert_str_eq(emit_dbl(&sb, -2.5), "-2.5");
+    ck_assert_str_eq(emit_dbl(&sb, 1.0 / 0.0), "HUGE_VAL");
+    strbuf_free(&sb);
+}
+END_TEST
+
+START_TEST(test_comment_text)
+{
+    StrBuf sb = {0};
+    emit_comment_text(&sb, "a */ b /* c");
+    ck_assert_str_eq(sb.data, "a * / b / * c");
+    strbuf_free(&sb);
+}
+END_TEST
+
+/* ---- generated text ---- */
+
+/* The C that graft compile writes for rule text (NULL on errors). */
+static char *compile_text(const char *rules, bool lines)
+{
+    Diag *d = diag_new(stderr);
+    RuleFile *rf = frontend_load_string("t.graft", rules, NULL, d);
+    ck_assert_ptr_nonnull(rf);
+    Lowered *lw = lower_rules(rf, d);
+    ck_assert_ptr_nonnull(lw);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    EmitOptions eo = {.name = "r", .out_name = "t.c", .line_directives = lines};
+    emit_c_source(rf, lw, &eo, out);
+    fclose(out);
+    lower_free(lw);
+    rulefile_free(rf);
+    diag_free(d);
+    return text;
+}
+
+static void assert_has(const char *text, const char *want)
+{
+    if (!strstr(text, want))
+        ck_abort_msg("generated C lacks:\n%s\n---- in:\n%s", want, text);
+}
+
+START_TEST(test_guard_text)
+{
+    char *c = compile_text("one := nn.relu(x) where users(x) == 1 && !(rank(x) < 2) => x\n",
+                           false);
+    assert_has(c, "static bool one_guard(const Graph *g, const Binding *b)\n{\n"
+                  "    (void)g;\n"
+                  "    return (gv_cmp(CMP_EQ, gv_users(&b[0]), gv_num(1.0)) && "
+                  "!gv_cmp(CMP_LT, gv_rank(&b[0]), gv_num(2.0)));\n}\n");
+    assert_has(c, ".guard_fn = one_guard,");
+    assert_has(c, "const RuleSet r = {");
+    ck_assert_ptr_null(strstr(c, "#line"));
+    free(c);
+}
+END_TEST
+
+START_TEST(test_action_text)
+{
+    char *c = compile_text("two := nn.relu(c@nn.conv2d(x, w)) => "
+                           "nn.relu(nn.conv2d(x, w, **c, groups=2))\n", true);
+    assert_has(c, "#line 1 \"t.graft\"\n"
+                  "    RtAttrs attrs0 = {0};\n"
+                  "    rt_attrs_copy(&attrs0, b[0].node);\n");
+    assert_has(c, "    Node *n0 = graph_add_call(g, \"nn.conv2d\", "
+                  "(Node *const[]){b[1].node, b[2].node}, 2, attrs0.attrs, attrs0.n);\n"
+                  "    rt_attrs_free(&attrs0);\n"
+                  "    Node *n1 = graph_add_call(g, \"nn.relu\", (Node *const[]){n0}, 1, "
+                  "NULL, 0);\n"
+                  "    return n1;\n");
+    free(c);
+}
+END_TEST
+
+START_TEST(test_line_back)
+{
+    char *c = compile_text("one := nn.relu(x) where users(x) == 1 => x\n", true);
+    /* "#line N" back names the line after itself. */
+    const char *p = strstr(c, "#line ");
+    p = strstr(p + 1, "#line ");
+    ck_assert_ptr_nonnull(p);
+    int line = 1;
+    for (const char *q = c; q < p; q++)
+        line += *q == '\n';
+    char want[64];
+    snprintf(want, sizeof want, "#line %d \"t.c\"\n", line + 1);
+    ck_assert(strncmp(p, want, strlen(want)) == 0);
+    free(c);
+}
+END_TEST
+
+START_TEST(test_attr_test_text)
+{
+    char *c = compile_text("k := nn.conv2d(x, w, groups=2, padding=[1, 1], "
+                           "data_layout=\"NCHW\", kernel_size=[[3], 3]) => partition\n", false);
+    assert_has(c, "    return v ? rt_attr_is_num(v, 2.0) : false;\n");
+    assert_has(c, "    return v ? rt_attr_is_nums(v, (const double[]){1.0, 1.0}, 2) : false;\n");
+    assert_has(c, "    return v ? rt_attr_is_str(v, \"NCHW\") : true;\n"); /* the default */
+    assert_has(c, "    return v ? rt_attr_key_is(v, \"[[3], 3]\") : false;\n");
+    assert_has(c, ".attr_fns = attr_tests,");
+    free(c);
+}
+END_TEST
+
+/* ---- guard values against the interpreter ---- */
+
+typedef struct GuardFix {
+    Graph *g;          /* a graph with one conv2d */
+    Binding b[3];      /* b[0] the conv2d, b[1] its strides, b[2] a constant */
+} GuardFix;
+
+static AttrValue *int_value(Graph *g, int64_t i)
+{
+    AttrValue *v = graph_new_attr_value(g, ATTR_INT);
+    v->i = i;
+    return v;
+}
+
+static GuardFix guard_fixture(void)
+{
+    GuardFix f = {.g = graph_new()};
+    int64_t dims[] = {1, 3, 8, 8};
+    Node *x = graph_add_param(f.g, "x", graph_type_tensor(f.g, "float32", dims, 4));
+    Node *w = graph_add_param(f.g, "w", NULL);
+    AttrValue *strides = graph_new_attr_value(f.g, ATTR_LIST);
+    const AttrValue **items = arena_array(graph_arena(f.g), 2, sizeof *items);
+    items[0] = int_value(f.g, 1);
+    items[1] = int_value(f.g, 1);
+    strides->nitems = 2;
+    strides->items = (const AttrValue *const *)items;
+    Attr attrs[] = {{"strides", strides}, {"groups", int_value(f.g, 2)}};
+    Node *args[] = {x, w};
+    f.b[0].node = graph_add_call(f.g, "nn.conv2d", args, 2, attrs, 2);
+    f.b[1].attr = strides;
+    f.b[2].node = graph_add_const(f.g, "0.5f", 0.5, "float32");
+    return f;
+}
+
+START_TEST(test_gv_values)
+{
+    GuardFix f = guard_fixture();
+    ck_assert(gv_cmp(CMP_EQ, gv_slot(&f.b[1]), gv_list("[1, 1]")));
+    ck_assert(!gv_cmp(CMP_EQ, gv_slot(&f.b[1]), gv_list("[1, 2]")));
+    ck_assert(!gv_cmp(CMP_LT, gv_slot(&f.b[1]), gv_list("[1, 2]"))); /* only == != */
+    ck_assert(gv_cmp(CMP_EQ, gv_attr(&f.b[0], "groups", NULL), gv_num(2)));
+    ck_assert(gv_cmp(CMP_EQ, gv_attr(&f.b[0], "padding", NULL), gv_unknown()) == false);
+    ck_assert(gv_cmp(CMP_NE, gv_index(gv_slot(&f.b[1]), 1), gv_num(2)));
+    ck_assert(gv_cmp(CMP_GT, gv_value(&f.b[2]), gv_num(0.25)));
+    ck_assert(gv_cmp(CMP_EQ, gv_dtype(&f.b[2]), gv_str("float32")));
+    ck_assert(gv_cmp(CMP_EQ, gv_rank(&f.b[2]), gv_num(0)));
+    ck_assert_int_eq(gv_arith('/', gv_num(1), gv_num(0)).kind, GV_UNKNOWN);
+    ck_assert(gv_cmp(CMP_EQ, gv_neg(gv_num(2)), gv_num(-2)));
+    ck_assert(gv_cmp(CMP_EQ, gv_num(-0.0), gv_str("x")) == false);
+    ck_assert(!gv_truth(gv_str("x")));
+    graph_free(f.g);
+}
+END_TEST
+
+/* guard_eval and the compiled helpers agree on shape(x)[1] OP 3 and on
+ * users(x) OP 0 for every comparison. */
+START_TEST(test_gv_matches_interpreter)
+{
+    GuardFix f = guard_fixture();
+    Binding b[1] = {{.node = node_arg(f.b[0].node, 0)}};
+    static const PatExpr shape = {.kind = EXPR_SHAPE, .slot = 0};
+    static const PatExpr *const shape_kids[] = {&shape};
+    static const PatExpr dim = {.kind = EXPR_GETITEM, .i = 1, .slot = -1, .nkids = 1,
+                                .kids = shape_kids};
+    static const PatExpr three = {.kind = EXPR_NUM, .f = 3, .slot = -1};
+    static const PatExpr *const kids[] = {&dim, &three};
+    for (int op = CMP_EQ; op <= CMP_GE; op++) {
+        PatExpr cmp = {.kind = EXPR_CMP, .cmp = op, .slot = -1, .nkids = 2, .kids = kids};
+        bool want = guard_eval(&cmp, b);
+        bool got = gv_cmp((CmpOp)op, gv_index(gv_shape(&b[0]), 1), gv_num(3));
+        ck_assert_int_eq(got, want);
+    }
+    graph_free(f.g);
+}
+END_TEST
+
+/* The typed attribute tests agree with comparing canonical texts. */
+START_TEST(test_attr_tests_match_text)
+{
+    GuardFix f = guard_fixture();
+    AttrValue *fl = graph_new_attr_value(f.g, ATTR_FLOAT);
+    fl->f = -0.0;
+    AttrValue *str = graph_new_attr_value(f.g, ATTR_STRING);
+    str->s = "NCHW";
+    const AttrValue *values[] = {f.b[1].attr, int_value(f.g, 2), fl, str};
+    StrBuf key = {0};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        key.len = 0;
+        pattern_attr_key(values[i], &key);
+        ck_assert_int_eq(rt_attr_is_nums(values[i], (const double[]){1, 1}, 2),
+                         strcmp(key.data, "[1, 1]") == 0);
+        ck_assert_int_eq(rt_attr_is_num(values[i], 2), strcmp(key.data, "2") == 0);
+        ck_assert_int_eq(rt_attr_is_num(values[i], 0), strcmp(key.data, "0") == 0);
+        ck_assert_int_eq(rt_attr_is_str(values[i], "NCHW"), strcmp(key.data, "\"NCHW\"") == 0);
+        ck_assert(rt_attr_key_is(values[i], key.data));
+    }
+    strbuf_free(&key);
+    graph_free(f.g);
+}
+END_TEST
+
+START_TEST(test_rt_attrs)
+{
+    GuardFix f = guard_fixture();
+    RtAttrs a = {0};
+    rt_attrs_copy(&a, f.b[0].node);
+    rt_attrs_put(&a, "groups", int_value(f.g, 1));
+    rt_attrs_put(&a, "padding", NULL); /* no value: left out */
+    rt_attrs_put(&a, "alpha", rt_attr_slot(f.g, &f.b[2]));
+    ck_assert_int_eq(a.n, 3);
+    ck_assert_str_eq(a.attrs[0].name, "strides");
+    ck_assert_str_eq(a.attrs[1].name, "groups");
+    ck_assert_int_eq(a.attrs[1].value->i, 1);
+    ck_assert_str_eq(a.attrs[2].name, "alpha");
+    ck_assert_int_eq(a.attrs[2].value->kind, ATTR_FLOAT);
+    const AttrValue *s = rt_attr_of(f.g, &f.b[0], "strides", NULL);
+    ck_assert_int_eq(s->nitems, 2);
+    ck_assert_ptr_ne(s, f.b[1].attr); /* a copy */
+    ck_assert_ptr_null(rt_attr_of(f.g, &f.b[0], "padding", NULL));
+    rt_attrs_free(&a);
+    graph_free(f.g);
+}
+END_TEST
+
+static Suite *emit_suite(void)
+{
+    Suite *s = suite_create("emit");
+    TCase *names = tcase_create("names_and_literals");
+    tcase_add_test(names, test_valid_name);
+    tcase_add_test(names, test_c_string);
+    tcase_add_test(names, test_c_double);
+    tcase_add_test(names, test_comment_text);
+    suite_add_tcase(s, names);
+    TCase *text = tcase_create("generated_text");
+    tcase_add_test(text, test_guard_text);
+    tcase_add_test(text, test_action_text);
+    tcase_add_test(text, test_line_back);
+    tcase_add_test(text, test_attr_test_text);
+    suite_add_tcase(s, text);
+    TCase *rt = tcase_create("runtime_helpers");
+    tcase_add_test(rt, test_gv_values);
+    tcase_add_test(rt, test_gv_matches_interpreter);
+    tcase_add_test(rt, test_attr_tests_match_text);
+    tcase_add_test(rt, test_rt_attrs);
+    suite_add_tcase(s, rt);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(emit_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

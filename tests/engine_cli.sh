@@ -1,0 +1,56 @@
+#!/bin/sh
+# engine_cli.sh - graft run and graft match as commands: exit statuses,
+# --help, -o never leaving a partial file, --stats=counts, --trace.
+set -u
+graft=${GRAFT:?}
+srcdir=${GRAFT_SRCDIR:?}
+case_dir=$srcdir/tests/golden/seed_bn_partition
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { # description, then a command that must succeed
+    what=$1
+    shift
+    if "$@"; then echo "PASS: $what"; else echo "FAIL: $what"; fail=$((fail + 1)); fi
+}
+status() { # expected status, graft arguments...
+    want=$1
+    shift
+    "$graft" "$@" >"$tmp/out" 2>"$tmp/err"
+    [ $? -eq "$want" ]
+}
+
+check "run --help" status 0 run --help
+check "match --help" status 0 match --help
+check "run without a model" status 2 run "$case_dir/rules.graft"
+check "run with an unknown option" status 2 run --frobnicate "$case_dir/rules.graft" "$case_dir/input.relay"
+check "run --max-rewrites 0 is bad usage" status 2 run --max-rewrites 0 "$case_dir/rules.graft" "$case_dir/input.relay"
+check "match with an unknown option" status 2 match -x "$case_dir/rules.graft" "$case_dir/input.relay"
+
+check "run -o writes the result" status 0 run "$case_dir/rules.graft" "$case_dir/input.relay" -o "$tmp/o.relay"
+check "run -o output is the golden output" cmp -s "$tmp/o.relay" "$case_dir/expected.relay"
+
+printf 'swap := x + y => y + x\n' >"$tmp/swap.graft"
+check "no fixpoint exits 1" status 1 run "$tmp/swap.graft" "$case_dir/input.relay" -o "$tmp/none.relay"
+check "no fixpoint leaves no output file" test ! -e "$tmp/none.relay"
+check "no fixpoint names the rule" grep -q "rules still firing: swap (" "$tmp/err"
+
+printf 'bad := nn.relu(x => x\n' >"$tmp/bad.graft"
+check "bad rules exit 1" status 1 run "$tmp/bad.graft" "$case_dir/input.relay"
+check "bad rules report file:line:col" grep -q "bad.graft:1:" "$tmp/err"
+printf 'def @main(%%x) {\n  nn.relu(%%y)\n}\n' >"$tmp/bad.relay"
+check "bad model exits 1" status 1 run "$case_dir/rules.graft" "$tmp/bad.relay"
+check "bad model reports file:line:col" grep -q "bad.relay:2:" "$tmp/err"
+
+check "--stats=counts" status 0 run --stats=counts "$case_dir/rules.graft" "$case_dir/input.relay"
+printf 'rule    tried  matched  applied  refused  why\nbn          1        1        1        0  -\ntotal: 0 rewrites in 0 rounds, 1 groups; 12 labellings; automaton: 8 states, 8 transitions\n' >"$tmp/want"
+check "--stats=counts prints the counts" cmp -s "$tmp/err" "$tmp/want"
+check "--stats prints times" sh -c '"$1" run --stats "$2/rules.graft" "$2/input.relay" 2>&1 >/dev/null | grep -q "(time)"' sh "$graft" "$case_dir"
+
+printf 'fold := negative(negative(x)) => x\n' >"$tmp/fold.graft"
+printf 'def @main(%%x) {\n  %%0 = negative(%%x);\n  negative(%%0)\n}\n' >"$tmp/fold.relay"
+check "--trace prints each rewrite" sh -c '"$1" run --trace "$2" "$3" 2>&1 >/dev/null | grep -q "^rewrite fold (.*fold.graft:1): #2 negative => %x$"' sh "$graft" "$tmp/fold.graft" "$tmp/fold.relay"
+check "run reads the model from stdin" sh -c '"$1" run "$2" - <"$3" | grep -q "^  %x$"' sh "$graft" "$tmp/fold.graft" "$tmp/fold.relay"
+
+echo "engine_cli: $fail failed"
+[ "$fail" -eq 0 ]
