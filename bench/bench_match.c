@@ -1,5 +1,6 @@
-/* bench_match.c - matching cost per node against the number of rules
- * (make bench; results in bench/RESULTS.md).
+/* bench_match.c - the automaton's matching cost per node against the
+ * number of rules (make bench-automaton; results in doc/automaton.md,
+ * "Measurements").  The project's full benchmarks are bench/bench.am.
  *
  * Builds a ResNet-like graph of about 120,000 nodes (conv2d, batch_norm,
  * relu, add, clip, multiply, with weight parameters and scalar

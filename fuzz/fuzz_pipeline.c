@@ -24,7 +24,7 @@
 
 /* The rewrite bound: small, so that rule sets that never stop are cut
  * off quickly (the engine must then report them). */
-enum { FUZZ_MAX_REWRITES = 500 };
+enum { FUZZ_MAX_REWRITES = 100 };
 
 /* One run: the printed result (or NULL) and all diagnostics. */
 typedef struct RunResult {

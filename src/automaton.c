@@ -114,6 +114,7 @@ static Slot *table_find(const Table *t, const uint32_t *key, size_t len, uint64_
     }
 }
 
+/* Doubles the table and re-inserts every slot (the key pool stays). */
 static void table_grow(Table *t)
 {
     Slot *old = t->slots;
@@ -255,6 +256,8 @@ static void sort_rules(uint32_t *v, uint32_t n, const RuleDesc *rules)
     }
 }
 
+/* Indexes the rule set: items by head op, tests by kind (note [test
+ * order]), rules best first.  No state exists until a node is labelled. */
 Automaton *automaton_new(const RuleSet *rs)
 {
     Automaton *a = xcalloc(1, sizeof *a);

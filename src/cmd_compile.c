@@ -115,18 +115,27 @@ static int parse_args(int argc, char **argv, CompileArgs *a)
     return check_args(a);
 }
 
-/* Writes one output file through fn; false after reporting. */
-static bool write_file(const char *path, const RuleFile *rf, const Lowered *lw,
-                       const EmitOptions *eo, bool header, Diag *d)
+/* Writes the C file and, when asked, the header: both are written and
+ * flushed before either is renamed into place, so a full disk leaves
+ * neither half updated (note [atomic output]; tests/hostile.sh). */
+static bool write_files(const CompileArgs *a, const RuleFile *rf, const Lowered *lw,
+                        const EmitOptions *eo, Diag *d)
 {
-    OutFile *of = outfile_open(path, d);
-    if (!of)
+    OutFile *h = a->header ? outfile_open(a->header, d) : NULL;
+    OutFile *c = !a->header || h ? outfile_open(a->out, d) : NULL;
+    bool ok = c && (!a->header || h);
+    if (ok && h)
+        emit_c_header(eo, outfile_stream(h));
+    if (ok)
+        emit_c_source(rf, lw, eo, outfile_stream(c));
+    ok = ok && (!h || outfile_flush(h, d)) && outfile_flush(c, d);
+    if (!ok) {
+        outfile_abort(h);
+        outfile_abort(c);
         return false;
-    if (header)
-        emit_c_header(eo, outfile_stream(of));
-    else
-        emit_c_source(rf, lw, eo, outfile_stream(of));
-    return outfile_commit(of, d);
+    }
+    bool header_ok = !h || outfile_commit(h, d);
+    return outfile_commit(c, d) && header_ok;
 }
 
 /* Emits the C file (and header) or, with --exe, the program. */
@@ -142,9 +151,7 @@ static bool compile(const CompileArgs *a, const RuleFile *rf, const Lowered *lw,
     };
     if (a->exe)
         return emit_c_build_exe(rf, lw, &eo, a->out, d);
-    if (a->header && !write_file(a->header, rf, lw, &eo, true, d))
-        return false;
-    return write_file(a->out, rf, lw, &eo, false, d);
+    return write_files(a, rf, lw, &eo, d);
 }
 
 /* Loads, checks and lowers the rules, then compiles them. */

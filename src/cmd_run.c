@@ -42,6 +42,8 @@ typedef struct RunArgs {
     uint64_t max_rewrites; /* --max-rewrites, 0 = default */
 } RunArgs;
 
+/* --max-rewrites N: a positive decimal count; -1 when fine, else the
+ * usage error's exit status. */
 static int parse_count(const char *s, uint64_t *out)
 {
     char *end;

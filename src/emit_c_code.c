@@ -13,8 +13,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const cmp_ops[] = {"CMP_EQ", "CMP_NE", "CMP_LT", "CMP_LE", "CMP_GT",
-                                      "CMP_GE"};
+static const char *const cmp_ops[] = {
+    [CMP_EQ] = "CMP_EQ", [CMP_NE] = "CMP_NE", [CMP_LT] = "CMP_LT",
+    [CMP_LE] = "CMP_LE", [CMP_GT] = "CMP_GT", [CMP_GE] = "CMP_GE",
+};
+
+/* Whether every node of guard x is a kind guard_val / guard_bool know;
+ * otherwise the guard stays interpreted (guard_fn NULL). */
+static bool guard_known(const PatExpr *x)
+{
+    if (x->kind > EXPR_ATTR || x->kind == EXPR_CALL || x->kind == EXPR_TUPLE)
+        return false;
+    if (x->kind == EXPR_CMP && (x->cmp < CMP_EQ || x->cmp > CMP_GE))
+        return false;
+    for (int i = 0; i < x->nkids; i++)
+        if (x->kind != EXPR_LIST && !guard_known(x->kids[i]))
+            return false;
+    return true;
+}
+
+/* The same for actions: new constants, calls, tuples, element access and
+ * bound variables (build_fn NULL otherwise). */
+static bool action_known(const PatExpr *x)
+{
+    if (x->kind != EXPR_SLOT && x->kind != EXPR_NUM && x->kind != EXPR_CALL &&
+        x->kind != EXPR_TUPLE && x->kind != EXPR_GETITEM)
+        return false;
+    for (int i = 0; i < x->nkids; i++)
+        if (!action_known(x->kids[i]))
+            return false;
+    for (int i = 0; i < x->nattrs; i++)
+        if (x->attrs[i].src != ASRC_COPY && x->attrs[i].src != ASRC_EXPR)
+            return false;
+    return true;
+}
 
 /* ---- #line ---- */
 
@@ -194,7 +226,7 @@ static void guard_bool(Emitter *E, const PatExpr *x, StrBuf *sb)
 char *emit_guard_fn(Emitter *E, uint32_t r)
 {
     const RuleDesc *rule = &E->rs->rules[r];
-    if (!rule->guard)
+    if (!rule->guard || !guard_known(rule->guard))
         return NULL;
     StrBuf body = {0}, name = {0};
     guard_bool(E, rule->guard, &body); /* writes attribute defaults first */
@@ -351,7 +383,7 @@ static void build_node(BuildCtx *c, const PatExpr *x, StrBuf *out)
 char *emit_build_fn(Emitter *E, uint32_t r)
 {
     const RuleDesc *rule = &E->rs->rules[r];
-    if (rule->kind != ACTION_REWRITE || !rule->action)
+    if (rule->kind != ACTION_REWRITE || !rule->action || !action_known(rule->action))
         return NULL;
     StrBuf name = {0};
     strbuf_printf(&name, "%s_build", E->prefix);

@@ -141,6 +141,8 @@ bool engine_interior_escapes(Engine *e, Node *root, const MatchPair *pairs,
     return false;
 }
 
+/* Labels the graph, then verifies every rule the state accepts at every
+ * node, reporting each match in file order of the rules. */
 void engine_matches(Engine *e, MatchVisitor fn, void *ctx)
 {
     uint32_t n = engine_order(e);

@@ -95,6 +95,7 @@ static PatExpr *query(Lowerer *L, const AstNode *a)
     return e;
 }
 
+/* a && b, a || b, comparisons and arithmetic: one PatExpr with two kids. */
 static PatExpr *binary(Lowerer *L, const AstNode *a)
 {
     static const int cmps[] = {[OPER_EQ] = CMP_EQ, [OPER_NE] = CMP_NE, [OPER_LT] = CMP_LT,
@@ -172,6 +173,8 @@ static bool act_attr(Lowerer *L, const AstNode *a, PatActAttr *out)
     return out->value != NULL;
 }
 
+/* op(args, name=value, **c) in an action: kids are the operands, attrs
+ * the copied (first) and written attributes. */
 static PatExpr *act_call(Lowerer *L, const AstNode *a)
 {
     PatExpr *e = new_expr(L, EXPR_CALL);

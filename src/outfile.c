@@ -96,6 +96,15 @@ bool outfile_commit(OutFile *of, Diag *d)
     return ok;
 }
 
+bool outfile_flush(OutFile *of, Diag *d)
+{
+    if (fflush(of->stream) == 0 && !ferror(of->stream))
+        return true;
+    diag_plain_error(d, "cannot write '%s': %s", of->target ? of->target : "standard output",
+                     strerror(errno));
+    return false;
+}
+
 void outfile_abort(OutFile *of)
 {
     if (!of)

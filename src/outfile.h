@@ -23,6 +23,10 @@ FILE *outfile_stream(OutFile *of);
 bool outfile_commit(OutFile *of, Diag *d);
 /* Discards the temporary file; the target is untouched. */
 void outfile_abort(OutFile *of);
+/* Flushes and checks for write errors without renaming; false after
+ * reporting.  Lets a command that writes several files (graft compile
+ * -o OUT.c --header OUT.h) check them all before committing any. */
+bool outfile_flush(OutFile *of, Diag *d);
 /* True when path names the same existing file as other (by inode). */
 bool outfile_same_file(const char *path, const char *other);
 

@@ -51,6 +51,8 @@ typedef struct Pass {
     uint32_t counter;   /* candidate groups so far */
     Node **region;      /* scratch: the current region */
     size_t nregion, cregion;
+    bool *named;        /* per variable slot of the rule: some non-leaf
+                           pattern node binds it (s@exp(x)) */
 } Pass;
 
 /* ---- candidates ---- */
@@ -101,9 +103,24 @@ static bool on_dom_path(const MatchPair *pairs, uint32_t npairs, const Node *n)
     return false;
 }
 
-/* The parameters' arguments: leaves in pattern order, embedded constants
- * and dominator paths left out; operands a variadic pattern leaves
- * unmatched follow it. */
+/* A leaf that is an input: not an embedded constant, not on a dominator
+ * path, and not the reuse of a named sub-pattern (s in s@exp(x) *
+ * sqrt(s) is the exp node, inside the group; what s@p binds as a leaf,
+ * as in s@x, is an input through that leaf). */
+static bool leaf_is_input(const Pass *p, const MatchPair *pairs, uint32_t npairs,
+                          const MatchPair *leaf)
+{
+    const PatNode *pat = leaf->pat;
+    if (pat->embed && node_kind(leaf->node) == NODE_CONST)
+        return false;
+    if (pat->slot >= 0 && p->named[pat->slot])
+        return false;
+    return !on_dom_path(pairs, npairs, leaf->node);
+}
+
+/* The parameters' arguments: leaves in pattern order, embedded constants,
+ * dominator paths and named sub-patterns left out; operands a variadic
+ * pattern leaves unmatched follow it. */
 static void collect_inputs(const Pass *p, Group *gr)
 {
     uint32_t npairs;
@@ -112,7 +129,7 @@ static void collect_inputs(const Pass *p, Group *gr)
         const PatNode *pat = pairs[i].pat;
         Node *n = pairs[i].node;
         if (pat->kind == PAT_ANY) {
-            if (!(pat->embed && node_kind(n) == NODE_CONST) && !on_dom_path(pairs, npairs, n))
+            if (leaf_is_input(p, pairs, npairs, &pairs[i]))
                 add_input(gr, n);
             continue;
         }
@@ -240,6 +257,8 @@ static void try_root(Pass *p, Node *x)
 
 /* ---- applying groups ---- */
 
+/* A copy of n reading args, with n's attributes, type and annotation;
+ * variables and functions are not copied. */
 static Node *copy_node(Graph *g, Node *n, Node *const *args)
 {
     Node *c;
@@ -295,7 +314,10 @@ static void name_part(StrBuf *name, const Node *n)
  * inputs replaced by params; returns the body's root. */
 static Node *copy_region(Pass *p, const Group *gr, Node *const *params, StrBuf *name)
 {
-    typedef struct Frame { Node *n; int next; } Frame;
+    typedef struct Frame {
+        Node *n;  /* the node being copied */
+        int next; /* its next operand to visit */
+    } Frame;
     Frame *stack = xmalloc(sizeof *stack);
     size_t cap = 1, depth = 0;
     Node **args = NULL;
@@ -335,6 +357,8 @@ static Node *copy_region(Pass *p, const Group *gr, Node *const *params, StrBuf *
     return body;
 }
 
+/* The new function's attributes: PartitionedFromPattern, then the rule's
+ * own (Composite=...), copied into the graph. */
 static Attr *fn_attrs(Graph *g, const RuleDesc *rule, const char *name, int *n)
 {
     Attr *attrs = arena_array(graph_arena(g), (size_t)rule->npart_attrs + 2, sizeof *attrs);
@@ -354,6 +378,8 @@ static Attr *fn_attrs(Graph *g, const RuleDesc *rule, const char *name, int *n)
     return attrs;
 }
 
+/* Replaces a group by a call of a new function: parameters first (so the
+ * graph adopts the copied body into the function), the body, the call. */
 static void apply_group(Pass *p, const Group *gr)
 {
     Graph *g = p->e->g;
@@ -386,6 +412,27 @@ static void apply_group(Pass *p, const Group *gr)
 
 /* ---- one pass ---- */
 
+/* Marks the slots that a non-leaf pattern node binds (s@exp(x), and
+ * s@x, which lowering wraps in a one-choice alternative); walks the
+ * pattern with a stack, patterns may be deep. */
+static bool *named_slots(const RuleDesc *rule)
+{
+    bool *named = xcalloc((size_t)rule->nslots + 1, sizeof *named);
+    const PatNode **stack = xmalloc(sizeof *stack);
+    size_t cap = 1, depth = 0;
+    stack[depth++] = rule->pattern;
+    while (depth) {
+        const PatNode *n = stack[--depth];
+        if (n->slot >= 0 && n->kind != PAT_ANY)
+            named[n->slot] = true;
+        xgrow((void **)&stack, &cap, depth + (size_t)n->nkids, sizeof *stack);
+        for (int i = 0; i < n->nkids; i++)
+            stack[depth++] = n->kids[i];
+    }
+    free(stack);
+    return named;
+}
+
 static void pass_init(Pass *p, Engine *e, uint32_t rule)
 {
     memset(p, 0, sizeof *p);
@@ -397,6 +444,7 @@ static void pass_init(Pass *p, Engine *e, uint32_t rule)
     p->pre = xcalloc((size_t)p->size + 1, 1);
     p->inreg = xcalloc((size_t)p->size + 1, sizeof *p->inreg);
     p->copy = xcalloc((size_t)p->size + 1, sizeof *p->copy);
+    p->named = named_slots(&e->rs->rules[rule]);
 }
 
 static void pass_free(Pass *p)
@@ -409,8 +457,10 @@ static void pass_free(Pass *p)
     free(p->inreg);
     free(p->copy);
     free(p->region);
+    free(p->named);
 }
 
+/* One partition pass of one rule (note [partition semantics]). */
 static void partition_pass(Engine *e, uint32_t rule)
 {
     Pass p;

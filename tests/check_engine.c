@@ -147,6 +147,19 @@ START_TEST(guard_backtracks_over_commutative)
 }
 END_TEST
 
+/* An alternative is retried when a later part fails: relu(x) binds x to
+ * %a, the second x then fails; the other choice binds x to %0. */
+START_TEST(alternative_is_retried)
+{
+    Run r;
+    run_open(&r, "f := (nn.relu(x) | x) * x => exp(x)\n",
+             "def @main(%a) {\n  %0 = nn.relu(%a);\n  multiply(%0, %0)\n}\n", 0);
+    ck_assert(engine_run(r.e, r.d));
+    assert_output(&r, "def @main(%a) {\n  %0 = nn.relu(%a);\n  exp(%0)\n}\n");
+    run_close(&r);
+}
+END_TEST
+
 /* ---- the bound ---- */
 
 START_TEST(non_termination_is_reported)
@@ -244,6 +257,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, interior_use_postdominated);
     tcase_add_test(tc, guard_refusals_are_counted);
     tcase_add_test(tc, guard_backtracks_over_commutative);
+    tcase_add_test(tc, alternative_is_retried);
     suite_add_tcase(s, tc);
     tc = tcase_create("bound");
     tcase_add_test(tc, non_termination_is_reported);

@@ -93,6 +93,25 @@ full_disk o.dot viz mid.relay -o o.dot
 full_disk o.relay run r.graft mid.relay -o o.relay
 printf 'r := add(x, 1) => negative(x)\n' >neg.graft
 full_disk o.c compile neg.graft -o o.c
+# with --header, neither file is updated when one cannot be written
+echo old >o.h
+printf "graft: error: cannot write 'x.c': File too large\n" >want
+cases=$((cases + 1))
+( ulimit -f 4; "$GRAFT" compile neg.graft -o x.c --header o.h >out 2>err )
+[ $? -eq 1 ] && cmp -s err want || fail "full disk: compile --header: $(cat err)"
+[ "$(cat o.h)" = old ] || fail "full disk: compile --header updated o.h"
+rm -f o.h
+no_leftovers o.h
+no_leftovers x.c
+# compile --exe: the C file cannot be written, the program is kept
+echo old >prog3
+cases=$((cases + 1))
+( ulimit -f 4; "$GRAFT" compile --exe neg.graft -o prog3 >out 2>err )
+[ $? -eq 1 ] && grep -q "^graft: error: cannot write '.*prog3\.c': File too large\$" err ||
+    fail "full disk: compile --exe: $(cat err)"
+[ "$(cat prog3)" = old ] || fail "full disk: compile --exe clobbered prog3"
+rm -f prog3
+no_leftovers prog3
 
 # ---- atomic output on bad input: an existing output is kept ----
 printf 'def @main(%%x) {\n  add(%%x,\n}\n' >bad.relay
@@ -164,6 +183,21 @@ awk 'BEGIN { print "def @main(%x) {"; for (i = 0; i < 100000; i++)
 printf "graft: error: rewriting did not reach a fixpoint within 176 rounds (16 * (1 + rewrite bound / nodes)); rules still firing: grow (grow.graft:1, 1 times in the last round)\n" >want
 expect 1 "$GRAFT" run grow.graft chain.relay
 
+# ---- 10^6-deep nesting in a rule file ----
+awk 'BEGIN { printf "r := "; for (i = 0; i < 1000000; i++) printf "(";
+    printf "x"; for (i = 0; i < 1000000; i++) printf ")"; print " => x" }' >deep.graft
+cases=$((cases + 1))
+"$GRAFT" check deep.graft >out 2>err
+[ $? -eq 1 ] && head -n 1 err | grep -qx 'deep.graft:1:262: error: nesting deeper than 256 levels' ||
+    fail "deep rule nesting: $(head -n 1 err | cut -c1-100)"
+awk 'BEGIN { printf "def @main(%%x) {\n  "; for (i = 0; i < 1000000; i++) printf "negative(";
+    printf "%%x"; for (i = 0; i < 1000000; i++) printf ")"; print "\n}" }' >deep.relay
+cases=$((cases + 1))
+"$GRAFT" fmt deep.relay >out 2>err
+[ $? -eq 1 ] && head -n 1 err | grep -q '^deep.relay:2:[0-9]*: error: expression nested too deeply' ||
+    fail "deep model nesting: $(head -n 1 err | cut -c1-100)"
+rm -f deep.graft deep.relay
+
 # ---- include cycles ----
 printf 'include "b.graft"\na := nn.relu(x) => x\n' >a.graft
 printf 'include "a.graft"\nb := sigmoid(x) => x\n' >b.graft
@@ -189,6 +223,14 @@ num.graft:1:13: error: malformed number
       |             ^~~~
 EOF
 expect 1 "$GRAFT" check num.graft
+# beyond double: an error; beyond int64: kept as a floating-point value
+printf 'r := add(x, 1e999999) => x\ns := add(x, 99999999999999999999999) => x\n' >inf.graft
+cat >want <<'EOF'
+inf.graft:1:13: error: number out of range
+    1 | r := add(x, 1e999999) => x
+      |             ^~~~~~~~
+EOF
+expect 1 "$GRAFT" check inf.graft
 
 # ---- binary files ----
 printf '\177ELF\002\001\001\000' >elf
@@ -226,6 +268,40 @@ usage 2 "graft compile: '--exe' cannot write a program to standard output" compi
 usage 2 "graft compile: '--header' does not go with '--exe'" compile --exe r.graft -o p --header h.h
 usage 2 "graft compile: 'no-t' is not a C identifier (--name)" compile r.graft -o o.c --name no-t
 usage 2 "graft check: unknown option '--bogus'" check --bogus
+usage 2 "graft check: no rule files given" check
+usage 2 "graft check: --dot goes with --dump-automaton" check --dot r.graft
+usage 2 "graft check: only one dump option at a time" check --dump-ast --dump-automaton r.graft
+usage 2 "graft compile: the C file and the header cannot both go to standard output" compile r.graft -o - --header -
+usage 2 "graft run: '--max-rewrites' needs a positive number, not '0'" run r.graft m.relay --max-rewrites 0
+usage 2 "graft run: '--max-rewrites' needs a positive number, not 'x'" run r.graft m.relay --max-rewrites x
+usage 2 "graft run: option '--max-rewrites' needs a number" run r.graft m.relay --max-rewrites
+usage 2 "graft match: need RULES... and a MODEL" match r.graft
+usage 2 "graft viz: option '-o' needs a file name" viz m.relay -o
+printf 'usage: graft COMMAND [ARGS...]\n' >want
+cases=$((cases + 1))
+"$GRAFT" >out 2>err
+[ $? -eq 2 ] && head -n 1 err | cmp -s - want || fail "graft without arguments"
+for c in fmt viz check run match compile; do
+    cases=$((cases + 1))
+    "$GRAFT" $c --help >out 2>err && [ ! -s err ] && grep -q "^usage: graft $c" out ||
+        fail "graft $c --help"
+done
+# the usage errors of a program built by graft compile --exe
+if [ -x prog ]; then
+    prog_usage() { # expected first line, then the arguments
+        printf '%s\nTry '"'"'./prog --help'"'"'.\n' "$1" >want
+        shift
+        expect 2 ./prog "$@"
+    }
+    prog_usage "./prog: need a MODEL"
+    prog_usage "./prog: option '-o' needs a file name" m.relay -o
+    prog_usage "./prog: option '--max-rewrites' needs a number" m.relay --max-rewrites
+    prog_usage "./prog: '--max-rewrites' needs a positive number, not '-3'" m.relay --max-rewrites -3
+    prog_usage "./prog: unknown option '--bogus'" m.relay --bogus
+    prog_usage "./prog: only one MODEL, not 'r.graft' too" m.relay r.graft
+    printf "graft: error: cannot read 'missing.relay': No such file or directory\n" >want
+    expect 1 ./prog missing.relay
+fi
 printf "graft: error: cannot read 'missing.relay': No such file or directory\n" >want
 expect 1 "$GRAFT" fmt missing.relay
 printf "graft: error: cannot read '.': Is a directory\n" >want
@@ -261,7 +337,8 @@ if [ "${GRAFT_SLOW_TESTS:-1}" != 0 ]; then
     # a 1 MB rule name and variable name
     awk 'BEGIN { n = 1048576; s = ""; for (i = 0; i < 1024; i++) s = s "a";
         k = ""; for (i = 0; i < 1024; i++) k = k s;
-        printf "r%s := nn.relu(v%s) => v%s\n", k, k, k }' >name.graft
+        printf "r%s := nn.relu(v%s) => v%s\n", k, k, k;
+        printf "p := sigmoid(_) => partition(Composite=\"%s\")\n", k }' >name.graft
     : >want
     expect 0 "$GRAFT" check name.graft
 fi

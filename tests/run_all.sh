@@ -20,7 +20,11 @@ step() {
 step "plain build"
 { [ -f Makefile ] || ./configure -q; } && make -s -j"$jobs" || exit 2
 make -s -j"$jobs" check || failed_steps=$((failed_steps + 1))
-logs="tests/*.log"
+# Test logs of a build tree: tests/, tests/emit/, fuzz/ (not valgrind's own).
+test_logs() {
+    find "$1/tests" "$1/fuzz" -name '*.log' ! -path '*/valgrind/*' 2>/dev/null | sort
+}
+logs=$(test_logs .)
 
 if [ "${GRAFT_QUICK:-0}" != 1 ]; then
     step "AddressSanitizer + UBSan build"
@@ -34,7 +38,7 @@ if [ "${GRAFT_QUICK:-0}" != 1 ]; then
       ./configure -q --enable-sanitizers &&
       make -s -j"$jobs" && GRAFT_SLOW_TESTS=0 make -s -j"$jobs" check ) ||
         failed_steps=$((failed_steps + 1))
-    logs="$logs build-asan/tree/tests/*.log"
+    logs="$logs $(test_logs build-asan/tree)"
 
     step "valgrind memcheck"
     make -s valgrind-check || failed_steps=$((failed_steps + 1))
