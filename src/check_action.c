@@ -4,6 +4,7 @@
  * number, or "&&" over a number, is reported at compile time.  Actions may
  * only use variables the pattern binds on every way it matches. */
 #include "check_impl.h"
+#include "pattern.h"
 
 #include <string.h>
 
@@ -282,6 +283,33 @@ static bool check_new_call(CheckCtx *c, AstNode *n)
     return ok;
 }
 
+/* 2:float32 in an action makes a constant of that dtype: only a dtype
+ * constraint on a number means something there, and the number must fit
+ * the dtype (pattern_const_text, the spelling lowering gives it). */
+static bool check_typed_constant(CheckCtx *c, AstNode *n)
+{
+    const AstNode *num = n->u.constrain.operand;
+    if (num->kind != AST_NUMBER) {
+        diag_error(c->d, n->src, n->u.constrain.where,
+                   "in an action only a number literal can be given a dtype");
+        return false;
+    }
+    if (n->u.constrain.kind != CONSTRAINT_DTYPE || !n->u.constrain.dtype) {
+        diag_error(c->d, n->src, n->u.constrain.where, "this constraint cannot appear in "
+                   "a rewrite action; only a number's dtype can (2:float32)");
+        return false;
+    }
+    StrBuf text = {0};
+    const char *why = pattern_const_text(num->u.num.value, n->u.constrain.dtype, &text);
+    strbuf_free(&text);
+    if (why)
+        diag_error(c->d, n->src, num->range,
+                   "cannot make a constant of dtype %s from this number: %s",
+                   n->u.constrain.dtype, why);
+    return why == NULL;
+}
+
+/* An action expression: bound variables, new constants and op calls. */
 static bool check_expr(CheckCtx *c, AstNode *n)
 {
     switch (n->kind) {
@@ -308,11 +336,7 @@ static bool check_expr(CheckCtx *c, AstNode *n)
     case AST_GETITEM:
         return check_expr(c, n->u.item.base);
     case AST_CONSTRAIN:
-        if (n->u.constrain.operand->kind == AST_NUMBER)
-            return true;
-        diag_error(c->d, n->src, n->u.constrain.where,
-                   "in an action only a number literal can be given a dtype");
-        return false;
+        return check_typed_constant(c, n);
     default:
         diag_error(c->d, n->src, n->range, "not allowed in an action");
         return false;

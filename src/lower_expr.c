@@ -143,16 +143,40 @@ const PatExpr *lower_guard(Lowerer *L, const AstNode *a)
 
 /* ---- actions ---- */
 
-/* A number in an action makes a new float32 constant, spelled as TVM
- * prints one ("1f", "1e-05f", "0.5f"). */
-static PatExpr *new_constant(Lowerer *L, const AstNode *a)
+/* A number in an action makes a new constant: float32 when written
+ * alone, else of the dtype written after it (2:int64); spelled as TVM
+ * prints one ("1f", "1e-05f", "2i64", pattern_const_text). */
+static PatExpr *new_constant(Lowerer *L, const AstNode *a, const char *dtype)
 {
     PatExpr *e = literal(L, a);
-    char buf[64];
-    snprintf(buf, sizeof buf, "%gf", a->u.num.value);
-    e->text = lower_name(L, buf);
-    e->dtype = lower_name(L, "float32");
+    StrBuf text = {0};
+    const char *why = pattern_const_text(a->u.num.value, dtype, &text);
+    if (why) {
+        diag_error(L->d, a->src, a->range,
+                   "cannot make a constant of dtype %s from this number: %s",
+                   dtype, why);
+        L->errors++;
+        return NULL;
+    }
+    e->text = lower_name(L, text.data);
+    e->dtype = lower_name(L, dtype);
+    strbuf_free(&text);
     return e;
+}
+
+/* 2:float32 in an action: a new constant of that dtype; no other
+ * constraint means anything there (the checker reports them first). */
+static PatExpr *typed_constant(Lowerer *L, const AstNode *a)
+{
+    const AstNode *num = a->u.constrain.operand;
+    if (num->kind != AST_NUMBER || a->u.constrain.kind != CONSTRAINT_DTYPE ||
+        !a->u.constrain.dtype) {
+        diag_error(L->d, a->src, a->u.constrain.where, "this constraint cannot appear in a "
+                   "rewrite action; only a number's dtype can (2:float32)");
+        L->errors++;
+        return NULL;
+    }
+    return new_constant(L, num, a->u.constrain.dtype);
 }
 
 /* name=value in a new op call: a literal, a bound attribute or scalar
@@ -204,7 +228,9 @@ const PatExpr *lower_action(Lowerer *L, const AstNode *a)
         e->slot = a->u.var.slot;
         return e;
     case AST_NUMBER:
-        return new_constant(L, a);
+        return new_constant(L, a, "float32");
+    case AST_CONSTRAIN:
+        return typed_constant(L, a);
     case AST_CALL:
         return act_call(L, a);
     case AST_TUPLE:

@@ -412,17 +412,58 @@ static void apply_group(Pass *p, const Group *gr)
 
 /* ---- one pass ---- */
 
+/* Pattern nodes a walk has seen: patterns share sub-trees (an op class
+ * repeats its operand under every choice, so twelve nested classes are a
+ * DAG of a few hundred nodes but 40^12 paths); a walk visits each once. */
+typedef struct PatSet {
+    const PatNode **keys; /* open addressing, NULL = empty */
+    size_t cap;           /* a power of two */
+    size_t count;         /* keys stored */
+} PatSet;
+
+static size_t patset_slot(const PatSet *s, const PatNode *p)
+{
+    size_t mask = s->cap - 1;
+    size_t i = (size_t)hash_mix(0, (uint64_t)(uintptr_t)p) & mask;
+    while (s->keys[i] && s->keys[i] != p)
+        i = (i + 1) & mask;
+    return i;
+}
+
+/* Adds p; false when it was there already. */
+static bool patset_add(PatSet *s, const PatNode *p)
+{
+    if (2 * (s->count + 1) > s->cap) {
+        PatSet big = {xcalloc(s->cap ? 2 * s->cap : 16, sizeof *big.keys),
+                      s->cap ? 2 * s->cap : 16, s->count};
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->keys[i])
+                big.keys[patset_slot(&big, s->keys[i])] = s->keys[i];
+        free(s->keys);
+        *s = big;
+    }
+    size_t i = patset_slot(s, p);
+    if (s->keys[i])
+        return false;
+    s->keys[i] = p;
+    s->count++;
+    return true;
+}
+
 /* Marks the slots that a non-leaf pattern node binds (s@exp(x), and
  * s@x, which lowering wraps in a one-choice alternative); walks the
- * pattern with a stack, patterns may be deep. */
+ * pattern DAG with a stack, each node once. */
 static bool *named_slots(const RuleDesc *rule)
 {
     bool *named = xcalloc((size_t)rule->nslots + 1, sizeof *named);
+    PatSet seen = {0};
     const PatNode **stack = xmalloc(sizeof *stack);
     size_t cap = 1, depth = 0;
     stack[depth++] = rule->pattern;
     while (depth) {
         const PatNode *n = stack[--depth];
+        if (!patset_add(&seen, n))
+            continue;
         if (n->slot >= 0 && n->kind != PAT_ANY)
             named[n->slot] = true;
         xgrow((void **)&stack, &cap, depth + (size_t)n->nkids, sizeof *stack);
@@ -430,6 +471,7 @@ static bool *named_slots(const RuleDesc *rule)
             stack[depth++] = n->kids[i];
     }
     free(stack);
+    free(seen.keys);
     return named;
 }
 
@@ -460,15 +502,44 @@ static void pass_free(Pass *p)
     free(p->named);
 }
 
-/* One partition pass of one rule (note [partition semantics]). */
-static void partition_pass(Engine *e, uint32_t rule)
+/* note [partition relabelling]: the first pass labels every node; a
+ * later pass relabels only what the passes before it changed: nodes
+ * created since (ids from *upto on: copies, parameters, functions and
+ * calls) and nodes with an operand whose state changed or that is new (a
+ * user of a replaced root now reads the call).  Every other node has the
+ * same symbol and operand states as when it was labelled, so the same
+ * state; the check rides on the topological sweep.  e->order must hold
+ * the n live nodes in topological order. */
+static void relabel_changed(Engine *e, uint32_t n, uint32_t *upto)
+{
+    uint32_t count = graph_node_count(e->g);
+    uint8_t *changed = xcalloc((size_t)count + 1, 1);
+    for (uint32_t i = 0; i < n; i++) {
+        Node *x = e->order[i];
+        uint32_t id = node_id(x);
+        bool need = id >= *upto;
+        int na = node_kind(x) == NODE_FUNC ? 0 : node_nargs(x);
+        for (int k = 0; k < na && !need; k++)
+            need = changed[node_id(node_arg(x, k))];
+        if (!need)
+            continue;
+        uint32_t old = labels_state(e->labels, x);
+        uint32_t now = labels_node(e->labels, x);
+        changed[id] = id >= *upto || now != old;
+        e->stats.labelled++;
+    }
+    free(changed);
+    *upto = count;
+}
+
+/* One partition pass of one rule (note [partition semantics]); upto as
+ * relabel_changed takes it. */
+static void partition_pass(Engine *e, uint32_t rule, uint32_t *upto)
 {
     Pass p;
     pass_init(&p, e, rule);
     uint32_t n = engine_order(e);
-    for (uint32_t i = 0; i < n; i++)
-        labels_node(e->labels, e->order[i]);
-    e->stats.labelled += n;
+    relabel_changed(e, n, upto);
     for (uint32_t i = n; i-- > 0;) {
         Node *x = e->order[i];
         if (p.gid[node_id(x)] != NO_GROUP || p.pre[node_id(x)])
@@ -503,7 +574,8 @@ void engine_partition(Engine *e)
             order[j] = order[j - 1], j--;
         order[j] = r;
     }
+    uint32_t upto = 0; /* every node is labelled afresh by the first pass */
     for (uint32_t k = 0; k < n; k++)
-        partition_pass(e, order[k]);
+        partition_pass(e, order[k], &upto);
     free(order);
 }

@@ -1,6 +1,7 @@
 /* pattern.c - node tests and canonical attribute text for lowered patterns. */
 #include "pattern.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Numbers print as %.17g would, so 1, 1f and 1.0 give the same text.
@@ -51,6 +52,39 @@ void pattern_attr_key(const AttrValue *v, StrBuf *out)
         strbuf_putc(out, ']');
         return;
     }
+}
+
+/* An integer constant: whole, and within [lo, hi]. */
+static const char *int_text(double value, double lo, double hi, const char *suffix,
+                            StrBuf *out)
+{
+    if (!(value >= lo && value <= hi) || value != (double)(int64_t)value)
+        return "the value is not a whole number within the dtype's range";
+    strbuf_printf(out, "%lld%s", (long long)value, suffix);
+    return NULL;
+}
+
+const char *pattern_const_text(double value, const char *dtype, StrBuf *out)
+{
+    static const char *const floats[][2] = {
+        {"float32", "f"}, {"float64", "f64"}, {"float16", "f16"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(floats); i++)
+        if (strcmp(dtype, floats[i][0]) == 0) {
+            strbuf_printf(out, "%g%s", value == 0 ? 0.0 : value, floats[i][1]);
+            return NULL;
+        }
+    if (strcmp(dtype, "int32") == 0)
+        return int_text(value, -2147483648.0, 2147483647.0, "", out);
+    if (strcmp(dtype, "int64") == 0) /* 2^63 itself is out of range */
+        return int_text(value, -9223372036854775808.0, 9223372036854774784.0, "i64", out);
+    if (strcmp(dtype, "bool") == 0) {
+        if (value != 0 && value != 1)
+            return "a bool constant is 0 or 1";
+        strbuf_puts(out, value != 0 ? "True" : "False");
+        return NULL;
+    }
+    return "a new constant must be float32, float64, float16, int64, int32 or bool";
 }
 
 const char *pattern_node_dtype(const Node *n)

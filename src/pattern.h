@@ -193,6 +193,13 @@ struct PatExpr {
  * 1f or 1.0, strings quoted, lists "[a, b]", None, True/False as 1/0. */
 void pattern_attr_key(const AttrValue *v, StrBuf *out);
 
+/* Appends to out the text of a new scalar constant of dtype with value,
+ * spelled as TVM prints one: float32 "1.5f", float64 "1.5f64", float16
+ * "1.5f16", int64 "2i64", int32 "2", bool "True"/"False".  Returns NULL,
+ * or (out untouched) why no such constant can be written: a dtype TVM
+ * cannot print as a scalar, or a value the dtype cannot hold. */
+const char *pattern_const_text(double value, const char *dtype, StrBuf *out);
+
 /* True when node n passes test p (attribute tests look at n's attributes
  * and fall back on p->dflt). */
 bool pattern_pred_holds(const PatPred *p, const Node *n);

@@ -118,9 +118,3 @@ uint64_t hash_bytes(const void *data, size_t len, uint64_t seed)
     }
     return h;
 }
-
-uint64_t hash_mix(uint64_t h, uint64_t v)
-{
-    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-    return h;
-}

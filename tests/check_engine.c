@@ -9,6 +9,7 @@
 #include "engine.h"
 #include "frontend.h"
 #include "lower.h"
+#include "pattern.h"
 #include "relay.h"
 
 /* One loaded rule set and model, with diagnostics captured in text. */
@@ -224,6 +225,83 @@ START_TEST(dump_shares_items)
 }
 END_TEST
 
+/* ---- new constants in actions ---- */
+
+/* The text of value:dtype as a new constant, or "error: WHY". */
+static char *const_text(double value, const char *dtype)
+{
+    StrBuf sb = {0};
+    const char *why = pattern_const_text(value, dtype, &sb);
+    if (why) {
+        ck_assert_ptr_null(sb.data);
+        strbuf_printf(&sb, "error: %s", why);
+    }
+    return sb.data;
+}
+
+START_TEST(typed_constant_spellings)
+{
+    static const struct {
+        double value;     /* the number written */
+        const char *dtype; /* after ':' */
+        const char *want; /* the constant's text, or the error */
+    } cases[] = {
+        {1.5, "float32", "1.5f"},
+        {1e-05, "float32", "1e-05f"},
+        {-0.0, "float32", "0f"},
+        {1.5, "float64", "1.5f64"},
+        {1.5, "float16", "1.5f16"},
+        {2, "int64", "2i64"},
+        {-7, "int32", "-7"},
+        {1, "bool", "True"},
+        {0, "bool", "False"},
+        {1.5, "int32", "error: the value is not a whole number within the dtype's range"},
+        {2147483648.0, "int32", "error: the value is not a whole number within the dtype's range"},
+        {9223372036854775808.0, "int64",
+         "error: the value is not a whole number within the dtype's range"},
+        {2, "bool", "error: a bool constant is 0 or 1"},
+        {2, "int8",
+         "error: a new constant must be float32, float64, float16, int64, int32 or bool"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *got = const_text(cases[i].value, cases[i].dtype);
+        ck_assert_str_eq(got, cases[i].want);
+        free(got);
+    }
+}
+END_TEST
+
+START_TEST(typed_constant_in_action)
+{
+    Run r;
+    run_open(&r, "c := multiply(x, 1.5:float32) => add(x, 2:int64)\n",
+             "def @main(%x) {\n  multiply(%x, 1.5f)\n}\n", 0);
+    ck_assert(engine_run(r.e, r.d));
+    assert_output(&r, "def @main(%x) {\n  add(%x, 2i64)\n}\n");
+    run_close(&r);
+}
+END_TEST
+
+/* ---- named sub-patterns in partitions ---- */
+
+START_TEST(named_reuse_inside_group)
+{
+    Run r;
+    run_open(&r, "shared := sqrt(s) + s@exp(x) => partition\n",
+             "def @main(%x) {\n  %0 = exp(%x);\n  %1 = sqrt(%0);\n  add(%1, %0)\n}\n", 0);
+    ck_assert(engine_run(r.e, r.d));
+    assert_output(&r, "def @main(%x) {\n"
+                      "  %2 = fn (%FunctionVar_0_0, PartitionedFromPattern=\"exp_sqrt_add_\") {\n"
+                      "    %0 = exp(%FunctionVar_0_0);\n"
+                      "    %1 = sqrt(%0);\n"
+                      "    add(%1, %0)\n"
+                      "  };\n"
+                      "  %2(%x)\n"
+                      "}\n");
+    run_close(&r);
+}
+END_TEST
+
 /* ---- a million nodes ---- */
 
 START_TEST(million_node_chain)
@@ -267,6 +345,13 @@ static Suite *engine_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("dump");
     tcase_add_test(tc, dump_shares_items);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("actions");
+    tcase_add_test(tc, typed_constant_spellings);
+    tcase_add_test(tc, typed_constant_in_action);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("partition");
+    tcase_add_test(tc, named_reuse_inside_group);
     suite_add_tcase(s, tc);
     tc = tcase_create("deep");
     tcase_set_timeout(tc, 120);

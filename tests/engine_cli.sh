@@ -52,5 +52,31 @@ printf 'def @main(%%x) {\n  %%0 = negative(%%x);\n  negative(%%0)\n}\n' >"$tmp/f
 check "--trace prints each rewrite" sh -c '"$1" run --trace "$2" "$3" 2>&1 >/dev/null | grep -q "^rewrite fold (.*fold.graft:1): #2 negative => %x$"' sh "$graft" "$tmp/fold.graft" "$tmp/fold.relay"
 check "run reads the model from stdin" sh -c '"$1" run "$2" - <"$3" | grep -q "^  %x$"' sh "$graft" "$tmp/fold.graft" "$tmp/fold.relay"
 
+# note [partition relabelling]: the second partition pass relabels only
+# the first pass's new nodes (parameter, body, function, call) and exp,
+# whose operand is now the call: 5 + 5 labellings, not 5 + 8.
+printf 'a := nn.relu(x) => partition\nb := exp(x) => partition\n' >"$tmp/two.graft"
+printf 'def @main(%%x) {\n  %%0 = nn.relu(%%x);\n  %%1 = exp(%%0);\n  %%2 = sqrt(%%1);\n  negative(%%2)\n}\n' >"$tmp/two.relay"
+check "two partition passes" status 0 run --stats=counts "$tmp/two.graft" "$tmp/two.relay"
+check "the second pass relabels only what changed" grep -q "^total: 0 rewrites in 0 rounds, 2 groups; 10 labellings;" "$tmp/err"
+
+# A typed literal in an action: graft check and graft run accept the same
+# ones and reject the others with the same error.
+printf 'c := multiply(x, 1.5:float32) => add(x, 2:int64)\n' >"$tmp/typed.graft"
+printf 'def @main(%%x) {\n  multiply(%%x, 1.5f)\n}\n' >"$tmp/typed.relay"
+check "check accepts 2:int64 in an action" status 0 check "$tmp/typed.graft"
+check "run builds 2i64 for 2:int64" sh -c '"$1" run "$2" "$3" | grep -q "^  add(%x, 2i64)$"' sh "$graft" "$tmp/typed.graft" "$tmp/typed.relay"
+for bad in 1.5:int32 2:int8 3:bool; do
+    printf 'c := multiply(x, 1.5:float32) => add(x, %s)\n' "$bad" >"$tmp/bad_typed.graft"
+    check "check rejects $bad in an action" status 1 check "$tmp/bad_typed.graft"
+    cp "$tmp/err" "$tmp/check_err"
+    check "check names $bad's column" grep -q "bad_typed.graft:1:41: error: cannot make a constant of dtype" "$tmp/check_err"
+    check "run rejects $bad in an action" status 1 run "$tmp/bad_typed.graft" "$tmp/typed.relay"
+    check "run and check agree on $bad" cmp -s "$tmp/err" "$tmp/check_err"
+done
+printf 'c := multiply(x, 1.5:float32) => add(x, x:float32)\n' >"$tmp/bad_typed.graft"
+check "check rejects a constrained variable in an action" status 1 check "$tmp/bad_typed.graft"
+check "its error says what is wrong" grep -q "1:43: error: in an action only a number literal can be given a dtype" "$tmp/err"
+
 echo "engine_cli: $fail failed"
 [ "$fail" -eq 0 ]

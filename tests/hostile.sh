@@ -16,13 +16,13 @@ fails=0 cases=0
 
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-# expect STATUS CMD...: runs CMD; status and stderr (against $tmp/want)
-# must match exactly.
+# expect STATUS CMD...: runs CMD (for at most 120 s); status and stderr
+# (against $tmp/want) must match exactly.
 expect() {
     want_status=$1
     shift
     cases=$((cases + 1))
-    "$@" >out 2>err
+    timeout 120 "$@" >out 2>err # a hang is a failure (status 124), not a stuck test
     status=$?
     [ "$status" -eq "$want_status" ] || fail "$* exited $status, expected $want_status"
     cmp -s err want || { fail "$*: stderr differs"; diff want err | head -n 10; }
@@ -127,6 +127,17 @@ for args in "fmt bad.relay" "viz bad.relay" "run r.graft bad.relay" "run bad.gra
     rm -f o
     no_leftovers o
 done
+
+# an SVG whose renderer fails or is missing: reported, the old SVG kept
+echo keep >o.svg
+printf "graft viz: 'false -Tsvg' failed\n" >want
+GRAFT_DOT=false expect 1 "$GRAFT" viz m.relay -o o.svg
+printf "graft viz: Graphviz's 'no/dot' is not installed, so SVG cannot be made; write dot text instead (-o FILE.dot)\n" >want
+GRAFT_DOT=no/dot expect 1 "$GRAFT" viz m.relay -o o.svg
+unset GRAFT_DOT
+[ "$(cat o.svg)" = keep ] || fail "a failed SVG rendering clobbered o.svg"
+rm -f o.svg
+no_leftovers o.svg
 
 # ---- compile --exe and the program it builds ----
 if "$GRAFT" compile --exe r.graft -o prog >out 2>err; then
