@@ -112,31 +112,42 @@ static void pattern_leaf(FuzzBytes *in, StrBuf *out, bool *bound)
     }
 }
 
+/* (p OP q) with an infix op. */
+static void pattern_infix(FuzzBytes *in, StrBuf *out, int depth, bool *bound)
+{
+    static const char *const infix[] = {" + ", " * ", " - ", " / "};
+    strbuf_puts(out, "(");
+    gen_pattern(in, out, depth + 1, bound);
+    strbuf_puts(out, infix[fuzz_pick(in, ARRAY_LEN(infix))]);
+    gen_pattern(in, out, depth + 1, bound);
+    strbuf_puts(out, ")");
+}
+
+/* (p | q); a variable counts as bound only when both sides bind it. */
+static void pattern_alt(FuzzBytes *in, StrBuf *out, int depth, bool *bound)
+{
+    bool left[NVARS], right[NVARS];
+    memcpy(left, bound, sizeof left);
+    memcpy(right, bound, sizeof right);
+    strbuf_puts(out, "(");
+    gen_pattern(in, out, depth + 1, left);
+    strbuf_puts(out, " | ");
+    gen_pattern(in, out, depth + 1, right);
+    strbuf_puts(out, ")");
+    for (int v = 0; v < NVARS; v++)
+        bound[v] = left[v] && right[v];
+}
+
 /* op(p, ...), an infix form, an alternative, op?(p) or op*(p). */
 static void pattern_call(FuzzBytes *in, StrBuf *out, int depth, bool *bound)
 {
-    static const char *const infix[] = {" + ", " * ", " - ", " / "};
     unsigned k = fuzz_pick(in, 12);
     if (k < 2) {
-        strbuf_puts(out, "(");
-        gen_pattern(in, out, depth + 1, bound);
-        strbuf_puts(out, infix[fuzz_pick(in, ARRAY_LEN(infix))]);
-        gen_pattern(in, out, depth + 1, bound);
-        strbuf_puts(out, ")");
+        pattern_infix(in, out, depth, bound);
         return;
     }
     if (k == 2) {
-        /* a variable counts as bound only when both sides bind it */
-        bool left[NVARS], right[NVARS];
-        memcpy(left, bound, sizeof left);
-        memcpy(right, bound, sizeof right);
-        strbuf_puts(out, "(");
-        gen_pattern(in, out, depth + 1, left);
-        strbuf_puts(out, " | ");
-        gen_pattern(in, out, depth + 1, right);
-        strbuf_puts(out, ")");
-        for (int v = 0; v < NVARS; v++)
-            bound[v] = left[v] && right[v];
+        pattern_alt(in, out, depth, bound);
         return;
     }
     const GenOp *op = &gen_ops[fuzz_pick(in, ARRAY_LEN(gen_ops))];

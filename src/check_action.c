@@ -152,7 +152,10 @@ static GType binary_type(CheckCtx *c, AstNode *n)
         }
         return GT_BOOL;
     }
-    bool ok = expect(c, n->u.op.left, l, GT_NUM, sp) & expect(c, n->u.op.right, r, GT_NUM, sp);
+    /* Both operands are checked, so both report. */
+    bool left_ok = expect(c, n->u.op.left, l, GT_NUM, sp);
+    bool right_ok = expect(c, n->u.op.right, r, GT_NUM, sp);
+    bool ok = left_ok && right_ok;
     if (!ok)
         return GT_ERROR;
     return op >= OPER_ADD ? GT_NUM : GT_BOOL;
@@ -275,7 +278,9 @@ static bool check_new_call(CheckCtx *c, AstNode *n)
                            a->u.attr.name);
                 ok = false;
             }
-        ok &= (!op || check_attr_arg(c, op, a)) & check_attr_value(c, a);
+        bool arg_ok = !op || check_attr_arg(c, op, a);
+        bool value_ok = check_attr_value(c, a); /* reports on its own */
+        ok = ok && arg_ok && value_ok;
     }
     if (n->u.call.copy_from)
         ok &= check_copy(c, op, n->u.call.copy_from);

@@ -116,7 +116,10 @@ bool registry_declare(Registry *reg, const AstOpDecl *decl, Diag *d)
     OpInfo *op = arena_alloc(reg->arena, sizeof(OpInfo));
     op->name = interner_cstr(reg->names, decl->name);
     op->decl = decl;
-    bool ok = decl_operands(decl, op, d) & decl_traits(decl, op, d);
+    /* Both report their own errors, so both run. */
+    bool operands_ok = decl_operands(decl, op, d);
+    bool traits_ok = decl_traits(decl, op, d);
+    bool ok = operands_ok && traits_ok;
     OpAttrInfo *attrs = arena_array(reg->arena, (size_t)decl->nattrs + 1, sizeof(OpAttrInfo));
     for (int i = 0; i < decl->nattrs; i++)
         ok &= decl_attr(reg, decl, i, &attrs[op->nattrs++], d);
