@@ -264,20 +264,7 @@ void rt_attrs_free(RtAttrs *a)
 
 const AttrValue *rt_attr_copy(Graph *g, const AttrValue *v)
 {
-    AttrValue *c = graph_new_attr_value(g, v->kind);
-    c->i = v->i;
-    c->f = v->f;
-    c->s = v->s ? graph_intern(g, v->s) : NULL;
-    c->spelling = v->spelling ? graph_intern(g, v->spelling) : NULL;
-    if (v->kind == ATTR_LIST) {
-        const AttrValue **items = arena_array(graph_arena(g), (size_t)v->nitems + 1,
-                                              sizeof *items);
-        for (int i = 0; i < v->nitems; i++)
-            items[i] = rt_attr_copy(g, v->items[i]);
-        c->nitems = v->nitems;
-        c->items = (const AttrValue *const *)items;
-    }
-    return c;
+    return graph_copy_attr_value(g, v);
 }
 
 const AttrValue *rt_attr_slot(Graph *g, const Binding *b)

@@ -353,6 +353,26 @@ AttrValue *graph_new_attr_value(Graph *g, AttrKind kind)
     return v;
 }
 
+/* Recursion follows list nesting, which the loader and the rule parser
+ * bound (relay.h, graft-rules(5) "Limits"). */
+const AttrValue *graph_copy_attr_value(Graph *g, const AttrValue *v)
+{
+    AttrValue *c = graph_new_attr_value(g, v->kind);
+    c->i = v->i;
+    c->f = v->f;
+    c->s = v->s ? graph_intern(g, v->s) : NULL;
+    c->spelling = v->spelling ? graph_intern(g, v->spelling) : NULL;
+    if (v->kind == ATTR_LIST) {
+        const AttrValue **items = arena_array(graph_arena(g), (size_t)v->nitems + 1,
+                                              sizeof *items);
+        for (int i = 0; i < v->nitems; i++)
+            items[i] = graph_copy_attr_value(g, v->items[i]);
+        c->nitems = v->nitems;
+        c->items = (const AttrValue *const *)items;
+    }
+    return c;
+}
+
 void graph_set_type(Graph *g, Node *n, const Type *type)
 {
     (void)g;

@@ -180,6 +180,9 @@ Node *graph_add_fn_param(Graph *g, const char *name, const Type *type);
 Node *graph_add_func(Graph *g, Node *const *params, int nparams, Node *body,
                      const Attr *attrs, int nattrs);
 AttrValue *graph_new_attr_value(Graph *g, AttrKind kind);
+/* A deep copy of v (from any graph, or from a rule set's tables) owned by g;
+ * strings are interned in g, the spelling kept. */
+const AttrValue *graph_copy_attr_value(Graph *g, const AttrValue *v);
 /* Sets a node's type (a NODE_VAR's type stays "not declared"). */
 void graph_set_type(Graph *g, Node *n, const Type *type);
 /* Sets a NODE_VAR's declared type (printed as "%x: T"). */

@@ -11,26 +11,6 @@
 
 #include "util.h"
 
-/* A deep copy of v in g (spelling dropped: the printer writes canonical
- * text for values made by edits). */
-static const AttrValue *copy_value(Graph *g, const AttrValue *v)
-{
-    AttrValue *c = graph_new_attr_value(g, v->kind);
-    c->i = v->i;
-    c->f = v->f;
-    c->s = v->s ? graph_intern(g, v->s) : NULL;
-    c->spelling = v->spelling ? graph_intern(g, v->spelling) : NULL;
-    if (v->kind == ATTR_LIST) {
-        const AttrValue **items = arena_array(graph_arena(g), (size_t)v->nitems + 1,
-                                              sizeof *items);
-        for (int i = 0; i < v->nitems; i++)
-            items[i] = copy_value(g, v->items[i]);
-        c->nitems = v->nitems;
-        c->items = (const AttrValue *const *)items;
-    }
-    return c;
-}
-
 /* A bound scalar constant as an attribute value: its value, a float for
  * float dtypes and an int otherwise. */
 static const AttrValue *const_value(Graph *g, const Node *n)
@@ -51,7 +31,7 @@ static const AttrValue *attr_value(Graph *g, const PatExpr *x, const Binding *b)
     case EXPR_SLOT: {
         const Binding *s = &b[x->slot];
         if (s->attr)
-            return copy_value(g, s->attr);
+            return graph_copy_attr_value(g, s->attr);
         if (s->node && node_kind(s->node) == NODE_CONST && node_const_is_scalar(s->node))
             return const_value(g, s->node);
         return NULL;
@@ -60,10 +40,10 @@ static const AttrValue *attr_value(Graph *g, const PatExpr *x, const Binding *b)
         const Node *n = b[x->slot].node;
         const AttrValue *v = n ? node_find_attr(n, x->s) : NULL;
         v = v ? v : x->attr;
-        return v ? copy_value(g, v) : NULL;
+        return v ? graph_copy_attr_value(g, v) : NULL;
     }
     default:
-        return x->attr ? copy_value(g, x->attr) : NULL;
+        return x->attr ? graph_copy_attr_value(g, x->attr) : NULL;
     }
 }
 
