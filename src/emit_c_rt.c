@@ -110,7 +110,7 @@ static void key(const GuardVal *v, StrBuf *out)
 {
     switch (v->kind) {
     case GV_NUM:
-        strbuf_printf(out, "%.17g", v->f == 0 ? 0.0 : v->f);
+        pattern_number_key(v->f, out);
         return;
     case GV_STR:
         strbuf_printf(out, "\"%s\"", v->s);
@@ -119,10 +119,7 @@ static void key(const GuardVal *v, StrBuf *out)
         pattern_attr_key(v->attr, out);
         return;
     case GV_DIMS:
-        strbuf_putc(out, '[');
-        for (int i = 0; i < v->type->rank; i++)
-            strbuf_printf(out, "%s%.17g", i ? ", " : "", (double)v->type->dims[i]);
-        strbuf_putc(out, ']');
+        pattern_dims_key(v->type, out);
         return;
     case GV_LIST:
         strbuf_puts(out, v->s);

@@ -118,7 +118,7 @@ static void key(const Value *v, const Binding *b, StrBuf *out)
 {
     switch (v->kind) {
     case VAL_NUM:
-        strbuf_printf(out, "%.17g", v->f == 0 ? 0.0 : v->f);
+        pattern_number_key(v->f, out);
         return;
     case VAL_STR:
         strbuf_printf(out, "\"%s\"", v->s);
@@ -127,10 +127,7 @@ static void key(const Value *v, const Binding *b, StrBuf *out)
         pattern_attr_key(v->attr, out);
         return;
     case VAL_DIMS:
-        strbuf_putc(out, '[');
-        for (int i = 0; i < v->type->rank; i++)
-            strbuf_printf(out, "%s%.17g", i ? ", " : "", (double)v->type->dims[i]);
-        strbuf_putc(out, ']');
+        pattern_dims_key(v->type, out);
         return;
     case VAL_LIST:
         strbuf_putc(out, '[');

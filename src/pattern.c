@@ -7,7 +7,7 @@
 /* Numbers print as %.17g would, so 1, 1f and 1.0 give the same text.
  * Whole numbers below 1e15 (where %.17g prints plain digits) take a fast
  * path: labelling computes this text for attributes of every node. */
-static void key_number(double f, StrBuf *out)
+void pattern_number_key(double f, StrBuf *out)
 {
     if (f == 0)
         f = 0; /* -0 and 0 are the same attribute value */
@@ -26,15 +26,26 @@ static void key_number(double f, StrBuf *out)
     strbuf_printf(out, "%.17g", f);
 }
 
+void pattern_dims_key(const Type *t, StrBuf *out)
+{
+    strbuf_putc(out, '[');
+    for (int i = 0; i < t->rank; i++) {
+        if (i)
+            strbuf_puts(out, ", ");
+        pattern_number_key((double)t->dims[i], out);
+    }
+    strbuf_putc(out, ']');
+}
+
 void pattern_attr_key(const AttrValue *v, StrBuf *out)
 {
     switch (v->kind) {
     case ATTR_INT:
     case ATTR_BOOL:
-        key_number((double)v->i, out);
+        pattern_number_key((double)v->i, out);
         return;
     case ATTR_FLOAT:
-        key_number(v->f, out);
+        pattern_number_key(v->f, out);
         return;
     case ATTR_STRING:
         strbuf_printf(out, "\"%s\"", v->s ? v->s : "");

@@ -192,6 +192,12 @@ struct PatExpr {
  * values compare equal as strings: numbers as "%.17g" whether written 1,
  * 1f or 1.0, strings quoted, lists "[a, b]", None, True/False as 1/0. */
 void pattern_attr_key(const AttrValue *v, StrBuf *out);
+/* The same canonical text for a number (as "%.17g", -0 as 0) and for the
+ * dims of a tensor type ("[1, 3, 224, 224]"): guards compare shapes with
+ * list attributes through it, interpreted (match_guard.c) and compiled
+ * (emit_c_rt.c) alike. */
+void pattern_number_key(double f, StrBuf *out);
+void pattern_dims_key(const Type *t, StrBuf *out);
 
 /* Appends to out the text of a new scalar constant of dtype with value,
  * spelled as TVM prints one: float32 "1.5f", float64 "1.5f64", float16
