@@ -22,7 +22,7 @@ int relay_parse(RelayParser *ps);
 %code {
 #include <string.h>
 
-#define YYMAXDEPTH RELAY_MAX_DEPTH
+#define YYMAXDEPTH (ps->max_depth)
 static void relay_error(SrcRange *loc, RelayParser *ps, const char *msg);
 #define SCANNER (ps->lexer->scanner)
 #define CHECK(x) do { if (!(x)) YYABORT; } while (0)
@@ -273,9 +273,9 @@ static void relay_error(SrcRange *loc, RelayParser *ps, const char *msg)
     ps->failed = true;
     if (strcmp(msg, "memory exhausted") == 0)
         diag_error(ps->diag, ps->src, *loc,
-                   "expression nested too deeply (the limit is %d parser "
-                   "stack entries, about %d levels)",
-                   RELAY_MAX_DEPTH, RELAY_MAX_DEPTH / 5);
+                   "expression nested too deeply (the limit is %ld parser "
+                   "stack entries, about %ld levels) [--limit model-depth]",
+                   ps->max_depth, ps->max_depth / 5);
     else {
         diag_error(ps->diag, ps->src, *loc, "%s", msg);
         load_note_opener(ps, msg);

@@ -48,13 +48,18 @@ int rules_lex(RULES_STYPE *val, SrcRange *loc, RulesParseCtx *ctx);
 #include "rules_build.h"
 
 /* Every node built by a recursive production goes through CHECK_DEPTH:
- * trees deeper than AST_MAX_DEPTH are refused (note [nesting bound]). */
+ * trees deeper than the rule-depth limit are refused (note [nesting
+ * bound]). */
 #define CHECK_DEPTH(node)                         \
     do {                                          \
         if (!build_depth_ok(ctx, (node)))         \
             YYERROR;                              \
     } while (0)
 #define B (&ctx->b)
+/* The scanner bounds bracket nesting and prefix-operator runs by
+ * rule-depth, and every other production is left-recursive or
+ * precedence-bounded, so the stack stays within a few entries a level. */
+#define YYMAXDEPTH (10000 + 16 * (long)ctx->max_depth)
 static void yyerror(const SrcRange *loc, RulesParseCtx *ctx, const char *msg);
 }
 
@@ -557,12 +562,14 @@ static void yyerror(const SrcRange *loc, RulesParseCtx *ctx, const char *msg)
     diag_error(ctx->diag, ctx->b.src, *loc, "input nested too deeply (%s)", msg);
 }
 
-AstFile *rules_parse_source(const Source *src, const AstBuilder *b, Diag *d)
+AstFile *rules_parse_source(const Source *src, const AstBuilder *b, int max_depth,
+                            Diag *d)
 {
     RulesParseCtx ctx = {0};
     ctx.b = *b;
     ctx.b.src = src;
     ctx.diag = d;
+    ctx.max_depth = max_depth;
     rules_scan_init(&ctx);
     rules_parse(&ctx);
     rules_note_broken_item(&ctx); /* the last item, if parsing stopped in it */

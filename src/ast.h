@@ -37,10 +37,10 @@
 
 typedef struct OpInfo OpInfo; /* registry.h */
 
-/* note [nesting bound]: patterns, guards and actions nest at most this
- * deep (brackets, operators, macro expansion); deeper input gets an error
- * instead of a deep recursion. */
-enum { AST_MAX_DEPTH = 256 };
+/* note [nesting bound]: patterns, guards and actions nest at most
+ * rule-depth levels as written and macro-depth levels after macro
+ * expansion (limit.h, 256 and 1024 by default); deeper input gets an
+ * error instead of a deep recursion, so walks over rule trees recurse. */
 
 /* X(KIND, "name", example syntax).  Order matters only for dumps.
  * P = pattern, G = guard, A = action, L = literal (all three). */
@@ -153,9 +153,9 @@ struct AstNode {
     AstKind kind;      /* which member of the union below is live */
     const Source *src; /* the file the node was parsed from */
     SrcRange range;    /* the whole construct in src */
-    int depth;         /* height of the subtree, 1 for a leaf; the parser
-                          refuses trees deeper than AST_MAX_DEPTH, so
-                          recursive walks over a tree are bounded */
+    int depth;         /* height of the subtree, 1 for a leaf; bounded
+                          (note [nesting bound]), so recursive walks
+                          over a tree are bounded */
     union {
         /* AST_VAR */
         struct {

@@ -144,10 +144,11 @@ static bool check_rule(CheckCtx *c, AstRule *rule)
     return ok;
 }
 
-unsigned check_rules(RuleFile *rf, Diag *d)
+unsigned check_rules(RuleFile *rf, const Limits *limits, Diag *d)
 {
     unsigned before = diag_errors(d);
-    CheckCtx c = {.rf = rf, .d = d, .reg = rf->registry};
+    CheckCtx c = {.rf = rf, .d = d, .reg = rf->registry,
+                  .limits = limit_or_default(limits)};
     collect_lets(&c);
     check_names(&c);
     bool all_ok = true;

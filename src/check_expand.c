@@ -145,8 +145,8 @@ static bool take_budget(CheckCtx *c)
         return true;
     if (!c->expand_reported)
         diag_error(c->d, c->rule->pattern_src->src, c->rule->pattern_src->range,
-                   "pattern grows beyond %d nodes when its macros are expanded",
-                   CHECK_MAX_EXPANDED_NODES);
+                   "pattern grows beyond %llu nodes when its macros are expanded "
+                   "[--limit macro-nodes]", (unsigned long long)c->limits->macro_nodes);
     c->expand_reported = true;
     return false;
 }
@@ -166,7 +166,7 @@ static void charge_child(AstNode *child, void *arg)
  * spent, and recurses no deeper than the expanded depth bound. */
 static bool charge_tree(CheckCtx *c, AstNode *n)
 {
-    c->expand_budget = CHECK_MAX_EXPANDED_NODES;
+    c->expand_budget = (long long)c->limits->macro_nodes;
     charge_child(n, c);
     return c->expand_budget >= 0;
 }
@@ -179,6 +179,27 @@ static AstNode *clone(CheckCtx *c, const AstNode *n)
     AstNode *out = ast_clone(c->rf->arena, n);
     ast_update_depth(out);
     return out;
+}
+
+/* Reports (once) an expanded pattern deeper than the macro-depth limit. */
+static void too_deep(CheckCtx *c)
+{
+    if (!c->expand_reported)
+        diag_error(c->d, c->rule->pattern_src->src, c->rule->pattern_src->range,
+                   "pattern nested deeper than %llu levels after macro expansion "
+                   "[--limit macro-depth]", (unsigned long long)c->limits->macro_depth);
+    c->expand_reported = true;
+}
+
+/* Goes down to the children of a node (note [expanded depth]): false,
+ * reported, when they would lie deeper than the limit. */
+static bool descend(CheckCtx *c)
+{
+    if ((uint64_t)++c->level <= c->limits->macro_depth)
+        return true;
+    c->level--;
+    too_deep(c);
+    return false;
 }
 
 /* Copies list items through expand; *changed tells whether any differs. */
@@ -205,6 +226,9 @@ static AstNode *expand_children(CheckCtx *c, AstNode *n, const Env *env, bool co
 {
     AstNode tmp = *n;
     bool changed = copy, failed = false;
+    bool has_children = n->depth > 1;
+    if (has_children && !descend(c))
+        return NULL;
     AstNode **one[3] = {NULL, NULL, NULL};
     switch (n->kind) {
     case AST_LIST: case AST_TUPLE:
@@ -233,17 +257,16 @@ static AstNode *expand_children(CheckCtx *c, AstNode *n, const Env *env, bool co
             changed = true;
         }
     }
+    if (has_children)
+        c->level--;
     if (failed)
         return NULL;
     if (!changed)
         return n;
     AstNode *out = clone(c, &tmp);
-    if (out && out->depth > CHECK_MAX_EXPANDED_DEPTH) {
-        if (!c->expand_reported)
-            diag_error(c->d, c->rule->pattern_src->src, c->rule->pattern_src->range,
-                       "pattern nested deeper than %d levels after macro expansion",
-                       CHECK_MAX_EXPANDED_DEPTH);
-        c->expand_reported = true;
+    /* Macro arguments land deeper than the level they were expanded at. */
+    if (out && (uint64_t)out->depth > c->limits->macro_depth) {
+        too_deep(c);
         return NULL;
     }
     return out;
@@ -253,10 +276,11 @@ static AstNode *expand_children(CheckCtx *c, AstNode *n, const Env *env, bool co
 static AstNode *expand_let(CheckCtx *c, const AstLet *let, const AstNode *use,
                            AstNode *const *args, int nargs)
 {
-    if (c->macro_depth >= CHECK_MAX_MACRO_NESTING) {
+    if ((uint64_t)c->macro_depth >= c->limits->macro_nesting) {
         diag_error(c->d, use->src, use->range,
-                   "'%s' expands into itself (or macros nest deeper than %d)", let->name,
-                   CHECK_MAX_MACRO_NESTING);
+                   "'%s' expands into itself (or macros nest deeper than %llu) "
+                   "[--limit macro-nesting]", let->name,
+                   (unsigned long long)c->limits->macro_nesting);
         return NULL;
     }
     Env inner = {let->params, args, nargs};
@@ -409,7 +433,8 @@ static AstNode *expand(CheckCtx *c, AstNode *n, const Env *env, bool copy)
 AstNode *check_expand_pattern(CheckCtx *c, AstNode *pattern)
 {
     c->macro_depth = 0;
-    c->expand_budget = CHECK_MAX_EXPANDED_NODES;
+    c->level = 1;
+    c->expand_budget = (long long)c->limits->macro_nodes;
     c->expand_reported = false;
     AstNode *out = expand(c, pattern, NULL, false);
     if (out == pattern) /* no macro was expanded: nothing is shared */

@@ -6,12 +6,11 @@
 #include "registry.h"
 
 /* note [expanded depth]: macro expansion can nest patterns beyond what the
- * parser allows in one place; expanded patterns deeper than this, or
- * macros nested deeper than CHECK_MAX_MACRO_NESTING, are errors. */
-enum { CHECK_MAX_EXPANDED_DEPTH = 4 * AST_MAX_DEPTH, CHECK_MAX_MACRO_NESTING = 32 };
-/* Macros that call others twice double in size per level: an expanded
- * pattern may have at most this many nodes. */
-enum { CHECK_MAX_EXPANDED_NODES = 200000 };
+ * parser allows in one place; expanded patterns deeper than the
+ * macro-depth limit, macros nested deeper than macro-nesting, and (since
+ * macros that call others twice double in size per level) patterns
+ * growing beyond macro-nodes are errors (limit.h).  Expansion counts the
+ * depth on its way down, so its own recursion stays within macro-depth. */
 
 /* What the constraints on one node say (AST_CONSTRAIN), for finding
  * contradictions. */
@@ -34,8 +33,11 @@ typedef struct CheckCtx {
     size_t nlets;           /* entries in lets */
     size_t lets_cap;        /* a power of two (open addressing by name) */
     AstRule *rule;          /* the rule being checked */
+    const Limits *limits;   /* macro-depth, macro-nesting, macro-nodes */
     int macro_depth;        /* macro expansions currently open */
-    long expand_budget;     /* nodes the current expansion may still make */
+    int level;              /* depth in the expanded pattern of the node
+                               being expanded (the root is 1) */
+    long long expand_budget; /* nodes the current expansion may still make */
     bool expand_reported;   /* a size or depth error was reported for it */
     AstVarInfo *vars;       /* the current rule's variables (heap) */
     int nvars;              /* entries used in vars */

@@ -23,11 +23,13 @@
 #include "ast.h"
 #include "diag.h"
 #include "frontend.h"
+#include "limit.h"
 
 /* Checks every rule of rf (rf->rules, with the lets and ops of rf->files
- * already parsed and the ops declared in rf->registry).  Returns the number
- * of errors it reported. */
-unsigned check_rules(RuleFile *rf, Diag *d);
+ * already parsed and the ops declared in rf->registry), expanding macros
+ * within limits (NULL: limit_defaults).  Returns the number of errors it
+ * reported. */
+unsigned check_rules(RuleFile *rf, const Limits *limits, Diag *d);
 
 /* Whether every node that pattern b matches is also matched by pattern a
  * (a sound approximation: false when unsure).  Patterns must be checked. */

@@ -1,24 +1,35 @@
 /* cli.h - the subcommands of the graft program.
  *
  * Each subcommand lives in its own src/cmd_NAME.c and returns the process
- * exit status (DESIGN.md, "The command line"): EXIT_OK on success,
- * EXIT_BAD_INPUT when diagnostics were printed, EXIT_USAGE for bad usage.
- * argv[0] is the subcommand's name; every subcommand accepts --help.
+ * exit status (DESIGN.md, "The command line"; options.h): EXIT_OK on
+ * success, EXIT_BAD_INPUT when diagnostics were printed, EXIT_USAGE for
+ * bad usage.  argv[0] is the subcommand's name; every subcommand accepts
+ * --help, and --limit on top of the limits main read from GRAFT_LIMITS.
  */
 #ifndef GRAFT_CLI_H
 #define GRAFT_CLI_H
 
-enum { EXIT_OK = 0, EXIT_BAD_INPUT = 1, EXIT_USAGE = 2 };
+#include "diag.h"
+#include "limit.h"
+#include "options.h"
 
-int cmd_fmt(int argc, char **argv);
-int cmd_viz(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_run(int argc, char **argv);
-int cmd_match(int argc, char **argv);
-int cmd_compile(int argc, char **argv);
+int cmd_fmt(int argc, char **argv, const Limits *limits);
+int cmd_viz(int argc, char **argv, const Limits *limits);
+int cmd_check(int argc, char **argv, const Limits *limits);
+int cmd_run(int argc, char **argv, const Limits *limits);
+int cmd_match(int argc, char **argv, const Limits *limits);
+int cmd_compile(int argc, char **argv, const Limits *limits);
+int cmd_limits(int argc, char **argv, const Limits *limits);
 
 /* Prints "graft NAME: MESSAGE" and a hint to use --help; returns EXIT_USAGE. */
-int cli_usage_error(const char *cmd, const char *fmt, ...);
+int cli_usage_error(const char *cmd, const char *fmt, ...) GRAFT_PRINTF(2, 3);
+
+/* --limit at argv[*i] for subcommand cmd: options_parse_limit with the
+ * message prefix "graft CMD". */
+int cli_parse_limit(const char *cmd, int argc, char **argv, int *i, Limits *limits);
+
+/* A Diag on standard error that gives up after limits->errors errors. */
+Diag *cli_diag_new(const Limits *limits);
 
 /* note [input never overwritten]: an output path that names one of the
  * input files (same file by inode, whatever the spelling) is a usage

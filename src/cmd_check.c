@@ -20,6 +20,7 @@ typedef struct CheckArgs {
     bool werror;        /* -Werror */
     bool dot;           /* --dot (with --dump-automaton) */
     int dump;           /* index into dumps[], -1 for none */
+    Limits limits;      /* GRAFT_LIMITS and --limit */
 } CheckArgs;
 
 static const struct {
@@ -43,8 +44,9 @@ static void usage(FILE *out)
           "  -Werror            treat warnings as errors\n", out);
     for (size_t i = 0; i < sizeof dumps / sizeof dumps[0]; i++)
         fprintf(out, "  %-18s %s\n", dumps[i].flag, dumps[i].help);
-    fputs("  --dot              with --dump-automaton: Graphviz output\n"
-          "  --help             show this help\n", out);
+    fputs("  --dot              with --dump-automaton: Graphviz output\n", out);
+    fputs(options_limit_help, out);
+    fputs("  --help             show this help\n", out);
 }
 
 static int find_dump(const char *arg)
@@ -58,10 +60,13 @@ static int find_dump(const char *arg)
 /* Returns -1 when the arguments are fine, else the exit status. */
 static int parse_args(int argc, char **argv, CheckArgs *a)
 {
-    *a = (CheckArgs){.files = (const char **)argv + 1, .dump = -1};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+        int rc = cli_parse_limit("check", argc, argv, &i, &a->limits);
+        if (rc != OPTION_NOT_MINE) {
+            if (rc >= 0)
+                return rc;
+        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             usage(stdout);
             return EXIT_OK;
         } else if (strcmp(arg, "-Werror") == 0) {
@@ -85,18 +90,19 @@ static int parse_args(int argc, char **argv, CheckArgs *a)
     return -1;
 }
 
-int cmd_check(int argc, char **argv)
+int cmd_check(int argc, char **argv, const Limits *limits)
 {
-    CheckArgs a;
+    CheckArgs a = {.files = (const char **)argv + 1, .dump = -1, .limits = *limits};
     int status = parse_args(argc, argv, &a);
     if (status >= 0)
         return status;
     /* Diagnostics reprint whole source lines: buffer them by line rather
      * than writing byte by byte (stderr is unbuffered). */
     setvbuf(stderr, NULL, _IOLBF, BUFSIZ);
-    Diag *d = diag_new(stderr);
+    Diag *d = cli_diag_new(&a.limits);
     diag_set_werror(d, a.werror);
-    RuleFile *rf = frontend_load(a.files, a.nfiles, NULL, d);
+    FrontendOptions fo = {.limits = &a.limits};
+    RuleFile *rf = frontend_load(a.files, a.nfiles, &fo, d);
     status = rf ? EXIT_OK : EXIT_BAD_INPUT;
     if (rf && a.dump >= 0) {
         CheckDumpOptions opts = {.dot = a.dot};

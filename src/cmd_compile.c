@@ -40,10 +40,19 @@ static const char compile_help[] =
     "  --header FILE  also write a header declaring NAME\n"
     "  --name NAME    C name of the rule set (default: graft_rules)\n"
     "  --no-line      no #line directives pointing into the rule files\n"
-    "  --exe          build a standalone rewriter instead of a C file\n"
-    "  --help         show this help\n"
-    "\n"
-    "Exit status: 0 success, 1 bad input or a failed C compiler, 2 bad usage.\n";
+    "  --exe          build a standalone rewriter instead of a C file\n";
+
+static void print_help(void)
+{
+    fputs(compile_help, stdout);
+    fputs(options_limit_help, stdout);
+    fputs("  --help            show this help\n"
+          "\n"
+          "Limits bound the rule files while compiling; a rewriter reads its own\n"
+          "--limit and GRAFT_LIMITS when it runs.\n"
+          "Exit status: 0 success, 1 bad input or a failed C compiler, 2 bad usage.\n",
+          stdout);
+}
 
 /* Options of graft compile; strings point into argv. */
 typedef struct CompileArgs {
@@ -54,6 +63,7 @@ typedef struct CompileArgs {
     const char *name;    /* --name */
     bool no_line;        /* --no-line */
     bool exe;            /* --exe */
+    Limits limits;       /* GRAFT_LIMITS and --limit */
 } CompileArgs;
 
 /* Takes the value of option argv[*i] into *out; -1 or EXIT_USAGE. */
@@ -84,6 +94,31 @@ static int check_args(const CompileArgs *a)
     return rc >= 0 ? rc : cli_check_output("compile", a->header, a->rules, a->nrules);
 }
 
+/* One argument other than --limit: -1 when taken, an exit status, or
+ * OPTION_NOT_MINE for a rule file. */
+static int parse_option(int argc, char **argv, int *i, CompileArgs *a)
+{
+    const char *arg = argv[*i];
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+        print_help();
+        return EXIT_OK;
+    } else if (strcmp(arg, "-o") == 0) {
+        return take_value(argc, argv, i, &a->out);
+    } else if (strcmp(arg, "--header") == 0) {
+        return take_value(argc, argv, i, &a->header);
+    } else if (strcmp(arg, "--name") == 0) {
+        return take_value(argc, argv, i, &a->name);
+    } else if (strcmp(arg, "--no-line") == 0) {
+        a->no_line = true;
+    } else if (strcmp(arg, "--exe") == 0) {
+        a->exe = true;
+    } else if (arg[0] == '-' && arg[1] != '\0') {
+        return cli_usage_error("compile", "unknown option '%s'", arg);
+    } else
+        return OPTION_NOT_MINE;
+    return -1;
+}
+
 /* Returns -1 when the arguments are fine, else the exit status. */
 static int parse_args(int argc, char **argv, CompileArgs *a)
 {
@@ -91,25 +126,12 @@ static int parse_args(int argc, char **argv, CompileArgs *a)
     a->name = "graft_rules";
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
-        int rc = -1;
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            fputs(compile_help, stdout);
-            return EXIT_OK;
-        } else if (strcmp(arg, "-o") == 0) {
-            rc = take_value(argc, argv, &i, &a->out);
-        } else if (strcmp(arg, "--header") == 0) {
-            rc = take_value(argc, argv, &i, &a->header);
-        } else if (strcmp(arg, "--name") == 0) {
-            rc = take_value(argc, argv, &i, &a->name);
-        } else if (strcmp(arg, "--no-line") == 0) {
-            a->no_line = true;
-        } else if (strcmp(arg, "--exe") == 0) {
-            a->exe = true;
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            return cli_usage_error("compile", "unknown option '%s'", arg);
-        } else
+        int rc = cli_parse_limit("compile", argc, argv, &i, &a->limits);
+        if (rc == OPTION_NOT_MINE)
+            rc = parse_option(argc, argv, &i, a);
+        if (rc == OPTION_NOT_MINE)
             a->rules[a->nrules++] = arg;
-        if (rc >= 0)
+        else if (rc >= 0)
             return rc;
     }
     return check_args(a);
@@ -157,7 +179,8 @@ static bool compile(const CompileArgs *a, const RuleFile *rf, const Lowered *lw,
 /* Loads, checks and lowers the rules, then compiles them. */
 static bool run(const CompileArgs *a, Diag *d)
 {
-    RuleFile *rf = frontend_load(a->rules, a->nrules, NULL, d);
+    FrontendOptions fo = {.limits = &a->limits};
+    RuleFile *rf = frontend_load(a->rules, a->nrules, &fo, d);
     if (!rf)
         return false;
     Lowered *lw = lower_rules(rf, d);
@@ -168,12 +191,12 @@ static bool run(const CompileArgs *a, Diag *d)
     return ok;
 }
 
-int cmd_compile(int argc, char **argv)
+int cmd_compile(int argc, char **argv, const Limits *limits)
 {
-    CompileArgs a = {0};
+    CompileArgs a = {.limits = *limits};
     int rc = parse_args(argc, argv, &a);
     if (rc < 0) {
-        Diag *d = diag_new(stderr);
+        Diag *d = cli_diag_new(&a.limits);
         rc = run(&a, d) ? EXIT_OK : EXIT_BAD_INPUT;
         diag_free(d);
     }

@@ -15,15 +15,24 @@ static const char fmt_help[] =
     "comments kept.  MODEL '-' reads standard input.\n"
     "\n"
     "options:\n"
-    "  -o OUT    write to OUT (atomically; '-' is standard output, the default)\n"
-    "  --help    show this help\n"
-    "\n"
-    "Exit status: 0 success, 1 bad input (diagnostics printed), 2 bad usage.\n";
+    "  -o OUT            write to OUT (atomically; '-' is standard output, the\n"
+    "                    default)\n";
+
+static void print_help(void)
+{
+    fputs(fmt_help, stdout);
+    fputs(options_limit_help, stdout);
+    fputs("  --help            show this help\n"
+          "\n"
+          "Exit status: 0 success, 1 bad input (diagnostics printed), 2 bad usage.\n",
+          stdout);
+}
 
 /* Options of graft fmt; model and out point into argv. */
 typedef struct FmtArgs {
     const char *model; /* input path, "-" for stdin */
     const char *out;   /* output path, NULL or "-" for stdout */
+    Limits limits;     /* GRAFT_LIMITS and --limit */
 } FmtArgs;
 
 /* Returns -1 when the arguments are fine, else the exit status. */
@@ -31,8 +40,12 @@ static int parse_args(int argc, char **argv, FmtArgs *a)
 {
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            fputs(fmt_help, stdout);
+        int rc = cli_parse_limit("fmt", argc, argv, &i, &a->limits);
+        if (rc != OPTION_NOT_MINE) {
+            if (rc >= 0)
+                return rc;
+        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            print_help();
             return EXIT_OK;
         } else if (strcmp(arg, "-o") == 0) {
             if (++i == argc)
@@ -55,7 +68,7 @@ static int parse_args(int argc, char **argv, FmtArgs *a)
 static bool run_fmt(const FmtArgs *a, Diag *d)
 {
     Source *src = source_read(a->model, d);
-    Graph *g = src ? relay_load(src, d) : NULL;
+    Graph *g = src ? relay_load_limited(src, &a->limits, d) : NULL;
     bool ok = false;
     if (g) {
         OutFile *of = outfile_open(a->out, d);
@@ -69,13 +82,13 @@ static bool run_fmt(const FmtArgs *a, Diag *d)
     return ok;
 }
 
-int cmd_fmt(int argc, char **argv)
+int cmd_fmt(int argc, char **argv, const Limits *limits)
 {
-    FmtArgs a = {NULL, NULL};
+    FmtArgs a = {NULL, NULL, *limits};
     int rc = parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;
-    Diag *d = diag_new(stderr);
+    Diag *d = cli_diag_new(&a.limits);
     bool ok = run_fmt(&a, d);
     diag_free(d);
     return ok ? EXIT_OK : EXIT_BAD_INPUT;

@@ -27,10 +27,16 @@ static const char match_help[] =
     "first) and file order of the rules at each node.  Nodes are named as\n"
     "'graft fmt' prints the model; a node printed inline shows as #ID.\n"
     "\n"
-    "options:\n"
-    "  --help    show this help\n"
-    "\n"
-    "Exit status: 0 success, 1 bad input, 2 bad usage.\n";
+    "options:\n";
+
+static void print_help(void)
+{
+    fputs(match_help, stdout);
+    fputs(options_limit_help, stdout);
+    fputs("  --help            show this help\n"
+          "\n"
+          "Exit status: 0 success, 1 bad input, 2 bad usage.\n", stdout);
+}
 
 /* What the visitor needs to print one match. */
 typedef struct MatchOut {
@@ -93,12 +99,13 @@ static void visit(void *ctx, uint32_t r, Node *root, const Binding *b)
     o->count++;
 }
 
-static bool list_matches(const char *const *paths, int n, Diag *d)
+static bool list_matches(const char *const *paths, int n, const Limits *limits, Diag *d)
 {
     Loaded l;
-    if (!engine_load(paths, n, &l, d))
+    if (!engine_load(paths, n, limits, &l, d))
         return false;
-    Engine *e = engine_new(&l.rules->rs, l.g, NULL);
+    EngineOptions opts = {.limits = limits};
+    Engine *e = engine_new(&l.rules->rs, l.g, &opts);
     MatchOut o = {.rs = &l.rules->rs, .output = graph_output(l.g),
                   .temps = relay_temp_numbers(l.g)};
     engine_matches(e, visit, &o);
@@ -109,13 +116,17 @@ static bool list_matches(const char *const *paths, int n, Diag *d)
     return fflush(stdout) == 0;
 }
 
-int cmd_match(int argc, char **argv)
+int cmd_match(int argc, char **argv, const Limits *limits)
 {
     const char **paths = xcalloc((size_t)argc + 1, sizeof *paths);
+    Limits lim = *limits;
     int n = 0, rc = -1;
     for (int i = 1; i < argc && rc < 0; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(match_help, stdout);
+        int taken = cli_parse_limit("match", argc, argv, &i, &lim);
+        if (taken != OPTION_NOT_MINE)
+            rc = taken;
+        else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            print_help();
             rc = EXIT_OK;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0')
             rc = cli_usage_error("match", "unknown option '%s'", argv[i]);
@@ -125,8 +136,8 @@ int cmd_match(int argc, char **argv)
     if (rc < 0 && n < 2)
         rc = cli_usage_error("match", "need RULES... and a MODEL");
     if (rc < 0) {
-        Diag *d = diag_new(stderr);
-        rc = list_matches(paths, n, d) ? EXIT_OK : EXIT_BAD_INPUT;
+        Diag *d = cli_diag_new(&lim);
+        rc = list_matches(paths, n, &lim, d) ? EXIT_OK : EXIT_BAD_INPUT;
         diag_free(d);
     }
     free(paths);

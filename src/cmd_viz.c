@@ -24,10 +24,16 @@ static const char viz_help[] =
     "the rule's name and the match's number (as 'graft match' lists them).\n"
     "\n"
     "options:\n"
-    "  -o OUT    write to OUT (atomically; '-' is standard output)\n"
-    "  --help    show this help\n"
-    "\n"
-    "Exit status: 0 success, 1 bad input or no Graphviz, 2 bad usage.\n";
+    "  -o OUT            write to OUT (atomically; '-' is standard output)\n";
+
+static void print_help(void)
+{
+    fputs(viz_help, stdout);
+    fputs(options_limit_help, stdout);
+    fputs("  --help            show this help\n"
+          "\n"
+          "Exit status: 0 success, 1 bad input or no Graphviz, 2 bad usage.\n", stdout);
+}
 
 /* Options of graft viz; strings point into argv. */
 typedef struct VizArgs {
@@ -35,6 +41,7 @@ typedef struct VizArgs {
     const char *out;    /* output path, NULL or "-" for stdout */
     const char **paths; /* rule files, then the model (engine_load's order) */
     int nrules;         /* rule files given after MODEL */
+    Limits limits;      /* GRAFT_LIMITS and --limit */
 } VizArgs;
 
 /* Returns -1 when the arguments are fine, else the exit status. */
@@ -42,8 +49,12 @@ static int parse_args(int argc, char **argv, VizArgs *a)
 {
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            fputs(viz_help, stdout);
+        int rc = cli_parse_limit("viz", argc, argv, &i, &a->limits);
+        if (rc != OPTION_NOT_MINE) {
+            if (rc >= 0)
+                return rc;
+        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            print_help();
             return EXIT_OK;
         } else if (strcmp(arg, "-o") == 0) {
             if (++i == argc)
@@ -100,28 +111,28 @@ static bool run_viz(const VizArgs *a, Diag *d)
     VizMatches vm = {NULL, 0, 0};
     if (a->nrules) {
         Loaded l;
-        if (!engine_load(a->paths, a->nrules + 1, &l, d))
+        if (!engine_load(a->paths, a->nrules + 1, &a->limits, &l, d))
             return false;
-        viz_find_matches(&l.rules->rs, l.g, &vm);
+        viz_find_matches(&l.rules->rs, l.g, a->limits.match_steps, &vm);
         bool ok = write_drawing(l.g, &vm, a->out, d);
         viz_matches_free(&vm);
         engine_load_free(&l);
         return ok;
     }
     Source *src = source_read(a->model, d);
-    Graph *g = src ? relay_load(src, d) : NULL;
+    Graph *g = src ? relay_load_limited(src, &a->limits, d) : NULL;
     bool ok = g && write_drawing(g, &vm, a->out, d);
     graph_free(g);
     source_free(src);
     return ok;
 }
 
-int cmd_viz(int argc, char **argv)
+int cmd_viz(int argc, char **argv, const Limits *limits)
 {
-    VizArgs a = {NULL, NULL, xcalloc((size_t)argc + 1, sizeof(char *)), 0};
+    VizArgs a = {NULL, NULL, xcalloc((size_t)argc + 1, sizeof(char *)), 0, *limits};
     int rc = parse_args(argc, argv, &a);
     if (rc < 0) {
-        Diag *d = diag_new(stderr);
+        Diag *d = cli_diag_new(&a.limits);
         rc = run_viz(&a, d) ? EXIT_OK : EXIT_BAD_INPUT;
         diag_free(d);
     }

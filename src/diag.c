@@ -6,12 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "limit.h"
+
 struct Diag {
     FILE *out;          /* where reports go */
     unsigned errors;    /* errors reported (including promoted warnings) */
     unsigned warnings;  /* warnings reported */
     bool werror;        /* promote warnings to errors */
-    bool gave_up;       /* DIAG_MAX_ERRORS reached */
+    uint64_t max_errors; /* give up after this many errors; 0 never */
+    bool gave_up;       /* max_errors reached */
 };
 
 static void index_lines(Source *src)
@@ -127,6 +130,7 @@ Diag *diag_new(FILE *out)
 {
     Diag *d = xcalloc(1, sizeof(Diag));
     d->out = out;
+    d->max_errors = limit_defaults.errors;
     return d;
 }
 
@@ -181,7 +185,7 @@ static bool count_error(Diag *d)
 {
     if (d->gave_up)
         return false;
-    if (d->errors == DIAG_MAX_ERRORS) {
+    if (d->max_errors && d->errors == d->max_errors) {
         fprintf(d->out, "graft: fatal error: too many errors emitted, stopping now\n");
         d->gave_up = true;
         return false;
@@ -236,6 +240,11 @@ void diag_plain_error(Diag *d, const char *fmt, ...)
 void diag_set_werror(Diag *d, bool on)
 {
     d->werror = on;
+}
+
+void diag_set_error_limit(Diag *d, uint64_t max)
+{
+    d->max_errors = max;
 }
 
 unsigned diag_errors(const Diag *d)

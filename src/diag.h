@@ -8,7 +8,7 @@
  *
  * A Source keeps the whole text and its line starts so that any stage can
  * reprint a line long after lexing.  A Diag counts what was reported and
- * tells callers when to give up (after DIAG_MAX_ERRORS errors).
+ * tells callers when to give up (after the errors limit, limit.h).
  */
 #ifndef GRAFT_DIAG_H
 #define GRAFT_DIAG_H
@@ -19,8 +19,6 @@
 #include <stdio.h>
 
 #include "util.h"
-
-enum { DIAG_MAX_ERRORS = 20 };
 
 /* A range of source text, 1-based, last_column inclusive.  The field names
  * are bison's YYLTYPE names, so parsers use it as their location type
@@ -69,9 +67,12 @@ void diag_plain_error(Diag *d, const char *fmt, ...) GRAFT_PRINTF(2, 3);
 
 /* Treat warnings as errors (graft check -Werror). */
 void diag_set_werror(Diag *d, bool on);
+/* Give up after max errors (0: never); the default is limit_defaults.errors
+ * (limit.h). */
+void diag_set_error_limit(Diag *d, uint64_t max);
 unsigned diag_errors(const Diag *d);
 unsigned diag_warnings(const Diag *d);
-/* True once DIAG_MAX_ERRORS errors were reported; further reports are
+/* True once the error limit was reached; further reports are
  * dropped and one "too many errors" line was printed.  Parsers stop. */
 bool diag_gave_up(const Diag *d);
 

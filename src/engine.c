@@ -15,9 +15,11 @@ Engine *engine_new(const RuleSet *rs, Graph *g, const EngineOptions *opts)
     e->g = g;
     if (opts)
         e->opts = *opts;
+    e->limits = limit_or_default(e->opts.limits);
     e->a = automaton_new(rs);
     e->labels = labels_new(e->a, g);
     e->m = matcher_new(e->labels, g);
+    matcher_set_max_steps(e->m, e->limits->match_steps);
     stats_init(&e->stats, rs->nrules);
     return e;
 }

@@ -22,14 +22,18 @@
 
 #include "diag.h"
 #include "graph.h"
+#include "limit.h"
 #include "match.h"
 #include "ruleset.h"
 #include "stats.h"
 
 typedef struct EngineOptions {
-    uint64_t max_rewrites; /* bound on rewrites; 0 = 10 per live node at
-                              the start, plus 1000 */
+    uint64_t max_rewrites; /* bound on rewrites; 0 = limits->rewrites, and
+                              when that is 0 too, 10 per live node at the
+                              start plus 1000 */
     FILE *trace;           /* each rewrite and group as it happens, or NULL */
+    const Limits *limits;  /* match-steps, rewrites, round-factor; NULL:
+                              limit_defaults */
 } EngineOptions;
 
 typedef struct Engine Engine;

@@ -16,6 +16,7 @@ struct Engine {
     const RuleSet *rs;     /* the rules, borrowed */
     Graph *g;              /* the graph being changed, borrowed */
     EngineOptions opts;    /* as given */
+    const Limits *limits;  /* opts.limits or the defaults */
     Automaton *a;          /* the rules' automaton */
     Labels *labels;        /* states of g's nodes */
     Matcher *m;            /* verifier */

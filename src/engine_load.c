@@ -6,10 +6,12 @@
 #include "frontend.h"
 #include "relay.h"
 
-bool engine_load(const char *const *paths, int n, Loaded *out, Diag *d)
+bool engine_load(const char *const *paths, int n, const Limits *limits, Loaded *out,
+                 Diag *d)
 {
     memset(out, 0, sizeof *out);
-    RuleFile *rf = frontend_load(paths, n - 1, NULL, d);
+    FrontendOptions opts = {.limits = limits};
+    RuleFile *rf = frontend_load(paths, n - 1, &opts, d);
     if (!rf)
         return false;
     out->rules = lower_rules(rf, d);
@@ -17,7 +19,7 @@ bool engine_load(const char *const *paths, int n, Loaded *out, Diag *d)
     if (!out->rules)
         return false;
     out->src = source_read(paths[n - 1], d);
-    out->g = out->src ? relay_load(out->src, d) : NULL;
+    out->g = out->src ? relay_load_limited(out->src, limits, d) : NULL;
     if (!out->g) {
         engine_load_free(out);
         return false;

@@ -8,6 +8,7 @@
 
 #include "diag.h"
 #include "graph.h"
+#include "limit.h"
 #include "lower.h"
 
 /* A loaded rule set and model; free with engine_load_free. */
@@ -17,9 +18,11 @@ typedef struct Loaded {
     Graph *g;        /* the model */
 } Loaded;
 
-/* Loads paths[0..n-2] as rules and paths[n-1] as the model; false after
- * reporting through d (whatever was loaded is freed). */
-bool engine_load(const char *const *paths, int n, Loaded *out, Diag *d);
+/* Loads paths[0..n-2] as rules and paths[n-1] as the model within limits
+ * (NULL: limit_defaults); false after reporting through d (whatever was
+ * loaded is freed). */
+bool engine_load(const char *const *paths, int n, const Limits *limits, Loaded *out,
+                 Diag *d);
 void engine_load_free(Loaded *l);
 
 #endif

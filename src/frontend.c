@@ -19,13 +19,12 @@
 #include "checker.h"
 #include "rules_lex.h"
 
-enum { FRONTEND_MAX_INCLUDE_DEPTH = 64 };
-
 /* State of one load. */
 typedef struct Loader {
     RuleFile *rf;                /* what is being filled */
     Diag *d;                     /* where errors go */
     const FrontendOptions *opts; /* options */
+    const Limits *limits;        /* opts->limits or the defaults */
     char **stack;                /* canonical paths of the files being loaded */
     int depth;                   /* entries in stack */
     char **seen;                 /* canonical paths loaded so far */
@@ -75,7 +74,7 @@ static AstFile *parse(Loader *ld, Source *src)
           sizeof(Source *));
     ld->rf->sources[ld->rf->nsources++] = src;
     AstBuilder b = {ld->rf->arena, ld->rf->names, src};
-    return rules_parse_source(src, &b, ld->d);
+    return rules_parse_source(src, &b, (int)ld->limits->rule_depth, ld->d);
 }
 
 /* The builtin registry, stdpatterns/ops.graft compiled in. */
@@ -125,9 +124,10 @@ static void load_include(Loader *ld, const AstInclude *inc)
     if (in_list(ld->stack, (size_t)ld->depth, canon))
         diag_error(ld->d, inc->src, inc->range, "include cycle: '%s' is already being "
                    "loaded (it includes itself, directly or through other files)", inc->path);
-    else if (ld->depth >= FRONTEND_MAX_INCLUDE_DEPTH)
-        diag_error(ld->d, inc->src, inc->range, "includes nested deeper than %d files",
-                   FRONTEND_MAX_INCLUDE_DEPTH);
+    else if ((uint64_t)ld->depth >= ld->limits->include_depth)
+        diag_error(ld->d, inc->src, inc->range,
+                   "includes nested deeper than %llu files [--limit include-depth]",
+                   (unsigned long long)ld->limits->include_depth);
     else if (!in_list(ld->seen, ld->nseen, canon)) {
         FILE *probe = fopen(path, "rb");
         if (!probe)
@@ -185,7 +185,7 @@ static void load_source(Loader *ld, Source *src)
 static RuleFile *finish(Loader *ld, unsigned errors_before)
 {
     if (!ld->opts->parse_only && !diag_gave_up(ld->d))
-        check_rules(ld->rf, ld->d);
+        check_rules(ld->rf, ld->limits, ld->d);
     for (size_t i = 0; i < ld->nseen; i++)
         free(ld->seen[i]);
     free(ld->seen);
@@ -201,7 +201,8 @@ static void loader_init(Loader *ld, const FrontendOptions *opts, Diag *d)
 {
     static const FrontendOptions defaults;
     *ld = (Loader){.rf = rulefile_new(), .d = d, .opts = opts ? opts : &defaults};
-    ld->stack = xcalloc(FRONTEND_MAX_INCLUDE_DEPTH + 1, sizeof(char *));
+    ld->limits = limit_or_default(ld->opts->limits);
+    ld->stack = xcalloc(ld->limits->include_depth + 1, sizeof(char *));
     if (!ld->opts->no_builtin_ops)
         load_builtin_ops(ld);
 }

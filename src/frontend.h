@@ -22,6 +22,7 @@
 #include "arena.h"
 #include "ast.h"
 #include "diag.h"
+#include "limit.h"
 #include "registry.h"
 
 typedef struct FrontendOptions {
@@ -29,6 +30,8 @@ typedef struct FrontendOptions {
     bool parse_only;     /* stop after parsing: includes are not followed,
                             op declarations not registered, rules not
                             checked or resolved (tests of the parser) */
+    const Limits *limits; /* rule-depth, macro and include bounds; NULL:
+                             limit_defaults */
 } FrontendOptions;
 
 typedef struct RuleFile {

@@ -11,7 +11,7 @@
 
 typedef struct Command {
     const char *name;                 /* as typed after "graft" */
-    int (*run)(int argc, char **argv);
+    int (*run)(int argc, char **argv, const Limits *limits);
     const char *synopsis;             /* one line for graft --help */
 } Command;
 
@@ -22,6 +22,7 @@ static const Command commands[] = {
     {"run", cmd_run, "run RULES... MODEL [-o OUT] [--stats] [--trace]  apply the rules"},
     {"match", cmd_match, "match RULES... MODEL               list matches"},
     {"compile", cmd_compile, "compile RULES... -o OUT.c [--header OUT.h] [--name NAME] | --exe RULES... -o PROG"},
+    {"limits", cmd_limits, "limits [--limit NAME=N]             print the resource limits in force"},
 };
 
 static void print_help(FILE *out)
@@ -32,19 +33,41 @@ static void print_help(FILE *out)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  graft %s\n", commands[i].synopsis);
     fputs("\nRule files end in .graft, models in .relay; '-' reads standard input.\n"
+          "Every command takes --limit NAME=N[,NAME=N...] to change a resource\n"
+          "limit, on top of GRAFT_LIMITS in the environment ('graft limits').\n"
           "Exit status: 0 success, 1 bad input, 2 bad usage.\n"
           "'graft COMMAND --help' describes one command.\n", out);
 }
 
+/* "graft CMD", the prefix of a subcommand's usage errors. */
+static void command_prog(const char *cmd, char prog[64])
+{
+    snprintf(prog, 64, "graft %s", cmd);
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
+    char prog[64];
+    command_prog(cmd, prog);
     va_list ap;
-    fprintf(stderr, "graft %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    int rc = options_usage_verror(prog, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\nTry 'graft %s --help'.\n", cmd);
-    return EXIT_USAGE;
+    return rc;
+}
+
+int cli_parse_limit(const char *cmd, int argc, char **argv, int *i, Limits *limits)
+{
+    char prog[64];
+    command_prog(cmd, prog);
+    return options_parse_limit(prog, argc, argv, i, limits);
+}
+
+Diag *cli_diag_new(const Limits *limits)
+{
+    Diag *d = diag_new(stderr);
+    diag_set_error_limit(d, limits->errors);
+    return d;
 }
 
 int cli_check_output(const char *cmd, const char *out, const char *const *inputs,
@@ -76,9 +99,13 @@ int main(int argc, char **argv)
         printf("graft %s\n", PACKAGE_VERSION);
         return EXIT_OK;
     }
+    Limits limits = limit_defaults;
+    int rc = options_env_limits("graft", &limits);
+    if (rc >= 0)
+        return rc;
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(name, commands[i].name) == 0)
-            return commands[i].run(argc - 1, argv + 1);
+            return commands[i].run(argc - 1, argv + 1, &limits);
     fprintf(stderr, "graft: unknown command '%s'\nTry 'graft --help'.\n", name);
     return EXIT_USAGE;
 }

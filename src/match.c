@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "limit.h"
 #include "util.h"
 
 enum { NIL = UINT32_MAX };
@@ -61,6 +62,7 @@ struct Matcher {
     Node **walk;         /* dominator walk stack */
     size_t cwalk;        /* entries allocated in walk */
     uint64_t steps;      /* steps of the current try */
+    uint64_t max_steps;  /* steps a try may take */
 };
 
 Matcher *matcher_new(Labels *labels, const Graph *g)
@@ -70,7 +72,13 @@ Matcher *matcher_new(Labels *labels, const Graph *g)
     m->a = labels_automaton(labels);
     m->rs = automaton_rules(m->a);
     m->g = g;
+    m->max_steps = limit_defaults.match_steps;
     return m;
+}
+
+void matcher_set_max_steps(Matcher *m, uint64_t max_steps)
+{
+    m->max_steps = max_steps;
 }
 
 void matcher_free(Matcher *m)
@@ -387,7 +395,7 @@ MatchResult matcher_try(Matcher *m, uint32_t r, Node *root)
     bool guard_refused = false;
     uint32_t list = goal(m, rule->pattern, root, false, NIL);
     for (;;) {
-        if (++m->steps > MATCH_MAX_STEPS)
+        if (++m->steps > m->max_steps)
             return MATCH_BUDGET;
         bool ok;
         if (list == NIL) {

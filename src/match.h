@@ -29,10 +29,8 @@ typedef enum MatchResult {
     MATCH_OK,     /* matched; bindings and pairs are valid */
     MATCH_FAIL,   /* no way to match the pattern */
     MATCH_GUARD,  /* the pattern matched, the guard refused every way */
-    MATCH_BUDGET, /* gave up after MATCH_MAX_STEPS steps */
+    MATCH_BUDGET, /* gave up after the match-steps limit (limit.h) */
 } MatchResult;
-
-enum { MATCH_MAX_STEPS = 1 << 22 };
 
 /* One pattern node and the graph node it matched. */
 typedef struct MatchPair {
@@ -44,6 +42,9 @@ typedef struct MatchPair {
 
 Matcher *matcher_new(Labels *labels, const Graph *g);
 void matcher_free(Matcher *m);
+/* Steps one try may take before it gives up with MATCH_BUDGET; the
+ * default is limit_defaults.match_steps. */
+void matcher_set_max_steps(Matcher *m, uint64_t max_steps);
 
 /* Tries rule r (an index into the rule set) at root. */
 MatchResult matcher_try(Matcher *m, uint32_t r, Node *root);

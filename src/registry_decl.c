@@ -130,32 +130,6 @@ bool registry_declare(Registry *reg, const AstOpDecl *decl, Diag *d)
     return true;
 }
 
-/* Edit distance, giving up (returning limit + 1) once it exceeds limit. */
-static size_t distance(const char *a, const char *b, size_t limit)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > lb + limit || lb > la + limit || lb > 255)
-        return limit + 1;
-    size_t row[256];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0], best = row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t cost = diag + (a[i - 1] != b[j - 1]);
-            size_t v = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
-            row[j] = cost < v ? cost : v;
-            diag = up;
-            if (row[j] < best)
-                best = row[j];
-        }
-        if (best > limit)
-            return limit + 1;
-    }
-    return row[lb];
-}
-
 /* The op whose name is closest to name: at most a third of the name's
  * letters differ, or name is the op's name without its "nn." prefix. */
 const char *registry_suggest(const Registry *reg, const char *name)
@@ -166,7 +140,7 @@ const char *registry_suggest(const Registry *reg, const char *name)
     for (size_t i = 0; i < reg->nops; i++) {
         const char *cand = reg->ops[i]->name;
         const char *dot = strrchr(cand, '.');
-        size_t dist = dot && strcmp(dot + 1, name) == 0 ? 1 : distance(name, cand, limit);
+        size_t dist = dot && strcmp(dot + 1, name) == 0 ? 1 : edit_distance(name, cand, limit);
         if (dist < best_d) {
             best_d = dist;
             best = cand;

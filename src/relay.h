@@ -2,14 +2,15 @@
  * model into a Graph and printing a Graph back in TVM's canonical form.
  *
  * note [relay nesting limit]: the loader's parser stack holds at most
- * RELAY_MAX_DEPTH entries.  Lists of bindings, arguments and attributes are
- * left-recursive and take constant stack, so only nesting grows it.
- * Measured limits: f(f(f(...))) 3,328 deep, ((...,),) 4,992, [[[...]]]
- * 4,989, fn () { fn () { ... } } 1,109 (the message says "about 2000
- * levels").  Deeper input gets "expression nested too deeply", not a
- * crash; the graph and the printer never recurse on expression depth (the
- * printer recurses once per nested fn, which the parser bounds).  Chains
- * of bindings (%1 = f(%0); %2 = f(%1); ...) of any length are fine.
+ * model-depth entries (limit.h, 10,000 by default).  Lists of bindings,
+ * arguments and attributes are left-recursive and take constant stack, so
+ * only nesting grows it.  Measured at the default: f(f(f(...))) 3,328
+ * deep, ((...,),) 4,992, [[[...]]] 4,989, fn () { fn () { ... } } 1,109
+ * (the message says "about 2000 levels").  Deeper input gets
+ * "expression nested too deeply", not a crash; the graph and the printer
+ * never recurse on expression depth (the printer recurses once per nested
+ * fn, which the parser bounds).  Chains of bindings (%1 = f(%0);
+ * %2 = f(%1); ...) of any length are fine.
  */
 #ifndef GRAFT_RELAY_H
 #define GRAFT_RELAY_H
@@ -19,14 +20,16 @@
 
 #include "diag.h"
 #include "graph.h"
-
-enum { RELAY_MAX_DEPTH = 10000 };
+#include "limit.h"
 
 /* Parses a whole model (one "def @NAME(...) { ... }" with optional version
  * line, Prelude type declarations and metadata section).  Reports every
  * problem through d as "file:line:col: error: ..." and returns NULL then;
  * never returns a partial graph. */
 Graph *relay_load(const Source *src, Diag *d);
+/* The same within limits (NULL: limit_defaults); only model_depth
+ * applies. */
+Graph *relay_load_limited(const Source *src, const Limits *limits, Diag *d);
 
 /* Writes g in TVM's canonical text form, ending in a newline. */
 void relay_print(const Graph *g, FILE *out);

@@ -315,7 +315,7 @@ static void parser_free(RelayParser *ps)
 
 /* Checks the bytes, then parses; the graph is kept only when no error
  * was reported. */
-Graph *relay_load(const Source *src, Diag *d)
+Graph *relay_load_limited(const Source *src, const Limits *limits, Diag *d)
 {
     if (!check_bytes(src, d))
         return NULL;
@@ -331,6 +331,7 @@ Graph *relay_load(const Source *src, Diag *d)
     RelayParser ps = {0};
     ps.src = src;
     ps.diag = d;
+    ps.max_depth = (long)limit_or_default(limits)->model_depth;
     ps.g = graph_new();
     ps.lexer = relay_lexer_new(src, d);
     load_symbols_init(&ps);
@@ -341,4 +342,9 @@ Graph *relay_load(const Source *src, Diag *d)
         return NULL;
     }
     return ps.g;
+}
+
+Graph *relay_load(const Source *src, Diag *d)
+{
+    return relay_load_limited(src, NULL, d);
 }

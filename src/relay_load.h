@@ -111,6 +111,7 @@ typedef struct RelayParser {
     size_t cap_scratch_nodes; /* capacity of scratch_nodes */
     Attr *scratch_attrs;      /* attributes of the list being reduced */
     size_t cap_scratch_attrs; /* capacity of scratch_attrs */
+    long max_depth;      /* parser stack entries allowed (YYMAXDEPTH) */
     bool have_def;       /* a "def" was read */
     bool failed;         /* an error was reported */
 } RelayParser;

@@ -228,9 +228,10 @@ static uint64_t rewrite_round(Engine *e, uint64_t *fired, uint64_t limit)
     return applied;
 }
 
-/* bound names what ran out: "1040 rewrites" or "12 rounds (...)". */
+/* bound says what ran out, "1040 rewrites" or "12 rounds (...)", and
+ * limit the limit that sets it (limit.h). */
 static void report_no_fixpoint(const Engine *e, const uint64_t *fired, const char *bound,
-                               Diag *d)
+                               const char *limit, Diag *d)
 {
     StrBuf sb = {0};
     for (uint32_t r = 0; r < e->rs->nrules; r++)
@@ -239,8 +240,15 @@ static void report_no_fixpoint(const Engine *e, const uint64_t *fired, const cha
                           sb.len ? ", " : "", e->rs->rules[r].name, e->rs->rules[r].file,
                           e->rs->rules[r].line, (unsigned long long)fired[r]);
     diag_plain_error(d, "rewriting did not reach a fixpoint within %s; "
-                     "rules still firing: %s", bound, sb.data ? sb.data : "none");
+                     "rules still firing: %s [--limit %s]", bound,
+                     sb.data ? sb.data : "none", limit);
     strbuf_free(&sb);
+}
+
+/* a * b, or UINT64_MAX when that overflows. */
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+    return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
 }
 
 static uint64_t default_limit(Engine *e)
@@ -253,21 +261,22 @@ static uint64_t default_limit(Engine *e)
  * (rewrite bound) rounds of (graph size) labellings each: quadratic in the
  * model (a 100,000-node chain with one ever-growing constant ran for
  * minutes; found by fuzz/fuzz_pipeline).  Rewriting therefore also stops
- * after REWRITE_ROUND_FACTOR * (1 + rewrite bound / nodes) rounds, which
- * keeps the work near REWRITE_ROUND_FACTOR * (nodes + rewrite bound)
+ * after round-factor * (1 + rewrite bound / nodes) rounds (limit.h, 16
+ * by default), which keeps the work near round-factor * (nodes + rewrite
+ * bound)
  * labellings, proportional to the input.  On small graphs the rewrite bound
  * is reached first (every round but the last rewrites something); a rule
  * set that terminates needs far fewer rounds (a round rewrites every
  * match). */
-enum { REWRITE_ROUND_FACTOR = 16 };
-
 bool engine_rewrite(Engine *e, Diag *d)
 {
     if (!has_rewrite_rules(e->rs))
         return true;
-    uint64_t limit = e->opts.max_rewrites ? e->opts.max_rewrites : default_limit(e);
+    uint64_t limit = e->opts.max_rewrites  ? e->opts.max_rewrites
+                     : e->limits->rewrites ? e->limits->rewrites
+                                           : default_limit(e);
     uint64_t nodes = engine_order(e) ? engine_order(e) : 1;
-    uint64_t max_rounds = REWRITE_ROUND_FACTOR * (1 + limit / nodes);
+    uint64_t max_rounds = mul_sat(e->limits->round_factor, 1 + limit / nodes);
     uint64_t *fired = xcalloc(e->rs->nrules + 1, sizeof *fired);
     bool ok = true;
     for (;;) {
@@ -275,14 +284,17 @@ bool engine_rewrite(Engine *e, Diag *d)
         if (rewrite_round(e, fired, limit) == 0)
             break;
         char bound[96];
+        const char *which = "rewrites";
         if (e->stats.rewrites > limit)
             snprintf(bound, sizeof bound, "%llu rewrites", (unsigned long long)limit);
-        else if (e->stats.rounds >= max_rounds)
-            snprintf(bound, sizeof bound, "%llu rounds (%d * (1 + rewrite bound / nodes))",
-                     (unsigned long long)e->stats.rounds, REWRITE_ROUND_FACTOR);
-        else
+        else if (e->stats.rounds >= max_rounds) {
+            snprintf(bound, sizeof bound, "%llu rounds (%llu * (1 + rewrite bound / nodes))",
+                     (unsigned long long)e->stats.rounds,
+                     (unsigned long long)e->limits->round_factor);
+            which = "round-factor";
+        } else
             continue;
-        report_no_fixpoint(e, fired, bound, d);
+        report_no_fixpoint(e, fired, bound, which, d);
         ok = false;
         break;
     }

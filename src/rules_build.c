@@ -8,11 +8,12 @@
 bool build_depth_ok(RulesParseCtx *ctx, AstNode *n)
 {
     ast_update_depth(n);
-    if (n->depth <= AST_MAX_DEPTH)
+    if (n->depth <= ctx->max_depth)
         return true;
     if (!ctx->item_error)
         diag_error(ctx->diag, ctx->b.src, n->range,
-                   "expression nested deeper than %d levels", AST_MAX_DEPTH);
+                   "expression nested deeper than %d levels [--limit rule-depth]",
+                   ctx->max_depth);
     ctx->item_error = true;
     return false;
 }

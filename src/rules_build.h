@@ -14,7 +14,7 @@
 #include "rules_lex.h"
 #include "rules_parse.h"
 
-/* Refuses trees deeper than AST_MAX_DEPTH (note [nesting bound]). */
+/* Refuses trees deeper than ctx->max_depth (note [nesting bound]). */
 bool build_depth_ok(RulesParseCtx *ctx, AstNode *n);
 /* After error recovery: forget per-item state. */
 void build_recovered(RulesParseCtx *ctx);

@@ -69,15 +69,18 @@ typedef struct RulesParseCtx {
     SrcRange pending_loc;  /* its location */
     int prefix_run;        /* consecutive prefix-operator tokens ('-', '!',
                               '@'): bounded like brackets */
+    int max_depth;         /* the rule-depth limit (note [nesting bound]) */
     AstItem *items;        /* parsed items */
     int nitems;            /* entries used */
     size_t items_cap;      /* entries allocated */
 } RulesParseCtx;
 
-/* Parses one source into an AstFile allocated in b->arena.  Errors go to
- * d; the file holds every item that parsed (broken items are skipped).
- * Returns NULL only when d gave up. */
-AstFile *rules_parse_source(const Source *src, const AstBuilder *b, Diag *d);
+/* Parses one source into an AstFile allocated in b->arena, refusing
+ * trees deeper than max_depth.  Errors go to d; the file holds every item
+ * that parsed (broken items are skipped).  Returns NULL only when d gave
+ * up. */
+AstFile *rules_parse_source(const Source *src, const AstBuilder *b, int max_depth,
+                            Diag *d);
 
 /* Scanner interface used by the parser (grammar/rules_lex.l). */
 int rules_scan_init(RulesParseCtx *ctx);

@@ -118,3 +118,28 @@ uint64_t hash_bytes(const void *data, size_t len, uint64_t seed)
     }
     return h;
 }
+
+size_t edit_distance(const char *a, const char *b, size_t limit)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > lb + limit || lb > la + limit || lb > 255)
+        return limit + 1;
+    size_t row[256];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0], best = row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t cost = diag + (a[i - 1] != b[j - 1]);
+            size_t v = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
+            row[j] = cost < v ? cost : v;
+            diag = up;
+            if (row[j] < best)
+                best = row[j];
+        }
+        if (best > limit)
+            return limit + 1;
+    }
+    return row[lb];
+}

@@ -44,6 +44,10 @@ void strbuf_putc(StrBuf *sb, char c);
 void strbuf_printf(StrBuf *sb, const char *fmt, ...) GRAFT_PRINTF(2, 3);
 void strbuf_free(StrBuf *sb);
 
+/* Levenshtein distance between a and b, for "did you mean" hints; gives up
+ * (returns limit + 1) once it exceeds limit, and for b over 255 bytes. */
+size_t edit_distance(const char *a, const char *b, size_t limit);
+
 /* 64-bit FNV-1a, for hash tables keyed by bytes. */
 uint64_t hash_bytes(const void *data, size_t len, uint64_t seed);
 /* Folds v into h; inline because the automaton's memo hashes every key

@@ -52,7 +52,8 @@ static void search_node(Search *s, Node *n, VizMatches *out)
 
 /* Labels every node with the rules' automaton, then confirms the
  * candidate rules at each node in graph order, as graft match does. */
-void viz_find_matches(const RuleSet *rs, const Graph *g, VizMatches *out)
+void viz_find_matches(const RuleSet *rs, const Graph *g, uint64_t max_steps,
+                      VizMatches *out)
 {
     out->h = NULL;
     out->n = out->cap = 0;
@@ -61,6 +62,7 @@ void viz_find_matches(const RuleSet *rs, const Graph *g, VizMatches *out)
                 xmalloc((rs->nrules + 1) * sizeof(uint32_t))};
     s.labels = labels_new(s.a, g);
     s.m = matcher_new(s.labels, g);
+    matcher_set_max_steps(s.m, max_steps);
     uint32_t count = graph_node_count(g);
     Node **order = xmalloc((count ? count : 1) * sizeof(Node *));
     uint32_t len = graph_topo_order(g, order);

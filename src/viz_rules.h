@@ -20,7 +20,8 @@ typedef struct VizMatches {
  * order, rules in file order at each node): each highlight holds the
  * nodes the pattern's ops, calls, tuples and element accesses matched
  * (not its leaves) and is labelled "RULE #K" (the rule's K-th match). */
-void viz_find_matches(const RuleSet *rs, const Graph *g, VizMatches *out);
+void viz_find_matches(const RuleSet *rs, const Graph *g, uint64_t max_steps,
+                      VizMatches *out);
 void viz_matches_free(VizMatches *vm);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "arena.h"
 #include "diag.h"
+#include "limit.h"
 #include "outfile.h"
 #include "util.h"
 
@@ -142,7 +143,7 @@ static void report_many(Diag *d, const Source *src)
     SrcRange r = {1, 1, 1, 1};
     for (int i = 0; i < 30; i++)
         diag_error(d, src, r, "error %d", i);
-    ck_assert_uint_eq(diag_errors(d), DIAG_MAX_ERRORS);
+    ck_assert_uint_eq(diag_errors(d), limit_defaults.errors);
     ck_assert(diag_gave_up(d));
 }
 

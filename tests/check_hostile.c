@@ -252,7 +252,7 @@ START_TEST(deep_nesting)
     Graph *g = load(text, strlen(text), &diags);
     ck_assert_ptr_null(g);
     ck_assert_msg(strstr(diags, ": error: expression nested too deeply (the limit is "
-                                "10000 parser stack entries, about 2000 levels)\n"),
+                                "10000 parser stack entries, about 2000 levels) [--limit model-depth]\n"),
                   "got: %.200s", diags);
     free(diags);
     free(text);
@@ -350,7 +350,7 @@ START_TEST(never_terminates)
     ck_assert_ptr_null(out);
     ck_assert_str_eq(diags, "graft: error: rewriting did not reach a fixpoint within 50 "
                             "rewrites; rules still firing: grow (r.graft:1, 1 times in "
-                            "the last round)\n");
+                            "the last round) [--limit rewrites]\n");
     free(diags);
 }
 END_TEST

@@ -510,7 +510,7 @@ START_TEST(test_deep_nesting)
     char *printed = reprint("deep.relay", text, len, &diags);
     ck_assert(printed == NULL);
     const char *want = "error: expression nested too deeply (the limit is "
-                       "10000 parser stack entries, about 2000 levels)\n";
+                       "10000 parser stack entries, about 2000 levels) [--limit model-depth]\n";
     ck_assert_msg(strstr(diags, want) != NULL, "%.200s", diags);
     ck_assert(strncmp(diags, "deep.relay:2:", 13) == 0);
     free(diags);

@@ -3,6 +3,7 @@
  * must give clean errors (at most 20) and no crash or leak. */
 #include "check_rules.h"
 
+#include "limit.h"
 #include "rules_lex.h"
 
 #include <stdint.h>
@@ -21,7 +22,7 @@ static char *repeat(const char *prefix, const char *middle, size_t n, const char
 }
 
 /* Loads text; asserts failure with msg among the errors and at most
- * DIAG_MAX_ERRORS errors (the "too many errors" line aside). */
+ * the default error limit (the "too many errors" line aside). */
 static void expect_error(const char *text, const char *msg)
 {
     char *diag;
@@ -31,7 +32,7 @@ static void expect_error(const char *text, const char *msg)
     int errors = 0;
     for (const char *p = diag; (p = strstr(p, ": error: ")); p++)
         errors++;
-    ck_assert_int_le(errors, DIAG_MAX_ERRORS);
+    ck_assert_int_le(errors, (int)limit_defaults.errors);
     free(diag);
 }
 
@@ -39,7 +40,7 @@ START_TEST(test_deep_parentheses)
 {
     char *open = repeat("r := ", "(", 100000, "x");
     char *text = repeat(open, ")", 100000, " => x\nok := nn.relu(x) => x\n");
-    expect_error(text, "t.graft:1:262: error: nesting deeper than 256 levels");
+    expect_error(text, "t.graft:1:262: error: nesting deeper than 256 levels [--limit rule-depth]");
     free(open);
     free(text);
 }
@@ -48,19 +49,19 @@ END_TEST
 START_TEST(test_deep_operators)
 {
     char *neg = repeat("r := ", "-", 100000, "x => x\n");
-    expect_error(neg, "error: nesting deeper than 256 levels");
+    expect_error(neg, "error: nesting deeper than 256 levels [--limit rule-depth]");
     free(neg);
     char *alt = repeat("r := x", " | x", 100000, " => x\n");
-    expect_error(alt, "error: expression nested deeper than 256 levels");
+    expect_error(alt, "error: expression nested deeper than 256 levels [--limit rule-depth]");
     free(alt);
     char *sum = repeat("r := x", " + 1", 100000, " => x\n");
-    expect_error(sum, "error: expression nested deeper than 256 levels");
+    expect_error(sum, "error: expression nested deeper than 256 levels [--limit rule-depth]");
     free(sum);
     char *guard = repeat("r := nn.relu(x) where users(x) == 1", " && True", 100000, " => x\n");
-    expect_error(guard, "error: expression nested deeper than 256 levels");
+    expect_error(guard, "error: expression nested deeper than 256 levels [--limit rule-depth]");
     free(guard);
     char *binds = repeat("r := ", "c@", 100000, "x => x\n");
-    expect_error(binds, "error: nesting deeper than 256 levels");
+    expect_error(binds, "error: nesting deeper than 256 levels [--limit rule-depth]");
     free(binds);
 }
 END_TEST
@@ -73,7 +74,7 @@ START_TEST(test_deep_macros)
     for (int i = 1; i < 40; i++)
         strbuf_printf(&sb, "let m%d(p) = m%d(m%d(p))\n", i, i - 1, i - 1);
     strbuf_puts(&sb, "r := m39(x) => partition\n");
-    expect_error(sb.data, "error: 'm7' expands into itself (or macros nest deeper than 32)");
+    expect_error(sb.data, "error: 'm7' expands into itself (or macros nest deeper than 32) [--limit macro-nesting]");
     strbuf_free(&sb);
     expect_error("let a = b\nlet b = a\nr := a => partition\n",
                  "t.graft:2:9: error: 'a' expands into itself");
@@ -176,7 +177,7 @@ START_TEST(test_nul_bytes)
     Source *src = source_from_string("nul.graft", text, sizeof text - 1);
     AstBuilder b = {arena_new(), NULL, src};
     b.names = interner_new(b.arena);
-    ck_assert_ptr_nonnull(rules_parse_source(src, &b, d));
+    ck_assert_ptr_nonnull(rules_parse_source(src, &b, (int)limit_defaults.rule_depth, d));
     diag_free(d);
     fclose(out);
     ck_assert_str_eq(buf, "nul.graft:1:16: error: unexpected byte 0x00\n"

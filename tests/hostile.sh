@@ -169,7 +169,7 @@ fi
 # ---- rule sets that blow up or never stop ----
 awk 'BEGIN { printf "let d(p) = add(p, p)\nr := "; for (i = 0; i < 40; i++) printf "d(";
     printf "x"; for (i = 0; i < 40; i++) printf ")"; print " => partition" }' >macros.graft
-echo "macros.graft:2:6: error: pattern grows beyond 200000 nodes when its macros are expanded" >want
+echo "macros.graft:2:6: error: pattern grows beyond 200000 nodes when its macros are expanded [--limit macro-nodes]" >want
 cases=$((cases + 1))
 "$GRAFT" check macros.graft >out 2>err
 [ $? -eq 1 ] && head -n 1 err | cmp -s - want || fail "macro blow-up: $(head -n 1 err)"
@@ -181,17 +181,17 @@ expect 0 "$GRAFT" run classes.graft m.relay -o o.relay
 expect 0 "$GRAFT" compile classes.graft -o o.c
 rm -f o.relay o.c
 printf 'grow := x:const => negative(x)\n' >grow.graft
-printf "graft: error: rewriting did not reach a fixpoint within 1120 rewrites; rules still firing: grow (grow.graft:1, 1 times in the last round)\n" >want
+printf "graft: error: rewriting did not reach a fixpoint within 1120 rewrites; rules still firing: grow (grow.graft:1, 1 times in the last round) [--limit rewrites]\n" >want
 expect 1 "$GRAFT" run grow.graft m.relay -o o.relay
 no_leftovers o.relay
-printf "graft: error: rewriting did not reach a fixpoint within 7 rewrites; rules still firing: grow (grow.graft:1, 1 times in the last round)\n" >want
+printf "graft: error: rewriting did not reach a fixpoint within 7 rewrites; rules still firing: grow (grow.graft:1, 1 times in the last round) [--limit rewrites]\n" >want
 expect 1 "$GRAFT" run grow.graft m.relay --max-rewrites 7
 # on a 100,000-node chain the round bound stops it in time proportional to
 # the model (note [rewrite work bound] in src/rewrite.c)
 awk 'BEGIN { print "def @main(%x) {"; for (i = 0; i < 100000; i++)
     printf "  %%%d = negative(%s);\n", i, i ? "%" (i - 1) : "%x";
     print "  add(%99999, 1f)\n}" }' >chain.relay
-printf "graft: error: rewriting did not reach a fixpoint within 176 rounds (16 * (1 + rewrite bound / nodes)); rules still firing: grow (grow.graft:1, 1 times in the last round)\n" >want
+printf "graft: error: rewriting did not reach a fixpoint within 176 rounds (16 * (1 + rewrite bound / nodes)); rules still firing: grow (grow.graft:1, 1 times in the last round) [--limit round-factor]\n" >want
 expect 1 "$GRAFT" run grow.graft chain.relay
 
 # ---- 10^6-deep nesting in a rule file ----
@@ -199,7 +199,7 @@ awk 'BEGIN { printf "r := "; for (i = 0; i < 1000000; i++) printf "(";
     printf "x"; for (i = 0; i < 1000000; i++) printf ")"; print " => x" }' >deep.graft
 cases=$((cases + 1))
 "$GRAFT" check deep.graft >out 2>err
-[ $? -eq 1 ] && head -n 1 err | grep -qx 'deep.graft:1:262: error: nesting deeper than 256 levels' ||
+[ $? -eq 1 ] && head -n 1 err | grep -qxF 'deep.graft:1:262: error: nesting deeper than 256 levels [--limit rule-depth]' ||
     fail "deep rule nesting: $(head -n 1 err | cut -c1-100)"
 awk 'BEGIN { printf "def @main(%%x) {\n  "; for (i = 0; i < 1000000; i++) printf "negative(";
     printf "%%x"; for (i = 0; i < 1000000; i++) printf ")"; print "\n}" }' >deep.relay

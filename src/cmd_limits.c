@@ -1,0 +1,40 @@
+/* cmd_limits.c - graft limits [--limit NAME=N]: print the resource limits
+ * in force (defaults, then GRAFT_LIMITS, then --limit), their defaults,
+ * ranges and what each bounds (limit.h, doc/limits.md). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char limits_help[] =
+    "usage: graft limits [--limit NAME=N[,NAME=N...]]\n"
+    "\n"
+    "Print graft's resource limits: the value in force (the default, changed\n"
+    "by GRAFT_LIMITS in the environment and then by --limit), the default,\n"
+    "and what each bounds with its range.  Every graft command, and every\n"
+    "rewriter built by 'graft compile --exe', takes the same --limit option\n"
+    "and reads the same GRAFT_LIMITS.\n"
+    "\n"
+    "options:\n";
+
+int cmd_limits(int argc, char **argv, const Limits *limits)
+{
+    Limits lim = *limits;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(limits_help, stdout);
+            fputs(options_limit_help, stdout);
+            fputs("  --help            show this help\n"
+                  "\n"
+                  "Exit status: 0 success, 2 bad usage.\n", stdout);
+            return EXIT_OK;
+        }
+        int rc = cli_parse_limit("limits", argc, argv, &i, &lim);
+        if (rc == OPTION_NOT_MINE)
+            return cli_usage_error("limits", "unexpected argument '%s'", argv[i]);
+        if (rc >= 0)
+            return rc;
+    }
+    limit_print(&lim, stdout);
+    return fflush(stdout) == 0 ? EXIT_OK : EXIT_BAD_INPUT;
+}
