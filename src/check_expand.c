@@ -181,13 +181,21 @@ static AstNode *clone(CheckCtx *c, const AstNode *n)
     return out;
 }
 
-/* Reports (once) an expanded pattern deeper than the macro-depth limit. */
+/* How deep an expanded pattern may nest: macro-depth, but never less than
+ * a pattern may nest as written. */
+static uint64_t max_levels(const CheckCtx *c)
+{
+    uint64_t written = c->limits->rule_depth, expanded = c->limits->macro_depth;
+    return expanded > written ? expanded : written;
+}
+
+/* Reports (once) an expanded pattern deeper than max_levels. */
 static void too_deep(CheckCtx *c)
 {
     if (!c->expand_reported)
         diag_error(c->d, c->rule->pattern_src->src, c->rule->pattern_src->range,
                    "pattern nested deeper than %llu levels after macro expansion "
-                   "[--limit macro-depth]", (unsigned long long)c->limits->macro_depth);
+                   "[--limit macro-depth]", (unsigned long long)max_levels(c));
     c->expand_reported = true;
 }
 
@@ -195,7 +203,7 @@ static void too_deep(CheckCtx *c)
  * reported, when they would lie deeper than the limit. */
 static bool descend(CheckCtx *c)
 {
-    if ((uint64_t)++c->level <= c->limits->macro_depth)
+    if ((uint64_t)++c->level <= max_levels(c))
         return true;
     c->level--;
     too_deep(c);
@@ -265,7 +273,7 @@ static AstNode *expand_children(CheckCtx *c, AstNode *n, const Env *env, bool co
         return n;
     AstNode *out = clone(c, &tmp);
     /* Macro arguments land deeper than the level they were expanded at. */
-    if (out && (uint64_t)out->depth > c->limits->macro_depth) {
+    if (out && (uint64_t)out->depth > max_levels(c)) {
         too_deep(c);
         return NULL;
     }

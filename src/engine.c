@@ -156,6 +156,8 @@ void engine_matches(Engine *e, MatchVisitor fn, void *ctx)
         Node *root = e->order[i];
         uint32_t k, nr;
         const uint32_t *cand = automaton_state_rules(e->a, labels_state(e->labels, root), &nr);
+        if (nr == 0)
+            continue; /* cand may be NULL then, which memcpy must not see */
         memcpy(rules, cand, nr * sizeof *rules);
         for (k = 1; k < nr; k++) /* file order */
             for (uint32_t j = k; j > 0 && rules[j - 1] > rules[j]; j--) {

@@ -142,14 +142,16 @@ static void value_text(const LimitInfo *info, uint64_t v, char buf[24])
 
 void limit_print(const Limits *lim, FILE *out)
 {
-    fprintf(out, "%-14s %-9s %-9s %s\n", "limit", "value", "default", "what it bounds");
+    fprintf(out, "%-14s %-8s %-8s %-20s %s\n", "limit", "value", "default", "range",
+            "what it bounds");
     for (int i = 0; i < LIMIT_COUNT; i++) {
         const LimitInfo *info = &limit_infos[i];
-        char value[24], dflt[24];
+        char value[24], dflt[24], range[48];
         value_text(info, value_of(lim, info), value);
         value_text(info, value_of(&limit_defaults, info), dflt);
-        fprintf(out, "%-14s %-9s %-9s %s (%llu to %llu)\n", info->name, value, dflt,
-                info->what, (unsigned long long)info->least,
-                (unsigned long long)info->ceiling);
+        snprintf(range, sizeof range, "%llu..%llu", (unsigned long long)info->least,
+                 (unsigned long long)info->ceiling);
+        fprintf(out, "%-14s %-8s %-8s %-20s %s\n", info->name, value, dflt, range,
+                info->what);
     }
 }

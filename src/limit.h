@@ -28,10 +28,12 @@
  * of 0 means "automatic" for rewrites and "no limit" for errors. */
 #define LIMIT_LIST(X)                                                         \
     X(model_depth, "model-depth", 10000, 100, 1000000,                       \
-      "parser stack entries while loading a model (about 5 per nesting level)") \
+      "parser stack entries for one model, about 5 per nesting level") \
+    X(fn_depth, "fn-depth", 256, 1, 1024,                                    \
+      "functions nested inside one another in a model")                      \
     X(rule_depth, "rule-depth", 256, 16, 4096,                               \
       "nesting levels of one pattern, guard or action as written")           \
-    X(macro_depth, "macro-depth", 1024, 16, 16384,                           \
+    X(macro_depth, "macro-depth", 1024, 16, 4096,                            \
       "nesting levels of a pattern after macro expansion")                   \
     X(macro_nesting, "macro-nesting", 32, 1, 1024,                           \
       "macros expanded inside one another")                                  \
@@ -41,9 +43,9 @@
       "rule files included inside one another")                              \
     X(errors, "errors", 20, 0, 1000000,                                      \
       "errors reported before giving up (0: no limit)")                      \
-    X(match_steps, "match-steps", 4194304, 1000, 1099511627776,              \
+    X(match_steps, "match-steps", 4194304, 1000, 1000000000000,              \
       "steps of one match attempt before it is given up")                    \
-    X(rewrites, "rewrites", 0, 1, 9223372036854775807,                       \
+    X(rewrites, "rewrites", 0, 1, 1000000000000000,                          \
       "rewrites before giving up (auto: 10 per node plus 1000)")             \
     X(round_factor, "round-factor", 16, 1, 1048576,                          \
       "rewriting rounds per (1 + rewrites / nodes)")

@@ -332,6 +332,7 @@ Graph *relay_load_limited(const Source *src, const Limits *limits, Diag *d)
     ps.src = src;
     ps.diag = d;
     ps.max_depth = (long)limit_or_default(limits)->model_depth;
+    ps.max_fn_depth = limit_or_default(limits)->fn_depth;
     ps.g = graph_new();
     ps.lexer = relay_lexer_new(src, d);
     load_symbols_init(&ps);

@@ -112,6 +112,7 @@ typedef struct RelayParser {
     Attr *scratch_attrs;      /* attributes of the list being reduced */
     size_t cap_scratch_attrs; /* capacity of scratch_attrs */
     long max_depth;      /* parser stack entries allowed (YYMAXDEPTH) */
+    uint64_t max_fn_depth; /* functions nested in one another allowed */
     bool have_def;       /* a "def" was read */
     bool failed;         /* an error was reported */
 } RelayParser;
@@ -133,7 +134,9 @@ void load_push_type(RelayParser *ps, const Type *t);
 bool load_push_dim(RelayParser *ps, RelayText t, SrcRange loc);
 
 void load_note_opener(RelayParser *ps, const char *msg);
-void load_scope_open(RelayParser *ps);
+/* Opens a fn's scope at its "fn" (at); false after reporting functions
+ * nested deeper than the fn-depth limit. */
+bool load_scope_open(RelayParser *ps, SrcRange at);
 void load_scope_close(RelayParser *ps);
 
 /* Each returns NULL/false after reporting an error (the parser aborts). */

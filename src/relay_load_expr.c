@@ -150,11 +150,19 @@ static bool define(RelayParser *ps, RelayText name, Node *n, SrcRange loc)
     return true;
 }
 
-void load_scope_open(RelayParser *ps)
+bool load_scope_open(RelayParser *ps, SrcRange at)
 {
+    if ((uint64_t)ps->depth >= ps->max_fn_depth) {
+        diag_error(ps->diag, ps->src, at,
+                   "functions nested deeper than %llu levels [--limit fn-depth]",
+                   (unsigned long long)ps->max_fn_depth);
+        ps->failed = true;
+        return false;
+    }
     xgrow((void **)&ps->marks, &ps->cap_marks, (size_t)ps->depth + 1,
           sizeof(size_t));
     ps->marks[ps->depth++] = ps->nsyms;
+    return true;
 }
 
 void load_scope_close(RelayParser *ps)

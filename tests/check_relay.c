@@ -545,21 +545,37 @@ START_TEST(test_nesting_within_limit)
 }
 END_TEST
 
-/* The deepest fn nesting the parser takes prints (the printer recurses
- * once per nested fn) and loads back to the same text. */
-START_TEST(test_deepest_functions)
+/* "def @main(%x) { fn () { ... %x ... } }" with depth nested fns. */
+static char *nested_functions(int depth, size_t *len)
 {
     char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
+    FILE *mem = open_memstream(&text, len);
     fputs("def @main(%x) {\n  ", mem);
-    for (int i = 0; i < 1109; i++)
+    for (int i = 0; i < depth; i++)
         fputs("fn () {", mem);
     fputs("%x", mem);
-    for (int i = 0; i < 1109; i++)
+    for (int i = 0; i < depth; i++)
         fputs("}", mem);
     fputs("\n}\n", mem);
     fclose(mem);
+    return text;
+}
+
+/* The deepest fn nesting the fn-depth limit allows by default prints (the
+ * printer recurses once per nested fn) and loads back to the same text;
+ * one level more is refused at the fn that goes too deep. */
+START_TEST(test_deepest_functions)
+{
+    size_t len;
+    char *text = nested_functions(257, &len);
+    char *diags;
+    ck_assert_ptr_null(reprint("fns.relay", text, len, &diags));
+    static const char want[] = "fns.relay:2:1795: error: functions nested deeper than "
+                               "256 levels [--limit fn-depth]\n    2 |   fn () {";
+    ck_assert(strncmp(diags, want, sizeof want - 1) == 0); /* then the long line */
+    free(diags);
+    free(text);
+    text = nested_functions(256, &len);
     char *once = reprint("fns.relay", text, len, NULL);
     ck_assert(once != NULL);
     char *twice = reprint("fns.relay", once, strlen(once), NULL);

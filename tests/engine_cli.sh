@@ -78,5 +78,13 @@ printf 'c := multiply(x, 1.5:float32) => add(x, x:float32)\n' >"$tmp/bad_typed.g
 check "check rejects a constrained variable in an action" status 1 check "$tmp/bad_typed.graft"
 check "its error says what is wrong" grep -q "1:43: error: in an action only a number literal can be given a dtype" "$tmp/err"
 
+# A node whose automaton state accepts no rule (the tuple here) has no
+# candidate list; graft match once handed that NULL to memcpy (UBSan).
+printf 'def @main(%%x) {\n  %%0 = negative(%%x);\n  (%%0,)\n}\n' >"$tmp/tuple.relay"
+check "match skips nodes no rule can match" status 0 match "$tmp/fold.graft" "$tmp/tuple.relay"
+check "and lists nothing there" test ! -s "$tmp/out"
+check "match lists a match" status 0 match "$tmp/fold.graft" "$tmp/fold.relay"
+check "its line" grep -qx "fold at <output> (negative): x=%x" "$tmp/out"
+
 echo "engine_cli: $fail failed"
 [ "$fail" -eq 0 ]
