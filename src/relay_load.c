@@ -306,7 +306,7 @@ static void parser_free(RelayParser *ps)
     relay_lexer_free(ps->lexer);
     free(ps->items);
     free(ps->syms);
-    free(ps->slots);
+    keymap_free(&ps->keys);
     free(ps->temps);
     free(ps->marks);
     free(ps->scratch_nodes);
@@ -333,7 +333,6 @@ Graph *relay_load(const Source *src, Diag *d)
     ps.diag = d;
     ps.g = graph_new();
     ps.lexer = relay_lexer_new(src, d);
-    load_symbols_init(&ps);
     int rc = relay_parse(&ps);
     parser_free(&ps);
     if (rc != 0 || ps.failed) {
