@@ -11,24 +11,6 @@
 
 #include "util.h"
 
-/* An attribute value as a guard value: numbers and strings unwrapped. */
-static GuardVal from_attr(const AttrValue *v)
-{
-    if (!v)
-        return gv_unknown();
-    switch (v->kind) {
-    case ATTR_INT:
-    case ATTR_BOOL:
-        return gv_num((double)v->i);
-    case ATTR_FLOAT:
-        return gv_num(v->f);
-    case ATTR_STRING:
-        return gv_str(v->s);
-    default:
-        return (GuardVal){.kind = GV_ATTR, .attr = v};
-    }
-}
-
 static bool scalar_const(const Node *n)
 {
     return n && node_kind(n) == NODE_CONST && node_const_is_scalar(n);
@@ -37,7 +19,7 @@ static bool scalar_const(const Node *n)
 GuardVal gv_slot(const Binding *b)
 {
     if (b->attr)
-        return from_attr(b->attr);
+        return pattern_guard_of_attr(b->attr);
     return scalar_const(b->node) ? gv_num(node_const_value(b->node)) : gv_unknown();
 }
 
@@ -76,7 +58,7 @@ GuardVal gv_attr(const Binding *b, const char *name, const AttrValue *dflt)
     if (!b->node)
         return gv_unknown();
     const AttrValue *v = node_find_attr(b->node, name);
-    return from_attr(v ? v : dflt);
+    return pattern_guard_of_attr(v ? v : dflt);
 }
 
 GuardVal gv_index(GuardVal base, int64_t i)
@@ -84,7 +66,7 @@ GuardVal gv_index(GuardVal base, int64_t i)
     if (base.kind == GV_DIMS && i < base.type->rank)
         return gv_num((double)base.type->dims[i]);
     if (base.kind == GV_ATTR && base.attr->kind == ATTR_LIST && i < base.attr->nitems)
-        return from_attr(base.attr->items[i]);
+        return pattern_guard_of_attr(base.attr->items[i]);
     return gv_unknown();
 }
 
@@ -102,31 +84,6 @@ GuardVal gv_arith(int op, GuardVal x, GuardVal y)
     case '-': return gv_num(x.f - y.f);
     case '*': return gv_num(x.f * y.f);
     default: return y.f == 0 ? gv_unknown() : gv_num(x.f / y.f);
-    }
-}
-
-/* Canonical text of a value, as the interpreter compares non-numbers. */
-static void key(const GuardVal *v, StrBuf *out)
-{
-    switch (v->kind) {
-    case GV_NUM:
-        pattern_number_key(v->f, out);
-        return;
-    case GV_STR:
-        strbuf_printf(out, "\"%s\"", v->s);
-        return;
-    case GV_ATTR:
-        pattern_attr_key(v->attr, out);
-        return;
-    case GV_DIMS:
-        pattern_dims_key(v->type, out);
-        return;
-    case GV_LIST:
-        strbuf_puts(out, v->s);
-        return;
-    case GV_UNKNOWN:
-        strbuf_puts(out, "?");
-        return;
     }
 }
 
@@ -178,8 +135,8 @@ static int compare_text(GuardVal x, GuardVal y)
     if (same >= 0)
         return !same;
     StrBuf kx = {0}, ky = {0};
-    key(&x, &kx);
-    key(&y, &ky);
+    pattern_guard_key(&x, &kx);
+    pattern_guard_key(&y, &ky);
     int c = strcmp(kx.data, ky.data);
     strbuf_free(&kx);
     strbuf_free(&ky);
@@ -197,14 +154,7 @@ bool gv_cmp(CmpOp op, GuardVal x, GuardVal y)
         return false;
     else
         c = compare_text(x, y);
-    switch (op) {
-    case CMP_EQ: return c == 0;
-    case CMP_NE: return c != 0;
-    case CMP_LT: return c < 0;
-    case CMP_LE: return c <= 0;
-    case CMP_GT: return c > 0;
-    default: return c >= 0;
-    }
+    return pattern_cmp_holds(op, c);
 }
 
 /* ---- compiled attribute tests ---- */

@@ -21,24 +21,7 @@
 #include "pattern.h"
 #include "ruleset.h"
 
-/* ---- guard values ---- */
-
-typedef enum GuardKind {
-    GV_UNKNOWN, /* a query without an answer: every comparison is false */
-    GV_NUM,     /* a number (ints, bools and floats alike) */
-    GV_STR,     /* a string or a dtype name */
-    GV_ATTR,    /* an attribute value that is no number or string */
-    GV_DIMS,    /* shape(x): the dims of a tensor type */
-    GV_LIST,    /* a literal list; s holds its canonical text */
-} GuardKind;
-
-typedef struct GuardVal {
-    GuardKind kind;        /* which field is live */
-    double f;              /* GV_NUM */
-    const char *s;         /* GV_STR; GV_LIST: canonical text "[1, 1]" */
-    const AttrValue *attr; /* GV_ATTR */
-    const Type *type;      /* GV_DIMS */
-} GuardVal;
+/* ---- guard values (GuardVal, pattern.h) ---- */
 
 static inline GuardVal gv_unknown(void)
 {

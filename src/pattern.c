@@ -1,4 +1,5 @@
-/* pattern.c - node tests and canonical attribute text for lowered patterns. */
+/* pattern.c - node tests, canonical attribute text and guard values for
+ * lowered patterns. */
 #include "pattern.h"
 
 #include <stdio.h>
@@ -62,6 +63,59 @@ void pattern_attr_key(const AttrValue *v, StrBuf *out)
         }
         strbuf_putc(out, ']');
         return;
+    }
+}
+
+GuardVal pattern_guard_of_attr(const AttrValue *v)
+{
+    if (!v)
+        return (GuardVal){.kind = GV_UNKNOWN};
+    switch (v->kind) {
+    case ATTR_INT:
+    case ATTR_BOOL:
+        return (GuardVal){.kind = GV_NUM, .f = (double)v->i};
+    case ATTR_FLOAT:
+        return (GuardVal){.kind = GV_NUM, .f = v->f};
+    case ATTR_STRING:
+        return (GuardVal){.kind = GV_STR, .s = v->s};
+    default:
+        return (GuardVal){.kind = GV_ATTR, .attr = v};
+    }
+}
+
+void pattern_guard_key(const GuardVal *v, StrBuf *out)
+{
+    switch (v->kind) {
+    case GV_NUM:
+        pattern_number_key(v->f, out);
+        return;
+    case GV_STR:
+        strbuf_printf(out, "\"%s\"", v->s);
+        return;
+    case GV_ATTR:
+        pattern_attr_key(v->attr, out);
+        return;
+    case GV_DIMS:
+        pattern_dims_key(v->type, out);
+        return;
+    case GV_LIST:
+        strbuf_puts(out, v->s);
+        return;
+    case GV_UNKNOWN:
+        strbuf_puts(out, "?");
+        return;
+    }
+}
+
+bool pattern_cmp_holds(CmpOp op, int c)
+{
+    switch (op) {
+    case CMP_EQ: return c == 0;
+    case CMP_NE: return c != 0;
+    case CMP_LT: return c < 0;
+    case CMP_LE: return c <= 0;
+    case CMP_GT: return c > 0;
+    default: return c >= 0;
     }
 }
 

@@ -188,6 +188,41 @@ struct PatExpr {
                                    DTYPE) as an attribute value */
 };
 
+/* ---- guard values ----
+ * What a guard expression evaluates to, in the interpreter (match_guard.c)
+ * and in compiled guards (emit_c_rt.h) alike: one value type, so the two
+ * share how values become canonical text and how comparisons decide. */
+
+typedef enum GuardKind {
+    GV_UNKNOWN, /* a query without an answer: every comparison is false */
+    GV_NUM,     /* a number (ints, bools and floats alike) */
+    GV_STR,     /* a string or a dtype name */
+    GV_ATTR,    /* an attribute value that is no number or string */
+    GV_DIMS,    /* shape(x): the dims of a tensor type */
+    GV_LIST,    /* a literal list [1, 1] */
+} GuardKind;
+
+typedef struct GuardVal {
+    GuardKind kind;        /* which field is live */
+    double f;              /* GV_NUM */
+    const char *s;         /* GV_STR; GV_LIST in compiled guards: its
+                              canonical text "[1, 1]" */
+    const AttrValue *attr; /* GV_ATTR */
+    const Type *type;      /* GV_DIMS */
+    const PatExpr *list;   /* GV_LIST in the interpreter: the literal, whose
+                              items it evaluates when it needs them */
+} GuardVal;
+
+/* An attribute value as a guard value: numbers and strings unwrapped,
+ * GV_UNKNOWN for NULL (an absent attribute without default). */
+GuardVal pattern_guard_of_attr(const AttrValue *v);
+/* Appends to out the canonical text of v, as pattern_attr_key writes an
+ * equal attribute value; "?" for GV_UNKNOWN.  A GV_LIST must carry its
+ * text (s): the interpreter writes its own lists item by item. */
+void pattern_guard_key(const GuardVal *v, StrBuf *out);
+/* Whether the order c of two values (<0, 0, >0) satisfies op. */
+bool pattern_cmp_holds(CmpOp op, int c);
+
 /* Appends to out the canonical text of an attribute value, so that equal
  * values compare equal as strings: numbers as "%.17g" whether written 1,
  * 1f or 1.0, strings quoted, lists "[a, b]", None, True/False as 1/0. */

@@ -306,7 +306,7 @@ static void parser_free(RelayParser *ps)
     relay_lexer_free(ps->lexer);
     free(ps->items);
     free(ps->syms);
-    free(ps->slots);
+    keymap_free(&ps->keys);
     free(ps->temps);
     free(ps->marks);
     free(ps->scratch_nodes);
@@ -335,7 +335,6 @@ Graph *relay_load_limited(const Source *src, const Limits *limits, Diag *d)
     ps.max_fn_depth = limit_or_default(limits)->fn_depth;
     ps.g = graph_new();
     ps.lexer = relay_lexer_new(src, d);
-    load_symbols_init(&ps);
     int rc = relay_parse(&ps);
     parser_free(&ps);
     if (rc != 0 || ps.failed) {

@@ -81,12 +81,6 @@ typedef struct Symbol {
     int32_t shadowed;  /* index of the symbol it hides, or -1 */
 } Symbol;
 
-/* A hash slot: key and the index of its innermost Symbol (-1: none). */
-typedef struct SymSlot {
-    uint64_t key;      /* 0 when empty */
-    int32_t sym;       /* index into RelayParser.syms, or -1 */
-} SymSlot;
-
 /* The parser's state, passed to every action. */
 typedef struct RelayParser {
     const Source *src;   /* text being parsed */
@@ -101,9 +95,7 @@ typedef struct RelayParser {
     size_t cap_syms;     /* capacity of syms */
     int32_t *temps;      /* dense temp number -> innermost symbol, or -1 */
     size_t ntemps;       /* cells in temps */
-    SymSlot *slots;      /* other keys -> innermost symbol */
-    size_t nslots;       /* power of two */
-    size_t nkeys;        /* used slots */
+    KeyMap keys;         /* other keys -> innermost symbol, or -1 */
     size_t *marks;       /* per open scope: nsyms at its start */
     int depth;           /* open scopes (0: @main) */
     size_t cap_marks;    /* capacity of marks */
@@ -124,7 +116,6 @@ const char *load_text(RelayParser *ps, RelayText t);
 const char *load_intern(RelayParser *ps, RelayText t);
 /* A STRING token's contents without quotes and escapes, interned. */
 const char *load_unquote(RelayParser *ps, RelayText t);
-void load_symbols_init(RelayParser *ps);
 /* Pushes a list item; load_mark returns where the next list starts. */
 size_t load_mark(RelayParser *ps);
 void load_push_node(RelayParser *ps, Node *n);

@@ -43,63 +43,35 @@ const char *load_unquote(RelayParser *ps, RelayText t)
 
 enum { TEMP_DIRECT = 1 << 22 };
 
-void load_symbols_init(RelayParser *ps)
+static bool is_direct(uint64_t key)
 {
-    ps->nslots = 256;
-    ps->slots = xcalloc(ps->nslots, sizeof(SymSlot));
+    return (key & 1) && key / 2 < TEMP_DIRECT;
 }
 
-static SymSlot *find_slot(SymSlot *slots, size_t nslots, uint64_t key)
+/* The index of key's innermost symbol, or -1. */
+static int32_t symbol_top(const RelayParser *ps, uint64_t key)
 {
-    size_t mask = nslots - 1;
-    size_t i = (size_t)hash_mix(0, key) & mask;
-    while (slots[i].key && slots[i].key != key)
-        i = (i + 1) & mask;
-    return &slots[i];
+    if (is_direct(key))
+        return key / 2 < ps->ntemps ? ps->temps[key / 2] : -1;
+    const int64_t *cell = keymap_get(&ps->keys, key);
+    return cell ? (int32_t)*cell : -1;
 }
 
-static void grow_slots(RelayParser *ps)
+/* Makes symbol sym key's innermost; a dense temp's array grows (cells of
+ * -1) to reach it. */
+static void symbol_set_top(RelayParser *ps, uint64_t key, int32_t sym)
 {
-    SymSlot *old = ps->slots;
-    size_t nold = ps->nslots;
-    ps->nslots *= 2;
-    ps->slots = xcalloc(ps->nslots, sizeof(SymSlot));
-    for (size_t i = 0; i < nold; i++)
-        if (old[i].key)
-            *find_slot(ps->slots, ps->nslots, old[i].key) = old[i];
-    free(old);
-}
-
-/* The cell of a dense temp, the array grown (cells of -1) to reach it. */
-static int32_t *temp_cell(RelayParser *ps, uint64_t number, bool create)
-{
+    if (!is_direct(key)) {
+        *keymap_put(&ps->keys, key, -1) = sym;
+        return;
+    }
+    uint64_t number = key / 2;
     if (number >= ps->ntemps) {
-        if (!create)
-            return NULL;
         size_t old = ps->ntemps;
         xgrow((void **)&ps->temps, &ps->ntemps, number + 1, sizeof(int32_t));
         memset(ps->temps + old, 0xff, (ps->ntemps - old) * sizeof(int32_t));
     }
-    return &ps->temps[number];
-}
-
-/* The cell holding key's innermost symbol index (-1: none); NULL when
- * the key was never defined and create is false. */
-static int32_t *symbol_cell(RelayParser *ps, uint64_t key, bool create)
-{
-    if ((key & 1) && key / 2 < TEMP_DIRECT)
-        return temp_cell(ps, key / 2, create);
-    if (create && (ps->nkeys + 1) * 2 > ps->nslots)
-        grow_slots(ps);
-    SymSlot *slot = find_slot(ps->slots, ps->nslots, key);
-    if (!slot->key) {
-        if (!create)
-            return NULL;
-        slot->key = key;
-        slot->sym = -1;
-        ps->nkeys++;
-    }
-    return &slot->sym;
+    ps->temps[number] = sym;
 }
 
 /* The key of "%3" or "%name"; 0 after reporting a bad temp number. */
@@ -120,8 +92,8 @@ static uint64_t symbol_key(RelayParser *ps, RelayText t, SrcRange loc)
 
 static Symbol *lookup(RelayParser *ps, uint64_t key)
 {
-    int32_t *cell = symbol_cell(ps, key, false);
-    return cell && *cell >= 0 ? &ps->syms[*cell] : NULL;
+    int32_t top = symbol_top(ps, key);
+    return top >= 0 ? &ps->syms[top] : NULL;
 }
 
 /* Binds name to n in the current scope, or reports a duplicate. */
@@ -142,11 +114,11 @@ static bool define(RelayParser *ps, RelayText name, Node *n, SrcRange loc)
                   "'%.*s' was first defined here", (int)name.len, load_text(ps, name));
         return false;
     }
-    int32_t *cell = symbol_cell(ps, key, true);
+    int32_t shadowed = old ? (int32_t)(old - ps->syms) : -1;
     xgrow((void **)&ps->syms, &ps->cap_syms, ps->nsyms + 1, sizeof(Symbol));
     ps->syms[ps->nsyms] = (Symbol){key, n, (uint32_t)name.off, (uint32_t)name.len,
-                                   ps->depth, *cell};
-    *cell = (int32_t)ps->nsyms++;
+                                   ps->depth, shadowed};
+    symbol_set_top(ps, key, (int32_t)ps->nsyms++);
     return true;
 }
 
@@ -170,7 +142,7 @@ void load_scope_close(RelayParser *ps)
     size_t mark = ps->marks[--ps->depth];
     while (ps->nsyms > mark) {
         Symbol *s = &ps->syms[--ps->nsyms];
-        *symbol_cell(ps, s->key, false) = s->shadowed;
+        symbol_set_top(ps, s->key, s->shadowed);
     }
 }
 

@@ -12,38 +12,20 @@ void var_names_init(VarNames *vn, const Graph *g)
     vn->name = xcalloc(vn->nnodes ? vn->nnodes : 1, sizeof(char *));
     vn->arena = arena_new();
     vn->strings = interner_new(vn->arena);
-    vn->nslots = 64;
-    vn->slots = xcalloc(vn->nslots, sizeof(NameSlot));
 }
 
 void var_names_free(VarNames *vn)
 {
     free(vn->name);
-    free(vn->slots);
+    keymap_free(&vn->taken);
     interner_free(vn->strings);
     arena_free(vn->arena);
 }
 
-/* The slot of interned name s (empty when not handed out). */
-static NameSlot *find_slot(const VarNames *vn, const char *s)
+/* The key of interned name s in VarNames.taken. */
+static uint64_t name_key(const char *s)
 {
-    size_t mask = vn->nslots - 1;
-    size_t i = (size_t)hash_mix(0, (uint64_t)(uintptr_t)s) & mask;
-    while (vn->slots[i].name && vn->slots[i].name != s)
-        i = (i + 1) & mask;
-    return &vn->slots[i];
-}
-
-static void grow_slots(VarNames *vn)
-{
-    NameSlot *old = vn->slots;
-    size_t nold = vn->nslots;
-    vn->nslots *= 2;
-    vn->slots = xcalloc(vn->nslots, sizeof(NameSlot));
-    for (size_t i = 0; i < nold; i++)
-        if (old[i].name)
-            *find_slot(vn, old[i].name) = old[i];
-    free(old);
+    return (uint64_t)(uintptr_t)s;
 }
 
 static const char *intern_buf(VarNames *vn, const StrBuf *sb)
@@ -54,23 +36,18 @@ static const char *intern_buf(VarNames *vn, const StrBuf *sb)
 /* TVM's GetUniqueName: prefix itself when free, else prefix + counter. */
 static const char *unique_name(VarNames *vn, const char *prefix)
 {
-    if ((vn->count + 1) * 2 > vn->nslots)
-        grow_slots(vn);
     const char *name = prefix;
-    NameSlot *slot = find_slot(vn, prefix);
-    if (slot->name) {
+    int64_t *counter = keymap_get(&vn->taken, name_key(prefix));
+    if (counter) {
         StrBuf sb = {0};
         do {
             sb.len = 0;
-            strbuf_printf(&sb, "%s%u", prefix, ++slot->counter);
+            strbuf_printf(&sb, "%s%u", prefix, (unsigned)++*counter);
             name = intern_buf(vn, &sb);
-        } while (find_slot(vn, name)->name);
+        } while (keymap_get(&vn->taken, name_key(name)));
         strbuf_free(&sb);
     }
-    NameSlot *taken = find_slot(vn, name);
-    taken->name = name;
-    taken->counter = 0;
-    vn->count++;
+    keymap_put(&vn->taken, name_key(name), 0);
     return name;
 }
 

@@ -9,12 +9,6 @@
 #include "graph.h"
 #include "util.h"
 
-/* A name handed out, with the counter TVM's GetUniqueName keeps for it. */
-typedef struct NameSlot {
-    const char *name; /* interned in VarNames.strings; NULL when empty */
-    unsigned counter; /* last suffix tried for this prefix */
-} NameSlot;
-
 /* note [variable names]: TVM prints a variable as "%" + its name, prefixed
  * with "v" when the name does not start with a letter, and made unique
  * per module by appending 1, 2, ... (so a second %x prints as %x1). */
@@ -23,9 +17,9 @@ typedef struct VarNames {
     uint32_t nnodes;   /* entries in name */
     Arena *arena;      /* owns the interned names */
     Interner *strings; /* interns names */
-    NameSlot *slots;   /* open-addressing table of names handed out */
-    size_t nslots;     /* power of two */
-    size_t count;      /* used slots */
+    KeyMap taken;      /* names handed out (interned pointers) -> the
+                          last suffix tried for that prefix, as TVM's
+                          GetUniqueName counts */
 } VarNames;
 
 void var_names_init(VarNames *vn, const Graph *g);

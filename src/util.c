@@ -1,4 +1,4 @@
-/* util.c - allocation wrappers and the string buffer. */
+/* util.c - allocation wrappers, the string buffer, the key map. */
 #include "util.h"
 
 #include <stdarg.h>
@@ -142,4 +142,53 @@ size_t edit_distance(const char *a, const char *b, size_t limit)
             return limit + 1;
     }
     return row[lb];
+}
+
+/* The slot of key, or the empty slot where it would go. */
+static KeyMapSlot *keymap_slot(const KeyMap *m, uint64_t key)
+{
+    size_t mask = m->nslots - 1;
+    size_t i = (size_t)hash_mix(0, key) & mask;
+    while (m->slots[i].key && m->slots[i].key != key)
+        i = (i + 1) & mask;
+    return &m->slots[i];
+}
+
+static void keymap_grow(KeyMap *m)
+{
+    KeyMapSlot *old = m->slots;
+    size_t nold = m->nslots;
+    m->nslots = nold ? 2 * nold : 64;
+    m->slots = xcalloc(m->nslots, sizeof *m->slots);
+    for (size_t i = 0; i < nold; i++)
+        if (old[i].key)
+            *keymap_slot(m, old[i].key) = old[i];
+    free(old);
+}
+
+int64_t *keymap_get(const KeyMap *m, uint64_t key)
+{
+    if (!m->nslots)
+        return NULL;
+    KeyMapSlot *slot = keymap_slot(m, key);
+    return slot->key ? &slot->value : NULL;
+}
+
+int64_t *keymap_put(KeyMap *m, uint64_t key, int64_t dflt)
+{
+    if ((m->count + 1) * 2 > m->nslots)
+        keymap_grow(m);
+    KeyMapSlot *slot = keymap_slot(m, key);
+    if (!slot->key) {
+        slot->key = key;
+        slot->value = dflt;
+        m->count++;
+    }
+    return &slot->value;
+}
+
+void keymap_free(KeyMap *m)
+{
+    free(m->slots);
+    *m = (KeyMap){0};
 }

@@ -57,4 +57,26 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t v)
     return h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2));
 }
 
+/* An open-addressing hash map from nonzero 64-bit keys (numbers, or
+ * interned pointers as uintptr_t) to 64-bit values, for the tables of
+ * one pass (the loader's scopes, the printer's names).  A zeroed KeyMap
+ * is empty; it allocates on the first keymap_put. */
+typedef struct KeyMapSlot {
+    uint64_t key;  /* 0 when empty */
+    int64_t value; /* the caller's */
+} KeyMapSlot;
+
+typedef struct KeyMap {
+    KeyMapSlot *slots; /* a power of two many, at most half used */
+    size_t nslots;     /* 0 before the first keymap_put */
+    size_t count;      /* used slots */
+} KeyMap;
+
+/* key's value, or NULL when key was never put.  Pointers into the map
+ * hold until the next keymap_put. */
+int64_t *keymap_get(const KeyMap *m, uint64_t key);
+/* key's value, added as dflt when key is new. */
+int64_t *keymap_put(KeyMap *m, uint64_t key, int64_t dflt);
+void keymap_free(KeyMap *m);
+
 #endif

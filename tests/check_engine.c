@@ -64,6 +64,23 @@ static void assert_output(const Run *r, const char *want)
     free(got);
 }
 
+/* Opens r on rules and model without a bound and runs the engine to the
+ * end, which must succeed. */
+static void run_rewrite(Run *r, const char *rules, const char *model)
+{
+    run_open(r, rules, model, 0);
+    ck_assert(engine_run(r->e, r->d));
+}
+
+/* Rewriting model with rules prints as want. */
+static void assert_rewrite(const char *rules, const char *model, const char *want)
+{
+    Run r;
+    run_rewrite(&r, rules, model);
+    assert_output(&r, want);
+    run_close(&r);
+}
+
 /* ---- refusals and their counts ---- */
 
 START_TEST(overlap_is_counted)
@@ -72,9 +89,8 @@ START_TEST(overlap_is_counted)
        post-dominates %1.  The candidate at %1 overlaps it: dropped, yet
        it takes group number 1. */
     Run r;
-    run_open(&r, "r := add(x, exp(y)) => partition\n",
-             "def @main(%a, %b) {\n  %0 = exp(%a);\n  %1 = add(%b, %0);\n  add(%1, %0)\n}\n", 0);
-    ck_assert(engine_run(r.e, r.d));
+    run_rewrite(&r, "r := add(x, exp(y)) => partition\n",
+                "def @main(%a, %b) {\n  %0 = exp(%a);\n  %1 = add(%b, %0);\n  add(%1, %0)\n}\n");
     ck_assert_uint_eq(rule_stats(&r, 0)->matched, 2);
     ck_assert_uint_eq(rule_stats(&r, 0)->applied, 1);
     ck_assert_uint_eq(rule_stats(&r, 0)->overlap, 1);
@@ -96,9 +112,8 @@ END_TEST
 START_TEST(interior_use_is_refused)
 {
     Run r;
-    run_open(&r, "twice := nn.relu(nn.relu(x)) => nn.relu(x)\n",
-             "def @main(%x) {\n  %0 = nn.relu(%x);\n  %1 = nn.relu(%0);\n  (%1, %0)\n}\n", 0);
-    ck_assert(engine_run(r.e, r.d));
+    run_rewrite(&r, "twice := nn.relu(nn.relu(x)) => nn.relu(x)\n",
+                "def @main(%x) {\n  %0 = nn.relu(%x);\n  %1 = nn.relu(%0);\n  (%1, %0)\n}\n");
     ck_assert_uint_eq(rule_stats(&r, 0)->matched, 1);
     ck_assert_uint_eq(rule_stats(&r, 0)->applied, 0);
     ck_assert_uint_eq(rule_stats(&r, 0)->interior, 1);
@@ -112,9 +127,8 @@ START_TEST(interior_use_postdominated)
     /* %0 is also used by %1, but every path from %1 leads through the
        root %2: the rewrite goes ahead. */
     Run r;
-    run_open(&r, "f := add(nn.relu(x), y) => multiply(x, y)\n",
-             "def @main(%x) {\n  %0 = nn.relu(%x);\n  %1 = exp(%0);\n  add(%0, %1)\n}\n", 0);
-    ck_assert(engine_run(r.e, r.d));
+    run_rewrite(&r, "f := add(nn.relu(x), y) => multiply(x, y)\n",
+                "def @main(%x) {\n  %0 = nn.relu(%x);\n  %1 = exp(%0);\n  add(%0, %1)\n}\n");
     ck_assert_uint_eq(rule_stats(&r, 0)->applied, 1);
     assert_output(&r, "def @main(%x) {\n  %0 = nn.relu(%x);\n  %1 = exp(%0);\n"
                       "  multiply(%x, %1)\n}\n");
@@ -125,9 +139,8 @@ END_TEST
 START_TEST(guard_refusals_are_counted)
 {
     Run r;
-    run_open(&r, "g := x + e:const where value(e) > 1 => x\n",
-             "def @main(%x) {\n  %0 = add(%x, 0.5f);\n  add(%0, 2f)\n}\n", 0);
-    ck_assert(engine_run(r.e, r.d));
+    run_rewrite(&r, "g := x + e:const where value(e) > 1 => x\n",
+                "def @main(%x) {\n  %0 = add(%x, 0.5f);\n  add(%0, 2f)\n}\n");
     ck_assert_uint_eq(rule_stats(&r, 0)->applied, 1);
     ck_assert_uint_ge(rule_stats(&r, 0)->guard, 1);
     assert_output(&r, "def @main(%x) {\n  add(%x, 0.5f)\n}\n");
@@ -139,12 +152,9 @@ END_TEST
  * a commutative add whose operands both fit. */
 START_TEST(guard_backtracks_over_commutative)
 {
-    Run r;
-    run_open(&r, "g := x + y where value(y) == 3 => x\n",
-             "def @main(%x) {\n  add(3f, 2f)\n}\n", 0);
-    ck_assert(engine_run(r.e, r.d));
-    assert_output(&r, "def @main(%x) {\n  2f\n}\n");
-    run_close(&r);
+    assert_rewrite("g := x + y where value(y) == 3 => x\n",
+                   "def @main(%x) {\n  add(3f, 2f)\n}\n",
+                   "def @main(%x) {\n  2f\n}\n");
 }
 END_TEST
 
@@ -152,12 +162,9 @@ END_TEST
  * %a, the second x then fails; the other choice binds x to %0. */
 START_TEST(alternative_is_retried)
 {
-    Run r;
-    run_open(&r, "f := (nn.relu(x) | x) * x => exp(x)\n",
-             "def @main(%a) {\n  %0 = nn.relu(%a);\n  multiply(%0, %0)\n}\n", 0);
-    ck_assert(engine_run(r.e, r.d));
-    assert_output(&r, "def @main(%a) {\n  %0 = nn.relu(%a);\n  exp(%0)\n}\n");
-    run_close(&r);
+    assert_rewrite("f := (nn.relu(x) | x) * x => exp(x)\n",
+                   "def @main(%a) {\n  %0 = nn.relu(%a);\n  multiply(%0, %0)\n}\n",
+                   "def @main(%a) {\n  %0 = nn.relu(%a);\n  exp(%0)\n}\n");
 }
 END_TEST
 
@@ -273,12 +280,9 @@ END_TEST
 
 START_TEST(typed_constant_in_action)
 {
-    Run r;
-    run_open(&r, "c := multiply(x, 1.5:float32) => add(x, 2:int64)\n",
-             "def @main(%x) {\n  multiply(%x, 1.5f)\n}\n", 0);
-    ck_assert(engine_run(r.e, r.d));
-    assert_output(&r, "def @main(%x) {\n  add(%x, 2i64)\n}\n");
-    run_close(&r);
+    assert_rewrite("c := multiply(x, 1.5:float32) => add(x, 2:int64)\n",
+                   "def @main(%x) {\n  multiply(%x, 1.5f)\n}\n",
+                   "def @main(%x) {\n  add(%x, 2i64)\n}\n");
 }
 END_TEST
 
@@ -286,19 +290,16 @@ END_TEST
 
 START_TEST(named_reuse_inside_group)
 {
-    Run r;
-    run_open(&r, "shared := sqrt(s) + s@exp(x) => partition\n",
-             "def @main(%x) {\n  %0 = exp(%x);\n  %1 = sqrt(%0);\n  add(%1, %0)\n}\n", 0);
-    ck_assert(engine_run(r.e, r.d));
-    assert_output(&r, "def @main(%x) {\n"
-                      "  %2 = fn (%FunctionVar_0_0, PartitionedFromPattern=\"exp_sqrt_add_\") {\n"
-                      "    %0 = exp(%FunctionVar_0_0);\n"
-                      "    %1 = sqrt(%0);\n"
-                      "    add(%1, %0)\n"
-                      "  };\n"
-                      "  %2(%x)\n"
-                      "}\n");
-    run_close(&r);
+    assert_rewrite("shared := sqrt(s) + s@exp(x) => partition\n",
+                   "def @main(%x) {\n  %0 = exp(%x);\n  %1 = sqrt(%0);\n  add(%1, %0)\n}\n",
+                   "def @main(%x) {\n"
+                   "  %2 = fn (%FunctionVar_0_0, PartitionedFromPattern=\"exp_sqrt_add_\") {\n"
+                   "    %0 = exp(%FunctionVar_0_0);\n"
+                   "    %1 = sqrt(%0);\n"
+                   "    add(%1, %0)\n"
+                   "  };\n"
+                   "  %2(%x)\n"
+                   "}\n");
 }
 END_TEST
 

@@ -45,9 +45,35 @@ static const RuleDesc rules[] = {
 static const RuleSet rs = {.name = "test", .nrules = 3, .rules = rules, .nitems = 5,
                            .items = items, .npreds = 1, .preds = preds};
 
+/* The rule set rs run over a graph: its automaton, the graph labelled
+ * through, and a matcher. */
+typedef struct Engine {
+    Graph *g;     /* the graph, owned */
+    Automaton *a; /* built from rs */
+    Labels *l;    /* every node of g labelled */
+    Matcher *m;   /* over l and g */
+} Engine;
+
+static Engine engine_start(Graph *g)
+{
+    Engine e = {.g = g, .a = automaton_new(&rs)};
+    e.l = labels_new(e.a, g);
+    labels_all(e.l);
+    e.m = matcher_new(e.l, g);
+    return e;
+}
+
+static void engine_stop(Engine *e)
+{
+    matcher_free(e->m);
+    labels_free(e->l);
+    automaton_free(e->a);
+    graph_free(e->g);
+}
+
 /* The fixture graph: a, b params; 0f; a+0, 0+a, a+a, a+b, relu(relu(a)). */
 typedef struct Fix {
-    Graph *g;
+    Engine e;     /* rs over g */
     Node *a, *b, *zero, *a0, *za, *aa, *ab, *r1, *r2;
 } Fix;
 
@@ -60,18 +86,19 @@ static Node *call2(Graph *g, const char *op, Node *x, Node *y)
 static Fix fixture(void)
 {
     Fix f;
-    f.g = graph_new();
-    f.a = graph_add_param(f.g, "a", NULL);
-    f.b = graph_add_param(f.g, "b", NULL);
-    f.zero = graph_add_const(f.g, "0f", 0, "float32");
-    f.a0 = call2(f.g, "add", f.a, f.zero);
-    f.za = call2(f.g, "add", f.zero, f.a);
-    f.aa = call2(f.g, "add", f.a, f.a);
-    f.ab = call2(f.g, "add", f.a, f.b);
-    f.r1 = graph_add_call(f.g, "nn.relu", &f.a, 1, NULL, 0);
-    f.r2 = graph_add_call(f.g, "nn.relu", &f.r1, 1, NULL, 0);
+    Graph *g = graph_new();
+    f.a = graph_add_param(g, "a", NULL);
+    f.b = graph_add_param(g, "b", NULL);
+    f.zero = graph_add_const(g, "0f", 0, "float32");
+    f.a0 = call2(g, "add", f.a, f.zero);
+    f.za = call2(g, "add", f.zero, f.a);
+    f.aa = call2(g, "add", f.a, f.a);
+    f.ab = call2(g, "add", f.a, f.b);
+    f.r1 = graph_add_call(g, "nn.relu", &f.a, 1, NULL, 0);
+    f.r2 = graph_add_call(g, "nn.relu", &f.r1, 1, NULL, 0);
     Node *fields[] = {f.a0, f.za, f.aa, f.ab, f.r2};
-    graph_set_output(f.g, graph_add_tuple(f.g, fields, 5));
+    graph_set_output(g, graph_add_tuple(g, fields, 5));
+    f.e = engine_start(g);
     return f;
 }
 
@@ -85,12 +112,18 @@ static bool accepts(const Automaton *a, uint32_t state, uint32_t rule)
     return false;
 }
 
+/* Rule rule matches at root, binding its variable x (slot 0) to x. */
+static void assert_binds(Matcher *m, uint32_t rule, Node *root, const Node *x)
+{
+    ck_assert_int_eq(matcher_try(m, rule, root), MATCH_OK);
+    ck_assert_ptr_eq(matcher_bindings(m)[0].node, x);
+}
+
 START_TEST(states_follow_items)
 {
     Fix f = fixture();
-    Automaton *a = automaton_new(&rs);
-    Labels *l = labels_new(a, f.g);
-    labels_all(l);
+    Automaton *a = f.e.a;
+    Labels *l = f.e.l;
     ck_assert(accepts(a, labels_state(l, f.a0), 0));
     ck_assert(accepts(a, labels_state(l, f.za), 0)); /* commutative */
     ck_assert(!accepts(a, labels_state(l, f.ab), 0));
@@ -100,85 +133,56 @@ START_TEST(states_follow_items)
     ck_assert(accepts(a, labels_state(l, f.ab), 1));
     ck_assert(accepts(a, labels_state(l, f.r2), 2));
     ck_assert(accepts(a, labels_state(l, f.a), 2)); /* zero repetitions */
-    labels_free(l);
-    automaton_free(a);
-    graph_free(f.g);
+    engine_stop(&f.e);
 }
 END_TEST
 
 START_TEST(transitions_are_memoised)
 {
     Fix f = fixture();
-    Automaton *a = automaton_new(&rs);
-    Labels *l = labels_new(a, f.g);
-    labels_all(l);
-    uint32_t states = automaton_nstates(a), trans = automaton_ntransitions(a);
+    uint32_t states = automaton_nstates(f.e.a), trans = automaton_ntransitions(f.e.a);
     /* a second copy of a+b costs a lookup, no new transition */
-    Node *ab2 = call2(f.g, "add", f.a, f.b);
-    ck_assert_uint_eq(labels_node(l, ab2), labels_state(l, f.ab));
-    ck_assert_uint_eq(automaton_nstates(a), states);
-    ck_assert_uint_eq(automaton_ntransitions(a), trans);
-    labels_free(l);
-    automaton_free(a);
-    graph_free(f.g);
+    Node *ab2 = call2(f.e.g, "add", f.a, f.b);
+    ck_assert_uint_eq(labels_node(f.e.l, ab2), labels_state(f.e.l, f.ab));
+    ck_assert_uint_eq(automaton_nstates(f.e.a), states);
+    ck_assert_uint_eq(automaton_ntransitions(f.e.a), trans);
+    engine_stop(&f.e);
 }
 END_TEST
 
 START_TEST(matcher_binds_either_order)
 {
     Fix f = fixture();
-    Automaton *a = automaton_new(&rs);
-    Labels *l = labels_new(a, f.g);
-    labels_all(l);
-    Matcher *m = matcher_new(l, f.g);
-    ck_assert_int_eq(matcher_try(m, 0, f.a0), MATCH_OK);
-    ck_assert_ptr_eq(matcher_bindings(m)[0].node, f.a);
-    ck_assert_int_eq(matcher_try(m, 0, f.za), MATCH_OK);
-    ck_assert_ptr_eq(matcher_bindings(m)[0].node, f.a);
+    Matcher *m = f.e.m;
+    assert_binds(m, 0, f.a0, f.a);
+    assert_binds(m, 0, f.za, f.a);
     ck_assert_int_eq(matcher_try(m, 0, f.ab), MATCH_FAIL);
-    matcher_free(m);
-    labels_free(l);
-    automaton_free(a);
-    graph_free(f.g);
+    engine_stop(&f.e);
 }
 END_TEST
 
 START_TEST(matcher_repeated_variable)
 {
     Fix f = fixture();
-    Automaton *a = automaton_new(&rs);
-    Labels *l = labels_new(a, f.g);
-    labels_all(l);
-    Matcher *m = matcher_new(l, f.g);
-    ck_assert_int_eq(matcher_try(m, 1, f.aa), MATCH_OK);
-    ck_assert_ptr_eq(matcher_bindings(m)[0].node, f.a);
+    Matcher *m = f.e.m;
+    assert_binds(m, 1, f.aa, f.a);
     ck_assert_int_eq(matcher_try(m, 1, f.ab), MATCH_FAIL);
-    matcher_free(m);
-    labels_free(l);
-    automaton_free(a);
-    graph_free(f.g);
+    engine_stop(&f.e);
 }
 END_TEST
 
 START_TEST(matcher_star_is_greedy)
 {
     Fix f = fixture();
-    Automaton *a = automaton_new(&rs);
-    Labels *l = labels_new(a, f.g);
-    labels_all(l);
-    Matcher *m = matcher_new(l, f.g);
-    ck_assert_int_eq(matcher_try(m, 2, f.r2), MATCH_OK);
-    ck_assert_ptr_eq(matcher_bindings(m)[0].node, f.a);
+    Matcher *m = f.e.m;
+    assert_binds(m, 2, f.r2, f.a);
     uint32_t n;
     const MatchPair *pairs = matcher_pairs(m, &n);
     ck_assert_uint_eq(n, 3); /* relu, relu, x */
     ck_assert_ptr_eq(pairs[0].node, f.r2);
     ck_assert_ptr_eq(pairs[1].node, f.r1);
     ck_assert_ptr_eq(pairs[2].node, f.a);
-    matcher_free(m);
-    labels_free(l);
-    automaton_free(a);
-    graph_free(f.g);
+    engine_stop(&f.e);
 }
 END_TEST
 
@@ -192,16 +196,9 @@ START_TEST(star_over_long_chain)
     for (int i = 0; i < 1000000; i++)
         n = graph_add_call(g, "nn.relu", &n, 1, NULL, 0);
     graph_set_output(g, n);
-    Automaton *a = automaton_new(&rs);
-    Labels *l = labels_new(a, g);
-    labels_all(l);
-    Matcher *m = matcher_new(l, g);
-    ck_assert_int_eq(matcher_try(m, 2, n), MATCH_OK);
-    ck_assert_ptr_eq(matcher_bindings(m)[0].node, x);
-    matcher_free(m);
-    labels_free(l);
-    automaton_free(a);
-    graph_free(g);
+    Engine e = engine_start(g);
+    assert_binds(e.m, 2, n, x);
+    engine_stop(&e);
 }
 END_TEST
 

@@ -39,6 +39,24 @@ static char *users_of(const Node *n)
     return buf;
 }
 
+/* g prints as want. */
+static void assert_prints(const Graph *g, const char *want)
+{
+    char *text = relay_print_string(g);
+    ck_assert_str_eq(text, want);
+    free(text);
+}
+
+/* g's topological order is want[0..n). */
+static void assert_order(const Graph *g, Node *const *want, uint32_t n)
+{
+    Node **order = malloc((graph_node_count(g) + 1) * sizeof *order);
+    ck_assert_uint_eq(graph_topo_order(g, order), n);
+    for (uint32_t i = 0; i < n; i++)
+        ck_assert_ptr_eq(order[i], want[i]);
+    free(order);
+}
+
 START_TEST(test_build_and_access)
 {
     Small s = small_new();
@@ -82,10 +100,8 @@ START_TEST(test_attrs)
     ck_assert_ptr_eq(node_find_attr(n, "axis"), axis);
     ck_assert_ptr_null(node_find_attr(n, "units"));
     graph_set_output(g, n);
-    char *text = relay_print_string(g);
-    ck_assert_str_eq(text, "def @main(%x) {\n"
-                           "  nn.softmax(%x, axis=-1, layout=\"NCHW\")\n}\n");
-    free(text);
+    assert_prints(g, "def @main(%x) {\n"
+                     "  nn.softmax(%x, axis=-1, layout=\"NCHW\")\n}\n");
     graph_free(g);
 }
 END_TEST
@@ -149,11 +165,7 @@ START_TEST(test_topo_order)
     Node *b = graph_add_getitem(g, t, 1);
     Node *out = graph_add_call(g, "add", (Node *[]){a, b}, 2, NULL, 0);
     graph_set_output(g, out);
-    Node *order[16];
-    ck_assert_uint_eq(graph_topo_order(g, order), 7);
-    Node *want[] = {x, r, n, t, a, b, out};
-    for (int i = 0; i < 7; i++)
-        ck_assert_ptr_eq(order[i], want[i]);
+    assert_order(g, (Node *[]){x, r, n, t, a, b, out}, 7);
     ck_assert_int_eq(node_index(b), 1);
     graph_free(g);
 }
@@ -180,26 +192,18 @@ START_TEST(test_functions)
     ck_assert_ptr_null(node_scope(x));
     ck_assert_int_eq(node_nparams(fn), 1);
     ck_assert_ptr_eq(node_body(fn), neg);
-    Node *order[8];
-    ck_assert_uint_eq(graph_topo_order(g, order), 5);
-    ck_assert_ptr_eq(order[0], p);
-    ck_assert_ptr_eq(order[1], neg);
-    ck_assert_ptr_eq(order[2], fn);
-    ck_assert_ptr_eq(order[3], x);
-    ck_assert_ptr_eq(order[4], call);
+    assert_order(g, (Node *[]){p, neg, fn, x, call}, 5);
     /* replacing the body result updates the function */
     Node *relu = graph_add_call(g, "nn.relu", &p, 1, NULL, 0);
     graph_replace_all_uses(g, neg, relu);
     ck_assert_ptr_eq(node_body(fn), relu);
     ck_assert_uint_eq(graph_remove_dead(g), 1);
     ck_assert(node_is_dead(neg));
-    char *text = relay_print_string(g);
-    ck_assert_str_eq(text, "def @main(%x) {\n"
-                           "  %0 = fn (%p, PartitionedFromPattern=\"negative_\") {\n"
-                           "    nn.relu(%p)\n"
-                           "  };\n"
-                           "  %0(%x)\n}\n");
-    free(text);
+    assert_prints(g, "def @main(%x) {\n"
+                     "  %0 = fn (%p, PartitionedFromPattern=\"negative_\") {\n"
+                     "    nn.relu(%p)\n"
+                     "  };\n"
+                     "  %0(%x)\n}\n");
     graph_free(g);
 }
 END_TEST
@@ -224,10 +228,8 @@ START_TEST(test_dead_function)
     ck_assert_uint_eq(graph_remove_dead(g), 3); /* p, negative, fn */
     ck_assert(node_is_dead(fn) && node_is_dead(body) && node_is_dead(p));
     ck_assert_int_eq(node_nusers(p), 0);
-    char *text = relay_print_string(g);
-    ck_assert_str_eq(text, "def @main(%x) {\n  %0 = fn (%q) {\n    %q\n  };\n"
-                           "  %0(%x)\n}\n");
-    free(text);
+    assert_prints(g, "def @main(%x) {\n  %0 = fn (%q) {\n    %q\n  };\n"
+                     "  %0(%x)\n}\n");
     ck_assert_uint_ge(graph_bytes(g), 7 * graph_node_size());
     graph_free(g);
 }

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-RuleFile *load_text(const char *text, bool parse_only, char **diag)
+/* Loads rule file path, or text as "t.graft" when path is NULL, with
+ * the diagnostics captured in *diag (or dropped when diag is NULL). */
+static RuleFile *load(const char *path, const char *text, bool parse_only, char **diag)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -14,7 +16,8 @@ RuleFile *load_text(const char *text, bool parse_only, char **diag)
     ck_assert_ptr_nonnull(out);
     Diag *d = diag_new(out);
     FrontendOptions opts = {.parse_only = parse_only};
-    RuleFile *rf = frontend_load_string("t.graft", text, &opts, d);
+    RuleFile *rf = path ? frontend_load(&path, 1, &opts, d)
+                        : frontend_load_string("t.graft", text, &opts, d);
     diag_free(d);
     fclose(out);
     if (diag)
@@ -22,6 +25,16 @@ RuleFile *load_text(const char *text, bool parse_only, char **diag)
     else
         free(buf);
     return rf;
+}
+
+RuleFile *load_text(const char *text, bool parse_only, char **diag)
+{
+    return load(NULL, text, parse_only, diag);
+}
+
+RuleFile *load_path(const char *path, char **diag)
+{
+    return load(path, NULL, false, diag);
 }
 
 const AstRule *parse_rule(const char *text, RuleFile **rf)

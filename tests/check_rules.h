@@ -12,6 +12,8 @@
  * *diag receives everything reported (caller frees).  Returns the
  * RuleFile or NULL on errors. */
 RuleFile *load_text(const char *text, bool parse_only, char **diag);
+/* The same for rule file path, with builtin ops. */
+RuleFile *load_path(const char *path, char **diag);
 /* The first rule of a parse-only load of text (must parse). */
 const AstRule *parse_rule(const char *text, RuleFile **rf);
 /* The canonical text of a parse-only load (caller frees); NULL on errors. */

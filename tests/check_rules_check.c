@@ -260,14 +260,31 @@ END_TEST
 
 /* ---- includes ---- */
 
+/* out = dir/name. */
+static void dir_path(char out[4096], const char *dir, const char *name)
+{
+    snprintf(out, 4096, "%s/%s", dir, name);
+}
+
 static void write_file(const char *dir, const char *name, const char *text)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    dir_path(path, dir, name);
     FILE *f = fopen(path, "w");
     ck_assert_ptr_nonnull(f);
     fputs(text, f);
     fclose(f);
+}
+
+/* Removes files names[0..n) from dir, then dir. */
+static void remove_dir(const char *dir, const char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char path[4096];
+        dir_path(path, dir, names[i]);
+        unlink(path);
+    }
+    rmdir(dir);
 }
 
 START_TEST(test_include_diamond_once)
@@ -281,15 +298,9 @@ START_TEST(test_include_diamond_once)
     write_file(dir, "top.graft", "include \"left.graft\"\ninclude \"right.graft\"\n"
                                  "t := tanh(x) => partition\n");
     char top[4096];
-    snprintf(top, sizeof top, "%s/top.graft", dir);
-    const char *paths[] = {top};
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&buf, &len);
-    Diag *d = diag_new(out);
-    RuleFile *rf = frontend_load(paths, 1, NULL, d);
-    diag_free(d);
-    fclose(out);
+    dir_path(top, dir, "top.graft");
+    char *buf;
+    RuleFile *rf = load_path(top, &buf);
     ck_assert_msg(rf != NULL, "%s", buf);
     ck_assert_str_eq(buf, "");
     ck_assert_int_eq(rf->nrules, 3);
@@ -301,12 +312,7 @@ START_TEST(test_include_diamond_once)
     rulefile_free(rf);
     free(buf);
     const char *names[] = {"base.graft", "left.graft", "right.graft", "top.graft"};
-    for (size_t i = 0; i < ARRAY_LEN(names); i++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        unlink(path);
-    }
-    rmdir(dir);
+    remove_dir(dir, names, ARRAY_LEN(names));
 }
 END_TEST
 
@@ -316,21 +322,15 @@ START_TEST(test_self_include)
     ck_assert_ptr_nonnull(mkdtemp(dir));
     write_file(dir, "self.graft", "include \"self.graft\"\n");
     char path[4096];
-    snprintf(path, sizeof path, "%s/self.graft", dir);
-    const char *paths[] = {path};
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&buf, &len);
-    Diag *d = diag_new(out);
-    RuleFile *rf = frontend_load(paths, 1, NULL, d);
-    diag_free(d);
-    fclose(out);
+    dir_path(path, dir, "self.graft");
+    char *buf;
+    RuleFile *rf = load_path(path, &buf);
     ck_assert_ptr_null(rf);
     ck_assert_ptr_nonnull(strstr(buf, "self.graft:1:9: error: include cycle: 'self.graft' is "
                                       "already being loaded"));
     free(buf);
-    unlink(path);
-    rmdir(dir);
+    const char *names[] = {"self.graft"};
+    remove_dir(dir, names, ARRAY_LEN(names));
 }
 END_TEST
 

@@ -12,8 +12,7 @@ graft=${GRAFT:?}
 GRAFT_CFLAGS="-I$srcdir/src -I$builddir/grammar"
 GRAFT_LIBS="-L$builddir -lgraft -lm"
 export GRAFT_CFLAGS GRAFT_LIBS
-pass=0
-fail=0
+. "$srcdir/tests/cases.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
@@ -29,18 +28,10 @@ for dir in "$srcdir"/tests/std/*/; do
         head -10 "$tmp/err"
         continue
     fi
-    if ( cd "$dir" && "$tmp/rewriter" input.relay ) >"$tmp/out" 2>"$tmp/err" &&
-        cmp -s "$tmp/out" "$dir/expected.relay"; then
-        pass=$((pass + 1))
-        echo "PASS: $name (compiled)"
-    else
-        fail=$((fail + 1))
-        echo "FAIL: $name (compiled rewriter differs from the interpreter)"
-        diff "$dir/expected.relay" "$tmp/out" | head -20
-        head -5 "$tmp/err"
-    fi
+    ( cd "$dir" && "$tmp/rewriter" input.relay ) >"$tmp/out" 2>"$tmp/err"
+    case_result $? "$name (compiled)" "$dir/expected.relay" "$tmp/out" "$tmp/err" \
+        "$name (compiled rewriter differs from the interpreter)"
     rm -f "$tmp/rewriter"
 done
 
-echo "std_compiled: $pass passed, $fail failed"
-[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
+cases_end std_compiled
