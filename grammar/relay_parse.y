@@ -23,6 +23,9 @@ int relay_parse(RelayParser *ps);
 #include <string.h>
 
 #define YYMAXDEPTH (ps->max_depth)
+/* Start below the least model-depth setting (limit.h), so that every
+ * setting is what the stack may grow to. */
+#define YYINITDEPTH 64
 static void relay_error(SrcRange *loc, RelayParser *ps, const char *msg);
 #define SCANNER (ps->lexer->scanner)
 #define CHECK(x) do { if (!(x)) YYABORT; } while (0)
@@ -190,12 +193,12 @@ attr:
 
 /* fn -> "fn" '(' params-and-attrs ')' ["->" type] '{' body '}' */
 fn_expr:
-    FN '(' fn_open mark fn_items_opt ')' ret_opt '{' body '}'
-                         { CHECK($$ = load_func(ps, $4, $7, $9)); }
+    fn_open mark fn_items_opt ')' ret_opt '{' body '}'
+                         { CHECK($$ = load_func(ps, $2, $5, $7)); }
   ;
 
 fn_open:
-    %empty               { load_scope_open(ps); }
+    FN '('               { CHECK(load_scope_open(ps, @1)); }
   ;
 
 fn_items_opt:

@@ -181,21 +181,13 @@ static AstNode *clone(CheckCtx *c, const AstNode *n)
     return out;
 }
 
-/* How deep an expanded pattern may nest: macro-depth, but never less than
- * a pattern may nest as written. */
-static uint64_t max_levels(const CheckCtx *c)
-{
-    uint64_t written = c->limits->rule_depth, expanded = c->limits->macro_depth;
-    return expanded > written ? expanded : written;
-}
-
-/* Reports (once) an expanded pattern deeper than max_levels. */
+/* Reports (once) an expanded pattern deeper than c->max_levels. */
 static void too_deep(CheckCtx *c)
 {
     if (!c->expand_reported)
         diag_error(c->d, c->rule->pattern_src->src, c->rule->pattern_src->range,
                    "pattern nested deeper than %llu levels after macro expansion "
-                   "[--limit macro-depth]", (unsigned long long)max_levels(c));
+                   "[--limit macro-depth]", (unsigned long long)c->max_levels);
     c->expand_reported = true;
 }
 
@@ -203,7 +195,7 @@ static void too_deep(CheckCtx *c)
  * reported, when they would lie deeper than the limit. */
 static bool descend(CheckCtx *c)
 {
-    if ((uint64_t)++c->level <= max_levels(c))
+    if ((uint64_t)++c->level - 1 <= c->max_levels)
         return true;
     c->level--;
     too_deep(c);
@@ -273,7 +265,7 @@ static AstNode *expand_children(CheckCtx *c, AstNode *n, const Env *env, bool co
         return n;
     AstNode *out = clone(c, &tmp);
     /* Macro arguments land deeper than the level they were expanded at. */
-    if (out && (uint64_t)out->depth > max_levels(c)) {
+    if (out && (uint64_t)out->depth - 1 > c->max_levels) {
         too_deep(c);
         return NULL;
     }
@@ -442,6 +434,10 @@ AstNode *check_expand_pattern(CheckCtx *c, AstNode *pattern)
 {
     c->macro_depth = 0;
     c->level = 1;
+    /* The limit is for what macros add: a pattern nested deeper as
+     * written (within rule-depth) may stay that deep. */
+    uint64_t written = (uint64_t)pattern->depth - 1;
+    c->max_levels = written > c->limits->macro_depth ? written : c->limits->macro_depth;
     c->expand_budget = (long long)c->limits->macro_nodes;
     c->expand_reported = false;
     AstNode *out = expand(c, pattern, NULL, false);

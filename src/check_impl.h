@@ -35,8 +35,11 @@ typedef struct CheckCtx {
     AstRule *rule;          /* the rule being checked */
     const Limits *limits;   /* macro-depth, macro-nesting, macro-nodes */
     int macro_depth;        /* macro expansions currently open */
+    uint64_t max_levels;    /* how deep the current pattern may nest after
+                               expansion (note [expanded depth]) */
     int level;              /* depth in the expanded pattern of the node
-                               being expanded (the root is 1) */
+                               being expanded (the root is 1, so it is
+                               nested level - 1 levels deep) */
     long long expand_budget; /* nodes the current expansion may still make */
     bool expand_reported;   /* a size or depth error was reported for it */
     AstVarInfo *vars;       /* the current rule's variables (heap) */

@@ -124,9 +124,9 @@ static void load_include(Loader *ld, const AstInclude *inc)
     if (in_list(ld->stack, (size_t)ld->depth, canon))
         diag_error(ld->d, inc->src, inc->range, "include cycle: '%s' is already being "
                    "loaded (it includes itself, directly or through other files)", inc->path);
-    else if ((uint64_t)ld->depth >= ld->limits->include_depth)
+    else if ((uint64_t)ld->depth > ld->limits->include_depth) /* the top file is 1 */
         diag_error(ld->d, inc->src, inc->range,
-                   "includes nested deeper than %llu files [--limit include-depth]",
+                   "includes nested deeper than %llu levels [--limit include-depth]",
                    (unsigned long long)ld->limits->include_depth);
     else if (!in_list(ld->seen, ld->nseen, canon)) {
         FILE *probe = fopen(path, "rb");
@@ -202,7 +202,7 @@ static void loader_init(Loader *ld, const FrontendOptions *opts, Diag *d)
     static const FrontendOptions defaults;
     *ld = (Loader){.rf = rulefile_new(), .d = d, .opts = opts ? opts : &defaults};
     ld->limits = limit_or_default(ld->opts->limits);
-    ld->stack = xcalloc(ld->limits->include_depth + 1, sizeof(char *));
+    ld->stack = xcalloc(ld->limits->include_depth + 2, sizeof(char *));
     if (!ld->opts->no_builtin_ops)
         load_builtin_ops(ld);
 }

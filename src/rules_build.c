@@ -8,7 +8,7 @@
 bool build_depth_ok(RulesParseCtx *ctx, AstNode *n)
 {
     ast_update_depth(n);
-    if (n->depth <= ctx->max_depth)
+    if (n->depth - 1 <= ctx->max_depth) /* levels of nesting: a leaf has none */
         return true;
     if (!ctx->item_error)
         diag_error(ctx->diag, ctx->b.src, n->range,

@@ -157,6 +157,76 @@ START_TEST(diag_stops_at_limit)
 }
 END_TEST
 
+static void report_unlimited(Diag *d, const Source *src)
+{
+    SrcRange r = {1, 1, 1, 1};
+    diag_set_error_limit(d, 0);
+    for (int i = 0; i < 30; i++)
+        diag_error(d, src, r, "error %d", i);
+    ck_assert_uint_eq(diag_errors(d), 30);
+    ck_assert(!diag_gave_up(d));
+}
+
+START_TEST(diag_error_limit_zero_is_none)
+{
+    char *text = capture(report_unlimited);
+    ck_assert_ptr_nonnull(strstr(text, "error 29\n"));
+    ck_assert_ptr_null(strstr(text, "too many errors"));
+    free(text);
+}
+END_TEST
+
+/* Applies spec to a copy of the defaults; returns the message or "". */
+static char *parse_limits(const char *spec, Limits *lim)
+{
+    StrBuf why = {0};
+    *lim = limit_defaults;
+    if (limit_parse(lim, spec, &why))
+        return xstrdup("");
+    return why.data;
+}
+
+START_TEST(limit_parse_sets_each_item)
+{
+    Limits lim;
+    char *why = parse_limits("rule-depth=300,errors=0,match-steps=1000", &lim);
+    ck_assert_str_eq(why, "");
+    ck_assert_uint_eq(lim.rule_depth, 300);
+    ck_assert_uint_eq(lim.errors, 0);
+    ck_assert_uint_eq(lim.match_steps, 1000);
+    ck_assert_uint_eq(lim.model_depth, limit_defaults.model_depth);
+    free(why);
+    why = parse_limits("rewrites=1000000000000000,rewrites=5", &lim);
+    ck_assert_str_eq(why, "");
+    ck_assert_uint_eq(lim.rewrites, 5); /* the last one wins */
+    free(why);
+}
+END_TEST
+
+/* A bad item leaves every limit as it was, the good items before it too. */
+START_TEST(limit_parse_is_all_or_nothing)
+{
+    static const char *const cases[][2] = {
+        {"errors=3,rule-depth=4097", "limit 'rule-depth' must be from 16 to 4096, not 4097"},
+        {"errors=3,fn-dpth=3", "unknown limit 'fn-dpth'; did you mean 'fn-depth'?"},
+        {"errors=3,x=1", "unknown limit 'x' ('graft limits' lists them)"},
+        {"errors=3,errors", "expected NAME=N, not 'errors'"},
+        {"errors=3,,errors=4", "expected NAME=N, not ''"},
+        {"errors= 3", "limit 'errors' needs a whole number, not ' 3'"},
+        {"errors=+3", "limit 'errors' needs a whole number, not '+3'"},
+        {"errors=3x", "limit 'errors' needs a whole number, not '3x'"},
+        {"macro-nodes=99", "limit 'macro-nodes' must be from 100 to 100000000, not 99"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Limits lim;
+        char *why = parse_limits(cases[i][0], &lim);
+        ck_assert_str_eq(why, cases[i][1]);
+        ck_assert(memcmp(&lim, &limit_defaults, sizeof lim) == 0);
+        free(why);
+    }
+}
+END_TEST
+
 START_TEST(outfile_is_atomic)
 {
     char dir[] = "/tmp/graft-outfile-XXXXXX";
@@ -215,6 +285,11 @@ static Suite *base_suite(void)
     tcase_add_test(tc, diag_prints_caret);
     tcase_add_test(tc, diag_warning_names_flag);
     tcase_add_test(tc, diag_stops_at_limit);
+    tcase_add_test(tc, diag_error_limit_zero_is_none);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("limit");
+    tcase_add_test(tc, limit_parse_sets_each_item);
+    tcase_add_test(tc, limit_parse_is_all_or_nothing);
     suite_add_tcase(s, tc);
     tc = tcase_create("outfile");
     tcase_add_test(tc, outfile_is_atomic);
