@@ -7,26 +7,7 @@
 # Every case checks the exit status and the full message.  Big inputs are
 # generated into a temporary directory, never committed; GRAFT_SLOW_TESTS=0
 # skips them (sanitizer and valgrind runs).  See doc/limits.md.
-set -u
-GRAFT=${GRAFT:?} src=${GRAFT_SRCDIR:?} build=${GRAFT_BUILDDIR:?}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/hostile.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 99
-fails=0 cases=0
-
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-# expect STATUS CMD...: runs CMD (for at most 120 s); status and stderr
-# (against $tmp/want) must match exactly.
-expect() {
-    want_status=$1
-    shift
-    cases=$((cases + 1))
-    timeout 120 "$@" >out 2>err # a hang is a failure (status 124), not a stuck test
-    status=$?
-    [ "$status" -eq "$want_status" ] || fail "$* exited $status, expected $want_status"
-    cmp -s err want || { fail "$*: stderr differs"; diff want err | head -n 10; }
-}
+. "${GRAFT_SRCDIR:?}/tests/expect.sh"
 
 # no_leftovers NAME: neither NAME nor a temporary NAME.tmp.* exists.
 no_leftovers() {
@@ -354,5 +335,4 @@ if [ "${GRAFT_SLOW_TESTS:-1}" != 0 ]; then
     expect 0 "$GRAFT" check name.graft
 fi
 
-echo "hostile.sh: $cases cases, $fails failed"
-[ "$fails" -eq 0 ]
+expect_end hostile.sh

@@ -6,25 +6,7 @@
 # setting with its exact error (and taking input just within it), and
 # input at each nesting ceiling, which must work without exhausting the
 # stack (this script also runs under AddressSanitizer).
-set -u
-GRAFT=${GRAFT:?} src=${GRAFT_SRCDIR:?} build=${GRAFT_BUILDDIR:?}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/limits.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 99
-fails=0 cases=0
-
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-# expect STATUS CMD...: status and stderr (against ./want) must match.
-expect() {
-    want_status=$1
-    shift
-    cases=$((cases + 1))
-    timeout 120 "$@" >out 2>err
-    status=$?
-    [ "$status" -eq "$want_status" ] || fail "$* exited $status, expected $want_status"
-    cmp -s err want || { fail "$*: stderr differs"; diff want err | head -n 10; }
-}
+. "${GRAFT_SRCDIR:?}/tests/expect.sh"
 
 # nest N OPEN MIDDLE CLOSE: OPEN N times, MIDDLE, CLOSE N times.
 nest() {
@@ -83,6 +65,8 @@ bad "limit 'fn-depth' must be from 1 to 1024, not 0" fn-depth=0
 bad "limit 'errors' must be from 0 to 1000000, not 18446744073709551616" errors=18446744073709551616
 printf "graft limits: option '--limit' needs NAME=N\nTry 'graft limits --help'.\n" >want
 expect 2 "$GRAFT" limits --limit
+printf "graft limits: unexpected argument 'rule-depth=3'\nTry 'graft limits --help'.\n" >want
+expect 2 "$GRAFT" limits rule-depth=3
 printf "graft: GRAFT_LIMITS: unknown limit 'errrors'; did you mean 'errors'?\nTry 'graft --help'.\n" >want
 expect 2 env GRAFT_LIMITS=errrors=3 "$GRAFT" fmt "$src/examples/bn.relay"
 printf "graft run: --limit: limit 'rewrites' must be from 1 to 1000000000000000, not 0\nTry 'graft run --help'.\n" >want
@@ -178,16 +162,17 @@ expect 1 "$GRAFT" check --limit include-depth=1 a.graft
 
 # errors: 3 errors; 2 are reported, then graft gives up; 0 is no limit.
 printf 'a := nosuch1(x) => x\nb := nosuch2(x) => x\nc := nosuch3(x) => x\n' >errs.graft
-for i in 1 2; do
-    printf "errs.graft:$i:6: error: unknown op 'nosuch$i'\n    $i | %s\n      |      ^~~~~~~\n" \
-        "$(sed -n "${i}p" errs.graft)"
-done >want
-echo "graft: fatal error: too many errors emitted, stopping now" >>want
+unknown_ops() { # the errors of lines 1 to $1
+    i=1
+    while [ $i -le "$1" ]; do
+        printf "errs.graft:$i:6: error: unknown op 'nosuch$i'\n    $i | %s\n      |      ^~~~~~~\n" \
+            "$(sed -n "${i}p" errs.graft)"
+        i=$((i + 1))
+    done
+}
+{ unknown_ops 2; echo "graft: fatal error: too many errors emitted, stopping now"; } >want
 expect 1 "$GRAFT" check --limit errors=2 errs.graft
-for i in 1 2 3; do
-    printf "errs.graft:$i:6: error: unknown op 'nosuch$i'\n    $i | %s\n      |      ^~~~~~~\n" \
-        "$(sed -n "${i}p" errs.graft)"
-done >want
+unknown_ops 3 >want
 expect 1 "$GRAFT" check --limit errors=0 errs.graft
 
 # match-steps: the guard refuses every one of the 2^11 ways the nested
@@ -290,5 +275,4 @@ else
     fail "graft compile --exe failed: $(cat err)"
 fi
 
-echo "limits.sh: $cases cases, $fails failed"
-[ "$fails" -eq 0 ]
+expect_end limits.sh
