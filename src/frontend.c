@@ -83,6 +83,7 @@ static void load_builtin_ops(Loader *ld)
     Source *src = source_from_string("stdpatterns/ops.graft", registry_builtin_text,
                                      strlen(registry_builtin_text));
     AstFile *file = parse(ld, src);
+    ld->rf->nbuiltin = ld->rf->nsources;
     for (int i = 0; file && i < file->nitems; i++)
         if (file->items[i].kind == ITEM_OP)
             registry_declare(ld->rf->registry, file->items[i].u.op, ld->d);

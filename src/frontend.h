@@ -40,6 +40,8 @@ typedef struct RuleFile {
     Registry *registry;  /* builtin ops + ops declared by the files */
     Source **sources;    /* every file read (top files and includes) */
     int nsources;        /* entries in sources */
+    int nbuiltin;        /* leading sources that are built in (0, or 1 for
+                            stdpatterns/ops.graft) */
     AstFile **files;     /* the parsed files, in the order they were read */
     int nfiles;          /* entries in files */
     AstRule **rules;     /* every rule, file order, includes spliced in */

@@ -142,7 +142,8 @@ Lowered *lower_rules(const RuleFile *rf, Diag *d)
     for (int i = 0; i < rf->nrules && !diag_gave_up(d); i++)
         if (!lower_rule(&L, rf->rules[i], &rules[i]) && L.errors == 0)
             L.errors++;
-    lw->rs.name = rf->nsources ? lower_name(&L, rf->sources[0]->name) : "";
+    lw->rs.name = rf->nsources > rf->nbuiltin ? lower_name(&L, rf->sources[rf->nbuiltin]->name)
+                                               : "";
     lw->rs.nrules = (uint32_t)rf->nrules;
     lw->rs.rules = rules;
     lw->rs.items = lower_take_items(&L, &lw->rs.nitems);

@@ -473,7 +473,7 @@ static const RuleDesc rules[] = {
 };
 
 const RuleSet small_rules = {
-    .name = "stdpatterns/ops.graft",
+    .name = "tests/emit/small.graft",
     .nrules = 7,
     .rules = rules,
     .nitems = 16,
