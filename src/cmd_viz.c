@@ -108,13 +108,13 @@ static bool write_drawing(const Graph *g, const VizMatches *vm, const char *out,
 /* The model alone, or with the matches of the rules highlighted. */
 static bool run_viz(const VizArgs *a, Diag *d)
 {
-    VizMatches vm = {NULL, 0, 0};
+    VizMatches vm = {NULL, 0, 0, 0};
     if (a->nrules) {
         Loaded l;
         if (!engine_load(a->paths, a->nrules + 1, &a->limits, &l, d))
             return false;
-        viz_find_matches(&l.rules->rs, l.g, a->limits.match_steps, &vm);
-        bool ok = write_drawing(l.g, &vm, a->out, d);
+        bool ok = viz_find_matches(&l.rules->rs, l.g, &a->limits, &vm, d) &&
+                  write_drawing(l.g, &vm, a->out, d);
         viz_matches_free(&vm);
         engine_load_free(&l);
         return ok;

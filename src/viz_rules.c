@@ -16,26 +16,37 @@ typedef struct Search {
     Matcher *m;         /* confirms a rule at a node */
     uint32_t *count;    /* matches so far, per rule */
     uint32_t *rules;    /* scratch: candidate rules in file order */
+    uint64_t max_marks; /* viz-marks: (match, node) pairs allowed in all */
 } Search;
 
-/* The matched nodes of the matcher's last match, leaves left out. */
-static void add_highlight(Search *s, uint32_t r, VizMatches *out)
+/* The matched nodes of the matcher's last match, leaves left out; false
+ * (nothing added) when they would take out past the viz-marks bound.
+ * They are counted before anything is allocated, so a refused match
+ * costs no memory. */
+static bool add_highlight(Search *s, uint32_t r, VizMatches *out)
 {
     uint32_t npairs;
     const MatchPair *pairs = matcher_pairs(s->m, &npairs);
-    uint32_t *ids = xmalloc((npairs + 1) * sizeof(uint32_t));
     size_t n = 0;
     for (uint32_t i = 0; i < npairs; i++)
+        n += pairs[i].pat->kind != PAT_ANY;
+    if (n > s->max_marks - out->marks)
+        return false;
+    uint32_t *ids = xmalloc((n ? n : 1) * sizeof(uint32_t));
+    for (uint32_t i = 0, k = 0; i < npairs; i++)
         if (pairs[i].pat->kind != PAT_ANY)
-            ids[n++] = node_id(pairs[i].node);
+            ids[k++] = node_id(pairs[i].node);
     StrBuf label = {0};
     strbuf_printf(&label, "%s #%u", s->rs->rules[r].name, ++s->count[r]);
     xgrow((void **)&out->h, &out->cap, out->n + 1, sizeof(VizHighlight));
     out->h[out->n++] = (VizHighlight){ids, n, label.data};
+    out->marks += n;
+    return true;
 }
 
-/* The candidate rules at n, confirmed one by one in file order. */
-static void search_node(Search *s, Node *n, VizMatches *out)
+/* The candidate rules at n, confirmed one by one in file order; false as
+ * soon as a match does not fit under the viz-marks bound. */
+static bool search_node(Search *s, Node *n, VizMatches *out)
 {
     uint32_t nr;
     const uint32_t *cand = automaton_state_rules(s->a, labels_state(s->labels, n), &nr);
@@ -46,36 +57,51 @@ static void search_node(Search *s, Node *n, VizMatches *out)
         s->rules[j] = cand[k];
     }
     for (uint32_t k = 0; k < nr; k++)
-        if (matcher_try(s->m, s->rules[k], n) == MATCH_OK)
-            add_highlight(s, s->rules[k], out);
+        if (matcher_try(s->m, s->rules[k], n) == MATCH_OK &&
+            !add_highlight(s, s->rules[k], out))
+            return false;
+    return true;
 }
 
 /* Labels every node with the rules' automaton, then confirms the
- * candidate rules at each node in graph order, as graft match does. */
-void viz_find_matches(const RuleSet *rs, const Graph *g, uint64_t max_steps,
-                      VizMatches *out)
+ * candidate rules at each node in graph order, as graft match does,
+ * until the viz-marks bound stops it. */
+static bool search_graph(Search *s, const Graph *g, VizMatches *out)
 {
-    out->h = NULL;
-    out->n = out->cap = 0;
-    Search s = {rs, automaton_new(rs), NULL, NULL,
-                xcalloc(rs->nrules + 1, sizeof(uint32_t)),
-                xmalloc((rs->nrules + 1) * sizeof(uint32_t))};
-    s.labels = labels_new(s.a, g);
-    s.m = matcher_new(s.labels, g);
-    matcher_set_max_steps(s.m, max_steps);
     uint32_t count = graph_node_count(g);
     Node **order = xmalloc((count ? count : 1) * sizeof(Node *));
     uint32_t len = graph_topo_order(g, order);
     for (uint32_t i = 0; i < len; i++)
-        labels_node(s.labels, order[i]);
-    for (uint32_t i = 0; i < len; i++)
-        search_node(&s, order[i], out);
+        labels_node(s->labels, order[i]);
+    bool ok = true;
+    for (uint32_t i = 0; i < len && ok; i++)
+        ok = search_node(s, order[i], out);
     free(order);
+    return ok;
+}
+
+bool viz_find_matches(const RuleSet *rs, const Graph *g, const Limits *limits,
+                      VizMatches *out, Diag *d)
+{
+    limits = limit_or_default(limits);
+    *out = (VizMatches){NULL, 0, 0, 0};
+    Search s = {rs, automaton_new(rs), NULL, NULL,
+                xcalloc(rs->nrules + 1, sizeof(uint32_t)),
+                xmalloc((rs->nrules + 1) * sizeof(uint32_t)), limits->viz_marks};
+    s.labels = labels_new(s.a, g);
+    s.m = matcher_new(s.labels, g);
+    matcher_set_max_steps(s.m, limits->match_steps);
+    bool ok = search_graph(&s, g, out);
+    if (!ok)
+        diag_plain_error(d, "the matches of the rules mark more than %llu nodes in the "
+                         "drawing; draw fewer rules or a smaller model [--limit viz-marks]",
+                         (unsigned long long)limits->viz_marks);
     free(s.count);
     free(s.rules);
     matcher_free(s.m);
     labels_free(s.labels);
     automaton_free(s.a);
+    return ok;
 }
 
 void viz_matches_free(VizMatches *vm)
@@ -85,6 +111,5 @@ void viz_matches_free(VizMatches *vm)
         free((void *)vm->h[i].label);
     }
     free(vm->h);
-    vm->h = NULL;
-    vm->n = vm->cap = 0;
+    *vm = (VizMatches){NULL, 0, 0, 0};
 }

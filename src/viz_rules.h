@@ -3,9 +3,13 @@
 #ifndef GRAFT_VIZ_RULES_H
 #define GRAFT_VIZ_RULES_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include "diag.h"
 #include "graph.h"
+#include "limit.h"
 #include "ruleset.h"
 #include "viz.h"
 
@@ -14,14 +18,21 @@ typedef struct VizMatches {
     VizHighlight *h; /* one per match */
     size_t n;        /* matches */
     size_t cap;      /* capacity of h */
+    uint64_t marks;  /* (match, node) pairs in h: the sum of h[i].nnodes */
 } VizMatches;
 
 /* Every match of every rule, as graft match lists them (nodes in graph
  * order, rules in file order at each node): each highlight holds the
  * nodes the pattern's ops, calls, tuples and element accesses matched
- * (not its leaves) and is labelled "RULE #K" (the rule's K-th match). */
-void viz_find_matches(const RuleSet *rs, const Graph *g, uint64_t max_steps,
-                      VizMatches *out);
+ * (not its leaves) and is labelled "RULE #K" (the rule's K-th match).
+ * limits (NULL: the defaults) gives match-steps, the budget of one match
+ * attempt, and viz-marks, the (match, node) pairs out may hold in all, so
+ * memory stays proportional to the model plus that bound (a deep pattern
+ * matching all along a long chain would otherwise mark nodes x depth).
+ * Returns false after reporting to d, at the first match that would pass
+ * viz-marks; out then holds the matches before it, for viz_matches_free. */
+bool viz_find_matches(const RuleSet *rs, const Graph *g, const Limits *limits,
+                      VizMatches *out, Diag *d);
 void viz_matches_free(VizMatches *vm);
 
 #endif

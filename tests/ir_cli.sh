@@ -2,7 +2,9 @@
 # ir_cli.sh - graft fmt and graft viz from the command line: help, usage
 # errors (exit 2), bad input (exit 1, exact diagnostics, no output file),
 # -o and '-', the golden dot drawing, SVG through Graphviz or a clear
-# message without it, and the corpus round trip when ../shared is there.
+# message without it, the viz-marks bound on highlights (--limit,
+# GRAFT_LIMITS, the default), and the corpus round trip when ../shared is
+# there.
 set -u
 : "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
 data="$GRAFT_SRCDIR/tests/relay"
@@ -95,6 +97,69 @@ GRAFT_DOT="$tmp/no-dot-here" "$GRAFT" viz "$data/bn.relay" -o "$tmp/nodot.svg" \
 [ $? -eq 1 ] || fail "viz without dot did not exit 1"
 grep -q "is not installed" "$tmp/err" || fail "viz without dot message"
 [ -e "$tmp/nodot.svg" ] && fail "viz without dot left a file"
+
+# viz-marks bounds the (match, node) pairs one drawing highlights: the 4
+# matches of twice_negative.graft on negative_chain.relay mark 2 nodes
+# each, 8 in all.  At 8 the drawing is made; at 7 it fails with one line,
+# status 1, and leaves neither the output nor a temporary file.
+chain="$data/negative_chain.relay"
+twice="$data/twice_negative.graft"
+marks_error() {
+    echo "graft: error: the matches of the rules mark more than $1 nodes in" \
+        "the drawing; draw fewer rules or a smaller model [--limit viz-marks]"
+}
+# viz_marks STATUS LIMIT ENV [OPTIONS...]: graft viz of the chain with
+# GRAFT_LIMITS=ENV ('-': unset) and OPTIONS, -o into an empty directory;
+# checks the exit status, stderr (empty, or the error for LIMIT), stdout
+# (empty) and the directory (the golden drawing alone, or nothing).
+viz_marks() {
+    want=$1 limit=$2 env=$3
+    shift 3
+    what="viz-marks $limit (GRAFT_LIMITS=$env $*)"
+    rm -rf "$tmp/marks" && mkdir "$tmp/marks"
+    (if [ "$env" = - ]; then unset GRAFT_LIMITS; else export GRAFT_LIMITS="$env"; fi
+     exec "$GRAFT" viz "$chain" "$twice" -o "$tmp/marks/m.dot" "$@") \
+        >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    [ "$got" -eq "$want" ] || fail "$what exited $got, expected $want"
+    [ -s "$tmp/out" ] && fail "$what wrote to stdout"
+    if [ "$want" -eq 0 ]; then
+        [ -s "$tmp/err" ] && fail "$what wrote to stderr: $(cat "$tmp/err")"
+        cmp -s "$tmp/marks/m.dot" "$data/negative_chain_matches.dot" ||
+            fail "$what drawing"
+        [ "$(ls -A "$tmp/marks")" = "m.dot" ] || fail "$what left other files"
+    else
+        marks_error "$limit" | cmp -s - "$tmp/err" || fail "$what message: $(cat "$tmp/err")"
+        [ -z "$(ls -A "$tmp/marks")" ] || fail "$what left files: $(ls -A "$tmp/marks")"
+    fi
+}
+viz_marks 0 8 - --limit viz-marks=8
+viz_marks 1 7 - --limit viz-marks=7
+viz_marks 1 0 - --limit viz-marks=0
+viz_marks 0 8 viz-marks=8
+viz_marks 1 7 viz-marks=7
+viz_marks 0 8 viz-marks=7 --limit viz-marks=8
+viz_marks 1 7 viz-marks=8 --limit viz-marks=7
+expect 0 "$GRAFT" limits --limit viz-marks=8
+grep -qx 'viz-marks      8        1000000  0..1000000000        (match, node) pairs one graft viz drawing highlights' \
+    "$tmp/out" || fail "graft limits viz-marks row"
+
+# The default bound, 1,000,000 pairs, stops a 200-deep pattern on a
+# 5,200-node chain (5,001 matches of 200 nodes: 1,000,200 pairs) before
+# it fills memory; one node fewer marks exactly 1,000,000 and is drawn.
+awk 'BEGIN { s = "x"; for (i = 0; i < 200; i++) s = "negative(" s ")";
+             print "deep := " s " => x" }' >"$tmp/deep.graft"
+awk 'BEGIN { print "def @main(%x) {"; print "  %0 = negative(%x);";
+             for (i = 1; i < 5200; i++) printf "  %%%d = negative(%%%d);\n", i, i - 1;
+             print "  %5199"; print "}" }' >"$tmp/chain5200.relay"
+sed '/%5199 = /d; s/^  %5199$/  %5198/' "$tmp/chain5200.relay" >"$tmp/chain5199.relay"
+expect 1 "$GRAFT" viz "$tmp/chain5200.relay" "$tmp/deep.graft" -o "$tmp/deep.dot"
+marks_error 1000000 | cmp -s - "$tmp/err" || fail "default viz-marks message: $(cat "$tmp/err")"
+[ -e "$tmp/deep.dot" ] && fail "viz past the default viz-marks wrote a file"
+expect 0 "$GRAFT" viz "$tmp/chain5199.relay" "$tmp/deep.graft" -o "$tmp/deep.dot"
+[ "$(grep -o 'deep #[0-9]*' "$tmp/deep.dot" 2>/dev/null | wc -l)" -eq 1000000 ] ||
+    fail "viz at the default viz-marks does not mark 1000000 nodes"
+rm -f "$tmp/deep.dot"
 
 # the corpus through the command line (skipped without ../shared)
 corpus="${GRAFT_SHARED:-}/corpus"
