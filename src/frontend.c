@@ -127,8 +127,9 @@ static void load_include(Loader *ld, const AstInclude *inc)
                    "loaded (it includes itself, directly or through other files)", inc->path);
     else if ((uint64_t)ld->depth > ld->limits->include_depth) /* the top file is 1 */
         diag_error(ld->d, inc->src, inc->range,
-                   "includes nested deeper than %llu levels [--limit include-depth]",
-                   (unsigned long long)ld->limits->include_depth);
+                   "includes nested deeper than %llu level%s [--limit include-depth]",
+                   (unsigned long long)ld->limits->include_depth,
+                   ld->limits->include_depth == 1 ? "" : "s");
     else if (!in_list(ld->seen, ld->nseen, canon)) {
         FILE *probe = fopen(path, "rb");
         if (!probe)

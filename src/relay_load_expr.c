@@ -126,8 +126,8 @@ bool load_scope_open(RelayParser *ps, SrcRange at)
 {
     if ((uint64_t)ps->depth >= ps->max_fn_depth) {
         diag_error(ps->diag, ps->src, at,
-                   "functions nested deeper than %llu levels [--limit fn-depth]",
-                   (unsigned long long)ps->max_fn_depth);
+                   "functions nested deeper than %llu level%s [--limit fn-depth]",
+                   (unsigned long long)ps->max_fn_depth, ps->max_fn_depth == 1 ? "" : "s");
         ps->failed = true;
         return false;
     }

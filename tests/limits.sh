@@ -155,7 +155,7 @@ printf 'rc := exp(x) => x\n' >c.graft
 : >want
 expect 0 "$GRAFT" check --limit include-depth=2 a.graft
 cat >want <<'EOF'
-b.graft:1:9: error: includes nested deeper than 1 levels [--limit include-depth]
+b.graft:1:9: error: includes nested deeper than 1 level [--limit include-depth]
     1 | include "c.graft"
       |         ^~~~~~~~~
 EOF
