@@ -190,12 +190,12 @@ attr:
 
 /* fn -> "fn" '(' params-and-attrs ')' ["->" type] '{' body '}' */
 fn_expr:
-    FN '(' fn_open mark fn_items_opt ')' ret_opt '{' body '}'
-                         { CHECK($$ = load_func(ps, $4, $7, $9)); }
+    fn_open mark fn_items_opt ')' ret_opt '{' body '}'
+                         { CHECK($$ = load_func(ps, $2, $5, $7)); }
   ;
 
 fn_open:
-    %empty               { load_scope_open(ps); }
+    FN '('               { CHECK(load_scope_open(ps, @1)); }
   ;
 
 fn_items_opt:
