@@ -23,7 +23,9 @@
 
 typedef struct Automaton Automaton;
 
-enum { STATE_NONE = UINT32_MAX }; /* a node not labelled yet */
+/* Macros, not enumerators: ISO C wants an enumerator to fit in int, and
+ * clang -Wpedantic says so in every file including this header. */
+#define STATE_NONE UINT32_MAX /* a node not labelled yet */
 
 /* What a node looks like to the automaton. */
 typedef enum SymTag {
@@ -36,7 +38,7 @@ typedef enum SymTag {
     SYM_FUNC,    /* a function value */
 } SymTag;
 
-enum { SYM_OTHER_OP = UINT32_MAX }; /* an op no rule names */
+#define SYM_OTHER_OP UINT32_MAX /* an op no rule names (a macro: see STATE_NONE) */
 
 typedef struct Symbol {
     SymTag tag;             /* node kind */

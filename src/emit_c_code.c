@@ -2,11 +2,12 @@
  * guard_fn and build_fn).
  *
  * A guard becomes one boolean C expression over the bindings, made of
- * the guard-value helpers of emit_c_rt.h; literal parts (list texts,
- * elements of literal lists) are folded here.  An action becomes
- * straight-line code that creates the new nodes operands first, in the
- * order the interpreter creates them, so node ids and so the printed
- * output are the same.
+ * the guard-value helpers of emit_c_rt.h, with operands nested too deep
+ * for a C compiler written first as temporaries (note [flat guards]);
+ * literal parts (list texts, elements of literal lists) are folded here.
+ * An action becomes straight-line code that creates the new nodes
+ * operands first, in the order the interpreter creates them, so node ids
+ * and so the printed output are the same.
  */
 #include "emit_c_impl.h"
 
@@ -74,7 +75,44 @@ void emit_line_back(Emitter *E)
 
 /* ---- guards ---- */
 
-static void guard_bool(Emitter *E, const PatExpr *x, StrBuf *sb);
+/* note [flat guards]
+ * A guard is one C expression only while it is shallow.  C11 (5.2.4.1)
+ * promises just 63 levels of parenthesized expression, clang stops at 256
+ * brackets, and a where-clause may nest as deep as the rule-depth limit
+ * (up to 4096).  So an operand whose text nests deeper than
+ * GUARD_MAX_NEST - GUARD_NODE_NEST levels goes to an earlier statement of
+ * the guard function, "const GuardVal tN = ...;" or "const bool tN = ...;",
+ * and its parent uses tN.  Temporaries are numbered in the order they are
+ * evaluated (operands first, left to right).  They are computed before the
+ * return, so an operand of && or || that was spilled is evaluated even when
+ * the other side already decides: the gv_* helpers are pure and NULL-safe
+ * (emit_c_rt.c), so the result is the same, only that work is not skipped.
+ * A guard needing no temporary is written as before, short-circuit intact.
+ */
+enum {
+    /* Levels of '(', '[' and '!' in one statement of a guard function:
+     * half of what C11 guarantees (63), an eighth of clang's 256. */
+    GUARD_MAX_NEST = 32,
+    /* The most one guard node adds around its operands:
+     * "gv_num(gv_cmp(", "gv_num((a && b)", "gv_truth(gv_neg(". */
+    GUARD_NODE_NEST = 2,
+};
+
+/* State of one guard being written. */
+typedef struct GuardCtx {
+    Emitter *E;    /* where attribute defaults are written */
+    StrBuf temps;  /* statements defining the temporaries, one a line */
+    int ntemps;    /* temporaries so far: the next is t<ntemps> */
+    bool reads_b;  /* whether the guard reads the bindings ("b[") */
+} GuardCtx;
+
+static int guard_val(GuardCtx *c, const PatExpr *x, StrBuf *sb);
+static int guard_bool(GuardCtx *c, const PatExpr *x, StrBuf *sb);
+
+static int max_int(int a, int b)
+{
+    return a > b ? a : b;
+}
 
 /* Canonical text of a literal list, as the interpreter compares it. */
 static void literal_key(const PatExpr *x, StrBuf *sb)
@@ -110,117 +148,174 @@ static const char *const query_fns[] = {
     [EXPR_SHAPE] = "gv_shape", [EXPR_VALUE] = "gv_value",
 };
 
-/* x as a C expression of type GuardVal, appended to sb. */
-static void guard_val(Emitter *E, const PatExpr *x, StrBuf *sb)
+/* Writes operand x of a guard node to sb as a GuardVal, or as a bool when
+ * as_bool; one nesting too deep becomes a temporary (note [flat guards]).
+ * Returns the nesting of what sb got. */
+static int guard_operand(GuardCtx *c, const PatExpr *x, bool as_bool, StrBuf *sb)
 {
-    switch (x->kind) {
-    case EXPR_NUM:
+    size_t start = sb->len;
+    int nest = as_bool ? guard_bool(c, x, sb) : guard_val(c, x, sb);
+    if (nest <= GUARD_MAX_NEST - GUARD_NODE_NEST)
+        return nest;
+    strbuf_printf(&c->temps, "const %s t%d = %s;\n", as_bool ? "bool" : "GuardVal",
+                  c->ntemps, sb->data + start);
+    sb->len = start;
+    sb->data[start] = '\0';
+    strbuf_printf(sb, "t%d", c->ntemps++);
+    return 0;
+}
+
+/* A literal x as a GuardVal expression; returns its nesting (1). */
+static int guard_literal(const PatExpr *x, StrBuf *sb)
+{
+    if (x->kind == EXPR_NUM) {
         strbuf_puts(sb, "gv_num(");
         emit_c_double(sb, x->f);
         strbuf_putc(sb, ')');
-        return;
-    case EXPR_BOOL:
+    } else if (x->kind == EXPR_BOOL) {
         strbuf_printf(sb, "gv_num(%s)", x->i ? "1.0" : "0.0");
-        return;
-    case EXPR_STR:
-    case EXPR_DTYPE:
-        strbuf_puts(sb, "gv_str(");
-        emit_c_string(sb, x->s);
-        strbuf_putc(sb, ')');
-        return;
-    case EXPR_LIST: {
+    } else if (x->kind == EXPR_LIST) {
         StrBuf k = {0};
         literal_key(x, &k);
         strbuf_puts(sb, "gv_list(");
         emit_c_string(sb, k.data);
         strbuf_putc(sb, ')');
         strbuf_free(&k);
-        return;
+    } else { /* EXPR_STR, EXPR_DTYPE */
+        strbuf_puts(sb, "gv_str(");
+        emit_c_string(sb, x->s);
+        strbuf_putc(sb, ')');
     }
+    return 1;
+}
+
+/* x[i] as a GuardVal expression; returns its nesting. */
+static int guard_index(GuardCtx *c, const PatExpr *x, StrBuf *sb)
+{
+    if (x->kids[0]->kind == EXPR_LIST) { /* [a, b][i]: folded */
+        if (x->i >= 0 && x->i < x->kids[0]->nkids)
+            return guard_val(c, x->kids[0]->kids[x->i], sb);
+        strbuf_puts(sb, "gv_unknown()");
+        return 1;
+    }
+    strbuf_puts(sb, "gv_index(");
+    int nest = guard_operand(c, x->kids[0], false, sb);
+    strbuf_printf(sb, ", %lld)", (long long)x->i);
+    return nest + 1;
+}
+
+/* -x or x OP y as a GuardVal expression; returns its nesting. */
+static int guard_arith(GuardCtx *c, const PatExpr *x, StrBuf *sb)
+{
+    if (x->cmp == 'n') {
+        strbuf_puts(sb, "gv_neg(");
+        int nest = guard_operand(c, x->kids[0], false, sb);
+        strbuf_putc(sb, ')');
+        return nest + 1;
+    }
+    strbuf_printf(sb, "gv_arith('%c', ", x->cmp);
+    int nest = guard_operand(c, x->kids[0], false, sb);
+    strbuf_puts(sb, ", ");
+    nest = max_int(nest, guard_operand(c, x->kids[1], false, sb));
+    strbuf_putc(sb, ')');
+    return nest + 1;
+}
+
+/* x as a C expression of type GuardVal, appended to sb; returns how deep
+ * its '(' '[' '!' nest (note [flat guards]). */
+static int guard_val(GuardCtx *c, const PatExpr *x, StrBuf *sb)
+{
+    switch (x->kind) {
+    case EXPR_NUM:
+    case EXPR_BOOL:
+    case EXPR_STR:
+    case EXPR_DTYPE:
+    case EXPR_LIST:
+        return guard_literal(x, sb);
     case EXPR_SLOT:
         strbuf_printf(sb, "gv_slot(&b[%d])", x->slot);
-        return;
+        c->reads_b = true;
+        return 2;
     case EXPR_GETITEM:
-        if (x->kids[0]->kind == EXPR_LIST) { /* [a, b][i]: folded */
-            if (x->i >= 0 && x->i < x->kids[0]->nkids)
-                guard_val(E, x->kids[0]->kids[x->i], sb);
-            else
-                strbuf_puts(sb, "gv_unknown()");
-            return;
-        }
-        strbuf_puts(sb, "gv_index(");
-        guard_val(E, x->kids[0], sb);
-        strbuf_printf(sb, ", %lld)", (long long)x->i);
-        return;
+        return guard_index(c, x, sb);
     case EXPR_ARITH:
-        if (x->cmp == 'n') {
-            strbuf_puts(sb, "gv_neg(");
-            guard_val(E, x->kids[0], sb);
-            strbuf_putc(sb, ')');
-            return;
-        }
-        strbuf_printf(sb, "gv_arith('%c', ", x->cmp);
-        guard_val(E, x->kids[0], sb);
-        strbuf_puts(sb, ", ");
-        guard_val(E, x->kids[1], sb);
-        strbuf_putc(sb, ')');
-        return;
+        return guard_arith(c, x, sb);
     case EXPR_NOT:
     case EXPR_AND:
     case EXPR_OR:
-    case EXPR_CMP:
+    case EXPR_CMP: {
         strbuf_puts(sb, "gv_num(");
-        guard_bool(E, x, sb);
+        int nest = guard_bool(c, x, sb);
         strbuf_putc(sb, ')');
-        return;
+        return nest + 1;
+    }
     case EXPR_USERS:
     case EXPR_RANK:
     case EXPR_DTYPEOF:
     case EXPR_SHAPE:
     case EXPR_VALUE:
         strbuf_printf(sb, "%s(&b[%d])", query_fns[x->kind], x->slot);
-        return;
+        c->reads_b = true;
+        return 2;
     case EXPR_ATTR:
         strbuf_printf(sb, "gv_attr(&b[%d], ", x->slot);
         emit_c_string(sb, x->s);
         strbuf_printf(sb, ", %s%s)", x->attr ? "&" : "",
-                      x->attr ? emit_attr_value(E, x->attr) : "NULL");
-        return;
+                      x->attr ? emit_attr_value(c->E, x->attr) : "NULL");
+        c->reads_b = true;
+        return 2;
     default:
         strbuf_puts(sb, "gv_unknown()");
-        return;
+        return 1;
     }
 }
 
-/* x as a C expression of type bool, appended to sb. */
-static void guard_bool(Emitter *E, const PatExpr *x, StrBuf *sb)
+/* x as a C expression of type bool, appended to sb; returns its nesting. */
+static int guard_bool(GuardCtx *c, const PatExpr *x, StrBuf *sb)
 {
+    int nest;
     switch (x->kind) {
     case EXPR_NOT:
         strbuf_puts(sb, "!");
-        guard_bool(E, x->kids[0], sb);
-        return;
+        return guard_operand(c, x->kids[0], true, sb) + 1;
     case EXPR_AND:
     case EXPR_OR:
         strbuf_putc(sb, '(');
-        guard_bool(E, x->kids[0], sb);
+        nest = guard_operand(c, x->kids[0], true, sb);
         strbuf_puts(sb, x->kind == EXPR_AND ? " && " : " || ");
-        guard_bool(E, x->kids[1], sb);
+        nest = max_int(nest, guard_operand(c, x->kids[1], true, sb));
         strbuf_putc(sb, ')');
-        return;
+        return nest + 1;
     case EXPR_CMP:
         strbuf_printf(sb, "gv_cmp(%s, ", cmp_ops[x->cmp]);
-        guard_val(E, x->kids[0], sb);
+        nest = guard_operand(c, x->kids[0], false, sb);
         strbuf_puts(sb, ", ");
-        guard_val(E, x->kids[1], sb);
+        nest = max_int(nest, guard_operand(c, x->kids[1], false, sb));
         strbuf_putc(sb, ')');
-        return;
+        return nest + 1;
     default:
         strbuf_puts(sb, "gv_truth(");
-        guard_val(E, x, sb);
+        nest = guard_val(c, x, sb);
         strbuf_putc(sb, ')');
-        return;
+        return nest + 1;
     }
+}
+
+/* Writes the statements of a guard function's body: the temporaries, each
+ * under a #line to the where-clause, then "return body;". */
+static void guard_body(Emitter *E, const GuardCtx *c, const char *body, const SrcRange *where,
+                       const char *file)
+{
+    if (c->ntemps)
+        emit_line(E, "/* operands too deeply nested for one expression come first, "
+                     "evaluated eagerly: the gv_ helpers are pure */");
+    for (char *line = c->temps.data, *nl; line && (nl = strchr(line, '\n')); line = nl + 1) {
+        emit_line_to_rule(E, where, file);
+        emit_line(E, "%.*s", (int)(nl - line), line);
+    }
+    emit_line_to_rule(E, where, file);
+    emit_line(E, "return %s;", body);
+    emit_line_back(E);
 }
 
 char *emit_guard_fn(Emitter *E, uint32_t r)
@@ -228,8 +323,9 @@ char *emit_guard_fn(Emitter *E, uint32_t r)
     const RuleDesc *rule = &E->rs->rules[r];
     if (!rule->guard || !guard_known(rule->guard))
         return NULL;
+    GuardCtx c = {.E = E};
     StrBuf body = {0}, name = {0};
-    guard_bool(E, rule->guard, &body); /* writes attribute defaults first */
+    guard_bool(&c, rule->guard, &body); /* writes attribute defaults first */
     strbuf_printf(&name, "%s_guard", E->prefix);
     const AstRule *ar = E->rf->rules[r];
     emit_line(E, "/* where-clause of %s */", rule->name);
@@ -237,13 +333,14 @@ char *emit_guard_fn(Emitter *E, uint32_t r)
     emit_line(E, "{");
     E->indent++;
     emit_line(E, "(void)g;");
-    emit_line_to_rule(E, ar->guard ? &ar->guard->range : NULL, rule->file);
-    emit_line(E, "return %s;", body.data);
-    emit_line_back(E);
+    if (!c.reads_b) /* "where 1 == 1" */
+        emit_line(E, "(void)b;");
+    guard_body(E, &c, body.data, ar->guard ? &ar->guard->range : NULL, rule->file);
     E->indent--;
     emit_line(E, "}");
     emit_blank(E);
     strbuf_free(&body);
+    strbuf_free(&c.temps);
     return name.data;
 }
 

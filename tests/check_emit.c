@@ -99,6 +99,69 @@ START_TEST(test_guard_text)
 }
 END_TEST
 
+/* s repeated n times, appended to sb. */
+static void put_times(StrBuf *sb, const char *s, int n)
+{
+    for (int i = 0; i < n; i++)
+        strbuf_puts(sb, s);
+}
+
+/* note [flat guards]: operands nesting deeper than 30 levels become
+ * temporaries, numbered in evaluation order, each under a #line; the one
+ * under && is a bool, evaluated before the return. */
+START_TEST(test_guard_spill)
+{
+    StrBuf rule = {0}, want = {0};
+    strbuf_puts(&rule, "deep := nn.relu(x) where ");
+    put_times(&rule, "-", 34);
+    strbuf_puts(&rule, "users(x) == 1 && ");
+    put_times(&rule, "!", 31);
+    strbuf_puts(&rule, "(rank(x) == 4) => x\n");
+    char *c = compile_text(rule.data, true);
+    strbuf_puts(&want, "    (void)g;\n    /* operands too deeply nested for one expression come "
+                       "first, evaluated eagerly: the gv_ helpers are pure */\n"
+                       "#line 1 \"t.graft\"\n    const GuardVal t0 = ");
+    put_times(&want, "gv_neg(", 29);
+    strbuf_puts(&want, "gv_users(&b[0])");
+    put_times(&want, ")", 29);
+    strbuf_puts(&want, ";\n#line 1 \"t.graft\"\n    const bool t1 = ");
+    put_times(&want, "!", 28);
+    strbuf_puts(&want, "gv_cmp(CMP_EQ, gv_rank(&b[0]), gv_num(4.0));\n"
+                       "#line 1 \"t.graft\"\n    return (gv_cmp(CMP_EQ, ");
+    put_times(&want, "gv_neg(", 5);
+    strbuf_puts(&want, "t0)))))");
+    strbuf_puts(&want, ", gv_num(1.0)) && !!!t1);\n#line ");
+    assert_has(c, want.data);
+    free(c);
+    strbuf_free(&rule);
+    strbuf_free(&want);
+}
+END_TEST
+
+/* At the bound (30 levels in an operand) the guard stays one expression,
+ * and a guard reading no binding says (void)b. */
+START_TEST(test_guard_spill_bound)
+{
+    StrBuf rule = {0}, want = {0};
+    strbuf_puts(&rule, "deep := nn.relu(x) where ");
+    put_times(&rule, "-", 28);
+    strbuf_puts(&rule, "users(x) == 1 => x\nconst := nn.relu(x) where 1 < 2 => x\n");
+    char *c = compile_text(rule.data, false);
+    strbuf_puts(&want, "    (void)g;\n    return gv_cmp(CMP_EQ, ");
+    put_times(&want, "gv_neg(", 28);
+    strbuf_puts(&want, "gv_users(&b[0])");
+    put_times(&want, ")", 28);
+    strbuf_puts(&want, ", gv_num(1.0));\n}\n");
+    assert_has(c, want.data);
+    assert_has(c, "    (void)g;\n    (void)b;\n    return gv_cmp(CMP_LT, gv_num(1.0), "
+                  "gv_num(2.0));\n}\n");
+    ck_assert_ptr_null(strstr(c, " t0 = "));
+    free(c);
+    strbuf_free(&rule);
+    strbuf_free(&want);
+}
+END_TEST
+
 START_TEST(test_action_text)
 {
     char *c = compile_text("two := nn.relu(c@nn.conv2d(x, w)) => "
@@ -281,6 +344,8 @@ static Suite *emit_suite(void)
     suite_add_tcase(s, names);
     TCase *text = tcase_create("generated_text");
     tcase_add_test(text, test_guard_text);
+    tcase_add_test(text, test_guard_spill);
+    tcase_add_test(text, test_guard_spill_bound);
     tcase_add_test(text, test_action_text);
     tcase_add_test(text, test_line_back);
     tcase_add_test(text, test_attr_test_text);
