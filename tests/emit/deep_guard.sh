@@ -7,17 +7,11 @@
 # relus the guard holds for one (one user) and fails for the other (two).
 #
 # Environment: GRAFT, GRAFT_SRCDIR, GRAFT_BUILDDIR (set by make check), CC.
-set -u
-: "${GRAFT:?}" "${GRAFT_SRCDIR:?}" "${GRAFT_BUILDDIR:?}"
-CC=${CC:-cc}
-# libgraft.a built with sanitizers needs them at link time too.
-san=$(sed -n 's/^SANITIZER_CFLAGS = //p' "$GRAFT_BUILDDIR/Makefile" 2>/dev/null)
-includes="-I$GRAFT_SRCDIR/src -I$GRAFT_BUILDDIR"
 # -O0 after graft compile --exe's -O2: gcc -O2 spends some 15 s on each
 # of these 30,000-line files, the test is about what they compute.
-GRAFT_CFLAGS="$includes ${san:-} -O0"
-GRAFT_LIBS="$GRAFT_BUILDDIR/libgraft.a -lm ${san:-}"
-export CC GRAFT_CFLAGS GRAFT_LIBS
+EXE_EXTRA_CFLAGS=-O0
+. "${GRAFT_SRCDIR:?}/tests/emit/exe_env.sh"
+includes="-I$GRAFT_SRCDIR/src -I$GRAFT_BUILDDIR"
 strict="-std=c11 -Wall -Wextra -Wpedantic -Werror"
 depth=4000
 bound=32

@@ -13,14 +13,7 @@
 #
 # Environment: GRAFT, GRAFT_SRCDIR, GRAFT_BUILDDIR (set by make check),
 # GRAFT_SHARED (optional), CC.
-set -u
-: "${GRAFT:?}" "${GRAFT_SRCDIR:?}" "${GRAFT_BUILDDIR:?}"
-CC=${CC:-cc}
-# libgraft.a built with sanitizers needs them at link time too.
-EMIT_TEST_CFLAGS=$(sed -n 's/^SANITIZER_CFLAGS = //p' "$GRAFT_BUILDDIR/Makefile" 2>/dev/null)
-GRAFT_CFLAGS="-I$GRAFT_SRCDIR/src -I$GRAFT_BUILDDIR ${EMIT_TEST_CFLAGS:-}"
-GRAFT_LIBS="$GRAFT_BUILDDIR/libgraft.a -lm ${EMIT_TEST_CFLAGS:-}"
-export CC GRAFT_CFLAGS GRAFT_LIBS
+. "${GRAFT_SRCDIR:?}/tests/emit/exe_env.sh"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/graft-emit-diff.XXXXXX") || exit 99
 trap 'rm -rf "$work"' EXIT INT TERM
