@@ -74,6 +74,9 @@ printf "graft run: --limit: limit 'rewrites' must be from 1 to 1000000000000000,
 expect 2 "$GRAFT" run --limit rewrites=0 "$src/examples/bn.graft" "$src/examples/bn.relay"
 printf "graft check: --limit: limit 'macro-nodes' needs a whole number, not 'lots'\nTry 'graft check --help'.\n" >want
 expect 2 "$GRAFT" check --limit macro-nodes=lots "$src/examples/bn.graft"
+cases=$((cases + 1))
+"$GRAFT" --help | grep -qxF '  graft limits [--limit NAME=N]            print the resource limits in force' ||
+    fail "graft --help does not list graft limits"
 for cmd in fmt viz check run match compile limits; do
     cases=$((cases + 1))
     "$GRAFT" $cmd --help | grep -q -- '--limit NAME=N' || fail "graft $cmd --help does not mention --limit"
