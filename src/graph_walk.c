@@ -39,6 +39,31 @@ typedef struct Adjacency {
     size_t cap;      /* capacity of kids */
 } Adjacency;
 
+/* Stores the ids of n's children at kids + m, as child() lists them (up
+ * to the first missing one), and returns the new end. */
+static uint32_t put_kids(const Node *n, uint32_t *kids, uint32_t m)
+{
+    if (n->kind == NODE_FUNC) {
+        const FuncInfo *fn = n->u.fn;
+        for (int i = 0; i < fn->nparams; i++) {
+            if (!fn->params[i])
+                return m;
+            kids[m++] = fn->params[i]->id;
+        }
+        if (fn->body)
+            kids[m++] = fn->body->id;
+        return m;
+    }
+    if (n->callee) {
+        if (!n->callee->value)
+            return m;
+        kids[m++] = n->callee->value->id;
+    }
+    for (int i = 0; i < n->nargs && n->slots[i].value; i++)
+        kids[m++] = n->slots[i].value->id;
+    return m;
+}
+
 /* Fills adj with the children of every node of g (dead ones included);
  * sets dead[id] for the dead nodes when dead is not NULL. */
 static void adjacency_build(const Graph *g, Adjacency *adj, uint8_t *dead)
@@ -56,9 +81,7 @@ static void adjacency_build(const Graph *g, Adjacency *adj, uint8_t *dead)
             dead[i] = 1;
         if (m + most > adj->cap)
             xgrow((void **)&adj->kids, &adj->cap, m + most, sizeof *adj->kids);
-        const Node *c;
-        for (int k = 0; (c = child(n, k)) != NULL; k++)
-            adj->kids[m++] = c->id;
+        m = put_kids(n, adj->kids, m);
     }
     adj->start[g->nnodes] = m;
 }
