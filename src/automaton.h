@@ -98,8 +98,15 @@ void labels_free(Labels *l);
 uint32_t labels_node(Labels *l, const Node *n);
 /* Labels every live node, operands first. */
 void labels_all(Labels *l);
+/* Labels each of the n nodes of ids, given in an order with operands
+ * first (graph_topo_ids), once; in id order when ids are topological for
+ * them, which is faster (note [label order]), and returns whether it
+ * could.  The states are the same either way. */
+bool labels_topo(Labels *l, const uint32_t *ids, uint32_t n);
 /* The stored state of n, STATE_NONE if never labelled. */
 uint32_t labels_state(const Labels *l, const Node *n);
+/* The same by node id. */
+uint32_t labels_state_id(const Labels *l, uint32_t id);
 Automaton *labels_automaton(const Labels *l);
 
 #endif

@@ -144,20 +144,23 @@ bool engine_interior_escapes(Engine *e, Node *root, const MatchPair *pairs,
 }
 
 /* Labels the graph, then verifies every rule the state accepts at every
- * node, reporting each match in file order of the rules. */
+ * node, in topological order, reporting each match in file order of the
+ * rules.  Labelling may take another order (note [label order]); the walk
+ * goes by ids and reads only the nodes that have a rule to verify. */
 void engine_matches(Engine *e, MatchVisitor fn, void *ctx)
 {
-    uint32_t n = engine_order(e);
-    for (uint32_t i = 0; i < n; i++)
-        labels_node(e->labels, e->order[i]);
+    uint32_t *ids = xmalloc(((size_t)graph_node_count(e->g) + 1) * sizeof *ids);
+    uint32_t n = graph_topo_ids(e->g, ids);
+    labels_topo(e->labels, ids, n);
     e->stats.labelled += n;
     uint32_t *rules = xmalloc((e->rs->nrules + 1) * sizeof *rules);
     for (uint32_t i = 0; i < n; i++) {
-        Node *root = e->order[i];
         uint32_t k, nr;
-        const uint32_t *cand = automaton_state_rules(e->a, labels_state(e->labels, root), &nr);
+        const uint32_t *cand =
+            automaton_state_rules(e->a, labels_state_id(e->labels, ids[i]), &nr);
         if (nr == 0)
             continue; /* cand may be NULL then, which memcpy must not see */
+        Node *root = graph_node(e->g, ids[i]);
         memcpy(rules, cand, nr * sizeof *rules);
         for (k = 1; k < nr; k++) /* file order */
             for (uint32_t j = k; j > 0 && rules[j - 1] > rules[j]; j--) {
@@ -174,6 +177,7 @@ void engine_matches(Engine *e, MatchVisitor fn, void *ctx)
         }
     }
     free(rules);
+    free(ids);
 }
 
 bool engine_run(Engine *e, Diag *d)

@@ -248,6 +248,9 @@ uint32_t graph_remove_dead(Graph *g);
  * Fills order (caller-allocated, graph_node_count entries) and returns the
  * count. */
 uint32_t graph_topo_order(const Graph *g, Node **order);
+/* The same order as node ids (ids: graph_node_count entries), for callers
+ * that keep per-id arrays and need not touch the nodes themselves. */
+uint32_t graph_topo_ids(const Graph *g, uint32_t *ids);
 
 /* Total bytes the graph holds (arena and node table); divide by
  * graph_node_count for bytes per node.  graph_node_size is sizeof(struct

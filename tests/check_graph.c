@@ -47,13 +47,18 @@ static void assert_prints(const Graph *g, const char *want)
     free(text);
 }
 
-/* g's topological order is want[0..n). */
+/* g's topological order is want[0..n), as nodes and as ids. */
 static void assert_order(const Graph *g, Node *const *want, uint32_t n)
 {
     Node **order = malloc((graph_node_count(g) + 1) * sizeof *order);
+    uint32_t *ids = malloc((graph_node_count(g) + 1) * sizeof *ids);
     ck_assert_uint_eq(graph_topo_order(g, order), n);
-    for (uint32_t i = 0; i < n; i++)
+    ck_assert_uint_eq(graph_topo_ids(g, ids), n);
+    for (uint32_t i = 0; i < n; i++) {
         ck_assert_ptr_eq(order[i], want[i]);
+        ck_assert_uint_eq(ids[i], node_id(want[i]));
+    }
+    free(ids);
     free(order);
 }
 
@@ -199,6 +204,8 @@ START_TEST(test_functions)
     ck_assert_ptr_eq(node_body(fn), relu);
     ck_assert_uint_eq(graph_remove_dead(g), 1);
     ck_assert(node_is_dead(neg));
+    /* the body now has a larger id than its function; dead neg is left out */
+    assert_order(g, (Node *[]){p, relu, fn, x, call}, 5);
     assert_prints(g, "def @main(%x) {\n"
                      "  %0 = fn (%p, PartitionedFromPattern=\"negative_\") {\n"
                      "    nn.relu(%p)\n"
@@ -227,6 +234,7 @@ START_TEST(test_dead_function)
     ck_assert_str_eq(users_of(fn2), "6:-1");
     ck_assert_uint_eq(graph_remove_dead(g), 3); /* p, negative, fn */
     ck_assert(node_is_dead(fn) && node_is_dead(body) && node_is_dead(p));
+    assert_order(g, (Node *[]){q, fn2, x, call}, 4);
     ck_assert_int_eq(node_nusers(p), 0);
     assert_prints(g, "def @main(%x) {\n  %0 = fn (%q) {\n    %q\n  };\n"
                      "  %0(%x)\n}\n");
