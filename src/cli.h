@@ -28,6 +28,12 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) GRAFT_PRINTF(2, 3);
  * message prefix "graft CMD". */
 int cli_parse_limit(const char *cmd, int argc, char **argv, int *i, Limits *limits);
 
+/* The options most subcommands share, at argv[*i]: --limit, --help or -h
+ * (calls help, EXIT_OK) and, when out is not NULL, -o FILE.  -1 when taken
+ * (*i moved past a value), an exit status, or OPTION_NOT_MINE. */
+int cli_parse_common(const char *cmd, int argc, char **argv, int *i, const char **out,
+                     Limits *limits, void (*help)(void));
+
 /* A Diag on standard error that gives up after limits->errors errors. */
 Diag *cli_diag_new(const Limits *limits);
 

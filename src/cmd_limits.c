@@ -2,7 +2,6 @@
  * in force (defaults, then GRAFT_LIMITS, then --limit), their defaults,
  * ranges and what each bounds (limit.h, doc/limits.md). */
 #include <stdio.h>
-#include <string.h>
 
 #include "cli.h"
 
@@ -17,19 +16,20 @@ static const char limits_help[] =
     "\n"
     "options:\n";
 
+static void print_help(void)
+{
+    fputs(limits_help, stdout);
+    fputs(options_limit_help, stdout);
+    fputs("  --help            show this help\n"
+          "\n"
+          "Exit status: 0 success, 2 bad usage.\n", stdout);
+}
+
 int cmd_limits(int argc, char **argv, const Limits *limits)
 {
     Limits lim = *limits;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(limits_help, stdout);
-            fputs(options_limit_help, stdout);
-            fputs("  --help            show this help\n"
-                  "\n"
-                  "Exit status: 0 success, 2 bad usage.\n", stdout);
-            return EXIT_OK;
-        }
-        int rc = cli_parse_limit("limits", argc, argv, &i, &lim);
+        int rc = cli_parse_common("limits", argc, argv, &i, NULL, &lim, print_help);
         if (rc == OPTION_NOT_MINE)
             return cli_usage_error("limits", "unexpected argument '%s'", argv[i]);
         if (rc >= 0)

@@ -11,7 +11,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "cli.h"
 #include "engine.h"
@@ -122,13 +121,10 @@ int cmd_match(int argc, char **argv, const Limits *limits)
     Limits lim = *limits;
     int n = 0, rc = -1;
     for (int i = 1; i < argc && rc < 0; i++) {
-        int taken = cli_parse_limit("match", argc, argv, &i, &lim);
+        int taken = cli_parse_common("match", argc, argv, &i, NULL, &lim, print_help);
         if (taken != OPTION_NOT_MINE)
             rc = taken;
-        else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            print_help();
-            rc = EXIT_OK;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0')
+        else if (argv[i][0] == '-' && argv[i][1] != '\0')
             rc = cli_usage_error("match", "unknown option '%s'", argv[i]);
         else
             paths[n++] = argv[i];

@@ -49,17 +49,10 @@ static int parse_args(int argc, char **argv, VizArgs *a)
 {
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
-        int rc = cli_parse_limit("viz", argc, argv, &i, &a->limits);
+        int rc = cli_parse_common("viz", argc, argv, &i, &a->out, &a->limits, print_help);
         if (rc != OPTION_NOT_MINE) {
             if (rc >= 0)
                 return rc;
-        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            print_help();
-            return EXIT_OK;
-        } else if (strcmp(arg, "-o") == 0) {
-            if (++i == argc)
-                return cli_usage_error("viz", "option '-o' needs a file name");
-            a->out = argv[i];
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return cli_usage_error("viz", "unknown option '%s'", arg);
         } else if (a->model) {

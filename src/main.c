@@ -63,6 +63,23 @@ int cli_parse_limit(const char *cmd, int argc, char **argv, int *i, Limits *limi
     return options_parse_limit(prog, argc, argv, i, limits);
 }
 
+int cli_parse_common(const char *cmd, int argc, char **argv, int *i, const char **out,
+                     Limits *limits, void (*help)(void))
+{
+    const char *arg = argv[*i];
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+        help();
+        return EXIT_OK;
+    }
+    if (out && strcmp(arg, "-o") == 0) {
+        if (++*i == argc)
+            return cli_usage_error(cmd, "option '-o' needs a file name");
+        *out = argv[*i];
+        return -1;
+    }
+    return cli_parse_limit(cmd, argc, argv, i, limits);
+}
+
 Diag *cli_diag_new(const Limits *limits)
 {
     Diag *d = diag_new(stderr);
