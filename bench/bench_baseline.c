@@ -162,7 +162,7 @@ static bool probe(Naive *nv, const PatNode *q, Node *n)
 }
 
 /* The node the walk of dominates(parent, path, child) from n's operands
- * leads back to (note [dominator walk] in src/match.c), or NULL. */
+ * leads back to (note [dominator walk] in src/runtime/match.c), or NULL. */
 static Node *dom_parent(Naive *nv, const PatNode *p, Node *n)
 {
     Node *parent = NULL;

@@ -12,27 +12,7 @@
 }
 
 %code requires {
-#include "ast.h"
-#include "rules_lex.h"
-
-/* Arguments of a call while they are parsed. */
-typedef struct ArgsAcc {
-    AstList args;       /* positional operands */
-    AstList attrs;      /* AST_ATTR nodes */
-    bool ellipsis;      /* "..." seen */
-    AstNode *copy_from; /* "**c" seen */
-} ArgsAcc;
-
-/* One entry between the parentheses of an op declaration. */
-typedef struct ParamAcc {
-    bool is_attr;      /* "name: type [= default]" rather than an operand */
-    const char *name;  /* operand or attribute name */
-    SrcRange range;    /* the whole entry */
-    const char *type;  /* attribute type word */
-    AstNode *dflt;     /* attribute default, or NULL */
-    bool optional;     /* operand "name?" */
-    bool variadic;     /* operand "name..." */
-} ParamAcc;
+#include "rules_build.h"
 }
 
 %code provides {
@@ -45,7 +25,6 @@ int rules_lex(RULES_STYPE *val, SrcRange *loc, RulesParseCtx *ctx);
 #include <string.h>
 
 #include "registry.h"
-#include "rules_build.h"
 
 /* Every node built by a recursive production goes through CHECK_DEPTH:
  * trees deeper than the rule-depth limit are refused (note [nesting

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "relay.h"
-#include "viz.h"
+#include "graph_dot.h"
 
 /* ---- helpers ---- */
 

@@ -20,7 +20,7 @@ cp "$src/examples/bn.relay" m.relay
 printf 'bn := gamma*(x-mean)/sqrt(var+eps:const)+beta => partition\n' >r.graft
 cp m.relay m.orig
 cp r.graft r.orig
-GRAFT_CFLAGS="-I$src/src -I$build/grammar"
+GRAFT_CFLAGS="-I$src/src/base -I$src/src/ir -I$src/src/runtime -I$build/grammar"
 GRAFT_LIBS="-L$build -lgraft -lm"
 export GRAFT_CFLAGS GRAFT_LIBS
 
@@ -168,7 +168,7 @@ no_leftovers o.relay
 printf "graft: error: rewriting did not reach a fixpoint within 7 rewrites; rules still firing: grow (grow.graft:1, 1 times in the last round) [--limit rewrites]\n" >want
 expect 1 "$GRAFT" run grow.graft m.relay --max-rewrites 7
 # on a 100,000-node chain the round bound stops it in time proportional to
-# the model (note [rewrite work bound] in src/rewrite.c)
+# the model (note [rewrite work bound] in src/runtime/rewrite.c)
 awk 'BEGIN { print "def @main(%x) {"; for (i = 0; i < 100000; i++)
     printf "  %%%d = negative(%s);\n", i, i ? "%" (i - 1) : "%x";
     print "  add(%99999, 1f)\n}" }' >chain.relay

@@ -52,7 +52,7 @@ expect 0 "$GRAFT" fmt "$data/bn.relay" -o -
 cmp -s "$tmp/out" "$data/bn.relay" || fail "fmt -o -"
 
 # fmt onto its own input: refused as bad usage, the input left as it was
-# (graft never modifies an input; see src/main.c, cli_check_output)
+# (graft never modifies an input; see src/cli/main.c, cli_check_output)
 cp "$data/layout.in.relay" "$tmp/inplace.relay"
 expect 2 "$GRAFT" fmt "$tmp/inplace.relay" -o "$tmp/inplace.relay"
 cmp -s "$tmp/inplace.relay" "$data/layout.in.relay" || fail "fmt onto its input changed it"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# limits.sh - the resource limits at run time (note [limits], src/limit.h,
+# limits.sh - the resource limits at run time (note [limits], src/base/limit.h,
 # doc/limits.md): `graft limits`, --limit NAME=N on the commands and on a
 # rewriter built by graft compile --exe, GRAFT_LIMITS, every bad setting
 # with its full message, each limit stopping input just past a small
@@ -256,7 +256,7 @@ for rules in deep_rule deep_macros; do
 done
 
 # ---- a rewriter built by graft compile --exe reads the same settings ----
-GRAFT_CFLAGS="-I$src/src -I$build/grammar"
+GRAFT_CFLAGS="-I$src/src/base -I$src/src/ir -I$src/src/runtime -I$build/grammar"
 GRAFT_LIBS="-L$build -lgraft -lm"
 export GRAFT_CFLAGS GRAFT_LIBS
 if "$GRAFT" compile --exe grow.graft -o grow 2>err; then

@@ -54,7 +54,7 @@ CC=false expect 1 "the C compiler 'false' failed" \
 
 # --exe works: the rewriter's own usage and output.
 flags=$(sed -n 's/^SANITIZER_CFLAGS = //p' "$GRAFT_BUILDDIR/Makefile" 2>/dev/null)
-export GRAFT_CFLAGS="-I$GRAFT_SRCDIR/src -I$GRAFT_BUILDDIR $flags"
+export GRAFT_CFLAGS="-I$GRAFT_SRCDIR/src/base -I$GRAFT_SRCDIR/src/ir -I$GRAFT_SRCDIR/src/runtime -I$GRAFT_BUILDDIR $flags"
 export GRAFT_LIBS="$GRAFT_BUILDDIR/libgraft.a -lm $flags"
 expect 0 '' "$GRAFT" compile --exe $small -o "$work/prog"
 expect 2 'need a MODEL' "$work/prog"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # deep_guard.sh - where-clauses nested 4000 deep compile to C that every
-# C compiler takes (note [flat guards] in src/emit_c_code.c): no statement
+# C compiler takes (note [flat guards] in src/compiler/emit_c_code.c): no statement
 # nests '(' or '[' deeper than 32, the C builds warning-free with gcc and
 # clang (when installed), and the compiled rewriter gives graft run's
 # output, which is tests/emit/deep_guard.expected.relay: of the model's two
@@ -11,7 +11,7 @@
 # of these 30,000-line files, the test is about what they compute.
 EXE_EXTRA_CFLAGS=-O0
 . "${GRAFT_SRCDIR:?}/tests/emit/exe_env.sh"
-includes="-I$GRAFT_SRCDIR/src -I$GRAFT_BUILDDIR"
+includes="-I$GRAFT_SRCDIR/src/base -I$GRAFT_SRCDIR/src/ir -I$GRAFT_SRCDIR/src/runtime -I$GRAFT_BUILDDIR"
 strict="-std=c11 -Wall -Wextra -Wpedantic -Werror"
 depth=4000
 bound=32

@@ -1,6 +1,6 @@
 #!/bin/sh
 # differential.sh - the compiled form of a rule set gives what the
-# interpreter gives (issue 5, note [one runtime] in src/ruleset.h).
+# interpreter gives (issue 5, note [one runtime] in src/runtime/ruleset.h).
 #
 # For every rule file that graft check accepts (stdpatterns/, tests/), the
 # generated C must compile warning-free under -std=c11 -Wall -Wextra

@@ -1,5 +1,5 @@
-/* check_dump.c - graft check --dump-ast. */
-#include "check_dump.h"
+/* cmd_check_dump.c - graft check --dump-ast. */
+#include "cmd_check_dump.h"
 
 #include "cli.h"
 

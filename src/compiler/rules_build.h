@@ -12,7 +12,25 @@
 
 #include "ast.h"
 #include "rules_lex.h"
-#include "rules_parse.h"
+
+/* Arguments of a call while they are parsed. */
+typedef struct ArgsAcc {
+    AstList args;       /* positional operands */
+    AstList attrs;      /* AST_ATTR nodes */
+    bool ellipsis;      /* "..." seen */
+    AstNode *copy_from; /* "**c" seen */
+} ArgsAcc;
+
+/* One entry between the parentheses of an op declaration. */
+typedef struct ParamAcc {
+    bool is_attr;      /* "name: type [= default]" rather than an operand */
+    const char *name;  /* operand or attribute name */
+    SrcRange range;    /* the whole entry */
+    const char *type;  /* attribute type word */
+    AstNode *dflt;     /* attribute default, or NULL */
+    bool optional;     /* operand "name?" */
+    bool variadic;     /* operand "name..." */
+} ParamAcc;
 
 /* Refuses trees deeper than ctx->max_depth (note [nesting bound]). */
 bool build_depth_ok(RulesParseCtx *ctx, AstNode *n);

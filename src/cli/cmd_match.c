@@ -14,7 +14,7 @@
 
 #include "cli.h"
 #include "engine.h"
-#include "engine_load.h"
+#include "cli_load.h"
 #include "relay.h"
 #include "util.h"
 
@@ -101,7 +101,7 @@ static void visit(void *ctx, uint32_t r, Node *root, const Binding *b)
 static bool list_matches(const char *const *paths, int n, const Limits *limits, Diag *d)
 {
     Loaded l;
-    if (!engine_load(paths, n, limits, &l, d))
+    if (!cli_load(paths, n, limits, &l, d))
         return false;
     EngineOptions opts = {.limits = limits};
     Engine *e = engine_new(&l.rules->rs, l.g, &opts);
@@ -111,7 +111,7 @@ static bool list_matches(const char *const *paths, int n, const Limits *limits, 
     free(o.temps);
     strbuf_free(&o.key);
     engine_free(e);
-    engine_load_free(&l);
+    cli_load_free(&l);
     return fflush(stdout) == 0;
 }
 

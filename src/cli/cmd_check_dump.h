@@ -1,4 +1,4 @@
-/* check_dump.h - what graft check can print besides diagnostics.
+/* cmd_check_dump.h - what graft check can print besides diagnostics.
  *
  * Each dump takes a checked RuleFile and writes to out; it returns the exit
  * status (EXIT_OK, or EXIT_BAD_INPUT after reporting through d).  To add a

@@ -1,5 +1,5 @@
-/* viz.c - Graphviz output for graphs (viz.h). */
-#include "viz.h"
+/* graph_dot.c - Graphviz output for graphs (graph_dot.h). */
+#include "graph_dot.h"
 
 #include <errno.h>
 #include <signal.h>

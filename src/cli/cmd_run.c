@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "engine_load.h"
+#include "cli_load.h"
 #include "runner.h"
 #include "util.h"
 
@@ -62,10 +62,10 @@ static int parse_args(int argc, char **argv, RunArgs *a)
 static bool run(const RunArgs *a, Diag *d)
 {
     Loaded l;
-    if (!engine_load(a->paths, a->npaths, &a->opts.limits, &l, d))
+    if (!cli_load(a->paths, a->npaths, &a->opts.limits, &l, d))
         return false;
     bool ok = runner_run(&l.rules->rs, l.g, &a->opts, d);
-    engine_load_free(&l);
+    cli_load_free(&l);
     return ok;
 }
 

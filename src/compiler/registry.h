@@ -12,7 +12,7 @@
  * registry keeps each default as a literal AST node (AstAttrInfo.dflt),
  * and its canonical text (dflt_text).
  *
- * A Registry is owned by the RuleFile (frontend.h) it was built for; its
+ * A Registry is owned by the RuleFile (rulefile.h) it was built for; its
  * OpInfo pointers stay valid until rulefile_free.
  */
 #ifndef GRAFT_REGISTRY_H

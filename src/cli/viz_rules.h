@@ -11,7 +11,7 @@
 #include "graph.h"
 #include "limit.h"
 #include "ruleset.h"
-#include "viz.h"
+#include "graph_dot.h"
 
 /* Highlights with the node ids and labels they own. */
 typedef struct VizMatches {

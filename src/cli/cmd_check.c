@@ -3,13 +3,13 @@
  * builder) made of them.
  *
  * Adding a dump: one entry in the dumps[] table (flag, what it prints) and
- * a function taking the checked RuleFile; see check_dump.h. */
+ * a function taking the checked RuleFile; see cmd_check_dump.h. */
 #include "config.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "check_dump.h"
+#include "cmd_check_dump.h"
 #include "cli.h"
 #include "frontend.h"
 

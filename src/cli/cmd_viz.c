@@ -5,11 +5,11 @@
 
 #include "cli.h"
 #include "diag.h"
-#include "engine_load.h"
+#include "cli_load.h"
 #include "outfile.h"
 #include "relay.h"
 #include "util.h"
-#include "viz.h"
+#include "graph_dot.h"
 #include "viz_rules.h"
 
 static const char viz_help[] =
@@ -39,7 +39,7 @@ static void print_help(void)
 typedef struct VizArgs {
     const char *model;  /* input path, "-" for stdin */
     const char *out;    /* output path, NULL or "-" for stdout */
-    const char **paths; /* rule files, then the model (engine_load's order) */
+    const char **paths; /* rule files, then the model (cli_load's order) */
     int nrules;         /* rule files given after MODEL */
     Limits limits;      /* GRAFT_LIMITS and --limit */
 } VizArgs;
@@ -104,12 +104,12 @@ static bool run_viz(const VizArgs *a, Diag *d)
     VizMatches vm = {NULL, 0, 0, 0};
     if (a->nrules) {
         Loaded l;
-        if (!engine_load(a->paths, a->nrules + 1, &a->limits, &l, d))
+        if (!cli_load(a->paths, a->nrules + 1, &a->limits, &l, d))
             return false;
         bool ok = viz_find_matches(&l.rules->rs, l.g, &a->limits, &vm, d) &&
                   write_drawing(l.g, &vm, a->out, d);
         viz_matches_free(&vm);
-        engine_load_free(&l);
+        cli_load_free(&l);
         return ok;
     }
     Source *src = source_read(a->model, d);

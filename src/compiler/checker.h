@@ -22,8 +22,8 @@
 
 #include "ast.h"
 #include "diag.h"
-#include "frontend.h"
 #include "limit.h"
+#include "rulefile.h"
 
 /* Checks every rule of rf (rf->rules, with the lets and ops of rf->files
  * already parsed and the ops declared in rf->registry), expanding macros

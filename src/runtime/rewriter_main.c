@@ -1,6 +1,6 @@
-/* standalone.c - the main of a standalone rewriter built by
+/* rewriter_main.c - the main of a standalone rewriter built by
  * `graft compile --exe` (emit_c_rt.h).  It does what graft run does
- * (src/cmd_run.c) with a compiled rule set, through the same runner.h:
+ * (src/cli/cmd_run.c) with a compiled rule set, through the same runner.h:
  * the same options, output, statistics and exit status. */
 #include <signal.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
-/* engine_load.h - what graft run and graft match share: loading rule
+/* cli_load.h - what graft run and graft match share: loading rule
  * files into a lowered rule set and a model into a graph, and splitting
  * their command lines (RULES... MODEL). */
-#ifndef GRAFT_ENGINE_LOAD_H
-#define GRAFT_ENGINE_LOAD_H
+#ifndef GRAFT_CLI_LOAD_H
+#define GRAFT_CLI_LOAD_H
 
 #include <stdbool.h>
 
@@ -11,7 +11,7 @@
 #include "limit.h"
 #include "lower.h"
 
-/* A loaded rule set and model; free with engine_load_free. */
+/* A loaded rule set and model; free with cli_load_free. */
 typedef struct Loaded {
     Lowered *rules;  /* the lowered rules */
     Source *src;     /* the model's text */
@@ -21,8 +21,8 @@ typedef struct Loaded {
 /* Loads paths[0..n-2] as rules and paths[n-1] as the model within limits
  * (NULL: limit_defaults); false after reporting through d (whatever was
  * loaded is freed). */
-bool engine_load(const char *const *paths, int n, const Limits *limits, Loaded *out,
+bool cli_load(const char *const *paths, int n, const Limits *limits, Loaded *out,
                  Diag *d);
-void engine_load_free(Loaded *l);
+void cli_load_free(Loaded *l);
 
 #endif

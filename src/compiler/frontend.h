@@ -10,7 +10,7 @@
  *
  * The RuleFile owns everything: sources, AST (one compile arena), the
  * registry.  Rules are in file order, the rules of an included file at the
- * place of its include; every rule is checked (check.h) and resolved
+ * place of its include; every rule is checked (checker.h) and resolved
  * (AstRule.pattern expanded, op calls linked to their OpInfo, variables in
  * AstRule.vars).  Warnings do not make the load fail; errors do.
  */
@@ -19,11 +19,9 @@
 
 #include <stdbool.h>
 
-#include "arena.h"
-#include "ast.h"
 #include "diag.h"
 #include "limit.h"
-#include "registry.h"
+#include "rulefile.h"
 
 typedef struct FrontendOptions {
     bool no_builtin_ops; /* do not load stdpatterns/ops.graft (tests) */
@@ -34,19 +32,6 @@ typedef struct FrontendOptions {
                              limit_defaults */
 } FrontendOptions;
 
-typedef struct RuleFile {
-    Arena *arena;        /* compile arena: AST, names, registry tables */
-    Interner *names;     /* interned names (op, variable, attribute) */
-    Registry *registry;  /* builtin ops + ops declared by the files */
-    Source **sources;    /* every file read (top files and includes) */
-    int nsources;        /* entries in sources */
-    int nbuiltin;        /* leading sources that are built in (0, or 1 for
-                            stdpatterns/ops.graft) */
-    AstFile **files;     /* the parsed files, in the order they were read */
-    int nfiles;          /* entries in files */
-    AstRule **rules;     /* every rule, file order, includes spliced in */
-    int nrules;          /* entries in rules */
-} RuleFile;
 
 /* Loads paths ("-" = standard input) as one rule set.  Returns NULL when
  * any error was reported (diagnostics already printed through d). */
@@ -56,9 +41,5 @@ RuleFile *frontend_load(const char *const *paths, int npaths,
  * current directory). */
 RuleFile *frontend_load_string(const char *name, const char *text,
                                const FrontendOptions *opts, Diag *d);
-void rulefile_free(RuleFile *rf);
-
-/* The rule of that name, or NULL. */
-const AstRule *rulefile_find_rule(const RuleFile *rf, const char *name);
 
 #endif

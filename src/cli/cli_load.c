@@ -1,12 +1,12 @@
-/* engine_load.c - loading rules and a model for graft run and match. */
-#include "engine_load.h"
+/* cli_load.c - loading rules and a model for graft run and match. */
+#include "cli_load.h"
 
 #include <string.h>
 
 #include "frontend.h"
 #include "relay.h"
 
-bool engine_load(const char *const *paths, int n, const Limits *limits, Loaded *out,
+bool cli_load(const char *const *paths, int n, const Limits *limits, Loaded *out,
                  Diag *d)
 {
     memset(out, 0, sizeof *out);
@@ -21,13 +21,13 @@ bool engine_load(const char *const *paths, int n, const Limits *limits, Loaded *
     out->src = source_read(paths[n - 1], d);
     out->g = out->src ? relay_load_limited(out->src, limits, d) : NULL;
     if (!out->g) {
-        engine_load_free(out);
+        cli_load_free(out);
         return false;
     }
     return true;
 }
 
-void engine_load_free(Loaded *l)
+void cli_load_free(Loaded *l)
 {
     graph_free(l->g);
     source_free(l->src);

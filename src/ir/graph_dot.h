@@ -1,4 +1,4 @@
-/* viz.h - a graph drawn as Graphviz dot text.
+/* graph_dot.h - a graph drawn as Graphviz dot text.
  *
  * Data flows top to bottom: variables are ellipses, constants plain
  * text, op calls labelled boxes ("%3 = nn.conv2d" plus the result type),
@@ -10,8 +10,8 @@
  * and a label ("bn #2"); highlighted nodes are filled and carry the
  * labels of every match they are in.
  */
-#ifndef GRAFT_VIZ_H
-#define GRAFT_VIZ_H
+#ifndef GRAFT_GRAPH_DOT_H
+#define GRAFT_GRAPH_DOT_H
 
 #include <stddef.h>
 #include <stdint.h>

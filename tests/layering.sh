@@ -1,0 +1,108 @@
+#!/bin/sh
+# layering.sh - the include graph of src/ and grammar/ against the layer
+# order of doc/architecture.md (note [layers] in Makefile.am):
+#
+#   base < ir < runtime < compiler < cli
+#
+# A file may include headers of its own layer and of earlier layers only,
+# and no chain of #include lines may lead back to where it started.  The
+# generated parser headers belong to the layer of their grammar
+# (relay_* to ir, rules_* to compiler).  Prints every bad edge and every
+# cycle, and exits 1 if there is one.
+#
+# With an argument, checks that directory instead of the source tree (the
+# test of this script gives it trees with known faults).
+set -u
+top=${1:-${GRAFT_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}}
+cd "$top" || exit 2
+
+# One line per file: "LAYER FILE" (FILE as #include names it).
+layer_of_files() {
+    for layer in base ir runtime compiler cli; do
+        for f in src/$layer/*.c src/$layer/*.h; do
+            [ -e "$f" ] && echo "$layer $f"
+        done
+    done
+    for f in grammar/*.y grammar/*.l; do
+        [ -e "$f" ] || continue
+        case $(basename "$f") in
+        relay_*) echo "ir $f" ;;
+        rules_*) echo "compiler $f" ;;
+        *) echo "unknown $f" ;;
+        esac
+    done
+}
+
+# One line per edge: "FILE INCLUDED-NAME" for every #include "...".
+edges() {
+    layer_of_files | while read -r _ f; do
+        sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
+            while read -r inc; do echo "$f $inc"; done
+    done
+}
+
+{ layer_of_files | sed 's/^/F /'; edges | sed 's/^/E /'; } | awk '
+BEGIN {
+    rank["base"] = 1; rank["ir"] = 2; rank["runtime"] = 3
+    rank["compiler"] = 4; rank["cli"] = 5
+    bad = 0
+}
+function base(path) { sub(/.*\//, "", path); return path }
+$1 == "F" {
+    layer[$3] = $2
+    nfile++; file[nfile] = $3
+    # A header is known by its base name; a grammar by the header bison
+    # generates from it.
+    name = base($3)
+    if ($3 ~ /\.h$/) { header[name] = $3 }
+    if ($3 ~ /\.y$/) { sub(/\.y$/, ".h", name); header[name] = $3 }
+    if ($2 == "unknown") { print "layering: " $3 ": in no layer"; bad = 1 }
+    next
+}
+$1 == "E" { nedge++; from[nedge] = $2; to[nedge] = $3 }
+END {
+    for (i = 1; i <= nedge; i++) {
+        if (to[i] == "config.h") continue
+        if (!(to[i] in header)) {
+            printf "layering: %s includes \"%s\", which is no header of src/\n", from[i], to[i]
+            bad = 1
+            continue
+        }
+        target = header[to[i]]
+        if (rank[layer[target]] > rank[layer[from[i]]]) {
+            printf "layering: %s (%s) includes %s (%s), a later layer\n", \
+                from[i], layer[from[i]], target, layer[target]
+            bad = 1
+        }
+        # The graph for the cycle search: file -> file.
+        succ[from[i]] = succ[from[i]] " " target
+    }
+    # Cycles: an iterative depth-first search (0 new, 1 on the path, 2 done).
+    for (f = 1; f <= nfile; f++) {
+        start = file[f]
+        if (state[start]) continue
+        sp = 1; stack[sp] = start; pos[sp] = 0; state[start] = 1
+        while (sp > 0) {
+            node = stack[sp]
+            n = split(succ[node], next_of, " ")
+            if (pos[sp] < n) {
+                pos[sp]++
+                child = next_of[pos[sp]]
+                if (state[child] == 1) {
+                    cycle = child
+                    for (k = sp; k >= 1 && stack[k] != child; k--)
+                        cycle = stack[k] " -> " cycle
+                    print "layering: include cycle: " child " -> " cycle
+                    bad = 1
+                } else if (!state[child]) {
+                    sp++; stack[sp] = child; pos[sp] = 0; state[child] = 1
+                }
+            } else {
+                state[node] = 2
+                sp--
+            }
+        }
+    }
+    if (!bad) print "layering: " nedge " include edges, every one to the same or an earlier layer, no cycle"
+    exit bad
+}'

@@ -1,0 +1,56 @@
+#!/bin/sh
+# layering_test.sh - tests/layering.sh passes on the source tree, and
+# finds each kind of fault in a small tree made to have it.
+set -u
+src=${GRAFT_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
+fails=0
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+
+check() { # name, expected status, expected output, directory
+    out=$(sh "$src/tests/layering.sh" "$4" 2>&1)
+    status=$?
+    if [ "$status" -ne "$2" ] || [ "$out" != "$3" ]; then
+        printf 'FAIL: %s: exit %s (want %s), output:\n%s\nwant:\n%s\n' "$1" "$status" "$2" "$out" "$3"
+        fails=$((fails + 1))
+    fi
+}
+
+# The real tree: every edge goes down the layers.
+out=$(sh "$src/tests/layering.sh" "$src")
+case $out in
+"layering: "*" include edges, every one to the same or an earlier layer, no cycle") ;;
+*) echo "FAIL: the source tree: $out"; fails=$((fails + 1)) ;;
+esac
+
+# A runtime file that includes a compiler header, and a header the tree
+# does not have.
+t=$tmp/backward
+mkdir -p "$t/src/base" "$t/src/runtime" "$t/src/compiler" "$t/grammar"
+printf '#include "util.h"\n' > "$t/src/base/util.c"
+: > "$t/src/base/util.h"
+printf '#include "util.h"\n#include "checker.h"\n#include <stdio.h>\n' > "$t/src/runtime/match.c"
+printf '#include "match.h"\n' > "$t/src/compiler/checker.h"
+check backward 1 'layering: src/runtime/match.c (runtime) includes src/compiler/checker.h (compiler), a later layer
+layering: src/compiler/checker.h includes "match.h", which is no header of src/' "$t"
+
+# Two headers of one layer that include each other, and a grammar whose
+# generated header closes a cycle.
+t=$tmp/cycle
+mkdir -p "$t/src/compiler" "$t/grammar"
+printf '#include "b.h"\n' > "$t/src/compiler/a.h"
+printf '#include "a.h"\n' > "$t/src/compiler/b.h"
+check cycle 1 'layering: include cycle: src/compiler/a.h -> src/compiler/b.h -> src/compiler/a.h' "$t"
+printf '#include "rules_build.h"\n' > "$t/grammar/rules_parse.y"
+printf '#include "rules_parse.h"\n' > "$t/src/compiler/rules_build.h"
+rm "$t/src/compiler/b.h"; : > "$t/src/compiler/b.h"
+check grammar_cycle 1 'layering: include cycle: src/compiler/rules_build.h -> grammar/rules_parse.y -> src/compiler/rules_build.h' "$t"
+
+# A file outside every layer.
+t=$tmp/stray
+mkdir -p "$t/grammar"
+: > "$t/grammar/other.y"
+check stray 1 'layering: grammar/other.y: in no layer' "$t"
+
+[ "$fails" -eq 0 ] && echo "layering_test: 5 cases passed"
+[ "$fails" -eq 0 ]
