@@ -159,6 +159,10 @@ if [ "$compiled" = no ]; then
     { grep -m5 'error' "$work/compile.log" || tail -5 "$work/compile.log"; } 2>/dev/null || true
     echo '```'
 fi
+if [ "$have_graft" = yes ]; then
+    echo
+    BENCH_BUILD=$build sh "$srcdir/bench/e2e.sh"
+fi
 } > "$out"
 cat "$work/graph.txt" "$work/rules.txt" "$work/compile.txt" > "$out.raw"
 cat "$out"
