@@ -37,4 +37,5 @@ replay fuzz_relay "$src/fuzz/corpus/relay" "$src/examples" "$src/tests/relay" \
 replay fuzz_rules "$src/fuzz/corpus/rules" "$src/tests/rules" "$src/stdpatterns" \
     $(existing "$shared"/golden/*/rules.graft)
 replay fuzz_pipeline "$src/fuzz/corpus/pipeline"
+replay fuzz_compiled "$src/fuzz/corpus/compiled"
 exit $failed
