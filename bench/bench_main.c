@@ -7,7 +7,7 @@
  *   graft-bench rulescale NOPS N...       rows of the rule-count table
  *   graft-bench machine                   the machine's CPU, cores, memory
  *
- * Blocks come from $GRAFT_BENCH_CORPUS (the shared corpus) when it holds
+ * Blocks come from $GRAFT_BENCH_CORPUS (tests/corpus) when it holds
  * them, else from $GRAFT_BENCH_BLOCKS (bench/blocks).  bench/run.sh drives
  * it; see bench/RESULTS.md for what each column means.
  */
@@ -24,7 +24,7 @@ static const char usage[] =
     "       graft-bench graph NOPS RULES\n"
     "       graft-bench rulescale NOPS NRULES...\n"
     "       graft-bench machine\n"
-    "environment: GRAFT_BENCH_CORPUS (shared corpus dir), GRAFT_BENCH_BLOCKS\n"
+    "environment: GRAFT_BENCH_CORPUS (tests/corpus), GRAFT_BENCH_BLOCKS\n"
     "(bundled blocks dir); the corpus wins when it exists.\n";
 
 static uint64_t parse_count(const char *s)
@@ -57,8 +57,8 @@ static int cmd_extract(const char *corpus, const char *outdir)
         strbuf_printf(&path, "%s/%s", outdir, names[i]);
         FILE *f = fopen(path.data, "w");
         if (f) {
-            fprintf(f, "/* shared/corpus/%s on, copied by 'graft-bench extract': the\n"
-                       "   benchmark's block when ../shared is missing. */\n",
+            fprintf(f, "/* tests/corpus/%s on, copied by 'graft-bench extract': the\n"
+                       "   benchmark's block when tests/corpus is missing. */\n",
                     kit.blocks[i].name);
             block_write_model(&kit.blocks[i], f);
         }

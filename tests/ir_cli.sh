@@ -3,8 +3,8 @@
 # errors (exit 2), bad input (exit 1, exact diagnostics, no output file),
 # -o and '-', the golden dot drawing, SVG through Graphviz or a clear
 # message without it, the viz-marks bound on highlights (--limit,
-# GRAFT_LIMITS, the default), and the corpus round trip when ../shared is
-# there.
+# GRAFT_LIMITS, the default), and the round trip of every model of
+# tests/corpus/.
 set -u
 : "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
 data="$GRAFT_SRCDIR/tests/relay"
@@ -161,16 +161,15 @@ expect 0 "$GRAFT" viz "$tmp/chain5199.relay" "$tmp/deep.graft" -o "$tmp/deep.dot
     fail "viz at the default viz-marks does not mark 1000000 nodes"
 rm -f "$tmp/deep.dot"
 
-# the corpus through the command line (skipped without ../shared)
-corpus="${GRAFT_SHARED:-}/corpus"
-if [ -n "${GRAFT_SHARED:-}" ] && [ -d "$corpus" ]; then
-    for f in "$corpus"/*.relay; do
-        "$GRAFT" fmt "$f" -o "$tmp/c.relay" || fail "fmt $f exited $?"
-        cmp -s "$tmp/c.relay" "$f" || fail "fmt $f is not byte for byte"
-    done
-else
-    echo "ir_cli.sh: no corpus, its round trip skipped"
-fi
+# the corpus through the command line: all 20 models, byte for byte
+nmodels=0
+for f in "$GRAFT_SRCDIR"/tests/corpus/*.relay; do
+    [ -f "$f" ] || continue
+    nmodels=$((nmodels + 1))
+    "$GRAFT" fmt "$f" -o "$tmp/c.relay" || fail "fmt $f exited $?"
+    cmp -s "$tmp/c.relay" "$f" || fail "fmt $f is not byte for byte"
+done
+[ "$nmodels" -eq 20 ] || fail "tests/corpus holds $nmodels models, expected 20"
 
 if [ "$failures" -ne 0 ]; then
     echo "$failures failure(s)"
