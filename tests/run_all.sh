@@ -78,7 +78,8 @@ for log in $logs; do
     result=$(sed -n 's/^:test-result: \([A-Z]*\).*/\1/p' "${log%.log}.trs" 2>/dev/null)
     if [ "$result" = SKIP ]; then
         tool=$(sed -n 's/^SKIP: \(.*\) not installed.*/\1/p' "$log" | head -n 1)
-        result="SKIP (${tool:+missing tool: $tool}${tool:-no missing tool named})"
+        result="SKIP (no missing tool named)"
+        [ -n "$tool" ] && result="SKIP (missing tool: $tool)"
     fi
     [ -n "$result" ] && echo "script $(basename "${log%.log}"): $result"
 done | awk -v failed_steps="$failed_steps" '
