@@ -8,6 +8,7 @@
 set -u
 : "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
 data="$GRAFT_SRCDIR/tests/relay"
+. "$GRAFT_SRCDIR/tests/golden_format.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ir_cli.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 failures=0
@@ -57,15 +58,18 @@ cp "$data/layout.in.relay" "$tmp/inplace.relay"
 expect 2 "$GRAFT" fmt "$tmp/inplace.relay" -o "$tmp/inplace.relay"
 cmp -s "$tmp/inplace.relay" "$data/layout.in.relay" || fail "fmt onto its input changed it"
 
-# bad input: exact diagnostics, status 1, no output written or clobbered
-for err in "$data"/bad/*.err; do
-    name=$(basename "$err" .err)
+# bad input: exact diagnostics (the standard error of bad/NAME.golden,
+# which tests/golden.sh checks without -o), status 1, no output written or
+# clobbered
+for golden in "$data"/bad/*.golden; do
+    name=$(basename "$golden" .golden)
+    golden_stderr "$golden" >"$tmp/want"
     echo "keep me" >"$tmp/kept.relay"
     (cd "$data/bad" && "$GRAFT" fmt "$name.relay" -o "$tmp/kept.relay") \
         >"$tmp/out" 2>"$tmp/err"
     status=$?
     [ "$status" -eq 1 ] || fail "fmt bad/$name.relay exited $status"
-    cmp -s "$tmp/err" "$err" || fail "fmt bad/$name.relay diagnostics differ"
+    cmp -s "$tmp/err" "$tmp/want" || fail "fmt bad/$name.relay diagnostics differ"
     [ "$(cat "$tmp/kept.relay")" = "keep me" ] || fail "bad/$name.relay clobbered -o"
     [ -s "$tmp/out" ] && fail "bad/$name.relay wrote to stdout"
     (cd "$data/bad" && "$GRAFT" viz "$name.relay" -o "$tmp/bad.dot") \
