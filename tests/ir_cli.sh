@@ -82,13 +82,18 @@ grep -q "cannot read" "$tmp/err" || fail "missing file message"
 leftovers=$(ls "$tmp" | grep -c '\.tmp\.')
 [ "$leftovers" -eq 0 ] || fail "temporary files left behind"
 
-# viz: the golden drawing, SVG with Graphviz, a clear message without it
+# viz: the golden drawings (relay/viz_*.golden, which tests/golden.sh
+# checks on standard output) through -o too, SVG with Graphviz, a clear
+# message without it
+for name in bn_partitioned double_bn_matches negative_chain_matches; do
+    golden_stdout "$data/viz_$name.golden" >"$tmp/$name.dot"
+done
 expect 0 "$GRAFT" viz "$data/bn_partitioned.relay"
-cmp -s "$tmp/out" "$data/bn_partitioned.dot" || fail "viz dot output"
+cmp -s "$tmp/out" "$tmp/bn_partitioned.dot" || fail "viz dot output"
 expect 0 "$GRAFT" viz "$data/bn_partitioned.relay" -o "$tmp/bn.dot"
-cmp -s "$tmp/bn.dot" "$data/bn_partitioned.dot" || fail "viz -o .dot"
+cmp -s "$tmp/bn.dot" "$tmp/bn_partitioned.dot" || fail "viz -o .dot"
 expect 0 "$GRAFT" viz "$data/double_bn.relay" "$data/bn.graft"
-cmp -s "$tmp/out" "$data/double_bn_matches.dot" || fail "viz MODEL RULES output"
+cmp -s "$tmp/out" "$tmp/double_bn_matches.dot" || fail "viz MODEL RULES output"
 printf 'bn := x +\n' >"$tmp/bad.graft"
 expect 1 "$GRAFT" viz "$data/double_bn.relay" "$tmp/bad.graft" -o "$tmp/bad-rules.dot"
 [ -e "$tmp/bad-rules.dot" ] && fail "viz with bad RULES wrote a file"
@@ -129,7 +134,7 @@ viz_marks() {
     [ -s "$tmp/out" ] && fail "$what wrote to stdout"
     if [ "$want" -eq 0 ]; then
         [ -s "$tmp/err" ] && fail "$what wrote to stderr: $(cat "$tmp/err")"
-        cmp -s "$tmp/marks/m.dot" "$data/negative_chain_matches.dot" ||
+        cmp -s "$tmp/marks/m.dot" "$tmp/negative_chain_matches.dot" ||
             fail "$what drawing"
         [ "$(ls -A "$tmp/marks")" = "m.dot" ] || fail "$what left other files"
     else
