@@ -27,6 +27,10 @@ if [ "${1:-}" = --regen ]; then
 fi
 srcdir=${GRAFT_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 GRAFT=${GRAFT:-$(pwd)/graft}
+case $GRAFT in # the commands run in the golden files' directories
+/*) ;;
+*/*) GRAFT=$(pwd)/$GRAFT ;;
+esac
 wrap=${GRAFT_GOLDEN_WRAP:-}
 export GRAFT
 . "$srcdir/tests/golden_format.sh"
