@@ -126,8 +126,9 @@ typedef struct ModelKit {
     const char *origin;             /* "corpus" or "bundled" */
 } ModelKit;
 
-/* Loads the blocks from the shared corpus when dir holds it, else from the
- * bundled copies under blocks_dir.  False after printing why. */
+/* Loads the blocks from the model corpus (tests/corpus) when dir holds
+ * it, else from the bundled copies under blocks_dir.  False after
+ * printing why. */
 bool model_kit_load(ModelKit *kit, const char *corpus_dir, const char *blocks_dir);
 void model_kit_free(ModelKit *kit);
 /* Appends the text of a model with at least nops op nodes: round after

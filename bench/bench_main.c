@@ -9,7 +9,7 @@
  *   graft-bench sidebyside K              print K seed batch norms side by side
  *   graft-bench spawn CMD ARGS...         run CMD; print its CPU time and peak RSS
  *
- * Blocks come from $GRAFT_BENCH_CORPUS (the shared corpus) when it holds
+ * Blocks come from $GRAFT_BENCH_CORPUS (tests/corpus) when it holds
  * them, else from $GRAFT_BENCH_BLOCKS (bench/blocks).  bench/run.sh drives
  * it; see bench/RESULTS.md for what each column means.
  */
@@ -28,7 +28,7 @@ static const char usage[] =
     "       graft-bench machine\n"
     "       graft-bench sidebyside K\n"
     "       graft-bench spawn CMD ARGS...\n"
-    "environment: GRAFT_BENCH_CORPUS (shared corpus dir), GRAFT_BENCH_BLOCKS\n"
+    "environment: GRAFT_BENCH_CORPUS (tests/corpus), GRAFT_BENCH_BLOCKS\n"
     "(bundled blocks dir); the corpus wins when it exists.\n";
 
 static uint64_t parse_count(const char *s)
@@ -61,8 +61,8 @@ static int cmd_extract(const char *corpus, const char *outdir)
         strbuf_printf(&path, "%s/%s", outdir, names[i]);
         FILE *f = fopen(path.data, "w");
         if (f) {
-            fprintf(f, "/* shared/corpus/%s on, copied by 'graft-bench extract': the\n"
-                       "   benchmark's block when ../shared is missing. */\n",
+            fprintf(f, "/* tests/corpus/%s on, copied by 'graft-bench extract': the\n"
+                       "   benchmark's block when tests/corpus is missing. */\n",
                     kit.blocks[i].name);
             block_write_model(&kit.blocks[i], f);
         }

@@ -40,7 +40,7 @@ if $make -s -C "$build" -j2 graft > "$work/graft-build.log" 2>&1; then
     have_graft=yes
 fi
 gb=$build/bench/graft-bench
-export GRAFT_BENCH_CORPUS="$srcdir/../shared/corpus"
+export GRAFT_BENCH_CORPUS="$srcdir/tests/corpus"
 export GRAFT_BENCH_BLOCKS="$srcdir/bench/blocks"
 rules="$srcdir/bench/rules/models.graft"
 
