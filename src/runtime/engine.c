@@ -127,6 +127,14 @@ bool engine_postdominates(Engine *e, const Node *root, const Node *u)
 bool engine_interior_escapes(Engine *e, Node *root, const MatchPair *pairs,
                              uint32_t npairs)
 {
+    Node *interior, *user;
+    return engine_interior_escape(e, root, pairs, npairs, &interior, &user);
+}
+
+bool engine_interior_escape(Engine *e, Node *root, const MatchPair *pairs, uint32_t npairs,
+                            Node **interior, Node **outside)
+{
+    *interior = *outside = NULL;
     for (uint32_t i = 0; i < npairs; i++) {
         Node *x = pairs[i].node;
         if (pairs[i].pat->kind == PAT_ANY || x == root)
@@ -136,8 +144,11 @@ bool engine_interior_escapes(Engine *e, Node *root, const MatchPair *pairs,
             bool inside = false;
             for (uint32_t j = 0; j < npairs && !inside; j++)
                 inside = pairs[j].node == user && pairs[j].pat->kind != PAT_ANY;
-            if (!inside && !engine_postdominates(e, root, user))
+            if (!inside && !engine_postdominates(e, root, user)) {
+                *interior = x;
+                *outside = user;
                 return true;
+            }
         }
     }
     return false;
@@ -147,6 +158,14 @@ bool engine_interior_escapes(Engine *e, Node *root, const MatchPair *pairs,
  * node, in topological order, reporting each match in file order of the
  * rules.  Labelling may take another order (note [label order]); the walk
  * goes by ids and reads only the nodes that have a rule to verify. */
+void engine_label_all(Engine *e)
+{
+    uint32_t *ids = xmalloc(((size_t)graph_node_count(e->g) + 1) * sizeof *ids);
+    uint32_t n = graph_topo_ids(e->g, ids);
+    labels_topo(e->labels, ids, n);
+    free(ids);
+}
+
 void engine_matches(Engine *e, MatchVisitor fn, void *ctx)
 {
     uint32_t *ids = xmalloc(((size_t)graph_node_count(e->g) + 1) * sizeof *ids);

@@ -42,6 +42,12 @@ bool engine_postdominates(Engine *e, const Node *root, const Node *u);
  * outside the match that the root does not post-dominate. */
 bool engine_interior_escapes(Engine *e, Node *root, const MatchPair *pairs,
                              uint32_t npairs);
+/* The same, naming the first interior node and its outside user (NULL
+ * when none escapes). */
+bool engine_interior_escape(Engine *e, Node *root, const MatchPair *pairs, uint32_t npairs,
+                            Node **interior, Node **user);
+/* Labels every node (operands first), as engine_matches does. */
+void engine_label_all(Engine *e);
 double engine_now(void);
 
 /* rewrite_build.c: builds the action of rule r for bindings b, replacing

@@ -289,6 +289,7 @@ static Node *copy_node(Graph *g, Node *n, Node *const *args)
         graph_set_type(g, c, node_type(n));
     if (node_annotation(n))
         graph_set_annotation(g, c, node_annotation(n));
+    graph_set_pos(g, c, node_line(g, n), node_col(g, n));
     return c;
 }
 
