@@ -196,7 +196,7 @@ static void explain_why(Explainer *x, const RuleDesc *rule, const MatchWhy *w)
     match_why_wanted(m, w, &msg);
     rule_note(x, rule, w->pat, msg.data);
     msg.len = 0;
-    strbuf_printf(&msg, "%s is ", label(x, w->node, &x->sb));
+    strbuf_printf(&msg, "%s ", label(x, w->node, &x->sb));
     match_why_found(m, w, &msg);
     strbuf_puts(&msg, ", not ");
     match_why_wanted(m, w, &msg);
@@ -545,7 +545,7 @@ static void near_line(Explainer *x, const RuleDesc *rule, Node *root, uint32_t s
         put_part(x, rule, w.pat, &msg);
         strbuf_printf(&msg, " (%s:%d:%d) wants ", rule->file, w.pat->line, w.pat->col);
         match_why_wanted(x->e->m, &w, &msg);
-        strbuf_printf(&msg, "; %s is ", label_at(x, w.node, &x->sb));
+        strbuf_printf(&msg, "; %s ", label_at(x, w.node, &x->sb));
         match_why_found(x->e->m, &w, &msg);
         break;
     }

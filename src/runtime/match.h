@@ -132,7 +132,7 @@ MatchWhy match_why(const Matcher *m, const PatNode *p, Node *n);
 const RuleSet *matcher_ruleset(const Matcher *m);
 bool matcher_node_has(const Matcher *m, const Node *n, uint32_t item);
 /* What a part wants and what the node has instead, as prose:
- * "a variable" / "a call of reshape, not a variable". */
+ * "a model input (a variable)" / "is a call of reshape", "has units=4". */
 void match_why_wanted(const Matcher *m, const MatchWhy *w, StrBuf *out);
 void match_why_found(const Matcher *m, const MatchWhy *w, StrBuf *out);
 

@@ -262,13 +262,21 @@ void match_why_found(const Matcher *m, const MatchWhy *w, StrBuf *out)
     (void)m;
     switch (w->kind) {
     case WHY_ARITY:
-        strbuf_printf(out, "%d operands", node_nargs(w->node));
+        strbuf_printf(out, "has %d operands", node_nargs(w->node));
         break;
-    case WHY_INDEX: strbuf_printf(out, "element %d", node_index(w->node)); break;
-    case WHY_PRED: pred_found(w->pred, w->node, out); break;
-    case WHY_ALT: strbuf_puts(out, "no alternative matching"); break;
-    case WHY_DOM: strbuf_puts(out, "operands that leave the path or reach another parent"); break;
-    case WHY_STATE: strbuf_puts(out, "operands matching in neither order"); break;
-    default: node_describe(w->node, out); break;
+    case WHY_INDEX: strbuf_printf(out, "is element %d", node_index(w->node)); break;
+    case WHY_PRED:
+        strbuf_puts(out, w->pred->kind == PRED_ATTR ? "has " : "is ");
+        pred_found(w->pred, w->node, out);
+        break;
+    case WHY_ALT: strbuf_puts(out, "matches no alternative"); break;
+    case WHY_DOM:
+        strbuf_puts(out, "has operands whose walk leaves the path or reaches another parent");
+        break;
+    case WHY_STATE: strbuf_puts(out, "has operands matching in neither order"); break;
+    default:
+        strbuf_puts(out, "is ");
+        node_describe(w->node, out);
+        break;
     }
 }

@@ -1,0 +1,81 @@
+#!/bin/sh
+# explain.sh - graft explain (src/runtime/engine_explain.c): one golden
+# output per kind of failure.  Each line of tests/explain/cases is
+# "NAME ARGS...": graft explain rules.graft model.relay ARGS, run in
+# tests/explain, must print tests/explain/NAME.expected byte for byte and
+# exit 0.  Then --check-all (explain's verdict against graft match at
+# every node for every rule) on two corpus models for every stdpatterns
+# file.  Run by make check.
+#
+# To update after an intended change, from tests/explain:
+#   while read n a; do ../../graft explain rules.graft model.relay $a \
+#       >$n.expected 2>/dev/null; done <cases
+set -u
+srcdir=${GRAFT_SRCDIR:?}
+graft=${GRAFT:?}
+. "$srcdir/tests/cases.sh"
+dir=$srcdir/tests/explain
+out=$(mktemp) || exit 99
+trap 'rm -f "$out" "$out.err"' EXIT INT TERM
+while read -r name args; do
+    # shellcheck disable=SC2086 # ARGS are split as written
+    ( cd "$dir" && "$graft" explain rules.graft model.relay $args ) >"$out" 2>"$out.err"
+    case_result $? "explain/$name" "$dir/$name.expected" "$out" "$out.err"
+done <"$dir/cases"
+
+# Explain agrees with match everywhere (the issue's "done when"): the
+# corpus beside the tree (../shared/corpus) or tests/corpus.
+corpus=
+for c in "$srcdir/tests/corpus" "$srcdir/../shared/corpus"; do
+    [ -f "$c/resnet18.relay" ] && { corpus=$c; break; }
+done
+if [ -n "$corpus" ]; then
+    for model in resnet18 encoder; do
+        for rules in "$srcdir"/stdpatterns/*.graft; do
+            case $rules in */ops.graft) continue ;; esac
+            "$graft" explain "$rules" "$corpus/$model.relay" --check-all >"$out" 2>"$out.err"
+            st=$?
+            if [ $st -eq 0 ] && grep -q ' 0 disagreements$' "$out"; then
+                pass=$((pass + 1))
+                echo "PASS: explain/check-all $model $(basename "$rules"): $(cat "$out")"
+            else
+                fail=$((fail + 1))
+                echo "FAIL: explain/check-all $model $(basename "$rules")"
+                head -5 "$out" "$out.err"
+            fi
+        done
+    done
+else
+    echo "SKIP: explain/check-all (no corpus)"
+fi
+
+# Bad usage and bad input.
+( cd "$dir" && "$graft" explain rules.graft model.relay --at %99 ) >"$out" 2>"$out.err"
+st=$?
+if [ $st -eq 1 ] && [ ! -s "$out" ] && grep -q "no node '%99' in 'model.relay'" "$out.err"; then
+    pass=$((pass + 1)); echo "PASS: explain/no-such-node"
+else
+    fail=$((fail + 1)); echo "FAIL: explain/no-such-node (status $st)"; cat "$out.err"
+fi
+( cd "$dir" && "$graft" explain rules.graft model.relay --at @f:%3 ) >"$out" 2>"$out.err"
+st=$?
+if [ $st -eq 1 ] && grep -q "no function @f in 'model.relay'" "$out.err"; then
+    pass=$((pass + 1)); echo "PASS: explain/no-such-function"
+else
+    fail=$((fail + 1)); echo "FAIL: explain/no-such-function (status $st)"; cat "$out.err"
+fi
+( cd "$dir" && "$graft" explain rules.graft model.relay --rule nope --at %3 ) >"$out" 2>"$out.err"
+st=$?
+if [ $st -eq 1 ] && grep -q "no rule 'nope'" "$out.err"; then
+    pass=$((pass + 1)); echo "PASS: explain/no-such-rule"
+else
+    fail=$((fail + 1)); echo "FAIL: explain/no-such-rule (status $st)"; cat "$out.err"
+fi
+( cd "$dir" && "$graft" explain rules.graft model.relay ) >"$out" 2>"$out.err"
+st=$?
+if [ $st -eq 2 ] && grep -q "say where" "$out.err"; then
+    pass=$((pass + 1)); echo "PASS: explain/usage"
+else
+    fail=$((fail + 1)); echo "FAIL: explain/usage (status $st)"; cat "$out.err"
+fi
+cases_end explain
