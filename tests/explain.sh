@@ -14,19 +14,38 @@ set -u
 srcdir=${GRAFT_SRCDIR:?}
 graft=${GRAFT:?}
 . "$srcdir/tests/cases.sh"
+. "$srcdir/tests/emit/exe_env.sh"
 dir=$srcdir/tests/explain
-out=$(mktemp) || exit 99
-trap 'rm -f "$out" "$out.err"' EXIT INT TERM
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM
+out=$tmp/out
 while read -r name args; do
     # shellcheck disable=SC2086 # ARGS are split as written
     ( cd "$dir" && "$graft" explain rules.graft model.relay $args ) >"$out" 2>"$out.err"
     case_result $? "explain/$name" "$dir/$name.expected" "$out" "$out.err"
 done <"$dir/cases"
 
+# The same options and output from a compiled rewriter (runner.c), and
+# from graft run.
+if ( cd "$dir" && "$graft" compile --exe rules.graft -o "$tmp/rewriter" ) >"$out.err" 2>&1
+then
+    while read -r name args; do
+        # shellcheck disable=SC2086
+        ( cd "$dir" && "$tmp/rewriter" model.relay $args ) >"$out" 2>"$out.err"
+        case_result $? "explain/$name (compiled)" "$dir/$name.expected" "$out" "$out.err"
+    done <"$dir/cases"
+else
+    fail=$((fail + 1))
+    echo "FAIL: explain (graft compile --exe)"
+    head -5 "$out.err"
+fi
+( cd "$dir" && "$graft" run rules.graft model.relay --rule k_guard --at %3 ) >"$out" 2>"$out.err"
+case_result $? "explain/guard (graft run)" "$dir/guard.expected" "$out" "$out.err"
+
 # Explain agrees with match everywhere (the "done when"): the
 # corpus beside the tree (../shared/corpus) or tests/corpus.
 corpus=
-for c in "$srcdir/tests/corpus" "$srcdir/../shared/corpus"; do
+for c in "$srcdir/tests/corpus" "${GRAFT_SHARED:-$srcdir/../shared}/corpus"; do
     [ -f "$c/resnet18.relay" ] && { corpus=$c; break; }
 done
 if [ -n "$corpus" ]; then

@@ -16,6 +16,7 @@ static const char run_usage[] =
     "Apply the rules of RULES (.graft files) to MODEL (a .relay file) and print\n"
     "the result.  Rewrite rules run to a fixpoint first; then each partition\n"
     "rule makes one partition pass, best first.  '-' reads standard input.\n"
+    "With --at, --rule or --check-all, explain instead, as graft explain does.\n"
     "\n"
     "options:\n";
 
@@ -23,6 +24,7 @@ static void print_help(void)
 {
     fputs(run_usage, stdout);
     fputs(runner_options_help, stdout);
+    fputs(runner_explain_help, stdout);
     fputs(options_limit_help, stdout);
     fputs("  --help            show this help\n"
           "\n"
@@ -64,7 +66,9 @@ static bool run(const RunArgs *a, Diag *d)
     Loaded l;
     if (!cli_load(a->paths, a->npaths, &a->opts.limits, &l, d))
         return false;
-    bool ok = runner_run(&l.rules->rs, l.g, &a->opts, d);
+    bool ok = runner_explaining(&a->opts)
+                  ? runner_explain(&l.rules->rs, l.g, l.src, &a->opts, d) == EXIT_OK
+                  : runner_run(&l.rules->rs, l.g, &a->opts, d);
     cli_load_free(&l);
     return ok;
 }

@@ -16,12 +16,15 @@ static void print_help(const char *prog)
 {
     printf("usage: %s MODEL [-o OUT] [--stats[=counts]] [--trace] [--max-rewrites N]\n"
            "       [--limit NAME=N]\n"
+           "       %s MODEL --at NODE [--rule NAME] | --rule NAME [--near N] | --check-all\n"
            "\n"
            "Apply the rules compiled into this program to MODEL (a .relay file) and\n"
-           "print the result, as graft run does.  '-' reads standard input.\n"
+           "print the result, as graft run does.  '-' reads standard input.  With\n"
+           "--at, --rule or --check-all, explain instead, as graft explain does.\n"
            "\n"
-           "options:\n", prog);
+           "options:\n", prog, prog);
     fputs(runner_options_help, stdout);
+    fputs(runner_explain_help, stdout);
     fputs(options_limit_help, stdout);
     fputs("  --help            show this help\n"
           "\n"
@@ -67,7 +70,8 @@ static bool run(const RuleSet *rs, const StandaloneArgs *a, Diag *d)
 {
     Source *src = source_read(a->model, d);
     Graph *g = src ? relay_load_limited(src, &a->opts.limits, d) : NULL;
-    bool ok = g && runner_run(rs, g, &a->opts, d);
+    bool ok = g && (runner_explaining(&a->opts) ? runner_explain(rs, g, src, &a->opts, d) == EXIT_OK
+                                                 : runner_run(rs, g, &a->opts, d));
     graph_free(g);
     source_free(src);
     return ok;
