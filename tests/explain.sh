@@ -1,14 +1,14 @@
 #!/bin/sh
 # explain.sh - graft explain (src/runtime/engine_explain.c): one golden
 # output per kind of failure.  Each line of tests/explain/cases is
-# "NAME ARGS...": graft explain rules.graft model.relay ARGS, run in
+# "NAME RULES ARGS...": graft explain RULES model.relay ARGS, run in
 # tests/explain, must print tests/explain/NAME.expected byte for byte and
-# exit 0.  Then --check-all (explain's verdict against graft match at
+# exit 0; so must a rewriter built from RULES by graft compile --exe.  Then --check-all (explain's verdict against graft match at
 # every node for every rule) on two corpus models for every stdpatterns
 # file.  Run by make check.
 #
 # To update after an intended change, from tests/explain:
-#   while read n a; do ../../graft explain rules.graft model.relay $a \
+#   while read n r a; do ../../graft explain $r model.relay $a \
 #       >$n.expected 2>/dev/null; done <cases
 set -u
 srcdir=${GRAFT_SRCDIR:?}
@@ -19,26 +19,23 @@ dir=$srcdir/tests/explain
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT INT TERM
 out=$tmp/out
-while read -r name args; do
+while read -r name rules args; do
     # shellcheck disable=SC2086 # ARGS are split as written
-    ( cd "$dir" && "$graft" explain rules.graft model.relay $args ) >"$out" 2>"$out.err"
+    ( cd "$dir" && "$graft" explain "$rules" model.relay $args ) >"$out" 2>"$out.err"
     case_result $? "explain/$name" "$dir/$name.expected" "$out" "$out.err"
 done <"$dir/cases"
 
-# The same options and output from a compiled rewriter (runner.c), and
-# from graft run.
-if ( cd "$dir" && "$graft" compile --exe rules.graft -o "$tmp/rewriter" ) >"$out.err" 2>&1
-then
-    while read -r name args; do
-        # shellcheck disable=SC2086
-        ( cd "$dir" && "$tmp/rewriter" model.relay $args ) >"$out" 2>"$out.err"
-        case_result $? "explain/$name (compiled)" "$dir/$name.expected" "$out" "$out.err"
-    done <"$dir/cases"
-else
-    fail=$((fail + 1))
-    echo "FAIL: explain (graft compile --exe)"
-    head -5 "$out.err"
-fi
+# The same options and output from a compiled rewriter (runner.c), one
+# per rule file, and from graft run.
+for rules in rules.graft once.graft part.graft; do
+    ( cd "$dir" && "$graft" compile --exe "$rules" -o "$tmp/$rules.exe" ) >"$out.err" 2>&1 ||
+        { echo "FAIL: explain (graft compile --exe $rules)"; head -5 "$out.err"; }
+done
+while read -r name rules args; do
+    # shellcheck disable=SC2086
+    ( cd "$dir" && "$tmp/$rules.exe" model.relay $args ) >"$out" 2>"$out.err"
+    case_result $? "explain/$name (compiled)" "$dir/$name.expected" "$out" "$out.err"
+done <"$dir/cases"
 ( cd "$dir" && "$graft" run rules.graft model.relay --rule k_guard --at %3 ) >"$out" 2>"$out.err"
 case_result $? "explain/guard (graft run)" "$dir/guard.expected" "$out" "$out.err"
 

@@ -421,15 +421,55 @@ static void put_bindings(Explainer *x, const RuleDesc *rule, const Binding *b)
     }
 }
 
-/* Why rule r's match at root would not be applied by graft run's first
- * round (rewrite rules): the interior-use rule, or a rule tried before it
- * at root that applies.  The matcher's pairs are r's match on entry. */
+/* What rule r's partition pass makes of its match at root. */
+static void explain_partition(Explainer *x, uint32_t r, Node *root)
+{
+    PartVerdict v;
+    engine_partition_verdict(x->e, r, root, &v);
+    switch (v.fate) {
+    case PART_KEPT:
+        fputs("  grouped by its partition pass\n", x->out);
+        break;
+    case PART_OVERLAP:
+        fprintf(x->out, "  not grouped: overlap: %s is in the group rooted at %s, found first\n",
+                label_at(x, v.a, &x->sb), label_at(x, v.b, &x->sb2));
+        break;
+    case PART_INTERIOR:
+        fprintf(x->out, "  not grouped: interior use: %s is used by %s outside the group,\n"
+                "  which the root does not post-dominate\n",
+                label_at(x, v.a, &x->sb), label_at(x, v.b, &x->sb2));
+        break;
+    case PART_CLAIMED:
+        fprintf(x->out, "  not grouped: %s is inside the group rooted at %s already\n",
+                label(x, root, &x->sb), label_at(x, v.a, &x->sb2));
+        break;
+    case PART_PARTITIONED:
+        fprintf(x->out, "  not grouped: %s is inside a function partitioned before\n",
+                label(x, root, &x->sb));
+        break;
+    case PART_UNTRIED:
+        fputs("  not grouped: a pattern of one leaf makes no group\n", x->out);
+        break;
+    }
+}
+
+/* Why rule r's match at root would not be applied by graft run's next
+ * round (rewrite rules): [once], the interior-use rule, or a rule tried
+ * before it at root that applies; for a partition rule, what its pass
+ * makes of it.  The matcher's pairs are r's match on entry. */
 static void explain_policy(Explainer *x, uint32_t r, Node *root)
 {
     Engine *e = x->e;
     const RuleDesc *rule = &e->rs->rules[r];
-    if (rule->kind != ACTION_REWRITE)
+    if (rule->kind != ACTION_REWRITE) {
+        explain_partition(x, r, root);
         return;
+    }
+    if (rule->once && engine_once_refuses(e, r, root)) {
+        fprintf(x->out, "  not applied: [once]: %s built %s or rewrote it already\n",
+                rule->name, label(x, root, &x->sb));
+        return;
+    }
     uint32_t npairs;
     const MatchPair *pairs = matcher_pairs(e->m, &npairs);
     Node *interior, *user;
@@ -450,7 +490,8 @@ static void explain_policy(Explainer *x, uint32_t r, Node *root)
     const uint32_t *cand = automaton_state_rules(e->a, labels_state(e->labels, root), &n);
     for (uint32_t k = 0; k < n && cand[k] != r; k++) {
         const RuleDesc *other = &e->rs->rules[cand[k]];
-        if (other->kind != ACTION_REWRITE || matcher_try(e->m, cand[k], root) != MATCH_OK)
+        if (other->kind != ACTION_REWRITE || (other->once && engine_once_refuses(e, cand[k], root)) ||
+            matcher_try(e->m, cand[k], root) != MATCH_OK)
             continue;
         uint32_t np;
         const MatchPair *op = matcher_pairs(e->m, &np);
@@ -461,7 +502,7 @@ static void explain_policy(Explainer *x, uint32_t r, Node *root)
                 label(x, root, &x->sb));
         return;
     }
-    fputs("  applied by graft run's first round\n", x->out);
+    fputs("  applied by graft run's next round\n", x->out);
 }
 
 bool explainer_at(Explainer *x, uint32_t r, Node *root)

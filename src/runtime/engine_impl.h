@@ -50,6 +50,29 @@ bool engine_interior_escape(Engine *e, Node *root, const MatchPair *pairs, uint3
 void engine_label_all(Engine *e);
 double engine_now(void);
 
+/* Whether [once] rule r may not apply at root: r built it, or rewrote it
+ * before (rewrite.c). */
+bool engine_once_refuses(const Engine *e, uint32_t r, const Node *root);
+
+/* What a partition pass makes of a root (graft explain). */
+typedef enum PartFate {
+    PART_UNTRIED,     /* no candidate: a leaf, or the rule does not match */
+    PART_KEPT,        /* a group */
+    PART_OVERLAP,     /* dropped: region node a is in the group rooted at b */
+    PART_INTERIOR,    /* dropped: interior node a is used by b outside */
+    PART_CLAIMED,     /* inside the group rooted at a already */
+    PART_PARTITIONED, /* inside a function partitioned before */
+} PartFate;
+
+typedef struct PartVerdict {
+    PartFate fate;
+    Node *a, *b;      /* as PartFate says */
+} PartVerdict;
+
+/* The candidate phase of rule's partition pass over the graph as it is,
+ * nothing applied: what becomes of root (partition.c). */
+void engine_partition_verdict(Engine *e, uint32_t rule, const Node *root, PartVerdict *v);
+
 /* rewrite_build.c: builds the action of rule r for bindings b, replacing
  * root; new nodes are labelled and stamped with their origin. */
 Node *rewrite_build(Engine *e, const RuleDesc *r, uint32_t ri, const Binding *b,

@@ -59,7 +59,7 @@ static void once_add(PairSet *s, uint64_t k)
 }
 
 /* A [once] rule never applies at a node it built or already rewrote. */
-static bool once_refuses(const Engine *e, uint32_t r, const Node *root)
+bool engine_once_refuses(const Engine *e, uint32_t r, const Node *root)
 {
     uint32_t id = node_id(root);
     if (id < e->norigin && e->origin[id] == r + 1)
@@ -156,7 +156,7 @@ static bool try_rule(Engine *e, uint32_t r, Node *root)
     st->matched++;
     uint32_t npairs;
     const MatchPair *pairs = matcher_pairs(e->m, &npairs);
-    if (rule->once && once_refuses(e, r, root)) {
+    if (rule->once && engine_once_refuses(e, r, root)) {
         st->once++;
         return false;
     }

@@ -28,7 +28,9 @@ const char runner_explain_help[] =
     "                    model position (model.relay:42, :42:7)\n"
     "  --rule NAME       only this rule; without --at its best partial matches\n"
     "  --near N          how many partial matches to list (default 5)\n"
-    "  --check-all       check explain against match at every node\n";
+    "  --check-all       check explain against match at every node\n"
+    "  --rewritten       explain the model as the rewrite rules leave it (before\n"
+    "                    partitioning; nodes named as graft run would print them)\n";
 
 /* --near N: a count from 1 to a million. */
 static int parse_near(const char *prog, const char *s, RunOptions *o)
@@ -47,8 +49,11 @@ int runner_parse_explain_option(const char *prog, int argc, char **argv, int *i,
                                 RunOptions *o)
 {
     const char *arg = argv[*i];
-    if (strcmp(arg, "--check-all") == 0) {
-        o->check_all = true;
+    if (strcmp(arg, "--check-all") == 0 || strcmp(arg, "--rewritten") == 0) {
+        if (arg[2] == 'c')
+            o->check_all = true;
+        else
+            o->rewritten = true;
         return -1;
     }
     if (strcmp(arg, "--at") && strcmp(arg, "--rule") && strcmp(arg, "--near"))
@@ -66,7 +71,7 @@ int runner_parse_explain_option(const char *prog, int argc, char **argv, int *i,
 
 bool runner_explaining(const RunOptions *o)
 {
-    return o->at || o->rule || o->check_all;
+    return o->at || o->rule || o->check_all || o->rewritten;
 }
 
 /* The rule named name, or UINT32_MAX. */
@@ -110,6 +115,10 @@ int runner_explain(const RuleSet *rs, Graph *g, const Source *model, const RunOp
     }
     EngineOptions opts = {.limits = &o->limits};
     Engine *e = engine_new(rs, g, &opts);
+    if (o->rewritten && !engine_rewrite(e, d)) {
+        engine_free(e);
+        return EXIT_BAD_INPUT;
+    }
     Explainer *x = explainer_new(e, model, stdout);
     int rc = EXIT_OK;
     if (o->check_all)

@@ -28,6 +28,8 @@ typedef struct RunOptions {
     const char *rule; /* --rule NAME */
     uint32_t near;   /* --near N; 0 = 5 */
     bool check_all;  /* --check-all */
+    bool rewritten;  /* --rewritten: explain the model as graft run's
+                        rewriting leaves it, before partitioning */
 } RunOptions;
 
 /* The options block of both commands' --help, and of the explain
