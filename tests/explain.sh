@@ -39,6 +39,14 @@ done <"$dir/cases"
 ( cd "$dir" && "$graft" run rules.graft model.relay --rule k_guard --at %3 ) >"$out" 2>"$out.err"
 case_result $? "explain/guard (graft run)" "$dir/guard.expected" "$out" "$out.err"
 
+# One naming of nodes (note [node names]): --stats lists each refusal
+# with its nodes and their positions, --trace names what it rewrites the
+# same way.
+( cd "$dir" && "$graft" run part.graft model.relay --stats=counts ) >/dev/null 2>"$out"
+case_result $? "explain/stats refusals" "$dir/stats_refusals.expected" "$out" "$out"
+( cd "$dir" && "$graft" run once.graft model.relay --trace --stats=counts ) >/dev/null 2>"$out"
+case_result $? "explain/trace and once refusals" "$dir/trace.expected" "$out" "$out"
+
 # Explain agrees with match everywhere (the "done when"): the
 # corpus beside the tree (../shared/corpus) or tests/corpus.
 corpus=

@@ -39,7 +39,7 @@ done
 
 # The rule and applied columns of a --stats=counts table.
 applied_counts() {
-    awk 'NR > 1 && $1 != "total:" { print $1, $4 }' "$1"
+    awk '$1 == "total:" { exit } NR > 1 { print $1, $4 }' "$1"
 }
 
 # 2. The cases.

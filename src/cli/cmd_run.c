@@ -66,9 +66,10 @@ static bool run(const RunArgs *a, Diag *d)
     Loaded l;
     if (!cli_load(a->paths, a->npaths, &a->opts.limits, &l, d))
         return false;
-    bool ok = runner_explaining(&a->opts)
-                  ? runner_explain(&l.rules->rs, l.g, l.src, &a->opts, d) == EXIT_OK
-                  : runner_run(&l.rules->rs, l.g, &a->opts, d);
+    RunOptions o = a->opts;
+    o.model = l.src->name;
+    bool ok = runner_explaining(&o) ? runner_explain(&l.rules->rs, l.g, l.src, &o, d) == EXIT_OK
+                                    : runner_run(&l.rules->rs, l.g, &o, d);
     cli_load_free(&l);
     return ok;
 }

@@ -12,6 +12,7 @@ void node_labels_init(NodeLabels *nl, const Graph *g, const char *file)
     nl->file = file;
     nl->temps = relay_temp_numbers(g);
     nl->ntemps = graph_node_count(g);
+    nl->output = graph_output(g);
 }
 
 void node_labels_free(NodeLabels *nl)
@@ -30,7 +31,7 @@ void node_label(const NodeLabels *nl, const Node *n, StrBuf *out)
         strbuf_puts(out, node_const_text(n));
     else if (t != UINT32_MAX)
         strbuf_printf(out, "%%%u", t);
-    else if (n == graph_output(nl->g))
+    else if (n == nl->output)
         strbuf_puts(out, "<output>");
     else
         strbuf_printf(out, "#%u", id);

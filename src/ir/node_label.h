@@ -23,6 +23,7 @@ typedef struct NodeLabels {
     const char *file; /* the model file's name, for positions, or NULL */
     uint32_t *temps;  /* per node id: printed temp number, or UINT32_MAX */
     uint32_t ntemps;  /* entries in temps */
+    const Node *output; /* @main's result then, named <output> */
 } NodeLabels;
 
 /* Names g's nodes as printed now; renew after rewriting. */

@@ -21,7 +21,51 @@ Engine *engine_new(const RuleSet *rs, Graph *g, const EngineOptions *opts)
     e->m = matcher_new(e->labels, g);
     matcher_set_max_steps(e->m, e->limits->match_steps);
     stats_init(&e->stats, rs->nrules);
+    if (e->opts.trace || e->opts.refusals) {
+        e->names = xmalloc(sizeof *e->names);
+        node_labels_init(e->names, g, e->opts.model);
+    }
     return e;
+}
+
+void engine_node_name(const Engine *e, const Node *n, StrBuf *out)
+{
+    if (e->names)
+        node_label_at(e->names, n, out);
+    else
+        strbuf_printf(out, "#%u", node_id(n));
+    if (e->names && node_line(e->g, n))
+        return;
+    switch (node_kind(n)) { /* built: say what it is */
+    case NODE_CALL: strbuf_printf(out, " %s", node_op(n) ? node_op(n) : "call"); break;
+    case NODE_TUPLE: strbuf_puts(out, " tuple"); break;
+    case NODE_GETITEM: strbuf_printf(out, " .%d", node_index(n)); break;
+    case NODE_FUNC: strbuf_puts(out, " fn"); break;
+    default: break;
+    }
+}
+
+/* note [refusal lines]: --stats lists the first refusals with their
+ * nodes, after the table; the rest are counted. */
+enum { MAX_REFUSAL_LINES = 50 };
+
+void engine_refusal(Engine *e, uint32_t r, const char *why, const Node *root,
+                    const Node *a, const char *rel, const Node *b)
+{
+    if (!e->opts.refusals)
+        return;
+    if (e->stats.nrefusals++ >= MAX_REFUSAL_LINES)
+        return;
+    StrBuf *sb = &e->stats.refusals;
+    strbuf_printf(sb, "refused: %s: %s at ", why, e->rs->rules[r].name);
+    engine_node_name(e, root, sb);
+    if (a) {
+        strbuf_puts(sb, ": ");
+        engine_node_name(e, a, sb);
+        strbuf_printf(sb, " %s ", rel);
+        engine_node_name(e, b, sb);
+    }
+    strbuf_putc(sb, '\n');
 }
 
 void engine_free(Engine *e)
@@ -29,6 +73,9 @@ void engine_free(Engine *e)
     if (!e)
         return;
     matcher_free(e->m);
+    if (e->names)
+        node_labels_free(e->names);
+    free(e->names);
     labels_free(e->labels);
     automaton_free(e->a);
     stats_free(&e->stats);

@@ -34,6 +34,10 @@ typedef struct EngineOptions {
     FILE *trace;           /* each rewrite and group as it happens, or NULL */
     const Limits *limits;  /* match-steps, rewrites, round-factor; NULL:
                               limit_defaults */
+    const char *model;     /* the model file's name, for node positions in
+                              the trace and refusals (note [node names]) */
+    bool refusals;         /* keep a line per refusal with its nodes in
+                              the statistics (Stats.refusals) */
 } EngineOptions;
 
 typedef struct Engine Engine;

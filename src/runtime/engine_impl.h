@@ -4,6 +4,7 @@
 #define GRAFT_ENGINE_IMPL_H
 
 #include "engine.h"
+#include "node_label.h"
 
 /* A set of (node id, rule) pairs: where [once] rules already applied. */
 typedef struct PairSet {
@@ -29,7 +30,17 @@ struct Engine {
     uint32_t stamp;        /* current stamp */
     Node **order;          /* scratch: topological order */
     size_t norder;         /* entries allocated in order */
+    NodeLabels *names;     /* the loaded model's node names, for the trace
+                              and refusals; NULL when neither is asked */
 };
+
+/* Appends n's name (note [node names]) as the trace and refusals give
+ * it: "%5 (model.relay:6:8)"; a node a rewrite built, "#17 nn.relu". */
+void engine_node_name(const Engine *e, const Node *n, StrBuf *out);
+/* Keeps a refusal of rule r at root for the statistics when asked
+ * (EngineOptions.refusals): "WHY: RULE at ROOT[: A REL B]". */
+void engine_refusal(Engine *e, uint32_t r, const char *why, const Node *root,
+                    const Node *a, const char *rel, const Node *b);
 
 /* The live nodes in topological order (into e->order); returns the count. */
 uint32_t engine_order(Engine *e);

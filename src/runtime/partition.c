@@ -231,12 +231,15 @@ static void candidate(Pass *p, Node *root)
     if ((x = overlaps(p))) {
         st->overlap++;
         verdict(p, root, PART_OVERLAP, x, p->groups[p->gid[node_id(x)]].root);
+        engine_refusal(p->e, p->rule, "overlap", root, x, "is in the group of",
+                       p->groups[p->gid[node_id(x)]].root);
         free(gr.inputs);
         return;
     }
     if ((x = interior_escapes(p, &gr, &user))) {
         st->interior++;
         verdict(p, root, PART_INTERIOR, x, user);
+        engine_refusal(p->e, p->rule, "interior-use", root, x, "is used outside by", user);
         free(gr.inputs);
         return;
     }

@@ -70,8 +70,10 @@ static bool run(const RuleSet *rs, const StandaloneArgs *a, Diag *d)
 {
     Source *src = source_read(a->model, d);
     Graph *g = src ? relay_load_limited(src, &a->opts.limits, d) : NULL;
-    bool ok = g && (runner_explaining(&a->opts) ? runner_explain(rs, g, src, &a->opts, d) == EXIT_OK
-                                                 : runner_run(rs, g, &a->opts, d));
+    RunOptions o = a->opts;
+    o.model = src ? src->name : a->model;
+    bool ok = g && (runner_explaining(&o) ? runner_explain(rs, g, src, &o, d) == EXIT_OK
+                                          : runner_run(rs, g, &o, d));
     graph_free(g);
     source_free(src);
     return ok;

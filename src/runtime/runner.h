@@ -28,6 +28,7 @@ typedef struct RunOptions {
     const char *rule; /* --rule NAME */
     uint32_t near;   /* --near N; 0 = 5 */
     bool check_all;  /* --check-all */
+    const char *model; /* the model file's name, for node positions */
     bool rewritten;  /* --rewritten: explain the model as graft run's
                         rewriting leaves it, before partitioning */
 } RunOptions;
