@@ -333,7 +333,7 @@ START_TEST(test_viz_write)
     Node *out = graph_output(g);
     Node *sub = node_arg(out, 1);
     uint32_t ids[2] = {node_id(sub), node_id(out)};
-    VizHighlight h[2] = {{ids, 2, "r #1"}, {ids + 1, 1, "s #1"}};
+    VizHighlight h[2] = {{ids, 2, "r #1", NULL}, {ids + 1, 1, "s #1", NULL}};
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);

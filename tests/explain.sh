@@ -47,6 +47,14 @@ case_result $? "explain/stats refusals" "$dir/stats_refusals.expected" "$out" "$
 ( cd "$dir" && "$graft" run once.graft model.relay --trace --stats=counts ) >/dev/null 2>"$out"
 case_result $? "explain/trace and once refusals" "$dir/trace.expected" "$out" "$out"
 
+# graft viz --at NODE --radius K draws the neighbourhood only; with
+# --explain it colours what the pattern matched and where it failed.
+( cd "$dir" && "$graft" viz model.relay --at %3 --radius 1 ) >"$out" 2>"$out.err"
+case_result $? "explain/viz --at" "$dir/viz_at.expected" "$out" "$out.err"
+( cd "$dir" && "$graft" viz model.relay rules.graft --at %14 --explain --rule k_rebind ) \
+    >"$out" 2>"$out.err"
+case_result $? "explain/viz --explain" "$dir/viz_explain.expected" "$out" "$out.err"
+
 # Explain agrees with match everywhere (the issue's "done when"): the
 # corpus beside the tree (../shared/corpus) or tests/corpus.
 corpus=
@@ -101,5 +109,12 @@ if [ $st -eq 2 ] && grep -q "say where" "$out.err"; then
     pass=$((pass + 1)); echo "PASS: explain/usage"
 else
     fail=$((fail + 1)); echo "FAIL: explain/usage (status $st)"; cat "$out.err"
+fi
+( cd "$dir" && "$graft" viz model.relay rules.graft --explain ) >"$out" 2>"$out.err"
+st=$?
+if [ $st -eq 2 ] && [ ! -s "$out" ] && grep -q "need --at NODE" "$out.err"; then
+    pass=$((pass + 1)); echo "PASS: explain/viz usage"
+else
+    fail=$((fail + 1)); echo "FAIL: explain/viz usage (status $st)"; cat "$out.err"
 fi
 cases_end explain

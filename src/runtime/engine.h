@@ -74,6 +74,12 @@ bool explainer_at(Explainer *x, uint32_t r, Node *root);
 /* The n best partial matches of rule r in the graph, deepest first, one
  * line each. */
 void explainer_near(Explainer *x, uint32_t r, uint32_t n);
+/* The nodes of rule r's try at root for a picture (graft viz --explain):
+ * those its pattern parts matched (a match, or the deepest partial match
+ * and the parts the failure analysis passed), malloc'd into *ids, and the
+ * node that failed (NULL on a match).  True on a match. */
+bool explainer_parts(Explainer *x, uint32_t r, Node *root, uint32_t **ids, uint32_t *n,
+                     Node **failed);
 /* For every node and rule: whether explainer_at's verdict is where
  * engine_matches reports a match.  Prints a summary line (and every
  * disagreement); returns the number of disagreements. */

@@ -546,6 +546,36 @@ bool explainer_at(Explainer *x, uint32_t r, Node *root)
     return false;
 }
 
+/* ---- the parts, for pictures ---- */
+
+bool explainer_parts(Explainer *x, uint32_t r, Node *root, uint32_t **ids, uint32_t *n,
+                     Node **failed)
+{
+    Engine *e = x->e;
+    matcher_explain(e->m, &x->rec);
+    bool ok = matcher_try(e->m, r, root) == MATCH_OK;
+    matcher_explain(e->m, NULL);
+    uint32_t np;
+    const MatchPair *pairs = ok ? matcher_pairs(e->m, &np) : x->rec.pairs;
+    MatchWhy w;
+    uint32_t more = 0;
+    if (!ok)
+        np = x->rec.depth;
+    *failed = ok ? NULL : x->rec.node;
+    if (!ok && x->rec.kind == MFAIL_ITEM) {
+        w = match_why(e->m, x->rec.pat, x->rec.node);
+        more = w.depth < MATCH_WHY_PATH ? w.depth : MATCH_WHY_PATH;
+        *failed = w.node;
+    }
+    *ids = xmalloc(((size_t)np + more + 1) * sizeof **ids);
+    *n = 0;
+    for (uint32_t i = 0; i < np; i++)
+        (*ids)[(*n)++] = node_id(pairs[i].node);
+    for (uint32_t i = 0; i < more; i++)
+        (*ids)[(*n)++] = node_id(w.path[i].node);
+    return ok;
+}
+
 /* ---- near misses ---- */
 
 typedef struct Near {
