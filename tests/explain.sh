@@ -77,8 +77,26 @@ if [ -n "$corpus" ]; then
             fi
         done
     done
+
+    # The man page's examples (doc/graft.1, ".\" run: ARGS" then .EX,
+    # "$ graft ...", the output, .EE) are what graft prints.
+    cp "$srcdir/stdpatterns/composite.graft" "$corpus/resnet18.relay" "$tmp/"
+    awk -v dir="$tmp" '
+        /^\.\\" run: / { args = substr($0, 10); n++; next }
+        args != "" && /^\.EX$/ { inex = 1; skip = 1; next }
+        inex && /^\.EE$/ { print args > (dir "/man" n ".args"); inex = 0; args = ""; next }
+        inex && skip { skip = 0; next }
+        inex { gsub(/\\e/, "\\"); print > (dir "/man" n ".want") }
+    ' "$srcdir/doc/graft.1"
+    for want in "$tmp"/man*.want; do
+        [ -f "$want" ] || { fail=$((fail + 1)); echo "FAIL: explain/man (no example)"; break; }
+        args=$(cat "${want%.want}.args")
+        # shellcheck disable=SC2086
+        ( cd "$tmp" && "$graft" $args ) >"$out" 2>"$out.err"
+        case_result $? "explain/man: graft $args" "$want" "$out" "$out.err"
+    done
 else
-    echo "SKIP: explain/check-all (no corpus)"
+    echo "SKIP: explain/check-all and man page examples (no corpus)"
 fi
 
 # Bad usage and bad input.

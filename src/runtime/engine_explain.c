@@ -603,6 +603,23 @@ static uint32_t near_score(Explainer *x)
     return 2 * parts + (f->kind == MFAIL_GUARD);
 }
 
+/* What the alternatives of w->pat want at w->node: "a call of nn.bias_add
+ * or a call of add". */
+static void alt_wanted(Explainer *x, const MatchWhy *w, StrBuf *out)
+{
+    for (int k = 0; k < w->pat->nkids; k++) {
+        MatchWhy kw = match_why(x->e->m, w->pat->kids[k], w->node);
+        if (k)
+            strbuf_puts(out, " or ");
+        if (kw.node != w->node)
+            strbuf_puts(out, "more below"); /* the branch got further */
+        else if (kw.kind == WHY_ALT)
+            strbuf_puts(out, "one of the alternatives");
+        else
+            match_why_wanted(x->e->m, &kw, out);
+    }
+}
+
 /* One line for the failure recorded at root. */
 static void near_line(Explainer *x, const RuleDesc *rule, Node *root, uint32_t score)
 {
@@ -615,7 +632,10 @@ static void near_line(Explainer *x, const RuleDesc *rule, Node *root, uint32_t s
         MatchWhy w = match_why(x->e->m, f->pat, f->node);
         put_part(x, rule, w.pat, &msg);
         strbuf_printf(&msg, " (%s:%d:%d) wants ", rule->file, w.pat->line, w.pat->col);
-        match_why_wanted(x->e->m, &w, &msg);
+        if (w.kind == WHY_ALT)
+            alt_wanted(x, &w, &msg);
+        else
+            match_why_wanted(x->e->m, &w, &msg);
         strbuf_printf(&msg, "; %s ", label_at(x, w.node, &x->sb));
         match_why_found(x->e->m, &w, &msg);
         break;

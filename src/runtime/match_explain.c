@@ -269,7 +269,10 @@ void match_why_found(const Matcher *m, const MatchWhy *w, StrBuf *out)
         strbuf_puts(out, w->pred->kind == PRED_ATTR ? "has " : "is ");
         pred_found(w->pred, w->node, out);
         break;
-    case WHY_ALT: strbuf_puts(out, "matches no alternative"); break;
+    case WHY_ALT:
+        strbuf_puts(out, "is ");
+        node_describe(w->node, out);
+        break;
     case WHY_DOM:
         strbuf_puts(out, "has operands whose walk leaves the path or reaches another parent");
         break;
