@@ -15,12 +15,14 @@
 
 static const char viz_help[] =
     "usage: graft viz MODEL [RULES...] [-o OUT.dot|OUT.svg]\n"
+    "                 [--at NODE [--radius K] [--explain [--rule NAME]]]\n"
     "\n"
     "Draw a model as a Graphviz graph: data flows top to bottom, op calls are\n"
-    "labelled boxes (with their %temp and type), variables ellipses, constants\n"
-    "plain text, local functions dashed clusters.  Dot text goes to standard\n"
-    "output unless -o names a file; a name ending in .svg is rendered with\n"
-    "Graphviz's 'dot' (set GRAFT_DOT to use another binary).\n"
+    "labelled boxes (with their %temp and type; with --at, their model file\n"
+    "position too), variables ellipses, constants plain text, local functions\n"
+    "dashed clusters.  Dot text goes to standard output unless -o names a file;\n"
+    "a name ending in .svg is rendered with Graphviz's 'dot' (set GRAFT_DOT to\n"
+    "use another binary).\n"
     "RULES (.graft files) highlight the nodes of every match, labelled with\n"
     "the rule's name and the match's number (as 'graft match' lists them).\n"
     "\n"
@@ -89,14 +91,14 @@ static bool wants_svg(const char *out)
 
 /* Writes the drawing of g to the atomic output; true on success. */
 static bool write_drawing(const Graph *g, const VizMatches *vm, const uint8_t *keep,
-                          const char *out, Diag *d)
+                          const char *model, const char *out, Diag *d)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
     if (!mem)
         graft_out_of_memory();
-    viz_write_some(g, vm->h, vm->n, keep, mem);
+    viz_write_some(g, vm->h, vm->n, keep, model, mem);
     fclose(mem);
     OutFile *of = outfile_open(out, d);
     bool ok = of != NULL;
@@ -126,7 +128,7 @@ static bool run_viz(const VizArgs *a, Diag *d)
                                ? viz_focus_explain(&a->focus, &l.rules->rs, l.g, l.src->name,
                                                    &a->limits, &vm, d)
                                : viz_find_matches(&l.rules->rs, l.g, &a->limits, &vm, d)) &&
-                  write_drawing(l.g, &vm, keep, a->out, d);
+                  write_drawing(l.g, &vm, keep, keep ? l.src->name : NULL, a->out, d);
         free(keep);
         viz_matches_free(&vm);
         cli_load_free(&l);
@@ -136,7 +138,7 @@ static bool run_viz(const VizArgs *a, Diag *d)
     Graph *g = src ? relay_load_limited(src, &a->limits, d) : NULL;
     bool bad = false;
     uint8_t *keep = g ? viz_focus_keep(&a->focus, g, src->name, &bad, d) : NULL;
-    bool ok = g && !bad && write_drawing(g, &vm, keep, a->out, d);
+    bool ok = g && !bad && write_drawing(g, &vm, keep, keep ? src->name : NULL, a->out, d);
     free(keep);
     graph_free(g);
     source_free(src);

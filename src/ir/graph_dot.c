@@ -19,6 +19,7 @@ typedef struct Viz {
     StrBuf *marks;       /* per node id: highlight labels, "\n"-joined */
     const char **colors; /* per node id: fill colour of its first mark */
     const uint8_t *keep; /* per node id: drawn; NULL: every node */
+    const char *model;   /* the model file, for positions, or NULL */
 } Viz;
 
 static bool kept(const Viz *v, const Node *n)
@@ -67,6 +68,8 @@ static void node_label(const Viz *v, const Node *n, StrBuf *sb)
         if (a->value->kind == ATTR_STRING && node_kind(n) == NODE_FUNC)
             strbuf_printf(sb, "\n%s=%s", a->name, a->value->s);
     }
+    if (v->model && node_line(v->g, n))
+        strbuf_printf(sb, "\n%s:%d:%d", v->model, node_line(v->g, n), node_col(v->g, n));
     if (node_type(n) && node_kind(n) != NODE_CONST)
         strbuf_printf(sb, "\n%s", node_type(n)->text);
     if (v->marks[id].len)
@@ -184,15 +187,15 @@ static void collect_marks(Viz *v, const VizHighlight *h, size_t n)
 /* The header, every node (clustered by function), then every edge. */
 void viz_write(const Graph *g, const VizHighlight *highlights, size_t n, FILE *out)
 {
-    viz_write_some(g, highlights, n, NULL, out);
+    viz_write_some(g, highlights, n, NULL, NULL, out);
 }
 
 void viz_write_some(const Graph *g, const VizHighlight *highlights, size_t n,
-                    const uint8_t *keep, FILE *out)
+                    const uint8_t *keep, const char *model, FILE *out)
 {
     uint32_t count = graph_node_count(g);
     Viz v = {g, out, relay_temp_numbers(g), xcalloc(count ? count : 1, sizeof(StrBuf)),
-             xcalloc(count ? count : 1, sizeof(const char *)), keep};
+             xcalloc(count ? count : 1, sizeof(const char *)), keep, model};
     collect_marks(&v, highlights, n);
     Node **order = xmalloc((count ? count : 1) * sizeof(Node *));
     uint32_t len = graph_topo_order(g, order);
