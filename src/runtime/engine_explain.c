@@ -533,7 +533,7 @@ bool explainer_at(Explainer *x, uint32_t r, Node *root)
     case MFAIL_ATTR: explain_attr(x, rule, f); break;
     case MFAIL_GUARD: explain_guard(x, rule, f); break;
     case MFAIL_WAYS:
-        w = (MatchWhy){.kind = WHY_DOM, .pat = f->pat, .node = f->node};
+        w = match_why_dom(e->m, f->pat, f->node);
         explain_why(x, rule, &w);
         break;
     case MFAIL_BUDGET:

@@ -122,6 +122,11 @@ const RuleSet *matcher_ruleset(const Matcher *m)
     return m->rs;
 }
 
+const Graph *matcher_graph(const Matcher *m)
+{
+    return m->g;
+}
+
 bool matcher_node_has(const Matcher *m, const Node *n, uint32_t item)
 {
     return has(m, n, item);

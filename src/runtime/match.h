@@ -110,7 +110,7 @@ typedef enum WhyKind {
     WHY_INDEX,  /* the node takes another tuple element */
     WHY_PRED,   /* the node fails the test pred */
     WHY_ALT,    /* every alternative fails: ask again for each kid of pat */
-    WHY_DOM,    /* the dominator walk from node fails */
+    WHY_DOM,    /* the dominator walk fails at node (dom says how) */
     WHY_STATE,  /* the node's state rules the part out, no one test does
                    (operand orders failing differently) */
 } WhyKind;
@@ -122,14 +122,21 @@ typedef struct MatchWhy {
     const PatNode *pat;    /* the innermost pattern part at fault */
     Node *node;            /* the node it was tried at */
     const PatPred *pred;   /* WHY_PRED: the test that failed */
+    int dom;               /* WHY_DOM: 0 node is neither the parent, nor a
+                              constant, nor on the path; 1 node is a second
+                              node matching the parent; 2 the walk from
+                              node reaches no parent */
     uint32_t depth;        /* parts passed on the way down (their own
                               tests held, an operand failed) */
     MatchPair path[MATCH_WHY_PATH]; /* the first of them */
 } MatchWhy;
 
 MatchWhy match_why(const Matcher *m, const PatNode *p, Node *n);
+/* Where the dominator walk of dominates(...) part p from n stops. */
+MatchWhy match_why_dom(const Matcher *m, const PatNode *p, Node *n);
 /* The rule set, and whether item is in n's state, as the matcher sees them. */
 const RuleSet *matcher_ruleset(const Matcher *m);
+const Graph *matcher_graph(const Matcher *m);
 bool matcher_node_has(const Matcher *m, const Node *n, uint32_t item);
 /* What a part wants and what the node has instead, as prose:
  * "a model input (a variable)" / "is a call of reshape", "has units=4". */

@@ -9,6 +9,7 @@
  */
 #include "match.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "node_label.h"
@@ -125,8 +126,10 @@ MatchWhy match_why(const Matcher *m, const PatNode *p, Node *n)
                 p = p->kids[2];
                 continue;
             }
-            why(&w, WHY_DOM, p, n, NULL);
-            return w;
+            MatchWhy d = match_why_dom(m, p, n);
+            d.depth = w.depth;
+            memcpy(d.path, w.path, sizeof d.path);
+            return d;
         }
         if (!own_tests(m, p, n, &w))
             return w;
@@ -139,6 +142,50 @@ MatchWhy match_why(const Matcher *m, const PatNode *p, Node *n)
         p = p->kids[k];
         n = node_arg(n, k);
     }
+}
+
+/* note [dominator walk] in match.c, again, stopping where it fails: a
+ * stack of nodes to walk through and a mark per node, no recursion. */
+MatchWhy match_why_dom(const Matcher *m, const PatNode *p, Node *n)
+{
+    MatchWhy w = {.depth = 0};
+    uint32_t pi = p->kids[0]->item, qi = p->kids[1]->item;
+    const Graph *g = matcher_graph(m);
+    uint8_t *seen = xcalloc((size_t)graph_node_count(g) + 1, 1);
+    Node **stack = NULL, *parent = NULL;
+    size_t cap = 0, depth = 0;
+    why(&w, WHY_DOM, p, n, NULL);
+    w.dom = 2;
+    for (Node *x = n; x; x = depth ? stack[--depth] : NULL) {
+        int na = node_kind(x) == NODE_FUNC ? 0 : node_nargs(x);
+        xgrow((void **)&stack, &cap, depth + (size_t)na + 1, sizeof *stack);
+        for (int i = 0; i < na; i++) {
+            Node *o = node_arg(x, i);
+            if (seen[node_id(o)])
+                continue;
+            seen[node_id(o)] = 1;
+            if (in_state(m, o, pi)) {
+                if (parent && parent != o) {
+                    why(&w, WHY_DOM, p, o, NULL);
+                    w.dom = 1;
+                    goto done;
+                }
+                parent = o;
+            } else if (node_kind(o) == NODE_CONST)
+                continue;
+            else if (in_state(m, o, qi))
+                stack[depth++] = o;
+            else { /* the caret goes under the path */
+                why(&w, WHY_DOM, p->kids[1], o, NULL);
+                w.dom = 0;
+                goto done;
+            }
+        }
+    }
+done:
+    free(stack);
+    free(seen);
+    return w;
 }
 
 static void put_dims(const int64_t *dims, int rank, StrBuf *out)
@@ -252,7 +299,11 @@ void match_why_wanted(const Matcher *m, const MatchWhy *w, StrBuf *out)
     case WHY_INDEX: strbuf_printf(out, "element %d", it->index); break;
     case WHY_PRED: pred_wanted(w->pred, out); break;
     case WHY_ALT: strbuf_puts(out, "one of the alternatives"); break;
-    case WHY_DOM: strbuf_puts(out, "a dominator path to the parent"); break;
+    case WHY_DOM:
+        strbuf_puts(out, w->dom == 0   ? "a node on the path (or the parent, or a constant)"
+                         : w->dom == 1 ? "one parent that every path reaches"
+                                       : "a path to the parent");
+        break;
     case WHY_STATE: strbuf_puts(out, "its operands in either order"); break;
     }
 }
@@ -274,7 +325,14 @@ void match_why_found(const Matcher *m, const MatchWhy *w, StrBuf *out)
         node_describe(w->node, out);
         break;
     case WHY_DOM:
-        strbuf_puts(out, "has operands whose walk leaves the path or reaches another parent");
+        if (w->dom == 1)
+            strbuf_puts(out, "is a second node matching the parent");
+        else if (w->dom == 2)
+            strbuf_puts(out, "has operands whose walk reaches no parent");
+        else {
+            strbuf_puts(out, "is ");
+            node_describe(w->node, out);
+        }
         break;
     case WHY_STATE: strbuf_puts(out, "has operands matching in neither order"); break;
     default:
