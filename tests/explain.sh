@@ -135,4 +135,15 @@ if [ $st -eq 2 ] && [ ! -s "$out" ] && grep -q "need --at NODE" "$out.err"; then
 else
     fail=$((fail + 1)); echo "FAIL: explain/viz usage (status $st)"; cat "$out.err"
 fi
+# Options that go together only.
+for args in "--rewritten" "--at %3 --near 2" "--near 2"; do
+    # shellcheck disable=SC2086
+    ( cd "$dir" && "$graft" run rules.graft model.relay $args ) >"$out" 2>"$out.err"
+    st=$?
+    if [ $st -eq 2 ] && [ ! -s "$out" ] && grep -q "^graft run: --" "$out.err"; then
+        pass=$((pass + 1)); echo "PASS: explain/usage run $args"
+    else
+        fail=$((fail + 1)); echo "FAIL: explain/usage run $args (status $st)"; cat "$out.err"
+    fi
+done
 cases_end explain

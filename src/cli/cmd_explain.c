@@ -33,7 +33,8 @@ static const char explain_help[] =
     "not, the pattern parts that matched, the first constraint that failed as a\n"
     "note into the rule file and one into the model, and the value of every\n"
     "condition of a guard; for a match, why graft run would not apply it\n"
-    "(interior use, a rule tried first).  NODE is a name as 'graft match' and\n"
+    "(interior use, a rule tried first, [once]; for a partition rule, overlap\n"
+    "with an earlier group).  NODE is a name as 'graft match' and\n"
     "'graft fmt' print it (%5, %x, <output>) or a model position\n"
     "(model.relay:42, :42:7).  Without --at, the N best partial matches of\n"
     "the rule named by --rule, deepest first.\n"
@@ -74,6 +75,8 @@ static int parse_args(int argc, char **argv, const char **paths, int *npaths, Ru
     if (rc < 0 && !runner_explaining(o))
         rc = cli_usage_error("explain", "say where: --at NODE, or --rule NAME for the "
                              "near misses, or --check-all");
+    if (rc < 0)
+        rc = runner_check_explain("graft explain", o);
     return rc;
 }
 

@@ -58,6 +58,9 @@ static int parse_args(int argc, char **argv, RunArgs *a)
     }
     if (a->npaths < 2)
         return cli_usage_error("run", "need RULES... and a MODEL");
+    int bad = runner_check_explain("graft run", &a->opts);
+    if (bad >= 0)
+        return bad;
     return cli_check_output("run", a->opts.out, (const char *const *)a->paths, a->npaths);
 }
 

@@ -59,6 +59,9 @@ static int parse_args(int argc, char **argv, StandaloneArgs *a)
     }
     if (!a->model)
         return options_usage_error(a->prog, "need a MODEL");
+    int bad = runner_check_explain(a->prog, &a->opts);
+    if (bad >= 0)
+        return bad;
     if (outfile_same_file(a->opts.out, a->model)) /* note [input never overwritten] */
         return options_usage_error(a->prog, "output '%s' is the input '%s'; refusing to "
                                    "overwrite it", a->opts.out, a->model);

@@ -71,7 +71,16 @@ int runner_parse_explain_option(const char *prog, int argc, char **argv, int *i,
 
 bool runner_explaining(const RunOptions *o)
 {
-    return o->at || o->rule || o->check_all || o->rewritten;
+    return o->at || o->rule || o->check_all;
+}
+
+int runner_check_explain(const char *prog, const RunOptions *o)
+{
+    if (o->rewritten && !runner_explaining(o))
+        return options_usage_error(prog, "--rewritten goes with --at NODE or --rule NAME");
+    if (o->near && (o->at || !o->rule))
+        return options_usage_error(prog, "--near goes with --rule NAME alone (no --at)");
+    return -1;
 }
 
 /* The rule named name, or UINT32_MAX. */
@@ -109,6 +118,10 @@ int runner_explain(const RuleSet *rs, Graph *g, const Source *model, const RunOp
                    Diag *d)
 {
     uint32_t only = UINT32_MAX;
+    if (!runner_explaining(o)) {
+        diag_plain_error(d, "nothing to explain: give --at NODE, --rule NAME or --check-all");
+        return EXIT_USAGE;
+    }
     if (o->rule && (only = find_rule(rs, o->rule)) == UINT32_MAX) {
         diag_plain_error(d, "no rule '%s' in the rules", o->rule);
         return EXIT_BAD_INPUT;

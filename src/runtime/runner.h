@@ -44,6 +44,10 @@ int runner_parse_explain_option(const char *prog, int argc, char **argv, int *i,
                                 RunOptions *o);
 /* Whether o asks for an explanation. */
 bool runner_explaining(const RunOptions *o);
+/* The explain options that make no sense together or alone (--rewritten
+ * without --at or --rule, --near with --at): a usage error's status, or
+ * -1.  PROG prefixes the message. */
+int runner_check_explain(const char *prog, const RunOptions *o);
 /* Explains on standard output as o asks (graft explain): returns the exit
  * status; errors (no such node or rule) go through d.  model is the
  * model's text, for notes that quote it. */
