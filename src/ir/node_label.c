@@ -95,6 +95,8 @@ static Node *find_at(const NodeLabels *nl, long line, long col)
 Node *node_labels_find(const NodeLabels *nl, const char *text)
 {
     long line, col;
+    if (strncmp(text, "@main:", 6) == 0) /* @f:%3: a node of function @f */
+        text += 6;
     if (text[0] != '%') {
         /* FILE:LINE[:COL] or :LINE[:COL]: the file is the model, whatever
          * its spelling; LINE starts after the first colon that leads to a

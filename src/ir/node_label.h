@@ -7,8 +7,8 @@
  * inline, and #ID for a node printed inline elsewhere (a function's
  * result) or built by a rewrite; with its model file position when it
  * has one: "%7 (model.relay:14:8)".  The same names are accepted back by
- * graft explain --at, as is a position "model.relay:42", ":42" or
- * ":42:7".
+ * graft explain --at, also as "@main:%7", as is a position
+ * "model.relay:42", ":42" or ":42:7".
  */
 #ifndef GRAFT_NODE_LABEL_H
 #define GRAFT_NODE_LABEL_H

@@ -97,7 +97,8 @@ static int explain_at(Explainer *x, const RuleSet *rs, const char *at, uint32_t 
                       const Source *model, Diag *d)
 {
     const char *file = model ? model->name : "the model";
-    if (at[0] == '@') { /* @f:%3: models have one function, @main, so far */
+    if (at[0] == '@' && strncmp(at, "@main:", 6) != 0) {
+        /* @f:%3: models have one function, @main, so far */
         diag_plain_error(d, "no function %.*s in '%s' (a model has one function, @main)",
                          (int)strcspn(at, ":"), at, file);
         return EXIT_BAD_INPUT;
