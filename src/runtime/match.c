@@ -374,7 +374,8 @@ static bool record(Matcher *m, MatchFailKind kind, const PatNode *p, Node *n)
     r->other = NULL;
     r->depth = (uint32_t)m->npairs;
     xgrow((void **)&r->pairs, &r->cpairs, m->npairs + 1, sizeof *r->pairs);
-    memcpy(r->pairs, m->pairs, m->npairs * sizeof *r->pairs);
+    if (m->npairs) /* m->pairs is NULL before the first pair */
+        memcpy(r->pairs, m->pairs, m->npairs * sizeof *r->pairs);
     xgrow((void **)&r->b, &r->cb, (size_t)m->nslots + 1, sizeof *r->b);
     memcpy(r->b, m->b, ((size_t)m->nslots + 1) * sizeof *r->b);
     return true;
