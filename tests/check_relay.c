@@ -11,6 +11,7 @@
 
 #include "relay.h"
 #include "graph_dot.h"
+#include "node_label.h"
 
 /* ---- helpers ---- */
 
@@ -323,6 +324,56 @@ START_TEST(test_temp_numbers)
 }
 END_TEST
 
+/* note [node names]: every loaded node has the position of its op name,
+ * variable, constant, '(' or index; node_labels_find takes a name, a
+ * position or @main:NAME, and nothing else. */
+START_TEST(test_node_names)
+{
+    static const char text[] = "def @main(%x, %y) {\n"
+                               "  %0 = add(%x, 1f);\n"
+                               "  %1 = (%0, %y);\n"
+                               "  %2 = %1.1;\n"
+                               "  multiply(%2, %0)\n"
+                               "}\n";
+    Graph *g = load_string(text);
+    NodeLabels nl;
+    node_labels_init(&nl, g, "test.relay");
+    Node *out = graph_output(g), *add = node_arg(out, 1), *get = node_arg(out, 0);
+    Node *one = node_arg(add, 1), *y = graph_param(g, 1);
+    ck_assert_int_eq(node_line(g, add), 2);
+    ck_assert_int_eq(node_col(g, add), 8);
+    ck_assert_int_eq(node_col(g, one), 16);
+    ck_assert_int_eq(node_line(g, y), 1);
+    ck_assert_int_eq(node_col(g, y), 15);
+    ck_assert_int_eq(node_col(g, node_arg(get, 0)), 8); /* the tuple's '(' */
+    ck_assert_int_eq(node_col(g, get), 11);              /* the index */
+    ck_assert_int_eq(node_col(g, out), 3);
+    StrBuf sb = {0};
+    node_label_at(&nl, add, &sb);
+    ck_assert_str_eq(sb.data, "%0 (test.relay:2:8)");
+    sb.len = 0;
+    node_label_at(&nl, out, &sb);
+    ck_assert_str_eq(sb.data, "<output> (test.relay:5:3)");
+    strbuf_free(&sb);
+    ck_assert_ptr_eq(node_labels_find(&nl, "%0"), add);
+    ck_assert_ptr_eq(node_labels_find(&nl, "@main:%0"), add);
+    ck_assert_ptr_eq(node_labels_find(&nl, "%y"), y);
+    ck_assert_ptr_eq(node_labels_find(&nl, "<output>"), out);
+    ck_assert_ptr_eq(node_labels_find(&nl, ":2"), add);
+    ck_assert_ptr_eq(node_labels_find(&nl, ":2:9"), one); /* uses make no node */
+    ck_assert_ptr_eq(node_labels_find(&nl, "test.relay:2:16"), one);
+    ck_assert_ptr_eq(node_labels_find(&nl, "x.relay:4"), get);
+    ck_assert_ptr_null(node_labels_find(&nl, "%3"));
+    ck_assert_ptr_null(node_labels_find(&nl, ":0"));
+    ck_assert_ptr_null(node_labels_find(&nl, ":7"));
+    ck_assert_ptr_null(node_labels_find(&nl, ":2:99"));
+    ck_assert_ptr_null(node_labels_find(&nl, ":2x"));
+    ck_assert_ptr_null(node_labels_find(&nl, ""));
+    node_labels_free(&nl);
+    graph_free(g);
+}
+END_TEST
+
 /* viz_write: shapes by kind, temps as graft fmt numbers them, the
  * output doubly bordered, highlights filled and labelled. */
 START_TEST(test_viz_write)
@@ -334,7 +385,7 @@ START_TEST(test_viz_write)
     Node *out = graph_output(g);
     Node *sub = node_arg(out, 1);
     uint32_t ids[2] = {node_id(sub), node_id(out)};
-    VizHighlight h[2] = {{ids, 2, "r #1"}, {ids + 1, 1, "s #1"}};
+    VizHighlight h[2] = {{ids, 2, "r #1", NULL}, {ids + 1, 1, "s #1", NULL}};
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
@@ -639,6 +690,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_scopes);
     tcase_add_test(tc, test_key_map);
     tcase_add_test(tc, test_temp_numbers);
+    tcase_add_test(tc, test_node_names);
     tcase_add_test(tc, test_viz_write);
     suite_add_tcase(s, tc);
     tc = tcase_create("roundtrip");

@@ -18,6 +18,7 @@ int cmd_viz(int argc, char **argv, const Limits *limits);
 int cmd_check(int argc, char **argv, const Limits *limits);
 int cmd_run(int argc, char **argv, const Limits *limits);
 int cmd_match(int argc, char **argv, const Limits *limits);
+int cmd_explain(int argc, char **argv, const Limits *limits);
 int cmd_compile(int argc, char **argv, const Limits *limits);
 int cmd_limits(int argc, char **argv, const Limits *limits);
 

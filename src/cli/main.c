@@ -21,6 +21,7 @@ static const Command commands[] = {
     {"check", cmd_check, "check RULES...                     diagnostics only"},
     {"run", cmd_run, "run RULES... MODEL [-o OUT] [--stats] [--trace]  apply the rules"},
     {"match", cmd_match, "match RULES... MODEL               list matches"},
+    {"explain", cmd_explain, "explain RULES... MODEL --at NODE [--rule NAME] | --rule NAME [--near N]  why a rule (did not) fire"},
     {"compile", cmd_compile, "compile RULES... -o OUT.c [--header OUT.h] [--name NAME] | --exe RULES... -o PROG"},
     {"limits", cmd_limits, "limits [--limit NAME=N]            print the resource limits in force"},
 };

@@ -299,7 +299,8 @@ const char *emit_pattern(Emitter *E, const PatNode *p)
         strbuf_printf(&sb, ", .nkids = %d, .kids = %s_kids", p->nkids, name);
     if (p->nbinds)
         strbuf_printf(&sb, ", .nbinds = %d, .binds = %s_binds", p->nbinds, name);
-    emit_line(E, "%s, .line = %d};", sb.data, p->line);
+    emit_line(E, "%s, .line = %d, .col = %d, .last_line = %d, .last_col = %d};", sb.data,
+              p->line, p->col, p->last_line, p->last_col);
     for (int i = 0; i < p->nkids; i++)
         free(kids[i]);
     free(kids);

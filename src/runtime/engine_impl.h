@@ -4,6 +4,7 @@
 #define GRAFT_ENGINE_IMPL_H
 
 #include "engine.h"
+#include "node_label.h"
 
 /* A set of (node id, rule) pairs: where [once] rules already applied. */
 typedef struct PairSet {
@@ -29,7 +30,17 @@ struct Engine {
     uint32_t stamp;        /* current stamp */
     Node **order;          /* scratch: topological order */
     size_t norder;         /* entries allocated in order */
+    NodeLabels *names;     /* the loaded model's node names, for the trace
+                              and refusals; NULL when neither is asked */
 };
+
+/* Appends n's name (note [node names]) as the trace and refusals give
+ * it: "%5 (model.relay:6:8)"; a node a rewrite built, "#17 nn.relu". */
+void engine_node_name(const Engine *e, const Node *n, StrBuf *out);
+/* Keeps a refusal of rule r at root for the statistics when asked
+ * (EngineOptions.refusals): "WHY: RULE at ROOT[: A REL B]". */
+void engine_refusal(Engine *e, uint32_t r, const char *why, const Node *root,
+                    const Node *a, const char *rel, const Node *b);
 
 /* The live nodes in topological order (into e->order); returns the count. */
 uint32_t engine_order(Engine *e);
@@ -42,7 +53,36 @@ bool engine_postdominates(Engine *e, const Node *root, const Node *u);
  * outside the match that the root does not post-dominate. */
 bool engine_interior_escapes(Engine *e, Node *root, const MatchPair *pairs,
                              uint32_t npairs);
+/* The same, naming the first interior node and its outside user (NULL
+ * when none escapes). */
+bool engine_interior_escape(Engine *e, Node *root, const MatchPair *pairs, uint32_t npairs,
+                            Node **interior, Node **user);
+/* Labels every node (operands first), as engine_matches does. */
+void engine_label_all(Engine *e);
 double engine_now(void);
+
+/* Whether [once] rule r may not apply at root: r built it, or rewrote it
+ * before (rewrite.c). */
+bool engine_once_refuses(const Engine *e, uint32_t r, const Node *root);
+
+/* What a partition pass makes of a root (graft explain). */
+typedef enum PartFate {
+    PART_UNTRIED,     /* no candidate: a leaf, or the rule does not match */
+    PART_KEPT,        /* a group */
+    PART_OVERLAP,     /* dropped: region node a is in the group rooted at b */
+    PART_INTERIOR,    /* dropped: interior node a is used by b outside */
+    PART_CLAIMED,     /* inside the group rooted at a already */
+    PART_PARTITIONED, /* inside a function partitioned before */
+} PartFate;
+
+typedef struct PartVerdict {
+    PartFate fate;
+    Node *a, *b;      /* as PartFate says */
+} PartVerdict;
+
+/* The candidate phase of rule's partition pass over the graph as it is,
+ * nothing applied: what becomes of root (partition.c). */
+void engine_partition_verdict(Engine *e, uint32_t rule, const Node *root, PartVerdict *v);
 
 /* rewrite_build.c: builds the action of rule r for bindings b, replacing
  * root; new nodes are labelled and stamped with their origin. */

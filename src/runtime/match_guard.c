@@ -162,3 +162,13 @@ bool guard_eval(const PatExpr *guard, const Binding *b)
 {
     return truth(guard, b);
 }
+
+GuardVal guard_value(const PatExpr *e, const Binding *b)
+{
+    return eval(e, b);
+}
+
+void guard_value_text(const GuardVal *v, const Binding *b, StrBuf *out)
+{
+    key(v, b, out);
+}

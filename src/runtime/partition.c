@@ -53,6 +53,8 @@ typedef struct Pass {
     size_t nregion, cregion;
     bool *named;        /* per variable slot of the rule: some non-leaf
                            pattern node binds it (s@exp(x)) */
+    const Node *watch;  /* graft explain: the root whose fate to record */
+    PartVerdict *verdict; /* where to record it, or NULL */
 } Pass;
 
 /* ---- candidates ---- */
@@ -177,17 +179,18 @@ static bool shared_kind(const Node *n)
     return node_kind(n) == NODE_CONST || node_kind(n) == NODE_FUNC;
 }
 
-static bool overlaps(const Pass *p)
+/* The first region node already in a group, or NULL. */
+static Node *overlaps(const Pass *p)
 {
     for (size_t i = 0; i < p->nregion; i++)
         if (!shared_kind(p->region[i]) && p->gid[node_id(p->region[i])] != NO_GROUP)
-            return true;
-    return false;
+            return p->region[i];
+    return NULL;
 }
 
 /* An interior node used outside the region where the root does not
- * post-dominate the use. */
-static bool interior_escapes(Pass *p, const Group *gr)
+ * post-dominate the use: returns it, with the user in *outside. */
+static Node *interior_escapes(Pass *p, const Group *gr, Node **outside)
 {
     for (size_t i = 0; i < p->nregion; i++) {
         Node *x = p->region[i];
@@ -196,11 +199,20 @@ static bool interior_escapes(Pass *p, const Group *gr)
         for (const Use *u = node_first_use(x); u; u = use_next(u)) {
             Node *user = use_user(u);
             if (p->inreg[node_id(user)] != p->stamp &&
-                !engine_postdominates(p->e, gr->root, user))
-                return true;
+                !engine_postdominates(p->e, gr->root, user)) {
+                *outside = user;
+                return x;
+            }
         }
     }
-    return false;
+    return NULL;
+}
+
+/* graft explain: what became of the watched root. */
+static void verdict(Pass *p, const Node *root, PartFate fate, Node *a, Node *b)
+{
+    if (p->verdict && root == p->watch)
+        *p->verdict = (PartVerdict){fate, a, b};
 }
 
 /* A match at root: a candidate group, kept unless it overlaps or leaks. */
@@ -215,16 +227,23 @@ static void candidate(Pass *p, Node *root)
     }
     gr.number = p->counter++;
     collect_region(p, &gr);
-    if (overlaps(p)) {
+    Node *x, *user = NULL;
+    if ((x = overlaps(p))) {
         st->overlap++;
+        verdict(p, root, PART_OVERLAP, x, p->groups[p->gid[node_id(x)]].root);
+        engine_refusal(p->e, p->rule, "overlap", root, x, "is in the group of",
+                       p->groups[p->gid[node_id(x)]].root);
         free(gr.inputs);
         return;
     }
-    if (interior_escapes(p, &gr)) {
+    if ((x = interior_escapes(p, &gr, &user))) {
         st->interior++;
+        verdict(p, root, PART_INTERIOR, x, user);
+        engine_refusal(p->e, p->rule, "interior-use", root, x, "is used outside by", user);
         free(gr.inputs);
         return;
     }
+    verdict(p, root, PART_KEPT, NULL, NULL);
     for (size_t i = 0; i < p->nregion; i++)
         p->gid[node_id(p->region[i])] = (uint32_t)p->ngroups;
     xgrow((void **)&p->groups, &p->cgroups, p->ngroups + 1, sizeof *p->groups);
@@ -289,6 +308,7 @@ static Node *copy_node(Graph *g, Node *n, Node *const *args)
         graph_set_type(g, c, node_type(n));
     if (node_annotation(n))
         graph_set_annotation(g, c, node_annotation(n));
+    graph_set_pos(g, c, node_line(g, n), node_col(g, n));
     return c;
 }
 
@@ -532,6 +552,40 @@ static void relabel_changed(Engine *e, uint32_t n, uint32_t *upto)
     *upto = count;
 }
 
+/* The candidate groups of a pass over the n nodes of e->order, outputs
+ * first. */
+static void find_groups(Pass *p, uint32_t n)
+{
+    Engine *e = p->e;
+    for (uint32_t i = n; i-- > 0;) {
+        Node *x = e->order[i];
+        if (p->gid[node_id(x)] != NO_GROUP) {
+            verdict(p, x, PART_CLAIMED, p->groups[p->gid[node_id(x)]].root, NULL);
+            continue;
+        }
+        if (p->pre[node_id(x)]) {
+            verdict(p, x, PART_PARTITIONED, NULL, NULL);
+            continue;
+        }
+        if (is_partitioned_fn(x)) {
+            mark_pre(p, x);
+            continue;
+        }
+        try_root(p, x);
+    }
+}
+
+void engine_partition_verdict(Engine *e, uint32_t rule, const Node *root, PartVerdict *v)
+{
+    Pass p;
+    pass_init(&p, e, rule);
+    p.watch = root;
+    p.verdict = v;
+    *v = (PartVerdict){PART_UNTRIED, NULL, NULL};
+    find_groups(&p, engine_order(e));
+    pass_free(&p);
+}
+
 /* One partition pass of one rule (note [partition semantics]); upto as
  * relabel_changed takes it. */
 static void partition_pass(Engine *e, uint32_t rule, uint32_t *upto)
@@ -540,16 +594,7 @@ static void partition_pass(Engine *e, uint32_t rule, uint32_t *upto)
     pass_init(&p, e, rule);
     uint32_t n = engine_order(e);
     relabel_changed(e, n, upto);
-    for (uint32_t i = n; i-- > 0;) {
-        Node *x = e->order[i];
-        if (p.gid[node_id(x)] != NO_GROUP || p.pre[node_id(x)])
-            continue;
-        if (is_partitioned_fn(x)) {
-            mark_pre(&p, x);
-            continue;
-        }
-        try_root(&p, x);
-    }
+    find_groups(&p, n);
     for (size_t i = 0; i < p.ngroups; i++)
         apply_group(&p, &p.groups[i]);
     e->stats.rules[rule].applied += p.ngroups;

@@ -59,7 +59,7 @@ static void once_add(PairSet *s, uint64_t k)
 }
 
 /* A [once] rule never applies at a node it built or already rewrote. */
-static bool once_refuses(const Engine *e, uint32_t r, const Node *root)
+bool engine_once_refuses(const Engine *e, uint32_t r, const Node *root)
 {
     uint32_t id = node_id(root);
     if (id < e->norigin && e->origin[id] == r + 1)
@@ -69,38 +69,15 @@ static bool once_refuses(const Engine *e, uint32_t r, const Node *root)
 
 /* ---- trace ---- */
 
-static void describe(FILE *out, const Node *n)
-{
-    switch (node_kind(n)) {
-    case NODE_CALL:
-        fprintf(out, "#%u %s", node_id(n), node_op(n) ? node_op(n) : "call");
-        break;
-    case NODE_VAR:
-        fprintf(out, "%%%s", node_name(n));
-        break;
-    case NODE_CONST:
-        fprintf(out, "%s", node_const_text(n));
-        break;
-    case NODE_TUPLE:
-        fprintf(out, "#%u tuple", node_id(n));
-        break;
-    case NODE_GETITEM:
-        fprintf(out, "#%u .%d", node_id(n), node_index(n));
-        break;
-    case NODE_FUNC:
-        fprintf(out, "#%u fn", node_id(n));
-        break;
-    }
-}
-
 static void trace(const Engine *e, const RuleDesc *rule, const Node *root, const Node *by)
 {
-    FILE *out = e->opts.trace;
-    fprintf(out, "rewrite %s (%s:%d): ", rule->name, rule->file, rule->line);
-    describe(out, root);
-    fputs(" => ", out);
-    describe(out, by);
-    fputc('\n', out);
+    StrBuf sb = {0};
+    engine_node_name(e, root, &sb);
+    strbuf_puts(&sb, " => ");
+    engine_node_name(e, by, &sb);
+    fprintf(e->opts.trace, "rewrite %s (%s:%d): %s\n", rule->name, rule->file, rule->line,
+            sb.data);
+    strbuf_free(&sb);
 }
 
 /* ---- one root ---- */
@@ -156,12 +133,15 @@ static bool try_rule(Engine *e, uint32_t r, Node *root)
     st->matched++;
     uint32_t npairs;
     const MatchPair *pairs = matcher_pairs(e->m, &npairs);
-    if (rule->once && once_refuses(e, r, root)) {
+    if (rule->once && engine_once_refuses(e, r, root)) {
         st->once++;
+        engine_refusal(e, r, "once", root, NULL, NULL, NULL);
         return false;
     }
-    if (engine_interior_escapes(e, root, pairs, npairs)) {
+    Node *interior, *user;
+    if (engine_interior_escape(e, root, pairs, npairs, &interior, &user)) {
         st->interior++;
+        engine_refusal(e, r, "interior-use", root, interior, "is used outside by", user);
         return false;
     }
     uint32_t first_new = graph_node_count(e->g);

@@ -88,8 +88,8 @@ static const PatItem items[] = {
  */
 
 static const char *const fold_slots[] = {"c", "x", "w", "s"};
-static const PatNode fold_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 1, .line = 5};
-static const PatNode fold_pat1 = {.kind = PAT_ANY, .item = 0, .slot = 2, .line = 5};
+static const PatNode fold_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 1, .line = 5, .col = 33, .last_line = 5, .last_col = 33};
+static const PatNode fold_pat1 = {.kind = PAT_ANY, .item = 0, .slot = 2, .line = 5, .col = 36, .last_line = 5, .last_col = 36};
 static const PatNode *const fold_pat2_kids[] = {&fold_pat0, &fold_pat1};
 static const AttrValue fold_value3 = {.kind = ATTR_INT, .i = 1, .f = 1.0};
 static const AttrValue fold_value4 = {.kind = ATTR_INT, .i = 1, .f = 1.0};
@@ -98,10 +98,10 @@ static const AttrValue fold_value5 = {.kind = ATTR_LIST, .nitems = 2, .items = f
 static const PatAttrBind fold_pat2_binds[] = {
     {.name = "strides", .slot = 3, .dflt = &fold_value5},
 };
-static const PatNode fold_pat2 = {.kind = PAT_OP, .item = 1, .slot = 0, .nkids = 2, .kids = fold_pat2_kids, .nbinds = 1, .binds = fold_pat2_binds, .line = 5};
-static const PatNode fold_pat6 = {.kind = PAT_ANY, .item = 0, .slot = -1, .line = 5};
+static const PatNode fold_pat2 = {.kind = PAT_OP, .item = 1, .slot = 0, .nkids = 2, .kids = fold_pat2_kids, .nbinds = 1, .binds = fold_pat2_binds, .line = 5, .col = 23, .last_line = 5, .last_col = 48};
+static const PatNode fold_pat6 = {.kind = PAT_ANY, .item = 0, .slot = -1, .line = 5, .col = 51, .last_line = 5, .last_col = 51};
 static const PatNode *const fold_pat7_kids[] = {&fold_pat2, &fold_pat6};
-static const PatNode fold_pat7 = {.kind = PAT_OP, .item = 2, .slot = -1, .nkids = 2, .kids = fold_pat7_kids, .line = 5};
+static const PatNode fold_pat7 = {.kind = PAT_OP, .item = 2, .slot = -1, .nkids = 2, .kids = fold_pat7_kids, .line = 5, .col = 9, .last_line = 5, .last_col = 52};
 static const PatExpr fold_guard8 = {.kind = EXPR_SLOT, .slot = 3};
 static const AttrValue fold_value9 = {.kind = ATTR_INT, .i = 1, .f = 1.0};
 static const PatExpr fold_guard10 = {.kind = EXPR_NUM, .f = 1.0, .slot = -1, .attr = &fold_value9};
@@ -158,14 +158,14 @@ static Node *fold_build(Graph *g, const Binding *b, Node *root)
  */
 
 static const char *const act_slots[] = {"x"};
-static const PatNode act_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 0, .line = 6};
+static const PatNode act_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 0, .line = 6, .col = 29, .last_line = 6, .last_col = 29};
 static const PatNode *const act_pat1_kids[] = {&act_pat0};
-static const PatNode act_pat1 = {.kind = PAT_OP, .item = 3, .slot = -1, .nkids = 1, .kids = act_pat1_kids, .line = 6};
-static const PatNode act_pat2 = {.kind = PAT_ANY, .item = 0, .slot = 0, .line = 6};
+static const PatNode act_pat1 = {.kind = PAT_OP, .item = 3, .slot = -1, .nkids = 1, .kids = act_pat1_kids, .line = 6, .col = 21, .last_line = 6, .last_col = 30};
+static const PatNode act_pat2 = {.kind = PAT_ANY, .item = 0, .slot = 0, .line = 6, .col = 42, .last_line = 6, .last_col = 42};
 static const PatNode *const act_pat3_kids[] = {&act_pat2};
-static const PatNode act_pat3 = {.kind = PAT_OP, .item = 4, .slot = -1, .nkids = 1, .kids = act_pat3_kids, .line = 6};
+static const PatNode act_pat3 = {.kind = PAT_OP, .item = 4, .slot = -1, .nkids = 1, .kids = act_pat3_kids, .line = 6, .col = 34, .last_line = 6, .last_col = 43};
 static const PatNode *const act_pat4_kids[] = {&act_pat1, &act_pat3};
-static const PatNode act_pat4 = {.kind = PAT_ALT, .item = 5, .slot = -1, .nkids = 2, .kids = act_pat4_kids, .line = 6};
+static const PatNode act_pat4 = {.kind = PAT_ALT, .item = 5, .slot = -1, .nkids = 2, .kids = act_pat4_kids, .line = 6, .col = 21, .last_line = 6, .last_col = 43};
 static const PatExpr act_guard5 = {.kind = EXPR_RANK, .slot = 0};
 static const AttrValue act_value6 = {.kind = ATTR_INT, .i = 4, .f = 4.0};
 static const PatExpr act_guard7 = {.kind = EXPR_NUM, .f = 4.0, .slot = -1, .attr = &act_value6};
@@ -204,10 +204,10 @@ static Node *act_build(Graph *g, const Binding *b, Node *root)
  */
 
 static const char *const scale_slots[] = {"x", "s"};
-static const PatNode scale_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 0, .line = 7};
-static const PatNode scale_pat1 = {.kind = PAT_ANY, .item = 6, .slot = 1, .embed = true, .line = 7};
+static const PatNode scale_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 0, .line = 7, .col = 19, .last_line = 7, .last_col = 19};
+static const PatNode scale_pat1 = {.kind = PAT_ANY, .item = 6, .slot = 1, .embed = true, .line = 7, .col = 22, .last_line = 7, .last_col = 28};
 static const PatNode *const scale_pat2_kids[] = {&scale_pat0, &scale_pat1};
-static const PatNode scale_pat2 = {.kind = PAT_OP, .item = 7, .slot = -1, .nkids = 2, .kids = scale_pat2_kids, .line = 7};
+static const PatNode scale_pat2 = {.kind = PAT_OP, .item = 7, .slot = -1, .nkids = 2, .kids = scale_pat2_kids, .line = 7, .col = 10, .last_line = 7, .last_col = 29};
 static const PatExpr scale_guard3 = {.kind = EXPR_VALUE, .slot = 1};
 static const AttrValue scale_value4 = {.kind = ATTR_FLOAT, .f = 0.5};
 static const PatExpr scale_guard5 = {.kind = EXPR_NUM, .f = 0.5, .slot = -1, .attr = &scale_value4};
@@ -251,12 +251,12 @@ static Node *scale_build(Graph *g, const Binding *b, Node *root)
  */
 
 static const char *const skip_slots[] = {"x"};
-static const PatNode skip_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 0, .line = 8};
+static const PatNode skip_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 0, .line = 8, .col = 23, .last_line = 8, .last_col = 23};
 static const PatNode *const skip_pat1_kids[] = {&skip_pat0};
-static const PatNode skip_pat1 = {.kind = PAT_STAR, .item = 8, .slot = -1, .nkids = 1, .kids = skip_pat1_kids, .line = 8};
-static const PatNode skip_pat2 = {.kind = PAT_ANY, .item = 6, .slot = -1, .embed = true, .line = 8};
+static const PatNode skip_pat1 = {.kind = PAT_STAR, .item = 8, .slot = -1, .nkids = 1, .kids = skip_pat1_kids, .line = 8, .col = 9, .last_line = 8, .last_col = 24};
+static const PatNode skip_pat2 = {.kind = PAT_ANY, .item = 6, .slot = -1, .embed = true, .line = 8, .col = 28, .last_line = 8, .last_col = 34};
 static const PatNode *const skip_pat3_kids[] = {&skip_pat1, &skip_pat2};
-static const PatNode skip_pat3 = {.kind = PAT_OP, .item = 9, .slot = -1, .nkids = 2, .kids = skip_pat3_kids, .line = 8};
+static const PatNode skip_pat3 = {.kind = PAT_OP, .item = 9, .slot = -1, .nkids = 2, .kids = skip_pat3_kids, .line = 8, .col = 9, .last_line = 8, .last_col = 34};
 static const PatExpr skip_action4 = {.kind = EXPR_SLOT, .slot = 0};
 
 /* action of skip: builds the replacement of root */
@@ -272,12 +272,12 @@ static Node *skip_build(Graph *g, const Binding *b, Node *root)
  */
 
 static const char *const first_slots[] = {"x"};
-static const PatNode first_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 0, .line = 9};
-static const PatNode first_pat1 = {.kind = PAT_ANY, .item = 0, .slot = -1, .line = 9};
+static const PatNode first_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 0, .line = 9, .col = 11, .last_line = 9, .last_col = 11};
+static const PatNode first_pat1 = {.kind = PAT_ANY, .item = 0, .slot = -1, .line = 9, .col = 14, .last_line = 9, .last_col = 14};
 static const PatNode *const first_pat2_kids[] = {&first_pat0, &first_pat1};
-static const PatNode first_pat2 = {.kind = PAT_TUPLE, .item = 10, .slot = -1, .nkids = 2, .kids = first_pat2_kids, .line = 9};
+static const PatNode first_pat2 = {.kind = PAT_TUPLE, .item = 10, .slot = -1, .nkids = 2, .kids = first_pat2_kids, .line = 9, .col = 10, .last_line = 9, .last_col = 15};
 static const PatNode *const first_pat3_kids[] = {&first_pat2};
-static const PatNode first_pat3 = {.kind = PAT_GETITEM, .item = 11, .slot = -1, .nkids = 1, .kids = first_pat3_kids, .line = 9};
+static const PatNode first_pat3 = {.kind = PAT_GETITEM, .item = 11, .slot = -1, .nkids = 1, .kids = first_pat3_kids, .line = 9, .col = 10, .last_line = 9, .last_col = 18};
 static const PatExpr first_action4 = {.kind = EXPR_SLOT, .slot = 0};
 static const PatExpr first_action5 = {.kind = EXPR_SLOT, .slot = 0};
 static const AttrValue first_value6 = {.kind = ATTR_INT, .i = 1, .f = 1.0};
@@ -305,9 +305,9 @@ static Node *first_build(Graph *g, const Binding *b, Node *root)
  */
 
 static const char *const wrap_slots[] = {"x"};
-static const PatNode wrap_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 0, .line = 10};
+static const PatNode wrap_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 0, .line = 10, .col = 20, .last_line = 10, .last_col = 20};
 static const PatNode *const wrap_pat1_kids[] = {&wrap_pat0};
-static const PatNode wrap_pat1 = {.kind = PAT_OP, .item = 12, .slot = -1, .nkids = 1, .kids = wrap_pat1_kids, .line = 10};
+static const PatNode wrap_pat1 = {.kind = PAT_OP, .item = 12, .slot = -1, .nkids = 1, .kids = wrap_pat1_kids, .line = 10, .col = 16, .last_line = 10, .last_col = 21};
 static const PatExpr wrap_action2 = {.kind = EXPR_SLOT, .slot = 0};
 static const PatExpr *const wrap_action3_kids[] = {&wrap_action2};
 static const PatExpr wrap_action3 = {.kind = EXPR_CALL, .s = "nn.relu", .slot = -1, .nkids = 1, .kids = wrap_action3_kids};
@@ -328,12 +328,12 @@ static Node *wrap_build(Graph *g, const Binding *b, Node *root)
  */
 
 static const char *const conv_relu_slots[] = {"x", "w"};
-static const PatNode conv_relu_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 0, .line = 11};
-static const PatNode conv_relu_pat1 = {.kind = PAT_ANY, .item = 13, .slot = 1, .line = 11};
+static const PatNode conv_relu_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 0, .line = 11, .col = 32, .last_line = 11, .last_col = 32};
+static const PatNode conv_relu_pat1 = {.kind = PAT_ANY, .item = 13, .slot = 1, .line = 11, .col = 35, .last_line = 11, .last_col = 49};
 static const PatNode *const conv_relu_pat2_kids[] = {&conv_relu_pat0, &conv_relu_pat1};
-static const PatNode conv_relu_pat2 = {.kind = PAT_OP, .item = 14, .slot = -1, .nkids = 2, .kids = conv_relu_pat2_kids, .line = 11};
+static const PatNode conv_relu_pat2 = {.kind = PAT_OP, .item = 14, .slot = -1, .nkids = 2, .kids = conv_relu_pat2_kids, .line = 11, .col = 22, .last_line = 11, .last_col = 102};
 static const PatNode *const conv_relu_pat3_kids[] = {&conv_relu_pat2};
-static const PatNode conv_relu_pat3 = {.kind = PAT_OP, .item = 15, .slot = -1, .nkids = 1, .kids = conv_relu_pat3_kids, .line = 11};
+static const PatNode conv_relu_pat3 = {.kind = PAT_OP, .item = 15, .slot = -1, .nkids = 1, .kids = conv_relu_pat3_kids, .line = 11, .col = 14, .last_line = 11, .last_col = 103};
 static const AttrValue conv_relu_value4 = {.kind = ATTR_STRING, .s = "dnnl.conv2d_relu"};
 static const AttrValue conv_relu_value5 = {.kind = ATTR_INT, .i = 2, .f = 2.0};
 static const Attr conv_relu_part_attrs[] = {
