@@ -170,6 +170,8 @@ static void emit_rule_comment(Emitter *E, const RuleDesc *rule)
     strbuf_free(&name);
 }
 
+/* The names of the rule's slots, named by content ("slots_x_w") as rules
+ * with the same variables share them. */
 static char *emit_slot_names(Emitter *E, const RuleDesc *rule)
 {
     if (!rule->nslots)
@@ -181,7 +183,11 @@ static char *emit_slot_names(Emitter *E, const RuleDesc *rule)
         emit_c_string(&sb, rule->slot_names[i]);
     }
     strbuf_putc(&sb, '}');
-    strbuf_printf(&hint, "%s_slots", E->prefix);
+    strbuf_puts(&hint, "slots");
+    for (int i = 0; i < rule->nslots && hint.len < IDENT_MAX; i++) {
+        strbuf_putc(&hint, '_');
+        ident_of(&hint, "", rule->slot_names[i] ? rule->slot_names[i] : "");
+    }
     char *name = xstrdup(emit_def(E, "char *const", true, hint.data, sb.data));
     strbuf_free(&sb);
     strbuf_free(&hint);

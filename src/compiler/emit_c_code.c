@@ -74,6 +74,7 @@ typedef struct FnHead {
 static char *finish_fn(Emitter *E, const FnHead *h)
 {
     StrBuf key = {0}, locals = {0};
+    E->in_body = false;
     for (int i = 0; i < h->nslots; i++)
         if (E->var_used[i])
             strbuf_printf(&locals, "const Binding *const %s = &b[%d];\n", E->vars[i], i);
@@ -346,8 +347,8 @@ static void guard_body(Emitter *E, const GuardCtx *c, const char *body, const Sr
                        const char *file)
 {
     if (c->ntemps)
-        emit_line(E, "/* operands too deeply nested for one expression come first, "
-                     "evaluated eagerly: the gv_ helpers are pure */");
+        emit_line(E, "/* operands nested too deep for one expression, computed first "
+                     "(gv_ helpers are pure) */");
     for (char *line = c->temps.data, *nl; line && (nl = strchr(line, '\n')); line = nl + 1) {
         emit_line_to_rule(E, where, file);
         emit_line(E, "%.*s", (int)(nl - line), line);

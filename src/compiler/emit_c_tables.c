@@ -98,17 +98,23 @@ static void put_str(StrBuf *sb, const char *field, const char *s)
     emit_c_string(sb, s);
 }
 
-/* Defines the n ids as "static const uint32_t NAME[]", once per content
- * (note [one definition]); returns the name. */
-static const char *emit_ids(Emitter *E, const char *hint, const uint32_t *ids, int n)
+/* Defines the n ids as "static const uint32_t ids_1_2[]", named by
+ * content and written once per content (note [one definition]), as
+ * items share them; returns the name. */
+static const char *emit_ids(Emitter *E, const uint32_t *ids, int n)
 {
-    StrBuf sb = {0};
+    StrBuf sb = {0}, hint = {0};
     strbuf_putc(&sb, '{');
-    for (int i = 0; i < n; i++)
+    strbuf_puts(&hint, "ids");
+    for (int i = 0; i < n; i++) {
         strbuf_printf(&sb, "%s%u", i ? ", " : "", ids[i]);
+        if (hint.len < 32)
+            strbuf_printf(&hint, "_%u", ids[i]);
+    }
     strbuf_putc(&sb, '}');
-    const char *name = emit_def(E, "uint32_t", true, hint, sb.data);
+    const char *name = emit_def(E, "uint32_t", true, hint.data, sb.data);
     strbuf_free(&sb);
+    strbuf_free(&hint);
     return name;
 }
 
@@ -187,13 +193,10 @@ void emit_preds(Emitter *E, const EmitRefs *refs)
 /* ---- items ---- */
 
 /* The id arrays of one item: names[0] its tests, names[1] its args. */
-static void item_arrays(Emitter *E, uint32_t id, const PatItem *it, char *names[2])
+static void item_arrays(Emitter *E, const PatItem *it, char *names[2])
 {
-    char hint[48];
-    snprintf(hint, sizeof hint, "item%u_preds", id);
-    names[0] = it->npreds ? xstrdup(emit_ids(E, hint, it->preds, it->npreds)) : NULL;
-    snprintf(hint, sizeof hint, "item%u_args", id);
-    names[1] = it->nargs ? xstrdup(emit_ids(E, hint, it->args, it->nargs)) : NULL;
+    names[0] = it->npreds ? xstrdup(emit_ids(E, it->preds, it->npreds)) : NULL;
+    names[1] = it->nargs ? xstrdup(emit_ids(E, it->args, it->nargs)) : NULL;
 }
 
 static void item_init(Emitter *E, const PatItem *it, char *const names[2])
@@ -224,7 +227,7 @@ void emit_items(Emitter *E, const EmitRefs *refs)
     emit_blank(E);
     char *(*names)[2] = xcalloc(rs->nitems, sizeof *names);
     for (uint32_t i = 0; i < rs->nitems; i++)
-        item_arrays(E, i, &rs->items[i], names[i]);
+        item_arrays(E, &rs->items[i], names[i]);
     emit_line(E, "static const PatItem items[] = {");
     E->indent++;
     for (uint32_t i = 0; i < rs->nitems; i++) {
@@ -330,7 +333,9 @@ const char *emit_attr_value(Emitter *E, const AttrValue *v)
 
 /* ---- pattern trees ---- */
 
-static const char *pattern_binds(Emitter *E, const PatNode *p, const char *name)
+/* The attribute bindings of p, named by content ("binds_epsilon") as
+ * rules share them. */
+static const char *pattern_binds(Emitter *E, const PatNode *p)
 {
     StrBuf sb = {0}, hint = {0};
     strbuf_puts(&sb, "{\n");
@@ -343,7 +348,11 @@ static const char *pattern_binds(Emitter *E, const PatNode *p, const char *name)
                       dflt ? "&" : "", dflt ? dflt : "NULL");
     }
     strbuf_putc(&sb, '}');
-    strbuf_printf(&hint, "%s_binds", name);
+    strbuf_puts(&hint, "binds");
+    for (int i = 0; i < p->nbinds && hint.len < 32; i++) {
+        strbuf_putc(&hint, '_');
+        ident_part(&hint, p->binds[i].name ? p->binds[i].name : "", 16);
+    }
     const char *binds = emit_def(E, "PatAttrBind", true, hint.data, sb.data);
     strbuf_free(&sb);
     strbuf_free(&hint);
@@ -374,7 +383,7 @@ const char *emit_pattern(Emitter *E, const PatNode *p)
         kids[i] = xstrdup(emit_pattern(E, p->kids[i]));
     const char *name = emit_name_new(E, p, "pat");
     char *kid_array = p->nkids ? addr_array(E, "PatNode *const", name, kids, p->nkids) : NULL;
-    char *binds = p->nbinds ? xstrdup(pattern_binds(E, p, name)) : NULL;
+    char *binds = p->nbinds ? xstrdup(pattern_binds(E, p)) : NULL;
     StrBuf sb = {0};
     strbuf_printf(&sb, "static const PatNode %s = {.kind = %s, .item = %u, .slot = %d",
                   name, ENUM_NAME(pat_kind_name, p->kind, PatKind), p->item, p->slot);

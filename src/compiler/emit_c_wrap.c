@@ -59,12 +59,14 @@ static void string_break(const char *s, size_t i, size_t avail, Break *str, bool
 
 /* The best break of code text s for a line of avail columns: a break
  * outside literals that fits (better() decides); a split of a string
- * literal when no such break fills a third of the line; the first break that
- * does not fit when nothing fits (false: no break at all). */
+ * literal when no such break fills a third of the line; else (or when
+ * that is no third either) the last place between tokens that fits (after
+ * "(" or "!", before ")"); the first
+ * break that does not fit when nothing fits (false: no break at all). */
 static bool find_break(const char *s, size_t avail, Break *best)
 {
-    Break fit = {0}, str = {0}, over = {0};
-    bool have_fit = false, have_str = false, have_over = false;
+    Break fit = {0}, str = {0}, over = {0}, weak = {0};
+    bool have_fit = false, have_str = false, have_over = false, have_weak = false;
     char quote = 0;
     int depth = 0;
     for (size_t i = 0; s[i];) {
@@ -92,6 +94,14 @@ static bool find_break(const char *s, size_t avail, Break *best)
             b = (Break){i, i + 1, false, depth - 1}; /* before a comma inside it */
             is_break = true;
         }
+        if (!is_break && (s[i] == '(' || (s[i] == '!' && s[i + 1] != '=')) && s[i + 1] &&
+            i + 1 <= avail) { /* a weak break between tokens, for want of a comma */
+            weak = (Break){i + 1, i + 1, false, 0};
+            have_weak = true;
+        } else if (!is_break && s[i + 1] == ')' && i + 1 <= avail) {
+            weak = (Break){i + 1, i + 1, false, 0};
+            have_weak = true;
+        }
         if (is_break && b.cut <= avail && (!have_fit || better(&b, &fit, avail))) {
             fit = b;
             have_fit = true;
@@ -103,6 +113,10 @@ static bool find_break(const char *s, size_t avail, Break *best)
     }
     if (have_str && (!have_fit || fit.cut < avail / 3)) {
         *best = str;
+        return true;
+    }
+    if (have_weak && weak.cut > 0 && (!have_fit || fit.cut < avail / 3)) {
+        *best = weak;
         return true;
     }
     *best = have_fit ? fit : over;
