@@ -22,6 +22,7 @@ START_TEST(test_valid_name)
     ck_assert(!emit_c_valid_name("int"));
     ck_assert(!emit_c_valid_name("main"));
     ck_assert(!emit_c_valid_name("rules")); /* the file's own table */
+    ck_assert(!emit_c_valid_name("attr_tests"));
 }
 END_TEST
 
@@ -99,6 +100,53 @@ START_TEST(test_guard_text)
     ck_assert_ptr_null(strstr(c, "PatExpr"));
     assert_has(c, "const RuleSet r = {");
     ck_assert_ptr_null(strstr(c, "#line"));
+    free(c);
+}
+END_TEST
+
+/* Bindings are locals named after the rule's variables, clear of the
+ * parameters (a variable b), and names made from rules stay distinct: a
+ * rule named like a generated object, one whose name starts "rule_" (it
+ * once looped forever), the same constant used by two rules. */
+START_TEST(test_names)
+{
+    char *c = compile_text("rule_x := exp(b) where users(b) == 1 => exp(nn.relu(b))\n"
+                           "ids_0 := nn.relu(g) where users(g) == 2 => g\n", false);
+    assert_has(c, "static bool rule_x_guard(const Graph *g, const Binding *b)\n{\n"
+                  "    const Binding *const v_b = &b[0];\n"
+                  "    (void)g;\n"
+                  "    return gv_cmp(CMP_EQ, gv_users(v_b), gv_num(1.0));\n}\n");
+    assert_has(c, "    Node *n0 = graph_add_call(g, \"nn.relu\", (Node *const[]){v_b->node}, 1, "
+                  "NULL, 0);\n");
+    assert_has(c, "static const uint32_t ids_0[] = {0};\n");
+    assert_has(c, "static bool ids_0_guard(const Graph *g, const Binding *b)\n{\n"
+                  "    const Binding *const v_g = &b[0];\n");
+    /* slot names are named by content */
+    assert_has(c, "static const char *const slots_b[] = {\"b\"};\n");
+    assert_has(c, "static const char *const slots_g[] = {\"g\"};\n");
+    free(c);
+}
+END_TEST
+
+/* The rule's text as written heads its section, and table entries
+ * point back to it; identical constants and attribute tests are written
+ * once. */
+START_TEST(test_rule_pointers)
+{
+    char *c = compile_text("a := nn.conv2d(x, w, groups=1)\n"
+                           "    => nn.conv2d(x, w, groups=1, channels=1)\n"
+                           "b := nn.batch_norm(x, _, _, _, _, axis=1)[0] => x\n", false);
+    assert_has(c, "/* ---- rule a (t.graft:1) ----\n\n"
+                  "a := nn.conv2d(x, w, groups=1)\n"
+                  "    => nn.conv2d(x, w, groups=1, channels=1)\n */\n");
+    assert_has(c, "    /* 0: a (t.graft:1) */\n    {.kind = PRED_ATTR, .s = \"groups\"");
+    assert_has(c, "    /* 0: a (t.graft:1) and 1 more rule */\n    {.kind = PITEM_ANY},\n");
+    assert_has(c, "/* test 1: nn.batch_norm's axis is 1 (default 1), in b (t.graft:3): "
+                  "as attr_test0 */\n");
+    assert_has(c, "    attr_test0, /* 1 */\n");
+    assert_has(c, "static const AttrValue int_1 = {.kind = ATTR_INT, .i = 1, .f = 1.0};\n");
+    ck_assert_ptr_null(strstr(strstr(c, "int_1 = ") + 1, "int_1 = ")); /* once */
+    assert_has(c, "    /* b (t.graft:3) */\n    {\n        .name = \"b\",\n");
     free(c);
 }
 END_TEST
@@ -362,6 +410,8 @@ static Suite *emit_suite(void)
     suite_add_tcase(s, names);
     TCase *text = tcase_create("generated_text");
     tcase_add_test(text, test_guard_text);
+    tcase_add_test(text, test_names);
+    tcase_add_test(text, test_rule_pointers);
     tcase_add_test(text, test_guard_spill);
     tcase_add_test(text, test_guard_spill_bound);
     tcase_add_test(text, test_action_text);

@@ -1,10 +1,14 @@
 /* emit_c.c - the C emitter's entry points (emit_c.h): the file's layout.
  *
  * The C file holds, in order: a comment naming the rule files, the
- * shared tables (node tests, items), then per rule its pattern tree,
- * guard and action tables and compiled functions under a comment with the
- * rule's name, place and text, then the RuleDesc array and the exported
- * RuleSet (and with --exe a main).
+ * shared tables (node tests and their compiled attribute tests, items),
+ * each entry under a pointer to the rules it belongs to (emit_c_refs.c);
+ * then per rule, under its name, place and source text: its pattern
+ * tree, the constants its functions use, its compiled guard and action,
+ * and the trees of a guard or action left to the interpreter; then the
+ * RuleDesc array and the exported RuleSet (and with --exe a main).
+ * Every file-scope name goes through emit_unique, so names made from
+ * rules never collide, with each other or with the fixed ones.
  */
 #include "config.h"
 
@@ -21,6 +25,7 @@ static const char *const c_keywords[] = {
     "inline", "int", "long", "register", "restrict", "return", "short",
     "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
     "unsigned", "void", "volatile", "while", "main", "preds", "items", "rules",
+    "attr_tests",
 };
 
 bool emit_c_valid_name(const char *s)
