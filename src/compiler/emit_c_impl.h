@@ -14,9 +14,9 @@
 
 #include "emit_c.h"
 
-/* Columns a generated line may use; the rule text and the #line
- * directives naming long paths are the only lines that can pass it
- * (a rule's source line is already that wide, a path cannot be split). */
+/* Columns a generated line may use; only a #line directive naming a long
+ * path (which cannot be split) or a rule text without a place to break
+ * can pass it. */
 enum { EMIT_WIDTH = 100 };
 
 /* A set of strings, each with a value: names taken, definitions by
@@ -75,8 +75,8 @@ void emit_blank(Emitter *E);
  * lines of at most EMIT_WIDTH columns (emit_c_wrap.c). */
 void emit_wrapped(Emitter *E, int col, const char *text);
 /* Writes text (lines) inside a comment as it is, tabs expanded, a line
- * wider than EMIT_WIDTH broken between words and continued 4 columns
- * deeper than it starts. */
+ * wider than EMIT_WIDTH broken between words (or inside a long word after
+ * a '(' or ',') and continued 4 columns deeper than it starts. */
 void emit_verbatim(Emitter *E, const char *text);
 
 /* A function's body: emit_body_begin makes emit_line and the #line

@@ -49,12 +49,27 @@ static void mark_item(RefWalk *w, uint32_t item, int at)
     w->stack[w->n++] = item;
 }
 
-/* Pattern trees nest no deeper than AST_MAX_DEPTH: recursion is bounded. */
-static void mark_pattern(RefWalk *w, const PatNode *p)
+/* Marks the items of every node of pattern p.  Alternatives share their
+ * sub-patterns, so the pattern is a DAG whose paths can be exponentially
+ * many: each node is visited once (seen), with an explicit stack. */
+static void mark_pattern(RefWalk *w, const PatNode *p, KeyMap *seen)
 {
-    mark_item(w, p->item, p->line);
-    for (int i = 0; i < p->nkids; i++)
-        mark_pattern(w, p->kids[i]);
+    const PatNode **stack = NULL;
+    size_t n = 0, cap = 0;
+    xgrow((void **)&stack, &cap, 1, sizeof *stack);
+    stack[n++] = p;
+    while (n) {
+        const PatNode *node = stack[--n];
+        int64_t *visited = keymap_put(seen, (uint64_t)(uintptr_t)node, 0);
+        if (*visited)
+            continue;
+        *visited = 1;
+        mark_item(w, node->item, node->line);
+        xgrow((void **)&stack, &cap, n + (size_t)node->nkids, sizeof *stack);
+        for (int i = node->nkids - 1; i >= 0; i--) /* first kid on top */
+            stack[n++] = node->kids[i];
+    }
+    free(stack);
 }
 
 static int *filled(size_t n, int v)
@@ -75,10 +90,11 @@ void emit_refs_init(EmitRefs *refs, const RuleSet *rs)
     refs->pred_count = filled(rs->npreds, 0);
     RefWalk w = {.refs = refs, .rs = rs, .item_last = filled(rs->nitems, -1),
                  .pred_last = filled(rs->npreds, -1)};
+    KeyMap seen = {0};
     for (uint32_t r = 0; r < rs->nrules; r++) {
         w.rule = (int)r;
         if (rs->rules[r].pattern)
-            mark_pattern(&w, rs->rules[r].pattern);
+            mark_pattern(&w, rs->rules[r].pattern, &seen);
         while (w.n) { /* argument items: at the line of their parent */
             uint32_t item = w.stack[--w.n];
             const PatItem *it = &rs->items[item];
@@ -86,6 +102,7 @@ void emit_refs_init(EmitRefs *refs, const RuleSet *rs)
                 mark_item(&w, it->args[i], refs->item_line[item]);
         }
     }
+    keymap_free(&seen);
     free(w.item_last);
     free(w.pred_last);
     free(w.stack);

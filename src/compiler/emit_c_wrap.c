@@ -220,14 +220,19 @@ void emit_verbatim(Emitter *E, const char *text)
         const char *rest = safe.data;
         int col = 0;
         while (strlen(rest) + (size_t)col > EMIT_WIDTH) {
-            size_t avail = EMIT_WIDTH - (size_t)col, cut = 0;
-            for (size_t i = lead + 1; rest[i] && i <= avail; i++)
+            /* between words, else after a '(' or ',' of a long word */
+            size_t avail = EMIT_WIDTH - (size_t)col, space = 0, punct = 0;
+            for (size_t i = lead + 1; rest[i] && i <= avail; i++) {
                 if (rest[i] == ' ')
-                    cut = i;
+                    space = i;
+                else if (rest[i - 1] == '(' || rest[i - 1] == ',')
+                    punct = i;
+            }
+            size_t cut = space ? space : punct;
             if (!cut)
                 break;
             put_line(E, col, rest, cut, "");
-            rest += cut + 1;
+            rest += cut + (space != 0);
             col = (int)lead + 4;
             lead = 0;
         }
