@@ -143,7 +143,7 @@ START_TEST(test_rule_pointers)
     assert_has(c, "    /* 0: a (t.graft:1) and 1 more rule */\n    {.kind = PITEM_ANY},\n");
     assert_has(c, "/* test 1: nn.batch_norm's axis is 1 (default 1), in b (t.graft:3): "
                   "as attr_test0 */\n");
-    assert_has(c, "    attr_test0, /* 1 */\n");
+    assert_has(c, "    /* 1: b (t.graft:3) */\n    attr_test0,\n");
     assert_has(c, "static const AttrValue int_1 = {.kind = ATTR_INT, .i = 1, .f = 1.0};\n");
     ck_assert_ptr_null(strstr(strstr(c, "int_1 = ") + 1, "int_1 = ")); /* once */
     assert_has(c, "    /* b (t.graft:3) */\n    {\n        .name = \"b\",\n");

@@ -99,11 +99,12 @@ static void value_test(const char *key, StrBuf *sb)
 static const char *emit_attr_test(Emitter *E, uint32_t id, const PatPred *p,
                                   const EmitRefs *refs)
 {
-    StrBuf test = {0}, comment = {0}, safe = {0}, name = {0};
+    StrBuf test = {0}, key = {0}, comment = {0}, safe = {0}, name = {0};
     value_test(p->key, &test);
     bool dflt = p->dflt && strcmp(p->dflt, p->key) == 0;
     strbuf_printf(&test, " : %s", dflt ? "true" : "false");
-    const char *have = strtable_get(&E->defs, test.data);
+    strbuf_printf(&key, "attribute test %s", test.data); /* apart from data */
+    const char *have = strtable_get(&E->defs, key.data);
     strbuf_printf(&comment, "test %u: %s's %s is %s", id, p->op ? p->op : "the called function",
                   p->s, p->key);
     if (p->dflt)
@@ -115,7 +116,7 @@ static const char *emit_attr_test(Emitter *E, uint32_t id, const PatPred *p,
     if (!have) {
         strbuf_printf(&name, "attr_test%u", id);
         have = emit_unique(E, name.data);
-        strtable_put(&E->defs, test.data, have);
+        strtable_put(&E->defs, key.data, have);
         emit_line(E, "/* %s */", safe.data);
         emit_line(E, "static bool %s(const AttrValue *v)", have);
         emit_line(E, "{");
@@ -127,6 +128,7 @@ static const char *emit_attr_test(Emitter *E, uint32_t id, const PatPred *p,
         emit_blank(E);
     }
     strbuf_free(&test);
+    strbuf_free(&key);
     strbuf_free(&comment);
     strbuf_free(&safe);
     strbuf_free(&name);
@@ -150,10 +152,15 @@ bool emit_attr_tests(Emitter *E, const EmitRefs *refs)
     emit_line(E, "static const RuleAttrTestFn attr_tests[] = {");
     E->indent++;
     for (uint32_t i = 0; i < rs->npreds; i++) {
-        if (fns[i])
-            emit_line(E, "%s, /* %u */", fns[i], i);
-        else
+        StrBuf ref = {0};
+        emit_ref_text(rs, refs->pred_first[i], refs->pred_line[i], refs->pred_count[i], &ref);
+        if (fns[i]) {
+            emit_line(E, "/* %u: %s */", i, ref.data);
+            emit_line(E, "%s,", fns[i]);
+        } else {
             emit_line(E, "NULL, /* %u: not an attribute test */", i);
+        }
+        strbuf_free(&ref);
     }
     E->indent--;
     emit_line(E, "};");

@@ -92,15 +92,24 @@ static bool attr_test8(const AttrValue *v)
 }
 
 static const RuleAttrTestFn attr_tests[] = {
-    attr_test0, /* 0 */
-    attr_test1, /* 1 */
-    attr_test2, /* 2 */
-    attr_test3, /* 3 */
-    attr_test3, /* 4 */
-    attr_test3, /* 5 */
-    attr_test6, /* 6 */
-    attr_test7, /* 7 */
-    attr_test8, /* 8 */
+    /* 0: fold_conv2d_bn (stdpatterns/fold_bn.graft:36) */
+    attr_test0,
+    /* 1: fold_conv2d_bn (stdpatterns/fold_bn.graft:36) */
+    attr_test1,
+    /* 2: fold_conv2d_bn (stdpatterns/fold_bn.graft:36) and 1 more rule */
+    attr_test2,
+    /* 3: fold_conv2d_bn (stdpatterns/fold_bn.graft:36) and 1 more rule */
+    attr_test3,
+    /* 4: fold_conv2d_bn (stdpatterns/fold_bn.graft:36) and 2 more rules */
+    attr_test3,
+    /* 5: fold_conv2d_bn (stdpatterns/fold_bn.graft:36) and 2 more rules */
+    attr_test3,
+    /* 6: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:47) */
+    attr_test6,
+    /* 7: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:47) */
+    attr_test7,
+    /* 8: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:47) */
+    attr_test8,
 };
 
 /* ---- shared sub-patterns (items), children before parents ---- */

@@ -49,9 +49,12 @@ static bool attr_test4(const AttrValue *v)
 static const RuleAttrTestFn attr_tests[] = {
     NULL, /* 0: not an attribute test */
     NULL, /* 1: not an attribute test */
-    attr_test2, /* 2 */
-    attr_test3, /* 3 */
-    attr_test4, /* 4 */
+    /* 2: conv_relu (tests/emit/small.graft:11) */
+    attr_test2,
+    /* 3: conv_relu (tests/emit/small.graft:11) */
+    attr_test3,
+    /* 4: conv_relu (tests/emit/small.graft:11) */
+    attr_test4,
 };
 
 /* ---- shared sub-patterns (items), children before parents ---- */
