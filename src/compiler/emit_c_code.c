@@ -66,50 +66,60 @@ typedef struct FnHead {
     int nslots;           /* the rule's slots: candidates for locals */
 } FnHead;
 
+/* The declarations opening a function: a local per binding its body
+ * reads, "const Binding *const v_x = &b[1];", or "(void)b;". */
+static void fn_locals(const Emitter *E, int nslots, StrBuf *locals)
+{
+    for (int i = 0; i < nslots; i++)
+        if (E->var_used[i])
+            strbuf_printf(locals, "const Binding *const %s = &b[%d];\n", E->vars[i], i);
+    if (!locals->len)
+        strbuf_puts(locals, "(void)b;\n");
+}
+
+/* Writes function name: comment, signature, locals, the collected body. */
+static void write_fn(Emitter *E, const FnHead *h, const char *name, const char *locals)
+{
+    bool ptr = h->ret[strlen(h->ret) - 1] == '*';
+    emit_line(E, "/* %s */", h->comment);
+    emit_line(E, "static %s%s%s%s", h->ret, ptr ? "" : " ", name, h->params);
+    emit_line(E, "{");
+    E->indent = 1;
+    for (const char *line = locals, *nl; (nl = strchr(line, '\n')); line = nl + 1)
+        emit_line(E, "%.*s", (int)(nl - line), line);
+    emit_body_end(E);
+    E->indent = 0;
+    emit_line(E, "}");
+    emit_blank(E);
+}
+
 /* Ends a function whose statements emit_body_begin collected (at indent
- * 1): writes it under its comment, declaring first a local per binding
- * the statements read, "const Binding *const v_x = &b[1];".  A function
- * identical to one written before is not written again (note [one
- * definition]).  Returns its name (malloc'd) either way. */
+ * 1) and returns its name (malloc'd).  A function identical to one
+ * written before, #line aside, is not written again (note [one
+ * definition]): the comment names the one written. */
 static char *finish_fn(Emitter *E, const FnHead *h)
 {
     StrBuf key = {0}, locals = {0};
     E->in_body = false;
-    for (int i = 0; i < h->nslots; i++)
-        if (E->var_used[i])
-            strbuf_printf(&locals, "const Binding *const %s = &b[%d];\n", E->vars[i], i);
-    if (!locals.len)
-        strbuf_puts(&locals, "(void)b;\n");
+    E->indent = 0;
+    fn_locals(E, h->nslots, &locals);
     strbuf_printf(&key, "function %s%s\n%s", h->ret, h->params, locals.data);
     for (size_t i = 0; i < E->nbody; i++)
         if (E->body[i].text)
             strbuf_printf(&key, "%d %s\n", E->body[i].indent, E->body[i].text);
-    const char *have = strtable_get(&E->defs, key.data);
-    E->indent = 0;
     if (E->defs.count != E->defs_before) /* constants went out ahead */
         emit_blank(E);
+    const char *have = strtable_get(&E->defs, key.data);
     if (have) {
         for (size_t i = 0; i < E->nbody; i++)
             free(E->body[i].text);
         E->nbody = 0;
-        E->in_body = false;
         emit_line(E, "/* %s: %s, written above */", h->comment, have);
         emit_blank(E);
     } else {
         have = emit_unique(E, h->hint);
         strtable_put(&E->defs, key.data, have);
-        E->in_body = false;
-        emit_line(E, "/* %s */", h->comment);
-        bool ptr = h->ret[strlen(h->ret) - 1] == '*';
-        emit_line(E, "static %s%s%s%s", h->ret, ptr ? "" : " ", have, h->params);
-        emit_line(E, "{");
-        E->indent = 1;
-        for (const char *line = locals.data, *nl; (nl = strchr(line, '\n')); line = nl + 1)
-            emit_line(E, "%.*s", (int)(nl - line), line);
-        emit_body_end(E);
-        E->indent = 0;
-        emit_line(E, "}");
-        emit_blank(E);
+        write_fn(E, h, have, locals.data);
     }
     char *name = xstrdup(have);
     strbuf_free(&key);

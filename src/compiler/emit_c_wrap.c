@@ -45,82 +45,102 @@ static bool better(const Break *b, const Break *best, size_t avail)
     return b->cut > best->cut;
 }
 
+/* The breaks found in one scan of a line, the best of each kind. */
+typedef struct Breaks {
+    size_t avail;      /* columns the line may use */
+    Break fit;         /* outside literals, fitting: better() decides */
+    Break over;        /* outside literals, the first that does not fit */
+    Break str;         /* a split of a string literal */
+    Break weak;        /* between tokens: after "(" or "!", before ")" */
+    bool have_fit, have_over, have_str, have_weak;
+} Breaks;
+
 /* A split of the string literal at s[i], after a space when one is in
  * the second half of the line, else as late as fits. */
-static void string_break(const char *s, size_t i, size_t avail, Break *str, bool *have)
+static void string_break(Breaks *bs, const char *s, size_t i)
 {
+    size_t avail = bs->avail;
     if (i + 1 > avail || !s[i + 1] || s[i - 1] == '"')
         return;
     bool after_space = s[i - 1] == ' ' && i >= avail / 2;
-    if (!*have || after_space || !(str->cut >= avail / 2 && s[str->cut - 1] == ' '))
-        *str = (Break){i, i, true, 0};
-    *have = true;
+    if (!bs->have_str || after_space ||
+        !(bs->str.cut >= avail / 2 && s[bs->str.cut - 1] == ' '))
+        bs->str = (Break){i, i, true, 0};
+    bs->have_str = true;
 }
 
-/* The best break of code text s for a line of avail columns: a break
- * outside literals that fits (better() decides); a split of a string
- * literal when no such break fills a third of the line; else (or when
- * that is no third either) the last place between tokens that fits (after
- * "(" or "!", before ")"); the first
- * break that does not fit when nothing fits (false: no break at all). */
-static bool find_break(const char *s, size_t avail, Break *best)
+static void comma_break(Breaks *bs, Break b)
 {
-    Break fit = {0}, str = {0}, over = {0}, weak = {0};
-    bool have_fit = false, have_str = false, have_over = false, have_weak = false;
+    if (b.cut <= bs->avail && (!bs->have_fit || better(&b, &bs->fit, bs->avail))) {
+        bs->fit = b;
+        bs->have_fit = true;
+    } else if (b.cut > bs->avail && !bs->have_over) {
+        bs->over = b;
+        bs->have_over = true;
+    }
+}
+
+/* The weak break after s[i], if any: for want of a comma. */
+static void weak_break(Breaks *bs, const char *s, size_t i)
+{
+    bool after = s[i] == '(' || (s[i] == '!' && s[i + 1] != '=') || s[i + 1] == ')';
+    if (after && s[i + 1] && i + 1 <= bs->avail) {
+        bs->weak = (Break){i + 1, i + 1, false, 0};
+        bs->have_weak = true;
+    }
+}
+
+/* Scans s outside and inside literals for the breaks of each kind. */
+static void scan_breaks(Breaks *bs, const char *s)
+{
     char quote = 0;
     int depth = 0;
-    for (size_t i = 0; s[i];) {
+    for (size_t i = 0; s[i]; i++) {
         if (quote) {
-            if (s[i] == quote)
+            if (s[i] == quote) {
                 quote = 0;
-            else if (quote == '"')
-                string_break(s, i, avail, &str, &have_str);
-            i += s[i] == quote || !quote ? 1 : unit_len(s + i);
-            continue;
-        }
-        Break b = {0};
-        bool is_break = false;
-        if (s[i] == '"' || s[i] == '\'') {
+                continue;
+            }
+            if (quote == '"')
+                string_break(bs, s, i);
+            i += unit_len(s + i) - 1;
+        } else if (s[i] == '"' || s[i] == '\'') {
             quote = s[i];
         } else if (strchr("([{", s[i])) {
             depth++;
+            weak_break(bs, s, i);
         } else if (strchr(")]}", s[i])) {
             depth--;
+            weak_break(bs, s, i);
         } else if (s[i] == ',' && s[i + 1] == ' ') {
-            b = (Break){i + 1, i + 2, false, depth};
-            is_break = true;
-        } else if (s[i] == ' ' && (strncmp(s + i, " && ", 4) == 0 ||
-                                   strncmp(s + i, " || ", 4) == 0)) {
-            b = (Break){i, i + 1, false, depth - 1}; /* before a comma inside it */
-            is_break = true;
+            comma_break(bs, (Break){i + 1, i + 2, false, depth});
+        } else if (strncmp(s + i, " && ", 4) == 0 || strncmp(s + i, " || ", 4) == 0) {
+            comma_break(bs, (Break){i, i + 1, false, depth - 1}); /* before a comma in it */
+        } else {
+            weak_break(bs, s, i);
         }
-        if (!is_break && (s[i] == '(' || (s[i] == '!' && s[i + 1] != '=')) && s[i + 1] &&
-            i + 1 <= avail) { /* a weak break between tokens, for want of a comma */
-            weak = (Break){i + 1, i + 1, false, 0};
-            have_weak = true;
-        } else if (!is_break && s[i + 1] == ')' && i + 1 <= avail) {
-            weak = (Break){i + 1, i + 1, false, 0};
-            have_weak = true;
-        }
-        if (is_break && b.cut <= avail && (!have_fit || better(&b, &fit, avail))) {
-            fit = b;
-            have_fit = true;
-        } else if (is_break && b.cut > avail && !have_over) {
-            over = b;
-            have_over = true;
-        }
-        i++;
     }
-    if (have_str && (!have_fit || fit.cut < avail / 3)) {
-        *best = str;
-        return true;
-    }
-    if (have_weak && weak.cut > 0 && (!have_fit || fit.cut < avail / 3)) {
-        *best = weak;
-        return true;
-    }
-    *best = have_fit ? fit : over;
-    return have_fit || have_over;
+}
+
+/* The best break of code text s for a line of avail columns: a break
+ * outside literals that fits (better() decides); when none fills a third
+ * of the line, a split of a string literal, else a weak break between
+ * tokens; the first break that does not fit when nothing fits (false: no
+ * break at all). */
+static bool find_break(const char *s, size_t avail, Break *best)
+{
+    Breaks bs = {.avail = avail};
+    scan_breaks(&bs, s);
+    bool short_fit = !bs.have_fit || bs.fit.cut < avail / 3;
+    if (bs.have_str && short_fit)
+        *best = bs.str;
+    else if (bs.have_weak && bs.weak.cut > 0 && short_fit)
+        *best = bs.weak;
+    else if (bs.have_fit || bs.have_over)
+        *best = bs.have_fit ? bs.fit : bs.over;
+    else
+        return false;
+    return true;
 }
 
 static void put_line(Emitter *E, int col, const char *text, size_t len, const char *tail)
@@ -203,40 +223,48 @@ static void expand_tabs(StrBuf *sb, const char *line, size_t len)
         sb->data[--sb->len] = '\0';
 }
 
+/* Where line (at column col, its words from lead on) is broken to fit:
+ * the last space, else after the last '(' or ',' of a long word; 0 for
+ * nowhere.  *skip is 1 when the break drops a space. */
+static size_t verbatim_cut(const char *line, int col, size_t lead, size_t *skip)
+{
+    size_t avail = EMIT_WIDTH - (size_t)col, space = 0, punct = 0;
+    for (size_t i = lead + 1; line[i] && i <= avail; i++) {
+        if (line[i] == ' ')
+            space = i;
+        else if (line[i - 1] == '(' || line[i - 1] == ',')
+            punct = i;
+    }
+    *skip = space != 0;
+    return space ? space : punct;
+}
+
+/* One line of comment text, continued 4 columns deeper than it starts. */
+static void verbatim_line(Emitter *E, const char *line)
+{
+    size_t lead = strspn(line, " "), cut, skip;
+    int col = 0;
+    while (strlen(line) + (size_t)col > EMIT_WIDTH &&
+           (cut = verbatim_cut(line, col, lead, &skip))) {
+        put_line(E, col, line, cut, "");
+        line += cut + skip;
+        col = (int)lead + 4;
+        lead = 0;
+    }
+    put_line(E, col, line, strlen(line), "");
+}
+
 void emit_verbatim(Emitter *E, const char *text)
 {
     StrBuf line = {0}, safe = {0};
     for (const char *p = text; *p;) {
         size_t len = strcspn(p, "\n");
-        line.len = 0;
-        strbuf_putc(&line, '\0');
-        line.len = 0;
+        line.len = safe.len = 0;
+        strbuf_puts(&line, ""); /* data set even for an empty line */
         expand_tabs(&line, p, len);
-        safe.len = 0;
-        strbuf_putc(&safe, '\0');
-        safe.len = 0;
+        strbuf_puts(&safe, "");
         emit_comment_text(&safe, line.data);
-        size_t lead = strspn(safe.data, " ");
-        const char *rest = safe.data;
-        int col = 0;
-        while (strlen(rest) + (size_t)col > EMIT_WIDTH) {
-            /* between words, else after a '(' or ',' of a long word */
-            size_t avail = EMIT_WIDTH - (size_t)col, space = 0, punct = 0;
-            for (size_t i = lead + 1; rest[i] && i <= avail; i++) {
-                if (rest[i] == ' ')
-                    space = i;
-                else if (rest[i - 1] == '(' || rest[i - 1] == ',')
-                    punct = i;
-            }
-            size_t cut = space ? space : punct;
-            if (!cut)
-                break;
-            put_line(E, col, rest, cut, "");
-            rest += cut + (space != 0);
-            col = (int)lead + 4;
-            lead = 0;
-        }
-        put_line(E, col, rest, strlen(rest), "");
+        verbatim_line(E, safe.data);
         p += len + (p[len] == '\n');
     }
     strbuf_free(&line);
