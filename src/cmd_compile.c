@@ -91,7 +91,11 @@ static int check_args(const CompileArgs *a)
         return cli_usage_error("compile", "the C file and the header cannot both go to standard output");
     if (!emit_c_valid_name(a->name))
         return cli_usage_error("compile", "'%s' is not a C identifier (--name)", a->name);
-    int rc = cli_check_output("compile", a->out, a->rules, a->nrules);
+    int rc = cli_check_kinds(a->exe ? "graft compile --exe RULES... -o PROG"
+                                    : "graft compile RULES... -o OUT.c",
+                             a->rules, a->nrules, NULL);
+    if (rc < 0)
+        rc = cli_check_output("compile", a->out, a->rules, a->nrules);
     return rc >= 0 ? rc : cli_check_output("compile", a->header, a->rules, a->nrules);
 }
 

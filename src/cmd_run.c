@@ -56,7 +56,11 @@ static int parse_args(int argc, char **argv, RunArgs *a)
     }
     if (a->npaths < 2)
         return cli_usage_error("run", "need RULES... and a MODEL");
-    return cli_check_output("run", a->opts.out, (const char *const *)a->paths, a->npaths);
+    int rc = cli_check_kinds("graft run RULES... MODEL", a->paths, a->npaths - 1,
+                             a->paths[a->npaths - 1]);
+    return rc >= 0 ? rc
+                   : cli_check_output("run", a->opts.out, (const char *const *)a->paths,
+                                      a->npaths);
 }
 
 static bool run(const RunArgs *a, Diag *d)
