@@ -133,19 +133,15 @@ targets() {
     [ -c /dev/null ] || fail "$c -o /dev/null: /dev/null is no longer a character device"
     # a FIFO: the reader gets the output, the FIFO stays a FIFO
     mkfifo t/fifo
-    cat t/fifo >t/from_fifo &
+    timeout 20 cat t/fifo >t/from_fifo & # bounded: a graft that replaced the FIFO never writes
     ok "$c" t/fifo "a FIFO"
     wait
     [ -p t/fifo ] || fail "$c -o a FIFO replaced the FIFO"
-    if [ "$c" = exe ]; then # an ELF file as big as the program built before
-        [ "$(head -c 4 t/from_fifo | od -An -c | tr -d ' ')" = 177ELF ] &&
-            [ "$(wc -c <t/from_fifo)" -eq "$(wc -c <t/new)" ] ||
-            fail "$c -o a FIFO: the reader got no program"
-    else
-        same "$c" t/from_fifo || fail "$c -o a FIFO: the reader got other bytes"
-    fi
+    [ "$c" = exe ] && chmod +x t/from_fifo # the program, as the reader got it
+    same "$c" t/from_fifo || fail "$c -o a FIFO: the reader got other bytes"
     # bad input into a FIFO: the reader gets nothing
-    cat t/fifo >t/from_fifo &
+    [ -p t/fifo ] || { rm -f t/fifo && mkfifo t/fifo; }
+    timeout 20 cat t/fifo >t/from_fifo &
     run "$c" t/fifo bad >out 2>err && fail "$c -o FIFO with bad input succeeded"
     timeout 5 sh -c ': >t/fifo' # ends the reader if graft never opened the FIFO
     wait
