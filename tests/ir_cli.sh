@@ -31,7 +31,7 @@ expect() {
 expect 0 "$GRAFT" fmt --help
 grep -q '^usage: graft fmt MODEL \[-o OUT\]' "$tmp/out" || fail "fmt --help text"
 expect 0 "$GRAFT" viz --help
-grep -q '^usage: graft viz MODEL' "$tmp/out" || fail "viz --help text"
+grep -q '^usage: graft viz \[RULES...\] MODEL' "$tmp/out" || fail "viz --help text"
 expect 2 "$GRAFT" fmt
 grep -q "no MODEL given" "$tmp/err" || fail "fmt without MODEL message"
 expect 2 "$GRAFT" fmt "$data/bn.relay" --bogus
@@ -92,10 +92,16 @@ expect 0 "$GRAFT" viz "$data/bn_partitioned.relay"
 cmp -s "$tmp/out" "$tmp/bn_partitioned.dot" || fail "viz dot output"
 expect 0 "$GRAFT" viz "$data/bn_partitioned.relay" -o "$tmp/bn.dot"
 cmp -s "$tmp/bn.dot" "$tmp/bn_partitioned.dot" || fail "viz -o .dot"
+expect 0 "$GRAFT" viz "$data/bn.graft" "$data/double_bn.relay"
+cmp -s "$tmp/out" "$tmp/double_bn_matches.dot" || fail "viz RULES MODEL output"
+[ -s "$tmp/err" ] && fail "viz RULES MODEL wrote to stderr: $(cat "$tmp/err")"
+# the old order, MODEL RULES...: the same drawing and a one-line note
 expect 0 "$GRAFT" viz "$data/double_bn.relay" "$data/bn.graft"
 cmp -s "$tmp/out" "$tmp/double_bn_matches.dot" || fail "viz MODEL RULES output"
+echo "graft viz: note: 'graft viz MODEL RULES...' is deprecated; use 'graft viz RULES... MODEL'" |
+    cmp -s - "$tmp/err" || fail "viz MODEL RULES: no deprecation note: $(cat "$tmp/err")"
 printf 'bn := x +\n' >"$tmp/bad.graft"
-expect 1 "$GRAFT" viz "$data/double_bn.relay" "$tmp/bad.graft" -o "$tmp/bad-rules.dot"
+expect 1 "$GRAFT" viz "$tmp/bad.graft" "$data/double_bn.relay" -o "$tmp/bad-rules.dot"
 [ -e "$tmp/bad-rules.dot" ] && fail "viz with bad RULES wrote a file"
 if command -v dot >/dev/null 2>&1; then
     expect 0 "$GRAFT" viz "$data/bn.relay" -o "$tmp/bn.svg"
@@ -127,7 +133,7 @@ viz_marks() {
     what="viz-marks $limit (GRAFT_LIMITS=$env $*)"
     rm -rf "$tmp/marks" && mkdir "$tmp/marks"
     (if [ "$env" = - ]; then unset GRAFT_LIMITS; else export GRAFT_LIMITS="$env"; fi
-     exec "$GRAFT" viz "$chain" "$twice" -o "$tmp/marks/m.dot" "$@") \
+     exec "$GRAFT" viz "$twice" "$chain" -o "$tmp/marks/m.dot" "$@") \
         >"$tmp/out" 2>"$tmp/err"
     got=$?
     [ "$got" -eq "$want" ] || fail "$what exited $got, expected $want"
@@ -162,10 +168,10 @@ awk 'BEGIN { print "def @main(%x) {"; print "  %0 = negative(%x);";
              for (i = 1; i < 5200; i++) printf "  %%%d = negative(%%%d);\n", i, i - 1;
              print "  %5199"; print "}" }' >"$tmp/chain5200.relay"
 sed '/%5199 = /d; s/^  %5199$/  %5198/' "$tmp/chain5200.relay" >"$tmp/chain5199.relay"
-expect 1 "$GRAFT" viz "$tmp/chain5200.relay" "$tmp/deep.graft" -o "$tmp/deep.dot"
+expect 1 "$GRAFT" viz "$tmp/deep.graft" "$tmp/chain5200.relay" -o "$tmp/deep.dot"
 marks_error 1000000 | cmp -s - "$tmp/err" || fail "default viz-marks message: $(cat "$tmp/err")"
 [ -e "$tmp/deep.dot" ] && fail "viz past the default viz-marks wrote a file"
-expect 0 "$GRAFT" viz "$tmp/chain5199.relay" "$tmp/deep.graft" -o "$tmp/deep.dot"
+expect 0 "$GRAFT" viz "$tmp/deep.graft" "$tmp/chain5199.relay" -o "$tmp/deep.dot"
 [ "$(grep -o 'deep #[0-9]*' "$tmp/deep.dot" 2>/dev/null | wc -l)" -eq 1000000 ] ||
     fail "viz at the default viz-marks does not mark 1000000 nodes"
 rm -f "$tmp/deep.dot"

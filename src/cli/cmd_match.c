@@ -127,6 +127,8 @@ int cmd_match(int argc, char **argv, const Limits *limits)
     }
     if (rc < 0 && n < 2)
         rc = cli_usage_error("match", "need RULES... and a MODEL");
+    if (rc < 0)
+        rc = cli_check_kinds("graft match RULES... MODEL", paths, n - 1, paths[n - 1]);
     if (rc < 0) {
         Diag *d = cli_diag_new(&lim);
         rc = list_matches(paths, n, &lim, d) ? EXIT_OK : EXIT_BAD_INPUT;

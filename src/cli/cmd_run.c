@@ -61,6 +61,10 @@ static int parse_args(int argc, char **argv, RunArgs *a)
     int bad = runner_check_explain("graft run", &a->opts);
     if (bad >= 0)
         return bad;
+    bad = cli_check_kinds("graft run RULES... MODEL", a->paths, a->npaths - 1,
+                          a->paths[a->npaths - 1]);
+    if (bad >= 0)
+        return bad;
     return cli_check_output("run", a->opts.out, (const char *const *)a->paths, a->npaths);
 }
 

@@ -1,6 +1,7 @@
 /* graph_dot.c - Graphviz output for graphs (graph_dot.h). */
 #include "graph_dot.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -214,12 +215,14 @@ void viz_write_some(const Graph *g, const VizHighlight *highlights, size_t n,
     free(order);
 }
 
-/* Child side of viz_render_svg: dot reads the pipe, writes fd out. */
-static void exec_dot(int in, int out, const char *dot)
+/* Child side of viz_render: dot reads the pipe, writes fd out. */
+static void exec_dot(int in, int out, const char *dot, const char *format)
 {
+    char flag[16];
+    snprintf(flag, sizeof flag, "-T%s", format);
     if (dup2(in, 0) < 0 || dup2(out, 1) < 0)
         _exit(126);
-    execlp(dot, dot, "-Tsvg", (char *)NULL);
+    execlp(dot, dot, flag, (char *)NULL);
     _exit(127);
 }
 
@@ -237,9 +240,10 @@ static void write_all(int fd, const char *text, size_t len)
     }
 }
 
-/* Runs "dot -Tsvg" with text on its input and out as its output;
+/* Runs "dot -TFORMAT" with text on its input and out as its output;
  * returns its wait status, or -1 when it could not be started. */
-static int run_dot(const char *dot, const char *text, size_t len, FILE *out)
+static int run_dot(const char *dot, const char *format, const char *text, size_t len,
+                   FILE *out)
 {
     int fds[2];
     fflush(out);
@@ -248,7 +252,7 @@ static int run_dot(const char *dot, const char *text, size_t len, FILE *out)
     pid_t pid = fork();
     if (pid == 0) {
         close(fds[1]);
-        exec_dot(fds[0], fileno(out), dot);
+        exec_dot(fds[0], fileno(out), dot, format);
     }
     close(fds[0]);
     void (*old)(int) = signal(SIGPIPE, SIG_IGN);
@@ -263,21 +267,24 @@ static int run_dot(const char *dot, const char *text, size_t len, FILE *out)
 }
 
 /* Runs dot and turns its exit status into one clear message. */
-bool viz_render_svg(const char *dot_text, size_t len, FILE *out)
+bool viz_render(const char *dot_text, size_t len, const char *format, FILE *out)
 {
     const char *dot = getenv("GRAFT_DOT") ? getenv("GRAFT_DOT") : "dot";
-    int status = run_dot(dot, dot_text, len, out);
+    int status = run_dot(dot, format, dot_text, len, out);
+    char upper[8] = "";
+    for (size_t i = 0; format[i] && i + 1 < sizeof upper; i++)
+        upper[i] = (char)toupper((unsigned char)format[i]);
     if (status < 0) {
         fprintf(stderr, "graft viz: cannot run '%s': %s\n", dot, strerror(errno));
         return false;
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-        fprintf(stderr, "graft viz: Graphviz's '%s' is not installed, so SVG "
-                        "cannot be made; write dot text instead (-o FILE.dot)\n", dot);
+        fprintf(stderr, "graft viz: Graphviz's '%s' is not installed, so %s "
+                        "cannot be made; write dot text instead (-o FILE.dot)\n", dot, upper);
         return false;
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        fprintf(stderr, "graft viz: '%s -Tsvg' failed\n", dot);
+        fprintf(stderr, "graft viz: '%s -T%s' failed\n", dot, format);
         return false;
     }
     return true;

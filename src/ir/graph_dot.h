@@ -36,9 +36,10 @@ void viz_write(const Graph *g, const VizHighlight *highlights, size_t n, FILE *o
 void viz_write_some(const Graph *g, const VizHighlight *highlights, size_t n,
                     const uint8_t *keep, const char *model, FILE *out);
 
-/* Runs Graphviz's dot (or $GRAFT_DOT) on dot_text, writing SVG to out.
- * Returns false after printing "graft viz: ..." to stderr when dot is not
+/* Runs Graphviz's dot (or $GRAFT_DOT) on dot_text with -Tformat ("svg",
+ * "png", "pdf"), writing the result to out's file descriptor.  Returns
+ * false after printing "graft viz: ..." to stderr when dot is not
  * installed or fails. */
-bool viz_render_svg(const char *dot_text, size_t len, FILE *out);
+bool viz_render(const char *dot_text, size_t len, const char *format, FILE *out);
 
 #endif
