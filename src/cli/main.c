@@ -22,6 +22,7 @@ static const Command commands[] = {
     {"run", cmd_run, "run RULES... MODEL [-o OUT] [--stats] [--trace]  apply the rules"},
     {"match", cmd_match, "match RULES... MODEL               list matches"},
     {"compile", cmd_compile, "compile RULES... -o OUT.c [--header OUT.h] [--name NAME] | --exe RULES... -o PROG"},
+    {"verify", cmd_verify, "verify RULES... [--trials N] [--seed N] [-j N]  check rules numerically"},
     {"limits", cmd_limits, "limits [--limit NAME=N]            print the resource limits in force"},
 };
 

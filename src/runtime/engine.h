@@ -34,6 +34,9 @@ typedef struct EngineOptions {
     FILE *trace;           /* each rewrite and group as it happens, or NULL */
     const Limits *limits;  /* match-steps, rewrites, round-factor; NULL:
                               limit_defaults */
+    uint64_t stop_after;   /* stop, without error, after this many
+                              rewrites (graft verify, and run --verify's
+                              bisection: the first k rewrites); 0: no */
 } EngineOptions;
 
 typedef struct Engine Engine;
