@@ -461,7 +461,7 @@ void verify_rule(const RuleSet *rs, uint32_t rule, const VerifyOptions *o, Verif
     }
     StrBuf first_why = {0}, op_why = {0};
     int instances = 0;
-    for (int base = 0; base < VERIFY_BASES; base++) {
+    for (int base = 0; base < VERIFY_BASES && out->verdict != VERIFY_REFUTED; base++) {
         VerifyReport r = {0};
         if (search_base(rs, rule, base, o, &r, &first_why, &op_why))
             merge(out, &r, &instances);

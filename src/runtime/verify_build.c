@@ -78,12 +78,24 @@ void verify_draw(Instance *in, bool all_positive)
 
 /* ---- leaf numbering ---- */
 
-/* Numbers the leaves of p: one id per variable, one per _ (recursion is
- * bounded by the rule-depth limit, as every walk of a pattern). */
+/* Leaf ids: one per variable, one per _ (recursion is bounded by the
+ * rule-depth limit, as every walk of a pattern). */
+static bool is_constant_leaf(const Instance *in, const PatNode *p)
+{
+    const PatItem *item = &in->rs->items[p->item];
+    for (int i = 0; i < item->npreds; i++) {
+        PredKind k = in->rs->preds[item->preds[i]].kind;
+        if (k == PRED_IS_CONST || k == PRED_VALUE)
+            return true;
+    }
+    return false;
+}
+
+/* Numbers the leaves that can be the primary one (constants cannot). */
 static void number_leaves(Instance *in, const PatNode *p)
 {
     if (p->kind == PAT_ANY) {
-        if (p->slot >= 0 && in->slot_leaf[p->slot] >= 0)
+        if ((p->slot >= 0 && in->slot_leaf[p->slot] >= 0) || is_constant_leaf(in, p))
             return;
         int id = in->nleafids++;
         in->anon = xrealloc(in->anon, (size_t)in->nleafids * sizeof *in->anon);
@@ -344,16 +356,18 @@ static Node *make_leaf_node(Instance *in, const PatNode *p, VerifyLeaf *l, bool 
 {
     const char *dtype = l->value.dtype;
     if (is_const && l->value.rank == 0) {
-        double v = literal ? lit : const_value(in, p->slot);
+        /* a literal keeps its value unrounded, as the loader keeps 1.41421356f
+           and as the pattern's test compares it; evaluation rounds it */
+        double v = literal ? lit : eval_round(const_value(in, p->slot), dtype);
         StrBuf text = {0};
-        const char *why = pattern_const_text(eval_round(v, dtype), dtype, &text);
+        const char *why = pattern_const_text(v, dtype, &text);
         if (why) {
             strbuf_free(&text);
             return fail(in, "no %s constant %g: %s", dtype, v, why);
         }
         l->fixed = true;
-        l->value.data[0] = eval_round(v, dtype);
-        Node *n = graph_add_const(in->g, text.data, l->value.data[0], dtype);
+        l->value.data[0] = v;
+        Node *n = graph_add_const(in->g, text.data, v, dtype);
         strbuf_free(&text);
         return n;
     }
@@ -457,7 +471,10 @@ static int64_t attr_int(const Attr *attrs, int n, const char *name, int64_t dflt
 }
 
 /* Operand i of a layer: data and weights in the layout the attributes
- * name, vectors the length of the data's channel axis. */
+ * name, vectors the length of the data's channel axis.  Weights are as
+ * square as the layer allows (3 output channels for 3 input channels),
+ * so that a rule scaling the wrong axis still evaluates and is refuted
+ * rather than failing to broadcast. */
 static bool layer_context(const char *op, int i, const Attr *attrs, int nattrs,
                           const Tensor *data, LeafCtx *c)
 {
@@ -467,22 +484,21 @@ static bool layer_context(const char *op, int i, const Attr *attrs, int nattrs,
         bool nhwc = dl && strcmp(dl, "NHWC") == 0, hwio = kl && strcmp(kl, "HWIO") == 0;
         int64_t groups = attr_int(attrs, nattrs, "groups", 1);
         int64_t ch = data && data->rank == 4 ? data->dims[nhwc ? 3 : 1] : 3;
+        int64_t per = ch / (groups > 0 ? groups : 1);
         int64_t x[4] = {2, 3 * groups, 5, 5}, xh[4] = {2, 5, 5, 3 * groups};
-        int64_t w[4] = {4 * groups, ch / (groups ? groups : 1), 3, 3};
-        int64_t wh[4] = {3, 3, ch / (groups ? groups : 1), 4 * groups};
+        int64_t w[4] = {ch, per, 3, 3}, wh[4] = {3, 3, per, ch};
         ctx_set(c, 4, i == 0 ? (nhwc ? xh : x) : (hwio ? wh : w));
         return true;
     }
     if (strcmp(op, "nn.dense") == 0 || strcmp(op, "nn.matmul") == 0) {
-        int64_t x[2] = {2, 3}, w[2] = {4, data ? data->dims[data->rank - 1] : 3};
-        if (strcmp(op, "nn.matmul") == 0)
-            w[0] = w[1], w[1] = 4;
+        int64_t k = data ? data->dims[data->rank - 1] : 3;
+        int64_t x[2] = {2, 3}, w[2] = {k, k};
         ctx_set(c, 2, i == 0 ? x : w);
         return true;
     }
     if (strcmp(op, "nn.batch_matmul") == 0) {
-        int64_t k = data && data->rank == 3 ? data->dims[2] : 4;
-        int64_t a[3] = {2, 3, 4}, b[3] = {2, 5, k};
+        int64_t k = data && data->rank == 3 ? data->dims[2] : 3;
+        int64_t a[3] = {2, 3, 3}, b[3] = {2, k, k};
         ctx_set(c, 3, i == 0 ? a : b);
         return true;
     }
@@ -490,8 +506,8 @@ static bool layer_context(const char *op, int i, const Attr *attrs, int nattrs,
                 strcmp(op, "nn.group_norm") == 0 || strcmp(op, "nn.bias_add") == 0;
     if (!norm)
         return false;
-    if (i == 0) {
-        int64_t x[4] = {2, 4, 3, 3};
+    if (i == 0) { /* channel axis 1 as long as the last, as in base_shape */
+        int64_t x[4] = {2, 3, 4, 3};
         ctx_set(c, 4, x);
         return true;
     }
