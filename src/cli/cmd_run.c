@@ -6,12 +6,13 @@
 
 #include "cli.h"
 #include "cli_load.h"
+#include "cmd_run_verify.h"
 #include "runner.h"
 #include "util.h"
 
 static const char run_usage[] =
     "usage: graft run RULES... MODEL [-o OUT] [--stats[=counts]] [--trace]\n"
-    "                 [--max-rewrites N] [--limit NAME=N]\n"
+    "                 [--max-rewrites N] [--limit NAME=N] [--verify]\n"
     "\n"
     "Apply the rules of RULES (.graft files) to MODEL (a .relay file) and print\n"
     "the result.  Rewrite rules run to a fixpoint first; then each partition\n"
@@ -24,6 +25,11 @@ static void print_help(void)
     fputs(run_usage, stdout);
     fputs(runner_options_help, stdout);
     fputs(options_limit_help, stdout);
+    fputs("  --verify          first evaluate MODEL and its rewritten form on the same\n"
+          "                    random inputs (typed parameters) and report on standard\n"
+          "                    error the largest difference per output; past float\n"
+          "                    tolerance, the first rewrite that made it so, and no\n"
+          "                    output\n", stdout);
     fputs("  --help            show this help\n"
           "\n"
           "Exit status: 0 success, 1 bad input or no fixpoint, 2 bad usage.\n", stdout);
@@ -34,6 +40,7 @@ typedef struct RunArgs {
     const char **paths; /* rule files, then the model */
     int npaths;         /* entries in paths */
     RunOptions opts;    /* -o, --stats, --trace, limits */
+    bool verify;        /* --verify */
 } RunArgs;
 
 /* Returns -1 when the arguments are fine, else the exit status. */
@@ -45,6 +52,10 @@ static int parse_args(int argc, char **argv, RunArgs *a)
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             print_help();
             return EXIT_OK;
+        }
+        if (strcmp(arg, "--verify") == 0) {
+            a->verify = true;
+            continue;
         }
         int rc = runner_parse_option("graft run", argc, argv, &i, &a->opts);
         if (rc == OPTION_NOT_MINE && arg[0] == '-' && arg[1] != '\0')
@@ -64,7 +75,8 @@ static bool run(const RunArgs *a, Diag *d)
     Loaded l;
     if (!cli_load(a->paths, a->npaths, &a->opts.limits, &l, d))
         return false;
-    bool ok = runner_run(&l.rules->rs, l.g, &a->opts, d);
+    bool ok = (!a->verify || run_verify(&l.rules->rs, l.src, &a->opts, d)) &&
+              runner_run(&l.rules->rs, l.g, &a->opts, d);
     cli_load_free(&l);
     return ok;
 }

@@ -268,6 +268,7 @@ int cmd_verify(int argc, char **argv, const Limits *limits)
     VerifyArgs a = {.opts = {.seed = 1, .trials = 20}, .jobs = 1, .limits = *limits};
     int rc = parse_args(argc, argv, &a);
     if (rc < 0) {
+        a.opts.max_elements = a.limits.eval_elements;
         Diag *d = cli_diag_new(&a.limits);
         rc = verify_all(&a, d);
         diag_free(d);

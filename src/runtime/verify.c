@@ -405,7 +405,7 @@ static bool search_base(const RuleSet *rs, uint32_t rule, int base, const Verify
     for (int attempt = 0; attempt < max && !done; attempt++) {
         Instance in = {.rs = rs, .rule = rd, .ch = &ch, .base = base,
                        .rng = rule_seed(o->seed + (uint64_t)base, rd->name),
-                       .eo = {.mode = EVAL_DTYPE, .max_elements = 1u << 20}};
+                       .eo = {.mode = EVAL_DTYPE, .max_elements = o->max_elements}};
         done = try_instance(&in, &one, o, r);
         if (!done && in.why.len && !first_why->len)
             strbuf_puts(first_why, in.why.data);

@@ -30,6 +30,7 @@ typedef struct VerifyOptions {
     int trials;          /* --trials: value draws per rule */
     int max_instances;   /* instances tried before giving up (0: 400) */
     bool inexact;        /* the rule is marked [inexact]: a loose tolerance */
+    uint64_t max_elements; /* the eval-elements limit (0: none) */
 } VerifyOptions;
 
 typedef enum VerifyVerdict {
@@ -59,6 +60,11 @@ void verify_report_free(VerifyReport *r);
  * mismatch, is infinite.  *at gets the flat index of the worst element
  * (-1 for a shape mismatch). */
 double verify_error(const Value *want, const Value *got, long *at);
+
+/* Fills t with random values on a grid of sixteenths, so counterexamples
+ * read short: floats in [-2, 2] (positive: [0.25, 2]), integers in
+ * [-4, 4], bools 0 or 1; rng is a splitmix64 state. */
+void verify_fill_random(Tensor *t, uint64_t *rng, bool positive);
 
 /* Appends "(2, 3) float32 = [1, -0.5, ...]" (at most max values). */
 void verify_value_text(const Value *v, int max, StrBuf *out);

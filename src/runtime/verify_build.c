@@ -52,9 +52,7 @@ double verify_random(uint64_t *state)
     return (double)(splitmix64(state) >> 11) * 0x1p-53;
 }
 
-/* Values on a grid of sixteenths, so counterexamples read short: floats
- * in [-2, 2] (or [0.25, 2]), integers in [-4, 4], bools 0 or 1. */
-static void fill_random(Tensor *t, uint64_t *rng, bool positive)
+void verify_fill_random(Tensor *t, uint64_t *rng, bool positive)
 {
     for (size_t i = 0; i < t->size; i++) {
         double u = verify_random(rng);
@@ -73,7 +71,8 @@ void verify_draw(Instance *in, bool all_positive)
 {
     for (int i = 0; i < in->nleaves; i++)
         if (!in->leaves[i].fixed)
-            fill_random(&in->leaves[i].value, &in->rng, all_positive || in->leaves[i].positive);
+            verify_fill_random(&in->leaves[i].value, &in->rng,
+                               all_positive || in->leaves[i].positive);
 }
 
 /* ---- leaf numbering ---- */
@@ -423,7 +422,7 @@ static Node *build_leaf(Instance *in, const PatNode *p, const LeafCtx *given)
     l->slot = p->slot;
     l->positive = ctx.positive;
     l->value = tensor_new(dtype, ctx.rank, ctx.dims);
-    fill_random(&l->value, &in->rng, l->positive);
+    verify_fill_random(&l->value, &in->rng, l->positive);
     char anon[32];
     snprintf(anon, sizeof anon, "_%d", in->nleaves);
     if (!name)
