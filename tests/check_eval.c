@@ -339,7 +339,8 @@ START_TEST(test_refusals)
     want_error(&r, EVAL_BAD_INPUT, "add: shapes (2) and (3) do not broadcast");
     r = unary("nn.lrn(%x)", 1, DIMS(2), VALS(1, 2));
     want_error(&r, EVAL_NO_OP, "nn.lrn: no evaluator for this op");
-    r = binary("nn.conv2d(%x, %y)", 4, DIMS(1, 2, 3, 3), VALS(0), 4, DIMS(1, 1, 1, 1), VALS(1));
+    static const double zeros[18];
+    r = binary("nn.conv2d(%x, %y)", 4, DIMS(1, 2, 3, 3), zeros, 4, DIMS(1, 1, 1, 1), VALS(1));
     want_error(&r, EVAL_BAD_INPUT, "nn.conv2d: 2 input channels, weights want 1 x 1 groups");
     Tensor p[1] = {tensor("float32", 1, DIMS(3), VALS(1, 2, 3))};
     r = eval_model("def @main(%x) {\n  broadcast_to(%x, shape=[2, 3])\n}\n", p, 1, EVAL_FLOAT64,
