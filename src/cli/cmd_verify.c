@@ -166,6 +166,23 @@ static void copy_stream(FILE *from, FILE *to)
         fwrite(buf, 1, n, to);
 }
 
+/* A child's verdict is its exit status; a child that died otherwise
+ * (a signal, a status no verdict has) leaves its rule unchecked, said so
+ * on its output. */
+static void finish_child(Task *t, int status)
+{
+    if (WIFEXITED(status) && WEXITSTATUS(status) <= VERIFY_SKIPPED) {
+        t->verdict = (VerifyVerdict)WEXITSTATUS(status);
+        return;
+    }
+    const AstRule *r = t->rf->rules[t->rule];
+    t->verdict = VERIFY_UNCHECKED;
+    fprintf(t->out, "%s:%d: %s: unchecked: the verifying process %s %d\n", r->src->name,
+            r->name_range.first_line, r->name,
+            WIFSIGNALED(status) ? "died of signal" : "exited with status",
+            WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+}
+
 /* Runs the tasks in up to jobs child processes; each child writes to its
  * task's temporary files and exits with its verdict. */
 static void run_parallel(Task *tasks, int n, const VerifyOptions *o, int jobs)
@@ -200,8 +217,7 @@ static void run_parallel(Task *tasks, int n, const VerifyOptions *o, int jobs)
             break;
         for (int k = 0; k < n; k++)
             if (tasks[k].pid == pid) {
-                tasks[k].verdict = WIFEXITED(status) ? (VerifyVerdict)WEXITSTATUS(status)
-                                                     : VERIFY_REFUTED;
+                finish_child(&tasks[k], status);
                 tasks[k].pid = 0;
             }
         running--;
