@@ -113,7 +113,8 @@ END_TEST
 
 START_TEST(test_integer_division)
 {
-    Tensor p[2] = {tensor("int32", 1, DIMS(2), VALS(7, -7)), tensor("int32", 1, DIMS(2), VALS(-2, 2))};
+    Tensor p[2] = {tensor("int32", 1, DIMS(2), VALS(7, -7)),
+                   tensor("int32", 1, DIMS(2), VALS(-2, 2))};
     Result r = eval_model("def @main(%x, %y) {\n  divide(%x, %y)\n}\n", p, 2, EVAL_DTYPE, 0);
     want(&r, 1, DIMS(2), VALS(-3, -3));
 }

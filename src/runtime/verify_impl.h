@@ -59,6 +59,14 @@ typedef struct Instance {
     bool no_evaluator;         /* it failed at an op without evaluator */
 } Instance;
 
+/* The k-th candidate value of attribute name as canonical text in out
+ * ("[2, 3]", "\"float32\""), t being the op's first operand (or NULL);
+ * false when there are no more. */
+bool verify_attr_candidate(const char *name, const Tensor *t, int k, StrBuf *out);
+/* The attribute value that canonical text spells (pattern_attr_key's
+ * form: numbers, quoted strings, lists, None), made in g. */
+const AttrValue *verify_attr_from_text(Graph *g, const char *text);
+
 /* Builds the pattern of in->rule into in->g with base shape in->base;
  * false with in->why set. */
 bool verify_build(Instance *in);
