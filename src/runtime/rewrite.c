@@ -193,7 +193,8 @@ static uint64_t rewrite_round(Engine *e, uint64_t *fired, uint64_t limit)
 {
     uint32_t n = engine_order(e);
     uint64_t applied = 0;
-    for (uint32_t i = 0; i < n && e->stats.rewrites <= limit; i++) {
+    uint64_t stop = e->opts.stop_after ? e->opts.stop_after : UINT64_MAX;
+    for (uint32_t i = 0; i < n && e->stats.rewrites <= limit && e->stats.rewrites < stop; i++) {
         Node *x = e->order[i];
         labels_node(e->labels, x);
         e->stats.labelled++;
@@ -262,6 +263,8 @@ bool engine_rewrite(Engine *e, Diag *d)
     for (;;) {
         memset(fired, 0, (e->rs->nrules + 1) * sizeof *fired);
         if (rewrite_round(e, fired, limit) == 0)
+            break;
+        if (e->opts.stop_after && e->stats.rewrites >= e->opts.stop_after)
             break;
         char bound[96];
         const char *which = "rewrites";
