@@ -346,10 +346,11 @@ START_TEST(test_viz_write)
         "  n2 [shape=box, style=\"filled,bold\", fillcolor=\"#ffd27f\", "
         "label=\"%0 = subtract\\nfloat32\\n[r #1]\"];\n",
         "  n3 [shape=plaintext, label=\"1f\"];\n",
-        "  n4 [shape=box, fontsize=10, label=\"%1 = tuple\"];\n",
-        "  n5 [shape=box, fontsize=10, label=\"%2 = .0\"];\n",
+        /* the tuple, its element and the add have inferred types */
+        "  n4 [shape=box, fontsize=10, label=\"%1 = tuple\\n(float32, float32)\"];\n",
+        "  n5 [shape=box, fontsize=10, label=\"%2 = .0\\nfloat32\"];\n",
         "  n6 [shape=box, peripheries=2, style=\"filled,bold\", fillcolor=\"#ffd27f\", "
-        "label=\"add\\n[r #1, s #1]\"];\n",
+        "label=\"add\\nfloat32\\n[r #1, s #1]\"];\n",
         "  n2 -> n4 [label=\"0\"];\n  n3 -> n4 [label=\"1\"];\n  n4 -> n5;\n",
         "  n5 -> n6 [label=\"0\"];\n  n2 -> n6 [label=\"1\"];\n}\n",
     };
