@@ -435,6 +435,8 @@ static const char *const bad_files[] = {
     "out_of_scope", "stray_char", "truncated", "two_defs", "unbalanced_list",
     "unbalanced_paren", "unclosed_brace", "unknown_name",
     "unterminated_comment", "unterminated_string", "use_before_def",
+    "type_broadcast", "type_conv_channels", "type_dense_features",
+    "type_getitem_range", "type_reshape_count", "type_tuple_as_tensor",
 };
 
 START_TEST(test_bad_input)
