@@ -192,3 +192,13 @@ Node *type_infer_new(Graph *g, uint32_t first, StrBuf *why)
     keymap_free(&rc.map);
     return bad;
 }
+
+void type_infer_edit(Graph *g, uint32_t first)
+{
+    StrBuf why = {0};
+    for (uint32_t id = first; id < graph_node_count(g);) {
+        Node *bad = type_infer_new(g, id, &why);
+        id = bad ? node_id(bad) + 1 : graph_node_count(g);
+    }
+    strbuf_free(&why);
+}

@@ -48,6 +48,12 @@ Node *type_infer_graph(Graph *g, StrBuf *why);
  * operands are made before their users, so id order is enough). */
 Node *type_infer_new(Graph *g, uint32_t first, StrBuf *why);
 
+/* Types what an edit made (ids from first on) as far as it can: a node
+ * whose relation finds a contradiction stays untyped and the rest goes
+ * on (the rule that built it is at fault, not the model; the runtime
+ * has no source position to report). */
+void type_infer_edit(Graph *g, uint32_t first);
+
 /* Whether op has a type relation. */
 bool type_has_relation(const char *op);
 
