@@ -28,10 +28,16 @@ bool type_has_relation(const char *op)
     return find_relation(op) != NULL;
 }
 
+bool type_relation_tuple_operand(const char *op, int i)
+{
+    const TypeRel *r = find_relation(op);
+    return r && i < r->tuple_in;
+}
+
 int type_relation_outputs(const char *op)
 {
     const TypeRel *r = find_relation(op);
-    return r ? r->outputs : 0;
+    return r ? r->outputs : TYPE_OUTPUTS_TENSOR;
 }
 
 /* Relations by interned op name for one walk: a graph of a million calls

@@ -54,12 +54,18 @@ Node *type_infer_new(Graph *g, uint32_t first, StrBuf *why);
  * has no source position to report). */
 void type_infer_edit(Graph *g, uint32_t first);
 
+/* Whether operand i of op is a tuple (concatenate's); false for a tensor
+ * operand and for an op without a relation. */
+bool type_relation_tuple_operand(const char *op, int i);
+
 /* Whether op has a type relation. */
 bool type_has_relation(const char *op);
 
-/* The number of outputs op's relation gives: 1 for a tensor, N for a
- * tuple of N, TYPE_OUTPUTS_VARIES when attributes decide (split). */
-enum { TYPE_OUTPUTS_VARIES = -1 };
+/* What op's relation gives: TYPE_OUTPUTS_TENSOR, N for a tuple of N,
+ * TYPE_OUTPUTS_VARIES when attributes decide (split); the same numbers as
+ * the registry's (note [output arity] in src/compiler/rules_build_items.c).
+ * TYPE_OUTPUTS_TENSOR also for an op without a relation. */
+enum { TYPE_OUTPUTS_TENSOR = 0, TYPE_OUTPUTS_VARIES = -1 };
 int type_relation_outputs(const char *op);
 
 #endif

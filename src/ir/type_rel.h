@@ -31,8 +31,11 @@ typedef const Type *(*TypeRelFn)(RelCtx *c);
 typedef struct TypeRel {
     const char *op;  /* op name, as TVM registers it */
     TypeRelFn fn;    /* the relation */
-    int outputs;     /* 1, N for a tuple of N, TYPE_OUTPUTS_VARIES */
+    int outputs;     /* TYPE_OUTPUTS_TENSOR, N for a tuple of N,
+                        TYPE_OUTPUTS_VARIES */
     int min_in;      /* operands the relation needs */
+    int tuple_in;    /* leading operands that are tuples (concatenate: 1);
+                        the others are tensors */
 } TypeRel;
 
 /* The tables of each family (type_rel_*.c), ended by an entry with a

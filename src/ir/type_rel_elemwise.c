@@ -149,9 +149,9 @@ static const Type *full_like(RelCtx *c)
     return rel_tensor(c, 0);
 }
 
-#define UNARY(name) {name, identity, 1, 1}
-#define BINARY(name) {name, rel_broadcast, 1, 2}
-#define COMPARE(name) {name, broadcast_bool, 1, 2}
+#define UNARY(name) {name, identity, TYPE_OUTPUTS_TENSOR, 1, 0}
+#define BINARY(name) {name, rel_broadcast, TYPE_OUTPUTS_TENSOR, 2, 0}
+#define COMPARE(name) {name, broadcast_bool, TYPE_OUTPUTS_TENSOR, 2, 0}
 
 const TypeRel type_rels_elemwise[] = {
     BINARY("add"), BINARY("subtract"), BINARY("multiply"), BINARY("divide"),
@@ -171,15 +171,15 @@ const TypeRel type_rels_elemwise[] = {
     UNARY("copy"), UNARY("zeros_like"), UNARY("ones_like"), UNARY("fast_exp"),
     UNARY("fast_tanh"), UNARY("fast_erf"), UNARY("nn.relu"), UNARY("nn.leaky_relu"),
     UNARY("nn.prelu"), UNARY("clip"), UNARY("stop_gradient"),
-    {"isnan", same_shape_bool, 1, 1},
-    {"isinf", same_shape_bool, 1, 1},
-    {"isfinite", same_shape_bool, 1, 1},
-    {"where", where, 1, 3},
-    {"cast", cast, 1, 1},
-    {"cast_like", cast_like, 1, 2},
-    {"zeros", init_op, 1, 0},
-    {"ones", init_op, 1, 0},
-    {"full", init_op, 1, 1},
-    {"full_like", full_like, 1, 2},
-    {NULL, NULL, 0, 0},
+    {"isnan", same_shape_bool, TYPE_OUTPUTS_TENSOR, 1, 0},
+    {"isinf", same_shape_bool, TYPE_OUTPUTS_TENSOR, 1, 0},
+    {"isfinite", same_shape_bool, TYPE_OUTPUTS_TENSOR, 1, 0},
+    {"where", where, TYPE_OUTPUTS_TENSOR, 3, 0},
+    {"cast", cast, TYPE_OUTPUTS_TENSOR, 1, 0},
+    {"cast_like", cast_like, TYPE_OUTPUTS_TENSOR, 2, 0},
+    {"zeros", init_op, TYPE_OUTPUTS_TENSOR, 0, 0},
+    {"ones", init_op, TYPE_OUTPUTS_TENSOR, 0, 0},
+    {"full", init_op, TYPE_OUTPUTS_TENSOR, 1, 0},
+    {"full_like", full_like, TYPE_OUTPUTS_TENSOR, 2, 0},
+    {NULL, NULL, 0, 0, 0},
 };

@@ -84,16 +84,16 @@ static const Type *arg_reduce(RelCtx *c)
 }
 
 const TypeRel type_rels_reduce[] = {
-    {"sum", reduce, 1, 1},
-    {"mean", reduce, 1, 1},
-    {"max", reduce, 1, 1},
-    {"min", reduce, 1, 1},
-    {"prod", reduce, 1, 1},
-    {"all", reduce_bool, 1, 1},
-    {"any", reduce_bool, 1, 1},
-    {"variance", variance, 1, 2},
-    {"std", variance, 1, 2},
-    {"argmax", arg_reduce, 1, 1},
-    {"argmin", arg_reduce, 1, 1},
-    {NULL, NULL, 0, 0},
+    {"sum", reduce, TYPE_OUTPUTS_TENSOR, 1, 0},
+    {"mean", reduce, TYPE_OUTPUTS_TENSOR, 1, 0},
+    {"max", reduce, TYPE_OUTPUTS_TENSOR, 1, 0},
+    {"min", reduce, TYPE_OUTPUTS_TENSOR, 1, 0},
+    {"prod", reduce, TYPE_OUTPUTS_TENSOR, 1, 0},
+    {"all", reduce_bool, TYPE_OUTPUTS_TENSOR, 1, 0},
+    {"any", reduce_bool, TYPE_OUTPUTS_TENSOR, 1, 0},
+    {"variance", variance, TYPE_OUTPUTS_TENSOR, 2, 0},
+    {"std", variance, TYPE_OUTPUTS_TENSOR, 2, 0},
+    {"argmax", arg_reduce, TYPE_OUTPUTS_TENSOR, 1, 0},
+    {"argmin", arg_reduce, TYPE_OUTPUTS_TENSOR, 1, 0},
+    {NULL, NULL, 0, 0, 0},
 };
