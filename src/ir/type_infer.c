@@ -23,6 +23,24 @@ static const TypeRel *find_relation(const char *op)
     return NULL;
 }
 
+int type_relation_count(void)
+{
+    int n = 0;
+    for (size_t f = 0; f < sizeof families / sizeof *families; f++)
+        for (const TypeRel *r = families[f]; r->op; r++)
+            n++;
+    return n;
+}
+
+const char *type_relation_op(int i)
+{
+    for (size_t f = 0; f < sizeof families / sizeof *families; f++)
+        for (const TypeRel *r = families[f]; r->op; r++)
+            if (i-- == 0)
+                return r->op;
+    return NULL;
+}
+
 bool type_has_relation(const char *op)
 {
     return find_relation(op) != NULL;

@@ -58,6 +58,11 @@ void type_infer_edit(Graph *g, uint32_t first);
  * operand and for an op without a relation. */
 bool type_relation_tuple_operand(const char *op, int i);
 
+/* The ops that have a relation, in table order (for tests that compare
+ * them with the registry). */
+int type_relation_count(void);
+const char *type_relation_op(int i);
+
 /* Whether op has a type relation. */
 bool type_has_relation(const char *op);
 

@@ -237,10 +237,13 @@ static const Type *conv1d(RelCtx *c) { return conv(c, 1, "NCW", "OIW"); }
 const Type *rel_conv2d(RelCtx *c) { return conv(c, 2, "NCHW", "OIHW"); }
 static const Type *conv3d(RelCtx *c) { return conv(c, 3, "NCDHW", "OIDHW"); }
 
-/* Conv2DTransposeRel and friends: the weight is (in, out / groups, k...);
- * each spatial dim becomes (in - 1) * stride - pads + dilated kernel +
- * output_padding. */
-static const Type *conv_transpose(RelCtx *c, int nsp, const char *dl, const char *kl)
+/* Conv2DTransposeRel and friends: the weight holds (in, out / groups, k...)
+ * with the input channels at letter in_at of the kernel layout ('I' of
+ * IOHW; Conv1DTransposeRel reads its canonical OIW with the input
+ * channels first, at 'O'); each spatial dim becomes (in - 1) * stride -
+ * pads + dilated kernel + output_padding. */
+static const Type *conv_transpose(RelCtx *c, int nsp, const char *dl, const char *kl,
+                                  char in_at)
 {
     const Type *data = rel_tensor(c, 0), *weight = data ? rel_tensor(c, 1) : NULL;
     ConvParams p;
@@ -251,8 +254,8 @@ static const Type *conv_transpose(RelCtx *c, int nsp, const char *dl, const char
     if (!conv_layouts_plain(&p, data, weight))
         return NULL;
     int64_t in_c = data->dims[layout_pos(p.data_layout, 'C')];
-    int64_t w_in = weight->dims[layout_pos(p.kernel_layout, 'I')];
-    int64_t w_out = weight->dims[layout_pos(p.kernel_layout, 'O')];
+    int64_t w_in = weight->dims[layout_pos(p.kernel_layout, in_at)];
+    int64_t w_out = weight->dims[layout_pos(p.kernel_layout, in_at == 'I' ? 'O' : 'I')];
     if (in_c != DIM_ANY && w_in != DIM_ANY && in_c != w_in)
         return rel_fail(c, "input channels %lld do not match the weight's %lld (%s)",
                         (long long)in_c, (long long)w_in, weight->text);
@@ -271,9 +274,20 @@ static const Type *conv_transpose(RelCtx *c, int nsp, const char *dl, const char
     return conv_output(c, &p, data, channels, out);
 }
 
-static const Type *conv1d_transpose(RelCtx *c) { return conv_transpose(c, 1, "NCW", "IOW"); }
-static const Type *conv2d_transpose(RelCtx *c) { return conv_transpose(c, 2, "NCHW", "IOHW"); }
-static const Type *conv3d_transpose(RelCtx *c) { return conv_transpose(c, 3, "NCDHW", "IODHW"); }
+static const Type *conv1d_transpose(RelCtx *c)
+{
+    return conv_transpose(c, 1, "NCW", "OIW", 'O');
+}
+
+static const Type *conv2d_transpose(RelCtx *c)
+{
+    return conv_transpose(c, 2, "NCHW", "IOHW", 'I');
+}
+
+static const Type *conv3d_transpose(RelCtx *c)
+{
+    return conv_transpose(c, 3, "NCDHW", "IODHW", 'I');
+}
 
 /* ---- pools ---- */
 
