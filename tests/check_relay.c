@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "relay.h"
+#include "util.h"
 #include "graph_dot.h"
 
 /* ---- helpers ---- */
@@ -592,6 +593,27 @@ START_TEST(test_type_relations)
 }
 END_TEST
 
+/* note [type size]: tuples of tuples doubling at every binding would
+ * make type texts of 2^N bytes; past 64 KiB the type stays unknown. */
+START_TEST(test_type_size_bound)
+{
+    StrBuf text = {0};
+    strbuf_puts(&text, "def @main(%x: Tensor[(2), float32]) {\n  %0 = nn.relu(%x);\n");
+    for (int i = 1; i <= 40; i++)
+        strbuf_printf(&text, "  %%%d = (%%%d, %%%d);\n", i, i - 1, i - 1);
+    strbuf_puts(&text, "  %40\n}\n");
+    Graph *g = load_string(text.data);
+    ck_assert_ptr_null(node_type(graph_output(g)));
+    Node *small = graph_output(g);
+    while (node_type(small) == NULL)
+        small = node_arg(small, 0);
+    ck_assert_uint_le(strlen(node_type(small)->text), 65536);
+    ck_assert_uint_ge(strlen(node_type(small)->text), 65536 / 2 - 64);
+    graph_free(g);
+    strbuf_free(&text);
+}
+END_TEST
+
 START_TEST(test_bad_input)
 {
     char name[256], rel[300];
@@ -789,6 +811,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_corpus);
     suite_add_tcase(s, tc);
     tc = tcase_create("types");
+    tcase_add_test(tc, test_type_size_bound);
     tcase_add_loop_test(tc, test_type_relations, 0,
                         (int)(sizeof type_cases / sizeof type_cases[0]));
     suite_add_tcase(s, tc);

@@ -74,5 +74,13 @@ else
     bad "fmt without --infer-types changed the stripped model"
 fi
 
+# A model that has its types already prints as it is.
+if "$graft" fmt --infer-types "$first" | cmp -s - "$first"; then
+    echo "PASS: fmt --infer-types keeps a typed model as it is"
+    pass=$((pass + 1))
+else
+    bad "fmt --infer-types changed the typed $first"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -74,6 +74,23 @@ static const TypeRel *cached_relation(RelCache *rc, const char *op)
     return (const TypeRel *)(intptr_t)*slot;
 }
 
+/* note [type size]: a tuple's type text holds its fields' texts, so a
+ * chain of bindings %k = (%k-1, %k-1) would double it at every step.
+ * Tuple and function types longer than this stay unknown; real models'
+ * longest (a split into a hundred pieces) are a few KiB. */
+enum { TYPE_TEXT_MAX = 65536 };
+
+/* Whether a tuple or function type of these parts stays within
+ * TYPE_TEXT_MAX. */
+static bool small_enough(const Type *const *types, int n)
+{
+    size_t len = 0;
+    for (int i = 0; i < n; i++)
+        if ((len += strlen(types[i]->text) + 2) > TYPE_TEXT_MAX)
+            return false;
+    return true;
+}
+
 /* Operand types, or false when one is unknown. */
 static bool operand_types(const Node *n, const Type **types)
 {
@@ -100,8 +117,9 @@ static const Type *call_type(Graph *g, const Node *n, const TypeRel *r, StrBuf *
 static const Type *tuple_type(Graph *g, const Node *n)
 {
     const Type **types = xmalloc(((size_t)node_nargs(n) + 1) * sizeof *types);
-    const Type *t = operand_types(n, types) ? graph_type_tuple(g, types, node_nargs(n))
-                                            : NULL;
+    const Type *t = operand_types(n, types) && small_enough(types, node_nargs(n))
+                        ? graph_type_tuple(g, types, node_nargs(n))
+                        : NULL;
     free(types);
     return t;
 }
@@ -130,7 +148,8 @@ static const Type *getitem_type(const Node *n, StrBuf *why)
  * the body are typed. */
 static const Type *func_type(Graph *g, const Node *n)
 {
-    if (!node_type(node_body(n)))
+    const Type *body = node_type(node_body(n));
+    if (!body || strlen(body->text) > TYPE_TEXT_MAX)
         return NULL;
     StrBuf sb = {0};
     strbuf_puts(&sb, "fn (");
@@ -141,6 +160,10 @@ static const Type *func_type(Graph *g, const Node *n)
             return NULL;
         }
         strbuf_printf(&sb, "%s%s", i ? ", " : "", t->text);
+        if (sb.len > TYPE_TEXT_MAX) {
+            strbuf_free(&sb);
+            return NULL;
+        }
     }
     strbuf_printf(&sb, ") -> %s", node_type(node_body(n))->text);
     const Type *t = graph_type_other(g, sb.data, sb.len);
