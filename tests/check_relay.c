@@ -538,7 +538,8 @@ static const TypeCase type_cases[] = {
      "Tensor[(10, 5), float32]"},
     {"%x: Tensor[(4, 5), float32]", "strided_slice(%x, begin=[1, 1], end=[2, -1], "
      "slice_mode=\"size\")", "Tensor[(2, 4), float32]"},
-    {"%x: Tensor[(1, 3, 8, 8), float32]", "nn.pad(%x, 0f, pad_width=[[0, 0], [0, 0], [1, 2], [3, 4]])",
+    {"%x: Tensor[(1, 3, 8, 8), float32]",
+     "nn.pad(%x, 0f, pad_width=[[0, 0], [0, 0], [1, 2], [3, 4]])",
      "Tensor[(1, 3, 11, 15), float32]"},
     {"%x: Tensor[(1, 3, 8, 8), float32]", "image.resize2d(%x, size=[16, 12])",
      "Tensor[(1, 3, 16, 12), float32]"},
