@@ -111,6 +111,55 @@ START_TEST(test_attrs)
 }
 END_TEST
 
+static AttrValue *num(Graph *g, AttrKind kind, double v)
+{
+    AttrValue *a = graph_new_attr_value(g, kind);
+    a->f = v;
+    a->i = (int64_t)v;
+    return a;
+}
+
+/* TVM leaves out an attribute equal to its default by StructuralEqual,
+ * whose doubles compare with BaseValueEqual (include/tvm/node/
+ * structural_equal.h): equal within an absolute 1e-9.  So the float32
+ * epsilon TVM's importers write (9.99999974738e-06) is the default 1e-05,
+ * and 1.1e-05 is not; ints and floats compare by value. */
+START_TEST(test_attr_equality)
+{
+    Graph *g = graph_new();
+    const AttrValue *dflt = num(g, ATTR_FLOAT, 1e-05);
+    ck_assert(attr_value_equal(num(g, ATTR_FLOAT, (double)1e-05f), dflt));
+    ck_assert(attr_value_equal(num(g, ATTR_FLOAT, 1e-05 + 0.9e-9), dflt));
+    ck_assert(!attr_value_equal(num(g, ATTR_FLOAT, 1e-05 + 1.1e-9), dflt));
+    ck_assert(!attr_value_equal(num(g, ATTR_FLOAT, 1.1e-05), dflt));
+    ck_assert(attr_value_equal(num(g, ATTR_INT, 1), num(g, ATTR_FLOAT, 1.0)));
+    ck_assert(!attr_value_equal(num(g, ATTR_INT, 0), num(g, ATTR_INT, 1)));
+    AttrValue *nan1 = num(g, ATTR_FLOAT, 0), *nan2 = num(g, ATTR_FLOAT, 0);
+    nan1->f = nan2->f = __builtin_nan("");
+    ck_assert(attr_value_equal(nan1, nan2));
+    ck_assert(!attr_value_equal(nan1, dflt));
+    AttrValue *s1 = graph_new_attr_value(g, ATTR_STRING), *s2 = graph_new_attr_value(g, ATTR_STRING);
+    s1->s = "NCHW";
+    s2->s = "NHWC";
+    ck_assert(!attr_value_equal(s1, s2));
+    ck_assert(attr_value_equal(s1, s1));
+    ck_assert(!attr_value_equal(s1, graph_new_attr_value(g, ATTR_NULL)));
+    ck_assert(attr_value_equal(graph_new_attr_value(g, ATTR_NULL),
+                               graph_new_attr_value(g, ATTR_NULL)));
+    AttrValue *l1 = graph_new_attr_value(g, ATTR_LIST), *l2 = graph_new_attr_value(g, ATTR_LIST);
+    const AttrValue *ones[] = {num(g, ATTR_INT, 1), num(g, ATTR_INT, 1)};
+    const AttrValue *onetwo[] = {num(g, ATTR_INT, 1), num(g, ATTR_INT, 2)};
+    l1->nitems = l2->nitems = 2;
+    l1->items = ones;
+    l2->items = onetwo;
+    ck_assert(attr_value_equal(l1, l1));
+    ck_assert(!attr_value_equal(l1, l2));
+    l2->nitems = 1;
+    ck_assert(!attr_value_equal(l1, l2));
+    graph_free(g);
+}
+END_TEST
+
 START_TEST(test_set_arg_keeps_users)
 {
     Small s = small_new();
@@ -408,6 +457,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_build_and_access);
     tcase_add_test(tc, test_attrs);
     tcase_add_test(tc, test_node_size);
+    tcase_add_test(tc, test_attr_equality);
     suite_add_tcase(s, tc);
     tc = tcase_create("edits");
     tcase_add_test(tc, test_set_arg_keeps_users);

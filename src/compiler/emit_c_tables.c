@@ -326,6 +326,28 @@ static void expr_attrs(Emitter *E, const PatExpr *x, const char *name, char **va
     emit_line(E, "};");
 }
 
+/* The declared attributes of a new call (note [created attributes]). */
+static void expr_decls(Emitter *E, const PatExpr *x, const char *name)
+{
+    char **dflts = xcalloc((size_t)x->ndecls + 1, sizeof *dflts);
+    for (int i = 0; i < x->ndecls; i++)
+        if (x->decls[i].dflt)
+            dflts[i] = xstrdup(emit_attr_value(E, x->decls[i].dflt));
+    emit_line(E, "static const PatAttrDecl %s_decls[] = {", name);
+    E->indent++;
+    for (int i = 0; i < x->ndecls; i++) {
+        StrBuf sb = {0};
+        emit_c_string(&sb, x->decls[i].name);
+        emit_line(E, "{.name = %s, .dflt = %s%s},", sb.data, dflts[i] ? "&" : "",
+                  dflts[i] ? dflts[i] : "NULL");
+        strbuf_free(&sb);
+        free(dflts[i]);
+    }
+    E->indent--;
+    emit_line(E, "};");
+    free(dflts);
+}
+
 /* The fields of an expression after kind, into sb. */
 static void expr_fields(StrBuf *sb, const PatExpr *x, const char *name, const char *attr)
 {
@@ -349,6 +371,8 @@ static void expr_fields(StrBuf *sb, const PatExpr *x, const char *name, const ch
         strbuf_printf(sb, ", .nkids = %d, .kids = %s_kids", x->nkids, name);
     if (x->nattrs)
         strbuf_printf(sb, ", .nattrs = %d, .attrs = %s_attrs", x->nattrs, name);
+    if (x->ndecls)
+        strbuf_printf(sb, ", .ndecls = %d, .decls = %s_decls", x->ndecls, name);
     if (attr)
         strbuf_printf(sb, ", .attr = &%s", attr);
 }
@@ -383,6 +407,8 @@ const char *emit_expr(Emitter *E, const PatExpr *x, const char *kind)
     }
     if (x->nattrs)
         expr_attrs(E, x, name, values);
+    if (x->ndecls)
+        expr_decls(E, x, name);
     strbuf_printf(&sb, "static const PatExpr %s = {.kind = %s", name,
                   ENUM_NAME(expr_kind_name, x->kind, ExprKind));
     expr_fields(&sb, x, name, attr);

@@ -84,6 +84,12 @@ typedef struct Attr {
     const AttrValue *value;  /* its value (graph arena) */
 } Attr;
 
+/* Whether two attribute values are equal as TVM compares an attribute
+ * with its default: numbers by value with an absolute tolerance of 1e-9,
+ * strings, None and lists item by item (note [attribute equality] in
+ * graph_attr.c). */
+bool attr_value_equal(const AttrValue *a, const AttrValue *b);
+
 /* ---- nodes ---- */
 
 /* Kind and identity. Ids are dense (0..graph_node_count-1), never reused. */

@@ -388,9 +388,11 @@ static void apply_group(Pass *p, const Group *gr)
     char pname[64];
     for (uint32_t k = 0; k < gr->ninputs; k++) {
         snprintf(pname, sizeof pname, "FunctionVar_%u_%u", gr->number, k);
+        /* TVM's PatternGrouper (src/relay/ir/dataflow_matcher.cc) makes
+         * Var("FunctionVar_N_k", NullValue<Type>()): no annotation to
+         * print.  The type stays known, undeclared, for later rules. */
         params[k] = graph_add_fn_param(g, pname, NULL);
-        if (node_type(gr->inputs[k]))
-            graph_declare_type(g, params[k], node_type(gr->inputs[k]));
+        graph_set_type(g, params[k], node_type(gr->inputs[k]));
     }
     StrBuf name = {0};
     p->nregion = 0;

@@ -132,7 +132,38 @@ static const PatActAttr fold_action28_attrs[] = {
     {.src = ASRC_COPY, .name = NULL, .value = NULL, .slot = 0},
     {.src = ASRC_EXPR, .name = "out_dtype", .value = &fold_action27, .slot = 0},
 };
-static const PatExpr fold_action28 = {.kind = EXPR_CALL, .s = "nn.conv2d", .slot = -1, .nkids = 2, .kids = fold_action28_kids, .nattrs = 2, .attrs = fold_action28_attrs};
+static const AttrValue fold_value29 = {.kind = ATTR_INT, .i = 1, .f = 1.0};
+static const AttrValue fold_value30 = {.kind = ATTR_INT, .i = 1, .f = 1.0};
+static const AttrValue *const fold_value31_items[] = {&fold_value29, &fold_value30};
+static const AttrValue fold_value31 = {.kind = ATTR_LIST, .nitems = 2, .items = fold_value31_items};
+static const AttrValue fold_value32 = {.kind = ATTR_INT};
+static const AttrValue fold_value33 = {.kind = ATTR_INT};
+static const AttrValue *const fold_value34_items[] = {&fold_value32, &fold_value33};
+static const AttrValue fold_value34 = {.kind = ATTR_LIST, .nitems = 2, .items = fold_value34_items};
+static const AttrValue fold_value35 = {.kind = ATTR_INT, .i = 1, .f = 1.0};
+static const AttrValue fold_value36 = {.kind = ATTR_INT, .i = 1, .f = 1.0};
+static const AttrValue *const fold_value37_items[] = {&fold_value35, &fold_value36};
+static const AttrValue fold_value37 = {.kind = ATTR_LIST, .nitems = 2, .items = fold_value37_items};
+static const AttrValue fold_value38 = {.kind = ATTR_INT, .i = 1, .f = 1.0};
+static const AttrValue fold_value39 = {.kind = ATTR_NULL};
+static const AttrValue fold_value40 = {.kind = ATTR_NULL};
+static const AttrValue fold_value41 = {.kind = ATTR_STRING, .s = "NCHW"};
+static const AttrValue fold_value42 = {.kind = ATTR_STRING, .s = "OIHW"};
+static const AttrValue fold_value43 = {.kind = ATTR_STRING, .s = ""};
+static const AttrValue fold_value44 = {.kind = ATTR_STRING, .s = ""};
+static const PatAttrDecl fold_action28_decls[] = {
+    {.name = "strides", .dflt = &fold_value31},
+    {.name = "padding", .dflt = &fold_value34},
+    {.name = "dilation", .dflt = &fold_value37},
+    {.name = "groups", .dflt = &fold_value38},
+    {.name = "channels", .dflt = &fold_value39},
+    {.name = "kernel_size", .dflt = &fold_value40},
+    {.name = "data_layout", .dflt = &fold_value41},
+    {.name = "kernel_layout", .dflt = &fold_value42},
+    {.name = "out_layout", .dflt = &fold_value43},
+    {.name = "out_dtype", .dflt = &fold_value44},
+};
+static const PatExpr fold_action28 = {.kind = EXPR_CALL, .s = "nn.conv2d", .slot = -1, .nkids = 2, .kids = fold_action28_kids, .nattrs = 2, .attrs = fold_action28_attrs, .ndecls = 10, .decls = fold_action28_decls};
 
 /* where-clause of fold */
 static bool fold_guard(const Graph *g, const Binding *b)
@@ -148,6 +179,7 @@ static Node *fold_build(Graph *g, const Binding *b, Node *root)
     RtAttrs attrs0 = {0};
     rt_attrs_copy(&attrs0, b[0].node);
     rt_attrs_put(&attrs0, "out_dtype", rt_attr_copy(g, &fold_value26));
+    rt_attrs_canonical(&attrs0, fold_action28_decls, 10);
     Node *n0 = graph_add_call(g, "nn.conv2d", (Node *const[]){b[1].node, b[2].node}, 2, attrs0.attrs, attrs0.n);
     rt_attrs_free(&attrs0);
     return n0;
@@ -226,7 +258,11 @@ static const PatExpr *const scale_action14_kids[] = {&scale_action12};
 static const PatActAttr scale_action14_attrs[] = {
     {.src = ASRC_EXPR, .name = "alpha", .value = &scale_action13, .slot = 0},
 };
-static const PatExpr scale_action14 = {.kind = EXPR_CALL, .s = "nn.leaky_relu", .slot = -1, .nkids = 1, .kids = scale_action14_kids, .nattrs = 1, .attrs = scale_action14_attrs};
+static const AttrValue scale_value15 = {.kind = ATTR_FLOAT, .f = 0.25};
+static const PatAttrDecl scale_action14_decls[] = {
+    {.name = "alpha", .dflt = &scale_value15},
+};
+static const PatExpr scale_action14 = {.kind = EXPR_CALL, .s = "nn.leaky_relu", .slot = -1, .nkids = 1, .kids = scale_action14_kids, .nattrs = 1, .attrs = scale_action14_attrs, .ndecls = 1, .decls = scale_action14_decls};
 
 /* where-clause of scale */
 static bool scale_guard(const Graph *g, const Binding *b)
@@ -241,6 +277,7 @@ static Node *scale_build(Graph *g, const Binding *b, Node *root)
     (void)root;
     RtAttrs attrs0 = {0};
     rt_attrs_put(&attrs0, "alpha", rt_attr_slot(g, &b[1]));
+    rt_attrs_canonical(&attrs0, scale_action14_decls, 1);
     Node *n0 = graph_add_call(g, "nn.leaky_relu", (Node *const[]){b[0].node}, 1, attrs0.attrs, attrs0.n);
     rt_attrs_free(&attrs0);
     return n0;
