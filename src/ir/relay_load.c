@@ -311,6 +311,7 @@ static void parser_free(RelayParser *ps)
     free(ps->marks);
     free(ps->scratch_nodes);
     free(ps->scratch_attrs);
+    free(ps->late);
 }
 
 /* Checks the bytes, then parses; the graph is kept only when no error
