@@ -63,7 +63,7 @@ static void relay_error(SrcRange *loc, RelayParser *ps, const char *msg);
 
 %type <node> expr expr_a postfix primary body fn_expr param let_head
 %type <node> if_expr block match_expr
-%type <type> type ret_opt type_opt
+%type <type> type ret_opt type_opt named_type
 %type <value> attr_value
 %type <mark> mark clause_open
 
@@ -311,11 +311,11 @@ annot_opt:
   | ANNOT
   ;
 
-/* type -> DTYPE | Tensor '[' '(' dims ')' ',' DTYPE ']' | '(' types ')' */
+/* type -> DTYPE | Tensor '[' '(' dims ')' ',' DTYPE ']' | '(' types ')'
+ *       | NAME '[' types ']' (an ADT: List[Tensor[(2), float32]]; its first
+ *         argument is not a tuple type, which would read as dims) */
 type:
-    IDENT                { $$ = load_dtype(ps, $1); }
-  | IDENT '[' '(' mark dims_opt ')' ',' IDENT ']'
-                         { CHECK($$ = load_tensor_type(ps, $1, $4, $8, @1)); }
+    named_type
   | '(' mark ')'         { $$ = load_tuple_type(ps, $2); }
   | '(' mark types ')'   { $$ = load_paren_type(ps, $2); }
   | '(' mark types ',' ')'
@@ -325,6 +325,19 @@ type:
 types:
     type                 { load_push_type(ps, $1); }
   | types ',' type       { load_push_type(ps, $3); }
+  ;
+
+named_type:
+    IDENT                { $$ = load_dtype(ps, $1); }
+  | IDENT '[' '(' mark dims_opt ')' ',' IDENT ']'
+                         { CHECK($$ = load_tensor_type(ps, $1, $4, $8, @1)); }
+  | IDENT '[' mark type_args ']'
+                         { $$ = load_type_call(ps, $1, $3); }
+  ;
+
+type_args:
+    named_type           { load_push_type(ps, $1); }
+  | type_args ',' type   { load_push_type(ps, $3); }
   ;
 
 dims_opt:

@@ -7,7 +7,8 @@
  *
  * Nodes are named as graft fmt prints the model: %N temps, %name
  * variables, constants by their text, @main's result <output>; another
- * node printed inline (a function's result) shows as #ID.
+ * node printed inline (a function's result) shows as #ID.  A node inside
+ * another global function is prefixed with it: @f:%3, @f:<output>.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +25,8 @@ static const char match_help[] =
     "List every place a rule of RULES matches in MODEL: the rule, the root\n"
     "node and the bindings, one match per line, in graph order (operands\n"
     "first) and file order of the rules at each node.  Nodes are named as\n"
-    "'graft fmt' prints the model; a node printed inline shows as #ID.\n"
+    "'graft fmt' prints the model; a node printed inline shows as #ID; a\n"
+    "node of a global function other than @main is prefixed with it (@f:%3).\n"
     "\n"
     "options:\n";
 
@@ -40,16 +42,34 @@ static void print_help(void)
 /* What the visitor needs to print one match. */
 typedef struct MatchOut {
     const RuleSet *rs;  /* for rule and slot names */
+    const Graph *g;     /* the model, for its global functions */
     const Node *output; /* the graph's result, shown as <output> */
     uint32_t *temps;    /* printed temp number per node id */
     uint64_t count;     /* matches printed */
     StrBuf key;         /* scratch for attribute values */
 } MatchOut;
 
+/* The global function other than @main whose body holds n, or -1. */
+static int global_of(const Graph *g, const Node *n)
+{
+    const Node *fn = node_kind(n) == NODE_FUNC ? n : node_scope(n);
+    while (fn && node_scope(fn))
+        fn = node_scope(fn);
+    for (int i = 0; fn && i < graph_nglobals(g); i++)
+        if (graph_global_fn(g, i) == fn)
+            return i;
+    return -1;
+}
+
 static void put_node(MatchOut *o, const Node *n)
 {
     uint32_t t = o->temps[node_id(n)];
-    if (node_kind(n) == NODE_VAR)
+    int global = global_of(o->g, n);
+    if (global >= 0)
+        printf("@%s:", graph_global_name(o->g, global));
+    if (global >= 0 && n == node_body(graph_global_fn(o->g, global)))
+        fputs("<output>", stdout);
+    else if (node_kind(n) == NODE_VAR)
         printf("%%%s", node_name(n));
     else if (node_kind(n) == NODE_CONST)
         fputs(node_const_text(n), stdout);
@@ -69,7 +89,8 @@ static const char *kind_name(const Node *n)
     case NODE_GETITEM: return "getitem";
     case NODE_FUNC: return "fn";
     case NODE_VAR: return "var";
-    default: return "const";
+    case NODE_CONST: return "const";
+    default: return "value";
     }
 }
 
@@ -105,7 +126,7 @@ static bool list_matches(const char *const *paths, int n, const Limits *limits, 
         return false;
     EngineOptions opts = {.limits = limits};
     Engine *e = engine_new(&l.rules->rs, l.g, &opts);
-    MatchOut o = {.rs = &l.rules->rs, .output = graph_output(l.g),
+    MatchOut o = {.rs = &l.rules->rs, .g = l.g, .output = graph_output(l.g),
                   .temps = relay_temp_numbers(l.g)};
     engine_matches(e, visit, &o);
     free(o.temps);

@@ -208,6 +208,8 @@ const Type *load_tensor_type(RelayParser *ps, RelayText tensor, size_t mark,
                              RelayText dtype, SrcRange loc);
 const Type *load_tuple_type(RelayParser *ps, size_t mark);
 const Type *load_paren_type(RelayParser *ps, size_t mark);
+/* NAME '[' types ']': a type kept as its text (TYPE_OTHER). */
+const Type *load_type_call(RelayParser *ps, RelayText name, size_t mark);
 
 void load_version(RelayParser *ps, RelayText t);
 void load_typedef(RelayParser *ps, RelayText t);

@@ -277,20 +277,21 @@ static void put_let(Printer *p, StrBuf *out, Node *n, int at)
     int saved_level = p->level;
     StrBuf doc = {0};
     Node *let = n;
+    StrBuf line = {0};
     for (; node_kind(let) == NODE_LET; let = node_arg(let, 2)) {
+        line.len = 0;
+        strbuf_puts(&line, "let ");
+        put_param(p, &line, node_arg(let, 0));
+        strbuf_puts(&line, " = ");
+        put_inline(p, &line, node_arg(let, 1), level); /* bindings go first */
+        strbuf_puts(&line, ";\n");
         if (let != n)
             indent(&doc, level);
-        strbuf_puts(&doc, "let ");
-        put_param(p, &doc, node_arg(let, 0));
-        strbuf_puts(&doc, " = ");
-        StrBuf value = {0};
-        put_inline(p, &value, node_arg(let, 1), level);
-        strbuf_append(&doc, value.data ? value.data : "", value.len);
-        strbuf_free(&value);
-        strbuf_puts(&doc, ";\n");
+        strbuf_append(&doc, line.data, line.len);
         p->lines = &doc;
         p->level = level;
     }
+    strbuf_free(&line);
     put_scope(p, &doc, let, level);
     p->lines = saved_lines;
     p->level = saved_level;

@@ -74,7 +74,7 @@ static void mark_pre(Pass *p, Node *fn)
         if (node_id(n) >= p->size || p->pre[node_id(n)])
             continue;
         p->pre[node_id(n)] = 1;
-        int na = node_kind(n) == NODE_FUNC ? 0 : node_nargs(n);
+        int na = node_is_opaque(n) ? 0 : node_nargs(n);
         xgrow((void **)&stack, &cap, depth + (size_t)na + 1, sizeof *stack);
         for (int i = 0; i < na; i++)
             stack[depth++] = node_arg(n, i);
@@ -164,7 +164,7 @@ static void collect_region(Pass *p, const Group *gr)
         p->inreg[node_id(n)] = p->stamp;
         xgrow((void **)&p->region, &p->cregion, p->nregion + 1, sizeof *p->region);
         p->region[p->nregion++] = n;
-        int na = node_kind(n) == NODE_FUNC ? 0 : node_nargs(n);
+        int na = node_is_opaque(n) ? 0 : node_nargs(n);
         xgrow((void **)&stack, &cap, depth + (size_t)na, sizeof *stack);
         for (int i = 0; i < na; i++)
             stack[depth++] = node_arg(n, i);
@@ -326,7 +326,7 @@ static Node *copy_region(Pass *p, const Group *gr, Node *const *params, StrBuf *
     while (depth) {
         Frame *f = &stack[depth - 1];
         Node *n = f->n;
-        int na = node_kind(n) == NODE_FUNC ? 0 : node_nargs(n);
+        int na = node_is_opaque(n) ? 0 : node_nargs(n);
         if (f->next < na) {
             Node *a = node_arg(n, f->next++);
             if (is_input(gr, a) || node_id(a) >= p->size || p->copy[node_id(a)])
@@ -520,7 +520,7 @@ static void relabel_changed(Engine *e, uint32_t n, uint32_t *upto)
         Node *x = e->order[i];
         uint32_t id = node_id(x);
         bool need = id >= *upto;
-        int na = node_kind(x) == NODE_FUNC ? 0 : node_nargs(x);
+        int na = node_is_opaque(x) ? 0 : node_nargs(x);
         for (int k = 0; k < na && !need; k++)
             need = changed[node_id(node_arg(x, k))];
         if (!need)

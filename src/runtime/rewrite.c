@@ -90,6 +90,18 @@ static void describe(FILE *out, const Node *n)
     case NODE_FUNC:
         fprintf(out, "#%u fn", node_id(n));
         break;
+    case NODE_GLOBAL:
+        fprintf(out, "@%s", node_name(n));
+        break;
+    case NODE_OPREF:
+        fprintf(out, "%s", node_name(n));
+        break;
+    case NODE_LET:
+    case NODE_IF:
+    case NODE_MATCH:
+        fprintf(out, "#%u %s", node_id(n), node_kind(n) == NODE_LET ? "let"
+                                           : node_kind(n) == NODE_IF ? "if" : "match");
+        break;
     }
 }
 
