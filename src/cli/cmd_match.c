@@ -52,13 +52,8 @@ typedef struct MatchOut {
 /* The global function other than @main whose body holds n, or -1. */
 static int global_of(const Graph *g, const Node *n)
 {
-    const Node *fn = node_kind(n) == NODE_FUNC ? n : node_scope(n);
-    while (fn && node_scope(fn))
-        fn = node_scope(fn);
-    for (int i = 0; fn && i < graph_nglobals(g); i++)
-        if (graph_global_fn(g, i) == fn)
-            return i;
-    return -1;
+    int i = graph_global_of(g, n);
+    return i >= 0 && graph_global_fn(g, i) ? i : -1;
 }
 
 static void put_node(MatchOut *o, const Node *n)

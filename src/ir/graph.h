@@ -286,6 +286,9 @@ int graph_nglobals(const Graph *g);
 const char *graph_global_name(const Graph *g, int i);
 Node *graph_global_fn(const Graph *g, int i); /* NULL for @main */
 bool graph_global_defined(const Graph *g, int i);
+/* Index of the global function whose body holds n (@main's for a node of
+ * @main), or -1 when the graph lists no globals. */
+int graph_global_of(const Graph *g, const Node *n);
 /* Index of global name (defined or only referenced), or -1. */
 int graph_find_global(const Graph *g, const char *name);
 /* Defines global name as function fn (NULL: the module's @main); false

@@ -87,6 +87,17 @@ bool graph_global_defined(const Graph *g, int i)
     return g->globals[i].defined;
 }
 
+int graph_global_of(const Graph *g, const Node *n)
+{
+    const Node *fn = n->kind == NODE_FUNC ? n : n->scope;
+    while (fn && fn->scope)
+        fn = fn->scope;
+    for (int i = 0; i < g->nglobals; i++)
+        if (g->globals[i].defined && g->globals[i].fn == fn)
+            return i;
+    return -1; /* fn NULL: @main, listed only by a loaded module */
+}
+
 int graph_find_global(const Graph *g, const char *name)
 {
     for (int i = 0; i < g->nglobals; i++)

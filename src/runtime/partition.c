@@ -48,7 +48,9 @@ typedef struct Pass {
     uint32_t size;      /* entries in the per-node arrays */
     Group *groups;      /* groups kept */
     size_t ngroups, cgroups;
-    uint32_t counter;   /* candidate groups so far */
+    uint32_t *counter;  /* candidate groups so far, per global function
+                           (graph_global_of + 1): TVM partitions one
+                           function at a time, numbering from 0 */
     Node **region;      /* scratch: the current region */
     size_t nregion, cregion;
     bool *named;        /* per variable slot of the rule: some non-leaf
@@ -213,7 +215,7 @@ static void candidate(Pass *p, Node *root)
         free(gr.inputs);
         return;
     }
-    gr.number = p->counter++;
+    gr.number = p->counter[graph_global_of(p->e->g, root) + 1]++;
     collect_region(p, &gr);
     if (overlaps(p)) {
         st->overlap++;
@@ -489,6 +491,7 @@ static void pass_init(Pass *p, Engine *e, uint32_t rule)
     p->inreg = xcalloc((size_t)p->size + 1, sizeof *p->inreg);
     p->copy = xcalloc((size_t)p->size + 1, sizeof *p->copy);
     p->named = named_slots(&e->rs->rules[rule]);
+    p->counter = xcalloc((size_t)graph_nglobals(e->g) + 1, sizeof *p->counter);
 }
 
 static void pass_free(Pass *p)
@@ -502,6 +505,7 @@ static void pass_free(Pass *p)
     free(p->copy);
     free(p->region);
     free(p->named);
+    free(p->counter);
 }
 
 /* note [partition relabelling]: the first pass labels every node; a
