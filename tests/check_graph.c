@@ -160,6 +160,50 @@ START_TEST(test_attr_equality)
 }
 END_TEST
 
+/* note [module roots]: another global function's nodes are walked after
+ * @main's, kept alive by graph_remove_dead, and printed as "def @f" in
+ * TVM's order (by name, temps numbered on); a let, an if and an op value
+ * print as TVM prints them. */
+START_TEST(test_global_functions)
+{
+    Graph *g = graph_new();
+    Node *x = graph_add_param(g, "x", NULL);
+    Node *p = graph_add_fn_param(g, "p", NULL);
+    Node *neg = graph_add_call(g, "negative", &p, 1, NULL, 0);
+    Node *f = graph_add_func(g, &p, 1, neg, NULL, 0);
+    ck_assert(graph_add_global(g, "main", NULL));
+    ck_assert(graph_add_global(g, "f", f));
+    ck_assert(!graph_add_global(g, "f", f));
+    Node *call = graph_add_fn_call(g, graph_global_ref(g, "f"), &x, 1);
+    Node *v = graph_add_fn_param(g, "v", NULL);
+    Node *cond = graph_add_call(g, "less", (Node *[]){x, v}, 2, NULL, 0);
+    Node *ops = graph_add_tuple(g, (Node *[]){graph_add_opref(g, "add"), v}, 2);
+    Node *branch = graph_add_if(g, cond, ops, v);
+    graph_set_output(g, graph_add_let(g, v, call, branch));
+    ck_assert_int_eq(graph_remove_dead(g), 0);
+    Node **order = malloc(graph_node_count(g) * sizeof *order);
+    uint32_t n = graph_topo_order(g, order);
+    ck_assert_ptr_eq(order[n - 1], f); /* after @main's nodes */
+    ck_assert_int_eq(graph_global_of(g, neg), 1);
+    ck_assert_int_eq(graph_global_of(g, cond), 0);
+    free(order);
+    assert_prints(g, "def @f(%p) {\n"
+                     "  negative(%p)\n"
+                     "}\n"
+                     "\n"
+                     "def @main(%x) {\n"
+                     "  let %v = @f(%x);\n"
+                     "  %0 = less(%x, %v);\n"
+                     "  if (%0) {\n"
+                     "    (add, %v)\n"
+                     "  } else {\n"
+                     "    %v\n"
+                     "  }\n"
+                     "}\n");
+    graph_free(g);
+}
+END_TEST
+
 START_TEST(test_set_arg_keeps_users)
 {
     Small s = small_new();
@@ -469,6 +513,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_topo_order);
     tcase_add_test(tc, test_functions);
     tcase_add_test(tc, test_dead_function);
+    tcase_add_test(tc, test_global_functions);
     suite_add_tcase(s, tc);
     tc = tcase_create("types");
     tcase_add_test(tc, test_types);
