@@ -52,7 +52,8 @@ expect 2 "$GRAFT" viz "$data/bn.relay" -o
 #    bindings just before its line, then the body's (VisitExpr_(LetNode));
 #    a let used as an operand, as the PyTorch importer's loops are
 #    (Call(Let(%while_loop, fn, %while_loop), args)), prints wrapped in
-#    "(" ... ")" two columns in (PrintExpr): let.relay, loop.relay;
+#    "(" ... ")" two columns in (PrintExpr): let.relay, loop.relay; a
+#    value used elsewhere too is not inlined (IsUnique): let_shared.relay;
 #  - "free_var %x: T;" where a free variable is first printed (PrintExpr):
 #    free_var.relay;
 #  - op values and constructors inline, no "ty=" comment on @f, ops,

@@ -221,6 +221,8 @@ static void put_call(Printer *p, StrBuf *out, const Node *n)
 
 static void put_scope(Printer *p, StrBuf *out, Node *root, int level);
 static void put_inline(Printer *p, StrBuf *out, Node *root, int level);
+static bool always_inline(const Node *n);
+static void visit_all(Printer *p, Node *root);
 
 /* "{" NEWLINE scope NEWLINE "}" one level in (TVM's PrintBody). */
 static void put_block(Printer *p, StrBuf *out, Node *root, int level)
@@ -283,7 +285,13 @@ static void put_let(Printer *p, StrBuf *out, Node *n, int at)
         strbuf_puts(&line, "let ");
         put_param(p, &line, node_arg(let, 0));
         strbuf_puts(&line, " = ");
-        put_inline(p, &line, node_arg(let, 1), level); /* bindings go first */
+        Node *value = node_arg(let, 1);
+        if (node_nusers(value) > 1 && !always_inline(value)) { /* not IsUnique */
+            visit_all(p, value);
+            put_operand(p, &line, value);
+        } else {
+            put_inline(p, &line, value, level); /* bindings go first */
+        }
         strbuf_puts(&line, ";\n");
         if (let != n)
             indent(&doc, level);
