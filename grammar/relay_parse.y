@@ -52,6 +52,8 @@ static void relay_error(SrcRange *loc, RelayParser *ps, const char *msg);
 %token <text> VERSION "version line" METADATA "metadata section"
 %token <text> TYPEDEF "type declaration"
 %token <text> DEF "'def'" FN "'fn'" ARROW "'->'"
+%token <text> LET "'let'" IF "'if'" ELSE "'else'" MATCH "'match'"
+%token <text> FREE_VAR "'free_var'" DARROW "'=>'"
 %token <text> BOOL "boolean" NONE "'None'"
 %token <text> META "meta constant" GLOBAL "global name"
 %token <text> TEMP "temporary (%N)" LOCAL "name (%x)"
@@ -59,15 +61,21 @@ static void relay_error(SrcRange *loc, RelayParser *ps, const char *msg);
 %token <text> IDENT "identifier" ANNOT "comment"
 %token <text> '(' ')' '[' ']' '{' '}' ',' '=' ';' ':' '.' '?'
 
-%type <node> expr expr_a postfix primary body fn_expr param
-%type <type> type ret_opt type_opt
+%type <node> expr expr_a postfix primary body fn_expr param let_head
+%type <node> if_expr block match_expr
+%type <type> type ret_opt type_opt named_type
 %type <value> attr_value
-%type <mark> mark
+%type <mark> mark clause_open
+
+/* An operator name before '(' is an op call, not an op value called. */
+%precedence OPVALUE
+%precedence '(' 
 
 %%
 
 module:
     head defs metadata_opt
+                         { CHECK(load_module_end(ps)); }
   ;
 
 head:
@@ -90,20 +98,10 @@ mark:
     %empty               { $$ = load_mark(ps); }
   ;
 
-/* def -> "def" @NAME '(' params ')' ["->" type] '{' body '}' */
+/* def -> "def" @NAME '(' params-and-attrs ')' ["->" type] '{' body '}' */
 def:
-    DEF GLOBAL '(' mark params_opt ')' ret_opt '{' body '}'
-                         { CHECK(load_main(ps, $2, $4, $7, $9, @1)); }
-  ;
-
-params_opt:
-    %empty
-  | params
-  ;
-
-params:
-    param                { load_push_node(ps, $1); }
-  | params ',' param     { load_push_node(ps, $3); }
+    DEF GLOBAL '(' mark fn_items_opt ')' ret_opt '{' body '}'
+                         { CHECK(load_def(ps, $2, $4, $7, $9, @2)); }
   ;
 
 param:
@@ -121,15 +119,33 @@ ret_opt:
   | ARROW type           { $$ = $2; }
   ;
 
-/* body -> {TEMP '=' expr ';'} expr */
+/* body -> {TEMP '=' expr ';' | "let" param '=' expr ';'
+ *          | "free_var" param ';'} expr
+ * A let's body is the rest of the body (load_body). */
 body:
-    bindings expr_a      { $$ = $2; }
+    mark bindings expr_a { $$ = load_body(ps, $1, $3); }
   ;
 
 bindings:
     %empty
   | bindings TEMP '=' expr_a ';'
                          { CHECK(load_define(ps, $2, $4, @2)); }
+  | bindings let_head expr_a ';'
+                         { load_push_let(ps, $2, $3); }
+  | bindings FREE_VAR param ';'
+                         { load_free_var(ps, $3); }
+  ;
+
+/* "(let %v = ...; ... body)": a let used as an operand, as TVM prints one
+ * (wrapped in parentheses). */
+let_first:
+    let_head expr_a ';'  { load_push_let(ps, $1, $2); }
+  ;
+
+/* The variable is bound before its value: a let-bound function may call
+ * itself (loops from TVM's importers). */
+let_head:
+    LET param '='        { $$ = $2; }
   ;
 
 expr_a:
@@ -140,10 +156,13 @@ expr_a:
 expr:
     postfix
   | fn_expr
+  | if_expr
+  | match_expr
   ;
 
 postfix:
     primary
+  | IDENT %prec OPVALUE  { $$ = load_opref(ps, $1); }
   | postfix '.' INT      { CHECK($$ = load_getitem(ps, $1, $3, @3)); }
   | postfix '(' mark args_opt ')'
                          { CHECK($$ = load_fn_call(ps, $1, $3, @2)); }
@@ -156,8 +175,11 @@ primary:
   | NUMBER               { CHECK($$ = load_const(ps, $1, @1)); }
   | BOOL                 { CHECK($$ = load_const(ps, $1, @1)); }
   | META                 { CHECK($$ = load_const(ps, $1, @1)); }
+  | GLOBAL               { $$ = load_global(ps, $1, @1); }
   | IDENT '(' mark args_opt ')'
                          { CHECK($$ = load_at(ps, load_call(ps, $1, $3), @1)); }
+  | '(' mark let_first bindings expr_a ')'
+                         { $$ = load_at(ps, load_body(ps, $2, $5), @1); }
   | '(' mark ')'         { $$ = load_at(ps, load_tuple(ps, $2), @1); }
   | '(' mark fields ')'  { $$ = load_at(ps, load_paren(ps, $2), @1); }
   | '(' mark fields ',' ')'
@@ -189,6 +211,58 @@ attr:
     IDENT '=' attr_value { load_push_attr(ps, $1, $3); }
   | IDENT '=' attr_value ANNOT
                          { load_push_attr(ps, $1, $3); }
+  ;
+
+/* if -> "if" '(' expr ')' block "else" block */
+if_expr:
+    IF '(' expr_a ')' block ELSE block
+                         { $$ = load_if(ps, $3, $5, $7); }
+  ;
+
+/* A branch: a scope of its own (its temps end at its '}'). */
+block:
+    '{' block_open body '}'
+                         { load_scope_close(ps); $$ = $3; }
+  ;
+
+block_open:
+    %empty               { load_block_open(ps); }
+  ;
+
+/* match -> "match" ['?'] '(' expr ')' '{' {pattern "=>" block ','} '}' */
+match_expr:
+    MATCH '(' expr_a ')' '{' mark clauses '}'
+                         { $$ = load_match(ps, $1, $3, $6); }
+  ;
+
+clauses:
+    clause
+  | clauses clause
+  ;
+
+/* The pattern's variables are bound in the clause's scope. */
+clause:
+    clause_open pattern DARROW '{' body '}' ','
+                         { load_clause(ps, $1, $5); }
+  ;
+
+clause_open:
+    %empty               { load_block_open(ps); $$ = load_mark(ps); }
+  ;
+
+pattern:
+    IDENT                { load_push_piece(ps, $1, NULL); }
+  | IDENT '('            { load_push_piece(ps, $1, "("); }
+    patterns ')'         { load_push_piece_text(ps, ")"); }
+  | '('                  { load_push_piece_text(ps, "("); }
+    patterns ')'         { load_push_piece_text(ps, ")"); }
+  | param                { load_push_piece_var(ps, $1); }
+  ;
+
+patterns:
+    pattern
+  | patterns ','         { load_push_piece_text(ps, ", "); }
+    pattern
   ;
 
 /* fn -> "fn" '(' params-and-attrs ')' ["->" type] '{' body '}' */
@@ -237,11 +311,11 @@ annot_opt:
   | ANNOT
   ;
 
-/* type -> DTYPE | Tensor '[' '(' dims ')' ',' DTYPE ']' | '(' types ')' */
+/* type -> DTYPE | Tensor '[' '(' dims ')' ',' DTYPE ']' | '(' types ')'
+ *       | NAME '[' types ']' (an ADT: List[Tensor[(2), float32]]; its first
+ *         argument is not a tuple type, which would read as dims) */
 type:
-    IDENT                { $$ = load_dtype(ps, $1); }
-  | IDENT '[' '(' mark dims_opt ')' ',' IDENT ']'
-                         { CHECK($$ = load_tensor_type(ps, $1, $4, $8, @1)); }
+    named_type
   | '(' mark ')'         { $$ = load_tuple_type(ps, $2); }
   | '(' mark types ')'   { $$ = load_paren_type(ps, $2); }
   | '(' mark types ',' ')'
@@ -251,6 +325,19 @@ type:
 types:
     type                 { load_push_type(ps, $1); }
   | types ',' type       { load_push_type(ps, $3); }
+  ;
+
+named_type:
+    IDENT                { $$ = load_dtype(ps, $1); }
+  | IDENT '[' '(' mark dims_opt ')' ',' IDENT ']'
+                         { CHECK($$ = load_tensor_type(ps, $1, $4, $8, @1)); }
+  | IDENT '[' mark type_args ']'
+                         { $$ = load_type_call(ps, $1, $3); }
+  ;
+
+type_args:
+    named_type           { load_push_type(ps, $1); }
+  | type_args ',' type   { load_push_type(ps, $3); }
   ;
 
 dims_opt:

@@ -235,12 +235,13 @@ START_TEST(test_products)
     Result r = binary("nn.dense(%x, %y)", 2, DIMS(1, 2), VALS(1, 2), 2, DIMS(2, 2),
                       VALS(1, 0, 1, 1));
     want(&r, 2, DIMS(1, 2), VALS(1, 3));
+    /* TVM's BatchMatmulAttrs: transpose_b defaults to false */
     r = binary("nn.batch_matmul(%x, %y)", 3, DIMS(1, 1, 2), VALS(1, 2), 3, DIMS(1, 2, 2),
                VALS(3, 4, 5, 6));
-    want(&r, 3, DIMS(1, 1, 2), VALS(11, 17));
-    r = binary("nn.batch_matmul(%x, %y, transpose_b=False)", 3, DIMS(1, 1, 2), VALS(1, 2), 3,
-               DIMS(1, 2, 2), VALS(3, 4, 5, 6));
     want(&r, 3, DIMS(1, 1, 2), VALS(13, 16));
+    r = binary("nn.batch_matmul(%x, %y, transpose_b=True)", 3, DIMS(1, 1, 2), VALS(1, 2), 3,
+               DIMS(1, 2, 2), VALS(3, 4, 5, 6));
+    want(&r, 3, DIMS(1, 1, 2), VALS(11, 17));
     r = binary("nn.matmul(%x, %y, transpose_a=True)", 2, DIMS(2, 1), VALS(1, 2), 2, DIMS(2, 1),
                VALS(3, 4));
     want(&r, 2, DIMS(1, 1), VALS(11));

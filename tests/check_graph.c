@@ -111,6 +111,99 @@ START_TEST(test_attrs)
 }
 END_TEST
 
+static AttrValue *num(Graph *g, AttrKind kind, double v)
+{
+    AttrValue *a = graph_new_attr_value(g, kind);
+    a->f = v;
+    a->i = (int64_t)v;
+    return a;
+}
+
+/* TVM leaves out an attribute equal to its default by StructuralEqual,
+ * whose doubles compare with BaseValueEqual (include/tvm/node/
+ * structural_equal.h): equal within an absolute 1e-9.  So the float32
+ * epsilon TVM's importers write (9.99999974738e-06) is the default 1e-05,
+ * and 1.1e-05 is not; ints and floats compare by value. */
+START_TEST(test_attr_equality)
+{
+    Graph *g = graph_new();
+    const AttrValue *dflt = num(g, ATTR_FLOAT, 1e-05);
+    ck_assert(attr_value_equal(num(g, ATTR_FLOAT, (double)1e-05f), dflt));
+    ck_assert(attr_value_equal(num(g, ATTR_FLOAT, 1e-05 + 0.9e-9), dflt));
+    ck_assert(!attr_value_equal(num(g, ATTR_FLOAT, 1e-05 + 1.1e-9), dflt));
+    ck_assert(!attr_value_equal(num(g, ATTR_FLOAT, 1.1e-05), dflt));
+    ck_assert(attr_value_equal(num(g, ATTR_INT, 1), num(g, ATTR_FLOAT, 1.0)));
+    ck_assert(!attr_value_equal(num(g, ATTR_INT, 0), num(g, ATTR_INT, 1)));
+    AttrValue *nan1 = num(g, ATTR_FLOAT, 0), *nan2 = num(g, ATTR_FLOAT, 0);
+    nan1->f = nan2->f = __builtin_nan("");
+    ck_assert(attr_value_equal(nan1, nan2));
+    ck_assert(!attr_value_equal(nan1, dflt));
+    AttrValue *s1 = graph_new_attr_value(g, ATTR_STRING), *s2 = graph_new_attr_value(g, ATTR_STRING);
+    s1->s = "NCHW";
+    s2->s = "NHWC";
+    ck_assert(!attr_value_equal(s1, s2));
+    ck_assert(attr_value_equal(s1, s1));
+    ck_assert(!attr_value_equal(s1, graph_new_attr_value(g, ATTR_NULL)));
+    ck_assert(attr_value_equal(graph_new_attr_value(g, ATTR_NULL),
+                               graph_new_attr_value(g, ATTR_NULL)));
+    AttrValue *l1 = graph_new_attr_value(g, ATTR_LIST), *l2 = graph_new_attr_value(g, ATTR_LIST);
+    const AttrValue *ones[] = {num(g, ATTR_INT, 1), num(g, ATTR_INT, 1)};
+    const AttrValue *onetwo[] = {num(g, ATTR_INT, 1), num(g, ATTR_INT, 2)};
+    l1->nitems = l2->nitems = 2;
+    l1->items = ones;
+    l2->items = onetwo;
+    ck_assert(attr_value_equal(l1, l1));
+    ck_assert(!attr_value_equal(l1, l2));
+    l2->nitems = 1;
+    ck_assert(!attr_value_equal(l1, l2));
+    graph_free(g);
+}
+END_TEST
+
+/* note [module roots]: another global function's nodes are walked after
+ * @main's, kept alive by graph_remove_dead, and printed as "def @f" in
+ * TVM's order (by name, temps numbered on); a let, an if and an op value
+ * print as TVM prints them. */
+START_TEST(test_global_functions)
+{
+    Graph *g = graph_new();
+    Node *x = graph_add_param(g, "x", NULL);
+    Node *p = graph_add_fn_param(g, "p", NULL);
+    Node *neg = graph_add_call(g, "negative", &p, 1, NULL, 0);
+    Node *f = graph_add_func(g, &p, 1, neg, NULL, 0);
+    ck_assert(graph_add_global(g, "main", NULL));
+    ck_assert(graph_add_global(g, "f", f));
+    ck_assert(!graph_add_global(g, "f", f));
+    Node *call = graph_add_fn_call(g, graph_global_ref(g, "f"), &x, 1);
+    Node *v = graph_add_fn_param(g, "v", NULL);
+    Node *cond = graph_add_call(g, "less", (Node *[]){x, v}, 2, NULL, 0);
+    Node *ops = graph_add_tuple(g, (Node *[]){graph_add_opref(g, "add"), v}, 2);
+    Node *branch = graph_add_if(g, cond, ops, v);
+    graph_set_output(g, graph_add_let(g, v, call, branch));
+    ck_assert_int_eq(graph_remove_dead(g), 0);
+    Node **order = malloc(graph_node_count(g) * sizeof *order);
+    uint32_t n = graph_topo_order(g, order);
+    ck_assert_ptr_eq(order[n - 1], f); /* after @main's nodes */
+    ck_assert_int_eq(graph_global_of(g, neg), 1);
+    ck_assert_int_eq(graph_global_of(g, cond), 0);
+    free(order);
+    assert_prints(g, "def @f(%p) {\n"
+                     "  negative(%p)\n"
+                     "}\n"
+                     "\n"
+                     "def @main(%x) {\n"
+                     "  let %v = @f(%x);\n"
+                     "  %0 = less(%x, %v);\n"
+                     "  if (%0) {\n"
+                     "    (add, %v)\n"
+                     "  } else {\n"
+                     "    %v\n"
+                     "  }\n"
+                     "}\n");
+    graph_free(g);
+}
+END_TEST
+
 START_TEST(test_set_arg_keeps_users)
 {
     Small s = small_new();
@@ -408,6 +501,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_build_and_access);
     tcase_add_test(tc, test_attrs);
     tcase_add_test(tc, test_node_size);
+    tcase_add_test(tc, test_attr_equality);
     suite_add_tcase(s, tc);
     tc = tcase_create("edits");
     tcase_add_test(tc, test_set_arg_keeps_users);
@@ -419,6 +513,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_topo_order);
     tcase_add_test(tc, test_functions);
     tcase_add_test(tc, test_dead_function);
+    tcase_add_test(tc, test_global_functions);
     suite_add_tcase(s, tc);
     tc = tcase_create("types");
     tcase_add_test(tc, test_types);

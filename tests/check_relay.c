@@ -99,7 +99,6 @@ static const SyntaxCase syntax_cases[] = {
     {"add(%x, 0.5f64)", NULL},
     {"add(%x, 3u8)", NULL},
     {"add(%x, True)", NULL},
-    {"add(%x, meta[relay.Constant][12])", NULL},
     {"add(%x, 0 /* ty=int32 span=aten::select_0:0:0 */)", NULL},
     /* attributes: every kind */
     {"nn.dense(%x, %y, units=None)", NULL},
@@ -480,11 +479,14 @@ END_TEST
 
 static const char *const bad_files[] = {
     "alias_binding", "bad_type", "binary_file", "binary_junk", "blank",
-    "call_non_function", "duplicate_param", "duplicate_temp", "empty",
-    "empty_body", "extra_paren", "huge_temp", "missing_semicolon",
+    "call_non_function", "duplicate_def", "duplicate_param", "duplicate_temp",
+    "empty", "empty_body", "extra_paren", "huge_temp", "if_without_else",
+    "let_without_body", "match_var_out_of_scope", "match_without_arrow",
+    "meta_out_of_range", "meta_without_section", "missing_semicolon",
     "out_of_scope", "stray_char", "truncated", "two_defs", "unbalanced_list",
-    "unbalanced_paren", "unclosed_brace", "unknown_name",
-    "unterminated_comment", "unterminated_string", "use_before_def",
+    "unbalanced_paren", "unclosed_brace", "unclosed_if", "unknown_global",
+    "unknown_name", "unterminated_comment", "unterminated_string",
+    "use_before_def",
     "type_broadcast", "type_conv_channels", "type_dense_features",
     "type_getitem_range", "type_reshape_count", "type_tuple_as_tensor",
 };

@@ -90,9 +90,9 @@ done
 : >want
 expect 0 "$GRAFT" fmt --limit model-depth=200 calls.relay
 {
-    echo "calls.relay:2:272: error: expression nested too deeply (the limit is 100 parser stack entries, about 20 levels) [--limit model-depth]"
+    echo "calls.relay:2:264: error: expression nested too deeply (the limit is 100 parser stack entries, about 20 levels) [--limit model-depth]"
     printf '    2 |   %s\n' "$(nest 40 'negative(' '%x' ')')"
-    printf '      | %271s^\n' ''
+    printf '      | %263s^~~~~~~~\n' ''
 } >want
 expect 1 "$GRAFT" fmt --limit model-depth=100 calls.relay -o calls.out.relay
 [ -e calls.out.relay ] && fail "model-depth: output written after the error"
@@ -269,7 +269,7 @@ if "$GRAFT" compile --exe grow.graft -o grow 2>err; then
     printf "./grow: --limit: limit 'model-depth' must be from 100 to 1000000, not 99\nTry './grow --help'.\n" >want
     expect 2 ./grow --limit model-depth=99 grow.relay
     cat >want <<'EOF'
-calls.relay:2:272: error: expression nested too deeply (the limit is 100 parser stack entries, about 20 levels) [--limit model-depth]
+calls.relay:2:264: error: expression nested too deeply (the limit is 100 parser stack entries, about 20 levels) [--limit model-depth]
 EOF
     ./grow --limit model-depth=100 calls.relay 2>err >/dev/null
     cases=$((cases + 1))

@@ -12,7 +12,7 @@ dir=$src/tests/run_verify
 cat >want <<'EOW'
 verify: 3 rewrites, inputs random (seed 1)
 verify: output 0 (2, 3) float32: max difference 0.0961 (tolerance 5.72e-06): PAST the tolerance
-verify: rewrite 2 of 3 makes the difference 0.0729: rewrite relu_abs (wrong.graft:2): %3 => #9 abs
+verify: rewrite 2 of 3 makes the difference 0.0729: rewrite relu_abs (wrong.graft:2): %3 => #10 abs
 graft: error: --verify: the rewritten model differs from the original by 0.0961, past the tolerance 5.72e-06
 EOW
 cases=$((cases + 1))

@@ -8,7 +8,8 @@
  * Nodes are named as graft fmt prints the model (note [node names] in
  * node_label.h): %N temps, %name variables, constants by their text,
  * @main's result <output>; another node printed inline (a function's
- * result) shows as #ID.  The root has its model file position.
+ * result) shows as #ID; a node inside another global function is prefixed
+ * with it: @f:%3, @f:<output>.  The root has its model file position.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +27,9 @@ static const char match_help[] =
     "node and the bindings, one match per line, in graph order (operands\n"
     "first) and file order of the rules at each node.  Nodes are named as\n"
     "'graft fmt' prints the model; a node printed inline shows as #ID.  The\n"
-    "root is followed by its position in MODEL, as graft explain --at takes it.\n"
+    "node of a global function other than @main is prefixed with it (@f:%3).\n"
+    "The root is followed by its position in MODEL, as graft explain --at takes\n"
+    "it.\n"
     "\n"
     "options:\n";
 
@@ -65,7 +68,8 @@ static const char *kind_name(const Node *n)
     case NODE_GETITEM: return "getitem";
     case NODE_FUNC: return "fn";
     case NODE_VAR: return "var";
-    default: return "const";
+    case NODE_CONST: return "const";
+    default: return "value";
     }
 }
 

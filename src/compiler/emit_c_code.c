@@ -483,6 +483,9 @@ static void build_call(BuildCtx *c, const PatExpr *x, const StrBuf *args, int t)
             *nl = '\0';
             emit_line(E, "%s", line);
         }
+        if (x->ndecls) /* note [created attributes] */
+            emit_line(E, "rt_attrs_canonical(&attrs%d, %s, %d);", list, emit_decls(E, x),
+                      x->ndecls);
         emit_line(E, "Node *n%d = graph_add_call(g, %s, %s, attrs%d.attrs, attrs%d.n);", t,
                   emit_str(&op, x->s), ops.data, list, list);
         emit_line(E, "rt_attrs_free(&attrs%d);", list);

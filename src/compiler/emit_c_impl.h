@@ -100,6 +100,8 @@ const char *emit_unique(Emitter *E, const char *want);
  * hint names a new definition (made unique).  Returns the name. */
 const char *emit_def(Emitter *E, const char *type, bool array, const char *hint,
                      const char *init);
+/* The declared attributes of new call x, written once (emit_c_tables.c). */
+const char *emit_decls(Emitter *E, const PatExpr *x);
 
 void strtable_free(StrTable *t);
 /* key's value, or NULL. */

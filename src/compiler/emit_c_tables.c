@@ -425,9 +425,35 @@ static const char *expr_attrs(Emitter *E, const PatExpr *x, const char *name, ch
     strbuf_free(&hint);
     return attrs;
 }
+
+/* note [created attributes]: the declared attributes of a new call (the
+ * op's, in TVM's order, with their defaults), once per distinct list, for
+ * the interpreter's tree and the compiled action alike; returns the name. */
+const char *emit_decls(Emitter *E, const PatExpr *x)
+{
+    StrBuf sb = {0}, hint = {0};
+    strbuf_puts(&sb, "{\n");
+    for (int i = 0; i < x->ndecls; i++) {
+        const AttrValue *dv = x->decls[i].dflt;
+        char *dflt = dv ? xstrdup(emit_attr_value(E, dv)) : NULL;
+        strbuf_puts(&sb, "{.name = ");
+        emit_c_string(&sb, x->decls[i].name);
+        strbuf_printf(&sb, ", .dflt = %s%s},\n", dflt ? "&" : "", dflt ? dflt : "NULL");
+        free(dflt);
+    }
+    strbuf_putc(&sb, '}');
+    strbuf_puts(&hint, "decls_");
+    for (const char *c = x->s ? x->s : "call"; *c; c++)
+        strbuf_putc(&hint, isalnum((unsigned char)*c) ? *c : '_');
+    const char *name = emit_def(E, "PatAttrDecl", true, hint.data, sb.data);
+    strbuf_free(&sb);
+    strbuf_free(&hint);
+    return name;
+}
+
 /* The fields of an expression after kind, into sb. */
 static void expr_fields(StrBuf *sb, const PatExpr *x, const char *kids, const char *attrs,
-                        const char *attr)
+                        const char *decls, const char *attr)
 {
     if (x->f != 0 || x->kind == EXPR_NUM) {
         strbuf_puts(sb, ", .f = ");
@@ -449,6 +475,8 @@ static void expr_fields(StrBuf *sb, const PatExpr *x, const char *kids, const ch
         strbuf_printf(sb, ", .nkids = %d, .kids = %s", x->nkids, kids);
     if (x->nattrs)
         strbuf_printf(sb, ", .nattrs = %d, .attrs = %s", x->nattrs, attrs);
+    if (decls)
+        strbuf_printf(sb, ", .ndecls = %d, .decls = %s", x->ndecls, decls);
     if (attr)
         strbuf_printf(sb, ", .attr = &%s", attr);
 }
@@ -477,10 +505,11 @@ const char *emit_expr(Emitter *E, const PatExpr *x, const char *kind)
     const char *name = emit_name_new(E, x, kind);
     char *kid_array = x->nkids ? addr_array(E, "PatExpr *const", name, kids, x->nkids) : NULL;
     char *attrs = x->nattrs ? xstrdup(expr_attrs(E, x, name, values)) : NULL;
+    char *decls = x->ndecls ? xstrdup(emit_decls(E, x)) : NULL;
     StrBuf sb = {0};
     strbuf_printf(&sb, "static const PatExpr %s = {.kind = %s", name,
                   ENUM_NAME(expr_kind_name, x->kind, ExprKind));
-    expr_fields(&sb, x, kid_array, attrs, attr);
+    expr_fields(&sb, x, kid_array, attrs, decls, attr);
     emit_line(E, "%s};", sb.data);
     for (int i = 0; i < x->nkids; i++)
         free(kids[i]);
@@ -491,6 +520,7 @@ const char *emit_expr(Emitter *E, const PatExpr *x, const char *kind)
     free(attr);
     free(kid_array);
     free(attrs);
+    free(decls);
     strbuf_free(&sb);
     return name;
 }

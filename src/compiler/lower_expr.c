@@ -197,6 +197,20 @@ static bool act_attr(Lowerer *L, const AstNode *a, PatActAttr *out)
     return out->value != NULL;
 }
 
+/* The op's declared attributes with their defaults, in declaration
+ * order (TVM's), for the runtime to order and filter the new call's
+ * attributes by (note [created attributes] in pattern.h). */
+static void op_decls(Lowerer *L, const OpInfo *op, PatExpr *e)
+{
+    PatAttrDecl *ds = arena_array(L->arena, (size_t)op->nattrs + 1, sizeof *ds);
+    for (int i = 0; i < op->nattrs; i++) {
+        ds[i].name = lower_name(L, op->attrs[i].name);
+        ds[i].dflt = op->attrs[i].dflt ? lower_literal_attr(L, op->attrs[i].dflt) : NULL;
+    }
+    e->ndecls = op->nattrs;
+    e->decls = ds;
+}
+
 /* op(args, name=value, **c) in an action: kids are the operands, attrs
  * the copied (first) and written attributes. */
 static PatExpr *act_call(Lowerer *L, const AstNode *a)
@@ -216,6 +230,8 @@ static PatExpr *act_call(Lowerer *L, const AstNode *a)
             return NULL;
     e->nattrs = n;
     e->attrs = as;
+    if (a->u.call.op)
+        op_decls(L, a->u.call.op, e);
     return e;
 }
 

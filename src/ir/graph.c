@@ -40,6 +40,7 @@ void graph_free(Graph *g)
     free(g->params);
     free(g->typedefs);
     free(g->types);
+    free(g->globals);
     free(g);
 }
 
@@ -164,7 +165,8 @@ const AttrValue *node_find_attr(const Node *n, const char *name)
 
 const char *node_name(const Node *n)
 {
-    return n->kind == NODE_VAR ? n->str : NULL;
+    NodeKind k = (NodeKind)n->kind;
+    return k == NODE_VAR || k == NODE_GLOBAL || k == NODE_OPREF ? n->str : NULL;
 }
 
 const char *node_const_text(const Node *n)
@@ -174,7 +176,7 @@ const char *node_const_text(const Node *n)
 
 bool node_const_is_scalar(const Node *n)
 {
-    return n->kind == NODE_CONST && n->is_scalar;
+    return n->kind == NODE_CONST && n->flag;
 }
 
 double node_const_value(const Node *n)
@@ -187,7 +189,7 @@ const char *node_const_dtype(const Node *n)
 {
     if (n->kind != NODE_CONST)
         return NULL;
-    if (n->is_scalar)
+    if (n->flag)
         return n->a.dtype;
     return n->type && n->type->kind == TYPE_TENSOR ? n->type->dtype : NULL;
 }
@@ -273,7 +275,7 @@ Node *graph_new_node(Graph *g, NodeKind kind, int nslots)
 
 /* Fills n's operand slots (allocated with it), each a use linked into
  * its value's users list. */
-static void set_operands(Node *n, Node *const *args, int nargs)
+void graph_set_operands(Node *n, Node *const *args, int nargs)
 {
     n->nargs = nargs;
     for (int i = 0; i < nargs; i++) {
@@ -326,7 +328,7 @@ Node *graph_add_const(Graph *g, const char *text, double value, const char *dtyp
     n->str = graph_intern(g, text);
     n->u.value = value;
     n->a.dtype = graph_intern(g, dtype);
-    n->is_scalar = strncmp(text, "meta[", 5) != 0;
+    n->flag = strncmp(text, "meta[", 5) != 0;
     return n;
 }
 
@@ -335,7 +337,7 @@ Node *graph_add_call(Graph *g, const char *op, Node *const *args, int nargs,
 {
     Node *n = graph_new_node(g, NODE_CALL, nargs);
     n->str = graph_intern(g, op);
-    set_operands(n, args, nargs);
+    graph_set_operands(n, args, nargs);
     graph_set_attrs(g, n, attrs, nattrs);
     return n;
 }
@@ -343,7 +345,7 @@ Node *graph_add_call(Graph *g, const char *op, Node *const *args, int nargs,
 Node *graph_add_fn_call(Graph *g, Node *callee, Node *const *args, int nargs)
 {
     Node *n = graph_new_node(g, NODE_CALL, nargs + 1);
-    set_operands(n, args, nargs);
+    graph_set_operands(n, args, nargs);
     n->callee = &n->slots[nargs]; /* after the operands: not one of them */
     n->callee->user = n;
     n->callee->value = callee;
@@ -354,14 +356,14 @@ Node *graph_add_fn_call(Graph *g, Node *callee, Node *const *args, int nargs)
 Node *graph_add_tuple(Graph *g, Node *const *fields, int nfields)
 {
     Node *n = graph_new_node(g, NODE_TUPLE, nfields);
-    set_operands(n, fields, nfields);
+    graph_set_operands(n, fields, nfields);
     return n;
 }
 
 Node *graph_add_getitem(Graph *g, Node *tuple, int index)
 {
     Node *n = graph_new_node(g, NODE_GETITEM, 1);
-    set_operands(n, &tuple, 1);
+    graph_set_operands(n, &tuple, 1);
     n->index = index;
     return n;
 }

@@ -31,8 +31,20 @@ typedef enum NodeKind {
                      or %5(%a, %b) (call of a local function: callee set) */
     NODE_TUPLE,   /* (%a, %b) */
     NODE_GETITEM, /* %3.0 */
-    NODE_FUNC,    /* fn (%p, Composite="dnnl.conv2d_relu") { ... } */
+    NODE_FUNC,    /* fn (%p, Composite="dnnl.conv2d_relu") { ... }; also
+                     each global function other than @main */
+    NODE_GLOBAL,  /* @f: a global function as a value (callee of @f(%x)) */
+    NODE_OPREF,   /* add, Nil: an operator or constructor as a value */
+    NODE_LET,     /* let %v = value; body.  Operands: %v, value, body */
+    NODE_IF,      /* if (c) { t } else { e }.  Operands: c, t, e */
+    NODE_MATCH,   /* match (d) { P => { r }, ... }.  Operands: d, then each
+                     clause's result */
 } NodeKind;
+
+/* Operands that are scopes of their own (printed in braces): a let's body,
+ * an if's branches, a match's results; and a let's variable, which is
+ * bound there, not read.  Rules see these nodes as opaque values (like a
+ * function): graph_is_opaque. */
 
 /* ---- types (from "x: Tensor[...]" and "/ * ty=... * /" annotations) ---- */
 
@@ -84,7 +96,25 @@ typedef struct Attr {
     const AttrValue *value;  /* its value (graph arena) */
 } Attr;
 
+/* Whether two attribute values are equal as TVM compares an attribute
+ * with its default: numbers by value with an absolute tolerance of 1e-9,
+ * strings, None and lists item by item (note [attribute equality] in
+ * graph_attr.c). */
+bool attr_value_equal(const AttrValue *a, const AttrValue *b);
+
 /* ---- nodes ---- */
+
+/* A match clause's pattern as printed: pieces of text ("Cons(", ", ",
+ * ")", "_") and the variables it binds (printed as declared), in order. */
+typedef struct ClausePiece {
+    const char *text; /* literal text, or NULL for a variable */
+    Node *var;        /* the NODE_VAR bound here when text is NULL */
+} ClausePiece;
+
+typedef struct MatchClause {
+    const ClausePiece *pieces; /* the pattern */
+    int npieces;
+} MatchClause;
 
 /* Kind and identity. Ids are dense (0..graph_node_count-1), never reused. */
 NodeKind node_kind(const Node *n);
@@ -120,7 +150,12 @@ const Attr *node_attr(const Node *n, int i);
 /* By name (interned or not); NULL when absent. */
 const AttrValue *node_find_attr(const Node *n, const char *name);
 
-/* NODE_VAR: the name without '%'. */
+/* True for nodes rules treat as opaque values whose operands are no
+ * dataflow inputs: functions, lets, ifs, matches, globals and op values. */
+bool node_is_opaque(const Node *n);
+
+/* NODE_VAR: the name without '%'; NODE_GLOBAL, NODE_OPREF: the name
+ * ("f" for @f, "add", "Nil"). */
 const char *node_name(const Node *n);
 /* NODE_CONST: spelling as printed ("1e-05f", "meta[relay.Constant][0]");
  * scalar: value and dtype ("float32", "int64", "bool"); a meta constant is
@@ -135,6 +170,13 @@ int node_index(const Node *n);
 int node_nparams(const Node *n);
 Node *node_param(const Node *n, int i);
 Node *node_body(const Node *n);
+/* NODE_VAR: declared by "free_var %x;" (bound nowhere). */
+bool node_is_free(const Node *n);
+/* NODE_MATCH: its clauses (clause i's result is operand i + 1) and
+ * whether it is complete ("match", not "match?"). */
+int node_nclauses(const Node *n);
+const MatchClause *node_clause(const Node *n, int i);
+bool node_match_complete(const Node *n);
 /* NODE_FUNC: the declared result type ("fn (...) -> T {"), or NULL. */
 const Type *node_ret_type(const Node *n);
 /* The function whose body n belongs to; NULL for @main's body and params. */
@@ -186,6 +228,20 @@ Node *graph_add_getitem(Graph *g, Node *tuple, int index);
 Node *graph_add_fn_param(Graph *g, const char *name, const Type *type);
 Node *graph_add_func(Graph *g, Node *const *params, int nparams, Node *body,
                      const Attr *attrs, int nattrs);
+/* The NODE_GLOBAL naming global function name, one per name (made on
+ * first use; the function may be defined later: graph_find_global). */
+Node *graph_global_ref(Graph *g, const char *name);
+Node *graph_add_opref(Graph *g, const char *name);
+/* let var = value; body.  var is a NODE_VAR (graph_add_fn_param). */
+Node *graph_add_let(Graph *g, Node *var, Node *value, Node *body);
+Node *graph_add_if(Graph *g, Node *cond, Node *then_branch, Node *else_branch);
+/* clauses[i]'s result is results[i]; the pieces are copied. */
+Node *graph_add_match(Graph *g, Node *data, const MatchClause *clauses,
+                      Node *const *results, int nclauses, bool complete);
+/* Marks a NODE_VAR as declared by free_var. */
+void graph_set_free(Graph *g, Node *var);
+/* Attributes of a call of a function value ("@f(%x, attrs_type_key=...)"). */
+void graph_set_call_attrs(Graph *g, Node *call, const Attr *attrs, int nattrs);
 AttrValue *graph_new_attr_value(Graph *g, AttrKind kind);
 /* A deep copy of v (from any graph, or from a rule set's tables) owned by g;
  * strings are interned in g, the spelling kept. */
@@ -231,6 +287,24 @@ void graph_add_typedef(Graph *g, const char *text, size_t len);
 /* The "#[metadata]" section, verbatim to the end of the input, or NULL. */
 const char *graph_metadata(const Graph *g);
 void graph_set_metadata(Graph *g, const char *text, size_t len);
+/* Global functions other than @main ("def @f(...) { ... }"), in the
+ * order defined; @main itself is listed too (fn NULL), so that a printer
+ * can put every definition in TVM's order (by name). */
+int graph_nglobals(const Graph *g);
+const char *graph_global_name(const Graph *g, int i);
+Node *graph_global_fn(const Graph *g, int i); /* NULL for @main */
+bool graph_global_defined(const Graph *g, int i);
+/* Index of the global function whose body holds n (@main's for a node of
+ * @main), or -1 when the graph lists no globals. */
+int graph_global_of(const Graph *g, const Node *n);
+/* Index of global name (defined or only referenced), or -1. */
+int graph_find_global(const Graph *g, const char *name);
+/* Defines global name as function fn (NULL: the module's @main); false
+ * when name is defined already. */
+bool graph_add_global(Graph *g, const char *name, Node *fn);
+/* Makes function fn (a global's NODE_FUNC) the graph's @main: its
+ * parameters become the graph's, its body the output; fn itself dies. */
+void graph_make_main(Graph *g, Node *fn);
 /* The global function's name ("main") and declared result type. */
 const char *graph_name(const Graph *g);
 void graph_set_name(Graph *g, const char *name);
@@ -243,13 +317,16 @@ void graph_set_arg(Graph *g, Node *user, int i, Node *value);
  * now reads new_node; a use by new_node itself is left alone, so that
  * "x => relu(x)" can wrap x. */
 void graph_replace_all_uses(Graph *g, Node *old, Node *new_node);
-/* Marks dead every node not reachable from the output (through operands,
+/* Marks dead every node not reachable from the output or another global
+ * function (through operands,
  * callees, function bodies and parameters; @main's parameters always
  * live); returns how many became dead.  Dead nodes are dropped from the
  * users lists of their operands and must not be used again. */
 uint32_t graph_remove_dead(Graph *g);
 
-/* Live nodes reachable from the output, operands before users (post-order,
+/* Live nodes reachable from the output, then from each other global
+ * function (note [module roots] in graph_walk.c), operands before users
+ * (post-order,
  * operands left to right, a callee before its arguments), iterative.
  * A NODE_FUNC comes after its parameters and its body's nodes (use
  * node_scope to tell them apart).

@@ -63,6 +63,11 @@ static void node_label(const Viz *v, const Node *n, StrBuf *sb)
     case NODE_TUPLE: strbuf_puts(sb, "tuple"); break;
     case NODE_GETITEM: strbuf_printf(sb, ".%d", node_index(n)); break;
     case NODE_FUNC: strbuf_puts(sb, "fn"); break;
+    case NODE_GLOBAL: strbuf_printf(sb, "@%s", node_name(n)); break;
+    case NODE_OPREF: strbuf_puts(sb, node_name(n)); break;
+    case NODE_LET: strbuf_puts(sb, "let"); break;
+    case NODE_IF: strbuf_puts(sb, "if"); break;
+    case NODE_MATCH: strbuf_puts(sb, "match"); break;
     }
     for (int i = 0; i < node_nattrs(n); i++) {
         const Attr *a = node_attr(n, i);
@@ -86,6 +91,11 @@ static const char *node_shape(const Node *n)
     case NODE_TUPLE:
     case NODE_GETITEM: return "shape=box, fontsize=10";
     case NODE_FUNC: return "shape=component";
+    case NODE_GLOBAL:
+    case NODE_OPREF: return "shape=plaintext";
+    case NODE_LET:
+    case NODE_IF:
+    case NODE_MATCH: return "shape=diamond";
     }
     return "shape=box";
 }

@@ -3,6 +3,7 @@
 #ifndef GRAFT_GRAPH_IMPL_H
 #define GRAFT_GRAPH_IMPL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -27,12 +28,30 @@ typedef struct FuncInfo {
     const Type *ret; /* declared result type, or NULL */
 } FuncInfo;
 
+/* What a NODE_MATCH has beyond its operands (data, then each clause's
+ * result). */
+typedef struct MatchInfo {
+    const MatchClause *clauses; /* nclauses patterns */
+    int nclauses;
+} MatchInfo;
+
+/* A global function ("def @f"), or a name only referenced so far. */
+typedef struct GlobalDef {
+    const char *name; /* interned, without '@' */
+    Node *fn;         /* its NODE_FUNC; NULL for @main and for a name
+                         not defined (yet) */
+    Node *ref;        /* the NODE_GLOBAL naming it, or NULL */
+    bool defined;     /* a "def" of it was added */
+} GlobalDef;
+
 /* note [node size] in graph.c explains the layout. */
 struct Node {
     uint8_t kind;          /* NodeKind */
     uint8_t dead;          /* set by graph_remove_dead */
     uint8_t type_declared; /* NODE_VAR: type written as "%x: T" */
-    uint8_t is_scalar;     /* NODE_CONST: not a meta[...] reference */
+    uint8_t flag;          /* NODE_CONST: not a meta[...] reference;
+                              NODE_VAR: a free_var; NODE_MATCH: complete
+                              ("match", not "match?") */
     uint32_t id;           /* dense index into Graph.nodes */
     int32_t nargs;         /* operand slots in slots */
     int32_t nusers;        /* uses in the users list */
@@ -53,6 +72,7 @@ struct Node {
     union {
         double value;      /* NODE_CONST: scalar value */
         FuncInfo *fn;      /* NODE_FUNC: params, body, result type */
+        MatchInfo *match;  /* NODE_MATCH: the clauses' patterns */
     } u;
 };
 
@@ -89,6 +109,9 @@ struct Graph {
     int ntypedefs;         /* entries in typedefs */
     size_t cap_typedefs;   /* capacity of typedefs */
     const char *metadata;  /* "#[metadata]..." section, or NULL */
+    GlobalDef *globals;    /* global functions, in definition order */
+    int nglobals;          /* entries in globals */
+    size_t cap_globals;    /* capacity of globals */
     TypeSlot *types;       /* annotation types by text (open addressing) */
     size_t ntype_slots;    /* power of two, or 0 before the first */
     size_t ntypes;         /* used slots */
@@ -98,6 +121,8 @@ struct Graph {
  * the node with room for nslots operand slots after it. */
 Node *graph_new_node(Graph *g, NodeKind kind, int nslots);
 void graph_set_attrs(Graph *g, Node *n, const Attr *attrs, int nattrs);
+/* Fills n's first nargs operand slots (allocated by graph_new_node). */
+void graph_set_operands(Node *n, Node *const *args, int nargs);
 /* Removes u from its value's users list. */
 void graph_unlink_use(Use *u);
 

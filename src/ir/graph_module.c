@@ -1,7 +1,9 @@
 /* graph_module.c - the module text around @main that the printer keeps:
  * the version line, the Prelude's type declarations, the metadata
- * section, and @main's name and result type. */
+ * section, @main's name and result type, and the global functions. */
 #include "graph.h"
+
+#include <string.h>
 
 #include "graph_impl.h"
 #include "util.h"
@@ -61,4 +63,85 @@ const Type *graph_ret_type(const Graph *g)
 void graph_set_graph_ret_type(Graph *g, const Type *type)
 {
     g->ret = type;
+}
+
+/* ---- global functions ---- */
+
+int graph_nglobals(const Graph *g)
+{
+    return g->nglobals;
+}
+
+const char *graph_global_name(const Graph *g, int i)
+{
+    return g->globals[i].name;
+}
+
+Node *graph_global_fn(const Graph *g, int i)
+{
+    return g->globals[i].fn;
+}
+
+bool graph_global_defined(const Graph *g, int i)
+{
+    return g->globals[i].defined;
+}
+
+int graph_global_of(const Graph *g, const Node *n)
+{
+    const Node *fn = n->kind == NODE_FUNC ? n : n->scope;
+    while (fn && fn->scope)
+        fn = fn->scope;
+    for (int i = 0; i < g->nglobals; i++)
+        if (g->globals[i].defined && g->globals[i].fn == fn)
+            return i;
+    return -1; /* fn NULL: @main, listed only by a loaded module */
+}
+
+int graph_find_global(const Graph *g, const char *name)
+{
+    for (int i = 0; i < g->nglobals; i++)
+        if (strcmp(g->globals[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+bool graph_add_global(Graph *g, const char *name, Node *fn)
+{
+    int i = graph_find_global(g, name);
+    if (i >= 0 && g->globals[i].defined)
+        return false;
+    if (i < 0) {
+        xgrow((void **)&g->globals, &g->cap_globals, (size_t)g->nglobals + 1,
+              sizeof *g->globals);
+        i = g->nglobals++;
+        g->globals[i] = (GlobalDef){.name = graph_intern(g, name)};
+    }
+    g->globals[i].fn = fn;
+    g->globals[i].defined = true;
+    return true;
+}
+
+/* The loader builds every "def" as a function, then makes the one that is
+ * @main the graph's own parameters and output (note [modules] in
+ * relay_load.c).  Nodes in fn's scope move to @main's (NULL). */
+void graph_make_main(Graph *g, Node *fn)
+{
+    FuncInfo *info = fn->u.fn;
+    for (int i = 0; i < info->nparams; i++) {
+        xgrow((void **)&g->params, &g->cap_params, (size_t)g->nparams + 1,
+              sizeof(Node *));
+        g->params[g->nparams++] = info->params[i];
+    }
+    for (uint32_t id = 0; id < g->nnodes; id++)
+        if (g->nodes[id]->scope == fn)
+            g->nodes[id]->scope = NULL;
+    g->output = info->body;
+    g->ret = info->ret;
+    for (int i = 0; i < g->nglobals; i++)
+        if (g->globals[i].fn == fn) {
+            g->globals[i].fn = NULL;
+            g->name = g->globals[i].name;
+        }
+    fn->dead = 1;
 }

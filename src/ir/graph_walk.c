@@ -134,13 +134,28 @@ static uint32_t post_order(const Graph *g, const Adjacency *adj, const Node *roo
     return count;
 }
 
-/* The live nodes from the output in post-order, into order or ids. */
+/* note [module roots]: a module's nodes are those the output reaches,
+ * then those each other global function reaches (its NODE_FUNC, after
+ * its parameters and body), in definition order; so a one-function model
+ * walks as before, and rules see inside every function. */
+static uint32_t walk_roots(const Graph *g, const Adjacency *adj, uint8_t *seen,
+                           Node **order, uint32_t *ids)
+{
+    uint32_t n = post_order(g, adj, g->output, seen, order, ids);
+    for (int i = 0; i < g->nglobals; i++)
+        if (g->globals[i].fn)
+            n += post_order(g, adj, g->globals[i].fn, seen, order ? order + n : NULL,
+                            ids ? ids + n : NULL);
+    return n;
+}
+
+/* The live nodes from the roots in post-order, into order or ids. */
 static uint32_t topo_walk(const Graph *g, Node **order, uint32_t *ids)
 {
     Adjacency adj;
     uint8_t *seen = xcalloc(g->nnodes ? g->nnodes : 1, 1);
     adjacency_build(g, &adj, seen); /* dead nodes count as seen */
-    uint32_t n = post_order(g, &adj, g->output, seen, order, ids);
+    uint32_t n = walk_roots(g, &adj, seen, order, ids);
     free(seen);
     adjacency_free(&adj);
     return n;
@@ -165,14 +180,14 @@ static void unlink_operands(Node *n)
         graph_unlink_use(n->callee);
 }
 
-/* Marks what the output reaches (and @main's parameters) live; every
+/* Marks what the roots reach (and @main's parameters) live; every
  * other node not dead yet dies now and leaves its operands' users lists. */
 uint32_t graph_remove_dead(Graph *g)
 {
     Adjacency adj;
     adjacency_build(g, &adj, NULL);
     uint8_t *live = xcalloc(g->nnodes ? g->nnodes : 1, 1);
-    post_order(g, &adj, g->output, live, NULL, NULL);
+    walk_roots(g, &adj, live, NULL, NULL);
     adjacency_free(&adj);
     for (int i = 0; i < g->nparams; i++)
         live[g->params[i]->id] = 1;
@@ -203,7 +218,7 @@ static void adopt_body(Node *fn, uint32_t min_id)
     while (depth) {
         Node *n = stack[--depth];
         if (n->scope == fn || n->id < min_id || n->kind == NODE_VAR ||
-            n->kind == NODE_CONST)
+            n->kind == NODE_CONST || n->kind == NODE_GLOBAL)
             continue;
         n->scope = fn;
         if (n->kind == NODE_FUNC)

@@ -21,11 +21,25 @@ void node_labels_free(NodeLabels *nl)
     nl->temps = NULL;
 }
 
+/* The global function other than @main whose body holds n, or NULL;
+ * its index in *global. */
+static const Node *other_global(const Graph *g, const Node *n, int *global)
+{
+    *global = graph_global_of(g, n);
+    return *global >= 0 ? graph_global_fn(g, *global) : NULL;
+}
+
 void node_label(const NodeLabels *nl, const Node *n, StrBuf *out)
 {
     uint32_t id = node_id(n);
     uint32_t t = id < nl->ntemps ? nl->temps[id] : UINT32_MAX;
-    if (node_kind(n) == NODE_VAR)
+    int global;
+    const Node *fn = other_global(nl->g, n, &global);
+    if (fn) /* a node of @f, not of @main: @f:%3 */
+        strbuf_printf(out, "@%s:", graph_global_name(nl->g, global));
+    if (fn && n == node_body(fn))
+        strbuf_puts(out, "<output>");
+    else if (node_kind(n) == NODE_VAR)
         strbuf_printf(out, "%%%s", node_name(n));
     else if (node_kind(n) == NODE_CONST)
         strbuf_puts(out, node_const_text(n));
@@ -59,6 +73,11 @@ void node_describe(const Node *n, StrBuf *out)
     case NODE_TUPLE: strbuf_printf(out, "a tuple of %d", node_nargs(n)); break;
     case NODE_GETITEM: strbuf_printf(out, "element %d of a tuple", node_index(n)); break;
     case NODE_FUNC: strbuf_puts(out, "a function"); break;
+    case NODE_GLOBAL: strbuf_printf(out, "the global function @%s", node_name(n)); break;
+    case NODE_OPREF: strbuf_printf(out, "the operator %s as a value", node_name(n)); break;
+    case NODE_LET: strbuf_puts(out, "a let"); break;
+    case NODE_IF: strbuf_puts(out, "an if"); break;
+    case NODE_MATCH: strbuf_puts(out, "a match"); break;
     }
 }
 

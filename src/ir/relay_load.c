@@ -227,6 +227,23 @@ const Type *load_paren_type(RelayParser *ps, size_t mark)
     return load_tuple_type(ps, mark);
 }
 
+const Type *load_type_call(RelayParser *ps, RelayText name, size_t mark)
+{
+    int n;
+    const Type **args = take(ps, mark, ITEM_TYPE, sizeof(Type *), &n);
+    ps->nitems = mark;
+    StrBuf sb = {0};
+    strbuf_append(&sb, load_text(ps, name), name.len);
+    strbuf_putc(&sb, '[');
+    for (int i = 0; i < n; i++)
+        strbuf_printf(&sb, "%s%s", i ? ", " : "", args[i]->text);
+    strbuf_putc(&sb, ']');
+    const Type *t = graph_type_other(ps->g, sb.data, sb.len);
+    strbuf_free(&sb);
+    free(args);
+    return t;
+}
+
 /* ---- module text ---- */
 
 void load_version(RelayParser *ps, RelayText t)
@@ -352,6 +369,7 @@ static void parser_free(RelayParser *ps)
     free(ps->marks);
     free(ps->scratch_nodes);
     free(ps->scratch_attrs);
+    free(ps->late);
 }
 
 /* Checks the bytes, then parses; the graph is kept only when no error

@@ -57,7 +57,25 @@ typedef enum ItemKind {
     ITEM_VALUE, /* an element of an attribute list */
     ITEM_TYPE,  /* a field of a tuple type */
     ITEM_DIM,   /* a tensor dimension */
+    ITEM_LET,   /* let var = value; in a body (load_body wraps them) */
+    ITEM_PIECE, /* part of a match clause's pattern */
+    ITEM_CLAUSE,/* a whole match clause */
 } ItemKind;
+
+/* A match clause being collected: its pattern and result. */
+typedef struct ClauseItem {
+    MatchClause clause; /* pieces in the graph's arena */
+    Node *result;       /* the clause's scope's result */
+} ClauseItem;
+
+/* A reference kept for checking once the module is read: "@f" (a global
+ * defined anywhere in the module) or "meta[KIND][i]" (an entry of the
+ * metadata section at the end). */
+typedef struct LateRef {
+    const char *name;   /* interned: global name, or meta KIND */
+    int64_t index;      /* meta index; -1 for a global */
+    SrcRange where;     /* the reference, for the error */
+} LateRef;
 
 typedef struct Item {
     ItemKind kind;           /* which member is set */
@@ -67,6 +85,12 @@ typedef struct Item {
         AttrValue *value;    /* ITEM_VALUE */
         const Type *type;    /* ITEM_TYPE */
         int64_t dim;         /* ITEM_DIM */
+        struct {
+            Node *var;       /* ITEM_LET: the bound variable */
+            Node *value;     /* and its value */
+        } let;
+        ClausePiece piece;   /* ITEM_PIECE */
+        ClauseItem clause;   /* ITEM_CLAUSE */
     } u;
 } Item;
 
@@ -109,6 +133,10 @@ typedef struct RelayParser {
                             tuple index (for type errors), 0 for none */
     size_t cap_where;    /* entries allocated in where */
     bool have_def;       /* a "def" was read */
+    SrcRange first_def;  /* where the first "def" names its function */
+    LateRef *late;       /* references checked at the end */
+    size_t nlate;        /* entries in late */
+    size_t cap_late;     /* capacity of late */
     bool failed;         /* an error was reported */
 } RelayParser;
 
@@ -154,8 +182,33 @@ Node *load_paren(RelayParser *ps, size_t mark);
 Node *load_getitem(RelayParser *ps, Node *tuple, RelayText index, SrcRange loc);
 Node *load_func(RelayParser *ps, size_t mark, const Type *ret, Node *body);
 void load_annotate(RelayParser *ps, Node *n, RelayText annot);
-bool load_main(RelayParser *ps, RelayText name, size_t mark, const Type *ret,
-               Node *body, SrcRange loc);
+
+/* ---- whole modules (relay_load_module.c) ---- */
+
+/* Opens the scope of an if branch or a match clause (bounded by the
+ * parser stack, not by fn-depth). */
+void load_block_open(RelayParser *ps);
+/* Forgets every name (at the end of a "def"). */
+void load_scope_reset(RelayParser *ps);
+bool load_def(RelayParser *ps, RelayText name, size_t mark, const Type *ret,
+              Node *body, SrcRange loc);
+/* After the last def: globals resolved, meta references checked, @main
+ * chosen (note [modules]). */
+bool load_module_end(RelayParser *ps);
+Node *load_body(RelayParser *ps, size_t mark, Node *result);
+void load_push_let(RelayParser *ps, Node *var, Node *value);
+void load_free_var(RelayParser *ps, Node *var);
+Node *load_opref(RelayParser *ps, RelayText name);
+Node *load_global(RelayParser *ps, RelayText name, SrcRange loc);
+Node *load_if(RelayParser *ps, Node *cond, Node *then_branch, Node *else_branch);
+Node *load_match(RelayParser *ps, RelayText keyword, Node *data, size_t mark);
+void load_clause(RelayParser *ps, size_t mark, Node *result);
+/* Pattern pieces: IDENT followed by suffix ("Cons" "("), text, a var. */
+void load_push_piece(RelayParser *ps, RelayText ident, const char *suffix);
+void load_push_piece_text(RelayParser *ps, const char *text);
+void load_push_piece_var(RelayParser *ps, Node *var);
+/* Remembers meta[KIND][i] at loc for load_module_end. */
+void load_meta_ref(RelayParser *ps, RelayText t, SrcRange loc);
 
 AttrValue *load_value(RelayParser *ps, AttrKind kind, RelayText t);
 AttrValue *load_list(RelayParser *ps, size_t mark);
@@ -165,6 +218,8 @@ const Type *load_tensor_type(RelayParser *ps, RelayText tensor, size_t mark,
                              RelayText dtype, SrcRange loc);
 const Type *load_tuple_type(RelayParser *ps, size_t mark);
 const Type *load_paren_type(RelayParser *ps, size_t mark);
+/* NAME '[' types ']': a type kept as its text (TYPE_OTHER). */
+const Type *load_type_call(RelayParser *ps, RelayText name, size_t mark);
 
 void load_version(RelayParser *ps, RelayText t);
 void load_typedef(RelayParser *ps, RelayText t);

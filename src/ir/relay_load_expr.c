@@ -137,6 +137,21 @@ bool load_scope_open(RelayParser *ps, SrcRange at)
     return true;
 }
 
+void load_block_open(RelayParser *ps)
+{
+    xgrow((void **)&ps->marks, &ps->cap_marks, (size_t)ps->depth + 1,
+          sizeof(size_t));
+    ps->marks[ps->depth++] = ps->nsyms;
+}
+
+void load_scope_reset(RelayParser *ps)
+{
+    while (ps->nsyms > 0) {
+        Symbol *s = &ps->syms[--ps->nsyms];
+        symbol_set_top(ps, s->key, s->shadowed);
+    }
+}
+
 void load_scope_close(RelayParser *ps)
 {
     size_t mark = ps->marks[--ps->depth];
@@ -164,13 +179,13 @@ Node *load_at(RelayParser *ps, Node *n, SrcRange loc)
     return n;
 }
 
-/* param -> LOCAL [':' type] [ANNOT]: @main's at depth 0, else a fn's. */
+/* param -> LOCAL [':' type] [ANNOT]: of a def, a fn, a let, a pattern or
+ * a free_var. */
 Node *load_param(RelayParser *ps, RelayText name, const Type *type,
                  RelayText *annot, SrcRange loc)
 {
     const char *s = graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1);
-    Node *v = ps->depth == 0 ? graph_add_param(ps->g, s, type)
-                             : graph_add_fn_param(ps->g, s, type);
+    Node *v = graph_add_fn_param(ps->g, s, type); /* note [modules] */
     load_at(ps, v, loc);
     if (annot)
         annotate(ps, v, load_text(ps, *annot), annot->len);
@@ -288,6 +303,7 @@ Node *load_const(RelayParser *ps, RelayText t, SrcRange loc)
     bool suffixed;
     if (strncmp(spelling, "meta[", 5) == 0) {
         dtype = NULL;
+        load_meta_ref(ps, t, loc);
     } else if (spelling[0] == 'T' || spelling[0] == 'F') {
         dtype = "bool";
         value = spelling[0] == 'T';
@@ -346,14 +362,19 @@ Node *load_fn_call(RelayParser *ps, Node *callee, size_t mark, SrcRange loc)
     Attr *attrs;
     int nargs, nattrs;
     take_args(ps, mark, &args, &nargs, &attrs, &nattrs);
-    Node *n = NULL;
-    if (node_kind(callee) != NODE_FUNC && node_kind(callee) != NODE_VAR)
-        diag_error(ps->diag, ps->src, loc,
-                   "only functions can be called (this is not a 'fn')");
-    else if (nattrs)
-        diag_error(ps->diag, ps->src, loc, "a call of a function takes no attributes");
-    else
-        n = load_at(ps, graph_add_fn_call(ps->g, callee, args, nargs), loc);
+    NodeKind k = node_kind(callee);
+    if (k == NODE_OPREF) /* (add)(%x, %y) is add(%x, %y) */
+        return load_at(ps, graph_add_call(ps->g, node_name(callee), args, nargs, attrs, nattrs),
+                       loc);
+    if (k == NODE_CONST || k == NODE_TUPLE) {
+        diag_error(ps->diag, ps->src, loc, "only functions can be called (this is a %s)",
+                   k == NODE_CONST ? "constant" : "tuple");
+        return NULL;
+    }
+    /* a function, @f, a variable or a closure some expression computes;
+     * TVM prints a call's attributes with their attrs_type_key */
+    Node *n = load_at(ps, graph_add_fn_call(ps->g, callee, args, nargs), loc);
+    graph_set_call_attrs(ps->g, n, attrs, nattrs);
     return n;
 }
 
@@ -405,25 +426,7 @@ Node *load_func(RelayParser *ps, size_t mark, const Type *ret, Node *body)
  * to a variable or earlier temp keeps its own. */
 void load_annotate(RelayParser *ps, Node *n, RelayText annot)
 {
-    if (node_kind(n) == NODE_VAR || node_annotation(n))
+    if (node_kind(n) == NODE_VAR || node_kind(n) == NODE_GLOBAL || node_annotation(n))
         return;
     annotate(ps, n, load_text(ps, annot), annot.len);
-}
-
-/* def -> "def" GLOBAL '(' params ')' [-> type] '{' body '}' */
-bool load_main(RelayParser *ps, RelayText name, size_t mark, const Type *ret,
-               Node *body, SrcRange loc)
-{
-    ps->nitems = mark;
-    if (ps->have_def) {
-        diag_error(ps->diag, ps->src, loc,
-                   "only one function definition is supported (found a second "
-                   "'def')");
-        return false;
-    }
-    ps->have_def = true;
-    graph_set_name(ps->g, graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1));
-    graph_set_graph_ret_type(ps->g, ret);
-    graph_set_output(ps->g, body);
-    return true;
 }

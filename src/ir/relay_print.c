@@ -44,6 +44,9 @@ typedef struct Printer {
     uint32_t next_temp; /* next temp number */
     StrBuf *lines;      /* binding lines of the current scope */
     int level;          /* nesting of the current scope (@main's body: 1) */
+    const Node *root;   /* the expression being printed inline (a scope's
+                           result, a let's value: note [control]) */
+    int root_level;     /* the level root's text is placed at */
     StrBuf args;        /* scratch for a call's operand list */
     VarNames names;     /* printed names of variables */
     StrBuf *top;        /* the module's text (note [streaming]) */
@@ -167,11 +170,37 @@ static void put_attrs(StrBuf *sb, const Node *n, bool first)
 }
 
 /* A node's reference from its user (step 2 of note [temp numbering]). */
+static void put_param(Printer *p, StrBuf *out, const Node *v);
+
+/* "free_var %x: T;" where a free variable is first printed, as TVM's
+ * PrintExpr does (into the current scope's lines). */
+static void declare_free(Printer *p, const Node *v)
+{
+    if (p->visited[node_id(v)] != VISIT_NOT)
+        return;
+    p->visited[node_id(v)] = VISIT_USED;
+    indent(p->lines, p->level);
+    strbuf_puts(p->lines, "free_var ");
+    put_param(p, p->lines, v);
+    strbuf_puts(p->lines, ";\n");
+}
+
 static void put_operand(Printer *p, StrBuf *out, const Node *m)
 {
     uint32_t id = node_id(m);
     if (node_kind(m) == NODE_VAR) {
+        if (node_is_free(m))
+            declare_free(p, m);
         strbuf_puts(out, var_names_get(&p->names, m));
+        return;
+    }
+    if (node_kind(m) == NODE_GLOBAL) { /* always inline, no comment */
+        strbuf_putc(out, '@');
+        strbuf_puts(out, node_name(m));
+        return;
+    }
+    if (node_kind(m) == NODE_OPREF) {
+        strbuf_puts(out, node_name(m));
         return;
     }
     if (node_kind(m) == NODE_CONST) {
@@ -225,11 +254,27 @@ static void put_call(Printer *p, StrBuf *out, const Node *n)
 }
 
 static void put_scope(Printer *p, StrBuf *out, Node *root, int level);
+static void put_inline(Printer *p, StrBuf *out, Node *root, int level);
+static bool always_inline(const Node *n);
+static void visit_all(Printer *p, Node *root);
 
-/* "fn (%a, %b, Attr=...) -> T {" body "}" at the current level. */
-static void put_func(Printer *p, StrBuf *out, const Node *n)
+/* "{" NEWLINE scope NEWLINE "}" one level in (TVM's PrintBody). */
+static void put_block(Printer *p, StrBuf *out, Node *root, int level)
 {
-    strbuf_puts(out, "fn (");
+    strbuf_puts(out, "{\n");
+    put_scope(p, out, root, level + 1);
+    strbuf_putc(out, '\n');
+    indent(out, level);
+    strbuf_putc(out, '}');
+}
+
+/* prefix "(%a, %b, Attr=...) -> T {" body "}" at the current level:
+ * "fn " for a function value, "def @f" for a global (TVM's PrintFunc). */
+static void put_func(Printer *p, StrBuf *out, const Node *n, const char *prefix,
+                     int level)
+{
+    strbuf_puts(out, prefix);
+    strbuf_putc(out, '(');
     for (int i = 0; i < node_nparams(n); i++) {
         if (i)
             strbuf_puts(out, ", ");
@@ -239,10 +284,103 @@ static void put_func(Printer *p, StrBuf *out, const Node *n)
     strbuf_puts(out, ") ");
     if (node_ret_type(n))
         strbuf_printf(out, "-> %s ", node_ret_type(n)->text);
-    strbuf_puts(out, "{\n");
-    put_scope(p, out, node_body(n), p->level + 1);
-    strbuf_putc(out, '\n');
-    indent(out, p->level);
+    put_block(p, out, node_body(n), level);
+}
+
+/* note [control]: TVM prints a let, an if and a match as one text that
+ * holds whole scopes (relay_text_printer.cc, VisitExpr_ of LetNode,
+ * IfNode, MatchNode), read there:
+ *  - "if (" COND ") {" branch "} else {" branch "}": the condition is an
+ *    operand (inline or a temp bound before the if); each branch is a
+ *    scope in braces one level in (PrintBody), numbering temps on.
+ *  - a chain of lets prints one "let %v = VALUE;" line per let: the
+ *    variable is named first (AllocVar), then the value inline (try
+ *    inline); the bindings the value needs go before its line, into the
+ *    enclosing scope for the first let and after the previous let line
+ *    for the others (doc_stack_), then the body's bindings and result at
+ *    the same level (PrintScope).  A let that is not a scope's result
+ *    prints wrapped: "(" NEWLINE lets NEWLINE ")" two columns in.
+ *  - "match (" DATA ") {" then per clause, one level in, PATTERN " => {"
+ *    result scope "}," and "}" (PrintScope, Doc::Brace); "match?" when
+ *    not complete.  Pattern variables print as declared (AllocVar).
+ * None of the three gets a "ty=" comment (PrintOptionalInfo skips them),
+ * nor do @f and op values, which are always inline. */
+static void put_let(Printer *p, StrBuf *out, Node *n, int at)
+{
+    bool wrapped = n != p->root;
+    int level = at + wrapped;
+    StrBuf *saved_lines = p->lines;
+    int saved_level = p->level;
+    StrBuf doc = {0};
+    Node *let = n;
+    StrBuf line = {0};
+    for (; node_kind(let) == NODE_LET; let = node_arg(let, 2)) {
+        line.len = 0;
+        strbuf_puts(&line, "let ");
+        put_param(p, &line, node_arg(let, 0));
+        strbuf_puts(&line, " = ");
+        Node *value = node_arg(let, 1);
+        if (node_nusers(value) > 1 && !always_inline(value)) { /* not IsUnique */
+            visit_all(p, value);
+            put_operand(p, &line, value);
+        } else {
+            put_inline(p, &line, value, level); /* bindings go first */
+        }
+        strbuf_puts(&line, ";\n");
+        if (let != n)
+            indent(&doc, level);
+        strbuf_append(&doc, line.data, line.len);
+        p->lines = &doc;
+        p->level = level;
+    }
+    strbuf_free(&line);
+    put_scope(p, &doc, let, level);
+    p->lines = saved_lines;
+    p->level = saved_level;
+    if (wrapped) {
+        strbuf_puts(out, "(\n");
+        indent(out, level);
+    }
+    strbuf_append(out, doc.data, doc.len);
+    if (wrapped) {
+        strbuf_putc(out, '\n');
+        indent(out, at);
+        strbuf_putc(out, ')');
+    }
+    strbuf_free(&doc);
+}
+
+static void put_if(Printer *p, StrBuf *out, Node *n, int level)
+{
+    strbuf_puts(out, "if (");
+    put_operand(p, out, node_arg(n, 0));
+    strbuf_puts(out, ") ");
+    put_block(p, out, node_arg(n, 1), level);
+    strbuf_puts(out, " else ");
+    put_block(p, out, node_arg(n, 2), level);
+}
+
+static void put_match(Printer *p, StrBuf *out, Node *n, int level)
+{
+    strbuf_puts(out, node_match_complete(n) ? "match (" : "match? (");
+    put_operand(p, out, node_arg(n, 0));
+    strbuf_puts(out, ") {\n");
+    for (int i = 0; i < node_nclauses(n); i++) {
+        const MatchClause *c = node_clause(n, i);
+        indent(out, level + 1);
+        for (int k = 0; k < c->npieces; k++) {
+            if (c->pieces[k].text)
+                strbuf_puts(out, c->pieces[k].text);
+            else
+                put_param(p, out, c->pieces[k].var);
+        }
+        strbuf_puts(out, " => {\n");
+        put_scope(p, out, node_arg(n, i + 1), level + 2);
+        strbuf_putc(out, '\n');
+        indent(out, level + 1);
+        strbuf_puts(out, "},\n");
+    }
+    indent(out, level);
     strbuf_putc(out, '}');
 }
 
@@ -278,7 +416,10 @@ static void put_tuple(Printer *p, StrBuf *out, const Node *n)
 static void leaf_visit(Printer *p, Node *n)
 {
     StrBuf fn = {0};
-    StrBuf *out = node_kind(n) == NODE_FUNC ? &fn : &p->text;
+    StrBuf *out = node_is_opaque(n) ? &fn : &p->text;
+    /* the text's own blocks are placed where the text goes: a binding
+     * line at the scope's level, or inline at root_level */
+    int level = n == p->root ? p->root_level : p->level;
     out->len = 0;
     switch (node_kind(n)) {
     case NODE_CALL: put_call(p, out, n); break;
@@ -287,9 +428,14 @@ static void leaf_visit(Printer *p, Node *n)
         put_operand(p, out, node_arg(n, 0));
         strbuf_printf(out, ".%d", node_index(n));
         break;
-    case NODE_FUNC: put_func(p, out, n); break;
+    case NODE_FUNC: put_func(p, out, n, "fn ", level); break;
+    case NODE_LET: put_let(p, out, n, level); break;
+    case NODE_IF: put_if(p, out, n, level); break;
+    case NODE_MATCH: put_match(p, out, n, level); break;
     case NODE_VAR:
-    case NODE_CONST: break;
+    case NODE_CONST:
+    case NODE_GLOBAL:
+    case NODE_OPREF: break;
     }
     keep_text(p, node_id(n), out);
     strbuf_free(&fn);
@@ -298,8 +444,10 @@ static void leaf_visit(Printer *p, Node *n)
 /* The i-th child in leaf-visit order: callee, then operands. */
 static Node *visit_child(const Node *n, int i)
 {
-    if (node_kind(n) == NODE_FUNC)
+    if (node_kind(n) == NODE_FUNC || node_kind(n) == NODE_LET)
         return NULL;
+    if (node_kind(n) == NODE_IF || node_kind(n) == NODE_MATCH)
+        return i == 0 ? node_arg(n, 0) : NULL; /* the rest are scopes */
     if (node_callee(n)) {
         if (i == 0)
             return node_callee(n);
@@ -313,10 +461,16 @@ typedef struct Frame {
     int next;   /* its next child */
 } Frame;
 
+/* Variables, constants, globals and op values print inline. */
+static bool always_inline(const Node *n)
+{
+    NodeKind k = node_kind(n);
+    return k == NODE_VAR || k == NODE_CONST || k == NODE_GLOBAL || k == NODE_OPREF;
+}
+
 static bool needs_visit(const Printer *p, const Node *n)
 {
-    return node_kind(n) != NODE_VAR && node_kind(n) != NODE_CONST &&
-           p->visited[node_id(n)] == VISIT_NOT;
+    return !always_inline(n) && p->visited[node_id(n)] == VISIT_NOT;
 }
 
 /* Step 1 of note [temp numbering]: iterative post-order from root. */
@@ -346,23 +500,36 @@ static void visit_all(Printer *p, Node *root)
 
 /* A scope: its binding lines, then its result inline (no newline).
  * Nothing else writes to out meanwhile, so the lines go straight there. */
+/* An expression printed inline where TVM tries to inline it (a scope's
+ * result, a let's value): its text, after the bindings its operands
+ * need; a node with a temp already prints as it. */
+static void put_inline(Printer *p, StrBuf *out, Node *root, int level)
+{
+    const Node *saved_root = p->root;
+    int saved_level = p->root_level;
+    p->root = root;
+    p->root_level = level;
+    visit_all(p, root);
+    uint32_t id = node_id(root);
+    if (always_inline(root) || p->temp[id] != NO_TEMP) {
+        put_operand(p, out, root);
+    } else {
+        strbuf_append(out, p->pending.data + p->off[id], p->len[id]);
+        put_annot(p, out, root);
+        p->visited[id] = VISIT_USED;
+    }
+    p->root = saved_root;
+    p->root_level = saved_level;
+}
+
 static void put_scope(Printer *p, StrBuf *out, Node *root, int level)
 {
     StrBuf *saved_lines = p->lines;
     int saved_level = p->level;
     p->lines = out;
     p->level = level;
-    visit_all(p, root);
     StrBuf last = {0};
-    uint32_t id = node_id(root);
-    if (node_kind(root) == NODE_VAR || node_kind(root) == NODE_CONST ||
-        p->temp[id] != NO_TEMP) {
-        put_operand(p, &last, root);
-    } else {
-        strbuf_append(&last, p->pending.data + p->off[id], p->len[id]);
-        put_annot(p, &last, root);
-        p->visited[id] = VISIT_USED;
-    }
+    put_inline(p, &last, root, level);
     indent(out, level);
     strbuf_append(out, last.data, last.len);
     strbuf_free(&last);
@@ -428,12 +595,53 @@ static void printer_free(Printer *p)
     var_names_free(&p->names);
 }
 
+/* "def @f(...) { ... }" for a global function other than @main. */
+static void put_def(Printer *p, StrBuf *out, const Node *fn, const char *name)
+{
+    StrBuf prefix = {0};
+    strbuf_printf(&prefix, "def @%s", name);
+    put_func(p, out, fn, prefix.data, 0);
+    strbuf_putc(out, '\n');
+    strbuf_free(&prefix);
+}
+
+/* The definitions in TVM's order: sorted by name (TextPrinter::PrintMod
+ * in src/relay/printer/text_printer.cc), one blank line between them;
+ * the printer's temp numbers and names run on from one to the next. */
+static void put_defs(Printer *p, StrBuf *out)
+{
+    const Graph *g = p->g;
+    int n = graph_nglobals(g);
+    if (n == 0) {
+        put_main(p, out);
+        return;
+    }
+    int *order = xmalloc((size_t)n * sizeof *order);
+    for (int i = 0; i < n; i++) { /* insertion sort: modules have few */
+        int k = i;
+        for (; k > 0 && strcmp(graph_global_name(g, order[k - 1]),
+                               graph_global_name(g, i)) > 0; k--)
+            order[k] = order[k - 1];
+        order[k] = i;
+    }
+    for (int k = 0; k < n; k++) {
+        if (k)
+            strbuf_putc(out, '\n');
+        Node *fn = graph_global_fn(g, order[k]);
+        if (fn)
+            put_def(p, out, fn, graph_global_name(g, order[k]));
+        else
+            put_main(p, out);
+    }
+    free(order);
+}
+
 /* Prints the whole module into out; the printer is left for inspection. */
 static void print_module(Printer *p, StrBuf *out)
 {
     p->top = out;
     put_module_head(out, p->g);
-    put_main(p, out);
+    put_defs(p, out);
     if (graph_metadata(p->g)) {
         strbuf_putc(out, '\n');
         strbuf_puts(out, graph_metadata(p->g));

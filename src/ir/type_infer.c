@@ -193,6 +193,16 @@ static const Type *infer(Graph *g, const Node *n, RelCache *rc, StrBuf *why)
                        : NULL;
         return call_type(g, n, rc ? cached_relation(rc, node_op(n))
                                   : find_relation(node_op(n)), why);
+    case NODE_LET: /* operands %v, value, body: the body's type */
+        return node_type(node_arg(n, 2));
+    case NODE_IF: { /* both branches have one type (TVM unifies them) */
+        const Type *t = node_type(node_arg(n, 1)), *e = node_type(node_arg(n, 2));
+        return t && e && strcmp(t->text, e->text) == 0 ? t : NULL;
+    }
+    case NODE_GLOBAL: /* values whose types graft does not infer */
+    case NODE_OPREF:
+    case NODE_MATCH:
+        return NULL;
     }
     return NULL;
 }

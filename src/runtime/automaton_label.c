@@ -237,7 +237,12 @@ static void node_symbol(Labels *l, const Node *n, Symbol *sym)
     case NODE_VAR: sym->tag = SYM_VAR; break;
     case NODE_CONST: sym->tag = SYM_CONST; break;
     case NODE_TUPLE: sym->tag = SYM_TUPLE; break;
-    case NODE_FUNC: sym->tag = SYM_FUNC; break;
+    case NODE_FUNC:
+    case NODE_GLOBAL:
+    case NODE_OPREF:
+    case NODE_LET:
+    case NODE_IF:
+    case NODE_MATCH: sym->tag = SYM_FUNC; break; /* opaque values */
     case NODE_GETITEM:
         sym->tag = SYM_GETITEM;
         sym->a = (uint32_t)node_index(n);
@@ -264,7 +269,7 @@ uint32_t labels_node(Labels *l, const Node *n)
 {
     Symbol sym;
     node_symbol(l, n, &sym);
-    uint32_t na = node_kind(n) == NODE_FUNC ? 0 : (uint32_t)node_nargs(n);
+    uint32_t na = node_is_opaque(n) ? 0 : (uint32_t)node_nargs(n);
     xgrow((void **)&l->args, &l->acap, na + 1, sizeof *l->args);
     for (uint32_t k = 0; k < na; k++)
         l->args[k] = labels_state(l, node_arg(n, (int)k));
@@ -295,7 +300,7 @@ uint32_t labels_state_id(const Labels *l, uint32_t id)
 /* Whether every operand of n has a smaller id than n. */
 static bool args_before(const Node *n)
 {
-    if (node_kind(n) == NODE_FUNC)
+    if (node_is_opaque(n))
         return true; /* labelled without its operands' states */
     for (int k = 0; k < node_nargs(n); k++)
         if (node_id(node_arg(n, k)) > node_id(n))

@@ -201,6 +201,11 @@ void rt_attrs_copy(RtAttrs *a, const Node *from)
         rt_attrs_put(a, node_attr(from, k)->name, node_attr(from, k)->value);
 }
 
+void rt_attrs_canonical(RtAttrs *a, const PatAttrDecl *decls, int ndecls)
+{
+    a->n = pattern_attrs_canonical(a->attrs, a->n, decls, ndecls);
+}
+
 void rt_attrs_free(RtAttrs *a)
 {
     free(a->attrs);

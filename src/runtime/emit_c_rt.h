@@ -107,6 +107,9 @@ void rt_attrs_copy(RtAttrs *a, const Node *from);
 /* name=value, replacing an earlier value of that name; nothing when value
  * is NULL (an attribute absent without default is left out). */
 void rt_attrs_put(RtAttrs *a, const char *name, const AttrValue *value);
+/* Orders and filters the collected attributes as TVM prints them
+ * (pattern_attrs_canonical). */
+void rt_attrs_canonical(RtAttrs *a, const PatAttrDecl *decls, int ndecls);
 void rt_attrs_free(RtAttrs *a);
 /* Copies of attribute values into g: v itself; a bound variable's value
  * (its attribute, or its scalar constant as int or float); attribute name

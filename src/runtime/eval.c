@@ -128,6 +128,17 @@ static bool eval_node(const Graph *g, const Node *n, Value *vals, const EvalInpu
         *out = value_copy(&t->fields[node_index(n)]);
         return true;
     }
+    case NODE_GLOBAL: /* module control flow: not evaluated (named, not guessed) */
+    case NODE_OPREF:
+    case NODE_LET:
+    case NODE_IF:
+    case NODE_MATCH:
+        return set_error(err, EVAL_NO_OP, n, "no evaluator for %s",
+                         node_kind(n) == NODE_GLOBAL  ? "a global function reference"
+                         : node_kind(n) == NODE_OPREF ? "an operator as a value"
+                         : node_kind(n) == NODE_LET   ? "let"
+                         : node_kind(n) == NODE_IF    ? "if"
+                                                      : "match");
     case NODE_CALL: {
         Value *args = xcalloc((size_t)nargs + 1, sizeof *args);
         for (int i = 0; i < nargs; i++)

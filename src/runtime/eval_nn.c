@@ -216,8 +216,11 @@ static bool op_batch_matmul(EvalCall *c)
         return false;
     if (a->rank != 3 || b->rank != 3)
         return eval_fail(c, "operands must have 3 dims");
+    /* TVM's BatchMatmulAttrs default both flags to false (its printer
+     * leaves them out then: the corpus's batch_matmuls multiply an
+     * untransposed b), whatever relay.nn.batch_matmul's Python default */
     return batch_product(c, a, b, eval_attr_bool(c, "transpose_a", false),
-                         eval_attr_bool(c, "transpose_b", true));
+                         eval_attr_bool(c, "transpose_b", false));
 }
 
 static bool op_matmul(EvalCall *c)

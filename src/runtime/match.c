@@ -257,7 +257,7 @@ static bool dom_walk(Matcher *m, const PatNode *p, Node *n, bool record, Node **
     for (Node *x = n;; x = m->walk[--depth]) {
         if (x != n && record)
             add_pair(m, p, x);
-        int na = node_kind(x) == NODE_FUNC ? 0 : node_nargs(x);
+        int na = node_is_opaque(x) ? 0 : node_nargs(x);
         xgrow((void **)&m->walk, &m->cwalk, depth + (size_t)na + 1, sizeof *m->walk);
         for (int i = 0; i < na; i++) {
             Node *o = node_arg(x, i);

@@ -49,7 +49,9 @@ typedef struct Pass {
     uint32_t size;      /* entries in the per-node arrays */
     Group *groups;      /* groups kept */
     size_t ngroups, cgroups;
-    uint32_t counter;   /* candidate groups so far */
+    uint32_t *counter;  /* candidate groups so far, per global function
+                           (graph_global_of + 1): TVM partitions one
+                           function at a time, numbering from 0 */
     Node **region;      /* scratch: the current region */
     size_t nregion, cregion;
     bool *named;        /* per variable slot of the rule: some non-leaf
@@ -77,7 +79,7 @@ static void mark_pre(Pass *p, Node *fn)
         if (node_id(n) >= p->size || p->pre[node_id(n)])
             continue;
         p->pre[node_id(n)] = 1;
-        int na = node_kind(n) == NODE_FUNC ? 0 : node_nargs(n);
+        int na = node_is_opaque(n) ? 0 : node_nargs(n);
         xgrow((void **)&stack, &cap, depth + (size_t)na + 1, sizeof *stack);
         for (int i = 0; i < na; i++)
             stack[depth++] = node_arg(n, i);
@@ -167,7 +169,7 @@ static void collect_region(Pass *p, const Group *gr)
         p->inreg[node_id(n)] = p->stamp;
         xgrow((void **)&p->region, &p->cregion, p->nregion + 1, sizeof *p->region);
         p->region[p->nregion++] = n;
-        int na = node_kind(n) == NODE_FUNC ? 0 : node_nargs(n);
+        int na = node_is_opaque(n) ? 0 : node_nargs(n);
         xgrow((void **)&stack, &cap, depth + (size_t)na, sizeof *stack);
         for (int i = 0; i < na; i++)
             stack[depth++] = node_arg(n, i);
@@ -226,7 +228,7 @@ static void candidate(Pass *p, Node *root)
         free(gr.inputs);
         return;
     }
-    gr.number = p->counter++;
+    gr.number = p->counter[graph_global_of(p->e->g, root) + 1]++;
     collect_region(p, &gr);
     Node *x, *user = NULL;
     if ((x = overlaps(p))) {
@@ -347,7 +349,7 @@ static Node *copy_region(Pass *p, const Group *gr, Node *const *params, StrBuf *
     while (depth) {
         Frame *f = &stack[depth - 1];
         Node *n = f->n;
-        int na = node_kind(n) == NODE_FUNC ? 0 : node_nargs(n);
+        int na = node_is_opaque(n) ? 0 : node_nargs(n);
         if (f->next < na) {
             Node *a = node_arg(n, f->next++);
             if (is_input(gr, a) || node_id(a) >= p->size || p->copy[node_id(a)])
@@ -410,9 +412,11 @@ static void apply_group(Pass *p, const Group *gr)
     char pname[64];
     for (uint32_t k = 0; k < gr->ninputs; k++) {
         snprintf(pname, sizeof pname, "FunctionVar_%u_%u", gr->number, k);
+        /* TVM's PatternGrouper (src/relay/ir/dataflow_matcher.cc) makes
+         * Var("FunctionVar_N_k", NullValue<Type>()): no annotation to
+         * print.  The type stays known, undeclared, for later rules. */
         params[k] = graph_add_fn_param(g, pname, NULL);
-        if (node_type(gr->inputs[k]))
-            graph_declare_type(g, params[k], node_type(gr->inputs[k]));
+        graph_set_type(g, params[k], node_type(gr->inputs[k]));
     }
     StrBuf name = {0};
     p->nregion = 0;
@@ -512,6 +516,7 @@ static void pass_init(Pass *p, Engine *e, uint32_t rule)
     p->inreg = xcalloc((size_t)p->size + 1, sizeof *p->inreg);
     p->copy = xcalloc((size_t)p->size + 1, sizeof *p->copy);
     p->named = named_slots(&e->rs->rules[rule]);
+    p->counter = xcalloc((size_t)graph_nglobals(e->g) + 1, sizeof *p->counter);
 }
 
 static void pass_free(Pass *p)
@@ -525,6 +530,7 @@ static void pass_free(Pass *p)
     free(p->copy);
     free(p->region);
     free(p->named);
+    free(p->counter);
 }
 
 /* note [partition relabelling]: the first pass labels every node; a
@@ -543,7 +549,7 @@ static void relabel_changed(Engine *e, uint32_t n, uint32_t *upto)
         Node *x = e->order[i];
         uint32_t id = node_id(x);
         bool need = id >= *upto;
-        int na = node_kind(x) == NODE_FUNC ? 0 : node_nargs(x);
+        int na = node_is_opaque(x) ? 0 : node_nargs(x);
         for (int k = 0; k < na && !need; k++)
             need = changed[node_id(node_arg(x, k))];
         if (!need)

@@ -3,7 +3,10 @@
 #include "pattern.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "util.h"
 
 /* Numbers print as %.17g would, so 1, 1f and 1.0 give the same text.
  * Whole numbers below 1e15 (where %.17g prints plain digits) take a fast
@@ -231,4 +234,32 @@ bool pattern_pred_holds(const PatPred *p, const Node *n)
         return attr_holds(p, n);
     }
     return false;
+}
+
+/* The declaration of attribute name in decls, or -1. */
+static int decl_index(const PatAttrDecl *decls, int ndecls, const char *name)
+{
+    for (int i = 0; i < ndecls; i++)
+        if (strcmp(decls[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+int pattern_attrs_canonical(Attr *attrs, int n, const PatAttrDecl *decls, int ndecls)
+{
+    if (ndecls == 0 || n == 0)
+        return n;
+    Attr *out = xmalloc((size_t)n * sizeof *out);
+    int m = 0;
+    for (int d = 0; d < ndecls; d++)
+        for (int i = 0; i < n; i++)
+            if (strcmp(attrs[i].name, decls[d].name) == 0 &&
+                !(decls[d].dflt && attr_value_equal(attrs[i].value, decls[d].dflt)))
+                out[m++] = attrs[i];
+    for (int i = 0; i < n; i++)
+        if (decl_index(decls, ndecls, attrs[i].name) < 0)
+            out[m++] = attrs[i];
+    memcpy(attrs, out, (size_t)m * sizeof *out);
+    free(out);
+    return m;
 }

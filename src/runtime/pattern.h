@@ -164,6 +164,13 @@ typedef enum AttrSrc {
 
 typedef struct PatExpr PatExpr;
 
+/* One attribute the op of a new call declares, in the op's declared
+ * (TVM's) order, with its default (note [created attributes]). */
+typedef struct PatAttrDecl {
+    const char *name;       /* attribute name */
+    const AttrValue *dflt;  /* its default, or NULL when it has none */
+} PatAttrDecl;
+
 /* An attribute of a new op call in an action. */
 typedef struct PatActAttr {
     AttrSrc src;            /* where the value comes from */
@@ -187,6 +194,8 @@ struct PatExpr {
     const PatExpr *const *kids;
     int nattrs;                 /* CALL: attributes, in order */
     const PatActAttr *attrs;
+    int ndecls;                 /* CALL: the op's declared attributes */
+    const PatAttrDecl *decls;   /* (none for an op the registry lacks) */
     const AttrValue *attr;      /* ATTR: the op's default value (NULL if
                                    none); a literal (NUM, STR, BOOL, LIST,
                                    DTYPE) as an attribute value */
@@ -244,6 +253,17 @@ void pattern_dims_key(const Type *t, StrBuf *out);
  * or (out untouched) why no such constant can be written: a dtype TVM
  * cannot print as a scalar, or a value the dtype cannot hold. */
 const char *pattern_const_text(double value, const char *dtype, StrBuf *out);
+
+/* note [created attributes]: TVM's printer writes an op call's
+ * attributes in the op's declared order and leaves out those equal to
+ * their default (attr_value_equal), so a node an action creates carries
+ * exactly those: lowering gives each new call its op's declarations
+ * (PatExpr.decls, from the registry), and the values, known only once a
+ * match binds them, are ordered and filtered here.  Attributes the op
+ * does not declare (an op the registry lacks) keep their written order,
+ * after the declared ones.  Rearranges attrs[0..n) in place and returns
+ * how many are left. */
+int pattern_attrs_canonical(Attr *attrs, int n, const PatAttrDecl *decls, int ndecls);
 
 /* True when node n passes test p (attribute tests look at n's attributes
  * and fall back on p->dflt). */

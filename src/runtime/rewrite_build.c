@@ -61,8 +61,8 @@ static void put_attr(Attr *attrs, int *n, const char *name, const AttrValue *v)
     (*n)++;
 }
 
-/* The attributes of a new op call: copied ones first (**c), then those
- * written, in order. */
+/* The attributes of a new op call: copied ones (**c) and those written,
+ * then as TVM prints them (note [created attributes] in pattern.h). */
 static Attr *call_attrs(Graph *g, const PatExpr *x, const Binding *b, int *n)
 {
     int cap = 0;
@@ -83,6 +83,7 @@ static Attr *call_attrs(Graph *g, const PatExpr *x, const Binding *b, int *n)
         if (v)
             put_attr(attrs, n, graph_intern(g, a->name), v);
     }
+    *n = pattern_attrs_canonical(attrs, *n, x->decls, x->ndecls);
     return attrs;
 }
 

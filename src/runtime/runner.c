@@ -92,15 +92,24 @@ static uint32_t find_rule(const RuleSet *rs, const char *name)
     return UINT32_MAX;
 }
 
+/* Whether g has the global function that @f:... names. */
+static bool has_global(const Graph *g, const char *at)
+{
+    size_t len = strcspn(at + 1, ":");
+    for (int i = 0; i < graph_nglobals(g); i++)
+        if (strlen(graph_global_name(g, i)) == len &&
+            strncmp(graph_global_name(g, i), at + 1, len) == 0)
+            return true;
+    return false;
+}
+
 /* --at NODE: every rule (or only) at the node. */
-static int explain_at(Explainer *x, const RuleSet *rs, const char *at, uint32_t only,
-                      const Source *model, Diag *d)
+static int explain_at(Explainer *x, const Graph *g, const RuleSet *rs, const char *at,
+                      uint32_t only, const Source *model, Diag *d)
 {
     const char *file = model ? model->name : "the model";
-    if (at[0] == '@' && strncmp(at, "@main:", 6) != 0) {
-        /* @f:%3: models have one function, @main, so far */
-        diag_plain_error(d, "no function %.*s in '%s' (a model has one function, @main)",
-                         (int)strcspn(at, ":"), at, file);
+    if (at[0] == '@' && !has_global(g, at)) { /* @f:%3, a node of @f */
+        diag_plain_error(d, "no function %.*s in '%s'", (int)strcspn(at, ":"), at, file);
         return EXIT_BAD_INPUT;
     }
     Node *n = explainer_find(x, at);
@@ -138,7 +147,7 @@ int runner_explain(const RuleSet *rs, Graph *g, const Source *model, const RunOp
     if (o->check_all)
         rc = explainer_check_all(x) ? EXIT_BAD_INPUT : EXIT_OK;
     else if (o->at)
-        rc = explain_at(x, rs, o->at, only, model, d);
+        rc = explain_at(x, g, rs, o->at, only, model, d);
     else
         explainer_near(x, only, o->near ? o->near : 5);
     explainer_free(x);

@@ -208,7 +208,38 @@ static bool fold_conv2d_bn_guard(const Graph *g, const Binding *b)
 
 static const AttrValue int_0 = {.kind = ATTR_INT};
 static const AttrValue int_1 = {.kind = ATTR_INT, .i = 1, .f = 1.0};
+static const AttrValue bool_true = {.kind = ATTR_BOOL, .i = 1};
+static const PatAttrDecl decls_nn_batch_norm[] = {
+    {.name = "axis", .dflt = &int_1},
+    {.name = "epsilon", .dflt = &float_1e_05},
+    {.name = "center", .dflt = &bool_true},
+    {.name = "scale", .dflt = &bool_true},
+};
 static const AttrValue int_3 = {.kind = ATTR_INT, .i = 3, .f = 3.0};
+static const PatAttrDecl decls_expand_dims[] = {
+    {.name = "axis", .dflt = NULL},
+    {.name = "num_newaxis", .dflt = &int_1},
+};
+static const AttrValue *const list_items[] = {&int_1, &int_1};
+static const AttrValue list = {.kind = ATTR_LIST, .nitems = 2, .items = list_items};
+static const AttrValue *const list_items_2[] = {&int_0, &int_0};
+static const AttrValue list_2 = {.kind = ATTR_LIST, .nitems = 2, .items = list_items_2};
+static const AttrValue none = {.kind = ATTR_NULL};
+static const AttrValue str_NCHW = {.kind = ATTR_STRING, .s = "NCHW"};
+static const AttrValue str_OIHW = {.kind = ATTR_STRING, .s = "OIHW"};
+static const AttrValue str_ = {.kind = ATTR_STRING, .s = ""};
+static const PatAttrDecl decls_nn_conv2d[] = {
+    {.name = "strides", .dflt = &list},
+    {.name = "padding", .dflt = &list_2},
+    {.name = "dilation", .dflt = &list},
+    {.name = "groups", .dflt = &int_1},
+    {.name = "channels", .dflt = &none},
+    {.name = "kernel_size", .dflt = &none},
+    {.name = "data_layout", .dflt = &str_NCHW},
+    {.name = "kernel_layout", .dflt = &str_OIHW},
+    {.name = "out_layout", .dflt = &str_},
+    {.name = "out_dtype", .dflt = &str_},
+};
 
 /* action of fold_conv2d_bn: builds the replacement of root */
 static Node *fold_conv2d_bn_build(Graph *g, const Binding *b, Node *root)
@@ -228,6 +259,7 @@ static Node *fold_conv2d_bn_build(Graph *g, const Binding *b, Node *root)
     RtAttrs attrs0 = {0};
     rt_attrs_put(&attrs0, "axis", rt_attr_copy(g, &int_0));
     rt_attrs_put(&attrs0, "epsilon", rt_attr_slot(g, v_e));
+    rt_attrs_canonical(&attrs0, decls_nn_batch_norm, 4);
     Node *n3 = graph_add_call(g, "nn.batch_norm",
             (Node *const[]){n0, v_gamma->node, n1, n2, v_var->node}, 5, attrs0.attrs, attrs0.n);
     rt_attrs_free(&attrs0);
@@ -235,11 +267,13 @@ static Node *fold_conv2d_bn_build(Graph *g, const Binding *b, Node *root)
     RtAttrs attrs1 = {0};
     rt_attrs_put(&attrs1, "axis", rt_attr_copy(g, &int_1));
     rt_attrs_put(&attrs1, "num_newaxis", rt_attr_copy(g, &int_3));
+    rt_attrs_canonical(&attrs1, decls_expand_dims, 2);
     Node *n5 = graph_add_call(g, "expand_dims", (Node *const[]){n4}, 1, attrs1.attrs, attrs1.n);
     rt_attrs_free(&attrs1);
     Node *n6 = graph_add_call(g, "multiply", (Node *const[]){v_w->node, n5}, 2, NULL, 0);
     RtAttrs attrs2 = {0};
     rt_attrs_copy(&attrs2, v_c->node);
+    rt_attrs_canonical(&attrs2, decls_nn_conv2d, 10);
     Node *n7 = graph_add_call(g, "nn.conv2d", (Node *const[]){v_x->node, n6}, 2, attrs2.attrs,
             attrs2.n);
     rt_attrs_free(&attrs2);
@@ -247,6 +281,7 @@ static Node *fold_conv2d_bn_build(Graph *g, const Binding *b, Node *root)
     RtAttrs attrs3 = {0};
     rt_attrs_put(&attrs3, "axis", rt_attr_copy(g, &int_0));
     rt_attrs_put(&attrs3, "epsilon", rt_attr_slot(g, v_e));
+    rt_attrs_canonical(&attrs3, decls_nn_batch_norm, 4);
     Node *n9 = graph_add_call(g, "nn.batch_norm",
             (Node *const[]){n8, v_gamma->node, v_beta->node, v_mean->node, v_var->node}, 5,
             attrs3.attrs, attrs3.n);
@@ -309,6 +344,10 @@ static const PatNode fold_conv2d_nhwc_bn_pat8 = {.kind = PAT_GETITEM, .item = 6,
 
 /* where-clause of fold_conv2d_nhwc_bn: fold_conv2d_bn_guard, written above */
 
+static const PatAttrDecl decls_nn_bias_add[] = {
+    {.name = "axis", .dflt = &int_1},
+};
+
 /* action of fold_conv2d_nhwc_bn: builds the replacement of root */
 static Node *fold_conv2d_nhwc_bn_build(Graph *g, const Binding *b, Node *root)
 {
@@ -327,6 +366,7 @@ static Node *fold_conv2d_nhwc_bn_build(Graph *g, const Binding *b, Node *root)
     RtAttrs attrs0 = {0};
     rt_attrs_put(&attrs0, "axis", rt_attr_copy(g, &int_0));
     rt_attrs_put(&attrs0, "epsilon", rt_attr_slot(g, v_e));
+    rt_attrs_canonical(&attrs0, decls_nn_batch_norm, 4);
     Node *n3 = graph_add_call(g, "nn.batch_norm",
             (Node *const[]){n0, v_gamma->node, n1, n2, v_var->node}, 5, attrs0.attrs, attrs0.n);
     rt_attrs_free(&attrs0);
@@ -334,6 +374,7 @@ static Node *fold_conv2d_nhwc_bn_build(Graph *g, const Binding *b, Node *root)
     Node *n5 = graph_add_call(g, "multiply", (Node *const[]){v_w->node, n4}, 2, NULL, 0);
     RtAttrs attrs1 = {0};
     rt_attrs_copy(&attrs1, v_c->node);
+    rt_attrs_canonical(&attrs1, decls_nn_conv2d, 10);
     Node *n6 = graph_add_call(g, "nn.conv2d", (Node *const[]){v_x->node, n5}, 2, attrs1.attrs,
             attrs1.n);
     rt_attrs_free(&attrs1);
@@ -341,6 +382,7 @@ static Node *fold_conv2d_nhwc_bn_build(Graph *g, const Binding *b, Node *root)
     RtAttrs attrs2 = {0};
     rt_attrs_put(&attrs2, "axis", rt_attr_copy(g, &int_0));
     rt_attrs_put(&attrs2, "epsilon", rt_attr_slot(g, v_e));
+    rt_attrs_canonical(&attrs2, decls_nn_batch_norm, 4);
     Node *n8 = graph_add_call(g, "nn.batch_norm",
             (Node *const[]){n7, v_gamma->node, v_beta->node, v_mean->node, v_var->node}, 5,
             attrs2.attrs, attrs2.n);
@@ -348,6 +390,7 @@ static Node *fold_conv2d_nhwc_bn_build(Graph *g, const Binding *b, Node *root)
     Node *n9 = graph_add_getitem(g, n8, 0);
     RtAttrs attrs3 = {0};
     rt_attrs_put(&attrs3, "axis", rt_attr_copy(g, &int_3));
+    rt_attrs_canonical(&attrs3, decls_nn_bias_add, 1);
     Node *n10 = graph_add_call(g, "nn.bias_add", (Node *const[]){n6, n9}, 2, attrs3.attrs,
             attrs3.n);
     rt_attrs_free(&attrs3);
@@ -411,6 +454,11 @@ static bool fold_dense_bn_guard(const Graph *g, const Binding *b)
             && gv_cmp(CMP_EQ, gv_rank(v_x), gv_num(2.0)));
 }
 
+static const PatAttrDecl decls_nn_dense[] = {
+    {.name = "units", .dflt = NULL},
+    {.name = "out_dtype", .dflt = &str_},
+};
+
 /* action of fold_dense_bn: builds the replacement of root */
 static Node *fold_dense_bn_build(Graph *g, const Binding *b, Node *root)
 {
@@ -429,17 +477,20 @@ static Node *fold_dense_bn_build(Graph *g, const Binding *b, Node *root)
     RtAttrs attrs0 = {0};
     rt_attrs_put(&attrs0, "axis", rt_attr_copy(g, &int_0));
     rt_attrs_put(&attrs0, "epsilon", rt_attr_slot(g, v_e));
+    rt_attrs_canonical(&attrs0, decls_nn_batch_norm, 4);
     Node *n3 = graph_add_call(g, "nn.batch_norm",
             (Node *const[]){n0, v_gamma->node, n1, n2, v_var->node}, 5, attrs0.attrs, attrs0.n);
     rt_attrs_free(&attrs0);
     Node *n4 = graph_add_getitem(g, n3, 0);
     RtAttrs attrs1 = {0};
     rt_attrs_put(&attrs1, "axis", rt_attr_copy(g, &int_1));
+    rt_attrs_canonical(&attrs1, decls_expand_dims, 2);
     Node *n5 = graph_add_call(g, "expand_dims", (Node *const[]){n4}, 1, attrs1.attrs, attrs1.n);
     rt_attrs_free(&attrs1);
     Node *n6 = graph_add_call(g, "multiply", (Node *const[]){v_w->node, n5}, 2, NULL, 0);
     RtAttrs attrs2 = {0};
     rt_attrs_copy(&attrs2, v_d->node);
+    rt_attrs_canonical(&attrs2, decls_nn_dense, 2);
     Node *n7 = graph_add_call(g, "nn.dense", (Node *const[]){v_x->node, n6}, 2, attrs2.attrs,
             attrs2.n);
     rt_attrs_free(&attrs2);
@@ -447,6 +498,7 @@ static Node *fold_dense_bn_build(Graph *g, const Binding *b, Node *root)
     RtAttrs attrs3 = {0};
     rt_attrs_put(&attrs3, "axis", rt_attr_copy(g, &int_0));
     rt_attrs_put(&attrs3, "epsilon", rt_attr_slot(g, v_e));
+    rt_attrs_canonical(&attrs3, decls_nn_batch_norm, 4);
     Node *n9 = graph_add_call(g, "nn.batch_norm",
             (Node *const[]){n8, v_gamma->node, v_beta->node, v_mean->node, v_var->node}, 5,
             attrs3.attrs, attrs3.n);

@@ -144,6 +144,25 @@ static bool fold_guard(const Graph *g, const Binding *b)
 }
 
 static const AttrValue str_float32 = {.kind = ATTR_STRING, .s = "float32"};
+static const AttrValue int_0 = {.kind = ATTR_INT};
+static const AttrValue *const list_items_2[] = {&int_0, &int_0};
+static const AttrValue list_2 = {.kind = ATTR_LIST, .nitems = 2, .items = list_items_2};
+static const AttrValue none = {.kind = ATTR_NULL};
+static const AttrValue str_NCHW = {.kind = ATTR_STRING, .s = "NCHW"};
+static const AttrValue str_OIHW = {.kind = ATTR_STRING, .s = "OIHW"};
+static const AttrValue str_ = {.kind = ATTR_STRING, .s = ""};
+static const PatAttrDecl decls_nn_conv2d[] = {
+    {.name = "strides", .dflt = &list},
+    {.name = "padding", .dflt = &list_2},
+    {.name = "dilation", .dflt = &list},
+    {.name = "groups", .dflt = &int_1},
+    {.name = "channels", .dflt = &none},
+    {.name = "kernel_size", .dflt = &none},
+    {.name = "data_layout", .dflt = &str_NCHW},
+    {.name = "kernel_layout", .dflt = &str_OIHW},
+    {.name = "out_layout", .dflt = &str_},
+    {.name = "out_dtype", .dflt = &str_},
+};
 
 /* action of fold: builds the replacement of root */
 static Node *fold_build(Graph *g, const Binding *b, Node *root)
@@ -155,6 +174,7 @@ static Node *fold_build(Graph *g, const Binding *b, Node *root)
     RtAttrs attrs0 = {0};
     rt_attrs_copy(&attrs0, v_c->node);
     rt_attrs_put(&attrs0, "out_dtype", rt_attr_copy(g, &str_float32));
+    rt_attrs_canonical(&attrs0, decls_nn_conv2d, 10);
     Node *n0 = graph_add_call(g, "nn.conv2d", (Node *const[]){v_x->node, v_w->node}, 2,
             attrs0.attrs, attrs0.n);
     rt_attrs_free(&attrs0);
@@ -263,6 +283,11 @@ static bool scale_guard(const Graph *g, const Binding *b)
             || gv_cmp(CMP_EQ, gv_dtype(v_x), gv_str("float16")));
 }
 
+static const AttrValue float_0_25 = {.kind = ATTR_FLOAT, .f = 0.25};
+static const PatAttrDecl decls_nn_leaky_relu[] = {
+    {.name = "alpha", .dflt = &float_0_25},
+};
+
 /* action of scale: builds the replacement of root */
 static Node *scale_build(Graph *g, const Binding *b, Node *root)
 {
@@ -271,6 +296,7 @@ static Node *scale_build(Graph *g, const Binding *b, Node *root)
     (void)root;
     RtAttrs attrs0 = {0};
     rt_attrs_put(&attrs0, "alpha", rt_attr_slot(g, v_s));
+    rt_attrs_canonical(&attrs0, decls_nn_leaky_relu, 1);
     Node *n0 = graph_add_call(g, "nn.leaky_relu", (Node *const[]){v_x->node}, 1, attrs0.attrs,
             attrs0.n);
     rt_attrs_free(&attrs0);

@@ -1,0 +1,50 @@
+/* graph_attr.c - comparing attribute values as TVM does. */
+#include "graph.h"
+
+#include <math.h>
+#include <string.h>
+
+/* note [attribute equality]: TVM's printer leaves out an attribute equal
+ * to its declared default (AttrsNode::VisitNonDefaultAttrs, whose
+ * AttrTriggerNonDefaultEntry::set_default in include/tvm/ir/attrs.h tests
+ * tvm::StructuralEqual).  For doubles that is BaseValueEqual in
+ * include/tvm/node/structural_equal.h: equal, both NaN, or within an
+ * absolute 1e-9.  So epsilon=1e-05f (float32, 9.99999974738e-06) equals
+ * the default 1e-05.  Ints, floats and bools compare by value, since the
+ * text does not say which one an attribute holds ("axis=0" vs 0.0). */
+static bool numeric(const AttrValue *v)
+{
+    return v->kind == ATTR_INT || v->kind == ATTR_FLOAT || v->kind == ATTR_BOOL;
+}
+
+static double number(const AttrValue *v)
+{
+    return v->kind == ATTR_FLOAT ? v->f : (double)v->i;
+}
+
+static bool doubles_equal(double a, double b)
+{
+    if (isnan(a) || isnan(b))
+        return isnan(a) && isnan(b);
+    return a == b || fabs(a - b) < 1e-9;
+}
+
+bool attr_value_equal(const AttrValue *a, const AttrValue *b)
+{
+    if (numeric(a) && numeric(b))
+        return doubles_equal(number(a), number(b));
+    if (a->kind != b->kind)
+        return false;
+    switch (a->kind) {
+    case ATTR_STRING: return strcmp(a->s ? a->s : "", b->s ? b->s : "") == 0;
+    case ATTR_NULL: return true;
+    case ATTR_LIST:
+        if (a->nitems != b->nitems)
+            return false;
+        for (int i = 0; i < a->nitems; i++)
+            if (!attr_value_equal(a->items[i], b->items[i]))
+                return false;
+        return true;
+    default: return false;
+    }
+}

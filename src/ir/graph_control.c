@@ -1,0 +1,116 @@
+/* graph_control.c - the nodes of whole modules beyond dataflow: global
+ * function references, op values, let, if and match (graph.h). */
+#include "graph.h"
+
+#include <string.h>
+
+#include "graph_impl.h"
+#include "util.h"
+
+bool node_is_opaque(const Node *n)
+{
+    switch (n->kind) {
+    case NODE_FUNC: case NODE_GLOBAL: case NODE_OPREF: case NODE_LET:
+    case NODE_IF: case NODE_MATCH:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool node_is_free(const Node *n)
+{
+    return n->kind == NODE_VAR && n->flag;
+}
+
+int node_nclauses(const Node *n)
+{
+    return n->kind == NODE_MATCH ? n->u.match->nclauses : 0;
+}
+
+const MatchClause *node_clause(const Node *n, int i)
+{
+    return &n->u.match->clauses[i];
+}
+
+bool node_match_complete(const Node *n)
+{
+    return n->kind == NODE_MATCH && n->flag;
+}
+
+void graph_set_free(Graph *g, Node *var)
+{
+    (void)g;
+    var->flag = 1;
+}
+
+/* A node with nslots operands read from args. */
+static Node *with_operands(Graph *g, NodeKind kind, Node *const *args, int nslots)
+{
+    Node *n = graph_new_node(g, kind, nslots);
+    graph_set_operands(n, args, nslots);
+    return n;
+}
+
+Node *graph_global_ref(Graph *g, const char *name)
+{
+    int i = graph_find_global(g, name);
+    if (i < 0) {
+        graph_add_global(g, name, NULL);
+        i = g->nglobals - 1;
+        g->globals[i].defined = false;
+    }
+    GlobalDef *def = &g->globals[i];
+    if (!def->ref) {
+        def->ref = graph_new_node(g, NODE_GLOBAL, 0);
+        def->ref->str = def->name;
+    }
+    return def->ref;
+}
+
+Node *graph_add_opref(Graph *g, const char *name)
+{
+    Node *n = graph_new_node(g, NODE_OPREF, 0);
+    n->str = graph_intern(g, name);
+    return n;
+}
+
+Node *graph_add_let(Graph *g, Node *var, Node *value, Node *body)
+{
+    Node *args[3] = {var, value, body};
+    return with_operands(g, NODE_LET, args, 3);
+}
+
+Node *graph_add_if(Graph *g, Node *cond, Node *then_branch, Node *else_branch)
+{
+    Node *args[3] = {cond, then_branch, else_branch};
+    return with_operands(g, NODE_IF, args, 3);
+}
+
+Node *graph_add_match(Graph *g, Node *data, const MatchClause *clauses,
+                      Node *const *results, int nclauses, bool complete)
+{
+    Node *n = graph_new_node(g, NODE_MATCH, nclauses + 1);
+    Node **args = xmalloc(((size_t)nclauses + 1) * sizeof *args);
+    args[0] = data;
+    memcpy(args + 1, results, (size_t)nclauses * sizeof *args);
+    graph_set_operands(n, args, nclauses + 1);
+    free(args);
+    MatchInfo *info = arena_alloc(g->arena, sizeof *info);
+    MatchClause *copy = arena_array(g->arena, (size_t)nclauses + 1, sizeof *copy);
+    for (int i = 0; i < nclauses; i++) {
+        copy[i].npieces = clauses[i].npieces;
+        copy[i].pieces = arena_dup(g->arena, clauses[i].pieces,
+                                   (size_t)clauses[i].npieces * sizeof(ClausePiece));
+    }
+    info->clauses = copy;
+    info->nclauses = nclauses;
+    n->u.match = info;
+    n->flag = complete;
+    return n;
+}
+
+void graph_set_call_attrs(Graph *g, Node *call, const Attr *attrs, int nattrs)
+{
+    graph_set_attrs(g, call, attrs, nattrs);
+}

@@ -1,0 +1,245 @@
+/* relay_load_module.c - the loader's actions for whole modules: several
+ * global functions, let, if, match, free_var, op values, and the checks
+ * made once the whole module is read.
+ *
+ * note [modules]: every "def" is built as a function (its parameters made
+ * by graph_add_fn_param) and listed as a global; at the end the one named
+ * main (or the only one) becomes the graph's @main (graph_make_main), so
+ * a one-function model loads as it always did.  "@f" may name a function
+ * defined further down, so references to globals, like meta[KIND][i]
+ * references to the metadata section at the very end, are checked when
+ * the module is complete.
+ */
+#include "relay_load.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static Item *push_item(RelayParser *ps, ItemKind kind)
+{
+    xgrow((void **)&ps->items, &ps->cap_items, ps->nitems + 1, sizeof(Item));
+    Item *it = &ps->items[ps->nitems++];
+    it->kind = kind;
+    return it;
+}
+
+static void push_late(RelayParser *ps, const char *name, int64_t index, SrcRange where)
+{
+    xgrow((void **)&ps->late, &ps->cap_late, ps->nlate + 1, sizeof(LateRef));
+    ps->late[ps->nlate++] = (LateRef){name, index, where};
+}
+
+/* ---- definitions ---- */
+
+/* def -> "def" GLOBAL '(' params-and-attrs ')' [-> type] '{' body '}' */
+bool load_def(RelayParser *ps, RelayText name, size_t mark, const Type *ret,
+              Node *body, SrcRange loc)
+{
+    Node **params = xmalloc((ps->nitems - mark + 1) * sizeof *params);
+    Attr *attrs = xmalloc((ps->nitems - mark + 1) * sizeof *attrs);
+    int nparams = 0, nattrs = 0;
+    for (size_t i = mark; i < ps->nitems; i++) {
+        if (ps->items[i].kind == ITEM_NODE)
+            params[nparams++] = ps->items[i].u.node;
+        else
+            attrs[nattrs++] = ps->items[i].u.attr;
+    }
+    ps->nitems = mark;
+    const char *s = graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1);
+    Node *fn = graph_add_func(ps->g, params, nparams, body, attrs, nattrs);
+    graph_set_ret_type(ps->g, fn, ret);
+    free(params);
+    free(attrs);
+    load_scope_reset(ps);
+    if (!ps->have_def)
+        ps->first_def = loc;
+    ps->have_def = true;
+    if (strcmp(s, "main") == 0 && nattrs) {
+        diag_error(ps->diag, ps->src, loc, "attributes on @main are not supported");
+        return false;
+    }
+    if (!graph_add_global(ps->g, s, fn)) {
+        diag_error(ps->diag, ps->src, loc, "duplicate definition of '@%s'", s);
+        return false;
+    }
+    return true;
+}
+
+/* How many entries of kind the metadata section holds: TVM writes each
+ * as a node "type_key": "KIND" in its JSON (SaveJSON). */
+static int64_t meta_count(const char *metadata, const char *kind)
+{
+    static const char key[] = "\"type_key\"";
+    size_t len = strlen(kind);
+    int64_t n = 0;
+    for (const char *p = metadata; (p = strstr(p, key)); ) {
+        p += sizeof key - 1;
+        p += strspn(p, " \t\r\n");
+        if (*p != ':')
+            continue;
+        p++;
+        p += strspn(p, " \t\r\n");
+        if (*p == '"' && strncmp(p + 1, kind, len) == 0 && p[len + 1] == '"')
+            n++;
+    }
+    return n;
+}
+
+static bool check_late(RelayParser *ps)
+{
+    bool ok = true;
+    const char *meta = graph_metadata(ps->g);
+    for (size_t i = 0; i < ps->nlate; i++) {
+        const LateRef *r = &ps->late[i];
+        if (r->index < 0) {
+            int k = graph_find_global(ps->g, r->name);
+            if (k < 0 || !graph_global_defined(ps->g, k)) {
+                diag_error(ps->diag, ps->src, r->where, "unknown global '@%s'", r->name);
+                ok = false;
+            }
+        } else if (!meta) {
+            diag_error(ps->diag, ps->src, r->where,
+                       "meta[%s][%lld] refers to a metadata section, but the module "
+                       "has none ('#[metadata]' at its end)",
+                       r->name, (long long)r->index);
+            ok = false;
+        } else if (r->index >= meta_count(meta, r->name)) {
+            int64_t n = meta_count(meta, r->name);
+            diag_error(ps->diag, ps->src, r->where,
+                       "meta index %lld out of range: the metadata section holds %lld "
+                       "%s entr%s",
+                       (long long)r->index, (long long)n, r->name, n == 1 ? "y" : "ies");
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+bool load_module_end(RelayParser *ps)
+{
+    if (!check_late(ps))
+        return false;
+    Graph *g = ps->g;
+    int main_at = graph_find_global(g, "main");
+    if (main_at < 0 && graph_nglobals(g) == 1)
+        main_at = 0;
+    if (main_at < 0) {
+        diag_error(ps->diag, ps->src, ps->first_def,
+                   "a module of several functions needs a '@main'");
+        return false;
+    }
+    graph_make_main(g, graph_global_fn(g, main_at));
+    return true;
+}
+
+/* ---- bodies: let, free_var ---- */
+
+void load_push_let(RelayParser *ps, Node *var, Node *value)
+{
+    Item *it = push_item(ps, ITEM_LET);
+    it->u.let.var = var;
+    it->u.let.value = value;
+}
+
+/* The lets of a body, from mark, each around the rest of the body. */
+Node *load_body(RelayParser *ps, size_t mark, Node *result)
+{
+    for (size_t i = ps->nitems; i-- > mark;)
+        if (ps->items[i].kind == ITEM_LET)
+            result = graph_add_let(ps->g, ps->items[i].u.let.var,
+                                   ps->items[i].u.let.value, result);
+    ps->nitems = mark;
+    return result;
+}
+
+void load_free_var(RelayParser *ps, Node *var)
+{
+    graph_set_free(ps->g, var);
+}
+
+/* ---- expressions ---- */
+
+Node *load_opref(RelayParser *ps, RelayText name)
+{
+    return graph_add_opref(ps->g, load_intern(ps, name));
+}
+
+Node *load_global(RelayParser *ps, RelayText name, SrcRange loc)
+{
+    const char *s = graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1);
+    push_late(ps, s, -1, loc);
+    return graph_global_ref(ps->g, s);
+}
+
+void load_meta_ref(RelayParser *ps, RelayText t, SrcRange loc)
+{
+    const char *s = load_text(ps, t) + 5; /* after "meta[" */
+    const char *close = memchr(s, ']', t.len - 5);
+    const char *kind = graph_intern_n(ps->g, s, (size_t)(close - s));
+    push_late(ps, kind, strtoll(close + 2, NULL, 10), loc);
+}
+
+Node *load_if(RelayParser *ps, Node *cond, Node *then_branch, Node *else_branch)
+{
+    return graph_add_if(ps->g, cond, then_branch, else_branch);
+}
+
+/* ---- match ---- */
+
+void load_push_piece(RelayParser *ps, RelayText ident, const char *suffix)
+{
+    StrBuf sb = {0};
+    strbuf_append(&sb, load_text(ps, ident), ident.len);
+    if (suffix)
+        strbuf_puts(&sb, suffix);
+    Item *it = push_item(ps, ITEM_PIECE);
+    it->u.piece.text = graph_intern_n(ps->g, sb.data, sb.len);
+    it->u.piece.var = NULL;
+    strbuf_free(&sb);
+}
+
+void load_push_piece_text(RelayParser *ps, const char *text)
+{
+    Item *it = push_item(ps, ITEM_PIECE);
+    it->u.piece.text = graph_intern(ps->g, text);
+    it->u.piece.var = NULL;
+}
+
+void load_push_piece_var(RelayParser *ps, Node *var)
+{
+    Item *it = push_item(ps, ITEM_PIECE);
+    it->u.piece.text = NULL;
+    it->u.piece.var = var;
+}
+
+/* clause -> pattern "=>" '{' body '}' ','; closes the clause's scope. */
+void load_clause(RelayParser *ps, size_t mark, Node *result)
+{
+    size_t n = ps->nitems - mark;
+    ClausePiece *pieces = arena_array(graph_arena(ps->g), n + 1, sizeof *pieces);
+    for (size_t i = 0; i < n; i++)
+        pieces[i] = ps->items[mark + i].u.piece;
+    ps->nitems = mark;
+    Item *it = push_item(ps, ITEM_CLAUSE);
+    it->u.clause.clause.pieces = pieces;
+    it->u.clause.clause.npieces = (int)n;
+    it->u.clause.result = result;
+    load_scope_close(ps);
+}
+
+Node *load_match(RelayParser *ps, RelayText keyword, Node *data, size_t mark)
+{
+    size_t n = ps->nitems - mark;
+    MatchClause *clauses = xmalloc((n + 1) * sizeof *clauses);
+    Node **results = xmalloc((n + 1) * sizeof *results);
+    for (size_t i = 0; i < n; i++) {
+        clauses[i] = ps->items[mark + i].u.clause.clause;
+        results[i] = ps->items[mark + i].u.clause.result;
+    }
+    ps->nitems = mark;
+    bool complete = keyword.len == 5; /* "match", not "match?" */
+    Node *m = graph_add_match(ps->g, data, clauses, results, (int)n, complete);
+    free(clauses);
+    free(results);
+    return m;
+}
