@@ -5,13 +5,6 @@
 
 #include "engine.h"
 
-/* A set of (node id, rule) pairs: where [once] rules already applied. */
-typedef struct PairSet {
-    uint64_t *keys;  /* (id << 32 | rule) + 1; 0 = empty */
-    size_t cap;      /* power of two */
-    size_t count;    /* used */
-} PairSet;
-
 struct Engine {
     const RuleSet *rs;     /* the rules, borrowed */
     Graph *g;              /* the graph being changed, borrowed */
@@ -21,9 +14,12 @@ struct Engine {
     Labels *labels;        /* states of g's nodes */
     Matcher *m;            /* verifier */
     Stats stats;           /* counters */
-    uint32_t *origin;      /* per node id: 1 + the rule that built it, 0 */
-    size_t norigin;        /* entries allocated in origin */
-    PairSet once;          /* (root, rule) pairs a [once] rule rewrote */
+    Node **forward;        /* per node id: what a rewrite in the current
+                              pass replaced it by, or NULL */
+    size_t nforward;       /* entries allocated in forward */
+    uint8_t *dirty;        /* per node id: to relabel, an operand was
+                              replaced (engine_relabel_changed clears) */
+    size_t ndirty;         /* entries allocated in dirty */
     uint32_t *mark;        /* per node id: visit stamps for walks */
     size_t nmark;          /* entries allocated in mark */
     uint32_t stamp;        /* current stamp */
@@ -38,15 +34,17 @@ uint32_t engine_new_stamp(Engine *e);
 /* True when every path from u to the graph's output (or to the result of
  * u's function) passes through root. */
 bool engine_postdominates(Engine *e, const Node *root, const Node *u);
-/* Whether a matched node (other than the root and the leaves) has a user
- * outside the match that the root does not post-dominate. */
-bool engine_interior_escapes(Engine *e, Node *root, const MatchPair *pairs,
-                             uint32_t npairs);
 double engine_now(void);
+/* Relabels the nodes created since *upto and those whose operands' states
+ * changed (note [partition relabelling]); e->order holds the n live nodes
+ * in topological order.  Sets *upto to the node count. */
+void engine_relabel_changed(Engine *e, uint32_t n, uint32_t *upto);
+/* The rules of one kind, best first: priority, then file order; returns
+ * how many were put in order. */
+uint32_t engine_rules_best_first(const Engine *e, ActionKind kind, uint32_t *order);
 
 /* rewrite_build.c: builds the action of rule r for bindings b, replacing
- * root; new nodes are labelled and stamped with their origin. */
-Node *rewrite_build(Engine *e, const RuleDesc *r, uint32_t ri, const Binding *b,
-                    Node *root);
+ * root; new nodes are labelled. */
+Node *rewrite_build(Engine *e, const RuleDesc *r, const Binding *b, Node *root);
 
 #endif

@@ -5,6 +5,7 @@
  * points into a rule set.
  */
 #include "engine_impl.h"
+#include "emit_c_rt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -87,11 +88,24 @@ static Attr *call_attrs(Graph *g, const PatExpr *x, const Binding *b, int *n)
 
 static Node *build(Graph *g, const PatExpr *x, const Binding *b);
 
+/* An operand that is a bound attribute value (note [attribute operands]
+ * in emit_c_rt.h). */
+static bool attr_operand(const PatExpr *x)
+{
+    return x->kind == EXPR_SLOT && x->i == 1;
+}
+
+/* The operands of x: the others first, then constants made of bound
+ * attribute values, which take their dtype from the others. */
 static Node **build_kids(Graph *g, const PatExpr *x, const Binding *b)
 {
-    Node **kids = xmalloc(((size_t)x->nkids + 1) * sizeof *kids);
+    Node **kids = xcalloc((size_t)x->nkids + 1, sizeof *kids);
     for (int i = 0; i < x->nkids; i++)
-        kids[i] = build(g, x->kids[i], b);
+        if (!attr_operand(x->kids[i]))
+            kids[i] = build(g, x->kids[i], b);
+    for (int i = 0; i < x->nkids; i++)
+        if (attr_operand(x->kids[i]))
+            kids[i] = rt_attr_operand(g, b[x->kids[i]->slot].attr, kids, x->nkids, i);
     return kids;
 }
 
@@ -125,17 +139,11 @@ static Node *build(Graph *g, const PatExpr *x, const Binding *b)
 }
 
 /* Labels the nodes an action made (ids from first on: made operands
- * first, so id order is bottom-up) and records which rule made them. */
-static void adopt_new(Engine *e, uint32_t ri, uint32_t first)
+ * first, so id order is bottom-up). */
+static void adopt_new(Engine *e, uint32_t first)
 {
     uint32_t count = graph_node_count(e->g);
-    if (count > e->norigin) {
-        size_t old = e->norigin;
-        xgrow((void **)&e->origin, &e->norigin, count, sizeof *e->origin);
-        memset(e->origin + old, 0, (e->norigin - old) * sizeof *e->origin);
-    }
     for (uint32_t id = first; id < count; id++) {
-        e->origin[id] = ri + 1;
         labels_node(e->labels, graph_node(e->g, id));
         e->stats.labelled++;
     }
@@ -143,12 +151,12 @@ static void adopt_new(Engine *e, uint32_t ri, uint32_t first)
 
 /* A new result takes the replaced root's type (it computes the same
  * value); a bound node keeps its own. */
-Node *rewrite_build(Engine *e, const RuleDesc *r, uint32_t ri, const Binding *b, Node *root)
+Node *rewrite_build(Engine *e, const RuleDesc *r, const Binding *b, Node *root)
 {
     uint32_t first = graph_node_count(e->g);
     Node *by = r->build_fn ? r->build_fn(e->g, b, root) : build(e->g, r->action, b);
     if (node_id(by) >= first && !node_type(by) && node_type(root))
         graph_set_type(e->g, by, node_type(root));
-    adopt_new(e, ri, first);
+    adopt_new(e, first);
     return by;
 }
