@@ -314,18 +314,66 @@ static bool check_typed_constant(CheckCtx *c, AstNode *n)
     return why == NULL;
 }
 
+/* Finds the pattern call whose attribute list holds s->site. */
+typedef struct SiteSearch {
+    const AstNode *site; /* an AST_ATTR */
+    const AstNode *call; /* found: its call, or NULL */
+} SiteSearch;
+
+static void find_attr_call(AstNode *n, void *arg)
+{
+    SiteSearch *s = arg;
+    if (s->call)
+        return;
+    if (n->kind == AST_CALL || n->kind == AST_CLASS)
+        for (int i = 0; i < n->u.call.attrs.count; i++)
+            if (n->u.call.attrs.items[i] == s->site) {
+                s->call = n;
+                return;
+            }
+    ast_visit_children(n, find_attr_call, s);
+}
+
+/* A bound attribute value as an operand makes a scalar constant (note
+ * [attribute operands] in emit_c_rt.h): the attribute must be a number
+ * or a bool in the registry. */
+static bool check_attr_operand(CheckCtx *c, AstNode *n, int slot)
+{
+    SiteSearch s = {c->vars[slot].site, NULL};
+    find_attr_call(c->rule->pattern, &s);
+    const OpInfo *op = s.call ? s.call->u.call.op : NULL;
+    const OpAttrInfo *a = op ? opinfo_find_attr(op, s.site->u.attr.name) : NULL;
+    if (a && (a->type == ATYPE_INT || a->type == ATYPE_FLOAT || a->type == ATYPE_BOOL))
+        return true;
+    diag_error(c->d, n->src, n->range, "'%s' is an attribute value that is not a number, "
+               "so it cannot be an operand; pass it as an attribute: op(..., NAME=%s)",
+               n->u.var.name, n->u.var.name);
+    return false;
+}
+
+/* A bound attribute value is a constant only as an operand of a new op or
+ * tuple: the replacement itself, or what [i] takes apart, is a node. */
+static bool check_operand_place(CheckCtx *c, const AstNode *n)
+{
+    if (n->kind != AST_VAR)
+        return true;
+    int slot = check_find_var(c, n->u.var.name);
+    if (slot < 0 || c->vars[slot].kind != VARKIND_ATTR)
+        return true;
+    diag_error(c->d, n->src, n->range, "'%s' is an attribute value, not a node; it can be "
+               "an operand of a new op (add(x, %s)) or an attribute (NAME=%s)",
+               n->u.var.name, n->u.var.name, n->u.var.name);
+    return false;
+}
+
 /* An action expression: bound variables, new constants and op calls. */
 static bool check_expr(CheckCtx *c, AstNode *n)
 {
     switch (n->kind) {
     case AST_VAR: {
         int slot = use_var(c, n, "action");
-        if (slot >= 0 && c->vars[slot].kind == VARKIND_ATTR) {
-            diag_error(c->d, n->src, n->range, "'%s' is an attribute value, not a node; "
-                       "pass it as an attribute: op(..., NAME=%s)", n->u.var.name,
-                       n->u.var.name);
-            return false;
-        }
+        if (slot >= 0 && c->vars[slot].kind == VARKIND_ATTR)
+            return check_attr_operand(c, n, slot);
         return slot >= 0;
     }
     case AST_NUMBER:
@@ -339,7 +387,7 @@ static bool check_expr(CheckCtx *c, AstNode *n)
         return ok;
     }
     case AST_GETITEM:
-        return check_expr(c, n->u.item.base);
+        return check_operand_place(c, n->u.item.base) && check_expr(c, n->u.item.base);
     case AST_CONSTRAIN:
         return check_typed_constant(c, n);
     default:
@@ -367,5 +415,5 @@ bool check_action(CheckCtx *c, AstNode *action)
 {
     if (action->kind == AST_PARTITION)
         return check_partition(c, action);
-    return check_expr(c, action);
+    return check_operand_place(c, action) && check_expr(c, action);
 }

@@ -226,6 +226,7 @@ const PatExpr *lower_action(Lowerer *L, const AstNode *a)
     case AST_VAR:
         e = new_expr(L, EXPR_SLOT);
         e->slot = a->u.var.slot;
+        e->i = L->rule->vars[e->slot].kind == VARKIND_ATTR; /* a constant operand */
         return e;
     case AST_NUMBER:
         return new_constant(L, a, "float32");
