@@ -52,17 +52,25 @@ void check_unknown_op(CheckCtx *c, const AstNode *at, const char *name, SrcRange
         diag_error(c->d, at->src, where, "unknown op '%s'", name);
 }
 
-/* An attribute name the op lacks: suggest a declared one close to it. */
+/* An attribute name the op lacks: suggest the declared one closest to it
+ * by edit distance (kernal_size, grups), at most a third of its letters
+ * off, or one it is a prefix of (kernel for kernel_size). */
 static const char *suggest_attr(const OpInfo *op, const char *name)
 {
+    size_t ln = strlen(name), limit = ln / 3 > 0 ? ln / 3 : 1;
+    const char *best = NULL;
+    size_t best_d = limit + 1;
     for (int i = 0; i < op->nattrs; i++) {
         const char *a = op->attrs[i].name;
-        size_t la = strlen(a), ln = strlen(name);
-        size_t shorter = la < ln ? la : ln;
-        if (shorter >= 3 && strncmp(a, name, shorter) == 0)
-            return a;
+        size_t la = strlen(a), shorter = la < ln ? la : ln;
+        size_t d = shorter >= 3 && strncmp(a, name, shorter) == 0 ? 0
+                                                                   : edit_distance(name, a, limit);
+        if (d < best_d) {
+            best_d = d;
+            best = a;
+        }
     }
-    return NULL;
+    return best;
 }
 
 static const char *kind_phrase(const AstNode *lit)
