@@ -11,6 +11,7 @@
  */
 #include "check_impl.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Macro parameters in scope: parameter name -> expanded argument. */
@@ -375,6 +376,25 @@ static AstNode *expand_unary_op(CheckCtx *c, AstNode *n, const Env *env, bool co
     return out;
 }
 
+/* An op class matches the ops with its trait that take its operands and
+ * declare its attributes; with none it could never match. */
+static bool class_has_op(CheckCtx *c, const AstNode *n, unsigned bit)
+{
+    const OpInfo **ops = xmalloc(((size_t)registry_count(c->reg) + 1) * sizeof *ops);
+    int nops = registry_class_ops(c->reg, bit, ops), k = 0;
+    while (k < nops && !opinfo_accepts_pattern(ops[k], n->u.call.args.count,
+                                               n->u.call.ellipsis, &n->u.call.attrs))
+        k++;
+    free(ops);
+    if (k < nops)
+        return true;
+    diag_error(c->d, n->src, n->u.call.name_range, "no op of class <%s> takes %s%d operand%s%s",
+               n->u.call.name, n->u.call.ellipsis ? "at least " : "", n->u.call.args.count,
+               n->u.call.args.count == 1 ? "" : "s",
+               n->u.call.attrs.count ? " with these attributes" : "");
+    return false;
+}
+
 static AstNode *expand_class(CheckCtx *c, AstNode *n, const Env *env, bool copy)
 {
     unsigned bit = registry_trait_by_name(n->u.call.name);
@@ -384,11 +404,8 @@ static AstNode *expand_class(CheckCtx *c, AstNode *n, const Env *env, bool copy)
                    "<broadcast> or <reduce>", n->u.call.name);
         return NULL;
     }
-    if (n->u.call.attrs.count > 0) {
-        const AstNode *a = n->u.call.attrs.items[0];
-        diag_error(c->d, a->src, a->range, "an op class takes no attributes");
+    if (!class_has_op(c, n, bit))
         return NULL;
-    }
     AstNode *out = expand_children(c, n, env, copy);
     if (out)
         out->u.call.traits = bit;

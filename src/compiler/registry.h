@@ -96,6 +96,9 @@ const OpAttrInfo *opinfo_find_attr(const OpInfo *op, const char *name);
 bool opinfo_has_trait(const OpInfo *op, OpTrait trait);
 /* Whether n operands are acceptable. */
 bool opinfo_accepts_nargs(const OpInfo *op, int n);
+/* Whether a call of op can match an op class's operands and attributes:
+ * n operands, or n and more when more ("..."); every attribute named. */
+bool opinfo_accepts_pattern(const OpInfo *op, int n, bool more, const AstList *attrs);
 
 /* Trait bit by word ("elementwise"), 0 when unknown. */
 unsigned registry_trait_by_name(const char *word);
