@@ -400,8 +400,8 @@ static AstNode *expand_class(CheckCtx *c, AstNode *n, const Env *env, bool copy)
     unsigned bit = registry_trait_by_name(n->u.call.name);
     if (!bit) {
         diag_error(c->d, n->src, n->u.call.name_range,
-                   "unknown op class '<%s>'; expected <commutative>, <elementwise>, "
-                   "<broadcast> or <reduce>", n->u.call.name);
+                   "unknown op class '<%s>'; expected <commutative>, <elementwise>, <broadcast>, "
+                   "<reduce>, <injective>, <out_elemwise_fusable> or <opaque>", n->u.call.name);
         return NULL;
     }
     if (!class_has_op(c, n, bit))

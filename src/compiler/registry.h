@@ -29,7 +29,12 @@
     X(TRAIT_COMMUTATIVE, "commutative", 1u) /* f(a, b) == f(b, a) */         \
     X(TRAIT_ELEMENTWISE, "elementwise", 2u) /* same shape in and out */      \
     X(TRAIT_BROADCAST, "broadcast", 4u)     /* numpy-broadcasting binary */  \
-    X(TRAIT_REDUCE, "reduce", 8u)           /* reduces along axes */
+    X(TRAIT_REDUCE, "reduce", 8u)           /* reduces along axes */         \
+    X(TRAIT_INJECTIVE, "injective", 16u)    /* each output element one of  \
+                                               the input's (reshape) */     \
+    X(TRAIT_OUT_FUSABLE, "out_elemwise_fusable", 32u) /* element-wise ops \
+                                               fuse into its output */      \
+    X(TRAIT_OPAQUE, "opaque", 64u)          /* fuses with nothing */
 
 typedef enum OpTrait {
 #define OP_TRAIT_ENUM(trait, word, bit) trait = bit,
