@@ -44,6 +44,7 @@ static void usage(FILE *out)
           "FILE:LINE:COL: error|warning: MESSAGE with the line and a caret.\n"
           "Exit status: 0 no errors, 1 errors (or warnings with -Werror), 2 bad usage.\n\n"
           "options:\n"
+          "  -I DIR             look for included rule files in DIR too\n"
           "  -Werror            treat warnings as errors\n"
           "  -Wno-NAME          turn warning NAME off (the flag each warning ends in):\n"
           "                     unused-binding, shadowed-rule, ambiguous-overlap,\n"
@@ -119,6 +120,7 @@ int cmd_check(int argc, char **argv, const Limits *limits)
     for (int i = 0; i < a.noff; i++)
         diag_warning_off(d, a.off[i]);
     FrontendOptions fo = {.limits = &a.limits};
+    cli_frontend_options(&fo);
     RuleFile *rf = frontend_load(a.files, a.nfiles, &fo, d);
     status = rf ? EXIT_OK : EXIT_BAD_INPUT;
     if (rf && a.dump >= 0) {
