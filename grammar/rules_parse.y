@@ -457,6 +457,10 @@ aattr_value
     : literal
     | IDENT               { $$ = build_var(B, $1, @$); }
     | IDENT '(' gquery_args ')' { $$ = build_query(B, $1, @1, &$3, @$); }
+    | IDENT '(' gquery_args ')' '[' NUMBER ']'
+                          { $$ = build_index(ctx, build_query(B, $1, @1, &$3, @$), $6, @6, @$);
+                            CHECK_DEPTH($$); }
+    | '(' gexpr ')'       { $$ = $2; }
     ;
 
 /* ---- declarations ---- */

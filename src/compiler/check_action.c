@@ -201,11 +201,31 @@ bool check_guard(CheckCtx *c, AstNode *guard)
 
 static bool check_expr(CheckCtx *c, AstNode *n);
 
+/* A computed attribute value (note [computed attributes] in
+ * src/runtime/rewrite_build.c): an expression over the bindings, as in a
+ * guard, that gives a number. */
+static bool check_computed_attr(CheckCtx *c, AstNode *v)
+{
+    GType t = guard_type(c, v);
+    if (t == GT_ERROR)
+        return false;
+    if (t == GT_NUM || t == GT_ANY)
+        return true;
+    diag_error(c->d, v->src, v->range, "a computed attribute value must be a number, not %s",
+               gtype_names[t]);
+    return false;
+}
+
 /* name=VALUE in a new op: a literal, a bound attribute, a bound constant
- * (its scalar value), or attr(c, name). */
+ * (its scalar value), attr(c, name), or a number computed from the
+ * bindings (shape(w)[0], (rank(x) - 1)). */
 static bool check_attr_value(CheckCtx *c, AstNode *attr)
 {
     AstNode *v = attr->u.attr.value;
+    if (v->kind == AST_INDEX || v->kind == AST_BINARY || v->kind == AST_UNARY ||
+        (v->kind == AST_QUERY && v->u.query.query != QUERY_ATTR &&
+         v->u.query.query != QUERY_VALUE))
+        return check_computed_attr(c, v);
     if (v->kind == AST_QUERY) {
         GType t = query_type(c, v, "action");
         if (t != GT_ERROR && v->u.query.query != QUERY_ATTR && v->u.query.query != QUERY_VALUE) {

@@ -43,9 +43,13 @@ static bool action_known(const PatExpr *x)
     for (int i = 0; i < x->nkids; i++)
         if (!action_known(x->kids[i]))
             return false;
-    for (int i = 0; i < x->nattrs; i++)
+    for (int i = 0; i < x->nattrs; i++) {
         if (x->attrs[i].src != ASRC_COPY && x->attrs[i].src != ASRC_EXPR)
             return false;
+        ExprKind k = x->attrs[i].src == ASRC_EXPR ? x->attrs[i].value->kind : EXPR_SLOT;
+        if (k != EXPR_SLOT && k != EXPR_ATTR && !x->attrs[i].value->attr)
+            return false; /* computed (note [computed attributes]): interpreted */
+    }
     return true;
 }
 

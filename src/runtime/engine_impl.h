@@ -46,5 +46,8 @@ uint32_t engine_rules_best_first(const Engine *e, ActionKind kind, uint32_t *ord
 /* rewrite_build.c: builds the action of rule r for bindings b, replacing
  * root; new nodes are labelled. */
 Node *rewrite_build(Engine *e, const RuleDesc *r, const Binding *b, Node *root);
+/* Whether every computed attribute of action x has a value for b (note
+ * [computed attributes] in rewrite_build.c). */
+bool rewrite_computable(const PatExpr *x, const Binding *b);
 
 #endif

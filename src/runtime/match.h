@@ -62,5 +62,8 @@ const MatchPair *matcher_pairs(const Matcher *m, uint32_t *n);
 
 /* Evaluates a guard expression against bindings (match_guard.c). */
 bool guard_eval(const PatExpr *guard, const Binding *b);
+/* The value of a guard expression (a computed attribute in an action:
+ * shape(w)[0], rank(x) - 1). */
+GuardVal guard_value(const PatExpr *e, const Binding *b);
 
 #endif

@@ -162,3 +162,8 @@ bool guard_eval(const PatExpr *guard, const Binding *b)
 {
     return truth(guard, b);
 }
+
+GuardVal guard_value(const PatExpr *e, const Binding *b)
+{
+    return eval(e, b);
+}

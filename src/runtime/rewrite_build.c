@@ -24,6 +24,23 @@ static const AttrValue *const_value(Graph *g, const Node *n)
     return v;
 }
 
+/* note [computed attributes]: name=EXPR where EXPR computes a number from
+ * the bindings (units=shape(w)[0], axis=(rank(x) - 1)) is evaluated as a
+ * guard is: an int when the value is integral, else a float.  When the
+ * bindings cannot give the value (no type known), the rewrite does not
+ * happen (rewrite_computable), as when a guard is false. */
+static const AttrValue *computed_value(Graph *g, const PatExpr *x, const Binding *b)
+{
+    GuardVal v = guard_value(x, b);
+    if (v.kind != GV_NUM)
+        return NULL;
+    bool integral = v.f == (double)(int64_t)v.f;
+    AttrValue *a = graph_new_attr_value(g, integral ? ATTR_INT : ATTR_FLOAT);
+    a->f = v.f;
+    a->i = (int64_t)v.f;
+    return a;
+}
+
 /* The value of name=EXPR in a new op call, or NULL when the expression has
  * none (an attribute absent without default: then left out). */
 static const AttrValue *attr_value(Graph *g, const PatExpr *x, const Binding *b)
@@ -43,6 +60,8 @@ static const AttrValue *attr_value(Graph *g, const PatExpr *x, const Binding *b)
         v = v ? v : x->attr;
         return v ? graph_copy_attr_value(g, v) : NULL;
     }
+    case EXPR_ARITH: case EXPR_GETITEM: case EXPR_RANK: case EXPR_USERS: case EXPR_VALUE:
+        return computed_value(g, x, b);
     default:
         return x->attr ? graph_copy_attr_value(g, x->attr) : NULL;
     }
@@ -136,6 +155,24 @@ static Node *build(Graph *g, const PatExpr *x, const Binding *b)
     }
     free(kids);
     return n;
+}
+
+static bool is_computed(const PatExpr *v)
+{
+    return v->kind == EXPR_ARITH || v->kind == EXPR_GETITEM || v->kind == EXPR_RANK ||
+           v->kind == EXPR_USERS || v->kind == EXPR_VALUE;
+}
+
+bool rewrite_computable(const PatExpr *x, const Binding *b)
+{
+    for (int i = 0; i < x->nattrs; i++)
+        if (x->attrs[i].src == ASRC_EXPR && is_computed(x->attrs[i].value) &&
+            guard_value(x->attrs[i].value, b).kind != GV_NUM)
+            return false;
+    for (int i = 0; i < x->nkids; i++)
+        if (!rewrite_computable(x->kids[i], b))
+            return false;
+    return true;
 }
 
 /* Labels the nodes an action made (ids from first on: made operands
