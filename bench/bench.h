@@ -38,6 +38,15 @@ bool bench_reset_peak_rss(void);
 /* One line naming the machine: CPU model, cores, memory, kernel. */
 void bench_machine(StrBuf *out);
 
+/* ---- the end-to-end workload (bench_e2e.c) ---- */
+
+/* Writes the seed's batch norm, k copies side by side (note [side by
+ * side]); 0 on success. */
+int bench_write_side_by_side(uint64_t k, FILE *out);
+/* Runs argv (stdout to /dev/null) and prints its status, CPU time and peak
+ * resident set; 0 when it exited 0. */
+int bench_spawn(char **argv);
+
 /* ---- blocks of real models (bench_block.c) ---- */
 
 /* A piece of a binding's right-hand side: verbatim text or a reference. */
@@ -117,8 +126,9 @@ typedef struct ModelKit {
     const char *origin;             /* "corpus" or "bundled" */
 } ModelKit;
 
-/* Loads the blocks from the shared corpus when dir holds it, else from the
- * bundled copies under blocks_dir.  False after printing why. */
+/* Loads the blocks from the model corpus (tests/corpus) when dir holds
+ * it, else from the bundled copies under blocks_dir.  False after
+ * printing why. */
 bool model_kit_load(ModelKit *kit, const char *corpus_dir, const char *blocks_dir);
 void model_kit_free(ModelKit *kit);
 /* Appends the text of a model with at least nops op nodes: round after

@@ -6,8 +6,10 @@
  *   graft-bench graph NOPS RULES          one row of the graph-size table
  *   graft-bench rulescale NOPS N...       rows of the rule-count table
  *   graft-bench machine                   the machine's CPU, cores, memory
+ *   graft-bench sidebyside K              print K seed batch norms side by side
+ *   graft-bench spawn CMD ARGS...         run CMD; print its CPU time and peak RSS
  *
- * Blocks come from $GRAFT_BENCH_CORPUS (the shared corpus) when it holds
+ * Blocks come from $GRAFT_BENCH_CORPUS (tests/corpus) when it holds
  * them, else from $GRAFT_BENCH_BLOCKS (bench/blocks).  bench/run.sh drives
  * it; see bench/RESULTS.md for what each column means.
  */
@@ -24,7 +26,9 @@ static const char usage[] =
     "       graft-bench graph NOPS RULES\n"
     "       graft-bench rulescale NOPS NRULES...\n"
     "       graft-bench machine\n"
-    "environment: GRAFT_BENCH_CORPUS (shared corpus dir), GRAFT_BENCH_BLOCKS\n"
+    "       graft-bench sidebyside K\n"
+    "       graft-bench spawn CMD ARGS...\n"
+    "environment: GRAFT_BENCH_CORPUS (tests/corpus), GRAFT_BENCH_BLOCKS\n"
     "(bundled blocks dir); the corpus wins when it exists.\n";
 
 static uint64_t parse_count(const char *s)
@@ -57,8 +61,8 @@ static int cmd_extract(const char *corpus, const char *outdir)
         strbuf_printf(&path, "%s/%s", outdir, names[i]);
         FILE *f = fopen(path.data, "w");
         if (f) {
-            fprintf(f, "/* shared/corpus/%s on, copied by 'graft-bench extract': the\n"
-                       "   benchmark's block when ../shared is missing. */\n",
+            fprintf(f, "/* tests/corpus/%s on, copied by 'graft-bench extract': the\n"
+                       "   benchmark's block when tests/corpus is missing. */\n",
                     kit.blocks[i].name);
             block_write_model(&kit.blocks[i], f);
         }
@@ -135,6 +139,10 @@ int main(int argc, char **argv)
         return cmd_machine();
     if (strcmp(cmd, "rules") == 0 && argc == 3)
         return cmd_rules(parse_count(argv[2]));
+    if (strcmp(cmd, "sidebyside") == 0 && argc == 3)
+        return bench_write_side_by_side(parse_count(argv[2]), stdout);
+    if (strcmp(cmd, "spawn") == 0 && argc >= 3)
+        return bench_spawn(argv + 2);
     if ((strcmp(cmd, "graph") == 0 && argc == 4) || (strcmp(cmd, "rulescale") == 0 && argc >= 4))
         return cmd_measure(cmd, argc, argv);
     fputs(usage, stderr);

@@ -13,7 +13,7 @@
 
 #include "bench.h"
 
-/* The blocks, from the shared corpus (paths relative to corpus/). */
+/* The blocks, from tests/corpus (paths relative to it). */
 static const BlockSpec corpus_specs[] = {
     {"resnet18.simplified.relay", "%13", 14, 40, 0},           /* basic block, BN decomposed */
     {"resnet18.relay", "%4", 5, 13, 0},                        /* basic block, nn.batch_norm */

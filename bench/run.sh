@@ -40,7 +40,7 @@ if $make -s -C "$build" -j2 graft > "$work/graft-build.log" 2>&1; then
     have_graft=yes
 fi
 gb=$build/bench/graft-bench
-export GRAFT_BENCH_CORPUS="$srcdir/../shared/corpus"
+export GRAFT_BENCH_CORPUS="$srcdir/tests/corpus"
 export GRAFT_BENCH_BLOCKS="$srcdir/bench/blocks"
 rules="$srcdir/bench/rules/models.graft"
 
@@ -158,6 +158,10 @@ if [ "$compiled" = no ]; then
     echo '```'
     { grep -m5 'error' "$work/compile.log" || tail -5 "$work/compile.log"; } 2>/dev/null || true
     echo '```'
+fi
+if [ "$have_graft" = yes ]; then
+    echo
+    BENCH_BUILD=$build sh "$srcdir/bench/e2e.sh"
 fi
 } > "$out"
 cat "$work/graph.txt" "$work/rules.txt" "$work/compile.txt" > "$out.raw"

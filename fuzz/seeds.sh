@@ -1,12 +1,11 @@
 #!/bin/sh
 # seeds.sh - make check: every fuzz harness once over its seed corpus
 # (fuzz/corpus/NAME) and over the project's own inputs: the loader over
-# tests/relay, tests/golden and ../shared (corpus models, golden cases),
-# the rule front end over tests/rules, stdpatterns and the golden rule
-# files.  A broken invariant aborts the harness and fails this test.
-# ../shared is absent in a distcheck tree: those seeds are then skipped.
+# tests/relay, tests/golden and tests/corpus (the real models), the rule
+# front end over tests/rules, stdpatterns and the golden rule files.  A
+# broken invariant aborts the harness and fails this test.
 set -u
-build=${GRAFT_BUILDDIR:?} src=${GRAFT_SRCDIR:?} shared=${GRAFT_SHARED:-/nonexistent}
+build=${GRAFT_BUILDDIR:?} src=${GRAFT_SRCDIR:?}
 failed=0
 
 # Harnesses built with libFuzzer fuzz the directories they are given
@@ -32,9 +31,9 @@ replay() { # harness, then seed files and directories
 }
 
 replay fuzz_relay "$src/fuzz/corpus/relay" "$src/examples" "$src/tests/relay" \
-    "$src/tests/relay/bad" $(existing "$src"/tests/golden/*/) \
-    "$shared/corpus" $(existing "$shared"/golden/*/)
+    "$src/tests/relay/bad" $(existing "$src"/tests/golden/*/) "$src/tests/corpus"
 replay fuzz_rules "$src/fuzz/corpus/rules" "$src/tests/rules" "$src/stdpatterns" \
-    $(existing "$shared"/golden/*/rules.graft)
+    $(existing "$src"/tests/golden/*/rules.graft)
 replay fuzz_pipeline "$src/fuzz/corpus/pipeline"
+replay fuzz_compiled "$src/fuzz/corpus/compiled"
 exit $failed

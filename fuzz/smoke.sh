@@ -31,4 +31,5 @@ smoke() { # harness, max input length, then extra libFuzzer arguments
 smoke fuzz_relay 8192 -dict="$src/fuzz/relay.dict"
 smoke fuzz_rules 4096 -dict="$src/fuzz/rules.dict"
 smoke fuzz_pipeline 512
+smoke fuzz_compiled 512
 exit $failed

@@ -157,11 +157,11 @@ primary:
   | BOOL                 { CHECK($$ = load_const(ps, $1, @1)); }
   | META                 { CHECK($$ = load_const(ps, $1, @1)); }
   | IDENT '(' mark args_opt ')'
-                         { CHECK($$ = load_call(ps, $1, $3)); }
-  | '(' mark ')'         { $$ = load_tuple(ps, $2); }
-  | '(' mark fields ')'  { $$ = load_paren(ps, $2); }
+                         { CHECK($$ = load_at(ps, load_call(ps, $1, $3), @1)); }
+  | '(' mark ')'         { $$ = load_at(ps, load_tuple(ps, $2), @1); }
+  | '(' mark fields ')'  { $$ = load_at(ps, load_paren(ps, $2), @1); }
   | '(' mark fields ',' ')'
-                         { $$ = load_tuple(ps, $2); }
+                         { $$ = load_at(ps, load_tuple(ps, $2), @1); }
   ;
 
 fields:
@@ -194,7 +194,7 @@ attr:
 /* fn -> "fn" '(' params-and-attrs ')' ["->" type] '{' body '}' */
 fn_expr:
     fn_open mark fn_items_opt ')' ret_opt '{' body '}'
-                         { CHECK($$ = load_func(ps, $2, $5, $7)); }
+                         { CHECK($$ = load_at(ps, load_func(ps, $2, $5, $7), @1)); }
   ;
 
 fn_open:

@@ -1,6 +1,6 @@
-# cases.sh - sourced by the scripts that run a directory of cases and
-# compare each one's output with its expected file byte for byte
-# (tests/golden.sh, tests/std_compiled.sh): the tally and the report.
+# cases.sh - sourced by tests/explain.sh, which runs its cases and compares
+# each one's output with its expected file byte for byte (not yet in the
+# one golden format of tests/golden.sh): the tally and the report.
 pass=0
 fail=0
 

@@ -272,6 +272,87 @@ START_TEST(outfile_reports_unwritable)
 }
 END_TEST
 
+/* The whole contents of path (at most 63 bytes), "" when unreadable. */
+static const char *slurp(const char *path)
+{
+    static char buf[64];
+    memset(buf, 0, sizeof buf);
+    FILE *f = fopen(path, "r");
+    if (f) {
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        buf[n] = '\0';
+        fclose(f);
+    }
+    return buf;
+}
+
+START_TEST(outfile_writes_what_links_name)
+{
+    char dir[] = "/tmp/graft-outfile-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char sub[128], target[160], link[128], chain[128];
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    snprintf(target, sizeof target, "%s/sub/target", dir);
+    snprintf(link, sizeof link, "%s/link", dir);
+    snprintf(chain, sizeof chain, "%s/chain", dir);
+    ck_assert_int_eq(mkdir(sub, 0755), 0);
+    ck_assert_int_eq(symlink("sub/target", link), 0); /* relative, dangling */
+    ck_assert_int_eq(symlink("link", chain), 0);
+    Diag *d = diag_new(stderr);
+
+    OutFile *of = outfile_open(chain, d); /* creates the file at the end */
+    fputs("first\n", outfile_stream(of));
+    ck_assert(outfile_commit(of, d));
+    ck_assert_str_eq(slurp(target), "first\n");
+    of = outfile_open(link, d); /* an abort keeps it */
+    fputs("partial", outfile_stream(of));
+    outfile_abort(of);
+    ck_assert_str_eq(slurp(target), "first\n");
+    struct stat st;
+    ck_assert_int_eq(lstat(link, &st), 0);
+    ck_assert(S_ISLNK(st.st_mode));
+    ck_assert_int_eq(lstat(chain, &st), 0);
+    ck_assert(S_ISLNK(st.st_mode));
+
+    unlink(chain);
+    unlink(link);
+    unlink(target);
+    rmdir(sub);
+    rmdir(dir);
+    diag_free(d);
+}
+END_TEST
+
+START_TEST(outfile_writes_devices_through)
+{
+    Diag *d = diag_new(stderr);
+    OutFile *of = outfile_open("/dev/null", d);
+    ck_assert_ptr_nonnull(of);
+    fputs("into the device\n", outfile_stream(of));
+    ck_assert(outfile_commit(of, d));
+    struct stat st;
+    ck_assert_int_eq(lstat("/dev/null", &st), 0);
+    ck_assert(S_ISCHR(st.st_mode));
+    diag_free(d);
+}
+END_TEST
+
+START_TEST(outfile_refuses_directories)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    Diag *d = diag_new(mem);
+    ck_assert_ptr_null(outfile_open("/tmp", d));
+    ck_assert_ptr_null(outfile_open_exec("/tmp/", d));
+    fclose(mem);
+    ck_assert_str_eq(text, "graft: error: cannot write '/tmp': Is a directory\n"
+                           "graft: error: cannot write '/tmp/': Is a directory\n");
+    diag_free(d);
+    free(text);
+}
+END_TEST
+
 static Suite *base_suite(void)
 {
     Suite *s = suite_create("base");
@@ -294,6 +375,9 @@ static Suite *base_suite(void)
     tc = tcase_create("outfile");
     tcase_add_test(tc, outfile_is_atomic);
     tcase_add_test(tc, outfile_reports_unwritable);
+    tcase_add_test(tc, outfile_writes_what_links_name);
+    tcase_add_test(tc, outfile_writes_devices_through);
+    tcase_add_test(tc, outfile_refuses_directories);
     suite_add_tcase(s, tc);
     return s;
 }

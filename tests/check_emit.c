@@ -22,6 +22,7 @@ START_TEST(test_valid_name)
     ck_assert(!emit_c_valid_name("int"));
     ck_assert(!emit_c_valid_name("main"));
     ck_assert(!emit_c_valid_name("rules")); /* the file's own table */
+    ck_assert(!emit_c_valid_name("attr_tests"));
 }
 END_TEST
 
@@ -89,12 +90,63 @@ START_TEST(test_guard_text)
     char *c = compile_text("one := nn.relu(x) where users(x) == 1 && !(rank(x) < 2) => x\n",
                            false);
     assert_has(c, "static bool one_guard(const Graph *g, const Binding *b)\n{\n"
+                  "    const Binding *const v_x = &b[0];\n"
                   "    (void)g;\n"
-                  "    return (gv_cmp(CMP_EQ, gv_users(&b[0]), gv_num(1.0)) && "
-                  "!gv_cmp(CMP_LT, gv_rank(&b[0]), gv_num(2.0)));\n}\n");
+                  "    return (gv_cmp(CMP_EQ, gv_users(v_x), gv_num(1.0))\n"
+                  "            && !gv_cmp(CMP_LT, gv_rank(v_x), gv_num(2.0)));\n}\n");
     assert_has(c, ".guard_fn = one_guard,");
+    /* the tree stays beside the function, for graft explain's values */
+    assert_has(c, "/* where-clause of one, for graft explain */");
+    assert_has(c, ".guard = &one_guard9,");
     assert_has(c, "const RuleSet r = {");
     ck_assert_ptr_null(strstr(c, "#line"));
+    free(c);
+}
+END_TEST
+
+/* Bindings are locals named after the rule's variables, clear of the
+ * parameters (a variable b), and names made from rules stay distinct: a
+ * rule named like a generated object, one whose name starts "rule_" (it
+ * once looped forever), the same constant used by two rules. */
+START_TEST(test_names)
+{
+    char *c = compile_text("rule_x := exp(b) where users(b) == 1 => exp(nn.relu(b))\n"
+                           "ids_0 := nn.relu(g) where users(g) == 2 => g\n", false);
+    assert_has(c, "static bool rule_x_guard(const Graph *g, const Binding *b)\n{\n"
+                  "    const Binding *const v_b = &b[0];\n"
+                  "    (void)g;\n"
+                  "    return gv_cmp(CMP_EQ, gv_users(v_b), gv_num(1.0));\n}\n");
+    assert_has(c, "    Node *n0 = graph_add_call(g, \"nn.relu\", (Node *const[]){v_b->node}, 1, "
+                  "NULL, 0);\n");
+    assert_has(c, "static const uint32_t ids_0[] = {0};\n");
+    assert_has(c, "static bool ids_0_guard(const Graph *g, const Binding *b)\n{\n"
+                  "    const Binding *const v_g = &b[0];\n");
+    /* slot names are named by content */
+    assert_has(c, "static const char *const slots_b[] = {\"b\"};\n");
+    assert_has(c, "static const char *const slots_g[] = {\"g\"};\n");
+    free(c);
+}
+END_TEST
+
+/* The rule's text as written heads its section, and table entries
+ * point back to it; identical constants and attribute tests are written
+ * once. */
+START_TEST(test_rule_pointers)
+{
+    char *c = compile_text("a := nn.conv2d(x, w, groups=1)\n"
+                           "    => nn.conv2d(x, w, groups=1, channels=1)\n"
+                           "b := nn.batch_norm(x, _, _, _, _, axis=1)[0] => x\n", false);
+    assert_has(c, "/* ---- rule a (t.graft:1) ----\n\n"
+                  "a := nn.conv2d(x, w, groups=1)\n"
+                  "    => nn.conv2d(x, w, groups=1, channels=1)\n */\n");
+    assert_has(c, "    /* 0: a (t.graft:1) */\n    {.kind = PRED_ATTR, .s = \"groups\"");
+    assert_has(c, "    /* 0: a (t.graft:1) and 1 more rule */\n    {.kind = PITEM_ANY},\n");
+    assert_has(c, "/* test 1: nn.batch_norm's axis is 1 (default 1), in b (t.graft:3): "
+                  "as attr_test0 */\n");
+    assert_has(c, "    /* 1: b (t.graft:3) */\n    attr_test0,\n");
+    assert_has(c, "static const AttrValue int_1 = {.kind = ATTR_INT, .i = 1, .f = 1.0};\n");
+    ck_assert_ptr_null(strstr(strstr(c, "int_1 = ") + 1, "int_1 = ")); /* once */
+    assert_has(c, "    /* b (t.graft:3) */\n    {\n        .name = \"b\",\n");
     free(c);
 }
 END_TEST
@@ -108,7 +160,8 @@ static void put_times(StrBuf *sb, const char *s, int n)
 
 /* note [flat guards]: operands nesting deeper than 30 levels become
  * temporaries, numbered in evaluation order, each under a #line; the one
- * under && is a bool, evaluated before the return. */
+ * under && is a bool, evaluated before the return.  A temporary without
+ * a comma to break at is broken between tokens at 100 columns. */
 START_TEST(test_guard_spill)
 {
     StrBuf rule = {0}, want = {0};
@@ -118,19 +171,25 @@ START_TEST(test_guard_spill)
     put_times(&rule, "!", 31);
     strbuf_puts(&rule, "(rank(x) == 4) => x\n");
     char *c = compile_text(rule.data, true);
-    strbuf_puts(&want, "    (void)g;\n    /* operands too deeply nested for one expression come "
-                       "first, evaluated eagerly: the gv_ helpers are pure */\n"
+    strbuf_puts(&want, "    (void)g;\n    /* operands nested too deep for one expression, "
+                       "computed first (gv_ helpers are pure) */\n"
                        "#line 1 \"t.graft\"\n    const GuardVal t0 = ");
-    put_times(&want, "gv_neg(", 29);
-    strbuf_puts(&want, "gv_users(&b[0])");
-    put_times(&want, ")", 29);
+    put_times(&want, "gv_neg(", 10);
+    strbuf_puts(&want, "\n            ");
+    put_times(&want, "gv_neg(", 12);
+    strbuf_puts(&want, "\n            ");
+    put_times(&want, "gv_neg(", 8);
+    strbuf_puts(&want, "gv_users(v_x)");
+    put_times(&want, ")", 19);
+    strbuf_puts(&want, "\n            ");
+    put_times(&want, ")", 11);
     strbuf_puts(&want, ";\n#line 1 \"t.graft\"\n    const bool t1 = ");
-    put_times(&want, "!", 28);
-    strbuf_puts(&want, "gv_cmp(CMP_EQ, gv_rank(&b[0]), gv_num(4.0));\n"
+    put_times(&want, "!", 29);
+    strbuf_puts(&want, "gv_cmp(CMP_EQ, gv_rank(v_x), gv_num(4.0));\n"
                        "#line 1 \"t.graft\"\n    return (gv_cmp(CMP_EQ, ");
-    put_times(&want, "gv_neg(", 5);
-    strbuf_puts(&want, "t0)))))");
-    strbuf_puts(&want, ", gv_num(1.0)) && !!!t1);\n#line ");
+    put_times(&want, "gv_neg(", 4);
+    strbuf_puts(&want, "t0))))");
+    strbuf_puts(&want, ", gv_num(1.0)) && !!t1);\n#line ");
     assert_has(c, want.data);
     free(c);
     strbuf_free(&rule);
@@ -139,21 +198,27 @@ START_TEST(test_guard_spill)
 END_TEST
 
 /* At the bound (30 levels in an operand) the guard stays one expression,
- * and a guard reading no binding says (void)b. */
+ * wrapped at 100 columns, and a guard reading no binding says (void)b. */
 START_TEST(test_guard_spill_bound)
 {
     StrBuf rule = {0}, want = {0};
     strbuf_puts(&rule, "deep := nn.relu(x) where ");
-    put_times(&rule, "-", 28);
+    put_times(&rule, "-", 29);
     strbuf_puts(&rule, "users(x) == 1 => x\nconst := nn.relu(x) where 1 < 2 => x\n");
     char *c = compile_text(rule.data, false);
     strbuf_puts(&want, "    (void)g;\n    return gv_cmp(CMP_EQ, ");
-    put_times(&want, "gv_neg(", 28);
-    strbuf_puts(&want, "gv_users(&b[0])");
-    put_times(&want, ")", 28);
+    put_times(&want, "gv_neg(", 10);
+    strbuf_puts(&want, "\n            ");
+    put_times(&want, "gv_neg(", 12);
+    strbuf_puts(&want, "\n            ");
+    put_times(&want, "gv_neg(", 7);
+    strbuf_puts(&want, "gv_users(v_x)");
+    put_times(&want, ")", 26);
+    strbuf_puts(&want, "\n            ");
+    put_times(&want, ")", 3);
     strbuf_puts(&want, ", gv_num(1.0));\n}\n");
     assert_has(c, want.data);
-    assert_has(c, "    (void)g;\n    (void)b;\n    return gv_cmp(CMP_LT, gv_num(1.0), "
+    assert_has(c, "    (void)b;\n    (void)g;\n    return gv_cmp(CMP_LT, gv_num(1.0), "
                   "gv_num(2.0));\n}\n");
     ck_assert_ptr_null(strstr(c, " t0 = "));
     free(c);
@@ -168,9 +233,10 @@ START_TEST(test_action_text)
                            "nn.relu(nn.conv2d(x, w, **c, groups=2))\n", true);
     assert_has(c, "#line 1 \"t.graft\"\n"
                   "    RtAttrs attrs0 = {0};\n"
-                  "    rt_attrs_copy(&attrs0, b[0].node);\n");
+                  "    rt_attrs_copy(&attrs0, v_c->node);\n");
     assert_has(c, "    Node *n0 = graph_add_call(g, \"nn.conv2d\", "
-                  "(Node *const[]){b[1].node, b[2].node}, 2, attrs0.attrs, attrs0.n);\n"
+                  "(Node *const[]){v_x->node, v_w->node}, 2,\n"
+                  "            attrs0.attrs, attrs0.n);\n"
                   "    rt_attrs_free(&attrs0);\n"
                   "    Node *n1 = graph_add_call(g, \"nn.relu\", (Node *const[]){n0}, 1, "
                   "NULL, 0);\n"
@@ -344,6 +410,8 @@ static Suite *emit_suite(void)
     suite_add_tcase(s, names);
     TCase *text = tcase_create("generated_text");
     tcase_add_test(text, test_guard_text);
+    tcase_add_test(text, test_names);
+    tcase_add_test(text, test_rule_pointers);
     tcase_add_test(text, test_guard_spill);
     tcase_add_test(text, test_guard_spill_bound);
     tcase_add_test(text, test_action_text);

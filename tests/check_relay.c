@@ -1,7 +1,8 @@
 /* check_relay.c - the Relay text loader and printer: every piece of
- * syntax, the round trip of tests/relay/ and of the shared corpus, every
- * bad-input diagnostic (tests/relay/bad/NAME.relay -> NAME.err), the
- * loader's view of the graph, and size limits. */
+ * syntax, the round trip of tests/relay/ and of the model corpus
+ * (tests/corpus/), every bad-input diagnostic (tests/relay/bad/NAME.relay
+ * and the standard error of NAME.golden), the loader's view of the graph,
+ * and size limits. */
 #include <check.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 
 #include "relay.h"
 #include "graph_dot.h"
+#include "node_label.h"
 
 /* ---- helpers ---- */
 
@@ -322,6 +324,56 @@ START_TEST(test_temp_numbers)
 }
 END_TEST
 
+/* note [node names]: every loaded node has the position of its op name,
+ * variable, constant, '(' or index; node_labels_find takes a name, a
+ * position or @main:NAME, and nothing else. */
+START_TEST(test_node_names)
+{
+    static const char text[] = "def @main(%x, %y) {\n"
+                               "  %0 = add(%x, 1f);\n"
+                               "  %1 = (%0, %y);\n"
+                               "  %2 = %1.1;\n"
+                               "  multiply(%2, %0)\n"
+                               "}\n";
+    Graph *g = load_string(text);
+    NodeLabels nl;
+    node_labels_init(&nl, g, "test.relay");
+    Node *out = graph_output(g), *add = node_arg(out, 1), *get = node_arg(out, 0);
+    Node *one = node_arg(add, 1), *y = graph_param(g, 1);
+    ck_assert_int_eq(node_line(g, add), 2);
+    ck_assert_int_eq(node_col(g, add), 8);
+    ck_assert_int_eq(node_col(g, one), 16);
+    ck_assert_int_eq(node_line(g, y), 1);
+    ck_assert_int_eq(node_col(g, y), 15);
+    ck_assert_int_eq(node_col(g, node_arg(get, 0)), 8); /* the tuple's '(' */
+    ck_assert_int_eq(node_col(g, get), 11);              /* the index */
+    ck_assert_int_eq(node_col(g, out), 3);
+    StrBuf sb = {0};
+    node_label_at(&nl, add, &sb);
+    ck_assert_str_eq(sb.data, "%0 (test.relay:2:8)");
+    sb.len = 0;
+    node_label_at(&nl, out, &sb);
+    ck_assert_str_eq(sb.data, "<output> (test.relay:5:3)");
+    strbuf_free(&sb);
+    ck_assert_ptr_eq(node_labels_find(&nl, "%0"), add);
+    ck_assert_ptr_eq(node_labels_find(&nl, "@main:%0"), add);
+    ck_assert_ptr_eq(node_labels_find(&nl, "%y"), y);
+    ck_assert_ptr_eq(node_labels_find(&nl, "<output>"), out);
+    ck_assert_ptr_eq(node_labels_find(&nl, ":2"), add);
+    ck_assert_ptr_eq(node_labels_find(&nl, ":2:9"), one); /* uses make no node */
+    ck_assert_ptr_eq(node_labels_find(&nl, "test.relay:2:16"), one);
+    ck_assert_ptr_eq(node_labels_find(&nl, "x.relay:4"), get);
+    ck_assert_ptr_null(node_labels_find(&nl, "%3"));
+    ck_assert_ptr_null(node_labels_find(&nl, ":0"));
+    ck_assert_ptr_null(node_labels_find(&nl, ":7"));
+    ck_assert_ptr_null(node_labels_find(&nl, ":2:99"));
+    ck_assert_ptr_null(node_labels_find(&nl, ":2x"));
+    ck_assert_ptr_null(node_labels_find(&nl, ""));
+    node_labels_free(&nl);
+    graph_free(g);
+}
+END_TEST
+
 /* viz_write: shapes by kind, temps as graft fmt numbers them, the
  * output doubly bordered, highlights filled and labelled. */
 START_TEST(test_viz_write)
@@ -333,7 +385,7 @@ START_TEST(test_viz_write)
     Node *out = graph_output(g);
     Node *sub = node_arg(out, 1);
     uint32_t ids[2] = {node_id(sub), node_id(out)};
-    VizHighlight h[2] = {{ids, 2, "r #1"}, {ids + 1, 1, "s #1"}};
+    VizHighlight h[2] = {{ids, 2, "r #1", NULL}, {ids + 1, 1, "s #1", NULL}};
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
@@ -389,17 +441,14 @@ START_TEST(test_roundtrip)
 }
 END_TEST
 
-/* Every corpus file prints back byte for byte (skipped without it). */
+/* Every model of tests/corpus/ (10 models, each also simplified) prints
+ * back byte for byte. */
 START_TEST(test_corpus)
 {
-    const char *shared = getenv("GRAFT_SHARED");
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/corpus", shared ? shared : "../shared");
+    snprintf(dir, sizeof dir, "%s/tests/corpus", srcdir());
     DIR *d = opendir(dir);
-    if (!d) {
-        fprintf(stderr, "check_relay: no %s, corpus round trip skipped\n", dir);
-        return;
-    }
+    ck_assert_msg(d != NULL, "cannot open %s", dir);
     int count = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
@@ -421,7 +470,7 @@ START_TEST(test_corpus)
         count++;
     }
     closedir(d);
-    ck_assert_int_ge(count, 1);
+    ck_assert_int_eq(count, 20);
 }
 END_TEST
 
@@ -436,19 +485,36 @@ static const char *const bad_files[] = {
     "unterminated_comment", "unterminated_string", "use_before_def",
 };
 
+/* The standard error that golden file text expects of "graft fmt NAME.relay"
+ * (tests/golden.sh): between the line "# stderr" after the command and the
+ * last line, "# exit 1".  Cut in place. */
+static const char *golden_stderr(char *golden, const char *rel)
+{
+    static const char marker[] = "\n# stderr\n", status[] = "# exit 1\n";
+    char *err = strstr(golden, marker);
+    ck_assert_msg(err != NULL && memchr(golden, '\n', (size_t)(err - golden)) == NULL,
+                  "%s: no '# stderr' right after the command", rel);
+    err += strlen(marker);
+    size_t len = strlen(err);
+    ck_assert_msg(len >= strlen(status) && strcmp(err + len - strlen(status), status) == 0,
+                  "%s does not end with '%s'", rel, status);
+    err[len - strlen(status)] = '\0';
+    return err;
+}
+
 START_TEST(test_bad_input)
 {
     char name[256], rel[300];
     snprintf(name, sizeof name, "%s.relay", bad_files[_i]);
     snprintf(rel, sizeof rel, "bad/%s", name);
-    size_t len, want_len;
+    size_t len, golden_len;
     char *input = test_file(rel, &len);
-    snprintf(rel, sizeof rel, "bad/%s.err", bad_files[_i]);
-    char *want = test_file(rel, &want_len);
+    snprintf(rel, sizeof rel, "bad/%s.golden", bad_files[_i]);
+    char *want = test_file(rel, &golden_len);
     char *diags;
     char *printed = reprint(name, input, len, &diags);
     ck_assert_msg(printed == NULL, "%s loaded", name);
-    ck_assert_str_eq(diags, want);
+    ck_assert_str_eq(diags, golden_stderr(want, rel));
     free(diags);
     free(input);
     free(want);
@@ -624,6 +690,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_scopes);
     tcase_add_test(tc, test_key_map);
     tcase_add_test(tc, test_temp_numbers);
+    tcase_add_test(tc, test_node_names);
     tcase_add_test(tc, test_viz_write);
     suite_add_tcase(s, tc);
     tc = tcase_create("roundtrip");

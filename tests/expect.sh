@@ -1,12 +1,14 @@
 # expect.sh - sourced by the scripts that run graft on hostile or limited
 # input and check each exit status and message exactly (tests/hostile.sh,
-# tests/limits.sh).  Sets up a temporary directory and works in it; the
-# script ends with `expect_end NAME`.
+# tests/limits.sh, tests/hints.sh).  Sets up a temporary directory and
+# works in it: every scratch file (out, err, want, the generated inputs)
+# goes there, never into the source tree, and the script stops when it
+# cannot get there.  The script ends with `expect_end NAME`.
 set -u
 GRAFT=${GRAFT:?} src=${GRAFT_SRCDIR:?} build=${GRAFT_BUILDDIR:?}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/graft-test.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 99
+cd "$tmp" && [ "$(pwd -P)" = "$(cd "$tmp" && pwd -P)" ] || exit 99
 fails=0 cases=0
 
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
@@ -17,10 +19,11 @@ expect() {
     want_status=$1
     shift
     cases=$((cases + 1))
-    timeout 120 "$@" >out 2>err # a hang is a failure (status 124), not a stuck test
+    timeout 120 "$@" >"$tmp/out" 2>"$tmp/err" # a hang fails (status 124), not a stuck test
     status=$?
     [ "$status" -eq "$want_status" ] || fail "$* exited $status, expected $want_status"
-    cmp -s err want || { fail "$*: stderr differs"; diff want err | head -n 10; }
+    cmp -s "$tmp/err" "$tmp/want" ||
+        { fail "$*: stderr differs"; diff "$tmp/want" "$tmp/err" | head -n 10; }
 }
 
 # expect_end NAME: the tally; the script's status.

@@ -35,7 +35,7 @@ refused() { # cmd out input, then the graft arguments
 refused fmt m.relay m.relay fmt m.relay -o m.relay
 refused fmt ./m.relay m.relay fmt m.relay -o ./m.relay
 refused viz m.relay m.relay viz m.relay -o m.relay
-refused viz r.graft r.graft viz m.relay r.graft -o r.graft
+refused viz r.graft r.graft viz r.graft m.relay -o r.graft
 refused run m.relay m.relay run r.graft m.relay -o m.relay
 refused run r.graft r.graft run r.graft m.relay -o r.graft
 refused compile r.graft r.graft compile r.graft -o r.graft

@@ -3,11 +3,12 @@
 # errors (exit 2), bad input (exit 1, exact diagnostics, no output file),
 # -o and '-', the golden dot drawing, SVG through Graphviz or a clear
 # message without it, the viz-marks bound on highlights (--limit,
-# GRAFT_LIMITS, the default), and the corpus round trip when ../shared is
-# there.
+# GRAFT_LIMITS, the default), and the round trip of every model of
+# tests/corpus/.
 set -u
 : "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
 data="$GRAFT_SRCDIR/tests/relay"
+. "$GRAFT_SRCDIR/tests/golden_format.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ir_cli.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 failures=0
@@ -30,7 +31,7 @@ expect() {
 expect 0 "$GRAFT" fmt --help
 grep -q '^usage: graft fmt MODEL \[-o OUT\]' "$tmp/out" || fail "fmt --help text"
 expect 0 "$GRAFT" viz --help
-grep -q '^usage: graft viz MODEL' "$tmp/out" || fail "viz --help text"
+grep -q '^usage: graft viz \[RULES...\] MODEL' "$tmp/out" || fail "viz --help text"
 expect 2 "$GRAFT" fmt
 grep -q "no MODEL given" "$tmp/err" || fail "fmt without MODEL message"
 expect 2 "$GRAFT" fmt "$data/bn.relay" --bogus
@@ -57,15 +58,18 @@ cp "$data/layout.in.relay" "$tmp/inplace.relay"
 expect 2 "$GRAFT" fmt "$tmp/inplace.relay" -o "$tmp/inplace.relay"
 cmp -s "$tmp/inplace.relay" "$data/layout.in.relay" || fail "fmt onto its input changed it"
 
-# bad input: exact diagnostics, status 1, no output written or clobbered
-for err in "$data"/bad/*.err; do
-    name=$(basename "$err" .err)
+# bad input: exact diagnostics (the standard error of bad/NAME.golden,
+# which tests/golden.sh checks without -o), status 1, no output written or
+# clobbered
+for golden in "$data"/bad/*.golden; do
+    name=$(basename "$golden" .golden)
+    golden_stderr "$golden" >"$tmp/want"
     echo "keep me" >"$tmp/kept.relay"
     (cd "$data/bad" && "$GRAFT" fmt "$name.relay" -o "$tmp/kept.relay") \
         >"$tmp/out" 2>"$tmp/err"
     status=$?
     [ "$status" -eq 1 ] || fail "fmt bad/$name.relay exited $status"
-    cmp -s "$tmp/err" "$err" || fail "fmt bad/$name.relay diagnostics differ"
+    cmp -s "$tmp/err" "$tmp/want" || fail "fmt bad/$name.relay diagnostics differ"
     [ "$(cat "$tmp/kept.relay")" = "keep me" ] || fail "bad/$name.relay clobbered -o"
     [ -s "$tmp/out" ] && fail "bad/$name.relay wrote to stdout"
     (cd "$data/bad" && "$GRAFT" viz "$name.relay" -o "$tmp/bad.dot") \
@@ -78,15 +82,26 @@ grep -q "cannot read" "$tmp/err" || fail "missing file message"
 leftovers=$(ls "$tmp" | grep -c '\.tmp\.')
 [ "$leftovers" -eq 0 ] || fail "temporary files left behind"
 
-# viz: the golden drawing, SVG with Graphviz, a clear message without it
+# viz: the golden drawings (relay/viz_*.golden, which tests/golden.sh
+# checks on standard output) through -o too, SVG with Graphviz, a clear
+# message without it
+for name in bn_partitioned double_bn_matches negative_chain_matches; do
+    golden_stdout "$data/viz_$name.golden" >"$tmp/$name.dot"
+done
 expect 0 "$GRAFT" viz "$data/bn_partitioned.relay"
-cmp -s "$tmp/out" "$data/bn_partitioned.dot" || fail "viz dot output"
+cmp -s "$tmp/out" "$tmp/bn_partitioned.dot" || fail "viz dot output"
 expect 0 "$GRAFT" viz "$data/bn_partitioned.relay" -o "$tmp/bn.dot"
-cmp -s "$tmp/bn.dot" "$data/bn_partitioned.dot" || fail "viz -o .dot"
+cmp -s "$tmp/bn.dot" "$tmp/bn_partitioned.dot" || fail "viz -o .dot"
+expect 0 "$GRAFT" viz "$data/bn.graft" "$data/double_bn.relay"
+cmp -s "$tmp/out" "$tmp/double_bn_matches.dot" || fail "viz RULES MODEL output"
+[ -s "$tmp/err" ] && fail "viz RULES MODEL wrote to stderr: $(cat "$tmp/err")"
+# the old order, MODEL RULES...: the same drawing and a one-line note
 expect 0 "$GRAFT" viz "$data/double_bn.relay" "$data/bn.graft"
-cmp -s "$tmp/out" "$data/double_bn_matches.dot" || fail "viz MODEL RULES output"
+cmp -s "$tmp/out" "$tmp/double_bn_matches.dot" || fail "viz MODEL RULES output"
+echo "graft viz: note: 'graft viz MODEL RULES...' is deprecated; use 'graft viz RULES... MODEL'" |
+    cmp -s - "$tmp/err" || fail "viz MODEL RULES: no deprecation note: $(cat "$tmp/err")"
 printf 'bn := x +\n' >"$tmp/bad.graft"
-expect 1 "$GRAFT" viz "$data/double_bn.relay" "$tmp/bad.graft" -o "$tmp/bad-rules.dot"
+expect 1 "$GRAFT" viz "$tmp/bad.graft" "$data/double_bn.relay" -o "$tmp/bad-rules.dot"
 [ -e "$tmp/bad-rules.dot" ] && fail "viz with bad RULES wrote a file"
 if command -v dot >/dev/null 2>&1; then
     expect 0 "$GRAFT" viz "$data/bn.relay" -o "$tmp/bn.svg"
@@ -118,14 +133,14 @@ viz_marks() {
     what="viz-marks $limit (GRAFT_LIMITS=$env $*)"
     rm -rf "$tmp/marks" && mkdir "$tmp/marks"
     (if [ "$env" = - ]; then unset GRAFT_LIMITS; else export GRAFT_LIMITS="$env"; fi
-     exec "$GRAFT" viz "$chain" "$twice" -o "$tmp/marks/m.dot" "$@") \
+     exec "$GRAFT" viz "$twice" "$chain" -o "$tmp/marks/m.dot" "$@") \
         >"$tmp/out" 2>"$tmp/err"
     got=$?
     [ "$got" -eq "$want" ] || fail "$what exited $got, expected $want"
     [ -s "$tmp/out" ] && fail "$what wrote to stdout"
     if [ "$want" -eq 0 ]; then
         [ -s "$tmp/err" ] && fail "$what wrote to stderr: $(cat "$tmp/err")"
-        cmp -s "$tmp/marks/m.dot" "$data/negative_chain_matches.dot" ||
+        cmp -s "$tmp/marks/m.dot" "$tmp/negative_chain_matches.dot" ||
             fail "$what drawing"
         [ "$(ls -A "$tmp/marks")" = "m.dot" ] || fail "$what left other files"
     else
@@ -153,24 +168,23 @@ awk 'BEGIN { print "def @main(%x) {"; print "  %0 = negative(%x);";
              for (i = 1; i < 5200; i++) printf "  %%%d = negative(%%%d);\n", i, i - 1;
              print "  %5199"; print "}" }' >"$tmp/chain5200.relay"
 sed '/%5199 = /d; s/^  %5199$/  %5198/' "$tmp/chain5200.relay" >"$tmp/chain5199.relay"
-expect 1 "$GRAFT" viz "$tmp/chain5200.relay" "$tmp/deep.graft" -o "$tmp/deep.dot"
+expect 1 "$GRAFT" viz "$tmp/deep.graft" "$tmp/chain5200.relay" -o "$tmp/deep.dot"
 marks_error 1000000 | cmp -s - "$tmp/err" || fail "default viz-marks message: $(cat "$tmp/err")"
 [ -e "$tmp/deep.dot" ] && fail "viz past the default viz-marks wrote a file"
-expect 0 "$GRAFT" viz "$tmp/chain5199.relay" "$tmp/deep.graft" -o "$tmp/deep.dot"
+expect 0 "$GRAFT" viz "$tmp/deep.graft" "$tmp/chain5199.relay" -o "$tmp/deep.dot"
 [ "$(grep -o 'deep #[0-9]*' "$tmp/deep.dot" 2>/dev/null | wc -l)" -eq 1000000 ] ||
     fail "viz at the default viz-marks does not mark 1000000 nodes"
 rm -f "$tmp/deep.dot"
 
-# the corpus through the command line (skipped without ../shared)
-corpus="${GRAFT_SHARED:-}/corpus"
-if [ -n "${GRAFT_SHARED:-}" ] && [ -d "$corpus" ]; then
-    for f in "$corpus"/*.relay; do
-        "$GRAFT" fmt "$f" -o "$tmp/c.relay" || fail "fmt $f exited $?"
-        cmp -s "$tmp/c.relay" "$f" || fail "fmt $f is not byte for byte"
-    done
-else
-    echo "ir_cli.sh: no corpus, its round trip skipped"
-fi
+# the corpus through the command line: all 20 models, byte for byte
+nmodels=0
+for f in "$GRAFT_SRCDIR"/tests/corpus/*.relay; do
+    [ -f "$f" ] || continue
+    nmodels=$((nmodels + 1))
+    "$GRAFT" fmt "$f" -o "$tmp/c.relay" || fail "fmt $f exited $?"
+    cmp -s "$tmp/c.relay" "$f" || fail "fmt $f is not byte for byte"
+done
+[ "$nmodels" -eq 20 ] || fail "tests/corpus holds $nmodels models, expected 20"
 
 if [ "$failures" -ne 0 ]; then
     echo "$failures failure(s)"

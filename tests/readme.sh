@@ -24,4 +24,14 @@ awk 'NR==FNR { want = want $0 "\n"; next } { text = text $0 "\n" }
 # The README's first command ends with exactly this main job.
 grep -q '&& ./graft run examples/bn.graft examples/bn.relay$' README.md || {
     echo "FAIL: README.md's first command does not run the main job"; status=1; }
+# The first command works as root and as a user: no bare sudo in front
+# (a root shell on a fresh Debian has none), sudo only for apt-get.
+first=$(grep -m 1 'apt-get install' README.md)
+case $first in
+'    $(command -v sudo) sh -c '"'"'apt-get update && apt-get install -y '*) ;;
+*) echo "FAIL: README.md's first command does not start with \$(command -v sudo) sh -c 'apt-get ...': $first"
+   status=1 ;;
+esac
+[ "$(printf '%s\n' "$first" | grep -o sudo | wc -l)" -eq 1 ] || {
+    echo "FAIL: README.md's first command uses sudo beyond apt-get"; status=1; }
 exit $status

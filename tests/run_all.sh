@@ -6,6 +6,11 @@
 #   3. valgrind memcheck over the golden tests (zero errors, zero leaks).
 # Ends with every Check suite's summary line and "N passed, N failed".
 # Set GRAFT_QUICK=1 to run only step 1.
+#
+# Every input a test reads is in the tree (tests/corpus holds the real
+# models), so a test may skip (exit 77) only for a missing optional tool,
+# and then says so on a line "SKIP: TOOL not installed".  Any other skip
+# counts as a failure here: a test that quietly stops testing is broken.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -30,7 +35,6 @@ if [ "${GRAFT_QUICK:-0}" != 1 ]; then
     step "AddressSanitizer + UBSan build"
     # A source tree configured in place cannot host a second (VPATH) build,
     # so the sanitizer build works on a copy of the tracked sources.
-    export GRAFT_SHARED="${GRAFT_SHARED:-$top/../shared}"
     rm -rf build-asan && mkdir -p build-asan/tree
     git ls-files -z --cached --others --exclude-standard |
         xargs -0 sh -c 'for f; do [ -e "$f" ] && cp --parents "$f" build-asan/tree; done' sh
@@ -70,9 +74,14 @@ for log in $logs; do
     */test-suite.log) continue ;;
     esac
     # A Check program that crashed before its summary counts by its result.
-    grep -h '^[0-9]*%: Checks:' "$log" ||
-        sed -n "s|^:test-result: \([A-Z]*\).*|script $(basename "${log%.log}"): \1|p" \
-            "${log%.log}.trs" 2>/dev/null
+    grep -h '^[0-9]*%: Checks:' "$log" && continue
+    result=$(sed -n 's/^:test-result: \([A-Z]*\).*/\1/p' "${log%.log}.trs" 2>/dev/null)
+    if [ "$result" = SKIP ]; then
+        tool=$(sed -n 's/^SKIP: \(.*\) not installed.*/\1/p' "$log" | head -n 1)
+        result="SKIP (no missing tool named)"
+        [ -n "$tool" ] && result="SKIP (missing tool: $tool)"
+    fi
+    [ -n "$result" ] && echo "script $(basename "${log%.log}"): $result"
 done | awk -v failed_steps="$failed_steps" '
     { print }
     /^[0-9]+%: Checks: [0-9]+, Failures: [0-9]+, Errors: [0-9]+/ {
@@ -80,7 +89,8 @@ done | awk -v failed_steps="$failed_steps" '
         checks += $3; bad += $5 + $7
     }
     /^script .*: PASS$/ { checks += 1 }
-    /^script .*: SKIP$/ { skipped += 1 }
+    /^script .*: SKIP \(missing tool: / { skipped += 1 }
+    /^script .*: SKIP \(no missing tool named\)$/ { checks += 1; bad += 1 }
     /^script .*: (FAIL|ERROR|XPASS)$/ { checks += 1; bad += 1 }
     /^valgrind: [0-9]+ passed, [0-9]+ failed$/ { checks += $2 + $4; bad += $4 }
     END {

@@ -3,21 +3,19 @@
 #
 # 1. Every stdpatterns/*.graft checks clean: graft check -Werror prints
 #    nothing and exits 0.
-# 2. Every case under tests/std/: CASE/cmd holds the graft arguments (run
-#    from the case directory); standard output must equal CASE/expected.relay
-#    byte for byte, the output must load again (graft fmt), and the rules'
-#    applied counts (graft run --stats=counts, rule and applied columns) must
-#    equal CASE/expected.counts.
-# 3. Every rule of stdpatterns/ fires in some case (applied > 0 in an
-#    expected.counts) and is shown a near miss in some case: an input line
-#    "// no: RULE" marks a subgraph that RULE must leave alone (and
-#    expected.relay shows it left alone).
-# Run by make check.  With GRAFT_REGEN=1 it writes expected.relay and
-# expected.counts of every case from the current graft instead of comparing
-# (review the diff before committing it).
+# 2. Every case under tests/std/ is a golden test (CASE/CASE.golden, run by
+#    tests/golden.sh: graft run --stats=counts, its output and its
+#    statistics byte for byte); here its expected output must load again
+#    (graft fmt).
+# 3. Every rule of stdpatterns/ fires in some case (applied > 0 in the
+#    statistics of a golden file) and is shown a near miss in some case:
+#    an input line "// no: RULE" marks a subgraph that RULE must leave
+#    alone (and the golden output shows it left alone).
+# Run by make check.
 set -u
 srcdir=${GRAFT_SRCDIR:?}
 graft=${GRAFT:?}
+. "$srcdir/tests/golden_format.sh"
 pass=0
 fail=0
 tmp=$(mktemp -d) || exit 1
@@ -37,48 +35,26 @@ for f in "$srcdir"/stdpatterns/*.graft; do
     fi
 done
 
-# The rule and applied columns of a --stats=counts table.
+# The rule and applied columns of the --stats=counts table in golden $1.
 applied_counts() {
-    awk 'NR > 1 && $1 != "total:" { print $1, $4 }' "$1"
+    golden_stderr "$1" | awk '$1 == "total:" { exit } NR > 1 { print $1, $4 }'
 }
 
-# 2. The cases.
-for dir in "$srcdir"/tests/std/*/; do
-    [ -f "$dir/cmd" ] || continue
-    name=std/$(basename "$dir")
-    args=$(cat "$dir/cmd")
-    if ! ( cd "$dir" && eval "\"\$graft\" $args" ) >"$tmp/out" 2>"$tmp/err"; then
-        bad "$name (exit status)"
-        head -10 "$tmp/err"
-        continue
-    fi
-    if [ "${GRAFT_REGEN:-0}" = 1 ]; then
-        cp "$tmp/out" "$dir/expected.relay"
-        ( cd "$dir" && eval "\"\$graft\" $args --stats=counts" ) >/dev/null 2>"$tmp/stats"
-        applied_counts "$tmp/stats" >"$dir/expected.counts"
-    fi
-    if ! cmp -s "$tmp/out" "$dir/expected.relay"; then
-        bad "$name (output)"
-        diff "$dir/expected.relay" "$tmp/out" | head -20
-        continue
-    fi
-    if ! "$graft" fmt "$tmp/out" >/dev/null 2>"$tmp/err"; then
-        bad "$name (output does not load again)"
+# 2. The expected output of each case loads again.
+for golden in "$srcdir"/tests/std/*/*.golden; do
+    name=std/$(basename "$golden" .golden)
+    if golden_stdout "$golden" | "$graft" fmt - >/dev/null 2>"$tmp/err"; then
+        ok "$name: expected output loads again"
+    else
+        bad "$name: expected output does not load again"
         head -5 "$tmp/err"
-        continue
     fi
-    ( cd "$dir" && eval "\"\$graft\" $args --stats=counts" ) >/dev/null 2>"$tmp/stats"
-    applied_counts "$tmp/stats" >"$tmp/counts"
-    if ! cmp -s "$tmp/counts" "$dir/expected.counts"; then
-        bad "$name (applied counts)"
-        diff "$dir/expected.counts" "$tmp/counts"
-        continue
-    fi
-    ok "$name"
 done
 
 # 3. Every rule fires somewhere and has a near miss somewhere.
-cat "$srcdir"/tests/std/*/expected.counts >"$tmp/all.counts"
+for golden in "$srcdir"/tests/std/*/*.golden; do
+    applied_counts "$golden"
+done >"$tmp/all.counts"
 for f in "$srcdir"/stdpatterns/*.graft; do
     # Rule names: items "NAME [...] :=" at the start of a line.
     sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)[^=]*:=.*/\1/p' "$f"

@@ -1,8 +1,9 @@
 #!/bin/sh
-# std_compiled.sh - differential test of the standard rule library: each case
-# of tests/std/ once more through a standalone rewriter that graft compile
-# --exe builds from the same rule files; its output must equal the
-# interpreter's (CASE/expected.relay) byte for byte.  The rewriter is
+# std_compiled.sh - differential test of the standard rule library: each
+# golden case of tests/std/ once more through a standalone rewriter that
+# graft compile --exe builds from the same rule files; its output,
+# --stats=counts table and exit status must be the interpreter's, byte for
+# byte the case's golden file (CASE/CASE.golden).  The rewriter is
 # compiled against the headers and libgraft.a of this build tree.
 # Run by make check.
 set -u
@@ -12,15 +13,18 @@ graft=${GRAFT:?}
 GRAFT_CFLAGS="-I$srcdir/src/base -I$srcdir/src/ir -I$srcdir/src/runtime -I$builddir/grammar"
 GRAFT_LIBS="-L$builddir -lgraft -lm"
 export GRAFT_CFLAGS GRAFT_LIBS
-. "$srcdir/tests/cases.sh"
+. "$srcdir/tests/golden_format.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
 
-for dir in "$srcdir"/tests/std/*/; do
-    [ -f "$dir/cmd" ] || continue
+for golden in "$srcdir"/tests/std/*/*.golden; do
+    dir=$(dirname "$golden")
     name=std/$(basename "$dir")
-    # cmd is "run RULES... input.relay": the rule files are the words between.
-    rules=$(sed -e 's/^run //' -e 's/ input\.relay$//' "$dir/cmd")
+    # Line 1 is "# graft run --stats=counts RULES... input.relay".
+    cmd=$(head -n 1 "$golden")
+    rules=$(echo "$cmd" | sed -e 's/^# graft run --stats=counts //' -e 's/ input\.relay$//')
     if ! ( cd "$dir" && eval "\"\$graft\" compile --exe $rules -o \"\$tmp/rewriter\"" ) \
         >"$tmp/err" 2>&1; then
         fail=$((fail + 1))
@@ -28,10 +32,18 @@ for dir in "$srcdir"/tests/std/*/; do
         head -10 "$tmp/err"
         continue
     fi
-    ( cd "$dir" && "$tmp/rewriter" input.relay ) >"$tmp/out" 2>"$tmp/err"
-    case_result $? "$name (compiled)" "$dir/expected.relay" "$tmp/out" "$tmp/err" \
-        "$name (compiled rewriter differs from the interpreter)"
+    ( cd "$dir" && "$tmp/rewriter" input.relay --stats=counts ) >"$tmp/out" 2>"$tmp/err"
+    golden_text "$cmd" "$tmp/out" "$tmp/err" $? >"$tmp/actual"
+    if cmp -s "$tmp/actual" "$golden"; then
+        pass=$((pass + 1))
+        echo "PASS: $name (compiled)"
+    else
+        fail=$((fail + 1))
+        echo "FAIL: $name (compiled rewriter differs from the interpreter)"
+        diff -u "$golden" "$tmp/actual" | head -n 40
+    fi
     rm -f "$tmp/rewriter"
 done
 
-cases_end std_compiled
+echo "std_compiled: $pass passed, $fail failed"
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

@@ -1,17 +1,17 @@
 #!/bin/sh
 # std_corpus.sh - the standard rule library (stdpatterns/) on the real models
-# of ../shared/corpus, with exact counts.  Skipped (exit 77) when the corpus
-# is absent, as in make distcheck; tests/std.sh covers every rule on small
-# graphs.
+# of tests/corpus/, with exact counts (tests/std.sh covers every rule on
+# small graphs).  The corpus is part of the sources: without it the test
+# fails, it never skips.
 #
 # Each check runs graft run --stats=counts RULES... MODEL and compares one
 # number with the expected one: a rule's applied count (rewrites, or groups
 # for a partition rule), or how often a text occurs in the output.  Every
 # output must load again (graft fmt).  Where the counts come from:
 #  - batch norms per model and foldable conv2d -> batch_norm pairs:
-#    corpus/README.md (and, for batchnorm.graft, the nn.batch_norm calls of
+#    tests/corpus/README.md (and, for batchnorm.graft, the nn.batch_norm calls of
 #    the original NAME.relay, counted here too);
-#  - layer norms, GELUs, attention blocks: the task and corpus/README.md;
+#  - layer norms, GELUs, attention blocks: the task and tests/corpus/README.md;
 #  - SiLUs: efficientnet_b0's multiply nodes spanned aten::silu_;
 #  - no-op reshape / broadcast_to: counted independently by comparing each
 #    newshape with its input's printed type (84 of vit_b_16's broadcast_to
@@ -24,10 +24,10 @@
 set -u
 srcdir=${GRAFT_SRCDIR:?}
 graft=${GRAFT:?}
-corpus=${GRAFT_SHARED:-$srcdir/../shared}/corpus
+corpus=$srcdir/tests/corpus
 if [ ! -d "$corpus" ]; then
-    echo "SKIP: no corpus at $corpus"
-    exit 77
+    echo "FAIL: no corpus at $corpus"
+    exit 1
 fi
 std=$srcdir/stdpatterns
 pass=0

@@ -19,6 +19,7 @@ int cmd_viz(int argc, char **argv, const Limits *limits);
 int cmd_check(int argc, char **argv, const Limits *limits);
 int cmd_run(int argc, char **argv, const Limits *limits);
 int cmd_match(int argc, char **argv, const Limits *limits);
+int cmd_explain(int argc, char **argv, const Limits *limits);
 int cmd_compile(int argc, char **argv, const Limits *limits);
 int cmd_limits(int argc, char **argv, const Limits *limits);
 
@@ -51,5 +52,18 @@ Diag *cli_diag_new(const Limits *limits);
  * EXIT_USAGE after printing. */
 int cli_check_output(const char *cmd, const char *out, const char *const *inputs,
                      int ninputs);
+
+/* note [swapped arguments]: every command that takes rules and a model
+ * takes them as RULES... MODEL.  Before loading anything, each rule file
+ * and the model are recognised from their first tokens (input_kind.h); a
+ * Relay model where rules go, or a rule file where the model goes, is a
+ * usage error with the command's usage instead of a page of syntax
+ * errors:
+ *   graft: error: 'm.relay' is a Relay model, not a rule file; usage: graft run RULES... MODEL
+ * Returns -1 when nothing looks misplaced (a file that cannot be read or
+ * looks like neither is left to the loader), else EXIT_USAGE after
+ * printing.  model may be NULL (check, compile), rules empty (fmt). */
+int cli_check_kinds(const char *usage, const char *const *rules, int nrules,
+                    const char *model);
 
 #endif

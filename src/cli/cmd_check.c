@@ -103,7 +103,7 @@ static int parse_args(int argc, char **argv, CheckArgs *a)
         return cli_usage_error("check", "no rule files given");
     if (a->dot && (a->dump < 0 || dumps[a->dump].run != check_dump_automaton))
         return cli_usage_error("check", "--dot goes with --dump-automaton");
-    return -1;
+    return cli_check_kinds("graft check RULES...", a->files, a->nfiles, NULL);
 }
 
 int cmd_check(int argc, char **argv, const Limits *limits)

@@ -31,9 +31,10 @@ static const char compile_help[] =
     "\n"
     "With --exe, graft also compiles and links the code into PROG, a\n"
     "standalone rewriter: PROG MODEL [-o OUT] [--stats[=counts]] behaves as\n"
-    "graft run RULES... MODEL.  The C compiler is $CC, else the one graft was\n"
-    "built with; $GRAFT_CFLAGS and $GRAFT_LIBS replace the installed include\n"
-    "and library flags.\n"
+    "graft run RULES... MODEL.  The C compiler is $GRAFT_CC, else $CC, else\n"
+    "the one graft was built with.  libgraft's headers and library are the\n"
+    "build tree's when this graft is the one built there, else those installed\n"
+    "with it; $GRAFT_CFLAGS and $GRAFT_LIBS replace them (doc/compile.md).\n"
     "\n"
     "options:\n"
     "  -o FILE        the C file (or with --exe the program) to write\n"
@@ -90,7 +91,11 @@ static int check_args(const CompileArgs *a)
         return cli_usage_error("compile", "the C file and the header cannot both go to standard output");
     if (!emit_c_valid_name(a->name))
         return cli_usage_error("compile", "'%s' is not a C identifier (--name)", a->name);
-    int rc = cli_check_output("compile", a->out, a->rules, a->nrules);
+    int rc = cli_check_kinds(a->exe ? "graft compile --exe RULES... -o PROG"
+                                    : "graft compile RULES... -o OUT.c",
+                             a->rules, a->nrules, NULL);
+    if (rc < 0)
+        rc = cli_check_output("compile", a->out, a->rules, a->nrules);
     return rc >= 0 ? rc : cli_check_output("compile", a->header, a->rules, a->nrules);
 }
 

@@ -53,7 +53,8 @@ static int parse_args(int argc, char **argv, FmtArgs *a)
     }
     if (!a->model)
         return cli_usage_error("fmt", "no MODEL given");
-    return cli_check_output("fmt", a->out, &a->model, 1);
+    int rc = cli_check_kinds("graft fmt MODEL", NULL, 0, a->model);
+    return rc >= 0 ? rc : cli_check_output("fmt", a->out, &a->model, 1);
 }
 
 /* Loads, prints into the atomic output; true on success. */

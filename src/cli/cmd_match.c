@@ -3,11 +3,12 @@
  * One line per match, nodes in graph order (operands first), rules in
  * file order at each node:
  *
- *   bn at %5 (add): gamma=%gamma, x=%x, eps=1e-05f, beta=%beta
+ *   bn at %5 (bn.relay:6:8) add: gamma=%gamma, x=%x, eps=1e-05f, beta=%beta
  *
- * Nodes are named as graft fmt prints the model: %N temps, %name
- * variables, constants by their text, @main's result <output>; another
- * node printed inline (a function's result) shows as #ID.
+ * Nodes are named as graft fmt prints the model (note [node names] in
+ * node_label.h): %N temps, %name variables, constants by their text,
+ * @main's result <output>; another node printed inline (a function's
+ * result) shows as #ID.  The root has its model file position.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,7 @@
 #include "cli.h"
 #include "engine.h"
 #include "cli_load.h"
-#include "relay.h"
+#include "node_label.h"
 #include "util.h"
 
 static const char match_help[] =
@@ -24,7 +25,8 @@ static const char match_help[] =
     "List every place a rule of RULES matches in MODEL: the rule, the root\n"
     "node and the bindings, one match per line, in graph order (operands\n"
     "first) and file order of the rules at each node.  Nodes are named as\n"
-    "'graft fmt' prints the model; a node printed inline shows as #ID.\n"
+    "'graft fmt' prints the model; a node printed inline shows as #ID.  The\n"
+    "root is followed by its position in MODEL, as graft explain --at takes it.\n"
     "\n"
     "options:\n";
 
@@ -40,25 +42,19 @@ static void print_help(void)
 /* What the visitor needs to print one match. */
 typedef struct MatchOut {
     const RuleSet *rs;  /* for rule and slot names */
-    const Node *output; /* the graph's result, shown as <output> */
-    uint32_t *temps;    /* printed temp number per node id */
+    NodeLabels names;   /* node names */
     uint64_t count;     /* matches printed */
-    StrBuf key;         /* scratch for attribute values */
+    StrBuf key;         /* scratch for attribute values and names */
 } MatchOut;
 
-static void put_node(MatchOut *o, const Node *n)
+static void put_node(MatchOut *o, const Node *n, bool at)
 {
-    uint32_t t = o->temps[node_id(n)];
-    if (node_kind(n) == NODE_VAR)
-        printf("%%%s", node_name(n));
-    else if (node_kind(n) == NODE_CONST)
-        fputs(node_const_text(n), stdout);
-    else if (t != UINT32_MAX)
-        printf("%%%u", t);
-    else if (n == o->output)
-        fputs("<output>", stdout);
+    o->key.len = 0;
+    if (at)
+        node_label_at(&o->names, n, &o->key);
     else
-        printf("#%u", node_id(n));
+        node_label(&o->names, n, &o->key);
+    fputs(o->key.data, stdout);
 }
 
 static const char *kind_name(const Node *n)
@@ -78,8 +74,8 @@ static void visit(void *ctx, uint32_t r, Node *root, const Binding *b)
     MatchOut *o = ctx;
     const RuleDesc *rule = &o->rs->rules[r];
     printf("%s at ", rule->name);
-    put_node(o, root);
-    printf(" (%s)", kind_name(root));
+    put_node(o, root, true);
+    printf(" %s", kind_name(root));
     const char *sep = ": ";
     for (int s = 0; s < rule->nslots; s++) {
         if (!b[s].node && !b[s].attr)
@@ -87,7 +83,7 @@ static void visit(void *ctx, uint32_t r, Node *root, const Binding *b)
         printf("%s%s=", sep, rule->slot_names[s]);
         sep = ", ";
         if (b[s].node)
-            put_node(o, b[s].node);
+            put_node(o, b[s].node, false);
         else {
             o->key.len = 0;
             pattern_attr_key(b[s].attr, &o->key);
@@ -105,10 +101,10 @@ static bool list_matches(const char *const *paths, int n, const Limits *limits, 
         return false;
     EngineOptions opts = {.limits = limits};
     Engine *e = engine_new(&l.rules->rs, l.g, &opts);
-    MatchOut o = {.rs = &l.rules->rs, .output = graph_output(l.g),
-                  .temps = relay_temp_numbers(l.g)};
+    MatchOut o = {.rs = &l.rules->rs};
+    node_labels_init(&o.names, l.g, l.src->name);
     engine_matches(e, visit, &o);
-    free(o.temps);
+    node_labels_free(&o.names);
     strbuf_free(&o.key);
     engine_free(e);
     cli_load_free(&l);
@@ -131,6 +127,8 @@ int cmd_match(int argc, char **argv, const Limits *limits)
     }
     if (rc < 0 && n < 2)
         rc = cli_usage_error("match", "need RULES... and a MODEL");
+    if (rc < 0)
+        rc = cli_check_kinds("graft match RULES... MODEL", paths, n - 1, paths[n - 1]);
     if (rc < 0) {
         Diag *d = cli_diag_new(&lim);
         rc = list_matches(paths, n, &lim, d) ? EXIT_OK : EXIT_BAD_INPUT;

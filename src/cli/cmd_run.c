@@ -16,6 +16,7 @@ static const char run_usage[] =
     "Apply the rules of RULES (.graft files) to MODEL (a .relay file) and print\n"
     "the result.  Rewrite rules run to a fixpoint first; then each partition\n"
     "rule makes one partition pass, best first.  '-' reads standard input.\n"
+    "With --at, --rule or --check-all, explain instead, as graft explain does.\n"
     "\n"
     "options:\n";
 
@@ -23,6 +24,7 @@ static void print_help(void)
 {
     fputs(run_usage, stdout);
     fputs(runner_options_help, stdout);
+    fputs(runner_explain_help, stdout);
     fputs(options_limit_help, stdout);
     fputs("  --help            show this help\n"
           "\n"
@@ -58,6 +60,13 @@ static int parse_args(int argc, char **argv, RunArgs *a)
     }
     if (a->npaths < 2)
         return cli_usage_error("run", "need RULES... and a MODEL");
+    int bad = runner_check_explain("graft run", &a->opts);
+    if (bad >= 0)
+        return bad;
+    bad = cli_check_kinds("graft run RULES... MODEL", a->paths, a->npaths - 1,
+                          a->paths[a->npaths - 1]);
+    if (bad >= 0)
+        return bad;
     return cli_check_output("run", a->opts.out, (const char *const *)a->paths, a->npaths);
 }
 
@@ -66,7 +75,10 @@ static bool run(const RunArgs *a, Diag *d)
     Loaded l;
     if (!cli_load(a->paths, a->npaths, &a->opts.limits, &l, d))
         return false;
-    bool ok = runner_run(&l.rules->rs, l.g, &a->opts, d);
+    RunOptions o = a->opts;
+    o.model = l.src->name;
+    bool ok = runner_explaining(&o) ? runner_explain(&l.rules->rs, l.g, l.src, &o, d) == EXIT_OK
+                                    : runner_run(&l.rules->rs, l.g, &o, d);
     cli_load_free(&l);
     return ok;
 }

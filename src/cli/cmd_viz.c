@@ -1,4 +1,5 @@
-/* cmd_viz.c - graft viz MODEL [RULES...] [-o OUT.dot|OUT.svg]. */
+/* cmd_viz.c - graft viz [RULES...] MODEL [-o OUT.dot|OUT.svg|OUT.png|OUT.pdf]
+ *             [--at NODE [--radius K] [--explain [--rule NAME]]]. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,25 +7,40 @@
 #include "cli.h"
 #include "diag.h"
 #include "cli_load.h"
+#include "graph_dot.h"
+#include "input_kind.h"
 #include "outfile.h"
 #include "relay.h"
 #include "util.h"
-#include "graph_dot.h"
+#include "viz_focus.h"
 #include "viz_rules.h"
 
 static const char viz_help[] =
-    "usage: graft viz MODEL [RULES...] [-o OUT.dot|OUT.svg]\n"
+    "usage: graft viz [RULES...] MODEL [-o OUT.dot|OUT.svg|OUT.png|OUT.pdf]\n"
+    "                 [--at NODE [--radius K] [--explain [--rule NAME]]]\n"
     "\n"
     "Draw a model as a Graphviz graph: data flows top to bottom, op calls are\n"
-    "labelled boxes (with their %temp and type), variables ellipses, constants\n"
-    "plain text, local functions dashed clusters.  Dot text goes to standard\n"
-    "output unless -o names a file; a name ending in .svg is rendered with\n"
-    "Graphviz's 'dot' (set GRAFT_DOT to use another binary).\n"
+    "labelled boxes (with their %temp and type; with --at, their model file\n"
+    "position too), variables ellipses, constants plain text, local functions\n"
+    "dashed clusters.  Dot text goes to standard output unless -o names a\n"
+    "file; the file's extension chooses the format:\n"
+    ".dot (or none) dot text, .svg, .png or .pdf rendered with Graphviz's\n"
+    "'dot' (set GRAFT_DOT to use another binary).\n"
     "RULES (.graft files) highlight the nodes of every match, labelled with\n"
     "the rule's name and the match's number (as 'graft match' lists them).\n"
+    "The old order, MODEL RULES..., still works with a note on stderr.\n"
     "\n"
     "options:\n"
-    "  -o OUT            write to OUT (atomically; '-' is standard output)\n";
+    "  -o OUT            write to OUT (atomically; '-' is standard output)\n"
+    "  --at NODE         draw only NODE's neighbourhood (a name as graft fmt\n"
+    "                    prints it, or a model position :LINE[:COL])\n"
+    "  --radius K        how many edges around NODE (default 2)\n"
+    "  --explain         colour what each rule's pattern matched with NODE as\n"
+    "                    root (green) and the node where it failed (red), as\n"
+    "                    graft explain tells it\n"
+    "  --rule NAME       with --explain: only this rule\n";
+
+static const char viz_usage[] = "graft viz [RULES...] MODEL";
 
 static void print_help(void)
 {
@@ -37,12 +53,64 @@ static void print_help(void)
 
 /* Options of graft viz; strings point into argv. */
 typedef struct VizArgs {
-    const char *model;  /* input path, "-" for stdin */
     const char *out;    /* output path, NULL or "-" for stdout */
+    const char *format; /* NULL for dot text, else dot's -T ("svg", ...) */
     const char **paths; /* rule files, then the model (cli_load's order) */
-    int nrules;         /* rule files given after MODEL */
+    int npaths;         /* entries in paths */
     Limits limits;      /* GRAFT_LIMITS and --limit */
+    VizFocus focus;     /* --at, --radius, --explain, --rule */
 } VizArgs;
+
+/* What path seems to hold: its first tokens, else its extension. */
+static InputKind guess_kind(const char *path)
+{
+    InputKind kind = input_kind_of_file(path);
+    size_t n = strlen(path);
+    if (kind == INPUT_UNKNOWN && n > 6 && strcmp(path + n - 6, ".relay") == 0)
+        return INPUT_MODEL;
+    if (kind == INPUT_UNKNOWN && n > 6 && strcmp(path + n - 6, ".graft") == 0)
+        return INPUT_RULES;
+    return kind;
+}
+
+/* The order before RULES... MODEL was MODEL RULES...: taken when the first
+ * path is the model or the last one rules, with a note; the paths are
+ * then put in the new order. */
+static void accept_old_order(VizArgs *a)
+{
+    if (a->npaths < 2)
+        return;
+    InputKind first = guess_kind(a->paths[0]), last = guess_kind(a->paths[a->npaths - 1]);
+    if (!(first == INPUT_MODEL && last != INPUT_MODEL) &&
+        !(last == INPUT_RULES && first != INPUT_RULES))
+        return;
+    fprintf(stderr, "graft viz: note: 'graft viz MODEL RULES...' is deprecated; "
+                    "use 'graft viz RULES... MODEL'\n");
+    const char *model = a->paths[0];
+    memmove(a->paths, a->paths + 1, (size_t)(a->npaths - 1) * sizeof *a->paths);
+    a->paths[a->npaths - 1] = model;
+}
+
+/* The format -o's extension asks for: -1 when it is fine (a->format set),
+ * else EXIT_USAGE. */
+static int output_format(VizArgs *a)
+{
+    static const char *const rendered[] = {"svg", "png", "pdf"};
+    if (!a->out || strcmp(a->out, "-") == 0)
+        return -1;
+    const char *base = strrchr(a->out, '/');
+    base = base ? base + 1 : a->out;
+    const char *dot = strrchr(base, '.');
+    if (!dot || dot == base || strcmp(dot, ".dot") == 0)
+        return -1;
+    for (size_t i = 0; i < sizeof rendered / sizeof *rendered; i++)
+        if (strcmp(dot + 1, rendered[i]) == 0) {
+            a->format = rendered[i];
+            return -1;
+        }
+    return cli_usage_error("viz", "cannot tell the format of '%s' from its extension: "
+                           "use .dot, .svg, .png or .pdf", a->out);
+}
 
 /* Returns -1 when the arguments are fine, else the exit status. */
 static int parse_args(int argc, char **argv, VizArgs *a)
@@ -50,44 +118,45 @@ static int parse_args(int argc, char **argv, VizArgs *a)
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         int rc = cli_parse_common("viz", argc, argv, &i, &a->out, &a->limits, print_help);
+        if (rc == OPTION_NOT_MINE)
+            rc = viz_focus_option(argc, argv, &i, &a->focus);
         if (rc != OPTION_NOT_MINE) {
             if (rc >= 0)
                 return rc;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return cli_usage_error("viz", "unknown option '%s'", arg);
-        } else if (a->model) {
-            a->paths[a->nrules++] = arg;
         } else {
-            a->model = arg;
+            a->paths[a->npaths++] = arg;
         }
     }
-    if (!a->model)
+    if (a->npaths == 0)
         return cli_usage_error("viz", "no MODEL given");
-    a->paths[a->nrules] = a->model;
-    return cli_check_output("viz", a->out, a->paths, a->nrules + 1);
+    accept_old_order(a);
+    int rc = viz_focus_check(&a->focus, a->npaths - 1);
+    if (rc < 0)
+        rc = cli_check_kinds(viz_usage, a->paths, a->npaths - 1, a->paths[a->npaths - 1]);
+    if (rc < 0)
+        rc = cli_check_output("viz", a->out, a->paths, a->npaths);
+    return rc >= 0 ? rc : output_format(a);
 }
 
-static bool wants_svg(const char *out)
-{
-    size_t n = out ? strlen(out) : 0;
-    return n > 4 && strcmp(out + n - 4, ".svg") == 0;
-}
-
-/* Writes the drawing of g to the atomic output; true on success. */
-static bool write_drawing(const Graph *g, const VizMatches *vm, const char *out,
-                          Diag *d)
+/* Writes the drawing of g (only the nodes keep marks, when not NULL; their
+ * labels then carry positions in model) to the atomic output; true on
+ * success. */
+static bool write_drawing(const Graph *g, const VizMatches *vm, const uint8_t *keep,
+                          const char *model, const VizArgs *a, Diag *d)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
     if (!mem)
         graft_out_of_memory();
-    viz_write(g, vm->h, vm->n, mem);
+    viz_write_some(g, vm->h, vm->n, keep, model, mem);
     fclose(mem);
-    OutFile *of = outfile_open(out, d);
+    OutFile *of = outfile_open(a->out, d);
     bool ok = of != NULL;
-    if (ok && wants_svg(out))
-        ok = viz_render_svg(text, len, outfile_stream(of));
+    if (ok && a->format)
+        ok = viz_render(text, len, a->format, outfile_stream(of));
     else if (ok)
         fwrite(text, 1, len, outfile_stream(of));
     if (ok)
@@ -102,19 +171,28 @@ static bool write_drawing(const Graph *g, const VizMatches *vm, const char *out,
 static bool run_viz(const VizArgs *a, Diag *d)
 {
     VizMatches vm = {NULL, 0, 0, 0};
-    if (a->nrules) {
+    if (a->npaths > 1) {
         Loaded l;
-        if (!cli_load(a->paths, a->nrules + 1, &a->limits, &l, d))
+        if (!cli_load(a->paths, a->npaths, &a->limits, &l, d))
             return false;
-        bool ok = viz_find_matches(&l.rules->rs, l.g, &a->limits, &vm, d) &&
-                  write_drawing(l.g, &vm, a->out, d);
+        bool bad;
+        uint8_t *keep = viz_focus_keep(&a->focus, l.g, l.src->name, &bad, d);
+        bool ok = !bad && (a->focus.explain
+                               ? viz_focus_explain(&a->focus, &l.rules->rs, l.g, l.src->name,
+                                                   &a->limits, &vm, d)
+                               : viz_find_matches(&l.rules->rs, l.g, &a->limits, &vm, d)) &&
+                  write_drawing(l.g, &vm, keep, keep ? l.src->name : NULL, a, d);
+        free(keep);
         viz_matches_free(&vm);
         cli_load_free(&l);
         return ok;
     }
-    Source *src = source_read(a->model, d);
+    Source *src = source_read(a->paths[0], d);
     Graph *g = src ? relay_load_limited(src, &a->limits, d) : NULL;
-    bool ok = g && write_drawing(g, &vm, a->out, d);
+    bool bad = false;
+    uint8_t *keep = g ? viz_focus_keep(&a->focus, g, src->name, &bad, d) : NULL;
+    bool ok = g && !bad && write_drawing(g, &vm, keep, keep ? src->name : NULL, a, d);
+    free(keep);
     graph_free(g);
     source_free(src);
     return ok;
@@ -122,7 +200,8 @@ static bool run_viz(const VizArgs *a, Diag *d)
 
 int cmd_viz(int argc, char **argv, const Limits *limits)
 {
-    VizArgs a = {NULL, NULL, xcalloc((size_t)argc + 1, sizeof(char *)), 0, *limits};
+    VizArgs a = {NULL, NULL, xcalloc((size_t)argc + 1, sizeof(char *)), 0, *limits,
+                 {.radius = 2}};
     int rc = parse_args(argc, argv, &a);
     if (rc < 0) {
         Diag *d = cli_diag_new(&a.limits);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "input_kind.h"
 #include "outfile.h"
 
 typedef struct Command {
@@ -18,10 +19,11 @@ typedef struct Command {
 
 static const Command commands[] = {
     {"fmt", cmd_fmt, "fmt MODEL [-o OUT]                 print a model in canonical text"},
-    {"viz", cmd_viz, "viz MODEL [RULES...] [-o OUT.dot|OUT.svg]  draw a model"},
+    {"viz", cmd_viz, "viz [RULES...] MODEL [-o OUT.dot|.svg|.png|.pdf]  draw a model"},
     {"check", cmd_check, "check RULES...                     diagnostics only"},
     {"run", cmd_run, "run RULES... MODEL [-o OUT] [--stats] [--trace]  apply the rules"},
     {"match", cmd_match, "match RULES... MODEL               list matches"},
+    {"explain", cmd_explain, "explain RULES... MODEL --at NODE [--rule NAME] | --rule NAME [--near N]  why a rule (did not) fire"},
     {"compile", cmd_compile, "compile RULES... -o OUT.c [--header OUT.h] [--name NAME] | --exe RULES... -o PROG"},
     {"limits", cmd_limits, "limits [--limit NAME=N]            print the resource limits in force"},
 };
@@ -134,6 +136,24 @@ int cli_check_output(const char *cmd, const char *out, const char *const *inputs
         if (outfile_same_file(out, inputs[i]))
             return cli_usage_error(cmd, "output '%s' is the input '%s'; refusing to "
                                    "overwrite it", out, inputs[i]);
+    return -1;
+}
+
+static int misplaced(const char *path, const char *is, const char *is_not,
+                     const char *usage)
+{
+    fprintf(stderr, "graft: error: '%s' is %s, not %s; usage: %s\n", path, is, is_not, usage);
+    return EXIT_USAGE;
+}
+
+int cli_check_kinds(const char *usage, const char *const *rules, int nrules,
+                    const char *model)
+{
+    for (int i = 0; i < nrules; i++)
+        if (input_kind_of_file(rules[i]) == INPUT_MODEL)
+            return misplaced(rules[i], "a Relay model", "a rule file", usage);
+    if (model && input_kind_of_file(model) == INPUT_RULES)
+        return misplaced(model, "a rule file", "a Relay model", usage);
     return -1;
 }
 

@@ -1,10 +1,14 @@
 /* emit_c.c - the C emitter's entry points (emit_c.h): the file's layout.
  *
  * The C file holds, in order: a comment naming the rule files, the
- * shared tables (node tests, items), then per rule its pattern tree,
- * guard and action tables and compiled functions under a comment with the
- * rule's name, place and text, then the RuleDesc array and the exported
- * RuleSet (and with --exe a main).
+ * shared tables (node tests and their compiled attribute tests, items),
+ * each entry under a pointer to the rules it belongs to (emit_c_refs.c);
+ * then per rule, under its name, place and source text: its pattern
+ * tree, the constants its functions use, its compiled guard and action,
+ * and the trees of a guard or action left to the interpreter; then the
+ * RuleDesc array and the exported RuleSet (and with --exe a main).
+ * Every file-scope name goes through emit_unique, so names made from
+ * rules never collide, with each other or with the fixed ones.
  */
 #include "config.h"
 
@@ -21,6 +25,7 @@ static const char *const c_keywords[] = {
     "inline", "int", "long", "register", "restrict", "return", "short",
     "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
     "unsigned", "void", "volatile", "while", "main", "preds", "items", "rules",
+    "attr_tests",
 };
 
 bool emit_c_valid_name(const char *s)
@@ -59,37 +64,62 @@ void emit_c_header(const EmitOptions *opts, FILE *out)
     strbuf_free(&guard);
 }
 
-/* ---- per-rule prefixes ---- */
+/* ---- names of the rule's objects and bindings ---- */
 
-static bool prefix_taken(char **prefixes, uint32_t n, const char *p, const char *name)
+/* Identifiers made from names stay this short, so that no generated line
+ * has to pass EMIT_WIDTH for a long name; emit_unique keeps them apart. */
+enum { IDENT_MAX = 40 };
+
+/* name as an identifier part: other characters become '_', a leading
+ * digit gets start before it, at most IDENT_MAX characters. */
+static void ident_of(StrBuf *sb, const char *start, const char *name)
 {
-    if (strcmp(p, name) == 0 || !emit_c_valid_name(p))
-        return true;
-    for (uint32_t i = 0; i < n; i++)
-        if (strcmp(prefixes[i], p) == 0)
-            return true;
-    return false;
+    size_t base = sb->len;
+    if (!isalpha((unsigned char)name[0]) && name[0] != '_')
+        strbuf_puts(sb, start);
+    for (const char *p = name; *p && sb->len - base < IDENT_MAX; p++)
+        strbuf_putc(sb, isalnum((unsigned char)*p) ? *p : '_');
 }
 
-/* Each rule's C prefix: its name made an identifier, unique in the file. */
-static char **make_prefixes(const RuleSet *rs, const char *name)
+/* The rule's C prefix: its name made an identifier ("bn"); the objects
+ * named with it are kept distinct by emit_unique. */
+static char *rule_prefix(const RuleDesc *rule)
 {
-    char **prefixes = xcalloc((size_t)rs->nrules + 1, sizeof *prefixes);
-    for (uint32_t r = 0; r < rs->nrules; r++) {
+    StrBuf sb = {0};
+    ident_of(&sb, "r_", rule->name);
+    return sb.data;
+}
+
+/* The locals naming the rule's bindings in its functions: "v_" and the
+ * variable's name, which can then be no keyword, parameter or macro of
+ * the generated file; a name made equal by ident_of gets its slot. */
+static void rule_vars(Emitter *E, const RuleDesc *rule)
+{
+    E->vars = xcalloc((size_t)rule->nslots + 1, sizeof *E->vars);
+    E->var_used = xcalloc((size_t)rule->nslots + 1, sizeof *E->var_used);
+    E->nvars = rule->nslots;
+    for (int i = 0; i < rule->nslots; i++) {
         StrBuf sb = {0};
-        const char *n = rs->rules[r].name;
-        if (!isalpha((unsigned char)n[0]))
-            strbuf_puts(&sb, "r_");
-        for (const char *p = n; *p; p++)
-            strbuf_putc(&sb, isalnum((unsigned char)*p) ? *p : '_');
-        size_t base = sb.len;
-        for (int k = 2; prefix_taken(prefixes, r, sb.data, name); k++) {
-            sb.len = base;
-            strbuf_printf(&sb, "_%d", k);
-        }
-        prefixes[r] = sb.data;
+        strbuf_puts(&sb, "v_");
+        ident_of(&sb, "", rule->slot_names[i] ? rule->slot_names[i] : "");
+        for (int j = 0; j < i; j++)
+            if (strcmp(E->vars[j], sb.data) == 0) {
+                strbuf_printf(&sb, "_%d", i);
+                break;
+            }
+        E->vars[i] = sb.data;
     }
-    return prefixes;
+}
+
+static void free_vars(Emitter *E, const RuleDesc *rule)
+{
+    for (int i = 0; i < rule->nslots; i++)
+        free(E->vars[i]);
+    free(E->vars);
+    free(E->var_used);
+    E->vars = NULL;
+    E->var_used = NULL;
+    E->nvars = 0;
 }
 
 /* ---- the file ---- */
@@ -122,6 +152,7 @@ static void emit_file_comment(Emitter *E)
 
 /* Names written for one rule, used by its RuleDesc. */
 typedef struct RuleNames {
+    char *prefix;   /* the rule's C prefix */
     char *slots;    /* slot name array, or NULL */
     char *pattern;  /* root pattern node */
     char *guard;    /* guard table, or NULL */
@@ -131,69 +162,98 @@ typedef struct RuleNames {
     char *parts;    /* partition attributes, or NULL */
 } RuleNames;
 
+/* The rule's name and place, then its source text as written. */
 static void emit_rule_comment(Emitter *E, const RuleDesc *rule)
 {
-    StrBuf text = {0};
-    emit_comment_text(&text, rule->text ? rule->text : "");
-    emit_line(E, "/* ---- rule %s (%s:%d) ----", rule->name, rule->file, rule->line);
-    emit_line(E, " * %s", text.data);
+    StrBuf name = {0};
+    emit_ref_text(E->rs, (int)(rule - E->rs->rules), rule->line, 1, &name);
+    emit_line(E, "/* ---- rule %s ----", name.data);
+    emit_blank(E);
+    emit_verbatim(E, rule->text ? rule->text : "");
     emit_line(E, " */");
     emit_blank(E);
-    strbuf_free(&text);
+    strbuf_free(&name);
 }
 
+/* The names of the rule's slots, named by content ("slots_x_w") as rules
+ * with the same variables share them. */
 static char *emit_slot_names(Emitter *E, const RuleDesc *rule)
 {
     if (!rule->nslots)
         return NULL;
-    StrBuf sb = {0}, name = {0};
+    StrBuf sb = {0}, hint = {0};
+    strbuf_putc(&sb, '{');
     for (int i = 0; i < rule->nslots; i++) {
         strbuf_puts(&sb, i ? ", " : "");
         emit_c_string(&sb, rule->slot_names[i]);
     }
-    strbuf_printf(&name, "%s_slots", E->prefix);
-    emit_line(E, "static const char *const %s[] = {%s};", name.data, sb.data);
+    strbuf_putc(&sb, '}');
+    strbuf_puts(&hint, "slots");
+    for (int i = 0; i < rule->nslots && hint.len < IDENT_MAX; i++) {
+        strbuf_putc(&hint, '_');
+        ident_of(&hint, "", rule->slot_names[i] ? rule->slot_names[i] : "");
+    }
+    char *name = xstrdup(emit_def(E, "char *const", true, hint.data, sb.data));
     strbuf_free(&sb);
-    return name.data;
+    strbuf_free(&hint);
+    return name;
 }
 
 static char *emit_part_attrs(Emitter *E, const RuleDesc *rule)
 {
     if (!rule->npart_attrs)
         return NULL;
-    char **values = xcalloc((size_t)rule->npart_attrs + 1, sizeof *values);
-    for (int i = 0; i < rule->npart_attrs; i++)
-        values[i] = xstrdup(emit_attr_value(E, rule->part_attrs[i].value));
-    StrBuf name = {0}, s = {0};
-    strbuf_printf(&name, "%s_part_attrs", E->prefix);
-    emit_line(E, "static const Attr %s[] = {", name.data);
-    E->indent++;
+    StrBuf sb = {0}, hint = {0};
+    strbuf_puts(&sb, "{\n");
     for (int i = 0; i < rule->npart_attrs; i++) {
-        emit_line(E, "{%s, &%s},", emit_str(&s, rule->part_attrs[i].name), values[i]);
-        free(values[i]);
+        const char *value = emit_attr_value(E, rule->part_attrs[i].value);
+        strbuf_putc(&sb, '{');
+        emit_c_string(&sb, rule->part_attrs[i].name);
+        strbuf_printf(&sb, ", &%s},\n", value);
     }
-    E->indent--;
-    emit_line(E, "};");
-    free(values);
-    strbuf_free(&s);
-    return name.data;
+    strbuf_putc(&sb, '}');
+    strbuf_printf(&hint, "%s_part_attrs", E->prefix);
+    char *name = xstrdup(emit_def(E, "Attr", true, hint.data, sb.data));
+    strbuf_free(&sb);
+    strbuf_free(&hint);
+    return name;
 }
 
-/* Everything of rule r before its RuleDesc: tables, then functions. */
+/* Everything of rule r before its RuleDesc: its pattern tree, compiled
+ * guard and action, and the trees of a guard or action left to the
+ * interpreter (a tree a function replaces is not written: note [one
+ * runtime] in ruleset.h). */
 static void emit_rule(Emitter *E, uint32_t r, RuleNames *rn)
 {
     const RuleDesc *rule = &E->rs->rules[r];
-    E->prefix = E->prefixes[r];
+    E->prefix = rn->prefix;
     E->counter = 0;
+    rule_vars(E, rule);
     emit_rule_comment(E, rule);
     rn->slots = emit_slot_names(E, rule);
     rn->pattern = xstrdup(emit_pattern(E, rule->pattern));
-    rn->guard = rule->guard ? xstrdup(emit_expr(E, rule->guard, "guard")) : NULL;
-    rn->action = rule->action ? xstrdup(emit_expr(E, rule->action, "action")) : NULL;
     rn->parts = emit_part_attrs(E, rule);
     emit_blank(E);
     rn->guard_fn = emit_guard_fn(E, r);
     rn->build_fn = emit_build_fn(E, r);
+    bool trees = false;
+    /* The guard's tree stays beside its function: graft explain (and the
+     * --explain options of a compiled rewriter) read it to show the value
+     * of every sub-expression; matching uses the function. */
+    if (rule->guard) {
+        emit_line(E, "/* where-clause of %s, for graft explain%s */", rule->name,
+                  rn->guard_fn ? "" : " and the interpreter");
+        rn->guard = xstrdup(emit_expr(E, rule->guard, "guard"));
+        trees = true;
+    }
+    if (rule->action && !rn->build_fn) {
+        emit_line(E, "/* action of %s, for the interpreter */", rule->name);
+        rn->action = xstrdup(emit_expr(E, rule->action, "action"));
+        trees = true;
+    }
+    if (trees)
+        emit_blank(E);
+    free_vars(E, rule);
 }
 
 /* Bytes of a rule's text kept in RuleDesc.text: C11 (5.2.4.1) promises
@@ -201,22 +261,42 @@ static void emit_rule(Emitter *E, uint32_t r, RuleNames *rn)
  * generated C to that. */
 enum { RULE_TEXT_MAX = 4000 };
 
-/* Rule text as a C string literal in sb.  A longer rule (a where-clause
- * nested thousands deep) keeps its first RULE_TEXT_MAX bytes, cut between
- * UTF-8 characters, and "..."; .file and .line still name it. */
-static const char *rule_text(StrBuf *sb, const char *text)
+/* ".text = " and the rule text as C string literals, one a source line.
+ * A longer rule (a where-clause nested thousands deep) keeps its first
+ * RULE_TEXT_MAX bytes, cut between UTF-8 characters, and "..."; .file and
+ * .line still name it. */
+static void emit_text_field(Emitter *E, const char *text)
 {
-    if (!text || strlen(text) <= RULE_TEXT_MAX)
-        return emit_str(sb, text);
-    size_t n = RULE_TEXT_MAX;
-    while (n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80)
-        n--;
-    StrBuf cut = {0};
-    strbuf_append(&cut, text, n);
-    strbuf_puts(&cut, "...");
-    emit_str(sb, cut.data);
-    strbuf_free(&cut);
-    return sb->data;
+    if (!text) {
+        emit_line(E, ".text = NULL,");
+        return;
+    }
+    size_t n = strlen(text);
+    if (n > RULE_TEXT_MAX) {
+        n = RULE_TEXT_MAX;
+        while (n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80)
+            n--;
+    }
+    StrBuf piece = {0}, lit = {0};
+    emit_line(E, ".text =");
+    E->indent++;
+    for (size_t i = 0; i < n || i == 0;) {
+        size_t len = strcspn(text + i, "\n");
+        len = len + (text[i + len] == '\n');
+        if (i + len > n)
+            len = n - i;
+        piece.len = 0;
+        strbuf_append(&piece, text + i, len);
+        i += len;
+        if (i >= n && n < strlen(text))
+            strbuf_puts(&piece, "...");
+        emit_line(E, "%s%s", emit_str(&lit, piece.data ? piece.data : ""), i >= n ? "," : "");
+        if (!len)
+            break;
+    }
+    E->indent--;
+    strbuf_free(&piece);
+    strbuf_free(&lit);
 }
 
 static const char *addr(StrBuf *sb, const char *name)
@@ -232,12 +312,14 @@ static const char *addr(StrBuf *sb, const char *name)
 static void emit_rule_desc(Emitter *E, const RuleDesc *rule, const RuleNames *rn)
 {
     StrBuf s1 = {0}, s2 = {0}, s3 = {0};
+    emit_ref_text(E->rs, (int)(rule - E->rs->rules), rule->line, 1, &s3);
+    emit_line(E, "/* %s */", s3.data);
     emit_line(E, "{");
     E->indent++;
     emit_line(E, ".name = %s,", emit_str(&s1, rule->name));
     emit_line(E, ".file = %s,", emit_str(&s1, rule->file));
     emit_line(E, ".line = %d,", rule->line);
-    emit_line(E, ".text = %s,", rule_text(&s1, rule->text));
+    emit_text_field(E, rule->text);
     emit_line(E, ".kind = %s,", rule->kind == ACTION_REWRITE ? "ACTION_REWRITE"
                                                              : "ACTION_PARTITION");
     emit_line(E, ".priority = %d,", rule->priority);
@@ -260,6 +342,7 @@ static void emit_rule_desc(Emitter *E, const RuleDesc *rule, const RuleNames *rn
 
 static void free_names(RuleNames *rn)
 {
+    free(rn->prefix);
     free(rn->slots);
     free(rn->pattern);
     free(rn->guard);
@@ -309,25 +392,38 @@ static void emit_main(Emitter *E)
     emit_line(E, "}");
 }
 
+/* Names the file defines whatever the rules: kept from the rules' objects. */
+static const char *const fixed_names[] = {"preds", "items", "rules", "attr_tests", "main"};
+
 void emit_c_source(const RuleFile *rf, const Lowered *lw, const EmitOptions *opts, FILE *out)
 {
     Emitter E = {.out = out, .opts = opts, .rf = rf, .rs = &lw->rs};
-    E.prefixes = make_prefixes(E.rs, opts->name);
+    emit_unique(&E, opts->name);
+    for (size_t i = 0; i < ARRAY_LEN(fixed_names); i++)
+        emit_unique(&E, fixed_names[i]);
+    EmitRefs refs;
+    emit_refs_init(&refs, E.rs);
     emit_file_comment(&E);
-    emit_preds(&E);
-    bool attr_tests = emit_attr_tests(&E);
-    emit_items(&E);
+    emit_preds(&E, &refs);
+    bool attr_tests = emit_attr_tests(&E, &refs);
+    emit_items(&E, &refs);
     RuleNames *names = xcalloc((size_t)E.rs->nrules + 1, sizeof *names);
-    for (uint32_t r = 0; r < E.rs->nrules; r++)
+    for (uint32_t r = 0; r < E.rs->nrules; r++) {
+        names[r].prefix = rule_prefix(&E.rs->rules[r]);
         emit_rule(&E, r, &names[r]);
+    }
     emit_ruleset(&E, names, attr_tests);
     if (opts->standalone_main)
         emit_main(&E);
-    for (uint32_t r = 0; r < E.rs->nrules; r++) {
+    for (uint32_t r = 0; r < E.rs->nrules; r++)
         free_names(&names[r]);
-        free(E.prefixes[r]);
-    }
     free(names);
-    free(E.prefixes);
-    emit_names_free(&E.names);
+    emit_refs_free(&refs);
+    keymap_free(&E.objects);
+    for (size_t i = 0; i < E.nobjs; i++)
+        free(E.obj_names[i]);
+    free(E.obj_names);
+    free(E.body);
+    strtable_free(&E.taken);
+    strtable_free(&E.defs);
 }

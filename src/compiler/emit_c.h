@@ -2,9 +2,10 @@
  *
  * `graft compile` writes the RuleSet tables (pattern.h, ruleset.h) as
  * static const data and adds straight-line C for what the interpreter
- * would otherwise walk: per rule a verifier/binder of its pattern tree,
- * its guard and its action (note [one runtime] in ruleset.h).  The output
- * depends only on the rules, so the same rules give the same bytes.
+ * would otherwise walk: per rule its guard and its action, and the
+ * attribute tests (note [one runtime] in ruleset.h).  The output depends
+ * only on the rules, so the same rules give the same bytes, and is meant
+ * to be read beside them (doc/compile.md, "Reading the generated C").
  */
 #ifndef GRAFT_EMIT_C_H
 #define GRAFT_EMIT_C_H

@@ -53,28 +53,82 @@ static bool action_known(const PatExpr *x)
     return true;
 }
 
-/* ---- #line ---- */
+/* ---- bindings and functions ---- */
 
-void emit_line_to_rule(Emitter *E, const SrcRange *where, const char *file)
+const char *emit_var(Emitter *E, int slot)
 {
-    if (!E->opts->line_directives || !where || !file)
-        return;
-    StrBuf sb = {0};
-    emit_c_string(&sb, file);
-    fprintf(E->out, "#line %d %s\n", where->first_line, sb.data);
-    E->line++;
-    strbuf_free(&sb);
+    E->var_used[slot] = true;
+    return E->vars[slot];
 }
 
-void emit_line_back(Emitter *E)
+/* The function being finished: what finish_fn writes. */
+typedef struct FnHead {
+    const char *comment;  /* what it computes, for the comment above it */
+    const char *hint;     /* the name wanted */
+    const char *ret;      /* return type, "bool" or "Node *" */
+    const char *params;   /* "(const Graph *g, const Binding *b)" */
+    int nslots;           /* the rule's slots: candidates for locals */
+} FnHead;
+
+/* The declarations opening a function: a local per binding its body
+ * reads, "const Binding *const v_x = &b[1];", or "(void)b;". */
+static void fn_locals(const Emitter *E, int nslots, StrBuf *locals)
 {
-    if (!E->opts->line_directives)
-        return;
-    StrBuf sb = {0};
-    emit_c_string(&sb, E->opts->out_name ? E->opts->out_name : "<stdout>");
-    E->line++;
-    fprintf(E->out, "#line %ld %s\n", E->line + 1, sb.data);
-    strbuf_free(&sb);
+    for (int i = 0; i < nslots; i++)
+        if (E->var_used[i])
+            strbuf_printf(locals, "const Binding *const %s = &b[%d];\n", E->vars[i], i);
+    if (!locals->len)
+        strbuf_puts(locals, "(void)b;\n");
+}
+
+/* Writes function name: comment, signature, locals, the collected body. */
+static void write_fn(Emitter *E, const FnHead *h, const char *name, const char *locals)
+{
+    bool ptr = h->ret[strlen(h->ret) - 1] == '*';
+    emit_line(E, "/* %s */", h->comment);
+    emit_line(E, "static %s%s%s%s", h->ret, ptr ? "" : " ", name, h->params);
+    emit_line(E, "{");
+    E->indent = 1;
+    for (const char *line = locals, *nl; (nl = strchr(line, '\n')); line = nl + 1)
+        emit_line(E, "%.*s", (int)(nl - line), line);
+    emit_body_end(E);
+    E->indent = 0;
+    emit_line(E, "}");
+    emit_blank(E);
+}
+
+/* Ends a function whose statements emit_body_begin collected (at indent
+ * 1) and returns its name (malloc'd).  A function identical to one
+ * written before, #line aside, is not written again (note [one
+ * definition]): the comment names the one written. */
+static char *finish_fn(Emitter *E, const FnHead *h)
+{
+    StrBuf key = {0}, locals = {0};
+    E->in_body = false;
+    E->indent = 0;
+    fn_locals(E, h->nslots, &locals);
+    strbuf_printf(&key, "function %s%s\n%s", h->ret, h->params, locals.data);
+    for (size_t i = 0; i < E->nbody; i++)
+        if (E->body[i].text)
+            strbuf_printf(&key, "%d %s\n", E->body[i].indent, E->body[i].text);
+    if (E->defs.count != E->defs_before) /* constants went out ahead */
+        emit_blank(E);
+    const char *have = strtable_get(&E->defs, key.data);
+    if (have) {
+        for (size_t i = 0; i < E->nbody; i++)
+            free(E->body[i].text);
+        E->nbody = 0;
+        emit_line(E, "/* %s: %s, written above */", h->comment, have);
+        emit_blank(E);
+    } else {
+        have = emit_unique(E, h->hint);
+        strtable_put(&E->defs, key.data, have);
+        write_fn(E, h, have, locals.data);
+    }
+    char *name = xstrdup(have);
+    strbuf_free(&key);
+    strbuf_free(&locals);
+    return name;
 }
 
 /* ---- guards ---- */
@@ -107,7 +161,6 @@ typedef struct GuardCtx {
     Emitter *E;    /* where attribute defaults are written */
     StrBuf temps;  /* statements defining the temporaries, one a line */
     int ntemps;    /* temporaries so far: the next is t<ntemps> */
-    bool reads_b;  /* whether the guard reads the bindings ("b[") */
 } GuardCtx;
 
 static int guard_val(GuardCtx *c, const PatExpr *x, StrBuf *sb);
@@ -237,9 +290,8 @@ static int guard_val(GuardCtx *c, const PatExpr *x, StrBuf *sb)
     case EXPR_LIST:
         return guard_literal(x, sb);
     case EXPR_SLOT:
-        strbuf_printf(sb, "gv_slot(&b[%d])", x->slot);
-        c->reads_b = true;
-        return 2;
+        strbuf_printf(sb, "gv_slot(%s)", emit_var(c->E, x->slot));
+        return 1;
     case EXPR_GETITEM:
         return guard_index(c, x, sb);
     case EXPR_ARITH:
@@ -258,16 +310,14 @@ static int guard_val(GuardCtx *c, const PatExpr *x, StrBuf *sb)
     case EXPR_DTYPEOF:
     case EXPR_SHAPE:
     case EXPR_VALUE:
-        strbuf_printf(sb, "%s(&b[%d])", query_fns[x->kind], x->slot);
-        c->reads_b = true;
-        return 2;
+        strbuf_printf(sb, "%s(%s)", query_fns[x->kind], emit_var(c->E, x->slot));
+        return 1;
     case EXPR_ATTR:
-        strbuf_printf(sb, "gv_attr(&b[%d], ", x->slot);
+        strbuf_printf(sb, "gv_attr(%s, ", emit_var(c->E, x->slot));
         emit_c_string(sb, x->s);
         strbuf_printf(sb, ", %s%s)", x->attr ? "&" : "",
                       x->attr ? emit_attr_value(c->E, x->attr) : "NULL");
-        c->reads_b = true;
-        return 2;
+        return 1;
     default:
         strbuf_puts(sb, "gv_unknown()");
         return 1;
@@ -311,8 +361,8 @@ static void guard_body(Emitter *E, const GuardCtx *c, const char *body, const Sr
                        const char *file)
 {
     if (c->ntemps)
-        emit_line(E, "/* operands too deeply nested for one expression come first, "
-                     "evaluated eagerly: the gv_ helpers are pure */");
+        emit_line(E, "/* operands nested too deep for one expression, computed first "
+                     "(gv_ helpers are pure) */");
     for (char *line = c->temps.data, *nl; line && (nl = strchr(line, '\n')); line = nl + 1) {
         emit_line_to_rule(E, where, file);
         emit_line(E, "%.*s", (int)(nl - line), line);
@@ -328,24 +378,23 @@ char *emit_guard_fn(Emitter *E, uint32_t r)
     if (!rule->guard || !guard_known(rule->guard))
         return NULL;
     GuardCtx c = {.E = E};
-    StrBuf body = {0}, name = {0};
-    guard_bool(&c, rule->guard, &body); /* writes attribute defaults first */
+    StrBuf body = {0}, name = {0}, comment = {0};
     strbuf_printf(&name, "%s_guard", E->prefix);
+    strbuf_printf(&comment, "where-clause of %s", rule->name);
     const AstRule *ar = E->rf->rules[r];
-    emit_line(E, "/* where-clause of %s */", rule->name);
-    emit_line(E, "static bool %s(const Graph *g, const Binding *b)", name.data);
-    emit_line(E, "{");
-    E->indent++;
+    emit_body_begin(E);
+    guard_bool(&c, rule->guard, &body);
+    E->indent = 1;
     emit_line(E, "(void)g;");
-    if (!c.reads_b) /* "where 1 == 1" */
-        emit_line(E, "(void)b;");
     guard_body(E, &c, body.data, ar->guard ? &ar->guard->range : NULL, rule->file);
-    E->indent--;
-    emit_line(E, "}");
-    emit_blank(E);
+    FnHead h = {comment.data, name.data, "bool", "(const Graph *g, const Binding *b)",
+                rule->nslots};
+    char *fn = finish_fn(E, &h);
     strbuf_free(&body);
+    strbuf_free(&name);
+    strbuf_free(&comment);
     strbuf_free(&c.temps);
-    return name.data;
+    return fn;
 }
 
 /* ---- actions ---- */
@@ -363,9 +412,9 @@ static void build_node(BuildCtx *c, const PatExpr *x, StrBuf *out);
 static void build_attr_value(BuildCtx *c, const PatExpr *x, StrBuf *sb)
 {
     if (x->kind == EXPR_SLOT)
-        strbuf_printf(sb, "rt_attr_slot(g, &b[%d])", x->slot);
+        strbuf_printf(sb, "rt_attr_slot(g, %s)", emit_var(c->E, x->slot));
     else if (x->kind == EXPR_ATTR) {
-        strbuf_printf(sb, "rt_attr_of(g, &b[%d], ", x->slot);
+        strbuf_printf(sb, "rt_attr_of(g, %s, ", emit_var(c->E, x->slot));
         emit_c_string(sb, x->s);
         strbuf_printf(sb, ", %s%s)", x->attr ? "&" : "",
                       x->attr ? emit_attr_value(c->E, x->attr) : "NULL");
@@ -387,7 +436,8 @@ static int build_attrs(BuildCtx *c, const PatExpr *x, StrBuf *stmts)
         const PatActAttr *a = &x->attrs[i];
         sb.len = 0;
         if (a->src == ASRC_COPY)
-            strbuf_printf(&sb, "rt_attrs_copy(&attrs%d, b[%d].node);", n, a->slot);
+            strbuf_printf(&sb, "rt_attrs_copy(&attrs%d, %s->node);", n,
+                          emit_var(c->E, a->slot));
         else {
             strbuf_printf(&sb, "rt_attrs_put(&attrs%d, ", n);
             emit_c_string(&sb, a->name);
@@ -503,7 +553,7 @@ static void build_new(BuildCtx *c, const PatExpr *x, StrBuf *out)
 static void build_node(BuildCtx *c, const PatExpr *x, StrBuf *out)
 {
     if (x->kind == EXPR_SLOT)
-        strbuf_printf(out, "b[%d].node", x->slot);
+        strbuf_printf(out, "%s->node", emit_var(c->E, x->slot));
     else
         build_new(c, x, out);
 }
@@ -513,25 +563,25 @@ char *emit_build_fn(Emitter *E, uint32_t r)
     const RuleDesc *rule = &E->rs->rules[r];
     if (rule->kind != ACTION_REWRITE || !rule->action || !action_known(rule->action))
         return NULL;
-    StrBuf name = {0};
+    StrBuf name = {0}, comment = {0}, result = {0};
     strbuf_printf(&name, "%s_build", E->prefix);
+    strbuf_printf(&comment, "action of %s: builds the replacement of root", rule->name);
     const AstRule *ar = E->rf->rules[r];
-    emit_line(E, "/* action of %s: builds the replacement of root */", rule->name);
-    emit_line(E, "static Node *%s(Graph *g, const Binding *b, Node *root)", name.data);
-    emit_line(E, "{");
-    E->indent++;
+    emit_body_begin(E);
+    E->indent = 1;
     if (rule->action->kind == EXPR_SLOT)
         emit_line(E, "(void)g;");
     emit_line(E, "(void)root;");
     emit_line_to_rule(E, ar->action ? &ar->action->range : NULL, rule->file);
     BuildCtx c = {.E = E};
-    StrBuf result = {0};
     build_node(&c, rule->action, &result);
     emit_line(E, "return %s;", result.data);
     emit_line_back(E);
-    E->indent--;
-    emit_line(E, "}");
-    emit_blank(E);
+    FnHead h = {comment.data, name.data, "Node *", "(Graph *g, const Binding *b, Node *root)",
+                rule->nslots};
+    char *fn = finish_fn(E, &h);
+    strbuf_free(&name);
+    strbuf_free(&comment);
     strbuf_free(&result);
-    return name.data;
+    return fn;
 }

@@ -2,14 +2,14 @@
  * compiled and linked by the system C compiler into a standalone
  * rewriter.
  *
- * The C file goes to a fresh temporary directory; the compiler writes the
- * program beside its target under a temporary name that is renamed into
- * place only when it succeeded (note [atomic output] in outfile.h).  The
- * compiler is $CC, else GRAFT_CC (the one graft was built with), else
- * "cc"; the include and library flags are the installed ones unless
- * $GRAFT_CFLAGS / $GRAFT_LIBS replace them.  Each is split at blanks (no
- * shell quoting).
- */
+ * The C file and the program go to a fresh temporary directory; the
+ * program is then delivered to -o PROG as any output is (note [atomic
+ * output] in outfile.h), only when the compiler succeeded.  The compiler
+ * is $GRAFT_CC, else $CC, else the one graft was built with; the include
+ * and library flags point at libgraft in the build tree or the install
+ * (note [build tree or install] in exe_paths.h) unless $GRAFT_CFLAGS /
+ * $GRAFT_LIBS replace them.  Variables are split at blanks (no shell
+ * quoting). */
 #include "config.h"
 
 #include <errno.h>
@@ -22,15 +22,11 @@
 #include <unistd.h>
 
 #include "emit_c_impl.h"
+#include "exe_paths.h"
+#include "outfile.h"
 
 #ifndef GRAFT_CC
 #define GRAFT_CC "cc"
-#endif
-#ifndef GRAFT_INCLUDEDIR
-#define GRAFT_INCLUDEDIR "/usr/local/include"
-#endif
-#ifndef GRAFT_LIBDIR
-#define GRAFT_LIBDIR "/usr/local/lib"
 #endif
 
 /* A NULL-terminated argument vector; words point into text. */
@@ -74,17 +70,71 @@ static const char *env_or(const char *name, const char *fallback)
     return v && *v ? v : fallback;
 }
 
-/* cc -O2 EXTRA FLAGS -o OUT SRC LIBS */
-static void compiler_command(Argv *a, const char *extra, const char *src, const char *out)
+/* The compiler: $GRAFT_CC, else $CC, else the one graft was built with. */
+static const char *compiler(void)
 {
-    argv_words(a, env_or("CC", GRAFT_CC[0] ? GRAFT_CC : "cc"));
+    return env_or("GRAFT_CC", env_or("CC", GRAFT_CC[0] ? GRAFT_CC : "cc"));
+}
+
+static char *joined(const char *a, const char *b)
+{
+    StrBuf sb = {0};
+    strbuf_printf(&sb, "%s%s", a, b);
+    return sb.data;
+}
+
+/* cc -O2 EXTRA FLAGS -o OUT SRC LIBS; FLAGS and LIBS are $GRAFT_CFLAGS and
+ * $GRAFT_LIBS, else libgraft's place (whole words: a directory may hold
+ * blanks). */
+static void compiler_command(Argv *a, const ExePaths *where, const char *extra,
+                             const char *src, const char *out)
+{
+    argv_words(a, compiler());
     argv_words(a, "-O2");
     argv_words(a, extra ? extra : "");
-    argv_words(a, env_or("GRAFT_CFLAGS", "-I" GRAFT_INCLUDEDIR "/graft"));
+    const char *cflags = env_or("GRAFT_CFLAGS", NULL);
+    if (cflags)
+        argv_words(a, cflags);
+    for (int i = 0; !cflags && i < where->n_include; i++)
+        argv_push(a, joined("-I", where->include_dirs[i]));
     argv_push(a, xstrdup("-o"));
     argv_push(a, xstrdup(out));
     argv_push(a, xstrdup(src));
-    argv_words(a, env_or("GRAFT_LIBS", "-L" GRAFT_LIBDIR " -lgraft -lm"));
+    const char *libs = env_or("GRAFT_LIBS", NULL);
+    if (libs) {
+        argv_words(a, libs);
+        return;
+    }
+    argv_push(a, joined("-L", where->lib_dir));
+    argv_words(a, "-lgraft -lm");
+}
+
+static bool readable(const char *dir, const char *file)
+{
+    char *path = joined(dir, file);
+    bool ok = access(path, R_OK) == 0;
+    free(path);
+    return ok;
+}
+
+/* Before running the compiler: libgraft's header and library are where
+ * graft will point the compiler, unless GRAFT_CFLAGS / GRAFT_LIBS say
+ * otherwise; else one error that says what to do. */
+static bool libgraft_present(const ExePaths *where, Diag *d)
+{
+    bool header = env_or("GRAFT_CFLAGS", NULL) != NULL;
+    for (int i = 0; !header && i < where->n_include; i++)
+        header = readable(where->include_dirs[i], "/emit_c_rt.h");
+    bool lib = env_or("GRAFT_LIBS", NULL) || readable(where->lib_dir, "/libgraft.a");
+    if (header && lib)
+        return true;
+    diag_plain_error(d, "cannot build a program: libgraft's %s is not in '%s' (%s); "
+                     "run 'make install', or set GRAFT_CFLAGS and GRAFT_LIBS "
+                     "(doc/compile.md)",
+                     header ? "library" : "header emit_c_rt.h",
+                     header ? where->lib_dir : where->include_dirs[0],
+                     where->build_tree ? "the build tree" : "the installation");
+    return false;
 }
 
 /* Runs the command; false after reporting.  A compiler that cannot be
@@ -117,7 +167,8 @@ static bool run_command(char **argv, Diag *d)
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         continue;
     if (got == (ssize_t)sizeof err) {
-        diag_plain_error(d, "no C compiler found: cannot run '%s': %s (set CC to a C compiler)",
+        diag_plain_error(d, "no C compiler found: cannot run '%s': %s (set GRAFT_CC or CC to "
+                         "a C compiler)",
                          argv[0], strerror(err));
         return false;
     }
@@ -151,48 +202,63 @@ static bool write_source(const RuleFile *rf, const Lowered *lw, const EmitOption
     return true;
 }
 
-/* A temporary name beside prog, reserved by creating it. */
-static char *temp_beside(const char *prog, Diag *d)
+/* Copies the program the compiler wrote into the output; false with
+ * errno set. */
+static bool copy_program(const char *built, FILE *to)
 {
-    StrBuf sb = {0};
-    strbuf_printf(&sb, "%s.XXXXXX", prog);
-    int fd = mkstemp(sb.data);
-    if (fd < 0) {
-        diag_plain_error(d, "cannot write '%s': %s", prog, strerror(errno));
-        strbuf_free(&sb);
-        return NULL;
-    }
-    close(fd);
-    return sb.data;
-}
-
-/* Compiles src into prog by way of a temporary file; false after
- * reporting (prog is then untouched). */
-static bool build(const char *extra, const char *src, const char *prog, Diag *d)
-{
-    char *tmp = temp_beside(prog, d);
-    if (!tmp)
+    FILE *from = fopen(built, "rb");
+    if (!from)
         return false;
-    Argv cmd = {0};
-    compiler_command(&cmd, extra, src, tmp);
-    bool ok = run_command(cmd.v, d);
-    if (ok && (chmod(tmp, 0755) != 0 || rename(tmp, prog) != 0)) {
-        diag_plain_error(d, "cannot write '%s': %s", prog, strerror(errno));
-        ok = false;
-    }
-    if (!ok)
-        unlink(tmp);
-    argv_free(&cmd);
-    free(tmp);
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, from)) > 0 && fwrite(buf, 1, n, to) == n)
+        continue;
+    bool ok = !ferror(from) && !ferror(to);
+    int saved = errno;
+    fclose(from);
+    errno = saved;
     return ok;
 }
 
-/* The C file's name in the temporary directory: PROG's base name + ".c". */
-static char *source_path(const char *dir, const char *prog)
+/* Compiles src into built, then delivers built to prog as any output
+ * file is delivered (note [atomic output]: a symbolic link's target, a
+ * device written through, a directory refused before the compiler runs);
+ * false after reporting (prog is then untouched). */
+static bool build(const char *extra, const char *src, const char *built, const char *prog,
+                  Diag *d)
+{
+    OutFile *of = outfile_open_exec(prog, d);
+    if (!of)
+        return false;
+    ExePaths where;
+    exe_paths_find(&where);
+    bool ok = libgraft_present(&where, d);
+    if (ok) {
+        Argv cmd = {0};
+        compiler_command(&cmd, &where, extra, src, built);
+        ok = run_command(cmd.v, d);
+        argv_free(&cmd);
+    }
+    exe_paths_free(&where);
+    if (ok && !copy_program(built, outfile_stream(of))) {
+        diag_plain_error(d, "cannot write '%s': %s", prog, strerror(errno));
+        ok = false;
+    }
+    unlink(built);
+    if (!ok) {
+        outfile_abort(of);
+        return false;
+    }
+    return outfile_commit(of, d);
+}
+
+/* A file's name in the temporary directory: PROG's base name + suffix
+ * (".c" for the C file, "" for the program). */
+static char *temp_path(const char *dir, const char *prog, const char *suffix)
 {
     const char *base = strrchr(prog, '/');
     StrBuf sb = {0};
-    strbuf_printf(&sb, "%s/%s.c", dir, base ? base + 1 : prog);
+    strbuf_printf(&sb, "%s/%s%s", dir, base ? base + 1 : prog, suffix);
     return sb.data;
 }
 
@@ -207,11 +273,14 @@ bool emit_c_build_exe(const RuleFile *rf, const Lowered *lw, const EmitOptions *
         strbuf_free(&dir);
         return false;
     }
-    char *src = source_path(dir.data, prog);
-    bool ok = write_source(rf, lw, opts, src, d) && build(opts->exe_cflags, src, prog, d);
+    char *src = temp_path(dir.data, prog, ".c");
+    char *built = temp_path(dir.data, prog, "");
+    bool ok = write_source(rf, lw, opts, src, d) &&
+              build(opts->exe_cflags, src, built, prog, d);
     unlink(src);
     rmdir(dir.data);
     free(src);
+    free(built);
     strbuf_free(&dir);
     return ok;
 }

@@ -1,23 +1,46 @@
 /* emit_c_impl.h - state shared by the C emitter's files (private).
  *
- * Everything is written through emit_line, which indents, so the output
- * reads like hand-written C.  Objects of the tables (pattern nodes,
- * expressions, attribute values) get one name each, kept in a pointer map,
- * so an object reached twice is written once.  Pattern and expression
- * trees nest no deeper than AST_MAX_DEPTH (ast.h), so the writers recurse.
+ * Everything is written through emit_line, which indents and wraps, so the
+ * output reads like hand-written C and no line passes EMIT_WIDTH columns
+ * (emit_c_wrap.c).  Objects of the tables (pattern nodes, expressions)
+ * get one name each, kept in a pointer map, so an object reached twice is
+ * written once; constant data goes through emit_def, which writes a
+ * definition once per distinct content (note [one definition]).  Pattern
+ * and expression trees nest no deeper than AST_MAX_DEPTH (ast.h), so the
+ * writers recurse.
  */
 #ifndef GRAFT_EMIT_C_IMPL_H
 #define GRAFT_EMIT_C_IMPL_H
 
 #include "emit_c.h"
 
-/* Object pointer -> the C name it was written under. */
-typedef struct NameMap {
-    const void **keys;  /* NULL = empty */
-    char **names;       /* malloc'd names */
-    size_t cap;         /* power of two */
-    size_t count;       /* used */
-} NameMap;
+/* Columns a generated line may use; only a #line directive naming a long
+ * path (which cannot be split) or a rule text without a place to break
+ * can pass it. */
+enum { EMIT_WIDTH = 100 };
+
+/* A set of strings, each with a value: names taken, definitions by
+ * content.  Lookups hash the key (KeyMap) and compare it. */
+typedef struct StrEntry {
+    char *key;    /* malloc'd */
+    char *value;  /* malloc'd */
+    long next;    /* the next entry of the same hash, or -1 */
+} StrEntry;
+
+typedef struct StrTable {
+    KeyMap index;        /* hash of a key -> 1 + its last entry */
+    StrEntry *entries;   /* in insertion order */
+    size_t count;
+    size_t cap;
+} StrTable;
+
+/* A line of a function being written, kept until its locals are known. */
+typedef struct BodyLine {
+    int indent;            /* levels of 4 spaces */
+    char *text;            /* malloc'd; NULL for a #line directive */
+    const SrcRange *where; /* #line into the rule file, or NULL: back */
+    const char *file;      /* the rule file of where */
+} BodyLine;
 
 typedef struct Emitter {
     FILE *out;                /* the C text */
@@ -26,21 +49,63 @@ typedef struct Emitter {
     const RuleSet *rs;        /* the lowered tables */
     int indent;               /* current indent, in levels of 4 spaces */
     long line;                /* lines written so far (for #line back) */
-    NameMap names;            /* objects written so far */
-    char **prefixes;          /* per rule: its C prefix ("bn", "bn_2") */
-    const char *prefix;       /* the rule being written */
-    int counter;              /* numbering of the current rule's objects */
+    KeyMap objects;           /* object pointer -> 1 + index in obj_names */
+    char **obj_names;         /* names of the objects written */
+    size_t nobjs, objs_cap;
+    StrTable taken;           /* every file-scope name, to keep them distinct */
+    StrTable defs;            /* "TYPE = INIT" -> the name it was written under */
+    BodyLine *body;           /* lines of the function being written */
+    size_t nbody, body_cap;
+    bool in_body;             /* emit_line collects into body */
+    size_t defs_before;       /* definitions before the body began */
+    /* The rule being written. */
+    const char *prefix;       /* its C prefix ("bn", "bn_2") */
+    int counter;              /* numbering of its objects */
+    char **vars;              /* per slot: the local naming its binding */
+    int nvars;                /* the rule's slots */
+    bool *var_used;           /* per slot: read by the function being written */
 } Emitter;
 
-/* Writes one line at the current indent (format, then '\n'). */
+/* Writes one line at the current indent (format, then '\n'), wrapped at
+ * EMIT_WIDTH; inside a function body (emit_body_begin) it is kept. */
 void emit_line(Emitter *E, const char *fmt, ...) GRAFT_PRINTF(2, 3);
 /* Writes an empty line. */
 void emit_blank(Emitter *E);
-/* The name of obj, or NULL when not written yet; emit_name_set records a
- * fresh name "PREFIX_KIND<N>" and returns it. */
+/* Writes text (one line, no '\n') starting at column col, broken into
+ * lines of at most EMIT_WIDTH columns (emit_c_wrap.c). */
+void emit_wrapped(Emitter *E, int col, const char *text);
+/* Writes text (lines) inside a comment as it is, tabs expanded, a line
+ * wider than EMIT_WIDTH broken between words (or inside a long word after
+ * a '(' or ',') and continued 4 columns deeper than it starts. */
+void emit_verbatim(Emitter *E, const char *text);
+
+/* A function's body: emit_body_begin makes emit_line and the #line
+ * helpers collect lines (definitions made meanwhile still go out at once,
+ * ahead of the function); emit_body_end writes what was collected. */
+void emit_body_begin(Emitter *E);
+void emit_body_end(Emitter *E);
+
+/* The name of obj, or NULL when not written yet; emit_name_new records a
+ * fresh name "PREFIX_KIND<N>" for obj and returns it. */
 const char *emit_name_get(const Emitter *E, const void *obj);
 const char *emit_name_new(Emitter *E, const void *obj, const char *kind);
-void emit_names_free(NameMap *m);
+/* A file-scope name not taken yet: want, or want_2, want_3, ...; kept
+ * in E->taken and returned from there. */
+const char *emit_unique(Emitter *E, const char *want);
+
+/* note [one definition]: constant data (attribute values, id lists, slot
+ * names, ...) is written "static const TYPE NAME[] = INIT;" only for the
+ * first content: a second identical TYPE and INIT gets the first NAME.
+ * Lines in init after '\n' are indented one level.  array adds "[]";
+ * hint names a new definition (made unique).  Returns the name. */
+const char *emit_def(Emitter *E, const char *type, bool array, const char *hint,
+                     const char *init);
+
+void strtable_free(StrTable *t);
+/* key's value, or NULL. */
+const char *strtable_get(const StrTable *t, const char *key);
+/* Adds key -> value (copies both); key must be new. */
+void strtable_put(StrTable *t, const char *key, const char *value);
 
 /* C literal text, appended to out: a quoted string ("NULL" for NULL);
  * a double that reads back exactly. */
@@ -53,12 +118,28 @@ const char *emit_dbl(StrBuf *buf, double f);
 /* Source text safe inside a C comment ("*" "/" broken up), to out. */
 void emit_comment_text(StrBuf *out, const char *s);
 
+/* Which rules each item and node test belongs to (emit_c_refs.c), for
+ * the pointer comments "RULE (FILE:LINE)" on table entries. */
+typedef struct EmitRefs {
+    int *item_first;    /* per item: the first rule using it, -1 for none */
+    int *item_line;     /* per item: the line of its first use */
+    int *item_count;    /* per item: how many rules use it */
+    int *pred_first;    /* the same per node test */
+    int *pred_line;
+    int *pred_count;
+} EmitRefs;
+
+void emit_refs_init(EmitRefs *refs, const RuleSet *rs);
+void emit_refs_free(EmitRefs *refs);
+/* "RULE (FILE:LINE)", and " and N more rules" when shared, to sb. */
+void emit_ref_text(const RuleSet *rs, int rule, int line, int count, StrBuf *sb);
+
 /* The tables (emit_c_tables.c). */
-void emit_preds(Emitter *E);
+void emit_preds(Emitter *E, const EmitRefs *refs);
 /* The compiled attribute tests and their table "attr_tests"
  * (emit_c_tests.c); false when the rule set has none. */
-bool emit_attr_tests(Emitter *E);
-void emit_items(Emitter *E);
+bool emit_attr_tests(Emitter *E, const EmitRefs *refs);
+void emit_items(Emitter *E, const EmitRefs *refs);
 /* One attribute value / pattern tree / expression tree: writes its
  * definitions (parts first) and returns its name. */
 const char *emit_attr_value(Emitter *E, const AttrValue *v);
@@ -66,9 +147,13 @@ const char *emit_pattern(Emitter *E, const PatNode *p);
 const char *emit_expr(Emitter *E, const PatExpr *x, const char *kind);
 
 /* Compiled guards and actions (emit_c_code.c): write the function of rule
- * r and return its name (malloc'd), or NULL when the rule has none. */
+ * r and return its name (malloc'd), or NULL when the rule has none (the
+ * runtime then interprets the rule's tree). */
 char *emit_guard_fn(Emitter *E, uint32_t r);
 char *emit_build_fn(Emitter *E, uint32_t r);
+/* The local naming the binding of slot in the function being written,
+ * marked as read (its declaration is written by emit_fn_locals). */
+const char *emit_var(Emitter *E, int slot);
 /* #line to the rule file around user code, and back to the C file. */
 void emit_line_to_rule(Emitter *E, const SrcRange *where, const char *file);
 void emit_line_back(Emitter *E);

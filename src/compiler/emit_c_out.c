@@ -1,5 +1,6 @@
-/* emit_c_out.c - the C emitter's output helpers: indented lines, names,
- * C literals. */
+/* emit_c_out.c - the C emitter's output helpers: indented lines, function
+ * bodies kept until their locals are known, names, definitions by
+ * content, C literals. */
 #include "emit_c_impl.h"
 
 #include <math.h>
@@ -7,91 +8,224 @@
 #include <stdlib.h>
 #include <string.h>
 
+static char *vformat(const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int len = vsnprintf(NULL, 0, fmt, ap);
+    char *text = xmalloc((size_t)len + 1);
+    vsnprintf(text, (size_t)len + 1, fmt, again);
+    va_end(again);
+    return text;
+}
+
+static BodyLine *body_push(Emitter *E)
+{
+    xgrow((void **)&E->body, &E->body_cap, E->nbody + 1, sizeof *E->body);
+    BodyLine *l = &E->body[E->nbody++];
+    *l = (BodyLine){.indent = E->indent};
+    return l;
+}
+
 void emit_line(Emitter *E, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int len = vsnprintf(NULL, 0, fmt, ap);
+    char *text = vformat(fmt, ap);
     va_end(ap);
-    char *text = xmalloc((size_t)len + 1);
-    va_start(ap, fmt);
-    vsnprintf(text, (size_t)len + 1, fmt, ap);
-    va_end(ap);
-    if (text[0])
-        for (int i = 0; i < E->indent; i++)
-            fputs("    ", E->out);
-    fputs(text, E->out);
-    fputc('\n', E->out);
-    E->line++;
-    for (const char *p = text; *p; p++) /* a text of several lines */
-        E->line += *p == '\n';
+    if (E->in_body) {
+        body_push(E)->text = text;
+        return;
+    }
+    emit_wrapped(E, text[0] ? E->indent * 4 : 0, text);
     free(text);
 }
 
 void emit_blank(Emitter *E)
 {
-    fputc('\n', E->out);
+    emit_line(E, "%s", "");
+}
+
+/* ---- #line ---- */
+
+static void write_line_to(Emitter *E, const SrcRange *where, const char *file)
+{
+    StrBuf sb = {0};
+    emit_c_string(&sb, file);
+    fprintf(E->out, "#line %d %s\n", where->first_line, sb.data);
     E->line++;
+    strbuf_free(&sb);
 }
 
-static size_t ptr_hash(const void *p)
+static void write_line_back(Emitter *E)
 {
-    return (size_t)hash_mix(0x6a09e667, (uint64_t)(uintptr_t)p);
+    StrBuf sb = {0};
+    emit_c_string(&sb, E->opts->out_name ? E->opts->out_name : "<stdout>");
+    E->line++;
+    fprintf(E->out, "#line %ld %s\n", E->line + 1, sb.data);
+    strbuf_free(&sb);
 }
 
-static size_t find_slot(const NameMap *m, const void *obj)
+void emit_line_to_rule(Emitter *E, const SrcRange *where, const char *file)
 {
-    size_t j = ptr_hash(obj) & (m->cap - 1);
-    while (m->keys[j] && m->keys[j] != obj)
-        j = (j + 1) & (m->cap - 1);
-    return j;
+    if (!E->opts->line_directives || !where || !file)
+        return;
+    if (E->in_body) {
+        BodyLine *l = body_push(E);
+        l->where = where;
+        l->file = file;
+        return;
+    }
+    write_line_to(E, where, file);
+}
+
+void emit_line_back(Emitter *E)
+{
+    if (!E->opts->line_directives)
+        return;
+    if (E->in_body)
+        body_push(E);
+    else
+        write_line_back(E);
+}
+
+void emit_body_begin(Emitter *E)
+{
+    E->in_body = true;
+    E->nbody = 0;
+    E->defs_before = E->defs.count;
+    for (int i = 0; i < E->nvars; i++) /* the locals this body will read */
+        E->var_used[i] = false;
+}
+
+void emit_body_end(Emitter *E)
+{
+    E->in_body = false;
+    for (size_t i = 0; i < E->nbody; i++) {
+        BodyLine *l = &E->body[i];
+        if (l->text)
+            emit_wrapped(E, l->text[0] ? l->indent * 4 : 0, l->text);
+        else if (l->where)
+            write_line_to(E, l->where, l->file);
+        else
+            write_line_back(E);
+        free(l->text);
+    }
+    E->nbody = 0;
+}
+
+/* ---- string tables ---- */
+
+static uint64_t key_hash(const char *key)
+{
+    return hash_bytes(key, strlen(key), 0x243f6a8885a308d3ull) | 1; /* nonzero */
+}
+
+const char *strtable_get(const StrTable *t, const char *key)
+{
+    int64_t *last = keymap_get(&t->index, key_hash(key));
+    for (long i = last ? (long)*last - 1 : -1; i >= 0; i = t->entries[i].next)
+        if (strcmp(t->entries[i].key, key) == 0)
+            return t->entries[i].value;
+    return NULL;
+}
+
+void strtable_put(StrTable *t, const char *key, const char *value)
+{
+    xgrow((void **)&t->entries, &t->cap, t->count + 1, sizeof *t->entries);
+    int64_t *last = keymap_put(&t->index, key_hash(key), 0);
+    t->entries[t->count] = (StrEntry){xstrdup(key), xstrdup(value), (long)*last - 1};
+    *last = (int64_t)++t->count;
+}
+
+void strtable_free(StrTable *t)
+{
+    for (size_t i = 0; i < t->count; i++) {
+        free(t->entries[i].key);
+        free(t->entries[i].value);
+    }
+    free(t->entries);
+    keymap_free(&t->index);
+}
+
+/* ---- names ---- */
+
+const char *emit_unique(Emitter *E, const char *want)
+{
+    StrBuf sb = {0};
+    strbuf_puts(&sb, want);
+    for (int k = 2; strtable_get(&E->taken, sb.data); k++) {
+        sb.len = 0;
+        strbuf_printf(&sb, "%s_%d", want, k);
+    }
+    strtable_put(&E->taken, sb.data, sb.data);
+    const char *name = strtable_get(&E->taken, sb.data);
+    strbuf_free(&sb);
+    return name;
 }
 
 const char *emit_name_get(const Emitter *E, const void *obj)
 {
-    if (!E->names.cap)
-        return NULL;
-    size_t j = find_slot(&E->names, obj);
-    return E->names.keys[j] ? E->names.names[j] : NULL;
-}
-
-static void names_grow(NameMap *m)
-{
-    NameMap old = *m;
-    m->cap = old.cap ? old.cap * 2 : 64;
-    m->keys = xcalloc(m->cap, sizeof *m->keys);
-    m->names = xcalloc(m->cap, sizeof *m->names);
-    for (size_t i = 0; i < old.cap; i++)
-        if (old.keys[i]) {
-            size_t j = find_slot(m, old.keys[i]);
-            m->keys[j] = old.keys[i];
-            m->names[j] = old.names[i];
-        }
-    free(old.keys);
-    free(old.names);
+    int64_t *i = keymap_get(&E->objects, (uint64_t)(uintptr_t)obj);
+    return i ? E->obj_names[*i - 1] : NULL;
 }
 
 const char *emit_name_new(Emitter *E, const void *obj, const char *kind)
 {
-    NameMap *m = &E->names;
-    if ((m->count + 1) * 2 > m->cap)
-        names_grow(m);
     StrBuf sb = {0};
     strbuf_printf(&sb, "%s_%s%d", E->prefix, kind, E->counter++);
-    size_t j = find_slot(m, obj);
-    m->keys[j] = obj;
-    m->names[j] = sb.data;
-    m->count++;
-    return sb.data;
+    xgrow((void **)&E->obj_names, &E->objs_cap, E->nobjs + 1, sizeof *E->obj_names);
+    E->obj_names[E->nobjs++] = xstrdup(emit_unique(E, sb.data));
+    *keymap_put(&E->objects, (uint64_t)(uintptr_t)obj, 0) = (int64_t)E->nobjs;
+    strbuf_free(&sb);
+    return E->obj_names[E->nobjs - 1];
 }
 
-void emit_names_free(NameMap *m)
+/* ---- definitions ---- */
+
+/* Writes "static const TYPE NAME = INIT;", INIT's later lines indented. */
+static void write_def(Emitter *E, const char *type, bool array, const char *name,
+                      const char *init)
 {
-    for (size_t i = 0; i < m->cap; i++)
-        free(m->names[i]);
-    free(m->keys);
-    free(m->names);
+    const char *nl = strchr(init, '\n');
+    const char *space = type[strlen(type) - 1] == '*' ? "" : " ";
+    if (!nl) {
+        emit_line(E, "static const %s%s%s%s = %s;", type, space, name, array ? "[]" : "",
+                  init);
+        return;
+    }
+    emit_line(E, "static const %s%s%s%s = %.*s", type, space, name, array ? "[]" : "",
+              (int)(nl - init), init);
+    E->indent++;
+    for (const char *line = nl + 1; (nl = strchr(line, '\n')); line = nl + 1)
+        emit_line(E, "%.*s", (int)(nl - line), line);
+    E->indent--;
+    emit_line(E, "%s;", strrchr(init, '\n') + 1);
 }
+
+const char *emit_def(Emitter *E, const char *type, bool array, const char *hint,
+                     const char *init)
+{
+    StrBuf key = {0};
+    strbuf_printf(&key, "%s%s = %s", type, array ? "[]" : "", init);
+    const char *have = strtable_get(&E->defs, key.data);
+    if (!have) {
+        const char *name = emit_unique(E, hint);
+        bool in_body = E->in_body;
+        int indent = E->indent;
+        E->in_body = false; /* a definition goes ahead of the function */
+        E->indent = 0;
+        write_def(E, type, array, name, init);
+        E->in_body = in_body;
+        E->indent = indent;
+        strtable_put(&E->defs, key.data, name);
+        have = strtable_get(&E->defs, key.data);
+    }
+    strbuf_free(&key);
+    return have;
+}
+
+/* ---- C literals ---- */
 
 void emit_c_string(StrBuf *out, const char *s)
 {

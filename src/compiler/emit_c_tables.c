@@ -2,6 +2,7 @@
  * const initialisers, every field that the lowering set. */
 #include "emit_c_impl.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,29 +98,53 @@ static void put_str(StrBuf *sb, const char *field, const char *s)
     emit_c_string(sb, s);
 }
 
-/* Writes "static const uint32_t NAME[] = {...};" for n ids. */
-static void emit_ids(Emitter *E, const char *name, const uint32_t *ids, int n)
+/* Defines the n ids as "static const uint32_t ids_1_2[]", named by
+ * content and written once per content (note [one definition]), as
+ * items share them; returns the name. */
+static const char *emit_ids(Emitter *E, const uint32_t *ids, int n)
+{
+    StrBuf sb = {0}, hint = {0};
+    strbuf_putc(&sb, '{');
+    strbuf_puts(&hint, "ids");
+    for (int i = 0; i < n; i++) {
+        strbuf_printf(&sb, "%s%u", i ? ", " : "", ids[i]);
+        if (hint.len < 32)
+            strbuf_printf(&hint, "_%u", ids[i]);
+    }
+    strbuf_putc(&sb, '}');
+    const char *name = emit_def(E, "uint32_t", true, hint.data, sb.data);
+    strbuf_free(&sb);
+    strbuf_free(&hint);
+    return name;
+}
+
+/* The pointer comment of a table entry: "ID: RULE (FILE:LINE)". */
+static void emit_ref_comment(Emitter *E, uint32_t id, int rule, int line, int count)
 {
     StrBuf sb = {0};
-    for (int i = 0; i < n; i++)
-        strbuf_printf(&sb, "%s%u", i ? ", " : "", ids[i]);
-    emit_line(E, "static const uint32_t %s[] = {%s};", name, sb.data);
+    emit_ref_text(E->rs, rule, line, count, &sb);
+    emit_line(E, "/* %u: %s */", id, sb.data);
     strbuf_free(&sb);
 }
 
 /* ---- node tests ---- */
 
-static void pred_dims(Emitter *E, uint32_t id, const PatPred *p)
+static const char *pred_dims(Emitter *E, uint32_t id, const PatPred *p)
 {
-    StrBuf sb = {0};
+    StrBuf sb = {0}, hint = {0};
+    strbuf_putc(&sb, '{');
     for (int i = 0; i < p->rank; i++)
         strbuf_printf(&sb, "%s%lld", i ? ", " : "", (long long)p->dims[i]);
-    emit_line(E, "static const int64_t pred%u_dims[] = {%s};", id, sb.data);
+    strbuf_putc(&sb, '}');
+    strbuf_printf(&hint, "pred%u_dims", id);
+    const char *name = emit_def(E, "int64_t", true, hint.data, sb.data);
     strbuf_free(&sb);
+    strbuf_free(&hint);
+    return name;
 }
 
 /* One PatPred initialiser, fields in declaration order. */
-static void pred_init(Emitter *E, uint32_t id, const PatPred *p)
+static void pred_init(Emitter *E, const PatPred *p, const char *dims)
 {
     StrBuf sb = {0};
     strbuf_printf(&sb, "{.kind = %s", ENUM_NAME(pred_kind_name, p->kind, PredKind));
@@ -132,37 +157,49 @@ static void pred_init(Emitter *E, uint32_t id, const PatPred *p)
     }
     if (p->rank)
         strbuf_printf(&sb, ", .rank = %d", p->rank);
-    if (p->dims && p->rank)
-        strbuf_printf(&sb, ", .dims = pred%u_dims", id);
+    if (dims)
+        strbuf_printf(&sb, ", .dims = %s", dims);
     put_str(&sb, "op", p->op);
     put_str(&sb, "key", p->key);
     put_str(&sb, "dflt", p->dflt);
-    emit_line(E, "%s}, /* %u */", sb.data, id);
+    emit_line(E, "%s},", sb.data);
     strbuf_free(&sb);
 }
 
-void emit_preds(Emitter *E)
+void emit_preds(Emitter *E, const EmitRefs *refs)
 {
     const RuleSet *rs = E->rs;
     if (!rs->npreds)
         return;
     emit_line(E, "/* ---- node tests, one per distinct test (pattern.h) ---- */");
     emit_blank(E);
+    char **dims = xcalloc(rs->npreds, sizeof *dims);
     for (uint32_t i = 0; i < rs->npreds; i++)
         if (rs->preds[i].dims && rs->preds[i].rank)
-            pred_dims(E, i, &rs->preds[i]);
+            dims[i] = xstrdup(pred_dims(E, i, &rs->preds[i]));
     emit_line(E, "static const PatPred preds[] = {");
     E->indent++;
-    for (uint32_t i = 0; i < rs->npreds; i++)
-        pred_init(E, i, &rs->preds[i]);
+    for (uint32_t i = 0; i < rs->npreds; i++) {
+        emit_ref_comment(E, i, refs->pred_first[i], refs->pred_line[i], refs->pred_count[i]);
+        pred_init(E, &rs->preds[i], dims[i]);
+        free(dims[i]);
+    }
     E->indent--;
     emit_line(E, "};");
     emit_blank(E);
+    free(dims);
 }
 
 /* ---- items ---- */
 
-static void item_init(Emitter *E, uint32_t id, const PatItem *it)
+/* The id arrays of one item: names[0] its tests, names[1] its args. */
+static void item_arrays(Emitter *E, const PatItem *it, char *names[2])
+{
+    names[0] = it->npreds ? xstrdup(emit_ids(E, it->preds, it->npreds)) : NULL;
+    names[1] = it->nargs ? xstrdup(emit_ids(E, it->args, it->nargs)) : NULL;
+}
+
+static void item_init(Emitter *E, const PatItem *it, char *const names[2])
 {
     StrBuf sb = {0};
     strbuf_printf(&sb, "{.kind = %s", ENUM_NAME(item_kind_name, it->kind, PatItemKind));
@@ -174,37 +211,35 @@ static void item_init(Emitter *E, uint32_t id, const PatItem *it)
     if (it->index)
         strbuf_printf(&sb, ", .index = %d", it->index);
     if (it->npreds)
-        strbuf_printf(&sb, ", .npreds = %d, .preds = item%u_preds", it->npreds, id);
+        strbuf_printf(&sb, ", .npreds = %d, .preds = %s", it->npreds, names[0]);
     if (it->nargs)
-        strbuf_printf(&sb, ", .nargs = %d, .args = item%u_args", it->nargs, id);
-    emit_line(E, "%s}, /* %u */", sb.data, id);
+        strbuf_printf(&sb, ", .nargs = %d, .args = %s", it->nargs, names[1]);
+    emit_line(E, "%s},", sb.data);
     strbuf_free(&sb);
 }
 
-void emit_items(Emitter *E)
+void emit_items(Emitter *E, const EmitRefs *refs)
 {
     const RuleSet *rs = E->rs;
     if (!rs->nitems)
         return;
     emit_line(E, "/* ---- shared sub-patterns (items), children before parents ---- */");
     emit_blank(E);
-    char name[48];
-    for (uint32_t i = 0; i < rs->nitems; i++) {
-        const PatItem *it = &rs->items[i];
-        snprintf(name, sizeof name, "item%u_preds", i);
-        if (it->npreds)
-            emit_ids(E, name, it->preds, it->npreds);
-        snprintf(name, sizeof name, "item%u_args", i);
-        if (it->nargs)
-            emit_ids(E, name, it->args, it->nargs);
-    }
+    char *(*names)[2] = xcalloc(rs->nitems, sizeof *names);
+    for (uint32_t i = 0; i < rs->nitems; i++)
+        item_arrays(E, &rs->items[i], names[i]);
     emit_line(E, "static const PatItem items[] = {");
     E->indent++;
-    for (uint32_t i = 0; i < rs->nitems; i++)
-        item_init(E, i, &rs->items[i]);
+    for (uint32_t i = 0; i < rs->nitems; i++) {
+        emit_ref_comment(E, i, refs->item_first[i], refs->item_line[i], refs->item_count[i]);
+        item_init(E, &rs->items[i], names[i]);
+        free(names[i][0]);
+        free(names[i][1]);
+    }
     E->indent--;
     emit_line(E, "};");
     emit_blank(E);
+    free(names);
 }
 
 /* ---- attribute values ---- */
@@ -216,23 +251,66 @@ static void addr_list(StrBuf *sb, char **names, int n)
         strbuf_printf(sb, "%s&%s", i ? ", " : "", names[i]);
 }
 
+/* Appends s to sb as identifier characters, at most max of them. */
+static void ident_part(StrBuf *sb, const char *s, size_t max)
+{
+    for (size_t n = 0; *s && n < max; s++, n++)
+        strbuf_putc(sb, isalnum((unsigned char)*s) ? *s : '_');
+}
+
+/* The name an attribute value is defined under: its content where short
+ * ("int_1", "float_1e_05", "str_NCHW"), else its kind. */
+static void value_hint(const AttrValue *v, StrBuf *sb)
+{
+    char buf[32];
+    switch (v->kind) {
+    case ATTR_INT:
+        strbuf_printf(sb, "int_%s%lld", v->i < 0 ? "neg" : "", v->i < 0 ? -(long long)v->i
+                                                                         : (long long)v->i);
+        return;
+    case ATTR_BOOL:
+        strbuf_puts(sb, v->i ? "bool_true" : "bool_false");
+        return;
+    case ATTR_FLOAT:
+        snprintf(buf, sizeof buf, "%g", v->f);
+        strbuf_puts(sb, "float_");
+        ident_part(sb, buf[0] == '-' ? buf + 1 : buf, 16);
+        if (buf[0] == '-')
+            strbuf_puts(sb, "_neg");
+        return;
+    case ATTR_STRING:
+        strbuf_puts(sb, "str_");
+        ident_part(sb, v->s ? v->s : "", 24);
+        return;
+    case ATTR_NULL:
+        strbuf_puts(sb, "none");
+        return;
+    case ATTR_LIST:
+        strbuf_puts(sb, "list");
+        return;
+    }
+    strbuf_puts(sb, "value");
+}
+
 const char *emit_attr_value(Emitter *E, const AttrValue *v)
 {
-    const char *have = emit_name_get(E, v);
-    if (have)
-        return have;
     char **items = xcalloc((size_t)v->nitems + 1, sizeof *items);
     for (int i = 0; i < v->nitems; i++)
         items[i] = xstrdup(emit_attr_value(E, v->items[i]));
-    const char *name = emit_name_new(E, v, "value");
-    StrBuf sb = {0};
+    StrBuf sb = {0}, hint = {0};
+    value_hint(v, &hint);
+    const char *list = NULL;
     if (v->nitems) {
+        strbuf_putc(&sb, '{');
         addr_list(&sb, items, v->nitems);
-        emit_line(E, "static const AttrValue *const %s_items[] = {%s};", name, sb.data);
+        strbuf_putc(&sb, '}');
+        StrBuf list_hint = {0};
+        strbuf_printf(&list_hint, "%s_items", hint.data);
+        list = emit_def(E, "AttrValue *const", true, list_hint.data, sb.data);
+        strbuf_free(&list_hint);
         sb.len = 0;
     }
-    strbuf_printf(&sb, "static const AttrValue %s = {.kind = %s", name,
-                  ENUM_NAME(attr_kind_name, v->kind, AttrKind));
+    strbuf_printf(&sb, "{.kind = %s", ENUM_NAME(attr_kind_name, v->kind, AttrKind));
     if (v->i)
         strbuf_printf(&sb, ", .i = %lld", (long long)v->i);
     if (v->f != 0 || v->kind == ATTR_FLOAT) {
@@ -242,36 +320,57 @@ const char *emit_attr_value(Emitter *E, const AttrValue *v)
     put_str(&sb, "s", v->s);
     put_str(&sb, "spelling", v->spelling);
     if (v->nitems)
-        strbuf_printf(&sb, ", .nitems = %d, .items = %s_items", v->nitems, name);
-    emit_line(E, "%s};", sb.data);
+        strbuf_printf(&sb, ", .nitems = %d, .items = %s", v->nitems, list);
+    strbuf_putc(&sb, '}');
+    const char *name = emit_def(E, "AttrValue", false, hint.data, sb.data);
     for (int i = 0; i < v->nitems; i++)
         free(items[i]);
     free(items);
     strbuf_free(&sb);
+    strbuf_free(&hint);
     return name;
 }
 
 /* ---- pattern trees ---- */
 
-static void pattern_binds(Emitter *E, const PatNode *p, const char *name)
+/* The attribute bindings of p, named by content ("binds_epsilon") as
+ * rules share them. */
+static const char *pattern_binds(Emitter *E, const PatNode *p)
 {
-    char **dflts = xcalloc((size_t)p->nbinds + 1, sizeof *dflts);
-    for (int i = 0; i < p->nbinds; i++)
-        if (p->binds[i].dflt)
-            dflts[i] = xstrdup(emit_attr_value(E, p->binds[i].dflt));
-    emit_line(E, "static const PatAttrBind %s_binds[] = {", name);
-    E->indent++;
+    StrBuf sb = {0}, hint = {0};
+    strbuf_puts(&sb, "{\n");
     for (int i = 0; i < p->nbinds; i++) {
-        StrBuf sb = {0};
+        const AttrValue *d = p->binds[i].dflt;
+        const char *dflt = d ? emit_attr_value(E, d) : NULL;
+        strbuf_puts(&sb, "{.name = ");
         emit_c_string(&sb, p->binds[i].name);
-        emit_line(E, "{.name = %s, .slot = %d, .dflt = %s%s},", sb.data, p->binds[i].slot,
-                  dflts[i] ? "&" : "", dflts[i] ? dflts[i] : "NULL");
-        strbuf_free(&sb);
-        free(dflts[i]);
+        strbuf_printf(&sb, ", .slot = %d, .dflt = %s%s},\n", p->binds[i].slot,
+                      dflt ? "&" : "", dflt ? dflt : "NULL");
     }
-    E->indent--;
-    emit_line(E, "};");
-    free(dflts);
+    strbuf_putc(&sb, '}');
+    strbuf_puts(&hint, "binds");
+    for (int i = 0; i < p->nbinds && hint.len < 32; i++) {
+        strbuf_putc(&hint, '_');
+        ident_part(&hint, p->binds[i].name ? p->binds[i].name : "", 16);
+    }
+    const char *binds = emit_def(E, "PatAttrBind", true, hint.data, sb.data);
+    strbuf_free(&sb);
+    strbuf_free(&hint);
+    return binds;
+}
+
+/* The array of the addresses of names, "static const TYPE *const". */
+static char *addr_array(Emitter *E, const char *type, const char *name, char **names, int n)
+{
+    StrBuf sb = {0}, hint = {0};
+    strbuf_putc(&sb, '{');
+    addr_list(&sb, names, n);
+    strbuf_putc(&sb, '}');
+    strbuf_printf(&hint, "%s_kids", name);
+    char *array = xstrdup(emit_def(E, type, true, hint.data, sb.data));
+    strbuf_free(&sb);
+    strbuf_free(&hint);
+    return array;
 }
 
 const char *emit_pattern(Emitter *E, const PatNode *p)
@@ -283,51 +382,52 @@ const char *emit_pattern(Emitter *E, const PatNode *p)
     for (int i = 0; i < p->nkids; i++)
         kids[i] = xstrdup(emit_pattern(E, p->kids[i]));
     const char *name = emit_name_new(E, p, "pat");
+    char *kid_array = p->nkids ? addr_array(E, "PatNode *const", name, kids, p->nkids) : NULL;
+    char *binds = p->nbinds ? xstrdup(pattern_binds(E, p)) : NULL;
     StrBuf sb = {0};
-    if (p->nkids) {
-        addr_list(&sb, kids, p->nkids);
-        emit_line(E, "static const PatNode *const %s_kids[] = {%s};", name, sb.data);
-        sb.len = 0;
-    }
-    if (p->nbinds)
-        pattern_binds(E, p, name);
     strbuf_printf(&sb, "static const PatNode %s = {.kind = %s, .item = %u, .slot = %d",
                   name, ENUM_NAME(pat_kind_name, p->kind, PatKind), p->item, p->slot);
     if (p->embed)
         strbuf_puts(&sb, ", .embed = true");
     if (p->nkids)
-        strbuf_printf(&sb, ", .nkids = %d, .kids = %s_kids", p->nkids, name);
+        strbuf_printf(&sb, ", .nkids = %d, .kids = %s", p->nkids, kid_array);
     if (p->nbinds)
-        strbuf_printf(&sb, ", .nbinds = %d, .binds = %s_binds", p->nbinds, name);
-    emit_line(E, "%s, .line = %d};", sb.data, p->line);
+        strbuf_printf(&sb, ", .nbinds = %d, .binds = %s", p->nbinds, binds);
+    emit_line(E, "%s, .line = %d, .col = %d, .last_line = %d, .last_col = %d};", sb.data,
+              p->line, p->col, p->last_line, p->last_col);
     for (int i = 0; i < p->nkids; i++)
         free(kids[i]);
     free(kids);
+    free(kid_array);
+    free(binds);
     strbuf_free(&sb);
     return name;
 }
 
-/* ---- expressions ---- */
+/* ---- expressions (only for guards and actions left to the interpreter) ---- */
 
-static void expr_attrs(Emitter *E, const PatExpr *x, const char *name, char **values)
+static const char *expr_attrs(Emitter *E, const PatExpr *x, const char *name, char **values)
 {
-    emit_line(E, "static const PatActAttr %s_attrs[] = {", name);
-    E->indent++;
+    StrBuf sb = {0}, hint = {0};
+    strbuf_puts(&sb, "{\n");
     for (int i = 0; i < x->nattrs; i++) {
         const PatActAttr *a = &x->attrs[i];
-        StrBuf sb = {0};
+        strbuf_printf(&sb, "{.src = %s, .name = ", a->src == ASRC_COPY ? "ASRC_COPY"
+                                                                        : "ASRC_EXPR");
         emit_c_string(&sb, a->name);
-        emit_line(E, "{.src = %s, .name = %s, .value = %s%s, .slot = %d},",
-                  a->src == ASRC_COPY ? "ASRC_COPY" : "ASRC_EXPR", sb.data,
-                  values[i] ? "&" : "", values[i] ? values[i] : "NULL", a->slot);
-        strbuf_free(&sb);
+        strbuf_printf(&sb, ", .value = %s%s, .slot = %d},\n", values[i] ? "&" : "",
+                      values[i] ? values[i] : "NULL", a->slot);
     }
-    E->indent--;
-    emit_line(E, "};");
+    strbuf_putc(&sb, '}');
+    strbuf_printf(&hint, "%s_attrs", name);
+    const char *attrs = emit_def(E, "PatActAttr", true, hint.data, sb.data);
+    strbuf_free(&sb);
+    strbuf_free(&hint);
+    return attrs;
 }
-
 /* The fields of an expression after kind, into sb. */
-static void expr_fields(StrBuf *sb, const PatExpr *x, const char *name, const char *attr)
+static void expr_fields(StrBuf *sb, const PatExpr *x, const char *kids, const char *attrs,
+                        const char *attr)
 {
     if (x->f != 0 || x->kind == EXPR_NUM) {
         strbuf_puts(sb, ", .f = ");
@@ -346,9 +446,9 @@ static void expr_fields(StrBuf *sb, const PatExpr *x, const char *name, const ch
     else if (x->cmp)
         strbuf_printf(sb, ", .cmp = %d", x->cmp);
     if (x->nkids)
-        strbuf_printf(sb, ", .nkids = %d, .kids = %s_kids", x->nkids, name);
+        strbuf_printf(sb, ", .nkids = %d, .kids = %s", x->nkids, kids);
     if (x->nattrs)
-        strbuf_printf(sb, ", .nattrs = %d, .attrs = %s_attrs", x->nattrs, name);
+        strbuf_printf(sb, ", .nattrs = %d, .attrs = %s", x->nattrs, attrs);
     if (attr)
         strbuf_printf(sb, ", .attr = &%s", attr);
 }
@@ -375,17 +475,12 @@ const char *emit_expr(Emitter *E, const PatExpr *x, const char *kind)
     char **kids = xcalloc((size_t)x->nkids + 1, sizeof *kids), *attr;
     char **values = expr_parts(E, x, kind, kids, &attr);
     const char *name = emit_name_new(E, x, kind);
+    char *kid_array = x->nkids ? addr_array(E, "PatExpr *const", name, kids, x->nkids) : NULL;
+    char *attrs = x->nattrs ? xstrdup(expr_attrs(E, x, name, values)) : NULL;
     StrBuf sb = {0};
-    if (x->nkids) {
-        addr_list(&sb, kids, x->nkids);
-        emit_line(E, "static const PatExpr *const %s_kids[] = {%s};", name, sb.data);
-        sb.len = 0;
-    }
-    if (x->nattrs)
-        expr_attrs(E, x, name, values);
     strbuf_printf(&sb, "static const PatExpr %s = {.kind = %s", name,
                   ENUM_NAME(expr_kind_name, x->kind, ExprKind));
-    expr_fields(&sb, x, name, attr);
+    expr_fields(&sb, x, kid_array, attrs, attr);
     emit_line(E, "%s};", sb.data);
     for (int i = 0; i < x->nkids; i++)
         free(kids[i]);
@@ -394,6 +489,8 @@ const char *emit_expr(Emitter *E, const PatExpr *x, const char *kind)
     free(kids);
     free(values);
     free(attr);
+    free(kid_array);
+    free(attrs);
     strbuf_free(&sb);
     return name;
 }

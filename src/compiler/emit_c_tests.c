@@ -93,30 +93,49 @@ static void value_test(const char *key, StrBuf *sb)
     free(items);
 }
 
-/* One test's function, "attr_testN". */
-static void emit_attr_test(Emitter *E, uint32_t id, const PatPred *p)
+/* The function deciding test p: "attr_testN" for the first test with
+ * its body, the same function for every later one (tests of different
+ * ops or attributes can compare alike).  Returns the name. */
+static const char *emit_attr_test(Emitter *E, uint32_t id, const PatPred *p,
+                                  const EmitRefs *refs)
 {
-    StrBuf test = {0}, comment = {0};
+    StrBuf test = {0}, key = {0}, comment = {0}, safe = {0}, name = {0};
     value_test(p->key, &test);
     bool dflt = p->dflt && strcmp(p->dflt, p->key) == 0;
-    strbuf_printf(&comment, "%s's %s is %s", p->op ? p->op : "the called function",
+    strbuf_printf(&test, " : %s", dflt ? "true" : "false");
+    strbuf_printf(&key, "attribute test %s", test.data); /* apart from data */
+    const char *have = strtable_get(&E->defs, key.data);
+    strbuf_printf(&comment, "test %u: %s's %s is %s", id, p->op ? p->op : "the called function",
                   p->s, p->key);
     if (p->dflt)
         strbuf_printf(&comment, " (default %s)", p->dflt);
-    StrBuf safe = {0};
     emit_comment_text(&safe, comment.data);
-    emit_line(E, "/* test %u: %s */", id, safe.data);
-    emit_line(E, "static bool attr_test%u(const AttrValue *v)", id);
-    emit_line(E, "{");
-    emit_line(E, "    return v ? %s : %s;", test.data, dflt ? "true" : "false");
-    emit_line(E, "}");
-    emit_blank(E);
+    strbuf_puts(&safe, ", in ");
+    emit_ref_text(E->rs, refs->pred_first[id], refs->pred_line[id], refs->pred_count[id],
+                  &safe);
+    if (!have) {
+        strbuf_printf(&name, "attr_test%u", id);
+        have = emit_unique(E, name.data);
+        strtable_put(&E->defs, key.data, have);
+        emit_line(E, "/* %s */", safe.data);
+        emit_line(E, "static bool %s(const AttrValue *v)", have);
+        emit_line(E, "{");
+        emit_line(E, "    return v ? %s;", test.data);
+        emit_line(E, "}");
+        emit_blank(E);
+    } else {
+        emit_line(E, "/* %s: as %s */", safe.data, have);
+        emit_blank(E);
+    }
     strbuf_free(&test);
+    strbuf_free(&key);
     strbuf_free(&comment);
     strbuf_free(&safe);
+    strbuf_free(&name);
+    return have;
 }
 
-bool emit_attr_tests(Emitter *E)
+bool emit_attr_tests(Emitter *E, const EmitRefs *refs)
 {
     const RuleSet *rs = E->rs;
     bool any = false;
@@ -126,19 +145,26 @@ bool emit_attr_tests(Emitter *E)
         return false;
     emit_line(E, "/* ---- attribute tests as C, for the labeller (RuleSet.attr_fns) ---- */");
     emit_blank(E);
+    const char **fns = xcalloc(rs->npreds, sizeof *fns);
     for (uint32_t i = 0; i < rs->npreds; i++)
         if (rs->preds[i].kind == PRED_ATTR)
-            emit_attr_test(E, i, &rs->preds[i]);
+            fns[i] = emit_attr_test(E, i, &rs->preds[i], refs);
     emit_line(E, "static const RuleAttrTestFn attr_tests[] = {");
     E->indent++;
     for (uint32_t i = 0; i < rs->npreds; i++) {
-        if (rs->preds[i].kind == PRED_ATTR)
-            emit_line(E, "attr_test%u,", i);
-        else
+        StrBuf ref = {0};
+        emit_ref_text(rs, refs->pred_first[i], refs->pred_line[i], refs->pred_count[i], &ref);
+        if (fns[i]) {
+            emit_line(E, "/* %u: %s */", i, ref.data);
+            emit_line(E, "%s,", fns[i]);
+        } else {
             emit_line(E, "NULL, /* %u: not an attribute test */", i);
+        }
+        strbuf_free(&ref);
     }
     E->indent--;
     emit_line(E, "};");
     emit_blank(E);
+    free(fns);
     return true;
 }

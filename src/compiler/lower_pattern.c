@@ -123,12 +123,20 @@ static uint32_t item_with_pred(Lowerer *L, uint32_t item, uint32_t p)
 
 /* ---- pattern nodes ---- */
 
+static void set_range(PatNode *p, const AstNode *ast)
+{
+    p->line = ast->range.first_line;
+    p->col = ast->range.first_column;
+    p->last_line = ast->range.last_line;
+    p->last_col = ast->range.last_column;
+}
+
 static PatNode *new_pat(Lowerer *L, PatKind kind, const AstNode *ast)
 {
     PatNode *p = arena_alloc(L->arena, sizeof *p);
     p->kind = kind;
     p->slot = -1;
-    p->line = ast->range.first_line;
+    set_range(p, ast);
     return p;
 }
 
@@ -404,6 +412,7 @@ static PatNode *constrain(Lowerer *L, const AstNode *ast)
         return NULL;
     PatPred pr = constraint_pred(L, ast);
     p->item = item_with_pred(L, p->item, add_pred(L, &pr));
+    set_range(p, ast);
     if (pr.kind == PRED_IS_CONST && p->kind == PAT_ANY)
         p->embed = true;
     return p;

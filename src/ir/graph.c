@@ -36,6 +36,7 @@ void graph_free(Graph *g)
     interner_free(g->strings);
     arena_free(g->arena);
     free(g->nodes);
+    free(g->pos);
     free(g->params);
     free(g->typedefs);
     free(g->types);
@@ -123,6 +124,25 @@ const Type *node_type(const Node *n) { return n->type; }
 bool node_type_declared(const Node *n) { return n->type_declared; }
 const char *node_annotation(const Node *n) { return n->annot; }
 Node *node_scope(const Node *n) { return n->scope; }
+int node_line(const Graph *g, const Node *n)
+{
+    return n->id < g->npos ? g->pos[n->id].line : 0;
+}
+
+int node_col(const Graph *g, const Node *n)
+{
+    return n->id < g->npos ? g->pos[n->id].col : 0;
+}
+
+void graph_set_pos(Graph *g, Node *n, int line, int col)
+{
+    if (n->id >= g->npos) {
+        size_t old = g->npos;
+        xgrow((void **)&g->pos, &g->npos, (size_t)n->id + 1, sizeof *g->pos);
+        memset(g->pos + old, 0, (g->npos - old) * sizeof *g->pos);
+    }
+    g->pos[n->id] = (SrcPos){line, col};
+}
 
 const char *node_op(const Node *n)
 {

@@ -149,6 +149,13 @@ bool node_type_declared(const Node *n);
  * ("/ * ty=float32 * /", with the comment markers), or NULL; nodes created
  * by edits have none. */
 const char *node_annotation(const Node *n);
+/* Where the model file wrote the node (1-based line and column of its op
+ * name, variable, constant, '(' of a tuple, or index of an element
+ * access); 0 for a node a rewrite built.  A node keeps its position
+ * through rewriting, and a copy (a partition's body) takes its
+ * original's. */
+int node_line(const Graph *g, const Node *n);
+int node_col(const Graph *g, const Node *n);
 
 /* ---- the graph ---- */
 
@@ -188,6 +195,7 @@ void graph_set_type(Graph *g, Node *n, const Type *type);
 /* Sets a NODE_VAR's declared type (printed as "%x: T"). */
 void graph_declare_type(Graph *g, Node *var, const Type *type);
 void graph_set_annotation(Graph *g, Node *n, const char *text);
+void graph_set_pos(Graph *g, Node *n, int line, int col);
 void graph_set_ret_type(Graph *g, Node *fn, const Type *type);
 /* Puts n in function fn's scope (NULL: @main's), for nodes an edit
  * creates inside a function body after graph_add_func (note [function

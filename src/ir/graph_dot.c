@@ -1,6 +1,7 @@
 /* graph_dot.c - Graphviz output for graphs (graph_dot.h). */
 #include "graph_dot.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -17,7 +18,15 @@ typedef struct Viz {
     FILE *out;           /* dot text goes here */
     uint32_t *temps;     /* printer's temp numbers, by node id */
     StrBuf *marks;       /* per node id: highlight labels, "\n"-joined */
+    const char **colors; /* per node id: fill colour of its first mark */
+    const uint8_t *keep; /* per node id: drawn; NULL: every node */
+    const char *model;   /* the model file, for positions, or NULL */
 } Viz;
+
+static bool kept(const Viz *v, const Node *n)
+{
+    return !v->keep || v->keep[node_id(n)];
+}
 
 /* A dot string: quotes and backslashes escaped, newlines as \n. */
 static void put_quoted(FILE *out, const char *s)
@@ -60,6 +69,8 @@ static void node_label(const Viz *v, const Node *n, StrBuf *sb)
         if (a->value->kind == ATTR_STRING && node_kind(n) == NODE_FUNC)
             strbuf_printf(sb, "\n%s=%s", a->name, a->value->s);
     }
+    if (v->model && node_line(v->g, n))
+        strbuf_printf(sb, "\n%s:%d:%d", v->model, node_line(v->g, n), node_col(v->g, n));
     if (node_type(n) && node_kind(n) != NODE_CONST)
         strbuf_printf(sb, "\n%s", node_type(n)->text);
     if (v->marks[id].len)
@@ -93,7 +104,8 @@ static void put_node(const Viz *v, const Node *n)
         fprintf(v->out, ", style=\"%s%s\"", fn_call ? "rounded" : "",
                 marked ? (fn_call ? ",filled,bold" : "filled,bold") : "");
     if (marked)
-        fputs(", fillcolor=\"#ffd27f\"", v->out);
+        fprintf(v->out, ", fillcolor=\"%s\"",
+                v->colors[node_id(n)] ? v->colors[node_id(n)] : "#ffd27f");
     fputs(", label=", v->out);
     put_quoted(v->out, label.data);
     fputs("];", v->out);
@@ -104,16 +116,20 @@ static void put_node(const Viz *v, const Node *n)
  * callee dashed, a function's body result dotted. */
 static void put_edges(const Viz *v, const Node *n)
 {
+    if (!kept(v, n))
+        return;
     for (int i = 0; i < node_nargs(n); i++) {
+        if (!kept(v, node_arg(n, i)))
+            continue;
         fprintf(v->out, "  n%u -> n%u", node_id(node_arg(n, i)), node_id(n));
         if (node_nargs(n) > 1)
             fprintf(v->out, " [label=\"%d\"]", i);
         fputs(";\n", v->out);
     }
-    if (node_callee(n))
+    if (node_callee(n) && kept(v, node_callee(n)))
         fprintf(v->out, "  n%u -> n%u [style=dashed];\n",
                 node_id(node_callee(n)), node_id(n));
-    if (node_kind(n) == NODE_FUNC && node_body(n))
+    if (node_kind(n) == NODE_FUNC && node_body(n) && kept(v, node_body(n)))
         fprintf(v->out, "  n%u -> n%u [style=dotted];\n",
                 node_id(node_body(n)), node_id(n));
 }
@@ -135,6 +151,8 @@ static void put_nodes(const Viz *v, Node **order, uint32_t count)
     const Node **chain = NULL;
     size_t cap = 0;
     for (uint32_t i = 0; i < count; i++) {
+        if (!kept(v, order[i]))
+            continue;
         size_t depth = 0;
         for (const Node *s = drawn_scope(order[i]); s; s = drawn_scope(s)) {
             xgrow((void **)&chain, &cap, depth + 1, sizeof(Node *));
@@ -161,6 +179,8 @@ static void collect_marks(Viz *v, const VizHighlight *h, size_t n)
                 continue;
             if (v->marks[id].len)
                 strbuf_puts(&v->marks[id], ", ");
+            else
+                v->colors[id] = h[i].color;
             strbuf_puts(&v->marks[id], h[i].label ? h[i].label : "match");
         }
 }
@@ -168,8 +188,15 @@ static void collect_marks(Viz *v, const VizHighlight *h, size_t n)
 /* The header, every node (clustered by function), then every edge. */
 void viz_write(const Graph *g, const VizHighlight *highlights, size_t n, FILE *out)
 {
+    viz_write_some(g, highlights, n, NULL, NULL, out);
+}
+
+void viz_write_some(const Graph *g, const VizHighlight *highlights, size_t n,
+                    const uint8_t *keep, const char *model, FILE *out)
+{
     uint32_t count = graph_node_count(g);
-    Viz v = {g, out, relay_temp_numbers(g), xcalloc(count ? count : 1, sizeof(StrBuf))};
+    Viz v = {g, out, relay_temp_numbers(g), xcalloc(count ? count : 1, sizeof(StrBuf)),
+             xcalloc(count ? count : 1, sizeof(const char *)), keep, model};
     collect_marks(&v, highlights, n);
     Node **order = xmalloc((count ? count : 1) * sizeof(Node *));
     uint32_t len = graph_topo_order(g, order);
@@ -183,16 +210,19 @@ void viz_write(const Graph *g, const VizHighlight *highlights, size_t n, FILE *o
     for (uint32_t i = 0; i < count; i++)
         strbuf_free(&v.marks[i]);
     free(v.marks);
+    free(v.colors);
     free(v.temps);
     free(order);
 }
 
-/* Child side of viz_render_svg: dot reads the pipe, writes fd out. */
-static void exec_dot(int in, int out, const char *dot)
+/* Child side of viz_render: dot reads the pipe, writes fd out. */
+static void exec_dot(int in, int out, const char *dot, const char *format)
 {
+    char flag[16];
+    snprintf(flag, sizeof flag, "-T%s", format);
     if (dup2(in, 0) < 0 || dup2(out, 1) < 0)
         _exit(126);
-    execlp(dot, dot, "-Tsvg", (char *)NULL);
+    execlp(dot, dot, flag, (char *)NULL);
     _exit(127);
 }
 
@@ -210,9 +240,10 @@ static void write_all(int fd, const char *text, size_t len)
     }
 }
 
-/* Runs "dot -Tsvg" with text on its input and out as its output;
+/* Runs "dot -TFORMAT" with text on its input and out as its output;
  * returns its wait status, or -1 when it could not be started. */
-static int run_dot(const char *dot, const char *text, size_t len, FILE *out)
+static int run_dot(const char *dot, const char *format, const char *text, size_t len,
+                   FILE *out)
 {
     int fds[2];
     fflush(out);
@@ -221,7 +252,7 @@ static int run_dot(const char *dot, const char *text, size_t len, FILE *out)
     pid_t pid = fork();
     if (pid == 0) {
         close(fds[1]);
-        exec_dot(fds[0], fileno(out), dot);
+        exec_dot(fds[0], fileno(out), dot, format);
     }
     close(fds[0]);
     void (*old)(int) = signal(SIGPIPE, SIG_IGN);
@@ -236,21 +267,24 @@ static int run_dot(const char *dot, const char *text, size_t len, FILE *out)
 }
 
 /* Runs dot and turns its exit status into one clear message. */
-bool viz_render_svg(const char *dot_text, size_t len, FILE *out)
+bool viz_render(const char *dot_text, size_t len, const char *format, FILE *out)
 {
     const char *dot = getenv("GRAFT_DOT") ? getenv("GRAFT_DOT") : "dot";
-    int status = run_dot(dot, dot_text, len, out);
+    int status = run_dot(dot, format, dot_text, len, out);
+    char upper[8] = "";
+    for (size_t i = 0; format[i] && i + 1 < sizeof upper; i++)
+        upper[i] = (char)toupper((unsigned char)format[i]);
     if (status < 0) {
         fprintf(stderr, "graft viz: cannot run '%s': %s\n", dot, strerror(errno));
         return false;
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-        fprintf(stderr, "graft viz: Graphviz's '%s' is not installed, so SVG "
-                        "cannot be made; write dot text instead (-o FILE.dot)\n", dot);
+        fprintf(stderr, "graft viz: Graphviz's '%s' is not installed, so %s "
+                        "cannot be made; write dot text instead (-o FILE.dot)\n", dot, upper);
         return false;
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        fprintf(stderr, "graft viz: '%s -Tsvg' failed\n", dot);
+        fprintf(stderr, "graft viz: '%s -T%s' failed\n", dot, format);
         return false;
     }
     return true;

@@ -23,14 +23,23 @@ typedef struct VizHighlight {
     const uint32_t *nodes; /* node ids in the match */
     size_t nnodes;         /* entries in nodes */
     const char *label;     /* shown on each of them, e.g. "bn #2" */
+    const char *color;     /* fill colour ("#b7e4a0"), or NULL for the
+                              default; a node's first highlight sets it */
 } VizHighlight;
 
 /* Writes g as a dot digraph; highlights may be NULL when n is 0. */
 void viz_write(const Graph *g, const VizHighlight *highlights, size_t n, FILE *out);
+/* The same, drawing only the nodes whose keep[id] is set (keep NULL: all)
+ * and the edges between them (graft viz --at NODE --radius K); with model
+ * (the model file's name, or NULL) each label shows its node's position
+ * in it, "model.relay:5:8" (note [node names] in node_label.h). */
+void viz_write_some(const Graph *g, const VizHighlight *highlights, size_t n,
+                    const uint8_t *keep, const char *model, FILE *out);
 
-/* Runs Graphviz's dot (or $GRAFT_DOT) on dot_text, writing SVG to out.
- * Returns false after printing "graft viz: ..." to stderr when dot is not
+/* Runs Graphviz's dot (or $GRAFT_DOT) on dot_text with -Tformat ("svg",
+ * "png", "pdf"), writing the result to out's file descriptor.  Returns
+ * false after printing "graft viz: ..." to stderr when dot is not
  * installed or fails. */
-bool viz_render_svg(const char *dot_text, size_t len, FILE *out);
+bool viz_render(const char *dot_text, size_t len, const char *format, FILE *out);
 
 #endif

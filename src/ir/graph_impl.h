@@ -62,8 +62,17 @@ typedef struct TypeSlot {
     const Type *type;  /* parsed from it */
 } TypeSlot;
 
+/* A node's position in the model file, 1-based. */
+typedef struct SrcPos {
+    int32_t line, col;
+} SrcPos;
+
 struct Graph {
     Arena *arena;          /* owns nodes, uses, attrs, types, strings */
+    SrcPos *pos;           /* per node id: where the model file wrote it
+                              (a side table, note [node size]); entries
+                              past npos and {0, 0} mean "built" */
+    size_t npos;           /* entries allocated in pos */
     Interner *strings;     /* interned names in arena */
     const char *last_interned; /* the string graph_intern returned last */
     Node **nodes;          /* all nodes by id (malloc'd table) */

@@ -111,6 +111,10 @@ typedef struct RelayParser {
 
 /* ---- actions (relay_load.c) ---- */
 
+/* Gives n (when not NULL and not yet placed) the position loc starts at,
+ * for explanations and diagnostics that name model nodes; returns n. */
+Node *load_at(RelayParser *ps, Node *n, SrcRange loc);
+
 const char *load_text(RelayParser *ps, RelayText t);
 /* The token's bytes interned in the graph. */
 const char *load_intern(RelayParser *ps, RelayText t);

@@ -157,6 +157,13 @@ static void annotate(RelayParser *ps, Node *n, const char *text, size_t len)
     free(annot);
 }
 
+Node *load_at(RelayParser *ps, Node *n, SrcRange loc)
+{
+    if (n && !node_line(ps->g, n))
+        graph_set_pos(ps->g, n, loc.first_line, loc.first_column);
+    return n;
+}
+
 /* param -> LOCAL [':' type] [ANNOT]: @main's at depth 0, else a fn's. */
 Node *load_param(RelayParser *ps, RelayText name, const Type *type,
                  RelayText *annot, SrcRange loc)
@@ -164,6 +171,7 @@ Node *load_param(RelayParser *ps, RelayText name, const Type *type,
     const char *s = graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1);
     Node *v = ps->depth == 0 ? graph_add_param(ps->g, s, type)
                              : graph_add_fn_param(ps->g, s, type);
+    load_at(ps, v, loc);
     if (annot)
         annotate(ps, v, load_text(ps, *annot), annot->len);
     return define(ps, name, v, loc) ? v : NULL;
@@ -195,7 +203,7 @@ static Node *dotted_getitem(RelayParser *ps, RelayText name, SrcRange loc)
     Symbol *sym = lookup(ps, symbol_key(ps, base, loc));
     if (!sym)
         return NULL;
-    return graph_add_getitem(ps->g, sym->node, atoi(s + dot));
+    return load_at(ps, graph_add_getitem(ps->g, sym->node, atoi(s + dot)), loc);
 }
 
 /* After "'%3' is not defined": when a line further down starts with
@@ -294,7 +302,7 @@ Node *load_const(RelayParser *ps, RelayText t, SrcRange loc)
     }
     Node *n = graph_add_const(ps->g, spelling, value, dtype);
     free(spelling);
-    return n;
+    return load_at(ps, n, loc);
 }
 
 /* Operands and attributes listed from mark (popped), in the parser's
@@ -343,7 +351,7 @@ Node *load_fn_call(RelayParser *ps, Node *callee, size_t mark, SrcRange loc)
     else if (nattrs)
         diag_error(ps->diag, ps->src, loc, "a call of a function takes no attributes");
     else
-        n = graph_add_fn_call(ps->g, callee, args, nargs);
+        n = load_at(ps, graph_add_fn_call(ps->g, callee, args, nargs), loc);
     return n;
 }
 
@@ -372,7 +380,7 @@ Node *load_getitem(RelayParser *ps, Node *tuple, RelayText index, SrcRange loc)
         diag_error(ps->diag, ps->src, loc, "invalid tuple index");
         return NULL;
     }
-    return graph_add_getitem(ps->g, tuple, (int)i);
+    return load_at(ps, graph_add_getitem(ps->g, tuple, (int)i), loc);
 }
 
 /* fn -> "fn" '(' params attrs ')' [-> type] '{' body '}'; closes the scope

@@ -21,7 +21,51 @@ Engine *engine_new(const RuleSet *rs, Graph *g, const EngineOptions *opts)
     e->m = matcher_new(e->labels, g);
     matcher_set_max_steps(e->m, e->limits->match_steps);
     stats_init(&e->stats, rs->nrules);
+    if (e->opts.trace || e->opts.refusals) {
+        e->names = xmalloc(sizeof *e->names);
+        node_labels_init(e->names, g, e->opts.model);
+    }
     return e;
+}
+
+void engine_node_name(const Engine *e, const Node *n, StrBuf *out)
+{
+    if (e->names)
+        node_label_at(e->names, n, out);
+    else
+        strbuf_printf(out, "#%u", node_id(n));
+    if (e->names && node_line(e->g, n))
+        return;
+    switch (node_kind(n)) { /* built: say what it is */
+    case NODE_CALL: strbuf_printf(out, " %s", node_op(n) ? node_op(n) : "call"); break;
+    case NODE_TUPLE: strbuf_puts(out, " tuple"); break;
+    case NODE_GETITEM: strbuf_printf(out, " .%d", node_index(n)); break;
+    case NODE_FUNC: strbuf_puts(out, " fn"); break;
+    default: break;
+    }
+}
+
+/* note [refusal lines]: --stats lists the first refusals with their
+ * nodes, after the table; the rest are counted. */
+enum { MAX_REFUSAL_LINES = 50 };
+
+void engine_refusal(Engine *e, uint32_t r, const char *why, const Node *root,
+                    const Node *a, const char *rel, const Node *b)
+{
+    if (!e->opts.refusals)
+        return;
+    if (e->stats.nrefusals++ >= MAX_REFUSAL_LINES)
+        return;
+    StrBuf *sb = &e->stats.refusals;
+    strbuf_printf(sb, "refused: %s: %s at ", why, e->rs->rules[r].name);
+    engine_node_name(e, root, sb);
+    if (a) {
+        strbuf_puts(sb, ": ");
+        engine_node_name(e, a, sb);
+        strbuf_printf(sb, " %s ", rel);
+        engine_node_name(e, b, sb);
+    }
+    strbuf_putc(sb, '\n');
 }
 
 void engine_free(Engine *e)
@@ -29,6 +73,9 @@ void engine_free(Engine *e)
     if (!e)
         return;
     matcher_free(e->m);
+    if (e->names)
+        node_labels_free(e->names);
+    free(e->names);
     labels_free(e->labels);
     automaton_free(e->a);
     stats_free(&e->stats);
@@ -169,10 +216,51 @@ bool engine_postdominates(Engine *e, const Node *root, const Node *u)
     return !escapes;
 }
 
+/* The interior-use rule (DESIGN.md): a matched node other than the root
+ * and the leaves may have users outside the match only when the root
+ * post-dominates them.  Patterns are small: membership is a scan. */
+bool engine_interior_escapes(Engine *e, Node *root, const MatchPair *pairs,
+                             uint32_t npairs)
+{
+    Node *interior, *user;
+    return engine_interior_escape(e, root, pairs, npairs, &interior, &user);
+}
+
+bool engine_interior_escape(Engine *e, Node *root, const MatchPair *pairs, uint32_t npairs,
+                            Node **interior, Node **outside)
+{
+    *interior = *outside = NULL;
+    for (uint32_t i = 0; i < npairs; i++) {
+        Node *x = pairs[i].node;
+        if (pairs[i].pat->kind == PAT_ANY || x == root)
+            continue;
+        for (const Use *u = node_first_use(x); u; u = use_next(u)) {
+            Node *user = use_user(u);
+            bool inside = false;
+            for (uint32_t j = 0; j < npairs && !inside; j++)
+                inside = pairs[j].node == user && pairs[j].pat->kind != PAT_ANY;
+            if (!inside && !engine_postdominates(e, root, user)) {
+                *interior = x;
+                *outside = user;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 /* Labels the graph, then verifies every rule the state accepts at every
  * node, in topological order, reporting each match in file order of the
  * rules.  Labelling may take another order (note [label order]); the walk
  * goes by ids and reads only the nodes that have a rule to verify. */
+void engine_label_all(Engine *e)
+{
+    uint32_t *ids = xmalloc(((size_t)graph_node_count(e->g) + 1) * sizeof *ids);
+    uint32_t n = graph_topo_ids(e->g, ids);
+    labels_topo(e->labels, ids, n);
+    free(ids);
+}
+
 void engine_matches(Engine *e, MatchVisitor fn, void *ctx)
 {
     uint32_t *ids = xmalloc(((size_t)graph_node_count(e->g) + 1) * sizeof *ids);

@@ -34,6 +34,10 @@ typedef struct EngineOptions {
     FILE *trace;           /* each rewrite and group as it happens, or NULL */
     const Limits *limits;  /* match-steps, rewrites, round-factor; NULL:
                               limit_defaults */
+    const char *model;     /* the model file's name, for node positions in
+                              the trace and refusals (note [node names]) */
+    bool refusals;         /* keep a line per refusal with its nodes in
+                              the statistics (Stats.refusals) */
 } EngineOptions;
 
 typedef struct Engine Engine;
@@ -53,6 +57,33 @@ bool engine_run(Engine *e, Diag *d);
  * order (operands first), rules in file order at each node. */
 typedef void (*MatchVisitor)(void *ctx, uint32_t rule, Node *root, const Binding *b);
 void engine_matches(Engine *e, MatchVisitor fn, void *ctx);
+
+/* ---- graft explain (engine_explain.c, note [explain mode]) ---- */
+
+typedef struct Explainer Explainer;
+
+/* An explainer of e's rules on e's graph, writing to out; model is the
+ * model's text (for notes with its lines), or NULL. */
+Explainer *explainer_new(Engine *e, const Source *model, FILE *out);
+void explainer_free(Explainer *x);
+/* The node named text (note [node names] in node_label.h), or NULL. */
+Node *explainer_find(const Explainer *x, const char *text);
+/* Says whether rule r matches with root as root and why not, or why a
+ * match would not be applied; true when it matches. */
+bool explainer_at(Explainer *x, uint32_t r, Node *root);
+/* The n best partial matches of rule r in the graph, deepest first, one
+ * line each. */
+void explainer_near(Explainer *x, uint32_t r, uint32_t n);
+/* The nodes of rule r's try at root for a picture (graft viz --explain):
+ * those its pattern parts matched (a match, or the deepest partial match
+ * and the parts the failure analysis passed), malloc'd into *ids, and the
+ * node that failed (NULL on a match).  True on a match. */
+bool explainer_parts(Explainer *x, uint32_t r, Node *root, uint32_t **ids, uint32_t *n,
+                     Node **failed);
+/* For every node and rule: whether explainer_at's verdict is where
+ * engine_matches reports a match.  Prints a summary line (and every
+ * disagreement); returns the number of disagreements. */
+uint64_t explainer_check_all(Explainer *x);
 
 const Stats *engine_stats(const Engine *e);
 const Automaton *engine_automaton(const Engine *e);

@@ -4,6 +4,7 @@
 #define GRAFT_ENGINE_IMPL_H
 
 #include "engine.h"
+#include "node_label.h"
 
 struct Engine {
     const RuleSet *rs;     /* the rules, borrowed */
@@ -25,7 +26,17 @@ struct Engine {
     uint32_t stamp;        /* current stamp */
     Node **order;          /* scratch: topological order */
     size_t norder;         /* entries allocated in order */
+    NodeLabels *names;     /* the loaded model's node names, for the trace
+                              and refusals; NULL when neither is asked */
 };
+
+/* Appends n's name (note [node names]) as the trace and refusals give
+ * it: "%5 (model.relay:6:8)"; a node a rewrite built, "#17 nn.relu". */
+void engine_node_name(const Engine *e, const Node *n, StrBuf *out);
+/* Keeps a refusal of rule r at root for the statistics when asked
+ * (EngineOptions.refusals): "WHY: RULE at ROOT[: A REL B]". */
+void engine_refusal(Engine *e, uint32_t r, const char *why, const Node *root,
+                    const Node *a, const char *rel, const Node *b);
 
 /* The live nodes in topological order (into e->order); returns the count. */
 uint32_t engine_order(Engine *e);
@@ -34,6 +45,16 @@ uint32_t engine_new_stamp(Engine *e);
 /* True when every path from u to the graph's output (or to the result of
  * u's function) passes through root. */
 bool engine_postdominates(Engine *e, const Node *root, const Node *u);
+/* Whether a matched node (other than the root and the leaves) has a user
+ * outside the match that the root does not post-dominate. */
+bool engine_interior_escapes(Engine *e, Node *root, const MatchPair *pairs,
+                             uint32_t npairs);
+/* The same, naming the first interior node and its outside user (NULL
+ * when none escapes). */
+bool engine_interior_escape(Engine *e, Node *root, const MatchPair *pairs, uint32_t npairs,
+                            Node **interior, Node **user);
+/* Labels every node (operands first), as engine_matches does. */
+void engine_label_all(Engine *e);
 double engine_now(void);
 /* Relabels the nodes created since *upto and those whose operands' states
  * changed (note [partition relabelling]); e->order holds the n live nodes
@@ -42,6 +63,26 @@ void engine_relabel_changed(Engine *e, uint32_t n, uint32_t *upto);
 /* The rules of one kind, best first: priority, then file order; returns
  * how many were put in order. */
 uint32_t engine_rules_best_first(const Engine *e, ActionKind kind, uint32_t *order);
+
+/* What a partition pass makes of a root (graft explain); group.c records
+ * it for the watched root. */
+typedef enum PartFate {
+    PART_UNTRIED,     /* no candidate: a leaf, or the rule does not match */
+    PART_KEPT,        /* a group */
+    PART_OVERLAP,     /* dropped: region node a is in the group rooted at b */
+    PART_INTERIOR,    /* dropped: interior node a is used by b outside */
+    PART_CLAIMED,     /* inside the group rooted at a already */
+    PART_PARTITIONED, /* inside a function partitioned before */
+} PartFate;
+
+typedef struct PartVerdict {
+    PartFate fate;
+    Node *a, *b;      /* as PartFate says */
+} PartVerdict;
+
+/* The candidate phase of rule's partition pass over the graph as it is,
+ * nothing applied: what becomes of root (partition.c). */
+void engine_partition_verdict(Engine *e, uint32_t rule, const Node *root, PartVerdict *v);
 
 /* rewrite_build.c: builds the action of rule r for bindings b, replacing
  * root; new nodes are labelled. */

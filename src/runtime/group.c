@@ -85,6 +85,7 @@ void grouper_free(Grouper *gp)
 {
     free(gp->named);
     free(gp->claim);
+    free(gp->owner);
     free(gp->inreg);
     free(gp->region);
 }
@@ -99,8 +100,11 @@ static void grouper_grow(Grouper *gp)
     size_t old = gp->size, size = old;
     xgrow((void **)&gp->claim, &size, count, sizeof *gp->claim);
     size = old;
+    xgrow((void **)&gp->owner, &size, count, sizeof *gp->owner);
+    size = old;
     xgrow((void **)&gp->inreg, &size, count, sizeof *gp->inreg);
     memset(gp->claim + old, 0, (size - old) * sizeof *gp->claim);
+    memset(gp->owner + old, 0, (size - old) * sizeof *gp->owner);
     memset(gp->inreg + old, 0, (size - old) * sizeof *gp->inreg);
     gp->size = size;
 }
@@ -129,6 +133,17 @@ void grouper_begin(Grouper *gp, uint32_t rule)
 bool grouper_claimed(const Grouper *gp, const Node *n)
 {
     return node_id(n) < gp->size && gp->claim[node_id(n)] == gp->pass;
+}
+
+Node *grouper_owner(const Grouper *gp, const Node *n)
+{
+    return gp->owner[node_id(n)];
+}
+
+void grouper_verdict(Grouper *gp, const Node *root, PartFate fate, Node *a, Node *b)
+{
+    if (gp->verdict && root == gp->watch)
+        *gp->verdict = (PartVerdict){fate, a, b};
 }
 
 /* ---- inputs ---- */
@@ -230,17 +245,18 @@ static bool shared_kind(const Node *n)
     return node_kind(n) == NODE_CONST || node_kind(n) == NODE_FUNC;
 }
 
-static bool overlaps(const Grouper *gp)
+/* The first region node a group kept earlier claimed, or NULL. */
+static Node *overlaps(const Grouper *gp)
 {
     for (size_t i = 0; i < gp->nregion; i++)
         if (!shared_kind(gp->region[i]) && grouper_claimed(gp, gp->region[i]))
-            return true;
-    return false;
+            return gp->region[i];
+    return NULL;
 }
 
 /* An interior node used outside the region where the root does not
- * post-dominate the use. */
-static bool interior_escapes(Grouper *gp, const Group *gr)
+ * post-dominate the use: returns it, with the user in *outside. */
+static Node *interior_escapes(Grouper *gp, const Group *gr, Node **outside)
 {
     for (size_t i = 0; i < gp->nregion; i++) {
         Node *x = gp->region[i];
@@ -249,11 +265,13 @@ static bool interior_escapes(Grouper *gp, const Group *gr)
         for (const Use *u = node_first_use(x); u; u = use_next(u)) {
             Node *user = use_user(u);
             if (gp->inreg[node_id(user)] != gp->stamp &&
-                !engine_postdominates(gp->e, gr->root, user))
-                return true;
+                !engine_postdominates(gp->e, gr->root, user)) {
+                *outside = user;
+                return x;
+            }
         }
     }
-    return false;
+    return NULL;
 }
 
 /* ---- one candidate ---- */
@@ -273,6 +291,7 @@ static bool candidate(Grouper *gp, Node *root, bool leaf_ok, Group *gr)
     collect_inputs(gp, gr);
     if (group_is_input(gr, root)) { /* a bare leaf pattern: nothing to group */
         if (leaf_ok) {
+            grouper_verdict(gp, root, PART_KEPT, NULL, NULL);
             gr->number = gp->counter++;
             gp->nregion = 0;
             return true;
@@ -282,18 +301,27 @@ static bool candidate(Grouper *gp, Node *root, bool leaf_ok, Group *gr)
     }
     gr->number = gp->counter++;
     collect_region(gp, gr);
-    if (overlaps(gp)) {
+    Node *x, *user = NULL;
+    if ((x = overlaps(gp))) {
         st->overlap++;
+        grouper_verdict(gp, root, PART_OVERLAP, x, grouper_owner(gp, x));
+        engine_refusal(gp->e, gp->rule, "overlap", root, x, "is in the group of",
+                       grouper_owner(gp, x));
         group_free(gr);
         return false;
     }
-    if (interior_escapes(gp, gr)) {
+    if ((x = interior_escapes(gp, gr, &user))) {
         st->interior++;
+        grouper_verdict(gp, root, PART_INTERIOR, x, user);
+        engine_refusal(gp->e, gp->rule, "interior-use", root, x, "is used outside by", user);
         group_free(gr);
         return false;
     }
-    for (size_t i = 0; i < gp->nregion; i++)
+    grouper_verdict(gp, root, PART_KEPT, NULL, NULL);
+    for (size_t i = 0; i < gp->nregion; i++) {
         gp->claim[node_id(gp->region[i])] = gp->pass;
+        gp->owner[node_id(gp->region[i])] = root;
+    }
     return true;
 }
 

@@ -33,6 +33,8 @@ typedef struct Grouper {
     bool *named;      /* per variable slot of the rule: some non-leaf
                          pattern node binds it (s@exp(x)) */
     uint32_t *claim;  /* per node id: the pass that claimed it */
+    Node **owner;     /* per node id: the root of the group that claimed
+                         it (read only where claim is current) */
     uint32_t *inreg;  /* per node id: region stamp */
     size_t size;      /* entries in claim and inreg */
     uint32_t pass;    /* current pass stamp */
@@ -40,6 +42,8 @@ typedef struct Grouper {
     uint32_t counter; /* candidate groups in this pass */
     Node **region;    /* the region of the last candidate */
     size_t nregion, cregion;
+    const Node *watch;    /* graft explain: the root whose fate to record */
+    PartVerdict *verdict; /* where to record it, or NULL */
 } Grouper;
 
 void grouper_init(Grouper *gp, Engine *e);
@@ -47,6 +51,11 @@ void grouper_free(Grouper *gp);
 /* Starts a pass of rule: nothing claimed, group numbers from 0. */
 void grouper_begin(Grouper *gp, uint32_t rule);
 bool grouper_claimed(const Grouper *gp, const Node *n);
+/* The root of the group that claimed n in this pass (n claimed). */
+Node *grouper_owner(const Grouper *gp, const Node *n);
+/* graft explain: records what becomes of root when it is the watched
+ * one (gp->watch). */
+void grouper_verdict(Grouper *gp, const Node *root, PartFate fate, Node *a, Node *b);
 /* Verifies the pass's rule at root and makes the candidate group; true
  * when it is kept (its region claimed, *out filled).  A pattern that is a
  * bare leaf groups nothing: kept with an empty region when leaf_ok

@@ -21,6 +21,8 @@
 
 enum { NIL = UINT32_MAX };
 
+static bool record(Matcher *m, MatchFailKind kind, const PatNode *p, Node *n);
+
 typedef struct Goal {
     const PatNode *pat; /* what to match */
     Node *node;         /* where */
@@ -65,6 +67,8 @@ struct Matcher {
     size_t cwalk;        /* entries allocated in walk */
     uint64_t steps;      /* steps of the current try */
     uint64_t max_steps;  /* steps a try may take */
+    MatchFailure *rec;   /* explain mode: the deepest failure, or NULL */
+    uint32_t nslots;     /* slots of the current rule */
 };
 
 Matcher *matcher_new(Labels *labels, const Graph *g)
@@ -113,6 +117,21 @@ const MatchPair *matcher_pairs(const Matcher *m, uint32_t *n)
 static bool has(const Matcher *m, const Node *n, uint32_t item)
 {
     return automaton_state_has(m->a, labels_state(m->labels, n), item);
+}
+
+const RuleSet *matcher_ruleset(const Matcher *m)
+{
+    return m->rs;
+}
+
+const Graph *matcher_graph(const Matcher *m)
+{
+    return m->g;
+}
+
+bool matcher_node_has(const Matcher *m, const Node *n, uint32_t item)
+{
+    return has(m, n, item);
 }
 
 static uint32_t goal(Matcher *m, const PatNode *p, Node *n, bool nobind, uint32_t next)
@@ -165,8 +184,11 @@ static bool bind_all(Matcher *m, const PatNode *p, Node *n)
 {
     if (p->slot >= 0) {
         Binding *b = &m->b[p->slot];
-        if (b->node && b->node != n)
+        if (b->node && b->node != n) {
+            if (record(m, MFAIL_REBIND, p, n))
+                m->rec->other = b->node;
             return false;
+        }
         if (!b->node)
             bind(m, p->slot, n, NULL);
     }
@@ -177,8 +199,14 @@ static bool bind_all(Matcher *m, const PatNode *p, Node *n)
             v = ab->dflt;
         Binding *b = &m->b[ab->slot];
         if (b->attr || b->node) {
-            if (!same_attr(m, b->attr, v))
+            if (!same_attr(m, b->attr, v)) {
+                if (record(m, MFAIL_ATTR, p, n)) {
+                    m->rec->bind = i;
+                    m->rec->had = b->attr;
+                    m->rec->got = v;
+                }
                 return false;
+            }
         } else
             bind(m, ab->slot, NULL, v);
     }
@@ -328,6 +356,44 @@ static uint32_t take_way(Matcher *m, const PatNode *p, Node *n, int w, uint32_t 
     }
 }
 
+/* ---- explain mode (note [explain mode]) ---- */
+
+void matcher_explain(Matcher *m, MatchFailure *rec)
+{
+    m->rec = rec;
+}
+
+void match_failure_free(MatchFailure *rec)
+{
+    free(rec->pairs);
+    free(rec->b);
+    memset(rec, 0, sizeof *rec);
+}
+
+/* Records a failure of kind at (p, n) when it is the deepest so far;
+ * true when recorded. */
+static bool record(Matcher *m, MatchFailKind kind, const PatNode *p, Node *n)
+{
+    MatchFailure *r = m->rec;
+    if (!r)
+        return false;
+    uint64_t score = 2 * (uint64_t)m->npairs + (kind == MFAIL_GUARD);
+    uint64_t best = 2 * (uint64_t)r->depth + (r->kind == MFAIL_GUARD);
+    if (r->kind != MFAIL_NONE && score <= best)
+        return false;
+    r->kind = kind;
+    r->pat = p;
+    r->node = n;
+    r->other = NULL;
+    r->depth = (uint32_t)m->npairs;
+    xgrow((void **)&r->pairs, &r->cpairs, m->npairs + 1, sizeof *r->pairs);
+    if (m->npairs) /* m->pairs is NULL before the first pair */
+        memcpy(r->pairs, m->pairs, m->npairs * sizeof *r->pairs);
+    xgrow((void **)&r->b, &r->cb, (size_t)m->nslots + 1, sizeof *r->b);
+    memcpy(r->b, m->b, ((size_t)m->nslots + 1) * sizeof *r->b);
+    return true;
+}
+
 /* Tries the ways of p at n from way w on; pushes a choice point when a
  * later way could work too.  Returns the new goal list, or fails. */
 static bool try_ways(Matcher *m, const PatNode *p, Node *n, bool nobind, int w,
@@ -336,8 +402,10 @@ static bool try_ways(Matcher *m, const PatNode *p, Node *n, bool nobind, int w,
     int total = nways(m, p);
     while (w < total && !way_fits(m, p, n, w))
         w++;
-    if (w == total)
+    if (w == total) {
+        record(m, MFAIL_WAYS, p, n);
         return false;
+    }
     int later = w + 1;
     while (later < total && !way_fits(m, p, n, later))
         later++;
@@ -385,8 +453,10 @@ static bool step(Matcher *m, uint32_t gi, uint32_t *list)
         *list = g.next;
         return true;
     }
-    if (!has(m, g.node, g.pat->item))
+    if (!has(m, g.node, g.pat->item)) {
+        record(m, MFAIL_ITEM, g.pat, g.node);
         return false;
+    }
     if (!g.nobind && !bind_all(m, g.pat, g.node))
         return false;
     return try_ways(m, g.pat, g.node, g.nobind, 0, g.next, list);
@@ -405,6 +475,11 @@ static void reset(Matcher *m, const RuleDesc *rule)
     memset(m->b, 0, ((size_t)rule->nslots + 1) * sizeof *m->b);
     m->npool = m->nchoices = m->ntrail = m->npairs = 0;
     m->steps = 0;
+    m->nslots = (uint32_t)rule->nslots;
+    if (m->rec) {
+        m->rec->kind = MFAIL_NONE;
+        m->rec->depth = 0;
+    }
 }
 
 MatchResult matcher_try(Matcher *m, uint32_t r, Node *root)
@@ -414,12 +489,16 @@ MatchResult matcher_try(Matcher *m, uint32_t r, Node *root)
     bool guard_refused = false;
     uint32_t list = goal(m, rule->pattern, root, false, NIL);
     for (;;) {
-        if (++m->steps > m->max_steps)
+        if (++m->steps > m->max_steps) {
+            if (m->rec)
+                m->rec->kind = MFAIL_BUDGET;
             return MATCH_BUDGET;
+        }
         bool ok;
         if (list == NIL) {
             if (guard_ok(m, rule))
                 return MATCH_OK;
+            record(m, MFAIL_GUARD, rule->pattern, root);
             guard_refused = true;
             ok = false;
         } else

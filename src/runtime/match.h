@@ -62,8 +62,90 @@ const MatchPair *matcher_pairs(const Matcher *m, uint32_t *n);
 
 /* Evaluates a guard expression against bindings (match_guard.c). */
 bool guard_eval(const PatExpr *guard, const Binding *b);
-/* The value of a guard expression (a computed attribute in an action:
- * shape(w)[0], rank(x) - 1). */
+/* The value of any guard sub-expression, and its canonical text (a list
+ * item by item; "?" for a query without an answer), for graft explain. */
 GuardVal guard_value(const PatExpr *e, const Binding *b);
+void guard_value_text(const GuardVal *v, const Binding *b, StrBuf *out);
+
+/* ---- explain mode (graft explain) ----
+ * note [explain mode]: with a MatchFailure attached, matcher_try records
+ * the deepest place where one of its ways failed: the goal that failed
+ * and the pairs matched before it (a guard refusal counts as deeper than
+ * any pattern failure with the same pairs).  The try itself is unchanged,
+ * so an explanation and graft match cannot disagree: both are the same
+ * walk. */
+typedef enum MatchFailKind {
+    MFAIL_NONE,    /* nothing failed (yet) */
+    MFAIL_ITEM,    /* pat does not match node (its item is not in the
+                      node's state): match_explain_item says why */
+    MFAIL_REBIND,  /* pat's variable was bound before to another node */
+    MFAIL_ATTR,    /* pat's attribute binding binds[bind] was bound before
+                      to another value */
+    MFAIL_WAYS,    /* no way of pat fits at node (a dominator walk) */
+    MFAIL_GUARD,   /* the pattern matched; the guard refused */
+    MFAIL_BUDGET,  /* the try ran out of steps */
+} MatchFailKind;
+
+typedef struct MatchFailure {
+    MatchFailKind kind;     /* what failed */
+    const PatNode *pat;     /* the pattern part that failed */
+    Node *node;             /* the node it failed at */
+    Node *other;            /* MFAIL_REBIND: the node bound before */
+    int bind;               /* MFAIL_ATTR: index into pat->binds */
+    const AttrValue *had;   /* MFAIL_ATTR: the value bound before */
+    const AttrValue *got;   /* MFAIL_ATTR: the node's value */
+    uint32_t depth;         /* pairs matched before the failure */
+    MatchPair *pairs;       /* those pairs (malloc'd, depth entries) */
+    size_t cpairs;          /* allocated */
+    Binding *b;             /* the bindings then (malloc'd) */
+    size_t cb;              /* allocated */
+} MatchFailure;
+
+/* Attaches rec (NULL: detaches); each matcher_try clears it first. */
+void matcher_explain(Matcher *m, MatchFailure *rec);
+void match_failure_free(MatchFailure *rec);
+
+/* Why a pattern part does not match a node (match_explain.c), found by
+ * descending from the part the matcher stopped at to the innermost part
+ * and node at fault, by the same states the matcher reads. */
+typedef enum WhyKind {
+    WHY_KIND,   /* the node is not the kind of node the part wants */
+    WHY_OP,     /* the node calls another op */
+    WHY_ARITY,  /* the node has another number of operands or fields */
+    WHY_INDEX,  /* the node takes another tuple element */
+    WHY_PRED,   /* the node fails the test pred */
+    WHY_ALT,    /* every alternative fails: ask again for each kid of pat */
+    WHY_DOM,    /* the dominator walk fails at node (dom says how) */
+    WHY_STATE,  /* the node's state rules the part out, no one test does
+                   (operand orders failing differently) */
+} WhyKind;
+
+enum { MATCH_WHY_PATH = 32 };
+
+typedef struct MatchWhy {
+    WhyKind kind;          /* why */
+    const PatNode *pat;    /* the innermost pattern part at fault */
+    Node *node;            /* the node it was tried at */
+    const PatPred *pred;   /* WHY_PRED: the test that failed */
+    int dom;               /* WHY_DOM: 0 node is neither the parent, nor a
+                              constant, nor on the path; 1 node is a second
+                              node matching the parent; 2 the walk from
+                              node reaches no parent */
+    uint32_t depth;        /* parts passed on the way down (their own
+                              tests held, an operand failed) */
+    MatchPair path[MATCH_WHY_PATH]; /* the first of them */
+} MatchWhy;
+
+MatchWhy match_why(const Matcher *m, const PatNode *p, Node *n);
+/* Where the dominator walk of dominates(...) part p from n stops. */
+MatchWhy match_why_dom(const Matcher *m, const PatNode *p, Node *n);
+/* The rule set, and whether item is in n's state, as the matcher sees them. */
+const RuleSet *matcher_ruleset(const Matcher *m);
+const Graph *matcher_graph(const Matcher *m);
+bool matcher_node_has(const Matcher *m, const Node *n, uint32_t item);
+/* What a part wants and what the node has instead, as prose:
+ * "a model input (a variable)" / "is a call of reshape", "has units=4". */
+void match_why_wanted(const Matcher *m, const MatchWhy *w, StrBuf *out);
+void match_why_found(const Matcher *m, const MatchWhy *w, StrBuf *out);
 
 #endif

@@ -167,3 +167,8 @@ GuardVal guard_value(const PatExpr *e, const Binding *b)
 {
     return eval(e, b);
 }
+
+void guard_value_text(const GuardVal *v, const Binding *b, StrBuf *out)
+{
+    key(v, b, out);
+}

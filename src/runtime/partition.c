@@ -268,6 +268,43 @@ static void pass_free(Pass *p)
     free(p->region);
 }
 
+/* The candidate groups of a pass over the n nodes of e->order, outputs
+ * first. */
+static void find_groups(Pass *p, uint32_t n)
+{
+    Grouper *gp = p->gp;
+    for (uint32_t i = n; i-- > 0;) {
+        Node *x = p->e->order[i];
+        if (grouper_claimed(gp, x)) {
+            grouper_verdict(gp, x, PART_CLAIMED, grouper_owner(gp, x), NULL);
+            continue;
+        }
+        if (p->pre[node_id(x)]) {
+            grouper_verdict(gp, x, PART_PARTITIONED, NULL, NULL);
+            continue;
+        }
+        if (is_partitioned_fn(x)) {
+            mark_pre(p, x);
+            continue;
+        }
+        try_root(p, x);
+    }
+}
+
+void engine_partition_verdict(Engine *e, uint32_t rule, const Node *root, PartVerdict *v)
+{
+    Grouper gp;
+    grouper_init(&gp, e);
+    gp.watch = root;
+    gp.verdict = v;
+    *v = (PartVerdict){PART_UNTRIED, NULL, NULL};
+    Pass p;
+    pass_init(&p, e, &gp, rule);
+    find_groups(&p, engine_order(e));
+    pass_free(&p);
+    grouper_free(&gp);
+}
+
 /* One partition pass of one rule (note [partition semantics]); upto as
  * engine_relabel_changed takes it. */
 static void partition_pass(Engine *e, Grouper *gp, uint32_t rule, uint32_t *upto)
@@ -276,16 +313,7 @@ static void partition_pass(Engine *e, Grouper *gp, uint32_t rule, uint32_t *upto
     pass_init(&p, e, gp, rule);
     uint32_t n = engine_order(e);
     engine_relabel_changed(e, n, upto);
-    for (uint32_t i = n; i-- > 0;) {
-        Node *x = e->order[i];
-        if (grouper_claimed(gp, x) || p.pre[node_id(x)])
-            continue;
-        if (is_partitioned_fn(x)) {
-            mark_pre(&p, x);
-            continue;
-        }
-        try_root(&p, x);
-    }
+    find_groups(&p, n);
     for (size_t i = 0; i < p.ngroups; i++)
         apply_group(&p, &p.groups[i]);
     e->stats.rules[rule].applied += p.ngroups;

@@ -123,6 +123,10 @@ struct PatNode {
     int nbinds;                  /* attributes bound here */
     const PatAttrBind *binds;
     int line;                    /* rule file line, for traces and dumps */
+    int col;                     /* where the part is written: first column, */
+    int last_line, last_col;     /* last line and column (inclusive), for
+                                    graft explain's notes; a constrained
+                                    leaf spans its constraint, w:var */
 };
 
 /* ---- guard and action expressions ---- */

@@ -38,38 +38,15 @@
 
 /* ---- trace ---- */
 
-static void describe(FILE *out, const Node *n)
-{
-    switch (node_kind(n)) {
-    case NODE_CALL:
-        fprintf(out, "#%u %s", node_id(n), node_op(n) ? node_op(n) : "call");
-        break;
-    case NODE_VAR:
-        fprintf(out, "%%%s", node_name(n));
-        break;
-    case NODE_CONST:
-        fprintf(out, "%s", node_const_text(n));
-        break;
-    case NODE_TUPLE:
-        fprintf(out, "#%u tuple", node_id(n));
-        break;
-    case NODE_GETITEM:
-        fprintf(out, "#%u .%d", node_id(n), node_index(n));
-        break;
-    case NODE_FUNC:
-        fprintf(out, "#%u fn", node_id(n));
-        break;
-    }
-}
-
 static void trace(const Engine *e, const RuleDesc *rule, const Node *root, const Node *by)
 {
-    FILE *out = e->opts.trace;
-    fprintf(out, "rewrite %s (%s:%d): ", rule->name, rule->file, rule->line);
-    describe(out, root);
-    fputs(" => ", out);
-    describe(out, by);
-    fputc('\n', out);
+    StrBuf sb = {0};
+    engine_node_name(e, root, &sb);
+    strbuf_puts(&sb, " => ");
+    engine_node_name(e, by, &sb);
+    fprintf(e->opts.trace, "rewrite %s (%s:%d): %s\n", rule->name, rule->file, rule->line,
+            sb.data);
+    strbuf_free(&sb);
 }
 
 /* ---- candidates ---- */

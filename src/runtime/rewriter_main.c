@@ -16,12 +16,15 @@ static void print_help(const char *prog)
 {
     printf("usage: %s MODEL [-o OUT] [--stats[=counts]] [--trace] [--max-rewrites N]\n"
            "       [--limit NAME=N]\n"
+           "       %s MODEL --at NODE [--rule NAME] | --rule NAME [--near N] | --check-all\n"
            "\n"
            "Apply the rules compiled into this program to MODEL (a .relay file) and\n"
-           "print the result, as graft run does.  '-' reads standard input.\n"
+           "print the result, as graft run does.  '-' reads standard input.  With\n"
+           "--at, --rule or --check-all, explain instead, as graft explain does.\n"
            "\n"
-           "options:\n", prog);
+           "options:\n", prog, prog);
     fputs(runner_options_help, stdout);
+    fputs(runner_explain_help, stdout);
     fputs(options_limit_help, stdout);
     fputs("  --help            show this help\n"
           "\n"
@@ -56,6 +59,9 @@ static int parse_args(int argc, char **argv, StandaloneArgs *a)
     }
     if (!a->model)
         return options_usage_error(a->prog, "need a MODEL");
+    int bad = runner_check_explain(a->prog, &a->opts);
+    if (bad >= 0)
+        return bad;
     if (outfile_same_file(a->opts.out, a->model)) /* note [input never overwritten] */
         return options_usage_error(a->prog, "output '%s' is the input '%s'; refusing to "
                                    "overwrite it", a->opts.out, a->model);
@@ -67,7 +73,10 @@ static bool run(const RuleSet *rs, const StandaloneArgs *a, Diag *d)
 {
     Source *src = source_read(a->model, d);
     Graph *g = src ? relay_load_limited(src, &a->opts.limits, d) : NULL;
-    bool ok = g && runner_run(rs, g, &a->opts, d);
+    RunOptions o = a->opts;
+    o.model = src ? src->name : a->model;
+    bool ok = g && (runner_explaining(&o) ? runner_explain(rs, g, src, &o, d) == EXIT_OK
+                                          : runner_run(rs, g, &o, d));
     graph_free(g);
     source_free(src);
     return ok;

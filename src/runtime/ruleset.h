@@ -9,7 +9,10 @@
  * through engine.h and so give byte-identical output and statistics.
  *
  * A hook left NULL means "interpret the table": guard_fn NULL evaluates
- * guard (NULL guard = always true); build_fn NULL builds action.
+ * guard (NULL guard = always true); build_fn NULL builds action.  A hook
+ * set makes its table dead data, so generated C leaves guard (action)
+ * NULL beside guard_fn (build_fn): the runtime never reads a table whose
+ * hook is set.
  */
 #ifndef GRAFT_RULESET_H
 #define GRAFT_RULESET_H
@@ -41,7 +44,7 @@ typedef struct RuleDesc {
     const char *name;            /* rule name, "bn" */
     const char *file;            /* rule file as named by the user */
     int line;                    /* line of the rule's name */
-    const char *text;            /* the rule's source text (one line) */
+    const char *text;            /* the rule's source text, as written */
     ActionKind kind;             /* rewrite or partition */
     int priority;                /* higher wins; default 0 */
     bool once;                   /* never applies at a node it created */

@@ -22,6 +22,134 @@ const char runner_options_help[] =
     "                    firing (default: 10 per node plus 1000); the same as\n"
     "                    --limit rewrites=N\n";
 
+const char runner_explain_help[] =
+    "  --at NODE         explain each rule (or --rule's) with NODE as root: a\n"
+    "                    name as graft fmt prints it (%5, %x, <output>) or a\n"
+    "                    model position (model.relay:42, :42:7)\n"
+    "  --rule NAME       only this rule; without --at its best partial matches\n"
+    "  --near N          how many partial matches to list (default 5)\n"
+    "  --check-all       check explain against match at every node\n"
+    "  --rewritten       explain the model as the rewrite rules leave it (before\n"
+    "                    partitioning; nodes named as graft run would print them)\n";
+
+/* --near N: a count from 1 to a million. */
+static int parse_near(const char *prog, const char *s, RunOptions *o)
+{
+    char *end;
+    errno = 0;
+    unsigned long n = strtoul(s, &end, 10);
+    if (errno || *end || end == s || *s == '-' || n == 0 || n > 1000000)
+        return options_usage_error(prog, "'--near' needs a count from 1 to 1000000, not '%s'",
+                                   s);
+    o->near = (uint32_t)n;
+    return -1;
+}
+
+int runner_parse_explain_option(const char *prog, int argc, char **argv, int *i,
+                                RunOptions *o)
+{
+    const char *arg = argv[*i];
+    if (strcmp(arg, "--check-all") == 0 || strcmp(arg, "--rewritten") == 0) {
+        if (arg[2] == 'c')
+            o->check_all = true;
+        else
+            o->rewritten = true;
+        return -1;
+    }
+    if (strcmp(arg, "--at") && strcmp(arg, "--rule") && strcmp(arg, "--near"))
+        return OPTION_NOT_MINE;
+    if (++*i == argc)
+        return options_usage_error(prog, "option '%s' needs a value", arg);
+    if (strcmp(arg, "--at") == 0)
+        o->at = argv[*i];
+    else if (strcmp(arg, "--rule") == 0)
+        o->rule = argv[*i];
+    else
+        return parse_near(prog, argv[*i], o);
+    return -1;
+}
+
+bool runner_explaining(const RunOptions *o)
+{
+    return o->at || o->rule || o->check_all;
+}
+
+int runner_check_explain(const char *prog, const RunOptions *o)
+{
+    if (o->rewritten && !runner_explaining(o))
+        return options_usage_error(prog, "--rewritten goes with --at NODE or --rule NAME");
+    if (o->near && (o->at || !o->rule))
+        return options_usage_error(prog, "--near goes with --rule NAME alone (no --at)");
+    return -1;
+}
+
+/* The rule named name, or UINT32_MAX. */
+static uint32_t find_rule(const RuleSet *rs, const char *name)
+{
+    for (uint32_t r = 0; r < rs->nrules; r++)
+        if (strcmp(rs->rules[r].name, name) == 0)
+            return r;
+    return UINT32_MAX;
+}
+
+/* --at NODE: every rule (or only) at the node. */
+static int explain_at(Explainer *x, const RuleSet *rs, const char *at, uint32_t only,
+                      const Source *model, Diag *d)
+{
+    const char *file = model ? model->name : "the model";
+    if (at[0] == '@' && strncmp(at, "@main:", 6) != 0) {
+        /* @f:%3: models have one function, @main, so far */
+        diag_plain_error(d, "no function %.*s in '%s' (a model has one function, @main)",
+                         (int)strcspn(at, ":"), at, file);
+        return EXIT_BAD_INPUT;
+    }
+    Node *n = explainer_find(x, at);
+    if (!n) {
+        diag_plain_error(d, "no node '%s' in '%s' (name it as 'graft fmt' prints it, or by "
+                         "its position, :LINE[:COL])", at, file);
+        return EXIT_BAD_INPUT;
+    }
+    for (uint32_t r = 0; r < rs->nrules; r++)
+        if (only == UINT32_MAX || r == only)
+            explainer_at(x, r, n);
+    return EXIT_OK;
+}
+
+int runner_explain(const RuleSet *rs, Graph *g, const Source *model, const RunOptions *o,
+                   Diag *d)
+{
+    uint32_t only = UINT32_MAX;
+    if (!runner_explaining(o)) {
+        diag_plain_error(d, "nothing to explain: give --at NODE, --rule NAME or --check-all");
+        return EXIT_USAGE;
+    }
+    if (o->rule && (only = find_rule(rs, o->rule)) == UINT32_MAX) {
+        diag_plain_error(d, "no rule '%s' in the rules", o->rule);
+        return EXIT_BAD_INPUT;
+    }
+    EngineOptions opts = {.limits = &o->limits};
+    Engine *e = engine_new(rs, g, &opts);
+    if (o->rewritten && !engine_rewrite(e, d)) {
+        engine_free(e);
+        return EXIT_BAD_INPUT;
+    }
+    Explainer *x = explainer_new(e, model, stdout);
+    int rc = EXIT_OK;
+    if (o->check_all)
+        rc = explainer_check_all(x) ? EXIT_BAD_INPUT : EXIT_OK;
+    else if (o->at)
+        rc = explain_at(x, rs, o->at, only, model, d);
+    else
+        explainer_near(x, only, o->near ? o->near : 5);
+    explainer_free(x);
+    engine_free(e);
+    if (fflush(stdout) != 0) {
+        diag_plain_error(d, "cannot write to standard output");
+        rc = EXIT_BAD_INPUT;
+    }
+    return rc;
+}
+
 /* --max-rewrites N: a positive decimal count. */
 static int parse_max_rewrites(const char *prog, int argc, char **argv, int *i,
                               RunOptions *o)
@@ -54,8 +182,10 @@ int runner_parse_option(const char *prog, int argc, char **argv, int *i, RunOpti
         o->trace = true;
     } else if (strcmp(arg, "--max-rewrites") == 0) {
         return parse_max_rewrites(prog, argc, argv, i, o);
-    } else
-        return options_parse_limit(prog, argc, argv, i, &o->limits);
+    } else {
+        int rc = runner_parse_explain_option(prog, argc, argv, i, o);
+        return rc != OPTION_NOT_MINE ? rc : options_parse_limit(prog, argc, argv, i, &o->limits);
+    }
     return -1;
 }
 
@@ -70,7 +200,8 @@ static bool write_model(const Graph *g, const char *out, Diag *d)
 
 bool runner_run(const RuleSet *rs, Graph *g, const RunOptions *o, Diag *d)
 {
-    EngineOptions opts = {.trace = o->trace ? stderr : NULL, .limits = &o->limits};
+    EngineOptions opts = {.trace = o->trace ? stderr : NULL, .limits = &o->limits,
+                          .model = o->model, .refusals = o->stats != 0};
     Engine *e = engine_new(rs, g, &opts);
     bool ok = engine_run(e, d) && write_model(g, o->out, d);
     if (o->stats)

@@ -21,10 +21,38 @@ typedef struct RunOptions {
     bool trace;      /* --trace */
     Limits limits;   /* the defaults, GRAFT_LIMITS, then --limit and
                         --max-rewrites as given */
+    /* graft explain's options, which graft run and a compiled rewriter
+     * take too: with any of them the program explains instead of
+     * rewriting (runner_explain). */
+    const char *at;  /* --at NODE */
+    const char *rule; /* --rule NAME */
+    uint32_t near;   /* --near N; 0 = 5 */
+    bool check_all;  /* --check-all */
+    const char *model; /* the model file's name, for node positions */
+    bool rewritten;  /* --rewritten: explain the model as graft run's
+                        rewriting leaves it, before partitioning */
 } RunOptions;
 
-/* The options block of both commands' --help. */
+/* The options block of both commands' --help, and of the explain
+ * options. */
 extern const char runner_options_help[];
+extern const char runner_explain_help[];
+
+/* argv[*i] when it is an explain option (--at, --rule, --near,
+ * --check-all), as runner_parse_option. */
+int runner_parse_explain_option(const char *prog, int argc, char **argv, int *i,
+                                RunOptions *o);
+/* Whether o asks for an explanation. */
+bool runner_explaining(const RunOptions *o);
+/* The explain options that make no sense together or alone (--rewritten
+ * without --at or --rule, --near with --at): a usage error's status, or
+ * -1.  PROG prefixes the message. */
+int runner_check_explain(const char *prog, const RunOptions *o);
+/* Explains on standard output as o asks (graft explain): returns the exit
+ * status; errors (no such node or rule) go through d.  model is the
+ * model's text, for notes that quote it. */
+int runner_explain(const RuleSet *rs, Graph *g, const Source *model, const RunOptions *o,
+                   Diag *d);
 
 /* argv[*i] when it is a run option (-o, --stats[=counts], --trace,
  * --max-rewrites N, --limit SPEC): takes it into o (moving *i past its

@@ -17,6 +17,7 @@ void stats_free(Stats *s)
 {
     free(s->rules);
     s->rules = NULL;
+    strbuf_free(&s->refusals);
 }
 
 /* "interior-use 2, overlap 1" or "-". */
@@ -65,4 +66,14 @@ void stats_print(const Stats *s, const RuleSet *rs, FILE *out, bool times)
             (unsigned long long)s->rewrites, (unsigned long long)s->rounds,
             (unsigned long long)s->groups, (unsigned long long)s->labelled, s->states,
             s->transitions);
+    if (s->refusals.len)
+        fputs(s->refusals.data, out);
+    if (s->nrefusals * (s->refusals.len != 0) > 0) {
+        uint64_t listed = 0;
+        for (size_t i = 0; i < s->refusals.len; i++)
+            listed += s->refusals.data[i] == '\n';
+        if (s->nrefusals > listed)
+            fprintf(out, "refused: ... and %llu more\n",
+                    (unsigned long long)(s->nrefusals - listed));
+    }
 }

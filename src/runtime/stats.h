@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "ruleset.h"
+#include "util.h"
 
 typedef struct RuleStats {
     uint64_t tried;    /* verifications started at a root the automaton
@@ -34,6 +35,9 @@ typedef struct Stats {
     uint64_t groups;     /* partition groups made */
     uint32_t states;     /* automaton states built */
     uint32_t transitions;/* automaton transitions memoised */
+    StrBuf refusals;     /* the first refusals with their nodes, a line
+                            each (note [refusal lines] in engine.c) */
+    uint64_t nrefusals;  /* refusals in all, listed or not */
 } Stats;
 
 void stats_init(Stats *s, uint32_t nrules);

@@ -4,6 +4,7 @@
 # clear message), never a partial output file, and a working --exe.
 set -u
 : "${GRAFT:?}" "${GRAFT_SRCDIR:?}" "${GRAFT_BUILDDIR:?}"
+unset GRAFT_CFLAGS GRAFT_LIBS GRAFT_CC
 work=$(mktemp -d "${TMPDIR:-/tmp}/graft-emit-cli.XXXXXX") || exit 99
 trap 'rm -rf "$work"' EXIT INT TERM
 cd "$GRAFT_SRCDIR" || exit 99
@@ -46,6 +47,16 @@ CC=/nonexistent/cc expect 1 'no C compiler found' \
     "$GRAFT" compile --exe $small -o "$work/prog"
 [ ! -e "$work/prog" ] || { echo "FAIL: program left behind without a compiler"; fail=1; }
 ls "$work" | grep -q 'prog\.' && { echo "FAIL: temporary file left behind"; fail=1; }
+
+GRAFT_CC=/nonexistent/gcc expect 1 "no C compiler found: cannot run '/nonexistent/gcc': No such file or directory (set GRAFT_CC or CC to a C compiler)" \
+    "$GRAFT" compile --exe $small -o "$work/prog"
+
+# A graft neither in its build tree nor beside an install (here
+# DIR/bin/graft with no DIR/include/graft): one error that says what to do.
+mkdir -p "$work/lone/bin" && cp "$GRAFT" "$work/lone/bin/graft"
+expect 1 "^graft: error: cannot build a program: libgraft's header emit_c_rt.h is not in '$work/lone/include/graft' (the installation); run 'make install', or set GRAFT_CFLAGS and GRAFT_LIBS (doc/compile.md)\$" \
+    "$work/lone/bin/graft" compile --exe $small -o "$work/prog"
+[ ! -e "$work/prog" ] || { echo "FAIL: program left behind without libgraft"; fail=1; }
 
 # A compiler that fails: its status reported, nothing left behind.
 CC=false expect 1 "the C compiler 'false' failed" \

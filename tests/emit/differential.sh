@@ -5,14 +5,12 @@
 # For every rule file that graft check accepts (stdpatterns/, tests/), the
 # generated C must compile warning-free under -std=c11 -Wall -Wextra
 # -Wpedantic, and the standalone rewriter built by graft compile --exe must
-# print, for every model (tests/, and ../shared/golden and ../shared/corpus
-# when $GRAFT_SHARED exists), byte for byte the same model, the same
-# --stats=counts table and trace, and exit with the same status as
-# graft run.  Each rule file is compiled once and its program reused for
-# every model.
+# print, for every model under tests/ (the real models of tests/corpus/
+# included), byte for byte the same model, the same --stats=counts table
+# and trace, and exit with the same status as graft run.  Each rule file
+# is compiled once and its program reused for every model.
 #
-# Environment: GRAFT, GRAFT_SRCDIR, GRAFT_BUILDDIR (set by make check),
-# GRAFT_SHARED (optional), CC.
+# Environment: GRAFT, GRAFT_SRCDIR, GRAFT_BUILDDIR (set by make check), CC.
 . "${GRAFT_SRCDIR:?}/tests/emit/exe_env.sh"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/graft-emit-diff.XXXXXX") || exit 99
@@ -38,13 +36,6 @@ for m in tests/*/*.relay tests/*/*/*.relay; do
     case $m in */bad/*|*/expected*) continue ;; esac
     [ -f "$m" ] && models="$models $m"
 done
-if [ -n "${GRAFT_SHARED:-}" ] && [ -d "$GRAFT_SHARED/corpus" ]; then
-    for m in "$GRAFT_SHARED"/golden/*/input.relay "$GRAFT_SHARED"/corpus/*.relay; do
-        [ -f "$m" ] && models="$models $m"
-    done
-else
-    echo "differential: ../shared absent: corpus and shared golden models skipped"
-fi
 
 # Runs "$@" on model $1 into $work/$2.{out,err,rc}.
 run_one() {

@@ -1,12 +1,16 @@
 #!/bin/sh
 # golden.sh - the C that graft compile writes for tests/emit/small.graft
 # is kept as tests/emit/small.expected.c (and its header as
-# small.expected.h); the output is the same on every run, and the #line
-# directives (on by default) surround exactly the guards and actions.
+# small.expected.h), and for stdpatterns/fold_bn.graft as
+# tests/emit/fold_bn.expected.c; the output is the same on every run, and
+# the #line directives (on by default) surround exactly the guards and
+# actions.
 #
 # To update after an intended change of the emitter, from the source tree:
 #   graft compile --no-line tests/emit/small.graft -o tests/emit/small.expected.c \
 #       --header tests/emit/small.expected.h --name small_rules
+#   graft compile --no-line stdpatterns/fold_bn.graft -o tests/emit/fold_bn.expected.c \
+#       --name fold_bn_rules
 set -u
 : "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/graft-emit-golden.XXXXXX") || exit 99
@@ -23,6 +27,13 @@ if ! diff -u tests/emit/small.expected.c "$work/a.c"; then
 fi
 if ! diff -u tests/emit/small.expected.h "$work/small.expected.h"; then
     echo "FAIL: generated header differs from tests/emit/small.expected.h"
+    fail=1
+fi
+
+"$GRAFT" compile --no-line stdpatterns/fold_bn.graft -o "$work/fold_bn.c" \
+    --name fold_bn_rules || exit 1
+if ! diff -u tests/emit/fold_bn.expected.c "$work/fold_bn.c"; then
+    echo "FAIL: generated C differs from tests/emit/fold_bn.expected.c"
     fail=1
 fi
 

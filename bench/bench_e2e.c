@@ -1,0 +1,87 @@
+/* bench_e2e.c - the end-to-end workload of issue 15: the seed's decomposed
+ * batch norm, K copies side by side, run through `graft run` as a process.
+ *
+ * note [side by side]: each copy has its own five parameters and its own
+ * six op nodes, and @main returns the tuple of the K results, the shape of
+ * the model TVM was measured on (50,000 copies, 300,000 op nodes).  The
+ * text is what TVM's printer writes for such a module: bindings numbered
+ * in post-order of the result tuple, so copy i binds %6i..%6i+5.
+ */
+#define _DEFAULT_SOURCE /* wait4 */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+/* The parameters of copy i, in the order the seed names them. */
+static const char *const seed_params[] = {"x", "mean", "var", "gamma", "beta"};
+
+static void write_params(uint64_t k, FILE *out)
+{
+    fputs("def @main(", out);
+    for (uint64_t i = 0; i < k; i++)
+        for (size_t p = 0; p < ARRAY_LEN(seed_params); p++)
+            fprintf(out, "%s%%%s%llu", i || p ? ", " : "", seed_params[p],
+                    (unsigned long long)i);
+    fputs(") {\n", out);
+}
+
+/* Copy i: gamma * (x - mean) / sqrt(var + 1e-05f) + beta, as TVM prints the
+ * seed's input (shared/golden/seed_bn_partition/input.relay). */
+static void write_copy(uint64_t i, FILE *out)
+{
+    unsigned long long t = 6 * i, n = i;
+    fprintf(out, "  %%%llu = subtract(%%x%llu, %%mean%llu);\n", t, n, n);
+    fprintf(out, "  %%%llu = add(%%var%llu, 1e-05f);\n", t + 1, n);
+    fprintf(out, "  %%%llu = multiply(%%gamma%llu, %%%llu);\n", t + 2, n, t);
+    fprintf(out, "  %%%llu = sqrt(%%%llu);\n", t + 3, t + 1);
+    fprintf(out, "  %%%llu = divide(%%%llu, %%%llu);\n", t + 4, t + 2, t + 3);
+    fprintf(out, "  %%%llu = add(%%%llu, %%beta%llu);\n", t + 5, t + 4, n);
+}
+
+int bench_write_side_by_side(uint64_t k, FILE *out)
+{
+    write_params(k, out);
+    for (uint64_t i = 0; i < k; i++)
+        write_copy(i, out);
+    fputs("  (", out);
+    for (uint64_t i = 0; i < k; i++)
+        fprintf(out, "%s%%%llu", i ? ", " : "", 6 * (unsigned long long)i + 5);
+    fputs(")\n}\n", out);
+    return fflush(out) == 0 && !ferror(out) ? 0 : 1;
+}
+
+/* Runs argv as a child with standard output sent to /dev/null and prints
+ * one line: its exit status, CPU seconds (user + system) and peak resident
+ * set, from wait4's rusage, so nothing of this process is counted. */
+int bench_spawn(char **argv)
+{
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("graft-bench: fork");
+        return 1;
+    }
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stdout))
+            _exit(127);
+        execvp(argv[0], argv);
+        fprintf(stderr, "graft-bench: cannot run '%s': %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    int status;
+    struct rusage ru;
+    if (wait4(pid, &status, 0, &ru) < 0) {
+        perror("graft-bench: wait4");
+        return 1;
+    }
+    double cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+                 (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    printf("status=%d cpu_s=%.3f maxrss_kb=%ld\n", code, cpu, ru.ru_maxrss);
+    return code == 0 ? 0 : 1;
+}

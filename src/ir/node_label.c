@@ -1,0 +1,121 @@
+/* node_label.c - naming model nodes one way (note [node names]). */
+#include "node_label.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "relay.h"
+
+void node_labels_init(NodeLabels *nl, const Graph *g, const char *file)
+{
+    nl->g = g;
+    nl->file = file;
+    nl->temps = relay_temp_numbers(g);
+    nl->ntemps = graph_node_count(g);
+    nl->output = graph_output(g);
+}
+
+void node_labels_free(NodeLabels *nl)
+{
+    free(nl->temps);
+    nl->temps = NULL;
+}
+
+void node_label(const NodeLabels *nl, const Node *n, StrBuf *out)
+{
+    uint32_t id = node_id(n);
+    uint32_t t = id < nl->ntemps ? nl->temps[id] : UINT32_MAX;
+    if (node_kind(n) == NODE_VAR)
+        strbuf_printf(out, "%%%s", node_name(n));
+    else if (node_kind(n) == NODE_CONST)
+        strbuf_puts(out, node_const_text(n));
+    else if (t != UINT32_MAX)
+        strbuf_printf(out, "%%%u", t);
+    else if (n == nl->output)
+        strbuf_puts(out, "<output>");
+    else
+        strbuf_printf(out, "#%u", id);
+}
+
+void node_label_at(const NodeLabels *nl, const Node *n, StrBuf *out)
+{
+    node_label(nl, n, out);
+    int line = node_line(nl->g, n);
+    if (line && nl->file)
+        strbuf_printf(out, " (%s:%d:%d)", nl->file, line, node_col(nl->g, n));
+}
+
+void node_describe(const Node *n, StrBuf *out)
+{
+    switch (node_kind(n)) {
+    case NODE_CALL:
+        if (node_op(n))
+            strbuf_printf(out, "a call of %s", node_op(n));
+        else
+            strbuf_puts(out, "a call of a function");
+        break;
+    case NODE_VAR: strbuf_puts(out, "a variable"); break;
+    case NODE_CONST: strbuf_puts(out, "a constant"); break;
+    case NODE_TUPLE: strbuf_printf(out, "a tuple of %d", node_nargs(n)); break;
+    case NODE_GETITEM: strbuf_printf(out, "element %d of a tuple", node_index(n)); break;
+    case NODE_FUNC: strbuf_puts(out, "a function"); break;
+    }
+}
+
+/* LINE[:COL] at s; false when s is not that. */
+static bool parse_pos(const char *s, long *line, long *col)
+{
+    char *end;
+    *line = strtol(s, &end, 10);
+    *col = 0;
+    if (end == s || *line <= 0)
+        return false;
+    if (*end == ':') {
+        const char *c = end + 1;
+        *col = strtol(c, &end, 10);
+        if (end == c || *col <= 0)
+            return false;
+    }
+    return *end == '\0';
+}
+
+static Node *find_at(const NodeLabels *nl, long line, long col)
+{
+    Node *best = NULL;
+    for (uint32_t id = 0; id < graph_node_count(nl->g); id++) {
+        Node *n = graph_node(nl->g, id);
+        if (node_is_dead(n) || node_line(nl->g, n) != line || node_col(nl->g, n) < col)
+            continue;
+        if (!best || node_col(nl->g, n) < node_col(nl->g, best))
+            best = n;
+    }
+    return best;
+}
+
+Node *node_labels_find(const NodeLabels *nl, const char *text)
+{
+    long line, col;
+    if (strncmp(text, "@main:", 6) == 0) /* @f:%3: a node of function @f */
+        text += 6;
+    if (text[0] != '%') {
+        /* FILE:LINE[:COL] or :LINE[:COL]: the file is the model, whatever
+         * its spelling; LINE starts after the first colon that leads to a
+         * position */
+        for (const char *c = strchr(text, ':'); c; c = strchr(c + 1, ':'))
+            if (parse_pos(c + 1, &line, &col))
+                return find_at(nl, line, col);
+    }
+    StrBuf sb = {0};
+    Node *found = NULL;
+    for (uint32_t id = 0; id < graph_node_count(nl->g) && !found; id++) {
+        Node *n = graph_node(nl->g, id);
+        if (node_is_dead(n))
+            continue;
+        sb.len = 0;
+        node_label(nl, n, &sb);
+        if (strcmp(sb.data, text) == 0)
+            found = n;
+    }
+    strbuf_free(&sb);
+    return found;
+}

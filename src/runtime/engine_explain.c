@@ -1,0 +1,413 @@
+/* engine_explain.c - graft explain: why a rule did or did not fire.
+ *
+ * Every verdict comes from matcher_try itself, run with a MatchFailure
+ * attached (note [explain mode] in match.h), so explain and match are one
+ * walk and cannot disagree; explainer_check_all (engine_explain_near.c)
+ * checks that they do not.  What the matcher recorded (its deepest
+ * failure) is then told in prose: the pattern parts that matched, and a
+ * note into the rule file at the part that failed and one into the model
+ * at the node that failed it.  A match is then put to the driver's
+ * policies (rewrite.c, partition.c): the interior-use rule, a rule whose
+ * pass runs before its own and applies at the node, a partition pass's
+ * overlap.
+ */
+#include "engine_explain_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "node_label.h"
+#include "util.h"
+
+Explainer *explainer_new(Engine *e, const Source *model, FILE *out)
+{
+    Explainer *x = xcalloc(1, sizeof *x);
+    x->e = e;
+    x->model = model;
+    x->out = out;
+    x->diag = diag_new(out);
+    node_labels_init(&x->names, e->g, model ? model->name : NULL);
+    engine_label_all(e);
+    return x;
+}
+
+void explainer_free(Explainer *x)
+{
+    if (!x)
+        return;
+    for (size_t i = 0; i < x->nsrcs; i++)
+        source_free(x->srcs[i].src);
+    free(x->srcs);
+    match_failure_free(&x->rec);
+    node_labels_free(&x->names);
+    diag_free(x->diag);
+    strbuf_free(&x->sb);
+    strbuf_free(&x->sb2);
+    free(x);
+}
+
+Node *explainer_find(const Explainer *x, const char *text)
+{
+    return node_labels_find(&x->names, text);
+}
+
+/* ---- notes ---- */
+
+const Source *explain_rule_source(Explainer *x, const RuleDesc *rule)
+{
+    for (size_t i = 0; i < x->nsrcs; i++)
+        if (strcmp(x->srcs[i].file, rule->file) == 0)
+            return x->srcs[i].src;
+    FILE *probe = fopen(rule->file, "rb");
+    Source *src = NULL;
+    if (probe) {
+        fclose(probe);
+        src = source_read(rule->file, x->diag);
+    }
+    xgrow((void **)&x->srcs, &x->csrcs, x->nsrcs + 1, sizeof *x->srcs);
+    x->srcs[x->nsrcs++] = (RuleSrc){rule->file, src};
+    return src;
+}
+
+void explain_note(Explainer *x, const Source *src, const char *file, SrcRange at,
+                  const char *msg)
+{
+    if (src)
+        diag_note(x->diag, src, at, "%s", msg);
+    else
+        fprintf(x->out, "%s:%d:%d: note: %s\n", file, at.first_line, at.first_column, msg);
+}
+
+static SrcRange pat_range(const PatNode *p)
+{
+    return (SrcRange){p->line, p->col, p->last_line ? p->last_line : p->line,
+                      p->last_col ? p->last_col : p->col};
+}
+
+void explain_put_part(Explainer *x, const RuleDesc *rule, const PatNode *p, StrBuf *out)
+{
+    const Source *src = explain_rule_source(x, rule);
+    size_t len;
+    const char *line = src && p->line ? source_line(src, p->line, &len) : NULL;
+    if (!line || p->col < 1 || (size_t)p->col > len) {
+        strbuf_printf(out, "the part at line %d", p->line);
+        return;
+    }
+    size_t from = (size_t)p->col - 1;
+    size_t to = p->last_line == p->line && p->last_col >= p->col ? (size_t)p->last_col : len;
+    if (to > len)
+        to = len;
+    bool cut = to - from > 40;
+    strbuf_putc(out, '\'');
+    for (size_t i = from; i < (cut ? from + 36 : to); i++)
+        strbuf_putc(out, line[i]);
+    strbuf_puts(out, cut ? " ...'" : "'");
+}
+
+static void rule_note(Explainer *x, const RuleDesc *rule, const PatNode *p, const char *msg)
+{
+    explain_note(x, explain_rule_source(x, rule), rule->file, pat_range(p), msg);
+}
+
+static void model_note(Explainer *x, const Node *n, const char *msg)
+{
+    int line = node_line(x->e->g, n);
+    if (!line) {
+        fprintf(x->out, "note: %s\n", msg);
+        return;
+    }
+    int col = node_col(x->e->g, n);
+    explain_note(x, x->model, x->names.file ? x->names.file : "<model>",
+                 (SrcRange){line, col, line, col}, msg);
+}
+
+const char *explain_label(Explainer *x, const Node *n, StrBuf *sb)
+{
+    sb->len = 0;
+    node_label(&x->names, n, sb);
+    return sb->data;
+}
+
+const char *explain_label_at(Explainer *x, const Node *n, StrBuf *sb)
+{
+    sb->len = 0;
+    node_label_at(&x->names, n, sb);
+    return sb->data;
+}
+
+/* ---- the partial match ---- */
+
+static void put_pair(Explainer *x, const RuleDesc *rule, const MatchPair *pair)
+{
+    x->sb.len = 0;
+    explain_put_part(x, rule, pair->pat, &x->sb);
+    fprintf(x->out, "    %s (%s:%d:%d) = %s\n", x->sb.data, rule->file, pair->pat->line,
+            pair->pat->col, explain_label_at(x, pair->node, &x->sb2));
+}
+
+/* The matcher's pairs, then the parts the why-walk passed (w, or NULL). */
+static void put_pairs(Explainer *x, const RuleDesc *rule, const MatchPair *pairs, uint32_t n,
+                      const MatchWhy *w)
+{
+    uint32_t more = w ? w->depth : 0, shown = more < MATCH_WHY_PATH ? more : MATCH_WHY_PATH;
+    if (n + more == 0) {
+        fputs("  no pattern part matched\n", x->out);
+        return;
+    }
+    fprintf(x->out, "  matched %u pattern part%s:\n", n + more, n + more == 1 ? "" : "s");
+    for (uint32_t i = 0; i < n; i++)
+        put_pair(x, rule, &pairs[i]);
+    for (uint32_t i = 0; i < shown; i++)
+        put_pair(x, rule, &w->path[i]);
+    if (shown < more)
+        fprintf(x->out, "    ... and %u more\n", more - shown);
+}
+
+/* ---- why a part failed ---- */
+
+static void explain_why(Explainer *x, const RuleDesc *rule, const MatchWhy *w)
+{
+    const Matcher *m = x->e->m;
+    StrBuf msg = {0}, part = {0};
+    explain_put_part(x, rule, w->pat, &part);
+    strbuf_printf(&msg, "%s wants ", part.data);
+    match_why_wanted(m, w, &msg);
+    rule_note(x, rule, w->pat, msg.data);
+    msg.len = 0;
+    strbuf_printf(&msg, "%s ", explain_label(x, w->node, &x->sb));
+    match_why_found(m, w, &msg);
+    strbuf_puts(&msg, ", not ");
+    match_why_wanted(m, w, &msg);
+    model_note(x, w->node, msg.data);
+    strbuf_free(&msg);
+    strbuf_free(&part);
+}
+
+/* A part that fails: its reason (w), or each alternative's. */
+static void explain_item(Explainer *x, const RuleDesc *rule, MatchWhy w)
+{
+    if (w.kind != WHY_ALT) {
+        explain_why(x, rule, &w);
+        return;
+    }
+    StrBuf msg = {0};
+    explain_put_part(x, rule, w.pat, &msg);
+    strbuf_printf(&msg, ": every alternative fails at %s", explain_label(x, w.node, &x->sb));
+    rule_note(x, rule, w.pat, msg.data);
+    strbuf_free(&msg);
+    for (int k = 0; k < w.pat->nkids; k++) {
+        MatchWhy kw = match_why(x->e->m, w.pat->kids[k], w.node);
+        if (kw.kind == WHY_ALT)
+            kw.kind = WHY_STATE; /* nested alternatives: one level is told */
+        fprintf(x->out, "  alternative %d of %d:\n", k + 1, w.pat->nkids);
+        explain_why(x, rule, &kw);
+    }
+}
+
+static void explain_rebind(Explainer *x, const RuleDesc *rule, const MatchFailure *f)
+{
+    StrBuf msg = {0};
+    const char *name = rule->slot_names[f->pat->slot];
+    strbuf_printf(&msg, "'%s' is used again here, and must be the same node", name);
+    rule_note(x, rule, f->pat, msg.data);
+    msg.len = 0;
+    strbuf_printf(&msg, "%s is not %s, which '%s' matched first",
+                  explain_label(x, f->node, &x->sb), explain_label_at(x, f->other, &x->sb2),
+                  name);
+    model_note(x, f->node, msg.data);
+    strbuf_free(&msg);
+}
+
+static void explain_attr(Explainer *x, const RuleDesc *rule, const MatchFailure *f)
+{
+    const PatAttrBind *ab = &f->pat->binds[f->bind];
+    StrBuf msg = {0};
+    strbuf_printf(&msg, "attribute %s binds '%s' again, to another value", ab->name,
+                  rule->slot_names[ab->slot]);
+    rule_note(x, rule, f->pat, msg.data);
+    msg.len = 0;
+    strbuf_printf(&msg, "%s has %s=", explain_label(x, f->node, &x->sb), ab->name);
+    if (f->got)
+        pattern_attr_key(f->got, &msg);
+    else
+        strbuf_puts(&msg, "(unset)");
+    strbuf_puts(&msg, ", not ");
+    if (f->had)
+        pattern_attr_key(f->had, &msg);
+    else
+        strbuf_puts(&msg, "(unset)");
+    model_note(x, f->node, msg.data);
+    strbuf_free(&msg);
+}
+
+/* ---- one rule at one node ---- */
+
+static void put_bindings(Explainer *x, const RuleDesc *rule, const Binding *b)
+{
+    const char *sep = ": ";
+    for (int s = 0; s < rule->nslots; s++) {
+        if (!b[s].node && !b[s].attr)
+            continue;
+        fprintf(x->out, "%s%s=", sep, rule->slot_names[s]);
+        sep = ", ";
+        x->sb.len = 0;
+        if (b[s].node)
+            node_label(&x->names, b[s].node, &x->sb);
+        else
+            pattern_attr_key(b[s].attr, &x->sb);
+        fputs(x->sb.data, x->out);
+    }
+}
+
+/* What rule r's partition pass makes of its match at root. */
+static void explain_partition(Explainer *x, uint32_t r, Node *root)
+{
+    PartVerdict v;
+    engine_partition_verdict(x->e, r, root, &v);
+    switch (v.fate) {
+    case PART_KEPT:
+        fputs("  grouped by its partition pass\n", x->out);
+        break;
+    case PART_OVERLAP:
+        fprintf(x->out, "  not grouped: overlap: %s is in the group rooted at %s, found first\n",
+                explain_label_at(x, v.a, &x->sb), explain_label_at(x, v.b, &x->sb2));
+        break;
+    case PART_INTERIOR:
+        fprintf(x->out, "  not grouped: interior use: %s is used by %s outside the group,\n"
+                "  which the root does not post-dominate\n",
+                explain_label_at(x, v.a, &x->sb), explain_label_at(x, v.b, &x->sb2));
+        break;
+    case PART_CLAIMED:
+        fprintf(x->out, "  not grouped: %s is inside the group rooted at %s already\n",
+                explain_label(x, root, &x->sb), explain_label_at(x, v.a, &x->sb2));
+        break;
+    case PART_PARTITIONED:
+        fprintf(x->out, "  not grouped: %s is inside a function partitioned before\n",
+                explain_label(x, root, &x->sb));
+        break;
+    case PART_UNTRIED:
+        fputs("  not grouped: a pattern of one leaf makes no group\n", x->out);
+        break;
+    }
+}
+
+/* Why rule r's match at root would not be applied by graft run's next
+ * round (rewrite rules): the interior-use rule, or a rule whose pass runs
+ * before r's (best first) and applies at root; a [once] rule is refused
+ * at no node, it only sits out the rounds after the first; for a partition rule, what its pass
+ * makes of it.  The matcher's pairs are r's match on entry. */
+static void explain_policy(Explainer *x, uint32_t r, Node *root)
+{
+    Engine *e = x->e;
+    const RuleDesc *rule = &e->rs->rules[r];
+    if (rule->kind != ACTION_REWRITE) {
+        explain_partition(x, r, root);
+        return;
+    }
+    uint32_t npairs;
+    const MatchPair *pairs = matcher_pairs(e->m, &npairs);
+    Node *interior, *user;
+    if (engine_interior_escape(e, root, pairs, npairs, &interior, &user)) {
+        fprintf(x->out, "  not applied: interior use: %s is used by %s outside the match,\n"
+                "  which the root does not post-dominate\n",
+                explain_label_at(x, interior, &x->sb), explain_label_at(x, user, &x->sb2));
+        StrBuf msg = {0};
+        strbuf_printf(&msg, "%s is inside the match", explain_label(x, interior, &x->sb));
+        model_note(x, interior, msg.data);
+        msg.len = 0;
+        strbuf_printf(&msg, "%s uses it from outside", explain_label(x, user, &x->sb));
+        model_note(x, user, msg.data);
+        strbuf_free(&msg);
+        return;
+    }
+    uint32_t n;
+    const uint32_t *cand = automaton_state_rules(e->a, labels_state(e->labels, root), &n);
+    for (uint32_t k = 0; k < n && cand[k] != r; k++) {
+        const RuleDesc *other = &e->rs->rules[cand[k]];
+        if (other->kind != ACTION_REWRITE || matcher_try(e->m, cand[k], root) != MATCH_OK)
+            continue;
+        uint32_t np;
+        const MatchPair *op = matcher_pairs(e->m, &np);
+        if (engine_interior_escape(e, root, op, np, &interior, &user))
+            continue;
+        fprintf(x->out, "  not applied: %s (%s:%d, priority %d) is tried first at %s and "
+                "applies\n", other->name, other->file, other->line, other->priority,
+                explain_label(x, root, &x->sb));
+        return;
+    }
+    if (rule->once) /* note [rewrite rounds]: a [once] rule sits out later rounds */
+        fputs("  applied by graft run's first round ([once]: that round only)\n", x->out);
+    else
+        fputs("  applied by graft run's next round\n", x->out);
+}
+
+bool explainer_at(Explainer *x, uint32_t r, Node *root)
+{
+    Engine *e = x->e;
+    const RuleDesc *rule = &e->rs->rules[r];
+    matcher_explain(e->m, &x->rec);
+    MatchResult res = matcher_try(e->m, r, root);
+    matcher_explain(e->m, NULL);
+    fprintf(x->out, "%s (%s:%d) at %s: ", rule->name, rule->file, rule->line,
+            explain_label_at(x, root, &x->sb));
+    if (res == MATCH_OK) {
+        fputs("matches", x->out);
+        put_bindings(x, rule, matcher_bindings(e->m));
+        fputc('\n', x->out);
+        explain_policy(x, r, root);
+        return true;
+    }
+    fputs("no match\n", x->out);
+    const MatchFailure *f = &x->rec;
+    MatchWhy w;
+    if (f->kind == MFAIL_ITEM)
+        w = match_why(e->m, f->pat, f->node);
+    put_pairs(x, rule, f->pairs, f->depth, f->kind == MFAIL_ITEM ? &w : NULL);
+    switch (f->kind) {
+    case MFAIL_ITEM: explain_item(x, rule, w); break;
+    case MFAIL_REBIND: explain_rebind(x, rule, f); break;
+    case MFAIL_ATTR: explain_attr(x, rule, f); break;
+    case MFAIL_GUARD: explain_guard(x, rule, f); break;
+    case MFAIL_WAYS:
+        w = match_why_dom(e->m, f->pat, f->node);
+        explain_why(x, rule, &w);
+        break;
+    case MFAIL_BUDGET:
+        fprintf(x->out, "  gave up after %llu match steps [--limit match-steps]\n",
+                (unsigned long long)e->limits->match_steps);
+        break;
+    case MFAIL_NONE:
+        break;
+    }
+    return false;
+}
+
+/* ---- the parts, for pictures ---- */
+
+bool explainer_parts(Explainer *x, uint32_t r, Node *root, uint32_t **ids, uint32_t *n,
+                     Node **failed)
+{
+    Engine *e = x->e;
+    matcher_explain(e->m, &x->rec);
+    bool ok = matcher_try(e->m, r, root) == MATCH_OK;
+    matcher_explain(e->m, NULL);
+    uint32_t np;
+    const MatchPair *pairs = ok ? matcher_pairs(e->m, &np) : x->rec.pairs;
+    MatchWhy w;
+    uint32_t more = 0;
+    if (!ok)
+        np = x->rec.depth;
+    *failed = ok ? NULL : x->rec.node;
+    if (!ok && x->rec.kind == MFAIL_ITEM) {
+        w = match_why(e->m, x->rec.pat, x->rec.node);
+        more = w.depth < MATCH_WHY_PATH ? w.depth : MATCH_WHY_PATH;
+        *failed = w.node;
+    }
+    *ids = xmalloc(((size_t)np + more + 1) * sizeof **ids);
+    *n = 0;
+    for (uint32_t i = 0; i < np; i++)
+        (*ids)[(*n)++] = node_id(pairs[i].node);
+    for (uint32_t i = 0; i < more; i++)
+        (*ids)[(*n)++] = node_id(w.path[i].node);
+    return ok;
+}

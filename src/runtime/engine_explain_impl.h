@@ -1,0 +1,46 @@
+/* engine_explain_impl.h - what the parts of graft explain share
+ * (engine_explain.c: one rule at one node; engine_explain_guard.c: a
+ * guard's values; engine_explain_near.c: near misses and the check
+ * against match). */
+#ifndef GRAFT_ENGINE_EXPLAIN_IMPL_H
+#define GRAFT_ENGINE_EXPLAIN_IMPL_H
+
+#include "engine_impl.h"
+
+/* A rule file read for its lines, by the name the rules give. */
+typedef struct RuleSrc {
+    const char *file; /* RuleDesc.file */
+    Source *src;      /* its text, or NULL when it cannot be read */
+} RuleSrc;
+
+struct Explainer {
+    Engine *e;            /* the driver, borrowed */
+    const Source *model;  /* the model's text, or NULL */
+    FILE *out;            /* where explanations go */
+    Diag *diag;           /* notes with excerpts, on out */
+    NodeLabels names;     /* node names (note [node names]) */
+    MatchFailure rec;     /* the matcher's record of the last try */
+    RuleSrc *srcs;        /* rule files read so far */
+    size_t nsrcs, csrcs;
+    StrBuf sb, sb2;       /* scratch */
+};
+
+/* The rule file of rule, read once; NULL when it cannot be read (a
+ * compiled rewriter far from its rules). */
+const Source *explain_rule_source(Explainer *x, const RuleDesc *rule);
+/* "FILE:LINE:COL: note: MESSAGE" with the line and a caret when src is
+ * known, else without them. */
+void explain_note(Explainer *x, const Source *src, const char *file, SrcRange at,
+                  const char *msg);
+/* Appends the rule text of part p ("'w:var'"), shortened to one line. */
+void explain_put_part(Explainer *x, const RuleDesc *rule, const PatNode *p, StrBuf *out);
+/* n's name, without and with its position, in sb (returned). */
+const char *explain_label(Explainer *x, const Node *n, StrBuf *sb);
+const char *explain_label_at(Explainer *x, const Node *n, StrBuf *sb);
+
+/* engine_explain_guard.c: the guard's place in the rule file, and the
+ * note with every condition's values for a guard that refused. */
+SrcRange explain_guard_range(Explainer *x, const RuleDesc *rule);
+void explain_guard(Explainer *x, const RuleDesc *rule, const MatchFailure *f);
+
+#endif

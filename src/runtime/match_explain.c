@@ -1,0 +1,343 @@
+/* match_explain.c - why a pattern part does not match a node.
+ *
+ * The matcher (match.c) stops at a goal whose item is not in the node's
+ * state.  The state says no, but not why; this walk finds the reason the
+ * way the labeller decided it: the node's own tests first (kind, op,
+ * operand count, tuple index, constraints), then the first operand whose
+ * state lacks the operand's item, where it goes on.  Pattern trees are
+ * small, and the walk is a loop.
+ */
+#include "match.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "node_label.h"
+#include "util.h"
+
+static bool in_state(const Matcher *m, const Node *n, uint32_t item)
+{
+    return matcher_node_has(m, n, item);
+}
+
+static bool why(MatchWhy *w, WhyKind kind, const PatNode *p, Node *n, const PatPred *pred)
+{
+    w->kind = kind;
+    w->pat = p;
+    w->node = n;
+    w->pred = pred;
+    return false;
+}
+
+static void passed(MatchWhy *w, const PatNode *p, Node *n)
+{
+    if (w->depth < MATCH_WHY_PATH)
+        w->path[w->depth] = (MatchPair){p, n, false};
+    w->depth++;
+}
+
+/* The first of the item's tests that n fails, or NULL. */
+static const PatPred *failed_pred(const RuleSet *rs, const PatItem *it, const Node *n)
+{
+    for (int i = 0; i < it->npreds; i++)
+        if (!pattern_pred_holds(&rs->preds[it->preds[i]], n))
+            return &rs->preds[it->preds[i]];
+    return NULL;
+}
+
+/* Whether n has the operand count the part wants. */
+static bool arity_fits(const PatItem *it, const PatNode *p, const Node *n)
+{
+    return it->variadic ? node_nargs(n) >= p->nkids : node_nargs(n) == p->nkids;
+}
+
+/* The kind and shape tests of p at n alone, before its operands. */
+static bool own_tests(const Matcher *m, const PatNode *p, Node *n, MatchWhy *w)
+{
+    const RuleSet *rs = matcher_ruleset(m);
+    const PatItem *it = &rs->items[p->item];
+    switch (p->kind) {
+    case PAT_OP:
+        if (node_kind(n) != NODE_CALL || !node_op(n))
+            return why(w, WHY_KIND, p, n, NULL);
+        if (strcmp(node_op(n), it->op) != 0)
+            return why(w, WHY_OP, p, n, NULL);
+        if (!arity_fits(it, p, n))
+            return why(w, WHY_ARITY, p, n, NULL);
+        break;
+    case PAT_FNCALL:
+        if (node_kind(n) != NODE_CALL || node_op(n))
+            return why(w, WHY_KIND, p, n, NULL);
+        if (!arity_fits(it, p, n))
+            return why(w, WHY_ARITY, p, n, NULL);
+        break;
+    case PAT_TUPLE:
+        if (node_kind(n) != NODE_TUPLE)
+            return why(w, WHY_KIND, p, n, NULL);
+        if (!arity_fits(it, p, n))
+            return why(w, WHY_ARITY, p, n, NULL);
+        break;
+    case PAT_GETITEM:
+        if (node_kind(n) != NODE_GETITEM)
+            return why(w, WHY_KIND, p, n, NULL);
+        if (node_index(n) != it->index)
+            return why(w, WHY_INDEX, p, n, NULL);
+        break;
+    default:
+        break;
+    }
+    const PatPred *pred = failed_pred(rs, it, n);
+    if (pred)
+        return why(w, WHY_PRED, p, n, pred);
+    return true;
+}
+
+/* The first operand of n (in pattern order) whose state lacks its part. */
+static int failing_kid(const Matcher *m, const PatNode *p, const Node *n)
+{
+    for (int k = 0; k < p->nkids && k < node_nargs(n); k++)
+        if (!in_state(m, node_arg(n, k), p->kids[k]->item))
+            return k;
+    return -1;
+}
+
+MatchWhy match_why(const Matcher *m, const PatNode *p, Node *n)
+{
+    MatchWhy w;
+    w.depth = 0;
+    for (;;) {
+        if (p->kind == PAT_ALT) {
+            why(&w, WHY_ALT, p, n, NULL);
+            return w;
+        }
+        if (p->kind == PAT_STAR) {
+            const PatItem *it = &matcher_ruleset(m)->items[p->item];
+            if (node_kind(n) == NODE_CALL && node_op(n) && strcmp(node_op(n), it->op) == 0 &&
+                node_nargs(n) == 1) {
+                passed(&w, p, n);
+                n = node_arg(n, 0); /* the chain goes on below */
+                continue;
+            }
+            p = p->kids[0];
+            continue;
+        }
+        if (p->kind == PAT_DOM) {
+            if (!in_state(m, n, p->kids[2]->item)) {
+                p = p->kids[2];
+                continue;
+            }
+            MatchWhy d = match_why_dom(m, p, n);
+            d.depth = w.depth;
+            memcpy(d.path, w.path, sizeof d.path);
+            return d;
+        }
+        if (!own_tests(m, p, n, &w))
+            return w;
+        int k = failing_kid(m, p, n);
+        if (k < 0) {
+            why(&w, WHY_STATE, p, n, NULL);
+            return w;
+        }
+        passed(&w, p, n);
+        p = p->kids[k];
+        n = node_arg(n, k);
+    }
+}
+
+/* note [dominator walk] in match.c, again, stopping where it fails: a
+ * stack of nodes to walk through and a mark per node, no recursion. */
+MatchWhy match_why_dom(const Matcher *m, const PatNode *p, Node *n)
+{
+    MatchWhy w = {.depth = 0};
+    uint32_t pi = p->kids[0]->item, qi = p->kids[1]->item;
+    const Graph *g = matcher_graph(m);
+    uint8_t *seen = xcalloc((size_t)graph_node_count(g) + 1, 1);
+    Node **stack = NULL, *parent = NULL;
+    size_t cap = 0, depth = 0;
+    why(&w, WHY_DOM, p, n, NULL);
+    w.dom = 2;
+    for (Node *x = n; x; x = depth ? stack[--depth] : NULL) {
+        int na = node_kind(x) == NODE_FUNC ? 0 : node_nargs(x);
+        xgrow((void **)&stack, &cap, depth + (size_t)na + 1, sizeof *stack);
+        for (int i = 0; i < na; i++) {
+            Node *o = node_arg(x, i);
+            if (seen[node_id(o)])
+                continue;
+            seen[node_id(o)] = 1;
+            if (in_state(m, o, pi)) {
+                if (parent && parent != o) {
+                    why(&w, WHY_DOM, p, o, NULL);
+                    w.dom = 1;
+                    goto done;
+                }
+                parent = o;
+            } else if (node_kind(o) == NODE_CONST)
+                continue;
+            else if (in_state(m, o, qi))
+                stack[depth++] = o;
+            else { /* the caret goes under the path */
+                why(&w, WHY_DOM, p->kids[1], o, NULL);
+                w.dom = 0;
+                goto done;
+            }
+        }
+    }
+done:
+    free(stack);
+    free(seen);
+    return w;
+}
+
+static void put_dims(const int64_t *dims, int rank, StrBuf *out)
+{
+    strbuf_putc(out, '(');
+    for (int i = 0; i < rank; i++) {
+        if (i)
+            strbuf_puts(out, ", ");
+        if (dims[i] < 0)
+            strbuf_putc(out, '_');
+        else
+            strbuf_printf(out, "%lld", (long long)dims[i]);
+    }
+    strbuf_putc(out, ')');
+}
+
+static void pred_wanted(const PatPred *p, StrBuf *out)
+{
+    switch (p->kind) {
+    case PRED_IS_CONST: strbuf_puts(out, "a constant"); break;
+    case PRED_IS_VAR: strbuf_puts(out, "a model input (a variable)"); break;
+    case PRED_VAR_NAME: strbuf_printf(out, "the variable %%%s", p->s); break;
+    case PRED_DTYPE: strbuf_printf(out, "dtype %s", p->s); break;
+    case PRED_RANK: strbuf_printf(out, "rank %lld", (long long)p->i); break;
+    case PRED_SHAPE:
+        strbuf_puts(out, "shape ");
+        put_dims(p->dims, p->rank, out);
+        if (p->s)
+            strbuf_printf(out, " of %s", p->s);
+        break;
+    case PRED_VALUE: {
+        strbuf_puts(out, "the scalar constant ");
+        pattern_number_key(p->f, out);
+        break;
+    }
+    case PRED_ATTR: strbuf_printf(out, "%s=%s", p->s, p->key); break;
+    }
+}
+
+/* What n has where p tests something. */
+static void pred_found(const PatPred *p, const Node *n, StrBuf *out)
+{
+    const Type *t = node_type(n);
+    const char *dt = pattern_node_dtype(n);
+    switch (p->kind) {
+    case PRED_DTYPE:
+        strbuf_printf(out, "of dtype %s", dt ? dt : "unknown (no type in the model)");
+        return;
+    case PRED_RANK:
+    case PRED_SHAPE:
+        if (t && t->kind == TYPE_TENSOR)
+            strbuf_printf(out, "of type %s", t->text);
+        else if (pattern_node_rank(n) == 0)
+            strbuf_printf(out, "a scalar of dtype %s", dt);
+        else
+            strbuf_puts(out, "of unknown type (none in the model)");
+        return;
+    case PRED_VALUE:
+        if (node_kind(n) == NODE_CONST && node_const_is_scalar(n)) {
+            strbuf_printf(out, "the constant %s", node_const_text(n));
+            return;
+        }
+        break;
+    case PRED_VAR_NAME:
+        if (node_kind(n) == NODE_VAR) {
+            strbuf_printf(out, "the variable %%%s", node_name(n));
+            return;
+        }
+        break;
+    case PRED_ATTR: {
+        const Node *holder = p->op ? n : node_callee(n);
+        const AttrValue *v = holder ? node_find_attr(holder, p->s) : NULL;
+        strbuf_printf(out, "%s=", p->s);
+        if (v)
+            pattern_attr_key(v, out);
+        else
+            strbuf_printf(out, "%s (the default)", p->dflt ? p->dflt : "unset");
+        return;
+    }
+    default:
+        break;
+    }
+    node_describe(n, out);
+}
+
+static const char *kind_wanted(PatKind k)
+{
+    switch (k) {
+    case PAT_OP: return "a call of";
+    case PAT_FNCALL: return "a call of a function";
+    case PAT_TUPLE: return "a tuple";
+    case PAT_GETITEM: return "an element of a tuple";
+    default: return "a node";
+    }
+}
+
+void match_why_wanted(const Matcher *m, const MatchWhy *w, StrBuf *out)
+{
+    const PatItem *it = &matcher_ruleset(m)->items[w->pat->item];
+    switch (w->kind) {
+    case WHY_KIND:
+    case WHY_OP:
+        if (w->pat->kind == PAT_OP)
+            strbuf_printf(out, "a call of %s", it->op);
+        else
+            strbuf_puts(out, kind_wanted(w->pat->kind));
+        break;
+    case WHY_ARITY:
+        strbuf_printf(out, "%s%d operands", it->variadic ? "at least " : "", w->pat->nkids);
+        break;
+    case WHY_INDEX: strbuf_printf(out, "element %d", it->index); break;
+    case WHY_PRED: pred_wanted(w->pred, out); break;
+    case WHY_ALT: strbuf_puts(out, "one of the alternatives"); break;
+    case WHY_DOM:
+        strbuf_puts(out, w->dom == 0   ? "a node on the path (or the parent, or a constant)"
+                         : w->dom == 1 ? "one parent that every path reaches"
+                                       : "a path to the parent");
+        break;
+    case WHY_STATE: strbuf_puts(out, "its operands in either order"); break;
+    }
+}
+
+void match_why_found(const Matcher *m, const MatchWhy *w, StrBuf *out)
+{
+    (void)m;
+    switch (w->kind) {
+    case WHY_ARITY:
+        strbuf_printf(out, "has %d operands", node_nargs(w->node));
+        break;
+    case WHY_INDEX: strbuf_printf(out, "is element %d", node_index(w->node)); break;
+    case WHY_PRED:
+        strbuf_puts(out, w->pred->kind == PRED_ATTR ? "has " : "is ");
+        pred_found(w->pred, w->node, out);
+        break;
+    case WHY_ALT:
+        strbuf_puts(out, "is ");
+        node_describe(w->node, out);
+        break;
+    case WHY_DOM:
+        if (w->dom == 1)
+            strbuf_puts(out, "is a second node matching the parent");
+        else if (w->dom == 2)
+            strbuf_puts(out, "has operands whose walk reaches no parent");
+        else {
+            strbuf_puts(out, "is ");
+            node_describe(w->node, out);
+        }
+        break;
+    case WHY_STATE: strbuf_puts(out, "has operands matching in neither order"); break;
+    default:
+        strbuf_puts(out, "is ");
+        node_describe(w->node, out);
+        break;
+    }
+}

@@ -1,0 +1,104 @@
+#!/bin/sh
+# install.sh - graft installed three ways gives a working graft, graft.pc
+# and graft compile --exe (note [build tree or install] in
+# src/compiler/exe_paths.h): `make install DESTDIR=D`, `make install prefix=P` (a
+# prefix other than the configured one) and `./configure --prefix=C &&
+# make install` in a fresh copy of the sources (made by make distdir;
+# GRAFT_SLOW_TESTS=0 skips this one).  Each install builds and runs a
+# rewriter with compile --exe and one through pkg-config, with no
+# GRAFT_CFLAGS or GRAFT_LIBS to help; then `./graft compile --exe` from
+# the build tree does the same.  Everything goes to a temporary directory.
+set -u
+: "${GRAFT:?}" "${GRAFT_SRCDIR:?}" "${GRAFT_BUILDDIR:?}"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/graft-install.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM
+unset GRAFT_CFLAGS GRAFT_LIBS GRAFT_CC MAKEFLAGS MFLAGS MAKELEVEL
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+command -v pkg-config >/dev/null 2>&1 || { echo "SKIP: pkg-config is not installed"; exit 77; }
+
+mk=$GRAFT_BUILDDIR/Makefile
+prefix=$(sed -n 's/^prefix = //p' "$mk")
+san=$(sed -n 's/^SANITIZER_CFLAGS = //p' "$mk")
+CC=$(sed -n 's/^CC = //p' "$mk")
+cp "$GRAFT_SRCDIR/examples/bn.graft" "$GRAFT_SRCDIR/examples/bn.relay" "$tmp/" || exit 99
+"$GRAFT" run "$tmp/bn.graft" "$tmp/bn.relay" >"$tmp/want" || exit 99
+cat >"$tmp/main.c" <<'EOF'
+#include "emit_c_rt.h"
+extern const RuleSet bn_rules;
+int main(int argc, char **argv) { return graft_standalone_main(&bn_rules, argc, argv); }
+EOF
+
+# works NAME GRAFT [PKG_CONFIG ENVIRONMENT...]: the graft at GRAFT builds
+# rewriters that print the expected output, by itself and (when an
+# environment is given) through the graft.pc that pkg-config finds in it.
+works() {
+    name=$1 g=$2
+    shift 2
+    [ -x "$g" ] || { fail "$name: no graft at $g"; return; }
+    out=$tmp/$name
+    mkdir -p "$out" || return
+    if "$g" compile --exe "$tmp/bn.graft" -o "$out/prog" 2>"$out/err"; then
+        "$out/prog" "$tmp/bn.relay" | cmp -s - "$tmp/want" ||
+            fail "$name: the compiled rewriter prints something else"
+    else
+        fail "$name: compile --exe: $(cat "$out/err")"
+    fi
+    [ $# -eq 0 ] && return
+    cflags=$(env "$@" pkg-config --cflags graft) && libs=$(env "$@" pkg-config --libs graft) ||
+        { fail "$name: pkg-config does not find graft.pc"; return; }
+    # shellcheck disable=SC2086
+    "$g" compile "$tmp/bn.graft" -o "$out/rules.c" --name bn_rules &&
+        $CC $san $cflags -c "$out/rules.c" -o "$out/rules.o" &&
+        $CC $san $cflags -c "$tmp/main.c" -o "$out/main.o" &&
+        $CC $san -o "$out/prog2" "$out/main.o" "$out/rules.o" $libs ||
+        { fail "$name: cannot build with pkg-config's flags ($cflags / $libs)"; return; }
+    "$out/prog2" "$tmp/bn.relay" | cmp -s - "$tmp/want" ||
+        fail "$name: the program built with pkg-config prints something else"
+}
+
+# 1. make install DESTDIR=D: pkg-config finds it with a sysroot.
+d=$tmp/destdir
+make -s -C "$GRAFT_BUILDDIR" install DESTDIR="$d" >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "make install DESTDIR"; }
+grep -qx "prefix=$prefix" "$d$prefix/lib/pkgconfig/graft.pc" || fail "DESTDIR: graft.pc's prefix"
+works destdir "$d$prefix/bin/graft" PKG_CONFIG_SYSROOT_DIR="$d" \
+    PKG_CONFIG_LIBDIR="$d$prefix/lib/pkgconfig"
+
+# 2. make install prefix=P: graft.pc and graft compile --exe point at P.
+p=$tmp/prefix
+make -s -C "$GRAFT_BUILDDIR" install prefix="$p" >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "make install prefix"; }
+grep -qx "prefix=$p" "$p/lib/pkgconfig/graft.pc" || fail "prefix=: graft.pc's prefix is not $p"
+works prefix "$p/bin/graft" PKG_CONFIG_LIBDIR="$p/lib/pkgconfig"
+# ... and moved elsewhere as a whole, compile --exe still finds libgraft
+mv "$p" "$tmp/moved"
+works moved "$tmp/moved/bin/graft"
+
+# 3. ./configure --prefix=C && make install, in a fresh copy of the sources.
+if [ "${GRAFT_SLOW_TESTS:-1}" != 0 ]; then
+    c=$tmp/configured
+    if make -s -C "$GRAFT_BUILDDIR" distdir distdir="$tmp/src" >"$tmp/log" 2>&1 &&
+       (cd "$tmp/src" && ./configure -q --prefix="$c" && make -s -j2 && make -s install) \
+           >"$tmp/log" 2>&1; then
+        grep -qx "prefix=$c" "$c/lib/pkgconfig/graft.pc" || fail "configure --prefix: graft.pc"
+        build_san=$san san= # a plain build
+        works configured "$c/bin/graft" PKG_CONFIG_LIBDIR="$c/lib/pkgconfig"
+        san=$build_san
+    else
+        tail -n 20 "$tmp/log"
+        fail "./configure --prefix && make install"
+    fi
+else
+    echo "install.sh: ./configure --prefix skipped (GRAFT_SLOW_TESTS=0)"
+fi
+
+# 4. The build tree's graft: its own headers and libgraft, nothing installed.
+mkdir "$tmp/build" || exit 99
+if (cd "$tmp/build" && "$GRAFT" compile --exe "$tmp/bn.graft" -o fold 2>err); then
+    "$tmp/build/fold" "$tmp/bn.relay" | cmp -s - "$tmp/want" ||
+        fail "build tree: the compiled rewriter prints something else"
+else
+    fail "build tree: compile --exe: $(cat "$tmp/build/err")"
+fi
+
+echo "install.sh: $fails failed"
+[ "$fails" -eq 0 ]
