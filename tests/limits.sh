@@ -30,6 +30,7 @@ match-steps    4194304  4194304  1000..1000000000000  steps of one match attempt
 rewrites       auto     auto     1..1000000000000000  rewrites before giving up (auto: 10 per node plus 1000)
 round-factor   16       16       1..1048576           rewriting rounds per (1 + rewrites / nodes)
 viz-marks      1000000  1000000  0..1000000000        (match, node) pairs one graft viz drawing highlights
+eval-elements  16777216 16777216 1..1000000000000     elements of one tensor graft verify and run --verify evaluate
 EOF
 : >want
 expect 0 "$GRAFT" limits

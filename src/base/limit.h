@@ -50,7 +50,9 @@
     X(round_factor, "round-factor", 16, 1, 1048576,                          \
       "rewriting rounds per (1 + rewrites / nodes)")                         \
     X(viz_marks, "viz-marks", 1000000, 0, 1000000000,                        \
-      "(match, node) pairs one graft viz drawing highlights")
+      "(match, node) pairs one graft viz drawing highlights")                \
+    X(eval_elements, "eval-elements", 16777216, 1, 1000000000000,           \
+      "elements of one tensor graft verify and run --verify evaluate")
 
 typedef struct Limits {
 #define LIMIT_FIELD(field, name, dflt, least, ceiling, what) uint64_t field;

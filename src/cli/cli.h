@@ -22,6 +22,7 @@ int cmd_match(int argc, char **argv, const Limits *limits);
 int cmd_explain(int argc, char **argv, const Limits *limits);
 int cmd_compile(int argc, char **argv, const Limits *limits);
 int cmd_limits(int argc, char **argv, const Limits *limits);
+int cmd_verify(int argc, char **argv, const Limits *limits);
 
 /* Prints "graft NAME: MESSAGE" and a hint to use --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) GRAFT_PRINTF(2, 3);

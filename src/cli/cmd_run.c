@@ -6,12 +6,13 @@
 
 #include "cli.h"
 #include "cli_load.h"
+#include "cmd_run_verify.h"
 #include "runner.h"
 #include "util.h"
 
 static const char run_usage[] =
     "usage: graft run RULES... MODEL [-o OUT] [--stats[=counts]] [--trace]\n"
-    "                 [--max-rewrites N] [--limit NAME=N]\n"
+    "                 [--max-rewrites N] [--limit NAME=N] [--verify]\n"
     "\n"
     "Apply the rules of RULES (.graft files) to MODEL (a .relay file) and print\n"
     "the result.  Rewrite rules run to a fixpoint first; then each partition\n"
@@ -26,6 +27,11 @@ static void print_help(void)
     fputs(runner_options_help, stdout);
     fputs(runner_explain_help, stdout);
     fputs(options_limit_help, stdout);
+    fputs("  --verify          first evaluate MODEL and its rewritten form on the same\n"
+          "                    random inputs (typed parameters) and report on standard\n"
+          "                    error the largest difference per output; past float\n"
+          "                    tolerance, the first rewrite that made it so, and no\n"
+          "                    output\n", stdout);
     fputs("  --help            show this help\n"
           "\n"
           "Exit status: 0 success, 1 bad input or no fixpoint, 2 bad usage.\n", stdout);
@@ -36,6 +42,7 @@ typedef struct RunArgs {
     const char **paths; /* rule files, then the model */
     int npaths;         /* entries in paths */
     RunOptions opts;    /* -o, --stats, --trace, limits */
+    bool verify;        /* --verify */
 } RunArgs;
 
 /* Returns -1 when the arguments are fine, else the exit status. */
@@ -47,6 +54,10 @@ static int parse_args(int argc, char **argv, RunArgs *a)
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             print_help();
             return EXIT_OK;
+        }
+        if (strcmp(arg, "--verify") == 0) {
+            a->verify = true;
+            continue;
         }
         int rc = strncmp(arg, "-I", 2) == 0
                      ? cli_parse_limit("run", argc, argv, &i, &a->opts.limits)
@@ -77,8 +88,10 @@ static bool run(const RunArgs *a, Diag *d)
         return false;
     RunOptions o = a->opts;
     o.model = l.src->name;
-    bool ok = runner_explaining(&o) ? runner_explain(&l.rules->rs, l.g, l.src, &o, d) == EXIT_OK
-                                    : runner_run(&l.rules->rs, l.g, &o, d);
+    bool ok = runner_explaining(&o)
+                  ? runner_explain(&l.rules->rs, l.g, l.src, &o, d) == EXIT_OK
+                  : (!a->verify || run_verify(&l.rules->rs, l.src, &o, d)) &&
+                        runner_run(&l.rules->rs, l.g, &o, d);
     cli_load_free(&l);
     return ok;
 }

@@ -25,6 +25,7 @@ static const Command commands[] = {
     {"match", cmd_match, "match RULES... MODEL               list matches"},
     {"explain", cmd_explain, "explain RULES... MODEL --at NODE [--rule NAME] | --rule NAME [--near N]  why a rule (did not) fire"},
     {"compile", cmd_compile, "compile RULES... -o OUT.c [--header OUT.h] [--name NAME] | --exe RULES... -o PROG"},
+    {"verify", cmd_verify, "verify RULES... [--trials N] [--seed N] [-j N]  check rules numerically"},
     {"limits", cmd_limits, "limits [--limit NAME=N]            print the resource limits in force"},
 };
 

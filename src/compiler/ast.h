@@ -306,6 +306,9 @@ typedef struct AstRule {
     int priority;              /* [priority=N]; 0 when not given; higher wins */
     bool has_priority;         /* priority was written */
     bool once;                 /* [once]: never applied to nodes it built */
+    bool inexact;              /* [inexact]: changes values by more than
+                                  rounding, on purpose (graft verify holds
+                                  it to a loose tolerance) */
     int index;                 /* position among all rules (file order,
                                   includes spliced in) */
     AstNode *pattern_src;      /* the pattern as written */

@@ -338,12 +338,14 @@ void ast_print_node(StrBuf *out, const AstNode *n)
 void ast_print_rule(StrBuf *out, const AstRule *rule)
 {
     strbuf_puts(out, rule->name);
-    if (rule->has_priority || rule->once) {
+    if (rule->has_priority || rule->once || rule->inexact) {
         strbuf_putc(out, '[');
         if (rule->has_priority)
             strbuf_printf(out, "priority=%d", rule->priority);
         if (rule->once)
             strbuf_puts(out, rule->has_priority ? ", once" : "once");
+        if (rule->inexact)
+            strbuf_puts(out, rule->has_priority || rule->once ? ", inexact" : "inexact");
         strbuf_putc(out, ']');
     }
     strbuf_puts(out, " := ");

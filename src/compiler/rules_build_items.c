@@ -122,7 +122,7 @@ static size_t offset_of(const Source *src, int line, int column)
     return off > src->len ? src->len : off;
 }
 
-/* [priority=N, once] */
+/* [priority=N, once, inexact] */
 static void apply_flags(RulesParseCtx *ctx, AstRule *rule, const AstList *flags)
 {
     for (int i = 0; i < flags->count; i++) {
@@ -134,9 +134,14 @@ static void apply_flags(RulesParseCtx *ctx, AstRule *rule, const AstList *flags)
             rule->has_priority = true;
         } else if (strcmp(f->u.attr.name, "once") == 0 && !v) {
             rule->once = true;
+        } else if (strcmp(f->u.attr.name, "inexact") == 0 && !v) {
+            if (rule->kind == RULE_PARTITION)
+                diag_error(ctx->diag, ctx->b.src, f->range, "[inexact] on a partition rule, "
+                           "which changes no values; it marks rewrites that change them");
+            rule->inexact = true;
         } else {
             diag_error(ctx->diag, ctx->b.src, f->range, "unknown rule flag; expected "
-                       "priority=N (an integer, higher wins) or once");
+                       "priority=N (an integer, higher wins), once or inexact");
         }
     }
 }

@@ -38,6 +38,9 @@ typedef struct EngineOptions {
                               the trace and refusals (note [node names]) */
     bool refusals;         /* keep a line per refusal with its nodes in
                               the statistics (Stats.refusals) */
+    uint64_t stop_after;   /* stop, without error, after this many
+                              rewrites (graft verify, and run --verify's
+                              bisection: the first k rewrites); 0: no */
 } EngineOptions;
 
 typedef struct Engine Engine;

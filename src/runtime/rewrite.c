@@ -205,6 +205,14 @@ static Binding *save_bindings(const Engine *e, uint32_t r)
     return b;
 }
 
+/* Whether another rewrite may be applied: at most limit + 1 (the one
+ * that reports the bound), and no more than EngineOptions.stop_after. */
+static bool room(const Engine *e, uint64_t limit)
+{
+    return e->stats.rewrites <= limit &&
+           (!e->opts.stop_after || e->stats.rewrites < e->opts.stop_after);
+}
+
 /* One pass of rule r (note [rewrite rounds]); returns the rewrites done.
  * Stops applying once total rewrites exceed limit. */
 static uint64_t rewrite_pass(Engine *e, Grouper *gp, Cands *c, uint32_t r, uint64_t limit)
@@ -225,7 +233,7 @@ static uint64_t rewrite_pass(Engine *e, Grouper *gp, Cands *c, uint32_t r, uint6
     }
     uint64_t applied = 0;
     for (size_t k = ngroups; k-- > 0;) { /* operands first */
-        if (e->stats.rewrites <= limit && apply_group(e, r, &groups[k]))
+        if (room(e, limit) && apply_group(e, r, &groups[k]))
             applied++;
     }
     for (size_t k = 0; k < ngroups; k++) {
@@ -249,7 +257,7 @@ static uint64_t rewrite_round(Engine *e, Grouper *gp, Cands *c, const uint32_t *
 {
     uint64_t applied = 0;
     bool first = e->stats.rounds == 0;
-    for (uint32_t k = 0; k < n && e->stats.rewrites <= limit; k++) {
+    for (uint32_t k = 0; k < n && room(e, limit); k++) {
         uint32_t r = order[k];
         if (e->rs->rules[r].once && !first)
             continue;
@@ -332,6 +340,8 @@ bool engine_rewrite(Engine *e, Diag *d)
     for (;;) {
         memset(fired, 0, (e->rs->nrules + 1) * sizeof *fired);
         uint64_t applied = rewrite_round(e, &gp, &c, order, nrw, fired, limit);
+        if (e->opts.stop_after && e->stats.rewrites >= e->opts.stop_after)
+            break; /* graft verify, run --verify: the first stop_after rewrites */
         char bound[96];
         const char *which = "rewrites";
         if (e->stats.rewrites > limit)

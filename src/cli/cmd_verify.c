@@ -1,0 +1,294 @@
+/* cmd_verify.c - graft verify RULES... [--trials N] [--seed N] [-j N]:
+ * check numerically that each rewrite rule keeps the meaning of what it
+ * rewrites (verify.h, note [verifying a rule]); one line per rule, a
+ * diagnostic with the counterexample for each refuted one. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "frontend.h"
+#include "lower.h"
+#include "verify.h"
+
+enum { MAX_JOBS = 64 };
+
+static void usage(FILE *out)
+{
+    fputs("usage: graft verify [OPTIONS] RULES...\n\n"
+          "Check each rewrite rule of RULES numerically: instantiate its pattern with\n"
+          "small random tensors that satisfy its constraints and guard, apply the rule,\n"
+          "evaluate both graphs with each op rounded to its dtype and compare.  One\n"
+          "line per rule: verified, refuted (with a FILE:LINE:COL error and the\n"
+          "counterexample on standard error), unchecked (no instance could be built or\n"
+          "evaluated; the reason, e.g. an op without evaluator) or skipped (partition\n"
+          "rules).  Exit status: 0 no rule refuted, 1 a rule refuted or bad input,\n"
+          "2 bad usage.\n\n"
+          "options:\n"
+          "  --trials N         value draws per rule (default 20)\n"
+          "  --seed N           seed of the random values (default 1)\n"
+          "  -j N               verify N rules at a time, in N processes\n", out);
+    fputs(options_limit_help, out);
+    fputs("  --help             show this help\n", out);
+}
+
+typedef struct VerifyArgs {
+    const char **files;
+    int nfiles;
+    VerifyOptions opts;
+    int jobs;
+    Limits limits;
+} VerifyArgs;
+
+static int parse_count(const char *opt, int argc, char **argv, int *i, uint64_t max,
+                       uint64_t *out)
+{
+    if (++*i == argc)
+        return cli_usage_error("verify", "option '%s' needs a number", opt);
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(argv[*i], &end, 10);
+    if (errno || *end || end == argv[*i] || argv[*i][0] == '-' || v > max)
+        return cli_usage_error("verify", "option '%s' wants a number up to %llu, not '%s'",
+                               opt, (unsigned long long)max, argv[*i]);
+    *out = v;
+    return -1;
+}
+
+static int parse_args(int argc, char **argv, VerifyArgs *a)
+{
+    a->files = xcalloc((size_t)argc + 1, sizeof *a->files);
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        uint64_t v;
+        int rc = cli_parse_limit("verify", argc, argv, &i, &a->limits);
+        if (rc != OPTION_NOT_MINE) {
+            if (rc >= 0)
+                return rc;
+        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            usage(stdout);
+            return EXIT_OK;
+        } else if (strcmp(arg, "--trials") == 0) {
+            if ((rc = parse_count(arg, argc, argv, &i, 100000, &v)) >= 0)
+                return rc;
+            if (v == 0)
+                return cli_usage_error("verify", "option '--trials' wants at least 1");
+            a->opts.trials = (int)v;
+        } else if (strcmp(arg, "--seed") == 0) {
+            if ((rc = parse_count(arg, argc, argv, &i, UINT64_MAX, &v)) >= 0)
+                return rc;
+            a->opts.seed = v;
+        } else if (strcmp(arg, "-j") == 0) {
+            if ((rc = parse_count(arg, argc, argv, &i, MAX_JOBS, &v)) >= 0)
+                return rc;
+            a->jobs = v ? (int)v : 1;
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            return cli_usage_error("verify", "unknown option '%s'", arg);
+        } else
+            a->files[a->nfiles++] = arg;
+    }
+    if (a->nfiles == 0)
+        return cli_usage_error("verify", "need RULES...");
+    return -1;
+}
+
+/* ---- one rule ---- */
+
+static const char *const verdict_names[] = {"verified", "refuted", "unchecked", "skipped"};
+
+/* Verifies rule i of rf (lowered as lw) and writes its line to out and a
+ * refutation's diagnostic to err; returns the verdict. */
+static VerifyVerdict verify_one(const RuleFile *rf, const Lowered *lw, int i,
+                                const VerifyOptions *o, FILE *out, FILE *err)
+{
+    const AstRule *r = rf->rules[i];
+    VerifyOptions ro = *o;
+    ro.inexact = r->inexact;
+    VerifyReport rep;
+    verify_rule(&lw->rs, (uint32_t)i, &ro, &rep);
+    fprintf(out, "%s:%d: %s: %s", r->src->name, r->name_range.first_line, r->name,
+            verdict_names[rep.verdict]);
+    if (rep.verdict == VERIFY_VERIFIED)
+        fprintf(out, "%s, %d trials, max error %.3g <= %.3g [%s]\n",
+                r->inexact ? " (inexact)" : "", rep.trials, rep.max_error, rep.tolerance,
+                rep.instance.data ? rep.instance.data : "");
+    else if (rep.verdict == VERIFY_REFUTED)
+        fprintf(out, ", %s\n", rep.why.data);
+    else
+        fprintf(out, ": %s\n", rep.why.data ? rep.why.data : "");
+    if (rep.verdict == VERIFY_REFUTED) {
+        Diag *d = diag_new(err);
+        diag_set_error_limit(d, 0);
+        diag_error(d, r->src, r->name_range, "rule '%s' is refuted: %s on [%s]", r->name,
+                   rep.why.data, rep.instance.data ? rep.instance.data : "");
+        diag_free(d);
+        fputs(rep.detail.data ? rep.detail.data : "", err);
+    }
+    VerifyVerdict v = rep.verdict;
+    verify_report_free(&rep);
+    return v;
+}
+
+/* ---- the rules of all files, in order, each once ---- */
+
+typedef struct Task {
+    const RuleFile *rf;
+    const Lowered *lw;
+    int rule;
+    FILE *out, *err;   /* -j: the child's output, read back in order */
+    pid_t pid;
+    VerifyVerdict verdict;
+} Task;
+
+static bool seen_rule(Task *tasks, int n, const AstRule *r)
+{
+    for (int k = 0; k < n; k++) {
+        const AstRule *o = tasks[k].rf->rules[tasks[k].rule];
+        if (o->name_range.first_line == r->name_range.first_line &&
+            strcmp(o->src->name, r->src->name) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void copy_stream(FILE *from, FILE *to)
+{
+    char buf[4096];
+    size_t n;
+    rewind(from);
+    while ((n = fread(buf, 1, sizeof buf, from)) > 0)
+        fwrite(buf, 1, n, to);
+}
+
+/* A child's verdict is its exit status; a child that died otherwise
+ * (a signal, a status no verdict has) leaves its rule unchecked, said so
+ * on its output. */
+static void finish_child(Task *t, int status)
+{
+    if (WIFEXITED(status) && WEXITSTATUS(status) <= VERIFY_SKIPPED) {
+        t->verdict = (VerifyVerdict)WEXITSTATUS(status);
+        return;
+    }
+    const AstRule *r = t->rf->rules[t->rule];
+    t->verdict = VERIFY_UNCHECKED;
+    fprintf(t->out, "%s:%d: %s: unchecked: the verifying process %s %d\n", r->src->name,
+            r->name_range.first_line, r->name,
+            WIFSIGNALED(status) ? "died of signal" : "exited with status",
+            WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+}
+
+/* Runs the tasks in up to jobs child processes; each child writes to its
+ * task's temporary files and exits with its verdict. */
+static void run_parallel(Task *tasks, int n, const VerifyOptions *o, int jobs)
+{
+    int running = 0, next = 0;
+    fflush(stdout);
+    fflush(stderr);
+    while (next < n || running > 0) {
+        if (next < n && running < jobs) {
+            Task *t = &tasks[next++];
+            t->out = tmpfile();
+            t->err = tmpfile();
+            if (!t->out || !t->err)
+                graft_out_of_memory();
+            t->pid = fork();
+            if (t->pid == 0) {
+                VerifyVerdict v = verify_one(t->rf, t->lw, t->rule, o, t->out, t->err);
+                fflush(t->out);
+                fflush(t->err);
+                _exit((int)v);
+            }
+            if (t->pid < 0) { /* no process: do it here */
+                t->verdict = verify_one(t->rf, t->lw, t->rule, o, t->out, t->err);
+                continue;
+            }
+            running++;
+            continue;
+        }
+        int status;
+        pid_t pid = wait(&status);
+        if (pid < 0)
+            break;
+        for (int k = 0; k < n; k++)
+            if (tasks[k].pid == pid) {
+                finish_child(&tasks[k], status);
+                tasks[k].pid = 0;
+            }
+        running--;
+    }
+    for (int k = 0; k < n; k++) {
+        copy_stream(tasks[k].out, stdout);
+        copy_stream(tasks[k].err, stderr);
+        fclose(tasks[k].out);
+        fclose(tasks[k].err);
+    }
+}
+
+static int verify_all(const VerifyArgs *a, Diag *d)
+{
+    RuleFile **rfs = xcalloc((size_t)a->nfiles + 1, sizeof *rfs);
+    Lowered **lws = xcalloc((size_t)a->nfiles + 1, sizeof *lws);
+    Task *tasks = NULL;
+    size_t cap = 0;
+    int n = 0, rc = EXIT_OK;
+    FrontendOptions fo = {.limits = &a->limits};
+    for (int f = 0; f < a->nfiles && rc == EXIT_OK; f++) {
+        rfs[f] = frontend_load(&a->files[f], 1, &fo, d);
+        lws[f] = rfs[f] ? lower_rules(rfs[f], d) : NULL;
+        if (!lws[f]) {
+            rc = EXIT_BAD_INPUT;
+            break;
+        }
+        for (int i = 0; i < rfs[f]->nrules; i++) {
+            if (seen_rule(tasks, n, rfs[f]->rules[i]))
+                continue;
+            xgrow((void **)&tasks, &cap, (size_t)n + 1, sizeof *tasks);
+            tasks[n++] = (Task){.rf = rfs[f], .lw = lws[f], .rule = i};
+        }
+    }
+    int counts[4] = {0};
+    if (rc == EXIT_OK) {
+        if (a->jobs > 1)
+            run_parallel(tasks, n, &a->opts, a->jobs);
+        else
+            for (int k = 0; k < n; k++)
+                tasks[k].verdict = verify_one(tasks[k].rf, tasks[k].lw, tasks[k].rule,
+                                              &a->opts, stdout, stderr);
+        for (int k = 0; k < n; k++)
+            counts[tasks[k].verdict < 4 ? tasks[k].verdict : VERIFY_REFUTED]++;
+        printf("%d rules: %d verified, %d refuted, %d unchecked, %d skipped\n", n,
+               counts[VERIFY_VERIFIED], counts[VERIFY_REFUTED], counts[VERIFY_UNCHECKED],
+               counts[VERIFY_SKIPPED]);
+        rc = counts[VERIFY_REFUTED] ? EXIT_BAD_INPUT : EXIT_OK;
+    }
+    for (int f = 0; f < a->nfiles; f++) {
+        if (lws[f])
+            lower_free(lws[f]);
+        if (rfs[f])
+            rulefile_free(rfs[f]);
+    }
+    free(rfs);
+    free(lws);
+    free(tasks);
+    return rc;
+}
+
+int cmd_verify(int argc, char **argv, const Limits *limits)
+{
+    VerifyArgs a = {.opts = {.seed = 1, .trials = 20}, .jobs = 1, .limits = *limits};
+    int rc = parse_args(argc, argv, &a);
+    if (rc < 0) {
+        a.opts.max_elements = a.limits.eval_elements;
+        Diag *d = cli_diag_new(&a.limits);
+        rc = verify_all(&a, d);
+        diag_free(d);
+    }
+    free(a.files);
+    return rc;
+}

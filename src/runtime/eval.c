@@ -1,0 +1,384 @@
+/* eval.c - evaluating a graph: nodes in operand-first order, each op by
+ * its table entry; values freed once their last user has read them
+ * (note [reference evaluator] in eval.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval_impl.h"
+
+static const EvalOpDef *const op_tables[] = {eval_elem_ops, eval_reduce_ops, eval_nn_ops,
+                                             eval_shape_ops};
+
+static EvalOpFn find_op(const char *op)
+{
+    for (size_t t = 0; op && t < ARRAY_LEN(op_tables); t++)
+        for (const EvalOpDef *d = op_tables[t]; d->name; d++)
+            if (strcmp(d->name, op) == 0)
+                return d->fn;
+    return NULL;
+}
+
+bool eval_has_op(const char *op)
+{
+    return find_op(op) != NULL;
+}
+
+static bool set_error(EvalError *err, EvalStatus status, const Node *n, const char *fmt, ...)
+    GRAFT_PRINTF(4, 5);
+
+static bool set_error(EvalError *err, EvalStatus status, const Node *n, const char *fmt, ...)
+{
+    err->status = status;
+    err->node = n;
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    strbuf_puts(&err->msg, buf);
+    return false;
+}
+
+/* Rounds every tensor of v to its dtype (EVAL_DTYPE). */
+static void round_value(Value *v)
+{
+    if (v->nfields >= 0) {
+        for (int i = 0; i < v->nfields; i++)
+            round_value(&v->fields[i]);
+        return;
+    }
+    for (size_t i = 0; i < v->t.size; i++)
+        v->t.data[i] = eval_round(v->t.data[i], v->t.dtype);
+}
+
+/* A parameter's or constant's value, copied. */
+static bool eval_leaf(const Node *n, const EvalInputs *in, const Graph *g, Value *out,
+                      EvalError *err)
+{
+    if (node_kind(n) == NODE_VAR) {
+        for (int i = 0; i < graph_nparams(g) && i < in->nparams; i++)
+            if (graph_param(g, i) == n) {
+                out->nfields = -1;
+                out->t = tensor_copy(&in->params[i]);
+                return true;
+            }
+        return set_error(err, EVAL_NO_OP, n, "no value for variable %%%s", node_name(n));
+    }
+    if (node_const_is_scalar(n)) {
+        const char *dtype = eval_dtype(node_const_dtype(n));
+        if (!dtype)
+            return set_error(err, EVAL_NO_OP, n, "constant %s: dtype '%s' not evaluated",
+                             node_const_text(n), node_const_dtype(n));
+        out->nfields = -1;
+        out->t = tensor_new(dtype, 0, NULL);
+        out->t.data[0] = node_const_value(n);
+        return true;
+    }
+    const Tensor *t = in->constant ? in->constant(in->ctx, n) : NULL;
+    if (!t)
+        return set_error(err, EVAL_NO_OP, n, "no value for constant %s", node_const_text(n));
+    out->nfields = -1;
+    out->t = tensor_copy(t);
+    return true;
+}
+
+bool eval_op(const Node *n, const Value *args, int nargs, const EvalOptions *opts, Value *out,
+             EvalError *err)
+{
+    const char *op = node_op(n);
+    EvalOpFn fn = find_op(op);
+    if (!fn)
+        return set_error(err, EVAL_NO_OP, n, "%s: no evaluator for %s",
+                         op ? op : "call", op ? "this op" : "calls of functions");
+    EvalCall c = {.node = n, .op = op, .args = args, .nargs = nargs, .out = out,
+                  .err = err, .opts = opts};
+    out->nfields = -1;
+    if (!fn(&c)) {
+        value_free(out);
+        return false;
+    }
+    return true;
+}
+
+static bool eval_node(const Graph *g, const Node *n, Value *vals, const EvalInputs *in,
+                      const EvalOptions *opts, Value *out, EvalError *err)
+{
+    int nargs = node_nargs(n);
+    switch (node_kind(n)) {
+    case NODE_VAR:
+    case NODE_CONST:
+        return eval_leaf(n, in, g, out, err);
+    case NODE_FUNC:
+        out->nfields = 0; /* a function value: only calls of it matter */
+        out->fields = NULL;
+        return true;
+    case NODE_TUPLE:
+        out->nfields = nargs;
+        out->fields = xcalloc((size_t)nargs + 1, sizeof *out->fields);
+        for (int i = 0; i < nargs; i++)
+            out->fields[i] = value_copy(&vals[node_id(node_arg(n, i))]);
+        return true;
+    case NODE_GETITEM: {
+        const Value *t = &vals[node_id(node_arg(n, 0))];
+        if (t->nfields <= node_index(n))
+            return set_error(err, EVAL_BAD_INPUT, n, "field %d of a %s", node_index(n),
+                             t->nfields < 0 ? "tensor" : "shorter tuple");
+        *out = value_copy(&t->fields[node_index(n)]);
+        return true;
+    }
+    case NODE_CALL: {
+        Value *args = xcalloc((size_t)nargs + 1, sizeof *args);
+        for (int i = 0; i < nargs; i++)
+            args[i] = vals[node_id(node_arg(n, i))];
+        bool ok = eval_op(n, args, nargs, opts, out, err);
+        free(args);
+        return ok;
+    }
+    }
+    return false;
+}
+
+/* uses[id]: how many operand slots of evaluated nodes read node id. */
+static uint32_t *count_uses(Node *const *order, uint32_t count, uint32_t nnodes)
+{
+    uint32_t *uses = xcalloc(nnodes + 1, sizeof *uses);
+    for (uint32_t k = 0; k < count; k++)
+        for (int i = 0; i < node_nargs(order[k]); i++)
+            uses[node_id(node_arg(order[k], i))]++;
+    return uses;
+}
+
+/* Frees the values of n's operands that no later node reads. */
+static void release_args(const Node *n, Value *vals, uint32_t *uses, const Node *output)
+{
+    for (int i = 0; i < node_nargs(n); i++) {
+        const Node *a = node_arg(n, i);
+        if (--uses[node_id(a)] == 0 && a != output)
+            value_free(&vals[node_id(a)]);
+    }
+}
+
+bool eval_graph(const Graph *g, const EvalInputs *in, const EvalOptions *opts, Value *out,
+                EvalError *err)
+{
+    uint32_t nnodes = graph_node_count(g);
+    Node **order = xcalloc(nnodes + 1, sizeof *order);
+    uint32_t count = 0, all = graph_topo_order(g, order);
+    for (uint32_t k = 0; k < all; k++)
+        if (!node_scope(order[k])) /* function bodies run only when called */
+            order[count++] = order[k];
+    uint32_t *uses = count_uses(order, count, nnodes);
+    Value *vals = xcalloc(nnodes + 1, sizeof *vals);
+    const Node *output = graph_output(g);
+    bool ok = true;
+    for (uint32_t k = 0; k < count && ok; k++) {
+        Node *n = order[k];
+        ok = eval_node(g, n, vals, in, opts, &vals[node_id(n)], err);
+        if (ok && opts->mode == EVAL_DTYPE)
+            round_value(&vals[node_id(n)]);
+        release_args(n, vals, uses, output);
+    }
+    for (uint32_t k = 0; k < count; k++) /* what an error left behind */
+        if (order[k] != output && uses[node_id(order[k])] > 0)
+            value_free(&vals[node_id(order[k])]);
+    if (ok)
+        *out = vals[node_id(output)];
+    else if (output && vals[node_id(output)].nfields != 0)
+        value_free(&vals[node_id(output)]);
+    free(vals);
+    free(uses);
+    free(order);
+    return ok;
+}
+
+/* ---- what the op files share (eval_impl.h) ---- */
+
+bool eval_fail(EvalCall *c, const char *fmt, ...)
+{
+    char buf[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return set_error(c->err, EVAL_BAD_INPUT, c->node, "%s: %s", c->op, buf);
+}
+
+bool eval_nargs(EvalCall *c, int lo, int hi)
+{
+    if (c->nargs < lo || c->nargs > hi)
+        return eval_fail(c, "%d operands, wants %d", c->nargs, c->nargs < lo ? lo : hi);
+    return true;
+}
+
+const Tensor *eval_arg(EvalCall *c, int i)
+{
+    if (i >= c->nargs) {
+        eval_fail(c, "operand %d missing", i + 1);
+        return NULL;
+    }
+    if (c->args[i].nfields >= 0) {
+        eval_fail(c, "operand %d is a tuple, wants a tensor", i + 1);
+        return NULL;
+    }
+    return &c->args[i].t;
+}
+
+static bool check_size(EvalCall *c, int rank, const int64_t *dims)
+{
+    if (rank > EVAL_MAX_RANK)
+        return eval_fail(c, "result of rank %d (at most %d evaluated)", rank, EVAL_MAX_RANK);
+    uint64_t size = 1;
+    for (int i = 0; i < rank; i++) {
+        if (dims[i] < 0)
+            return eval_fail(c, "result dim %d is %lld", i, (long long)dims[i]);
+        size *= (uint64_t)dims[i];
+    }
+    if (c->opts->max_elements && size > c->opts->max_elements)
+        return set_error(c->err, EVAL_TOO_LARGE, c->node,
+                         "%s: result of %llu elements passes the eval-elements limit (%llu)",
+                         c->op, (unsigned long long)size,
+                         (unsigned long long)c->opts->max_elements);
+    return true;
+}
+
+Tensor *eval_result(EvalCall *c, const char *dtype, int rank, const int64_t *dims)
+{
+    if (!check_size(c, rank, dims))
+        return NULL;
+    c->out->nfields = -1;
+    c->out->t = tensor_new(dtype, rank, dims);
+    return &c->out->t;
+}
+
+bool eval_tuple_result(EvalCall *c, int n)
+{
+    c->out->nfields = n;
+    c->out->fields = xcalloc((size_t)n + 1, sizeof *c->out->fields);
+    for (int i = 0; i < n; i++)
+        c->out->fields[i] = (Value){.nfields = -1};
+    return true;
+}
+
+Tensor *eval_field(EvalCall *c, int i, const char *dtype, int rank, const int64_t *dims)
+{
+    if (!check_size(c, rank, dims))
+        return NULL;
+    c->out->fields[i].t = tensor_new(dtype, rank, dims);
+    return &c->out->fields[i].t;
+}
+
+static const AttrValue *find_attr(const EvalCall *c, const char *name)
+{
+    const AttrValue *v = node_find_attr(c->node, name);
+    return v && v->kind != ATTR_NULL ? v : NULL;
+}
+
+int64_t eval_attr_int(const EvalCall *c, const char *name, int64_t dflt)
+{
+    const AttrValue *v = find_attr(c, name);
+    if (v && v->kind == ATTR_LIST && v->nitems == 1)
+        v = v->items[0];
+    if (!v)
+        return dflt;
+    return v->kind == ATTR_FLOAT ? (int64_t)v->f : v->i;
+}
+
+double eval_attr_float(const EvalCall *c, const char *name, double dflt)
+{
+    const AttrValue *v = find_attr(c, name);
+    if (!v)
+        return dflt;
+    return v->kind == ATTR_FLOAT ? v->f : (double)v->i;
+}
+
+bool eval_attr_bool(const EvalCall *c, const char *name, bool dflt)
+{
+    const AttrValue *v = find_attr(c, name);
+    return v ? v->i != 0 : dflt;
+}
+
+const char *eval_attr_str(const EvalCall *c, const char *name, const char *dflt)
+{
+    const AttrValue *v = find_attr(c, name);
+    return v && v->kind == ATTR_STRING ? v->s : dflt;
+}
+
+int eval_attr_ints(EvalCall *c, const char *name, int64_t *out, int max)
+{
+    const AttrValue *v = find_attr(c, name);
+    if (!v)
+        return -1;
+    if (v->kind == ATTR_INT) {
+        out[0] = v->i;
+        return 1;
+    }
+    if (v->kind != ATTR_LIST || v->nitems > max) {
+        eval_fail(c, "attribute %s: wants a list of at most %d ints", name, max);
+        return -2;
+    }
+    for (int i = 0; i < v->nitems; i++) {
+        if (v->items[i]->kind != ATTR_INT) {
+            eval_fail(c, "attribute %s: item %d is no int", name, i);
+            return -2;
+        }
+        out[i] = v->items[i]->i;
+    }
+    return v->nitems;
+}
+
+int eval_axis(EvalCall *c, int64_t axis, int rank)
+{
+    if (axis < -rank || axis >= rank || (rank == 0 && axis != 0)) {
+        eval_fail(c, "axis %lld out of range for rank %d", (long long)axis, rank);
+        return -1;
+    }
+    return (int)(axis < 0 ? axis + rank : axis);
+}
+
+bool eval_broadcast(EvalCall *c, const Tensor *a, const Tensor *b, int *rank, int64_t *dims)
+{
+    int r = a->rank > b->rank ? a->rank : b->rank;
+    for (int i = 0; i < r; i++) {
+        int ia = i - (r - a->rank), ib = i - (r - b->rank);
+        int64_t da = ia >= 0 ? a->dims[ia] : 1, db = ib >= 0 ? b->dims[ib] : 1;
+        if (da != db && da != 1 && db != 1) {
+            StrBuf sa = {0}, sb = {0};
+            tensor_shape_text(a, &sa);
+            tensor_shape_text(b, &sb);
+            eval_fail(c, "shapes %s and %s do not broadcast", sa.data, sb.data);
+            strbuf_free(&sa);
+            strbuf_free(&sb);
+            return false;
+        }
+        dims[i] = da == 1 ? db : da;
+    }
+    *rank = r;
+    return true;
+}
+
+size_t eval_bcast_index(const Tensor *t, int rank, const int64_t *dims, size_t flat)
+{
+    size_t index = 0, stride = 1;
+    for (int i = rank - 1; i >= 0; i--) {
+        size_t coord = flat % (size_t)dims[i];
+        flat /= (size_t)dims[i];
+        int ti = i - (rank - t->rank);
+        if (ti < 0)
+            break;
+        if (t->dims[ti] != 1)
+            index += coord * stride;
+        stride *= (size_t)t->dims[ti];
+    }
+    return index;
+}
+
+void eval_strides(int rank, const int64_t *dims, int64_t *strides)
+{
+    int64_t s = 1;
+    for (int i = rank - 1; i >= 0; i--) {
+        strides[i] = s;
+        s *= dims[i];
+    }
+}

@@ -1,0 +1,111 @@
+/* eval.h - a reference evaluator: what a graph computes, on small tensors.
+ *
+ * note [reference evaluator]: graft verify (does a rule keep meaning?) and
+ * graft run --verify (does a rewritten model compute what the original
+ * did?) need to run graphs.  This evaluator is plain rather than fast:
+ * every tensor holds doubles, whatever its dtype, and every op is a few
+ * loops written from the op's definition in TVM.  Two modes:
+ *  - EVAL_FLOAT64: every op computes in float64 (cast to an integer dtype
+ *    still truncates: that is its meaning, not rounding);
+ *  - EVAL_DTYPE: each op's result is rounded to its dtype (float32 by a
+ *    round trip through float, float16 and bfloat16 by rounding the
+ *    mantissa to nearest even, integers by truncation and wrapping), so
+ *    the evaluator sees the rounding a real float32 model sees.
+ * Each op checks the shapes it is given and refuses bad ones with a
+ * reason; an op without an evaluator is named (EVAL_NO_OP), never guessed.
+ * Shapes come out of evaluation, so no type inference is needed.
+ */
+#ifndef GRAFT_EVAL_H
+#define GRAFT_EVAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "graph.h"
+#include "util.h"
+
+enum { EVAL_MAX_RANK = 8 };
+
+/* A dense tensor, row-major.  dtype is a static string ("float32"). */
+typedef struct Tensor {
+    const char *dtype;             /* eval_dtype: one of the known dtypes */
+    int rank;                      /* number of dims, 0 for a scalar */
+    int64_t dims[EVAL_MAX_RANK];   /* the shape */
+    size_t size;                   /* product of dims */
+    double *data;                  /* size values, owned (xmalloc) */
+} Tensor;
+
+/* A node's value: a tensor, or a tuple of values (nn.batch_norm, split). */
+typedef struct Value {
+    int nfields;           /* -1 for a tensor, else the tuple's fields */
+    Tensor t;              /* nfields == -1 */
+    struct Value *fields;  /* nfields >= 0: owned array */
+} Value;
+
+typedef enum EvalMode { EVAL_FLOAT64, EVAL_DTYPE } EvalMode;
+
+typedef enum EvalStatus {
+    EVAL_OK,
+    EVAL_NO_OP,      /* an op (or node kind) without an evaluator */
+    EVAL_BAD_INPUT,  /* an op refused its operands' shapes or attributes */
+    EVAL_TOO_LARGE,  /* a tensor past the element limit */
+} EvalStatus;
+
+/* Why evaluation stopped: the node and a message ("nn.conv2d: weight has
+ * 2 dims, wants 4"). */
+typedef struct EvalError {
+    EvalStatus status;
+    const Node *node;  /* the node being evaluated, or NULL */
+    StrBuf msg;        /* free with strbuf_free */
+} EvalError;
+
+/* Values for @main's parameters and for non-scalar constants
+ * (meta[relay.Constant][i]), which carry no values in the graph. */
+typedef struct EvalInputs {
+    const Tensor *params;   /* one per graph_param, in order */
+    int nparams;
+    /* A constant's value, or NULL when unknown (then: EVAL_NO_OP). */
+    const Tensor *(*constant)(void *ctx, const Node *n);
+    void *ctx;
+} EvalInputs;
+
+typedef struct EvalOptions {
+    EvalMode mode;          /* float64 or the dtype's rounding */
+    uint64_t max_elements;  /* bound on one tensor's elements; 0: none */
+} EvalOptions;
+
+/* ---- tensors (eval_tensor.c) ---- */
+
+/* The interned-static name of a dtype graft knows ("float32", "int64",
+ * "bool", ...), or NULL. */
+const char *eval_dtype(const char *name);
+/* x rounded to dtype as a value of that dtype holds it. */
+double eval_round(double x, const char *dtype);
+/* Whether dtype is a floating-point type. */
+bool eval_is_float(const char *dtype);
+/* Machine epsilon of a float dtype (2^-23 for float32); 0 for integers. */
+double eval_dtype_eps(const char *dtype);
+/* A new zeroed tensor; dims may be NULL when rank is 0. */
+Tensor tensor_new(const char *dtype, int rank, const int64_t *dims);
+void tensor_free(Tensor *t);
+Tensor tensor_copy(const Tensor *t);
+/* "(2, 3)": the shape as text, appended to out. */
+void tensor_shape_text(const Tensor *t, StrBuf *out);
+void value_free(Value *v);
+Value value_copy(const Value *v);
+
+/* ---- graphs (eval.c) ---- */
+
+/* Evaluates g's output into *out (free with value_free).  False with
+ * *err filled (free its msg) when an op refuses or has no evaluator. */
+bool eval_graph(const Graph *g, const EvalInputs *in, const EvalOptions *opts, Value *out,
+                EvalError *err);
+/* Evaluates one op call n on operand values args (graft verify builds
+ * pattern instances node by node, learning shapes as it goes). */
+bool eval_op(const Node *n, const Value *args, int nargs, const EvalOptions *opts, Value *out,
+             EvalError *err);
+/* Whether op has an evaluator. */
+bool eval_has_op(const char *op);
+
+#endif

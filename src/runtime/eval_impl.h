@@ -1,0 +1,69 @@
+/* eval_impl.h - what the evaluator's op files share (eval.h): one call's
+ * context, failing with a reason, results, attributes, broadcasting. */
+#ifndef GRAFT_EVAL_IMPL_H
+#define GRAFT_EVAL_IMPL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "eval.h"
+#include "util.h"
+
+/* One op call being evaluated. */
+typedef struct EvalCall {
+    const Node *node;          /* the call: its op and attributes */
+    const char *op;            /* node_op(node) */
+    const Value *args;         /* operand values */
+    int nargs;
+    Value *out;                /* the result, filled by the op */
+    EvalError *err;            /* why it failed */
+    const EvalOptions *opts;   /* the element limit */
+} EvalCall;
+
+typedef bool (*EvalOpFn)(EvalCall *c);
+
+typedef struct EvalOpDef {
+    const char *name;  /* "nn.conv2d" */
+    EvalOpFn fn;
+} EvalOpDef;
+
+/* The op tables of each file, each ended by {NULL, NULL}. */
+extern const EvalOpDef eval_elem_ops[];
+extern const EvalOpDef eval_reduce_ops[];
+extern const EvalOpDef eval_nn_ops[];
+extern const EvalOpDef eval_shape_ops[];
+
+/* Fails the call: status EVAL_BAD_INPUT, message "op: why".  Returns false. */
+bool eval_fail(EvalCall *c, const char *fmt, ...) GRAFT_PRINTF(2, 3);
+/* Operand i as a tensor, or NULL after failing (missing, or a tuple). */
+const Tensor *eval_arg(EvalCall *c, int i);
+/* Checks the operand count: between lo and hi. */
+bool eval_nargs(EvalCall *c, int lo, int hi);
+/* Allocates the result tensor (zeroed) in c->out; NULL after failing
+ * when it would pass the element limit or EVAL_MAX_RANK. */
+Tensor *eval_result(EvalCall *c, const char *dtype, int rank, const int64_t *dims);
+/* The result as a tuple of n fields, each to be filled with eval_field. */
+bool eval_tuple_result(EvalCall *c, int n);
+Tensor *eval_field(EvalCall *c, int i, const char *dtype, int rank, const int64_t *dims);
+
+/* Attributes of the call, with TVM's default when absent (or None). */
+int64_t eval_attr_int(const EvalCall *c, const char *name, int64_t dflt);
+double eval_attr_float(const EvalCall *c, const char *name, double dflt);
+bool eval_attr_bool(const EvalCall *c, const char *name, bool dflt);
+const char *eval_attr_str(const EvalCall *c, const char *name, const char *dflt);
+/* An int list attribute (a single int counts as a one-item list) into
+ * out[0..max-1]; returns the count, -1 when absent or None, -2 (after
+ * failing) when it is no int list or longer than max. */
+int eval_attr_ints(EvalCall *c, const char *name, int64_t *out, int max);
+/* A (possibly negative) axis normalised to 0..rank-1; -1 after failing. */
+int eval_axis(EvalCall *c, int64_t axis, int rank);
+
+/* The broadcast shape of a and b (numpy rules) into rank/dims; false
+ * after failing. */
+bool eval_broadcast(EvalCall *c, const Tensor *a, const Tensor *b, int *rank, int64_t *dims);
+/* The flat index into t of output element flat of a broadcast shape. */
+size_t eval_bcast_index(const Tensor *t, int rank, const int64_t *dims, size_t flat);
+/* Row-major strides of dims. */
+void eval_strides(int rank, const int64_t *dims, int64_t *strides);
+
+#endif

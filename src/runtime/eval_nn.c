@@ -1,0 +1,375 @@
+/* eval_nn.c - the layers: nn.conv2d (NCHW/OIHW and NHWC/HWIO, strides,
+ * padding, dilation, groups), nn.dense, nn.matmul, nn.batch_matmul,
+ * nn.bias_add and 2-d pooling (max, avg, global, adaptive). */
+#include <math.h>
+#include <string.h>
+
+#include "eval_impl.h"
+
+/* Padding as TVM spells it: [p] all sides, [h, w], or [top, left,
+ * bottom, right]; into pad[4] = top, left, bottom, right. */
+static bool padding4(EvalCall *c, int64_t *pad)
+{
+    int64_t p[4] = {0, 0, 0, 0};
+    int n = eval_attr_ints(c, "padding", p, 4);
+    if (n == -2)
+        return false;
+    if (n == 1)
+        p[1] = p[2] = p[3] = p[0];
+    else if (n == 2) {
+        p[2] = p[0];
+        p[3] = p[1];
+    } else if (n == 3)
+        return eval_fail(c, "padding of 3 items");
+    memcpy(pad, p, sizeof p);
+    return true;
+}
+
+/* A pair attribute (strides, dilation, pool_size): [a, b] or [a]. */
+static bool pair(EvalCall *c, const char *name, int64_t dflt, int64_t *out)
+{
+    int64_t v[2] = {dflt, dflt};
+    int n = eval_attr_ints(c, name, v, 2);
+    if (n == -2)
+        return false;
+    if (n == 1)
+        v[1] = v[0];
+    if (v[0] <= 0 || v[1] <= 0)
+        return eval_fail(c, "%s must be positive", name);
+    out[0] = v[0];
+    out[1] = v[1];
+    return true;
+}
+
+/* Where the four dims of a 2-d layout are: N, C, H, W of "NCHW"/"NHWC",
+ * O, I, H, W of "OIHW"/"HWIO". */
+static bool layout_axes(EvalCall *c, const char *layout, const char *letters, int *axes)
+{
+    if (strlen(layout) != 4)
+        return eval_fail(c, "layout \"%s\" not evaluated", layout);
+    for (int k = 0; k < 4; k++) {
+        const char *at = strchr(layout, letters[k]);
+        if (!at)
+            return eval_fail(c, "layout \"%s\" not evaluated", layout);
+        axes[k] = (int)(at - layout);
+    }
+    return true;
+}
+
+static double at4(const Tensor *t, const int *axes, int64_t a, int64_t b, int64_t h, int64_t w)
+{
+    int64_t idx[4];
+    idx[axes[0]] = a;
+    idx[axes[1]] = b;
+    idx[axes[2]] = h;
+    idx[axes[3]] = w;
+    return t->data[((idx[0] * t->dims[1] + idx[1]) * t->dims[2] + idx[2]) * t->dims[3] + idx[3]];
+}
+
+static size_t off4(const Tensor *t, const int *axes, int64_t a, int64_t b, int64_t h, int64_t w)
+{
+    int64_t idx[4];
+    idx[axes[0]] = a;
+    idx[axes[1]] = b;
+    idx[axes[2]] = h;
+    idx[axes[3]] = w;
+    return (size_t)(((idx[0] * t->dims[1] + idx[1]) * t->dims[2] + idx[2]) * t->dims[3] + idx[3]);
+}
+
+typedef struct ConvGeom {
+    int xa[4], wa[4];          /* axes of N C H W in x, O I H W in w */
+    int64_t n, cin, h, w;      /* input */
+    int64_t cout, cpg, kh, kw; /* weights: out channels, in per group */
+    int64_t groups, stride[2], dil[2], pad[4];
+    int64_t oh, ow;
+} ConvGeom;
+
+static bool conv_geometry(EvalCall *c, const Tensor *x, const Tensor *wt, ConvGeom *g)
+{
+    const char *out_layout = eval_attr_str(c, "out_layout", "");
+    if (x->rank != 4 || wt->rank != 4)
+        return eval_fail(c, "data and weight must have 4 dims");
+    if (!layout_axes(c, eval_attr_str(c, "data_layout", "NCHW"), "NCHW", g->xa) ||
+        !layout_axes(c, eval_attr_str(c, "kernel_layout", "OIHW"), "OIHW", g->wa) ||
+        !pair(c, "strides", 1, g->stride) || !pair(c, "dilation", 1, g->dil) ||
+        !padding4(c, g->pad))
+        return false;
+    if (out_layout[0] && strcmp(out_layout, eval_attr_str(c, "data_layout", "NCHW")) != 0)
+        return eval_fail(c, "out_layout \"%s\" not evaluated", out_layout);
+    g->n = x->dims[g->xa[0]], g->cin = x->dims[g->xa[1]];
+    g->h = x->dims[g->xa[2]], g->w = x->dims[g->xa[3]];
+    g->cout = wt->dims[g->wa[0]], g->cpg = wt->dims[g->wa[1]];
+    g->kh = wt->dims[g->wa[2]], g->kw = wt->dims[g->wa[3]];
+    g->groups = eval_attr_int(c, "groups", 1);
+    if (g->groups <= 0 || g->cin != g->cpg * g->groups || g->cout % g->groups != 0)
+        return eval_fail(c, "%lld input channels, weights want %lld x %lld groups",
+                         (long long)g->cin, (long long)g->cpg, (long long)g->groups);
+    g->oh = (g->h + g->pad[0] + g->pad[2] - g->dil[0] * (g->kh - 1) - 1) / g->stride[0] + 1;
+    g->ow = (g->w + g->pad[1] + g->pad[3] - g->dil[1] * (g->kw - 1) - 1) / g->stride[1] + 1;
+    if (g->oh <= 0 || g->ow <= 0)
+        return eval_fail(c, "kernel larger than the padded input");
+    return true;
+}
+
+static double conv_point(const Tensor *x, const Tensor *wt, const ConvGeom *g, int64_t b,
+                         int64_t o, int64_t i, int64_t j)
+{
+    int64_t group = o / (g->cout / g->groups);
+    double acc = 0;
+    for (int64_t ci = 0; ci < g->cpg; ci++)
+        for (int64_t ki = 0; ki < g->kh; ki++) {
+            int64_t y = i * g->stride[0] - g->pad[0] + ki * g->dil[0];
+            if (y < 0 || y >= g->h)
+                continue;
+            for (int64_t kj = 0; kj < g->kw; kj++) {
+                int64_t xx = j * g->stride[1] - g->pad[1] + kj * g->dil[1];
+                if (xx >= 0 && xx < g->w)
+                    acc += at4(x, g->xa, b, group * g->cpg + ci, y, xx) *
+                           at4(wt, g->wa, o, ci, ki, kj);
+            }
+        }
+    return acc;
+}
+
+static bool op_conv2d(EvalCall *c)
+{
+    const Tensor *x = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *wt = x ? eval_arg(c, 1) : NULL;
+    ConvGeom g;
+    if (!wt || !conv_geometry(c, x, wt, &g))
+        return false;
+    int64_t dims[4];
+    dims[g.xa[0]] = g.n, dims[g.xa[1]] = g.cout, dims[g.xa[2]] = g.oh, dims[g.xa[3]] = g.ow;
+    Tensor *r = eval_result(c, x->dtype, 4, dims);
+    if (!r)
+        return false;
+    for (int64_t b = 0; b < g.n; b++)
+        for (int64_t o = 0; o < g.cout; o++)
+            for (int64_t i = 0; i < g.oh; i++)
+                for (int64_t j = 0; j < g.ow; j++)
+                    r->data[off4(r, g.xa, b, o, i, j)] = conv_point(x, wt, &g, b, o, i, j);
+    return true;
+}
+
+/* nn.dense(x, w): x (..., k) times w (units, k) transposed. */
+static bool op_dense(EvalCall *c)
+{
+    const Tensor *x = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *w = x ? eval_arg(c, 1) : NULL;
+    if (!w)
+        return false;
+    if (x->rank < 1 || w->rank != 2 || x->dims[x->rank - 1] != w->dims[1])
+        return eval_fail(c, "data's last dim and weight (units, k) disagree");
+    int64_t dims[EVAL_MAX_RANK];
+    memcpy(dims, x->dims, sizeof dims);
+    dims[x->rank - 1] = w->dims[0];
+    Tensor *r = eval_result(c, x->dtype, x->rank, dims);
+    if (!r)
+        return false;
+    size_t k = (size_t)w->dims[1], units = (size_t)w->dims[0], rows = x->size / (k ? k : 1);
+    for (size_t i = 0; i < rows; i++)
+        for (size_t u = 0; u < units; u++) {
+            double acc = 0;
+            for (size_t j = 0; j < k; j++)
+                acc += x->data[i * k + j] * w->data[u * k + j];
+            r->data[i * units + u] = acc;
+        }
+    return true;
+}
+
+/* A batch of matrix products: a (batch, m, k) and b (batch, k, n), each
+ * possibly transposed, batch 1 broadcast. */
+static bool batch_product(EvalCall *c, const Tensor *a, const Tensor *b, bool ta, bool tb)
+{
+    int ra = a->rank, rb = b->rank;
+    int64_t ba = ra == 3 ? a->dims[0] : 1, bb = rb == 3 ? b->dims[0] : 1;
+    int64_t m = ta ? a->dims[ra - 1] : a->dims[ra - 2], k = ta ? a->dims[ra - 2] : a->dims[ra - 1];
+    int64_t kb = tb ? b->dims[rb - 1] : b->dims[rb - 2], n = tb ? b->dims[rb - 2] : b->dims[rb - 1];
+    if (k != kb || (ba != bb && ba != 1 && bb != 1))
+        return eval_fail(c, "operand shapes do not multiply");
+    int64_t batch = ba > bb ? ba : bb;
+    int64_t dims[3] = {batch, m, n};
+    Tensor *r = ra == 3 ? eval_result(c, a->dtype, 3, dims) : eval_result(c, a->dtype, 2, dims + 1);
+    if (!r)
+        return false;
+    for (int64_t s = 0; s < batch; s++)
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < n; j++) {
+                double acc = 0;
+                for (int64_t t = 0; t < k; t++) {
+                    size_t ia = (size_t)((ba == 1 ? 0 : s) * m * k +
+                                         (ta ? t * m + i : i * k + t));
+                    size_t ib = (size_t)((bb == 1 ? 0 : s) * k * n +
+                                         (tb ? j * k + t : t * n + j));
+                    acc += a->data[ia] * b->data[ib];
+                }
+                r->data[(s * m + i) * n + j] = acc;
+            }
+    return true;
+}
+
+static bool op_batch_matmul(EvalCall *c)
+{
+    const Tensor *a = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *b = a ? eval_arg(c, 1) : NULL;
+    if (!b)
+        return false;
+    if (a->rank != 3 || b->rank != 3)
+        return eval_fail(c, "operands must have 3 dims");
+    return batch_product(c, a, b, eval_attr_bool(c, "transpose_a", false),
+                         eval_attr_bool(c, "transpose_b", true));
+}
+
+static bool op_matmul(EvalCall *c)
+{
+    const Tensor *a = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *b = a ? eval_arg(c, 1) : NULL;
+    if (!b)
+        return false;
+    if (a->rank != 2 || b->rank != 2)
+        return eval_fail(c, "operands must have 2 dims");
+    return batch_product(c, a, b, eval_attr_bool(c, "transpose_a", false),
+                         eval_attr_bool(c, "transpose_b", false));
+}
+
+/* nn.bias_add(x, b, axis=1): b added along axis. */
+static bool op_bias_add(EvalCall *c)
+{
+    const Tensor *x = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
+    const Tensor *b = x ? eval_arg(c, 1) : NULL;
+    int axis = b ? eval_axis(c, eval_attr_int(c, "axis", 1), x->rank) : -1;
+    if (axis < 0)
+        return false;
+    if (b->rank != 1 || b->dims[0] != x->dims[axis])
+        return eval_fail(c, "bias must have shape (%lld)", (long long)x->dims[axis]);
+    Tensor *r = eval_result(c, x->dtype, x->rank, x->dims);
+    if (!r)
+        return false;
+    int64_t strides[EVAL_MAX_RANK];
+    eval_strides(x->rank, x->dims, strides);
+    for (size_t i = 0; i < x->size; i++)
+        r->data[i] = x->data[i] + b->data[(i / (size_t)strides[axis]) % (size_t)b->dims[0]];
+    return true;
+}
+
+/* ---- pooling ---- */
+
+typedef struct PoolWindow {
+    int64_t y0, y1, x0, x1; /* rows [y0, y1), columns [x0, x1) */
+    int64_t full;           /* window size with padding counted */
+} PoolWindow;
+
+static double pool(const Tensor *x, const int *xa, int64_t b, int64_t ch, const PoolWindow *win,
+                   bool is_max, bool count_pad)
+{
+    double acc = is_max ? -INFINITY : 0;
+    int64_t n = 0;
+    for (int64_t y = win->y0; y < win->y1; y++)
+        for (int64_t xx = win->x0; xx < win->x1; xx++) {
+            double v = at4(x, xa, b, ch, y, xx);
+            acc = is_max ? (v > acc ? v : acc) : acc + v;
+            n++;
+        }
+    if (is_max)
+        return acc;
+    return acc / (double)(count_pad ? win->full : n ? n : 1);
+}
+
+/* The layout's N C H W axes, from attribute layout (default NCHW). */
+static bool pool_layout(EvalCall *c, const Tensor *x, int *xa)
+{
+    if (x->rank != 4)
+        return eval_fail(c, "data must have 4 dims");
+    return layout_axes(c, eval_attr_str(c, "layout", "NCHW"), "NCHW", xa);
+}
+
+static bool op_pool2d(EvalCall *c)
+{
+    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    int xa[4];
+    int64_t size[2], stride[2], dil[2], pad[4];
+    if (!x || !pool_layout(c, x, xa) || !pair(c, "pool_size", 1, size) ||
+        !pair(c, "strides", 1, stride) || !pair(c, "dilation", 1, dil) || !padding4(c, pad))
+        return false;
+    if (dil[0] != 1 || dil[1] != 1)
+        return eval_fail(c, "dilation not evaluated");
+    bool ceil_mode = eval_attr_bool(c, "ceil_mode", false);
+    int64_t h = x->dims[xa[2]], w = x->dims[xa[3]], ext[2] = {h + pad[0] + pad[2] - size[0],
+                                                               w + pad[1] + pad[3] - size[1]};
+    int64_t oh = (ext[0] + (ceil_mode ? stride[0] - 1 : 0)) / stride[0] + 1;
+    int64_t ow = (ext[1] + (ceil_mode ? stride[1] - 1 : 0)) / stride[1] + 1;
+    int64_t dims[4];
+    dims[xa[0]] = x->dims[xa[0]], dims[xa[1]] = x->dims[xa[1]], dims[xa[2]] = oh, dims[xa[3]] = ow;
+    if (ext[0] < 0 || ext[1] < 0)
+        return eval_fail(c, "window larger than the padded input");
+    Tensor *r = eval_result(c, x->dtype, 4, dims);
+    if (!r)
+        return false;
+    bool is_max = strcmp(c->op, "nn.max_pool2d") == 0;
+    bool count_pad = eval_attr_bool(c, "count_include_pad", false);
+    for (int64_t b = 0; b < dims[xa[0]]; b++)
+        for (int64_t ch = 0; ch < dims[xa[1]]; ch++)
+            for (int64_t i = 0; i < oh; i++)
+                for (int64_t j = 0; j < ow; j++) {
+                    int64_t y0 = i * stride[0] - pad[0], x0 = j * stride[1] - pad[1];
+                    int64_t y1 = y0 + size[0], x1 = x0 + size[1];
+                    int64_t fy1 = y1 < h + pad[2] ? y1 : h + pad[2];
+                    int64_t fx1 = x1 < w + pad[3] ? x1 : w + pad[3];
+                    PoolWindow win = {y0 < 0 ? 0 : y0, y1 < h ? y1 : h, x0 < 0 ? 0 : x0,
+                                      x1 < w ? x1 : w, (fy1 - y0) * (fx1 - x0)};
+                    r->data[off4(r, xa, b, ch, i, j)] = pool(x, xa, b, ch, &win, is_max, count_pad);
+                }
+    return true;
+}
+
+/* Adaptive pooling to output_size (global pooling: 1 x 1): output cell i
+ * of n covers input rows [floor(i*h/n), ceil((i+1)*h/n)). */
+static bool op_adaptive_pool2d(EvalCall *c)
+{
+    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    int xa[4];
+    if (!x || !pool_layout(c, x, xa))
+        return false;
+    bool global = strstr(c->op, "global") != NULL;
+    int64_t h = x->dims[xa[2]], w = x->dims[xa[3]], out[2] = {1, 1};
+    if (!global) {
+        int n = eval_attr_ints(c, "output_size", out, 2);
+        if (n == -2)
+            return false;
+        if (n < 0)
+            out[0] = h, out[1] = w;
+        else if (n == 1)
+            out[1] = out[0];
+    }
+    int64_t dims[4];
+    dims[xa[0]] = x->dims[xa[0]], dims[xa[1]] = x->dims[xa[1]];
+    dims[xa[2]] = out[0], dims[xa[3]] = out[1];
+    Tensor *r = eval_result(c, x->dtype, 4, dims);
+    if (!r)
+        return false;
+    bool is_max = strstr(c->op, "max") != NULL;
+    for (int64_t b = 0; b < dims[xa[0]]; b++)
+        for (int64_t ch = 0; ch < dims[xa[1]]; ch++)
+            for (int64_t i = 0; i < out[0]; i++)
+                for (int64_t j = 0; j < out[1]; j++) {
+                    PoolWindow win = {i * h / out[0], ((i + 1) * h + out[0] - 1) / out[0],
+                                      j * w / out[1], ((j + 1) * w + out[1] - 1) / out[1], 0};
+                    r->data[off4(r, xa, b, ch, i, j)] = pool(x, xa, b, ch, &win, is_max, false);
+                }
+    return true;
+}
+
+const EvalOpDef eval_nn_ops[] = {
+    {"nn.conv2d", op_conv2d},
+    {"nn.dense", op_dense},
+    {"nn.matmul", op_matmul},
+    {"nn.batch_matmul", op_batch_matmul},
+    {"nn.bias_add", op_bias_add},
+    {"nn.max_pool2d", op_pool2d},
+    {"nn.avg_pool2d", op_pool2d},
+    {"nn.global_avg_pool2d", op_adaptive_pool2d},
+    {"nn.global_max_pool2d", op_adaptive_pool2d},
+    {"nn.adaptive_avg_pool2d", op_adaptive_pool2d},
+    {"nn.adaptive_max_pool2d", op_adaptive_pool2d},
+    {NULL, NULL},
+};

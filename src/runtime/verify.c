@@ -1,0 +1,485 @@
+/* verify.c - checking one rule on instances of its pattern: find an
+ * instance the rule matches, draw values, evaluate, rewrite with the
+ * engine, evaluate again, compare (note [verifying a rule] in verify.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "verify_impl.h"
+
+enum { DEFAULT_INSTANCES = 400, SHOW_VALUES = 8 };
+
+/* ---- comparing values ---- */
+
+static double max_abs(const Tensor *t)
+{
+    double m = 0;
+    for (size_t i = 0; i < t->size; i++)
+        if (isfinite(t->data[i]) && fabs(t->data[i]) > m)
+            m = fabs(t->data[i]);
+    return m;
+}
+
+static double tensor_error(const Tensor *want, const Tensor *got, long *at)
+{
+    if (want->rank != got->rank || memcmp(want->dims, got->dims, (size_t)want->rank * 8) != 0) {
+        *at = -1;
+        return INFINITY;
+    }
+    double scale = 1 + max_abs(want), worst = 0;
+    for (size_t i = 0; i < want->size; i++) {
+        double a = want->data[i], b = got->data[i], e;
+        if (isnan(a) || isnan(b))
+            e = isnan(a) && isnan(b) ? 0 : INFINITY;
+        else if (isinf(a) || isinf(b))
+            e = a == b ? 0 : INFINITY;
+        else
+            e = fabs(a - b) / scale;
+        if (e > worst || (i == 0 && e >= worst)) {
+            worst = e;
+            *at = (long)i;
+        }
+    }
+    return worst;
+}
+
+double verify_error(const Value *want, const Value *got, long *at)
+{
+    *at = 0;
+    if (want->nfields < 0 && got->nfields < 0)
+        return tensor_error(&want->t, &got->t, at);
+    if (want->nfields != got->nfields) {
+        *at = -1;
+        return INFINITY;
+    }
+    double worst = 0;
+    for (int i = 0; i < want->nfields; i++) {
+        long fat;
+        double e = verify_error(&want->fields[i], &got->fields[i], &fat);
+        if (e > worst)
+            worst = e, *at = fat;
+    }
+    return worst;
+}
+
+void verify_value_text(const Value *v, int max, StrBuf *out)
+{
+    if (v->nfields >= 0) {
+        strbuf_putc(out, '(');
+        for (int i = 0; i < v->nfields; i++) {
+            if (i)
+                strbuf_puts(out, "; ");
+            verify_value_text(&v->fields[i], max, out);
+        }
+        strbuf_putc(out, ')');
+        return;
+    }
+    tensor_shape_text(&v->t, out);
+    strbuf_printf(out, " %s = ", v->t.dtype);
+    if (v->t.rank > 0)
+        strbuf_putc(out, '[');
+    for (size_t i = 0; i < v->t.size && i < (size_t)max; i++)
+        strbuf_printf(out, i ? ", %.9g" : "%.9g", v->t.data[i]);
+    if (v->t.size > (size_t)max)
+        strbuf_printf(out, ", ... (%zu values)", v->t.size);
+    if (v->t.rank > 0)
+        strbuf_putc(out, ']');
+}
+
+/* ---- one instance ---- */
+
+/* The rule alone, as a rule set sharing rs's tables. */
+static RuleSet single_rule(const RuleSet *rs, uint32_t rule)
+{
+    RuleSet one = *rs;
+    one.rules = &rs->rules[rule];
+    one.nrules = 1;
+    return one;
+}
+
+typedef struct RootMatch {
+    const Node *root;
+    bool found;
+} RootMatch;
+
+static void note_match(void *ctx, uint32_t rule, Node *root, const Binding *b)
+{
+    RootMatch *m = ctx;
+    (void)rule;
+    (void)b;
+    m->found = m->found || root == m->root;
+}
+
+static bool matches_at_root(const RuleSet *one, Graph *g)
+{
+    Engine *e = engine_new(one, g, &(EngineOptions){0});
+    RootMatch m = {graph_output(g), false};
+    engine_matches(e, note_match, &m);
+    engine_free(e);
+    return m.found;
+}
+
+/* Applies the rule once; the engine's messages are dropped (a rule
+ * that could fire forever is no concern of one application). */
+static bool rewrite_once(const RuleSet *one, Graph *g)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *sink = open_memstream(&buf, &len);
+    Diag *d = diag_new(sink);
+    Engine *e = engine_new(one, g, &(EngineOptions){.stop_after = 1});
+    engine_rewrite(e, d);
+    bool rewrote = engine_stats(e)->rewrites > 0;
+    engine_free(e);
+    diag_free(d);
+    fclose(sink);
+    free(buf);
+    return rewrote;
+}
+
+static const Tensor *leaf_constant(void *ctx, const Node *n)
+{
+    Instance *in = ctx;
+    for (int i = 0; i < in->nleaves; i++)
+        if (in->leaves[i].node == n)
+            return &in->leaves[i].value;
+    return NULL;
+}
+
+/* Evaluates the instance on the leaves' current values. */
+static bool eval_instance(Instance *in, Value *out, EvalError *err)
+{
+    int np = graph_nparams(in->g);
+    Tensor *params = xcalloc((size_t)np + 1, sizeof *params);
+    for (int i = 0; i < np; i++) {
+        const Tensor *t = leaf_constant(in, graph_param(in->g, i));
+        params[i] = t ? *t : (Tensor){0};
+    }
+    EvalInputs inputs = {params, np, leaf_constant, in};
+    bool ok = eval_graph(in->g, &inputs, &in->eo, out, err);
+    free(params);
+    return ok;
+}
+
+static bool is_finite_value(const Value *v)
+{
+    if (v->nfields >= 0) {
+        for (int i = 0; i < v->nfields; i++)
+            if (!is_finite_value(&v->fields[i]))
+                return false;
+        return true;
+    }
+    for (size_t i = 0; i < v->t.size; i++)
+        if (!isfinite(v->t.data[i]))
+            return false;
+    return true;
+}
+
+static int count_ops(const Graph *g)
+{
+    Node **order = xcalloc((size_t)graph_node_count(g) + 1, sizeof *order);
+    uint32_t n = graph_topo_order(g, order);
+    int ops = 0;
+    for (uint32_t i = 0; i < n; i++)
+        ops += node_kind(order[i]) == NODE_CALL;
+    free(order);
+    return ops;
+}
+
+/* The values of every trial: the leaves' and both results. */
+typedef struct Trials {
+    int n;
+    Tensor *inputs;   /* n * nleaves */
+    Value *want, *got;
+} Trials;
+
+static void trials_free(Trials *t, int nleaves)
+{
+    for (int i = 0; i < t->n; i++) {
+        for (int k = 0; k < nleaves; k++)
+            tensor_free(&t->inputs[i * nleaves + k]);
+        value_free(&t->want[i]);
+        value_free(&t->got[i]);
+    }
+    free(t->inputs);
+    free(t->want);
+    free(t->got);
+}
+
+static void failure(Instance *in, const char *side, EvalError *err)
+{
+    in->no_evaluator = in->no_evaluator || err->status == EVAL_NO_OP;
+    if (!in->why.len)
+        strbuf_printf(&in->why, "%s: %s", side, err->msg.data ? err->msg.data : "?");
+    strbuf_free(&err->msg);
+}
+
+/* Draws and evaluates the pattern side of every trial. */
+static bool run_pattern(Instance *in, int ntrials, Trials *t)
+{
+    t->inputs = xcalloc((size_t)(ntrials * in->nleaves) + 1, sizeof *t->inputs);
+    t->want = xcalloc((size_t)ntrials + 1, sizeof *t->want);
+    t->got = xcalloc((size_t)ntrials + 1, sizeof *t->got);
+    for (int i = 0; i < ntrials; i++) {
+        EvalError err = {0};
+        if (i > 0)
+            verify_draw(in, false);
+        if (!eval_instance(in, &t->want[i], &err)) {
+            failure(in, "the pattern", &err);
+            return false;
+        }
+        if (!is_finite_value(&t->want[i])) { /* e.g. sqrt of a negative variance */
+            value_free(&t->want[i]);
+            verify_draw(in, true);
+            if (!eval_instance(in, &t->want[i], &err)) {
+                failure(in, "the pattern", &err);
+                return false;
+            }
+        }
+        for (int k = 0; k < in->nleaves; k++)
+            t->inputs[i * in->nleaves + k] = tensor_copy(&in->leaves[k].value);
+        t->n = i + 1;
+    }
+    return true;
+}
+
+static bool run_rewrite(Instance *in, Trials *t)
+{
+    for (int i = 0; i < t->n; i++) {
+        for (int k = 0; k < in->nleaves; k++)
+            memcpy(in->leaves[k].value.data, t->inputs[i * in->nleaves + k].data,
+                   in->leaves[k].value.size * sizeof(double));
+        EvalError err = {0};
+        if (!eval_instance(in, &t->got[i], &err)) {
+            failure(in, "the rewrite", &err);
+            return false;
+        }
+    }
+    return true;
+}
+
+static void describe_instance(const Instance *in, StrBuf *out)
+{
+    for (int k = 0; k < in->nleaves; k++) {
+        const VerifyLeaf *l = &in->leaves[k];
+        const Node *n = l->node;
+        const char *name = l->slot >= 0 ? in->rule->slot_names[l->slot] : "_";
+        if (k)
+            strbuf_puts(out, ", ");
+        if (node_kind(n) == NODE_CONST && node_const_is_scalar(n))
+            strbuf_printf(out, "%s = %s", name, node_const_text(n));
+        else {
+            strbuf_printf(out, "%s: ", name);
+            tensor_shape_text(&l->value, out);
+            strbuf_printf(out, " %s", l->value.dtype);
+        }
+    }
+    for (int s = 0; s < in->rule->nslots; s++)
+        if (in->slot_attr[s]) {
+            StrBuf key = {0};
+            pattern_attr_key(in->slot_attr[s], &key);
+            strbuf_printf(out, "%s%s = %s", out->len ? ", " : "", in->rule->slot_names[s],
+                          key.data ? key.data : "");
+            strbuf_free(&key);
+        }
+}
+
+static void counterexample(const Instance *in, const Trials *t, int trial, long at,
+                           StrBuf *out)
+{
+    strbuf_printf(out, "  counterexample (trial %d of %d):\n", trial + 1, t->n);
+    for (int k = 0; k < in->nleaves; k++) {
+        const VerifyLeaf *l = &in->leaves[k];
+        if (l->fixed)
+            continue;
+        Value v = {.nfields = -1, .t = t->inputs[trial * in->nleaves + k]};
+        strbuf_printf(out, "    %s: ", l->slot >= 0 ? in->rule->slot_names[l->slot] : "_");
+        verify_value_text(&v, SHOW_VALUES, out);
+        strbuf_putc(out, '\n');
+    }
+    strbuf_puts(out, "    pattern gives ");
+    verify_value_text(&t->want[trial], SHOW_VALUES, out);
+    strbuf_puts(out, "\n    rewrite gives ");
+    verify_value_text(&t->got[trial], SHOW_VALUES, out);
+    if (at >= 0)
+        strbuf_printf(out, "\n    first worst element: %ld\n", at);
+    else
+        strbuf_puts(out, "\n    (the shapes differ)\n");
+}
+
+static const char *result_dtype(const Value *v)
+{
+    while (v->nfields > 0)
+        v = &v->fields[0];
+    return v->nfields < 0 ? v->t.dtype : "float32";
+}
+
+/* Compares the trials and fills the report. */
+static void judge(const Instance *in, const Trials *t, int ops, const VerifyOptions *o,
+                  VerifyReport *r)
+{
+    double eps = eval_dtype_eps(result_dtype(&t->want[0]));
+    r->tolerance = o->inexact ? 1e-2 : eps * 8 * ops;
+    r->trials = t->n;
+    int worst_trial = -1;
+    long worst_at = 0;
+    for (int i = 0; i < t->n; i++) {
+        long at;
+        double e = verify_error(&t->want[i], &t->got[i], &at);
+        if (e > r->max_error || (worst_trial < 0 && e > r->tolerance)) {
+            r->max_error = e;
+            if (e > r->tolerance && worst_trial < 0)
+                worst_trial = i, worst_at = at;
+        }
+    }
+    describe_instance(in, &r->instance);
+    if (worst_trial < 0) {
+        r->verdict = VERIFY_VERIFIED;
+        return;
+    }
+    r->verdict = VERIFY_REFUTED;
+    strbuf_printf(&r->why, "max error %.3g (tolerance %.3g)", r->max_error, r->tolerance);
+    counterexample(in, t, worst_trial, worst_at, &r->detail);
+}
+
+/* Tries one instance: false when it does not count (with in->why). */
+static bool try_instance(Instance *in, const RuleSet *one, const VerifyOptions *o,
+                         VerifyReport *r)
+{
+    if (!verify_build(in))
+        return false;
+    if (!matches_at_root(one, in->g)) {
+        strbuf_puts(&in->why, "the rule does not match the instance (its guard is false)");
+        return false;
+    }
+    Trials t = {0};
+    int ntrials = o->trials > 0 ? o->trials : 1;
+    bool ok = run_pattern(in, ntrials, &t);
+    int ops = ok ? count_ops(in->g) : 0;
+    if (ok && !rewrite_once(one, in->g)) {
+        strbuf_puts(&in->why, "the rule matched but did not rewrite");
+        ok = false;
+    }
+    ok = ok && run_rewrite(in, &t);
+    if (ok)
+        judge(in, &t, ops + count_ops(in->g), o, r);
+    trials_free(&t, in->nleaves);
+    return ok;
+}
+
+static uint64_t rule_seed(uint64_t seed, const char *name)
+{
+    return hash_bytes(name, strlen(name), seed);
+}
+
+/* An op of the action without evaluator, or NULL: such a rule cannot be
+ * checked on any instance. */
+static const char *action_without_evaluator(const PatExpr *e)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == EXPR_CALL && !eval_has_op(e->s))
+        return e->s;
+    for (int i = 0; i < e->nkids; i++) {
+        const char *op = action_without_evaluator(e->kids[i]);
+        if (op)
+            return op;
+    }
+    for (int i = 0; i < e->nattrs; i++)
+        if (e->attrs[i].src == ASRC_EXPR && action_without_evaluator(e->attrs[i].value))
+            return action_without_evaluator(e->attrs[i].value);
+    return NULL;
+}
+
+/* Searches the instances of one base shape; true when one counted. */
+static bool search_base(const RuleSet *rs, uint32_t rule, int base, const VerifyOptions *o,
+                        VerifyReport *r, StrBuf *first_why, StrBuf *op_why)
+{
+    const RuleDesc *rd = &rs->rules[rule];
+    RuleSet one = single_rule(rs, rule);
+    Chooser ch = {0};
+    int max = (o->max_instances > 0 ? o->max_instances : DEFAULT_INSTANCES) / VERIFY_BASES;
+    bool done = false;
+    for (int attempt = 0; attempt < max && !done; attempt++) {
+        Instance in = {.rs = rs, .rule = rd, .ch = &ch, .base = base,
+                       .rng = rule_seed(o->seed + (uint64_t)base, rd->name),
+                       .eo = {.mode = EVAL_DTYPE, .max_elements = o->max_elements}};
+        done = try_instance(&in, &one, o, r);
+        if (!done && in.why.len && !first_why->len)
+            strbuf_puts(first_why, in.why.data);
+        if (!done && in.no_evaluator && !op_why->len)
+            strbuf_puts(op_why, in.why.data);
+        instance_free(&in);
+        if (!done && !chooser_next(&ch))
+            break;
+    }
+    return done;
+}
+
+/* Adds the report of one more instance to the rule's: the first
+ * refutation stands; otherwise errors and trials accumulate and the
+ * instance shown is the latest (the largest base shape). */
+static void merge(VerifyReport *into, VerifyReport *r, int *instances)
+{
+    (*instances)++;
+    if (into->verdict == VERIFY_REFUTED) {
+        verify_report_free(r);
+        return;
+    }
+    if (r->verdict == VERIFY_REFUTED || into->trials == 0) {
+        int trials = into->trials;
+        verify_report_free(into);
+        *into = *r;
+        into->trials += r->verdict == VERIFY_REFUTED ? 0 : trials;
+        return;
+    }
+    into->trials += r->trials;
+    into->max_error = r->max_error > into->max_error ? r->max_error : into->max_error;
+    into->tolerance = r->tolerance > into->tolerance ? r->tolerance : into->tolerance;
+    StrBuf swap = into->instance;
+    into->instance = r->instance;
+    r->instance = swap;
+    verify_report_free(r);
+}
+
+void verify_rule(const RuleSet *rs, uint32_t rule, const VerifyOptions *o, VerifyReport *out)
+{
+    const RuleDesc *rd = &rs->rules[rule];
+    memset(out, 0, sizeof *out);
+    if (rd->kind == ACTION_PARTITION) {
+        out->verdict = VERIFY_SKIPPED;
+        strbuf_puts(&out->why, "a partition rule");
+        return;
+    }
+    const char *op = action_without_evaluator(rd->action);
+    if (op) {
+        out->verdict = VERIFY_UNCHECKED;
+        strbuf_printf(&out->why, "%s: no evaluator for this op", op);
+        return;
+    }
+    StrBuf first_why = {0}, op_why = {0};
+    int instances = 0;
+    for (int base = 0; base < VERIFY_BASES && out->verdict != VERIFY_REFUTED; base++) {
+        VerifyReport r = {0};
+        if (search_base(rs, rule, base, o, &r, &first_why, &op_why))
+            merge(out, &r, &instances);
+        else
+            verify_report_free(&r);
+    }
+    if (instances == 0) {
+        out->verdict = VERIFY_UNCHECKED;
+        const StrBuf *why = op_why.len ? &op_why : &first_why;
+        strbuf_puts(&out->why, why->len ? why->data : "no instance of the pattern was found");
+    }
+    strbuf_free(&first_why);
+    strbuf_free(&op_why);
+}
+
+void verify_report_free(VerifyReport *r)
+{
+    strbuf_free(&r->instance);
+    strbuf_free(&r->why);
+    strbuf_free(&r->detail);
+}

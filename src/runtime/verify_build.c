@@ -1,0 +1,632 @@
+/* verify_build.c - a rule's pattern as a small graph: leaves with shapes
+ * their readers accept, attributes from the pattern or from candidate
+ * lists, each node evaluated as it is made (note [verifying a rule] in
+ * verify.h, note [instance search] in verify_impl.h). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify_impl.h"
+
+/* ---- leaf numbering ---- */
+
+/* Leaf ids: one per variable, one per _ (recursion is bounded by the
+ * rule-depth limit, as every walk of a pattern). */
+static bool is_constant_leaf(const Instance *in, const PatNode *p)
+{
+    const PatItem *item = &in->rs->items[p->item];
+    for (int i = 0; i < item->npreds; i++) {
+        PredKind k = in->rs->preds[item->preds[i]].kind;
+        if (k == PRED_IS_CONST || k == PRED_VALUE)
+            return true;
+    }
+    return false;
+}
+
+/* Numbers the leaves that can be the primary one (constants cannot). */
+static void number_leaves(Instance *in, const PatNode *p)
+{
+    if (p->kind == PAT_ANY) {
+        if ((p->slot >= 0 && in->slot_leaf[p->slot] >= 0) || is_constant_leaf(in, p))
+            return;
+        int id = in->nleafids++;
+        in->anon = xrealloc(in->anon, (size_t)in->nleafids * sizeof *in->anon);
+        in->anon[id] = p->slot < 0 ? p : NULL;
+        if (p->slot >= 0)
+            in->slot_leaf[p->slot] = id;
+        return;
+    }
+    for (int i = 0; i < p->nkids; i++)
+        number_leaves(in, p->kids[i]);
+}
+
+static int leaf_id(const Instance *in, const PatNode *p)
+{
+    if (p->slot >= 0)
+        return in->slot_leaf[p->slot];
+    for (int i = 0; i < in->nleafids; i++)
+        if (in->anon[i] == p)
+            return i;
+    return -1;
+}
+
+/* ---- failing and values ---- */
+
+static Node *fail(Instance *in, const char *fmt, ...) GRAFT_PRINTF(2, 3);
+
+static Node *fail(Instance *in, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (!in->why.len)
+        strbuf_puts(&in->why, buf);
+    return NULL;
+}
+
+static Value *value_of(Instance *in, const Node *n)
+{
+    size_t id = node_id(n);
+    if (id >= in->capvals) {
+        size_t old = in->capvals;
+        xgrow((void **)&in->vals, &in->capvals, id + 1, sizeof *in->vals);
+        memset(in->vals + old, 0, (in->capvals - old) * sizeof *in->vals);
+    }
+    return &in->vals[id];
+}
+
+static const Tensor *tensor_of(Instance *in, const Node *n)
+{
+    const Value *v = n ? value_of(in, n) : NULL;
+    return v && v->nfields < 0 && v->t.data ? &v->t : NULL;
+}
+
+/* The node's type from its value, so that guards can ask rank(c). */
+static void set_type_from(Instance *in, Node *n, const Value *v)
+{
+    if (v->nfields < 0) {
+        graph_set_type(in->g, n, graph_type_tensor(in->g, v->t.dtype, v->t.dims, v->t.rank));
+        return;
+    }
+    const Type **fields = xcalloc((size_t)v->nfields + 1, sizeof *fields);
+    for (int i = 0; i < v->nfields; i++)
+        if (v->fields[i].nfields < 0)
+            fields[i] = graph_type_tensor(in->g, v->fields[i].t.dtype, v->fields[i].t.dims,
+                                          v->fields[i].t.rank);
+    bool all = true;
+    for (int i = 0; i < v->nfields; i++)
+        all = all && fields[i];
+    if (all)
+        graph_set_type(in->g, n, graph_type_tuple(in->g, fields, v->nfields));
+    free(fields);
+}
+
+/* ---- leaves ---- */
+
+/* What the op reading a fresh leaf wants of it. */
+typedef struct LeafCtx {
+    int rank;
+    int64_t dims[EVAL_MAX_RANK];
+    const char *dtype;   /* NULL: float32 */
+    bool positive;       /* a variance */
+    bool scalar_const;   /* a constant leaf here is a scalar */
+} LeafCtx;
+
+static void ctx_set(LeafCtx *c, int rank, const int64_t *dims)
+{
+    c->rank = rank;
+    for (int i = 0; i < rank; i++)
+        c->dims[i] = dims[i];
+}
+
+/* The base shape a leaf takes without context (note [instance search]):
+ * (2), (2, 3) or (2, 3, 4, 3), whose last dim is also its channel dim, so
+ * that a vector of it broadcasts either way. */
+static void base_shape(const Instance *in, LeafCtx *c)
+{
+    static const int64_t shapes[VERIFY_BASES][4] = {{2}, {2, 3}, {2, 3, 4, 3}};
+    static const int ranks[VERIFY_BASES] = {1, 2, 4};
+    ctx_set(c, ranks[in->base], shapes[in->base]);
+}
+
+static Node *build(Instance *in, const PatNode *p, const LeafCtx *ctx);
+
+static const PatPred *pred(const Instance *in, uint32_t id)
+{
+    return &in->rs->preds[id];
+}
+
+/* Candidate values of constant slot from the guard: the numbers value(k)
+ * is compared with, and the midpoints between them. */
+static void guard_numbers(const PatExpr *e, int slot, double *nums, int *n)
+{
+    if (!e)
+        return;
+    if (e->kind == EXPR_CMP && e->nkids == 2)
+        for (int side = 0; side < 2; side++) {
+            const PatExpr *a = e->kids[side], *b = e->kids[1 - side];
+            if (a->kind == EXPR_VALUE && a->slot == slot && b->kind == EXPR_NUM && *n < 16)
+                nums[(*n)++] = b->f;
+        }
+    for (int i = 0; i < e->nkids; i++)
+        guard_numbers(e->kids[i], slot, nums, n);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double const_value(Instance *in, int slot)
+{
+    double nums[16], cand[40];
+    int n = 0, m = 0;
+    if (slot >= 0)
+        guard_numbers(in->rule->guard, slot, nums, &n);
+    qsort(nums, (size_t)n, sizeof *nums, cmp_double);
+    for (int i = 0; i + 1 < n; i++)
+        cand[m++] = (nums[i] + nums[i + 1]) / 2;
+    for (int i = 0; i < n; i++)
+        cand[m++] = nums[i];
+    cand[m++] = 0.5;
+    cand[m++] = 2;
+    return cand[chooser_pick(in->ch, m)];
+}
+
+static VerifyLeaf *new_leaf(Instance *in)
+{
+    xgrow((void **)&in->leaves, &in->capleaves, (size_t)in->nleaves + 1,
+          sizeof *in->leaves);
+    VerifyLeaf *l = &in->leaves[in->nleaves++];
+    memset(l, 0, sizeof *l);
+    return l;
+}
+
+/* The leaf's node: a parameter, a scalar constant or a meta constant. */
+static Node *make_leaf_node(Instance *in, const PatNode *p, VerifyLeaf *l, bool is_const,
+                            bool literal, double lit, const char *name)
+{
+    const char *dtype = l->value.dtype;
+    if (is_const && l->value.rank == 0) {
+        /* a literal keeps its value unrounded, as the loader keeps 1.41421356f
+           and as the pattern's test compares it; evaluation rounds it */
+        double v = literal ? lit : eval_round(const_value(in, p->slot), dtype);
+        StrBuf text = {0};
+        const char *why = pattern_const_text(v, dtype, &text);
+        if (why) {
+            strbuf_free(&text);
+            return fail(in, "no %s constant %g: %s", dtype, v, why);
+        }
+        l->fixed = true;
+        l->value.data[0] = v;
+        Node *n = graph_add_const(in->g, text.data, v, dtype);
+        strbuf_free(&text);
+        return n;
+    }
+    const Type *type = graph_type_tensor(in->g, dtype, l->value.dims, l->value.rank);
+    if (is_const) {
+        char text[64];
+        snprintf(text, sizeof text, "meta[relay.Constant][%d]", in->nconsts++);
+        Node *n = graph_add_const(in->g, text, 0, dtype);
+        graph_set_type(in->g, n, type);
+        return n;
+    }
+    return graph_add_param(in->g, name, type);
+}
+
+static Node *build_leaf(Instance *in, const PatNode *p, const LeafCtx *given)
+{
+    if (p->slot >= 0 && in->slot_node[p->slot])
+        return in->slot_node[p->slot];
+    LeafCtx ctx = {0};
+    if (given)
+        ctx = *given;
+    else
+        base_shape(in, &ctx);
+    const PatItem *item = &in->rs->items[p->item];
+    bool is_const = false, literal = false;
+    double lit = 0;
+    const char *dtype = ctx.dtype ? ctx.dtype : "float32", *name = NULL;
+    for (int i = 0; i < item->npreds; i++) {
+        const PatPred *pp = pred(in, item->preds[i]);
+        if (pp->kind == PRED_IS_CONST)
+            is_const = true;
+        else if (pp->kind == PRED_VALUE)
+            is_const = literal = true, lit = pp->f;
+        else if (pp->kind == PRED_DTYPE && eval_dtype(pp->s))
+            dtype = eval_dtype(pp->s);
+        else if (pp->kind == PRED_VAR_NAME)
+            name = pp->s;
+        else if (pp->kind == PRED_RANK && pp->i != ctx.rank && pp->i <= EVAL_MAX_RANK) {
+            for (int k = ctx.rank; k < pp->i; k++)
+                ctx.dims[k] = 2;
+            ctx.rank = (int)pp->i;
+        } else if (pp->kind == PRED_SHAPE && pp->rank <= EVAL_MAX_RANK) {
+            for (int k = 0; k < pp->rank; k++)
+                ctx.dims[k] = pp->dims[k] >= 0 ? pp->dims[k] : k < ctx.rank ? ctx.dims[k] : 2;
+            ctx.rank = pp->rank;
+            if (pp->s && eval_dtype(pp->s))
+                dtype = eval_dtype(pp->s);
+        }
+    }
+    if (literal || (is_const && ctx.scalar_const))
+        ctx.rank = 0;
+    VerifyLeaf *l = new_leaf(in);
+    l->slot = p->slot;
+    l->positive = ctx.positive;
+    l->value = tensor_new(dtype, ctx.rank, ctx.dims);
+    verify_fill_random(&l->value, &in->rng, l->positive);
+    char anon[32];
+    snprintf(anon, sizeof anon, "_%d", in->nleaves);
+    if (!name)
+        name = p->slot >= 0 ? in->rule->slot_names[p->slot] : anon;
+    Node *n = make_leaf_node(in, p, l, is_const, literal, lit, name);
+    if (!n)
+        return NULL;
+    l->node = n;
+    Value *v = value_of(in, n);
+    v->nfields = -1;
+    v->t = tensor_copy(&l->value);
+    if (p->slot >= 0)
+        in->slot_node[p->slot] = n;
+    return n;
+}
+
+/* ---- what each op wants of a fresh operand ---- */
+
+static bool is_elementwise_binary(const char *op)
+{
+    static const char *const ops[] = {"add", "subtract", "multiply", "divide", "power",
+                                      "maximum", "minimum", "floor_divide", "equal",
+                                      "not_equal", "less", "less_equal", "greater",
+                                      "greater_equal", "where"};
+    for (size_t i = 0; i < ARRAY_LEN(ops); i++)
+        if (strcmp(op, ops[i]) == 0)
+            return true;
+    return false;
+}
+
+static const char *attr_text(const Attr *attrs, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(attrs[i].name, name) == 0 && attrs[i].value->kind == ATTR_STRING)
+            return attrs[i].value->s;
+    return NULL;
+}
+
+static int64_t attr_int(const Attr *attrs, int n, const char *name, int64_t dflt)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(attrs[i].name, name) == 0 && attrs[i].value->kind == ATTR_INT)
+            return attrs[i].value->i;
+    return dflt;
+}
+
+/* Operand i of a layer: data and weights in the layout the attributes
+ * name, vectors the length of the data's channel axis.  Weights are as
+ * square as the layer allows (3 output channels for 3 input channels),
+ * so that a rule scaling the wrong axis still evaluates and is refuted
+ * rather than failing to broadcast. */
+static bool layer_context(const char *op, int i, const Attr *attrs, int nattrs,
+                          const Tensor *data, LeafCtx *c)
+{
+    if (strcmp(op, "nn.conv2d") == 0) {
+        const char *dl = attr_text(attrs, nattrs, "data_layout");
+        const char *kl = attr_text(attrs, nattrs, "kernel_layout");
+        bool nhwc = dl && strcmp(dl, "NHWC") == 0, hwio = kl && strcmp(kl, "HWIO") == 0;
+        int64_t groups = attr_int(attrs, nattrs, "groups", 1);
+        int64_t ch = data && data->rank == 4 ? data->dims[nhwc ? 3 : 1] : 3;
+        int64_t per = ch / (groups > 0 ? groups : 1);
+        int64_t x[4] = {2, 3 * groups, 5, 5}, xh[4] = {2, 5, 5, 3 * groups};
+        int64_t w[4] = {ch, per, 3, 3}, wh[4] = {3, 3, per, ch};
+        ctx_set(c, 4, i == 0 ? (nhwc ? xh : x) : (hwio ? wh : w));
+        return true;
+    }
+    if (strcmp(op, "nn.dense") == 0 || strcmp(op, "nn.matmul") == 0) {
+        int64_t k = data ? data->dims[data->rank - 1] : 3;
+        int64_t x[2] = {2, 3}, w[2] = {k, k};
+        ctx_set(c, 2, i == 0 ? x : w);
+        return true;
+    }
+    if (strcmp(op, "nn.batch_matmul") == 0) {
+        int64_t k = data && data->rank == 3 ? data->dims[2] : 3;
+        int64_t a[3] = {2, 3, 3}, b[3] = {2, k, k};
+        ctx_set(c, 3, i == 0 ? a : b);
+        return true;
+    }
+    bool norm = strcmp(op, "nn.batch_norm") == 0 || strcmp(op, "nn.layer_norm") == 0 ||
+                strcmp(op, "nn.group_norm") == 0 || strcmp(op, "nn.bias_add") == 0;
+    if (!norm)
+        return false;
+    if (i == 0) { /* channel axis 1 as long as the last, as in base_shape */
+        int64_t x[4] = {2, 3, 4, 3};
+        ctx_set(c, 4, x);
+        return true;
+    }
+    int64_t axis = attr_int(attrs, nattrs, "axis", strcmp(op, "nn.layer_norm") == 0 ? -1 : 1);
+    int rank = data ? data->rank : 0;
+    if (axis < 0)
+        axis += rank;
+    int64_t n = data && axis >= 0 && axis < rank ? data->dims[axis] : 3;
+    ctx_set(c, 1, &n);
+    c->positive = strcmp(op, "nn.batch_norm") == 0 && i == 4;
+    return true;
+}
+
+/* What a fresh operand i of op should be, given the operands known: a
+ * layer's operand by layer_context; the primary leaf the base shape;
+ * another leaf the shape of a known sibling of an element-wise op (else
+ * the base shape), as is, its last dim or a scalar by the scheme's mode. */
+static void leaf_context(Instance *in, const char *op, int i, const Attr *attrs, int nattrs,
+                         Node *const *args, int nargs, const PatNode *kid, LeafCtx *c)
+{
+    const Tensor *first = args[0] ? tensor_of(in, args[0]) : NULL;
+    memset(c, 0, sizeof *c);
+    if (layer_context(op, i, attrs, nattrs, first, c))
+        return;
+    base_shape(in, c);
+    bool binary = is_elementwise_binary(op) && nargs >= 2;
+    c->scalar_const = binary;
+    if (leaf_id(in, kid) == in->primary)
+        return;
+    Tensor other = {.dtype = NULL, .rank = c->rank};
+    memcpy(other.dims, c->dims, sizeof other.dims);
+    for (int j = 0; binary && j < nargs; j++)
+        if (j != i && args[j] && tensor_of(in, args[j]))
+            other = *tensor_of(in, args[j]);
+    c->dtype = other.dtype && strcmp(other.dtype, "bool") != 0 ? other.dtype : NULL;
+    if (in->mode == 0)
+        ctx_set(c, other.rank, other.dims);
+    else if (in->mode == 1 && other.rank > 0)
+        ctx_set(c, 1, &other.dims[other.rank - 1]);
+    else
+        c->rank = 0;
+}
+
+/* ---- op calls ---- */
+
+static bool is_fresh_leaf(const Instance *in, const PatNode *p)
+{
+    return p->kind == PAT_ANY && !(p->slot >= 0 && in->slot_node[p->slot]);
+}
+
+static void add_attr(Instance *in, Attr *attrs, int *n, const char *name, const AttrValue *v)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp(attrs[i].name, name) == 0) {
+            attrs[i].value = v;
+            return;
+        }
+    attrs[*n].name = graph_intern(in->g, name);
+    attrs[*n].value = v;
+    (*n)++;
+}
+
+/* An attribute value chosen from the candidates; NULL: leave it out. */
+static const AttrValue *choose_attr(Instance *in, const char *name, const Tensor *t,
+                                    const AttrValue *dflt)
+{
+    int count = 0;
+    StrBuf text = {0};
+    while (count < 8 && verify_attr_candidate(name, t, count, &text)) {
+        count++;
+        text.len = 0;
+    }
+    int k = chooser_pick(in->ch, count + 1); /* the last: the op's default */
+    const AttrValue *v;
+    if (k < count && verify_attr_candidate(name, t, k, &text))
+        v = verify_attr_from_text(in->g, text.data);
+    else
+        v = dflt ? graph_copy_attr_value(in->g, dflt)
+                 : verify_attr_from_text(in->g, strcmp(name, "epsilon") == 0 ? "1e-05" : "1");
+    strbuf_free(&text);
+    return v;
+}
+
+enum { MAX_ATTRS = 32 };
+
+/* The attributes of an op node: tested ones from the item, bound ones
+ * from their slot (or chosen), required ones chosen. */
+static int op_attrs(Instance *in, const PatNode *p, const char *op, Node *const *args,
+                    Attr *attrs, bool fixed_only)
+{
+    const PatItem *item = &in->rs->items[p->item];
+    int n = 0;
+    for (int i = 0; i < item->npreds && n < MAX_ATTRS - 4; i++) {
+        const PatPred *pp = pred(in, item->preds[i]);
+        if (pp->kind == PRED_ATTR && pp->op && strcmp(pp->op, op) == 0)
+            add_attr(in, attrs, &n, pp->s, verify_attr_from_text(in->g, pp->key));
+    }
+    if (fixed_only)
+        return n;
+    const Tensor *first = args[0] ? tensor_of(in, args[0]) : NULL;
+    for (int i = 0; i < p->nbinds && n < MAX_ATTRS - 4; i++) {
+        const PatAttrBind *b = &p->binds[i];
+        if (!in->slot_attr[b->slot])
+            in->slot_attr[b->slot] = choose_attr(in, b->name, first, b->dflt);
+        if (in->slot_attr[b->slot])
+            add_attr(in, attrs, &n, b->name, in->slot_attr[b->slot]);
+    }
+    static const char *const required[][2] = {{"reshape", "newshape"},
+                                               {"broadcast_to", "shape"},
+                                               {"clip", "a_min"}, {"clip", "a_max"}};
+    for (size_t r = 0; r < ARRAY_LEN(required); r++) {
+        bool have = false;
+        for (int i = 0; i < n; i++)
+            have = have || strcmp(attrs[i].name, required[r][1]) == 0;
+        if (!have && strcmp(op, required[r][0]) == 0) {
+            const char *name = required[r][1];
+            const AttrValue *v = strcmp(name, "a_min") == 0   ? verify_attr_from_text(in->g, "-1")
+                                 : strcmp(name, "a_max") == 0 ? verify_attr_from_text(in->g, "1")
+                                                              : choose_attr(in, name, first, NULL);
+            if (v)
+                add_attr(in, attrs, &n, name, v);
+        }
+    }
+    return n;
+}
+
+/* Makes the call and evaluates it. */
+static Node *finish_call(Instance *in, const char *op, Node **args, int nargs, const Attr *attrs,
+                         int nattrs)
+{
+    Node *n = graph_add_call(in->g, op, args, nargs, attrs, nattrs);
+    Value *argv = xcalloc((size_t)nargs + 1, sizeof *argv);
+    for (int i = 0; i < nargs; i++)
+        argv[i] = *value_of(in, args[i]);
+    EvalError err = {0};
+    Value out = {.nfields = -1};
+    bool ok = eval_op(n, argv, nargs, &in->eo, &out, &err);
+    free(argv);
+    in->nops++;
+    if (!ok) {
+        in->no_evaluator = in->no_evaluator || err.status == EVAL_NO_OP;
+        fail(in, "%s", err.msg.data ? err.msg.data : op);
+        strbuf_free(&err.msg);
+        return NULL;
+    }
+    *value_of(in, n) = out;
+    set_type_from(in, n, &out);
+    return n;
+}
+
+static Node *build_op(Instance *in, const PatNode *p)
+{
+    const PatItem *item = &in->rs->items[p->item];
+    const char *op = item->op;
+    int nk = p->nkids;
+    Node **args = xcalloc((size_t)nk + 1, sizeof *args);
+    Attr attrs[MAX_ATTRS];
+    Node *n = NULL;
+    for (int i = 0; i < nk; i++)
+        if (!is_fresh_leaf(in, p->kids[i]) && !(args[i] = build(in, p->kids[i], NULL)))
+            goto done;
+    int nattrs = op_attrs(in, p, op, args, attrs, true);
+    /* the primary leaf first, so that its siblings can follow its shape */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < nk; i++) {
+            const PatNode *kid = p->kids[i];
+            if (args[i] || (pass == 0) != (leaf_id(in, kid) == in->primary))
+                continue;
+            LeafCtx ctx;
+            leaf_context(in, op, i, attrs, nattrs, args, nk, kid, &ctx);
+            if (!(args[i] = build_leaf(in, kid, &ctx)))
+                goto done;
+        }
+    nattrs = op_attrs(in, p, op, args, attrs, false);
+    n = finish_call(in, op, args, nk, attrs, nattrs);
+done:
+    free(args);
+    return n;
+}
+
+static Node *build_kids_node(Instance *in, const PatNode *p)
+{
+    Node **fields = xcalloc((size_t)p->nkids + 1, sizeof *fields);
+    Node *n = NULL;
+    for (int i = 0; i < p->nkids; i++)
+        if (!(fields[i] = build(in, p->kids[i], NULL)))
+            goto done;
+    n = graph_add_tuple(in->g, fields, p->nkids);
+    Value *v = value_of(in, n);
+    v->nfields = p->nkids;
+    v->fields = xcalloc((size_t)p->nkids + 1, sizeof *v->fields);
+    for (int i = 0; i < p->nkids; i++)
+        v->fields[i] = value_copy(value_of(in, fields[i]));
+    set_type_from(in, n, v);
+done:
+    free(fields);
+    return n;
+}
+
+static Node *build_getitem(Instance *in, const PatNode *p)
+{
+    Node *t = build(in, p->kids[0], NULL);
+    if (!t)
+        return NULL;
+    int index = in->rs->items[p->item].index;
+    const Value *tv = value_of(in, t);
+    if (tv->nfields <= index)
+        return fail(in, "field %d of a value with %d fields", index, tv->nfields);
+    Node *n = graph_add_getitem(in->g, t, index);
+    *value_of(in, n) = value_copy(&tv->fields[index]);
+    set_type_from(in, n, value_of(in, n));
+    return n;
+}
+
+static Node *build(Instance *in, const PatNode *p, const LeafCtx *ctx)
+{
+    Node *n = NULL;
+    switch (p->kind) {
+    case PAT_ANY:
+        return build_leaf(in, p, ctx);
+    case PAT_OP:
+        n = build_op(in, p);
+        break;
+    case PAT_ALT:
+        n = build(in, p->kids[chooser_pick(in->ch, p->nkids)], ctx);
+        break;
+    case PAT_STAR: {
+        bool apply = chooser_pick(in->ch, 2) == 1;
+        n = build(in, p->kids[0], ctx);
+        if (n && apply)
+            n = finish_call(in, in->rs->items[p->item].op, &n, 1, NULL, 0);
+        break;
+    }
+    case PAT_TUPLE:
+        n = build_kids_node(in, p);
+        break;
+    case PAT_GETITEM:
+        n = build_getitem(in, p);
+        break;
+    case PAT_FNCALL:
+    case PAT_DOM:
+        return fail(in, "patterns with %s are not instantiated",
+                    p->kind == PAT_FNCALL ? "function calls" : "dominates()");
+    }
+    if (n && p->slot >= 0 && !in->slot_node[p->slot])
+        in->slot_node[p->slot] = n;
+    return n;
+}
+
+bool verify_build(Instance *in)
+{
+    int nslots = in->rule->nslots;
+    in->slot_leaf = xcalloc((size_t)nslots + 1, sizeof *in->slot_leaf);
+    in->slot_node = xcalloc((size_t)nslots + 1, sizeof *in->slot_node);
+    in->slot_attr = xcalloc((size_t)nslots + 1, sizeof *in->slot_attr);
+    for (int i = 0; i < nslots; i++)
+        in->slot_leaf[i] = -1;
+    number_leaves(in, in->rule->pattern);
+    in->primary = chooser_pick(in->ch, in->nleafids);
+    in->mode = chooser_pick(in->ch, 3);
+    in->g = graph_new();
+    graph_set_name(in->g, "main");
+    Node *root = build(in, in->rule->pattern, NULL);
+    if (!root)
+        return false;
+    graph_set_output(in->g, root);
+    return true;
+}
+
+void instance_free(Instance *in)
+{
+    for (int i = 0; i < in->nleaves; i++)
+        tensor_free(&in->leaves[i].value);
+    for (size_t i = 0; i < in->capvals; i++)
+        value_free(&in->vals[i]);
+    free(in->leaves);
+    free(in->vals);
+    free(in->anon);
+    free(in->slot_leaf);
+    free(in->slot_node);
+    free(in->slot_attr);
+    strbuf_free(&in->why);
+    if (in->g)
+        graph_free(in->g);
+}

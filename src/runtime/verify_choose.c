@@ -1,0 +1,175 @@
+/* verify_choose.c - what the instance search chooses from: the chooser
+ * (note [instance search] in verify_impl.h), random values, and candidate
+ * attribute values, written as canonical text and parsed into a graph's
+ * attribute values. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify_impl.h"
+
+/* ---- the chooser ---- */
+
+int chooser_pick(Chooser *c, int count)
+{
+    if (count <= 1)
+        return 0;
+    if (c->pos < c->n)
+        return c->digit[c->pos++] % count;
+    if (c->n == VERIFY_MAX_CHOICES)
+        return 0;
+    c->digit[c->n] = 0;
+    c->radix[c->n++] = count;
+    c->pos++;
+    return 0;
+}
+
+bool chooser_next(Chooser *c)
+{
+    while (c->n > 0 && c->digit[c->n - 1] + 1 >= c->radix[c->n - 1])
+        c->n--;
+    if (c->n == 0)
+        return false;
+    c->digit[c->n - 1]++;
+    c->pos = 0;
+    return true;
+}
+
+/* ---- random values ---- */
+
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+double verify_random(uint64_t *state)
+{
+    return (double)(splitmix64(state) >> 11) * 0x1p-53;
+}
+
+void verify_fill_random(Tensor *t, uint64_t *rng, bool positive)
+{
+    for (size_t i = 0; i < t->size; i++) {
+        double u = verify_random(rng);
+        if (strcmp(t->dtype, "bool") == 0)
+            t->data[i] = u < 0.5 ? 0 : 1;
+        else if (!eval_is_float(t->dtype))
+            t->data[i] = floor(u * 9) - 4;
+        else if (positive)
+            t->data[i] = (4 + floor(u * 29)) / 16;
+        else
+            t->data[i] = (floor(u * 65) - 32) / 16;
+    }
+}
+
+void verify_draw(Instance *in, bool all_positive)
+{
+    for (int i = 0; i < in->nleaves; i++)
+        if (!in->leaves[i].fixed)
+            verify_fill_random(&in->leaves[i].value, &in->rng,
+                               all_positive || in->leaves[i].positive);
+}
+
+/* ---- attribute values from canonical text ---- */
+
+static const AttrValue *parse_attr(Graph *g, const char **s)
+{
+    while (**s == ' ')
+        (*s)++;
+    AttrValue *v;
+    if (**s == '[') {
+        const AttrValue *items[64];
+        int n = 0;
+        (*s)++;
+        while (**s && **s != ']') {
+            const AttrValue *item = parse_attr(g, s);
+            if (n < 64)
+                items[n++] = item;
+            while (**s == ' ' || **s == ',')
+                (*s)++;
+        }
+        if (**s == ']')
+            (*s)++;
+        v = graph_new_attr_value(g, ATTR_LIST);
+        const AttrValue **copy = arena_array(graph_arena(g), (size_t)n + 1, sizeof *copy);
+        memcpy(copy, items, (size_t)n * sizeof *copy);
+        v->items = copy;
+        v->nitems = n;
+        return v;
+    }
+    if (**s == '"') {
+        const char *end = strchr(*s + 1, '"');
+        size_t len = end ? (size_t)(end - *s - 1) : strlen(*s + 1);
+        v = graph_new_attr_value(g, ATTR_STRING);
+        v->s = graph_intern_n(g, *s + 1, len);
+        *s += len + (end ? 2 : 1);
+        return v;
+    }
+    if (strncmp(*s, "None", 4) == 0) {
+        *s += 4;
+        return graph_new_attr_value(g, ATTR_NULL);
+    }
+    char *end;
+    double f = strtod(*s, &end);
+    bool is_int = end > *s && !memchr(*s, '.', (size_t)(end - *s)) &&
+                  !memchr(*s, 'e', (size_t)(end - *s)) && fabs(f) < 9e15;
+    v = graph_new_attr_value(g, is_int ? ATTR_INT : ATTR_FLOAT);
+    v->i = (int64_t)f;
+    v->f = f;
+    *s = end > *s ? end : *s + strlen(*s);
+    return v;
+}
+
+const AttrValue *verify_attr_from_text(Graph *g, const char *text)
+{
+    return parse_attr(g, &text);
+}
+
+/* ---- candidate attribute values ---- */
+
+/* Dims as list text, "[2, 3]". */
+static void dims_text(const int64_t *dims, int rank, StrBuf *out)
+{
+    strbuf_putc(out, '[');
+    for (int i = 0; i < rank; i++)
+        strbuf_printf(out, i ? ", %lld" : "%lld", (long long)dims[i]);
+    strbuf_putc(out, ']');
+}
+
+/* Candidates by attribute name: dtypes, axes, the first operand's shape
+ * (as is, reversed, with a leading 1) for newshape and shape,
+ * permutations of its axes for transpose. */
+bool verify_attr_candidate(const char *name, const Tensor *t, int k, StrBuf *out)
+{
+    static const char *const dtypes[] = {"\"float32\"", "\"float16\"", "\"int32\""};
+    static const char *const axes[] = {"1", "-1", "0"};
+    static const char *const newaxes[] = {"1", "0", "2"};
+    int rank = t ? t->rank : 0;
+    int64_t d[EVAL_MAX_RANK + 1] = {0};
+    if (strcmp(name, "dtype") == 0) {
+        if (k >= 3)
+            return false;
+        strbuf_puts(out, dtypes[k]);
+    } else if (strcmp(name, "axis") == 0 && k < 3) {
+        strbuf_puts(out, axes[k]);
+    } else if (strcmp(name, "num_newaxis") == 0 && k < 3) {
+        strbuf_puts(out, newaxes[k]);
+    } else if ((strcmp(name, "newshape") == 0 || strcmp(name, "shape") == 0) && t && k < 3) {
+        for (int i = 0; i < rank; i++) /* as is, reversed, with a leading 1 */
+            d[i + (k == 2)] = k == 1 ? t->dims[rank - 1 - i] : t->dims[i];
+        d[0] = k == 2 ? 1 : d[0];
+        dims_text(d, rank + (k == 2), out);
+    } else if (strcmp(name, "axes") == 0 && t && rank > 0 && k < 4) {
+        for (int i = 0; i < rank; i++) /* reversed, rotated left, right, identity */
+            d[i] = k == 0   ? rank - 1 - i
+                   : k == 1 ? (i + 1) % rank
+                   : k == 2 ? (i + rank - 1) % rank
+                            : i;
+        dims_text(d, rank, out);
+    } else
+        return false;
+    return true;
+}

@@ -1,0 +1,79 @@
+/* verify_impl.h - what verify.c and verify_build.c share: the search over
+ * instances (a chooser) and one pattern instance being built
+ * (note [verifying a rule] in verify.h). */
+#ifndef GRAFT_VERIFY_IMPL_H
+#define GRAFT_VERIFY_IMPL_H
+
+#include "verify.h"
+
+enum { VERIFY_MAX_CHOICES = 64, VERIFY_BASES = 3 };
+
+/* note [instance search]: building an instance asks the chooser at each
+ * decision (which leaf is the data, which base shape, which alternative,
+ * which attribute value...) for a number below that decision's count.
+ * The first instance takes 0 everywhere; chooser_next then moves to the
+ * next sequence depth first, the last decision changing fastest, so the
+ * search is deterministic and tries every combination in turn. */
+typedef struct Chooser {
+    int n;                             /* decisions in the sequence */
+    int pos;                           /* next decision to replay */
+    int digit[VERIFY_MAX_CHOICES];     /* the choice made */
+    int radix[VERIFY_MAX_CHOICES];     /* how many there were */
+} Chooser;
+
+/* The choice (0..count-1) for the next decision. */
+int chooser_pick(Chooser *c, int count);
+/* Moves to the next sequence; false when every one was tried. */
+bool chooser_next(Chooser *c);
+
+/* One leaf of the instance: a parameter or a constant. */
+typedef struct VerifyLeaf {
+    Node *node;       /* NODE_VAR or NODE_CONST */
+    int slot;         /* the variable, or -1 for _ */
+    bool fixed;       /* a scalar constant: its value is in the graph */
+    bool positive;    /* draw from [0.25, 2] (variances) */
+    Tensor value;     /* the current trial's value */
+} VerifyLeaf;
+
+typedef struct Instance {
+    const RuleSet *rs;
+    const RuleDesc *rule;
+    Graph *g;                  /* the instance, output = the pattern's root */
+    Chooser *ch;
+    uint64_t rng;              /* splitmix64 state */
+    int primary, base, mode;   /* the shape scheme (verify_build.c) */
+    int nleafids;              /* leaf numbering of the pattern */
+    const PatNode **anon;      /* anonymous leaves, by leaf id (else NULL) */
+    int *slot_leaf;            /* slot -> leaf id, -1 */
+    Node **slot_node;          /* slot -> the node bound */
+    const AttrValue **slot_attr; /* slot -> the attribute value chosen */
+    VerifyLeaf *leaves;        /* leaves made, in order */
+    int nleaves;
+    size_t capleaves;
+    Value *vals;               /* by node id: values while building */
+    size_t capvals;
+    int nops;                  /* op calls built */
+    int nconsts;               /* meta constants made */
+    EvalOptions eo;
+    StrBuf why;                /* why building failed */
+    bool no_evaluator;         /* it failed at an op without evaluator */
+} Instance;
+
+/* The k-th candidate value of attribute name as canonical text in out
+ * ("[2, 3]", "\"float32\""), t being the op's first operand (or NULL);
+ * false when there are no more. */
+bool verify_attr_candidate(const char *name, const Tensor *t, int k, StrBuf *out);
+/* The attribute value that canonical text spells (pattern_attr_key's
+ * form: numbers, quoted strings, lists, None), made in g. */
+const AttrValue *verify_attr_from_text(Graph *g, const char *text);
+
+/* Builds the pattern of in->rule into in->g with base shape in->base;
+ * false with in->why set. */
+bool verify_build(Instance *in);
+void instance_free(Instance *in);
+/* A new random value for each leaf that is not fixed. */
+void verify_draw(Instance *in, bool all_positive);
+/* Uniform in [0, 1). */
+double verify_random(uint64_t *state);
+
+#endif

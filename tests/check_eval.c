@@ -1,0 +1,383 @@
+/* check_eval.c - the reference evaluator (src/runtime/eval.h): each op on
+ * small tensors against values computed by hand, the two modes, and the
+ * refusals (an op without evaluator, shapes that do not fit, the element
+ * limit). */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval.h"
+#include "relay.h"
+
+enum { MAX_PARAMS = 6 };
+
+/* A model evaluated on parameters; the status and message on failure. */
+typedef struct Result {
+    bool ok;
+    Value v;
+    EvalError err;
+} Result;
+
+static Tensor tensor(const char *dtype, int rank, const int64_t *dims, const double *values)
+{
+    Tensor t = tensor_new(eval_dtype(dtype), rank, dims);
+    for (size_t i = 0; i < t.size; i++)
+        t.data[i] = values[i];
+    return t;
+}
+
+static Result eval_model(const char *model, Tensor *params, int nparams, EvalMode mode,
+                         uint64_t max_elements)
+{
+    Diag *d = diag_new(stderr);
+    Source *src = source_from_string("test.relay", model, strlen(model));
+    Graph *g = relay_load(src, d);
+    ck_assert_ptr_nonnull(g);
+    ck_assert_int_eq(graph_nparams(g), nparams);
+    EvalInputs in = {params, nparams, NULL, NULL};
+    EvalOptions opts = {mode, max_elements};
+    Result r = {0};
+    r.ok = eval_graph(g, &in, &opts, &r.v, &r.err);
+    for (int i = 0; i < nparams; i++)
+        tensor_free(&params[i]);
+    graph_free(g);
+    source_free(src);
+    diag_free(d);
+    return r;
+}
+
+/* The result must be a tensor of the given shape and values (to 1e-12). */
+static void want(Result *r, int rank, const int64_t *dims, const double *values)
+{
+    ck_assert_msg(r->ok, "evaluation failed: %s", r->err.msg.data);
+    ck_assert_int_eq(r->v.nfields, -1);
+    ck_assert_int_eq(r->v.t.rank, rank);
+    for (int i = 0; i < rank; i++)
+        ck_assert_int_eq(r->v.t.dims[i], dims[i]);
+    for (size_t i = 0; i < r->v.t.size; i++)
+        ck_assert_msg(fabs(r->v.t.data[i] - values[i]) <= 1e-12 * (1 + fabs(values[i])),
+                      "element %zu: %.17g, want %.17g", i, r->v.t.data[i], values[i]);
+    value_free(&r->v);
+}
+
+static void want_error(Result *r, EvalStatus status, const char *msg)
+{
+    ck_assert(!r->ok);
+    ck_assert_int_eq(r->err.status, status);
+    ck_assert_str_eq(r->err.msg.data, msg);
+    strbuf_free(&r->err.msg);
+}
+
+#define DIMS(...) ((const int64_t[]){__VA_ARGS__})
+#define VALS(...) ((const double[]){__VA_ARGS__})
+
+/* One float32 parameter %x of the given shape, then op text on it. */
+static Result unary(const char *body, int rank, const int64_t *dims, const double *values)
+{
+    char model[512];
+    snprintf(model, sizeof model, "def @main(%%x) {\n  %s\n}\n", body);
+    Tensor p[1] = {tensor("float32", rank, dims, values)};
+    return eval_model(model, p, 1, EVAL_FLOAT64, 0);
+}
+
+static Result binary(const char *body, int ra, const int64_t *da, const double *va, int rb,
+                     const int64_t *db, const double *vb)
+{
+    char model[512];
+    snprintf(model, sizeof model, "def @main(%%x, %%y) {\n  %s\n}\n", body);
+    Tensor p[2] = {tensor("float32", ra, da, va), tensor("float32", rb, db, vb)};
+    return eval_model(model, p, 2, EVAL_FLOAT64, 0);
+}
+
+START_TEST(test_broadcast_arith)
+{
+    Result r = binary("add(%x, %y)", 2, DIMS(2, 3), VALS(1, 2, 3, 4, 5, 6), 1, DIMS(3),
+                      VALS(10, 20, 30));
+    want(&r, 2, DIMS(2, 3), VALS(11, 22, 33, 14, 25, 36));
+    r = binary("subtract(%x, %y)", 2, DIMS(2, 1), VALS(1, 2), 1, DIMS(2), VALS(10, 20));
+    want(&r, 2, DIMS(2, 2), VALS(-9, -19, -8, -18));
+    r = binary("divide(%x, %y)", 1, DIMS(2), VALS(1, 3), 0, NULL, VALS(4));
+    want(&r, 1, DIMS(2), VALS(0.25, 0.75));
+    r = binary("power(%x, %y)", 1, DIMS(2), VALS(2, 3), 1, DIMS(2), VALS(3, 2));
+    want(&r, 1, DIMS(2), VALS(8, 9));
+    r = binary("maximum(%x, %y)", 1, DIMS(2), VALS(2, -3), 1, DIMS(2), VALS(1, 0));
+    want(&r, 1, DIMS(2), VALS(2, 0));
+    r = binary("less(%x, %y)", 1, DIMS(2), VALS(2, -3), 1, DIMS(2), VALS(1, 0));
+    want(&r, 1, DIMS(2), VALS(0, 1));
+    r = unary("multiply(%x, 2f)", 1, DIMS(2), VALS(1.5, -2));
+    want(&r, 1, DIMS(2), VALS(3, -4));
+}
+END_TEST
+
+START_TEST(test_integer_division)
+{
+    Tensor p[2] = {tensor("int32", 1, DIMS(2), VALS(7, -7)),
+                   tensor("int32", 1, DIMS(2), VALS(-2, 2))};
+    Result r = eval_model("def @main(%x, %y) {\n  divide(%x, %y)\n}\n", p, 2, EVAL_DTYPE, 0);
+    want(&r, 1, DIMS(2), VALS(-3, -3));
+}
+END_TEST
+
+START_TEST(test_activations)
+{
+    Result r = unary("nn.relu(%x)", 1, DIMS(3), VALS(-1, 0, 2));
+    want(&r, 1, DIMS(3), VALS(0, 0, 2));
+    r = unary("sigmoid(%x)", 1, DIMS(1), VALS(0));
+    want(&r, 1, DIMS(1), VALS(0.5));
+    r = unary("tanh(%x)", 1, DIMS(1), VALS(0));
+    want(&r, 1, DIMS(1), VALS(0));
+    r = unary("clip(%x, a_min=-1f, a_max=1f)", 1, DIMS(3), VALS(-2, 0.5, 3));
+    want(&r, 1, DIMS(3), VALS(-1, 0.5, 1));
+    r = unary("rsqrt(%x)", 1, DIMS(2), VALS(4, 0.25));
+    want(&r, 1, DIMS(2), VALS(0.5, 2));
+    r = unary("erf(%x)", 1, DIMS(1), VALS(0));
+    want(&r, 1, DIMS(1), VALS(0));
+    r = unary("nn.hardswish(%x)", 1, DIMS(3), VALS(-4, 0, 3));
+    want(&r, 1, DIMS(3), VALS(0, 0, 3));
+    r = unary("nn.leaky_relu(%x, alpha=0.5f)", 1, DIMS(2), VALS(-4, 2));
+    want(&r, 1, DIMS(2), VALS(-2, 2));
+    r = unary("nn.gelu(%x)", 1, DIMS(1), VALS(0));
+    want(&r, 1, DIMS(1), VALS(0));
+}
+END_TEST
+
+START_TEST(test_reductions)
+{
+    const int64_t *d = DIMS(2, 3);
+    const double *v = VALS(1, 2, 3, 4, 5, 9);
+    Result r = unary("sum(%x, axis=[1], keepdims=True)", 2, d, v);
+    want(&r, 2, DIMS(2, 1), VALS(6, 18));
+    r = unary("sum(%x)", 2, d, v);
+    want(&r, 0, NULL, VALS(24));
+    r = unary("mean(%x, axis=[1], exclude=True)", 2, d, v);
+    want(&r, 1, DIMS(3), VALS(2.5, 3.5, 6));
+    r = unary("max(%x, axis=[-1])", 2, d, v);
+    want(&r, 1, DIMS(2), VALS(3, 9));
+    r = unary("min(%x, axis=[0])", 2, d, v);
+    want(&r, 1, DIMS(3), VALS(1, 2, 3));
+    r = unary("variance(%x, mean(%x, axis=[1], keepdims=True), axis=[1])", 2, d, v);
+    want(&r, 1, DIMS(2), VALS(2.0 / 3, 14.0 / 3));
+    r = unary("variance(%x, mean(%x, axis=[1], keepdims=True), axis=[1], unbiased=True)", 2, d,
+              v);
+    want(&r, 1, DIMS(2), VALS(1, 7));
+}
+END_TEST
+
+START_TEST(test_softmax)
+{
+    Result r = unary("nn.softmax(%x)", 2, DIMS(2, 2), VALS(0, log(3), 5, 5));
+    want(&r, 2, DIMS(2, 2), VALS(0.25, 0.75, 0.5, 0.5));
+    r = unary("nn.softmax(%x, axis=0)", 2, DIMS(2, 2), VALS(0, 5, log(3), 5));
+    want(&r, 2, DIMS(2, 2), VALS(0.25, 0.5, 0.75, 0.5));
+    r = unary("nn.log_softmax(%x)", 1, DIMS(2), VALS(1, 1));
+    want(&r, 1, DIMS(2), VALS(-log(2), -log(2)));
+}
+END_TEST
+
+START_TEST(test_norms)
+{
+    /* (x - mean) / sqrt(var + eps) * gamma + beta per channel of axis 1 */
+    Tensor p[5] = {tensor("float32", 4, DIMS(1, 2, 1, 2), VALS(1, 3, 2, 4)),
+                   tensor("float32", 1, DIMS(2), VALS(1, 2)),
+                   tensor("float32", 1, DIMS(2), VALS(0, 1)),
+                   tensor("float32", 1, DIMS(2), VALS(1, 0)),
+                   tensor("float32", 1, DIMS(2), VALS(3, 0))};
+    Result r = eval_model("def @main(%x, %g, %b, %m, %v) {\n"
+                          "  %0 = nn.batch_norm(%x, %g, %b, %m, %v, epsilon=1f);\n  %0.0\n}\n",
+                          p, 5, EVAL_FLOAT64, 0);
+    want(&r, 4, DIMS(1, 2, 1, 2), VALS(0, 1, 5, 9));
+    /* layer norm over the last axis: [1, 3] has mean 2, variance 1 */
+    Tensor q[3] = {tensor("float32", 2, DIMS(2, 2), VALS(1, 3, 4, 6)),
+                   tensor("float32", 1, DIMS(2), VALS(2, 3)),
+                   tensor("float32", 1, DIMS(2), VALS(0, 1))};
+    r = eval_model("def @main(%x, %g, %b) {\n  nn.layer_norm(%x, %g, %b, epsilon=0f)\n}\n", q,
+                   3, EVAL_FLOAT64, 0);
+    want(&r, 2, DIMS(2, 2), VALS(-2, 4, -2, 4));
+    /* group norm, 2 groups of 1 channel: each channel normalised alone */
+    Tensor s[3] = {tensor("float32", 3, DIMS(1, 2, 2), VALS(0, 2, 7, 9)),
+                   tensor("float32", 1, DIMS(2), VALS(1, 1)),
+                   tensor("float32", 1, DIMS(2), VALS(0, 0))};
+    r = eval_model("def @main(%x, %g, %b) {\n  nn.group_norm(%x, %g, %b, num_groups=2, "
+                   "epsilon=0f)\n}\n", s, 3, EVAL_FLOAT64, 0);
+    want(&r, 3, DIMS(1, 2, 2), VALS(-1, 1, -1, 1));
+    Result t = binary("nn.bias_add(%x, %y)", 2, DIMS(2, 2), VALS(1, 2, 3, 4), 1, DIMS(2),
+                      VALS(10, 20));
+    want(&t, 2, DIMS(2, 2), VALS(11, 22, 13, 24));
+}
+END_TEST
+
+START_TEST(test_conv2d)
+{
+    const double *x = VALS(1, 2, 3, 4, 5, 6, 7, 8, 9);
+    Result r = binary("nn.conv2d(%x, %y)", 4, DIMS(1, 1, 3, 3), x, 4, DIMS(1, 1, 2, 2),
+                      VALS(1, 1, 1, 1));
+    want(&r, 4, DIMS(1, 1, 2, 2), VALS(12, 16, 24, 28));
+    r = binary("nn.conv2d(%x, %y, strides=[2, 2], padding=[1, 1, 1, 1])", 4, DIMS(1, 1, 3, 3), x,
+               4, DIMS(1, 1, 2, 2), VALS(1, 1, 1, 1));
+    want(&r, 4, DIMS(1, 1, 2, 2), VALS(1, 5, 11, 28));
+    r = binary("nn.conv2d(%x, %y, dilation=[2, 2])", 4, DIMS(1, 1, 3, 3), x, 4, DIMS(1, 1, 2, 2),
+               VALS(1, 0, 0, 1));
+    want(&r, 4, DIMS(1, 1, 1, 1), VALS(10));
+    r = binary("nn.conv2d(%x, %y, groups=2)", 4, DIMS(1, 2, 1, 1), VALS(1, 2), 4,
+               DIMS(2, 1, 1, 1), VALS(3, 4));
+    want(&r, 4, DIMS(1, 2, 1, 1), VALS(3, 8));
+    /* NHWC data, HWIO weights: 2 input channels summed into 1 */
+    r = binary("nn.conv2d(%x, %y, data_layout=\"NHWC\", kernel_layout=\"HWIO\")", 4,
+               DIMS(1, 1, 2, 2), VALS(1, 2, 3, 4), 4, DIMS(1, 1, 2, 1), VALS(10, 1));
+    want(&r, 4, DIMS(1, 1, 2, 1), VALS(12, 34));
+}
+END_TEST
+
+START_TEST(test_products)
+{
+    Result r = binary("nn.dense(%x, %y)", 2, DIMS(1, 2), VALS(1, 2), 2, DIMS(2, 2),
+                      VALS(1, 0, 1, 1));
+    want(&r, 2, DIMS(1, 2), VALS(1, 3));
+    r = binary("nn.batch_matmul(%x, %y)", 3, DIMS(1, 1, 2), VALS(1, 2), 3, DIMS(1, 2, 2),
+               VALS(3, 4, 5, 6));
+    want(&r, 3, DIMS(1, 1, 2), VALS(11, 17));
+    r = binary("nn.batch_matmul(%x, %y, transpose_b=False)", 3, DIMS(1, 1, 2), VALS(1, 2), 3,
+               DIMS(1, 2, 2), VALS(3, 4, 5, 6));
+    want(&r, 3, DIMS(1, 1, 2), VALS(13, 16));
+    r = binary("nn.matmul(%x, %y, transpose_a=True)", 2, DIMS(2, 1), VALS(1, 2), 2, DIMS(2, 1),
+               VALS(3, 4));
+    want(&r, 2, DIMS(1, 1), VALS(11));
+}
+END_TEST
+
+START_TEST(test_pooling)
+{
+    const double *x = VALS(1, 2, 3, 4, 5, 6, 7, 8, 9);
+    Result r = unary("nn.max_pool2d(%x, pool_size=[2, 2])", 4, DIMS(1, 1, 3, 3), x);
+    want(&r, 4, DIMS(1, 1, 2, 2), VALS(5, 6, 8, 9));
+    r = unary("nn.avg_pool2d(%x, pool_size=[2, 2], strides=[2, 2], padding=[1, 1, 1, 1])", 4,
+              DIMS(1, 1, 3, 3), x);
+    want(&r, 4, DIMS(1, 1, 2, 2), VALS(1, 2.5, 5.5, 7));
+    r = unary("nn.avg_pool2d(%x, pool_size=[2, 2], strides=[2, 2], padding=[1, 1, 1, 1], "
+              "count_include_pad=True)", 4, DIMS(1, 1, 3, 3), x);
+    want(&r, 4, DIMS(1, 1, 2, 2), VALS(0.25, 1.25, 2.75, 7));
+    r = unary("nn.global_avg_pool2d(%x)", 4, DIMS(1, 1, 3, 3), x);
+    want(&r, 4, DIMS(1, 1, 1, 1), VALS(5));
+    r = unary("nn.adaptive_avg_pool2d(%x, output_size=[2, 2])", 4, DIMS(1, 1, 3, 3), x);
+    want(&r, 4, DIMS(1, 1, 2, 2), VALS(3, 4, 6, 7));
+    r = unary("nn.adaptive_max_pool2d(%x, output_size=[1, 3])", 4, DIMS(1, 1, 3, 3), x);
+    want(&r, 4, DIMS(1, 1, 1, 3), VALS(7, 8, 9));
+}
+END_TEST
+
+START_TEST(test_shapes)
+{
+    const double *v = VALS(1, 2, 3, 4, 5, 6);
+    Result r = unary("reshape(%x, newshape=[0, -1])", 3, DIMS(2, 3, 1), v);
+    want(&r, 2, DIMS(2, 3), v);
+    r = unary("reshape(%x, newshape=[-3, -2])", 3, DIMS(2, 3, 1), v);
+    want(&r, 2, DIMS(6, 1), v);
+    r = unary("reshape(%x, newshape=[-4, 1, -1, -2])", 2, DIMS(2, 3), v);
+    want(&r, 3, DIMS(1, 2, 3), v);
+    r = unary("transpose(%x, axes=[1, 0])", 2, DIMS(2, 3), v);
+    want(&r, 2, DIMS(3, 2), VALS(1, 4, 2, 5, 3, 6));
+    r = unary("transpose(%x)", 2, DIMS(3, 2), v);
+    want(&r, 2, DIMS(2, 3), VALS(1, 3, 5, 2, 4, 6));
+    r = unary("expand_dims(%x, axis=1, num_newaxis=2)", 1, DIMS(6), v);
+    want(&r, 3, DIMS(6, 1, 1), v);
+    r = unary("squeeze(%x)", 3, DIMS(1, 6, 1), v);
+    want(&r, 1, DIMS(6), v);
+    r = unary("nn.batch_flatten(%x)", 3, DIMS(2, 3, 1), v);
+    want(&r, 2, DIMS(2, 3), v);
+    r = unary("broadcast_to(%x, shape=[2, 3])", 1, DIMS(3), VALS(1, 2, 3));
+    want(&r, 2, DIMS(2, 3), VALS(1, 2, 3, 1, 2, 3));
+    r = unary("concatenate((%x, %x), axis=1)", 2, DIMS(2, 1), VALS(1, 2));
+    want(&r, 2, DIMS(2, 2), VALS(1, 1, 2, 2));
+    r = unary("%0 = split(%x, indices_or_sections=[1], axis=1);\n  %0.1", 2, DIMS(2, 3), v);
+    want(&r, 2, DIMS(2, 2), VALS(2, 3, 5, 6));
+    r = unary("%0 = split(%x, indices_or_sections=3);\n  %0.2", 1, DIMS(6), v);
+    want(&r, 1, DIMS(2), VALS(5, 6));
+    r = unary("strided_slice(%x, begin=[1], end=[5], strides=[2])", 1, DIMS(6), v);
+    want(&r, 1, DIMS(2), VALS(2, 4));
+    r = unary("strided_slice(%x, begin=[0, 1], end=[2, 3])", 2, DIMS(2, 3), v);
+    want(&r, 2, DIMS(2, 2), VALS(2, 3, 5, 6));
+    r = unary("take(%x, 1, axis=1)", 2, DIMS(2, 3), v);
+    want(&r, 1, DIMS(2), VALS(2, 5));
+}
+END_TEST
+
+START_TEST(test_cast_and_rounding)
+{
+    /* float16 keeps 11 significant bits: 1 + 2^-10 stays, 1 + 2^-11 ties
+     * to even (1), 2049 becomes 2048; int8 wraps; ints truncate */
+    ck_assert(eval_round(1 + 0x1p-10, "float16") == 1 + 0x1p-10);
+    ck_assert(eval_round(1 + 0x1p-11, "float16") == 1);
+    ck_assert(eval_round(1 + 0x1p-11 + 0x1p-20, "float16") == 1 + 0x1p-10);
+    ck_assert(eval_round(2049, "float16") == 2048);
+    ck_assert(eval_round(70000, "float16") == INFINITY);
+    ck_assert(eval_round(0x1p-25, "float16") == 0);
+    ck_assert(eval_round(0x1p-24, "float16") == 0x1p-24);
+    ck_assert(eval_round(0.1, "float32") == (double)0.1f);
+    ck_assert(eval_round(1 + 0x1p-9, "bfloat16") == 1);
+    ck_assert(eval_round(200.7, "int8") == -56);
+    ck_assert(eval_round(-2.7, "int32") == -2);
+    ck_assert(eval_round(300, "uint8") == 44);
+    ck_assert(eval_round(0.5, "bool") == 1);
+    Result r = unary("cast(%x, dtype=\"int8\")", 1, DIMS(2), VALS(200.7, -3.9));
+    ck_assert_str_eq(r.v.t.dtype, "int8");
+    want(&r, 1, DIMS(2), VALS(-56, -3));
+    /* each op rounded to its dtype in EVAL_DTYPE, not in EVAL_FLOAT64 */
+    const char *model = "def @main(%x) {\n  add(%x, 1f16)\n}\n";
+    Tensor p[1] = {tensor("float16", 1, DIMS(1), VALS(2048))};
+    r = eval_model(model, p, 1, EVAL_DTYPE, 0);
+    want(&r, 1, DIMS(1), VALS(2048));
+    p[0] = tensor("float16", 1, DIMS(1), VALS(2048));
+    r = eval_model(model, p, 1, EVAL_FLOAT64, 0);
+    want(&r, 1, DIMS(1), VALS(2049));
+}
+END_TEST
+
+START_TEST(test_refusals)
+{
+    Result r = binary("add(%x, %y)", 1, DIMS(2), VALS(1, 2), 1, DIMS(3), VALS(1, 2, 3));
+    want_error(&r, EVAL_BAD_INPUT, "add: shapes (2) and (3) do not broadcast");
+    r = unary("nn.lrn(%x)", 1, DIMS(2), VALS(1, 2));
+    want_error(&r, EVAL_NO_OP, "nn.lrn: no evaluator for this op");
+    static const double zeros[18];
+    r = binary("nn.conv2d(%x, %y)", 4, DIMS(1, 2, 3, 3), zeros, 4, DIMS(1, 1, 1, 1), VALS(1));
+    want_error(&r, EVAL_BAD_INPUT, "nn.conv2d: 2 input channels, weights want 1 x 1 groups");
+    Tensor p[1] = {tensor("float32", 1, DIMS(3), VALS(1, 2, 3))};
+    r = eval_model("def @main(%x) {\n  broadcast_to(%x, shape=[2, 3])\n}\n", p, 1, EVAL_FLOAT64,
+                   4);
+    want_error(&r, EVAL_TOO_LARGE,
+               "broadcast_to: result of 6 elements passes the eval-elements limit (4)");
+    ck_assert(eval_has_op("nn.conv2d"));
+    ck_assert(!eval_has_op("nn.lrn"));
+}
+END_TEST
+
+static Suite *eval_suite(void)
+{
+    Suite *s = suite_create("eval");
+    TCase *tc = tcase_create("ops");
+    tcase_add_test(tc, test_broadcast_arith);
+    tcase_add_test(tc, test_integer_division);
+    tcase_add_test(tc, test_activations);
+    tcase_add_test(tc, test_reductions);
+    tcase_add_test(tc, test_softmax);
+    tcase_add_test(tc, test_norms);
+    tcase_add_test(tc, test_conv2d);
+    tcase_add_test(tc, test_products);
+    tcase_add_test(tc, test_pooling);
+    tcase_add_test(tc, test_shapes);
+    tcase_add_test(tc, test_cast_and_rounding);
+    tcase_add_test(tc, test_refusals);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(eval_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

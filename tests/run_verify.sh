@@ -1,0 +1,60 @@
+#!/bin/sh
+# run_verify.sh - graft run --verify (src/cli/cmd_run_verify.c): a model
+# and its rewritten form on the same random inputs; within tolerance the
+# output is written, past it the first rewrite responsible is named (by
+# bisection) and nothing is written; models it cannot evaluate are refused
+# with the reason; resnet18 folded by stdpatterns/fold_bn.graft stays
+# within float32 tolerance (on a 32 x 32 input, which the model allows:
+# at 224 x 224 the plain evaluator takes about 16 s per evaluation).
+. "${GRAFT_SRCDIR:?}/tests/expect.sh"
+dir=$src/tests/run_verify
+
+cat >want <<'EOW'
+verify: 3 rewrites, inputs random (seed 1)
+verify: output 0 (2, 3) float32: max difference 0.0961 (tolerance 5.72e-06): PAST the tolerance
+verify: rewrite 2 of 3 makes the difference 0.0729: rewrite relu_abs (wrong.graft:2): %3 => #9 abs
+graft: error: --verify: the rewritten model differs from the original by 0.0961, past the tolerance 5.72e-06
+EOW
+cases=$((cases + 1))
+(cd "$dir" && "$GRAFT" run --verify -o "$tmp/o.relay" wrong.graft model.relay) >out 2>err
+status=$?
+[ "$status" -eq 1 ] || fail "run --verify wrong.graft: exit $status"
+cmp -s err want || { fail "run --verify wrong.graft: stderr"; diff want err; }
+[ ! -e o.relay ] || fail "run --verify wrong.graft wrote its output"
+
+cat >want <<'EOW'
+verify: 1 rewrite, inputs random (seed 1)
+verify: output 0 (2, 3) float32: max difference 0 (tolerance 5.72e-06): within
+EOW
+expect 0 "$GRAFT" run --verify "$dir/right.graft" "$dir/model.relay"
+grep -q 'negative(%4)' out || fail "run --verify right.graft: no output"
+
+printf 'def @main(%%x) {\n  nn.relu(%%x)\n}\n' >untyped.relay
+printf 'def @main(%%x: Tensor[(2), float32]) {\n  nn.lrn(%%x)\n}\n' >lrn.relay
+echo 'r := nn.relu(x) => x' >r.graft
+echo 'graft: error: --verify: parameter %x needs a tensor type with every dim known ("%x: Tensor[(1, 3), float32]")' >want
+expect 1 "$GRAFT" run --verify r.graft untyped.relay
+echo 'graft: error: --verify: cannot evaluate the original model: nn.lrn: no evaluator for this op' >want
+expect 1 "$GRAFT" run --verify r.graft lrn.relay
+echo 'graft: error: --verify: the model is too large to evaluate: parameter %x has 6 elements, past the eval-elements limit (4) [--limit eval-elements]' >want
+expect 1 "$GRAFT" run --verify --limit eval-elements=4 "$dir/right.graft" "$dir/model.relay"
+
+# resnet18 from the corpus (in the tree: a missing corpus is a failure).
+r18=$src/tests/corpus/resnet18.relay
+if [ -f "$r18" ]; then
+    sed 's/%input: Tensor\[(1, 3, 224, 224), float32\]/%input: Tensor[(1, 3, 32, 32), float32]/' \
+        "$r18" >r18.relay
+    # fold_bn folds as plain arithmetic (gamma / sqrt(var + eps)), so the
+    # difference is float32 rounding of that arithmetic.
+    cat >want <<'EOW'
+verify: 20 rewrites, inputs random (seed 1)
+verify: output 0 (1, 1000) float32: max difference 2.18e-07 (tolerance 6.2e-05): within
+EOW
+    expect 0 "$GRAFT" run --verify "$src/stdpatterns/fold_bn.graft" r18.relay -o folded.relay
+    [ "$(grep -c 'nn.bias_add(nn.conv2d\|= nn.bias_add(' folded.relay)" -ge 20 ] ||
+        fail "resnet18: not folded"
+else
+    fail "no tests/corpus/resnet18.relay"
+fi
+
+expect_end run_verify
