@@ -56,6 +56,7 @@ static void yyerror(const SrcRange *loc, RulesParseCtx *ctx, const char *msg);
     AstList list;     /* literal list items, tuple fields, flags */
     ArgsAcc args;     /* call arguments */
     ParamAcc param;   /* op declaration entry */
+    OutputsAcc outputs; /* op declaration "-> tuple(N)" */
     AstOpDecl *opdecl; /* op declaration being built */
 }
 
@@ -71,6 +72,7 @@ static void yyerror(const SrcRange *loc, RulesParseCtx *ctx, const char *msg);
 %token PARTITION "'partition'" FN "'fn'" DOMINATES "'dominates'"
 %token TRUE "'True'" FALSE "'False'" NONE "'None'" TENSOR "'Tensor'"
 %token ASSIGN "':='" ARROW "'=>'" EQ "'=='" NE "'!='" LE "'<='" GE "'>='"
+%token RESULT "'->'"
 %token ANDAND "'&&'" OROR "'||'" ELLIPSIS "'...'" DSTAR "'**'"
 %token SEP "start of a new item"
 %token LEXERROR "invalid token"
@@ -86,6 +88,7 @@ static void yyerror(const SrcRange *loc, RulesParseCtx *ctx, const char *msg);
 %type <node> flag pattr dim
 %type <args> pargs parglist aargs aarglist
 %type <param> oparam
+%type <outputs> opresult
 %type <opdecl> oparams oparams_opt
 
 %%
@@ -465,10 +468,21 @@ aattr_value
 
 /* ---- declarations ---- */
 
-/* op NAME(operands, attr: type = default, ...) traits */
+/* op NAME(operands, attr: type = default, ...) [-> tuple(N)] traits */
 opdecl
-    : OP IDENT '(' oparams_opt ')' optraits
-                          { build_opdecl_finish(ctx, $4, $2, @2, &$6); }
+    : OP IDENT '(' oparams_opt ')' opresult optraits
+                          { build_opdecl_outputs(ctx, $4, &$6);
+                            build_opdecl_finish(ctx, $4, $2, @2, &$7); }
+    ;
+
+/* The output: one tensor when not written; "-> tuple(N)" a tuple of N,
+ * "-> tuple(...)" a tuple its attributes size (split). */
+opresult
+    : %empty              { $$ = (OutputsAcc){0}; }
+    | RESULT IDENT '(' NUMBER ')'
+                          { $$ = (OutputsAcc){.word = $2, .count = $4, .range = @$}; }
+    | RESULT IDENT '(' ELLIPSIS ')'
+                          { $$ = (OutputsAcc){.word = $2, .varies = true, .range = @$}; }
     ;
 
 oparams_opt

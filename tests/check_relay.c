@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "relay.h"
+#include "util.h"
 #include "graph_dot.h"
 #include "node_label.h"
 
@@ -398,10 +399,11 @@ START_TEST(test_viz_write)
         "  n2 [shape=box, style=\"filled,bold\", fillcolor=\"#ffd27f\", "
         "label=\"%0 = subtract\\nfloat32\\n[r #1]\"];\n",
         "  n3 [shape=plaintext, label=\"1f\"];\n",
-        "  n4 [shape=box, fontsize=10, label=\"%1 = tuple\"];\n",
-        "  n5 [shape=box, fontsize=10, label=\"%2 = .0\"];\n",
+        /* the tuple, its element and the add have inferred types */
+        "  n4 [shape=box, fontsize=10, label=\"%1 = tuple\\n(float32, float32)\"];\n",
+        "  n5 [shape=box, fontsize=10, label=\"%2 = .0\\nfloat32\"];\n",
         "  n6 [shape=box, peripheries=2, style=\"filled,bold\", fillcolor=\"#ffd27f\", "
-        "label=\"add\\n[r #1, s #1]\"];\n",
+        "label=\"add\\nfloat32\\n[r #1, s #1]\"];\n",
         "  n2 -> n4 [label=\"0\"];\n  n3 -> n4 [label=\"1\"];\n  n4 -> n5;\n",
         "  n5 -> n6 [label=\"0\"];\n  n2 -> n6 [label=\"1\"];\n}\n",
     };
@@ -483,6 +485,8 @@ static const char *const bad_files[] = {
     "out_of_scope", "stray_char", "truncated", "two_defs", "unbalanced_list",
     "unbalanced_paren", "unclosed_brace", "unknown_name",
     "unterminated_comment", "unterminated_string", "use_before_def",
+    "type_broadcast", "type_conv_channels", "type_dense_features",
+    "type_getitem_range", "type_reshape_count", "type_tuple_as_tensor",
 };
 
 /* The standard error that golden file text expects of "graft fmt NAME.relay"
@@ -501,6 +505,181 @@ static const char *golden_stderr(char *golden, const char *rel)
     err[len - strlen(status)] = '\0';
     return err;
 }
+
+
+/* ---- type inference (src/ir/type_rel_*.c) ---- */
+
+/* One op call on typed parameters and the type TVM's relation gives it
+ * (the relation each follows is named in its file). */
+typedef struct TypeCase {
+    const char *params; /* "%x: Tensor[...], ..." */
+    const char *body;   /* the expression */
+    const char *type;   /* its inferred type */
+} TypeCase;
+
+static const TypeCase type_cases[] = {
+    /* Conv2DRel: padding as 4 values, strides, depthwise groups */
+    {"%x: Tensor[(1, 3, 224, 224), float32], %w: Tensor[(64, 3, 7, 7), float32]",
+     "nn.conv2d(%x, %w, strides=[2, 2], padding=[3, 3, 3, 3])",
+     "Tensor[(1, 64, 112, 112), float32]"},
+    {"%x: Tensor[(1, 32, 112, 112), float32], %w: Tensor[(32, 1, 3, 3), float32]",
+     "nn.conv2d(%x, %w, strides=[2, 2], padding=[1, 1], groups=32)",
+     "Tensor[(1, 32, 56, 56), float32]"},
+    {"%x: Tensor[(1, 8, 8, 3), float32], %w: Tensor[(3, 3, 3, 4), float32]",
+     "nn.conv2d(%x, %w, padding=[1, 1, 1, 1], data_layout=\"NHWC\", kernel_layout=\"HWIO\")",
+     "Tensor[(1, 8, 8, 4), float32]"},
+    {"%x: Tensor[(1, 3, 10), float32], %w: Tensor[(6, 3, 3), float32]",
+     "nn.conv1d(%x, %w, dilation=[2])", "Tensor[(1, 6, 6), float32]"},
+    {"%x: Tensor[(1, 2, 4, 8, 8), float32], %w: Tensor[(4, 2, 3, 3, 3), float32]",
+     "nn.conv3d(%x, %w, padding=[1, 1, 1])", "Tensor[(1, 4, 4, 8, 8), float32]"},
+    {"%x: Tensor[(1, 8, 7, 7), float32], %w: Tensor[(8, 4, 4, 4), float32]",
+     "nn.conv2d_transpose(%x, %w, strides=[2, 2], padding=[1, 1, 1, 1])",
+     "Tensor[(1, 4, 14, 14), float32]"},
+    {"%x: Tensor[(1, 4, 8, 8), int8], %w: Tensor[(2, 4, 3, 3), int8], %z: int32, %s: float32",
+     "qnn.conv2d(%x, %w, %z, %z, %s, %s)", "Tensor[(1, 2, 6, 6), int32]"},
+    /* pools */
+    {"%x: Tensor[(1, 64, 112, 112), float32]",
+     "nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1])",
+     "Tensor[(1, 64, 56, 56), float32]"},
+    {"%x: Tensor[(1, 96, 109, 109), float32]",
+     "nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], ceil_mode=True)",
+     "Tensor[(1, 96, 54, 54), float32]"},
+    {"%x: Tensor[(1, 8, 9), float32]", "nn.avg_pool1d(%x, pool_size=[3])",
+     "Tensor[(1, 8, 7), float32]"},
+    {"%x: Tensor[(1, 512, 7, 7), float32]", "nn.adaptive_avg_pool2d(%x, output_size=[1, 1])",
+     "Tensor[(1, 512, 1, 1), float32]"},
+    {"%x: Tensor[(1, 512, 7, 7), float32]", "nn.global_avg_pool2d(%x)",
+     "Tensor[(1, 512, 1, 1), float32]"},
+    /* dense, matmuls */
+    {"%x: Tensor[(2, 5, 16), float32], %w: Tensor[(4, 16), float32]",
+     "nn.dense(%x, %w, units=None)", "Tensor[(2, 5, 4), float32]"},
+    {"%x: Tensor[(2, 16), float32], %w: Tensor[(16, 4), float32]",
+     "nn.matmul(%x, %w, units=None)", "Tensor[(2, 4), float32]"},
+    {"%x: Tensor[(1, 8, 16), float32], %y: Tensor[(4, 8, 16), float32]",
+     "nn.batch_matmul(%x, %y, transpose_b=True)", "Tensor[(4, 8, 8), float32]"},
+    {"%x: Tensor[(2, 16), int8], %w: Tensor[(4, 16), int8], %z: int32, %s: float32",
+     "qnn.dense(%x, %w, %z, %z, %s, %s, units=4)", "Tensor[(2, 4), int32]"},
+    /* tuples */
+    {"%x: Tensor[(1, 4, 2, 2), float32], %g: Tensor[(4), float32]",
+     "nn.batch_norm(%x, %g, %g, %g, %g)",
+     "(Tensor[(1, 4, 2, 2), float32], Tensor[(4), float32], Tensor[(4), float32])"},
+    {"%x: Tensor[(2, 3), float32]", "nn.dropout(%x)",
+     "(Tensor[(2, 3), float32], Tensor[(2, 3), float32])"},
+    {"%x: Tensor[(128, 1, 768), float32]", "split(%x, indices_or_sections=[256, 512], axis=-1)",
+     "(Tensor[(128, 1, 256), float32], Tensor[(128, 1, 256), float32], "
+     "Tensor[(128, 1, 256), float32])"},
+    {"%x: Tensor[(6, 4), float32]", "split(%x, indices_or_sections=3)",
+     "(Tensor[(2, 4), float32], Tensor[(2, 4), float32], Tensor[(2, 4), float32])"},
+    {"%x: Tensor[(3, 10), float32]", "topk(%x, k=2)",
+     "(Tensor[(3, 2), float32], Tensor[(3, 2), int32])"},
+    {"%a: Tensor[(1, 2, 4), float32], %b: Tensor[(1, 3, 4), float32]",
+     "concatenate((%a, %b), axis=1)", "Tensor[(1, 5, 4), float32]"},
+    {"%a: Tensor[(2, 4), float32]", "stack((%a, %a, %a), axis=1)", "Tensor[(2, 3, 4), float32]"},
+    /* shapes */
+    {"%x: Tensor[(1, 512, 7, 7), float32]", "reshape(%x, newshape=[0, -1])",
+     "Tensor[(1, 25088), float32]"},
+    {"%x: Tensor[(2, 3, 4, 5), float32]", "reshape(%x, newshape=[-2])",
+     "Tensor[(2, 3, 4, 5), float32]"},
+    {"%x: Tensor[(2, 3, 4, 5), float32]", "reshape(%x, newshape=[-3, -2])",
+     "Tensor[(6, 4, 5), float32]"},
+    {"%x: Tensor[(2, 12), float32]", "reshape(%x, newshape=[0, -4, 3, -1])",
+     "Tensor[(2, 3, 4), float32]"},
+    {"%x: Tensor[(1, 197, 768), float32]", "transpose(%x, axes=[0, 2, 1])",
+     "Tensor[(1, 768, 197), float32]"},
+    {"%x: Tensor[(2, 3, 4), float32]", "transpose(%x)", "Tensor[(4, 3, 2), float32]"},
+    {"%x: Tensor[(1, 512, 1, 1), float32]", "squeeze(%x)", "Tensor[(512), float32]"},
+    {"%x: Tensor[(1, 512, 1, 1), float32]", "squeeze(%x, axis=[-1])",
+     "Tensor[(1, 512, 1), float32]"},
+    {"%x: Tensor[(64), float32]", "expand_dims(%x, axis=1, num_newaxis=2)",
+     "Tensor[(64, 1, 1), float32]"},
+    {"%x: Tensor[(1, 197, 768), float32]", "take(%x, 0, axis=1, mode=\"wrap\")",
+     "Tensor[(1, 768), float32]"},
+    {"%x: Tensor[(10, 4), float32], %i: Tensor[(2, 3), int64]", "take(%x, %i, axis=0)",
+     "Tensor[(2, 3, 4), float32]"},
+    {"%x: Tensor[(1, 3, 8, 8), float32]",
+     "strided_slice(%x, begin=[0, 1], end=[1, 3], strides=[1, 1])",
+     "Tensor[(1, 2, 8, 8), float32]"},
+    {"%x: Tensor[(10, 10), float32]",
+     "strided_slice(%x, begin=[-1], end=[-11], strides=[-2], axes=[1])",
+     "Tensor[(10, 5), float32]"},
+    {"%x: Tensor[(4, 5), float32]", "strided_slice(%x, begin=[1, 1], end=[2, -1], "
+     "slice_mode=\"size\")", "Tensor[(2, 4), float32]"},
+    {"%x: Tensor[(1, 3, 8, 8), float32]",
+     "nn.pad(%x, 0f, pad_width=[[0, 0], [0, 0], [1, 2], [3, 4]])",
+     "Tensor[(1, 3, 11, 15), float32]"},
+    {"%x: Tensor[(1, 3, 8, 8), float32]", "image.resize2d(%x, size=[16, 12])",
+     "Tensor[(1, 3, 16, 12), float32]"},
+    {"%x: Tensor[(1, 3, 8, 8), float32]", "nn.upsampling(%x, scale_h=2f, scale_w=2f)",
+     "Tensor[(1, 3, 16, 16), float32]"},
+    {"%x: Tensor[(1, 16, 4, 4), float32]", "nn.depth_to_space(%x, block_size=2)",
+     "Tensor[(1, 4, 8, 8), float32]"},
+    {"%x: Tensor[(2, 3), float32]", "tile(%x, reps=[2, 1, 2])", "Tensor[(2, 2, 6), float32]"},
+    {"%x: Tensor[(2, 3), float32]", "repeat(%x, repeats=3, axis=1)", "Tensor[(2, 9), float32]"},
+    {"%x: Tensor[(1, 56, 56, 96), float32]", "broadcast_to(%x, shape=[2, 56, 56, 96])",
+     "Tensor[(2, 56, 56, 96), float32]"},
+    /* reductions */
+    {"%x: Tensor[(1, 56, 56, 96), float32]", "mean(%x, axis=[-1], keepdims=True)",
+     "Tensor[(1, 56, 56, 1), float32]"},
+    {"%x: Tensor[(2, 3, 4), float32]", "sum(%x, axis=[1], exclude=True)",
+     "Tensor[(3), float32]"},
+    {"%x: Tensor[(2, 3, 4), float32]", "max(%x)", "float32"},
+    {"%x: Tensor[(2, 3), float32]", "argmax(%x, axis=[1])", "Tensor[(2), int32]"},
+    /* element-wise */
+    {"%x: Tensor[(1, 64, 56, 56), float32], %y: Tensor[(64, 1, 1), float32]",
+     "add(%x, %y)", "Tensor[(1, 64, 56, 56), float32]"},
+    {"%x: Tensor[(4, 1), float32], %y: Tensor[(3), float32]", "less(%x, %y)",
+     "Tensor[(4, 3), bool]"},
+    {"%x: Tensor[(2, ?), float32], %y: Tensor[(2, 5), float32]", "multiply(%x, %y)",
+     "Tensor[(2, 5), float32]"},
+    {"%x: Tensor[(2, 3), float32]", "cast(%x, dtype=\"int64\")", "Tensor[(2, 3), int64]"},
+    {"%x: Tensor[(2, 3), float32]", "qnn.quantize(%x, 0.5f, 0)", "Tensor[(2, 3), int8]"},
+    {"%x: Tensor[(2, 3), float32]", "shape_of(%x)", "Tensor[(2), int32]"},
+    {"", "arange(0f, 10f, 3f, dtype=\"float32\")", "Tensor[(4), float32]"},
+    /* unknown: no relation, or an operand of unknown type */
+    {"%x: Tensor[(2, 3), float32]", "my.custom_op(%x)", "?"},
+    {"%x", "nn.relu(%x)", "?"},
+};
+
+static char *output_type(const TypeCase *tc)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "def @main(%s) {\n  %s\n}\n", tc->params, tc->body);
+    Graph *g = load_string(text);
+    const Type *t = node_type(graph_output(g));
+    char *got = xstrdup(t ? t->text : "?");
+    graph_free(g);
+    return got;
+}
+
+START_TEST(test_type_relations)
+{
+    const TypeCase *tc = &type_cases[_i];
+    char *got = output_type(tc);
+    ck_assert_msg(strcmp(got, tc->type) == 0, "%s: got %s, want %s", tc->body, got, tc->type);
+    free(got);
+}
+END_TEST
+
+/* note [type size]: tuples of tuples doubling at every binding would
+ * make type texts of 2^N bytes; past 64 KiB the type stays unknown. */
+START_TEST(test_type_size_bound)
+{
+    StrBuf text = {0};
+    strbuf_puts(&text, "def @main(%x: Tensor[(2), float32]) {\n  %0 = nn.relu(%x);\n");
+    for (int i = 1; i <= 40; i++)
+        strbuf_printf(&text, "  %%%d = (%%%d, %%%d);\n", i, i - 1, i - 1);
+    strbuf_puts(&text, "  %40\n}\n");
+    Graph *g = load_string(text.data);
+    ck_assert_ptr_null(node_type(graph_output(g)));
+    Node *small = graph_output(g);
+    while (node_type(small) == NULL)
+        small = node_arg(small, 0);
+    ck_assert_uint_le(strlen(node_type(small)->text), 65536);
+    ck_assert_uint_ge(strlen(node_type(small)->text), 65536 / 2 - 64);
+    graph_free(g);
+    strbuf_free(&text);
+}
+END_TEST
 
 START_TEST(test_bad_input)
 {
@@ -698,6 +877,11 @@ static Suite *relay_suite(void)
                         (int)(sizeof roundtrip_files / sizeof roundtrip_files[0]));
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_corpus);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("types");
+    tcase_add_test(tc, test_type_size_bound);
+    tcase_add_loop_test(tc, test_type_relations, 0,
+                        (int)(sizeof type_cases / sizeof type_cases[0]));
     suite_add_tcase(s, tc);
     tc = tcase_create("errors");
     tcase_add_loop_test(tc, test_bad_input, 0, (int)(sizeof bad_files / sizeof bad_files[0]));

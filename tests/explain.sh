@@ -62,7 +62,7 @@ case_result $? "explain/trace, [once] in the first round only" "$dir/trace.expec
 # --explain it colours what the pattern matched and where it failed.
 ( cd "$dir" && "$graft" viz model.relay --at %3 --radius 1 ) >"$out" 2>"$out.err"
 case_result $? "explain/viz --at" "$dir/viz_at.expected" "$out" "$out.err"
-( cd "$dir" && "$graft" viz model.relay rules.graft --at %14 --explain --rule k_rebind ) \
+( cd "$dir" && "$graft" viz rules.graft model.relay --at %14 --explain --rule k_rebind ) \
     >"$out" 2>"$out.err"
 case_result $? "explain/viz --explain" "$dir/viz_explain.expected" "$out" "$out.err"
 

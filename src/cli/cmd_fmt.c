@@ -1,5 +1,6 @@
 /* cmd_fmt.c - graft fmt MODEL [-o OUT]: print a model in canonical text. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "diag.h"
@@ -7,13 +8,17 @@
 #include "relay.h"
 
 static const char fmt_help[] =
-    "usage: graft fmt MODEL [-o OUT]\n"
+    "usage: graft fmt MODEL [-o OUT] [--infer-types]\n"
     "\n"
     "Load a model in Relay text form and print it back as TVM's text printer\n"
     "would: temps renumbered (%0, %1, ...), one binding per line, annotation\n"
-    "comments kept.  MODEL '-' reads standard input.\n"
+    "comments kept.  MODEL '-' reads standard input.  Types missing from the\n"
+    "model are inferred from the operands' types (TVM's type relations); a\n"
+    "contradiction is an error.\n"
     "\n"
     "options:\n"
+    "  --infer-types     print '/* ty=... */' on every node of known type, as\n"
+    "                    TVM prints a type-checked module (spans kept)\n"
     "  -o OUT            write to OUT (atomically; '-' is standard output, the\n"
     "                    default)\n";
 
@@ -31,6 +36,7 @@ static void print_help(void)
 typedef struct FmtArgs {
     const char *model; /* input path, "-" for stdin */
     const char *out;   /* output path, NULL or "-" for stdout */
+    bool types;        /* --infer-types */
     Limits limits;     /* GRAFT_LIMITS and --limit */
 } FmtArgs;
 
@@ -43,6 +49,8 @@ static int parse_args(int argc, char **argv, FmtArgs *a)
         if (rc != OPTION_NOT_MINE) {
             if (rc >= 0)
                 return rc;
+        } else if (strcmp(arg, "--infer-types") == 0) {
+            a->types = true;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return cli_usage_error("fmt", "unknown option '%s'", arg);
         } else if (a->model) {
@@ -66,7 +74,7 @@ static bool run_fmt(const FmtArgs *a, Diag *d)
     if (g) {
         OutFile *of = outfile_open(a->out, d);
         if (of) {
-            relay_print(g, outfile_stream(of));
+            relay_print_with(g, outfile_stream(of), a->types ? RELAY_PRINT_TYPES : 0);
             ok = outfile_commit(of, d);
         }
     }
@@ -77,7 +85,7 @@ static bool run_fmt(const FmtArgs *a, Diag *d)
 
 int cmd_fmt(int argc, char **argv, const Limits *limits)
 {
-    FmtArgs a = {NULL, NULL, *limits};
+    FmtArgs a = {NULL, NULL, false, *limits};
     int rc = parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;

@@ -351,7 +351,12 @@ typedef struct AstOpDecl {
     const char **traits;    /* interned trait words as written */
     SrcRange *trait_ranges; /* the word of each trait */
     int ntraits;            /* entries in traits */
+    int outputs;            /* AST_OUTPUTS_TENSOR (not written), N for
+                               "-> tuple(N)", AST_OUTPUTS_VARIES for
+                               "-> tuple(...)" */
 } AstOpDecl;
+
+enum { AST_OUTPUTS_TENSOR = 0, AST_OUTPUTS_VARIES = -1 };
 
 /* let NAME = PATTERN   or   let NAME(a, b) = PATTERN (a macro). */
 typedef struct AstLet {

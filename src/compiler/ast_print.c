@@ -375,6 +375,10 @@ static void print_opdecl(StrBuf *out, const AstOpDecl *op)
         }
     }
     strbuf_putc(out, ')');
+    if (op->outputs == AST_OUTPUTS_VARIES)
+        strbuf_puts(out, " -> tuple(...)");
+    else if (op->outputs != AST_OUTPUTS_TENSOR)
+        strbuf_printf(out, " -> tuple(%d)", op->outputs);
     for (int i = 0; i < op->ntraits; i++)
         strbuf_printf(out, " %s", op->traits[i]);
 }

@@ -130,12 +130,12 @@ static bool check_rule(CheckCtx *c, AstRule *rule)
     if (!pattern)
         return false;
     rule->pattern = pattern;
-    if (!check_pattern_vars(c))
+    if (!check_pattern_vars(c) || !check_outputs(c, pattern))
         return false;
     bool ok = true;
     if (rule->guard)
         ok = check_guard(c, rule->guard);
-    ok &= check_action(c, rule->action);
+    ok &= check_action(c, rule->action) && check_outputs(c, rule->action);
     if (ok)
         warn_unused(c);
     rule->nvars = c->nvars;

@@ -71,6 +71,9 @@ const char *check_merge_facts(Facts *f, const AstNode *k, char *buf, size_t size
 /* check_action.c */
 bool check_guard(CheckCtx *c, AstNode *guard);
 bool check_action(CheckCtx *c, AstNode *action);
+/* check_outputs.c: op output arity against tuple use in a pattern or
+ * action; false after errors. */
+bool check_outputs(CheckCtx *c, AstNode *tree);
 /* check_unify.c: check_may_unify for patterns with na and nb variable
  * slots, spending steps from *steps (decremented); answers true (unsure)
  * when they run out. */

@@ -73,6 +73,8 @@ struct OpInfo {
     int nattrs;               /* entries in attrs */
     const AstOpDecl *decl;    /* the declaration (for "declared here" notes) */
     int index;                /* position in the registry (declaration order) */
+    int outputs;              /* AST_OUTPUTS_TENSOR, N (a tuple of N), or
+                                 AST_OUTPUTS_VARIES (note [output arity]) */
 };
 
 typedef struct Registry Registry;

@@ -116,6 +116,7 @@ bool registry_declare(Registry *reg, const AstOpDecl *decl, Diag *d)
     OpInfo *op = arena_alloc(reg->arena, sizeof(OpInfo));
     op->name = interner_cstr(reg->names, decl->name);
     op->decl = decl;
+    op->outputs = decl->outputs;
     /* Both report their own errors, so both run. */
     bool operands_ok = decl_operands(decl, op, d);
     bool traits_ok = decl_traits(decl, op, d);

@@ -32,6 +32,14 @@ typedef struct ParamAcc {
     bool variadic;     /* operand "name..." */
 } ParamAcc;
 
+/* The "-> tuple(N)" of an op declaration while it is parsed. */
+typedef struct OutputsAcc {
+    const char *word;  /* "tuple" as written, NULL when absent */
+    const char *count; /* N as written, NULL for "..." */
+    bool varies;       /* "tuple(...)" */
+    SrcRange range;    /* the whole "-> tuple(N)" */
+} OutputsAcc;
+
 /* Refuses trees deeper than ctx->max_depth (note [nesting bound]). */
 bool build_depth_ok(RulesParseCtx *ctx, AstNode *n);
 /* After error recovery: forget per-item state. */
@@ -103,6 +111,8 @@ void build_rule(RulesParseCtx *ctx, const char *name, SrcRange name_range,
                 AstNode *action, SrcRange range);
 AstOpDecl *build_opdecl_new(const AstBuilder *b);
 void build_opdecl_param(RulesParseCtx *ctx, AstOpDecl *decl, const ParamAcc *p);
+/* Records the declared outputs of decl (reports a bad "-> ..."). */
+void build_opdecl_outputs(RulesParseCtx *ctx, AstOpDecl *decl, const OutputsAcc *o);
 void build_opdecl_finish(RulesParseCtx *ctx, AstOpDecl *decl, const char *name,
                          SrcRange name_range, const AstList *traits);
 void build_let(RulesParseCtx *ctx, const char *name, SrcRange name_range,

@@ -188,6 +188,36 @@ static void *grow_array(Arena *arena, void *items, int count, size_t size)
     return bigger;
 }
 
+/* note [output arity]: an op gives one tensor unless declared "-> tuple(N)"
+ * (nn.batch_norm: tuple(3)) or "-> tuple(...)" (split: as many as its
+ * attributes say); the checker uses it (check_outputs.c). */
+enum { MAX_OUTPUTS = 1024 };
+
+void build_opdecl_outputs(RulesParseCtx *ctx, AstOpDecl *decl, const OutputsAcc *o)
+{
+    decl->outputs = AST_OUTPUTS_TENSOR;
+    if (!o->word)
+        return;
+    if (strcmp(o->word, "tuple") != 0) {
+        diag_error(ctx->diag, ctx->b.src, o->range,
+                   "expected 'tuple(N)' or 'tuple(...)' after '->' (an op without '->' "
+                   "gives one tensor)");
+        return;
+    }
+    if (o->varies) {
+        decl->outputs = AST_OUTPUTS_VARIES;
+        return;
+    }
+    char *end;
+    long n = strtol(o->count, &end, 10);
+    if (*end || n < 1 || n > MAX_OUTPUTS) {
+        diag_error(ctx->diag, ctx->b.src, o->range,
+                   "the output count must be a whole number from 1 to %d", MAX_OUTPUTS);
+        return;
+    }
+    decl->outputs = (int)n;
+}
+
 void build_opdecl_param(RulesParseCtx *ctx, AstOpDecl *decl, const ParamAcc *p)
 {
     Arena *arena = ctx->b.arena;

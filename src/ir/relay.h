@@ -36,6 +36,12 @@ void relay_print(const Graph *g, FILE *out);
 /* The same text, malloc'd and NUL-terminated. */
 char *relay_print_string(const Graph *g);
 
+/* The same with options: RELAY_PRINT_TYPES prints "/ * ty=... * /" on
+ * every node of known type (note [printed types] in relay_print.c). */
+enum { RELAY_PRINT_TYPES = 1u };
+void relay_print_with(const Graph *g, FILE *out, unsigned flags);
+char *relay_print_string_with(const Graph *g, unsigned flags);
+
 /* The temp number (%N) the printer gives each node, indexed by node id
  * (malloc'd, graph_node_count entries); UINT32_MAX for nodes printed
  * inline (variables, constants, the body result of a scope) and for nodes

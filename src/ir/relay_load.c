@@ -2,12 +2,14 @@
  * Names and expressions are in relay_load_expr.c. */
 #include "relay_load.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "relay_parse.h"
+#include "type_infer.h"
 
 const char *load_text(RelayParser *ps, RelayText t)
 {
@@ -301,8 +303,47 @@ static bool check_bytes(const Source *src, Diag *d)
     return true;
 }
 
+void load_note_where(RelayParser *ps, const Node *n, RelayText t)
+{
+    size_t id = node_id(n), old = ps->cap_where;
+    if (id >= old) {
+        xgrow((void **)&ps->where, &ps->cap_where, id + 1, sizeof *ps->where);
+        memset(ps->where + old, 0, (ps->cap_where - old) * sizeof *ps->where);
+    }
+    ps->where[id] = (uint32_t)t.off + 1;
+}
+
+/* The bytes of the name or number starting at off. */
+static size_t token_len(const Source *src, size_t off)
+{
+    size_t end = off;
+    while (end < src->len && (isalnum((unsigned char)src->text[end]) ||
+                              src->text[end] == '_' || src->text[end] == '.'))
+        end++;
+    return end > off ? end - off : 1;
+}
+
+/* note [types on load]: a model's nodes without a "ty=" annotation get
+ * their types from their operands' (type_infer.h), as TVM's InferType
+ * would give them, so that rules see the same types in a model printed
+ * with or without them.  A contradiction is an error at the op's name. */
+static bool infer_types(RelayParser *ps)
+{
+    StrBuf why = {0};
+    Node *bad = type_infer_graph(ps->g, &why);
+    if (bad) {
+        uint32_t at = node_id(bad) < ps->cap_where ? ps->where[node_id(bad)] : 0;
+        size_t off = at ? at - 1 : 0;
+        SrcRange r = source_range(ps->src, off, off + token_len(ps->src, off));
+        diag_error(ps->diag, ps->src, r, "type error: %s", why.data);
+    }
+    strbuf_free(&why);
+    return bad == NULL;
+}
+
 static void parser_free(RelayParser *ps)
 {
+    free(ps->where);
     relay_lexer_free(ps->lexer);
     free(ps->items);
     free(ps->syms);
@@ -336,8 +377,9 @@ Graph *relay_load_limited(const Source *src, const Limits *limits, Diag *d)
     ps.g = graph_new();
     ps.lexer = relay_lexer_new(src, d);
     int rc = relay_parse(&ps);
+    bool typed = rc == 0 && !ps.failed && infer_types(&ps);
     parser_free(&ps);
-    if (rc != 0 || ps.failed) {
+    if (!typed) {
         graph_free(ps.g);
         return NULL;
     }

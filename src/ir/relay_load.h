@@ -105,6 +105,9 @@ typedef struct RelayParser {
     size_t cap_scratch_attrs; /* capacity of scratch_attrs */
     long max_depth;      /* parser stack entries allowed (YYMAXDEPTH) */
     uint64_t max_fn_depth; /* functions nested in one another allowed */
+    uint32_t *where;     /* per node id: 1 + byte offset of its op name or
+                            tuple index (for type errors), 0 for none */
+    size_t cap_where;    /* entries allocated in where */
     bool have_def;       /* a "def" was read */
     bool failed;         /* an error was reported */
 } RelayParser;
@@ -114,6 +117,9 @@ typedef struct RelayParser {
 /* Gives n (when not NULL and not yet placed) the position loc starts at,
  * for explanations and diagnostics that name model nodes; returns n. */
 Node *load_at(RelayParser *ps, Node *n, SrcRange loc);
+/* Remembers where n was written (t: its op name or index), for type
+ * errors found after parsing (note [types on load] in relay_load.c). */
+void load_note_where(RelayParser *ps, const Node *n, RelayText t);
 
 const char *load_text(RelayParser *ps, RelayText t);
 /* The token's bytes interned in the graph. */

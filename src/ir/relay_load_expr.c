@@ -334,7 +334,9 @@ Node *load_call(RelayParser *ps, RelayText op, size_t mark)
     Attr *attrs;
     int nargs, nattrs;
     take_args(ps, mark, &args, &nargs, &attrs, &nattrs);
-    return graph_add_call(ps->g, load_intern(ps, op), args, nargs, attrs, nattrs);
+    Node *n = graph_add_call(ps->g, load_intern(ps, op), args, nargs, attrs, nattrs);
+    load_note_where(ps, n, op);
+    return n;
 }
 
 /* call -> postfix '(' args ')' where postfix is a function or variable */
@@ -380,7 +382,9 @@ Node *load_getitem(RelayParser *ps, Node *tuple, RelayText index, SrcRange loc)
         diag_error(ps->diag, ps->src, loc, "invalid tuple index");
         return NULL;
     }
-    return load_at(ps, graph_add_getitem(ps->g, tuple, (int)i), loc);
+    Node *n = load_at(ps, graph_add_getitem(ps->g, tuple, (int)i), loc);
+    load_note_where(ps, n, index);
+    return n;
 }
 
 /* fn -> "fn" '(' params attrs ')' [-> type] '{' body '}'; closes the scope

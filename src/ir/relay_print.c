@@ -49,6 +49,7 @@ typedef struct Printer {
     StrBuf *top;        /* the module's text (note [streaming]) */
     FILE *sink;         /* where top goes as it fills, or NULL */
     bool discard;       /* drop top as it fills (temp numbers only) */
+    bool types;         /* RELAY_PRINT_TYPES: "ty=" from node types */
 } Printer;
 
 /* note [streaming]: @main's binding lines are final once written, so
@@ -83,11 +84,44 @@ static void indent(StrBuf *sb, int level)
         strbuf_puts(sb, "  ");
 }
 
-static void put_annot(StrBuf *sb, const Node *n)
+/* The annotation's text after its "ty=TYPE" part (what TVM prints after
+ * the type: " span=..."), without the comment markers. */
+static void annot_rest(const char *annot, const char **rest, size_t *len)
 {
-    if (node_annotation(n)) {
+    const char *p = annot + 2, *end = annot + strlen(annot) - 2;
+    while (p < end && *p == ' ')
+        p++;
+    if (strncmp(p, "ty=", 3) == 0) {
+        const char *span = strstr(p, " span=");
+        p = span && span < end ? span + 1 : end;
+    }
+    while (end > p && end[-1] == ' ')
+        end--;
+    *rest = p;
+    *len = (size_t)(end - p);
+}
+
+/* note [printed types]: with RELAY_PRINT_TYPES every typed node prints
+ * "/ * ty=TYPE * /", followed inside the comment by the rest of its
+ * loaded annotation (its span), as TVM prints a type-checked module;
+ * otherwise the annotation prints as it was loaded. */
+static void put_annot(const Printer *p, StrBuf *sb, const Node *n)
+{
+    const char *annot = node_annotation(n);
+    if (p->types && node_type(n)) {
+        const char *rest = "";
+        size_t len = 0;
+        if (annot)
+            annot_rest(annot, &rest, &len);
+        strbuf_printf(sb, " /* ty=%s", node_type(n)->text);
+        if (len) {
+            strbuf_putc(sb, ' ');
+            strbuf_append(sb, rest, len);
+        }
+        strbuf_puts(sb, " */");
+    } else if (annot) {
         strbuf_putc(sb, ' ');
-        strbuf_puts(sb, node_annotation(n));
+        strbuf_puts(sb, annot);
     }
 }
 
@@ -142,7 +176,7 @@ static void put_operand(Printer *p, StrBuf *out, const Node *m)
     }
     if (node_kind(m) == NODE_CONST) {
         strbuf_puts(out, node_const_text(m));
-        put_annot(out, m);
+        put_annot(p, out, m);
         return;
     }
     if (p->temp[id] == NO_TEMP) {
@@ -151,7 +185,7 @@ static void put_operand(Printer *p, StrBuf *out, const Node *m)
         put_temp(p->lines, p->temp[id]);
         strbuf_puts(p->lines, " = ");
         strbuf_append(p->lines, p->pending.data + p->off[id], p->len[id]);
-        put_annot(p->lines, m);
+        put_annot(p, p->lines, m);
         strbuf_puts(p->lines, ";\n");
         p->visited[id] = VISIT_USED;
         drain(p);
@@ -167,7 +201,7 @@ static void put_param(Printer *p, StrBuf *out, const Node *v)
         strbuf_puts(out, ": ");
         strbuf_puts(out, node_type(v)->text);
     }
-    put_annot(out, v);
+    put_annot(p, out, v);
 }
 
 /* "op(args, attrs)" or "%5(args)": the arguments are printed first, so
@@ -326,7 +360,7 @@ static void put_scope(Printer *p, StrBuf *out, Node *root, int level)
         put_operand(p, &last, root);
     } else {
         strbuf_append(&last, p->pending.data + p->off[id], p->len[id]);
-        put_annot(&last, root);
+        put_annot(p, &last, root);
         p->visited[id] = VISIT_USED;
     }
     indent(out, level);
@@ -408,9 +442,15 @@ static void print_module(Printer *p, StrBuf *out)
 
 char *relay_print_string(const Graph *g)
 {
+    return relay_print_string_with(g, 0);
+}
+
+char *relay_print_string_with(const Graph *g, unsigned flags)
+{
     Printer p;
     StrBuf out = {0};
     printer_init(&p, g);
+    p.types = (flags & RELAY_PRINT_TYPES) != 0;
     print_module(&p, &out);
     printer_free(&p);
     return out.data ? out.data : xstrdup("");
@@ -418,9 +458,15 @@ char *relay_print_string(const Graph *g)
 
 void relay_print(const Graph *g, FILE *out)
 {
+    relay_print_with(g, out, 0);
+}
+
+void relay_print_with(const Graph *g, FILE *out, unsigned flags)
+{
     Printer p;
     StrBuf text = {0};
     printer_init(&p, g);
+    p.types = (flags & RELAY_PRINT_TYPES) != 0;
     p.sink = out;
     print_module(&p, &text);
     fwrite(text.data ? text.data : "", 1, text.len, out);

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "type_infer.h"
 #include "util.h"
 
 typedef struct Pass {
@@ -217,6 +218,7 @@ static Attr *fn_attrs(Graph *g, const RuleDesc *rule, const char *name, int *n)
 static void apply_group(Pass *p, const Group *gr)
 {
     Graph *g = p->e->g;
+    uint32_t first = graph_node_count(g);
     const RuleDesc *rule = &p->e->rs->rules[p->rule];
     Node **params = xmalloc((gr->ninputs + 1) * sizeof *params);
     char pname[64];
@@ -235,6 +237,9 @@ static void apply_group(Pass *p, const Group *gr)
     Node *call = graph_add_fn_call(g, fn, gr->inputs, (int)gr->ninputs);
     if (node_type(gr->root))
         graph_set_type(g, call, node_type(gr->root));
+    /* the copies keep their originals' types, the call the root's; the
+     * rest (the function, copies of untyped nodes) is inferred */
+    type_infer_edit(g, first);
     graph_replace_all_uses(g, gr->root, call);
     if (p->e->opts.trace)
         fprintf(p->e->opts.trace, "partition %s (%s:%d): group %u at #%u %s, %u params\n",

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "type_infer.h"
 #include "util.h"
 
 /* A bound scalar constant as an attribute value: its value, a float for
@@ -186,12 +187,18 @@ static void adopt_new(Engine *e, uint32_t first)
     }
 }
 
-/* A new result takes the replaced root's type (it computes the same
- * value); a bound node keeps its own. */
+/* The nodes an action made get their types from their operands' (note
+ * [type relations] in type_infer.h), as TVM's rewrite infers the types
+ * of a callback's result; a new result whose type stays unknown takes
+ * the replaced root's (it computes the same value).  A bound node keeps
+ * its own.  An action that builds an ill-typed node leaves that node's
+ * type unknown: the rule, not the model, is at fault, and the model still
+ * prints. */
 Node *rewrite_build(Engine *e, const RuleDesc *r, const Binding *b, Node *root)
 {
     uint32_t first = graph_node_count(e->g);
     Node *by = r->build_fn ? r->build_fn(e->g, b, root) : build(e->g, r->action, b);
+    type_infer_edit(e->g, first);
     if (node_id(by) >= first && !node_type(by) && node_type(root))
         graph_set_type(e->g, by, node_type(root));
     adopt_new(e, first);

@@ -1,0 +1,251 @@
+/* type_infer.c - types of nodes: variables and constants from their
+ * declarations, tuples and tuple elements structurally, functions as
+ * "fn (...) -> T", op calls through their type relation (note [type
+ * relations] in type_infer.h). */
+#include "type_infer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "type_rel.h"
+
+static const TypeRel *const families[] = {
+    type_rels_elemwise, type_rels_nn, type_rels_transform, type_rels_reduce,
+    type_rels_misc,
+};
+
+static const TypeRel *find_relation(const char *op)
+{
+    for (size_t f = 0; f < sizeof families / sizeof *families; f++)
+        for (const TypeRel *r = families[f]; r->op; r++)
+            if (strcmp(r->op, op) == 0)
+                return r;
+    return NULL;
+}
+
+int type_relation_count(void)
+{
+    int n = 0;
+    for (size_t f = 0; f < sizeof families / sizeof *families; f++)
+        for (const TypeRel *r = families[f]; r->op; r++)
+            n++;
+    return n;
+}
+
+const char *type_relation_op(int i)
+{
+    for (size_t f = 0; f < sizeof families / sizeof *families; f++)
+        for (const TypeRel *r = families[f]; r->op; r++)
+            if (i-- == 0)
+                return r->op;
+    return NULL;
+}
+
+bool type_has_relation(const char *op)
+{
+    return find_relation(op) != NULL;
+}
+
+bool type_relation_tuple_operand(const char *op, int i)
+{
+    const TypeRel *r = find_relation(op);
+    return r && i < r->tuple_in;
+}
+
+int type_relation_outputs(const char *op)
+{
+    const TypeRel *r = find_relation(op);
+    return r ? r->outputs : TYPE_OUTPUTS_TENSOR;
+}
+
+/* Relations by interned op name for one walk: a graph of a million calls
+ * has a few dozen distinct ops. */
+typedef struct RelCache {
+    KeyMap map; /* interned name -> TypeRel pointer, or 0 for none */
+} RelCache;
+
+static const TypeRel *cached_relation(RelCache *rc, const char *op)
+{
+    int64_t *slot = keymap_get(&rc->map, (uint64_t)(uintptr_t)op);
+    if (!slot) {
+        const TypeRel *r = find_relation(op);
+        slot = keymap_put(&rc->map, (uint64_t)(uintptr_t)op, (int64_t)(intptr_t)r);
+    }
+    return (const TypeRel *)(intptr_t)*slot;
+}
+
+/* note [type size]: a tuple's type text holds its fields' texts, so a
+ * chain of bindings %k = (%k-1, %k-1) would double it at every step.
+ * Tuple and function types longer than this stay unknown; real models'
+ * longest (a split into a hundred pieces) are a few KiB. */
+enum { TYPE_TEXT_MAX = 65536 };
+
+/* Whether a tuple or function type of these parts stays within
+ * TYPE_TEXT_MAX. */
+static bool small_enough(const Type *const *types, int n)
+{
+    size_t len = 0;
+    for (int i = 0; i < n; i++)
+        if ((len += strlen(types[i]->text) + 2) > TYPE_TEXT_MAX)
+            return false;
+    return true;
+}
+
+/* Operand types, or false when one is unknown. */
+static bool operand_types(const Node *n, const Type **types)
+{
+    for (int i = 0; i < node_nargs(n); i++)
+        if (!(types[i] = node_type(node_arg(n, i))))
+            return false;
+    return true;
+}
+
+static const Type *call_type(Graph *g, const Node *n, const TypeRel *r, StrBuf *why)
+{
+    if (!r || node_nargs(n) < r->min_in)
+        return NULL;
+    const Type **types = xmalloc(((size_t)node_nargs(n) + 1) * sizeof *types);
+    const Type *t = NULL;
+    if (operand_types(n, types)) {
+        RelCtx c = {g, n, node_op(n), types, node_nargs(n), why};
+        t = r->fn(&c);
+    }
+    free(types);
+    return t;
+}
+
+static const Type *tuple_type(Graph *g, const Node *n)
+{
+    const Type **types = xmalloc(((size_t)node_nargs(n) + 1) * sizeof *types);
+    const Type *t = operand_types(n, types) && small_enough(types, node_nargs(n))
+                        ? graph_type_tuple(g, types, node_nargs(n))
+                        : NULL;
+    free(types);
+    return t;
+}
+
+/* TupleGetItem: the field's type (type_infer.cc, VisitExpr_ of
+ * TupleGetItemNode: "index out of bounds" is a type error there too). */
+static const Type *getitem_type(const Node *n, StrBuf *why)
+{
+    const Type *t = node_type(node_arg(n, 0));
+    if (!t || t->kind == TYPE_OTHER)
+        return NULL;
+    if (t->kind != TYPE_TUPLE) {
+        strbuf_printf(why, "element %d of a tensor: %s is not a tuple", node_index(n),
+                      t->text);
+        return NULL;
+    }
+    if (node_index(n) >= t->nfields) {
+        strbuf_printf(why, "tuple index %d out of range (%d field%s)", node_index(n),
+                      t->nfields, t->nfields == 1 ? "" : "s");
+        return NULL;
+    }
+    return t->fields[node_index(n)];
+}
+
+/* "fn (T1, T2) -> R", as TVM prints a FuncType, once every parameter and
+ * the body are typed. */
+static const Type *func_type(Graph *g, const Node *n)
+{
+    const Type *body = node_type(node_body(n));
+    if (!body || strlen(body->text) > TYPE_TEXT_MAX)
+        return NULL;
+    StrBuf sb = {0};
+    strbuf_puts(&sb, "fn (");
+    for (int i = 0; i < node_nparams(n); i++) {
+        const Type *t = node_type(node_param(n, i));
+        if (!t) {
+            strbuf_free(&sb);
+            return NULL;
+        }
+        strbuf_printf(&sb, "%s%s", i ? ", " : "", t->text);
+        if (sb.len > TYPE_TEXT_MAX) {
+            strbuf_free(&sb);
+            return NULL;
+        }
+    }
+    strbuf_printf(&sb, ") -> %s", node_type(node_body(n))->text);
+    const Type *t = graph_type_other(g, sb.data, sb.len);
+    strbuf_free(&sb);
+    return t;
+}
+
+static const Type *infer(Graph *g, const Node *n, RelCache *rc, StrBuf *why)
+{
+    switch (node_kind(n)) {
+    case NODE_VAR:
+        return node_type(n);
+    case NODE_CONST:
+        return node_const_is_scalar(n)
+                   ? graph_type_tensor(g, node_const_dtype(n), NULL, 0)
+                   : NULL;
+    case NODE_TUPLE:
+        return tuple_type(g, n);
+    case NODE_GETITEM:
+        return getitem_type(n, why);
+    case NODE_FUNC:
+        return func_type(g, n);
+    case NODE_CALL:
+        if (node_callee(n))
+            return node_kind(node_callee(n)) == NODE_FUNC
+                       ? node_type(node_body(node_callee(n)))
+                       : NULL;
+        return call_type(g, n, rc ? cached_relation(rc, node_op(n))
+                                  : find_relation(node_op(n)), why);
+    }
+    return NULL;
+}
+
+const Type *type_infer_node(Graph *g, const Node *n, StrBuf *why)
+{
+    why->len = 0;
+    return infer(g, n, NULL, why);
+}
+
+/* Types one node; false on a contradiction. */
+static bool infer_one(Graph *g, Node *n, RelCache *rc, StrBuf *why)
+{
+    if (node_type(n) || node_is_dead(n))
+        return true;
+    why->len = 0;
+    const Type *t = infer(g, n, rc, why);
+    if (t)
+        graph_set_type(g, n, t);
+    return why->len == 0;
+}
+
+Node *type_infer_graph(Graph *g, StrBuf *why)
+{
+    Node **order = xmalloc(((size_t)graph_node_count(g) + 1) * sizeof *order);
+    uint32_t count = graph_topo_order(g, order);
+    RelCache rc = {{0}};
+    Node *bad = NULL;
+    for (uint32_t i = 0; i < count && !bad; i++)
+        if (!infer_one(g, order[i], &rc, why))
+            bad = order[i];
+    keymap_free(&rc.map);
+    free(order);
+    return bad;
+}
+
+Node *type_infer_new(Graph *g, uint32_t first, StrBuf *why)
+{
+    RelCache rc = {{0}};
+    Node *bad = NULL;
+    for (uint32_t id = first; id < graph_node_count(g) && !bad; id++)
+        if (!infer_one(g, graph_node(g, id), &rc, why))
+            bad = graph_node(g, id);
+    keymap_free(&rc.map);
+    return bad;
+}
+
+void type_infer_edit(Graph *g, uint32_t first)
+{
+    StrBuf why = {0};
+    for (uint32_t id = first; id < graph_node_count(g);) {
+        Node *bad = type_infer_new(g, id, &why);
+        id = bad ? node_id(bad) + 1 : graph_node_count(g);
+    }
+    strbuf_free(&why);
+}

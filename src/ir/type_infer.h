@@ -1,0 +1,76 @@
+/* type_infer.h - type inference: each node's type from its operands' types
+ * and its attributes, following TVM v0.14's type relations.
+ *
+ * note [type relations]: TVM gives every op a type relation (a C++
+ * function registered with add_type_rel) that computes the output type
+ * from the input types and the attributes, or reports a contradiction.
+ * graft has one relation per op name here, in src/ir (types are part of
+ * the graph IR; the compiler-side registry cannot be called from ir or
+ * runtime), one file per op family:
+ *   type_rel_elemwise.c  unary and broadcasting binary ops
+ *                        (src/relay/op/type_relations.cc)
+ *   type_rel_nn.c        convolutions, pools, dense, matmuls, norms
+ *                        (src/relay/op/nn/{nn.cc,convolution.h,pooling.cc})
+ *   type_rel_transform.c shapes and layout (src/relay/op/tensor/transform.cc)
+ *   type_rel_reduce.c    reductions and arg-reductions
+ *                        (src/relay/op/tensor/reduce.cc)
+ *   type_rel_misc.c      image, vision and qnn ops (src/relay/op/image/,
+ *                        src/relay/qnn/op/)
+ * The registry's ops (stdpatterns/ops.graft) and these relations are
+ * checked against each other by tests/check_rules_check.c.
+ *
+ * Three outcomes: a type; unknown (an op without a relation, an operand of
+ * unknown type, a dimension "?" where a number is needed), which leaves
+ * the node's type unset as TVM's IncompleteType would stay; or a
+ * contradiction (mismatched conv2d channels, shapes that do not
+ * broadcast), which TVM reports as a type error and graft as
+ * "file:line:col: error:" at the node.
+ */
+#ifndef GRAFT_TYPE_INFER_H
+#define GRAFT_TYPE_INFER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "graph.h"
+#include "util.h"
+
+/* n's type from its operands' current types: NULL when unknown (why left
+ * empty) or contradictory (why holds the message, without "error: "). */
+const Type *type_infer_node(Graph *g, const Node *n, StrBuf *why);
+
+/* Gives every live node without a type its inferred type, operands
+ * first.  Returns NULL, or the first node whose relation found a
+ * contradiction (its message in why; earlier nodes keep their types). */
+Node *type_infer_graph(Graph *g, StrBuf *why);
+
+/* The same for the nodes with ids from first on (what an edit made;
+ * operands are made before their users, so id order is enough). */
+Node *type_infer_new(Graph *g, uint32_t first, StrBuf *why);
+
+/* Types what an edit made (ids from first on) as far as it can: a node
+ * whose relation finds a contradiction stays untyped and the rest goes
+ * on (the rule that built it is at fault, not the model; the runtime
+ * has no source position to report). */
+void type_infer_edit(Graph *g, uint32_t first);
+
+/* Whether operand i of op is a tuple (concatenate's); false for a tensor
+ * operand and for an op without a relation. */
+bool type_relation_tuple_operand(const char *op, int i);
+
+/* The ops that have a relation, in table order (for tests that compare
+ * them with the registry). */
+int type_relation_count(void);
+const char *type_relation_op(int i);
+
+/* Whether op has a type relation. */
+bool type_has_relation(const char *op);
+
+/* What op's relation gives: TYPE_OUTPUTS_TENSOR, N for a tuple of N,
+ * TYPE_OUTPUTS_VARIES when attributes decide (split); the same numbers as
+ * the registry's (note [output arity] in src/compiler/rules_build_items.c).
+ * TYPE_OUTPUTS_TENSOR also for an op without a relation. */
+enum { TYPE_OUTPUTS_TENSOR = 0, TYPE_OUTPUTS_VARIES = -1 };
+int type_relation_outputs(const char *op);
+
+#endif

@@ -1,0 +1,146 @@
+/* type_rel.c - helpers the type relations share: reading attributes with
+ * TVM's defaults, shapes, axes, and reporting contradictions. */
+#include "type_rel.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const Type *rel_fail(RelCtx *c, const char *fmt, ...)
+{
+    va_list ap;
+    char msg[512];
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    c->why->len = 0;
+    strbuf_printf(c->why, "%s: %s", c->op, msg);
+    return NULL;
+}
+
+const Type *rel_tensor(RelCtx *c, int i)
+{
+    const Type *t = c->in[i];
+    if (t->kind != TYPE_TENSOR)
+        return rel_fail(c, "operand %d must be a tensor (got %s)", i + 1, t->text);
+    return t;
+}
+
+bool shape_push(RelCtx *c, Shape *s, int64_t d)
+{
+    if (s->rank == REL_MAX_RANK) {
+        rel_fail(c, "rank above %d", REL_MAX_RANK);
+        return false;
+    }
+    s->dims[s->rank++] = d;
+    return true;
+}
+
+bool rel_shape(RelCtx *c, const Type *t, Shape *s)
+{
+    if (t->rank > REL_MAX_RANK) {
+        rel_fail(c, "rank %d above %d", t->rank, REL_MAX_RANK);
+        return false;
+    }
+    s->rank = t->rank;
+    memcpy(s->dims, t->dims, (size_t)t->rank * sizeof(int64_t));
+    return true;
+}
+
+const Type *rel_make(RelCtx *c, const char *dtype, const Shape *s)
+{
+    return graph_type_tensor(c->g, dtype, s->dims, s->rank);
+}
+
+const AttrValue *rel_attr(const RelCtx *c, const char *name)
+{
+    return node_find_attr(c->call, name);
+}
+
+bool rel_has(const RelCtx *c, const char *name)
+{
+    const AttrValue *v = rel_attr(c, name);
+    return v && v->kind != ATTR_NULL;
+}
+
+int64_t rel_int(const RelCtx *c, const char *name, int64_t dflt)
+{
+    const AttrValue *v = rel_attr(c, name);
+    if (v && v->kind == ATTR_LIST && v->nitems == 1)
+        v = v->items[0];
+    if (!v || (v->kind != ATTR_INT && v->kind != ATTR_BOOL))
+        return dflt;
+    return v->i;
+}
+
+double rel_float(const RelCtx *c, const char *name, double dflt)
+{
+    const AttrValue *v = rel_attr(c, name);
+    if (v && v->kind == ATTR_FLOAT)
+        return v->f;
+    if (v && v->kind == ATTR_INT)
+        return (double)v->i;
+    return dflt;
+}
+
+bool rel_bool(const RelCtx *c, const char *name, bool dflt)
+{
+    const AttrValue *v = rel_attr(c, name);
+    if (!v || (v->kind != ATTR_BOOL && v->kind != ATTR_INT))
+        return dflt;
+    return v->i != 0;
+}
+
+const char *rel_str(const RelCtx *c, const char *name, const char *dflt)
+{
+    const AttrValue *v = rel_attr(c, name);
+    return v && v->kind == ATTR_STRING ? v->s : dflt;
+}
+
+const char *rel_dtype(const RelCtx *c, const char *name, const char *dflt)
+{
+    const char *s = rel_str(c, name, "");
+    return *s ? s : dflt;
+}
+
+int rel_ints(RelCtx *c, const char *name, int64_t *out, int max)
+{
+    const AttrValue *v = rel_attr(c, name);
+    if (!v || v->kind == ATTR_NULL)
+        return 0;
+    if (v->kind == ATTR_INT) {
+        out[0] = v->i;
+        return 1;
+    }
+    if (v->kind != ATTR_LIST || v->nitems > max) {
+        rel_fail(c, "attribute '%s' must be a list of at most %d integers", name, max);
+        return -1;
+    }
+    for (int i = 0; i < v->nitems; i++) {
+        if (v->items[i]->kind != ATTR_INT) {
+            rel_fail(c, "attribute '%s' must be a list of integers", name);
+            return -1;
+        }
+        out[i] = v->items[i]->i;
+    }
+    return v->nitems;
+}
+
+int rel_axis(RelCtx *c, int64_t axis, int rank)
+{
+    if (axis < -rank || axis >= rank) {
+        rel_fail(c, "axis %lld out of range for rank %d", (long long)axis, rank);
+        return -1;
+    }
+    return (int)(axis < 0 ? axis + rank : axis);
+}
+
+int64_t dim_add(int64_t a, int64_t b)
+{
+    return a == DIM_ANY || b == DIM_ANY ? DIM_ANY : a + b;
+}
+
+int64_t dim_mul(int64_t a, int64_t b)
+{
+    return a == DIM_ANY || b == DIM_ANY ? DIM_ANY : a * b;
+}

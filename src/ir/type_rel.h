@@ -1,0 +1,96 @@
+/* type_rel.h - what the type relations of type_rel_*.c share: the call
+ * being typed, attribute readers and shape helpers (note [type relations]
+ * in type_infer.h).  Private to src/ir/type_*.c. */
+#ifndef GRAFT_TYPE_REL_H
+#define GRAFT_TYPE_REL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "graph.h"
+#include "util.h"
+
+/* Ranks beyond this are reported, not typed (TVM has no fixed bound;
+ * real models stay under 8). */
+enum { REL_MAX_RANK = 32 };
+
+/* One call being typed. */
+typedef struct RelCtx {
+    Graph *g;              /* where result types are made */
+    const Node *call;      /* the op call */
+    const char *op;        /* its op name */
+    const Type *const *in; /* its operands' types, all known */
+    int nin;               /* entries in in */
+    StrBuf *why;           /* the contradiction, when there is one */
+} RelCtx;
+
+/* A relation returns the output type, or NULL: unknown, or (after
+ * rel_fail) a contradiction. */
+typedef const Type *(*TypeRelFn)(RelCtx *c);
+
+typedef struct TypeRel {
+    const char *op;  /* op name, as TVM registers it */
+    TypeRelFn fn;    /* the relation */
+    int outputs;     /* TYPE_OUTPUTS_TENSOR, N for a tuple of N,
+                        TYPE_OUTPUTS_VARIES */
+    int min_in;      /* operands the relation needs */
+    int tuple_in;    /* leading operands that are tuples (concatenate: 1);
+                        the others are tensors */
+} TypeRel;
+
+/* The tables of each family (type_rel_*.c), ended by an entry with a
+ * NULL op. */
+extern const TypeRel type_rels_elemwise[];
+extern const TypeRel type_rels_nn[];
+extern const TypeRel type_rels_transform[];
+extern const TypeRel type_rels_reduce[];
+extern const TypeRel type_rels_misc[];
+
+/* A shape under construction. */
+typedef struct Shape {
+    int rank;                    /* dims used */
+    int64_t dims[REL_MAX_RANK];  /* DIM_ANY for "?" */
+} Shape;
+
+/* Reports a contradiction "OP: MESSAGE"; returns NULL for the caller. */
+const Type *rel_fail(RelCtx *c, const char *fmt, ...) GRAFT_PRINTF(2, 3);
+
+/* Operand i as a tensor type; NULL after reporting when it is not. */
+const Type *rel_tensor(RelCtx *c, int i);
+/* A tensor type from a shape. */
+const Type *rel_make(RelCtx *c, const char *dtype, const Shape *s);
+/* A shape from a tensor type; false after reporting a rank too large. */
+bool rel_shape(RelCtx *c, const Type *t, Shape *s);
+/* Appends a dim; false after reporting a rank too large. */
+bool shape_push(RelCtx *c, Shape *s, int64_t d);
+
+/* Attributes; absent ones take dflt (the default of TVM's attrs). */
+const AttrValue *rel_attr(const RelCtx *c, const char *name);
+int64_t rel_int(const RelCtx *c, const char *name, int64_t dflt);
+double rel_float(const RelCtx *c, const char *name, double dflt);
+bool rel_bool(const RelCtx *c, const char *name, bool dflt);
+const char *rel_str(const RelCtx *c, const char *name, const char *dflt);
+/* A dtype attribute, or dflt when absent or "" (TVM's void dtype). */
+const char *rel_dtype(const RelCtx *c, const char *name, const char *dflt);
+/* An int list (an int alone counts as a list of one) into out, at most
+ * max items: the count, 0 for None or absent, -1 after reporting a
+ * value that is not a list of ints. */
+int rel_ints(RelCtx *c, const char *name, int64_t *out, int max);
+/* Whether the attribute is present and not None. */
+bool rel_has(const RelCtx *c, const char *name);
+
+/* An axis in [-rank, rank) made non-negative; -1 after reporting. */
+int rel_axis(RelCtx *c, int64_t axis, int rank);
+
+/* Relations other families build on (qnn ops are their float ops with
+ * scales and zero points added). */
+const Type *rel_conv2d(RelCtx *c);
+const Type *rel_dense(RelCtx *c);
+const Type *rel_broadcast(RelCtx *c);
+const Type *rel_concatenate(RelCtx *c);
+
+/* Arithmetic on dims that keeps "?" unknown. */
+int64_t dim_add(int64_t a, int64_t b);
+int64_t dim_mul(int64_t a, int64_t b);
+
+#endif
