@@ -63,6 +63,7 @@ static void yyerror(const SrcRange *loc, RulesParseCtx *ctx, const char *msg);
 %token <name> IDENT "identifier"
 %token <name> DTYPE "dtype"
 %token <name> NUMBER "number"
+%token <name> TNUMBER "number with a dtype suffix"
 %token <name> STRING "string"
 %token <name> REPEAT_NAME "repeated op"
 %token <name> OPTIONAL_NAME "optional op"
@@ -177,6 +178,9 @@ pprimary
     : IDENT               { $$ = build_var(B, $1, @$); }
     | WILDCARD            { $$ = ast_new(B, AST_WILDCARD, @$); }
     | NUMBER              { $$ = build_number(B, $1, false, @$); }
+    | TNUMBER             { $$ = build_typed_number(B, $1, false, @$); }
+    | TRUE                { $$ = build_typed_bool(B, true, @$); }
+    | FALSE               { $$ = build_typed_bool(B, false, @$); }
     | '(' pattern ')'     { $$ = $2; }
     | '(' ')'             { $$ = build_tuple(B, (AstList){0}, false, @$); }
     | '(' ELLIPSIS ')'    { $$ = build_tuple(B, (AstList){0}, true, @$); }
@@ -276,6 +280,8 @@ literal
 signed_number
     : NUMBER              { $$ = build_number(B, $1, false, @$); }
     | '-' NUMBER          { $$ = build_number(B, $2, true, @$); }
+    | TNUMBER             { $$ = build_number(B, $1, false, @$); }
+    | '-' TNUMBER         { $$ = build_number(B, $2, true, @$); }
     ;
 
 literal_items
@@ -334,6 +340,7 @@ gpostfix
 
 gprimary
     : NUMBER              { $$ = build_number(B, $1, false, @$); }
+    | TNUMBER             { $$ = build_number(B, $1, false, @$); }
     | STRING              { $$ = build_string(B, $1, @$); }
     | TRUE                { $$ = build_bool(B, true, @$); }
     | FALSE               { $$ = build_bool(B, false, @$); }
@@ -410,6 +417,7 @@ apostfix
 aprimary
     : IDENT               { $$ = build_var(B, $1, @$); }
     | NUMBER              { $$ = build_number(B, $1, false, @$); }
+    | TNUMBER             { $$ = build_typed_number(B, $1, false, @$); }
     | '(' aexpr ')'       { $$ = $2; }
     | '(' ')'             { $$ = build_tuple(B, (AstList){0}, false, @$); }
     | '(' aexpr ',' atuple_tail ')'
@@ -452,6 +460,10 @@ aattr_value
     : literal
     | IDENT               { $$ = build_var(B, $1, @$); }
     | IDENT '(' gquery_args ')' { $$ = build_query(B, $1, @1, &$3, @$); }
+    | IDENT '(' gquery_args ')' '[' NUMBER ']'
+                          { $$ = build_index(ctx, build_query(B, $1, @1, &$3, @$), $6, @6, @$);
+                            CHECK_DEPTH($$); }
+    | '(' gexpr ')'       { $$ = $2; }
     ;
 
 /* ---- declarations ---- */

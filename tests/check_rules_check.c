@@ -108,7 +108,7 @@ static const struct {
      "      |                               ^~~~~\n"},
     {"r := <fast>(x) => x\n",
      "t.graft:1:7: error: unknown op class '<fast>'; expected <commutative>, <elementwise>, "
-     "<broadcast> or <reduce>\n"
+     "<broadcast>, <reduce>, <injective>, <out_elemwise_fusable> or <opaque>\n"
      "    1 | r := <fast>(x) => x\n"
      "      |       ^~~~\n"},
     {"r := dominates(nn.conv2d(x, w), nn.relu(y), sigmoid(_)) => partition\n",

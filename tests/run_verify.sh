@@ -44,9 +44,11 @@ r18=$src/tests/corpus/resnet18.relay
 if [ -f "$r18" ]; then
     sed 's/%input: Tensor\[(1, 3, 224, 224), float32\]/%input: Tensor[(1, 3, 32, 32), float32]/' \
         "$r18" >r18.relay
+    # fold_bn folds as plain arithmetic (gamma / sqrt(var + eps)), so the
+    # difference is float32 rounding of that arithmetic.
     cat >want <<'EOW'
 verify: 20 rewrites, inputs random (seed 1)
-verify: output 0 (1, 1000) float32: max difference 2.64e-07 (tolerance 6.2e-05): within
+verify: output 0 (1, 1000) float32: max difference 2.18e-07 (tolerance 6.2e-05): within
 EOW
     expect 0 "$GRAFT" run --verify "$src/stdpatterns/fold_bn.graft" r18.relay -o folded.relay
     [ "$(grep -c 'nn.bias_add(nn.conv2d\|= nn.bias_add(' folded.relay)" -ge 20 ] ||

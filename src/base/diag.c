@@ -13,6 +13,10 @@ struct Diag {
     unsigned errors;    /* errors reported (including promoted warnings) */
     unsigned warnings;  /* warnings reported */
     bool werror;        /* promote warnings to errors */
+    const char **off;   /* flags of warnings turned off (-Wno-NAME) */
+    size_t noff;        /* entries in off */
+    bool muted;         /* the last report was a warning turned off: its
+                           notes are dropped too */
     uint64_t max_errors; /* give up after this many errors; 0 never */
     bool gave_up;       /* max_errors reached */
 };
@@ -136,6 +140,8 @@ Diag *diag_new(FILE *out)
 
 void diag_free(Diag *d)
 {
+    if (d)
+        free(d->off);
     free(d);
 }
 
@@ -196,6 +202,7 @@ static bool count_error(Diag *d)
 
 void diag_error(Diag *d, const Source *src, SrcRange where, const char *fmt, ...)
 {
+    d->muted = false;
     if (!count_error(d))
         return;
     va_list ap;
@@ -204,9 +211,26 @@ void diag_error(Diag *d, const Source *src, SrcRange where, const char *fmt, ...
     va_end(ap);
 }
 
+bool diag_warning_on(const Diag *d, const char *flag)
+{
+    for (size_t i = 0; i < d->noff; i++)
+        if (strcmp(d->off[i], flag) == 0)
+            return false;
+    return true;
+}
+
+void diag_warning_off(Diag *d, const char *flag)
+{
+    d->off = xrealloc(d->off, (d->noff + 1) * sizeof *d->off);
+    d->off[d->noff++] = flag;
+}
+
 void diag_warning(Diag *d, const Source *src, SrcRange where, const char *flag,
                   const char *fmt, ...)
 {
+    d->muted = !diag_warning_on(d, flag);
+    if (d->muted)
+        return;
     if (d->werror ? !count_error(d) : d->gave_up)
         return;
     if (!d->werror)
@@ -219,7 +243,7 @@ void diag_warning(Diag *d, const Source *src, SrcRange where, const char *flag,
 
 void diag_note(Diag *d, const Source *src, SrcRange where, const char *fmt, ...)
 {
-    if (d->gave_up)
+    if (d->gave_up || d->muted)
         return;
     va_list ap;
     va_start(ap, fmt);

@@ -67,6 +67,11 @@ void diag_plain_error(Diag *d, const char *fmt, ...) GRAFT_PRINTF(2, 3);
 
 /* Treat warnings as errors (graft check -Werror). */
 void diag_set_werror(Diag *d, bool on);
+/* -Wno-NAME: drops the warnings with that flag (borrowed, must outlive
+ * d); a dropped warning is neither printed nor counted, nor are the notes
+ * that follow it. */
+void diag_warning_off(Diag *d, const char *flag);
+bool diag_warning_on(const Diag *d, const char *flag);
 /* Give up after max errors (0: never); the default is limit_defaults.errors
  * (limit.h). */
 void diag_set_error_limit(Diag *d, uint64_t max);

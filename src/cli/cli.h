@@ -10,6 +10,7 @@
 #define GRAFT_CLI_H
 
 #include "diag.h"
+#include "frontend.h"
 #include "limit.h"
 #include "options.h"
 
@@ -27,8 +28,13 @@ int cmd_verify(int argc, char **argv, const Limits *limits);
 int cli_usage_error(const char *cmd, const char *fmt, ...) GRAFT_PRINTF(2, 3);
 
 /* --limit at argv[*i] for subcommand cmd: options_parse_limit with the
- * message prefix "graft CMD". */
+ * message prefix "graft CMD"; also -I DIR (an include directory). */
 int cli_parse_limit(const char *cmd, int argc, char **argv, int *i, Limits *limits);
+
+/* The include directories for loading rules: the -I DIRs seen so far,
+ * then GRAFT_PATH's colon-separated entries (note [includes] in
+ * src/compiler/frontend.c). */
+void cli_frontend_options(FrontendOptions *fo);
 
 /* The options most subcommands share, at argv[*i]: --limit, --help or -h
  * (calls help, EXIT_OK) and, when out is not NULL, -o FILE.  -1 when taken

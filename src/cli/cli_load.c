@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "cli.h"
 #include "frontend.h"
 #include "relay.h"
 
@@ -11,6 +12,7 @@ bool cli_load(const char *const *paths, int n, const Limits *limits, Loaded *out
 {
     memset(out, 0, sizeof *out);
     FrontendOptions opts = {.limits = limits};
+    cli_frontend_options(&opts);
     RuleFile *rf = frontend_load(paths, n - 1, &opts, d);
     if (!rf)
         return false;

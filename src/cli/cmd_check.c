@@ -11,6 +11,7 @@
 
 #include "cmd_check_dump.h"
 #include "cli.h"
+#include "checker.h"
 #include "frontend.h"
 
 /* Options of one run. */
@@ -18,6 +19,8 @@ typedef struct CheckArgs {
     const char **files; /* rule files, in order */
     int nfiles;         /* entries in files */
     bool werror;        /* -Werror */
+    const char *off[CHECK_NWARNINGS]; /* -Wno-NAME: each NAME once */
+    int noff;           /* entries in off */
     bool dot;           /* --dot (with --dump-automaton) */
     int dump;           /* index into dumps[], -1 for none */
     Limits limits;      /* GRAFT_LIMITS and --limit */
@@ -41,7 +44,11 @@ static void usage(FILE *out)
           "FILE:LINE:COL: error|warning: MESSAGE with the line and a caret.\n"
           "Exit status: 0 no errors, 1 errors (or warnings with -Werror), 2 bad usage.\n\n"
           "options:\n"
-          "  -Werror            treat warnings as errors\n", out);
+          "  -I DIR             look for included rule files in DIR too\n"
+          "  -Werror            treat warnings as errors\n"
+          "  -Wno-NAME          turn warning NAME off (the flag each warning ends in):\n"
+          "                     unused-binding, shadowed-rule, ambiguous-overlap,\n"
+          "                     self-rewrite\n", out);
     for (size_t i = 0; i < sizeof dumps / sizeof dumps[0]; i++)
         fprintf(out, "  %-18s %s\n", dumps[i].flag, dumps[i].help);
     fputs("  --dot              with --dump-automaton: Graphviz output\n", out);
@@ -71,6 +78,15 @@ static int parse_args(int argc, char **argv, CheckArgs *a)
             return EXIT_OK;
         } else if (strcmp(arg, "-Werror") == 0) {
             a->werror = true;
+        } else if (strncmp(arg, "-Wno-", 5) == 0) {
+            if (!check_warning_known(arg + 5))
+                return cli_usage_error("check", "unknown warning '%s'; known: unused-binding, "
+                                       "shadowed-rule, ambiguous-overlap, self-rewrite", arg);
+            bool seen = false;
+            for (int k = 0; k < a->noff; k++)
+                seen |= strcmp(a->off[k], arg + 5) == 0;
+            if (!seen)
+                a->off[a->noff++] = arg + 5;
         } else if (strcmp(arg, "--dot") == 0) {
             a->dot = true;
         } else if (find_dump(arg) >= 0) {
@@ -101,7 +117,10 @@ int cmd_check(int argc, char **argv, const Limits *limits)
     setvbuf(stderr, NULL, _IOLBF, BUFSIZ);
     Diag *d = cli_diag_new(&a.limits);
     diag_set_werror(d, a.werror);
+    for (int i = 0; i < a.noff; i++)
+        diag_warning_off(d, a.off[i]);
     FrontendOptions fo = {.limits = &a.limits};
+    cli_frontend_options(&fo);
     RuleFile *rf = frontend_load(a.files, a.nfiles, &fo, d);
     status = rf ? EXIT_OK : EXIT_BAD_INPUT;
     if (rf && a.dump >= 0) {

@@ -185,6 +185,7 @@ static bool compile(const CompileArgs *a, const RuleFile *rf, const Lowered *lw,
 static bool run(const CompileArgs *a, Diag *d)
 {
     FrontendOptions fo = {.limits = &a->limits};
+    cli_frontend_options(&fo);
     RuleFile *rf = frontend_load(a->rules, a->nrules, &fo, d);
     if (!rf)
         return false;

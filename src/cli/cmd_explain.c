@@ -33,7 +33,7 @@ static const char explain_help[] =
     "not, the pattern parts that matched, the first constraint that failed as a\n"
     "note into the rule file and one into the model, and the value of every\n"
     "condition of a guard; for a match, why graft run would not apply it\n"
-    "(interior use, a rule tried first, [once]; for a partition rule, overlap\n"
+    "(interior use, a rule whose pass runs first; for a partition rule, overlap\n"
     "with an earlier group).  NODE is a name as 'graft match' and\n"
     "'graft fmt' print it (%5, %x, <output>) or a model position\n"
     "(model.relay:42, :42:7).  Without --at, the N best partial matches of\n"

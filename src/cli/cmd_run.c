@@ -59,7 +59,9 @@ static int parse_args(int argc, char **argv, RunArgs *a)
             a->verify = true;
             continue;
         }
-        int rc = runner_parse_option("graft run", argc, argv, &i, &a->opts);
+        int rc = strncmp(arg, "-I", 2) == 0
+                     ? cli_parse_limit("run", argc, argv, &i, &a->opts.limits)
+                     : runner_parse_option("graft run", argc, argv, &i, &a->opts);
         if (rc == OPTION_NOT_MINE && arg[0] == '-' && arg[1] != '\0')
             return cli_usage_error("run", "unknown option '%s'", arg);
         if (rc == OPTION_NOT_MINE)

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -59,8 +60,47 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return rc;
 }
 
+/* -I DIR options in order, then GRAFT_PATH's entries (note [includes] in
+ * src/compiler/frontend.c); the DIRs point into argv, the entries into a
+ * copy of GRAFT_PATH. */
+enum { MAX_INCLUDE_DIRS = 64, MAX_GRAFT_PATH = 4096 };
+static const char *include_dirs[2 * MAX_INCLUDE_DIRS];
+static int ninclude_args;
+
+/* -I DIR or -IDIR at argv[*i]. */
+static int parse_include(const char *cmd, int argc, char **argv, int *i)
+{
+    const char *dir = argv[*i] + 2;
+    if (!*dir) {
+        if (++*i == argc)
+            return cli_usage_error(cmd, "option '-I' needs a directory");
+        dir = argv[*i];
+    }
+    if (ninclude_args == MAX_INCLUDE_DIRS)
+        return cli_usage_error(cmd, "more than %d -I options", MAX_INCLUDE_DIRS);
+    include_dirs[ninclude_args++] = dir;
+    return -1;
+}
+
+void cli_frontend_options(FrontendOptions *fo)
+{
+    static char path[MAX_GRAFT_PATH];
+    int n = ninclude_args;
+    const char *env = getenv("GRAFT_PATH");
+    if (env && strlen(env) < sizeof path) {
+        strcpy(path, env);
+        for (char *dir = strtok(path, ":"); dir && n < 2 * MAX_INCLUDE_DIRS;
+             dir = strtok(NULL, ":"))
+            include_dirs[n++] = dir;
+    }
+    fo->include_dirs = include_dirs;
+    fo->ninclude_dirs = n;
+}
+
 int cli_parse_limit(const char *cmd, int argc, char **argv, int *i, Limits *limits)
 {
+    if (strncmp(argv[*i], "-I", 2) == 0)
+        return parse_include(cmd, argc, argv, i);
     char prog[64];
     command_prog(cmd, prog);
     return options_parse_limit(prog, argc, argv, i, limits);

@@ -86,7 +86,7 @@ uint8_t *viz_focus_keep(const VizFocus *f, const Graph *g, const char *model, bo
         Node *n = graph_node(g, queue[head++]);
         if (dist[node_id(n)] == f->radius)
             continue;
-        int na = node_kind(n) == NODE_FUNC ? 0 : node_nargs(n);
+        int na = node_is_opaque(n) ? 0 : node_nargs(n);
         const Use *u = node_first_use(n);
         for (int k = 0; k < na || u; k++) {
             Node *next = k < na ? node_arg(n, k) : use_user(u);

@@ -29,12 +29,12 @@ static bool add_highlight(Search *s, uint32_t r, VizMatches *out)
     const MatchPair *pairs = matcher_pairs(s->m, &npairs);
     size_t n = 0;
     for (uint32_t i = 0; i < npairs; i++)
-        n += pairs[i].pat->kind != PAT_ANY;
+        n += pairs[i].pat->kind != PAT_ANY && !pairs[i].tail;
     if (n > s->max_marks - out->marks)
         return false;
     uint32_t *ids = xmalloc((n ? n : 1) * sizeof(uint32_t));
     for (uint32_t i = 0, k = 0; i < npairs; i++)
-        if (pairs[i].pat->kind != PAT_ANY)
+        if (pairs[i].pat->kind != PAT_ANY && !pairs[i].tail)
             ids[k++] = node_id(pairs[i].node);
     StrBuf label = {0};
     strbuf_printf(&label, "%s #%u", s->rs->rules[r].name, ++s->count[r]);

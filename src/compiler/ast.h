@@ -228,6 +228,9 @@ struct AstNode {
                                     dtype, NULL for "_" (any) */
             int rank;            /* CONSTRAINT_RANK; CONSTRAINT_TENSOR: ndims */
             const int64_t *dims; /* CONSTRAINT_TENSOR: rank dims, -1 for "_" */
+            bool suffix;         /* the dtype of a literal written with a
+                                    suffix (0.5f, 2i64, True): printed as
+                                    the literal alone */
         } constrain;
         /* AST_BIND */
         struct {

@@ -143,6 +143,10 @@ static void print_tensor(StrBuf *out, const AstNode *n)
 
 static void print_constrain(StrBuf *out, const AstNode *n)
 {
+    if (n->u.constrain.suffix) {
+        strbuf_puts(out, n->u.constrain.operand->u.num.text);
+        return;
+    }
     if (n->u.constrain.operand) {
         print_at(out, n->u.constrain.operand, PREC_POSTFIX);
         strbuf_putc(out, ':');

@@ -162,3 +162,15 @@ unsigned check_rules(RuleFile *rf, const Limits *limits, Diag *d)
     free(c.occurrences);
     return diag_errors(d) - before;
 }
+
+const char *const check_warning_names[CHECK_NWARNINGS] = {
+    "unused-binding", "shadowed-rule", "ambiguous-overlap", "self-rewrite",
+};
+
+bool check_warning_known(const char *name)
+{
+    for (int i = 0; i < CHECK_NWARNINGS; i++)
+        if (strcmp(check_warning_names[i], name) == 0)
+            return true;
+    return false;
+}

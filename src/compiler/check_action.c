@@ -201,11 +201,31 @@ bool check_guard(CheckCtx *c, AstNode *guard)
 
 static bool check_expr(CheckCtx *c, AstNode *n);
 
+/* A computed attribute value (note [computed attributes] in
+ * src/runtime/rewrite_build.c): an expression over the bindings, as in a
+ * guard, that gives a number. */
+static bool check_computed_attr(CheckCtx *c, AstNode *v)
+{
+    GType t = guard_type(c, v);
+    if (t == GT_ERROR)
+        return false;
+    if (t == GT_NUM || t == GT_ANY)
+        return true;
+    diag_error(c->d, v->src, v->range, "a computed attribute value must be a number, not %s",
+               gtype_names[t]);
+    return false;
+}
+
 /* name=VALUE in a new op: a literal, a bound attribute, a bound constant
- * (its scalar value), or attr(c, name). */
+ * (its scalar value), attr(c, name), or a number computed from the
+ * bindings (shape(w)[0], (rank(x) - 1)). */
 static bool check_attr_value(CheckCtx *c, AstNode *attr)
 {
     AstNode *v = attr->u.attr.value;
+    if (v->kind == AST_INDEX || v->kind == AST_BINARY || v->kind == AST_UNARY ||
+        (v->kind == AST_QUERY && v->u.query.query != QUERY_ATTR &&
+         v->u.query.query != QUERY_VALUE))
+        return check_computed_attr(c, v);
     if (v->kind == AST_QUERY) {
         GType t = query_type(c, v, "action");
         if (t != GT_ERROR && v->u.query.query != QUERY_ATTR && v->u.query.query != QUERY_VALUE) {
@@ -314,18 +334,66 @@ static bool check_typed_constant(CheckCtx *c, AstNode *n)
     return why == NULL;
 }
 
+/* Finds the pattern call whose attribute list holds s->site. */
+typedef struct SiteSearch {
+    const AstNode *site; /* an AST_ATTR */
+    const AstNode *call; /* found: its call, or NULL */
+} SiteSearch;
+
+static void find_attr_call(AstNode *n, void *arg)
+{
+    SiteSearch *s = arg;
+    if (s->call)
+        return;
+    if (n->kind == AST_CALL || n->kind == AST_CLASS)
+        for (int i = 0; i < n->u.call.attrs.count; i++)
+            if (n->u.call.attrs.items[i] == s->site) {
+                s->call = n;
+                return;
+            }
+    ast_visit_children(n, find_attr_call, s);
+}
+
+/* A bound attribute value as an operand makes a scalar constant (note
+ * [attribute operands] in emit_c_rt.h): the attribute must be a number
+ * or a bool in the registry. */
+static bool check_attr_operand(CheckCtx *c, AstNode *n, int slot)
+{
+    SiteSearch s = {c->vars[slot].site, NULL};
+    find_attr_call(c->rule->pattern, &s);
+    const OpInfo *op = s.call ? s.call->u.call.op : NULL;
+    const OpAttrInfo *a = op ? opinfo_find_attr(op, s.site->u.attr.name) : NULL;
+    if (a && (a->type == ATYPE_INT || a->type == ATYPE_FLOAT || a->type == ATYPE_BOOL))
+        return true;
+    diag_error(c->d, n->src, n->range, "'%s' is an attribute value that is not a number, "
+               "so it cannot be an operand; pass it as an attribute: op(..., NAME=%s)",
+               n->u.var.name, n->u.var.name);
+    return false;
+}
+
+/* A bound attribute value is a constant only as an operand of a new op or
+ * tuple: the replacement itself, or what [i] takes apart, is a node. */
+static bool check_operand_place(CheckCtx *c, const AstNode *n)
+{
+    if (n->kind != AST_VAR)
+        return true;
+    int slot = check_find_var(c, n->u.var.name);
+    if (slot < 0 || c->vars[slot].kind != VARKIND_ATTR)
+        return true;
+    diag_error(c->d, n->src, n->range, "'%s' is an attribute value, not a node; it can be "
+               "an operand of a new op (add(x, %s)) or an attribute (NAME=%s)",
+               n->u.var.name, n->u.var.name, n->u.var.name);
+    return false;
+}
+
 /* An action expression: bound variables, new constants and op calls. */
 static bool check_expr(CheckCtx *c, AstNode *n)
 {
     switch (n->kind) {
     case AST_VAR: {
         int slot = use_var(c, n, "action");
-        if (slot >= 0 && c->vars[slot].kind == VARKIND_ATTR) {
-            diag_error(c->d, n->src, n->range, "'%s' is an attribute value, not a node; "
-                       "pass it as an attribute: op(..., NAME=%s)", n->u.var.name,
-                       n->u.var.name);
-            return false;
-        }
+        if (slot >= 0 && c->vars[slot].kind == VARKIND_ATTR)
+            return check_attr_operand(c, n, slot);
         return slot >= 0;
     }
     case AST_NUMBER:
@@ -339,7 +407,7 @@ static bool check_expr(CheckCtx *c, AstNode *n)
         return ok;
     }
     case AST_GETITEM:
-        return check_expr(c, n->u.item.base);
+        return check_operand_place(c, n->u.item.base) && check_expr(c, n->u.item.base);
     case AST_CONSTRAIN:
         return check_typed_constant(c, n);
     default:
@@ -367,5 +435,5 @@ bool check_action(CheckCtx *c, AstNode *action)
 {
     if (action->kind == AST_PARTITION)
         return check_partition(c, action);
-    return check_expr(c, action);
+    return check_operand_place(c, action) && check_expr(c, action);
 }

@@ -11,6 +11,7 @@
  */
 #include "check_impl.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Macro parameters in scope: parameter name -> expanded argument. */
@@ -52,17 +53,25 @@ void check_unknown_op(CheckCtx *c, const AstNode *at, const char *name, SrcRange
         diag_error(c->d, at->src, where, "unknown op '%s'", name);
 }
 
-/* An attribute name the op lacks: suggest a declared one close to it. */
+/* An attribute name the op lacks: suggest the declared one closest to it
+ * by edit distance (kernal_size, grups), at most a third of its letters
+ * off, or one it is a prefix of (kernel for kernel_size). */
 static const char *suggest_attr(const OpInfo *op, const char *name)
 {
+    size_t ln = strlen(name), limit = ln / 3 > 0 ? ln / 3 : 1;
+    const char *best = NULL;
+    size_t best_d = limit + 1;
     for (int i = 0; i < op->nattrs; i++) {
         const char *a = op->attrs[i].name;
-        size_t la = strlen(a), ln = strlen(name);
-        size_t shorter = la < ln ? la : ln;
-        if (shorter >= 3 && strncmp(a, name, shorter) == 0)
-            return a;
+        size_t la = strlen(a), shorter = la < ln ? la : ln;
+        size_t d = shorter >= 3 && strncmp(a, name, shorter) == 0 ? 0
+                                                                   : edit_distance(name, a, limit);
+        if (d < best_d) {
+            best_d = d;
+            best = a;
+        }
     }
-    return NULL;
+    return best;
 }
 
 static const char *kind_phrase(const AstNode *lit)
@@ -367,20 +376,36 @@ static AstNode *expand_unary_op(CheckCtx *c, AstNode *n, const Env *env, bool co
     return out;
 }
 
+/* An op class matches the ops with its trait that take its operands and
+ * declare its attributes; with none it could never match. */
+static bool class_has_op(CheckCtx *c, const AstNode *n, unsigned bit)
+{
+    const OpInfo **ops = xmalloc(((size_t)registry_count(c->reg) + 1) * sizeof *ops);
+    int nops = registry_class_ops(c->reg, bit, ops), k = 0;
+    while (k < nops && !opinfo_accepts_pattern(ops[k], n->u.call.args.count,
+                                               n->u.call.ellipsis, &n->u.call.attrs))
+        k++;
+    free(ops);
+    if (k < nops)
+        return true;
+    diag_error(c->d, n->src, n->u.call.name_range, "no op of class <%s> takes %s%d operand%s%s",
+               n->u.call.name, n->u.call.ellipsis ? "at least " : "", n->u.call.args.count,
+               n->u.call.args.count == 1 ? "" : "s",
+               n->u.call.attrs.count ? " with these attributes" : "");
+    return false;
+}
+
 static AstNode *expand_class(CheckCtx *c, AstNode *n, const Env *env, bool copy)
 {
     unsigned bit = registry_trait_by_name(n->u.call.name);
     if (!bit) {
         diag_error(c->d, n->src, n->u.call.name_range,
-                   "unknown op class '<%s>'; expected <commutative>, <elementwise>, "
-                   "<broadcast> or <reduce>", n->u.call.name);
+                   "unknown op class '<%s>'; expected <commutative>, <elementwise>, <broadcast>, "
+                   "<reduce>, <injective>, <out_elemwise_fusable> or <opaque>", n->u.call.name);
         return NULL;
     }
-    if (n->u.call.attrs.count > 0) {
-        const AstNode *a = n->u.call.attrs.items[0];
-        diag_error(c->d, a->src, a->range, "an op class takes no attributes");
+    if (!class_has_op(c, n, bit))
         return NULL;
-    }
     AstNode *out = expand_children(c, n, env, copy);
     if (out)
         out->u.call.traits = bit;

@@ -377,6 +377,29 @@ static void compare(CheckCtx *c, RuleInfo *info, int i, int j, Budget *bud)
     info[j].ambiguous = true;
 }
 
+/* note [self-rewrite]: rewriting repeats until nothing changes (note
+ * [rewrite rounds] in src/runtime/rewrite.c), so a rule without a guard
+ * or [once] whose own pattern matches everything its action builds
+ * (add(x, y) => add(y, x)) fires on its result in every round and never
+ * reaches a fixpoint.  That is subsumption of the action, read as a
+ * pattern, by the rule's pattern. */
+static void check_self_rewrite(CheckCtx *c, const AstRule *r, Budget *bud)
+{
+    const AstNode *act = r->action;
+    if (r->kind != RULE_REWRITE || r->guard || r->once || !act || act->kind != AST_CALL)
+        return;
+    long steps = pair_steps(bud), start = steps;
+    Sub s = {xcalloc((size_t)r->nvars + 1, sizeof(AstNode *)), r->nvars, &steps};
+    bool loops = sub(&s, r->pattern, act);
+    free(s.map);
+    bud->steps -= start - (steps > 0 ? steps : 0);
+    if (loops)
+        diag_warning(c->d, r->src, r->name_range, "self-rewrite",
+                     "rule '%s' rewrites forever: its pattern matches everything its action "
+                     "builds, so it fires again on its own result; add a guard or [once]",
+                     r->name);
+}
+
 /* Earlier rules with the same root key, by key (open addressing). */
 typedef struct Bucket {
     const void *key; /* root key, NULL for a free slot */
@@ -429,6 +452,7 @@ void check_overlaps(CheckCtx *c)
     size_t ngeneral = 0, general_cap = 0, nall = 0, all_cap = 0;
     Budget bud = {PAIR_BUDGET, STEP_BUDGET};
     for (int j = 0; j < n; j++) {
+        check_self_rewrite(c, c->rf->rules[j], &bud);
         StrBuf sb = {0};
         ast_print_node(&sb, c->rf->rules[j]->action);
         info[j].action = sb.data;

@@ -205,6 +205,60 @@ static void apply_constraint(Walk *w, const AstNode *k)
     }
 }
 
+/* What two alternatives both say about a variable: a fact on which they
+ * differ is unknown. */
+static Facts join_facts(const Facts *a, const Facts *b)
+{
+    Facts f = no_facts();
+    if (a->is_const == b->is_const)
+        f.is_const = a->is_const;
+    if (a->is_var == b->is_var)
+        f.is_var = a->is_var;
+    if (a->var_name == b->var_name)
+        f.var_name = a->var_name;
+    if (a->dtype == b->dtype)
+        f.dtype = a->dtype;
+    if (a->rank == b->rank && (!a->dims || !b->dims ||
+                               memcmp(a->dims, b->dims, (size_t)a->rank * sizeof *a->dims) == 0)) {
+        f.rank = a->rank;
+        f.dims = a->dims && b->dims ? a->dims : NULL;
+    }
+    f.first = a->first ? a->first : b->first;
+    return f;
+}
+
+/* a | b: each side binds its own names, so constraints from one side
+ * never contradict the other's ((w:const | w:var)); afterwards a
+ * variable has the facts both sides agree on (and a variable only one
+ * side binds, that side's). */
+static void walk_alt(Walk *w, AstNode *n)
+{
+    CheckCtx *c = w->c;
+    int before = c->nvars;
+    Facts *saved = xmalloc(((size_t)before + 1) * sizeof *saved);
+    memcpy(saved, c->var_facts, (size_t)before * sizeof *saved);
+    walk(w, n->u.alt.left);
+    int mid = c->nvars;
+    Facts *left = xmalloc(((size_t)mid + 1) * sizeof *left);
+    memcpy(left, c->var_facts, (size_t)mid * sizeof *left);
+    memcpy(c->var_facts, saved, (size_t)before * sizeof *saved);
+    for (int i = before; i < mid; i++)
+        c->var_facts[i] = no_facts();
+    bool *seen_right = xcalloc((size_t)mid + 1, sizeof *seen_right);
+    int *occ = xmalloc(((size_t)mid + 1) * sizeof *occ);
+    memcpy(occ, c->occurrences, (size_t)mid * sizeof *occ);
+    walk(w, n->u.alt.right);
+    for (int i = 0; i < mid; i++)
+        seen_right[i] = c->occurrences[i] != occ[i] || i < before;
+    for (int i = 0; i < mid; i++)
+        c->var_facts[i] = i >= before && !seen_right[i] ? left[i]
+                                                        : join_facts(&left[i], &c->var_facts[i]);
+    free(occ);
+    free(seen_right);
+    free(left);
+    free(saved);
+}
+
 static void walk_child(AstNode *child, void *arg)
 {
     walk(arg, child);
@@ -229,6 +283,9 @@ static void walk(Walk *w, AstNode *n)
     case AST_CONSTRAIN:
         walk(w, n->u.constrain.operand);
         apply_constraint(w, n);
+        return;
+    case AST_ALT:
+        walk_alt(w, n);
         return;
     case AST_DOMINATES:
         walk(w, n->u.dom.parent);

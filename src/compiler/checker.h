@@ -37,4 +37,10 @@ bool check_subsumes(const AstRule *a, const AstRule *b);
 /* Whether some node could match both patterns (true when unsure). */
 bool check_may_unify(const AstNode *a, const AstNode *b);
 
+/* The warnings the checker gives, by the flag each ends in
+ * ("unused-binding"); -Wno-NAME takes these names. */
+enum { CHECK_NWARNINGS = 4 };
+extern const char *const check_warning_names[CHECK_NWARNINGS];
+bool check_warning_known(const char *name);
+
 #endif

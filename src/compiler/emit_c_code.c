@@ -43,9 +43,13 @@ static bool action_known(const PatExpr *x)
     for (int i = 0; i < x->nkids; i++)
         if (!action_known(x->kids[i]))
             return false;
-    for (int i = 0; i < x->nattrs; i++)
+    for (int i = 0; i < x->nattrs; i++) {
         if (x->attrs[i].src != ASRC_COPY && x->attrs[i].src != ASRC_EXPR)
             return false;
+        ExprKind k = x->attrs[i].src == ASRC_EXPR ? x->attrs[i].value->kind : EXPR_SLOT;
+        if (k != EXPR_SLOT && k != EXPR_ATTR && !x->attrs[i].value->attr)
+            return false; /* computed (note [computed attributes]): interpreted */
+    }
     return true;
 }
 
@@ -447,21 +451,48 @@ static int build_attrs(BuildCtx *c, const PatExpr *x, StrBuf *stmts)
     return n;
 }
 
+/* A bound attribute value as an operand (note [attribute operands]). */
+static bool attr_operand(const PatExpr *x)
+{
+    return x->kind == EXPR_SLOT && x->i == 1;
+}
+
 /* Writes the statements making the operands of x; their node
- * expressions go to args, comma separated. */
+ * expressions go to args, comma separated.  When some are bound
+ * attribute values, the operands go to an array "opsT" first, and those
+ * are made from the others (as rewrite_build.c does); args is then
+ * "opsT". */
 static void build_operands(BuildCtx *c, const PatExpr *x, StrBuf *args)
 {
+    bool attrs = false;
     for (int i = 0; i < x->nkids; i++) {
         if (i)
             strbuf_puts(args, ", ");
-        build_node(c, x->kids[i], args);
+        if (attr_operand(x->kids[i])) {
+            strbuf_puts(args, "NULL");
+            attrs = true;
+        } else
+            build_node(c, x->kids[i], args);
     }
+    if (!attrs)
+        return;
+    int t = c->temps++;
+    emit_line(c->E, "Node *ops%d[] = {%s};", t, args->data);
+    for (int i = 0; i < x->nkids; i++)
+        if (attr_operand(x->kids[i]))
+            emit_line(c->E, "ops%d[%d] = rt_attr_operand(g, b[%d].attr, ops%d, %d, %d);", t, i,
+                      x->kids[i]->slot, t, x->nkids, i);
+    args->len = 0;
+    strbuf_printf(args, "ops%d", t);
 }
 
-/* "(Node *const[]){a, b}, 2" for the operands, or "NULL, 0". */
+/* "(Node *const[]){a, b}, 2" for the operands, "opsT, 2" when
+ * build_operands made an array, or "NULL, 0". */
 static void operand_array(const PatExpr *x, const StrBuf *args, StrBuf *out)
 {
-    if (x->nkids)
+    if (x->nkids && strncmp(args->data, "ops", 3) == 0)
+        strbuf_printf(out, "%s, %d", args->data, x->nkids);
+    else if (x->nkids)
         strbuf_printf(out, "(Node *const[]){%s}, %d", args->data, x->nkids);
     else
         strbuf_puts(out, "NULL, 0");

@@ -1,9 +1,14 @@
 /* frontend.c - loading rule files: builtin ops, the files, their includes,
  * then the checker.
  *
- * note [includes]: `include "f.graft"` loads f relative to the directory of
- * the including file (or the current directory for standard input and
- * strings), in place: f's rules come where the include is.  A file is
+ * note [includes]: `include "f.graft"` loads f, in place: f's rules come
+ * where the include is.  A relative f is looked for in the directory of
+ * the including file (the current directory for standard input and
+ * strings), then in each include directory (-I DIR, then GRAFT_PATH's
+ * entries), then in the installed standard library (the package data
+ * directory) and, for a graft run from its build tree, the source tree's
+ * stdpatterns/: the first that exists is loaded, so include
+ * "transformer.graft" works from any directory.  A file is
  * loaded once per run however often it is included (diamonds are fine); a
  * file that includes itself, directly or through others, is an include
  * cycle.  Includes nest at most FRONTEND_MAX_INCLUDE_DEPTH deep.
@@ -58,7 +63,7 @@ static void load_builtin_ops(Loader *ld)
 }
 
 /* "dir/of/including.graft" + "x.graft" -> "dir/of/x.graft". */
-static char *include_path(const Source *from, const char *path)
+static char *beside(const Source *from, const char *path)
 {
     const char *slash = strrchr(from->name, '/');
     if (path[0] == '/' || !slash || from->name[0] == '<')
@@ -67,6 +72,41 @@ static char *include_path(const Source *from, const char *path)
     strbuf_append(&sb, from->name, (size_t)(slash - from->name) + 1);
     strbuf_puts(&sb, path);
     return sb.data;
+}
+
+static char *in_dir(const char *dir, const char *path)
+{
+    StrBuf sb = {0};
+    strbuf_printf(&sb, "%s/%s", dir, path);
+    return sb.data;
+}
+
+static bool exists(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f)
+        fclose(f);
+    return f != NULL;
+}
+
+/* Where include "path" in from is (note [includes]): the first candidate
+ * that exists, else the one beside from (whose error names it). */
+static char *include_path(const Loader *ld, const Source *from, const char *path)
+{
+    char *first = beside(from, path);
+    if (path[0] == '/' || exists(first))
+        return first;
+    const char *fixed[] = {GRAFT_DATADIR, GRAFT_SRCDIR "/stdpatterns"};
+    int n = ld->opts->ninclude_dirs;
+    for (int i = 0; i < n + 2; i++) {
+        char *p = in_dir(i < n ? ld->opts->include_dirs[i] : fixed[i - n], path);
+        if (exists(p)) {
+            free(first);
+            return p;
+        }
+        free(p);
+    }
+    return first;
 }
 
 static char *canonical(const char *path)
@@ -88,7 +128,7 @@ static bool in_list(char *const *list, size_t n, const char *path)
 /* include "path" at inc: cycle check, then load once. */
 static void load_include(Loader *ld, const AstInclude *inc)
 {
-    char *path = include_path(inc->src, inc->path);
+    char *path = include_path(ld, inc->src, inc->path);
     char *canon = canonical(path);
     if (in_list(ld->stack, (size_t)ld->depth, canon))
         diag_error(ld->d, inc->src, inc->range, "include cycle: '%s' is already being "

@@ -30,6 +30,10 @@ typedef struct FrontendOptions {
                             checked or resolved (tests of the parser) */
     const Limits *limits; /* rule-depth, macro and include bounds; NULL:
                              limit_defaults */
+    const char *const *include_dirs; /* where include "f" looks after the
+                                        including file's directory (-I DIR,
+                                        then GRAFT_PATH), in order */
+    int ninclude_dirs;    /* entries in include_dirs */
 } FrontendOptions;
 
 

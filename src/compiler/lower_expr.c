@@ -188,8 +188,9 @@ static bool act_attr(Lowerer *L, const AstNode *a, PatActAttr *out)
     out->name = lower_name(L, a->u.attr.name);
     if (ast_is_literal(v))
         out->value = literal(L, v);
-    else if (v->kind == AST_VAR || v->kind == AST_QUERY)
-        out->value = lower_guard(L, v);
+    else if (v->kind == AST_VAR || v->kind == AST_QUERY || v->kind == AST_INDEX ||
+             v->kind == AST_BINARY || v->kind == AST_UNARY)
+        out->value = lower_guard(L, v); /* computed: note [computed attributes] */
     else {
         unsupported(L, v, "an attribute value");
         return false;
@@ -242,6 +243,7 @@ const PatExpr *lower_action(Lowerer *L, const AstNode *a)
     case AST_VAR:
         e = new_expr(L, EXPR_SLOT);
         e->slot = a->u.var.slot;
+        e->i = L->rule->vars[e->slot].kind == VARKIND_ATTR; /* a constant operand */
         return e;
     case AST_NUMBER:
         return new_constant(L, a, "float32");

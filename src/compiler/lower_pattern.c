@@ -304,8 +304,9 @@ static PatNode *repeat(Lowerer *L, const AstNode *ast)
     return p;
 }
 
-/* <trait>(args): one alternative per registry op with the traits that
- * takes that many operands, in declaration order. */
+/* <trait>(args, attrs): one alternative per registry op with the traits
+ * that takes that many operands (or more, with "...") and declares the
+ * attributes, in declaration order; the checker made sure there is one. */
 static PatNode *op_class(Lowerer *L, const AstNode *ast)
 {
     const Registry *reg = L->rf->registry;
@@ -318,7 +319,8 @@ static PatNode *op_class(Lowerer *L, const AstNode *ast)
         return NULL;
     }
     for (int i = 0; i < n; i++) {
-        if (!opinfo_accepts_nargs(ops[i], ast->u.call.args.count))
+        if (!opinfo_accepts_pattern(ops[i], ast->u.call.args.count, ast->u.call.ellipsis,
+                                    &ast->u.call.attrs))
             continue;
         if (!(kids[k++] = op_call_over(L, ast, ops[i], ops[i]->name, args))) {
             free(ops);

@@ -184,3 +184,12 @@ bool opinfo_accepts_nargs(const OpInfo *op, int n)
 {
     return n >= op->min_args && (op->max_args == OP_VARIADIC || n <= op->max_args);
 }
+
+bool opinfo_accepts_pattern(const OpInfo *op, int n, bool more, const AstList *attrs)
+{
+    bool arity = more ? op->max_args == OP_VARIADIC || n <= op->max_args
+                      : opinfo_accepts_nargs(op, n);
+    for (int i = 0; arity && i < attrs->count; i++)
+        arity = opinfo_find_attr(op, attrs->items[i]->u.attr.name) != NULL;
+    return arity;
+}

@@ -29,7 +29,12 @@
     X(TRAIT_COMMUTATIVE, "commutative", 1u) /* f(a, b) == f(b, a) */         \
     X(TRAIT_ELEMENTWISE, "elementwise", 2u) /* same shape in and out */      \
     X(TRAIT_BROADCAST, "broadcast", 4u)     /* numpy-broadcasting binary */  \
-    X(TRAIT_REDUCE, "reduce", 8u)           /* reduces along axes */
+    X(TRAIT_REDUCE, "reduce", 8u)           /* reduces along axes */         \
+    X(TRAIT_INJECTIVE, "injective", 16u)    /* each output element one of  \
+                                               the input's (reshape) */     \
+    X(TRAIT_OUT_FUSABLE, "out_elemwise_fusable", 32u) /* element-wise ops \
+                                               fuse into its output */      \
+    X(TRAIT_OPAQUE, "opaque", 64u)          /* fuses with nothing */
 
 typedef enum OpTrait {
 #define OP_TRAIT_ENUM(trait, word, bit) trait = bit,
@@ -98,6 +103,9 @@ const OpAttrInfo *opinfo_find_attr(const OpInfo *op, const char *name);
 bool opinfo_has_trait(const OpInfo *op, OpTrait trait);
 /* Whether n operands are acceptable. */
 bool opinfo_accepts_nargs(const OpInfo *op, int n);
+/* Whether a call of op can match an op class's operands and attributes:
+ * n operands, or n and more when more ("..."); every attribute named. */
+bool opinfo_accepts_pattern(const OpInfo *op, int n, bool more, const AstList *attrs);
 
 /* Trait bit by word ("elementwise"), 0 when unknown. */
 unsigned registry_trait_by_name(const char *word);

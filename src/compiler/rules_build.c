@@ -81,7 +81,7 @@ AstNode *build_number(const AstBuilder *b, const char *text, bool negative,
     strbuf_printf(&sb, "%s%s", negative ? "-" : "", text);
     n->u.num.text = interner_intern(b->names, sb.data, sb.len);
     n->u.num.value = strtod(sb.data, NULL);
-    n->u.num.is_int = strpbrk(text, ".eE") == NULL;
+    n->u.num.is_int = strpbrk(text, ".eEf") == NULL; /* 0f is a float */
     if (n->u.num.is_int) {
         errno = 0;
         n->u.num.ival = strtoll(sb.data, NULL, 10);
@@ -141,11 +141,59 @@ AstNode *build_infix(const AstBuilder *b, const char *op, AstNode *l, AstNode *r
     return n;
 }
 
-/* -x is negative(x); -1 (a positive number literal) is the number -1. */
+/* The dtype a scalar's suffix names, as TVM's printer writes it and
+ * src/ir/relay_load_expr.c reads it; NULL without a suffix. */
+static const char *suffix_dtype(const char *text)
+{
+    static const char *const suffixes[][2] = {
+        {"f16", "float16"}, {"f32", "float32"}, {"f64", "float64"},
+        {"i8", "int8"},     {"i16", "int16"},   {"i32", "int32"},
+        {"i64", "int64"},   {"u8", "uint8"},    {"u16", "uint16"},
+        {"u32", "uint32"},  {"u64", "uint64"},  {"f", "float32"},
+    };
+    size_t len = strlen(text);
+    for (size_t i = 0; i < ARRAY_LEN(suffixes); i++) {
+        size_t n = strlen(suffixes[i][0]);
+        if (len > n && memcmp(text + len - n, suffixes[i][0], n) == 0)
+            return suffixes[i][1];
+    }
+    return NULL;
+}
+
+/* A pattern or action constant of a dtype: the number constrained to the
+ * dtype, printed as written. */
+static AstNode *typed_constant(const AstBuilder *b, AstNode *num, const char *dtype,
+                               SrcRange range)
+{
+    AstNode *n = build_constrain(num, build_dtype_constraint(b, interner_cstr(b->names, dtype),
+                                                             range), range);
+    n->u.constrain.suffix = true;
+    return n;
+}
+
+AstNode *build_typed_number(const AstBuilder *b, const char *text, bool negative,
+                            SrcRange range)
+{
+    return typed_constant(b, build_number(b, text, negative, range), suffix_dtype(text), range);
+}
+
+AstNode *build_typed_bool(const AstBuilder *b, bool value, SrcRange range)
+{
+    AstNode *num = build_number(b, value ? "1" : "0", false, range);
+    num->u.num.text = interner_cstr(b->names, value ? "True" : "False");
+    return typed_constant(b, num, "bool", range);
+}
+
+/* -x is negative(x); -1 (a positive number literal) is the number -1, and
+ * -1f the constant -1f. */
 AstNode *build_negate(const AstBuilder *b, AstNode *operand, SrcRange range)
 {
     if (operand->kind == AST_NUMBER && operand->u.num.text[0] != '-')
         return build_number(b, operand->u.num.text, true, range);
+    if (operand->kind == AST_CONSTRAIN && operand->u.constrain.suffix &&
+        suffix_dtype(operand->u.constrain.operand->u.num.text) &&
+        operand->u.constrain.operand->u.num.text[0] != '-')
+        return build_typed_number(b, operand->u.constrain.operand->u.num.text, true, range);
     AstNode *n = ast_new(b, AST_CALL, range);
     n->u.call.name = interner_cstr(b->names, "negative");
     n->u.call.name_range = range;

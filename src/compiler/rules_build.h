@@ -54,6 +54,11 @@ AstNode *build_number(const AstBuilder *b, const char *text, bool negative,
 AstNode *build_string(const AstBuilder *b, const char *text, SrcRange range);
 AstNode *build_bool(const AstBuilder *b, bool value, SrcRange range);
 AstNode *build_dtype(const AstBuilder *b, const char *name, SrcRange range);
+/* A scalar as TVM prints it (0.643f, 2i64, 1f16), or True/False in a
+ * pattern: a constant of that value and dtype. */
+AstNode *build_typed_number(const AstBuilder *b, const char *text, bool negative,
+                            SrcRange range);
+AstNode *build_typed_bool(const AstBuilder *b, bool value, SrcRange range);
 AstNode *build_list(const AstBuilder *b, AstList items, SrcRange range);
 
 /* Patterns and actions. */

@@ -233,6 +233,24 @@ const AttrValue *rt_attr_slot(Graph *g, const Binding *b)
     return v;
 }
 
+Node *rt_attr_operand(Graph *g, const AttrValue *v, Node *const *ops, int nops, int self)
+{
+    const char *dtype = NULL;
+    for (int k = 0; k < nops && !dtype; k++)
+        if (k != self && ops[k])
+            dtype = pattern_node_dtype(ops[k]);
+    double value = v->kind == ATTR_FLOAT ? v->f : (double)v->i;
+    StrBuf text = {0};
+    if (!dtype || pattern_const_text(value, dtype, &text)) {
+        dtype = "float32"; /* no dtype known, or one that cannot hold it */
+        text.len = 0;
+        pattern_const_text(value, dtype, &text);
+    }
+    Node *n = graph_add_const(g, text.data, value, graph_intern(g, dtype));
+    strbuf_free(&text);
+    return n;
+}
+
 const AttrValue *rt_attr_of(Graph *g, const Binding *b, const char *name,
                             const AttrValue *dflt)
 {

@@ -116,6 +116,12 @@ void rt_attrs_free(RtAttrs *a);
  * of a bound node, else dflt.  NULL when there is none. */
 const AttrValue *rt_attr_copy(Graph *g, const AttrValue *v);
 const AttrValue *rt_attr_slot(Graph *g, const Binding *b);
+/* note [attribute operands]: a bound attribute value as an operand of a
+ * new op (var + eps with epsilon=eps bound) is a scalar constant of the
+ * value, of the dtype of the op's first other operand whose dtype is
+ * known (float32 when none is), spelled as TVM prints it ("1e-05f").
+ * ops holds the op's nops operands, ops[self] the one being made. */
+Node *rt_attr_operand(Graph *g, const AttrValue *v, Node *const *ops, int nops, int self);
 const AttrValue *rt_attr_of(Graph *g, const Binding *b, const char *name,
                             const AttrValue *dflt);
 

@@ -79,8 +79,8 @@ void engine_free(Engine *e)
     labels_free(e->labels);
     automaton_free(e->a);
     stats_free(&e->stats);
-    free(e->origin);
-    free(e->once.keys);
+    free(e->forward);
+    free(e->dirty);
     free(e->mark);
     free(e->order);
     free(e);
@@ -126,6 +126,54 @@ uint32_t engine_new_stamp(Engine *e)
         e->stamp = 1;
     }
     return e->stamp;
+}
+
+/* note [partition relabelling]: the first pass labels every node; a
+ * later pass relabels only what the passes before it changed: nodes
+ * created since (ids from *upto on: copies, parameters, functions and
+ * calls) and nodes with an operand whose state changed or that is new (a
+ * user of a replaced root now reads the call).  Every other node has the
+ * same symbol and operand states as when it was labelled, so the same
+ * state; the check rides on the topological sweep.  e->order must hold
+ * the n live nodes in topological order.  Rewrite passes relabel the
+ * same way, and also the nodes they marked dirty: a user of a replaced
+ * root may now read an old node (add(x, 0) => x). */
+void engine_relabel_changed(Engine *e, uint32_t n, uint32_t *upto)
+{
+    uint32_t count = graph_node_count(e->g);
+    uint8_t *changed = xcalloc((size_t)count + 1, 1);
+    for (uint32_t i = 0; i < n; i++) {
+        Node *x = e->order[i];
+        uint32_t id = node_id(x);
+        bool need = id >= *upto || (id < e->ndirty && e->dirty[id]);
+        if (id < e->ndirty)
+            e->dirty[id] = 0;
+        int na = node_is_opaque(x) ? 0 : node_nargs(x);
+        for (int k = 0; k < na && !need; k++)
+            need = changed[node_id(node_arg(x, k))];
+        if (!need)
+            continue;
+        uint32_t old = labels_state(e->labels, x);
+        uint32_t now = labels_node(e->labels, x);
+        changed[id] = id >= *upto || now != old;
+        e->stats.labelled++;
+    }
+    free(changed);
+    *upto = count;
+}
+
+uint32_t engine_rules_best_first(const Engine *e, ActionKind kind, uint32_t *order)
+{
+    uint32_t n = 0;
+    for (uint32_t r = 0; r < e->rs->nrules; r++) {
+        if (e->rs->rules[r].kind != kind)
+            continue;
+        uint32_t j = n++;
+        while (j > 0 && e->rs->rules[order[j - 1]].priority < e->rs->rules[r].priority)
+            order[j] = order[j - 1], j--;
+        order[j] = r;
+    }
+    return n;
 }
 
 /* An exit: the graph's output, or the result of a function. */

@@ -7,8 +7,9 @@
  * failure) is then told in prose: the pattern parts that matched, and a
  * note into the rule file at the part that failed and one into the model
  * at the node that failed it.  A match is then put to the driver's
- * policies (rewrite.c, partition.c): [once], the interior-use rule, the
- * rules tried before it at the node, a partition pass's overlap.
+ * policies (rewrite.c, partition.c): the interior-use rule, a rule whose
+ * pass runs before its own and applies at the node, a partition pass's
+ * overlap.
  */
 #include "engine_explain_impl.h"
 
@@ -291,8 +292,9 @@ static void explain_partition(Explainer *x, uint32_t r, Node *root)
 }
 
 /* Why rule r's match at root would not be applied by graft run's next
- * round (rewrite rules): [once], the interior-use rule, or a rule tried
- * before it at root that applies; for a partition rule, what its pass
+ * round (rewrite rules): the interior-use rule, or a rule whose pass runs
+ * before r's (best first) and applies at root; a [once] rule is refused
+ * at no node, it only sits out the rounds after the first; for a partition rule, what its pass
  * makes of it.  The matcher's pairs are r's match on entry. */
 static void explain_policy(Explainer *x, uint32_t r, Node *root)
 {
@@ -300,11 +302,6 @@ static void explain_policy(Explainer *x, uint32_t r, Node *root)
     const RuleDesc *rule = &e->rs->rules[r];
     if (rule->kind != ACTION_REWRITE) {
         explain_partition(x, r, root);
-        return;
-    }
-    if (rule->once && engine_once_refuses(e, r, root)) {
-        fprintf(x->out, "  not applied: [once]: %s built %s or rewrote it already\n",
-                rule->name, explain_label(x, root, &x->sb));
         return;
     }
     uint32_t npairs;
@@ -327,8 +324,7 @@ static void explain_policy(Explainer *x, uint32_t r, Node *root)
     const uint32_t *cand = automaton_state_rules(e->a, labels_state(e->labels, root), &n);
     for (uint32_t k = 0; k < n && cand[k] != r; k++) {
         const RuleDesc *other = &e->rs->rules[cand[k]];
-        bool once = other->once && engine_once_refuses(e, cand[k], root);
-        if (other->kind != ACTION_REWRITE || once || matcher_try(e->m, cand[k], root) != MATCH_OK)
+        if (other->kind != ACTION_REWRITE || matcher_try(e->m, cand[k], root) != MATCH_OK)
             continue;
         uint32_t np;
         const MatchPair *op = matcher_pairs(e->m, &np);
@@ -339,7 +335,10 @@ static void explain_policy(Explainer *x, uint32_t r, Node *root)
                 explain_label(x, root, &x->sb));
         return;
     }
-    fputs("  applied by graft run's next round\n", x->out);
+    if (rule->once) /* note [rewrite rounds]: a [once] rule sits out later rounds */
+        fputs("  applied by graft run's first round ([once]: that round only)\n", x->out);
+    else
+        fputs("  applied by graft run's next round\n", x->out);
 }
 
 bool explainer_at(Explainer *x, uint32_t r, Node *root)

@@ -6,13 +6,6 @@
 #include "engine.h"
 #include "node_label.h"
 
-/* A set of (node id, rule) pairs: where [once] rules already applied. */
-typedef struct PairSet {
-    uint64_t *keys;  /* (id << 32 | rule) + 1; 0 = empty */
-    size_t cap;      /* power of two */
-    size_t count;    /* used */
-} PairSet;
-
 struct Engine {
     const RuleSet *rs;     /* the rules, borrowed */
     Graph *g;              /* the graph being changed, borrowed */
@@ -22,9 +15,12 @@ struct Engine {
     Labels *labels;        /* states of g's nodes */
     Matcher *m;            /* verifier */
     Stats stats;           /* counters */
-    uint32_t *origin;      /* per node id: 1 + the rule that built it, 0 */
-    size_t norigin;        /* entries allocated in origin */
-    PairSet once;          /* (root, rule) pairs a [once] rule rewrote */
+    Node **forward;        /* per node id: what a rewrite in the current
+                              pass replaced it by, or NULL */
+    size_t nforward;       /* entries allocated in forward */
+    uint8_t *dirty;        /* per node id: to relabel, an operand was
+                              replaced (engine_relabel_changed clears) */
+    size_t ndirty;         /* entries allocated in dirty */
     uint32_t *mark;        /* per node id: visit stamps for walks */
     size_t nmark;          /* entries allocated in mark */
     uint32_t stamp;        /* current stamp */
@@ -60,12 +56,16 @@ bool engine_interior_escape(Engine *e, Node *root, const MatchPair *pairs, uint3
 /* Labels every node (operands first), as engine_matches does. */
 void engine_label_all(Engine *e);
 double engine_now(void);
+/* Relabels the nodes created since *upto and those whose operands' states
+ * changed (note [partition relabelling]); e->order holds the n live nodes
+ * in topological order.  Sets *upto to the node count. */
+void engine_relabel_changed(Engine *e, uint32_t n, uint32_t *upto);
+/* The rules of one kind, best first: priority, then file order; returns
+ * how many were put in order. */
+uint32_t engine_rules_best_first(const Engine *e, ActionKind kind, uint32_t *order);
 
-/* Whether [once] rule r may not apply at root: r built it, or rewrote it
- * before (rewrite.c). */
-bool engine_once_refuses(const Engine *e, uint32_t r, const Node *root);
-
-/* What a partition pass makes of a root (graft explain). */
+/* What a partition pass makes of a root (graft explain); group.c records
+ * it for the watched root. */
 typedef enum PartFate {
     PART_UNTRIED,     /* no candidate: a leaf, or the rule does not match */
     PART_KEPT,        /* a group */
@@ -85,8 +85,10 @@ typedef struct PartVerdict {
 void engine_partition_verdict(Engine *e, uint32_t rule, const Node *root, PartVerdict *v);
 
 /* rewrite_build.c: builds the action of rule r for bindings b, replacing
- * root; new nodes are labelled and stamped with their origin. */
-Node *rewrite_build(Engine *e, const RuleDesc *r, uint32_t ri, const Binding *b,
-                    Node *root);
+ * root; new nodes are labelled. */
+Node *rewrite_build(Engine *e, const RuleDesc *r, const Binding *b, Node *root);
+/* Whether every computed attribute of action x has a value for b (note
+ * [computed attributes] in rewrite_build.c). */
+bool rewrite_computable(const PatExpr *x, const Binding *b);
 
 #endif

@@ -28,6 +28,8 @@ typedef struct Goal {
     Node *node;         /* where */
     bool nobind;        /* a further step of a repeated op: the pattern's
                            slot is already bound at the chain's top */
+    bool tail;          /* no match: records the tail pair of a variadic
+                           pattern (MatchPair) */
     uint32_t next;      /* the goal after this one, or NIL */
 } Goal;
 
@@ -135,14 +137,25 @@ bool matcher_node_has(const Matcher *m, const Node *n, uint32_t item)
 static uint32_t goal(Matcher *m, const PatNode *p, Node *n, bool nobind, uint32_t next)
 {
     xgrow((void **)&m->pool, &m->cpool, m->npool + 1, sizeof *m->pool);
-    m->pool[m->npool] = (Goal){p, n, nobind, next};
+    m->pool[m->npool] = (Goal){p, n, nobind, false, next};
     return (uint32_t)m->npool++;
 }
 
 static void add_pair(Matcher *m, const PatNode *p, Node *n)
 {
     xgrow((void **)&m->pairs, &m->cpairs, m->npairs + 1, sizeof *m->pairs);
-    m->pairs[m->npairs++] = (MatchPair){p, n};
+    m->pairs[m->npairs++] = (MatchPair){p, n, false};
+}
+
+/* After the goals of p's operands: the tail pair, when p is variadic
+ * and leaves operands of n unmatched. */
+static uint32_t tail_goal(Matcher *m, const PatNode *p, Node *n, uint32_t rest)
+{
+    if (!m->rs->items[p->item].variadic || node_nargs(n) <= p->nkids)
+        return rest;
+    uint32_t gi = goal(m, p, n, true, rest);
+    m->pool[gi].tail = true;
+    return gi;
 }
 
 static void bind(Matcher *m, int slot, Node *n, const AttrValue *v)
@@ -339,7 +352,7 @@ static uint32_t take_way(Matcher *m, const PatNode *p, Node *n, int w, uint32_t 
     }
     default: /* PAT_OP, PAT_FNCALL, PAT_TUPLE */
         add_pair(m, p, n);
-        return push_kids(m, p, n, w == 1 ? swapped : NULL, rest);
+        return push_kids(m, p, n, w == 1 ? swapped : NULL, tail_goal(m, p, n, rest));
     }
 }
 
@@ -434,6 +447,12 @@ static bool backtrack(Matcher *m, uint32_t *list)
 static bool step(Matcher *m, uint32_t gi, uint32_t *list)
 {
     Goal g = m->pool[gi];
+    if (g.tail) {
+        add_pair(m, g.pat, g.node);
+        m->pairs[m->npairs - 1].tail = true;
+        *list = g.next;
+        return true;
+    }
     if (!has(m, g.node, g.pat->item)) {
         record(m, MFAIL_ITEM, g.pat, g.node);
         return false;

@@ -32,12 +32,17 @@ typedef enum MatchResult {
     MATCH_BUDGET, /* gave up after the match-steps limit (limit.h) */
 } MatchResult;
 
-/* One pattern node and the graph node it matched. */
+/* One pattern node and the graph node it matched.  Pairs come in the
+ * pattern's pre-order (operands left to right as the pattern writes
+ * them); a variadic op pattern (f(x, ...)) that leaves operands unmatched
+ * adds a second pair with tail set after the pairs of its operands, where
+ * a post-order walk meets those operands (TVM's parameter order). */
 typedef struct MatchPair {
     const PatNode *pat; /* PAT_ANY, PAT_OP, PAT_FNCALL, PAT_TUPLE,
                            PAT_GETITEM, or PAT_STAR for one step of the
                            repeated op */
     Node *node;         /* the graph node */
+    bool tail;          /* the unmatched operands of a variadic pattern */
 } MatchPair;
 
 Matcher *matcher_new(Labels *labels, const Graph *g);

@@ -32,7 +32,7 @@ static bool why(MatchWhy *w, WhyKind kind, const PatNode *p, Node *n, const PatP
 static void passed(MatchWhy *w, const PatNode *p, Node *n)
 {
     if (w->depth < MATCH_WHY_PATH)
-        w->path[w->depth] = (MatchPair){p, n};
+        w->path[w->depth] = (MatchPair){p, n, false};
     w->depth++;
 }
 
@@ -157,7 +157,7 @@ MatchWhy match_why_dom(const Matcher *m, const PatNode *p, Node *n)
     why(&w, WHY_DOM, p, n, NULL);
     w.dom = 2;
     for (Node *x = n; x; x = depth ? stack[--depth] : NULL) {
-        int na = node_kind(x) == NODE_FUNC ? 0 : node_nargs(x);
+        int na = node_is_opaque(x) ? 0 : node_nargs(x);
         xgrow((void **)&stack, &cap, depth + (size_t)na + 1, sizeof *stack);
         for (int i = 0; i < na; i++) {
             Node *o = node_arg(x, i);

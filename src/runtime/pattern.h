@@ -182,7 +182,9 @@ typedef struct PatActAttr {
 struct PatExpr {
     ExprKind kind;              /* what it is */
     double f;                   /* NUM */
-    int64_t i;                  /* BOOL, GETITEM index */
+    int64_t i;                  /* BOOL, GETITEM index; SLOT: 1 for a bound
+                                   attribute value as an operand of a new
+                                   op (note [attribute operands]) */
     const char *s;              /* STR, DTYPE, CALL op, ATTR name */
     const char *text;           /* NUM in actions: the constant's spelling
                                    ("1f", "2i64") */

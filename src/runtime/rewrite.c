@@ -1,71 +1,40 @@
-/* rewrite.c - rewriting to a fixpoint.
+/* rewrite.c - rewriting as TVM's PatternRewriter does.
  *
- * note [rewrite rounds]: a round visits every live node in topological
- * order (operands first), relabels it from its operands' current states
- * and tries the rewrite rules the state offers, best first; the first
- * that matches (pattern, guard, interior-use rule, [once]) is applied:
- * its action is built and replaces the node.  Nodes after it in the order
- * are its users, relabelled when their turn comes, so a chain of rewrites
- * upwards completes in one round; what a rewrite enables below the node
- * waits for the next round.  Garbage made by a rewrite (the old node and
- * what only it used) lies below the node, already visited, and is swept at
- * the end of the round.  Rounds repeat until one changes nothing, or
- * until the bound on rewrites is reached: then the rules that fired in the
- * last round are reported as the ones that keep firing.
+ * note [rewrite rounds] (TVM v0.14 src/relay/ir/dataflow_matcher.cc,
+ * PatternRewriter::Rewrite): the rewrite rules, best first (priority,
+ * then file order), are TVM's callbacks in that order.  A round runs one
+ * pass per rule over the whole graph: the pass makes its groups as
+ * partitioning does (note [groups] in group.h: roots visited from the
+ * outputs towards the inputs, a larger match nearer the output claims its
+ * nodes first, overlapping and leaking matches dropped), then applies
+ * them operands first, as TVM's mutator calls the callback at each group
+ * root in post-order.  Bindings to a node that an earlier group of the
+ * pass replaced read its replacement (TVM hands the callback the
+ * rewritten nodes).  The next rule's pass sees the graph the previous one
+ * left.  Rounds repeat until one changes nothing; a [once] rule takes
+ * part in the first round only (TVM's rewrite_once: a file of [once]
+ * rules makes exactly one round).
+ *
+ * So with hardswish := x * hsig(x) before hardsigmoid := hsig(x), the
+ * hard-swish pass rewrites every x * hsig(x) before the hard-sigmoid pass
+ * runs; and r [once] := r@cast(cast*(nn.dense(_, _))) => nn.relu(r) on
+ * cast(cast(dense)) claims both casts at the outer one and gives
+ * nn.relu(cast(cast(dense))).
+ *
+ * One automaton labelling serves every pass (note [one runtime]): after
+ * a labelling, one sweep sorts the nodes into per-rule candidate lists by
+ * the rules their state offers, so a pass visits only its rule's
+ * candidates, and a pass that finds nothing costs nothing per node.  A
+ * pass that changed the graph leaves the labels stale: the next pass
+ * first relabels what changed (note [partition relabelling] in engine.c)
+ * and sorts again.
  */
-#include "engine_impl.h"
+#include "group.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
-
-/* ---- where [once] rules applied ---- */
-
-static uint64_t pair_key(const Node *n, uint32_t r)
-{
-    return ((uint64_t)node_id(n) << 32 | r) + 1;
-}
-
-static bool once_has(const PairSet *s, uint64_t k)
-{
-    if (!s->cap)
-        return false;
-    for (size_t j = hash_mix(7, k) & (s->cap - 1); s->keys[j]; j = (j + 1) & (s->cap - 1))
-        if (s->keys[j] == k)
-            return true;
-    return false;
-}
-
-static void once_add(PairSet *s, uint64_t k)
-{
-    if ((s->count + 1) * 2 > s->cap) {
-        PairSet old = *s;
-        s->cap = old.cap ? old.cap * 2 : 64;
-        s->keys = xcalloc(s->cap, sizeof *s->keys);
-        s->count = 0;
-        for (size_t i = 0; i < old.cap; i++)
-            if (old.keys[i])
-                once_add(s, old.keys[i]);
-        free(old.keys);
-    }
-    size_t j = hash_mix(7, k) & (s->cap - 1);
-    while (s->keys[j] && s->keys[j] != k)
-        j = (j + 1) & (s->cap - 1);
-    if (!s->keys[j]) {
-        s->keys[j] = k;
-        s->count++;
-    }
-}
-
-/* A [once] rule never applies at a node it built or already rewrote. */
-bool engine_once_refuses(const Engine *e, uint32_t r, const Node *root)
-{
-    uint32_t id = node_id(root);
-    if (id < e->norigin && e->origin[id] == r + 1)
-        return true;
-    return once_has(&e->once, pair_key(root, r));
-}
 
 /* ---- trace ---- */
 
@@ -80,15 +49,94 @@ static void trace(const Engine *e, const RuleDesc *rule, const Node *root, const
     strbuf_free(&sb);
 }
 
-/* ---- one root ---- */
+/* ---- candidates ---- */
 
-/* Counts a failed verification by its reason. */
-static void count_failure(RuleStats *st, MatchResult res)
+/* Per rule, the live nodes whose state offers it, outputs first. */
+typedef struct Cands {
+    uint32_t *start;  /* per rule r: its entries are nodes[start[r] ..
+                         start[r + 1]) */
+    Node **nodes;     /* the lists, one after another */
+    size_t cap;       /* entries allocated in nodes */
+    uint32_t upto;    /* nodes labelled so far (engine_relabel_changed) */
+    bool stale;       /* the graph changed since the lists were made */
+} Cands;
+
+/* Relabels what changed and sorts the live nodes into the lists. */
+static void cands_build(Engine *e, Cands *c)
 {
-    if (res == MATCH_GUARD)
-        st->guard++;
-    else if (res == MATCH_BUDGET)
-        st->budget++;
+    uint32_t nrules = e->rs->nrules;
+    uint32_t n = engine_order(e);
+    engine_relabel_changed(e, n, &c->upto);
+    memset(c->start, 0, ((size_t)nrules + 2) * sizeof *c->start);
+    size_t total = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t nr;
+        const uint32_t *cand =
+            automaton_state_rules(e->a, labels_state(e->labels, e->order[i]), &nr);
+        for (uint32_t k = 0; k < nr; k++)
+            c->start[cand[k] + 2]++;
+        total += nr;
+    }
+    for (uint32_t r = 0; r < nrules; r++) /* start[r + 2]: first of rule r + 1 */
+        c->start[r + 2] += c->start[r + 1];
+    xgrow((void **)&c->nodes, &c->cap, total + 1, sizeof *c->nodes);
+    for (uint32_t i = n; i-- > 0;) { /* outputs first */
+        uint32_t nr;
+        const uint32_t *cand =
+            automaton_state_rules(e->a, labels_state(e->labels, e->order[i]), &nr);
+        for (uint32_t k = 0; k < nr; k++)
+            c->nodes[c->start[cand[k] + 1]++] = e->order[i];
+    }
+    c->stale = false;
+}
+
+/* ---- one pass ---- */
+
+/* Inside a function that partitioning made: TVM's grouper never looks
+ * there. */
+static bool in_partitioned(const Node *n)
+{
+    for (const Node *f = node_scope(n); f; f = node_scope(f))
+        if (node_find_attr(f, "PartitionedFromPattern"))
+            return true;
+    return false;
+}
+
+/* What a node bound at match time stands for now: its replacement when
+ * a group applied earlier in the pass replaced it. */
+static Node *current(const Engine *e, Node *n)
+{
+    while (n && node_id(n) < e->nforward && e->forward[node_id(n)])
+        n = e->forward[node_id(n)];
+    return n;
+}
+
+static void set_forward(Engine *e, const Node *from, Node *to)
+{
+    size_t old = e->nforward;
+    if (node_id(from) >= old) {
+        xgrow((void **)&e->forward, &e->nforward, (size_t)node_id(from) + 1,
+              sizeof *e->forward);
+        memset(e->forward + old, 0, (e->nforward - old) * sizeof *e->forward);
+    }
+    e->forward[node_id(from)] = to;
+}
+
+/* Marks the users of root for relabelling before they read its
+ * replacement, which may be an old node whose state did not change
+ * (add(x, 0) => x).  Only these: the replacement's own users can be
+ * many (every x of a chain of such rewrites). */
+static void mark_users(Engine *e, const Node *root)
+{
+    for (const Use *u = node_first_use(root); u; u = use_next(u)) {
+        uint32_t id = node_id(use_user(u));
+        size_t old = e->ndirty;
+        if (id >= old) {
+            xgrow((void **)&e->dirty, &e->ndirty, (size_t)id + 1, sizeof *e->dirty);
+            memset(e->dirty + old, 0, e->ndirty - old);
+        }
+        e->dirty[id] = 1;
+    }
 }
 
 /* A slot of a node the action made that reads the matched root. */
@@ -119,94 +167,115 @@ static void replace_root(Graph *g, Node *root, Node *by, uint32_t first_new)
     free(keep);
 }
 
-/* Verifies rule r at root and, when every policy allows, rewrites. */
-static bool try_rule(Engine *e, uint32_t r, Node *root)
+/* Applies one group of rule r: builds the action from the bindings as
+ * they read now and replaces the root; false when the action gives the
+ * root back. */
+static bool apply_group(Engine *e, uint32_t r, Group *gr)
 {
     const RuleDesc *rule = &e->rs->rules[r];
-    RuleStats *st = &e->stats.rules[r];
-    st->tried++;
-    MatchResult res = matcher_try(e->m, r, root);
-    if (res != MATCH_OK) {
-        count_failure(st, res);
+    for (int s = 0; s < rule->nslots; s++)
+        gr->bind[s].node = current(e, gr->bind[s].node);
+    Node *root = gr->root;
+    if (rule->action && !rewrite_computable(rule->action, gr->bind)) {
+        e->stats.rules[r].guard++; /* a computed attribute without a value */
         return false;
     }
-    st->matched++;
-    uint32_t npairs;
-    const MatchPair *pairs = matcher_pairs(e->m, &npairs);
-    if (rule->once && engine_once_refuses(e, r, root)) {
-        st->once++;
-        engine_refusal(e, r, "once", root, NULL, NULL, NULL);
-        return false;
-    }
-    Node *interior, *user;
-    if (engine_interior_escape(e, root, pairs, npairs, &interior, &user)) {
-        st->interior++;
-        engine_refusal(e, r, "interior-use", root, interior, "is used outside by", user);
-        return false;
-    }
+    double t0 = engine_now();
     uint32_t first_new = graph_node_count(e->g);
-    Node *by = rewrite_build(e, rule, r, matcher_bindings(e->m), root);
+    Node *by = rewrite_build(e, rule, gr->bind, root);
+    e->stats.rules[r].seconds += engine_now() - t0;
     if (by == root)
         return false;
+    mark_users(e, root);
     replace_root(e->g, root, by, first_new);
-    if (rule->once)
-        once_add(&e->once, pair_key(root, r));
+    set_forward(e, root, by);
     if (e->opts.trace)
         trace(e, rule, root, by);
-    st->applied++;
+    e->stats.rules[r].applied++;
     e->stats.rewrites++;
     return true;
 }
 
-/* Tries the rewrite rules the root's state offers, best first; returns
- * the rule applied, or UINT32_MAX. */
-static uint32_t rewrite_root(Engine *e, Node *root)
+/* Copies the matcher's bindings of the match just kept. */
+static Binding *save_bindings(const Engine *e, uint32_t r)
 {
-    uint32_t n;
-    const uint32_t *cand = automaton_state_rules(e->a, labels_state(e->labels, root), &n);
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t r = cand[k];
-        if (e->rs->rules[r].kind != ACTION_REWRITE)
+    int n = e->rs->rules[r].nslots;
+    Binding *b = xmalloc(((size_t)n + 1) * sizeof *b);
+    memcpy(b, matcher_bindings(e->m), (size_t)n * sizeof *b);
+    return b;
+}
+
+/* Whether another rewrite may be applied: at most limit + 1 (the one
+ * that reports the bound), and no more than EngineOptions.stop_after. */
+static bool room(const Engine *e, uint64_t limit)
+{
+    return e->stats.rewrites <= limit &&
+           (!e->opts.stop_after || e->stats.rewrites < e->opts.stop_after);
+}
+
+/* One pass of rule r (note [rewrite rounds]); returns the rewrites done.
+ * Stops applying once total rewrites exceed limit. */
+static uint64_t rewrite_pass(Engine *e, Grouper *gp, Cands *c, uint32_t r, uint64_t limit)
+{
+    if (c->stale)
+        cands_build(e, c);
+    grouper_begin(gp, r);
+    Group *groups = NULL;
+    size_t ngroups = 0, cap = 0;
+    for (uint32_t i = c->start[r]; i < c->start[r + 1]; i++) {
+        Node *x = c->nodes[i];
+        Group gr;
+        if (grouper_claimed(gp, x) || in_partitioned(x) || !grouper_try(gp, x, true, &gr))
             continue;
-        double t0 = engine_now();
-        bool done = try_rule(e, r, root);
-        e->stats.rules[r].seconds += engine_now() - t0;
-        if (done)
-            return r;
+        gr.bind = save_bindings(e, r);
+        xgrow((void **)&groups, &cap, ngroups + 1, sizeof *groups);
+        groups[ngroups++] = gr;
     }
-    return UINT32_MAX;
+    uint64_t applied = 0;
+    for (size_t k = ngroups; k-- > 0;) { /* operands first */
+        if (room(e, limit) && apply_group(e, r, &groups[k]))
+            applied++;
+    }
+    for (size_t k = 0; k < ngroups; k++) {
+        set_forward(e, groups[k].root, NULL);
+        group_free(&groups[k]);
+    }
+    free(groups);
+    if (applied) {
+        graph_remove_dead(e->g);
+        c->stale = true;
+    }
+    return applied;
 }
 
 /* ---- rounds ---- */
 
-static bool has_rewrite_rules(const RuleSet *rs)
+/* One round (note [rewrite rounds]): a pass per rule in order, [once]
+ * rules in the first round only; fired counts per rule. */
+static uint64_t rewrite_round(Engine *e, Grouper *gp, Cands *c, const uint32_t *order,
+                              uint32_t n, uint64_t *fired, uint64_t limit)
 {
-    for (uint32_t i = 0; i < rs->nrules; i++)
-        if (rs->rules[i].kind == ACTION_REWRITE)
-            return true;
-    return false;
-}
-
-/* One round (note [rewrite rounds]); fired counts per rule.  Stops early
- * once total rewrites exceed limit. */
-static uint64_t rewrite_round(Engine *e, uint64_t *fired, uint64_t limit)
-{
-    uint32_t n = engine_order(e);
     uint64_t applied = 0;
-    uint64_t stop = e->opts.stop_after ? e->opts.stop_after : UINT64_MAX;
-    for (uint32_t i = 0; i < n && e->stats.rewrites <= limit && e->stats.rewrites < stop; i++) {
-        Node *x = e->order[i];
-        labels_node(e->labels, x);
-        e->stats.labelled++;
-        uint32_t r = rewrite_root(e, x);
-        if (r != UINT32_MAX) {
-            fired[r]++;
-            applied++;
-        }
+    bool first = e->stats.rounds == 0;
+    for (uint32_t k = 0; k < n && room(e, limit); k++) {
+        uint32_t r = order[k];
+        if (e->rs->rules[r].once && !first)
+            continue;
+        uint64_t a = rewrite_pass(e, gp, c, r, limit);
+        fired[r] += a;
+        applied += a;
     }
-    graph_remove_dead(e->g);
     e->stats.rounds++;
     return applied;
+}
+
+/* Whether a round after the first has a rule to run. */
+static bool has_repeating_rules(const RuleSet *rs, const uint32_t *order, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++)
+        if (!rs->rules[order[k]].once)
+            return true;
+    return false;
 }
 
 /* bound says what ran out, "1040 rewrites" or "12 rounds (...)", and
@@ -237,39 +306,48 @@ static uint64_t default_limit(Engine *e)
     return 10 * (uint64_t)engine_order(e) + 1000;
 }
 
-/* note [rewrite work bound]: every round labels the whole graph, so a
- * rule set that never stops but fires only a few times a round would take
- * (rewrite bound) rounds of (graph size) labellings each: quadratic in the
- * model (a 100,000-node chain with one ever-growing constant ran for
- * minutes; found by fuzz/fuzz_pipeline).  Rewriting therefore also stops
- * after round-factor * (1 + rewrite bound / nodes) rounds (limit.h, 16
- * by default), which keeps the work near round-factor * (nodes + rewrite
- * bound)
- * labellings, proportional to the input.  On small graphs the rewrite bound
- * is reached first (every round but the last rewrites something); a rule
- * set that terminates needs far fewer rounds (a round rewrites every
- * match). */
+/* note [rewrite work bound]: a pass that changed the graph makes the next
+ * one relabel and sort the graph, so a rule set that never stops but
+ * fires only a few times a round would take (rewrite bound) rounds of
+ * (graph size) work each: quadratic in the model (a 100,000-node chain
+ * with one ever-growing constant ran for minutes; found by
+ * fuzz/fuzz_pipeline).  Rewriting therefore also stops after
+ * round-factor * (1 + rewrite bound / nodes) rounds (limit.h, 16 by
+ * default), which keeps the work near round-factor * (nodes + rewrite
+ * bound) sweeps per rule that fires, proportional to the input.  On small
+ * graphs the rewrite bound is reached first (every round but the last
+ * rewrites something); a rule set that terminates needs far fewer rounds
+ * (a pass rewrites every match). */
 bool engine_rewrite(Engine *e, Diag *d)
 {
-    if (!has_rewrite_rules(e->rs))
+    uint32_t *order = xmalloc((e->rs->nrules + 1) * sizeof *order);
+    uint32_t nrw = engine_rules_best_first(e, ACTION_REWRITE, order);
+    if (nrw == 0) {
+        free(order);
         return true;
+    }
     uint64_t limit = e->opts.max_rewrites  ? e->opts.max_rewrites
                      : e->limits->rewrites ? e->limits->rewrites
                                            : default_limit(e);
     uint64_t nodes = engine_order(e) ? engine_order(e) : 1;
     uint64_t max_rounds = mul_sat(e->limits->round_factor, 1 + limit / nodes);
     uint64_t *fired = xcalloc(e->rs->nrules + 1, sizeof *fired);
-    bool ok = true;
+    Cands c = {.start = xmalloc(((size_t)e->rs->nrules + 2) * sizeof *c.start),
+               .stale = true};
+    Grouper gp;
+    grouper_init(&gp, e);
+    bool repeat = has_repeating_rules(e->rs, order, nrw), ok = true;
     for (;;) {
         memset(fired, 0, (e->rs->nrules + 1) * sizeof *fired);
-        if (rewrite_round(e, fired, limit) == 0)
-            break;
+        uint64_t applied = rewrite_round(e, &gp, &c, order, nrw, fired, limit);
         if (e->opts.stop_after && e->stats.rewrites >= e->opts.stop_after)
-            break;
+            break; /* graft verify, run --verify: the first stop_after rewrites */
         char bound[96];
         const char *which = "rewrites";
         if (e->stats.rewrites > limit)
             snprintf(bound, sizeof bound, "%llu rewrites", (unsigned long long)limit);
+        else if (applied == 0 || !repeat)
+            break;
         else if (e->stats.rounds >= max_rounds) {
             snprintf(bound, sizeof bound, "%llu rounds (%llu * (1 + rewrite bound / nodes))",
                      (unsigned long long)e->stats.rounds,
@@ -281,6 +359,10 @@ bool engine_rewrite(Engine *e, Diag *d)
         ok = false;
         break;
     }
+    grouper_free(&gp);
+    free(c.start);
+    free(c.nodes);
     free(fired);
+    free(order);
     return ok;
 }

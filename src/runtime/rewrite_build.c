@@ -5,6 +5,7 @@
  * points into a rule set.
  */
 #include "engine_impl.h"
+#include "emit_c_rt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,23 @@ static const AttrValue *const_value(Graph *g, const Node *n)
     v->f = node_const_value(n);
     v->i = (int64_t)v->f;
     return v;
+}
+
+/* note [computed attributes]: name=EXPR where EXPR computes a number from
+ * the bindings (units=shape(w)[0], axis=(rank(x) - 1)) is evaluated as a
+ * guard is: an int when the value is integral, else a float.  When the
+ * bindings cannot give the value (no type known), the rewrite does not
+ * happen (rewrite_computable), as when a guard is false. */
+static const AttrValue *computed_value(Graph *g, const PatExpr *x, const Binding *b)
+{
+    GuardVal v = guard_value(x, b);
+    if (v.kind != GV_NUM)
+        return NULL;
+    bool integral = v.f == (double)(int64_t)v.f;
+    AttrValue *a = graph_new_attr_value(g, integral ? ATTR_INT : ATTR_FLOAT);
+    a->f = v.f;
+    a->i = (int64_t)v.f;
+    return a;
 }
 
 /* The value of name=EXPR in a new op call, or NULL when the expression has
@@ -43,6 +61,8 @@ static const AttrValue *attr_value(Graph *g, const PatExpr *x, const Binding *b)
         v = v ? v : x->attr;
         return v ? graph_copy_attr_value(g, v) : NULL;
     }
+    case EXPR_ARITH: case EXPR_GETITEM: case EXPR_RANK: case EXPR_USERS: case EXPR_VALUE:
+        return computed_value(g, x, b);
     default:
         return x->attr ? graph_copy_attr_value(g, x->attr) : NULL;
     }
@@ -89,11 +109,24 @@ static Attr *call_attrs(Graph *g, const PatExpr *x, const Binding *b, int *n)
 
 static Node *build(Graph *g, const PatExpr *x, const Binding *b);
 
+/* An operand that is a bound attribute value (note [attribute operands]
+ * in emit_c_rt.h). */
+static bool attr_operand(const PatExpr *x)
+{
+    return x->kind == EXPR_SLOT && x->i == 1;
+}
+
+/* The operands of x: the others first, then constants made of bound
+ * attribute values, which take their dtype from the others. */
 static Node **build_kids(Graph *g, const PatExpr *x, const Binding *b)
 {
-    Node **kids = xmalloc(((size_t)x->nkids + 1) * sizeof *kids);
+    Node **kids = xcalloc((size_t)x->nkids + 1, sizeof *kids);
     for (int i = 0; i < x->nkids; i++)
-        kids[i] = build(g, x->kids[i], b);
+        if (!attr_operand(x->kids[i]))
+            kids[i] = build(g, x->kids[i], b);
+    for (int i = 0; i < x->nkids; i++)
+        if (attr_operand(x->kids[i]))
+            kids[i] = rt_attr_operand(g, b[x->kids[i]->slot].attr, kids, x->nkids, i);
     return kids;
 }
 
@@ -126,18 +159,30 @@ static Node *build(Graph *g, const PatExpr *x, const Binding *b)
     return n;
 }
 
+static bool is_computed(const PatExpr *v)
+{
+    return v->kind == EXPR_ARITH || v->kind == EXPR_GETITEM || v->kind == EXPR_RANK ||
+           v->kind == EXPR_USERS || v->kind == EXPR_VALUE;
+}
+
+bool rewrite_computable(const PatExpr *x, const Binding *b)
+{
+    for (int i = 0; i < x->nattrs; i++)
+        if (x->attrs[i].src == ASRC_EXPR && is_computed(x->attrs[i].value) &&
+            guard_value(x->attrs[i].value, b).kind != GV_NUM)
+            return false;
+    for (int i = 0; i < x->nkids; i++)
+        if (!rewrite_computable(x->kids[i], b))
+            return false;
+    return true;
+}
+
 /* Labels the nodes an action made (ids from first on: made operands
- * first, so id order is bottom-up) and records which rule made them. */
-static void adopt_new(Engine *e, uint32_t ri, uint32_t first)
+ * first, so id order is bottom-up). */
+static void adopt_new(Engine *e, uint32_t first)
 {
     uint32_t count = graph_node_count(e->g);
-    if (count > e->norigin) {
-        size_t old = e->norigin;
-        xgrow((void **)&e->origin, &e->norigin, count, sizeof *e->origin);
-        memset(e->origin + old, 0, (e->norigin - old) * sizeof *e->origin);
-    }
     for (uint32_t id = first; id < count; id++) {
-        e->origin[id] = ri + 1;
         labels_node(e->labels, graph_node(e->g, id));
         e->stats.labelled++;
     }
@@ -150,13 +195,13 @@ static void adopt_new(Engine *e, uint32_t ri, uint32_t first)
  * its own.  An action that builds an ill-typed node leaves that node's
  * type unknown: the rule, not the model, is at fault, and the model still
  * prints. */
-Node *rewrite_build(Engine *e, const RuleDesc *r, uint32_t ri, const Binding *b, Node *root)
+Node *rewrite_build(Engine *e, const RuleDesc *r, const Binding *b, Node *root)
 {
     uint32_t first = graph_node_count(e->g);
     Node *by = r->build_fn ? r->build_fn(e->g, b, root) : build(e->g, r->action, b);
     type_infer_edit(e->g, first);
     if (node_id(by) >= first && !node_type(by) && node_type(root))
         graph_set_type(e->g, by, node_type(root));
-    adopt_new(e, ri, first);
+    adopt_new(e, first);
     return by;
 }

@@ -23,9 +23,8 @@ void stats_free(Stats *s)
 /* "interior-use 2, overlap 1" or "-". */
 static void reasons(const RuleStats *r, char *buf, size_t size)
 {
-    static const char *const names[] = {"guard", "interior-use", "overlap", "once",
-                                        "budget"};
-    uint64_t counts[] = {r->guard, r->interior, r->overlap, r->once, r->budget};
+    static const char *const names[] = {"guard", "interior-use", "overlap", "budget"};
+    uint64_t counts[] = {r->guard, r->interior, r->overlap, r->budget};
     size_t len = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < ARRAY_LEN(counts) && len < size; i++)
@@ -54,7 +53,7 @@ void stats_print(const Stats *s, const RuleSet *rs, FILE *out, bool times)
         const RuleStats *r = &s->rules[i];
         char why[256];
         reasons(r, why, sizeof why);
-        uint64_t refused = r->guard + r->interior + r->overlap + r->once + r->budget;
+        uint64_t refused = r->guard + r->interior + r->overlap + r->budget;
         fprintf(out, "%-*s %8llu %8llu %8llu %8llu  %s", w, rs->rules[i].name,
                 (unsigned long long)r->tried, (unsigned long long)r->matched,
                 (unsigned long long)r->applied, (unsigned long long)refused, why);

@@ -22,8 +22,6 @@ typedef struct RuleStats {
     uint64_t interior; /* dropped: an interior node used outside the match
                           and not post-dominated by its root */
     uint64_t overlap;  /* dropped: overlaps an earlier group */
-    uint64_t once;     /* refused: a [once] rule at a node it made or
-                          already rewrote */
     uint64_t budget;   /* gave up: search too long */
     double seconds;    /* time verifying and applying */
 } RuleStats;

@@ -10,105 +10,105 @@
 /* ---- node tests, one per distinct test (pattern.h) ---- */
 
 static const PatPred preds[] = {
-    /* 0: fold_conv2d_bn (stdpatterns/fold_bn.graft:36) */
+    /* 0: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) */
     {.kind = PRED_ATTR, .s = "data_layout", .op = "nn.conv2d", .key = "\"NCHW\"",
             .dflt = "\"NCHW\""},
-    /* 1: fold_conv2d_bn (stdpatterns/fold_bn.graft:36) */
+    /* 1: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) */
     {.kind = PRED_ATTR, .s = "kernel_layout", .op = "nn.conv2d", .key = "\"OIHW\"",
             .dflt = "\"OIHW\""},
-    /* 2: fold_conv2d_bn (stdpatterns/fold_bn.graft:36) and 1 more rule */
+    /* 2: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) and 1 more rule */
     {.kind = PRED_ATTR, .s = "out_layout", .op = "nn.conv2d", .key = "\"\"", .dflt = "\"\""},
-    /* 3: fold_conv2d_bn (stdpatterns/fold_bn.graft:36) and 1 more rule */
+    /* 3: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) and 1 more rule */
     {.kind = PRED_ATTR, .s = "axis", .op = "nn.batch_norm", .key = "1", .dflt = "1"},
-    /* 4: fold_conv2d_bn (stdpatterns/fold_bn.graft:36) and 2 more rules */
+    /* 4: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) and 2 more rules */
     {.kind = PRED_ATTR, .s = "center", .op = "nn.batch_norm", .key = "1", .dflt = "1"},
-    /* 5: fold_conv2d_bn (stdpatterns/fold_bn.graft:36) and 2 more rules */
+    /* 5: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) and 2 more rules */
     {.kind = PRED_ATTR, .s = "scale", .op = "nn.batch_norm", .key = "1", .dflt = "1"},
-    /* 6: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:47) */
+    /* 6: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:39) */
     {.kind = PRED_ATTR, .s = "data_layout", .op = "nn.conv2d", .key = "\"NHWC\"",
             .dflt = "\"NCHW\""},
-    /* 7: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:47) */
+    /* 7: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:39) */
     {.kind = PRED_ATTR, .s = "kernel_layout", .op = "nn.conv2d", .key = "\"HWIO\"",
             .dflt = "\"OIHW\""},
-    /* 8: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:47) */
+    /* 8: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:39) */
     {.kind = PRED_ATTR, .s = "axis", .op = "nn.batch_norm", .key = "3", .dflt = "1"},
 };
 
 /* ---- attribute tests as C, for the labeller (RuleSet.attr_fns) ---- */
 
 /* test 0: nn.conv2d's data_layout is "NCHW" (default "NCHW"), in fold_conv2d_bn
- * (stdpatterns/fold_bn.graft:36) */
+ * (stdpatterns/fold_bn.graft:30) */
 static bool attr_test0(const AttrValue *v)
 {
     return v ? rt_attr_is_str(v, "NCHW") : true;
 }
 
 /* test 1: nn.conv2d's kernel_layout is "OIHW" (default "OIHW"), in fold_conv2d_bn
- * (stdpatterns/fold_bn.graft:36) */
+ * (stdpatterns/fold_bn.graft:30) */
 static bool attr_test1(const AttrValue *v)
 {
     return v ? rt_attr_is_str(v, "OIHW") : true;
 }
 
 /* test 2: nn.conv2d's out_layout is "" (default ""), in fold_conv2d_bn
- * (stdpatterns/fold_bn.graft:36) and 1 more rule */
+ * (stdpatterns/fold_bn.graft:30) and 1 more rule */
 static bool attr_test2(const AttrValue *v)
 {
     return v ? rt_attr_is_str(v, "") : true;
 }
 
-/* test 3: nn.batch_norm's axis is 1 (default 1), in fold_conv2d_bn (stdpatterns/fold_bn.graft:36)
+/* test 3: nn.batch_norm's axis is 1 (default 1), in fold_conv2d_bn (stdpatterns/fold_bn.graft:30)
  * and 1 more rule */
 static bool attr_test3(const AttrValue *v)
 {
     return v ? rt_attr_is_num(v, 1.0) : true;
 }
 
-/* test 4: nn.batch_norm's center is 1 (default 1), in fold_conv2d_bn (stdpatterns/fold_bn.graft:36)
+/* test 4: nn.batch_norm's center is 1 (default 1), in fold_conv2d_bn (stdpatterns/fold_bn.graft:30)
  * and 2 more rules: as attr_test3 */
 
-/* test 5: nn.batch_norm's scale is 1 (default 1), in fold_conv2d_bn (stdpatterns/fold_bn.graft:36)
+/* test 5: nn.batch_norm's scale is 1 (default 1), in fold_conv2d_bn (stdpatterns/fold_bn.graft:30)
  * and 2 more rules: as attr_test3 */
 
 /* test 6: nn.conv2d's data_layout is "NHWC" (default "NCHW"), in fold_conv2d_nhwc_bn
- * (stdpatterns/fold_bn.graft:47) */
+ * (stdpatterns/fold_bn.graft:39) */
 static bool attr_test6(const AttrValue *v)
 {
     return v ? rt_attr_is_str(v, "NHWC") : false;
 }
 
 /* test 7: nn.conv2d's kernel_layout is "HWIO" (default "OIHW"), in fold_conv2d_nhwc_bn
- * (stdpatterns/fold_bn.graft:47) */
+ * (stdpatterns/fold_bn.graft:39) */
 static bool attr_test7(const AttrValue *v)
 {
     return v ? rt_attr_is_str(v, "HWIO") : false;
 }
 
 /* test 8: nn.batch_norm's axis is 3 (default 1), in fold_conv2d_nhwc_bn
- * (stdpatterns/fold_bn.graft:47) */
+ * (stdpatterns/fold_bn.graft:39) */
 static bool attr_test8(const AttrValue *v)
 {
     return v ? rt_attr_is_num(v, 3.0) : false;
 }
 
 static const RuleAttrTestFn attr_tests[] = {
-    /* 0: fold_conv2d_bn (stdpatterns/fold_bn.graft:36) */
+    /* 0: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) */
     attr_test0,
-    /* 1: fold_conv2d_bn (stdpatterns/fold_bn.graft:36) */
+    /* 1: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) */
     attr_test1,
-    /* 2: fold_conv2d_bn (stdpatterns/fold_bn.graft:36) and 1 more rule */
+    /* 2: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) and 1 more rule */
     attr_test2,
-    /* 3: fold_conv2d_bn (stdpatterns/fold_bn.graft:36) and 1 more rule */
+    /* 3: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) and 1 more rule */
     attr_test3,
-    /* 4: fold_conv2d_bn (stdpatterns/fold_bn.graft:36) and 2 more rules */
+    /* 4: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) and 2 more rules */
     attr_test3,
-    /* 5: fold_conv2d_bn (stdpatterns/fold_bn.graft:36) and 2 more rules */
+    /* 5: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) and 2 more rules */
     attr_test3,
-    /* 6: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:47) */
+    /* 6: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:39) */
     attr_test6,
-    /* 7: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:47) */
+    /* 7: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:39) */
     attr_test7,
-    /* 8: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:47) */
+    /* 8: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:39) */
     attr_test8,
 };
 
@@ -126,65 +126,63 @@ static const uint32_t ids_5[] = {5};
 static const uint32_t ids_7_0_0_0_0[] = {7, 0, 0, 0, 0};
 static const uint32_t ids_8[] = {8};
 static const PatItem items[] = {
-    /* 0: fold_conv2d_bn (stdpatterns/fold_bn.graft:36) and 2 more rules */
+    /* 0: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) and 2 more rules */
     {.kind = PITEM_ANY},
-    /* 1: fold_conv2d_bn (stdpatterns/fold_bn.graft:36) */
+    /* 1: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) */
     {.kind = PITEM_OP, .op = "nn.conv2d", .npreds = 3, .preds = ids_0_1_2, .nargs = 2,
             .args = ids_0_0},
-    /* 2: fold_conv2d_bn (stdpatterns/fold_bn.graft:36) */
+    /* 2: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) */
     {.kind = PITEM_OP, .op = "nn.batch_norm", .npreds = 3, .preds = ids_3_4_5, .nargs = 5,
             .args = ids_1_0_0_0_0},
-    /* 3: fold_conv2d_bn (stdpatterns/fold_bn.graft:36) */
+    /* 3: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) */
     {.kind = PITEM_GETITEM, .nargs = 1, .args = ids_2},
-    /* 4: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:47) */
+    /* 4: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:39) */
     {.kind = PITEM_OP, .op = "nn.conv2d", .npreds = 3, .preds = ids_2_6_7, .nargs = 2,
             .args = ids_0_0},
-    /* 5: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:47) */
+    /* 5: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:39) */
     {.kind = PITEM_OP, .op = "nn.batch_norm", .npreds = 3, .preds = ids_4_5_8, .nargs = 5,
             .args = ids_4_0_0_0_0},
-    /* 6: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:47) */
+    /* 6: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:39) */
     {.kind = PITEM_GETITEM, .nargs = 1, .args = ids_5},
-    /* 7: fold_dense_bn (stdpatterns/fold_bn.graft:58) */
+    /* 7: fold_dense_bn (stdpatterns/fold_bn.graft:47) */
     {.kind = PITEM_OP, .op = "nn.dense", .nargs = 2, .args = ids_0_0},
-    /* 8: fold_dense_bn (stdpatterns/fold_bn.graft:58) */
+    /* 8: fold_dense_bn (stdpatterns/fold_bn.graft:47) */
     {.kind = PITEM_OP, .op = "nn.batch_norm", .npreds = 3, .preds = ids_3_4_5, .nargs = 5,
             .args = ids_7_0_0_0_0},
-    /* 9: fold_dense_bn (stdpatterns/fold_bn.graft:58) */
+    /* 9: fold_dense_bn (stdpatterns/fold_bn.graft:47) */
     {.kind = PITEM_GETITEM, .nargs = 1, .args = ids_8},
 };
 
-/* ---- rule fold_conv2d_bn (stdpatterns/fold_bn.graft:36) ----
+/* ---- rule fold_conv2d_bn (stdpatterns/fold_bn.graft:30) ----
 
 fold_conv2d_bn := nn.batch_norm(c@nn.conv2d(x, w, data_layout="NCHW", kernel_layout="OIHW",
                                             out_layout=""),
                                 gamma, beta, mean, var,
                                 axis=1, epsilon=e, center=True, scale=True)[0]
     where users(c) == 1
-    => nn.bias_add(nn.conv2d(x, w * expand_dims(nn.batch_norm(ones_like(mean), gamma,
-                                                              zeros_like(beta), zeros_like(mean),
-                                                              var, axis=0, epsilon=e)[0],
-                                                axis=1, num_newaxis=3), **c),
-                   nn.batch_norm(zeros_like(mean), gamma, beta, mean, var, axis=0, epsilon=e)[0])
+    => nn.bias_add(nn.conv2d(x, w * expand_dims(gamma / sqrt(var + e), axis=1, num_newaxis=3),
+                             **c),
+                   beta - mean * (gamma / sqrt(var + e)))
  */
 
 static const char *const slots_c_x_w_gamma_beta_mean_var_e[] = {"c", "x", "w", "gamma", "beta",
         "mean", "var", "e"};
-static const PatNode fold_conv2d_bn_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 1, .line = 36,
-        .col = 45, .last_line = 36, .last_col = 45};
-static const PatNode fold_conv2d_bn_pat1 = {.kind = PAT_ANY, .item = 0, .slot = 2, .line = 36,
-        .col = 48, .last_line = 36, .last_col = 48};
+static const PatNode fold_conv2d_bn_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 1, .line = 30,
+        .col = 45, .last_line = 30, .last_col = 45};
+static const PatNode fold_conv2d_bn_pat1 = {.kind = PAT_ANY, .item = 0, .slot = 2, .line = 30,
+        .col = 48, .last_line = 30, .last_col = 48};
 static const PatNode *const fold_conv2d_bn_pat2_kids[] = {&fold_conv2d_bn_pat0,
         &fold_conv2d_bn_pat1};
 static const PatNode fold_conv2d_bn_pat2 = {.kind = PAT_OP, .item = 1, .slot = 0, .nkids = 2,
-        .kids = fold_conv2d_bn_pat2_kids, .line = 36, .col = 35, .last_line = 37, .last_col = 58};
-static const PatNode fold_conv2d_bn_pat3 = {.kind = PAT_ANY, .item = 0, .slot = 3, .line = 38,
-        .col = 33, .last_line = 38, .last_col = 37};
-static const PatNode fold_conv2d_bn_pat4 = {.kind = PAT_ANY, .item = 0, .slot = 4, .line = 38,
-        .col = 40, .last_line = 38, .last_col = 43};
-static const PatNode fold_conv2d_bn_pat5 = {.kind = PAT_ANY, .item = 0, .slot = 5, .line = 38,
-        .col = 46, .last_line = 38, .last_col = 49};
-static const PatNode fold_conv2d_bn_pat6 = {.kind = PAT_ANY, .item = 0, .slot = 6, .line = 38,
-        .col = 52, .last_line = 38, .last_col = 54};
+        .kids = fold_conv2d_bn_pat2_kids, .line = 30, .col = 35, .last_line = 31, .last_col = 58};
+static const PatNode fold_conv2d_bn_pat3 = {.kind = PAT_ANY, .item = 0, .slot = 3, .line = 32,
+        .col = 33, .last_line = 32, .last_col = 37};
+static const PatNode fold_conv2d_bn_pat4 = {.kind = PAT_ANY, .item = 0, .slot = 4, .line = 32,
+        .col = 40, .last_line = 32, .last_col = 43};
+static const PatNode fold_conv2d_bn_pat5 = {.kind = PAT_ANY, .item = 0, .slot = 5, .line = 32,
+        .col = 46, .last_line = 32, .last_col = 49};
+static const PatNode fold_conv2d_bn_pat6 = {.kind = PAT_ANY, .item = 0, .slot = 6, .line = 32,
+        .col = 52, .last_line = 32, .last_col = 54};
 static const PatNode *const fold_conv2d_bn_pat7_kids[] = {&fold_conv2d_bn_pat2,
         &fold_conv2d_bn_pat3, &fold_conv2d_bn_pat4, &fold_conv2d_bn_pat5, &fold_conv2d_bn_pat6};
 static const AttrValue float_1e_05 = {.kind = ATTR_FLOAT, .f = 1.0000000000000001e-05};
@@ -192,11 +190,11 @@ static const PatAttrBind binds_epsilon[] = {
     {.name = "epsilon", .slot = 7, .dflt = &float_1e_05},
 };
 static const PatNode fold_conv2d_bn_pat7 = {.kind = PAT_OP, .item = 2, .slot = -1, .nkids = 5,
-        .kids = fold_conv2d_bn_pat7_kids, .nbinds = 1, .binds = binds_epsilon, .line = 36,
-        .col = 19, .last_line = 39, .last_col = 75};
+        .kids = fold_conv2d_bn_pat7_kids, .nbinds = 1, .binds = binds_epsilon, .line = 30,
+        .col = 19, .last_line = 33, .last_col = 75};
 static const PatNode *const fold_conv2d_bn_pat8_kids[] = {&fold_conv2d_bn_pat7};
 static const PatNode fold_conv2d_bn_pat8 = {.kind = PAT_GETITEM, .item = 3, .slot = -1, .nkids = 1,
-        .kids = fold_conv2d_bn_pat8_kids, .line = 36, .col = 19, .last_line = 39, .last_col = 78};
+        .kids = fold_conv2d_bn_pat8_kids, .line = 30, .col = 19, .last_line = 33, .last_col = 78};
 
 /* where-clause of fold_conv2d_bn */
 static bool fold_conv2d_bn_guard(const Graph *g, const Binding *b)
@@ -206,15 +204,7 @@ static bool fold_conv2d_bn_guard(const Graph *g, const Binding *b)
     return gv_cmp(CMP_EQ, gv_users(v_c), gv_num(1.0));
 }
 
-static const AttrValue int_0 = {.kind = ATTR_INT};
 static const AttrValue int_1 = {.kind = ATTR_INT, .i = 1, .f = 1.0};
-static const AttrValue bool_true = {.kind = ATTR_BOOL, .i = 1};
-static const PatAttrDecl decls_nn_batch_norm[] = {
-    {.name = "axis", .dflt = &int_1},
-    {.name = "epsilon", .dflt = &float_1e_05},
-    {.name = "center", .dflt = &bool_true},
-    {.name = "scale", .dflt = &bool_true},
-};
 static const AttrValue int_3 = {.kind = ATTR_INT, .i = 3, .f = 3.0};
 static const PatAttrDecl decls_expand_dims[] = {
     {.name = "axis", .dflt = NULL},
@@ -222,6 +212,7 @@ static const PatAttrDecl decls_expand_dims[] = {
 };
 static const AttrValue *const list_items[] = {&int_1, &int_1};
 static const AttrValue list = {.kind = ATTR_LIST, .nitems = 2, .items = list_items};
+static const AttrValue int_0 = {.kind = ATTR_INT};
 static const AttrValue *const list_items_2[] = {&int_0, &int_0};
 static const AttrValue list_2 = {.kind = ATTR_LIST, .nitems = 2, .items = list_items_2};
 static const AttrValue none = {.kind = ATTR_NULL};
@@ -251,44 +242,34 @@ static Node *fold_conv2d_bn_build(Graph *g, const Binding *b, Node *root)
     const Binding *const v_beta = &b[4];
     const Binding *const v_mean = &b[5];
     const Binding *const v_var = &b[6];
-    const Binding *const v_e = &b[7];
     (void)root;
-    Node *n0 = graph_add_call(g, "ones_like", (Node *const[]){v_mean->node}, 1, NULL, 0);
-    Node *n1 = graph_add_call(g, "zeros_like", (Node *const[]){v_beta->node}, 1, NULL, 0);
-    Node *n2 = graph_add_call(g, "zeros_like", (Node *const[]){v_mean->node}, 1, NULL, 0);
+    Node *ops0[] = {v_var->node, NULL};
+    ops0[1] = rt_attr_operand(g, b[7].attr, ops0, 2, 1);
+    Node *n1 = graph_add_call(g, "add", ops0, 2, NULL, 0);
+    Node *n2 = graph_add_call(g, "sqrt", (Node *const[]){n1}, 1, NULL, 0);
+    Node *n3 = graph_add_call(g, "divide", (Node *const[]){v_gamma->node, n2}, 2, NULL, 0);
     RtAttrs attrs0 = {0};
-    rt_attrs_put(&attrs0, "axis", rt_attr_copy(g, &int_0));
-    rt_attrs_put(&attrs0, "epsilon", rt_attr_slot(g, v_e));
-    rt_attrs_canonical(&attrs0, decls_nn_batch_norm, 4);
-    Node *n3 = graph_add_call(g, "nn.batch_norm",
-            (Node *const[]){n0, v_gamma->node, n1, n2, v_var->node}, 5, attrs0.attrs, attrs0.n);
+    rt_attrs_put(&attrs0, "axis", rt_attr_copy(g, &int_1));
+    rt_attrs_put(&attrs0, "num_newaxis", rt_attr_copy(g, &int_3));
+    rt_attrs_canonical(&attrs0, decls_expand_dims, 2);
+    Node *n4 = graph_add_call(g, "expand_dims", (Node *const[]){n3}, 1, attrs0.attrs, attrs0.n);
     rt_attrs_free(&attrs0);
-    Node *n4 = graph_add_getitem(g, n3, 0);
+    Node *n5 = graph_add_call(g, "multiply", (Node *const[]){v_w->node, n4}, 2, NULL, 0);
     RtAttrs attrs1 = {0};
-    rt_attrs_put(&attrs1, "axis", rt_attr_copy(g, &int_1));
-    rt_attrs_put(&attrs1, "num_newaxis", rt_attr_copy(g, &int_3));
-    rt_attrs_canonical(&attrs1, decls_expand_dims, 2);
-    Node *n5 = graph_add_call(g, "expand_dims", (Node *const[]){n4}, 1, attrs1.attrs, attrs1.n);
+    rt_attrs_copy(&attrs1, v_c->node);
+    rt_attrs_canonical(&attrs1, decls_nn_conv2d, 10);
+    Node *n6 = graph_add_call(g, "nn.conv2d", (Node *const[]){v_x->node, n5}, 2, attrs1.attrs,
+            attrs1.n);
     rt_attrs_free(&attrs1);
-    Node *n6 = graph_add_call(g, "multiply", (Node *const[]){v_w->node, n5}, 2, NULL, 0);
-    RtAttrs attrs2 = {0};
-    rt_attrs_copy(&attrs2, v_c->node);
-    rt_attrs_canonical(&attrs2, decls_nn_conv2d, 10);
-    Node *n7 = graph_add_call(g, "nn.conv2d", (Node *const[]){v_x->node, n6}, 2, attrs2.attrs,
-            attrs2.n);
-    rt_attrs_free(&attrs2);
-    Node *n8 = graph_add_call(g, "zeros_like", (Node *const[]){v_mean->node}, 1, NULL, 0);
-    RtAttrs attrs3 = {0};
-    rt_attrs_put(&attrs3, "axis", rt_attr_copy(g, &int_0));
-    rt_attrs_put(&attrs3, "epsilon", rt_attr_slot(g, v_e));
-    rt_attrs_canonical(&attrs3, decls_nn_batch_norm, 4);
-    Node *n9 = graph_add_call(g, "nn.batch_norm",
-            (Node *const[]){n8, v_gamma->node, v_beta->node, v_mean->node, v_var->node}, 5,
-            attrs3.attrs, attrs3.n);
-    rt_attrs_free(&attrs3);
-    Node *n10 = graph_add_getitem(g, n9, 0);
-    Node *n11 = graph_add_call(g, "nn.bias_add", (Node *const[]){n7, n10}, 2, NULL, 0);
-    return n11;
+    Node *ops7[] = {v_var->node, NULL};
+    ops7[1] = rt_attr_operand(g, b[7].attr, ops7, 2, 1);
+    Node *n8 = graph_add_call(g, "add", ops7, 2, NULL, 0);
+    Node *n9 = graph_add_call(g, "sqrt", (Node *const[]){n8}, 1, NULL, 0);
+    Node *n10 = graph_add_call(g, "divide", (Node *const[]){v_gamma->node, n9}, 2, NULL, 0);
+    Node *n11 = graph_add_call(g, "multiply", (Node *const[]){v_mean->node, n10}, 2, NULL, 0);
+    Node *n12 = graph_add_call(g, "subtract", (Node *const[]){v_beta->node, n11}, 2, NULL, 0);
+    Node *n13 = graph_add_call(g, "nn.bias_add", (Node *const[]){n6, n12}, 2, NULL, 0);
+    return n13;
 }
 
 /* where-clause of fold_conv2d_bn, for graft explain */
@@ -300,46 +281,43 @@ static const PatExpr *const fold_conv2d_bn_guard11_kids[] = {&fold_conv2d_bn_gua
 static const PatExpr fold_conv2d_bn_guard11 = {.kind = EXPR_CMP, .slot = -1, .cmp = CMP_EQ,
         .nkids = 2, .kids = fold_conv2d_bn_guard11_kids};
 
-/* ---- rule fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:47) ----
+/* ---- rule fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:39) ----
 
 fold_conv2d_nhwc_bn := nn.batch_norm(c@nn.conv2d(x, w, data_layout="NHWC", kernel_layout="HWIO",
                                                  out_layout=""),
                                      gamma, beta, mean, var, axis=3, epsilon=e, center=True,
                                      scale=True)[0]
     where users(c) == 1
-    => nn.bias_add(nn.conv2d(x, w * nn.batch_norm(ones_like(mean), gamma, zeros_like(beta),
-                                                  zeros_like(mean), var, axis=0, epsilon=e)[0],
-                             **c),
-                   nn.batch_norm(zeros_like(mean), gamma, beta, mean, var, axis=0, epsilon=e)[0],
-                   axis=3)
+    => nn.bias_add(nn.conv2d(x, w * (gamma / sqrt(var + e)), **c),
+                   beta - mean * (gamma / sqrt(var + e)), axis=3)
  */
 
-static const PatNode fold_conv2d_nhwc_bn_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 1, .line = 47,
-        .col = 50, .last_line = 47, .last_col = 50};
-static const PatNode fold_conv2d_nhwc_bn_pat1 = {.kind = PAT_ANY, .item = 0, .slot = 2, .line = 47,
-        .col = 53, .last_line = 47, .last_col = 53};
+static const PatNode fold_conv2d_nhwc_bn_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 1, .line = 39,
+        .col = 50, .last_line = 39, .last_col = 50};
+static const PatNode fold_conv2d_nhwc_bn_pat1 = {.kind = PAT_ANY, .item = 0, .slot = 2, .line = 39,
+        .col = 53, .last_line = 39, .last_col = 53};
 static const PatNode *const fold_conv2d_nhwc_bn_pat2_kids[] = {&fold_conv2d_nhwc_bn_pat0,
         &fold_conv2d_nhwc_bn_pat1};
 static const PatNode fold_conv2d_nhwc_bn_pat2 = {.kind = PAT_OP, .item = 4, .slot = 0, .nkids = 2,
-        .kids = fold_conv2d_nhwc_bn_pat2_kids, .line = 47, .col = 40, .last_line = 48,
+        .kids = fold_conv2d_nhwc_bn_pat2_kids, .line = 39, .col = 40, .last_line = 40,
         .last_col = 63};
-static const PatNode fold_conv2d_nhwc_bn_pat3 = {.kind = PAT_ANY, .item = 0, .slot = 3, .line = 49,
-        .col = 38, .last_line = 49, .last_col = 42};
-static const PatNode fold_conv2d_nhwc_bn_pat4 = {.kind = PAT_ANY, .item = 0, .slot = 4, .line = 49,
-        .col = 45, .last_line = 49, .last_col = 48};
-static const PatNode fold_conv2d_nhwc_bn_pat5 = {.kind = PAT_ANY, .item = 0, .slot = 5, .line = 49,
-        .col = 51, .last_line = 49, .last_col = 54};
-static const PatNode fold_conv2d_nhwc_bn_pat6 = {.kind = PAT_ANY, .item = 0, .slot = 6, .line = 49,
-        .col = 57, .last_line = 49, .last_col = 59};
+static const PatNode fold_conv2d_nhwc_bn_pat3 = {.kind = PAT_ANY, .item = 0, .slot = 3, .line = 41,
+        .col = 38, .last_line = 41, .last_col = 42};
+static const PatNode fold_conv2d_nhwc_bn_pat4 = {.kind = PAT_ANY, .item = 0, .slot = 4, .line = 41,
+        .col = 45, .last_line = 41, .last_col = 48};
+static const PatNode fold_conv2d_nhwc_bn_pat5 = {.kind = PAT_ANY, .item = 0, .slot = 5, .line = 41,
+        .col = 51, .last_line = 41, .last_col = 54};
+static const PatNode fold_conv2d_nhwc_bn_pat6 = {.kind = PAT_ANY, .item = 0, .slot = 6, .line = 41,
+        .col = 57, .last_line = 41, .last_col = 59};
 static const PatNode *const fold_conv2d_nhwc_bn_pat7_kids[] = {&fold_conv2d_nhwc_bn_pat2,
         &fold_conv2d_nhwc_bn_pat3, &fold_conv2d_nhwc_bn_pat4, &fold_conv2d_nhwc_bn_pat5,
         &fold_conv2d_nhwc_bn_pat6};
 static const PatNode fold_conv2d_nhwc_bn_pat7 = {.kind = PAT_OP, .item = 5, .slot = -1, .nkids = 5,
-        .kids = fold_conv2d_nhwc_bn_pat7_kids, .nbinds = 1, .binds = binds_epsilon, .line = 47,
-        .col = 24, .last_line = 50, .last_col = 48};
+        .kids = fold_conv2d_nhwc_bn_pat7_kids, .nbinds = 1, .binds = binds_epsilon, .line = 39,
+        .col = 24, .last_line = 42, .last_col = 48};
 static const PatNode *const fold_conv2d_nhwc_bn_pat8_kids[] = {&fold_conv2d_nhwc_bn_pat7};
 static const PatNode fold_conv2d_nhwc_bn_pat8 = {.kind = PAT_GETITEM, .item = 6, .slot = -1,
-        .nkids = 1, .kids = fold_conv2d_nhwc_bn_pat8_kids, .line = 47, .col = 24, .last_line = 50,
+        .nkids = 1, .kids = fold_conv2d_nhwc_bn_pat8_kids, .line = 39, .col = 24, .last_line = 42,
         .last_col = 51};
 
 /* where-clause of fold_conv2d_nhwc_bn: fold_conv2d_bn_guard, written above */
@@ -358,43 +336,33 @@ static Node *fold_conv2d_nhwc_bn_build(Graph *g, const Binding *b, Node *root)
     const Binding *const v_beta = &b[4];
     const Binding *const v_mean = &b[5];
     const Binding *const v_var = &b[6];
-    const Binding *const v_e = &b[7];
     (void)root;
-    Node *n0 = graph_add_call(g, "ones_like", (Node *const[]){v_mean->node}, 1, NULL, 0);
-    Node *n1 = graph_add_call(g, "zeros_like", (Node *const[]){v_beta->node}, 1, NULL, 0);
-    Node *n2 = graph_add_call(g, "zeros_like", (Node *const[]){v_mean->node}, 1, NULL, 0);
+    Node *ops0[] = {v_var->node, NULL};
+    ops0[1] = rt_attr_operand(g, b[7].attr, ops0, 2, 1);
+    Node *n1 = graph_add_call(g, "add", ops0, 2, NULL, 0);
+    Node *n2 = graph_add_call(g, "sqrt", (Node *const[]){n1}, 1, NULL, 0);
+    Node *n3 = graph_add_call(g, "divide", (Node *const[]){v_gamma->node, n2}, 2, NULL, 0);
+    Node *n4 = graph_add_call(g, "multiply", (Node *const[]){v_w->node, n3}, 2, NULL, 0);
     RtAttrs attrs0 = {0};
-    rt_attrs_put(&attrs0, "axis", rt_attr_copy(g, &int_0));
-    rt_attrs_put(&attrs0, "epsilon", rt_attr_slot(g, v_e));
-    rt_attrs_canonical(&attrs0, decls_nn_batch_norm, 4);
-    Node *n3 = graph_add_call(g, "nn.batch_norm",
-            (Node *const[]){n0, v_gamma->node, n1, n2, v_var->node}, 5, attrs0.attrs, attrs0.n);
+    rt_attrs_copy(&attrs0, v_c->node);
+    rt_attrs_canonical(&attrs0, decls_nn_conv2d, 10);
+    Node *n5 = graph_add_call(g, "nn.conv2d", (Node *const[]){v_x->node, n4}, 2, attrs0.attrs,
+            attrs0.n);
     rt_attrs_free(&attrs0);
-    Node *n4 = graph_add_getitem(g, n3, 0);
-    Node *n5 = graph_add_call(g, "multiply", (Node *const[]){v_w->node, n4}, 2, NULL, 0);
+    Node *ops6[] = {v_var->node, NULL};
+    ops6[1] = rt_attr_operand(g, b[7].attr, ops6, 2, 1);
+    Node *n7 = graph_add_call(g, "add", ops6, 2, NULL, 0);
+    Node *n8 = graph_add_call(g, "sqrt", (Node *const[]){n7}, 1, NULL, 0);
+    Node *n9 = graph_add_call(g, "divide", (Node *const[]){v_gamma->node, n8}, 2, NULL, 0);
+    Node *n10 = graph_add_call(g, "multiply", (Node *const[]){v_mean->node, n9}, 2, NULL, 0);
+    Node *n11 = graph_add_call(g, "subtract", (Node *const[]){v_beta->node, n10}, 2, NULL, 0);
     RtAttrs attrs1 = {0};
-    rt_attrs_copy(&attrs1, v_c->node);
-    rt_attrs_canonical(&attrs1, decls_nn_conv2d, 10);
-    Node *n6 = graph_add_call(g, "nn.conv2d", (Node *const[]){v_x->node, n5}, 2, attrs1.attrs,
+    rt_attrs_put(&attrs1, "axis", rt_attr_copy(g, &int_3));
+    rt_attrs_canonical(&attrs1, decls_nn_bias_add, 1);
+    Node *n12 = graph_add_call(g, "nn.bias_add", (Node *const[]){n5, n11}, 2, attrs1.attrs,
             attrs1.n);
     rt_attrs_free(&attrs1);
-    Node *n7 = graph_add_call(g, "zeros_like", (Node *const[]){v_mean->node}, 1, NULL, 0);
-    RtAttrs attrs2 = {0};
-    rt_attrs_put(&attrs2, "axis", rt_attr_copy(g, &int_0));
-    rt_attrs_put(&attrs2, "epsilon", rt_attr_slot(g, v_e));
-    rt_attrs_canonical(&attrs2, decls_nn_batch_norm, 4);
-    Node *n8 = graph_add_call(g, "nn.batch_norm",
-            (Node *const[]){n7, v_gamma->node, v_beta->node, v_mean->node, v_var->node}, 5,
-            attrs2.attrs, attrs2.n);
-    rt_attrs_free(&attrs2);
-    Node *n9 = graph_add_getitem(g, n8, 0);
-    RtAttrs attrs3 = {0};
-    rt_attrs_put(&attrs3, "axis", rt_attr_copy(g, &int_3));
-    rt_attrs_canonical(&attrs3, decls_nn_bias_add, 1);
-    Node *n10 = graph_add_call(g, "nn.bias_add", (Node *const[]){n6, n9}, 2, attrs3.attrs,
-            attrs3.n);
-    rt_attrs_free(&attrs3);
-    return n10;
+    return n12;
 }
 
 /* where-clause of fold_conv2d_nhwc_bn, for graft explain */
@@ -406,43 +374,40 @@ static const PatExpr *const fold_conv2d_nhwc_bn_guard11_kids[] = {&fold_conv2d_n
 static const PatExpr fold_conv2d_nhwc_bn_guard11 = {.kind = EXPR_CMP, .slot = -1, .cmp = CMP_EQ,
         .nkids = 2, .kids = fold_conv2d_nhwc_bn_guard11_kids};
 
-/* ---- rule fold_dense_bn (stdpatterns/fold_bn.graft:58) ----
+/* ---- rule fold_dense_bn (stdpatterns/fold_bn.graft:47) ----
 
 fold_dense_bn := nn.batch_norm(d@nn.dense(x, w), gamma, beta, mean, var, axis=1, epsilon=e,
                                center=True, scale=True)[0]
     where users(d) == 1 && rank(x) == 2
-    => nn.bias_add(nn.dense(x, w * expand_dims(nn.batch_norm(ones_like(mean), gamma,
-                                                             zeros_like(beta), zeros_like(mean),
-                                                             var, axis=0, epsilon=e)[0],
-                                               axis=1), **d),
-                   nn.batch_norm(zeros_like(mean), gamma, beta, mean, var, axis=0, epsilon=e)[0])
+    => nn.bias_add(nn.dense(x, w * expand_dims(gamma / sqrt(var + e), axis=1), **d),
+                   beta - mean * (gamma / sqrt(var + e)))
  */
 
 static const char *const slots_d_x_w_gamma_beta_mean_var_e[] = {"d", "x", "w", "gamma", "beta",
         "mean", "var", "e"};
-static const PatNode fold_dense_bn_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 1, .line = 58,
-        .col = 43, .last_line = 58, .last_col = 43};
-static const PatNode fold_dense_bn_pat1 = {.kind = PAT_ANY, .item = 0, .slot = 2, .line = 58,
-        .col = 46, .last_line = 58, .last_col = 46};
+static const PatNode fold_dense_bn_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 1, .line = 47,
+        .col = 43, .last_line = 47, .last_col = 43};
+static const PatNode fold_dense_bn_pat1 = {.kind = PAT_ANY, .item = 0, .slot = 2, .line = 47,
+        .col = 46, .last_line = 47, .last_col = 46};
 static const PatNode *const fold_dense_bn_pat2_kids[] = {&fold_dense_bn_pat0, &fold_dense_bn_pat1};
 static const PatNode fold_dense_bn_pat2 = {.kind = PAT_OP, .item = 7, .slot = 0, .nkids = 2,
-        .kids = fold_dense_bn_pat2_kids, .line = 58, .col = 34, .last_line = 58, .last_col = 47};
-static const PatNode fold_dense_bn_pat3 = {.kind = PAT_ANY, .item = 0, .slot = 3, .line = 58,
-        .col = 50, .last_line = 58, .last_col = 54};
-static const PatNode fold_dense_bn_pat4 = {.kind = PAT_ANY, .item = 0, .slot = 4, .line = 58,
-        .col = 57, .last_line = 58, .last_col = 60};
-static const PatNode fold_dense_bn_pat5 = {.kind = PAT_ANY, .item = 0, .slot = 5, .line = 58,
-        .col = 63, .last_line = 58, .last_col = 66};
-static const PatNode fold_dense_bn_pat6 = {.kind = PAT_ANY, .item = 0, .slot = 6, .line = 58,
-        .col = 69, .last_line = 58, .last_col = 71};
+        .kids = fold_dense_bn_pat2_kids, .line = 47, .col = 34, .last_line = 47, .last_col = 47};
+static const PatNode fold_dense_bn_pat3 = {.kind = PAT_ANY, .item = 0, .slot = 3, .line = 47,
+        .col = 50, .last_line = 47, .last_col = 54};
+static const PatNode fold_dense_bn_pat4 = {.kind = PAT_ANY, .item = 0, .slot = 4, .line = 47,
+        .col = 57, .last_line = 47, .last_col = 60};
+static const PatNode fold_dense_bn_pat5 = {.kind = PAT_ANY, .item = 0, .slot = 5, .line = 47,
+        .col = 63, .last_line = 47, .last_col = 66};
+static const PatNode fold_dense_bn_pat6 = {.kind = PAT_ANY, .item = 0, .slot = 6, .line = 47,
+        .col = 69, .last_line = 47, .last_col = 71};
 static const PatNode *const fold_dense_bn_pat7_kids[] = {&fold_dense_bn_pat2, &fold_dense_bn_pat3,
         &fold_dense_bn_pat4, &fold_dense_bn_pat5, &fold_dense_bn_pat6};
 static const PatNode fold_dense_bn_pat7 = {.kind = PAT_OP, .item = 8, .slot = -1, .nkids = 5,
-        .kids = fold_dense_bn_pat7_kids, .nbinds = 1, .binds = binds_epsilon, .line = 58, .col = 18,
-        .last_line = 59, .last_col = 55};
+        .kids = fold_dense_bn_pat7_kids, .nbinds = 1, .binds = binds_epsilon, .line = 47, .col = 18,
+        .last_line = 48, .last_col = 55};
 static const PatNode *const fold_dense_bn_pat8_kids[] = {&fold_dense_bn_pat7};
 static const PatNode fold_dense_bn_pat8 = {.kind = PAT_GETITEM, .item = 9, .slot = -1, .nkids = 1,
-        .kids = fold_dense_bn_pat8_kids, .line = 58, .col = 18, .last_line = 59, .last_col = 58};
+        .kids = fold_dense_bn_pat8_kids, .line = 47, .col = 18, .last_line = 48, .last_col = 58};
 
 /* where-clause of fold_dense_bn */
 static bool fold_dense_bn_guard(const Graph *g, const Binding *b)
@@ -469,43 +434,33 @@ static Node *fold_dense_bn_build(Graph *g, const Binding *b, Node *root)
     const Binding *const v_beta = &b[4];
     const Binding *const v_mean = &b[5];
     const Binding *const v_var = &b[6];
-    const Binding *const v_e = &b[7];
     (void)root;
-    Node *n0 = graph_add_call(g, "ones_like", (Node *const[]){v_mean->node}, 1, NULL, 0);
-    Node *n1 = graph_add_call(g, "zeros_like", (Node *const[]){v_beta->node}, 1, NULL, 0);
-    Node *n2 = graph_add_call(g, "zeros_like", (Node *const[]){v_mean->node}, 1, NULL, 0);
+    Node *ops0[] = {v_var->node, NULL};
+    ops0[1] = rt_attr_operand(g, b[7].attr, ops0, 2, 1);
+    Node *n1 = graph_add_call(g, "add", ops0, 2, NULL, 0);
+    Node *n2 = graph_add_call(g, "sqrt", (Node *const[]){n1}, 1, NULL, 0);
+    Node *n3 = graph_add_call(g, "divide", (Node *const[]){v_gamma->node, n2}, 2, NULL, 0);
     RtAttrs attrs0 = {0};
-    rt_attrs_put(&attrs0, "axis", rt_attr_copy(g, &int_0));
-    rt_attrs_put(&attrs0, "epsilon", rt_attr_slot(g, v_e));
-    rt_attrs_canonical(&attrs0, decls_nn_batch_norm, 4);
-    Node *n3 = graph_add_call(g, "nn.batch_norm",
-            (Node *const[]){n0, v_gamma->node, n1, n2, v_var->node}, 5, attrs0.attrs, attrs0.n);
+    rt_attrs_put(&attrs0, "axis", rt_attr_copy(g, &int_1));
+    rt_attrs_canonical(&attrs0, decls_expand_dims, 2);
+    Node *n4 = graph_add_call(g, "expand_dims", (Node *const[]){n3}, 1, attrs0.attrs, attrs0.n);
     rt_attrs_free(&attrs0);
-    Node *n4 = graph_add_getitem(g, n3, 0);
+    Node *n5 = graph_add_call(g, "multiply", (Node *const[]){v_w->node, n4}, 2, NULL, 0);
     RtAttrs attrs1 = {0};
-    rt_attrs_put(&attrs1, "axis", rt_attr_copy(g, &int_1));
-    rt_attrs_canonical(&attrs1, decls_expand_dims, 2);
-    Node *n5 = graph_add_call(g, "expand_dims", (Node *const[]){n4}, 1, attrs1.attrs, attrs1.n);
+    rt_attrs_copy(&attrs1, v_d->node);
+    rt_attrs_canonical(&attrs1, decls_nn_dense, 2);
+    Node *n6 = graph_add_call(g, "nn.dense", (Node *const[]){v_x->node, n5}, 2, attrs1.attrs,
+            attrs1.n);
     rt_attrs_free(&attrs1);
-    Node *n6 = graph_add_call(g, "multiply", (Node *const[]){v_w->node, n5}, 2, NULL, 0);
-    RtAttrs attrs2 = {0};
-    rt_attrs_copy(&attrs2, v_d->node);
-    rt_attrs_canonical(&attrs2, decls_nn_dense, 2);
-    Node *n7 = graph_add_call(g, "nn.dense", (Node *const[]){v_x->node, n6}, 2, attrs2.attrs,
-            attrs2.n);
-    rt_attrs_free(&attrs2);
-    Node *n8 = graph_add_call(g, "zeros_like", (Node *const[]){v_mean->node}, 1, NULL, 0);
-    RtAttrs attrs3 = {0};
-    rt_attrs_put(&attrs3, "axis", rt_attr_copy(g, &int_0));
-    rt_attrs_put(&attrs3, "epsilon", rt_attr_slot(g, v_e));
-    rt_attrs_canonical(&attrs3, decls_nn_batch_norm, 4);
-    Node *n9 = graph_add_call(g, "nn.batch_norm",
-            (Node *const[]){n8, v_gamma->node, v_beta->node, v_mean->node, v_var->node}, 5,
-            attrs3.attrs, attrs3.n);
-    rt_attrs_free(&attrs3);
-    Node *n10 = graph_add_getitem(g, n9, 0);
-    Node *n11 = graph_add_call(g, "nn.bias_add", (Node *const[]){n7, n10}, 2, NULL, 0);
-    return n11;
+    Node *ops7[] = {v_var->node, NULL};
+    ops7[1] = rt_attr_operand(g, b[7].attr, ops7, 2, 1);
+    Node *n8 = graph_add_call(g, "add", ops7, 2, NULL, 0);
+    Node *n9 = graph_add_call(g, "sqrt", (Node *const[]){n8}, 1, NULL, 0);
+    Node *n10 = graph_add_call(g, "divide", (Node *const[]){v_gamma->node, n9}, 2, NULL, 0);
+    Node *n11 = graph_add_call(g, "multiply", (Node *const[]){v_mean->node, n10}, 2, NULL, 0);
+    Node *n12 = graph_add_call(g, "subtract", (Node *const[]){v_beta->node, n11}, 2, NULL, 0);
+    Node *n13 = graph_add_call(g, "nn.bias_add", (Node *const[]){n6, n12}, 2, NULL, 0);
+    return n13;
 }
 
 /* where-clause of fold_dense_bn, for graft explain */
@@ -532,11 +487,11 @@ static const PatExpr fold_dense_bn_guard15 = {.kind = EXPR_AND, .slot = -1, .nki
 /* ---- the rules, in file order ---- */
 
 static const RuleDesc rules[] = {
-    /* fold_conv2d_bn (stdpatterns/fold_bn.graft:36) */
+    /* fold_conv2d_bn (stdpatterns/fold_bn.graft:30) */
     {
         .name = "fold_conv2d_bn",
         .file = "stdpatterns/fold_bn.graft",
-        .line = 36,
+        .line = 30,
         .text =
             "fold_conv2d_bn := nn.batch_norm(c@nn.conv2d(x, w, data_layout=\"NCHW\", "
                     "kernel_layout=\"OIHW\",\n"
@@ -544,15 +499,10 @@ static const RuleDesc rules[] = {
             "                                gamma, beta, mean, var,\n"
             "                                axis=1, epsilon=e, center=True, scale=True)[0]\n"
             "    where users(c) == 1\n"
-            "    => nn.bias_add(nn.conv2d(x, w * expand_dims(nn.batch_norm(ones_like(mean), "
-                    "gamma,\n"
-            "                                                              zeros_like(beta), "
-                    "zeros_like(mean),\n"
-            "                                                              var, axis=0, "
-                    "epsilon=e)[0],\n"
-            "                                                axis=1, num_newaxis=3), **c),\n"
-            "                   nn.batch_norm(zeros_like(mean), gamma, beta, mean, var, axis=0, "
-                    "epsilon=e)[0])",
+            "    => nn.bias_add(nn.conv2d(x, w * expand_dims(gamma / sqrt(var + e), axis=1, "
+                    "num_newaxis=3),\n"
+            "                             **c),\n"
+            "                   beta - mean * (gamma / sqrt(var + e)))",
         .kind = ACTION_REWRITE,
         .priority = 0,
         .once = false,
@@ -566,11 +516,11 @@ static const RuleDesc rules[] = {
         .npart_attrs = 0,
         .part_attrs = NULL,
     },
-    /* fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:47) */
+    /* fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:39) */
     {
         .name = "fold_conv2d_nhwc_bn",
         .file = "stdpatterns/fold_bn.graft",
-        .line = 47,
+        .line = 39,
         .text =
             "fold_conv2d_nhwc_bn := nn.batch_norm(c@nn.conv2d(x, w, data_layout=\"NHWC\", "
                     "kernel_layout=\"HWIO\",\n"
@@ -579,14 +529,8 @@ static const RuleDesc rules[] = {
                     "center=True,\n"
             "                                     scale=True)[0]\n"
             "    where users(c) == 1\n"
-            "    => nn.bias_add(nn.conv2d(x, w * nn.batch_norm(ones_like(mean), gamma, "
-                    "zeros_like(beta),\n"
-            "                                                  zeros_like(mean), var, axis=0, "
-                    "epsilon=e)[0],\n"
-            "                             **c),\n"
-            "                   nn.batch_norm(zeros_like(mean), gamma, beta, mean, var, axis=0, "
-                    "epsilon=e)[0],\n"
-            "                   axis=3)",
+            "    => nn.bias_add(nn.conv2d(x, w * (gamma / sqrt(var + e)), **c),\n"
+            "                   beta - mean * (gamma / sqrt(var + e)), axis=3)",
         .kind = ACTION_REWRITE,
         .priority = 0,
         .once = false,
@@ -600,24 +544,18 @@ static const RuleDesc rules[] = {
         .npart_attrs = 0,
         .part_attrs = NULL,
     },
-    /* fold_dense_bn (stdpatterns/fold_bn.graft:58) */
+    /* fold_dense_bn (stdpatterns/fold_bn.graft:47) */
     {
         .name = "fold_dense_bn",
         .file = "stdpatterns/fold_bn.graft",
-        .line = 58,
+        .line = 47,
         .text =
             "fold_dense_bn := nn.batch_norm(d@nn.dense(x, w), gamma, beta, mean, var, axis=1, "
                     "epsilon=e,\n"
             "                               center=True, scale=True)[0]\n"
             "    where users(d) == 1 && rank(x) == 2\n"
-            "    => nn.bias_add(nn.dense(x, w * expand_dims(nn.batch_norm(ones_like(mean), gamma,\n"
-            "                                                             zeros_like(beta), "
-                    "zeros_like(mean),\n"
-            "                                                             var, axis=0, "
-                    "epsilon=e)[0],\n"
-            "                                               axis=1), **d),\n"
-            "                   nn.batch_norm(zeros_like(mean), gamma, beta, mean, var, axis=0, "
-                    "epsilon=e)[0])",
+            "    => nn.bias_add(nn.dense(x, w * expand_dims(gamma / sqrt(var + e), axis=1), **d),\n"
+            "                   beta - mean * (gamma / sqrt(var + e)))",
         .kind = ACTION_REWRITE,
         .priority = 0,
         .once = false,

@@ -1,0 +1,349 @@
+/* group.c - candidate groups of one pass of one rule (note [groups] in
+ * group.h), as TVM's PatternGrouper makes them for both rewrite and
+ * partition. */
+#include "group.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* ---- the rule's named slots ---- */
+
+/* Pattern nodes a walk has seen: patterns share sub-trees (an op class
+ * repeats its operand under every choice, so twelve nested classes are a
+ * DAG of a few hundred nodes but 40^12 paths); a walk visits each once. */
+typedef struct PatSet {
+    const PatNode **keys; /* open addressing, NULL = empty */
+    size_t cap;           /* a power of two */
+    size_t count;         /* keys stored */
+} PatSet;
+
+static size_t patset_slot(const PatSet *s, const PatNode *p)
+{
+    size_t mask = s->cap - 1;
+    size_t i = (size_t)hash_mix(0, (uint64_t)(uintptr_t)p) & mask;
+    while (s->keys[i] && s->keys[i] != p)
+        i = (i + 1) & mask;
+    return i;
+}
+
+/* Adds p; false when it was there already. */
+static bool patset_add(PatSet *s, const PatNode *p)
+{
+    if (2 * (s->count + 1) > s->cap) {
+        PatSet big = {xcalloc(s->cap ? 2 * s->cap : 16, sizeof *big.keys),
+                      s->cap ? 2 * s->cap : 16, s->count};
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->keys[i])
+                big.keys[patset_slot(&big, s->keys[i])] = s->keys[i];
+        free(s->keys);
+        *s = big;
+    }
+    size_t i = patset_slot(s, p);
+    if (s->keys[i])
+        return false;
+    s->keys[i] = p;
+    s->count++;
+    return true;
+}
+
+/* Marks the slots that a non-leaf pattern node binds (s@exp(x), and
+ * s@x, which lowering wraps in a one-choice alternative); walks the
+ * pattern DAG with a stack, each node once. */
+static bool *named_slots(const RuleDesc *rule)
+{
+    bool *named = xcalloc((size_t)rule->nslots + 1, sizeof *named);
+    PatSet seen = {0};
+    const PatNode **stack = xmalloc(sizeof *stack);
+    size_t cap = 1, depth = 0;
+    stack[depth++] = rule->pattern;
+    while (depth) {
+        const PatNode *n = stack[--depth];
+        if (!patset_add(&seen, n))
+            continue;
+        if (n->slot >= 0 && n->kind != PAT_ANY)
+            named[n->slot] = true;
+        xgrow((void **)&stack, &cap, depth + (size_t)n->nkids, sizeof *stack);
+        for (int i = 0; i < n->nkids; i++)
+            stack[depth++] = n->kids[i];
+    }
+    free(stack);
+    free(seen.keys);
+    return named;
+}
+
+/* ---- set-up ---- */
+
+void grouper_init(Grouper *gp, Engine *e)
+{
+    memset(gp, 0, sizeof *gp);
+    gp->e = e;
+}
+
+void grouper_free(Grouper *gp)
+{
+    free(gp->named);
+    free(gp->claim);
+    free(gp->owner);
+    free(gp->inreg);
+    free(gp->region);
+    free(gp->counter);
+}
+
+/* Sizes the per-node arrays for every node of the graph; new entries
+ * are 0, a stamp no pass or region uses. */
+static void grouper_grow(Grouper *gp)
+{
+    size_t count = graph_node_count(gp->e->g);
+    if (count <= gp->size)
+        return;
+    size_t old = gp->size, size = old;
+    xgrow((void **)&gp->claim, &size, count, sizeof *gp->claim);
+    size = old;
+    xgrow((void **)&gp->owner, &size, count, sizeof *gp->owner);
+    size = old;
+    xgrow((void **)&gp->inreg, &size, count, sizeof *gp->inreg);
+    memset(gp->claim + old, 0, (size - old) * sizeof *gp->claim);
+    memset(gp->owner + old, 0, (size - old) * sizeof *gp->owner);
+    memset(gp->inreg + old, 0, (size - old) * sizeof *gp->inreg);
+    gp->size = size;
+}
+
+/* The next stamp for one of the arrays; on wrap-around the array is
+ * cleared, so an old stamp never reads as current. */
+static uint32_t next_stamp(uint32_t *stamp, uint32_t *marks, size_t n)
+{
+    if (++*stamp == 0) {
+        memset(marks, 0, n * sizeof *marks);
+        *stamp = 1;
+    }
+    return *stamp;
+}
+
+void grouper_begin(Grouper *gp, uint32_t rule)
+{
+    grouper_grow(gp);
+    next_stamp(&gp->pass, gp->claim, gp->size);
+    free(gp->named);
+    gp->named = named_slots(&gp->e->rs->rules[rule]);
+    gp->rule = rule;
+    /* globals do not change during a run, but are counted anew per pass */
+    free(gp->counter);
+    gp->ncounters = graph_nglobals(gp->e->g) + 1;
+    gp->counter = xcalloc((size_t)gp->ncounters, sizeof *gp->counter);
+}
+
+bool grouper_claimed(const Grouper *gp, const Node *n)
+{
+    return node_id(n) < gp->size && gp->claim[node_id(n)] == gp->pass;
+}
+
+Node *grouper_owner(const Grouper *gp, const Node *n)
+{
+    return gp->owner[node_id(n)];
+}
+
+void grouper_verdict(Grouper *gp, const Node *root, PartFate fate, Node *a, Node *b)
+{
+    if (gp->verdict && root == gp->watch)
+        *gp->verdict = (PartVerdict){fate, a, b};
+}
+
+/* ---- inputs ---- */
+
+static void add_input(Group *gr, Node *n)
+{
+    for (uint32_t i = 0; i < gr->ninputs; i++)
+        if (gr->inputs[i] == n)
+            return;
+    gr->inputs = xrealloc(gr->inputs, (gr->ninputs + 1) * sizeof *gr->inputs);
+    gr->inputs[gr->ninputs++] = n;
+}
+
+/* A node a dominator pattern walked through: inside the group, never a
+ * parameter (TVM's "fuzzy" matches). */
+static bool on_dom_path(const MatchPair *pairs, uint32_t npairs, const Node *n)
+{
+    for (uint32_t i = 0; i < npairs; i++)
+        if (pairs[i].pat->kind == PAT_DOM && pairs[i].node == n)
+            return true;
+    return false;
+}
+
+/* A leaf that is an input: not an embedded constant, not on a dominator
+ * path, and not the reuse of a named sub-pattern (s in s@exp(x) *
+ * sqrt(s) is the exp node, inside the group; what s@p binds as a leaf,
+ * as in s@x, is an input through that leaf). */
+static bool leaf_is_input(const Grouper *gp, const MatchPair *pairs, uint32_t npairs,
+                          const MatchPair *leaf)
+{
+    const PatNode *pat = leaf->pat;
+    if (pat->embed && node_kind(leaf->node) == NODE_CONST)
+        return false;
+    if (pat->slot >= 0 && gp->named[pat->slot])
+        return false;
+    return !on_dom_path(pairs, npairs, leaf->node);
+}
+
+bool group_is_input(const Group *gr, const Node *n)
+{
+    for (uint32_t i = 0; i < gr->ninputs; i++)
+        if (gr->inputs[i] == n)
+            return true;
+    return false;
+}
+
+/* note [input order]: TVM's CreateGroup makes the parameters walking the
+ * pattern graph in post-order (operands as the pattern writes them): each
+ * leaf's match, and for a call pattern with any operands, all the call's
+ * operands, at the call's place in that walk.  Leaves come out in the same
+ * order in pre- and post-order, so the matcher's pairs (pattern
+ * pre-order) give them; the operands a variadic pattern (f(x, ...))
+ * leaves unmatched come in its tail pair, which the matcher puts after
+ * its operands' pairs (match.h).  So nn.relu(nn.batch_norm(nn.conv2d(x,
+ * ...), ...)[0]) takes x, the weight, then gamma, beta, mean, var. */
+static void collect_inputs(const Grouper *gp, Group *gr)
+{
+    uint32_t npairs;
+    const MatchPair *pairs = matcher_pairs(gp->e->m, &npairs);
+    for (uint32_t i = 0; i < npairs; i++) {
+        const MatchPair *p = &pairs[i];
+        if (p->tail)
+            for (int k = p->pat->nkids; k < node_nargs(p->node); k++)
+                add_input(gr, node_arg(p->node, k));
+        else if (p->pat->kind == PAT_ANY && leaf_is_input(gp, pairs, npairs, p))
+            add_input(gr, p->node);
+    }
+}
+
+/* ---- the region ---- */
+
+/* The region: nodes reachable from the root without passing an input. */
+static void collect_region(Grouper *gp, const Group *gr)
+{
+    gp->nregion = 0;
+    next_stamp(&gp->stamp, gp->inreg, gp->size);
+    Node **stack = xmalloc(sizeof *stack);
+    size_t cap = 1, depth = 0;
+    stack[depth++] = gr->root;
+    while (depth) {
+        Node *n = stack[--depth];
+        if (group_is_input(gr, n) || gp->inreg[node_id(n)] == gp->stamp)
+            continue;
+        gp->inreg[node_id(n)] = gp->stamp;
+        xgrow((void **)&gp->region, &gp->cregion, gp->nregion + 1, sizeof *gp->region);
+        gp->region[gp->nregion++] = n;
+        int na = node_is_opaque(n) ? 0 : node_nargs(n);
+        xgrow((void **)&stack, &cap, depth + (size_t)na, sizeof *stack);
+        for (int i = 0; i < na; i++)
+            stack[depth++] = node_arg(n, i);
+    }
+    free(stack);
+}
+
+/* Constants and functions exist outside any one group (TVM ignores them
+ * in its overlap and interior checks). */
+static bool shared_kind(const Node *n)
+{
+    return node_kind(n) == NODE_CONST || node_kind(n) == NODE_FUNC;
+}
+
+/* The first region node a group kept earlier claimed, or NULL. */
+static Node *overlaps(const Grouper *gp)
+{
+    for (size_t i = 0; i < gp->nregion; i++)
+        if (!shared_kind(gp->region[i]) && grouper_claimed(gp, gp->region[i]))
+            return gp->region[i];
+    return NULL;
+}
+
+/* An interior node used outside the region where the root does not
+ * post-dominate the use: returns it, with the user in *outside. */
+static Node *interior_escapes(Grouper *gp, const Group *gr, Node **outside)
+{
+    for (size_t i = 0; i < gp->nregion; i++) {
+        Node *x = gp->region[i];
+        if (x == gr->root || shared_kind(x))
+            continue;
+        for (const Use *u = node_first_use(x); u; u = use_next(u)) {
+            Node *user = use_user(u);
+            if (gp->inreg[node_id(user)] != gp->stamp &&
+                !engine_postdominates(gp->e, gr->root, user)) {
+                *outside = user;
+                return x;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* ---- one candidate ---- */
+
+void group_free(Group *gr)
+{
+    free(gr->inputs);
+    free(gr->bind);
+    memset(gr, 0, sizeof *gr);
+}
+
+/* A match at root: a candidate group, kept unless it overlaps or leaks. */
+static bool candidate(Grouper *gp, Node *root, bool leaf_ok, Group *gr)
+{
+    RuleStats *st = &gp->e->stats.rules[gp->rule];
+    *gr = (Group){.root = root};
+    collect_inputs(gp, gr);
+    if (group_is_input(gr, root)) { /* a bare leaf pattern: nothing to group */
+        if (leaf_ok) {
+            grouper_verdict(gp, root, PART_KEPT, NULL, NULL);
+            gr->number = gp->counter[graph_global_of(gp->e->g, root) + 1]++;
+            gp->nregion = 0;
+            return true;
+        }
+        group_free(gr);
+        return false;
+    }
+    gr->number = gp->counter[graph_global_of(gp->e->g, root) + 1]++;
+    collect_region(gp, gr);
+    Node *x, *user = NULL;
+    if ((x = overlaps(gp))) {
+        st->overlap++;
+        grouper_verdict(gp, root, PART_OVERLAP, x, grouper_owner(gp, x));
+        engine_refusal(gp->e, gp->rule, "overlap", root, x, "is in the group of",
+                       grouper_owner(gp, x));
+        group_free(gr);
+        return false;
+    }
+    if ((x = interior_escapes(gp, gr, &user))) {
+        st->interior++;
+        grouper_verdict(gp, root, PART_INTERIOR, x, user);
+        engine_refusal(gp->e, gp->rule, "interior-use", root, x, "is used outside by", user);
+        group_free(gr);
+        return false;
+    }
+    grouper_verdict(gp, root, PART_KEPT, NULL, NULL);
+    for (size_t i = 0; i < gp->nregion; i++) {
+        gp->claim[node_id(gp->region[i])] = gp->pass;
+        gp->owner[node_id(gp->region[i])] = root;
+    }
+    return true;
+}
+
+bool grouper_try(Grouper *gp, Node *root, bool leaf_ok, Group *out)
+{
+    RuleStats *st = &gp->e->stats.rules[gp->rule];
+    grouper_grow(gp);
+    double t0 = engine_now();
+    st->tried++;
+    MatchResult res = matcher_try(gp->e->m, gp->rule, root);
+    bool kept = false;
+    if (res == MATCH_OK) {
+        st->matched++;
+        kept = candidate(gp, root, leaf_ok, out);
+    } else if (res == MATCH_GUARD)
+        st->guard++;
+    else if (res == MATCH_BUDGET)
+        st->budget++;
+    st->seconds += engine_now() - t0;
+    return kept;
+}

@@ -1,0 +1,70 @@
+/* group.h - TVM's PatternGrouper, shared by rewriting and partitioning.
+ *
+ * note [groups] (TVM v0.14 src/relay/ir/dataflow_matcher.cc,
+ * PatternGrouper::VisitExprs and CreateGroup): one pass of one rule
+ * visits candidate roots from the outputs towards the inputs; a match at
+ * a root not yet claimed becomes a candidate group and takes the next
+ * group number.  Its inputs are the pattern's leaves in order of first
+ * occurrence (depth first, operands left to right); its region is what
+ * the root reaches without passing an input.  The group is dropped when
+ * its region overlaps a group kept earlier in the pass (constants and
+ * functions aside, which exist "more globally"), or when an interior node
+ * has a user outside the region that the root does not post-dominate;
+ * otherwise its region is claimed.  TVM's rewrite and partition both run
+ * on these groups, so a larger match nearer the output claims its nodes
+ * before a smaller one inside it.
+ */
+#ifndef GRAFT_GROUP_H
+#define GRAFT_GROUP_H
+
+#include "engine_impl.h"
+
+typedef struct Group {
+    Node *root;       /* the match's root */
+    uint32_t number;  /* candidate number within the pass (FunctionVar_N_k) */
+    Node **inputs;    /* parameters' arguments, in order */
+    uint32_t ninputs; /* entries in inputs */
+    Binding *bind;    /* rewriting: the bindings at match time, else NULL */
+} Group;
+
+typedef struct Grouper {
+    Engine *e;        /* the driver */
+    uint32_t rule;    /* the rule of the current pass */
+    bool *named;      /* per variable slot of the rule: some non-leaf
+                         pattern node binds it (s@exp(x)) */
+    uint32_t *claim;  /* per node id: the pass that claimed it */
+    Node **owner;     /* per node id: the root of the group that claimed
+                         it (read only where claim is current) */
+    uint32_t *inreg;  /* per node id: region stamp */
+    size_t size;      /* entries in claim and inreg */
+    uint32_t pass;    /* current pass stamp */
+    uint32_t stamp;   /* current region stamp */
+    uint32_t *counter; /* candidate groups in this pass, per global function
+                          (graph_global_of + 1): TVM partitions and rewrites
+                          one function at a time, numbering from 0 */
+    int ncounters;     /* entries in counter */
+    Node **region;    /* the region of the last candidate */
+    size_t nregion, cregion;
+    const Node *watch;    /* graft explain: the root whose fate to record */
+    PartVerdict *verdict; /* where to record it, or NULL */
+} Grouper;
+
+void grouper_init(Grouper *gp, Engine *e);
+void grouper_free(Grouper *gp);
+/* Starts a pass of rule: nothing claimed, group numbers from 0. */
+void grouper_begin(Grouper *gp, uint32_t rule);
+bool grouper_claimed(const Grouper *gp, const Node *n);
+/* The root of the group that claimed n in this pass (n claimed). */
+Node *grouper_owner(const Grouper *gp, const Node *n);
+/* graft explain: records what becomes of root when it is the watched
+ * one (gp->watch). */
+void grouper_verdict(Grouper *gp, const Node *root, PartFate fate, Node *a, Node *b);
+/* Verifies the pass's rule at root and makes the candidate group; true
+ * when it is kept (its region claimed, *out filled).  A pattern that is a
+ * bare leaf groups nothing: kept with an empty region when leaf_ok
+ * (rewriting), dropped otherwise (a partition computes something). */
+bool grouper_try(Grouper *gp, Node *root, bool leaf_ok, Group *out);
+bool group_is_input(const Group *gr, const Node *n);
+void group_free(Group *gr);
+
+#endif
