@@ -20,8 +20,8 @@ static const char viz_help[] =
     "                 [--at NODE [--radius K] [--explain [--rule NAME]]]\n"
     "\n"
     "Draw a model as a Graphviz graph: data flows top to bottom, op calls are\n"
-    "labelled boxes (with their %temp and type; with --at, their model file\n"
-    "position too), variables ellipses, constants plain text, local functions\n"
+    "labelled boxes (with their %temp, model file position and type),\n"
+    "variables ellipses, constants plain text, local functions\n"
     "dashed clusters.  Dot text goes to standard output unless -o names a\n"
     "file; the file's extension chooses the format:\n"
     ".dot (or none) dot text, .svg, .png or .pdf rendered with Graphviz's\n"
@@ -140,9 +140,9 @@ static int parse_args(int argc, char **argv, VizArgs *a)
     return rc >= 0 ? rc : output_format(a);
 }
 
-/* Writes the drawing of g (only the nodes keep marks, when not NULL; their
- * labels then carry positions in model) to the atomic output; true on
- * success. */
+/* Writes the drawing of g (only the nodes keep marks, when not NULL; labels
+ * carry positions in model, as every command names nodes: note [node
+ * names]) to the atomic output; true on success. */
 static bool write_drawing(const Graph *g, const VizMatches *vm, const uint8_t *keep,
                           const char *model, const VizArgs *a, Diag *d)
 {
@@ -181,7 +181,7 @@ static bool run_viz(const VizArgs *a, Diag *d)
                                ? viz_focus_explain(&a->focus, &l.rules->rs, l.g, l.src->name,
                                                    &a->limits, &vm, d)
                                : viz_find_matches(&l.rules->rs, l.g, &a->limits, &vm, d)) &&
-                  write_drawing(l.g, &vm, keep, keep ? l.src->name : NULL, a, d);
+                  write_drawing(l.g, &vm, keep, l.src->name, a, d);
         free(keep);
         viz_matches_free(&vm);
         cli_load_free(&l);
@@ -191,7 +191,7 @@ static bool run_viz(const VizArgs *a, Diag *d)
     Graph *g = src ? relay_load_limited(src, &a->limits, d) : NULL;
     bool bad = false;
     uint8_t *keep = g ? viz_focus_keep(&a->focus, g, src->name, &bad, d) : NULL;
-    bool ok = g && !bad && write_drawing(g, &vm, keep, keep ? src->name : NULL, a, d);
+    bool ok = g && !bad && write_drawing(g, &vm, keep, src->name, a, d);
     free(keep);
     graph_free(g);
     source_free(src);

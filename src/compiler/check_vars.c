@@ -227,6 +227,13 @@ static Facts join_facts(const Facts *a, const Facts *b)
     return f;
 }
 
+/* memcpy of n entries, where n may be 0 and the arrays not yet made. */
+static void copy_n(void *to, const void *from, size_t n, size_t size)
+{
+    if (n)
+        memcpy(to, from, n * size);
+}
+
 /* a | b: each side binds its own names, so constraints from one side
  * never contradict the other's ((w:const | w:var)); afterwards a
  * variable has the facts both sides agree on (and a variable only one
@@ -236,17 +243,17 @@ static void walk_alt(Walk *w, AstNode *n)
     CheckCtx *c = w->c;
     int before = c->nvars;
     Facts *saved = xmalloc(((size_t)before + 1) * sizeof *saved);
-    memcpy(saved, c->var_facts, (size_t)before * sizeof *saved);
+    copy_n(saved, c->var_facts, (size_t)before, sizeof *saved);
     walk(w, n->u.alt.left);
     int mid = c->nvars;
     Facts *left = xmalloc(((size_t)mid + 1) * sizeof *left);
-    memcpy(left, c->var_facts, (size_t)mid * sizeof *left);
-    memcpy(c->var_facts, saved, (size_t)before * sizeof *saved);
+    copy_n(left, c->var_facts, (size_t)mid, sizeof *left);
+    copy_n(c->var_facts, saved, (size_t)before, sizeof *saved);
     for (int i = before; i < mid; i++)
         c->var_facts[i] = no_facts();
     bool *seen_right = xcalloc((size_t)mid + 1, sizeof *seen_right);
     int *occ = xmalloc(((size_t)mid + 1) * sizeof *occ);
-    memcpy(occ, c->occurrences, (size_t)mid * sizeof *occ);
+    copy_n(occ, c->occurrences, (size_t)mid, sizeof *occ);
     walk(w, n->u.alt.right);
     for (int i = 0; i < mid; i++)
         seen_right[i] = c->occurrences[i] != occ[i] || i < before;
