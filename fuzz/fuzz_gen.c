@@ -33,20 +33,27 @@ static const char *const gen_consts[] = {"1f", "2f", "1e-05f", "0f"};
 
 /* ---- models ---- */
 
-/* One operand: an earlier temp, a param or a constant. */
-static void model_operand(FuzzBytes *in, StrBuf *out, int ntemps)
+/* One operand: an earlier temp, a param or a constant.  A tuple temp is
+ * read through an element (%t.0): an op given a tuple where it wants a
+ * tensor is a type error since graft infers types on load, and the
+ * generated models must load. */
+static void model_operand(FuzzBytes *in, StrBuf *out, int ntemps, const bool *is_tuple)
 {
     unsigned k = fuzz_pick(in, 8);
-    if (k < 5 && ntemps > 0)
-        strbuf_printf(out, "%%%u", fuzz_pick(in, (unsigned)ntemps));
-    else if (k < 7)
+    if (k < 5 && ntemps > 0) {
+        unsigned t = fuzz_pick(in, (unsigned)ntemps);
+        if (is_tuple[t])
+            strbuf_printf(out, "%%%u.%u", t, fuzz_pick(in, 2));
+        else
+            strbuf_printf(out, "%%%u", t);
+    } else if (k < 7)
         strbuf_printf(out, "%%p%u", fuzz_pick(in, 3));
     else
         strbuf_puts(out, gen_consts[fuzz_pick(in, ARRAY_LEN(gen_consts))]);
 }
 
 /* The right-hand side of binding %i: a call, a tuple or an access. */
-static void model_value(FuzzBytes *in, StrBuf *out, int i, int *tuple)
+static void model_value(FuzzBytes *in, StrBuf *out, int i, int *tuple, bool *is_tuple)
 {
     unsigned k = fuzz_pick(in, 10);
     if (k == 9 && *tuple >= 0) {
@@ -55,11 +62,12 @@ static void model_value(FuzzBytes *in, StrBuf *out, int i, int *tuple)
     }
     if (k == 8) {
         strbuf_puts(out, "(");
-        model_operand(in, out, i);
+        model_operand(in, out, i, is_tuple);
         strbuf_puts(out, ", ");
-        model_operand(in, out, i);
+        model_operand(in, out, i, is_tuple);
         strbuf_puts(out, ")");
         *tuple = i;
+        is_tuple[i] = true;
         return;
     }
     const GenOp *op = &gen_ops[fuzz_pick(in, ARRAY_LEN(gen_ops))];
@@ -67,7 +75,7 @@ static void model_value(FuzzBytes *in, StrBuf *out, int i, int *tuple)
     for (int a = 0; a < op->arity; a++) {
         if (a)
             strbuf_puts(out, ", ");
-        model_operand(in, out, i);
+        model_operand(in, out, i, is_tuple);
     }
     strbuf_puts(out, ")");
 }
@@ -76,10 +84,11 @@ void fuzz_gen_model(FuzzBytes *in, StrBuf *out)
 {
     int n = 1 + (int)fuzz_pick(in, MAX_NODES);
     int tuple = -1;
+    bool is_tuple[MAX_NODES + 1] = {false};
     strbuf_puts(out, "def @main(%p0, %p1, %p2) {\n");
     for (int i = 0; i < n; i++) {
         strbuf_printf(out, "  %%%d = ", i);
-        model_value(in, out, i, &tuple);
+        model_value(in, out, i, &tuple, is_tuple);
         strbuf_puts(out, ";\n");
     }
     if (fuzz_pick(in, 4) == 0 && n > 1)
