@@ -80,9 +80,10 @@ static void yyerror(const SrcRange *loc, RulesParseCtx *ctx, const char *msg);
 %type <node> pattern palt psum pterm punary ppostfix pprimary pattr_value
 %type <node> constraint guard_opt gexpr gor gand gcmp gsum gterm gunary
 %type <node> gpostfix gprimary gquery_arg action aexpr asum aterm aunary
-%type <node> apostfix aprimary aattr_value literal signed_number
+%type <node> apostfix aprimary aattr_value aattr_scalar aattr_item literal scalar_literal
+%type <node> signed_number
 %type <node> partition
-%type <list> literal_items dims tuple_items atuple_items flags flag_list
+%type <list> literal_items aattr_items dims tuple_items atuple_items flags flag_list
 %type <list> pattr_list part_attrs gquery_args optraits let_params
 %type <args> tuple_tail atuple_tail
 %type <node> flag pattr dim
@@ -267,14 +268,18 @@ dim
 /* ---- literals ---- */
 
 literal
+    : scalar_literal
+    | '[' ']'             { $$ = build_list(B, (AstList){0}, @$); }
+    | '[' literal_items ']' { $$ = build_list(B, $2, @$); CHECK_DEPTH($$); }
+    ;
+
+scalar_literal
     : signed_number
     | STRING              { $$ = build_string(B, $1, @$); }
     | TRUE                { $$ = build_bool(B, true, @$); }
     | FALSE               { $$ = build_bool(B, false, @$); }
     | NONE                { $$ = ast_new(B, AST_NONE, @$); }
     | DTYPE               { $$ = build_dtype(B, $1, @$); }
-    | '[' ']'             { $$ = build_list(B, (AstList){0}, @$); }
-    | '[' literal_items ']' { $$ = build_list(B, $2, @$); CHECK_DEPTH($$); }
     ;
 
 signed_number
@@ -456,8 +461,28 @@ aarglist
                           { $$ = $1; build_args_copy(ctx, &$$, build_var(B, $4, @4)); }
     ;
 
+/* An attribute value in an action.  A list's items may be computed
+ * (newshape=[-1, shape(x)[2]]): note [computed attributes] in
+ * src/runtime/rewrite_build.c. */
 aattr_value
-    : literal
+    : aattr_scalar
+    | '[' ']'             { $$ = build_list(B, (AstList){0}, @$); }
+    | '[' aattr_items ']' { $$ = build_list(B, $2, @$); CHECK_DEPTH($$); }
+    ;
+
+aattr_items
+    : aattr_item          { $$ = (AstList){0}; ast_list_push(B->arena, &$$, $1); }
+    | aattr_items ',' aattr_item { $$ = $1; ast_list_push(B->arena, &$$, $3); }
+    ;
+
+aattr_item
+    : aattr_scalar
+    | '[' ']'             { $$ = build_list(B, (AstList){0}, @$); }
+    | '[' literal_items ']' { $$ = build_list(B, $2, @$); CHECK_DEPTH($$); }
+    ;
+
+aattr_scalar
+    : scalar_literal
     | IDENT               { $$ = build_var(B, $1, @$); }
     | IDENT '(' gquery_args ')' { $$ = build_query(B, $1, @1, &$3, @$); }
     | IDENT '(' gquery_args ')' '[' NUMBER ']'

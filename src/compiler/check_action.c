@@ -216,12 +216,30 @@ static bool check_computed_attr(CheckCtx *c, AstNode *v)
     return false;
 }
 
+/* A list with computed items (newshape=[-1, shape(x)[2]]): each item a
+ * literal or a computed number. */
+static bool check_computed_list(CheckCtx *c, AstNode *v)
+{
+    bool ok = true;
+    for (int i = 0; i < v->u.list.items.count; i++) {
+        AstNode *item = v->u.list.items.items[i];
+        if (!ast_is_literal(item))
+            ok &= check_computed_attr(c, item);
+    }
+    return ok;
+}
+
 /* name=VALUE in a new op: a literal, a bound attribute, a bound constant
- * (its scalar value), attr(c, name), or a number computed from the
- * bindings (shape(w)[0], (rank(x) - 1)). */
+ * (its scalar value), attr(c, name), a number computed from the
+ * bindings (shape(w)[0], (rank(x) - 1)), a list of such numbers, or
+ * shape(x), the dims of x's type as a list. */
 static bool check_attr_value(CheckCtx *c, AstNode *attr)
 {
     AstNode *v = attr->u.attr.value;
+    if (v->kind == AST_LIST && !ast_is_literal(v))
+        return check_computed_list(c, v);
+    if (v->kind == AST_QUERY && strcmp(v->u.query.name, "shape") == 0)
+        return query_type(c, v, "action") != GT_ERROR; /* a list: newshape=shape(m) */
     if (v->kind == AST_INDEX || v->kind == AST_BINARY || v->kind == AST_UNARY ||
         (v->kind == AST_QUERY && v->u.query.query != QUERY_ATTR &&
          v->u.query.query != QUERY_VALUE))

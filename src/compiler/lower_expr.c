@@ -179,6 +179,17 @@ static PatExpr *typed_constant(Lowerer *L, const AstNode *a)
     return new_constant(L, num, a->u.constrain.dtype);
 }
 
+/* [-1, shape(x)[2]] as an attribute value: an EXPR_LIST without a
+ * value of its own, whose items the rewrite computes (note [computed
+ * attributes] in src/runtime/rewrite_build.c). */
+static PatExpr *computed_list(Lowerer *L, const AstNode *a)
+{
+    PatExpr *e = new_expr(L, EXPR_LIST);
+    bool ok = set_kids(L, e, (const AstNode *const *)a->u.list.items.items,
+                       a->u.list.items.count, lower_guard);
+    return ok ? e : NULL;
+}
+
 /* name=value in a new op call: a literal, a bound attribute or scalar
  * constant (its value), or attr(c, name). */
 static bool act_attr(Lowerer *L, const AstNode *a, PatActAttr *out)
@@ -188,6 +199,8 @@ static bool act_attr(Lowerer *L, const AstNode *a, PatActAttr *out)
     out->name = lower_name(L, a->u.attr.name);
     if (ast_is_literal(v))
         out->value = literal(L, v);
+    else if (v->kind == AST_LIST)
+        out->value = computed_list(L, v);
     else if (v->kind == AST_VAR || v->kind == AST_QUERY || v->kind == AST_INDEX ||
              v->kind == AST_BINARY || v->kind == AST_UNARY)
         out->value = lower_guard(L, v); /* computed: note [computed attributes] */

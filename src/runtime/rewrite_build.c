@@ -42,6 +42,44 @@ static const AttrValue *computed_value(Graph *g, const PatExpr *x, const Binding
     return a;
 }
 
+/* A list whose items are computed ([-1, shape(x)[2]]): every item a
+ * number, or no value. */
+static const AttrValue *computed_list(Graph *g, const PatExpr *x, const Binding *b)
+{
+    const AttrValue **items = arena_array(graph_arena(g), (size_t)x->nkids + 1,
+                                          sizeof *items);
+    for (int i = 0; i < x->nkids; i++)
+        if (!(items[i] = x->kids[i]->attr ? graph_copy_attr_value(g, x->kids[i]->attr)
+                                          : computed_value(g, x->kids[i], b)))
+            return NULL;
+    AttrValue *a = graph_new_attr_value(g, ATTR_LIST);
+    a->nitems = x->nkids;
+    a->items = items;
+    return a;
+}
+
+/* shape(x) as an attribute value: x's dims as a list of ints, or no
+ * value when x has no tensor type or a dim is unknown. */
+static const AttrValue *shape_value(Graph *g, const PatExpr *x, const Binding *b)
+{
+    GuardVal v = guard_value(x, b);
+    if (v.kind != GV_DIMS)
+        return NULL;
+    const Type *t = v.type;
+    AttrValue **items = arena_array(graph_arena(g), (size_t)t->rank + 1, sizeof *items);
+    for (int i = 0; i < t->rank; i++) {
+        if (t->dims[i] < 0)
+            return NULL;
+        items[i] = graph_new_attr_value(g, ATTR_INT);
+        items[i]->i = t->dims[i];
+        items[i]->f = (double)t->dims[i];
+    }
+    AttrValue *a = graph_new_attr_value(g, ATTR_LIST);
+    a->nitems = t->rank;
+    a->items = (const AttrValue *const *)items;
+    return a;
+}
+
 /* The value of name=EXPR in a new op call, or NULL when the expression has
  * none (an attribute absent without default: then left out). */
 static const AttrValue *attr_value(Graph *g, const PatExpr *x, const Binding *b)
@@ -63,6 +101,10 @@ static const AttrValue *attr_value(Graph *g, const PatExpr *x, const Binding *b)
     }
     case EXPR_ARITH: case EXPR_GETITEM: case EXPR_RANK: case EXPR_USERS: case EXPR_VALUE:
         return computed_value(g, x, b);
+    case EXPR_LIST:
+        return x->attr ? graph_copy_attr_value(g, x->attr) : computed_list(g, x, b);
+    case EXPR_SHAPE:
+        return shape_value(g, x, b);
     default:
         return x->attr ? graph_copy_attr_value(g, x->attr) : NULL;
     }
@@ -165,11 +207,29 @@ static bool is_computed(const PatExpr *v)
            v->kind == EXPR_USERS || v->kind == EXPR_VALUE;
 }
 
+/* Whether a computed value (a number, or a list of them) has a value. */
+static bool has_value(const PatExpr *v, const Binding *b)
+{
+    if (v->kind == EXPR_LIST && !v->attr) {
+        for (int i = 0; i < v->nkids; i++)
+            if (!has_value(v->kids[i], b))
+                return false;
+        return true;
+    }
+    if (v->kind == EXPR_SHAPE) {
+        GuardVal dims = guard_value(v, b);
+        for (int i = 0; dims.kind == GV_DIMS && i < dims.type->rank; i++)
+            if (dims.type->dims[i] < 0)
+                return false;
+        return dims.kind == GV_DIMS;
+    }
+    return !is_computed(v) || guard_value(v, b).kind == GV_NUM;
+}
+
 bool rewrite_computable(const PatExpr *x, const Binding *b)
 {
     for (int i = 0; i < x->nattrs; i++)
-        if (x->attrs[i].src == ASRC_EXPR && is_computed(x->attrs[i].value) &&
-            guard_value(x->attrs[i].value, b).kind != GV_NUM)
+        if (x->attrs[i].src == ASRC_EXPR && !has_value(x->attrs[i].value, b))
             return false;
     for (int i = 0; i < x->nkids; i++)
         if (!rewrite_computable(x->kids[i], b))
