@@ -248,6 +248,51 @@ START_TEST(test_products)
 }
 END_TEST
 
+START_TEST(test_matmul_ranks)
+{
+    /* MatmulRel: a vector a (k) gives (n); a (..., m, k) keeps its batch */
+    Result r = binary("nn.matmul(%x, %y)", 1, DIMS(2), VALS(1, 2), 2, DIMS(2, 3),
+                      VALS(1, 2, 3, 4, 5, 6));
+    want(&r, 1, DIMS(3), VALS(9, 12, 15));
+    r = binary("nn.matmul(%x, %y, transpose_b=True)", 3, DIMS(2, 1, 2), VALS(1, 2, 3, 4), 2,
+               DIMS(2, 2), VALS(1, 0, 1, 1));
+    want(&r, 3, DIMS(2, 1, 2), VALS(1, 3, 3, 7));
+}
+END_TEST
+
+START_TEST(test_einsum)
+{
+    Result r = binary("einsum((%x, %y), equation=\"ij,jk->ik\")", 2, DIMS(2, 2),
+                      VALS(1, 2, 3, 4), 2, DIMS(2, 2), VALS(5, 6, 7, 8));
+    want(&r, 2, DIMS(2, 2), VALS(19, 22, 43, 50));
+    r = binary("einsum((%x, %y), equation=\"i,j->ij\")", 1, DIMS(2), VALS(1, 2), 1, DIMS(3),
+               VALS(3, 4, 5));
+    want(&r, 2, DIMS(2, 3), VALS(3, 4, 5, 6, 8, 10));
+    r = binary("einsum((%x, %y), equation=\"i,i->\")", 1, DIMS(3), VALS(1, 2, 3), 1, DIMS(3),
+               VALS(4, 5, 6));
+    want(&r, 0, DIMS(0), VALS(32));
+    r = binary("einsum((%x, %y), equation=\",i->i\")", 0, DIMS(0), VALS(2), 1, DIMS(3),
+               VALS(1, 2, 3));
+    want(&r, 1, DIMS(3), VALS(2, 4, 6));
+    r = binary("einsum((%x, %y), equation=\"bij,bjk->bik\")", 3, DIMS(2, 1, 2),
+               VALS(1, 2, 3, 4), 3, DIMS(2, 2, 1), VALS(5, 6, 7, 8));
+    want(&r, 3, DIMS(2, 1, 1), VALS(17, 53));
+    /* a letter twice in one operand: its diagonal */
+    r = unary("einsum((%x,), equation=\"ii->i\")", 2, DIMS(2, 2), VALS(1, 2, 3, 4));
+    want(&r, 1, DIMS(2), VALS(1, 4));
+    /* no "->": the letters that occur once, alphabetically (a transpose) */
+    r = unary("einsum((%x,), equation=\"ji\")", 2, DIMS(2, 3), VALS(1, 2, 3, 4, 5, 6));
+    want(&r, 2, DIMS(3, 2), VALS(1, 4, 2, 5, 3, 6));
+    r = binary("einsum((%x, %y), equation=\"ij,jk->ik\")", 2, DIMS(2, 3),
+               VALS(1, 2, 3, 4, 5, 6), 2, DIMS(2, 1), VALS(1, 2));
+    want_error(&r, EVAL_BAD_INPUT, "einsum: operand 2's dim 0 is 2, elsewhere 3");
+    r = binary("einsum((%x, %y), equation=\"...ij,...jk\")", 2, DIMS(1, 1), VALS(1), 2,
+               DIMS(1, 1), VALS(1));
+    want_error(&r, EVAL_BAD_INPUT,
+               "einsum: equation \"...ij,...jk\": an ellipsis ('...') is not supported");
+}
+END_TEST
+
 START_TEST(test_pooling)
 {
     const double *x = VALS(1, 2, 3, 4, 5, 6, 7, 8, 9);
@@ -366,6 +411,8 @@ static Suite *eval_suite(void)
     tcase_add_test(tc, test_norms);
     tcase_add_test(tc, test_conv2d);
     tcase_add_test(tc, test_products);
+    tcase_add_test(tc, test_matmul_ranks);
+    tcase_add_test(tc, test_einsum);
     tcase_add_test(tc, test_pooling);
     tcase_add_test(tc, test_shapes);
     tcase_add_test(tc, test_cast_and_rounding);

@@ -45,6 +45,7 @@ extern const TypeRel type_rels_nn[];
 extern const TypeRel type_rels_transform[];
 extern const TypeRel type_rels_reduce[];
 extern const TypeRel type_rels_misc[];
+extern const TypeRel type_rels_einsum[];
 
 /* A shape under construction. */
 typedef struct Shape {

@@ -9,7 +9,7 @@
 #include "eval_impl.h"
 
 static const EvalOpDef *const op_tables[] = {eval_elem_ops, eval_reduce_ops, eval_nn_ops,
-                                             eval_shape_ops};
+                                             eval_shape_ops, eval_einsum_ops};
 
 static EvalOpFn find_op(const char *op)
 {

@@ -32,6 +32,7 @@ extern const EvalOpDef eval_elem_ops[];
 extern const EvalOpDef eval_reduce_ops[];
 extern const EvalOpDef eval_nn_ops[];
 extern const EvalOpDef eval_shape_ops[];
+extern const EvalOpDef eval_einsum_ops[];
 
 /* Fails the call: status EVAL_BAD_INPUT, message "op: why".  Returns false. */
 bool eval_fail(EvalCall *c, const char *fmt, ...) GRAFT_PRINTF(2, 3);

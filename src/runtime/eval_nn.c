@@ -223,16 +223,43 @@ static bool op_batch_matmul(EvalCall *c)
                          eval_attr_bool(c, "transpose_b", false));
 }
 
+/* nn.matmul(a, b): as TVM's MatmulRel, a (..., m, k) times b (k, n) into
+ * (..., m, n), either transposed; a vector a (k) gives (n). */
 static bool op_matmul(EvalCall *c)
 {
     const Tensor *a = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
     const Tensor *b = a ? eval_arg(c, 1) : NULL;
     if (!b)
         return false;
-    if (a->rank != 2 || b->rank != 2)
-        return eval_fail(c, "operands must have 2 dims");
-    return batch_product(c, a, b, eval_attr_bool(c, "transpose_a", false),
-                         eval_attr_bool(c, "transpose_b", false));
+    bool ta = eval_attr_bool(c, "transpose_a", false), tb = eval_attr_bool(c, "transpose_b", false);
+    if (a->rank < 1 || b->rank != 2 || (ta && a->rank < 2))
+        return eval_fail(c, "operands must be (..., m, k) and (k, n)");
+    if (a->rank == 2)
+        return batch_product(c, a, b, ta, tb);
+    int r = a->rank;
+    int64_t m = r == 1 ? 1 : a->dims[ta ? r - 1 : r - 2], k = a->dims[ta && r > 1 ? r - 2 : r - 1];
+    int64_t kb = b->dims[tb ? 1 : 0], n = b->dims[tb ? 0 : 1];
+    if (k != kb)
+        return eval_fail(c, "operand shapes do not multiply");
+    int64_t dims[EVAL_MAX_RANK];
+    memcpy(dims, a->dims, sizeof dims);
+    if (r > 1)
+        dims[r - 2] = m;
+    dims[r - 1] = n;
+    Tensor *out = eval_result(c, a->dtype, r, dims);
+    if (!out)
+        return false;
+    size_t mk = (size_t)(m * k), batch = mk ? a->size / mk : 0;
+    for (size_t s = 0; s < batch; s++)
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < n; j++) {
+                double acc = 0;
+                for (int64_t t = 0; t < k; t++)
+                    acc += a->data[s * mk + (size_t)(ta ? t * m + i : i * k + t)] *
+                           b->data[tb ? j * k + t : t * n + j];
+                out->data[(s * (size_t)m + (size_t)i) * (size_t)n + (size_t)j] = acc;
+            }
+    return true;
 }
 
 /* nn.bias_add(x, b, axis=1): b added along axis. */
