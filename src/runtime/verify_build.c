@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "einsum.h"
 #include "verify_impl.h"
 
 /* ---- leaf numbering ---- */
@@ -302,7 +303,8 @@ static const char *attr_text(const Attr *attrs, int n, const char *name)
 static int64_t attr_int(const Attr *attrs, int n, const char *name, int64_t dflt)
 {
     for (int i = 0; i < n; i++)
-        if (strcmp(attrs[i].name, name) == 0 && attrs[i].value->kind == ATTR_INT)
+        if (strcmp(attrs[i].name, name) == 0 &&
+            (attrs[i].value->kind == ATTR_INT || attrs[i].value->kind == ATTR_BOOL))
             return attrs[i].value->i;
     return dflt;
 }
@@ -328,7 +330,9 @@ static bool layer_context(const char *op, int i, const Attr *attrs, int nattrs,
         return true;
     }
     if (strcmp(op, "nn.dense") == 0 || strcmp(op, "nn.matmul") == 0) {
-        int64_t k = data ? data->dims[data->rank - 1] : 3;
+        /* nn.matmul's a (..., m, k) takes the base shape (leaf_context) */
+        bool ta = strcmp(op, "nn.matmul") == 0 && attr_int(attrs, nattrs, "transpose_a", 0);
+        int64_t k = data ? data->dims[data->rank - (ta && data->rank > 1 ? 2 : 1)] : 3;
         int64_t x[2] = {2, 3}, w[2] = {k, k};
         ctx_set(c, 2, i == 0 ? x : w);
         return true;
@@ -367,6 +371,10 @@ static void leaf_context(Instance *in, const char *op, int i, const Attr *attrs,
 {
     const Tensor *first = args[0] ? tensor_of(in, args[0]) : NULL;
     memset(c, 0, sizeof *c);
+    if (strcmp(op, "nn.matmul") == 0 && i == 0) { /* MatmulRel: a of any rank */
+        base_shape(in, c);
+        return;
+    }
     if (layer_context(op, i, attrs, nattrs, first, c))
         return;
     base_shape(in, c);
@@ -428,7 +436,7 @@ static const AttrValue *choose_attr(Instance *in, const char *name, const Tensor
     return v;
 }
 
-enum { MAX_ATTRS = 32 };
+enum { MAX_ATTRS = 32, VERIFY_MAX_FIELDS = EINSUM_MAX_OPERANDS };
 
 /* The attributes of an op node: tested ones from the item, bound ones
  * from their slot (or chosen), required ones chosen. */
@@ -495,6 +503,32 @@ static Node *finish_call(Instance *in, const char *op, Node **args, int nargs, c
     return n;
 }
 
+static Node *build_kids_node(Instance *in, const PatNode *p, const LeafCtx *ctxs);
+
+/* einsum's operand tuple: each field of the rank its subscripts give,
+ * letter number l of size 2 + l, so that no two letters agree by chance
+ * (a rule that contracts the wrong axes fails to evaluate or is refuted). */
+static Node *build_einsum_operands(Instance *in, const PatNode *tup, const Attr *attrs,
+                                   int nattrs)
+{
+    const char *eq = attr_text(attrs, nattrs, "equation"), *why = NULL;
+    EinsumSpec s;
+    if (!eq || !einsum_parse(eq, &s, &why) || s.noperands != tup->nkids ||
+        s.noperands > VERIFY_MAX_FIELDS)
+        return build(in, tup, NULL);
+    LeafCtx ctxs[VERIFY_MAX_FIELDS];
+    memset(ctxs, 0, sizeof ctxs);
+    for (int i = 0; i < s.noperands; i++) {
+        ctxs[i].rank = s.rank[i] < EVAL_MAX_RANK ? s.rank[i] : EVAL_MAX_RANK;
+        for (int d = 0; d < ctxs[i].rank; d++)
+            ctxs[i].dims[d] = 2 + s.sub[i][d];
+    }
+    Node *n = build_kids_node(in, tup, ctxs);
+    if (n && tup->slot >= 0 && !in->slot_node[tup->slot])
+        in->slot_node[tup->slot] = n;
+    return n;
+}
+
 static Node *build_op(Instance *in, const PatNode *p)
 {
     const PatItem *item = &in->rs->items[p->item];
@@ -503,10 +537,17 @@ static Node *build_op(Instance *in, const PatNode *p)
     Node **args = xcalloc((size_t)nk + 1, sizeof *args);
     Attr attrs[MAX_ATTRS];
     Node *n = NULL;
-    for (int i = 0; i < nk; i++)
-        if (!is_fresh_leaf(in, p->kids[i]) && !(args[i] = build(in, p->kids[i], NULL)))
-            goto done;
     int nattrs = op_attrs(in, p, op, args, attrs, true);
+    for (int i = 0; i < nk; i++) {
+        const PatNode *kid = p->kids[i];
+        if (is_fresh_leaf(in, kid))
+            continue;
+        args[i] = strcmp(op, "einsum") == 0 && kid->kind == PAT_TUPLE
+                      ? build_einsum_operands(in, kid, attrs, nattrs)
+                      : build(in, kid, NULL);
+        if (!args[i])
+            goto done;
+    }
     /* the primary leaf first, so that its siblings can follow its shape */
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < nk; i++) {
@@ -525,12 +566,15 @@ done:
     return n;
 }
 
-static Node *build_kids_node(Instance *in, const PatNode *p)
+/* A tuple; field i a fresh leaf shaped by ctxs[i] when ctxs is given. */
+static Node *build_kids_node(Instance *in, const PatNode *p, const LeafCtx *ctxs)
 {
     Node **fields = xcalloc((size_t)p->nkids + 1, sizeof *fields);
     Node *n = NULL;
     for (int i = 0; i < p->nkids; i++)
-        if (!(fields[i] = build(in, p->kids[i], NULL)))
+        if (!(fields[i] = ctxs && is_fresh_leaf(in, p->kids[i])
+                              ? build_leaf(in, p->kids[i], &ctxs[i])
+                              : build(in, p->kids[i], NULL)))
             goto done;
     n = graph_add_tuple(in->g, fields, p->nkids);
     Value *v = value_of(in, n);
@@ -579,7 +623,7 @@ static Node *build(Instance *in, const PatNode *p, const LeafCtx *ctx)
         break;
     }
     case PAT_TUPLE:
-        n = build_kids_node(in, p);
+        n = build_kids_node(in, p, NULL);
         break;
     case PAT_GETITEM:
         n = build_getitem(in, p);
