@@ -185,5 +185,41 @@ for m in resnet18 densenet121 vit_b_16 encoder; do
     fi
 done
 
+# ---- lower_dot.graft ----
+# Every batch_matmul of a linear layer (TVM's PyTorch importer: span
+# aten::linear_N, the weight transposed and broadcast over the batch) is
+# lowered to one nn.dense of the weight itself (the two transposes cancel);
+# the attention products (span aten::bmm_N), whose operands both vary along
+# the batch, are no dot of nGraph's visitor and stay (ConvNeXt's MLPs are
+# linear layers too).  model:linear
+# batch_matmuls:attention batch_matmuls:nn.dense calls before.
+rules=lower_dot.graft
+for t in vit_b_16:36:24:13 encoder:12:8:4 convnext_tiny:36:0:1; do
+    m=${t%%:*}
+    set -- $(echo "$t" | tr : ' ')
+    expect "dot-$m" "linear batch_matmuls in $m.relay" \
+        "$(grep -c 'nn.batch_matmul(.*span=aten::linear_' "$corpus/$m.relay")" "$2"
+    expect "dot-$m" "attention batch_matmuls in $m.relay" \
+        "$(grep -c 'nn.batch_matmul(.*span=aten::bmm_' "$corpus/$m.relay")" "$3"
+    expect "dot-$m" "nn.dense calls in $m.relay" "$(grep -c 'nn.dense(' "$corpus/$m.relay")" "$4"
+    if run "dot-$m" "$m.relay"; then
+        expect "dot-$m" "bmm_shared_y" "$(applied "dot-$m" bmm_shared_y)" "$2"
+        expect "dot-$m" "matmul_reorder_y_transposed" \
+            "$(applied "dot-$m" matmul_reorder_y_transposed)" "$2"
+        expect "dot-$m" "matmul_dense" "$(applied "dot-$m" matmul_dense)" "$2"
+        expect "dot-$m" "nn.dense( in the output" "$(occurs "dot-$m" 'nn.dense(')" "$(($2 + $4))"
+        expect "dot-$m" "nn.batch_matmul( left" "$(occurs "dot-$m" 'nn.batch_matmul(')" "$3"
+        expect "dot-$m" "nn.matmul( left" "$(occurs "dot-$m" 'nn.matmul(')" 0
+        expect "dot-$m" "transpose( left" "$(occurs "dot-$m" ' transpose(')" \
+            "$(($(grep -c ' transpose(' "$corpus/$m.relay") - $2))"
+    fi
+done
+# These models hold no contraction but nn.dense: nothing fires.
+for m in resnet18 vgg11 mobilenet_v2; do
+    if run "dot-$m" "$m.relay"; then
+        expect "dot-$m" "rewrites" "$(awk '$1 == "total:" { print $2 }' "$tmp/dot-$m.stats")" 0
+    fi
+done
+
 echo "std_corpus: $pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
