@@ -4,7 +4,8 @@
 # graft compile --exe builds from the same rule files; its output,
 # --stats=counts table and exit status must be the interpreter's, byte for
 # byte the case's golden file (CASE/CASE.golden).  The rewriter is
-# compiled against the headers and libgraft.a of this build tree.
+# compiled against the headers and libgraft.a of this build tree.  Then
+# lower_dot.graft's rewriter on two models of the corpus.
 # Run by make check.
 set -u
 srcdir=${GRAFT_SRCDIR:?}
@@ -44,6 +45,32 @@ for golden in "$srcdir"/tests/std/*/*.golden; do
     fi
     rm -f "$tmp/rewriter"
 done
+
+# lower_dot.graft on the transformer models of the corpus: the compiled
+# rewriter's output and statistics are the interpreter's (its computed
+# attributes, newshape=shape(m), included).
+if "$graft" compile --exe "$srcdir/stdpatterns/lower_dot.graft" -o "$tmp/lower_dot" \
+    >"$tmp/err" 2>&1; then
+    for m in vit_b_16 encoder; do
+        "$graft" run --stats=counts "$srcdir/stdpatterns/lower_dot.graft" \
+            "$srcdir/tests/corpus/$m.relay" >"$tmp/want" 2>"$tmp/want.stats"
+        "$tmp/lower_dot" "$srcdir/tests/corpus/$m.relay" --stats=counts >"$tmp/got" \
+            2>"$tmp/got.stats"
+        if [ -s "$tmp/want" ] && cmp -s "$tmp/want" "$tmp/got" &&
+            cmp -s "$tmp/want.stats" "$tmp/got.stats"; then
+            pass=$((pass + 1))
+            echo "PASS: corpus/$m lower_dot.graft (compiled)"
+        else
+            fail=$((fail + 1))
+            echo "FAIL: corpus/$m lower_dot.graft (compiled rewriter differs from the interpreter)"
+            diff "$tmp/want.stats" "$tmp/got.stats" | head -n 10
+        fi
+    done
+else
+    fail=$((fail + 1))
+    echo "FAIL: lower_dot.graft (graft compile --exe)"
+    head -10 "$tmp/err"
+fi
 
 echo "std_compiled: $pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
