@@ -28,12 +28,29 @@ static const AttrValue *const_value(Graph *g, const Node *n)
 /* note [computed attributes]: name=EXPR where EXPR computes a number from
  * the bindings (units=shape(w)[0], axis=(rank(x) - 1)) is evaluated as a
  * guard is: an int when the value is integral, else a float.  When the
- * bindings cannot give the value (no type known), the rewrite does not
- * happen (rewrite_computable), as when a guard is false. */
+ * bindings cannot give the value (no type known, or a dim it reads
+ * unknown), the rewrite does not happen (rewrite_computable), as when a
+ * guard is false.  A list attribute may have computed items
+ * (newshape=[-1, shape(x)[2]]), each a number, or be shape(x), the dims
+ * of x's type. */
+/* Whether every dim x reads (shape(y)[i]) is known: a guard reads an
+ * unknown dim as -1, which must not become an attribute (units=-1). */
+static bool dims_known(const PatExpr *x, const Binding *b)
+{
+    if (x->kind == EXPR_GETITEM && x->nkids == 1 && x->kids[0]->kind == EXPR_SHAPE) {
+        GuardVal v = guard_value(x->kids[0], b);
+        return v.kind != GV_DIMS || x->i >= v.type->rank || v.type->dims[x->i] != DIM_ANY;
+    }
+    for (int i = 0; i < x->nkids; i++)
+        if (!dims_known(x->kids[i], b))
+            return false;
+    return true;
+}
+
 static const AttrValue *computed_value(Graph *g, const PatExpr *x, const Binding *b)
 {
     GuardVal v = guard_value(x, b);
-    if (v.kind != GV_NUM)
+    if (v.kind != GV_NUM || !dims_known(x, b))
         return NULL;
     bool integral = v.f == (double)(int64_t)v.f;
     AttrValue *a = graph_new_attr_value(g, integral ? ATTR_INT : ATTR_FLOAT);
@@ -223,7 +240,7 @@ static bool has_value(const PatExpr *v, const Binding *b)
                 return false;
         return dims.kind == GV_DIMS;
     }
-    return !is_computed(v) || guard_value(v, b).kind == GV_NUM;
+    return !is_computed(v) || (guard_value(v, b).kind == GV_NUM && dims_known(v, b));
 }
 
 bool rewrite_computable(const PatExpr *x, const Binding *b)
