@@ -204,8 +204,8 @@ for t in vit_b_16:36:24:13 encoder:12:8:4 convnext_tiny:36:0:1; do
     expect "dot-$m" "nn.dense calls in $m.relay" "$(grep -c 'nn.dense(' "$corpus/$m.relay")" "$4"
     if run "dot-$m" "$m.relay"; then
         expect "dot-$m" "bmm_shared_y" "$(applied "dot-$m" bmm_shared_y)" "$2"
-        expect "dot-$m" "matmul_reorder_y_transposed" \
-            "$(applied "dot-$m" matmul_reorder_y_transposed)" "$2"
+        expect "dot-$m" "matmul_transposed_y" \
+            "$(applied "dot-$m" matmul_transposed_y)" "$2"
         expect "dot-$m" "matmul_dense" "$(applied "dot-$m" matmul_dense)" "$2"
         expect "dot-$m" "nn.dense( in the output" "$(occurs "dot-$m" 'nn.dense(')" "$(($2 + $4))"
         expect "dot-$m" "nn.batch_matmul( left" "$(occurs "dot-$m" 'nn.batch_matmul(')" "$3"

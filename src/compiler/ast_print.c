@@ -253,6 +253,27 @@ static void print_dominates(StrBuf *out, const AstNode *n)
     strbuf_putc(out, ')');
 }
 
+/* An attribute value: a computed number in parentheses, as the grammar
+ * wants it there (axis=(rank(x) - 1), newshape=[-1, (shape(x)[0] * 2)]). */
+static void print_attr_value(StrBuf *out, const AstNode *v)
+{
+    if (v->kind == AST_BINARY || v->kind == AST_UNARY) {
+        strbuf_putc(out, '(');
+        print_at(out, v, PREC_ALT);
+        strbuf_putc(out, ')');
+    } else if (v->kind == AST_LIST && !ast_is_literal(v)) {
+        strbuf_putc(out, '[');
+        for (int i = 0; i < v->u.list.items.count; i++) {
+            if (i > 0)
+                strbuf_puts(out, ", ");
+            print_attr_value(out, v->u.list.items.items[i]);
+        }
+        strbuf_putc(out, ']');
+    } else {
+        print_at(out, v, PREC_ALT);
+    }
+}
+
 /* The node's own text, without deciding about parentheses. */
 static void print_bare(StrBuf *out, const AstNode *n)
 {
@@ -299,7 +320,7 @@ static void print_bare(StrBuf *out, const AstNode *n)
         strbuf_puts(out, n->u.attr.name);
         if (n->u.attr.value) {
             strbuf_putc(out, '=');
-            print_at(out, n->u.attr.value, PREC_ALT);
+            print_attr_value(out, n->u.attr.value);
         }
         break;
     case AST_UNARY: case AST_BINARY:
