@@ -33,6 +33,7 @@ static const AttrValue *const_value(Graph *g, const Node *n)
  * guard is false.  A list attribute may have computed items
  * (newshape=[-1, shape(x)[2]]), each a number, or be shape(x), the dims
  * of x's type. */
+
 /* Whether every dim x reads (shape(y)[i]) is known: a guard reads an
  * unknown dim as -1, which must not become an attribute (units=-1). */
 static bool dims_known(const PatExpr *x, const Binding *b)
@@ -47,11 +48,36 @@ static bool dims_known(const PatExpr *x, const Binding *b)
     return true;
 }
 
-static const AttrValue *computed_value(Graph *g, const PatExpr *x, const Binding *b)
+/* Whether x computes a number on b. */
+static bool number_known(const PatExpr *x, const Binding *b)
+{
+    return guard_value(x, b).kind == GV_NUM && dims_known(x, b);
+}
+
+/* x's type, for shape(x), when it is a tensor type with every dim known. */
+static const Type *shape_known(const PatExpr *x, const Binding *b)
 {
     GuardVal v = guard_value(x, b);
-    if (v.kind != GV_NUM || !dims_known(x, b))
+    if (v.kind != GV_DIMS)
         return NULL;
+    for (int i = 0; i < v.type->rank; i++)
+        if (v.type->dims[i] == DIM_ANY)
+            return NULL;
+    return v.type;
+}
+
+/* A literal item of a list: its value is its own (attr(c, name) carries
+ * only its default). */
+static bool is_literal(const PatExpr *x)
+{
+    return x->attr && x->kind != EXPR_ATTR;
+}
+
+static const AttrValue *computed_value(Graph *g, const PatExpr *x, const Binding *b)
+{
+    if (!number_known(x, b))
+        return NULL;
+    GuardVal v = guard_value(x, b);
     bool integral = v.f == (double)(int64_t)v.f;
     AttrValue *a = graph_new_attr_value(g, integral ? ATTR_INT : ATTR_FLOAT);
     a->f = v.f;
@@ -59,34 +85,35 @@ static const AttrValue *computed_value(Graph *g, const PatExpr *x, const Binding
     return a;
 }
 
-/* A list whose items are computed ([-1, shape(x)[2]]): every item a
- * number, or no value. */
+static const AttrValue *attr_value(Graph *g, const PatExpr *x, const Binding *b);
+
+/* A list whose items are computed ([-1, shape(x)[2]]): literals, and
+ * numbers that all have a value, or no value. */
 static const AttrValue *computed_list(Graph *g, const PatExpr *x, const Binding *b)
 {
     const AttrValue **items = arena_array(graph_arena(g), (size_t)x->nkids + 1,
                                           sizeof *items);
-    for (int i = 0; i < x->nkids; i++)
-        if (!(items[i] = x->kids[i]->attr ? graph_copy_attr_value(g, x->kids[i]->attr)
-                                          : computed_value(g, x->kids[i], b)))
+    for (int i = 0; i < x->nkids; i++) {
+        const PatExpr *item = x->kids[i];
+        if (!is_literal(item) && !number_known(item, b))
             return NULL;
+        if (!(items[i] = attr_value(g, item, b)))
+            return NULL;
+    }
     AttrValue *a = graph_new_attr_value(g, ATTR_LIST);
     a->nitems = x->nkids;
     a->items = items;
     return a;
 }
 
-/* shape(x) as an attribute value: x's dims as a list of ints, or no
- * value when x has no tensor type or a dim is unknown. */
+/* shape(x) as an attribute value: x's dims as a list of ints. */
 static const AttrValue *shape_value(Graph *g, const PatExpr *x, const Binding *b)
 {
-    GuardVal v = guard_value(x, b);
-    if (v.kind != GV_DIMS)
+    const Type *t = shape_known(x, b);
+    if (!t)
         return NULL;
-    const Type *t = v.type;
     AttrValue **items = arena_array(graph_arena(g), (size_t)t->rank + 1, sizeof *items);
     for (int i = 0; i < t->rank; i++) {
-        if (t->dims[i] < 0)
-            return NULL;
         items[i] = graph_new_attr_value(g, ATTR_INT);
         items[i]->i = t->dims[i];
         items[i]->f = (double)t->dims[i];
@@ -224,23 +251,19 @@ static bool is_computed(const PatExpr *v)
            v->kind == EXPR_USERS || v->kind == EXPR_VALUE;
 }
 
-/* Whether a computed value (a number, or a list of them) has a value. */
+/* Whether a computed value (a number, a list of them, a shape) has a
+ * value on b; other attribute values always do. */
 static bool has_value(const PatExpr *v, const Binding *b)
 {
     if (v->kind == EXPR_LIST && !v->attr) {
         for (int i = 0; i < v->nkids; i++)
-            if (!has_value(v->kids[i], b))
+            if (!is_literal(v->kids[i]) && !number_known(v->kids[i], b))
                 return false;
         return true;
     }
-    if (v->kind == EXPR_SHAPE) {
-        GuardVal dims = guard_value(v, b);
-        for (int i = 0; dims.kind == GV_DIMS && i < dims.type->rank; i++)
-            if (dims.type->dims[i] < 0)
-                return false;
-        return dims.kind == GV_DIMS;
-    }
-    return !is_computed(v) || (guard_value(v, b).kind == GV_NUM && dims_known(v, b));
+    if (v->kind == EXPR_SHAPE)
+        return shape_known(v, b) != NULL;
+    return !is_computed(v) || number_known(v, b);
 }
 
 bool rewrite_computable(const PatExpr *x, const Binding *b)
