@@ -380,7 +380,9 @@ static inline uint32_t *dense_cell(Labels *l, const Node *n, NodeKind kind, uint
         l->dense[c] = xmalloc(DENSE_CELLS * sizeof *l->dense[c]);
         memset(l->dense[c], 0xff, DENSE_CELLS * sizeof *l->dense[c]);
     }
-    size_t at = na == 0 ? 0 : na == 1 ? 1 + l->args[0] : 1 + DENSE + l->args[0] * DENSE + l->args[1];
+    size_t at = na == 0   ? 0
+                : na == 1 ? 1 + l->args[0]
+                          : 1 + DENSE + l->args[0] * DENSE + l->args[1];
     return &l->dense[c][at];
 }
 
