@@ -171,6 +171,8 @@ END {
     match_targets()
 }
 
+function rules_named(n) { return n " generated rule" (n == 1 ? "" : "s") }
+
 # Issue 15's matching targets, each with its figure and whether it holds:
 # over every graph size from 10^4 op nodes on and every rule count.
 function match_targets(    i, k, q, lo, hi, where_lo, where_hi, clo, cwhere, n) {
@@ -187,9 +189,9 @@ function match_targets(    i, k, q, lo, hi, where_lo, where_hi, clo, cwhere, n) 
     for (i = 1; i <= nrules; i++) {
         k = r[i]
         q = val[k, "naive_s"] / val[k, "match_s"]
-        if (n == 0 || q < lo) { lo = q; where_lo = val[k, "n"] " generated rules" }
+        if (n == 0 || q < lo) { lo = q; where_lo = rules_named(val[k, "n"]) }
         q = val[k, "match_s"] / val[model, "traverse_s"]
-        if (n == 0 || q > hi) { hi = q; where_hi = val[k, "n"] " generated rules" }
+        if (n == 0 || q > hi) { hi = q; where_hi = rules_named(val[k, "n"]) }
         n++
     }
     if (n == 0) return
