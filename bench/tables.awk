@@ -212,7 +212,7 @@ function match_targets(    i, k, q, lo, hi, where_lo, where_hi, clo, cwhere, n) 
         k = r[i]
         if (!(val[k, "n"] in cm)) continue
         q = val[k, "match_s"] / val[cm[val[k, "n"]], "match_s"]
-        if (cwhere == "" || q < clo) { clo = q; cwhere = val[k, "n"] " rules" }
+        if (cwhere == "" || q < clo) { clo = q; cwhere = rules_named(val[k, "n"]) }
     }
     if (cwhere != "")
         printf("| compiled rules at least 2x faster than interpreted (match, generated rules, corpus-block model) | interpreted/compiled %.2fx at worst (%s) | %s |\n",
