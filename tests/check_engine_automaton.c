@@ -322,6 +322,29 @@ START_TEST(dense_steps_repeat_the_memo)
 }
 END_TEST
 
+/* labels_keep_offering keeps the nodes whose state accepts a rule, in
+ * the order given: with add_zero alone, a+0 and 0+a (the tuple's first
+ * two fields, so first in the depth-first order). */
+START_TEST(keep_offering_in_order)
+{
+    Fix f = fixture();
+    RuleSet one = rs;
+    one.nrules = 1;
+    Automaton *a = automaton_new(&one);
+    Labels *l = labels_new(a, f.e.g);
+    labels_all(l);
+    uint32_t *ids = malloc((graph_node_count(f.e.g) + 1) * sizeof *ids);
+    uint32_t n = graph_topo_ids(f.e.g, ids);
+    ck_assert_uint_eq(labels_keep_offering(l, ids, n), 2);
+    ck_assert_uint_eq(ids[0], node_id(f.a0));
+    ck_assert_uint_eq(ids[1], node_id(f.za));
+    free(ids);
+    labels_free(l);
+    automaton_free(a);
+    engine_stop(&f.e);
+}
+END_TEST
+
 static Suite *automaton_suite(void)
 {
     Suite *s = suite_create("engine_automaton");
@@ -331,6 +354,7 @@ static Suite *automaton_suite(void)
     tcase_add_loop_test(tc, label_order_same_states, 0, 2);
     tcase_add_test(tc, step_cache_tells_keys_apart);
     tcase_add_test(tc, dense_steps_repeat_the_memo);
+    tcase_add_test(tc, keep_offering_in_order);
     suite_add_tcase(s, tc);
     tc = tcase_create("matcher");
     tcase_add_test(tc, matcher_binds_either_order);

@@ -413,6 +413,26 @@ uint32_t labels_node(Labels *l, const Node *n)
     return label_gathered(l, n, kind, node_id(n), na);
 }
 
+/* One pass over a flat array, no call per node: most nodes offer no
+ * rule, and graft match visits every node of the order to find those
+ * that do. */
+uint32_t labels_keep_offering(const Labels *l, uint32_t *ids, uint32_t n)
+{
+    uint32_t nstates = automaton_nstates(l->a), kept = 0, nr;
+    uint8_t *offers = xmalloc((size_t)nstates + 1);
+    for (uint32_t s = 0; s < nstates; s++) {
+        automaton_state_rules(l->a, s, &nr);
+        offers[s] = nr > 0;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t s = ids[i] < l->cap ? l->state[ids[i]] : STATE_NONE;
+        if (s < nstates && offers[s])
+            ids[kept++] = ids[i];
+    }
+    free(offers);
+    return kept;
+}
+
 uint32_t labels_state(const Labels *l, const Node *n)
 {
     uint32_t id = node_id(n);
