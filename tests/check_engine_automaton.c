@@ -271,6 +271,80 @@ START_TEST(label_order_same_states)
 }
 END_TEST
 
+/* note [step cache]: keys that pack into the same words but differ in
+ * their counts, or in one operand state, get their own states, whether
+ * the memo answers (first round) or the cache (second); and the cache
+ * adds no transition. */
+START_TEST(step_cache_tells_keys_apart)
+{
+    Automaton *a = automaton_new(&rs);
+    uint32_t zero_test = 0, add = automaton_op_index(a, "add");
+    Symbol zero = {.tag = SYM_CONST, .npreds = 1, .preds = &zero_test};
+    Symbol other = {.tag = SYM_CONST};
+    for (int round = 0; round < 2; round++) {
+        uint32_t sz = automaton_step(a, &zero), so = automaton_step(a, &other);
+        ck_assert(automaton_state_has(a, sz, 1));
+        ck_assert(!automaton_state_has(a, so, 1));
+        ck_assert(automaton_state_has(a, so, 0));
+        uint32_t with_zero[] = {so, sz}, without[] = {so, so};
+        Symbol x0 = {.tag = SYM_OP, .a = add, .nargs = 2, .args = with_zero};
+        Symbol xx = {.tag = SYM_OP, .a = add, .nargs = 2, .args = without};
+        uint32_t s1 = automaton_step(a, &x0), s2 = automaton_step(a, &xx);
+        ck_assert(automaton_state_has(a, s1, 2));
+        ck_assert(!automaton_state_has(a, s2, 2));
+        ck_assert(automaton_state_has(a, s2, 3));
+        ck_assert_uint_eq(automaton_ntransitions(a), 4);
+    }
+    automaton_free(a);
+}
+END_TEST
+
+/* note [dense steps]: a graph labelled twice over one automaton, the
+ * second time answered by the dense tables and the step cache, gets the
+ * same states and adds no state or transition. */
+START_TEST(dense_steps_repeat_the_memo)
+{
+    Fix f = fixture();
+    Node *ab2 = call2(f.e.g, "add", f.b, f.a), *rr = graph_add_call(f.e.g, "nn.relu", &f.r2, 1,
+                                                                    NULL, 0);
+    uint32_t before[2] = {labels_node(f.e.l, ab2), labels_node(f.e.l, rr)};
+    uint32_t states = automaton_nstates(f.e.a), trans = automaton_ntransitions(f.e.a);
+    Labels *again = labels_new(f.e.a, f.e.g);
+    labels_all(again);
+    ck_assert_uint_eq(labels_node(again, ab2), before[0]);
+    ck_assert_uint_eq(labels_node(again, rr), before[1]);
+    assert_same_states(f.e.l, again, f.e.g);
+    ck_assert_uint_eq(automaton_nstates(f.e.a), states);
+    ck_assert_uint_eq(automaton_ntransitions(f.e.a), trans);
+    ck_assert(accepts(f.e.a, labels_state(again, rr), 2));
+    labels_free(again);
+    engine_stop(&f.e);
+}
+END_TEST
+
+/* labels_keep_offering keeps the nodes whose state accepts a rule, in
+ * the order given: with add_zero alone, a+0 and 0+a (the tuple's first
+ * two fields, so first in the depth-first order). */
+START_TEST(keep_offering_in_order)
+{
+    Fix f = fixture();
+    RuleSet one = rs;
+    one.nrules = 1;
+    Automaton *a = automaton_new(&one);
+    Labels *l = labels_new(a, f.e.g);
+    labels_all(l);
+    uint32_t *ids = malloc((graph_node_count(f.e.g) + 1) * sizeof *ids);
+    uint32_t n = graph_topo_ids(f.e.g, ids);
+    ck_assert_uint_eq(labels_keep_offering(l, ids, n), 2);
+    ck_assert_uint_eq(ids[0], node_id(f.a0));
+    ck_assert_uint_eq(ids[1], node_id(f.za));
+    free(ids);
+    labels_free(l);
+    automaton_free(a);
+    engine_stop(&f.e);
+}
+END_TEST
+
 static Suite *automaton_suite(void)
 {
     Suite *s = suite_create("engine_automaton");
@@ -278,6 +352,9 @@ static Suite *automaton_suite(void)
     tcase_add_test(tc, states_follow_items);
     tcase_add_test(tc, transitions_are_memoised);
     tcase_add_loop_test(tc, label_order_same_states, 0, 2);
+    tcase_add_test(tc, step_cache_tells_keys_apart);
+    tcase_add_test(tc, dense_steps_repeat_the_memo);
+    tcase_add_test(tc, keep_offering_in_order);
     suite_add_tcase(s, tc);
     tc = tcase_create("matcher");
     tcase_add_test(tc, matcher_binds_either_order);

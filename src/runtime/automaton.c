@@ -45,6 +45,16 @@ typedef struct Slot {
     uint32_t value;  /* state id */
 } Slot;
 
+/* One entry of the step cache (note [step cache]); state 0 = empty,
+ * otherwise the state id plus one. */
+typedef struct StepEntry {
+    uint64_t head;   /* tag, operand and test counts, symbol a */
+    uint64_t words;  /* the tests, then the operand states, two at most */
+    uint32_t state;  /* state id + 1, or 0 when empty */
+} StepEntry;
+
+#define STEP_CACHE_BITS 10 /* 1024 entries, 24 KB: within the L1 cache */
+
 typedef struct Table {
     Slot *slots;     /* power-of-two array */
     size_t cap;      /* slots allocated */
@@ -58,6 +68,7 @@ struct Automaton {
     const RuleSet *rs;     /* the rules, borrowed */
     OpEntry *ops;          /* ops named by rules, in first-use order */
     uint32_t nops;         /* count of ops */
+    uint32_t *item_op;     /* per item: the op index of its head op, or SYM_OTHER_OP */
     uint32_t *generic;     /* items not headed by an op, ascending */
     uint32_t ngeneric;     /* count of generic */
     uint32_t *node_preds;  /* tests evaluated on every node */
@@ -77,6 +88,7 @@ struct Automaton {
     Table memo;            /* (symbol, operand states) -> state */
     Table sets;            /* item set -> state, to share equal sets */
     uint64_t *scratch;     /* one bitset being built */
+    StepEntry *cache;      /* small memo keys -> state (note [step cache]) */
 };
 
 /* ---- hash tables over uint32 keys ---- */
@@ -231,12 +243,15 @@ static void index_preds(Automaton *a)
 static void index_items(Automaton *a)
 {
     size_t gcap = 0;
+    a->item_op = xmalloc((a->rs->nitems + 1) * sizeof *a->item_op);
     for (uint32_t i = 0; i < a->rs->nitems; i++) {
         const PatItem *it = &a->rs->items[i];
+        a->item_op[i] = SYM_OTHER_OP;
         if (it->kind == PITEM_OP || it->kind == PITEM_STAR) {
             uint32_t o = op_find_or_add(a, it->op); /* may move a->ops */
             OpEntry *e = &a->ops[o];
             push(&e->items, &e->nitems, &e->cap, i);
+            a->item_op[i] = o;
         }
         if (it->kind != PITEM_OP)
             push(&a->generic, &a->ngeneric, &gcap, i);
@@ -274,6 +289,7 @@ Automaton *automaton_new(const RuleSet *rs)
     if (a->words == 0)
         a->words = 1;
     a->scratch = xcalloc(a->words, sizeof(uint64_t));
+    a->cache = xcalloc((size_t)1 << STEP_CACHE_BITS, sizeof *a->cache);
     return a;
 }
 
@@ -286,6 +302,7 @@ void automaton_free(Automaton *a)
         free(a->ops[i].preds);
     }
     free(a->ops);
+    free(a->item_op);
     free(a->generic);
     free(a->node_preds);
     free(a->fn_preds);
@@ -297,6 +314,7 @@ void automaton_free(Automaton *a)
     table_free(&a->memo);
     table_free(&a->sets);
     free(a->scratch);
+    free(a->cache);
     free(a);
 }
 
@@ -385,10 +403,11 @@ static bool args_fit(const Automaton *a, const PatItem *it, const Symbol *sym)
     return arg_has(a, sym, 0, it->args[1]) && arg_has(a, sym, 1, it->args[0]);
 }
 
-static bool is_op(const Automaton *a, const PatItem *it, const Symbol *sym)
+/* Whether the node is a call of item i's head op: op indices compare as
+ * names do, since the automaton gives each name one index. */
+static bool is_op(const Automaton *a, uint32_t i, const Symbol *sym)
 {
-    return sym->tag == SYM_OP && sym->a != SYM_OTHER_OP &&
-           strcmp(a->ops[sym->a].name, it->op) == 0;
+    return sym->tag == SYM_OP && sym->a != SYM_OTHER_OP && sym->a == a->item_op[i];
 }
 
 /* Every operand's state has item (vacuously true without operands). */
@@ -438,7 +457,7 @@ static bool item_decide(const Automaton *a, uint32_t i, const Symbol *sym,
     case PITEM_ANY:
         return true;
     case PITEM_OP:
-        return is_op(a, it, sym) && args_fit(a, it, sym);
+        return is_op(a, i, sym) && args_fit(a, it, sym);
     case PITEM_FNCALL:
         return sym->tag == SYM_FNCALL && args_fit(a, it, sym);
     case PITEM_TUPLE:
@@ -454,7 +473,7 @@ static bool item_decide(const Automaton *a, uint32_t i, const Symbol *sym,
     case PITEM_STAR:
         if (bit(set, it->args[0]))
             return true;
-        return is_op(a, it, sym) && sym->nargs == 1 && arg_has(a, sym, 0, i);
+        return is_op(a, i, sym) && sym->nargs == 1 && arg_has(a, sym, 0, i);
     case PITEM_DOMPATH:
     case PITEM_DOMREACH:
     case PITEM_DOM:
@@ -542,7 +561,8 @@ static size_t make_key(const Symbol *sym, uint32_t **buf, size_t *cap)
     return len;
 }
 
-uint32_t automaton_step(Automaton *a, const Symbol *sym)
+/* The memo lookup and, on a miss, building the state. */
+static uint32_t step_memo(Automaton *a, const Symbol *sym)
 {
     uint32_t small[32], *buf = small;
     size_t cap = 0, len;
@@ -560,6 +580,35 @@ uint32_t automaton_step(Automaton *a, const Symbol *sym)
     }
     if (buf != small)
         free(buf);
+    return s;
+}
+
+/* note [step cache]: most nodes have no tests and one or two operands
+ * (a parameter, a unary or binary op), so their memo key fits in two
+ * 64-bit words.  Such keys go first to a direct-mapped cache of the memo:
+ * one multiply, one probe, two compares, where the memo hashes the key
+ * word by word, probes and compares it with memcmp.  The cache only ever
+ * holds answers the memo gave, so the states, their numbering and the
+ * memo's size (the transitions --stats prints) stay the same; a key that
+ * collides with another is simply asked of the memo again. */
+uint32_t automaton_step(Automaton *a, const Symbol *sym)
+{
+    if (sym->npreds + sym->nargs > 2)
+        return step_memo(a, sym);
+    uint32_t w[2] = {0, 0}, k = 0;
+    for (uint32_t i = 0; i < sym->npreds; i++)
+        w[k++] = sym->preds[i];
+    for (uint32_t i = 0; i < sym->nargs; i++)
+        w[k++] = sym->args[i];
+    uint64_t head = (uint64_t)sym->tag | (uint64_t)sym->npreds << 8 |
+                    (uint64_t)sym->nargs << 16 | (uint64_t)sym->a << 32;
+    uint64_t words = (uint64_t)w[0] | (uint64_t)w[1] << 32;
+    uint64_t h = (head * 0x9e3779b97f4a7c15ULL) ^ (words * 0xc2b2ae3d27d4eb4fULL);
+    StepEntry *e = &a->cache[(h ^ h >> 29) >> (64 - STEP_CACHE_BITS)];
+    if (e->state && e->head == head && e->words == words)
+        return e->state - 1;
+    uint32_t s = step_memo(a, sym);
+    *e = (StepEntry){head, words, s + 1};
     return s;
 }
 

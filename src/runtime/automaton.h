@@ -103,6 +103,9 @@ void labels_all(Labels *l);
  * them, which is faster (note [label order]), and returns whether it
  * could.  The states are the same either way. */
 bool labels_topo(Labels *l, const uint32_t *ids, uint32_t n);
+/* Keeps, in place and in their order, the ids among ids[0, n) whose state
+ * accepts some rule (the nodes worth verifying); returns how many. */
+uint32_t labels_keep_offering(const Labels *l, uint32_t *ids, uint32_t n);
 /* The stored state of n, STATE_NONE if never labelled. */
 uint32_t labels_state(const Labels *l, const Node *n);
 /* The same by node id. */

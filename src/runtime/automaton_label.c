@@ -13,29 +13,70 @@
 
 #include "util.h"
 
-/* A pointer-keyed cache of op name -> op index (graph names are interned,
- * so one graph has few distinct op name pointers). */
-typedef struct OpCache {
-    const char **keys;  /* op name pointers; NULL = empty */
-    uint32_t *values;   /* op index or SYM_OTHER_OP */
-    size_t cap;         /* power of two */
-    size_t count;       /* used entries */
-} OpCache;
+/* note [op slots]: a node's op, an interned name pointer, becomes the
+ * automaton's op index and that op's attribute tests.  The KeyMap holds
+ * every pointer seen; in front of it a small direct-mapped array keyed by
+ * the same mixed pointer answers the common case with one compare, and a
+ * miss (first sight, or two ops sharing a slot) asks the map. */
+typedef struct OpSlot {
+    const char *op;        /* the name pointer, or NULL when empty */
+    uint32_t index;        /* its op index, or SYM_OTHER_OP */
+    uint32_t dense;        /* its dense class: the op index, or nops */
+    uint32_t ntests;       /* its attribute tests (automaton_op_preds) */
+    const uint32_t *tests;
+} OpSlot;
+
+#define OP_SLOT_BITS 6 /* 64 slots; a model uses a few dozen ops */
+#define OP_SLOTS (1 << OP_SLOT_BITS)
+
+/* note [dense steps]: labelling's common node has no tests and at most
+ * two operands: a parameter, a constant, a unary or binary op call, a
+ * pair.  Its memo key is then its class (its op, or its kind) and its
+ * operand states, and while those are small ints the answer sits in a
+ * dense table per class: entry 0 for no operands, 1 + s for one, 1 +
+ * DENSE + s0 * DENSE + s1 for two.  No symbol is built and nothing is
+ * hashed.  An entry is filled from automaton_step for exactly its key,
+ * so the memo, the states and their numbering stay what they were
+ * (note [step cache] in automaton.c); a node with tests, more operands
+ * or an operand state of DENSE or more takes the general path. */
+#define DENSE 32
+#define DENSE_CELLS (1 + DENSE + DENSE * DENSE)
 
 struct Labels {
     Automaton *a;      /* the automaton, borrowed */
     const Graph *g;    /* the graph, borrowed */
     uint32_t *state;   /* per node id, STATE_NONE when unlabelled */
     size_t cap;        /* entries allocated in state */
-    OpCache ops;       /* op name -> op index */
+    KeyMap ops;        /* op_key(op name) -> op index (op_index) */
+    OpSlot recent[OP_SLOTS]; /* direct-mapped front of ops (note [op slots]) */
+    bool kind_tests[NODE_MATCH + 1]; /* per node kind: a node test may apply */
     uint32_t *preds;   /* scratch: passed tests */
     size_t pcap;       /* capacity of preds */
     uint32_t *args;    /* scratch: operand states */
     size_t acap;       /* capacity of args */
     StrBuf key;        /* scratch: canonical attribute text */
+    uint32_t **dense;  /* per dense class, its table or NULL (note [dense steps]) */
+    uint32_t nclasses; /* classes: ops named, other ops, var, const, tuple */
     uint32_t lo[PRED_ATTR + 1]; /* per test kind: its run in the node */
     uint32_t hi[PRED_ATTR + 1]; /* tests (automaton_node_preds) */
 };
+
+static bool has_tests(const Labels *l, PredKind kind)
+{
+    return l->lo[kind] < l->hi[kind];
+}
+
+/* Which kinds of node a node test can apply to (node_preds below), so
+ * that the common node, an op call when no rule tests types or shapes,
+ * skips them without a look. */
+static void note_kind_tests(Labels *l)
+{
+    bool any = has_tests(l, PRED_DTYPE) || has_tests(l, PRED_RANK) || has_tests(l, PRED_SHAPE);
+    for (int k = 0; k <= NODE_MATCH; k++)
+        l->kind_tests[k] = any;
+    l->kind_tests[NODE_CONST] |= has_tests(l, PRED_IS_CONST) || has_tests(l, PRED_VALUE);
+    l->kind_tests[NODE_VAR] |= has_tests(l, PRED_IS_VAR) || has_tests(l, PRED_VAR_NAME);
+}
 
 Labels *labels_new(Automaton *a, const Graph *g)
 {
@@ -49,6 +90,11 @@ Labels *labels_new(Automaton *a, const Graph *g)
         l->lo[all[ps[i]].kind] = i;
     for (uint32_t i = 0; i < n; i++)
         l->hi[all[ps[i]].kind] = i + 1;
+    note_kind_tests(l);
+    l->nclasses = automaton_nops(a) + 4;
+    l->dense = xcalloc(l->nclasses, sizeof *l->dense);
+    l->acap = 8;
+    l->args = xmalloc(l->acap * sizeof *l->args);
     return l;
 }
 
@@ -57,11 +103,13 @@ void labels_free(Labels *l)
     if (!l)
         return;
     free(l->state);
-    free(l->ops.keys);
-    free(l->ops.values);
+    keymap_free(&l->ops);
     free(l->preds);
     free(l->args);
     strbuf_free(&l->key);
+    for (uint32_t c = 0; c < l->nclasses; c++)
+        free(l->dense[c]);
+    free(l->dense);
     free(l);
 }
 
@@ -70,46 +118,44 @@ Automaton *labels_automaton(const Labels *l)
     return l->a;
 }
 
-static size_t ptr_hash(const void *p)
+/* The KeyMap key of an op name pointer: the pointer through a bijective
+ * mix (murmur3's finaliser), so that the map's slot, taken from the low
+ * bits, varies although interned names sit at aligned addresses close
+ * together; nonzero as the pointer is. */
+static uint64_t op_key(const char *op)
 {
-    return (size_t)hash_mix(0x12345, (uint64_t)(uintptr_t)p);
+    uint64_t k = (uint64_t)(uintptr_t)op;
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ULL;
+    k ^= k >> 33;
+    return k;
 }
 
-static void cache_grow(OpCache *c)
+/* Fills slot for op from the map, itself filled once per distinct name. */
+static void op_slot_fill(Labels *l, OpSlot *slot, const char *op)
 {
-    OpCache old = *c;
-    c->cap = old.cap ? old.cap * 2 : 64;
-    c->keys = xcalloc(c->cap, sizeof *c->keys);
-    c->values = xcalloc(c->cap, sizeof *c->values);
-    for (size_t i = 0; i < old.cap; i++) {
-        if (!old.keys[i])
-            continue;
-        size_t j = ptr_hash(old.keys[i]) & (c->cap - 1);
-        while (c->keys[j])
-            j = (j + 1) & (c->cap - 1);
-        c->keys[j] = old.keys[i];
-        c->values[j] = old.values[i];
-    }
-    free(old.keys);
-    free(old.values);
+    uint64_t key = op_key(op);
+    int64_t *v = keymap_get(&l->ops, key);
+    if (!v)
+        v = keymap_put(&l->ops, key, automaton_op_index(l->a, op));
+    slot->op = op;
+    slot->index = (uint32_t)*v;
+    slot->tests = automaton_op_preds(l->a, slot->index, &slot->ntests);
+    slot->dense = slot->index == SYM_OTHER_OP ? automaton_nops(l->a) : slot->index;
 }
 
-/* The op index of an op name pointer, looked up once per distinct name. */
-static uint32_t op_index(Labels *l, const char *op)
+/* The op slot of an op name pointer: the slot is picked by the top bits
+ * of the pointer times an odd constant (one multiply), and filled when it
+ * holds another op. */
+static inline const OpSlot *op_slot(Labels *l, const char *op)
 {
-    OpCache *c = &l->ops;
-    if ((c->count + 1) * 2 > c->cap)
-        cache_grow(c);
-    size_t j = ptr_hash(op) & (c->cap - 1);
-    while (c->keys[j]) {
-        if (c->keys[j] == op)
-            return c->values[j];
-        j = (j + 1) & (c->cap - 1);
-    }
-    c->keys[j] = op;
-    c->values[j] = automaton_op_index(l->a, op);
-    c->count++;
-    return c->values[j];
+    uint64_t mixed = (uint64_t)(uintptr_t)op * 0x9e3779b97f4a7c15ULL;
+    OpSlot *slot = &l->recent[mixed >> (64 - OP_SLOT_BITS)];
+    if (slot->op != op)
+        op_slot_fill(l, slot, op);
+    return slot;
 }
 
 static void add_pred(Labels *l, uint32_t *n, uint32_t p)
@@ -227,13 +273,15 @@ static void node_preds(Labels *l, const Node *n, uint32_t *np)
 }
 
 /* Fills sym with n's symbol (operand states excluded). */
-static void node_symbol(Labels *l, const Node *n, Symbol *sym)
+static void node_symbol(Labels *l, const Node *n, NodeKind kind, Symbol *sym)
 {
     uint32_t np = 0, cnt;
     const uint32_t *ps;
-    node_preds(l, n, &np);
+    const char *op;
+    if (kind > NODE_MATCH || l->kind_tests[kind]) /* a kind added later: look */
+        node_preds(l, n, &np);
     sym->a = 0;
-    switch (node_kind(n)) {
+    switch (kind) {
     case NODE_VAR: sym->tag = SYM_VAR; break;
     case NODE_CONST: sym->tag = SYM_CONST; break;
     case NODE_TUPLE: sym->tag = SYM_TUPLE; break;
@@ -248,11 +296,12 @@ static void node_symbol(Labels *l, const Node *n, Symbol *sym)
         sym->a = (uint32_t)node_index(n);
         break;
     case NODE_CALL:
-        if (node_op(n)) {
+        if ((op = node_op(n)) != NULL) {
+            const OpSlot *slot = op_slot(l, op);
             sym->tag = SYM_OP;
-            sym->a = op_index(l, node_op(n));
-            ps = automaton_op_preds(l->a, sym->a, &cnt);
-            attr_preds(l, n, ps, cnt, &np);
+            sym->a = slot->index;
+            if (slot->ntests)
+                attr_preds(l, n, slot->tests, slot->ntests, &np);
         } else {
             sym->tag = SYM_FNCALL;
             ps = automaton_fn_preds(l->a, &cnt);
@@ -265,25 +314,123 @@ static void node_symbol(Labels *l, const Node *n, Symbol *sym)
     sym->preds = l->preds;
 }
 
-uint32_t labels_node(Labels *l, const Node *n)
+/* Makes room for node ids below count in the state array. */
+static void state_reserve(Labels *l, size_t count)
 {
-    Symbol sym;
-    node_symbol(l, n, &sym);
-    uint32_t na = node_is_opaque(n) ? 0 : (uint32_t)node_nargs(n);
-    xgrow((void **)&l->args, &l->acap, na + 1, sizeof *l->args);
-    for (uint32_t k = 0; k < na; k++)
-        l->args[k] = labels_state(l, node_arg(n, (int)k));
-    sym.nargs = na;
-    sym.args = l->args;
-    uint32_t s = automaton_step(l->a, &sym);
-    uint32_t id = node_id(n);
-    if (id >= l->cap) {
-        size_t old = l->cap;
-        xgrow((void **)&l->state, &l->cap, (size_t)id + 1, sizeof *l->state);
-        memset(l->state + old, 0xff, (l->cap - old) * sizeof *l->state);
+    if (count <= l->cap)
+        return;
+    size_t old = l->cap;
+    xgrow((void **)&l->state, &l->cap, count, sizeof *l->state);
+    memset(l->state + old, 0xff, (l->cap - old) * sizeof *l->state);
+}
+
+/* Puts the states of n's operands in l->args and their number in *na;
+ * false when an operand's id is above limit, which in id order means it
+ * is not labelled yet (note [label order]).  An opaque node is labelled
+ * without its operands. */
+static inline bool gather_args(Labels *l, const Node *n, NodeKind kind, uint32_t limit,
+                        uint32_t *na)
+{
+    bool opaque = kind > NODE_GETITEM && node_is_opaque(n); /* the five before never are */
+    uint32_t count = opaque ? 0 : (uint32_t)node_nargs(n);
+    if (count >= l->acap)
+        xgrow((void **)&l->args, &l->acap, count + 1, sizeof *l->args);
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t id = node_id(node_arg(n, (int)k));
+        if (id > limit)
+            return false;
+        l->args[k] = id < l->cap ? l->state[id] : STATE_NONE;
     }
+    *na = count;
+    return true;
+}
+
+/* Labels n, whose operand states are in l->args[0, na). */
+/* n's dense class (note [dense steps]), or UINT32_MAX when a test may
+ * apply to it or its kind has none. */
+static inline uint32_t dense_class(Labels *l, const Node *n, NodeKind kind)
+{
+    uint32_t nops = l->nclasses - 4;
+    if (kind > NODE_MATCH || l->kind_tests[kind])
+        return UINT32_MAX;
+    switch (kind) {
+    case NODE_VAR: return nops + 1;
+    case NODE_CONST: return nops + 2;
+    case NODE_TUPLE: return nops + 3;
+    case NODE_CALL: {
+        const char *op = node_op(n);
+        if (!op)
+            return UINT32_MAX;
+        const OpSlot *slot = op_slot(l, op);
+        return slot->ntests ? UINT32_MAX : slot->dense;
+    }
+    default: return UINT32_MAX;
+    }
+}
+
+/* The dense entry of n with operand states l->args[0, na), or NULL. */
+static inline uint32_t *dense_cell(Labels *l, const Node *n, NodeKind kind, uint32_t na)
+{
+    if (na > 2 || (na > 0 && l->args[0] >= DENSE) || (na > 1 && l->args[1] >= DENSE))
+        return NULL;
+    uint32_t c = dense_class(l, n, kind);
+    if (c == UINT32_MAX)
+        return NULL;
+    if (!l->dense[c]) {
+        l->dense[c] = xmalloc(DENSE_CELLS * sizeof *l->dense[c]);
+        memset(l->dense[c], 0xff, DENSE_CELLS * sizeof *l->dense[c]);
+    }
+    size_t at = na == 0   ? 0
+                : na == 1 ? 1 + l->args[0]
+                          : 1 + DENSE + l->args[0] * DENSE + l->args[1];
+    return &l->dense[c][at];
+}
+
+static uint32_t label_gathered(Labels *l, const Node *n, NodeKind kind, uint32_t id,
+                               uint32_t na)
+{
+    uint32_t *cell = dense_cell(l, n, kind, na);
+    uint32_t s = cell ? *cell : STATE_NONE;
+    if (s == STATE_NONE) {
+        Symbol sym;
+        node_symbol(l, n, kind, &sym);
+        sym.nargs = na;
+        sym.args = l->args;
+        s = automaton_step(l->a, &sym);
+        if (cell)
+            *cell = s;
+    }
+    state_reserve(l, (size_t)id + 1);
     l->state[id] = s;
     return s;
+}
+
+uint32_t labels_node(Labels *l, const Node *n)
+{
+    uint32_t na;
+    NodeKind kind = node_kind(n);
+    gather_args(l, n, kind, UINT32_MAX, &na);
+    return label_gathered(l, n, kind, node_id(n), na);
+}
+
+/* One pass over a flat array, no call per node: most nodes offer no
+ * rule, and graft match visits every node of the order to find those
+ * that do. */
+uint32_t labels_keep_offering(const Labels *l, uint32_t *ids, uint32_t n)
+{
+    uint32_t nstates = automaton_nstates(l->a), kept = 0, nr;
+    uint8_t *offers = xmalloc((size_t)nstates + 1);
+    for (uint32_t s = 0; s < nstates; s++) {
+        automaton_state_rules(l->a, s, &nr);
+        offers[s] = nr > 0;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t s = ids[i] < l->cap ? l->state[ids[i]] : STATE_NONE;
+        if (s < nstates && offers[s])
+            ids[kept++] = ids[i];
+    }
+    free(offers);
+    return kept;
 }
 
 uint32_t labels_state(const Labels *l, const Node *n)
@@ -295,17 +442,6 @@ uint32_t labels_state(const Labels *l, const Node *n)
 uint32_t labels_state_id(const Labels *l, uint32_t id)
 {
     return id < l->cap ? l->state[id] : STATE_NONE;
-}
-
-/* Whether every operand of n has a smaller id than n. */
-static bool args_before(const Node *n)
-{
-    if (node_is_opaque(n))
-        return true; /* labelled without its operands' states */
-    for (int k = 0; k < node_nargs(n); k++)
-        if (node_id(node_arg(n, k)) > node_id(n))
-            return false;
-    return true;
 }
 
 /* note [label order]: a node's state depends only on its symbol and its
@@ -325,14 +461,16 @@ bool labels_topo(Labels *l, const uint32_t *ids, uint32_t n)
     uint8_t *todo = xcalloc((size_t)count + 1, 1);
     for (uint32_t i = 0; i < n; i++)
         todo[ids[i]] = 1;
-    uint32_t id = 0;
+    state_reserve(l, count);
+    uint32_t id = 0, na;
     for (; id < count; id++) {
         if (!todo[id])
             continue;
         const Node *x = graph_node(l->g, id);
-        if (!args_before(x))
+        NodeKind kind = node_kind(x);
+        if (!gather_args(l, x, kind, id, &na))
             break;
-        labels_node(l, x);
+        label_gathered(l, x, kind, id, na);
         todo[id] = 0;
     }
     bool in_id_order = id == count;

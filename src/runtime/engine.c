@@ -267,6 +267,7 @@ void engine_matches(Engine *e, MatchVisitor fn, void *ctx)
     uint32_t n = graph_topo_ids(e->g, ids);
     labels_topo(e->labels, ids, n);
     e->stats.labelled += n;
+    n = labels_keep_offering(e->labels, ids, n);
     uint32_t *rules = xmalloc((e->rs->nrules + 1) * sizeof *rules);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t k, nr;

@@ -136,14 +136,16 @@ bool matcher_node_has(const Matcher *m, const Node *n, uint32_t item)
 
 static uint32_t goal(Matcher *m, const PatNode *p, Node *n, bool nobind, uint32_t next)
 {
-    xgrow((void **)&m->pool, &m->cpool, m->npool + 1, sizeof *m->pool);
+    if (m->npool == m->cpool) /* xgrow is a call; most goals fit */
+        xgrow((void **)&m->pool, &m->cpool, m->npool + 1, sizeof *m->pool);
     m->pool[m->npool] = (Goal){p, n, nobind, false, next};
     return (uint32_t)m->npool++;
 }
 
 static void add_pair(Matcher *m, const PatNode *p, Node *n)
 {
-    xgrow((void **)&m->pairs, &m->cpairs, m->npairs + 1, sizeof *m->pairs);
+    if (m->npairs == m->cpairs)
+        xgrow((void **)&m->pairs, &m->cpairs, m->npairs + 1, sizeof *m->pairs);
     m->pairs[m->npairs++] = (MatchPair){p, n, false};
 }
 
@@ -160,7 +162,8 @@ static uint32_t tail_goal(Matcher *m, const PatNode *p, Node *n, uint32_t rest)
 
 static void bind(Matcher *m, int slot, Node *n, const AttrValue *v)
 {
-    xgrow((void **)&m->trail, &m->ctrail, m->ntrail + 1, sizeof *m->trail);
+    if (m->ntrail == m->ctrail)
+        xgrow((void **)&m->trail, &m->ctrail, m->ntrail + 1, sizeof *m->trail);
     m->trail[m->ntrail++] = (uint32_t)slot;
     m->b[slot].node = n;
     m->b[slot].attr = v;
@@ -471,7 +474,8 @@ static bool guard_ok(const Matcher *m, const RuleDesc *rule)
 
 static void reset(Matcher *m, const RuleDesc *rule)
 {
-    xgrow((void **)&m->b, &m->cb, (size_t)rule->nslots + 1, sizeof *m->b);
+    if ((size_t)rule->nslots + 1 > m->cb)
+        xgrow((void **)&m->b, &m->cb, (size_t)rule->nslots + 1, sizeof *m->b);
     memset(m->b, 0, ((size_t)rule->nslots + 1) * sizeof *m->b);
     m->npool = m->nchoices = m->ntrail = m->npairs = 0;
     m->steps = 0;
