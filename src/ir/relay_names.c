@@ -47,11 +47,13 @@ static uint64_t name_hash(const char *s, size_t n)
     return h ? h : 1; /* 0 is KeyMap's empty key */
 }
 
-/* The entry of name s (n bytes, hash h), or NULL when not handed out. */
-static TakenName *find_name(const VarNames *vn, uint64_t h, const char *s, size_t n)
+/* The entry of name s (n bytes, hash h), or NULL when not handed out;
+ * *head is its hash's chain in VarNames.names (1 + the first entry), 0
+ * for a new hash. */
+static TakenName *find_name(VarNames *vn, uint64_t h, const char *s, size_t n, int64_t **head)
 {
-    int64_t *head = keymap_get(&vn->taken, h);
-    for (int64_t i = head ? *head - 1 : -1; i >= 0; i = vn->names[i].next) {
+    *head = keymap_put(&vn->taken, h, 0);
+    for (int64_t i = **head - 1; i >= 0; i = vn->names[i].next) {
         TakenName *t = &vn->names[i];
         if (t->len == n && memcmp(t->text, s, n) == 0)
             return t;
@@ -59,12 +61,12 @@ static TakenName *find_name(const VarNames *vn, uint64_t h, const char *s, size_
     return NULL;
 }
 
-/* Records name s (n bytes, hash h, not handed out yet), owned by the
- * arena. */
-static void take_name(VarNames *vn, uint64_t h, const char *s, size_t n)
+/* Records name s (n bytes, not handed out yet), owned by the arena, at
+ * the front of its hash's chain *head. */
+static void take_name(VarNames *vn, int64_t *head, const char *s, size_t n)
 {
-    xgrow((void **)&vn->names, &vn->cnames, vn->nnames + 1, sizeof *vn->names);
-    int64_t *head = keymap_put(&vn->taken, h, 0);
+    if (vn->nnames == vn->cnames)
+        xgrow((void **)&vn->names, &vn->cnames, vn->nnames + 1, sizeof *vn->names);
     vn->names[vn->nnames] = (TakenName){s, (uint32_t)n, (int32_t)(*head - 1), 0};
     *head = (int64_t)++vn->nnames;
 }
@@ -73,10 +75,10 @@ static void take_name(VarNames *vn, uint64_t h, const char *s, size_t n)
  * (the prefix's counter counts on from the last suffix tried). */
 static const char *unique_name(VarNames *vn, const char *prefix, size_t n, size_t *len)
 {
-    uint64_t h = name_hash(prefix, n);
-    TakenName *t = find_name(vn, h, prefix, n);
+    int64_t *head;
+    TakenName *t = find_name(vn, name_hash(prefix, n), prefix, n, &head);
     if (!t) {
-        take_name(vn, h, prefix, n);
+        take_name(vn, head, prefix, n);
         *len = n;
         return prefix;
     }
@@ -86,9 +88,8 @@ static const char *unique_name(VarNames *vn, const char *prefix, size_t n, size_
     size_t m;
     do {
         m = n + (size_t)snprintf(name + n, 21, "%u", (unsigned)++vn->names[taken].counter);
-        h = name_hash(name, m);
-    } while (find_name(vn, h, name, m));
-    take_name(vn, h, name, m);
+    } while (find_name(vn, name_hash(name, m), name, m, &head));
+    take_name(vn, head, name, m);
     *len = m;
     return name;
 }

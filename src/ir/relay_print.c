@@ -110,6 +110,10 @@ typedef struct Printer {
                            result, a let's value: note [control]) */
     int root_level;     /* the level root's text is placed at */
     StrBuf args;        /* scratch for a call's operand list */
+    StrBuf **scratch;   /* nested texts' buffers, reused by depth */
+    size_t nscratch;    /* buffers in use */
+    size_t ascratch;    /* buffers allocated */
+    size_t cscratch;    /* capacity of scratch */
     Frame *frames;      /* the stack of visit_all's walks */
     size_t nframes, cframes;
     VarNames names;     /* printed names of variables */
@@ -118,6 +122,26 @@ typedef struct Printer {
     bool discard;       /* drop top as it fills (temp numbers only) */
     bool types;         /* RELAY_PRINT_TYPES: "ty=" from node types */
 } Printer;
+
+/* An empty buffer for a nested text (a function's text, a scope's last
+ * line): texts nest as scopes do, so buffers are kept and reused by
+ * depth instead of allocated per function. */
+static StrBuf *scratch_get(Printer *p)
+{
+    if (p->nscratch == p->ascratch) {
+        xgrow((void **)&p->scratch, &p->cscratch, p->ascratch + 1, sizeof *p->scratch);
+        p->scratch[p->ascratch++] = xcalloc(1, sizeof(StrBuf));
+    }
+    StrBuf *sb = p->scratch[p->nscratch++];
+    sb->len = 0;
+    return sb;
+}
+
+/* Gives back the buffer scratch_get gave last. */
+static void scratch_done(Printer *p)
+{
+    p->nscratch--;
+}
 
 /* note [streaming]: @main's binding lines are final once written, so
  * relay_print writes the module's text out every 64 KiB instead of
@@ -500,8 +524,8 @@ static void put_tuple(Printer *p, StrBuf *out, const Node *n)
  * builds in its own buffer: its body's leaf visits use the scratch. */
 static void leaf_visit(Printer *p, Node *n)
 {
-    StrBuf fn = {0};
-    StrBuf *out = node_is_opaque(n) ? &fn : &p->text;
+    bool opaque = node_is_opaque(n);
+    StrBuf *out = opaque ? scratch_get(p) : &p->text;
     /* the text's own blocks are placed where the text goes: a binding
      * line at the scope's level, or inline at root_level */
     int level = n == p->root ? p->root_level : p->level;
@@ -524,7 +548,8 @@ static void leaf_visit(Printer *p, Node *n)
     case NODE_OPREF: break;
     }
     keep_text(p, node_id(n), out);
-    strbuf_free(&fn);
+    if (opaque)
+        scratch_done(p);
 }
 
 /* The i-th child in leaf-visit order: callee, then operands. */
@@ -609,11 +634,11 @@ static void put_scope(Printer *p, StrBuf *out, Node *root, int level)
     int saved_level = p->level;
     p->lines = out;
     p->level = level;
-    StrBuf last = {0};
-    put_inline(p, &last, root, level);
+    StrBuf *last = scratch_get(p);
+    put_inline(p, last, root, level);
     indent(out, level);
-    put_mem(out, last.data, last.len);
-    strbuf_free(&last);
+    put_mem(out, last->data ? last->data : "", last->len);
+    scratch_done(p);
     p->lines = saved_lines;
     p->level = saved_level;
 }
@@ -660,8 +685,8 @@ static void printer_init(Printer *p, const Graph *g)
     memset(p, 0, sizeof *p);
     p->g = g;
     size_t n = graph_node_count(g) ? graph_node_count(g) : 1;
-    p->off = xcalloc(n, sizeof(size_t));
-    p->len = xcalloc(n, sizeof(size_t));
+    p->off = xmalloc(n * sizeof(size_t)); /* set when a text is kept */
+    p->len = xmalloc(n * sizeof(size_t));
     p->temp = xmalloc(n * sizeof(uint32_t));
     memset(p->temp, 0xff, n * sizeof(uint32_t));
     p->visited = xcalloc(n, 1);
@@ -674,6 +699,11 @@ static void printer_free(Printer *p)
     strbuf_free(&p->pending);
     strbuf_free(&p->args);
     free(p->frames);
+    for (size_t i = 0; i < p->ascratch; i++) {
+        strbuf_free(p->scratch[i]);
+        free(p->scratch[i]);
+    }
+    free(p->scratch);
     free(p->off);
     free(p->len);
     free(p->temp);
