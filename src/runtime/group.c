@@ -88,6 +88,7 @@ void grouper_free(Grouper *gp)
     free(gp->owner);
     free(gp->inreg);
     free(gp->region);
+    free(gp->stack);
     free(gp->counter);
 }
 
@@ -152,12 +153,12 @@ void grouper_verdict(Grouper *gp, const Node *root, PartFate fate, Node *a, Node
 
 /* ---- inputs ---- */
 
+/* Adds n to gr's inputs unless there; collect_inputs made room. */
 static void add_input(Group *gr, Node *n)
 {
     for (uint32_t i = 0; i < gr->ninputs; i++)
         if (gr->inputs[i] == n)
             return;
-    gr->inputs = xrealloc(gr->inputs, (gr->ninputs + 1) * sizeof *gr->inputs);
     gr->inputs[gr->ninputs++] = n;
 }
 
@@ -207,6 +208,10 @@ static void collect_inputs(const Grouper *gp, Group *gr)
 {
     uint32_t npairs;
     const MatchPair *pairs = matcher_pairs(gp->e->m, &npairs);
+    size_t most = 0; /* every pair one input, a tail pair its operands */
+    for (uint32_t i = 0; i < npairs; i++)
+        most += pairs[i].tail ? (size_t)node_nargs(pairs[i].node) : 1;
+    gr->inputs = xmalloc((most + 1) * sizeof *gr->inputs);
     for (uint32_t i = 0; i < npairs; i++) {
         const MatchPair *p = &pairs[i];
         if (p->tail)
@@ -224,8 +229,9 @@ static void collect_region(Grouper *gp, const Group *gr)
 {
     gp->nregion = 0;
     next_stamp(&gp->stamp, gp->inreg, gp->size);
-    Node **stack = xmalloc(sizeof *stack);
-    size_t cap = 1, depth = 0;
+    Node **stack = gp->stack; /* kept from one candidate to the next */
+    size_t cap = gp->cstack, depth = 0;
+    xgrow((void **)&stack, &cap, 1, sizeof *stack);
     stack[depth++] = gr->root;
     while (depth) {
         Node *n = stack[--depth];
@@ -239,7 +245,8 @@ static void collect_region(Grouper *gp, const Group *gr)
         for (int i = 0; i < na; i++)
             stack[depth++] = node_arg(n, i);
     }
-    free(stack);
+    gp->stack = stack;
+    gp->cstack = cap;
 }
 
 /* Constants and functions exist outside any one group (TVM ignores them

@@ -45,6 +45,8 @@ typedef struct Grouper {
     int ncounters;     /* entries in counter */
     Node **region;    /* the region of the last candidate */
     size_t nregion, cregion;
+    Node **stack;     /* scratch: collect_region's walk */
+    size_t cstack;
     const Node *watch;    /* graft explain: the root whose fate to record */
     PartVerdict *verdict; /* where to record it, or NULL */
 } Grouper;
