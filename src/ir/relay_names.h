@@ -3,6 +3,7 @@
 #ifndef GRAFT_RELAY_NAMES_H
 #define GRAFT_RELAY_NAMES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "arena.h"
@@ -21,9 +22,15 @@ typedef struct TakenName {
  * with "v" when the name does not start with a letter, and made unique
  * per module by appending 1, 2, ... (so a second %x prints as %x1). */
 typedef struct VarNames {
-    const char **name;  /* per node id: printed name, NULL until given */
+    bool distinct;      /* note [distinct names]: every variable of the
+                           graph prints as itself */
+    const char **name;  /* per node id: printed name (distinct: the
+                           variable's own name, printed after "%" or
+                           "%v"), NULL until given */
     uint32_t *len;      /* per node id: its length */
-    uint32_t nnodes;    /* entries in name and len */
+    uint8_t *vprefix;   /* distinct: per node id, 1 while the name lacks
+                           its "v" (note [variable names]) */
+    uint32_t nnodes;    /* entries in name, len and vprefix */
     Arena *arena;       /* owns the printed names */
     KeyMap taken;       /* hash of a name -> 1 + its chain's first entry */
     TakenName *names;   /* every name handed out */
@@ -32,9 +39,10 @@ typedef struct VarNames {
 
 void var_names_init(VarNames *vn, const Graph *g);
 void var_names_free(VarNames *vn);
-/* Gives v its printed name (at its declaration, or at its first use for
- * a free variable) and returns it, its length in *len. */
-const char *var_names_get(VarNames *vn, const Node *v, size_t *len);
+/* Gives variable v its printed name (at its declaration, or at its first
+ * use for a free variable): the *len bytes returned, after a "%" when
+ * *percent. */
+const char *var_names_get(VarNames *vn, const Node *v, bool *percent, size_t *len);
 
 /* Appends s double-quoted with TVM's escapes (\" \\ \n \t). */
 void relay_put_string(StrBuf *sb, const char *s);

@@ -258,8 +258,11 @@ static void put_attrs(StrBuf *sb, const Node *n, bool first)
 /* A variable's printed name (given at its first printing). */
 static void put_name(Printer *p, StrBuf *out, const Node *v)
 {
+    bool percent;
     size_t len;
-    const char *name = var_names_get(&p->names, v, &len);
+    const char *name = var_names_get(&p->names, v, &percent, &len);
+    if (percent)
+        put_chr(out, '%');
     put_mem(out, name, len);
 }
 
