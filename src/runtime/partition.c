@@ -382,19 +382,23 @@ void engine_partition_verdict(Engine *e, uint32_t rule, const Node *root, PartVe
 }
 
 /* One partition pass of one rule (note [partition semantics]); upto as
- * engine_relabel_changed takes it. */
-static void partition_pass(Engine *e, Grouper *gp, uint32_t rule, uint32_t *upto)
+ * engine_relabel_changed takes it; *fresh is 1 + the count of live nodes
+ * e->order holds in topological order already, or 0 (and so on return:
+ * the dead-node sweep after a pass that grouped makes the order). */
+static void partition_pass(Engine *e, Grouper *gp, uint32_t rule, uint32_t *upto,
+                           uint32_t *fresh)
 {
     Pass p;
     pass_init(&p, e, gp, rule);
-    uint32_t n = engine_order(e);
+    uint32_t n = *fresh ? *fresh - 1 : engine_order(e);
+    *fresh = 0;
     engine_relabel_changed(e, n, upto);
     find_groups(&p, n);
     apply_groups(&p);
     e->stats.rules[rule].applied += p.ngroups;
     e->stats.groups += p.ngroups;
     if (p.ngroups)
-        graph_remove_dead(e->g);
+        *fresh = engine_remove_dead_order(e) + 1;
     pass_free(&p);
 }
 
@@ -403,10 +407,11 @@ void engine_partition(Engine *e)
     uint32_t *order = xmalloc((e->rs->nrules + 1) * sizeof *order);
     uint32_t n = engine_rules_best_first(e, ACTION_PARTITION, order);
     uint32_t upto = 0; /* every node is labelled afresh by the first pass */
+    uint32_t fresh = 0;
     Grouper gp;
     grouper_init(&gp, e);
     for (uint32_t k = 0; k < n; k++)
-        partition_pass(e, &gp, order[k], &upto);
+        partition_pass(e, &gp, order[k], &upto, &fresh);
     grouper_free(&gp);
     free(order);
 }

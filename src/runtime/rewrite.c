@@ -60,8 +60,8 @@ typedef struct Cands {
     uint32_t upto;    /* nodes labelled so far (engine_relabel_changed) */
     bool stale;       /* the graph changed since the lists were made */
     uint32_t fresh;   /* e->order holds the fresh(-1) live nodes in
-                         topological order already (engine_rewrite made
-                         it, to count them), or 0 */
+                         topological order already (made to count them,
+                         or by the sweep after a pass), or 0 */
 } Cands;
 
 /* Relabels what changed and sorts the live nodes into the lists. */
@@ -246,7 +246,7 @@ static uint64_t rewrite_pass(Engine *e, Grouper *gp, Cands *c, uint32_t r, uint6
     }
     free(groups);
     if (applied) {
-        graph_remove_dead(e->g);
+        c->fresh = engine_remove_dead_order(e) + 1;
         c->stale = true;
     }
     return applied;
