@@ -61,15 +61,28 @@ static inline void put_chr(StrBuf *sb, char c)
     sb->len++;
 }
 
-/* A decimal number without printf (the printer writes a million). */
+/* A decimal number without printf (the printer writes a million), two
+ * digits at a time. */
 static void put_u64(StrBuf *sb, uint64_t n)
 {
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+                                "25262728293031323334353637383940414243444546474849"
+                                "50515253545556575859606162636465666768697071727374"
+                                "75767778798081828384858687888990919293949596979899";
     char buf[20];
     int i = sizeof buf;
-    do {
-        buf[--i] = (char)('0' + n % 10);
-        n /= 10;
-    } while (n);
+    while (n >= 100) {
+        unsigned d = (unsigned)(n % 100) * 2;
+        n /= 100;
+        buf[--i] = pairs[d + 1];
+        buf[--i] = pairs[d];
+    }
+    if (n >= 10) {
+        buf[--i] = pairs[n * 2 + 1];
+        buf[--i] = pairs[n * 2];
+    } else {
+        buf[--i] = (char)('0' + n);
+    }
     put_mem(sb, buf + i, sizeof buf - (size_t)i);
 }
 
@@ -89,8 +102,11 @@ static void put_i64(StrBuf *sb, int64_t n)
 enum { VISIT_NOT, VISIT_TEXT, VISIT_USED };
 
 typedef struct Frame {
-    Node *node; /* node whose children are being visited */
-    int next;   /* its next child */
+    Node *node;  /* node whose children are being visited */
+    int next;    /* its next child */
+    int nkids;   /* its children in leaf-visit order (visit_kids) */
+    Node *first; /* the first of them when it is not an operand (a
+                    callee), else NULL */
 } Frame;
 
 typedef struct Printer {
@@ -284,27 +300,27 @@ static void declare_free(Printer *p, const Node *v)
 
 static void put_operand(Printer *p, StrBuf *out, const Node *m)
 {
-    uint32_t id = node_id(m);
-    if (node_kind(m) == NODE_VAR) {
+    switch (node_kind(m)) {
+    case NODE_VAR:
         if (node_is_free(m))
             declare_free(p, m);
         put_name(p, out, m);
         return;
-    }
-    if (node_kind(m) == NODE_GLOBAL) { /* always inline, no comment */
+    case NODE_GLOBAL: /* always inline, no comment */
         put_chr(out, '@');
         put_str(out, node_name(m));
         return;
-    }
-    if (node_kind(m) == NODE_OPREF) {
+    case NODE_OPREF:
         put_str(out, node_name(m));
         return;
-    }
-    if (node_kind(m) == NODE_CONST) {
+    case NODE_CONST:
         put_str(out, node_const_text(m));
         put_annot(p, out, m);
         return;
+    default:
+        break;
     }
+    uint32_t id = node_id(m);
     if (p->temp[id] == NO_TEMP) {
         p->temp[id] = p->next_temp++;
         indent(p->lines, p->level);
@@ -555,19 +571,34 @@ static void leaf_visit(Printer *p, Node *n)
         scratch_done(p);
 }
 
-/* The i-th child in leaf-visit order: callee, then operands. */
-static Node *visit_child(const Node *n, int i)
+/* A frame for n: its children in leaf-visit order are its callee, then
+ * its operands; a function's and a let's are none (their scopes print in
+ * their own walks), an if's and a match's the first operand only (the
+ * rest are scopes). */
+static Frame visit_frame(Node *n)
 {
-    if (node_kind(n) == NODE_FUNC || node_kind(n) == NODE_LET)
-        return NULL;
-    if (node_kind(n) == NODE_IF || node_kind(n) == NODE_MATCH)
-        return i == 0 ? node_arg(n, 0) : NULL; /* the rest are scopes */
-    if (node_callee(n)) {
+    switch (node_kind(n)) {
+    case NODE_FUNC:
+    case NODE_LET: return (Frame){n, 0, 0, NULL};
+    case NODE_IF:
+    case NODE_MATCH: return (Frame){n, 0, 1, NULL};
+    default: {
+        Node *callee = node_callee(n);
+        return (Frame){n, 0, node_nargs(n) + (callee != NULL), callee};
+    }
+    }
+}
+
+/* The frame's next child (there is one). */
+static Node *next_child(Frame *f)
+{
+    int i = f->next++;
+    if (f->first) {
         if (i == 0)
-            return node_callee(n);
+            return f->first;
         i--;
     }
-    return i < node_nargs(n) ? node_arg(n, i) : NULL;
+    return node_arg(f->node, i);
 }
 
 /* Variables, constants, globals and op values print inline. */
@@ -591,18 +622,22 @@ static void visit_all(Printer *p, Node *root)
         return;
     size_t base = p->nframes;
     xgrow((void **)&p->frames, &p->cframes, base + 1, sizeof *p->frames);
-    p->frames[p->nframes++] = (Frame){root, 0};
+    p->frames[p->nframes++] = visit_frame(root);
     while (p->nframes > base) {
         Frame *f = &p->frames[p->nframes - 1];
-        Node *c = visit_child(f->node, f->next++);
-        if (!c) {
+        if (f->next == f->nkids) {
             Node *n = f->node;
             p->nframes--;
             if (p->visited[node_id(n)] == VISIT_NOT)
                 leaf_visit(p, n);
-        } else if (needs_visit(p, c)) {
+            continue;
+        }
+        Node *c = next_child(f);
+        if (!c) /* a missing operand ends the children, as in graph walks */
+            f->next = f->nkids;
+        else if (needs_visit(p, c)) {
             xgrow((void **)&p->frames, &p->cframes, p->nframes + 1, sizeof *p->frames);
-            p->frames[p->nframes++] = (Frame){c, 0};
+            p->frames[p->nframes++] = visit_frame(c);
         }
     }
 }
