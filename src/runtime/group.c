@@ -49,10 +49,12 @@ static bool patset_add(PatSet *s, const PatNode *p)
 }
 
 /* Marks the slots that a non-leaf pattern node binds (s@exp(x), and
- * s@x, which lowering wraps in a one-choice alternative); walks the
- * pattern DAG with a stack, each node once. */
-static bool *named_slots(const RuleDesc *rule)
+ * s@x, which lowering wraps in a one-choice alternative), and tells
+ * whether the pattern has a dominator pattern; walks the pattern DAG with
+ * a stack, each node once. */
+static bool *named_slots(const RuleDesc *rule, bool *has_dom)
 {
+    *has_dom = false;
     bool *named = xcalloc((size_t)rule->nslots + 1, sizeof *named);
     PatSet seen = {0};
     const PatNode **stack = xmalloc(sizeof *stack);
@@ -64,6 +66,8 @@ static bool *named_slots(const RuleDesc *rule)
             continue;
         if (n->slot >= 0 && n->kind != PAT_ANY)
             named[n->slot] = true;
+        if (n->kind == PAT_DOM)
+            *has_dom = true;
         xgrow((void **)&stack, &cap, depth + (size_t)n->nkids, sizeof *stack);
         for (int i = 0; i < n->nkids; i++)
             stack[depth++] = n->kids[i];
@@ -127,7 +131,7 @@ void grouper_begin(Grouper *gp, uint32_t rule)
     grouper_grow(gp);
     next_stamp(&gp->pass, gp->claim, gp->size);
     free(gp->named);
-    gp->named = named_slots(&gp->e->rs->rules[rule]);
+    gp->named = named_slots(&gp->e->rs->rules[rule], &gp->has_dom);
     gp->rule = rule;
     /* globals do not change during a run, but are counted anew per pass */
     free(gp->counter);
@@ -184,7 +188,7 @@ static bool leaf_is_input(const Grouper *gp, const MatchPair *pairs, uint32_t np
         return false;
     if (pat->slot >= 0 && gp->named[pat->slot])
         return false;
-    return !on_dom_path(pairs, npairs, leaf->node);
+    return !gp->has_dom || !on_dom_path(pairs, npairs, leaf->node);
 }
 
 bool group_is_input(const Group *gr, const Node *n)
@@ -235,7 +239,7 @@ static void collect_region(Grouper *gp, const Group *gr)
     stack[depth++] = gr->root;
     while (depth) {
         Node *n = stack[--depth];
-        if (group_is_input(gr, n) || gp->inreg[node_id(n)] == gp->stamp)
+        if (gp->inreg[node_id(n)] == gp->stamp || group_is_input(gr, n))
             continue;
         gp->inreg[node_id(n)] = gp->stamp;
         xgrow((void **)&gp->region, &gp->cregion, gp->nregion + 1, sizeof *gp->region);

@@ -32,6 +32,7 @@ typedef struct Grouper {
     uint32_t rule;    /* the rule of the current pass */
     bool *named;      /* per variable slot of the rule: some non-leaf
                          pattern node binds it (s@exp(x)) */
+    bool has_dom;     /* the rule's pattern has a dominator pattern */
     uint32_t *claim;  /* per node id: the pass that claimed it */
     Node **owner;     /* per node id: the root of the group that claimed
                          it (read only where claim is current) */

@@ -386,7 +386,7 @@ void engine_partition_verdict(Engine *e, uint32_t rule, const Node *root, PartVe
  * e->order holds in topological order already, or 0 (and so on return:
  * the dead-node sweep after a pass that grouped makes the order). */
 static void partition_pass(Engine *e, Grouper *gp, uint32_t rule, uint32_t *upto,
-                           uint32_t *fresh)
+                           uint32_t *fresh, bool last)
 {
     Pass p;
     pass_init(&p, e, gp, rule);
@@ -397,7 +397,9 @@ static void partition_pass(Engine *e, Grouper *gp, uint32_t rule, uint32_t *upto
     apply_groups(&p);
     e->stats.rules[rule].applied += p.ngroups;
     e->stats.groups += p.ngroups;
-    if (p.ngroups)
+    if (p.ngroups && last) /* no next pass to order the nodes for */
+        graph_remove_dead(e->g);
+    else if (p.ngroups)
         *fresh = engine_remove_dead_order(e) + 1;
     pass_free(&p);
 }
@@ -411,7 +413,7 @@ void engine_partition(Engine *e)
     Grouper gp;
     grouper_init(&gp, e);
     for (uint32_t k = 0; k < n; k++)
-        partition_pass(e, &gp, order[k], &upto, &fresh);
+        partition_pass(e, &gp, order[k], &upto, &fresh, k + 1 == n);
     grouper_free(&gp);
     free(order);
 }
