@@ -336,6 +336,9 @@ uint32_t graph_topo_order(const Graph *g, Node **order);
 /* The same order as node ids (ids: graph_node_count entries), for callers
  * that keep per-id arrays and need not touch the nodes themselves. */
 uint32_t graph_topo_ids(const Graph *g, uint32_t *ids);
+/* graph_remove_dead, then graph_topo_order into order, in one walk (note
+ * [sweep] in graph_walk.c); returns the count of live nodes ordered. */
+uint32_t graph_remove_dead_order(Graph *g, Node **order);
 
 /* Total bytes the graph holds (arena and node table); divide by
  * graph_node_count for bytes per node.  graph_node_size is sizeof(struct

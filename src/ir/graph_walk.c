@@ -180,15 +180,10 @@ static void unlink_operands(Node *n)
         graph_unlink_use(n->callee);
 }
 
-/* Marks what the roots reach (and @main's parameters) live; every
- * other node not dead yet dies now and leaves its operands' users lists. */
-uint32_t graph_remove_dead(Graph *g)
+/* Kills every node not marked live[] and not dead yet: it leaves its
+ * operands' users lists.  @main's parameters always live. */
+static uint32_t kill_unmarked(Graph *g, uint8_t *live)
 {
-    Adjacency adj;
-    adjacency_build(g, &adj, NULL);
-    uint8_t *live = xcalloc(g->nnodes ? g->nnodes : 1, 1);
-    walk_roots(g, &adj, live, NULL, NULL);
-    adjacency_free(&adj);
     for (int i = 0; i < g->nparams; i++)
         live[g->params[i]->id] = 1;
     uint32_t killed = 0;
@@ -200,8 +195,40 @@ uint32_t graph_remove_dead(Graph *g)
         killed++;
         unlink_operands(n);
     }
+    return killed;
+}
+
+/* Marks what the roots reach (and @main's parameters) live; every
+ * other node not dead yet dies now and leaves its operands' users lists. */
+uint32_t graph_remove_dead(Graph *g)
+{
+    Adjacency adj;
+    adjacency_build(g, &adj, NULL);
+    uint8_t *live = xcalloc(g->nnodes ? g->nnodes : 1, 1);
+    walk_roots(g, &adj, live, NULL, NULL);
+    adjacency_free(&adj);
+    uint32_t killed = kill_unmarked(g, live);
     free(live);
     return killed;
+}
+
+/* note [sweep]: an edit that replaced nodes is followed by a dead-node
+ * sweep and, before the next pass, a topological order: one walk makes
+ * both.  A dead node is never reachable again (it was unreachable when it
+ * died, and edits only link live nodes), so the walk that orders the live
+ * nodes, dead ones counted as seen, reaches exactly what the dead-node
+ * sweep's walk reaches; and the nodes dying now are unreachable, so the
+ * order is the one graph_topo_order gives after the sweep. */
+uint32_t graph_remove_dead_order(Graph *g, Node **order)
+{
+    Adjacency adj;
+    uint8_t *seen = xcalloc(g->nnodes ? g->nnodes : 1, 1);
+    adjacency_build(g, &adj, seen); /* dead nodes count as seen */
+    uint32_t n = walk_roots(g, &adj, seen, order, NULL);
+    adjacency_free(&adj);
+    kill_unmarked(g, seen);
+    free(seen);
+    return n;
 }
 
 /* Takes the nodes computed inside a new function into its scope: every

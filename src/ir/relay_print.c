@@ -26,10 +26,88 @@
 
 enum { NO_TEMP = UINT32_MAX };
 
+/* note [fast output]: the printer appends a few bytes at a time, a few
+ * dozen times per node; these inline appends keep the common case to a
+ * bounds check and a copy, and keep the text NUL-terminated as StrBuf's
+ * own functions do. */
+static inline char *room(StrBuf *sb, size_t n)
+{
+    if (sb->cap - sb->len <= n) /* also when nothing is allocated yet */
+        xgrow((void **)&sb->data, &sb->cap, sb->len + n + 1, 1);
+    return sb->data + sb->len;
+}
+
+static inline void put_mem(StrBuf *sb, const char *s, size_t n)
+{
+    char *at = room(sb, n);
+    memcpy(at, s, n);
+    at[n] = '\0';
+    sb->len += n;
+}
+
+/* A string literal: its length is known at compile time. */
+#define put_lit(sb, lit) put_mem((sb), (lit), sizeof(lit) - 1)
+
+static inline void put_str(StrBuf *sb, const char *s)
+{
+    put_mem(sb, s, strlen(s));
+}
+
+static inline void put_chr(StrBuf *sb, char c)
+{
+    char *at = room(sb, 1);
+    at[0] = c;
+    at[1] = '\0';
+    sb->len++;
+}
+
+/* A decimal number without printf (the printer writes a million), two
+ * digits at a time. */
+static void put_u64(StrBuf *sb, uint64_t n)
+{
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+                                "25262728293031323334353637383940414243444546474849"
+                                "50515253545556575859606162636465666768697071727374"
+                                "75767778798081828384858687888990919293949596979899";
+    char buf[20];
+    int i = sizeof buf;
+    while (n >= 100) {
+        unsigned d = (unsigned)(n % 100) * 2;
+        n /= 100;
+        buf[--i] = pairs[d + 1];
+        buf[--i] = pairs[d];
+    }
+    if (n >= 10) {
+        buf[--i] = pairs[n * 2 + 1];
+        buf[--i] = pairs[n * 2];
+    } else {
+        buf[--i] = (char)('0' + n);
+    }
+    put_mem(sb, buf + i, sizeof buf - (size_t)i);
+}
+
+static void put_i64(StrBuf *sb, int64_t n)
+{
+    if (n < 0) {
+        put_chr(sb, '-');
+        put_u64(sb, 0 - (uint64_t)n);
+    } else {
+        put_u64(sb, (uint64_t)n);
+    }
+}
+
 /* A node's leaf-visit state: its text is kept in pending until it is
  * used (printed into a binding line or as a scope's result), and texts
  * used at the end of pending are dropped (note [pending texts]). */
 enum { VISIT_NOT, VISIT_TEXT, VISIT_USED };
+
+typedef struct Frame {
+    Node *node;  /* node whose children are being visited */
+    int next;    /* its next child */
+    int nkids;   /* its children in leaf-visit order (visit_kids) */
+    Node *first; /* the first of them when it is not an operand (a
+                    callee), else NULL */
+} Frame;
 
 typedef struct Printer {
     const Graph *g;     /* graph being printed */
@@ -48,12 +126,38 @@ typedef struct Printer {
                            result, a let's value: note [control]) */
     int root_level;     /* the level root's text is placed at */
     StrBuf args;        /* scratch for a call's operand list */
+    StrBuf **scratch;   /* nested texts' buffers, reused by depth */
+    size_t nscratch;    /* buffers in use */
+    size_t ascratch;    /* buffers allocated */
+    size_t cscratch;    /* capacity of scratch */
+    Frame *frames;      /* the stack of visit_all's walks */
+    size_t nframes, cframes;
     VarNames names;     /* printed names of variables */
     StrBuf *top;        /* the module's text (note [streaming]) */
     FILE *sink;         /* where top goes as it fills, or NULL */
     bool discard;       /* drop top as it fills (temp numbers only) */
     bool types;         /* RELAY_PRINT_TYPES: "ty=" from node types */
 } Printer;
+
+/* An empty buffer for a nested text (a function's text, a scope's last
+ * line): texts nest as scopes do, so buffers are kept and reused by
+ * depth instead of allocated per function. */
+static StrBuf *scratch_get(Printer *p)
+{
+    if (p->nscratch == p->ascratch) {
+        xgrow((void **)&p->scratch, &p->cscratch, p->ascratch + 1, sizeof *p->scratch);
+        p->scratch[p->ascratch++] = xcalloc(1, sizeof(StrBuf));
+    }
+    StrBuf *sb = p->scratch[p->nscratch++];
+    sb->len = 0;
+    return sb;
+}
+
+/* Gives back the buffer scratch_get gave last. */
+static void scratch_done(Printer *p)
+{
+    p->nscratch--;
+}
 
 /* note [streaming]: @main's binding lines are final once written, so
  * relay_print writes the module's text out every 64 KiB instead of
@@ -67,24 +171,20 @@ static void drain(Printer *p)
     p->top->len = 0;
 }
 
-/* "%N" without printf (the printer writes a million of them). */
+/* "%N". */
 static void put_temp(StrBuf *sb, uint32_t n)
 {
-    char buf[12];
-    int i = sizeof buf;
-    buf[--i] = '\0';
-    do {
-        buf[--i] = (char)('0' + n % 10);
-        n /= 10;
-    } while (n);
-    buf[--i] = '%';
-    strbuf_append(sb, buf + i, sizeof buf - 1 - (size_t)i);
+    put_chr(sb, '%');
+    put_u64(sb, n);
 }
 
 static void indent(StrBuf *sb, int level)
 {
-    for (int i = 0; i < level; i++)
-        strbuf_puts(sb, "  ");
+    size_t n = 2 * (size_t)(level > 0 ? level : 0);
+    char *at = room(sb, n);
+    memset(at, ' ', n);
+    at[n] = '\0';
+    sb->len += n;
 }
 
 /* The annotation's text after its "ty=TYPE" part (what TVM prints after
@@ -116,15 +216,16 @@ static void put_annot(const Printer *p, StrBuf *sb, const Node *n)
         size_t len = 0;
         if (annot)
             annot_rest(annot, &rest, &len);
-        strbuf_printf(sb, " /* ty=%s", node_type(n)->text);
+        put_lit(sb, " /* ty=");
+        put_str(sb, node_type(n)->text);
         if (len) {
-            strbuf_putc(sb, ' ');
-            strbuf_append(sb, rest, len);
+            put_chr(sb, ' ');
+            put_mem(sb, rest, len);
         }
-        strbuf_puts(sb, " */");
+        put_lit(sb, " */");
     } else if (annot) {
-        strbuf_putc(sb, ' ');
-        strbuf_puts(sb, annot);
+        put_chr(sb, ' ');
+        put_str(sb, annot);
     }
 }
 
@@ -134,23 +235,23 @@ static void put_annot(const Printer *p, StrBuf *sb, const Node *n)
 static void put_attr_value(StrBuf *sb, const AttrValue *v)
 {
     if (v->spelling) {
-        strbuf_puts(sb, v->spelling);
+        put_str(sb, v->spelling);
         return;
     }
     switch (v->kind) {
-    case ATTR_INT: strbuf_printf(sb, "%lld", (long long)v->i); break;
+    case ATTR_INT: put_i64(sb, v->i); break;
     case ATTR_FLOAT: strbuf_printf(sb, "%gf", v->f); break;
-    case ATTR_BOOL: strbuf_puts(sb, v->i ? "True" : "False"); break;
-    case ATTR_NULL: strbuf_puts(sb, "None"); break;
+    case ATTR_BOOL: put_str(sb, v->i ? "True" : "False"); break;
+    case ATTR_NULL: put_lit(sb, "None"); break;
     case ATTR_STRING: relay_put_string(sb, v->s); break;
     case ATTR_LIST:
-        strbuf_putc(sb, '[');
+        put_chr(sb, '[');
         for (int i = 0; i < v->nitems; i++) {
             if (i)
-                strbuf_puts(sb, ", ");
+                put_lit(sb, ", ");
             put_attr_value(sb, v->items[i]);
         }
-        strbuf_putc(sb, ']');
+        put_chr(sb, ']');
         break;
     }
 }
@@ -162,11 +263,23 @@ static void put_attrs(StrBuf *sb, const Node *n, bool first)
     for (int i = 0; i < node_nattrs(n); i++) {
         const Attr *a = node_attr(n, i);
         if (!first)
-            strbuf_puts(sb, ", ");
+            put_lit(sb, ", ");
         first = false;
-        strbuf_printf(sb, "%s=", a->name);
+        put_str(sb, a->name);
+        put_chr(sb, '=');
         put_attr_value(sb, a->value);
     }
+}
+
+/* A variable's printed name (given at its first printing). */
+static void put_name(Printer *p, StrBuf *out, const Node *v)
+{
+    bool percent;
+    size_t len;
+    const char *name = var_names_get(&p->names, v, &percent, &len);
+    if (percent)
+        put_chr(out, '%');
+    put_mem(out, name, len);
 }
 
 /* A node's reference from its user (step 2 of note [temp numbering]). */
@@ -180,42 +293,42 @@ static void declare_free(Printer *p, const Node *v)
         return;
     p->visited[node_id(v)] = VISIT_USED;
     indent(p->lines, p->level);
-    strbuf_puts(p->lines, "free_var ");
+    put_lit(p->lines, "free_var ");
     put_param(p, p->lines, v);
-    strbuf_puts(p->lines, ";\n");
+    put_lit(p->lines, ";\n");
 }
 
 static void put_operand(Printer *p, StrBuf *out, const Node *m)
 {
-    uint32_t id = node_id(m);
-    if (node_kind(m) == NODE_VAR) {
+    switch (node_kind(m)) {
+    case NODE_VAR:
         if (node_is_free(m))
             declare_free(p, m);
-        strbuf_puts(out, var_names_get(&p->names, m));
+        put_name(p, out, m);
         return;
-    }
-    if (node_kind(m) == NODE_GLOBAL) { /* always inline, no comment */
-        strbuf_putc(out, '@');
-        strbuf_puts(out, node_name(m));
+    case NODE_GLOBAL: /* always inline, no comment */
+        put_chr(out, '@');
+        put_str(out, node_name(m));
         return;
-    }
-    if (node_kind(m) == NODE_OPREF) {
-        strbuf_puts(out, node_name(m));
+    case NODE_OPREF:
+        put_str(out, node_name(m));
         return;
-    }
-    if (node_kind(m) == NODE_CONST) {
-        strbuf_puts(out, node_const_text(m));
+    case NODE_CONST:
+        put_str(out, node_const_text(m));
         put_annot(p, out, m);
         return;
+    default:
+        break;
     }
+    uint32_t id = node_id(m);
     if (p->temp[id] == NO_TEMP) {
         p->temp[id] = p->next_temp++;
         indent(p->lines, p->level);
         put_temp(p->lines, p->temp[id]);
-        strbuf_puts(p->lines, " = ");
-        strbuf_append(p->lines, p->pending.data + p->off[id], p->len[id]);
+        put_lit(p->lines, " = ");
+        put_mem(p->lines, p->pending.data + p->off[id], p->len[id]);
         put_annot(p, p->lines, m);
-        strbuf_puts(p->lines, ";\n");
+        put_lit(p->lines, ";\n");
         p->visited[id] = VISIT_USED;
         drain(p);
     }
@@ -225,32 +338,43 @@ static void put_operand(Printer *p, StrBuf *out, const Node *m)
 /* "%x: T / * ann * /" for a parameter in a signature. */
 static void put_param(Printer *p, StrBuf *out, const Node *v)
 {
-    strbuf_puts(out, var_names_alloc(&p->names, v));
+    put_name(p, out, v);
     if (node_type_declared(v) && node_type(v)) {
-        strbuf_puts(out, ": ");
-        strbuf_puts(out, node_type(v)->text);
+        put_lit(out, ": ");
+        put_str(out, node_type(v)->text);
     }
     put_annot(p, out, v);
 }
 
-/* "op(args, attrs)" or "%5(args)": the arguments are printed first, so
- * they take temps before a function callee does. */
-static void put_call(Printer *p, StrBuf *out, const Node *n)
+/* The operands and attributes of a call, after "op(" or "%5(". */
+static void put_call_args(Printer *p, StrBuf *out, const Node *n)
 {
-    p->args.len = 0;
     for (int i = 0; i < node_nargs(n); i++) {
         if (i)
-            strbuf_puts(&p->args, ", ");
-        put_operand(p, &p->args, node_arg(n, i));
+            put_lit(out, ", ");
+        put_operand(p, out, node_arg(n, i));
     }
-    put_attrs(&p->args, n, node_nargs(n) == 0);
-    if (node_callee(n))
-        put_operand(p, out, node_callee(n));
-    else
-        strbuf_puts(out, node_op(n));
-    strbuf_putc(out, '(');
-    strbuf_append(out, p->args.data ? p->args.data : "", p->args.len);
-    strbuf_putc(out, ')');
+    put_attrs(out, n, node_nargs(n) == 0);
+}
+
+/* "op(args, attrs)" or "%5(args)": the arguments are printed first, so
+ * they take temps before a function callee does (an op's name is fixed,
+ * so its call is written in place). */
+static void put_call(Printer *p, StrBuf *out, const Node *n)
+{
+    if (!node_callee(n)) {
+        put_str(out, node_op(n));
+        put_chr(out, '(');
+        put_call_args(p, out, n);
+        put_chr(out, ')');
+        return;
+    }
+    p->args.len = 0;
+    put_call_args(p, &p->args, n);
+    put_operand(p, out, node_callee(n));
+    put_chr(out, '(');
+    put_mem(out, p->args.data ? p->args.data : "", p->args.len);
+    put_chr(out, ')');
 }
 
 static void put_scope(Printer *p, StrBuf *out, Node *root, int level);
@@ -261,11 +385,11 @@ static void visit_all(Printer *p, Node *root);
 /* "{" NEWLINE scope NEWLINE "}" one level in (TVM's PrintBody). */
 static void put_block(Printer *p, StrBuf *out, Node *root, int level)
 {
-    strbuf_puts(out, "{\n");
+    put_lit(out, "{\n");
     put_scope(p, out, root, level + 1);
-    strbuf_putc(out, '\n');
+    put_chr(out, '\n');
     indent(out, level);
-    strbuf_putc(out, '}');
+    put_chr(out, '}');
 }
 
 /* prefix "(%a, %b, Attr=...) -> T {" body "}" at the current level:
@@ -273,17 +397,21 @@ static void put_block(Printer *p, StrBuf *out, Node *root, int level)
 static void put_func(Printer *p, StrBuf *out, const Node *n, const char *prefix,
                      int level)
 {
-    strbuf_puts(out, prefix);
-    strbuf_putc(out, '(');
+    put_str(out, prefix);
+    put_chr(out, '(');
     for (int i = 0; i < node_nparams(n); i++) {
         if (i)
-            strbuf_puts(out, ", ");
+            put_lit(out, ", ");
         put_param(p, out, node_param(n, i));
     }
     put_attrs(out, n, node_nparams(n) == 0);
-    strbuf_puts(out, ") ");
+    put_lit(out, ") ");
     if (node_ret_type(n))
-        strbuf_printf(out, "-> %s ", node_ret_type(n)->text);
+    {
+        put_lit(out, "-> ");
+        put_str(out, node_ret_type(n)->text);
+        put_chr(out, ' ');
+    }
     put_block(p, out, node_body(n), level);
 }
 
@@ -316,9 +444,9 @@ static void put_let(Printer *p, StrBuf *out, Node *n, int at)
     StrBuf line = {0};
     for (; node_kind(let) == NODE_LET; let = node_arg(let, 2)) {
         line.len = 0;
-        strbuf_puts(&line, "let ");
+        put_lit(&line, "let ");
         put_param(p, &line, node_arg(let, 0));
-        strbuf_puts(&line, " = ");
+        put_lit(&line, " = ");
         Node *value = node_arg(let, 1);
         if (node_nusers(value) > 1 && !always_inline(value)) { /* not IsUnique */
             visit_all(p, value);
@@ -326,10 +454,10 @@ static void put_let(Printer *p, StrBuf *out, Node *n, int at)
         } else {
             put_inline(p, &line, value, level); /* bindings go first */
         }
-        strbuf_puts(&line, ";\n");
+        put_lit(&line, ";\n");
         if (let != n)
             indent(&doc, level);
-        strbuf_append(&doc, line.data, line.len);
+        put_mem(&doc, line.data, line.len);
         p->lines = &doc;
         p->level = level;
     }
@@ -338,50 +466,50 @@ static void put_let(Printer *p, StrBuf *out, Node *n, int at)
     p->lines = saved_lines;
     p->level = saved_level;
     if (wrapped) {
-        strbuf_puts(out, "(\n");
+        put_lit(out, "(\n");
         indent(out, level);
     }
-    strbuf_append(out, doc.data, doc.len);
+    put_mem(out, doc.data, doc.len);
     if (wrapped) {
-        strbuf_putc(out, '\n');
+        put_chr(out, '\n');
         indent(out, at);
-        strbuf_putc(out, ')');
+        put_chr(out, ')');
     }
     strbuf_free(&doc);
 }
 
 static void put_if(Printer *p, StrBuf *out, Node *n, int level)
 {
-    strbuf_puts(out, "if (");
+    put_lit(out, "if (");
     put_operand(p, out, node_arg(n, 0));
-    strbuf_puts(out, ") ");
+    put_lit(out, ") ");
     put_block(p, out, node_arg(n, 1), level);
-    strbuf_puts(out, " else ");
+    put_lit(out, " else ");
     put_block(p, out, node_arg(n, 2), level);
 }
 
 static void put_match(Printer *p, StrBuf *out, Node *n, int level)
 {
-    strbuf_puts(out, node_match_complete(n) ? "match (" : "match? (");
+    put_str(out, node_match_complete(n) ? "match (" : "match? (");
     put_operand(p, out, node_arg(n, 0));
-    strbuf_puts(out, ") {\n");
+    put_lit(out, ") {\n");
     for (int i = 0; i < node_nclauses(n); i++) {
         const MatchClause *c = node_clause(n, i);
         indent(out, level + 1);
         for (int k = 0; k < c->npieces; k++) {
             if (c->pieces[k].text)
-                strbuf_puts(out, c->pieces[k].text);
+                put_str(out, c->pieces[k].text);
             else
                 put_param(p, out, c->pieces[k].var);
         }
-        strbuf_puts(out, " => {\n");
+        put_lit(out, " => {\n");
         put_scope(p, out, node_arg(n, i + 1), level + 2);
-        strbuf_putc(out, '\n');
+        put_chr(out, '\n');
         indent(out, level + 1);
-        strbuf_puts(out, "},\n");
+        put_lit(out, "},\n");
     }
     indent(out, level);
-    strbuf_putc(out, '}');
+    put_chr(out, '}');
 }
 
 /* note [pending texts]: texts wait in one buffer between their leaf visit
@@ -395,28 +523,28 @@ static void keep_text(Printer *p, uint32_t id, const StrBuf *text)
         p->pending.len = p->off[p->stack[--p->nstack]];
     p->off[id] = p->pending.len;
     p->len[id] = text->len;
-    strbuf_append(&p->pending, text->data ? text->data : "", text->len);
+    put_mem(&p->pending, text->data ? text->data : "", text->len);
     p->stack[p->nstack++] = id;
     p->visited[id] = VISIT_TEXT;
 }
 
 static void put_tuple(Printer *p, StrBuf *out, const Node *n)
 {
-    strbuf_putc(out, '(');
+    put_chr(out, '(');
     for (int i = 0; i < node_nargs(n); i++) {
         if (i)
-            strbuf_puts(out, ", ");
+            put_lit(out, ", ");
         put_operand(p, out, node_arg(n, i));
     }
-    strbuf_puts(out, node_nargs(n) == 1 ? ",)" : ")");
+    put_str(out, node_nargs(n) == 1 ? ",)" : ")");
 }
 
 /* Step 2 of note [temp numbering]: build and keep n's text.  A function
  * builds in its own buffer: its body's leaf visits use the scratch. */
 static void leaf_visit(Printer *p, Node *n)
 {
-    StrBuf fn = {0};
-    StrBuf *out = node_is_opaque(n) ? &fn : &p->text;
+    bool opaque = node_is_opaque(n);
+    StrBuf *out = opaque ? scratch_get(p) : &p->text;
     /* the text's own blocks are placed where the text goes: a binding
      * line at the scope's level, or inline at root_level */
     int level = n == p->root ? p->root_level : p->level;
@@ -426,7 +554,8 @@ static void leaf_visit(Printer *p, Node *n)
     case NODE_TUPLE: put_tuple(p, out, n); break;
     case NODE_GETITEM:
         put_operand(p, out, node_arg(n, 0));
-        strbuf_printf(out, ".%d", node_index(n));
+        put_chr(out, '.');
+        put_i64(out, node_index(n));
         break;
     case NODE_FUNC: put_func(p, out, n, "fn ", level); break;
     case NODE_LET: put_let(p, out, n, level); break;
@@ -438,28 +567,39 @@ static void leaf_visit(Printer *p, Node *n)
     case NODE_OPREF: break;
     }
     keep_text(p, node_id(n), out);
-    strbuf_free(&fn);
+    if (opaque)
+        scratch_done(p);
 }
 
-/* The i-th child in leaf-visit order: callee, then operands. */
-static Node *visit_child(const Node *n, int i)
+/* A frame for n: its children in leaf-visit order are its callee, then
+ * its operands; a function's and a let's are none (their scopes print in
+ * their own walks), an if's and a match's the first operand only (the
+ * rest are scopes). */
+static Frame visit_frame(Node *n)
 {
-    if (node_kind(n) == NODE_FUNC || node_kind(n) == NODE_LET)
-        return NULL;
-    if (node_kind(n) == NODE_IF || node_kind(n) == NODE_MATCH)
-        return i == 0 ? node_arg(n, 0) : NULL; /* the rest are scopes */
-    if (node_callee(n)) {
+    switch (node_kind(n)) {
+    case NODE_FUNC:
+    case NODE_LET: return (Frame){n, 0, 0, NULL};
+    case NODE_IF:
+    case NODE_MATCH: return (Frame){n, 0, 1, NULL};
+    default: {
+        Node *callee = node_callee(n);
+        return (Frame){n, 0, node_nargs(n) + (callee != NULL), callee};
+    }
+    }
+}
+
+/* The frame's next child (there is one). */
+static Node *next_child(Frame *f)
+{
+    int i = f->next++;
+    if (f->first) {
         if (i == 0)
-            return node_callee(n);
+            return f->first;
         i--;
     }
-    return i < node_nargs(n) ? node_arg(n, i) : NULL;
+    return node_arg(f->node, i);
 }
-
-typedef struct Frame {
-    Node *node; /* node whose children are being visited */
-    int next;   /* its next child */
-} Frame;
 
 /* Variables, constants, globals and op values print inline. */
 static bool always_inline(const Node *n)
@@ -473,29 +613,33 @@ static bool needs_visit(const Printer *p, const Node *n)
     return !always_inline(n) && p->visited[node_id(n)] == VISIT_NOT;
 }
 
-/* Step 1 of note [temp numbering]: iterative post-order from root. */
+/* Step 1 of note [temp numbering]: iterative post-order from root.  A
+ * leaf visit of a function visits its body, so walks nest: each works
+ * above the frames of the walks it is inside, in one stack. */
 static void visit_all(Printer *p, Node *root)
 {
-    Frame *stack = NULL;
-    size_t cap = 0, depth = 0;
     if (!needs_visit(p, root))
         return;
-    xgrow((void **)&stack, &cap, 1, sizeof(Frame));
-    stack[depth++] = (Frame){root, 0};
-    while (depth) {
-        Frame *f = &stack[depth - 1];
-        Node *c = visit_child(f->node, f->next++);
-        if (!c) {
+    size_t base = p->nframes;
+    xgrow((void **)&p->frames, &p->cframes, base + 1, sizeof *p->frames);
+    p->frames[p->nframes++] = visit_frame(root);
+    while (p->nframes > base) {
+        Frame *f = &p->frames[p->nframes - 1];
+        if (f->next == f->nkids) {
             Node *n = f->node;
-            depth--;
+            p->nframes--;
             if (p->visited[node_id(n)] == VISIT_NOT)
                 leaf_visit(p, n);
-        } else if (needs_visit(p, c)) {
-            xgrow((void **)&stack, &cap, depth + 1, sizeof(Frame));
-            stack[depth++] = (Frame){c, 0};
+            continue;
+        }
+        Node *c = next_child(f);
+        if (!c) /* a missing operand ends the children, as in graph walks */
+            f->next = f->nkids;
+        else if (needs_visit(p, c)) {
+            xgrow((void **)&p->frames, &p->cframes, p->nframes + 1, sizeof *p->frames);
+            p->frames[p->nframes++] = visit_frame(c);
         }
     }
-    free(stack);
 }
 
 /* A scope: its binding lines, then its result inline (no newline).
@@ -514,7 +658,7 @@ static void put_inline(Printer *p, StrBuf *out, Node *root, int level)
     if (always_inline(root) || p->temp[id] != NO_TEMP) {
         put_operand(p, out, root);
     } else {
-        strbuf_append(out, p->pending.data + p->off[id], p->len[id]);
+        put_mem(out, p->pending.data + p->off[id], p->len[id]);
         put_annot(p, out, root);
         p->visited[id] = VISIT_USED;
     }
@@ -528,11 +672,11 @@ static void put_scope(Printer *p, StrBuf *out, Node *root, int level)
     int saved_level = p->level;
     p->lines = out;
     p->level = level;
-    StrBuf last = {0};
-    put_inline(p, &last, root, level);
+    StrBuf *last = scratch_get(p);
+    put_inline(p, last, root, level);
     indent(out, level);
-    strbuf_append(out, last.data, last.len);
-    strbuf_free(&last);
+    put_mem(out, last->data ? last->data : "", last->len);
+    scratch_done(p);
     p->lines = saved_lines;
     p->level = saved_level;
 }
@@ -540,12 +684,12 @@ static void put_scope(Printer *p, StrBuf *out, Node *root, int level)
 static void put_module_head(StrBuf *out, const Graph *g)
 {
     if (graph_version(g)) {
-        strbuf_puts(out, graph_version(g));
-        strbuf_putc(out, '\n');
+        put_str(out, graph_version(g));
+        put_chr(out, '\n');
     }
     for (int i = 0; i < graph_ntypedefs(g); i++) {
-        strbuf_puts(out, graph_typedef(g, i));
-        strbuf_puts(out, "\n\n");
+        put_str(out, graph_typedef(g, i));
+        put_lit(out, "\n\n");
     }
 }
 
@@ -553,19 +697,25 @@ static void put_module_head(StrBuf *out, const Graph *g)
 static void put_main(Printer *p, StrBuf *out)
 {
     const Graph *g = p->g;
-    strbuf_printf(out, "def @%s(", graph_name(g));
+    put_lit(out, "def @");
+    put_str(out, graph_name(g));
+    put_chr(out, '(');
     for (int i = 0; i < graph_nparams(g); i++) {
         if (i)
-            strbuf_puts(out, ", ");
+            put_lit(out, ", ");
         put_param(p, out, graph_param(g, i));
     }
-    strbuf_puts(out, ") ");
+    put_lit(out, ") ");
     if (graph_ret_type(g))
-        strbuf_printf(out, "-> %s ", graph_ret_type(g)->text);
-    strbuf_puts(out, "{\n");
+    {
+        put_lit(out, "-> ");
+        put_str(out, graph_ret_type(g)->text);
+        put_chr(out, ' ');
+    }
+    put_lit(out, "{\n");
     if (graph_output(g))
         put_scope(p, out, graph_output(g), 1);
-    strbuf_puts(out, "\n}\n");
+    put_lit(out, "\n}\n");
 }
 
 static void printer_init(Printer *p, const Graph *g)
@@ -573,8 +723,8 @@ static void printer_init(Printer *p, const Graph *g)
     memset(p, 0, sizeof *p);
     p->g = g;
     size_t n = graph_node_count(g) ? graph_node_count(g) : 1;
-    p->off = xcalloc(n, sizeof(size_t));
-    p->len = xcalloc(n, sizeof(size_t));
+    p->off = xmalloc(n * sizeof(size_t)); /* set when a text is kept */
+    p->len = xmalloc(n * sizeof(size_t));
     p->temp = xmalloc(n * sizeof(uint32_t));
     memset(p->temp, 0xff, n * sizeof(uint32_t));
     p->visited = xcalloc(n, 1);
@@ -586,6 +736,12 @@ static void printer_free(Printer *p)
 {
     strbuf_free(&p->pending);
     strbuf_free(&p->args);
+    free(p->frames);
+    for (size_t i = 0; i < p->ascratch; i++) {
+        strbuf_free(p->scratch[i]);
+        free(p->scratch[i]);
+    }
+    free(p->scratch);
     free(p->off);
     free(p->len);
     free(p->temp);
@@ -601,7 +757,7 @@ static void put_def(Printer *p, StrBuf *out, const Node *fn, const char *name)
     StrBuf prefix = {0};
     strbuf_printf(&prefix, "def @%s", name);
     put_func(p, out, fn, prefix.data, 0);
-    strbuf_putc(out, '\n');
+    put_chr(out, '\n');
     strbuf_free(&prefix);
 }
 
@@ -626,7 +782,7 @@ static void put_defs(Printer *p, StrBuf *out)
     }
     for (int k = 0; k < n; k++) {
         if (k)
-            strbuf_putc(out, '\n');
+            put_chr(out, '\n');
         Node *fn = graph_global_fn(g, order[k]);
         if (fn)
             put_def(p, out, fn, graph_global_name(g, order[k]));
@@ -643,8 +799,8 @@ static void print_module(Printer *p, StrBuf *out)
     put_module_head(out, p->g);
     put_defs(p, out);
     if (graph_metadata(p->g)) {
-        strbuf_putc(out, '\n');
-        strbuf_puts(out, graph_metadata(p->g));
+        put_chr(out, '\n');
+        put_str(out, graph_metadata(p->g));
     }
 }
 

@@ -113,6 +113,13 @@ uint32_t engine_order(Engine *e)
     return graph_topo_order(e->g, e->order);
 }
 
+uint32_t engine_remove_dead_order(Engine *e)
+{
+    uint32_t count = graph_node_count(e->g);
+    xgrow((void **)&e->order, &e->norder, (size_t)count + 1, sizeof *e->order);
+    return graph_remove_dead_order(e->g, e->order);
+}
+
 uint32_t engine_new_stamp(Engine *e)
 {
     uint32_t count = graph_node_count(e->g);

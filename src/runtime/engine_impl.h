@@ -40,6 +40,9 @@ void engine_refusal(Engine *e, uint32_t r, const char *why, const Node *root,
 
 /* The live nodes in topological order (into e->order); returns the count. */
 uint32_t engine_order(Engine *e);
+/* graph_remove_dead, then engine_order, in one walk (note [sweep] in
+ * graph_walk.c); returns the count of live nodes in e->order. */
+uint32_t engine_remove_dead_order(Engine *e);
 /* A fresh stamp for a walk over e->mark, sized for every node. */
 uint32_t engine_new_stamp(Engine *e);
 /* True when every path from u to the graph's output (or to the result of

@@ -49,10 +49,12 @@ static bool patset_add(PatSet *s, const PatNode *p)
 }
 
 /* Marks the slots that a non-leaf pattern node binds (s@exp(x), and
- * s@x, which lowering wraps in a one-choice alternative); walks the
- * pattern DAG with a stack, each node once. */
-static bool *named_slots(const RuleDesc *rule)
+ * s@x, which lowering wraps in a one-choice alternative), and tells
+ * whether the pattern has a dominator pattern; walks the pattern DAG with
+ * a stack, each node once. */
+static bool *named_slots(const RuleDesc *rule, bool *has_dom)
 {
+    *has_dom = false;
     bool *named = xcalloc((size_t)rule->nslots + 1, sizeof *named);
     PatSet seen = {0};
     const PatNode **stack = xmalloc(sizeof *stack);
@@ -64,6 +66,8 @@ static bool *named_slots(const RuleDesc *rule)
             continue;
         if (n->slot >= 0 && n->kind != PAT_ANY)
             named[n->slot] = true;
+        if (n->kind == PAT_DOM)
+            *has_dom = true;
         xgrow((void **)&stack, &cap, depth + (size_t)n->nkids, sizeof *stack);
         for (int i = 0; i < n->nkids; i++)
             stack[depth++] = n->kids[i];
@@ -88,6 +92,7 @@ void grouper_free(Grouper *gp)
     free(gp->owner);
     free(gp->inreg);
     free(gp->region);
+    free(gp->stack);
     free(gp->counter);
 }
 
@@ -126,7 +131,7 @@ void grouper_begin(Grouper *gp, uint32_t rule)
     grouper_grow(gp);
     next_stamp(&gp->pass, gp->claim, gp->size);
     free(gp->named);
-    gp->named = named_slots(&gp->e->rs->rules[rule]);
+    gp->named = named_slots(&gp->e->rs->rules[rule], &gp->has_dom);
     gp->rule = rule;
     /* globals do not change during a run, but are counted anew per pass */
     free(gp->counter);
@@ -152,12 +157,12 @@ void grouper_verdict(Grouper *gp, const Node *root, PartFate fate, Node *a, Node
 
 /* ---- inputs ---- */
 
+/* Adds n to gr's inputs unless there; collect_inputs made room. */
 static void add_input(Group *gr, Node *n)
 {
     for (uint32_t i = 0; i < gr->ninputs; i++)
         if (gr->inputs[i] == n)
             return;
-    gr->inputs = xrealloc(gr->inputs, (gr->ninputs + 1) * sizeof *gr->inputs);
     gr->inputs[gr->ninputs++] = n;
 }
 
@@ -183,7 +188,7 @@ static bool leaf_is_input(const Grouper *gp, const MatchPair *pairs, uint32_t np
         return false;
     if (pat->slot >= 0 && gp->named[pat->slot])
         return false;
-    return !on_dom_path(pairs, npairs, leaf->node);
+    return !gp->has_dom || !on_dom_path(pairs, npairs, leaf->node);
 }
 
 bool group_is_input(const Group *gr, const Node *n)
@@ -207,6 +212,10 @@ static void collect_inputs(const Grouper *gp, Group *gr)
 {
     uint32_t npairs;
     const MatchPair *pairs = matcher_pairs(gp->e->m, &npairs);
+    size_t most = 0; /* every pair one input, a tail pair its operands */
+    for (uint32_t i = 0; i < npairs; i++)
+        most += pairs[i].tail ? (size_t)node_nargs(pairs[i].node) : 1;
+    gr->inputs = xmalloc((most + 1) * sizeof *gr->inputs);
     for (uint32_t i = 0; i < npairs; i++) {
         const MatchPair *p = &pairs[i];
         if (p->tail)
@@ -224,12 +233,13 @@ static void collect_region(Grouper *gp, const Group *gr)
 {
     gp->nregion = 0;
     next_stamp(&gp->stamp, gp->inreg, gp->size);
-    Node **stack = xmalloc(sizeof *stack);
-    size_t cap = 1, depth = 0;
+    Node **stack = gp->stack; /* kept from one candidate to the next */
+    size_t cap = gp->cstack, depth = 0;
+    xgrow((void **)&stack, &cap, 1, sizeof *stack);
     stack[depth++] = gr->root;
     while (depth) {
         Node *n = stack[--depth];
-        if (group_is_input(gr, n) || gp->inreg[node_id(n)] == gp->stamp)
+        if (gp->inreg[node_id(n)] == gp->stamp || group_is_input(gr, n))
             continue;
         gp->inreg[node_id(n)] = gp->stamp;
         xgrow((void **)&gp->region, &gp->cregion, gp->nregion + 1, sizeof *gp->region);
@@ -239,7 +249,8 @@ static void collect_region(Grouper *gp, const Group *gr)
         for (int i = 0; i < na; i++)
             stack[depth++] = node_arg(n, i);
     }
-    free(stack);
+    gp->stack = stack;
+    gp->cstack = cap;
 }
 
 /* Constants and functions exist outside any one group (TVM ignores them

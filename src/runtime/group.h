@@ -32,6 +32,7 @@ typedef struct Grouper {
     uint32_t rule;    /* the rule of the current pass */
     bool *named;      /* per variable slot of the rule: some non-leaf
                          pattern node binds it (s@exp(x)) */
+    bool has_dom;     /* the rule's pattern has a dominator pattern */
     uint32_t *claim;  /* per node id: the pass that claimed it */
     Node **owner;     /* per node id: the root of the group that claimed
                          it (read only where claim is current) */
@@ -45,6 +46,8 @@ typedef struct Grouper {
     int ncounters;     /* entries in counter */
     Node **region;    /* the region of the last candidate */
     size_t nregion, cregion;
+    Node **stack;     /* scratch: collect_region's walk */
+    size_t cstack;
     const Node *watch;    /* graft explain: the root whose fate to record */
     PartVerdict *verdict; /* where to record it, or NULL */
 } Grouper;

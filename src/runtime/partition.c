@@ -42,7 +42,21 @@ typedef struct Pass {
     size_t ngroups, cgroups;
     Node **region;      /* scratch: the nodes copied for a group */
     size_t nregion, cregion;
+    struct CopyFrame *stack; /* scratch: copy_region's walk */
+    size_t cstack;
+    Node **args;        /* scratch: a copy's operands */
+    size_t cargs;
+    Node **params;      /* scratch: a group's parameters */
+    size_t cparams;
+    StrBuf name;        /* scratch: a group's PartitionedFromPattern */
+    const char *pfp;    /* "PartitionedFromPattern", interned */
 } Pass;
+
+/* One node of copy_region's walk. */
+typedef struct CopyFrame {
+    Node *n;  /* the node being copied */
+    int next; /* its next operand to visit */
+} CopyFrame;
 
 /* ---- candidates ---- */
 
@@ -127,58 +141,84 @@ static Node *copy_node(Graph *g, Node *n, Node *const *args)
     return c;
 }
 
+/* Writes the decimal digits of v at at; returns the end. */
+static char *put_digits(char *at, uint32_t v)
+{
+    char buf[10];
+    int i = sizeof buf;
+    do {
+        buf[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    memcpy(at, buf + i, sizeof buf - (size_t)i);
+    return at + (sizeof buf - (size_t)i);
+}
+
 /* The name part of one region node (TVM's MatchExtractor). */
 static void name_part(StrBuf *name, const Node *n)
 {
     switch (node_kind(n)) {
     case NODE_CALL:
-        strbuf_printf(name, "%s_", node_op(n) ? node_op(n) : "Call");
+        strbuf_puts(name, node_op(n) ? node_op(n) : "Call");
+        strbuf_putc(name, '_');
         break;
     case NODE_TUPLE:
         strbuf_puts(name, "Tuple_");
         break;
     case NODE_GETITEM:
-        strbuf_printf(name, "TupleGetItem%d_", node_index(n));
+    {
+        char buf[32] = "TupleGetItem", *end = buf + 12;
+        int i = node_index(n);
+        if (i < 0) /* never negative in a loaded graph */
+            *end++ = '-';
+        end = put_digits(end, i < 0 ? 0u - (uint32_t)i : (uint32_t)i);
+        *end++ = '_';
+        strbuf_append(name, buf, (size_t)(end - buf));
         break;
+    }
     default:
         break;
     }
+}
+
+/* The index in gr's inputs of a, or -1. */
+static int input_index(const Group *gr, const Node *a)
+{
+    for (uint32_t k = 0; k < gr->ninputs; k++)
+        if (gr->inputs[k] == a)
+            return (int)k;
+    return -1;
 }
 
 /* Copies the region below root in post-order (operands left to right),
  * inputs replaced by params; returns the body's root. */
 static Node *copy_region(Pass *p, const Group *gr, Node *const *params, StrBuf *name)
 {
-    typedef struct Frame {
-        Node *n;  /* the node being copied */
-        int next; /* its next operand to visit */
-    } Frame;
-    Frame *stack = xmalloc(sizeof *stack);
-    size_t cap = 1, depth = 0;
-    Node **args = NULL;
-    size_t acap = 0;
-    stack[depth++] = (Frame){gr->root, 0};
+    size_t depth = 0;
+    xgrow((void **)&p->stack, &p->cstack, 1, sizeof *p->stack);
+    p->stack[depth++] = (CopyFrame){gr->root, 0};
     while (depth) {
-        Frame *f = &stack[depth - 1];
+        CopyFrame *f = &p->stack[depth - 1];
         Node *n = f->n;
         int na = node_is_opaque(n) ? 0 : node_nargs(n);
         if (f->next < na) {
             Node *a = node_arg(n, f->next++);
             if (group_is_input(gr, a) || node_id(a) >= p->size || p->copy[node_id(a)])
                 continue;
-            xgrow((void **)&stack, &cap, depth + 1, sizeof *stack);
-            stack[depth++] = (Frame){a, 0};
+            xgrow((void **)&p->stack, &p->cstack, depth + 1, sizeof *p->stack);
+            p->stack[depth++] = (CopyFrame){a, 0};
             continue;
         }
-        xgrow((void **)&args, &acap, (size_t)na + 1, sizeof *args);
+        xgrow((void **)&p->args, &p->cargs, (size_t)na + 1, sizeof *p->args);
         for (int i = 0; i < na; i++) {
             Node *a = node_arg(n, i);
-            args[i] = node_id(a) < p->size && p->copy[node_id(a)] ? p->copy[node_id(a)] : a;
-            for (uint32_t k = 0; k < gr->ninputs; k++)
-                if (gr->inputs[k] == a)
-                    args[i] = params[k];
+            int k = input_index(gr, a);
+            if (k >= 0) /* the last occurrence, as before: inputs are distinct */
+                p->args[i] = params[k];
+            else
+                p->args[i] = node_id(a) < p->size && p->copy[node_id(a)] ? p->copy[node_id(a)] : a;
         }
-        p->copy[node_id(n)] = copy_node(p->e->g, n, args);
+        p->copy[node_id(n)] = copy_node(p->e->g, n, p->args);
         xgrow((void **)&p->region, &p->cregion, p->nregion + 1, sizeof *p->region);
         p->region[p->nregion++] = n;
         name_part(name, n);
@@ -187,19 +227,20 @@ static Node *copy_region(Pass *p, const Group *gr, Node *const *params, StrBuf *
     Node *body = p->copy[node_id(gr->root)];
     for (size_t i = 0; i < p->nregion; i++) /* copies belong to this group */
         p->copy[node_id(p->region[i])] = NULL;
-    free(stack);
-    free(args);
     return body;
 }
 
 /* The new function's attributes: PartitionedFromPattern, then the rule's
  * own (Composite=...), copied into the graph. */
-static Attr *fn_attrs(Graph *g, const RuleDesc *rule, const char *name, int *n)
+static Attr *fn_attrs(Pass *p, const RuleDesc *rule, const char *name, int *n)
 {
+    Graph *g = p->e->g;
     Attr *attrs = arena_array(graph_arena(g), (size_t)rule->npart_attrs + 2, sizeof *attrs);
     AttrValue *v = graph_new_attr_value(g, ATTR_STRING);
     v->s = graph_intern(g, name);
-    attrs[0] = (Attr){graph_intern(g, "PartitionedFromPattern"), v};
+    if (!p->pfp)
+        p->pfp = graph_intern(g, "PartitionedFromPattern");
+    attrs[0] = (Attr){p->pfp, v};
     for (int i = 0; i < rule->npart_attrs; i++) {
         AttrValue *c = graph_new_attr_value(g, rule->part_attrs[i].value->kind);
         *c = *rule->part_attrs[i].value;
@@ -213,42 +254,66 @@ static Attr *fn_attrs(Graph *g, const RuleDesc *rule, const char *name, int *n)
     return attrs;
 }
 
+/* "FunctionVar_<group>_<k>" into buf, without printf. */
+static const char *param_name(char buf[static 40], uint32_t group, uint32_t k)
+{
+    memcpy(buf, "FunctionVar_", 12);
+    char *end = put_digits(buf + 12, group);
+    *end++ = '_';
+    end = put_digits(end, k);
+    *end = '\0';
+    return buf;
+}
+
 /* Replaces a group by a call of a new function: parameters first (so the
- * graph adopts the copied body into the function), the body, the call. */
+ * graph adopts the copied body into the function), the body, the call.
+ * The new nodes are typed after the pass's last group (apply_groups). */
 static void apply_group(Pass *p, const Group *gr)
 {
     Graph *g = p->e->g;
-    uint32_t first = graph_node_count(g);
     const RuleDesc *rule = &p->e->rs->rules[p->rule];
-    Node **params = xmalloc((gr->ninputs + 1) * sizeof *params);
+    xgrow((void **)&p->params, &p->cparams, gr->ninputs + 1, sizeof *p->params);
+    Node **params = p->params;
     char pname[64];
     for (uint32_t k = 0; k < gr->ninputs; k++) {
-        snprintf(pname, sizeof pname, "FunctionVar_%u_%u", gr->number, k);
         /* TVM's PatternGrouper (src/relay/ir/dataflow_matcher.cc) makes
          * Var("FunctionVar_N_k", NullValue<Type>()): no annotation to
          * print.  The type stays known, undeclared, for later rules. */
-        params[k] = graph_add_fn_param(g, pname, NULL);
+        params[k] = graph_add_fn_param(g, param_name(pname, gr->number, k), NULL);
         graph_set_type(g, params[k], node_type(gr->inputs[k]));
     }
-    StrBuf name = {0};
+    StrBuf *name = &p->name;
+    name->len = 0;
+    strbuf_append(name, "", 0); /* never NULL below */
     p->nregion = 0;
-    Node *body = copy_region(p, gr, params, &name);
+    Node *body = copy_region(p, gr, params, name);
     int nattrs;
-    Attr *attrs = fn_attrs(g, rule, name.data ? name.data : "", &nattrs);
+    Attr *attrs = fn_attrs(p, rule, name->data, &nattrs);
     Node *fn = graph_add_func(g, params, (int)gr->ninputs, body, attrs, nattrs);
     Node *call = graph_add_fn_call(g, fn, gr->inputs, (int)gr->ninputs);
     if (node_type(gr->root))
         graph_set_type(g, call, node_type(gr->root));
-    /* the copies keep their originals' types, the call the root's; the
-     * rest (the function, copies of untyped nodes) is inferred */
-    type_infer_edit(g, first);
     graph_replace_all_uses(g, gr->root, call);
     if (p->e->opts.trace)
         fprintf(p->e->opts.trace, "partition %s (%s:%d): group %u at #%u %s, %u params\n",
                 rule->name, rule->file, rule->line, gr->number, node_id(gr->root),
-                name.data ? name.data : "", gr->ninputs);
-    strbuf_free(&name);
-    free(params);
+                name->data, gr->ninputs);
+}
+
+/* Applies the pass's groups in the order found.  The copies keep their
+ * originals' types, the calls their roots'; the rest (the functions,
+ * copies of untyped nodes) is inferred once for all groups: a group's
+ * new nodes read only its own new nodes and nodes of the graph before
+ * the pass, whose types applying groups does not change, so typing them
+ * group by group or at the end gives the same types, and one relation
+ * cache serves the pass. */
+static void apply_groups(Pass *p)
+{
+    uint32_t first = graph_node_count(p->e->g);
+    for (size_t i = 0; i < p->ngroups; i++)
+        apply_group(p, &p->groups[i]);
+    if (p->ngroups)
+        type_infer_edit(p->e->g, first);
 }
 
 /* ---- one pass ---- */
@@ -273,6 +338,10 @@ static void pass_free(Pass *p)
     free(p->pre);
     free(p->copy);
     free(p->region);
+    free(p->stack);
+    free(p->args);
+    free(p->params);
+    strbuf_free(&p->name);
 }
 
 /* The candidate groups of a pass over the n nodes of e->order, outputs
@@ -313,20 +382,25 @@ void engine_partition_verdict(Engine *e, uint32_t rule, const Node *root, PartVe
 }
 
 /* One partition pass of one rule (note [partition semantics]); upto as
- * engine_relabel_changed takes it. */
-static void partition_pass(Engine *e, Grouper *gp, uint32_t rule, uint32_t *upto)
+ * engine_relabel_changed takes it; *fresh is 1 + the count of live nodes
+ * e->order holds in topological order already, or 0 (and so on return:
+ * the dead-node sweep after a pass that grouped makes the order). */
+static void partition_pass(Engine *e, Grouper *gp, uint32_t rule, uint32_t *upto,
+                           uint32_t *fresh, bool last)
 {
     Pass p;
     pass_init(&p, e, gp, rule);
-    uint32_t n = engine_order(e);
+    uint32_t n = *fresh ? *fresh - 1 : engine_order(e);
+    *fresh = 0;
     engine_relabel_changed(e, n, upto);
     find_groups(&p, n);
-    for (size_t i = 0; i < p.ngroups; i++)
-        apply_group(&p, &p.groups[i]);
+    apply_groups(&p);
     e->stats.rules[rule].applied += p.ngroups;
     e->stats.groups += p.ngroups;
-    if (p.ngroups)
+    if (p.ngroups && last) /* no next pass to order the nodes for */
         graph_remove_dead(e->g);
+    else if (p.ngroups)
+        *fresh = engine_remove_dead_order(e) + 1;
     pass_free(&p);
 }
 
@@ -335,10 +409,11 @@ void engine_partition(Engine *e)
     uint32_t *order = xmalloc((e->rs->nrules + 1) * sizeof *order);
     uint32_t n = engine_rules_best_first(e, ACTION_PARTITION, order);
     uint32_t upto = 0; /* every node is labelled afresh by the first pass */
+    uint32_t fresh = 0;
     Grouper gp;
     grouper_init(&gp, e);
     for (uint32_t k = 0; k < n; k++)
-        partition_pass(e, &gp, order[k], &upto);
+        partition_pass(e, &gp, order[k], &upto, &fresh, k + 1 == n);
     grouper_free(&gp);
     free(order);
 }

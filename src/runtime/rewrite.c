@@ -59,13 +59,17 @@ typedef struct Cands {
     size_t cap;       /* entries allocated in nodes */
     uint32_t upto;    /* nodes labelled so far (engine_relabel_changed) */
     bool stale;       /* the graph changed since the lists were made */
+    uint32_t fresh;   /* e->order holds the fresh(-1) live nodes in
+                         topological order already (made to count them,
+                         or by the sweep after a pass), or 0 */
 } Cands;
 
 /* Relabels what changed and sorts the live nodes into the lists. */
 static void cands_build(Engine *e, Cands *c)
 {
     uint32_t nrules = e->rs->nrules;
-    uint32_t n = engine_order(e);
+    uint32_t n = c->fresh ? c->fresh - 1 : engine_order(e);
+    c->fresh = 0;
     engine_relabel_changed(e, n, &c->upto);
     memset(c->start, 0, ((size_t)nrules + 2) * sizeof *c->start);
     size_t total = 0;
@@ -242,7 +246,7 @@ static uint64_t rewrite_pass(Engine *e, Grouper *gp, Cands *c, uint32_t r, uint6
     }
     free(groups);
     if (applied) {
-        graph_remove_dead(e->g);
+        c->fresh = engine_remove_dead_order(e) + 1;
         c->stale = true;
     }
     return applied;
@@ -301,9 +305,9 @@ static uint64_t mul_sat(uint64_t a, uint64_t b)
     return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
 }
 
-static uint64_t default_limit(Engine *e)
+static uint64_t default_limit(uint32_t live)
 {
-    return 10 * (uint64_t)engine_order(e) + 1000;
+    return 10 * (uint64_t)live + 1000;
 }
 
 /* note [rewrite work bound]: a pass that changed the graph makes the next
@@ -326,14 +330,16 @@ bool engine_rewrite(Engine *e, Diag *d)
         free(order);
         return true;
     }
+    uint32_t live = engine_order(e); /* one sweep: the first pass reuses it */
     uint64_t limit = e->opts.max_rewrites  ? e->opts.max_rewrites
                      : e->limits->rewrites ? e->limits->rewrites
-                                           : default_limit(e);
-    uint64_t nodes = engine_order(e) ? engine_order(e) : 1;
+                                           : default_limit(live);
+    uint64_t nodes = live ? live : 1;
     uint64_t max_rounds = mul_sat(e->limits->round_factor, 1 + limit / nodes);
     uint64_t *fired = xcalloc(e->rs->nrules + 1, sizeof *fired);
     Cands c = {.start = xmalloc(((size_t)e->rs->nrules + 2) * sizeof *c.start),
-               .stale = true};
+               .stale = true,
+               .fresh = live + 1};
     Grouper gp;
     grouper_init(&gp, e);
     bool repeat = has_repeating_rules(e->rs, order, nrw), ok = true;

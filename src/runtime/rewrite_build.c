@@ -288,6 +288,26 @@ static void adopt_new(Engine *e, uint32_t first)
     }
 }
 
+/* type_infer_edit for the few nodes one action made (ids from first
+ * on), node by node: the same types (a node that finds a contradiction
+ * stays untyped, the rest goes on), without setting up the relation
+ * cache that pays off on a whole graph (a rewrite makes two or three
+ * nodes, and the cache cost more than all their inference). */
+static void infer_new(Graph *g, uint32_t first)
+{
+    StrBuf why = {0}; /* allocated only for a contradiction's message */
+    uint32_t count = graph_node_count(g);
+    for (uint32_t id = first; id < count; id++) {
+        Node *n = graph_node(g, id);
+        if (node_type(n) || node_is_dead(n))
+            continue;
+        const Type *t = type_infer_node(g, n, &why);
+        if (t)
+            graph_set_type(g, n, t);
+    }
+    strbuf_free(&why);
+}
+
 /* The nodes an action made get their types from their operands' (note
  * [type relations] in type_infer.h), as TVM's rewrite infers the types
  * of a callback's result; a new result whose type stays unknown takes
@@ -299,7 +319,7 @@ Node *rewrite_build(Engine *e, const RuleDesc *r, const Binding *b, Node *root)
 {
     uint32_t first = graph_node_count(e->g);
     Node *by = r->build_fn ? r->build_fn(e->g, b, root) : build(e->g, r->action, b);
-    type_infer_edit(e->g, first);
+    infer_new(e->g, first);
     if (node_id(by) >= first && !node_type(by) && node_type(root))
         graph_set_type(e->g, by, node_type(root));
     adopt_new(e, first);
