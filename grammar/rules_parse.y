@@ -187,8 +187,8 @@ pprimary
     | '(' pattern ',' tuple_tail ')'
                           { $$ = build_tuple_from(B, $2, &$4, @$); CHECK_DEPTH($$); }
     | IDENT '(' pargs ')' { $$ = build_call(B, AST_CALL, $1, @1, &$3, @$); CHECK_DEPTH($$); }
-    | OPTIONAL_NAME '(' pattern ')'
-                          { $$ = build_unary_op(B, AST_OPTIONAL, $1, @1, $3, @$); CHECK_DEPTH($$); }
+    | OPTIONAL_NAME '(' pargs ')'
+                          { $$ = build_call(B, AST_OPTIONAL, $1, @1, &$3, @$); CHECK_DEPTH($$); }
     | REPEAT_NAME '(' pattern ')'
                           { $$ = build_unary_op(B, AST_REPEAT, $1, @1, $3, @$); CHECK_DEPTH($$); }
     | '<' IDENT '>' '(' pargs ')'

@@ -229,7 +229,7 @@ static void print_call_form(StrBuf *out, const AstNode *n)
 {
     if (n->kind == AST_OPTIONAL || n->kind == AST_REPEAT) {
         strbuf_printf(out, "%s%c", n->u.call.name, n->kind == AST_OPTIONAL ? '?' : '*');
-        print_paren_list(out, &n->u.call.args);
+        print_args(out, n);
         return;
     }
     if (n->kind == AST_CLASS) {

@@ -343,10 +343,44 @@ static AstNode *expand_call(CheckCtx *c, AstNode *n, const Env *env, bool copy)
     return out;
 }
 
+/* note [optional operands]: op?(p, q, attrs) is the op with all its
+ * operands when present and its first operand p when absent: it expands
+ * to op(p, q, attrs) | p (the op tried first, as op?(p)), so q's variables
+ * are bound only in one alternative.  TVM writes it p.optional(lambda x:
+ * is_op("op")(x, q)), that is p | op(p, q). */
+static AstNode *expand_optional_call(CheckCtx *c, AstNode *n, const Env *env, bool copy)
+{
+    if (n->u.call.args.count == 0) {
+        diag_error(c->d, n->src, n->u.call.name_range, "'%s?(...)' needs a first operand: "
+                   "what matches when the op is absent", n->u.call.name);
+        return NULL;
+    }
+    AstBuilder b = {c->rf->arena, c->rf->names, n->src};
+    AstNode *call = ast_new(&b, AST_CALL, n->range);
+    call->u.call = n->u.call;
+    call->u.call.syntax = CALL_PREFIX;
+    ast_update_depth(call);
+    AstNode *present = expand_call(c, call, env, copy);
+    if (!present || !take_budget(c))
+        return NULL;
+    AstNode *alt = ast_new(&b, AST_ALT, n->range);
+    alt->u.alt.left = present;
+    alt->u.alt.right = present->u.call.args.items[0];
+    ast_update_depth(alt);
+    if ((uint64_t)alt->depth - 1 > c->max_levels) {
+        too_deep(c);
+        return NULL;
+    }
+    return alt;
+}
+
 /* name?(p) and name*(p).  "gamma*(x - mean)" is a multiplication when
  * gamma is not an op (graft-rules(5), "Repetition"). */
 static AstNode *expand_unary_op(CheckCtx *c, AstNode *n, const Env *env, bool copy)
 {
+    if (n->kind == AST_OPTIONAL && (n->u.call.args.count != 1 || n->u.call.attrs.count ||
+                                    n->u.call.ellipsis))
+        return expand_optional_call(c, n, env, copy);
     const OpInfo *op = registry_find(c->reg, n->u.call.name);
     if (!op && n->kind == AST_REPEAT && !check_find_let(c, n->u.call.name)) {
         AstBuilder b = {c->rf->arena, c->rf->names, n->src};
@@ -364,10 +398,16 @@ static AstNode *expand_unary_op(CheckCtx *c, AstNode *n, const Env *env, bool co
         check_unknown_op(c, n, n->u.call.name, n->u.call.name_range);
         return NULL;
     }
+    if (!opinfo_accepts_nargs(op, 1) && n->kind == AST_OPTIONAL) {
+        diag_error(c->d, n->src, n->u.call.name_range,
+                   "'%s' takes %d operands; write them all: %s?(p, ...) matches p when the "
+                   "op is absent", op->name, op->min_args, op->name);
+        return NULL;
+    }
     if (!opinfo_accepts_nargs(op, 1)) {
         diag_error(c->d, n->src, n->u.call.name_range,
-                   "'%s%c(...)' needs an op that takes one operand; '%s' takes %d",
-                   op->name, n->kind == AST_OPTIONAL ? '?' : '*', op->name, op->min_args);
+                   "'%s*(...)' needs an op that takes one operand; '%s' takes %d",
+                   op->name, op->name, op->min_args);
         return NULL;
     }
     AstNode *out = expand_children(c, n, env, copy);
