@@ -71,6 +71,7 @@ static void yyerror(const SrcRange *loc, RulesParseCtx *ctx, const char *msg);
 %token OP "'op'" LET "'let'" INCLUDE "'include'" WHERE "'where'"
 %token PARTITION "'partition'" FN "'fn'" DOMINATES "'dominates'"
 %token TRUE "'True'" FALSE "'False'" NONE "'None'" TENSOR "'Tensor'"
+%token IF "'if'" ELSE "'else'"
 %token ASSIGN "':='" ARROW "'=>'" EQ "'=='" NE "'!='" LE "'<='" GE "'>='"
 %token RESULT "'->'"
 %token ANDAND "'&&'" OROR "'||'" ELLIPSIS "'...'" DSTAR "'**'"
@@ -81,7 +82,7 @@ static void yyerror(const SrcRange *loc, RulesParseCtx *ctx, const char *msg);
 %type <node> constraint guard_opt gexpr gor gand gcmp gsum gterm gunary
 %type <node> gpostfix gprimary gquery_arg action aexpr asum aterm aunary
 %type <node> apostfix aprimary aattr_value literal signed_number
-%type <node> partition
+%type <node> partition pletvar
 %type <list> literal_items dims tuple_items atuple_items flags flag_list
 %type <list> pattr_list part_attrs gquery_args optraits let_params
 %type <args> tuple_tail atuple_tail
@@ -141,8 +142,12 @@ guard_opt
 
 /* ---- patterns ---- */
 
+/* let v = value; body reaches as far right as it can, so it stands
+ * where a whole pattern does (in parentheses as an operand). */
 pattern
     : palt
+    | LET pletvar '=' pattern ';' pattern
+                          { $$ = build_scope(B, AST_LETIN, $2, $4, $6, @$); CHECK_DEPTH($$); }
     ;
 
 palt
@@ -193,10 +198,24 @@ pprimary
                           { $$ = build_unary_op(B, AST_REPEAT, $1, @1, $3, @$); CHECK_DEPTH($$); }
     | '<' IDENT '>' '(' pargs ')'
                           { $$ = build_call(B, AST_CLASS, $2, @2, &$5, @$); CHECK_DEPTH($$); }
+    | WILDCARD '(' pargs ')'
+                          { $$ = build_call(B, AST_ANYCALL, interner_cstr(B->names, "_"), @1, &$3, @$);
+                            CHECK_DEPTH($$); }
+    | OP IDENT            { $$ = build_opvalue(B, $2, @2, @$); }
+    | FN '(' pargs ')' '{' pattern '}'
+                          { $$ = build_fnlit(B, &$3, $6, @$); CHECK_DEPTH($$); }
+    | IF '(' pattern ')' '{' pattern '}' ELSE '{' pattern '}'
+                          { $$ = build_scope(B, AST_IF, $3, $6, $10, @$); CHECK_DEPTH($$); }
     | FN '[' pattr_list ']' '(' pargs ')'
                           { $$ = build_fncall(B, &$3, @1, &$6, @$); CHECK_DEPTH($$); }
     | DOMINATES '(' pattern ',' pattern ',' pattern ')'
                           { $$ = build_dominates(B, $3, $5, $7, @$); CHECK_DEPTH($$); }
+    ;
+
+/* The variable of let v = value; body: a name or _. */
+pletvar
+    : IDENT               { $$ = build_var(B, $1, @$); }
+    | WILDCARD            { $$ = ast_new(B, AST_WILDCARD, @$); }
     ;
 
 /* The fields after the first one of a tuple: "b, c", "b, ...", "" or "...". */
@@ -423,6 +442,7 @@ aprimary
     | '(' aexpr ',' atuple_tail ')'
                           { $$ = build_tuple_from(B, $2, &$4, @$); CHECK_DEPTH($$); }
     | IDENT '(' aargs ')' { $$ = build_call(B, AST_CALL, $1, @1, &$3, @$); CHECK_DEPTH($$); }
+    | OP IDENT            { $$ = build_opvalue(B, $2, @2, @$); }
     | REPEAT_NAME '(' aexpr ')'
                           { $$ = build_infix(B, "multiply", build_var(B, $1, @1), $3, @$);
                             CHECK_DEPTH($$); }

@@ -71,10 +71,11 @@ void ast_visit_children(const AstNode *n, AstVisitFn fn, void *arg)
         visit_list(&n->u.list.items, fn, arg);
         break;
     case AST_CALL: case AST_OPTIONAL: case AST_REPEAT: case AST_CLASS:
-    case AST_FNCALL:
+    case AST_FNCALL: case AST_ANYCALL: case AST_FNLIT: case AST_IF: case AST_LETIN:
         visit_list(&n->u.call.args, fn, arg);
         visit_list(&n->u.call.attrs, fn, arg);
         visit_opt(n->u.call.copy_from, fn, arg);
+        visit_opt(n->u.call.body, fn, arg);
         break;
     case AST_GETITEM: case AST_INDEX:
         fn(n->u.item.base, arg);

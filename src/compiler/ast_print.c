@@ -46,6 +46,8 @@ static int prec_of(const AstNode *n)
     switch (n->kind) {
     case AST_ALT:
         return PREC_ALT;
+    case AST_LETIN: /* its body reaches as far right as it can */
+        return PREC_ALT - 1;
     case AST_CALL:
         if (n->u.call.syntax == CALL_INFIX) {
             const char *s = ast_infix_spelling(n->u.call.name);
@@ -224,7 +226,7 @@ static void print_paren_list(StrBuf *out, const AstList *l)
     strbuf_putc(out, ')');
 }
 
-/* op?(p), op*(p), <trait>(...), fn[attrs](...) */
+/* op?(p), op*(p), <trait>(...), fn[attrs](...), _(...) */
 static void print_call_form(StrBuf *out, const AstNode *n)
 {
     if (n->kind == AST_OPTIONAL || n->kind == AST_REPEAT) {
@@ -234,12 +236,42 @@ static void print_call_form(StrBuf *out, const AstNode *n)
     }
     if (n->kind == AST_CLASS) {
         strbuf_printf(out, "<%s>", n->u.call.name);
+    } else if (n->kind == AST_ANYCALL) {
+        strbuf_putc(out, '_');
     } else {
         strbuf_puts(out, "fn[");
         print_list_items(out, &n->u.call.attrs, PREC_ALT);
         strbuf_putc(out, ']');
     }
     print_args(out, n);
+}
+
+/* fn (a, b) { body }, if (c) { t } else { e }, let v = value; body */
+static void print_scope(StrBuf *out, const AstNode *n)
+{
+    AstNode *const *part = n->u.call.args.items;
+    if (n->kind == AST_FNLIT) {
+        strbuf_puts(out, "fn ");
+        print_args(out, n);
+        strbuf_puts(out, " { ");
+        print_at(out, n->u.call.body, 0);
+        strbuf_puts(out, " }");
+    } else if (n->kind == AST_IF) {
+        strbuf_puts(out, "if (");
+        print_at(out, part[0], 0);
+        strbuf_puts(out, ") { ");
+        print_at(out, part[1], 0);
+        strbuf_puts(out, " } else { ");
+        print_at(out, part[2], 0);
+        strbuf_puts(out, " }");
+    } else {
+        strbuf_puts(out, "let ");
+        print_at(out, part[0], 0);
+        strbuf_puts(out, " = ");
+        print_at(out, part[1], 0);
+        strbuf_puts(out, "; ");
+        print_at(out, part[2], 0);
+    }
 }
 
 static void print_dominates(StrBuf *out, const AstNode *n)
@@ -270,8 +302,14 @@ static void print_bare(StrBuf *out, const AstNode *n)
     case AST_CALL:
         print_call(out, n);
         break;
-    case AST_OPTIONAL: case AST_REPEAT: case AST_CLASS: case AST_FNCALL:
+    case AST_OPTIONAL: case AST_REPEAT: case AST_CLASS: case AST_FNCALL: case AST_ANYCALL:
         print_call_form(out, n);
+        break;
+    case AST_OPVALUE:
+        strbuf_printf(out, "op %s", n->u.call.name);
+        break;
+    case AST_FNLIT: case AST_IF: case AST_LETIN:
+        print_scope(out, n);
         break;
     case AST_TUPLE:
         print_tuple(out, n);

@@ -390,7 +390,11 @@ static bool check_operand_place(CheckCtx *c, const AstNode *n)
 static bool check_expr(CheckCtx *c, AstNode *n)
 {
     switch (n->kind) {
+    case AST_OPVALUE:
+        return check_opvalue(c, n);
     case AST_VAR: {
+        if (!check_dotted_var(c, n))
+            return false;
         int slot = use_var(c, n, "action");
         if (slot >= 0 && c->vars[slot].kind == VARKIND_ATTR)
             return check_attr_operand(c, n, slot);

@@ -56,6 +56,11 @@ const AstLet *check_find_let(const CheckCtx *c, const char *name);
 AstNode *check_expand_pattern(CheckCtx *c, AstNode *pattern);
 /* Checks one attribute argument (name and literal value) against op. */
 bool check_attr_arg(CheckCtx *c, const OpInfo *op, const AstNode *attr);
+/* op NAME (AST_OPVALUE): resolves the op; false, reported, when unknown. */
+bool check_opvalue(CheckCtx *c, AstNode *n);
+/* A variable named with dots (nn.relu) is an error: an op as a value is
+ * written op nn.relu.  False when reported. */
+bool check_dotted_var(CheckCtx *c, const AstNode *n);
 /* Reports an unknown op name at where, with a suggestion. */
 void check_unknown_op(CheckCtx *c, const AstNode *at, const char *name, SrcRange where);
 /* check_vars.c: slots, facts, always-bound; false after errors. */

@@ -306,6 +306,21 @@ static bool sub(Sub *s, const AstNode *a, const AstNode *b)
                sub(s, a->u.item.base, b->u.item.base);
     case AST_NUMBER:
         return b->kind == AST_NUMBER && a->u.num.value == b->u.num.value;
+    case AST_OPVALUE:
+        return b->kind == AST_OPVALUE && a->u.call.name == b->u.call.name;
+    case AST_IF: case AST_LETIN:
+        return b->kind == a->kind &&
+               sub_args(s, &a->u.call.args, false, &b->u.call.args, false);
+    case AST_FNLIT:
+        return b->kind == AST_FNLIT && sub_attrs(s, &a->u.call.attrs, &b->u.call.attrs) &&
+               sub_args(s, &a->u.call.args, a->u.call.ellipsis, &b->u.call.args,
+                        b->u.call.ellipsis) &&
+               sub(s, a->u.call.body, b->u.call.body);
+    case AST_ANYCALL:
+        return (b->kind == AST_CALL || b->kind == AST_CLASS || b->kind == AST_FNCALL ||
+                b->kind == AST_ANYCALL) &&
+               sub_args(s, &a->u.call.args, a->u.call.ellipsis, &b->u.call.args,
+                        b->u.call.ellipsis);
     case AST_FNCALL:
         return b->kind == AST_FNCALL && sub_attrs(s, &a->u.call.attrs, &b->u.call.attrs) &&
                sub_args(s, &a->u.call.args, a->u.call.ellipsis, &b->u.call.args,
@@ -384,7 +399,8 @@ static const void *root_key(const AstNode *p)
     switch (p->kind) {
     case AST_CALL:
         return p->u.call.op;
-    case AST_TUPLE: case AST_GETITEM: case AST_NUMBER: case AST_FNCALL:
+    case AST_TUPLE: case AST_GETITEM: case AST_NUMBER: case AST_FNCALL: case AST_FNLIT:
+    case AST_IF: case AST_LETIN:
         return &keys[p->kind];
     default:
         return NULL;

@@ -233,7 +233,14 @@ static void occ_children(OccStack *s, OccItem it)
         occ_push(s, sub_term(it.t, p->u.call.args.items[0]), it.mode);
         break;
     case AST_GETITEM: occ_push(s, sub_term(it.t, p->u.item.base), below); break;
-    case AST_CALL: case AST_CLASS: case AST_FNCALL: args = &p->u.call.args; break;
+    case AST_CALL: case AST_CLASS: case AST_FNCALL: case AST_ANYCALL: case AST_IF:
+    case AST_LETIN:
+        args = &p->u.call.args;
+        break;
+    case AST_FNLIT:
+        args = &p->u.call.args;
+        occ_push(s, sub_term(it.t, p->u.call.body), below);
+        break;
     case AST_TUPLE: args = &p->u.list.items; break;
     default: break;
     }
@@ -478,6 +485,17 @@ static bool unify_class(Unifier *u, Term a, Term b, int *head)
                      y->u.call.ellipsis, head);
 }
 
+/* _(args) against b: any call, or a class of ops. */
+static bool unify_anycall(Unifier *u, Term a, Term b, int *head)
+{
+    const AstNode *y = b.n;
+    if (y->kind != AST_CALL && y->kind != AST_CLASS && y->kind != AST_FNCALL &&
+        y->kind != AST_ANYCALL)
+        return false;
+    return push_args(u, a, &a.n->u.call.args, a.n->u.call.ellipsis, b, &y->u.call.args,
+                     y->u.call.ellipsis, head);
+}
+
 static bool is_optional(Term t)
 {
     return t.n->kind == AST_OPTIONAL || t.n->kind == AST_REPEAT;
@@ -501,7 +519,7 @@ static bool unify_optional(Unifier *u, Term a, Term b, int alt, int *head, bool 
         return true;
     }
     const AstNode *y = b.n;
-    bool fits = (y->kind == AST_CALL && y->u.call.op == op->u.call.op) ||
+    bool fits = (y->kind == AST_CALL && y->u.call.op == op->u.call.op) || y->kind == AST_ANYCALL ||
                 (y->kind == AST_CLASS && op->u.call.op &&
                  (op->u.call.op->traits & y->u.call.traits) == y->u.call.traits);
     if (!fits || y->u.call.args.count > 1)
@@ -537,6 +555,17 @@ static bool unify_same(Unifier *u, Term a, Term b, int alt, int *head, bool *mor
         return true;
     case AST_NUMBER:
         return x->u.num.value == y->u.num.value;
+    case AST_OPVALUE:
+        return x->u.call.name == y->u.call.name;
+    case AST_IF: case AST_LETIN:
+        return push_args(u, a, &x->u.call.args, false, b, &y->u.call.args, false, head);
+    case AST_FNLIT:
+        if (!unify_attrs(u, a, &x->u.call.attrs, b, &y->u.call.attrs) ||
+            !push_args(u, a, &x->u.call.args, x->u.call.ellipsis, b, &y->u.call.args,
+                       y->u.call.ellipsis, head))
+            return false;
+        *head = push(u, sub_term(a, x->u.call.body), sub_term(b, y->u.call.body), NULL, *head);
+        return true;
     case AST_FNCALL:
         return unify_attrs(u, a, &x->u.call.attrs, b, &y->u.call.attrs) &&
                push_args(u, a, &x->u.call.args, x->u.call.ellipsis, b, &y->u.call.args,
@@ -554,7 +583,8 @@ static int shape_rank(Term t)
     case AST_ALT: return 1;
     case AST_OPTIONAL: case AST_REPEAT: return 2;
     case AST_CLASS: return 3;
-    default: return 4;
+    case AST_ANYCALL: return 4;
+    default: return 5;
     }
 }
 
@@ -577,6 +607,8 @@ static bool unify_shape(Unifier *u, Term a, Term b, int alt, int *head, bool *mo
         return unify_optional(u, a, b, alt, head, more);
     if (a.n->kind == AST_CLASS)
         return unify_class(u, a, b, head);
+    if (a.n->kind == AST_ANYCALL)
+        return unify_anycall(u, a, b, head);
     return a.n->kind == b.n->kind && unify_same(u, a, b, alt, head, more);
 }
 

@@ -251,6 +251,10 @@ const PatExpr *lower_action(Lowerer *L, const AstNode *a)
         return typed_constant(L, a);
     case AST_CALL:
         return act_call(L, a);
+    case AST_OPVALUE:
+        e = new_expr(L, EXPR_OPREF);
+        e->s = lower_name(L, a->u.call.name);
+        return e;
     case AST_TUPLE:
         e = new_expr(L, EXPR_TUPLE);
         return set_kids(L, e, (const AstNode *const *)a->u.list.items.items,

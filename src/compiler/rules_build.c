@@ -283,6 +283,37 @@ AstNode *build_unary_op(const AstBuilder *b, AstKind kind, const char *name,
     return build_call(b, kind, name, name_range, &args, range);
 }
 
+AstNode *build_opvalue(const AstBuilder *b, const char *name, SrcRange name_range,
+                       SrcRange range)
+{
+    AstNode *n = ast_new(b, AST_OPVALUE, range);
+    n->u.call.name = name;
+    n->u.call.name_range = name_range;
+    return n;
+}
+
+AstNode *build_fnlit(const AstBuilder *b, const ArgsAcc *params, AstNode *body,
+                     SrcRange range)
+{
+    AstNode *n = build_call(b, AST_FNLIT, interner_cstr(b->names, "fn"), range, params, range);
+    n->u.call.body = body;
+    ast_update_depth(n);
+    return n;
+}
+
+AstNode *build_scope(const AstBuilder *b, AstKind kind, AstNode *x, AstNode *y, AstNode *z,
+                     SrcRange range)
+{
+    AstNode *n = ast_new(b, kind, range);
+    n->u.call.name = interner_cstr(b->names, kind == AST_IF ? "if" : "let");
+    n->u.call.name_range = range;
+    ast_list_push(b->arena, &n->u.call.args, x);
+    ast_list_push(b->arena, &n->u.call.args, y);
+    ast_list_push(b->arena, &n->u.call.args, z);
+    ast_update_depth(n);
+    return n;
+}
+
 AstNode *build_fncall(const AstBuilder *b, const AstList *attrs, SrcRange fn_range,
                       const ArgsAcc *args, SrcRange range)
 {

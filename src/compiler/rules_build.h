@@ -77,6 +77,15 @@ AstNode *build_call(const AstBuilder *b, AstKind kind, const char *name,
                     SrcRange name_range, const ArgsAcc *args, SrcRange range);
 AstNode *build_unary_op(const AstBuilder *b, AstKind kind, const char *name,
                         SrcRange name_range, AstNode *operand, SrcRange range);
+/* op NAME: the op as a value. */
+AstNode *build_opvalue(const AstBuilder *b, const char *name, SrcRange name_range,
+                       SrcRange range);
+/* fn (params) { body }; if (c) { t } else { e } and let v = value; body
+ * (kind AST_IF or AST_LETIN, the three parts in that order). */
+AstNode *build_fnlit(const AstBuilder *b, const ArgsAcc *params, AstNode *body,
+                     SrcRange range);
+AstNode *build_scope(const AstBuilder *b, AstKind kind, AstNode *x, AstNode *y, AstNode *z,
+                     SrcRange range);
 AstNode *build_fncall(const AstBuilder *b, const AstList *attrs, SrcRange fn_range,
                       const ArgsAcc *args, SrcRange range);
 AstNode *build_dominates(const AstBuilder *b, AstNode *parent, AstNode *path,

@@ -33,6 +33,7 @@ struct Labels {
     uint32_t *args;    /* scratch: operand states */
     size_t acap;       /* capacity of args */
     StrBuf key;        /* scratch: canonical attribute text */
+    bool scopes;       /* label fns, ifs and lets with their operands */
     uint32_t lo[PRED_ATTR + 1]; /* per test kind: its run in the node */
     uint32_t hi[PRED_ATTR + 1]; /* tests (automaton_node_preds) */
 };
@@ -42,6 +43,7 @@ Labels *labels_new(Automaton *a, const Graph *g)
     Labels *l = xcalloc(1, sizeof *l);
     l->a = a;
     l->g = g;
+    l->scopes = automaton_has_scopes(a);
     uint32_t n;
     const uint32_t *ps = automaton_node_preds(a, &n);
     const PatPred *all = automaton_rules(a)->preds;
@@ -215,6 +217,8 @@ static void node_preds(Labels *l, const Node *n, uint32_t *np)
         add_kind(l, np, &(PatPred){.kind = k == NODE_CONST ? PRED_IS_CONST : PRED_IS_VAR});
     if (k == NODE_VAR)
         add_kind(l, np, &(PatPred){.kind = PRED_VAR_NAME, .s = node_name(n)});
+    if (k == NODE_OPREF)
+        add_kind(l, np, &(PatPred){.kind = PRED_OP_VALUE, .s = node_name(n)});
     if (k == NODE_CONST && node_const_is_scalar(n))
         add_kind(l, np, &(PatPred){.kind = PRED_VALUE, .f = node_const_value(n)});
     if (l->lo[PRED_DTYPE] < l->hi[PRED_DTYPE] && pattern_node_dtype(n))
@@ -238,10 +242,15 @@ static void node_symbol(Labels *l, const Node *n, Symbol *sym)
     case NODE_CONST: sym->tag = SYM_CONST; break;
     case NODE_TUPLE: sym->tag = SYM_TUPLE; break;
     case NODE_FUNC:
+        sym->tag = l->scopes ? SYM_FN : SYM_FUNC;
+        ps = automaton_fn_preds(l->a, &cnt);
+        if (l->scopes)
+            attr_preds(l, n, ps, cnt, &np);
+        break;
+    case NODE_IF: sym->tag = l->scopes ? SYM_IF : SYM_FUNC; break;
+    case NODE_LET: sym->tag = l->scopes ? SYM_LET : SYM_FUNC; break;
     case NODE_GLOBAL:
     case NODE_OPREF:
-    case NODE_LET:
-    case NODE_IF:
     case NODE_MATCH: sym->tag = SYM_FUNC; break; /* opaque values */
     case NODE_GETITEM:
         sym->tag = SYM_GETITEM;
@@ -269,10 +278,10 @@ uint32_t labels_node(Labels *l, const Node *n)
 {
     Symbol sym;
     node_symbol(l, n, &sym);
-    uint32_t na = node_is_opaque(n) ? 0 : (uint32_t)node_nargs(n);
+    uint32_t na = !l->scopes && node_is_opaque(n) ? 0 : (uint32_t)pattern_noperands(n);
     xgrow((void **)&l->args, &l->acap, na + 1, sizeof *l->args);
     for (uint32_t k = 0; k < na; k++)
-        l->args[k] = labels_state(l, node_arg(n, (int)k));
+        l->args[k] = labels_state(l, pattern_operand(n, (int)k));
     sym.nargs = na;
     sym.args = l->args;
     uint32_t s = automaton_step(l->a, &sym);
@@ -298,12 +307,12 @@ uint32_t labels_state_id(const Labels *l, uint32_t id)
 }
 
 /* Whether every operand of n has a smaller id than n. */
-static bool args_before(const Node *n)
+static bool args_before(const Labels *l, const Node *n)
 {
-    if (node_is_opaque(n))
+    if (!l->scopes && node_is_opaque(n))
         return true; /* labelled without its operands' states */
-    for (int k = 0; k < node_nargs(n); k++)
-        if (node_id(node_arg(n, k)) > node_id(n))
+    for (int k = 0; k < pattern_noperands(n); k++)
+        if (node_id(pattern_operand(n, k)) > node_id(n))
             return false;
     return true;
 }
@@ -330,7 +339,7 @@ bool labels_topo(Labels *l, const uint32_t *ids, uint32_t n)
         if (!todo[id])
             continue;
         const Node *x = graph_node(l->g, id);
-        if (!args_before(x))
+        if (!args_before(l, x))
             break;
         labels_node(l, x);
         todo[id] = 0;

@@ -186,6 +186,13 @@ static bool leaf_is_input(const Grouper *gp, const MatchPair *pairs, uint32_t np
     return !on_dom_path(pairs, npairs, leaf->node);
 }
 
+/* TVM's CreateGroup makes no input of an operator (add as a value in
+ * (%x, add)) or a function: they stay in the group's body. */
+static bool may_be_input(const Node *n)
+{
+    return node_kind(n) != NODE_OPREF && node_kind(n) != NODE_FUNC;
+}
+
 bool group_is_input(const Group *gr, const Node *n)
 {
     for (uint32_t i = 0; i < gr->ninputs; i++)
@@ -209,10 +216,12 @@ static void collect_inputs(const Grouper *gp, Group *gr)
     const MatchPair *pairs = matcher_pairs(gp->e->m, &npairs);
     for (uint32_t i = 0; i < npairs; i++) {
         const MatchPair *p = &pairs[i];
-        if (p->tail)
+        if (p->tail) {
             for (int k = p->pat->nkids; k < node_nargs(p->node); k++)
-                add_input(gr, node_arg(p->node, k));
-        else if (p->pat->kind == PAT_ANY && leaf_is_input(gp, pairs, npairs, p))
+                if (may_be_input(node_arg(p->node, k)))
+                    add_input(gr, node_arg(p->node, k));
+        } else if (p->pat->kind == PAT_ANY && may_be_input(p->node) &&
+                   leaf_is_input(gp, pairs, npairs, p))
             add_input(gr, p->node);
     }
 }

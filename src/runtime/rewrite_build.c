@@ -140,6 +140,8 @@ static Node *build(Graph *g, const PatExpr *x, const Binding *b)
         return b[x->slot].node;
     case EXPR_NUM:
         return graph_add_const(g, x->text, x->f, x->dtype);
+    case EXPR_OPREF:
+        return graph_add_opref(g, x->s);
     case EXPR_CALL: {
         kids = build_kids(g, x, b);
         Attr *attrs = call_attrs(g, x, b, &nattrs);
