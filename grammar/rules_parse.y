@@ -82,7 +82,7 @@ static void yyerror(const SrcRange *loc, RulesParseCtx *ctx, const char *msg);
 %type <node> constraint guard_opt gexpr gor gand gcmp gsum gterm gunary
 %type <node> gpostfix gprimary gquery_arg action aexpr asum aterm aunary
 %type <node> apostfix aprimary aattr_value literal signed_number
-%type <node> partition pletvar
+%type <node> partition pletvar asplice
 %type <list> literal_items dims tuple_items atuple_items flags flag_list
 %type <list> pattr_list part_attrs gquery_args optraits let_params
 %type <args> tuple_tail atuple_tail
@@ -189,6 +189,9 @@ pprimary
     | '(' pattern ')'     { $$ = $2; }
     | '(' ')'             { $$ = build_tuple(B, (AstList){0}, false, @$); }
     | '(' ELLIPSIS ')'    { $$ = build_tuple(B, (AstList){0}, true, @$); }
+    | '(' IDENT ELLIPSIS ')'
+                          { $$ = build_tuple(B, (AstList){0}, true, @$);
+                            $$->u.list.rest = build_var(B, $2, @2); }
     | '(' pattern ',' tuple_tail ')'
                           { $$ = build_tuple_from(B, $2, &$4, @$); CHECK_DEPTH($$); }
     | IDENT '(' pargs ')' { $$ = build_call(B, AST_CALL, $1, @1, &$3, @$); CHECK_DEPTH($$); }
@@ -224,6 +227,10 @@ tuple_tail
     | ELLIPSIS            { $$ = (ArgsAcc){0}; $$.ellipsis = true; }
     | tuple_items         { $$ = (ArgsAcc){0}; $$.args = $1; }
     | tuple_items ',' ELLIPSIS { $$ = (ArgsAcc){0}; $$.args = $1; $$.ellipsis = true; }
+    | IDENT ELLIPSIS      { $$ = (ArgsAcc){0}; $$.ellipsis = true; $$.rest = build_var(B, $1, @1); }
+    | tuple_items ',' IDENT ELLIPSIS
+                          { $$ = (ArgsAcc){0}; $$.args = $1; $$.ellipsis = true;
+                            $$.rest = build_var(B, $3, @3); }
     ;
 
 tuple_items
@@ -431,6 +438,16 @@ apostfix
     | apostfix '[' NUMBER ']' { $$ = build_getitem(ctx, $1, $3, @3, @$); CHECK_DEPTH($$); }
     | apostfix ':' DTYPE  { $$ = build_constrain($1, build_dtype_constraint(B, $3, @3), @$);
                             CHECK_DEPTH($$); }
+    | apostfix '[' NUMBER ':' ']'
+                          { $$ = build_slice(B, $1, $3, NULL, false, false, @$); CHECK_DEPTH($$); }
+    | apostfix '[' NUMBER ':' NUMBER ']'
+                          { $$ = build_slice(B, $1, $3, $5, false, true, @$); CHECK_DEPTH($$); }
+    | apostfix '[' NUMBER ':' '-' NUMBER ']'
+                          { $$ = build_slice(B, $1, $3, $6, true, true, @$); CHECK_DEPTH($$); }
+    | apostfix '[' ':' NUMBER ']'
+                          { $$ = build_slice(B, $1, NULL, $4, false, true, @$); CHECK_DEPTH($$); }
+    | apostfix '[' ':' '-' NUMBER ']'
+                          { $$ = build_slice(B, $1, NULL, $5, true, true, @$); CHECK_DEPTH($$); }
     ;
 
 aprimary
@@ -440,6 +457,9 @@ aprimary
     | '(' aexpr ')'       { $$ = $2; }
     | '(' ')'             { $$ = build_tuple(B, (AstList){0}, false, @$); }
     | '(' aexpr ',' atuple_tail ')'
+                          { $$ = build_tuple_from(B, $2, &$4, @$); CHECK_DEPTH($$); }
+    | '(' asplice ')'     { $$ = build_tuple_from(B, $2, &(ArgsAcc){0}, @$); CHECK_DEPTH($$); }
+    | '(' asplice ',' atuple_tail ')'
                           { $$ = build_tuple_from(B, $2, &$4, @$); CHECK_DEPTH($$); }
     | IDENT '(' aargs ')' { $$ = build_call(B, AST_CALL, $1, @1, &$3, @$); CHECK_DEPTH($$); }
     | OP IDENT            { $$ = build_opvalue(B, $2, @2, @$); }
@@ -455,7 +475,15 @@ atuple_tail
 
 atuple_items
     : aexpr               { $$ = (AstList){0}; ast_list_push(B->arena, &$$, $1); }
+    | asplice             { $$ = (AstList){0}; ast_list_push(B->arena, &$$, $1); }
     | atuple_items ',' aexpr { $$ = $1; ast_list_push(B->arena, &$$, $3); }
+    | atuple_items ',' asplice { $$ = $1; ast_list_push(B->arena, &$$, $3); }
+    ;
+
+/* x... or x[1:]...: a tuple's fields as operands (note [sequence
+ * variables] in check_vars.c). */
+asplice
+    : aexpr ELLIPSIS      { $$ = build_splice(B, $1, @$); CHECK_DEPTH($$); }
     ;
 
 aargs
@@ -470,6 +498,8 @@ aarglist
                               build_args_add(ctx, &$$, build_attr(B, $1, @1, $3, @$)); }
     | DSTAR IDENT         { $$ = (ArgsAcc){0}; build_args_copy(ctx, &$$, build_var(B, $2, @2)); }
     | aarglist ',' aexpr  { $$ = $1; build_args_add(ctx, &$$, $3); }
+    | asplice             { $$ = (ArgsAcc){0}; build_args_add(ctx, &$$, $1); }
+    | aarglist ',' asplice { $$ = $1; build_args_add(ctx, &$$, $3); }
     | aarglist ',' IDENT '=' aattr_value
                           { $$ = $1; build_args_add(ctx, &$$, build_attr(B, $3, @3, $5, @$)); }
     | aarglist ',' DSTAR IDENT

@@ -123,7 +123,8 @@ static void print_tuple(StrBuf *out, const AstNode *n)
     strbuf_putc(out, '(');
     print_list_items(out, l, PREC_ALT);
     if (n->u.list.ellipsis)
-        strbuf_puts(out, l->count > 0 ? ", ..." : "...");
+        strbuf_printf(out, "%s%s...", l->count > 0 ? ", " : "",
+                      n->u.list.rest ? n->u.list.rest->u.var.name : "");
     else if (l->count == 1)
         strbuf_putc(out, ',');
     strbuf_putc(out, ')');
@@ -310,6 +311,20 @@ static void print_bare(StrBuf *out, const AstNode *n)
         break;
     case AST_FNLIT: case AST_IF: case AST_LETIN:
         print_scope(out, n);
+        break;
+    case AST_SPLICE:
+        print_at(out, n->u.splice.operand, PREC_POSTFIX);
+        if (n->u.splice.lo || n->u.splice.has_hi) {
+            strbuf_putc(out, '[');
+            if (n->u.splice.lo)
+                strbuf_printf(out, "%d", n->u.splice.lo);
+            strbuf_putc(out, ':');
+            if (n->u.splice.has_hi)
+                strbuf_printf(out, "%d", n->u.splice.hi);
+            strbuf_putc(out, ']');
+        }
+        if (n->u.splice.dots)
+            strbuf_puts(out, "...");
         break;
     case AST_TUPLE:
         print_tuple(out, n);

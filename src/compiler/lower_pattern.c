@@ -400,6 +400,8 @@ static PatNode *tuple(Lowerer *L, const AstNode *ast)
     PatNode *p = new_pat(L, PAT_TUPLE, ast);
     if (!lower_kids(L, &ast->u.list.items, p))
         return NULL;
+    if (ast->u.list.rest) /* the sequence variable holds the tuple */
+        p->slot = ast->u.list.rest->u.var.slot;
     PatItem it = {.kind = PITEM_TUPLE, .variadic = ast->u.list.ellipsis, .nargs = p->nkids};
     it.args = kid_items(L, (PatNode *const *)p->kids, p->nkids);
     p->item = add_item(L, &it);

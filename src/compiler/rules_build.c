@@ -258,7 +258,31 @@ AstNode *build_tuple_from(const AstBuilder *b, AstNode *first, const ArgsAcc *re
     ast_list_push(b->arena, &items, first);
     for (int i = 0; i < rest->args.count; i++)
         ast_list_push(b->arena, &items, rest->args.items[i]);
-    return build_tuple(b, items, rest->ellipsis, range);
+    AstNode *n = build_tuple(b, items, rest->ellipsis, range);
+    n->u.list.rest = rest->rest;
+    return n;
+}
+
+AstNode *build_slice(const AstBuilder *b, AstNode *operand, const char *lo, const char *hi,
+                     bool hi_negative, bool has_hi, SrcRange range)
+{
+    AstNode *n = ast_new(b, AST_SPLICE, range);
+    n->u.splice.operand = operand;
+    n->u.splice.lo = lo ? atoi(lo) : 0;
+    n->u.splice.hi = hi ? (hi_negative ? -atoi(hi) : atoi(hi)) : 0;
+    n->u.splice.has_hi = has_hi;
+    ast_update_depth(n);
+    return n;
+}
+
+AstNode *build_splice(const AstBuilder *b, AstNode *operand, SrcRange range)
+{
+    AstNode *n = operand;
+    if (n->kind != AST_SPLICE || n->u.splice.dots)
+        n = build_slice(b, operand, NULL, NULL, false, false, range);
+    n->range = range;
+    n->u.splice.dots = true;
+    return n;
 }
 
 AstNode *build_call(const AstBuilder *b, AstKind kind, const char *name,

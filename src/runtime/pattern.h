@@ -167,6 +167,10 @@ typedef enum ExprKind {
     EXPR_VALUE,   /* value(x): x's scalar constant value */
     EXPR_ATTR,    /* attr(x, name): an attribute of bound node x */
     EXPR_OPREF,   /* action: op add, the operator s as a value */
+    EXPR_SPLICE,  /* action, among a new tuple's or call's operands: the
+                     fields [i, end) of the tuple bound to slot, where end
+                     (in cmp) is a field index when > 0, counted from the
+                     tuple's end when <= 0 (0: to the end) */
 } ExprKind;
 
 typedef enum CmpOp { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE } CmpOp;
