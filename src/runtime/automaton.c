@@ -6,11 +6,11 @@
  *   OP       the op is the item's, its tests hold, and each argument item
  *            is in the matching operand's state (either order when
  *            commutative; extra operands allowed when variadic);
- *   FNCALL,  the same shape check against a function call, tuple or
- *   TUPLE,   element access, or any call (op or function) for CALL;
- *   GETITEM, for fn, if and let (FN, IF, LET) over the operands note
+ *   FNCALL,  the same shape check against a function call, a tuple,
+ *   TUPLE,   an element access, any call (CALL), and a function, an if
+ *   GETITEM, or a let (FN, IF, LET) over the operands that note
  *   CALL,    [pattern operands] in pattern.h names;
- *   FN ...
+ *   FN, IF, LET
  *   ALT      one of its choices is in the new state;
  *   STAR     its inner item is in the new state, or the node is the op
  *            and the STAR item is in its one operand's state.
