@@ -71,6 +71,7 @@ static void yyerror(const SrcRange *loc, RulesParseCtx *ctx, const char *msg);
 %token OP "'op'" LET "'let'" INCLUDE "'include'" WHERE "'where'"
 %token PARTITION "'partition'" FN "'fn'" DOMINATES "'dominates'"
 %token TRUE "'True'" FALSE "'False'" NONE "'None'" TENSOR "'Tensor'"
+%token IF "'if'" ELSE "'else'"
 %token ASSIGN "':='" ARROW "'=>'" EQ "'=='" NE "'!='" LE "'<='" GE "'>='"
 %token RESULT "'->'"
 %token ANDAND "'&&'" OROR "'||'" ELLIPSIS "'...'" DSTAR "'**'"
@@ -82,7 +83,7 @@ static void yyerror(const SrcRange *loc, RulesParseCtx *ctx, const char *msg);
 %type <node> gpostfix gprimary gquery_arg action aexpr asum aterm aunary
 %type <node> apostfix aprimary aattr_value aattr_scalar aattr_item literal scalar_literal
 %type <node> signed_number
-%type <node> partition
+%type <node> partition pletvar asplice
 %type <list> literal_items aattr_items dims tuple_items atuple_items flags flag_list
 %type <list> pattr_list part_attrs gquery_args optraits let_params
 %type <args> tuple_tail atuple_tail
@@ -142,8 +143,12 @@ guard_opt
 
 /* ---- patterns ---- */
 
+/* let v = value; body reaches as far right as it can, so it stands
+ * where a whole pattern does (in parentheses as an operand). */
 pattern
     : palt
+    | LET pletvar '=' pattern ';' pattern
+                          { $$ = build_scope(B, AST_LETIN, $2, $4, $6, @$); CHECK_DEPTH($$); }
     ;
 
 palt
@@ -185,19 +190,36 @@ pprimary
     | '(' pattern ')'     { $$ = $2; }
     | '(' ')'             { $$ = build_tuple(B, (AstList){0}, false, @$); }
     | '(' ELLIPSIS ')'    { $$ = build_tuple(B, (AstList){0}, true, @$); }
+    | '(' IDENT ELLIPSIS ')'
+                          { $$ = build_tuple(B, (AstList){0}, true, @$);
+                            $$->u.list.rest = build_var(B, $2, @2); }
     | '(' pattern ',' tuple_tail ')'
                           { $$ = build_tuple_from(B, $2, &$4, @$); CHECK_DEPTH($$); }
     | IDENT '(' pargs ')' { $$ = build_call(B, AST_CALL, $1, @1, &$3, @$); CHECK_DEPTH($$); }
-    | OPTIONAL_NAME '(' pattern ')'
-                          { $$ = build_unary_op(B, AST_OPTIONAL, $1, @1, $3, @$); CHECK_DEPTH($$); }
+    | OPTIONAL_NAME '(' pargs ')'
+                          { $$ = build_call(B, AST_OPTIONAL, $1, @1, &$3, @$); CHECK_DEPTH($$); }
     | REPEAT_NAME '(' pattern ')'
                           { $$ = build_unary_op(B, AST_REPEAT, $1, @1, $3, @$); CHECK_DEPTH($$); }
     | '<' IDENT '>' '(' pargs ')'
                           { $$ = build_call(B, AST_CLASS, $2, @2, &$5, @$); CHECK_DEPTH($$); }
+    | WILDCARD '(' pargs ')'
+                          { $$ = build_call(B, AST_ANYCALL, interner_cstr(B->names, "_"), @1, &$3, @$);
+                            CHECK_DEPTH($$); }
+    | OP IDENT            { $$ = build_opvalue(B, $2, @2, @$); }
+    | FN '(' pargs ')' '{' pattern '}'
+                          { $$ = build_fnlit(B, &$3, $6, @$); CHECK_DEPTH($$); }
+    | IF '(' pattern ')' '{' pattern '}' ELSE '{' pattern '}'
+                          { $$ = build_scope(B, AST_IF, $3, $6, $10, @$); CHECK_DEPTH($$); }
     | FN '[' pattr_list ']' '(' pargs ')'
                           { $$ = build_fncall(B, &$3, @1, &$6, @$); CHECK_DEPTH($$); }
     | DOMINATES '(' pattern ',' pattern ',' pattern ')'
                           { $$ = build_dominates(B, $3, $5, $7, @$); CHECK_DEPTH($$); }
+    ;
+
+/* The variable of let v = value; body: a name or _. */
+pletvar
+    : IDENT               { $$ = build_var(B, $1, @$); }
+    | WILDCARD            { $$ = ast_new(B, AST_WILDCARD, @$); }
     ;
 
 /* The fields after the first one of a tuple: "b, c", "b, ...", "" or "...". */
@@ -206,6 +228,10 @@ tuple_tail
     | ELLIPSIS            { $$ = (ArgsAcc){0}; $$.ellipsis = true; }
     | tuple_items         { $$ = (ArgsAcc){0}; $$.args = $1; }
     | tuple_items ',' ELLIPSIS { $$ = (ArgsAcc){0}; $$.args = $1; $$.ellipsis = true; }
+    | IDENT ELLIPSIS      { $$ = (ArgsAcc){0}; $$.ellipsis = true; $$.rest = build_var(B, $1, @1); }
+    | tuple_items ',' IDENT ELLIPSIS
+                          { $$ = (ArgsAcc){0}; $$.args = $1; $$.ellipsis = true;
+                            $$.rest = build_var(B, $3, @3); }
     ;
 
 tuple_items
@@ -417,6 +443,16 @@ apostfix
     | apostfix '[' NUMBER ']' { $$ = build_getitem(ctx, $1, $3, @3, @$); CHECK_DEPTH($$); }
     | apostfix ':' DTYPE  { $$ = build_constrain($1, build_dtype_constraint(B, $3, @3), @$);
                             CHECK_DEPTH($$); }
+    | apostfix '[' NUMBER ':' ']'
+                          { $$ = build_slice(B, $1, $3, NULL, false, false, @$); CHECK_DEPTH($$); }
+    | apostfix '[' NUMBER ':' NUMBER ']'
+                          { $$ = build_slice(B, $1, $3, $5, false, true, @$); CHECK_DEPTH($$); }
+    | apostfix '[' NUMBER ':' '-' NUMBER ']'
+                          { $$ = build_slice(B, $1, $3, $6, true, true, @$); CHECK_DEPTH($$); }
+    | apostfix '[' ':' NUMBER ']'
+                          { $$ = build_slice(B, $1, NULL, $4, false, true, @$); CHECK_DEPTH($$); }
+    | apostfix '[' ':' '-' NUMBER ']'
+                          { $$ = build_slice(B, $1, NULL, $5, true, true, @$); CHECK_DEPTH($$); }
     ;
 
 aprimary
@@ -427,7 +463,11 @@ aprimary
     | '(' ')'             { $$ = build_tuple(B, (AstList){0}, false, @$); }
     | '(' aexpr ',' atuple_tail ')'
                           { $$ = build_tuple_from(B, $2, &$4, @$); CHECK_DEPTH($$); }
+    | '(' asplice ')'     { $$ = build_tuple_from(B, $2, &(ArgsAcc){0}, @$); CHECK_DEPTH($$); }
+    | '(' asplice ',' atuple_tail ')'
+                          { $$ = build_tuple_from(B, $2, &$4, @$); CHECK_DEPTH($$); }
     | IDENT '(' aargs ')' { $$ = build_call(B, AST_CALL, $1, @1, &$3, @$); CHECK_DEPTH($$); }
+    | OP IDENT            { $$ = build_opvalue(B, $2, @2, @$); }
     | REPEAT_NAME '(' aexpr ')'
                           { $$ = build_infix(B, "multiply", build_var(B, $1, @1), $3, @$);
                             CHECK_DEPTH($$); }
@@ -440,7 +480,15 @@ atuple_tail
 
 atuple_items
     : aexpr               { $$ = (AstList){0}; ast_list_push(B->arena, &$$, $1); }
+    | asplice             { $$ = (AstList){0}; ast_list_push(B->arena, &$$, $1); }
     | atuple_items ',' aexpr { $$ = $1; ast_list_push(B->arena, &$$, $3); }
+    | atuple_items ',' asplice { $$ = $1; ast_list_push(B->arena, &$$, $3); }
+    ;
+
+/* x... or x[1:]...: a tuple's fields as operands (note [sequence
+ * variables] in check_vars.c). */
+asplice
+    : aexpr ELLIPSIS      { $$ = build_splice(B, $1, @$); CHECK_DEPTH($$); }
     ;
 
 aargs
@@ -455,6 +503,8 @@ aarglist
                               build_args_add(ctx, &$$, build_attr(B, $1, @1, $3, @$)); }
     | DSTAR IDENT         { $$ = (ArgsAcc){0}; build_args_copy(ctx, &$$, build_var(B, $2, @2)); }
     | aarglist ',' aexpr  { $$ = $1; build_args_add(ctx, &$$, $3); }
+    | asplice             { $$ = (ArgsAcc){0}; build_args_add(ctx, &$$, $1); }
+    | aarglist ',' asplice { $$ = $1; build_args_add(ctx, &$$, $3); }
     | aarglist ',' IDENT '=' aattr_value
                           { $$ = $1; build_args_add(ctx, &$$, build_attr(B, $3, @3, $5, @$)); }
     | aarglist ',' DSTAR IDENT

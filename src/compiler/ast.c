@@ -69,12 +69,17 @@ void ast_visit_children(const AstNode *n, AstVisitFn fn, void *arg)
     switch (n->kind) {
     case AST_LIST: case AST_TUPLE:
         visit_list(&n->u.list.items, fn, arg);
+        visit_opt(n->kind == AST_TUPLE ? n->u.list.rest : NULL, fn, arg);
+        break;
+    case AST_SPLICE:
+        fn(n->u.splice.operand, arg);
         break;
     case AST_CALL: case AST_OPTIONAL: case AST_REPEAT: case AST_CLASS:
-    case AST_FNCALL:
+    case AST_FNCALL: case AST_ANYCALL: case AST_FNLIT: case AST_IF: case AST_LETIN:
         visit_list(&n->u.call.args, fn, arg);
         visit_list(&n->u.call.attrs, fn, arg);
         visit_opt(n->u.call.copy_from, fn, arg);
+        visit_opt(n->u.call.body, fn, arg);
         break;
     case AST_GETITEM: case AST_INDEX:
         fn(n->u.item.base, arg);

@@ -59,6 +59,12 @@ typedef struct OpInfo OpInfo; /* registry.h */
     X(AST_REPEAT, "repeat")       /* P  broadcast_to*(p)                   */ \
     X(AST_CLASS, "class")         /* P  <elementwise>(x, y)                */ \
     X(AST_FNCALL, "fncall")       /* P  fn[Composite="dnnl.conv2d_relu"](x, y) */ \
+    X(AST_ANYCALL, "anycall")     /* P  _(x, y)  _(x, ...): any callee     */ \
+    X(AST_OPVALUE, "opvalue")     /* PA op add  op nn.relu: the op itself  */ \
+    X(AST_FNLIT, "fnlit")         /* P  fn (a, b) { body }  fn (...) { b } */ \
+    X(AST_IF, "if")               /* P  if (c) { t } else { e }            */ \
+    X(AST_LETIN, "letin")         /* P  let v = value; body                */ \
+    X(AST_SPLICE, "splice")       /* A  rest...  t...  t[1:]...  t[:-1]... */ \
     X(AST_TUPLE, "tuple")         /* PA (a, b)  (a, ...)  (a,)             */ \
     X(AST_GETITEM, "getitem")     /* PA p[0]                               */ \
     X(AST_ALT, "alt")             /* P  a | b                              */ \
@@ -186,12 +192,19 @@ struct AstNode {
             AstList items;  /* elements / fields */
             bool ellipsis;  /* AST_TUPLE: "..." after the fields: any number
                                of further fields */
+            AstNode *rest;  /* AST_TUPLE pattern: "rest..." after the fields,
+                               the AST_VAR naming them (ellipsis is set), or
+                               NULL (note [sequence variables]) */
         } list;
-        /* AST_CALL, AST_OPTIONAL, AST_REPEAT, AST_CLASS, AST_FNCALL */
+        /* AST_CALL, AST_OPTIONAL, AST_REPEAT, AST_CLASS, AST_FNCALL,
+         * AST_ANYCALL, AST_OPVALUE (name and op only); AST_FNLIT (args
+         * the parameters, attrs, ellipsis, body), AST_IF (args: cond,
+         * then, else), AST_LETIN (args: var, value, body) */
         struct {
             const char *name;    /* op name ("nn.conv2d"), class trait name
                                     ("elementwise") for AST_CLASS, "fn" for
-                                    AST_FNCALL; interned */
+                                    AST_FNCALL, "_" for AST_ANYCALL;
+                                    interned */
             SrcRange name_range; /* just the name token(s) */
             CallSyntax syntax;   /* AST_CALL only: how it was written */
             AstList args;        /* positional operands (patterns/actions) */
@@ -202,9 +215,11 @@ struct AstNode {
             AstNode *copy_from;  /* actions: AST_VAR of "**c" (copy all
                                     attributes of the node bound to c, then
                                     apply attrs), else NULL */
+            AstNode *body;       /* AST_FNLIT: the body pattern */
             const OpInfo *op;    /* resolved: registry entry (CALL,
-                                    OPTIONAL, REPEAT); NULL for CLASS and
-                                    FNCALL, and for macro calls */
+                                    OPTIONAL, REPEAT, OPVALUE); NULL for
+                                    CLASS, FNCALL and ANYCALL, and for
+                                    macro calls */
             unsigned traits;     /* resolved: AST_CLASS, the OpTrait mask */
         } call;
         /* AST_GETITEM, AST_INDEX */
@@ -232,6 +247,15 @@ struct AstNode {
                                     suffix (0.5f, 2i64, True): printed as
                                     the literal alone */
         } constrain;
+        /* AST_SPLICE: the fields [lo, hi) of a tuple spliced into the
+         * operands of a new tuple or call (note [sequence variables]) */
+        struct {
+            AstNode *operand; /* an AST_VAR: a sequence variable or a tuple */
+            int lo;           /* first field */
+            int hi;           /* end; from the end when <= 0 and has_hi */
+            bool has_hi;      /* an end was written (t[:-1]) */
+            bool dots;        /* followed by "..." (required) */
+        } splice;
         /* AST_BIND */
         struct {
             const char *name;    /* interned */
@@ -294,6 +318,8 @@ typedef struct AstVarInfo {
     int uses;             /* occurrences in guard and action */
     bool always_bound;    /* bound on every way the pattern can match (not
                              only inside one alternative) */
+    int seq_from;         /* a sequence variable (rest... in a tuple
+                             pattern): its first field; else -1 */
 } AstVarInfo;
 
 typedef struct AstRule {

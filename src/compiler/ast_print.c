@@ -46,6 +46,8 @@ static int prec_of(const AstNode *n)
     switch (n->kind) {
     case AST_ALT:
         return PREC_ALT;
+    case AST_LETIN: /* its body reaches as far right as it can */
+        return PREC_ALT - 1;
     case AST_CALL:
         if (n->u.call.syntax == CALL_INFIX) {
             const char *s = ast_infix_spelling(n->u.call.name);
@@ -121,7 +123,8 @@ static void print_tuple(StrBuf *out, const AstNode *n)
     strbuf_putc(out, '(');
     print_list_items(out, l, PREC_ALT);
     if (n->u.list.ellipsis)
-        strbuf_puts(out, l->count > 0 ? ", ..." : "...");
+        strbuf_printf(out, "%s%s...", l->count > 0 ? ", " : "",
+                      n->u.list.rest ? n->u.list.rest->u.var.name : "");
     else if (l->count == 1)
         strbuf_putc(out, ',');
     strbuf_putc(out, ')');
@@ -224,22 +227,52 @@ static void print_paren_list(StrBuf *out, const AstList *l)
     strbuf_putc(out, ')');
 }
 
-/* op?(p), op*(p), <trait>(...), fn[attrs](...) */
+/* op?(p), op*(p), <trait>(...), fn[attrs](...), _(...) */
 static void print_call_form(StrBuf *out, const AstNode *n)
 {
     if (n->kind == AST_OPTIONAL || n->kind == AST_REPEAT) {
         strbuf_printf(out, "%s%c", n->u.call.name, n->kind == AST_OPTIONAL ? '?' : '*');
-        print_paren_list(out, &n->u.call.args);
+        print_args(out, n);
         return;
     }
     if (n->kind == AST_CLASS) {
         strbuf_printf(out, "<%s>", n->u.call.name);
+    } else if (n->kind == AST_ANYCALL) {
+        strbuf_putc(out, '_');
     } else {
         strbuf_puts(out, "fn[");
         print_list_items(out, &n->u.call.attrs, PREC_ALT);
         strbuf_putc(out, ']');
     }
     print_args(out, n);
+}
+
+/* fn (a, b) { body }, if (c) { t } else { e }, let v = value; body */
+static void print_scope(StrBuf *out, const AstNode *n)
+{
+    AstNode *const *part = n->u.call.args.items;
+    if (n->kind == AST_FNLIT) {
+        strbuf_puts(out, "fn ");
+        print_args(out, n);
+        strbuf_puts(out, " { ");
+        print_at(out, n->u.call.body, 0);
+        strbuf_puts(out, " }");
+    } else if (n->kind == AST_IF) {
+        strbuf_puts(out, "if (");
+        print_at(out, part[0], 0);
+        strbuf_puts(out, ") { ");
+        print_at(out, part[1], 0);
+        strbuf_puts(out, " } else { ");
+        print_at(out, part[2], 0);
+        strbuf_puts(out, " }");
+    } else {
+        strbuf_puts(out, "let ");
+        print_at(out, part[0], 0);
+        strbuf_puts(out, " = ");
+        print_at(out, part[1], 0);
+        strbuf_puts(out, "; ");
+        print_at(out, part[2], 0);
+    }
 }
 
 static void print_dominates(StrBuf *out, const AstNode *n)
@@ -291,8 +324,28 @@ static void print_bare(StrBuf *out, const AstNode *n)
     case AST_CALL:
         print_call(out, n);
         break;
-    case AST_OPTIONAL: case AST_REPEAT: case AST_CLASS: case AST_FNCALL:
+    case AST_OPTIONAL: case AST_REPEAT: case AST_CLASS: case AST_FNCALL: case AST_ANYCALL:
         print_call_form(out, n);
+        break;
+    case AST_OPVALUE:
+        strbuf_printf(out, "op %s", n->u.call.name);
+        break;
+    case AST_FNLIT: case AST_IF: case AST_LETIN:
+        print_scope(out, n);
+        break;
+    case AST_SPLICE:
+        print_at(out, n->u.splice.operand, PREC_POSTFIX);
+        if (n->u.splice.lo || n->u.splice.has_hi) {
+            strbuf_putc(out, '[');
+            if (n->u.splice.lo)
+                strbuf_printf(out, "%d", n->u.splice.lo);
+            strbuf_putc(out, ':');
+            if (n->u.splice.has_hi)
+                strbuf_printf(out, "%d", n->u.splice.hi);
+            strbuf_putc(out, ']');
+        }
+        if (n->u.splice.dots)
+            strbuf_puts(out, "...");
         break;
     case AST_TUPLE:
         print_tuple(out, n);

@@ -120,6 +120,34 @@ static void warn_unused(CheckCtx *c)
     }
 }
 
+/* note [scope patterns]: fn, if and let patterns match nodes whose parts
+ * are scopes of their own (a body, branches), which a partition cannot
+ * cut out into a function's body; TVM's partition skips a function
+ * pattern too.  Such rules rewrite. */
+static void find_scope(AstNode *n, void *arg)
+{
+    const AstNode **found = arg;
+    if (*found)
+        return;
+    if (n->kind == AST_FNLIT || n->kind == AST_IF || n->kind == AST_LETIN)
+        *found = n;
+    else
+        ast_visit_children(n, find_scope, arg);
+}
+
+static bool check_partition_scopes(CheckCtx *c, AstRule *rule)
+{
+    const AstNode *found = NULL;
+    if (rule->kind == RULE_PARTITION)
+        find_scope(rule->pattern, &found);
+    if (!found)
+        return true;
+    diag_error(c->d, found->src, found->range, "a partition cannot cut out '%s' patterns: "
+               "their parts are scopes of their own; rewrite the match instead",
+               found->u.call.name);
+    return false;
+}
+
 /* One rule: expand, bind, guard, action.  Later stages run only when the
  * earlier ones succeeded, so one mistake gives one error. */
 static bool check_rule(CheckCtx *c, AstRule *rule)
@@ -130,7 +158,8 @@ static bool check_rule(CheckCtx *c, AstRule *rule)
     if (!pattern)
         return false;
     rule->pattern = pattern;
-    if (!check_pattern_vars(c) || !check_outputs(c, pattern))
+    if (!check_pattern_vars(c) || !check_outputs(c, pattern) ||
+        !check_partition_scopes(c, rule))
         return false;
     bool ok = true;
     if (rule->guard)

@@ -50,6 +50,11 @@ static int use_var(CheckCtx *c, AstNode *v, const char *where)
                    "only in some alternatives of the pattern", v->u.var.name, where);
         return -1;
     }
+    if (c->vars[slot].seq_from >= 0 && strcmp(where, "splice") != 0) {
+        diag_error(c->d, v->src, v->range, "'%s' stands for several fields; splice them "
+                   "into a new tuple or call: %s...", v->u.var.name, v->u.var.name);
+        return -1;
+    }
     c->vars[slot].uses++;
     v->u.var.slot = slot;
     return slot;
@@ -288,6 +293,60 @@ static bool check_copy(CheckCtx *c, const OpInfo *to, AstNode *from)
     return true;
 }
 
+/* Whether the node variable in slot is bound to a tuple pattern (t@(...)). */
+static bool bound_to_tuple(const CheckCtx *c, int slot)
+{
+    const AstNode *n = c->vars[slot].site;
+    if (n->kind != AST_BIND)
+        return false;
+    n = n->u.bind.operand;
+    while (n->kind == AST_CONSTRAIN || n->kind == AST_BIND)
+        n = n->kind == AST_BIND ? n->u.bind.operand : n->u.constrain.operand;
+    return n->kind == AST_TUPLE;
+}
+
+/* x... or x[lo:hi]... (note [sequence variables] in check_vars.c). */
+static bool check_splice(CheckCtx *c, AstNode *n)
+{
+    AstNode *v = n->u.splice.operand;
+    if (!n->u.splice.dots) {
+        StrBuf text = {0};
+        ast_print_node(&text, n);
+        diag_error(c->d, n->src, n->range, "a slice is spliced into a new tuple or call: "
+                   "write the dots after it, %s...", text.data);
+        strbuf_free(&text);
+        return false;
+    }
+    if (v->kind != AST_VAR) {
+        diag_error(c->d, v->src, v->range, "only a sequence variable (rest... in the "
+                   "pattern) or a tuple bound by t@(...) can be spliced");
+        return false;
+    }
+    if (n->u.splice.has_hi && n->u.splice.hi == 0) {
+        diag_error(c->d, n->src, n->range, "an empty slice ([lo:0]) splices nothing");
+        return false;
+    }
+    int slot = use_var(c, v, "splice");
+    if (slot < 0)
+        return false;
+    if (c->vars[slot].seq_from < 0 && !bound_to_tuple(c, slot)) {
+        diag_error(c->d, v->src, v->range, "'%s' is no tuple pattern; only a sequence "
+                   "variable (rest... in the pattern) or a tuple bound by %s@(...) can be "
+                   "spliced", v->u.var.name, v->u.var.name);
+        return false;
+    }
+    return true;
+}
+
+/* An operand of a new tuple or call: an expression or a splice. */
+static bool check_operand(CheckCtx *c, AstNode *n, bool *spliced)
+{
+    if (n->kind != AST_SPLICE)
+        return check_expr(c, n);
+    *spliced = true;
+    return check_splice(c, n);
+}
+
 static bool check_new_call(CheckCtx *c, AstNode *n)
 {
     const char *name = n->u.call.name;
@@ -300,14 +359,16 @@ static bool check_new_call(CheckCtx *c, AstNode *n)
     } else if (!op) {
         check_unknown_op(c, n, name, n->u.call.name_range);
         ok = false;
-    } else if (!opinfo_accepts_nargs(op, n->u.call.args.count)) {
+    }
+    bool spliced = false;
+    for (int i = 0; i < n->u.call.args.count; i++)
+        ok &= check_operand(c, n->u.call.args.items[i], &spliced);
+    if (op && !spliced && !opinfo_accepts_nargs(op, n->u.call.args.count)) {
         diag_error(c->d, n->src, n->u.call.name_range, "op '%s' takes %d operand%s, got %d",
                    op->name, op->min_args, op->min_args == 1 ? "" : "s",
                    n->u.call.args.count);
         ok = false;
     }
-    for (int i = 0; i < n->u.call.args.count; i++)
-        ok &= check_expr(c, n->u.call.args.items[i]);
     for (int i = 0; i < n->u.call.attrs.count; i++) {
         AstNode *a = n->u.call.attrs.items[i];
         for (int j = 0; j < i; j++)
@@ -408,7 +469,11 @@ static bool check_operand_place(CheckCtx *c, const AstNode *n)
 static bool check_expr(CheckCtx *c, AstNode *n)
 {
     switch (n->kind) {
+    case AST_OPVALUE:
+        return check_opvalue(c, n);
     case AST_VAR: {
+        if (!check_dotted_var(c, n))
+            return false;
         int slot = use_var(c, n, "action");
         if (slot >= 0 && c->vars[slot].kind == VARKIND_ATTR)
             return check_attr_operand(c, n, slot);
@@ -419,11 +484,15 @@ static bool check_expr(CheckCtx *c, AstNode *n)
     case AST_CALL:
         return check_new_call(c, n);
     case AST_TUPLE: {
-        bool ok = true;
+        bool ok = true, spliced = false;
         for (int i = 0; i < n->u.list.items.count; i++)
-            ok &= check_expr(c, n->u.list.items.items[i]);
+            ok &= check_operand(c, n->u.list.items.items[i], &spliced);
         return ok;
     }
+    case AST_SPLICE:
+        diag_error(c->d, n->src, n->range, "a splice stands among the fields of a new tuple "
+                   "or the operands of a new call");
+        return false;
     case AST_GETITEM:
         return check_operand_place(c, n->u.item.base) && check_expr(c, n->u.item.base);
     case AST_CONSTRAIN:

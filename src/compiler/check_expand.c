@@ -244,8 +244,10 @@ static AstNode *expand_children(CheckCtx *c, AstNode *n, const Env *env, bool co
         tmp.u.list.items = expand_list(c, &n->u.list.items, env, copy, &changed, &failed);
         break;
     case AST_CALL: case AST_OPTIONAL: case AST_REPEAT: case AST_CLASS: case AST_FNCALL:
+    case AST_ANYCALL: case AST_FNLIT: case AST_IF: case AST_LETIN:
         tmp.u.call.args = expand_list(c, &n->u.call.args, env, copy, &changed, &failed);
         tmp.u.call.attrs = expand_list(c, &n->u.call.attrs, env, copy, &changed, &failed);
+        one[0] = n->kind == AST_FNLIT ? &tmp.u.call.body : NULL;
         break;
     case AST_GETITEM: one[0] = &tmp.u.item.base; break;
     case AST_ALT: one[0] = &tmp.u.alt.left; one[1] = &tmp.u.alt.right; break;
@@ -343,10 +345,44 @@ static AstNode *expand_call(CheckCtx *c, AstNode *n, const Env *env, bool copy)
     return out;
 }
 
+/* note [optional operands]: op?(p, q, attrs) is the op with all its
+ * operands when present and its first operand p when absent: it expands
+ * to op(p, q, attrs) | p (the op tried first, as op?(p)), so q's variables
+ * are bound only in one alternative.  TVM writes it p.optional(lambda x:
+ * is_op("op")(x, q)), that is p | op(p, q). */
+static AstNode *expand_optional_call(CheckCtx *c, AstNode *n, const Env *env, bool copy)
+{
+    if (n->u.call.args.count == 0) {
+        diag_error(c->d, n->src, n->u.call.name_range, "'%s?(...)' needs a first operand: "
+                   "what matches when the op is absent", n->u.call.name);
+        return NULL;
+    }
+    AstBuilder b = {c->rf->arena, c->rf->names, n->src};
+    AstNode *call = ast_new(&b, AST_CALL, n->range);
+    call->u.call = n->u.call;
+    call->u.call.syntax = CALL_PREFIX;
+    ast_update_depth(call);
+    AstNode *present = expand_call(c, call, env, copy);
+    if (!present || !take_budget(c))
+        return NULL;
+    AstNode *alt = ast_new(&b, AST_ALT, n->range);
+    alt->u.alt.left = present;
+    alt->u.alt.right = present->u.call.args.items[0];
+    ast_update_depth(alt);
+    if ((uint64_t)alt->depth - 1 > c->max_levels) {
+        too_deep(c);
+        return NULL;
+    }
+    return alt;
+}
+
 /* name?(p) and name*(p).  "gamma*(x - mean)" is a multiplication when
  * gamma is not an op (graft-rules(5), "Repetition"). */
 static AstNode *expand_unary_op(CheckCtx *c, AstNode *n, const Env *env, bool copy)
 {
+    if (n->kind == AST_OPTIONAL && (n->u.call.args.count != 1 || n->u.call.attrs.count ||
+                                    n->u.call.ellipsis))
+        return expand_optional_call(c, n, env, copy);
     const OpInfo *op = registry_find(c->reg, n->u.call.name);
     if (!op && n->kind == AST_REPEAT && !check_find_let(c, n->u.call.name)) {
         AstBuilder b = {c->rf->arena, c->rf->names, n->src};
@@ -364,10 +400,16 @@ static AstNode *expand_unary_op(CheckCtx *c, AstNode *n, const Env *env, bool co
         check_unknown_op(c, n, n->u.call.name, n->u.call.name_range);
         return NULL;
     }
+    if (!opinfo_accepts_nargs(op, 1) && n->kind == AST_OPTIONAL) {
+        diag_error(c->d, n->src, n->u.call.name_range,
+                   "'%s' takes %d operands; write them all: %s?(p, ...) matches p when the "
+                   "op is absent", op->name, op->min_args, op->name);
+        return NULL;
+    }
     if (!opinfo_accepts_nargs(op, 1)) {
         diag_error(c->d, n->src, n->u.call.name_range,
-                   "'%s%c(...)' needs an op that takes one operand; '%s' takes %d",
-                   op->name, n->kind == AST_OPTIONAL ? '?' : '*', op->name, op->min_args);
+                   "'%s*(...)' needs an op that takes one operand; '%s' takes %d",
+                   op->name, op->name, op->min_args);
         return NULL;
     }
     AstNode *out = expand_children(c, n, env, copy);
@@ -412,11 +454,49 @@ static AstNode *expand_class(CheckCtx *c, AstNode *n, const Env *env, bool copy)
     return out;
 }
 
+bool check_opvalue(CheckCtx *c, AstNode *n)
+{
+    const OpInfo *op = registry_find(c->reg, n->u.call.name);
+    if (!op) {
+        check_unknown_op(c, n, n->u.call.name, n->u.call.name_range);
+        return false;
+    }
+    n->u.call.op = op;
+    return true;
+}
+
+bool check_dotted_var(CheckCtx *c, const AstNode *n)
+{
+    if (!strchr(n->u.var.name, '.'))
+        return true;
+    if (registry_find(c->reg, n->u.var.name))
+        diag_error(c->d, n->src, n->range, "'%s' is an op, and a variable name has no dots; "
+                   "write 'op %s' for the op as a value", n->u.var.name, n->u.var.name);
+    else
+        diag_error(c->d, n->src, n->range, "a variable name has no dots: '%s'", n->u.var.name);
+    return false;
+}
+
+/* _(args): a call of any callee (an op or a function); it has no
+ * attributes of its own to match. */
+static AstNode *expand_anycall(CheckCtx *c, AstNode *n, const Env *env, bool copy)
+{
+    if (n->u.call.attrs.count) {
+        const AstNode *a = n->u.call.attrs.items[0];
+        diag_error(c->d, a->src, a->range, "'_(...)' calls any callee and has no attributes "
+                   "to match; name the op, or an op class <trait>(...)");
+        return NULL;
+    }
+    return expand_children(c, n, env, copy);
+}
+
 static AstNode *expand_var(CheckCtx *c, AstNode *n, const Env *env, bool copy)
 {
     AstNode *arg = env_lookup(env, n->u.var.name);
     if (arg)
         return arg;
+    if (!check_dotted_var(c, n))
+        return NULL;
     const AstLet *let = check_find_let(c, n->u.var.name);
     if (let && !let->has_parens)
         return expand_let(c, let, n, NULL, 0);
@@ -450,6 +530,12 @@ static AstNode *expand(CheckCtx *c, AstNode *n, const Env *env, bool copy)
         return expand_class(c, n, env, copy);
     case AST_FNCALL:
         return expand_fncall(c, n, env, copy);
+    case AST_ANYCALL:
+        return expand_anycall(c, n, env, copy);
+    case AST_FNLIT:
+        return expand_fncall(c, n, env, copy);
+    case AST_OPVALUE:
+        return check_opvalue(c, n) ? n : NULL;
     default:
         return expand_children(c, n, env, copy);
     }

@@ -56,6 +56,11 @@ const AstLet *check_find_let(const CheckCtx *c, const char *name);
 AstNode *check_expand_pattern(CheckCtx *c, AstNode *pattern);
 /* Checks one attribute argument (name and literal value) against op. */
 bool check_attr_arg(CheckCtx *c, const OpInfo *op, const AstNode *attr);
+/* op NAME (AST_OPVALUE): resolves the op; false, reported, when unknown. */
+bool check_opvalue(CheckCtx *c, AstNode *n);
+/* A variable named with dots (nn.relu) is an error: an op as a value is
+ * written op nn.relu.  False when reported. */
+bool check_dotted_var(CheckCtx *c, const AstNode *n);
 /* Reports an unknown op name at where, with a suggestion. */
 void check_unknown_op(CheckCtx *c, const AstNode *at, const char *name, SrcRange where);
 /* check_vars.c: slots, facts, always-bound; false after errors. */
@@ -78,6 +83,23 @@ bool check_outputs(CheckCtx *c, AstNode *tree);
  * slots, spending steps from *steps (decremented); answers true (unsure)
  * when they run out. */
 bool check_unify_patterns(const AstNode *a, int na, const AstNode *b, int nb, long *steps);
+/* check_guard_logic.c (note [guard logic]): guards compared across two
+ * rules.  class_of names what variable slot of side 0 or 1 stands for: a
+ * class (equal classes, one node or one attribute value; -1 unknown), and
+ * in *value a literal the patterns fix it to (or NULL). */
+typedef struct GuardEnv {
+    int (*class_of)(void *arg, int side, int slot, const AstNode **value);
+    void *arg;
+} GuardEnv;
+/* True when guard a (side 0) and guard b (side 1; either NULL: always)
+ * never hold together. */
+bool check_guards_disjoint(const AstNode *a, const AstNode *b, const GuardEnv *env);
+/* True when want (side 0; NULL: always) holds wherever have (side 1; NULL:
+ * always) does. */
+bool check_guard_implies(const AstNode *have, const AstNode *want, const GuardEnv *env);
+/* check_unify.c: check_unify_patterns for two rules whose guards must be
+ * able to hold together on the common match. */
+bool check_unify_rules(const AstRule *a, const AstRule *b, long *steps);
 /* check_overlap.c: shadowing and ambiguity over all rules. */
 void check_overlaps(CheckCtx *c);
 

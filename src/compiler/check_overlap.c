@@ -6,7 +6,11 @@
  * the same op subsumes when each operand does, in either order for a
  * commutative op; A's constraints and attribute constraints must follow
  * from B's; an alternative in B must be subsumed on both sides, one in A
- * on either side).  A rule with a guard or marked once never shadows.
+ * on either side).  A rule marked once never shadows, and one with a guard
+ * only when the guard holds wherever the other rule's does (note [guard
+ * logic] in check_guard_logic.c: B's guard, read through what A's
+ * variables meet in B, implies A's).  A bound attribute of A (groups=g)
+ * meets B's attribute of that name: its variable or its literal.
  *
  * A repeated variable of A must meet the same node of B each time: B's
  * same variable (or c of c@... and c), never two copies of one sub-pattern
@@ -18,9 +22,13 @@
  * with an occurs check (x against sigmoid(x) never holds: graphs are
  * acyclic); _ binds nothing; alternatives, op?(p), op*(p) and the two
  * operand orders of a commutative op are tried with backtracking.  Op
- * names, literals, attribute literals and constraints must agree.  Guards
- * and bound attribute values are ignored, so it may still say yes for
- * patterns no node matches, which suits a warning.
+ * names, literals, attribute literals and constraints must agree.  Bound
+ * attributes meet too (groups=g against groups=1 fixes g), and on a
+ * common match the two guards must be able to hold together (note [guard
+ * logic]): rules that overlap only where one's guard is false are no
+ * overlap.  What the guards say beyond comparisons of one term with a
+ * literal is ignored, so it may still say yes for patterns no node
+ * matches, which suits a warning.
  *
  * Both searches run on a step budget (a pair of patterns gets at most
  * PAIR_STEPS, the whole comparison STEP_BUDGET); out of steps, subsumption
@@ -144,22 +152,53 @@ static bool sub_args(Sub *s, const AstList *a, bool a_more, const AstList *b, bo
     return true;
 }
 
-/* A's attribute constraints (literals) must be B's too. */
-static bool sub_attrs(const AstList *a, const AstList *b)
+/* What a bound attribute of A meets when B leaves the attribute free:
+ * any value (a second use of A's variable then proves nothing). */
+static const AstNode any_value = {.kind = AST_WILDCARD};
+
+/* A's attribute variable (slot) meets B's value bv of that attribute
+ * (NULL: B leaves it free): free the first time, then the same B variable
+ * or an equal literal. */
+static bool sub_attr_var(Sub *s, int slot, const AstNode *bv)
+{
+    if (slot < 0 || slot >= s->nmap)
+        return false;
+    if (!bv || bv->kind == AST_WILDCARD)
+        bv = &any_value;
+    const AstNode *was = s->map[slot];
+    if (!was) {
+        s->map[slot] = bv;
+        return true;
+    }
+    if (was->kind == AST_VAR && bv->kind == AST_VAR)
+        return was->u.var.slot == bv->u.var.slot;
+    return ast_is_literal(was) && ast_is_literal(bv) && ast_literal_equal(was, bv);
+}
+
+/* B's value of attribute name, or NULL. */
+static const AstNode *attr_value(const AstList *b, const char *name)
+{
+    for (int j = 0; j < b->count; j++)
+        if (b->items[j]->u.attr.name == name)
+            return b->items[j]->u.attr.value;
+    return NULL;
+}
+
+/* A's attribute constraints (literals) must be B's too; A's bound
+ * attributes meet B's values. */
+static bool sub_attrs(Sub *s, const AstList *a, const AstList *b)
 {
     for (int i = 0; i < a->count; i++) {
         const AstNode *av = a->items[i]->u.attr.value;
         if (!av || av->kind == AST_WILDCARD)
             continue;
-        if (!ast_is_literal(av))
-            return false; /* a binding; repeated ones would need more care */
-        bool found = false;
-        for (int j = 0; j < b->count && !found; j++) {
-            const AstNode *bv = b->items[j]->u.attr.value;
-            found = b->items[j]->u.attr.name == a->items[i]->u.attr.name && bv &&
-                    ast_is_literal(bv) && ast_literal_equal(av, bv);
+        const AstNode *bv = attr_value(b, a->items[i]->u.attr.name);
+        if (av->kind == AST_VAR) {
+            if (!sub_attr_var(s, av->u.var.slot, bv))
+                return false;
+            continue;
         }
-        if (!found)
+        if (!ast_is_literal(av) || !bv || !ast_is_literal(bv) || !ast_literal_equal(av, bv))
             return false;
     }
     return true;
@@ -168,7 +207,7 @@ static bool sub_attrs(const AstList *a, const AstList *b)
 static bool sub_call(Sub *s, const AstNode *a, const AstNode *b)
 {
     if (b->kind != AST_CALL || b->u.call.op != a->u.call.op || !a->u.call.op ||
-        !sub_attrs(&a->u.call.attrs, &b->u.call.attrs))
+        !sub_attrs(s, &a->u.call.attrs, &b->u.call.attrs))
         return false;
     const AstList *aa = &a->u.call.args, *ba = &b->u.call.args;
     const AstNode **saved = xmalloc(((size_t)s->nmap + 1) * sizeof(AstNode *));
@@ -267,8 +306,23 @@ static bool sub(Sub *s, const AstNode *a, const AstNode *b)
                sub(s, a->u.item.base, b->u.item.base);
     case AST_NUMBER:
         return b->kind == AST_NUMBER && a->u.num.value == b->u.num.value;
+    case AST_OPVALUE:
+        return b->kind == AST_OPVALUE && a->u.call.name == b->u.call.name;
+    case AST_IF: case AST_LETIN:
+        return b->kind == a->kind &&
+               sub_args(s, &a->u.call.args, false, &b->u.call.args, false);
+    case AST_FNLIT:
+        return b->kind == AST_FNLIT && sub_attrs(s, &a->u.call.attrs, &b->u.call.attrs) &&
+               sub_args(s, &a->u.call.args, a->u.call.ellipsis, &b->u.call.args,
+                        b->u.call.ellipsis) &&
+               sub(s, a->u.call.body, b->u.call.body);
+    case AST_ANYCALL:
+        return (b->kind == AST_CALL || b->kind == AST_CLASS || b->kind == AST_FNCALL ||
+                b->kind == AST_ANYCALL) &&
+               sub_args(s, &a->u.call.args, a->u.call.ellipsis, &b->u.call.args,
+                        b->u.call.ellipsis);
     case AST_FNCALL:
-        return b->kind == AST_FNCALL && sub_attrs(&a->u.call.attrs, &b->u.call.attrs) &&
+        return b->kind == AST_FNCALL && sub_attrs(s, &a->u.call.attrs, &b->u.call.attrs) &&
                sub_args(s, &a->u.call.args, a->u.call.ellipsis, &b->u.call.args,
                         b->u.call.ellipsis);
     default:
@@ -276,13 +330,43 @@ static bool sub(Sub *s, const AstNode *a, const AstNode *b)
     }
 }
 
-/* check_subsumes with a budget. */
-static bool subsumes(const AstRule *a, const AstRule *b, long *steps)
+/* GuardEnv.class_of for a subsumption: B's slots are their own classes;
+ * A's slot is the class of the B variable it met (note [guard logic]). */
+static int sub_class_of(void *arg, int side, int slot, const AstNode **value)
+{
+    const Sub *s = arg;
+    *value = NULL;
+    if (side == 1)
+        return slot;
+    if (slot < 0 || slot >= s->nmap || !s->map[slot] || s->map[slot] == &any_value)
+        return -1;
+    const AstNode *b = s->map[slot];
+    if (ast_is_literal(b)) {
+        *value = b;
+        return -1;
+    }
+    if (strip(b)->kind == AST_NUMBER)
+        *value = strip(b);
+    return node_name(b);
+}
+
+/* check_subsumes with a budget; with guards, B's must imply A's on the
+ * variables' meeting. */
+static bool subsumes_guarded(const AstRule *a, const AstRule *b, long *steps, bool guards)
 {
     Sub s = {xcalloc((size_t)a->nvars + 1, sizeof(AstNode *)), a->nvars, steps};
     bool r = sub(&s, a->pattern, b->pattern);
+    if (r && guards && a->guard) {
+        GuardEnv env = {sub_class_of, &s};
+        r = check_guard_implies(b->guard, a->guard, &env);
+    }
     free(s.map);
     return r;
+}
+
+static bool subsumes(const AstRule *a, const AstRule *b, long *steps)
+{
+    return subsumes_guarded(a, b, steps, false);
 }
 
 bool check_subsumes(const AstRule *a, const AstRule *b)
@@ -315,7 +399,8 @@ static const void *root_key(const AstNode *p)
     switch (p->kind) {
     case AST_CALL:
         return p->u.call.op;
-    case AST_TUPLE: case AST_GETITEM: case AST_NUMBER: case AST_FNCALL:
+    case AST_TUPLE: case AST_GETITEM: case AST_NUMBER: case AST_FNCALL: case AST_FNLIT:
+    case AST_IF: case AST_LETIN:
         return &keys[p->kind];
     default:
         return NULL;
@@ -325,8 +410,11 @@ static const void *root_key(const AstNode *p)
 static void report_shadow(CheckCtx *c, const AstRule *winner, const AstRule *loser)
 {
     diag_warning(c->d, loser->src, loser->name_range, "shadowed-rule",
-                 "rule '%s' can never fire: rule '%s' matches everything it matches and "
+                 "rule '%s' can never fire: rule '%s' matches everything it matches%s and "
                  "wins (%s)", loser->name, winner->name,
+                 !winner->guard ? ""
+                 : loser->guard ? ", its guard holds wherever this one's does,"
+                                : ", its guard holds on all of it,",
                  winner->priority > loser->priority ? "higher priority" : "it comes first");
     diag_note(c->d, winner->src, winner->name_range, "rule '%s' is here", winner->name);
 }
@@ -337,10 +425,10 @@ static long pair_steps(const Budget *b)
     return b->steps < PAIR_STEPS ? b->steps : PAIR_STEPS;
 }
 
-static bool budget_subsumes(Budget *bud, const AstRule *a, const AstRule *b)
+static bool budget_subsumes(Budget *bud, const AstRule *a, const AstRule *b, bool guards)
 {
     long steps = pair_steps(bud), start = steps;
-    bool r = subsumes(a, b, &steps);
+    bool r = subsumes_guarded(a, b, &steps, guards);
     bud->steps -= start - (steps > 0 ? steps : 0);
     return r;
 }
@@ -348,9 +436,20 @@ static bool budget_subsumes(Budget *bud, const AstRule *a, const AstRule *b)
 static bool budget_unify(Budget *bud, const AstRule *a, const AstRule *b)
 {
     long steps = pair_steps(bud), start = steps;
-    bool r = check_unify_patterns(a->pattern, a->nvars, b->pattern, b->nvars, &steps);
+    bool r = check_unify_rules(a, b, &steps);
     bud->steps -= start - (steps > 0 ? steps : 0);
     return r;
+}
+
+/* Whether a is written as a special case of b, the idiom "exception
+ * first": a's pattern is narrower than b's, or the patterns are the same
+ * and a's guard implies b's (depthwise where g > 1 before few where g < 4
+ * is no special case). */
+static bool special_case(Budget *bud, const AstRule *a, const AstRule *b)
+{
+    if (!budget_subsumes(bud, b, a, false))
+        return false;
+    return !budget_subsumes(bud, a, b, false) || budget_subsumes(bud, b, a, true);
 }
 
 /* Compares rule i (earlier) with rule j (later). */
@@ -361,13 +460,13 @@ static void compare(CheckCtx *c, RuleInfo *info, int i, int j, Budget *bud)
         return;
     bool b_wins = b->priority > a->priority;
     const AstRule *w = b_wins ? b : a, *l = b_wins ? a : b;
-    if (!w->guard && !w->once && budget_subsumes(bud, w, l)) {
+    if (!w->once && budget_subsumes(bud, w, l, true)) {
         report_shadow(c, w, l);
         info[b_wins ? i : j].shadowed = true;
         return;
     }
     if (a->priority != b->priority || info[j].ambiguous ||
-        strcmp(info[i].action, info[j].action) == 0 || budget_subsumes(bud, b, a) ||
+        strcmp(info[i].action, info[j].action) == 0 || special_case(bud, a, b) ||
         !budget_unify(bud, a, b))
         return;
     diag_warning(c->d, b->src, b->name_range, "ambiguous-overlap",

@@ -10,7 +10,13 @@
  * swaps are choice points: the state at the choice (goal list, trail
  * length) is kept, and on failure the trail undoes every class change made
  * since.  Every goal expanded costs one step of the caller's budget; when
- * it runs out the answer is "may unify" (unsure).  Nothing recurses. */
+ * it runs out the answer is "may unify" (unsure).  Nothing recurses.
+ *
+ * Attribute variables have classes too: groups=g against groups=h joins
+ * them, against groups=1 binds g's class to the literal.  When every goal
+ * holds, the two rules' guards are read on that match (note [guard
+ * logic]); guards that cannot hold together there (g > 1 against g == 1)
+ * make it a failure, and the search takes its next way. */
 #include "check_impl.h"
 
 #include <stdlib.h>
@@ -71,6 +77,7 @@ typedef struct Unifier {
     size_t nchoices;    /* entries in use */
     size_t choices_cap; /* entries allocated */
     long *steps;        /* the caller's budget, decremented */
+    const AstNode *guards[2]; /* the two rules' guards, or NULL */
 } Unifier;
 
 /* What an occurs check found. */
@@ -226,7 +233,14 @@ static void occ_children(OccStack *s, OccItem it)
         occ_push(s, sub_term(it.t, p->u.call.args.items[0]), it.mode);
         break;
     case AST_GETITEM: occ_push(s, sub_term(it.t, p->u.item.base), below); break;
-    case AST_CALL: case AST_CLASS: case AST_FNCALL: args = &p->u.call.args; break;
+    case AST_CALL: case AST_CLASS: case AST_FNCALL: case AST_ANYCALL: case AST_IF:
+    case AST_LETIN:
+        args = &p->u.call.args;
+        break;
+    case AST_FNLIT:
+        args = &p->u.call.args;
+        occ_push(s, sub_term(it.t, p->u.call.body), below);
+        break;
     case AST_TUPLE: args = &p->u.list.items; break;
     default: break;
     }
@@ -377,17 +391,67 @@ static bool push_args(Unifier *u, Term at, const AstList *a, bool a_more, Term b
     return true;
 }
 
-/* Attributes both sides constrain to literals must agree (a bound
- * attribute is not followed: it may take any value). */
-static bool unify_attrs(const AstList *a, const AstList *b)
+/* Attribute slot classes: an attribute variable's class holds, as its
+ * term, the literal the other side fixes it to. */
+static bool attr_fix(Unifier *u, int v, const AstNode *lit)
+{
+    int r = find(u, v);
+    if (u->vars[r].term.n)
+        return ast_literal_equal(u->vars[r].term.n, lit);
+    VarState s = u->vars[r];
+    s.term = (Term){lit, 0, false};
+    set_var(u, r, s);
+    return true;
+}
+
+static bool attr_join(Unifier *u, int v, int w)
+{
+    int r1 = find(u, v), r2 = find(u, w);
+    if (r1 == r2)
+        return true;
+    VarState s1 = u->vars[r1], s2 = u->vars[r2];
+    if (s1.term.n && s2.term.n && !ast_literal_equal(s1.term.n, s2.term.n))
+        return false;
+    s1.parent = r2;
+    set_var(u, r1, s1);
+    if (!s2.term.n) {
+        s2.term = s1.term;
+        set_var(u, r2, s2);
+    }
+    return true;
+}
+
+/* The slot in u->vars of attribute value n on side, or -1 (_, a literal). */
+static int attr_slot(const Unifier *u, const AstNode *n, int side)
+{
+    if (!n || n->kind != AST_VAR)
+        return -1;
+    return var_index(u, (Term){n, side, false});
+}
+
+/* One attribute both sides name: literals must agree; a bound attribute
+ * joins the other side's variable or takes its literal, so that guards
+ * can be compared (note [guard logic]). */
+static bool unify_attr(Unifier *u, const AstNode *av, int as, const AstNode *bv, int bs)
+{
+    int va = attr_slot(u, av, as), vb = attr_slot(u, bv, bs);
+    if (va >= 0 && vb >= 0)
+        return attr_join(u, va, vb);
+    if (va >= 0 && bv && ast_is_literal(bv))
+        return attr_fix(u, va, bv);
+    if (vb >= 0 && av && ast_is_literal(av))
+        return attr_fix(u, vb, av);
+    return !(av && bv && ast_is_literal(av) && ast_is_literal(bv)) || ast_literal_equal(av, bv);
+}
+
+static bool unify_attrs(Unifier *u, Term at, const AstList *a, Term bt, const AstList *b)
 {
     for (int i = 0; i < a->count; i++)
-        for (int j = 0; j < b->count; j++) {
-            const AstNode *av = a->items[i]->u.attr.value, *bv = b->items[j]->u.attr.value;
-            if (a->items[i]->u.attr.name == b->items[j]->u.attr.name && av && bv &&
-                ast_is_literal(av) && ast_is_literal(bv) && !ast_literal_equal(av, bv))
+        for (int j = 0; j < b->count; j++)
+            if (a->items[i]->u.attr.name == b->items[j]->u.attr.name &&
+                !unify_attr(u, a->items[i]->u.attr.value, at.side, b->items[j]->u.attr.value,
+                            bt.side))
                 return false;
-        }
     return true;
 }
 
@@ -396,7 +460,8 @@ static bool unify_call(Unifier *u, Term a, Term b, int alt, int *head, bool *mor
 {
     const AstNode *x = a.n, *y = b.n;
     const AstList *xa = &x->u.call.args, *ya = &y->u.call.args;
-    if (x->u.call.op != y->u.call.op || !unify_attrs(&x->u.call.attrs, &y->u.call.attrs))
+    if (x->u.call.op != y->u.call.op ||
+        !unify_attrs(u, a, &x->u.call.attrs, b, &y->u.call.attrs))
         return false;
     *more = alt == 0 && x->u.call.op && opinfo_has_trait(x->u.call.op, TRAIT_COMMUTATIVE) &&
             xa->count == 2 && ya->count == 2;
@@ -417,6 +482,17 @@ static bool unify_class(Unifier *u, Term a, Term b, int *head)
         (!y->u.call.op || (y->u.call.op->traits & c->u.call.traits) != c->u.call.traits))
         return false;
     return push_args(u, a, &c->u.call.args, c->u.call.ellipsis, b, &y->u.call.args,
+                     y->u.call.ellipsis, head);
+}
+
+/* _(args) against b: any call, or a class of ops. */
+static bool unify_anycall(Unifier *u, Term a, Term b, int *head)
+{
+    const AstNode *y = b.n;
+    if (y->kind != AST_CALL && y->kind != AST_CLASS && y->kind != AST_FNCALL &&
+        y->kind != AST_ANYCALL)
+        return false;
+    return push_args(u, a, &a.n->u.call.args, a.n->u.call.ellipsis, b, &y->u.call.args,
                      y->u.call.ellipsis, head);
 }
 
@@ -443,7 +519,7 @@ static bool unify_optional(Unifier *u, Term a, Term b, int alt, int *head, bool 
         return true;
     }
     const AstNode *y = b.n;
-    bool fits = (y->kind == AST_CALL && y->u.call.op == op->u.call.op) ||
+    bool fits = (y->kind == AST_CALL && y->u.call.op == op->u.call.op) || y->kind == AST_ANYCALL ||
                 (y->kind == AST_CLASS && op->u.call.op &&
                  (op->u.call.op->traits & y->u.call.traits) == y->u.call.traits);
     if (!fits || y->u.call.args.count > 1)
@@ -479,8 +555,19 @@ static bool unify_same(Unifier *u, Term a, Term b, int alt, int *head, bool *mor
         return true;
     case AST_NUMBER:
         return x->u.num.value == y->u.num.value;
+    case AST_OPVALUE:
+        return x->u.call.name == y->u.call.name;
+    case AST_IF: case AST_LETIN:
+        return push_args(u, a, &x->u.call.args, false, b, &y->u.call.args, false, head);
+    case AST_FNLIT:
+        if (!unify_attrs(u, a, &x->u.call.attrs, b, &y->u.call.attrs) ||
+            !push_args(u, a, &x->u.call.args, x->u.call.ellipsis, b, &y->u.call.args,
+                       y->u.call.ellipsis, head))
+            return false;
+        *head = push(u, sub_term(a, x->u.call.body), sub_term(b, y->u.call.body), NULL, *head);
+        return true;
     case AST_FNCALL:
-        return unify_attrs(&x->u.call.attrs, &y->u.call.attrs) &&
+        return unify_attrs(u, a, &x->u.call.attrs, b, &y->u.call.attrs) &&
                push_args(u, a, &x->u.call.args, x->u.call.ellipsis, b, &y->u.call.args,
                          y->u.call.ellipsis, head);
     default:
@@ -496,7 +583,8 @@ static int shape_rank(Term t)
     case AST_ALT: return 1;
     case AST_OPTIONAL: case AST_REPEAT: return 2;
     case AST_CLASS: return 3;
-    default: return 4;
+    case AST_ANYCALL: return 4;
+    default: return 5;
     }
 }
 
@@ -519,6 +607,8 @@ static bool unify_shape(Unifier *u, Term a, Term b, int alt, int *head, bool *mo
         return unify_optional(u, a, b, alt, head, more);
     if (a.n->kind == AST_CLASS)
         return unify_class(u, a, b, head);
+    if (a.n->kind == AST_ANYCALL)
+        return unify_anycall(u, a, b, head);
     return a.n->kind == b.n->kind && unify_same(u, a, b, alt, head, more);
 }
 
@@ -581,30 +671,61 @@ static bool resume(Unifier *u, int *head)
     return false;
 }
 
+/* GuardEnv.class_of over the unifier: a slot's class root, and the
+ * literal its class is bound to. */
+static int unifier_class(void *arg, int side, int slot, const AstNode **value)
+{
+    const Unifier *u = arg;
+    int count = side ? u->nvars - u->base : u->base;
+    *value = NULL;
+    if (slot < 0 || slot >= count)
+        return -1;
+    int r = find(u, slot + (side ? u->base : 0));
+    const AstNode *t = u->vars[r].term.n;
+    if (t && ast_is_literal(t))
+        *value = t;
+    return r;
+}
+
+/* Whether the guards can hold together on the match the goals made. */
+static bool guards_fit(Unifier *u)
+{
+    GuardEnv env = {unifier_class, u};
+    return !check_guards_disjoint(u->guards[0], u->guards[1], &env);
+}
+
 /* Works through the goal list from head, depth first: 1 when every goal
- * holds on some way, 0 when no way works, -1 when the budget ran out. */
+ * holds on some way (and the guards can hold together there), 0 when no
+ * way works, -1 when the budget ran out. */
 static int solve(Unifier *u, int head)
 {
-    while (head >= 0) {
+    for (;;) {
         if (--*u->steps < 0)
             return -1;
-        Goal g = u->goals[head];
-        size_t mark = u->ntrail, ngoals = u->ngoals;
-        bool more;
-        bool ok = expand(u, &g, 0, &head, &more);
-        if (more) {
-            xgrow((void **)&u->choices, &u->choices_cap, u->nchoices + 1, sizeof(Choice));
-            u->choices[u->nchoices++] = (Choice){g, 1, mark, ngoals};
+        bool ok;
+        if (head < 0) {
+            if (guards_fit(u))
+                return 1;
+            ok = false;
+        } else {
+            Goal g = u->goals[head];
+            size_t mark = u->ntrail, ngoals = u->ngoals;
+            bool more;
+            ok = expand(u, &g, 0, &head, &more);
+            if (more) {
+                xgrow((void **)&u->choices, &u->choices_cap, u->nchoices + 1, sizeof(Choice));
+                u->choices[u->nchoices++] = (Choice){g, 1, mark, ngoals};
+            }
         }
         if (!ok && !resume(u, &head))
             return *u->steps < 0 ? -1 : 0;
     }
-    return 1;
 }
 
-bool check_unify_patterns(const AstNode *a, int na, const AstNode *b, int nb, long *steps)
+static bool unify(const AstNode *a, int na, const AstNode *ga, const AstNode *b, int nb,
+                  const AstNode *gb, long *steps)
 {
-    Unifier u = {.base = na, .nvars = na + nb, .steps = steps};
+    Unifier u = {.base = na, .nvars = na + nb, .steps = steps, .guards = {ga, gb}};
     u.vars = xmalloc(((size_t)u.nvars + 1) * sizeof(VarState));
     for (int i = 0; i < u.nvars; i++)
         u.vars[i] = (VarState){.parent = i, .facts = {.is_const = -1, .is_var = -1, .rank = -1}};
@@ -615,6 +736,16 @@ bool check_unify_patterns(const AstNode *a, int na, const AstNode *b, int nb, lo
     free(u.trail);
     free(u.choices);
     return r != 0;
+}
+
+bool check_unify_patterns(const AstNode *a, int na, const AstNode *b, int nb, long *steps)
+{
+    return unify(a, na, NULL, b, nb, NULL, steps);
+}
+
+bool check_unify_rules(const AstRule *a, const AstRule *b, long *steps)
+{
+    return unify(a->pattern, a->nvars, a->guard, b->pattern, b->nvars, b->guard, steps);
 }
 
 /* A stack of pattern nodes still to visit. */

@@ -45,7 +45,7 @@ static int add_var(CheckCtx *c, const char *name, VarKind kind, const AstNode *s
         c->occurrences = xrealloc(c->occurrences, c->vars_cap * sizeof(int));
     }
     int slot = c->nvars++;
-    c->vars[slot] = (AstVarInfo){.name = name, .kind = kind, .site = site};
+    c->vars[slot] = (AstVarInfo){.name = name, .kind = kind, .site = site, .seq_from = -1};
     c->var_facts[slot] = no_facts();
     c->occurrences[slot] = 0;
     return slot;
@@ -65,7 +65,12 @@ static int bind_name(Walk *w, const char *name, VarKind kind, const AstNode *sit
     int slot = check_find_var(c, name);
     if (slot < 0)
         slot = add_var(c, name, kind, site);
-    else if (c->vars[slot].kind != kind) {
+    else if (c->vars[slot].seq_from >= 0) {
+        diag_error(c->d, site->src, where, "'%s' is bound to several fields (%s...); use "
+                   "another name here", name, name);
+        w->ok = false;
+        return -1;
+    } else if (c->vars[slot].kind != kind) {
         diag_error(c->d, site->src, where, "'%s' is bound to %s here but to %s elsewhere",
                    name, kind == VARKIND_NODE ? "a node" : "an attribute",
                    kind == VARKIND_NODE ? "an attribute" : "a node");
@@ -100,6 +105,7 @@ Facts check_facts_of_kind(const AstNode *n)
         f.rank = 0;
         break;
     case AST_CALL: case AST_CLASS: case AST_FNCALL: case AST_TUPLE: case AST_GETITEM:
+    case AST_ANYCALL: case AST_OPVALUE: case AST_FNLIT: case AST_IF: case AST_LETIN:
         f.is_const = 0;
         f.is_var = 0;
         break;
@@ -271,6 +277,31 @@ static void walk_child(AstNode *child, void *arg)
     walk(arg, child);
 }
 
+/* note [sequence variables]: rest... as the last field of a tuple
+ * pattern binds the fields from its position on; the variable's slot
+ * holds the tuple node and seq_from says where its fields start.  An
+ * action splices it (rest..., or rest[lo:hi]... for some of them) among
+ * the fields of a new tuple or the operands of a new call, as it does a
+ * tuple bound by t@(...) (t..., t[:-1]...).  A sequence variable is bound
+ * once and used only so. */
+static void bind_sequence(Walk *w, AstNode *tuple)
+{
+    AstNode *v = tuple->u.list.rest;
+    CheckCtx *c = w->c;
+    int before = check_find_var(c, v->u.var.name);
+    int slot = bind_name(w, v->u.var.name, VARKIND_NODE, tuple, v->range);
+    v->u.var.slot = slot;
+    if (slot < 0)
+        return;
+    if (before >= 0) {
+        diag_error(c->d, v->src, v->range, "'%s...' binds several fields; its name is "
+                   "bound elsewhere too", v->u.var.name);
+        w->ok = false;
+        return;
+    }
+    c->vars[slot].seq_from = tuple->u.list.items.count;
+}
+
 static void walk(Walk *w, AstNode *n)
 {
     switch (n->kind) {
@@ -293,6 +324,12 @@ static void walk(Walk *w, AstNode *n)
         return;
     case AST_ALT:
         walk_alt(w, n);
+        return;
+    case AST_TUPLE:
+        for (int i = 0; i < n->u.list.items.count; i++)
+            walk(w, n->u.list.items.items[i]);
+        if (n->u.list.rest)
+            bind_sequence(w, n);
         return;
     case AST_DOMINATES:
         walk(w, n->u.dom.parent);

@@ -20,7 +20,8 @@ static const char *pred_kind_name(PredKind k)
 {
     switch (k) {
         NAME(PRED_IS_CONST); NAME(PRED_IS_VAR); NAME(PRED_VAR_NAME); NAME(PRED_DTYPE);
-        NAME(PRED_RANK); NAME(PRED_SHAPE); NAME(PRED_VALUE); NAME(PRED_ATTR);
+        NAME(PRED_RANK); NAME(PRED_SHAPE); NAME(PRED_VALUE); NAME(PRED_OP_VALUE);
+        NAME(PRED_ATTR);
     }
     return NULL;
 }
@@ -30,7 +31,8 @@ static const char *item_kind_name(PatItemKind k)
     switch (k) {
         NAME(PITEM_ANY); NAME(PITEM_OP); NAME(PITEM_FNCALL); NAME(PITEM_TUPLE);
         NAME(PITEM_GETITEM); NAME(PITEM_ALT); NAME(PITEM_STAR); NAME(PITEM_DOMPATH);
-        NAME(PITEM_DOMREACH); NAME(PITEM_DOM);
+        NAME(PITEM_DOMREACH); NAME(PITEM_DOM); NAME(PITEM_CALL); NAME(PITEM_FN);
+        NAME(PITEM_IF); NAME(PITEM_LET);
     }
     return NULL;
 }
@@ -39,7 +41,8 @@ static const char *pat_kind_name(PatKind k)
 {
     switch (k) {
         NAME(PAT_ANY); NAME(PAT_OP); NAME(PAT_FNCALL); NAME(PAT_TUPLE); NAME(PAT_GETITEM);
-        NAME(PAT_ALT); NAME(PAT_STAR); NAME(PAT_DOM);
+        NAME(PAT_ALT); NAME(PAT_STAR); NAME(PAT_DOM); NAME(PAT_CALL); NAME(PAT_FN);
+        NAME(PAT_IF); NAME(PAT_LET);
     }
     return NULL;
 }
@@ -51,7 +54,7 @@ static const char *expr_kind_name(ExprKind k)
         NAME(EXPR_DTYPE); NAME(EXPR_CALL); NAME(EXPR_TUPLE); NAME(EXPR_GETITEM);
         NAME(EXPR_NOT); NAME(EXPR_AND); NAME(EXPR_OR); NAME(EXPR_CMP); NAME(EXPR_ARITH);
         NAME(EXPR_USERS); NAME(EXPR_RANK); NAME(EXPR_DTYPEOF); NAME(EXPR_SHAPE);
-        NAME(EXPR_VALUE); NAME(EXPR_ATTR);
+        NAME(EXPR_VALUE); NAME(EXPR_ATTR); NAME(EXPR_OPREF); NAME(EXPR_SPLICE);
     }
     return NULL;
 }

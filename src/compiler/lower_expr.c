@@ -264,6 +264,19 @@ const PatExpr *lower_action(Lowerer *L, const AstNode *a)
         return typed_constant(L, a);
     case AST_CALL:
         return act_call(L, a);
+    case AST_SPLICE: {
+        const AstVarInfo *v = &L->rule->vars[a->u.splice.operand->u.var.slot];
+        int from = v->seq_from < 0 ? 0 : v->seq_from, hi = a->u.splice.hi;
+        e = new_expr(L, EXPR_SPLICE);
+        e->slot = a->u.splice.operand->u.var.slot;
+        e->i = from + a->u.splice.lo;
+        e->cmp = !a->u.splice.has_hi ? 0 : hi > 0 ? from + hi : hi;
+        return e;
+    }
+    case AST_OPVALUE:
+        e = new_expr(L, EXPR_OPREF);
+        e->s = lower_name(L, a->u.call.name);
+        return e;
     case AST_TUPLE:
         e = new_expr(L, EXPR_TUPLE);
         return set_kids(L, e, (const AstNode *const *)a->u.list.items.items,

@@ -347,11 +347,61 @@ static PatNode *fn_call(Lowerer *L, const AstNode *ast)
     return p;
 }
 
+/* _(args): a call of any callee (TVM's CallPattern with a wildcard op). */
+static PatNode *any_call(Lowerer *L, const AstNode *ast)
+{
+    PatNode *p = new_pat(L, PAT_CALL, ast);
+    if (!lower_kids(L, &ast->u.call.args, p))
+        return NULL;
+    PatItem it = {.kind = PITEM_CALL, .variadic = ast->u.call.ellipsis, .nargs = p->nkids};
+    it.args = kid_items(L, (PatNode *const *)p->kids, p->nkids);
+    p->item = add_item(L, &it);
+    return p;
+}
+
+/* fn (params, attrs) { body } (kids: body first, then the parameters,
+ * so that "..." leaves further parameters), if and let (note [pattern
+ * operands] in pattern.h). */
+static PatNode *scope(Lowerer *L, const AstNode *ast)
+{
+    static const PatKind kinds[] = {PAT_FN, PAT_IF, PAT_LET};
+    static const PatItemKind items[] = {PITEM_FN, PITEM_IF, PITEM_LET};
+    int k = ast->kind == AST_FNLIT ? 0 : ast->kind == AST_IF ? 1 : 2;
+    PatNode *p = new_pat(L, kinds[k], ast);
+    const AstList *args = &ast->u.call.args;
+    bool fn = ast->kind == AST_FNLIT;
+    p->nkids = args->count + fn;
+    PatNode **kids = arena_array(L->arena, (size_t)p->nkids + 1, sizeof *kids);
+    if (fn && !(kids[0] = (PatNode *)lower_pattern(L, ast->u.call.body)))
+        return NULL;
+    for (int i = 0; i < args->count; i++)
+        if (!(kids[i + fn] = (PatNode *)lower_pattern(L, args->items[i])))
+            return NULL;
+    p->kids = (const PatNode *const *)kids;
+    PatItem it = {.kind = items[k], .variadic = ast->u.call.ellipsis, .nargs = p->nkids};
+    it.args = kid_items(L, kids, p->nkids);
+    if (fn)
+        lower_attrs(L, NULL, NULL, &ast->u.call.attrs, p, &it);
+    p->item = add_item(L, &it);
+    return p;
+}
+
+/* op add: the operator as a value. */
+static PatNode *op_value(Lowerer *L, const AstNode *ast)
+{
+    PatNode *p = leaf(L, ast, -1);
+    PatPred pr = {.kind = PRED_OP_VALUE, .s = lower_name(L, ast->u.call.name)};
+    p->item = item_with_pred(L, p->item, add_pred(L, &pr));
+    return p;
+}
+
 static PatNode *tuple(Lowerer *L, const AstNode *ast)
 {
     PatNode *p = new_pat(L, PAT_TUPLE, ast);
     if (!lower_kids(L, &ast->u.list.items, p))
         return NULL;
+    if (ast->u.list.rest) /* the sequence variable holds the tuple */
+        p->slot = ast->u.list.rest->u.var.slot;
     PatItem it = {.kind = PITEM_TUPLE, .variadic = ast->u.list.ellipsis, .nargs = p->nkids};
     it.args = kid_items(L, (PatNode *const *)p->kids, p->nkids);
     p->item = add_item(L, &it);
@@ -470,6 +520,9 @@ const PatNode *lower_pattern(Lowerer *L, const AstNode *p)
     case AST_REPEAT: return repeat(L, p);
     case AST_CLASS: return op_class(L, p);
     case AST_FNCALL: return fn_call(L, p);
+    case AST_ANYCALL: return any_call(L, p);
+    case AST_OPVALUE: return op_value(L, p);
+    case AST_FNLIT: case AST_IF: case AST_LETIN: return scope(L, p);
     case AST_TUPLE: return tuple(L, p);
     case AST_GETITEM: return getitem(L, p);
     case AST_ALT: return alternative(L, p);

@@ -258,7 +258,31 @@ AstNode *build_tuple_from(const AstBuilder *b, AstNode *first, const ArgsAcc *re
     ast_list_push(b->arena, &items, first);
     for (int i = 0; i < rest->args.count; i++)
         ast_list_push(b->arena, &items, rest->args.items[i]);
-    return build_tuple(b, items, rest->ellipsis, range);
+    AstNode *n = build_tuple(b, items, rest->ellipsis, range);
+    n->u.list.rest = rest->rest;
+    return n;
+}
+
+AstNode *build_slice(const AstBuilder *b, AstNode *operand, const char *lo, const char *hi,
+                     bool hi_negative, bool has_hi, SrcRange range)
+{
+    AstNode *n = ast_new(b, AST_SPLICE, range);
+    n->u.splice.operand = operand;
+    n->u.splice.lo = lo ? atoi(lo) : 0;
+    n->u.splice.hi = hi ? (hi_negative ? -atoi(hi) : atoi(hi)) : 0;
+    n->u.splice.has_hi = has_hi;
+    ast_update_depth(n);
+    return n;
+}
+
+AstNode *build_splice(const AstBuilder *b, AstNode *operand, SrcRange range)
+{
+    AstNode *n = operand;
+    if (n->kind != AST_SPLICE || n->u.splice.dots)
+        n = build_slice(b, operand, NULL, NULL, false, false, range);
+    n->range = range;
+    n->u.splice.dots = true;
+    return n;
 }
 
 AstNode *build_call(const AstBuilder *b, AstKind kind, const char *name,
@@ -281,6 +305,37 @@ AstNode *build_unary_op(const AstBuilder *b, AstKind kind, const char *name,
     ArgsAcc args = {0};
     ast_list_push(b->arena, &args.args, operand);
     return build_call(b, kind, name, name_range, &args, range);
+}
+
+AstNode *build_opvalue(const AstBuilder *b, const char *name, SrcRange name_range,
+                       SrcRange range)
+{
+    AstNode *n = ast_new(b, AST_OPVALUE, range);
+    n->u.call.name = name;
+    n->u.call.name_range = name_range;
+    return n;
+}
+
+AstNode *build_fnlit(const AstBuilder *b, const ArgsAcc *params, AstNode *body,
+                     SrcRange range)
+{
+    AstNode *n = build_call(b, AST_FNLIT, interner_cstr(b->names, "fn"), range, params, range);
+    n->u.call.body = body;
+    ast_update_depth(n);
+    return n;
+}
+
+AstNode *build_scope(const AstBuilder *b, AstKind kind, AstNode *x, AstNode *y, AstNode *z,
+                     SrcRange range)
+{
+    AstNode *n = ast_new(b, kind, range);
+    n->u.call.name = interner_cstr(b->names, kind == AST_IF ? "if" : "let");
+    n->u.call.name_range = range;
+    ast_list_push(b->arena, &n->u.call.args, x);
+    ast_list_push(b->arena, &n->u.call.args, y);
+    ast_list_push(b->arena, &n->u.call.args, z);
+    ast_update_depth(n);
+    return n;
 }
 
 AstNode *build_fncall(const AstBuilder *b, const AstList *attrs, SrcRange fn_range,

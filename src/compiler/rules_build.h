@@ -19,6 +19,7 @@ typedef struct ArgsAcc {
     AstList attrs;      /* AST_ATTR nodes */
     bool ellipsis;      /* "..." seen */
     AstNode *copy_from; /* "**c" seen */
+    AstNode *rest;      /* tuple patterns: "name..." seen (an AST_VAR) */
 } ArgsAcc;
 
 /* One entry between the parentheses of an op declaration. */
@@ -77,6 +78,19 @@ AstNode *build_call(const AstBuilder *b, AstKind kind, const char *name,
                     SrcRange name_range, const ArgsAcc *args, SrcRange range);
 AstNode *build_unary_op(const AstBuilder *b, AstKind kind, const char *name,
                         SrcRange name_range, AstNode *operand, SrcRange range);
+/* op NAME: the op as a value. */
+AstNode *build_opvalue(const AstBuilder *b, const char *name, SrcRange name_range,
+                       SrcRange range);
+/* fn (params) { body }; if (c) { t } else { e } and let v = value; body
+ * (kind AST_IF or AST_LETIN, the three parts in that order). */
+AstNode *build_fnlit(const AstBuilder *b, const ArgsAcc *params, AstNode *body,
+                     SrcRange range);
+AstNode *build_scope(const AstBuilder *b, AstKind kind, AstNode *x, AstNode *y, AstNode *z,
+                     SrcRange range);
+/* x... and x[lo:hi]... in an action's tuple or call operands. */
+AstNode *build_slice(const AstBuilder *b, AstNode *operand, const char *lo, const char *hi,
+                     bool hi_negative, bool has_hi, SrcRange range);
+AstNode *build_splice(const AstBuilder *b, AstNode *operand, SrcRange range);
 AstNode *build_fncall(const AstBuilder *b, const AstList *attrs, SrcRange fn_range,
                       const ArgsAcc *args, SrcRange range);
 AstNode *build_dominates(const AstBuilder *b, AstNode *parent, AstNode *path,

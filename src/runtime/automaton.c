@@ -6,9 +6,11 @@
  *   OP       the op is the item's, its tests hold, and each argument item
  *            is in the matching operand's state (either order when
  *            commutative; extra operands allowed when variadic);
- *   FNCALL,  the same shape check against a function call, tuple or
- *   TUPLE,   element access;
- *   GETITEM
+ *   FNCALL,  the same shape check against a function call, a tuple,
+ *   TUPLE,   an element access, any call (CALL), and a function, an if
+ *   GETITEM, or a let (FN, IF, LET) over the operands that note
+ *   CALL,    [pattern operands] in pattern.h names;
+ *   FN, IF, LET
  *   ALT      one of its choices is in the new state;
  *   STAR     its inner item is in the new state, or the node is the op
  *            and the STAR item is in its one operand's state.
@@ -76,6 +78,7 @@ struct Automaton {
     uint32_t *fn_preds;    /* function attribute tests */
     uint32_t nfn_preds;    /* count of fn_preds */
     uint32_t *rule_order;  /* rule indices, best first */
+    bool scopes;           /* some item is FN, IF or LET */
     size_t words;          /* 64-bit words per state bitset */
     uint64_t *bits;        /* nstates * words */
     size_t bcap;           /* words allocated in bits */
@@ -201,6 +204,7 @@ int automaton_pred_cmp(const PatPred *x, const PatPred *y)
     case PRED_VALUE: return (x->f > y->f) - (x->f < y->f);
     case PRED_RANK: return (x->i > y->i) - (x->i < y->i);
     case PRED_VAR_NAME:
+    case PRED_OP_VALUE:
     case PRED_DTYPE: return strcmp(x->s, y->s);
     case PRED_ATTR: {
         int c = strcmp(x->s, y->s);
@@ -255,6 +259,7 @@ static void index_items(Automaton *a)
         }
         if (it->kind != PITEM_OP)
             push(&a->generic, &a->ngeneric, &gcap, i);
+        a->scopes |= it->kind == PITEM_FN || it->kind == PITEM_IF || it->kind == PITEM_LET;
     }
 }
 
@@ -329,6 +334,11 @@ uint32_t automaton_op_index(const Automaton *a, const char *op)
         if (strcmp(a->ops[i].name, op) == 0)
             return i;
     return SYM_OTHER_OP;
+}
+
+bool automaton_has_scopes(const Automaton *a)
+{
+    return a->scopes;
 }
 
 const uint32_t *automaton_node_preds(const Automaton *a, uint32_t *n)
@@ -432,6 +442,12 @@ static bool some_arg_has(const Automaton *a, const Symbol *sym, uint32_t item)
 static bool dom_decide(const Automaton *a, const PatItem *it, uint32_t i, const Symbol *sym,
                        const uint64_t *set)
 {
+    Symbol leaf;
+    if (sym->tag == SYM_FN || sym->tag == SYM_IF || sym->tag == SYM_LET) {
+        leaf = *sym; /* the dominator walk passes scopes as leaves (match.c) */
+        leaf.nargs = 0;
+        sym = &leaf;
+    }
     switch (it->kind) {
     case PITEM_DOMPATH:
         return bit(set, it->args[0]) || sym->tag == SYM_CONST ||
@@ -462,6 +478,14 @@ static bool item_decide(const Automaton *a, uint32_t i, const Symbol *sym,
         return sym->tag == SYM_FNCALL && args_fit(a, it, sym);
     case PITEM_TUPLE:
         return sym->tag == SYM_TUPLE && args_fit(a, it, sym);
+    case PITEM_CALL:
+        return (sym->tag == SYM_OP || sym->tag == SYM_FNCALL) && args_fit(a, it, sym);
+    case PITEM_FN:
+        return sym->tag == SYM_FN && args_fit(a, it, sym);
+    case PITEM_IF:
+        return sym->tag == SYM_IF && args_fit(a, it, sym);
+    case PITEM_LET:
+        return sym->tag == SYM_LET && args_fit(a, it, sym);
     case PITEM_GETITEM:
         return sym->tag == SYM_GETITEM && sym->a == (uint32_t)it->index &&
                sym->nargs == 1 && arg_has(a, sym, 0, it->args[0]);

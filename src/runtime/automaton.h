@@ -35,7 +35,10 @@ typedef enum SymTag {
     SYM_FNCALL,  /* a call of a local function */
     SYM_TUPLE,   /* a tuple */
     SYM_GETITEM, /* element access; a = the index */
-    SYM_FUNC,    /* a function value */
+    SYM_FUNC,    /* an opaque value: a global function, an op, a match */
+    SYM_FN,      /* a function; operands: body, then parameters */
+    SYM_IF,      /* an if; operands: condition, then, else */
+    SYM_LET,     /* a let; operands: variable, value, body */
 } SymTag;
 
 #define SYM_OTHER_OP UINT32_MAX /* an op no rule names (a macro: see STATE_NONE) */
@@ -52,6 +55,12 @@ typedef struct Symbol {
 Automaton *automaton_new(const RuleSet *rs);
 void automaton_free(Automaton *a);
 const RuleSet *automaton_rules(const Automaton *a);
+
+/* Whether some rule has a fn, if or let pattern: only then are
+ * functions, ifs and lets labelled with their operands' states (note
+ * [pattern operands] in pattern.h); else they are opaque values, which
+ * keeps the states and transitions of other rule sets as they were. */
+bool automaton_has_scopes(const Automaton *a);
 
 /* The op index of an op name, or SYM_OTHER_OP when no rule names it. */
 uint32_t automaton_op_index(const Automaton *a, const char *op);

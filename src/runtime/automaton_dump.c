@@ -32,6 +32,7 @@ static void put_pred(FILE *out, const PatPred *p)
         fprintf(out, ")%s%s", p->s ? " " : "", p->s ? p->s : "");
         break;
     case PRED_VALUE: fprintf(out, "value %.17g", p->f); break;
+    case PRED_OP_VALUE: fprintf(out, "op %s", p->s); break;
     case PRED_ATTR:
         fprintf(out, "%s%s%s == %s", p->op ? p->op : "fn", p->op ? "." : "[", p->s, p->key);
         if (!p->op)
@@ -43,7 +44,8 @@ static void put_pred(FILE *out, const PatPred *p)
 }
 
 static const char *const item_names[] = {"any", "op", "fncall", "tuple", "getitem", "alt",
-                                          "star", "dompath", "domreach", "dominates"};
+                                          "star", "dompath", "domreach", "dominates",
+                                          "call", "fn", "if", "let"};
 
 /* "i3 = multiply(i0, i2) commutative [t1]" */
 static void put_item(FILE *out, const PatItem *it, uint32_t id)

@@ -57,6 +57,7 @@ struct Labels {
     StrBuf key;        /* scratch: canonical attribute text */
     uint32_t **dense;  /* per dense class, its table or NULL (note [dense steps]) */
     uint32_t nclasses; /* classes: ops named, other ops, var, const, tuple */
+    bool scopes;       /* label fns, ifs and lets with their operands */
     uint32_t lo[PRED_ATTR + 1]; /* per test kind: its run in the node */
     uint32_t hi[PRED_ATTR + 1]; /* tests (automaton_node_preds) */
 };
@@ -76,6 +77,7 @@ static void note_kind_tests(Labels *l)
         l->kind_tests[k] = any;
     l->kind_tests[NODE_CONST] |= has_tests(l, PRED_IS_CONST) || has_tests(l, PRED_VALUE);
     l->kind_tests[NODE_VAR] |= has_tests(l, PRED_IS_VAR) || has_tests(l, PRED_VAR_NAME);
+    l->kind_tests[NODE_OPREF] |= has_tests(l, PRED_OP_VALUE);
 }
 
 Labels *labels_new(Automaton *a, const Graph *g)
@@ -83,6 +85,7 @@ Labels *labels_new(Automaton *a, const Graph *g)
     Labels *l = xcalloc(1, sizeof *l);
     l->a = a;
     l->g = g;
+    l->scopes = automaton_has_scopes(a);
     uint32_t n;
     const uint32_t *ps = automaton_node_preds(a, &n);
     const PatPred *all = automaton_rules(a)->preds;
@@ -261,6 +264,8 @@ static void node_preds(Labels *l, const Node *n, uint32_t *np)
         add_kind(l, np, &(PatPred){.kind = k == NODE_CONST ? PRED_IS_CONST : PRED_IS_VAR});
     if (k == NODE_VAR)
         add_kind(l, np, &(PatPred){.kind = PRED_VAR_NAME, .s = node_name(n)});
+    if (k == NODE_OPREF)
+        add_kind(l, np, &(PatPred){.kind = PRED_OP_VALUE, .s = node_name(n)});
     if (k == NODE_CONST && node_const_is_scalar(n))
         add_kind(l, np, &(PatPred){.kind = PRED_VALUE, .f = node_const_value(n)});
     if (l->lo[PRED_DTYPE] < l->hi[PRED_DTYPE] && pattern_node_dtype(n))
@@ -286,10 +291,15 @@ static void node_symbol(Labels *l, const Node *n, NodeKind kind, Symbol *sym)
     case NODE_CONST: sym->tag = SYM_CONST; break;
     case NODE_TUPLE: sym->tag = SYM_TUPLE; break;
     case NODE_FUNC:
+        sym->tag = l->scopes ? SYM_FN : SYM_FUNC;
+        ps = automaton_fn_preds(l->a, &cnt);
+        if (l->scopes)
+            attr_preds(l, n, ps, cnt, &np);
+        break;
+    case NODE_IF: sym->tag = l->scopes ? SYM_IF : SYM_FUNC; break;
+    case NODE_LET: sym->tag = l->scopes ? SYM_LET : SYM_FUNC; break;
     case NODE_GLOBAL:
     case NODE_OPREF:
-    case NODE_LET:
-    case NODE_IF:
     case NODE_MATCH: sym->tag = SYM_FUNC; break; /* opaque values */
     case NODE_GETITEM:
         sym->tag = SYM_GETITEM;
@@ -331,12 +341,12 @@ static void state_reserve(Labels *l, size_t count)
 static inline bool gather_args(Labels *l, const Node *n, NodeKind kind, uint32_t limit,
                         uint32_t *na)
 {
-    bool opaque = kind > NODE_GETITEM && node_is_opaque(n); /* the five before never are */
-    uint32_t count = opaque ? 0 : (uint32_t)node_nargs(n);
+    bool opaque = !l->scopes && kind > NODE_GETITEM && node_is_opaque(n); /* the five before never are */
+    uint32_t count = opaque ? 0 : (uint32_t)pattern_noperands(n);
     if (count >= l->acap)
         xgrow((void **)&l->args, &l->acap, count + 1, sizeof *l->args);
     for (uint32_t k = 0; k < count; k++) {
-        uint32_t id = node_id(node_arg(n, (int)k));
+        uint32_t id = node_id(pattern_operand(n, (int)k));
         if (id > limit)
             return false;
         l->args[k] = id < l->cap ? l->state[id] : STATE_NONE;

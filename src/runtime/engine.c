@@ -149,15 +149,18 @@ void engine_relabel_changed(Engine *e, uint32_t n, uint32_t *upto)
 {
     uint32_t count = graph_node_count(e->g);
     uint8_t *changed = xcalloc((size_t)count + 1, 1);
+    bool scopes = automaton_has_scopes(labels_automaton(e->labels));
     for (uint32_t i = 0; i < n; i++) {
         Node *x = e->order[i];
         uint32_t id = node_id(x);
         bool need = id >= *upto || (id < e->ndirty && e->dirty[id]);
         if (id < e->ndirty)
             e->dirty[id] = 0;
-        int na = node_is_opaque(x) ? 0 : node_nargs(x);
+        /* with fn, if or let patterns a function's state reads its body
+         * and parameters (note [pattern operands] in pattern.h) */
+        int na = !scopes && node_is_opaque(x) ? 0 : pattern_noperands(x);
         for (int k = 0; k < na && !need; k++)
-            need = changed[node_id(node_arg(x, k))];
+            need = changed[node_id(pattern_operand(x, k))];
         if (!need)
             continue;
         uint32_t old = labels_state(e->labels, x);

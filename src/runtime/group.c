@@ -191,6 +191,13 @@ static bool leaf_is_input(const Grouper *gp, const MatchPair *pairs, uint32_t np
     return !gp->has_dom || !on_dom_path(pairs, npairs, leaf->node);
 }
 
+/* TVM's CreateGroup makes no input of an operator (add as a value in
+ * (%x, add)) or a function: they stay in the group's body. */
+static bool may_be_input(const Node *n)
+{
+    return node_kind(n) != NODE_OPREF && node_kind(n) != NODE_FUNC;
+}
+
 bool group_is_input(const Group *gr, const Node *n)
 {
     for (uint32_t i = 0; i < gr->ninputs; i++)
@@ -218,10 +225,12 @@ static void collect_inputs(const Grouper *gp, Group *gr)
     gr->inputs = xmalloc((most + 1) * sizeof *gr->inputs);
     for (uint32_t i = 0; i < npairs; i++) {
         const MatchPair *p = &pairs[i];
-        if (p->tail)
+        if (p->tail) {
             for (int k = p->pat->nkids; k < node_nargs(p->node); k++)
-                add_input(gr, node_arg(p->node, k));
-        else if (p->pat->kind == PAT_ANY && leaf_is_input(gp, pairs, npairs, p))
+                if (may_be_input(node_arg(p->node, k)))
+                    add_input(gr, node_arg(p->node, k));
+        } else if (p->pat->kind == PAT_ANY && may_be_input(p->node) &&
+                   leaf_is_input(gp, pairs, npairs, p))
             add_input(gr, p->node);
     }
 }

@@ -153,7 +153,7 @@ static void add_pair(Matcher *m, const PatNode *p, Node *n)
  * and leaves operands of n unmatched. */
 static uint32_t tail_goal(Matcher *m, const PatNode *p, Node *n, uint32_t rest)
 {
-    if (!m->rs->items[p->item].variadic || node_nargs(n) <= p->nkids)
+    if (!m->rs->items[p->item].variadic || pattern_noperands(n) <= p->nkids)
         return rest;
     uint32_t gi = goal(m, p, n, true, rest);
     m->pool[gi].tail = true;
@@ -223,7 +223,7 @@ static uint32_t push_kids(Matcher *m, const PatNode *p, Node *n, const int *orde
 {
     for (int k = p->nkids - 1; k >= 0; k--) {
         int arg = order ? order[k] : k;
-        rest = goal(m, p->kids[k], node_arg(n, arg), false, rest);
+        rest = goal(m, p->kids[k], pattern_operand(n, arg), false, rest);
     }
     return rest;
 }
@@ -231,7 +231,7 @@ static uint32_t push_kids(Matcher *m, const PatNode *p, Node *n, const int *orde
 static bool kids_fit(const Matcher *m, const PatNode *p, Node *n, const int *order)
 {
     for (int k = 0; k < p->nkids; k++)
-        if (!has(m, node_arg(n, order ? order[k] : k), p->kids[k]->item))
+        if (!has(m, pattern_operand(n, order ? order[k] : k), p->kids[k]->item))
             return false;
     return true;
 }
@@ -353,7 +353,7 @@ static uint32_t take_way(Matcher *m, const PatNode *p, Node *n, int w, uint32_t 
         rest = goal(m, p->kids[2], n, false, rest);
         return goal(m, p->kids[0], parent, false, rest);
     }
-    default: /* PAT_OP, PAT_FNCALL, PAT_TUPLE */
+    default: /* PAT_OP, PAT_FNCALL, PAT_TUPLE, PAT_CALL, PAT_FN, PAT_IF, PAT_LET */
         add_pair(m, p, n);
         return push_kids(m, p, n, w == 1 ? swapped : NULL, tail_goal(m, p, n, rest));
     }

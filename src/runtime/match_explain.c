@@ -48,7 +48,7 @@ static const PatPred *failed_pred(const RuleSet *rs, const PatItem *it, const No
 /* Whether n has the operand count the part wants. */
 static bool arity_fits(const PatItem *it, const PatNode *p, const Node *n)
 {
-    return it->variadic ? node_nargs(n) >= p->nkids : node_nargs(n) == p->nkids;
+    return it->variadic ? pattern_noperands(n) >= p->nkids : pattern_noperands(n) == p->nkids;
 }
 
 /* The kind and shape tests of p at n alone, before its operands. */
@@ -67,6 +67,16 @@ static bool own_tests(const Matcher *m, const PatNode *p, Node *n, MatchWhy *w)
         break;
     case PAT_FNCALL:
         if (node_kind(n) != NODE_CALL || node_op(n))
+            return why(w, WHY_KIND, p, n, NULL);
+        if (!arity_fits(it, p, n))
+            return why(w, WHY_ARITY, p, n, NULL);
+        break;
+    case PAT_CALL:
+    case PAT_FN:
+    case PAT_IF:
+    case PAT_LET:
+        if (node_kind(n) != (p->kind == PAT_CALL ? NODE_CALL : p->kind == PAT_FN ? NODE_FUNC
+                             : p->kind == PAT_IF ? NODE_IF : NODE_LET))
             return why(w, WHY_KIND, p, n, NULL);
         if (!arity_fits(it, p, n))
             return why(w, WHY_ARITY, p, n, NULL);
@@ -95,8 +105,8 @@ static bool own_tests(const Matcher *m, const PatNode *p, Node *n, MatchWhy *w)
 /* The first operand of n (in pattern order) whose state lacks its part. */
 static int failing_kid(const Matcher *m, const PatNode *p, const Node *n)
 {
-    for (int k = 0; k < p->nkids && k < node_nargs(n); k++)
-        if (!in_state(m, node_arg(n, k), p->kids[k]->item))
+    for (int k = 0; k < p->nkids && k < pattern_noperands(n); k++)
+        if (!in_state(m, pattern_operand(n, k), p->kids[k]->item))
             return k;
     return -1;
 }
@@ -222,6 +232,7 @@ static void pred_wanted(const PatPred *p, StrBuf *out)
         break;
     }
     case PRED_ATTR: strbuf_printf(out, "%s=%s", p->s, p->key); break;
+    case PRED_OP_VALUE: strbuf_printf(out, "the op %s as a value", p->s); break;
     }
 }
 
@@ -276,6 +287,10 @@ static const char *kind_wanted(PatKind k)
     switch (k) {
     case PAT_OP: return "a call of";
     case PAT_FNCALL: return "a call of a function";
+    case PAT_CALL: return "a call";
+    case PAT_FN: return "a function";
+    case PAT_IF: return "an if";
+    case PAT_LET: return "a let";
     case PAT_TUPLE: return "a tuple";
     case PAT_GETITEM: return "an element of a tuple";
     default: return "a node";

@@ -220,6 +220,8 @@ bool pattern_pred_holds(const PatPred *p, const Node *n)
         return node_kind(n) == NODE_VAR;
     case PRED_VAR_NAME:
         return node_kind(n) == NODE_VAR && strcmp(node_name(n), p->s) == 0;
+    case PRED_OP_VALUE:
+        return node_kind(n) == NODE_OPREF && strcmp(node_name(n), p->s) == 0;
     case PRED_DTYPE:
         dt = pattern_node_dtype(n);
         return dt && strcmp(dt, p->s) == 0;
@@ -262,4 +264,21 @@ int pattern_attrs_canonical(Attr *attrs, int n, const PatAttrDecl *decls, int nd
     memcpy(attrs, out, (size_t)m * sizeof *out);
     free(out);
     return m;
+}
+
+int pattern_noperands(const Node *n)
+{
+    switch (node_kind(n)) {
+    case NODE_FUNC: return node_nparams(n) + 1;
+    case NODE_IF: case NODE_LET: return node_nargs(n);
+    case NODE_GLOBAL: case NODE_OPREF: case NODE_MATCH: return 0;
+    default: return node_nargs(n);
+    }
+}
+
+Node *pattern_operand(const Node *n, int i)
+{
+    if (node_kind(n) == NODE_FUNC)
+        return i == 0 ? node_body(n) : node_param(n, i - 1);
+    return node_arg(n, i);
 }

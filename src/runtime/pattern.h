@@ -36,6 +36,8 @@ typedef enum PredKind {
     PRED_SHAPE,    /* x:Tensor[(1, 3, _, _), float32]: rank, dims (-1 = _),
                       s = dtype or NULL */
     PRED_VALUE,    /* 1e-05 in a pattern: a scalar constant equal to f */
+    PRED_OP_VALUE, /* op add: the operator named s used as a value
+                      (NODE_OPREF), as in (%x, add) */
     PRED_ATTR,     /* nn.conv2d(x, w, groups=1): op's attribute s has the
                       value whose canonical text is key (pattern_attr_key);
                       dflt = canonical default when the node omits it.
@@ -75,6 +77,13 @@ typedef enum PatItemKind {
     PITEM_DOM,     /* dominates(parent, path, child): matches child, all
                       operands DOMPATH and one DOMREACH; args = child,
                       DOMPATH, DOMREACH */
+    PITEM_CALL,    /* _(a, b): a call of any callee, an op or a function
+                      (TVM's CallPattern of a wildcard) */
+    PITEM_FN,      /* fn (a, b) { body }: a function whose body and
+                      parameters are args (body first, so that "..."
+                      leaves further parameters), preds its attributes */
+    PITEM_IF,      /* if (c) { t } else { e }: args = c, t, e */
+    PITEM_LET,     /* let v = value; body: args = v, value, body */
 } PatItemKind;
 
 typedef struct PatItem {
@@ -102,6 +111,10 @@ typedef enum PatKind {
     PAT_STAR,    /* repeated unary op, kids[0] = the pattern beneath */
     PAT_DOM,     /* dominates(parent, path, child): kids = parent, path,
                     child; path's variables are not bound */
+    PAT_CALL,    /* call of any callee, kids = operand patterns */
+    PAT_FN,      /* function, kids = body, then the parameters */
+    PAT_IF,      /* if, kids = condition, then, else */
+    PAT_LET,     /* let, kids = variable, value, body */
 } PatKind;
 
 /* An attribute bound by the pattern, nn.conv2d(x, w, strides=s). */
@@ -153,6 +166,11 @@ typedef enum ExprKind {
     EXPR_SHAPE,   /* shape(x): a list of dims */
     EXPR_VALUE,   /* value(x): x's scalar constant value */
     EXPR_ATTR,    /* attr(x, name): an attribute of bound node x */
+    EXPR_OPREF,   /* action: op add, the operator s as a value */
+    EXPR_SPLICE,  /* action, among a new tuple's or call's operands: the
+                     fields [i, end) of the tuple bound to slot, where end
+                     (in cmp) is a field index when > 0, counted from the
+                     tuple's end when <= 0 (0: to the end) */
 } ExprKind;
 
 typedef enum CmpOp { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE } CmpOp;
@@ -266,6 +284,15 @@ const char *pattern_const_text(double value, const char *dtype, StrBuf *out);
  * after the declared ones.  Rearranges attrs[0..n) in place and returns
  * how many are left. */
 int pattern_attrs_canonical(Attr *attrs, int n, const PatAttrDecl *decls, int ndecls);
+
+/* note [pattern operands]: what patterns see as the operands of a node:
+ * a call's arguments, a tuple's fields, the tuple of an element access;
+ * an if's condition and branches, a let's variable, value and body; a
+ * function's body, then its parameters (fn patterns).  Global functions,
+ * ops as values and matches have none.  The labeller and the matcher
+ * both read them, so states and matches agree. */
+int pattern_noperands(const Node *n);
+Node *pattern_operand(const Node *n, int i);
 
 /* True when node n passes test p (attribute tests look at n's attributes
  * and fall back on p->dflt). */

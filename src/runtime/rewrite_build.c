@@ -202,17 +202,43 @@ static bool attr_operand(const PatExpr *x)
     return x->kind == EXPR_SLOT && x->i == 1;
 }
 
-/* The operands of x: the others first, then constants made of bound
- * attribute values, which take their dtype from the others. */
-static Node **build_kids(Graph *g, const PatExpr *x, const Binding *b)
+/* The fields [*from, *end) a splice takes of its bound tuple
+ * (EXPR_SPLICE); false when the tuple has too few. */
+static bool splice_range(const PatExpr *x, const Binding *b, int *from, int *end)
 {
-    Node **kids = xcalloc((size_t)x->nkids + 1, sizeof *kids);
-    for (int i = 0; i < x->nkids; i++)
-        if (!attr_operand(x->kids[i]))
-            kids[i] = build(g, x->kids[i], b);
+    const Node *t = b[x->slot].node;
+    int n = t && node_kind(t) == NODE_TUPLE ? node_nargs(t) : -1;
+    *from = (int)x->i;
+    *end = x->cmp > 0 ? x->cmp : n + x->cmp;
+    return n >= 0 && *from <= *end && *end <= n;
+}
+
+/* The operands of x: the others first, then constants made of bound
+ * attribute values, which take their dtype from the others; a splice
+ * gives the fields of its tuple (note [sequence variables] in
+ * src/compiler/check_vars.c).  *n gets their count. */
+static Node **build_kids(Graph *g, const PatExpr *x, const Binding *b, int *n)
+{
+    int *at = xcalloc((size_t)x->nkids + 1, sizeof *at), from, end;
+    *n = 0;
+    for (int i = 0; i < x->nkids; i++) {
+        at[i] = *n;
+        bool spliced = x->kids[i]->kind == EXPR_SPLICE && splice_range(x->kids[i], b, &from, &end);
+        *n += spliced ? end - from : x->kids[i]->kind != EXPR_SPLICE;
+    }
+    Node **kids = xcalloc((size_t)*n + 1, sizeof *kids);
+    for (int i = 0; i < x->nkids; i++) {
+        const PatExpr *k = x->kids[i];
+        if (k->kind == EXPR_SPLICE && splice_range(k, b, &from, &end))
+            for (int f = from; f < end; f++)
+                kids[at[i] + f - from] = node_arg(b[k->slot].node, f);
+        else if (k->kind != EXPR_SPLICE && !attr_operand(k))
+            kids[at[i]] = build(g, k, b);
+    }
     for (int i = 0; i < x->nkids; i++)
         if (attr_operand(x->kids[i]))
-            kids[i] = rt_attr_operand(g, b[x->kids[i]->slot].attr, kids, x->nkids, i);
+            kids[at[i]] = rt_attr_operand(g, b[x->kids[i]->slot].attr, kids, *n, at[i]);
+    free(at);
     return kids;
 }
 
@@ -220,24 +246,26 @@ static Node **build_kids(Graph *g, const PatExpr *x, const Binding *b)
 static Node *build(Graph *g, const PatExpr *x, const Binding *b)
 {
     Node *n, **kids;
-    int nattrs;
+    int nattrs, nkids;
     switch (x->kind) {
     case EXPR_SLOT:
         return b[x->slot].node;
     case EXPR_NUM:
         return graph_add_const(g, x->text, x->f, x->dtype);
+    case EXPR_OPREF:
+        return graph_add_opref(g, x->s);
     case EXPR_CALL: {
-        kids = build_kids(g, x, b);
+        kids = build_kids(g, x, b, &nkids);
         Attr *attrs = call_attrs(g, x, b, &nattrs);
-        n = graph_add_call(g, x->s, kids, x->nkids, attrs, nattrs);
+        n = graph_add_call(g, x->s, kids, nkids, attrs, nattrs);
         break;
     }
     case EXPR_TUPLE:
-        kids = build_kids(g, x, b);
-        n = graph_add_tuple(g, kids, x->nkids);
+        kids = build_kids(g, x, b, &nkids);
+        n = graph_add_tuple(g, kids, nkids);
         break;
     default: /* EXPR_GETITEM */
-        kids = build_kids(g, x, b);
+        kids = build_kids(g, x, b, &nkids);
         n = graph_add_getitem(g, kids[0], (int)x->i);
         break;
     }
@@ -271,8 +299,10 @@ bool rewrite_computable(const PatExpr *x, const Binding *b)
     for (int i = 0; i < x->nattrs; i++)
         if (x->attrs[i].src == ASRC_EXPR && !has_value(x->attrs[i].value, b))
             return false;
+    int from, end;
     for (int i = 0; i < x->nkids; i++)
-        if (!rewrite_computable(x->kids[i], b))
+        if (x->kids[i]->kind == EXPR_SPLICE ? !splice_range(x->kids[i], b, &from, &end)
+                                            : !rewrite_computable(x->kids[i], b))
             return false;
     return true;
 }

@@ -235,6 +235,8 @@ static Node *build_leaf(Instance *in, const PatNode *p, const LeafCtx *given)
     const char *dtype = ctx.dtype ? ctx.dtype : "float32", *name = NULL;
     for (int i = 0; i < item->npreds; i++) {
         const PatPred *pp = pred(in, item->preds[i]);
+        if (pp->kind == PRED_OP_VALUE)
+            return fail(in, "patterns with ops as values are not instantiated");
         if (pp->kind == PRED_IS_CONST)
             is_const = true;
         else if (pp->kind == PRED_VALUE)
@@ -629,9 +631,14 @@ static Node *build(Instance *in, const PatNode *p, const LeafCtx *ctx)
         n = build_getitem(in, p);
         break;
     case PAT_FNCALL:
+    case PAT_CALL:
     case PAT_DOM:
         return fail(in, "patterns with %s are not instantiated",
-                    p->kind == PAT_FNCALL ? "function calls" : "dominates()");
+                    p->kind == PAT_DOM ? "dominates()" : "function calls");
+    case PAT_FN:
+    case PAT_IF:
+    case PAT_LET:
+        return fail(in, "patterns with fn, if or let are not instantiated");
     }
     if (n && p->slot >= 0 && !in->slot_node[p->slot])
         in->slot_node[p->slot] = n;
