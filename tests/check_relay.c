@@ -212,6 +212,33 @@ START_TEST(test_module_parts)
 }
 END_TEST
 
+/* A bare expression is @main without parameters, marked bare (note [bare
+ * module] in graph_module.c); @main's attributes are kept in order. */
+START_TEST(test_bare_and_main_attrs)
+{
+    Graph *g = load_string("free_var %x: Tensor[(2), float32];\n"
+                           "%0 = nn.relu(%x);\n"
+                           "add(%0, %x)\n");
+    ck_assert(graph_is_bare(g));
+    ck_assert_int_eq(graph_nparams(g), 0);
+    ck_assert_str_eq(graph_name(g), "main");
+    ck_assert_str_eq(node_op(graph_output(g)), "add");
+    ck_assert(node_is_free(node_arg(graph_output(g), 1)));
+    ck_assert_str_eq(node_type(graph_output(g))->text, "Tensor[(2), float32]");
+    ck_assert_int_eq(graph_main_nattrs(g), 0);
+    graph_free(g);
+    g = load_string("def @main(%x, Primitive=1, Compiler=\"c\") {\n  %x\n}\n");
+    ck_assert(!graph_is_bare(g));
+    ck_assert_int_eq(graph_nparams(g), 1);
+    ck_assert_int_eq(graph_main_nattrs(g), 2);
+    ck_assert_str_eq(graph_main_attr(g, 0)->name, "Primitive");
+    ck_assert_int_eq(graph_main_attr(g, 0)->value->i, 1);
+    ck_assert_str_eq(graph_main_attr(g, 1)->name, "Compiler");
+    ck_assert_str_eq(graph_main_attr(g, 1)->value->s, "c");
+    graph_free(g);
+}
+END_TEST
+
 /* ---- the loader's graph ---- */
 
 START_TEST(test_loaded_graph)
@@ -491,6 +518,7 @@ static const char *const bad_files[] = {
     "type_getitem_range", "type_reshape_count", "type_tuple_as_tensor",
     "type_multibox_anchors", "type_valid_counts_rank", "type_dyn_reshape_length",
     "type_meshgrid_matrix", "type_dyn_topk_k",
+    "bare_unknown_name", "bare_then_def", "adt_tuple_unclosed",
 };
 
 /* The standard error that golden file text expects of "graft fmt NAME.relay"
@@ -928,6 +956,7 @@ static Suite *relay_suite(void)
     tcase_add_loop_test(tc, test_syntax, 0, (int)(sizeof syntax_cases / sizeof syntax_cases[0]));
     tcase_add_test(tc, test_dotted_name);
     tcase_add_test(tc, test_module_parts);
+    tcase_add_test(tc, test_bare_and_main_attrs);
     suite_add_tcase(s, tc);
     tc = tcase_create("graph");
     tcase_add_test(tc, test_loaded_graph);

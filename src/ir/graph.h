@@ -280,6 +280,13 @@ bool type_equal(const Type *a, const Type *b);
 /* "#[version = \"0.0.5\"]" when the input had it, else NULL. */
 const char *graph_version(const Graph *g);
 void graph_set_version(Graph *g, const char *text);
+/* Whether the module was a bare expression, printed back without "def
+ * @main() {" (note [bare module] in graph_module.c). */
+bool graph_is_bare(const Graph *g);
+void graph_set_bare(Graph *g);
+/* @main's attributes, as "def @main(%x, Primitive=1)" wrote them. */
+int graph_main_nattrs(const Graph *g);
+const Attr *graph_main_attr(const Graph *g, int i);
 /* The Prelude's "type NAME[...] { ... }" declarations, verbatim. */
 int graph_ntypedefs(const Graph *g);
 const char *graph_typedef(const Graph *g, int i);

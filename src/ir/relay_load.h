@@ -192,6 +192,8 @@ void load_block_open(RelayParser *ps);
 void load_scope_reset(RelayParser *ps);
 bool load_def(RelayParser *ps, RelayText name, size_t mark, const Type *ret,
               Node *body, SrcRange loc);
+/* A module that is a bare expression: its body becomes @main. */
+void load_bare(RelayParser *ps, Node *body);
 /* After the last def: globals resolved, meta references checked, @main
  * chosen (note [modules]). */
 bool load_module_end(RelayParser *ps);

@@ -553,11 +553,22 @@ static void put_module_head(StrBuf *out, const Graph *g)
 static void put_main(Printer *p, StrBuf *out)
 {
     const Graph *g = p->g;
+    if (graph_is_bare(g)) { /* note [bare module] in graph_module.c */
+        if (graph_output(g))
+            put_scope(p, out, graph_output(g), 0);
+        strbuf_putc(out, '\n');
+        return;
+    }
     strbuf_printf(out, "def @%s(", graph_name(g));
     for (int i = 0; i < graph_nparams(g); i++) {
         if (i)
             strbuf_puts(out, ", ");
         put_param(p, out, graph_param(g, i));
+    }
+    for (int i = 0; i < graph_main_nattrs(g); i++) {
+        const Attr *a = graph_main_attr(g, i);
+        strbuf_printf(out, "%s%s=", i || graph_nparams(g) ? ", " : "", a->name);
+        put_attr_value(out, a->value);
     }
     strbuf_puts(out, ") ");
     if (graph_ret_type(g))
