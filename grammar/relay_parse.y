@@ -303,6 +303,18 @@ attr_value:
   | STRING               { $$ = load_value(ps, ATTR_STRING, $1); }
   | '[' mark ']'         { $$ = load_list(ps, $2); }
   | '[' mark values ']'  { $$ = load_list(ps, $2); }
+  | '{' mark '}'         { $$ = load_map(ps, $2); }
+  | '{' mark pairs '}'   { $$ = load_map(ps, $2); }
+  | META                 { load_meta_ref(ps, $1, @1);
+                           $$ = load_value(ps, ATTR_OPAQUE, $1); }
+  ;
+
+/* A map's entries, key and value pushed in turn. */
+pairs:
+    attr_value '=' attr_value
+                         { load_push_value(ps, $1); load_push_value(ps, $3); }
+  | pairs ',' attr_value '=' attr_value
+                         { load_push_value(ps, $3); load_push_value(ps, $5); }
   ;
 
 values:

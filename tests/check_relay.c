@@ -236,6 +236,16 @@ START_TEST(test_bare_and_main_attrs)
     ck_assert_str_eq(graph_main_attr(g, 1)->name, "Compiler");
     ck_assert_str_eq(graph_main_attr(g, 1)->value->s, "c");
     graph_free(g);
+    /* maps are opaque: kept as spelled, equal by spelling */
+    g = load_string("def @main(%x, a={\"k\"=[1, 2], \"j\"={}}, b={\"k\"=[1, 2], \"j\"={}}, "
+                    "c={\"k\"=1}) {\n  %x\n}\n");
+    const AttrValue *a = graph_main_attr(g, 0)->value, *b = graph_main_attr(g, 1)->value;
+    ck_assert_int_eq(a->kind, ATTR_OPAQUE);
+    ck_assert_str_eq(a->spelling, "{\"k\"=[1, 2], \"j\"={}}");
+    ck_assert_int_eq(a->nitems, 4);
+    ck_assert(attr_value_equal(a, b));
+    ck_assert(!attr_value_equal(a, graph_main_attr(g, 2)->value));
+    graph_free(g);
 }
 END_TEST
 
@@ -519,6 +529,7 @@ static const char *const bad_files[] = {
     "type_multibox_anchors", "type_valid_counts_rank", "type_dyn_reshape_length",
     "type_meshgrid_matrix", "type_dyn_topk_k",
     "bare_unknown_name", "bare_then_def", "adt_tuple_unclosed",
+    "main_attr_meta_range", "main_attr_map_unclosed",
 };
 
 /* The standard error that golden file text expects of "graft fmt NAME.relay"

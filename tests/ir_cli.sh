@@ -66,7 +66,9 @@ expect 2 "$GRAFT" viz "$data/bn.relay" -o
 #  - a bare expression, as AsText prints an Expr (no "def", free_var
 #    lines and bindings at the top level): bare.relay, bare_fn.relay;
 #  - @main's attributes after its parameters (PrintFunc's
-#    PrintDictAttrs): main_attrs.relay, main_attrs_only.relay.
+#    PrintDictAttrs): main_attrs.relay, main_attrs_only.relay; a map
+#    value "{k=v, ...}" (PrintMapAsAttributeValue) and a meta[KIND][i]
+#    value: main_attr_values.relay.
 for f in "$data"/modules/*.relay; do
     expect 0 "$GRAFT" fmt "$f"
     cmp -s "$tmp/out" "$f" || fail "fmt modules/$(basename "$f") is not byte for byte"

@@ -76,6 +76,9 @@ typedef enum AttrKind {
     ATTR_STRING, /* "NCHW" */
     ATTR_NULL,   /* None */
     ATTR_LIST,   /* [1, 1, 1, 1], nested lists too */
+    ATTR_OPAQUE, /* kept as TVM printed it and compared by spelling: a map
+                    {"k"=v, ...} (items: keys and values in turn) or
+                    meta[KIND][i], as function attributes hold them */
 } AttrKind;
 
 struct AttrValue {
@@ -84,8 +87,8 @@ struct AttrValue {
     double f;                /* ATTR_FLOAT */
     const char *s;           /* ATTR_STRING contents, unquoted, interned */
     const char *spelling;    /* exact text to print back ("1e-05f", "\"NCHW\"") */
-    int nitems;              /* ATTR_LIST: number of items */
-    const AttrValue *const *items; /* ATTR_LIST: the items */
+    int nitems;              /* ATTR_LIST, a map: number of items */
+    const AttrValue *const *items; /* ATTR_LIST, a map: the items */
 };
 
 /* Attribute values are built with graph_new_attr_value and filled in by

@@ -214,6 +214,7 @@ void load_meta_ref(RelayParser *ps, RelayText t, SrcRange loc);
 
 AttrValue *load_value(RelayParser *ps, AttrKind kind, RelayText t);
 AttrValue *load_list(RelayParser *ps, size_t mark);
+AttrValue *load_map(RelayParser *ps, size_t mark);
 
 const Type *load_dtype(RelayParser *ps, RelayText t);
 const Type *load_tensor_type(RelayParser *ps, RelayText tensor, size_t mark,

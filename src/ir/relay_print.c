@@ -142,6 +142,7 @@ static void put_attr_value(StrBuf *sb, const AttrValue *v)
     case ATTR_FLOAT: strbuf_printf(sb, "%gf", v->f); break;
     case ATTR_BOOL: strbuf_puts(sb, v->i ? "True" : "False"); break;
     case ATTR_NULL: strbuf_puts(sb, "None"); break;
+    case ATTR_OPAQUE: break; /* only loaded, always spelled */
     case ATTR_STRING: relay_put_string(sb, v->s); break;
     case ATTR_LIST:
         strbuf_putc(sb, '[');
