@@ -764,6 +764,69 @@ START_TEST(test_type_relations)
 }
 END_TEST
 
+/* One contradiction per relation of type_rel_vision.c and type_rel_dyn.c
+ * that can find one (TVM's ICHECKs there), as the first line of the load
+ * error ("test.relay:2:3: error: type error: " then this); the body is the
+ * only line of @main, so the column is always 3. */
+static const TypeCase type_errors[] = {
+    {"%x: Tensor[(8, 10, 10), float32]", "vision.multibox_prior(%x)",
+     "vision.multibox_prior: data must be 4-D (got Tensor[(8, 10, 10), float32])"},
+    {"%d: Tensor[(2, 300, 6), float32], %v: Tensor[(2, 1), int32], %i: Tensor[(2, 300), int32]",
+     "vision.non_max_suppression(%d, %v, %i, -1, 0.5f)",
+     "vision.non_max_suppression: the valid count must be 1-D (got Tensor[(2, 1), int32])"},
+    {"%b: Tensor[(1, 50, 4), float32], %s: Tensor[(3, 50), float32]",
+     "vision.all_class_non_max_suppression(%b, %s, 10, 0.5f, 0.1f)",
+     "vision.all_class_non_max_suppression: scores must be 3-D (got Tensor[(3, 50), float32])"},
+    {"%c: float32, %b: Tensor[(2, 36, 8, 8), float32], %i: Tensor[(2, 3), float32]",
+     "vision.proposal(%c, %b, %i)",
+     "vision.proposal: class probabilities must have a batch dim (got float32)"},
+    {"%x: Tensor[(1, 64, 26, 26), float32]", "vision.yolo_reorg(%x, stride=0)",
+     "vision.yolo_reorg: stride 0 is not positive"},
+    {"%x: Tensor[(3), float32], %s: Tensor[(2, 2), int64]", "dyn.broadcast_to(%x, %s, shape=None)",
+     "dyn.broadcast_to: shape must be 1-D (got Tensor[(2, 2), int64])"},
+    {"%s: int64", "dyn.zeros(%s, shape=None, dtype=\"float32\")",
+     "dyn.zeros: shape must be 1-D (got int64)"},
+    {"%f: Tensor[(2), float32], %s: Tensor[(2), int64]", "dyn.full(%f, %s, shape=None)",
+     "dyn.full: the fill value must be a scalar (got Tensor[(2), float32])"},
+    {"%x: Tensor[(2, 3), float32], %r: Tensor[(?), int64]", "dyn.tile(%x, %r, reps=[])",
+     "dyn.tile: reps must have a static length of at most 32 (got Tensor[(?), int64])"},
+    {"%i: Tensor[(4), int32], %d: int32", "dyn.one_hot(%i, 1f, 0f, %d, axis=2)",
+     "dyn.one_hot: axis 2 out of range for rank 2"},
+    {"%x: Tensor[(2, 3), float32], %a: Tensor[(1), int64]", "dyn.expand_dims(%x, %a)",
+     "dyn.expand_dims: axis must be a scalar (got Tensor[(1), int64])"},
+    {"%x: Tensor[(1, 3), float32], %a: Tensor[(3), int64]", "dyn.squeeze(%x, %a)",
+     "dyn.squeeze: 3 axes to squeeze from rank 2"},
+    {"%x: Tensor[(3, 10), float32], %k: int64", "dyn.topk(%x, %k, ret_type=\"all\")",
+     "dyn.topk: unsupported ret_type \"all\""},
+    {"%x: Tensor[(1, 3, 8), float32], %s: Tensor[(2), int64], %r: Tensor[(4), float32]",
+     "dyn.image.resize2d(%x, %s, %r)",
+     "dyn.image.resize2d: layout \"NCHW\" does not fit Tensor[(1, 3, 8), float32]"},
+    {"%x: Tensor[(1, 3, 8, 8), float32], %w: Tensor[(8), int64]", "dyn.nn.pad(%x, %w, 0f, pad_width=[])",
+     "dyn.nn.pad: pad width must be 2-D (got Tensor[(8), int64])"},
+    {"%x: Tensor[(1, 3, 8, 8), float32], %h: float32",
+     "dyn.nn.upsampling(%x, %h, %h, layout=\"NCDHW\")",
+     "dyn.nn.upsampling: layout \"NCDHW\" does not fit Tensor[(1, 3, 8, 8), float32]"},
+    {"%x: Tensor[(2, 3), float32], %s: Tensor[(2), int64]", "dyn.strided_slice((%x, %x), %s, %s, %s)",
+     "dyn.strided_slice: operand 1 must be a tensor (got (Tensor[(2, 3), float32], "
+     "Tensor[(2, 3), float32]))"},
+    {"%x: Tensor[(2), float32]", "argwhere((%x,))",
+     "argwhere: operand 1 must be a tensor (got (Tensor[(2), float32],))"},
+};
+
+START_TEST(test_type_contradictions)
+{
+    const TypeCase *tc = &type_errors[_i];
+    char text[1024], want[1024];
+    snprintf(text, sizeof text, "def @main(%s) {\n  %s\n}\n", tc->params, tc->body);
+    snprintf(want, sizeof want, "test.relay:2:3: error: type error: %s\n", tc->type);
+    char *diags;
+    char *printed = reprint("test.relay", text, strlen(text), &diags);
+    ck_assert_msg(printed == NULL, "%s loaded", tc->body);
+    ck_assert_msg(strncmp(diags, want, strlen(want)) == 0, "%s: got %s", tc->body, diags);
+    free(diags);
+}
+END_TEST
+
 /* note [type size]: tuples of tuples doubling at every binding would
  * make type texts of 2^N bytes; past 64 KiB the type stays unknown. */
 START_TEST(test_type_size_bound)
@@ -987,6 +1050,8 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_type_size_bound);
     tcase_add_loop_test(tc, test_type_relations, 0,
                         (int)(sizeof type_cases / sizeof type_cases[0]));
+    tcase_add_loop_test(tc, test_type_contradictions, 0,
+                        (int)(sizeof type_errors / sizeof type_errors[0]));
     suite_add_tcase(s, tc);
     tc = tcase_create("errors");
     tcase_add_loop_test(tc, test_bad_input, 0, (int)(sizeof bad_files / sizeof bad_files[0]));
