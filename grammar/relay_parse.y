@@ -73,9 +73,14 @@ static void relay_error(SrcRange *loc, RelayParser *ps, const char *msg);
 
 %%
 
+/* module -> head (def+ | body) [metadata]: a bare expression, as TVM
+ * prints one (free_var lines, bindings, a result), is @main without
+ * parameters (note [bare module] in graph_module.c). */
 module:
     head defs metadata_opt
                          { CHECK(load_module_end(ps)); }
+  | head body metadata_opt
+                         { load_bare(ps, $2); CHECK(load_module_end(ps)); }
   ;
 
 head:
@@ -298,6 +303,18 @@ attr_value:
   | STRING               { $$ = load_value(ps, ATTR_STRING, $1); }
   | '[' mark ']'         { $$ = load_list(ps, $2); }
   | '[' mark values ']'  { $$ = load_list(ps, $2); }
+  | '{' mark '}'         { $$ = load_map(ps, $2); }
+  | '{' mark pairs '}'   { $$ = load_map(ps, $2); }
+  | META                 { load_meta_ref(ps, $1, @1);
+                           $$ = load_value(ps, ATTR_OPAQUE, $1); }
+  ;
+
+/* A map's entries, key and value pushed in turn. */
+pairs:
+    attr_value '=' attr_value
+                         { load_push_value(ps, $1); load_push_value(ps, $3); }
+  | pairs ',' attr_value '=' attr_value
+                         { load_push_value(ps, $3); load_push_value(ps, $5); }
   ;
 
 values:
@@ -312,8 +329,10 @@ annot_opt:
   ;
 
 /* type -> DTYPE | Tensor '[' '(' dims ')' ',' DTYPE ']' | '(' types ')'
- *       | NAME '[' types ']' (an ADT: List[Tensor[(2), float32]]; its first
- *         argument is not a tuple type, which would read as dims) */
+ *       | NAME '[' types ']' (an ADT: List[Tensor[(2), float32]]; a tuple
+ *         type as its first argument, List[(Tensor[(2), float32], int32)],
+ *         shares "NAME [ (" with a tensor type and parts from it at the
+ *         first token after the '(': a type, not a dim) */
 type:
     named_type
   | '(' mark ')'         { $$ = load_tuple_type(ps, $2); }
@@ -333,6 +352,19 @@ named_type:
                          { CHECK($$ = load_tensor_type(ps, $1, $4, $8, @1)); }
   | IDENT '[' mark type_args ']'
                          { $$ = load_type_call(ps, $1, $3); }
+  | IDENT '[' '(' mark types ')'
+                         { load_push_type(ps, load_paren_type(ps, $4)); }
+    type_args_rest ']'   { $$ = load_type_call(ps, $1, $4); }
+  | IDENT '[' '(' mark types ',' ')'
+                         { load_push_type(ps, load_tuple_type(ps, $4)); }
+    type_args_rest ']'   { $$ = load_type_call(ps, $1, $4); }
+  ;
+
+/* The arguments of an ADT type after a first one in parentheses. */
+type_args_rest:
+    %empty
+  | type_args_rest ',' type
+                         { load_push_type(ps, $3); }
   ;
 
 type_args:

@@ -212,6 +212,43 @@ START_TEST(test_module_parts)
 }
 END_TEST
 
+/* A bare expression is @main without parameters, marked bare (note [bare
+ * module] in graph_module.c); @main's attributes are kept in order. */
+START_TEST(test_bare_and_main_attrs)
+{
+    Graph *g = load_string("free_var %x: Tensor[(2), float32];\n"
+                           "%0 = nn.relu(%x);\n"
+                           "add(%0, %x)\n");
+    ck_assert(graph_is_bare(g));
+    ck_assert_int_eq(graph_nparams(g), 0);
+    ck_assert_str_eq(graph_name(g), "main");
+    ck_assert_str_eq(node_op(graph_output(g)), "add");
+    ck_assert(node_is_free(node_arg(graph_output(g), 1)));
+    ck_assert_str_eq(node_type(graph_output(g))->text, "Tensor[(2), float32]");
+    ck_assert_int_eq(graph_main_nattrs(g), 0);
+    graph_free(g);
+    g = load_string("def @main(%x, Primitive=1, Compiler=\"c\") {\n  %x\n}\n");
+    ck_assert(!graph_is_bare(g));
+    ck_assert_int_eq(graph_nparams(g), 1);
+    ck_assert_int_eq(graph_main_nattrs(g), 2);
+    ck_assert_str_eq(graph_main_attr(g, 0)->name, "Primitive");
+    ck_assert_int_eq(graph_main_attr(g, 0)->value->i, 1);
+    ck_assert_str_eq(graph_main_attr(g, 1)->name, "Compiler");
+    ck_assert_str_eq(graph_main_attr(g, 1)->value->s, "c");
+    graph_free(g);
+    /* maps are opaque: kept as spelled, equal by spelling */
+    g = load_string("def @main(%x, a={\"k\"=[1, 2], \"j\"={}}, b={\"k\"=[1, 2], \"j\"={}}, "
+                    "c={\"k\"=1}) {\n  %x\n}\n");
+    const AttrValue *a = graph_main_attr(g, 0)->value, *b = graph_main_attr(g, 1)->value;
+    ck_assert_int_eq(a->kind, ATTR_OPAQUE);
+    ck_assert_str_eq(a->spelling, "{\"k\"=[1, 2], \"j\"={}}");
+    ck_assert_int_eq(a->nitems, 4);
+    ck_assert(attr_value_equal(a, b));
+    ck_assert(!attr_value_equal(a, graph_main_attr(g, 2)->value));
+    graph_free(g);
+}
+END_TEST
+
 /* ---- the loader's graph ---- */
 
 START_TEST(test_loaded_graph)
@@ -489,6 +526,10 @@ static const char *const bad_files[] = {
     "use_before_def",
     "type_broadcast", "type_conv_channels", "type_dense_features",
     "type_getitem_range", "type_reshape_count", "type_tuple_as_tensor",
+    "type_multibox_anchors", "type_valid_counts_rank", "type_dyn_reshape_length",
+    "type_meshgrid_matrix", "type_dyn_topk_k",
+    "bare_unknown_name", "bare_then_def", "adt_tuple_unclosed",
+    "main_attr_meta_range", "main_attr_map_unclosed",
 };
 
 /* The standard error that golden file text expects of "graft fmt NAME.relay"
@@ -637,6 +678,67 @@ static const TypeCase type_cases[] = {
     {"%x: Tensor[(2, 3), float32]", "qnn.quantize(%x, 0.5f, 0)", "Tensor[(2, 3), int8]"},
     {"%x: Tensor[(2, 3), float32]", "shape_of(%x)", "Tensor[(2), int32]"},
     {"", "arange(0f, 10f, 3f, dtype=\"float32\")", "Tensor[(4), float32]"},
+    /* detection (type_rel_vision.c) */
+    {"%x: Tensor[(1, 8, 10, 10), float32]",
+     "vision.multibox_prior(%x, sizes=[0.2f, 0.3f], ratios=[1f, 2f, 0.5f])",
+     "Tensor[(1, 400, 4), float32]"},
+    {"%c: Tensor[(1, 21, 300), float32], %l: Tensor[(1, 1200), float32], "
+     "%a: Tensor[(1, 300, 4), float32]", "vision.multibox_transform_loc(%c, %l, %a)",
+     "(Tensor[(1, 300, 6), float32], Tensor[(1), int32])"},
+    {"%d: Tensor[(2, 300, 6), float32]", "vision.get_valid_counts(%d, 0f, score_threshold=None)",
+     "(Tensor[(2), int32], Tensor[(2, 300, 6), float32], Tensor[(2, 300), int32])"},
+    {"%d: Tensor[(2, 300, 6), float32], %v: Tensor[(2), int32], %i: Tensor[(2, 300), int32]",
+     "vision.non_max_suppression(%d, %v, %i, -1, 0.5f)",
+     "(Tensor[(2, 300), int32], Tensor[(2, 1), int32])"},
+    {"%d: Tensor[(2, 300, 6), float32], %v: Tensor[(2), int32], %i: Tensor[(2, 300), int32]",
+     "vision.non_max_suppression(%d, %v, %i, -1, 0.5f, return_indices=False)",
+     "Tensor[(2, 300, 6), float32]"},
+    {"%b: Tensor[(1, 50, 4), float32], %s: Tensor[(1, 3, 50), float32]",
+     "vision.all_class_non_max_suppression(%b, %s, 10, 0.5f, 0.1f)",
+     "(Tensor[(150, 3), int64], Tensor[(1), int64])"},
+    {"%b: Tensor[(?, 50, 4), float32], %s: Tensor[(?, 3, 50), float32]",
+     "vision.all_class_non_max_suppression(%b, %s, 10, 0.5f, 0.1f, output_format=\"tensorflow\")",
+     "(Tensor[(?, 150, 2), int64], Tensor[(?, 150), float32], Tensor[(?), int64])"},
+    {"%c: Tensor[(2, 18, 8, 8), float32], %b: Tensor[(2, 36, 8, 8), float32], "
+     "%i: Tensor[(2, 3), float32]", "vision.proposal(%c, %b, %i, rpn_post_nms_top_n=100)",
+     "Tensor[(200, 5), float32]"},
+    {"%x: Tensor[(1, 64, 26, 26), float32]", "vision.yolo_reorg(%x, stride=2)",
+     "Tensor[(1, 256, 13, 13), float32]"},
+    /* dynamic shapes (type_rel_dyn.c): the rank from a shape operand */
+    {"%x: Tensor[(2, 3), float32], %s: Tensor[(3), int64]", "dyn.reshape(%x, %s, newshape=[])",
+     "Tensor[(?, ?, ?), float32]"},
+    {"%x: Tensor[(3), float32], %s: Tensor[(2), int64]",
+     "dyn.broadcast_to(%x, %s, shape=None)", "Tensor[(?, ?), float32]"},
+    {"%s: Tensor[(4), int64]", "dyn.zeros(%s, shape=None, dtype=\"float16\")",
+     "Tensor[(?, ?, ?, ?), float16]"},
+    {"%s: Tensor[(2), int32]", "dyn.full(1i64, %s, shape=None)", "Tensor[(?, ?), int64]"},
+    {"%x: Tensor[(2, 3), float32], %r: Tensor[(3), int64]", "dyn.tile(%x, %r, reps=[])",
+     "Tensor[(?, ?, ?), float32]"},
+    {"%x: Tensor[(1, 3, 8, 8), float32], %b: Tensor[(4), int64]",
+     "dyn.strided_slice(%x, %b, %b, %b, begin=None, end=None, strides=None, axes=None)",
+     "Tensor[(?, ?, ?, ?), float32]"},
+    {"%x: Tensor[(3, 10), float32], %k: int64", "dyn.topk(%x, %k, axis=1)",
+     "(Tensor[(3, ?), float32], Tensor[(3, ?), int32])"},
+    {"%x: Tensor[(1, 8, 8, 3), float32], %s: Tensor[(2), int64], %r: Tensor[(4), float32]",
+     "dyn.image.resize2d(%x, %s, %r, layout=\"NHWC\")",
+     "Tensor[(1, ?, ?, 3), float32]"},
+    {"%x: Tensor[(1, 3, 8, 8), float32], %w: Tensor[(4, 2), int64]",
+     "dyn.nn.pad(%x, %w, 0f, pad_width=[])", "Tensor[(?, ?, ?, ?), float32]"},
+    {"%x: Tensor[(1, 3, 8, 8), float32], %h: float32",
+     "dyn.nn.upsampling(%x, %h, %h)", "Tensor[(1, 3, ?, ?), float32]"},
+    {"%i: Tensor[(4), int32], %d: int32",
+     "dyn.one_hot(%i, 1f, 0f, %d, depth=1, axis=-1, dtype=\"float32\")",
+     "Tensor[(4, ?), float32]"},
+    {"%x: Tensor[(2, 3), float32], %a: int64", "dyn.expand_dims(%x, %a, num_newaxis=2)",
+     "Tensor[(?, ?, ?, ?), float32]"},
+    {"%x: Tensor[(1, 3, 1), float32], %a: Tensor[(2), int64]", "dyn.squeeze(%x, %a)",
+     "Tensor[(?), float32]"},
+    /* grids and indices */
+    {"%x: Tensor[(4), float32], %y: Tensor[(3), float32]", "meshgrid((%x, %y, 1f))",
+     "(Tensor[(4, 3, 1), float32], Tensor[(4, 3, 1), float32], Tensor[(4, 3, 1), float32])"},
+    {"%x: Tensor[(4), float32], %y: Tensor[(3), float32]", "meshgrid((%x, %y), indexing=\"xy\")",
+     "(Tensor[(3, 4), float32], Tensor[(3, 4), float32])"},
+    {"%x: Tensor[(2, 3, 4), bool]", "argwhere(%x)", "Tensor[(?, 3), int32]"},
     /* unknown: no relation, or an operand of unknown type */
     {"%x: Tensor[(2, 3), float32]", "my.custom_op(%x)", "?"},
     {"%x", "nn.relu(%x)", "?"},
@@ -659,6 +761,69 @@ START_TEST(test_type_relations)
     char *got = output_type(tc);
     ck_assert_msg(strcmp(got, tc->type) == 0, "%s: got %s, want %s", tc->body, got, tc->type);
     free(got);
+}
+END_TEST
+
+/* One contradiction per relation of type_rel_vision.c and type_rel_dyn.c
+ * that can find one (TVM's ICHECKs there), as the first line of the load
+ * error ("test.relay:2:3: error: type error: " then this); the body is the
+ * only line of @main, so the column is always 3. */
+static const TypeCase type_errors[] = {
+    {"%x: Tensor[(8, 10, 10), float32]", "vision.multibox_prior(%x)",
+     "vision.multibox_prior: data must be 4-D (got Tensor[(8, 10, 10), float32])"},
+    {"%d: Tensor[(2, 300, 6), float32], %v: Tensor[(2, 1), int32], %i: Tensor[(2, 300), int32]",
+     "vision.non_max_suppression(%d, %v, %i, -1, 0.5f)",
+     "vision.non_max_suppression: the valid count must be 1-D (got Tensor[(2, 1), int32])"},
+    {"%b: Tensor[(1, 50, 4), float32], %s: Tensor[(3, 50), float32]",
+     "vision.all_class_non_max_suppression(%b, %s, 10, 0.5f, 0.1f)",
+     "vision.all_class_non_max_suppression: scores must be 3-D (got Tensor[(3, 50), float32])"},
+    {"%c: float32, %b: Tensor[(2, 36, 8, 8), float32], %i: Tensor[(2, 3), float32]",
+     "vision.proposal(%c, %b, %i)",
+     "vision.proposal: class probabilities must have a batch dim (got float32)"},
+    {"%x: Tensor[(1, 64, 26, 26), float32]", "vision.yolo_reorg(%x, stride=0)",
+     "vision.yolo_reorg: stride 0 is not positive"},
+    {"%x: Tensor[(3), float32], %s: Tensor[(2, 2), int64]", "dyn.broadcast_to(%x, %s, shape=None)",
+     "dyn.broadcast_to: shape must be 1-D (got Tensor[(2, 2), int64])"},
+    {"%s: int64", "dyn.zeros(%s, shape=None, dtype=\"float32\")",
+     "dyn.zeros: shape must be 1-D (got int64)"},
+    {"%f: Tensor[(2), float32], %s: Tensor[(2), int64]", "dyn.full(%f, %s, shape=None)",
+     "dyn.full: the fill value must be a scalar (got Tensor[(2), float32])"},
+    {"%x: Tensor[(2, 3), float32], %r: Tensor[(?), int64]", "dyn.tile(%x, %r, reps=[])",
+     "dyn.tile: reps must have a static length of at most 32 (got Tensor[(?), int64])"},
+    {"%i: Tensor[(4), int32], %d: int32", "dyn.one_hot(%i, 1f, 0f, %d, axis=2)",
+     "dyn.one_hot: axis 2 out of range for rank 2"},
+    {"%x: Tensor[(2, 3), float32], %a: Tensor[(1), int64]", "dyn.expand_dims(%x, %a)",
+     "dyn.expand_dims: axis must be a scalar (got Tensor[(1), int64])"},
+    {"%x: Tensor[(1, 3), float32], %a: Tensor[(3), int64]", "dyn.squeeze(%x, %a)",
+     "dyn.squeeze: 3 axes to squeeze from rank 2"},
+    {"%x: Tensor[(3, 10), float32], %k: int64", "dyn.topk(%x, %k, ret_type=\"all\")",
+     "dyn.topk: unsupported ret_type \"all\""},
+    {"%x: Tensor[(1, 3, 8), float32], %s: Tensor[(2), int64], %r: Tensor[(4), float32]",
+     "dyn.image.resize2d(%x, %s, %r)",
+     "dyn.image.resize2d: layout \"NCHW\" does not fit Tensor[(1, 3, 8), float32]"},
+    {"%x: Tensor[(1, 3, 8, 8), float32], %w: Tensor[(8), int64]", "dyn.nn.pad(%x, %w, 0f, pad_width=[])",
+     "dyn.nn.pad: pad width must be 2-D (got Tensor[(8), int64])"},
+    {"%x: Tensor[(1, 3, 8, 8), float32], %h: float32",
+     "dyn.nn.upsampling(%x, %h, %h, layout=\"NCDHW\")",
+     "dyn.nn.upsampling: layout \"NCDHW\" does not fit Tensor[(1, 3, 8, 8), float32]"},
+    {"%x: Tensor[(2, 3), float32], %s: Tensor[(2), int64]", "dyn.strided_slice((%x, %x), %s, %s, %s)",
+     "dyn.strided_slice: operand 1 must be a tensor (got (Tensor[(2, 3), float32], "
+     "Tensor[(2, 3), float32]))"},
+    {"%x: Tensor[(2), float32]", "argwhere((%x,))",
+     "argwhere: operand 1 must be a tensor (got (Tensor[(2), float32],))"},
+};
+
+START_TEST(test_type_contradictions)
+{
+    const TypeCase *tc = &type_errors[_i];
+    char text[1024], want[1024];
+    snprintf(text, sizeof text, "def @main(%s) {\n  %s\n}\n", tc->params, tc->body);
+    snprintf(want, sizeof want, "test.relay:2:3: error: type error: %s\n", tc->type);
+    char *diags;
+    char *printed = reprint("test.relay", text, strlen(text), &diags);
+    ck_assert_msg(printed == NULL, "%s loaded", tc->body);
+    ck_assert_msg(strncmp(diags, want, strlen(want)) == 0, "%s: got %s", tc->body, diags);
+    free(diags);
 }
 END_TEST
 
@@ -865,6 +1030,7 @@ static Suite *relay_suite(void)
     tcase_add_loop_test(tc, test_syntax, 0, (int)(sizeof syntax_cases / sizeof syntax_cases[0]));
     tcase_add_test(tc, test_dotted_name);
     tcase_add_test(tc, test_module_parts);
+    tcase_add_test(tc, test_bare_and_main_attrs);
     suite_add_tcase(s, tc);
     tc = tcase_create("graph");
     tcase_add_test(tc, test_loaded_graph);
@@ -884,6 +1050,8 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_type_size_bound);
     tcase_add_loop_test(tc, test_type_relations, 0,
                         (int)(sizeof type_cases / sizeof type_cases[0]));
+    tcase_add_loop_test(tc, test_type_contradictions, 0,
+                        (int)(sizeof type_errors / sizeof type_errors[0]));
     suite_add_tcase(s, tc);
     tc = tcase_create("errors");
     tcase_add_loop_test(tc, test_bad_input, 0, (int)(sizeof bad_files / sizeof bad_files[0]));

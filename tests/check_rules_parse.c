@@ -346,6 +346,58 @@ START_TEST(test_registry_conv2d)
 }
 END_TEST
 
+/* Attribute orders and defaults as TVM's attribute structs declare them
+ * (TVM_ATTR_FIELD order, set_default; the check is described at the top
+ * of stdpatterns/ops.graft): one row per op whose declaration that check
+ * changed, every attribute in order with its default ("-" for none). */
+typedef struct AttrOrder {
+    const char *op;
+    const char *attrs; /* "name=default name=default ..." */
+} AttrOrder;
+
+static const AttrOrder tvm_orders[] = {
+    {"nn.conv2d_transpose", "channels=None kernel_size=None strides=[1, 1] "
+     "output_padding=[0, 0] padding=[0, 0] dilation=[1, 1] groups=1 data_layout=\"NCHW\" "
+     "kernel_layout=\"IOHW\" out_layout=\"\" out_dtype=\"\""},
+    {"nn.conv1d_transpose", "channels=None kernel_size=None strides=[1] output_padding=[0] "
+     "padding=[0] dilation=[1] groups=1 data_layout=\"NCW\" kernel_layout=\"IOW\" "
+     "out_layout=\"\" out_dtype=\"\""},
+    {"argmax", "axis=None keepdims=False select_last_index=False exclude=False"},
+    {"qnn.quantize", "out_dtype=- axis=-1"},
+    {"qnn.dequantize", "out_dtype=- axis=-1"},
+    {"image.resize2d", "size=None roi=None layout=\"NCHW\" method=\"linear\" "
+     "coordinate_transformation_mode=\"half_pixel\" rounding_method=\"round\" "
+     "cubic_alpha=-0.5 cubic_exclude=0 extrapolation_value=0 out_dtype=\"\""},
+    {"nn.adaptive_avg_pool2d", "output_size=[] layout=\"NCHW\" out_layout=\"\""},
+    {"nn.upsampling", "scale_h=- scale_w=- layout=\"NCHW\" method=\"nearest_neighbor\" "
+     "align_corners=False"},
+    {"strided_slice", "begin=- end=- strides=- slice_mode=\"end\" axes=-"},
+    {"transpose", "axes=-"},
+    {"topk", "k=None axis=-1 ret_type=\"both\" is_ascend=False dtype=\"\""},
+    {"one_hot", "depth=1 axis=-1 dtype=\"\""},
+    {"gather", "axis=None"},
+    {"cumsum", "axis=None dtype=\"\" exclusive=False"},
+    {"arange", "start=- stop=- step=- dtype=-"},
+    {"vision.non_max_suppression", "force_suppress=False top_k=-1 coord_start=2 "
+     "score_index=1 id_index=0 return_indices=True invalid_to_bottom=False"},
+};
+
+START_TEST(test_registry_tvm_orders)
+{
+    RuleFile *rf = builtin();
+    const AttrOrder *want = &tvm_orders[_i];
+    const OpInfo *op = registry_find(rf->registry, want->op);
+    ck_assert_msg(op != NULL, "no op %s", want->op);
+    StrBuf got = {0};
+    for (int i = 0; i < op->nattrs; i++)
+        strbuf_printf(&got, "%s%s=%s", i ? " " : "", op->attrs[i].name,
+                      op->attrs[i].dflt_text ? op->attrs[i].dflt_text : "-");
+    ck_assert_msg(strcmp(got.data, want->attrs) == 0, "%s: %s", want->op, got.data);
+    strbuf_free(&got);
+    rulefile_free(rf);
+}
+END_TEST
+
 /* Every declared op has a type relation (src/ir/type_rel_*.c) giving
  * the declared outputs, and every relation's op is declared, except
  * "where", which the rule language cannot name (a keyword). */
@@ -438,6 +490,7 @@ Suite *suite_rules_parse(void)
     tc = tcase_create("registry");
     tcase_add_loop_test(tc, test_registry_corpus_ops, 0, (int)ARRAY_LEN(corpus_ops));
     tcase_add_test(tc, test_registry_conv2d);
+    tcase_add_loop_test(tc, test_registry_tvm_orders, 0, (int)ARRAY_LEN(tvm_orders));
     tcase_add_test(tc, test_registry_traits);
     tcase_add_test(tc, test_registry_relations);
     tcase_add_test(tc, test_registry_declared_in_file);

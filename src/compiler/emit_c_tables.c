@@ -63,7 +63,7 @@ static const char *attr_kind_name(AttrKind k)
 {
     switch (k) {
         NAME(ATTR_INT); NAME(ATTR_FLOAT); NAME(ATTR_BOOL); NAME(ATTR_STRING);
-        NAME(ATTR_NULL); NAME(ATTR_LIST);
+        NAME(ATTR_NULL); NAME(ATTR_LIST); NAME(ATTR_OPAQUE);
     }
     return NULL;
 }
@@ -287,6 +287,9 @@ static void value_hint(const AttrValue *v, StrBuf *sb)
         return;
     case ATTR_NULL:
         strbuf_puts(sb, "none");
+        return;
+    case ATTR_OPAQUE: /* only models hold these, never rules */
+        strbuf_puts(sb, "opaque");
         return;
     case ATTR_LIST:
         strbuf_puts(sb, "list");

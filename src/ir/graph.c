@@ -384,7 +384,7 @@ const AttrValue *graph_copy_attr_value(Graph *g, const AttrValue *v)
     c->f = v->f;
     c->s = v->s ? graph_intern(g, v->s) : NULL;
     c->spelling = v->spelling ? graph_intern(g, v->spelling) : NULL;
-    if (v->kind == ATTR_LIST) {
+    if (v->kind == ATTR_LIST || v->kind == ATTR_OPAQUE) { /* a map has items too */
         const AttrValue **items = arena_array(graph_arena(g), (size_t)v->nitems + 1,
                                               sizeof *items);
         for (int i = 0; i < v->nitems; i++)

@@ -76,6 +76,9 @@ typedef enum AttrKind {
     ATTR_STRING, /* "NCHW" */
     ATTR_NULL,   /* None */
     ATTR_LIST,   /* [1, 1, 1, 1], nested lists too */
+    ATTR_OPAQUE, /* kept as TVM printed it and compared by spelling: a map
+                    {"k"=v, ...} (items: keys and values in turn) or
+                    meta[KIND][i], as function attributes hold them */
 } AttrKind;
 
 struct AttrValue {
@@ -84,8 +87,8 @@ struct AttrValue {
     double f;                /* ATTR_FLOAT */
     const char *s;           /* ATTR_STRING contents, unquoted, interned */
     const char *spelling;    /* exact text to print back ("1e-05f", "\"NCHW\"") */
-    int nitems;              /* ATTR_LIST: number of items */
-    const AttrValue *const *items; /* ATTR_LIST: the items */
+    int nitems;              /* ATTR_LIST, a map: number of items */
+    const AttrValue *const *items; /* ATTR_LIST, a map: the items */
 };
 
 /* Attribute values are built with graph_new_attr_value and filled in by
@@ -280,6 +283,13 @@ bool type_equal(const Type *a, const Type *b);
 /* "#[version = \"0.0.5\"]" when the input had it, else NULL. */
 const char *graph_version(const Graph *g);
 void graph_set_version(Graph *g, const char *text);
+/* Whether the module was a bare expression, printed back without "def
+ * @main() {" (note [bare module] in graph_module.c). */
+bool graph_is_bare(const Graph *g);
+void graph_set_bare(Graph *g);
+/* @main's attributes, as "def @main(%x, Primitive=1)" wrote them. */
+int graph_main_nattrs(const Graph *g);
+const Attr *graph_main_attr(const Graph *g, int i);
 /* The Prelude's "type NAME[...] { ... }" declarations, verbatim. */
 int graph_ntypedefs(const Graph *g);
 const char *graph_typedef(const Graph *g, int i);

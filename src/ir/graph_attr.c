@@ -38,6 +38,8 @@ bool attr_value_equal(const AttrValue *a, const AttrValue *b)
     switch (a->kind) {
     case ATTR_STRING: return strcmp(a->s ? a->s : "", b->s ? b->s : "") == 0;
     case ATTR_NULL: return true;
+    case ATTR_OPAQUE:
+        return strcmp(a->spelling ? a->spelling : "", b->spelling ? b->spelling : "") == 0;
     case ATTR_LIST:
         if (a->nitems != b->nitems)
             return false;

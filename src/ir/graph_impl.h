@@ -104,6 +104,9 @@ struct Graph {
     Node *output;          /* @main's result */
     const char *name;      /* global function name, "main" */
     const Type *ret;       /* @main's declared result type, or NULL */
+    const Attr *main_attrs; /* @main's attributes (def @main(%x, K=V)) */
+    int nmain_attrs;       /* entries in main_attrs */
+    bool bare;             /* read from a bare expression, no "def" */
     const char *version;   /* "#[version = ...]" line, or NULL */
     const char **typedefs; /* Prelude type declarations (malloc'd table) */
     int ntypedefs;         /* entries in typedefs */

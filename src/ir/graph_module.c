@@ -45,6 +45,31 @@ void graph_set_metadata(Graph *g, const char *text, size_t len)
     g->metadata = text ? arena_strndup(g->arena, text, len) : NULL;
 }
 
+/* note [bare module]: TVM's parser reads a module that is one bare
+ * expression (free_var lines, bindings, a result, and no "def") as @main
+ * without parameters, and its printer prints such an expression back
+ * bare (AsText of an Expr: PrintScope at the top level).  The graph keeps
+ * that it was read so, for the printer. */
+bool graph_is_bare(const Graph *g)
+{
+    return g->bare;
+}
+
+void graph_set_bare(Graph *g)
+{
+    g->bare = true;
+}
+
+int graph_main_nattrs(const Graph *g)
+{
+    return g->nmain_attrs;
+}
+
+const Attr *graph_main_attr(const Graph *g, int i)
+{
+    return &g->main_attrs[i];
+}
+
 const char *graph_name(const Graph *g)
 {
     return g->name;
@@ -138,6 +163,8 @@ void graph_make_main(Graph *g, Node *fn)
             g->nodes[id]->scope = NULL;
     g->output = info->body;
     g->ret = info->ret;
+    g->main_attrs = fn->a.attrs;
+    g->nmain_attrs = fn->nattrs;
     for (int i = 0; i < g->nglobals; i++)
         if (g->globals[i].fn == fn) {
             g->globals[i].fn = NULL;

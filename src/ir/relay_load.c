@@ -155,7 +155,8 @@ AttrValue *load_value(RelayParser *ps, AttrKind kind, RelayText t)
     case ATTR_BOOL: v->i = s[0] == 'T'; break;
     case ATTR_STRING: v->s = load_unquote(ps, t); break;
     case ATTR_NULL:
-    case ATTR_LIST: break;
+    case ATTR_LIST:
+    case ATTR_OPAQUE: break;
     }
     return v;
 }
@@ -177,6 +178,24 @@ AttrValue *load_list(RelayParser *ps, size_t mark)
     v->spelling = arena_strndup(graph_arena(ps->g), sb.data, sb.len);
     strbuf_free(&sb);
     free(items);
+    return v;
+}
+
+/* '{' KEY '=' VALUE, ... '}': a map, as TVM prints a Map or Attrs value
+ * of a function attribute (PrintMapAsAttributeValue); opaque, spelled
+ * from its items as TVM joins them. */
+AttrValue *load_map(RelayParser *ps, size_t mark)
+{
+    AttrValue *v = load_list(ps, mark);
+    StrBuf sb = {0};
+    strbuf_putc(&sb, '{');
+    for (int i = 0; i + 1 < v->nitems; i += 2)
+        strbuf_printf(&sb, "%s%s=%s", i ? ", " : "", v->items[i]->spelling,
+                      v->items[i + 1]->spelling);
+    strbuf_putc(&sb, '}');
+    v->kind = ATTR_OPAQUE;
+    v->spelling = arena_strndup(graph_arena(ps->g), sb.data, sb.len);
+    strbuf_free(&sb);
     return v;
 }
 

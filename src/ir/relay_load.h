@@ -192,6 +192,8 @@ void load_block_open(RelayParser *ps);
 void load_scope_reset(RelayParser *ps);
 bool load_def(RelayParser *ps, RelayText name, size_t mark, const Type *ret,
               Node *body, SrcRange loc);
+/* A module that is a bare expression: its body becomes @main. */
+void load_bare(RelayParser *ps, Node *body);
 /* After the last def: globals resolved, meta references checked, @main
  * chosen (note [modules]). */
 bool load_module_end(RelayParser *ps);
@@ -212,6 +214,7 @@ void load_meta_ref(RelayParser *ps, RelayText t, SrcRange loc);
 
 AttrValue *load_value(RelayParser *ps, AttrKind kind, RelayText t);
 AttrValue *load_list(RelayParser *ps, size_t mark);
+AttrValue *load_map(RelayParser *ps, size_t mark);
 
 const Type *load_dtype(RelayParser *ps, RelayText t);
 const Type *load_tensor_type(RelayParser *ps, RelayText tensor, size_t mark,

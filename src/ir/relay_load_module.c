@@ -54,15 +54,20 @@ bool load_def(RelayParser *ps, RelayText name, size_t mark, const Type *ret,
     if (!ps->have_def)
         ps->first_def = loc;
     ps->have_def = true;
-    if (strcmp(s, "main") == 0 && nattrs) {
-        diag_error(ps->diag, ps->src, loc, "attributes on @main are not supported");
-        return false;
-    }
     if (!graph_add_global(ps->g, s, fn)) {
         diag_error(ps->diag, ps->src, loc, "duplicate definition of '@%s'", s);
         return false;
     }
     return true;
+}
+
+/* A module that is one bare expression: @main without parameters (note
+ * [bare module] in graph_module.c). */
+void load_bare(RelayParser *ps, Node *body)
+{
+    Node *fn = graph_add_func(ps->g, NULL, 0, body, NULL, 0);
+    graph_add_global(ps->g, graph_intern(ps->g, "main"), fn);
+    graph_set_bare(ps->g);
 }
 
 /* How many entries of kind the metadata section holds: TVM writes each

@@ -243,6 +243,7 @@ static void put_attr_value(StrBuf *sb, const AttrValue *v)
     case ATTR_FLOAT: strbuf_printf(sb, "%gf", v->f); break;
     case ATTR_BOOL: put_str(sb, v->i ? "True" : "False"); break;
     case ATTR_NULL: put_lit(sb, "None"); break;
+    case ATTR_OPAQUE: break; /* only loaded, always spelled */
     case ATTR_STRING: relay_put_string(sb, v->s); break;
     case ATTR_LIST:
         put_chr(sb, '[');
@@ -697,6 +698,12 @@ static void put_module_head(StrBuf *out, const Graph *g)
 static void put_main(Printer *p, StrBuf *out)
 {
     const Graph *g = p->g;
+    if (graph_is_bare(g)) { /* note [bare module] in graph_module.c */
+        if (graph_output(g))
+            put_scope(p, out, graph_output(g), 0);
+        put_chr(out, '\n');
+        return;
+    }
     put_lit(out, "def @");
     put_str(out, graph_name(g));
     put_chr(out, '(');
@@ -704,6 +711,14 @@ static void put_main(Printer *p, StrBuf *out)
         if (i)
             put_lit(out, ", ");
         put_param(p, out, graph_param(g, i));
+    }
+    for (int i = 0; i < graph_main_nattrs(g); i++) {
+        const Attr *a = graph_main_attr(g, i);
+        if (i || graph_nparams(g))
+            put_lit(out, ", ");
+        put_str(out, a->name);
+        put_chr(out, '=');
+        put_attr_value(out, a->value);
     }
     put_lit(out, ") ");
     if (graph_ret_type(g))

@@ -16,6 +16,10 @@
  *                        (src/relay/op/tensor/reduce.cc)
  *   type_rel_misc.c      image, vision and qnn ops (src/relay/op/image/,
  *                        src/relay/qnn/op/)
+ *   type_rel_vision.c    detection: anchors, NMS, proposals
+ *                        (src/relay/op/vision/)
+ *   type_rel_dyn.c       dyn.* ops, shapes computed in the graph: "?"
+ *                        dims of a known rank (src/relay/op/dyn/)
  * The registry's ops (stdpatterns/ops.graft) and these relations are
  * checked against each other by tests/check_rules_check.c.
  *

@@ -46,6 +46,8 @@ extern const TypeRel type_rels_transform[];
 extern const TypeRel type_rels_reduce[];
 extern const TypeRel type_rels_misc[];
 extern const TypeRel type_rels_einsum[];
+extern const TypeRel type_rels_vision[];
+extern const TypeRel type_rels_dyn[];
 
 /* A shape under construction. */
 typedef struct Shape {

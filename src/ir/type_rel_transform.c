@@ -2,10 +2,11 @@
  * src/relay/op/tensor/transform.cc: reshape (with its special values),
  * transpose, squeeze, expand_dims, broadcast_to, concatenate, stack,
  * split, take, gather, repeat, tile, strided_slice, layout_transform,
- * one_hot, shape_of, arange and the *_like ops. */
+ * one_hot, shape_of, arange, meshgrid, argwhere and the *_like ops. */
 #include "type_rel.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "type_infer.h"
@@ -554,6 +555,47 @@ static const Type *identity(RelCtx *c)
     return rel_tensor(c, 0);
 }
 
+/* MeshgridRel: scalars and vectors of one dtype; one grid per field, of
+ * their lengths (the first two swapped for indexing "xy"). */
+static const Type *meshgrid(RelCtx *c)
+{
+    const Type *t = c->in[0];
+    if (t->kind != TYPE_TUPLE || t->nfields == 0)
+        return rel_fail(c, "operand 1 must be a tuple of tensors (got %s)", t->text);
+    if (t->nfields > REL_MAX_RANK)
+        return rel_fail(c, "rank above %d", REL_MAX_RANK);
+    Shape s = {t->nfields, {0}};
+    for (int i = 0; i < t->nfields; i++) {
+        const Type *f = t->fields[i];
+        if (f->kind != TYPE_TENSOR || f->rank > 1)
+            return rel_fail(c, "field %d (%s) is not a scalar or a vector", i + 1, f->text);
+        if (strcmp(f->dtype, t->fields[0]->dtype) != 0)
+            return rel_fail(c, "field %d (%s) differs in dtype from %s", i + 1, f->text,
+                            t->fields[0]->text);
+        s.dims[i] = f->rank ? f->dims[0] : 1;
+    }
+    if (strcmp(rel_str(c, "indexing", "ij"), "xy") == 0 && s.rank >= 2) {
+        int64_t d = s.dims[0];
+        s.dims[0] = s.dims[1];
+        s.dims[1] = d;
+    }
+    const Type *grid = rel_make(c, t->fields[0]->dtype, &s);
+    const Type **fields = xmalloc((size_t)t->nfields * sizeof *fields);
+    for (int i = 0; i < t->nfields; i++)
+        fields[i] = grid;
+    const Type *out = graph_type_tuple(c->g, fields, t->nfields);
+    free(fields);
+    return out;
+}
+
+/* ArgWhereRel: (?, rank) int32 coordinates of the true elements. */
+static const Type *argwhere(RelCtx *c)
+{
+    const Type *data = rel_tensor(c, 0);
+    int64_t dims[2] = {DIM_ANY, data ? data->rank : 0};
+    return data ? graph_type_tensor(c->g, "int32", dims, 2) : NULL;
+}
+
 const TypeRel type_rels_transform[] = {
     {"reshape", reshape, TYPE_OUTPUTS_TENSOR, 1, 0},
     {"reshape_like", like_shape, TYPE_OUTPUTS_TENSOR, 2, 0},
@@ -581,5 +623,7 @@ const TypeRel type_rels_transform[] = {
     {"cumprod", scan, TYPE_OUTPUTS_TENSOR, 1, 0},
     {"shape_of", shape_of, TYPE_OUTPUTS_TENSOR, 1, 0},
     {"arange", arange, TYPE_OUTPUTS_TENSOR, 3, 0},
+    {"meshgrid", meshgrid, TYPE_OUTPUTS_VARIES, 1, 1},
+    {"argwhere", argwhere, TYPE_OUTPUTS_TENSOR, 1, 0},
     {NULL, NULL, 0, 0, 0},
 };

@@ -57,6 +57,9 @@ void pattern_attr_key(const AttrValue *v, StrBuf *out)
     case ATTR_NULL:
         strbuf_puts(out, "None");
         return;
+    case ATTR_OPAQUE:
+        strbuf_puts(out, v->spelling ? v->spelling : "");
+        return;
     case ATTR_LIST:
         strbuf_putc(out, '[');
         for (int i = 0; i < v->nitems; i++) {
