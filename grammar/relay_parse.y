@@ -15,7 +15,7 @@
 }
 
 %code provides {
-int relay_lex(RELAY_STYPE *lval, SrcRange *lloc, void *scanner);
+int relay_lex(RELAY_STYPE *lval, void *scanner);
 int relay_parse(RelayParser *ps);
 }
 
@@ -26,7 +26,7 @@ int relay_parse(RelayParser *ps);
 /* Start below the least model-depth setting (limit.h), so that every
  * setting is what the stack may grow to. */
 #define YYINITDEPTH 64
-static void relay_error(SrcRange *loc, RelayParser *ps, const char *msg);
+static void relay_error(RelayParser *ps, const char *msg);
 #define SCANNER (ps->lexer->scanner)
 #define CHECK(x) do { if (!(x)) YYABORT; } while (0)
 }
@@ -34,9 +34,7 @@ static void relay_error(SrcRange *loc, RelayParser *ps, const char *msg);
 %define api.pure full
 %define api.prefix {relay_}
 %define api.token.prefix {RT_}
-%define api.location.type {SrcRange}
 %define parse.error detailed
-%locations
 %expect 0
 %parse-param {RelayParser *ps}
 %lex-param {SCANNER}
@@ -61,9 +59,10 @@ static void relay_error(SrcRange *loc, RelayParser *ps, const char *msg);
 %token <text> IDENT "identifier" ANNOT "comment"
 %token <text> '(' ')' '[' ']' '{' '}' ',' '=' ';' ':' '.' '?'
 
-%type <node> expr expr_a postfix primary body fn_expr param let_head
+%type <node> expr_a postfix body fn_expr param let_head
 %type <node> if_expr block match_expr
-%type <type> type ret_opt type_opt named_type
+%type <text> fn_open
+%type <type> type ret_opt named_type
 %type <value> attr_value
 %type <mark> mark clause_open
 
@@ -106,17 +105,21 @@ mark:
 /* def -> "def" @NAME '(' params-and-attrs ')' ["->" type] '{' body '}' */
 def:
     DEF GLOBAL '(' mark fn_items_opt ')' ret_opt '{' body '}'
-                         { CHECK(load_def(ps, $2, $4, $7, $9, @2)); }
+                         { CHECK(load_def(ps, $2, $4, $7, $9)); }
   ;
 
+/* note [flat rules]: every reduction costs the parser about as much as
+ * a token, so the rules most nodes go through are spelled out rather
+ * than chained through one-alternative nonterminals: a parameter's
+ * optional type, an expression's kinds (postfix holds the primaries),
+ * a list item's kinds.  A call keeps its mark before the arguments: it
+ * is what makes a nested call take three stack entries, which the
+ * model-depth limit counts (note [relay nesting limit] in relay.h). */
 param:
-    LOCAL type_opt       { CHECK($$ = load_param(ps, $1, $2, NULL, @1)); }
-  | LOCAL type_opt ANNOT { CHECK($$ = load_param(ps, $1, $2, &$3, @1)); }
-  ;
-
-type_opt:
-    %empty               { $$ = NULL; }
-  | ':' type             { $$ = $2; }
+    LOCAL                { CHECK($$ = load_param(ps, $1, NULL, NULL)); }
+  | LOCAL ':' type       { CHECK($$ = load_param(ps, $1, $3, NULL)); }
+  | LOCAL ANNOT          { CHECK($$ = load_param(ps, $1, NULL, &$2)); }
+  | LOCAL ':' type ANNOT { CHECK($$ = load_param(ps, $1, $3, &$4)); }
   ;
 
 ret_opt:
@@ -134,7 +137,7 @@ body:
 bindings:
     %empty
   | bindings TEMP '=' expr_a ';'
-                         { CHECK(load_define(ps, $2, $4, @2)); }
+                         { CHECK(load_define(ps, $2, $4)); }
   | bindings let_head expr_a ';'
                          { load_push_let(ps, $2, $3); }
   | bindings FREE_VAR param ';'
@@ -154,41 +157,36 @@ let_head:
   ;
 
 expr_a:
-    expr
-  | expr ANNOT           { load_annotate(ps, $1, $2); $$ = $1; }
-  ;
-
-expr:
     postfix
+  | postfix ANNOT        { load_annotate(ps, $1, $2); $$ = $1; }
   | fn_expr
+  | fn_expr ANNOT        { load_annotate(ps, $1, $2); $$ = $1; }
   | if_expr
+  | if_expr ANNOT        { load_annotate(ps, $1, $2); $$ = $1; }
   | match_expr
+  | match_expr ANNOT     { load_annotate(ps, $1, $2); $$ = $1; }
   ;
 
 postfix:
-    primary
-  | IDENT %prec OPVALUE  { $$ = load_opref(ps, $1); }
-  | postfix '.' INT      { CHECK($$ = load_getitem(ps, $1, $3, @3)); }
+    IDENT %prec OPVALUE  { $$ = load_opref(ps, $1); }
+  | postfix '.' INT      { CHECK($$ = load_getitem(ps, $1, $3)); }
   | postfix '(' mark args_opt ')'
-                         { CHECK($$ = load_fn_call(ps, $1, $3, @2)); }
-  ;
-
-primary:
-    TEMP                 { CHECK($$ = load_use(ps, $1, @1)); }
-  | LOCAL                { CHECK($$ = load_use(ps, $1, @1)); }
-  | INT                  { CHECK($$ = load_const(ps, $1, @1)); }
-  | NUMBER               { CHECK($$ = load_const(ps, $1, @1)); }
-  | BOOL                 { CHECK($$ = load_const(ps, $1, @1)); }
-  | META                 { CHECK($$ = load_const(ps, $1, @1)); }
-  | GLOBAL               { $$ = load_global(ps, $1, @1); }
+                         { CHECK($$ = load_fn_call(ps, $1, $3, $2)); }
+  | TEMP                 { CHECK($$ = load_use(ps, $1)); }
+  | LOCAL                { CHECK($$ = load_use(ps, $1)); }
+  | INT                  { CHECK($$ = load_const(ps, $1)); }
+  | NUMBER               { CHECK($$ = load_const(ps, $1)); }
+  | BOOL                 { CHECK($$ = load_const(ps, $1)); }
+  | META                 { CHECK($$ = load_const(ps, $1)); }
+  | GLOBAL               { $$ = load_global(ps, $1); }
   | IDENT '(' mark args_opt ')'
-                         { CHECK($$ = load_at(ps, load_call(ps, $1, $3), @1)); }
+                         { CHECK($$ = load_at(ps, load_call(ps, $1, $3), $1)); }
   | '(' mark let_first bindings expr_a ')'
-                         { $$ = load_at(ps, load_body(ps, $2, $5), @1); }
-  | '(' mark ')'         { $$ = load_at(ps, load_tuple(ps, $2), @1); }
-  | '(' mark fields ')'  { $$ = load_at(ps, load_paren(ps, $2), @1); }
+                         { $$ = load_at(ps, load_body(ps, $2, $5), $1); }
+  | '(' mark ')'         { $$ = load_at(ps, load_tuple(ps, $2), $1); }
+  | '(' mark fields ')'  { $$ = load_at(ps, load_paren(ps, $2), $1); }
   | '(' mark fields ',' ')'
-                         { $$ = load_at(ps, load_tuple(ps, $2), @1); }
+                         { $$ = load_at(ps, load_tuple(ps, $2), $1); }
   ;
 
 fields:
@@ -202,13 +200,10 @@ args_opt:
   ;
 
 args:
-    arg
-  | args ',' arg
-  ;
-
-arg:
     expr_a               { load_push_node(ps, $1); }
   | attr
+  | args ',' expr_a      { load_push_node(ps, $3); }
+  | args ',' attr
   ;
 
 /* A comment after an attribute value is layout (TVM writes none). */
@@ -273,11 +268,11 @@ patterns:
 /* fn -> "fn" '(' params-and-attrs ')' ["->" type] '{' body '}' */
 fn_expr:
     fn_open mark fn_items_opt ')' ret_opt '{' body '}'
-                         { CHECK($$ = load_at(ps, load_func(ps, $2, $5, $7), @1)); }
+                         { CHECK($$ = load_at(ps, load_func(ps, $2, $5, $7), $1)); }
   ;
 
 fn_open:
-    FN '('               { CHECK(load_scope_open(ps, @1)); }
+    FN '('               { CHECK(load_scope_open(ps, $1)); $$ = $1; }
   ;
 
 fn_items_opt:
@@ -286,13 +281,10 @@ fn_items_opt:
   ;
 
 fn_items:
-    fn_item
-  | fn_items ',' fn_item
-  ;
-
-fn_item:
     param                { load_push_node(ps, $1); }
   | attr
+  | fn_items ',' param   { load_push_node(ps, $3); }
+  | fn_items ',' attr
   ;
 
 attr_value:
@@ -305,7 +297,7 @@ attr_value:
   | '[' mark values ']'  { $$ = load_list(ps, $2); }
   | '{' mark '}'         { $$ = load_map(ps, $2); }
   | '{' mark pairs '}'   { $$ = load_map(ps, $2); }
-  | META                 { load_meta_ref(ps, $1, @1);
+  | META                 { load_meta_ref(ps, $1);
                            $$ = load_value(ps, ATTR_OPAQUE, $1); }
   ;
 
@@ -349,7 +341,7 @@ types:
 named_type:
     IDENT                { $$ = load_dtype(ps, $1); }
   | IDENT '[' '(' mark dims_opt ')' ',' IDENT ']'
-                         { CHECK($$ = load_tensor_type(ps, $1, $4, $8, @1)); }
+                         { CHECK($$ = load_tensor_type(ps, $1, $4, $8)); }
   | IDENT '[' mark type_args ']'
                          { $$ = load_type_call(ps, $1, $3); }
   | IDENT '[' '(' mark types ')'
@@ -383,23 +375,26 @@ dims:
   ;
 
 dim:
-    INT                  { CHECK(load_push_dim(ps, $1, @1)); }
-  | '?'                  { CHECK(load_push_dim(ps, $1, @1)); }
+    INT                  { CHECK(load_push_dim(ps, $1)); }
+  | '?'                  { CHECK(load_push_dim(ps, $1)); }
   ;
 
 %%
 
 /* Bison's messages, except that a full parser stack is deep nesting. */
-static void relay_error(SrcRange *loc, RelayParser *ps, const char *msg)
+/* Both point at the lookahead, the lexer's last match (note [token
+ * offsets]). */
+static void relay_error(RelayParser *ps, const char *msg)
 {
+    SrcRange loc = relay_text_range(ps->src, ps->lexer->tok);
     ps->failed = true;
     if (strcmp(msg, "memory exhausted") == 0)
-        diag_error(ps->diag, ps->src, *loc,
+        diag_error(ps->diag, ps->src, loc,
                    "expression nested too deeply (the limit is %ld parser "
                    "stack entries, about %ld levels) [--limit model-depth]",
                    ps->max_depth, ps->max_depth / 5);
     else {
-        diag_error(ps->diag, ps->src, *loc, "%s", msg);
+        diag_error(ps->diag, ps->src, loc, "%s", msg);
         load_note_opener(ps, msg);
     }
 }

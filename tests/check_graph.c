@@ -370,6 +370,44 @@ START_TEST(test_types)
 }
 END_TEST
 
+/* note [canonical pointers] and [scalar types]: an interned string or a
+ * copy of it interns to the same pointer, whatever the length (the hash
+ * takes eight bytes at a step); scalar types are shared per dtype; the
+ * tables graph_reserve sizes still grow past the reservation. */
+START_TEST(test_interning_and_reserve)
+{
+    Graph *g = graph_new();
+    const char *conv = graph_intern(g, "nn.conv2d");
+    char copy[] = "nn.conv2d";
+    ck_assert_ptr_eq(graph_intern(g, copy), conv);
+    ck_assert_ptr_eq(graph_intern(g, conv), conv);
+    ck_assert_ptr_eq(graph_intern_n(g, "nn.conv2d_transpose", 9), conv);
+    ck_assert_ptr_ne(graph_intern(g, "nn.conv2d_transpose"), conv);
+    ck_assert_ptr_ne(graph_intern(g, "nn.conv2e"), conv);
+    const char *empty = graph_intern_n(g, "x", 0);
+    ck_assert_str_eq(empty, "");
+    ck_assert_ptr_eq(graph_intern(g, ""), empty);
+    const Type *f32 = graph_type_tensor(g, "float32", NULL, 0);
+    char dtype[] = "float32";
+    ck_assert_ptr_eq(graph_type_tensor(g, dtype, NULL, 0), f32);
+    ck_assert_int_eq(f32->kind, TYPE_TENSOR);
+    ck_assert_int_eq(f32->rank, 0);
+    ck_assert_str_eq(f32->text, "float32");
+    ck_assert_ptr_ne(graph_type_tensor(g, "int64", NULL, 0), f32);
+    graph_reserve(g, 100);
+    ck_assert_uint_eq(graph_node_count(g), 0);
+    Node *x = graph_add_param(g, "x", NULL);
+    for (int i = 0; i < 300; i++)
+        x = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    graph_set_pos(g, x, 7, 3);
+    ck_assert_int_eq(node_line(g, x), 7);
+    ck_assert_int_eq(node_col(g, x), 3);
+    ck_assert_int_eq(node_line(g, graph_node(g, 150)), 0);
+    ck_assert_uint_eq(graph_node_count(g), 301);
+    graph_free(g);
+}
+END_TEST
+
 /* note [node size] in graph.c: 96 bytes on LP64, plus 32 per operand,
  * so a unary op fits in 128 bytes of arena. */
 START_TEST(test_node_size)
@@ -517,6 +555,7 @@ static Suite *graph_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("types");
     tcase_add_test(tc, test_types);
+    tcase_add_test(tc, test_interning_and_reserve);
     suite_add_tcase(s, tc);
     tc = tcase_create("large");
     tcase_set_timeout(tc, 60);

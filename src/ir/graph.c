@@ -29,6 +29,17 @@ Graph *graph_new(void)
     return g;
 }
 
+void graph_reserve(Graph *g, size_t nodes)
+{
+    if (nodes > g->cap_nodes)
+        xgrow((void **)&g->nodes, &g->cap_nodes, nodes, sizeof(Node *));
+    if (nodes > g->npos) {
+        size_t old = g->npos;
+        xgrow((void **)&g->pos, &g->npos, nodes, sizeof *g->pos);
+        memset(g->pos + old, 0, (g->npos - old) * sizeof *g->pos);
+    }
+}
+
 void graph_free(Graph *g)
 {
     if (!g)
@@ -40,6 +51,7 @@ void graph_free(Graph *g)
     free(g->params);
     free(g->typedefs);
     free(g->types);
+    keymap_free(&g->scalar_types);
     free(g->globals);
     free(g);
 }
@@ -49,18 +61,35 @@ Arena *graph_arena(Graph *g)
     return g->arena;
 }
 
-/* A builder given the string it interned last (the loader interns an op
- * name, then graph_add_call interns it again) skips the table. */
+/* note [canonical pointers]: builders intern every string they are
+ * given, and most are interned already (the loader interns an op name,
+ * then graph_add_call interns it again; constants' dtypes, attribute
+ * names).  An interned copy lives in the graph's arena until the graph
+ * is freed, so no other string can ever sit at its address: a pointer
+ * equal to one the interner returned is canonical.  A small table by
+ * address remembers recent ones and skips the hash. */
+static const char **canon_slot(Graph *g, const char *s)
+{
+    return &g->canon[((uintptr_t)s >> 4) & (ARRAY_LEN(g->canon) - 1)];
+}
+
 const char *graph_intern(Graph *g, const char *s)
 {
-    if (!s || s == g->last_interned)
+    if (!s)
         return s;
-    return g->last_interned = interner_cstr(g->strings, s);
+    const char **slot = canon_slot(g, s);
+    if (*slot == s)
+        return s;
+    const char *canonical = interner_cstr(g->strings, s);
+    *canon_slot(g, canonical) = canonical;
+    return canonical;
 }
 
 const char *graph_intern_n(Graph *g, const char *s, size_t n)
 {
-    return g->last_interned = interner_intern(g->strings, s, n);
+    const char *canonical = interner_intern(g->strings, s, n);
+    *canon_slot(g, canonical) = canonical;
+    return canonical;
 }
 
 uint32_t graph_node_count(const Graph *g)
@@ -267,8 +296,9 @@ Node *graph_new_node(Graph *g, NodeKind kind, int nslots)
     n->slots = nslots ? (Use *)(n + 1) : NULL;
     n->kind = (uint8_t)kind;
     n->id = g->nnodes;
-    xgrow((void **)&g->nodes, &g->cap_nodes, (size_t)g->nnodes + 1,
-          sizeof(Node *));
+    if (g->nnodes == g->cap_nodes)
+        xgrow((void **)&g->nodes, &g->cap_nodes, (size_t)g->nnodes + 1,
+              sizeof(Node *));
     g->nodes[g->nnodes++] = n;
     return n;
 }

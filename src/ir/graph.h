@@ -206,6 +206,10 @@ int node_col(const Graph *g, const Node *n);
 
 Graph *graph_new(void);
 void graph_free(Graph *g);
+/* Room for nodes nodes (and their positions) before the tables grow: a
+ * loader sizes them once from the text (an estimate; they still grow
+ * past it). */
+void graph_reserve(Graph *g, size_t nodes);
 Arena *graph_arena(Graph *g);
 const char *graph_intern(Graph *g, const char *s);
 /* The n bytes at s, interned. */

@@ -9,6 +9,7 @@
 
 #include "arena.h"
 #include "graph.h"
+#include "util.h"
 
 /* One operand slot of a user: which node it reads, linked into that
  * node's users list.  Its operand index is where it sits in the user's
@@ -94,7 +95,8 @@ struct Graph {
                               past npos and {0, 0} mean "built" */
     size_t npos;           /* entries allocated in pos */
     Interner *strings;     /* interned names in arena */
-    const char *last_interned; /* the string graph_intern returned last */
+    const char *canon[64]; /* strings the interner returned lately, by
+                              address (note [canonical pointers]) */
     Node **nodes;          /* all nodes by id (malloc'd table) */
     uint32_t nnodes;       /* ids handed out */
     size_t cap_nodes;      /* capacity of nodes */
@@ -118,6 +120,8 @@ struct Graph {
     TypeSlot *types;       /* annotation types by text (open addressing) */
     size_t ntype_slots;    /* power of two, or 0 before the first */
     size_t ntypes;         /* used slots */
+    KeyMap scalar_types;   /* interned dtype -> its rank-0 Type (note
+                              [scalar types] in graph_type.c) */
 };
 
 /* Helpers shared by graph.c and graph_walk.c.  graph_new_node allocates

@@ -11,22 +11,55 @@
  * recursive parser below cannot exhaust the stack). */
 enum { TYPE_MAX_DEPTH = 64 };
 
+/* Dims are written digit by digit: types are made for every annotated
+ * node of a model, and printf was most of their cost.  Dims are never
+ * negative except DIM_ANY. */
+static void put_dim(StrBuf *sb, int64_t dim)
+{
+    char digits[24];
+    size_t n = sizeof digits;
+    uint64_t v = (uint64_t)dim;
+    do
+        digits[--n] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    strbuf_append(sb, digits + n, sizeof digits - n);
+}
+
 static void put_dims(StrBuf *sb, const int64_t *dims, int rank)
 {
     for (int i = 0; i < rank; i++) {
         if (i)
-            strbuf_puts(sb, ", ");
+            strbuf_append(sb, ", ", 2);
         if (dims[i] == DIM_ANY)
             strbuf_putc(sb, '?');
         else
-            strbuf_printf(sb, "%lld", (long long)dims[i]);
+            put_dim(sb, dims[i]);
     }
+}
+
+/* note [scalar types]: every scalar constant's type is its dtype's
+ * rank-0 tensor type, so those are made once per dtype and shared (types
+ * are immutable). */
+static const Type *scalar_type(Graph *g, const char *dtype)
+{
+    int64_t *known = keymap_get(&g->scalar_types, (uint64_t)(uintptr_t)dtype);
+    if (known)
+        return (const Type *)(intptr_t)*known;
+    Type *t = arena_alloc(g->arena, sizeof(Type));
+    t->kind = TYPE_TENSOR;
+    t->dtype = dtype;
+    t->dims = arena_alloc(g->arena, 0);
+    t->text = dtype;
+    *keymap_put(&g->scalar_types, (uint64_t)(uintptr_t)dtype, 0) = (int64_t)(intptr_t)t;
+    return t;
 }
 
 /* Canonical text as TVM prints it: a rank-0 tensor is its dtype. */
 const Type *graph_type_tensor(Graph *g, const char *dtype, const int64_t *dims,
                               int rank)
 {
+    if (rank == 0)
+        return scalar_type(g, graph_intern(g, dtype));
     Type *t = arena_alloc(g->arena, sizeof(Type));
     t->kind = TYPE_TENSOR;
     t->rank = rank;
@@ -38,7 +71,9 @@ const Type *graph_type_tensor(Graph *g, const char *dtype, const int64_t *dims,
     } else {
         strbuf_puts(&sb, "Tensor[(");
         put_dims(&sb, dims, rank);
-        strbuf_printf(&sb, "), %s]", dtype);
+        strbuf_puts(&sb, "), ");
+        strbuf_puts(&sb, dtype);
+        strbuf_putc(&sb, ']');
     }
     t->text = arena_strndup(g->arena, sb.data, sb.len);
     strbuf_free(&sb);

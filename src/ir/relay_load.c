@@ -16,27 +16,42 @@ const char *load_text(RelayParser *ps, RelayText t)
     return ps->src->text + t.off;
 }
 
-void lex_error(RelayLexer *lx, const SrcRange *loc, const char *msg)
+SrcRange relay_text_range(const Source *src, RelayText t)
 {
-    diag_error(lx->diag, lx->src, *loc, "%s", msg);
+    size_t end = t.off + t.len;
+    if (t.len && memchr(src->text + t.off, '\n', t.len))
+        end = t.off + 1;
+    return source_range(src, t.off, end > t.off ? end : t.off);
+}
+
+SrcRange load_range(const RelayParser *ps, RelayText t)
+{
+    return relay_text_range(ps->src, t);
+}
+
+void lex_error(RelayLexer *lx, const char *msg)
+{
+    diag_error(lx->diag, lx->src, relay_text_range(lx->src, lx->tok), "%s", msg);
 }
 
 /* Stray bytes: printable ones quoted, others in hex (binary junk). */
-void lex_stray(RelayLexer *lx, const SrcRange *loc, char c)
+void lex_stray(RelayLexer *lx, char c)
 {
     unsigned char b = (unsigned char)c;
+    SrcRange at = relay_text_range(lx->src, lx->tok);
     if (b > 0x20 && b < 0x7f)
-        diag_error(lx->diag, lx->src, *loc, "unexpected character '%c'", c);
+        diag_error(lx->diag, lx->src, at, "unexpected character '%c'", c);
     else
-        diag_error(lx->diag, lx->src, *loc,
+        diag_error(lx->diag, lx->src, at,
                    "unexpected byte 0x%02x (not a Relay text file?)", b);
 }
 
-void lex_open(RelayLexer *lx, char c, const SrcRange *loc)
+void lex_open(RelayLexer *lx, char c)
 {
-    xgrow((void **)&lx->open, &lx->cap_open, lx->nopen + 1, sizeof(OpenBracket));
+    if (lx->nopen == lx->cap_open)
+        xgrow((void **)&lx->open, &lx->cap_open, lx->nopen + 1, sizeof(OpenBracket));
     lx->open[lx->nopen].c = c;
-    lx->open[lx->nopen++].where = *loc;
+    lx->open[lx->nopen++].off = lx->tok.off;
 }
 
 /* A closer pops its opener; a stray closer leaves the stack alone (the
@@ -62,7 +77,8 @@ void load_note_opener(RelayParser *ps, const char *msg)
     snprintf(want, sizeof want, "'%c'", closer);
     const char *expecting = strstr(msg, "expecting");
     if (lx->at_eof || (expecting && strstr(expecting, want)))
-        diag_note(ps->diag, ps->src, b->where, "to match this '%c'", b->c);
+        diag_note(ps->diag, ps->src, load_range(ps, (RelayText){b->off, 1}),
+                  "to match this '%c'", b->c);
 }
 
 /* ---- the item stack ---- */
@@ -74,7 +90,8 @@ size_t load_mark(RelayParser *ps)
 
 static Item *push(RelayParser *ps, ItemKind kind)
 {
-    xgrow((void **)&ps->items, &ps->cap_items, ps->nitems + 1, sizeof(Item));
+    if (ps->nitems == ps->cap_items)
+        xgrow((void **)&ps->items, &ps->cap_items, ps->nitems + 1, sizeof(Item));
     Item *it = &ps->items[ps->nitems++];
     it->kind = kind;
     return it;
@@ -103,14 +120,14 @@ void load_push_type(RelayParser *ps, const Type *t)
 }
 
 /* dim -> INT | '?' */
-bool load_push_dim(RelayParser *ps, RelayText t, SrcRange loc)
+bool load_push_dim(RelayParser *ps, RelayText t)
 {
     int64_t d = DIM_ANY;
     if (load_text(ps, t)[0] != '?') {
         errno = 0;
         d = strtoll(load_text(ps, t), NULL, 10);
         if (errno || d < 0) {
-            diag_error(ps->diag, ps->src, loc, "invalid dimension");
+            diag_error(ps->diag, ps->src, load_range(ps, t), "invalid dimension");
             return false;
         }
     }
@@ -146,8 +163,7 @@ AttrValue *load_value(RelayParser *ps, AttrKind kind, RelayText t)
         errno = 0;
         v->i = strtoll(s, NULL, 10);
         if (errno == ERANGE) { /* not clamped silently: reject the model */
-            diag_error(ps->diag, ps->src, source_range(ps->src, t.off, t.off + t.len),
-                       "integer out of range for int64");
+            diag_error(ps->diag, ps->src, load_range(ps, t), "integer out of range for int64");
             ps->failed = true;
         }
         break;
@@ -170,8 +186,11 @@ AttrValue *load_list(RelayParser *ps, size_t mark)
     ps->nitems = mark;
     StrBuf sb = {0};
     strbuf_putc(&sb, '[');
-    for (int i = 0; i < n; i++)
-        strbuf_printf(&sb, "%s%s", i ? ", " : "", items[i]->spelling);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            strbuf_append(&sb, ", ", 2);
+        strbuf_puts(&sb, items[i]->spelling);
+    }
     strbuf_putc(&sb, ']');
     v->nitems = n;
     v->items = arena_dup(graph_arena(ps->g), items, (size_t)n * sizeof(AttrValue *));
@@ -211,10 +230,10 @@ const Type *load_dtype(RelayParser *ps, RelayText t)
 
 /* IDENT '[' '(' dims ')' ',' IDENT ']' where the first IDENT is Tensor */
 const Type *load_tensor_type(RelayParser *ps, RelayText tensor, size_t mark,
-                             RelayText dtype, SrcRange loc)
+                             RelayText dtype)
 {
     if (tensor.len != 6 || memcmp(load_text(ps, tensor), "Tensor", 6) != 0) {
-        diag_error(ps->diag, ps->src, loc, "unknown type '%.*s' (expected Tensor)",
+        diag_error(ps->diag, ps->src, load_range(ps, tensor), "unknown type '%.*s' (expected Tensor)",
                    (int)tensor.len, load_text(ps, tensor));
         return NULL;
     }
@@ -377,18 +396,54 @@ static bool infer_types(RelayParser *ps)
     return bad == NULL;
 }
 
-static void parser_free(RelayParser *ps)
+/* note [sized from the text]: the tables that grow with the model are
+ * sized once from its length (real models spend 20 to 60 bytes of text
+ * on a node; 16 is the estimate), so that a large model is not copied
+ * from table to table as they double; past the estimate they still
+ * grow.  Untouched pages of a large allocation take no memory. */
+enum { TEXT_BYTES_PER_NODE = 16 };
+
+static void reserve(RelayParser *ps)
 {
-    free(ps->where);
+    size_t nodes = ps->src->len / TEXT_BYTES_PER_NODE + 16;
+    graph_reserve(ps->g, nodes);
+    ps->where = xcalloc(nodes, sizeof *ps->where);
+    ps->cap_where = nodes;
+    ps->syms = xmalloc(nodes * sizeof *ps->syms);
+    ps->cap_syms = nodes;
+}
+
+/* What only parsing needs (names, lists, the scanner), freed before
+ * types are inferred so that the two peaks do not add up. */
+static void parse_tables_free(RelayParser *ps)
+{
     relay_lexer_free(ps->lexer);
+    ps->lexer = NULL;
     free(ps->items);
+    ps->items = NULL;
     free(ps->syms);
+    ps->syms = NULL;
     keymap_free(&ps->keys);
     free(ps->temps);
+    ps->temps = NULL;
     free(ps->marks);
+    ps->marks = NULL;
     free(ps->scratch_nodes);
+    ps->scratch_nodes = NULL;
     free(ps->scratch_attrs);
+    ps->scratch_attrs = NULL;
     free(ps->late);
+    ps->late = NULL;
+    keymap_free(&ps->literals);
+    keymap_free(&ps->annot_types);
+    free(ps->literal_values);
+    ps->literal_values = NULL;
+}
+
+static void parser_free(RelayParser *ps)
+{
+    parse_tables_free(ps);
+    free(ps->where);
 }
 
 /* Checks the bytes, then parses; the graph is kept only when no error
@@ -412,8 +467,10 @@ Graph *relay_load_limited(const Source *src, const Limits *limits, Diag *d)
     ps.max_depth = (long)limit_or_default(limits)->model_depth;
     ps.max_fn_depth = limit_or_default(limits)->fn_depth;
     ps.g = graph_new();
+    reserve(&ps);
     ps.lexer = relay_lexer_new(src, d);
     int rc = relay_parse(&ps);
+    parse_tables_free(&ps);
     bool typed = rc == 0 && !ps.failed && infer_types(&ps);
     parser_free(&ps);
     if (!typed) {

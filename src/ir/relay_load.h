@@ -13,16 +13,17 @@
 #include "relay.h"
 #include "util.h"
 
-/* A token's bytes in the Source. */
+/* A token's bytes in the Source (the loader rejects sources over
+ * INT_MAX bytes), which is also its place (note [token offsets]). */
 typedef struct RelayText {
-    size_t off; /* offset of the first byte */
-    size_t len; /* bytes */
+    uint32_t off; /* offset of the first byte */
+    uint32_t len; /* bytes */
 } RelayText;
 
 /* An open bracket, remembered to name it when its closer is missing. */
 typedef struct OpenBracket {
-    char c;         /* '(', '[' or '{' */
-    SrcRange where; /* where it was opened */
+    char c;       /* '(', '[' or '{' */
+    uint32_t off; /* where it was opened */
 } OpenBracket;
 
 /* The scanner's state (flex "extra"). */
@@ -32,22 +33,26 @@ typedef struct RelayLexer {
     size_t cap_open;   /* capacity of open */
     bool at_eof;       /* the end of the input was returned */
     int last;          /* the last token returned (note [annotations]) */
-    int end_line;      /* line of the last token's end (0: none yet) */
-    int end_column;    /* column just after the last token */
+    RelayText tok;     /* the last match: the parser's lookahead when it
+                          reports an error; at the end, a point (len 0) */
+    RelayText last_text; /* the last match that is not white space */
     const Source *src; /* text being scanned */
     Diag *diag;        /* where lexical errors go */
     void *scanner;     /* the flex scanner (yyscan_t) */
     size_t offset;     /* byte offset of the next token */
     size_t read;       /* bytes handed to the scanner so far */
-    int line;          /* line of the next token */
-    int column;        /* column of the next token */
 } RelayLexer;
 
 RelayLexer *relay_lexer_new(const Source *src, Diag *d);
 void relay_lexer_free(RelayLexer *lx);
-void lex_error(RelayLexer *lx, const SrcRange *loc, const char *msg);
-void lex_stray(RelayLexer *lx, const SrcRange *loc, char c);
-void lex_open(RelayLexer *lx, char c, const SrcRange *loc);
+/* The lines and columns of a token, as a diagnostic underlines it: a
+ * token spanning lines (a comment, the metadata section) by its first
+ * byte; len 0 is the point before off. */
+SrcRange relay_text_range(const Source *src, RelayText t);
+/* Errors at the last match (lx->tok). */
+void lex_error(RelayLexer *lx, const char *msg);
+void lex_stray(RelayLexer *lx, char c);
+void lex_open(RelayLexer *lx, char c);
 void lex_close(RelayLexer *lx, char c);
 
 /* What a list item on the parser's item stack holds. */
@@ -74,7 +79,7 @@ typedef struct ClauseItem {
 typedef struct LateRef {
     const char *name;   /* interned: global name, or meta KIND */
     int64_t index;      /* meta index; -1 for a global */
-    SrcRange where;     /* the reference, for the error */
+    RelayText where;    /* the reference, for the error */
 } LateRef;
 
 typedef struct Item {
@@ -105,6 +110,13 @@ typedef struct Symbol {
     int32_t shadowed;  /* index of the symbol it hides, or -1 */
 } Symbol;
 
+/* A literal's value and dtype (interned), converted once per spelling
+ * (note [literal cache] in relay_load_expr.c). */
+typedef struct LiteralValue {
+    double value;
+    const char *dtype;
+} LiteralValue;
+
 /* The parser's state, passed to every action. */
 typedef struct RelayParser {
     const Source *src;   /* text being parsed */
@@ -132,8 +144,14 @@ typedef struct RelayParser {
     uint32_t *where;     /* per node id: 1 + byte offset of its op name or
                             tuple index (for type errors), 0 for none */
     size_t cap_where;    /* entries allocated in where */
+    size_t line;         /* index of the line load_at found last */
     bool have_def;       /* a "def" was read */
-    SrcRange first_def;  /* where the first "def" names its function */
+    RelayText first_def; /* where the first "def" names its function */
+    KeyMap annot_types;  /* interned annotation -> its Type (or 0) */
+    KeyMap literals;     /* interned spelling -> index in literal_values */
+    LiteralValue *literal_values; /* literals converted so far */
+    size_t nliterals;    /* entries in literal_values */
+    size_t cap_literals; /* capacity of literal_values */
     LateRef *late;       /* references checked at the end */
     size_t nlate;        /* entries in late */
     size_t cap_late;     /* capacity of late */
@@ -142,9 +160,11 @@ typedef struct RelayParser {
 
 /* ---- actions (relay_load.c) ---- */
 
-/* Gives n (when not NULL and not yet placed) the position loc starts at,
- * for explanations and diagnostics that name model nodes; returns n. */
-Node *load_at(RelayParser *ps, Node *n, SrcRange loc);
+/* Gives n (when not NULL and not yet placed) the position token t starts
+ * at, for explanations and diagnostics that name model nodes; returns n. */
+Node *load_at(RelayParser *ps, Node *n, RelayText t);
+/* Token t's place, for a diagnostic (relay_text_range). */
+SrcRange load_range(const RelayParser *ps, RelayText t);
 /* Remembers where n was written (t: its op name or index), for type
  * errors found after parsing (note [types on load] in relay_load.c). */
 void load_note_where(RelayParser *ps, const Node *n, RelayText t);
@@ -160,26 +180,27 @@ void load_push_node(RelayParser *ps, Node *n);
 void load_push_attr(RelayParser *ps, RelayText name, AttrValue *v);
 void load_push_value(RelayParser *ps, AttrValue *v);
 void load_push_type(RelayParser *ps, const Type *t);
-bool load_push_dim(RelayParser *ps, RelayText t, SrcRange loc);
+bool load_push_dim(RelayParser *ps, RelayText t);
 
 void load_note_opener(RelayParser *ps, const char *msg);
 /* Opens a fn's scope at its "fn" (at); false after reporting functions
  * nested deeper than the fn-depth limit. */
-bool load_scope_open(RelayParser *ps, SrcRange at);
+bool load_scope_open(RelayParser *ps, RelayText at);
 void load_scope_close(RelayParser *ps);
 
-/* Each returns NULL/false after reporting an error (the parser aborts). */
+/* Each returns NULL/false after reporting an error (the parser aborts);
+ * the error points at the token named (a call's '(' for load_fn_call). */
 Node *load_param(RelayParser *ps, RelayText name, const Type *type,
-                 RelayText *annot, SrcRange loc);
-bool load_define(RelayParser *ps, RelayText temp, Node *value, SrcRange loc);
-Node *load_use(RelayParser *ps, RelayText name, SrcRange loc);
-Node *load_const(RelayParser *ps, RelayText t, SrcRange loc);
+                 RelayText *annot);
+bool load_define(RelayParser *ps, RelayText temp, Node *value);
+Node *load_use(RelayParser *ps, RelayText name);
+Node *load_const(RelayParser *ps, RelayText t);
 Node *load_call(RelayParser *ps, RelayText op, size_t mark);
-Node *load_fn_call(RelayParser *ps, Node *callee, size_t mark, SrcRange loc);
+Node *load_fn_call(RelayParser *ps, Node *callee, size_t mark, RelayText paren);
 Node *load_tuple(RelayParser *ps, size_t mark);
 /* '(' fields ')': one field is that expression, more are a tuple. */
 Node *load_paren(RelayParser *ps, size_t mark);
-Node *load_getitem(RelayParser *ps, Node *tuple, RelayText index, SrcRange loc);
+Node *load_getitem(RelayParser *ps, Node *tuple, RelayText index);
 Node *load_func(RelayParser *ps, size_t mark, const Type *ret, Node *body);
 void load_annotate(RelayParser *ps, Node *n, RelayText annot);
 
@@ -191,7 +212,7 @@ void load_block_open(RelayParser *ps);
 /* Forgets every name (at the end of a "def"). */
 void load_scope_reset(RelayParser *ps);
 bool load_def(RelayParser *ps, RelayText name, size_t mark, const Type *ret,
-              Node *body, SrcRange loc);
+              Node *body);
 /* A module that is a bare expression: its body becomes @main. */
 void load_bare(RelayParser *ps, Node *body);
 /* After the last def: globals resolved, meta references checked, @main
@@ -201,7 +222,7 @@ Node *load_body(RelayParser *ps, size_t mark, Node *result);
 void load_push_let(RelayParser *ps, Node *var, Node *value);
 void load_free_var(RelayParser *ps, Node *var);
 Node *load_opref(RelayParser *ps, RelayText name);
-Node *load_global(RelayParser *ps, RelayText name, SrcRange loc);
+Node *load_global(RelayParser *ps, RelayText name);
 Node *load_if(RelayParser *ps, Node *cond, Node *then_branch, Node *else_branch);
 Node *load_match(RelayParser *ps, RelayText keyword, Node *data, size_t mark);
 void load_clause(RelayParser *ps, size_t mark, Node *result);
@@ -209,8 +230,8 @@ void load_clause(RelayParser *ps, size_t mark, Node *result);
 void load_push_piece(RelayParser *ps, RelayText ident, const char *suffix);
 void load_push_piece_text(RelayParser *ps, const char *text);
 void load_push_piece_var(RelayParser *ps, Node *var);
-/* Remembers meta[KIND][i] at loc for load_module_end. */
-void load_meta_ref(RelayParser *ps, RelayText t, SrcRange loc);
+/* Remembers meta[KIND][i] (token t) for load_module_end. */
+void load_meta_ref(RelayParser *ps, RelayText t);
 
 AttrValue *load_value(RelayParser *ps, AttrKind kind, RelayText t);
 AttrValue *load_list(RelayParser *ps, size_t mark);
@@ -218,7 +239,7 @@ AttrValue *load_map(RelayParser *ps, size_t mark);
 
 const Type *load_dtype(RelayParser *ps, RelayText t);
 const Type *load_tensor_type(RelayParser *ps, RelayText tensor, size_t mark,
-                             RelayText dtype, SrcRange loc);
+                             RelayText dtype);
 const Type *load_tuple_type(RelayParser *ps, size_t mark);
 const Type *load_paren_type(RelayParser *ps, size_t mark);
 /* NAME '[' types ']': a type kept as its text (TYPE_OTHER). */

@@ -75,13 +75,13 @@ static void symbol_set_top(RelayParser *ps, uint64_t key, int32_t sym)
 }
 
 /* The key of "%3" or "%name"; 0 after reporting a bad temp number. */
-static uint64_t symbol_key(RelayParser *ps, RelayText t, SrcRange loc)
+static uint64_t symbol_key(RelayParser *ps, RelayText t)
 {
     const char *s = load_text(ps, t) + 1;
     if (s[0] < '0' || s[0] > '9')
         return (uint64_t)(uintptr_t)graph_intern_n(ps->g, s, t.len - 1);
     if (t.len > 19) {
-        diag_error(ps->diag, ps->src, loc, "temporary number too large");
+        diag_error(ps->diag, ps->src, load_range(ps, t), "temporary number too large");
         return 0;
     }
     uint64_t n = 0;
@@ -96,36 +96,44 @@ static Symbol *lookup(RelayParser *ps, uint64_t key)
     return top >= 0 ? &ps->syms[top] : NULL;
 }
 
-/* Binds name to n in the current scope, or reports a duplicate. */
-static bool define(RelayParser *ps, RelayText name, Node *n, SrcRange loc)
+/* Binds name (whose key is key, symbol_key) to n in the current scope,
+ * or reports a duplicate. */
+static bool define(RelayParser *ps, RelayText name, uint64_t key, Node *n)
 {
     if (ps->nsyms >= INT32_MAX) {
-        diag_error(ps->diag, ps->src, loc, "too many names");
+        diag_error(ps->diag, ps->src, load_range(ps, name), "too many names");
         return false;
     }
-    uint64_t key = symbol_key(ps, name, loc);
     if (!key)
         return false;
-    Symbol *old = lookup(ps, key);
+    /* a name's cell is found once, for the lookup and the update (a new
+     * key's cell holds -1, "none", until then) */
+    int64_t *named = is_direct(key) ? NULL : keymap_put(&ps->keys, key, -1);
+    int32_t top = named ? (int32_t)*named : symbol_top(ps, key);
+    Symbol *old = top >= 0 ? &ps->syms[top] : NULL;
     if (old && old->depth == ps->depth) {
-        diag_error(ps->diag, ps->src, loc, "duplicate definition of '%.*s'",
+        diag_error(ps->diag, ps->src, load_range(ps, name), "duplicate definition of '%.*s'",
                    (int)name.len, load_text(ps, name));
         diag_note(ps->diag, ps->src, source_range(ps->src, old->off, old->off + old->len),
                   "'%.*s' was first defined here", (int)name.len, load_text(ps, name));
         return false;
     }
     int32_t shadowed = old ? (int32_t)(old - ps->syms) : -1;
-    xgrow((void **)&ps->syms, &ps->cap_syms, ps->nsyms + 1, sizeof(Symbol));
+    if (ps->nsyms == ps->cap_syms)
+        xgrow((void **)&ps->syms, &ps->cap_syms, ps->nsyms + 1, sizeof(Symbol));
     ps->syms[ps->nsyms] = (Symbol){key, n, (uint32_t)name.off, (uint32_t)name.len,
                                    ps->depth, shadowed};
-    symbol_set_top(ps, key, (int32_t)ps->nsyms++);
+    if (named)
+        *named = (int64_t)ps->nsyms++;
+    else
+        symbol_set_top(ps, key, (int32_t)ps->nsyms++);
     return true;
 }
 
-bool load_scope_open(RelayParser *ps, SrcRange at)
+bool load_scope_open(RelayParser *ps, RelayText at)
 {
     if ((uint64_t)ps->depth >= ps->max_fn_depth) {
-        diag_error(ps->diag, ps->src, at,
+        diag_error(ps->diag, ps->src, load_range(ps, at),
                    "functions nested deeper than %llu level%s [--limit fn-depth]",
                    (unsigned long long)ps->max_fn_depth, ps->max_fn_depth == 1 ? "" : "s");
         ps->failed = true;
@@ -144,12 +152,15 @@ void load_block_open(RelayParser *ps)
     ps->marks[ps->depth++] = ps->nsyms;
 }
 
+/* At the end of a def every name goes: the tables are emptied whole
+ * rather than symbol by symbol (and the names' table freed). */
 void load_scope_reset(RelayParser *ps)
 {
-    while (ps->nsyms > 0) {
-        Symbol *s = &ps->syms[--ps->nsyms];
-        symbol_set_top(ps, s->key, s->shadowed);
-    }
+    ps->nsyms = 0;
+    keymap_free(&ps->keys);
+    ps->keys = (KeyMap){0};
+    if (ps->ntemps)
+        memset(ps->temps, 0xff, ps->ntemps * sizeof *ps->temps);
 }
 
 void load_scope_close(RelayParser *ps)
@@ -163,50 +174,86 @@ void load_scope_close(RelayParser *ps)
 
 /* ---- expressions ---- */
 
+/* note [annotation cache]: models repeat their annotations ("/ * ty=
+ * Tensor[(1, 64, 56, 56), float32] * /" on every node of a stage), so
+ * the comment is interned straight from the source and its type looked
+ * up by the interned pointer: the "ty=" part is found and parsed once per
+ * distinct comment. */
 static void annotate(RelayParser *ps, Node *n, const char *text, size_t len)
 {
-    char *annot = xstrndup(text, len);
+    const char *annot = graph_intern_n(ps->g, text, len);
     graph_set_annotation(ps->g, n, annot);
-    if (!node_type(n))
-        graph_set_type(ps->g, n, graph_annotation_type(ps->g, annot));
-    free(annot);
+    if (node_type(n))
+        return;
+    int64_t *known = keymap_get(&ps->annot_types, (uint64_t)(uintptr_t)annot);
+    const Type *t;
+    if (known) {
+        t = (const Type *)(intptr_t)*known;
+    } else {
+        t = graph_annotation_type(ps->g, annot);
+        *keymap_put(&ps->annot_types, (uint64_t)(uintptr_t)annot, 0) = (int64_t)(intptr_t)t;
+    }
+    graph_set_type(ps->g, n, t);
 }
 
-Node *load_at(RelayParser *ps, Node *n, SrcRange loc)
+/* The index of the line holding byte off: the line found last or the
+ * next one (nodes come mostly in text order), else a binary search. */
+static size_t line_index(RelayParser *ps, size_t off)
 {
-    if (n && !node_line(ps->g, n))
-        graph_set_pos(ps->g, n, loc.first_line, loc.first_column);
+    const size_t *starts = ps->src->line_starts;
+    size_t nlines = ps->src->nlines, l = ps->line;
+    for (int step = 0; step < 2 && l < nlines; step++, l++)
+        if (starts[l] <= off && (l + 1 == nlines || off < starts[l + 1]))
+            return ps->line = l;
+    size_t lo = 0, hi = nlines;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (starts[mid] <= off)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return ps->line = lo;
+}
+
+Node *load_at(RelayParser *ps, Node *n, RelayText t)
+{
+    if (n && !node_line(ps->g, n)) {
+        size_t l = line_index(ps, t.off);
+        graph_set_pos(ps->g, n, (int)l + 1, (int)(t.off - ps->src->line_starts[l]) + 1);
+    }
     return n;
 }
 
 /* param -> LOCAL [':' type] [ANNOT]: of a def, a fn, a let, a pattern or
  * a free_var. */
 Node *load_param(RelayParser *ps, RelayText name, const Type *type,
-                 RelayText *annot, SrcRange loc)
+                 RelayText *annot)
 {
     const char *s = graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1);
     Node *v = graph_add_fn_param(ps->g, s, type); /* note [modules] */
-    load_at(ps, v, loc);
+    load_at(ps, v, name);
     if (annot)
         annotate(ps, v, load_text(ps, *annot), annot->len);
-    return define(ps, name, v, loc) ? v : NULL;
+    /* the name's key is its interned spelling (symbol_key) */
+    return define(ps, name, (uint64_t)(uintptr_t)s, v) ? v : NULL;
 }
 
-bool load_define(RelayParser *ps, RelayText temp, Node *value, SrcRange loc)
+bool load_define(RelayParser *ps, RelayText temp, Node *value)
 {
     if (node_kind(value) == NODE_VAR || node_kind(value) == NODE_CONST) {
         /* "%1 = %x;" would make %1 an alias; TVM never prints that. */
-        diag_error(ps->diag, ps->src, loc,
+        diag_error(ps->diag, ps->src, load_range(ps, temp),
                    "a binding must compute something (got a %s)",
                    node_kind(value) == NODE_VAR ? "variable" : "constant");
         return false;
     }
-    return define(ps, temp, value, loc);
+    return define(ps, temp, symbol_key(ps, temp), value);
 }
 
 /* "%x.0" where %x is a name: TVM's printer writes a getitem of a
  * variable that way, so a dotted name that is undefined may be one. */
-static Node *dotted_getitem(RelayParser *ps, RelayText name, SrcRange loc)
+static Node *dotted_getitem(RelayParser *ps, RelayText name)
 {
     const char *s = load_text(ps, name);
     size_t dot = name.len;
@@ -215,10 +262,10 @@ static Node *dotted_getitem(RelayParser *ps, RelayText name, SrcRange loc)
     if (dot == name.len || s[dot - 1] != '.' || name.len - dot > 9)
         return NULL;
     RelayText base = {name.off, dot - 1};
-    Symbol *sym = lookup(ps, symbol_key(ps, base, loc));
+    Symbol *sym = lookup(ps, symbol_key(ps, base));
     if (!sym)
         return NULL;
-    return load_at(ps, graph_add_getitem(ps->g, sym->node, atoi(s + dot)), loc);
+    return load_at(ps, graph_add_getitem(ps->g, sym->node, atoi(s + dot)), name);
 }
 
 /* After "'%3' is not defined": when a line further down starts with
@@ -242,17 +289,17 @@ static void note_later_definition(RelayParser *ps, RelayText name)
 }
 
 /* A use of %3 or %x: its innermost definition, else an error. */
-Node *load_use(RelayParser *ps, RelayText name, SrcRange loc)
+Node *load_use(RelayParser *ps, RelayText name)
 {
-    uint64_t key = symbol_key(ps, name, loc);
+    uint64_t key = symbol_key(ps, name);
     if (!key)
         return NULL;
     Symbol *sym = lookup(ps, key);
     if (sym)
         return sym->node;
-    Node *n = dotted_getitem(ps, name, loc);
+    Node *n = dotted_getitem(ps, name);
     if (!n) {
-        diag_error(ps->diag, ps->src, loc, "'%.*s' is not defined",
+        diag_error(ps->diag, ps->src, load_range(ps, name), "'%.*s' is not defined",
                    (int)name.len, load_text(ps, name));
         note_later_definition(ps, name);
     }
@@ -293,32 +340,52 @@ static bool literal_in_range(const char *spelling, const char *dtype)
     return errno != ERANGE;
 }
 
+/* note [literal cache]: models repeat their literals (every batch norm's
+ * 1e-05f), and converting and range-checking one costs more than the
+ * rest of the constant; each distinct spelling (interned) is converted
+ * once.  False after reporting a literal out of range. */
+static bool literal(RelayParser *ps, RelayText t, const char *spelling, double *value,
+                    const char **dtype)
+{
+    int64_t *known = keymap_get(&ps->literals, (uint64_t)(uintptr_t)spelling);
+    if (known) {
+        *value = ps->literal_values[*known].value;
+        *dtype = ps->literal_values[*known].dtype;
+        return true;
+    }
+    bool suffixed;
+    const char *type = literal_dtype(spelling, t.len, &suffixed);
+    if (!literal_in_range(spelling, type)) {
+        diag_error(ps->diag, ps->src, load_range(ps, t), "number out of range for %s", type);
+        return false;
+    }
+    size_t i = ps->nliterals;
+    if (i == ps->cap_literals)
+        xgrow((void **)&ps->literal_values, &ps->cap_literals, i + 1,
+              sizeof *ps->literal_values);
+    ps->literal_values[i].value = *value = strtod(spelling, NULL);
+    ps->literal_values[i].dtype = *dtype = graph_intern(ps->g, type);
+    *keymap_put(&ps->literals, (uint64_t)(uintptr_t)spelling, 0) = (int64_t)i;
+    ps->nliterals++;
+    return true;
+}
+
 /* A constant: a scalar literal, True/False, or meta[...][i]. */
-Node *load_const(RelayParser *ps, RelayText t, SrcRange loc)
+Node *load_const(RelayParser *ps, RelayText t)
 {
     const char *s = load_text(ps, t);
-    char *spelling = xstrndup(s, t.len);
+    const char *spelling = graph_intern_n(ps->g, s, t.len);
     double value = 0;
     const char *dtype = NULL;
-    bool suffixed;
-    if (strncmp(spelling, "meta[", 5) == 0) {
-        dtype = NULL;
-        load_meta_ref(ps, t, loc);
-    } else if (spelling[0] == 'T' || spelling[0] == 'F') {
+    if (t.len >= 5 && memcmp(s, "meta[", 5) == 0) {
+        load_meta_ref(ps, t);
+    } else if (s[0] == 'T' || s[0] == 'F') {
         dtype = "bool";
-        value = spelling[0] == 'T';
-    } else {
-        dtype = literal_dtype(s, t.len, &suffixed);
-        value = strtod(spelling, NULL);
-        if (!literal_in_range(spelling, dtype)) {
-            diag_error(ps->diag, ps->src, loc, "number out of range for %s", dtype);
-            free(spelling);
-            return NULL;
-        }
+        value = s[0] == 'T';
+    } else if (!literal(ps, t, spelling, &value, &dtype)) {
+        return NULL;
     }
-    Node *n = graph_add_const(ps->g, spelling, value, dtype);
-    free(spelling);
-    return load_at(ps, n, loc);
+    return load_at(ps, graph_add_const(ps->g, spelling, value, dtype), t);
 }
 
 /* Operands and attributes listed from mark (popped), in the parser's
@@ -327,10 +394,12 @@ static void take_args(RelayParser *ps, size_t mark, Node ***args, int *nargs,
                       Attr **attrs, int *nattrs)
 {
     size_t n = ps->nitems - mark;
-    xgrow((void **)&ps->scratch_nodes, &ps->cap_scratch_nodes, n + 1,
-          sizeof(Node *));
-    xgrow((void **)&ps->scratch_attrs, &ps->cap_scratch_attrs, n + 1,
-          sizeof(Attr));
+    if (n + 1 > ps->cap_scratch_nodes)
+        xgrow((void **)&ps->scratch_nodes, &ps->cap_scratch_nodes, n + 1,
+              sizeof(Node *));
+    if (n + 1 > ps->cap_scratch_attrs)
+        xgrow((void **)&ps->scratch_attrs, &ps->cap_scratch_attrs, n + 1,
+              sizeof(Attr));
     *args = ps->scratch_nodes;
     *attrs = ps->scratch_attrs;
     *nargs = *nattrs = 0;
@@ -356,7 +425,7 @@ Node *load_call(RelayParser *ps, RelayText op, size_t mark)
 }
 
 /* call -> postfix '(' args ')' where postfix is a function or variable */
-Node *load_fn_call(RelayParser *ps, Node *callee, size_t mark, SrcRange loc)
+Node *load_fn_call(RelayParser *ps, Node *callee, size_t mark, RelayText paren)
 {
     Node **args;
     Attr *attrs;
@@ -365,15 +434,15 @@ Node *load_fn_call(RelayParser *ps, Node *callee, size_t mark, SrcRange loc)
     NodeKind k = node_kind(callee);
     if (k == NODE_OPREF) /* (add)(%x, %y) is add(%x, %y) */
         return load_at(ps, graph_add_call(ps->g, node_name(callee), args, nargs, attrs, nattrs),
-                       loc);
+                       paren);
     if (k == NODE_CONST || k == NODE_TUPLE) {
-        diag_error(ps->diag, ps->src, loc, "only functions can be called (this is a %s)",
+        diag_error(ps->diag, ps->src, load_range(ps, paren), "only functions can be called (this is a %s)",
                    k == NODE_CONST ? "constant" : "tuple");
         return NULL;
     }
     /* a function, @f, a variable or a closure some expression computes;
      * TVM prints a call's attributes with their attrs_type_key */
-    Node *n = load_at(ps, graph_add_fn_call(ps->g, callee, args, nargs), loc);
+    Node *n = load_at(ps, graph_add_fn_call(ps->g, callee, args, nargs), paren);
     graph_set_call_attrs(ps->g, n, attrs, nattrs);
     return n;
 }
@@ -395,15 +464,15 @@ Node *load_paren(RelayParser *ps, size_t mark)
     return load_tuple(ps, mark);
 }
 
-Node *load_getitem(RelayParser *ps, Node *tuple, RelayText index, SrcRange loc)
+Node *load_getitem(RelayParser *ps, Node *tuple, RelayText index)
 {
     errno = 0;
     long i = strtol(load_text(ps, index), NULL, 10);
     if (errno || i < 0 || i > INT32_MAX) {
-        diag_error(ps->diag, ps->src, loc, "invalid tuple index");
+        diag_error(ps->diag, ps->src, load_range(ps, index), "invalid tuple index");
         return NULL;
     }
-    Node *n = load_at(ps, graph_add_getitem(ps->g, tuple, (int)i), loc);
+    Node *n = load_at(ps, graph_add_getitem(ps->g, tuple, (int)i), index);
     load_note_where(ps, n, index);
     return n;
 }

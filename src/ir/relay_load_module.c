@@ -23,7 +23,7 @@ static Item *push_item(RelayParser *ps, ItemKind kind)
     return it;
 }
 
-static void push_late(RelayParser *ps, const char *name, int64_t index, SrcRange where)
+static void push_late(RelayParser *ps, const char *name, int64_t index, RelayText where)
 {
     xgrow((void **)&ps->late, &ps->cap_late, ps->nlate + 1, sizeof(LateRef));
     ps->late[ps->nlate++] = (LateRef){name, index, where};
@@ -33,7 +33,7 @@ static void push_late(RelayParser *ps, const char *name, int64_t index, SrcRange
 
 /* def -> "def" GLOBAL '(' params-and-attrs ')' [-> type] '{' body '}' */
 bool load_def(RelayParser *ps, RelayText name, size_t mark, const Type *ret,
-              Node *body, SrcRange loc)
+              Node *body)
 {
     Node **params = xmalloc((ps->nitems - mark + 1) * sizeof *params);
     Attr *attrs = xmalloc((ps->nitems - mark + 1) * sizeof *attrs);
@@ -52,10 +52,11 @@ bool load_def(RelayParser *ps, RelayText name, size_t mark, const Type *ret,
     free(attrs);
     load_scope_reset(ps);
     if (!ps->have_def)
-        ps->first_def = loc;
+        ps->first_def = name;
     ps->have_def = true;
     if (!graph_add_global(ps->g, s, fn)) {
-        diag_error(ps->diag, ps->src, loc, "duplicate definition of '@%s'", s);
+        diag_error(ps->diag, ps->src, load_range(ps, name), "duplicate definition of '@%s'",
+                   s);
         return false;
     }
     return true;
@@ -96,21 +97,22 @@ static bool check_late(RelayParser *ps)
     const char *meta = graph_metadata(ps->g);
     for (size_t i = 0; i < ps->nlate; i++) {
         const LateRef *r = &ps->late[i];
+        SrcRange where = load_range(ps, r->where);
         if (r->index < 0) {
             int k = graph_find_global(ps->g, r->name);
             if (k < 0 || !graph_global_defined(ps->g, k)) {
-                diag_error(ps->diag, ps->src, r->where, "unknown global '@%s'", r->name);
+                diag_error(ps->diag, ps->src, where, "unknown global '@%s'", r->name);
                 ok = false;
             }
         } else if (!meta) {
-            diag_error(ps->diag, ps->src, r->where,
+            diag_error(ps->diag, ps->src, where,
                        "meta[%s][%lld] refers to a metadata section, but the module "
                        "has none ('#[metadata]' at its end)",
                        r->name, (long long)r->index);
             ok = false;
         } else if (r->index >= meta_count(meta, r->name)) {
             int64_t n = meta_count(meta, r->name);
-            diag_error(ps->diag, ps->src, r->where,
+            diag_error(ps->diag, ps->src, where,
                        "meta index %lld out of range: the metadata section holds %lld "
                        "%s entr%s",
                        (long long)r->index, (long long)n, r->name, n == 1 ? "y" : "ies");
@@ -129,7 +131,7 @@ bool load_module_end(RelayParser *ps)
     if (main_at < 0 && graph_nglobals(g) == 1)
         main_at = 0;
     if (main_at < 0) {
-        diag_error(ps->diag, ps->src, ps->first_def,
+        diag_error(ps->diag, ps->src, load_range(ps, ps->first_def),
                    "a module of several functions needs a '@main'");
         return false;
     }
@@ -169,19 +171,19 @@ Node *load_opref(RelayParser *ps, RelayText name)
     return graph_add_opref(ps->g, load_intern(ps, name));
 }
 
-Node *load_global(RelayParser *ps, RelayText name, SrcRange loc)
+Node *load_global(RelayParser *ps, RelayText name)
 {
     const char *s = graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1);
-    push_late(ps, s, -1, loc);
+    push_late(ps, s, -1, name);
     return graph_global_ref(ps->g, s);
 }
 
-void load_meta_ref(RelayParser *ps, RelayText t, SrcRange loc)
+void load_meta_ref(RelayParser *ps, RelayText t)
 {
     const char *s = load_text(ps, t) + 5; /* after "meta[" */
     const char *close = memchr(s, ']', t.len - 5);
     const char *kind = graph_intern_n(ps->g, s, (size_t)(close - s));
-    push_late(ps, kind, strtoll(close + 2, NULL, 10), loc);
+    push_late(ps, kind, strtoll(close + 2, NULL, 10), t);
 }
 
 Node *load_if(RelayParser *ps, Node *cond, Node *then_branch, Node *else_branch)

@@ -104,13 +104,16 @@ static const Type *call_type(Graph *g, const Node *n, const TypeRel *r, StrBuf *
 {
     if (!r || node_nargs(n) < r->min_in)
         return NULL;
-    const Type **types = xmalloc(((size_t)node_nargs(n) + 1) * sizeof *types);
+    const Type *few[8]; /* most ops take a few operands: no malloc */
+    const Type **types = node_nargs(n) < 8 ? few
+                                           : xmalloc(((size_t)node_nargs(n) + 1) * sizeof *types);
     const Type *t = NULL;
     if (operand_types(n, types)) {
         RelCtx c = {g, n, node_op(n), types, node_nargs(n), why};
         t = r->fn(&c);
     }
-    free(types);
+    if (types != few)
+        free(types);
     return t;
 }
 
