@@ -202,6 +202,36 @@ START_TEST(test_norms)
     r = eval_model("def @main(%x, %g, %b) {\n  nn.group_norm(%x, %g, %b, num_groups=2, "
                    "epsilon=0f)\n}\n", s, 3, EVAL_FLOAT64, 0);
     want(&r, 3, DIMS(1, 2, 2), VALS(-1, 1, -1, 1));
+    /* batch norm's input gradient over the rows (seeds/003): column 0 has
+       ivar 1, g = [1, 3], xhat = [1, -1]: dx = [-1, 1] - xhat * -1 = 0;
+       column 1 has ivar 2, xhat = [-2, 2]: dx = 2 ([-1, 1] - 2 xhat) */
+    const char *bprop = "def @main(%d, %x, %g, %xmu, %iv) {\n"
+                        "  graft.batch_norm_bprop_dx(%d, %x, %g, %xmu, %iv)\n}\n";
+    Tensor u[5] = {tensor("float32", 2, DIMS(2, 2), VALS(1, 2, 3, 4)),
+                   tensor("float32", 2, DIMS(2, 2), VALS(0, 0, 0, 0)),
+                   tensor("float32", 1, DIMS(2), VALS(1, 1)),
+                   tensor("float32", 2, DIMS(2, 2), VALS(1, -1, -1, 1)),
+                   tensor("float32", 1, DIMS(2), VALS(1, 2))};
+    r = eval_model(bprop, u, 5, EVAL_FLOAT64, 0);
+    want(&r, 2, DIMS(2, 2), VALS(0, 6, 0, -6));
+    /* gamma 2 on delta 1: g = [2, 2]; ivar [1, 2] differs by row, so
+       ivar g = [2, 4] (mean 3) and b = xmu ivar^3 = [1, 24] (mean 12.5),
+       scaled by mean(g xmu) = 4: dx = [2 - 3 + 46, 4 - 3 - 46] */
+    Tensor w[5] = {tensor("float32", 2, DIMS(2, 1), VALS(1, 1)),
+                   tensor("float32", 2, DIMS(2, 1), VALS(0, 0)),
+                   tensor("float32", 1, DIMS(1), VALS(2)),
+                   tensor("float32", 2, DIMS(2, 1), VALS(1, 3)),
+                   tensor("float32", 2, DIMS(2, 1), VALS(1, 2))};
+    r = eval_model(bprop, w, 5, EVAL_FLOAT64, 0);
+    want(&r, 2, DIMS(2, 1), VALS(45, -45));
+    Tensor bad[5] = {tensor("float32", 2, DIMS(2, 1), VALS(1, 1)),
+                     tensor("float32", 1, DIMS(1), VALS(0)),
+                     tensor("float32", 1, DIMS(1), VALS(2)),
+                     tensor("float32", 2, DIMS(2, 1), VALS(1, 3)),
+                     tensor("float32", 1, DIMS(1), VALS(1))};
+    r = eval_model(bprop, bad, 5, EVAL_FLOAT64, 0);
+    want_error(&r, EVAL_BAD_INPUT,
+               "graft.batch_norm_bprop_dx: operand 1 does not have delta's shape");
     Result t = binary("nn.bias_add(%x, %y)", 2, DIMS(2, 2), VALS(1, 2, 3, 4), 1, DIMS(2),
                       VALS(10, 20));
     want(&t, 2, DIMS(2, 2), VALS(11, 22, 13, 24));

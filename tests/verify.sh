@@ -26,8 +26,7 @@ check fixed 0 --seed 1 --trials 5 fixed.graft
 check fixed 0 --trials 5 -j 3 --seed 1 fixed.graft
 
 # The standard library: every rewrite rule verified, partition rules
-# skipped; bn_bprop_dx makes graft.batch_norm_bprop_dx, which has no
-# evaluator.
+# skipped.
 cases=$((cases + 1))
 (cd "$src" && timeout 120 "$GRAFT" verify -j 2 stdpatterns/*.graft) >out 2>err
 status=$?
@@ -36,11 +35,8 @@ status=$?
 grep -Ev ': verified( \(inexact\))?, |: skipped: a partition rule$' out >rest
 grep -q '^stdpatterns/transformer.graft:[0-9]*: softmax: verified (inexact), ' out ||
     fail "verify stdpatterns: softmax not checked as [inexact]"
-cat >want <<'EOW'
-stdpatterns/bn_bprop.graft:56: bn_bprop_dx: unchecked: graft.batch_norm_bprop_dx: no evaluator for this op
-EOW
 grep -v '^[0-9]* rules: ' rest >rest2
-cmp -s rest2 want || { fail "verify stdpatterns: not all verified"; cat rest2; }
+[ ! -s rest2 ] || { fail "verify stdpatterns: not all verified"; cat rest2; }
 
 # Bad usage.
 printf '%s\n' "graft verify: option '--trials' wants a number up to 100000, not 'x'" \
