@@ -13,7 +13,73 @@
 #include "relay.h"
 #include "verify.h"
 
-enum { INPUT_SEED = 1 };
+enum { INPUT_SEED = 1, CONSTANT_SEED = 2 };
+
+/* The values of the model's meta[relay.Constant][i], by i, the same for
+ * the original and every rewritten copy: from the metadata section where
+ * it has them (note [metadata values] in eval_meta.c), else random values
+ * of the constant's type, drawn once. */
+typedef struct MetaValues {
+    EvalMeta *meta;
+    Tensor *values;         /* by index; data NULL until known */
+    size_t cap;
+    int from_section;       /* how many came from the section */
+    int random;             /* how many were drawn */
+    const char *why_random; /* why the first drawn one was not in it */
+    uint64_t rng;
+} MetaValues;
+
+static const Tensor *meta_value(void *ctx, const Node *n)
+{
+    MetaValues *mv = ctx;
+    long long index;
+    if (sscanf(node_const_text(n), "meta[relay.Constant][%lld]", &index) != 1 || index < 0)
+        return NULL;
+    if ((size_t)index >= mv->cap) {
+        size_t old = mv->cap;
+        xgrow((void **)&mv->values, &mv->cap, (size_t)index + 1, sizeof *mv->values);
+        memset(mv->values + old, 0, (mv->cap - old) * sizeof *mv->values);
+    }
+    Tensor *t = &mv->values[index];
+    if (t->data)
+        return t;
+    const char *why = eval_meta_constant(mv->meta, index, t);
+    const Type *type = node_type(n);
+    if (!why) {
+        mv->from_section++;
+        return t;
+    }
+    if (!type || type->kind != TYPE_TENSOR || !eval_dtype(type->dtype) ||
+        type->rank > EVAL_MAX_RANK)
+        return NULL;
+    for (int k = 0; k < type->rank; k++)
+        if (type->dims[k] < 0)
+            return NULL;
+    *t = tensor_new(eval_dtype(type->dtype), type->rank, type->dims);
+    verify_fill_random(t, &mv->rng, false);
+    if (mv->random++ == 0)
+        mv->why_random = why;
+    return t;
+}
+
+static void meta_values_free(MetaValues *mv)
+{
+    for (size_t i = 0; i < mv->cap; i++)
+        tensor_free(&mv->values[i]);
+    free(mv->values);
+    eval_meta_free(mv->meta);
+}
+
+/* ", 2 meta constants from the metadata section" for the report line. */
+static void meta_report(const MetaValues *mv, StrBuf *out)
+{
+    if (mv->from_section)
+        strbuf_printf(out, ", %d meta constant%s from the metadata section", mv->from_section,
+                      mv->from_section == 1 ? "" : "s");
+    if (mv->random)
+        strbuf_printf(out, ", %d meta constant%s random (seed %d: %s)", mv->random,
+                      mv->random == 1 ? "" : "s", CONSTANT_SEED, mv->why_random);
+}
 
 /* A parameter read as operand 4 (the variance) of nn.batch_norm gets
  * positive values, so that the model computes numbers, not NaNs. */
@@ -84,10 +150,10 @@ static int chain_length(const Graph *g)
     return longest;
 }
 
-static bool evaluate(const Graph *g, const Tensor *params, uint64_t max_elements, Value *out,
-                     const char *which, Diag *d)
+static bool evaluate(const Graph *g, const Tensor *params, MetaValues *mv, uint64_t max_elements,
+                     Value *out, const char *which, Diag *d)
 {
-    EvalInputs in = {params, graph_nparams(g), NULL, NULL};
+    EvalInputs in = {params, graph_nparams(g), meta_value, mv};
     EvalOptions opts = {EVAL_DTYPE, max_elements};
     EvalError err = {0};
     if (eval_graph(g, &in, &opts, out, &err))
@@ -137,6 +203,7 @@ typedef struct Check {
     const Source *src;
     const RunOptions *o;
     const Tensor *params;
+    MetaValues *mv;
     const Value *want;
     double tolerance;
 } Check;
@@ -147,7 +214,7 @@ static bool difference_after(const Check *c, uint64_t k, double *err, uint64_t *
 {
     Graph *g = rewritten(c->rs, c->src, c->o, k, rewrites, last, d);
     Value got;
-    bool ok = g && evaluate(g, c->params, c->o->limits.eval_elements, &got, "rewritten", d);
+    bool ok = g && evaluate(g, c->params, c->mv, c->o->limits.eval_elements, &got, "rewritten", d);
     if (ok) {
         long at;
         *err = verify_error(c->want, &got, &at);
@@ -212,22 +279,27 @@ bool run_verify(const RuleSet *rs, const Source *src, const RunOptions *o, Diag 
     Tensor *params = xcalloc((size_t)np + 1, sizeof *params);
     Value want = {.nfields = 0}, got = {.nfields = 0};
     uint64_t total = 0;
+    MetaValues mv = {.meta = eval_meta_new(graph_metadata(g)), .rng = CONSTANT_SEED};
     bool ok = make_inputs(g, o->limits.eval_elements, params, d) &&
-              evaluate(g, params, o->limits.eval_elements, &want, "original", d);
+              evaluate(g, params, &mv, o->limits.eval_elements, &want, "original", d);
     if (ok) {
-        Check c = {rs, src, o, params, &want, 0};
+        Check c = {rs, src, o, params, &mv, &want, 0};
         const Value *first = &want;
         while (first->nfields > 0)
             first = &first->fields[0];
         c.tolerance = eval_dtype_eps(first->nfields < 0 ? first->t.dtype : "float32") * 8 *
                       chain_length(g);
         Graph *r = rewritten(rs, src, o, 0, &total, NULL, d);
-        ok = r && evaluate(r, params, o->limits.eval_elements, &got, "rewritten", d);
+        ok = r && evaluate(r, params, &mv, o->limits.eval_elements, &got, "rewritten", d);
         if (ok) {
             long at;
             double err = verify_error(&want, &got, &at);
-            fprintf(stderr, "verify: %llu rewrite%s, inputs random (seed %d)\n",
-                    (unsigned long long)total, total == 1 ? "" : "s", INPUT_SEED);
+            StrBuf constants = {0};
+            meta_report(&mv, &constants);
+            fprintf(stderr, "verify: %llu rewrite%s, inputs random (seed %d)%s\n",
+                    (unsigned long long)total, total == 1 ? "" : "s", INPUT_SEED,
+                    constants.data ? constants.data : "");
+            strbuf_free(&constants);
             report_outputs(&want, &got, c.tolerance);
             if (err > c.tolerance) {
                 bisect(&c, total, d);
@@ -241,6 +313,7 @@ bool run_verify(const RuleSet *rs, const Source *src, const RunOptions *o, Diag 
     }
     value_free(&want);
     value_free(&got);
+    meta_values_free(&mv);
     for (int i = 0; i < np; i++)
         tensor_free(&params[i]);
     free(params);
