@@ -1,7 +1,8 @@
-/* cmd_run_verify.h - graft run --verify: evaluate a model before and after
+/* runner_verify.h - --verify (RunOptions.verify) of graft run and of a
+ * rewriter built by graft compile --exe: evaluate a model before and after
  * its rewrites on the same random inputs and report the difference. */
-#ifndef GRAFT_CMD_RUN_VERIFY_H
-#define GRAFT_CMD_RUN_VERIFY_H
+#ifndef GRAFT_RUNNER_VERIFY_H
+#define GRAFT_RUNNER_VERIFY_H
 
 #include <stdbool.h>
 
@@ -14,6 +15,6 @@
  * that made it so (bisecting over the number of rewrites).  False after
  * reporting when the model cannot be evaluated or the difference passes
  * the tolerance. */
-bool run_verify(const RuleSet *rs, const Source *src, const RunOptions *o, Diag *d);
+bool runner_verify(const RuleSet *rs, const Source *src, const RunOptions *o, Diag *d);
 
 #endif

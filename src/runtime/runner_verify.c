@@ -1,7 +1,8 @@
-/* cmd_run_verify.c - graft run --verify (cmd_run_verify.h): the original
- * model and its rewritten copy evaluated on the same random inputs by the
- * reference evaluator (eval.h), each op rounded to its dtype. */
-#include "cmd_run_verify.h"
+/* runner_verify.c - --verify of graft run and of compiled rewriters
+ * (runner_verify.h): the original model and its rewritten copy evaluated
+ * on the same random inputs by the reference evaluator (eval.h), each op
+ * rounded to its dtype. */
+#include "runner_verify.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -270,7 +271,7 @@ static bool bisect(const Check *c, uint64_t total, Diag *d)
     return ok;
 }
 
-bool run_verify(const RuleSet *rs, const Source *src, const RunOptions *o, Diag *d)
+bool runner_verify(const RuleSet *rs, const Source *src, const RunOptions *o, Diag *d)
 {
     Graph *g = relay_load_limited(src, &o->limits, d);
     if (!g)
