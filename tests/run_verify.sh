@@ -42,9 +42,7 @@ expect 1 "$GRAFT" run --verify --limit eval-elements=4 "$dir/right.graft" "$dir/
 
 # A rewriter built by graft compile --exe verifies as graft run does: the
 # same report, status and output (against this build's headers and library).
-GRAFT_CFLAGS="-I$src/src/base -I$src/src/ir -I$src/src/runtime -I$build/grammar"
-GRAFT_LIBS="-L$build -lgraft -lm"
-export GRAFT_CFLAGS GRAFT_LIBS
+. "$src/tests/emit/exe_env.sh"
 # compiled NAME RULES MODEL: the rewriter of RULES on MODEL with --verify
 # against graft run --verify, stdout, stderr and status.
 compiled() {
