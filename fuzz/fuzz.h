@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "frontend.h"
 #include "graph.h"
 #include "util.h"
 
@@ -49,6 +50,11 @@ void fuzz_diag_free(FuzzDiag *fd);
  * of the two excerpt lines that follow a located one; when must_error is
  * set, at least one error was reported. */
 void fuzz_check_diagnostics(const FuzzDiag *fd, const char *name, int must_error);
+
+/* Front-end options with the builtin op registry (stdpatterns/ops.graft)
+ * parsed once per process and shared read-only by every load
+ * (FrontendOptions.builtin): reparsing it was most of an execution. */
+const FrontendOptions *fuzz_frontend_options(void);
 
 /* Loads text as a model named name; NULL (and diagnostics checked) when it
  * does not load.  A graph that loads is checked: users consistent, and its

@@ -245,3 +245,18 @@ Graph *fuzz_load_model(const char *name, const char *text, size_t len)
     }
     return g;
 }
+
+const FrontendOptions *fuzz_frontend_options(void)
+{
+    static FrontendBuiltin *builtin;
+    static FrontendOptions opts;
+    if (!builtin) {
+        Diag *d = diag_new(stderr);
+        builtin = frontend_builtin_new(d);
+        diag_free(d);
+        if (!builtin)
+            fuzz_fail("the builtin op registry does not parse");
+        opts.builtin = builtin;
+    }
+    return &opts;
+}

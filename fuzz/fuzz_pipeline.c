@@ -35,7 +35,7 @@ typedef struct RunResult {
 /* Loads and lowers the rules; NULL after reporting. */
 static Lowered *load_rules(const char *rules, Diag *d)
 {
-    RuleFile *rf = frontend_load_string("fuzz.graft", rules, NULL, d);
+    RuleFile *rf = frontend_load_string("fuzz.graft", rules, fuzz_frontend_options(), d);
     Lowered *lw = rf ? lower_rules(rf, d) : NULL;
     rulefile_free(rf);
     return lw;

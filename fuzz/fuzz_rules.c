@@ -60,7 +60,7 @@ static void check_full(const char *text)
 {
     FuzzDiag fd;
     fuzz_diag_open(&fd);
-    RuleFile *rf = frontend_load_string("fuzz.graft", text, NULL, fd.diag);
+    RuleFile *rf = frontend_load_string("fuzz.graft", text, fuzz_frontend_options(), fd.diag);
     Lowered *lw = rf ? lower_rules(rf, fd.diag) : NULL;
     fuzz_diag_close(&fd);
     fuzz_check_diagnostics(&fd, NULL, rf == NULL || lw == NULL);

@@ -202,6 +202,36 @@ START_TEST(test_norms)
     r = eval_model("def @main(%x, %g, %b) {\n  nn.group_norm(%x, %g, %b, num_groups=2, "
                    "epsilon=0f)\n}\n", s, 3, EVAL_FLOAT64, 0);
     want(&r, 3, DIMS(1, 2, 2), VALS(-1, 1, -1, 1));
+    /* batch norm's input gradient over the rows (seeds/003): column 0 has
+       ivar 1, g = [1, 3], xhat = [1, -1]: dx = [-1, 1] - xhat * -1 = 0;
+       column 1 has ivar 2, xhat = [-2, 2]: dx = 2 ([-1, 1] - 2 xhat) */
+    const char *bprop = "def @main(%d, %x, %g, %xmu, %iv) {\n"
+                        "  graft.batch_norm_bprop_dx(%d, %x, %g, %xmu, %iv)\n}\n";
+    Tensor u[5] = {tensor("float32", 2, DIMS(2, 2), VALS(1, 2, 3, 4)),
+                   tensor("float32", 2, DIMS(2, 2), VALS(0, 0, 0, 0)),
+                   tensor("float32", 1, DIMS(2), VALS(1, 1)),
+                   tensor("float32", 2, DIMS(2, 2), VALS(1, -1, -1, 1)),
+                   tensor("float32", 1, DIMS(2), VALS(1, 2))};
+    r = eval_model(bprop, u, 5, EVAL_FLOAT64, 0);
+    want(&r, 2, DIMS(2, 2), VALS(0, 6, 0, -6));
+    /* gamma 2 on delta 1: g = [2, 2]; ivar [1, 2] differs by row, so
+       ivar g = [2, 4] (mean 3) and b = xmu ivar^3 = [1, 24] (mean 12.5),
+       scaled by mean(g xmu) = 4: dx = [2 - 3 + 46, 4 - 3 - 46] */
+    Tensor w[5] = {tensor("float32", 2, DIMS(2, 1), VALS(1, 1)),
+                   tensor("float32", 2, DIMS(2, 1), VALS(0, 0)),
+                   tensor("float32", 1, DIMS(1), VALS(2)),
+                   tensor("float32", 2, DIMS(2, 1), VALS(1, 3)),
+                   tensor("float32", 2, DIMS(2, 1), VALS(1, 2))};
+    r = eval_model(bprop, w, 5, EVAL_FLOAT64, 0);
+    want(&r, 2, DIMS(2, 1), VALS(45, -45));
+    Tensor bad[5] = {tensor("float32", 2, DIMS(2, 1), VALS(1, 1)),
+                     tensor("float32", 1, DIMS(1), VALS(0)),
+                     tensor("float32", 1, DIMS(1), VALS(2)),
+                     tensor("float32", 2, DIMS(2, 1), VALS(1, 3)),
+                     tensor("float32", 1, DIMS(1), VALS(1))};
+    r = eval_model(bprop, bad, 5, EVAL_FLOAT64, 0);
+    want_error(&r, EVAL_BAD_INPUT,
+               "graft.batch_norm_bprop_dx: operand 1 does not have delta's shape");
     Result t = binary("nn.bias_add(%x, %y)", 2, DIMS(2, 2), VALS(1, 2, 3, 4), 1, DIMS(2),
                       VALS(10, 20));
     want(&t, 2, DIMS(2, 2), VALS(11, 22, 13, 24));
@@ -380,6 +410,62 @@ START_TEST(test_cast_and_rounding)
 }
 END_TEST
 
+/* meta[relay.Constant][i] from a metadata section (note [metadata
+ * values]): four arrays, made by hand with Python's struct and base64 in
+ * NDArray::Save's layout; constant 4 points past the arrays. */
+static const char meta_section[] =
+    "#[metadata]\n{\n  \"root\": 1,\n  \"nodes\": [\n    {\"type_key\": \"\"},\n"
+    "    {\"type_key\": \"Map\", \"keys\": [\"relay.Constant\"], \"data\": [2]},\n"
+    "    {\"type_key\": \"Array\", \"data\": [3, 4, 5, 6, 7]},\n"
+    "    {\"type_key\": \"relay.Constant\", \"attrs\": {\"data\": \"3\"}},\n"
+    "    {\"type_key\": \"relay.Constant\", \"attrs\": {\"data\": \"0\"}},\n"
+    "    {\"type_key\": \"relay.Constant\", \"attrs\": {\"data\": \"1\"}},\n"
+    "    {\"type_key\": \"relay.Constant\", \"attrs\": {\"data\": \"2\"}},\n"
+    "    {\"type_key\": \"relay.Constant\", \"attrs\": {\"data\": \"9\"}}\n  ],\n"
+    "  \"b64ndarrays\": [\n"
+    "    \"P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAQAAAAAIAQACAAAAAAAAAAIAAAAAAAAA/wI=\",\n"
+    "    \"P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAQAAAAIQAQACAAAAAAAAAAQAAAAAAAAAAD4AwA==\",\n"
+    "    \"P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAQAAAABAAQABAAAAAAAAAAgAAAAAAAAA+f////////8=\",\n"
+    "    \"P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAgAAAAIgAQACAAAAAAAAAAIAAAAAAAAAEAAAAAAAAAAAAAA/"
+    "AACAvwAAAEAAAIBA\"\n  ],\n  \"attrs\": {\"tvm_version\": \"0.14.0\"}\n}\n";
+
+static void want_meta(const EvalMeta *m, int64_t index, const char *dtype, int rank,
+                      const int64_t *dims, const double *values)
+{
+    Tensor t;
+    const char *why = eval_meta_constant(m, index, &t);
+    ck_assert_msg(why == NULL, "constant %lld: %s", (long long)index, why);
+    ck_assert_str_eq(t.dtype, dtype);
+    ck_assert_int_eq(t.rank, rank);
+    for (int i = 0; i < rank; i++)
+        ck_assert_int_eq(t.dims[i], dims[i]);
+    for (size_t i = 0; i < t.size; i++)
+        ck_assert_msg(t.data[i] == values[i], "constant %lld element %zu: %g, want %g",
+                      (long long)index, i, t.data[i], values[i]);
+    tensor_free(&t);
+}
+
+START_TEST(test_meta_constants)
+{
+    EvalMeta *m = eval_meta_new(meta_section);
+    want_meta(m, 0, "float32", 2, DIMS(2, 2), VALS(0.5, -1, 2, 4));
+    want_meta(m, 1, "int8", 1, DIMS(2), VALS(-1, 2));
+    want_meta(m, 2, "float16", 1, DIMS(2), VALS(1.5, -2));
+    want_meta(m, 3, "int64", 1, DIMS(1), VALS(-7));
+    Tensor t;
+    ck_assert_str_eq(eval_meta_constant(m, 4, &t), "the metadata section holds no value for it");
+    ck_assert_str_eq(eval_meta_constant(m, 5, &t), "the metadata section holds no value for it");
+    eval_meta_free(m);
+    m = eval_meta_new(NULL);
+    ck_assert_str_eq(eval_meta_constant(m, 0, &t), "the module has no metadata section");
+    eval_meta_free(m);
+    m = eval_meta_new("#[metadata]\n{\"root\": 1, \"nodes\": [");
+    ck_assert_str_eq(eval_meta_constant(m, 0, &t),
+                     "its metadata section is not JSON as TVM writes it");
+    eval_meta_free(m);
+}
+END_TEST
+
 START_TEST(test_refusals)
 {
     Result r = binary("add(%x, %y)", 1, DIMS(2), VALS(1, 2), 1, DIMS(3), VALS(1, 2, 3));
@@ -417,6 +503,7 @@ static Suite *eval_suite(void)
     tcase_add_test(tc, test_shapes);
     tcase_add_test(tc, test_cast_and_rounding);
     tcase_add_test(tc, test_refusals);
+    tcase_add_test(tc, test_meta_constants);
     suite_add_tcase(s, tc);
     return s;
 }

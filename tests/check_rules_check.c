@@ -2,6 +2,7 @@
  * diagnostics (exact text), subsumption and unification, includes. */
 #include "check_rules.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -334,6 +335,60 @@ START_TEST(test_self_include)
 }
 END_TEST
 
+/* ---- the builtin registry shared by many loads ---- */
+
+static RuleFile *load_shared(const FrontendBuiltin *b, const char *text, char **diag)
+{
+    size_t len = 0;
+    FILE *out = open_memstream(diag, &len);
+    Diag *d = diag_new(out);
+    FrontendOptions opts = {.builtin = b};
+    RuleFile *rf = frontend_load_string("t.graft", text, b ? &opts : NULL, d);
+    diag_free(d);
+    fclose(out);
+    return rf;
+}
+
+START_TEST(test_shared_builtin)
+{
+    Diag *d = diag_new(stderr);
+    FrontendBuiltin *b = frontend_builtin_new(d);
+    diag_free(d);
+    ck_assert_ptr_nonnull(b);
+    char *diag;
+    RuleFile *mine = load_shared(b, "op my.op(x)\nr := my.op(add(x, x)) => x\n", &diag);
+    ck_assert_msg(mine != NULL, "%s", diag);
+    free(diag);
+    RuleFile *other = load_shared(b, "r := add(x, x) => x\n", &diag);
+    ck_assert_msg(other != NULL, "%s", diag);
+    free(diag);
+    RuleFile *alone = load_shared(NULL, "r := add(x, x) => x\n", &diag);
+    free(diag);
+    /* the builtin ops are the same OpInfo in both loads, a load's own op
+       is in its registry only, and a load on its own has the same ops */
+    ck_assert_ptr_nonnull(registry_find(mine->registry, "add"));
+    ck_assert_ptr_eq(registry_find(mine->registry, "add"), registry_find(other->registry, "add"));
+    ck_assert_ptr_nonnull(registry_find(mine->registry, "my.op"));
+    ck_assert_ptr_null(registry_find(other->registry, "my.op"));
+    ck_assert_int_eq(registry_count(mine->registry), registry_count(alone->registry) + 1);
+    ck_assert_int_eq(registry_count(other->registry), registry_count(alone->registry));
+    ck_assert_ptr_eq(other->rules[0]->pattern->u.call.op, registry_find(other->registry, "add"));
+    rulefile_free(mine);
+    rulefile_free(other);
+    rulefile_free(alone);
+    /* the same diagnostics either way, their excerpts from ops.graft too */
+    const char *bad = "op add(x)\nr := ad(x, y) => x\n";
+    char *shared_diag, *own_diag;
+    ck_assert_ptr_null(load_shared(b, bad, &shared_diag));
+    ck_assert_ptr_null(load_shared(NULL, bad, &own_diag));
+    ck_assert_str_eq(shared_diag, own_diag);
+    ck_assert_ptr_nonnull(strstr(own_diag, "did you mean"));
+    free(shared_diag);
+    free(own_diag);
+    frontend_builtin_free(b);
+}
+END_TEST
+
 Suite *suite_rules_check(void)
 {
     Suite *s = suite_create("rules_check");
@@ -341,6 +396,7 @@ Suite *suite_rules_check(void)
     tcase_add_test(tc, test_resolve_golden);
     tcase_add_test(tc, test_resolve_macros_and_repeat);
     tcase_add_test(tc, test_resolve_vars);
+    tcase_add_test(tc, test_shared_builtin);
     suite_add_tcase(s, tc);
     tc = tcase_create("diagnostics");
     tcase_add_loop_test(tc, test_diagnostic_text, 0, (int)ARRAY_LEN(diags));

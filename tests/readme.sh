@@ -1,7 +1,8 @@
 #!/bin/sh
 # readme.sh - the README's main job does what the README says it does:
 # graft run examples/bn.graft examples/bn.relay prints examples/bn.expected.relay,
-# and the README shows that same text.
+# and the README shows that same text; the README quotes the example's
+# rule, and graft verify verifies it (it once normalised the wrong axis).
 set -u
 cd "${GRAFT_SRCDIR:?}" || exit 99
 tmp=$(mktemp -d) || exit 99
@@ -20,6 +21,16 @@ sed 's/^/    /' examples/bn.expected.relay >"$tmp/quoted"
 awk 'NR==FNR { want = want $0 "\n"; next } { text = text $0 "\n" }
      END { exit index(text, want) ? 0 : 1 }' "$tmp/quoted" README.md || {
     echo "FAIL: README.md does not quote examples/bn.expected.relay"; status=1; }
+
+# The README's rule is examples/bn.graft's, indented four spaces, and it
+# keeps the model's meaning.
+grep -v '^#' examples/bn.graft | sed 's/^/    /' >"$tmp/rule"
+awk 'NR==FNR { want = want $0 "\n"; next } { text = text $0 "\n" }
+     END { exit index(text, want) ? 0 : 1 }' "$tmp/rule" README.md || {
+    echo "FAIL: README.md does not quote the rule of examples/bn.graft"; status=1; }
+"$GRAFT" verify examples/bn.graft >"$tmp/out" 2>"$tmp/err"
+grep -q '^examples/bn.graft:[0-9]*: bn: verified, ' "$tmp/out" && [ ! -s "$tmp/err" ] || {
+    echo "FAIL: graft verify examples/bn.graft:"; cat "$tmp/out" "$tmp/err"; status=1; }
 
 # The README's first command ends with exactly this main job.
 grep -q '&& ./graft run examples/bn.graft examples/bn.relay$' README.md || {

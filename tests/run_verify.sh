@@ -1,11 +1,12 @@
 #!/bin/sh
-# run_verify.sh - graft run --verify (src/cli/cmd_run_verify.c): a model
+# run_verify.sh - graft run --verify (src/runtime/runner_verify.c): a model
 # and its rewritten form on the same random inputs; within tolerance the
 # output is written, past it the first rewrite responsible is named (by
 # bisection) and nothing is written; models it cannot evaluate are refused
 # with the reason; resnet18 folded by stdpatterns/fold_bn.graft stays
 # within float32 tolerance (on a 32 x 32 input, which the model allows:
-# at 224 x 224 the plain evaluator takes about 16 s per evaluation).
+# at 224 x 224 the plain evaluator takes about 16 s per evaluation); a
+# rewriter built by graft compile --exe reports the same with --verify.
 . "${GRAFT_SRCDIR:?}/tests/expect.sh"
 dir=$src/tests/run_verify
 
@@ -38,6 +39,29 @@ echo 'graft: error: --verify: cannot evaluate the original model: nn.lrn: no eva
 expect 1 "$GRAFT" run --verify r.graft lrn.relay
 echo 'graft: error: --verify: the model is too large to evaluate: parameter %x has 6 elements, past the eval-elements limit (4) [--limit eval-elements]' >want
 expect 1 "$GRAFT" run --verify --limit eval-elements=4 "$dir/right.graft" "$dir/model.relay"
+
+# A rewriter built by graft compile --exe verifies as graft run does: the
+# same report, status and output (against this build's headers and library).
+. "$src/tests/emit/exe_env.sh"
+# compiled NAME RULES MODEL: the rewriter of RULES on MODEL with --verify
+# against graft run --verify, stdout, stderr and status.
+compiled() {
+    cases=$((cases + 1))
+    (cd "$dir" && "$GRAFT" compile --exe "$2" -o "$tmp/$1") >out 2>err ||
+        { fail "compile --exe $2"; cat err; return; }
+    (cd "$dir" && "$GRAFT" run --verify "$2" "$3") >want.out 2>want.err
+    want_status=$?
+    (cd "$dir" && "$tmp/$1" --verify "$3") >out 2>err
+    status=$?
+    [ "$status" -eq "$want_status" ] || fail "compiled $2 --verify: exit $status, not $want_status"
+    cmp -s out want.out || { fail "compiled $2 --verify: stdout"; diff want.out out | head; }
+    cmp -s err want.err || { fail "compiled $2 --verify: stderr"; diff want.err err | head; }
+    [ -s want.err ] || fail "compiled $2 --verify: no report"
+}
+compiled wrong wrong.graft model.relay
+compiled right right.graft model.relay
+compiled meta distribute_wrong.graft meta.relay
+compiled meta_random distribute.graft meta_no_values.relay
 
 # resnet18 from the corpus (in the tree: a missing corpus is a failure).
 r18=$src/tests/corpus/resnet18.relay

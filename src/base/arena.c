@@ -145,6 +145,17 @@ Interner *interner_new(Arena *arena)
     return in;
 }
 
+Interner *interner_clone(const Interner *from, Arena *arena)
+{
+    Interner *in = xcalloc(1, sizeof(Interner));
+    in->arena = arena;
+    in->nslots = from->nslots;
+    in->count = from->count;
+    in->slots = xcalloc(in->nslots, sizeof(Slot));
+    memcpy(in->slots, from->slots, in->nslots * sizeof(Slot));
+    return in;
+}
+
 void interner_free(Interner *interner)
 {
     if (!interner)

@@ -32,6 +32,10 @@ size_t arena_bytes(const Arena *arena);
 typedef struct Interner Interner;
 
 Interner *interner_new(Arena *arena);
+/* A copy of from: the strings from holds keep their canonical copies
+ * (from's arena must outlive the copy), new ones go to arena.  Two rule
+ * sets that start from one parsed op registry share its names this way. */
+Interner *interner_clone(const Interner *from, Arena *arena);
 void interner_free(Interner *interner);
 const char *interner_intern(Interner *interner, const char *s, size_t n);
 const char *interner_cstr(Interner *interner, const char *s);

@@ -6,8 +6,8 @@
 
 #include "cli.h"
 #include "cli_load.h"
-#include "cmd_run_verify.h"
 #include "runner.h"
+#include "runner_verify.h"
 #include "util.h"
 
 static const char run_usage[] =
@@ -27,11 +27,6 @@ static void print_help(void)
     fputs(runner_options_help, stdout);
     fputs(runner_explain_help, stdout);
     fputs(options_limit_help, stdout);
-    fputs("  --verify          first evaluate MODEL and its rewritten form on the same\n"
-          "                    random inputs (typed parameters) and report on standard\n"
-          "                    error the largest difference per output; past float\n"
-          "                    tolerance, the first rewrite that made it so, and no\n"
-          "                    output\n", stdout);
     fputs("  --help            show this help\n"
           "\n"
           "Exit status: 0 success, 1 bad input or no fixpoint, 2 bad usage.\n", stdout);
@@ -41,8 +36,7 @@ static void print_help(void)
 typedef struct RunArgs {
     const char **paths; /* rule files, then the model */
     int npaths;         /* entries in paths */
-    RunOptions opts;    /* -o, --stats, --trace, limits */
-    bool verify;        /* --verify */
+    RunOptions opts;    /* -o, --stats, --trace, --verify, limits */
 } RunArgs;
 
 /* Returns -1 when the arguments are fine, else the exit status. */
@@ -54,10 +48,6 @@ static int parse_args(int argc, char **argv, RunArgs *a)
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             print_help();
             return EXIT_OK;
-        }
-        if (strcmp(arg, "--verify") == 0) {
-            a->verify = true;
-            continue;
         }
         int rc = strncmp(arg, "-I", 2) == 0
                      ? cli_parse_limit("run", argc, argv, &i, &a->opts.limits)
@@ -90,7 +80,7 @@ static bool run(const RunArgs *a, Diag *d)
     o.model = l.src->name;
     bool ok = runner_explaining(&o)
                   ? runner_explain(&l.rules->rs, l.g, l.src, &o, d) == EXIT_OK
-                  : (!a->verify || run_verify(&l.rules->rs, l.src, &o, d)) &&
+                  : (!o.verify || runner_verify(&l.rules->rs, l.src, &o, d)) &&
                         runner_run(&l.rules->rs, l.g, &o, d);
     cli_load_free(&l);
     return ok;

@@ -50,12 +50,64 @@ static AstFile *parse(Loader *ld, Source *src)
     return rules_parse_source(src, &b, (int)ld->limits->rule_depth, ld->d);
 }
 
-/* The builtin registry, stdpatterns/ops.graft compiled in. */
+struct FrontendBuiltin {
+    Arena *arena;       /* the declarations' AST and OpInfo */
+    Interner *names;    /* their names, cloned by each load */
+    Registry *registry; /* the ops declared, cloned by each load */
+    Source *src;        /* stdpatterns/ops.graft */
+};
+
+static Source *builtin_source(void)
+{
+    return source_from_string("stdpatterns/ops.graft", registry_builtin_text,
+                              strlen(registry_builtin_text));
+}
+
+FrontendBuiltin *frontend_builtin_new(Diag *d)
+{
+    FrontendBuiltin *b = xcalloc(1, sizeof *b);
+    b->arena = arena_new();
+    b->names = interner_new(b->arena);
+    b->registry = registry_new(b->arena, b->names);
+    b->src = builtin_source();
+    AstBuilder ab = {b->arena, b->names, b->src};
+    unsigned errors = diag_errors(d);
+    AstFile *file = rules_parse_source(b->src, &ab, (int)limit_defaults.rule_depth, d);
+    for (int i = 0; file && i < file->nitems; i++)
+        if (file->items[i].kind == ITEM_OP)
+            registry_declare(b->registry, file->items[i].u.op, d);
+    if (!file || diag_errors(d) != errors) {
+        frontend_builtin_free(b);
+        return NULL;
+    }
+    return b;
+}
+
+void frontend_builtin_free(FrontendBuiltin *b)
+{
+    if (!b)
+        return;
+    source_free(b->src);
+    registry_free(b->registry);
+    interner_free(b->names);
+    arena_free(b->arena);
+    free(b);
+}
+
+/* The builtin registry, stdpatterns/ops.graft compiled in: parsed here,
+ * or shared (opts->builtin). */
 static void load_builtin_ops(Loader *ld)
 {
-    Source *src = source_from_string("stdpatterns/ops.graft", registry_builtin_text,
-                                     strlen(registry_builtin_text));
-    AstFile *file = parse(ld, src);
+    const FrontendBuiltin *b = ld->opts->builtin;
+    if (b) { /* declared already: the RuleFile started from its registry */
+        xgrow((void **)&ld->rf->sources, &ld->sources_cap, (size_t)ld->rf->nsources + 1,
+              sizeof(Source *));
+        ld->rf->sources[ld->rf->nsources++] = b->src;
+        ld->rf->nbuiltin = ld->rf->nsources;
+        ld->rf->shared_builtin = true;
+        return;
+    }
+    AstFile *file = parse(ld, builtin_source());
     ld->rf->nbuiltin = ld->rf->nsources;
     for (int i = 0; file && i < file->nitems; i++)
         if (file->items[i].kind == ITEM_OP)
@@ -210,7 +262,9 @@ static RuleFile *finish(Loader *ld, unsigned errors_before)
 static void loader_init(Loader *ld, const FrontendOptions *opts, Diag *d)
 {
     static const FrontendOptions defaults;
-    *ld = (Loader){.rf = rulefile_new(), .d = d, .opts = opts ? opts : &defaults};
+    const FrontendBuiltin *b = opts && !opts->no_builtin_ops ? opts->builtin : NULL;
+    *ld = (Loader){.rf = b ? rulefile_new_from(b->names, b->registry) : rulefile_new(), .d = d,
+                   .opts = opts ? opts : &defaults};
     ld->limits = limit_or_default(ld->opts->limits);
     ld->stack = xcalloc(ld->limits->include_depth + 2, sizeof(char *));
     if (!ld->opts->no_builtin_ops)

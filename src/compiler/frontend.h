@@ -23,6 +23,18 @@
 #include "limit.h"
 #include "rulefile.h"
 
+/* stdpatterns/ops.graft parsed once, to be shared read-only by many
+ * loads (FrontendOptions.builtin): a process that loads rule text again
+ * and again (the fuzz harnesses) then parses the 172 builtin ops once, not
+ * once a load.  Each load starts from a copy of the declared registry
+ * (registry_clone: the op table, not the ops), to which its own `op`
+ * declarations add.  It must outlive every RuleFile loaded with it. */
+typedef struct FrontendBuiltin FrontendBuiltin;
+
+/* NULL after reporting through d (the builtin text does not parse). */
+FrontendBuiltin *frontend_builtin_new(Diag *d);
+void frontend_builtin_free(FrontendBuiltin *b);
+
 typedef struct FrontendOptions {
     bool no_builtin_ops; /* do not load stdpatterns/ops.graft (tests) */
     bool parse_only;     /* stop after parsing: includes are not followed,
@@ -34,6 +46,8 @@ typedef struct FrontendOptions {
                                         including file's directory (-I DIR,
                                         then GRAFT_PATH), in order */
     int ninclude_dirs;    /* entries in include_dirs */
+    const FrontendBuiltin *builtin; /* the builtin ops parsed already, or
+                                       NULL: parse them for this load */
 } FrontendOptions;
 
 

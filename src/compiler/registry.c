@@ -26,6 +26,18 @@ Registry *registry_new(Arena *arena, Interner *names)
     return reg;
 }
 
+Registry *registry_clone(const Registry *from, Arena *arena, Interner *names)
+{
+    Registry *reg = registry_new(arena, names);
+    reg->nops = reg->ops_cap = from->nops;
+    reg->ops = xcalloc(from->nops + 1, sizeof(OpInfo *));
+    memcpy(reg->ops, from->ops, from->nops * sizeof(OpInfo *));
+    reg->table_cap = from->table_cap;
+    reg->table = xcalloc(from->table_cap + 1, sizeof(OpInfo *));
+    memcpy(reg->table, from->table, from->table_cap * sizeof(OpInfo *));
+    return reg;
+}
+
 void registry_free(Registry *reg)
 {
     if (!reg)

@@ -83,6 +83,10 @@ typedef struct Registry Registry;
 extern const char registry_builtin_text[];
 
 Registry *registry_new(Arena *arena, Interner *names);
+/* A copy of from that declarations add to without changing from: its ops
+ * stay from's (from, its arena and its interner must outlive the copy;
+ * names is a clone of from's interner, interner_clone). */
+Registry *registry_clone(const Registry *from, Arena *arena, Interner *names);
 void registry_free(Registry *reg);
 
 /* Adds the op declared by decl.  A second declaration of a name already

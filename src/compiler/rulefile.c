@@ -15,11 +15,20 @@ RuleFile *rulefile_new(void)
     return rf;
 }
 
+RuleFile *rulefile_new_from(const Interner *names, const Registry *registry)
+{
+    RuleFile *rf = xcalloc(1, sizeof(RuleFile));
+    rf->arena = arena_new();
+    rf->names = interner_clone(names, rf->arena);
+    rf->registry = registry_clone(registry, rf->arena, rf->names);
+    return rf;
+}
+
 void rulefile_free(RuleFile *rf)
 {
     if (!rf)
         return;
-    for (int i = 0; i < rf->nsources; i++)
+    for (int i = rf->shared_builtin ? rf->nbuiltin : 0; i < rf->nsources; i++)
         source_free(rf->sources[i]);
     free(rf->sources);
     free(rf->files);

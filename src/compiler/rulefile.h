@@ -22,6 +22,8 @@ typedef struct RuleFile {
     int nsources;        /* entries in sources */
     int nbuiltin;        /* leading sources that are built in (0, or 1 for
                             stdpatterns/ops.graft) */
+    bool shared_builtin; /* the builtin source belongs to a FrontendBuiltin
+                            (frontend.h), not to this RuleFile */
     AstFile **files;     /* the parsed files, in the order they were read */
     int nfiles;          /* entries in files */
     AstRule **rules;     /* every rule, file order, includes spliced in */
@@ -30,6 +32,9 @@ typedef struct RuleFile {
 
 /* An empty rule set: an arena, its interner and an empty registry. */
 RuleFile *rulefile_new(void);
+/* The same starting from a copy of names and of registry (its ops already
+ * declared, interner_clone, registry_clone): both must outlive it. */
+RuleFile *rulefile_new_from(const Interner *names, const Registry *registry);
 void rulefile_free(RuleFile *rf);
 
 /* The rule of that name, or NULL. */

@@ -108,4 +108,17 @@ bool eval_op(const Node *n, const Value *args, int nargs, const EvalOptions *opt
 /* Whether op has an evaluator. */
 bool eval_has_op(const char *op);
 
+/* ---- meta constants (eval_meta.c, note [metadata values]) ---- */
+
+/* A module's "#[metadata]" section (graph_metadata), read once. */
+typedef struct EvalMeta EvalMeta;
+/* Never NULL: a section that is missing or unreadable makes every
+ * eval_meta_constant say why. */
+EvalMeta *eval_meta_new(const char *metadata);
+void eval_meta_free(EvalMeta *m);
+/* The value of meta[relay.Constant][index] into *out (a new tensor);
+ * NULL, or why there is none ("the metadata section holds no value for
+ * it", "dtype not evaluated", ...) with *out untouched. */
+const char *eval_meta_constant(const EvalMeta *m, int64_t index, Tensor *out);
+
 #endif

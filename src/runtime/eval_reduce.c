@@ -1,5 +1,6 @@
 /* eval_reduce.c - ops that combine elements along axes: reductions,
- * variance, softmax and the normalisations (batch, layer, group). */
+ * variance, softmax, the normalisations (batch, layer, group) and batch
+ * norm's input gradient. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,11 +287,70 @@ static bool op_group_norm(EvalCall *c)
     return r && normalise(c, &p, r);
 }
 
+/* graft.batch_norm_bprop_dx(delta, input, gamma, xmu, ivar): the input
+ * gradient of batch norm, as nGraph's backprop graph (seeds/003,
+ * stdpatterns/bn_bprop.graft) computes it on flattened (N, D) tensors,
+ * reducing over axis 0 (m = N rows).  With g = gamma * delta and
+ * b = xmu * ivar^3:
+ *   dx = ivar g - mean(ivar g) - (b - mean(b)) mean(g xmu),
+ * which is the seed's gamma ivar (delta - (xhat dgamma + dbeta) / m), xhat
+ * = xmu ivar, when gamma and ivar are the same on every row and xmu =
+ * input - mean(input) (then mean(b) = 0).  Every operand broadcasts to delta's shape; input
+ * (only read for its shape) must have it. */
+static bool op_batch_norm_bprop_dx(EvalCall *c)
+{
+    if (!eval_nargs(c, 5, 5))
+        return false;
+    const Tensor *t[5];
+    for (int k = 0; k < 5; k++)
+        if (!(t[k] = eval_arg(c, k)))
+            return false;
+    const Tensor *delta = t[0];
+    int rank = delta->rank;
+    const int64_t *dims = delta->dims;
+    if (rank == 0)
+        return eval_fail(c, "delta is a scalar, wants rows");
+    for (int k = 1; k < 5; k++) {
+        int brank;
+        int64_t bdims[EVAL_MAX_RANK];
+        if (!eval_broadcast(c, delta, t[k], &brank, bdims))
+            return false;
+        if (brank != rank || memcmp(bdims, dims, (size_t)rank * sizeof *dims) != 0 ||
+            (k == 1 && t[k]->rank != rank))
+            return eval_fail(c, "operand %d does not %s delta's shape", k,
+                             k == 1 ? "have" : "broadcast to");
+    }
+    Tensor *r = eval_result(c, delta->dtype, rank, dims);
+    if (!r)
+        return false;
+    size_t rows = (size_t)dims[0], cols = rows ? delta->size / rows : 0;
+#define ARG(k, i) t[k]->data[eval_bcast_index(t[k], rank, dims, i)]
+    for (size_t j = 0; j < cols; j++) {
+        double sum_a = 0, sum_b = 0, sum_gx = 0; /* over the rows of column j */
+        for (size_t i = j; i < delta->size; i += cols) {
+            double g = ARG(2, i) * delta->data[i], ivar = ARG(4, i);
+            sum_a += ivar * g;
+            sum_b += ARG(3, i) * ivar * ivar * ivar;
+            sum_gx += g * ARG(3, i);
+        }
+        double mean_a = sum_a / (double)rows, mean_b = sum_b / (double)rows,
+               mean_gx = sum_gx / (double)rows;
+        for (size_t i = j; i < delta->size; i += cols) {
+            double g = ARG(2, i) * delta->data[i], ivar = ARG(4, i);
+            double b = ARG(3, i) * ivar * ivar * ivar;
+            r->data[i] = ivar * g - mean_a - (b - mean_b) * mean_gx;
+        }
+    }
+#undef ARG
+    return true;
+}
+
 const EvalOpDef eval_reduce_ops[] = {
     {"sum", op_reduce},          {"mean", op_reduce},        {"max", op_reduce},
     {"min", op_reduce},          {"prod", op_reduce},        {"variance", op_variance},
     {"std", op_variance},        {"nn.softmax", op_softmax}, {"nn.log_softmax", op_softmax},
     {"nn.batch_norm", op_batch_norm}, {"nn.layer_norm", op_layer_norm},
     {"nn.group_norm", op_group_norm},
+    {"graft.batch_norm_bprop_dx", op_batch_norm_bprop_dx},
     {NULL, NULL},
 };

@@ -11,11 +11,12 @@
 #include "outfile.h"
 #include "relay.h"
 #include "runner.h"
+#include "runner_verify.h"
 
 static void print_help(const char *prog)
 {
     printf("usage: %s MODEL [-o OUT] [--stats[=counts]] [--trace] [--max-rewrites N]\n"
-           "       [--limit NAME=N]\n"
+           "       [--limit NAME=N] [--verify]\n"
            "       %s MODEL --at NODE [--rule NAME] | --rule NAME [--near N] | --check-all\n"
            "\n"
            "Apply the rules compiled into this program to MODEL (a .relay file) and\n"
@@ -76,7 +77,8 @@ static bool run(const RuleSet *rs, const StandaloneArgs *a, Diag *d)
     RunOptions o = a->opts;
     o.model = src ? src->name : a->model;
     bool ok = g && (runner_explaining(&o) ? runner_explain(rs, g, src, &o, d) == EXIT_OK
-                                          : runner_run(rs, g, &o, d));
+                                          : (!o.verify || runner_verify(rs, src, &o, d)) &&
+                                                runner_run(rs, g, &o, d));
     graph_free(g);
     source_free(src);
     return ok;

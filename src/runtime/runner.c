@@ -20,7 +20,12 @@ const char runner_options_help[] =
     "  --trace           print each rewrite and group to standard error\n"
     "  --max-rewrites N  stop after N rewrites and report the rules still\n"
     "                    firing (default: 10 per node plus 1000); the same as\n"
-    "                    --limit rewrites=N\n";
+    "                    --limit rewrites=N\n"
+    "  --verify          first evaluate MODEL and its rewritten form on the same\n"
+    "                    random inputs (typed parameters) and report on standard\n"
+    "                    error the largest difference per output; past float\n"
+    "                    tolerance, the first rewrite that made it so, and no\n"
+    "                    output\n";
 
 const char runner_explain_help[] =
     "  --at NODE         explain each rule (or --rule's) with NODE as root: a\n"
@@ -189,6 +194,8 @@ int runner_parse_option(const char *prog, int argc, char **argv, int *i, RunOpti
         o->stats = 1;
     } else if (strcmp(arg, "--trace") == 0) {
         o->trace = true;
+    } else if (strcmp(arg, "--verify") == 0) {
+        o->verify = true;
     } else if (strcmp(arg, "--max-rewrites") == 0) {
         return parse_max_rewrites(prog, argc, argv, i, o);
     } else {

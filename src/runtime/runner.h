@@ -19,6 +19,7 @@ typedef struct RunOptions {
     const char *out; /* -o: output path, NULL or "-" for standard output */
     int stats;       /* 0 none, 1 counts only, 2 counts and times */
     bool trace;      /* --trace */
+    bool verify;     /* --verify: runner_verify first (runner_verify.h) */
     Limits limits;   /* the defaults, GRAFT_LIMITS, then --limit and
                         --max-rewrites as given */
     /* graft explain's options, which graft run and a compiled rewriter

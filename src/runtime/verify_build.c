@@ -26,11 +26,23 @@ static bool is_constant_leaf(const Instance *in, const PatNode *p)
     return false;
 }
 
-/* Numbers the leaves that can be the primary one (constants cannot). */
+/* Finds the sub-pattern binding each variable that is bound to more than
+ * a leaf (the first, in operand order). */
+static void find_binders(Instance *in, const PatNode *p)
+{
+    if (p->kind != PAT_ANY && p->slot >= 0 && !in->slot_binder[p->slot])
+        in->slot_binder[p->slot] = p;
+    for (int i = 0; i < p->nkids; i++)
+        find_binders(in, p->kids[i]);
+}
+
+/* Numbers the leaves that can be the primary one (constants, and uses of
+ * variables bound to a sub-pattern, cannot). */
 static void number_leaves(Instance *in, const PatNode *p)
 {
     if (p->kind == PAT_ANY) {
-        if ((p->slot >= 0 && in->slot_leaf[p->slot] >= 0) || is_constant_leaf(in, p))
+        if ((p->slot >= 0 && (in->slot_leaf[p->slot] >= 0 || in->slot_binder[p->slot])) ||
+            is_constant_leaf(in, p))
             return;
         int id = in->nleafids++;
         in->anon = xrealloc(in->anon, (size_t)in->nleafids * sizeof *in->anon);
@@ -141,20 +153,40 @@ static const PatPred *pred(const Instance *in, uint32_t id)
     return &in->rs->preds[id];
 }
 
+/* A guard operand's number, when the instance fixes it: a literal, or
+ * shape(v)[i] of a variable already built (value(n) == shape(x)[0] asks
+ * for a count of rows). */
+static bool known_number(Instance *in, const PatExpr *e, double *out)
+{
+    if (e->kind == EXPR_NUM) {
+        *out = e->f;
+        return true;
+    }
+    if (e->kind != EXPR_GETITEM || e->kids[0]->kind != EXPR_SHAPE)
+        return false;
+    int slot = e->kids[0]->slot;
+    const Tensor *t = slot >= 0 ? tensor_of(in, in->slot_node[slot]) : NULL;
+    if (!t || e->i < 0 || e->i >= t->rank)
+        return false;
+    *out = (double)t->dims[e->i];
+    return true;
+}
+
 /* Candidate values of constant slot from the guard: the numbers value(k)
  * is compared with, and the midpoints between them. */
-static void guard_numbers(const PatExpr *e, int slot, double *nums, int *n)
+static void guard_numbers(Instance *in, const PatExpr *e, int slot, double *nums, int *n)
 {
     if (!e)
         return;
     if (e->kind == EXPR_CMP && e->nkids == 2)
         for (int side = 0; side < 2; side++) {
             const PatExpr *a = e->kids[side], *b = e->kids[1 - side];
-            if (a->kind == EXPR_VALUE && a->slot == slot && b->kind == EXPR_NUM && *n < 16)
-                nums[(*n)++] = b->f;
+            if (a->kind == EXPR_VALUE && a->slot == slot && *n < 16 &&
+                known_number(in, b, &nums[*n]))
+                (*n)++;
         }
     for (int i = 0; i < e->nkids; i++)
-        guard_numbers(e->kids[i], slot, nums, n);
+        guard_numbers(in, e->kids[i], slot, nums, n);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -168,7 +200,7 @@ static double const_value(Instance *in, int slot)
     double nums[16], cand[40];
     int n = 0, m = 0;
     if (slot >= 0)
-        guard_numbers(in->rule->guard, slot, nums, &n);
+        guard_numbers(in, in->rule->guard, slot, nums, &n);
     qsort(nums, (size_t)n, sizeof *nums, cmp_double);
     for (int i = 0; i + 1 < n; i++)
         cand[m++] = (nums[i] + nums[i + 1]) / 2;
@@ -224,6 +256,8 @@ static Node *build_leaf(Instance *in, const PatNode *p, const LeafCtx *given)
 {
     if (p->slot >= 0 && in->slot_node[p->slot])
         return in->slot_node[p->slot];
+    if (p->slot >= 0 && in->slot_binder[p->slot]) /* used before it is bound */
+        return build(in, in->slot_binder[p->slot], given);
     LeafCtx ctx = {0};
     if (given)
         ctx = *given;
@@ -607,6 +641,8 @@ static Node *build_getitem(Instance *in, const PatNode *p)
 
 static Node *build(Instance *in, const PatNode *p, const LeafCtx *ctx)
 {
+    if (p->slot >= 0 && in->slot_node[p->slot]) /* bound again: the same node */
+        return in->slot_node[p->slot];
     Node *n = NULL;
     switch (p->kind) {
     case PAT_ANY:
@@ -651,8 +687,10 @@ bool verify_build(Instance *in)
     in->slot_leaf = xcalloc((size_t)nslots + 1, sizeof *in->slot_leaf);
     in->slot_node = xcalloc((size_t)nslots + 1, sizeof *in->slot_node);
     in->slot_attr = xcalloc((size_t)nslots + 1, sizeof *in->slot_attr);
+    in->slot_binder = xcalloc((size_t)nslots + 1, sizeof *in->slot_binder);
     for (int i = 0; i < nslots; i++)
         in->slot_leaf[i] = -1;
+    find_binders(in, in->rule->pattern);
     number_leaves(in, in->rule->pattern);
     in->primary = chooser_pick(in->ch, in->nleafids);
     in->mode = chooser_pick(in->ch, 3);
@@ -677,6 +715,7 @@ void instance_free(Instance *in)
     free(in->slot_leaf);
     free(in->slot_node);
     free(in->slot_attr);
+    free(in->slot_binder);
     strbuf_free(&in->why);
     if (in->g)
         graph_free(in->g);

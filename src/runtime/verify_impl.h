@@ -46,6 +46,8 @@ typedef struct Instance {
     const PatNode **anon;      /* anonymous leaves, by leaf id (else NULL) */
     int *slot_leaf;            /* slot -> leaf id, -1 */
     Node **slot_node;          /* slot -> the node bound */
+    const PatNode **slot_binder; /* slot -> the sub-pattern that binds it
+                                    (x@op(...)), NULL for a leaf variable */
     const AttrValue **slot_attr; /* slot -> the attribute value chosen */
     VerifyLeaf *leaves;        /* leaves made, in order */
     int nleaves;

@@ -1,0 +1,323 @@
+/* runner_verify.c - --verify of graft run and of compiled rewriters
+ * (runner_verify.h): the original model and its rewritten copy evaluated
+ * on the same random inputs by the reference evaluator (eval.h), each op
+ * rounded to its dtype. */
+#include "runner_verify.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "eval.h"
+#include "relay.h"
+#include "verify.h"
+
+enum { INPUT_SEED = 1, CONSTANT_SEED = 2 };
+
+/* The values of the model's meta[relay.Constant][i], by i, the same for
+ * the original and every rewritten copy: from the metadata section where
+ * it has them (note [metadata values] in eval_meta.c), else random values
+ * of the constant's type, drawn once. */
+typedef struct MetaValues {
+    EvalMeta *meta;
+    Tensor *values;         /* by index; data NULL until known */
+    size_t cap;
+    int from_section;       /* how many came from the section */
+    int random;             /* how many were drawn */
+    const char *why_random; /* why the first drawn one was not in it */
+    uint64_t rng;
+} MetaValues;
+
+static const Tensor *meta_value(void *ctx, const Node *n)
+{
+    MetaValues *mv = ctx;
+    long long index;
+    if (sscanf(node_const_text(n), "meta[relay.Constant][%lld]", &index) != 1 || index < 0)
+        return NULL;
+    if ((size_t)index >= mv->cap) {
+        size_t old = mv->cap;
+        xgrow((void **)&mv->values, &mv->cap, (size_t)index + 1, sizeof *mv->values);
+        memset(mv->values + old, 0, (mv->cap - old) * sizeof *mv->values);
+    }
+    Tensor *t = &mv->values[index];
+    if (t->data)
+        return t;
+    const char *why = eval_meta_constant(mv->meta, index, t);
+    const Type *type = node_type(n);
+    if (!why) {
+        mv->from_section++;
+        return t;
+    }
+    if (!type || type->kind != TYPE_TENSOR || !eval_dtype(type->dtype) ||
+        type->rank > EVAL_MAX_RANK)
+        return NULL;
+    for (int k = 0; k < type->rank; k++)
+        if (type->dims[k] < 0)
+            return NULL;
+    *t = tensor_new(eval_dtype(type->dtype), type->rank, type->dims);
+    verify_fill_random(t, &mv->rng, false);
+    if (mv->random++ == 0)
+        mv->why_random = why;
+    return t;
+}
+
+static void meta_values_free(MetaValues *mv)
+{
+    for (size_t i = 0; i < mv->cap; i++)
+        tensor_free(&mv->values[i]);
+    free(mv->values);
+    eval_meta_free(mv->meta);
+}
+
+/* ", 2 meta constants from the metadata section" for the report line. */
+static void meta_report(const MetaValues *mv, StrBuf *out)
+{
+    if (mv->from_section)
+        strbuf_printf(out, ", %d meta constant%s from the metadata section", mv->from_section,
+                      mv->from_section == 1 ? "" : "s");
+    if (mv->random)
+        strbuf_printf(out, ", %d meta constant%s random (seed %d: %s)", mv->random,
+                      mv->random == 1 ? "" : "s", CONSTANT_SEED, mv->why_random);
+}
+
+/* A parameter read as operand 4 (the variance) of nn.batch_norm gets
+ * positive values, so that the model computes numbers, not NaNs. */
+static bool wants_positive(const Node *param)
+{
+    for (const Use *u = node_first_use(param); u; u = use_next(u)) {
+        const char *op = node_op(use_user(u));
+        if (op && strcmp(op, "nn.batch_norm") == 0 && use_index(u) == 4)
+            return true;
+    }
+    return false;
+}
+
+/* Random values for every parameter of g, from its declared type;
+ * false after reporting a parameter without a full type or too large. */
+static bool make_inputs(const Graph *g, uint64_t max_elements, Tensor *params, Diag *d)
+{
+    uint64_t rng = INPUT_SEED;
+    for (int i = 0; i < graph_nparams(g); i++) {
+        const Node *p = graph_param(g, i);
+        const Type *t = node_type(p);
+        bool full = t && t->kind == TYPE_TENSOR && eval_dtype(t->dtype) &&
+                    t->rank <= EVAL_MAX_RANK;
+        uint64_t size = 1;
+        for (int k = 0; full && k < t->rank; k++) {
+            full = t->dims[k] >= 0;
+            size *= full ? (uint64_t)t->dims[k] : 1;
+        }
+        if (!full) {
+            diag_plain_error(d, "--verify: parameter %%%s needs a tensor type with every dim "
+                             "known (\"%%%s: Tensor[(1, 3), float32]\")", node_name(p),
+                             node_name(p));
+            return false;
+        }
+        if (max_elements && size > max_elements) {
+            diag_plain_error(d, "--verify: the model is too large to evaluate: parameter "
+                             "%%%s has %llu elements, past the eval-elements limit (%llu) "
+                             "[--limit eval-elements]", node_name(p), (unsigned long long)size,
+                             (unsigned long long)max_elements);
+            return false;
+        }
+        params[i] = tensor_new(eval_dtype(t->dtype), t->rank, t->dims);
+        verify_fill_random(&params[i], &rng, wants_positive(p));
+    }
+    return true;
+}
+
+/* The longest chain of op calls from a parameter to the output: the
+ * tolerance grows with it, as rounding errors add up along a chain. */
+static int chain_length(const Graph *g)
+{
+    uint32_t n = graph_node_count(g);
+    Node **order = xcalloc((size_t)n + 1, sizeof *order);
+    int *depth = xcalloc((size_t)n + 1, sizeof *depth);
+    uint32_t count = graph_topo_order(g, order);
+    int longest = 0;
+    for (uint32_t k = 0; k < count; k++) {
+        int dep = 0;
+        for (int i = 0; i < node_nargs(order[k]); i++)
+            if (depth[node_id(node_arg(order[k], i))] > dep)
+                dep = depth[node_id(node_arg(order[k], i))];
+        depth[node_id(order[k])] = dep + (node_kind(order[k]) == NODE_CALL);
+        if (depth[node_id(order[k])] > longest)
+            longest = depth[node_id(order[k])];
+    }
+    free(depth);
+    free(order);
+    return longest;
+}
+
+static bool evaluate(const Graph *g, const Tensor *params, MetaValues *mv, uint64_t max_elements,
+                     Value *out, const char *which, Diag *d)
+{
+    EvalInputs in = {params, graph_nparams(g), meta_value, mv};
+    EvalOptions opts = {EVAL_DTYPE, max_elements};
+    EvalError err = {0};
+    if (eval_graph(g, &in, &opts, out, &err))
+        return true;
+    diag_plain_error(d, "--verify: cannot evaluate the %s model: %s%s", which,
+                     err.msg.data ? err.msg.data : "?",
+                     err.status == EVAL_TOO_LARGE ? " [--limit eval-elements]" : "");
+    strbuf_free(&err.msg);
+    return false;
+}
+
+/* Loads the model again and applies its first stop_after rewrites (0:
+ * all); the trace of the last goes to last (when not NULL). */
+static Graph *rewritten(const RuleSet *rs, const Source *src, const RunOptions *o,
+                        uint64_t stop_after, uint64_t *rewrites, StrBuf *last, Diag *d)
+{
+    Graph *g = relay_load_limited(src, &o->limits, d);
+    if (!g)
+        return NULL;
+    char *trace = NULL;
+    size_t len = 0;
+    FILE *tf = last ? open_memstream(&trace, &len) : NULL;
+    EngineOptions eo = {.limits = &o->limits, .stop_after = stop_after, .trace = tf};
+    Engine *e = engine_new(rs, g, &eo);
+    bool ok = engine_rewrite(e, d);
+    *rewrites = engine_stats(e)->rewrites;
+    engine_free(e);
+    if (tf) {
+        fclose(tf);
+        const char *line = trace; /* the last line of the trace */
+        for (const char *p = trace; p && *p; p++)
+            if (*p == '\n' && p[1])
+                line = p + 1;
+        if (line)
+            strbuf_append(last, line, strcspn(line, "\n"));
+        free(trace);
+    }
+    if (!ok) {
+        graph_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+typedef struct Check {
+    const RuleSet *rs;
+    const Source *src;
+    const RunOptions *o;
+    const Tensor *params;
+    MetaValues *mv;
+    const Value *want;
+    double tolerance;
+} Check;
+
+/* The difference after the first k rewrites (all when k is 0). */
+static bool difference_after(const Check *c, uint64_t k, double *err, uint64_t *rewrites,
+                             StrBuf *last, Diag *d)
+{
+    Graph *g = rewritten(c->rs, c->src, c->o, k, rewrites, last, d);
+    Value got;
+    bool ok = g && evaluate(g, c->params, c->mv, c->o->limits.eval_elements, &got, "rewritten", d);
+    if (ok) {
+        long at;
+        *err = verify_error(c->want, &got, &at);
+        value_free(&got);
+    }
+    if (g)
+        graph_free(g);
+    return ok;
+}
+
+static void report_outputs(const Value *want, const Value *got, double tolerance)
+{
+    int n = want->nfields < 0 ? 1 : want->nfields;
+    for (int i = 0; i < n; i++) {
+        const Value *w = want->nfields < 0 ? want : &want->fields[i];
+        const Value *g = got->nfields < 0 ? got : got->nfields > i ? &got->fields[i] : got;
+        long at;
+        double e = verify_error(w, g, &at);
+        StrBuf shape = {0};
+        if (w->nfields < 0) {
+            tensor_shape_text(&w->t, &shape);
+            strbuf_printf(&shape, " %s", w->t.dtype);
+        } else
+            strbuf_puts(&shape, "tuple");
+        fprintf(stderr, "verify: output %d %s: max difference %.3g (tolerance %.3g): %s\n", i,
+                shape.data, e, tolerance, e <= tolerance ? "within" : "PAST the tolerance");
+        strbuf_free(&shape);
+    }
+}
+
+/* The first k whose rewrites make the difference pass the tolerance,
+ * given that all total do: a binary search. */
+static bool bisect(const Check *c, uint64_t total, Diag *d)
+{
+    uint64_t lo = 1, hi = total, n;
+    double err;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (!difference_after(c, mid, &err, &n, NULL, d))
+            return false;
+        if (err > c->tolerance)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    StrBuf last = {0};
+    bool ok = difference_after(c, lo, &err, &n, &last, d);
+    if (ok)
+        fprintf(stderr, "verify: rewrite %llu of %llu makes the difference %.3g: %s\n",
+                (unsigned long long)lo, (unsigned long long)total, err,
+                last.data ? last.data : "");
+    strbuf_free(&last);
+    return ok;
+}
+
+bool runner_verify(const RuleSet *rs, const Source *src, const RunOptions *o, Diag *d)
+{
+    Graph *g = relay_load_limited(src, &o->limits, d);
+    if (!g)
+        return false;
+    int np = graph_nparams(g);
+    Tensor *params = xcalloc((size_t)np + 1, sizeof *params);
+    Value want = {.nfields = 0}, got = {.nfields = 0};
+    uint64_t total = 0;
+    MetaValues mv = {.meta = eval_meta_new(graph_metadata(g)), .rng = CONSTANT_SEED};
+    bool ok = make_inputs(g, o->limits.eval_elements, params, d) &&
+              evaluate(g, params, &mv, o->limits.eval_elements, &want, "original", d);
+    if (ok) {
+        Check c = {rs, src, o, params, &mv, &want, 0};
+        const Value *first = &want;
+        while (first->nfields > 0)
+            first = &first->fields[0];
+        c.tolerance = eval_dtype_eps(first->nfields < 0 ? first->t.dtype : "float32") * 8 *
+                      chain_length(g);
+        Graph *r = rewritten(rs, src, o, 0, &total, NULL, d);
+        ok = r && evaluate(r, params, &mv, o->limits.eval_elements, &got, "rewritten", d);
+        if (ok) {
+            long at;
+            double err = verify_error(&want, &got, &at);
+            StrBuf constants = {0};
+            meta_report(&mv, &constants);
+            fprintf(stderr, "verify: %llu rewrite%s, inputs random (seed %d)%s\n",
+                    (unsigned long long)total, total == 1 ? "" : "s", INPUT_SEED,
+                    constants.data ? constants.data : "");
+            strbuf_free(&constants);
+            report_outputs(&want, &got, c.tolerance);
+            if (err > c.tolerance) {
+                bisect(&c, total, d);
+                diag_plain_error(d, "--verify: the rewritten model differs from the "
+                                 "original by %.3g, past the tolerance %.3g", err, c.tolerance);
+                ok = false;
+            }
+        }
+        if (r)
+            graph_free(r);
+    }
+    value_free(&want);
+    value_free(&got);
+    meta_values_free(&mv);
+    for (int i = 0; i < np; i++)
+        tensor_free(&params[i]);
+    free(params);
+    graph_free(g);
+    return ok;
+}
