@@ -59,7 +59,7 @@ static void *alloc_big(Arena *arena, size_t size)
 void *arena_alloc(Arena *arena, size_t size)
 {
     if (size > SIZE_MAX - ARENA_ALIGN)
-        graft_out_of_memory();
+        out_of_memory();
     size = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
     if (size > ARENA_CHUNK / 4)
         return alloc_big(arena, size);
@@ -80,7 +80,7 @@ void *arena_alloc(Arena *arena, size_t size)
 void *arena_array(Arena *arena, size_t count, size_t size)
 {
     if (size && count > SIZE_MAX / size)
-        graft_out_of_memory();
+        out_of_memory();
     return arena_alloc(arena, count * size);
 }
 

@@ -8,7 +8,7 @@
 
 #include "limit.h"
 
-struct Diag {
+struct graft_diag {
     FILE *out;          /* where reports go */
     unsigned errors;    /* errors reported (including promoted warnings) */
     unsigned warnings;  /* warnings reported */

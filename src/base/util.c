@@ -9,7 +9,7 @@
 /* note [out of memory]: graft is a batch tool; there is nothing useful to
  * salvage when malloc fails, and checking at every call site would hide the
  * real logic.  So one place reports and exits. */
-void graft_out_of_memory(void)
+void out_of_memory(void)
 {
     fputs("graft: fatal error: out of memory\n", stderr);
     exit(3);
@@ -19,7 +19,7 @@ void *xmalloc(size_t size)
 {
     void *p = malloc(size ? size : 1);
     if (!p)
-        graft_out_of_memory();
+        out_of_memory();
     return p;
 }
 
@@ -27,7 +27,7 @@ void *xcalloc(size_t count, size_t size)
 {
     void *p = calloc(count ? count : 1, size ? size : 1);
     if (!p)
-        graft_out_of_memory();
+        out_of_memory();
     return p;
 }
 
@@ -35,7 +35,7 @@ void *xrealloc(void *ptr, size_t size)
 {
     void *p = realloc(ptr, size ? size : 1);
     if (!p)
-        graft_out_of_memory();
+        out_of_memory();
     return p;
 }
 
@@ -46,11 +46,11 @@ void xgrow(void **ptr, size_t *cap, size_t need, size_t elem_size)
     size_t n = *cap ? *cap : 8;
     while (n < need) {
         if (n > SIZE_MAX / 2)
-            graft_out_of_memory();
+            out_of_memory();
         n *= 2;
     }
     if (n > SIZE_MAX / elem_size)
-        graft_out_of_memory();
+        out_of_memory();
     *ptr = xrealloc(*ptr, n * elem_size);
     *cap = n;
 }

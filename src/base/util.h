@@ -20,7 +20,7 @@
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
-GRAFT_NORETURN void graft_out_of_memory(void);
+GRAFT_NORETURN void out_of_memory(void);
 
 void *xmalloc(size_t size);
 void *xcalloc(size_t count, size_t size);

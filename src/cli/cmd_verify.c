@@ -196,7 +196,7 @@ static void run_parallel(Task *tasks, int n, const VerifyOptions *o, int jobs)
             t->out = tmpfile();
             t->err = tmpfile();
             if (!t->out || !t->err)
-                graft_out_of_memory();
+                out_of_memory();
             t->pid = fork();
             if (t->pid == 0) {
                 VerifyVerdict v = verify_one(t->rf, t->lw, t->rule, o, t->out, t->err);

@@ -15,7 +15,7 @@
  * bytes each, struct Use) are allocated right after the node, so a unary
  * op takes 128 bytes of arena and a binary one 160; attributes live
  * beside it. */
-_Static_assert(sizeof(void *) != 8 || sizeof(struct Node) == 96,
+_Static_assert(sizeof(void *) != 8 || sizeof(Node) == 96,
                "note [node size]: a node is 96 bytes");
 _Static_assert(sizeof(void *) != 8 || sizeof(struct Use) == 32,
                "note [node size]: a use is 32 bytes");
@@ -101,7 +101,7 @@ size_t graph_bytes(const Graph *g)
 
 size_t graph_node_size(void)
 {
-    return sizeof(struct Node);
+    return sizeof(Node);
 }
 
 /* ---- node accessors ---- */

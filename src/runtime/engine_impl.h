@@ -6,7 +6,7 @@
 #include "engine.h"
 #include "node_label.h"
 
-struct Engine {
+struct graft_engine {
     const RuleSet *rs;     /* the rules, borrowed */
     Graph *g;              /* the graph being changed, borrowed */
     EngineOptions opts;    /* as given */

@@ -5,63 +5,63 @@
  * Build: cc -c FILE.c $(pkg-config --cflags graft)
  * Link:  $(pkg-config --libs graft)
  * 3 rules, 10 shared sub-patterns, 9 node tests. */
-#include "emit_c_rt.h"
+#include "graft_rules.h"
 
-/* ---- node tests, one per distinct test (pattern.h) ---- */
+/* ---- node tests, one per distinct test (graft_rules.h) ---- */
 
-static const PatPred preds[] = {
+static const graft_pred preds[] = {
     /* 0: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) */
-    {.kind = PRED_ATTR, .s = "data_layout", .op = "nn.conv2d", .key = "\"NCHW\"",
+    {.kind = GRAFT_PRED_ATTR, .s = "data_layout", .op = "nn.conv2d", .key = "\"NCHW\"",
             .dflt = "\"NCHW\""},
     /* 1: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) */
-    {.kind = PRED_ATTR, .s = "kernel_layout", .op = "nn.conv2d", .key = "\"OIHW\"",
+    {.kind = GRAFT_PRED_ATTR, .s = "kernel_layout", .op = "nn.conv2d", .key = "\"OIHW\"",
             .dflt = "\"OIHW\""},
     /* 2: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) and 1 more rule */
-    {.kind = PRED_ATTR, .s = "out_layout", .op = "nn.conv2d", .key = "\"\"", .dflt = "\"\""},
+    {.kind = GRAFT_PRED_ATTR, .s = "out_layout", .op = "nn.conv2d", .key = "\"\"", .dflt = "\"\""},
     /* 3: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) and 1 more rule */
-    {.kind = PRED_ATTR, .s = "axis", .op = "nn.batch_norm", .key = "1", .dflt = "1"},
+    {.kind = GRAFT_PRED_ATTR, .s = "axis", .op = "nn.batch_norm", .key = "1", .dflt = "1"},
     /* 4: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) and 2 more rules */
-    {.kind = PRED_ATTR, .s = "center", .op = "nn.batch_norm", .key = "1", .dflt = "1"},
+    {.kind = GRAFT_PRED_ATTR, .s = "center", .op = "nn.batch_norm", .key = "1", .dflt = "1"},
     /* 5: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) and 2 more rules */
-    {.kind = PRED_ATTR, .s = "scale", .op = "nn.batch_norm", .key = "1", .dflt = "1"},
+    {.kind = GRAFT_PRED_ATTR, .s = "scale", .op = "nn.batch_norm", .key = "1", .dflt = "1"},
     /* 6: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:39) */
-    {.kind = PRED_ATTR, .s = "data_layout", .op = "nn.conv2d", .key = "\"NHWC\"",
+    {.kind = GRAFT_PRED_ATTR, .s = "data_layout", .op = "nn.conv2d", .key = "\"NHWC\"",
             .dflt = "\"NCHW\""},
     /* 7: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:39) */
-    {.kind = PRED_ATTR, .s = "kernel_layout", .op = "nn.conv2d", .key = "\"HWIO\"",
+    {.kind = GRAFT_PRED_ATTR, .s = "kernel_layout", .op = "nn.conv2d", .key = "\"HWIO\"",
             .dflt = "\"OIHW\""},
     /* 8: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:39) */
-    {.kind = PRED_ATTR, .s = "axis", .op = "nn.batch_norm", .key = "3", .dflt = "1"},
+    {.kind = GRAFT_PRED_ATTR, .s = "axis", .op = "nn.batch_norm", .key = "3", .dflt = "1"},
 };
 
-/* ---- attribute tests as C, for the labeller (RuleSet.attr_fns) ---- */
+/* ---- attribute tests as C, for the labeller (graft_rule_set.attr_fns) ---- */
 
 /* test 0: nn.conv2d's data_layout is "NCHW" (default "NCHW"), in fold_conv2d_bn
  * (stdpatterns/fold_bn.graft:30) */
-static bool attr_test0(const AttrValue *v)
+static bool attr_test0(const graft_attr_value *v)
 {
-    return v ? rt_attr_is_str(v, "NCHW") : true;
+    return v ? graft_attr_is_str(v, "NCHW") : true;
 }
 
 /* test 1: nn.conv2d's kernel_layout is "OIHW" (default "OIHW"), in fold_conv2d_bn
  * (stdpatterns/fold_bn.graft:30) */
-static bool attr_test1(const AttrValue *v)
+static bool attr_test1(const graft_attr_value *v)
 {
-    return v ? rt_attr_is_str(v, "OIHW") : true;
+    return v ? graft_attr_is_str(v, "OIHW") : true;
 }
 
 /* test 2: nn.conv2d's out_layout is "" (default ""), in fold_conv2d_bn
  * (stdpatterns/fold_bn.graft:30) and 1 more rule */
-static bool attr_test2(const AttrValue *v)
+static bool attr_test2(const graft_attr_value *v)
 {
-    return v ? rt_attr_is_str(v, "") : true;
+    return v ? graft_attr_is_str(v, "") : true;
 }
 
 /* test 3: nn.batch_norm's axis is 1 (default 1), in fold_conv2d_bn (stdpatterns/fold_bn.graft:30)
  * and 1 more rule */
-static bool attr_test3(const AttrValue *v)
+static bool attr_test3(const graft_attr_value *v)
 {
-    return v ? rt_attr_is_num(v, 1.0) : true;
+    return v ? graft_attr_is_num(v, 1.0) : true;
 }
 
 /* test 4: nn.batch_norm's center is 1 (default 1), in fold_conv2d_bn (stdpatterns/fold_bn.graft:30)
@@ -72,26 +72,26 @@ static bool attr_test3(const AttrValue *v)
 
 /* test 6: nn.conv2d's data_layout is "NHWC" (default "NCHW"), in fold_conv2d_nhwc_bn
  * (stdpatterns/fold_bn.graft:39) */
-static bool attr_test6(const AttrValue *v)
+static bool attr_test6(const graft_attr_value *v)
 {
-    return v ? rt_attr_is_str(v, "NHWC") : false;
+    return v ? graft_attr_is_str(v, "NHWC") : false;
 }
 
 /* test 7: nn.conv2d's kernel_layout is "HWIO" (default "OIHW"), in fold_conv2d_nhwc_bn
  * (stdpatterns/fold_bn.graft:39) */
-static bool attr_test7(const AttrValue *v)
+static bool attr_test7(const graft_attr_value *v)
 {
-    return v ? rt_attr_is_str(v, "HWIO") : false;
+    return v ? graft_attr_is_str(v, "HWIO") : false;
 }
 
 /* test 8: nn.batch_norm's axis is 3 (default 1), in fold_conv2d_nhwc_bn
  * (stdpatterns/fold_bn.graft:39) */
-static bool attr_test8(const AttrValue *v)
+static bool attr_test8(const graft_attr_value *v)
 {
-    return v ? rt_attr_is_num(v, 3.0) : false;
+    return v ? graft_attr_is_num(v, 3.0) : false;
 }
 
-static const RuleAttrTestFn attr_tests[] = {
+static const graft_attr_test_fn attr_tests[] = {
     /* 0: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) */
     attr_test0,
     /* 1: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) */
@@ -125,32 +125,32 @@ static const uint32_t ids_4_0_0_0_0[] = {4, 0, 0, 0, 0};
 static const uint32_t ids_5[] = {5};
 static const uint32_t ids_7_0_0_0_0[] = {7, 0, 0, 0, 0};
 static const uint32_t ids_8[] = {8};
-static const PatItem items[] = {
+static const graft_item items[] = {
     /* 0: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) and 2 more rules */
-    {.kind = PITEM_ANY},
+    {.kind = GRAFT_PITEM_ANY},
     /* 1: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) */
-    {.kind = PITEM_OP, .op = "nn.conv2d", .npreds = 3, .preds = ids_0_1_2, .nargs = 2,
+    {.kind = GRAFT_PITEM_OP, .op = "nn.conv2d", .npreds = 3, .preds = ids_0_1_2, .nargs = 2,
             .args = ids_0_0},
     /* 2: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) */
-    {.kind = PITEM_OP, .op = "nn.batch_norm", .npreds = 3, .preds = ids_3_4_5, .nargs = 5,
+    {.kind = GRAFT_PITEM_OP, .op = "nn.batch_norm", .npreds = 3, .preds = ids_3_4_5, .nargs = 5,
             .args = ids_1_0_0_0_0},
     /* 3: fold_conv2d_bn (stdpatterns/fold_bn.graft:30) */
-    {.kind = PITEM_GETITEM, .nargs = 1, .args = ids_2},
+    {.kind = GRAFT_PITEM_GETITEM, .nargs = 1, .args = ids_2},
     /* 4: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:39) */
-    {.kind = PITEM_OP, .op = "nn.conv2d", .npreds = 3, .preds = ids_2_6_7, .nargs = 2,
+    {.kind = GRAFT_PITEM_OP, .op = "nn.conv2d", .npreds = 3, .preds = ids_2_6_7, .nargs = 2,
             .args = ids_0_0},
     /* 5: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:39) */
-    {.kind = PITEM_OP, .op = "nn.batch_norm", .npreds = 3, .preds = ids_4_5_8, .nargs = 5,
+    {.kind = GRAFT_PITEM_OP, .op = "nn.batch_norm", .npreds = 3, .preds = ids_4_5_8, .nargs = 5,
             .args = ids_4_0_0_0_0},
     /* 6: fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:39) */
-    {.kind = PITEM_GETITEM, .nargs = 1, .args = ids_5},
+    {.kind = GRAFT_PITEM_GETITEM, .nargs = 1, .args = ids_5},
     /* 7: fold_dense_bn (stdpatterns/fold_bn.graft:47) */
-    {.kind = PITEM_OP, .op = "nn.dense", .nargs = 2, .args = ids_0_0},
+    {.kind = GRAFT_PITEM_OP, .op = "nn.dense", .nargs = 2, .args = ids_0_0},
     /* 8: fold_dense_bn (stdpatterns/fold_bn.graft:47) */
-    {.kind = PITEM_OP, .op = "nn.batch_norm", .npreds = 3, .preds = ids_3_4_5, .nargs = 5,
+    {.kind = GRAFT_PITEM_OP, .op = "nn.batch_norm", .npreds = 3, .preds = ids_3_4_5, .nargs = 5,
             .args = ids_7_0_0_0_0},
     /* 9: fold_dense_bn (stdpatterns/fold_bn.graft:47) */
-    {.kind = PITEM_GETITEM, .nargs = 1, .args = ids_8},
+    {.kind = GRAFT_PITEM_GETITEM, .nargs = 1, .args = ids_8},
 };
 
 /* ---- rule fold_conv2d_bn (stdpatterns/fold_bn.graft:30) ----
@@ -167,59 +167,62 @@ fold_conv2d_bn := nn.batch_norm(c@nn.conv2d(x, w, data_layout="NCHW", kernel_lay
 
 static const char *const slots_c_x_w_gamma_beta_mean_var_e[] = {"c", "x", "w", "gamma", "beta",
         "mean", "var", "e"};
-static const PatNode fold_conv2d_bn_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 1, .line = 30,
-        .col = 45, .last_line = 30, .last_col = 45};
-static const PatNode fold_conv2d_bn_pat1 = {.kind = PAT_ANY, .item = 0, .slot = 2, .line = 30,
-        .col = 48, .last_line = 30, .last_col = 48};
-static const PatNode *const fold_conv2d_bn_pat2_kids[] = {&fold_conv2d_bn_pat0,
+static const graft_pat fold_conv2d_bn_pat0 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 1,
+        .line = 30, .col = 45, .last_line = 30, .last_col = 45};
+static const graft_pat fold_conv2d_bn_pat1 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 2,
+        .line = 30, .col = 48, .last_line = 30, .last_col = 48};
+static const graft_pat *const fold_conv2d_bn_pat2_kids[] = {&fold_conv2d_bn_pat0,
         &fold_conv2d_bn_pat1};
-static const PatNode fold_conv2d_bn_pat2 = {.kind = PAT_OP, .item = 1, .slot = 0, .nkids = 2,
-        .kids = fold_conv2d_bn_pat2_kids, .line = 30, .col = 35, .last_line = 31, .last_col = 58};
-static const PatNode fold_conv2d_bn_pat3 = {.kind = PAT_ANY, .item = 0, .slot = 3, .line = 32,
-        .col = 33, .last_line = 32, .last_col = 37};
-static const PatNode fold_conv2d_bn_pat4 = {.kind = PAT_ANY, .item = 0, .slot = 4, .line = 32,
-        .col = 40, .last_line = 32, .last_col = 43};
-static const PatNode fold_conv2d_bn_pat5 = {.kind = PAT_ANY, .item = 0, .slot = 5, .line = 32,
-        .col = 46, .last_line = 32, .last_col = 49};
-static const PatNode fold_conv2d_bn_pat6 = {.kind = PAT_ANY, .item = 0, .slot = 6, .line = 32,
-        .col = 52, .last_line = 32, .last_col = 54};
-static const PatNode *const fold_conv2d_bn_pat7_kids[] = {&fold_conv2d_bn_pat2,
+static const graft_pat fold_conv2d_bn_pat2 = {.kind = GRAFT_PAT_OP, .item = 1, .slot = 0,
+        .nkids = 2, .kids = fold_conv2d_bn_pat2_kids, .line = 30, .col = 35, .last_line = 31,
+        .last_col = 58};
+static const graft_pat fold_conv2d_bn_pat3 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 3,
+        .line = 32, .col = 33, .last_line = 32, .last_col = 37};
+static const graft_pat fold_conv2d_bn_pat4 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 4,
+        .line = 32, .col = 40, .last_line = 32, .last_col = 43};
+static const graft_pat fold_conv2d_bn_pat5 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 5,
+        .line = 32, .col = 46, .last_line = 32, .last_col = 49};
+static const graft_pat fold_conv2d_bn_pat6 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 6,
+        .line = 32, .col = 52, .last_line = 32, .last_col = 54};
+static const graft_pat *const fold_conv2d_bn_pat7_kids[] = {&fold_conv2d_bn_pat2,
         &fold_conv2d_bn_pat3, &fold_conv2d_bn_pat4, &fold_conv2d_bn_pat5, &fold_conv2d_bn_pat6};
-static const AttrValue float_1e_05 = {.kind = ATTR_FLOAT, .f = 1.0000000000000001e-05};
-static const PatAttrBind binds_epsilon[] = {
+static const graft_attr_value float_1e_05 = {.kind = GRAFT_ATTR_FLOAT, .f = 1.0000000000000001e-05};
+static const graft_attr_bind binds_epsilon[] = {
     {.name = "epsilon", .slot = 7, .dflt = &float_1e_05},
 };
-static const PatNode fold_conv2d_bn_pat7 = {.kind = PAT_OP, .item = 2, .slot = -1, .nkids = 5,
-        .kids = fold_conv2d_bn_pat7_kids, .nbinds = 1, .binds = binds_epsilon, .line = 30,
-        .col = 19, .last_line = 33, .last_col = 75};
-static const PatNode *const fold_conv2d_bn_pat8_kids[] = {&fold_conv2d_bn_pat7};
-static const PatNode fold_conv2d_bn_pat8 = {.kind = PAT_GETITEM, .item = 3, .slot = -1, .nkids = 1,
-        .kids = fold_conv2d_bn_pat8_kids, .line = 30, .col = 19, .last_line = 33, .last_col = 78};
+static const graft_pat fold_conv2d_bn_pat7 = {.kind = GRAFT_PAT_OP, .item = 2, .slot = -1,
+        .nkids = 5, .kids = fold_conv2d_bn_pat7_kids, .nbinds = 1, .binds = binds_epsilon,
+        .line = 30, .col = 19, .last_line = 33, .last_col = 75};
+static const graft_pat *const fold_conv2d_bn_pat8_kids[] = {&fold_conv2d_bn_pat7};
+static const graft_pat fold_conv2d_bn_pat8 = {.kind = GRAFT_PAT_GETITEM, .item = 3, .slot = -1,
+        .nkids = 1, .kids = fold_conv2d_bn_pat8_kids, .line = 30, .col = 19, .last_line = 33,
+        .last_col = 78};
 
 /* where-clause of fold_conv2d_bn */
-static bool fold_conv2d_bn_guard(const Graph *g, const Binding *b)
+static bool fold_conv2d_bn_guard(const graft_graph *g, const graft_binding *b)
 {
-    const Binding *const v_c = &b[0];
+    const graft_binding *const v_c = &b[0];
     (void)g;
-    return gv_cmp(CMP_EQ, gv_users(v_c), gv_num(1.0));
+    return graft_gv_cmp(GRAFT_CMP_EQ, graft_gv_users(v_c), graft_gv_num(1.0));
 }
 
-static const AttrValue int_1 = {.kind = ATTR_INT, .i = 1, .f = 1.0};
-static const AttrValue int_3 = {.kind = ATTR_INT, .i = 3, .f = 3.0};
-static const PatAttrDecl decls_expand_dims[] = {
+static const graft_attr_value int_1 = {.kind = GRAFT_ATTR_INT, .i = 1, .f = 1.0};
+static const graft_attr_value int_3 = {.kind = GRAFT_ATTR_INT, .i = 3, .f = 3.0};
+static const graft_attr_decl decls_expand_dims[] = {
     {.name = "axis", .dflt = NULL},
     {.name = "num_newaxis", .dflt = &int_1},
 };
-static const AttrValue *const list_items[] = {&int_1, &int_1};
-static const AttrValue list = {.kind = ATTR_LIST, .nitems = 2, .items = list_items};
-static const AttrValue int_0 = {.kind = ATTR_INT};
-static const AttrValue *const list_items_2[] = {&int_0, &int_0};
-static const AttrValue list_2 = {.kind = ATTR_LIST, .nitems = 2, .items = list_items_2};
-static const AttrValue none = {.kind = ATTR_NULL};
-static const AttrValue str_NCHW = {.kind = ATTR_STRING, .s = "NCHW"};
-static const AttrValue str_OIHW = {.kind = ATTR_STRING, .s = "OIHW"};
-static const AttrValue str_ = {.kind = ATTR_STRING, .s = ""};
-static const PatAttrDecl decls_nn_conv2d[] = {
+static const graft_attr_value *const list_items[] = {&int_1, &int_1};
+static const graft_attr_value list = {.kind = GRAFT_ATTR_LIST, .nitems = 2, .items = list_items};
+static const graft_attr_value int_0 = {.kind = GRAFT_ATTR_INT};
+static const graft_attr_value *const list_items_2[] = {&int_0, &int_0};
+static const graft_attr_value list_2 = {.kind = GRAFT_ATTR_LIST, .nitems = 2,
+        .items = list_items_2};
+static const graft_attr_value none = {.kind = GRAFT_ATTR_NULL};
+static const graft_attr_value str_NCHW = {.kind = GRAFT_ATTR_STRING, .s = "NCHW"};
+static const graft_attr_value str_OIHW = {.kind = GRAFT_ATTR_STRING, .s = "OIHW"};
+static const graft_attr_value str_ = {.kind = GRAFT_ATTR_STRING, .s = ""};
+static const graft_attr_decl decls_nn_conv2d[] = {
     {.name = "strides", .dflt = &list},
     {.name = "padding", .dflt = &list_2},
     {.name = "dilation", .dflt = &list},
@@ -233,53 +236,59 @@ static const PatAttrDecl decls_nn_conv2d[] = {
 };
 
 /* action of fold_conv2d_bn: builds the replacement of root */
-static Node *fold_conv2d_bn_build(Graph *g, const Binding *b, Node *root)
+static graft_node *fold_conv2d_bn_build(graft_graph *g, const graft_binding *b, graft_node *root)
 {
-    const Binding *const v_c = &b[0];
-    const Binding *const v_x = &b[1];
-    const Binding *const v_w = &b[2];
-    const Binding *const v_gamma = &b[3];
-    const Binding *const v_beta = &b[4];
-    const Binding *const v_mean = &b[5];
-    const Binding *const v_var = &b[6];
+    const graft_binding *const v_c = &b[0];
+    const graft_binding *const v_x = &b[1];
+    const graft_binding *const v_w = &b[2];
+    const graft_binding *const v_gamma = &b[3];
+    const graft_binding *const v_beta = &b[4];
+    const graft_binding *const v_mean = &b[5];
+    const graft_binding *const v_var = &b[6];
     (void)root;
-    Node *ops0[] = {v_var->node, NULL};
-    ops0[1] = rt_attr_operand(g, b[7].attr, ops0, 2, 1);
-    Node *n1 = graph_add_call(g, "add", ops0, 2, NULL, 0);
-    Node *n2 = graph_add_call(g, "sqrt", (Node *const[]){n1}, 1, NULL, 0);
-    Node *n3 = graph_add_call(g, "divide", (Node *const[]){v_gamma->node, n2}, 2, NULL, 0);
-    RtAttrs attrs0 = {0};
-    rt_attrs_put(&attrs0, "axis", rt_attr_copy(g, &int_1));
-    rt_attrs_put(&attrs0, "num_newaxis", rt_attr_copy(g, &int_3));
-    rt_attrs_canonical(&attrs0, decls_expand_dims, 2);
-    Node *n4 = graph_add_call(g, "expand_dims", (Node *const[]){n3}, 1, attrs0.attrs, attrs0.n);
-    rt_attrs_free(&attrs0);
-    Node *n5 = graph_add_call(g, "multiply", (Node *const[]){v_w->node, n4}, 2, NULL, 0);
-    RtAttrs attrs1 = {0};
-    rt_attrs_copy(&attrs1, v_c->node);
-    rt_attrs_canonical(&attrs1, decls_nn_conv2d, 10);
-    Node *n6 = graph_add_call(g, "nn.conv2d", (Node *const[]){v_x->node, n5}, 2, attrs1.attrs,
-            attrs1.n);
-    rt_attrs_free(&attrs1);
-    Node *ops7[] = {v_var->node, NULL};
-    ops7[1] = rt_attr_operand(g, b[7].attr, ops7, 2, 1);
-    Node *n8 = graph_add_call(g, "add", ops7, 2, NULL, 0);
-    Node *n9 = graph_add_call(g, "sqrt", (Node *const[]){n8}, 1, NULL, 0);
-    Node *n10 = graph_add_call(g, "divide", (Node *const[]){v_gamma->node, n9}, 2, NULL, 0);
-    Node *n11 = graph_add_call(g, "multiply", (Node *const[]){v_mean->node, n10}, 2, NULL, 0);
-    Node *n12 = graph_add_call(g, "subtract", (Node *const[]){v_beta->node, n11}, 2, NULL, 0);
-    Node *n13 = graph_add_call(g, "nn.bias_add", (Node *const[]){n6, n12}, 2, NULL, 0);
+    graft_node *ops0[] = {v_var->node, NULL};
+    ops0[1] = graft_attr_operand(g, b[7].attr, ops0, 2, 1);
+    graft_node *n1 = graft_add_call(g, "add", ops0, 2, NULL, 0);
+    graft_node *n2 = graft_add_call(g, "sqrt", (graft_node *const[]){n1}, 1, NULL, 0);
+    graft_node *n3 = graft_add_call(g, "divide", (graft_node *const[]){v_gamma->node, n2}, 2, NULL,
+            0);
+    graft_attr_list attrs0 = {0};
+    graft_attrs_put(&attrs0, "axis", graft_attr_copy(g, &int_1));
+    graft_attrs_put(&attrs0, "num_newaxis", graft_attr_copy(g, &int_3));
+    graft_attrs_canonical(&attrs0, decls_expand_dims, 2);
+    graft_node *n4 = graft_add_call(g, "expand_dims", (graft_node *const[]){n3}, 1, attrs0.attrs,
+            attrs0.n);
+    graft_attrs_free(&attrs0);
+    graft_node *n5 = graft_add_call(g, "multiply", (graft_node *const[]){v_w->node, n4}, 2, NULL,
+            0);
+    graft_attr_list attrs1 = {0};
+    graft_attrs_copy(&attrs1, v_c->node);
+    graft_attrs_canonical(&attrs1, decls_nn_conv2d, 10);
+    graft_node *n6 = graft_add_call(g, "nn.conv2d", (graft_node *const[]){v_x->node, n5}, 2,
+            attrs1.attrs, attrs1.n);
+    graft_attrs_free(&attrs1);
+    graft_node *ops7[] = {v_var->node, NULL};
+    ops7[1] = graft_attr_operand(g, b[7].attr, ops7, 2, 1);
+    graft_node *n8 = graft_add_call(g, "add", ops7, 2, NULL, 0);
+    graft_node *n9 = graft_add_call(g, "sqrt", (graft_node *const[]){n8}, 1, NULL, 0);
+    graft_node *n10 = graft_add_call(g, "divide", (graft_node *const[]){v_gamma->node, n9}, 2, NULL,
+            0);
+    graft_node *n11 = graft_add_call(g, "multiply", (graft_node *const[]){v_mean->node, n10}, 2,
+            NULL, 0);
+    graft_node *n12 = graft_add_call(g, "subtract", (graft_node *const[]){v_beta->node, n11}, 2,
+            NULL, 0);
+    graft_node *n13 = graft_add_call(g, "nn.bias_add", (graft_node *const[]){n6, n12}, 2, NULL, 0);
     return n13;
 }
 
 /* where-clause of fold_conv2d_bn, for graft explain */
-static const PatExpr fold_conv2d_bn_guard9 = {.kind = EXPR_USERS, .slot = 0};
-static const PatExpr fold_conv2d_bn_guard10 = {.kind = EXPR_NUM, .f = 1.0, .slot = -1,
+static const graft_expr fold_conv2d_bn_guard9 = {.kind = GRAFT_EXPR_USERS, .slot = 0};
+static const graft_expr fold_conv2d_bn_guard10 = {.kind = GRAFT_EXPR_NUM, .f = 1.0, .slot = -1,
         .attr = &int_1};
-static const PatExpr *const fold_conv2d_bn_guard11_kids[] = {&fold_conv2d_bn_guard9,
+static const graft_expr *const fold_conv2d_bn_guard11_kids[] = {&fold_conv2d_bn_guard9,
         &fold_conv2d_bn_guard10};
-static const PatExpr fold_conv2d_bn_guard11 = {.kind = EXPR_CMP, .slot = -1, .cmp = CMP_EQ,
-        .nkids = 2, .kids = fold_conv2d_bn_guard11_kids};
+static const graft_expr fold_conv2d_bn_guard11 = {.kind = GRAFT_EXPR_CMP, .slot = -1,
+        .cmp = GRAFT_CMP_EQ, .nkids = 2, .kids = fold_conv2d_bn_guard11_kids};
 
 /* ---- rule fold_conv2d_nhwc_bn (stdpatterns/fold_bn.graft:39) ----
 
@@ -292,87 +301,93 @@ fold_conv2d_nhwc_bn := nn.batch_norm(c@nn.conv2d(x, w, data_layout="NHWC", kerne
                    beta - mean * (gamma / sqrt(var + e)), axis=3)
  */
 
-static const PatNode fold_conv2d_nhwc_bn_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 1, .line = 39,
-        .col = 50, .last_line = 39, .last_col = 50};
-static const PatNode fold_conv2d_nhwc_bn_pat1 = {.kind = PAT_ANY, .item = 0, .slot = 2, .line = 39,
-        .col = 53, .last_line = 39, .last_col = 53};
-static const PatNode *const fold_conv2d_nhwc_bn_pat2_kids[] = {&fold_conv2d_nhwc_bn_pat0,
+static const graft_pat fold_conv2d_nhwc_bn_pat0 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 1,
+        .line = 39, .col = 50, .last_line = 39, .last_col = 50};
+static const graft_pat fold_conv2d_nhwc_bn_pat1 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 2,
+        .line = 39, .col = 53, .last_line = 39, .last_col = 53};
+static const graft_pat *const fold_conv2d_nhwc_bn_pat2_kids[] = {&fold_conv2d_nhwc_bn_pat0,
         &fold_conv2d_nhwc_bn_pat1};
-static const PatNode fold_conv2d_nhwc_bn_pat2 = {.kind = PAT_OP, .item = 4, .slot = 0, .nkids = 2,
-        .kids = fold_conv2d_nhwc_bn_pat2_kids, .line = 39, .col = 40, .last_line = 40,
+static const graft_pat fold_conv2d_nhwc_bn_pat2 = {.kind = GRAFT_PAT_OP, .item = 4, .slot = 0,
+        .nkids = 2, .kids = fold_conv2d_nhwc_bn_pat2_kids, .line = 39, .col = 40, .last_line = 40,
         .last_col = 63};
-static const PatNode fold_conv2d_nhwc_bn_pat3 = {.kind = PAT_ANY, .item = 0, .slot = 3, .line = 41,
-        .col = 38, .last_line = 41, .last_col = 42};
-static const PatNode fold_conv2d_nhwc_bn_pat4 = {.kind = PAT_ANY, .item = 0, .slot = 4, .line = 41,
-        .col = 45, .last_line = 41, .last_col = 48};
-static const PatNode fold_conv2d_nhwc_bn_pat5 = {.kind = PAT_ANY, .item = 0, .slot = 5, .line = 41,
-        .col = 51, .last_line = 41, .last_col = 54};
-static const PatNode fold_conv2d_nhwc_bn_pat6 = {.kind = PAT_ANY, .item = 0, .slot = 6, .line = 41,
-        .col = 57, .last_line = 41, .last_col = 59};
-static const PatNode *const fold_conv2d_nhwc_bn_pat7_kids[] = {&fold_conv2d_nhwc_bn_pat2,
+static const graft_pat fold_conv2d_nhwc_bn_pat3 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 3,
+        .line = 41, .col = 38, .last_line = 41, .last_col = 42};
+static const graft_pat fold_conv2d_nhwc_bn_pat4 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 4,
+        .line = 41, .col = 45, .last_line = 41, .last_col = 48};
+static const graft_pat fold_conv2d_nhwc_bn_pat5 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 5,
+        .line = 41, .col = 51, .last_line = 41, .last_col = 54};
+static const graft_pat fold_conv2d_nhwc_bn_pat6 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 6,
+        .line = 41, .col = 57, .last_line = 41, .last_col = 59};
+static const graft_pat *const fold_conv2d_nhwc_bn_pat7_kids[] = {&fold_conv2d_nhwc_bn_pat2,
         &fold_conv2d_nhwc_bn_pat3, &fold_conv2d_nhwc_bn_pat4, &fold_conv2d_nhwc_bn_pat5,
         &fold_conv2d_nhwc_bn_pat6};
-static const PatNode fold_conv2d_nhwc_bn_pat7 = {.kind = PAT_OP, .item = 5, .slot = -1, .nkids = 5,
-        .kids = fold_conv2d_nhwc_bn_pat7_kids, .nbinds = 1, .binds = binds_epsilon, .line = 39,
-        .col = 24, .last_line = 42, .last_col = 48};
-static const PatNode *const fold_conv2d_nhwc_bn_pat8_kids[] = {&fold_conv2d_nhwc_bn_pat7};
-static const PatNode fold_conv2d_nhwc_bn_pat8 = {.kind = PAT_GETITEM, .item = 6, .slot = -1,
+static const graft_pat fold_conv2d_nhwc_bn_pat7 = {.kind = GRAFT_PAT_OP, .item = 5, .slot = -1,
+        .nkids = 5, .kids = fold_conv2d_nhwc_bn_pat7_kids, .nbinds = 1, .binds = binds_epsilon,
+        .line = 39, .col = 24, .last_line = 42, .last_col = 48};
+static const graft_pat *const fold_conv2d_nhwc_bn_pat8_kids[] = {&fold_conv2d_nhwc_bn_pat7};
+static const graft_pat fold_conv2d_nhwc_bn_pat8 = {.kind = GRAFT_PAT_GETITEM, .item = 6, .slot = -1,
         .nkids = 1, .kids = fold_conv2d_nhwc_bn_pat8_kids, .line = 39, .col = 24, .last_line = 42,
         .last_col = 51};
 
 /* where-clause of fold_conv2d_nhwc_bn: fold_conv2d_bn_guard, written above */
 
-static const PatAttrDecl decls_nn_bias_add[] = {
+static const graft_attr_decl decls_nn_bias_add[] = {
     {.name = "axis", .dflt = &int_1},
 };
 
 /* action of fold_conv2d_nhwc_bn: builds the replacement of root */
-static Node *fold_conv2d_nhwc_bn_build(Graph *g, const Binding *b, Node *root)
+static graft_node *fold_conv2d_nhwc_bn_build(graft_graph *g, const graft_binding *b,
+        graft_node *root)
 {
-    const Binding *const v_c = &b[0];
-    const Binding *const v_x = &b[1];
-    const Binding *const v_w = &b[2];
-    const Binding *const v_gamma = &b[3];
-    const Binding *const v_beta = &b[4];
-    const Binding *const v_mean = &b[5];
-    const Binding *const v_var = &b[6];
+    const graft_binding *const v_c = &b[0];
+    const graft_binding *const v_x = &b[1];
+    const graft_binding *const v_w = &b[2];
+    const graft_binding *const v_gamma = &b[3];
+    const graft_binding *const v_beta = &b[4];
+    const graft_binding *const v_mean = &b[5];
+    const graft_binding *const v_var = &b[6];
     (void)root;
-    Node *ops0[] = {v_var->node, NULL};
-    ops0[1] = rt_attr_operand(g, b[7].attr, ops0, 2, 1);
-    Node *n1 = graph_add_call(g, "add", ops0, 2, NULL, 0);
-    Node *n2 = graph_add_call(g, "sqrt", (Node *const[]){n1}, 1, NULL, 0);
-    Node *n3 = graph_add_call(g, "divide", (Node *const[]){v_gamma->node, n2}, 2, NULL, 0);
-    Node *n4 = graph_add_call(g, "multiply", (Node *const[]){v_w->node, n3}, 2, NULL, 0);
-    RtAttrs attrs0 = {0};
-    rt_attrs_copy(&attrs0, v_c->node);
-    rt_attrs_canonical(&attrs0, decls_nn_conv2d, 10);
-    Node *n5 = graph_add_call(g, "nn.conv2d", (Node *const[]){v_x->node, n4}, 2, attrs0.attrs,
-            attrs0.n);
-    rt_attrs_free(&attrs0);
-    Node *ops6[] = {v_var->node, NULL};
-    ops6[1] = rt_attr_operand(g, b[7].attr, ops6, 2, 1);
-    Node *n7 = graph_add_call(g, "add", ops6, 2, NULL, 0);
-    Node *n8 = graph_add_call(g, "sqrt", (Node *const[]){n7}, 1, NULL, 0);
-    Node *n9 = graph_add_call(g, "divide", (Node *const[]){v_gamma->node, n8}, 2, NULL, 0);
-    Node *n10 = graph_add_call(g, "multiply", (Node *const[]){v_mean->node, n9}, 2, NULL, 0);
-    Node *n11 = graph_add_call(g, "subtract", (Node *const[]){v_beta->node, n10}, 2, NULL, 0);
-    RtAttrs attrs1 = {0};
-    rt_attrs_put(&attrs1, "axis", rt_attr_copy(g, &int_3));
-    rt_attrs_canonical(&attrs1, decls_nn_bias_add, 1);
-    Node *n12 = graph_add_call(g, "nn.bias_add", (Node *const[]){n5, n11}, 2, attrs1.attrs,
-            attrs1.n);
-    rt_attrs_free(&attrs1);
+    graft_node *ops0[] = {v_var->node, NULL};
+    ops0[1] = graft_attr_operand(g, b[7].attr, ops0, 2, 1);
+    graft_node *n1 = graft_add_call(g, "add", ops0, 2, NULL, 0);
+    graft_node *n2 = graft_add_call(g, "sqrt", (graft_node *const[]){n1}, 1, NULL, 0);
+    graft_node *n3 = graft_add_call(g, "divide", (graft_node *const[]){v_gamma->node, n2}, 2, NULL,
+            0);
+    graft_node *n4 = graft_add_call(g, "multiply", (graft_node *const[]){v_w->node, n3}, 2, NULL,
+            0);
+    graft_attr_list attrs0 = {0};
+    graft_attrs_copy(&attrs0, v_c->node);
+    graft_attrs_canonical(&attrs0, decls_nn_conv2d, 10);
+    graft_node *n5 = graft_add_call(g, "nn.conv2d", (graft_node *const[]){v_x->node, n4}, 2,
+            attrs0.attrs, attrs0.n);
+    graft_attrs_free(&attrs0);
+    graft_node *ops6[] = {v_var->node, NULL};
+    ops6[1] = graft_attr_operand(g, b[7].attr, ops6, 2, 1);
+    graft_node *n7 = graft_add_call(g, "add", ops6, 2, NULL, 0);
+    graft_node *n8 = graft_add_call(g, "sqrt", (graft_node *const[]){n7}, 1, NULL, 0);
+    graft_node *n9 = graft_add_call(g, "divide", (graft_node *const[]){v_gamma->node, n8}, 2, NULL,
+            0);
+    graft_node *n10 = graft_add_call(g, "multiply", (graft_node *const[]){v_mean->node, n9}, 2,
+            NULL, 0);
+    graft_node *n11 = graft_add_call(g, "subtract", (graft_node *const[]){v_beta->node, n10}, 2,
+            NULL, 0);
+    graft_attr_list attrs1 = {0};
+    graft_attrs_put(&attrs1, "axis", graft_attr_copy(g, &int_3));
+    graft_attrs_canonical(&attrs1, decls_nn_bias_add, 1);
+    graft_node *n12 = graft_add_call(g, "nn.bias_add", (graft_node *const[]){n5, n11}, 2,
+            attrs1.attrs, attrs1.n);
+    graft_attrs_free(&attrs1);
     return n12;
 }
 
 /* where-clause of fold_conv2d_nhwc_bn, for graft explain */
-static const PatExpr fold_conv2d_nhwc_bn_guard9 = {.kind = EXPR_USERS, .slot = 0};
-static const PatExpr fold_conv2d_nhwc_bn_guard10 = {.kind = EXPR_NUM, .f = 1.0, .slot = -1,
+static const graft_expr fold_conv2d_nhwc_bn_guard9 = {.kind = GRAFT_EXPR_USERS, .slot = 0};
+static const graft_expr fold_conv2d_nhwc_bn_guard10 = {.kind = GRAFT_EXPR_NUM, .f = 1.0, .slot = -1,
         .attr = &int_1};
-static const PatExpr *const fold_conv2d_nhwc_bn_guard11_kids[] = {&fold_conv2d_nhwc_bn_guard9,
+static const graft_expr *const fold_conv2d_nhwc_bn_guard11_kids[] = {&fold_conv2d_nhwc_bn_guard9,
         &fold_conv2d_nhwc_bn_guard10};
-static const PatExpr fold_conv2d_nhwc_bn_guard11 = {.kind = EXPR_CMP, .slot = -1, .cmp = CMP_EQ,
-        .nkids = 2, .kids = fold_conv2d_nhwc_bn_guard11_kids};
+static const graft_expr fold_conv2d_nhwc_bn_guard11 = {.kind = GRAFT_EXPR_CMP, .slot = -1,
+        .cmp = GRAFT_CMP_EQ, .nkids = 2, .kids = fold_conv2d_nhwc_bn_guard11_kids};
 
 /* ---- rule fold_dense_bn (stdpatterns/fold_bn.graft:47) ----
 
@@ -385,108 +400,116 @@ fold_dense_bn := nn.batch_norm(d@nn.dense(x, w), gamma, beta, mean, var, axis=1,
 
 static const char *const slots_d_x_w_gamma_beta_mean_var_e[] = {"d", "x", "w", "gamma", "beta",
         "mean", "var", "e"};
-static const PatNode fold_dense_bn_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 1, .line = 47,
-        .col = 43, .last_line = 47, .last_col = 43};
-static const PatNode fold_dense_bn_pat1 = {.kind = PAT_ANY, .item = 0, .slot = 2, .line = 47,
-        .col = 46, .last_line = 47, .last_col = 46};
-static const PatNode *const fold_dense_bn_pat2_kids[] = {&fold_dense_bn_pat0, &fold_dense_bn_pat1};
-static const PatNode fold_dense_bn_pat2 = {.kind = PAT_OP, .item = 7, .slot = 0, .nkids = 2,
+static const graft_pat fold_dense_bn_pat0 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 1,
+        .line = 47, .col = 43, .last_line = 47, .last_col = 43};
+static const graft_pat fold_dense_bn_pat1 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 2,
+        .line = 47, .col = 46, .last_line = 47, .last_col = 46};
+static const graft_pat *const fold_dense_bn_pat2_kids[] = {&fold_dense_bn_pat0,
+        &fold_dense_bn_pat1};
+static const graft_pat fold_dense_bn_pat2 = {.kind = GRAFT_PAT_OP, .item = 7, .slot = 0, .nkids = 2,
         .kids = fold_dense_bn_pat2_kids, .line = 47, .col = 34, .last_line = 47, .last_col = 47};
-static const PatNode fold_dense_bn_pat3 = {.kind = PAT_ANY, .item = 0, .slot = 3, .line = 47,
-        .col = 50, .last_line = 47, .last_col = 54};
-static const PatNode fold_dense_bn_pat4 = {.kind = PAT_ANY, .item = 0, .slot = 4, .line = 47,
-        .col = 57, .last_line = 47, .last_col = 60};
-static const PatNode fold_dense_bn_pat5 = {.kind = PAT_ANY, .item = 0, .slot = 5, .line = 47,
-        .col = 63, .last_line = 47, .last_col = 66};
-static const PatNode fold_dense_bn_pat6 = {.kind = PAT_ANY, .item = 0, .slot = 6, .line = 47,
-        .col = 69, .last_line = 47, .last_col = 71};
-static const PatNode *const fold_dense_bn_pat7_kids[] = {&fold_dense_bn_pat2, &fold_dense_bn_pat3,
+static const graft_pat fold_dense_bn_pat3 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 3,
+        .line = 47, .col = 50, .last_line = 47, .last_col = 54};
+static const graft_pat fold_dense_bn_pat4 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 4,
+        .line = 47, .col = 57, .last_line = 47, .last_col = 60};
+static const graft_pat fold_dense_bn_pat5 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 5,
+        .line = 47, .col = 63, .last_line = 47, .last_col = 66};
+static const graft_pat fold_dense_bn_pat6 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 6,
+        .line = 47, .col = 69, .last_line = 47, .last_col = 71};
+static const graft_pat *const fold_dense_bn_pat7_kids[] = {&fold_dense_bn_pat2, &fold_dense_bn_pat3,
         &fold_dense_bn_pat4, &fold_dense_bn_pat5, &fold_dense_bn_pat6};
-static const PatNode fold_dense_bn_pat7 = {.kind = PAT_OP, .item = 8, .slot = -1, .nkids = 5,
-        .kids = fold_dense_bn_pat7_kids, .nbinds = 1, .binds = binds_epsilon, .line = 47, .col = 18,
-        .last_line = 48, .last_col = 55};
-static const PatNode *const fold_dense_bn_pat8_kids[] = {&fold_dense_bn_pat7};
-static const PatNode fold_dense_bn_pat8 = {.kind = PAT_GETITEM, .item = 9, .slot = -1, .nkids = 1,
-        .kids = fold_dense_bn_pat8_kids, .line = 47, .col = 18, .last_line = 48, .last_col = 58};
+static const graft_pat fold_dense_bn_pat7 = {.kind = GRAFT_PAT_OP, .item = 8, .slot = -1,
+        .nkids = 5, .kids = fold_dense_bn_pat7_kids, .nbinds = 1, .binds = binds_epsilon,
+        .line = 47, .col = 18, .last_line = 48, .last_col = 55};
+static const graft_pat *const fold_dense_bn_pat8_kids[] = {&fold_dense_bn_pat7};
+static const graft_pat fold_dense_bn_pat8 = {.kind = GRAFT_PAT_GETITEM, .item = 9, .slot = -1,
+        .nkids = 1, .kids = fold_dense_bn_pat8_kids, .line = 47, .col = 18, .last_line = 48,
+        .last_col = 58};
 
 /* where-clause of fold_dense_bn */
-static bool fold_dense_bn_guard(const Graph *g, const Binding *b)
+static bool fold_dense_bn_guard(const graft_graph *g, const graft_binding *b)
 {
-    const Binding *const v_d = &b[0];
-    const Binding *const v_x = &b[1];
+    const graft_binding *const v_d = &b[0];
+    const graft_binding *const v_x = &b[1];
     (void)g;
-    return (gv_cmp(CMP_EQ, gv_users(v_d), gv_num(1.0))
-            && gv_cmp(CMP_EQ, gv_rank(v_x), gv_num(2.0)));
+    return (graft_gv_cmp(GRAFT_CMP_EQ, graft_gv_users(v_d), graft_gv_num(1.0))
+            && graft_gv_cmp(GRAFT_CMP_EQ, graft_gv_rank(v_x), graft_gv_num(2.0)));
 }
 
-static const PatAttrDecl decls_nn_dense[] = {
+static const graft_attr_decl decls_nn_dense[] = {
     {.name = "units", .dflt = NULL},
     {.name = "out_dtype", .dflt = &str_},
 };
 
 /* action of fold_dense_bn: builds the replacement of root */
-static Node *fold_dense_bn_build(Graph *g, const Binding *b, Node *root)
+static graft_node *fold_dense_bn_build(graft_graph *g, const graft_binding *b, graft_node *root)
 {
-    const Binding *const v_d = &b[0];
-    const Binding *const v_x = &b[1];
-    const Binding *const v_w = &b[2];
-    const Binding *const v_gamma = &b[3];
-    const Binding *const v_beta = &b[4];
-    const Binding *const v_mean = &b[5];
-    const Binding *const v_var = &b[6];
+    const graft_binding *const v_d = &b[0];
+    const graft_binding *const v_x = &b[1];
+    const graft_binding *const v_w = &b[2];
+    const graft_binding *const v_gamma = &b[3];
+    const graft_binding *const v_beta = &b[4];
+    const graft_binding *const v_mean = &b[5];
+    const graft_binding *const v_var = &b[6];
     (void)root;
-    Node *ops0[] = {v_var->node, NULL};
-    ops0[1] = rt_attr_operand(g, b[7].attr, ops0, 2, 1);
-    Node *n1 = graph_add_call(g, "add", ops0, 2, NULL, 0);
-    Node *n2 = graph_add_call(g, "sqrt", (Node *const[]){n1}, 1, NULL, 0);
-    Node *n3 = graph_add_call(g, "divide", (Node *const[]){v_gamma->node, n2}, 2, NULL, 0);
-    RtAttrs attrs0 = {0};
-    rt_attrs_put(&attrs0, "axis", rt_attr_copy(g, &int_1));
-    rt_attrs_canonical(&attrs0, decls_expand_dims, 2);
-    Node *n4 = graph_add_call(g, "expand_dims", (Node *const[]){n3}, 1, attrs0.attrs, attrs0.n);
-    rt_attrs_free(&attrs0);
-    Node *n5 = graph_add_call(g, "multiply", (Node *const[]){v_w->node, n4}, 2, NULL, 0);
-    RtAttrs attrs1 = {0};
-    rt_attrs_copy(&attrs1, v_d->node);
-    rt_attrs_canonical(&attrs1, decls_nn_dense, 2);
-    Node *n6 = graph_add_call(g, "nn.dense", (Node *const[]){v_x->node, n5}, 2, attrs1.attrs,
-            attrs1.n);
-    rt_attrs_free(&attrs1);
-    Node *ops7[] = {v_var->node, NULL};
-    ops7[1] = rt_attr_operand(g, b[7].attr, ops7, 2, 1);
-    Node *n8 = graph_add_call(g, "add", ops7, 2, NULL, 0);
-    Node *n9 = graph_add_call(g, "sqrt", (Node *const[]){n8}, 1, NULL, 0);
-    Node *n10 = graph_add_call(g, "divide", (Node *const[]){v_gamma->node, n9}, 2, NULL, 0);
-    Node *n11 = graph_add_call(g, "multiply", (Node *const[]){v_mean->node, n10}, 2, NULL, 0);
-    Node *n12 = graph_add_call(g, "subtract", (Node *const[]){v_beta->node, n11}, 2, NULL, 0);
-    Node *n13 = graph_add_call(g, "nn.bias_add", (Node *const[]){n6, n12}, 2, NULL, 0);
+    graft_node *ops0[] = {v_var->node, NULL};
+    ops0[1] = graft_attr_operand(g, b[7].attr, ops0, 2, 1);
+    graft_node *n1 = graft_add_call(g, "add", ops0, 2, NULL, 0);
+    graft_node *n2 = graft_add_call(g, "sqrt", (graft_node *const[]){n1}, 1, NULL, 0);
+    graft_node *n3 = graft_add_call(g, "divide", (graft_node *const[]){v_gamma->node, n2}, 2, NULL,
+            0);
+    graft_attr_list attrs0 = {0};
+    graft_attrs_put(&attrs0, "axis", graft_attr_copy(g, &int_1));
+    graft_attrs_canonical(&attrs0, decls_expand_dims, 2);
+    graft_node *n4 = graft_add_call(g, "expand_dims", (graft_node *const[]){n3}, 1, attrs0.attrs,
+            attrs0.n);
+    graft_attrs_free(&attrs0);
+    graft_node *n5 = graft_add_call(g, "multiply", (graft_node *const[]){v_w->node, n4}, 2, NULL,
+            0);
+    graft_attr_list attrs1 = {0};
+    graft_attrs_copy(&attrs1, v_d->node);
+    graft_attrs_canonical(&attrs1, decls_nn_dense, 2);
+    graft_node *n6 = graft_add_call(g, "nn.dense", (graft_node *const[]){v_x->node, n5}, 2,
+            attrs1.attrs, attrs1.n);
+    graft_attrs_free(&attrs1);
+    graft_node *ops7[] = {v_var->node, NULL};
+    ops7[1] = graft_attr_operand(g, b[7].attr, ops7, 2, 1);
+    graft_node *n8 = graft_add_call(g, "add", ops7, 2, NULL, 0);
+    graft_node *n9 = graft_add_call(g, "sqrt", (graft_node *const[]){n8}, 1, NULL, 0);
+    graft_node *n10 = graft_add_call(g, "divide", (graft_node *const[]){v_gamma->node, n9}, 2, NULL,
+            0);
+    graft_node *n11 = graft_add_call(g, "multiply", (graft_node *const[]){v_mean->node, n10}, 2,
+            NULL, 0);
+    graft_node *n12 = graft_add_call(g, "subtract", (graft_node *const[]){v_beta->node, n11}, 2,
+            NULL, 0);
+    graft_node *n13 = graft_add_call(g, "nn.bias_add", (graft_node *const[]){n6, n12}, 2, NULL, 0);
     return n13;
 }
 
 /* where-clause of fold_dense_bn, for graft explain */
-static const PatExpr fold_dense_bn_guard9 = {.kind = EXPR_USERS, .slot = 0};
-static const PatExpr fold_dense_bn_guard10 = {.kind = EXPR_NUM, .f = 1.0, .slot = -1,
+static const graft_expr fold_dense_bn_guard9 = {.kind = GRAFT_EXPR_USERS, .slot = 0};
+static const graft_expr fold_dense_bn_guard10 = {.kind = GRAFT_EXPR_NUM, .f = 1.0, .slot = -1,
         .attr = &int_1};
-static const PatExpr *const fold_dense_bn_guard11_kids[] = {&fold_dense_bn_guard9,
+static const graft_expr *const fold_dense_bn_guard11_kids[] = {&fold_dense_bn_guard9,
         &fold_dense_bn_guard10};
-static const PatExpr fold_dense_bn_guard11 = {.kind = EXPR_CMP, .slot = -1, .cmp = CMP_EQ,
-        .nkids = 2, .kids = fold_dense_bn_guard11_kids};
-static const PatExpr fold_dense_bn_guard12 = {.kind = EXPR_RANK, .slot = 1};
-static const AttrValue int_2 = {.kind = ATTR_INT, .i = 2, .f = 2.0};
-static const PatExpr fold_dense_bn_guard13 = {.kind = EXPR_NUM, .f = 2.0, .slot = -1,
+static const graft_expr fold_dense_bn_guard11 = {.kind = GRAFT_EXPR_CMP, .slot = -1,
+        .cmp = GRAFT_CMP_EQ, .nkids = 2, .kids = fold_dense_bn_guard11_kids};
+static const graft_expr fold_dense_bn_guard12 = {.kind = GRAFT_EXPR_RANK, .slot = 1};
+static const graft_attr_value int_2 = {.kind = GRAFT_ATTR_INT, .i = 2, .f = 2.0};
+static const graft_expr fold_dense_bn_guard13 = {.kind = GRAFT_EXPR_NUM, .f = 2.0, .slot = -1,
         .attr = &int_2};
-static const PatExpr *const fold_dense_bn_guard14_kids[] = {&fold_dense_bn_guard12,
+static const graft_expr *const fold_dense_bn_guard14_kids[] = {&fold_dense_bn_guard12,
         &fold_dense_bn_guard13};
-static const PatExpr fold_dense_bn_guard14 = {.kind = EXPR_CMP, .slot = -1, .cmp = CMP_EQ,
-        .nkids = 2, .kids = fold_dense_bn_guard14_kids};
-static const PatExpr *const fold_dense_bn_guard15_kids[] = {&fold_dense_bn_guard11,
+static const graft_expr fold_dense_bn_guard14 = {.kind = GRAFT_EXPR_CMP, .slot = -1,
+        .cmp = GRAFT_CMP_EQ, .nkids = 2, .kids = fold_dense_bn_guard14_kids};
+static const graft_expr *const fold_dense_bn_guard15_kids[] = {&fold_dense_bn_guard11,
         &fold_dense_bn_guard14};
-static const PatExpr fold_dense_bn_guard15 = {.kind = EXPR_AND, .slot = -1, .nkids = 2,
+static const graft_expr fold_dense_bn_guard15 = {.kind = GRAFT_EXPR_AND, .slot = -1, .nkids = 2,
         .kids = fold_dense_bn_guard15_kids};
 
 /* ---- the rules, in file order ---- */
 
-static const RuleDesc rules[] = {
+static const graft_rule rules[] = {
     /* fold_conv2d_bn (stdpatterns/fold_bn.graft:30) */
     {
         .name = "fold_conv2d_bn",
@@ -503,7 +526,7 @@ static const RuleDesc rules[] = {
                     "num_newaxis=3),\n"
             "                             **c),\n"
             "                   beta - mean * (gamma / sqrt(var + e)))",
-        .kind = ACTION_REWRITE,
+        .kind = GRAFT_ACTION_REWRITE,
         .priority = 0,
         .once = false,
         .pattern = &fold_conv2d_bn_pat8,
@@ -531,7 +554,7 @@ static const RuleDesc rules[] = {
             "    where users(c) == 1\n"
             "    => nn.bias_add(nn.conv2d(x, w * (gamma / sqrt(var + e)), **c),\n"
             "                   beta - mean * (gamma / sqrt(var + e)), axis=3)",
-        .kind = ACTION_REWRITE,
+        .kind = GRAFT_ACTION_REWRITE,
         .priority = 0,
         .once = false,
         .pattern = &fold_conv2d_nhwc_bn_pat8,
@@ -556,7 +579,7 @@ static const RuleDesc rules[] = {
             "    where users(d) == 1 && rank(x) == 2\n"
             "    => nn.bias_add(nn.dense(x, w * expand_dims(gamma / sqrt(var + e), axis=1), **d),\n"
             "                   beta - mean * (gamma / sqrt(var + e)))",
-        .kind = ACTION_REWRITE,
+        .kind = GRAFT_ACTION_REWRITE,
         .priority = 0,
         .once = false,
         .pattern = &fold_dense_bn_pat8,
@@ -571,7 +594,7 @@ static const RuleDesc rules[] = {
     },
 };
 
-const RuleSet fold_bn_rules = {
+const graft_rule_set fold_bn_rules = {
     .name = "stdpatterns/fold_bn.graft",
     .nrules = 3,
     .rules = rules,

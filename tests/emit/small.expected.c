@@ -5,48 +5,49 @@
  * Build: cc -c FILE.c $(pkg-config --cflags graft)
  * Link:  $(pkg-config --libs graft)
  * 7 rules, 16 shared sub-patterns, 5 node tests. */
-#include "emit_c_rt.h"
+#include "graft_rules.h"
 #include "small.expected.h"
 
-/* ---- node tests, one per distinct test (pattern.h) ---- */
+/* ---- node tests, one per distinct test (graft_rules.h) ---- */
 
-static const PatPred preds[] = {
+static const graft_pred preds[] = {
     /* 0: scale (tests/emit/small.graft:7) and 1 more rule */
-    {.kind = PRED_IS_CONST},
+    {.kind = GRAFT_PRED_IS_CONST},
     /* 1: conv_relu (tests/emit/small.graft:11) */
-    {.kind = PRED_VAR_NAME, .s = "weight"},
+    {.kind = GRAFT_PRED_VAR_NAME, .s = "weight"},
     /* 2: conv_relu (tests/emit/small.graft:11) */
-    {.kind = PRED_ATTR, .s = "groups", .op = "nn.conv2d", .key = "2", .dflt = "1"},
+    {.kind = GRAFT_PRED_ATTR, .s = "groups", .op = "nn.conv2d", .key = "2", .dflt = "1"},
     /* 3: conv_relu (tests/emit/small.graft:11) */
-    {.kind = PRED_ATTR, .s = "padding", .op = "nn.conv2d", .key = "[1, 1, 1, 1]", .dflt = "[0, 0]"},
+    {.kind = GRAFT_PRED_ATTR, .s = "padding", .op = "nn.conv2d", .key = "[1, 1, 1, 1]",
+            .dflt = "[0, 0]"},
     /* 4: conv_relu (tests/emit/small.graft:11) */
-    {.kind = PRED_ATTR, .s = "data_layout", .op = "nn.conv2d", .key = "\"NCHW\"",
+    {.kind = GRAFT_PRED_ATTR, .s = "data_layout", .op = "nn.conv2d", .key = "\"NCHW\"",
             .dflt = "\"NCHW\""},
 };
 
-/* ---- attribute tests as C, for the labeller (RuleSet.attr_fns) ---- */
+/* ---- attribute tests as C, for the labeller (graft_rule_set.attr_fns) ---- */
 
 /* test 2: nn.conv2d's groups is 2 (default 1), in conv_relu (tests/emit/small.graft:11) */
-static bool attr_test2(const AttrValue *v)
+static bool attr_test2(const graft_attr_value *v)
 {
-    return v ? rt_attr_is_num(v, 2.0) : false;
+    return v ? graft_attr_is_num(v, 2.0) : false;
 }
 
 /* test 3: nn.conv2d's padding is [1, 1, 1, 1] (default [0, 0]), in conv_relu
  * (tests/emit/small.graft:11) */
-static bool attr_test3(const AttrValue *v)
+static bool attr_test3(const graft_attr_value *v)
 {
-    return v ? rt_attr_is_nums(v, (const double[]){1.0, 1.0, 1.0, 1.0}, 4) : false;
+    return v ? graft_attr_is_nums(v, (const double[]){1.0, 1.0, 1.0, 1.0}, 4) : false;
 }
 
 /* test 4: nn.conv2d's data_layout is "NCHW" (default "NCHW"), in conv_relu
  * (tests/emit/small.graft:11) */
-static bool attr_test4(const AttrValue *v)
+static bool attr_test4(const graft_attr_value *v)
 {
-    return v ? rt_attr_is_str(v, "NCHW") : true;
+    return v ? graft_attr_is_str(v, "NCHW") : true;
 }
 
-static const RuleAttrTestFn attr_tests[] = {
+static const graft_attr_test_fn attr_tests[] = {
     NULL, /* 0: not an attribute test */
     NULL, /* 1: not an attribute test */
     /* 2: conv_relu (tests/emit/small.graft:11) */
@@ -70,40 +71,40 @@ static const uint32_t ids_1[] = {1};
 static const uint32_t ids_2_3_4[] = {2, 3, 4};
 static const uint32_t ids_0_13[] = {0, 13};
 static const uint32_t ids_14[] = {14};
-static const PatItem items[] = {
+static const graft_item items[] = {
     /* 0: fold (tests/emit/small.graft:5) and 6 more rules */
-    {.kind = PITEM_ANY},
+    {.kind = GRAFT_PITEM_ANY},
     /* 1: fold (tests/emit/small.graft:5) */
-    {.kind = PITEM_OP, .op = "nn.conv2d", .nargs = 2, .args = ids_0_0},
+    {.kind = GRAFT_PITEM_OP, .op = "nn.conv2d", .nargs = 2, .args = ids_0_0},
     /* 2: fold (tests/emit/small.graft:5) */
-    {.kind = PITEM_OP, .op = "nn.bias_add", .nargs = 2, .args = ids_1_0},
+    {.kind = GRAFT_PITEM_OP, .op = "nn.bias_add", .nargs = 2, .args = ids_1_0},
     /* 3: act (tests/emit/small.graft:6) */
-    {.kind = PITEM_OP, .op = "nn.relu", .nargs = 1, .args = ids_0},
+    {.kind = GRAFT_PITEM_OP, .op = "nn.relu", .nargs = 1, .args = ids_0},
     /* 4: act (tests/emit/small.graft:6) */
-    {.kind = PITEM_OP, .op = "sigmoid", .nargs = 1, .args = ids_0},
+    {.kind = GRAFT_PITEM_OP, .op = "sigmoid", .nargs = 1, .args = ids_0},
     /* 5: act (tests/emit/small.graft:6) */
-    {.kind = PITEM_ALT, .nargs = 2, .args = ids_3_4},
+    {.kind = GRAFT_PITEM_ALT, .nargs = 2, .args = ids_3_4},
     /* 6: scale (tests/emit/small.graft:7) and 1 more rule */
-    {.kind = PITEM_ANY, .npreds = 1, .preds = ids_0},
+    {.kind = GRAFT_PITEM_ANY, .npreds = 1, .preds = ids_0},
     /* 7: scale (tests/emit/small.graft:7) */
-    {.kind = PITEM_OP, .op = "multiply", .commutative = true, .nargs = 2, .args = ids_0_6},
+    {.kind = GRAFT_PITEM_OP, .op = "multiply", .commutative = true, .nargs = 2, .args = ids_0_6},
     /* 8: skip (tests/emit/small.graft:8) */
-    {.kind = PITEM_STAR, .op = "broadcast_to", .nargs = 1, .args = ids_0},
+    {.kind = GRAFT_PITEM_STAR, .op = "broadcast_to", .nargs = 1, .args = ids_0},
     /* 9: skip (tests/emit/small.graft:8) */
-    {.kind = PITEM_OP, .op = "add", .commutative = true, .nargs = 2, .args = ids_8_6},
+    {.kind = GRAFT_PITEM_OP, .op = "add", .commutative = true, .nargs = 2, .args = ids_8_6},
     /* 10: first (tests/emit/small.graft:9) */
-    {.kind = PITEM_TUPLE, .nargs = 2, .args = ids_0_0},
+    {.kind = GRAFT_PITEM_TUPLE, .nargs = 2, .args = ids_0_0},
     /* 11: first (tests/emit/small.graft:9) */
-    {.kind = PITEM_GETITEM, .nargs = 1, .args = ids_10},
+    {.kind = GRAFT_PITEM_GETITEM, .nargs = 1, .args = ids_10},
     /* 12: wrap (tests/emit/small.graft:10) */
-    {.kind = PITEM_OP, .op = "exp", .nargs = 1, .args = ids_0},
+    {.kind = GRAFT_PITEM_OP, .op = "exp", .nargs = 1, .args = ids_0},
     /* 13: conv_relu (tests/emit/small.graft:11) */
-    {.kind = PITEM_ANY, .npreds = 1, .preds = ids_1},
+    {.kind = GRAFT_PITEM_ANY, .npreds = 1, .preds = ids_1},
     /* 14: conv_relu (tests/emit/small.graft:11) */
-    {.kind = PITEM_OP, .op = "nn.conv2d", .npreds = 3, .preds = ids_2_3_4, .nargs = 2,
+    {.kind = GRAFT_PITEM_OP, .op = "nn.conv2d", .npreds = 3, .preds = ids_2_3_4, .nargs = 2,
             .args = ids_0_13},
     /* 15: conv_relu (tests/emit/small.graft:11) */
-    {.kind = PITEM_OP, .op = "nn.relu", .nargs = 1, .args = ids_14},
+    {.kind = GRAFT_PITEM_OP, .op = "nn.relu", .nargs = 1, .args = ids_14},
 };
 
 /* ---- rule fold (tests/emit/small.graft:5) ----
@@ -113,45 +114,46 @@ fold := nn.bias_add(c@nn.conv2d(x, w, strides=s), _) where s == [1, 1] && attr(c
  */
 
 static const char *const slots_c_x_w_s[] = {"c", "x", "w", "s"};
-static const PatNode fold_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 1, .line = 5, .col = 33,
-        .last_line = 5, .last_col = 33};
-static const PatNode fold_pat1 = {.kind = PAT_ANY, .item = 0, .slot = 2, .line = 5, .col = 36,
-        .last_line = 5, .last_col = 36};
-static const PatNode *const fold_pat2_kids[] = {&fold_pat0, &fold_pat1};
-static const AttrValue int_1 = {.kind = ATTR_INT, .i = 1, .f = 1.0};
-static const AttrValue *const list_items[] = {&int_1, &int_1};
-static const AttrValue list = {.kind = ATTR_LIST, .nitems = 2, .items = list_items};
-static const PatAttrBind binds_strides[] = {
+static const graft_pat fold_pat0 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 1, .line = 5,
+        .col = 33, .last_line = 5, .last_col = 33};
+static const graft_pat fold_pat1 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 2, .line = 5,
+        .col = 36, .last_line = 5, .last_col = 36};
+static const graft_pat *const fold_pat2_kids[] = {&fold_pat0, &fold_pat1};
+static const graft_attr_value int_1 = {.kind = GRAFT_ATTR_INT, .i = 1, .f = 1.0};
+static const graft_attr_value *const list_items[] = {&int_1, &int_1};
+static const graft_attr_value list = {.kind = GRAFT_ATTR_LIST, .nitems = 2, .items = list_items};
+static const graft_attr_bind binds_strides[] = {
     {.name = "strides", .slot = 3, .dflt = &list},
 };
-static const PatNode fold_pat2 = {.kind = PAT_OP, .item = 1, .slot = 0, .nkids = 2,
+static const graft_pat fold_pat2 = {.kind = GRAFT_PAT_OP, .item = 1, .slot = 0, .nkids = 2,
         .kids = fold_pat2_kids, .nbinds = 1, .binds = binds_strides, .line = 5, .col = 23,
         .last_line = 5, .last_col = 48};
-static const PatNode fold_pat3 = {.kind = PAT_ANY, .item = 0, .slot = -1, .line = 5, .col = 51,
-        .last_line = 5, .last_col = 51};
-static const PatNode *const fold_pat4_kids[] = {&fold_pat2, &fold_pat3};
-static const PatNode fold_pat4 = {.kind = PAT_OP, .item = 2, .slot = -1, .nkids = 2,
+static const graft_pat fold_pat3 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = -1, .line = 5,
+        .col = 51, .last_line = 5, .last_col = 51};
+static const graft_pat *const fold_pat4_kids[] = {&fold_pat2, &fold_pat3};
+static const graft_pat fold_pat4 = {.kind = GRAFT_PAT_OP, .item = 2, .slot = -1, .nkids = 2,
         .kids = fold_pat4_kids, .line = 5, .col = 9, .last_line = 5, .last_col = 52};
 
 /* where-clause of fold */
-static bool fold_guard(const Graph *g, const Binding *b)
+static bool fold_guard(const graft_graph *g, const graft_binding *b)
 {
-    const Binding *const v_c = &b[0];
-    const Binding *const v_s = &b[3];
+    const graft_binding *const v_c = &b[0];
+    const graft_binding *const v_s = &b[3];
     (void)g;
-    return (gv_cmp(CMP_EQ, gv_slot(v_s), gv_list("[1, 1]"))
-            && gv_cmp(CMP_EQ, gv_attr(v_c, "groups", &int_1), gv_num(1.0)));
+    return (graft_gv_cmp(GRAFT_CMP_EQ, graft_gv_slot(v_s), graft_gv_list("[1, 1]"))
+            && graft_gv_cmp(GRAFT_CMP_EQ, graft_gv_attr(v_c, "groups", &int_1), graft_gv_num(1.0)));
 }
 
-static const AttrValue str_float32 = {.kind = ATTR_STRING, .s = "float32"};
-static const AttrValue int_0 = {.kind = ATTR_INT};
-static const AttrValue *const list_items_2[] = {&int_0, &int_0};
-static const AttrValue list_2 = {.kind = ATTR_LIST, .nitems = 2, .items = list_items_2};
-static const AttrValue none = {.kind = ATTR_NULL};
-static const AttrValue str_NCHW = {.kind = ATTR_STRING, .s = "NCHW"};
-static const AttrValue str_OIHW = {.kind = ATTR_STRING, .s = "OIHW"};
-static const AttrValue str_ = {.kind = ATTR_STRING, .s = ""};
-static const PatAttrDecl decls_nn_conv2d[] = {
+static const graft_attr_value str_float32 = {.kind = GRAFT_ATTR_STRING, .s = "float32"};
+static const graft_attr_value int_0 = {.kind = GRAFT_ATTR_INT};
+static const graft_attr_value *const list_items_2[] = {&int_0, &int_0};
+static const graft_attr_value list_2 = {.kind = GRAFT_ATTR_LIST, .nitems = 2,
+        .items = list_items_2};
+static const graft_attr_value none = {.kind = GRAFT_ATTR_NULL};
+static const graft_attr_value str_NCHW = {.kind = GRAFT_ATTR_STRING, .s = "NCHW"};
+static const graft_attr_value str_OIHW = {.kind = GRAFT_ATTR_STRING, .s = "OIHW"};
+static const graft_attr_value str_ = {.kind = GRAFT_ATTR_STRING, .s = ""};
+static const graft_attr_decl decls_nn_conv2d[] = {
     {.name = "strides", .dflt = &list},
     {.name = "padding", .dflt = &list_2},
     {.name = "dilation", .dflt = &list},
@@ -165,39 +167,43 @@ static const PatAttrDecl decls_nn_conv2d[] = {
 };
 
 /* action of fold: builds the replacement of root */
-static Node *fold_build(Graph *g, const Binding *b, Node *root)
+static graft_node *fold_build(graft_graph *g, const graft_binding *b, graft_node *root)
 {
-    const Binding *const v_c = &b[0];
-    const Binding *const v_x = &b[1];
-    const Binding *const v_w = &b[2];
+    const graft_binding *const v_c = &b[0];
+    const graft_binding *const v_x = &b[1];
+    const graft_binding *const v_w = &b[2];
     (void)root;
-    RtAttrs attrs0 = {0};
-    rt_attrs_copy(&attrs0, v_c->node);
-    rt_attrs_put(&attrs0, "out_dtype", rt_attr_copy(g, &str_float32));
-    rt_attrs_canonical(&attrs0, decls_nn_conv2d, 10);
-    Node *n0 = graph_add_call(g, "nn.conv2d", (Node *const[]){v_x->node, v_w->node}, 2,
+    graft_attr_list attrs0 = {0};
+    graft_attrs_copy(&attrs0, v_c->node);
+    graft_attrs_put(&attrs0, "out_dtype", graft_attr_copy(g, &str_float32));
+    graft_attrs_canonical(&attrs0, decls_nn_conv2d, 10);
+    graft_node *n0 = graft_add_call(g, "nn.conv2d", (graft_node *const[]){v_x->node, v_w->node}, 2,
             attrs0.attrs, attrs0.n);
-    rt_attrs_free(&attrs0);
+    graft_attrs_free(&attrs0);
     return n0;
 }
 
 /* where-clause of fold, for graft explain */
-static const PatExpr fold_guard5 = {.kind = EXPR_SLOT, .slot = 3};
-static const PatExpr fold_guard6 = {.kind = EXPR_NUM, .f = 1.0, .slot = -1, .attr = &int_1};
-static const PatExpr fold_guard7 = {.kind = EXPR_NUM, .f = 1.0, .slot = -1, .attr = &int_1};
-static const PatExpr *const fold_guard8_kids[] = {&fold_guard6, &fold_guard7};
-static const PatExpr fold_guard8 = {.kind = EXPR_LIST, .slot = -1, .nkids = 2,
+static const graft_expr fold_guard5 = {.kind = GRAFT_EXPR_SLOT, .slot = 3};
+static const graft_expr fold_guard6 = {.kind = GRAFT_EXPR_NUM, .f = 1.0, .slot = -1,
+        .attr = &int_1};
+static const graft_expr fold_guard7 = {.kind = GRAFT_EXPR_NUM, .f = 1.0, .slot = -1,
+        .attr = &int_1};
+static const graft_expr *const fold_guard8_kids[] = {&fold_guard6, &fold_guard7};
+static const graft_expr fold_guard8 = {.kind = GRAFT_EXPR_LIST, .slot = -1, .nkids = 2,
         .kids = fold_guard8_kids, .attr = &list};
-static const PatExpr *const fold_guard9_kids[] = {&fold_guard5, &fold_guard8};
-static const PatExpr fold_guard9 = {.kind = EXPR_CMP, .slot = -1, .cmp = CMP_EQ, .nkids = 2,
-        .kids = fold_guard9_kids};
-static const PatExpr fold_guard10 = {.kind = EXPR_ATTR, .s = "groups", .slot = 0, .attr = &int_1};
-static const PatExpr fold_guard11 = {.kind = EXPR_NUM, .f = 1.0, .slot = -1, .attr = &int_1};
-static const PatExpr *const fold_guard12_kids[] = {&fold_guard10, &fold_guard11};
-static const PatExpr fold_guard12 = {.kind = EXPR_CMP, .slot = -1, .cmp = CMP_EQ, .nkids = 2,
-        .kids = fold_guard12_kids};
-static const PatExpr *const fold_guard13_kids[] = {&fold_guard9, &fold_guard12};
-static const PatExpr fold_guard13 = {.kind = EXPR_AND, .slot = -1, .nkids = 2,
+static const graft_expr *const fold_guard9_kids[] = {&fold_guard5, &fold_guard8};
+static const graft_expr fold_guard9 = {.kind = GRAFT_EXPR_CMP, .slot = -1, .cmp = GRAFT_CMP_EQ,
+        .nkids = 2, .kids = fold_guard9_kids};
+static const graft_expr fold_guard10 = {.kind = GRAFT_EXPR_ATTR, .s = "groups", .slot = 0,
+        .attr = &int_1};
+static const graft_expr fold_guard11 = {.kind = GRAFT_EXPR_NUM, .f = 1.0, .slot = -1,
+        .attr = &int_1};
+static const graft_expr *const fold_guard12_kids[] = {&fold_guard10, &fold_guard11};
+static const graft_expr fold_guard12 = {.kind = GRAFT_EXPR_CMP, .slot = -1, .cmp = GRAFT_CMP_EQ,
+        .nkids = 2, .kids = fold_guard12_kids};
+static const graft_expr *const fold_guard13_kids[] = {&fold_guard9, &fold_guard12};
+static const graft_expr fold_guard13 = {.kind = GRAFT_EXPR_AND, .slot = -1, .nkids = 2,
         .kids = fold_guard13_kids};
 
 /* ---- rule act (tests/emit/small.graft:6) ----
@@ -206,56 +212,58 @@ act [priority=2] := nn.relu(x) | sigmoid(x) where rank(x) == 4 && shape(x)[1] >=
  */
 
 static const char *const slots_x[] = {"x"};
-static const PatNode act_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 0, .line = 6, .col = 29,
-        .last_line = 6, .last_col = 29};
-static const PatNode *const act_pat1_kids[] = {&act_pat0};
-static const PatNode act_pat1 = {.kind = PAT_OP, .item = 3, .slot = -1, .nkids = 1,
+static const graft_pat act_pat0 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 0, .line = 6,
+        .col = 29, .last_line = 6, .last_col = 29};
+static const graft_pat *const act_pat1_kids[] = {&act_pat0};
+static const graft_pat act_pat1 = {.kind = GRAFT_PAT_OP, .item = 3, .slot = -1, .nkids = 1,
         .kids = act_pat1_kids, .line = 6, .col = 21, .last_line = 6, .last_col = 30};
-static const PatNode act_pat2 = {.kind = PAT_ANY, .item = 0, .slot = 0, .line = 6, .col = 42,
-        .last_line = 6, .last_col = 42};
-static const PatNode *const act_pat3_kids[] = {&act_pat2};
-static const PatNode act_pat3 = {.kind = PAT_OP, .item = 4, .slot = -1, .nkids = 1,
+static const graft_pat act_pat2 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 0, .line = 6,
+        .col = 42, .last_line = 6, .last_col = 42};
+static const graft_pat *const act_pat3_kids[] = {&act_pat2};
+static const graft_pat act_pat3 = {.kind = GRAFT_PAT_OP, .item = 4, .slot = -1, .nkids = 1,
         .kids = act_pat3_kids, .line = 6, .col = 34, .last_line = 6, .last_col = 43};
-static const PatNode *const act_pat4_kids[] = {&act_pat1, &act_pat3};
-static const PatNode act_pat4 = {.kind = PAT_ALT, .item = 5, .slot = -1, .nkids = 2,
+static const graft_pat *const act_pat4_kids[] = {&act_pat1, &act_pat3};
+static const graft_pat act_pat4 = {.kind = GRAFT_PAT_ALT, .item = 5, .slot = -1, .nkids = 2,
         .kids = act_pat4_kids, .line = 6, .col = 21, .last_line = 6, .last_col = 43};
 
 /* where-clause of act */
-static bool act_guard(const Graph *g, const Binding *b)
+static bool act_guard(const graft_graph *g, const graft_binding *b)
 {
-    const Binding *const v_x = &b[0];
+    const graft_binding *const v_x = &b[0];
     (void)g;
-    return (gv_cmp(CMP_EQ, gv_rank(v_x), gv_num(4.0))
-            && gv_cmp(CMP_GE, gv_index(gv_shape(v_x), 1), gv_num(3.0)));
+    return (graft_gv_cmp(GRAFT_CMP_EQ, graft_gv_rank(v_x), graft_gv_num(4.0))
+            && graft_gv_cmp(GRAFT_CMP_GE, graft_gv_index(graft_gv_shape(v_x), 1),
+            graft_gv_num(3.0)));
 }
 
 /* action of act: builds the replacement of root */
-static Node *act_build(Graph *g, const Binding *b, Node *root)
+static graft_node *act_build(graft_graph *g, const graft_binding *b, graft_node *root)
 {
-    const Binding *const v_x = &b[0];
+    const graft_binding *const v_x = &b[0];
     (void)root;
-    Node *n0 = graph_add_call(g, "tanh", (Node *const[]){v_x->node}, 1, NULL, 0);
+    graft_node *n0 = graft_add_call(g, "tanh", (graft_node *const[]){v_x->node}, 1, NULL, 0);
     return n0;
 }
 
 /* where-clause of act, for graft explain */
-static const PatExpr act_guard5 = {.kind = EXPR_RANK, .slot = 0};
-static const AttrValue int_4 = {.kind = ATTR_INT, .i = 4, .f = 4.0};
-static const PatExpr act_guard6 = {.kind = EXPR_NUM, .f = 4.0, .slot = -1, .attr = &int_4};
-static const PatExpr *const act_guard7_kids[] = {&act_guard5, &act_guard6};
-static const PatExpr act_guard7 = {.kind = EXPR_CMP, .slot = -1, .cmp = CMP_EQ, .nkids = 2,
-        .kids = act_guard7_kids};
-static const PatExpr act_guard8 = {.kind = EXPR_SHAPE, .slot = 0};
-static const PatExpr *const act_guard9_kids[] = {&act_guard8};
-static const PatExpr act_guard9 = {.kind = EXPR_GETITEM, .i = 1, .slot = -1, .nkids = 1,
+static const graft_expr act_guard5 = {.kind = GRAFT_EXPR_RANK, .slot = 0};
+static const graft_attr_value int_4 = {.kind = GRAFT_ATTR_INT, .i = 4, .f = 4.0};
+static const graft_expr act_guard6 = {.kind = GRAFT_EXPR_NUM, .f = 4.0, .slot = -1, .attr = &int_4};
+static const graft_expr *const act_guard7_kids[] = {&act_guard5, &act_guard6};
+static const graft_expr act_guard7 = {.kind = GRAFT_EXPR_CMP, .slot = -1, .cmp = GRAFT_CMP_EQ,
+        .nkids = 2, .kids = act_guard7_kids};
+static const graft_expr act_guard8 = {.kind = GRAFT_EXPR_SHAPE, .slot = 0};
+static const graft_expr *const act_guard9_kids[] = {&act_guard8};
+static const graft_expr act_guard9 = {.kind = GRAFT_EXPR_GETITEM, .i = 1, .slot = -1, .nkids = 1,
         .kids = act_guard9_kids};
-static const AttrValue int_3 = {.kind = ATTR_INT, .i = 3, .f = 3.0};
-static const PatExpr act_guard10 = {.kind = EXPR_NUM, .f = 3.0, .slot = -1, .attr = &int_3};
-static const PatExpr *const act_guard11_kids[] = {&act_guard9, &act_guard10};
-static const PatExpr act_guard11 = {.kind = EXPR_CMP, .slot = -1, .cmp = CMP_GE, .nkids = 2,
-        .kids = act_guard11_kids};
-static const PatExpr *const act_guard12_kids[] = {&act_guard7, &act_guard11};
-static const PatExpr act_guard12 = {.kind = EXPR_AND, .slot = -1, .nkids = 2,
+static const graft_attr_value int_3 = {.kind = GRAFT_ATTR_INT, .i = 3, .f = 3.0};
+static const graft_expr act_guard10 = {.kind = GRAFT_EXPR_NUM, .f = 3.0, .slot = -1,
+        .attr = &int_3};
+static const graft_expr *const act_guard11_kids[] = {&act_guard9, &act_guard10};
+static const graft_expr act_guard11 = {.kind = GRAFT_EXPR_CMP, .slot = -1, .cmp = GRAFT_CMP_GE,
+        .nkids = 2, .kids = act_guard11_kids};
+static const graft_expr *const act_guard12_kids[] = {&act_guard7, &act_guard11};
+static const graft_expr act_guard12 = {.kind = GRAFT_EXPR_AND, .slot = -1, .nkids = 2,
         .kids = act_guard12_kids};
 
 /* ---- rule scale (tests/emit/small.graft:7) ----
@@ -265,60 +273,61 @@ scale := multiply(x, s:const) where value(s) > 0.5 || dtype(x) == float16 => nn.
  */
 
 static const char *const slots_x_s[] = {"x", "s"};
-static const PatNode scale_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 0, .line = 7, .col = 19,
-        .last_line = 7, .last_col = 19};
-static const PatNode scale_pat1 = {.kind = PAT_ANY, .item = 6, .slot = 1, .embed = true, .line = 7,
-        .col = 22, .last_line = 7, .last_col = 28};
-static const PatNode *const scale_pat2_kids[] = {&scale_pat0, &scale_pat1};
-static const PatNode scale_pat2 = {.kind = PAT_OP, .item = 7, .slot = -1, .nkids = 2,
+static const graft_pat scale_pat0 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 0, .line = 7,
+        .col = 19, .last_line = 7, .last_col = 19};
+static const graft_pat scale_pat1 = {.kind = GRAFT_PAT_ANY, .item = 6, .slot = 1, .embed = true,
+        .line = 7, .col = 22, .last_line = 7, .last_col = 28};
+static const graft_pat *const scale_pat2_kids[] = {&scale_pat0, &scale_pat1};
+static const graft_pat scale_pat2 = {.kind = GRAFT_PAT_OP, .item = 7, .slot = -1, .nkids = 2,
         .kids = scale_pat2_kids, .line = 7, .col = 10, .last_line = 7, .last_col = 29};
 
 /* where-clause of scale */
-static bool scale_guard(const Graph *g, const Binding *b)
+static bool scale_guard(const graft_graph *g, const graft_binding *b)
 {
-    const Binding *const v_x = &b[0];
-    const Binding *const v_s = &b[1];
+    const graft_binding *const v_x = &b[0];
+    const graft_binding *const v_s = &b[1];
     (void)g;
-    return (gv_cmp(CMP_GT, gv_value(v_s), gv_num(0.5))
-            || gv_cmp(CMP_EQ, gv_dtype(v_x), gv_str("float16")));
+    return (graft_gv_cmp(GRAFT_CMP_GT, graft_gv_value(v_s), graft_gv_num(0.5))
+            || graft_gv_cmp(GRAFT_CMP_EQ, graft_gv_dtype(v_x), graft_gv_str("float16")));
 }
 
-static const AttrValue float_0_25 = {.kind = ATTR_FLOAT, .f = 0.25};
-static const PatAttrDecl decls_nn_leaky_relu[] = {
+static const graft_attr_value float_0_25 = {.kind = GRAFT_ATTR_FLOAT, .f = 0.25};
+static const graft_attr_decl decls_nn_leaky_relu[] = {
     {.name = "alpha", .dflt = &float_0_25},
 };
 
 /* action of scale: builds the replacement of root */
-static Node *scale_build(Graph *g, const Binding *b, Node *root)
+static graft_node *scale_build(graft_graph *g, const graft_binding *b, graft_node *root)
 {
-    const Binding *const v_x = &b[0];
-    const Binding *const v_s = &b[1];
+    const graft_binding *const v_x = &b[0];
+    const graft_binding *const v_s = &b[1];
     (void)root;
-    RtAttrs attrs0 = {0};
-    rt_attrs_put(&attrs0, "alpha", rt_attr_slot(g, v_s));
-    rt_attrs_canonical(&attrs0, decls_nn_leaky_relu, 1);
-    Node *n0 = graph_add_call(g, "nn.leaky_relu", (Node *const[]){v_x->node}, 1, attrs0.attrs,
-            attrs0.n);
-    rt_attrs_free(&attrs0);
+    graft_attr_list attrs0 = {0};
+    graft_attrs_put(&attrs0, "alpha", graft_attr_slot(g, v_s));
+    graft_attrs_canonical(&attrs0, decls_nn_leaky_relu, 1);
+    graft_node *n0 = graft_add_call(g, "nn.leaky_relu", (graft_node *const[]){v_x->node}, 1,
+            attrs0.attrs, attrs0.n);
+    graft_attrs_free(&attrs0);
     return n0;
 }
 
 /* where-clause of scale, for graft explain */
-static const PatExpr scale_guard3 = {.kind = EXPR_VALUE, .slot = 1};
-static const AttrValue float_0_5 = {.kind = ATTR_FLOAT, .f = 0.5};
-static const PatExpr scale_guard4 = {.kind = EXPR_NUM, .f = 0.5, .slot = -1, .attr = &float_0_5};
-static const PatExpr *const scale_guard5_kids[] = {&scale_guard3, &scale_guard4};
-static const PatExpr scale_guard5 = {.kind = EXPR_CMP, .slot = -1, .cmp = CMP_GT, .nkids = 2,
-        .kids = scale_guard5_kids};
-static const PatExpr scale_guard6 = {.kind = EXPR_DTYPEOF, .slot = 0};
-static const AttrValue str_float16 = {.kind = ATTR_STRING, .s = "float16"};
-static const PatExpr scale_guard7 = {.kind = EXPR_DTYPE, .s = "float16", .slot = -1,
+static const graft_expr scale_guard3 = {.kind = GRAFT_EXPR_VALUE, .slot = 1};
+static const graft_attr_value float_0_5 = {.kind = GRAFT_ATTR_FLOAT, .f = 0.5};
+static const graft_expr scale_guard4 = {.kind = GRAFT_EXPR_NUM, .f = 0.5, .slot = -1,
+        .attr = &float_0_5};
+static const graft_expr *const scale_guard5_kids[] = {&scale_guard3, &scale_guard4};
+static const graft_expr scale_guard5 = {.kind = GRAFT_EXPR_CMP, .slot = -1, .cmp = GRAFT_CMP_GT,
+        .nkids = 2, .kids = scale_guard5_kids};
+static const graft_expr scale_guard6 = {.kind = GRAFT_EXPR_DTYPEOF, .slot = 0};
+static const graft_attr_value str_float16 = {.kind = GRAFT_ATTR_STRING, .s = "float16"};
+static const graft_expr scale_guard7 = {.kind = GRAFT_EXPR_DTYPE, .s = "float16", .slot = -1,
         .attr = &str_float16};
-static const PatExpr *const scale_guard8_kids[] = {&scale_guard6, &scale_guard7};
-static const PatExpr scale_guard8 = {.kind = EXPR_CMP, .slot = -1, .cmp = CMP_EQ, .nkids = 2,
-        .kids = scale_guard8_kids};
-static const PatExpr *const scale_guard9_kids[] = {&scale_guard5, &scale_guard8};
-static const PatExpr scale_guard9 = {.kind = EXPR_OR, .slot = -1, .nkids = 2,
+static const graft_expr *const scale_guard8_kids[] = {&scale_guard6, &scale_guard7};
+static const graft_expr scale_guard8 = {.kind = GRAFT_EXPR_CMP, .slot = -1, .cmp = GRAFT_CMP_EQ,
+        .nkids = 2, .kids = scale_guard8_kids};
+static const graft_expr *const scale_guard9_kids[] = {&scale_guard5, &scale_guard8};
+static const graft_expr scale_guard9 = {.kind = GRAFT_EXPR_OR, .slot = -1, .nkids = 2,
         .kids = scale_guard9_kids};
 
 /* ---- rule skip (tests/emit/small.graft:8) ----
@@ -326,21 +335,21 @@ static const PatExpr scale_guard9 = {.kind = EXPR_OR, .slot = -1, .nkids = 2,
 skip := broadcast_to*(x) + _:const => x
  */
 
-static const PatNode skip_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 0, .line = 8, .col = 23,
-        .last_line = 8, .last_col = 23};
-static const PatNode *const skip_pat1_kids[] = {&skip_pat0};
-static const PatNode skip_pat1 = {.kind = PAT_STAR, .item = 8, .slot = -1, .nkids = 1,
+static const graft_pat skip_pat0 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 0, .line = 8,
+        .col = 23, .last_line = 8, .last_col = 23};
+static const graft_pat *const skip_pat1_kids[] = {&skip_pat0};
+static const graft_pat skip_pat1 = {.kind = GRAFT_PAT_STAR, .item = 8, .slot = -1, .nkids = 1,
         .kids = skip_pat1_kids, .line = 8, .col = 9, .last_line = 8, .last_col = 24};
-static const PatNode skip_pat2 = {.kind = PAT_ANY, .item = 6, .slot = -1, .embed = true, .line = 8,
-        .col = 28, .last_line = 8, .last_col = 34};
-static const PatNode *const skip_pat3_kids[] = {&skip_pat1, &skip_pat2};
-static const PatNode skip_pat3 = {.kind = PAT_OP, .item = 9, .slot = -1, .nkids = 2,
+static const graft_pat skip_pat2 = {.kind = GRAFT_PAT_ANY, .item = 6, .slot = -1, .embed = true,
+        .line = 8, .col = 28, .last_line = 8, .last_col = 34};
+static const graft_pat *const skip_pat3_kids[] = {&skip_pat1, &skip_pat2};
+static const graft_pat skip_pat3 = {.kind = GRAFT_PAT_OP, .item = 9, .slot = -1, .nkids = 2,
         .kids = skip_pat3_kids, .line = 8, .col = 9, .last_line = 8, .last_col = 34};
 
 /* action of skip: builds the replacement of root */
-static Node *skip_build(Graph *g, const Binding *b, Node *root)
+static graft_node *skip_build(graft_graph *g, const graft_binding *b, graft_node *root)
 {
-    const Binding *const v_x = &b[0];
+    const graft_binding *const v_x = &b[0];
     (void)g;
     (void)root;
     return v_x->node;
@@ -351,26 +360,26 @@ static Node *skip_build(Graph *g, const Binding *b, Node *root)
 first := (x, _)[0] => (x, add(x, 1))[1]
  */
 
-static const PatNode first_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 0, .line = 9, .col = 11,
-        .last_line = 9, .last_col = 11};
-static const PatNode first_pat1 = {.kind = PAT_ANY, .item = 0, .slot = -1, .line = 9, .col = 14,
-        .last_line = 9, .last_col = 14};
-static const PatNode *const first_pat2_kids[] = {&first_pat0, &first_pat1};
-static const PatNode first_pat2 = {.kind = PAT_TUPLE, .item = 10, .slot = -1, .nkids = 2,
+static const graft_pat first_pat0 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 0, .line = 9,
+        .col = 11, .last_line = 9, .last_col = 11};
+static const graft_pat first_pat1 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = -1, .line = 9,
+        .col = 14, .last_line = 9, .last_col = 14};
+static const graft_pat *const first_pat2_kids[] = {&first_pat0, &first_pat1};
+static const graft_pat first_pat2 = {.kind = GRAFT_PAT_TUPLE, .item = 10, .slot = -1, .nkids = 2,
         .kids = first_pat2_kids, .line = 9, .col = 10, .last_line = 9, .last_col = 15};
-static const PatNode *const first_pat3_kids[] = {&first_pat2};
-static const PatNode first_pat3 = {.kind = PAT_GETITEM, .item = 11, .slot = -1, .nkids = 1,
+static const graft_pat *const first_pat3_kids[] = {&first_pat2};
+static const graft_pat first_pat3 = {.kind = GRAFT_PAT_GETITEM, .item = 11, .slot = -1, .nkids = 1,
         .kids = first_pat3_kids, .line = 9, .col = 10, .last_line = 9, .last_col = 18};
 
 /* action of first: builds the replacement of root */
-static Node *first_build(Graph *g, const Binding *b, Node *root)
+static graft_node *first_build(graft_graph *g, const graft_binding *b, graft_node *root)
 {
-    const Binding *const v_x = &b[0];
+    const graft_binding *const v_x = &b[0];
     (void)root;
-    Node *n0 = graph_add_const(g, "1f", 1.0, "float32");
-    Node *n1 = graph_add_call(g, "add", (Node *const[]){v_x->node, n0}, 2, NULL, 0);
-    Node *n2 = graph_add_tuple(g, (Node *const[]){v_x->node, n1}, 2);
-    Node *n3 = graph_add_getitem(g, n2, 1);
+    graft_node *n0 = graft_add_const(g, "1f", 1.0, "float32");
+    graft_node *n1 = graft_add_call(g, "add", (graft_node *const[]){v_x->node, n0}, 2, NULL, 0);
+    graft_node *n2 = graft_add_tuple(g, (graft_node *const[]){v_x->node, n1}, 2);
+    graft_node *n3 = graft_add_getitem(g, n2, 1);
     return n3;
 }
 
@@ -379,19 +388,19 @@ static Node *first_build(Graph *g, const Binding *b, Node *root)
 wrap [once] := exp(x) => exp(nn.relu(x))
  */
 
-static const PatNode wrap_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 0, .line = 10, .col = 20,
-        .last_line = 10, .last_col = 20};
-static const PatNode *const wrap_pat1_kids[] = {&wrap_pat0};
-static const PatNode wrap_pat1 = {.kind = PAT_OP, .item = 12, .slot = -1, .nkids = 1,
+static const graft_pat wrap_pat0 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 0, .line = 10,
+        .col = 20, .last_line = 10, .last_col = 20};
+static const graft_pat *const wrap_pat1_kids[] = {&wrap_pat0};
+static const graft_pat wrap_pat1 = {.kind = GRAFT_PAT_OP, .item = 12, .slot = -1, .nkids = 1,
         .kids = wrap_pat1_kids, .line = 10, .col = 16, .last_line = 10, .last_col = 21};
 
 /* action of wrap: builds the replacement of root */
-static Node *wrap_build(Graph *g, const Binding *b, Node *root)
+static graft_node *wrap_build(graft_graph *g, const graft_binding *b, graft_node *root)
 {
-    const Binding *const v_x = &b[0];
+    const graft_binding *const v_x = &b[0];
     (void)root;
-    Node *n0 = graph_add_call(g, "nn.relu", (Node *const[]){v_x->node}, 1, NULL, 0);
-    Node *n1 = graph_add_call(g, "exp", (Node *const[]){n0}, 1, NULL, 0);
+    graft_node *n0 = graft_add_call(g, "nn.relu", (graft_node *const[]){v_x->node}, 1, NULL, 0);
+    graft_node *n1 = graft_add_call(g, "exp", (graft_node *const[]){n0}, 1, NULL, 0);
     return n1;
 }
 
@@ -402,26 +411,27 @@ conv_relu := nn.relu(nn.conv2d(x, w:var("weight"), groups=2, padding=[1, 1, 1, 1
  */
 
 static const char *const slots_x_w[] = {"x", "w"};
-static const PatNode conv_relu_pat0 = {.kind = PAT_ANY, .item = 0, .slot = 0, .line = 11, .col = 32,
-        .last_line = 11, .last_col = 32};
-static const PatNode conv_relu_pat1 = {.kind = PAT_ANY, .item = 13, .slot = 1, .line = 11,
+static const graft_pat conv_relu_pat0 = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 0, .line = 11,
+        .col = 32, .last_line = 11, .last_col = 32};
+static const graft_pat conv_relu_pat1 = {.kind = GRAFT_PAT_ANY, .item = 13, .slot = 1, .line = 11,
         .col = 35, .last_line = 11, .last_col = 49};
-static const PatNode *const conv_relu_pat2_kids[] = {&conv_relu_pat0, &conv_relu_pat1};
-static const PatNode conv_relu_pat2 = {.kind = PAT_OP, .item = 14, .slot = -1, .nkids = 2,
+static const graft_pat *const conv_relu_pat2_kids[] = {&conv_relu_pat0, &conv_relu_pat1};
+static const graft_pat conv_relu_pat2 = {.kind = GRAFT_PAT_OP, .item = 14, .slot = -1, .nkids = 2,
         .kids = conv_relu_pat2_kids, .line = 11, .col = 22, .last_line = 11, .last_col = 102};
-static const PatNode *const conv_relu_pat3_kids[] = {&conv_relu_pat2};
-static const PatNode conv_relu_pat3 = {.kind = PAT_OP, .item = 15, .slot = -1, .nkids = 1,
+static const graft_pat *const conv_relu_pat3_kids[] = {&conv_relu_pat2};
+static const graft_pat conv_relu_pat3 = {.kind = GRAFT_PAT_OP, .item = 15, .slot = -1, .nkids = 1,
         .kids = conv_relu_pat3_kids, .line = 11, .col = 14, .last_line = 11, .last_col = 103};
-static const AttrValue str_dnnl_conv2d_relu = {.kind = ATTR_STRING, .s = "dnnl.conv2d_relu"};
-static const AttrValue int_2 = {.kind = ATTR_INT, .i = 2, .f = 2.0};
-static const Attr conv_relu_part_attrs[] = {
+static const graft_attr_value str_dnnl_conv2d_relu = {.kind = GRAFT_ATTR_STRING,
+        .s = "dnnl.conv2d_relu"};
+static const graft_attr_value int_2 = {.kind = GRAFT_ATTR_INT, .i = 2, .f = 2.0};
+static const graft_attr conv_relu_part_attrs[] = {
     {"Composite", &str_dnnl_conv2d_relu},
     {"Depth", &int_2},
 };
 
 /* ---- the rules, in file order ---- */
 
-static const RuleDesc rules[] = {
+static const graft_rule rules[] = {
     /* fold (tests/emit/small.graft:5) */
     {
         .name = "fold",
@@ -430,7 +440,7 @@ static const RuleDesc rules[] = {
         .text =
             "fold := nn.bias_add(c@nn.conv2d(x, w, strides=s), _) where s == [1, 1] && attr(c, "
                     "groups) == 1 => nn.conv2d(x, w, **c, out_dtype=\"float32\")",
-        .kind = ACTION_REWRITE,
+        .kind = GRAFT_ACTION_REWRITE,
         .priority = 0,
         .once = false,
         .pattern = &fold_pat4,
@@ -451,7 +461,7 @@ static const RuleDesc rules[] = {
         .text =
             "act [priority=2] := nn.relu(x) | sigmoid(x) where rank(x) == 4 && shape(x)[1] >= 3 => "
                     "tanh(x)",
-        .kind = ACTION_REWRITE,
+        .kind = GRAFT_ACTION_REWRITE,
         .priority = 2,
         .once = false,
         .pattern = &act_pat4,
@@ -472,7 +482,7 @@ static const RuleDesc rules[] = {
         .text =
             "scale := multiply(x, s:const) where value(s) > 0.5 || dtype(x) == float16 => "
                     "nn.leaky_relu(x, alpha=s)",
-        .kind = ACTION_REWRITE,
+        .kind = GRAFT_ACTION_REWRITE,
         .priority = 0,
         .once = false,
         .pattern = &scale_pat2,
@@ -492,7 +502,7 @@ static const RuleDesc rules[] = {
         .line = 8,
         .text =
             "skip := broadcast_to*(x) + _:const => x",
-        .kind = ACTION_REWRITE,
+        .kind = GRAFT_ACTION_REWRITE,
         .priority = 0,
         .once = false,
         .pattern = &skip_pat3,
@@ -512,7 +522,7 @@ static const RuleDesc rules[] = {
         .line = 9,
         .text =
             "first := (x, _)[0] => (x, add(x, 1))[1]",
-        .kind = ACTION_REWRITE,
+        .kind = GRAFT_ACTION_REWRITE,
         .priority = 0,
         .once = false,
         .pattern = &first_pat3,
@@ -532,7 +542,7 @@ static const RuleDesc rules[] = {
         .line = 10,
         .text =
             "wrap [once] := exp(x) => exp(nn.relu(x))",
-        .kind = ACTION_REWRITE,
+        .kind = GRAFT_ACTION_REWRITE,
         .priority = 0,
         .once = true,
         .pattern = &wrap_pat1,
@@ -553,7 +563,7 @@ static const RuleDesc rules[] = {
         .text =
             "conv_relu := nn.relu(nn.conv2d(x, w:var(\"weight\"), groups=2, padding=[1, 1, 1, 1], "
                     "data_layout=\"NCHW\")) => partition(Composite=\"dnnl.conv2d_relu\", Depth=2)",
-        .kind = ACTION_PARTITION,
+        .kind = GRAFT_ACTION_PARTITION,
         .priority = 0,
         .once = false,
         .pattern = &conv_relu_pat3,
@@ -568,7 +578,7 @@ static const RuleDesc rules[] = {
     },
 };
 
-const RuleSet small_rules = {
+const graft_rule_set small_rules = {
     .name = "tests/emit/small.graft",
     .nrules = 7,
     .rules = rules,
