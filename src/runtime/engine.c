@@ -216,39 +216,6 @@ bool engine_postdominates(Engine *e, const Node *root, const Node *u)
     return !escapes;
 }
 
-/* The interior-use rule (DESIGN.md): a matched node other than the root
- * and the leaves may have users outside the match only when the root
- * post-dominates them.  Patterns are small: membership is a scan. */
-bool engine_interior_escapes(Engine *e, Node *root, const MatchPair *pairs,
-                             uint32_t npairs)
-{
-    Node *interior, *user;
-    return engine_interior_escape(e, root, pairs, npairs, &interior, &user);
-}
-
-bool engine_interior_escape(Engine *e, Node *root, const MatchPair *pairs, uint32_t npairs,
-                            Node **interior, Node **outside)
-{
-    *interior = *outside = NULL;
-    for (uint32_t i = 0; i < npairs; i++) {
-        Node *x = pairs[i].node;
-        if (pairs[i].pat->kind == PAT_ANY || x == root)
-            continue;
-        for (const Use *u = node_first_use(x); u; u = use_next(u)) {
-            Node *user = use_user(u);
-            bool inside = false;
-            for (uint32_t j = 0; j < npairs && !inside; j++)
-                inside = pairs[j].node == user && pairs[j].pat->kind != PAT_ANY;
-            if (!inside && !engine_postdominates(e, root, user)) {
-                *interior = x;
-                *outside = user;
-                return true;
-            }
-        }
-    }
-    return false;
-}
-
 /* Labels the graph, then verifies every rule the state accepts at every
  * node, in topological order, reporting each match in file order of the
  * rules.  Labelling may take another order (note [label order]); the walk

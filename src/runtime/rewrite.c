@@ -248,6 +248,34 @@ static uint64_t rewrite_pass(Engine *e, Grouper *gp, Cands *c, uint32_t r, uint6
     return applied;
 }
 
+/* The candidate phase of a pass of rule r over the graph as it is,
+ * nothing applied: what becomes of root (graft explain, as
+ * engine_partition_verdict for partition rules). */
+void engine_rewrite_verdict(Engine *e, uint32_t r, const Node *root, PartVerdict *v)
+{
+    Cands c = {.start = xmalloc(((size_t)e->rs->nrules + 2) * sizeof *c.start)};
+    cands_build(e, &c);
+    Grouper gp;
+    grouper_init(&gp, e);
+    gp.watch = root;
+    gp.verdict = v;
+    *v = (PartVerdict){PART_UNTRIED, NULL, NULL};
+    grouper_begin(&gp, r);
+    for (uint32_t i = c.start[r]; i < c.start[r + 1]; i++) {
+        Node *x = c.nodes[i];
+        Group gr;
+        if (grouper_claimed(&gp, x))
+            grouper_verdict(&gp, x, PART_CLAIMED, grouper_owner(&gp, x), NULL);
+        else if (in_partitioned(x))
+            grouper_verdict(&gp, x, PART_PARTITIONED, NULL, NULL);
+        else if (grouper_try(&gp, x, true, &gr))
+            group_free(&gr);
+    }
+    grouper_free(&gp);
+    free(c.start);
+    free(c.nodes);
+}
+
 /* ---- rounds ---- */
 
 /* One round (note [rewrite rounds]): a pass per rule in order, [once]
