@@ -90,12 +90,12 @@ static bool op_expand_dims(EvalCall *c)
     const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
     if (!x)
         return false;
-    int64_t axis = eval_attr_int(c, "axis", 0), count = eval_attr_int(c, "num_newaxis", 1);
+    int axis = eval_attr_axis(c, 0, x->rank + 1); /* before dim axis, or after the last */
+    int64_t count = eval_attr_int(c, "num_newaxis", 1);
     if (axis < 0)
-        axis += x->rank + 1;
-    if (axis < 0 || axis > x->rank || count < 0 || x->rank + count > EVAL_MAX_RANK)
-        return eval_fail(c, "axis %lld, num_newaxis %lld on rank %d", (long long)axis,
-                         (long long)count, x->rank);
+        return false;
+    if (count < 0 || x->rank + count > EVAL_MAX_RANK)
+        return eval_fail(c, "num_newaxis %lld on rank %d", (long long)count, x->rank);
     int64_t dims[EVAL_MAX_RANK];
     int r = 0;
     for (int i = 0; i <= x->rank; i++) {
@@ -217,7 +217,7 @@ static bool op_concatenate(EvalCall *c)
         return eval_fail(c, "wants a tuple of tensors");
     const Value *tup = &c->args[0];
     const Tensor *first = &tup->fields[0].t;
-    int axis = eval_axis(c, eval_attr_int(c, "axis", 0), first->rank);
+    int axis = eval_attr_axis(c, 0, first->rank);
     if (axis < 0)
         return false;
     int64_t dims[EVAL_MAX_RANK];
@@ -262,7 +262,7 @@ static void take_slab(Tensor *r, const Tensor *x, int axis, int64_t begin)
 static bool op_split(EvalCall *c)
 {
     const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
-    int axis = x ? eval_axis(c, eval_attr_int(c, "axis", 0), x->rank) : -1;
+    int axis = x ? eval_attr_axis(c, 0, x->rank) : -1;
     if (axis < 0)
         return false;
     const AttrValue *how = node_find_attr(c->node, "indices_or_sections");
