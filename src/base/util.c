@@ -39,10 +39,10 @@ void *xrealloc(void *ptr, size_t size)
     return p;
 }
 
-void xgrow(void **ptr, size_t *cap, size_t need, size_t elem_size)
+void *xgrow_items(void *items, size_t *cap, size_t need, size_t elem_size)
 {
     if (need <= *cap)
-        return;
+        return items;
     size_t n = *cap ? *cap : 8;
     while (n < need) {
         if (n > SIZE_MAX / 2)
@@ -51,8 +51,8 @@ void xgrow(void **ptr, size_t *cap, size_t need, size_t elem_size)
     }
     if (n > SIZE_MAX / elem_size)
         out_of_memory();
-    *ptr = xrealloc(*ptr, n * elem_size);
     *cap = n;
+    return xrealloc(items, n * elem_size);
 }
 
 char *xstrdup(const char *s)
@@ -70,7 +70,7 @@ char *xstrndup(const char *s, size_t n)
 
 void strbuf_append(StrBuf *sb, const char *s, size_t n)
 {
-    xgrow((void **)&sb->data, &sb->cap, sb->len + n + 1, 1);
+    sb->data = xgrow_items(sb->data, &sb->cap, sb->len + n + 1, 1);
     memcpy(sb->data + sb->len, s, n);
     sb->len += n;
     sb->data[sb->len] = '\0';
@@ -94,7 +94,7 @@ void strbuf_printf(StrBuf *sb, const char *fmt, ...)
     va_end(ap);
     if (n < 0)
         return;
-    xgrow((void **)&sb->data, &sb->cap, sb->len + (size_t)n + 1, 1);
+    sb->data = xgrow_items(sb->data, &sb->cap, sb->len + (size_t)n + 1, 1);
     va_start(ap, fmt);
     vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
     va_end(ap);

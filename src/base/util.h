@@ -25,9 +25,26 @@ GRAFT_NORETURN void out_of_memory(void);
 void *xmalloc(size_t size);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *ptr, size_t size);
-/* Grow *ptr (an array of *cap elements of elem_size bytes) so that it holds
- * at least need elements; doubles the capacity.  Overflow-checked. */
-void xgrow(void **ptr, size_t *cap, size_t need, size_t elem_size);
+/* items (an array of *cap elements of elem_size bytes), grown so that it
+ * holds at least need elements: the capacity doubles, overflow-checked.
+ * Used as p = xgrow_items(p, &cap, need, sizeof *p), or through VEC. */
+void *xgrow_items(void *items, size_t *cap, size_t need, size_t elem_size);
+
+/* note [one growable array]: a typed growable array, VEC(Node *) stack =
+ * {0}; vec_push(&stack, n); while (stack.len) { Node *x = vec_pop(&stack);
+ * ... } vec_free(&stack).  Pointers into items hold until the next push. */
+#define VEC(T)         \
+    struct {           \
+        T *items;      \
+        size_t len;    \
+        size_t cap;    \
+    }
+#define vec_reserve(v, need) \
+    ((v)->items = xgrow_items((v)->items, &(v)->cap, (need), sizeof *(v)->items))
+#define vec_push(v, x) (vec_reserve((v), (v)->len + 1), (v)->items[(v)->len++] = (x))
+#define vec_pop(v) ((v)->items[--(v)->len])
+#define vec_free(v) (free((v)->items), (v)->items = NULL, (v)->len = (v)->cap = 0)
+
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 

@@ -245,7 +245,7 @@ static int verify_all(const VerifyArgs *a, Diag *d)
         for (int i = 0; i < rfs[f]->nrules; i++) {
             if (seen_rule(tasks, n, rfs[f]->rules[i]))
                 continue;
-            xgrow((void **)&tasks, &cap, (size_t)n + 1, sizeof *tasks);
+            tasks = xgrow_items(tasks, &cap, (size_t)n + 1, sizeof *tasks);
             tasks[n++] = (Task){.rf = rfs[f], .lw = lws[f], .rule = i};
         }
     }

@@ -38,7 +38,7 @@ static bool add_highlight(Search *s, uint32_t r, VizMatches *out)
             ids[k++] = node_id(pairs[i].node);
     StrBuf label = {0};
     strbuf_printf(&label, "%s #%u", s->rs->rules[r].name, ++s->count[r]);
-    xgrow((void **)&out->h, &out->cap, out->n + 1, sizeof(VizHighlight));
+    out->h = xgrow_items(out->h, &out->cap, out->n + 1, sizeof(VizHighlight));
     out->h[out->n++] = (VizHighlight){ids, n, label.data, NULL};
     out->marks += n;
     return true;

@@ -39,7 +39,7 @@ typedef struct Argv {
 
 static void argv_push(Argv *a, char *s)
 {
-    xgrow((void **)&a->v, &a->cap, a->n + 2, sizeof *a->v);
+    a->v = xgrow_items(a->v, &a->cap, a->n + 2, sizeof *a->v);
     a->v[a->n++] = s;
     a->v[a->n] = NULL;
 }

@@ -47,7 +47,7 @@ static bool number_list(const char *key, double **items, int *n)
         char *comma = strstr(p, ", ");
         if (comma)
             *comma = '\0';
-        xgrow((void **)items, &cap, (size_t)*n + 1, sizeof **items);
+        *items = xgrow_items(*items, &cap, (size_t)*n + 1, sizeof **items);
         ok = number_text(p, &(*items)[(*n)++]);
         p = comma ? comma + 2 : p + strlen(p);
     }

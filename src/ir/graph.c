@@ -139,7 +139,7 @@ void graph_set_pos(Graph *g, Node *n, int line, int col)
 {
     if (n->id >= g->npos) {
         size_t old = g->npos;
-        xgrow((void **)&g->pos, &g->npos, (size_t)n->id + 1, sizeof *g->pos);
+        g->pos = xgrow_items(g->pos, &g->npos, (size_t)n->id + 1, sizeof *g->pos);
         memset(g->pos + old, 0, (g->npos - old) * sizeof *g->pos);
     }
     g->pos[n->id] = (SrcPos){line, col};
@@ -267,8 +267,7 @@ Node *graph_new_node(Graph *g, NodeKind kind, int nslots)
     n->slots = nslots ? (Use *)(n + 1) : NULL;
     n->kind = (uint8_t)kind;
     n->id = g->nnodes;
-    xgrow((void **)&g->nodes, &g->cap_nodes, (size_t)g->nnodes + 1,
-          sizeof(Node *));
+    g->nodes = xgrow_items(g->nodes, &g->cap_nodes, (size_t)g->nnodes + 1, sizeof(Node *));
     g->nodes[g->nnodes++] = n;
     return n;
 }
@@ -311,8 +310,7 @@ static Node *new_var(Graph *g, const char *name, const Type *type)
 Node *graph_add_param(Graph *g, const char *name, const Type *type)
 {
     Node *n = new_var(g, name, type);
-    xgrow((void **)&g->params, &g->cap_params, (size_t)g->nparams + 1,
-          sizeof(Node *));
+    g->params = xgrow_items(g->params, &g->cap_params, (size_t)g->nparams + 1, sizeof(Node *));
     g->params[g->nparams++] = n;
     return n;
 }

@@ -68,7 +68,7 @@ static void symbol_set_top(RelayParser *ps, uint64_t key, int32_t sym)
     uint64_t number = key / 2;
     if (number >= ps->ntemps) {
         size_t old = ps->ntemps;
-        xgrow((void **)&ps->temps, &ps->ntemps, number + 1, sizeof(int32_t));
+        ps->temps = xgrow_items(ps->temps, &ps->ntemps, number + 1, sizeof(int32_t));
         memset(ps->temps + old, 0xff, (ps->ntemps - old) * sizeof(int32_t));
     }
     ps->temps[number] = sym;
@@ -115,7 +115,7 @@ static bool define(RelayParser *ps, RelayText name, Node *n, SrcRange loc)
         return false;
     }
     int32_t shadowed = old ? (int32_t)(old - ps->syms) : -1;
-    xgrow((void **)&ps->syms, &ps->cap_syms, ps->nsyms + 1, sizeof(Symbol));
+    ps->syms = xgrow_items(ps->syms, &ps->cap_syms, ps->nsyms + 1, sizeof(Symbol));
     ps->syms[ps->nsyms] = (Symbol){key, n, (uint32_t)name.off, (uint32_t)name.len,
                                    ps->depth, shadowed};
     symbol_set_top(ps, key, (int32_t)ps->nsyms++);
@@ -131,16 +131,14 @@ bool load_scope_open(RelayParser *ps, SrcRange at)
         ps->failed = true;
         return false;
     }
-    xgrow((void **)&ps->marks, &ps->cap_marks, (size_t)ps->depth + 1,
-          sizeof(size_t));
+    ps->marks = xgrow_items(ps->marks, &ps->cap_marks, (size_t)ps->depth + 1, sizeof(size_t));
     ps->marks[ps->depth++] = ps->nsyms;
     return true;
 }
 
 void load_block_open(RelayParser *ps)
 {
-    xgrow((void **)&ps->marks, &ps->cap_marks, (size_t)ps->depth + 1,
-          sizeof(size_t));
+    ps->marks = xgrow_items(ps->marks, &ps->cap_marks, (size_t)ps->depth + 1, sizeof(size_t));
     ps->marks[ps->depth++] = ps->nsyms;
 }
 
@@ -327,10 +325,9 @@ static void take_args(RelayParser *ps, size_t mark, Node ***args, int *nargs,
                       Attr **attrs, int *nattrs)
 {
     size_t n = ps->nitems - mark;
-    xgrow((void **)&ps->scratch_nodes, &ps->cap_scratch_nodes, n + 1,
-          sizeof(Node *));
-    xgrow((void **)&ps->scratch_attrs, &ps->cap_scratch_attrs, n + 1,
-          sizeof(Attr));
+    ps->scratch_nodes = xgrow_items(ps->scratch_nodes, &ps->cap_scratch_nodes, n + 1,
+                                    sizeof(Node *));
+    ps->scratch_attrs = xgrow_items(ps->scratch_attrs, &ps->cap_scratch_attrs, n + 1, sizeof(Attr));
     *args = ps->scratch_nodes;
     *attrs = ps->scratch_attrs;
     *nargs = *nattrs = 0;

@@ -480,7 +480,7 @@ static void visit_all(Printer *p, Node *root)
     size_t cap = 0, depth = 0;
     if (!needs_visit(p, root))
         return;
-    xgrow((void **)&stack, &cap, 1, sizeof(Frame));
+    stack = xgrow_items(stack, &cap, 1, sizeof(Frame));
     stack[depth++] = (Frame){root, 0};
     while (depth) {
         Frame *f = &stack[depth - 1];
@@ -491,7 +491,7 @@ static void visit_all(Printer *p, Node *root)
             if (p->visited[node_id(n)] == VISIT_NOT)
                 leaf_visit(p, n);
         } else if (needs_visit(p, c)) {
-            xgrow((void **)&stack, &cap, depth + 1, sizeof(Frame));
+            stack = xgrow_items(stack, &cap, depth + 1, sizeof(Frame));
             stack[depth++] = (Frame){c, 0};
         }
     }

@@ -114,7 +114,7 @@ static uint32_t op_index(Labels *l, const char *op)
 
 static void add_pred(Labels *l, uint32_t *n, uint32_t p)
 {
-    xgrow((void **)&l->preds, &l->pcap, *n + 1, sizeof *l->preds);
+    l->preds = xgrow_items(l->preds, &l->pcap, *n + 1, sizeof *l->preds);
     uint32_t j = (*n)++;
     while (j > 0 && l->preds[j - 1] > p) /* keep ascending */
         l->preds[j] = l->preds[j - 1], j--;
@@ -270,7 +270,7 @@ uint32_t labels_node(Labels *l, const Node *n)
     Symbol sym;
     node_symbol(l, n, &sym);
     uint32_t na = node_is_opaque(n) ? 0 : (uint32_t)node_nargs(n);
-    xgrow((void **)&l->args, &l->acap, na + 1, sizeof *l->args);
+    l->args = xgrow_items(l->args, &l->acap, na + 1, sizeof *l->args);
     for (uint32_t k = 0; k < na; k++)
         l->args[k] = labels_state(l, node_arg(n, (int)k));
     sym.nargs = na;
@@ -279,7 +279,7 @@ uint32_t labels_node(Labels *l, const Node *n)
     uint32_t id = node_id(n);
     if (id >= l->cap) {
         size_t old = l->cap;
-        xgrow((void **)&l->state, &l->cap, (size_t)id + 1, sizeof *l->state);
+        l->state = xgrow_items(l->state, &l->cap, (size_t)id + 1, sizeof *l->state);
         memset(l->state + old, 0xff, (l->cap - old) * sizeof *l->state);
     }
     l->state[id] = s;

@@ -192,7 +192,7 @@ void graft_attrs_put(graft_attr_list *a, const char *name, const AttrValue *valu
             a->attrs[i].value = value;
             return;
         }
-    xgrow((void **)&a->attrs, &a->cap, (size_t)a->n + 1, sizeof *a->attrs);
+    a->attrs = xgrow_items(a->attrs, &a->cap, (size_t)a->n + 1, sizeof *a->attrs);
     a->attrs[a->n].name = name;
     a->attrs[a->n].value = value;
     a->n++;

@@ -109,7 +109,7 @@ double engine_now(void)
 uint32_t engine_order(Engine *e)
 {
     uint32_t count = graph_node_count(e->g);
-    xgrow((void **)&e->order, &e->norder, (size_t)count + 1, sizeof *e->order);
+    e->order = xgrow_items(e->order, &e->norder, (size_t)count + 1, sizeof *e->order);
     return graph_topo_order(e->g, e->order);
 }
 
@@ -118,7 +118,7 @@ uint32_t engine_new_stamp(Engine *e)
     uint32_t count = graph_node_count(e->g);
     if (count > e->nmark) {
         size_t old = e->nmark;
-        xgrow((void **)&e->mark, &e->nmark, count, sizeof *e->mark);
+        e->mark = xgrow_items(e->mark, &e->nmark, count, sizeof *e->mark);
         memset(e->mark + old, 0, (e->nmark - old) * sizeof *e->mark);
     }
     if (++e->stamp == 0) { /* wrapped: clear old stamps */
@@ -194,7 +194,7 @@ bool engine_postdominates(Engine *e, const Node *root, const Node *u)
     const Node **stack = NULL;
     size_t cap = 0, depth = 0;
     bool escapes = false;
-    xgrow((void **)&stack, &cap, 1, sizeof *stack);
+    stack = xgrow_items(stack, &cap, 1, sizeof *stack);
     stack[depth++] = u;
     e->mark[node_id(u)] = stamp;
     while (depth && !escapes) {
@@ -208,7 +208,7 @@ bool engine_postdominates(Engine *e, const Node *root, const Node *u)
             if (v == root || e->mark[node_id(v)] == stamp)
                 continue;
             e->mark[node_id(v)] = stamp;
-            xgrow((void **)&stack, &cap, depth + 1, sizeof *stack);
+            stack = xgrow_items(stack, &cap, depth + 1, sizeof *stack);
             stack[depth++] = v;
         }
     }

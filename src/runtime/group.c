@@ -64,7 +64,7 @@ static bool *named_slots(const RuleDesc *rule)
             continue;
         if (n->slot >= 0 && n->kind != PAT_ANY)
             named[n->slot] = true;
-        xgrow((void **)&stack, &cap, depth + (size_t)n->nkids, sizeof *stack);
+        stack = xgrow_items(stack, &cap, depth + (size_t)n->nkids, sizeof *stack);
         for (int i = 0; i < n->nkids; i++)
             stack[depth++] = n->kids[i];
     }
@@ -99,11 +99,11 @@ static void grouper_grow(Grouper *gp)
     if (count <= gp->size)
         return;
     size_t old = gp->size, size = old;
-    xgrow((void **)&gp->claim, &size, count, sizeof *gp->claim);
+    gp->claim = xgrow_items(gp->claim, &size, count, sizeof *gp->claim);
     size = old;
-    xgrow((void **)&gp->owner, &size, count, sizeof *gp->owner);
+    gp->owner = xgrow_items(gp->owner, &size, count, sizeof *gp->owner);
     size = old;
-    xgrow((void **)&gp->inreg, &size, count, sizeof *gp->inreg);
+    gp->inreg = xgrow_items(gp->inreg, &size, count, sizeof *gp->inreg);
     memset(gp->claim + old, 0, (size - old) * sizeof *gp->claim);
     memset(gp->owner + old, 0, (size - old) * sizeof *gp->owner);
     memset(gp->inreg + old, 0, (size - old) * sizeof *gp->inreg);
@@ -232,10 +232,10 @@ static void collect_region(Grouper *gp, const Group *gr)
         if (group_is_input(gr, n) || gp->inreg[node_id(n)] == gp->stamp)
             continue;
         gp->inreg[node_id(n)] = gp->stamp;
-        xgrow((void **)&gp->region, &gp->cregion, gp->nregion + 1, sizeof *gp->region);
+        gp->region = xgrow_items(gp->region, &gp->cregion, gp->nregion + 1, sizeof *gp->region);
         gp->region[gp->nregion++] = n;
         int na = node_is_opaque(n) ? 0 : node_nargs(n);
-        xgrow((void **)&stack, &cap, depth + (size_t)na, sizeof *stack);
+        stack = xgrow_items(stack, &cap, depth + (size_t)na, sizeof *stack);
         for (int i = 0; i < na; i++)
             stack[depth++] = node_arg(n, i);
     }

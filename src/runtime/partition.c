@@ -64,7 +64,7 @@ static void mark_pre(Pass *p, Node *fn)
             continue;
         p->pre[node_id(n)] = 1;
         int na = node_is_opaque(n) ? 0 : node_nargs(n);
-        xgrow((void **)&stack, &cap, depth + (size_t)na + 1, sizeof *stack);
+        stack = xgrow_items(stack, &cap, depth + (size_t)na + 1, sizeof *stack);
         for (int i = 0; i < na; i++)
             stack[depth++] = node_arg(n, i);
         if (node_callee(n))
@@ -86,7 +86,7 @@ static void try_root(Pass *p, Node *x)
     Group gr;
     if (!grouper_try(p->gp, x, false, &gr))
         return;
-    xgrow((void **)&p->groups, &p->cgroups, p->ngroups + 1, sizeof *p->groups);
+    p->groups = xgrow_items(p->groups, &p->cgroups, p->ngroups + 1, sizeof *p->groups);
     p->groups[p->ngroups++] = gr;
 }
 
@@ -166,11 +166,11 @@ static Node *copy_region(Pass *p, const Group *gr, Node *const *params, StrBuf *
             Node *a = node_arg(n, f->next++);
             if (group_is_input(gr, a) || node_id(a) >= p->size || p->copy[node_id(a)])
                 continue;
-            xgrow((void **)&stack, &cap, depth + 1, sizeof *stack);
+            stack = xgrow_items(stack, &cap, depth + 1, sizeof *stack);
             stack[depth++] = (Frame){a, 0};
             continue;
         }
-        xgrow((void **)&args, &acap, (size_t)na + 1, sizeof *args);
+        args = xgrow_items(args, &acap, (size_t)na + 1, sizeof *args);
         for (int i = 0; i < na; i++) {
             Node *a = node_arg(n, i);
             args[i] = node_id(a) < p->size && p->copy[node_id(a)] ? p->copy[node_id(a)] : a;
@@ -179,7 +179,7 @@ static Node *copy_region(Pass *p, const Group *gr, Node *const *params, StrBuf *
                     args[i] = params[k];
         }
         p->copy[node_id(n)] = copy_node(p->e->g, n, args);
-        xgrow((void **)&p->region, &p->cregion, p->nregion + 1, sizeof *p->region);
+        p->region = xgrow_items(p->region, &p->cregion, p->nregion + 1, sizeof *p->region);
         p->region[p->nregion++] = n;
         name_part(name, n);
         depth--;
