@@ -55,6 +55,18 @@ void *xgrow_items(void *items, size_t *cap, size_t need, size_t elem_size)
     return xrealloc(items, n * elem_size);
 }
 
+void sort_u32(uint32_t *a, size_t n, bool (*before)(const void *ctx, uint32_t x, uint32_t y),
+              const void *ctx)
+{
+    for (size_t i = 1; i < n; i++) {
+        uint32_t x = a[i];
+        size_t j = i;
+        for (; j > 0 && (before ? before(ctx, x, a[j - 1]) : x < a[j - 1]); j--)
+            a[j] = a[j - 1];
+        a[j] = x;
+    }
+}
+
 char *xstrdup(const char *s)
 {
     return xstrndup(s, strlen(s));

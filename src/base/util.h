@@ -7,6 +7,7 @@
 #ifndef GRAFT_UTIL_H
 #define GRAFT_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -60,6 +61,13 @@ void strbuf_puts(StrBuf *sb, const char *s);
 void strbuf_putc(StrBuf *sb, char c);
 void strbuf_printf(StrBuf *sb, const char *fmt, ...) GRAFT_PRINTF(2, 3);
 void strbuf_free(StrBuf *sb);
+
+/* note [one sort]: sorts a[0..n) stably, x before y when before(ctx, x, y)
+ * (before NULL: ascending values).  An insertion sort: graft sorts short
+ * arrays of ids (the rules at a node, a pattern's tests, rules by
+ * priority), where it beats a general sort. */
+void sort_u32(uint32_t *a, size_t n, bool (*before)(const void *ctx, uint32_t x, uint32_t y),
+              const void *ctx);
 
 /* Levenshtein distance between a and b, for "did you mean" hints; gives up
  * (returns limit + 1) once it exceeds limit, and for b over 255 bytes. */

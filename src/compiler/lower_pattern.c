@@ -221,12 +221,7 @@ static void lower_attrs(Lowerer *L, const OpInfo *op, const char *opname,
             ps[np++] = attr_pred(L, op, opname, a);
     }
     /* tests ascending, without repeats */
-    for (int i = 1; i < np; i++)
-        for (int j = i; j > 0 && ps[j - 1] > ps[j]; j--) {
-            uint32_t t = ps[j];
-            ps[j] = ps[j - 1];
-            ps[j - 1] = t;
-        }
+    sort_u32(ps, (size_t)np, NULL, NULL);
     int w = 0;
     for (int i = 0; i < np; i++)
         if (w == 0 || ps[w - 1] != ps[i])

@@ -198,16 +198,15 @@ int automaton_pred_cmp(const PatPred *x, const PatPred *y)
     }
 }
 
-/* Insertion sort of test ids by automaton_pred_cmp, then id: stable and
- * needs no global context; it runs once per automaton. */
+/* Test ids by automaton_pred_cmp, then id (sort_u32 is stable). */
+static bool pred_before(const void *preds, uint32_t x, uint32_t y)
+{
+    return automaton_pred_cmp((const PatPred *)preds + x, (const PatPred *)preds + y) < 0;
+}
+
 static void sort_preds(uint32_t *v, uint32_t n, const PatPred *preds)
 {
-    for (uint32_t i = 1; i < n; i++) {
-        uint32_t x = v[i], j = i;
-        while (j > 0 && automaton_pred_cmp(&preds[v[j - 1]], &preds[x]) > 0)
-            v[j] = v[j - 1], j--;
-        v[j] = x;
-    }
+    sort_u32(v, n, pred_before, preds);
 }
 
 static void index_preds(Automaton *a)
@@ -243,17 +242,18 @@ static void index_items(Automaton *a)
     }
 }
 
+bool automaton_rule_before(const void *rules, uint32_t x, uint32_t y)
+{
+    return ((const RuleDesc *)rules)[x].priority > ((const RuleDesc *)rules)[y].priority;
+}
+
 /* Orders rule indices best first: higher priority, then earlier in the
- * file.  A stable insertion sort of the identity order (rule sets are
- * small, and this runs once). */
+ * file (the identity order, sorted stably). */
 static void sort_rules(uint32_t *v, uint32_t n, const RuleDesc *rules)
 {
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t j = i;
-        while (j > 0 && rules[v[j - 1]].priority < rules[i].priority)
-            v[j] = v[j - 1], j--;
-        v[j] = i;
-    }
+    for (uint32_t i = 0; i < n; i++)
+        v[i] = i;
+    sort_u32(v, n, automaton_rule_before, rules);
 }
 
 /* Indexes the rule set: items by head op, tests by kind (note [test

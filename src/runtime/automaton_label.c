@@ -13,21 +13,13 @@
 
 #include "util.h"
 
-/* A pointer-keyed cache of op name -> op index (graph names are interned,
- * so one graph has few distinct op name pointers). */
-typedef struct OpCache {
-    const char **keys;  /* op name pointers; NULL = empty */
-    uint32_t *values;   /* op index or SYM_OTHER_OP */
-    size_t cap;         /* power of two */
-    size_t count;       /* used entries */
-} OpCache;
-
 struct Labels {
     Automaton *a;      /* the automaton, borrowed */
     const Graph *g;    /* the graph, borrowed */
     uint32_t *state;   /* per node id, STATE_NONE when unlabelled */
     size_t cap;        /* entries allocated in state */
-    OpCache ops;       /* op name -> op index */
+    KeyMap ops;        /* op name pointer -> op index (graph names are
+                          interned: one graph has few distinct pointers) */
     uint32_t *preds;   /* scratch: passed tests */
     size_t pcap;       /* capacity of preds */
     uint32_t *args;    /* scratch: operand states */
@@ -57,8 +49,7 @@ void labels_free(Labels *l)
     if (!l)
         return;
     free(l->state);
-    free(l->ops.keys);
-    free(l->ops.values);
+    keymap_free(&l->ops);
     free(l->preds);
     free(l->args);
     strbuf_free(&l->key);
@@ -70,46 +61,13 @@ Automaton *labels_automaton(const Labels *l)
     return l->a;
 }
 
-static size_t ptr_hash(const void *p)
-{
-    return (size_t)hash_mix(0x12345, (uint64_t)(uintptr_t)p);
-}
-
-static void cache_grow(OpCache *c)
-{
-    OpCache old = *c;
-    c->cap = old.cap ? old.cap * 2 : 64;
-    c->keys = xcalloc(c->cap, sizeof *c->keys);
-    c->values = xcalloc(c->cap, sizeof *c->values);
-    for (size_t i = 0; i < old.cap; i++) {
-        if (!old.keys[i])
-            continue;
-        size_t j = ptr_hash(old.keys[i]) & (c->cap - 1);
-        while (c->keys[j])
-            j = (j + 1) & (c->cap - 1);
-        c->keys[j] = old.keys[i];
-        c->values[j] = old.values[i];
-    }
-    free(old.keys);
-    free(old.values);
-}
-
 /* The op index of an op name pointer, looked up once per distinct name. */
 static uint32_t op_index(Labels *l, const char *op)
 {
-    OpCache *c = &l->ops;
-    if ((c->count + 1) * 2 > c->cap)
-        cache_grow(c);
-    size_t j = ptr_hash(op) & (c->cap - 1);
-    while (c->keys[j]) {
-        if (c->keys[j] == op)
-            return c->values[j];
-        j = (j + 1) & (c->cap - 1);
-    }
-    c->keys[j] = op;
-    c->values[j] = automaton_op_index(l->a, op);
-    c->count++;
-    return c->values[j];
+    int64_t *index = keymap_put(&l->ops, (uintptr_t)op, -1);
+    if (*index < 0)
+        *index = automaton_op_index(l->a, op);
+    return (uint32_t)*index;
 }
 
 static void add_pred(Labels *l, uint32_t *n, uint32_t p)

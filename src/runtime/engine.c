@@ -165,14 +165,10 @@ void engine_relabel_changed(Engine *e, uint32_t n, uint32_t *upto)
 uint32_t engine_rules_best_first(const Engine *e, ActionKind kind, uint32_t *order)
 {
     uint32_t n = 0;
-    for (uint32_t r = 0; r < e->rs->nrules; r++) {
-        if (e->rs->rules[r].kind != kind)
-            continue;
-        uint32_t j = n++;
-        while (j > 0 && e->rs->rules[order[j - 1]].priority < e->rs->rules[r].priority)
-            order[j] = order[j - 1], j--;
-        order[j] = r;
-    }
+    for (uint32_t r = 0; r < e->rs->nrules; r++)
+        if (e->rs->rules[r].kind == kind)
+            order[n++] = r;
+    sort_u32(order, n, automaton_rule_before, e->rs->rules);
     return n;
 }
 
@@ -191,28 +187,22 @@ static bool is_exit(const Graph *g, const Node *n)
 bool engine_postdominates(Engine *e, const Node *root, const Node *u)
 {
     uint32_t stamp = engine_new_stamp(e);
-    const Node **stack = NULL;
-    size_t cap = 0, depth = 0;
+    VEC(const Node *) stack = {0};
     bool escapes = false;
-    stack = xgrow_items(stack, &cap, 1, sizeof *stack);
-    stack[depth++] = u;
+    vec_push(&stack, u);
     e->mark[node_id(u)] = stamp;
-    while (depth && !escapes) {
-        const Node *n = stack[--depth];
-        if (is_exit(e->g, n)) {
-            escapes = true;
-            break;
-        }
-        for (const Use *x = node_first_use(n); x; x = use_next(x)) {
+    while (stack.len && !escapes) {
+        const Node *n = vec_pop(&stack);
+        escapes = is_exit(e->g, n);
+        for (const Use *x = node_first_use(n); x && !escapes; x = use_next(x)) {
             const Node *v = use_user(x);
             if (v == root || e->mark[node_id(v)] == stamp)
                 continue;
             e->mark[node_id(v)] = stamp;
-            stack = xgrow_items(stack, &cap, depth + 1, sizeof *stack);
-            stack[depth++] = v;
+            vec_push(&stack, v);
         }
     }
-    free(stack);
+    vec_free(&stack);
     return !escapes;
 }
 
@@ -243,12 +233,7 @@ void engine_matches(Engine *e, MatchVisitor fn, void *ctx)
             continue; /* cand may be NULL then, which memcpy must not see */
         Node *root = graph_node(e->g, ids[i]);
         memcpy(rules, cand, nr * sizeof *rules);
-        for (k = 1; k < nr; k++) /* file order */
-            for (uint32_t j = k; j > 0 && rules[j - 1] > rules[j]; j--) {
-                uint32_t t = rules[j];
-                rules[j] = rules[j - 1];
-                rules[j - 1] = t;
-            }
+        sort_u32(rules, nr, NULL, NULL); /* file order */
         for (k = 0; k < nr; k++) {
             e->stats.rules[rules[k]].tried++;
             if (matcher_try(e->m, rules[k], root) != MATCH_OK)
