@@ -178,14 +178,6 @@ static void keymap_grow(KeyMap *m)
     free(old);
 }
 
-int64_t *keymap_get(const KeyMap *m, uint64_t key)
-{
-    if (!m->nslots)
-        return NULL;
-    KeyMapSlot *slot = keymap_slot(m, key);
-    return slot->key ? &slot->value : NULL;
-}
-
 int64_t *keymap_put(KeyMap *m, uint64_t key, int64_t dflt)
 {
     if ((m->count + 1) * 2 > m->nslots)

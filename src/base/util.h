@@ -98,8 +98,18 @@ typedef struct KeyMap {
 } KeyMap;
 
 /* key's value, or NULL when key was never put.  Pointers into the map
- * hold until the next keymap_put. */
-int64_t *keymap_get(const KeyMap *m, uint64_t key);
+ * hold until the next keymap_put.  Inline: the labeller looks up every
+ * node's op name here (automaton_label.c). */
+static inline int64_t *keymap_get(const KeyMap *m, uint64_t key)
+{
+    if (!m->nslots)
+        return NULL;
+    size_t mask = m->nslots - 1;
+    size_t i = (size_t)hash_mix(0, key) & mask;
+    while (m->slots[i].key && m->slots[i].key != key)
+        i = (i + 1) & mask;
+    return m->slots[i].key ? &m->slots[i].value : NULL;
+}
 /* key's value, added as dflt when key is new. */
 int64_t *keymap_put(KeyMap *m, uint64_t key, int64_t dflt);
 void keymap_free(KeyMap *m);

@@ -64,9 +64,11 @@ Automaton *labels_automaton(const Labels *l)
 /* The op index of an op name pointer, looked up once per distinct name. */
 static uint32_t op_index(Labels *l, const char *op)
 {
-    int64_t *index = keymap_put(&l->ops, (uintptr_t)op, -1);
-    if (*index < 0)
-        *index = automaton_op_index(l->a, op);
+    const int64_t *known = keymap_get(&l->ops, (uintptr_t)op);
+    if (known)
+        return (uint32_t)*known;
+    int64_t *index = keymap_put(&l->ops, (uintptr_t)op, 0);
+    *index = automaton_op_index(l->a, op);
     return (uint32_t)*index;
 }
 
