@@ -81,7 +81,7 @@ static bool bind(Naive *nv, int slot, Node *n)
     if (nv->slots[slot].node)
         return nv->slots[slot].node == n;
     nv->slots[slot].node = n;
-    xgrow((void **)&nv->trail, &nv->cap, nv->ntrail + 1, sizeof *nv->trail);
+    nv->trail = xgrow_items(nv->trail, &nv->cap, nv->ntrail + 1, sizeof *nv->trail);
     nv->trail[nv->ntrail++] = (uint32_t)slot;
     return true;
 }
@@ -180,7 +180,7 @@ static Node *dom_parent(Naive *nv, const PatNode *p, Node *n)
     nv->stamp++;
     for (Node *x = n;; x = nv->walk[--depth]) {
         int na = node_kind(x) == NODE_FUNC ? 0 : node_nargs(x);
-        xgrow((void **)&nv->walk, &nv->wcap, depth + (size_t)na + 1, sizeof *nv->walk);
+        nv->walk = xgrow_items(nv->walk, &nv->wcap, depth + (size_t)na + 1, sizeof *nv->walk);
         for (int i = 0; i < na; i++) {
             Node *o = node_arg(x, i);
             if (nv->mark[node_id(o)] == nv->stamp)

@@ -72,7 +72,7 @@ static void add_param(ModelText *mt, const char *s, size_t len)
     char *param = trimmed(s, len);
     if (param[0] == '%') {
         size_t n = 1 + name_len(param + 1);
-        xgrow((void **)&mt->params, &mt->pcap, mt->nparams + 1, sizeof *mt->params);
+        mt->params = xgrow_items(mt->params, &mt->pcap, mt->nparams + 1, sizeof *mt->params);
         TextParam *tp = &mt->params[mt->nparams++];
         tp->name = xstrndup(param + 1, n - 1);
         tp->decl = trimmed(param + n, strlen(param + n));
@@ -121,7 +121,7 @@ static void add_line(ModelText *mt, const char *line, size_t n)
     size_t len = strlen(rhs);
     if (temp >= 0 && len && rhs[len - 1] == ';')
         len--;
-    xgrow((void **)&mt->lines, &mt->lcap, mt->nlines + 1, sizeof *mt->lines);
+    mt->lines = xgrow_items(mt->lines, &mt->lcap, mt->nlines + 1, sizeof *mt->lines);
     mt->lines[mt->nlines].rhs = xstrndup(rhs, len);
     mt->lines[mt->nlines++].temp = temp;
     free(s);
@@ -183,7 +183,7 @@ static uint32_t param_index(Cutter *c, const char *name, size_t n)
     for (uint32_t i = 0; i < b->nparams; i++)
         if (strlen(b->params[i].name) == n && memcmp(b->params[i].name, name, n) == 0)
             return i;
-    xgrow((void **)&b->params, &c->pcap, b->nparams + 1, sizeof *b->params);
+    b->params = xgrow_items(b->params, &c->pcap, b->nparams + 1, sizeof *b->params);
     BlockParam *bp = &b->params[b->nparams];
     bp->name = xstrndup(name, n);
     bp->decl = xstrdup("");
@@ -197,7 +197,7 @@ static uint32_t param_index(Cutter *c, const char *name, size_t n)
 
 static void add_piece(BlockLine *l, size_t *cap, Piece p)
 {
-    xgrow((void **)&l->pieces, cap, l->npieces + 1, sizeof *l->pieces);
+    l->pieces = xgrow_items(l->pieces, cap, l->npieces + 1, sizeof *l->pieces);
     l->pieces[l->npieces++] = p;
 }
 
@@ -300,7 +300,7 @@ static bool cut(Cutter *c, const char *label)
             continue;
         if (l->temp >= 0 && l->temp != c->spec->first + (int)b->nlines)
             c->why = "temps of the block are not consecutive";
-        xgrow((void **)&b->lines, &c->lcap, b->nlines + 1, sizeof *b->lines);
+        b->lines = xgrow_items(b->lines, &c->lcap, b->nlines + 1, sizeof *b->lines);
         cut_line(c, l->rhs, b->nlines);
         b->nops += b->lines[b->nlines].is_op;
         b->nlines++;

@@ -224,12 +224,13 @@ Source *model_source(const char *name, StrBuf *text)
     src->name = xstrdup(name);
     src->text = text->data;
     src->len = text->len;
-    xgrow((void **)&src->line_starts, &cap, 1, sizeof *src->line_starts);
+    src->line_starts = xgrow_items(src->line_starts, &cap, 1, sizeof *src->line_starts);
     src->line_starts[src->nlines++] = 0;
     for (size_t i = 0; i + 1 < src->len; i++) {
         if (src->text[i] != '\n')
             continue;
-        xgrow((void **)&src->line_starts, &cap, src->nlines + 1, sizeof *src->line_starts);
+        src->line_starts = xgrow_items(src->line_starts, &cap, src->nlines + 1,
+                                       sizeof *src->line_starts);
         src->line_starts[src->nlines++] = i + 1;
     }
     memset(text, 0, sizeof *text);

@@ -60,7 +60,7 @@ echo "bench: $rule_counts rules on $rule_ops op nodes" >&2
 compiled=no
 : > "$work/compile.txt"
 if [ "$have_graft" = yes ] && "$build/graft" compile --help >/dev/null 2>&1 &&
-   ${CC:-cc} $cflags -I"$srcdir/src/base" -I"$srcdir/src/ir" -I"$srcdir/src/runtime" -I"$srcdir/src/compiler" -I"$srcdir/bench" -c "$srcdir/bench/bench_compiled.c" \
+   ${CC:-cc} $cflags -I"$srcdir/include/graft" -I"$srcdir/src/base" -I"$srcdir/src/ir" -I"$srcdir/src/runtime" -I"$srcdir/src/compiler" -I"$srcdir/bench" -c "$srcdir/bench/bench_compiled.c" \
        -o "$work/bench_compiled.o" 2>> "$work/compile.log"; then
     compiled=yes
     objs=""
@@ -74,14 +74,15 @@ if [ "$have_graft" = yes ] && "$build/graft" compile --help >/dev/null 2>&1 &&
         "$build/graft" compile "$work/r$n.graft" -o "$work/r$n.c" --name bench_rules \
             2>> "$work/compile.log" || { compiled=no; break; }
         t1=$(date +%s.%N)
-        ${CC:-cc} $cflags -I"$srcdir/src/base" -I"$srcdir/src/ir" -I"$srcdir/src/runtime" -I"$srcdir/src/compiler" -c "$work/r$n.c" -o "$work/r$n.o" \
+        ${CC:-cc} $cflags -I"$srcdir/include/graft" -I"$srcdir/src/base" -I"$srcdir/src/ir" -I"$srcdir/src/runtime" -I"$srcdir/src/compiler" -c "$work/r$n.c" -o "$work/r$n.o" \
             2>> "$work/compile.log" || { compiled=no; break; }
         t2=$(date +%s.%N)
         echo "compile n=$n graft_s=$(awk "BEGIN { print $t1 - $t0 }") cc_s=$(awk "BEGIN { print $t2 - $t1 }")" \
              "c_bytes=$(wc -c < "$work/r$n.c") c_lines=$(wc -l < "$work/r$n.c")" >> "$work/compile.txt"
         # shellcheck disable=SC2086
         ${CC:-cc} -o "$work/cb$n" "$work/bench_compiled.o" "$work/r$n.o" $objs \
-            "$build/libgraftc.a" "$build/libgraft.a" -lm 2>> "$work/compile.log" &&
+            "$build/libgraftc.a" "$build/libgraft_runtime.a" "$build/libgraft_ir.a" \
+            "$build/libgraft_base.a" -lm 2>> "$work/compile.log" &&
             "$work/cb$n" "$rule_ops" "$n" >> "$work/compile.txt" || { compiled=no; break; }
     done
 fi

@@ -13,7 +13,7 @@
 # is kept in $GRAFT_BUILDDIR/fuzz/differential/ for replay.
 set -u
 GRAFT=${GRAFT:?} src=${GRAFT_SRCDIR:?} build=${GRAFT_BUILDDIR:?}
-GRAFT_CFLAGS="-I$src/src/base -I$src/src/ir -I$src/src/runtime -I$build/grammar"
+GRAFT_CFLAGS="-I$src/include/graft"
 GRAFT_LIBS="-L$build -lgraft -lm"
 export GRAFT_CFLAGS GRAFT_LIBS
 cases=${DIFF_CASES:-25}

@@ -99,7 +99,7 @@ void fuzz_diag_open(FuzzDiag *fd)
     memset(fd, 0, sizeof *fd);
     fd->stream = open_memstream(&fd->text, &fd->len);
     if (!fd->stream)
-        graft_out_of_memory();
+        out_of_memory();
     fd->diag = diag_new(fd->stream);
 }
 

@@ -353,6 +353,55 @@ START_TEST(outfile_refuses_directories)
 }
 END_TEST
 
+/* note [one growable array]: pushes past the first capacity, pops in
+ * reverse, and the capacity only grows. */
+START_TEST(vec_pushes_and_pops)
+{
+    VEC(uint32_t) v = {0};
+    for (uint32_t i = 0; i < 100; i++)
+        vec_push(&v, i * 3);
+    ck_assert_uint_eq(v.len, 100);
+    ck_assert_uint_ge(v.cap, 100);
+    ck_assert_uint_eq(v.items[57], 171);
+    ck_assert_uint_eq(vec_pop(&v), 297);
+    ck_assert_uint_eq(vec_pop(&v), 294);
+    size_t cap = v.cap;
+    vec_reserve(&v, 10);
+    ck_assert_uint_eq(v.cap, cap);
+    vec_reserve(&v, 1000);
+    ck_assert_uint_ge(v.cap, 1000);
+    ck_assert_uint_eq(v.len, 98);
+    vec_free(&v);
+    ck_assert_ptr_null(v.items);
+    ck_assert_uint_eq(v.len + v.cap, 0);
+}
+END_TEST
+
+/* Keys of the values being sorted: ids 0..5 with these keys. */
+static bool key_before(const void *keys, uint32_t x, uint32_t y)
+{
+    return ((const int *)keys)[x] < ((const int *)keys)[y];
+}
+
+/* note [one sort]: ascending values without a predicate, and a stable
+ * order by key with one (equal keys keep their order). */
+START_TEST(sort_is_stable)
+{
+    uint32_t a[] = {5, 3, 9, 3, 0, 7};
+    sort_u32(a, 6, NULL, NULL);
+    uint32_t want[] = {0, 3, 3, 5, 7, 9};
+    ck_assert_mem_eq(a, want, sizeof a);
+    static const int keys[] = {2, 1, 2, 0, 1, 2};
+    uint32_t ids[] = {0, 1, 2, 3, 4, 5};
+    sort_u32(ids, 6, key_before, keys);
+    uint32_t by_key[] = {3, 1, 4, 0, 2, 5};
+    ck_assert_mem_eq(ids, by_key, sizeof ids);
+    sort_u32(ids, 0, NULL, NULL); /* nothing to sort */
+    sort_u32(ids, 1, key_before, keys);
+    ck_assert_uint_eq(ids[0], 3);
+}
+END_TEST
+
 static Suite *base_suite(void)
 {
     Suite *s = suite_create("base");
@@ -360,6 +409,8 @@ static Suite *base_suite(void)
     tcase_add_test(tc, arena_zeroes_and_aligns);
     tcase_add_test(tc, interner_gives_one_copy);
     tcase_add_test(tc, strbuf_formats);
+    tcase_add_test(tc, vec_pushes_and_pops);
+    tcase_add_test(tc, sort_is_stable);
     suite_add_tcase(s, tc);
     tc = tcase_create("diag");
     tcase_add_test(tc, source_indexes_lines);

@@ -1,5 +1,5 @@
 /* check_emit.c - the C emitter (emit_c.h) and the helpers generated code
- * calls (emit_c_rt.h): names, C literals, the text written for guards and
+ * calls (graft_rules.h): names, C literals, the text written for guards and
  * actions, and guard values deciding as the interpreter's guard_eval. */
 #include <check.h>
 #include <stdio.h>
@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "emit_c_impl.h"
-#include "emit_c_rt.h"
+#include "graft_rules.h"
+#include "ruleset.h"
 #include "match.h"
 
 /* ---- names and literals ---- */
@@ -89,16 +90,17 @@ START_TEST(test_guard_text)
 {
     char *c = compile_text("one := nn.relu(x) where users(x) == 1 && !(rank(x) < 2) => x\n",
                            false);
-    assert_has(c, "static bool one_guard(const Graph *g, const Binding *b)\n{\n"
-                  "    const Binding *const v_x = &b[0];\n"
+    assert_has(c, "static bool one_guard(const graft_graph *g, const graft_binding *b)\n{\n"
+                  "    const graft_binding *const v_x = &b[0];\n"
                   "    (void)g;\n"
-                  "    return (gv_cmp(CMP_EQ, gv_users(v_x), gv_num(1.0))\n"
-                  "            && !gv_cmp(CMP_LT, gv_rank(v_x), gv_num(2.0)));\n}\n");
+                  "    return (graft_gv_cmp(GRAFT_CMP_EQ, graft_gv_users(v_x), graft_gv_num(1.0))\n"
+                  "            && !graft_gv_cmp(GRAFT_CMP_LT, graft_gv_rank(v_x), "
+                  "graft_gv_num(2.0)));\n}\n");
     assert_has(c, ".guard_fn = one_guard,");
     /* the tree stays beside the function, for graft explain's values */
     assert_has(c, "/* where-clause of one, for graft explain */");
     assert_has(c, ".guard = &one_guard9,");
-    assert_has(c, "const RuleSet r = {");
+    assert_has(c, "const graft_rule_set r = {");
     ck_assert_ptr_null(strstr(c, "#line"));
     free(c);
 }
@@ -112,15 +114,16 @@ START_TEST(test_names)
 {
     char *c = compile_text("rule_x := exp(b) where users(b) == 1 => exp(nn.relu(b))\n"
                            "ids_0 := nn.relu(g) where users(g) == 2 => g\n", false);
-    assert_has(c, "static bool rule_x_guard(const Graph *g, const Binding *b)\n{\n"
-                  "    const Binding *const v_b = &b[0];\n"
+    assert_has(c, "static bool rule_x_guard(const graft_graph *g, const graft_binding *b)\n{\n"
+                  "    const graft_binding *const v_b = &b[0];\n"
                   "    (void)g;\n"
-                  "    return gv_cmp(CMP_EQ, gv_users(v_b), gv_num(1.0));\n}\n");
-    assert_has(c, "    Node *n0 = graph_add_call(g, \"nn.relu\", (Node *const[]){v_b->node}, 1, "
-                  "NULL, 0);\n");
+                  "    return graft_gv_cmp(GRAFT_CMP_EQ, graft_gv_users(v_b), "
+                  "graft_gv_num(1.0));\n}\n");
+    assert_has(c, "    graft_node *n0 = graft_add_call(g, \"nn.relu\", "
+                  "(graft_node *const[]){v_b->node}, 1, NULL, 0);\n");
     assert_has(c, "static const uint32_t ids_0[] = {0};\n");
-    assert_has(c, "static bool ids_0_guard(const Graph *g, const Binding *b)\n{\n"
-                  "    const Binding *const v_g = &b[0];\n");
+    assert_has(c, "static bool ids_0_guard(const graft_graph *g, const graft_binding *b)\n{\n"
+                  "    const graft_binding *const v_g = &b[0];\n");
     /* slot names are named by content */
     assert_has(c, "static const char *const slots_b[] = {\"b\"};\n");
     assert_has(c, "static const char *const slots_g[] = {\"g\"};\n");
@@ -139,12 +142,13 @@ START_TEST(test_rule_pointers)
     assert_has(c, "/* ---- rule a (t.graft:1) ----\n\n"
                   "a := nn.conv2d(x, w, groups=1)\n"
                   "    => nn.conv2d(x, w, groups=1, channels=1)\n */\n");
-    assert_has(c, "    /* 0: a (t.graft:1) */\n    {.kind = PRED_ATTR, .s = \"groups\"");
-    assert_has(c, "    /* 0: a (t.graft:1) and 1 more rule */\n    {.kind = PITEM_ANY},\n");
+    assert_has(c, "    /* 0: a (t.graft:1) */\n    {.kind = GRAFT_PRED_ATTR, .s = \"groups\"");
+    assert_has(c, "    /* 0: a (t.graft:1) and 1 more rule */\n    {.kind = GRAFT_PITEM_ANY},\n");
     assert_has(c, "/* test 1: nn.batch_norm's axis is 1 (default 1), in b (t.graft:3): "
                   "as attr_test0 */\n");
     assert_has(c, "    /* 1: b (t.graft:3) */\n    attr_test0,\n");
-    assert_has(c, "static const AttrValue int_1 = {.kind = ATTR_INT, .i = 1, .f = 1.0};\n");
+    assert_has(c, "static const graft_attr_value int_1 = {.kind = GRAFT_ATTR_INT, .i = 1, "
+                  ".f = 1.0};\n");
     ck_assert_ptr_null(strstr(strstr(c, "int_1 = ") + 1, "int_1 = ")); /* once */
     assert_has(c, "    /* b (t.graft:3) */\n    {\n        .name = \"b\",\n");
     free(c);
@@ -172,24 +176,22 @@ START_TEST(test_guard_spill)
     strbuf_puts(&rule, "(rank(x) == 4) => x\n");
     char *c = compile_text(rule.data, true);
     strbuf_puts(&want, "    (void)g;\n    /* operands nested too deep for one expression, "
-                       "computed first (gv_ helpers are pure) */\n"
-                       "#line 1 \"t.graft\"\n    const GuardVal t0 = ");
-    put_times(&want, "gv_neg(", 10);
-    strbuf_puts(&want, "\n            ");
-    put_times(&want, "gv_neg(", 12);
-    strbuf_puts(&want, "\n            ");
-    put_times(&want, "gv_neg(", 8);
-    strbuf_puts(&want, "gv_users(v_x)");
-    put_times(&want, ")", 19);
-    strbuf_puts(&want, "\n            ");
-    put_times(&want, ")", 11);
+                       "computed first (graft_gv_ helpers are pure) */\n"
+                       "#line 1 \"t.graft\"\n    const graft_guard_val t0 = ");
+    put_times(&want, "graft_gv_neg(", 5);
+    for (int i = 0; i < 4; i++) {
+        strbuf_puts(&want, "\n            ");
+        put_times(&want, "graft_gv_neg(", 6);
+    }
+    strbuf_puts(&want, "\n            graft_gv_neg(graft_gv_users(v_x)");
+    put_times(&want, ")", 30);
     strbuf_puts(&want, ";\n#line 1 \"t.graft\"\n    const bool t1 = ");
     put_times(&want, "!", 29);
-    strbuf_puts(&want, "gv_cmp(CMP_EQ, gv_rank(v_x), gv_num(4.0));\n"
-                       "#line 1 \"t.graft\"\n    return (gv_cmp(CMP_EQ, ");
-    put_times(&want, "gv_neg(", 4);
-    strbuf_puts(&want, "t0))))");
-    strbuf_puts(&want, ", gv_num(1.0)) && !!t1);\n#line ");
+    strbuf_puts(&want, "graft_gv_cmp(GRAFT_CMP_EQ, graft_gv_rank(v_x),\n"
+                       "            graft_gv_num(4.0));\n"
+                       "#line 1 \"t.graft\"\n    return (graft_gv_cmp(GRAFT_CMP_EQ, ");
+    put_times(&want, "graft_gv_neg(", 4);
+    strbuf_puts(&want, "t0)))),\n            graft_gv_num(1.0)) && !!t1);\n#line ");
     assert_has(c, want.data);
     free(c);
     strbuf_free(&rule);
@@ -206,20 +208,22 @@ START_TEST(test_guard_spill_bound)
     put_times(&rule, "-", 29);
     strbuf_puts(&rule, "users(x) == 1 => x\nconst := nn.relu(x) where 1 < 2 => x\n");
     char *c = compile_text(rule.data, false);
-    strbuf_puts(&want, "    (void)g;\n    return gv_cmp(CMP_EQ, ");
-    put_times(&want, "gv_neg(", 10);
+    strbuf_puts(&want, "    (void)g;\n    return graft_gv_cmp(GRAFT_CMP_EQ,");
+    for (int i = 0; i < 4; i++) {
+        strbuf_puts(&want, "\n            ");
+        put_times(&want, "graft_gv_neg(", 6);
+    }
     strbuf_puts(&want, "\n            ");
-    put_times(&want, "gv_neg(", 12);
+    put_times(&want, "graft_gv_neg(", 5);
+    strbuf_puts(&want, "graft_gv_users(v_x)");
+    put_times(&want, ")", 4);
     strbuf_puts(&want, "\n            ");
-    put_times(&want, "gv_neg(", 7);
-    strbuf_puts(&want, "gv_users(v_x)");
-    put_times(&want, ")", 26);
-    strbuf_puts(&want, "\n            ");
-    put_times(&want, ")", 3);
-    strbuf_puts(&want, ", gv_num(1.0));\n}\n");
+    put_times(&want, ")", 25);
+    strbuf_puts(&want, ", graft_gv_num(1.0));\n}\n");
     assert_has(c, want.data);
-    assert_has(c, "    (void)b;\n    (void)g;\n    return gv_cmp(CMP_LT, gv_num(1.0), "
-                  "gv_num(2.0));\n}\n");
+    assert_has(c, "    (void)b;\n    (void)g;\n"
+                  "    return graft_gv_cmp(GRAFT_CMP_LT, graft_gv_num(1.0), "
+                  "graft_gv_num(2.0));\n}\n");
     ck_assert_ptr_null(strstr(c, " t0 = "));
     free(c);
     strbuf_free(&rule);
@@ -232,14 +236,14 @@ START_TEST(test_action_text)
     char *c = compile_text("two := nn.relu(c@nn.conv2d(x, w)) => "
                            "nn.relu(nn.conv2d(x, w, **c, groups=2))\n", true);
     assert_has(c, "#line 1 \"t.graft\"\n"
-                  "    RtAttrs attrs0 = {0};\n"
-                  "    rt_attrs_copy(&attrs0, v_c->node);\n");
-    assert_has(c, "    Node *n0 = graph_add_call(g, \"nn.conv2d\", "
-                  "(Node *const[]){v_x->node, v_w->node}, 2,\n"
+                  "    graft_attr_list attrs0 = {0};\n"
+                  "    graft_attrs_copy(&attrs0, v_c->node);\n");
+    assert_has(c, "    graft_node *n0 = graft_add_call(g, \"nn.conv2d\", "
+                  "(graft_node *const[]){v_x->node, v_w->node}, 2,\n"
                   "            attrs0.attrs, attrs0.n);\n"
-                  "    rt_attrs_free(&attrs0);\n"
-                  "    Node *n1 = graph_add_call(g, \"nn.relu\", (Node *const[]){n0}, 1, "
-                  "NULL, 0);\n"
+                  "    graft_attrs_free(&attrs0);\n"
+                  "    graft_node *n1 = graft_add_call(g, \"nn.relu\", "
+                  "(graft_node *const[]){n0}, 1, NULL, 0);\n"
                   "    return n1;\n");
     free(c);
 }
@@ -266,10 +270,10 @@ START_TEST(test_attr_test_text)
 {
     char *c = compile_text("k := nn.conv2d(x, w, groups=2, padding=[1, 1], "
                            "data_layout=\"NCHW\", kernel_size=[[3], 3]) => partition\n", false);
-    assert_has(c, "    return v ? rt_attr_is_num(v, 2.0) : false;\n");
-    assert_has(c, "    return v ? rt_attr_is_nums(v, (const double[]){1.0, 1.0}, 2) : false;\n");
-    assert_has(c, "    return v ? rt_attr_is_str(v, \"NCHW\") : true;\n"); /* the default */
-    assert_has(c, "    return v ? rt_attr_key_is(v, \"[[3], 3]\") : false;\n");
+    assert_has(c, "    return v ? graft_attr_is_num(v, 2.0) : false;\n");
+    assert_has(c, "    return v ? graft_attr_is_nums(v, (const double[]){1.0, 1.0}, 2) : false;\n");
+    assert_has(c, "    return v ? graft_attr_is_str(v, \"NCHW\") : true;\n"); /* the default */
+    assert_has(c, "    return v ? graft_attr_key_is(v, \"[[3], 3]\") : false;\n");
     assert_has(c, ".attr_fns = attr_tests,");
     free(c);
 }
@@ -312,19 +316,20 @@ static GuardFix guard_fixture(void)
 START_TEST(test_gv_values)
 {
     GuardFix f = guard_fixture();
-    ck_assert(gv_cmp(CMP_EQ, gv_slot(&f.b[1]), gv_list("[1, 1]")));
-    ck_assert(!gv_cmp(CMP_EQ, gv_slot(&f.b[1]), gv_list("[1, 2]")));
-    ck_assert(!gv_cmp(CMP_LT, gv_slot(&f.b[1]), gv_list("[1, 2]"))); /* only == != */
-    ck_assert(gv_cmp(CMP_EQ, gv_attr(&f.b[0], "groups", NULL), gv_num(2)));
-    ck_assert(gv_cmp(CMP_EQ, gv_attr(&f.b[0], "padding", NULL), gv_unknown()) == false);
-    ck_assert(gv_cmp(CMP_NE, gv_index(gv_slot(&f.b[1]), 1), gv_num(2)));
-    ck_assert(gv_cmp(CMP_GT, gv_value(&f.b[2]), gv_num(0.25)));
-    ck_assert(gv_cmp(CMP_EQ, gv_dtype(&f.b[2]), gv_str("float32")));
-    ck_assert(gv_cmp(CMP_EQ, gv_rank(&f.b[2]), gv_num(0)));
-    ck_assert_int_eq(gv_arith('/', gv_num(1), gv_num(0)).kind, GV_UNKNOWN);
-    ck_assert(gv_cmp(CMP_EQ, gv_neg(gv_num(2)), gv_num(-2)));
-    ck_assert(gv_cmp(CMP_EQ, gv_num(-0.0), gv_str("x")) == false);
-    ck_assert(!gv_truth(gv_str("x")));
+    ck_assert(graft_gv_cmp(CMP_EQ, graft_gv_slot(&f.b[1]), graft_gv_list("[1, 1]")));
+    ck_assert(!graft_gv_cmp(CMP_EQ, graft_gv_slot(&f.b[1]), graft_gv_list("[1, 2]")));
+    /* only == and != */
+    ck_assert(!graft_gv_cmp(CMP_LT, graft_gv_slot(&f.b[1]), graft_gv_list("[1, 2]")));
+    ck_assert(graft_gv_cmp(CMP_EQ, graft_gv_attr(&f.b[0], "groups", NULL), graft_gv_num(2)));
+    ck_assert(!graft_gv_cmp(CMP_EQ, graft_gv_attr(&f.b[0], "padding", NULL), graft_gv_unknown()));
+    ck_assert(graft_gv_cmp(CMP_NE, graft_gv_index(graft_gv_slot(&f.b[1]), 1), graft_gv_num(2)));
+    ck_assert(graft_gv_cmp(CMP_GT, graft_gv_value(&f.b[2]), graft_gv_num(0.25)));
+    ck_assert(graft_gv_cmp(CMP_EQ, graft_gv_dtype(&f.b[2]), graft_gv_str("float32")));
+    ck_assert(graft_gv_cmp(CMP_EQ, graft_gv_rank(&f.b[2]), graft_gv_num(0)));
+    ck_assert_int_eq(graft_gv_arith('/', graft_gv_num(1), graft_gv_num(0)).kind, GV_UNKNOWN);
+    ck_assert(graft_gv_cmp(CMP_EQ, graft_gv_neg(graft_gv_num(2)), graft_gv_num(-2)));
+    ck_assert(graft_gv_cmp(CMP_EQ, graft_gv_num(-0.0), graft_gv_str("x")) == false);
+    ck_assert(!graft_gv_truth(graft_gv_str("x")));
     graph_free(f.g);
 }
 END_TEST
@@ -344,7 +349,8 @@ START_TEST(test_gv_matches_interpreter)
     for (int op = CMP_EQ; op <= CMP_GE; op++) {
         PatExpr cmp = {.kind = EXPR_CMP, .cmp = op, .slot = -1, .nkids = 2, .kids = kids};
         bool want = guard_eval(&cmp, b);
-        bool got = gv_cmp((CmpOp)op, gv_index(gv_shape(&b[0]), 1), gv_num(3));
+        GuardVal dim = graft_gv_index(graft_gv_shape(&b[0]), 1);
+        bool got = graft_gv_cmp((CmpOp)op, dim, graft_gv_num(3));
         ck_assert_int_eq(got, want);
     }
     graph_free(f.g);
@@ -364,12 +370,12 @@ START_TEST(test_attr_tests_match_text)
     for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
         key.len = 0;
         pattern_attr_key(values[i], &key);
-        ck_assert_int_eq(rt_attr_is_nums(values[i], (const double[]){1, 1}, 2),
+        ck_assert_int_eq(graft_attr_is_nums(values[i], (const double[]){1, 1}, 2),
                          strcmp(key.data, "[1, 1]") == 0);
-        ck_assert_int_eq(rt_attr_is_num(values[i], 2), strcmp(key.data, "2") == 0);
-        ck_assert_int_eq(rt_attr_is_num(values[i], 0), strcmp(key.data, "0") == 0);
-        ck_assert_int_eq(rt_attr_is_str(values[i], "NCHW"), strcmp(key.data, "\"NCHW\"") == 0);
-        ck_assert(rt_attr_key_is(values[i], key.data));
+        ck_assert_int_eq(graft_attr_is_num(values[i], 2), strcmp(key.data, "2") == 0);
+        ck_assert_int_eq(graft_attr_is_num(values[i], 0), strcmp(key.data, "0") == 0);
+        ck_assert_int_eq(graft_attr_is_str(values[i], "NCHW"), strcmp(key.data, "\"NCHW\"") == 0);
+        ck_assert(graft_attr_key_is(values[i], key.data));
     }
     strbuf_free(&key);
     graph_free(f.g);
@@ -379,22 +385,22 @@ END_TEST
 START_TEST(test_rt_attrs)
 {
     GuardFix f = guard_fixture();
-    RtAttrs a = {0};
-    rt_attrs_copy(&a, f.b[0].node);
-    rt_attrs_put(&a, "groups", int_value(f.g, 1));
-    rt_attrs_put(&a, "padding", NULL); /* no value: left out */
-    rt_attrs_put(&a, "alpha", rt_attr_slot(f.g, &f.b[2]));
+    graft_attr_list a = {0};
+    graft_attrs_copy(&a, f.b[0].node);
+    graft_attrs_put(&a, "groups", int_value(f.g, 1));
+    graft_attrs_put(&a, "padding", NULL); /* no value: left out */
+    graft_attrs_put(&a, "alpha", graft_attr_slot(f.g, &f.b[2]));
     ck_assert_int_eq(a.n, 3);
     ck_assert_str_eq(a.attrs[0].name, "strides");
     ck_assert_str_eq(a.attrs[1].name, "groups");
     ck_assert_int_eq(a.attrs[1].value->i, 1);
     ck_assert_str_eq(a.attrs[2].name, "alpha");
     ck_assert_int_eq(a.attrs[2].value->kind, ATTR_FLOAT);
-    const AttrValue *s = rt_attr_of(f.g, &f.b[0], "strides", NULL);
+    const AttrValue *s = graft_attr_of(f.g, &f.b[0], "strides", NULL);
     ck_assert_int_eq(s->nitems, 2);
     ck_assert_ptr_ne(s, f.b[1].attr); /* a copy */
-    ck_assert_ptr_null(rt_attr_of(f.g, &f.b[0], "padding", NULL));
-    rt_attrs_free(&a);
+    ck_assert_ptr_null(graft_attr_of(f.g, &f.b[0], "padding", NULL));
+    graft_attrs_free(&a);
     graph_free(f.g);
 }
 END_TEST

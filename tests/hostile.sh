@@ -20,7 +20,7 @@ cp "$src/examples/bn.relay" m.relay
 printf 'bn := gamma*(x-mean)/sqrt(var+eps:const)+beta => partition\n' >r.graft
 cp m.relay m.orig
 cp r.graft r.orig
-GRAFT_CFLAGS="-I$src/src/base -I$src/src/ir -I$src/src/runtime -I$build/grammar"
+GRAFT_CFLAGS="-I$src/include/graft"
 GRAFT_LIBS="-L$build -lgraft -lm"
 export GRAFT_CFLAGS GRAFT_LIBS
 

@@ -23,10 +23,25 @@ san=$(sed -n 's/^SANITIZER_CFLAGS = //p' "$mk")
 CC=$(sed -n 's/^CC = //p' "$mk")
 cp "$GRAFT_SRCDIR/examples/bn.graft" "$GRAFT_SRCDIR/examples/bn.relay" "$tmp/" || exit 99
 "$GRAFT" run "$tmp/bn.graft" "$tmp/bn.relay" >"$tmp/want" || exit 99
+# A program of its own on graft.h's functions (doc/compile.md).
 cat >"$tmp/main.c" <<'EOF'
-#include "emit_c_rt.h"
-extern const RuleSet bn_rules;
-int main(int argc, char **argv) { return graft_standalone_main(&bn_rules, argc, argv); }
+#include "graft.h"
+extern const graft_rule_set bn_rules;
+int main(int argc, char **argv)
+{
+    graft_diag *d = graft_diag_new(stderr);
+    graft_graph *g = argc == 2 ? graft_model_load(argv[1], NULL, d) : NULL;
+    graft_engine *e = g ? graft_engine_new(&bn_rules, g, NULL) : NULL;
+    int ok = e && graft_engine_run(e, d);
+    if (ok)
+        graft_model_print(g, stdout);
+    if (e)
+        graft_engine_free(e);
+    if (g)
+        graft_model_free(g);
+    graft_diag_free(d);
+    return ok ? 0 : 1;
+}
 EOF
 
 # works NAME GRAFT [PKG_CONFIG ENVIRONMENT...]: the graft at GRAFT builds

@@ -2,8 +2,9 @@
 # layering.sh - the include graph of src/ and grammar/ against the layer
 # order of doc/architecture.md (note [layers] in Makefile.am):
 #
-#   base < ir < runtime < compiler < cli
+#   public < base < ir < runtime < compiler < cli
 #
+# (public: the installed headers of include/graft, note [public names]).
 # A file may include headers of its own layer and of earlier layers only,
 # and no chain of #include lines may lead back to where it started.  The
 # generated parser headers belong to the layer of their grammar
@@ -18,6 +19,9 @@ cd "$top" || exit 2
 
 # One line per file: "LAYER FILE" (FILE as #include names it).
 layer_of_files() {
+    for f in include/graft/*.h; do
+        [ -e "$f" ] && echo "public $f"
+    done
     for layer in base ir runtime compiler cli; do
         for f in src/$layer/*.c src/$layer/*.h; do
             [ -e "$f" ] && echo "$layer $f"
@@ -43,7 +47,7 @@ edges() {
 
 { layer_of_files | sed 's/^/F /'; edges | sed 's/^/E /'; } | awk '
 BEGIN {
-    rank["base"] = 1; rank["ir"] = 2; rank["runtime"] = 3
+    rank["public"] = 0; rank["base"] = 1; rank["ir"] = 2; rank["runtime"] = 3
     rank["compiler"] = 4; rank["cli"] = 5
     bad = 0
 }

@@ -46,11 +46,19 @@ printf '#include "rules_parse.h"\n' > "$t/src/compiler/rules_build.h"
 rm "$t/src/compiler/b.h"; : > "$t/src/compiler/b.h"
 check grammar_cycle 1 'layering: include cycle: src/compiler/rules_build.h -> grammar/rules_parse.y -> src/compiler/rules_build.h' "$t"
 
+# A public header (include/graft) that includes a header of src/.
+t=$tmp/public
+mkdir -p "$t/include/graft" "$t/src/base"
+: > "$t/src/base/util.h"
+printf '#include "util.h"\n' > "$t/include/graft/graft.h"
+printf '#include "graft.h"\n' > "$t/src/base/diag.h"
+check public 1 'layering: include/graft/graft.h (public) includes src/base/util.h (base), a later layer' "$t"
+
 # A file outside every layer.
 t=$tmp/stray
 mkdir -p "$t/grammar"
 : > "$t/grammar/other.y"
 check stray 1 'layering: grammar/other.y: in no layer' "$t"
 
-[ "$fails" -eq 0 ] && echo "layering_test: 5 cases passed"
+[ "$fails" -eq 0 ] && echo "layering_test: 6 cases passed"
 [ "$fails" -eq 0 ]

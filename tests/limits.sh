@@ -257,7 +257,7 @@ for rules in deep_rule deep_macros; do
 done
 
 # ---- a rewriter built by graft compile --exe reads the same settings ----
-GRAFT_CFLAGS="-I$src/src/base -I$src/src/ir -I$src/src/runtime -I$build/grammar"
+GRAFT_CFLAGS="-I$src/include/graft"
 GRAFT_LIBS="-L$build -lgraft -lm"
 export GRAFT_CFLAGS GRAFT_LIBS
 if "$GRAFT" compile --exe grow.graft -o grow 2>err; then

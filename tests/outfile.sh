@@ -196,7 +196,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 chmod 755 "$tmp"
 mkdir "$tmp/share" "$tmp/share/in" "$tmp/share/inc" "$tmp/share/lib" || exit 99
 cp "$GRAFT_SRCDIR/examples/bn.relay" "$GRAFT_SRCDIR/examples/bn.graft" "$tmp/share/in/"
-find "$GRAFT_SRCDIR/src" -name '*.h' -exec cp {} "$tmp/share/inc/" \;
+cp "$GRAFT_SRCDIR"/include/graft/*.h "$tmp/share/inc/" || exit 99
 cp "$GRAFT_BUILDDIR/libgraft.a" "$tmp/share/lib/" && cp "$0" "$tmp/share/outfile.sh" &&
     cp "$GRAFT" "$tmp/share/graft" || exit 99
 GRAFT=$tmp/share/graft

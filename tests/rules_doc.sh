@@ -14,7 +14,7 @@ set -u
 srcdir=${GRAFT_SRCDIR:?}
 page=$srcdir/doc/graft-rules.5
 if [ -n "${GRAFT_BUILDDIR:-}" ]; then
-    GRAFT_CFLAGS="-I$srcdir/src/base -I$srcdir/src/ir -I$srcdir/src/runtime -I$GRAFT_BUILDDIR/grammar"
+    GRAFT_CFLAGS="-I$srcdir/include/graft"
     GRAFT_LIBS="-L$GRAFT_BUILDDIR -lgraft -lm"
     export GRAFT_CFLAGS GRAFT_LIBS
 fi

@@ -11,7 +11,7 @@ set -u
 srcdir=${GRAFT_SRCDIR:?}
 builddir=${GRAFT_BUILDDIR:?}
 graft=${GRAFT:?}
-GRAFT_CFLAGS="-I$srcdir/src/base -I$srcdir/src/ir -I$srcdir/src/runtime -I$builddir/grammar"
+GRAFT_CFLAGS="-I$srcdir/include/graft"
 GRAFT_LIBS="-L$builddir -lgraft -lm"
 export GRAFT_CFLAGS GRAFT_LIBS
 . "$srcdir/tests/golden_format.sh"

@@ -60,7 +60,7 @@ static void *alloc_big(Arena *arena, size_t size)
 static void *alloc_raw(Arena *arena, size_t size)
 {
     if (size > SIZE_MAX - ARENA_ALIGN)
-        graft_out_of_memory();
+        out_of_memory();
     size = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
     if (size > ARENA_CHUNK / 4)
         return alloc_big(arena, size);
@@ -86,7 +86,7 @@ void *arena_alloc(Arena *arena, size_t size)
 void *arena_array(Arena *arena, size_t count, size_t size)
 {
     if (size && count > SIZE_MAX / size)
-        graft_out_of_memory();
+        out_of_memory();
     return arena_alloc(arena, count * size);
 }
 
@@ -102,7 +102,7 @@ void *arena_dup(Arena *arena, const void *data, size_t size)
 char *arena_strndup(Arena *arena, const char *s, size_t n)
 {
     if (n == SIZE_MAX)
-        graft_out_of_memory();
+        out_of_memory();
     char *p = alloc_raw(arena, n + 1);
     memcpy(p, s, n);
     p[n] = '\0';
@@ -220,7 +220,7 @@ static void rehash(Interner *in)
 const char *interner_intern(Interner *interner, const char *s, size_t n)
 {
     if (n > UINT32_MAX)
-        graft_out_of_memory();
+        out_of_memory();
     uint32_t h = (uint32_t)intern_hash(s, n);
     size_t i = probe(interner->slots, interner->nslots, s, n, h);
     if (interner->slots[i].str)

@@ -8,7 +8,7 @@
 
 #include "limit.h"
 
-struct Diag {
+struct graft_diag {
     FILE *out;          /* where reports go */
     unsigned errors;    /* errors reported (including promoted warnings) */
     unsigned warnings;  /* warnings reported */
@@ -25,12 +25,12 @@ static void index_lines(Source *src)
 {
     size_t cap = 0;
     src->nlines = 0;
-    xgrow((void **)&src->line_starts, &cap, 1, sizeof(size_t));
+    src->line_starts = xgrow_items(src->line_starts, &cap, 1, sizeof(size_t));
     src->line_starts[src->nlines++] = 0;
     for (size_t i = 0; i < src->len; i++) {
         if (src->text[i] != '\n' || i + 1 == src->len)
             continue;
-        xgrow((void **)&src->line_starts, &cap, src->nlines + 1, sizeof(size_t));
+        src->line_starts = xgrow_items(src->line_starts, &cap, src->nlines + 1, sizeof(size_t));
         src->line_starts[src->nlines++] = i + 1;
     }
 }

@@ -38,7 +38,7 @@ typedef struct Source {
     size_t nlines;       /* lines in line_starts (at least 1) */
 } Source;
 
-typedef struct Diag Diag;
+typedef struct graft_diag Diag;
 
 /* Read a whole file ("-" for standard input).  On failure reports
  * "graft: error: cannot read 'NAME': REASON" through d and returns NULL. */

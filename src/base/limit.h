@@ -54,7 +54,7 @@
     X(eval_elements, "eval-elements", 16777216, 1, 1000000000000,           \
       "elements of one tensor graft verify and run --verify evaluate")
 
-typedef struct Limits {
+typedef struct graft_limits {
 #define LIMIT_FIELD(field, name, dflt, least, ceiling, what) uint64_t field;
     LIMIT_LIST(LIMIT_FIELD)
 #undef LIMIT_FIELD

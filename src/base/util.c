@@ -9,7 +9,7 @@
 /* note [out of memory]: graft is a batch tool; there is nothing useful to
  * salvage when malloc fails, and checking at every call site would hide the
  * real logic.  So one place reports and exits. */
-void graft_out_of_memory(void)
+void out_of_memory(void)
 {
     fputs("graft: fatal error: out of memory\n", stderr);
     exit(3);
@@ -19,7 +19,7 @@ void *xmalloc(size_t size)
 {
     void *p = malloc(size ? size : 1);
     if (!p)
-        graft_out_of_memory();
+        out_of_memory();
     return p;
 }
 
@@ -27,7 +27,7 @@ void *xcalloc(size_t count, size_t size)
 {
     void *p = calloc(count ? count : 1, size ? size : 1);
     if (!p)
-        graft_out_of_memory();
+        out_of_memory();
     return p;
 }
 
@@ -35,24 +35,36 @@ void *xrealloc(void *ptr, size_t size)
 {
     void *p = realloc(ptr, size ? size : 1);
     if (!p)
-        graft_out_of_memory();
+        out_of_memory();
     return p;
 }
 
-void xgrow(void **ptr, size_t *cap, size_t need, size_t elem_size)
+void *xgrow_items(void *items, size_t *cap, size_t need, size_t elem_size)
 {
     if (need <= *cap)
-        return;
+        return items;
     size_t n = *cap ? *cap : 8;
     while (n < need) {
         if (n > SIZE_MAX / 2)
-            graft_out_of_memory();
+            out_of_memory();
         n *= 2;
     }
     if (n > SIZE_MAX / elem_size)
-        graft_out_of_memory();
-    *ptr = xrealloc(*ptr, n * elem_size);
+        out_of_memory();
     *cap = n;
+    return xrealloc(items, n * elem_size);
+}
+
+void sort_u32(uint32_t *a, size_t n, bool (*before)(const void *ctx, uint32_t x, uint32_t y),
+              const void *ctx)
+{
+    for (size_t i = 1; i < n; i++) {
+        uint32_t x = a[i];
+        size_t j = i;
+        for (; j > 0 && (before ? before(ctx, x, a[j - 1]) : x < a[j - 1]); j--)
+            a[j] = a[j - 1];
+        a[j] = x;
+    }
 }
 
 char *xstrdup(const char *s)
@@ -70,7 +82,7 @@ char *xstrndup(const char *s, size_t n)
 
 void strbuf_append(StrBuf *sb, const char *s, size_t n)
 {
-    xgrow((void **)&sb->data, &sb->cap, sb->len + n + 1, 1);
+    sb->data = xgrow_items(sb->data, &sb->cap, sb->len + n + 1, 1);
     memcpy(sb->data + sb->len, s, n);
     sb->len += n;
     sb->data[sb->len] = '\0';
@@ -94,7 +106,7 @@ void strbuf_printf(StrBuf *sb, const char *fmt, ...)
     va_end(ap);
     if (n < 0)
         return;
-    xgrow((void **)&sb->data, &sb->cap, sb->len + (size_t)n + 1, 1);
+    sb->data = xgrow_items(sb->data, &sb->cap, sb->len + (size_t)n + 1, 1);
     va_start(ap, fmt);
     vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
     va_end(ap);
@@ -164,14 +176,6 @@ static void keymap_grow(KeyMap *m)
         if (old[i].key)
             *keymap_slot(m, old[i].key) = old[i];
     free(old);
-}
-
-int64_t *keymap_get(const KeyMap *m, uint64_t key)
-{
-    if (!m->nslots)
-        return NULL;
-    KeyMapSlot *slot = keymap_slot(m, key);
-    return slot->key ? &slot->value : NULL;
 }
 
 int64_t *keymap_put(KeyMap *m, uint64_t key, int64_t dflt)

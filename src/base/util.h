@@ -7,6 +7,7 @@
 #ifndef GRAFT_UTIL_H
 #define GRAFT_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,14 +21,31 @@
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
-GRAFT_NORETURN void graft_out_of_memory(void);
+GRAFT_NORETURN void out_of_memory(void);
 
 void *xmalloc(size_t size);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *ptr, size_t size);
-/* Grow *ptr (an array of *cap elements of elem_size bytes) so that it holds
- * at least need elements; doubles the capacity.  Overflow-checked. */
-void xgrow(void **ptr, size_t *cap, size_t need, size_t elem_size);
+/* items (an array of *cap elements of elem_size bytes), grown so that it
+ * holds at least need elements: the capacity doubles, overflow-checked.
+ * Used as p = xgrow_items(p, &cap, need, sizeof *p), or through VEC. */
+void *xgrow_items(void *items, size_t *cap, size_t need, size_t elem_size);
+
+/* note [one growable array]: a typed growable array, VEC(Node *) stack =
+ * {0}; vec_push(&stack, n); while (stack.len) { Node *x = vec_pop(&stack);
+ * ... } vec_free(&stack).  Pointers into items hold until the next push. */
+#define VEC(T)         \
+    struct {           \
+        T *items;      \
+        size_t len;    \
+        size_t cap;    \
+    }
+#define vec_reserve(v, need) \
+    ((v)->items = xgrow_items((v)->items, &(v)->cap, (need), sizeof *(v)->items))
+#define vec_push(v, x) (vec_reserve((v), (v)->len + 1), (v)->items[(v)->len++] = (x))
+#define vec_pop(v) ((v)->items[--(v)->len])
+#define vec_free(v) (free((v)->items), (v)->items = NULL, (v)->len = (v)->cap = 0)
+
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
@@ -43,6 +61,13 @@ void strbuf_puts(StrBuf *sb, const char *s);
 void strbuf_putc(StrBuf *sb, char c);
 void strbuf_printf(StrBuf *sb, const char *fmt, ...) GRAFT_PRINTF(2, 3);
 void strbuf_free(StrBuf *sb);
+
+/* note [one sort]: sorts a[0..n) stably, x before y when before(ctx, x, y)
+ * (before NULL: ascending values).  An insertion sort: graft sorts short
+ * arrays of ids (the rules at a node, a pattern's tests, rules by
+ * priority), where it beats a general sort. */
+void sort_u32(uint32_t *a, size_t n, bool (*before)(const void *ctx, uint32_t x, uint32_t y),
+              const void *ctx);
 
 /* Levenshtein distance between a and b, for "did you mean" hints; gives up
  * (returns limit + 1) once it exceeds limit, and for b over 255 bytes. */
@@ -73,8 +98,18 @@ typedef struct KeyMap {
 } KeyMap;
 
 /* key's value, or NULL when key was never put.  Pointers into the map
- * hold until the next keymap_put. */
-int64_t *keymap_get(const KeyMap *m, uint64_t key);
+ * hold until the next keymap_put.  Inline: the labeller looks up every
+ * node's op name here (automaton_label.c). */
+static inline int64_t *keymap_get(const KeyMap *m, uint64_t key)
+{
+    if (!m->nslots)
+        return NULL;
+    size_t mask = m->nslots - 1;
+    size_t i = (size_t)hash_mix(0, key) & mask;
+    while (m->slots[i].key && m->slots[i].key != key)
+        i = (i + 1) & mask;
+    return m->slots[i].key ? &m->slots[i].value : NULL;
+}
 /* key's value, added as dflt when key is new. */
 int64_t *keymap_put(KeyMap *m, uint64_t key, int64_t dflt);
 void keymap_free(KeyMap *m);

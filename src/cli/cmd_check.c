@@ -37,7 +37,7 @@ static const struct {
      "print the matcher automaton built from the rules (--dot: as Graphviz)"},
 };
 
-static void usage(FILE *out)
+static void print_help(void)
 {
     fputs("usage: graft check [OPTIONS] RULES...\n\n"
           "Parse and check rule files (graft-rules(5)); print diagnostics as\n"
@@ -48,12 +48,12 @@ static void usage(FILE *out)
           "  -Werror            treat warnings as errors\n"
           "  -Wno-NAME          turn warning NAME off (the flag each warning ends in):\n"
           "                     unused-binding, shadowed-rule, ambiguous-overlap,\n"
-          "                     self-rewrite\n", out);
+          "                     self-rewrite\n", stdout);
     for (size_t i = 0; i < sizeof dumps / sizeof dumps[0]; i++)
-        fprintf(out, "  %-18s %s\n", dumps[i].flag, dumps[i].help);
-    fputs("  --dot              with --dump-automaton: Graphviz output\n", out);
-    fputs(options_limit_help, out);
-    fputs("  --help             show this help\n", out);
+        printf("  %-18s %s\n", dumps[i].flag, dumps[i].help);
+    fputs("  --dot              with --dump-automaton: Graphviz output\n", stdout);
+    fputs(options_limit_help, stdout);
+    fputs("  --help             show this help\n", stdout);
 }
 
 static int find_dump(const char *arg)
@@ -69,13 +69,10 @@ static int parse_args(int argc, char **argv, CheckArgs *a)
 {
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
-        int rc = cli_parse_limit("check", argc, argv, &i, &a->limits);
+        int rc = cli_parse_common("check", argc, argv, &i, NULL, &a->limits, print_help);
         if (rc != OPTION_NOT_MINE) {
             if (rc >= 0)
                 return rc;
-        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            usage(stdout);
-            return EXIT_OK;
         } else if (strcmp(arg, "-Werror") == 0) {
             a->werror = true;
         } else if (strncmp(arg, "-Wno-", 5) == 0) {

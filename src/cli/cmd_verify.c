@@ -19,7 +19,7 @@
 
 enum { MAX_JOBS = 64 };
 
-static void usage(FILE *out)
+static void print_help(void)
 {
     fputs("usage: graft verify [OPTIONS] RULES...\n\n"
           "Check each rewrite rule of RULES numerically: instantiate its pattern with\n"
@@ -33,9 +33,9 @@ static void usage(FILE *out)
           "options:\n"
           "  --trials N         value draws per rule (default 20)\n"
           "  --seed N           seed of the random values (default 1)\n"
-          "  -j N               verify N rules at a time, in N processes\n", out);
-    fputs(options_limit_help, out);
-    fputs("  --help             show this help\n", out);
+          "  -j N               verify N rules at a time, in N processes\n", stdout);
+    fputs(options_limit_help, stdout);
+    fputs("  --help             show this help\n", stdout);
 }
 
 typedef struct VerifyArgs {
@@ -67,13 +67,10 @@ static int parse_args(int argc, char **argv, VerifyArgs *a)
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         uint64_t v;
-        int rc = cli_parse_limit("verify", argc, argv, &i, &a->limits);
+        int rc = cli_parse_common("verify", argc, argv, &i, NULL, &a->limits, print_help);
         if (rc != OPTION_NOT_MINE) {
             if (rc >= 0)
                 return rc;
-        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            usage(stdout);
-            return EXIT_OK;
         } else if (strcmp(arg, "--trials") == 0) {
             if ((rc = parse_count(arg, argc, argv, &i, 100000, &v)) >= 0)
                 return rc;
@@ -196,7 +193,7 @@ static void run_parallel(Task *tasks, int n, const VerifyOptions *o, int jobs)
             t->out = tmpfile();
             t->err = tmpfile();
             if (!t->out || !t->err)
-                graft_out_of_memory();
+                out_of_memory();
             t->pid = fork();
             if (t->pid == 0) {
                 VerifyVerdict v = verify_one(t->rf, t->lw, t->rule, o, t->out, t->err);
@@ -248,7 +245,7 @@ static int verify_all(const VerifyArgs *a, Diag *d)
         for (int i = 0; i < rfs[f]->nrules; i++) {
             if (seen_rule(tasks, n, rfs[f]->rules[i]))
                 continue;
-            xgrow((void **)&tasks, &cap, (size_t)n + 1, sizeof *tasks);
+            tasks = xgrow_items(tasks, &cap, (size_t)n + 1, sizeof *tasks);
             tasks[n++] = (Task){.rf = rfs[f], .lw = lws[f], .rule = i};
         }
     }

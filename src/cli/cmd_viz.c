@@ -150,7 +150,7 @@ static bool write_drawing(const Graph *g, const VizMatches *vm, const uint8_t *k
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
     if (!mem)
-        graft_out_of_memory();
+        out_of_memory();
     viz_write_some(g, vm->h, vm->n, keep, model, mem);
     fclose(mem);
     OutFile *of = outfile_open(a->out, d);

@@ -109,7 +109,7 @@ static void add_highlight(VizMatches *vm, uint32_t *ids, uint32_t n, const char 
 {
     StrBuf label = {0};
     strbuf_printf(&label, "%s: %s", rule, what);
-    xgrow((void **)&vm->h, &vm->cap, vm->n + 1, sizeof *vm->h);
+    vm->h = xgrow_items(vm->h, &vm->cap, vm->n + 1, sizeof *vm->h);
     vm->h[vm->n++] = (VizHighlight){ids, n, label.data, color};
     vm->marks += n;
 }

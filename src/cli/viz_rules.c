@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "automaton.h"
 #include "match.h"
@@ -38,7 +39,7 @@ static bool add_highlight(Search *s, uint32_t r, VizMatches *out)
             ids[k++] = node_id(pairs[i].node);
     StrBuf label = {0};
     strbuf_printf(&label, "%s #%u", s->rs->rules[r].name, ++s->count[r]);
-    xgrow((void **)&out->h, &out->cap, out->n + 1, sizeof(VizHighlight));
+    out->h = xgrow_items(out->h, &out->cap, out->n + 1, sizeof(VizHighlight));
     out->h[out->n++] = (VizHighlight){ids, n, label.data, NULL};
     out->marks += n;
     return true;
@@ -50,12 +51,9 @@ static bool search_node(Search *s, Node *n, VizMatches *out)
 {
     uint32_t nr;
     const uint32_t *cand = automaton_state_rules(s->a, labels_state(s->labels, n), &nr);
-    for (uint32_t k = 0; k < nr; k++) { /* insertion sort: few candidates */
-        uint32_t j = k;
-        for (; j > 0 && s->rules[j - 1] > cand[k]; j--)
-            s->rules[j] = s->rules[j - 1];
-        s->rules[j] = cand[k];
-    }
+    if (nr) /* cand may be NULL then, which memcpy must not see */
+        memcpy(s->rules, cand, nr * sizeof *s->rules);
+    sort_u32(s->rules, nr, NULL, NULL); /* file order */
     for (uint32_t k = 0; k < nr; k++)
         if (matcher_try(s->m, s->rules[k], n) == MATCH_OK &&
             !add_highlight(s, s->rules[k], out))

@@ -434,7 +434,7 @@ static void find_attr_call(AstNode *n, void *arg)
 }
 
 /* A bound attribute value as an operand makes a scalar constant (note
- * [attribute operands] in emit_c_rt.h): the attribute must be a number
+ * [attribute operands] in graft_rules.h): the attribute must be a number
  * or a bool in the registry. */
 static bool check_attr_operand(CheckCtx *c, AstNode *n, int slot)
 {

@@ -202,7 +202,7 @@ static void atoms_push(Atoms *as, const Atom *a)
         as->refuted = true;
     if (fixed >= 0 || a->t.cls < 0)
         return;
-    xgrow((void **)&as->items, &as->cap, as->n + 1, sizeof *as->items);
+    as->items = xgrow_items(as->items, &as->cap, as->n + 1, sizeof *as->items);
     as->items[as->n++] = *a;
 }
 
@@ -248,7 +248,7 @@ static void range_add(Range *r, AstOper op, double c, const double **ne, size_t 
         r->eq = c;
         break;
     case OPER_NE:
-        xgrow((void **)ne, cne, *nne + 1, sizeof **ne);
+        *ne = xgrow_items((void *)*ne, cne, *nne + 1, sizeof **ne);
         ((double *)*ne)[(*nne)++] = c;
         break;
     case OPER_LT: case OPER_LE:

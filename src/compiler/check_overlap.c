@@ -509,7 +509,7 @@ typedef struct Bucket {
 
 static void push_index(int **rules, size_t *n, size_t *cap, int r)
 {
-    xgrow((void **)rules, cap, *n + 1, sizeof(int));
+    *rules = xgrow_items(*rules, cap, *n + 1, sizeof(int));
     (*rules)[(*n)++] = r;
 }
 

@@ -120,7 +120,7 @@ static int find(const Unifier *u, int v)
 /* Changes slot v to s, logging the old state. */
 static void set_var(Unifier *u, int v, VarState s)
 {
-    xgrow((void **)&u->trail, &u->trail_cap, u->ntrail + 1, sizeof(TrailEntry));
+    u->trail = xgrow_items(u->trail, &u->trail_cap, u->ntrail + 1, sizeof(TrailEntry));
     u->trail[u->ntrail++] = (TrailEntry){v, u->vars[v]};
     u->vars[v] = s;
 }
@@ -137,7 +137,7 @@ static void undo(Unifier *u, size_t mark)
 /* A new goal cell in front of list rest; returns its index. */
 static int push(Unifier *u, Term a, Term b, const AstNode *fact, int rest)
 {
-    xgrow((void **)&u->goals, &u->goals_cap, u->ngoals + 1, sizeof(Goal));
+    u->goals = xgrow_items(u->goals, &u->goals_cap, u->ngoals + 1, sizeof(Goal));
     u->goals[u->ngoals] = (Goal){a, b, fact, rest};
     return (int)u->ngoals++;
 }
@@ -206,7 +206,7 @@ typedef struct OccStack {
 
 static void occ_push(OccStack *s, Term t, OccMode mode)
 {
-    xgrow((void **)&s->items, &s->cap, s->n + 1, sizeof(OccItem));
+    s->items = xgrow_items(s->items, &s->cap, s->n + 1, sizeof(OccItem));
     s->items[s->n++] = (OccItem){t, mode};
 }
 
@@ -713,7 +713,7 @@ static int solve(Unifier *u, int head)
             bool more;
             ok = expand(u, &g, 0, &head, &more);
             if (more) {
-                xgrow((void **)&u->choices, &u->choices_cap, u->nchoices + 1, sizeof(Choice));
+                u->choices = xgrow_items(u->choices, &u->choices_cap, u->nchoices + 1, sizeof(Choice));
                 u->choices[u->nchoices++] = (Choice){g, 1, mark, ngoals};
             }
         }
@@ -758,7 +758,7 @@ typedef struct NodeStack {
 static void stack_child(AstNode *child, void *arg)
 {
     NodeStack *s = arg;
-    xgrow((void **)&s->items, &s->cap, s->n + 1, sizeof(AstNode *));
+    s->items = xgrow_items(s->items, &s->cap, s->n + 1, sizeof(AstNode *));
     s->items[s->n++] = child;
 }
 

@@ -39,7 +39,7 @@ static Facts no_facts(void)
 static int add_var(CheckCtx *c, const char *name, VarKind kind, const AstNode *site)
 {
     size_t cap = c->vars_cap;
-    xgrow((void **)&c->vars, &c->vars_cap, (size_t)c->nvars + 1, sizeof(AstVarInfo));
+    c->vars = xgrow_items(c->vars, &c->vars_cap, (size_t)c->nvars + 1, sizeof(AstVarInfo));
     if (c->vars_cap != cap) {
         c->var_facts = xrealloc(c->var_facts, c->vars_cap * sizeof(Facts));
         c->occurrences = xrealloc(c->occurrences, c->vars_cap * sizeof(int));
@@ -122,7 +122,7 @@ static Facts *facts_for(Walk *w, const AstNode *target)
     for (size_t i = 0; i < w->nlocals; i++)
         if (w->locals[i].node == target)
             return &w->locals[i].facts;
-    xgrow((void **)&w->locals, &w->locals_cap, w->nlocals + 1, sizeof(LocalFacts));
+    w->locals = xgrow_items(w->locals, &w->locals_cap, w->nlocals + 1, sizeof(LocalFacts));
     w->locals[w->nlocals] = (LocalFacts){target, check_facts_of_kind(target)};
     return &w->locals[w->nlocals++].facts;
 }

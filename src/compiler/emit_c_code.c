@@ -2,7 +2,7 @@
  * guard_fn and build_fn).
  *
  * A guard becomes one boolean C expression over the bindings, made of
- * the guard-value helpers of emit_c_rt.h, with operands nested too deep
+ * the guard-value helpers of graft_rules.h, with operands nested too deep
  * for a C compiler written first as temporaries (note [flat guards]);
  * literal parts (list texts, elements of literal lists) are folded here.
  * An action becomes straight-line code that creates the new nodes
@@ -15,8 +15,8 @@
 #include <string.h>
 
 static const char *const cmp_ops[] = {
-    [CMP_EQ] = "CMP_EQ", [CMP_NE] = "CMP_NE", [CMP_LT] = "CMP_LT",
-    [CMP_LE] = "CMP_LE", [CMP_GT] = "CMP_GT", [CMP_GE] = "CMP_GE",
+    [CMP_EQ] = "GRAFT_CMP_EQ", [CMP_NE] = "GRAFT_CMP_NE", [CMP_LT] = "GRAFT_CMP_LT",
+    [CMP_LE] = "GRAFT_CMP_LE", [CMP_GT] = "GRAFT_CMP_GT", [CMP_GE] = "GRAFT_CMP_GE",
 };
 
 /* Whether every node of guard x is a kind guard_val / guard_bool know;
@@ -65,8 +65,8 @@ const char *emit_var(Emitter *E, int slot)
 typedef struct FnHead {
     const char *comment;  /* what it computes, for the comment above it */
     const char *hint;     /* the name wanted */
-    const char *ret;      /* return type, "bool" or "Node *" */
-    const char *params;   /* "(const Graph *g, const Binding *b)" */
+    const char *ret;      /* return type, "bool" or "graft_node *" */
+    const char *params;   /* "(const graft_graph *g, const graft_binding *b)" */
     int nslots;           /* the rule's slots: candidates for locals */
 } FnHead;
 
@@ -76,7 +76,7 @@ static void fn_locals(const Emitter *E, int nslots, StrBuf *locals)
 {
     for (int i = 0; i < nslots; i++)
         if (E->var_used[i])
-            strbuf_printf(locals, "const Binding *const %s = &b[%d];\n", E->vars[i], i);
+            strbuf_printf(locals, "const graft_binding *const %s = &b[%d];\n", E->vars[i], i);
     if (!locals->len)
         strbuf_puts(locals, "(void)b;\n");
 }
@@ -201,8 +201,9 @@ static void literal_key(const PatExpr *x, StrBuf *sb)
 }
 
 static const char *const query_fns[] = {
-    [EXPR_USERS] = "gv_users", [EXPR_RANK] = "gv_rank", [EXPR_DTYPEOF] = "gv_dtype",
-    [EXPR_SHAPE] = "gv_shape", [EXPR_VALUE] = "gv_value",
+    [EXPR_USERS] = "graft_gv_users", [EXPR_RANK] = "graft_gv_rank",
+    [EXPR_DTYPEOF] = "graft_gv_dtype", [EXPR_SHAPE] = "graft_gv_shape",
+    [EXPR_VALUE] = "graft_gv_value",
 };
 
 /* Writes operand x of a guard node to sb as a GuardVal, or as a bool when
@@ -214,7 +215,7 @@ static int guard_operand(GuardCtx *c, const PatExpr *x, bool as_bool, StrBuf *sb
     int nest = as_bool ? guard_bool(c, x, sb) : guard_val(c, x, sb);
     if (nest <= GUARD_MAX_NEST - GUARD_NODE_NEST)
         return nest;
-    strbuf_printf(&c->temps, "const %s t%d = %s;\n", as_bool ? "bool" : "GuardVal",
+    strbuf_printf(&c->temps, "const %s t%d = %s;\n", as_bool ? "bool" : "graft_guard_val",
                   c->ntemps, sb->data + start);
     sb->len = start;
     sb->data[start] = '\0';
@@ -226,20 +227,20 @@ static int guard_operand(GuardCtx *c, const PatExpr *x, bool as_bool, StrBuf *sb
 static int guard_literal(const PatExpr *x, StrBuf *sb)
 {
     if (x->kind == EXPR_NUM) {
-        strbuf_puts(sb, "gv_num(");
+        strbuf_puts(sb, "graft_gv_num(");
         emit_c_double(sb, x->f);
         strbuf_putc(sb, ')');
     } else if (x->kind == EXPR_BOOL) {
-        strbuf_printf(sb, "gv_num(%s)", x->i ? "1.0" : "0.0");
+        strbuf_printf(sb, "graft_gv_num(%s)", x->i ? "1.0" : "0.0");
     } else if (x->kind == EXPR_LIST) {
         StrBuf k = {0};
         literal_key(x, &k);
-        strbuf_puts(sb, "gv_list(");
+        strbuf_puts(sb, "graft_gv_list(");
         emit_c_string(sb, k.data);
         strbuf_putc(sb, ')');
         strbuf_free(&k);
     } else { /* EXPR_STR, EXPR_DTYPE */
-        strbuf_puts(sb, "gv_str(");
+        strbuf_puts(sb, "graft_gv_str(");
         emit_c_string(sb, x->s);
         strbuf_putc(sb, ')');
     }
@@ -252,10 +253,10 @@ static int guard_index(GuardCtx *c, const PatExpr *x, StrBuf *sb)
     if (x->kids[0]->kind == EXPR_LIST) { /* [a, b][i]: folded */
         if (x->i >= 0 && x->i < x->kids[0]->nkids)
             return guard_val(c, x->kids[0]->kids[x->i], sb);
-        strbuf_puts(sb, "gv_unknown()");
+        strbuf_puts(sb, "graft_gv_unknown()");
         return 1;
     }
-    strbuf_puts(sb, "gv_index(");
+    strbuf_puts(sb, "graft_gv_index(");
     int nest = guard_operand(c, x->kids[0], false, sb);
     strbuf_printf(sb, ", %lld)", (long long)x->i);
     return nest + 1;
@@ -265,12 +266,12 @@ static int guard_index(GuardCtx *c, const PatExpr *x, StrBuf *sb)
 static int guard_arith(GuardCtx *c, const PatExpr *x, StrBuf *sb)
 {
     if (x->cmp == 'n') {
-        strbuf_puts(sb, "gv_neg(");
+        strbuf_puts(sb, "graft_gv_neg(");
         int nest = guard_operand(c, x->kids[0], false, sb);
         strbuf_putc(sb, ')');
         return nest + 1;
     }
-    strbuf_printf(sb, "gv_arith('%c', ", x->cmp);
+    strbuf_printf(sb, "graft_gv_arith('%c', ", x->cmp);
     int nest = guard_operand(c, x->kids[0], false, sb);
     strbuf_puts(sb, ", ");
     nest = max_int(nest, guard_operand(c, x->kids[1], false, sb));
@@ -290,7 +291,7 @@ static int guard_val(GuardCtx *c, const PatExpr *x, StrBuf *sb)
     case EXPR_LIST:
         return guard_literal(x, sb);
     case EXPR_SLOT:
-        strbuf_printf(sb, "gv_slot(%s)", emit_var(c->E, x->slot));
+        strbuf_printf(sb, "graft_gv_slot(%s)", emit_var(c->E, x->slot));
         return 1;
     case EXPR_GETITEM:
         return guard_index(c, x, sb);
@@ -300,7 +301,7 @@ static int guard_val(GuardCtx *c, const PatExpr *x, StrBuf *sb)
     case EXPR_AND:
     case EXPR_OR:
     case EXPR_CMP: {
-        strbuf_puts(sb, "gv_num(");
+        strbuf_puts(sb, "graft_gv_num(");
         int nest = guard_bool(c, x, sb);
         strbuf_putc(sb, ')');
         return nest + 1;
@@ -313,13 +314,13 @@ static int guard_val(GuardCtx *c, const PatExpr *x, StrBuf *sb)
         strbuf_printf(sb, "%s(%s)", query_fns[x->kind], emit_var(c->E, x->slot));
         return 1;
     case EXPR_ATTR:
-        strbuf_printf(sb, "gv_attr(%s, ", emit_var(c->E, x->slot));
+        strbuf_printf(sb, "graft_gv_attr(%s, ", emit_var(c->E, x->slot));
         emit_c_string(sb, x->s);
         strbuf_printf(sb, ", %s%s)", x->attr ? "&" : "",
                       x->attr ? emit_attr_value(c->E, x->attr) : "NULL");
         return 1;
     default:
-        strbuf_puts(sb, "gv_unknown()");
+        strbuf_puts(sb, "graft_gv_unknown()");
         return 1;
     }
 }
@@ -341,14 +342,14 @@ static int guard_bool(GuardCtx *c, const PatExpr *x, StrBuf *sb)
         strbuf_putc(sb, ')');
         return nest + 1;
     case EXPR_CMP:
-        strbuf_printf(sb, "gv_cmp(%s, ", cmp_ops[x->cmp]);
+        strbuf_printf(sb, "graft_gv_cmp(%s, ", cmp_ops[x->cmp]);
         nest = guard_operand(c, x->kids[0], false, sb);
         strbuf_puts(sb, ", ");
         nest = max_int(nest, guard_operand(c, x->kids[1], false, sb));
         strbuf_putc(sb, ')');
         return nest + 1;
     default:
-        strbuf_puts(sb, "gv_truth(");
+        strbuf_puts(sb, "graft_gv_truth(");
         nest = guard_val(c, x, sb);
         strbuf_putc(sb, ')');
         return nest + 1;
@@ -362,7 +363,7 @@ static void guard_body(Emitter *E, const GuardCtx *c, const char *body, const Sr
 {
     if (c->ntemps)
         emit_line(E, "/* operands nested too deep for one expression, computed first "
-                     "(gv_ helpers are pure) */");
+                     "(graft_gv_ helpers are pure) */");
     for (char *line = c->temps.data, *nl; line && (nl = strchr(line, '\n')); line = nl + 1) {
         emit_line_to_rule(E, where, file);
         emit_line(E, "%.*s", (int)(nl - line), line);
@@ -387,7 +388,7 @@ char *emit_guard_fn(Emitter *E, uint32_t r)
     E->indent = 1;
     emit_line(E, "(void)g;");
     guard_body(E, &c, body.data, ar->guard ? &ar->guard->range : NULL, rule->file);
-    FnHead h = {comment.data, name.data, "bool", "(const Graph *g, const Binding *b)",
+    FnHead h = {comment.data, name.data, "bool", "(const graft_graph *g, const graft_binding *b)",
                 rule->nslots};
     char *fn = finish_fn(E, &h);
     strbuf_free(&body);
@@ -412,14 +413,14 @@ static void build_node(BuildCtx *c, const PatExpr *x, StrBuf *out);
 static void build_attr_value(BuildCtx *c, const PatExpr *x, StrBuf *sb)
 {
     if (x->kind == EXPR_SLOT)
-        strbuf_printf(sb, "rt_attr_slot(g, %s)", emit_var(c->E, x->slot));
+        strbuf_printf(sb, "graft_attr_slot(g, %s)", emit_var(c->E, x->slot));
     else if (x->kind == EXPR_ATTR) {
-        strbuf_printf(sb, "rt_attr_of(g, %s, ", emit_var(c->E, x->slot));
+        strbuf_printf(sb, "graft_attr_of(g, %s, ", emit_var(c->E, x->slot));
         emit_c_string(sb, x->s);
         strbuf_printf(sb, ", %s%s)", x->attr ? "&" : "",
                       x->attr ? emit_attr_value(c->E, x->attr) : "NULL");
     } else if (x->attr)
-        strbuf_printf(sb, "rt_attr_copy(g, &%s)", emit_attr_value(c->E, x->attr));
+        strbuf_printf(sb, "graft_attr_copy(g, &%s)", emit_attr_value(c->E, x->attr));
     else
         strbuf_puts(sb, "NULL");
 }
@@ -436,10 +437,10 @@ static int build_attrs(BuildCtx *c, const PatExpr *x, StrBuf *stmts)
         const PatActAttr *a = &x->attrs[i];
         sb.len = 0;
         if (a->src == ASRC_COPY)
-            strbuf_printf(&sb, "rt_attrs_copy(&attrs%d, %s->node);", n,
+            strbuf_printf(&sb, "graft_attrs_copy(&attrs%d, %s->node);", n,
                           emit_var(c->E, a->slot));
         else {
-            strbuf_printf(&sb, "rt_attrs_put(&attrs%d, ", n);
+            strbuf_printf(&sb, "graft_attrs_put(&attrs%d, ", n);
             emit_c_string(&sb, a->name);
             strbuf_puts(&sb, ", ");
             build_attr_value(c, a->value, &sb);
@@ -477,10 +478,10 @@ static void build_operands(BuildCtx *c, const PatExpr *x, StrBuf *args)
     if (!attrs)
         return;
     int t = c->temps++;
-    emit_line(c->E, "Node *ops%d[] = {%s};", t, args->data);
+    emit_line(c->E, "graft_node *ops%d[] = {%s};", t, args->data);
     for (int i = 0; i < x->nkids; i++)
         if (attr_operand(x->kids[i]))
-            emit_line(c->E, "ops%d[%d] = rt_attr_operand(g, b[%d].attr, ops%d, %d, %d);", t, i,
+            emit_line(c->E, "ops%d[%d] = graft_attr_operand(g, b[%d].attr, ops%d, %d, %d);", t, i,
                       x->kids[i]->slot, t, x->nkids, i);
     args->len = 0;
     strbuf_printf(args, "ops%d", t);
@@ -493,7 +494,7 @@ static void operand_array(const PatExpr *x, const StrBuf *args, StrBuf *out)
     if (x->nkids && strncmp(args->data, "ops", 3) == 0)
         strbuf_printf(out, "%s, %d", args->data, x->nkids);
     else if (x->nkids)
-        strbuf_printf(out, "(Node *const[]){%s}, %d", args->data, x->nkids);
+        strbuf_printf(out, "(graft_node *const[]){%s}, %d", args->data, x->nkids);
     else
         strbuf_puts(out, "NULL, 0");
 }
@@ -506,20 +507,20 @@ static void build_call(BuildCtx *c, const PatExpr *x, const StrBuf *args, int t)
     operand_array(x, args, &ops);
     int list = build_attrs(c, x, &stmts);
     if (list < 0) {
-        emit_line(E, "Node *n%d = graph_add_call(g, %s, %s, NULL, 0);", t, emit_str(&op, x->s),
-                  ops.data);
+        emit_line(E, "graft_node *n%d = graft_add_call(g, %s, %s, NULL, 0);", t,
+                  emit_str(&op, x->s), ops.data);
     } else {
-        emit_line(E, "RtAttrs attrs%d = {0};", list);
+        emit_line(E, "graft_attr_list attrs%d = {0};", list);
         for (char *line = stmts.data, *nl; (nl = strchr(line, '\n')); line = nl + 1) {
             *nl = '\0';
             emit_line(E, "%s", line);
         }
         if (x->ndecls) /* note [created attributes] */
-            emit_line(E, "rt_attrs_canonical(&attrs%d, %s, %d);", list, emit_decls(E, x),
+            emit_line(E, "graft_attrs_canonical(&attrs%d, %s, %d);", list, emit_decls(E, x),
                       x->ndecls);
-        emit_line(E, "Node *n%d = graph_add_call(g, %s, %s, attrs%d.attrs, attrs%d.n);", t,
+        emit_line(E, "graft_node *n%d = graft_add_call(g, %s, %s, attrs%d.attrs, attrs%d.n);", t,
                   emit_str(&op, x->s), ops.data, list, list);
-        emit_line(E, "rt_attrs_free(&attrs%d);", list);
+        emit_line(E, "graft_attrs_free(&attrs%d);", list);
     }
     strbuf_free(&stmts);
     strbuf_free(&ops);
@@ -534,15 +535,15 @@ static void build_new(BuildCtx *c, const PatExpr *x, StrBuf *out)
     build_operands(c, x, &args);
     int t = c->temps++;
     if (x->kind == EXPR_NUM) {
-        emit_line(E, "Node *n%d = graph_add_const(g, %s, %s, %s);", t, emit_str(&s1, x->text),
+        emit_line(E, "graft_node *n%d = graft_add_const(g, %s, %s, %s);", t, emit_str(&s1, x->text),
                   emit_dbl(&s2, x->f), emit_str(&s3, x->dtype));
     } else if (x->kind == EXPR_CALL) {
         build_call(c, x, &args, t);
     } else if (x->kind == EXPR_TUPLE) {
         operand_array(x, &args, &s1);
-        emit_line(E, "Node *n%d = graph_add_tuple(g, %s);", t, s1.data);
+        emit_line(E, "graft_node *n%d = graft_add_tuple(g, %s);", t, s1.data);
     } else {
-        emit_line(E, "Node *n%d = graph_add_getitem(g, %s, %lld);", t, args.data,
+        emit_line(E, "graft_node *n%d = graft_add_getitem(g, %s, %lld);", t, args.data,
                   (long long)x->i);
     }
     strbuf_printf(out, "n%d", t);
@@ -580,8 +581,8 @@ char *emit_build_fn(Emitter *E, uint32_t r)
     build_node(&c, rule->action, &result);
     emit_line(E, "return %s;", result.data);
     emit_line_back(E);
-    FnHead h = {comment.data, name.data, "Node *", "(Graph *g, const Binding *b, Node *root)",
-                rule->nslots};
+    FnHead h = {comment.data, name.data, "graft_node *",
+                "(graft_graph *g, const graft_binding *b, graft_node *root)", rule->nslots};
     char *fn = finish_fn(E, &h);
     strbuf_free(&name);
     strbuf_free(&comment);

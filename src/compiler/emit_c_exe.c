@@ -39,7 +39,7 @@ typedef struct Argv {
 
 static void argv_push(Argv *a, char *s)
 {
-    xgrow((void **)&a->v, &a->cap, a->n + 2, sizeof *a->v);
+    a->v = xgrow_items(a->v, &a->cap, a->n + 2, sizeof *a->v);
     a->v[a->n++] = s;
     a->v[a->n] = NULL;
 }
@@ -124,14 +124,14 @@ static bool libgraft_present(const ExePaths *where, Diag *d)
 {
     bool header = env_or("GRAFT_CFLAGS", NULL) != NULL;
     for (int i = 0; !header && i < where->n_include; i++)
-        header = readable(where->include_dirs[i], "/emit_c_rt.h");
+        header = readable(where->include_dirs[i], "/graft_rules.h");
     bool lib = env_or("GRAFT_LIBS", NULL) || readable(where->lib_dir, "/libgraft.a");
     if (header && lib)
         return true;
     diag_plain_error(d, "cannot build a program: libgraft's %s is not in '%s' (%s); "
                      "run 'make install', or set GRAFT_CFLAGS and GRAFT_LIBS "
                      "(doc/compile.md)",
-                     header ? "library" : "header emit_c_rt.h",
+                     header ? "library" : "header graft_rules.h",
                      header ? where->lib_dir : where->include_dirs[0],
                      where->build_tree ? "the build tree" : "the installation");
     return false;

@@ -21,7 +21,7 @@ static char *vformat(const char *fmt, va_list ap)
 
 static BodyLine *body_push(Emitter *E)
 {
-    xgrow((void **)&E->body, &E->body_cap, E->nbody + 1, sizeof *E->body);
+    E->body = xgrow_items(E->body, &E->body_cap, E->nbody + 1, sizeof *E->body);
     BodyLine *l = &E->body[E->nbody++];
     *l = (BodyLine){.indent = E->indent};
     return l;
@@ -132,7 +132,7 @@ const char *strtable_get(const StrTable *t, const char *key)
 
 void strtable_put(StrTable *t, const char *key, const char *value)
 {
-    xgrow((void **)&t->entries, &t->cap, t->count + 1, sizeof *t->entries);
+    t->entries = xgrow_items(t->entries, &t->cap, t->count + 1, sizeof *t->entries);
     int64_t *last = keymap_put(&t->index, key_hash(key), 0);
     t->entries[t->count] = (StrEntry){xstrdup(key), xstrdup(value), (long)*last - 1};
     *last = (int64_t)++t->count;
@@ -174,7 +174,7 @@ const char *emit_name_new(Emitter *E, const void *obj, const char *kind)
 {
     StrBuf sb = {0};
     strbuf_printf(&sb, "%s_%s%d", E->prefix, kind, E->counter++);
-    xgrow((void **)&E->obj_names, &E->objs_cap, E->nobjs + 1, sizeof *E->obj_names);
+    E->obj_names = xgrow_items(E->obj_names, &E->objs_cap, E->nobjs + 1, sizeof *E->obj_names);
     E->obj_names[E->nobjs++] = xstrdup(emit_unique(E, sb.data));
     *keymap_put(&E->objects, (uint64_t)(uintptr_t)obj, 0) = (int64_t)E->nobjs;
     strbuf_free(&sb);

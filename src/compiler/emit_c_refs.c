@@ -45,7 +45,7 @@ static void mark_item(RefWalk *w, uint32_t item, int at)
         if (it->preds[i] < w->rs->npreds)
             mark(w->pred_last, f->pred_first, f->pred_line, f->pred_count, it->preds[i],
                  w->rule, at);
-    xgrow((void **)&w->stack, &w->cap, w->n + 1, sizeof *w->stack);
+    w->stack = xgrow_items(w->stack, &w->cap, w->n + 1, sizeof *w->stack);
     w->stack[w->n++] = item;
 }
 
@@ -56,7 +56,7 @@ static void mark_pattern(RefWalk *w, const PatNode *p, KeyMap *seen)
 {
     const PatNode **stack = NULL;
     size_t n = 0, cap = 0;
-    xgrow((void **)&stack, &cap, 1, sizeof *stack);
+    stack = xgrow_items(stack, &cap, 1, sizeof *stack);
     stack[n++] = p;
     while (n) {
         const PatNode *node = stack[--n];
@@ -65,7 +65,7 @@ static void mark_pattern(RefWalk *w, const PatNode *p, KeyMap *seen)
             continue;
         *visited = 1;
         mark_item(w, node->item, node->line);
-        xgrow((void **)&stack, &cap, n + (size_t)node->nkids, sizeof *stack);
+        stack = xgrow_items(stack, &cap, n + (size_t)node->nkids, sizeof *stack);
         for (int i = node->nkids - 1; i >= 0; i--) /* first kid on top */
             stack[n++] = node->kids[i];
     }

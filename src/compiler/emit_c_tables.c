@@ -14,7 +14,7 @@
 
 #define NAME(k) \
     case k:     \
-        return #k
+        return "GRAFT_" #k
 
 static const char *pred_kind_name(PredKind k)
 {
@@ -174,13 +174,13 @@ void emit_preds(Emitter *E, const EmitRefs *refs)
     const RuleSet *rs = E->rs;
     if (!rs->npreds)
         return;
-    emit_line(E, "/* ---- node tests, one per distinct test (pattern.h) ---- */");
+    emit_line(E, "/* ---- node tests, one per distinct test (graft_rules.h) ---- */");
     emit_blank(E);
     char **dims = xcalloc(rs->npreds, sizeof *dims);
     for (uint32_t i = 0; i < rs->npreds; i++)
         if (rs->preds[i].dims && rs->preds[i].rank)
             dims[i] = xstrdup(pred_dims(E, i, &rs->preds[i]));
-    emit_line(E, "static const PatPred preds[] = {");
+    emit_line(E, "static const graft_pred preds[] = {");
     E->indent++;
     for (uint32_t i = 0; i < rs->npreds; i++) {
         emit_ref_comment(E, i, refs->pred_first[i], refs->pred_line[i], refs->pred_count[i]);
@@ -231,7 +231,7 @@ void emit_items(Emitter *E, const EmitRefs *refs)
     char *(*names)[2] = xcalloc(rs->nitems, sizeof *names);
     for (uint32_t i = 0; i < rs->nitems; i++)
         item_arrays(E, &rs->items[i], names[i]);
-    emit_line(E, "static const PatItem items[] = {");
+    emit_line(E, "static const graft_item items[] = {");
     E->indent++;
     for (uint32_t i = 0; i < rs->nitems; i++) {
         emit_ref_comment(E, i, refs->item_first[i], refs->item_line[i], refs->item_count[i]);
@@ -312,7 +312,7 @@ const char *emit_attr_value(Emitter *E, const AttrValue *v)
         strbuf_putc(&sb, '}');
         StrBuf list_hint = {0};
         strbuf_printf(&list_hint, "%s_items", hint.data);
-        list = emit_def(E, "AttrValue *const", true, list_hint.data, sb.data);
+        list = emit_def(E, "graft_attr_value *const", true, list_hint.data, sb.data);
         strbuf_free(&list_hint);
         sb.len = 0;
     }
@@ -328,7 +328,7 @@ const char *emit_attr_value(Emitter *E, const AttrValue *v)
     if (v->nitems)
         strbuf_printf(&sb, ", .nitems = %d, .items = %s", v->nitems, list);
     strbuf_putc(&sb, '}');
-    const char *name = emit_def(E, "AttrValue", false, hint.data, sb.data);
+    const char *name = emit_def(E, "graft_attr_value", false, hint.data, sb.data);
     for (int i = 0; i < v->nitems; i++)
         free(items[i]);
     free(items);
@@ -359,7 +359,7 @@ static const char *pattern_binds(Emitter *E, const PatNode *p)
         strbuf_putc(&hint, '_');
         ident_part(&hint, p->binds[i].name ? p->binds[i].name : "", 16);
     }
-    const char *binds = emit_def(E, "PatAttrBind", true, hint.data, sb.data);
+    const char *binds = emit_def(E, "graft_attr_bind", true, hint.data, sb.data);
     strbuf_free(&sb);
     strbuf_free(&hint);
     return binds;
@@ -388,10 +388,10 @@ const char *emit_pattern(Emitter *E, const PatNode *p)
     for (int i = 0; i < p->nkids; i++)
         kids[i] = xstrdup(emit_pattern(E, p->kids[i]));
     const char *name = emit_name_new(E, p, "pat");
-    char *kid_array = p->nkids ? addr_array(E, "PatNode *const", name, kids, p->nkids) : NULL;
+    char *kid_array = p->nkids ? addr_array(E, "graft_pat *const", name, kids, p->nkids) : NULL;
     char *binds = p->nbinds ? xstrdup(pattern_binds(E, p)) : NULL;
     StrBuf sb = {0};
-    strbuf_printf(&sb, "static const PatNode %s = {.kind = %s, .item = %u, .slot = %d",
+    strbuf_printf(&sb, "static const graft_pat %s = {.kind = %s, .item = %u, .slot = %d",
                   name, ENUM_NAME(pat_kind_name, p->kind, PatKind), p->item, p->slot);
     if (p->embed)
         strbuf_puts(&sb, ", .embed = true");
@@ -418,15 +418,15 @@ static const char *expr_attrs(Emitter *E, const PatExpr *x, const char *name, ch
     strbuf_puts(&sb, "{\n");
     for (int i = 0; i < x->nattrs; i++) {
         const PatActAttr *a = &x->attrs[i];
-        strbuf_printf(&sb, "{.src = %s, .name = ", a->src == ASRC_COPY ? "ASRC_COPY"
-                                                                        : "ASRC_EXPR");
+        strbuf_printf(&sb, "{.src = %s, .name = ", a->src == ASRC_COPY ? "GRAFT_ASRC_COPY"
+                                                                        : "GRAFT_ASRC_EXPR");
         emit_c_string(&sb, a->name);
         strbuf_printf(&sb, ", .value = %s%s, .slot = %d},\n", values[i] ? "&" : "",
                       values[i] ? values[i] : "NULL", a->slot);
     }
     strbuf_putc(&sb, '}');
     strbuf_printf(&hint, "%s_attrs", name);
-    const char *attrs = emit_def(E, "PatActAttr", true, hint.data, sb.data);
+    const char *attrs = emit_def(E, "graft_act_attr", true, hint.data, sb.data);
     strbuf_free(&sb);
     strbuf_free(&hint);
     return attrs;
@@ -451,7 +451,7 @@ const char *emit_decls(Emitter *E, const PatExpr *x)
     strbuf_puts(&hint, "decls_");
     for (const char *c = x->s ? x->s : "call"; *c; c++)
         strbuf_putc(&hint, isalnum((unsigned char)*c) ? *c : '_');
-    const char *name = emit_def(E, "PatAttrDecl", true, hint.data, sb.data);
+    const char *name = emit_def(E, "graft_attr_decl", true, hint.data, sb.data);
     strbuf_free(&sb);
     strbuf_free(&hint);
     return name;
@@ -509,11 +509,11 @@ const char *emit_expr(Emitter *E, const PatExpr *x, const char *kind)
     char **kids = xcalloc((size_t)x->nkids + 1, sizeof *kids), *attr;
     char **values = expr_parts(E, x, kind, kids, &attr);
     const char *name = emit_name_new(E, x, kind);
-    char *kid_array = x->nkids ? addr_array(E, "PatExpr *const", name, kids, x->nkids) : NULL;
+    char *kid_array = x->nkids ? addr_array(E, "graft_expr *const", name, kids, x->nkids) : NULL;
     char *attrs = x->nattrs ? xstrdup(expr_attrs(E, x, name, values)) : NULL;
     char *decls = x->ndecls ? xstrdup(emit_decls(E, x)) : NULL;
     StrBuf sb = {0};
-    strbuf_printf(&sb, "static const PatExpr %s = {.kind = %s", name,
+    strbuf_printf(&sb, "static const graft_expr %s = {.kind = %s", name,
                   ENUM_NAME(expr_kind_name, x->kind, ExprKind));
     expr_fields(&sb, x, kid_array, attrs, decls, attr);
     emit_line(E, "%s};", sb.data);

@@ -47,7 +47,7 @@ static bool number_list(const char *key, double **items, int *n)
         char *comma = strstr(p, ", ");
         if (comma)
             *comma = '\0';
-        xgrow((void **)items, &cap, (size_t)*n + 1, sizeof **items);
+        *items = xgrow_items(*items, &cap, (size_t)*n + 1, sizeof **items);
         ok = number_text(p, &(*items)[(*n)++]);
         p = comma ? comma + 2 : p + strlen(p);
     }
@@ -62,20 +62,20 @@ static void value_test(const char *key, StrBuf *sb)
     int n;
     size_t len = strlen(key);
     if (number_text(key, &f)) {
-        strbuf_puts(sb, "rt_attr_is_num(v, ");
+        strbuf_puts(sb, "graft_attr_is_num(v, ");
         emit_c_double(sb, f);
         strbuf_putc(sb, ')');
     } else if (len >= 2 && key[0] == '"' && key[len - 1] == '"' &&
                !memchr(key + 1, '"', len - 2)) {
         char *s = xstrndup(key + 1, len - 2);
-        strbuf_puts(sb, "rt_attr_is_str(v, ");
+        strbuf_puts(sb, "graft_attr_is_str(v, ");
         emit_c_string(sb, s);
         strbuf_putc(sb, ')');
         free(s);
     } else if (strcmp(key, "None") == 0) {
-        strbuf_puts(sb, "rt_attr_is_none(v)");
+        strbuf_puts(sb, "graft_attr_is_none(v)");
     } else if (number_list(key, &items, &n)) {
-        strbuf_puts(sb, "rt_attr_is_nums(v, ");
+        strbuf_puts(sb, "graft_attr_is_nums(v, ");
         if (n) {
             strbuf_puts(sb, "(const double[]){");
             for (int i = 0; i < n; i++) {
@@ -86,7 +86,7 @@ static void value_test(const char *key, StrBuf *sb)
         } else
             strbuf_puts(sb, "NULL, 0)");
     } else {
-        strbuf_puts(sb, "rt_attr_key_is(v, ");
+        strbuf_puts(sb, "graft_attr_key_is(v, ");
         emit_c_string(sb, key);
         strbuf_putc(sb, ')');
     }
@@ -118,7 +118,7 @@ static const char *emit_attr_test(Emitter *E, uint32_t id, const PatPred *p,
         have = emit_unique(E, name.data);
         strtable_put(&E->defs, key.data, have);
         emit_line(E, "/* %s */", safe.data);
-        emit_line(E, "static bool %s(const AttrValue *v)", have);
+        emit_line(E, "static bool %s(const graft_attr_value *v)", have);
         emit_line(E, "{");
         emit_line(E, "    return v ? %s;", test.data);
         emit_line(E, "}");
@@ -143,13 +143,14 @@ bool emit_attr_tests(Emitter *E, const EmitRefs *refs)
         any |= rs->preds[i].kind == PRED_ATTR;
     if (!any)
         return false;
-    emit_line(E, "/* ---- attribute tests as C, for the labeller (RuleSet.attr_fns) ---- */");
+    emit_line(E, "/* ---- attribute tests as C, for the labeller (graft_rule_set.attr_fns) "
+                 "---- */");
     emit_blank(E);
     const char **fns = xcalloc(rs->npreds, sizeof *fns);
     for (uint32_t i = 0; i < rs->npreds; i++)
         if (rs->preds[i].kind == PRED_ATTR)
             fns[i] = emit_attr_test(E, i, &rs->preds[i], refs);
-    emit_line(E, "static const RuleAttrTestFn attr_tests[] = {");
+    emit_line(E, "static const graft_attr_test_fn attr_tests[] = {");
     E->indent++;
     for (uint32_t i = 0; i < rs->npreds; i++) {
         StrBuf ref = {0};

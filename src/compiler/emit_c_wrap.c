@@ -51,7 +51,7 @@ typedef struct Breaks {
     Break fit;         /* outside literals, fitting: better() decides */
     Break over;        /* outside literals, the first that does not fit */
     Break str;         /* a split of a string literal */
-    Break weak;        /* between tokens: after "(" or "!", before ")" */
+    Break weak;        /* between tokens: after "(", "{" or "!", before ")" */
     bool have_fit, have_over, have_str, have_weak;
 } Breaks;
 
@@ -83,7 +83,8 @@ static void comma_break(Breaks *bs, Break b)
 /* The weak break after s[i], if any: for want of a comma. */
 static void weak_break(Breaks *bs, const char *s, size_t i)
 {
-    bool after = s[i] == '(' || (s[i] == '!' && s[i + 1] != '=') || s[i + 1] == ')';
+    bool after = s[i] == '(' || s[i] == '{' || (s[i] == '!' && s[i + 1] != '=') ||
+                 s[i + 1] == ')';
     if (after && s[i + 1] && i + 1 <= bs->avail) {
         bs->weak = (Break){i + 1, i + 1, false, 0};
         bs->have_weak = true;

@@ -30,9 +30,9 @@
 #define GRAFT_LIBDIR "/usr/local/lib"
 #endif
 
-/* The source folders, under $(abs_top_srcdir), that hold the headers
- * make install puts in $(includedir)/graft. */
-static const char *const build_include_dirs[] = {"src/base", "src/ir", "src/runtime"};
+/* The source folder, under $(abs_top_srcdir), that holds the headers make
+ * install puts in $(includedir)/graft (note [public names] in graft.h). */
+static const char *const build_include_dirs[] = {"include/graft"};
 
 static bool same_file(const char *a, const char *b)
 {

@@ -26,7 +26,7 @@
 enum { EXE_PATHS_MAX_INCLUDES = 8 };
 
 typedef struct ExePaths {
-    char *include_dirs[EXE_PATHS_MAX_INCLUDES]; /* hold emit_c_rt.h and the
+    char *include_dirs[EXE_PATHS_MAX_INCLUDES]; /* hold graft_rules.h and the
                                                    headers it includes */
     int n_include;   /* entries in include_dirs */
     char *lib_dir;   /* holds libgraft.a */

@@ -43,8 +43,8 @@ static void load_source(Loader *ld, Source *src);
 
 static AstFile *parse(Loader *ld, Source *src)
 {
-    xgrow((void **)&ld->rf->sources, &ld->sources_cap, (size_t)ld->rf->nsources + 1,
-          sizeof(Source *));
+    ld->rf->sources = xgrow_items(ld->rf->sources, &ld->sources_cap, (size_t)ld->rf->nsources + 1,
+                                  sizeof(Source *));
     ld->rf->sources[ld->rf->nsources++] = src;
     AstBuilder b = {ld->rf->arena, ld->rf->names, src};
     return rules_parse_source(src, &b, (int)ld->limits->rule_depth, ld->d);
@@ -100,7 +100,7 @@ static void load_builtin_ops(Loader *ld)
 {
     const FrontendBuiltin *b = ld->opts->builtin;
     if (b) { /* declared already: the RuleFile started from its registry */
-        xgrow((void **)&ld->rf->sources, &ld->sources_cap, (size_t)ld->rf->nsources + 1,
+        ld->rf->sources = xgrow_items(ld->rf->sources, &ld->sources_cap, (size_t)ld->rf->nsources + 1,
               sizeof(Source *));
         ld->rf->sources[ld->rf->nsources++] = b->src;
         ld->rf->nbuiltin = ld->rf->nsources;
@@ -209,7 +209,7 @@ static void load_include(Loader *ld, const AstInclude *inc)
 static void add_rule(Loader *ld, AstRule *rule)
 {
     RuleFile *rf = ld->rf;
-    xgrow((void **)&rf->rules, &ld->rules_cap, (size_t)rf->nrules + 1, sizeof(AstRule *));
+    rf->rules = xgrow_items(rf->rules, &ld->rules_cap, (size_t)rf->nrules + 1, sizeof(AstRule *));
     rule->index = rf->nrules;
     rf->rules[rf->nrules++] = rule;
 }
@@ -219,7 +219,7 @@ static void add_rule(Loader *ld, AstRule *rule)
 static void load_source(Loader *ld, Source *src)
 {
     char *canon = canonical(src->name);
-    xgrow((void **)&ld->seen, &ld->seen_cap, ld->nseen + 1, sizeof(char *));
+    ld->seen = xgrow_items(ld->seen, &ld->seen_cap, ld->nseen + 1, sizeof(char *));
     ld->seen[ld->nseen++] = xstrdup(canon);
     AstFile *file = parse(ld, src);
     if (!file) {
@@ -227,7 +227,7 @@ static void load_source(Loader *ld, Source *src)
         return;
     }
     RuleFile *rf = ld->rf;
-    xgrow((void **)&rf->files, &ld->files_cap, (size_t)rf->nfiles + 1, sizeof(AstFile *));
+    rf->files = xgrow_items(rf->files, &ld->files_cap, (size_t)rf->nfiles + 1, sizeof(AstFile *));
     rf->files[rf->nfiles++] = file;
     ld->stack[ld->depth++] = canon;
     for (int i = 0; i < file->nitems && !diag_gave_up(ld->d); i++) {

@@ -71,7 +71,7 @@ static uint32_t add_pred(Lowerer *L, const PatPred *p)
     bool fresh;
     uint32_t id = idmap_get(L, &L->pred_ids, k->data, (uint32_t)L->npreds, &fresh);
     if (fresh) {
-        xgrow((void **)&L->preds, &L->cpreds, L->npreds + 1, sizeof *L->preds);
+        L->preds = xgrow_items(L->preds, &L->cpreds, L->npreds + 1, sizeof *L->preds);
         L->preds[L->npreds++] = *p;
     }
     return id;
@@ -93,7 +93,7 @@ static uint32_t add_item(Lowerer *L, const PatItem *it)
     bool fresh;
     uint32_t id = idmap_get(L, &L->item_ids, k->data, (uint32_t)L->nitems, &fresh);
     if (fresh) {
-        xgrow((void **)&L->items, &L->citems, L->nitems + 1, sizeof *L->items);
+        L->items = xgrow_items(L->items, &L->citems, L->nitems + 1, sizeof *L->items);
         L->items[L->nitems++] = *it;
     }
     return id;
@@ -221,12 +221,7 @@ static void lower_attrs(Lowerer *L, const OpInfo *op, const char *opname,
             ps[np++] = attr_pred(L, op, opname, a);
     }
     /* tests ascending, without repeats */
-    for (int i = 1; i < np; i++)
-        for (int j = i; j > 0 && ps[j - 1] > ps[j]; j--) {
-            uint32_t t = ps[j];
-            ps[j] = ps[j - 1];
-            ps[j - 1] = t;
-        }
+    sort_u32(ps, (size_t)np, NULL, NULL);
     int w = 0;
     for (int i = 0; i < np; i++)
         if (w == 0 || ps[w - 1] != ps[i])

@@ -77,7 +77,7 @@ void registry_insert(Registry *reg, OpInfo *op)
 {
     table_grow(reg);
     op->index = (int)reg->nops;
-    xgrow((void **)&reg->ops, &reg->ops_cap, reg->nops + 1, sizeof(OpInfo *));
+    reg->ops = xgrow_items(reg->ops, &reg->ops_cap, reg->nops + 1, sizeof(OpInfo *));
     reg->ops[reg->nops++] = op;
     table_insert(reg->table, reg->table_cap, op);
 }

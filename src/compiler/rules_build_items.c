@@ -107,7 +107,7 @@ AstNode *build_query(const AstBuilder *b, const char *name, SrcRange name_range,
 
 static AstItem *push_item(RulesParseCtx *ctx, ItemKind kind)
 {
-    xgrow((void **)&ctx->items, &ctx->items_cap, (size_t)ctx->nitems + 1, sizeof(AstItem));
+    ctx->items = xgrow_items(ctx->items, &ctx->items_cap, (size_t)ctx->nitems + 1, sizeof(AstItem));
     AstItem *item = &ctx->items[ctx->nitems++];
     item->kind = kind;
     return item;

@@ -15,7 +15,7 @@
  * bytes each, struct Use) are allocated right after the node, so a unary
  * op takes 128 bytes of arena and a binary one 160; attributes live
  * beside it. */
-_Static_assert(sizeof(void *) != 8 || sizeof(struct Node) == 96,
+_Static_assert(sizeof(void *) != 8 || sizeof(Node) == 96,
                "note [node size]: a node is 96 bytes");
 _Static_assert(sizeof(void *) != 8 || sizeof(struct Use) == 32,
                "note [node size]: a use is 32 bytes");
@@ -32,10 +32,10 @@ Graph *graph_new(void)
 void graph_reserve(Graph *g, size_t nodes)
 {
     if (nodes > g->cap_nodes)
-        xgrow((void **)&g->nodes, &g->cap_nodes, nodes, sizeof(Node *));
+        g->nodes = xgrow_items(g->nodes, &g->cap_nodes, nodes, sizeof(Node *));
     if (nodes > g->npos) {
         size_t old = g->npos;
-        xgrow((void **)&g->pos, &g->npos, nodes, sizeof *g->pos);
+        g->pos = xgrow_items(g->pos, &g->npos, nodes, sizeof *g->pos);
         memset(g->pos + old, 0, (g->npos - old) * sizeof *g->pos);
     }
 }
@@ -130,7 +130,7 @@ size_t graph_bytes(const Graph *g)
 
 size_t graph_node_size(void)
 {
-    return sizeof(struct Node);
+    return sizeof(Node);
 }
 
 /* ---- node accessors ---- */
@@ -168,7 +168,7 @@ void graph_set_pos(Graph *g, Node *n, int line, int col)
 {
     if (n->id >= g->npos) {
         size_t old = g->npos;
-        xgrow((void **)&g->pos, &g->npos, (size_t)n->id + 1, sizeof *g->pos);
+        g->pos = xgrow_items(g->pos, &g->npos, (size_t)n->id + 1, sizeof *g->pos);
         memset(g->pos + old, 0, (g->npos - old) * sizeof *g->pos);
     }
     g->pos[n->id] = (SrcPos){line, col};
@@ -297,7 +297,7 @@ Node *graph_new_node(Graph *g, NodeKind kind, int nslots)
     n->kind = (uint8_t)kind;
     n->id = g->nnodes;
     if (g->nnodes == g->cap_nodes)
-        xgrow((void **)&g->nodes, &g->cap_nodes, (size_t)g->nnodes + 1,
+        g->nodes = xgrow_items(g->nodes, &g->cap_nodes, (size_t)g->nnodes + 1,
               sizeof(Node *));
     g->nodes[g->nnodes++] = n;
     return n;
@@ -341,8 +341,7 @@ static Node *new_var(Graph *g, const char *name, const Type *type)
 Node *graph_add_param(Graph *g, const char *name, const Type *type)
 {
     Node *n = new_var(g, name, type);
-    xgrow((void **)&g->params, &g->cap_params, (size_t)g->nparams + 1,
-          sizeof(Node *));
+    g->params = xgrow_items(g->params, &g->cap_params, (size_t)g->nparams + 1, sizeof(Node *));
     g->params[g->nparams++] = n;
     return n;
 }

@@ -18,11 +18,13 @@
 #include <stdint.h>
 
 #include "arena.h"
+#include "graft.h"
 
-typedef struct Graph Graph;
-typedef struct Node Node;
-typedef struct Type Type;
-typedef struct AttrValue AttrValue;
+/* The short names of graft.h's public types (note [public names]). */
+typedef graft_graph Graph;
+typedef graft_node Node;
+typedef graft_type Type;
+typedef graft_attr_value AttrValue;
 
 typedef enum NodeKind {
     NODE_VAR,     /* %x, %aten::_convolution_0.weight: a parameter */
@@ -57,7 +59,7 @@ typedef enum TypeKind {
 enum { DIM_ANY = -1 }; /* a "?" dimension */
 
 /* Types are immutable once made and may be shared between nodes. */
-struct Type {
+struct graft_type {
     TypeKind kind;         /* which fields below are meaningful */
     int rank;              /* TYPE_TENSOR: number of dims */
     const int64_t *dims;   /* TYPE_TENSOR: rank dims, DIM_ANY for "?" */
@@ -69,35 +71,19 @@ struct Type {
 
 /* ---- attributes ---- */
 
-typedef enum AttrKind {
-    ATTR_INT,    /* 1, -1 */
-    ATTR_FLOAT,  /* 1e-05f, 0.5f */
-    ATTR_BOOL,   /* True, False */
-    ATTR_STRING, /* "NCHW" */
-    ATTR_NULL,   /* None */
-    ATTR_LIST,   /* [1, 1, 1, 1], nested lists too */
-    ATTR_OPAQUE, /* kept as TVM printed it and compared by spelling: a map
-                    {"k"=v, ...} (items: keys and values in turn) or
-                    meta[KIND][i], as function attributes hold them */
-} AttrKind;
-
-struct AttrValue {
-    AttrKind kind;           /* which fields below are meaningful */
-    int64_t i;               /* ATTR_INT, ATTR_BOOL (0/1) */
-    double f;                /* ATTR_FLOAT */
-    const char *s;           /* ATTR_STRING contents, unquoted, interned */
-    const char *spelling;    /* exact text to print back ("1e-05f", "\"NCHW\"") */
-    int nitems;              /* ATTR_LIST, a map: number of items */
-    const AttrValue *const *items; /* ATTR_LIST, a map: the items */
-};
-
-/* Attribute values are built with graph_new_attr_value and filled in by
- * the caller; spelling may stay NULL for values made by edits (the printer
- * then writes the canonical form: 1, 1e-05f, True, None, "s", [1, 2]). */
-typedef struct Attr {
-    const char *name;        /* interned */
-    const AttrValue *value;  /* its value (graph arena) */
-} Attr;
+/* Attribute values (graft_attr_value in graft.h) are built with
+ * graph_new_attr_value and filled in by the caller; spelling may stay NULL
+ * for values made by edits (the printer then writes the canonical form: 1,
+ * 1e-05f, True, None, "s", [1, 2]).  Strings and names are interned. */
+typedef graft_attr_kind AttrKind;
+#define ATTR_INT GRAFT_ATTR_INT
+#define ATTR_FLOAT GRAFT_ATTR_FLOAT
+#define ATTR_BOOL GRAFT_ATTR_BOOL
+#define ATTR_STRING GRAFT_ATTR_STRING
+#define ATTR_NULL GRAFT_ATTR_NULL
+#define ATTR_LIST GRAFT_ATTR_LIST
+#define ATTR_OPAQUE GRAFT_ATTR_OPAQUE
+typedef graft_attr Attr;
 
 /* Whether two attribute values are equal as TVM compares an attribute
  * with its default: numbers by value with an absolute tolerance of 1e-9,

@@ -165,7 +165,7 @@ static void put_nodes(const Viz *v, Node **order, uint32_t count)
             continue;
         size_t depth = 0;
         for (const Node *s = drawn_scope(order[i]); s; s = drawn_scope(s)) {
-            xgrow((void **)&chain, &cap, depth + 1, sizeof(Node *));
+            chain = xgrow_items(chain, &cap, depth + 1, sizeof(Node *));
             chain[depth++] = s;
         }
         fputs("  ", v->out);

@@ -46,7 +46,7 @@ typedef struct GlobalDef {
 } GlobalDef;
 
 /* note [node size] in graph.c explains the layout. */
-struct Node {
+struct graft_node {
     uint8_t kind;          /* NodeKind */
     uint8_t dead;          /* set by graph_remove_dead */
     uint8_t type_declared; /* NODE_VAR: type written as "%x: T" */
@@ -88,7 +88,7 @@ typedef struct SrcPos {
     int32_t line, col;
 } SrcPos;
 
-struct Graph {
+struct graft_graph {
     Arena *arena;          /* owns nodes, uses, attrs, types, strings */
     SrcPos *pos;           /* per node id: where the model file wrote it
                               (a side table, note [node size]); entries

@@ -151,7 +151,7 @@ static bool parse_dims(TypeText *tt, int64_t **dims, int *rank, size_t *cap)
                 d = d * 10 + digit;
             }
         }
-        xgrow((void **)dims, cap, (size_t)*rank + 1, sizeof(int64_t));
+        *dims = xgrow_items(*dims, cap, (size_t)*rank + 1, sizeof(int64_t));
         (*dims)[(*rank)++] = d;
     }
     return true;
@@ -199,7 +199,7 @@ static const Type *parse_tuple(TypeText *tt, int depth)
         const Type *f = parse_type(tt, depth + 1);
         if (!f)
             break;
-        xgrow((void **)&fields, &cap, (size_t)n + 1, sizeof(Type *));
+        fields = xgrow_items(fields, &cap, (size_t)n + 1, sizeof(Type *));
         fields[n++] = f;
     }
     free(fields);

@@ -80,7 +80,7 @@ static void adjacency_build(const Graph *g, Adjacency *adj, uint8_t *dead)
         if (dead && n->dead)
             dead[i] = 1;
         if (m + most > adj->cap)
-            xgrow((void **)&adj->kids, &adj->cap, m + most, sizeof *adj->kids);
+            adj->kids = xgrow_items(adj->kids, &adj->cap, m + most, sizeof *adj->kids);
         m = put_kids(n, adj->kids, m);
     }
     adj->start[g->nnodes] = m;
@@ -240,7 +240,7 @@ static void adopt_body(Node *fn, uint32_t min_id)
     Node **stack = NULL;
     size_t cap = 0, depth = 0;
     Node *body = fn->u.fn->body;
-    xgrow((void **)&stack, &cap, 1, sizeof(Node *));
+    stack = xgrow_items(stack, &cap, 1, sizeof(Node *));
     stack[depth++] = body;
     while (depth) {
         Node *n = stack[--depth];
@@ -251,7 +251,7 @@ static void adopt_body(Node *fn, uint32_t min_id)
         if (n->kind == NODE_FUNC)
             continue;
         int nchildren = n->nargs + (n->callee != NULL);
-        xgrow((void **)&stack, &cap, depth + (size_t)nchildren, sizeof(Node *));
+        stack = xgrow_items(stack, &cap, depth + (size_t)nchildren, sizeof(Node *));
         for (int i = 0; i < nchildren; i++)
             stack[depth++] = child(n, i);
     }

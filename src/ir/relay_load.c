@@ -49,7 +49,7 @@ void lex_stray(RelayLexer *lx, char c)
 void lex_open(RelayLexer *lx, char c)
 {
     if (lx->nopen == lx->cap_open)
-        xgrow((void **)&lx->open, &lx->cap_open, lx->nopen + 1, sizeof(OpenBracket));
+        lx->open = xgrow_items(lx->open, &lx->cap_open, lx->nopen + 1, sizeof(OpenBracket));
     lx->open[lx->nopen].c = c;
     lx->open[lx->nopen++].off = lx->tok.off;
 }
@@ -91,7 +91,7 @@ size_t load_mark(RelayParser *ps)
 static Item *push(RelayParser *ps, ItemKind kind)
 {
     if (ps->nitems == ps->cap_items)
-        xgrow((void **)&ps->items, &ps->cap_items, ps->nitems + 1, sizeof(Item));
+        ps->items = xgrow_items(ps->items, &ps->cap_items, ps->nitems + 1, sizeof(Item));
     Item *it = &ps->items[ps->nitems++];
     it->kind = kind;
     return it;
@@ -362,7 +362,7 @@ void load_note_where(RelayParser *ps, const Node *n, RelayText t)
 {
     size_t id = node_id(n), old = ps->cap_where;
     if (id >= old) {
-        xgrow((void **)&ps->where, &ps->cap_where, id + 1, sizeof *ps->where);
+        ps->where = xgrow_items(ps->where, &ps->cap_where, id + 1, sizeof *ps->where);
         memset(ps->where + old, 0, (ps->cap_where - old) * sizeof *ps->where);
     }
     ps->where[id] = (uint32_t)t.off + 1;

@@ -68,7 +68,7 @@ static void symbol_set_top(RelayParser *ps, uint64_t key, int32_t sym)
     uint64_t number = key / 2;
     if (number >= ps->ntemps) {
         size_t old = ps->ntemps;
-        xgrow((void **)&ps->temps, &ps->ntemps, number + 1, sizeof(int32_t));
+        ps->temps = xgrow_items(ps->temps, &ps->ntemps, number + 1, sizeof(int32_t));
         memset(ps->temps + old, 0xff, (ps->ntemps - old) * sizeof(int32_t));
     }
     ps->temps[number] = sym;
@@ -120,7 +120,7 @@ static bool define(RelayParser *ps, RelayText name, uint64_t key, Node *n)
     }
     int32_t shadowed = old ? (int32_t)(old - ps->syms) : -1;
     if (ps->nsyms == ps->cap_syms)
-        xgrow((void **)&ps->syms, &ps->cap_syms, ps->nsyms + 1, sizeof(Symbol));
+        ps->syms = xgrow_items(ps->syms, &ps->cap_syms, ps->nsyms + 1, sizeof(Symbol));
     ps->syms[ps->nsyms] = (Symbol){key, n, (uint32_t)name.off, (uint32_t)name.len,
                                    ps->depth, shadowed};
     if (named)
@@ -139,16 +139,14 @@ bool load_scope_open(RelayParser *ps, RelayText at)
         ps->failed = true;
         return false;
     }
-    xgrow((void **)&ps->marks, &ps->cap_marks, (size_t)ps->depth + 1,
-          sizeof(size_t));
+    ps->marks = xgrow_items(ps->marks, &ps->cap_marks, (size_t)ps->depth + 1, sizeof(size_t));
     ps->marks[ps->depth++] = ps->nsyms;
     return true;
 }
 
 void load_block_open(RelayParser *ps)
 {
-    xgrow((void **)&ps->marks, &ps->cap_marks, (size_t)ps->depth + 1,
-          sizeof(size_t));
+    ps->marks = xgrow_items(ps->marks, &ps->cap_marks, (size_t)ps->depth + 1, sizeof(size_t));
     ps->marks[ps->depth++] = ps->nsyms;
 }
 
@@ -361,7 +359,7 @@ static bool literal(RelayParser *ps, RelayText t, const char *spelling, double *
     }
     size_t i = ps->nliterals;
     if (i == ps->cap_literals)
-        xgrow((void **)&ps->literal_values, &ps->cap_literals, i + 1,
+        ps->literal_values = xgrow_items(ps->literal_values, &ps->cap_literals, i + 1,
               sizeof *ps->literal_values);
     ps->literal_values[i].value = *value = strtod(spelling, NULL);
     ps->literal_values[i].dtype = *dtype = graph_intern(ps->g, type);
@@ -395,10 +393,10 @@ static void take_args(RelayParser *ps, size_t mark, Node ***args, int *nargs,
 {
     size_t n = ps->nitems - mark;
     if (n + 1 > ps->cap_scratch_nodes)
-        xgrow((void **)&ps->scratch_nodes, &ps->cap_scratch_nodes, n + 1,
+        ps->scratch_nodes = xgrow_items(ps->scratch_nodes, &ps->cap_scratch_nodes, n + 1,
               sizeof(Node *));
     if (n + 1 > ps->cap_scratch_attrs)
-        xgrow((void **)&ps->scratch_attrs, &ps->cap_scratch_attrs, n + 1,
+        ps->scratch_attrs = xgrow_items(ps->scratch_attrs, &ps->cap_scratch_attrs, n + 1,
               sizeof(Attr));
     *args = ps->scratch_nodes;
     *attrs = ps->scratch_attrs;

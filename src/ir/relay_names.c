@@ -48,7 +48,7 @@ static TakenName *find_name(VarNames *vn, uint64_t h, const char *s, size_t n, i
 static void take_name(VarNames *vn, int64_t *head, const char *s, size_t n)
 {
     if (vn->nnames == vn->cnames)
-        xgrow((void **)&vn->names, &vn->cnames, vn->nnames + 1, sizeof *vn->names);
+        vn->names = xgrow_items(vn->names, &vn->cnames, vn->nnames + 1, sizeof *vn->names);
     vn->names[vn->nnames] = (TakenName){s, (uint32_t)n, (int32_t)(*head - 1), 0};
     *head = (int64_t)++vn->nnames;
 }

@@ -33,7 +33,7 @@ enum { NO_TEMP = UINT32_MAX };
 static inline char *room(StrBuf *sb, size_t n)
 {
     if (sb->cap - sb->len <= n) /* also when nothing is allocated yet */
-        xgrow((void **)&sb->data, &sb->cap, sb->len + n + 1, 1);
+        sb->data = xgrow_items(sb->data, &sb->cap, sb->len + n + 1, 1);
     return sb->data + sb->len;
 }
 
@@ -145,7 +145,7 @@ typedef struct Printer {
 static StrBuf *scratch_get(Printer *p)
 {
     if (p->nscratch == p->ascratch) {
-        xgrow((void **)&p->scratch, &p->cscratch, p->ascratch + 1, sizeof *p->scratch);
+        p->scratch = xgrow_items(p->scratch, &p->cscratch, p->ascratch + 1, sizeof *p->scratch);
         p->scratch[p->ascratch++] = xcalloc(1, sizeof(StrBuf));
     }
     StrBuf *sb = p->scratch[p->nscratch++];
@@ -622,7 +622,7 @@ static void visit_all(Printer *p, Node *root)
     if (!needs_visit(p, root))
         return;
     size_t base = p->nframes;
-    xgrow((void **)&p->frames, &p->cframes, base + 1, sizeof *p->frames);
+    p->frames = xgrow_items(p->frames, &p->cframes, base + 1, sizeof *p->frames);
     p->frames[p->nframes++] = visit_frame(root);
     while (p->nframes > base) {
         Frame *f = &p->frames[p->nframes - 1];
@@ -637,7 +637,7 @@ static void visit_all(Printer *p, Node *root)
         if (!c) /* a missing operand ends the children, as in graph walks */
             f->next = f->nkids;
         else if (needs_visit(p, c)) {
-            xgrow((void **)&p->frames, &p->cframes, p->nframes + 1, sizeof *p->frames);
+            p->frames = xgrow_items(p->frames, &p->cframes, p->nframes + 1, sizeof *p->frames);
             p->frames[p->nframes++] = visit_frame(c);
         }
     }

@@ -463,21 +463,34 @@ static bool check_vector(RelCtx *c, int i, const char *what, int64_t channels)
     return true;
 }
 
-/* BatchNormRel: (data, mean, var) with the mean and variance as vectors
- * of the axis's size. */
-static const Type *batch_norm(RelCtx *c)
+/* The data (operand 0) when operands 1..n are vectors of the size of its
+ * axis (attribute axis, default dflt), each with its name for messages;
+ * NULL after reporting otherwise.  *channels: the axis's size. */
+static const Type *data_and_vectors(RelCtx *c, int dflt, const char *const *names, int n,
+                                    int64_t *channels)
 {
     const Type *data = rel_tensor(c, 0);
     if (!data)
         return NULL;
-    int axis = rel_axis(c, rel_int(c, "axis", 1), data->rank);
+    int axis = rel_axis(c, rel_int(c, "axis", dflt), data->rank);
     if (axis < 0)
         return NULL;
-    int64_t ch = data->dims[axis];
-    static const char *const names[] = {"gamma", "beta", "moving_mean", "moving_var"};
-    for (int i = 1; i < 5; i++)
-        if (!check_vector(c, i, names[i - 1], ch))
+    for (int i = 0; i < n; i++)
+        if (!check_vector(c, i + 1, names[i], data->dims[axis]))
             return NULL;
+    *channels = data->dims[axis];
+    return data;
+}
+
+/* BatchNormRel: (data, mean, var) with the mean and variance as vectors
+ * of the axis's size. */
+static const Type *batch_norm(RelCtx *c)
+{
+    static const char *const names[] = {"gamma", "beta", "moving_mean", "moving_var"};
+    int64_t ch;
+    const Type *data = data_and_vectors(c, 1, names, 4, &ch);
+    if (!data)
+        return NULL;
     const Type *vec = graph_type_tensor(c->g, data->dtype, &ch, 1);
     const Type *fields[3] = {data, vec, vec};
     return graph_type_tuple(c->g, fields, 3);
@@ -487,27 +500,17 @@ static const Type *batch_norm(RelCtx *c)
  * beta are vectors of the axis's size. */
 static const Type *norm(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
-    if (!data)
-        return NULL;
-    int axis = rel_axis(c, rel_int(c, "axis", strcmp(c->op, "nn.layer_norm") ? 1 : -1),
-                        data->rank);
-    if (axis < 0 || !check_vector(c, 1, "gamma", data->dims[axis]) ||
-        !check_vector(c, 2, "beta", data->dims[axis]))
-        return NULL;
-    return data;
+    static const char *const names[] = {"gamma", "beta"};
+    int64_t ch;
+    return data_and_vectors(c, strcmp(c->op, "nn.layer_norm") ? 1 : -1, names, 2, &ch);
 }
 
 /* BiasAddRel: the bias is a vector of the axis's size. */
 static const Type *bias_add(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
-    if (!data)
-        return NULL;
-    int axis = rel_axis(c, rel_int(c, "axis", 1), data->rank);
-    if (axis < 0 || !check_vector(c, 1, "bias", data->dims[axis]))
-        return NULL;
-    return data;
+    static const char *const names[] = {"bias"};
+    int64_t ch;
+    return data_and_vectors(c, 1, names, 1, &ch);
 }
 
 static const Type *identity(RelCtx *c)

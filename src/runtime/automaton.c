@@ -162,7 +162,7 @@ static void table_put(Table *t, const uint32_t *key, size_t len, uint64_t h,
     if ((t->count + 1) * 2 > t->cap)
         table_grow(t);
     Slot *s = table_find(t, key, len, h);
-    xgrow((void **)&t->pool, &t->pcap, t->plen + len, sizeof *t->pool);
+    t->pool = xgrow_items(t->pool, &t->pcap, t->plen + len, sizeof *t->pool);
     memcpy(t->pool + t->plen, key, len * sizeof *key);
     s->hash = h;
     s->off = (uint32_t)t->plen;
@@ -176,7 +176,7 @@ static void table_put(Table *t, const uint32_t *key, size_t len, uint64_t h,
 
 static void push(uint32_t **arr, uint32_t *n, size_t *cap, uint32_t v)
 {
-    xgrow((void **)arr, cap, *n + 1, sizeof **arr);
+    *arr = xgrow_items(*arr, cap, *n + 1, sizeof **arr);
     (*arr)[(*n)++] = v;
 }
 
@@ -214,16 +214,15 @@ int automaton_pred_cmp(const PatPred *x, const PatPred *y)
     }
 }
 
-/* Insertion sort of test ids by automaton_pred_cmp, then id: stable and
- * needs no global context; it runs once per automaton. */
+/* Test ids by automaton_pred_cmp, then id (sort_u32 is stable). */
+static bool pred_before(const void *preds, uint32_t x, uint32_t y)
+{
+    return automaton_pred_cmp((const PatPred *)preds + x, (const PatPred *)preds + y) < 0;
+}
+
 static void sort_preds(uint32_t *v, uint32_t n, const PatPred *preds)
 {
-    for (uint32_t i = 1; i < n; i++) {
-        uint32_t x = v[i], j = i;
-        while (j > 0 && automaton_pred_cmp(&preds[v[j - 1]], &preds[x]) > 0)
-            v[j] = v[j - 1], j--;
-        v[j] = x;
-    }
+    sort_u32(v, n, pred_before, preds);
 }
 
 static void index_preds(Automaton *a)
@@ -263,17 +262,18 @@ static void index_items(Automaton *a)
     }
 }
 
+bool automaton_rule_before(const void *rules, uint32_t x, uint32_t y)
+{
+    return ((const RuleDesc *)rules)[x].priority > ((const RuleDesc *)rules)[y].priority;
+}
+
 /* Orders rule indices best first: higher priority, then earlier in the
- * file.  A stable insertion sort of the identity order (rule sets are
- * small, and this runs once). */
+ * file (the identity order, sorted stably). */
 static void sort_rules(uint32_t *v, uint32_t n, const RuleDesc *rules)
 {
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t j = i;
-        while (j > 0 && rules[v[j - 1]].priority < rules[i].priority)
-            v[j] = v[j - 1], j--;
-        v[j] = i;
-    }
+    for (uint32_t i = 0; i < n; i++)
+        v[i] = i;
+    sort_u32(v, n, automaton_rule_before, rules);
 }
 
 /* Indexes the rule set: items by head op, tests by kind (note [test
@@ -537,7 +537,7 @@ static void build_set(Automaton *a, const Symbol *sym)
 static void add_accepts(Automaton *a, uint32_t s)
 {
     const uint64_t *set = state_bits(a, s);
-    xgrow((void **)&a->acc_off, &a->scap, s + 1, sizeof *a->acc_off);
+    a->acc_off = xgrow_items(a->acc_off, &a->scap, s + 1, sizeof *a->acc_off);
     a->acc_len = xrealloc(a->acc_len, a->scap * sizeof *a->acc_len);
     a->acc_off[s] = (uint32_t)a->alen;
     a->acc_len[s] = 0;
@@ -545,7 +545,7 @@ static void add_accepts(Automaton *a, uint32_t s)
         uint32_t r = a->rule_order[k];
         if (!bit(set, a->rs->rules[r].pattern->item))
             continue;
-        xgrow((void **)&a->acc, &a->acap, a->alen + 1, sizeof *a->acc);
+        a->acc = xgrow_items(a->acc, &a->acap, a->alen + 1, sizeof *a->acc);
         a->acc[a->alen++] = r;
         a->acc_len[s]++;
     }
@@ -561,7 +561,7 @@ static uint32_t intern_set(Automaton *a)
     if (s != STATE_NONE)
         return s;
     s = a->nstates++;
-    xgrow((void **)&a->bits, &a->bcap, (size_t)a->nstates * a->words, sizeof *a->bits);
+    a->bits = xgrow_items(a->bits, &a->bcap, (size_t)a->nstates * a->words, sizeof *a->bits);
     memcpy(a->bits + (size_t)s * a->words, a->scratch, a->words * sizeof *a->bits);
     table_put(&a->sets, key, len, h, s);
     add_accepts(a, s);
@@ -572,7 +572,7 @@ static uint32_t intern_set(Automaton *a)
 static size_t make_key(const Symbol *sym, uint32_t **buf, size_t *cap)
 {
     size_t len = 4 + sym->npreds + sym->nargs;
-    xgrow((void **)buf, cap, len, sizeof **buf);
+    *buf = xgrow_items(*buf, cap, len, sizeof **buf);
     uint32_t *k = *buf;
     k[0] = sym->tag;
     k[1] = sym->a;

@@ -73,6 +73,9 @@ const uint32_t *automaton_fn_preds(const Automaton *a, uint32_t *n);
 /* Orders tests by kind, then by what they look for (attribute tests by
  * name, then wanted value). */
 int automaton_pred_cmp(const PatPred *x, const PatPred *y);
+/* Rule x (of the RuleDesc array rules) runs before rule y: a higher
+ * priority; with sort_u32, ties keep file order (best first). */
+bool automaton_rule_before(const void *rules, uint32_t x, uint32_t y);
 
 /* The state reached from sym: one memo lookup, or computed and memoised. */
 uint32_t automaton_step(Automaton *a, const Symbol *sym);

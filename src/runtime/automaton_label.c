@@ -163,7 +163,7 @@ static inline const OpSlot *op_slot(Labels *l, const char *op)
 
 static void add_pred(Labels *l, uint32_t *n, uint32_t p)
 {
-    xgrow((void **)&l->preds, &l->pcap, *n + 1, sizeof *l->preds);
+    l->preds = xgrow_items(l->preds, &l->pcap, *n + 1, sizeof *l->preds);
     uint32_t j = (*n)++;
     while (j > 0 && l->preds[j - 1] > p) /* keep ascending */
         l->preds[j] = l->preds[j - 1], j--;
@@ -330,7 +330,7 @@ static void state_reserve(Labels *l, size_t count)
     if (count <= l->cap)
         return;
     size_t old = l->cap;
-    xgrow((void **)&l->state, &l->cap, count, sizeof *l->state);
+    l->state = xgrow_items(l->state, &l->cap, count, sizeof *l->state);
     memset(l->state + old, 0xff, (l->cap - old) * sizeof *l->state);
 }
 
@@ -344,7 +344,7 @@ static inline bool gather_args(Labels *l, const Node *n, NodeKind kind, uint32_t
     bool opaque = !l->scopes && kind > NODE_GETITEM && node_is_opaque(n); /* the five before never are */
     uint32_t count = opaque ? 0 : (uint32_t)pattern_noperands(n);
     if (count >= l->acap)
-        xgrow((void **)&l->args, &l->acap, count + 1, sizeof *l->args);
+        l->args = xgrow_items(l->args, &l->acap, count + 1, sizeof *l->args);
     for (uint32_t k = 0; k < count; k++) {
         uint32_t id = node_id(pattern_operand(n, (int)k));
         if (id > limit)

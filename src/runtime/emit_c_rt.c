@@ -1,14 +1,17 @@
-/* emit_c_rt.c - helpers of compiled guards and actions (emit_c_rt.h).
+/* emit_c_rt.c - what compiled guards and actions call (graft_rules.h).
  *
  * Each mirrors one case of the interpreter: guard values of
  * match_guard.c, attribute values of rewrite_build.c.  The differential
  * tests (tests/emit/) hold the two to byte-identical results.
  */
-#include "emit_c_rt.h"
+#include "graft_rules.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "graph.h"
+#include "pattern.h"
+#include "ruleset.h"
 #include "util.h"
 
 static bool scalar_const(const Node *n)
@@ -16,74 +19,74 @@ static bool scalar_const(const Node *n)
     return n && node_kind(n) == NODE_CONST && node_const_is_scalar(n);
 }
 
-GuardVal gv_slot(const Binding *b)
+GuardVal graft_gv_slot(const Binding *b)
 {
     if (b->attr)
         return pattern_guard_of_attr(b->attr);
-    return scalar_const(b->node) ? gv_num(node_const_value(b->node)) : gv_unknown();
+    return scalar_const(b->node) ? graft_gv_num(node_const_value(b->node)) : graft_gv_unknown();
 }
 
-GuardVal gv_users(const Binding *b)
+GuardVal graft_gv_users(const Binding *b)
 {
-    return b->node ? gv_num(node_nusers(b->node)) : gv_unknown();
+    return b->node ? graft_gv_num(node_nusers(b->node)) : graft_gv_unknown();
 }
 
-GuardVal gv_rank(const Binding *b)
+GuardVal graft_gv_rank(const Binding *b)
 {
     int r = b->node ? pattern_node_rank(b->node) : -1;
-    return r < 0 ? gv_unknown() : gv_num(r);
+    return r < 0 ? graft_gv_unknown() : graft_gv_num(r);
 }
 
-GuardVal gv_dtype(const Binding *b)
+GuardVal graft_gv_dtype(const Binding *b)
 {
     const char *dt = b->node ? pattern_node_dtype(b->node) : NULL;
-    return dt ? gv_str(dt) : gv_unknown();
+    return dt ? graft_gv_str(dt) : graft_gv_unknown();
 }
 
-GuardVal gv_value(const Binding *b)
+GuardVal graft_gv_value(const Binding *b)
 {
-    return scalar_const(b->node) ? gv_num(node_const_value(b->node)) : gv_unknown();
+    return scalar_const(b->node) ? graft_gv_num(node_const_value(b->node)) : graft_gv_unknown();
 }
 
-GuardVal gv_shape(const Binding *b)
+GuardVal graft_gv_shape(const Binding *b)
 {
     const Type *t = b->node ? node_type(b->node) : NULL;
     if (!t || t->kind != TYPE_TENSOR)
-        return gv_unknown();
+        return graft_gv_unknown();
     return (GuardVal){.kind = GV_DIMS, .type = t};
 }
 
-GuardVal gv_attr(const Binding *b, const char *name, const AttrValue *dflt)
+GuardVal graft_gv_attr(const Binding *b, const char *name, const AttrValue *dflt)
 {
     if (!b->node)
-        return gv_unknown();
+        return graft_gv_unknown();
     const AttrValue *v = node_find_attr(b->node, name);
     return pattern_guard_of_attr(v ? v : dflt);
 }
 
-GuardVal gv_index(GuardVal base, int64_t i)
+GuardVal graft_gv_index(GuardVal base, int64_t i)
 {
     if (base.kind == GV_DIMS && i < base.type->rank)
-        return gv_num((double)base.type->dims[i]);
+        return graft_gv_num((double)base.type->dims[i]);
     if (base.kind == GV_ATTR && base.attr->kind == ATTR_LIST && i < base.attr->nitems)
         return pattern_guard_of_attr(base.attr->items[i]);
-    return gv_unknown();
+    return graft_gv_unknown();
 }
 
-GuardVal gv_neg(GuardVal x)
+GuardVal graft_gv_neg(GuardVal x)
 {
-    return x.kind == GV_NUM ? gv_num(-x.f) : gv_unknown();
+    return x.kind == GV_NUM ? graft_gv_num(-x.f) : graft_gv_unknown();
 }
 
-GuardVal gv_arith(int op, GuardVal x, GuardVal y)
+GuardVal graft_gv_arith(int op, GuardVal x, GuardVal y)
 {
     if (x.kind != GV_NUM || y.kind != GV_NUM)
-        return gv_unknown();
+        return graft_gv_unknown();
     switch (op) {
-    case '+': return gv_num(x.f + y.f);
-    case '-': return gv_num(x.f - y.f);
-    case '*': return gv_num(x.f * y.f);
-    default: return y.f == 0 ? gv_unknown() : gv_num(x.f / y.f);
+    case '+': return graft_gv_num(x.f + y.f);
+    case '-': return graft_gv_num(x.f - y.f);
+    case '*': return graft_gv_num(x.f * y.f);
+    default: return y.f == 0 ? graft_gv_unknown() : graft_gv_num(x.f / y.f);
     }
 }
 
@@ -98,7 +101,7 @@ static int dims_are_list(const Type *t, const AttrValue *v)
         const AttrValue *item = v->items[i];
         if (item->kind != ATTR_INT && item->kind != ATTR_BOOL && item->kind != ATTR_FLOAT)
             return 0;
-        if (!rt_attr_is_num(item, (double)t->dims[i]))
+        if (!graft_attr_is_num(item, (double)t->dims[i]))
             return 0;
     }
     return 1;
@@ -143,7 +146,7 @@ static int compare_text(GuardVal x, GuardVal y)
     return c;
 }
 
-bool gv_cmp(CmpOp op, GuardVal x, GuardVal y)
+bool graft_gv_cmp(CmpOp op, GuardVal x, GuardVal y)
 {
     if (x.kind == GV_UNKNOWN || y.kind == GV_UNKNOWN)
         return false;
@@ -159,17 +162,17 @@ bool gv_cmp(CmpOp op, GuardVal x, GuardVal y)
 
 /* ---- compiled attribute tests ---- */
 
-bool rt_attr_is_nums(const AttrValue *v, const double *items, int n)
+bool graft_attr_is_nums(const AttrValue *v, const double *items, int n)
 {
     if (v->kind != ATTR_LIST || v->nitems != n)
         return false;
     for (int i = 0; i < n; i++)
-        if (!rt_attr_is_num(v->items[i], items[i]))
+        if (!graft_attr_is_num(v->items[i], items[i]))
             return false;
     return true;
 }
 
-bool rt_attr_key_is(const AttrValue *v, const char *key)
+bool graft_attr_key_is(const AttrValue *v, const char *key)
 {
     StrBuf sb = {0};
     pattern_attr_key(v, &sb);
@@ -180,7 +183,7 @@ bool rt_attr_key_is(const AttrValue *v, const char *key)
 
 /* ---- attributes of new op calls ---- */
 
-void rt_attrs_put(RtAttrs *a, const char *name, const AttrValue *value)
+void graft_attrs_put(graft_attr_list *a, const char *name, const AttrValue *value)
 {
     if (!value)
         return;
@@ -189,24 +192,24 @@ void rt_attrs_put(RtAttrs *a, const char *name, const AttrValue *value)
             a->attrs[i].value = value;
             return;
         }
-    xgrow((void **)&a->attrs, &a->cap, (size_t)a->n + 1, sizeof *a->attrs);
+    a->attrs = xgrow_items(a->attrs, &a->cap, (size_t)a->n + 1, sizeof *a->attrs);
     a->attrs[a->n].name = name;
     a->attrs[a->n].value = value;
     a->n++;
 }
 
-void rt_attrs_copy(RtAttrs *a, const Node *from)
+void graft_attrs_copy(graft_attr_list *a, const Node *from)
 {
     for (int k = 0; from && k < node_nattrs(from); k++)
-        rt_attrs_put(a, node_attr(from, k)->name, node_attr(from, k)->value);
+        graft_attrs_put(a, node_attr(from, k)->name, node_attr(from, k)->value);
 }
 
-void rt_attrs_canonical(RtAttrs *a, const PatAttrDecl *decls, int ndecls)
+void graft_attrs_canonical(graft_attr_list *a, const PatAttrDecl *decls, int ndecls)
 {
     a->n = pattern_attrs_canonical(a->attrs, a->n, decls, ndecls);
 }
 
-void rt_attrs_free(RtAttrs *a)
+void graft_attrs_free(graft_attr_list *a)
 {
     free(a->attrs);
     a->attrs = NULL;
@@ -214,15 +217,15 @@ void rt_attrs_free(RtAttrs *a)
     a->cap = 0;
 }
 
-const AttrValue *rt_attr_copy(Graph *g, const AttrValue *v)
+const AttrValue *graft_attr_copy(Graph *g, const AttrValue *v)
 {
     return graph_copy_attr_value(g, v);
 }
 
-const AttrValue *rt_attr_slot(Graph *g, const Binding *b)
+const AttrValue *graft_attr_slot(Graph *g, const Binding *b)
 {
     if (b->attr)
-        return rt_attr_copy(g, b->attr);
+        return graft_attr_copy(g, b->attr);
     if (!scalar_const(b->node))
         return NULL;
     const char *dt = node_const_dtype(b->node);
@@ -233,7 +236,7 @@ const AttrValue *rt_attr_slot(Graph *g, const Binding *b)
     return v;
 }
 
-Node *rt_attr_operand(Graph *g, const AttrValue *v, Node *const *ops, int nops, int self)
+Node *graft_attr_operand(Graph *g, const AttrValue *v, Node *const *ops, int nops, int self)
 {
     const char *dtype = NULL;
     for (int k = 0; k < nops && !dtype; k++)
@@ -251,10 +254,33 @@ Node *rt_attr_operand(Graph *g, const AttrValue *v, Node *const *ops, int nops, 
     return n;
 }
 
-const AttrValue *rt_attr_of(Graph *g, const Binding *b, const char *name,
-                            const AttrValue *dflt)
+const AttrValue *graft_attr_of(Graph *g, const Binding *b, const char *name,
+                               const AttrValue *dflt)
 {
     const AttrValue *v = b->node ? node_find_attr(b->node, name) : NULL;
     v = v ? v : dflt;
-    return v ? rt_attr_copy(g, v) : NULL;
+    return v ? graft_attr_copy(g, v) : NULL;
+}
+
+/* ---- nodes of a replacement ---- */
+
+Node *graft_add_const(Graph *g, const char *text, double value, const char *dtype)
+{
+    return graph_add_const(g, text, value, dtype);
+}
+
+Node *graft_add_call(Graph *g, const char *op, Node *const *args, int nargs, const Attr *attrs,
+                     int nattrs)
+{
+    return graph_add_call(g, op, args, nargs, attrs, nattrs);
+}
+
+Node *graft_add_tuple(Graph *g, Node *const *fields, int nfields)
+{
+    return graph_add_tuple(g, fields, nfields);
+}
+
+Node *graft_add_getitem(Graph *g, Node *tuple, int index)
+{
+    return graph_add_getitem(g, tuple, index);
 }

@@ -109,14 +109,14 @@ double engine_now(void)
 uint32_t engine_order(Engine *e)
 {
     uint32_t count = graph_node_count(e->g);
-    xgrow((void **)&e->order, &e->norder, (size_t)count + 1, sizeof *e->order);
+    e->order = xgrow_items(e->order, &e->norder, (size_t)count + 1, sizeof *e->order);
     return graph_topo_order(e->g, e->order);
 }
 
 uint32_t engine_remove_dead_order(Engine *e)
 {
     uint32_t count = graph_node_count(e->g);
-    xgrow((void **)&e->order, &e->norder, (size_t)count + 1, sizeof *e->order);
+    e->order = xgrow_items(e->order, &e->norder, (size_t)count + 1, sizeof *e->order);
     return graph_remove_dead_order(e->g, e->order);
 }
 
@@ -125,7 +125,7 @@ uint32_t engine_new_stamp(Engine *e)
     uint32_t count = graph_node_count(e->g);
     if (count > e->nmark) {
         size_t old = e->nmark;
-        xgrow((void **)&e->mark, &e->nmark, count, sizeof *e->mark);
+        e->mark = xgrow_items(e->mark, &e->nmark, count, sizeof *e->mark);
         memset(e->mark + old, 0, (e->nmark - old) * sizeof *e->mark);
     }
     if (++e->stamp == 0) { /* wrapped: clear old stamps */
@@ -175,14 +175,10 @@ void engine_relabel_changed(Engine *e, uint32_t n, uint32_t *upto)
 uint32_t engine_rules_best_first(const Engine *e, ActionKind kind, uint32_t *order)
 {
     uint32_t n = 0;
-    for (uint32_t r = 0; r < e->rs->nrules; r++) {
-        if (e->rs->rules[r].kind != kind)
-            continue;
-        uint32_t j = n++;
-        while (j > 0 && e->rs->rules[order[j - 1]].priority < e->rs->rules[r].priority)
-            order[j] = order[j - 1], j--;
-        order[j] = r;
-    }
+    for (uint32_t r = 0; r < e->rs->nrules; r++)
+        if (e->rs->rules[r].kind == kind)
+            order[n++] = r;
+    sort_u32(order, n, automaton_rule_before, e->rs->rules);
     return n;
 }
 
@@ -201,62 +197,23 @@ static bool is_exit(const Graph *g, const Node *n)
 bool engine_postdominates(Engine *e, const Node *root, const Node *u)
 {
     uint32_t stamp = engine_new_stamp(e);
-    const Node **stack = NULL;
-    size_t cap = 0, depth = 0;
+    VEC(const Node *) stack = {0};
     bool escapes = false;
-    xgrow((void **)&stack, &cap, 1, sizeof *stack);
-    stack[depth++] = u;
+    vec_push(&stack, u);
     e->mark[node_id(u)] = stamp;
-    while (depth && !escapes) {
-        const Node *n = stack[--depth];
-        if (is_exit(e->g, n)) {
-            escapes = true;
-            break;
-        }
-        for (const Use *x = node_first_use(n); x; x = use_next(x)) {
+    while (stack.len && !escapes) {
+        const Node *n = vec_pop(&stack);
+        escapes = is_exit(e->g, n);
+        for (const Use *x = node_first_use(n); x && !escapes; x = use_next(x)) {
             const Node *v = use_user(x);
             if (v == root || e->mark[node_id(v)] == stamp)
                 continue;
             e->mark[node_id(v)] = stamp;
-            xgrow((void **)&stack, &cap, depth + 1, sizeof *stack);
-            stack[depth++] = v;
+            vec_push(&stack, v);
         }
     }
-    free(stack);
+    vec_free(&stack);
     return !escapes;
-}
-
-/* The interior-use rule (DESIGN.md): a matched node other than the root
- * and the leaves may have users outside the match only when the root
- * post-dominates them.  Patterns are small: membership is a scan. */
-bool engine_interior_escapes(Engine *e, Node *root, const MatchPair *pairs,
-                             uint32_t npairs)
-{
-    Node *interior, *user;
-    return engine_interior_escape(e, root, pairs, npairs, &interior, &user);
-}
-
-bool engine_interior_escape(Engine *e, Node *root, const MatchPair *pairs, uint32_t npairs,
-                            Node **interior, Node **outside)
-{
-    *interior = *outside = NULL;
-    for (uint32_t i = 0; i < npairs; i++) {
-        Node *x = pairs[i].node;
-        if (pairs[i].pat->kind == PAT_ANY || x == root)
-            continue;
-        for (const Use *u = node_first_use(x); u; u = use_next(u)) {
-            Node *user = use_user(u);
-            bool inside = false;
-            for (uint32_t j = 0; j < npairs && !inside; j++)
-                inside = pairs[j].node == user && pairs[j].pat->kind != PAT_ANY;
-            if (!inside && !engine_postdominates(e, root, user)) {
-                *interior = x;
-                *outside = user;
-                return true;
-            }
-        }
-    }
-    return false;
 }
 
 /* Labels the graph, then verifies every rule the state accepts at every
@@ -287,12 +244,7 @@ void engine_matches(Engine *e, MatchVisitor fn, void *ctx)
             continue; /* cand may be NULL then, which memcpy must not see */
         Node *root = graph_node(e->g, ids[i]);
         memcpy(rules, cand, nr * sizeof *rules);
-        for (k = 1; k < nr; k++) /* file order */
-            for (uint32_t j = k; j > 0 && rules[j - 1] > rules[j]; j--) {
-                uint32_t t = rules[j];
-                rules[j] = rules[j - 1];
-                rules[j - 1] = t;
-            }
+        sort_u32(rules, nr, NULL, NULL); /* file order */
         for (k = 0; k < nr; k++) {
             e->stats.rules[rules[k]].tried++;
             if (matcher_try(e->m, rules[k], root) != MATCH_OK)

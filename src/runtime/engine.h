@@ -43,7 +43,7 @@ typedef struct EngineOptions {
                               bisection: the first k rewrites); 0: no */
 } EngineOptions;
 
-typedef struct Engine Engine;
+typedef struct graft_engine Engine;
 
 Engine *engine_new(const RuleSet *rs, Graph *g, const EngineOptions *opts);
 void engine_free(Engine *e);

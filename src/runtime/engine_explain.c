@@ -64,7 +64,7 @@ const Source *explain_rule_source(Explainer *x, const RuleDesc *rule)
         fclose(probe);
         src = source_read(rule->file, x->diag);
     }
-    xgrow((void **)&x->srcs, &x->csrcs, x->nsrcs + 1, sizeof *x->srcs);
+    x->srcs = xgrow_items(x->srcs, &x->csrcs, x->nsrcs + 1, sizeof *x->srcs);
     x->srcs[x->nsrcs++] = (RuleSrc){rule->file, src};
     return src;
 }
@@ -260,35 +260,41 @@ static void put_bindings(Explainer *x, const RuleDesc *rule, const Binding *b)
 }
 
 /* What rule r's partition pass makes of its match at root. */
+/* Why the pass's grouping drops root (overlap, claimed, partitioned),
+ * after what ("not grouped", "not applied"). */
+static void explain_dropped(Explainer *x, Node *root, const PartVerdict *v, const char *what)
+{
+    switch (v->fate) {
+    case PART_OVERLAP:
+        fprintf(x->out, "  %s: overlap: %s is in the group rooted at %s, found first\n", what,
+                explain_label_at(x, v->a, &x->sb), explain_label_at(x, v->b, &x->sb2));
+        break;
+    case PART_CLAIMED:
+        fprintf(x->out, "  %s: %s is inside the group rooted at %s already\n", what,
+                explain_label(x, root, &x->sb), explain_label_at(x, v->a, &x->sb2));
+        break;
+    case PART_PARTITIONED:
+        fprintf(x->out, "  %s: %s is inside a function partitioned before\n", what,
+                explain_label(x, root, &x->sb));
+        break;
+    default:
+        fprintf(x->out, "  %s: a pattern of one leaf makes no group\n", what);
+        break;
+    }
+}
+
 static void explain_partition(Explainer *x, uint32_t r, Node *root)
 {
     PartVerdict v;
     engine_partition_verdict(x->e, r, root, &v);
-    switch (v.fate) {
-    case PART_KEPT:
+    if (v.fate == PART_KEPT)
         fputs("  grouped by its partition pass\n", x->out);
-        break;
-    case PART_OVERLAP:
-        fprintf(x->out, "  not grouped: overlap: %s is in the group rooted at %s, found first\n",
-                explain_label_at(x, v.a, &x->sb), explain_label_at(x, v.b, &x->sb2));
-        break;
-    case PART_INTERIOR:
+    else if (v.fate == PART_INTERIOR)
         fprintf(x->out, "  not grouped: interior use: %s is used by %s outside the group,\n"
                 "  which the root does not post-dominate\n",
                 explain_label_at(x, v.a, &x->sb), explain_label_at(x, v.b, &x->sb2));
-        break;
-    case PART_CLAIMED:
-        fprintf(x->out, "  not grouped: %s is inside the group rooted at %s already\n",
-                explain_label(x, root, &x->sb), explain_label_at(x, v.a, &x->sb2));
-        break;
-    case PART_PARTITIONED:
-        fprintf(x->out, "  not grouped: %s is inside a function partitioned before\n",
-                explain_label(x, root, &x->sb));
-        break;
-    case PART_UNTRIED:
-        fputs("  not grouped: a pattern of one leaf makes no group\n", x->out);
-        break;
-    }
+    else
+        explain_dropped(x, root, &v, "not grouped");
 }
 
 /* Why rule r's match at root would not be applied by graft run's next
@@ -304,31 +310,34 @@ static void explain_policy(Explainer *x, uint32_t r, Node *root)
         explain_partition(x, r, root);
         return;
     }
-    uint32_t npairs;
-    const MatchPair *pairs = matcher_pairs(e->m, &npairs);
-    Node *interior, *user;
-    if (engine_interior_escape(e, root, pairs, npairs, &interior, &user)) {
+    PartVerdict v;
+    engine_rewrite_verdict(e, r, root, &v); /* the grouping of r's pass */
+    if (v.fate == PART_INTERIOR) {
         fprintf(x->out, "  not applied: interior use: %s is used by %s outside the match,\n"
                 "  which the root does not post-dominate\n",
-                explain_label_at(x, interior, &x->sb), explain_label_at(x, user, &x->sb2));
+                explain_label_at(x, v.a, &x->sb), explain_label_at(x, v.b, &x->sb2));
         StrBuf msg = {0};
-        strbuf_printf(&msg, "%s is inside the match", explain_label(x, interior, &x->sb));
-        model_note(x, interior, msg.data);
+        strbuf_printf(&msg, "%s is inside the match", explain_label(x, v.a, &x->sb));
+        model_note(x, v.a, msg.data);
         msg.len = 0;
-        strbuf_printf(&msg, "%s uses it from outside", explain_label(x, user, &x->sb));
-        model_note(x, user, msg.data);
+        strbuf_printf(&msg, "%s uses it from outside", explain_label(x, v.b, &x->sb));
+        model_note(x, v.b, msg.data);
         strbuf_free(&msg);
+        return;
+    }
+    if (v.fate != PART_KEPT) {
+        explain_dropped(x, root, &v, "not applied");
         return;
     }
     uint32_t n;
     const uint32_t *cand = automaton_state_rules(e->a, labels_state(e->labels, root), &n);
     for (uint32_t k = 0; k < n && cand[k] != r; k++) {
         const RuleDesc *other = &e->rs->rules[cand[k]];
-        if (other->kind != ACTION_REWRITE || matcher_try(e->m, cand[k], root) != MATCH_OK)
+        PartVerdict ov;
+        if (other->kind != ACTION_REWRITE)
             continue;
-        uint32_t np;
-        const MatchPair *op = matcher_pairs(e->m, &np);
-        if (engine_interior_escape(e, root, op, np, &interior, &user))
+        engine_rewrite_verdict(e, cand[k], root, &ov);
+        if (ov.fate != PART_KEPT)
             continue;
         fprintf(x->out, "  not applied: %s (%s:%d, priority %d) is tried first at %s and "
                 "applies\n", other->name, other->file, other->line, other->priority,

@@ -6,7 +6,7 @@
 #include "engine.h"
 #include "node_label.h"
 
-struct Engine {
+struct graft_engine {
     const RuleSet *rs;     /* the rules, borrowed */
     Graph *g;              /* the graph being changed, borrowed */
     EngineOptions opts;    /* as given */
@@ -48,14 +48,6 @@ uint32_t engine_new_stamp(Engine *e);
 /* True when every path from u to the graph's output (or to the result of
  * u's function) passes through root. */
 bool engine_postdominates(Engine *e, const Node *root, const Node *u);
-/* Whether a matched node (other than the root and the leaves) has a user
- * outside the match that the root does not post-dominate. */
-bool engine_interior_escapes(Engine *e, Node *root, const MatchPair *pairs,
-                             uint32_t npairs);
-/* The same, naming the first interior node and its outside user (NULL
- * when none escapes). */
-bool engine_interior_escape(Engine *e, Node *root, const MatchPair *pairs, uint32_t npairs,
-                            Node **interior, Node **user);
 /* Labels every node (operands first), as engine_matches does. */
 void engine_label_all(Engine *e);
 double engine_now(void);
@@ -86,6 +78,8 @@ typedef struct PartVerdict {
 /* The candidate phase of rule's partition pass over the graph as it is,
  * nothing applied: what becomes of root (partition.c). */
 void engine_partition_verdict(Engine *e, uint32_t rule, const Node *root, PartVerdict *v);
+/* The same for a rewrite rule's pass (rewrite.c). */
+void engine_rewrite_verdict(Engine *e, uint32_t rule, const Node *root, PartVerdict *v);
 
 /* rewrite_build.c: builds the action of rule r for bindings b, replacing
  * root; new nodes are labelled. */

@@ -348,6 +348,11 @@ int eval_axis(EvalCall *c, int64_t axis, int rank)
     return (int)(axis < 0 ? axis + rank : axis);
 }
 
+int eval_attr_axis(EvalCall *c, int64_t dflt, int rank)
+{
+    return eval_axis(c, eval_attr_int(c, "axis", dflt), rank);
+}
+
 bool eval_broadcast(EvalCall *c, const Tensor *a, const Tensor *b, int *rank, int64_t *dims)
 {
     int r = a->rank > b->rank ? a->rank : b->rank;

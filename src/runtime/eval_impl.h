@@ -58,6 +58,8 @@ const char *eval_attr_str(const EvalCall *c, const char *name, const char *dflt)
 int eval_attr_ints(EvalCall *c, const char *name, int64_t *out, int max);
 /* A (possibly negative) axis normalised to 0..rank-1; -1 after failing. */
 int eval_axis(EvalCall *c, int64_t axis, int rank);
+/* The same for the call's attribute axis, dflt when it has none. */
+int eval_attr_axis(EvalCall *c, int64_t dflt, int rank);
 
 /* The broadcast shape of a and b (numpy rules) into rank/dims; false
  * after failing. */

@@ -95,12 +95,12 @@ static bool read_members(JsonReader *r, Json *out, char close, int depth)
                 return false;
         }
         size_t old = cap;
-        xgrow((void **)&out->kids, &cap, (size_t)out->n + 1, sizeof *out->kids);
+        out->kids = xgrow_items(out->kids, &cap, (size_t)out->n + 1, sizeof *out->kids);
         if (close == '}') {
             size_t kcap = old;
-            xgrow((void **)&out->keys, &kcap, cap, sizeof *out->keys);
+            out->keys = xgrow_items(out->keys, &kcap, cap, sizeof *out->keys);
             kcap = old;
-            xgrow((void **)&out->keylens, &kcap, cap, sizeof *out->keylens);
+            out->keylens = xgrow_items(out->keylens, &kcap, cap, sizeof *out->keylens);
             out->keys[out->n] = key;
             out->keylens[out->n] = keylen;
         }

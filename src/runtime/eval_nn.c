@@ -267,7 +267,7 @@ static bool op_bias_add(EvalCall *c)
 {
     const Tensor *x = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
     const Tensor *b = x ? eval_arg(c, 1) : NULL;
-    int axis = b ? eval_axis(c, eval_attr_int(c, "axis", 1), x->rank) : -1;
+    int axis = b ? eval_attr_axis(c, 1, x->rank) : -1;
     if (axis < 0)
         return false;
     if (b->rank != 1 || b->dims[0] != x->dims[axis])

@@ -124,7 +124,7 @@ static bool op_variance(EvalCall *c)
 static bool op_softmax(EvalCall *c)
 {
     const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
-    int axis = x ? eval_axis(c, eval_attr_int(c, "axis", -1), x->rank) : -1;
+    int axis = x ? eval_attr_axis(c, -1, x->rank) : -1;
     Tensor *r = axis >= 0 ? eval_result(c, x->dtype, x->rank, x->dims) : NULL;
     if (!r)
         return false;
@@ -168,7 +168,7 @@ static const Tensor *channel_vector(EvalCall *c, int i, int64_t n, const char *w
 static bool op_batch_norm(EvalCall *c)
 {
     const Tensor *x = eval_nargs(c, 5, 5) ? eval_arg(c, 0) : NULL;
-    int axis = x ? eval_axis(c, eval_attr_int(c, "axis", 1), x->rank) : -1;
+    int axis = x ? eval_attr_axis(c, 1, x->rank) : -1;
     if (axis < 0)
         return false;
     int64_t n = x->dims[axis];
@@ -243,7 +243,7 @@ static size_t ln_channel(const NormPlan *p, size_t i)
 static bool op_layer_norm(EvalCall *c)
 {
     const Tensor *x = eval_nargs(c, 3, 3) ? eval_arg(c, 0) : NULL;
-    int axis = x ? eval_axis(c, eval_attr_int(c, "axis", -1), x->rank) : -1;
+    int axis = x ? eval_attr_axis(c, -1, x->rank) : -1;
     if (axis < 0)
         return false;
     NormPlan p = {.x = x, .group_of = ln_group, .channel_of = ln_channel, .inner = 1,

@@ -90,12 +90,12 @@ static bool op_expand_dims(EvalCall *c)
     const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
     if (!x)
         return false;
-    int64_t axis = eval_attr_int(c, "axis", 0), count = eval_attr_int(c, "num_newaxis", 1);
+    int axis = eval_attr_axis(c, 0, x->rank + 1); /* before dim axis, or after the last */
+    int64_t count = eval_attr_int(c, "num_newaxis", 1);
     if (axis < 0)
-        axis += x->rank + 1;
-    if (axis < 0 || axis > x->rank || count < 0 || x->rank + count > EVAL_MAX_RANK)
-        return eval_fail(c, "axis %lld, num_newaxis %lld on rank %d", (long long)axis,
-                         (long long)count, x->rank);
+        return false;
+    if (count < 0 || x->rank + count > EVAL_MAX_RANK)
+        return eval_fail(c, "num_newaxis %lld on rank %d", (long long)count, x->rank);
     int64_t dims[EVAL_MAX_RANK];
     int r = 0;
     for (int i = 0; i <= x->rank; i++) {
@@ -196,18 +196,24 @@ static bool op_broadcast_to(EvalCall *c)
     return true;
 }
 
-/* Copies x's elements into r, x occupying [offset, offset + x's dim) of
- * r's axis. */
-static void place(Tensor *r, const Tensor *x, int axis, int64_t offset)
+/* Copies between whole and slab, a tensor of whole's shape but for axis,
+ * where slab stands at [offset, offset + slab's dim) of whole's axis: into
+ * whole (concatenate) or out of it (split). */
+static void copy_slab(const Tensor *whole, const Tensor *slab, int axis, int64_t offset,
+                      bool into_whole)
 {
-    int64_t xs[EVAL_MAX_RANK], rs[EVAL_MAX_RANK];
-    eval_strides(x->rank, x->dims, xs);
-    eval_strides(r->rank, r->dims, rs);
-    for (size_t i = 0; i < x->size; i++) {
-        size_t outer = i / (size_t)(xs[axis] * x->dims[axis]);
-        size_t mid = (i / (size_t)xs[axis]) % (size_t)x->dims[axis], inner = i % (size_t)xs[axis];
-        r->data[outer * (size_t)(rs[axis] * r->dims[axis]) +
-                ((size_t)offset + mid) * (size_t)rs[axis] + inner] = x->data[i];
+    int64_t ws[EVAL_MAX_RANK], ss[EVAL_MAX_RANK];
+    eval_strides(whole->rank, whole->dims, ws);
+    eval_strides(slab->rank, slab->dims, ss);
+    for (size_t i = 0; i < slab->size; i++) {
+        size_t outer = i / (size_t)(ss[axis] * slab->dims[axis]);
+        size_t mid = (i / (size_t)ss[axis]) % (size_t)slab->dims[axis], inner = i % (size_t)ss[axis];
+        size_t w = outer * (size_t)(ws[axis] * whole->dims[axis]) +
+                   ((size_t)offset + mid) * (size_t)ws[axis] + inner;
+        if (into_whole)
+            whole->data[w] = slab->data[i];
+        else
+            slab->data[i] = whole->data[w];
     }
 }
 
@@ -217,7 +223,7 @@ static bool op_concatenate(EvalCall *c)
         return eval_fail(c, "wants a tuple of tensors");
     const Value *tup = &c->args[0];
     const Tensor *first = &tup->fields[0].t;
-    int axis = eval_axis(c, eval_attr_int(c, "axis", 0), first->rank);
+    int axis = eval_attr_axis(c, 0, first->rank);
     if (axis < 0)
         return false;
     int64_t dims[EVAL_MAX_RANK];
@@ -237,24 +243,10 @@ static bool op_concatenate(EvalCall *c)
         return false;
     int64_t offset = 0;
     for (int f = 0; f < tup->nfields; f++) {
-        place(r, &tup->fields[f].t, axis, offset);
+        copy_slab(r, &tup->fields[f].t, axis, offset, true);
         offset += tup->fields[f].t.dims[axis];
     }
     return true;
-}
-
-/* Copies the slab [begin, end) of x's axis into r. */
-static void take_slab(Tensor *r, const Tensor *x, int axis, int64_t begin)
-{
-    int64_t xs[EVAL_MAX_RANK], rs[EVAL_MAX_RANK];
-    eval_strides(x->rank, x->dims, xs);
-    eval_strides(r->rank, r->dims, rs);
-    for (size_t i = 0; i < r->size; i++) {
-        size_t outer = i / (size_t)(rs[axis] * r->dims[axis]);
-        size_t mid = (i / (size_t)rs[axis]) % (size_t)r->dims[axis], inner = i % (size_t)rs[axis];
-        r->data[i] = x->data[outer * (size_t)(xs[axis] * x->dims[axis]) +
-                             ((size_t)begin + mid) * (size_t)xs[axis] + inner];
-    }
 }
 
 /* split(x, indices_or_sections, axis): sections (an int) or the indices
@@ -262,7 +254,7 @@ static void take_slab(Tensor *r, const Tensor *x, int axis, int64_t begin)
 static bool op_split(EvalCall *c)
 {
     const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
-    int axis = x ? eval_axis(c, eval_attr_int(c, "axis", 0), x->rank) : -1;
+    int axis = x ? eval_attr_axis(c, 0, x->rank) : -1;
     if (axis < 0)
         return false;
     const AttrValue *how = node_find_attr(c->node, "indices_or_sections");
@@ -293,7 +285,7 @@ static bool op_split(EvalCall *c)
         Tensor *r = eval_field(c, k, x->dtype, x->rank, dims);
         if (!r)
             return false;
-        take_slab(r, x, axis, cuts[k]);
+        copy_slab(x, r, axis, cuts[k], false);
     }
     return true;
 }

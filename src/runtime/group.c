@@ -10,44 +10,6 @@
 
 /* ---- the rule's named slots ---- */
 
-/* Pattern nodes a walk has seen: patterns share sub-trees (an op class
- * repeats its operand under every choice, so twelve nested classes are a
- * DAG of a few hundred nodes but 40^12 paths); a walk visits each once. */
-typedef struct PatSet {
-    const PatNode **keys; /* open addressing, NULL = empty */
-    size_t cap;           /* a power of two */
-    size_t count;         /* keys stored */
-} PatSet;
-
-static size_t patset_slot(const PatSet *s, const PatNode *p)
-{
-    size_t mask = s->cap - 1;
-    size_t i = (size_t)hash_mix(0, (uint64_t)(uintptr_t)p) & mask;
-    while (s->keys[i] && s->keys[i] != p)
-        i = (i + 1) & mask;
-    return i;
-}
-
-/* Adds p; false when it was there already. */
-static bool patset_add(PatSet *s, const PatNode *p)
-{
-    if (2 * (s->count + 1) > s->cap) {
-        PatSet big = {xcalloc(s->cap ? 2 * s->cap : 16, sizeof *big.keys),
-                      s->cap ? 2 * s->cap : 16, s->count};
-        for (size_t i = 0; i < s->cap; i++)
-            if (s->keys[i])
-                big.keys[patset_slot(&big, s->keys[i])] = s->keys[i];
-        free(s->keys);
-        *s = big;
-    }
-    size_t i = patset_slot(s, p);
-    if (s->keys[i])
-        return false;
-    s->keys[i] = p;
-    s->count++;
-    return true;
-}
-
 /* Marks the slots that a non-leaf pattern node binds (s@exp(x), and
  * s@x, which lowering wraps in a one-choice alternative), and tells
  * whether the pattern has a dominator pattern; walks the pattern DAG with
@@ -56,24 +18,24 @@ static bool *named_slots(const RuleDesc *rule, bool *has_dom)
 {
     *has_dom = false;
     bool *named = xcalloc((size_t)rule->nslots + 1, sizeof *named);
-    PatSet seen = {0};
-    const PatNode **stack = xmalloc(sizeof *stack);
-    size_t cap = 1, depth = 0;
-    stack[depth++] = rule->pattern;
-    while (depth) {
-        const PatNode *n = stack[--depth];
-        if (!patset_add(&seen, n))
+    KeyMap seen = {0};
+    VEC(const PatNode *) stack = {0};
+    vec_push(&stack, rule->pattern);
+    while (stack.len) {
+        const PatNode *n = vec_pop(&stack);
+        int64_t *visited = keymap_put(&seen, (uintptr_t)n, 0);
+        if (*visited)
             continue;
+        *visited = 1;
         if (n->slot >= 0 && n->kind != PAT_ANY)
             named[n->slot] = true;
         if (n->kind == PAT_DOM)
             *has_dom = true;
-        xgrow((void **)&stack, &cap, depth + (size_t)n->nkids, sizeof *stack);
         for (int i = 0; i < n->nkids; i++)
-            stack[depth++] = n->kids[i];
+            vec_push(&stack, n->kids[i]);
     }
-    free(stack);
-    free(seen.keys);
+    vec_free(&stack);
+    keymap_free(&seen);
     return named;
 }
 
@@ -104,11 +66,11 @@ static void grouper_grow(Grouper *gp)
     if (count <= gp->size)
         return;
     size_t old = gp->size, size = old;
-    xgrow((void **)&gp->claim, &size, count, sizeof *gp->claim);
+    gp->claim = xgrow_items(gp->claim, &size, count, sizeof *gp->claim);
     size = old;
-    xgrow((void **)&gp->owner, &size, count, sizeof *gp->owner);
+    gp->owner = xgrow_items(gp->owner, &size, count, sizeof *gp->owner);
     size = old;
-    xgrow((void **)&gp->inreg, &size, count, sizeof *gp->inreg);
+    gp->inreg = xgrow_items(gp->inreg, &size, count, sizeof *gp->inreg);
     memset(gp->claim + old, 0, (size - old) * sizeof *gp->claim);
     memset(gp->owner + old, 0, (size - old) * sizeof *gp->owner);
     memset(gp->inreg + old, 0, (size - old) * sizeof *gp->inreg);
@@ -244,17 +206,17 @@ static void collect_region(Grouper *gp, const Group *gr)
     next_stamp(&gp->stamp, gp->inreg, gp->size);
     Node **stack = gp->stack; /* kept from one candidate to the next */
     size_t cap = gp->cstack, depth = 0;
-    xgrow((void **)&stack, &cap, 1, sizeof *stack);
+    stack = xgrow_items(stack, &cap, 1, sizeof *stack);
     stack[depth++] = gr->root;
     while (depth) {
         Node *n = stack[--depth];
         if (gp->inreg[node_id(n)] == gp->stamp || group_is_input(gr, n))
             continue;
         gp->inreg[node_id(n)] = gp->stamp;
-        xgrow((void **)&gp->region, &gp->cregion, gp->nregion + 1, sizeof *gp->region);
+        gp->region = xgrow_items(gp->region, &gp->cregion, gp->nregion + 1, sizeof *gp->region);
         gp->region[gp->nregion++] = n;
         int na = node_is_opaque(n) ? 0 : node_nargs(n);
-        xgrow((void **)&stack, &cap, depth + (size_t)na, sizeof *stack);
+        stack = xgrow_items(stack, &cap, depth + (size_t)na, sizeof *stack);
         for (int i = 0; i < na; i++)
             stack[depth++] = node_arg(n, i);
     }

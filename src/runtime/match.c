@@ -137,7 +137,7 @@ bool matcher_node_has(const Matcher *m, const Node *n, uint32_t item)
 static uint32_t goal(Matcher *m, const PatNode *p, Node *n, bool nobind, uint32_t next)
 {
     if (m->npool == m->cpool) /* xgrow is a call; most goals fit */
-        xgrow((void **)&m->pool, &m->cpool, m->npool + 1, sizeof *m->pool);
+        m->pool = xgrow_items(m->pool, &m->cpool, m->npool + 1, sizeof *m->pool);
     m->pool[m->npool] = (Goal){p, n, nobind, false, next};
     return (uint32_t)m->npool++;
 }
@@ -145,7 +145,7 @@ static uint32_t goal(Matcher *m, const PatNode *p, Node *n, bool nobind, uint32_
 static void add_pair(Matcher *m, const PatNode *p, Node *n)
 {
     if (m->npairs == m->cpairs)
-        xgrow((void **)&m->pairs, &m->cpairs, m->npairs + 1, sizeof *m->pairs);
+        m->pairs = xgrow_items(m->pairs, &m->cpairs, m->npairs + 1, sizeof *m->pairs);
     m->pairs[m->npairs++] = (MatchPair){p, n, false};
 }
 
@@ -163,7 +163,7 @@ static uint32_t tail_goal(Matcher *m, const PatNode *p, Node *n, uint32_t rest)
 static void bind(Matcher *m, int slot, Node *n, const AttrValue *v)
 {
     if (m->ntrail == m->ctrail)
-        xgrow((void **)&m->trail, &m->ctrail, m->ntrail + 1, sizeof *m->trail);
+        m->trail = xgrow_items(m->trail, &m->ctrail, m->ntrail + 1, sizeof *m->trail);
     m->trail[m->ntrail++] = (uint32_t)slot;
     m->b[slot].node = n;
     m->b[slot].attr = v;
@@ -249,7 +249,7 @@ static uint32_t new_stamp(Matcher *m)
     size_t count = graph_node_count(m->g);
     if (count > m->nmark) {
         size_t old = m->nmark;
-        xgrow((void **)&m->mark, &m->nmark, count, sizeof *m->mark);
+        m->mark = xgrow_items(m->mark, &m->nmark, count, sizeof *m->mark);
         memset(m->mark + old, 0, (m->nmark - old) * sizeof *m->mark);
     }
     if (++m->stamp == 0) {
@@ -274,7 +274,7 @@ static bool dom_walk(Matcher *m, const PatNode *p, Node *n, bool record, Node **
         if (x != n && record)
             add_pair(m, p, x);
         int na = node_is_opaque(x) ? 0 : node_nargs(x);
-        xgrow((void **)&m->walk, &m->cwalk, depth + (size_t)na + 1, sizeof *m->walk);
+        m->walk = xgrow_items(m->walk, &m->cwalk, depth + (size_t)na + 1, sizeof *m->walk);
         for (int i = 0; i < na; i++) {
             Node *o = node_arg(x, i);
             if (m->mark[node_id(o)] == stamp)
@@ -389,10 +389,10 @@ static bool record(Matcher *m, MatchFailKind kind, const PatNode *p, Node *n)
     r->node = n;
     r->other = NULL;
     r->depth = (uint32_t)m->npairs;
-    xgrow((void **)&r->pairs, &r->cpairs, m->npairs + 1, sizeof *r->pairs);
+    r->pairs = xgrow_items(r->pairs, &r->cpairs, m->npairs + 1, sizeof *r->pairs);
     if (m->npairs) /* m->pairs is NULL before the first pair */
         memcpy(r->pairs, m->pairs, m->npairs * sizeof *r->pairs);
-    xgrow((void **)&r->b, &r->cb, (size_t)m->nslots + 1, sizeof *r->b);
+    r->b = xgrow_items(r->b, &r->cb, (size_t)m->nslots + 1, sizeof *r->b);
     memcpy(r->b, m->b, ((size_t)m->nslots + 1) * sizeof *r->b);
     return true;
 }
@@ -413,7 +413,7 @@ static bool try_ways(Matcher *m, const PatNode *p, Node *n, bool nobind, int w,
     while (later < total && !way_fits(m, p, n, later))
         later++;
     if (later < total) {
-        xgrow((void **)&m->choices, &m->cchoices, m->nchoices + 1, sizeof *m->choices);
+        m->choices = xgrow_items(m->choices, &m->cchoices, m->nchoices + 1, sizeof *m->choices);
         m->choices[m->nchoices++] = (Choice){p, n, nobind, later, rest,
             (uint32_t)m->ntrail, (uint32_t)m->npairs, (uint32_t)m->npool};
     }
@@ -475,7 +475,7 @@ static bool guard_ok(const Matcher *m, const RuleDesc *rule)
 static void reset(Matcher *m, const RuleDesc *rule)
 {
     if ((size_t)rule->nslots + 1 > m->cb)
-        xgrow((void **)&m->b, &m->cb, (size_t)rule->nslots + 1, sizeof *m->b);
+        m->b = xgrow_items(m->b, &m->cb, (size_t)rule->nslots + 1, sizeof *m->b);
     memset(m->b, 0, ((size_t)rule->nslots + 1) * sizeof *m->b);
     m->npool = m->nchoices = m->ntrail = m->npairs = 0;
     m->steps = 0;

@@ -168,7 +168,7 @@ MatchWhy match_why_dom(const Matcher *m, const PatNode *p, Node *n)
     w.dom = 2;
     for (Node *x = n; x; x = depth ? stack[--depth] : NULL) {
         int na = node_is_opaque(x) ? 0 : node_nargs(x);
-        xgrow((void **)&stack, &cap, depth + (size_t)na + 1, sizeof *stack);
+        stack = xgrow_items(stack, &cap, depth + (size_t)na + 1, sizeof *stack);
         for (int i = 0; i < na; i++) {
             Node *o = node_arg(x, i);
             if (seen[node_id(o)])

@@ -78,7 +78,7 @@ static void mark_pre(Pass *p, Node *fn)
             continue;
         p->pre[node_id(n)] = 1;
         int na = node_is_opaque(n) ? 0 : node_nargs(n);
-        xgrow((void **)&stack, &cap, depth + (size_t)na + 1, sizeof *stack);
+        stack = xgrow_items(stack, &cap, depth + (size_t)na + 1, sizeof *stack);
         for (int i = 0; i < na; i++)
             stack[depth++] = node_arg(n, i);
         if (node_callee(n))
@@ -100,7 +100,7 @@ static void try_root(Pass *p, Node *x)
     Group gr;
     if (!grouper_try(p->gp, x, false, &gr))
         return;
-    xgrow((void **)&p->groups, &p->cgroups, p->ngroups + 1, sizeof *p->groups);
+    p->groups = xgrow_items(p->groups, &p->cgroups, p->ngroups + 1, sizeof *p->groups);
     p->groups[p->ngroups++] = gr;
 }
 
@@ -195,7 +195,7 @@ static int input_index(const Group *gr, const Node *a)
 static Node *copy_region(Pass *p, const Group *gr, Node *const *params, StrBuf *name)
 {
     size_t depth = 0;
-    xgrow((void **)&p->stack, &p->cstack, 1, sizeof *p->stack);
+    p->stack = xgrow_items(p->stack, &p->cstack, 1, sizeof *p->stack);
     p->stack[depth++] = (CopyFrame){gr->root, 0};
     while (depth) {
         CopyFrame *f = &p->stack[depth - 1];
@@ -205,11 +205,11 @@ static Node *copy_region(Pass *p, const Group *gr, Node *const *params, StrBuf *
             Node *a = node_arg(n, f->next++);
             if (group_is_input(gr, a) || node_id(a) >= p->size || p->copy[node_id(a)])
                 continue;
-            xgrow((void **)&p->stack, &p->cstack, depth + 1, sizeof *p->stack);
+            p->stack = xgrow_items(p->stack, &p->cstack, depth + 1, sizeof *p->stack);
             p->stack[depth++] = (CopyFrame){a, 0};
             continue;
         }
-        xgrow((void **)&p->args, &p->cargs, (size_t)na + 1, sizeof *p->args);
+        p->args = xgrow_items(p->args, &p->cargs, (size_t)na + 1, sizeof *p->args);
         for (int i = 0; i < na; i++) {
             Node *a = node_arg(n, i);
             int k = input_index(gr, a);
@@ -219,7 +219,7 @@ static Node *copy_region(Pass *p, const Group *gr, Node *const *params, StrBuf *
                 p->args[i] = node_id(a) < p->size && p->copy[node_id(a)] ? p->copy[node_id(a)] : a;
         }
         p->copy[node_id(n)] = copy_node(p->e->g, n, p->args);
-        xgrow((void **)&p->region, &p->cregion, p->nregion + 1, sizeof *p->region);
+        p->region = xgrow_items(p->region, &p->cregion, p->nregion + 1, sizeof *p->region);
         p->region[p->nregion++] = n;
         name_part(name, n);
         depth--;
@@ -272,7 +272,7 @@ static void apply_group(Pass *p, const Group *gr)
 {
     Graph *g = p->e->g;
     const RuleDesc *rule = &p->e->rs->rules[p->rule];
-    xgrow((void **)&p->params, &p->cparams, gr->ninputs + 1, sizeof *p->params);
+    p->params = xgrow_items(p->params, &p->cparams, gr->ninputs + 1, sizeof *p->params);
     Node **params = p->params;
     char pname[64];
     for (uint32_t k = 0; k < gr->ninputs; k++) {

@@ -83,7 +83,7 @@ static void cands_build(Engine *e, Cands *c)
     }
     for (uint32_t r = 0; r < nrules; r++) /* start[r + 2]: first of rule r + 1 */
         c->start[r + 2] += c->start[r + 1];
-    xgrow((void **)&c->nodes, &c->cap, total + 1, sizeof *c->nodes);
+    c->nodes = xgrow_items(c->nodes, &c->cap, total + 1, sizeof *c->nodes);
     for (uint32_t i = n; i-- > 0;) { /* outputs first */
         uint32_t nr;
         const uint32_t *cand =
@@ -119,8 +119,8 @@ static void set_forward(Engine *e, const Node *from, Node *to)
 {
     size_t old = e->nforward;
     if (node_id(from) >= old) {
-        xgrow((void **)&e->forward, &e->nforward, (size_t)node_id(from) + 1,
-              sizeof *e->forward);
+        e->forward = xgrow_items(e->forward, &e->nforward, (size_t)node_id(from) + 1,
+                                 sizeof *e->forward);
         memset(e->forward + old, 0, (e->nforward - old) * sizeof *e->forward);
     }
     e->forward[node_id(from)] = to;
@@ -136,7 +136,7 @@ static void mark_users(Engine *e, const Node *root)
         uint32_t id = node_id(use_user(u));
         size_t old = e->ndirty;
         if (id >= old) {
-            xgrow((void **)&e->dirty, &e->ndirty, (size_t)id + 1, sizeof *e->dirty);
+            e->dirty = xgrow_items(e->dirty, &e->ndirty, (size_t)id + 1, sizeof *e->dirty);
             memset(e->dirty + old, 0, e->ndirty - old);
         }
         e->dirty[id] = 1;
@@ -161,7 +161,7 @@ static void replace_root(Graph *g, Node *root, Node *by, uint32_t first_new)
         Node *n = graph_node(g, id);
         for (int i = 0; i < node_nargs(n); i++)
             if (n != by && node_arg(n, i) == root) {
-                xgrow((void **)&keep, &cap, nkeep + 1, sizeof(RootUse));
+                keep = xgrow_items(keep, &cap, nkeep + 1, sizeof(RootUse));
                 keep[nkeep++] = (RootUse){n, i};
             }
     }
@@ -232,7 +232,7 @@ static uint64_t rewrite_pass(Engine *e, Grouper *gp, Cands *c, uint32_t r, uint6
         if (grouper_claimed(gp, x) || in_partitioned(x) || !grouper_try(gp, x, true, &gr))
             continue;
         gr.bind = save_bindings(e, r);
-        xgrow((void **)&groups, &cap, ngroups + 1, sizeof *groups);
+        groups = xgrow_items(groups, &cap, ngroups + 1, sizeof *groups);
         groups[ngroups++] = gr;
     }
     uint64_t applied = 0;
@@ -250,6 +250,34 @@ static uint64_t rewrite_pass(Engine *e, Grouper *gp, Cands *c, uint32_t r, uint6
         c->stale = true;
     }
     return applied;
+}
+
+/* The candidate phase of a pass of rule r over the graph as it is,
+ * nothing applied: what becomes of root (graft explain, as
+ * engine_partition_verdict for partition rules). */
+void engine_rewrite_verdict(Engine *e, uint32_t r, const Node *root, PartVerdict *v)
+{
+    Cands c = {.start = xmalloc(((size_t)e->rs->nrules + 2) * sizeof *c.start)};
+    cands_build(e, &c);
+    Grouper gp;
+    grouper_init(&gp, e);
+    gp.watch = root;
+    gp.verdict = v;
+    *v = (PartVerdict){PART_UNTRIED, NULL, NULL};
+    grouper_begin(&gp, r);
+    for (uint32_t i = c.start[r]; i < c.start[r + 1]; i++) {
+        Node *x = c.nodes[i];
+        Group gr;
+        if (grouper_claimed(&gp, x))
+            grouper_verdict(&gp, x, PART_CLAIMED, grouper_owner(&gp, x), NULL);
+        else if (in_partitioned(x))
+            grouper_verdict(&gp, x, PART_PARTITIONED, NULL, NULL);
+        else if (grouper_try(&gp, x, true, &gr))
+            group_free(&gr);
+    }
+    grouper_free(&gp);
+    free(c.start);
+    free(c.nodes);
 }
 
 /* ---- rounds ---- */

@@ -5,7 +5,7 @@
  * points into a rule set.
  */
 #include "engine_impl.h"
-#include "emit_c_rt.h"
+#include "graft_rules.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -196,7 +196,7 @@ static Attr *call_attrs(Graph *g, const PatExpr *x, const Binding *b, int *n)
 static Node *build(Graph *g, const PatExpr *x, const Binding *b);
 
 /* An operand that is a bound attribute value (note [attribute operands]
- * in emit_c_rt.h). */
+ * in graft_rules.h). */
 static bool attr_operand(const PatExpr *x)
 {
     return x->kind == EXPR_SLOT && x->i == 1;
@@ -237,7 +237,7 @@ static Node **build_kids(Graph *g, const PatExpr *x, const Binding *b, int *n)
     }
     for (int i = 0; i < x->nkids; i++)
         if (attr_operand(x->kids[i]))
-            kids[at[i]] = rt_attr_operand(g, b[x->kids[i]->slot].attr, kids, *n, at[i]);
+            kids[at[i]] = graft_attr_operand(g, b[x->kids[i]->slot].attr, kids, *n, at[i]);
     free(at);
     return kids;
 }

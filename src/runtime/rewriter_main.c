@@ -1,12 +1,12 @@
 /* rewriter_main.c - the main of a standalone rewriter built by
- * `graft compile --exe` (emit_c_rt.h).  It does what graft run does
+ * `graft compile --exe` (graft.h).  It does what graft run does
  * (src/cli/cmd_run.c) with a compiled rule set, through the same runner.h:
  * the same options, output, statistics and exit status. */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "emit_c_rt.h"
+#include "graft.h"
 #include "options.h"
 #include "outfile.h"
 #include "relay.h"

@@ -38,7 +38,7 @@ static const Tensor *meta_value(void *ctx, const Node *n)
         return NULL;
     if ((size_t)index >= mv->cap) {
         size_t old = mv->cap;
-        xgrow((void **)&mv->values, &mv->cap, (size_t)index + 1, sizeof *mv->values);
+        mv->values = xgrow_items(mv->values, &mv->cap, (size_t)index + 1, sizeof *mv->values);
         memset(mv->values + old, 0, (mv->cap - old) * sizeof *mv->values);
     }
     Tensor *t = &mv->values[index];

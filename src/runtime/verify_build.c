@@ -86,7 +86,7 @@ static Value *value_of(Instance *in, const Node *n)
     size_t id = node_id(n);
     if (id >= in->capvals) {
         size_t old = in->capvals;
-        xgrow((void **)&in->vals, &in->capvals, id + 1, sizeof *in->vals);
+        in->vals = xgrow_items(in->vals, &in->capvals, id + 1, sizeof *in->vals);
         memset(in->vals + old, 0, (in->capvals - old) * sizeof *in->vals);
     }
     return &in->vals[id];
@@ -213,8 +213,8 @@ static double const_value(Instance *in, int slot)
 
 static VerifyLeaf *new_leaf(Instance *in)
 {
-    xgrow((void **)&in->leaves, &in->capleaves, (size_t)in->nleaves + 1,
-          sizeof *in->leaves);
+    in->leaves = xgrow_items(in->leaves, &in->capleaves, (size_t)in->nleaves + 1,
+                             sizeof *in->leaves);
     VerifyLeaf *l = &in->leaves[in->nleaves++];
     memset(l, 0, sizeof *l);
     return l;

@@ -54,7 +54,7 @@ GRAFT_CC=/nonexistent/gcc expect 1 "no C compiler found: cannot run '/nonexisten
 # A graft neither in its build tree nor beside an install (here
 # DIR/bin/graft with no DIR/include/graft): one error that says what to do.
 mkdir -p "$work/lone/bin" && cp "$GRAFT" "$work/lone/bin/graft"
-expect 1 "^graft: error: cannot build a program: libgraft's header emit_c_rt.h is not in '$work/lone/include/graft' (the installation); run 'make install', or set GRAFT_CFLAGS and GRAFT_LIBS (doc/compile.md)\$" \
+expect 1 "^graft: error: cannot build a program: libgraft's header graft_rules.h is not in '$work/lone/include/graft' (the installation); run 'make install', or set GRAFT_CFLAGS and GRAFT_LIBS (doc/compile.md)\$" \
     "$work/lone/bin/graft" compile --exe $small -o "$work/prog"
 [ ! -e "$work/prog" ] || { echo "FAIL: program left behind without libgraft"; fail=1; }
 
@@ -65,7 +65,7 @@ CC=false expect 1 "the C compiler 'false' failed" \
 
 # --exe works: the rewriter's own usage and output.
 flags=$(sed -n 's/^SANITIZER_CFLAGS = //p' "$GRAFT_BUILDDIR/Makefile" 2>/dev/null)
-export GRAFT_CFLAGS="-I$GRAFT_SRCDIR/src/base -I$GRAFT_SRCDIR/src/ir -I$GRAFT_SRCDIR/src/runtime -I$GRAFT_BUILDDIR $flags"
+export GRAFT_CFLAGS="-I$GRAFT_SRCDIR/include/graft $flags"
 export GRAFT_LIBS="$GRAFT_BUILDDIR/libgraft.a -lm $flags"
 expect 0 '' "$GRAFT" compile --exe $small -o "$work/prog"
 expect 2 'need a MODEL' "$work/prog"

@@ -11,7 +11,7 @@
 # of these 30,000-line files, the test is about what they compute.
 EXE_EXTRA_CFLAGS=-O0
 . "${GRAFT_SRCDIR:?}/tests/emit/exe_env.sh"
-includes="-I$GRAFT_SRCDIR/src/base -I$GRAFT_SRCDIR/src/ir -I$GRAFT_SRCDIR/src/runtime -I$GRAFT_BUILDDIR"
+includes="-I$GRAFT_SRCDIR/include/graft"
 strict="-std=c11 -Wall -Wextra -Wpedantic -Werror"
 depth=4000
 bound=32
@@ -99,7 +99,7 @@ check() {
     if ! "$GRAFT" compile $lim "$r" -o "$work/$1.c" 2>"$work/err"; then
         echo "FAIL: $1: graft compile:"; head -c 2000 "$work/err"; echo; fail=1; return
     fi
-    grep -q '^    const \(GuardVal\|bool\) t0 = ' "$work/$1.c" &&
+    grep -q '^    const \(graft_guard_val\|bool\) t0 = ' "$work/$1.c" &&
         grep -q '\.guard_fn = deep_guard,' "$work/$1.c" ||
         { echo "FAIL: $1: the guard is not compiled with temporaries"; fail=1; }
     nest=$(max_nest "$work/$1.c")

@@ -49,8 +49,8 @@ run_one() {
 # with it (faster than graft compile --exe per file, which is tested on
 # tests/emit/small.graft below).
 cat >"$work/main.c" <<'MAIN'
-#include "emit_c_rt.h"
-extern const RuleSet graft_rules;
+#include "graft.h"
+extern const graft_rule_set graft_rules;
 int main(int argc, char **argv)
 {
     return graft_standalone_main(&graft_rules, argc, argv);

@@ -7,6 +7,6 @@ set -u
 : "${GRAFT:?}" "${GRAFT_SRCDIR:?}" "${GRAFT_BUILDDIR:?}"
 CC=${CC:-cc}
 san=$(sed -n 's/^SANITIZER_CFLAGS = //p' "$GRAFT_BUILDDIR/Makefile" 2>/dev/null)
-GRAFT_CFLAGS="-I$GRAFT_SRCDIR/src/base -I$GRAFT_SRCDIR/src/ir -I$GRAFT_SRCDIR/src/runtime -I$GRAFT_BUILDDIR ${san:-} ${EXE_EXTRA_CFLAGS:-}"
+GRAFT_CFLAGS="-I$GRAFT_SRCDIR/include/graft ${san:-} ${EXE_EXTRA_CFLAGS:-}"
 GRAFT_LIBS="$GRAFT_BUILDDIR/libgraft.a -lm ${san:-}"
 export CC GRAFT_CFLAGS GRAFT_LIBS

@@ -3,7 +3,7 @@
 # (tests/emit/small.golden and fold_bn.golden: the C for tests/emit/small.graft
 # and stdpatterns/fold_bn.graft, run by tests/golden.sh):
 #   - with --header, the header is tests/emit/small.expected.h and the C is
-#     small.golden's with that header included after emit_c_rt.h;
+#     small.golden's with that header included after graft_rules.h;
 #   - the output is the same on every run;
 #   - the #line directives (on by default) surround exactly the guards and
 #     actions.
@@ -28,7 +28,7 @@ if ! diff -u small.expected.h "$work/small.expected.h"; then
     fail=1
 fi
 golden_stdout small.golden |
-    sed '/^#include "emit_c_rt.h"$/a\
+    sed '/^#include "graft_rules.h"$/a\
 #include "small.expected.h"' >"$work/want.c"
 if ! diff -u "$work/want.c" "$work/a.c"; then
     echo "FAIL: the C written with --header is not small.golden's with its #include"
