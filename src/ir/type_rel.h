@@ -62,6 +62,9 @@ const Type *rel_fail(RelCtx *c, const char *fmt, ...) GRAFT_PRINTF(2, 3);
 const Type *rel_tensor(RelCtx *c, int i);
 /* A tensor type from a shape. */
 const Type *rel_make(RelCtx *c, const char *dtype, const Shape *s);
+/* TopKRel's result on shape s: values, indices (attribute "dtype") or,
+ * for ret_type "both", the tuple of the two. */
+const Type *rel_topk_result(RelCtx *c, const char *dtype, const Shape *s);
 /* A shape from a tensor type; false after reporting a rank too large. */
 bool rel_shape(RelCtx *c, const Type *t, Shape *s);
 /* Appends a dim; false after reporting a rank too large. */

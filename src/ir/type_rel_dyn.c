@@ -149,17 +149,7 @@ static const Type *topk(RelCtx *c)
     if (axis < 0 || !rel_shape(c, data, &s))
         return NULL;
     s.dims[axis] = DIM_ANY;
-    const Type *values = rel_make(c, data->dtype, &s);
-    const Type *indices = rel_make(c, rel_dtype(c, "dtype", "int32"), &s);
-    const char *ret = rel_str(c, "ret_type", "both");
-    if (strcmp(ret, "values") == 0)
-        return values;
-    if (strcmp(ret, "indices") == 0)
-        return indices;
-    if (strcmp(ret, "both") != 0)
-        return rel_fail(c, "unsupported ret_type \"%s\"", ret);
-    const Type *fields[2] = {values, indices};
-    return graph_type_tuple(c->g, fields, 2);
+    return rel_topk_result(c, data->dtype, &s);
 }
 
 /* Where a layout keeps H and W (Resize2DRel and UpSamplingRel convert it

@@ -129,13 +129,20 @@ static const Type *topk(RelCtx *c)
     int64_t k = rel_int(c, "k", 1);
     if (k >= 1)
         s.dims[axis] = k;
-    const Type *values = rel_make(c, data->dtype, &s);
-    const Type *indices = rel_make(c, rel_dtype(c, "dtype", "int32"), &s);
+    return rel_topk_result(c, data->dtype, &s);
+}
+
+const Type *rel_topk_result(RelCtx *c, const char *dtype, const Shape *s)
+{
+    const Type *values = rel_make(c, dtype, s);
+    const Type *indices = rel_make(c, rel_dtype(c, "dtype", "int32"), s);
     const char *ret = rel_str(c, "ret_type", "both");
     if (strcmp(ret, "values") == 0)
         return values;
     if (strcmp(ret, "indices") == 0)
         return indices;
+    if (strcmp(ret, "both") != 0)
+        return rel_fail(c, "unsupported ret_type \"%s\"", ret);
     const Type *fields[2] = {values, indices};
     return graph_type_tuple(c->g, fields, 2);
 }
