@@ -135,6 +135,10 @@ struct graft_pat {
     graft_pat_kind kind;          /* shape, mirrors the item's kind */
     uint32_t item;                /* the item this node must be in */
     int slot;                     /* variable slot bound to the node, or -1 */
+    int callee;                   /* CALL written f(x, ...): 1 + the slot of
+                                     f, which holds the call where f was
+                                     first bound; a later f wants a call of
+                                     the same callee.  0 for _(x, ...) */
     bool embed;                   /* a leaf whose constant a partition embeds
                                      (x:const or a literal) */
     int nkids;                    /* sub-patterns */
@@ -173,6 +177,9 @@ typedef enum graft_expr_kind {
     GRAFT_EXPR_VALUE,   /* value(x): x's scalar constant value */
     GRAFT_EXPR_ATTR,    /* attr(x, name): an attribute of bound node x */
     GRAFT_EXPR_OPREF,   /* action: op add, the operator s as a value */
+    GRAFT_EXPR_CALLEE,  /* action: f(y, ...), a call (kids = args) of the
+                           callee of the call bound to slot, with that
+                           call's attributes (note [callee variables]) */
     GRAFT_EXPR_SPLICE,  /* action, among a new tuple's or call's operands: the
                            fields [i, end) of the tuple bound to slot, where end
                            (in cmp) is a field index when > 0, counted from the

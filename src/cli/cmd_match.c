@@ -60,6 +60,16 @@ static void put_node(MatchOut *o, const Node *n, bool at)
     fputs(o->key.data, stdout);
 }
 
+/* A callee variable (note [callee variables] in pattern.h) holds the call
+ * it was bound at; it stands for that call's op or function. */
+static void put_callee(MatchOut *o, const Node *call)
+{
+    if (node_op(call))
+        fputs(node_op(call), stdout);
+    else
+        put_node(o, node_callee(call), false);
+}
+
 static const char *kind_name(const Node *n)
 {
     switch (node_kind(n)) {
@@ -86,7 +96,9 @@ static void visit(void *ctx, uint32_t r, Node *root, const Binding *b)
             continue;
         printf("%s%s=", sep, rule->slot_names[s]);
         sep = ", ";
-        if (b[s].node)
+        if (b[s].node && pattern_is_callee_slot(rule->pattern, s))
+            put_callee(o, b[s].node);
+        else if (b[s].node)
             put_node(o, b[s].node, false);
         else {
             o->key.len = 0;

@@ -145,6 +145,7 @@ typedef enum QueryKind {
 typedef enum VarKind {
     VARKIND_NODE, /* bound to a graph node: x, c@..., eps:const */
     VARKIND_ATTR, /* bound to an attribute value: strides=s */
+    VARKIND_CALLEE, /* bound to the callee of a call: f(x, ...) */
 } VarKind;
 
 typedef struct AstNode AstNode;
@@ -203,7 +204,8 @@ struct AstNode {
         struct {
             const char *name;    /* op name ("nn.conv2d"), class trait name
                                     ("elementwise") for AST_CLASS, "fn" for
-                                    AST_FNCALL, "_" for AST_ANYCALL;
+                                    AST_FNCALL, "_" for AST_ANYCALL (or
+                                    the callee variable, f(x, ...));
                                     interned */
             SrcRange name_range; /* just the name token(s) */
             CallSyntax syntax;   /* AST_CALL only: how it was written */
@@ -221,6 +223,9 @@ struct AstNode {
                                     CLASS, FNCALL and ANYCALL, and for
                                     macro calls */
             unsigned traits;     /* resolved: AST_CLASS, the OpTrait mask */
+            int slot;            /* AST_ANYCALL named f (f(x, ...)), and an
+                                    action's f(y, ...): the callee
+                                    variable's slot */
         } call;
         /* AST_GETITEM, AST_INDEX */
         struct {

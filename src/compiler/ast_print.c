@@ -238,7 +238,7 @@ static void print_call_form(StrBuf *out, const AstNode *n)
     if (n->kind == AST_CLASS) {
         strbuf_printf(out, "<%s>", n->u.call.name);
     } else if (n->kind == AST_ANYCALL) {
-        strbuf_putc(out, '_');
+        strbuf_puts(out, n->u.call.name); /* _ or a callee variable */
     } else {
         strbuf_puts(out, "fn[");
         print_list_items(out, &n->u.call.attrs, PREC_ALT);

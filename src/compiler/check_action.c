@@ -55,9 +55,43 @@ static int use_var(CheckCtx *c, AstNode *v, const char *where)
                    "into a new tuple or call: %s...", v->u.var.name, v->u.var.name);
         return -1;
     }
+    if (c->vars[slot].kind == VARKIND_CALLEE) {
+        diag_error(c->d, v->src, v->range, "'%s' is bound to the callee of a call, not to a "
+                   "value; it stands only as a callee: %s(y, ...)", v->u.var.name,
+                   v->u.var.name);
+        return -1;
+    }
     c->vars[slot].uses++;
     v->u.var.slot = slot;
     return slot;
+}
+
+static bool check_operand(CheckCtx *c, AstNode *n, bool *spliced);
+
+/* f(y, ...) in an action, f a callee variable (note [callee variables]
+ * in check_expand.c): a call of the same callee, with the attributes of
+ * the call f was bound at; so it takes none of its own. */
+static bool check_callee_call(CheckCtx *c, AstNode *n, int slot)
+{
+    bool ok = true, spliced = false;
+    if (!c->vars[slot].always_bound) {
+        diag_error(c->d, n->src, n->u.call.name_range, "callee '%s' is used in the action but "
+                   "is bound only in some alternatives of the pattern", n->u.call.name);
+        ok = false;
+    }
+    if (n->u.call.attrs.count || n->u.call.copy_from) {
+        const AstNode *a = n->u.call.attrs.count ? n->u.call.attrs.items[0]
+                                                 : n->u.call.copy_from;
+        diag_error(c->d, a->src, a->range, "'%s(...)' calls the callee bound in the pattern "
+                   "with that call's attributes; it takes none of its own", n->u.call.name);
+        ok = false;
+    }
+    for (int i = 0; i < n->u.call.args.count; i++)
+        ok &= check_operand(c, n->u.call.args.items[i], &spliced);
+    c->vars[slot].uses++;
+    n->kind = AST_ANYCALL;
+    n->u.call.slot = slot;
+    return ok;
 }
 
 /* The op a node variable is bound to (c@nn.conv2d(...)), or NULL. */
@@ -351,6 +385,9 @@ static bool check_new_call(CheckCtx *c, AstNode *n)
 {
     const char *name = n->u.call.name;
     const OpInfo *op = registry_find(c->reg, name);
+    int callee = op ? -1 : check_find_var(c, name);
+    if (callee >= 0 && c->vars[callee].kind == VARKIND_CALLEE)
+        return check_callee_call(c, n, callee);
     bool ok = true;
     if (!op && check_find_let(c, name)) {
         diag_error(c->d, n->src, n->u.call.name_range,
@@ -483,6 +520,8 @@ static bool check_expr(CheckCtx *c, AstNode *n)
         return true;
     case AST_CALL:
         return check_new_call(c, n);
+    case AST_ANYCALL: /* a callee call, checked by check_callee_call */
+        return true;
     case AST_TUPLE: {
         bool ok = true, spliced = false;
         for (int i = 0; i < n->u.list.items.count; i++)

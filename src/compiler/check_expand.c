@@ -324,11 +324,56 @@ static AstNode *expand_macro_call(CheckCtx *c, const AstLet *let, AstNode *n,
 }
 
 /* op(args, attrs) in a pattern. */
+static AstNode *expand_anycall(CheckCtx *c, AstNode *n, const Env *env, bool copy);
+
+/* Counts the calls named name in a rule's pattern or action. */
+typedef struct CalleeCount {
+    const char *name; /* interned */
+    int count;
+} CalleeCount;
+
+static void count_callee(AstNode *n, void *arg)
+{
+    CalleeCount *cc = arg;
+    if (n->kind == AST_CALL && n->u.call.syntax == CALL_PREFIX && n->u.call.name == cc->name)
+        cc->count++;
+    ast_visit_children(n, count_callee, arg);
+}
+
+/* note [callee variables]: f(x, ...) in a pattern, f no op, no macro,
+ * no dotted name and no near miss of an op name (sigmoud stays an
+ * unknown op), is a call whose callee f binds: TVM's CallPattern with a
+ * pattern as its op, when the rule names f as a callee twice or more (in
+ * its pattern or action; once it would be _, and other(x) stays an unknown
+ * op, as does a macro of an include that could not be read).  For an op
+ * call f binds the op (the call's callee), for a call of a function value
+ * the function; f again in the pattern wants the same callee, f(y, ...)
+ * in the action calls it. */
+static bool is_callee_var(const CheckCtx *c, const AstNode *n)
+{
+    const char *name = n->u.call.name;
+    if (n->u.call.syntax != CALL_PREFIX || strchr(name, '.') || registry_find(c->reg, name) ||
+        registry_suggest(c->reg, name) || declared_broken(c, name))
+        return false;
+    CalleeCount cc = {name, 0};
+    count_callee(c->rule->pattern_src, &cc);
+    if (c->rule->action)
+        count_callee(c->rule->action, &cc);
+    return cc.count >= 2;
+}
+
 static AstNode *expand_call(CheckCtx *c, AstNode *n, const Env *env, bool copy)
 {
     const AstLet *let = check_find_let(c, n->u.call.name);
     if (let && n->u.call.syntax == CALL_PREFIX)
         return expand_macro_call(c, let, n, env, copy);
+    if (is_callee_var(c, n)) {
+        AstBuilder b = {c->rf->arena, c->rf->names, n->src};
+        AstNode *call = ast_new(&b, AST_ANYCALL, n->range);
+        call->u.call = n->u.call;
+        ast_update_depth(call);
+        return expand_anycall(c, call, env, copy);
+    }
     const OpInfo *op = registry_find(c->reg, n->u.call.name);
     bool ok = true;
     if (!op) {
@@ -483,8 +528,8 @@ static AstNode *expand_anycall(CheckCtx *c, AstNode *n, const Env *env, bool cop
 {
     if (n->u.call.attrs.count) {
         const AstNode *a = n->u.call.attrs.items[0];
-        diag_error(c->d, a->src, a->range, "'_(...)' calls any callee and has no attributes "
-                   "to match; name the op, or an op class <trait>(...)");
+        diag_error(c->d, a->src, a->range, "'%s(...)' calls any callee and has no attributes "
+                   "to match; name the op, or an op class <trait>(...)", n->u.call.name);
         return NULL;
     }
     return expand_children(c, n, env, copy);

@@ -316,8 +316,9 @@ static bool sub(Sub *s, const AstNode *a, const AstNode *b)
                sub_args(s, &a->u.call.args, a->u.call.ellipsis, &b->u.call.args,
                         b->u.call.ellipsis) &&
                sub(s, a->u.call.body, b->u.call.body);
-    case AST_ANYCALL:
-        return (b->kind == AST_CALL || b->kind == AST_CLASS || b->kind == AST_FNCALL ||
+    case AST_ANYCALL: /* a callee variable (f) ties calls together: not claimed */
+        return strcmp(a->u.call.name, "_") == 0 &&
+               (b->kind == AST_CALL || b->kind == AST_CLASS || b->kind == AST_FNCALL ||
                 b->kind == AST_ANYCALL) &&
                sub_args(s, &a->u.call.args, a->u.call.ellipsis, &b->u.call.args,
                         b->u.call.ellipsis);

@@ -51,6 +51,16 @@ static int add_var(CheckCtx *c, const char *name, VarKind kind, const AstNode *s
     return slot;
 }
 
+static const char *var_kind_text(VarKind kind)
+{
+    switch (kind) {
+    case VARKIND_NODE: return "a node";
+    case VARKIND_ATTR: return "an attribute";
+    case VARKIND_CALLEE: return "a callee";
+    }
+    return "?";
+}
+
 /* A name in a binding position; returns its slot or -1 after an error. */
 static int bind_name(Walk *w, const char *name, VarKind kind, const AstNode *site,
                      SrcRange where)
@@ -72,8 +82,7 @@ static int bind_name(Walk *w, const char *name, VarKind kind, const AstNode *sit
         return -1;
     } else if (c->vars[slot].kind != kind) {
         diag_error(c->d, site->src, where, "'%s' is bound to %s here but to %s elsewhere",
-                   name, kind == VARKIND_NODE ? "a node" : "an attribute",
-                   kind == VARKIND_NODE ? "an attribute" : "a node");
+                   name, var_kind_text(kind), var_kind_text(c->vars[slot].kind));
         w->ok = false;
         return -1;
     }
@@ -318,6 +327,12 @@ static void walk(Walk *w, AstNode *n)
             v->u.var.slot = bind_name(w, v->u.var.name, VARKIND_ATTR, n, v->range);
         }
         return;
+    case AST_ANYCALL:
+        if (strcmp(n->u.call.name, "_") != 0)
+            n->u.call.slot = bind_name(w, n->u.call.name, VARKIND_CALLEE, n,
+                                       n->u.call.name_range);
+        ast_visit_children(n, walk_child, w);
+        return;
     case AST_CONSTRAIN:
         walk(w, n->u.constrain.operand);
         apply_constraint(w, n);
@@ -360,6 +375,11 @@ static void always_bound(const CheckCtx *c, const AstNode *n, bool *bound)
     } else if (n->kind == AST_BIND && n->u.bind.slot >= 0) {
         bound[n->u.bind.slot] = true;
         always_bound(c, n->u.bind.operand, bound);
+    } else if (n->kind == AST_ANYCALL && strcmp(n->u.call.name, "_") != 0) {
+        if (n->u.call.slot >= 0)
+            bound[n->u.call.slot] = true;
+        void *pair[2] = {(void *)c, bound};
+        ast_visit_children(n, bound_child, pair);
     } else if (n->kind == AST_ALT) {
         bool *l = xcalloc((size_t)c->nvars + 1, sizeof(bool));
         bool *r = xcalloc((size_t)c->nvars + 1, sizeof(bool));

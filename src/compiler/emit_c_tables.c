@@ -54,7 +54,7 @@ static const char *expr_kind_name(ExprKind k)
         NAME(EXPR_DTYPE); NAME(EXPR_CALL); NAME(EXPR_TUPLE); NAME(EXPR_GETITEM);
         NAME(EXPR_NOT); NAME(EXPR_AND); NAME(EXPR_OR); NAME(EXPR_CMP); NAME(EXPR_ARITH);
         NAME(EXPR_USERS); NAME(EXPR_RANK); NAME(EXPR_DTYPEOF); NAME(EXPR_SHAPE);
-        NAME(EXPR_VALUE); NAME(EXPR_ATTR); NAME(EXPR_OPREF); NAME(EXPR_SPLICE);
+        NAME(EXPR_VALUE); NAME(EXPR_ATTR); NAME(EXPR_OPREF); NAME(EXPR_CALLEE); NAME(EXPR_SPLICE);
     }
     return NULL;
 }
@@ -395,6 +395,8 @@ const char *emit_pattern(Emitter *E, const PatNode *p)
                   name, ENUM_NAME(pat_kind_name, p->kind, PatKind), p->item, p->slot);
     if (p->embed)
         strbuf_puts(&sb, ", .embed = true");
+    if (p->callee)
+        strbuf_printf(&sb, ", .callee = %d", p->callee);
     if (p->nkids)
         strbuf_printf(&sb, ", .nkids = %d, .kids = %s", p->nkids, kid_array);
     if (p->nbinds)

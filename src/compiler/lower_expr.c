@@ -273,6 +273,11 @@ const PatExpr *lower_action(Lowerer *L, const AstNode *a)
         e->cmp = !a->u.splice.has_hi ? 0 : hi > 0 ? from + hi : hi;
         return e;
     }
+    case AST_ANYCALL: /* f(y, ...), f a callee variable */
+        e = new_expr(L, EXPR_CALLEE);
+        e->slot = a->u.call.slot;
+        return set_kids(L, e, (const AstNode *const *)a->u.call.args.items,
+                        a->u.call.args.count, lower_action) ? e : NULL;
     case AST_OPVALUE:
         e = new_expr(L, EXPR_OPREF);
         e->s = lower_name(L, a->u.call.name);

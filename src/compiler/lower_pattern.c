@@ -342,10 +342,13 @@ static PatNode *fn_call(Lowerer *L, const AstNode *ast)
     return p;
 }
 
-/* _(args): a call of any callee (TVM's CallPattern with a wildcard op). */
+/* _(args): a call of any callee (TVM's CallPattern with a wildcard op);
+ * f(args) binds the callee to f. */
 static PatNode *any_call(Lowerer *L, const AstNode *ast)
 {
     PatNode *p = new_pat(L, PAT_CALL, ast);
+    if (strcmp(ast->u.call.name, "_") != 0)
+        p->callee = ast->u.call.slot + 1; /* note [callee variables] in pattern.h */
     if (!lower_kids(L, &ast->u.call.args, p))
         return NULL;
     PatItem it = {.kind = PITEM_CALL, .variadic = ast->u.call.ellipsis, .nargs = p->nkids};

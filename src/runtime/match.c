@@ -185,6 +185,16 @@ static bool same_attr(Matcher *m, const AttrValue *x, const AttrValue *y)
  * must hold the same node (or an equal attribute value). */
 static bool bind_all(Matcher *m, const PatNode *p, Node *n)
 {
+    if (p->callee > 0) {
+        Binding *b = &m->b[p->callee - 1];
+        if (b->node && !pattern_same_callee(b->node, n)) {
+            if (record(m, MFAIL_REBIND, p, n))
+                m->rec->other = b->node;
+            return false;
+        }
+        if (!b->node)
+            bind(m, p->callee - 1, n, NULL);
+    }
     if (p->slot >= 0) {
         Binding *b = &m->b[p->slot];
         if (b->node && b->node != n) {

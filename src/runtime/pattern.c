@@ -285,3 +285,30 @@ Node *pattern_operand(const Node *n, int i)
         return i == 0 ? node_body(n) : node_param(n, i - 1);
     return node_arg(n, i);
 }
+
+bool pattern_same_callee(const Node *x, const Node *y)
+{
+    if (node_kind(x) != NODE_CALL || node_kind(y) != NODE_CALL)
+        return false;
+    if (node_op(x) || node_op(y))
+        return node_op(x) && node_op(y) && strcmp(node_op(x), node_op(y)) == 0;
+    return node_callee(x) == node_callee(y);
+}
+
+bool pattern_is_callee_slot(const PatNode *root, int slot)
+{
+    size_t n = 0, cap = 0;
+    const PatNode **todo = NULL;
+    bool found = false;
+    todo = xgrow_items(todo, &cap, 1, sizeof *todo);
+    todo[n++] = root;
+    while (n && !found) {
+        const PatNode *p = todo[--n];
+        found = p->callee == slot + 1;
+        todo = xgrow_items(todo, &cap, n + (size_t)p->nkids, sizeof *todo);
+        for (int k = 0; k < p->nkids; k++)
+            todo[n++] = p->kids[k];
+    }
+    free(todo);
+    return found;
+}

@@ -98,6 +98,7 @@ typedef graft_expr_kind ExprKind;
 #define EXPR_VALUE GRAFT_EXPR_VALUE
 #define EXPR_ATTR GRAFT_EXPR_ATTR
 #define EXPR_OPREF GRAFT_EXPR_OPREF
+#define EXPR_CALLEE GRAFT_EXPR_CALLEE
 #define EXPR_SPLICE GRAFT_EXPR_SPLICE
 typedef graft_cmp_op CmpOp;
 #define CMP_EQ GRAFT_CMP_EQ
@@ -160,6 +161,16 @@ const char *pattern_const_text(double value, const char *dtype, StrBuf *out);
  * after the declared ones.  Rearranges attrs[0..n) in place and returns
  * how many are left. */
 int pattern_attrs_canonical(Attr *attrs, int n, const PatAttrDecl *decls, int ndecls);
+
+/* note [callee variables]: f(x, ...) is a call whose callee f binds
+ * (TVM's CallPattern with a pattern as its op).  The slot of f holds the
+ * call where f matched first (a PAT_CALL with callee = slot + 1); for an
+ * op call f stands for the op, for a call of a function value for that
+ * function.  f again in the pattern wants a call of the same callee
+ * (pattern_same_callee); f(y, ...) in the action calls it (EXPR_CALLEE). */
+bool pattern_same_callee(const Node *x, const Node *y);
+/* Whether slot is a callee variable of the pattern rooted at root. */
+bool pattern_is_callee_slot(const PatNode *root, int slot);
 
 /* note [pattern operands]: what patterns see as the operands of a node:
  * a call's arguments, a tuple's fields, the tuple of an element access;

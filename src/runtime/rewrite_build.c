@@ -242,6 +242,19 @@ static Node **build_kids(Graph *g, const PatExpr *x, const Binding *b, int *n)
     return kids;
 }
 
+/* f(y, ...): a call of the callee of call (an op, with call's attributes,
+ * or a function value), note [callee variables] in pattern.h. */
+static Node *callee_call(Graph *g, const Node *call, Node *const *args, int nargs)
+{
+    if (!node_op(call))
+        return graph_add_fn_call(g, node_callee(call), args, nargs);
+    int nattrs = node_nattrs(call);
+    Attr *attrs = arena_array(graph_arena(g), (size_t)nattrs + 1, sizeof *attrs);
+    for (int i = 0; i < nattrs; i++)
+        attrs[i] = *node_attr(call, i);
+    return graph_add_call(g, node_op(call), args, nargs, attrs, nattrs);
+}
+
 /* The node an action expression stands for: a bound node, or a new one. */
 static Node *build(Graph *g, const PatExpr *x, const Binding *b)
 {
@@ -260,6 +273,10 @@ static Node *build(Graph *g, const PatExpr *x, const Binding *b)
         n = graph_add_call(g, x->s, kids, nkids, attrs, nattrs);
         break;
     }
+    case EXPR_CALLEE:
+        kids = build_kids(g, x, b, &nkids);
+        n = callee_call(g, b[x->slot].node, kids, nkids);
+        break;
     case EXPR_TUPLE:
         kids = build_kids(g, x, b, &nkids);
         n = graph_add_tuple(g, kids, nkids);
