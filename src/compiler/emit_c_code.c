@@ -425,11 +425,22 @@ static void build_attr_value(BuildCtx *c, const PatExpr *x, StrBuf *sb)
         strbuf_puts(sb, "NULL");
 }
 
+/* Whether the op of new call x declares an attribute without default:
+ * one the action leaves out still gets None (note [created attributes]),
+ * so the call needs an attribute list even when the action writes none. */
+static bool decl_without_default(const PatExpr *x)
+{
+    for (int i = 0; i < x->ndecls; i++)
+        if (!x->decls[i].dflt)
+            return true;
+    return false;
+}
+
 /* Writes the statements collecting the attributes of call x into list
  * "attrsN"; returns N, or -1 when the call has none. */
 static int build_attrs(BuildCtx *c, const PatExpr *x, StrBuf *stmts)
 {
-    if (!x->nattrs)
+    if (!x->nattrs && !decl_without_default(x))
         return -1;
     int n = c->lists++;
     StrBuf sb = {0};
@@ -511,7 +522,7 @@ static void build_call(BuildCtx *c, const PatExpr *x, const StrBuf *args, int t)
                   emit_str(&op, x->s), ops.data);
     } else {
         emit_line(E, "graft_attr_list attrs%d = {0};", list);
-        for (char *line = stmts.data, *nl; (nl = strchr(line, '\n')); line = nl + 1) {
+        for (char *line = stmts.data, *nl; line && (nl = strchr(line, '\n')); line = nl + 1) {
             *nl = '\0';
             emit_line(E, "%s", line);
         }

@@ -206,6 +206,7 @@ void graft_attrs_copy(graft_attr_list *a, const Node *from)
 
 void graft_attrs_canonical(graft_attr_list *a, const PatAttrDecl *decls, int ndecls)
 {
+    a->attrs = xgrow_items(a->attrs, &a->cap, (size_t)(a->n + ndecls) + 1, sizeof *a->attrs);
     a->n = pattern_attrs_canonical(a->attrs, a->n, decls, ndecls);
 }
 

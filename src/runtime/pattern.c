@@ -241,6 +241,15 @@ bool pattern_pred_holds(const PatPred *p, const Node *n)
     return false;
 }
 
+/* The attribute name in attrs[0..n), or -1. */
+static int attr_index(const Attr *attrs, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(attrs[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
 /* The declaration of attribute name in decls, or -1. */
 static int decl_index(const PatAttrDecl *decls, int ndecls, const char *name)
 {
@@ -250,17 +259,25 @@ static int decl_index(const PatAttrDecl *decls, int ndecls, const char *name)
     return -1;
 }
 
+/* The value an omitted attribute without default holds: TVM's attribute
+ * struct leaves the field default-constructed, NullValue for the
+ * ObjectRef fields (Array, ObjectRef) such attributes are, and its printer
+ * writes it as None (transpose(%x, axes=None)). */
+static const AttrValue absent_value = {.kind = ATTR_NULL};
+
 int pattern_attrs_canonical(Attr *attrs, int n, const PatAttrDecl *decls, int ndecls)
 {
-    if (ndecls == 0 || n == 0)
+    if (ndecls == 0)
         return n;
-    Attr *out = xmalloc((size_t)n * sizeof *out);
+    Attr *out = xmalloc((size_t)(n + ndecls) * sizeof *out);
     int m = 0;
-    for (int d = 0; d < ndecls; d++)
-        for (int i = 0; i < n; i++)
-            if (strcmp(attrs[i].name, decls[d].name) == 0 &&
-                !(decls[d].dflt && attr_value_equal(attrs[i].value, decls[d].dflt)))
-                out[m++] = attrs[i];
+    for (int d = 0; d < ndecls; d++) {
+        int i = attr_index(attrs, n, decls[d].name);
+        if (i < 0 && !decls[d].dflt)
+            out[m++] = (Attr){.name = decls[d].name, .value = &absent_value};
+        else if (i >= 0 && !(decls[d].dflt && attr_value_equal(attrs[i].value, decls[d].dflt)))
+            out[m++] = attrs[i];
+    }
     for (int i = 0; i < n; i++)
         if (decl_index(decls, ndecls, attrs[i].name) < 0)
             out[m++] = attrs[i];

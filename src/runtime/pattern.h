@@ -158,8 +158,11 @@ const char *pattern_const_text(double value, const char *dtype, StrBuf *out);
  * (PatExpr.decls, from the registry), and the values, known only once a
  * match binds them, are ordered and filtered here.  Attributes the op
  * does not declare (an op the registry lacks) keep their written order,
- * after the declared ones.  Rearranges attrs[0..n) in place and returns
- * how many are left. */
+ * after the declared ones.  A declared attribute without default that
+ * the action leaves out gets None, the value TVM's attribute struct holds
+ * for such a field and prints (transpose(%x, axes=None)).  Rearranges
+ * attrs[0..n) in place, which has room for n + ndecls, and returns how
+ * many there are now. */
 int pattern_attrs_canonical(Attr *attrs, int n, const PatAttrDecl *decls, int ndecls);
 
 /* note [callee variables]: f(x, ...) is a call whose callee f binds

@@ -175,7 +175,7 @@ static Attr *call_attrs(Graph *g, const PatExpr *x, const Binding *b, int *n)
     for (int i = 0; i < x->nattrs; i++)
         cap += x->attrs[i].src == ASRC_COPY && b[x->attrs[i].slot].node
                    ? node_nattrs(b[x->attrs[i].slot].node) : 1;
-    Attr *attrs = arena_array(graph_arena(g), (size_t)cap + 1, sizeof *attrs);
+    Attr *attrs = arena_array(graph_arena(g), (size_t)(cap + x->ndecls) + 1, sizeof *attrs);
     *n = 0;
     for (int i = 0; i < x->nattrs; i++) {
         const PatActAttr *a = &x->attrs[i];
