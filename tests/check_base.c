@@ -11,6 +11,7 @@
 #include "limit.h"
 #include "outfile.h"
 #include "util.h"
+#include "walk.h"
 
 START_TEST(arena_zeroes_and_aligns)
 {
@@ -402,6 +403,120 @@ START_TEST(sort_is_stable)
 }
 END_TEST
 
+/* A DAG of six nodes for the walks: 0 -> 1, 2; 1 -> 3; 2 -> 3, 4; 4 -> 5;
+ * 3 and 5 have no children.  kids[start[i] .. start[i + 1]) are i's. */
+static const uint32_t dag_start[] = {0, 2, 3, 5, 5, 6, 6};
+static const uint32_t dag_kids[] = {1, 2, 3, 3, 4, 5};
+
+/* A walk passed between functions is named once. */
+typedef WALK(uint32_t) IdWalk;
+
+/* note [one walk], pre-order: each node once, as popped; the last child
+ * pushed comes first. */
+START_TEST(walk_pre_order)
+{
+    IdWalk w = {0};
+    bool seen[6] = {false};
+    uint32_t order[6], n = 0;
+    walk_push(&w, 0);
+    while (w.depth) {
+        uint32_t x = walk_pop(&w);
+        if (seen[x])
+            continue;
+        seen[x] = true;
+        order[n++] = x;
+        walk_reserve(&w, dag_start[x + 1] - dag_start[x]);
+        for (uint32_t k = dag_start[x]; k < dag_start[x + 1]; k++)
+            walk_push_reserved(&w, dag_kids[k]);
+    }
+    uint32_t want[] = {0, 2, 4, 5, 3, 1};
+    ck_assert_uint_eq(n, 6);
+    ck_assert_mem_eq(order, want, sizeof want);
+    walk_free(&w);
+    ck_assert_ptr_null(w.frames);
+    ck_assert_uint_eq(w.depth + w.cap, 0);
+}
+END_TEST
+
+/* Post-order of the DAG from root, each node after its children, left
+ * to right, into order; returns how many.  seen persists across calls. */
+static uint32_t dag_post_order(IdWalk *w, uint32_t root, bool *seen, uint32_t *order)
+{
+    size_t base = w->depth; /* a walk inside another shares its stack */
+    uint32_t n = 0;
+    seen[root] = true;
+    walk_push(w, root);
+    while (w->depth > base) {
+        uint32_t x = walk_top(w);
+        uint32_t k = dag_start[x] + walk_next(w);
+        if (k < dag_start[x + 1]) {
+            if (!seen[dag_kids[k]]) {
+                seen[dag_kids[k]] = true;
+                walk_push(w, dag_kids[k]);
+            }
+            continue;
+        }
+        (void)walk_pop(w);
+        order[n++] = x;
+    }
+    return n;
+}
+
+/* note [one walk], post-order: children first, left to right; a walk
+ * started on top of another's frames leaves them as they were. */
+START_TEST(walk_post_order)
+{
+    IdWalk w = {0};
+    bool seen[6] = {false};
+    uint32_t order[6];
+    ck_assert_uint_eq(dag_post_order(&w, 0, seen, order), 6);
+    uint32_t want[] = {3, 1, 5, 4, 2, 0};
+    ck_assert_mem_eq(order, want, sizeof want);
+    ck_assert_uint_eq(w.depth, 0);
+    memset(seen, 0, sizeof seen);
+    walk_push(&w, 5);
+    walk_push(&w, 3);
+    (void)walk_next(&w);
+    ck_assert_uint_eq(dag_post_order(&w, 2, seen, order), 4);
+    uint32_t inner[] = {3, 5, 4, 2};
+    ck_assert_mem_eq(order, inner, sizeof inner);
+    ck_assert_uint_eq(w.depth, 2);
+    ck_assert_uint_eq(walk_top(&w), 3);
+    ck_assert_uint_eq(walk_next(&w), 1); /* the outer frame's cursor kept */
+    ck_assert_uint_eq(walk_pop(&w), 3);
+    walk_clear(&w);
+    ck_assert_uint_eq(w.depth, 0);
+    walk_free(&w);
+}
+END_TEST
+
+/* A chain of a million nodes, i -> i + 1, is a million frames deep in
+ * post-order: the walk holds them all and finishes the last node first. */
+START_TEST(walk_million_chain)
+{
+    enum { CHAIN = 1000000 };
+    IdWalk w = {0};
+    uint32_t n = 0, first = CHAIN;
+    size_t deepest = 0;
+    walk_push(&w, 0);
+    while (w.depth) {
+        uint32_t x = walk_top(&w);
+        deepest = w.depth > deepest ? w.depth : deepest;
+        if (walk_next(&w) == 0 && x + 1 < CHAIN) {
+            walk_push(&w, x + 1);
+            continue;
+        }
+        (void)walk_pop(&w);
+        if (n++ == 0)
+            first = x;
+    }
+    ck_assert_uint_eq(n, CHAIN);
+    ck_assert_uint_eq(first, CHAIN - 1);
+    ck_assert_uint_eq(deepest, CHAIN);
+    walk_free(&w);
+}
+END_TEST
+
 static Suite *base_suite(void)
 {
     Suite *s = suite_create("base");
@@ -411,6 +526,11 @@ static Suite *base_suite(void)
     tcase_add_test(tc, strbuf_formats);
     tcase_add_test(tc, vec_pushes_and_pops);
     tcase_add_test(tc, sort_is_stable);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("walk");
+    tcase_add_test(tc, walk_pre_order);
+    tcase_add_test(tc, walk_post_order);
+    tcase_add_test(tc, walk_million_chain);
     suite_add_tcase(s, tc);
     tc = tcase_create("diag");
     tcase_add_test(tc, source_indexes_lines);

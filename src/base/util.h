@@ -31,9 +31,10 @@ void *xrealloc(void *ptr, size_t size);
  * Used as p = xgrow_items(p, &cap, need, sizeof *p), or through VEC. */
 void *xgrow_items(void *items, size_t *cap, size_t need, size_t elem_size);
 
-/* note [one growable array]: a typed growable array, VEC(Node *) stack =
- * {0}; vec_push(&stack, n); while (stack.len) { Node *x = vec_pop(&stack);
- * ... } vec_free(&stack).  Pointers into items hold until the next push. */
+/* note [one growable array]: a typed growable array, VEC(Node *) list =
+ * {0}; vec_push(&list, n); ... list.items[i] ... vec_free(&list).  Pointers
+ * into items hold until the next push.  A walk's stack is a WALK (note
+ * [one walk] in walk.h). */
 #define VEC(T)         \
     struct {           \
         T *items;      \

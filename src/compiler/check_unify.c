@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "walk.h"
+
 /* A budget for check_may_unify called on its own (as PAIR_STEPS in
  * check_overlap.c). */
 enum { UNIFY_STEPS = 100000 };
@@ -198,16 +200,11 @@ typedef struct OccItem {
     OccMode mode; /* where it sits */
 } OccItem;
 
-typedef struct OccStack {
-    OccItem *items; /* the stack */
-    size_t n;       /* entries in use */
-    size_t cap;     /* entries allocated */
-} OccStack;
+typedef WALK(OccItem) OccStack; /* pre-order (note [one walk]) */
 
 static void occ_push(OccStack *s, Term t, OccMode mode)
 {
-    s->items = xgrow_items(s->items, &s->cap, s->n + 1, sizeof(OccItem));
-    s->items[s->n++] = (OccItem){t, mode};
+    walk_push(s, ((OccItem){t, mode}));
 }
 
 /* Pushes the parts of it.t: operands sit below it, an alternative's
@@ -256,8 +253,8 @@ static Occurs occurs(Unifier *u, int r, Term t)
     OccStack s = {0};
     Occurs found = OCCURS_NONE;
     occ_push(&s, t, OCC_SAME);
-    while (s.n > 0 && found != OCCURS_STRICT && --*u->steps >= 0) {
-        OccItem it = s.items[--s.n];
+    while (s.depth > 0 && found != OCCURS_STRICT && --*u->steps >= 0) {
+        OccItem it = walk_pop(&s);
         if (is_var(it.t) || it.t.n->kind == AST_BIND) {
             int v = var_index(u, it.t);
             int root = v < 0 ? -1 : find(u, v);
@@ -270,7 +267,7 @@ static Occurs occurs(Unifier *u, int r, Term t)
         }
         occ_children(&s, it);
     }
-    free(s.items);
+    walk_free(&s);
     return *u->steps < 0 && found != OCCURS_STRICT ? OCCURS_LOOSE : found;
 }
 
@@ -748,33 +745,28 @@ bool check_unify_rules(const AstRule *a, const AstRule *b, long *steps)
     return unify(a->pattern, a->nvars, a->guard, b->pattern, b->nvars, b->guard, steps);
 }
 
-/* A stack of pattern nodes still to visit. */
-typedef struct NodeStack {
-    const AstNode **items; /* the nodes */
-    size_t n;              /* entries in use */
-    size_t cap;            /* entries allocated */
-} NodeStack;
+/* Pattern nodes still to visit, in pre-order (note [one walk]). */
+typedef WALK(const AstNode *) AstWalk;
 
-static void stack_child(AstNode *child, void *arg)
+static void walk_child(AstNode *child, void *arg)
 {
-    NodeStack *s = arg;
-    s->items = xgrow_items(s->items, &s->cap, s->n + 1, sizeof(AstNode *));
-    s->items[s->n++] = child;
+    AstWalk *w = arg;
+    walk_push(w, child);
 }
 
 /* One more than the highest variable slot in pattern n. */
 static int count_slots(const AstNode *n)
 {
-    NodeStack s = {0};
+    AstWalk w = {0};
     int count = 0;
-    stack_child((AstNode *)n, &s);
-    while (s.n > 0) {
-        n = s.items[--s.n];
+    walk_push(&w, n);
+    while (w.depth > 0) {
+        n = walk_pop(&w);
         int slot = n->kind == AST_VAR ? n->u.var.slot : n->kind == AST_BIND ? n->u.bind.slot : -1;
         count = slot >= count ? slot + 1 : count;
-        ast_visit_children(n, stack_child, &s);
+        ast_visit_children(n, walk_child, &w);
     }
-    free(s.items);
+    walk_free(&w);
     return count;
 }
 

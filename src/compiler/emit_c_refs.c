@@ -10,6 +10,8 @@
 
 #include <stdlib.h>
 
+#include "walk.h"
+
 /* Marks entry id used by rule r at line; true when new for r. */
 static bool mark(int *last, int *first, int *line, int *count, uint32_t id, int r, int at)
 {
@@ -29,8 +31,7 @@ typedef struct RefWalk {
     const RuleSet *rs;
     int *item_last;
     int *pred_last;
-    uint32_t *stack;  /* items marked, their args still to visit */
-    size_t n, cap;
+    WALK(uint32_t) items; /* items marked, their args still to visit */
     int rule;
 } RefWalk;
 
@@ -45,8 +46,7 @@ static void mark_item(RefWalk *w, uint32_t item, int at)
         if (it->preds[i] < w->rs->npreds)
             mark(w->pred_last, f->pred_first, f->pred_line, f->pred_count, it->preds[i],
                  w->rule, at);
-    w->stack = xgrow_items(w->stack, &w->cap, w->n + 1, sizeof *w->stack);
-    w->stack[w->n++] = item;
+    walk_push(&w->items, item);
 }
 
 /* Marks the items of every node of pattern p.  Alternatives share their
@@ -54,22 +54,20 @@ static void mark_item(RefWalk *w, uint32_t item, int at)
  * many: each node is visited once (seen), with an explicit stack. */
 static void mark_pattern(RefWalk *w, const PatNode *p, KeyMap *seen)
 {
-    const PatNode **stack = NULL;
-    size_t n = 0, cap = 0;
-    stack = xgrow_items(stack, &cap, 1, sizeof *stack);
-    stack[n++] = p;
-    while (n) {
-        const PatNode *node = stack[--n];
+    WALK(const PatNode *) walk = {0};
+    walk_push(&walk, p);
+    while (walk.depth) {
+        const PatNode *node = walk_pop(&walk);
         int64_t *visited = keymap_put(seen, (uint64_t)(uintptr_t)node, 0);
         if (*visited)
             continue;
         *visited = 1;
         mark_item(w, node->item, node->line);
-        stack = xgrow_items(stack, &cap, n + (size_t)node->nkids, sizeof *stack);
+        walk_reserve(&walk, (size_t)node->nkids);
         for (int i = node->nkids - 1; i >= 0; i--) /* first kid on top */
-            stack[n++] = node->kids[i];
+            walk_push_reserved(&walk, node->kids[i]);
     }
-    free(stack);
+    walk_free(&walk);
 }
 
 static int *filled(size_t n, int v)
@@ -95,8 +93,8 @@ void emit_refs_init(EmitRefs *refs, const RuleSet *rs)
         w.rule = (int)r;
         if (rs->rules[r].pattern)
             mark_pattern(&w, rs->rules[r].pattern, &seen);
-        while (w.n) { /* argument items: at the line of their parent */
-            uint32_t item = w.stack[--w.n];
+        while (w.items.depth) { /* argument items: at the line of their parent */
+            uint32_t item = walk_pop(&w.items);
             const PatItem *it = &rs->items[item];
             for (int i = 0; i < it->nargs; i++)
                 mark_item(&w, it->args[i], refs->item_line[item]);
@@ -105,7 +103,7 @@ void emit_refs_init(EmitRefs *refs, const RuleSet *rs)
     keymap_free(&seen);
     free(w.item_last);
     free(w.pred_last);
-    free(w.stack);
+    walk_free(&w.items);
 }
 
 void emit_refs_free(EmitRefs *refs)

@@ -5,6 +5,7 @@
 
 #include "graph_impl.h"
 #include "util.h"
+#include "walk.h"
 
 /* The i-th child of n in traversal order: the callee, then the operands;
  * for a function its parameters, then its body.  NULL past the end. */
@@ -92,14 +93,9 @@ static void adjacency_free(Adjacency *adj)
     free(adj->kids);
 }
 
-/* One frame of the explicit DFS stack. */
-typedef struct Frame {
-    uint32_t id;   /* node being expanded */
-    uint32_t next; /* index in kids of its next child to visit */
-} Frame;
-
-/* Post-order DFS from root without recursion, over adj (note [compact
- * walk]).  seen (graph_node_count bytes) marks visited nodes; each newly
+/* Post-order DFS from root without recursion (note [one walk]), over adj
+ * (note [compact walk]): a frame's cursor counts the children of its node
+ * looked at.  seen (graph_node_count bytes) marks visited nodes; each newly
  * finished node is stored in order and its id in ids (each when not NULL)
  * and counted. */
 static uint32_t post_order(const Graph *g, const Adjacency *adj, const Node *root,
@@ -108,29 +104,29 @@ static uint32_t post_order(const Graph *g, const Adjacency *adj, const Node *roo
     uint32_t count = 0;
     if (!root || seen[root->id])
         return count;
-    /* every node is pushed at most once */
-    Frame *stack = xmalloc(((size_t)g->nnodes + 1) * sizeof *stack);
-    size_t depth = 0;
-    stack[depth++] = (Frame){root->id, adj->start[root->id]};
+    WALK(uint32_t) w = {0};
+    walk_reserve(&w, (size_t)g->nnodes + 1); /* every node is pushed at most once */
+    walk_push_reserved(&w, root->id);
     seen[root->id] = 1;
-    while (depth) {
-        Frame *f = &stack[depth - 1];
-        if (f->next == adj->start[f->id + 1]) {
+    while (w.depth) {
+        uint32_t id = walk_top(&w);
+        uint32_t k = adj->start[id] + walk_next(&w);
+        if (k == adj->start[id + 1]) {
             if (order)
-                order[count] = g->nodes[f->id];
+                order[count] = g->nodes[id];
             if (ids)
-                ids[count] = f->id;
+                ids[count] = id;
             count++;
-            depth--;
+            (void)walk_pop(&w);
             continue;
         }
-        uint32_t c = adj->kids[f->next++];
+        uint32_t c = adj->kids[k];
         if (!seen[c]) {
             seen[c] = 1;
-            stack[depth++] = (Frame){c, adj->start[c]};
+            walk_push_reserved(&w, c);
         }
     }
-    free(stack);
+    walk_free(&w);
     return count;
 }
 
@@ -237,13 +233,10 @@ uint32_t graph_remove_dead_order(Graph *g, Node **order)
  * scope]). */
 static void adopt_body(Node *fn, uint32_t min_id)
 {
-    Node **stack = NULL;
-    size_t cap = 0, depth = 0;
-    Node *body = fn->u.fn->body;
-    stack = xgrow_items(stack, &cap, 1, sizeof(Node *));
-    stack[depth++] = body;
-    while (depth) {
-        Node *n = stack[--depth];
+    WALK(Node *) w = {0};
+    walk_push(&w, fn->u.fn->body);
+    while (w.depth) {
+        Node *n = walk_pop(&w);
         if (n->scope == fn || n->id < min_id || n->kind == NODE_VAR ||
             n->kind == NODE_CONST || n->kind == NODE_GLOBAL)
             continue;
@@ -251,11 +244,11 @@ static void adopt_body(Node *fn, uint32_t min_id)
         if (n->kind == NODE_FUNC)
             continue;
         int nchildren = n->nargs + (n->callee != NULL);
-        stack = xgrow_items(stack, &cap, depth + (size_t)nchildren, sizeof(Node *));
+        walk_reserve(&w, (size_t)nchildren);
         for (int i = 0; i < nchildren; i++)
-            stack[depth++] = child(n, i);
+            walk_push_reserved(&w, child(n, i));
     }
-    free(stack);
+    walk_free(&w);
 }
 
 /* note [function scope]: graph_add_func puts the body and every node

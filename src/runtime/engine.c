@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "util.h"
+#include "walk.h"
 
 Engine *engine_new(const RuleSet *rs, Graph *g, const EngineOptions *opts)
 {
@@ -197,22 +198,22 @@ static bool is_exit(const Graph *g, const Node *n)
 bool engine_postdominates(Engine *e, const Node *root, const Node *u)
 {
     uint32_t stamp = engine_new_stamp(e);
-    VEC(const Node *) stack = {0};
+    WALK(const Node *) w = {0};
     bool escapes = false;
-    vec_push(&stack, u);
+    walk_push(&w, u);
     e->mark[node_id(u)] = stamp;
-    while (stack.len && !escapes) {
-        const Node *n = vec_pop(&stack);
+    while (w.depth && !escapes) {
+        const Node *n = walk_pop(&w);
         escapes = is_exit(e->g, n);
         for (const Use *x = node_first_use(n); x && !escapes; x = use_next(x)) {
             const Node *v = use_user(x);
             if (v == root || e->mark[node_id(v)] == stamp)
                 continue;
             e->mark[node_id(v)] = stamp;
-            vec_push(&stack, v);
+            walk_push(&w, v);
         }
     }
-    vec_free(&stack);
+    walk_free(&w);
     return !escapes;
 }
 

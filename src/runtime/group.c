@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "walk.h"
 
 /* ---- the rule's named slots ---- */
 
@@ -19,10 +20,10 @@ static bool *named_slots(const RuleDesc *rule, bool *has_dom)
     *has_dom = false;
     bool *named = xcalloc((size_t)rule->nslots + 1, sizeof *named);
     KeyMap seen = {0};
-    VEC(const PatNode *) stack = {0};
-    vec_push(&stack, rule->pattern);
-    while (stack.len) {
-        const PatNode *n = vec_pop(&stack);
+    WALK(const PatNode *) w = {0};
+    walk_push(&w, rule->pattern);
+    while (w.depth) {
+        const PatNode *n = walk_pop(&w);
         int64_t *visited = keymap_put(&seen, (uintptr_t)n, 0);
         if (*visited)
             continue;
@@ -31,10 +32,11 @@ static bool *named_slots(const RuleDesc *rule, bool *has_dom)
             named[n->slot] = true;
         if (n->kind == PAT_DOM)
             *has_dom = true;
+        walk_reserve(&w, (size_t)n->nkids);
         for (int i = 0; i < n->nkids; i++)
-            vec_push(&stack, n->kids[i]);
+            walk_push_reserved(&w, n->kids[i]);
     }
-    vec_free(&stack);
+    walk_free(&w);
     keymap_free(&seen);
     return named;
 }
@@ -54,7 +56,7 @@ void grouper_free(Grouper *gp)
     free(gp->owner);
     free(gp->inreg);
     free(gp->region);
-    free(gp->stack);
+    walk_free(&gp->walk);
     free(gp->counter);
 }
 
@@ -204,24 +206,19 @@ static void collect_region(Grouper *gp, const Group *gr)
 {
     gp->nregion = 0;
     next_stamp(&gp->stamp, gp->inreg, gp->size);
-    Node **stack = gp->stack; /* kept from one candidate to the next */
-    size_t cap = gp->cstack, depth = 0;
-    stack = xgrow_items(stack, &cap, 1, sizeof *stack);
-    stack[depth++] = gr->root;
-    while (depth) {
-        Node *n = stack[--depth];
+    walk_push(&gp->walk, gr->root); /* frames kept from one candidate to the next */
+    while (gp->walk.depth) {
+        Node *n = walk_pop(&gp->walk);
         if (gp->inreg[node_id(n)] == gp->stamp || group_is_input(gr, n))
             continue;
         gp->inreg[node_id(n)] = gp->stamp;
         gp->region = xgrow_items(gp->region, &gp->cregion, gp->nregion + 1, sizeof *gp->region);
         gp->region[gp->nregion++] = n;
         int na = node_is_opaque(n) ? 0 : node_nargs(n);
-        stack = xgrow_items(stack, &cap, depth + (size_t)na, sizeof *stack);
+        walk_reserve(&gp->walk, (size_t)na);
         for (int i = 0; i < na; i++)
-            stack[depth++] = node_arg(n, i);
+            walk_push_reserved(&gp->walk, node_arg(n, i));
     }
-    gp->stack = stack;
-    gp->cstack = cap;
 }
 
 /* Constants and functions exist outside any one group (TVM ignores them

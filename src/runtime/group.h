@@ -18,6 +18,7 @@
 #define GRAFT_GROUP_H
 
 #include "engine_impl.h"
+#include "walk.h"
 
 typedef struct Group {
     Node *root;       /* the match's root */
@@ -46,8 +47,7 @@ typedef struct Grouper {
     int ncounters;     /* entries in counter */
     Node **region;    /* the region of the last candidate */
     size_t nregion, cregion;
-    Node **stack;     /* scratch: collect_region's walk */
-    size_t cstack;
+    WALK(Node *) walk; /* scratch: collect_region's walk */
     const Node *watch;    /* graft explain: the root whose fate to record */
     PartVerdict *verdict; /* where to record it, or NULL */
 } Grouper;

@@ -18,6 +18,7 @@
 
 #include "limit.h"
 #include "util.h"
+#include "walk.h"
 
 enum { NIL = UINT32_MAX };
 
@@ -63,8 +64,7 @@ struct Matcher {
     uint32_t *mark;      /* per node id: stamp of the last dominator walk */
     size_t nmark;        /* entries in mark */
     uint32_t stamp;      /* current walk's stamp */
-    Node **walk;         /* dominator walk stack */
-    size_t cwalk;        /* entries allocated in walk */
+    WALK(Node *) walk;   /* dominator walk stack */
     uint64_t steps;      /* steps of the current try */
     uint64_t max_steps;  /* steps a try may take */
     MatchFailure *rec;   /* explain mode: the deepest failure, or NULL */
@@ -99,7 +99,7 @@ void matcher_free(Matcher *m)
     strbuf_free(&m->k1);
     strbuf_free(&m->k2);
     free(m->mark);
-    free(m->walk);
+    walk_free(&m->walk);
     free(m);
 }
 
@@ -278,13 +278,13 @@ static uint32_t new_stamp(Matcher *m)
 static bool dom_walk(Matcher *m, const PatNode *p, Node *n, bool record, Node **parent)
 {
     uint32_t pi = p->kids[0]->item, qi = p->kids[1]->item, stamp = new_stamp(m);
-    size_t depth = 0;
     *parent = NULL;
-    for (Node *x = n;; x = m->walk[--depth]) {
+    walk_clear(&m->walk); /* a failed walk returns with frames left */
+    for (Node *x = n;; x = walk_pop(&m->walk)) {
         if (x != n && record)
             add_pair(m, p, x);
         int na = node_is_opaque(x) ? 0 : node_nargs(x);
-        m->walk = xgrow_items(m->walk, &m->cwalk, depth + (size_t)na + 1, sizeof *m->walk);
+        walk_reserve(&m->walk, (size_t)na);
         for (int i = 0; i < na; i++) {
             Node *o = node_arg(x, i);
             if (m->mark[node_id(o)] == stamp)
@@ -297,11 +297,11 @@ static bool dom_walk(Matcher *m, const PatNode *p, Node *n, bool record, Node **
             } else if (node_kind(o) == NODE_CONST)
                 continue;
             else if (has(m, o, qi))
-                m->walk[depth++] = o;
+                walk_push_reserved(&m->walk, o);
             else
                 return false;
         }
-        if (depth == 0)
+        if (m->walk.depth == 0)
             return *parent != NULL;
     }
 }

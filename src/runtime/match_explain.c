@@ -14,6 +14,7 @@
 
 #include "node_label.h"
 #include "util.h"
+#include "walk.h"
 
 static bool in_state(const Matcher *m, const Node *n, uint32_t item)
 {
@@ -162,13 +163,13 @@ MatchWhy match_why_dom(const Matcher *m, const PatNode *p, Node *n)
     uint32_t pi = p->kids[0]->item, qi = p->kids[1]->item;
     const Graph *g = matcher_graph(m);
     uint8_t *seen = xcalloc((size_t)graph_node_count(g) + 1, 1);
-    Node **stack = NULL, *parent = NULL;
-    size_t cap = 0, depth = 0;
+    WALK(Node *) walk = {0};
+    Node *parent = NULL;
     why(&w, WHY_DOM, p, n, NULL);
     w.dom = 2;
-    for (Node *x = n; x; x = depth ? stack[--depth] : NULL) {
+    for (Node *x = n; x; x = walk.depth ? walk_pop(&walk) : NULL) {
         int na = node_is_opaque(x) ? 0 : node_nargs(x);
-        stack = xgrow_items(stack, &cap, depth + (size_t)na + 1, sizeof *stack);
+        walk_reserve(&walk, (size_t)na);
         for (int i = 0; i < na; i++) {
             Node *o = node_arg(x, i);
             if (seen[node_id(o)])
@@ -184,7 +185,7 @@ MatchWhy match_why_dom(const Matcher *m, const PatNode *p, Node *n)
             } else if (node_kind(o) == NODE_CONST)
                 continue;
             else if (in_state(m, o, qi))
-                stack[depth++] = o;
+                walk_push_reserved(&walk, o);
             else { /* the caret goes under the path */
                 why(&w, WHY_DOM, p->kids[1], o, NULL);
                 w.dom = 0;
@@ -193,7 +194,7 @@ MatchWhy match_why_dom(const Matcher *m, const PatNode *p, Node *n)
         }
     }
 done:
-    free(stack);
+    walk_free(&walk);
     free(seen);
     return w;
 }

@@ -30,6 +30,7 @@
 
 #include "type_infer.h"
 #include "util.h"
+#include "walk.h"
 
 typedef struct Pass {
     Engine *e;          /* the driver */
@@ -68,23 +69,22 @@ static bool is_partitioned_fn(const Node *n)
 /* Marks a partitioned function's body: never entered by this pass. */
 static void mark_pre(Pass *p, Node *fn)
 {
-    Node **stack = xmalloc(sizeof *stack);
-    size_t cap = 1, depth = 0;
-    stack[depth++] = node_body(fn);
+    WALK(Node *) w = {0};
+    walk_push(&w, node_body(fn));
     p->pre[node_id(fn)] = 1;
-    while (depth) {
-        Node *n = stack[--depth];
+    while (w.depth) {
+        Node *n = walk_pop(&w);
         if (node_id(n) >= p->size || p->pre[node_id(n)])
             continue;
         p->pre[node_id(n)] = 1;
         int na = node_is_opaque(n) ? 0 : node_nargs(n);
-        stack = xgrow_items(stack, &cap, depth + (size_t)na + 1, sizeof *stack);
+        walk_reserve(&w, (size_t)na + 1);
         for (int i = 0; i < na; i++)
-            stack[depth++] = node_arg(n, i);
+            walk_push_reserved(&w, node_arg(n, i));
         if (node_callee(n))
-            stack[depth++] = node_callee(n);
+            walk_push_reserved(&w, node_callee(n));
     }
-    free(stack);
+    walk_free(&w);
 }
 
 /* A candidate root computes something: a variable, a constant or a

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "walk.h"
 
 /* Numbers print as %.17g would, so 1, 1f and 1.0 give the same text.
  * Whole numbers below 1e15 (where %.17g prints plain digits) take a fast
@@ -314,18 +315,16 @@ bool pattern_same_callee(const Node *x, const Node *y)
 
 bool pattern_is_callee_slot(const PatNode *root, int slot)
 {
-    size_t n = 0, cap = 0;
-    const PatNode **todo = NULL;
+    WALK(const PatNode *) w = {0};
     bool found = false;
-    todo = xgrow_items(todo, &cap, 1, sizeof *todo);
-    todo[n++] = root;
-    while (n && !found) {
-        const PatNode *p = todo[--n];
+    walk_push(&w, root);
+    while (w.depth && !found) {
+        const PatNode *p = walk_pop(&w);
         found = p->callee == slot + 1;
-        todo = xgrow_items(todo, &cap, n + (size_t)p->nkids, sizeof *todo);
+        walk_reserve(&w, (size_t)p->nkids);
         for (int k = 0; k < p->nkids; k++)
-            todo[n++] = p->kids[k];
+            walk_push_reserved(&w, p->kids[k]);
     }
-    free(todo);
+    walk_free(&w);
     return found;
 }

@@ -1,0 +1,83 @@
+/* walk.h - the one explicit-stack walk: depth first, iterative, typed.
+ *
+ * note [one walk]: graft walks graphs of millions of nodes (a chain of a
+ * million operators is a million levels deep) and patterns whose paths
+ * are exponentially many, so no walk recurses.  Each keeps what it still
+ * has to look at in a WALK(T): a stack of frames, each a node (any type
+ * T: a Node *, a PatNode *, a node id) and a cursor over its children.
+ * Two shapes of loop cover every walk:
+ *
+ * Pre-order, each node looked at as it is popped (its children after it,
+ * the last pushed first; the cursor is unused):
+ *
+ *     WALK(Node *) w = {0};
+ *     walk_push(&w, root);
+ *     while (w.depth) {
+ *         Node *n = walk_pop(&w);
+ *         if (seen(n)) continue;
+ *         ...
+ *         walk_reserve(&w, nargs);              one check for all children
+ *         for (int i = 0; i < nargs; i++)
+ *             walk_push_reserved(&w, arg(n, i));
+ *     }
+ *     walk_free(&w);
+ *
+ * Post-order, each node after all of its children, left to right (the
+ * cursor counts the children looked at):
+ *
+ *     walk_push(&w, root);
+ *     while (w.depth) {
+ *         Node *n = walk_top(&w);
+ *         uint32_t i = walk_next(&w);          the cursor, then one on
+ *         if (i < nargs(n)) {
+ *             if (!seen(arg(n, i))) walk_push(&w, arg(n, i));
+ *             continue;
+ *         }
+ *         (void)walk_pop(&w);
+ *         ... n's children are done ...
+ *     }
+ *
+ * A walk that runs inside another (a printer's function body inside the
+ * module) may share its stack: it remembers the depth it started at and
+ * stops when the stack is back there.  A WALK kept between walks (a pass's
+ * scratch) keeps its frames allocated; walk_clear empties it.  Pointers
+ * and node values read from frames hold until the next push. */
+#ifndef GRAFT_WALK_H
+#define GRAFT_WALK_H
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "util.h"
+
+#define WALK(T)              \
+    struct {                 \
+        struct {             \
+            T node;          \
+            uint32_t next;   \
+        } *frames;           \
+        size_t depth;        \
+        size_t cap;          \
+    }
+
+/* Room for n more frames: one capacity check before pushing a node's
+ * children with walk_push_reserved. */
+#define walk_reserve(w, n)                                                             \
+    ((w)->depth + (n) <= (w)->cap                                                      \
+         ? (void)0                                                                     \
+         : (void)((w)->frames = xgrow_items((w)->frames, &(w)->cap, (w)->depth + (n), \
+                                            sizeof *(w)->frames)))
+/* Enters x: a frame on top, its cursor at the first child. */
+#define walk_push_reserved(w, x) \
+    ((w)->frames[(w)->depth].next = 0, (void)((w)->frames[(w)->depth++].node = (x)))
+#define walk_push(w, x) (walk_reserve((w), 1), walk_push_reserved((w), (x)))
+/* The top frame's node. */
+#define walk_top(w) ((w)->frames[(w)->depth - 1].node)
+/* The top frame's cursor, then advanced: the index of its next child. */
+#define walk_next(w) ((w)->frames[(w)->depth - 1].next++)
+/* Leaves the top frame; its node. */
+#define walk_pop(w) ((w)->frames[--(w)->depth].node)
+#define walk_clear(w) ((void)((w)->depth = 0))
+#define walk_free(w) (free((w)->frames), (w)->frames = NULL, (w)->depth = (w)->cap = 0)
+
+#endif
