@@ -19,6 +19,16 @@ static int64_t shape_size(const Shape *s)
     return n;
 }
 
+/* The prologue of an op of one tensor and one list attribute: the tensor,
+ * with the integers of attribute name in v (at most REL_MAX_RANK) and
+ * their count in *n (0 when absent); NULL after a failure. */
+static const Type *data_and_ints(RelCtx *c, const char *name, int64_t *v, int *n)
+{
+    const Type *data = rel_tensor(c, 0);
+    *n = data ? rel_ints(c, name, v, REL_MAX_RANK) : -1;
+    return *n < 0 ? NULL : data;
+}
+
 /* ---- reshape ---- */
 
 /* One entry of newshape that is not a plain dim (InferNewShape):
@@ -78,10 +88,10 @@ static bool reshape_special(RelCtx *c, const Type *data, const int64_t *ns, int 
  * the counts must agree. */
 static const Type *reshape(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
     int64_t ns[REL_MAX_RANK];
-    int n = data ? rel_ints(c, "newshape", ns, REL_MAX_RANK) : -1;
-    if (n < 0)
+    int n;
+    const Type *data = data_and_ints(c, "newshape", ns, &n);
+    if (!data)
         return NULL;
     Shape out = {0, {0}}, in;
     int src = 0, infer_at = -1;
@@ -126,10 +136,10 @@ static const Type *like_type(RelCtx *c)
 /* TransposeRel: axes None reverses the dims. */
 static const Type *transpose(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
     int64_t axes[REL_MAX_RANK];
-    int n = data ? rel_ints(c, "axes", axes, REL_MAX_RANK) : -1;
-    if (n < 0)
+    int n;
+    const Type *data = data_and_ints(c, "axes", axes, &n);
+    if (!data)
         return NULL;
     if (n && n != data->rank)
         return rel_fail(c, "%d axes for rank %d", n, data->rank);
@@ -395,11 +405,11 @@ static const Type *repeat(RelCtx *c)
 /* TileRel: the shorter of shape and reps is padded with leading 1s. */
 static const Type *tile(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
     int64_t reps[REL_MAX_RANK];
-    int n = data ? rel_ints(c, "reps", reps, REL_MAX_RANK) : -1;
-    if (n < 0 || data->rank > REL_MAX_RANK)
-        return n < 0 ? NULL : rel_fail(c, "rank above %d", REL_MAX_RANK);
+    int n;
+    const Type *data = data_and_ints(c, "reps", reps, &n);
+    if (!data || data->rank > REL_MAX_RANK)
+        return data ? rel_fail(c, "rank above %d", REL_MAX_RANK) : NULL;
     int rank = n > data->rank ? n : data->rank;
     Shape s = {rank, {0}};
     for (int i = 0; i < rank; i++) {

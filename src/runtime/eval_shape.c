@@ -17,6 +17,17 @@ static bool same_elements(EvalCall *c, const Tensor *x, int rank, const int64_t 
     return true;
 }
 
+/* The prologue of an op of one operand and one list attribute: the
+ * operand, with the integers of attribute name (at most max) in v and
+ * their count in *n as eval_attr_ints gives it (-1: None); NULL after a
+ * failure. */
+static const Tensor *arg_and_ints(EvalCall *c, const char *name, int64_t *v, int max, int *n)
+{
+    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    *n = x ? eval_attr_ints(c, name, v, max) : -2;
+    return *n == -2 ? NULL : x;
+}
+
 /* reshape's newshape: 0 copies the input dim, -1 is inferred, -2 copies
  * the rest, -3 merges two input dims, -4 splits one in two (the next two
  * values, one of which may be -1). */
@@ -65,13 +76,12 @@ static bool new_shape(EvalCall *c, const Tensor *x, const int64_t *spec, int n, 
 
 static bool op_reshape(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
     int64_t spec[EVAL_MAX_RANK * 2], dims[EVAL_MAX_RANK];
-    int n = x ? eval_attr_ints(c, "newshape", spec, EVAL_MAX_RANK * 2) : -2;
-    int rank = 0;
+    int n, rank = 0;
+    const Tensor *x = arg_and_ints(c, "newshape", spec, EVAL_MAX_RANK * 2, &n);
     if (n == -1)
         return eval_fail(c, "newshape missing");
-    return n >= 0 && new_shape(c, x, spec, n, dims, &rank) && same_elements(c, x, rank, dims);
+    return x && new_shape(c, x, spec, n, dims, &rank) && same_elements(c, x, rank, dims);
 }
 
 static bool op_batch_flatten(EvalCall *c)
@@ -109,10 +119,10 @@ static bool op_expand_dims(EvalCall *c)
 
 static bool op_squeeze(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
     int64_t axes[EVAL_MAX_RANK];
-    int n = x ? eval_attr_ints(c, "axis", axes, EVAL_MAX_RANK) : -2;
-    if (n == -2)
+    int n;
+    const Tensor *x = arg_and_ints(c, "axis", axes, EVAL_MAX_RANK, &n);
+    if (!x)
         return false;
     bool drop[EVAL_MAX_RANK] = {false};
     for (int i = 0; n < 0 && i < x->rank; i++)
@@ -135,10 +145,10 @@ static bool op_squeeze(EvalCall *c)
 
 static bool op_transpose(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
     int64_t axes[EVAL_MAX_RANK];
-    int n = x ? eval_attr_ints(c, "axes", axes, EVAL_MAX_RANK) : -2;
-    if (n == -2)
+    int n;
+    const Tensor *x = arg_and_ints(c, "axes", axes, EVAL_MAX_RANK, &n);
+    if (!x)
         return false;
     if (n < 0) /* None: reverse the axes */
         for (n = 0; n < x->rank; n++)
@@ -174,12 +184,12 @@ static bool op_transpose(EvalCall *c)
 
 static bool op_broadcast_to(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
     Tensor shape = {.rank = 0};
-    int n = x ? eval_attr_ints(c, "shape", shape.dims, EVAL_MAX_RANK) : -2;
+    int n;
+    const Tensor *x = arg_and_ints(c, "shape", shape.dims, EVAL_MAX_RANK, &n);
     if (n == -1)
         return eval_fail(c, "shape missing");
-    if (n < 0)
+    if (!x)
         return false;
     shape.rank = n;
     int rank;
