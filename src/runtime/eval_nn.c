@@ -289,6 +289,33 @@ typedef struct PoolWindow {
     int64_t full;           /* window size with padding counted */
 } PoolWindow;
 
+/* How an output cell's window is placed on an input of h x w. */
+typedef struct PoolGeom {
+    int64_t h, w;         /* the input's rows and columns */
+    int64_t out[2];       /* the output's rows and columns */
+    bool adaptive;        /* windows split the input evenly (below), else: */
+    int64_t size[2];      /* pool_size */
+    int64_t stride[2];    /* strides */
+    int64_t pad[4];       /* padding: top, left, bottom, right */
+} PoolGeom;
+
+/* The window of output cell (i, j): a strided window, clipped to the
+ * input, its padded size kept for count_include_pad; or, adaptive, the
+ * input rows [floor(i*h/n), ceil((i+1)*h/n)) of n, and the columns so. */
+static PoolWindow pool_window(const PoolGeom *g, int64_t i, int64_t j)
+{
+    int64_t h = g->h, w = g->w;
+    if (g->adaptive)
+        return (PoolWindow){i * h / g->out[0], ((i + 1) * h + g->out[0] - 1) / g->out[0],
+                            j * w / g->out[1], ((j + 1) * w + g->out[1] - 1) / g->out[1], 0};
+    int64_t y0 = i * g->stride[0] - g->pad[0], x0 = j * g->stride[1] - g->pad[1];
+    int64_t y1 = y0 + g->size[0], x1 = x0 + g->size[1];
+    int64_t fy1 = y1 < h + g->pad[2] ? y1 : h + g->pad[2];
+    int64_t fx1 = x1 < w + g->pad[3] ? x1 : w + g->pad[3];
+    return (PoolWindow){y0 < 0 ? 0 : y0, y1 < h ? y1 : h, x0 < 0 ? 0 : x0, x1 < w ? x1 : w,
+                        (fy1 - y0) * (fx1 - x0)};
+}
+
 static double pool(const Tensor *x, const int *xa, int64_t b, int64_t ch, const PoolWindow *win,
                    bool is_max, bool count_pad)
 {
@@ -305,6 +332,26 @@ static double pool(const Tensor *x, const int *xa, int64_t b, int64_t ch, const 
     return acc / (double)(count_pad ? win->full : n ? n : 1);
 }
 
+/* Every output cell of every batch and channel, pooled over its window. */
+static bool pool_all(EvalCall *c, const Tensor *x, const int *xa, const PoolGeom *g, bool is_max,
+                     bool count_pad)
+{
+    int64_t dims[4];
+    dims[xa[0]] = x->dims[xa[0]], dims[xa[1]] = x->dims[xa[1]];
+    dims[xa[2]] = g->out[0], dims[xa[3]] = g->out[1];
+    Tensor *r = eval_result(c, x->dtype, 4, dims);
+    if (!r)
+        return false;
+    for (int64_t b = 0; b < dims[xa[0]]; b++)
+        for (int64_t ch = 0; ch < dims[xa[1]]; ch++)
+            for (int64_t i = 0; i < g->out[0]; i++)
+                for (int64_t j = 0; j < g->out[1]; j++) {
+                    PoolWindow win = pool_window(g, i, j);
+                    r->data[off4(r, xa, b, ch, i, j)] = pool(x, xa, b, ch, &win, is_max, count_pad);
+                }
+    return true;
+}
+
 /* The layout's N C H W axes, from attribute layout (default NCHW). */
 static bool pool_layout(EvalCall *c, const Tensor *x, int *xa)
 {
@@ -317,76 +364,42 @@ static bool op_pool2d(EvalCall *c)
 {
     const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
     int xa[4];
-    int64_t size[2], stride[2], dil[2], pad[4];
-    if (!x || !pool_layout(c, x, xa) || !pair(c, "pool_size", 1, size) ||
-        !pair(c, "strides", 1, stride) || !pair(c, "dilation", 1, dil) || !padding4(c, pad))
+    int64_t dil[2];
+    PoolGeom g = {.adaptive = false};
+    if (!x || !pool_layout(c, x, xa) || !pair(c, "pool_size", 1, g.size) ||
+        !pair(c, "strides", 1, g.stride) || !pair(c, "dilation", 1, dil) || !padding4(c, g.pad))
         return false;
     if (dil[0] != 1 || dil[1] != 1)
         return eval_fail(c, "dilation not evaluated");
     bool ceil_mode = eval_attr_bool(c, "ceil_mode", false);
-    int64_t h = x->dims[xa[2]], w = x->dims[xa[3]], ext[2] = {h + pad[0] + pad[2] - size[0],
-                                                               w + pad[1] + pad[3] - size[1]};
-    int64_t oh = (ext[0] + (ceil_mode ? stride[0] - 1 : 0)) / stride[0] + 1;
-    int64_t ow = (ext[1] + (ceil_mode ? stride[1] - 1 : 0)) / stride[1] + 1;
-    int64_t dims[4];
-    dims[xa[0]] = x->dims[xa[0]], dims[xa[1]] = x->dims[xa[1]], dims[xa[2]] = oh, dims[xa[3]] = ow;
+    g.h = x->dims[xa[2]], g.w = x->dims[xa[3]];
+    int64_t ext[2] = {g.h + g.pad[0] + g.pad[2] - g.size[0], g.w + g.pad[1] + g.pad[3] - g.size[1]};
     if (ext[0] < 0 || ext[1] < 0)
         return eval_fail(c, "window larger than the padded input");
-    Tensor *r = eval_result(c, x->dtype, 4, dims);
-    if (!r)
-        return false;
-    bool is_max = strcmp(c->op, "nn.max_pool2d") == 0;
-    bool count_pad = eval_attr_bool(c, "count_include_pad", false);
-    for (int64_t b = 0; b < dims[xa[0]]; b++)
-        for (int64_t ch = 0; ch < dims[xa[1]]; ch++)
-            for (int64_t i = 0; i < oh; i++)
-                for (int64_t j = 0; j < ow; j++) {
-                    int64_t y0 = i * stride[0] - pad[0], x0 = j * stride[1] - pad[1];
-                    int64_t y1 = y0 + size[0], x1 = x0 + size[1];
-                    int64_t fy1 = y1 < h + pad[2] ? y1 : h + pad[2];
-                    int64_t fx1 = x1 < w + pad[3] ? x1 : w + pad[3];
-                    PoolWindow win = {y0 < 0 ? 0 : y0, y1 < h ? y1 : h, x0 < 0 ? 0 : x0,
-                                      x1 < w ? x1 : w, (fy1 - y0) * (fx1 - x0)};
-                    r->data[off4(r, xa, b, ch, i, j)] = pool(x, xa, b, ch, &win, is_max, count_pad);
-                }
-    return true;
+    g.out[0] = (ext[0] + (ceil_mode ? g.stride[0] - 1 : 0)) / g.stride[0] + 1;
+    g.out[1] = (ext[1] + (ceil_mode ? g.stride[1] - 1 : 0)) / g.stride[1] + 1;
+    return pool_all(c, x, xa, &g, strcmp(c->op, "nn.max_pool2d") == 0,
+                    eval_attr_bool(c, "count_include_pad", false));
 }
 
-/* Adaptive pooling to output_size (global pooling: 1 x 1): output cell i
- * of n covers input rows [floor(i*h/n), ceil((i+1)*h/n)). */
+/* Adaptive pooling to output_size (global pooling: 1 x 1). */
 static bool op_adaptive_pool2d(EvalCall *c)
 {
     const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
     int xa[4];
     if (!x || !pool_layout(c, x, xa))
         return false;
-    bool global = strstr(c->op, "global") != NULL;
-    int64_t h = x->dims[xa[2]], w = x->dims[xa[3]], out[2] = {1, 1};
-    if (!global) {
-        int n = eval_attr_ints(c, "output_size", out, 2);
+    PoolGeom g = {.h = x->dims[xa[2]], .w = x->dims[xa[3]], .out = {1, 1}, .adaptive = true};
+    if (!strstr(c->op, "global")) {
+        int n = eval_attr_ints(c, "output_size", g.out, 2);
         if (n == -2)
             return false;
         if (n < 0)
-            out[0] = h, out[1] = w;
+            g.out[0] = g.h, g.out[1] = g.w;
         else if (n == 1)
-            out[1] = out[0];
+            g.out[1] = g.out[0];
     }
-    int64_t dims[4];
-    dims[xa[0]] = x->dims[xa[0]], dims[xa[1]] = x->dims[xa[1]];
-    dims[xa[2]] = out[0], dims[xa[3]] = out[1];
-    Tensor *r = eval_result(c, x->dtype, 4, dims);
-    if (!r)
-        return false;
-    bool is_max = strstr(c->op, "max") != NULL;
-    for (int64_t b = 0; b < dims[xa[0]]; b++)
-        for (int64_t ch = 0; ch < dims[xa[1]]; ch++)
-            for (int64_t i = 0; i < out[0]; i++)
-                for (int64_t j = 0; j < out[1]; j++) {
-                    PoolWindow win = {i * h / out[0], ((i + 1) * h + out[0] - 1) / out[0],
-                                      j * w / out[1], ((j + 1) * w + out[1] - 1) / out[1], 0};
-                    r->data[off4(r, xa, b, ch, i, j)] = pool(x, xa, b, ch, &win, is_max, false);
-                }
-    return true;
+    return pool_all(c, x, xa, &g, strstr(c->op, "max") != NULL, false);
 }
 
 const EvalOpDef eval_nn_ops[] = {
