@@ -26,6 +26,30 @@ static Small small_new(void)
     return s;
 }
 
+/* @main's parameter x and fn (%p) { negative(%p) }, the function named
+ * PartitionedFromPattern=pfp when pfp is not NULL; nothing calls it yet. */
+typedef struct FnGraph {
+    Graph *g;
+    Node *x, *p, *neg, *fn;
+} FnGraph;
+
+static FnGraph fn_graph_new(const char *pfp)
+{
+    FnGraph f;
+    f.g = graph_new();
+    f.x = graph_add_param(f.g, "x", NULL);
+    f.p = graph_add_fn_param(f.g, "p", NULL);
+    f.neg = graph_add_call(f.g, "negative", &f.p, 1, NULL, 0);
+    Attr a = {"PartitionedFromPattern", NULL};
+    if (pfp) {
+        AttrValue *v = graph_new_attr_value(f.g, ATTR_STRING);
+        v->s = graph_intern(f.g, pfp);
+        a.value = v;
+    }
+    f.fn = graph_add_func(f.g, &f.p, 1, f.neg, &a, pfp ? 1 : 0);
+    return f;
+}
+
 /* The users of n as "id:slot" pairs joined by spaces. */
 static char *users_of(const Node *n)
 {
@@ -166,11 +190,9 @@ END_TEST
  * print as TVM prints them. */
 START_TEST(test_global_functions)
 {
-    Graph *g = graph_new();
-    Node *x = graph_add_param(g, "x", NULL);
-    Node *p = graph_add_fn_param(g, "p", NULL);
-    Node *neg = graph_add_call(g, "negative", &p, 1, NULL, 0);
-    Node *f = graph_add_func(g, &p, 1, neg, NULL, 0);
+    FnGraph fg = fn_graph_new(NULL);
+    Graph *g = fg.g;
+    Node *x = fg.x, *neg = fg.neg, *f = fg.fn;
     ck_assert(graph_add_global(g, "main", NULL));
     ck_assert(graph_add_global(g, "f", f));
     ck_assert(!graph_add_global(g, "f", f));
@@ -272,14 +294,9 @@ END_TEST
 /* fn (%p) { negative(%p) } called on %x */
 START_TEST(test_functions)
 {
-    Graph *g = graph_new();
-    Node *x = graph_add_param(g, "x", NULL);
-    Node *p = graph_add_fn_param(g, "p", NULL);
-    Node *neg = graph_add_call(g, "negative", &p, 1, NULL, 0);
-    AttrValue *v = graph_new_attr_value(g, ATTR_STRING);
-    v->s = graph_intern(g, "negative_");
-    Attr a = {"PartitionedFromPattern", v};
-    Node *fn = graph_add_func(g, &p, 1, neg, &a, 1);
+    FnGraph f = fn_graph_new("negative_");
+    Graph *g = f.g;
+    Node *x = f.x, *p = f.p, *neg = f.neg, *fn = f.fn;
     Node *call = graph_add_fn_call(g, fn, &x, 1);
     graph_set_output(g, call);
     ck_assert_ptr_eq(node_callee(call), fn);
@@ -312,11 +329,9 @@ END_TEST
  * a callee can be swapped through slot USE_CALLEE. */
 START_TEST(test_dead_function)
 {
-    Graph *g = graph_new();
-    Node *x = graph_add_param(g, "x", NULL);
-    Node *p = graph_add_fn_param(g, "p", NULL);
-    Node *body = graph_add_call(g, "negative", &p, 1, NULL, 0);
-    Node *fn = graph_add_func(g, &p, 1, body, NULL, 0);
+    FnGraph f = fn_graph_new(NULL);
+    Graph *g = f.g;
+    Node *x = f.x, *p = f.p, *body = f.neg, *fn = f.fn;
     Node *q = graph_add_fn_param(g, "q", NULL);
     Node *fn2 = graph_add_func(g, &q, 1, q, NULL, 0);
     Node *call = graph_add_fn_call(g, fn, &x, 1);

@@ -50,6 +50,17 @@ static char *test_file(const char *rel, size_t *len)
     return text;
 }
 
+/* Loads text as name, diagnostics to diag_out: the graph or NULL. */
+static Graph *load_text(const char *name, const char *text, size_t len, FILE *diag_out)
+{
+    Diag *d = diag_new(diag_out);
+    Source *src = source_from_string(name, text, len);
+    Graph *g = relay_load(src, d);
+    source_free(src);
+    diag_free(d);
+    return g;
+}
+
 /* Loads text as NAME; returns the printed graph or NULL, and the
  * diagnostics (malloc'd) through diags when not NULL. */
 static char *reprint(const char *name, const char *text, size_t len, char **diags)
@@ -57,13 +68,9 @@ static char *reprint(const char *name, const char *text, size_t len, char **diag
     char *out = NULL;
     size_t outlen = 0;
     FILE *mem = open_memstream(&out, &outlen);
-    Diag *d = diag_new(mem);
-    Source *src = source_from_string(name, text, len);
-    Graph *g = relay_load(src, d);
+    Graph *g = load_text(name, text, len, mem);
     char *printed = g ? relay_print_string(g) : NULL;
     graph_free(g);
-    source_free(src);
-    diag_free(d);
     fclose(mem);
     if (diags)
         *diags = out;
@@ -74,11 +81,7 @@ static char *reprint(const char *name, const char *text, size_t len, char **diag
 
 static Graph *load_string(const char *text)
 {
-    Diag *d = diag_new(stderr);
-    Source *src = source_from_string("test.relay", text, strlen(text));
-    Graph *g = relay_load(src, d);
-    source_free(src);
-    diag_free(d);
+    Graph *g = load_text("test.relay", text, strlen(text), stderr);
     ck_assert_msg(g != NULL, "did not load:\n%s", text);
     return g;
 }
