@@ -439,20 +439,23 @@ START_TEST(walk_pre_order)
 END_TEST
 
 /* Post-order of the DAG from root, each node after its children, left
- * to right, into order; returns how many.  seen persists across calls. */
+ * to right, into order; returns how many.  seen persists across calls.
+ * A frame's cursor is its node's next child in dag_kids. */
 static uint32_t dag_post_order(IdWalk *w, uint32_t root, bool *seen, uint32_t *order)
 {
     size_t base = w->depth; /* a walk inside another shares its stack */
     uint32_t n = 0;
     seen[root] = true;
-    walk_push(w, root);
+    walk_reserve(w, 1);
+    walk_push_from(w, root, dag_start[root]);
     while (w->depth > base) {
         uint32_t x = walk_top(w);
-        uint32_t k = dag_start[x] + walk_next(w);
+        uint32_t k = walk_next(w);
         if (k < dag_start[x + 1]) {
             if (!seen[dag_kids[k]]) {
                 seen[dag_kids[k]] = true;
-                walk_push(w, dag_kids[k]);
+                walk_reserve(w, 1);
+                walk_push_from(w, dag_kids[k], dag_start[dag_kids[k]]);
             }
             continue;
         }

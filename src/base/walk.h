@@ -37,11 +37,15 @@
  *         ... n's children are done ...
  *     }
  *
- * A walk that runs inside another (a printer's function body inside the
- * module) may share its stack: it remembers the depth it started at and
- * stops when the stack is back there.  A WALK kept between walks (a pass's
- * scratch) keeps its frames allocated; walk_clear empties it.  Pointers
- * and node values read from frames hold until the next push. */
+ * Where every node's children sit in one flat array (graph_walk.c's
+ * compact walk), walk_push_from starts the cursor at the node's first, so
+ * the cursor is the index of its next child there.  A walk that runs
+ * inside another (a printer's function body inside the module) may share
+ * its stack: it remembers the depth it started at and stops when the
+ * stack is back there.  A WALK kept between walks (a pass's scratch)
+ * keeps its frames allocated; walk_clear empties it.  One passed between
+ * functions is named once (typedef WALK(OccItem) OccStack).  Pointers
+ * into frames hold until the next push. */
 #ifndef GRAFT_WALK_H
 #define GRAFT_WALK_H
 
@@ -61,15 +65,21 @@
     }
 
 /* Room for n more frames: one capacity check before pushing a node's
- * children with walk_push_reserved. */
-#define walk_reserve(w, n)                                                             \
-    ((w)->depth + (n) <= (w)->cap                                                      \
-         ? (void)0                                                                     \
-         : (void)((w)->frames = xgrow_items((w)->frames, &(w)->cap, (w)->depth + (n), \
-                                            sizeof *(w)->frames)))
-/* Enters x: a frame on top, its cursor at the first child. */
-#define walk_push_reserved(w, x) \
-    ((w)->frames[(w)->depth].next = 0, (void)((w)->frames[(w)->depth++].node = (x)))
+ * children with walk_push_reserved.  The capacity is computed apart and
+ * assigned, so a WALK's address never leaves the function that walks:
+ * the compiler keeps its depth in a register (bench/RESULTS.md, "one
+ * walk"). */
+#define walk_reserve(w, n)                                                      \
+    ((w)->depth + (n) <= (w)->cap                                               \
+         ? (void)0                                                              \
+         : (void)((w)->cap = walk_capacity((w)->cap, (w)->depth + (n),          \
+                                           sizeof *(w)->frames),                \
+                  (w)->frames = xrealloc((w)->frames, (w)->cap * sizeof *(w)->frames)))
+/* Enters x: a frame on top, its cursor at the first child (0, or where
+ * x's children start in a flat array of every node's children). */
+#define walk_push_from(w, x, first) \
+    ((w)->frames[(w)->depth].next = (first), (void)((w)->frames[(w)->depth++].node = (x)))
+#define walk_push_reserved(w, x) walk_push_from((w), (x), 0)
 #define walk_push(w, x) (walk_reserve((w), 1), walk_push_reserved((w), (x)))
 /* The top frame's node. */
 #define walk_top(w) ((w)->frames[(w)->depth - 1].node)
@@ -79,5 +89,9 @@
 #define walk_pop(w) ((w)->frames[--(w)->depth].node)
 #define walk_clear(w) ((void)((w)->depth = 0))
 #define walk_free(w) (free((w)->frames), (w)->frames = NULL, (w)->depth = (w)->cap = 0)
+
+/* The capacity to grow cap to for need frames of frame_size bytes: cap
+ * doubled (from 8) until need fits; out of memory on overflow. */
+size_t walk_capacity(size_t cap, size_t need, size_t frame_size);
 
 #endif

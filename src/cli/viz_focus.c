@@ -62,7 +62,11 @@ static Node *focus_node(const VizFocus *f, const Graph *g, const char *model, Di
 }
 
 /* Breadth first from at, through operands and users, radius edges deep:
- * a queue of node ids with their distance, no recursion. */
+ * a queue of node ids with their distance, no recursion.  A queue, not a
+ * WALK (note [one walk] in walk.h): the radius counts the edges of a
+ * shortest path, and only breadth-first order reaches each node by one;
+ * depth first would cut a node off at the depth of the first path that
+ * happens to reach it. */
 uint8_t *viz_focus_keep(const VizFocus *f, const Graph *g, const char *model, bool *bad,
                         Diag *d)
 {

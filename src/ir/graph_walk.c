@@ -94,8 +94,8 @@ static void adjacency_free(Adjacency *adj)
 }
 
 /* Post-order DFS from root without recursion (note [one walk]), over adj
- * (note [compact walk]): a frame's cursor counts the children of its node
- * looked at.  seen (graph_node_count bytes) marks visited nodes; each newly
+ * (note [compact walk]): a frame's cursor is its node's next child in
+ * adj->kids.  seen (graph_node_count bytes) marks visited nodes; each newly
  * finished node is stored in order and its id in ids (each when not NULL)
  * and counted. */
 static uint32_t post_order(const Graph *g, const Adjacency *adj, const Node *root,
@@ -106,11 +106,11 @@ static uint32_t post_order(const Graph *g, const Adjacency *adj, const Node *roo
         return count;
     WALK(uint32_t) w = {0};
     walk_reserve(&w, (size_t)g->nnodes + 1); /* every node is pushed at most once */
-    walk_push_reserved(&w, root->id);
+    walk_push_from(&w, root->id, adj->start[root->id]);
     seen[root->id] = 1;
     while (w.depth) {
         uint32_t id = walk_top(&w);
-        uint32_t k = adj->start[id] + walk_next(&w);
+        uint32_t k = walk_next(&w);
         if (k == adj->start[id + 1]) {
             if (order)
                 order[count] = g->nodes[id];
@@ -123,7 +123,7 @@ static uint32_t post_order(const Graph *g, const Adjacency *adj, const Node *roo
         uint32_t c = adj->kids[k];
         if (!seen[c]) {
             seen[c] = 1;
-            walk_push_reserved(&w, c);
+            walk_push_from(&w, c, adj->start[c]);
         }
     }
     walk_free(&w);
