@@ -5,24 +5,22 @@
 # line before it names the file (later examples may include it), a
 # ".\" expect: error|warning" line says what graft check must report;
 # without one the example must check clean (exit 0, no output at all).
-# A ".\" run: MODEL" line runs the example on tests/doc/MODEL.relay, where
-# it fires on some nodes and leaves others alone: graft run's output must
-# equal tests/doc/MODEL.expected byte for byte, and so must the output of
-# the rewriter graft compile --exe builds from the example (when
-# GRAFT_BUILDDIR names the build tree).
-set -u
-srcdir=${GRAFT_SRCDIR:?}
-page=$srcdir/doc/graft-rules.5
-if [ -n "${GRAFT_BUILDDIR:-}" ]; then
-    GRAFT_CFLAGS="-I$srcdir/include/graft"
-    GRAFT_LIBS="-L$GRAFT_BUILDDIR -lgraft -lm"
-    export GRAFT_CFLAGS GRAFT_LIBS
-fi
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
+# A ".\" run: MODEL" line says the example runs on tests/doc/MODEL.relay,
+# where it fires on some nodes and leaves others alone: the golden file
+# tests/doc/MODEL.golden (run by tests/golden.sh) runs tests/doc/MODEL.graft,
+# which must be the example byte for byte (GRAFT_REGEN=1 rewrites it from
+# the page; regenerate the golden file after, tests/README.md), and the
+# rewriter graft compile --exe builds from the example must print that
+# golden file's output too.
+. "${GRAFT_SRCDIR:?}/tests/expect.sh"
+. "$src/tests/golden_format.sh"
+GRAFT_CFLAGS="-I$src/include/graft"
+GRAFT_LIBS="-L$build -lgraft -lm"
+export GRAFT_CFLAGS GRAFT_LIBS
+mkdir examples || exit 99
 
-# Extract: writes the files and a manifest "FILE EXPECT" per example.
-awk -v dir="$tmp" '
+# Extract: writes the files and a manifest "FILE EXPECT [MODEL]" per example.
+awk -v dir="$tmp/examples" '
     /^\.\\" example: / { name = $3; next }
     /^\.\\" expect: / { expect = $3; next }
     /^\.\\" run: / { run = $3; next }
@@ -47,62 +45,53 @@ awk -v dir="$tmp" '
         gsub(/\\e/, "\\", line)
         print line >> (dir "/" file)
     }
-' "$page" || exit 99
+' "$src/doc/graft-rules.5" || exit 99
 
-pass=0
-fail=0
-# Runs example file on tests/doc/MODEL.relay, interpreted and compiled.
+# check_example FILE EXPECT: graft check on the example says what the page
+# expects of it.
+check_example() {
+    out=$(cd examples && "$GRAFT" check "$1" 2>&1)
+    status=$?
+    case $2 in
+    clean) [ $status -eq 0 ] && [ -z "$out" ] && return ;;
+    error) [ $status -eq 1 ] && printf '%s\n' "$out" | grep -q ': error: ' && return ;;
+    warning) [ $status -eq 0 ] && printf '%s\n' "$out" | grep -q ': warning: ' && return ;;
+    esac
+    fail "example $1 (expected $2, exit $status):"
+    sed 's/^/    /' "examples/$1"
+    printf '%s\n' "$out" | sed 's/^/  | /'
+}
+
+# run_example FILE MODEL: the example is tests/doc/MODEL.graft, and its
+# compiled rewriter prints tests/doc/MODEL.golden.
 run_example() {
-    file=$1 model=$srcdir/tests/doc/$2.relay want=$srcdir/tests/doc/$2.expected
-    # GRAFT_REGEN=1 rewrites the expected output (review the diff after)
+    doc=$src/tests/doc
     if [ "${GRAFT_REGEN:-0}" = 1 ]; then
-        (cd "$tmp" && "$GRAFT" run "$file" "$model") >"$want" 2>&1
+        cp "examples/$1" "$doc/$2.graft"
     fi
-    if ! (cd "$tmp" && "$GRAFT" run "$file" "$model") >"$tmp/run.out" 2>&1 ||
-        ! cmp -s "$want" "$tmp/run.out"; then
-        echo "FAIL: example $file on $2.relay (graft run):"
-        diff "$want" "$tmp/run.out" | head -20
-        return 1
+    cmp -s "examples/$1" "$doc/$2.graft" ||
+        { fail "example $1 is not tests/doc/$2.graft"; diff "examples/$1" "$doc/$2.graft" | head; }
+    if ! "$GRAFT" compile --exe "examples/$1" -o rewriter >cc.err 2>&1; then
+        fail "example $1 (graft compile --exe):"
+        head -10 cc.err
+        return
     fi
-    [ -n "${GRAFT_BUILDDIR:-}" ] || return 0
-    if ! (cd "$tmp" && "$GRAFT" compile --exe "$file" -o "$tmp/rewriter") >"$tmp/cc.err" 2>&1; then
-        echo "FAIL: example $file (graft compile --exe):"
-        head -10 "$tmp/cc.err"
-        return 1
-    fi
-    if ! "$tmp/rewriter" "$model" >"$tmp/run.out" 2>&1 || ! cmp -s "$want" "$tmp/run.out"; then
-        echo "FAIL: example $file on $2.relay (compiled rewriter):"
-        diff "$want" "$tmp/run.out" | head -20
-        return 1
-    fi
-    rm -f "$tmp/rewriter"
+    (cd "$doc" && "$tmp/rewriter" "$2.relay") >out 2>err
+    golden_text "$(head -n 1 "$doc/$2.golden")" out err $? >actual
+    cmp -s actual "$doc/$2.golden" ||
+        { fail "example $1 on $2.relay (compiled rewriter)"; diff "$doc/$2.golden" actual | head -20; }
+    rm -f rewriter
 }
 
 runs=0
 while read -r file expect model; do
-    out=$(cd "$tmp" && "$GRAFT" check "$file" 2>&1)
-    status=$?
-    ok=0
-    case $expect in
-    clean) [ $status -eq 0 ] && [ -z "$out" ] && ok=1 ;;
-    error) [ $status -eq 1 ] && printf '%s\n' "$out" | grep -q ': error: ' && ok=1 ;;
-    warning) [ $status -eq 0 ] && printf '%s\n' "$out" | grep -q ': warning: ' && ok=1 ;;
-    esac
-    if [ $ok -eq 1 ] && [ -n "$model" ]; then
+    cases=$((cases + 1))
+    check_example "$file" "$expect"
+    if [ -n "$model" ]; then
         runs=$((runs + 1))
-        run_example "$file" "$model" || ok=2
+        run_example "$file" "$model"
     fi
-    if [ $ok -eq 1 ]; then
-        pass=$((pass + 1))
-    elif [ $ok -eq 2 ]; then
-        fail=$((fail + 1))
-    else
-        fail=$((fail + 1))
-        echo "FAIL: example $file (expected $expect, exit $status):"
-        sed 's/^/    /' "$tmp/$file"
-        printf '%s\n' "$out" | sed 's/^/  | /'
-    fi
-done < "$tmp/MANIFEST"
-echo "graft-rules(5) examples: $pass passed ($runs run on a model), $fail failed"
-[ $pass -ge 20 ] || { echo "FAIL: expected at least 20 examples"; exit 1; }
-[ $fail -eq 0 ]
+done < examples/MANIFEST
+[ "$cases" -ge 20 ] || fail "expected at least 20 examples, found $cases"
+[ "$runs" -ge 16 ] || fail "expected at least 16 examples run on a model, found $runs"
+expect_end "graft-rules(5) examples"
