@@ -39,11 +39,9 @@ void *xrealloc(void *ptr, size_t size)
     return p;
 }
 
-void *xgrow_items(void *items, size_t *cap, size_t need, size_t elem_size)
+size_t grow_capacity(size_t cap, size_t need, size_t elem_size)
 {
-    if (need <= *cap)
-        return items;
-    size_t n = *cap ? *cap : 8;
+    size_t n = cap ? cap : 8;
     while (n < need) {
         if (n > SIZE_MAX / 2)
             out_of_memory();
@@ -51,8 +49,15 @@ void *xgrow_items(void *items, size_t *cap, size_t need, size_t elem_size)
     }
     if (n > SIZE_MAX / elem_size)
         out_of_memory();
-    *cap = n;
-    return xrealloc(items, n * elem_size);
+    return n;
+}
+
+void *xgrow_items(void *items, size_t *cap, size_t need, size_t elem_size)
+{
+    if (need <= *cap)
+        return items;
+    *cap = grow_capacity(*cap, need, elem_size);
+    return xrealloc(items, *cap * elem_size);
 }
 
 void sort_u32(uint32_t *a, size_t n, bool (*before)(const void *ctx, uint32_t x, uint32_t y),

@@ -30,6 +30,10 @@ void *xrealloc(void *ptr, size_t size);
  * holds at least need elements: the capacity doubles, overflow-checked.
  * Used as p = xgrow_items(p, &cap, need, sizeof *p), or through VEC. */
 void *xgrow_items(void *items, size_t *cap, size_t need, size_t elem_size);
+/* The capacity that holds need elements of elem_size bytes: cap doubled
+ * (from 8) until it does; out of memory on overflow.  xgrow_items' rule,
+ * for a caller that keeps its capacity by value (note [one walk]). */
+size_t grow_capacity(size_t cap, size_t need, size_t elem_size);
 
 /* note [one growable array]: a typed growable array, VEC(Node *) list =
  * {0}; vec_push(&list, n); ... list.items[i] ... vec_free(&list).  Pointers

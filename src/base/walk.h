@@ -72,7 +72,7 @@
 #define walk_reserve(w, n)                                                      \
     ((w)->depth + (n) <= (w)->cap                                               \
          ? (void)0                                                              \
-         : (void)((w)->cap = walk_capacity((w)->cap, (w)->depth + (n),          \
+         : (void)((w)->cap = grow_capacity((w)->cap, (w)->depth + (n),          \
                                            sizeof *(w)->frames),                \
                   (w)->frames = xrealloc((w)->frames, (w)->cap * sizeof *(w)->frames)))
 /* Enters x: a frame on top, its cursor at the first child (0, or where
@@ -89,9 +89,5 @@
 #define walk_pop(w) ((w)->frames[--(w)->depth].node)
 #define walk_clear(w) ((void)((w)->depth = 0))
 #define walk_free(w) (free((w)->frames), (w)->frames = NULL, (w)->depth = (w)->cap = 0)
-
-/* The capacity to grow cap to for need frames of frame_size bytes: cap
- * doubled (from 8) until need fits; out of memory on overflow. */
-size_t walk_capacity(size_t cap, size_t need, size_t frame_size);
 
 #endif
