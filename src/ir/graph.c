@@ -50,7 +50,7 @@ void graph_free(Graph *g)
     free(g->pos);
     free(g->params);
     free(g->typedefs);
-    free(g->types);
+    keymap_free(&g->annotation_types);
     keymap_free(&g->scalar_types);
     free(g->globals);
     free(g);

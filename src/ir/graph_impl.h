@@ -77,12 +77,6 @@ struct graft_node {
     } u;
 };
 
-/* A cached annotation type: the interned "ty=" text and its Type. */
-typedef struct TypeSlot {
-    const char *text;  /* interned type text; NULL when empty */
-    const Type *type;  /* parsed from it */
-} TypeSlot;
-
 /* A node's position in the model file, 1-based. */
 typedef struct SrcPos {
     int32_t line, col;
@@ -117,9 +111,8 @@ struct graft_graph {
     GlobalDef *globals;    /* global functions, in definition order */
     int nglobals;          /* entries in globals */
     size_t cap_globals;    /* capacity of globals */
-    TypeSlot *types;       /* annotation types by text (open addressing) */
-    size_t ntype_slots;    /* power of two, or 0 before the first */
-    size_t ntypes;         /* used slots */
+    KeyMap annotation_types; /* interned "ty=" text -> its Type (note
+                              [annotation types] in graph_type.c) */
     KeyMap scalar_types;   /* interned dtype -> its rank-0 Type (note
                               [scalar types] in graph_type.c) */
 };
