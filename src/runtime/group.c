@@ -205,7 +205,7 @@ static void collect_region(Grouper *gp, const Group *gr)
     gp->nregion = 0;
     next_stamp(&gp->stamp, gp->inreg, gp->size);
     Node **stack = gp->stack; /* kept from one candidate to the next */
-    size_t cap = gp->cstack, depth = 0;
+    size_t cap = gp->stack_cap, depth = 0;
     stack = xgrow_items(stack, &cap, 1, sizeof *stack);
     stack[depth++] = gr->root;
     while (depth) {
@@ -213,7 +213,7 @@ static void collect_region(Grouper *gp, const Group *gr)
         if (gp->inreg[node_id(n)] == gp->stamp || group_is_input(gr, n))
             continue;
         gp->inreg[node_id(n)] = gp->stamp;
-        gp->region = xgrow_items(gp->region, &gp->cregion, gp->nregion + 1, sizeof *gp->region);
+        gp->region = xgrow_items(gp->region, &gp->region_cap, gp->nregion + 1, sizeof *gp->region);
         gp->region[gp->nregion++] = n;
         int na = node_is_opaque(n) ? 0 : node_nargs(n);
         stack = xgrow_items(stack, &cap, depth + (size_t)na, sizeof *stack);
@@ -221,7 +221,7 @@ static void collect_region(Grouper *gp, const Group *gr)
             stack[depth++] = node_arg(n, i);
     }
     gp->stack = stack;
-    gp->cstack = cap;
+    gp->stack_cap = cap;
 }
 
 /* Constants and functions exist outside any one group (TVM ignores them
