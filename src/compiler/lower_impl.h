@@ -12,10 +12,10 @@ typedef struct Lowerer {
     const AstRule *rule;  /* the rule being lowered */
     Diag *d;              /* for constructs the runtime cannot run */
     PatPred *preds;       /* distinct tests so far */
-    size_t npreds, cpreds;
+    size_t npreds, preds_cap;
     KeyMap pred_ids;      /* interned test key -> id */
     PatItem *items;       /* distinct items so far */
-    size_t nitems, citems;
+    size_t nitems, items_cap;
     KeyMap item_ids;      /* interned item key -> id */
     StrBuf key;           /* scratch for keys */
     Arena *key_arena;     /* the interned keys, freed after lowering */

@@ -39,7 +39,7 @@ static uint32_t add_pred(Lowerer *L, const PatPred *p)
     bool fresh;
     uint32_t id = shared_id(L, &L->pred_ids, k, (uint32_t)L->npreds, &fresh);
     if (fresh) {
-        L->preds = xgrow_items(L->preds, &L->cpreds, L->npreds + 1, sizeof *L->preds);
+        L->preds = xgrow_items(L->preds, &L->preds_cap, L->npreds + 1, sizeof *L->preds);
         L->preds[L->npreds++] = *p;
     }
     return id;
@@ -61,7 +61,7 @@ static uint32_t add_item(Lowerer *L, const PatItem *it)
     bool fresh;
     uint32_t id = shared_id(L, &L->item_ids, k, (uint32_t)L->nitems, &fresh);
     if (fresh) {
-        L->items = xgrow_items(L->items, &L->citems, L->nitems + 1, sizeof *L->items);
+        L->items = xgrow_items(L->items, &L->items_cap, L->nitems + 1, sizeof *L->items);
         L->items[L->nitems++] = *it;
     }
     return id;
