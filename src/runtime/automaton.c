@@ -133,10 +133,10 @@ static Slot *table_find(const Table *t, const uint32_t *key, size_t len, uint64_
 static void table_grow(Table *t)
 {
     Slot *old = t->slots;
-    size_t oldcap = t->cap;
-    t->cap = oldcap ? oldcap * 2 : 256;
+    size_t old_cap = t->cap;
+    t->cap = old_cap ? old_cap * 2 : 256;
     t->slots = xcalloc(t->cap, sizeof *t->slots);
-    for (size_t i = 0; i < oldcap; i++) {
+    for (size_t i = 0; i < old_cap; i++) {
         if (old[i].hash == 0)
             continue;
         size_t mask = t->cap - 1, j = old[i].hash & mask;
@@ -228,13 +228,13 @@ static void sort_preds(uint32_t *v, uint32_t n, const PatPred *preds)
 static void index_preds(Automaton *a)
 {
     const RuleSet *rs = a->rs;
-    size_t ncap = 0, fcap = 0;
+    size_t node_preds_cap = 0, fn_preds_cap = 0;
     for (uint32_t p = 0; p < rs->npreds; p++) {
         const PatPred *pr = &rs->preds[p];
         if (pr->kind != PRED_ATTR)
-            push(&a->node_preds, &a->nnode_preds, &ncap, p);
+            push(&a->node_preds, &a->nnode_preds, &node_preds_cap, p);
         else if (!pr->op)
-            push(&a->fn_preds, &a->nfn_preds, &fcap, p);
+            push(&a->fn_preds, &a->nfn_preds, &fn_preds_cap, p);
         else {
             uint32_t o = op_find_or_add(a, pr->op); /* may move a->ops */
             OpEntry *e = &a->ops[o];
@@ -245,7 +245,7 @@ static void index_preds(Automaton *a)
 
 static void index_items(Automaton *a)
 {
-    size_t gcap = 0;
+    size_t generic_cap = 0;
     a->item_op = xmalloc((a->rs->nitems + 1) * sizeof *a->item_op);
     for (uint32_t i = 0; i < a->rs->nitems; i++) {
         const PatItem *it = &a->rs->items[i];
@@ -257,7 +257,7 @@ static void index_items(Automaton *a)
             a->item_op[i] = o;
         }
         if (it->kind != PITEM_OP)
-            push(&a->generic, &a->ngeneric, &gcap, i);
+            push(&a->generic, &a->ngeneric, &generic_cap, i);
         a->scopes |= it->kind == PITEM_FN || it->kind == PITEM_IF || it->kind == PITEM_LET;
     }
 }
