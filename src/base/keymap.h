@@ -5,11 +5,13 @@
  * scopes and caches, the printer's names, the checker's lets and rule
  * names, the op registry, the overlap check's rules by root, lowering's
  * shared tests and items (keys interned first), the graph's annotation
- * types.  No table iterates a KeyMap, so output never depends on its
- * order.  Two tables keep their own layout: the interner (arena.c) is
- * the map from byte strings to their canonical copies that pointer keys
- * come from, and the automaton's memo (automaton.c) keys states by
- * arrays of ids held in a pool.
+ * types, the emitter's objects and texts.  Keys of bytes are interned to
+ * a pointer, or hashed with the entries of one hash chained by the
+ * caller (relay_names.c, emit_c_out.c).  No table iterates a KeyMap, so
+ * output never depends on its order.  Two tables keep their own layout:
+ * the interner (arena.c), the map from byte strings to the canonical
+ * copies that pointer keys come from, and the automaton's memo and item
+ * sets (automaton.c), keyed by arrays of ids held in a pool.
  */
 #ifndef GRAFT_KEYMAP_H
 #define GRAFT_KEYMAP_H

@@ -35,7 +35,9 @@ void *xgrow_items(void *items, size_t *cap, size_t need, size_t elem_size);
 
 /* note [one growable array]: a typed growable array, VEC(Node *) stack =
  * {0}; vec_push(&stack, n); while (stack.len) { Node *x = vec_pop(&stack);
- * ... } vec_free(&stack).  Pointers into items hold until the next push. */
+ * ... } vec_free(&stack).  Pointers into items hold until the next push.
+ * An array kept beside others in a struct names its capacity as VEC does,
+ * after the array: items, nitems, items_cap. */
 #define VEC(T)         \
     struct {           \
         T *items;      \
