@@ -183,13 +183,13 @@ static void annotate(RelayParser *ps, Node *n, const char *text, size_t len)
     graph_set_annotation(ps->g, n, annot);
     if (node_type(n))
         return;
-    int64_t *known = keymap_get(&ps->annot_types, (uint64_t)(uintptr_t)annot);
+    int64_t *known = keymap_get(&ps->annot_types, keymap_ptr_key(annot));
     const Type *t;
     if (known) {
         t = (const Type *)(intptr_t)*known;
     } else {
         t = graph_annotation_type(ps->g, annot);
-        *keymap_put(&ps->annot_types, (uint64_t)(uintptr_t)annot, 0) = (int64_t)(intptr_t)t;
+        *keymap_put(&ps->annot_types, keymap_ptr_key(annot), 0) = (int64_t)(intptr_t)t;
     }
     graph_set_type(ps->g, n, t);
 }
@@ -345,7 +345,7 @@ static bool literal_in_range(const char *spelling, const char *dtype)
 static bool literal(RelayParser *ps, RelayText t, const char *spelling, double *value,
                     const char **dtype)
 {
-    int64_t *known = keymap_get(&ps->literals, (uint64_t)(uintptr_t)spelling);
+    int64_t *known = keymap_get(&ps->literals, keymap_ptr_key(spelling));
     if (known) {
         *value = ps->literal_values[*known].value;
         *dtype = ps->literal_values[*known].dtype;
@@ -363,7 +363,7 @@ static bool literal(RelayParser *ps, RelayText t, const char *spelling, double *
               sizeof *ps->literal_values);
     ps->literal_values[i].value = *value = strtod(spelling, NULL);
     ps->literal_values[i].dtype = *dtype = graph_intern(ps->g, type);
-    *keymap_put(&ps->literals, (uint64_t)(uintptr_t)spelling, 0) = (int64_t)i;
+    *keymap_put(&ps->literals, keymap_ptr_key(spelling), 0) = (int64_t)i;
     ps->nliterals++;
     return true;
 }

@@ -47,7 +47,7 @@ struct Labels {
     const Graph *g;    /* the graph, borrowed */
     uint32_t *state;   /* per node id, STATE_NONE when unlabelled */
     size_t cap;        /* entries allocated in state */
-    KeyMap ops;        /* op_key(op name) -> op index (op_index) */
+    KeyMap ops;        /* keymap_ptr_key(op name) -> op index (op_index) */
     OpSlot recent[OP_SLOTS]; /* direct-mapped front of ops (note [op slots]) */
     bool kind_tests[NODE_MATCH + 1]; /* per node kind: a node test may apply */
     uint32_t *preds;   /* scratch: passed tests */
@@ -121,25 +121,10 @@ Automaton *labels_automaton(const Labels *l)
     return l->a;
 }
 
-/* The KeyMap key of an op name pointer: the pointer through a bijective
- * mix (murmur3's finaliser), so that the map's slot, taken from the low
- * bits, varies although interned names sit at aligned addresses close
- * together; nonzero as the pointer is. */
-static uint64_t op_key(const char *op)
-{
-    uint64_t k = (uint64_t)(uintptr_t)op;
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdULL;
-    k ^= k >> 33;
-    k *= 0xc4ceb9fe1a85ec53ULL;
-    k ^= k >> 33;
-    return k;
-}
-
 /* Fills slot for op from the map, itself filled once per distinct name. */
 static void op_slot_fill(Labels *l, OpSlot *slot, const char *op)
 {
-    uint64_t key = op_key(op);
+    uint64_t key = keymap_ptr_key(op);
     int64_t *v = keymap_get(&l->ops, key);
     if (!v)
         v = keymap_put(&l->ops, key, automaton_op_index(l->a, op));

@@ -23,7 +23,7 @@ static bool *named_slots(const RuleDesc *rule, bool *has_dom)
     vec_push(&stack, rule->pattern);
     while (stack.len) {
         const PatNode *n = vec_pop(&stack);
-        int64_t *visited = keymap_put(&seen, (uintptr_t)n, 0);
+        int64_t *visited = keymap_put(&seen, keymap_ptr_key(n), 0);
         if (*visited)
             continue;
         *visited = 1;
