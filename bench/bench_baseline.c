@@ -59,7 +59,7 @@ typedef struct Naive {
     uint32_t *mark;      /* per node id: stamp of the last dominator walk */
     uint32_t stamp;      /* the current walk's stamp */
     Node **walk;         /* dominator walk stack */
-    size_t wcap;         /* capacity of walk */
+    size_t walk_cap;     /* capacity of walk */
 } Naive;
 
 static bool match(Naive *nv, const PatNode *p, Node *n);
@@ -180,7 +180,7 @@ static Node *dom_parent(Naive *nv, const PatNode *p, Node *n)
     nv->stamp++;
     for (Node *x = n;; x = nv->walk[--depth]) {
         int na = node_kind(x) == NODE_FUNC ? 0 : node_nargs(x);
-        nv->walk = xgrow_items(nv->walk, &nv->wcap, depth + (size_t)na + 1, sizeof *nv->walk);
+        nv->walk = xgrow_items(nv->walk, &nv->walk_cap, depth + (size_t)na + 1, sizeof *nv->walk);
         for (int i = 0; i < na; i++) {
             Node *o = node_arg(x, i);
             if (nv->mark[node_id(o)] == nv->stamp)

@@ -29,10 +29,10 @@ typedef struct TextLine {
 typedef struct ModelText {
     TextParam *params; /* parameters of @main, in order */
     size_t nparams;    /* entries in params */
-    size_t pcap;       /* capacity of params */
+    size_t params_cap; /* capacity of params */
     TextLine *lines;   /* body lines, in order */
     size_t nlines;     /* entries in lines */
-    size_t lcap;       /* capacity of lines */
+    size_t lines_cap;  /* capacity of lines */
 } ModelText;
 
 static bool fail(const char *label, const char *why)
@@ -72,7 +72,7 @@ static void add_param(ModelText *mt, const char *s, size_t len)
     char *param = trimmed(s, len);
     if (param[0] == '%') {
         size_t n = 1 + name_len(param + 1);
-        mt->params = xgrow_items(mt->params, &mt->pcap, mt->nparams + 1, sizeof *mt->params);
+        mt->params = xgrow_items(mt->params, &mt->params_cap, mt->nparams + 1, sizeof *mt->params);
         TextParam *tp = &mt->params[mt->nparams++];
         tp->name = xstrndup(param + 1, n - 1);
         tp->decl = trimmed(param + n, strlen(param + n));
@@ -121,7 +121,7 @@ static void add_line(ModelText *mt, const char *line, size_t n)
     size_t len = strlen(rhs);
     if (temp >= 0 && len && rhs[len - 1] == ';')
         len--;
-    mt->lines = xgrow_items(mt->lines, &mt->lcap, mt->nlines + 1, sizeof *mt->lines);
+    mt->lines = xgrow_items(mt->lines, &mt->lines_cap, mt->nlines + 1, sizeof *mt->lines);
     mt->lines[mt->nlines].rhs = xstrndup(rhs, len);
     mt->lines[mt->nlines++].temp = temp;
     free(s);
@@ -172,7 +172,7 @@ typedef struct Cutter {
     const ModelText *mt;   /* the model */
     Block *b;              /* the block being filled */
     StrBuf text;           /* verbatim bytes of all pieces */
-    size_t lcap, pcap;     /* capacities of b->lines and b->params */
+    size_t lines_cap, params_cap; /* capacities of b->lines and b->params */
     int input_temp;        /* the input's temp number, or -1 for a name */
     const char *why;       /* the first problem found, or NULL */
 } Cutter;
@@ -183,7 +183,7 @@ static uint32_t param_index(Cutter *c, const char *name, size_t n)
     for (uint32_t i = 0; i < b->nparams; i++)
         if (strlen(b->params[i].name) == n && memcmp(b->params[i].name, name, n) == 0)
             return i;
-    b->params = xgrow_items(b->params, &c->pcap, b->nparams + 1, sizeof *b->params);
+    b->params = xgrow_items(b->params, &c->params_cap, b->nparams + 1, sizeof *b->params);
     BlockParam *bp = &b->params[b->nparams];
     bp->name = xstrndup(name, n);
     bp->decl = xstrdup("");
@@ -300,7 +300,7 @@ static bool cut(Cutter *c, const char *label)
             continue;
         if (l->temp >= 0 && l->temp != c->spec->first + (int)b->nlines)
             c->why = "temps of the block are not consecutive";
-        b->lines = xgrow_items(b->lines, &c->lcap, b->nlines + 1, sizeof *b->lines);
+        b->lines = xgrow_items(b->lines, &c->lines_cap, b->nlines + 1, sizeof *b->lines);
         cut_line(c, l->rhs, b->nlines);
         b->nops += b->lines[b->nlines].is_op;
         b->nlines++;

@@ -378,6 +378,74 @@ START_TEST(vec_pushes_and_pops)
 }
 END_TEST
 
+/* note [one hash map]: values by key across growth past the first 64
+ * slots, dflt only for new keys, NULL for keys never put. */
+START_TEST(keymap_keeps_values)
+{
+    KeyMap m = {0};
+    ck_assert_ptr_null(keymap_get(&m, 1));
+    for (uint64_t k = 1; k <= 1000; k++)
+        ck_assert_int_eq(*keymap_put(&m, k * 2 + 1, -1), -1);
+    for (uint64_t k = 1; k <= 1000; k++)
+        *keymap_get(&m, k * 2 + 1) = (int64_t)k * 10;
+    ck_assert_int_eq(*keymap_put(&m, 7, -1), 30);
+    ck_assert_uint_eq(m.len, 1000);
+    ck_assert_uint_eq(m.cap, 2048);
+    for (uint64_t k = 1; k <= 1000; k++) {
+        ck_assert_int_eq(*keymap_get(&m, k * 2 + 1), (int64_t)k * 10);
+        ck_assert_ptr_null(keymap_get(&m, k * 2));
+    }
+    ck_assert_ptr_null(keymap_get(&m, 2003));
+    keymap_free(&m);
+    ck_assert_ptr_null(keymap_get(&m, 3));
+    ck_assert_uint_eq(m.len + m.cap, 0);
+}
+END_TEST
+
+/* Pointer keys (interned names, 16-byte aligned and close together, as
+ * the checker's and the registry's are) and pointer values; a copy is
+ * independent of its original. */
+START_TEST(keymap_maps_pointers)
+{
+    Arena *arena = arena_new();
+    Interner *in = interner_new(arena);
+    const char *names[300];
+    for (int i = 0; i < 300; i++) {
+        char buf[16];
+        snprintf(buf, sizeof buf, "op%d", i);
+        names[i] = interner_cstr(in, buf);
+    }
+    KeyMap m = {0};
+    for (int i = 0; i < 300; i += 2)
+        keymap_put_ptr(&m, names[i], names[i + 1]);
+    keymap_put_ptr(&m, names[0], names[299]); /* replaces */
+    ck_assert_uint_eq(m.len, 150);
+    ck_assert_ptr_eq(keymap_get_ptr(&m, names[0]), names[299]);
+    ck_assert_ptr_eq(keymap_get_ptr(&m, names[42]), names[43]);
+    ck_assert_ptr_null(keymap_get_ptr(&m, names[43]));
+    ck_assert_ptr_null(keymap_get_ptr(&m, interner_cstr(in, "other")));
+    ck_assert_uint_ne(keymap_ptr_key(names[0]), 0);
+
+    KeyMap copy = {0};
+    keymap_copy(&copy, &m);
+    keymap_put_ptr(&copy, names[1], names[2]);
+    *keymap_get(&copy, keymap_ptr_key(names[42])) = 0;
+    ck_assert_ptr_null(keymap_get_ptr(&m, names[1]));
+    ck_assert_ptr_eq(keymap_get_ptr(&m, names[42]), names[43]);
+    ck_assert_ptr_eq(keymap_get_ptr(&copy, names[1]), names[2]);
+    ck_assert_uint_eq(copy.len, 151);
+    ck_assert_uint_eq(m.len, 150);
+    KeyMap empty = {0}, none = {0};
+    keymap_copy(&none, &empty);
+    ck_assert_ptr_null(none.slots);
+    ck_assert_ptr_null(keymap_get_ptr(&none, names[0]));
+    keymap_free(&copy);
+    keymap_free(&m);
+    interner_free(in);
+    arena_free(arena);
+}
+END_TEST
+
 /* Keys of the values being sorted: ids 0..5 with these keys. */
 static bool key_before(const void *keys, uint32_t x, uint32_t y)
 {
@@ -529,6 +597,8 @@ static Suite *base_suite(void)
     tcase_add_test(tc, strbuf_formats);
     tcase_add_test(tc, vec_pushes_and_pops);
     tcase_add_test(tc, sort_is_stable);
+    tcase_add_test(tc, keymap_keeps_values);
+    tcase_add_test(tc, keymap_maps_pointers);
     suite_add_tcase(s, tc);
     tc = tcase_create("walk");
     tcase_add_test(tc, walk_pre_order);

@@ -319,29 +319,6 @@ START_TEST(test_scopes)
 }
 END_TEST
 
-/* KeyMap (util.h), the table of the loader's scopes and the printer's
- * names: values by key across growth past its first 64 slots, dflt only
- * for new keys, NULL for keys never put. */
-START_TEST(test_key_map)
-{
-    KeyMap m = {0};
-    ck_assert_ptr_null(keymap_get(&m, 1));
-    for (uint64_t k = 1; k <= 1000; k++)
-        ck_assert_int_eq(*keymap_put(&m, k * 2 + 1, -1), -1);
-    for (uint64_t k = 1; k <= 1000; k++)
-        *keymap_get(&m, k * 2 + 1) = (int64_t)k * 10;
-    ck_assert_int_eq(*keymap_put(&m, 7, -1), 30);
-    ck_assert_uint_eq(m.count, 1000);
-    for (uint64_t k = 1; k <= 1000; k++) {
-        ck_assert_int_eq(*keymap_get(&m, k * 2 + 1), (int64_t)k * 10);
-        ck_assert_ptr_null(keymap_get(&m, k * 2));
-    }
-    ck_assert_ptr_null(keymap_get(&m, 2003));
-    keymap_free(&m);
-    ck_assert_ptr_null(keymap_get(&m, 3));
-}
-END_TEST
-
 /* relay_temp_numbers agrees with the printed text of the golden file. */
 START_TEST(test_temp_numbers)
 {
@@ -1038,7 +1015,6 @@ static Suite *relay_suite(void)
     tc = tcase_create("graph");
     tcase_add_test(tc, test_loaded_graph);
     tcase_add_test(tc, test_scopes);
-    tcase_add_test(tc, test_key_map);
     tcase_add_test(tc, test_temp_numbers);
     tcase_add_test(tc, test_node_names);
     tcase_add_test(tc, test_viz_write);

@@ -1,4 +1,4 @@
-/* util.c - allocation wrappers, the string buffer, the key map. */
+/* util.c - allocation wrappers, the string buffer, the sort, edit distance. */
 #include "util.h"
 
 #include <stdarg.h>
@@ -125,17 +125,6 @@ void strbuf_free(StrBuf *sb)
     sb->len = sb->cap = 0;
 }
 
-uint64_t hash_bytes(const void *data, size_t len, uint64_t seed)
-{
-    const unsigned char *p = data;
-    uint64_t h = 1469598103934665603ull ^ seed;
-    for (size_t i = 0; i < len; i++) {
-        h ^= p[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 size_t edit_distance(const char *a, const char *b, size_t limit)
 {
     size_t la = strlen(a), lb = strlen(b);
@@ -159,45 +148,4 @@ size_t edit_distance(const char *a, const char *b, size_t limit)
             return limit + 1;
     }
     return row[lb];
-}
-
-/* The slot of key, or the empty slot where it would go. */
-static KeyMapSlot *keymap_slot(const KeyMap *m, uint64_t key)
-{
-    size_t mask = m->nslots - 1;
-    size_t i = (size_t)hash_mix(0, key) & mask;
-    while (m->slots[i].key && m->slots[i].key != key)
-        i = (i + 1) & mask;
-    return &m->slots[i];
-}
-
-static void keymap_grow(KeyMap *m)
-{
-    KeyMapSlot *old = m->slots;
-    size_t nold = m->nslots;
-    m->nslots = nold ? 2 * nold : 64;
-    m->slots = xcalloc(m->nslots, sizeof *m->slots);
-    for (size_t i = 0; i < nold; i++)
-        if (old[i].key)
-            *keymap_slot(m, old[i].key) = old[i];
-    free(old);
-}
-
-int64_t *keymap_put(KeyMap *m, uint64_t key, int64_t dflt)
-{
-    if ((m->count + 1) * 2 > m->nslots)
-        keymap_grow(m);
-    KeyMapSlot *slot = keymap_slot(m, key);
-    if (!slot->key) {
-        slot->key = key;
-        slot->value = dflt;
-        m->count++;
-    }
-    return &slot->value;
-}
-
-void keymap_free(KeyMap *m)
-{
-    free(m->slots);
-    *m = (KeyMap){0};
 }

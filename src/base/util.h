@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "keymap.h" /* the one hash map, for every user of util.h */
+
 #if defined(__GNUC__)
 #define GRAFT_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 #define GRAFT_NORETURN __attribute__((noreturn))
@@ -38,7 +40,8 @@ size_t grow_capacity(size_t cap, size_t need, size_t elem_size);
 /* note [one growable array]: a typed growable array, VEC(Node *) list =
  * {0}; vec_push(&list, n); ... list.items[i] ... vec_free(&list).  Pointers
  * into items hold until the next push.  A walk's stack is a WALK (note
- * [one walk] in walk.h). */
+ * [one walk] in walk.h).  An array kept beside others in a struct names its
+ * capacity as VEC does, after the array: items, nitems, items_cap. */
 #define VEC(T)         \
     struct {           \
         T *items;      \
@@ -77,46 +80,5 @@ void sort_u32(uint32_t *a, size_t n, bool (*before)(const void *ctx, uint32_t x,
 /* Levenshtein distance between a and b, for "did you mean" hints; gives up
  * (returns limit + 1) once it exceeds limit, and for b over 255 bytes. */
 size_t edit_distance(const char *a, const char *b, size_t limit);
-
-/* 64-bit FNV-1a, for hash tables keyed by bytes. */
-uint64_t hash_bytes(const void *data, size_t len, uint64_t seed);
-/* Folds v into h; inline because the automaton's memo hashes every key
- * word with it (bench/RESULTS.md, finding 3). */
-static inline uint64_t hash_mix(uint64_t h, uint64_t v)
-{
-    return h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2));
-}
-
-/* An open-addressing hash map from nonzero 64-bit keys (numbers, or
- * interned pointers as uintptr_t) to 64-bit values, for the tables of
- * one pass (the loader's scopes, the printer's names).  A zeroed KeyMap
- * is empty; it allocates on the first keymap_put. */
-typedef struct KeyMapSlot {
-    uint64_t key;  /* 0 when empty */
-    int64_t value; /* the caller's */
-} KeyMapSlot;
-
-typedef struct KeyMap {
-    KeyMapSlot *slots; /* a power of two many, at most half used */
-    size_t nslots;     /* 0 before the first keymap_put */
-    size_t count;      /* used slots */
-} KeyMap;
-
-/* key's value, or NULL when key was never put.  Pointers into the map
- * hold until the next keymap_put.  Inline: the labeller looks up every
- * node's op name here (automaton_label.c). */
-static inline int64_t *keymap_get(const KeyMap *m, uint64_t key)
-{
-    if (!m->nslots)
-        return NULL;
-    size_t mask = m->nslots - 1;
-    size_t i = (size_t)hash_mix(0, key) & mask;
-    while (m->slots[i].key && m->slots[i].key != key)
-        i = (i + 1) & mask;
-    return m->slots[i].key ? &m->slots[i].value : NULL;
-}
-/* key's value, added as dflt when key is new. */
-int64_t *keymap_put(KeyMap *m, uint64_t key, int64_t dflt);
-void keymap_free(KeyMap *m);
 
 #endif

@@ -5,19 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t let_slot(const char *name, size_t cap)
-{
-    return (size_t)hash_bytes(&name, sizeof name, 1) & (cap - 1);
-}
-
 const AstLet *check_find_let(const CheckCtx *c, const char *name)
 {
-    if (c->lets_cap == 0)
-        return NULL;
-    for (size_t i = let_slot(name, c->lets_cap); c->lets[i]; i = (i + 1) & (c->lets_cap - 1))
-        if (c->lets[i]->name == name)
-            return c->lets[i];
-    return NULL;
+    return keymap_get_ptr(&c->lets, name);
 }
 
 /* let NAME(a, b) = ...: parameters distinct, no op of that name. */
@@ -44,36 +34,17 @@ static bool let_ok(CheckCtx *c, const AstLet *let)
     return true;
 }
 
-static void add_let(CheckCtx *c, const AstLet *let)
-{
-    if (2 * (c->nlets + 1) > c->lets_cap) {
-        size_t cap = c->lets_cap ? c->lets_cap * 2 : 16;
-        const AstLet **table = xcalloc(cap, sizeof(AstLet *));
-        for (size_t i = 0; i < c->lets_cap; i++)
-            if (c->lets[i]) {
-                size_t s = let_slot(c->lets[i]->name, cap);
-                while (table[s])
-                    s = (s + 1) & (cap - 1);
-                table[s] = c->lets[i];
-            }
-        free(c->lets);
-        c->lets = table;
-        c->lets_cap = cap;
-    }
-    size_t s = let_slot(let->name, c->lets_cap);
-    while (c->lets[s])
-        s = (s + 1) & (c->lets_cap - 1);
-    c->lets[s] = let;
-    c->nlets++;
-}
-
 static void collect_lets(CheckCtx *c)
 {
     for (int f = 0; f < c->rf->nfiles; f++) {
         const AstFile *file = c->rf->files[f];
-        for (int i = 0; i < file->nitems; i++)
-            if (file->items[i].kind == ITEM_LET && let_ok(c, file->items[i].u.let))
-                add_let(c, file->items[i].u.let);
+        for (int i = 0; i < file->nitems; i++) {
+            if (file->items[i].kind != ITEM_LET)
+                continue;
+            const AstLet *let = file->items[i].u.let;
+            if (let_ok(c, let))
+                keymap_put_ptr(&c->lets, let->name, let);
+        }
     }
 }
 
@@ -81,24 +52,18 @@ static void collect_lets(CheckCtx *c)
  * traces and generated C). */
 static void check_names(CheckCtx *c)
 {
-    size_t cap = 16;
-    while (cap < 2 * (size_t)c->rf->nrules + 2)
-        cap *= 2;
-    const AstRule **table = xcalloc(cap, sizeof(AstRule *));
+    KeyMap first = {0}; /* interned rule name -> index of its first rule */
     for (int r = 0; r < c->rf->nrules; r++) {
         const AstRule *rule = c->rf->rules[r];
-        size_t s = (size_t)hash_bytes(&rule->name, sizeof rule->name, 2) & (cap - 1);
-        while (table[s] && table[s]->name != rule->name)
-            s = (s + 1) & (cap - 1);
-        if (!table[s]) {
-            table[s] = rule;
+        int64_t *seen = keymap_put(&first, keymap_ptr_key(rule->name), r);
+        if (*seen == r)
             continue;
-        }
+        const AstRule *earlier = c->rf->rules[*seen];
         diag_error(c->d, rule->src, rule->name_range, "duplicate rule name '%s'", rule->name);
-        diag_note(c->d, table[s]->src, table[s]->name_range, "the first rule '%s' is here",
+        diag_note(c->d, earlier->src, earlier->name_range, "the first rule '%s' is here",
                   rule->name);
     }
-    free(table);
+    keymap_free(&first);
 }
 
 /* A rewrite rule's variable that neither the guard nor the action uses
@@ -185,7 +150,7 @@ unsigned check_rules(RuleFile *rf, const Limits *limits, Diag *d)
         all_ok &= check_rule(&c, rf->rules[r]);
     if (all_ok && !diag_gave_up(d))
         check_overlaps(&c);
-    free(c.lets);
+    keymap_free(&c.lets);
     free(c.vars);
     free(c.var_facts);
     free(c.occurrences);

@@ -238,7 +238,7 @@ typedef struct Range {
 } Range;
 
 static void range_add(Range *r, AstOper op, double c, const double **ne, size_t *nne,
-                      size_t *cne)
+                      size_t *ne_cap)
 {
     switch (op) {
     case OPER_EQ:
@@ -248,7 +248,7 @@ static void range_add(Range *r, AstOper op, double c, const double **ne, size_t 
         r->eq = c;
         break;
     case OPER_NE:
-        *ne = xgrow_items((void *)*ne, cne, *nne + 1, sizeof **ne);
+        *ne = xgrow_items((void *)*ne, ne_cap, *nne + 1, sizeof **ne);
         ((double *)*ne)[(*nne)++] = c;
         break;
     case OPER_LT: case OPER_LE:
@@ -286,7 +286,7 @@ static bool term_empty(const Atoms *as, size_t first)
     const Term *t = &as->items[first].t;
     Range r = {0};
     double *ne = NULL;
-    size_t nne = 0, cne = 0;
+    size_t nne = 0, ne_cap = 0;
     const char *text = NULL;
     bool strong = false, empty = false;
     for (size_t i = first; i < as->n; i++) {
@@ -295,7 +295,7 @@ static bool term_empty(const Atoms *as, size_t first)
             continue;
         strong |= !a->weak;
         if (a->lit.is_num)
-            range_add(&r, a->op, a->lit.f, (const double **)&ne, &nne, &cne);
+            range_add(&r, a->op, a->lit.f, (const double **)&ne, &nne, &ne_cap);
         else if (a->op == OPER_EQ) {
             empty |= text && strcmp(text, a->lit.s) != 0;
             text = a->lit.s;

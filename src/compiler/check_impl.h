@@ -29,9 +29,7 @@ typedef struct CheckCtx {
     RuleFile *rf;           /* what is checked */
     Diag *d;                /* where reports go */
     const Registry *reg;    /* ops */
-    const AstLet **lets;    /* every let of every file, by slot */
-    size_t nlets;           /* entries in lets */
-    size_t lets_cap;        /* a power of two (open addressing by name) */
+    KeyMap lets;            /* interned name -> its AstLet, every file's */
     AstRule *rule;          /* the rule being checked */
     const Limits *limits;   /* macro-depth, macro-nesting, macro-nodes */
     int macro_depth;        /* macro expansions currently open */

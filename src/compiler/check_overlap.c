@@ -500,56 +500,44 @@ static void check_self_rewrite(CheckCtx *c, const AstRule *r, Budget *bud)
                      r->name);
 }
 
-/* Earlier rules with the same root key, by key (open addressing). */
-typedef struct Bucket {
-    const void *key; /* root key, NULL for a free slot */
-    int *rules;      /* rule indices, increasing */
-    size_t n;        /* entries used */
-    size_t cap;      /* entries allocated */
-} Bucket;
-
-static void push_index(int **rules, size_t *n, size_t *cap, int r)
-{
-    *rules = xgrow_items(*rules, cap, *n + 1, sizeof(int));
-    (*rules)[(*n)++] = r;
-}
-
-static Bucket *bucket_for(Bucket *table, size_t cap, const void *key)
-{
-    size_t s = (size_t)hash_bytes(&key, sizeof key, 3) & (cap - 1);
-    while (table[s].key && table[s].key != key)
-        s = (s + 1) & (cap - 1);
-    table[s].key = key;
-    return &table[s];
-}
+/* Rule indices, increasing: the earlier rules with one root key, those
+ * that could have any root, all of them. */
+typedef VEC(int) RuleList;
+typedef VEC(RuleList) Buckets;
 
 /* Compares rule j with the earlier rules of its bucket and the general
  * ones (both lists increasing, merged so order stays by index). */
-static void compare_bucket(CheckCtx *c, RuleInfo *info, int j, const Bucket *bucket,
-                           const int *general, size_t ngeneral, Budget *bud)
+static void compare_bucket(CheckCtx *c, RuleInfo *info, int j, const RuleList *bucket,
+                           const RuleList *general, Budget *bud)
 {
-    size_t a = 0, g = 0, na = bucket ? bucket->n : 0;
-    while ((a < na || g < ngeneral) && bud->pairs > 0 && bud->steps > 0) {
+    size_t a = 0, g = 0, na = bucket->len, ng = general ? general->len : 0;
+    while ((a < na || g < ng) && bud->pairs > 0 && bud->steps > 0) {
         int i;
-        if (g >= ngeneral || (a < na && bucket->rules[a] < general[g]))
-            i = bucket->rules[a++];
+        if (g >= ng || (a < na && bucket->items[a] < general->items[g]))
+            i = bucket->items[a++];
         else
-            i = general[g++];
+            i = general->items[g++];
         bud->pairs--;
         compare(c, info, i, j, bud);
     }
+}
+
+/* The bucket of root key key, made empty when new. */
+static RuleList *bucket_for(KeyMap *by_key, Buckets *buckets, const void *key)
+{
+    int64_t *b = keymap_put(by_key, keymap_ptr_key(key), (int64_t)buckets->len);
+    if ((size_t)*b == buckets->len)
+        vec_push(buckets, (RuleList){0});
+    return &buckets->items[*b];
 }
 
 void check_overlaps(CheckCtx *c)
 {
     int n = c->rf->nrules;
     RuleInfo *info = xcalloc((size_t)n + 1, sizeof(RuleInfo));
-    size_t cap = 16;
-    while (cap < 2 * (size_t)n + 2)
-        cap *= 2;
-    Bucket *table = xcalloc(cap, sizeof(Bucket));
-    int *general = NULL, *all = NULL;
-    size_t ngeneral = 0, general_cap = 0, nall = 0, all_cap = 0;
+    KeyMap by_key = {0};         /* root key -> its index in buckets */
+    Buckets buckets = {0};       /* the rules of each root key */
+    RuleList general = {0}, all = {0};
     Budget bud = {PAIR_BUDGET, STEP_BUDGET};
     for (int j = 0; j < n; j++) {
         check_self_rewrite(c, c->rf->rules[j], &bud);
@@ -558,22 +546,22 @@ void check_overlaps(CheckCtx *c)
         info[j].action = sb.data;
         info[j].key = root_key(c->rf->rules[j]->pattern);
         if (!info[j].key) {
-            Bucket everything = {NULL, all, nall, all_cap};
-            compare_bucket(c, info, j, &everything, NULL, 0, &bud);
-            push_index(&general, &ngeneral, &general_cap, j);
+            compare_bucket(c, info, j, &all, NULL, &bud);
+            vec_push(&general, j);
         } else {
-            Bucket *b = bucket_for(table, cap, info[j].key);
-            compare_bucket(c, info, j, b, general, ngeneral, &bud);
-            push_index(&b->rules, &b->n, &b->cap, j);
+            RuleList *bucket = bucket_for(&by_key, &buckets, info[j].key);
+            compare_bucket(c, info, j, bucket, &general, &bud);
+            vec_push(bucket, j);
         }
-        push_index(&all, &nall, &all_cap, j);
+        vec_push(&all, j);
     }
-    for (size_t i = 0; i < cap; i++)
-        free(table[i].rules);
+    for (size_t i = 0; i < buckets.len; i++)
+        vec_free(&buckets.items[i]);
     for (int r = 0; r < n; r++)
         free(info[r].action);
-    free(table);
-    free(general);
-    free(all);
+    vec_free(&buckets);
+    keymap_free(&by_key);
+    vec_free(&general);
+    vec_free(&all);
     free(info);
 }

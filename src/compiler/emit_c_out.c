@@ -166,7 +166,7 @@ const char *emit_unique(Emitter *E, const char *want)
 
 const char *emit_name_get(const Emitter *E, const void *obj)
 {
-    int64_t *i = keymap_get(&E->objects, (uint64_t)(uintptr_t)obj);
+    int64_t *i = keymap_get(&E->objects, keymap_ptr_key(obj));
     return i ? E->obj_names[*i - 1] : NULL;
 }
 
@@ -176,7 +176,7 @@ const char *emit_name_new(Emitter *E, const void *obj, const char *kind)
     strbuf_printf(&sb, "%s_%s%d", E->prefix, kind, E->counter++);
     E->obj_names = xgrow_items(E->obj_names, &E->objs_cap, E->nobjs + 1, sizeof *E->obj_names);
     E->obj_names[E->nobjs++] = xstrdup(emit_unique(E, sb.data));
-    *keymap_put(&E->objects, (uint64_t)(uintptr_t)obj, 0) = (int64_t)E->nobjs;
+    *keymap_put(&E->objects, keymap_ptr_key(obj), 0) = (int64_t)E->nobjs;
     strbuf_free(&sb);
     return E->obj_names[E->nobjs - 1];
 }

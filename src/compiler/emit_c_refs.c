@@ -58,7 +58,7 @@ static void mark_pattern(RefWalk *w, const PatNode *p, KeyMap *seen)
     walk_push(&walk, p);
     while (walk.depth) {
         const PatNode *node = walk_pop(&walk);
-        int64_t *visited = keymap_put(seen, (uint64_t)(uintptr_t)node, 0);
+        int64_t *visited = keymap_put(seen, keymap_ptr_key(node), 0);
         if (*visited)
             continue;
         *visited = 1;

@@ -124,11 +124,11 @@ static void lowerer_free(Lowerer *L)
 {
     free(L->preds);
     free(L->items);
-    free(L->pred_ids.keys);
-    free(L->pred_ids.ids);
-    free(L->item_ids.keys);
-    free(L->item_ids.ids);
+    keymap_free(&L->pred_ids);
+    keymap_free(&L->item_ids);
     strbuf_free(&L->key);
+    interner_free(L->keys);
+    arena_free(L->key_arena);
     interner_free(L->names);
 }
 
@@ -138,6 +138,8 @@ Lowered *lower_rules(const RuleFile *rf, Diag *d)
     lw->arena = arena_new();
     Lowerer L = {.arena = lw->arena, .rf = rf, .d = d};
     L.names = interner_new(lw->arena);
+    L.key_arena = arena_new();
+    L.keys = interner_new(L.key_arena);
     RuleDesc *rules = arena_array(lw->arena, (size_t)rf->nrules + 1, sizeof *rules);
     for (int i = 0; i < rf->nrules && !diag_gave_up(d); i++)
         if (!lower_rule(&L, rf->rules[i], &rules[i]) && L.errors == 0)

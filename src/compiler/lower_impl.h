@@ -5,14 +5,6 @@
 #include "lower.h"
 #include "registry.h"
 
-/* A string -> id table, for sharing equal tests and equal items. */
-typedef struct IdMap {
-    const char **keys;  /* arena copies; NULL = empty */
-    uint32_t *ids;      /* the id of each key */
-    size_t cap;         /* power of two */
-    size_t count;       /* used */
-} IdMap;
-
 typedef struct Lowerer {
     Arena *arena;         /* the result's arena */
     Interner *names;      /* copies of names, in arena */
@@ -20,12 +12,14 @@ typedef struct Lowerer {
     const AstRule *rule;  /* the rule being lowered */
     Diag *d;              /* for constructs the runtime cannot run */
     PatPred *preds;       /* distinct tests so far */
-    size_t npreds, cpreds;
-    IdMap pred_ids;       /* test key -> id */
+    size_t npreds, preds_cap;
+    KeyMap pred_ids;      /* interned test key -> id */
     PatItem *items;       /* distinct items so far */
-    size_t nitems, citems;
-    IdMap item_ids;       /* item key -> id */
+    size_t nitems, items_cap;
+    KeyMap item_ids;      /* interned item key -> id */
     StrBuf key;           /* scratch for keys */
+    Arena *key_arena;     /* the interned keys, freed after lowering */
+    Interner *keys;       /* keys of tests and items */
     int errors;           /* errors reported */
 } Lowerer;
 

@@ -11,49 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- id maps ---- */
+/* ---- shared ids ---- */
 
-static size_t str_hash(const char *s)
-{
-    return (size_t)hash_bytes(s, strlen(s), 0x51ed27);
-}
-
-static void idmap_grow(IdMap *m)
-{
-    IdMap old = *m;
-    m->cap = old.cap ? old.cap * 2 : 256;
-    m->keys = xcalloc(m->cap, sizeof *m->keys);
-    m->ids = xcalloc(m->cap, sizeof *m->ids);
-    for (size_t i = 0; i < old.cap; i++) {
-        if (!old.keys[i])
-            continue;
-        size_t j = str_hash(old.keys[i]) & (m->cap - 1);
-        while (m->keys[j])
-            j = (j + 1) & (m->cap - 1);
-        m->keys[j] = old.keys[i];
-        m->ids[j] = old.ids[i];
-    }
-    free(old.keys);
-    free(old.ids);
-}
-
-/* The id stored under key, or the fresh id next (then stored). */
-static uint32_t idmap_get(Lowerer *L, IdMap *m, const char *key, uint32_t next,
+/* The id stored under key in ids, or the fresh id next (then stored).
+ * Equal keys intern to one copy, so ids is keyed by its address. */
+static uint32_t shared_id(Lowerer *L, KeyMap *ids, const StrBuf *key, uint32_t next,
                           bool *fresh)
 {
-    if ((m->count + 1) * 2 > m->cap)
-        idmap_grow(m);
-    size_t j = str_hash(key) & (m->cap - 1);
-    for (; m->keys[j]; j = (j + 1) & (m->cap - 1))
-        if (strcmp(m->keys[j], key) == 0) {
-            *fresh = false;
-            return m->ids[j];
-        }
-    m->keys[j] = arena_strdup(L->arena, key);
-    m->ids[j] = next;
-    m->count++;
-    *fresh = true;
-    return next;
+    const char *copy = interner_intern(L->keys, key->data, key->len);
+    int64_t *id = keymap_put(ids, keymap_ptr_key(copy), next);
+    *fresh = *id == next;
+    return (uint32_t)*id;
 }
 
 /* ---- tests ---- */
@@ -69,9 +37,9 @@ static uint32_t add_pred(Lowerer *L, const PatPred *p)
     strbuf_printf(k, "|%s|%s|%s", p->op ? p->op : "", p->key ? p->key : "",
                   p->dflt ? p->dflt : "\x01");
     bool fresh;
-    uint32_t id = idmap_get(L, &L->pred_ids, k->data, (uint32_t)L->npreds, &fresh);
+    uint32_t id = shared_id(L, &L->pred_ids, k, (uint32_t)L->npreds, &fresh);
     if (fresh) {
-        L->preds = xgrow_items(L->preds, &L->cpreds, L->npreds + 1, sizeof *L->preds);
+        L->preds = xgrow_items(L->preds, &L->preds_cap, L->npreds + 1, sizeof *L->preds);
         L->preds[L->npreds++] = *p;
     }
     return id;
@@ -91,9 +59,9 @@ static uint32_t add_item(Lowerer *L, const PatItem *it)
     for (int i = 0; i < it->nargs; i++)
         strbuf_printf(k, "%u,", it->args[i]);
     bool fresh;
-    uint32_t id = idmap_get(L, &L->item_ids, k->data, (uint32_t)L->nitems, &fresh);
+    uint32_t id = shared_id(L, &L->item_ids, k, (uint32_t)L->nitems, &fresh);
     if (fresh) {
-        L->items = xgrow_items(L->items, &L->citems, L->nitems + 1, sizeof *L->items);
+        L->items = xgrow_items(L->items, &L->items_cap, L->nitems + 1, sizeof *L->items);
         L->items[L->nitems++] = *it;
     }
     return id;

@@ -32,9 +32,7 @@ Registry *registry_clone(const Registry *from, Arena *arena, Interner *names)
     reg->nops = reg->ops_cap = from->nops;
     reg->ops = xcalloc(from->nops + 1, sizeof(OpInfo *));
     memcpy(reg->ops, from->ops, from->nops * sizeof(OpInfo *));
-    reg->table_cap = from->table_cap;
-    reg->table = xcalloc(from->table_cap + 1, sizeof(OpInfo *));
-    memcpy(reg->table, from->table, from->table_cap * sizeof(OpInfo *));
+    keymap_copy(&reg->by_name, &from->by_name);
     return reg;
 }
 
@@ -43,55 +41,23 @@ void registry_free(Registry *reg)
     if (!reg)
         return;
     free(reg->ops);
-    free(reg->table);
+    keymap_free(&reg->by_name);
     free(reg);
-}
-
-static size_t slot_of(const char *interned, size_t cap)
-{
-    return (size_t)hash_bytes(&interned, sizeof interned, 0) & (cap - 1);
-}
-
-static void table_insert(const OpInfo **table, size_t cap, const OpInfo *op)
-{
-    size_t i = slot_of(op->name, cap);
-    while (table[i])
-        i = (i + 1) & (cap - 1);
-    table[i] = op;
-}
-
-static void table_grow(Registry *reg)
-{
-    if (reg->table_cap >= 2 * (reg->nops + 1))
-        return;
-    size_t cap = reg->table_cap ? reg->table_cap * 2 : 64;
-    const OpInfo **table = xcalloc(cap, sizeof(OpInfo *));
-    for (size_t i = 0; i < reg->nops; i++)
-        table_insert(table, cap, reg->ops[i]);
-    free(reg->table);
-    reg->table = table;
-    reg->table_cap = cap;
 }
 
 void registry_insert(Registry *reg, OpInfo *op)
 {
-    table_grow(reg);
     op->index = (int)reg->nops;
     reg->ops = xgrow_items(reg->ops, &reg->ops_cap, reg->nops + 1, sizeof(OpInfo *));
     reg->ops[reg->nops++] = op;
-    table_insert(reg->table, reg->table_cap, op);
+    *keymap_put(&reg->by_name, keymap_ptr_key(op->name), 0) = op->index;
 }
 
 const OpInfo *registry_find(const Registry *reg, const char *name)
 {
     const char *key = interner_lookup(reg->names, name, strlen(name));
-    if (!key || reg->table_cap == 0)
-        return NULL;
-    for (size_t i = slot_of(key, reg->table_cap); reg->table[i];
-         i = (i + 1) & (reg->table_cap - 1))
-        if (reg->table[i]->name == key)
-            return reg->table[i];
-    return NULL;
+    const int64_t *index = key ? keymap_get(&reg->by_name, keymap_ptr_key(key)) : NULL;
+    return index ? reg->ops[*index] : NULL;
 }
 
 int registry_count(const Registry *reg)

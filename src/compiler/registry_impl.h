@@ -11,8 +11,7 @@ struct Registry {
     OpInfo **ops;         /* in declaration order */
     size_t nops;          /* entries used in ops */
     size_t ops_cap;       /* entries allocated in ops */
-    const OpInfo **table; /* open addressing by interned name; NULL = free */
-    size_t table_cap;     /* a power of two, at least twice nops */
+    KeyMap by_name;       /* interned name -> its index in ops */
 };
 
 /* Appends a checked op (its name interned) and indexes it. */

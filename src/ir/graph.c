@@ -31,12 +31,12 @@ Graph *graph_new(void)
 
 void graph_reserve(Graph *g, size_t nodes)
 {
-    if (nodes > g->cap_nodes)
-        g->nodes = xgrow_items(g->nodes, &g->cap_nodes, nodes, sizeof(Node *));
-    if (nodes > g->npos) {
-        size_t old = g->npos;
-        g->pos = xgrow_items(g->pos, &g->npos, nodes, sizeof *g->pos);
-        memset(g->pos + old, 0, (g->npos - old) * sizeof *g->pos);
+    if (nodes > g->nodes_cap)
+        g->nodes = xgrow_items(g->nodes, &g->nodes_cap, nodes, sizeof(Node *));
+    if (nodes > g->pos_cap) {
+        size_t old = g->pos_cap;
+        g->pos = xgrow_items(g->pos, &g->pos_cap, nodes, sizeof *g->pos);
+        memset(g->pos + old, 0, (g->pos_cap - old) * sizeof *g->pos);
     }
 }
 
@@ -50,7 +50,7 @@ void graph_free(Graph *g)
     free(g->pos);
     free(g->params);
     free(g->typedefs);
-    free(g->types);
+    keymap_free(&g->annotation_types);
     keymap_free(&g->scalar_types);
     free(g->globals);
     free(g);
@@ -124,8 +124,8 @@ void graph_set_output(Graph *g, Node *out)
 
 size_t graph_bytes(const Graph *g)
 {
-    return arena_bytes(g->arena) + g->cap_nodes * sizeof(Node *) +
-           g->cap_params * sizeof(Node *);
+    return arena_bytes(g->arena) + g->nodes_cap * sizeof(Node *) +
+           g->params_cap * sizeof(Node *);
 }
 
 size_t graph_node_size(void)
@@ -156,20 +156,20 @@ const char *node_annotation(const Node *n) { return n->annot; }
 Node *node_scope(const Node *n) { return n->scope; }
 int node_line(const Graph *g, const Node *n)
 {
-    return n->id < g->npos ? g->pos[n->id].line : 0;
+    return n->id < g->pos_cap ? g->pos[n->id].line : 0;
 }
 
 int node_col(const Graph *g, const Node *n)
 {
-    return n->id < g->npos ? g->pos[n->id].col : 0;
+    return n->id < g->pos_cap ? g->pos[n->id].col : 0;
 }
 
 void graph_set_pos(Graph *g, Node *n, int line, int col)
 {
-    if (n->id >= g->npos) {
-        size_t old = g->npos;
-        g->pos = xgrow_items(g->pos, &g->npos, (size_t)n->id + 1, sizeof *g->pos);
-        memset(g->pos + old, 0, (g->npos - old) * sizeof *g->pos);
+    if (n->id >= g->pos_cap) {
+        size_t old = g->pos_cap;
+        g->pos = xgrow_items(g->pos, &g->pos_cap, (size_t)n->id + 1, sizeof *g->pos);
+        memset(g->pos + old, 0, (g->pos_cap - old) * sizeof *g->pos);
     }
     g->pos[n->id] = (SrcPos){line, col};
 }
@@ -296,8 +296,8 @@ Node *graph_new_node(Graph *g, NodeKind kind, int nslots)
     n->slots = nslots ? (Use *)(n + 1) : NULL;
     n->kind = (uint8_t)kind;
     n->id = g->nnodes;
-    if (g->nnodes == g->cap_nodes)
-        g->nodes = xgrow_items(g->nodes, &g->cap_nodes, (size_t)g->nnodes + 1,
+    if (g->nnodes == g->nodes_cap)
+        g->nodes = xgrow_items(g->nodes, &g->nodes_cap, (size_t)g->nnodes + 1,
               sizeof(Node *));
     g->nodes[g->nnodes++] = n;
     return n;
@@ -341,7 +341,7 @@ static Node *new_var(Graph *g, const char *name, const Type *type)
 Node *graph_add_param(Graph *g, const char *name, const Type *type)
 {
     Node *n = new_var(g, name, type);
-    g->params = xgrow_items(g->params, &g->cap_params, (size_t)g->nparams + 1, sizeof(Node *));
+    g->params = xgrow_items(g->params, &g->params_cap, (size_t)g->nparams + 1, sizeof(Node *));
     g->params[g->nparams++] = n;
     return n;
 }

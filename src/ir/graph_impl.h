@@ -77,12 +77,6 @@ struct graft_node {
     } u;
 };
 
-/* A cached annotation type: the interned "ty=" text and its Type. */
-typedef struct TypeSlot {
-    const char *text;  /* interned type text; NULL when empty */
-    const Type *type;  /* parsed from it */
-} TypeSlot;
-
 /* A node's position in the model file, 1-based. */
 typedef struct SrcPos {
     int32_t line, col;
@@ -92,17 +86,17 @@ struct graft_graph {
     Arena *arena;          /* owns nodes, uses, attrs, types, strings */
     SrcPos *pos;           /* per node id: where the model file wrote it
                               (a side table, note [node size]); entries
-                              past npos and {0, 0} mean "built" */
-    size_t npos;           /* entries allocated in pos */
+                              past pos_cap and {0, 0} mean "built" */
+    size_t pos_cap;        /* entries allocated in pos */
     Interner *strings;     /* interned names in arena */
     const char *canon[64]; /* strings the interner returned lately, by
                               address (note [canonical pointers]) */
     Node **nodes;          /* all nodes by id (malloc'd table) */
     uint32_t nnodes;       /* ids handed out */
-    size_t cap_nodes;      /* capacity of nodes */
+    size_t nodes_cap;      /* capacity of nodes */
     Node **params;         /* @main's parameters (malloc'd) */
     int nparams;           /* entries in params */
-    size_t cap_params;     /* capacity of params */
+    size_t params_cap;     /* capacity of params */
     Node *output;          /* @main's result */
     const char *name;      /* global function name, "main" */
     const Type *ret;       /* @main's declared result type, or NULL */
@@ -112,14 +106,13 @@ struct graft_graph {
     const char *version;   /* "#[version = ...]" line, or NULL */
     const char **typedefs; /* Prelude type declarations (malloc'd table) */
     int ntypedefs;         /* entries in typedefs */
-    size_t cap_typedefs;   /* capacity of typedefs */
+    size_t typedefs_cap;   /* capacity of typedefs */
     const char *metadata;  /* "#[metadata]..." section, or NULL */
     GlobalDef *globals;    /* global functions, in definition order */
     int nglobals;          /* entries in globals */
-    size_t cap_globals;    /* capacity of globals */
-    TypeSlot *types;       /* annotation types by text (open addressing) */
-    size_t ntype_slots;    /* power of two, or 0 before the first */
-    size_t ntypes;         /* used slots */
+    size_t globals_cap;    /* capacity of globals */
+    KeyMap annotation_types; /* interned "ty=" text -> its Type (note
+                              [annotation types] in graph_type.c) */
     KeyMap scalar_types;   /* interned dtype -> its rank-0 Type (note
                               [scalar types] in graph_type.c) */
 };

@@ -30,7 +30,7 @@ const char *graph_typedef(const Graph *g, int i)
 
 void graph_add_typedef(Graph *g, const char *text, size_t len)
 {
-    g->typedefs = xgrow_items(g->typedefs, &g->cap_typedefs, (size_t)g->ntypedefs + 1,
+    g->typedefs = xgrow_items(g->typedefs, &g->typedefs_cap, (size_t)g->ntypedefs + 1,
                               sizeof(char *));
     g->typedefs[g->ntypedefs++] = arena_strndup(g->arena, text, len);
 }
@@ -137,7 +137,7 @@ bool graph_add_global(Graph *g, const char *name, Node *fn)
     if (i >= 0 && g->globals[i].defined)
         return false;
     if (i < 0) {
-        g->globals = xgrow_items(g->globals, &g->cap_globals, (size_t)g->nglobals + 1,
+        g->globals = xgrow_items(g->globals, &g->globals_cap, (size_t)g->nglobals + 1,
                                  sizeof *g->globals);
         i = g->nglobals++;
         g->globals[i] = (GlobalDef){.name = graph_intern(g, name)};
@@ -154,7 +154,7 @@ void graph_make_main(Graph *g, Node *fn)
 {
     FuncInfo *info = fn->u.fn;
     for (int i = 0; i < info->nparams; i++) {
-        g->params = xgrow_items(g->params, &g->cap_params, (size_t)g->nparams + 1, sizeof(Node *));
+        g->params = xgrow_items(g->params, &g->params_cap, (size_t)g->nparams + 1, sizeof(Node *));
         g->params[g->nparams++] = info->params[i];
     }
     for (uint32_t id = 0; id < g->nnodes; id++)

@@ -42,15 +42,15 @@ static void put_dims(StrBuf *sb, const int64_t *dims, int rank)
  * are immutable). */
 static const Type *scalar_type(Graph *g, const char *dtype)
 {
-    int64_t *known = keymap_get(&g->scalar_types, (uint64_t)(uintptr_t)dtype);
+    const Type *known = keymap_get_ptr(&g->scalar_types, dtype);
     if (known)
-        return (const Type *)(intptr_t)*known;
+        return known;
     Type *t = arena_alloc(g->arena, sizeof(Type));
     t->kind = TYPE_TENSOR;
     t->dtype = dtype;
     t->dims = arena_alloc(g->arena, 0);
     t->text = dtype;
-    *keymap_put(&g->scalar_types, (uint64_t)(uintptr_t)dtype, 0) = (int64_t)(intptr_t)t;
+    keymap_put_ptr(&g->scalar_types, dtype, t);
     return t;
 }
 
@@ -258,45 +258,21 @@ const Type *graph_parse_type(Graph *g, const char *text, size_t len,
     return t;
 }
 
-/* The cache slot of interned text (empty when not cached). */
-static TypeSlot *type_slot(TypeSlot *slots, size_t nslots, const char *text)
-{
-    size_t mask = nslots - 1;
-    size_t i = (size_t)hash_mix(0, (uint64_t)(uintptr_t)text) & mask;
-    while (slots[i].text && slots[i].text != text)
-        i = (i + 1) & mask;
-    return &slots[i];
-}
-
-static void grow_types(Graph *g)
-{
-    TypeSlot *old = g->types;
-    size_t nold = g->ntype_slots;
-    g->ntype_slots = nold ? 2 * nold : 64;
-    g->types = xcalloc(g->ntype_slots, sizeof(TypeSlot));
-    for (size_t i = 0; i < nold; i++)
-        if (old[i].text)
-            *type_slot(g->types, g->ntype_slots, old[i].text) = old[i];
-    free(old);
-}
-
 /* note [annotation types]: every binding of a real model carries a "ty="
  * annotation and most types repeat, so they are parsed once per distinct
  * text and shared (node types are never modified in place). */
 static const Type *cached_type(Graph *g, const char *text, size_t len)
 {
     const char *key = graph_intern_n(g, text, len);
-    if ((g->ntypes + 1) * 2 > g->ntype_slots)
-        grow_types(g);
-    TypeSlot *slot = type_slot(g->types, g->ntype_slots, key);
-    if (!slot->text) {
-        size_t used = 0;
-        const Type *t = graph_parse_type(g, text, len, &used);
-        slot->text = key;
-        slot->type = t && used == len ? t : graph_type_other(g, text, len);
-        g->ntypes++;
-    }
-    return slot->type;
+    const Type *known = keymap_get_ptr(&g->annotation_types, key);
+    if (known)
+        return known;
+    size_t used = 0;
+    const Type *t = graph_parse_type(g, text, len, &used);
+    if (!t || used != len)
+        t = graph_type_other(g, text, len);
+    keymap_put_ptr(&g->annotation_types, key, t);
+    return t;
 }
 
 /* The "ty=" part of "/ * ty=T span=S * /" runs to " span=" or " * /". */

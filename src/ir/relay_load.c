@@ -48,8 +48,8 @@ void lex_stray(RelayLexer *lx, char c)
 
 void lex_open(RelayLexer *lx, char c)
 {
-    if (lx->nopen == lx->cap_open)
-        lx->open = xgrow_items(lx->open, &lx->cap_open, lx->nopen + 1, sizeof(OpenBracket));
+    if (lx->nopen == lx->open_cap)
+        lx->open = xgrow_items(lx->open, &lx->open_cap, lx->nopen + 1, sizeof(OpenBracket));
     lx->open[lx->nopen].c = c;
     lx->open[lx->nopen++].off = lx->tok.off;
 }
@@ -90,8 +90,8 @@ size_t load_mark(RelayParser *ps)
 
 static Item *push(RelayParser *ps, ItemKind kind)
 {
-    if (ps->nitems == ps->cap_items)
-        ps->items = xgrow_items(ps->items, &ps->cap_items, ps->nitems + 1, sizeof(Item));
+    if (ps->nitems == ps->items_cap)
+        ps->items = xgrow_items(ps->items, &ps->items_cap, ps->nitems + 1, sizeof(Item));
     Item *it = &ps->items[ps->nitems++];
     it->kind = kind;
     return it;
@@ -360,10 +360,10 @@ static bool check_bytes(const Source *src, Diag *d)
 
 void load_note_where(RelayParser *ps, const Node *n, RelayText t)
 {
-    size_t id = node_id(n), old = ps->cap_where;
+    size_t id = node_id(n), old = ps->where_cap;
     if (id >= old) {
-        ps->where = xgrow_items(ps->where, &ps->cap_where, id + 1, sizeof *ps->where);
-        memset(ps->where + old, 0, (ps->cap_where - old) * sizeof *ps->where);
+        ps->where = xgrow_items(ps->where, &ps->where_cap, id + 1, sizeof *ps->where);
+        memset(ps->where + old, 0, (ps->where_cap - old) * sizeof *ps->where);
     }
     ps->where[id] = (uint32_t)t.off + 1;
 }
@@ -387,7 +387,7 @@ static bool infer_types(RelayParser *ps)
     StrBuf why = {0};
     Node *bad = type_infer_graph(ps->g, &why);
     if (bad) {
-        uint32_t at = node_id(bad) < ps->cap_where ? ps->where[node_id(bad)] : 0;
+        uint32_t at = node_id(bad) < ps->where_cap ? ps->where[node_id(bad)] : 0;
         size_t off = at ? at - 1 : 0;
         SrcRange r = source_range(ps->src, off, off + token_len(ps->src, off));
         diag_error(ps->diag, ps->src, r, "type error: %s", why.data);
@@ -408,9 +408,9 @@ static void reserve(RelayParser *ps)
     size_t nodes = ps->src->len / TEXT_BYTES_PER_NODE + 16;
     graph_reserve(ps->g, nodes);
     ps->where = xcalloc(nodes, sizeof *ps->where);
-    ps->cap_where = nodes;
+    ps->where_cap = nodes;
     ps->syms = xmalloc(nodes * sizeof *ps->syms);
-    ps->cap_syms = nodes;
+    ps->syms_cap = nodes;
 }
 
 /* What only parsing needs (names, lists, the scanner), freed before

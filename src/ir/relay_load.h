@@ -30,7 +30,7 @@ typedef struct OpenBracket {
 typedef struct RelayLexer {
     OpenBracket *open; /* brackets not closed yet, innermost last */
     size_t nopen;      /* entries in open */
-    size_t cap_open;   /* capacity of open */
+    size_t open_cap;   /* capacity of open */
     bool at_eof;       /* the end of the input was returned */
     int last;          /* the last token returned (note [annotations]) */
     RelayText tok;     /* the last match: the parser's lookahead when it
@@ -125,25 +125,25 @@ typedef struct RelayParser {
     RelayLexer *lexer;   /* token source */
     Item *items;         /* open lists, innermost on top */
     size_t nitems;       /* items in use */
-    size_t cap_items;    /* capacity of items */
+    size_t items_cap;    /* capacity of items */
     Symbol *syms;        /* names in scope, outermost first */
     size_t nsyms;        /* symbols in use */
-    size_t cap_syms;     /* capacity of syms */
+    size_t syms_cap;     /* capacity of syms */
     int32_t *temps;      /* dense temp number -> innermost symbol, or -1 */
     size_t ntemps;       /* cells in temps */
     KeyMap keys;         /* other keys -> innermost symbol, or -1 */
     size_t *marks;       /* per open scope: nsyms at its start */
     int depth;           /* open scopes (0: @main) */
-    size_t cap_marks;    /* capacity of marks */
+    size_t marks_cap;    /* capacity of marks */
     Node **scratch_nodes;     /* operands of the list being reduced */
-    size_t cap_scratch_nodes; /* capacity of scratch_nodes */
+    size_t scratch_nodes_cap; /* capacity of scratch_nodes */
     Attr *scratch_attrs;      /* attributes of the list being reduced */
-    size_t cap_scratch_attrs; /* capacity of scratch_attrs */
+    size_t scratch_attrs_cap; /* capacity of scratch_attrs */
     long max_depth;      /* parser stack entries allowed (YYMAXDEPTH) */
     uint64_t max_fn_depth; /* functions nested in one another allowed */
     uint32_t *where;     /* per node id: 1 + byte offset of its op name or
                             tuple index (for type errors), 0 for none */
-    size_t cap_where;    /* entries allocated in where */
+    size_t where_cap;    /* entries allocated in where */
     size_t line;         /* index of the line load_at found last */
     bool have_def;       /* a "def" was read */
     RelayText first_def; /* where the first "def" names its function */
@@ -151,10 +151,10 @@ typedef struct RelayParser {
     KeyMap literals;     /* interned spelling -> index in literal_values */
     LiteralValue *literal_values; /* literals converted so far */
     size_t nliterals;    /* entries in literal_values */
-    size_t cap_literals; /* capacity of literal_values */
+    size_t literal_values_cap; /* capacity of literal_values */
     LateRef *late;       /* references checked at the end */
     size_t nlate;        /* entries in late */
-    size_t cap_late;     /* capacity of late */
+    size_t late_cap;     /* capacity of late */
     bool failed;         /* an error was reported */
 } RelayParser;
 

@@ -119,8 +119,8 @@ static bool define(RelayParser *ps, RelayText name, uint64_t key, Node *n)
         return false;
     }
     int32_t shadowed = old ? (int32_t)(old - ps->syms) : -1;
-    if (ps->nsyms == ps->cap_syms)
-        ps->syms = xgrow_items(ps->syms, &ps->cap_syms, ps->nsyms + 1, sizeof(Symbol));
+    if (ps->nsyms == ps->syms_cap)
+        ps->syms = xgrow_items(ps->syms, &ps->syms_cap, ps->nsyms + 1, sizeof(Symbol));
     ps->syms[ps->nsyms] = (Symbol){key, n, (uint32_t)name.off, (uint32_t)name.len,
                                    ps->depth, shadowed};
     if (named)
@@ -139,14 +139,14 @@ bool load_scope_open(RelayParser *ps, RelayText at)
         ps->failed = true;
         return false;
     }
-    ps->marks = xgrow_items(ps->marks, &ps->cap_marks, (size_t)ps->depth + 1, sizeof(size_t));
+    ps->marks = xgrow_items(ps->marks, &ps->marks_cap, (size_t)ps->depth + 1, sizeof(size_t));
     ps->marks[ps->depth++] = ps->nsyms;
     return true;
 }
 
 void load_block_open(RelayParser *ps)
 {
-    ps->marks = xgrow_items(ps->marks, &ps->cap_marks, (size_t)ps->depth + 1, sizeof(size_t));
+    ps->marks = xgrow_items(ps->marks, &ps->marks_cap, (size_t)ps->depth + 1, sizeof(size_t));
     ps->marks[ps->depth++] = ps->nsyms;
 }
 
@@ -183,13 +183,13 @@ static void annotate(RelayParser *ps, Node *n, const char *text, size_t len)
     graph_set_annotation(ps->g, n, annot);
     if (node_type(n))
         return;
-    int64_t *known = keymap_get(&ps->annot_types, (uint64_t)(uintptr_t)annot);
+    int64_t *known = keymap_get(&ps->annot_types, keymap_ptr_key(annot));
     const Type *t;
     if (known) {
         t = (const Type *)(intptr_t)*known;
     } else {
         t = graph_annotation_type(ps->g, annot);
-        *keymap_put(&ps->annot_types, (uint64_t)(uintptr_t)annot, 0) = (int64_t)(intptr_t)t;
+        *keymap_put(&ps->annot_types, keymap_ptr_key(annot), 0) = (int64_t)(intptr_t)t;
     }
     graph_set_type(ps->g, n, t);
 }
@@ -345,7 +345,7 @@ static bool literal_in_range(const char *spelling, const char *dtype)
 static bool literal(RelayParser *ps, RelayText t, const char *spelling, double *value,
                     const char **dtype)
 {
-    int64_t *known = keymap_get(&ps->literals, (uint64_t)(uintptr_t)spelling);
+    int64_t *known = keymap_get(&ps->literals, keymap_ptr_key(spelling));
     if (known) {
         *value = ps->literal_values[*known].value;
         *dtype = ps->literal_values[*known].dtype;
@@ -358,12 +358,12 @@ static bool literal(RelayParser *ps, RelayText t, const char *spelling, double *
         return false;
     }
     size_t i = ps->nliterals;
-    if (i == ps->cap_literals)
-        ps->literal_values = xgrow_items(ps->literal_values, &ps->cap_literals, i + 1,
+    if (i == ps->literal_values_cap)
+        ps->literal_values = xgrow_items(ps->literal_values, &ps->literal_values_cap, i + 1,
               sizeof *ps->literal_values);
     ps->literal_values[i].value = *value = strtod(spelling, NULL);
     ps->literal_values[i].dtype = *dtype = graph_intern(ps->g, type);
-    *keymap_put(&ps->literals, (uint64_t)(uintptr_t)spelling, 0) = (int64_t)i;
+    *keymap_put(&ps->literals, keymap_ptr_key(spelling), 0) = (int64_t)i;
     ps->nliterals++;
     return true;
 }
@@ -392,11 +392,11 @@ static void take_args(RelayParser *ps, size_t mark, Node ***args, int *nargs,
                       Attr **attrs, int *nattrs)
 {
     size_t n = ps->nitems - mark;
-    if (n + 1 > ps->cap_scratch_nodes)
-        ps->scratch_nodes = xgrow_items(ps->scratch_nodes, &ps->cap_scratch_nodes, n + 1,
+    if (n + 1 > ps->scratch_nodes_cap)
+        ps->scratch_nodes = xgrow_items(ps->scratch_nodes, &ps->scratch_nodes_cap, n + 1,
               sizeof(Node *));
-    if (n + 1 > ps->cap_scratch_attrs)
-        ps->scratch_attrs = xgrow_items(ps->scratch_attrs, &ps->cap_scratch_attrs, n + 1,
+    if (n + 1 > ps->scratch_attrs_cap)
+        ps->scratch_attrs = xgrow_items(ps->scratch_attrs, &ps->scratch_attrs_cap, n + 1,
               sizeof(Attr));
     *args = ps->scratch_nodes;
     *attrs = ps->scratch_attrs;

@@ -17,7 +17,7 @@
 
 static Item *push_item(RelayParser *ps, ItemKind kind)
 {
-    ps->items = xgrow_items(ps->items, &ps->cap_items, ps->nitems + 1, sizeof(Item));
+    ps->items = xgrow_items(ps->items, &ps->items_cap, ps->nitems + 1, sizeof(Item));
     Item *it = &ps->items[ps->nitems++];
     it->kind = kind;
     return it;
@@ -25,7 +25,7 @@ static Item *push_item(RelayParser *ps, ItemKind kind)
 
 static void push_late(RelayParser *ps, const char *name, int64_t index, RelayText where)
 {
-    ps->late = xgrow_items(ps->late, &ps->cap_late, ps->nlate + 1, sizeof(LateRef));
+    ps->late = xgrow_items(ps->late, &ps->late_cap, ps->nlate + 1, sizeof(LateRef));
     ps->late[ps->nlate++] = (LateRef){name, index, where};
 }
 

@@ -47,8 +47,8 @@ static TakenName *find_name(VarNames *vn, uint64_t h, const char *s, size_t n, i
  * the front of its hash's chain *head. */
 static void take_name(VarNames *vn, int64_t *head, const char *s, size_t n)
 {
-    if (vn->nnames == vn->cnames)
-        vn->names = xgrow_items(vn->names, &vn->cnames, vn->nnames + 1, sizeof *vn->names);
+    if (vn->nnames == vn->names_cap)
+        vn->names = xgrow_items(vn->names, &vn->names_cap, vn->nnames + 1, sizeof *vn->names);
     vn->names[vn->nnames] = (TakenName){s, (uint32_t)n, (int32_t)(*head - 1), 0};
     *head = (int64_t)++vn->nnames;
 }

@@ -34,7 +34,7 @@ typedef struct VarNames {
     Arena *arena;       /* owns the printed names */
     KeyMap taken;       /* hash of a name -> 1 + its chain's first entry */
     TakenName *names;   /* every name handed out */
-    size_t nnames, cnames;
+    size_t nnames, names_cap;
 } VarNames;
 
 void var_names_init(VarNames *vn, const Graph *g);

@@ -129,9 +129,9 @@ typedef struct Printer {
     StrBuf **scratch;   /* nested texts' buffers, reused by depth */
     size_t nscratch;    /* buffers in use */
     size_t ascratch;    /* buffers allocated */
-    size_t cscratch;    /* capacity of scratch */
+    size_t scratch_cap; /* capacity of scratch */
     Frame *frames;      /* the stack of visit_all's walks */
-    size_t nframes, cframes;
+    size_t nframes, frames_cap;
     VarNames names;     /* printed names of variables */
     StrBuf *top;        /* the module's text (note [streaming]) */
     FILE *sink;         /* where top goes as it fills, or NULL */
@@ -145,7 +145,7 @@ typedef struct Printer {
 static StrBuf *scratch_get(Printer *p)
 {
     if (p->nscratch == p->ascratch) {
-        p->scratch = xgrow_items(p->scratch, &p->cscratch, p->ascratch + 1, sizeof *p->scratch);
+        p->scratch = xgrow_items(p->scratch, &p->scratch_cap, p->ascratch + 1, sizeof *p->scratch);
         p->scratch[p->ascratch++] = xcalloc(1, sizeof(StrBuf));
     }
     StrBuf *sb = p->scratch[p->nscratch++];
@@ -622,7 +622,7 @@ static void visit_all(Printer *p, Node *root)
     if (!needs_visit(p, root))
         return;
     size_t base = p->nframes;
-    p->frames = xgrow_items(p->frames, &p->cframes, base + 1, sizeof *p->frames);
+    p->frames = xgrow_items(p->frames, &p->frames_cap, base + 1, sizeof *p->frames);
     p->frames[p->nframes++] = visit_frame(root);
     while (p->nframes > base) {
         Frame *f = &p->frames[p->nframes - 1];
@@ -637,7 +637,7 @@ static void visit_all(Printer *p, Node *root)
         if (!c) /* a missing operand ends the children, as in graph walks */
             f->next = f->nkids;
         else if (needs_visit(p, c)) {
-            p->frames = xgrow_items(p->frames, &p->cframes, p->nframes + 1, sizeof *p->frames);
+            p->frames = xgrow_items(p->frames, &p->frames_cap, p->nframes + 1, sizeof *p->frames);
             p->frames[p->nframes++] = visit_frame(c);
         }
     }

@@ -66,10 +66,10 @@ typedef struct RelCache {
 
 static const TypeRel *cached_relation(RelCache *rc, const char *op)
 {
-    int64_t *slot = keymap_get(&rc->map, (uint64_t)(uintptr_t)op);
+    int64_t *slot = keymap_get(&rc->map, keymap_ptr_key(op));
     if (!slot) {
         const TypeRel *r = find_relation(op);
-        slot = keymap_put(&rc->map, (uint64_t)(uintptr_t)op, (int64_t)(intptr_t)r);
+        slot = keymap_put(&rc->map, keymap_ptr_key(op), (int64_t)(intptr_t)r);
     }
     return (const TypeRel *)(intptr_t)*slot;
 }

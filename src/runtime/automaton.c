@@ -36,7 +36,7 @@ typedef struct OpEntry {
     size_t cap;          /* capacity of items */
     uint32_t *preds;     /* its PRED_ATTR tests, grouped by attribute */
     uint32_t npreds;     /* count of preds */
-    size_t pcap;         /* capacity of preds */
+    size_t preds_cap;    /* capacity of preds */
 } OpEntry;
 
 /* One open-addressing table entry: a key of uint32 words in a pool. */
@@ -63,7 +63,7 @@ typedef struct Table {
     size_t count;    /* slots used */
     uint32_t *pool;  /* keys, back to back */
     size_t plen;     /* words used in pool */
-    size_t pcap;     /* words allocated in pool */
+    size_t pool_cap; /* words allocated in pool */
 } Table;
 
 struct Automaton {
@@ -81,12 +81,12 @@ struct Automaton {
     bool scopes;           /* some item is FN, IF or LET */
     size_t words;          /* 64-bit words per state bitset */
     uint64_t *bits;        /* nstates * words */
-    size_t bcap;           /* words allocated in bits */
+    size_t bits_cap;       /* words allocated in bits */
     uint32_t *acc;         /* accepting rules of all states, back to back */
-    size_t alen, acap;     /* words used / allocated in acc */
+    size_t alen, acc_cap;  /* words used / allocated in acc */
     uint32_t *acc_off;     /* per state: offset into acc */
     uint32_t *acc_len;     /* per state: number of accepting rules */
-    size_t scap;           /* states allocated in acc_off/acc_len */
+    size_t acc_off_cap;    /* states allocated in acc_off/acc_len */
     uint32_t nstates;      /* states built */
     Table memo;            /* (symbol, operand states) -> state */
     Table sets;            /* item set -> state, to share equal sets */
@@ -133,10 +133,10 @@ static Slot *table_find(const Table *t, const uint32_t *key, size_t len, uint64_
 static void table_grow(Table *t)
 {
     Slot *old = t->slots;
-    size_t oldcap = t->cap;
-    t->cap = oldcap ? oldcap * 2 : 256;
+    size_t old_cap = t->cap;
+    t->cap = old_cap ? old_cap * 2 : 256;
     t->slots = xcalloc(t->cap, sizeof *t->slots);
-    for (size_t i = 0; i < oldcap; i++) {
+    for (size_t i = 0; i < old_cap; i++) {
         if (old[i].hash == 0)
             continue;
         size_t mask = t->cap - 1, j = old[i].hash & mask;
@@ -162,7 +162,7 @@ static void table_put(Table *t, const uint32_t *key, size_t len, uint64_t h,
     if ((t->count + 1) * 2 > t->cap)
         table_grow(t);
     Slot *s = table_find(t, key, len, h);
-    t->pool = xgrow_items(t->pool, &t->pcap, t->plen + len, sizeof *t->pool);
+    t->pool = xgrow_items(t->pool, &t->pool_cap, t->plen + len, sizeof *t->pool);
     memcpy(t->pool + t->plen, key, len * sizeof *key);
     s->hash = h;
     s->off = (uint32_t)t->plen;
@@ -228,24 +228,24 @@ static void sort_preds(uint32_t *v, uint32_t n, const PatPred *preds)
 static void index_preds(Automaton *a)
 {
     const RuleSet *rs = a->rs;
-    size_t ncap = 0, fcap = 0;
+    size_t node_preds_cap = 0, fn_preds_cap = 0;
     for (uint32_t p = 0; p < rs->npreds; p++) {
         const PatPred *pr = &rs->preds[p];
         if (pr->kind != PRED_ATTR)
-            push(&a->node_preds, &a->nnode_preds, &ncap, p);
+            push(&a->node_preds, &a->nnode_preds, &node_preds_cap, p);
         else if (!pr->op)
-            push(&a->fn_preds, &a->nfn_preds, &fcap, p);
+            push(&a->fn_preds, &a->nfn_preds, &fn_preds_cap, p);
         else {
             uint32_t o = op_find_or_add(a, pr->op); /* may move a->ops */
             OpEntry *e = &a->ops[o];
-            push(&e->preds, &e->npreds, &e->pcap, p);
+            push(&e->preds, &e->npreds, &e->preds_cap, p);
         }
     }
 }
 
 static void index_items(Automaton *a)
 {
-    size_t gcap = 0;
+    size_t generic_cap = 0;
     a->item_op = xmalloc((a->rs->nitems + 1) * sizeof *a->item_op);
     for (uint32_t i = 0; i < a->rs->nitems; i++) {
         const PatItem *it = &a->rs->items[i];
@@ -257,7 +257,7 @@ static void index_items(Automaton *a)
             a->item_op[i] = o;
         }
         if (it->kind != PITEM_OP)
-            push(&a->generic, &a->ngeneric, &gcap, i);
+            push(&a->generic, &a->ngeneric, &generic_cap, i);
         a->scopes |= it->kind == PITEM_FN || it->kind == PITEM_IF || it->kind == PITEM_LET;
     }
 }
@@ -537,15 +537,15 @@ static void build_set(Automaton *a, const Symbol *sym)
 static void add_accepts(Automaton *a, uint32_t s)
 {
     const uint64_t *set = state_bits(a, s);
-    a->acc_off = xgrow_items(a->acc_off, &a->scap, s + 1, sizeof *a->acc_off);
-    a->acc_len = xrealloc(a->acc_len, a->scap * sizeof *a->acc_len);
+    a->acc_off = xgrow_items(a->acc_off, &a->acc_off_cap, s + 1, sizeof *a->acc_off);
+    a->acc_len = xrealloc(a->acc_len, a->acc_off_cap * sizeof *a->acc_len);
     a->acc_off[s] = (uint32_t)a->alen;
     a->acc_len[s] = 0;
     for (uint32_t k = 0; k < a->rs->nrules; k++) {
         uint32_t r = a->rule_order[k];
         if (!bit(set, a->rs->rules[r].pattern->item))
             continue;
-        a->acc = xgrow_items(a->acc, &a->acap, a->alen + 1, sizeof *a->acc);
+        a->acc = xgrow_items(a->acc, &a->acc_cap, a->alen + 1, sizeof *a->acc);
         a->acc[a->alen++] = r;
         a->acc_len[s]++;
     }
@@ -561,7 +561,7 @@ static uint32_t intern_set(Automaton *a)
     if (s != STATE_NONE)
         return s;
     s = a->nstates++;
-    a->bits = xgrow_items(a->bits, &a->bcap, (size_t)a->nstates * a->words, sizeof *a->bits);
+    a->bits = xgrow_items(a->bits, &a->bits_cap, (size_t)a->nstates * a->words, sizeof *a->bits);
     memcpy(a->bits + (size_t)s * a->words, a->scratch, a->words * sizeof *a->bits);
     table_put(&a->sets, key, len, h, s);
     add_accepts(a, s);

@@ -47,13 +47,13 @@ struct Labels {
     const Graph *g;    /* the graph, borrowed */
     uint32_t *state;   /* per node id, STATE_NONE when unlabelled */
     size_t cap;        /* entries allocated in state */
-    KeyMap ops;        /* op_key(op name) -> op index (op_index) */
+    KeyMap ops;        /* keymap_ptr_key(op name) -> op index (op_index) */
     OpSlot recent[OP_SLOTS]; /* direct-mapped front of ops (note [op slots]) */
     bool kind_tests[NODE_MATCH + 1]; /* per node kind: a node test may apply */
     uint32_t *preds;   /* scratch: passed tests */
-    size_t pcap;       /* capacity of preds */
+    size_t preds_cap;  /* capacity of preds */
     uint32_t *args;    /* scratch: operand states */
-    size_t acap;       /* capacity of args */
+    size_t args_cap;   /* capacity of args */
     StrBuf key;        /* scratch: canonical attribute text */
     uint32_t **dense;  /* per dense class, its table or NULL (note [dense steps]) */
     uint32_t nclasses; /* classes: ops named, other ops, var, const, tuple */
@@ -96,8 +96,8 @@ Labels *labels_new(Automaton *a, const Graph *g)
     note_kind_tests(l);
     l->nclasses = automaton_nops(a) + 4;
     l->dense = xcalloc(l->nclasses, sizeof *l->dense);
-    l->acap = 8;
-    l->args = xmalloc(l->acap * sizeof *l->args);
+    l->args_cap = 8;
+    l->args = xmalloc(l->args_cap * sizeof *l->args);
     return l;
 }
 
@@ -121,25 +121,10 @@ Automaton *labels_automaton(const Labels *l)
     return l->a;
 }
 
-/* The KeyMap key of an op name pointer: the pointer through a bijective
- * mix (murmur3's finaliser), so that the map's slot, taken from the low
- * bits, varies although interned names sit at aligned addresses close
- * together; nonzero as the pointer is. */
-static uint64_t op_key(const char *op)
-{
-    uint64_t k = (uint64_t)(uintptr_t)op;
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdULL;
-    k ^= k >> 33;
-    k *= 0xc4ceb9fe1a85ec53ULL;
-    k ^= k >> 33;
-    return k;
-}
-
 /* Fills slot for op from the map, itself filled once per distinct name. */
 static void op_slot_fill(Labels *l, OpSlot *slot, const char *op)
 {
-    uint64_t key = op_key(op);
+    uint64_t key = keymap_ptr_key(op);
     int64_t *v = keymap_get(&l->ops, key);
     if (!v)
         v = keymap_put(&l->ops, key, automaton_op_index(l->a, op));
@@ -163,7 +148,7 @@ static inline const OpSlot *op_slot(Labels *l, const char *op)
 
 static void add_pred(Labels *l, uint32_t *n, uint32_t p)
 {
-    l->preds = xgrow_items(l->preds, &l->pcap, *n + 1, sizeof *l->preds);
+    l->preds = xgrow_items(l->preds, &l->preds_cap, *n + 1, sizeof *l->preds);
     uint32_t j = (*n)++;
     while (j > 0 && l->preds[j - 1] > p) /* keep ascending */
         l->preds[j] = l->preds[j - 1], j--;
@@ -343,8 +328,8 @@ static inline bool gather_args(Labels *l, const Node *n, NodeKind kind, uint32_t
 {
     bool opaque = !l->scopes && kind > NODE_GETITEM && node_is_opaque(n); /* the five before never are */
     uint32_t count = opaque ? 0 : (uint32_t)pattern_noperands(n);
-    if (count >= l->acap)
-        l->args = xgrow_items(l->args, &l->acap, count + 1, sizeof *l->args);
+    if (count >= l->args_cap)
+        l->args = xgrow_items(l->args, &l->args_cap, count + 1, sizeof *l->args);
     for (uint32_t k = 0; k < count; k++) {
         uint32_t id = node_id(pattern_operand(n, (int)k));
         if (id > limit)

@@ -110,27 +110,27 @@ double engine_now(void)
 uint32_t engine_order(Engine *e)
 {
     uint32_t count = graph_node_count(e->g);
-    e->order = xgrow_items(e->order, &e->norder, (size_t)count + 1, sizeof *e->order);
+    e->order = xgrow_items(e->order, &e->order_cap, (size_t)count + 1, sizeof *e->order);
     return graph_topo_order(e->g, e->order);
 }
 
 uint32_t engine_remove_dead_order(Engine *e)
 {
     uint32_t count = graph_node_count(e->g);
-    e->order = xgrow_items(e->order, &e->norder, (size_t)count + 1, sizeof *e->order);
+    e->order = xgrow_items(e->order, &e->order_cap, (size_t)count + 1, sizeof *e->order);
     return graph_remove_dead_order(e->g, e->order);
 }
 
 uint32_t engine_new_stamp(Engine *e)
 {
     uint32_t count = graph_node_count(e->g);
-    if (count > e->nmark) {
-        size_t old = e->nmark;
-        e->mark = xgrow_items(e->mark, &e->nmark, count, sizeof *e->mark);
-        memset(e->mark + old, 0, (e->nmark - old) * sizeof *e->mark);
+    if (count > e->mark_cap) {
+        size_t old = e->mark_cap;
+        e->mark = xgrow_items(e->mark, &e->mark_cap, count, sizeof *e->mark);
+        memset(e->mark + old, 0, (e->mark_cap - old) * sizeof *e->mark);
     }
     if (++e->stamp == 0) { /* wrapped: clear old stamps */
-        memset(e->mark, 0, e->nmark * sizeof *e->mark);
+        memset(e->mark, 0, e->mark_cap * sizeof *e->mark);
         e->stamp = 1;
     }
     return e->stamp;
@@ -154,8 +154,8 @@ void engine_relabel_changed(Engine *e, uint32_t n, uint32_t *upto)
     for (uint32_t i = 0; i < n; i++) {
         Node *x = e->order[i];
         uint32_t id = node_id(x);
-        bool need = id >= *upto || (id < e->ndirty && e->dirty[id]);
-        if (id < e->ndirty)
+        bool need = id >= *upto || (id < e->dirty_cap && e->dirty[id]);
+        if (id < e->dirty_cap)
             e->dirty[id] = 0;
         /* with fn, if or let patterns a function's state reads its body
          * and parameters (note [pattern operands] in pattern.h) */

@@ -64,7 +64,7 @@ const Source *explain_rule_source(Explainer *x, const RuleDesc *rule)
         fclose(probe);
         src = source_read(rule->file, x->diag);
     }
-    x->srcs = xgrow_items(x->srcs, &x->csrcs, x->nsrcs + 1, sizeof *x->srcs);
+    x->srcs = xgrow_items(x->srcs, &x->srcs_cap, x->nsrcs + 1, sizeof *x->srcs);
     x->srcs[x->nsrcs++] = (RuleSrc){rule->file, src};
     return src;
 }

@@ -21,7 +21,7 @@ struct Explainer {
     NodeLabels names;     /* node names (note [node names]) */
     MatchFailure rec;     /* the matcher's record of the last try */
     RuleSrc *srcs;        /* rule files read so far */
-    size_t nsrcs, csrcs;
+    size_t nsrcs, srcs_cap;
     StrBuf sb, sb2;       /* scratch */
 };
 

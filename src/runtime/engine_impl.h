@@ -17,15 +17,15 @@ struct graft_engine {
     Stats stats;           /* counters */
     Node **forward;        /* per node id: what a rewrite in the current
                               pass replaced it by, or NULL */
-    size_t nforward;       /* entries allocated in forward */
+    size_t forward_cap;    /* entries allocated in forward */
     uint8_t *dirty;        /* per node id: to relabel, an operand was
                               replaced (engine_relabel_changed clears) */
-    size_t ndirty;         /* entries allocated in dirty */
+    size_t dirty_cap;      /* entries allocated in dirty */
     uint32_t *mark;        /* per node id: visit stamps for walks */
-    size_t nmark;          /* entries allocated in mark */
+    size_t mark_cap;       /* entries allocated in mark */
     uint32_t stamp;        /* current stamp */
     Node **order;          /* scratch: topological order */
-    size_t norder;         /* entries allocated in order */
+    size_t order_cap;      /* entries allocated in order */
     NodeLabels *names;     /* the loaded model's node names, for the trace
                               and refusals; NULL when neither is asked */
 };

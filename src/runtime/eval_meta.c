@@ -97,10 +97,10 @@ static bool read_members(JsonReader *r, Json *out, char close, int depth)
         size_t old = cap;
         out->kids = xgrow_items(out->kids, &cap, (size_t)out->n + 1, sizeof *out->kids);
         if (close == '}') {
-            size_t kcap = old;
-            out->keys = xgrow_items(out->keys, &kcap, cap, sizeof *out->keys);
-            kcap = old;
-            out->keylens = xgrow_items(out->keylens, &kcap, cap, sizeof *out->keylens);
+            size_t keys_cap = old;
+            out->keys = xgrow_items(out->keys, &keys_cap, cap, sizeof *out->keys);
+            keys_cap = old;
+            out->keylens = xgrow_items(out->keylens, &keys_cap, cap, sizeof *out->keylens);
             out->keys[out->n] = key;
             out->keylens[out->n] = keylen;
         }

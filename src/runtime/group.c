@@ -24,7 +24,7 @@ static bool *named_slots(const RuleDesc *rule, bool *has_dom)
     walk_push(&w, rule->pattern);
     while (w.depth) {
         const PatNode *n = walk_pop(&w);
-        int64_t *visited = keymap_put(&seen, (uintptr_t)n, 0);
+        int64_t *visited = keymap_put(&seen, keymap_ptr_key(n), 0);
         if (*visited)
             continue;
         *visited = 1;
@@ -212,7 +212,7 @@ static void collect_region(Grouper *gp, const Group *gr)
         if (gp->inreg[node_id(n)] == gp->stamp || group_is_input(gr, n))
             continue;
         gp->inreg[node_id(n)] = gp->stamp;
-        gp->region = xgrow_items(gp->region, &gp->cregion, gp->nregion + 1, sizeof *gp->region);
+        gp->region = xgrow_items(gp->region, &gp->region_cap, gp->nregion + 1, sizeof *gp->region);
         gp->region[gp->nregion++] = n;
         int na = node_is_opaque(n) ? 0 : node_nargs(n);
         walk_reserve(&gp->walk, (size_t)na);

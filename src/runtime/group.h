@@ -46,7 +46,7 @@ typedef struct Grouper {
                           one function at a time, numbering from 0 */
     int ncounters;     /* entries in counter */
     Node **region;    /* the region of the last candidate */
-    size_t nregion, cregion;
+    size_t nregion, region_cap;
     WALK(Node *) walk; /* scratch: collect_region's walk */
     const Node *watch;    /* graft explain: the root whose fate to record */
     PartVerdict *verdict; /* where to record it, or NULL */

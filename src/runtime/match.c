@@ -51,18 +51,18 @@ struct Matcher {
     const RuleSet *rs;   /* its rules */
     const Graph *g;      /* the graph */
     Goal *pool;          /* goal cells */
-    size_t npool, cpool; /* used / allocated */
+    size_t npool, pool_cap; /* used / allocated */
     Choice *choices;     /* choice point stack */
-    size_t nchoices, cchoices;
+    size_t nchoices, choices_cap;
     uint32_t *trail;     /* slots bound, in order */
-    size_t ntrail, ctrail;
+    size_t ntrail, trail_cap;
     MatchPair *pairs;    /* matched pairs, in order */
-    size_t npairs, cpairs;
+    size_t npairs, pairs_cap;
     Binding *b;          /* per slot of the current rule */
-    size_t cb;           /* slots allocated */
+    size_t b_cap;        /* slots allocated */
     StrBuf k1, k2;       /* scratch for comparing attribute values */
     uint32_t *mark;      /* per node id: stamp of the last dominator walk */
-    size_t nmark;        /* entries in mark */
+    size_t mark_cap;     /* entries in mark */
     uint32_t stamp;      /* current walk's stamp */
     WALK(Node *) walk;   /* dominator walk stack */
     uint64_t steps;      /* steps of the current try */
@@ -136,16 +136,16 @@ bool matcher_node_has(const Matcher *m, const Node *n, uint32_t item)
 
 static uint32_t goal(Matcher *m, const PatNode *p, Node *n, bool nobind, uint32_t next)
 {
-    if (m->npool == m->cpool) /* xgrow is a call; most goals fit */
-        m->pool = xgrow_items(m->pool, &m->cpool, m->npool + 1, sizeof *m->pool);
+    if (m->npool == m->pool_cap) /* xgrow is a call; most goals fit */
+        m->pool = xgrow_items(m->pool, &m->pool_cap, m->npool + 1, sizeof *m->pool);
     m->pool[m->npool] = (Goal){p, n, nobind, false, next};
     return (uint32_t)m->npool++;
 }
 
 static void add_pair(Matcher *m, const PatNode *p, Node *n)
 {
-    if (m->npairs == m->cpairs)
-        m->pairs = xgrow_items(m->pairs, &m->cpairs, m->npairs + 1, sizeof *m->pairs);
+    if (m->npairs == m->pairs_cap)
+        m->pairs = xgrow_items(m->pairs, &m->pairs_cap, m->npairs + 1, sizeof *m->pairs);
     m->pairs[m->npairs++] = (MatchPair){p, n, false};
 }
 
@@ -162,8 +162,8 @@ static uint32_t tail_goal(Matcher *m, const PatNode *p, Node *n, uint32_t rest)
 
 static void bind(Matcher *m, int slot, Node *n, const AttrValue *v)
 {
-    if (m->ntrail == m->ctrail)
-        m->trail = xgrow_items(m->trail, &m->ctrail, m->ntrail + 1, sizeof *m->trail);
+    if (m->ntrail == m->trail_cap)
+        m->trail = xgrow_items(m->trail, &m->trail_cap, m->ntrail + 1, sizeof *m->trail);
     m->trail[m->ntrail++] = (uint32_t)slot;
     m->b[slot].node = n;
     m->b[slot].attr = v;
@@ -257,13 +257,13 @@ static bool star_can_extend(const Matcher *m, const PatNode *p, Node *n)
 static uint32_t new_stamp(Matcher *m)
 {
     size_t count = graph_node_count(m->g);
-    if (count > m->nmark) {
-        size_t old = m->nmark;
-        m->mark = xgrow_items(m->mark, &m->nmark, count, sizeof *m->mark);
-        memset(m->mark + old, 0, (m->nmark - old) * sizeof *m->mark);
+    if (count > m->mark_cap) {
+        size_t old = m->mark_cap;
+        m->mark = xgrow_items(m->mark, &m->mark_cap, count, sizeof *m->mark);
+        memset(m->mark + old, 0, (m->mark_cap - old) * sizeof *m->mark);
     }
     if (++m->stamp == 0) {
-        memset(m->mark, 0, m->nmark * sizeof *m->mark);
+        memset(m->mark, 0, m->mark_cap * sizeof *m->mark);
         m->stamp = 1;
     }
     return m->stamp;
@@ -399,10 +399,10 @@ static bool record(Matcher *m, MatchFailKind kind, const PatNode *p, Node *n)
     r->node = n;
     r->other = NULL;
     r->depth = (uint32_t)m->npairs;
-    r->pairs = xgrow_items(r->pairs, &r->cpairs, m->npairs + 1, sizeof *r->pairs);
+    r->pairs = xgrow_items(r->pairs, &r->pairs_cap, m->npairs + 1, sizeof *r->pairs);
     if (m->npairs) /* m->pairs is NULL before the first pair */
         memcpy(r->pairs, m->pairs, m->npairs * sizeof *r->pairs);
-    r->b = xgrow_items(r->b, &r->cb, (size_t)m->nslots + 1, sizeof *r->b);
+    r->b = xgrow_items(r->b, &r->b_cap, (size_t)m->nslots + 1, sizeof *r->b);
     memcpy(r->b, m->b, ((size_t)m->nslots + 1) * sizeof *r->b);
     return true;
 }
@@ -423,7 +423,7 @@ static bool try_ways(Matcher *m, const PatNode *p, Node *n, bool nobind, int w,
     while (later < total && !way_fits(m, p, n, later))
         later++;
     if (later < total) {
-        m->choices = xgrow_items(m->choices, &m->cchoices, m->nchoices + 1, sizeof *m->choices);
+        m->choices = xgrow_items(m->choices, &m->choices_cap, m->nchoices + 1, sizeof *m->choices);
         m->choices[m->nchoices++] = (Choice){p, n, nobind, later, rest,
             (uint32_t)m->ntrail, (uint32_t)m->npairs, (uint32_t)m->npool};
     }
@@ -484,8 +484,8 @@ static bool guard_ok(const Matcher *m, const RuleDesc *rule)
 
 static void reset(Matcher *m, const RuleDesc *rule)
 {
-    if ((size_t)rule->nslots + 1 > m->cb)
-        m->b = xgrow_items(m->b, &m->cb, (size_t)rule->nslots + 1, sizeof *m->b);
+    if ((size_t)rule->nslots + 1 > m->b_cap)
+        m->b = xgrow_items(m->b, &m->b_cap, (size_t)rule->nslots + 1, sizeof *m->b);
     memset(m->b, 0, ((size_t)rule->nslots + 1) * sizeof *m->b);
     m->npool = m->nchoices = m->ntrail = m->npairs = 0;
     m->steps = 0;

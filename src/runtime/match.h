@@ -96,9 +96,9 @@ typedef struct MatchFailure {
     const AttrValue *got;   /* MFAIL_ATTR: the node's value */
     uint32_t depth;         /* pairs matched before the failure */
     MatchPair *pairs;       /* those pairs (malloc'd, depth entries) */
-    size_t cpairs;          /* allocated */
+    size_t pairs_cap;       /* allocated */
     Binding *b;             /* the bindings then (malloc'd) */
-    size_t cb;              /* allocated */
+    size_t b_cap;           /* allocated */
 } MatchFailure;
 
 /* Attaches rec (NULL: detaches); each matcher_try clears it first. */

@@ -40,15 +40,15 @@ typedef struct Pass {
     Node **copy;        /* per node id: its copy in the group's body */
     uint32_t size;      /* entries in the per-node arrays */
     Group *groups;      /* groups kept */
-    size_t ngroups, cgroups;
+    size_t ngroups, groups_cap;
     Node **region;      /* scratch: the nodes copied for a group */
-    size_t nregion, cregion;
+    size_t nregion, region_cap;
     struct CopyFrame *stack; /* scratch: copy_region's walk */
-    size_t cstack;
+    size_t stack_cap;
     Node **args;        /* scratch: a copy's operands */
-    size_t cargs;
+    size_t args_cap;
     Node **params;      /* scratch: a group's parameters */
-    size_t cparams;
+    size_t params_cap;
     StrBuf name;        /* scratch: a group's PartitionedFromPattern */
     const char *pfp;    /* "PartitionedFromPattern", interned */
 } Pass;
@@ -100,7 +100,7 @@ static void try_root(Pass *p, Node *x)
     Group gr;
     if (!grouper_try(p->gp, x, false, &gr))
         return;
-    p->groups = xgrow_items(p->groups, &p->cgroups, p->ngroups + 1, sizeof *p->groups);
+    p->groups = xgrow_items(p->groups, &p->groups_cap, p->ngroups + 1, sizeof *p->groups);
     p->groups[p->ngroups++] = gr;
 }
 
@@ -195,7 +195,7 @@ static int input_index(const Group *gr, const Node *a)
 static Node *copy_region(Pass *p, const Group *gr, Node *const *params, StrBuf *name)
 {
     size_t depth = 0;
-    p->stack = xgrow_items(p->stack, &p->cstack, 1, sizeof *p->stack);
+    p->stack = xgrow_items(p->stack, &p->stack_cap, 1, sizeof *p->stack);
     p->stack[depth++] = (CopyFrame){gr->root, 0};
     while (depth) {
         CopyFrame *f = &p->stack[depth - 1];
@@ -205,11 +205,11 @@ static Node *copy_region(Pass *p, const Group *gr, Node *const *params, StrBuf *
             Node *a = node_arg(n, f->next++);
             if (group_is_input(gr, a) || node_id(a) >= p->size || p->copy[node_id(a)])
                 continue;
-            p->stack = xgrow_items(p->stack, &p->cstack, depth + 1, sizeof *p->stack);
+            p->stack = xgrow_items(p->stack, &p->stack_cap, depth + 1, sizeof *p->stack);
             p->stack[depth++] = (CopyFrame){a, 0};
             continue;
         }
-        p->args = xgrow_items(p->args, &p->cargs, (size_t)na + 1, sizeof *p->args);
+        p->args = xgrow_items(p->args, &p->args_cap, (size_t)na + 1, sizeof *p->args);
         for (int i = 0; i < na; i++) {
             Node *a = node_arg(n, i);
             int k = input_index(gr, a);
@@ -219,7 +219,7 @@ static Node *copy_region(Pass *p, const Group *gr, Node *const *params, StrBuf *
                 p->args[i] = node_id(a) < p->size && p->copy[node_id(a)] ? p->copy[node_id(a)] : a;
         }
         p->copy[node_id(n)] = copy_node(p->e->g, n, p->args);
-        p->region = xgrow_items(p->region, &p->cregion, p->nregion + 1, sizeof *p->region);
+        p->region = xgrow_items(p->region, &p->region_cap, p->nregion + 1, sizeof *p->region);
         p->region[p->nregion++] = n;
         name_part(name, n);
         depth--;
@@ -272,7 +272,7 @@ static void apply_group(Pass *p, const Group *gr)
 {
     Graph *g = p->e->g;
     const RuleDesc *rule = &p->e->rs->rules[p->rule];
-    p->params = xgrow_items(p->params, &p->cparams, gr->ninputs + 1, sizeof *p->params);
+    p->params = xgrow_items(p->params, &p->params_cap, gr->ninputs + 1, sizeof *p->params);
     Node **params = p->params;
     char pname[64];
     for (uint32_t k = 0; k < gr->ninputs; k++) {

@@ -110,18 +110,18 @@ static bool in_partitioned(const Node *n)
  * a group applied earlier in the pass replaced it. */
 static Node *current(const Engine *e, Node *n)
 {
-    while (n && node_id(n) < e->nforward && e->forward[node_id(n)])
+    while (n && node_id(n) < e->forward_cap && e->forward[node_id(n)])
         n = e->forward[node_id(n)];
     return n;
 }
 
 static void set_forward(Engine *e, const Node *from, Node *to)
 {
-    size_t old = e->nforward;
+    size_t old = e->forward_cap;
     if (node_id(from) >= old) {
-        e->forward = xgrow_items(e->forward, &e->nforward, (size_t)node_id(from) + 1,
+        e->forward = xgrow_items(e->forward, &e->forward_cap, (size_t)node_id(from) + 1,
                                  sizeof *e->forward);
-        memset(e->forward + old, 0, (e->nforward - old) * sizeof *e->forward);
+        memset(e->forward + old, 0, (e->forward_cap - old) * sizeof *e->forward);
     }
     e->forward[node_id(from)] = to;
 }
@@ -134,10 +134,10 @@ static void mark_users(Engine *e, const Node *root)
 {
     for (const Use *u = node_first_use(root); u; u = use_next(u)) {
         uint32_t id = node_id(use_user(u));
-        size_t old = e->ndirty;
+        size_t old = e->dirty_cap;
         if (id >= old) {
-            e->dirty = xgrow_items(e->dirty, &e->ndirty, (size_t)id + 1, sizeof *e->dirty);
-            memset(e->dirty + old, 0, e->ndirty - old);
+            e->dirty = xgrow_items(e->dirty, &e->dirty_cap, (size_t)id + 1, sizeof *e->dirty);
+            memset(e->dirty + old, 0, e->dirty_cap - old);
         }
         e->dirty[id] = 1;
     }

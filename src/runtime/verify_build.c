@@ -84,10 +84,10 @@ static Node *fail(Instance *in, const char *fmt, ...)
 static Value *value_of(Instance *in, const Node *n)
 {
     size_t id = node_id(n);
-    if (id >= in->capvals) {
-        size_t old = in->capvals;
-        in->vals = xgrow_items(in->vals, &in->capvals, id + 1, sizeof *in->vals);
-        memset(in->vals + old, 0, (in->capvals - old) * sizeof *in->vals);
+    if (id >= in->vals_cap) {
+        size_t old = in->vals_cap;
+        in->vals = xgrow_items(in->vals, &in->vals_cap, id + 1, sizeof *in->vals);
+        memset(in->vals + old, 0, (in->vals_cap - old) * sizeof *in->vals);
     }
     return &in->vals[id];
 }
@@ -213,7 +213,7 @@ static double const_value(Instance *in, int slot)
 
 static VerifyLeaf *new_leaf(Instance *in)
 {
-    in->leaves = xgrow_items(in->leaves, &in->capleaves, (size_t)in->nleaves + 1,
+    in->leaves = xgrow_items(in->leaves, &in->leaves_cap, (size_t)in->nleaves + 1,
                              sizeof *in->leaves);
     VerifyLeaf *l = &in->leaves[in->nleaves++];
     memset(l, 0, sizeof *l);
@@ -707,7 +707,7 @@ void instance_free(Instance *in)
 {
     for (int i = 0; i < in->nleaves; i++)
         tensor_free(&in->leaves[i].value);
-    for (size_t i = 0; i < in->capvals; i++)
+    for (size_t i = 0; i < in->vals_cap; i++)
         value_free(&in->vals[i]);
     free(in->leaves);
     free(in->vals);

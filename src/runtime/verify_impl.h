@@ -51,9 +51,9 @@ typedef struct Instance {
     const AttrValue **slot_attr; /* slot -> the attribute value chosen */
     VerifyLeaf *leaves;        /* leaves made, in order */
     int nleaves;
-    size_t capleaves;
+    size_t leaves_cap;
     Value *vals;               /* by node id: values while building */
-    size_t capvals;
+    size_t vals_cap;
     int nops;                  /* op calls built */
     int nconsts;               /* meta constants made */
     EvalOptions eo;

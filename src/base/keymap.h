@@ -1,0 +1,91 @@
+/* keymap.h - the one hash map, and the hashes graft's tables use.
+ *
+ * note [one hash map]: every table keyed by something that fits in 64
+ * bits (a number, an interned name, a node) is a KeyMap: the loader's
+ * scopes and caches, the printer's names, the checker's lets and rule
+ * names, the op registry, the overlap check's rules by root, lowering's
+ * shared tests and items (keys interned first), the graph's annotation
+ * types, the emitter's objects and texts.  Keys of bytes are interned to
+ * a pointer, or hashed with the entries of one hash chained by the
+ * caller (relay_names.c, emit_c_out.c).  No table iterates a KeyMap, so
+ * output never depends on its order.  Two tables keep their own layout:
+ * the interner (arena.c), the map from byte strings to the canonical
+ * copies that pointer keys come from, and the automaton's memo and item
+ * sets (automaton.c), keyed by arrays of ids held in a pool.
+ */
+#ifndef GRAFT_KEYMAP_H
+#define GRAFT_KEYMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* 64-bit FNV-1a, for hash tables keyed by bytes. */
+uint64_t hash_bytes(const void *data, size_t len, uint64_t seed);
+/* Folds v into h; inline because the automaton's memo hashes every key
+ * word with it (bench/RESULTS.md, finding 3). */
+static inline uint64_t hash_mix(uint64_t h, uint64_t v)
+{
+    return h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2));
+}
+
+/* An open-addressing hash map from nonzero 64-bit keys (numbers, or
+ * pointers through keymap_ptr_key) to 64-bit values.  A zeroed KeyMap
+ * is empty; it allocates on the first keymap_put. */
+typedef struct KeyMapSlot {
+    uint64_t key;  /* 0 when empty */
+    int64_t value; /* the caller's */
+} KeyMapSlot;
+
+typedef struct KeyMap {
+    KeyMapSlot *slots; /* cap many, a power of two, at most half used */
+    size_t len;        /* used slots */
+    size_t cap;        /* 0 before the first keymap_put */
+} KeyMap;
+
+/* key's value, or NULL when key was never put.  Pointers into the map
+ * hold until the next keymap_put.  Inline: the labeller looks up every
+ * node's op name here (automaton_label.c). */
+static inline int64_t *keymap_get(const KeyMap *m, uint64_t key)
+{
+    if (!m->cap)
+        return NULL;
+    size_t mask = m->cap - 1;
+    size_t i = (size_t)hash_mix(0, key) & mask;
+    while (m->slots[i].key && m->slots[i].key != key)
+        i = (i + 1) & mask;
+    return m->slots[i].key ? &m->slots[i].value : NULL;
+}
+/* key's value, added as dflt when key is new. */
+int64_t *keymap_put(KeyMap *m, uint64_t key, int64_t dflt);
+/* to becomes a copy of from (to's old contents are not freed). */
+void keymap_copy(KeyMap *to, const KeyMap *from);
+void keymap_free(KeyMap *m);
+
+/* The key of a non-NULL pointer (an interned name, a node): the address
+ * through a bijective mix (murmur3's finaliser), so that the slot, taken
+ * from the low bits, varies although arena objects sit at aligned
+ * addresses close together; nonzero as the pointer is. */
+static inline uint64_t keymap_ptr_key(const void *p)
+{
+    uint64_t k = (uint64_t)(uintptr_t)p;
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ULL;
+    k ^= k >> 33;
+    return k;
+}
+
+/* A map from pointers to pointers: the value stored under key, or NULL;
+ * and storing one (replacing any). */
+static inline const void *keymap_get_ptr(const KeyMap *m, const void *key)
+{
+    const int64_t *v = keymap_get(m, keymap_ptr_key(key));
+    return v ? (const void *)(intptr_t)*v : NULL;
+}
+static inline void keymap_put_ptr(KeyMap *m, const void *key, const void *value)
+{
+    *keymap_put(m, keymap_ptr_key(key), 0) = (int64_t)(intptr_t)value;
+}
+
+#endif
