@@ -68,7 +68,7 @@ typedef struct Pass {
 
 /* One node of walk_region's walk. */
 typedef struct CopyFrame {
-    Node *n;  /* the node being copied */
+    Node *n;  /* the node being walked */
     int next; /* its next operand to visit */
 } CopyFrame;
 
@@ -249,11 +249,13 @@ static void key_part(Pass *p, const Node *n)
     }
 }
 
-/* Marks gr's inputs in p->input (or clears them: on false). */
+/* Marks gr's inputs in p->input (or clears them: on false); inputs are
+ * nodes of the graph before the pass. */
 static void mark_inputs(Pass *p, const Group *gr, bool on)
 {
     for (uint32_t k = 0; k < gr->ninputs; k++)
-        p->input[node_id(gr->inputs[k])] = on ? k + 1 : 0;
+        if (node_id(gr->inputs[k]) < p->size)
+            p->input[node_id(gr->inputs[k])] = on ? k + 1 : 0;
 }
 
 /* The region below root into p->region in post-order (operands left to
