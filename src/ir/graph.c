@@ -97,6 +97,11 @@ uint32_t graph_node_count(const Graph *g)
     return g->nnodes;
 }
 
+uint32_t graph_live_count(const Graph *g)
+{
+    return g->nnodes - g->ndead;
+}
+
 Node *graph_node(const Graph *g, uint32_t id)
 {
     return id < g->nnodes ? g->nodes[id] : NULL;

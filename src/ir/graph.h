@@ -201,6 +201,9 @@ const char *graph_intern(Graph *g, const char *s);
 /* The n bytes at s, interned. */
 const char *graph_intern_n(Graph *g, const char *s, size_t n);
 uint32_t graph_node_count(const Graph *g); /* ids handed out, dead included */
+/* Nodes not marked dead: those the roots reach, @main's parameters, and
+ * nodes nothing reachable uses any more that no sweep has killed yet. */
+uint32_t graph_live_count(const Graph *g);
 Node *graph_node(const Graph *g, uint32_t id);
 
 /* @main: parameters and result. */

@@ -93,6 +93,7 @@ struct graft_graph {
                               address (note [canonical pointers]) */
     Node **nodes;          /* all nodes by id (malloc'd table) */
     uint32_t nnodes;       /* ids handed out */
+    uint32_t ndead;        /* nodes marked dead among them */
     size_t nodes_cap;      /* capacity of nodes */
     Node **params;         /* @main's parameters (malloc'd) */
     int nparams;           /* entries in params */

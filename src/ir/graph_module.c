@@ -170,4 +170,5 @@ void graph_make_main(Graph *g, Node *fn)
             g->name = g->globals[i].name;
         }
     fn->dead = 1;
+    g->ndead++;
 }

@@ -191,6 +191,7 @@ static uint32_t kill_unmarked(Graph *g, uint8_t *live)
         killed++;
         unlink_operands(n);
     }
+    g->ndead += killed;
     return killed;
 }
 
@@ -275,7 +276,7 @@ Node *graph_add_func(Graph *g, Node *const *params, int nparams, Node *body,
     fn->nparams = nparams;
     fn->body = body;
     n->u.fn = fn;
-    if (body)
+    if (body && body->id >= min_id) /* else it is not new: nothing to adopt */
         adopt_body(n, min_id);
     return n;
 }

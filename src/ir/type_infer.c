@@ -100,15 +100,23 @@ static bool operand_types(const Node *n, const Type **types)
     return true;
 }
 
-static const Type *call_type(Graph *g, const Node *n, const TypeRel *r, StrBuf *why)
+/* The relation of n's op: from rc when given. */
+static const TypeRel *relation(RelCache *rc, const Node *n)
 {
-    if (!r || node_nargs(n) < r->min_in)
-        return NULL;
+    return rc ? cached_relation(rc, node_op(n)) : find_relation(node_op(n));
+}
+
+/* An op call's type; its relation is looked up once its operands are
+ * known to be typed (an edit's untyped nodes mostly have untyped
+ * operands, and the lookup is most of the cost then). */
+static const Type *call_type(Graph *g, const Node *n, RelCache *rc, StrBuf *why)
+{
     const Type *few[8]; /* most ops take a few operands: no malloc */
     const Type **types = node_nargs(n) < 8 ? few
                                            : xmalloc(((size_t)node_nargs(n) + 1) * sizeof *types);
     const Type *t = NULL;
-    if (operand_types(n, types)) {
+    const TypeRel *r;
+    if (operand_types(n, types) && (r = relation(rc, n)) && node_nargs(n) >= r->min_in) {
         RelCtx c = {g, n, node_op(n), types, node_nargs(n), why};
         t = r->fn(&c);
     }
@@ -194,8 +202,7 @@ static const Type *infer(Graph *g, const Node *n, RelCache *rc, StrBuf *why)
             return node_kind(node_callee(n)) == NODE_FUNC
                        ? node_type(node_body(node_callee(n)))
                        : NULL;
-        return call_type(g, n, rc ? cached_relation(rc, node_op(n))
-                                  : find_relation(node_op(n)), why);
+        return call_type(g, n, rc, why);
     case NODE_LET: /* operands %v, value, body: the body's type */
         return node_type(node_arg(n, 2));
     case NODE_IF: { /* both branches have one type (TVM unifies them) */
@@ -214,6 +221,44 @@ const Type *type_infer_node(Graph *g, const Node *n, StrBuf *why)
 {
     why->len = 0;
     return infer(g, n, NULL, why);
+}
+
+struct TypeCache {
+    RelCache rc;
+};
+
+TypeCache *type_cache_new(void)
+{
+    return xcalloc(1, sizeof(TypeCache));
+}
+
+void type_cache_free(TypeCache *tc)
+{
+    if (!tc)
+        return;
+    keymap_free(&tc->rc.map);
+    free(tc);
+}
+
+/* Whether n's type stays unknown for an operand's, whatever its
+ * relation: an op call, tuple or element access reading an untyped node
+ * (the common case among untyped nodes, told without a relation
+ * lookup). */
+static bool unknown_operand(const Node *n)
+{
+    NodeKind k = node_kind(n);
+    if (!(k == NODE_TUPLE || k == NODE_GETITEM || (k == NODE_CALL && !node_callee(n))))
+        return false;
+    for (int i = 0; i < node_nargs(n); i++)
+        if (!node_type(node_arg(n, i)))
+            return true;
+    return false;
+}
+
+const Type *type_infer_cached(Graph *g, const Node *n, TypeCache *tc, StrBuf *why)
+{
+    why->len = 0;
+    return unknown_operand(n) ? NULL : infer(g, n, &tc->rc, why);
 }
 
 /* Types one node; false on a contradiction. */
@@ -260,5 +305,16 @@ void type_infer_edit(Graph *g, uint32_t first)
         Node *bad = type_infer_new(g, id, &why);
         id = bad ? node_id(bad) + 1 : graph_node_count(g);
     }
+    strbuf_free(&why);
+}
+
+void type_infer_list(Graph *g, Node *const *list, size_t n)
+{
+    StrBuf why = {0};
+    RelCache rc = {{0}};
+    for (size_t i = 0; i < n; i++)
+        if (!node_type(list[i]) && !unknown_operand(list[i]))
+            infer_one(g, list[i], &rc, &why); /* a contradiction leaves it untyped */
+    keymap_free(&rc.map);
     strbuf_free(&why);
 }

@@ -43,6 +43,16 @@
  * empty) or contradictory (why holds the message, without "error: "). */
 const Type *type_infer_node(Graph *g, const Node *n, StrBuf *why);
 
+/* Relations by op name for many type_infer_cached calls on one graph
+ * (what rewrites make, rule after rule): finding a relation by name is
+ * most of typing a node otherwise. */
+typedef struct TypeCache TypeCache;
+TypeCache *type_cache_new(void);
+void type_cache_free(TypeCache *tc);
+/* type_infer_node with tc's relations; tc serves one graph only (it
+ * keys them by g's interned op names). */
+const Type *type_infer_cached(Graph *g, const Node *n, TypeCache *tc, StrBuf *why);
+
 /* Gives every live node without a type its inferred type, operands
  * first.  Returns NULL, or the first node whose relation found a
  * contradiction (its message in why; earlier nodes keep their types). */
@@ -57,6 +67,11 @@ Node *type_infer_new(Graph *g, uint32_t first, StrBuf *why);
  * on (the rule that built it is at fault, not the model; the runtime
  * has no source position to report). */
 void type_infer_edit(Graph *g, uint32_t first);
+
+/* The same for the n nodes of list, in that order (operands before
+ * users): what an edit moved and re-pointed rather than made (a
+ * partition's body, note [moved body] in src/runtime/partition.c). */
+void type_infer_list(Graph *g, Node *const *list, size_t n);
 
 /* Whether operand i of op is a tuple (concatenate's); false for a tensor
  * operand and for an op without a relation. */

@@ -84,6 +84,8 @@ void engine_free(Engine *e)
     free(e->dirty);
     free(e->mark);
     free(e->order);
+    type_cache_free(e->types);
+    keymap_free(&e->interned);
     free(e);
 }
 
@@ -119,6 +121,16 @@ uint32_t engine_remove_dead_order(Engine *e)
     uint32_t count = graph_node_count(e->g);
     e->order = xgrow_items(e->order, &e->order_cap, (size_t)count + 1, sizeof *e->order);
     return graph_remove_dead_order(e->g, e->order);
+}
+
+void engine_mark_dirty(Engine *e, uint32_t id)
+{
+    size_t old = e->dirty_cap;
+    if (id >= old) {
+        e->dirty = xgrow_items(e->dirty, &e->dirty_cap, (size_t)id + 1, sizeof *e->dirty);
+        memset(e->dirty + old, 0, e->dirty_cap - old);
+    }
+    e->dirty[id] = 1;
 }
 
 uint32_t engine_new_stamp(Engine *e)
@@ -159,7 +171,7 @@ void engine_relabel_changed(Engine *e, uint32_t n, uint32_t *upto)
             e->dirty[id] = 0;
         /* with fn, if or let patterns a function's state reads its body
          * and parameters (note [pattern operands] in pattern.h) */
-        int na = !scopes && node_is_opaque(x) ? 0 : pattern_noperands(x);
+        int na = need || (!scopes && node_is_opaque(x)) ? 0 : pattern_noperands(x);
         for (int k = 0; k < na && !need; k++)
             need = changed[node_id(pattern_operand(x, k))];
         if (!need)

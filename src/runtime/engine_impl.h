@@ -5,6 +5,7 @@
 
 #include "engine.h"
 #include "node_label.h"
+#include "type_infer.h"
 
 struct graft_engine {
     const RuleSet *rs;     /* the rules, borrowed */
@@ -28,6 +29,10 @@ struct graft_engine {
     size_t order_cap;      /* entries allocated in order */
     NodeLabels *names;     /* the loaded model's node names, for the trace
                               and refusals; NULL when neither is asked */
+    TypeCache *types;      /* relations for typing what rewrites make,
+                              made with the first */
+    KeyMap interned;       /* rule-set name -> its copy in g (note [names
+                              interned once] in rewrite_build.c) */
 };
 
 /* Appends n's name (note [node names]) as the trace and refusals give
@@ -43,6 +48,8 @@ uint32_t engine_order(Engine *e);
 /* graph_remove_dead, then engine_order, in one walk (note [sweep] in
  * graph_walk.c); returns the count of live nodes in e->order. */
 uint32_t engine_remove_dead_order(Engine *e);
+/* Marks node id for relabelling by the next engine_relabel_changed. */
+void engine_mark_dirty(Engine *e, uint32_t id);
 /* A fresh stamp for a walk over e->mark, sized for every node. */
 uint32_t engine_new_stamp(Engine *e);
 /* True when every path from u to the graph's output (or to the result of

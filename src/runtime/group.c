@@ -55,6 +55,7 @@ void grouper_free(Grouper *gp)
     free(gp->claim);
     free(gp->owner);
     free(gp->inreg);
+    free(gp->isin);
     free(gp->region);
     walk_free(&gp->walk);
     free(gp->counter);
@@ -68,14 +69,25 @@ static void grouper_grow(Grouper *gp)
     if (count <= gp->size)
         return;
     size_t old = gp->size, size = old;
+    if (!old) { /* calloc's fresh pages need no clearing */
+        gp->claim = xcalloc(count, sizeof *gp->claim);
+        gp->owner = xcalloc(count, sizeof *gp->owner);
+        gp->inreg = xcalloc(count, sizeof *gp->inreg);
+        gp->isin = xcalloc(count, sizeof *gp->isin);
+        gp->size = count;
+        return;
+    }
     gp->claim = xgrow_items(gp->claim, &size, count, sizeof *gp->claim);
     size = old;
     gp->owner = xgrow_items(gp->owner, &size, count, sizeof *gp->owner);
     size = old;
     gp->inreg = xgrow_items(gp->inreg, &size, count, sizeof *gp->inreg);
+    size = old;
+    gp->isin = xgrow_items(gp->isin, &size, count, sizeof *gp->isin);
     memset(gp->claim + old, 0, (size - old) * sizeof *gp->claim);
     memset(gp->owner + old, 0, (size - old) * sizeof *gp->owner);
     memset(gp->inreg + old, 0, (size - old) * sizeof *gp->inreg);
+    memset(gp->isin + old, 0, (size - old) * sizeof *gp->isin);
     gp->size = size;
 }
 
@@ -92,7 +104,8 @@ static uint32_t next_stamp(uint32_t *stamp, uint32_t *marks, size_t n)
 
 void grouper_begin(Grouper *gp, uint32_t rule)
 {
-    grouper_grow(gp);
+    /* grouper_try grows the arrays: a pass that tries no root (every pass
+     * after the last rewrite, mostly) does not pay for the nodes made */
     next_stamp(&gp->pass, gp->claim, gp->size);
     free(gp->named);
     gp->named = named_slots(&gp->e->rs->rules[rule], &gp->has_dom);
@@ -121,12 +134,18 @@ void grouper_verdict(Grouper *gp, const Node *root, PartFate fate, Node *a, Node
 
 /* ---- inputs ---- */
 
-/* Adds n to gr's inputs unless there; collect_inputs made room. */
-static void add_input(Group *gr, Node *n)
+/* Whether n is an input of the last candidate (collect_inputs). */
+static bool is_input(const Grouper *gp, const Node *n)
 {
-    for (uint32_t i = 0; i < gr->ninputs; i++)
-        if (gr->inputs[i] == n)
-            return;
+    return gp->isin[node_id(n)] == gp->istamp;
+}
+
+/* Adds n to gr's inputs unless there; collect_inputs made room. */
+static void add_input(Grouper *gp, Group *gr, Node *n)
+{
+    if (is_input(gp, n))
+        return;
+    gp->isin[node_id(n)] = gp->istamp;
     gr->inputs[gr->ninputs++] = n;
 }
 
@@ -162,14 +181,6 @@ static bool may_be_input(const Node *n)
     return node_kind(n) != NODE_OPREF && node_kind(n) != NODE_FUNC;
 }
 
-bool group_is_input(const Group *gr, const Node *n)
-{
-    for (uint32_t i = 0; i < gr->ninputs; i++)
-        if (gr->inputs[i] == n)
-            return true;
-    return false;
-}
-
 /* note [input order]: TVM's CreateGroup makes the parameters walking the
  * pattern graph in post-order (operands as the pattern writes them): each
  * leaf's match, and for a call pattern with any operands, all the call's
@@ -179,8 +190,9 @@ bool group_is_input(const Group *gr, const Node *n)
  * leaves unmatched come in its tail pair, which the matcher puts after
  * its operands' pairs (match.h).  So nn.relu(nn.batch_norm(nn.conv2d(x,
  * ...), ...)[0]) takes x, the weight, then gamma, beta, mean, var. */
-static void collect_inputs(const Grouper *gp, Group *gr)
+static void collect_inputs(Grouper *gp, Group *gr)
 {
+    next_stamp(&gp->istamp, gp->isin, gp->size);
     uint32_t npairs;
     const MatchPair *pairs = matcher_pairs(gp->e->m, &npairs);
     size_t most = 0; /* every pair one input, a tail pair its operands */
@@ -192,10 +204,10 @@ static void collect_inputs(const Grouper *gp, Group *gr)
         if (p->tail) {
             for (int k = p->pat->nkids; k < node_nargs(p->node); k++)
                 if (may_be_input(node_arg(p->node, k)))
-                    add_input(gr, node_arg(p->node, k));
+                    add_input(gp, gr, node_arg(p->node, k));
         } else if (p->pat->kind == PAT_ANY && may_be_input(p->node) &&
                    leaf_is_input(gp, pairs, npairs, p))
-            add_input(gr, p->node);
+            add_input(gp, gr, p->node);
     }
 }
 
@@ -209,7 +221,7 @@ static void collect_region(Grouper *gp, const Group *gr)
     walk_push(&gp->walk, gr->root); /* frames kept from one candidate to the next */
     while (gp->walk.depth) {
         Node *n = walk_pop(&gp->walk);
-        if (gp->inreg[node_id(n)] == gp->stamp || group_is_input(gr, n))
+        if (gp->inreg[node_id(n)] == gp->stamp || is_input(gp, n))
             continue;
         gp->inreg[node_id(n)] = gp->stamp;
         gp->region = xgrow_items(gp->region, &gp->region_cap, gp->nregion + 1, sizeof *gp->region);
@@ -272,7 +284,7 @@ static bool candidate(Grouper *gp, Node *root, bool leaf_ok, Group *gr)
     RuleStats *st = &gp->e->stats.rules[gp->rule];
     *gr = (Group){.root = root};
     collect_inputs(gp, gr);
-    if (group_is_input(gr, root)) { /* a bare leaf pattern: nothing to group */
+    if (is_input(gp, root)) { /* a bare leaf pattern: nothing to group */
         if (leaf_ok) {
             grouper_verdict(gp, root, PART_KEPT, NULL, NULL);
             gr->number = gp->counter[graph_global_of(gp->e->g, root) + 1]++;

@@ -38,9 +38,12 @@ typedef struct Grouper {
     Node **owner;     /* per node id: the root of the group that claimed
                          it (read only where claim is current) */
     uint32_t *inreg;  /* per node id: region stamp */
+    uint32_t *isin;   /* per node id: input stamp (an input of the last
+                         candidate when it is istamp) */
     size_t size;      /* entries in claim and inreg */
     uint32_t pass;    /* current pass stamp */
     uint32_t stamp;   /* current region stamp */
+    uint32_t istamp;  /* current input stamp */
     uint32_t *counter; /* candidate groups in this pass, per global function
                           (graph_global_of + 1): TVM partitions and rewrites
                           one function at a time, numbering from 0 */
@@ -67,7 +70,6 @@ void grouper_verdict(Grouper *gp, const Node *root, PartFate fate, Node *a, Node
  * bare leaf groups nothing: kept with an empty region when leaf_ok
  * (rewriting), dropped otherwise (a partition computes something). */
 bool grouper_try(Grouper *gp, Node *root, bool leaf_ok, Group *out);
-bool group_is_input(const Group *gr, const Node *n);
 void group_free(Group *gr);
 
 #endif

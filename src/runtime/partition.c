@@ -32,16 +32,23 @@
 #include "util.h"
 #include "walk.h"
 
+/* What a group's name is made of (note [names once]). */
+typedef VEC(uintptr_t) NameKey;
+
 typedef struct Pass {
     Engine *e;          /* the driver */
     uint32_t rule;      /* the partition rule */
     Grouper *gp;        /* candidates and claims */
     uint8_t *pre;       /* per node id: inside a partitioned function */
-    Node **copy;        /* per node id: its copy in the group's body */
+    Node **body;        /* per node id: what stands for it in the body of
+                           the group being applied (itself when moved, its
+                           copy), or NULL outside the region */
+    uint32_t *input;    /* per node id: 1 + its index in the inputs of the
+                           group being applied, or 0 */
     uint32_t size;      /* entries in the per-node arrays */
     Group *groups;      /* groups kept */
     size_t ngroups, groups_cap;
-    Node **region;      /* scratch: the nodes copied for a group */
+    Node **region;      /* scratch: a group's region in post-order */
     size_t nregion, region_cap;
     struct CopyFrame *stack; /* scratch: copy_region's walk */
     size_t stack_cap;
@@ -49,13 +56,20 @@ typedef struct Pass {
     size_t args_cap;
     Node **params;      /* scratch: a group's parameters */
     size_t params_cap;
+    VEC(Node *) untyped; /* moved nodes without a type, to infer */
+    bool copied;        /* a group was copied: its originals are garbage */
+    VEC(Node *) made;   /* functions and calls made, to type */
     StrBuf name;        /* scratch: a group's PartitionedFromPattern */
+    NameKey key, last_key; /* what a group's name is made of, and
+                           the last name's (note [names once]) */
     const char *pfp;    /* "PartitionedFromPattern", interned */
+    const char *last_name;   /* the last group's name, interned */
+    const Attr *last_attrs;  /* the last group's function attributes */
 } Pass;
 
-/* One node of copy_region's walk. */
+/* One node of walk_region's walk. */
 typedef struct CopyFrame {
-    Node *n;  /* the node being copied */
+    Node *n;  /* the node being walked */
     int next; /* its next operand to visit */
 } CopyFrame;
 
@@ -106,8 +120,35 @@ static void try_root(Pass *p, Node *x)
 
 /* ---- applying groups ---- */
 
-/* A copy of n reading args, with n's attributes, type and annotation;
- * variables and functions are not copied. */
+/* note [moved body]: TVM's partition rewrites the region into a new
+ * function's body, and its mutator copies nothing it need not: a region
+ * node read only inside the region is the body node itself.  So the
+ * region moves into the function: its nodes become the body, their
+ * operands that are inputs re-pointed to the parameters, the interior
+ * keeping its types; only the parameters, the function and the call are
+ * new (7 nodes for the seed's batch norm, where a copy made 14 and left
+ * 6 to a dead-node sweep).  What must still be copied is what the outside
+ * reads too, as the earlier partition copied everything: a constant the
+ * outside shares (constants are no group's own, note [groups]) is copied
+ * alone; a group with an interior node read outside, which the root
+ * post-dominates, is copied whole and its originals stay for that reader.
+ * The result is the graph the copying partition made, node for node:
+ * a moved node and a copy hold the same op, attributes, type,
+ * annotation, operands and scope, and have the same users; the moved
+ * ones are marked for relabelling as copies, being new, would be, so the
+ * next pass labels (and counts) the same; a moved node without a type
+ * is inferred again as a copy would be (type_infer_list).  Variables,
+ * functions, op values and lets, ifs and matches in the region stay
+ * themselves either way. */
+
+/* The kinds a group's body holds its own node of (a move or a copy). */
+static bool body_kind(const Node *n)
+{
+    NodeKind k = node_kind(n);
+    return k == NODE_CALL || k == NODE_TUPLE || k == NODE_GETITEM || k == NODE_CONST;
+}
+
+/* A copy of n reading args, with n's attributes, type and annotation. */
 static Node *copy_node(Graph *g, Node *n, Node *const *args)
 {
     Node *c;
@@ -121,7 +162,7 @@ static Node *copy_node(Graph *g, Node *n, Node *const *args)
     case NODE_GETITEM:
         c = graph_add_getitem(g, args[0], node_index(n));
         break;
-    case NODE_CALL:
+    default: /* NODE_CALL */
         if (!node_op(n)) {
             c = graph_add_fn_call(g, node_callee(n), args, node_nargs(n));
             break;
@@ -131,8 +172,6 @@ static Node *copy_node(Graph *g, Node *n, Node *const *args)
             attrs[i] = *node_attr(n, i);
         c = graph_add_call(g, node_op(n), args, node_nargs(n), attrs, node_nattrs(n));
         break;
-    default: /* a variable or function inside the region stays itself */
-        return n;
     }
     if (node_type(n))
         graph_set_type(g, c, node_type(n));
@@ -181,20 +220,50 @@ static void name_part(StrBuf *name, const Node *n)
     }
 }
 
-/* The index in gr's inputs of a, or -1. */
-static int input_index(const Group *gr, const Node *a)
+/* note [names once]: groups of one pattern mostly get one name
+ * ("subtract_multiply_add_sqrt_divide_add_" for every copy of the seed),
+ * and building and interning its text per group cost more than the rest
+ * of making the function.  So the walk keeps what the name is made of,
+ * the interned op names and the kinds and indices of the other parts,
+ * and a group whose parts are the last group's takes the last name and
+ * attributes as they are; the text is made and interned only when the
+ * parts change. */
+
+/* The name parts of n as key entries: an op name (interned, so its
+ * address says which), or a small kind marker and a tuple index. */
+static void key_part(Pass *p, const Node *n)
 {
-    for (uint32_t k = 0; k < gr->ninputs; k++)
-        if (gr->inputs[k] == a)
-            return (int)k;
-    return -1;
+    switch (node_kind(n)) {
+    case NODE_CALL:
+        vec_push(&p->key, node_op(n) ? (uintptr_t)node_op(n) : (uintptr_t)1);
+        break;
+    case NODE_TUPLE:
+        vec_push(&p->key, (uintptr_t)2);
+        break;
+    case NODE_GETITEM:
+        vec_push(&p->key, (uintptr_t)3);
+        vec_push(&p->key, (uintptr_t)(uint32_t)node_index(n));
+        break;
+    default:
+        break;
+    }
 }
 
-/* Copies the region below root in post-order (operands left to right),
- * inputs replaced by params; returns the body's root. */
-static Node *copy_region(Pass *p, const Group *gr, Node *const *params, StrBuf *name)
+/* Marks gr's inputs in p->input (or clears them: on false); inputs are
+ * nodes of the graph before the pass. */
+static void mark_inputs(Pass *p, const Group *gr, bool on)
+{
+    for (uint32_t k = 0; k < gr->ninputs; k++)
+        if (node_id(gr->inputs[k]) < p->size)
+            p->input[node_id(gr->inputs[k])] = on ? k + 1 : 0;
+}
+
+/* The region below root into p->region in post-order (operands left to
+ * right), each node its own body node for now, and its name's key. */
+static void walk_region(Pass *p, const Group *gr)
 {
     size_t depth = 0;
+    p->nregion = 0;
     p->stack = xgrow_items(p->stack, &p->stack_cap, 1, sizeof *p->stack);
     p->stack[depth++] = (CopyFrame){gr->root, 0};
     while (depth) {
@@ -203,41 +272,134 @@ static Node *copy_region(Pass *p, const Group *gr, Node *const *params, StrBuf *
         int na = node_is_opaque(n) ? 0 : node_nargs(n);
         if (f->next < na) {
             Node *a = node_arg(n, f->next++);
-            if (group_is_input(gr, a) || node_id(a) >= p->size || p->copy[node_id(a)])
+            if (node_id(a) >= p->size || p->input[node_id(a)] || p->body[node_id(a)])
                 continue;
             p->stack = xgrow_items(p->stack, &p->stack_cap, depth + 1, sizeof *p->stack);
             p->stack[depth++] = (CopyFrame){a, 0};
             continue;
         }
-        p->args = xgrow_items(p->args, &p->args_cap, (size_t)na + 1, sizeof *p->args);
-        for (int i = 0; i < na; i++) {
-            Node *a = node_arg(n, i);
-            int k = input_index(gr, a);
-            if (k >= 0) /* the last occurrence, as before: inputs are distinct */
-                p->args[i] = params[k];
-            else
-                p->args[i] = node_id(a) < p->size && p->copy[node_id(a)] ? p->copy[node_id(a)] : a;
-        }
-        p->copy[node_id(n)] = copy_node(p->e->g, n, p->args);
+        p->body[node_id(n)] = n;
         p->region = xgrow_items(p->region, &p->region_cap, p->nregion + 1, sizeof *p->region);
         p->region[p->nregion++] = n;
-        name_part(name, n);
+        key_part(p, n);
         depth--;
     }
-    Node *body = p->copy[node_id(gr->root)];
-    for (size_t i = 0; i < p->nregion; i++) /* copies belong to this group */
-        p->copy[node_id(p->region[i])] = NULL;
-    return body;
+}
+
+/* Whether every user of x is in the region. */
+static bool used_inside(const Pass *p, const Node *x)
+{
+    for (const Use *u = node_first_use(x); u; u = use_next(u)) {
+        uint32_t id = node_id(use_user(u));
+        if (id >= p->size || !p->body[id])
+            return false;
+    }
+    return true;
+}
+
+/* Whether the region can move (note [moved body]): no interior node but
+ * constants is read outside. */
+static bool movable(const Pass *p, const Group *gr)
+{
+    for (size_t i = 0; i < p->nregion; i++) {
+        const Node *x = p->region[i];
+        if (x != gr->root && body_kind(x) && node_kind(x) != NODE_CONST && !used_inside(p, x))
+            return false;
+    }
+    return true;
+}
+
+/* What operand a of a body node reads in the body. */
+static Node *body_operand(const Pass *p, Node *const *params, Node *a)
+{
+    uint32_t id = node_id(a);
+    if (id >= p->size)
+        return a;
+    if (p->input[id]) /* inputs are distinct */
+        return params[p->input[id] - 1];
+    return p->body[id] ? p->body[id] : a;
+}
+
+/* Copies the region's body kinds in post-order, inputs replaced by
+ * params; returns the body's root. */
+static Node *copy_region(Pass *p, const Group *gr, Node *const *params)
+{
+    for (size_t r = 0; r < p->nregion; r++) {
+        Node *n = p->region[r];
+        if (!body_kind(n))
+            continue; /* stays itself */
+        int na = node_nargs(n);
+        p->args = xgrow_items(p->args, &p->args_cap, (size_t)na + 1, sizeof *p->args);
+        for (int i = 0; i < na; i++)
+            p->args[i] = body_operand(p, params, node_arg(n, i));
+        Node *c = copy_node(p->e->g, n, p->args);
+        p->body[node_id(n)] = c;
+        if (!node_type(c))
+            vec_push(&p->untyped, c);
+    }
+    return p->body[node_id(gr->root)];
+}
+
+/* Moves the region into the body (note [moved body]); returns the
+ * body's root, the group's. */
+static Node *move_region(Pass *p, const Group *gr, Node *const *params)
+{
+    Graph *g = p->e->g;
+    for (size_t r = 0; r < p->nregion; r++) {
+        Node *n = p->region[r];
+        if (!body_kind(n))
+            continue;
+        if (node_kind(n) == NODE_CONST && !used_inside(p, n)) {
+            Node *c = copy_node(g, n, NULL); /* shared with the outside */
+            p->body[node_id(n)] = c;
+            if (!node_type(c))
+                vec_push(&p->untyped, c);
+            continue;
+        }
+        for (int i = 0; i < node_nargs(n); i++) {
+            Node *a = node_arg(n, i);
+            Node *in_body = body_operand(p, params, a);
+            if (in_body != a)
+                graph_set_arg(g, n, i, in_body);
+        }
+        if (node_kind(n) == NODE_CONST)
+            graph_set_scope(g, n, NULL); /* as a copy's: in no function */
+        engine_mark_dirty(p->e, node_id(n));
+        if (!node_type(n))
+            vec_push(&p->untyped, n);
+    }
+    return gr->root;
+}
+
+/* Puts the moved nodes that compute into fn's scope, as graph_add_func
+ * puts a new body's (note [function scope] in graph_walk.c). */
+static void adopt_moved(Pass *p, Node *fn)
+{
+    for (size_t r = 0; r < p->nregion; r++) {
+        Node *n = p->region[r];
+        if (body_kind(n) && node_kind(n) != NODE_CONST && p->body[node_id(n)] == n)
+            graph_set_scope(p->e->g, n, fn);
+    }
 }
 
 /* The new function's attributes: PartitionedFromPattern, then the rule's
- * own (Composite=...), copied into the graph. */
-static Attr *fn_attrs(Pass *p, const RuleDesc *rule, const char *name, int *n)
+ * own (Composite=...), in the graph; the last group's when the name is
+ * (note [names once]: attributes are never changed once made). */
+static const Attr *fn_attrs(Pass *p, const RuleDesc *rule, int *n)
 {
+    *n = 1 + rule->npart_attrs;
+    if (p->last_attrs && p->key.len == p->last_key.len &&
+        memcmp(p->key.items, p->last_key.items, p->key.len * sizeof *p->key.items) == 0)
+        return p->last_attrs;
     Graph *g = p->e->g;
+    StrBuf *name = &p->name;
+    name->len = 0;
+    strbuf_append(name, "", 0); /* never NULL below */
+    for (size_t r = 0; r < p->nregion; r++)
+        name_part(name, p->region[r]);
     Attr *attrs = arena_array(graph_arena(g), (size_t)rule->npart_attrs + 2, sizeof *attrs);
     AttrValue *v = graph_new_attr_value(g, ATTR_STRING);
-    v->s = graph_intern(g, name);
+    v->s = graph_intern_n(g, name->data, name->len);
     if (!p->pfp)
         p->pfp = graph_intern(g, "PartitionedFromPattern");
     attrs[0] = (Attr){p->pfp, v};
@@ -250,23 +412,25 @@ static Attr *fn_attrs(Pass *p, const RuleDesc *rule, const char *name, int *n)
         c->nitems = 0;
         attrs[1 + i] = (Attr){graph_intern(g, rule->part_attrs[i].name), c};
     }
-    *n = 1 + rule->npart_attrs;
+    NameKey swap = p->last_key; /* the key becomes the last */
+    p->last_key = p->key;
+    p->key = swap;
+    p->key.len = 0;
+    p->last_name = v->s;
+    p->last_attrs = attrs;
     return attrs;
 }
 
-/* "FunctionVar_<group>_<k>" into buf, without printf. */
-static const char *param_name(char buf[static 40], uint32_t group, uint32_t k)
+/* "FunctionVar_<group>_<k>" from "FunctionVar_<group>_" in buf, up to
+ * prefix, interned. */
+static const char *param_name(Graph *g, char buf[static 40], char *prefix, uint32_t k)
 {
-    memcpy(buf, "FunctionVar_", 12);
-    char *end = put_digits(buf + 12, group);
-    *end++ = '_';
-    end = put_digits(end, k);
-    *end = '\0';
-    return buf;
+    char *end = k < 10 ? (*prefix = (char)('0' + k), prefix + 1) : put_digits(prefix, k);
+    return graph_intern_n(g, buf, (size_t)(end - buf));
 }
 
 /* Replaces a group by a call of a new function: parameters first (so the
- * graph adopts the copied body into the function), the body, the call.
+ * graph adopts a copied body into the function), the body, the call.
  * The new nodes are typed after the pass's last group (apply_groups). */
 static void apply_group(Pass *p, const Group *gr)
 {
@@ -274,46 +438,62 @@ static void apply_group(Pass *p, const Group *gr)
     const RuleDesc *rule = &p->e->rs->rules[p->rule];
     p->params = xgrow_items(p->params, &p->params_cap, gr->ninputs + 1, sizeof *p->params);
     Node **params = p->params;
-    char pname[64];
+    char pname[40];
+    memcpy(pname, "FunctionVar_", 12);
+    char *prefix = put_digits(pname + 12, gr->number);
+    *prefix++ = '_';
     for (uint32_t k = 0; k < gr->ninputs; k++) {
         /* TVM's PatternGrouper (src/relay/ir/dataflow_matcher.cc) makes
          * Var("FunctionVar_N_k", NullValue<Type>()): no annotation to
          * print.  The type stays known, undeclared, for later rules. */
-        params[k] = graph_add_fn_param(g, param_name(pname, gr->number, k), NULL);
+        params[k] = graph_add_fn_param(g, param_name(g, pname, prefix, k), NULL);
         graph_set_type(g, params[k], node_type(gr->inputs[k]));
     }
-    StrBuf *name = &p->name;
-    name->len = 0;
-    strbuf_append(name, "", 0); /* never NULL below */
-    p->nregion = 0;
-    Node *body = copy_region(p, gr, params, name);
+    mark_inputs(p, gr, true);
+    p->key.len = 0;
+    walk_region(p, gr);
+    bool move = movable(p, gr);
+    Node *body = move ? move_region(p, gr, params) : copy_region(p, gr, params);
+    p->copied |= !move;
     int nattrs;
-    Attr *attrs = fn_attrs(p, rule, name->data, &nattrs);
+    const Attr *attrs = fn_attrs(p, rule, &nattrs);
+    Node *outer = node_scope(gr->root);
     Node *fn = graph_add_func(g, params, (int)gr->ninputs, body, attrs, nattrs);
     Node *call = graph_add_fn_call(g, fn, gr->inputs, (int)gr->ninputs);
     if (node_type(gr->root))
         graph_set_type(g, call, node_type(gr->root));
+    /* the root's uses, and the output or body it was, go to the call:
+     * from the root's scope before the function (without parameters, it
+     * adopts all it reaches) took it in */
+    graph_set_scope(g, gr->root, outer);
     graph_replace_all_uses(g, gr->root, call);
+    if (move)
+        adopt_moved(p, fn);
+    for (size_t r = 0; r < p->nregion; r++) /* body nodes belong to this group */
+        p->body[node_id(p->region[r])] = NULL;
+    mark_inputs(p, gr, false);
+    vec_push(&p->made, fn);
+    vec_push(&p->made, call);
     if (p->e->opts.trace)
         fprintf(p->e->opts.trace, "partition %s (%s:%d): group %u at #%u %s, %u params\n",
                 rule->name, rule->file, rule->line, gr->number, node_id(gr->root),
-                name->data, gr->ninputs);
+                p->last_name, gr->ninputs);
 }
 
-/* Applies the pass's groups in the order found.  The copies keep their
- * originals' types, the calls their roots'; the rest (the functions,
- * copies of untyped nodes) is inferred once for all groups: a group's
- * new nodes read only its own new nodes and nodes of the graph before
- * the pass, whose types applying groups does not change, so typing them
- * group by group or at the end gives the same types, and one relation
- * cache serves the pass. */
+/* Applies the pass's groups in the order found.  The bodies keep their
+ * nodes' types, the parameters their inputs', the calls their roots';
+ * the rest (the functions, body nodes without a type) is inferred once
+ * for all groups: a group's body and new nodes read only its own and
+ * nodes of the graph before the pass, whose types applying groups does
+ * not change, so typing them group by group or at the end gives the same
+ * types, and one relation cache serves the pass.  Bodies first: they
+ * come before the functions that return them. */
 static void apply_groups(Pass *p)
 {
-    uint32_t first = graph_node_count(p->e->g);
     for (size_t i = 0; i < p->ngroups; i++)
         apply_group(p, &p->groups[i]);
-    if (p->ngroups)
-        type_infer_edit(p->e->g, first);
+    type_infer_list(p->e->g, p->untyped.items, p->untyped.len);
+    type_infer_list(p->e->g, p->made.items, p->made.len);
 }
 
 /* ---- one pass ---- */
@@ -327,7 +507,8 @@ static void pass_init(Pass *p, Engine *e, Grouper *gp, uint32_t rule)
     grouper_begin(gp, rule);
     p->size = graph_node_count(e->g);
     p->pre = xcalloc((size_t)p->size + 1, 1);
-    p->copy = xcalloc((size_t)p->size + 1, sizeof *p->copy);
+    p->body = xcalloc((size_t)p->size + 1, sizeof *p->body);
+    p->input = xcalloc((size_t)p->size + 1, sizeof *p->input);
 }
 
 static void pass_free(Pass *p)
@@ -336,7 +517,12 @@ static void pass_free(Pass *p)
         group_free(&p->groups[i]);
     free(p->groups);
     free(p->pre);
-    free(p->copy);
+    free(p->body);
+    free(p->input);
+    vec_free(&p->untyped);
+    vec_free(&p->made);
+    vec_free(&p->key);
+    vec_free(&p->last_key);
     free(p->region);
     free(p->stack);
     free(p->args);
@@ -381,12 +567,30 @@ void engine_partition_verdict(Engine *e, uint32_t rule, const Node *root, PartVe
     grouper_free(&gp);
 }
 
+/* note [no sweep]: a pass that moved every group's region kills
+ * nothing, so it needs no dead-node sweep, unless the graph holds
+ * garbage from before (a loaded binding nothing uses), which a sweep
+ * would kill now and drop from its operands' users lists, as the copying
+ * partition's sweep did: the printer reads users counts (a let value used
+ * once prints inline).  Garbage is what is neither dead nor reachable
+ * (the order's count) nor an unused parameter of @main, which stays. */
+static bool has_garbage(const Engine *e, uint32_t reachable)
+{
+    const Graph *g = e->g;
+    uint32_t kept = reachable;
+    for (int i = 0; i < graph_nparams(g); i++) {
+        const Node *x = graph_param(g, i);
+        kept += node_nusers(x) == 0 && x != graph_output(g);
+    }
+    return graph_live_count(g) != kept;
+}
+
 /* One partition pass of one rule (note [partition semantics]); upto as
  * engine_relabel_changed takes it; *fresh is 1 + the count of live nodes
- * e->order holds in topological order already, or 0 (and so on return:
- * the dead-node sweep after a pass that grouped makes the order). */
+ * e->order holds in topological order already, or 0 (and so on return);
+ * *garbage as has_garbage says, kept current. */
 static void partition_pass(Engine *e, Grouper *gp, uint32_t rule, uint32_t *upto,
-                           uint32_t *fresh, bool last)
+                           uint32_t *fresh, bool *garbage, bool last)
 {
     Pass p;
     pass_init(&p, e, gp, rule);
@@ -397,10 +601,13 @@ static void partition_pass(Engine *e, Grouper *gp, uint32_t rule, uint32_t *upto
     apply_groups(&p);
     e->stats.rules[rule].applied += p.ngroups;
     e->stats.groups += p.ngroups;
-    if (p.ngroups && last) /* no next pass to order the nodes for */
-        graph_remove_dead(e->g);
-    else if (p.ngroups)
-        *fresh = engine_remove_dead_order(e) + 1;
+    if (p.ngroups && (p.copied || *garbage)) { /* note [no sweep] */
+        if (last) /* no next pass to order the nodes for */
+            graph_remove_dead(e->g);
+        else
+            *fresh = engine_remove_dead_order(e) + 1;
+        *garbage = false;
+    }
     pass_free(&p);
 }
 
@@ -410,10 +617,16 @@ void engine_partition(Engine *e)
     uint32_t n = engine_rules_best_first(e, ACTION_PARTITION, order);
     uint32_t upto = 0; /* every node is labelled afresh by the first pass */
     uint32_t fresh = 0;
+    bool garbage = false;
+    if (n) {
+        uint32_t live = engine_order(e);
+        fresh = live + 1;
+        garbage = has_garbage(e, live);
+    }
     Grouper gp;
     grouper_init(&gp, e);
     for (uint32_t k = 0; k < n; k++)
-        partition_pass(e, &gp, order[k], &upto, &fresh, k + 1 == n);
+        partition_pass(e, &gp, order[k], &upto, &fresh, &garbage, k + 1 == n);
     grouper_free(&gp);
     free(order);
 }

@@ -51,6 +51,14 @@ static void trace(const Engine *e, const RuleDesc *rule, const Node *root, const
 
 /* ---- candidates ---- */
 
+/* A live node whose state offers rules: its place in e->order and the
+ * rules. */
+typedef struct Offer {
+    uint32_t at;           /* index in e->order */
+    uint32_t nr;           /* entries in rules */
+    const uint32_t *rules; /* automaton_state_rules of its state */
+} Offer;
+
 /* Per rule, the live nodes whose state offers it, outputs first. */
 typedef struct Cands {
     uint32_t *start;  /* per rule r: its entries are nodes[start[r] ..
@@ -62,6 +70,7 @@ typedef struct Cands {
     uint32_t fresh;   /* e->order holds the fresh(-1) live nodes in
                          topological order already (made to count them,
                          or by the sweep after a pass), or 0 */
+    VEC(Offer) offers; /* scratch: the nodes that offer rules, in order */
 } Cands;
 
 /* Relabels what changed and sorts the live nodes into the lists. */
@@ -73,23 +82,25 @@ static void cands_build(Engine *e, Cands *c)
     engine_relabel_changed(e, n, &c->upto);
     memset(c->start, 0, ((size_t)nrules + 2) * sizeof *c->start);
     size_t total = 0;
-    for (uint32_t i = 0; i < n; i++) {
+    c->offers.len = 0;
+    for (uint32_t i = 0; i < n; i++) { /* each state's rules looked up once */
         uint32_t nr;
         const uint32_t *cand =
             automaton_state_rules(e->a, labels_state(e->labels, e->order[i]), &nr);
+        if (!nr)
+            continue;
         for (uint32_t k = 0; k < nr; k++)
             c->start[cand[k] + 2]++;
         total += nr;
+        vec_push(&c->offers, ((Offer){i, nr, cand}));
     }
     for (uint32_t r = 0; r < nrules; r++) /* start[r + 2]: first of rule r + 1 */
         c->start[r + 2] += c->start[r + 1];
     c->nodes = xgrow_items(c->nodes, &c->cap, total + 1, sizeof *c->nodes);
-    for (uint32_t i = n; i-- > 0;) { /* outputs first */
-        uint32_t nr;
-        const uint32_t *cand =
-            automaton_state_rules(e->a, labels_state(e->labels, e->order[i]), &nr);
-        for (uint32_t k = 0; k < nr; k++)
-            c->nodes[c->start[cand[k] + 1]++] = e->order[i];
+    for (size_t j = c->offers.len; j-- > 0;) { /* outputs first */
+        const Offer *o = &c->offers.items[j];
+        for (uint32_t k = 0; k < o->nr; k++)
+            c->nodes[c->start[o->rules[k] + 1]++] = e->order[o->at];
     }
     c->stale = false;
 }
@@ -132,15 +143,8 @@ static void set_forward(Engine *e, const Node *from, Node *to)
  * many (every x of a chain of such rewrites). */
 static void mark_users(Engine *e, const Node *root)
 {
-    for (const Use *u = node_first_use(root); u; u = use_next(u)) {
-        uint32_t id = node_id(use_user(u));
-        size_t old = e->dirty_cap;
-        if (id >= old) {
-            e->dirty = xgrow_items(e->dirty, &e->dirty_cap, (size_t)id + 1, sizeof *e->dirty);
-            memset(e->dirty + old, 0, e->dirty_cap - old);
-        }
-        e->dirty[id] = 1;
-    }
+    for (const Use *u = node_first_use(root); u; u = use_next(u))
+        engine_mark_dirty(e, node_id(use_user(u)));
 }
 
 /* A slot of a node the action made that reads the matched root. */
@@ -278,6 +282,7 @@ void engine_rewrite_verdict(Engine *e, uint32_t r, const Node *root, PartVerdict
     grouper_free(&gp);
     free(c.start);
     free(c.nodes);
+    vec_free(&c.offers);
 }
 
 /* ---- rounds ---- */
@@ -396,6 +401,7 @@ bool engine_rewrite(Engine *e, Diag *d)
     grouper_free(&gp);
     free(c.start);
     free(c.nodes);
+    vec_free(&c.offers);
     free(fired);
     free(order);
     return ok;

@@ -167,10 +167,26 @@ static void put_attr(Attr *attrs, int *n, const char *name, const AttrValue *v)
     (*n)++;
 }
 
+/* note [names interned once]: an action's op and attribute names live in
+ * the rule set, and every node built interned them in the graph again (a
+ * hash of the name each time: the graph's table of recent canonical
+ * pointers knows only the graph's own copies).  The engine remembers the
+ * graph's copy of each rule-set name it has interned. */
+static const char *intern_once(Engine *e, const char *s)
+{
+    int64_t *slot = keymap_get(&e->interned, (uint64_t)(uintptr_t)s);
+    if (slot)
+        return (const char *)(intptr_t)*slot;
+    const char *c = graph_intern(e->g, s);
+    *keymap_put(&e->interned, (uint64_t)(uintptr_t)s, 0) = (int64_t)(intptr_t)c;
+    return c;
+}
+
 /* The attributes of a new op call: copied ones (**c) and those written,
  * then as TVM prints them (note [created attributes] in pattern.h). */
-static Attr *call_attrs(Graph *g, const PatExpr *x, const Binding *b, int *n)
+static Attr *call_attrs(Engine *e, const PatExpr *x, const Binding *b, int *n)
 {
+    Graph *g = e->g;
     int cap = 0;
     for (int i = 0; i < x->nattrs; i++)
         cap += x->attrs[i].src == ASRC_COPY && b[x->attrs[i].slot].node
@@ -187,13 +203,13 @@ static Attr *call_attrs(Graph *g, const PatExpr *x, const Binding *b, int *n)
         }
         const AttrValue *v = attr_value(g, a->value, b);
         if (v)
-            put_attr(attrs, n, graph_intern(g, a->name), v);
+            put_attr(attrs, n, intern_once(e, a->name), v);
     }
     *n = pattern_attrs_canonical(attrs, *n, x->decls, x->ndecls);
     return attrs;
 }
 
-static Node *build(Graph *g, const PatExpr *x, const Binding *b);
+static Node *build(Engine *e, const PatExpr *x, const Binding *b);
 
 /* An operand that is a bound attribute value (note [attribute operands]
  * in graft_rules.h). */
@@ -213,32 +229,40 @@ static bool splice_range(const PatExpr *x, const Binding *b, int *from, int *end
     return n >= 0 && *from <= *end && *end <= n;
 }
 
+/* Operands an action's node takes without a heap buffer. */
+enum { FEW_KIDS = 8 };
+
 /* The operands of x: the others first, then constants made of bound
  * attribute values, which take their dtype from the others; a splice
  * gives the fields of its tuple (note [sequence variables] in
- * src/compiler/check_vars.c).  *n gets their count. */
-static Node **build_kids(Graph *g, const PatExpr *x, const Binding *b, int *n)
+ * src/compiler/check_vars.c).  *n gets their count.  They are put in few
+ * (FEW_KIDS entries) when they fit, else in a buffer to free. */
+static Node **build_kids(Engine *e, const PatExpr *x, const Binding *b, int *n, Node **few)
 {
-    int *at = xcalloc((size_t)x->nkids + 1, sizeof *at), from, end;
+    Graph *g = e->g;
+    int at_few[FEW_KIDS], from, end;
+    int *at = x->nkids < FEW_KIDS ? at_few : xcalloc((size_t)x->nkids + 1, sizeof *at);
     *n = 0;
     for (int i = 0; i < x->nkids; i++) {
         at[i] = *n;
         bool spliced = x->kids[i]->kind == EXPR_SPLICE && splice_range(x->kids[i], b, &from, &end);
         *n += spliced ? end - from : x->kids[i]->kind != EXPR_SPLICE;
     }
-    Node **kids = xcalloc((size_t)*n + 1, sizeof *kids);
+    Node **kids = *n < FEW_KIDS ? few : xcalloc((size_t)*n + 1, sizeof *kids);
+    memset(kids, 0, (size_t)*n * sizeof *kids);
     for (int i = 0; i < x->nkids; i++) {
         const PatExpr *k = x->kids[i];
         if (k->kind == EXPR_SPLICE && splice_range(k, b, &from, &end))
             for (int f = from; f < end; f++)
                 kids[at[i] + f - from] = node_arg(b[k->slot].node, f);
         else if (k->kind != EXPR_SPLICE && !attr_operand(k))
-            kids[at[i]] = build(g, k, b);
+            kids[at[i]] = build(e, k, b);
     }
     for (int i = 0; i < x->nkids; i++)
         if (attr_operand(x->kids[i]))
             kids[at[i]] = graft_attr_operand(g, b[x->kids[i]->slot].attr, kids, *n, at[i]);
-    free(at);
+    if (at != at_few)
+        free(at);
     return kids;
 }
 
@@ -256,9 +280,10 @@ static Node *callee_call(Graph *g, const Node *call, Node *const *args, int narg
 }
 
 /* The node an action expression stands for: a bound node, or a new one. */
-static Node *build(Graph *g, const PatExpr *x, const Binding *b)
+static Node *build(Engine *e, const PatExpr *x, const Binding *b)
 {
-    Node *n, **kids;
+    Graph *g = e->g;
+    Node *n, **kids, *few[FEW_KIDS];
     int nattrs, nkids;
     switch (x->kind) {
     case EXPR_SLOT:
@@ -268,25 +293,26 @@ static Node *build(Graph *g, const PatExpr *x, const Binding *b)
     case EXPR_OPREF:
         return graph_add_opref(g, x->s);
     case EXPR_CALL: {
-        kids = build_kids(g, x, b, &nkids);
-        Attr *attrs = call_attrs(g, x, b, &nattrs);
-        n = graph_add_call(g, x->s, kids, nkids, attrs, nattrs);
+        kids = build_kids(e, x, b, &nkids, few);
+        Attr *attrs = call_attrs(e, x, b, &nattrs);
+        n = graph_add_call(g, intern_once(e, x->s), kids, nkids, attrs, nattrs);
         break;
     }
     case EXPR_CALLEE:
-        kids = build_kids(g, x, b, &nkids);
+        kids = build_kids(e, x, b, &nkids, few);
         n = callee_call(g, b[x->slot].node, kids, nkids);
         break;
     case EXPR_TUPLE:
-        kids = build_kids(g, x, b, &nkids);
+        kids = build_kids(e, x, b, &nkids, few);
         n = graph_add_tuple(g, kids, nkids);
         break;
     default: /* EXPR_GETITEM */
-        kids = build_kids(g, x, b, &nkids);
+        kids = build_kids(e, x, b, &nkids, few);
         n = graph_add_getitem(g, kids[0], (int)x->i);
         break;
     }
-    free(kids);
+    if (kids != few)
+        free(kids);
     return n;
 }
 
@@ -337,18 +363,21 @@ static void adopt_new(Engine *e, uint32_t first)
 
 /* type_infer_edit for the few nodes one action made (ids from first
  * on), node by node: the same types (a node that finds a contradiction
- * stays untyped, the rest goes on), without setting up the relation
- * cache that pays off on a whole graph (a rewrite makes two or three
- * nodes, and the cache cost more than all their inference). */
-static void infer_new(Graph *g, uint32_t first)
+ * stays untyped, the rest goes on), with the engine's relation cache,
+ * which serves every rewrite of the run (a lookup by name in the
+ * relation tables was most of a rewrite's typing). */
+static void infer_new(Engine *e, uint32_t first)
 {
+    Graph *g = e->g;
     StrBuf why = {0}; /* allocated only for a contradiction's message */
     uint32_t count = graph_node_count(g);
+    if (!e->types)
+        e->types = type_cache_new();
     for (uint32_t id = first; id < count; id++) {
         Node *n = graph_node(g, id);
         if (node_type(n) || node_is_dead(n))
             continue;
-        const Type *t = type_infer_node(g, n, &why);
+        const Type *t = type_infer_cached(g, n, e->types, &why);
         if (t)
             graph_set_type(g, n, t);
     }
@@ -365,8 +394,8 @@ static void infer_new(Graph *g, uint32_t first)
 Node *rewrite_build(Engine *e, const RuleDesc *r, const Binding *b, Node *root)
 {
     uint32_t first = graph_node_count(e->g);
-    Node *by = r->build_fn ? r->build_fn(e->g, b, root) : build(e->g, r->action, b);
-    infer_new(e->g, first);
+    Node *by = r->build_fn ? r->build_fn(e->g, b, root) : build(e, r->action, b);
+    infer_new(e, first);
     if (node_id(by) >= first && !node_type(by) && node_type(root))
         graph_set_type(e->g, by, node_type(root));
     adopt_new(e, first);
