@@ -354,6 +354,7 @@ enum {
     NODE_FREE = 1,          /* a variable: node_is_free */
     NODE_TYPE_WRITTEN = 2,  /* a variable: node_type_declared and typed */
     NODE_HAS_CALLEE = 4,    /* a call of a function value: node_callee */
+    NODE_HAS_ATTRS = 8,     /* not a variable: node_nattrs is not 0 */
 };
 typedef struct GraphArrays {
     uint32_t nnodes;    /* graph_node_count when built */

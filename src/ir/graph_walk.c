@@ -316,7 +316,8 @@ void graph_arrays_build(const Graph *g, GraphArrays *a)
                                     (n->type_declared && n->type ? NODE_TYPE_WRITTEN : 0));
             continue;
         }
-        a->flags[i] = n->callee ? NODE_HAS_CALLEE : 0;
+        a->flags[i] = (uint8_t)((n->callee != NULL) * NODE_HAS_CALLEE |
+                                (n->nattrs != 0) * NODE_HAS_ATTRS);
         if (n->dead)
             continue;
         if (n->kind == NODE_FUNC || n->callee) {

@@ -26,12 +26,21 @@
 
 enum { NO_TEMP = UINT32_MAX, NO_ROOT = UINT32_MAX };
 
+/* The small functions every operand goes through are inlined even where
+ * the compiler would call them (GCC, Clang): a call costs as much as
+ * their work. */
+#if defined(__GNUC__)
+#define HOT static inline __attribute__((always_inline))
+#else
+#define HOT static inline
+#endif
+
 /* note [fast output]: the printer appends a few bytes at a time, a few
  * dozen times per node; these inline appends keep the common case to a
  * bounds check and a copy.  They leave the text unterminated (what reads
  * a buffer takes its length; relay_print_string ends the module's text
  * with a NUL), and room() keeps a byte spare for that NUL. */
-static inline char *room(StrBuf *sb, size_t n)
+HOT char *room(StrBuf *sb, size_t n)
 {
     if (sb->cap - sb->len <= n) /* also when nothing is allocated yet */
         sb->data = xgrow_items(sb->data, &sb->cap, sb->len + n + 1, 1);
@@ -41,7 +50,7 @@ static inline char *room(StrBuf *sb, size_t n)
 /* Copies the n bytes at s to at: names and op names are short, and a
  * short copy is two overlapping moves of 8 or 4 bytes, each within the
  * n bytes, cheaper than a call of memcpy. */
-static inline void copy_text(char *at, const char *s, size_t n)
+HOT void copy_text(char *at, const char *s, size_t n)
 {
     uint64_t a8, b8;
     uint32_t a4, b4;
@@ -64,7 +73,7 @@ static inline void copy_text(char *at, const char *s, size_t n)
     }
 }
 
-static inline void put_mem(StrBuf *sb, const char *s, size_t n)
+HOT void put_mem(StrBuf *sb, const char *s, size_t n)
 {
     copy_text(room(sb, n), s, n);
     sb->len += n;
@@ -78,7 +87,7 @@ static inline void put_str(StrBuf *sb, const char *s)
     put_mem(sb, s, strlen(s));
 }
 
-static inline void put_chr(StrBuf *sb, char c)
+HOT void put_chr(StrBuf *sb, char c)
 {
     *room(sb, 1) = c;
     sb->len++;
@@ -92,7 +101,7 @@ static const char digit_pairs[] = "000102030405060708091011121314151617181920212
 /* A decimal number without printf (the printer writes a million): its
  * digits counted first, then written in place from the last, two at a
  * time.  Temp numbers take the 32-bit path, cheaper by half. */
-static inline void put_u32(StrBuf *sb, uint32_t n)
+HOT void put_u32(StrBuf *sb, uint32_t n)
 {
     size_t ndigits = n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4
                    : n < 100000 ? 5 : n < 1000000 ? 6 : n < 10000000 ? 7
@@ -140,7 +149,7 @@ static void put_i64(StrBuf *sb, int64_t n)
 }
 
 /* "%N". */
-static inline void put_temp(StrBuf *sb, uint32_t n)
+HOT void put_temp(StrBuf *sb, uint32_t n)
 {
     put_chr(sb, '%');
     put_u32(sb, n);
@@ -148,7 +157,7 @@ static inline void put_temp(StrBuf *sb, uint32_t n)
 
 /* Two spaces per level, copied from a constant in one fixed-size move
  * for the usual depths. */
-static inline void indent(StrBuf *sb, int level)
+HOT void indent(StrBuf *sb, int level)
 {
     static const char spaces[64] = "                                "
                                    "                                ";
@@ -288,7 +297,7 @@ static void put_comment(const Printer *p, StrBuf *sb, uint32_t id)
     }
 }
 
-static inline void put_annot(const Printer *p, StrBuf *sb, uint32_t id)
+HOT void put_annot(const Printer *p, StrBuf *sb, uint32_t id)
 {
     const Node *n = node_of(p, id);
     if (node_annotation(n) || (p->types && node_type(n)))
@@ -339,7 +348,7 @@ static void put_attrs(StrBuf *sb, const Node *n, bool first)
 }
 
 /* A variable's printed name (given at its first printing). */
-static inline void put_name(Printer *p, StrBuf *out, uint32_t v)
+HOT void put_name(Printer *p, StrBuf *out, uint32_t v)
 {
     bool percent;
     size_t len;
@@ -386,7 +395,7 @@ static void bind(Printer *p, uint32_t id);
  * into its line; a function's, let's, if's and match's text holds whole
  * scopes, printed at the leaf visit, so it waits in pending (note
  * [pending texts]). */
-static inline void resolve_operand(Printer *p, uint32_t m)
+HOT void resolve_operand(Printer *p, uint32_t m)
 {
     switch (p->ga.kind[m]) {
     case NODE_VAR:
@@ -408,7 +417,7 @@ static inline void resolve_operand(Printer *p, uint32_t m)
 }
 
 /* Operand m as its user's text prints it, once resolved. */
-static inline void put_ref(Printer *p, StrBuf *out, uint32_t m)
+HOT void put_ref(Printer *p, StrBuf *out, uint32_t m)
 {
     switch (p->ga.kind[m]) {
     case NODE_VAR: put_name(p, out, m); return;
@@ -461,7 +470,8 @@ static void put_call(Printer *p, StrBuf *out, uint32_t id)
             put_lit(out, ", ");
         put_ref(p, out, *a);
     }
-    put_attrs(out, node_of(p, id), k == end);
+    if (p->ga.flags[id] & NODE_HAS_ATTRS)
+        put_attrs(out, node_of(p, id), k == end);
     put_chr(out, ')');
 }
 
