@@ -355,6 +355,8 @@ enum {
     NODE_TYPE_WRITTEN = 2,  /* a variable: node_type_declared and typed */
     NODE_HAS_CALLEE = 4,    /* a call of a function value: node_callee */
     NODE_HAS_ATTRS = 8,     /* not a variable: node_nattrs is not 0 */
+    NODE_VAR_ANNOT = 16,    /* a variable: node_annotation is not NULL */
+    NODE_VAR_TYPED = 32,    /* a variable: node_type is not NULL */
 };
 typedef struct GraphArrays {
     uint32_t nnodes;    /* graph_node_count when built */

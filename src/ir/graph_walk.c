@@ -313,7 +313,9 @@ void graph_arrays_build(const Graph *g, GraphArrays *a)
         if (n->kind == NODE_VAR) {
             a->vars[a->nvars++] = i;
             a->flags[i] = (uint8_t)((n->flag ? NODE_FREE : 0) |
-                                    (n->type_declared && n->type ? NODE_TYPE_WRITTEN : 0));
+                                    (n->type_declared && n->type ? NODE_TYPE_WRITTEN : 0) |
+                                    (n->annot ? NODE_VAR_ANNOT : 0) |
+                                    (n->type ? NODE_VAR_TYPED : 0));
             continue;
         }
         a->flags[i] = (uint8_t)((n->callee != NULL) * NODE_HAS_CALLEE |

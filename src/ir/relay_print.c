@@ -101,13 +101,12 @@ static const char digit_pairs[] = "000102030405060708091011121314151617181920212
 /* A decimal number without printf (the printer writes a million): its
  * digits counted first, then written in place from the last, two at a
  * time.  Temp numbers take the 32-bit path, cheaper by half. */
-HOT void put_u32(StrBuf *sb, uint32_t n)
+HOT size_t write_u32(char *at, uint32_t n)
 {
     size_t ndigits = n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4
                    : n < 100000 ? 5 : n < 1000000 ? 6 : n < 10000000 ? 7
                    : n < 100000000 ? 8 : n < 1000000000 ? 9 : 10;
-    char *at = room(sb, ndigits) + ndigits;
-    sb->len += ndigits;
+    at += ndigits;
     while (n >= 100) {
         uint32_t rest = n / 100;
         unsigned d = (n - rest * 100) * 2;
@@ -121,6 +120,12 @@ HOT void put_u32(StrBuf *sb, uint32_t n)
     } else {
         *--at = (char)('0' + n);
     }
+    return ndigits;
+}
+
+HOT void put_u32(StrBuf *sb, uint32_t n)
+{
+    sb->len += write_u32(room(sb, 10), n);
 }
 
 static void put_u64(StrBuf *sb, uint64_t n)
@@ -157,10 +162,11 @@ HOT void put_temp(StrBuf *sb, uint32_t n)
 
 /* Two spaces per level, copied from a constant in one fixed-size move
  * for the usual depths. */
+static const char spaces[64] = "                                "
+                               "                                ";
+
 HOT void indent(StrBuf *sb, int level)
 {
-    static const char spaces[64] = "                                "
-                                   "                                ";
     size_t n = 2 * (size_t)(level > 0 ? level : 0);
     if (n <= sizeof spaces) {
         memcpy(room(sb, sizeof spaces), spaces, sizeof spaces);
@@ -209,6 +215,8 @@ typedef struct Printer {
     FILE *sink;         /* where top goes as it fills, or NULL */
     bool discard;       /* drop top as it fills (temp numbers only) */
     bool types;         /* RELAY_PRINT_TYPES: "ty=" from node types */
+    const char *op[64]; /* op names printed lately, by address ... */
+    uint32_t op_len[64]; /* ... and their lengths */
 } Printer;
 
 /* Variables, constants, globals and op values print inline. */
@@ -367,7 +375,8 @@ static void put_param(Printer *p, StrBuf *out, uint32_t v)
         put_lit(out, ": ");
         put_str(out, node_type(node_of(p, v))->text);
     }
-    put_annot(p, out, v);
+    if (p->ga.flags[v] & (p->types ? NODE_VAR_ANNOT | NODE_VAR_TYPED : NODE_VAR_ANNOT))
+        put_comment(p, out, v); /* put_annot without a look at the node */
 }
 
 /* "free_var %x: T;" where a free variable is first printed, as TVM's
@@ -455,6 +464,17 @@ static void resolve_kids(Printer *p, uint32_t id)
         resolve_operand(p, *k);
 }
 
+/* An op's name: a model has few, so their lengths are kept. */
+HOT void put_op(Printer *p, StrBuf *out, const char *op)
+{
+    size_t slot = ((uintptr_t)op >> 4) % ARRAY_LEN(p->op);
+    if (p->op[slot] != op) {
+        p->op[slot] = op;
+        p->op_len[slot] = (uint32_t)strlen(op);
+    }
+    put_mem(out, op, p->op_len[slot]);
+}
+
 /* "op(args, attrs)" or "%5(args)". */
 static void put_call(Printer *p, StrBuf *out, uint32_t id)
 {
@@ -463,7 +483,7 @@ static void put_call(Printer *p, StrBuf *out, uint32_t id)
     if ((p->ga.flags[id] & NODE_HAS_CALLEE) && k < end)
         put_ref(p, out, *k++);
     else
-        put_str(out, p->ga.str[id]);
+        put_op(p, out, p->ga.str[id]);
     put_chr(out, '(');
     for (const uint32_t *a = k; a < end; a++) {
         if (a > k)
@@ -511,10 +531,20 @@ static void put_text(Printer *p, StrBuf *out, uint32_t id)
 static void bind(Printer *p, uint32_t id)
 {
     StrBuf *lines = p->lines;
-    p->temp[id] = p->next_temp++;
-    indent(lines, p->level);
-    put_temp(lines, p->temp[id]);
-    put_lit(lines, " = ");
+    uint32_t temp = p->temp[id] = p->next_temp++;
+    size_t n = 2 * (size_t)(p->level > 0 ? p->level : 0);
+    if (n <= sizeof spaces) { /* "  %N = " with one bounds check */
+        char *at = room(lines, sizeof spaces + 14);
+        memcpy(at, spaces, sizeof spaces);
+        at[n] = '%';
+        n += 1 + write_u32(at + n + 1, temp);
+        memcpy(at + n, " = ", 3);
+        lines->len += n + 3;
+    } else {
+        indent(lines, p->level);
+        put_temp(lines, temp);
+        put_lit(lines, " = ");
+    }
     put_text(p, lines, id);
     put_annot(p, lines, id);
     put_lit(lines, ";\n");
