@@ -129,7 +129,7 @@ function row(what, figure, limit) {
     job = $1; main = $2; load = $3; label = $4; verify = $5; pass = $6; print_ = $7
     if (job == "partition") row("loading, instructions per op node", load / ops, 1500)
     row(job " beyond labelling and verifying, instructions per op node", (pass - label - verify) / ops, 1500)
-    if (job == "partition") row("printing, instructions per op node", print_ / ops, 1000)
+    row("printing the " job " output, instructions per op node", print_ / ops, 1000)
     row(job " end to end, instructions per op node", main / ops, 5000)
 }' "$work/phases.txt"
 awk '$1 == "job=partition" {

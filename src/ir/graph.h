@@ -343,6 +343,38 @@ uint32_t graph_topo_ids(const Graph *g, uint32_t *ids);
  * [sweep] in graph_walk.c); returns the count of live nodes ordered. */
 uint32_t graph_remove_dead_order(Graph *g, Node **order);
 
+/* note [compact walk] in graph_walk.c: every node's kind, string and
+ * children as flat per-id arrays, read from the nodes once in id order,
+ * for a walk of the whole graph that touches no node (the printer's).
+ * str holds node_op of an op call, node_name of a variable, global or op
+ * value (interned, so equal names are equal pointers), node_const_text of
+ * a constant, and nothing of use for other nodes;
+ * kids holds the children as the graph's walks visit them: a callee,
+ * then the operands; a function's parameters, then its body; up to the
+ * first missing one (none for a dead node).  flags tells what a walk
+ * asks of a variable or a call besides. */
+enum {
+    NODE_FREE = 1,          /* a variable: node_is_free */
+    NODE_TYPE_WRITTEN = 2,  /* a variable: node_type_declared and typed */
+    NODE_HAS_CALLEE = 4,    /* a call of a function value: node_callee */
+    NODE_HAS_ATTRS = 8,     /* not a variable: node_nattrs is not 0 */
+    NODE_VAR_ANNOT = 16,    /* a variable: node_annotation is not NULL */
+    NODE_VAR_TYPED = 32,    /* a variable: node_type is not NULL */
+};
+typedef struct GraphArrays {
+    uint32_t nnodes;    /* graph_node_count when built */
+    Node *const *nodes; /* per id: the node (the graph's own table) */
+    uint8_t *kind;      /* per id: NodeKind */
+    uint8_t *flags;     /* per id: NODE_FREE, ... */
+    const char **str;   /* per id: the node's string, as above */
+    uint32_t *start;    /* per id: its first child in kids; nnodes + 1 */
+    uint32_t *kids;     /* children's ids, node by node */
+    uint32_t *vars;     /* the variables' ids, in order */
+    uint32_t nvars;     /* entries in vars */
+} GraphArrays;
+void graph_arrays_build(const Graph *g, GraphArrays *a);
+void graph_arrays_free(GraphArrays *a);
+
 /* Total bytes the graph holds (arena and node table); divide by
  * graph_node_count for bytes per node.  graph_node_size is sizeof(struct
  * Node): 96 on LP64, plus 32 per operand (graph.c, note [node size]). */

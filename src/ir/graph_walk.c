@@ -280,3 +280,64 @@ Node *graph_add_func(Graph *g, Node *const *params, int nparams, Node *body,
         adopt_body(n, min_id);
     return n;
 }
+
+/* graph_arrays_build: the adjacency of note [compact walk] with each
+ * node's kind and string beside it, in the same one read of the nodes.
+ * A dead node's children are not listed: no walk from the roots reaches
+ * it (note [sweep]). */
+void graph_arrays_build(const Graph *g, GraphArrays *a)
+{
+    size_t size = g->nnodes ? g->nnodes : 1;
+    size_t cap = 2 * size + 8; /* most nodes have two operands or fewer */
+    uint32_t m = 0;
+    a->nnodes = g->nnodes;
+    a->nodes = g->nodes;
+    a->kind = xmalloc(size);
+    a->flags = xmalloc(size);
+    a->str = xmalloc(size * sizeof *a->str);
+    a->start = xmalloc((size + 1) * sizeof *a->start);
+    a->kids = xmalloc(cap * sizeof *a->kids);
+    a->vars = xmalloc(size * sizeof *a->vars);
+    a->nvars = 0;
+    for (uint32_t i = 0; i < g->nnodes; i++) {
+        const Node *n = g->nodes[i];
+        a->kind[i] = n->kind;
+        a->str[i] = n->str;
+        a->start[i] = m;
+        if (n->kind == NODE_VAR) {
+            a->vars[a->nvars++] = i;
+            a->flags[i] = (uint8_t)((n->flag ? NODE_FREE : 0) |
+                                    (n->type_declared && n->type ? NODE_TYPE_WRITTEN : 0) |
+                                    (n->annot ? NODE_VAR_ANNOT : 0) |
+                                    (n->type ? NODE_VAR_TYPED : 0));
+            continue;
+        }
+        a->flags[i] = (uint8_t)((n->callee != NULL) * NODE_HAS_CALLEE |
+                                (n->nattrs != 0) * NODE_HAS_ATTRS);
+        if (n->dead)
+            continue;
+        if (n->kind == NODE_FUNC || n->callee) {
+            size_t most = n->kind == NODE_FUNC ? (size_t)n->u.fn->nparams + 1
+                                               : (size_t)n->nargs + 1;
+            if (m + most > cap)
+                a->kids = xgrow_items(a->kids, &cap, m + most, sizeof *a->kids);
+            m = put_kids(n, a->kids, m);
+            continue;
+        }
+        if (m + (size_t)n->nargs > cap)
+            a->kids = xgrow_items(a->kids, &cap, m + (size_t)n->nargs, sizeof *a->kids);
+        for (int k = 0; k < n->nargs && n->slots[k].value; k++) /* put_kids inline */
+            a->kids[m++] = n->slots[k].value->id;
+    }
+    a->start[g->nnodes] = m;
+}
+
+void graph_arrays_free(GraphArrays *a)
+{
+    free(a->kind);
+    free(a->flags);
+    free(a->str);
+    free(a->start);
+    free(a->kids);
+    free(a->vars);
+}

@@ -1,7 +1,6 @@
 /* relay_names.c - unique printed variable names, quoted strings. */
 #include "relay_names.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +52,13 @@ static void take_name(VarNames *vn, int64_t *head, const char *s, size_t n)
     *head = (int64_t)++vn->nnames;
 }
 
+/* Whether s starts with a letter, as isalpha in the C locale, the one
+ * graft runs in (it never calls setlocale), without its table lookup. */
+static bool starts_with_letter(const char *s)
+{
+    return (unsigned)(((unsigned char)s[0] | 0x20) - 'a') < 26;
+}
+
 /* TVM's GetUniqueName: prefix itself when free, else prefix + counter
  * (the prefix's counter counts on from the last suffix tried). */
 static const char *unique_name(VarNames *vn, const char *prefix, size_t n, size_t *len)
@@ -78,83 +84,68 @@ static const char *unique_name(VarNames *vn, const char *prefix, size_t n, size_
 
 /* note [variable names]: "%" + name, "v"-prefixed when the name does not
  * start with a letter, then made unique. */
-static const char *slow_name(VarNames *vn, const Node *v, size_t *len)
+const char *var_names_slow(VarNames *vn, uint32_t id, size_t *len)
 {
-    uint32_t id = node_id(v);
-    if (id < vn->nnodes && vn->name[id]) {
+    if (vn->name[id]) {
         *len = vn->len[id];
         return vn->name[id];
     }
-    const char *base = node_name(v) ? node_name(v) : "";
+    const char *base = vn->ga->str[id] ? vn->ga->str[id] : "";
     size_t nbase = strlen(base);
-    bool v_prefix = !isalpha((unsigned char)base[0]);
+    bool v_prefix = !starts_with_letter(base);
     size_t n = 1 + v_prefix + nbase;
     char *prefix = arena_alloc(vn->arena, n + 1);
     prefix[0] = '%';
     prefix[1] = 'v'; /* overwritten by base unless v_prefix */
     memcpy(prefix + 1 + v_prefix, base, nbase + 1);
     const char *name = unique_name(vn, prefix, n, len);
-    if (id < vn->nnodes) {
-        vn->name[id] = name;
-        vn->len[id] = (uint32_t)*len;
-    }
+    vn->name[id] = name;
+    vn->len[id] = (uint32_t)*len;
     return name;
 }
 
 /* note [distinct names]: in most models every variable has a name of its
  * own, and then each prints as itself: GetUniqueName never adds a suffix.
  * var_names_init checks that once for all the graph's variables (a hash
- * of each printed name, a bitmap of the hashes, and a sort of the few
+ * of each printed name, a bitmap of the hashes, and a table of the few
  * whose bits collide, to compare their texts); then a name costs nothing
- * when printed.  When two variables print alike, every name is made as
- * note [name table] says. */
+ * when printed.  The graph interns names, so two variables print alike
+ * exactly when their names are one pointer, and the hash is of the
+ * pointer, not of the text; unless a name takes a "v" ("1" prints as
+ * "%v1", as "v1" does), and then each printed text is hashed.  When two
+ * variables print alike, every name is made as note [name table] says. */
 typedef struct NameHash {
     uint64_t hash; /* of the printed name without "%" */
     uint32_t id;   /* the variable */
 } NameHash;
 
-/* The printed name of variable id without "%" into sb. */
-static void printed_text(const VarNames *vn, uint32_t id, StrBuf *sb)
+/* Among the m suspects, two variables that print alike: each goes into
+ * a table by hash (open addressing; hashes are never 0) and is compared
+ * with the variables of the same hash before it. */
+static bool any_alike(const VarNames *vn, const NameHash *suspects, size_t m)
 {
-    sb->len = 0;
-    if (vn->vprefix[id])
-        strbuf_putc(sb, 'v');
-    strbuf_append(sb, vn->name[id], vn->len[id]);
-}
-
-static uint64_t printed_hash(const VarNames *vn, uint32_t id, StrBuf *scratch)
-{
-    if (!vn->vprefix[id])
-        return name_hash(vn->name[id], vn->len[id]);
-    printed_text(vn, id, scratch);
-    return name_hash(scratch->data, scratch->len);
-}
-
-static int by_hash(const void *a, const void *b)
-{
-    uint64_t x = ((const NameHash *)a)->hash, y = ((const NameHash *)b)->hash;
-    return x < y ? -1 : x > y;
-}
-
-/* Among hs (sorted by hash), two variables that print alike. */
-static bool any_alike(const VarNames *vn, const NameHash *hs, size_t n)
-{
-    StrBuf a = {0}, b = {0};
+    int bits = 2;
+    while (((size_t)1 << bits) < 2 * m)
+        bits++;
+    size_t mask = ((size_t)1 << bits) - 1;
+    NameHash *table = xcalloc(mask + 1, sizeof *table);
     bool alike = false;
-    for (size_t i = 0; i < n && !alike; i++)
-        for (size_t k = i + 1; k < n && hs[k].hash == hs[i].hash && !alike; k++) {
-            printed_text(vn, hs[i].id, &a);
-            printed_text(vn, hs[k].id, &b);
-            alike = a.len == b.len && memcmp(a.data, b.data, a.len) == 0;
-        }
-    strbuf_free(&a);
-    strbuf_free(&b);
+    for (size_t i = 0; i < m && !alike; i++) {
+        const NameHash *s = &suspects[i];
+        size_t at = (size_t)(s->hash >> (64 - bits));
+        for (; table[at].hash; at = (at + 1) & mask)
+            if (table[at].hash == s->hash &&
+                strcmp(vn->name[table[at].id], vn->name[s->id]) == 0)
+                alike = true;
+        table[at] = *s;
+    }
+    free(table);
     return alike;
 }
 
-/* Whether the n variables of hs print alike somewhere: hashes whose bit
- * in a bitmap (16 bits per variable) is taken are sorted with every
- * variable of the same bit, and compared. */
+/* Whether the n variables of hs print alike somewhere: those whose bit
+ * in a bitmap of their hashes (16 bits per variable) another took are
+ * compared by any_alike. */
 static bool all_distinct(const VarNames *vn, const NameHash *hs, size_t n)
 {
     int shift = 64 - 4;
@@ -180,7 +171,6 @@ static bool all_distinct(const VarNames *vn, const NameHash *hs, size_t n)
             if (twice[b / 64] >> (b % 64) & 1)
                 suspects[m++] = hs[i];
         }
-        qsort(suspects, m, sizeof *suspects, by_hash);
         distinct = !any_alike(vn, suspects, m);
         free(suspects);
     }
@@ -189,68 +179,85 @@ static bool all_distinct(const VarNames *vn, const NameHash *hs, size_t n)
     return distinct;
 }
 
-void var_names_init(VarNames *vn, const Graph *g)
+/* The printed names of the n variables of hs in a table of their own,
+ * each with its "v" where it takes one, and the hashes of their texts. */
+static void own_names(VarNames *vn, NameHash *hs, size_t n)
+{
+    size_t size = vn->nnodes ? vn->nnodes : 1;
+    const char **name = xmalloc(size * sizeof *name);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t id = hs[i].id;
+        const char *base = vn->ga->str[id] ? vn->ga->str[id] : "";
+        size_t len = strlen(base);
+        if (!starts_with_letter(base)) {
+            char *text = arena_alloc(vn->arena, len + 2);
+            text[0] = 'v';
+            memcpy(text + 1, base, len + 1);
+            base = text;
+            len++;
+        }
+        name[id] = base;
+        vn->len[id] = (uint32_t)len;
+        hs[i].hash = name_hash(base, len);
+    }
+    vn->name = name;
+    vn->own_name = true;
+}
+
+void var_names_init(VarNames *vn, const GraphArrays *ga)
 {
     memset(vn, 0, sizeof *vn);
-    vn->nnodes = graph_node_count(g);
-    size_t size = vn->nnodes ? vn->nnodes : 1;
-    vn->name = xcalloc(size, sizeof *vn->name);
-    vn->len = xmalloc(size * sizeof *vn->len);
-    vn->vprefix = xcalloc(size, 1);
+    vn->ga = ga;
+    vn->nnodes = ga->nnodes;
     vn->arena = arena_new();
-    NameHash *hs = xmalloc(size * sizeof *hs);
-    StrBuf scratch = {0};
+    size_t size = vn->nnodes ? vn->nnodes : 1;
+    NameHash *hs = xmalloc((ga->nvars ? ga->nvars : 1) * sizeof *hs);
+    vn->len = xmalloc(size * sizeof *vn->len);
     size_t n = 0;
-    for (uint32_t id = 0; id < vn->nnodes; id++) {
-        const Node *v = graph_node(g, id);
-        if (node_kind(v) != NODE_VAR)
-            continue;
-        const char *base = node_name(v) ? node_name(v) : "";
-        vn->name[id] = base;
-        vn->len[id] = (uint32_t)strlen(base);
-        vn->vprefix[id] = !isalpha((unsigned char)base[0]);
-        hs[n++] = (NameHash){printed_hash(vn, id, &scratch), id};
+    bool any_v = false;
+    for (uint32_t i = 0; i < ga->nvars; i++) {
+        uint32_t id = ga->vars[i];
+        const char *base = ga->str[id];
+        any_v |= !base || !starts_with_letter(base);
+        vn->len[id] = base ? (uint32_t)strlen(base) : 0;
+        hs[n++] = (NameHash){(uint64_t)(uintptr_t)base * 0x9e3779b97f4a7c15ull, id};
     }
-    strbuf_free(&scratch);
+    vn->name = ga->str;
+    if (any_v)
+        own_names(vn, hs, n);
     vn->distinct = all_distinct(vn, hs, n);
     free(hs);
-    if (!vn->distinct) /* the slow path fills name and len as it goes */
-        memset(vn->name, 0, size * sizeof *vn->name);
+    if (!vn->distinct) { /* the slow path fills name and len as it goes */
+        if (vn->own_name)
+            free(vn->name);
+        vn->name = xcalloc(size, sizeof *vn->name);
+        vn->own_name = true;
+    }
 }
 
 void var_names_free(VarNames *vn)
 {
-    free(vn->name);
+    if (vn->own_name)
+        free(vn->name);
     free(vn->len);
-    free(vn->vprefix);
     free(vn->names);
     keymap_free(&vn->taken);
     arena_free(vn->arena);
 }
 
-const char *var_names_get(VarNames *vn, const Node *v, bool *percent, size_t *len)
-{
-    uint32_t id = node_id(v);
-    if (vn->distinct && id < vn->nnodes && node_kind(v) == NODE_VAR) {
-        if (vn->vprefix[id] == 1) { /* "v" + name, made when first printed */
-            size_t n = vn->len[id];
-            char *text = arena_alloc(vn->arena, n + 2);
-            text[0] = 'v';
-            memcpy(text + 1, vn->name[id], n + 1);
-            vn->name[id] = text;
-            vn->len[id] = (uint32_t)n + 1;
-            vn->vprefix[id] = 0;
-        }
-        *percent = true;
-        *len = vn->len[id];
-        return vn->name[id];
-    }
-    *percent = false;
-    return slow_name(vn, v, len);
-}
-
 void relay_put_string(StrBuf *sb, const char *s)
 {
+    size_t n = strcspn(s, "\"\\\n\t");
+    if (!s[n]) { /* most strings have no escape: one copy */
+        sb->data = xgrow_items(sb->data, &sb->cap, sb->len + n + 3, 1);
+        char *at = sb->data + sb->len;
+        at[0] = '"';
+        memcpy(at + 1, s, n);
+        at[n + 1] = '"';
+        at[n + 2] = '\0';
+        sb->len += n + 2;
+        return;
+    }
     strbuf_putc(sb, '"');
     for (;;) {
         size_t plain = strcspn(s, "\"\\\n\t"); /* most strings have no escape */

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "arena.h"
 #include "graph.h"
@@ -22,27 +23,49 @@ typedef struct TakenName {
  * with "v" when the name does not start with a letter, and made unique
  * per module by appending 1, 2, ... (so a second %x prints as %x1). */
 typedef struct VarNames {
+    const GraphArrays *ga; /* the graph's nodes: kinds and names */
     bool distinct;      /* note [distinct names]: every variable of the
                            graph prints as itself */
-    const char **name;  /* per node id: printed name (distinct: the
-                           variable's own name, printed after "%" or
-                           "%v"), NULL until given */
-    uint32_t *len;      /* per node id: its length */
-    uint8_t *vprefix;   /* distinct: per node id, 1 while the name lacks
-                           its "v" (note [variable names]) */
-    uint32_t nnodes;    /* entries in name, len and vprefix */
+    const char **name;  /* per node id: the printed name without "%"
+                           (distinct: the graph's own names, ga->str,
+                           unless a name takes a "v"), NULL until given */
+    bool own_name;      /* name is this table's own */
+    uint32_t *len;      /* per node id: name's length */
+    uint32_t nnodes;    /* entries in name and len */
     Arena *arena;       /* owns the printed names */
     KeyMap taken;       /* hash of a name -> 1 + its chain's first entry */
     TakenName *names;   /* every name handed out */
     size_t nnames, names_cap;
 } VarNames;
 
-void var_names_init(VarNames *vn, const Graph *g);
+void var_names_init(VarNames *vn, const GraphArrays *ga);
 void var_names_free(VarNames *vn);
-/* Gives variable v its printed name (at its declaration, or at its first
- * use for a free variable): the *len bytes returned, after a "%" when
+/* Variable id's printed name, given on the first call (the name's
+ * declaration, or a free variable's first use): not distinct, the name
+ * returned has its "%" (*percent false). */
+const char *var_names_slow(VarNames *vn, uint32_t id, size_t *len);
+
+/* The *len bytes of variable id's printed name, after a "%" when
  * *percent. */
-const char *var_names_get(VarNames *vn, const Node *v, bool *percent, size_t *len);
+static inline const char *var_names_get(VarNames *vn, uint32_t id, bool *percent, size_t *len)
+{
+    if (vn->distinct) {
+        *percent = true;
+        *len = vn->len[id];
+        return vn->name[id];
+    }
+    *percent = false;
+    return var_names_slow(vn, id, len);
+}
+
+/* Gives variable id its name now when names depend on the printing
+ * order (not distinct). */
+static inline void var_names_give(VarNames *vn, uint32_t id)
+{
+    size_t len;
+    if (!vn->distinct)
+        var_names_slow(vn, id, &len);
+}
 
 /* Appends s double-quoted with TVM's escapes (\" \\ \n \t). */
 void relay_put_string(StrBuf *sb, const char *s);

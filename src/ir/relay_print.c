@@ -24,24 +24,58 @@
 #include "relay_names.h"
 #include "util.h"
 
-enum { NO_TEMP = UINT32_MAX };
+enum { NO_TEMP = UINT32_MAX, NO_ROOT = UINT32_MAX };
+
+/* The small functions every operand goes through are inlined even where
+ * the compiler would call them (GCC, Clang): a call costs as much as
+ * their work. */
+#if defined(__GNUC__)
+#define HOT static inline __attribute__((always_inline))
+#else
+#define HOT static inline
+#endif
 
 /* note [fast output]: the printer appends a few bytes at a time, a few
  * dozen times per node; these inline appends keep the common case to a
- * bounds check and a copy, and keep the text NUL-terminated as StrBuf's
- * own functions do. */
-static inline char *room(StrBuf *sb, size_t n)
+ * bounds check and a copy.  They leave the text unterminated (what reads
+ * a buffer takes its length; relay_print_string ends the module's text
+ * with a NUL), and room() keeps a byte spare for that NUL. */
+HOT char *room(StrBuf *sb, size_t n)
 {
     if (sb->cap - sb->len <= n) /* also when nothing is allocated yet */
         sb->data = xgrow_items(sb->data, &sb->cap, sb->len + n + 1, 1);
     return sb->data + sb->len;
 }
 
-static inline void put_mem(StrBuf *sb, const char *s, size_t n)
+/* Copies the n bytes at s to at: names and op names are short, and a
+ * short copy is two overlapping moves of 8 or 4 bytes, each within the
+ * n bytes, cheaper than a call of memcpy. */
+HOT void copy_text(char *at, const char *s, size_t n)
 {
-    char *at = room(sb, n);
-    memcpy(at, s, n);
-    at[n] = '\0';
+    uint64_t a8, b8;
+    uint32_t a4, b4;
+    if (n > 16) {
+        memcpy(at, s, n);
+    } else if (n >= 8) {
+        memcpy(&a8, s, 8);
+        memcpy(&b8, s + n - 8, 8);
+        memcpy(at, &a8, 8);
+        memcpy(at + n - 8, &b8, 8);
+    } else if (n >= 4) {
+        memcpy(&a4, s, 4);
+        memcpy(&b4, s + n - 4, 4);
+        memcpy(at, &a4, 4);
+        memcpy(at + n - 4, &b4, 4);
+    } else if (n) {
+        at[0] = s[0];
+        at[n / 2] = s[n / 2];
+        at[n - 1] = s[n - 1];
+    }
+}
+
+HOT void put_mem(StrBuf *sb, const char *s, size_t n)
+{
+    copy_text(room(sb, n), s, n);
     sb->len += n;
 }
 
@@ -53,37 +87,60 @@ static inline void put_str(StrBuf *sb, const char *s)
     put_mem(sb, s, strlen(s));
 }
 
-static inline void put_chr(StrBuf *sb, char c)
+HOT void put_chr(StrBuf *sb, char c)
 {
-    char *at = room(sb, 1);
-    at[0] = c;
-    at[1] = '\0';
+    *room(sb, 1) = c;
     sb->len++;
 }
 
-/* A decimal number without printf (the printer writes a million), two
- * digits at a time. */
-static void put_u64(StrBuf *sb, uint64_t n)
+static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324"
+                                  "25262728293031323334353637383940414243444546474849"
+                                  "50515253545556575859606162636465666768697071727374"
+                                  "75767778798081828384858687888990919293949596979899";
+
+/* A decimal number without printf (the printer writes a million): its
+ * digits counted first, then written in place from the last, two at a
+ * time.  Temp numbers take the 32-bit path, cheaper by half. */
+HOT size_t write_u32(char *at, uint32_t n)
 {
-    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
-                                "25262728293031323334353637383940414243444546474849"
-                                "50515253545556575859606162636465666768697071727374"
-                                "75767778798081828384858687888990919293949596979899";
-    char buf[20];
-    int i = sizeof buf;
+    size_t ndigits = n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4
+                   : n < 100000 ? 5 : n < 1000000 ? 6 : n < 10000000 ? 7
+                   : n < 100000000 ? 8 : n < 1000000000 ? 9 : 10;
+    at += ndigits;
     while (n >= 100) {
-        unsigned d = (unsigned)(n % 100) * 2;
-        n /= 100;
-        buf[--i] = pairs[d + 1];
-        buf[--i] = pairs[d];
+        uint32_t rest = n / 100;
+        unsigned d = (n - rest * 100) * 2;
+        n = rest;
+        *--at = digit_pairs[d + 1];
+        *--at = digit_pairs[d];
     }
     if (n >= 10) {
-        buf[--i] = pairs[n * 2 + 1];
-        buf[--i] = pairs[n * 2];
+        *--at = digit_pairs[n * 2 + 1];
+        *--at = digit_pairs[n * 2];
     } else {
-        buf[--i] = (char)('0' + n);
+        *--at = (char)('0' + n);
     }
-    put_mem(sb, buf + i, sizeof buf - (size_t)i);
+    return ndigits;
+}
+
+HOT void put_u32(StrBuf *sb, uint32_t n)
+{
+    sb->len += write_u32(room(sb, 10), n);
+}
+
+static void put_u64(StrBuf *sb, uint64_t n)
+{
+    if (n >= 100000000) { /* the digits below the last eight first */
+        put_u64(sb, n / 100000000);
+        uint32_t low = (uint32_t)(n % 100000000);
+        size_t zeros = 8 - (low < 10 ? 1 : low < 100 ? 2 : low < 1000 ? 3 : low < 10000 ? 4
+                          : low < 100000 ? 5 : low < 1000000 ? 6 : low < 10000000 ? 7 : 8);
+        memset(room(sb, zeros), '0', zeros);
+        sb->len += zeros;
+        put_u32(sb, low);
+        return;
+    }
+    put_u32(sb, (uint32_t)n);
 }
 
 static void put_i64(StrBuf *sb, int64_t n)
@@ -96,36 +153,57 @@ static void put_i64(StrBuf *sb, int64_t n)
     }
 }
 
-/* A node's leaf-visit state: its text is kept in pending until it is
- * used (printed into a binding line or as a scope's result), and texts
- * used at the end of pending are dropped (note [pending texts]). */
+/* "%N". */
+HOT void put_temp(StrBuf *sb, uint32_t n)
+{
+    put_chr(sb, '%');
+    put_u32(sb, n);
+}
+
+/* Two spaces per level, copied from a constant in one fixed-size move
+ * for the usual depths. */
+static const char spaces[64] = "                                "
+                               "                                ";
+
+HOT void indent(StrBuf *sb, int level)
+{
+    size_t n = 2 * (size_t)(level > 0 ? level : 0);
+    if (n <= sizeof spaces) {
+        memcpy(room(sb, sizeof spaces), spaces, sizeof spaces);
+    } else {
+        memset(room(sb, n), ' ', n);
+    }
+    sb->len += n;
+}
+
+/* A node's leaf-visit state (note [temp numbering]): not visited;
+ * visited, its text not printed yet (note [texts written once]);
+ * printed.  A variable is VISIT_USED once declared or found not free. */
 enum { VISIT_NOT, VISIT_TEXT, VISIT_USED };
 
 typedef struct Frame {
-    Node *node;  /* node whose children are being visited */
-    int next;    /* its next child */
-    int nkids;   /* its children in leaf-visit order (visit_kids) */
-    Node *first; /* the first of them when it is not an operand (a
-                    callee), else NULL */
+    uint32_t id;   /* node whose children are being visited */
+    uint32_t next; /* its next child to visit, an index in kids */
+    uint32_t end;  /* past its last child to visit */
 } Frame;
 
 typedef struct Printer {
     const Graph *g;     /* graph being printed */
-    StrBuf pending;     /* texts built by leaf visits, by offset */
-    size_t *off;        /* per node id: its text's offset in pending */
-    size_t *len;        /* per node id: its text's length */
+    GraphArrays ga;     /* its nodes as arrays (note [compact walk]) */
     uint32_t *temp;     /* per node id: temp number or NO_TEMP */
     uint8_t *visited;   /* per node id: VISIT_NOT, VISIT_TEXT or VISIT_USED */
+    uint32_t next_temp; /* next temp number */
+    StrBuf pending;     /* texts of functions, lets, ifs and matches */
+    size_t *off;        /* per node id: its text's offset in pending */
+    size_t *len;        /* per node id: its text's length */
     uint32_t *stack;    /* ids whose texts are in pending, in order */
     size_t nstack;      /* entries in stack */
-    StrBuf text;        /* scratch: the text a leaf visit builds */
-    uint32_t next_temp; /* next temp number */
     StrBuf *lines;      /* binding lines of the current scope */
     int level;          /* nesting of the current scope (@main's body: 1) */
-    const Node *root;   /* the expression being printed inline (a scope's
-                           result, a let's value: note [control]) */
+    uint32_t root;      /* the expression being printed inline (a scope's
+                           result, a let's value: note [control]), or
+                           NO_ROOT */
     int root_level;     /* the level root's text is placed at */
-    StrBuf args;        /* scratch for a call's operand list */
     StrBuf **scratch;   /* nested texts' buffers, reused by depth */
     size_t nscratch;    /* buffers in use */
     size_t ascratch;    /* buffers allocated */
@@ -137,11 +215,24 @@ typedef struct Printer {
     FILE *sink;         /* where top goes as it fills, or NULL */
     bool discard;       /* drop top as it fills (temp numbers only) */
     bool types;         /* RELAY_PRINT_TYPES: "ty=" from node types */
+    const char *op[64]; /* op names printed lately, by address ... */
+    uint32_t op_len[64]; /* ... and their lengths */
 } Printer;
 
-/* An empty buffer for a nested text (a function's text, a scope's last
- * line): texts nest as scopes do, so buffers are kept and reused by
- * depth instead of allocated per function. */
+/* Variables, constants, globals and op values print inline. */
+static bool always_inline(uint8_t kind)
+{
+    return kind == NODE_VAR || kind == NODE_CONST || kind == NODE_GLOBAL || kind == NODE_OPREF;
+}
+
+static const Node *node_of(const Printer *p, uint32_t id)
+{
+    return p->ga.nodes[id];
+}
+
+/* An empty buffer for a nested text (a function's text, a let's lines):
+ * texts nest as scopes do, so buffers are kept and reused by depth
+ * instead of allocated per function. */
 static StrBuf *scratch_get(Printer *p)
 {
     if (p->nscratch == p->ascratch) {
@@ -171,22 +262,6 @@ static void drain(Printer *p)
     p->top->len = 0;
 }
 
-/* "%N". */
-static void put_temp(StrBuf *sb, uint32_t n)
-{
-    put_chr(sb, '%');
-    put_u64(sb, n);
-}
-
-static void indent(StrBuf *sb, int level)
-{
-    size_t n = 2 * (size_t)(level > 0 ? level : 0);
-    char *at = room(sb, n);
-    memset(at, ' ', n);
-    at[n] = '\0';
-    sb->len += n;
-}
-
 /* The annotation's text after its "ty=TYPE" part (what TVM prints after
  * the type: " span=..."), without the comment markers. */
 static void annot_rest(const char *annot, const char **rest, size_t *len)
@@ -208,8 +283,9 @@ static void annot_rest(const char *annot, const char **rest, size_t *len)
  * "/ * ty=TYPE * /", followed inside the comment by the rest of its
  * loaded annotation (its span), as TVM prints a type-checked module;
  * otherwise the annotation prints as it was loaded. */
-static void put_annot(const Printer *p, StrBuf *sb, const Node *n)
+static void put_comment(const Printer *p, StrBuf *sb, uint32_t id)
 {
+    const Node *n = node_of(p, id);
     const char *annot = node_annotation(n);
     if (p->types && node_type(n)) {
         const char *rest = "";
@@ -227,6 +303,13 @@ static void put_annot(const Printer *p, StrBuf *sb, const Node *n)
         put_chr(sb, ' ');
         put_str(sb, annot);
     }
+}
+
+HOT void put_annot(const Printer *p, StrBuf *sb, uint32_t id)
+{
+    const Node *n = node_of(p, id);
+    if (node_annotation(n) || (p->types && node_type(n)))
+        put_comment(p, sb, id);
 }
 
 /* An attribute value: its spelling as loaded, or for one made by an edit
@@ -273,121 +356,211 @@ static void put_attrs(StrBuf *sb, const Node *n, bool first)
 }
 
 /* A variable's printed name (given at its first printing). */
-static void put_name(Printer *p, StrBuf *out, const Node *v)
+HOT void put_name(Printer *p, StrBuf *out, uint32_t v)
 {
     bool percent;
     size_t len;
     const char *name = var_names_get(&p->names, v, &percent, &len);
-    if (percent)
-        put_chr(out, '%');
-    put_mem(out, name, len);
+    char *at = room(out, len + 1);
+    *at = '%';
+    copy_text(at + percent, name, len);
+    out->len += len + percent;
 }
 
-/* A node's reference from its user (step 2 of note [temp numbering]). */
-static void put_param(Printer *p, StrBuf *out, const Node *v);
+/* "%x: T / * ann * /" for a parameter in a signature. */
+static void put_param(Printer *p, StrBuf *out, uint32_t v)
+{
+    put_name(p, out, v);
+    if (p->ga.flags[v] & NODE_TYPE_WRITTEN) {
+        put_lit(out, ": ");
+        put_str(out, node_type(node_of(p, v))->text);
+    }
+    if (p->ga.flags[v] & (p->types ? NODE_VAR_ANNOT | NODE_VAR_TYPED : NODE_VAR_ANNOT))
+        put_comment(p, out, v); /* put_annot without a look at the node */
+}
 
 /* "free_var %x: T;" where a free variable is first printed, as TVM's
  * PrintExpr does (into the current scope's lines). */
-static void declare_free(Printer *p, const Node *v)
+static void declare_free(Printer *p, uint32_t v)
 {
-    if (p->visited[node_id(v)] != VISIT_NOT)
-        return;
-    p->visited[node_id(v)] = VISIT_USED;
+    p->visited[v] = VISIT_USED;
     indent(p->lines, p->level);
     put_lit(p->lines, "free_var ");
     put_param(p, p->lines, v);
     put_lit(p->lines, ";\n");
 }
 
-static void put_operand(Printer *p, StrBuf *out, const Node *m)
+static void bind(Printer *p, uint32_t id);
+
+/* note [texts written once]: step 2 of note [temp numbering] builds a
+ * node's text at its leaf visit, and the text prints later, where it is
+ * used: in its binding line or inline.  What building it does besides
+ * the text happens at the leaf visit, operand by operand in the text's
+ * order: a free variable's declaration, a variable's name (note
+ * [variable names]: names are given in printing order), a binding line
+ * for an operand without a temp (resolve_operand).  What is left is
+ * fixed from then on (temps, names, constants), so a call's, tuple's or
+ * getitem's text is written only where it is used (put_text), straight
+ * into its line; a function's, let's, if's and match's text holds whole
+ * scopes, printed at the leaf visit, so it waits in pending (note
+ * [pending texts]). */
+HOT void resolve_operand(Printer *p, uint32_t m)
 {
-    switch (node_kind(m)) {
+    switch (p->ga.kind[m]) {
     case NODE_VAR:
-        if (node_is_free(m))
-            declare_free(p, m);
-        put_name(p, out, m);
-        return;
-    case NODE_GLOBAL: /* always inline, no comment */
-        put_chr(out, '@');
-        put_str(out, node_name(m));
-        return;
-    case NODE_OPREF:
-        put_str(out, node_name(m));
+        if (p->visited[m] == VISIT_NOT) {
+            if (p->ga.flags[m] & NODE_FREE)
+                declare_free(p, m);
+            else
+                p->visited[m] = VISIT_USED;
+        }
+        var_names_give(&p->names, m);
         return;
     case NODE_CONST:
-        put_str(out, node_const_text(m));
+    case NODE_GLOBAL:
+    case NODE_OPREF: return;
+    default:
+        if (p->temp[m] == NO_TEMP)
+            bind(p, m);
+    }
+}
+
+/* Operand m as its user's text prints it, once resolved. */
+HOT void put_ref(Printer *p, StrBuf *out, uint32_t m)
+{
+    switch (p->ga.kind[m]) {
+    case NODE_VAR: put_name(p, out, m); return;
+    case NODE_GLOBAL: /* always inline, no comment */
+        put_chr(out, '@');
+        put_str(out, p->ga.str[m]);
+        return;
+    case NODE_OPREF: put_str(out, p->ga.str[m]); return;
+    case NODE_CONST:
+        put_str(out, p->ga.str[m]);
         put_annot(p, out, m);
         return;
-    default:
-        break;
+    default: put_temp(out, p->temp[m]);
     }
-    uint32_t id = node_id(m);
-    if (p->temp[id] == NO_TEMP) {
-        p->temp[id] = p->next_temp++;
-        indent(p->lines, p->level);
-        put_temp(p->lines, p->temp[id]);
-        put_lit(p->lines, " = ");
-        put_mem(p->lines, p->pending.data + p->off[id], p->len[id]);
-        put_annot(p, p->lines, m);
-        put_lit(p->lines, ";\n");
-        p->visited[id] = VISIT_USED;
-        drain(p);
-    }
-    put_temp(out, p->temp[id]);
 }
 
-/* "%x: T / * ann * /" for a parameter in a signature. */
-static void put_param(Printer *p, StrBuf *out, const Node *v)
+/* A node's reference from its user (step 2 of note [temp numbering]). */
+static void put_operand(Printer *p, StrBuf *out, uint32_t m)
 {
-    put_name(p, out, v);
-    if (node_type_declared(v) && node_type(v)) {
-        put_lit(out, ": ");
-        put_str(out, node_type(v)->text);
-    }
-    put_annot(p, out, v);
+    resolve_operand(p, m);
+    put_ref(p, out, m);
 }
 
-/* The operands and attributes of a call, after "op(" or "%5(". */
-static void put_call_args(Printer *p, StrBuf *out, const Node *n)
+/* The operands of a call, tuple or getitem, resolved in the order its
+ * text prints them: a call's arguments before its callee, so they take
+ * temps before a function callee does. */
+static void resolve_kids(Printer *p, uint32_t id)
 {
-    for (int i = 0; i < node_nargs(n); i++) {
-        if (i)
-            put_lit(out, ", ");
-        put_operand(p, out, node_arg(n, i));
-    }
-    put_attrs(out, n, node_nargs(n) == 0);
+    const uint32_t *k = p->ga.kids + p->ga.start[id];
+    const uint32_t *end = p->ga.kids + p->ga.start[id + 1];
+    bool callee = (p->ga.flags[id] & NODE_HAS_CALLEE) && k < end;
+    for (const uint32_t *a = k + callee; a < end; a++)
+        resolve_operand(p, *a);
+    if (callee)
+        resolve_operand(p, *k);
 }
 
-/* "op(args, attrs)" or "%5(args)": the arguments are printed first, so
- * they take temps before a function callee does (an op's name is fixed,
- * so its call is written in place). */
-static void put_call(Printer *p, StrBuf *out, const Node *n)
+/* An op's name: a model has few, so their lengths are kept. */
+HOT void put_op(Printer *p, StrBuf *out, const char *op)
 {
-    if (!node_callee(n)) {
-        put_str(out, node_op(n));
-        put_chr(out, '(');
-        put_call_args(p, out, n);
-        put_chr(out, ')');
-        return;
+    size_t slot = ((uintptr_t)op >> 4) % ARRAY_LEN(p->op);
+    if (p->op[slot] != op) {
+        p->op[slot] = op;
+        p->op_len[slot] = (uint32_t)strlen(op);
     }
-    p->args.len = 0;
-    put_call_args(p, &p->args, n);
-    put_operand(p, out, node_callee(n));
+    put_mem(out, op, p->op_len[slot]);
+}
+
+/* "op(args, attrs)" or "%5(args)". */
+static void put_call(Printer *p, StrBuf *out, uint32_t id)
+{
+    const uint32_t *k = p->ga.kids + p->ga.start[id];
+    const uint32_t *end = p->ga.kids + p->ga.start[id + 1];
+    if ((p->ga.flags[id] & NODE_HAS_CALLEE) && k < end)
+        put_ref(p, out, *k++);
+    else
+        put_op(p, out, p->ga.str[id]);
     put_chr(out, '(');
-    put_mem(out, p->args.data ? p->args.data : "", p->args.len);
+    for (const uint32_t *a = k; a < end; a++) {
+        if (a > k)
+            put_lit(out, ", ");
+        put_ref(p, out, *a);
+    }
+    if (p->ga.flags[id] & NODE_HAS_ATTRS)
+        put_attrs(out, node_of(p, id), k == end);
     put_chr(out, ')');
 }
 
-static void put_scope(Printer *p, StrBuf *out, Node *root, int level);
-static void put_inline(Printer *p, StrBuf *out, Node *root, int level);
-static bool always_inline(const Node *n);
-static void visit_all(Printer *p, Node *root);
+static void put_tuple(Printer *p, StrBuf *out, uint32_t id)
+{
+    const uint32_t *k = p->ga.kids + p->ga.start[id];
+    const uint32_t *end = p->ga.kids + p->ga.start[id + 1];
+    put_chr(out, '(');
+    for (const uint32_t *a = k; a < end; a++) {
+        if (a > k)
+            put_lit(out, ", ");
+        put_ref(p, out, *a);
+    }
+    if (end - k == 1)
+        put_lit(out, ",)");
+    else
+        put_chr(out, ')');
+}
+
+/* A visited node's text, where it is used (note [texts written once]). */
+static void put_text(Printer *p, StrBuf *out, uint32_t id)
+{
+    switch (p->ga.kind[id]) {
+    case NODE_CALL: put_call(p, out, id); return;
+    case NODE_TUPLE: put_tuple(p, out, id); return;
+    case NODE_GETITEM:
+        put_ref(p, out, p->ga.kids[p->ga.start[id]]);
+        put_chr(out, '.');
+        put_i64(out, node_index(node_of(p, id)));
+        return;
+    default: put_mem(out, p->pending.data + p->off[id], p->len[id]);
+    }
+}
+
+/* Gives node id the next temp and writes its binding line "%N = TEXT;"
+ * into the current scope. */
+static void bind(Printer *p, uint32_t id)
+{
+    StrBuf *lines = p->lines;
+    uint32_t temp = p->temp[id] = p->next_temp++;
+    size_t n = 2 * (size_t)(p->level > 0 ? p->level : 0);
+    if (n <= sizeof spaces) { /* "  %N = " with one bounds check */
+        char *at = room(lines, sizeof spaces + 14);
+        memcpy(at, spaces, sizeof spaces);
+        at[n] = '%';
+        n += 1 + write_u32(at + n + 1, temp);
+        memcpy(at + n, " = ", 3);
+        lines->len += n + 3;
+    } else {
+        indent(lines, p->level);
+        put_temp(lines, temp);
+        put_lit(lines, " = ");
+    }
+    put_text(p, lines, id);
+    put_annot(p, lines, id);
+    put_lit(lines, ";\n");
+    p->visited[id] = VISIT_USED;
+    drain(p);
+}
+
+static void put_scope(Printer *p, StrBuf *out, uint32_t root, int level);
+static void put_inline(Printer *p, StrBuf *out, uint32_t root, int level, bool result);
+static void visit_all(Printer *p, uint32_t root);
 
 /* "{" NEWLINE scope NEWLINE "}" one level in (TVM's PrintBody). */
-static void put_block(Printer *p, StrBuf *out, Node *root, int level)
+static void put_block(Printer *p, StrBuf *out, const Node *root, int level)
 {
     put_lit(out, "{\n");
-    put_scope(p, out, root, level + 1);
+    put_scope(p, out, node_id(root), level + 1);
     put_chr(out, '\n');
     indent(out, level);
     put_chr(out, '}');
@@ -398,14 +571,15 @@ static void put_block(Printer *p, StrBuf *out, Node *root, int level)
 static void put_func(Printer *p, StrBuf *out, const Node *n, const char *prefix,
                      int level)
 {
+    int nparams = node_nparams(n);
     put_str(out, prefix);
     put_chr(out, '(');
-    for (int i = 0; i < node_nparams(n); i++) {
+    for (int i = 0; i < nparams; i++) {
         if (i)
             put_lit(out, ", ");
-        put_param(p, out, node_param(n, i));
+        put_param(p, out, node_id(node_param(n, i)));
     }
-    put_attrs(out, n, node_nparams(n) == 0);
+    put_attrs(out, n, nparams == 0);
     put_lit(out, ") ");
     if (node_ret_type(n))
     {
@@ -434,26 +608,27 @@ static void put_func(Printer *p, StrBuf *out, const Node *n, const char *prefix,
  *    not complete.  Pattern variables print as declared (AllocVar).
  * None of the three gets a "ty=" comment (PrintOptionalInfo skips them),
  * nor do @f and op values, which are always inline. */
-static void put_let(Printer *p, StrBuf *out, Node *n, int at)
+static void put_let(Printer *p, StrBuf *out, const Node *n, int at)
 {
-    bool wrapped = n != p->root;
+    bool wrapped = node_id(n) != p->root;
     int level = at + wrapped;
     StrBuf *saved_lines = p->lines;
     int saved_level = p->level;
     StrBuf doc = {0};
-    Node *let = n;
+    const Node *let = n;
     StrBuf line = {0};
     for (; node_kind(let) == NODE_LET; let = node_arg(let, 2)) {
         line.len = 0;
         put_lit(&line, "let ");
-        put_param(p, &line, node_arg(let, 0));
+        put_param(p, &line, node_id(node_arg(let, 0)));
         put_lit(&line, " = ");
-        Node *value = node_arg(let, 1);
-        if (node_nusers(value) > 1 && !always_inline(value)) { /* not IsUnique */
-            visit_all(p, value);
-            put_operand(p, &line, value);
+        const Node *value = node_arg(let, 1);
+        uint32_t vid = node_id(value);
+        if (node_nusers(value) > 1 && !always_inline(node_kind(value))) { /* not IsUnique */
+            visit_all(p, vid);
+            put_operand(p, &line, vid);
         } else {
-            put_inline(p, &line, value, level); /* bindings go first */
+            put_inline(p, &line, vid, level, false); /* bindings go first */
         }
         put_lit(&line, ";\n");
         if (let != n)
@@ -463,7 +638,7 @@ static void put_let(Printer *p, StrBuf *out, Node *n, int at)
         p->level = level;
     }
     strbuf_free(&line);
-    put_scope(p, &doc, let, level);
+    put_scope(p, &doc, node_id(let), level);
     p->lines = saved_lines;
     p->level = saved_level;
     if (wrapped) {
@@ -479,20 +654,20 @@ static void put_let(Printer *p, StrBuf *out, Node *n, int at)
     strbuf_free(&doc);
 }
 
-static void put_if(Printer *p, StrBuf *out, Node *n, int level)
+static void put_if(Printer *p, StrBuf *out, const Node *n, int level)
 {
     put_lit(out, "if (");
-    put_operand(p, out, node_arg(n, 0));
+    put_operand(p, out, node_id(node_arg(n, 0)));
     put_lit(out, ") ");
     put_block(p, out, node_arg(n, 1), level);
     put_lit(out, " else ");
     put_block(p, out, node_arg(n, 2), level);
 }
 
-static void put_match(Printer *p, StrBuf *out, Node *n, int level)
+static void put_match(Printer *p, StrBuf *out, const Node *n, int level)
 {
     put_str(out, node_match_complete(n) ? "match (" : "match? (");
-    put_operand(p, out, node_arg(n, 0));
+    put_operand(p, out, node_id(node_arg(n, 0)));
     put_lit(out, ") {\n");
     for (int i = 0; i < node_nclauses(n); i++) {
         const MatchClause *c = node_clause(n, i);
@@ -501,10 +676,10 @@ static void put_match(Printer *p, StrBuf *out, Node *n, int level)
             if (c->pieces[k].text)
                 put_str(out, c->pieces[k].text);
             else
-                put_param(p, out, c->pieces[k].var);
+                put_param(p, out, node_id(c->pieces[k].var));
         }
         put_lit(out, " => {\n");
-        put_scope(p, out, node_arg(n, i + 1), level + 2);
+        put_scope(p, out, node_id(node_arg(n, i + 1)), level + 2);
         put_chr(out, '\n');
         indent(out, level + 1);
         put_lit(out, "},\n");
@@ -513,11 +688,11 @@ static void put_match(Printer *p, StrBuf *out, Node *n, int level)
     put_chr(out, '}');
 }
 
-/* note [pending texts]: texts wait in one buffer between their leaf visit
- * and their use.  Most are used soon after (a chain uses each by the next
- * node), so before a new text is added, used texts at the end of the
- * buffer are dropped; memory then follows the graph's width, not its
- * size. */
+/* note [pending texts]: the texts of functions, lets, ifs and matches
+ * wait in one buffer between their leaf visit and their use.  Most are
+ * used soon after, so before a new text is added, used texts at the end
+ * of the buffer are dropped; memory then follows the graph's width, not
+ * its size. */
 static void keep_text(Printer *p, uint32_t id, const StrBuf *text)
 {
     while (p->nstack && p->visited[p->stack[p->nstack - 1]] == VISIT_USED)
@@ -529,155 +704,119 @@ static void keep_text(Printer *p, uint32_t id, const StrBuf *text)
     p->visited[id] = VISIT_TEXT;
 }
 
-static void put_tuple(Printer *p, StrBuf *out, const Node *n)
+/* Step 2 of note [temp numbering] for node id: its operands resolved
+ * (note [texts written once]), or a scope-holding text built in a buffer
+ * of its own (its scopes' leaf visits use the scratch) and kept. */
+static void leaf_visit(Printer *p, uint32_t id)
 {
-    put_chr(out, '(');
-    for (int i = 0; i < node_nargs(n); i++) {
-        if (i)
-            put_lit(out, ", ");
-        put_operand(p, out, node_arg(n, i));
+    uint8_t kind = p->ga.kind[id];
+    if (kind == NODE_CALL || kind == NODE_TUPLE || kind == NODE_GETITEM) {
+        resolve_kids(p, id);
+        p->visited[id] = VISIT_TEXT;
+        return;
     }
-    put_str(out, node_nargs(n) == 1 ? ",)" : ")");
-}
-
-/* Step 2 of note [temp numbering]: build and keep n's text.  A function
- * builds in its own buffer: its body's leaf visits use the scratch. */
-static void leaf_visit(Printer *p, Node *n)
-{
-    bool opaque = node_is_opaque(n);
-    StrBuf *out = opaque ? scratch_get(p) : &p->text;
     /* the text's own blocks are placed where the text goes: a binding
      * line at the scope's level, or inline at root_level */
-    int level = n == p->root ? p->root_level : p->level;
-    out->len = 0;
-    switch (node_kind(n)) {
-    case NODE_CALL: put_call(p, out, n); break;
-    case NODE_TUPLE: put_tuple(p, out, n); break;
-    case NODE_GETITEM:
-        put_operand(p, out, node_arg(n, 0));
-        put_chr(out, '.');
-        put_i64(out, node_index(n));
-        break;
+    int level = id == p->root ? p->root_level : p->level;
+    const Node *n = node_of(p, id);
+    StrBuf *out = scratch_get(p);
+    switch (kind) {
     case NODE_FUNC: put_func(p, out, n, "fn ", level); break;
     case NODE_LET: put_let(p, out, n, level); break;
     case NODE_IF: put_if(p, out, n, level); break;
     case NODE_MATCH: put_match(p, out, n, level); break;
-    case NODE_VAR:
-    case NODE_CONST:
-    case NODE_GLOBAL:
-    case NODE_OPREF: break;
+    default: break; /* always inline: never visited */
     }
-    keep_text(p, node_id(n), out);
-    if (opaque)
-        scratch_done(p);
+    keep_text(p, id, out);
+    scratch_done(p);
 }
 
-/* A frame for n: its children in leaf-visit order are its callee, then
- * its operands; a function's and a let's are none (their scopes print in
- * their own walks), an if's and a match's the first operand only (the
- * rest are scopes). */
-static Frame visit_frame(Node *n)
+/* Pushes a frame for node id: its children in leaf-visit order are its
+ * callee, then its operands (the graph's own order, note [compact
+ * walk]); a function's and a let's are none (their scopes print in their
+ * own walks), an if's and a match's the first operand only (the rest are
+ * scopes). */
+static void push_frame(Printer *p, uint32_t id)
 {
-    switch (node_kind(n)) {
+    uint32_t start = p->ga.start[id], end = p->ga.start[id + 1];
+    switch (p->ga.kind[id]) {
     case NODE_FUNC:
-    case NODE_LET: return (Frame){n, 0, 0, NULL};
+    case NODE_LET: end = start; break;
     case NODE_IF:
-    case NODE_MATCH: return (Frame){n, 0, 1, NULL};
-    default: {
-        Node *callee = node_callee(n);
-        return (Frame){n, 0, node_nargs(n) + (callee != NULL), callee};
+    case NODE_MATCH: end = end > start ? start + 1 : start; break;
+    default: break;
     }
-    }
+    if (p->nframes == p->frames_cap)
+        p->frames = xgrow_items(p->frames, &p->frames_cap, p->nframes + 1, sizeof *p->frames);
+    p->frames[p->nframes++] = (Frame){id, start, end};
 }
 
-/* The frame's next child (there is one). */
-static Node *next_child(Frame *f)
+static bool needs_visit(const Printer *p, uint32_t id)
 {
-    int i = f->next++;
-    if (f->first) {
-        if (i == 0)
-            return f->first;
-        i--;
-    }
-    return node_arg(f->node, i);
-}
-
-/* Variables, constants, globals and op values print inline. */
-static bool always_inline(const Node *n)
-{
-    NodeKind k = node_kind(n);
-    return k == NODE_VAR || k == NODE_CONST || k == NODE_GLOBAL || k == NODE_OPREF;
-}
-
-static bool needs_visit(const Printer *p, const Node *n)
-{
-    return !always_inline(n) && p->visited[node_id(n)] == VISIT_NOT;
+    return !always_inline(p->ga.kind[id]) && p->visited[id] == VISIT_NOT;
 }
 
 /* Step 1 of note [temp numbering]: iterative post-order from root.  A
  * leaf visit of a function visits its body, so walks nest: each works
  * above the frames of the walks it is inside, in one stack. */
-static void visit_all(Printer *p, Node *root)
+static void visit_all(Printer *p, uint32_t root)
 {
     if (!needs_visit(p, root))
         return;
     size_t base = p->nframes;
-    p->frames = xgrow_items(p->frames, &p->frames_cap, base + 1, sizeof *p->frames);
-    p->frames[p->nframes++] = visit_frame(root);
+    push_frame(p, root);
     while (p->nframes > base) {
         Frame *f = &p->frames[p->nframes - 1];
-        if (f->next == f->nkids) {
-            Node *n = f->node;
+        if (f->next == f->end) {
+            uint32_t id = f->id;
             p->nframes--;
-            if (p->visited[node_id(n)] == VISIT_NOT)
-                leaf_visit(p, n);
+            if (p->visited[id] == VISIT_NOT)
+                leaf_visit(p, id);
             continue;
         }
-        Node *c = next_child(f);
-        if (!c) /* a missing operand ends the children, as in graph walks */
-            f->next = f->nkids;
-        else if (needs_visit(p, c)) {
-            p->frames = xgrow_items(p->frames, &p->frames_cap, p->nframes + 1, sizeof *p->frames);
-            p->frames[p->nframes++] = visit_frame(c);
-        }
+        uint32_t c = p->ga.kids[f->next++];
+        if (needs_visit(p, c))
+            push_frame(p, c);
     }
 }
 
-/* A scope: its binding lines, then its result inline (no newline).
- * Nothing else writes to out meanwhile, so the lines go straight there. */
 /* An expression printed inline where TVM tries to inline it (a scope's
  * result, a let's value): its text, after the bindings its operands
- * need; a node with a temp already prints as it. */
-static void put_inline(Printer *p, StrBuf *out, Node *root, int level)
+ * need; a node with a temp already prints as it.  For a scope's result
+ * (result: out holds the scope's lines) the indentation goes between
+ * those bindings and the text. */
+static void put_inline(Printer *p, StrBuf *out, uint32_t root, int level, bool result)
 {
-    const Node *saved_root = p->root;
+    uint32_t saved_root = p->root;
     int saved_level = p->root_level;
     p->root = root;
     p->root_level = level;
     visit_all(p, root);
-    uint32_t id = node_id(root);
-    if (always_inline(root) || p->temp[id] != NO_TEMP) {
-        put_operand(p, out, root);
+    bool as_operand = always_inline(p->ga.kind[root]) || p->temp[root] != NO_TEMP;
+    if (as_operand)
+        resolve_operand(p, root);
+    if (result)
+        indent(out, level);
+    if (as_operand) {
+        put_ref(p, out, root);
     } else {
-        put_mem(out, p->pending.data + p->off[id], p->len[id]);
+        put_text(p, out, root);
         put_annot(p, out, root);
-        p->visited[id] = VISIT_USED;
+        p->visited[root] = VISIT_USED;
     }
     p->root = saved_root;
     p->root_level = saved_level;
 }
 
-static void put_scope(Printer *p, StrBuf *out, Node *root, int level)
+/* A scope: its binding lines, then its result inline (no newline).
+ * Nothing else writes to out meanwhile, so the lines go straight there. */
+static void put_scope(Printer *p, StrBuf *out, uint32_t root, int level)
 {
     StrBuf *saved_lines = p->lines;
     int saved_level = p->level;
     p->lines = out;
     p->level = level;
-    StrBuf *last = scratch_get(p);
-    put_inline(p, last, root, level);
-    indent(out, level);
-    put_mem(out, last->data ? last->data : "", last->len);
-    scratch_done(p);
+    put_inline(p, out, root, level, true);
     p->lines = saved_lines;
     p->level = saved_level;
 }
@@ -700,7 +839,7 @@ static void put_main(Printer *p, StrBuf *out)
     const Graph *g = p->g;
     if (graph_is_bare(g)) { /* note [bare module] in graph_module.c */
         if (graph_output(g))
-            put_scope(p, out, graph_output(g), 0);
+            put_scope(p, out, node_id(graph_output(g)), 0);
         put_chr(out, '\n');
         return;
     }
@@ -710,7 +849,7 @@ static void put_main(Printer *p, StrBuf *out)
     for (int i = 0; i < graph_nparams(g); i++) {
         if (i)
             put_lit(out, ", ");
-        put_param(p, out, graph_param(g, i));
+        put_param(p, out, node_id(graph_param(g, i)));
     }
     for (int i = 0; i < graph_main_nattrs(g); i++) {
         const Attr *a = graph_main_attr(g, i);
@@ -729,7 +868,7 @@ static void put_main(Printer *p, StrBuf *out)
     }
     put_lit(out, "{\n");
     if (graph_output(g))
-        put_scope(p, out, graph_output(g), 1);
+        put_scope(p, out, node_id(graph_output(g)), 1);
     put_lit(out, "\n}\n");
 }
 
@@ -737,6 +876,8 @@ static void printer_init(Printer *p, const Graph *g)
 {
     memset(p, 0, sizeof *p);
     p->g = g;
+    p->root = NO_ROOT;
+    graph_arrays_build(g, &p->ga);
     size_t n = graph_node_count(g) ? graph_node_count(g) : 1;
     p->off = xmalloc(n * sizeof(size_t)); /* set when a text is kept */
     p->len = xmalloc(n * sizeof(size_t));
@@ -744,13 +885,12 @@ static void printer_init(Printer *p, const Graph *g)
     memset(p->temp, 0xff, n * sizeof(uint32_t));
     p->visited = xcalloc(n, 1);
     p->stack = xmalloc(n * sizeof(uint32_t));
-    var_names_init(&p->names, g);
+    var_names_init(&p->names, &p->ga);
 }
 
 static void printer_free(Printer *p)
 {
     strbuf_free(&p->pending);
-    strbuf_free(&p->args);
     free(p->frames);
     for (size_t i = 0; i < p->ascratch; i++) {
         strbuf_free(p->scratch[i]);
@@ -762,15 +902,16 @@ static void printer_free(Printer *p)
     free(p->temp);
     free(p->visited);
     free(p->stack);
-    strbuf_free(&p->text);
     var_names_free(&p->names);
+    graph_arrays_free(&p->ga);
 }
 
 /* "def @f(...) { ... }" for a global function other than @main. */
 static void put_def(Printer *p, StrBuf *out, const Node *fn, const char *name)
 {
     StrBuf prefix = {0};
-    strbuf_printf(&prefix, "def @%s", name);
+    strbuf_puts(&prefix, "def @");
+    strbuf_puts(&prefix, name);
     put_func(p, out, fn, prefix.data, 0);
     put_chr(out, '\n');
     strbuf_free(&prefix);
@@ -819,6 +960,11 @@ static void print_module(Printer *p, StrBuf *out)
     }
 }
 
+static void print_types(Printer *p, unsigned flags)
+{
+    p->types = (flags & RELAY_PRINT_TYPES) != 0;
+}
+
 char *relay_print_string(const Graph *g)
 {
     return relay_print_string_with(g, 0);
@@ -829,10 +975,11 @@ char *relay_print_string_with(const Graph *g, unsigned flags)
     Printer p;
     StrBuf out = {0};
     printer_init(&p, g);
-    p.types = (flags & RELAY_PRINT_TYPES) != 0;
+    print_types(&p, flags);
     print_module(&p, &out);
     printer_free(&p);
-    return out.data ? out.data : xstrdup("");
+    *room(&out, 0) = '\0';
+    return out.data;
 }
 
 void relay_print(const Graph *g, FILE *out)
@@ -845,7 +992,7 @@ void relay_print_with(const Graph *g, FILE *out, unsigned flags)
     Printer p;
     StrBuf text = {0};
     printer_init(&p, g);
-    p.types = (flags & RELAY_PRINT_TYPES) != 0;
+    print_types(&p, flags);
     p.sink = out;
     print_module(&p, &text);
     fwrite(text.data ? text.data : "", 1, text.len, out);
@@ -860,6 +1007,7 @@ uint32_t *relay_temp_numbers(const Graph *g)
     StrBuf out = {0};
     printer_init(&p, g);
     p.discard = true;
+    print_types(&p, 0);
     print_module(&p, &out);
     strbuf_free(&out);
     uint32_t *temps = p.temp;
