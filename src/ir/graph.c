@@ -33,6 +33,7 @@ void graph_reserve(Graph *g, size_t nodes)
 {
     if (nodes > g->cap_nodes)
         g->nodes = xgrow_items(g->nodes, &g->cap_nodes, nodes, sizeof(Node *));
+    interner_reserve(g->strings, nodes / 2);
     if (nodes > g->npos) {
         size_t old = g->npos;
         g->pos = xgrow_items(g->pos, &g->npos, nodes, sizeof *g->pos);
