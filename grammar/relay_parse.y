@@ -66,7 +66,7 @@ static void relay_error(RelayParser *ps, const char *msg);
 %type <text> fn_open
 %type <type> type ret_opt named_type
 %type <value> attr_value
-%type <mark> mark clause_open param_names
+%type <mark> mark clause_open
 
 /* An operator name before '(' is an op call, not an op value called. */
 %precedence OPVALUE
@@ -108,13 +108,18 @@ mark:
 def:
     DEF GLOBAL '(' mark fn_items_opt ')' ret_opt '{' body '}'
                          { CHECK(load_def(ps, $2, $4, $7, $9)); }
-  | DEF GLOBAL '(' param_names ret_opt '{' body '}'
-                         { CHECK(load_def(ps, $2, $4, $5, $7)); }
+  | DEF GLOBAL '(' mark param_names ret_opt '{' body '}'
+                         { CHECK(load_def(ps, $2, $4, $6, $8)); }
   ;
 
-/* note [long tokens]: "%x, %y)" as a function's parameters. */
+/* note [long tokens]: "%x, %y)" as a function's parameters.  A long
+ * token follows a mark, never an opener directly: the state after an
+ * opener reduces the mark without reading the next token, as it did
+ * before there were long tokens, and where the parser stands when the
+ * model-depth limit stops it (which token the error points at) depends
+ * on that. */
 param_names:
-    NAMES                { $$ = load_mark(ps); CHECK(load_param_names(ps, $1)); }
+    NAMES                { CHECK(load_param_names(ps, $1)); }
   ;
 
 /* note [flat rules]: every reduction costs the parser about as much as
@@ -170,7 +175,7 @@ bound:
   | bound '.' INT        { CHECK($$ = load_getitem(ps, $1, $3)); }
   | bound '(' mark args_opt ')'
                          { CHECK($$ = load_fn_call(ps, $1, $3, $2)); }
-  | bound '(' NAMES      { CHECK($$ = load_fn_call_names(ps, $1, $3, $2)); }
+  | bound '(' mark NAMES { CHECK($$ = load_fn_call_names(ps, $1, $4, $2)); }
   ;
 
 /* "(let %v = ...; ... body)": a let used as an operand, as TVM prints one
@@ -201,7 +206,8 @@ postfix:
   | postfix '.' INT      { CHECK($$ = load_getitem(ps, $1, $3)); }
   | postfix '(' mark args_opt ')'
                          { CHECK($$ = load_fn_call(ps, $1, $3, $2)); }
-  | postfix '(' NAMES    { CHECK($$ = load_fn_call_names(ps, $1, $3, $2)); }
+  | postfix '(' mark NAMES
+                         { CHECK($$ = load_fn_call_names(ps, $1, $4, $2)); }
   | TEMP                 { CHECK($$ = load_use(ps, $1)); }
   | LOCAL                { CHECK($$ = load_use(ps, $1)); }
   | INT                  { CHECK($$ = load_const(ps, $1)); }
@@ -211,12 +217,12 @@ postfix:
   | GLOBAL               { $$ = load_global(ps, $1); }
   | IDENT '(' mark args_opt ')'
                          { CHECK($$ = load_at(ps, load_call(ps, $1, $3), $1)); }
-  | IDENT '(' NAMES      { CHECK($$ = load_call_names(ps, $1, $3)); }
+  | IDENT '(' mark NAMES { CHECK($$ = load_call_names(ps, $1, $4)); }
   | '(' mark let_first bindings expr_a ')'
                          { $$ = load_at(ps, load_body(ps, $2, $5), $1); }
   | '(' mark ')'         { $$ = load_at(ps, load_tuple(ps, $2), $1); }
   | '(' mark fields ')'  { $$ = load_at(ps, load_paren(ps, $2), $1); }
-  | '(' NAMES            { CHECK($$ = load_paren_names(ps, $2));
+  | '(' mark NAMES       { CHECK($$ = load_paren_names(ps, $3));
                            $$ = load_at(ps, $$, $1); }
   | '(' mark fields ',' ')'
                          { $$ = load_at(ps, load_tuple(ps, $2), $1); }
@@ -302,8 +308,8 @@ patterns:
 fn_expr:
     fn_open mark fn_items_opt ')' ret_opt '{' body '}'
                          { CHECK($$ = load_at(ps, load_func(ps, $2, $5, $7), $1)); }
-  | fn_open param_names ret_opt '{' body '}'
-                         { CHECK($$ = load_at(ps, load_func(ps, $2, $3, $5), $1)); }
+  | fn_open mark param_names ret_opt '{' body '}'
+                         { CHECK($$ = load_at(ps, load_func(ps, $2, $4, $6), $1)); }
   ;
 
 fn_open:
