@@ -120,6 +120,14 @@ typedef struct LiteralValue {
     const char *dtype;
 } LiteralValue;
 
+/* An interned name, kept by load_intern (note [name cache] in
+ * relay_load_expr.c). */
+typedef struct CachedName {
+    const char *str; /* interned, or NULL */
+    uint64_t head;   /* its first eight bytes (zeros past its end) */
+    uint32_t len;    /* its bytes */
+} CachedName;
+
 /* The parser's state, passed to every action. */
 typedef struct RelayParser {
     const Source *src;   /* text being parsed */
@@ -158,6 +166,7 @@ typedef struct RelayParser {
     LateRef *late;       /* references checked at the end */
     size_t nlate;        /* entries in late */
     size_t cap_late;     /* capacity of late */
+    CachedName names[64]; /* op and attribute names interned lately */
     bool failed;         /* an error was reported */
 } RelayParser;
 
