@@ -39,7 +39,7 @@ static Node *operand(RelayParser *ps, RelayText item)
 
 RelayText load_bind_temp(const RelayParser *ps, RelayText bind)
 {
-    const char *s = load_text((RelayParser *)ps, bind);
+    const char *s = ps->src->text + bind.off;
     uint32_t n = 1;
     while (s[n] >= '0' && s[n] <= '9')
         n++;
@@ -70,8 +70,8 @@ Node *load_bind_names(RelayParser *ps, RelayText bind, RelayText names)
     return load_call_names(ps, bind_op(ps, bind), names);
 }
 
-/* op '(' names ')': each name used in turn (load_use), then the call
- * made, as load_call would from the item stack. */
+/* op '(' items ')': each item made an operand in turn (operand), then
+ * the call made, as load_call would from the item stack. */
 Node *load_call_names(RelayParser *ps, RelayText op, RelayText names)
 {
     uint32_t at = names.off;
@@ -91,8 +91,8 @@ Node *load_call_names(RelayParser *ps, RelayText op, RelayText names)
     return load_at(ps, n, op);
 }
 
-/* Each name used and pushed on the item stack, as args or fields push
- * them; false after an error. */
+/* Each item made an operand and pushed on the item stack, as args or
+ * fields push them; false after an error. */
 static bool push_uses(RelayParser *ps, RelayText names)
 {
     uint32_t at = names.off;
