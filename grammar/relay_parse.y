@@ -34,7 +34,7 @@ static void relay_error(RelayParser *ps, const char *msg);
 %define api.pure full
 %define api.prefix {relay_}
 %define api.token.prefix {RT_}
-%define parse.error detailed
+%define parse.error custom
 %expect 0
 %parse-param {RelayParser *ps}
 %lex-param {SCANNER}
@@ -58,9 +58,11 @@ static void relay_error(RelayParser *ps, const char *msg);
 %token <text> INT "integer" NUMBER "number" STRING "string"
 %token <text> IDENT "identifier" ANNOT "comment"
 %token <text> '(' ')' '[' ']' '{' '}' ',' '=' ';' ':' '.' '?'
+/* note [long tokens]: only the first attempt's scanner makes these. */
+%token <text> BIND "binding head" NAMES "names" BOUND_NAMES "names and ';'"
 
 %type <node> expr_a postfix body fn_expr param let_head
-%type <node> if_expr block match_expr
+%type <node> if_expr block match_expr bound
 %type <text> fn_open
 %type <type> type ret_opt named_type
 %type <value> attr_value
@@ -106,6 +108,18 @@ mark:
 def:
     DEF GLOBAL '(' mark fn_items_opt ')' ret_opt '{' body '}'
                          { CHECK(load_def(ps, $2, $4, $7, $9)); }
+  | DEF GLOBAL '(' mark param_names ret_opt '{' body '}'
+                         { CHECK(load_def(ps, $2, $4, $6, $8)); }
+  ;
+
+/* note [long tokens]: "%x, %y)" as a function's parameters.  A long
+ * token follows a mark, never an opener directly: the state after an
+ * opener reduces the mark without reading the next token, as it did
+ * before there were long tokens, and where the parser stands when the
+ * model-depth limit stops it (which token the error points at) depends
+ * on that. */
+param_names:
+    NAMES                { CHECK(load_param_names(ps, $1)); }
   ;
 
 /* note [flat rules]: every reduction costs the parser about as much as
@@ -142,6 +156,26 @@ bindings:
                          { load_push_let(ps, $2, $3); }
   | bindings FREE_VAR param ';'
                          { load_free_var(ps, $3); }
+  | bindings BIND BOUND_NAMES
+                         { Node *call = load_bind_names(ps, $2, $3);
+                           CHECK(call && load_define(ps, load_bind_temp(ps, $2), call)); }
+  | bindings BIND bound ';'
+                         { CHECK(load_define(ps, load_bind_temp(ps, $2), $3)); }
+  | bindings BIND bound ANNOT ';'
+                         { load_annotate(ps, $3, $4);
+                           CHECK(load_define(ps, load_bind_temp(ps, $2), $3)); }
+  ;
+
+/* note [long tokens]: what follows "%N = op(" (BIND, the token before
+ * bound: $<text>0) up to the binding's ANNOT or ';', as postfix would
+ * read the call and what follows it. */
+bound:
+    mark args_opt ')'    { CHECK($$ = load_bind_call(ps, $<text>0, $1)); }
+  | NAMES                { CHECK($$ = load_bind_names(ps, $<text>0, $1)); }
+  | bound '.' INT        { CHECK($$ = load_getitem(ps, $1, $3)); }
+  | bound '(' mark args_opt ')'
+                         { CHECK($$ = load_fn_call(ps, $1, $3, $2)); }
+  | bound '(' mark NAMES { CHECK($$ = load_fn_call_names(ps, $1, $4, $2)); }
   ;
 
 /* "(let %v = ...; ... body)": a let used as an operand, as TVM prints one
@@ -172,6 +206,8 @@ postfix:
   | postfix '.' INT      { CHECK($$ = load_getitem(ps, $1, $3)); }
   | postfix '(' mark args_opt ')'
                          { CHECK($$ = load_fn_call(ps, $1, $3, $2)); }
+  | postfix '(' mark NAMES
+                         { CHECK($$ = load_fn_call_names(ps, $1, $4, $2)); }
   | TEMP                 { CHECK($$ = load_use(ps, $1)); }
   | LOCAL                { CHECK($$ = load_use(ps, $1)); }
   | INT                  { CHECK($$ = load_const(ps, $1)); }
@@ -181,10 +217,13 @@ postfix:
   | GLOBAL               { $$ = load_global(ps, $1); }
   | IDENT '(' mark args_opt ')'
                          { CHECK($$ = load_at(ps, load_call(ps, $1, $3), $1)); }
+  | IDENT '(' mark NAMES { CHECK($$ = load_call_names(ps, $1, $4)); }
   | '(' mark let_first bindings expr_a ')'
                          { $$ = load_at(ps, load_body(ps, $2, $5), $1); }
   | '(' mark ')'         { $$ = load_at(ps, load_tuple(ps, $2), $1); }
   | '(' mark fields ')'  { $$ = load_at(ps, load_paren(ps, $2), $1); }
+  | '(' mark NAMES       { CHECK($$ = load_paren_names(ps, $3));
+                           $$ = load_at(ps, $$, $1); }
   | '(' mark fields ',' ')'
                          { $$ = load_at(ps, load_tuple(ps, $2), $1); }
   ;
@@ -269,6 +308,8 @@ patterns:
 fn_expr:
     fn_open mark fn_items_opt ')' ret_opt '{' body '}'
                          { CHECK($$ = load_at(ps, load_func(ps, $2, $5, $7), $1)); }
+  | fn_open mark param_names ret_opt '{' body '}'
+                         { CHECK($$ = load_at(ps, load_func(ps, $2, $4, $6), $1)); }
   ;
 
 fn_open:
@@ -397,4 +438,39 @@ static void relay_error(RelayParser *ps, const char *msg)
         diag_error(ps->diag, ps->src, loc, "%s", msg);
         load_note_opener(ps, msg);
     }
+}
+
+/* A syntax error, worded as bison's "detailed" errors: the unexpected
+ * token and up to four expected ones, none when more are possible.  The
+ * long tokens are left out (note [long tokens]): this report comes from
+ * the second attempt, whose scanner never makes them, and it lists what
+ * the grammar without them would. */
+static int yyreport_syntax_error(const yypcontext_t *ctx, RelayParser *ps)
+{
+    yysymbol_kind_t unexpected = yypcontext_token(ctx);
+    if (unexpected == YYSYMBOL_YYEMPTY) {
+        relay_error(ps, "syntax error");
+        return 0;
+    }
+    yysymbol_kind_t all[YYNTOKENS];
+    int nall = yypcontext_expected_tokens(ctx, all, YYNTOKENS);
+    const char *expected[4];
+    int n = 0;
+    for (int i = 0; i < nall; i++) {
+        if (all[i] == YYSYMBOL_BIND || all[i] == YYSYMBOL_NAMES ||
+            all[i] == YYSYMBOL_BOUND_NAMES)
+            continue;
+        if (n == 4) {
+            n = 0;
+            break;
+        }
+        expected[n++] = yysymbol_name(all[i]);
+    }
+    StrBuf msg = {0};
+    strbuf_printf(&msg, "syntax error, unexpected %s", yysymbol_name(unexpected));
+    for (int i = 0; i < n; i++)
+        strbuf_printf(&msg, "%s%s", i ? " or " : ", expecting ", expected[i]);
+    relay_error(ps, msg.data);
+    strbuf_free(&msg);
+    return 0;
 }

@@ -189,23 +189,40 @@ static uint64_t intern_hash(const char *s, size_t n)
     return h ^ (h >> 32);
 }
 
+/* Whether n bytes at a and b are equal: eight at a step, inline (the
+ * strings are short, and a hash match is nearly always a string match,
+ * so the call to memcmp was most of the comparison). */
+static bool same_bytes(const char *a, const char *b, size_t n)
+{
+    for (; n >= 8; a += 8, b += 8, n -= 8) {
+        uint64_t x, y;
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y)
+            return false;
+    }
+    for (; n; a++, b++, n--)
+        if (*a != *b)
+            return false;
+    return true;
+}
+
 static size_t probe(const Slot *slots, size_t nslots, const char *s, size_t n,
                     uint32_t h)
 {
     size_t mask = nslots - 1;
     size_t i = (size_t)h & mask;
     while (slots[i].str) {
-        if (slots[i].hash == h && slots[i].len == n &&
-            memcmp(slots[i].str, s, n) == 0)
+        if (slots[i].hash == h && slots[i].len == n && same_bytes(slots[i].str, s, n))
             return i;
         i = (i + 1) & mask;
     }
     return i;
 }
 
-static void rehash(Interner *in)
+/* Moves the strings into a table of nslots slots. */
+static void rehash_to(Interner *in, size_t nslots)
 {
-    size_t nslots = in->nslots * 2;
     Slot *slots = xcalloc(nslots, sizeof(Slot));
     for (size_t i = 0; i < in->nslots; i++) {
         Slot *old = &in->slots[i];
@@ -215,6 +232,11 @@ static void rehash(Interner *in)
     free(in->slots);
     in->slots = slots;
     in->nslots = nslots;
+}
+
+static void rehash(Interner *in)
+{
+    rehash_to(in, in->nslots * 2);
 }
 
 const char *interner_intern(Interner *interner, const char *s, size_t n)
@@ -254,4 +276,13 @@ const char *interner_lookup(const Interner *interner, const char *s, size_t n)
 size_t interner_count(const Interner *interner)
 {
     return interner->count;
+}
+
+void interner_reserve(Interner *interner, size_t count)
+{
+    size_t nslots = interner->nslots;
+    while (count * 4 > nslots * 3)
+        nslots *= 2;
+    if (nslots > interner->nslots)
+        rehash_to(interner, nslots);
 }

@@ -42,5 +42,7 @@ const char *interner_cstr(Interner *interner, const char *s);
 /* The canonical copy if s was interned before, else NULL; never adds. */
 const char *interner_lookup(const Interner *interner, const char *s, size_t n);
 size_t interner_count(const Interner *interner);
+/* Room for count strings in all, so that adding them rehashes nothing. */
+void interner_reserve(Interner *interner, size_t count);
 
 #endif

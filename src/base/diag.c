@@ -173,6 +173,8 @@ static void print_excerpt(FILE *out, const Source *src, SrcRange where)
 static void report(Diag *d, const Source *src, SrcRange where, const char *kind,
                    const char *flag, const char *fmt, va_list ap)
 {
+    if (!d->out)
+        return;
     if (src)
         fprintf(d->out, "%s:%d:%d: %s: ", src->name, where.first_line,
                 where.first_column, kind);
@@ -192,7 +194,8 @@ static bool count_error(Diag *d)
     if (d->gave_up)
         return false;
     if (d->max_errors && d->errors == d->max_errors) {
-        fprintf(d->out, "graft: fatal error: too many errors emitted, stopping now\n");
+        if (d->out)
+            fprintf(d->out, "graft: fatal error: too many errors emitted, stopping now\n");
         d->gave_up = true;
         return false;
     }

@@ -51,7 +51,8 @@ const char *source_line(const Source *src, int line, size_t *len);
 SrcRange source_range(const Source *src, size_t begin, size_t end);
 
 /* Diagnostics go to out (normally stderr).  color is never used: output
- * is compared byte for byte by tests. */
+ * is compared byte for byte by tests.  With out NULL they are counted but
+ * not printed (a first attempt whose errors another one reports). */
 Diag *diag_new(FILE *out);
 void diag_free(Diag *d);
 

@@ -33,6 +33,7 @@ void graph_reserve(Graph *g, size_t nodes)
 {
     if (nodes > g->nodes_cap)
         g->nodes = xgrow_items(g->nodes, &g->nodes_cap, nodes, sizeof(Node *));
+    interner_reserve(g->strings, nodes / 2);
     if (nodes > g->pos_cap) {
         size_t old = g->pos_cap;
         g->pos = xgrow_items(g->pos, &g->pos_cap, nodes, sizeof *g->pos);

@@ -192,7 +192,8 @@ int node_col(const Graph *g, const Node *n);
 
 Graph *graph_new(void);
 void graph_free(Graph *g);
-/* Room for nodes nodes (and their positions) before the tables grow: a
+/* Room for nodes nodes (their positions, names for half as many) before
+ * the tables grow: a
  * loader sizes them once from the text (an estimate; they still grow
  * past it). */
 void graph_reserve(Graph *g, size_t nodes);

@@ -446,6 +446,50 @@ static void parser_free(RelayParser *ps)
     free(ps->where);
 }
 
+static void parser_init(RelayParser *ps, const Source *src, const Limits *limits, Diag *d,
+                        bool fast)
+{
+    *ps = (RelayParser){0};
+    ps->src = src;
+    ps->diag = d;
+    ps->max_depth = (long)limit_or_default(limits)->model_depth;
+    if (fast)
+        ps->max_depth /= 2;
+    ps->max_fn_depth = limit_or_default(limits)->fn_depth;
+    ps->g = graph_new();
+    reserve(ps);
+    ps->lexer = relay_lexer_new(src, d, fast);
+}
+
+/* note [long tokens] (relay_lex.l): the first attempt, with the long
+ * tokens and its errors counted but not printed; false, with nothing
+ * kept, when it found one.  Its parser stack may hold half the
+ * model-depth setting: a long token stands for up to four short ones,
+ * and every level of nesting that holds one takes at least nine short
+ * tokens' entries (six after contracting: "%N = op((let %v = ...; " is
+ * the shallowest), so a model too deep for the second attempt is too
+ * deep for this one too, and the second attempt reports it.  With a
+ * setting too low for that margin (the stack starts at 64 entries)
+ * there is no first attempt. */
+enum { FAST_MIN_DEPTH = 2 * 64 };
+
+static bool parse_fast(RelayParser *ps, const Source *src, const Limits *limits, Diag *d)
+{
+    if (limit_or_default(limits)->model_depth < FAST_MIN_DEPTH)
+        return false;
+    Diag *quiet = diag_new(NULL);
+    diag_set_error_limit(quiet, 1);
+    parser_init(ps, src, limits, quiet, true);
+    bool ok = relay_parse(ps) == 0 && !ps->failed && diag_errors(quiet) == 0;
+    diag_free(quiet);
+    ps->diag = d;
+    if (!ok) {
+        parser_free(ps);
+        graph_free(ps->g);
+    }
+    return ok;
+}
+
 /* Checks the bytes, then parses; the graph is kept only when no error
  * was reported. */
 Graph *relay_load_limited(const Source *src, const Limits *limits, Diag *d)
@@ -461,15 +505,12 @@ Graph *relay_load_limited(const Source *src, const Limits *limits, Diag *d)
         diag_plain_error(d, "'%s' is too large", src->name);
         return NULL;
     }
-    RelayParser ps = {0};
-    ps.src = src;
-    ps.diag = d;
-    ps.max_depth = (long)limit_or_default(limits)->model_depth;
-    ps.max_fn_depth = limit_or_default(limits)->fn_depth;
-    ps.g = graph_new();
-    reserve(&ps);
-    ps.lexer = relay_lexer_new(src, d);
-    int rc = relay_parse(&ps);
+    RelayParser ps;
+    int rc = 0;
+    if (!parse_fast(&ps, src, limits, d)) {
+        parser_init(&ps, src, limits, d, false);
+        rc = relay_parse(&ps);
+    }
     parse_tables_free(&ps);
     bool typed = rc == 0 && !ps.failed && infer_types(&ps);
     parser_free(&ps);

@@ -33,6 +33,8 @@ typedef struct RelayLexer {
     size_t open_cap;   /* capacity of open */
     bool at_eof;       /* the end of the input was returned */
     int last;          /* the last token returned (note [annotations]) */
+    int start;         /* the start condition tokens return to (note
+                          [long tokens] in relay_lex.l) */
     RelayText tok;     /* the last match: the parser's lookahead when it
                           reports an error; at the end, a point (len 0) */
     RelayText last_text; /* the last match that is not white space */
@@ -40,10 +42,11 @@ typedef struct RelayLexer {
     Diag *diag;        /* where lexical errors go */
     void *scanner;     /* the flex scanner (yyscan_t) */
     size_t offset;     /* byte offset of the next token */
-    size_t read;       /* bytes handed to the scanner so far */
 } RelayLexer;
 
-RelayLexer *relay_lexer_new(const Source *src, Diag *d);
+/* fast: the first attempt's scanner, which also makes the long tokens
+ * (note [long tokens] in relay_lex.l). */
+RelayLexer *relay_lexer_new(const Source *src, Diag *d, bool fast);
 void relay_lexer_free(RelayLexer *lx);
 /* The lines and columns of a token, as a diagnostic underlines it: a
  * token spanning lines (a comment, the metadata section) by its first
@@ -117,6 +120,14 @@ typedef struct LiteralValue {
     const char *dtype;
 } LiteralValue;
 
+/* An interned name, kept by load_intern (note [name cache] in
+ * relay_load_expr.c). */
+typedef struct CachedName {
+    const char *str; /* interned, or NULL */
+    uint64_t head;   /* its first eight bytes (zeros past its end) */
+    uint32_t len;    /* its bytes */
+} CachedName;
+
 /* The parser's state, passed to every action. */
 typedef struct RelayParser {
     const Source *src;   /* text being parsed */
@@ -155,6 +166,7 @@ typedef struct RelayParser {
     LateRef *late;       /* references checked at the end */
     size_t nlate;        /* entries in late */
     size_t late_cap;     /* capacity of late */
+    CachedName names[64]; /* op and attribute names interned lately */
     bool failed;         /* an error was reported */
 } RelayParser;
 
@@ -203,6 +215,20 @@ Node *load_paren(RelayParser *ps, size_t mark);
 Node *load_getitem(RelayParser *ps, Node *tuple, RelayText index);
 Node *load_func(RelayParser *ps, size_t mark, const Type *ret, Node *body);
 void load_annotate(RelayParser *ps, Node *n, RelayText annot);
+
+/* ---- the long tokens (relay_load_names.c, note [long tokens]) ---- */
+
+/* BIND's temp ("%N" of "%N = op("). */
+RelayText load_bind_temp(const RelayParser *ps, RelayText bind);
+/* BIND args ')': the call to BIND's op with the listed arguments. */
+Node *load_bind_call(RelayParser *ps, RelayText bind, size_t mark);
+/* BIND NAMES, op '(' NAMES, postfix '(' NAMES and '(' NAMES. */
+Node *load_bind_names(RelayParser *ps, RelayText bind, RelayText names);
+Node *load_call_names(RelayParser *ps, RelayText op, RelayText names);
+Node *load_fn_call_names(RelayParser *ps, Node *callee, RelayText names, RelayText paren);
+Node *load_paren_names(RelayParser *ps, RelayText names);
+/* NAMES as a def's or fn's parameters, pushed as load_push_node does. */
+bool load_param_names(RelayParser *ps, RelayText names);
 
 /* ---- whole modules (relay_load_module.c) ---- */
 

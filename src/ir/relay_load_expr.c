@@ -6,9 +6,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* note [name cache]: op and attribute names repeat (a model has a few
+ * dozen distinct ones and a call on every line), so load_intern keeps the
+ * name it interned last for each small hash of a name's first bytes and
+ * length: a hit compares the bytes and skips the interner's hash and
+ * probe. */
 const char *load_intern(RelayParser *ps, RelayText t)
 {
-    return graph_intern_n(ps->g, load_text(ps, t), t.len);
+    const char *s = load_text(ps, t);
+    uint64_t head = 0;
+    memcpy(&head, s, t.len < 8 ? t.len : 8);
+    size_t i = (size_t)(((head ^ t.len) * 0x9e3779b97f4a7c15ull) >> 58) % ARRAY_LEN(ps->names);
+    CachedName *c = &ps->names[i];
+    if (c->str && c->head == head && c->len == t.len) {
+        uint32_t k = 8;
+        while (k < t.len && c->str[k] == s[k])
+            k++;
+        if (k >= t.len)
+            return c->str;
+    }
+    c->str = graph_intern_n(ps->g, s, t.len);
+    c->head = head;
+    c->len = t.len;
+    return c->str;
 }
 
 /* "\"a\\\"b\"" -> a"b; escapes \" \\ \n \t, others kept as the char. */
