@@ -299,6 +299,7 @@ attr_value:
   | '{' mark pairs '}'   { $$ = load_map(ps, $2); }
   | META                 { load_meta_ref(ps, $1);
                            $$ = load_value(ps, ATTR_OPAQUE, $1); }
+  | GLOBAL               { $$ = load_global_value(ps, $1); }
   ;
 
 /* A map's entries, key and value pushed in turn. */

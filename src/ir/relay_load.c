@@ -69,9 +69,13 @@ void lex_close(RelayLexer *lx, char c)
 void load_note_opener(RelayParser *ps, const char *msg)
 {
     RelayLexer *lx = ps->lexer;
-    if (!lx->nopen)
+    size_t nopen = lx->nopen;
+    /* An unexpected opener is on the stack already: not its own match. */
+    if (nopen && lx->open[nopen - 1].off == lx->tok.off)
+        nopen--;
+    if (!nopen)
         return;
-    const OpenBracket *b = &lx->open[lx->nopen - 1];
+    const OpenBracket *b = &lx->open[nopen - 1];
     char closer = b->c == '(' ? ')' : b->c == '[' ? ']' : '}';
     char want[8];
     snprintf(want, sizeof want, "'%c'", closer);

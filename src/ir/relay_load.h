@@ -232,6 +232,8 @@ void load_push_piece_text(RelayParser *ps, const char *text);
 void load_push_piece_var(RelayParser *ps, Node *var);
 /* Remembers meta[KIND][i] (token t) for load_module_end. */
 void load_meta_ref(RelayParser *ps, RelayText t);
+/* @f as an attribute value, checked to name a def at load_module_end. */
+AttrValue *load_global_value(RelayParser *ps, RelayText name);
 
 AttrValue *load_value(RelayParser *ps, AttrKind kind, RelayText t);
 AttrValue *load_list(RelayParser *ps, size_t mark);

@@ -178,6 +178,16 @@ Node *load_global(RelayParser *ps, RelayText name)
     return graph_global_ref(ps->g, s);
 }
 
+/* @f as an attribute value (callee=@f), which TVM's parser reads as the
+ * global itself: it must name a def of the module, as a call's @f must.
+ * It prints as written (TVM's printer writes meta[GlobalVar][i], or 'f'
+ * without metadata, which its parser cannot read back). */
+AttrValue *load_global_value(RelayParser *ps, RelayText name)
+{
+    push_late(ps, graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1), -1, name);
+    return load_value(ps, ATTR_OPAQUE, name);
+}
+
 void load_meta_ref(RelayParser *ps, RelayText t)
 {
     const char *s = load_text(ps, t) + 5; /* after "meta[" */
