@@ -179,6 +179,7 @@ postfix:
   | BOOL                 { CHECK($$ = load_const(ps, $1)); }
   | META                 { CHECK($$ = load_const(ps, $1)); }
   | GLOBAL               { $$ = load_global(ps, $1); }
+  | NONE                 { $$ = load_opref(ps, $1); } /* the Prelude's None */
   | IDENT '(' mark args_opt ')'
                          { CHECK($$ = load_at(ps, load_call(ps, $1, $3), $1)); }
   | '(' mark let_first bindings expr_a ')'
@@ -252,6 +253,7 @@ clause_open:
 
 pattern:
     IDENT                { load_push_piece(ps, $1, NULL); }
+  | NONE                 { load_push_piece(ps, $1, NULL); }
   | IDENT '('            { load_push_piece(ps, $1, "("); }
     patterns ')'         { load_push_piece_text(ps, ")"); }
   | '('                  { load_push_piece_text(ps, "("); }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "relay_parse.h"
+#include "type_adt.h"
 #include "type_infer.h"
 
 const char *load_text(RelayParser *ps, RelayText t)
@@ -297,6 +298,14 @@ void load_version(RelayParser *ps, RelayText t)
 
 void load_typedef(RelayParser *ps, RelayText t)
 {
+    size_t off;
+    const char *why = adt_decl_error(load_text(ps, t), t.len, &off);
+    if (why) {
+        diag_error(ps->diag, ps->src, source_range(ps->src, t.off + off, t.off + off + 1), "%s",
+                   why);
+        ps->failed = true;
+        return;
+    }
     graph_add_typedef(ps->g, load_text(ps, t), t.len);
 }
 

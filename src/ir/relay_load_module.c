@@ -258,5 +258,6 @@ Node *load_match(RelayParser *ps, RelayText keyword, Node *data, size_t mark)
     Node *m = graph_add_match(ps->g, data, clauses, results, (int)n, complete);
     free(clauses);
     free(results);
-    return m;
+    load_note_where(ps, m, keyword); /* a type error's place */
+    return load_at(ps, m, keyword);
 }

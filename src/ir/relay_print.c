@@ -211,7 +211,9 @@ static void annot_rest(const char *annot, const char **rest, size_t *len)
 static void put_annot(const Printer *p, StrBuf *sb, const Node *n)
 {
     const char *annot = node_annotation(n);
-    if (p->types && node_type(n)) {
+    NodeKind kind = node_kind(n); /* PrintOptionalInfo skips these three */
+    bool typed = kind != NODE_IF && kind != NODE_LET && kind != NODE_MATCH;
+    if (p->types && typed && node_type(n)) {
         const char *rest = "";
         size_t len = 0;
         if (annot)
