@@ -443,6 +443,8 @@ static void parse_tables_free(RelayParser *ps)
     ps->marks = NULL;
     free(ps->scratch_nodes);
     ps->scratch_nodes = NULL;
+    adt_table_free(ps->adts);
+    ps->adts = NULL;
     free(ps->scratch_attrs);
     ps->scratch_attrs = NULL;
     free(ps->late);

@@ -156,6 +156,8 @@ typedef struct RelayParser {
     size_t nlate;        /* entries in late */
     size_t cap_late;     /* capacity of late */
     bool failed;         /* an error was reported */
+    struct AdtTable *adts; /* the module's constructors, read at the first
+                              name used as a value (type_adt.h) */
 } RelayParser;
 
 /* ---- actions (relay_load.c) ---- */

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "type_adt.h"
+
 static Item *push_item(RelayParser *ps, ItemKind kind)
 {
     ps->items = xgrow_items(ps->items, &ps->cap_items, ps->nitems + 1, sizeof(Item));
@@ -166,9 +168,18 @@ void load_free_var(RelayParser *ps, Node *var)
 
 /* ---- expressions ---- */
 
+/* A name used as a value: an operator, or a constructor.  A constructor
+ * of no fields is its call, as TVM's parser makes it (ParseCallExpr: "a
+ * zero-arity case for constructors"), so Nil is a value of type List[A]
+ * that prints with a temp and a type as TVM prints it. */
 Node *load_opref(RelayParser *ps, RelayText name)
 {
-    return graph_add_opref(ps->g, load_intern(ps, name));
+    const char *s = load_intern(ps, name);
+    if (!ps->adts)
+        ps->adts = adt_table_new(ps->g); /* the declarations come first */
+    if (adt_constructor_fields(ps->adts, s) == 0)
+        return load_at(ps, load_call(ps, name, load_mark(ps)), name);
+    return graph_add_opref(ps->g, s);
 }
 
 Node *load_global(RelayParser *ps, RelayText name)
@@ -203,8 +214,27 @@ Node *load_if(RelayParser *ps, Node *cond, Node *then_branch, Node *else_branch)
 
 /* ---- match ---- */
 
+/* A pattern's name is "_" or a constructor of the module's (or the
+ * Prelude's) types; TVM's parser rejects any other ("undefined
+ * constructor name"). */
+static void check_constructor(RelayParser *ps, RelayText ident)
+{
+    const char *name = load_intern(ps, ident);
+    if (strcmp(name, "_") == 0)
+        return;
+    if (!ps->adts)
+        ps->adts = adt_table_new(ps->g);
+    if (adt_constructor_fields(ps->adts, name) < 0) {
+        diag_error(ps->diag, ps->src, load_range(ps, ident),
+                   "'%s' is not a constructor of a declared type (a pattern variable is "
+                   "written '%%%s')", name, name);
+        ps->failed = true;
+    }
+}
+
 void load_push_piece(RelayParser *ps, RelayText ident, const char *suffix)
 {
+    check_constructor(ps, ident);
     StrBuf sb = {0};
     strbuf_append(&sb, load_text(ps, ident), ident.len);
     if (suffix)

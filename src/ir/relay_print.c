@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "relay_names.h"
+#include "type_adt.h"
 #include "util.h"
 
 enum { NO_TEMP = UINT32_MAX };
@@ -137,6 +138,8 @@ typedef struct Printer {
     FILE *sink;         /* where top goes as it fills, or NULL */
     bool discard;       /* drop top as it fills (temp numbers only) */
     bool types;         /* RELAY_PRINT_TYPES: "ty=" from node types */
+    AdtTable *adts;     /* the module's constructors, read at the first
+                           call without operands */
 } Printer;
 
 /* An empty buffer for a nested text (a function's text, a scope's last
@@ -367,6 +370,12 @@ static void put_call(Printer *p, StrBuf *out, const Node *n)
 {
     if (!node_callee(n)) {
         put_str(out, node_op(n));
+        if (!node_nargs(n) && !node_nattrs(n)) { /* "Nil": TVM's 0-arity cons */
+            if (!p->adts)
+                p->adts = adt_table_new(p->g);
+            if (adt_constructor_fields(p->adts, node_op(n)) == 0)
+                return;
+        }
         put_chr(out, '(');
         put_call_args(p, out, n);
         put_chr(out, ')');
@@ -766,6 +775,7 @@ static void printer_free(Printer *p)
     free(p->stack);
     strbuf_free(&p->text);
     var_names_free(&p->names);
+    adt_table_free(p->adts);
 }
 
 /* "def @f(...) { ... }" for a global function other than @main. */

@@ -97,6 +97,26 @@ bool adt_is_constructor(const AdtTable *t, const char *name)
     return find_ctor(t, name, strlen(name)) != NULL;
 }
 
+int adt_constructor_fields(const AdtTable *t, const char *name)
+{
+    const Ctor *c = find_ctor(t, name, strlen(name));
+    return c ? c->nfields : -1;
+}
+
+/* The constructor n calls when n is an untyped call of a constructor of
+ * no fields (Nil, None), or a constructor value of no fields; else NULL. */
+static const Ctor *untyped_nullary(const AdtTable *t, const Node *n)
+{
+    const char *name = node_kind(n) == NODE_OPREF ? node_name(n)
+                       : node_kind(n) == NODE_CALL && !node_callee(n) && !node_nargs(n)
+                           ? node_op(n)
+                           : NULL;
+    if (!name || (node_kind(n) == NODE_CALL && node_type(n)))
+        return NULL;
+    const Ctor *c = find_ctor(t, name, strlen(name));
+    return c && !c->nfields ? c : NULL;
+}
+
 /* ---- parsing types into terms ---- */
 
 typedef struct Scan {
@@ -390,10 +410,15 @@ void adt_table_free(AdtTable *t)
 /* ---- terms: printing, unifying, instantiating ---- */
 
 /* Prints term (variables bound in subst, if given, else their names);
- * false when a hole or an unbound variable is left. */
+ * false when a hole or an unbound variable is left (a NULL term is an
+ * unbound parameter of a result). */
 static bool put_term(StrBuf *sb, const Term *term, Term *const *subst)
 {
     bool whole = true;
+    if (!term) {
+        strbuf_putc(sb, '_');
+        return false;
+    }
     switch (term->kind) {
     case TERM_HOLE:
         strbuf_putc(sb, '_');
@@ -504,14 +529,12 @@ static const Type *term_type(Graph *g, const Term *term)
 
 /* ---- constructor calls ---- */
 
-/* An operand as a term: its type's, or for a constructor value of no
+/* An operand as a term: its type's, or for an untyped constructor of no
  * fields (Nil) its ADT with unknown parameters; NULL when unknown. */
 static Term *operand_term(Scan *s, const Node *arg)
 {
-    if (node_kind(arg) == NODE_OPREF) {
-        const Ctor *c = find_ctor(s->table, node_name(arg), strlen(node_name(arg)));
-        if (!c || c->nfields)
-            return NULL;
+    const Ctor *c = untyped_nullary(s->table, arg);
+    if (c) {
         Term *t = new_term(s, TERM_ADT, c->adt->name, c->adt->len);
         t->nargs = c->adt->nparams;
         t->args = arena_array(s->arena, (size_t)t->nargs, sizeof *t->args);
@@ -560,6 +583,12 @@ const Type *adt_call_type(Graph *g, const AdtTable *t, const Node *n, StrBuf *wh
     if (i == c->nfields) {
         Term result = {TERM_ADT, c->adt->name, c->adt->len, 0, c->adt->nparams, subst};
         type = term_type(g, &result);
+        for (i = 0; type && i < c->nfields; i++) /* Nil in Cons(%x, Nil) */
+            if (node_kind(node_arg(n, i)) == NODE_CALL && untyped_nullary(t, node_arg(n, i))) {
+                const Type *field = term_type(g, instantiate(s.arena, c->fields[i], subst));
+                if (field)
+                    graph_set_type(g, node_arg(n, i), field);
+            }
     }
     arena_free(s.arena);
     return type;
@@ -662,10 +691,8 @@ static bool bind_ctor(Binder *b, const char *text, Term *data)
     bool has_fields = text[len - 1] == '(';
     size_t name = has_fields ? len - 1 : len;
     const Ctor *c = find_ctor(b->table, text, name);
-    if (!c) {
-        strbuf_printf(b->why, "pattern constructor %.*s is not declared", (int)name, text);
-        return false;
-    }
+    if (!c)
+        return false; /* the loader reported it (check_constructor) */
     if (data->kind != TERM_ADT || data->len != c->adt->len ||
         memcmp(data->text, c->adt->name, data->len) != 0 || data->nargs != c->adt->nparams)
         return no_match(b, c->name, data);
@@ -714,20 +741,37 @@ int adt_bind_patterns(Graph *g, const AdtTable *t, Node *m, StrBuf *why)
     return why->len ? -1 : b.typed;
 }
 
-const Type *adt_match_type(const Node *m, StrBuf *why)
+/* Whether type is an application of c's ADT ("List[...]" for Nil). */
+static bool of_adt(const Type *type, const Ctor *c)
+{
+    return type->kind == TYPE_OTHER && strncmp(type->text, c->adt->name, c->adt->len) == 0 &&
+           type->text[c->adt->len] == '[';
+}
+
+const Type *adt_match_type(Graph *g, const AdtTable *t, const Node *m, StrBuf *why)
 {
     const Type *first = NULL;
+    int first_at = 0, unknown = 0;
     for (int i = 1; i < node_nargs(m); i++) {
-        const Type *t = node_type(node_arg(m, i));
-        if (!t)
-            return NULL;
-        if (!first)
-            first = t;
-        else if (strcmp(first->text, t->text) != 0) {
-            strbuf_printf(why, "match clauses have different types: %s (clause 1) and %s "
-                               "(clause %d)", first->text, t->text, i);
+        const Type *type = node_type(node_arg(m, i));
+        if (!type)
+            unknown++;
+        else if (!first) {
+            first = type;
+            first_at = i;
+        } else if (strcmp(first->text, type->text) != 0) {
+            strbuf_printf(why, "match clauses have different types: %s (clause %d) and %s "
+                               "(clause %d)", first->text, first_at, type->text, i);
             return NULL;
         }
     }
-    return first;
+    for (int i = 1; first && unknown && i < node_nargs(m); i++) { /* None => { None } */
+        Node *result = node_arg(m, i);
+        const Ctor *c = node_kind(result) == NODE_CALL ? untyped_nullary(t, result) : NULL;
+        if (c && of_adt(first, c)) {
+            graph_set_type(g, result, first);
+            unknown--;
+        }
+    }
+    return unknown ? NULL : first;
 }

@@ -17,8 +17,10 @@
  * no arguments.  The Prelude's List, Option and Tree are known when the
  * module does not declare them.  A parameter nothing binds (a call
  * Cons(Nil, Nil)) leaves the type unknown, where TVM would take it from
- * the context; a constructor value such as Nil (a node of kind
- * NODE_OPREF) as an operand binds nothing.
+ * the context.  A constructor of no fields is a call (Nil, as TVM's parser
+ * makes it): untyped, it takes its type from where it is used, the field
+ * of a constructor call or a clause of a match whose other clauses have a
+ * type, as TVM's unification gives it.
  */
 #ifndef GRAFT_TYPE_ADT_H
 #define GRAFT_TYPE_ADT_H
@@ -42,9 +44,12 @@ const char *adt_decl_error(const char *text, size_t len, size_t *off);
 
 /* Whether name is a constructor of t. */
 bool adt_is_constructor(const AdtTable *t, const char *name);
+/* How many fields constructor name has; -1 when it is none of t's. */
+int adt_constructor_fields(const AdtTable *t, const char *name);
 
 /* The type of n, a call of a constructor of t: NULL when unknown, or on
- * a contradiction (why holds the message). */
+ * a contradiction (why holds the message).  Operands that are untyped
+ * calls of constructors without fields get their types from n's. */
 const Type *adt_call_type(Graph *g, const AdtTable *t, const Node *n, StrBuf *why);
 
 /* Gives match m's untyped pattern variables their types from the type of
@@ -52,7 +57,8 @@ const Type *adt_call_type(Graph *g, const AdtTable *t, const Node *n, StrBuf *wh
 int adt_bind_patterns(Graph *g, const AdtTable *t, Node *m, StrBuf *why);
 
 /* The common type of match m's clause results: NULL when one is unknown,
- * or when two differ (why). */
-const Type *adt_match_type(const Node *m, StrBuf *why);
+ * or when two differ (why).  An untyped result that is a call of a
+ * constructor without fields gets the others' type. */
+const Type *adt_match_type(Graph *g, const AdtTable *t, const Node *m, StrBuf *why);
 
 #endif

@@ -226,7 +226,7 @@ static const Type *infer(Graph *g, const Node *n, RelCache *rc, StrBuf *why)
         return t && e && strcmp(t->text, e->text) == 0 ? t : NULL;
     }
     case NODE_MATCH:
-        return adt_match_type(n, why);
+        return adt_match_type(g, cached_adts(g, rc), n, why);
     case NODE_GLOBAL: /* values whose types graft does not infer */
     case NODE_OPREF:
         return NULL;
