@@ -215,6 +215,7 @@ postfix:
   | BOOL                 { CHECK($$ = load_const(ps, $1)); }
   | META                 { CHECK($$ = load_const(ps, $1)); }
   | GLOBAL               { $$ = load_global(ps, $1); }
+  | NONE                 { $$ = load_opref(ps, $1); } /* the Prelude's None */
   | IDENT '(' mark args_opt ')'
                          { CHECK($$ = load_at(ps, load_call(ps, $1, $3), $1)); }
   | IDENT '(' mark NAMES { CHECK($$ = load_call_names(ps, $1, $4)); }
@@ -291,6 +292,7 @@ clause_open:
 
 pattern:
     IDENT                { load_push_piece(ps, $1, NULL); }
+  | NONE                 { load_push_piece(ps, $1, NULL); }
   | IDENT '('            { load_push_piece(ps, $1, "("); }
     patterns ')'         { load_push_piece_text(ps, ")"); }
   | '('                  { load_push_piece_text(ps, "("); }
@@ -340,6 +342,7 @@ attr_value:
   | '{' mark pairs '}'   { $$ = load_map(ps, $2); }
   | META                 { load_meta_ref(ps, $1);
                            $$ = load_value(ps, ATTR_OPAQUE, $1); }
+  | GLOBAL               { $$ = load_global_value(ps, $1); }
   ;
 
 /* A map's entries, key and value pushed in turn. */

@@ -61,14 +61,19 @@ expect 2 "$GRAFT" viz "$data/bn.relay" -o
 #    if, let or match (PrintOptionalInfo): op_values.relay;
 #  - "match (d) {" then per clause "PAT => {" scope "}," one level in
 #    (VisitExpr_(MatchNode), Doc::Brace), "match?" when incomplete:
-#    adt.relay; meta[relay.Constant][i] checked against the metadata
-#    section kept verbatim: meta.relay;
+#    adt.relay; with the types TVM's InferType gives (constructor calls,
+#    pattern variables "%h /* ty=T */"): adt_typed.relay, which
+#    adt_infer.golden checks is what fmt --infer-types makes of adt.relay;
+#    meta[relay.Constant][i] checked against the metadata section kept
+#    verbatim: meta.relay;
 #  - a bare expression, as AsText prints an Expr (no "def", free_var
 #    lines and bindings at the top level): bare.relay, bare_fn.relay;
 #  - @main's attributes after its parameters (PrintFunc's
 #    PrintDictAttrs): main_attrs.relay, main_attrs_only.relay; a map
 #    value "{k=v, ...}" (PrintMapAsAttributeValue) and a meta[KIND][i]
-#    value: main_attr_values.relay.
+#    value: main_attr_values.relay; a global as a value (callee=@f, which
+#    TVM's parser reads; its printer writes meta[GlobalVar][i]):
+#    global_attr_values.relay.
 for f in "$data"/modules/*.relay; do
     expect 0 "$GRAFT" fmt "$f"
     cmp -s "$tmp/out" "$f" || fail "fmt modules/$(basename "$f") is not byte for byte"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "relay_parse.h"
+#include "type_adt.h"
 #include "type_infer.h"
 
 const char *load_text(RelayParser *ps, RelayText t)
@@ -69,9 +70,13 @@ void lex_close(RelayLexer *lx, char c)
 void load_note_opener(RelayParser *ps, const char *msg)
 {
     RelayLexer *lx = ps->lexer;
-    if (!lx->nopen)
+    size_t nopen = lx->nopen;
+    /* An unexpected opener is on the stack already: not its own match. */
+    if (nopen && lx->open[nopen - 1].off == lx->tok.off)
+        nopen--;
+    if (!nopen)
         return;
-    const OpenBracket *b = &lx->open[lx->nopen - 1];
+    const OpenBracket *b = &lx->open[nopen - 1];
     char closer = b->c == '(' ? ')' : b->c == '[' ? ']' : '}';
     char want[8];
     snprintf(want, sizeof want, "'%c'", closer);
@@ -293,6 +298,14 @@ void load_version(RelayParser *ps, RelayText t)
 
 void load_typedef(RelayParser *ps, RelayText t)
 {
+    size_t off;
+    const char *why = adt_decl_error(load_text(ps, t), t.len, &off);
+    if (why) {
+        diag_error(ps->diag, ps->src, source_range(ps->src, t.off + off, t.off + off + 1), "%s",
+                   why);
+        ps->failed = true;
+        return;
+    }
     graph_add_typedef(ps->g, load_text(ps, t), t.len);
 }
 
@@ -430,6 +443,8 @@ static void parse_tables_free(RelayParser *ps)
     ps->marks = NULL;
     free(ps->scratch_nodes);
     ps->scratch_nodes = NULL;
+    adt_table_free(ps->adts);
+    ps->adts = NULL;
     free(ps->scratch_attrs);
     ps->scratch_attrs = NULL;
     free(ps->late);

@@ -168,6 +168,8 @@ typedef struct RelayParser {
     size_t late_cap;     /* capacity of late */
     CachedName names[64]; /* op and attribute names interned lately */
     bool failed;         /* an error was reported */
+    struct AdtTable *adts; /* the module's constructors, read at the first
+                              name used as a value (type_adt.h) */
 } RelayParser;
 
 /* ---- actions (relay_load.c) ---- */
@@ -258,6 +260,8 @@ void load_push_piece_text(RelayParser *ps, const char *text);
 void load_push_piece_var(RelayParser *ps, Node *var);
 /* Remembers meta[KIND][i] (token t) for load_module_end. */
 void load_meta_ref(RelayParser *ps, RelayText t);
+/* @f as an attribute value, checked to name a def at load_module_end. */
+AttrValue *load_global_value(RelayParser *ps, RelayText name);
 
 AttrValue *load_value(RelayParser *ps, AttrKind kind, RelayText t);
 AttrValue *load_list(RelayParser *ps, size_t mark);

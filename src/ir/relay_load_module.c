@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "type_adt.h"
+
 static Item *push_item(RelayParser *ps, ItemKind kind)
 {
     ps->items = xgrow_items(ps->items, &ps->items_cap, ps->nitems + 1, sizeof(Item));
@@ -166,9 +168,18 @@ void load_free_var(RelayParser *ps, Node *var)
 
 /* ---- expressions ---- */
 
+/* A name used as a value: an operator, or a constructor.  A constructor
+ * of no fields is its call, as TVM's parser makes it (ParseCallExpr: "a
+ * zero-arity case for constructors"), so Nil is a value of type List[A]
+ * that prints with a temp and a type as TVM prints it. */
 Node *load_opref(RelayParser *ps, RelayText name)
 {
-    return graph_add_opref(ps->g, load_intern(ps, name));
+    const char *s = load_intern(ps, name);
+    if (!ps->adts)
+        ps->adts = adt_table_new(ps->g); /* the declarations come first */
+    if (adt_constructor_fields(ps->adts, s) == 0)
+        return load_at(ps, load_call(ps, name, load_mark(ps)), name);
+    return graph_add_opref(ps->g, s);
 }
 
 Node *load_global(RelayParser *ps, RelayText name)
@@ -176,6 +187,16 @@ Node *load_global(RelayParser *ps, RelayText name)
     const char *s = graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1);
     push_late(ps, s, -1, name);
     return graph_global_ref(ps->g, s);
+}
+
+/* @f as an attribute value (callee=@f), which TVM's parser reads as the
+ * global itself: it must name a def of the module, as a call's @f must.
+ * It prints as written (TVM's printer writes meta[GlobalVar][i], or 'f'
+ * without metadata, which its parser cannot read back). */
+AttrValue *load_global_value(RelayParser *ps, RelayText name)
+{
+    push_late(ps, graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1), -1, name);
+    return load_value(ps, ATTR_OPAQUE, name);
 }
 
 void load_meta_ref(RelayParser *ps, RelayText t)
@@ -193,8 +214,27 @@ Node *load_if(RelayParser *ps, Node *cond, Node *then_branch, Node *else_branch)
 
 /* ---- match ---- */
 
+/* A pattern's name is "_" or a constructor of the module's (or the
+ * Prelude's) types; TVM's parser rejects any other ("undefined
+ * constructor name"). */
+static void check_constructor(RelayParser *ps, RelayText ident)
+{
+    const char *name = load_intern(ps, ident);
+    if (strcmp(name, "_") == 0)
+        return;
+    if (!ps->adts)
+        ps->adts = adt_table_new(ps->g);
+    if (adt_constructor_fields(ps->adts, name) < 0) {
+        diag_error(ps->diag, ps->src, load_range(ps, ident),
+                   "'%s' is not a constructor of a declared type (a pattern variable is "
+                   "written '%%%s')", name, name);
+        ps->failed = true;
+    }
+}
+
 void load_push_piece(RelayParser *ps, RelayText ident, const char *suffix)
 {
+    check_constructor(ps, ident);
     StrBuf sb = {0};
     strbuf_append(&sb, load_text(ps, ident), ident.len);
     if (suffix)
@@ -248,5 +288,6 @@ Node *load_match(RelayParser *ps, RelayText keyword, Node *data, size_t mark)
     Node *m = graph_add_match(ps->g, data, clauses, results, (int)n, complete);
     free(clauses);
     free(results);
-    return m;
+    load_note_where(ps, m, keyword); /* a type error's place */
+    return load_at(ps, m, keyword);
 }

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "relay_names.h"
+#include "type_adt.h"
 #include "util.h"
 
 enum { NO_TEMP = UINT32_MAX, NO_ROOT = UINT32_MAX };
@@ -217,6 +218,8 @@ typedef struct Printer {
     bool types;         /* RELAY_PRINT_TYPES: "ty=" from node types */
     const char *op[64]; /* op names printed lately, by address ... */
     uint32_t op_len[64]; /* ... and their lengths */
+    AdtTable *adts;     /* the module's constructors, read at the first
+                           call without operands */
 } Printer;
 
 /* Variables, constants, globals and op values print inline. */
@@ -287,7 +290,9 @@ static void put_comment(const Printer *p, StrBuf *sb, uint32_t id)
 {
     const Node *n = node_of(p, id);
     const char *annot = node_annotation(n);
-    if (p->types && node_type(n)) {
+    NodeKind kind = node_kind(n); /* PrintOptionalInfo skips these three */
+    bool typed = kind != NODE_IF && kind != NODE_LET && kind != NODE_MATCH;
+    if (p->types && typed && node_type(n)) {
         const char *rest = "";
         size_t len = 0;
         if (annot)
@@ -475,6 +480,15 @@ HOT void put_op(Printer *p, StrBuf *out, const char *op)
     put_mem(out, op, p->op_len[slot]);
 }
 
+/* Whether call id's op is a constructor of no fields: its call prints
+ * as its bare name, as TVM prints it. */
+static bool nullary_constructor(Printer *p, uint32_t id)
+{
+    if (!p->adts)
+        p->adts = adt_table_new(p->g);
+    return adt_constructor_fields(p->adts, p->ga.str[id]) == 0;
+}
+
 /* "op(args, attrs)" or "%5(args)". */
 static void put_call(Printer *p, StrBuf *out, uint32_t id)
 {
@@ -482,8 +496,11 @@ static void put_call(Printer *p, StrBuf *out, uint32_t id)
     const uint32_t *end = p->ga.kids + p->ga.start[id + 1];
     if ((p->ga.flags[id] & NODE_HAS_CALLEE) && k < end)
         put_ref(p, out, *k++);
-    else
+    else {
         put_op(p, out, p->ga.str[id]);
+        if (k == end && !(p->ga.flags[id] & NODE_HAS_ATTRS) && nullary_constructor(p, id))
+            return; /* "Nil": TVM's constructor of no fields */
+    }
     put_chr(out, '(');
     for (const uint32_t *a = k; a < end; a++) {
         if (a > k)
@@ -904,6 +921,7 @@ static void printer_free(Printer *p)
     free(p->stack);
     var_names_free(&p->names);
     graph_arrays_free(&p->ga);
+    adt_table_free(p->adts);
 }
 
 /* "def @f(...) { ... }" for a global function other than @main. */

@@ -1,12 +1,14 @@
 /* type_infer.c - types of nodes: variables and constants from their
  * declarations, tuples and tuple elements structurally, functions as
  * "fn (...) -> T", op calls through their type relation (note [type
- * relations] in type_infer.h). */
+ * relations] in type_infer.h), constructor calls and match from the
+ * module's type declarations (note [ADT types] in type_adt.h). */
 #include "type_infer.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "type_adt.h"
 #include "type_rel.h"
 
 static const TypeRel *const families[] = {
@@ -58,11 +60,27 @@ int type_relation_outputs(const char *op)
     return r ? r->outputs : TYPE_OUTPUTS_TENSOR;
 }
 
-/* Relations by interned op name for one walk: a graph of a million calls
- * has a few dozen distinct ops. */
+/* What one walk looks up once: relations by interned op name (a graph
+ * of a million calls has a few dozen distinct ops), and the module's type
+ * declarations, read at the first call without a relation or match. */
 typedef struct RelCache {
-    KeyMap map; /* interned name -> TypeRel pointer, or 0 for none */
+    KeyMap map;      /* interned name -> TypeRel pointer, or 0 for none */
+    bool use_map;    /* false for one node: no map to fill */
+    AdtTable *adts;  /* NULL until needed */
 } RelCache;
+
+static const AdtTable *cached_adts(Graph *g, RelCache *rc)
+{
+    if (!rc->adts)
+        rc->adts = adt_table_new(g);
+    return rc->adts;
+}
+
+static void relcache_free(RelCache *rc)
+{
+    keymap_free(&rc->map);
+    adt_table_free(rc->adts);
+}
 
 static const TypeRel *cached_relation(RelCache *rc, const char *op)
 {
@@ -100,26 +118,40 @@ static bool operand_types(const Node *n, const Type **types)
     return true;
 }
 
-/* The relation of n's op: from rc when given. */
+/* The relation of n's op, through rc's map when it keeps one. */
 static const TypeRel *relation(RelCache *rc, const Node *n)
 {
-    return rc ? cached_relation(rc, node_op(n)) : find_relation(node_op(n));
+    return rc->use_map ? cached_relation(rc, node_op(n)) : find_relation(node_op(n));
+}
+
+/* A call of an op without a relation: an ADT constructor's type, or
+ * unknown. */
+static const Type *constructor_type(Graph *g, const Node *n, RelCache *rc, StrBuf *why)
+{
+    const AdtTable *adts = cached_adts(g, rc);
+    return adt_is_constructor(adts, node_op(n)) ? adt_call_type(g, adts, n, why) : NULL;
 }
 
 /* An op call's type; its relation is looked up once its operands are
  * known to be typed (an edit's untyped nodes mostly have untyped
- * operands, and the lookup is most of the cost then). */
+ * operands, and the lookup is most of the cost then).  A constructor
+ * types even with untyped operands (Nil's type comes from its use). */
 static const Type *call_type(Graph *g, const Node *n, RelCache *rc, StrBuf *why)
 {
     const Type *few[8]; /* most ops take a few operands: no malloc */
     const Type **types = node_nargs(n) < 8 ? few
                                            : xmalloc(((size_t)node_nargs(n) + 1) * sizeof *types);
     const Type *t = NULL;
-    const TypeRel *r;
-    if (operand_types(n, types) && (r = relation(rc, n)) && node_nargs(n) >= r->min_in) {
-        RelCtx c = {g, n, node_op(n), types, node_nargs(n), why};
-        t = r->fn(&c);
-    }
+    if (operand_types(n, types)) {
+        const TypeRel *r = relation(rc, n);
+        if (!r)
+            t = constructor_type(g, n, rc, why);
+        else if (node_nargs(n) >= r->min_in) {
+            RelCtx c = {g, n, node_op(n), types, node_nargs(n), why};
+            t = r->fn(&c);
+        }
+    } else if (!relation(rc, n))
+        t = constructor_type(g, n, rc, why);
     if (types != few)
         free(types);
     return t;
@@ -209,9 +241,10 @@ static const Type *infer(Graph *g, const Node *n, RelCache *rc, StrBuf *why)
         const Type *t = node_type(node_arg(n, 1)), *e = node_type(node_arg(n, 2));
         return t && e && strcmp(t->text, e->text) == 0 ? t : NULL;
     }
+    case NODE_MATCH:
+        return adt_match_type(g, cached_adts(g, rc), n, why);
     case NODE_GLOBAL: /* values whose types graft does not infer */
     case NODE_OPREF:
-    case NODE_MATCH:
         return NULL;
     }
     return NULL;
@@ -219,8 +252,11 @@ static const Type *infer(Graph *g, const Node *n, RelCache *rc, StrBuf *why)
 
 const Type *type_infer_node(Graph *g, const Node *n, StrBuf *why)
 {
+    RelCache rc = {{0}, false, NULL};
     why->len = 0;
-    return infer(g, n, NULL, why);
+    const Type *t = infer(g, n, &rc, why);
+    relcache_free(&rc);
+    return t;
 }
 
 struct TypeCache {
@@ -229,14 +265,16 @@ struct TypeCache {
 
 TypeCache *type_cache_new(void)
 {
-    return xcalloc(1, sizeof(TypeCache));
+    TypeCache *tc = xcalloc(1, sizeof(TypeCache));
+    tc->rc.use_map = true;
+    return tc;
 }
 
 void type_cache_free(TypeCache *tc)
 {
     if (!tc)
         return;
-    keymap_free(&tc->rc.map);
+    relcache_free(&tc->rc);
     free(tc);
 }
 
@@ -273,28 +311,59 @@ static bool infer_one(Graph *g, Node *n, RelCache *rc, StrBuf *why)
     return why->len == 0;
 }
 
+/* Gives the pattern variables of each match whose data has a type
+ * theirs; *bad on a contradiction.  Returns how many it typed. */
+static int bind_patterns(Graph *g, Node *const *matches, size_t n, RelCache *rc, StrBuf *why,
+                         Node **bad)
+{
+    int typed = 0;
+    for (size_t i = 0; i < n && !*bad; i++) {
+        why->len = 0;
+        int k = adt_bind_patterns(g, cached_adts(g, rc), matches[i], why);
+        if (k < 0)
+            *bad = matches[i];
+        else
+            typed += k;
+    }
+    return typed;
+}
+
+/* note [match passes]: a match's pattern variables take their types
+ * from its data's, which the walk reaches with the match itself, after
+ * the clauses that use them (operands come first).  So the walk runs
+ * again, typing what is still untyped, while matches gave variables
+ * types; a model without match takes one walk. */
 Node *type_infer_graph(Graph *g, StrBuf *why)
 {
     Node **order = xmalloc(((size_t)graph_node_count(g) + 1) * sizeof *order);
     uint32_t count = graph_topo_order(g, order);
-    RelCache rc = {{0}};
+    RelCache rc = {{0}, true, NULL};
+    VEC(Node *) matches = {0};
     Node *bad = NULL;
-    for (uint32_t i = 0; i < count && !bad; i++)
+    for (uint32_t i = 0; i < count && !bad; i++) {
+        if (node_kind(order[i]) == NODE_MATCH)
+            vec_push(&matches, order[i]);
         if (!infer_one(g, order[i], &rc, why))
             bad = order[i];
-    keymap_free(&rc.map);
+    }
+    while (!bad && matches.len && bind_patterns(g, matches.items, matches.len, &rc, why, &bad))
+        for (uint32_t i = 0; i < count && !bad; i++)
+            if (!infer_one(g, order[i], &rc, why))
+                bad = order[i];
+    vec_free(&matches);
+    relcache_free(&rc);
     free(order);
     return bad;
 }
 
 Node *type_infer_new(Graph *g, uint32_t first, StrBuf *why)
 {
-    RelCache rc = {{0}};
+    RelCache rc = {{0}, true, NULL};
     Node *bad = NULL;
     for (uint32_t id = first; id < graph_node_count(g) && !bad; id++)
         if (!infer_one(g, graph_node(g, id), &rc, why))
             bad = graph_node(g, id);
-    keymap_free(&rc.map);
+    relcache_free(&rc);
     return bad;
 }
 
@@ -311,10 +380,10 @@ void type_infer_edit(Graph *g, uint32_t first)
 void type_infer_list(Graph *g, Node *const *list, size_t n)
 {
     StrBuf why = {0};
-    RelCache rc = {{0}};
+    RelCache rc = {{0}, true, NULL};
     for (size_t i = 0; i < n; i++)
         if (!node_type(list[i]) && !unknown_operand(list[i]))
             infer_one(g, list[i], &rc, &why); /* a contradiction leaves it untyped */
-    keymap_free(&rc.map);
+    relcache_free(&rc);
     strbuf_free(&why);
 }

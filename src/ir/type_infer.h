@@ -20,6 +20,8 @@
  *                        (src/relay/op/vision/)
  *   type_rel_dyn.c       dyn.* ops, shapes computed in the graph: "?"
  *                        dims of a known rank (src/relay/op/dyn/)
+ * and, not ops, constructor calls and match from the module's type
+ * declarations in type_adt.c (note [ADT types] in type_adt.h).
  * The registry's ops (stdpatterns/ops.graft) and these relations are
  * checked against each other by tests/check_rules_check.c.
  *
