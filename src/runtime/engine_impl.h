@@ -28,6 +28,9 @@ struct graft_engine {
     size_t norder;         /* entries allocated in order */
     NodeLabels *names;     /* the loaded model's node names, for the trace
                               and refusals; NULL when neither is asked */
+    uint32_t visit_rule;   /* engine_match_roots: the match being visited */
+    Node *visit_root;
+    bool visit_bound;      /* its bindings are in the matcher */
 };
 
 /* Appends n's name (note [node names]) as the trace and refusals give
