@@ -340,6 +340,23 @@ START_TEST(keep_offering_in_order)
 }
 END_TEST
 
+/* note [proven rules]: x + 0 needs no verifying walk; x + x (a variable
+ * used twice) and nn.relu*(x) (a repeated op) do; and none does when the
+ * steps limit is below the try's bound. */
+START_TEST(state_proves_plain_trees)
+{
+    Fix f = fixture();
+    ck_assert(matcher_state_proves(f.e.m, 0));
+    ck_assert(!matcher_state_proves(f.e.m, 1));
+    ck_assert(!matcher_state_proves(f.e.m, 2));
+    matcher_set_max_steps(f.e.m, 4); /* add_zero: 3 parts, at most 7 steps */
+    ck_assert(!matcher_state_proves(f.e.m, 0));
+    matcher_set_max_steps(f.e.m, 7);
+    ck_assert(matcher_state_proves(f.e.m, 0));
+    engine_stop(&f.e);
+}
+END_TEST
+
 static Suite *automaton_suite(void)
 {
     Suite *s = suite_create("engine_automaton");
@@ -350,6 +367,7 @@ static Suite *automaton_suite(void)
     tcase_add_test(tc, step_cache_tells_keys_apart);
     tcase_add_test(tc, dense_steps_repeat_the_memo);
     tcase_add_test(tc, keep_offering_in_order);
+    tcase_add_test(tc, state_proves_plain_trees);
     suite_add_tcase(s, tc);
     tc = tcase_create("matcher");
     tcase_add_test(tc, matcher_binds_either_order);
