@@ -79,6 +79,7 @@ struct Labels {
     uint32_t **dense;  /* per dense class, its table or NULL (note [dense steps]) */
     uint32_t nclasses; /* classes: ops named, other ops, var, const, tuple,
                           then those of note [node classes] */
+    uint32_t nops;     /* ops rules name (automaton_nops) */
     size_t cclasses;   /* entries allocated in dense and syms */
     Symbol *syms;      /* per class: its symbol, no operands (note [node classes]) */
     ConstSlot consts[CONST_SLOTS]; /* scalar constants' classes by value */
@@ -133,7 +134,7 @@ static uint32_t class_add(Labels *l, Symbol sym)
  * the element accesses (note [node classes]). */
 static void classes_init(Labels *l)
 {
-    uint32_t nops = automaton_nops(l->a);
+    uint32_t nops = l->nops = automaton_nops(l->a);
     for (uint32_t op = 0; op < nops; op++)
         class_add(l, (Symbol){.tag = SYM_OP, .a = op});
     class_add(l, (Symbol){.tag = SYM_OP, .a = SYM_OTHER_OP});
@@ -428,7 +429,7 @@ static inline bool gather_args(Labels *l, const Node *n, NodeKind kind, uint32_t
  * apply to it or its kind has none. */
 static inline uint32_t dense_class(Labels *l, const Node *n, NodeKind kind)
 {
-    uint32_t nops = automaton_nops(l->a);
+    uint32_t nops = l->nops;
     if (kind > NODE_MATCH || l->kind_tests[kind])
         return UINT32_MAX;
     switch (kind) {
@@ -507,7 +508,7 @@ uint32_t labels_state_id(const Labels *l, uint32_t id)
  * many classes. */
 static uint32_t const_class(Labels *l, const Node *n)
 {
-    uint32_t nops = automaton_nops(l->a), np = 0;
+    uint32_t nops = l->nops, np = 0;
     if (!node_const_is_scalar(n))
         return CLASS_NODE;
     double v = node_const_value(n);
@@ -530,7 +531,7 @@ static uint32_t node_class(void *ctx, const Node *n)
 {
     Labels *l = ctx;
     NodeKind kind = node_kind(n);
-    uint32_t nops = automaton_nops(l->a);
+    uint32_t nops = l->nops;
     if (kind > NODE_MATCH) /* a kind added later: read it */
         return CLASS_NODE;
     if (l->kind_tests[kind])
@@ -561,19 +562,24 @@ void labels_graph_order(Labels *l, GraphOrder *o)
     graph_order_classified(l->g, node_class, l, o);
 }
 
-/* Whether state s accepts some rule, remembered per state. */
-static inline bool offers(Labels *l, uint32_t s)
+/* Learns whether state s accepts some rule. */
+static void offers_learn(Labels *l, uint32_t s)
 {
     if (s >= l->coffers) {
         size_t old = l->coffers;
         l->offers = xgrow_items(l->offers, &l->coffers, (size_t)s + 1, sizeof *l->offers);
         memset(l->offers + old, 0, l->coffers - old);
     }
-    if (!l->offers[s]) {
-        uint32_t nr;
-        automaton_state_rules(l->a, s, &nr);
-        l->offers[s] = nr ? 2 : 1;
-    }
+    uint32_t nr;
+    automaton_state_rules(l->a, s, &nr);
+    l->offers[s] = nr ? 2 : 1;
+}
+
+/* Whether state s accepts some rule, remembered per state. */
+static inline bool offers(Labels *l, uint32_t s)
+{
+    if (s >= l->coffers || !l->offers[s])
+        offers_learn(l, s);
     return l->offers[s] == 2;
 }
 
@@ -618,15 +624,15 @@ static inline uint32_t class_step(Labels *l, uint32_t c, const uint32_t *kids, u
  * reaches are not. */
 uint32_t labels_order(Labels *l, const GraphOrder *o, uint32_t *offering)
 {
-    uint32_t kept = 0, nops = automaton_nops(l->a);
+    uint32_t kept = 0, opaque = l->nops + 4;
+    const uint32_t *ids = o->ids, *cls = o->cls, *start = o->start;
     state_reserve(l, graph_node_count(l->g));
     for (uint32_t i = 0; i < o->n; i++) {
-        uint32_t id = o->ids[i], c = o->cls[id], s;
+        uint32_t id = ids[i], c = cls[id], s;
         if (c == CLASS_NODE)
             s = labels_node(l, graph_node(l->g, id));
         else {
-            uint32_t first = o->start[id];
-            uint32_t na = c == nops + 4 ? 0 : o->start[id + 1] - first;
+            uint32_t first = start[id], na = c == opaque ? 0 : start[id + 1] - first;
             s = l->state[id] = class_step(l, c, o->kids + first, na);
         }
         if (offering && offers(l, s))
