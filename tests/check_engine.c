@@ -276,6 +276,30 @@ START_TEST(proven_rules_match_as_verified)
 }
 END_TEST
 
+/* note [attribute keys]: values spelled alike share one canonical text,
+ * values spelled otherwise get their own, whatever order they come in:
+ * groups=1 matches at the first and third conv and at groups=1f (a float
+ * whose canonical text is 1 too), not at groups=2 nor at the list [1, 1];
+ * padding=[1, 1] at the second and fourth, not at [1, 2]. */
+START_TEST(attribute_keys_by_spelling)
+{
+    Run r;
+    run_open(&r, "one := nn.conv2d(x, w, groups=1) => partition\n"
+                 "pad := nn.conv2d(x, w, padding=[1, 1]) => partition\n",
+             "def @main(%x, %w) {\n"
+             "  %0 = nn.conv2d(%x, %w, groups=1);\n"
+             "  %1 = nn.conv2d(%0, %w, groups=2, padding=[1, 1]);\n"
+             "  %2 = nn.conv2d(%1, %w, groups=1, padding=[1, 2]);\n"
+             "  %3 = nn.conv2d(%2, %w, groups=[1, 1], padding=[1, 1]);\n"
+             "  nn.conv2d(%3, %w, groups=1f)\n}\n", 0);
+    int counts[2] = {0, 0};
+    engine_matches(r.e, count_match, counts);
+    ck_assert_int_eq(counts[0], 3);
+    ck_assert_int_eq(counts[1], 2);
+    run_close(&r);
+}
+END_TEST
+
 /* ---- the dump ---- */
 
 START_TEST(dump_shares_items)
@@ -412,6 +436,7 @@ static Suite *engine_suite(void)
     tc = tcase_create("match");
     tcase_add_test(tc, matches_every_rule_at_every_node);
     tcase_add_test(tc, proven_rules_match_as_verified);
+    tcase_add_test(tc, attribute_keys_by_spelling);
     suite_add_tcase(s, tc);
     tc = tcase_create("dump");
     tcase_add_test(tc, dump_shares_items);

@@ -58,6 +58,20 @@ typedef struct OpSlot {
 #define MAX_CLASSES 4096  /* beyond, constants are read as nodes */
 #define CONST_SLOTS 64
 
+/* note [attribute keys]: an attribute test compares canonical texts, and
+ * writing a value's text (numbers as "%.17g") costs more than the rest
+ * of the node's labelling; the loader keeps each value's spelling, and a
+ * value's kind, item count and spelling decide its canonical text, so a
+ * small direct-mapped cache by spelling writes each distinct one once. */
+#define KEY_SLOTS 256
+
+typedef struct KeySlot {
+    const char *spelling; /* the value's spelling (in the graph), or NULL */
+    AttrKind kind;        /* its kind */
+    int nitems;           /* its item count */
+    char *key;            /* its canonical text */
+} KeySlot;
+
 typedef struct ConstSlot {
     uint64_t bits;  /* the value's bits */
     uint32_t cls;   /* its class, or 0 when empty (class 0 is an op's) */
@@ -83,6 +97,7 @@ struct Labels {
     size_t cclasses;   /* entries allocated in dense and syms */
     Symbol *syms;      /* per class: its symbol, no operands (note [node classes]) */
     ConstSlot consts[CONST_SLOTS]; /* scalar constants' classes by value */
+    KeySlot keys[KEY_SLOTS]; /* canonical texts by spelling (note [attribute keys]) */
     uint8_t *offers;   /* per state: 0 not known yet, 1 offers no rule, 2 some */
     size_t coffers;    /* entries allocated in offers */
     bool scopes;       /* label fns, ifs and lets with their operands */
@@ -179,6 +194,8 @@ void labels_free(Labels *l)
         free(l->dense[c]);
         free((uint32_t *)l->syms[c].preds);
     }
+    for (int k = 0; k < KEY_SLOTS; k++)
+        free(l->keys[k].key);
     free(l->dense);
     free(l->syms);
     free(l->offers);
@@ -279,6 +296,25 @@ static uint32_t name_end(const PatPred *all, const uint32_t *ps, uint32_t k, uin
     return lo;
 }
 
+/* The canonical text of v (pattern_attr_key), written once per spelling
+ * (note [attribute keys]); valid until the next call. */
+static const char *attr_key(Labels *l, const AttrValue *v)
+{
+    l->key.len = 0;
+    if (!v->spelling) { /* made by an edit */
+        pattern_attr_key(v, &l->key);
+        return l->key.data;
+    }
+    KeySlot *slot = &l->keys[hash_bytes(v->spelling, strlen(v->spelling), 0) % KEY_SLOTS];
+    if (slot->spelling && slot->kind == v->kind && slot->nitems == v->nitems &&
+        strcmp(slot->spelling, v->spelling) == 0)
+        return slot->key;
+    pattern_attr_key(v, &l->key);
+    free(slot->key);
+    *slot = (KeySlot){v->spelling, v->kind, v->nitems, xstrdup(l->key.data)};
+    return slot->key;
+}
+
 /* Attribute tests of one op, sorted by name then wanted value (note [test
  * order] in automaton.c): per attribute name, the node's value (or the
  * op's default when the node omits it) is put in canonical form once and
@@ -298,10 +334,7 @@ static void attr_preds(Labels *l, const Node *holder, const uint32_t *ps,
                     add_pred(l, n, ps[k]);
             continue;
         }
-        l->key.len = 0;
-        if (v)
-            pattern_attr_key(v, &l->key);
-        const char *have = v ? l->key.data : first->dflt;
+        const char *have = v ? attr_key(l, v) : first->dflt;
         if (have) {
             PatPred probe = {.kind = PRED_ATTR, .s = first->s, .key = have};
             add_equal(l, n, ps + k, end - k, &probe);
