@@ -51,8 +51,9 @@ typedef struct OpSlot {
  * without its operands), an element access of a small index, and a
  * scalar constant when rules test constants (its tests depend on its
  * value alone, so one class per value, found through a small
- * direct-mapped cache).  CLASS_NODE says: read the node (an op with
- * attribute tests, a call of a function, type tests, scopes). */
+ * direct-mapped cache), and an op call with attribute tests (its tests
+ * decided right there, one class per op and tests passed).  CLASS_NODE
+ * says: read the node (a call of a function, type tests, scopes). */
 #define CLASS_NODE UINT32_MAX
 #define GETITEM_CLASSES 8 /* element accesses .0 to .7 have classes */
 #define MAX_CLASSES 4096  /* beyond, constants are read as nodes */
@@ -98,6 +99,7 @@ struct Labels {
     Symbol *syms;      /* per class: its symbol, no operands (note [node classes]) */
     ConstSlot consts[CONST_SLOTS]; /* scalar constants' classes by value */
     KeySlot keys[KEY_SLOTS]; /* canonical texts by spelling (note [attribute keys]) */
+    KeyMap tested;     /* hash of an op and its tests passed -> class */
     uint8_t *offers;   /* per state: 0 not known yet, 1 offers no rule, 2 some */
     size_t coffers;    /* entries allocated in offers */
     bool scopes;       /* label fns, ifs and lets with their operands */
@@ -187,6 +189,7 @@ void labels_free(Labels *l)
         return;
     free(l->state);
     keymap_free(&l->ops);
+    keymap_free(&l->tested);
     free(l->preds);
     free(l->args);
     strbuf_free(&l->key);
@@ -558,6 +561,30 @@ static uint32_t const_class(Labels *l, const Node *n)
     return slot->cls;
 }
 
+/* The class of op call n, whose op has attribute tests: its tests are
+ * decided here, in the order's pass, and each op with each set of tests
+ * passed gets one class (note [node classes]); CLASS_NODE on a clash of
+ * hashes or once there are too many classes. */
+static uint32_t tested_class(Labels *l, const Node *n, const OpSlot *slot)
+{
+    uint32_t np = 0;
+    attr_preds(l, n, slot->tests, slot->ntests, &np);
+    uint64_t key = hash_bytes(l->preds, np * sizeof *l->preds, slot->index) | 1;
+    int64_t *c = keymap_get(&l->tested, key);
+    if (c) {
+        const Symbol *sym = &l->syms[*c];
+        bool same = sym->a == slot->index && sym->npreds == np &&
+                    (np == 0 || memcmp(sym->preds, l->preds, np * sizeof *l->preds) == 0);
+        return same ? (uint32_t)*c : CLASS_NODE;
+    }
+    if (l->nclasses >= MAX_CLASSES)
+        return CLASS_NODE;
+    uint32_t cls = class_add(l, (Symbol){.tag = SYM_OP, .a = slot->index, .npreds = np,
+                                          .preds = l->preds});
+    keymap_put(&l->tested, key, cls);
+    return cls;
+}
+
 /* The class of n (note [node classes]); the order's pass calls it once
  * per live node. */
 static uint32_t node_class(void *ctx, const Node *n)
@@ -578,7 +605,7 @@ static uint32_t node_class(void *ctx, const Node *n)
         if (!op)
             return CLASS_NODE;
         const OpSlot *slot = op_slot(l, op);
-        return slot->ntests ? CLASS_NODE : slot->dense;
+        return slot->ntests ? tested_class(l, n, slot) : slot->dense;
     }
     case NODE_GETITEM:
         return node_index(n) >= 0 && node_index(n) < GETITEM_CLASSES
