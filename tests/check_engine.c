@@ -210,9 +210,9 @@ END_TEST
 
 /* The matches a visitor saw, one line each: rule, root, bindings. */
 typedef struct Listed {
-    Engine *e;  /* for engine_match_bindings */
-    const RuleSet *rs;
-    StrBuf text;
+    Engine *e;          /* for engine_match_bindings */
+    const RuleSet *rs;  /* the rules, for their names */
+    StrBuf text;        /* one line per match */
 } Listed;
 
 static void list_match(Listed *l, uint32_t rule, const Node *root, const Binding *b)
@@ -254,7 +254,8 @@ START_TEST(proven_rules_match_as_verified)
     Run eager, lazy;
     run_open(&eager, rules, model, 0);
     run_open(&lazy, rules, model, 0);
-    Listed want = {.e = eager.e, .rs = &eager.rules->rs}, got = {.e = lazy.e, .rs = &lazy.rules->rs};
+    Listed want = {.e = eager.e, .rs = &eager.rules->rs};
+    Listed got = {.e = lazy.e, .rs = &lazy.rules->rs};
     engine_matches(eager.e, list_eager, &want);
     engine_match_roots(lazy.e, list_lazy, &got);
     ck_assert_str_eq(got.text.data, want.text.data);
