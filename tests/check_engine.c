@@ -208,6 +208,99 @@ START_TEST(matches_every_rule_at_every_node)
 }
 END_TEST
 
+/* The matches a visitor saw, one line each: rule, root, bindings. */
+typedef struct Listed {
+    Engine *e;          /* for engine_match_bindings */
+    const RuleSet *rs;  /* the rules, for their names */
+    StrBuf text;        /* one line per match */
+} Listed;
+
+static void list_match(Listed *l, uint32_t rule, const Node *root, const Binding *b)
+{
+    strbuf_printf(&l->text, "%s at %u:", l->rs->rules[rule].name, node_id(root));
+    for (int s = 0; s < l->rs->rules[rule].nslots; s++)
+        strbuf_printf(&l->text, " %d", b[s].node ? (int)node_id(b[s].node) : b[s].attr ? -2 : -1);
+    strbuf_putc(&l->text, '\n');
+}
+
+static void list_eager(void *ctx, uint32_t rule, Node *root, const Binding *b)
+{
+    list_match(ctx, rule, root, b);
+}
+
+static void list_lazy(void *ctx, uint32_t rule, Node *root)
+{
+    Listed *l = ctx;
+    list_match(l, rule, root, engine_match_bindings(l->e));
+}
+
+/* note [proven rules]: engine_match_roots lists the matches and bindings
+ * engine_matches lists, whether a rule's state proves it (proven, alt,
+ * attr: accepted without a walk, bindings on request) or not (twice: a
+ * variable used twice; guarded: a guard), with the same counts. */
+START_TEST(proven_rules_match_as_verified)
+{
+    static const char rules[] =
+        "proven := nn.relu(x + y) => partition\n"
+        "twice := x * x => partition\n"
+        "guarded := nn.relu(x) where users(x) == 2 => partition\n"
+        "alt := exp(x) | sqrt(y) => partition\n"
+        "attr := nn.max_pool2d(x, pool_size=p) => partition\n";
+    static const char model[] =
+        "def @main(%a, %b) {\n  %0 = add(%a, %b);\n  %1 = nn.relu(%0);\n"
+        "  %2 = multiply(%1, %1);\n  %3 = multiply(%1, %a);\n  %4 = exp(%2);\n"
+        "  %5 = sqrt(%3);\n  %6 = nn.max_pool2d(%4, pool_size=[2, 2]);\n"
+        "  %7 = nn.relu(%b);\n  (%5, %6, %7, %0)\n}\n";
+    Run eager, lazy;
+    run_open(&eager, rules, model, 0);
+    run_open(&lazy, rules, model, 0);
+    Listed want = {.e = eager.e, .rs = &eager.rules->rs};
+    Listed got = {.e = lazy.e, .rs = &lazy.rules->rs};
+    engine_matches(eager.e, list_eager, &want);
+    engine_match_roots(lazy.e, list_lazy, &got);
+    ck_assert_str_eq(got.text.data, want.text.data);
+    ck_assert_str_eq(want.text.data, "proven at 3: 0 1\n"
+                                     "guarded at 3: 2\n"
+                                     "alt at 7: -1 5\n"
+                                     "twice at 4: 3\n"
+                                     "alt at 6: 4 -1\n"
+                                     "attr at 8: 6 -2\n"
+                                     "guarded at 9: 1\n");
+    for (uint32_t r = 0; r < 5; r++) {
+        ck_assert_uint_eq(rule_stats(&lazy, r)->tried, rule_stats(&eager, r)->tried);
+        ck_assert_uint_eq(rule_stats(&lazy, r)->matched, rule_stats(&eager, r)->matched);
+    }
+    strbuf_free(&want.text);
+    strbuf_free(&got.text);
+    run_close(&eager);
+    run_close(&lazy);
+}
+END_TEST
+
+/* note [attribute keys]: values spelled alike share one canonical text,
+ * values spelled otherwise get their own, whatever order they come in:
+ * groups=1 matches at the first and third conv and at groups=1f (a float
+ * whose canonical text is 1 too), not at groups=2 nor at the list [1, 1];
+ * padding=[1, 1] at the second and fourth, not at [1, 2]. */
+START_TEST(attribute_keys_by_spelling)
+{
+    Run r;
+    run_open(&r, "one := nn.conv2d(x, w, groups=1) => partition\n"
+                 "pad := nn.conv2d(x, w, padding=[1, 1]) => partition\n",
+             "def @main(%x, %w) {\n"
+             "  %0 = nn.conv2d(%x, %w, groups=1);\n"
+             "  %1 = nn.conv2d(%0, %w, groups=2, padding=[1, 1]);\n"
+             "  %2 = nn.conv2d(%1, %w, groups=1, padding=[1, 2]);\n"
+             "  %3 = nn.conv2d(%2, %w, groups=[1, 1], padding=[1, 1]);\n"
+             "  nn.conv2d(%3, %w, groups=1f)\n}\n", 0);
+    int counts[2] = {0, 0};
+    engine_matches(r.e, count_match, counts);
+    ck_assert_int_eq(counts[0], 3);
+    ck_assert_int_eq(counts[1], 2);
+    run_close(&r);
+}
+END_TEST
+
 /* ---- the dump ---- */
 
 START_TEST(dump_shares_items)
@@ -343,6 +436,8 @@ static Suite *engine_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("match");
     tcase_add_test(tc, matches_every_rule_at_every_node);
+    tcase_add_test(tc, proven_rules_match_as_verified);
+    tcase_add_test(tc, attribute_keys_by_spelling);
     suite_add_tcase(s, tc);
     tc = tcase_create("dump");
     tcase_add_test(tc, dump_shares_items);

@@ -202,8 +202,8 @@ START_TEST(star_over_long_chain)
 }
 END_TEST
 
-/* Labels every live node of g one by one in depth-first order (the
- * order labels_topo falls back to). */
+/* Labels every live node of g one by one in depth-first order, reading
+ * each node (labels_node). */
 static void label_depth_first(Labels *l, const Graph *g)
 {
     Node **order = malloc((graph_node_count(g) + 1) * sizeof *order);
@@ -211,15 +211,6 @@ static void label_depth_first(Labels *l, const Graph *g)
     for (uint32_t i = 0; i < n; i++)
         labels_node(l, order[i]);
     free(order);
-}
-
-/* labels_topo over the live nodes of g; returns what it returns. */
-static bool label_topo(Labels *l, const Graph *g)
-{
-    uint32_t *ids = malloc((graph_node_count(g) + 1) * sizeof *ids);
-    bool in_id_order = labels_topo(l, ids, graph_topo_ids(g, ids));
-    free(ids);
-    return in_id_order;
 }
 
 /* Every node of g, labelled or not, has the same state in x and y. */
@@ -231,13 +222,14 @@ static void assert_same_states(const Labels *x, const Labels *y, const Graph *g)
     }
 }
 
-/* note [label order]: labels_topo walks in id order on the fixture as
- * built (_i = 0) and falls back to the given order once an edit makes a
- * node read a later one (_i = 1: relu(relu(a)) becomes relu(relu(a + 0))
- * with the new add last); either way every live node gets the state the
- * depth-first order gives, on a shared automaton (so no state but the
- * same) and from a fresh one (so the same number of states); nodes the
- * output does not reach stay unlabelled. */
+/* note [label order], note [node classes]: labelling in the order's
+ * pass from the nodes' classes (labels_all) gives every live node the
+ * state that labelling each node in depth-first order gives, on the
+ * fixture as built (_i = 0) and once an edit makes a node read a later
+ * one (_i = 1: relu(relu(a)) becomes relu(relu(a + 0)) with the new add
+ * last); on a shared automaton (so no state but the same) and from a
+ * fresh one (so the same number of states); nodes the output does not
+ * reach stay unlabelled. */
 START_TEST(label_order_same_states)
 {
     Fix f = fixture();
@@ -249,7 +241,7 @@ START_TEST(label_order_same_states)
     Labels *dfs = labels_new(f.e.a, g), *ids = labels_new(f.e.a, g);
     label_depth_first(dfs, g);
     uint32_t nstates = automaton_nstates(f.e.a);
-    ck_assert(label_topo(ids, g) == (_i == 0));
+    labels_all(ids);
     ck_assert_uint_eq(automaton_nstates(f.e.a), nstates);
     assert_same_states(dfs, ids, g);
     ck_assert_uint_eq(labels_state(ids, stray), STATE_NONE);
@@ -257,10 +249,12 @@ START_TEST(label_order_same_states)
     ck_assert(accepts(f.e.a, labels_state(ids, f.r2), 2));
     Automaton *fresh = automaton_new(&rs);
     Labels *first = labels_new(fresh, g), *then = labels_new(fresh, g);
-    ck_assert(label_topo(first, g) == (_i == 0));
+    labels_all(first);
     nstates = automaton_nstates(fresh);
+    uint32_t ntrans = automaton_ntransitions(fresh);
     label_depth_first(then, g);
     ck_assert_uint_eq(automaton_nstates(fresh), nstates);
+    ck_assert_uint_eq(automaton_ntransitions(fresh), ntrans);
     assert_same_states(first, then, g);
     labels_free(then);
     labels_free(first);
@@ -322,9 +316,9 @@ START_TEST(dense_steps_repeat_the_memo)
 }
 END_TEST
 
-/* labels_keep_offering keeps the nodes whose state accepts a rule, in
- * the order given: with add_zero alone, a+0 and 0+a (the tuple's first
- * two fields, so first in the depth-first order). */
+/* labels_order keeps the nodes whose state accepts a rule, in the
+ * order's order: with add_zero alone, a+0 and 0+a (the tuple's first two
+ * fields, so first in the depth-first order). */
 START_TEST(keep_offering_in_order)
 {
     Fix f = fixture();
@@ -332,15 +326,33 @@ START_TEST(keep_offering_in_order)
     one.nrules = 1;
     Automaton *a = automaton_new(&one);
     Labels *l = labels_new(a, f.e.g);
-    labels_all(l);
-    uint32_t *ids = malloc((graph_node_count(f.e.g) + 1) * sizeof *ids);
-    uint32_t n = graph_topo_ids(f.e.g, ids);
-    ck_assert_uint_eq(labels_keep_offering(l, ids, n), 2);
+    GraphOrder o;
+    labels_graph_order(l, &o);
+    uint32_t *ids = malloc((o.n + 1) * sizeof *ids);
+    ck_assert_uint_eq(labels_order(l, &o, ids), 2);
     ck_assert_uint_eq(ids[0], node_id(f.a0));
     ck_assert_uint_eq(ids[1], node_id(f.za));
     free(ids);
+    graph_order_free(&o);
     labels_free(l);
     automaton_free(a);
+    engine_stop(&f.e);
+}
+END_TEST
+
+/* note [proven rules]: x + 0 needs no verifying walk; x + x (a variable
+ * used twice) and nn.relu*(x) (a repeated op) do; and none does when the
+ * steps limit is below the try's bound. */
+START_TEST(state_proves_plain_trees)
+{
+    Fix f = fixture();
+    ck_assert(matcher_state_proves(f.e.m, 0));
+    ck_assert(!matcher_state_proves(f.e.m, 1));
+    ck_assert(!matcher_state_proves(f.e.m, 2));
+    matcher_set_max_steps(f.e.m, 4); /* add_zero: 3 parts, at most 7 steps */
+    ck_assert(!matcher_state_proves(f.e.m, 0));
+    matcher_set_max_steps(f.e.m, 7);
+    ck_assert(matcher_state_proves(f.e.m, 0));
     engine_stop(&f.e);
 }
 END_TEST
@@ -355,6 +367,7 @@ static Suite *automaton_suite(void)
     tcase_add_test(tc, step_cache_tells_keys_apart);
     tcase_add_test(tc, dense_steps_repeat_the_memo);
     tcase_add_test(tc, keep_offering_in_order);
+    tcase_add_test(tc, state_proves_plain_trees);
     suite_add_tcase(s, tc);
     tc = tcase_create("matcher");
     tcase_add_test(tc, matcher_binds_either_order);

@@ -340,6 +340,20 @@ uint32_t graph_topo_order(const Graph *g, Node **order);
 /* The same order as node ids (ids: graph_node_count entries), for callers
  * that keep per-id arrays and need not touch the nodes themselves. */
 uint32_t graph_topo_ids(const Graph *g, uint32_t *ids);
+/* graph_topo_ids with what a labeller needs beside it, made in the same
+ * pass (note [classified order] in graph_walk.c): classify(ctx, n) is
+ * called once per live node, in id order, and its answer kept. */
+typedef uint32_t (*NodeClassFn)(void *ctx, const Node *n);
+typedef struct GraphOrder {
+    uint32_t *ids;   /* the live nodes, operands first (graph_topo_ids) */
+    uint32_t n;      /* entries in ids */
+    uint32_t *start; /* per node id: its first child in kids (count + 1) */
+    uint32_t *kids;  /* children's ids node by node: a call's callee, then
+                        its operands; a function's parameters, then body */
+    uint32_t *cls;   /* per live node id: what classify returned */
+} GraphOrder;
+void graph_order_classified(const Graph *g, NodeClassFn classify, void *ctx, GraphOrder *o);
+void graph_order_free(GraphOrder *o);
 /* graph_remove_dead, then graph_topo_order into order, in one walk (note
  * [sweep] in graph_walk.c); returns the count of live nodes ordered. */
 uint32_t graph_remove_dead_order(Graph *g, Node **order);

@@ -65,9 +65,17 @@ static uint32_t put_kids(const Node *n, uint32_t *kids, uint32_t m)
     return m;
 }
 
+/* A classifier and where its answers go (note [classified order]). */
+typedef struct Classify {
+    NodeClassFn fn;
+    void *ctx;
+    uint32_t *cls; /* per node id */
+} Classify;
+
 /* Fills adj with the children of every node of g (dead ones included);
- * sets dead[id] for the dead nodes when dead is not NULL. */
-static void adjacency_build(const Graph *g, Adjacency *adj, uint8_t *dead)
+ * sets dead[id] for the dead nodes when dead is not NULL, and classifies
+ * every live node when cl is not NULL. */
+static void adjacency_build(const Graph *g, Adjacency *adj, uint8_t *dead, const Classify *cl)
 {
     uint32_t m = 0;
     adj->start = xmalloc(((size_t)g->nnodes + 1) * sizeof *adj->start);
@@ -80,6 +88,8 @@ static void adjacency_build(const Graph *g, Adjacency *adj, uint8_t *dead)
         adj->start[i] = m;
         if (dead && n->dead)
             dead[i] = 1;
+        if (cl && !n->dead)
+            cl->cls[i] = cl->fn(cl->ctx, n);
         if (m + most > adj->cap)
             adj->kids = xgrow_items(adj->kids, &adj->cap, m + most, sizeof *adj->kids);
         m = put_kids(n, adj->kids, m);
@@ -150,7 +160,7 @@ static uint32_t topo_walk(const Graph *g, Node **order, uint32_t *ids)
 {
     Adjacency adj;
     uint8_t *seen = xcalloc(g->nnodes ? g->nnodes : 1, 1);
-    adjacency_build(g, &adj, seen); /* dead nodes count as seen */
+    adjacency_build(g, &adj, seen, NULL); /* dead nodes count as seen */
     uint32_t n = walk_roots(g, &adj, seen, order, ids);
     free(seen);
     adjacency_free(&adj);
@@ -165,6 +175,38 @@ uint32_t graph_topo_order(const Graph *g, Node **order)
 uint32_t graph_topo_ids(const Graph *g, uint32_t *ids)
 {
     return topo_walk(g, NULL, ids);
+}
+
+/* note [classified order]: labelling a node wants what the automaton
+ * sees of it (its kind, its op) and its operands' states, in an order
+ * with operands first.  The order's own pass already reads every node
+ * once, in id order where the nodes sit in memory, to copy its children
+ * into flat arrays (note [compact walk]); so it asks the labeller for the
+ * node's class right there, while the node is in cache, and hands over
+ * the order with the classes and those arrays.  Labelling then reads
+ * only flat arrays in the order, and no node again unless its class says
+ * it must (bench/RESULTS.md, "Matching in the order's pass"). */
+void graph_order_classified(const Graph *g, NodeClassFn classify, void *ctx, GraphOrder *o)
+{
+    Adjacency adj;
+    Classify cl = {classify, ctx, xmalloc(((size_t)g->nnodes + 1) * sizeof *cl.cls)};
+    uint8_t *seen = xcalloc(g->nnodes ? g->nnodes : 1, 1);
+    adjacency_build(g, &adj, seen, &cl); /* dead nodes count as seen */
+    o->ids = xmalloc(((size_t)g->nnodes + 1) * sizeof *o->ids);
+    o->n = walk_roots(g, &adj, seen, NULL, o->ids);
+    o->start = adj.start;
+    o->kids = adj.kids;
+    o->cls = cl.cls;
+    free(seen);
+}
+
+void graph_order_free(GraphOrder *o)
+{
+    free(o->ids);
+    free(o->start);
+    free(o->kids);
+    free(o->cls);
+    memset(o, 0, sizeof *o);
 }
 
 /* Drops a dead node's uses from its operands' users lists. */
@@ -200,7 +242,7 @@ static uint32_t kill_unmarked(Graph *g, uint8_t *live)
 uint32_t graph_remove_dead(Graph *g)
 {
     Adjacency adj;
-    adjacency_build(g, &adj, NULL);
+    adjacency_build(g, &adj, NULL, NULL);
     uint8_t *live = xcalloc(g->nnodes ? g->nnodes : 1, 1);
     walk_roots(g, &adj, live, NULL, NULL);
     adjacency_free(&adj);
@@ -220,7 +262,7 @@ uint32_t graph_remove_dead_order(Graph *g, Node **order)
 {
     Adjacency adj;
     uint8_t *seen = xcalloc(g->nnodes ? g->nnodes : 1, 1);
-    adjacency_build(g, &adj, seen); /* dead nodes count as seen */
+    adjacency_build(g, &adj, seen, NULL); /* dead nodes count as seen */
     uint32_t n = walk_roots(g, &adj, seen, order, NULL);
     adjacency_free(&adj);
     kill_unmarked(g, seen);

@@ -110,14 +110,14 @@ void labels_free(Labels *l);
 uint32_t labels_node(Labels *l, const Node *n);
 /* Labels every live node, operands first. */
 void labels_all(Labels *l);
-/* Labels each of the n nodes of ids, given in an order with operands
- * first (graph_topo_ids), once; in id order when ids are topological for
- * them, which is faster (note [label order]), and returns whether it
- * could.  The states are the same either way. */
-bool labels_topo(Labels *l, const uint32_t *ids, uint32_t n);
-/* Keeps, in place and in their order, the ids among ids[0, n) whose state
- * accepts some rule (the nodes worth verifying); returns how many. */
-uint32_t labels_keep_offering(const Labels *l, uint32_t *ids, uint32_t n);
+/* The live nodes in graph_topo_ids's order, with the classes labelling
+ * reads them by (note [classified order] in graph_walk.c); free with
+ * graph_order_free. */
+void labels_graph_order(Labels *l, GraphOrder *o);
+/* Labels each node of o once, in o's order (note [label order]).  When
+ * offering is not NULL, stores there, in that order, the ids whose state
+ * accepts some rule (the nodes worth verifying) and returns how many. */
+uint32_t labels_order(Labels *l, const GraphOrder *o, uint32_t *offering);
 /* The stored state of n, STATE_NONE if never labelled. */
 uint32_t labels_state(const Labels *l, const Node *n);
 /* The same by node id. */

@@ -42,6 +42,42 @@ typedef struct OpSlot {
 #define DENSE 32
 #define DENSE_CELLS (1 + DENSE + DENSE * DENSE)
 
+/* note [node classes]: the order's pass (note [classified order] in
+ * graph_walk.c) asks for each node's class while it reads the node: a
+ * dense class (note [dense steps]) or one of these, each standing for
+ * one symbol without operands, so that labelling builds the node's
+ * symbol from its class and the operand states in the order's flat
+ * arrays, without reading the node again: an opaque value (labelled
+ * without its operands), an element access of a small index, and a
+ * scalar constant when rules test constants (its tests depend on its
+ * value alone, so one class per value, found through a small
+ * direct-mapped cache), and an op call with attribute tests (its tests
+ * decided right there, one class per op and tests passed).  CLASS_NODE
+ * says: read the node (a call of a function, type tests, scopes). */
+#define CLASS_NODE UINT32_MAX
+#define GETITEM_CLASSES 8 /* element accesses .0 to .7 have classes */
+#define MAX_CLASSES 4096  /* beyond, constants are read as nodes */
+#define CONST_SLOTS 64
+
+/* note [attribute keys]: an attribute test compares canonical texts, and
+ * writing a value's text (numbers as "%.17g") costs more than the rest
+ * of the node's labelling; the loader keeps each value's spelling, and a
+ * value's kind, item count and spelling decide its canonical text, so a
+ * small direct-mapped cache by spelling writes each distinct one once. */
+#define KEY_SLOTS 256
+
+typedef struct KeySlot {
+    const char *spelling; /* the value's spelling (in the graph), or NULL */
+    AttrKind kind;        /* its kind */
+    int nitems;           /* its item count */
+    char *key;            /* its canonical text */
+} KeySlot;
+
+typedef struct ConstSlot {
+    uint64_t bits;  /* the value's bits */
+    uint32_t cls;   /* its class, or 0 when empty (class 0 is an op's) */
+} ConstSlot;
+
 struct Labels {
     Automaton *a;      /* the automaton, borrowed */
     const Graph *g;    /* the graph, borrowed */
@@ -56,8 +92,18 @@ struct Labels {
     size_t args_cap;   /* capacity of args */
     StrBuf key;        /* scratch: canonical attribute text */
     uint32_t **dense;  /* per dense class, its table or NULL (note [dense steps]) */
-    uint32_t nclasses; /* classes: ops named, other ops, var, const, tuple */
+    uint32_t nclasses; /* classes: ops named, other ops, var, const, tuple,
+                          then those of note [node classes] */
+    uint32_t nops;     /* ops rules name (automaton_nops) */
+    size_t classes_cap; /* entries allocated in dense and syms */
+    Symbol *syms;      /* per class: its symbol, no operands (note [node classes]) */
+    ConstSlot consts[CONST_SLOTS]; /* scalar constants' classes by value */
+    KeySlot keys[KEY_SLOTS]; /* canonical texts by spelling (note [attribute keys]) */
+    KeyMap tested;     /* hash of an op and its tests passed -> class */
+    uint8_t *offers;   /* per state: 0 not known yet, 1 offers no rule, 2 some */
+    size_t offers_cap; /* entries allocated in offers */
     bool scopes;       /* label fns, ifs and lets with their operands */
+    bool type_tests;   /* some rule tests dtypes, ranks or shapes */
     uint32_t lo[PRED_ATTR + 1]; /* per test kind: its run in the node */
     uint32_t hi[PRED_ATTR + 1]; /* tests (automaton_node_preds) */
 };
@@ -73,11 +119,48 @@ static bool has_tests(const Labels *l, PredKind kind)
 static void note_kind_tests(Labels *l)
 {
     bool any = has_tests(l, PRED_DTYPE) || has_tests(l, PRED_RANK) || has_tests(l, PRED_SHAPE);
+    l->type_tests = any;
     for (int k = 0; k <= NODE_MATCH; k++)
         l->kind_tests[k] = any;
     l->kind_tests[NODE_CONST] |= has_tests(l, PRED_IS_CONST) || has_tests(l, PRED_VALUE);
     l->kind_tests[NODE_VAR] |= has_tests(l, PRED_IS_VAR) || has_tests(l, PRED_VAR_NAME);
     l->kind_tests[NODE_OPREF] |= has_tests(l, PRED_OP_VALUE);
+}
+
+/* Adds a class for sym (its preds copied); returns its index. */
+static uint32_t class_add(Labels *l, Symbol sym)
+{
+    if (l->nclasses == l->classes_cap) {
+        size_t old = l->classes_cap;
+        l->dense = xgrow_items(l->dense, &l->classes_cap, old + 1, sizeof *l->dense);
+        l->syms = xrealloc(l->syms, l->classes_cap * sizeof *l->syms);
+        memset(l->dense + old, 0, (l->classes_cap - old) * sizeof *l->dense);
+    }
+    if (sym.npreds) {
+        uint32_t *copy = xmalloc(sym.npreds * sizeof *copy);
+        memcpy(copy, sym.preds, sym.npreds * sizeof *copy);
+        sym.preds = copy;
+    } else
+        sym.preds = NULL;
+    l->syms[l->nclasses] = sym;
+    return l->nclasses++;
+}
+
+/* The fixed classes: first the dense ones (an op named by a rule, other
+ * ops, var, const, tuple: note [dense steps]), then an opaque value and
+ * the element accesses (note [node classes]). */
+static void classes_init(Labels *l)
+{
+    uint32_t nops = l->nops = automaton_nops(l->a);
+    for (uint32_t op = 0; op < nops; op++)
+        class_add(l, (Symbol){.tag = SYM_OP, .a = op});
+    class_add(l, (Symbol){.tag = SYM_OP, .a = SYM_OTHER_OP});
+    class_add(l, (Symbol){.tag = SYM_VAR});
+    class_add(l, (Symbol){.tag = SYM_CONST});
+    class_add(l, (Symbol){.tag = SYM_TUPLE});
+    class_add(l, (Symbol){.tag = SYM_FUNC});
+    for (uint32_t k = 0; k < GETITEM_CLASSES; k++)
+        class_add(l, (Symbol){.tag = SYM_GETITEM, .a = k});
 }
 
 Labels *labels_new(Automaton *a, const Graph *g)
@@ -94,8 +177,7 @@ Labels *labels_new(Automaton *a, const Graph *g)
     for (uint32_t i = 0; i < n; i++)
         l->hi[all[ps[i]].kind] = i + 1;
     note_kind_tests(l);
-    l->nclasses = automaton_nops(a) + 4;
-    l->dense = xcalloc(l->nclasses, sizeof *l->dense);
+    classes_init(l);
     l->args_cap = 8;
     l->args = xmalloc(l->args_cap * sizeof *l->args);
     return l;
@@ -107,12 +189,19 @@ void labels_free(Labels *l)
         return;
     free(l->state);
     keymap_free(&l->ops);
+    keymap_free(&l->tested);
     free(l->preds);
     free(l->args);
     strbuf_free(&l->key);
-    for (uint32_t c = 0; c < l->nclasses; c++)
+    for (uint32_t c = 0; c < l->nclasses; c++) {
         free(l->dense[c]);
+        free((uint32_t *)l->syms[c].preds);
+    }
+    for (int k = 0; k < KEY_SLOTS; k++)
+        free(l->keys[k].key);
     free(l->dense);
+    free(l->syms);
+    free(l->offers);
     free(l);
 }
 
@@ -195,6 +284,25 @@ static uint32_t name_end(const PatPred *all, const uint32_t *ps, uint32_t k, uin
     return lo;
 }
 
+/* The canonical text of v (pattern_attr_key), written once per spelling
+ * (note [attribute keys]); valid until the next call. */
+static const char *attr_key(Labels *l, const AttrValue *v)
+{
+    l->key.len = 0;
+    if (!v->spelling) { /* made by an edit */
+        pattern_attr_key(v, &l->key);
+        return l->key.data;
+    }
+    KeySlot *slot = &l->keys[hash_bytes(v->spelling, strlen(v->spelling), 0) % KEY_SLOTS];
+    if (slot->spelling && slot->kind == v->kind && slot->nitems == v->nitems &&
+        strcmp(slot->spelling, v->spelling) == 0)
+        return slot->key;
+    pattern_attr_key(v, &l->key);
+    free(slot->key);
+    *slot = (KeySlot){v->spelling, v->kind, v->nitems, xstrdup(l->key.data)};
+    return slot->key;
+}
+
 /* Attribute tests of one op, sorted by name then wanted value (note [test
  * order] in automaton.c): per attribute name, the node's value (or the
  * op's default when the node omits it) is put in canonical form once and
@@ -214,10 +322,7 @@ static void attr_preds(Labels *l, const Node *holder, const uint32_t *ps,
                     add_pred(l, n, ps[k]);
             continue;
         }
-        l->key.len = 0;
-        if (v)
-            pattern_attr_key(v, &l->key);
-        const char *have = v ? l->key.data : first->dflt;
+        const char *have = v ? attr_key(l, v) : first->dflt;
         if (have) {
             PatPred probe = {.kind = PRED_ATTR, .s = first->s, .key = have};
             add_equal(l, n, ps + k, end - k, &probe);
@@ -345,7 +450,7 @@ static inline bool gather_args(Labels *l, const Node *n, NodeKind kind, uint32_t
  * apply to it or its kind has none. */
 static inline uint32_t dense_class(Labels *l, const Node *n, NodeKind kind)
 {
-    uint32_t nops = l->nclasses - 4;
+    uint32_t nops = l->nops;
     if (kind > NODE_MATCH || l->kind_tests[kind])
         return UINT32_MAX;
     switch (kind) {
@@ -408,26 +513,6 @@ uint32_t labels_node(Labels *l, const Node *n)
     return label_gathered(l, n, kind, node_id(n), na);
 }
 
-/* One pass over a flat array, no call per node: most nodes offer no
- * rule, and graft match visits every node of the order to find those
- * that do. */
-uint32_t labels_keep_offering(const Labels *l, uint32_t *ids, uint32_t n)
-{
-    uint32_t nstates = automaton_nstates(l->a), kept = 0, nr;
-    uint8_t *offers = xmalloc((size_t)nstates + 1);
-    for (uint32_t s = 0; s < nstates; s++) {
-        automaton_state_rules(l->a, s, &nr);
-        offers[s] = nr > 0;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t s = ids[i] < l->cap ? l->state[ids[i]] : STATE_NONE;
-        if (s < nstates && offers[s])
-            ids[kept++] = ids[i];
-    }
-    free(offers);
-    return kept;
-}
-
 uint32_t labels_state(const Labels *l, const Node *n)
 {
     uint32_t id = node_id(n);
@@ -439,48 +524,172 @@ uint32_t labels_state_id(const Labels *l, uint32_t id)
     return id < l->cap ? l->state[id] : STATE_NONE;
 }
 
+/* A scalar constant's class when rules test constants and not types:
+ * one per value (note [node classes]), or CLASS_NODE once there are too
+ * many classes. */
+static uint32_t const_class(Labels *l, const Node *n)
+{
+    uint32_t nops = l->nops, np = 0;
+    if (!node_const_is_scalar(n))
+        return CLASS_NODE;
+    double v = node_const_value(n);
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    ConstSlot *slot = &l->consts[(bits * 0x9e3779b97f4a7c15ULL) >> (64 - 6)];
+    if (slot->cls > nops && slot->bits == bits)
+        return slot->cls;
+    if (l->nclasses >= MAX_CLASSES)
+        return CLASS_NODE;
+    node_preds(l, n, &np);
+    *slot = (ConstSlot){bits, class_add(l, (Symbol){.tag = SYM_CONST, .npreds = np,
+                                                    .preds = l->preds})};
+    return slot->cls;
+}
+
+/* The class of op call n, whose op has attribute tests: its tests are
+ * decided here, in the order's pass, and each op with each set of tests
+ * passed gets one class (note [node classes]); CLASS_NODE on a clash of
+ * hashes or once there are too many classes. */
+static uint32_t tested_class(Labels *l, const Node *n, const OpSlot *slot)
+{
+    uint32_t np = 0;
+    attr_preds(l, n, slot->tests, slot->ntests, &np);
+    uint64_t key = hash_bytes(l->preds, np * sizeof *l->preds, slot->index) | 1;
+    int64_t *c = keymap_get(&l->tested, key);
+    if (c) {
+        const Symbol *sym = &l->syms[*c];
+        bool same = sym->a == slot->index && sym->npreds == np &&
+                    (np == 0 || memcmp(sym->preds, l->preds, np * sizeof *l->preds) == 0);
+        return same ? (uint32_t)*c : CLASS_NODE;
+    }
+    if (l->nclasses >= MAX_CLASSES)
+        return CLASS_NODE;
+    uint32_t cls = class_add(l, (Symbol){.tag = SYM_OP, .a = slot->index, .npreds = np,
+                                          .preds = l->preds});
+    keymap_put(&l->tested, key, cls);
+    return cls;
+}
+
+/* The class of n (note [node classes]); the order's pass calls it once
+ * per live node. */
+static uint32_t node_class(void *ctx, const Node *n)
+{
+    Labels *l = ctx;
+    NodeKind kind = node_kind(n);
+    uint32_t nops = l->nops;
+    if (kind > NODE_MATCH) /* a kind added later: read it */
+        return CLASS_NODE;
+    if (l->kind_tests[kind])
+        return kind == NODE_CONST && !l->type_tests ? const_class(l, n) : CLASS_NODE;
+    switch (kind) {
+    case NODE_VAR: return nops + 1;
+    case NODE_CONST: return nops + 2;
+    case NODE_TUPLE: return nops + 3;
+    case NODE_CALL: {
+        const char *op = node_op(n);
+        if (!op)
+            return CLASS_NODE;
+        const OpSlot *slot = op_slot(l, op);
+        return slot->ntests ? tested_class(l, n, slot) : slot->dense;
+    }
+    case NODE_GETITEM:
+        return node_index(n) >= 0 && node_index(n) < GETITEM_CLASSES
+                   ? nops + 5 + (uint32_t)node_index(n)
+                   : CLASS_NODE;
+    case NODE_FUNC: case NODE_IF: case NODE_LET:
+        return l->scopes ? CLASS_NODE : nops + 4;
+    default: return nops + 4; /* a global, an op value, a match: opaque */
+    }
+}
+
+void labels_graph_order(Labels *l, GraphOrder *o)
+{
+    graph_order_classified(l->g, node_class, l, o);
+}
+
+/* Learns whether state s accepts some rule. */
+static void offers_learn(Labels *l, uint32_t s)
+{
+    if (s >= l->offers_cap) {
+        size_t old = l->offers_cap;
+        l->offers = xgrow_items(l->offers, &l->offers_cap, (size_t)s + 1, sizeof *l->offers);
+        memset(l->offers + old, 0, l->offers_cap - old);
+    }
+    uint32_t nr;
+    automaton_state_rules(l->a, s, &nr);
+    l->offers[s] = nr ? 2 : 1;
+}
+
+/* Whether state s accepts some rule, remembered per state. */
+static inline bool offers(Labels *l, uint32_t s)
+{
+    if (s >= l->offers_cap || !l->offers[s])
+        offers_learn(l, s);
+    return l->offers[s] == 2;
+}
+
+/* The state of the node of class c whose operands are the na ids at
+ * kids: a dense entry, else one step built from the class's symbol. */
+static inline uint32_t class_step(Labels *l, uint32_t c, const uint32_t *kids, uint32_t na)
+{
+    uint32_t *cell = NULL;
+    if (na <= 2) {
+        uint32_t s0 = na > 0 ? l->state[kids[0]] : 0, s1 = na > 1 ? l->state[kids[1]] : 0;
+        if (s0 < DENSE && s1 < DENSE) {
+            if (!l->dense[c]) {
+                l->dense[c] = xmalloc(DENSE_CELLS * sizeof *l->dense[c]);
+                memset(l->dense[c], 0xff, DENSE_CELLS * sizeof *l->dense[c]);
+            }
+            cell = &l->dense[c][na == 0 ? 0 : na == 1 ? 1 + s0 : 1 + DENSE + s0 * DENSE + s1];
+            if (*cell != STATE_NONE)
+                return *cell;
+        }
+    }
+    if (na >= l->args_cap)
+        l->args = xgrow_items(l->args, &l->args_cap, na + 1, sizeof *l->args);
+    for (uint32_t k = 0; k < na; k++)
+        l->args[k] = l->state[kids[k]];
+    Symbol sym = l->syms[c];
+    sym.nargs = na;
+    sym.args = l->args;
+    uint32_t s = automaton_step(l->a, &sym);
+    if (cell)
+        *cell = s;
+    return s;
+}
+
 /* note [label order]: a node's state depends only on its symbol and its
  * operands' states, so any order that labels operands first gives every
  * node the same state; only the numbering of new automaton states follows
- * the order, and nothing prints it.  A walk in id order reads the nodes
- * where they sit in memory, which on graphs larger than the cache is
- * several times faster than a depth-first order (bench/RESULTS.md,
- * finding 4).  Ids are topological right after loading (an operand is
- * made before its users) but not after edits (graph_replace_all_uses), so
- * the walk checks each node's operands before labelling it; at the first
- * operand with a larger id it leaves the rest to the given order.  Every
- * node is labelled exactly once either way. */
-bool labels_topo(Labels *l, const uint32_t *ids, uint32_t n)
+ * the order, and nothing prints it.  The order's own is one: labelling
+ * follows it over the flat arrays of note [classified order], reading a
+ * node only when its class says so, which beyond the cache keeps the
+ * walk off the nodes (bench/RESULTS.md, "Matching in the order's
+ * pass").  Every live node is labelled exactly once; nodes no root
+ * reaches are not. */
+uint32_t labels_order(Labels *l, const GraphOrder *o, uint32_t *offering)
 {
-    uint32_t count = graph_node_count(l->g);
-    uint8_t *todo = xcalloc((size_t)count + 1, 1);
-    for (uint32_t i = 0; i < n; i++)
-        todo[ids[i]] = 1;
-    state_reserve(l, count);
-    uint32_t id = 0, na;
-    for (; id < count; id++) {
-        if (!todo[id])
-            continue;
-        const Node *x = graph_node(l->g, id);
-        NodeKind kind = node_kind(x);
-        if (!gather_args(l, x, kind, id, &na))
-            break;
-        label_gathered(l, x, kind, id, na);
-        todo[id] = 0;
+    uint32_t kept = 0, opaque = l->nops + 4;
+    const uint32_t *ids = o->ids, *cls = o->cls, *start = o->start;
+    state_reserve(l, graph_node_count(l->g));
+    for (uint32_t i = 0; i < o->n; i++) {
+        uint32_t id = ids[i], c = cls[id], s;
+        if (c == CLASS_NODE)
+            s = labels_node(l, graph_node(l->g, id));
+        else {
+            uint32_t first = start[id], na = c == opaque ? 0 : start[id + 1] - first;
+            s = l->state[id] = class_step(l, c, o->kids + first, na);
+        }
+        if (offering && offers(l, s))
+            offering[kept++] = id;
     }
-    bool in_id_order = id == count;
-    for (uint32_t i = 0; i < n && !in_id_order; i++)
-        if (todo[ids[i]])
-            labels_node(l, graph_node(l->g, ids[i]));
-    free(todo);
-    return in_id_order;
+    return kept;
 }
 
 void labels_all(Labels *l)
 {
-    uint32_t count = graph_node_count(l->g);
-    uint32_t *ids = xmalloc(((size_t)count + 1) * sizeof *ids);
-    uint32_t n = graph_topo_ids(l->g, ids);
-    labels_topo(l, ids, n);
-    free(ids);
+    GraphOrder o;
+    labels_graph_order(l, &o);
+    labels_order(l, &o, NULL);
+    graph_order_free(&o);
 }

@@ -229,45 +229,86 @@ bool engine_postdominates(Engine *e, const Node *root, const Node *u)
     return !escapes;
 }
 
-/* Labels the graph, then verifies every rule the state accepts at every
- * node, in topological order, reporting each match in file order of the
- * rules.  Labelling may take another order (note [label order]); the walk
- * goes by ids and reads only the nodes that have a rule to verify. */
 void engine_label_all(Engine *e)
 {
-    uint32_t *ids = xmalloc(((size_t)graph_node_count(e->g) + 1) * sizeof *ids);
-    uint32_t n = graph_topo_ids(e->g, ids);
-    labels_topo(e->labels, ids, n);
-    free(ids);
+    labels_all(e->labels);
 }
 
-void engine_matches(Engine *e, MatchVisitor fn, void *ctx)
+/* Verifies the rules rules[0, nr) offered at root, in file order, and
+ * visits each that matches; eager: every match is verified, so that its
+ * bindings are in the matcher. */
+static void match_at(Engine *e, Node *root, uint32_t *rules, uint32_t nr, bool eager,
+                     MatchRootVisitor fn, void *ctx)
 {
-    uint32_t *ids = xmalloc(((size_t)graph_node_count(e->g) + 1) * sizeof *ids);
-    uint32_t n = graph_topo_ids(e->g, ids);
-    labels_topo(e->labels, ids, n);
-    e->stats.labelled += n;
-    n = labels_keep_offering(e->labels, ids, n);
+    sort_u32(rules, nr, NULL, NULL); /* file order */
+    for (uint32_t k = 0; k < nr; k++) {
+        uint32_t r = rules[k];
+        e->stats.rules[r].tried++;
+        bool proven = !eager && matcher_state_proves(e->m, r);
+        if (!proven && matcher_try(e->m, r, root) != MATCH_OK)
+            continue;
+        e->stats.rules[r].matched++;
+        e->visit_rule = r;
+        e->visit_root = root;
+        e->visit_bound = !proven;
+        fn(ctx, r, root);
+    }
+}
+
+/* Labels the graph in the order's pass (note [classified order] in
+ * graph_walk.c), then verifies every rule the state accepts at every
+ * node, in that order, reporting each match in file order of the rules;
+ * only the nodes with a rule to verify are read again. */
+static void match_all(Engine *e, bool eager, MatchRootVisitor fn, void *ctx)
+{
+    GraphOrder o;
+    labels_graph_order(e->labels, &o);
+    e->stats.labelled += o.n;
+    uint32_t *ids = o.ids, n = labels_order(e->labels, &o, ids);
     uint32_t *rules = xmalloc((e->rs->nrules + 1) * sizeof *rules);
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t k, nr;
+        uint32_t nr;
         const uint32_t *cand =
             automaton_state_rules(e->a, labels_state_id(e->labels, ids[i]), &nr);
         if (nr == 0)
             continue; /* cand may be NULL then, which memcpy must not see */
-        Node *root = graph_node(e->g, ids[i]);
         memcpy(rules, cand, nr * sizeof *rules);
-        sort_u32(rules, nr, NULL, NULL); /* file order */
-        for (k = 0; k < nr; k++) {
-            e->stats.rules[rules[k]].tried++;
-            if (matcher_try(e->m, rules[k], root) != MATCH_OK)
-                continue;
-            e->stats.rules[rules[k]].matched++;
-            fn(ctx, rules[k], root, matcher_bindings(e->m));
-        }
+        match_at(e, graph_node(e->g, ids[i]), rules, nr, eager, fn, ctx);
     }
     free(rules);
-    free(ids);
+    graph_order_free(&o);
+}
+
+void engine_match_roots(Engine *e, MatchRootVisitor fn, void *ctx)
+{
+    match_all(e, false, fn, ctx);
+}
+
+const Binding *engine_match_bindings(Engine *e)
+{
+    if (!e->visit_bound) { /* a proven match: the try cannot fail */
+        matcher_try(e->m, e->visit_rule, e->visit_root);
+        e->visit_bound = true;
+    }
+    return matcher_bindings(e->m);
+}
+
+/* engine_matches' visitor and its context, behind engine_match_roots'. */
+typedef struct EagerVisit {
+    Engine *e;
+    MatchVisitor fn;
+    void *ctx;
+} EagerVisit;
+
+static void eager_visit(void *ctx, uint32_t rule, Node *root)
+{
+    EagerVisit *v = ctx;
+    v->fn(v->ctx, rule, root, matcher_bindings(v->e->m));
+}
+
+void engine_matches(Engine *e, MatchVisitor fn, void *ctx)
+{
+    match_all(e, true, eager_visit, &(EagerVisit){e, fn, ctx});
 }
 
 bool engine_run(Engine *e, Diag *d)

@@ -60,6 +60,15 @@ bool engine_run(Engine *e, Diag *d);
  * order (operands first), rules in file order at each node. */
 typedef void (*MatchVisitor)(void *ctx, uint32_t rule, Node *root, const Binding *b);
 void engine_matches(Engine *e, MatchVisitor fn, void *ctx);
+/* The same matches, the same order, with bindings on request: a visitor
+ * that wants them calls engine_match_bindings.  A rule whose state
+ * proves it (note [proven rules] in match.c) is then accepted without a
+ * verifying walk, which runs only when its bindings are asked for. */
+typedef void (*MatchRootVisitor)(void *ctx, uint32_t rule, Node *root);
+void engine_match_roots(Engine *e, MatchRootVisitor fn, void *ctx);
+/* Inside engine_match_roots' visitor: the bindings of the match visited,
+ * one per variable slot of its rule (valid until the visitor returns). */
+const Binding *engine_match_bindings(Engine *e);
 
 /* ---- graft explain (engine_explain.c, note [explain mode]) ---- */
 

@@ -33,6 +33,9 @@ struct graft_engine {
                               made with the first */
     KeyMap interned;       /* rule-set name -> its copy in g (note [names
                               interned once] in rewrite_build.c) */
+    uint32_t visit_rule;   /* engine_match_roots: the match being visited */
+    Node *visit_root;
+    bool visit_bound;      /* its bindings are in the matcher */
 };
 
 /* Appends n's name (note [node names]) as the trace and refusals give

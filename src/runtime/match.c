@@ -69,7 +69,12 @@ struct Matcher {
     uint64_t max_steps;  /* steps a try may take */
     MatchFailure *rec;   /* explain mode: the deepest failure, or NULL */
     uint32_t nslots;     /* slots of the current rule */
+    uint32_t *proof;     /* per rule: the most steps its try can take when
+                            its state proves it (note [proven rules]), or
+                            0 when a try must verify it */
 };
+
+static uint32_t proof_steps(const RuleDesc *rule);
 
 Matcher *matcher_new(Labels *labels, const Graph *g)
 {
@@ -79,6 +84,9 @@ Matcher *matcher_new(Labels *labels, const Graph *g)
     m->rs = automaton_rules(m->a);
     m->g = g;
     m->max_steps = limit_defaults.match_steps;
+    m->proof = xmalloc(((size_t)m->rs->nrules + 1) * sizeof *m->proof);
+    for (uint32_t r = 0; r < m->rs->nrules; r++)
+        m->proof[r] = proof_steps(&m->rs->rules[r]);
     return m;
 }
 
@@ -100,6 +108,7 @@ void matcher_free(Matcher *m)
     strbuf_free(&m->k2);
     free(m->mark);
     walk_free(&m->walk);
+    free(m->proof);
     free(m);
 }
 
@@ -520,4 +529,50 @@ MatchResult matcher_try(Matcher *m, uint32_t r, Node *root)
         if (!ok && !backtrack(m, &list))
             return guard_refused ? MATCH_GUARD : MATCH_FAIL;
     }
+}
+
+/* note [proven rules]: a state is exact for everything a pattern says
+ * about its nodes and their shape (automaton.h); what a try adds is a
+ * variable used twice, attribute values bound twice, a guard, a
+ * dominator walk and the choice of a repeated op's chain.  A rule with
+ * none of these matches wherever its state offers it: each way the try
+ * takes is one whose items are all in the operands' states, so no goal
+ * fails and nothing backtracks, and the try ends in at most one step per
+ * pattern part and tail pair, plus the final one.  Such a rule needs no
+ * verifying walk (engine_match_roots), unless the steps limit is below
+ * that bound or graft explain records the try. */
+static uint32_t proof_steps(const RuleDesc *rule)
+{
+    if (rule->guard || rule->guard_fn || !rule->pattern)
+        return 0;
+    uint8_t *seen = xcalloc((size_t)rule->nslots + 1, 1);
+    VEC(const PatNode *) todo = {0};
+    uint32_t parts = 0;
+    bool proven = true;
+    vec_push(&todo, rule->pattern);
+    while (todo.len && proven) {
+        const PatNode *p = vec_pop(&todo);
+        parts++;
+        int slots[3] = {p->slot, p->callee - 1, -1};
+        switch (p->kind) {
+        case PAT_ANY: case PAT_OP: case PAT_FNCALL: case PAT_TUPLE: case PAT_GETITEM:
+        case PAT_ALT: case PAT_CALL: break;
+        default: proven = false; /* a repeated op, a dominator walk, scopes */
+        }
+        for (int i = 0; i < 2; i++) /* the node's own slot, a callee variable */
+            if (slots[i] >= 0)
+                proven = proven && !seen[slots[i]]++;
+        for (int i = 0; i < p->nbinds; i++)
+            proven = proven && !seen[p->binds[i].slot]++;
+        for (int k = 0; k < p->nkids; k++)
+            vec_push(&todo, p->kids[k]);
+    }
+    vec_free(&todo);
+    free(seen);
+    return proven ? 2 * parts + 1 : 0;
+}
+
+bool matcher_state_proves(const Matcher *m, uint32_t r)
+{
+    return m->proof[r] != 0 && m->proof[r] <= m->max_steps && !m->rec;
 }

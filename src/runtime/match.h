@@ -53,6 +53,9 @@ void matcher_set_max_steps(Matcher *m, uint64_t max_steps);
 
 /* Tries rule r (an index into the rule set) at root. */
 MatchResult matcher_try(Matcher *m, uint32_t r, Node *root);
+/* Whether rule r matches wherever its root's state offers it, so that a
+ * try would return MATCH_OK (note [proven rules] in match.c). */
+bool matcher_state_proves(const Matcher *m, uint32_t r);
 /* After MATCH_OK: one Binding per variable slot of the rule. */
 const Binding *matcher_bindings(const Matcher *m);
 /* After MATCH_OK: the matched pairs in pattern order (depth first,
