@@ -199,6 +199,22 @@ START_TEST(extreme_ints_fit)
 }
 END_TEST
 
+/* An unparsed "ty=" comment spanning two lines: a type error quoting the
+ * type printed the line break, cutting the diagnostic in two (found by
+ * fuzz_relay).  The text is quoted on one line. */
+START_TEST(type_text_on_one_line)
+{
+    static const char text[] = "def @main(%x: Tensor[(2, 2), float32]) {\n"
+                               "  %0 = nn.relu(%x) /* ty=foo\nbar */;\n"
+                               "  concatenate((%0, %x), axis=0)\n}\n";
+    expect_error(text, sizeof text - 1,
+                 "m.relay:4:3: error: type error: concatenate: tuple fields must be tensors "
+                 "of one rank ((foo bar, Tensor[(2, 2), float32]))\n"
+                 "    4 |   concatenate((%0, %x), axis=0)\n"
+                 "      |   ^~~~~~~~~~~\n");
+}
+END_TEST
+
 /* A dimension beyond int64 in an annotation overflowed a signed
  * multiplication (UBSan, found by fuzz_relay); now the annotation is
  * kept as text. */
@@ -483,6 +499,7 @@ static Suite *hostile_suite(void)
     tcase_add_test(tc, huge_float_const);
     tcase_add_test(tc, extreme_ints_fit);
     tcase_add_test(tc, huge_dim_annotation);
+    tcase_add_test(tc, type_text_on_one_line);
     tcase_add_test(tc, huge_dim_param);
     suite_add_tcase(s, tc);
     tc = tcase_create("model_deep");
