@@ -246,6 +246,19 @@ Graph *fuzz_load_model(const char *name, const char *text, size_t len)
     return g;
 }
 
+Graph *fuzz_reload_model(const char *name, const char *text, size_t len)
+{
+    Diag *d = diag_new(stderr);
+    Source *src = source_from_string(name, text, len);
+    Graph *g = relay_load(src, d);
+    bool clean = diag_errors(d) == 0 && diag_warnings(d) == 0;
+    diag_free(d);
+    source_free(src);
+    if (!g || !clean)
+        fuzz_fail("a model that loaded once does not load the same again:\n%s", text);
+    return g;
+}
+
 const FrontendOptions *fuzz_frontend_options(void)
 {
     static FrontendBuiltin *builtin;

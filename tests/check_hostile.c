@@ -199,6 +199,22 @@ START_TEST(extreme_ints_fit)
 }
 END_TEST
 
+/* An unparsed "ty=" comment spanning two lines: a type error quoting the
+ * type printed the line break, cutting the diagnostic in two (found by
+ * fuzz_relay).  The text is quoted on one line. */
+START_TEST(type_text_on_one_line)
+{
+    static const char text[] = "def @main(%x: Tensor[(2, 2), float32]) {\n"
+                               "  %0 = nn.relu(%x) /* ty=foo\nbar */;\n"
+                               "  concatenate((%0, %x), axis=0)\n}\n";
+    expect_error(text, sizeof text - 1,
+                 "m.relay:4:3: error: type error: concatenate: tuple fields must be tensors "
+                 "of one rank ((foo bar, Tensor[(2, 2), float32]))\n"
+                 "    4 |   concatenate((%0, %x), axis=0)\n"
+                 "      |   ^~~~~~~~~~~\n");
+}
+END_TEST
+
 /* A dimension beyond int64 in an annotation overflowed a signed
  * multiplication (UBSan, found by fuzz_relay); now the annotation is
  * kept as text. */
@@ -360,6 +376,76 @@ START_TEST(never_terminates)
 }
 END_TEST
 
+/* Nested stars of one op, op*(op*(op*(x))), over a chain of 300 ops,
+ * with a guard no split satisfies: the matcher used to try every way of
+ * splitting the chain between the stars, (d + 1)(d + 2) / 2 at depth d,
+ * and gave up at the step limit on all but the shortest chains (fuzz
+ * input b of fuzz/README.md took minutes that way).  Now the inner star
+ * alone walks the chain: each root is refused by its guard, none by the
+ * step limit, and nothing is rewritten. */
+START_TEST(nested_stars_refused)
+{
+    enum { CHAIN = 300 };
+    StrBuf model = {0};
+    strbuf_puts(&model, "def @main(%p) {\n  %0 = nn.relu(%p);\n");
+    for (int i = 1; i < CHAIN - 1; i++)
+        strbuf_printf(&model, "  %%%d = nn.relu(%%%d);\n", i, i - 1);
+    strbuf_printf(&model, "  nn.relu(%%%d)\n}\n", CHAIN - 2);
+    FuzzDiag fd;
+    fuzz_diag_open(&fd);
+    RuleFile *rf = frontend_load_string(
+        "r.graft", "r := nn.relu*(nn.relu*(nn.relu*(x))) where users(x) == 2 => negative(x)\n",
+        NULL, fd.diag);
+    Lowered *lw = rf ? lower_rules(rf, fd.diag) : NULL;
+    rulefile_free(rf);
+    ck_assert_ptr_nonnull(lw);
+    Source *src = source_from_string("m.relay", model.data, model.len);
+    Graph *g = relay_load(src, fd.diag);
+    ck_assert_ptr_nonnull(g);
+    Limits limits = limit_defaults;
+    limits.match_steps = 20000; /* the old search needed millions at the top */
+    EngineOptions opts = {.limits = &limits};
+    Engine *e = engine_new(&lw->rs, g, &opts);
+    ck_assert(engine_run(e, fd.diag));
+    const RuleStats *st = &engine_stats(e)->rules[0];
+    ck_assert_uint_eq(st->tried, CHAIN + 1);
+    ck_assert_uint_eq(st->guard, CHAIN + 1);
+    ck_assert_uint_eq(st->budget, 0);
+    ck_assert_uint_eq(st->applied, 0);
+    engine_free(e);
+    char *printed = relay_print_string(g);
+    ck_assert_str_eq(printed, model.data);
+    free(printed);
+    graph_free(g);
+    source_free(src);
+    lower_free(lw);
+    fuzz_diag_close(&fd);
+    ck_assert_uint_eq(fd.len, 0);
+    fuzz_diag_free(&fd);
+    strbuf_free(&model);
+}
+END_TEST
+
+/* The same nested stars where a split does satisfy the guard: the
+ * matches are those the full search found (the deepest x first). */
+START_TEST(nested_stars_match)
+{
+    char *diags;
+    char *out = run_rules("r [once] := nn.relu*(nn.relu*(nn.relu*(x))) where users(x) == 2"
+                          " => negative(x)\n",
+                          "def @main(%p) {\n  %0 = nn.relu(%p);\n  %1 = nn.relu(%0);\n"
+                          "  %2 = nn.relu(%1);\n  %3 = nn.relu(%2);\n  %4 = nn.relu(%3);\n"
+                          "  %5 = nn.relu(%4);\n  (%5, %1)\n}\n",
+                          0, &diags);
+    ck_assert_str_eq(diags, "");
+    ck_assert_ptr_nonnull(out);
+    ck_assert_str_eq(out, "def @main(%p) {\n  %0 = nn.relu(%p);\n  %1 = nn.relu(%0);\n"
+                          "  %2 = negative(%1);\n  %3 = negative(%2);\n  (%3, %2)\n}\n");
+    free(out);
+    free(diags);
+}
+END_TEST
+
 /* ---- a 10^7-node graph ---- */
 
 static bool slow_tests(void)
@@ -413,6 +499,7 @@ static Suite *hostile_suite(void)
     tcase_add_test(tc, huge_float_const);
     tcase_add_test(tc, extreme_ints_fit);
     tcase_add_test(tc, huge_dim_annotation);
+    tcase_add_test(tc, type_text_on_one_line);
     tcase_add_test(tc, huge_dim_param);
     suite_add_tcase(s, tc);
     tc = tcase_create("model_deep");
@@ -423,6 +510,8 @@ static Suite *hostile_suite(void)
     tc = tcase_create("engine");
     tcase_add_test(tc, action_reads_root);
     tcase_add_test(tc, never_terminates);
+    tcase_add_test(tc, nested_stars_refused);
+    tcase_add_test(tc, nested_stars_match);
     suite_add_tcase(s, tc);
     tc = tcase_create("model_big");
     tcase_set_timeout(tc, 120);

@@ -99,11 +99,18 @@ const Type *graph_type_tuple(Graph *g, const Type *const *fields, int nfields)
     return t;
 }
 
+/* TYPE_OTHER text keeps the model's spelling, but on one line: a type
+ * error quotes it, and a line break there cut the diagnostic in two (an
+ * unparsed "ty=" comment spanning lines; found by fuzz_relay). */
 const Type *graph_type_other(Graph *g, const char *text, size_t len)
 {
     Type *t = arena_alloc(g->arena, sizeof(Type));
     t->kind = TYPE_OTHER;
-    t->text = arena_strndup(g->arena, text, len);
+    char *one_line = arena_strndup(g->arena, text, len);
+    for (char *c = one_line; *c; c++)
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
+    t->text = one_line;
     return t;
 }
 

@@ -255,11 +255,30 @@ static bool kids_fit(const Matcher *m, const PatNode *p, Node *n, const int *ord
     return true;
 }
 
+/* note [nested stars]: op*(op*(P)) matches what op*(P) matches, but with
+ * both stars free to extend, a chain of L ops is split between them in
+ * every way: L + 1 splits, (L + 1)(L + 2) / 2 for three stars, each
+ * tried again when the guard or a later goal refuses (a fuzzed rule with
+ * three nested nn.relu* took minutes).  The outer star leaves the chain
+ * to the inner one when the inner binds nothing and tests the same: the
+ * outer star's own slot still binds the chain's top, and the inner one
+ * still tries every length. */
+static bool star_leaves_chain(const Matcher *m, const PatNode *p)
+{
+    const PatNode *q = p->kids[0];
+    if (q->kind != PAT_STAR || q->slot >= 0 || q->callee > 0 || q->nbinds > 0)
+        return false;
+    const PatItem *outer = &m->rs->items[p->item], *inner = &m->rs->items[q->item];
+    return strcmp(outer->op, inner->op) == 0 && outer->npreds == inner->npreds &&
+           (outer->npreds == 0 || memcmp(outer->preds, inner->preds,
+                                         (size_t)outer->npreds * sizeof *outer->preds) == 0);
+}
+
 static bool star_can_extend(const Matcher *m, const PatNode *p, Node *n)
 {
     const PatItem *it = &m->rs->items[p->item];
     return node_kind(n) == NODE_CALL && node_op(n) && strcmp(node_op(n), it->op) == 0 &&
-           node_nargs(n) == 1 && has(m, node_arg(n, 0), p->item);
+           node_nargs(n) == 1 && has(m, node_arg(n, 0), p->item) && !star_leaves_chain(m, p);
 }
 
 /* A fresh stamp for a walk, with mark sized for every node. */
