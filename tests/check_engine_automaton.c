@@ -357,6 +357,26 @@ START_TEST(state_proves_plain_trees)
 }
 END_TEST
 
+/* pattern_is_callee_slot on a pattern whose 64 levels each read the next
+ * level twice (as alternatives and macros share sub-patterns): 2^64 paths
+ * over 65 nodes.  It looks at each node once; a walk of every path would
+ * not end before the test's timeout. */
+START_TEST(callee_slot_walks_shared_parts_once)
+{
+    enum { LEVELS = 64 };
+    PatNode nodes[LEVELS + 1];
+    const PatNode *kids[LEVELS][2];
+    nodes[LEVELS] = (PatNode){.kind = PAT_ANY, .slot = 2, .callee = 4};
+    for (int i = LEVELS - 1; i >= 0; i--) {
+        kids[i][0] = kids[i][1] = &nodes[i + 1];
+        nodes[i] = (PatNode){.kind = PAT_OP, .slot = -1, .nkids = 2, .kids = kids[i]};
+    }
+    ck_assert(pattern_is_callee_slot(&nodes[0], 3));
+    ck_assert(!pattern_is_callee_slot(&nodes[0], 2));
+    ck_assert(!pattern_is_callee_slot(&nodes[1], 0));
+}
+END_TEST
+
 static Suite *automaton_suite(void)
 {
     Suite *s = suite_create("engine_automaton");
@@ -368,6 +388,7 @@ static Suite *automaton_suite(void)
     tcase_add_test(tc, dense_steps_repeat_the_memo);
     tcase_add_test(tc, keep_offering_in_order);
     tcase_add_test(tc, state_proves_plain_trees);
+    tcase_add_test(tc, callee_slot_walks_shared_parts_once);
     suite_add_tcase(s, tc);
     tc = tcase_create("matcher");
     tcase_add_test(tc, matcher_binds_either_order);

@@ -182,6 +182,10 @@ HOT void indent(StrBuf *sb, int level)
  * printed.  A variable is VISIT_USED once declared or found not free. */
 enum { VISIT_NOT, VISIT_TEXT, VISIT_USED };
 
+/* One frame of visit_all's walk.  Not a WALK (note [one walk]): a frame
+ * keeps where its node's children to visit end, which for functions,
+ * lets, ifs and matches is not where the flat array's end, so the
+ * printer's hottest loop need not look at the node's kind at each step. */
 typedef struct Frame {
     uint32_t id;   /* node whose children are being visited */
     uint32_t next; /* its next child to visit, an index in kids */

@@ -35,6 +35,9 @@
 /* What a group's name is made of (note [names once]). */
 typedef VEC(uintptr_t) NameKey;
 
+/* walk_region's stack (note [one walk]), kept in the pass between groups. */
+typedef WALK(Node *) NodeWalk;
+
 typedef struct Pass {
     Engine *e;          /* the driver */
     uint32_t rule;      /* the partition rule */
@@ -50,8 +53,7 @@ typedef struct Pass {
     size_t ngroups, groups_cap;
     Node **region;      /* scratch: a group's region in post-order */
     size_t nregion, region_cap;
-    struct CopyFrame *stack; /* scratch: copy_region's walk */
-    size_t stack_cap;
+    NodeWalk walk;      /* scratch: walk_region's frames */
     Node **args;        /* scratch: a copy's operands */
     size_t args_cap;
     Node **params;      /* scratch: a group's parameters */
@@ -66,12 +68,6 @@ typedef struct Pass {
     const char *last_name;   /* the last group's name, interned */
     const Attr *last_attrs;  /* the last group's function attributes */
 } Pass;
-
-/* One node of walk_region's walk. */
-typedef struct CopyFrame {
-    Node *n;  /* the node being walked */
-    int next; /* its next operand to visit */
-} CopyFrame;
 
 /* ---- candidates ---- */
 
@@ -262,28 +258,26 @@ static void mark_inputs(Pass *p, const Group *gr, bool on)
  * right), each node its own body node for now, and its name's key. */
 static void walk_region(Pass *p, const Group *gr)
 {
-    size_t depth = 0;
+    NodeWalk w = p->walk; /* frames kept from one group to the next */
     p->nregion = 0;
-    p->stack = xgrow_items(p->stack, &p->stack_cap, 1, sizeof *p->stack);
-    p->stack[depth++] = (CopyFrame){gr->root, 0};
-    while (depth) {
-        CopyFrame *f = &p->stack[depth - 1];
-        Node *n = f->n;
+    walk_push(&w, gr->root);
+    while (w.depth) {
+        Node *n = walk_top(&w);
         int na = node_is_opaque(n) ? 0 : node_nargs(n);
-        if (f->next < na) {
-            Node *a = node_arg(n, f->next++);
-            if (node_id(a) >= p->size || p->input[node_id(a)] || p->body[node_id(a)])
-                continue;
-            p->stack = xgrow_items(p->stack, &p->stack_cap, depth + 1, sizeof *p->stack);
-            p->stack[depth++] = (CopyFrame){a, 0};
+        uint32_t next = walk_next(&w);
+        if (next < (uint32_t)na) {
+            Node *a = node_arg(n, (int)next);
+            if (node_id(a) < p->size && !p->input[node_id(a)] && !p->body[node_id(a)])
+                walk_push(&w, a);
             continue;
         }
+        (void)walk_pop(&w);
         p->body[node_id(n)] = n;
         p->region = xgrow_items(p->region, &p->region_cap, p->nregion + 1, sizeof *p->region);
         p->region[p->nregion++] = n;
         key_part(p, n);
-        depth--;
     }
+    p->walk = w;
 }
 
 /* Whether every user of x is in the region. */
@@ -524,7 +518,7 @@ static void pass_free(Pass *p)
     vec_free(&p->key);
     vec_free(&p->last_key);
     free(p->region);
-    free(p->stack);
+    walk_free(&p->walk);
     free(p->args);
     free(p->params);
     strbuf_free(&p->name);

@@ -315,16 +315,24 @@ bool pattern_same_callee(const Node *x, const Node *y)
 
 bool pattern_is_callee_slot(const PatNode *root, int slot)
 {
+    /* Alternatives and macros share sub-patterns, so a pattern is a DAG
+     * with exponentially many paths: each node is looked at once. */
     WALK(const PatNode *) w = {0};
+    KeyMap seen = {0};
     bool found = false;
     walk_push(&w, root);
     while (w.depth && !found) {
         const PatNode *p = walk_pop(&w);
+        int64_t *visited = keymap_put(&seen, keymap_ptr_key(p), 0);
+        if (*visited)
+            continue;
+        *visited = 1;
         found = p->callee == slot + 1;
         walk_reserve(&w, (size_t)p->nkids);
         for (int k = 0; k < p->nkids; k++)
             walk_push_reserved(&w, p->kids[k]);
     }
+    keymap_free(&seen);
     walk_free(&w);
     return found;
 }
