@@ -445,7 +445,6 @@ static inline bool gather_args(Labels *l, const Node *n, NodeKind kind, uint32_t
     return true;
 }
 
-/* Labels n, whose operand states are in l->args[0, na). */
 /* n's dense class (note [dense steps]), or UINT32_MAX when a test may
  * apply to it or its kind has none. */
 static inline uint32_t dense_class(Labels *l, const Node *n, NodeKind kind)
@@ -486,6 +485,7 @@ static inline uint32_t *dense_cell(Labels *l, const Node *n, NodeKind kind, uint
     return &l->dense[c][at];
 }
 
+/* Labels n, whose operand states are in l->args[0, na). */
 static uint32_t label_gathered(Labels *l, const Node *n, NodeKind kind, uint32_t id,
                                uint32_t na)
 {
