@@ -106,99 +106,63 @@ const char *var_names_slow(VarNames *vn, uint32_t id, size_t *len)
 
 /* note [distinct names]: in most models every variable has a name of its
  * own, and then each prints as itself: GetUniqueName never adds a suffix.
- * var_names_init checks that once for all the graph's variables (a hash
- * of each printed name, a bitmap of the hashes, and a table of the few
- * whose bits collide, to compare their texts); then a name costs nothing
- * when printed.  The graph interns names, so two variables print alike
- * exactly when their names are one pointer, and the hash is of the
- * pointer, not of the text; unless a name takes a "v" ("1" prints as
- * "%v1", as "v1" does), and then each printed text is hashed.  When two
- * variables print alike, every name is made as note [name table] says. */
-typedef struct NameHash {
-    uint64_t hash; /* of the printed name without "%" */
-    uint32_t id;   /* the variable */
-} NameHash;
-
-/* Among the m suspects, two variables that print alike: each goes into
- * a table by hash (open addressing; hashes are never 0) and is compared
- * with the variables of the same hash before it. */
-static bool any_alike(const VarNames *vn, const NameHash *suspects, size_t m)
+ * var_names_init checks that once for all the graph's variables, each
+ * going into an open-addressing table by a hash of its printed name and
+ * compared with those of the same slot chain before it; then a name costs
+ * nothing when printed.  The graph interns names, so two variables print
+ * alike exactly when their names are one pointer, and the hash and the
+ * comparison are of the pointer, not of the text; unless a name takes a
+ * "v" ("1" prints as "%v1", as "v1" does), and then of the printed text.
+ * When two variables print alike, every name is made as note [name table]
+ * says. */
+static bool all_distinct(const VarNames *vn, bool by_text)
 {
-    int bits = 2;
-    while (((size_t)1 << bits) < 2 * m)
+    const GraphArrays *ga = vn->ga;
+    int bits = 2; /* at most two thirds full */
+    while (((size_t)1 << bits) < (size_t)ga->nvars + ga->nvars / 2)
         bits++;
     size_t mask = ((size_t)1 << bits) - 1;
-    NameHash *table = xcalloc(mask + 1, sizeof *table);
-    bool alike = false;
-    for (size_t i = 0; i < m && !alike; i++) {
-        const NameHash *s = &suspects[i];
-        size_t at = (size_t)(s->hash >> (64 - bits));
-        for (; table[at].hash; at = (at + 1) & mask)
-            if (table[at].hash == s->hash &&
-                strcmp(vn->name[table[at].id], vn->name[s->id]) == 0)
-                alike = true;
-        table[at] = *s;
+    uint32_t *table = xcalloc(mask + 1, sizeof *table); /* 1 + a variable */
+    bool distinct = true;
+    for (uint32_t i = 0; i < ga->nvars && distinct; i++) {
+        uint32_t id = ga->vars[i];
+        const char *name = vn->name[id];
+        uint64_t h = by_text ? name_hash(name, vn->len[id])
+                             : (uint64_t)(uintptr_t)name * 0x9e3779b97f4a7c15ull;
+        size_t at = (size_t)(h >> (64 - bits));
+        for (; table[at]; at = (at + 1) & mask) {
+            uint32_t other = table[at] - 1;
+            if (by_text ? vn->len[other] == vn->len[id] &&
+                              memcmp(vn->name[other], name, vn->len[id]) == 0
+                        : vn->name[other] == name) {
+                distinct = false;
+                break;
+            }
+        }
+        table[at] = id + 1;
     }
     free(table);
-    return alike;
-}
-
-/* Whether the n variables of hs print alike somewhere: those whose bit
- * in a bitmap of their hashes (16 bits per variable) another took are
- * compared by any_alike. */
-static bool all_distinct(const VarNames *vn, const NameHash *hs, size_t n)
-{
-    int shift = 64 - 4;
-    for (size_t bits = 16; bits < 16 * n; bits *= 2)
-        shift--;
-    size_t words = ((size_t)1 << (64 - shift)) / 64 + 1;
-    uint64_t *seen = xcalloc(words, sizeof *seen), *twice = xcalloc(words, sizeof *twice);
-    size_t ntwice = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t b = hs[i].hash >> shift;
-        if (seen[b / 64] >> (b % 64) & 1) {
-            twice[b / 64] |= (uint64_t)1 << (b % 64);
-            ntwice++;
-        }
-        seen[b / 64] |= (uint64_t)1 << (b % 64);
-    }
-    bool distinct = true;
-    if (ntwice) {
-        NameHash *suspects = xmalloc(2 * ntwice * sizeof *suspects);
-        size_t m = 0;
-        for (size_t i = 0; i < n; i++) {
-            uint64_t b = hs[i].hash >> shift;
-            if (twice[b / 64] >> (b % 64) & 1)
-                suspects[m++] = hs[i];
-        }
-        distinct = !any_alike(vn, suspects, m);
-        free(suspects);
-    }
-    free(seen);
-    free(twice);
     return distinct;
 }
 
-/* The printed names of the n variables of hs in a table of their own,
- * each with its "v" where it takes one, and the hashes of their texts. */
-static void own_names(VarNames *vn, NameHash *hs, size_t n)
+/* The printed names of the graph's variables in a table of their own,
+ * each with its "v" where it takes one. */
+static void own_names(VarNames *vn)
 {
-    size_t size = vn->nnodes ? vn->nnodes : 1;
-    const char **name = xmalloc(size * sizeof *name);
-    for (size_t i = 0; i < n; i++) {
-        uint32_t id = hs[i].id;
-        const char *base = vn->ga->str[id] ? vn->ga->str[id] : "";
-        size_t len = strlen(base);
+    const GraphArrays *ga = vn->ga;
+    const char **name = xmalloc((vn->nnodes ? vn->nnodes : 1) * sizeof *name);
+    for (uint32_t i = 0; i < ga->nvars; i++) {
+        uint32_t id = ga->vars[i];
+        const char *base = ga->str[id] ? ga->str[id] : "";
         if (!starts_with_letter(base)) {
+            size_t len = vn->len[id];
             char *text = arena_alloc(vn->arena, len + 2);
             text[0] = 'v';
             memcpy(text + 1, base, len + 1);
             base = text;
-            len++;
+            vn->len[id] = (uint32_t)len + 1;
         }
         name[id] = base;
-        vn->len[id] = (uint32_t)len;
-        hs[i].hash = name_hash(base, len);
     }
     vn->name = name;
     vn->own_name = true;
@@ -211,22 +175,18 @@ void var_names_init(VarNames *vn, const GraphArrays *ga)
     vn->nnodes = ga->nnodes;
     vn->arena = arena_new();
     size_t size = vn->nnodes ? vn->nnodes : 1;
-    NameHash *hs = xmalloc((ga->nvars ? ga->nvars : 1) * sizeof *hs);
     vn->len = xmalloc(size * sizeof *vn->len);
-    size_t n = 0;
     bool any_v = false;
     for (uint32_t i = 0; i < ga->nvars; i++) {
         uint32_t id = ga->vars[i];
         const char *base = ga->str[id];
         any_v |= !base || !starts_with_letter(base);
         vn->len[id] = base ? (uint32_t)strlen(base) : 0;
-        hs[n++] = (NameHash){(uint64_t)(uintptr_t)base * 0x9e3779b97f4a7c15ull, id};
     }
     vn->name = ga->str;
     if (any_v)
-        own_names(vn, hs, n);
-    vn->distinct = all_distinct(vn, hs, n);
-    free(hs);
+        own_names(vn);
+    vn->distinct = all_distinct(vn, any_v);
     if (!vn->distinct) { /* the slow path fills name and len as it goes */
         if (vn->own_name)
             free(vn->name);

@@ -58,13 +58,15 @@ static inline const char *var_names_get(VarNames *vn, uint32_t id, bool *percent
     return var_names_slow(vn, id, len);
 }
 
-/* Gives variable id its name now when names depend on the printing
- * order (not distinct). */
-static inline void var_names_give(VarNames *vn, uint32_t id)
+/* The length of variable id's printed name with its "%", the name given
+ * now when names depend on the printing order (not distinct). */
+static inline size_t var_names_len(VarNames *vn, uint32_t id)
 {
     size_t len;
-    if (!vn->distinct)
-        var_names_slow(vn, id, &len);
+    if (vn->distinct)
+        return (size_t)vn->len[id] + 1;
+    var_names_slow(vn, id, &len);
+    return len;
 }
 
 /* Appends s double-quoted with TVM's escapes (\" \\ \n \t). */

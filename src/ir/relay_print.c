@@ -49,14 +49,20 @@ HOT char *room(StrBuf *sb, size_t n)
 }
 
 /* Copies the n bytes at s to at: names and op names are short, and a
- * short copy is two overlapping moves of 8 or 4 bytes, each within the
- * n bytes, cheaper than a call of memcpy. */
+ * short copy is two overlapping moves of 16, 8 or 4 bytes, each within
+ * the n bytes, cheaper than a call of memcpy. */
 HOT void copy_text(char *at, const char *s, size_t n)
 {
     uint64_t a8, b8;
     uint32_t a4, b4;
-    if (n > 16) {
+    char a16[16], b16[16];
+    if (n > 32) {
         memcpy(at, s, n);
+    } else if (n > 16) {
+        memcpy(a16, s, 16);
+        memcpy(b16, s + n - 16, 16);
+        memcpy(at, a16, 16);
+        memcpy(at + n - 16, b16, 16);
     } else if (n >= 8) {
         memcpy(&a8, s, 8);
         memcpy(&b8, s + n - 8, 8);
@@ -99,14 +105,31 @@ static const char digit_pairs[] = "000102030405060708091011121314151617181920212
                                   "50515253545556575859606162636465666768697071727374"
                                   "75767778798081828384858687888990919293949596979899";
 
+static const uint32_t powers_of_ten[] = {0, 10, 100, 1000, 10000, 100000, 1000000,
+                                         10000000, 100000000, 1000000000};
+
+/* The digits of n: from its bit length, 1233/4096 approximating
+ * log10(2), less one when n is below the power of ten that gives (the
+ * first entry is 0: one digit for n below 8). */
+HOT size_t count_digits(uint32_t n)
+{
+#if defined(__GNUC__)
+    unsigned bits = 32 - (unsigned)__builtin_clz(n | 1);
+#else
+    unsigned bits = 1;
+    while (bits < 32 && n >> bits)
+        bits++;
+#endif
+    unsigned guess = bits * 1233 >> 12; /* floor(log10(2^bits)) */
+    return guess + 1 - (n < powers_of_ten[guess]);
+}
+
 /* A decimal number without printf (the printer writes a million): its
  * digits counted first, then written in place from the last, two at a
  * time.  Temp numbers take the 32-bit path, cheaper by half. */
 HOT size_t write_u32(char *at, uint32_t n)
 {
-    size_t ndigits = n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4
-                   : n < 100000 ? 5 : n < 1000000 ? 6 : n < 10000000 ? 7
-                   : n < 100000000 ? 8 : n < 1000000000 ? 9 : 10;
+    size_t ndigits = count_digits(n);
     at += ndigits;
     while (n >= 100) {
         uint32_t rest = n / 100;
@@ -179,8 +202,9 @@ HOT void indent(StrBuf *sb, int level)
 
 /* A node's leaf-visit state (note [temp numbering]): not visited;
  * visited, its text not printed yet (note [texts written once]);
- * printed.  A variable is VISIT_USED once declared or found not free. */
-enum { VISIT_NOT, VISIT_TEXT, VISIT_USED };
+ * printed; printed in its binding line, and only then is its temp set.
+ * A variable is VISIT_USED once declared or found not free. */
+enum { VISIT_NOT, VISIT_TEXT, VISIT_USED, VISIT_BOUND };
 
 /* One frame of visit_all's walk.  Not a WALK (note [one walk]): a frame
  * keeps where its node's children to visit end, which for functions,
@@ -195,12 +219,14 @@ typedef struct Frame {
 typedef struct Printer {
     const Graph *g;     /* graph being printed */
     GraphArrays ga;     /* its nodes as arrays (note [compact walk]) */
-    uint32_t *temp;     /* per node id: temp number or NO_TEMP */
+    uint32_t *temp;     /* per node id: temp number, once VISIT_BOUND */
     uint8_t *visited;   /* per node id: VISIT_NOT, VISIT_TEXT or VISIT_USED */
     uint32_t next_temp; /* next temp number */
     StrBuf pending;     /* texts of functions, lets, ifs and matches */
     size_t *off;        /* per node id: its text's offset in pending */
-    size_t *len;        /* per node id: its text's length */
+    size_t *len;        /* per node id: its text's length in pending, or
+                           for a call, tuple or getitem, the most it
+                           takes (note [one reservation]) */
     uint32_t *stack;    /* ids whose texts are in pending, in order */
     size_t nstack;      /* entries in stack */
     StrBuf *lines;      /* binding lines of the current scope */
@@ -224,12 +250,15 @@ typedef struct Printer {
     uint32_t op_len[64]; /* ... and their lengths */
     AdtTable *adts;     /* the module's constructors, read at the first
                            call without operands */
+    const char *quoted_of; /* the string attribute quoted last ... */
+    StrBuf quoted;      /* ... and its text (put_quoted) */
 } Printer;
 
 /* Variables, constants, globals and op values print inline. */
 static bool always_inline(uint8_t kind)
 {
-    return kind == NODE_VAR || kind == NODE_CONST || kind == NODE_GLOBAL || kind == NODE_OPREF;
+    enum { INLINE = 1u << NODE_VAR | 1u << NODE_CONST | 1u << NODE_GLOBAL | 1u << NODE_OPREF };
+    return kind < 32 && (INLINE >> kind & 1);
 }
 
 static const Node *node_of(const Printer *p, uint32_t id)
@@ -269,6 +298,50 @@ static void drain(Printer *p)
     p->top->len = 0;
 }
 
+/* note [one reservation]: a text's pieces are written through a plain
+ * pointer, write_* returning where the next piece goes, into room made
+ * once for the whole text: an upper bound of its length, known from its
+ * operands before it is written (a name's length, ten digits for a
+ * temp).  So the dozen pieces of a binding line cost a copy each and not
+ * a bounds check each; what cannot be bounded cheaply (attributes)
+ * appends as before, checked. */
+HOT char *write_mem(char *at, const char *s, size_t n)
+{
+    copy_text(at, s, n);
+    return at + n;
+}
+
+#define write_lit(at, lit) write_mem((at), (lit), sizeof(lit) - 1)
+
+/* "%N": at most TEMP_MAX bytes. */
+enum { TEMP_MAX = 11 };
+
+HOT char *write_temp(char *at, uint32_t n)
+{
+    *at = '%';
+    return at + 1 + write_u32(at + 1, n);
+}
+
+/* An index: at most 20 bytes. */
+static char *write_i64(char *at, int64_t n)
+{
+    uint64_t u = (uint64_t)n;
+    if (n < 0) {
+        *at++ = '-';
+        u = 0 - u;
+    }
+    if (u >= 100000000) {
+        at = write_i64(at, (int64_t)(u / 100000000));
+        uint32_t low = (uint32_t)(u % 100000000);
+        char digits[10];
+        size_t nd = write_u32(digits, low);
+        memset(at, '0', 8 - nd);
+        memcpy(at + 8 - nd, digits, nd);
+        return at + 8;
+    }
+    return at + write_u32(at, (uint32_t)u);
+}
+
 /* The annotation's text after its "ty=TYPE" part (what TVM prints after
  * the type: " span=..."), without the comment markers. */
 static void annot_rest(const char *annot, const char **rest, size_t *len)
@@ -286,45 +359,97 @@ static void annot_rest(const char *annot, const char **rest, size_t *len)
     *len = (size_t)(end - p);
 }
 
+/* A node's comment as it prints (note [printed types]): its pieces and
+ * its length, found once and written by write_comment. */
+typedef struct Comment {
+    const char *type; /* "ty=" and this type, or NULL */
+    size_t type_len;
+    const char *rest; /* the loaded annotation, or its rest after "ty=" */
+    size_t rest_len;
+    size_t len;       /* the comment's length, 0 when it prints nothing */
+} Comment;
+
 /* note [printed types]: with RELAY_PRINT_TYPES every typed node prints
  * "/ * ty=TYPE * /", followed inside the comment by the rest of its
  * loaded annotation (its span), as TVM prints a type-checked module;
  * otherwise the annotation prints as it was loaded. */
-static void put_comment(const Printer *p, StrBuf *sb, uint32_t id)
+static Comment comment_of(const Printer *p, uint32_t id)
 {
     const Node *n = node_of(p, id);
     const char *annot = node_annotation(n);
     NodeKind kind = node_kind(n); /* PrintOptionalInfo skips these three */
     bool typed = kind != NODE_IF && kind != NODE_LET && kind != NODE_MATCH;
+    Comment c = {0};
     if (p->types && typed && node_type(n)) {
-        const char *rest = "";
-        size_t len = 0;
+        c.type = node_type(n)->text;
+        c.type_len = strlen(c.type);
         if (annot)
-            annot_rest(annot, &rest, &len);
-        put_lit(sb, " /* ty=");
-        put_str(sb, node_type(n)->text);
-        if (len) {
-            put_chr(sb, ' ');
-            put_mem(sb, rest, len);
-        }
-        put_lit(sb, " */");
+            annot_rest(annot, &c.rest, &c.rest_len);
+        c.len = sizeof " /* ty=" - 1 + c.type_len + (c.rest_len ? 1 + c.rest_len : 0) +
+                sizeof " */" - 1;
     } else if (annot) {
-        put_chr(sb, ' ');
-        put_str(sb, annot);
+        c.rest = annot;
+        c.rest_len = strlen(annot);
+        c.len = 1 + c.rest_len;
     }
+    return c;
+}
+
+static char *write_comment(char *at, const Comment *c)
+{
+    if (c->type) {
+        at = write_lit(at, " /* ty=");
+        at = write_mem(at, c->type, c->type_len);
+        if (c->rest_len) {
+            *at++ = ' ';
+            at = write_mem(at, c->rest, c->rest_len);
+        }
+        return write_lit(at, " */");
+    }
+    if (c->len) {
+        *at++ = ' ';
+        at = write_mem(at, c->rest, c->rest_len);
+    }
+    return at;
+}
+
+static void put_comment(const Printer *p, StrBuf *sb, uint32_t id)
+{
+    Comment c = comment_of(p, id);
+    sb->len = (size_t)(write_comment(room(sb, c.len), &c) - sb->data);
+}
+
+/* Whether node id prints a comment where its text first appears. */
+HOT bool has_comment(const Printer *p, uint32_t id)
+{
+    const Node *n = node_of(p, id);
+    return node_annotation(n) || (p->types && node_type(n));
 }
 
 HOT void put_annot(const Printer *p, StrBuf *sb, uint32_t id)
 {
-    const Node *n = node_of(p, id);
-    if (node_annotation(n) || (p->types && node_type(n)))
+    if (has_comment(p, id))
         put_comment(p, sb, id);
+}
+
+/* A quoted string attribute made by an edit: partitioning gives every
+ * function the same PartitionedFromPattern, so the last one quoted is
+ * kept and copied when it comes again (strings are interned: one
+ * pointer). */
+static void put_quoted(Printer *p, StrBuf *sb, const char *s)
+{
+    if (s != p->quoted_of) {
+        p->quoted.len = 0;
+        relay_put_string(&p->quoted, s);
+        p->quoted_of = s;
+    }
+    put_mem(sb, p->quoted.data, p->quoted.len);
 }
 
 /* An attribute value: its spelling as loaded, or for one made by an edit
  * the canonical form.  Loaded lists have a spelling, so the recursion
  * only follows lists an edit nested. */
-static void put_attr_value(StrBuf *sb, const AttrValue *v)
+static void put_attr_value(Printer *p, StrBuf *sb, const AttrValue *v)
 {
     if (v->spelling) {
         put_str(sb, v->spelling);
@@ -336,13 +461,13 @@ static void put_attr_value(StrBuf *sb, const AttrValue *v)
     case ATTR_BOOL: put_str(sb, v->i ? "True" : "False"); break;
     case ATTR_NULL: put_lit(sb, "None"); break;
     case ATTR_OPAQUE: break; /* only loaded, always spelled */
-    case ATTR_STRING: relay_put_string(sb, v->s); break;
+    case ATTR_STRING: put_quoted(p, sb, v->s); break;
     case ATTR_LIST:
         put_chr(sb, '[');
         for (int i = 0; i < v->nitems; i++) {
             if (i)
                 put_lit(sb, ", ");
-            put_attr_value(sb, v->items[i]);
+            put_attr_value(p, sb, v->items[i]);
         }
         put_chr(sb, ']');
         break;
@@ -351,7 +476,7 @@ static void put_attr_value(StrBuf *sb, const AttrValue *v)
 
 /* "name=value" for each attribute, after ", " unless first (nothing was
  * printed before them). */
-static void put_attrs(StrBuf *sb, const Node *n, bool first)
+static void put_attrs(Printer *p, StrBuf *sb, const Node *n, bool first)
 {
     for (int i = 0; i < node_nattrs(n); i++) {
         const Attr *a = node_attr(n, i);
@@ -360,31 +485,38 @@ static void put_attrs(StrBuf *sb, const Node *n, bool first)
         first = false;
         put_str(sb, a->name);
         put_chr(sb, '=');
-        put_attr_value(sb, a->value);
+        put_attr_value(p, sb, a->value);
     }
 }
 
+/* The length of variable v's printed name with its "%" (given now when
+ * names follow the printing order, note [variable names]). */
+HOT size_t name_len(Printer *p, uint32_t v)
+{
+    return var_names_len(&p->names, v);
+}
+
 /* A variable's printed name (given at its first printing). */
-HOT void put_name(Printer *p, StrBuf *out, uint32_t v)
+HOT char *write_name(Printer *p, char *at, uint32_t v)
 {
     bool percent;
     size_t len;
     const char *name = var_names_get(&p->names, v, &percent, &len);
-    char *at = room(out, len + 1);
     *at = '%';
     copy_text(at + percent, name, len);
-    out->len += len + percent;
+    return at + percent + len;
 }
 
 /* "%x: T / * ann * /" for a parameter in a signature. */
-static void put_param(Printer *p, StrBuf *out, uint32_t v)
+HOT void put_param(Printer *p, StrBuf *out, uint32_t v)
 {
-    put_name(p, out, v);
-    if (p->ga.flags[v] & NODE_TYPE_WRITTEN) {
+    out->len = (size_t)(write_name(p, room(out, name_len(p, v)), v) - out->data);
+    uint8_t flags = p->ga.flags[v];
+    if (flags & NODE_TYPE_WRITTEN) {
         put_lit(out, ": ");
         put_str(out, node_type(node_of(p, v))->text);
     }
-    if (p->ga.flags[v] & (p->types ? NODE_VAR_ANNOT | NODE_VAR_TYPED : NODE_VAR_ANNOT))
+    if (flags & (p->types ? NODE_VAR_ANNOT | NODE_VAR_TYPED : NODE_VAR_ANNOT))
         put_comment(p, out, v); /* put_annot without a look at the node */
 }
 
@@ -410,10 +542,12 @@ static void bind(Printer *p, uint32_t id);
  * for an operand without a temp (resolve_operand).  What is left is
  * fixed from then on (temps, names, constants), so a call's, tuple's or
  * getitem's text is written only where it is used (put_text), straight
- * into its line; a function's, let's, if's and match's text holds whole
+ * into its line, and its length is bounded at the leaf visit (note [one
+ * reservation]); a function's, let's, if's and match's text holds whole
  * scopes, printed at the leaf visit, so it waits in pending (note
- * [pending texts]). */
-HOT void resolve_operand(Printer *p, uint32_t m)
+ * [pending texts]).  Returns the most bytes operand m's reference
+ * takes. */
+HOT size_t resolve_operand(Printer *p, uint32_t m)
 {
     switch (p->ga.kind[m]) {
     case NODE_VAR:
@@ -423,65 +557,73 @@ HOT void resolve_operand(Printer *p, uint32_t m)
             else
                 p->visited[m] = VISIT_USED;
         }
-        var_names_give(&p->names, m);
-        return;
+        return name_len(p, m);
     case NODE_CONST:
-    case NODE_GLOBAL:
-    case NODE_OPREF: return;
+        return strlen(p->ga.str[m]) + (has_comment(p, m) ? comment_of(p, m).len : 0);
+    case NODE_GLOBAL: return 1 + strlen(p->ga.str[m]);
+    case NODE_OPREF: return strlen(p->ga.str[m]);
     default:
-        if (p->temp[m] == NO_TEMP)
+        if (p->visited[m] != VISIT_BOUND)
             bind(p, m);
+        return TEMP_MAX;
     }
 }
 
-/* Operand m as its user's text prints it, once resolved. */
-HOT void put_ref(Printer *p, StrBuf *out, uint32_t m)
+/* Operand m as its user's text prints it, once resolved, into room
+ * resolve_operand bounded. */
+HOT char *write_ref(Printer *p, char *at, uint32_t m)
 {
     switch (p->ga.kind[m]) {
-    case NODE_VAR: put_name(p, out, m); return;
+    case NODE_VAR: return write_name(p, at, m);
     case NODE_GLOBAL: /* always inline, no comment */
-        put_chr(out, '@');
-        put_str(out, p->ga.str[m]);
-        return;
-    case NODE_OPREF: put_str(out, p->ga.str[m]); return;
+        *at = '@';
+        return write_mem(at + 1, p->ga.str[m], strlen(p->ga.str[m]));
+    case NODE_OPREF: return write_mem(at, p->ga.str[m], strlen(p->ga.str[m]));
     case NODE_CONST:
-        put_str(out, p->ga.str[m]);
-        put_annot(p, out, m);
-        return;
-    default: put_temp(out, p->temp[m]);
+        at = write_mem(at, p->ga.str[m], strlen(p->ga.str[m]));
+        if (has_comment(p, m)) {
+            Comment c = comment_of(p, m);
+            at = write_comment(at, &c);
+        }
+        return at;
+    default: return write_temp(at, p->temp[m]);
     }
 }
 
 /* A node's reference from its user (step 2 of note [temp numbering]). */
 static void put_operand(Printer *p, StrBuf *out, uint32_t m)
 {
-    resolve_operand(p, m);
-    put_ref(p, out, m);
+    size_t most = resolve_operand(p, m);
+    out->len = (size_t)(write_ref(p, room(out, most), m) - out->data);
 }
 
 /* The operands of a call, tuple or getitem, resolved in the order its
  * text prints them: a call's arguments before its callee, so they take
- * temps before a function callee does. */
+ * temps before a function callee does; then the most bytes its text
+ * takes apart from an op's name and attributes: the references, ", "
+ * between them, "(" and ",)", or "." and an index. */
 static void resolve_kids(Printer *p, uint32_t id)
 {
     const uint32_t *k = p->ga.kids + p->ga.start[id];
     const uint32_t *end = p->ga.kids + p->ga.start[id + 1];
     bool callee = (p->ga.flags[id] & NODE_HAS_CALLEE) && k < end;
+    size_t most = 3 + 2 * (size_t)(end - k) + 21;
     for (const uint32_t *a = k + callee; a < end; a++)
-        resolve_operand(p, *a);
+        most += resolve_operand(p, *a);
     if (callee)
-        resolve_operand(p, *k);
+        most += resolve_operand(p, *k);
+    p->len[id] = most;
 }
 
 /* An op's name: a model has few, so their lengths are kept. */
-HOT void put_op(Printer *p, StrBuf *out, const char *op)
+HOT size_t op_len(Printer *p, const char *op)
 {
     size_t slot = ((uintptr_t)op >> 4) % ARRAY_LEN(p->op);
     if (p->op[slot] != op) {
         p->op[slot] = op;
         p->op_len[slot] = (uint32_t)strlen(op);
     }
-    put_mem(out, op, p->op_len[slot]);
+    return p->op_len[slot];
 }
 
 /* Whether call id's op is a constructor of no fields: its call prints
@@ -493,55 +635,71 @@ static bool nullary_constructor(Printer *p, uint32_t id)
     return adt_constructor_fields(p->adts, p->ga.str[id]) == 0;
 }
 
+/* The references of operands k..end separated by ", ". */
+HOT char *write_refs(Printer *p, char *at, const uint32_t *k, const uint32_t *end)
+{
+    for (const uint32_t *a = k; a < end; a++) {
+        if (a > k)
+            at = write_lit(at, ", ");
+        at = write_ref(p, at, *a);
+    }
+    return at;
+}
+
 /* "op(args, attrs)" or "%5(args)". */
 static void put_call(Printer *p, StrBuf *out, uint32_t id)
 {
     const uint32_t *k = p->ga.kids + p->ga.start[id];
     const uint32_t *end = p->ga.kids + p->ga.start[id + 1];
-    if ((p->ga.flags[id] & NODE_HAS_CALLEE) && k < end)
-        put_ref(p, out, *k++);
-    else {
-        put_op(p, out, p->ga.str[id]);
-        if (k == end && !(p->ga.flags[id] & NODE_HAS_ATTRS) && nullary_constructor(p, id))
+    bool attrs = p->ga.flags[id] & NODE_HAS_ATTRS;
+    char *at;
+    if ((p->ga.flags[id] & NODE_HAS_CALLEE) && k < end) {
+        at = write_ref(p, room(out, p->len[id]), *k++);
+    } else {
+        const char *op = p->ga.str[id];
+        size_t n = op_len(p, op);
+        at = write_mem(room(out, n + p->len[id]), op, n);
+        if (k == end && !attrs && nullary_constructor(p, id)) {
+            out->len = (size_t)(at - out->data);
             return; /* "Nil": TVM's constructor of no fields */
+        }
     }
-    put_chr(out, '(');
-    for (const uint32_t *a = k; a < end; a++) {
-        if (a > k)
-            put_lit(out, ", ");
-        put_ref(p, out, *a);
+    *at++ = '(';
+    at = write_refs(p, at, k, end);
+    if (attrs) {
+        out->len = (size_t)(at - out->data);
+        put_attrs(p, out, node_of(p, id), k == end);
+        at = room(out, 1);
     }
-    if (p->ga.flags[id] & NODE_HAS_ATTRS)
-        put_attrs(out, node_of(p, id), k == end);
-    put_chr(out, ')');
+    *at++ = ')';
+    out->len = (size_t)(at - out->data);
 }
 
 static void put_tuple(Printer *p, StrBuf *out, uint32_t id)
 {
     const uint32_t *k = p->ga.kids + p->ga.start[id];
     const uint32_t *end = p->ga.kids + p->ga.start[id + 1];
-    put_chr(out, '(');
-    for (const uint32_t *a = k; a < end; a++) {
-        if (a > k)
-            put_lit(out, ", ");
-        put_ref(p, out, *a);
-    }
+    char *at = room(out, p->len[id]);
+    *at++ = '(';
+    at = write_refs(p, at, k, end);
     if (end - k == 1)
-        put_lit(out, ",)");
+        at = write_lit(at, ",)");
     else
-        put_chr(out, ')');
+        *at++ = ')';
+    out->len = (size_t)(at - out->data);
 }
 
 /* A visited node's text, where it is used (note [texts written once]). */
 static void put_text(Printer *p, StrBuf *out, uint32_t id)
 {
+    char *at;
     switch (p->ga.kind[id]) {
     case NODE_CALL: put_call(p, out, id); return;
     case NODE_TUPLE: put_tuple(p, out, id); return;
     case NODE_GETITEM:
-        put_ref(p, out, p->ga.kids[p->ga.start[id]]);
-        put_chr(out, '.');
-        put_i64(out, node_index(node_of(p, id)));
+        at = write_ref(p, room(out, p->len[id]), p->ga.kids[p->ga.start[id]]);
+        *at++ = '.';
+        out->len = (size_t)(write_i64(at, node_index(node_of(p, id))) - out->data);
         return;
     default: put_mem(out, p->pending.data + p->off[id], p->len[id]);
     }
@@ -555,21 +713,20 @@ static void bind(Printer *p, uint32_t id)
     uint32_t temp = p->temp[id] = p->next_temp++;
     size_t n = 2 * (size_t)(p->level > 0 ? p->level : 0);
     if (n <= sizeof spaces) { /* "  %N = " with one bounds check */
-        char *at = room(lines, sizeof spaces + 14);
+        char *at = room(lines, sizeof spaces + TEMP_MAX + 3);
         memcpy(at, spaces, sizeof spaces);
-        at[n] = '%';
-        n += 1 + write_u32(at + n + 1, temp);
-        memcpy(at + n, " = ", 3);
-        lines->len += n + 3;
+        at = write_temp(at + n, temp);
+        lines->len = (size_t)(write_lit(at, " = ") - lines->data);
     } else {
         indent(lines, p->level);
         put_temp(lines, temp);
         put_lit(lines, " = ");
     }
     put_text(p, lines, id);
-    put_annot(p, lines, id);
+    if (has_comment(p, id))
+        put_comment(p, lines, id);
     put_lit(lines, ";\n");
-    p->visited[id] = VISIT_USED;
+    p->visited[id] = VISIT_BOUND;
     drain(p);
 }
 
@@ -593,14 +750,17 @@ static void put_func(Printer *p, StrBuf *out, const Node *n, const char *prefix,
                      int level)
 {
     int nparams = node_nparams(n);
+    uint32_t id = node_id(n);
+    const uint32_t *params = p->ga.kids + p->ga.start[id]; /* then the body */
+    bool listed = p->ga.start[id + 1] - p->ga.start[id] >= (uint32_t)nparams;
     put_str(out, prefix);
     put_chr(out, '(');
     for (int i = 0; i < nparams; i++) {
         if (i)
             put_lit(out, ", ");
-        put_param(p, out, node_id(node_param(n, i)));
+        put_param(p, out, listed ? params[i] : node_id(node_param(n, i)));
     }
-    put_attrs(out, n, nparams == 0);
+    put_attrs(p, out, n, nparams == 0);
     put_lit(out, ") ");
     if (node_ret_type(n))
     {
@@ -716,7 +876,7 @@ static void put_match(Printer *p, StrBuf *out, const Node *n, int level)
  * its size. */
 static void keep_text(Printer *p, uint32_t id, const StrBuf *text)
 {
-    while (p->nstack && p->visited[p->stack[p->nstack - 1]] == VISIT_USED)
+    while (p->nstack && p->visited[p->stack[p->nstack - 1]] >= VISIT_USED)
         p->pending.len = p->off[p->stack[--p->nstack]];
     p->off[id] = p->pending.len;
     p->len[id] = text->len;
@@ -757,7 +917,7 @@ static void leaf_visit(Printer *p, uint32_t id)
  * walk]); a function's and a let's are none (their scopes print in their
  * own walks), an if's and a match's the first operand only (the rest are
  * scopes). */
-static void push_frame(Printer *p, uint32_t id)
+HOT void push_frame(Printer *p, uint32_t id)
 {
     uint32_t start = p->ga.start[id], end = p->ga.start[id + 1];
     switch (p->ga.kind[id]) {
@@ -813,13 +973,12 @@ static void put_inline(Printer *p, StrBuf *out, uint32_t root, int level, bool r
     p->root = root;
     p->root_level = level;
     visit_all(p, root);
-    bool as_operand = always_inline(p->ga.kind[root]) || p->temp[root] != NO_TEMP;
-    if (as_operand)
-        resolve_operand(p, root);
+    bool as_operand = always_inline(p->ga.kind[root]) || p->visited[root] == VISIT_BOUND;
+    size_t most = as_operand ? resolve_operand(p, root) : 0;
     if (result)
         indent(out, level);
     if (as_operand) {
-        put_ref(p, out, root);
+        out->len = (size_t)(write_ref(p, room(out, most), root) - out->data);
     } else {
         put_text(p, out, root);
         put_annot(p, out, root);
@@ -878,7 +1037,7 @@ static void put_main(Printer *p, StrBuf *out)
             put_lit(out, ", ");
         put_str(out, a->name);
         put_chr(out, '=');
-        put_attr_value(out, a->value);
+        put_attr_value(p, out, a->value);
     }
     put_lit(out, ") ");
     if (graph_ret_type(g))
@@ -902,8 +1061,7 @@ static void printer_init(Printer *p, const Graph *g)
     size_t n = graph_node_count(g) ? graph_node_count(g) : 1;
     p->off = xmalloc(n * sizeof(size_t)); /* set when a text is kept */
     p->len = xmalloc(n * sizeof(size_t));
-    p->temp = xmalloc(n * sizeof(uint32_t));
-    memset(p->temp, 0xff, n * sizeof(uint32_t));
+    p->temp = xmalloc(n * sizeof(uint32_t)); /* set by bind */
     p->visited = xcalloc(n, 1);
     p->stack = xmalloc(n * sizeof(uint32_t));
     var_names_init(&p->names, &p->ga);
@@ -912,6 +1070,7 @@ static void printer_init(Printer *p, const Graph *g)
 static void printer_free(Printer *p)
 {
     strbuf_free(&p->pending);
+    strbuf_free(&p->quoted);
     free(p->frames);
     for (size_t i = 0; i < p->ascratch; i++) {
         strbuf_free(p->scratch[i]);
@@ -1032,6 +1191,9 @@ uint32_t *relay_temp_numbers(const Graph *g)
     print_types(&p, 0);
     print_module(&p, &out);
     strbuf_free(&out);
+    for (uint32_t i = 0; i < graph_node_count(g); i++)
+        if (p.visited[i] != VISIT_BOUND)
+            p.temp[i] = NO_TEMP;
     uint32_t *temps = p.temp;
     p.temp = NULL;
     printer_free(&p);
