@@ -177,13 +177,6 @@ static void put_i64(StrBuf *sb, int64_t n)
     }
 }
 
-/* "%N". */
-HOT void put_temp(StrBuf *sb, uint32_t n)
-{
-    put_chr(sb, '%');
-    put_u32(sb, n);
-}
-
 /* Two spaces per level, copied from a constant in one fixed-size move
  * for the usual depths. */
 static const char spaces[64] = "                                "
@@ -199,6 +192,14 @@ HOT void indent(StrBuf *sb, int level)
     }
     sb->len += n;
 }
+
+/* note [temp texts]: a bound node's temp is kept as its text, "%N" in
+ * bytes 0 to 10 and its length in byte 11, so that each use of the temp
+ * copies twelve bytes instead of converting a number (the binding line
+ * takes the text from note [counted temps]). */
+typedef struct TempText {
+    char b[12];
+} TempText;
 
 /* A node's leaf-visit state (note [temp numbering]): not visited;
  * visited, its text not printed yet (note [texts written once]);
@@ -219,9 +220,11 @@ typedef struct Frame {
 typedef struct Printer {
     const Graph *g;     /* graph being printed */
     GraphArrays ga;     /* its nodes as arrays (note [compact walk]) */
-    uint32_t *temp;     /* per node id: temp number, once VISIT_BOUND */
+    TempText *temp;     /* per node id: its temp once VISIT_BOUND (note
+                           [temp texts]) */
     uint8_t *visited;   /* per node id: VISIT_NOT, VISIT_TEXT or VISIT_USED */
-    uint32_t next_temp; /* next temp number */
+    char next_text[11]; /* its text, "%N" (note [counted temps]) */
+    uint8_t next_len;   /* the text's length */
     StrBuf pending;     /* texts of functions, lets, ifs and matches */
     size_t *off;        /* per node id: its text's offset in pending */
     size_t *len;        /* per node id: its text's length in pending, or
@@ -313,13 +316,15 @@ HOT char *write_mem(char *at, const char *s, size_t n)
 
 #define write_lit(at, lit) write_mem((at), (lit), sizeof(lit) - 1)
 
-/* "%N": at most TEMP_MAX bytes. */
-enum { TEMP_MAX = 11 };
+/* "%N": at most 11 bytes; TEMP_MAX is the room a temp's text takes when
+ * copied whole (note [temp texts]). */
+enum { TEMP_MAX = 12 };
 
-HOT char *write_temp(char *at, uint32_t n)
+/* A bound node's temp, from its text (note [temp texts]). */
+HOT char *write_temp_text(char *at, const TempText *t)
 {
-    *at = '%';
-    return at + 1 + write_u32(at + 1, n);
+    memcpy(at, t->b, sizeof t->b); /* TEMP_MAX leaves room for all twelve */
+    return at + t->b[11];
 }
 
 /* An index: at most 20 bytes. */
@@ -520,6 +525,33 @@ HOT void put_param(Printer *p, StrBuf *out, uint32_t v)
         put_comment(p, out, v); /* put_annot without a look at the node */
 }
 
+/* The parameters ids[0..n) of a signature, ", " between them: each run
+ * of parameters without a type or a comment (all of them, in most
+ * modules) written in one reservation, its names given in order. */
+static void put_params(Printer *p, StrBuf *out, const uint32_t *ids, size_t n)
+{
+    uint8_t extra = NODE_TYPE_WRITTEN | NODE_VAR_ANNOT | (p->types ? NODE_VAR_TYPED : 0);
+    size_t i = 0;
+    while (i < n) {
+        if (p->ga.flags[ids[i]] & extra) {
+            if (i)
+                put_lit(out, ", ");
+            put_param(p, out, ids[i++]);
+            continue;
+        }
+        size_t run = i, most = 0;
+        for (; run < n && !(p->ga.flags[ids[run]] & extra); run++)
+            most += 2 + name_len(p, ids[run]);
+        char *at = room(out, most);
+        for (; i < run; i++) {
+            if (i)
+                at = write_lit(at, ", ");
+            at = write_name(p, at, ids[i]);
+        }
+        out->len = (size_t)(at - out->data);
+    }
+}
+
 /* "free_var %x: T;" where a free variable is first printed, as TVM's
  * PrintExpr does (into the current scope's lines). */
 static void declare_free(Printer *p, uint32_t v)
@@ -586,7 +618,7 @@ HOT char *write_ref(Printer *p, char *at, uint32_t m)
             at = write_comment(at, &c);
         }
         return at;
-    default: return write_temp(at, p->temp[m]);
+    default: return write_temp_text(at, &p->temp[m]);
     }
 }
 
@@ -646,86 +678,129 @@ HOT char *write_refs(Printer *p, char *at, const uint32_t *k, const uint32_t *en
     return at;
 }
 
-/* "op(args, attrs)" or "%5(args)". */
-static void put_call(Printer *p, StrBuf *out, uint32_t id)
+/* "op(args" or "%5(args" of call id, without its attributes and ")";
+ * or "Nil" alone, and *closed, for a constructor of no fields (as TVM
+ * prints it). */
+static char *write_call_open(Printer *p, char *at, uint32_t id, bool *closed)
 {
     const uint32_t *k = p->ga.kids + p->ga.start[id];
     const uint32_t *end = p->ga.kids + p->ga.start[id + 1];
-    bool attrs = p->ga.flags[id] & NODE_HAS_ATTRS;
-    char *at;
+    *closed = false;
     if ((p->ga.flags[id] & NODE_HAS_CALLEE) && k < end) {
-        at = write_ref(p, room(out, p->len[id]), *k++);
+        at = write_ref(p, at, *k++);
     } else {
         const char *op = p->ga.str[id];
-        size_t n = op_len(p, op);
-        at = write_mem(room(out, n + p->len[id]), op, n);
-        if (k == end && !attrs && nullary_constructor(p, id)) {
-            out->len = (size_t)(at - out->data);
-            return; /* "Nil": TVM's constructor of no fields */
+        at = write_mem(at, op, op_len(p, op));
+        if (k == end && !(p->ga.flags[id] & NODE_HAS_ATTRS) && nullary_constructor(p, id)) {
+            *closed = true;
+            return at;
         }
     }
     *at++ = '(';
-    at = write_refs(p, at, k, end);
-    if (attrs) {
-        out->len = (size_t)(at - out->data);
-        put_attrs(p, out, node_of(p, id), k == end);
-        at = room(out, 1);
-    }
-    *at++ = ')';
-    out->len = (size_t)(at - out->data);
+    return write_refs(p, at, k, end);
 }
 
-static void put_tuple(Printer *p, StrBuf *out, uint32_t id)
+/* The most bytes node id's text takes (note [one reservation]), a
+ * call's attributes apart: a kept text's length, or resolve_kids' bound
+ * and a call's op name. */
+HOT size_t text_max(Printer *p, uint32_t id)
+{
+    bool op = p->ga.kind[id] == NODE_CALL &&
+              !((p->ga.flags[id] & NODE_HAS_CALLEE) && p->ga.start[id] < p->ga.start[id + 1]);
+    return p->len[id] + (op ? op_len(p, p->ga.str[id]) : 0);
+}
+
+/* Whether node id's text has a part text_max does not bound. */
+HOT bool has_attrs(const Printer *p, uint32_t id)
+{
+    return p->ga.kind[id] == NODE_CALL && (p->ga.flags[id] & NODE_HAS_ATTRS);
+}
+
+/* A visited node's text (note [texts written once]), without
+ * attributes, into room for text_max. */
+HOT char *write_text(Printer *p, char *at, uint32_t id)
 {
     const uint32_t *k = p->ga.kids + p->ga.start[id];
     const uint32_t *end = p->ga.kids + p->ga.start[id + 1];
-    char *at = room(out, p->len[id]);
-    *at++ = '(';
-    at = write_refs(p, at, k, end);
-    if (end - k == 1)
-        at = write_lit(at, ",)");
-    else
+    bool closed;
+    switch (p->ga.kind[id]) {
+    case NODE_CALL:
+        at = write_call_open(p, at, id, &closed);
+        if (!closed)
+            *at++ = ')';
+        return at;
+    case NODE_TUPLE:
+        *at++ = '(';
+        at = write_refs(p, at, k, end);
+        if (end - k == 1)
+            return write_lit(at, ",)");
         *at++ = ')';
-    out->len = (size_t)(at - out->data);
+        return at;
+    case NODE_GETITEM:
+        at = write_ref(p, at, *k);
+        *at++ = '.';
+        return write_i64(at, node_index(node_of(p, id)));
+    default: return write_mem(at, p->pending.data + p->off[id], p->len[id]);
+    }
 }
 
-/* A visited node's text, where it is used (note [texts written once]). */
+/* A visited node's text where it is used: a call's attributes append
+ * checked, between its operands and its ")". */
 static void put_text(Printer *p, StrBuf *out, uint32_t id)
 {
-    char *at;
-    switch (p->ga.kind[id]) {
-    case NODE_CALL: put_call(p, out, id); return;
-    case NODE_TUPLE: put_tuple(p, out, id); return;
-    case NODE_GETITEM:
-        at = write_ref(p, room(out, p->len[id]), p->ga.kids[p->ga.start[id]]);
-        *at++ = '.';
-        out->len = (size_t)(write_i64(at, node_index(node_of(p, id))) - out->data);
+    char *at = room(out, text_max(p, id));
+    if (!has_attrs(p, id)) {
+        out->len = (size_t)(write_text(p, at, id) - out->data);
         return;
-    default: put_mem(out, p->pending.data + p->off[id], p->len[id]);
+    }
+    bool closed;
+    uint32_t nkids = p->ga.start[id + 1] - p->ga.start[id];
+    bool callee = (p->ga.flags[id] & NODE_HAS_CALLEE) && nkids;
+    out->len = (size_t)(write_call_open(p, at, id, &closed) - out->data);
+    put_attrs(p, out, node_of(p, id), nkids == callee);
+    put_chr(out, ')');
+}
+
+/* note [counted temps]: temps are given in increasing order, so the next
+ * one's text is kept and counted on in decimal, a digit or so a temp,
+ * instead of converting each number. */
+static void count_on(Printer *p)
+{
+    size_t i = p->next_len - 1;
+    while (p->next_text[i] == '9')
+        p->next_text[i--] = '0';
+    if (i == 0) { /* all nines, now zeros: one digit more */
+        p->next_text[1] = '1';
+        p->next_text[p->next_len++] = '0';
+    } else {
+        p->next_text[i]++;
     }
 }
 
 /* Gives node id the next temp and writes its binding line "%N = TEXT;"
- * into the current scope. */
+ * into the current scope: with one reservation (note [one reservation])
+ * unless it has attributes, a comment or a deep indentation. */
 static void bind(Printer *p, uint32_t id)
 {
     StrBuf *lines = p->lines;
-    uint32_t temp = p->temp[id] = p->next_temp++;
+    memcpy(p->temp[id].b, p->next_text, sizeof p->next_text);
+    p->temp[id].b[11] = (char)p->next_len;
     size_t n = 2 * (size_t)(p->level > 0 ? p->level : 0);
-    if (n <= sizeof spaces) { /* "  %N = " with one bounds check */
-        char *at = room(lines, sizeof spaces + TEMP_MAX + 3);
+    if (n <= sizeof spaces && !has_attrs(p, id) && !has_comment(p, id)) {
+        char *at = room(lines, sizeof spaces + TEMP_MAX + 3 + text_max(p, id) + 2);
         memcpy(at, spaces, sizeof spaces);
-        at = write_temp(at + n, temp);
-        lines->len = (size_t)(write_lit(at, " = ") - lines->data);
+        at = write_mem(at + n, p->next_text, p->next_len);
+        at = write_text(p, write_lit(at, " = "), id);
+        lines->len = (size_t)(write_lit(at, ";\n") - lines->data);
     } else {
         indent(lines, p->level);
-        put_temp(lines, temp);
+        put_mem(lines, p->next_text, p->next_len);
         put_lit(lines, " = ");
+        put_text(p, lines, id);
+        put_annot(p, lines, id);
+        put_lit(lines, ";\n");
     }
-    put_text(p, lines, id);
-    if (has_comment(p, id))
-        put_comment(p, lines, id);
-    put_lit(lines, ";\n");
+    count_on(p);
     p->visited[id] = VISIT_BOUND;
     drain(p);
 }
@@ -751,14 +826,16 @@ static void put_func(Printer *p, StrBuf *out, const Node *n, const char *prefix,
 {
     int nparams = node_nparams(n);
     uint32_t id = node_id(n);
-    const uint32_t *params = p->ga.kids + p->ga.start[id]; /* then the body */
-    bool listed = p->ga.start[id + 1] - p->ga.start[id] >= (uint32_t)nparams;
     put_str(out, prefix);
     put_chr(out, '(');
-    for (int i = 0; i < nparams; i++) {
-        if (i)
-            put_lit(out, ", ");
-        put_param(p, out, listed ? params[i] : node_id(node_param(n, i)));
+    if (p->ga.start[id + 1] - p->ga.start[id] >= (uint32_t)nparams) {
+        put_params(p, out, p->ga.kids + p->ga.start[id], (size_t)nparams); /* then the body */
+    } else { /* a parameter missing: note [compact walk] lists none after it */
+        for (int i = 0; i < nparams; i++) {
+            if (i)
+                put_lit(out, ", ");
+            put_param(p, out, node_id(node_param(n, i)));
+        }
     }
     put_attrs(p, out, n, nparams == 0);
     put_lit(out, ") ");
@@ -948,16 +1025,19 @@ static void visit_all(Printer *p, uint32_t root)
     push_frame(p, root);
     while (p->nframes > base) {
         Frame *f = &p->frames[p->nframes - 1];
-        if (f->next == f->end) {
-            uint32_t id = f->id;
-            p->nframes--;
-            if (p->visited[id] == VISIT_NOT)
-                leaf_visit(p, id);
+        const uint32_t *kids = p->ga.kids;
+        uint32_t next = f->next;
+        while (next < f->end && !needs_visit(p, kids[next])) /* no stores: */
+            next++;                                         /* all in registers */
+        if (next < f->end) {
+            f->next = next + 1;
+            push_frame(p, kids[next]);
             continue;
         }
-        uint32_t c = p->ga.kids[f->next++];
-        if (needs_visit(p, c))
-            push_frame(p, c);
+        uint32_t id = f->id;
+        p->nframes--;
+        if (p->visited[id] == VISIT_NOT)
+            leaf_visit(p, id);
     }
 }
 
@@ -1026,11 +1106,12 @@ static void put_main(Printer *p, StrBuf *out)
     put_lit(out, "def @");
     put_str(out, graph_name(g));
     put_chr(out, '(');
-    for (int i = 0; i < graph_nparams(g); i++) {
-        if (i)
-            put_lit(out, ", ");
-        put_param(p, out, node_id(graph_param(g, i)));
-    }
+    int nparams = graph_nparams(g);
+    uint32_t *ids = xmalloc((size_t)(nparams ? nparams : 1) * sizeof *ids);
+    for (int i = 0; i < nparams; i++)
+        ids[i] = node_id(graph_param(g, i));
+    put_params(p, out, ids, (size_t)nparams);
+    free(ids);
     for (int i = 0; i < graph_main_nattrs(g); i++) {
         const Attr *a = graph_main_attr(g, i);
         if (i || graph_nparams(g))
@@ -1057,11 +1138,13 @@ static void printer_init(Printer *p, const Graph *g)
     memset(p, 0, sizeof *p);
     p->g = g;
     p->root = NO_ROOT;
+    memcpy(p->next_text, "%0", 2);
+    p->next_len = 2;
     graph_arrays_build(g, &p->ga);
     size_t n = graph_node_count(g) ? graph_node_count(g) : 1;
     p->off = xmalloc(n * sizeof(size_t)); /* set when a text is kept */
     p->len = xmalloc(n * sizeof(size_t));
-    p->temp = xmalloc(n * sizeof(uint32_t)); /* set by bind */
+    p->temp = xmalloc(n * sizeof *p->temp); /* set by bind */
     p->visited = xcalloc(n, 1);
     p->stack = xmalloc(n * sizeof(uint32_t));
     var_names_init(&p->names, &p->ga);
@@ -1181,6 +1264,15 @@ void relay_print_with(const Graph *g, FILE *out, unsigned flags)
     printer_free(&p);
 }
 
+/* The number of a temp kept as text (note [temp texts]). */
+static uint32_t temp_number(const TempText *t)
+{
+    uint32_t n = 0;
+    for (int i = 1; i < t->b[11]; i++)
+        n = n * 10 + (uint32_t)(t->b[i] - '0');
+    return n;
+}
+
 /* Prints without keeping the text, for the temp numbers. */
 uint32_t *relay_temp_numbers(const Graph *g)
 {
@@ -1191,11 +1283,9 @@ uint32_t *relay_temp_numbers(const Graph *g)
     print_types(&p, 0);
     print_module(&p, &out);
     strbuf_free(&out);
+    uint32_t *temps = xmalloc((graph_node_count(g) ? graph_node_count(g) : 1) * sizeof *temps);
     for (uint32_t i = 0; i < graph_node_count(g); i++)
-        if (p.visited[i] != VISIT_BOUND)
-            p.temp[i] = NO_TEMP;
-    uint32_t *temps = p.temp;
-    p.temp = NULL;
+        temps[i] = p.visited[i] == VISIT_BOUND ? temp_number(&p.temp[i]) : NO_TEMP;
     printer_free(&p);
     return temps;
 }
