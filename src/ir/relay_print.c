@@ -681,7 +681,7 @@ HOT char *write_refs(Printer *p, char *at, const uint32_t *k, const uint32_t *en
 /* "op(args" or "%5(args" of call id, without its attributes and ")";
  * or "Nil" alone, and *closed, for a constructor of no fields (as TVM
  * prints it). */
-static char *write_call_open(Printer *p, char *at, uint32_t id, bool *closed)
+HOT char *write_call_open(Printer *p, char *at, uint32_t id, bool *closed)
 {
     const uint32_t *k = p->ga.kids + p->ga.start[id];
     const uint32_t *end = p->ga.kids + p->ga.start[id + 1];
@@ -788,7 +788,10 @@ static void bind(Printer *p, uint32_t id)
     size_t n = 2 * (size_t)(p->level > 0 ? p->level : 0);
     if (n <= sizeof spaces && !has_attrs(p, id) && !has_comment(p, id)) {
         char *at = room(lines, sizeof spaces + TEMP_MAX + 3 + text_max(p, id) + 2);
-        memcpy(at, spaces, sizeof spaces);
+        if (n <= 16) /* the usual depths */
+            memcpy(at, spaces, 16);
+        else
+            memcpy(at, spaces, sizeof spaces);
         at = write_mem(at + n, p->next_text, p->next_len);
         at = write_text(p, write_lit(at, " = "), id);
         lines->len = (size_t)(write_lit(at, ";\n") - lines->data);
