@@ -226,10 +226,11 @@ typedef struct Printer {
     char next_text[11]; /* its text, "%N" (note [counted temps]) */
     uint8_t next_len;   /* the text's length */
     StrBuf pending;     /* texts of functions, lets, ifs and matches */
-    size_t *off;        /* per node id: its text's offset in pending */
-    size_t *len;        /* per node id: its text's length in pending, or
-                           for a call, tuple or getitem, the most it
-                           takes (note [one reservation]) */
+    size_t *off;        /* per node id: its text's offset in pending (a
+                           constant's: in consts) */
+    size_t *len;        /* per node id: its text's length in pending or
+                           consts, or for a call, tuple or getitem, the
+                           most it takes (note [one reservation]) */
     uint32_t *stack;    /* ids whose texts are in pending, in order */
     size_t nstack;      /* entries in stack */
     StrBuf *lines;      /* binding lines of the current scope */
@@ -253,6 +254,7 @@ typedef struct Printer {
     uint32_t op_len[64]; /* ... and their lengths */
     AdtTable *adts;     /* the module's constructors, read at the first
                            call without operands */
+    StrBuf consts;      /* constants' references (note [constant texts]) */
     const char *quoted_of; /* the string attribute quoted last ... */
     StrBuf quoted;      /* ... and its text (put_quoted) */
 } Printer;
@@ -290,11 +292,15 @@ static void scratch_done(Printer *p)
 }
 
 /* note [streaming]: @main's binding lines are final once written, so
- * relay_print writes the module's text out every 64 KiB instead of
- * holding a second copy of a large model in memory. */
+ * relay_print writes the module's text out every DRAIN_AT bytes instead
+ * of holding a second copy of a large model in memory; its buffer is
+ * made large enough for that at the start, so that it rarely grows (a
+ * grown buffer is a copy). */
+enum { DRAIN_AT = 65536 };
+
 static void drain(Printer *p)
 {
-    if (p->lines != p->top || p->top->len < 65536 || (!p->sink && !p->discard))
+    if (p->lines != p->top || p->top->len < DRAIN_AT || (!p->sink && !p->discard))
         return;
     if (p->sink)
         fwrite(p->top->data, 1, p->top->len, p->sink);
@@ -565,6 +571,24 @@ static void declare_free(Printer *p, uint32_t v)
 
 static void bind(Printer *p, uint32_t id);
 
+/* note [constant texts]: a constant prints the same reference at every
+ * use, its value and comment ("1e-05f / * ty=float32 * /"); that text is
+ * written once, at its first use, into a buffer of its own, and copied
+ * from there. */
+static void keep_const(Printer *p, uint32_t m)
+{
+    const char *value = p->ga.str[m];
+    size_t n = strlen(value);
+    Comment c = {0};
+    if (has_comment(p, m))
+        c = comment_of(p, m);
+    char *at = room(&p->consts, n + c.len);
+    p->off[m] = p->consts.len;
+    p->len[m] = n + c.len;
+    p->consts.len = (size_t)(write_comment(write_mem(at, value, n), &c) - p->consts.data);
+    p->visited[m] = VISIT_USED;
+}
+
 /* note [texts written once]: step 2 of note [temp numbering] builds a
  * node's text at its leaf visit, and the text prints later, where it is
  * used: in its binding line or inline.  What building it does besides
@@ -591,7 +615,9 @@ HOT size_t resolve_operand(Printer *p, uint32_t m)
         }
         return name_len(p, m);
     case NODE_CONST:
-        return strlen(p->ga.str[m]) + (has_comment(p, m) ? comment_of(p, m).len : 0);
+        if (p->visited[m] == VISIT_NOT)
+            keep_const(p, m);
+        return p->len[m];
     case NODE_GLOBAL: return 1 + strlen(p->ga.str[m]);
     case NODE_OPREF: return strlen(p->ga.str[m]);
     default:
@@ -611,13 +637,7 @@ HOT char *write_ref(Printer *p, char *at, uint32_t m)
         *at = '@';
         return write_mem(at + 1, p->ga.str[m], strlen(p->ga.str[m]));
     case NODE_OPREF: return write_mem(at, p->ga.str[m], strlen(p->ga.str[m]));
-    case NODE_CONST:
-        at = write_mem(at, p->ga.str[m], strlen(p->ga.str[m]));
-        if (has_comment(p, m)) {
-            Comment c = comment_of(p, m);
-            at = write_comment(at, &c);
-        }
-        return at;
+    case NODE_CONST: return write_mem(at, p->consts.data + p->off[m], p->len[m]);
     default: return write_temp_text(at, &p->temp[m]);
     }
 }
@@ -744,21 +764,27 @@ HOT char *write_text(Printer *p, char *at, uint32_t id)
     }
 }
 
-/* A visited node's text where it is used: a call's attributes append
- * checked, between its operands and its ")". */
-static void put_text(Printer *p, StrBuf *out, uint32_t id)
+/* A visited node's text at at, in out, where room for text_max was
+ * made: a call's attributes append checked between its operands and its
+ * ")", and room for more bytes after the text is made then. */
+HOT char *write_text_in(Printer *p, StrBuf *out, char *at, uint32_t id, size_t more)
 {
-    char *at = room(out, text_max(p, id));
-    if (!has_attrs(p, id)) {
-        out->len = (size_t)(write_text(p, at, id) - out->data);
-        return;
-    }
+    if (!has_attrs(p, id))
+        return write_text(p, at, id);
     bool closed;
     uint32_t nkids = p->ga.start[id + 1] - p->ga.start[id];
     bool callee = (p->ga.flags[id] & NODE_HAS_CALLEE) && nkids;
     out->len = (size_t)(write_call_open(p, at, id, &closed) - out->data);
     put_attrs(p, out, node_of(p, id), nkids == callee);
-    put_chr(out, ')');
+    at = room(out, 1 + more);
+    *at++ = ')';
+    return at;
+}
+
+/* A visited node's text where it is used (note [texts written once]). */
+static void put_text(Printer *p, StrBuf *out, uint32_t id)
+{
+    out->len = (size_t)(write_text_in(p, out, room(out, text_max(p, id)), id, 0) - out->data);
 }
 
 /* note [counted temps]: temps are given in increasing order, so the next
@@ -778,31 +804,32 @@ static void count_on(Printer *p)
 }
 
 /* Gives node id the next temp and writes its binding line "%N = TEXT;"
- * into the current scope: with one reservation (note [one reservation])
- * unless it has attributes, a comment or a deep indentation. */
+ * into the current scope, in one reservation (note [one reservation])
+ * unless a call's attributes come between. */
 static void bind(Printer *p, uint32_t id)
 {
     StrBuf *lines = p->lines;
     memcpy(p->temp[id].b, p->next_text, sizeof p->next_text);
     p->temp[id].b[11] = (char)p->next_len;
+    Comment c;
+    bool commented = has_comment(p, id);
+    if (commented)
+        c = comment_of(p, id);
     size_t n = 2 * (size_t)(p->level > 0 ? p->level : 0);
-    if (n <= sizeof spaces && !has_attrs(p, id) && !has_comment(p, id)) {
-        char *at = room(lines, sizeof spaces + TEMP_MAX + 3 + text_max(p, id) + 2);
-        if (n <= 16) /* the usual depths */
-            memcpy(at, spaces, 16);
-        else
-            memcpy(at, spaces, sizeof spaces);
-        at = write_mem(at + n, p->next_text, p->next_len);
-        at = write_text(p, write_lit(at, " = "), id);
-        lines->len = (size_t)(write_lit(at, ";\n") - lines->data);
-    } else {
-        indent(lines, p->level);
-        put_mem(lines, p->next_text, p->next_len);
-        put_lit(lines, " = ");
-        put_text(p, lines, id);
-        put_annot(p, lines, id);
-        put_lit(lines, ";\n");
-    }
+    size_t tail = (commented ? c.len : 0) + 2; /* the comment and ";\n" */
+    char *at = room(lines, (n > sizeof spaces ? n : sizeof spaces) + TEMP_MAX + 3 +
+                               text_max(p, id) + tail);
+    if (n <= 16) /* the usual depths */
+        memcpy(at, spaces, 16);
+    else if (n <= sizeof spaces)
+        memcpy(at, spaces, sizeof spaces);
+    else
+        memset(at, ' ', n);
+    at = write_mem(at + n, p->next_text, p->next_len);
+    at = write_text_in(p, lines, write_lit(at, " = "), id, tail);
+    if (commented)
+        at = write_comment(at, &c);
+    lines->len = (size_t)(write_lit(at, ";\n") - lines->data);
     count_on(p);
     p->visited[id] = VISIT_BOUND;
     drain(p);
@@ -1157,6 +1184,7 @@ static void printer_free(Printer *p)
 {
     strbuf_free(&p->pending);
     strbuf_free(&p->quoted);
+    strbuf_free(&p->consts);
     free(p->frames);
     for (size_t i = 0; i < p->ascratch; i++) {
         strbuf_free(p->scratch[i]);
@@ -1261,6 +1289,7 @@ void relay_print_with(const Graph *g, FILE *out, unsigned flags)
     printer_init(&p, g);
     print_types(&p, flags);
     p.sink = out;
+    room(&text, 2 * DRAIN_AT);
     print_module(&p, &text);
     fwrite(text.data ? text.data : "", 1, text.len, out);
     strbuf_free(&text);
