@@ -65,6 +65,13 @@ double engine_now(void);
  * changed (note [partition relabelling]); e->order holds the n live nodes
  * in topological order.  Sets *upto to the node count. */
 void engine_relabel_changed(Engine *e, uint32_t n, uint32_t *upto);
+/* Labels every live node in the order's pass (note [first labelling]);
+ * returns their count.  When nodes, e->order then holds them in
+ * topological order; when offering is not NULL, *offering (to free) holds
+ * the *noffering ids among them whose state accepts some rule, in that
+ * order.  Sets *upto as engine_relabel_changed does. */
+uint32_t engine_label_order(Engine *e, bool nodes, uint32_t **offering, uint32_t *noffering,
+                            uint32_t *upto);
 /* The rules of one kind, best first: priority, then file order; returns
  * how many were put in order. */
 uint32_t engine_rules_best_first(const Engine *e, ActionKind kind, uint32_t *order);

@@ -582,15 +582,17 @@ static bool has_garbage(const Engine *e, uint32_t reachable)
 /* One partition pass of one rule (note [partition semantics]); upto as
  * engine_relabel_changed takes it; *fresh is 1 + the count of live nodes
  * e->order holds in topological order already, or 0 (and so on return);
- * *garbage as has_garbage says, kept current. */
+ * labelled: their labels are current (the first pass: note [first
+ * labelling] in engine.c); *garbage as has_garbage says, kept current. */
 static void partition_pass(Engine *e, Grouper *gp, uint32_t rule, uint32_t *upto,
-                           uint32_t *fresh, bool *garbage, bool last)
+                           uint32_t *fresh, bool labelled, bool *garbage, bool last)
 {
     Pass p;
     pass_init(&p, e, gp, rule);
     uint32_t n = *fresh ? *fresh - 1 : engine_order(e);
     *fresh = 0;
-    engine_relabel_changed(e, n, upto);
+    if (!labelled)
+        engine_relabel_changed(e, n, upto);
     find_groups(&p, n);
     apply_groups(&p);
     e->stats.rules[rule].applied += p.ngroups;
@@ -609,18 +611,18 @@ void engine_partition(Engine *e)
 {
     uint32_t *order = xmalloc((e->rs->nrules + 1) * sizeof *order);
     uint32_t n = engine_rules_best_first(e, ACTION_PARTITION, order);
-    uint32_t upto = 0; /* every node is labelled afresh by the first pass */
+    uint32_t upto = 0;
     uint32_t fresh = 0;
     bool garbage = false;
-    if (n) {
-        uint32_t live = engine_order(e);
+    if (n) { /* every node is labelled afresh for the first pass */
+        uint32_t live = engine_label_order(e, true, NULL, NULL, &upto);
         fresh = live + 1;
         garbage = has_garbage(e, live);
     }
     Grouper gp;
     grouper_init(&gp, e);
     for (uint32_t k = 0; k < n; k++)
-        partition_pass(e, &gp, order[k], &upto, &fresh, &garbage, k + 1 == n);
+        partition_pass(e, &gp, order[k], &upto, &fresh, k == 0, &garbage, k + 1 == n);
     grouper_free(&gp);
     free(order);
 }

@@ -51,10 +51,9 @@ static void trace(const Engine *e, const RuleDesc *rule, const Node *root, const
 
 /* ---- candidates ---- */
 
-/* A live node whose state offers rules: its place in e->order and the
- * rules. */
+/* A live node whose state offers rules, and the rules. */
 typedef struct Offer {
-    uint32_t at;           /* index in e->order */
+    Node *node;            /* the node */
     uint32_t nr;           /* entries in rules */
     const uint32_t *rules; /* automaton_state_rules of its state */
 } Offer;
@@ -65,44 +64,62 @@ typedef struct Cands {
                          start[r + 1]) */
     Node **nodes;     /* the lists, one after another */
     size_t cap;       /* entries allocated in nodes */
-    uint32_t upto;    /* nodes labelled so far (engine_relabel_changed) */
+    uint32_t upto;    /* nodes labelled so far (engine_relabel_changed),
+                         0 before the first lists */
     bool stale;       /* the graph changed since the lists were made */
     uint32_t fresh;   /* e->order holds the fresh(-1) live nodes in
-                         topological order already (made to count them,
-                         or by the sweep after a pass), or 0 */
+                         topological order already (made by the sweep
+                         after a pass), or 0 */
     VEC(Offer) offers; /* scratch: the nodes that offer rules, in order */
 } Cands;
 
-/* Relabels what changed and sorts the live nodes into the lists. */
-static void cands_build(Engine *e, Cands *c)
+/* Puts node's offer in c->offers when its state offers rules, counting
+ * them per rule; returns how many. */
+static uint32_t offer(const Engine *e, Cands *c, Node *node)
+{
+    uint32_t nr;
+    const uint32_t *cand = automaton_state_rules(e->a, labels_state(e->labels, node), &nr);
+    if (!nr)
+        return 0;
+    for (uint32_t k = 0; k < nr; k++)
+        c->start[cand[k] + 2]++;
+    vec_push(&c->offers, ((Offer){node, nr, cand}));
+    return nr;
+}
+
+/* Relabels what changed (everything the first time: note [first
+ * labelling] in engine.c) and sorts the live nodes into the lists;
+ * returns the count of live nodes. */
+static uint32_t cands_build(Engine *e, Cands *c)
 {
     uint32_t nrules = e->rs->nrules;
-    uint32_t n = c->fresh ? c->fresh - 1 : engine_order(e);
-    c->fresh = 0;
-    engine_relabel_changed(e, n, &c->upto);
     memset(c->start, 0, ((size_t)nrules + 2) * sizeof *c->start);
     size_t total = 0;
     c->offers.len = 0;
-    for (uint32_t i = 0; i < n; i++) { /* each state's rules looked up once */
-        uint32_t nr;
-        const uint32_t *cand =
-            automaton_state_rules(e->a, labels_state(e->labels, e->order[i]), &nr);
-        if (!nr)
-            continue;
-        for (uint32_t k = 0; k < nr; k++)
-            c->start[cand[k] + 2]++;
-        total += nr;
-        vec_push(&c->offers, ((Offer){i, nr, cand}));
+    uint32_t n;
+    if (c->upto == 0) { /* nothing labelled yet */
+        uint32_t *ids, nids;
+        n = engine_label_order(e, false, &ids, &nids, &c->upto);
+        for (uint32_t i = 0; i < nids; i++) /* each state's rules looked up once */
+            total += offer(e, c, graph_node(e->g, ids[i]));
+        free(ids);
+    } else {
+        n = c->fresh ? c->fresh - 1 : engine_order(e);
+        engine_relabel_changed(e, n, &c->upto);
+        for (uint32_t i = 0; i < n; i++)
+            total += offer(e, c, e->order[i]);
     }
+    c->fresh = 0;
     for (uint32_t r = 0; r < nrules; r++) /* start[r + 2]: first of rule r + 1 */
         c->start[r + 2] += c->start[r + 1];
     c->nodes = xgrow_items(c->nodes, &c->cap, total + 1, sizeof *c->nodes);
     for (size_t j = c->offers.len; j-- > 0;) { /* outputs first */
         const Offer *o = &c->offers.items[j];
         for (uint32_t k = 0; k < o->nr; k++)
-            c->nodes[c->start[o->rules[k] + 1]++] = e->order[o->at];
+            c->nodes[c->start[o->rules[k] + 1]++] = o->node;
     }
     c->stale = false;
+    return n;
 }
 
 /* ---- one pass ---- */
@@ -363,16 +380,14 @@ bool engine_rewrite(Engine *e, Diag *d)
         free(order);
         return true;
     }
-    uint32_t live = engine_order(e); /* one sweep: the first pass reuses it */
+    Cands c = {.start = xmalloc(((size_t)e->rs->nrules + 2) * sizeof *c.start)};
+    uint32_t live = cands_build(e, &c); /* the first pass's lists */
     uint64_t limit = e->opts.max_rewrites  ? e->opts.max_rewrites
                      : e->limits->rewrites ? e->limits->rewrites
                                            : default_limit(live);
     uint64_t nodes = live ? live : 1;
     uint64_t max_rounds = mul_sat(e->limits->round_factor, 1 + limit / nodes);
     uint64_t *fired = xcalloc(e->rs->nrules + 1, sizeof *fired);
-    Cands c = {.start = xmalloc(((size_t)e->rs->nrules + 2) * sizeof *c.start),
-               .stale = true,
-               .fresh = live + 1};
     Grouper gp;
     grouper_init(&gp, e);
     bool repeat = has_repeating_rules(e->rs, order, nrw), ok = true;
