@@ -124,6 +124,8 @@ static uint32_t cands_build(Engine *e, Cands *c)
 
 /* ---- one pass ---- */
 
+typedef VEC(Binding) BindingVec;
+
 /* Inside a function that partitioning made: TVM's grouper never looks
  * there. */
 static bool in_partitioned(const Node *n)
@@ -221,13 +223,14 @@ static bool apply_group(Engine *e, uint32_t r, Group *gr)
     return true;
 }
 
-/* Copies the matcher's bindings of the match just kept. */
-static Binding *save_bindings(const Engine *e, uint32_t r)
+/* Appends the matcher's bindings of the match just kept to binds (note
+ * [pass buffers] in group.c: one array for the pass, not one per group). */
+static void save_bindings(const Engine *e, uint32_t r, BindingVec *binds)
 {
-    int n = e->rs->rules[r].nslots;
-    Binding *b = xmalloc(((size_t)n + 1) * sizeof *b);
-    memcpy(b, matcher_bindings(e->m), (size_t)n * sizeof *b);
-    return b;
+    size_t n = (size_t)e->rs->rules[r].nslots;
+    vec_reserve(binds, binds->len + n + 1); /* never NULL, even for no slots */
+    memcpy(binds->items + binds->len, matcher_bindings(e->m), n * sizeof *binds->items);
+    binds->len += n;
 }
 
 /* Whether another rewrite may be applied: at most limit + 1 (the one
@@ -246,26 +249,28 @@ static uint64_t rewrite_pass(Engine *e, Grouper *gp, Cands *c, uint32_t r, uint6
         cands_build(e, c);
     grouper_begin(gp, r);
     Group *groups = NULL;
-    size_t ngroups = 0, cap = 0;
+    size_t ngroups = 0, cap = 0, nslots = (size_t)e->rs->rules[r].nslots;
+    BindingVec binds = {0};
     for (uint32_t i = c->start[r]; i < c->start[r + 1]; i++) {
         Node *x = c->nodes[i];
         Group gr;
         if (grouper_claimed(gp, x) || in_partitioned(x) || !grouper_try(gp, x, true, &gr))
             continue;
-        gr.bind = save_bindings(e, r);
+        save_bindings(e, r, &binds);
         groups = xgrow_items(groups, &cap, ngroups + 1, sizeof *groups);
         groups[ngroups++] = gr;
     }
+    for (size_t k = 0; k < ngroups; k++) /* binds is complete: no more moves */
+        groups[k].bind = binds.items + k * nslots;
     uint64_t applied = 0;
     for (size_t k = ngroups; k-- > 0;) { /* operands first */
         if (room(e, limit) && apply_group(e, r, &groups[k]))
             applied++;
     }
-    for (size_t k = 0; k < ngroups; k++) {
+    for (size_t k = 0; k < ngroups; k++)
         set_forward(e, groups[k].root, NULL);
-        group_free(&groups[k]);
-    }
     free(groups);
+    vec_free(&binds);
     if (applied) {
         c->fresh = engine_remove_dead_order(e) + 1;
         c->stale = true;
@@ -293,8 +298,8 @@ void engine_rewrite_verdict(Engine *e, uint32_t r, const Node *root, PartVerdict
             grouper_verdict(&gp, x, PART_CLAIMED, grouper_owner(&gp, x), NULL);
         else if (in_partitioned(x))
             grouper_verdict(&gp, x, PART_PARTITIONED, NULL, NULL);
-        else if (grouper_try(&gp, x, true, &gr))
-            group_free(&gr);
+        else
+            (void)grouper_try(&gp, x, true, &gr);
     }
     grouper_free(&gp);
     free(c.start);
