@@ -123,14 +123,11 @@ uint32_t engine_remove_dead_order(Engine *e)
     return graph_remove_dead_order(e->g, e->order);
 }
 
-void engine_mark_dirty(Engine *e, uint32_t id)
+void engine_grow_dirty(Engine *e, uint32_t id)
 {
     size_t old = e->dirty_cap;
-    if (id >= old) {
-        e->dirty = xgrow_items(e->dirty, &e->dirty_cap, (size_t)id + 1, sizeof *e->dirty);
-        memset(e->dirty + old, 0, e->dirty_cap - old);
-    }
-    e->dirty[id] = 1;
+    e->dirty = xgrow_items(e->dirty, &e->dirty_cap, (size_t)id + 1, sizeof *e->dirty);
+    memset(e->dirty + old, 0, e->dirty_cap - old);
 }
 
 uint32_t engine_new_stamp(Engine *e)

@@ -51,8 +51,16 @@ uint32_t engine_order(Engine *e);
 /* graph_remove_dead, then engine_order, in one walk (note [sweep] in
  * graph_walk.c); returns the count of live nodes in e->order. */
 uint32_t engine_remove_dead_order(Engine *e);
-/* Marks node id for relabelling by the next engine_relabel_changed. */
-void engine_mark_dirty(Engine *e, uint32_t id);
+/* Makes room in e->dirty for node id. */
+void engine_grow_dirty(Engine *e, uint32_t id);
+/* Marks node id for relabelling by the next engine_relabel_changed
+ * (inline: a partition marks every node it moves). */
+static inline void engine_mark_dirty(Engine *e, uint32_t id)
+{
+    if (id >= e->dirty_cap)
+        engine_grow_dirty(e, id);
+    e->dirty[id] = 1;
+}
 /* A fresh stamp for a walk over e->mark, sized for every node. */
 uint32_t engine_new_stamp(Engine *e);
 /* True when every path from u to the graph's output (or to the result of
