@@ -261,7 +261,8 @@ static Node *interior_escapes(Grouper *gp, const Group *gr, Node **outside)
 /* note [pass buffers]: a pass keeps many groups (one per seed batch
  * norm), and a malloc and free per group for its inputs cost more than
  * finding them; so the groups of a pass share one array, each its
- * stretch, and a dropped candidate gives its stretch back. */
+ * stretch, and a dropped candidate gives its stretch back.  A rewrite
+ * pass keeps its groups' bindings so too (rewrite.c). */
 static void drop(Grouper *gp, const Group *gr)
 {
     gp->inputs.len = gr->inputs;
