@@ -55,6 +55,8 @@ if command -v valgrind >/dev/null 2>&1 && command -v callgrind_annotate >/dev/nu
             profile=no
         callgrind_annotate --inclusive=yes "$work/cg-$job.out" > "$work/cg-$job.txt" 2>/dev/null ||
             profile=no
+        callgrind_annotate --inclusive=yes --tree=caller "$work/cg-$job.out" \
+            > "$work/cg-$job-callers.txt" 2>/dev/null || profile=no
     done
 fi
 
@@ -95,6 +97,20 @@ incl() {
     awk -v fn="$2" '$0 ~ ":" fn " \\[" && !done { gsub(",", "", $1); print $1; done = 1 }
                     END { if (!done) print 0 }' "$1"
 }
+# from FILE CALLER FUNCTION: the instructions of FUNCTION's calls from
+# CALLER, inclusive (0 if none), from a --tree=caller listing.
+from() {
+    awk -v caller="$2" -v fn="$3" '
+        /^$/ { n = 0; next }
+        { line[++n] = $0 }
+        $0 ~ "\\* +[^ ]*:" fn "( |$)" {
+            for (i = 1; i < n; i++)
+                if (line[i] ~ "< +[^ ]*:" caller "( |$)") {
+                    split(line[i], w, " "); gsub(",", "", w[1]); total += w[1]
+                }
+        }
+        END { print total + 0 }' "$1"
+}
 ops=$((6 * profile_blocks))
 echo
 echo "## End to end: instructions per op node in each phase (callgrind, $profile_blocks copies, $ops op nodes)"
@@ -105,7 +121,11 @@ for job in partition rewrite; do
     f=$work/cg-$job.txt
     main=$(incl "$f" main)
     load=$(incl "$f" relay_load_limited)
-    label=$(( $(incl "$f" labels_all) + $(incl "$f" labels_node) ))
+    # labelling: the classes the order's pass asks for (node_class), the
+    # labelling in that order (labels_order, which labels a node of no
+    # class with labels_node) and each node labelled alone (labels_node)
+    label=$(( $(incl "$f" node_class) + $(incl "$f" labels_order) + $(incl "$f" labels_node) -
+              $(from "$work/cg-$job-callers.txt" labels_order labels_node) ))
     verify=$(incl "$f" matcher_try)
     pass=$(incl "$f" engine_$job)
     print=$(incl "$f" relay_print)

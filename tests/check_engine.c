@@ -396,6 +396,41 @@ START_TEST(named_reuse_inside_group)
 }
 END_TEST
 
+/* ---- attributes of built calls ---- */
+
+/* The interned variant (names compared by pointer) orders and filters as
+ * the one comparing text: declared order, defaults dropped, a missing
+ * attribute without default None, undeclared ones last in written order. */
+START_TEST(canonical_by_interned_names)
+{
+    Graph *g = graph_new();
+    const AttrValue one = {.kind = ATTR_INT, .i = 1}, minus = {.kind = ATTR_INT, .i = -1};
+    const AttrValue eps = {.kind = ATTR_FLOAT, .f = 1e-5}, three = {.kind = ATTR_INT, .i = 3};
+    const PatAttrDecl decls[] = {{graph_intern(g, "axis"), &one},
+                                 {graph_intern(g, "epsilon"), &eps},
+                                 {graph_intern(g, "layout"), NULL}};
+    const Attr written[] = {{graph_intern(g, "foo"), &three},
+                            {graph_intern(g, "epsilon"), &eps},
+                            {graph_intern(g, "axis"), &minus}};
+    Attr by_text[6], by_pointer[6];
+    memcpy(by_text, written, sizeof written);
+    memcpy(by_pointer, written, sizeof written);
+    int n = pattern_attrs_canonical(by_text, 3, decls, 3);
+    ck_assert_int_eq(pattern_attrs_canonical_interned(by_pointer, 3, decls, 3), n);
+    ck_assert_int_eq(n, 3);
+    ck_assert_str_eq(by_pointer[0].name, "axis");
+    ck_assert_int_eq(by_pointer[0].value->i, -1);
+    ck_assert_str_eq(by_pointer[1].name, "layout");
+    ck_assert_int_eq(by_pointer[1].value->kind, ATTR_NULL);
+    ck_assert_str_eq(by_pointer[2].name, "foo");
+    for (int i = 0; i < n; i++) {
+        ck_assert_ptr_eq(by_pointer[i].name, by_text[i].name);
+        ck_assert_ptr_eq(by_pointer[i].value, by_text[i].value);
+    }
+    graph_free(g);
+}
+END_TEST
+
 /* ---- a million nodes ---- */
 
 START_TEST(million_node_chain)
@@ -443,6 +478,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, dump_shares_items);
     suite_add_tcase(s, tc);
     tc = tcase_create("actions");
+    tcase_add_test(tc, canonical_by_interned_names);
     tcase_add_test(tc, typed_constant_spellings);
     tcase_add_test(tc, typed_constant_in_action);
     suite_add_tcase(s, tc);

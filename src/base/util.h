@@ -48,8 +48,11 @@ size_t grow_capacity(size_t cap, size_t need, size_t elem_size);
         size_t len;    \
         size_t cap;    \
     }
-#define vec_reserve(v, need) \
-    ((v)->items = xgrow_items((v)->items, &(v)->cap, (need), sizeof *(v)->items))
+/* the capacity test inline: a push that fits (most) makes no call */
+#define vec_reserve(v, need)                                                        \
+    ((need) > (v)->cap ? (void)((v)->items = xgrow_items((v)->items, &(v)->cap, (need), \
+                                                         sizeof *(v)->items))           \
+                       : (void)0)
 #define vec_push(v, x) (vec_reserve((v), (v)->len + 1), (v)->items[(v)->len++] = (x))
 #define vec_pop(v) ((v)->items[--(v)->len])
 #define vec_free(v) (free((v)->items), (v)->items = NULL, (v)->len = (v)->cap = 0)

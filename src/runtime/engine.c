@@ -123,14 +123,11 @@ uint32_t engine_remove_dead_order(Engine *e)
     return graph_remove_dead_order(e->g, e->order);
 }
 
-void engine_mark_dirty(Engine *e, uint32_t id)
+void engine_grow_dirty(Engine *e, uint32_t id)
 {
     size_t old = e->dirty_cap;
-    if (id >= old) {
-        e->dirty = xgrow_items(e->dirty, &e->dirty_cap, (size_t)id + 1, sizeof *e->dirty);
-        memset(e->dirty + old, 0, e->dirty_cap - old);
-    }
-    e->dirty[id] = 1;
+    e->dirty = xgrow_items(e->dirty, &e->dirty_cap, (size_t)id + 1, sizeof *e->dirty);
+    memset(e->dirty + old, 0, e->dirty_cap - old);
 }
 
 uint32_t engine_new_stamp(Engine *e)
@@ -183,6 +180,43 @@ void engine_relabel_changed(Engine *e, uint32_t n, uint32_t *upto)
     }
     free(changed);
     *upto = count;
+}
+
+/* note [first labelling]: a driver's first labelling of the whole graph
+ * (a partition's first pass, a rewrite's first candidate lists) takes the
+ * classified order (note [classified order] in graph_walk.c): the walk
+ * that orders the live nodes, as graph_topo_order does, also asks the
+ * labeller for each node's class while it copies the node's children, so
+ * labelling reads the flat arrays in that order (labels_order) instead
+ * of each node and its operands again (labels_node), and the pass needs
+ * no separate engine_order.  It labels and counts every live node, as
+ * engine_relabel_changed with nothing labelled yet does, clears their
+ * relabelling marks as it does, and sets *upto to the node count. */
+uint32_t engine_label_order(Engine *e, bool nodes, uint32_t **offering, uint32_t *noffering,
+                            uint32_t *upto)
+{
+    GraphOrder o;
+    labels_graph_order(e->labels, &o);
+    if (nodes) {
+        e->order = xgrow_items(e->order, &e->order_cap, (size_t)o.n + 1, sizeof *e->order);
+        for (uint32_t i = 0; i < o.n; i++)
+            e->order[i] = graph_node(e->g, o.ids[i]);
+    }
+    for (uint32_t i = 0; e->dirty_cap && i < o.n; i++)
+        if (o.ids[i] < e->dirty_cap)
+            e->dirty[o.ids[i]] = 0;
+    uint32_t n = o.n;
+    e->stats.labelled += n;
+    /* the ids a node offering rules is written to were read already */
+    uint32_t kept = labels_order(e->labels, &o, offering ? o.ids : NULL);
+    if (offering) {
+        *offering = o.ids;
+        *noffering = kept;
+        o.ids = NULL;
+    }
+    graph_order_free(&o);
+    *upto = graph_node_count(e->g);
+    return n;
 }
 
 uint32_t engine_rules_best_first(const Engine *e, ActionKind kind, uint32_t *order)

@@ -51,8 +51,16 @@ uint32_t engine_order(Engine *e);
 /* graph_remove_dead, then engine_order, in one walk (note [sweep] in
  * graph_walk.c); returns the count of live nodes in e->order. */
 uint32_t engine_remove_dead_order(Engine *e);
-/* Marks node id for relabelling by the next engine_relabel_changed. */
-void engine_mark_dirty(Engine *e, uint32_t id);
+/* Makes room in e->dirty for node id. */
+void engine_grow_dirty(Engine *e, uint32_t id);
+/* Marks node id for relabelling by the next engine_relabel_changed
+ * (inline: a partition marks every node it moves). */
+static inline void engine_mark_dirty(Engine *e, uint32_t id)
+{
+    if (id >= e->dirty_cap)
+        engine_grow_dirty(e, id);
+    e->dirty[id] = 1;
+}
 /* A fresh stamp for a walk over e->mark, sized for every node. */
 uint32_t engine_new_stamp(Engine *e);
 /* True when every path from u to the graph's output (or to the result of
@@ -65,6 +73,13 @@ double engine_now(void);
  * changed (note [partition relabelling]); e->order holds the n live nodes
  * in topological order.  Sets *upto to the node count. */
 void engine_relabel_changed(Engine *e, uint32_t n, uint32_t *upto);
+/* Labels every live node in the order's pass (note [first labelling]);
+ * returns their count.  When nodes, e->order then holds them in
+ * topological order; when offering is not NULL, *offering (to free) holds
+ * the *noffering ids among them whose state accepts some rule, in that
+ * order.  Sets *upto as engine_relabel_changed does. */
+uint32_t engine_label_order(Engine *e, bool nodes, uint32_t **offering, uint32_t *noffering,
+                            uint32_t *upto);
 /* The rules of one kind, best first: priority, then file order; returns
  * how many were put in order. */
 uint32_t engine_rules_best_first(const Engine *e, ActionKind kind, uint32_t *order);

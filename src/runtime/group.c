@@ -56,6 +56,7 @@ void grouper_free(Grouper *gp)
     free(gp->owner);
     free(gp->inreg);
     free(gp->isin);
+    vec_free(&gp->inputs);
     free(gp->region);
     walk_free(&gp->walk);
     free(gp->counter);
@@ -110,26 +111,11 @@ void grouper_begin(Grouper *gp, uint32_t rule)
     free(gp->named);
     gp->named = named_slots(&gp->e->rs->rules[rule], &gp->has_dom);
     gp->rule = rule;
+    gp->inputs.len = 0;
     /* globals do not change during a run, but are counted anew per pass */
     free(gp->counter);
     gp->ncounters = graph_nglobals(gp->e->g) + 1;
     gp->counter = xcalloc((size_t)gp->ncounters, sizeof *gp->counter);
-}
-
-bool grouper_claimed(const Grouper *gp, const Node *n)
-{
-    return node_id(n) < gp->size && gp->claim[node_id(n)] == gp->pass;
-}
-
-Node *grouper_owner(const Grouper *gp, const Node *n)
-{
-    return gp->owner[node_id(n)];
-}
-
-void grouper_verdict(Grouper *gp, const Node *root, PartFate fate, Node *a, Node *b)
-{
-    if (gp->verdict && root == gp->watch)
-        *gp->verdict = (PartVerdict){fate, a, b};
 }
 
 /* ---- inputs ---- */
@@ -140,13 +126,14 @@ static bool is_input(const Grouper *gp, const Node *n)
     return gp->isin[node_id(n)] == gp->istamp;
 }
 
-/* Adds n to gr's inputs unless there; collect_inputs made room. */
+/* Adds n to gr's inputs, the last in gp->inputs, unless there. */
 static void add_input(Grouper *gp, Group *gr, Node *n)
 {
     if (is_input(gp, n))
         return;
     gp->isin[node_id(n)] = gp->istamp;
-    gr->inputs[gr->ninputs++] = n;
+    vec_push(&gp->inputs, n);
+    gr->ninputs++;
 }
 
 /* A node a dominator pattern walked through: inside the group, never a
@@ -195,10 +182,8 @@ static void collect_inputs(Grouper *gp, Group *gr)
     next_stamp(&gp->istamp, gp->isin, gp->size);
     uint32_t npairs;
     const MatchPair *pairs = matcher_pairs(gp->e->m, &npairs);
-    size_t most = 0; /* every pair one input, a tail pair its operands */
-    for (uint32_t i = 0; i < npairs; i++)
-        most += pairs[i].tail ? (size_t)node_nargs(pairs[i].node) : 1;
-    gr->inputs = xmalloc((most + 1) * sizeof *gr->inputs);
+    gr->inputs = gp->inputs.len;
+    gr->ninputs = 0;
     for (uint32_t i = 0; i < npairs; i++) {
         const MatchPair *p = &pairs[i];
         if (p->tail) {
@@ -224,7 +209,9 @@ static void collect_region(Grouper *gp, const Group *gr)
         if (gp->inreg[node_id(n)] == gp->stamp || is_input(gp, n))
             continue;
         gp->inreg[node_id(n)] = gp->stamp;
-        gp->region = xgrow_items(gp->region, &gp->region_cap, gp->nregion + 1, sizeof *gp->region);
+        if (gp->nregion == gp->region_cap)
+            gp->region = xgrow_items(gp->region, &gp->region_cap, gp->nregion + 1,
+                                     sizeof *gp->region);
         gp->region[gp->nregion++] = n;
         int na = node_is_opaque(n) ? 0 : node_nargs(n);
         walk_reserve(&gp->walk, (size_t)na);
@@ -271,11 +258,14 @@ static Node *interior_escapes(Grouper *gp, const Group *gr, Node **outside)
 
 /* ---- one candidate ---- */
 
-void group_free(Group *gr)
+/* note [pass buffers]: a pass keeps many groups (one per seed batch
+ * norm), and a malloc and free per group for its inputs cost more than
+ * finding them; so the groups of a pass share one array, each its
+ * stretch, and a dropped candidate gives its stretch back.  A rewrite
+ * pass keeps its groups' bindings so too (rewrite.c). */
+static void drop(Grouper *gp, const Group *gr)
 {
-    free(gr->inputs);
-    free(gr->bind);
-    memset(gr, 0, sizeof *gr);
+    gp->inputs.len = gr->inputs;
 }
 
 /* A match at root: a candidate group, kept unless it overlaps or leaks. */
@@ -291,7 +281,7 @@ static bool candidate(Grouper *gp, Node *root, bool leaf_ok, Group *gr)
             gp->nregion = 0;
             return true;
         }
-        group_free(gr);
+        drop(gp, gr);
         return false;
     }
     gr->number = gp->counter[graph_global_of(gp->e->g, root) + 1]++;
@@ -302,14 +292,14 @@ static bool candidate(Grouper *gp, Node *root, bool leaf_ok, Group *gr)
         grouper_verdict(gp, root, PART_OVERLAP, x, grouper_owner(gp, x));
         engine_refusal(gp->e, gp->rule, "overlap", root, x, "is in the group of",
                        grouper_owner(gp, x));
-        group_free(gr);
+        drop(gp, gr);
         return false;
     }
     if ((x = interior_escapes(gp, gr, &user))) {
         st->interior++;
         grouper_verdict(gp, root, PART_INTERIOR, x, user);
         engine_refusal(gp->e, gp->rule, "interior-use", root, x, "is used outside by", user);
-        group_free(gr);
+        drop(gp, gr);
         return false;
     }
     grouper_verdict(gp, root, PART_KEPT, NULL, NULL);

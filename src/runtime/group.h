@@ -23,8 +23,9 @@
 typedef struct Group {
     Node *root;       /* the match's root */
     uint32_t number;  /* candidate number within the pass (FunctionVar_N_k) */
-    Node **inputs;    /* parameters' arguments, in order */
-    uint32_t ninputs; /* entries in inputs */
+    size_t inputs;    /* parameters' arguments, in order: the grouper's
+                         inputs from this index (group_inputs) */
+    uint32_t ninputs; /* how many */
     Binding *bind;    /* rewriting: the bindings at match time, else NULL */
 } Group;
 
@@ -48,6 +49,8 @@ typedef struct Grouper {
                           (graph_global_of + 1): TVM partitions and rewrites
                           one function at a time, numbering from 0 */
     int ncounters;     /* entries in counter */
+    VEC(Node *) inputs; /* the inputs of the groups kept in this pass, one
+                         group's after another (note [pass buffers]) */
     Node **region;    /* the region of the last candidate */
     size_t nregion, region_cap;
     WALK(Node *) walk; /* scratch: collect_region's walk */
@@ -59,17 +62,38 @@ void grouper_init(Grouper *gp, Engine *e);
 void grouper_free(Grouper *gp);
 /* Starts a pass of rule: nothing claimed, group numbers from 0. */
 void grouper_begin(Grouper *gp, uint32_t rule);
-bool grouper_claimed(const Grouper *gp, const Node *n);
+/* Whether a group kept in this pass claimed n (inline: a partition pass
+ * asks it of every node). */
+static inline bool grouper_claimed(const Grouper *gp, const Node *n)
+{
+    uint32_t id = node_id(n);
+    return id < gp->size && gp->claim[id] == gp->pass;
+}
+
 /* The root of the group that claimed n in this pass (n claimed). */
-Node *grouper_owner(const Grouper *gp, const Node *n);
+static inline Node *grouper_owner(const Grouper *gp, const Node *n)
+{
+    return gp->owner[node_id(n)];
+}
 /* graft explain: records what becomes of root when it is the watched
  * one (gp->watch). */
-void grouper_verdict(Grouper *gp, const Node *root, PartFate fate, Node *a, Node *b);
+static inline void grouper_verdict(Grouper *gp, const Node *root, PartFate fate, Node *a,
+                                   Node *b)
+{
+    if (gp->verdict && root == gp->watch)
+        *gp->verdict = (PartVerdict){fate, a, b};
+}
 /* Verifies the pass's rule at root and makes the candidate group; true
  * when it is kept (its region claimed, *out filled).  A pattern that is a
  * bare leaf groups nothing: kept with an empty region when leaf_ok
  * (rewriting), dropped otherwise (a partition computes something). */
 bool grouper_try(Grouper *gp, Node *root, bool leaf_ok, Group *out);
-void group_free(Group *gr);
+
+/* gr's inputs, gr->ninputs of them; the pointer holds until the next
+ * grouper_try. */
+static inline Node **group_inputs(const Grouper *gp, const Group *gr)
+{
+    return gp->inputs.items + gr->inputs;
+}
 
 #endif

@@ -245,13 +245,15 @@ static void key_part(Pass *p, const Node *n)
     }
 }
 
-/* Marks gr's inputs in p->input (or clears them: on false); inputs are
- * nodes of the graph before the pass. */
-static void mark_inputs(Pass *p, const Group *gr, bool on)
+/* Marks a group's inputs in p->input (or clears them: on false); inputs
+ * are nodes of the graph before the pass. */
+static void mark_inputs(Pass *p, Node *const *inputs, uint32_t ninputs, bool on)
 {
-    for (uint32_t k = 0; k < gr->ninputs; k++)
-        if (node_id(gr->inputs[k]) < p->size)
-            p->input[node_id(gr->inputs[k])] = on ? k + 1 : 0;
+    for (uint32_t k = 0; k < ninputs; k++) {
+        uint32_t id = node_id(inputs[k]);
+        if (id < p->size)
+            p->input[id] = on ? k + 1 : 0;
+    }
 }
 
 /* The region below root into p->region in post-order (operands left to
@@ -273,7 +275,8 @@ static void walk_region(Pass *p, const Group *gr)
         }
         (void)walk_pop(&w);
         p->body[node_id(n)] = n;
-        p->region = xgrow_items(p->region, &p->region_cap, p->nregion + 1, sizeof *p->region);
+        if (p->nregion == p->region_cap)
+            p->region = xgrow_items(p->region, &p->region_cap, p->nregion + 1, sizeof *p->region);
         p->region[p->nregion++] = n;
         key_part(p, n);
     }
@@ -415,12 +418,13 @@ static const Attr *fn_attrs(Pass *p, const RuleDesc *rule, int *n)
     return attrs;
 }
 
-/* "FunctionVar_<group>_<k>" from "FunctionVar_<group>_" in buf, up to
- * prefix, interned. */
-static const char *param_name(Graph *g, char buf[static 40], char *prefix, uint32_t k)
+/* "FunctionVar_<group>_<k>" in buf, which holds "FunctionVar_<group>_"
+ * up to prefix; graph_add_fn_param interns it (once: the name is new). */
+static const char *param_name(char buf[static 40], char *prefix, uint32_t k)
 {
     char *end = k < 10 ? (*prefix = (char)('0' + k), prefix + 1) : put_digits(prefix, k);
-    return graph_intern_n(g, buf, (size_t)(end - buf));
+    *end = '\0';
+    return buf;
 }
 
 /* Replaces a group by a call of a new function: parameters first (so the
@@ -430,6 +434,7 @@ static void apply_group(Pass *p, const Group *gr)
 {
     Graph *g = p->e->g;
     const RuleDesc *rule = &p->e->rs->rules[p->rule];
+    Node **inputs = group_inputs(p->gp, gr);
     p->params = xgrow_items(p->params, &p->params_cap, gr->ninputs + 1, sizeof *p->params);
     Node **params = p->params;
     char pname[40];
@@ -440,10 +445,10 @@ static void apply_group(Pass *p, const Group *gr)
         /* TVM's PatternGrouper (src/relay/ir/dataflow_matcher.cc) makes
          * Var("FunctionVar_N_k", NullValue<Type>()): no annotation to
          * print.  The type stays known, undeclared, for later rules. */
-        params[k] = graph_add_fn_param(g, param_name(g, pname, prefix, k), NULL);
-        graph_set_type(g, params[k], node_type(gr->inputs[k]));
+        params[k] = graph_add_fn_param(g, param_name(pname, prefix, k), NULL);
+        graph_set_type(g, params[k], node_type(inputs[k]));
     }
-    mark_inputs(p, gr, true);
+    mark_inputs(p, inputs, gr->ninputs, true);
     p->key.len = 0;
     walk_region(p, gr);
     bool move = movable(p, gr);
@@ -453,7 +458,7 @@ static void apply_group(Pass *p, const Group *gr)
     const Attr *attrs = fn_attrs(p, rule, &nattrs);
     Node *outer = node_scope(gr->root);
     Node *fn = graph_add_func(g, params, (int)gr->ninputs, body, attrs, nattrs);
-    Node *call = graph_add_fn_call(g, fn, gr->inputs, (int)gr->ninputs);
+    Node *call = graph_add_fn_call(g, fn, inputs, (int)gr->ninputs);
     if (node_type(gr->root))
         graph_set_type(g, call, node_type(gr->root));
     /* the root's uses, and the output or body it was, go to the call:
@@ -465,7 +470,7 @@ static void apply_group(Pass *p, const Group *gr)
         adopt_moved(p, fn);
     for (size_t r = 0; r < p->nregion; r++) /* body nodes belong to this group */
         p->body[node_id(p->region[r])] = NULL;
-    mark_inputs(p, gr, false);
+    mark_inputs(p, inputs, gr->ninputs, false);
     vec_push(&p->made, fn);
     vec_push(&p->made, call);
     if (p->e->opts.trace)
@@ -507,8 +512,6 @@ static void pass_init(Pass *p, Engine *e, Grouper *gp, uint32_t rule)
 
 static void pass_free(Pass *p)
 {
-    for (size_t i = 0; i < p->ngroups; i++)
-        group_free(&p->groups[i]);
     free(p->groups);
     free(p->pre);
     free(p->body);
@@ -582,15 +585,17 @@ static bool has_garbage(const Engine *e, uint32_t reachable)
 /* One partition pass of one rule (note [partition semantics]); upto as
  * engine_relabel_changed takes it; *fresh is 1 + the count of live nodes
  * e->order holds in topological order already, or 0 (and so on return);
- * *garbage as has_garbage says, kept current. */
+ * labelled: their labels are current (the first pass: note [first
+ * labelling] in engine.c); *garbage as has_garbage says, kept current. */
 static void partition_pass(Engine *e, Grouper *gp, uint32_t rule, uint32_t *upto,
-                           uint32_t *fresh, bool *garbage, bool last)
+                           uint32_t *fresh, bool labelled, bool *garbage, bool last)
 {
     Pass p;
     pass_init(&p, e, gp, rule);
     uint32_t n = *fresh ? *fresh - 1 : engine_order(e);
     *fresh = 0;
-    engine_relabel_changed(e, n, upto);
+    if (!labelled)
+        engine_relabel_changed(e, n, upto);
     find_groups(&p, n);
     apply_groups(&p);
     e->stats.rules[rule].applied += p.ngroups;
@@ -609,18 +614,18 @@ void engine_partition(Engine *e)
 {
     uint32_t *order = xmalloc((e->rs->nrules + 1) * sizeof *order);
     uint32_t n = engine_rules_best_first(e, ACTION_PARTITION, order);
-    uint32_t upto = 0; /* every node is labelled afresh by the first pass */
+    uint32_t upto = 0;
     uint32_t fresh = 0;
     bool garbage = false;
-    if (n) {
-        uint32_t live = engine_order(e);
+    if (n) { /* every node is labelled afresh for the first pass */
+        uint32_t live = engine_label_order(e, true, NULL, NULL, &upto);
         fresh = live + 1;
         garbage = has_garbage(e, live);
     }
     Grouper gp;
     grouper_init(&gp, e);
     for (uint32_t k = 0; k < n; k++)
-        partition_pass(e, &gp, order[k], &upto, &fresh, &garbage, k + 1 == n);
+        partition_pass(e, &gp, order[k], &upto, &fresh, k == 0, &garbage, k + 1 == n);
     grouper_free(&gp);
     free(order);
 }

@@ -242,20 +242,27 @@ bool pattern_pred_holds(const PatPred *p, const Node *n)
     return false;
 }
 
+/* Whether two attribute names are the same: by pointer when both are
+ * interned in one table (pattern_attrs_canonical_interned). */
+static inline bool same_name(const char *a, const char *b, bool interned)
+{
+    return interned ? a == b : strcmp(a, b) == 0;
+}
+
 /* The attribute name in attrs[0..n), or -1. */
-static int attr_index(const Attr *attrs, int n, const char *name)
+static int attr_index(const Attr *attrs, int n, const char *name, bool interned)
 {
     for (int i = 0; i < n; i++)
-        if (strcmp(attrs[i].name, name) == 0)
+        if (same_name(attrs[i].name, name, interned))
             return i;
     return -1;
 }
 
 /* The declaration of attribute name in decls, or -1. */
-static int decl_index(const PatAttrDecl *decls, int ndecls, const char *name)
+static int decl_index(const PatAttrDecl *decls, int ndecls, const char *name, bool interned)
 {
     for (int i = 0; i < ndecls; i++)
-        if (strcmp(decls[i].name, name) == 0)
+        if (same_name(decls[i].name, name, interned))
             return i;
     return -1;
 }
@@ -266,25 +273,40 @@ static int decl_index(const PatAttrDecl *decls, int ndecls, const char *name)
  * writes it as None (transpose(%x, axes=None)). */
 static const AttrValue absent_value = {.kind = ATTR_NULL};
 
-int pattern_attrs_canonical(Attr *attrs, int n, const PatAttrDecl *decls, int ndecls)
+/* Attributes a call mostly has: canonical puts them on the stack. */
+enum { FEW_ATTRS = 16 };
+
+static int canonical(Attr *attrs, int n, const PatAttrDecl *decls, int ndecls, bool interned)
 {
     if (ndecls == 0)
         return n;
-    Attr *out = xmalloc((size_t)(n + ndecls) * sizeof *out);
+    Attr few[FEW_ATTRS];
+    Attr *out = n + ndecls <= FEW_ATTRS ? few : xmalloc((size_t)(n + ndecls) * sizeof *out);
     int m = 0;
     for (int d = 0; d < ndecls; d++) {
-        int i = attr_index(attrs, n, decls[d].name);
+        int i = attr_index(attrs, n, decls[d].name, interned);
         if (i < 0 && !decls[d].dflt)
             out[m++] = (Attr){.name = decls[d].name, .value = &absent_value};
         else if (i >= 0 && !(decls[d].dflt && attr_value_equal(attrs[i].value, decls[d].dflt)))
             out[m++] = attrs[i];
     }
     for (int i = 0; i < n; i++)
-        if (decl_index(decls, ndecls, attrs[i].name) < 0)
+        if (decl_index(decls, ndecls, attrs[i].name, interned) < 0)
             out[m++] = attrs[i];
     memcpy(attrs, out, (size_t)m * sizeof *out);
-    free(out);
+    if (out != few)
+        free(out);
     return m;
+}
+
+int pattern_attrs_canonical(Attr *attrs, int n, const PatAttrDecl *decls, int ndecls)
+{
+    return canonical(attrs, n, decls, ndecls, false);
+}
+
+int pattern_attrs_canonical_interned(Attr *attrs, int n, const PatAttrDecl *decls, int ndecls)
+{
+    return canonical(attrs, n, decls, ndecls, true);
 }
 
 int pattern_noperands(const Node *n)

@@ -164,6 +164,10 @@ const char *pattern_const_text(double value, const char *dtype, StrBuf *out);
  * attrs[0..n) in place, which has room for n + ndecls, and returns how
  * many there are now. */
 int pattern_attrs_canonical(Attr *attrs, int n, const PatAttrDecl *decls, int ndecls);
+/* The same when the names of attrs and decls are interned in one table
+ * (a graph's): names compared by pointer (note [names interned once] in
+ * rewrite_build.c). */
+int pattern_attrs_canonical_interned(Attr *attrs, int n, const PatAttrDecl *decls, int ndecls);
 
 /* note [callee variables]: f(x, ...) is a call whose callee f binds
  * (TVM's CallPattern with a pattern as its op).  The slot of f holds the

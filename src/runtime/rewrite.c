@@ -51,10 +51,9 @@ static void trace(const Engine *e, const RuleDesc *rule, const Node *root, const
 
 /* ---- candidates ---- */
 
-/* A live node whose state offers rules: its place in e->order and the
- * rules. */
+/* A live node whose state offers rules, and the rules. */
 typedef struct Offer {
-    uint32_t at;           /* index in e->order */
+    Node *node;            /* the node */
     uint32_t nr;           /* entries in rules */
     const uint32_t *rules; /* automaton_state_rules of its state */
 } Offer;
@@ -65,47 +64,67 @@ typedef struct Cands {
                          start[r + 1]) */
     Node **nodes;     /* the lists, one after another */
     size_t cap;       /* entries allocated in nodes */
-    uint32_t upto;    /* nodes labelled so far (engine_relabel_changed) */
+    uint32_t upto;    /* nodes labelled so far (engine_relabel_changed),
+                         0 before the first lists */
     bool stale;       /* the graph changed since the lists were made */
     uint32_t fresh;   /* e->order holds the fresh(-1) live nodes in
-                         topological order already (made to count them,
-                         or by the sweep after a pass), or 0 */
+                         topological order already (made by the sweep
+                         after a pass), or 0 */
     VEC(Offer) offers; /* scratch: the nodes that offer rules, in order */
 } Cands;
 
-/* Relabels what changed and sorts the live nodes into the lists. */
-static void cands_build(Engine *e, Cands *c)
+/* Puts node's offer in c->offers when its state offers rules, counting
+ * them per rule; returns how many. */
+static uint32_t offer(const Engine *e, Cands *c, Node *node)
+{
+    uint32_t nr;
+    const uint32_t *cand = automaton_state_rules(e->a, labels_state(e->labels, node), &nr);
+    if (!nr)
+        return 0;
+    for (uint32_t k = 0; k < nr; k++)
+        c->start[cand[k] + 2]++;
+    vec_push(&c->offers, ((Offer){node, nr, cand}));
+    return nr;
+}
+
+/* Relabels what changed (everything the first time: note [first
+ * labelling] in engine.c) and sorts the live nodes into the lists;
+ * returns the count of live nodes. */
+static uint32_t cands_build(Engine *e, Cands *c)
 {
     uint32_t nrules = e->rs->nrules;
-    uint32_t n = c->fresh ? c->fresh - 1 : engine_order(e);
-    c->fresh = 0;
-    engine_relabel_changed(e, n, &c->upto);
     memset(c->start, 0, ((size_t)nrules + 2) * sizeof *c->start);
     size_t total = 0;
     c->offers.len = 0;
-    for (uint32_t i = 0; i < n; i++) { /* each state's rules looked up once */
-        uint32_t nr;
-        const uint32_t *cand =
-            automaton_state_rules(e->a, labels_state(e->labels, e->order[i]), &nr);
-        if (!nr)
-            continue;
-        for (uint32_t k = 0; k < nr; k++)
-            c->start[cand[k] + 2]++;
-        total += nr;
-        vec_push(&c->offers, ((Offer){i, nr, cand}));
+    uint32_t n;
+    if (c->upto == 0) { /* nothing labelled yet */
+        uint32_t *ids, nids;
+        n = engine_label_order(e, false, &ids, &nids, &c->upto);
+        for (uint32_t i = 0; i < nids; i++) /* each state's rules looked up once */
+            total += offer(e, c, graph_node(e->g, ids[i]));
+        free(ids);
+    } else {
+        n = c->fresh ? c->fresh - 1 : engine_order(e);
+        engine_relabel_changed(e, n, &c->upto);
+        for (uint32_t i = 0; i < n; i++)
+            total += offer(e, c, e->order[i]);
     }
+    c->fresh = 0;
     for (uint32_t r = 0; r < nrules; r++) /* start[r + 2]: first of rule r + 1 */
         c->start[r + 2] += c->start[r + 1];
     c->nodes = xgrow_items(c->nodes, &c->cap, total + 1, sizeof *c->nodes);
     for (size_t j = c->offers.len; j-- > 0;) { /* outputs first */
         const Offer *o = &c->offers.items[j];
         for (uint32_t k = 0; k < o->nr; k++)
-            c->nodes[c->start[o->rules[k] + 1]++] = e->order[o->at];
+            c->nodes[c->start[o->rules[k] + 1]++] = o->node;
     }
     c->stale = false;
+    return n;
 }
 
 /* ---- one pass ---- */
+
+typedef VEC(Binding) BindingVec;
 
 /* Inside a function that partitioning made: TVM's grouper never looks
  * there. */
@@ -204,13 +223,14 @@ static bool apply_group(Engine *e, uint32_t r, Group *gr)
     return true;
 }
 
-/* Copies the matcher's bindings of the match just kept. */
-static Binding *save_bindings(const Engine *e, uint32_t r)
+/* Appends the matcher's bindings of the match just kept to binds (note
+ * [pass buffers] in group.c: one array for the pass, not one per group). */
+static void save_bindings(const Engine *e, uint32_t r, BindingVec *binds)
 {
-    int n = e->rs->rules[r].nslots;
-    Binding *b = xmalloc(((size_t)n + 1) * sizeof *b);
-    memcpy(b, matcher_bindings(e->m), (size_t)n * sizeof *b);
-    return b;
+    size_t n = (size_t)e->rs->rules[r].nslots;
+    vec_reserve(binds, binds->len + n + 1); /* never NULL, even for no slots */
+    memcpy(binds->items + binds->len, matcher_bindings(e->m), n * sizeof *binds->items);
+    binds->len += n;
 }
 
 /* Whether another rewrite may be applied: at most limit + 1 (the one
@@ -229,26 +249,28 @@ static uint64_t rewrite_pass(Engine *e, Grouper *gp, Cands *c, uint32_t r, uint6
         cands_build(e, c);
     grouper_begin(gp, r);
     Group *groups = NULL;
-    size_t ngroups = 0, cap = 0;
+    size_t ngroups = 0, cap = 0, nslots = (size_t)e->rs->rules[r].nslots;
+    BindingVec binds = {0};
     for (uint32_t i = c->start[r]; i < c->start[r + 1]; i++) {
         Node *x = c->nodes[i];
         Group gr;
         if (grouper_claimed(gp, x) || in_partitioned(x) || !grouper_try(gp, x, true, &gr))
             continue;
-        gr.bind = save_bindings(e, r);
+        save_bindings(e, r, &binds);
         groups = xgrow_items(groups, &cap, ngroups + 1, sizeof *groups);
         groups[ngroups++] = gr;
     }
+    for (size_t k = 0; k < ngroups; k++) /* binds is complete: no more moves */
+        groups[k].bind = binds.items + k * nslots;
     uint64_t applied = 0;
     for (size_t k = ngroups; k-- > 0;) { /* operands first */
         if (room(e, limit) && apply_group(e, r, &groups[k]))
             applied++;
     }
-    for (size_t k = 0; k < ngroups; k++) {
+    for (size_t k = 0; k < ngroups; k++)
         set_forward(e, groups[k].root, NULL);
-        group_free(&groups[k]);
-    }
     free(groups);
+    vec_free(&binds);
     if (applied) {
         c->fresh = engine_remove_dead_order(e) + 1;
         c->stale = true;
@@ -276,8 +298,8 @@ void engine_rewrite_verdict(Engine *e, uint32_t r, const Node *root, PartVerdict
             grouper_verdict(&gp, x, PART_CLAIMED, grouper_owner(&gp, x), NULL);
         else if (in_partitioned(x))
             grouper_verdict(&gp, x, PART_PARTITIONED, NULL, NULL);
-        else if (grouper_try(&gp, x, true, &gr))
-            group_free(&gr);
+        else
+            (void)grouper_try(&gp, x, true, &gr);
     }
     grouper_free(&gp);
     free(c.start);
@@ -363,16 +385,14 @@ bool engine_rewrite(Engine *e, Diag *d)
         free(order);
         return true;
     }
-    uint32_t live = engine_order(e); /* one sweep: the first pass reuses it */
+    Cands c = {.start = xmalloc(((size_t)e->rs->nrules + 2) * sizeof *c.start)};
+    uint32_t live = cands_build(e, &c); /* the first pass's lists */
     uint64_t limit = e->opts.max_rewrites  ? e->opts.max_rewrites
                      : e->limits->rewrites ? e->limits->rewrites
                                            : default_limit(live);
     uint64_t nodes = live ? live : 1;
     uint64_t max_rounds = mul_sat(e->limits->round_factor, 1 + limit / nodes);
     uint64_t *fired = xcalloc(e->rs->nrules + 1, sizeof *fired);
-    Cands c = {.start = xmalloc(((size_t)e->rs->nrules + 2) * sizeof *c.start),
-               .stale = true,
-               .fresh = live + 1};
     Grouper gp;
     grouper_init(&gp, e);
     bool repeat = has_repeating_rules(e->rs, order, nrw), ok = true;

@@ -154,11 +154,12 @@ static const AttrValue *attr_value(Graph *g, const PatExpr *x, const Binding *b)
     }
 }
 
-/* Sets name=value in attrs (replacing an earlier value of that name). */
+/* Sets name=value in attrs (replacing an earlier value of that name);
+ * every name there is the graph's (note [names interned once]). */
 static void put_attr(Attr *attrs, int *n, const char *name, const AttrValue *v)
 {
     for (int i = 0; i < *n; i++)
-        if (strcmp(attrs[i].name, name) == 0) {
+        if (attrs[i].name == name) {
             attrs[i].value = v;
             return;
         }
@@ -182,8 +183,27 @@ static const char *intern_once(Engine *e, const char *s)
     return c;
 }
 
+/* x's attribute declarations with the graph's copies of their names,
+ * made once per action node (note [names interned once]; the map's keys
+ * are rule-set addresses, names and declaration arrays alike). */
+static const PatAttrDecl *interned_decls(Engine *e, const PatExpr *x)
+{
+    uint64_t key = (uint64_t)(uintptr_t)x->decls;
+    int64_t *slot = keymap_get(&e->interned, key);
+    if (slot)
+        return (const PatAttrDecl *)(intptr_t)*slot;
+    PatAttrDecl *d = arena_array(graph_arena(e->g), (size_t)x->ndecls, sizeof *d);
+    for (int i = 0; i < x->ndecls; i++) {
+        d[i] = x->decls[i];
+        d[i].name = intern_once(e, x->decls[i].name);
+    }
+    *keymap_put(&e->interned, key, 0) = (int64_t)(intptr_t)d;
+    return d;
+}
+
 /* The attributes of a new op call: copied ones (**c) and those written,
- * then as TVM prints them (note [created attributes] in pattern.h). */
+ * then as TVM prints them (note [created attributes] in pattern.h); every
+ * name is the graph's, so compared by pointer. */
 static Attr *call_attrs(Engine *e, const PatExpr *x, const Binding *b, int *n)
 {
     Graph *g = e->g;
@@ -205,7 +225,8 @@ static Attr *call_attrs(Engine *e, const PatExpr *x, const Binding *b, int *n)
         if (v)
             put_attr(attrs, n, intern_once(e, a->name), v);
     }
-    *n = pattern_attrs_canonical(attrs, *n, x->decls, x->ndecls);
+    if (x->ndecls)
+        *n = pattern_attrs_canonical_interned(attrs, *n, interned_decls(e, x), x->ndecls);
     return attrs;
 }
 
