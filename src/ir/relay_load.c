@@ -421,7 +421,7 @@ static size_t token_len(const Source *src, size_t off)
 static bool infer_types(RelayParser *ps)
 {
     StrBuf why = {0};
-    Node *bad = type_infer_graph(ps->g, &why);
+    Node *bad = type_infer_loaded(ps->g, &why);
     if (bad) {
         uint32_t at = node_id(bad) < ps->where_cap ? ps->where[node_id(bad)] : 0;
         size_t off = at ? at - 1 : 0;
