@@ -12,11 +12,6 @@
 #include "type_adt.h"
 #include "type_infer.h"
 
-const char *load_text(RelayParser *ps, RelayText t)
-{
-    return ps->src->text + t.off;
-}
-
 SrcRange relay_text_range(const Source *src, RelayText t)
 {
     size_t end = t.off + t.len;

@@ -202,7 +202,11 @@ SrcRange load_range(const RelayParser *ps, RelayText t);
  * errors found after parsing (note [types on load] in relay_load.c). */
 void load_note_where(RelayParser *ps, const Node *n, RelayText t);
 
-const char *load_text(RelayParser *ps, RelayText t);
+/* The token's bytes in the source (inline: every action reads some). */
+static inline const char *load_text(const RelayParser *ps, RelayText t)
+{
+    return ps->src->text + t.off;
+}
 /* The token's bytes interned in the graph. */
 const char *load_intern(RelayParser *ps, RelayText t);
 /* A STRING token's contents without quotes and escapes, interned. */
