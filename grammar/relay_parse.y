@@ -59,7 +59,7 @@ static void relay_error(RelayParser *ps, const char *msg);
 %token <text> IDENT "identifier" ANNOT "comment"
 %token <text> '(' ')' '[' ']' '{' '}' ',' '=' ';' ':' '.' '?'
 /* note [long tokens]: only the first attempt's scanner makes these. */
-%token <text> BIND "binding head" NAMES "names" BOUND_NAMES "names and ';'"
+%token <text> BIND "binding head" NAMES "names" BINDING "binding"
 
 %type <node> expr_a postfix body fn_expr param let_head
 %type <node> if_expr block match_expr bound
@@ -156,8 +156,7 @@ bindings:
                          { load_push_let(ps, $2, $3); }
   | bindings FREE_VAR param ';'
                          { load_free_var(ps, $3); }
-  | bindings BIND BOUND_NAMES
-                         { Node *call = load_bind_names(ps, $2, $3);
+  | bindings BINDING     { Node *call = load_binding(ps, $2);
                            CHECK(call && load_define(ps, load_bind_temp(ps, $2), call)); }
   | bindings BIND bound ';'
                          { CHECK(load_define(ps, load_bind_temp(ps, $2), $3)); }
@@ -461,7 +460,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, RelayParser *ps)
     int n = 0;
     for (int i = 0; i < nall; i++) {
         if (all[i] == YYSYMBOL_BIND || all[i] == YYSYMBOL_NAMES ||
-            all[i] == YYSYMBOL_BOUND_NAMES)
+            all[i] == YYSYMBOL_BINDING)
             continue;
         if (n == 4) {
             n = 0;

@@ -402,6 +402,32 @@ START_TEST(keymap_keeps_values)
 }
 END_TEST
 
+/* keymap_reserve makes room once: the slots stay where they are while
+ * the keys reserved for go in, the values put before are kept, and a
+ * map with room enough is left alone. */
+START_TEST(keymap_reserve_makes_room_once)
+{
+    KeyMap m = {0};
+    *keymap_put(&m, 5, 0) = 50;
+    keymap_reserve(&m, 1000);
+    ck_assert_uint_eq(m.cap, 2048);
+    const KeyMapSlot *slots = m.slots;
+    for (uint64_t k = 1; k <= 1000; k++)
+        *keymap_put(&m, k * 2 + 1000, 0) = (int64_t)k;
+    ck_assert_ptr_eq(m.slots, slots);
+    ck_assert_uint_eq(m.len, 1001);
+    ck_assert_int_eq(*keymap_get(&m, 5), 50);
+    ck_assert_int_eq(*keymap_get(&m, 3000), 1000);
+    keymap_reserve(&m, 10);
+    ck_assert_ptr_eq(m.slots, slots);
+    keymap_free(&m);
+    keymap_reserve(&m, 1);
+    ck_assert_uint_eq(m.cap, 64);
+    ck_assert_ptr_null(keymap_get(&m, 5));
+    keymap_free(&m);
+}
+END_TEST
+
 /* Pointer keys (interned names, 16-byte aligned and close together, as
  * the checker's and the registry's are) and pointer values; a copy is
  * independent of its original. */
@@ -598,6 +624,7 @@ static Suite *base_suite(void)
     tcase_add_test(tc, vec_pushes_and_pops);
     tcase_add_test(tc, sort_is_stable);
     tcase_add_test(tc, keymap_keeps_values);
+    tcase_add_test(tc, keymap_reserve_makes_room_once);
     tcase_add_test(tc, keymap_maps_pointers);
     suite_add_tcase(s, tc);
     tc = tcase_create("walk");

@@ -27,11 +27,11 @@ static KeyMapSlot *keymap_slot(const KeyMap *m, uint64_t key)
     return &m->slots[i];
 }
 
-static void keymap_grow(KeyMap *m)
+static void keymap_resize(KeyMap *m, size_t cap)
 {
     KeyMapSlot *old = m->slots;
     size_t old_cap = m->cap;
-    m->cap = old_cap ? 2 * old_cap : 64;
+    m->cap = cap;
     m->slots = xcalloc(m->cap, sizeof *m->slots);
     for (size_t i = 0; i < old_cap; i++)
         if (old[i].key)
@@ -42,7 +42,7 @@ static void keymap_grow(KeyMap *m)
 int64_t *keymap_put(KeyMap *m, uint64_t key, int64_t dflt)
 {
     if ((m->len + 1) * 2 > m->cap)
-        keymap_grow(m);
+        keymap_resize(m, m->cap ? 2 * m->cap : 64);
     KeyMapSlot *slot = keymap_slot(m, key);
     if (!slot->key) {
         slot->key = key;
@@ -50,6 +50,15 @@ int64_t *keymap_put(KeyMap *m, uint64_t key, int64_t dflt)
         m->len++;
     }
     return &slot->value;
+}
+
+void keymap_reserve(KeyMap *m, size_t n)
+{
+    size_t cap = m->cap ? m->cap : 64;
+    while ((m->len + n) * 2 > cap)
+        cap *= 2;
+    if (cap != m->cap)
+        keymap_resize(m, cap);
 }
 
 void keymap_copy(KeyMap *to, const KeyMap *from)

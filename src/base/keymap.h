@@ -57,6 +57,9 @@ static inline int64_t *keymap_get(const KeyMap *m, uint64_t key)
 }
 /* key's value, added as dflt when key is new. */
 int64_t *keymap_put(KeyMap *m, uint64_t key, int64_t dflt);
+/* Room for n more keys without growing (one rehash instead of one per
+ * doubling, when the caller knows how many are coming). */
+void keymap_reserve(KeyMap *m, size_t n);
 /* to becomes a copy of from (to's old contents are not freed). */
 void keymap_copy(KeyMap *to, const KeyMap *from);
 void keymap_free(KeyMap *m);

@@ -340,6 +340,12 @@ uint32_t graph_topo_order(const Graph *g, Node **order);
 /* The same order as node ids (ids: graph_node_count entries), for callers
  * that keep per-id arrays and need not touch the nodes themselves. */
 uint32_t graph_topo_ids(const Graph *g, uint32_t *ids);
+/* Marks in reached (graph_node_count bytes, zeroed) the nodes
+ * graph_topo_order lists, in one sweep down from the last id, for a
+ * graph whose ids already put children first (as loading makes them:
+ * note [types in id order] in type_infer.c); false when a reached node
+ * has a child at or after its own id, reached then half marked. */
+bool graph_reached_by_ids(const Graph *g, uint8_t *reached);
 /* graph_topo_ids with what a labeller needs beside it, made in the same
  * pass (note [classified order] in graph_walk.c): classify(ctx, n) is
  * called once per live node, in id order, and its answer kept. */

@@ -177,6 +177,31 @@ uint32_t graph_topo_ids(const Graph *g, uint32_t *ids)
     return topo_walk(g, NULL, ids);
 }
 
+static void reach_root(const Node *root, uint8_t *reached)
+{
+    if (root && !root->dead)
+        reached[root->id] = 1;
+}
+
+bool graph_reached_by_ids(const Graph *g, uint8_t *reached)
+{
+    reach_root(g->output, reached);
+    for (int i = 0; i < g->nglobals; i++)
+        reach_root(g->globals[i].fn, reached);
+    for (uint32_t id = g->nnodes; id-- > 0;) {
+        if (!reached[id])
+            continue;
+        const Node *n = g->nodes[id], *c;
+        for (int i = 0; (c = child(n, i)); i++) {
+            if (c->id >= id)
+                return false;
+            if (!c->dead)
+                reached[c->id] = 1;
+        }
+    }
+    return true;
+}
+
 /* note [classified order]: labelling a node wants what the automaton
  * sees of it (its kind, its op) and its operands' states, in an order
  * with operands first.  The order's own pass already reads every node

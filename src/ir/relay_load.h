@@ -33,8 +33,19 @@ typedef struct RelayLexer {
     size_t open_cap;   /* capacity of open */
     bool at_eof;       /* the end of the input was returned */
     int last;          /* the last token returned (note [annotations]) */
-    int start;         /* the start condition tokens return to (note
+    bool fast;         /* the first attempt's: long tokens too (note
                           [long tokens] in relay_lex.l) */
+    bool opened;       /* the last token was a '(' a NAMES may follow */
+    int pending;       /* a long token scanned with the BIND before it,
+                          returned next (its length: pending_len), or 0 */
+    uint32_t pending_len;
+    RelayText bind_temp; /* the last BIND's "%N" */
+    RelayText bind_op;   /* and its op name */
+    uint32_t bind_end;   /* and where it ends (after its '(') */
+    uint32_t names_at;   /* where the last NAMES scanned starts */
+    RelayText *items;  /* the last NAMES token's items, in order */
+    size_t nitems;     /* items in use */
+    size_t items_cap;  /* capacity of items */
     RelayText tok;     /* the last match: the parser's lookahead when it
                           reports an error; at the end, a point (len 0) */
     RelayText last_text; /* the last match that is not white space */
@@ -48,6 +59,14 @@ typedef struct RelayLexer {
  * (note [long tokens] in relay_lex.l). */
 RelayLexer *relay_lexer_new(const Source *src, Diag *d, bool fast);
 void relay_lexer_free(RelayLexer *lx);
+/* The long tokens scanned by hand (relay_load_scan.c): the length of
+ * BIND ("%N = op(", not a keyword, with leading layout) or NAMES (layout,
+ * names and numbers separated by commas, the ')') at byte off, or 0.
+ * BIND sets lx->bind_temp and bind_op, NAMES lx->items.  After NAMES,
+ * relay_scan_semicolon: the length of layout and a ';' at off, or 0. */
+uint32_t relay_scan_bind(RelayLexer *lx, uint32_t off);
+uint32_t relay_scan_names(RelayLexer *lx, uint32_t off);
+uint32_t relay_scan_semicolon(const RelayLexer *lx, uint32_t off);
 /* The lines and columns of a token, as a diagnostic underlines it: a
  * token spanning lines (a comment, the metadata section) by its first
  * byte; len 0 is the point before off. */
@@ -183,7 +202,11 @@ SrcRange load_range(const RelayParser *ps, RelayText t);
  * errors found after parsing (note [types on load] in relay_load.c). */
 void load_note_where(RelayParser *ps, const Node *n, RelayText t);
 
-const char *load_text(RelayParser *ps, RelayText t);
+/* The token's bytes in the source (inline: every action reads some). */
+static inline const char *load_text(const RelayParser *ps, RelayText t)
+{
+    return ps->src->text + t.off;
+}
 /* The token's bytes interned in the graph. */
 const char *load_intern(RelayParser *ps, RelayText t);
 /* A STRING token's contents without quotes and escapes, interned. */
@@ -224,7 +247,9 @@ void load_annotate(RelayParser *ps, Node *n, RelayText annot);
 RelayText load_bind_temp(const RelayParser *ps, RelayText bind);
 /* BIND args ')': the call to BIND's op with the listed arguments. */
 Node *load_bind_call(RelayParser *ps, RelayText bind, size_t mark);
-/* BIND NAMES, op '(' NAMES, postfix '(' NAMES and '(' NAMES. */
+/* BINDING's call; BIND NAMES, op '(' NAMES, postfix '(' NAMES and
+ * '(' NAMES. */
+Node *load_binding(RelayParser *ps, RelayText binding);
 Node *load_bind_names(RelayParser *ps, RelayText bind, RelayText names);
 Node *load_call_names(RelayParser *ps, RelayText op, RelayText names);
 Node *load_fn_call_names(RelayParser *ps, Node *callee, RelayText names, RelayText paren);

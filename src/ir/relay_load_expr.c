@@ -220,9 +220,12 @@ static size_t line_index(RelayParser *ps, size_t off)
 {
     const size_t *starts = ps->src->line_starts;
     size_t nlines = ps->src->nlines, l = ps->line;
-    for (int step = 0; step < 2 && l < nlines; step++, l++)
-        if (starts[l] <= off && (l + 1 == nlines || off < starts[l + 1]))
-            return ps->line = l;
+    if (starts[l] <= off) {
+        if (l + 1 == nlines || off < starts[l + 1])
+            return l;
+        if (l + 2 == nlines || off < starts[l + 2])
+            return ps->line = l + 1;
+    }
     size_t lo = 0, hi = nlines;
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;

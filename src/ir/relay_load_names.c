@@ -4,30 +4,18 @@
  * contracts would be, with the same actions in the same order. */
 #include "relay_load.h"
 
-/* The bytes that end an item (a name or a number) in a NAMES token:
- * layout, ',' and ')'. */
-static const bool ends_name[256] = {
-    [' '] = true, ['\t'] = true, ['\r'] = true, ['\n'] = true, [','] = true, [')'] = true,
-};
-
-/* The next item of a NAMES token from *at (a byte offset, moved past
- * it); false at the closing ')'.  The token's pattern leaves only layout
- * and one comma between items, and items end at layout, ',' or ')'. */
-static bool next_name(const char *text, uint32_t *at, RelayText *name)
+/* note [names split once]: the scanner split a NAMES token into its
+ * items as it checked it (relay_scan_names); they are the token's when
+ * the first starts where it does.  The parser reads no token past a
+ * NAMES before its action, so they always are; were they another's,
+ * the token is split again. */
+static const RelayText *names_items(RelayParser *ps, RelayText names, size_t *n)
 {
-    const unsigned char *s = (const unsigned char *)text;
-    uint32_t i = *at;
-    while (ends_name[s[i]]) {
-        if (s[i] == ')')
-            return false;
-        i++;
-    }
-    uint32_t start = i++;
-    while (!ends_name[s[i]])
-        i++;
-    *name = (RelayText){start, i - start};
-    *at = i;
-    return true;
+    RelayLexer *lx = ps->lexer;
+    if (!lx->nitems || lx->items[0].off != names.off)
+        relay_scan_names(lx, names.off);
+    *n = lx->nitems;
+    return lx->items;
 }
 
 /* An item as an operand: a name's definition (load_use), a number's
@@ -37,8 +25,12 @@ static Node *operand(RelayParser *ps, RelayText item)
     return ps->src->text[item.off] == '%' ? load_use(ps, item) : load_const(ps, item);
 }
 
+/* BIND's "%N" and op name were found by the scanner (lx->bind_temp
+ * and bind_op) when this BIND is the last one it scanned. */
 RelayText load_bind_temp(const RelayParser *ps, RelayText bind)
 {
+    if (ps->lexer->bind_temp.off == bind.off)
+        return ps->lexer->bind_temp;
     const char *s = ps->src->text + bind.off;
     uint32_t n = 1;
     while (s[n] >= '0' && s[n] <= '9')
@@ -49,6 +41,8 @@ RelayText load_bind_temp(const RelayParser *ps, RelayText bind)
 /* BIND's op name, between the '=' and its blanks and the '('. */
 static RelayText bind_op(const RelayParser *ps, RelayText bind)
 {
+    if (ps->lexer->bind_temp.off == bind.off)
+        return ps->lexer->bind_op;
     const char *s = ps->src->text;
     uint32_t i = bind.off + 1;
     while (s[i] != '=')
@@ -65,6 +59,17 @@ Node *load_bind_call(RelayParser *ps, RelayText bind, size_t mark)
     return load_at(ps, load_call(ps, op, mark), op);
 }
 
+/* The scanner's parts of a BINDING are still its own when the last BIND
+ * and NAMES it scanned are this one's (note [names split once]); else it
+ * is scanned again. */
+Node *load_binding(RelayParser *ps, RelayText binding)
+{
+    RelayLexer *lx = ps->lexer;
+    if (lx->bind_temp.off != binding.off || lx->names_at != lx->bind_end || !lx->nitems)
+        relay_scan_names(lx, binding.off + relay_scan_bind(lx, binding.off));
+    return load_call_names(ps, lx->bind_op, (RelayText){lx->items[0].off, 0});
+}
+
 Node *load_bind_names(RelayParser *ps, RelayText bind, RelayText names)
 {
     return load_call_names(ps, bind_op(ps, bind), names);
@@ -74,19 +79,15 @@ Node *load_bind_names(RelayParser *ps, RelayText bind, RelayText names)
  * the call made, as load_call would from the item stack. */
 Node *load_call_names(RelayParser *ps, RelayText op, RelayText names)
 {
-    uint32_t at = names.off;
-    RelayText name;
-    int nargs = 0;
-    while (next_name(ps->src->text, &at, &name)) {
-        Node *arg = operand(ps, name);
-        if (!arg)
+    size_t nargs;
+    const RelayText *items = names_items(ps, names, &nargs);
+    if (nargs + 1 > ps->scratch_nodes_cap)
+        ps->scratch_nodes = xgrow_items(ps->scratch_nodes, &ps->scratch_nodes_cap, nargs + 1,
+                                        sizeof(Node *));
+    for (size_t i = 0; i < nargs; i++)
+        if (!(ps->scratch_nodes[i] = operand(ps, items[i])))
             return NULL;
-        if ((size_t)nargs + 1 > ps->scratch_nodes_cap)
-            ps->scratch_nodes = xgrow_items(ps->scratch_nodes, &ps->scratch_nodes_cap,
-                                            (size_t)nargs + 1, sizeof(Node *));
-        ps->scratch_nodes[nargs++] = arg;
-    }
-    Node *n = graph_add_call(ps->g, load_intern(ps, op), ps->scratch_nodes, nargs, NULL, 0);
+    Node *n = graph_add_call(ps->g, load_intern(ps, op), ps->scratch_nodes, (int)nargs, NULL, 0);
     load_note_where(ps, n, op);
     return load_at(ps, n, op);
 }
@@ -95,13 +96,13 @@ Node *load_call_names(RelayParser *ps, RelayText op, RelayText names)
  * fields push them; false after an error. */
 static bool push_uses(RelayParser *ps, RelayText names)
 {
-    uint32_t at = names.off;
-    RelayText name;
-    while (next_name(ps->src->text, &at, &name)) {
-        Node *n = operand(ps, name);
-        if (!n)
+    size_t n;
+    const RelayText *items = names_items(ps, names, &n);
+    for (size_t i = 0; i < n; i++) {
+        Node *node = operand(ps, items[i]);
+        if (!node)
             return false;
-        load_push_node(ps, n);
+        load_push_node(ps, node);
     }
     return true;
 }
@@ -123,9 +124,14 @@ Node *load_paren_names(RelayParser *ps, RelayText names)
  * in turn. */
 bool load_param_names(RelayParser *ps, RelayText names)
 {
-    uint32_t at = names.off;
-    RelayText name;
-    while (next_name(ps->src->text, &at, &name)) {
+    size_t n;
+    const RelayText *items = names_items(ps, names, &n);
+    /* the stack and the names' table take them all at once */
+    if (ps->nitems + n > ps->items_cap)
+        ps->items = xgrow_items(ps->items, &ps->items_cap, ps->nitems + n, sizeof *ps->items);
+    keymap_reserve(&ps->keys, n);
+    for (size_t i = 0; i < n; i++) {
+        RelayText name = items[i];
         const char *s = load_text(ps, name);
         if (s[0] != '%' || (s[1] >= '0' && s[1] <= '9')) {
             ps->failed = true;

@@ -356,6 +356,38 @@ Node *type_infer_graph(Graph *g, StrBuf *why)
     return bad;
 }
 
+/* note [types in id order]: the loader makes every node after its
+ * operands, a function after its parameters and body, so node ids are
+ * already an order with children first, and a loaded model can be typed
+ * in id order without the walk that orders it (the walk was a third of
+ * typing on the batch-norm workload, bench/RESULTS.md).  A node's type
+ * depends only on its children's, typed before it in either order, so
+ * each node gets the type the walk's first pass gives it.  Only what the
+ * walk reaches is typed (a binding no one uses stays untyped), marked
+ * by graph_reached_by_ids.  When a child comes after its node, the walk
+ * does it all.  At a match, or after a contradiction, the walk takes
+ * over: every node typed so far has the type its first pass would give
+ * it and is skipped, so it types the rest as it would have, runs the
+ * match passes (note [match passes]), and reports its own first
+ * contradiction (which of two comes first depends on the order). */
+
+Node *type_infer_loaded(Graph *g, StrBuf *why)
+{
+    uint32_t count = graph_node_count(g);
+    uint8_t *reached = xcalloc(count ? count : 1, 1);
+    bool typed = graph_reached_by_ids(g, reached);
+    RelCache rc = {{0}, true, NULL};
+    for (uint32_t id = 0; typed && id < count; id++) {
+        if (!reached[id])
+            continue;
+        Node *n = graph_node(g, id);
+        typed = node_kind(n) != NODE_MATCH && infer_one(g, n, &rc, why);
+    }
+    relcache_free(&rc);
+    free(reached);
+    return typed ? NULL : type_infer_graph(g, why);
+}
+
 Node *type_infer_new(Graph *g, uint32_t first, StrBuf *why)
 {
     RelCache rc = {{0}, true, NULL};

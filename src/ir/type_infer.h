@@ -59,6 +59,10 @@ const Type *type_infer_cached(Graph *g, const Node *n, TypeCache *tc, StrBuf *wh
  * first.  Returns NULL, or the first node whose relation found a
  * contradiction (its message in why; earlier nodes keep their types). */
 Node *type_infer_graph(Graph *g, StrBuf *why);
+/* type_infer_graph for a graph as the loader builds it, the same types
+ * and the same first contradiction, in id order where the graph allows
+ * (note [types in id order] in type_infer.c). */
+Node *type_infer_loaded(Graph *g, StrBuf *why);
 
 /* The same for the nodes with ids from first on (what an edit made;
  * operands are made before their users, so id order is enough). */
