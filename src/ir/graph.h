@@ -340,19 +340,18 @@ uint32_t graph_topo_order(const Graph *g, Node **order);
 /* The same order as node ids (ids: graph_node_count entries), for callers
  * that keep per-id arrays and need not touch the nodes themselves. */
 uint32_t graph_topo_ids(const Graph *g, uint32_t *ids);
-/* graph_topo_ids with what a labeller needs beside it, made in the same
- * pass (note [classified order] in graph_walk.c): classify(ctx, n) is
- * called once per live node, in id order, and its answer kept. */
-typedef uint32_t (*NodeClassFn)(void *ctx, const Node *n);
+/* The roots of the walks above, as ids, in the order they are walked
+ * (note [module roots] in graph_walk.c): the output, then each other
+ * global function.  roots has room for graph_nglobals + 1; returns how
+ * many. */
+uint32_t graph_roots(const Graph *g, uint32_t *roots);
+/* An order of the live nodes as graph_topo_ids gives it, made by a walk
+ * that does more on the way (labels_graph_order); free with
+ * graph_order_free. */
 typedef struct GraphOrder {
-    uint32_t *ids;   /* the live nodes, operands first (graph_topo_ids) */
-    uint32_t n;      /* entries in ids */
-    uint32_t *start; /* per node id: its first child in kids (count + 1) */
-    uint32_t *kids;  /* children's ids node by node: a call's callee, then
-                        its operands; a function's parameters, then body */
-    uint32_t *cls;   /* per live node id: what classify returned */
+    uint32_t *ids; /* the live nodes, operands first (graph_topo_ids) */
+    uint32_t n;    /* entries in ids */
 } GraphOrder;
-void graph_order_classified(const Graph *g, NodeClassFn classify, void *ctx, GraphOrder *o);
 void graph_order_free(GraphOrder *o);
 /* graph_remove_dead, then graph_topo_order into order, in one walk (note
  * [sweep] in graph_walk.c); returns the count of live nodes ordered. */
