@@ -244,27 +244,27 @@ static void match_at(Engine *e, Node *root, uint32_t *rules, uint32_t nr, bool e
     for (uint32_t k = 0; k < nr; k++) {
         uint32_t r = rules[k];
         e->stats.rules[r].tried++;
-        bool proven = !eager && matcher_state_proves(e->m, r);
-        if (!proven && matcher_try(e->m, r, root) != MATCH_OK)
+        MatchCheck check = eager ? CHECK_TRY : matcher_check(e->m, r, root);
+        if (check == CHECK_FAILS ||
+            (check == CHECK_TRY && matcher_try(e->m, r, root) != MATCH_OK))
             continue;
         e->stats.rules[r].matched++;
         e->visit_rule = r;
         e->visit_root = root;
-        e->visit_bound = !proven;
+        e->visit_bound = check == CHECK_TRY;
         fn(ctx, r, root);
     }
 }
 
-/* Labels the graph in the order's pass (note [classified order] in
- * graph_walk.c), then verifies every rule the state accepts at every
+/* Labels the graph in the walk that orders it (note [labelling walk] in
+ * automaton_label.c), then verifies every rule the state accepts at every
  * node, in that order, reporting each match in file order of the rules;
  * only the nodes with a rule to verify are read again. */
 static void match_all(Engine *e, bool eager, MatchRootVisitor fn, void *ctx)
 {
-    GraphOrder o;
-    labels_graph_order(e->labels, &o);
-    e->stats.labelled += o.n;
-    uint32_t *ids = o.ids, n = labels_order(e->labels, &o, ids);
+    uint32_t nlabelled, *ids = xmalloc(((size_t)graph_node_count(e->g) + 1) * sizeof *ids);
+    uint32_t n = labels_offering(e->labels, ids, &nlabelled);
+    e->stats.labelled += nlabelled;
     uint32_t *rules = xmalloc((e->rs->nrules + 1) * sizeof *rules);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t nr;
@@ -276,7 +276,7 @@ static void match_all(Engine *e, bool eager, MatchRootVisitor fn, void *ctx)
         match_at(e, graph_node(e->g, ids[i]), rules, nr, eager, fn, ctx);
     }
     free(rules);
-    graph_order_free(&o);
+    free(ids);
 }
 
 void engine_match_roots(Engine *e, MatchRootVisitor fn, void *ctx)
@@ -286,7 +286,7 @@ void engine_match_roots(Engine *e, MatchRootVisitor fn, void *ctx)
 
 const Binding *engine_match_bindings(Engine *e)
 {
-    if (!e->visit_bound) { /* a proven match: the try cannot fail */
+    if (!e->visit_bound) { /* a checked match: the try cannot fail */
         matcher_try(e->m, e->visit_rule, e->visit_root);
         e->visit_bound = true;
     }
