@@ -346,8 +346,7 @@ uint32_t graph_topo_ids(const Graph *g, uint32_t *ids);
  * many. */
 uint32_t graph_roots(const Graph *g, uint32_t *roots);
 /* An order of the live nodes as graph_topo_ids gives it, made by a walk
- * that does more on the way (labels_graph_order); free with
- * graph_order_free. */
+ * that labels them too (labels_graph_order); free with graph_order_free. */
 typedef struct GraphOrder {
     uint32_t *ids; /* the live nodes, operands first (graph_topo_ids) */
     uint32_t n;    /* entries in ids */
@@ -385,8 +384,14 @@ typedef struct GraphArrays {
     uint32_t *kids;     /* children's ids, node by node */
     uint32_t *vars;     /* the variables' ids, in order */
     uint32_t nvars;     /* entries in vars */
+    uint32_t *cls;      /* per live node id: its class (graph_arrays_classified) */
 } GraphArrays;
 void graph_arrays_build(const Graph *g, GraphArrays *a);
+/* note [classified order] in graph_walk.c: only start and kids, and
+ * beside them classify(ctx, n) of every live node, called in id order
+ * while the node is read anyway (a labeller's classes). */
+typedef uint32_t (*NodeClassFn)(void *ctx, const Node *n);
+void graph_arrays_classified(const Graph *g, NodeClassFn classify, void *ctx, GraphArrays *a);
 void graph_arrays_free(GraphArrays *a);
 
 /* Total bytes the graph holds (arena and node table); divide by

@@ -81,11 +81,18 @@ static inline void put_node(GraphArrays *a, const Node *n, uint32_t i)
                             (n->nattrs != 0) * NODE_HAS_ATTRS);
 }
 
+/* A classifier and its context (note [classified order]). */
+typedef struct Classify {
+    NodeClassFn fn;
+    void *ctx;
+} Classify;
+
 /* The one builder of note [compact walk]: fills a->start and a->kids
- * with the children of every node of g, and when nodes is set the
- * per-node arrays of graph_arrays_build too.  A dead node's children are
- * not listed: no walk from the roots reaches it (note [sweep]). */
-static void arrays_fill(const Graph *g, GraphArrays *a, bool nodes)
+ * with the children of every node of g; when nodes is set, the per-node
+ * arrays of graph_arrays_build too, and when cl is not NULL, the class
+ * of every live node.  A dead node's children are not listed: no walk
+ * from the roots reaches it (note [sweep]). */
+static void arrays_fill(const Graph *g, GraphArrays *a, bool nodes, const Classify *cl)
 {
     size_t size = g->nnodes ? g->nnodes : 1;
     size_t cap = 2 * size + 8; /* most nodes have two operands or fewer */
@@ -99,6 +106,8 @@ static void arrays_fill(const Graph *g, GraphArrays *a, bool nodes)
         a->str = xmalloc(size * sizeof *a->str);
         a->vars = xmalloc(size * sizeof *a->vars);
     }
+    if (cl)
+        a->cls = xmalloc(size * sizeof *a->cls);
     a->start = xmalloc((size + 1) * sizeof *a->start);
     a->kids = xmalloc(cap * sizeof *a->kids);
     for (uint32_t i = 0; i < g->nnodes; i++) {
@@ -108,6 +117,8 @@ static void arrays_fill(const Graph *g, GraphArrays *a, bool nodes)
             put_node(a, n, i);
         if (n->dead)
             continue;
+        if (cl)
+            a->cls[i] = cl->fn(cl->ctx, n);
         size_t most = n->kind == NODE_FUNC ? (size_t)n->u.fn->nparams + 1
                                            : (size_t)n->nargs + (n->callee != NULL);
         if (m + most > cap)
@@ -190,7 +201,7 @@ static uint32_t walk_roots(const Graph *g, const GraphArrays *a, uint8_t *seen,
 static uint32_t topo_walk(const Graph *g, Node **order, uint32_t *ids)
 {
     GraphArrays a;
-    arrays_fill(g, &a, false);
+    arrays_fill(g, &a, false, NULL);
     uint8_t *seen = xcalloc(g->nnodes ? g->nnodes : 1, 1);
     uint32_t n = walk_roots(g, &a, seen, order, ids);
     free(seen);
@@ -247,7 +258,7 @@ static uint32_t kill_unmarked(Graph *g, uint8_t *live)
 uint32_t graph_remove_dead(Graph *g)
 {
     GraphArrays a;
-    arrays_fill(g, &a, false);
+    arrays_fill(g, &a, false, NULL);
     uint8_t *live = xcalloc(g->nnodes ? g->nnodes : 1, 1);
     walk_roots(g, &a, live, NULL, NULL);
     graph_arrays_free(&a);
@@ -266,7 +277,7 @@ uint32_t graph_remove_dead(Graph *g)
 uint32_t graph_remove_dead_order(Graph *g, Node **order)
 {
     GraphArrays a;
-    arrays_fill(g, &a, false);
+    arrays_fill(g, &a, false, NULL);
     uint8_t *seen = xcalloc(g->nnodes ? g->nnodes : 1, 1);
     uint32_t n = walk_roots(g, &a, seen, order, NULL);
     graph_arrays_free(&a);
@@ -332,7 +343,21 @@ Node *graph_add_func(Graph *g, Node *const *params, int nparams, Node *body,
  * node's kind and string beside it, in the same one read of the nodes. */
 void graph_arrays_build(const Graph *g, GraphArrays *a)
 {
-    arrays_fill(g, a, true);
+    arrays_fill(g, a, true, NULL);
+}
+
+/* note [classified order]: labelling a node wants what the automaton
+ * sees of it (its kind, its op) and its operands' states, in an order
+ * with operands first.  The builder already reads every node once, in id
+ * order where the nodes sit in memory, to copy its children into flat
+ * arrays (note [compact walk]); so it asks the labeller for the node's
+ * class right there, while the node is in cache.  Labelling then reads
+ * only flat arrays in the walk's order, and no node again unless its
+ * class says it must (bench/RESULTS.md, "Matching in the order's pass"
+ * and "Checked rules, one builder, labelling in the walk's order"). */
+void graph_arrays_classified(const Graph *g, NodeClassFn classify, void *ctx, GraphArrays *a)
+{
+    arrays_fill(g, a, false, &(Classify){classify, ctx});
 }
 
 void graph_arrays_free(GraphArrays *a)
@@ -343,4 +368,5 @@ void graph_arrays_free(GraphArrays *a)
     free(a->start);
     free(a->kids);
     free(a->vars);
+    free(a->cls);
 }

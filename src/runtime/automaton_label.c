@@ -43,13 +43,13 @@ typedef struct OpSlot {
 #define DENSE 32
 #define DENSE_CELLS (1 + DENSE + DENSE * DENSE)
 
-/* note [node classes]: the labelling walk (note [labelling walk] below)
- * labels a node from its class, decided from its kind and op as the
- * walk's arrays hold them: a dense class (note [dense steps]) or one of
- * these, each standing for one symbol without operands, so that the
- * node's symbol is its class's and its operands' states are read
- * through its children in the same arrays: an opaque value (labelled
- * without its operands), an element access of a small index, a scalar
+/* note [node classes]: the order's pass (note [classified order] in
+ * graph_walk.c) asks for each node's class while it reads the node: a
+ * dense class (note [dense steps]) or one of these, each standing for
+ * one symbol without operands, so that labelling builds the node's
+ * symbol from its class and the operand states through its children in
+ * the flat arrays, without reading the node again: an opaque value
+ * (labelled without its operands), an element access of a small index, a scalar
  * constant when rules test constants (its tests depend on its value
  * alone, so one class per value, found through a small direct-mapped
  * cache), and an op call with attribute tests (one class per op and
@@ -500,19 +500,17 @@ static uint32_t tested_class(Labels *l, const Node *n, const OpSlot *slot)
     return cls;
 }
 
-/* The class of a node of kind kind (note [node classes]) whose op, for
- * an op call, is op (NULL for a call of a function value); *n is the
- * node, read only for what kind and op do not tell: an element access's
- * index, a tested constant's value, a tested op's attributes.  The one
- * place a node's class is decided, for the labelling walk and for
+/* The class of n, of kind kind (note [node classes]), whose op, for an
+ * op call, is op (NULL for a call of a function value).  The one place a
+ * node's class is decided, for the order's pass (node_class) and for
  * labels_node alike. */
-static inline uint32_t class_of(Labels *l, NodeKind kind, const char *op, const Node *const *n)
+static inline uint32_t class_of(Labels *l, NodeKind kind, const char *op, const Node *n)
 {
     uint32_t nops = l->nops;
     if (kind > NODE_MATCH) /* a kind added later: read it */
         return CLASS_NODE;
     if (l->kind_tests[kind])
-        return kind == NODE_CONST && !l->type_tests ? const_class(l, *n) : CLASS_NODE;
+        return kind == NODE_CONST && !l->type_tests ? const_class(l, n) : CLASS_NODE;
     switch (kind) {
     case NODE_VAR: return nops + 1;
     case NODE_CONST: return nops + 2;
@@ -521,10 +519,10 @@ static inline uint32_t class_of(Labels *l, NodeKind kind, const char *op, const 
         if (!op)
             return CLASS_NODE;
         const OpSlot *slot = op_slot(l, op);
-        return slot->ntests ? tested_class(l, *n, slot) : slot->dense;
+        return slot->ntests ? tested_class(l, n, slot) : slot->dense;
     }
     case NODE_GETITEM: {
-        int k = node_index(*n);
+        int k = node_index(n);
         return k >= 0 && k < GETITEM_CLASSES ? nops + 5 + (uint32_t)k : CLASS_NODE;
     }
     case NODE_FUNC: case NODE_IF: case NODE_LET:
@@ -613,7 +611,7 @@ static uint32_t node_step(Labels *l, const Node *n, NodeKind kind)
 uint32_t labels_node(Labels *l, const Node *n)
 {
     NodeKind kind = node_kind(n);
-    uint32_t id = node_id(n), c = class_of(l, kind, node_op(n), &n), s;
+    uint32_t id = node_id(n), c = class_of(l, kind, node_op(n), n), s;
     state_reserve(l, graph_node_count(l->g)); /* operands made by an edit too */
     if (c == CLASS_NODE)
         s = node_step(l, n, kind);
@@ -627,77 +625,87 @@ uint32_t labels_node(Labels *l, const Node *n)
     return s;
 }
 
-/* Labels node id, whose operands are labelled, from the walk's arrays:
- * its class from its kind and op, its operands from its children;
- * returns its state. */
-static inline uint32_t label_finished(Labels *l, const GraphArrays *a, uint32_t id)
+/* The class of n as the order's pass asks for it (note [classified
+ * order] in graph_walk.c), once per live node, in id order. */
+static uint32_t node_class(void *ctx, const Node *n)
 {
-    NodeKind kind = (NodeKind)a->kind[id];
-    const char *op = kind == NODE_CALL && !(a->flags[id] & NODE_HAS_CALLEE) ? a->str[id] : NULL;
-    const Node *const *n = (const Node *const *)&a->nodes[id]; /* read when needed */
-    uint32_t c = class_of(l, kind, op, n), first = a->start[id];
-    if (c == CLASS_NODE)
-        return l->state[id] = node_step(l, *n, kind);
-    return l->state[id] = class_step(l, c, a->kids + first,
-                                     c == l->nops + 4 ? 0 : a->start[id + 1] - first);
+    return class_of(ctx, node_kind(n), node_op(n), n);
 }
 
-/* note [labelling walk]: a node's state depends only on its symbol and
- * its operands' states, so any order that labels operands first gives
- * every node the same state; only the numbering of new automaton states
- * follows the order, and nothing prints it.  The depth-first walk that
- * orders the live nodes (graph_topo_ids's walk, over the flat arrays of
- * note [compact walk]) finishes a node right after its last child, so it
- * labels the node there: its kind and op from the arrays (the one read
- * of every node, in id order where the nodes sit in memory), its
- * operands' states through its children in the same arrays, and the node
- * itself read again only when its class says so; and it keeps there the
- * nodes whose state offers a rule.  No second loop over the order, no
- * per-node array of classes (bench/RESULTS.md, "Labelling as the walk
- * finishes a node").  Every live node is labelled exactly once; nodes no
- * root reaches are not.  Stores the order in order and the nodes
- * offering rules in offering (each when not NULL; *kept counts the
- * latter) and returns the count of nodes labelled. */
-static uint32_t label_walk(Labels *l, uint32_t *order, uint32_t *offering, uint32_t *kept)
+/* The live nodes from the roots in post-order into order (graph_topo_ids's
+ * walk, over a's flat arrays); returns how many. */
+static uint32_t walk_order(const Graph *g, const GraphArrays *a, uint32_t *order)
 {
-    const Graph *g = l->g;
     uint32_t count = graph_node_count(g), n = 0;
-    GraphArrays a;
-    graph_arrays_build(g, &a);
-    state_reserve(l, count);
     uint8_t *seen = xcalloc(count ? count : 1, 1);
     uint32_t *roots = xmalloc(((size_t)graph_nglobals(g) + 1) * sizeof *roots);
     uint32_t nroots = graph_roots(g, roots);
     WALK(uint32_t) w = {0};
     walk_reserve(&w, (size_t)count + 1); /* every node is pushed at most once */
-    *kept = 0;
     for (uint32_t r = 0; r < nroots; r++) {
         if (seen[roots[r]])
             continue;
         seen[roots[r]] = 1;
-        walk_push_from(&w, roots[r], a.start[roots[r]]);
+        walk_push_from(&w, roots[r], a->start[roots[r]]);
         while (w.depth) {
             uint32_t id = walk_top(&w), k = walk_next(&w);
-            if (k == a.start[id + 1]) {
-                if (order)
-                    order[n] = id;
-                n++;
-                uint32_t s = label_finished(l, &a, id);
-                if (offering && offers(l, s))
-                    offering[(*kept)++] = id;
+            if (k == a->start[id + 1]) {
+                order[n++] = id;
                 (void)walk_pop(&w);
                 continue;
             }
-            uint32_t c = a.kids[k];
+            uint32_t c = a->kids[k];
             if (!seen[c]) {
                 seen[c] = 1;
-                walk_push_from(&w, c, a.start[c]);
+                walk_push_from(&w, c, a->start[c]);
             }
         }
     }
     walk_free(&w);
     free(roots);
     free(seen);
+    return n;
+}
+
+/* note [label order]: a node's state depends only on its symbol and its
+ * operands' states, so any order that labels operands first gives every
+ * node the same state; only the numbering of new automaton states
+ * follows the order, and nothing prints it.  The walk's own order is
+ * one: labelling follows it over the flat arrays of note [classified
+ * order], reading a node only when its class says so, which beyond the
+ * cache keeps the labelling off the nodes, and keeps the nodes whose
+ * state offers a rule in the same loop.  Labelling where the walk
+ * finishes each node, in the walk's own loop, saves this loop's
+ * instructions (451 against 433 per op node) but costs time: 20-40% more
+ * at 10^5 op nodes (bench/RESULTS.md, "Checked rules, one builder,
+ * labelling in the walk's order").  Every live node is labelled exactly
+ * once; nodes no root reaches are not.  Stores the order in order (when
+ * not NULL, else in scratch) and the nodes offering rules in offering
+ * (when not NULL; *kept counts them); returns the count labelled. */
+static uint32_t label_walk(Labels *l, uint32_t *order, uint32_t *offering, uint32_t *kept)
+{
+    const Graph *g = l->g;
+    uint32_t count = graph_node_count(g), opaque = l->nops + 4;
+    GraphArrays a;
+    graph_arrays_classified(g, node_class, l, &a);
+    uint32_t *ids = order ? order : xmalloc(((size_t)count + 1) * sizeof *ids);
+    uint32_t n = walk_order(g, &a, ids);
+    state_reserve(l, count);
+    *kept = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t id = ids[i], c = a.cls[id], s;
+        if (c == CLASS_NODE) {
+            const Node *node = a.nodes[id];
+            s = l->state[id] = node_step(l, node, node_kind(node));
+        } else {
+            uint32_t first = a.start[id], na = c == opaque ? 0 : a.start[id + 1] - first;
+            s = l->state[id] = class_step(l, c, a.kids + first, na);
+        }
+        if (offering && offers(l, s))
+            offering[(*kept)++] = id;
+    }
+    if (!order)
+        free(ids);
     graph_arrays_free(&a);
     return n;
 }

@@ -256,7 +256,7 @@ static void match_at(Engine *e, Node *root, uint32_t *rules, uint32_t nr, bool e
     }
 }
 
-/* Labels the graph in the walk that orders it (note [labelling walk] in
+/* Labels the graph in the walk's order (note [label order] in
  * automaton_label.c), then verifies every rule the state accepts at every
  * node, in that order, reporting each match in file order of the rules;
  * only the nodes with a rule to verify are read again. */
