@@ -340,11 +340,6 @@ uint32_t graph_topo_order(const Graph *g, Node **order);
 /* The same order as node ids (ids: graph_node_count entries), for callers
  * that keep per-id arrays and need not touch the nodes themselves. */
 uint32_t graph_topo_ids(const Graph *g, uint32_t *ids);
-/* The roots of the walks above, as ids, in the order they are walked
- * (note [module roots] in graph_walk.c): the output, then each other
- * global function.  roots has room for graph_nglobals + 1; returns how
- * many. */
-uint32_t graph_roots(const Graph *g, uint32_t *roots);
 /* An order of the live nodes as graph_topo_ids gives it, made by a walk
  * that labels them too (labels_graph_order); free with graph_order_free. */
 typedef struct GraphOrder {
@@ -392,6 +387,9 @@ void graph_arrays_build(const Graph *g, GraphArrays *a);
  * while the node is read anyway (a labeller's classes). */
 typedef uint32_t (*NodeClassFn)(void *ctx, const Node *n);
 void graph_arrays_classified(const Graph *g, NodeClassFn classify, void *ctx, GraphArrays *a);
+/* graph_topo_ids's order, walked over a (made by one of the two above
+ * from g, unchanged since). */
+uint32_t graph_arrays_topo_ids(const Graph *g, const GraphArrays *a, uint32_t *ids);
 void graph_arrays_free(GraphArrays *a);
 
 /* Total bytes the graph holds (arena and node table); divide by

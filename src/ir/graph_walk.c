@@ -174,7 +174,7 @@ static uint32_t post_order(const Graph *g, const GraphArrays *a, uint32_t root,
  * then those each other global function reaches (its NODE_FUNC, after
  * its parameters and body), in definition order; so a one-function model
  * walks as before, and rules see inside every function. */
-uint32_t graph_roots(const Graph *g, uint32_t *roots)
+static uint32_t module_roots(const Graph *g, uint32_t *roots)
 {
     uint32_t n = 0;
     if (g->output)
@@ -190,7 +190,7 @@ static uint32_t walk_roots(const Graph *g, const GraphArrays *a, uint8_t *seen,
                            Node **order, uint32_t *ids)
 {
     uint32_t *roots = xmalloc(((size_t)g->nglobals + 1) * sizeof *roots);
-    uint32_t nroots = graph_roots(g, roots), n = 0;
+    uint32_t nroots = module_roots(g, roots), n = 0;
     for (uint32_t r = 0; r < nroots; r++)
         n += post_order(g, a, roots[r], seen, order ? order + n : NULL, ids ? ids + n : NULL);
     free(roots);
@@ -217,6 +217,14 @@ uint32_t graph_topo_order(const Graph *g, Node **order)
 uint32_t graph_topo_ids(const Graph *g, uint32_t *ids)
 {
     return topo_walk(g, NULL, ids);
+}
+
+uint32_t graph_arrays_topo_ids(const Graph *g, const GraphArrays *a, uint32_t *ids)
+{
+    uint8_t *seen = xcalloc(g->nnodes ? g->nnodes : 1, 1);
+    uint32_t n = walk_roots(g, a, seen, NULL, ids);
+    free(seen);
+    return n;
 }
 
 void graph_order_free(GraphOrder *o)

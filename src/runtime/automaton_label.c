@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "util.h"
-#include "walk.h"
 
 /* note [op slots]: a node's op, an interned name pointer, becomes the
  * automaton's op index and that op's attribute tests.  The KeyMap holds
@@ -632,41 +631,6 @@ static uint32_t node_class(void *ctx, const Node *n)
     return class_of(ctx, node_kind(n), node_op(n), n);
 }
 
-/* The live nodes from the roots in post-order into order (graph_topo_ids's
- * walk, over a's flat arrays); returns how many. */
-static uint32_t walk_order(const Graph *g, const GraphArrays *a, uint32_t *order)
-{
-    uint32_t count = graph_node_count(g), n = 0;
-    uint8_t *seen = xcalloc(count ? count : 1, 1);
-    uint32_t *roots = xmalloc(((size_t)graph_nglobals(g) + 1) * sizeof *roots);
-    uint32_t nroots = graph_roots(g, roots);
-    WALK(uint32_t) w = {0};
-    walk_reserve(&w, (size_t)count + 1); /* every node is pushed at most once */
-    for (uint32_t r = 0; r < nroots; r++) {
-        if (seen[roots[r]])
-            continue;
-        seen[roots[r]] = 1;
-        walk_push_from(&w, roots[r], a->start[roots[r]]);
-        while (w.depth) {
-            uint32_t id = walk_top(&w), k = walk_next(&w);
-            if (k == a->start[id + 1]) {
-                order[n++] = id;
-                (void)walk_pop(&w);
-                continue;
-            }
-            uint32_t c = a->kids[k];
-            if (!seen[c]) {
-                seen[c] = 1;
-                walk_push_from(&w, c, a->start[c]);
-            }
-        }
-    }
-    walk_free(&w);
-    free(roots);
-    free(seen);
-    return n;
-}
-
 /* note [label order]: a node's state depends only on its symbol and its
  * operands' states, so any order that labels operands first gives every
  * node the same state; only the numbering of new automaton states
@@ -676,9 +640,10 @@ static uint32_t walk_order(const Graph *g, const GraphArrays *a, uint32_t *order
  * cache keeps the labelling off the nodes, and keeps the nodes whose
  * state offers a rule in the same loop.  Labelling where the walk
  * finishes each node, in the walk's own loop, saves this loop's
- * instructions (451 against 433 per op node) but costs time: 20-40% more
- * at 10^5 op nodes (bench/RESULTS.md, "Checked rules, one builder,
- * labelling in the walk's order").  Every live node is labelled exactly
+ * instructions (the match 451 against 472 per op node) but costs time
+ * (labels_all 118-125 ns per op node against 86-91 at 10^5 op nodes):
+ * bench/RESULTS.md, "Checked rules, one builder, labelling in the walk's
+ * order".  Every live node is labelled exactly
  * once; nodes no root reaches are not.  Stores the order in order (when
  * not NULL, else in scratch) and the nodes offering rules in offering
  * (when not NULL; *kept counts them); returns the count labelled. */
@@ -689,7 +654,7 @@ static uint32_t label_walk(Labels *l, uint32_t *order, uint32_t *offering, uint3
     GraphArrays a;
     graph_arrays_classified(g, node_class, l, &a);
     uint32_t *ids = order ? order : xmalloc(((size_t)count + 1) * sizeof *ids);
-    uint32_t n = walk_order(g, &a, ids);
+    uint32_t n = graph_arrays_topo_ids(g, &a, ids);
     state_reserve(l, count);
     *kept = 0;
     for (uint32_t i = 0; i < n; i++) {
