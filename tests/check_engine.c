@@ -9,6 +9,7 @@
 #include "engine.h"
 #include "frontend.h"
 #include "lower.h"
+#include "match.h"
 #include "pattern.h"
 #include "relay.h"
 
@@ -277,6 +278,75 @@ START_TEST(proven_rules_match_as_verified)
 }
 END_TEST
 
+/* Each (rule, node) the states offer, with what matcher_check tells and
+ * what matcher_try returns ("matches/fails/try ok/fail"), one line each. */
+static void list_checks(Run *r, uint64_t max_steps, StrBuf *out)
+{
+    Automaton *a = automaton_new(&r->rules->rs);
+    Labels *l = labels_new(a, r->g);
+    labels_all(l);
+    Matcher *m = matcher_new(l, r->g);
+    matcher_set_max_steps(m, max_steps);
+    static const char *const told[] = {"matches", "fails", "try"};
+    for (uint32_t id = 0; id < graph_node_count(r->g); id++) {
+        uint32_t nr;
+        const uint32_t *rules = automaton_state_rules(a, labels_state_id(l, id), &nr);
+        for (uint32_t k = 0; k < nr; k++) {
+            Node *n = graph_node(r->g, id);
+            MatchCheck c = matcher_check(m, rules[k], n);
+            MatchResult t = matcher_try(m, rules[k], n);
+            if (c == CHECK_MATCHES)
+                ck_assert_int_eq(t, MATCH_OK);
+            if (c == CHECK_FAILS)
+                ck_assert_int_eq(t, MATCH_FAIL);
+            strbuf_printf(out, "%s at %u: %s, %s\n", r->rules->rs.rules[rules[k]].name, id,
+                          told[c], t == MATCH_OK ? "ok" : t == MATCH_FAIL ? "fail" : "other");
+        }
+    }
+    matcher_free(m);
+    labels_free(l);
+    automaton_free(a);
+}
+
+/* note [checked rules]: a rule that repeats a variable is told without a
+ * try where the states leave no choice: x * exp(x) at a * exp(a) matches,
+ * at exp(a) * b (the operands swapped, so x is b and then a) fails; at
+ * exp(a) * exp(a) both orders fit, so only a try tells.  A repeated op
+ * (relu*) whose chain is forced is checked too; the proven rule always
+ * matches.  With the steps limit below the steps a try may take, every
+ * one is left to the try: the proven rule's try (3 steps) still
+ * matches, the others run out. */
+START_TEST(checked_rules_tell_as_tries)
+{
+    Run r;
+    run_open(&r, "gelu := x * exp(x) => partition\n"
+                 "chain := nn.relu*(exp(x)) - x => partition\n"
+                 "proven := exp(y) => partition\n",
+             "def @main(%a, %b) {\n  %0 = exp(%a);\n  %1 = multiply(%a, %0);\n"
+             "  %2 = multiply(%0, %b);\n  %3 = multiply(%0, %0);\n  %4 = nn.relu(%0);\n"
+             "  %5 = subtract(%4, %a);\n  %6 = subtract(%4, %b);\n  (%1, %2, %3, %5, %6)\n}\n",
+             0);
+    StrBuf got = {0}, starved = {0};
+    list_checks(&r, 1000, &got);
+    ck_assert_str_eq(got.data, "proven at 2: matches, ok\n"
+                               "gelu at 3: matches, ok\n"
+                               "gelu at 4: fails, fail\n"
+                               "gelu at 5: try, fail\n"
+                               "chain at 7: matches, ok\n"
+                               "chain at 8: fails, fail\n");
+    list_checks(&r, 3, &starved);
+    ck_assert_str_eq(starved.data, "proven at 2: try, ok\n"
+                                   "gelu at 3: try, other\n"
+                                   "gelu at 4: try, other\n"
+                                   "gelu at 5: try, other\n"
+                                   "chain at 7: try, other\n"
+                                   "chain at 8: try, other\n");
+    strbuf_free(&got);
+    strbuf_free(&starved);
+    run_close(&r);
+}
+END_TEST
+
 /* note [attribute keys]: values spelled alike share one canonical text,
  * values spelled otherwise get their own, whatever order they come in:
  * groups=1 matches at the first and third conv and at groups=1f (a float
@@ -472,6 +542,7 @@ static Suite *engine_suite(void)
     tc = tcase_create("match");
     tcase_add_test(tc, matches_every_rule_at_every_node);
     tcase_add_test(tc, proven_rules_match_as_verified);
+    tcase_add_test(tc, checked_rules_tell_as_tries);
     tcase_add_test(tc, attribute_keys_by_spelling);
     suite_add_tcase(s, tc);
     tc = tcase_create("dump");

@@ -222,8 +222,8 @@ static void assert_same_states(const Labels *x, const Labels *y, const Graph *g)
     }
 }
 
-/* note [label order], note [node classes]: labelling in the order's
- * pass from the nodes' classes (labels_all) gives every live node the
+/* note [label order], note [node classes]: labelling in the walk's
+ * order from the nodes' classes (labels_all), gives every live node the
  * state that labelling each node in depth-first order gives, on the
  * fixture as built (_i = 0) and once an edit makes a node read a later
  * one (_i = 1: relu(relu(a)) becomes relu(relu(a + 0)) with the new add

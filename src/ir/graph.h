@@ -346,19 +346,12 @@ uint32_t graph_topo_ids(const Graph *g, uint32_t *ids);
  * note [types in id order] in type_infer.c); false when a reached node
  * has a child at or after its own id, reached then half marked. */
 bool graph_reached_by_ids(const Graph *g, uint8_t *reached);
-/* graph_topo_ids with what a labeller needs beside it, made in the same
- * pass (note [classified order] in graph_walk.c): classify(ctx, n) is
- * called once per live node, in id order, and its answer kept. */
-typedef uint32_t (*NodeClassFn)(void *ctx, const Node *n);
+/* An order of the live nodes as graph_topo_ids gives it, made by a walk
+ * that labels them too (labels_graph_order); free with graph_order_free. */
 typedef struct GraphOrder {
-    uint32_t *ids;   /* the live nodes, operands first (graph_topo_ids) */
-    uint32_t n;      /* entries in ids */
-    uint32_t *start; /* per node id: its first child in kids (count + 1) */
-    uint32_t *kids;  /* children's ids node by node: a call's callee, then
-                        its operands; a function's parameters, then body */
-    uint32_t *cls;   /* per live node id: what classify returned */
+    uint32_t *ids; /* the live nodes, operands first (graph_topo_ids) */
+    uint32_t n;    /* entries in ids */
 } GraphOrder;
-void graph_order_classified(const Graph *g, NodeClassFn classify, void *ctx, GraphOrder *o);
 void graph_order_free(GraphOrder *o);
 /* graph_remove_dead, then graph_topo_order into order, in one walk (note
  * [sweep] in graph_walk.c); returns the count of live nodes ordered. */
@@ -392,8 +385,17 @@ typedef struct GraphArrays {
     uint32_t *kids;     /* children's ids, node by node */
     uint32_t *vars;     /* the variables' ids, in order */
     uint32_t nvars;     /* entries in vars */
+    uint32_t *cls;      /* per live node id: its class (graph_arrays_classified) */
 } GraphArrays;
 void graph_arrays_build(const Graph *g, GraphArrays *a);
+/* note [classified order] in graph_walk.c: only start and kids, and
+ * beside them classify(ctx, n) of every live node, called in id order
+ * while the node is read anyway (a labeller's classes). */
+typedef uint32_t (*NodeClassFn)(void *ctx, const Node *n);
+void graph_arrays_classified(const Graph *g, NodeClassFn classify, void *ctx, GraphArrays *a);
+/* graph_topo_ids's order, walked over a (made by one of the two above
+ * from g, unchanged since). */
+uint32_t graph_arrays_topo_ids(const Graph *g, const GraphArrays *a, uint32_t *ids);
 void graph_arrays_free(GraphArrays *a);
 
 /* Total bytes the graph holds (arena and node table); divide by

@@ -33,12 +33,10 @@ static Node *child(const Node *n, int i)
  * order (the order they sit in the arena), and then walk those arrays:
  * about 12 bytes per node against the graph's 290.  The walk visits the
  * same children in the same order as child() gives them, so it produces
- * the same order (bench/RESULTS.md, finding 4). */
-typedef struct Adjacency {
-    uint32_t *start; /* per node id: its first child in kids; nnodes + 1 */
-    uint32_t *kids;  /* children's ids, node by node, in child() order */
-    size_t cap;      /* capacity of kids */
-} Adjacency;
+ * the same order (bench/RESULTS.md, finding 4).  One builder,
+ * arrays_fill, makes those arrays for every walk; the printer and the
+ * labeller also want each node's kind and string beside them
+ * (graph_arrays_build), a walk that only orders does not. */
 
 /* Stores the ids of n's children at kids + m, as child() lists them (up
  * to the first missing one), and returns the new end. */
@@ -65,63 +63,95 @@ static uint32_t put_kids(const Node *n, uint32_t *kids, uint32_t m)
     return m;
 }
 
-/* A classifier and where its answers go (note [classified order]). */
+/* Records what a walk asks of node i besides its children: its kind,
+ * string and flags, and a variable's id in a->vars. */
+static inline void put_node(GraphArrays *a, const Node *n, uint32_t i)
+{
+    a->kind[i] = n->kind;
+    a->str[i] = n->str;
+    if (n->kind == NODE_VAR) {
+        a->vars[a->nvars++] = i;
+        a->flags[i] = (uint8_t)((n->flag ? NODE_FREE : 0) |
+                                (n->type_declared && n->type ? NODE_TYPE_WRITTEN : 0) |
+                                (n->annot ? NODE_VAR_ANNOT : 0) |
+                                (n->type ? NODE_VAR_TYPED : 0));
+        return;
+    }
+    a->flags[i] = (uint8_t)((n->callee != NULL) * NODE_HAS_CALLEE |
+                            (n->nattrs != 0) * NODE_HAS_ATTRS);
+}
+
+/* A classifier and its context (note [classified order]). */
 typedef struct Classify {
     NodeClassFn fn;
     void *ctx;
-    uint32_t *cls; /* per node id */
 } Classify;
 
-/* Fills adj with the children of every node of g (dead ones included);
- * sets dead[id] for the dead nodes when dead is not NULL, and classifies
- * every live node when cl is not NULL. */
-static void adjacency_build(const Graph *g, Adjacency *adj, uint8_t *dead, const Classify *cl)
+/* The one builder of note [compact walk]: fills a->start and a->kids
+ * with the children of every node of g; when nodes is set, the per-node
+ * arrays of graph_arrays_build too, and when cl is not NULL, the class
+ * of every live node.  A dead node's children are not listed: no walk
+ * from the roots reaches it (note [sweep]). */
+static void arrays_fill(const Graph *g, GraphArrays *a, bool nodes, const Classify *cl)
 {
+    size_t size = g->nnodes ? g->nnodes : 1;
+    size_t cap = 2 * size + 8; /* most nodes have two operands or fewer */
     uint32_t m = 0;
-    adj->start = xmalloc(((size_t)g->nnodes + 1) * sizeof *adj->start);
-    adj->kids = NULL;
-    adj->cap = 0;
+    memset(a, 0, sizeof *a);
+    a->nnodes = g->nnodes;
+    a->nodes = g->nodes;
+    if (nodes) {
+        a->kind = xmalloc(size);
+        a->flags = xmalloc(size);
+        a->str = xmalloc(size * sizeof *a->str);
+        a->vars = xmalloc(size * sizeof *a->vars);
+    }
+    if (cl)
+        a->cls = xmalloc(size * sizeof *a->cls);
+    a->start = xmalloc((size + 1) * sizeof *a->start);
+    a->kids = xmalloc(cap * sizeof *a->kids);
     for (uint32_t i = 0; i < g->nnodes; i++) {
         const Node *n = g->nodes[i];
+        a->start[i] = m;
+        if (nodes)
+            put_node(a, n, i);
+        if (n->dead)
+            continue;
+        if (cl)
+            a->cls[i] = cl->fn(cl->ctx, n);
         size_t most = n->kind == NODE_FUNC ? (size_t)n->u.fn->nparams + 1
                                            : (size_t)n->nargs + (n->callee != NULL);
-        adj->start[i] = m;
-        if (dead && n->dead)
-            dead[i] = 1;
-        if (cl && !n->dead)
-            cl->cls[i] = cl->fn(cl->ctx, n);
-        if (m + most > adj->cap)
-            adj->kids = xgrow_items(adj->kids, &adj->cap, m + most, sizeof *adj->kids);
-        m = put_kids(n, adj->kids, m);
+        if (m + most > cap)
+            a->kids = xgrow_items(a->kids, &cap, m + most, sizeof *a->kids);
+        if (n->kind == NODE_FUNC || n->callee) {
+            m = put_kids(n, a->kids, m);
+            continue;
+        }
+        for (int k = 0; k < n->nargs && n->slots[k].value; k++) /* put_kids inline */
+            a->kids[m++] = n->slots[k].value->id;
     }
-    adj->start[g->nnodes] = m;
+    a->start[g->nnodes] = m;
 }
 
-static void adjacency_free(Adjacency *adj)
-{
-    free(adj->start);
-    free(adj->kids);
-}
-
-/* Post-order DFS from root without recursion (note [one walk]), over adj
- * (note [compact walk]): a frame's cursor is its node's next child in
- * adj->kids.  seen (graph_node_count bytes) marks visited nodes; each newly
- * finished node is stored in order and its id in ids (each when not NULL)
- * and counted. */
-static uint32_t post_order(const Graph *g, const Adjacency *adj, const Node *root,
+/* Post-order DFS from root without recursion (note [one walk]), over a's
+ * children (note [compact walk]): a frame's cursor is its node's next
+ * child in a->kids.  seen (graph_node_count bytes) marks visited nodes;
+ * each newly finished node is stored in order and its id in ids (each
+ * when not NULL) and counted. */
+static uint32_t post_order(const Graph *g, const GraphArrays *a, uint32_t root,
                            uint8_t *seen, Node **order, uint32_t *ids)
 {
     uint32_t count = 0;
-    if (!root || seen[root->id])
+    if (seen[root])
         return count;
     WALK(uint32_t) w = {0};
     walk_reserve(&w, (size_t)g->nnodes + 1); /* every node is pushed at most once */
-    walk_push_from(&w, root->id, adj->start[root->id]);
-    seen[root->id] = 1;
+    walk_push_from(&w, root, a->start[root]);
+    seen[root] = 1;
     while (w.depth) {
         uint32_t id = walk_top(&w);
         uint32_t k = walk_next(&w);
-        if (k == adj->start[id + 1]) {
+        if (k == a->start[id + 1]) {
             if (order)
                 order[count] = g->nodes[id];
             if (ids)
@@ -130,10 +160,10 @@ static uint32_t post_order(const Graph *g, const Adjacency *adj, const Node *roo
             (void)walk_pop(&w);
             continue;
         }
-        uint32_t c = adj->kids[k];
+        uint32_t c = a->kids[k];
         if (!seen[c]) {
             seen[c] = 1;
-            walk_push_from(&w, c, adj->start[c]);
+            walk_push_from(&w, c, a->start[c]);
         }
     }
     walk_free(&w);
@@ -144,26 +174,38 @@ static uint32_t post_order(const Graph *g, const Adjacency *adj, const Node *roo
  * then those each other global function reaches (its NODE_FUNC, after
  * its parameters and body), in definition order; so a one-function model
  * walks as before, and rules see inside every function. */
-static uint32_t walk_roots(const Graph *g, const Adjacency *adj, uint8_t *seen,
-                           Node **order, uint32_t *ids)
+static uint32_t module_roots(const Graph *g, uint32_t *roots)
 {
-    uint32_t n = post_order(g, adj, g->output, seen, order, ids);
+    uint32_t n = 0;
+    if (g->output)
+        roots[n++] = g->output->id;
     for (int i = 0; i < g->nglobals; i++)
         if (g->globals[i].fn)
-            n += post_order(g, adj, g->globals[i].fn, seen, order ? order + n : NULL,
-                            ids ? ids + n : NULL);
+            roots[n++] = g->globals[i].fn->id;
+    return n;
+}
+
+/* Every node the roots reach, from each root in turn, in post-order. */
+static uint32_t walk_roots(const Graph *g, const GraphArrays *a, uint8_t *seen,
+                           Node **order, uint32_t *ids)
+{
+    uint32_t *roots = xmalloc(((size_t)g->nglobals + 1) * sizeof *roots);
+    uint32_t nroots = module_roots(g, roots), n = 0;
+    for (uint32_t r = 0; r < nroots; r++)
+        n += post_order(g, a, roots[r], seen, order ? order + n : NULL, ids ? ids + n : NULL);
+    free(roots);
     return n;
 }
 
 /* The live nodes from the roots in post-order, into order or ids. */
 static uint32_t topo_walk(const Graph *g, Node **order, uint32_t *ids)
 {
-    Adjacency adj;
+    GraphArrays a;
+    arrays_fill(g, &a, false, NULL);
     uint8_t *seen = xcalloc(g->nnodes ? g->nnodes : 1, 1);
-    adjacency_build(g, &adj, seen, NULL); /* dead nodes count as seen */
-    uint32_t n = walk_roots(g, &adj, seen, order, ids);
+    uint32_t n = walk_roots(g, &a, seen, order, ids);
     free(seen);
-    adjacency_free(&adj);
+    graph_arrays_free(&a);
     return n;
 }
 
@@ -202,35 +244,17 @@ bool graph_reached_by_ids(const Graph *g, uint8_t *reached)
     return true;
 }
 
-/* note [classified order]: labelling a node wants what the automaton
- * sees of it (its kind, its op) and its operands' states, in an order
- * with operands first.  The order's own pass already reads every node
- * once, in id order where the nodes sit in memory, to copy its children
- * into flat arrays (note [compact walk]); so it asks the labeller for the
- * node's class right there, while the node is in cache, and hands over
- * the order with the classes and those arrays.  Labelling then reads
- * only flat arrays in the order, and no node again unless its class says
- * it must (bench/RESULTS.md, "Matching in the order's pass"). */
-void graph_order_classified(const Graph *g, NodeClassFn classify, void *ctx, GraphOrder *o)
+uint32_t graph_arrays_topo_ids(const Graph *g, const GraphArrays *a, uint32_t *ids)
 {
-    Adjacency adj;
-    Classify cl = {classify, ctx, xmalloc(((size_t)g->nnodes + 1) * sizeof *cl.cls)};
     uint8_t *seen = xcalloc(g->nnodes ? g->nnodes : 1, 1);
-    adjacency_build(g, &adj, seen, &cl); /* dead nodes count as seen */
-    o->ids = xmalloc(((size_t)g->nnodes + 1) * sizeof *o->ids);
-    o->n = walk_roots(g, &adj, seen, NULL, o->ids);
-    o->start = adj.start;
-    o->kids = adj.kids;
-    o->cls = cl.cls;
+    uint32_t n = walk_roots(g, a, seen, NULL, ids);
     free(seen);
+    return n;
 }
 
 void graph_order_free(GraphOrder *o)
 {
     free(o->ids);
-    free(o->start);
-    free(o->kids);
-    free(o->cls);
     memset(o, 0, sizeof *o);
 }
 
@@ -266,11 +290,11 @@ static uint32_t kill_unmarked(Graph *g, uint8_t *live)
  * other node not dead yet dies now and leaves its operands' users lists. */
 uint32_t graph_remove_dead(Graph *g)
 {
-    Adjacency adj;
-    adjacency_build(g, &adj, NULL, NULL);
+    GraphArrays a;
+    arrays_fill(g, &a, false, NULL);
     uint8_t *live = xcalloc(g->nnodes ? g->nnodes : 1, 1);
-    walk_roots(g, &adj, live, NULL, NULL);
-    adjacency_free(&adj);
+    walk_roots(g, &a, live, NULL, NULL);
+    graph_arrays_free(&a);
     uint32_t killed = kill_unmarked(g, live);
     free(live);
     return killed;
@@ -279,17 +303,17 @@ uint32_t graph_remove_dead(Graph *g)
 /* note [sweep]: an edit that replaced nodes is followed by a dead-node
  * sweep and, before the next pass, a topological order: one walk makes
  * both.  A dead node is never reachable again (it was unreachable when it
- * died, and edits only link live nodes), so the walk that orders the live
- * nodes, dead ones counted as seen, reaches exactly what the dead-node
- * sweep's walk reaches; and the nodes dying now are unreachable, so the
+ * died, and edits only link live nodes; its children are not even
+ * listed, note [compact walk]), so the walk that orders the live nodes
+ * reaches exactly what the dead-node sweep's walk reaches; and the nodes dying now are unreachable, so the
  * order is the one graph_topo_order gives after the sweep. */
 uint32_t graph_remove_dead_order(Graph *g, Node **order)
 {
-    Adjacency adj;
+    GraphArrays a;
+    arrays_fill(g, &a, false, NULL);
     uint8_t *seen = xcalloc(g->nnodes ? g->nnodes : 1, 1);
-    adjacency_build(g, &adj, seen, NULL); /* dead nodes count as seen */
-    uint32_t n = walk_roots(g, &adj, seen, order, NULL);
-    adjacency_free(&adj);
+    uint32_t n = walk_roots(g, &a, seen, order, NULL);
+    graph_arrays_free(&a);
     kill_unmarked(g, seen);
     free(seen);
     return n;
@@ -349,54 +373,24 @@ Node *graph_add_func(Graph *g, Node *const *params, int nparams, Node *body,
 }
 
 /* graph_arrays_build: the adjacency of note [compact walk] with each
- * node's kind and string beside it, in the same one read of the nodes.
- * A dead node's children are not listed: no walk from the roots reaches
- * it (note [sweep]). */
+ * node's kind and string beside it, in the same one read of the nodes. */
 void graph_arrays_build(const Graph *g, GraphArrays *a)
 {
-    size_t size = g->nnodes ? g->nnodes : 1;
-    size_t cap = 2 * size + 8; /* most nodes have two operands or fewer */
-    uint32_t m = 0;
-    a->nnodes = g->nnodes;
-    a->nodes = g->nodes;
-    a->kind = xmalloc(size);
-    a->flags = xmalloc(size);
-    a->str = xmalloc(size * sizeof *a->str);
-    a->start = xmalloc((size + 1) * sizeof *a->start);
-    a->kids = xmalloc(cap * sizeof *a->kids);
-    a->vars = xmalloc(size * sizeof *a->vars);
-    a->nvars = 0;
-    for (uint32_t i = 0; i < g->nnodes; i++) {
-        const Node *n = g->nodes[i];
-        a->kind[i] = n->kind;
-        a->str[i] = n->str;
-        a->start[i] = m;
-        if (n->kind == NODE_VAR) {
-            a->vars[a->nvars++] = i;
-            a->flags[i] = (uint8_t)((n->flag ? NODE_FREE : 0) |
-                                    (n->type_declared && n->type ? NODE_TYPE_WRITTEN : 0) |
-                                    (n->annot ? NODE_VAR_ANNOT : 0) |
-                                    (n->type ? NODE_VAR_TYPED : 0));
-            continue;
-        }
-        a->flags[i] = (uint8_t)((n->callee != NULL) * NODE_HAS_CALLEE |
-                                (n->nattrs != 0) * NODE_HAS_ATTRS);
-        if (n->dead)
-            continue;
-        if (n->kind == NODE_FUNC || n->callee) {
-            size_t most = n->kind == NODE_FUNC ? (size_t)n->u.fn->nparams + 1
-                                               : (size_t)n->nargs + 1;
-            if (m + most > cap)
-                a->kids = xgrow_items(a->kids, &cap, m + most, sizeof *a->kids);
-            m = put_kids(n, a->kids, m);
-            continue;
-        }
-        if (m + (size_t)n->nargs > cap)
-            a->kids = xgrow_items(a->kids, &cap, m + (size_t)n->nargs, sizeof *a->kids);
-        for (int k = 0; k < n->nargs && n->slots[k].value; k++) /* put_kids inline */
-            a->kids[m++] = n->slots[k].value->id;
-    }
-    a->start[g->nnodes] = m;
+    arrays_fill(g, a, true, NULL);
+}
+
+/* note [classified order]: labelling a node wants what the automaton
+ * sees of it (its kind, its op) and its operands' states, in an order
+ * with operands first.  The builder already reads every node once, in id
+ * order where the nodes sit in memory, to copy its children into flat
+ * arrays (note [compact walk]); so it asks the labeller for the node's
+ * class right there, while the node is in cache.  Labelling then reads
+ * only flat arrays in the walk's order, and no node again unless its
+ * class says it must (bench/RESULTS.md, "Matching in the order's pass"
+ * and "Checked rules, one builder, labelling in the walk's order"). */
+void graph_arrays_classified(const Graph *g, NodeClassFn classify, void *ctx, GraphArrays *a)
+{
+    arrays_fill(g, a, false, &(Classify){classify, ctx});
 }
 
 void graph_arrays_free(GraphArrays *a)
@@ -407,4 +401,5 @@ void graph_arrays_free(GraphArrays *a)
     free(a->start);
     free(a->kids);
     free(a->vars);
+    free(a->cls);
 }

@@ -110,14 +110,18 @@ void labels_free(Labels *l);
 uint32_t labels_node(Labels *l, const Node *n);
 /* Labels every live node, operands first. */
 void labels_all(Labels *l);
-/* The live nodes in graph_topo_ids's order, with the classes labelling
- * reads them by (note [classified order] in graph_walk.c); free with
- * graph_order_free. */
+/* Labels every live node in the order of the depth-first walk from the
+ * roots (note [label order] in automaton_label.c), and gives that order,
+ * graph_topo_ids's; free with graph_order_free. */
 void labels_graph_order(Labels *l, GraphOrder *o);
-/* Labels each node of o once, in o's order (note [label order]).  When
- * offering is not NULL, stores there, in that order, the ids whose state
- * accepts some rule (the nodes worth verifying) and returns how many. */
+/* After labels_graph_order made o: stores in offering (when not NULL),
+ * in o's order, the ids whose state accepts some rule (the nodes worth
+ * verifying) and returns how many.  offering may be o->ids. */
 uint32_t labels_order(Labels *l, const GraphOrder *o, uint32_t *offering);
+/* labels_graph_order and labels_order in one loop, without keeping the
+ * order: offering has graph_node_count entries; *nlabelled gets the
+ * count of nodes labelled. */
+uint32_t labels_offering(Labels *l, uint32_t *offering, uint32_t *nlabelled);
 /* The stored state of n, STATE_NONE if never labelled. */
 uint32_t labels_state(const Labels *l, const Node *n);
 /* The same by node id. */

@@ -26,7 +26,7 @@ typedef struct OpSlot {
     const uint32_t *tests;
 } OpSlot;
 
-#define OP_SLOT_BITS 6 /* 64 slots; a model uses a few dozen ops */
+#define OP_SLOT_BITS 8 /* 256 slots; a model uses a few dozen ops */
 #define OP_SLOTS (1 << OP_SLOT_BITS)
 
 /* note [dense steps]: labelling's common node has no tests and at most
@@ -46,14 +46,14 @@ typedef struct OpSlot {
  * graph_walk.c) asks for each node's class while it reads the node: a
  * dense class (note [dense steps]) or one of these, each standing for
  * one symbol without operands, so that labelling builds the node's
- * symbol from its class and the operand states in the order's flat
- * arrays, without reading the node again: an opaque value (labelled
- * without its operands), an element access of a small index, and a
- * scalar constant when rules test constants (its tests depend on its
- * value alone, so one class per value, found through a small
- * direct-mapped cache), and an op call with attribute tests (its tests
- * decided right there, one class per op and tests passed).  CLASS_NODE
- * says: read the node (a call of a function, type tests, scopes). */
+ * symbol from its class and the operand states through its children in
+ * the flat arrays, without reading the node again: an opaque value
+ * (labelled without its operands), an element access of a small index, a scalar
+ * constant when rules test constants (its tests depend on its value
+ * alone, so one class per value, found through a small direct-mapped
+ * cache), and an op call with attribute tests (one class per op and
+ * tests passed).  CLASS_NODE says: build the symbol from the node (a
+ * call of a function, type tests, scopes). */
 #define CLASS_NODE UINT32_MAX
 #define GETITEM_CLASSES 8 /* element accesses .0 to .7 have classes */
 #define MAX_CLASSES 4096  /* beyond, constants are read as nodes */
@@ -90,6 +90,8 @@ struct Labels {
     size_t preds_cap;  /* capacity of preds */
     uint32_t *args;    /* scratch: operand states */
     size_t args_cap;   /* capacity of args */
+    uint32_t *operands; /* scratch: operand ids (labels_node) */
+    size_t operands_cap; /* capacity of operands */
     StrBuf key;        /* scratch: canonical attribute text */
     uint32_t **dense;  /* per dense class, its table or NULL (note [dense steps]) */
     uint32_t nclasses; /* classes: ops named, other ops, var, const, tuple,
@@ -192,6 +194,7 @@ void labels_free(Labels *l)
     keymap_free(&l->tested);
     free(l->preds);
     free(l->args);
+    free(l->operands);
     strbuf_free(&l->key);
     for (uint32_t c = 0; c < l->nclasses; c++) {
         free(l->dense[c]);
@@ -424,93 +427,19 @@ static void state_reserve(Labels *l, size_t count)
     memset(l->state + old, 0xff, (l->cap - old) * sizeof *l->state);
 }
 
-/* Puts the states of n's operands in l->args and their number in *na;
- * false when an operand's id is above limit, which in id order means it
- * is not labelled yet (note [label order]).  An opaque node is labelled
- * without its operands. */
-static inline bool gather_args(Labels *l, const Node *n, NodeKind kind, uint32_t limit,
-                        uint32_t *na)
+/* Puts the ids of n's operands (pattern_operand) in l->operands and
+ * returns their number; an opaque node is labelled without its operands
+ * (the five kinds before NODE_FUNC never are). */
+static uint32_t gather_operands(Labels *l, const Node *n, NodeKind kind)
 {
-    bool opaque = !l->scopes && kind > NODE_GETITEM && node_is_opaque(n); /* the five before never are */
+    bool opaque = !l->scopes && kind > NODE_GETITEM && node_is_opaque(n);
     uint32_t count = opaque ? 0 : (uint32_t)pattern_noperands(n);
-    if (count >= l->args_cap)
-        l->args = xgrow_items(l->args, &l->args_cap, count + 1, sizeof *l->args);
-    for (uint32_t k = 0; k < count; k++) {
-        uint32_t id = node_id(pattern_operand(n, (int)k));
-        if (id > limit)
-            return false;
-        l->args[k] = id < l->cap ? l->state[id] : STATE_NONE;
-    }
-    *na = count;
-    return true;
-}
-
-/* n's dense class (note [dense steps]), or UINT32_MAX when a test may
- * apply to it or its kind has none. */
-static inline uint32_t dense_class(Labels *l, const Node *n, NodeKind kind)
-{
-    uint32_t nops = l->nops;
-    if (kind > NODE_MATCH || l->kind_tests[kind])
-        return UINT32_MAX;
-    switch (kind) {
-    case NODE_VAR: return nops + 1;
-    case NODE_CONST: return nops + 2;
-    case NODE_TUPLE: return nops + 3;
-    case NODE_CALL: {
-        const char *op = node_op(n);
-        if (!op)
-            return UINT32_MAX;
-        const OpSlot *slot = op_slot(l, op);
-        return slot->ntests ? UINT32_MAX : slot->dense;
-    }
-    default: return UINT32_MAX;
-    }
-}
-
-/* The dense entry of n with operand states l->args[0, na), or NULL. */
-static inline uint32_t *dense_cell(Labels *l, const Node *n, NodeKind kind, uint32_t na)
-{
-    if (na > 2 || (na > 0 && l->args[0] >= DENSE) || (na > 1 && l->args[1] >= DENSE))
-        return NULL;
-    uint32_t c = dense_class(l, n, kind);
-    if (c == UINT32_MAX)
-        return NULL;
-    if (!l->dense[c]) {
-        l->dense[c] = xmalloc(DENSE_CELLS * sizeof *l->dense[c]);
-        memset(l->dense[c], 0xff, DENSE_CELLS * sizeof *l->dense[c]);
-    }
-    size_t at = na == 0   ? 0
-                : na == 1 ? 1 + l->args[0]
-                          : 1 + DENSE + l->args[0] * DENSE + l->args[1];
-    return &l->dense[c][at];
-}
-
-/* Labels n, whose operand states are in l->args[0, na). */
-static uint32_t label_gathered(Labels *l, const Node *n, NodeKind kind, uint32_t id,
-                               uint32_t na)
-{
-    uint32_t *cell = dense_cell(l, n, kind, na);
-    uint32_t s = cell ? *cell : STATE_NONE;
-    if (s == STATE_NONE) {
-        Symbol sym;
-        node_symbol(l, n, kind, &sym);
-        sym.nargs = na;
-        sym.args = l->args;
-        s = automaton_step(l->a, &sym);
-        if (cell)
-            *cell = s;
-    }
-    state_reserve(l, (size_t)id + 1);
-    l->state[id] = s;
-    return s;
-}
-
-uint32_t labels_node(Labels *l, const Node *n)
-{
-    uint32_t na;
-    NodeKind kind = node_kind(n);
-    gather_args(l, n, kind, UINT32_MAX, &na);
-    return label_gathered(l, n, kind, node_id(n), na);
+    if (count >= l->operands_cap)
+        l->operands = xgrow_items(l->operands, &l->operands_cap, count + 1,
+                                  sizeof *l->operands);
+    for (uint32_t k = 0; k < count; k++)
+        l->operands[k] = node_id(pattern_operand(n, (int)k));
+    return count;
 }
 
 uint32_t labels_state(const Labels *l, const Node *n)
@@ -570,12 +499,12 @@ static uint32_t tested_class(Labels *l, const Node *n, const OpSlot *slot)
     return cls;
 }
 
-/* The class of n (note [node classes]); the order's pass calls it once
- * per live node. */
-static uint32_t node_class(void *ctx, const Node *n)
+/* The class of n, of kind kind (note [node classes]), whose op, for an
+ * op call, is op (NULL for a call of a function value).  The one place a
+ * node's class is decided, for the order's pass (node_class) and for
+ * labels_node alike. */
+static inline uint32_t class_of(Labels *l, NodeKind kind, const char *op, const Node *n)
 {
-    Labels *l = ctx;
-    NodeKind kind = node_kind(n);
     uint32_t nops = l->nops;
     if (kind > NODE_MATCH) /* a kind added later: read it */
         return CLASS_NODE;
@@ -586,25 +515,19 @@ static uint32_t node_class(void *ctx, const Node *n)
     case NODE_CONST: return nops + 2;
     case NODE_TUPLE: return nops + 3;
     case NODE_CALL: {
-        const char *op = node_op(n);
         if (!op)
             return CLASS_NODE;
         const OpSlot *slot = op_slot(l, op);
         return slot->ntests ? tested_class(l, n, slot) : slot->dense;
     }
-    case NODE_GETITEM:
-        return node_index(n) >= 0 && node_index(n) < GETITEM_CLASSES
-                   ? nops + 5 + (uint32_t)node_index(n)
-                   : CLASS_NODE;
+    case NODE_GETITEM: {
+        int k = node_index(n);
+        return k >= 0 && k < GETITEM_CLASSES ? nops + 5 + (uint32_t)k : CLASS_NODE;
+    }
     case NODE_FUNC: case NODE_IF: case NODE_LET:
         return l->scopes ? CLASS_NODE : nops + 4;
     default: return nops + 4; /* a global, an op value, a match: opaque */
     }
-}
-
-void labels_graph_order(Labels *l, GraphOrder *o)
-{
-    graph_order_classified(l->g, node_class, l, o);
 }
 
 /* Learns whether state s accepts some rule. */
@@ -628,27 +551,15 @@ static inline bool offers(Labels *l, uint32_t s)
     return l->offers[s] == 2;
 }
 
-/* The state of the node of class c whose operands are the na ids at
- * kids: a dense entry, else one step built from the class's symbol. */
-static inline uint32_t class_step(Labels *l, uint32_t c, const uint32_t *kids, uint32_t na)
+/* class_step's way when the dense entry does not answer: one step built
+ * from the class's symbol, kept in the entry when there is one. */
+static uint32_t class_step_memo(Labels *l, uint32_t c, const uint32_t *ids, uint32_t na,
+                                uint32_t *cell)
 {
-    uint32_t *cell = NULL;
-    if (na <= 2) {
-        uint32_t s0 = na > 0 ? l->state[kids[0]] : 0, s1 = na > 1 ? l->state[kids[1]] : 0;
-        if (s0 < DENSE && s1 < DENSE) {
-            if (!l->dense[c]) {
-                l->dense[c] = xmalloc(DENSE_CELLS * sizeof *l->dense[c]);
-                memset(l->dense[c], 0xff, DENSE_CELLS * sizeof *l->dense[c]);
-            }
-            cell = &l->dense[c][na == 0 ? 0 : na == 1 ? 1 + s0 : 1 + DENSE + s0 * DENSE + s1];
-            if (*cell != STATE_NONE)
-                return *cell;
-        }
-    }
     if (na >= l->args_cap)
         l->args = xgrow_items(l->args, &l->args_cap, na + 1, sizeof *l->args);
     for (uint32_t k = 0; k < na; k++)
-        l->args[k] = l->state[kids[k]];
+        l->args[k] = l->state[ids[k]];
     Symbol sym = l->syms[c];
     sym.nargs = na;
     sym.args = l->args;
@@ -658,38 +569,137 @@ static inline uint32_t class_step(Labels *l, uint32_t c, const uint32_t *kids, u
     return s;
 }
 
+/* The dense table of class c, made on first use. */
+static uint32_t *dense_table(Labels *l, uint32_t c)
+{
+    l->dense[c] = xmalloc(DENSE_CELLS * sizeof *l->dense[c]);
+    memset(l->dense[c], 0xff, DENSE_CELLS * sizeof *l->dense[c]);
+    return l->dense[c];
+}
+
+/* The state of a node of class c whose operands are the na ids at ids:
+ * a dense entry (note [dense steps]), else class_step_memo. */
+static inline uint32_t class_step(Labels *l, uint32_t c, const uint32_t *ids, uint32_t na)
+{
+    if (na > 2)
+        return class_step_memo(l, c, ids, na, NULL);
+    uint32_t s0 = na > 0 ? l->state[ids[0]] : 0, s1 = na > 1 ? l->state[ids[1]] : 0;
+    if (s0 >= DENSE || s1 >= DENSE)
+        return class_step_memo(l, c, ids, na, NULL);
+    uint32_t *table = l->dense[c] ? l->dense[c] : dense_table(l, c);
+    uint32_t *cell = &table[na == 0 ? 0 : na == 1 ? 1 + s0 : 1 + DENSE + s0 * DENSE + s1];
+    return *cell != STATE_NONE ? *cell : class_step_memo(l, c, ids, na, cell);
+}
+
+/* The state of n, whose class says to read it (a call of a function,
+ * type tests, scopes): its symbol from the node, one step. */
+static uint32_t node_step(Labels *l, const Node *n, NodeKind kind)
+{
+    uint32_t na = gather_operands(l, n, kind);
+    if (na >= l->args_cap)
+        l->args = xgrow_items(l->args, &l->args_cap, na + 1, sizeof *l->args);
+    for (uint32_t k = 0; k < na; k++)
+        l->args[k] = l->state[l->operands[k]];
+    Symbol sym;
+    node_symbol(l, n, kind, &sym);
+    sym.nargs = na;
+    sym.args = l->args;
+    return automaton_step(l->a, &sym);
+}
+
+uint32_t labels_node(Labels *l, const Node *n)
+{
+    NodeKind kind = node_kind(n);
+    uint32_t id = node_id(n), c = class_of(l, kind, node_op(n), n), s;
+    state_reserve(l, graph_node_count(l->g)); /* operands made by an edit too */
+    if (c == CLASS_NODE)
+        s = node_step(l, n, kind);
+    else if (c == l->nops + 4) /* opaque: no operands */
+        s = class_step(l, c, NULL, 0);
+    else {
+        uint32_t na = gather_operands(l, n, kind);
+        s = class_step(l, c, l->operands, na);
+    }
+    l->state[id] = s;
+    return s;
+}
+
+/* The class of n as the order's pass asks for it (note [classified
+ * order] in graph_walk.c), once per live node, in id order. */
+static uint32_t node_class(void *ctx, const Node *n)
+{
+    return class_of(ctx, node_kind(n), node_op(n), n);
+}
+
 /* note [label order]: a node's state depends only on its symbol and its
  * operands' states, so any order that labels operands first gives every
- * node the same state; only the numbering of new automaton states follows
- * the order, and nothing prints it.  The order's own is one: labelling
- * follows it over the flat arrays of note [classified order], reading a
- * node only when its class says so, which beyond the cache keeps the
- * walk off the nodes (bench/RESULTS.md, "Matching in the order's
- * pass").  Every live node is labelled exactly once; nodes no root
- * reaches are not. */
-uint32_t labels_order(Labels *l, const GraphOrder *o, uint32_t *offering)
+ * node the same state; only the numbering of new automaton states
+ * follows the order, and nothing prints it.  The walk's own order is
+ * one: labelling follows it over the flat arrays of note [classified
+ * order], reading a node only when its class says so, which beyond the
+ * cache keeps the labelling off the nodes, and keeps the nodes whose
+ * state offers a rule in the same loop.  Labelling where the walk
+ * finishes each node, in the walk's own loop, saves this loop's
+ * instructions (the match 451 against 472 per op node) but costs time
+ * (labels_all 118-125 ns per op node against 86-91 at 10^5 op nodes):
+ * bench/RESULTS.md, "Checked rules, one builder, labelling in the walk's
+ * order".  Every live node is labelled exactly
+ * once; nodes no root reaches are not.  Stores the order in order (when
+ * not NULL, else in scratch) and the nodes offering rules in offering
+ * (when not NULL; *kept counts them); returns the count labelled. */
+static uint32_t label_walk(Labels *l, uint32_t *order, uint32_t *offering, uint32_t *kept)
 {
-    uint32_t kept = 0, opaque = l->nops + 4;
-    const uint32_t *ids = o->ids, *cls = o->cls, *start = o->start;
-    state_reserve(l, graph_node_count(l->g));
-    for (uint32_t i = 0; i < o->n; i++) {
-        uint32_t id = ids[i], c = cls[id], s;
-        if (c == CLASS_NODE)
-            s = labels_node(l, graph_node(l->g, id));
-        else {
-            uint32_t first = start[id], na = c == opaque ? 0 : start[id + 1] - first;
-            s = l->state[id] = class_step(l, c, o->kids + first, na);
+    const Graph *g = l->g;
+    uint32_t count = graph_node_count(g), opaque = l->nops + 4;
+    GraphArrays a;
+    graph_arrays_classified(g, node_class, l, &a);
+    uint32_t *ids = order ? order : xmalloc(((size_t)count + 1) * sizeof *ids);
+    uint32_t n = graph_arrays_topo_ids(g, &a, ids);
+    state_reserve(l, count);
+    *kept = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t id = ids[i], c = a.cls[id], s;
+        if (c == CLASS_NODE) {
+            const Node *node = a.nodes[id];
+            s = l->state[id] = node_step(l, node, node_kind(node));
+        } else {
+            uint32_t first = a.start[id], na = c == opaque ? 0 : a.start[id + 1] - first;
+            s = l->state[id] = class_step(l, c, a.kids + first, na);
         }
         if (offering && offers(l, s))
-            offering[kept++] = id;
+            offering[(*kept)++] = id;
     }
+    if (!order)
+        free(ids);
+    graph_arrays_free(&a);
+    return n;
+}
+
+void labels_graph_order(Labels *l, GraphOrder *o)
+{
+    uint32_t kept;
+    o->ids = xmalloc(((size_t)graph_node_count(l->g) + 1) * sizeof *o->ids);
+    o->n = label_walk(l, o->ids, NULL, &kept);
+}
+
+uint32_t labels_order(Labels *l, const GraphOrder *o, uint32_t *offering)
+{
+    uint32_t kept = 0;
+    for (uint32_t i = 0; offering && i < o->n; i++)
+        if (offers(l, l->state[o->ids[i]]))
+            offering[kept++] = o->ids[i];
+    return kept;
+}
+
+uint32_t labels_offering(Labels *l, uint32_t *offering, uint32_t *nlabelled)
+{
+    uint32_t kept;
+    *nlabelled = label_walk(l, NULL, offering, &kept);
     return kept;
 }
 
 void labels_all(Labels *l)
 {
-    GraphOrder o;
-    labels_graph_order(l, &o);
-    labels_order(l, &o, NULL);
-    graph_order_free(&o);
+    uint32_t kept;
+    label_walk(l, NULL, NULL, &kept);
 }

@@ -183,15 +183,15 @@ void engine_relabel_changed(Engine *e, uint32_t n, uint32_t *upto)
 }
 
 /* note [first labelling]: a driver's first labelling of the whole graph
- * (a partition's first pass, a rewrite's first candidate lists) takes the
- * classified order (note [classified order] in graph_walk.c): the walk
- * that orders the live nodes, as graph_topo_order does, also asks the
- * labeller for each node's class while it copies the node's children, so
- * labelling reads the flat arrays in that order (labels_order) instead
- * of each node and its operands again (labels_node), and the pass needs
- * no separate engine_order.  It labels and counts every live node, as
- * engine_relabel_changed with nothing labelled yet does, clears their
- * relabelling marks as it does, and sets *upto to the node count. */
+ * (a partition's first pass, a rewrite's first candidate lists) labels
+ * in the walk that orders the live nodes (labels_graph_order, note
+ * [label order] in automaton_label.c), over the flat child arrays with
+ * the classes asked for in id order, instead of engine_order and then
+ * each node and its operands again (labels_node); labels_order then
+ * picks the nodes offering rules out of that order.  It labels and counts
+ * every live node, as engine_relabel_changed with nothing labelled yet
+ * does, clears their relabelling marks as it does, and sets *upto to the
+ * node count. */
 uint32_t engine_label_order(Engine *e, bool nodes, uint32_t **offering, uint32_t *noffering,
                             uint32_t *upto)
 {
@@ -278,27 +278,27 @@ static void match_at(Engine *e, Node *root, uint32_t *rules, uint32_t nr, bool e
     for (uint32_t k = 0; k < nr; k++) {
         uint32_t r = rules[k];
         e->stats.rules[r].tried++;
-        bool proven = !eager && matcher_state_proves(e->m, r);
-        if (!proven && matcher_try(e->m, r, root) != MATCH_OK)
+        MatchCheck check = eager ? CHECK_TRY : matcher_check(e->m, r, root);
+        if (check == CHECK_FAILS ||
+            (check == CHECK_TRY && matcher_try(e->m, r, root) != MATCH_OK))
             continue;
         e->stats.rules[r].matched++;
         e->visit_rule = r;
         e->visit_root = root;
-        e->visit_bound = !proven;
+        e->visit_bound = check == CHECK_TRY;
         fn(ctx, r, root);
     }
 }
 
-/* Labels the graph in the order's pass (note [classified order] in
- * graph_walk.c), then verifies every rule the state accepts at every
+/* Labels the graph in the walk's order (note [label order] in
+ * automaton_label.c), then verifies every rule the state accepts at every
  * node, in that order, reporting each match in file order of the rules;
  * only the nodes with a rule to verify are read again. */
 static void match_all(Engine *e, bool eager, MatchRootVisitor fn, void *ctx)
 {
-    GraphOrder o;
-    labels_graph_order(e->labels, &o);
-    e->stats.labelled += o.n;
-    uint32_t *ids = o.ids, n = labels_order(e->labels, &o, ids);
+    uint32_t nlabelled, *ids = xmalloc(((size_t)graph_node_count(e->g) + 1) * sizeof *ids);
+    uint32_t n = labels_offering(e->labels, ids, &nlabelled);
+    e->stats.labelled += nlabelled;
     uint32_t *rules = xmalloc((e->rs->nrules + 1) * sizeof *rules);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t nr;
@@ -310,7 +310,7 @@ static void match_all(Engine *e, bool eager, MatchRootVisitor fn, void *ctx)
         match_at(e, graph_node(e->g, ids[i]), rules, nr, eager, fn, ctx);
     }
     free(rules);
-    graph_order_free(&o);
+    free(ids);
 }
 
 void engine_match_roots(Engine *e, MatchRootVisitor fn, void *ctx)
@@ -320,7 +320,7 @@ void engine_match_roots(Engine *e, MatchRootVisitor fn, void *ctx)
 
 const Binding *engine_match_bindings(Engine *e)
 {
-    if (!e->visit_bound) { /* a proven match: the try cannot fail */
+    if (!e->visit_bound) { /* a checked match: the try cannot fail */
         matcher_try(e->m, e->visit_rule, e->visit_root);
         e->visit_bound = true;
     }

@@ -45,6 +45,13 @@ typedef struct Choice {
     uint32_t pool;      /* goal pool height to restore */
 } Choice;
 
+/* matcher_check's goal: a pattern node and its graph node. */
+typedef struct CheckGoal {
+    const PatNode *pat; /* what to match */
+    Node *node;         /* where */
+    bool nobind;        /* as in Goal */
+} CheckGoal;
+
 struct Matcher {
     Labels *labels;      /* node states, borrowed */
     const Automaton *a;  /* the automaton, borrowed */
@@ -72,9 +79,15 @@ struct Matcher {
     uint32_t *proof;     /* per rule: the most steps its try can take when
                             its state proves it (note [proven rules]), or
                             0 when a try must verify it */
+    bool *checked;       /* per rule: matcher_check can tell without a try
+                            (note [checked rules]) */
+    Node **at;           /* matcher_check: per slot, the node it holds */
+    size_t at_cap;       /* entries allocated in at */
+    WALK(CheckGoal) todo; /* matcher_check: pattern nodes to look at */
 };
 
 static uint32_t proof_steps(const RuleDesc *rule);
+static bool checkable(const RuleDesc *rule);
 
 Matcher *matcher_new(Labels *labels, const Graph *g)
 {
@@ -85,8 +98,11 @@ Matcher *matcher_new(Labels *labels, const Graph *g)
     m->g = g;
     m->max_steps = limit_defaults.match_steps;
     m->proof = xmalloc(((size_t)m->rs->nrules + 1) * sizeof *m->proof);
-    for (uint32_t r = 0; r < m->rs->nrules; r++)
+    m->checked = xmalloc(((size_t)m->rs->nrules + 1) * sizeof *m->checked);
+    for (uint32_t r = 0; r < m->rs->nrules; r++) {
         m->proof[r] = proof_steps(&m->rs->rules[r]);
+        m->checked[r] = !m->proof[r] && checkable(&m->rs->rules[r]);
+    }
     return m;
 }
 
@@ -109,6 +125,9 @@ void matcher_free(Matcher *m)
     free(m->mark);
     walk_free(&m->walk);
     free(m->proof);
+    free(m->checked);
+    free(m->at);
+    walk_free(&m->todo);
     free(m);
 }
 
@@ -566,11 +585,14 @@ static uint32_t proof_steps(const RuleDesc *rule)
         return 0;
     uint8_t *seen = xcalloc((size_t)rule->nslots + 1, 1);
     VEC(const PatNode *) todo = {0};
+    KeyMap visited = {0};
     uint32_t parts = 0;
     bool proven = true;
     vec_push(&todo, rule->pattern);
     while (todo.len && proven) {
         const PatNode *p = vec_pop(&todo);
+        int64_t *again = keymap_put(&visited, keymap_ptr_key(p), 0);
+        proven = !(*again)++; /* a shared sub-pattern: a try may walk it twice */
         parts++;
         int slots[3] = {p->slot, p->callee - 1, -1};
         switch (p->kind) {
@@ -586,6 +608,7 @@ static uint32_t proof_steps(const RuleDesc *rule)
         for (int k = 0; k < p->nkids; k++)
             vec_push(&todo, p->kids[k]);
     }
+    keymap_free(&visited);
     vec_free(&todo);
     free(seen);
     return proven ? 2 * parts + 1 : 0;
@@ -594,4 +617,127 @@ static uint32_t proof_steps(const RuleDesc *rule)
 bool matcher_state_proves(const Matcher *m, uint32_t r)
 {
     return m->proof[r] != 0 && m->proof[r] <= m->max_steps && !m->rec;
+}
+
+/* note [checked rules]: a rule that is proven but for a variable used
+ * twice (layer_norm's x and m, gelu's x) or a repeated op's chain needs
+ * its try only where the states leave it a choice.  The state of a node
+ * is exact for every item (automaton.h), so where the root's state
+ * offers the rule, a pattern node's item holds at the graph node it is
+ * matched with, and so do its operands' items at the operands: the try's
+ * goals never fail on an item, and its only choices are an alternative,
+ * the order of a commutative op's two operands and a chain's length.
+ * matcher_check follows the pattern down from the root as the try would,
+ * taking at each such choice the one way whose items are in the states;
+ * where one way fits, the try takes it and pushes no choice point, so the
+ * try cannot fail but on a variable bound to two nodes, which the check
+ * compares as it goes.  Where two ways fit, the try may backtrack, and
+ * the check leaves it to the try (CHECK_TRY); so it does when the try's
+ * steps could exceed the limit.  One stack of pattern nodes, each beside
+ * its graph node; no goals, pairs or trail. */
+static bool checkable(const RuleDesc *rule)
+{
+    if (rule->guard || rule->guard_fn || !rule->pattern)
+        return false;
+    uint8_t *node_slot = xcalloc((size_t)rule->nslots + 1, 1);
+    uint8_t *value_slot = xcalloc((size_t)rule->nslots + 1, 1);
+    VEC(const PatNode *) todo = {0};
+    KeyMap visited = {0}; /* alternatives and macros share sub-patterns */
+    bool ok = true, shared = false, values = false;
+    vec_push(&todo, rule->pattern);
+    while (todo.len && ok) {
+        const PatNode *p = vec_pop(&todo);
+        int64_t *again = keymap_put(&visited, keymap_ptr_key(p), 0);
+        if ((*again)++) {
+            shared = true;
+            continue;
+        }
+        switch (p->kind) {
+        case PAT_ANY: case PAT_OP: case PAT_FNCALL: case PAT_TUPLE: case PAT_GETITEM:
+        case PAT_ALT: case PAT_CALL: case PAT_STAR: break;
+        default: ok = false; /* a dominator walk, scopes */
+        }
+        if (p->slot >= 0)
+            node_slot[p->slot] = 1;
+        values = values || p->callee > 0 || p->nbinds > 0;
+        if (p->callee > 0) /* compared by callee, not by node: once only */
+            ok = ok && !value_slot[p->callee - 1]++;
+        for (int i = 0; i < p->nbinds; i++) /* compared by value: once only */
+            ok = ok && !value_slot[p->binds[i].slot]++;
+        for (int k = 0; k < p->nkids; k++)
+            vec_push(&todo, p->kids[k]);
+    }
+    ok = ok && !(shared && values); /* a value bound on two paths of one match */
+    for (int i = 0; ok && i <= rule->nslots; i++)
+        ok = !(node_slot[i] && value_slot[i]);
+    keymap_free(&visited);
+    vec_free(&todo);
+    free(node_slot);
+    free(value_slot);
+    return ok;
+}
+
+/* The one way of p at n whose items the states hold, or -1 when there
+ * are two (or none, which the exact states rule out). */
+static int only_way(Matcher *m, const PatNode *p, Node *n)
+{
+    int total = nways(m, p), way = -1;
+    for (int w = 0; w < total; w++) {
+        if (!way_fits(m, p, n, w))
+            continue;
+        if (way >= 0)
+            return -1;
+        way = w;
+    }
+    return way;
+}
+
+MatchCheck matcher_check(Matcher *m, uint32_t r, Node *root)
+{
+    if (matcher_state_proves(m, r))
+        return CHECK_MATCHES;
+    const RuleDesc *rule = &m->rs->rules[r];
+    if (!m->checked[r] || m->rec)
+        return CHECK_TRY;
+    if ((size_t)rule->nslots + 1 > m->at_cap)
+        m->at = xgrow_items(m->at, &m->at_cap, (size_t)rule->nslots + 1, sizeof *m->at);
+    memset(m->at, 0, ((size_t)rule->nslots + 1) * sizeof *m->at);
+    uint64_t steps = 1; /* the try's last step, which finds no goal left */
+    walk_clear(&m->todo);
+    walk_push(&m->todo, ((CheckGoal){rule->pattern, root, false}));
+    while (m->todo.depth) {
+        CheckGoal g = walk_pop(&m->todo);
+        const PatNode *p = g.pat;
+        if (++steps > m->max_steps)
+            return CHECK_TRY;
+        if (p->slot >= 0 && !g.nobind) {
+            if (m->at[p->slot] && m->at[p->slot] != g.node)
+                return CHECK_FAILS;
+            m->at[p->slot] = g.node;
+        }
+        int w = nways(m, p) == 1 ? 0 : only_way(m, p, g.node);
+        if (w < 0)
+            return CHECK_TRY;
+        switch (p->kind) {
+        case PAT_ANY: break;
+        case PAT_ALT: walk_push(&m->todo, ((CheckGoal){p->kids[w], g.node, false})); break;
+        case PAT_STAR:
+            if (w == 0) /* one more op of the chain */
+                walk_push(&m->todo, ((CheckGoal){p, node_arg(g.node, 0), true}));
+            else
+                walk_push(&m->todo, ((CheckGoal){p->kids[0], g.node, false}));
+            break;
+        case PAT_GETITEM:
+            walk_push(&m->todo, ((CheckGoal){p->kids[0], node_arg(g.node, 0), false}));
+            break;
+        default: /* PAT_OP, PAT_FNCALL, PAT_TUPLE, PAT_CALL */
+            steps += m->rs->items[p->item].variadic && pattern_noperands(g.node) > p->nkids;
+            walk_reserve(&m->todo, (size_t)p->nkids);
+            for (int k = p->nkids - 1; k >= 0; k--) {
+                Node *o = pattern_operand(g.node, w == 1 ? swapped[k] : k);
+                walk_push_reserved(&m->todo, ((CheckGoal){p->kids[k], o, false}));
+            }
+        }
+    }
+    return steps <= m->max_steps ? CHECK_MATCHES : CHECK_TRY;
 }

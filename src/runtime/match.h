@@ -56,6 +56,16 @@ MatchResult matcher_try(Matcher *m, uint32_t r, Node *root);
 /* Whether rule r matches wherever its root's state offers it, so that a
  * try would return MATCH_OK (note [proven rules] in match.c). */
 bool matcher_state_proves(const Matcher *m, uint32_t r);
+/* What matcher_check tells of rule r at a node its state offers it at. */
+typedef enum MatchCheck {
+    CHECK_MATCHES, /* a try would return MATCH_OK (bindings not made) */
+    CHECK_FAILS,   /* a try would return MATCH_FAIL */
+    CHECK_TRY,     /* only a try can tell */
+} MatchCheck;
+/* Rule r at root, whose state offers it, without a try where the states
+ * decide it: a proven rule, or one that repeats a variable or an op
+ * where the states leave no choice (note [checked rules] in match.c). */
+MatchCheck matcher_check(Matcher *m, uint32_t r, Node *root);
 /* After MATCH_OK: one Binding per variable slot of the rule. */
 const Binding *matcher_bindings(const Matcher *m);
 /* After MATCH_OK: the matched pairs in pattern order (depth first,
