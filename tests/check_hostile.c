@@ -215,6 +215,24 @@ START_TEST(type_text_on_one_line)
 }
 END_TEST
 
+/* "555 .51", element 51 of the number 555, printed as the number 555.51,
+ * which is another model (found by fuzz_relay, session 6).  Element access
+ * of a literal constant is refused; of a tuple it still loads. */
+START_TEST(getitem_of_number)
+{
+    static const char text[] = "de(55, 555, 555 .51 /* ty=float32 */)\n";
+    expect_error(text, sizeof text - 1,
+                 "m.relay:1:18: error: element access of a constant, which is not a tuple\n"
+                 "    1 | de(55, 555, 555 .51 /* ty=float32 */)\n"
+                 "      |                  ^~\n");
+    static const char boolean[] = "de(True .0)\n";
+    expect_first_line(boolean, sizeof boolean - 1,
+                      "m.relay:1:10: error: element access of a constant, which is not a tuple");
+    static const char tuple[] = "de((1, 2).1)\n";
+    expect_prints(tuple, sizeof tuple - 1, "%0 = (1, 2);\n%1 = %0.1;\nde(%1)\n");
+}
+END_TEST
+
 /* A dimension beyond int64 in an annotation overflowed a signed
  * multiplication (UBSan, found by fuzz_relay); now the annotation is
  * kept as text. */
@@ -500,6 +518,7 @@ static Suite *hostile_suite(void)
     tcase_add_test(tc, extreme_ints_fit);
     tcase_add_test(tc, huge_dim_annotation);
     tcase_add_test(tc, type_text_on_one_line);
+    tcase_add_test(tc, getitem_of_number);
     tcase_add_test(tc, huge_dim_param);
     suite_add_tcase(s, tc);
     tc = tcase_create("model_deep");

@@ -1,13 +1,20 @@
 #!/bin/sh
 # install.sh - graft installed three ways gives a working graft, graft.pc
 # and graft compile --exe (note [build tree or install] in
-# src/compiler/exe_paths.h): `make install DESTDIR=D`, `make install prefix=P` (a
-# prefix other than the configured one) and `./configure --prefix=C &&
-# make install` in a fresh copy of the sources (made by make distdir;
-# GRAFT_SLOW_TESTS=0 skips this one).  Each install builds and runs a
-# rewriter with compile --exe and one through pkg-config, with no
-# GRAFT_CFLAGS or GRAFT_LIBS to help; then `./graft compile --exe` from
-# the build tree does the same.  Everything goes to a temporary directory.
+# src/compiler/exe_paths.h): `./configure --prefix=C && make install`,
+# `make install DESTDIR=D` and `make install prefix=P` (a prefix other
+# than the configured one), all in a fresh copy of the sources made by
+# make distdir (GRAFT_SLOW_TESTS=0 skips the three).  Each install builds
+# and runs a rewriter with compile --exe and one through pkg-config, with
+# no GRAFT_CFLAGS or GRAFT_LIBS to help; then `./graft compile --exe`
+# from the build tree does the same.  Everything goes to a temporary
+# directory.
+#
+# Never `make install` in the build tree: install depends on all, so
+# after a source edit it relinks ./graft while other tests of the same
+# make check run it (fuzz/differential.sh failed with exit 126 that way).
+# The test checks at the end that the build tree's graft and libraries
+# were not written while it ran.
 set -u
 : "${GRAFT:?}" "${GRAFT_SRCDIR:?}" "${GRAFT_BUILDDIR:?}"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/graft-install.XXXXXX") || exit 99
@@ -18,7 +25,7 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 command -v pkg-config >/dev/null 2>&1 || { echo "SKIP: pkg-config is not installed"; exit 77; }
 
 mk=$GRAFT_BUILDDIR/Makefile
-prefix=$(sed -n 's/^prefix = //p' "$mk")
+touch "$tmp/stamp" || exit 99
 san=$(sed -n 's/^SANITIZER_CFLAGS = //p' "$mk")
 CC=$(sed -n 's/^CC = //p' "$mk")
 cp "$GRAFT_SRCDIR/examples/bn.graft" "$GRAFT_SRCDIR/examples/bn.relay" "$tmp/" || exit 99
@@ -72,38 +79,39 @@ works() {
         fail "$name: the program built with pkg-config prints something else"
 }
 
-# 1. make install DESTDIR=D: pkg-config finds it with a sysroot.
-d=$tmp/destdir
-make -s -C "$GRAFT_BUILDDIR" install DESTDIR="$d" >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "make install DESTDIR"; }
-grep -qx "prefix=$prefix" "$d$prefix/lib/pkgconfig/graft.pc" || fail "DESTDIR: graft.pc's prefix"
-works destdir "$d$prefix/bin/graft" PKG_CONFIG_SYSROOT_DIR="$d" \
-    PKG_CONFIG_LIBDIR="$d$prefix/lib/pkgconfig"
-
-# 2. make install prefix=P: graft.pc and graft compile --exe point at P.
-p=$tmp/prefix
-make -s -C "$GRAFT_BUILDDIR" install prefix="$p" >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "make install prefix"; }
-grep -qx "prefix=$p" "$p/lib/pkgconfig/graft.pc" || fail "prefix=: graft.pc's prefix is not $p"
-works prefix "$p/bin/graft" PKG_CONFIG_LIBDIR="$p/lib/pkgconfig"
-# ... and moved elsewhere as a whole, compile --exe still finds libgraft
-mv "$p" "$tmp/moved"
-works moved "$tmp/moved/bin/graft"
-
-# 3. ./configure --prefix=C && make install, in a fresh copy of the sources.
+# The copy: configured with --prefix=C and built once, plain (no sanitizer).
 if [ "${GRAFT_SLOW_TESTS:-1}" != 0 ]; then
     c=$tmp/configured
     if make -s -C "$GRAFT_BUILDDIR" distdir distdir="$tmp/src" >"$tmp/log" 2>&1 &&
-       (cd "$tmp/src" && ./configure -q --prefix="$c" && make -s -j2 && make -s install) \
-           >"$tmp/log" 2>&1; then
+       (cd "$tmp/src" && ./configure -q --prefix="$c" && make -s -j2) >"$tmp/log" 2>&1; then
+        san= # the copy is a plain build
+        # 1. make install: graft.pc and compile --exe point at C.
+        make -s -C "$tmp/src" install >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "make install"; }
         grep -qx "prefix=$c" "$c/lib/pkgconfig/graft.pc" || fail "configure --prefix: graft.pc"
-        build_san=$san san= # a plain build
         works configured "$c/bin/graft" PKG_CONFIG_LIBDIR="$c/lib/pkgconfig"
-        san=$build_san
+
+        # 2. make install DESTDIR=D: pkg-config finds it with a sysroot.
+        d=$tmp/destdir
+        make -s -C "$tmp/src" install DESTDIR="$d" >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "make install DESTDIR"; }
+        grep -qx "prefix=$c" "$d$c/lib/pkgconfig/graft.pc" || fail "DESTDIR: graft.pc's prefix"
+        works destdir "$d$c/bin/graft" PKG_CONFIG_SYSROOT_DIR="$d" \
+            PKG_CONFIG_LIBDIR="$d$c/lib/pkgconfig"
+
+        # 3. make install prefix=P: graft.pc and graft compile --exe point at P.
+        p=$tmp/prefix
+        make -s -C "$tmp/src" install prefix="$p" >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "make install prefix"; }
+        grep -qx "prefix=$p" "$p/lib/pkgconfig/graft.pc" || fail "prefix=: graft.pc's prefix is not $p"
+        works prefix "$p/bin/graft" PKG_CONFIG_LIBDIR="$p/lib/pkgconfig"
+        # ... and moved elsewhere as a whole, compile --exe still finds libgraft
+        mv "$p" "$tmp/moved"
+        works moved "$tmp/moved/bin/graft"
+        san=$(sed -n 's/^SANITIZER_CFLAGS = //p' "$mk")
     else
         tail -n 20 "$tmp/log"
-        fail "./configure --prefix && make install"
+        fail "make distdir, ./configure --prefix && make in the copy"
     fi
 else
-    echo "install.sh: ./configure --prefix skipped (GRAFT_SLOW_TESTS=0)"
+    echo "install.sh: the three installs skipped (GRAFT_SLOW_TESTS=0)"
 fi
 
 # 4. The build tree's graft: its own headers and libgraft, nothing installed.
@@ -114,6 +122,11 @@ if (cd "$tmp/build" && "$GRAFT" compile --exe "$tmp/bn.graft" -o fold 2>err); th
 else
     fail "build tree: compile --exe: $(cat "$tmp/build/err")"
 fi
+
+# Nothing above may have rebuilt the build tree (the comment at the top).
+for f in "$GRAFT" "$GRAFT_BUILDDIR"/libgraft*.a; do
+    [ -e "$f" ] && [ "$f" -nt "$tmp/stamp" ] && fail "$f was rebuilt while install.sh ran"
+done
 
 echo "install.sh: $fails failed"
 [ "$fails" -eq 0 ]

@@ -493,6 +493,12 @@ Node *load_getitem(RelayParser *ps, Node *tuple, RelayText index)
         diag_error(ps->diag, ps->src, load_range(ps, index), "invalid tuple index");
         return NULL;
     }
+    /* "555 .51" would print as the number 555.51 (found by fuzz_relay). */
+    if (node_const_is_scalar(tuple)) {
+        diag_error(ps->diag, ps->src, load_range(ps, index),
+                   "element access of a constant, which is not a tuple");
+        return NULL;
+    }
     Node *n = load_at(ps, graph_add_getitem(ps->g, tuple, (int)i), index);
     load_note_where(ps, n, index);
     return n;
