@@ -122,10 +122,23 @@ for job in partition rewrite; do
     main=$(incl "$f" main)
     load=$(incl "$f" relay_load_limited)
     # labelling: the classes the order's pass asks for (node_class), the
-    # labelling in that order (labels_order, which labels a node of no
-    # class with labels_node) and each node labelled alone (labels_node)
-    label=$(( $(incl "$f" node_class) + $(incl "$f" labels_order) + $(incl "$f" labels_node) -
-              $(from "$work/cg-$job-callers.txt" labels_order labels_node) ))
+    # labelling loop over that order (label_walk, without the order's own
+    # pass: graph_arrays_classified and graph_arrays_topo_ids; when the
+    # compiler inlined label_walk, its callers), picking the nodes that
+    # offer rules (labels_order, which labels a node of no class with
+    # labels_node) and each node labelled alone (labels_node)
+    walker=label_walk
+    walk=$(incl "$f" label_walk)
+    if [ "$walk" = 0 ]; then
+        walker=labels_graph_order
+        walk=$(incl "$f" labels_graph_order)
+    fi
+    order=0
+    for fn in graph_arrays_classified graph_arrays_topo_ids graph_arrays_free; do
+        order=$(( order + $(from "$work/cg-$job-callers.txt" $walker $fn) ))
+    done
+    label=$(( $(incl "$f" node_class) + walk - order + $(incl "$f" labels_order) +
+              $(incl "$f" labels_node) - $(from "$work/cg-$job-callers.txt" labels_order labels_node) ))
     verify=$(incl "$f" matcher_try)
     pass=$(incl "$f" engine_$job)
     print=$(incl "$f" relay_print)
