@@ -182,6 +182,9 @@ static void collect_inputs(Grouper *gp, Group *gr)
     next_stamp(&gp->istamp, gp->isin, gp->size);
     uint32_t npairs;
     const MatchPair *pairs = matcher_pairs(gp->e->m, &npairs);
+    /* never NULL, even for a group of no inputs: group_inputs adds
+     * gr->inputs to it, and NULL + 0 is undefined (found by fuzz_pipeline) */
+    vec_reserve(&gp->inputs, gp->inputs.len + 1);
     gr->inputs = gp->inputs.len;
     gr->ninputs = 0;
     for (uint32_t i = 0; i < npairs; i++) {
