@@ -21,6 +21,8 @@ blocks=${BENCH_E2E_BLOCKS:-"1000 10000 50000 100000 1000000"}
 profile_blocks=${BENCH_E2E_PROFILE_BLOCKS:-10000}
 graft=$build/graft
 gb=$build/bench/graft-bench
+# shellcheck source=bench/phases.sh
+. "$srcdir/bench/phases.sh"
 work=${TMPDIR:-/tmp}/graft-e2e.$$
 mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT INT TERM
@@ -53,9 +55,9 @@ if command -v valgrind >/dev/null 2>&1 && command -v callgrind_annotate >/dev/nu
         valgrind -q --tool=callgrind --callgrind-out-file="$work/cg-$job.out" \
             "$graft" run "$work/$job.graft" "$work/model.relay" -o "$work/out.relay" ||
             profile=no
-        callgrind_annotate --inclusive=yes "$work/cg-$job.out" > "$work/cg-$job.txt" 2>/dev/null ||
+        callgrind_annotate --inclusive=yes --threshold=100 "$work/cg-$job.out" > "$work/cg-$job.txt" 2>/dev/null ||
             profile=no
-        callgrind_annotate --inclusive=yes --tree=caller "$work/cg-$job.out" \
+        callgrind_annotate --inclusive=yes --threshold=100 --tree=caller "$work/cg-$job.out" \
             > "$work/cg-$job-callers.txt" 2>/dev/null || profile=no
     done
 fi
@@ -91,26 +93,6 @@ awk '$1 == "job=partition" && $2 == "blocks=50000" {
 
 [ "$profile" = yes ] || { echo; echo "(no callgrind profile: valgrind not installed)"; exit 0; }
 
-# incl FILE FUNCTION: the inclusive instruction count of FUNCTION (0 if it
-# never ran).
-incl() {
-    awk -v fn="$2" '$0 ~ ":" fn " \\[" && !done { gsub(",", "", $1); print $1; done = 1 }
-                    END { if (!done) print 0 }' "$1"
-}
-# from FILE CALLER FUNCTION: the instructions of FUNCTION's calls from
-# CALLER, inclusive (0 if none), from a --tree=caller listing.
-from() {
-    awk -v caller="$2" -v fn="$3" '
-        /^$/ { n = 0; next }
-        { line[++n] = $0 }
-        $0 ~ "\\* +[^ ]*:" fn "( |$)" {
-            for (i = 1; i < n; i++)
-                if (line[i] ~ "< +[^ ]*:" caller "( |$)") {
-                    split(line[i], w, " "); gsub(",", "", w[1]); total += w[1]
-                }
-        }
-        END { print total + 0 }' "$1"
-}
 ops=$((6 * profile_blocks))
 echo
 echo "## End to end: instructions per op node in each phase (callgrind, $profile_blocks copies, $ops op nodes)"
@@ -119,29 +101,9 @@ echo "| job | load | label | verify | partition or rewrite beyond label and veri
 echo "|---|---:|---:|---:|---:|---:|---:|"
 for job in partition rewrite; do
     f=$work/cg-$job.txt
-    main=$(incl "$f" main)
-    load=$(incl "$f" relay_load_limited)
-    # labelling: the classes the order's pass asks for (node_class), the
-    # labelling loop over that order (label_walk, without the order's own
-    # pass: graph_arrays_classified and graph_arrays_topo_ids; when the
-    # compiler inlined label_walk, its callers), picking the nodes that
-    # offer rules (labels_order, which labels a node of no class with
-    # labels_node) and each node labelled alone (labels_node)
-    walker=label_walk
-    walk=$(incl "$f" label_walk)
-    if [ "$walk" = 0 ]; then
-        walker=labels_graph_order
-        walk=$(incl "$f" labels_graph_order)
-    fi
-    order=0
-    for fn in graph_arrays_classified graph_arrays_topo_ids graph_arrays_free; do
-        order=$(( order + $(from "$work/cg-$job-callers.txt" $walker $fn) ))
-    done
-    label=$(( $(incl "$f" node_class) + walk - order + $(incl "$f" labels_order) +
-              $(incl "$f" labels_node) - $(from "$work/cg-$job-callers.txt" labels_order labels_node) ))
-    verify=$(incl "$f" matcher_try)
-    pass=$(incl "$f" engine_$job)
-    print=$(incl "$f" relay_print)
+    # shellcheck disable=SC2046 # six numbers
+    set -- $(phases "$f" "$work/cg-$job-callers.txt" "$job")
+    main=$1 load=$2 label=$3 verify=$4 pass=$5 print=$6
     echo "$job $main $load $label $verify $pass $print" >> "$work/phases.txt"
     awk -v ops="$ops" -v job="$job" -v main="$main" -v load="$load" -v label="$label" \
         -v verify="$verify" -v pass="$pass" -v prt="$print" 'BEGIN {
