@@ -46,6 +46,9 @@ int bench_write_side_by_side(uint64_t k, FILE *out);
 /* Runs argv (stdout to /dev/null) and prints its status, CPU time and peak
  * resident set; 0 when it exited 0. */
 int bench_spawn(char **argv);
+/* Loads the model at path and prints "ops=N nodes=M": its op nodes (note
+ * [bench units]) and live nodes; 0 on success. */
+int bench_count_ops(const char *path);
 
 /* ---- blocks of real models (bench_block.c) ---- */
 

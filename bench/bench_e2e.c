@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "relay.h"
 
 /* The parameters of copy i, in the order the seed names them. */
 static const char *const seed_params[] = {"x", "mean", "var", "gamma", "beta"};
@@ -82,6 +83,31 @@ int bench_spawn(char **argv)
     double cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
                  (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    printf("status=%d cpu_s=%.3f maxrss_kb=%ld\n", code, cpu, ru.ru_maxrss);
+    printf("status=%d cpu_s=%.6f maxrss_kb=%ld\n", code, cpu, ru.ru_maxrss);
     return code == 0 ? 0 : 1;
+}
+
+/* graft-bench ops: the op nodes of a model file as "ops" counts them
+ * everywhere in the bench (note [bench units]): calls of an op, not of a
+ * function value; parameters, constants, tuples and element accesses ride
+ * along.  The same count as the generator's (6 per side-by-side copy, one
+ * per op-call line of a block), taken from the loaded graph so that a real
+ * model's final expression counts too. */
+int bench_count_ops(const char *path)
+{
+    Diag *d = diag_new(stderr);
+    Source *src = source_read(path, d);
+    Graph *g = src ? relay_load(src, d) : NULL;
+    source_free(src);
+    diag_free(d);
+    if (!g)
+        return 1;
+    uint32_t ops = 0;
+    for (uint32_t id = 0; id < graph_node_count(g); id++) {
+        const Node *n = graph_node(g, id);
+        ops += n && node_kind(n) == NODE_CALL && node_op(n) != NULL;
+    }
+    printf("ops=%u nodes=%u\n", ops, graph_live_count(g));
+    graph_free(g);
+    return 0;
 }

@@ -8,6 +8,7 @@
  *   graft-bench machine                   the machine's CPU, cores, memory
  *   graft-bench sidebyside K              print K seed batch norms side by side
  *   graft-bench spawn CMD ARGS...         run CMD; print its CPU time and peak RSS
+ *   graft-bench ops MODEL                 count a model's op nodes
  *
  * Blocks come from $GRAFT_BENCH_CORPUS (tests/corpus) when it holds
  * them, else from $GRAFT_BENCH_BLOCKS (bench/blocks).  bench/run.sh drives
@@ -28,6 +29,7 @@ static const char usage[] =
     "       graft-bench machine\n"
     "       graft-bench sidebyside K\n"
     "       graft-bench spawn CMD ARGS...\n"
+    "       graft-bench ops MODEL\n"
     "environment: GRAFT_BENCH_CORPUS (tests/corpus), GRAFT_BENCH_BLOCKS\n"
     "(bundled blocks dir); the corpus wins when it exists.\n";
 
@@ -141,6 +143,8 @@ int main(int argc, char **argv)
         return cmd_rules(parse_count(argv[2]));
     if (strcmp(cmd, "sidebyside") == 0 && argc == 3)
         return bench_write_side_by_side(parse_count(argv[2]), stdout);
+    if (strcmp(cmd, "ops") == 0 && argc == 3)
+        return bench_count_ops(argv[2]);
     if (strcmp(cmd, "spawn") == 0 && argc >= 3)
         return bench_spawn(argv + 2);
     if ((strcmp(cmd, "graph") == 0 && argc == 4) || (strcmp(cmd, "rulescale") == 0 && argc >= 4))
