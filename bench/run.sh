@@ -1,11 +1,13 @@
 #!/bin/sh
 # bench/run.sh - the driver behind `make bench` (bench/bench.am).
 #
-# Builds graft and bench/graft-bench with -O2 in a separate build tree
-# (bench-o2/ under the current build directory), runs the graph-size and
+# Builds graft, libgraft.a and bench/graft-bench with -O2 in a separate
+# build tree (bench-o2/ under the current build directory), runs the graph-size and
 # rule-count measurements, each graph size in a fresh process, and prints
 # the tables of bench/RESULTS.md; the same text goes to bench-results.md,
-# and graft-bench's raw key=value lines to bench-results.md.raw.
+# and graft-bench's raw key=value lines to bench-results.md.raw.  Then
+# bench/e2e.sh (the side-by-side workload) and bench/corpus.sh (the
+# corpus models) add their tables.
 #
 # Environment: GRAFT_SRCDIR (the source tree, set by make), MAKE,
 # BENCH_SIZES (op-node counts, default 10^3..10^7), BENCH_RULES (rule
@@ -36,7 +38,7 @@ fi
 $make -s -C "$build" bench-built-sources >&2
 $make -s -C "$build" -j2 bench/graft-bench >&2
 have_graft=no
-if $make -s -C "$build" -j2 graft > "$work/graft-build.log" 2>&1; then
+if $make -s -C "$build" -j2 graft libgraft.a > "$work/graft-build.log" 2>&1; then
     have_graft=yes
 fi
 gb=$build/bench/graft-bench
@@ -163,6 +165,8 @@ fi
 if [ "$have_graft" = yes ]; then
     echo
     BENCH_BUILD=$build sh "$srcdir/bench/e2e.sh"
+    echo
+    BENCH_BUILD=$build GRAFT_BENCH_CFLAGS=$cflags sh "$srcdir/bench/corpus.sh"
 fi
 } > "$out"
 cat "$work/graph.txt" "$work/rules.txt" "$work/compile.txt" > "$out.raw"
