@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "engine_impl.h"
 #include "frontend.h"
 #include "lower.h"
 #include "match.h"
@@ -25,7 +26,7 @@ typedef struct Run {
     Diag *d;         /* diagnostics */
 } Run;
 
-static void run_open(Run *r, const char *rules, const char *model, uint64_t max_rewrites)
+static void run_open_with(Run *r, const char *rules, const char *model, EngineOptions opts)
 {
     memset(r, 0, sizeof *r);
     r->diag_out = open_memstream(&r->diag, &r->diag_len);
@@ -38,8 +39,12 @@ static void run_open(Run *r, const char *rules, const char *model, uint64_t max_
     r->src = source_from_string("test.relay", model, strlen(model));
     r->g = relay_load(r->src, r->d);
     ck_assert_ptr_nonnull(r->g);
-    EngineOptions opts = {.max_rewrites = max_rewrites};
     r->e = engine_new(&r->rules->rs, r->g, &opts);
+}
+
+static void run_open(Run *r, const char *rules, const char *model, uint64_t max_rewrites)
+{
+    run_open_with(r, rules, model, (EngineOptions){.max_rewrites = max_rewrites});
 }
 
 static void run_close(Run *r)
@@ -81,6 +86,71 @@ static void assert_rewrite(const char *rules, const char *model, const char *wan
     assert_output(&r, want);
     run_close(&r);
 }
+
+/* ---- per-rule times ---- */
+
+/* The seconds rule 0 spent on 200 rewrites of a chain of nn.relu, the
+ * engine keeping times or not. */
+static double rule_seconds(bool untimed)
+{
+    StrBuf model = {0};
+    strbuf_puts(&model, "def @main(%x) {\n  %0 = nn.relu(%x);\n");
+    for (int i = 1; i < 200; i++)
+        strbuf_printf(&model, "  %%%d = nn.relu(%%%d);\n", i, i - 1);
+    strbuf_puts(&model, "  %199\n}\n");
+    Run r;
+    run_open_with(&r, "r := nn.relu(x) => exp(x)\n", model.data,
+                  (EngineOptions){.untimed = untimed});
+    ck_assert(engine_run(r.e, r.d));
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 200);
+    double seconds = rule_stats(&r, 0)->seconds;
+    run_close(&r);
+    strbuf_free(&model);
+    return seconds;
+}
+
+START_TEST(untimed_reads_no_clock)
+{
+    /* graft run without --stats=time leaves the times at 0 (no clock read
+       per try and per rewrite); with them, 200 rewrites take some time */
+    ck_assert(rule_seconds(true) == 0.0);
+    ck_assert(rule_seconds(false) > 0.0);
+}
+END_TEST
+
+/* ---- actions checked for values once per rule ---- */
+
+/* Whether each rule of rules has an action that needs no check for
+ * computed values, as the string of '1' and '0' over the rules. */
+static void assert_always_computable(const char *rules, const char *want)
+{
+    Run r;
+    run_open(&r, rules, "def @main(%x) {\n  nn.relu(%x)\n}\n", 0);
+    char got[16] = {0};
+    for (uint32_t i = 0; i < r.rules->rs.nrules && i < sizeof got - 1; i++) {
+        const PatExpr *action = r.rules->rs.rules[i].action;
+        got[i] = action && rewrite_always_computable(action) ? '1' : '0';
+    }
+    ck_assert_str_eq(got, want);
+    run_close(&r);
+}
+
+START_TEST(computable_decided_per_rule)
+{
+    /* a bound attribute and plain operands always have a value; a
+       computed number, a computed list item, a shape and a splice are
+       checked on each match (rewrite_computable) */
+    assert_always_computable(
+        "plain := nn.relu(x) => exp(x)\n"
+        "bound := nn.leaky_relu(x, alpha=a) => nn.leaky_relu(exp(x), alpha=a)\n"
+        "units := nn.dense(x, w, units=None) => nn.dense(x, w, units=shape(w)[0])\n"
+        "axis := e@expand_dims(_:rank(1), axis=a, num_newaxis=1) => squeeze(e, axis=[a])\n"
+        "deep := nn.dense(x, w, units=None) => exp(nn.dense(x, w, units=shape(w)[0]))\n"
+        "rotate := (x, rest...) => (rest..., x)\n"
+        "part := nn.relu(tanh(x)) => partition\n",
+        "1100000");
+}
+END_TEST
 
 /* ---- refusals and their counts ---- */
 
@@ -535,6 +605,12 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, guard_refusals_are_counted);
     tcase_add_test(tc, guard_backtracks_over_commutative);
     tcase_add_test(tc, alternative_is_retried);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("times");
+    tcase_add_test(tc, untimed_reads_no_clock);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("computable");
+    tcase_add_test(tc, computable_decided_per_rule);
     suite_add_tcase(s, tc);
     tc = tcase_create("bound");
     tcase_add_test(tc, non_termination_is_reported);

@@ -21,6 +21,16 @@
 #define GRAFT_NORETURN
 #endif
 
+/* A small function every node or operand goes through, or one body a few
+ * callers specialise with constant arguments: inlined even where the
+ * compiler would call it (GCC, Clang), since the call, or the tests of
+ * arguments that are constant at each caller, cost as much as its work. */
+#if defined(__GNUC__)
+#define GRAFT_HOT static inline __attribute__((always_inline))
+#else
+#define GRAFT_HOT static inline
+#endif
+
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 GRAFT_NORETURN void out_of_memory(void);

@@ -139,27 +139,8 @@ size_t graph_node_size(void)
     return sizeof(Node);
 }
 
-/* ---- node accessors ---- */
+/* ---- node accessors (the field reads are inline, graph_node.h) ---- */
 
-NodeKind node_kind(const Node *n) { return (NodeKind)n->kind; }
-uint32_t node_id(const Node *n) { return n->id; }
-bool node_is_dead(const Node *n) { return n->dead; }
-int node_nargs(const Node *n) { return n->nargs; }
-Node *node_arg(const Node *n, int i) { return n->slots[i].value; }
-int node_nusers(const Node *n) { return n->nusers; }
-const Use *node_first_use(const Node *n) { return n->first_use; }
-const Use *use_next(const Use *u) { return u->next; }
-Node *use_user(const Use *u) { return u->user; }
-int use_index(const Use *u)
-{
-    return u == u->user->callee ? USE_CALLEE : (int)(u - u->user->slots);
-}
-int node_nattrs(const Node *n) { return n->nattrs; }
-const Attr *node_attr(const Node *n, int i) { return &n->a.attrs[i]; }
-const Type *node_type(const Node *n) { return n->type; }
-bool node_type_declared(const Node *n) { return n->type_declared; }
-const char *node_annotation(const Node *n) { return n->annot; }
-Node *node_scope(const Node *n) { return n->scope; }
 int node_line(const Graph *g, const Node *n)
 {
     return n->id < g->pos_cap ? g->pos[n->id].line : 0;
@@ -180,43 +161,12 @@ void graph_set_pos(Graph *g, Node *n, int line, int col)
     g->pos[n->id] = (SrcPos){line, col};
 }
 
-const char *node_op(const Node *n)
-{
-    return n->kind == NODE_CALL && !n->callee ? n->str : NULL;
-}
-
-Node *node_callee(const Node *n)
-{
-    return n->kind == NODE_CALL && n->callee ? n->callee->value : NULL;
-}
-
 const AttrValue *node_find_attr(const Node *n, const char *name)
 {
     for (int i = 0; i < n->nattrs; i++)
         if (n->a.attrs[i].name == name || strcmp(n->a.attrs[i].name, name) == 0)
             return n->a.attrs[i].value;
     return NULL;
-}
-
-const char *node_name(const Node *n)
-{
-    NodeKind k = (NodeKind)n->kind;
-    return k == NODE_VAR || k == NODE_GLOBAL || k == NODE_OPREF ? n->str : NULL;
-}
-
-const char *node_const_text(const Node *n)
-{
-    return n->kind == NODE_CONST ? n->str : NULL;
-}
-
-bool node_const_is_scalar(const Node *n)
-{
-    return n->kind == NODE_CONST && n->flag;
-}
-
-double node_const_value(const Node *n)
-{
-    return n->kind == NODE_CONST ? n->u.value : 0.0;
 }
 
 /* A meta constant's dtype is its tensor type's. */
@@ -227,11 +177,6 @@ const char *node_const_dtype(const Node *n)
     if (n->flag)
         return n->a.dtype;
     return n->type && n->type->kind == TYPE_TENSOR ? n->type->dtype : NULL;
-}
-
-int node_index(const Node *n)
-{
-    return n->kind == NODE_GETITEM ? n->index : -1;
 }
 
 int node_nparams(const Node *n)

@@ -106,20 +106,20 @@ typedef struct MatchClause {
 } MatchClause;
 
 /* Kind and identity. Ids are dense (0..graph_node_count-1), never reused. */
-NodeKind node_kind(const Node *n);
-uint32_t node_id(const Node *n);
-bool node_is_dead(const Node *n);
+static inline NodeKind node_kind(const Node *n);
+static inline uint32_t node_id(const Node *n);
+static inline bool node_is_dead(const Node *n);
 
 /* NODE_CALL of an op: its interned name ("nn.conv2d"); NULL for a call of a
  * function value.  node_callee: the called NODE_FUNC (or NODE_VAR) of such
  * a call, else NULL. */
-const char *node_op(const Node *n);
-Node *node_callee(const Node *n);
+static inline const char *node_op(const Node *n);
+static inline Node *node_callee(const Node *n);
 
 /* Operands: call arguments (callee excluded), tuple fields, the tuple of a
  * GETITEM. */
-int node_nargs(const Node *n);
-Node *node_arg(const Node *n, int i);
+static inline int node_nargs(const Node *n);
+static inline Node *node_arg(const Node *n, int i);
 
 /* Users: each (user, operand slot) pair that reads n.  A callee slot has
  * index USE_CALLEE (-1).  Order: the order the uses were created in.  A
@@ -127,34 +127,34 @@ Node *node_arg(const Node *n, int i);
  * see node_body), nor of its parameters; dead nodes are no users. */
 enum { USE_CALLEE = -1 };
 typedef struct Use Use;
-int node_nusers(const Node *n);
-const Use *node_first_use(const Node *n);
-const Use *use_next(const Use *u);
-Node *use_user(const Use *u);
-int use_index(const Use *u);
+static inline int node_nusers(const Node *n);
+static inline const Use *node_first_use(const Node *n);
+static inline const Use *use_next(const Use *u);
+static inline Node *use_user(const Use *u);
+static inline int use_index(const Use *u);
 
 /* Attributes of an op call or a function, in source order. */
-int node_nattrs(const Node *n);
-const Attr *node_attr(const Node *n, int i);
+static inline int node_nattrs(const Node *n);
+static inline const Attr *node_attr(const Node *n, int i);
 /* By name (interned or not); NULL when absent. */
 const AttrValue *node_find_attr(const Node *n, const char *name);
 
 /* True for nodes rules treat as opaque values whose operands are no
  * dataflow inputs: functions, lets, ifs, matches, globals and op values. */
-bool node_is_opaque(const Node *n);
+static inline bool node_is_opaque(const Node *n);
 
 /* NODE_VAR: the name without '%'; NODE_GLOBAL, NODE_OPREF: the name
  * ("f" for @f, "add", "Nil"). */
-const char *node_name(const Node *n);
+static inline const char *node_name(const Node *n);
 /* NODE_CONST: spelling as printed ("1e-05f", "meta[relay.Constant][0]");
  * scalar: value and dtype ("float32", "int64", "bool"); a meta constant is
  * not scalar and its dtype comes from its type. */
-const char *node_const_text(const Node *n);
-bool node_const_is_scalar(const Node *n);
-double node_const_value(const Node *n);
+static inline const char *node_const_text(const Node *n);
+static inline bool node_const_is_scalar(const Node *n);
+static inline double node_const_value(const Node *n);
 const char *node_const_dtype(const Node *n);
 /* NODE_GETITEM: the field index. */
-int node_index(const Node *n);
+static inline int node_index(const Node *n);
 /* NODE_FUNC: parameters (NODE_VARs) and body. */
 int node_nparams(const Node *n);
 Node *node_param(const Node *n, int i);
@@ -169,17 +169,17 @@ bool node_match_complete(const Node *n);
 /* NODE_FUNC: the declared result type ("fn (...) -> T {"), or NULL. */
 const Type *node_ret_type(const Node *n);
 /* The function whose body n belongs to; NULL for @main's body and params. */
-Node *node_scope(const Node *n);
+static inline Node *node_scope(const Node *n);
 /* The type from the source text (parameter annotation or "ty=" comment),
  * or one set by graph_set_type; NULL when unknown. */
-const Type *node_type(const Node *n);
+static inline const Type *node_type(const Node *n);
 /* NODE_VAR: true when the type was written in the declaration
  * ("%x: Tensor[...]"), so the printer writes it back. */
-bool node_type_declared(const Node *n);
+static inline bool node_type_declared(const Node *n);
 /* The text of the node's annotation comment, verbatim as loaded
  * ("/ * ty=float32 * /", with the comment markers), or NULL; nodes created
  * by edits have none. */
-const char *node_annotation(const Node *n);
+static inline const char *node_annotation(const Node *n);
 /* Where the model file wrote the node (1-based line and column of its op
  * name, variable, constant, '(' of a tuple, or index of an element
  * access); 0 for a node a rewrite built.  A node keeps its position
@@ -403,5 +403,8 @@ void graph_arrays_free(GraphArrays *a);
  * Node): 96 on LP64, plus 32 per operand (graph.c, note [node size]). */
 size_t graph_bytes(const Graph *g);
 size_t graph_node_size(void);
+
+/* The node layout and the inline accessors declared above. */
+#include "graph_node.h"
 
 #endif

@@ -7,17 +7,6 @@
 #include "graph_impl.h"
 #include "util.h"
 
-bool node_is_opaque(const Node *n)
-{
-    switch (n->kind) {
-    case NODE_FUNC: case NODE_GLOBAL: case NODE_OPREF: case NODE_LET:
-    case NODE_IF: case NODE_MATCH:
-        return true;
-    default:
-        return false;
-    }
-}
-
 bool node_is_free(const Node *n)
 {
     return n->kind == NODE_VAR && n->flag;

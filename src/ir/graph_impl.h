@@ -1,5 +1,6 @@
 /* graph_impl.h - the private layout of graphs and nodes, shared by the
- * graph_*.c files only.  Everyone else goes through graph.h. */
+ * graph_*.c files only.  Everyone else goes through graph.h (the node
+ * layout itself is in graph_node.h, for the accessors inlined there). */
 #ifndef GRAFT_GRAPH_IMPL_H
 #define GRAFT_GRAPH_IMPL_H
 
@@ -11,15 +12,6 @@
 #include "graph.h"
 #include "util.h"
 
-/* One operand slot of a user: which node it reads, linked into that
- * node's users list.  Its operand index is where it sits in the user's
- * slots (or USE_CALLEE for the callee slot), so it is not stored. */
-struct Use {
-    Node *user;  /* the node whose operand this is */
-    Node *value; /* the operand it reads */
-    Use *prev;   /* previous use of value; the first use's is the last */
-    Use *next;   /* next use of value (newer), NULL at the end */
-};
 
 /* What a NODE_FUNC has beyond a plain node. */
 typedef struct FuncInfo {
@@ -45,37 +37,6 @@ typedef struct GlobalDef {
     bool defined;     /* a "def" of it was added */
 } GlobalDef;
 
-/* note [node size] in graph.c explains the layout. */
-struct graft_node {
-    uint8_t kind;          /* NodeKind */
-    uint8_t dead;          /* set by graph_remove_dead */
-    uint8_t type_declared; /* NODE_VAR: type written as "%x: T" */
-    uint8_t flag;          /* NODE_CONST: not a meta[...] reference;
-                              NODE_VAR: a free_var; NODE_MATCH: complete
-                              ("match", not "match?") */
-    uint32_t id;           /* dense index into Graph.nodes */
-    int32_t nargs;         /* operand slots in slots */
-    int32_t nusers;        /* uses in the users list */
-    Use *slots;            /* nargs operands: args, fields, or the tuple;
-                              allocated right after the node */
-    Use *callee;           /* NODE_CALL of a function value: its callee */
-    Use *first_use;        /* users list, oldest first, circular by prev */
-    const char *str;       /* interned op name, var name or const spelling */
-    union {
-        const Attr *attrs; /* NODE_CALL, NODE_FUNC: nattrs attributes */
-        const char *dtype; /* NODE_CONST: interned scalar dtype */
-    } a;
-    int32_t nattrs;        /* entries in a.attrs (0 for constants) */
-    int32_t index;         /* NODE_GETITEM: field index */
-    const Type *type;      /* known type, or NULL */
-    const char *annot;     /* annotation comment verbatim, or NULL */
-    Node *scope;           /* enclosing NODE_FUNC, NULL in @main */
-    union {
-        double value;      /* NODE_CONST: scalar value */
-        FuncInfo *fn;      /* NODE_FUNC: params, body, result type */
-        MatchInfo *match;  /* NODE_MATCH: the clauses' patterns */
-    } u;
-};
 
 /* A node's position in the model file, 1-based. */
 typedef struct SrcPos {

@@ -27,21 +27,13 @@
 
 enum { NO_TEMP = UINT32_MAX, NO_ROOT = UINT32_MAX };
 
-/* The small functions every operand goes through are inlined even where
- * the compiler would call them (GCC, Clang): a call costs as much as
- * their work. */
-#if defined(__GNUC__)
-#define HOT static inline __attribute__((always_inline))
-#else
-#define HOT static inline
-#endif
 
 /* note [fast output]: the printer appends a few bytes at a time, a few
  * dozen times per node; these inline appends keep the common case to a
  * bounds check and a copy.  They leave the text unterminated (what reads
  * a buffer takes its length; relay_print_string ends the module's text
  * with a NUL), and room() keeps a byte spare for that NUL. */
-HOT char *room(StrBuf *sb, size_t n)
+GRAFT_HOT char *room(StrBuf *sb, size_t n)
 {
     if (sb->cap - sb->len <= n) /* also when nothing is allocated yet */
         sb->data = xgrow_items(sb->data, &sb->cap, sb->len + n + 1, 1);
@@ -51,7 +43,7 @@ HOT char *room(StrBuf *sb, size_t n)
 /* Copies the n bytes at s to at: names and op names are short, and a
  * short copy is two overlapping moves of 16, 8 or 4 bytes, each within
  * the n bytes, cheaper than a call of memcpy. */
-HOT void copy_text(char *at, const char *s, size_t n)
+GRAFT_HOT void copy_text(char *at, const char *s, size_t n)
 {
     uint64_t a8, b8;
     uint32_t a4, b4;
@@ -80,7 +72,7 @@ HOT void copy_text(char *at, const char *s, size_t n)
     }
 }
 
-HOT void put_mem(StrBuf *sb, const char *s, size_t n)
+GRAFT_HOT void put_mem(StrBuf *sb, const char *s, size_t n)
 {
     copy_text(room(sb, n), s, n);
     sb->len += n;
@@ -94,7 +86,7 @@ static inline void put_str(StrBuf *sb, const char *s)
     put_mem(sb, s, strlen(s));
 }
 
-HOT void put_chr(StrBuf *sb, char c)
+GRAFT_HOT void put_chr(StrBuf *sb, char c)
 {
     *room(sb, 1) = c;
     sb->len++;
@@ -111,7 +103,7 @@ static const uint32_t powers_of_ten[] = {0, 10, 100, 1000, 10000, 100000, 100000
 /* The digits of n: from its bit length, 1233/4096 approximating
  * log10(2), less one when n is below the power of ten that gives (the
  * first entry is 0: one digit for n below 8). */
-HOT size_t count_digits(uint32_t n)
+GRAFT_HOT size_t count_digits(uint32_t n)
 {
 #if defined(__GNUC__)
     unsigned bits = 32 - (unsigned)__builtin_clz(n | 1);
@@ -127,7 +119,7 @@ HOT size_t count_digits(uint32_t n)
 /* A decimal number without printf (the printer writes a million): its
  * digits counted first, then written in place from the last, two at a
  * time.  Temp numbers take the 32-bit path, cheaper by half. */
-HOT size_t write_u32(char *at, uint32_t n)
+GRAFT_HOT size_t write_u32(char *at, uint32_t n)
 {
     size_t ndigits = count_digits(n);
     at += ndigits;
@@ -147,7 +139,7 @@ HOT size_t write_u32(char *at, uint32_t n)
     return ndigits;
 }
 
-HOT void put_u32(StrBuf *sb, uint32_t n)
+GRAFT_HOT void put_u32(StrBuf *sb, uint32_t n)
 {
     sb->len += write_u32(room(sb, 10), n);
 }
@@ -182,7 +174,7 @@ static void put_i64(StrBuf *sb, int64_t n)
 static const char spaces[64] = "                                "
                                "                                ";
 
-HOT void indent(StrBuf *sb, int level)
+GRAFT_HOT void indent(StrBuf *sb, int level)
 {
     size_t n = 2 * (size_t)(level > 0 ? level : 0);
     if (n <= sizeof spaces) {
@@ -314,7 +306,7 @@ static void drain(Printer *p)
  * temp).  So the dozen pieces of a binding line cost a copy each and not
  * a bounds check each; what cannot be bounded cheaply (attributes)
  * appends as before, checked. */
-HOT char *write_mem(char *at, const char *s, size_t n)
+GRAFT_HOT char *write_mem(char *at, const char *s, size_t n)
 {
     copy_text(at, s, n);
     return at + n;
@@ -327,7 +319,7 @@ HOT char *write_mem(char *at, const char *s, size_t n)
 enum { TEMP_MAX = 12 };
 
 /* A bound node's temp, from its text (note [temp texts]). */
-HOT char *write_temp_text(char *at, const TempText *t)
+GRAFT_HOT char *write_temp_text(char *at, const TempText *t)
 {
     memcpy(at, t->b, sizeof t->b); /* TEMP_MAX leaves room for all twelve */
     return at + t->b[11];
@@ -431,13 +423,13 @@ static void put_comment(const Printer *p, StrBuf *sb, uint32_t id)
 }
 
 /* Whether node id prints a comment where its text first appears. */
-HOT bool has_comment(const Printer *p, uint32_t id)
+GRAFT_HOT bool has_comment(const Printer *p, uint32_t id)
 {
     const Node *n = node_of(p, id);
     return node_annotation(n) || (p->types && node_type(n));
 }
 
-HOT void put_annot(const Printer *p, StrBuf *sb, uint32_t id)
+GRAFT_HOT void put_annot(const Printer *p, StrBuf *sb, uint32_t id)
 {
     if (has_comment(p, id))
         put_comment(p, sb, id);
@@ -502,13 +494,13 @@ static void put_attrs(Printer *p, StrBuf *sb, const Node *n, bool first)
 
 /* The length of variable v's printed name with its "%" (given now when
  * names follow the printing order, note [variable names]). */
-HOT size_t name_len(Printer *p, uint32_t v)
+GRAFT_HOT size_t name_len(Printer *p, uint32_t v)
 {
     return var_names_len(&p->names, v);
 }
 
 /* A variable's printed name (given at its first printing). */
-HOT char *write_name(Printer *p, char *at, uint32_t v)
+GRAFT_HOT char *write_name(Printer *p, char *at, uint32_t v)
 {
     bool percent;
     size_t len;
@@ -519,7 +511,7 @@ HOT char *write_name(Printer *p, char *at, uint32_t v)
 }
 
 /* "%x: T / * ann * /" for a parameter in a signature. */
-HOT void put_param(Printer *p, StrBuf *out, uint32_t v)
+GRAFT_HOT void put_param(Printer *p, StrBuf *out, uint32_t v)
 {
     out->len = (size_t)(write_name(p, room(out, name_len(p, v)), v) - out->data);
     uint8_t flags = p->ga.flags[v];
@@ -603,7 +595,7 @@ static void keep_const(Printer *p, uint32_t m)
  * scopes, printed at the leaf visit, so it waits in pending (note
  * [pending texts]).  Returns the most bytes operand m's reference
  * takes. */
-HOT size_t resolve_operand(Printer *p, uint32_t m)
+GRAFT_HOT size_t resolve_operand(Printer *p, uint32_t m)
 {
     switch (p->ga.kind[m]) {
     case NODE_VAR:
@@ -629,7 +621,7 @@ HOT size_t resolve_operand(Printer *p, uint32_t m)
 
 /* Operand m as its user's text prints it, once resolved, into room
  * resolve_operand bounded. */
-HOT char *write_ref(Printer *p, char *at, uint32_t m)
+GRAFT_HOT char *write_ref(Printer *p, char *at, uint32_t m)
 {
     switch (p->ga.kind[m]) {
     case NODE_VAR: return write_name(p, at, m);
@@ -668,7 +660,7 @@ static void resolve_kids(Printer *p, uint32_t id)
 }
 
 /* An op's name: a model has few, so their lengths are kept. */
-HOT size_t op_len(Printer *p, const char *op)
+GRAFT_HOT size_t op_len(Printer *p, const char *op)
 {
     size_t slot = ((uintptr_t)op >> 4) % ARRAY_LEN(p->op);
     if (p->op[slot] != op) {
@@ -688,7 +680,7 @@ static bool nullary_constructor(Printer *p, uint32_t id)
 }
 
 /* The references of operands k..end separated by ", ". */
-HOT char *write_refs(Printer *p, char *at, const uint32_t *k, const uint32_t *end)
+GRAFT_HOT char *write_refs(Printer *p, char *at, const uint32_t *k, const uint32_t *end)
 {
     for (const uint32_t *a = k; a < end; a++) {
         if (a > k)
@@ -701,7 +693,7 @@ HOT char *write_refs(Printer *p, char *at, const uint32_t *k, const uint32_t *en
 /* "op(args" or "%5(args" of call id, without its attributes and ")";
  * or "Nil" alone, and *closed, for a constructor of no fields (as TVM
  * prints it). */
-HOT char *write_call_open(Printer *p, char *at, uint32_t id, bool *closed)
+GRAFT_HOT char *write_call_open(Printer *p, char *at, uint32_t id, bool *closed)
 {
     const uint32_t *k = p->ga.kids + p->ga.start[id];
     const uint32_t *end = p->ga.kids + p->ga.start[id + 1];
@@ -723,7 +715,7 @@ HOT char *write_call_open(Printer *p, char *at, uint32_t id, bool *closed)
 /* The most bytes node id's text takes (note [one reservation]), a
  * call's attributes apart: a kept text's length, or resolve_kids' bound
  * and a call's op name. */
-HOT size_t text_max(Printer *p, uint32_t id)
+GRAFT_HOT size_t text_max(Printer *p, uint32_t id)
 {
     bool op = p->ga.kind[id] == NODE_CALL &&
               !((p->ga.flags[id] & NODE_HAS_CALLEE) && p->ga.start[id] < p->ga.start[id + 1]);
@@ -731,14 +723,14 @@ HOT size_t text_max(Printer *p, uint32_t id)
 }
 
 /* Whether node id's text has a part text_max does not bound. */
-HOT bool has_attrs(const Printer *p, uint32_t id)
+GRAFT_HOT bool has_attrs(const Printer *p, uint32_t id)
 {
     return p->ga.kind[id] == NODE_CALL && (p->ga.flags[id] & NODE_HAS_ATTRS);
 }
 
 /* A visited node's text (note [texts written once]), without
  * attributes, into room for text_max. */
-HOT char *write_text(Printer *p, char *at, uint32_t id)
+GRAFT_HOT char *write_text(Printer *p, char *at, uint32_t id)
 {
     const uint32_t *k = p->ga.kids + p->ga.start[id];
     const uint32_t *end = p->ga.kids + p->ga.start[id + 1];
@@ -767,7 +759,7 @@ HOT char *write_text(Printer *p, char *at, uint32_t id)
 /* A visited node's text at at, in out, where room for text_max was
  * made: a call's attributes append checked between its operands and its
  * ")", and room for more bytes after the text is made then. */
-HOT char *write_text_in(Printer *p, StrBuf *out, char *at, uint32_t id, size_t more)
+GRAFT_HOT char *write_text_in(Printer *p, StrBuf *out, char *at, uint32_t id, size_t more)
 {
     if (!has_attrs(p, id))
         return write_text(p, at, id);
@@ -1024,7 +1016,7 @@ static void leaf_visit(Printer *p, uint32_t id)
  * walk]); a function's and a let's are none (their scopes print in their
  * own walks), an if's and a match's the first operand only (the rest are
  * scopes). */
-HOT void push_frame(Printer *p, uint32_t id)
+GRAFT_HOT void push_frame(Printer *p, uint32_t id)
 {
     uint32_t start = p->ga.start[id], end = p->ga.start[id + 1];
     switch (p->ga.kind[id]) {

@@ -22,6 +22,10 @@ Engine *engine_new(const RuleSet *rs, Graph *g, const EngineOptions *opts)
     e->m = matcher_new(e->labels, g);
     matcher_set_max_steps(e->m, e->limits->match_steps);
     stats_init(&e->stats, rs->nrules);
+    e->check_computable = xcalloc(rs->nrules + 1, sizeof *e->check_computable);
+    for (uint32_t r = 0; r < rs->nrules; r++)
+        e->check_computable[r] = rs->rules[r].action &&
+                                 !rewrite_always_computable(rs->rules[r].action);
     if (e->opts.trace || e->opts.refusals) {
         e->names = xmalloc(sizeof *e->names);
         node_labels_init(e->names, g, e->opts.model);
@@ -84,6 +88,7 @@ void engine_free(Engine *e)
     free(e->dirty);
     free(e->mark);
     free(e->order);
+    free(e->check_computable);
     type_cache_free(e->types);
     keymap_free(&e->interned);
     free(e);

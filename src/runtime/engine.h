@@ -41,6 +41,9 @@ typedef struct EngineOptions {
     uint64_t stop_after;   /* stop, without error, after this many
                               rewrites (graft verify, and run --verify's
                               bisection: the first k rewrites); 0: no */
+    bool untimed;          /* leave the per-rule times (Stats) at 0: no
+                              clock read per try and per rewrite, for a
+                              caller that will not print them */
 } EngineOptions;
 
 typedef struct graft_engine Engine;

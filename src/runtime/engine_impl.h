@@ -33,6 +33,8 @@ struct graft_engine {
                               made with the first */
     KeyMap interned;       /* rule-set name -> its copy in g (note [names
                               interned once] in rewrite_build.c) */
+    bool *check_computable; /* per rule: its action may lack a computed
+                               value (rewrite_always_computable fails) */
     uint32_t visit_rule;   /* engine_match_roots: the match being visited */
     Node *visit_root;
     bool visit_bound;      /* its bindings are in the matcher */
@@ -69,6 +71,12 @@ bool engine_postdominates(Engine *e, const Node *root, const Node *u);
 /* Labels every node (operands first), as engine_matches does. */
 void engine_label_all(Engine *e);
 double engine_now(void);
+/* engine_now, or 0 when the engine keeps no times (EngineOptions.untimed):
+ * what the per-rule times are read with. */
+static inline double engine_clock(const Engine *e)
+{
+    return e->opts.untimed ? 0.0 : engine_now();
+}
 /* Relabels the nodes created since *upto and those whose operands' states
  * changed (note [partition relabelling]); e->order holds the n live nodes
  * in topological order.  Sets *upto to the node count. */
@@ -112,5 +120,9 @@ Node *rewrite_build(Engine *e, const RuleDesc *r, const Binding *b, Node *root);
 /* Whether every computed attribute of action x has a value for b (note
  * [computed attributes] in rewrite_build.c). */
 bool rewrite_computable(const PatExpr *x, const Binding *b);
+/* Whether rewrite_computable holds for x on any bindings: no computed
+ * attribute, list or shape, and no splice.  Decided once per rule
+ * (Engine.check_computable), as most actions have none. */
+bool rewrite_always_computable(const PatExpr *x);
 
 #endif

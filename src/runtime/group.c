@@ -317,7 +317,7 @@ bool grouper_try(Grouper *gp, Node *root, bool leaf_ok, Group *out)
 {
     RuleStats *st = &gp->e->stats.rules[gp->rule];
     grouper_grow(gp);
-    double t0 = engine_now();
+    double t0 = engine_clock(gp->e);
     st->tried++;
     MatchResult res = matcher_try(gp->e->m, gp->rule, root);
     bool kept = false;
@@ -328,6 +328,6 @@ bool grouper_try(Grouper *gp, Node *root, bool leaf_ok, Group *out)
         st->guard++;
     else if (res == MATCH_BUDGET)
         st->budget++;
-    st->seconds += engine_now() - t0;
+    st->seconds += engine_clock(gp->e) - t0;
     return kept;
 }

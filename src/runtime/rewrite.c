@@ -203,14 +203,14 @@ static bool apply_group(Engine *e, uint32_t r, Group *gr)
     for (int s = 0; s < rule->nslots; s++)
         gr->bind[s].node = current(e, gr->bind[s].node);
     Node *root = gr->root;
-    if (rule->action && !rewrite_computable(rule->action, gr->bind)) {
+    if (e->check_computable[r] && !rewrite_computable(rule->action, gr->bind)) {
         e->stats.rules[r].guard++; /* a computed attribute without a value */
         return false;
     }
-    double t0 = engine_now();
+    double t0 = engine_clock(e);
     uint32_t first_new = graph_node_count(e->g);
     Node *by = rewrite_build(e, rule, gr->bind, root);
-    e->stats.rules[r].seconds += engine_now() - t0;
+    e->stats.rules[r].seconds += engine_clock(e) - t0;
     if (by == root)
         return false;
     mark_users(e, root);

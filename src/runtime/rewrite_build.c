@@ -358,6 +358,23 @@ static bool has_value(const PatExpr *v, const Binding *b)
     return !is_computed(v) || number_known(v, b);
 }
 
+/* Whether v is an attribute value has_value can find without one. */
+static bool may_lack_value(const PatExpr *v)
+{
+    return (v->kind == EXPR_LIST && !v->attr) || v->kind == EXPR_SHAPE || is_computed(v);
+}
+
+bool rewrite_always_computable(const PatExpr *x)
+{
+    for (int i = 0; i < x->nattrs; i++)
+        if (x->attrs[i].src == ASRC_EXPR && may_lack_value(x->attrs[i].value))
+            return false;
+    for (int i = 0; i < x->nkids; i++)
+        if (x->kids[i]->kind == EXPR_SPLICE || !rewrite_always_computable(x->kids[i]))
+            return false;
+    return true;
+}
+
 bool rewrite_computable(const PatExpr *x, const Binding *b)
 {
     for (int i = 0; i < x->nattrs; i++)

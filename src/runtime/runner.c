@@ -217,7 +217,8 @@ static bool write_model(const Graph *g, const char *out, Diag *d)
 bool runner_run(const RuleSet *rs, Graph *g, const RunOptions *o, Diag *d)
 {
     EngineOptions opts = {.trace = o->trace ? stderr : NULL, .limits = &o->limits,
-                          .model = o->model, .refusals = o->stats != 0};
+                          .model = o->model, .refusals = o->stats != 0,
+                          .untimed = o->stats != 2};
     Engine *e = engine_new(rs, g, &opts);
     bool ok = engine_run(e, d) && write_model(g, o->out, d);
     if (o->stats)

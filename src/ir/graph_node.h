@@ -1,0 +1,137 @@
+/* graph_node.h - the layout of a node and of an operand slot, and the
+ * accessors that read them, inline.
+ *
+ * Only the graph_*.c files write these fields (through graph.h's edits, so
+ * users lists stay current); everyone else reads them through the
+ * accessors below.  The layout is in a header, not private to graph.c,
+ * because the runtime's walks call the accessors hundreds of thousands of
+ * times per pass: as out-of-line calls they were about a tenth of the
+ * partition's own work (note [inline accessors]).  Included by graph.h
+ * only.
+ */
+#ifndef GRAFT_GRAPH_NODE_H
+#define GRAFT_GRAPH_NODE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct FuncInfo;
+struct MatchInfo;
+
+/* One operand slot of a user: which node it reads, linked into that
+ * node's users list.  Its operand index is where it sits in the user's
+ * slots (or USE_CALLEE for the callee slot), so it is not stored. */
+struct Use {
+    Node *user;  /* the node whose operand this is */
+    Node *value; /* the operand it reads */
+    Use *prev;   /* previous use of value; the first use's is the last */
+    Use *next;   /* next use of value (newer), NULL at the end */
+};
+
+/* note [node size] in graph.c explains the layout. */
+struct graft_node {
+    uint8_t kind;          /* NodeKind */
+    uint8_t dead;          /* set by graph_remove_dead */
+    uint8_t type_declared; /* NODE_VAR: type written as "%x: T" */
+    uint8_t flag;          /* NODE_CONST: not a meta[...] reference;
+                              NODE_VAR: a free_var; NODE_MATCH: complete
+                              ("match", not "match?") */
+    uint32_t id;           /* dense index into Graph.nodes */
+    int32_t nargs;         /* operand slots in slots */
+    int32_t nusers;        /* uses in the users list */
+    Use *slots;            /* nargs operands: args, fields, or the tuple;
+                              allocated right after the node */
+    Use *callee;           /* NODE_CALL of a function value: its callee */
+    Use *first_use;        /* users list, oldest first, circular by prev */
+    const char *str;       /* interned op name, var name or const spelling */
+    union {
+        const Attr *attrs; /* NODE_CALL, NODE_FUNC: nattrs attributes */
+        const char *dtype; /* NODE_CONST: interned scalar dtype */
+    } a;
+    int32_t nattrs;        /* entries in a.attrs (0 for constants) */
+    int32_t index;         /* NODE_GETITEM: field index */
+    const Type *type;      /* known type, or NULL */
+    const char *annot;     /* annotation comment verbatim, or NULL */
+    Node *scope;           /* enclosing NODE_FUNC, NULL in @main */
+    union {
+        double value;      /* NODE_CONST: scalar value */
+        struct FuncInfo *fn;    /* NODE_FUNC: params, body, result type */
+        struct MatchInfo *match;  /* NODE_MATCH: the clauses' patterns */
+    } u;
+};
+
+/* note [inline accessors]: callgrind of the partition of 2,000 side-by-side
+ * batch norms counted 866,000 calls of node_id, node_kind, node_arg and
+ * their neighbours in the partition phase alone, each a call, a load and
+ * a return; inline they are one load.  Accessors with more to do than a
+ * field read (node_find_attr, node_const_dtype, the function and match
+ * accessors) stay out of line in graph.c. */
+
+static inline NodeKind node_kind(const Node *n) { return (NodeKind)n->kind; }
+static inline uint32_t node_id(const Node *n) { return n->id; }
+static inline bool node_is_dead(const Node *n) { return n->dead; }
+static inline int node_nargs(const Node *n) { return n->nargs; }
+static inline Node *node_arg(const Node *n, int i) { return n->slots[i].value; }
+static inline int node_nusers(const Node *n) { return n->nusers; }
+static inline const Use *node_first_use(const Node *n) { return n->first_use; }
+static inline const Use *use_next(const Use *u) { return u->next; }
+static inline Node *use_user(const Use *u) { return u->user; }
+static inline int use_index(const Use *u)
+{
+    return u == u->user->callee ? USE_CALLEE : (int)(u - u->user->slots);
+}
+static inline int node_nattrs(const Node *n) { return n->nattrs; }
+static inline const Attr *node_attr(const Node *n, int i) { return &n->a.attrs[i]; }
+static inline const Type *node_type(const Node *n) { return n->type; }
+static inline bool node_type_declared(const Node *n) { return n->type_declared; }
+static inline const char *node_annotation(const Node *n) { return n->annot; }
+static inline Node *node_scope(const Node *n) { return n->scope; }
+
+static inline const char *node_op(const Node *n)
+{
+    return n->kind == NODE_CALL && !n->callee ? n->str : NULL;
+}
+
+static inline Node *node_callee(const Node *n)
+{
+    return n->kind == NODE_CALL && n->callee ? n->callee->value : NULL;
+}
+
+static inline const char *node_name(const Node *n)
+{
+    NodeKind k = (NodeKind)n->kind;
+    return k == NODE_VAR || k == NODE_GLOBAL || k == NODE_OPREF ? n->str : NULL;
+}
+
+static inline const char *node_const_text(const Node *n)
+{
+    return n->kind == NODE_CONST ? n->str : NULL;
+}
+
+static inline bool node_const_is_scalar(const Node *n)
+{
+    return n->kind == NODE_CONST && n->flag;
+}
+
+static inline double node_const_value(const Node *n)
+{
+    return n->kind == NODE_CONST ? n->u.value : 0.0;
+}
+
+static inline int node_index(const Node *n)
+{
+    return n->kind == NODE_GETITEM ? n->index : -1;
+}
+
+static inline bool node_is_opaque(const Node *n)
+{
+    switch (n->kind) {
+    case NODE_FUNC: case NODE_GLOBAL: case NODE_OPREF: case NODE_LET:
+    case NODE_IF: case NODE_MATCH:
+        return true;
+    default:
+        return false;
+    }
+}
+
+#endif
