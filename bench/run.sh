@@ -28,14 +28,8 @@ work=${TMPDIR:-/tmp}/graft-bench.$$
 mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT INT TERM
 
-# ---- an -O2 build of its own ----
-mkdir -p "$build"
-if [ ! -f "$build/Makefile" ] || [ "$build/Makefile" -ot "$srcdir/configure" ] ||
-   [ "$(cat "$build/.cflags" 2>/dev/null)" != "$cflags" ]; then
-    (cd "$build" && "$srcdir/configure" -q CFLAGS="$cflags" --disable-sanitizers)
-    echo "$cflags" > "$build/.cflags"
-fi
-$make -s -C "$build" bench-built-sources >&2
+# ---- an -O2 build of its own (bench/o2build.sh) ----
+GRAFT_SRCDIR=$srcdir MAKE=$make sh "$srcdir/bench/o2build.sh" "$build" "$cflags"
 $make -s -C "$build" -j2 bench/graft-bench >&2
 have_graft=no
 if $make -s -C "$build" -j2 graft libgraft.a > "$work/graft-build.log" 2>&1; then
