@@ -87,6 +87,75 @@ START_TEST(source_indexes_lines)
 }
 END_TEST
 
+START_TEST(source_final_newline_starts_no_line)
+{
+    static const struct {
+        const char *text;
+        size_t nlines;
+    } cases[] = {{"", 1}, {"\n", 1}, {"a\n", 1}, {"a\n\n", 2}, {"\n\nb", 3}};
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        Source *src = source_from_string("t", cases[i].text, strlen(cases[i].text));
+        ck_assert_uint_eq(src->nlines, cases[i].nlines);
+        source_free(src);
+    }
+}
+END_TEST
+
+static bool same_range(SrcRange a, SrcRange b)
+{
+    return a.first_line == b.first_line && a.first_column == b.first_column &&
+           a.last_line == b.last_line && a.last_column == b.last_column;
+}
+
+/* A cursor gives source_range()'s answer for every range asked in text
+ * order, and for one asked behind it. */
+START_TEST(source_range_at_agrees)
+{
+    const char *text = "ab\n\ncd\r\nlong line\n\n";
+    size_t len = strlen(text);
+    Source *src = source_from_string("t", text, len);
+    for (size_t step = 1; step <= 3; step++) {
+        SrcCursor cur = {0};
+        for (size_t begin = 0; begin <= len; begin += step)
+            for (size_t end = begin; end <= len + 1; end++)
+                ck_assert(same_range(source_range_at(src, &cur, begin, end),
+                                     source_range(src, begin, end)));
+        ck_assert(same_range(source_range_at(src, &cur, 1, 7), source_range(src, 1, 7)));
+        ck_assert_uint_eq(cur.line, 0);
+    }
+    source_free(src);
+}
+END_TEST
+
+/* A file is read whole: longer than one read's chunk, with a NUL byte. */
+START_TEST(source_reads_whole_file)
+{
+    char path[] = "/tmp/graft_check_base_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    size_t len = 200000;
+    char *text = xmalloc(len);
+    for (size_t i = 0; i < len; i++)
+        text[i] = i % 40 == 39 ? '\n' : (char)('a' + i % 26);
+    text[7] = '\0';
+    FILE *f = fdopen(fd, "wb");
+    ck_assert_uint_eq(fwrite(text, 1, len, f), len);
+    fclose(f);
+    Diag *d = diag_new(NULL);
+    Source *src = source_read(path, d);
+    remove(path);
+    ck_assert_ptr_nonnull(src);
+    ck_assert_uint_eq(src->len, len);
+    ck_assert_int_eq(memcmp(src->text, text, len), 0);
+    ck_assert_int_eq(src->text[len], '\0');
+    ck_assert_uint_eq(src->nlines, len / 40); /* the last newline ends the text */
+    ck_assert_uint_eq(src->line_starts[src->nlines - 1], len - 40);
+    source_free(src);
+    diag_free(d);
+    free(text);
+}
+END_TEST
+
 /* Runs report() into a memory stream and returns what it printed. */
 static char *capture(void (*report)(Diag *, const Source *))
 {
@@ -634,6 +703,9 @@ static Suite *base_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("diag");
     tcase_add_test(tc, source_indexes_lines);
+    tcase_add_test(tc, source_final_newline_starts_no_line);
+    tcase_add_test(tc, source_range_at_agrees);
+    tcase_add_test(tc, source_reads_whole_file);
     tcase_add_test(tc, diag_prints_caret);
     tcase_add_test(tc, diag_warning_names_flag);
     tcase_add_test(tc, diag_stops_at_limit);

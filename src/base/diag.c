@@ -151,6 +151,32 @@ SrcRange source_range(const Source *src, size_t begin, size_t end)
     return r;
 }
 
+/* The line (0-based) of offset, at or after line. */
+static size_t line_after(const Source *src, size_t line, size_t offset)
+{
+    while (line + 1 < src->nlines && src->line_starts[line + 1] <= offset)
+        line++;
+    return line;
+}
+
+SrcRange source_range_at(const Source *src, SrcCursor *cur, size_t begin, size_t end)
+{
+    if (end <= begin)
+        end = begin + 1;
+    size_t first = cur->line;
+    if (first >= src->nlines || src->line_starts[first] > begin)
+        first = (size_t)line_of(src, begin) - 1;
+    first = line_after(src, first, begin);
+    size_t last = line_after(src, first, end - 1);
+    cur->line = first;
+    SrcRange r;
+    r.first_line = (int)first + 1;
+    r.first_column = (int)(begin - src->line_starts[first]) + 1;
+    r.last_line = (int)last + 1;
+    r.last_column = (int)(end - 1 - src->line_starts[last]) + 1;
+    return r;
+}
+
 Diag *diag_new(FILE *out)
 {
     Diag *d = xcalloc(1, sizeof(Diag));

@@ -37,6 +37,7 @@ typedef struct RulesParseCtx {
     Diag *diag;            /* where errors go */
     void *scanner;         /* the flex scanner (yyscan_t) */
     size_t offset;         /* byte offset of the next token */
+    SrcCursor at;          /* the line of the last token */
     int ntokens;           /* tokens handed to the parser so far */
     bool lex_error;        /* the scanner just reported an error: the
                               parser's follow-on syntax error is dropped */
