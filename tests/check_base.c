@@ -56,6 +56,34 @@ START_TEST(interner_gives_one_copy)
 }
 END_TEST
 
+/* Names of every length up to three words, so the hash's tail of 1 to 7
+ * bytes is taken in each of its pieces; names one byte apart stay apart. */
+START_TEST(interner_every_tail_length)
+{
+    Arena *a = arena_new();
+    Interner *in = interner_new(a);
+    const char *text = "abcdefghijklmnopqrstuvwx";
+    const char *first[25], *changed[25];
+    for (size_t n = 0; n <= 24; n++) {
+        char buf[25];
+        memcpy(buf, text, n);
+        first[n] = interner_intern(in, buf, n);
+        if (n > 0)
+            buf[n - 1] = 'Z';
+        changed[n] = interner_intern(in, buf, n);
+    }
+    for (size_t n = 0; n <= 24; n++) {
+        ck_assert_ptr_eq(interner_intern(in, text, n), first[n]);
+        ck_assert_uint_eq(strlen(first[n]), n);
+        if (n > 0)
+            ck_assert_ptr_ne(changed[n], first[n]);
+    }
+    ck_assert_uint_eq(interner_count(in), 49);
+    interner_free(in);
+    arena_free(a);
+}
+END_TEST
+
 START_TEST(strbuf_formats)
 {
     StrBuf sb = {0};
@@ -689,6 +717,7 @@ static Suite *base_suite(void)
     TCase *tc = tcase_create("arena");
     tcase_add_test(tc, arena_zeroes_and_aligns);
     tcase_add_test(tc, interner_gives_one_copy);
+    tcase_add_test(tc, interner_every_tail_length);
     tcase_add_test(tc, strbuf_formats);
     tcase_add_test(tc, vec_pushes_and_pops);
     tcase_add_test(tc, sort_is_stable);
