@@ -56,6 +56,34 @@ START_TEST(interner_gives_one_copy)
 }
 END_TEST
 
+/* Names of every length up to three words, so the hash's tail of 1 to 7
+ * bytes is taken in each of its pieces; names one byte apart stay apart. */
+START_TEST(interner_every_tail_length)
+{
+    Arena *a = arena_new();
+    Interner *in = interner_new(a);
+    const char *text = "abcdefghijklmnopqrstuvwx";
+    const char *first[25], *changed[25];
+    for (size_t n = 0; n <= 24; n++) {
+        char buf[25];
+        memcpy(buf, text, n);
+        first[n] = interner_intern(in, buf, n);
+        if (n > 0)
+            buf[n - 1] = 'Z';
+        changed[n] = interner_intern(in, buf, n);
+    }
+    for (size_t n = 0; n <= 24; n++) {
+        ck_assert_ptr_eq(interner_intern(in, text, n), first[n]);
+        ck_assert_uint_eq(strlen(first[n]), n);
+        if (n > 0)
+            ck_assert_ptr_ne(changed[n], first[n]);
+    }
+    ck_assert_uint_eq(interner_count(in), 49);
+    interner_free(in);
+    arena_free(a);
+}
+END_TEST
+
 START_TEST(strbuf_formats)
 {
     StrBuf sb = {0};
@@ -84,6 +112,75 @@ START_TEST(source_indexes_lines)
     ck_assert_int_eq(r.first_column, 1);
     ck_assert_int_eq(r.last_column, 4);
     source_free(src);
+}
+END_TEST
+
+START_TEST(source_final_newline_starts_no_line)
+{
+    static const struct {
+        const char *text;
+        size_t nlines;
+    } cases[] = {{"", 1}, {"\n", 1}, {"a\n", 1}, {"a\n\n", 2}, {"\n\nb", 3}};
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        Source *src = source_from_string("t", cases[i].text, strlen(cases[i].text));
+        ck_assert_uint_eq(src->nlines, cases[i].nlines);
+        source_free(src);
+    }
+}
+END_TEST
+
+static bool same_range(SrcRange a, SrcRange b)
+{
+    return a.first_line == b.first_line && a.first_column == b.first_column &&
+           a.last_line == b.last_line && a.last_column == b.last_column;
+}
+
+/* A cursor gives source_range()'s answer for every range asked in text
+ * order, and for one asked behind it. */
+START_TEST(source_range_at_agrees)
+{
+    const char *text = "ab\n\ncd\r\nlong line\n\n";
+    size_t len = strlen(text);
+    Source *src = source_from_string("t", text, len);
+    for (size_t step = 1; step <= 3; step++) {
+        SrcCursor cur = {0};
+        for (size_t begin = 0; begin <= len; begin += step)
+            for (size_t end = begin; end <= len + 1; end++)
+                ck_assert(same_range(source_range_at(src, &cur, begin, end),
+                                     source_range(src, begin, end)));
+        ck_assert(same_range(source_range_at(src, &cur, 1, 7), source_range(src, 1, 7)));
+        ck_assert_uint_eq(cur.line, 0);
+    }
+    source_free(src);
+}
+END_TEST
+
+/* A file is read whole: longer than one read's chunk, with a NUL byte. */
+START_TEST(source_reads_whole_file)
+{
+    char path[] = "/tmp/graft_check_base_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    size_t len = 200000;
+    char *text = xmalloc(len);
+    for (size_t i = 0; i < len; i++)
+        text[i] = i % 40 == 39 ? '\n' : (char)('a' + i % 26);
+    text[7] = '\0';
+    FILE *f = fdopen(fd, "wb");
+    ck_assert_uint_eq(fwrite(text, 1, len, f), len);
+    fclose(f);
+    Diag *d = diag_new(NULL);
+    Source *src = source_read(path, d);
+    remove(path);
+    ck_assert_ptr_nonnull(src);
+    ck_assert_uint_eq(src->len, len);
+    ck_assert_int_eq(memcmp(src->text, text, len), 0);
+    ck_assert_int_eq(src->text[len], '\0');
+    ck_assert_uint_eq(src->nlines, len / 40); /* the last newline ends the text */
+    ck_assert_uint_eq(src->line_starts[src->nlines - 1], len - 40);
+    source_free(src);
+    diag_free(d);
+    free(text);
 }
 END_TEST
 
@@ -620,6 +717,7 @@ static Suite *base_suite(void)
     TCase *tc = tcase_create("arena");
     tcase_add_test(tc, arena_zeroes_and_aligns);
     tcase_add_test(tc, interner_gives_one_copy);
+    tcase_add_test(tc, interner_every_tail_length);
     tcase_add_test(tc, strbuf_formats);
     tcase_add_test(tc, vec_pushes_and_pops);
     tcase_add_test(tc, sort_is_stable);
@@ -634,6 +732,9 @@ static Suite *base_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("diag");
     tcase_add_test(tc, source_indexes_lines);
+    tcase_add_test(tc, source_final_newline_starts_no_line);
+    tcase_add_test(tc, source_range_at_agrees);
+    tcase_add_test(tc, source_reads_whole_file);
     tcase_add_test(tc, diag_prints_caret);
     tcase_add_test(tc, diag_warning_names_flag);
     tcase_add_test(tc, diag_stops_at_limit);

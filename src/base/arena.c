@@ -180,8 +180,23 @@ static uint64_t intern_hash(const char *s, size_t n)
         h ^= h >> 29;
     }
     if (i < n) {
+        /* The 1 to 7 last bytes, as memcpy(&w, s + i, n - i) would put
+         * them, in fixed-size pieces the compiler inlines (a call to
+         * memcpy of a variable size cost as much as the rest). */
         uint64_t w = 0;
-        memcpy(&w, s + i, n - i);
+        unsigned char *to = (unsigned char *)&w;
+        const char *from = s + i;
+        size_t rest = n - i;
+        if (rest & 4) {
+            memcpy(to, from, 4);
+            to += 4, from += 4;
+        }
+        if (rest & 2) {
+            memcpy(to, from, 2);
+            to += 2, from += 2;
+        }
+        if (rest & 1)
+            *to = (unsigned char)*from;
         h = (h ^ w) * k;
         h ^= h >> 29;
     }

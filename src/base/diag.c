@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "limit.h"
 
@@ -21,37 +22,59 @@ struct graft_diag {
     bool gave_up;       /* max_errors reached */
 };
 
+/* Records where each line starts.  memchr finds the newlines (it scans a
+ * word or a vector at a time), so this costs well under an instruction
+ * per byte.  A newline that ends the text starts no line: "a\n" is one. */
 static void index_lines(Source *src)
 {
-    size_t cap = 0;
-    src->nlines = 0;
-    src->line_starts = xgrow_items(src->line_starts, &cap, 1, sizeof(size_t));
-    src->line_starts[src->nlines++] = 0;
-    for (size_t i = 0; i < src->len; i++) {
-        if (src->text[i] != '\n' || i + 1 == src->len)
-            continue;
-        src->line_starts = xgrow_items(src->line_starts, &cap, src->nlines + 1, sizeof(size_t));
-        src->line_starts[src->nlines++] = i + 1;
+    size_t cap = 64, n = 0;
+    size_t *starts = xmalloc(cap * sizeof *starts);
+    starts[n++] = 0;
+    const char *text = src->text;
+    const char *last = text + (src->len ? src->len - 1 : 0);
+    for (const char *p = text; (p = memchr(p, '\n', (size_t)(last - p))) != NULL;) {
+        if (n == cap)
+            starts = xgrow_items(starts, &cap, n + 1, sizeof *starts);
+        starts[n++] = (size_t)(++p - text);
     }
+    src->line_starts = starts;
+    src->nlines = n;
 }
 
-Source *source_from_string(const char *name, const char *text, size_t len)
+/* A Source that owns text (len bytes and a NUL). */
+static Source *source_adopt(const char *name, char *text, size_t len)
 {
     Source *src = xcalloc(1, sizeof(Source));
     src->name = xstrdup(name);
-    src->text = xstrndup(text, len);
+    src->text = text;
     src->len = len;
     index_lines(src);
     return src;
 }
 
+Source *source_from_string(const char *name, const char *text, size_t len)
+{
+    return source_adopt(name, xstrndup(text, len), len);
+}
+
+/* Reads f to its end into sb, straight into one buffer of the file's size
+ * when the size is known (no regrowing, no copy through a bounce buffer). */
 static bool read_stream(FILE *f, StrBuf *sb)
 {
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        strbuf_append(sb, buf, n);
-    return !ferror(f);
+    struct stat st;
+    size_t want = 65536;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+        want = (size_t)st.st_size + 1; /* + 1: room to see the end */
+    for (;;) {
+        sb->data = xgrow_items(sb->data, &sb->cap, sb->len + want + 1, 1);
+        size_t room = sb->cap - sb->len - 1;
+        size_t n = fread(sb->data + sb->len, 1, room, f);
+        sb->len += n;
+        sb->data[sb->len] = '\0';
+        if (n < room)
+            return !ferror(f);
+        want = 65536;
+    }
 }
 
 Source *source_read(const char *path, Diag *d)
@@ -72,10 +95,8 @@ Source *source_read(const char *path, Diag *d)
         strbuf_free(&sb);
         return NULL;
     }
-    Source *src = source_from_string(is_stdin ? "<stdin>" : path,
-                                     sb.data ? sb.data : "", sb.len);
-    strbuf_free(&sb);
-    return src;
+    /* The buffer becomes the Source's text, trimmed to its length. */
+    return source_adopt(is_stdin ? "<stdin>" : path, xrealloc(sb.data, sb.len + 1), sb.len);
 }
 
 void source_free(Source *src)
@@ -127,6 +148,32 @@ SrcRange source_range(const Source *src, size_t begin, size_t end)
     r.first_column = (int)(begin - src->line_starts[r.first_line - 1]) + 1;
     r.last_line = line_of(src, end - 1);
     r.last_column = (int)(end - 1 - src->line_starts[r.last_line - 1]) + 1;
+    return r;
+}
+
+/* The line (0-based) of offset, at or after line. */
+static size_t line_after(const Source *src, size_t line, size_t offset)
+{
+    while (line + 1 < src->nlines && src->line_starts[line + 1] <= offset)
+        line++;
+    return line;
+}
+
+SrcRange source_range_at(const Source *src, SrcCursor *cur, size_t begin, size_t end)
+{
+    if (end <= begin)
+        end = begin + 1;
+    size_t first = cur->line;
+    if (first >= src->nlines || src->line_starts[first] > begin)
+        first = (size_t)line_of(src, begin) - 1;
+    first = line_after(src, first, begin);
+    size_t last = line_after(src, first, end - 1);
+    cur->line = first;
+    SrcRange r;
+    r.first_line = (int)first + 1;
+    r.first_column = (int)(begin - src->line_starts[first]) + 1;
+    r.last_line = (int)last + 1;
+    r.last_column = (int)(end - 1 - src->line_starts[last]) + 1;
     return r;
 }
 

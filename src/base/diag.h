@@ -50,6 +50,18 @@ const char *source_line(const Source *src, int line, size_t *len);
 /* The range covering byte offsets [begin, end) of src. */
 SrcRange source_range(const Source *src, size_t begin, size_t end);
 
+/* A scanner's place in a source: the line of the last range it asked
+ * for.  Zero-initialised it is at line 1. */
+typedef struct SrcCursor {
+    size_t line; /* index in line_starts */
+} SrcCursor;
+
+/* source_range() for a scanner asking in text order: the line is carried
+ * forward from the previous range instead of searched for, so a token
+ * costs a comparison or two.  A begin before the cursor's line still gets
+ * the right range (by a search). */
+SrcRange source_range_at(const Source *src, SrcCursor *cur, size_t begin, size_t end);
+
 /* Diagnostics go to out (normally stderr).  color is never used: output
  * is compared byte for byte by tests.  With out NULL they are counted but
  * not printed (a first attempt whose errors another one reports). */

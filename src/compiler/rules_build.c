@@ -77,14 +77,20 @@ AstNode *build_number(const AstBuilder *b, const char *text, bool negative,
                       SrcRange range)
 {
     AstNode *n = ast_new(b, AST_NUMBER, range);
+    /* Only a negated number needs new text ("-" and text); formatting it
+     * with printf for every literal cost more than the rest together. */
     StrBuf sb = {0};
-    strbuf_printf(&sb, "%s%s", negative ? "-" : "", text);
-    n->u.num.text = interner_intern(b->names, sb.data, sb.len);
-    n->u.num.value = strtod(sb.data, NULL);
+    if (negative) {
+        strbuf_putc(&sb, '-');
+        strbuf_puts(&sb, text);
+    }
+    const char *spelled = negative ? sb.data : text;
+    n->u.num.text = interner_cstr(b->names, spelled);
+    n->u.num.value = strtod(spelled, NULL);
     n->u.num.is_int = strpbrk(text, ".eEf") == NULL; /* 0f is a float */
     if (n->u.num.is_int) {
         errno = 0;
-        n->u.num.ival = strtoll(sb.data, NULL, 10);
+        n->u.num.ival = strtoll(spelled, NULL, 10);
         if (errno == ERANGE)
             n->u.num.is_int = false;
     }

@@ -36,7 +36,9 @@ typedef struct RulesParseCtx {
     AstBuilder b;          /* where nodes go */
     Diag *diag;            /* where errors go */
     void *scanner;         /* the flex scanner (yyscan_t) */
-    size_t offset;         /* byte offset of the next token */
+    size_t offset;         /* byte offset of the next match */
+    size_t match;          /* byte offset of the last match */
+    SrcCursor at;          /* the line of the last range computed */
     int ntokens;           /* tokens handed to the parser so far */
     bool lex_error;        /* the scanner just reported an error: the
                               parser's follow-on syntax error is dropped */
