@@ -202,13 +202,17 @@ static const Type *func_type(Graph *g, const Node *n)
             strbuf_free(&sb);
             return NULL;
         }
-        strbuf_printf(&sb, "%s%s", i ? ", " : "", t->text);
+        if (i)
+            strbuf_puts(&sb, ", ");
+        strbuf_puts(&sb, t->text); /* not strbuf_printf: its vsnprintf was a
+                                      sixth of a partition on the corpus */
         if (sb.len > TYPE_TEXT_MAX) {
             strbuf_free(&sb);
             return NULL;
         }
     }
-    strbuf_printf(&sb, ") -> %s", node_type(node_body(n))->text);
+    strbuf_puts(&sb, ") -> ");
+    strbuf_puts(&sb, body->text);
     const Type *t = graph_type_other(g, sb.data, sb.len);
     strbuf_free(&sb);
     return t;
