@@ -141,6 +141,8 @@ void model_kit_free(ModelKit *kit);
 void model_generate(const ModelKit *kit, uint64_t nops, StrBuf *out, uint64_t *ops_out);
 /* A Source over text (taking over its buffer) without a second copy. */
 Source *model_source(const char *name, StrBuf *text);
+/* A model file loaded, or NULL after its diagnostics on stderr. */
+Graph *model_file_load(const char *path);
 
 /* ---- generated rule sets (bench_rules.c) ---- */
 

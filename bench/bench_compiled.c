@@ -103,11 +103,7 @@ static Lowered *lower_file(const char *path)
  * callgrind, one). */
 static int corpus_model(const char *path, const RuleSet *interp)
 {
-    Diag *d = diag_new(stderr);
-    Source *src = source_read(path, d);
-    Graph *g = src ? relay_load(src, d) : NULL;
-    source_free(src);
-    diag_free(d);
+    Graph *g = model_file_load(path);
     if (!g)
         return 1;
     Side in = {.rs = interp}, co = {.rs = &bench_rules};

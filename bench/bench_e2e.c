@@ -95,11 +95,7 @@ int bench_spawn(char **argv)
  * model's final expression counts too. */
 int bench_count_ops(const char *path)
 {
-    Diag *d = diag_new(stderr);
-    Source *src = source_read(path, d);
-    Graph *g = src ? relay_load(src, d) : NULL;
-    source_free(src);
-    diag_free(d);
+    Graph *g = model_file_load(path);
     if (!g)
         return 1;
     uint32_t ops = 0;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "relay.h"
 
 /* The blocks, from tests/corpus (paths relative to it). */
 static const BlockSpec corpus_specs[] = {
@@ -213,6 +214,16 @@ void model_generate(const ModelKit *kit, uint64_t nops, StrBuf *out, uint64_t *o
         write_value(out, c, cur[c]);
     }
     strbuf_puts(out, kit->nchains > 1 ? ")\n}\n" : "\n}\n");
+}
+
+Graph *model_file_load(const char *path)
+{
+    Diag *d = diag_new(stderr);
+    Source *src = source_read(path, d);
+    Graph *g = src ? relay_load(src, d) : NULL;
+    source_free(src);
+    diag_free(d);
+    return g;
 }
 
 Source *model_source(const char *name, StrBuf *text)
