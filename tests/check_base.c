@@ -217,6 +217,40 @@ START_TEST(diag_prints_caret)
 }
 END_TEST
 
+/* The same error at the same place twice running is reported once, with
+ * its note; a different place, message, or an error between, again. */
+static void report_repeats(Diag *d, const Source *src)
+{
+    SrcRange r = {2, 13, 2, 16}, other = {2, 1, 2, 8};
+    for (int i = 0; i < 3; i++) {
+        diag_error(d, src, r, "unknown op '%s'", "addd");
+        diag_note(d, src, other, "used here");
+    }
+    diag_error(d, src, other, "unknown op '%s'", "addd");
+    diag_error(d, src, r, "unknown op '%s'", "addd");
+    ck_assert_uint_eq(diag_errors(d), 3);
+}
+
+START_TEST(diag_drops_repeats)
+{
+    char *text = capture(report_repeats);
+    ck_assert_str_eq(text,
+                     "rules.graft:2:13: error: unknown op 'addd'\n"
+                     "    2 | add_zero := addd(x, 0) => x\n"
+                     "      |             ^~~~\n"
+                     "rules.graft:2:1: note: used here\n"
+                     "    2 | add_zero := addd(x, 0) => x\n"
+                     "      | ^~~~~~~~\n"
+                     "rules.graft:2:1: error: unknown op 'addd'\n"
+                     "    2 | add_zero := addd(x, 0) => x\n"
+                     "      | ^~~~~~~~\n"
+                     "rules.graft:2:13: error: unknown op 'addd'\n"
+                     "    2 | add_zero := addd(x, 0) => x\n"
+                     "      |             ^~~~\n");
+    free(text);
+}
+END_TEST
+
 static void report_warning(Diag *d, const Source *src)
 {
     SrcRange r = {2, 1, 2, 8};
@@ -736,6 +770,7 @@ static Suite *base_suite(void)
     tcase_add_test(tc, source_range_at_agrees);
     tcase_add_test(tc, source_reads_whole_file);
     tcase_add_test(tc, diag_prints_caret);
+    tcase_add_test(tc, diag_drops_repeats);
     tcase_add_test(tc, diag_warning_names_flag);
     tcase_add_test(tc, diag_stops_at_limit);
     tcase_add_test(tc, diag_error_limit_zero_is_none);

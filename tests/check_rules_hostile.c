@@ -7,6 +7,7 @@
 #include "rules_lex.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,6 +94,55 @@ START_TEST(test_deep_macros)
     strbuf_puts(&sb, "r := e12(x) => partition\n");
     expect_error(sb.data, "t.graft:14:6: error: pattern nested deeper than 1024 levels after "
                           "macro expansion");
+    strbuf_free(&sb);
+}
+END_TEST
+
+/* Found by fuzz_rules: a macro that uses itself twice met the nesting
+ * bound 2^32 times ("graft check" ran for more than ten minutes), and its
+ * body's error was reported at each level. */
+START_TEST(test_self_reference_fans_out)
+{
+    char *diag;
+    RuleFile *rf = load_text("let loop = z(loop, loop)\nr := loop => partition\n", false, &diag);
+    ck_assert_ptr_null(rf);
+    ck_assert_str_eq(diag,
+                     "t.graft:1:12: error: unknown op 'z'\n"
+                     "    1 | let loop = z(loop, loop)\n"
+                     "      |            ^\n"
+                     "t.graft:1:14: error: 'loop' expands into itself (or macros nest deeper "
+                     "than 32) [--limit macro-nesting]\n"
+                     "    1 | let loop = z(loop, loop)\n"
+                     "      |              ^~~~\n");
+    free(diag);
+}
+END_TEST
+
+/* A macro body that fails copies nothing, so counting copies did not
+ * bound it: each level uses the one below twice, 2^30 visits of the
+ * unknown op.  Every visit inside a macro is charged (note [expansion
+ * work]); with no limit on errors the size bound ends it. */
+START_TEST(test_failing_macros_fan_out)
+{
+    StrBuf sb = {0};
+    strbuf_puts(&sb, "let a0 = q(x, x)\n");
+    for (int i = 1; i <= 30; i++)
+        strbuf_printf(&sb, "let a%d = q(a%d, a%d)\n", i, i - 1, i - 1);
+    strbuf_puts(&sb, "r := a30 => partition\n");
+    expect_error(sb.data, "t.graft:31:11: error: unknown op 'q'");
+    char *diag = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&diag, &len);
+    Diag *d = diag_new(out);
+    diag_set_error_limit(d, 0);
+    FrontendOptions opts = {0};
+    ck_assert_ptr_null(frontend_load_string("t.graft", sb.data, &opts, d));
+    diag_free(d);
+    fclose(out);
+    ck_assert_msg(strstr(diag, "t.graft:32:6: error: pattern grows beyond 200000 nodes when "
+                               "its macros are expanded [--limit macro-nodes]"),
+                  "%.2000s", diag);
+    free(diag);
     strbuf_free(&sb);
 }
 END_TEST
@@ -237,6 +287,8 @@ Suite *suite_rules_hostile(void)
     tcase_add_test(tc, test_deep_parentheses);
     tcase_add_test(tc, test_deep_operators);
     tcase_add_test(tc, test_deep_macros);
+    tcase_add_test(tc, test_self_reference_fans_out);
+    tcase_add_test(tc, test_failing_macros_fan_out);
     suite_add_tcase(s, tc);
     tc = tcase_create("size");
     tcase_set_timeout(tc, 600);

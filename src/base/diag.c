@@ -20,6 +20,10 @@ struct graft_diag {
                            notes are dropped too */
     uint64_t max_errors; /* give up after this many errors; 0 never */
     bool gave_up;       /* max_errors reached */
+    /* The last error, to drop its repeats (below). */
+    const Source *last_src;
+    SrcRange last_where;
+    char *last_msg;     /* its text, formatted; NULL before the first */
 };
 
 /* Records where each line starts.  memchr finds the newlines (it scans a
@@ -187,8 +191,10 @@ Diag *diag_new(FILE *out)
 
 void diag_free(Diag *d)
 {
-    if (d)
+    if (d) {
         free(d->off);
+        free(d->last_msg);
+    }
     free(d);
 }
 
@@ -250,12 +256,39 @@ static bool count_error(Diag *d)
     return true;
 }
 
+/* Whether the error is the one just reported, at the same place, and
+ * records it as the last one otherwise.  A bad macro body is checked at
+ * each use: "let loop = z(loop)" would say "unknown op 'z'" at 1:12 once
+ * per level of nesting. */
+static bool repeats_last(Diag *d, const Source *src, SrcRange where, const char *fmt,
+                         va_list ap)
+{
+    va_list len_ap;
+    va_copy(len_ap, ap);
+    int len = vsnprintf(NULL, 0, fmt, len_ap);
+    va_end(len_ap);
+    char *msg = xmalloc(len > 0 ? (size_t)len + 1 : 1);
+    vsnprintf(msg, len > 0 ? (size_t)len + 1 : 1, fmt, ap);
+    const SrcRange *w = &d->last_where;
+    bool same = d->last_msg && d->last_src == src && w->first_line == where.first_line &&
+                w->first_column == where.first_column && w->last_line == where.last_line &&
+                w->last_column == where.last_column && strcmp(d->last_msg, msg) == 0;
+    free(d->last_msg);
+    d->last_msg = msg;
+    d->last_src = src;
+    d->last_where = where;
+    return same;
+}
+
 void diag_error(Diag *d, const Source *src, SrcRange where, const char *fmt, ...)
 {
-    d->muted = false;
-    if (!count_error(d))
-        return;
     va_list ap;
+    va_start(ap, fmt);
+    bool repeat = repeats_last(d, src, where, fmt, ap);
+    va_end(ap);
+    d->muted = repeat; /* its notes were given with the first */
+    if (repeat || !count_error(d))
+        return;
     va_start(ap, fmt);
     report(d, src, where, "error", NULL, fmt, ap);
     va_end(ap);

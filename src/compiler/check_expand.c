@@ -180,10 +180,11 @@ static bool charge_tree(CheckCtx *c, AstNode *n)
     return c->expand_budget >= 0;
 }
 
-/* A copy of n for an expanded pattern, within the node budget. */
+/* A copy of n for an expanded pattern, within the node budget.  Inside a
+ * macro the visit of n was charged already (see expand). */
 static AstNode *clone(CheckCtx *c, const AstNode *n)
 {
-    if (!take_budget(c))
+    if (c->macro_depth == 0 && !take_budget(c))
         return NULL;
     AstNode *out = ast_clone(c->rf->arena, n);
     ast_update_depth(out);
@@ -292,6 +293,9 @@ static AstNode *expand_let(CheckCtx *c, const AstLet *let, const AstNode *use,
                    "'%s' expands into itself (or macros nest deeper than %llu) "
                    "[--limit macro-nesting]", let->name,
                    (unsigned long long)c->limits->macro_nesting);
+        /* Stop the whole pattern: "let loop = z(loop, loop)" would
+         * otherwise meet this bound 2^32 times. */
+        c->expand_reported = true;
         return NULL;
     }
     Env inner = {let->params, args, nargs};
@@ -562,8 +566,15 @@ static AstNode *expand_fncall(CheckCtx *c, AstNode *n, const Env *env, bool copy
 
 static AstNode *expand(CheckCtx *c, AstNode *n, const Env *env, bool copy)
 {
-    if (c->expand_reported)
-        return NULL; /* over the size or depth bound: stop at once */
+    if (c->expand_reported || diag_gave_up(c->d))
+        return NULL; /* over a bound, or errors no longer shown: stop at once */
+    /* note [expansion work]: inside a macro every node visited is charged,
+     * not only those copied: a body that fails (an unknown op, say) makes
+     * no copies, yet "let a1 = q(a0, a0)" thirty deep would walk 2^30
+     * nodes.  A body that succeeds is copied node for node, so the charge
+     * is the same as counting copies. */
+    if (c->macro_depth > 0 && !take_budget(c))
+        return NULL;
     switch (n->kind) {
     case AST_VAR:
         return expand_var(c, n, env, copy);
