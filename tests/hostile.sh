@@ -162,7 +162,9 @@ expect 0 "$GRAFT" run classes.graft m.relay -o o.relay
 expect 0 "$GRAFT" compile classes.graft -o o.c
 rm -f o.relay o.c
 printf 'grow := x:const => negative(x)\n' >grow.graft
-printf "graft: error: rewriting did not reach a fixpoint within 1120 rewrites; rules still firing: grow (grow.graft:1, 1 times in the last round) [--limit rewrites]\n" >want
+# One node more each round: the rounds have looked at 16 * (12 + 1120)
+# nodes after 180 rounds, before the 1,120 rewrites of the default bound.
+printf "graft: error: rewriting did not reach a fixpoint within 180 rounds that looked at 18270 nodes (16 * (nodes + rewrite bound)); rules still firing: grow (grow.graft:1, 1 times in the last round) [--limit round-factor]\n" >want
 expect 1 "$GRAFT" run grow.graft m.relay -o o.relay
 no_leftovers o.relay
 printf "graft: error: rewriting did not reach a fixpoint within 7 rewrites; rules still firing: grow (grow.graft:1, 1 times in the last round) [--limit rewrites]\n" >want
@@ -172,8 +174,17 @@ expect 1 "$GRAFT" run grow.graft m.relay --max-rewrites 7
 awk 'BEGIN { print "def @main(%x) {"; for (i = 0; i < 100000; i++)
     printf "  %%%d = negative(%s);\n", i, i ? "%" (i - 1) : "%x";
     print "  add(%99999, 1f)\n}" }' >chain.relay
-printf "graft: error: rewriting did not reach a fixpoint within 176 rounds (16 * (1 + rewrite bound / nodes)); rules still firing: grow (grow.graft:1, 1 times in the last round) [--limit round-factor]\n" >want
+printf "graft: error: rewriting did not reach a fixpoint within 177 rounds that looked at 17716107 nodes (16 * (nodes + rewrite bound)); rules still firing: grow (grow.graft:1, 1 times in the last round) [--limit round-factor]\n" >want
 expect 1 "$GRAFT" run grow.graft chain.relay
+# A graph of one add that a rule grows by two relus a round, and at every
+# node the star tries each split of the chain below: each round costs the
+# square of the chain.  Bounding rounds by the starting size let it run
+# 1,021 rounds (two minutes); the bound on the nodes the rounds look at
+# stops it after 128 (found by fuzz/fuzz_pipeline, session 7).
+printf 'r0 := (z | nn.relu*(nn.relu(z))) where users(z) == 2 => nn.relu(nn.relu(z))\n' >relus.graft
+printf 'def @main(%%p0) {\n  add(%%p0, %%p0)\n}\n' >relus.relay
+printf "graft: error: rewriting did not reach a fixpoint within 128 rounds that looked at 16512 nodes (16 * (nodes + rewrite bound)); rules still firing: r0 (relus.graft:1, 1 times in the last round) [--limit round-factor]\n" >want
+expect 1 "$GRAFT" run relus.graft relus.relay
 
 # ---- 10^6-deep nesting in a rule file ----
 awk 'BEGIN { printf "r := "; for (i = 0; i < 1000000; i++) printf "(";

@@ -28,7 +28,7 @@ include-depth  64       64       1..4096              rule files included inside
 errors         20       20       0..1000000           errors reported before giving up (0: no limit)
 match-steps    4194304  4194304  1000..1000000000000  steps of one match attempt before it is given up
 rewrites       auto     auto     1..1000000000000000  rewrites before giving up (auto: 10 per node plus 1000)
-round-factor   16       16       1..1048576           rewriting rounds per (1 + rewrites / nodes)
+round-factor   16       16       1..1048576           nodes rewriting rounds look at, per (nodes + rewrites)
 viz-marks      1000000  1000000  0..1000000000        (match, node) pairs one graft viz drawing highlights
 eval-elements  16777216 16777216 1..1000000000000     elements of one tensor graft verify and run --verify evaluate
 EOF
@@ -228,8 +228,9 @@ expect 1 "$GRAFT" run --limit rewrites=7 grow.graft grow.relay
 expect 1 "$GRAFT" run --max-rewrites 7 grow.graft grow.relay
 expect 1 env GRAFT_LIMITS=rewrites=7 "$GRAFT" run grow.graft grow.relay
 
-# round-factor: a never-ending rule on a 100-node chain; one round per
-# (1 + 1000 / 101) with --limit rewrites=1000.
+# round-factor: a never-ending rule on a 100-node chain, one node more each
+# round; rounds until they have looked at 1 * (102 + 1000) nodes with
+# --limit rewrites=1000.
 {
     echo 'def @main(%x) {'
     echo '  %0 = negative(%x);'
@@ -238,7 +239,7 @@ expect 1 env GRAFT_LIMITS=rewrites=7 "$GRAFT" run grow.graft grow.relay
     echo '  add(%99, 1f)'
     echo '}'
 } >chain.relay
-printf "graft: error: rewriting did not reach a fixpoint within 10 rounds (1 * (1 + rewrite bound / nodes)); rules still firing: grow (grow.graft:1, 1 times in the last round) [--limit round-factor]\n" >want
+printf "graft: error: rewriting did not reach a fixpoint within 11 rounds that looked at 1188 nodes (1 * (nodes + rewrite bound)); rules still firing: grow (grow.graft:1, 1 times in the last round) [--limit round-factor]\n" >want
 expect 1 "$GRAFT" run --limit rewrites=1000,round-factor=1 grow.graft chain.relay
 
 # ---- input at the ceilings: no stack overflow, plain or sanitized ----

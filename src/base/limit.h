@@ -48,7 +48,7 @@
     X(rewrites, "rewrites", 0, 1, 1000000000000000,                          \
       "rewrites before giving up (auto: 10 per node plus 1000)")             \
     X(round_factor, "round-factor", 16, 1, 1048576,                          \
-      "rewriting rounds per (1 + rewrites / nodes)")                         \
+      "nodes rewriting rounds look at, per (nodes + rewrites)")              \
     X(viz_marks, "viz-marks", 1000000, 0, 1000000000,                        \
       "(match, node) pairs one graft viz drawing highlights")                \
     X(eval_elements, "eval-elements", 16777216, 1, 1000000000000,           \

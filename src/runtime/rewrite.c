@@ -71,6 +71,7 @@ typedef struct Cands {
                          topological order already (made by the sweep
                          after a pass), or 0 */
     VEC(Offer) offers; /* scratch: the nodes that offer rules, in order */
+    uint32_t live;    /* live nodes when the lists were last made */
 } Cands;
 
 /* Puts node's offer in c->offers when its state offers rules, counting
@@ -119,6 +120,7 @@ static uint32_t cands_build(Engine *e, Cands *c)
             c->nodes[c->start[o->rules[k] + 1]++] = o->node;
     }
     c->stale = false;
+    c->live = n;
     return n;
 }
 
@@ -370,13 +372,16 @@ static uint64_t default_limit(uint32_t live)
  * fires only a few times a round would take (rewrite bound) rounds of
  * (graph size) work each: quadratic in the model (a 100,000-node chain
  * with one ever-growing constant ran for minutes; found by
- * fuzz/fuzz_pipeline).  Rewriting therefore also stops after
- * round-factor * (1 + rewrite bound / nodes) rounds (limit.h, 16 by
- * default), which keeps the work near round-factor * (nodes + rewrite
- * bound) sweeps per rule that fires, proportional to the input.  On small
- * graphs the rewrite bound is reached first (every round but the last
- * rewrites something); a rule set that terminates needs far fewer rounds
- * (a pass rewrites every match). */
+ * fuzz/fuzz_pipeline).  Rewriting therefore also stops once its rounds
+ * have looked at round-factor * (nodes + rewrite bound) nodes in all
+ * (limit.h, 16 by default; each round counts the live nodes of its last
+ * lists), proportional to the input.  The bound counts the nodes each
+ * round sees, not rounds: a rule that grows a graph of one node by two
+ * each round took 1,021 rounds to reach the rewrite bound on ever longer
+ * chains (cubic work, two minutes; found by fuzz/fuzz_pipeline), and now
+ * stops after 127.  On a graph that keeps its size it is round-factor *
+ * (1 + rewrite bound / nodes) rounds.  A rule set that terminates needs
+ * far fewer rounds (a pass rewrites every match). */
 bool engine_rewrite(Engine *e, Diag *d)
 {
     uint32_t *order = xmalloc((e->rs->nrules + 1) * sizeof *order);
@@ -390,8 +395,7 @@ bool engine_rewrite(Engine *e, Diag *d)
     uint64_t limit = e->opts.max_rewrites  ? e->opts.max_rewrites
                      : e->limits->rewrites ? e->limits->rewrites
                                            : default_limit(live);
-    uint64_t nodes = live ? live : 1;
-    uint64_t max_rounds = mul_sat(e->limits->round_factor, 1 + limit / nodes);
+    uint64_t max_seen = mul_sat(e->limits->round_factor, (uint64_t)live + limit), seen = 0;
     uint64_t *fired = xcalloc(e->rs->nrules + 1, sizeof *fired);
     Grouper gp;
     grouper_init(&gp, e);
@@ -399,17 +403,19 @@ bool engine_rewrite(Engine *e, Diag *d)
     for (;;) {
         memset(fired, 0, (e->rs->nrules + 1) * sizeof *fired);
         uint64_t applied = rewrite_round(e, &gp, &c, order, nrw, fired, limit);
+        seen += c.live;
         if (e->opts.stop_after && e->stats.rewrites >= e->opts.stop_after)
             break; /* graft verify, run --verify: the first stop_after rewrites */
-        char bound[96];
+        char bound[160];
         const char *which = "rewrites";
         if (e->stats.rewrites > limit)
             snprintf(bound, sizeof bound, "%llu rewrites", (unsigned long long)limit);
         else if (applied == 0 || !repeat)
             break;
-        else if (e->stats.rounds >= max_rounds) {
-            snprintf(bound, sizeof bound, "%llu rounds (%llu * (1 + rewrite bound / nodes))",
-                     (unsigned long long)e->stats.rounds,
+        else if (seen >= max_seen) {
+            snprintf(bound, sizeof bound,
+                     "%llu rounds that looked at %llu nodes (%llu * (nodes + rewrite bound))",
+                     (unsigned long long)e->stats.rounds, (unsigned long long)seen,
                      (unsigned long long)e->limits->round_factor);
             which = "round-factor";
         } else
