@@ -118,7 +118,8 @@ void engine_rewrite_verdict(Engine *e, uint32_t rule, const Node *root, PartVerd
  * root; new nodes are labelled. */
 Node *rewrite_build(Engine *e, const RuleDesc *r, const Binding *b, Node *root);
 /* Whether every computed attribute of action x has a value for b (note
- * [computed attributes] in rewrite_build.c). */
+ * [computed attributes] in rewrite_build.c); b NULL asks
+ * rewrite_always_computable's question. */
 bool rewrite_computable(const PatExpr *x, const Binding *b);
 /* Whether rewrite_computable holds for x on any bindings: no computed
  * attribute, list or shape, and no splice.  Decided once per rule

@@ -364,28 +364,36 @@ static bool may_lack_value(const PatExpr *v)
     return (v->kind == EXPR_LIST && !v->attr) || v->kind == EXPR_SHAPE || is_computed(v);
 }
 
-bool rewrite_always_computable(const PatExpr *x)
+/* Whether attribute value v has a value on b; with b NULL, on any
+ * bindings. */
+static bool value_known(const PatExpr *v, const Binding *b)
+{
+    return b ? has_value(v, b) : !may_lack_value(v);
+}
+
+/* Whether splice s has a range on b; with b NULL, never sure. */
+static bool splice_known(const PatExpr *s, const Binding *b)
+{
+    int from, end;
+    return b && splice_range(s, b, &from, &end);
+}
+
+/* One walk for both questions, so they cannot drift apart. */
+bool rewrite_computable(const PatExpr *x, const Binding *b)
 {
     for (int i = 0; i < x->nattrs; i++)
-        if (x->attrs[i].src == ASRC_EXPR && may_lack_value(x->attrs[i].value))
+        if (x->attrs[i].src == ASRC_EXPR && !value_known(x->attrs[i].value, b))
             return false;
     for (int i = 0; i < x->nkids; i++)
-        if (x->kids[i]->kind == EXPR_SPLICE || !rewrite_always_computable(x->kids[i]))
+        if (x->kids[i]->kind == EXPR_SPLICE ? !splice_known(x->kids[i], b)
+                                            : !rewrite_computable(x->kids[i], b))
             return false;
     return true;
 }
 
-bool rewrite_computable(const PatExpr *x, const Binding *b)
+bool rewrite_always_computable(const PatExpr *x)
 {
-    for (int i = 0; i < x->nattrs; i++)
-        if (x->attrs[i].src == ASRC_EXPR && !has_value(x->attrs[i].value, b))
-            return false;
-    int from, end;
-    for (int i = 0; i < x->nkids; i++)
-        if (x->kids[i]->kind == EXPR_SPLICE ? !splice_range(x->kids[i], b, &from, &end)
-                                            : !rewrite_computable(x->kids[i], b))
-            return false;
-    return true;
+    return rewrite_computable(x, NULL);
 }
 
 /* Labels the nodes an action made (ids from first on: made operands
