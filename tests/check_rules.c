@@ -2,19 +2,24 @@
  * registry, checker, hostile input.  CK_RUN_SUITE / CK_RUN_CASE select. */
 #include "check_rules.h"
 
+#include "limit.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Loads rule file path, or text as "t.graft" when path is NULL, with
- * the diagnostics captured in *diag (or dropped when diag is NULL). */
-static RuleFile *load(const char *path, const char *text, bool parse_only, char **diag)
+ * the diagnostics captured in *diag (or dropped when diag is NULL),
+ * giving up after max_errors (0: never). */
+static RuleFile *load(const char *path, const char *text, bool parse_only, uint64_t max_errors,
+                      char **diag)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
     ck_assert_ptr_nonnull(out);
     Diag *d = diag_new(out);
+    diag_set_error_limit(d, max_errors);
     FrontendOptions opts = {.parse_only = parse_only};
     RuleFile *rf = path ? frontend_load(&path, 1, &opts, d)
                         : frontend_load_string("t.graft", text, &opts, d);
@@ -29,12 +34,17 @@ static RuleFile *load(const char *path, const char *text, bool parse_only, char 
 
 RuleFile *load_text(const char *text, bool parse_only, char **diag)
 {
-    return load(NULL, text, parse_only, diag);
+    return load(NULL, text, parse_only, limit_defaults.errors, diag);
+}
+
+RuleFile *load_text_all_errors(const char *text, char **diag)
+{
+    return load(NULL, text, false, 0, diag);
 }
 
 RuleFile *load_path(const char *path, char **diag)
 {
-    return load(path, NULL, false, diag);
+    return load(path, NULL, false, limit_defaults.errors, diag);
 }
 
 const AstRule *parse_rule(const char *text, RuleFile **rf)

@@ -12,6 +12,8 @@
  * *diag receives everything reported (caller frees).  Returns the
  * RuleFile or NULL on errors. */
 RuleFile *load_text(const char *text, bool parse_only, char **diag);
+/* load_text with builtin ops and no limit on the errors reported. */
+RuleFile *load_text_all_errors(const char *text, char **diag);
 /* The same for rule file path, with builtin ops. */
 RuleFile *load_path(const char *path, char **diag);
 /* The first rule of a parse-only load of text (must parse). */
