@@ -379,7 +379,7 @@ static uint64_t default_limit(uint32_t live)
  * round sees, not rounds: a rule that grows a graph of one node by two
  * each round took 1,021 rounds to reach the rewrite bound on ever longer
  * chains (cubic work, two minutes; found by fuzz/fuzz_pipeline), and now
- * stops after 127.  On a graph that keeps its size it is round-factor *
+ * stops after 128 (tests/hostile.sh, relus.graft).  On a graph that keeps its size it is round-factor *
  * (1 + rewrite bound / nodes) rounds.  A rule set that terminates needs
  * far fewer rounds (a pass rewrites every match). */
 bool engine_rewrite(Engine *e, Diag *d)
