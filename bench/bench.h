@@ -142,7 +142,7 @@ void model_generate(const ModelKit *kit, uint64_t nops, StrBuf *out, uint64_t *o
 /* A Source over text (taking over its buffer) without a second copy. */
 Source *model_source(const char *name, StrBuf *text);
 /* A model file loaded, or NULL after its diagnostics on stderr. */
-Graph *model_file_load(const char *path);
+graft_graph *model_file_load(const char *path);
 
 /* ---- generated rule sets (bench_rules.c) ---- */
 
@@ -156,11 +156,11 @@ void rules_generate(uint32_t n, StrBuf *out);
 
 /* The floor: visits every live node and each of its operands once and
  * returns a checksum so the compiler cannot drop the loop. */
-uint64_t baseline_traverse(const Graph *g);
+uint64_t baseline_traverse(const graft_graph *g);
 
 /* The straightforward matcher: every rule at every node, recursively, as
  * TVM's DFPatternMatcher and OpenVINO's pattern::Matcher do.  Counts the
  * (rule, node) pairs whose pattern and guard hold. */
-uint64_t baseline_match_all(const RuleSet *rs, Graph *g);
+uint64_t baseline_match_all(const graft_rule_set *rs, graft_graph *g);
 
 #endif

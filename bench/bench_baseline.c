@@ -30,12 +30,12 @@
 #include "bench.h"
 #include "match.h"
 
-uint64_t baseline_traverse(const Graph *g)
+uint64_t baseline_traverse(const graft_graph *g)
 {
     uint64_t sum = 0;
     uint32_t count = graph_node_count(g);
     for (uint32_t id = 0; id < count; id++) {
-        const Node *n = graph_node(g, id);
+        const graft_node *n = graph_node(g, id);
         if (node_is_dead(n))
             continue;
         int nargs = node_nargs(n);
@@ -50,19 +50,19 @@ uint64_t baseline_traverse(const Graph *g)
  * the graph (so an op test is a pointer comparison, as TVM compares Op
  * references), the variable slots and a trail to undo bindings. */
 typedef struct Naive {
-    const RuleSet *rs;   /* the rules */
+    const graft_rule_set *rs;   /* the rules */
     const char **ops;    /* per item: its op, interned in the graph, or NULL */
-    Binding *slots;      /* current bindings of the rule being tried */
+    graft_binding *slots;      /* current bindings of the rule being tried */
     uint32_t *trail;     /* slots bound since the start, in order */
     size_t ntrail;       /* entries used in trail */
     size_t cap;          /* capacity of trail */
     uint32_t *mark;      /* per node id: stamp of the last dominator walk */
     uint32_t stamp;      /* the current walk's stamp */
-    Node **walk;         /* dominator walk stack */
+    graft_node **walk;         /* dominator walk stack */
     size_t walk_cap;     /* capacity of walk */
 } Naive;
 
-static bool match(Naive *nv, const PatNode *p, Node *n);
+static bool match(Naive *nv, const graft_pat *p, graft_node *n);
 
 static void undo(Naive *nv, size_t mark)
 {
@@ -74,7 +74,7 @@ static void undo(Naive *nv, size_t mark)
 }
 
 /* Binds slot to n, or checks that a variable seen before is n. */
-static bool bind(Naive *nv, int slot, Node *n)
+static bool bind(Naive *nv, int slot, graft_node *n)
 {
     if (slot < 0)
         return true;
@@ -86,7 +86,7 @@ static bool bind(Naive *nv, int slot, Node *n)
     return true;
 }
 
-static bool preds_hold(const Naive *nv, const PatItem *it, const Node *n)
+static bool preds_hold(const Naive *nv, const graft_item *it, const graft_node *n)
 {
     for (int i = 0; i < it->npreds; i++)
         if (!pattern_pred_holds(&nv->rs->preds[it->preds[i]], n))
@@ -96,7 +96,7 @@ static bool preds_hold(const Naive *nv, const PatItem *it, const Node *n)
 
 /* Matches the kids of p against operands first.. of n (swapped: the two
  * operands in the other order). */
-static bool match_kids(Naive *nv, const PatNode *p, Node *n, bool swapped)
+static bool match_kids(Naive *nv, const graft_pat *p, graft_node *n, bool swapped)
 {
     for (int i = 0; i < p->nkids; i++) {
         int arg = swapped ? 1 - i : i;
@@ -108,7 +108,7 @@ static bool match_kids(Naive *nv, const PatNode *p, Node *n, bool swapped)
 
 /* Operand list of n against the kids of p, trying the other order of a
  * commutative op when the first fails. */
-static bool match_operands(Naive *nv, const PatNode *p, const PatItem *it, Node *n)
+static bool match_operands(Naive *nv, const graft_pat *p, const graft_item *it, graft_node *n)
 {
     int nargs = node_nargs(n);
     if (it->variadic ? nargs < p->nkids : nargs != p->nkids)
@@ -121,15 +121,15 @@ static bool match_operands(Naive *nv, const PatNode *p, const PatItem *it, Node 
 }
 
 /* Attribute bindings (strides=s) of an op pattern at n. */
-static void bind_attrs(Naive *nv, const PatNode *p, const Node *n)
+static void bind_attrs(Naive *nv, const graft_pat *p, const graft_node *n)
 {
     for (int i = 0; i < p->nbinds; i++) {
-        const AttrValue *v = node_find_attr(n, p->binds[i].name);
+        const graft_attr_value *v = node_find_attr(n, p->binds[i].name);
         nv->slots[p->binds[i].slot].attr = v ? v : p->binds[i].dflt;
     }
 }
 
-static bool match_op(Naive *nv, const PatNode *p, const PatItem *it, Node *n)
+static bool match_op(Naive *nv, const graft_pat *p, const graft_item *it, graft_node *n)
 {
     if (node_kind(n) != NODE_CALL || node_op(n) != nv->ops[p->item] || !preds_hold(nv, it, n))
         return false;
@@ -138,7 +138,7 @@ static bool match_op(Naive *nv, const PatNode *p, const PatItem *it, Node *n)
 }
 
 /* op*(q): q at n, else one op call further down, and so on. */
-static bool match_star(Naive *nv, const PatNode *p, Node *n)
+static bool match_star(Naive *nv, const graft_pat *p, graft_node *n)
 {
     for (;;) {
         size_t mark = nv->ntrail;
@@ -151,7 +151,7 @@ static bool match_star(Naive *nv, const PatNode *p, Node *n)
     }
 }
 
-static bool match_alt(Naive *nv, const PatNode *p, Node *n)
+static bool match_alt(Naive *nv, const graft_pat *p, graft_node *n)
 {
     for (int i = 0; i < p->nkids; i++) {
         size_t mark = nv->ntrail;
@@ -163,7 +163,7 @@ static bool match_alt(Naive *nv, const PatNode *p, Node *n)
 }
 
 /* Whether q matches n, bindings left as they were. */
-static bool probe(Naive *nv, const PatNode *q, Node *n)
+static bool probe(Naive *nv, const graft_pat *q, graft_node *n)
 {
     size_t mark = nv->ntrail;
     bool ok = match(nv, q, n);
@@ -173,16 +173,16 @@ static bool probe(Naive *nv, const PatNode *q, Node *n)
 
 /* The node the walk of dominates(parent, path, child) from n's operands
  * leads back to (note [dominator walk] in src/runtime/match.c), or NULL. */
-static Node *dom_parent(Naive *nv, const PatNode *p, Node *n)
+static graft_node *dom_parent(Naive *nv, const graft_pat *p, graft_node *n)
 {
-    Node *parent = NULL;
+    graft_node *parent = NULL;
     size_t depth = 0;
     nv->stamp++;
-    for (Node *x = n;; x = nv->walk[--depth]) {
+    for (graft_node *x = n;; x = nv->walk[--depth]) {
         int na = node_kind(x) == NODE_FUNC ? 0 : node_nargs(x);
         nv->walk = xgrow_items(nv->walk, &nv->walk_cap, depth + (size_t)na + 1, sizeof *nv->walk);
         for (int i = 0; i < na; i++) {
-            Node *o = node_arg(x, i);
+            graft_node *o = node_arg(x, i);
             if (nv->mark[node_id(o)] == nv->stamp)
                 continue;
             nv->mark[node_id(o)] = nv->stamp;
@@ -203,35 +203,35 @@ static Node *dom_parent(Naive *nv, const PatNode *p, Node *n)
 
 /* dominates(parent, path, child): child at n, then parent where the walk
  * leads. */
-static bool match_dom(Naive *nv, const PatNode *p, Node *n)
+static bool match_dom(Naive *nv, const graft_pat *p, graft_node *n)
 {
-    Node *parent = dom_parent(nv, p, n);
+    graft_node *parent = dom_parent(nv, p, n);
     return parent && match(nv, p->kids[2], n) && match(nv, p->kids[0], parent) &&
            bind(nv, p->slot, n);
 }
 
-static bool match(Naive *nv, const PatNode *p, Node *n)
+static bool match(Naive *nv, const graft_pat *p, graft_node *n)
 {
-    const PatItem *it = &nv->rs->items[p->item];
+    const graft_item *it = &nv->rs->items[p->item];
     switch (p->kind) {
-    case PAT_ANY:
+    case GRAFT_PAT_ANY:
         return preds_hold(nv, it, n) && bind(nv, p->slot, n);
-    case PAT_OP:
+    case GRAFT_PAT_OP:
         return match_op(nv, p, it, n);
-    case PAT_FNCALL:
+    case GRAFT_PAT_FNCALL:
         return node_kind(n) == NODE_CALL && !node_op(n) && preds_hold(nv, it, n) &&
                match_operands(nv, p, it, n) && bind(nv, p->slot, n);
-    case PAT_TUPLE:
+    case GRAFT_PAT_TUPLE:
         return node_kind(n) == NODE_TUPLE && match_operands(nv, p, it, n) &&
                bind(nv, p->slot, n);
-    case PAT_GETITEM:
+    case GRAFT_PAT_GETITEM:
         return node_kind(n) == NODE_GETITEM && node_index(n) == it->index &&
                match(nv, p->kids[0], node_arg(n, 0)) && bind(nv, p->slot, n);
-    case PAT_ALT:
+    case GRAFT_PAT_ALT:
         return match_alt(nv, p, n);
-    case PAT_STAR:
+    case GRAFT_PAT_STAR:
         return match_star(nv, p, n);
-    case PAT_DOM:
+    case GRAFT_PAT_DOM:
         return match_dom(nv, p, n);
     case GRAFT_PAT_CALL: case GRAFT_PAT_FN: case GRAFT_PAT_IF: case GRAFT_PAT_LET:
         /* not in the bench's rules (bench/rules/models.graft, bench_rules.c);
@@ -243,7 +243,7 @@ static bool match(Naive *nv, const PatNode *p, Node *n)
 }
 
 /* One rule at one node: pattern, then guard. */
-static bool try_rule(Naive *nv, const Graph *g, const RuleDesc *r, Node *n)
+static bool try_rule(Naive *nv, const graft_graph *g, const graft_rule *r, graft_node *n)
 {
     undo(nv, 0);
     for (int s = 0; s < r->nslots; s++)
@@ -255,7 +255,7 @@ static bool try_rule(Naive *nv, const Graph *g, const RuleDesc *r, Node *n)
     return !r->guard || guard_eval(r->guard, nv->slots);
 }
 
-static void naive_init(Naive *nv, const RuleSet *rs, Graph *g)
+static void naive_init(Naive *nv, const graft_rule_set *rs, graft_graph *g)
 {
     int nslots = 1;
     memset(nv, 0, sizeof *nv);
@@ -271,7 +271,7 @@ static void naive_init(Naive *nv, const RuleSet *rs, Graph *g)
     nv->mark = xcalloc((size_t)graph_node_count(g) + 1, sizeof *nv->mark);
 }
 
-uint64_t baseline_match_all(const RuleSet *rs, Graph *g)
+uint64_t baseline_match_all(const graft_rule_set *rs, graft_graph *g)
 {
     Naive nv;
     uint64_t found = 0;
@@ -279,7 +279,7 @@ uint64_t baseline_match_all(const RuleSet *rs, Graph *g)
     uint32_t count = graph_topo_ids(g, ids);
     naive_init(&nv, rs, g);
     for (uint32_t i = 0; i < count; i++) {
-        Node *n = graph_node(g, ids[i]);
+        graft_node *n = graph_node(g, ids[i]);
         for (uint32_t r = 0; r < rs->nrules; r++)
             found += try_rule(&nv, g, &rs->rules[r], n);
     }

@@ -26,7 +26,7 @@
 #include "lower.h"
 #include "relay.h"
 
-extern const RuleSet bench_rules;
+extern const graft_rule_set bench_rules;
 
 /* note [corpus ratio]: the corpus models are small (a few thousand
  * nodes), so a match is tens of microseconds and what a rule set costs
@@ -45,22 +45,22 @@ extern const RuleSet bench_rules;
 enum { BATCH = 10 };
 
 typedef struct Side {
-    const RuleSet *rs; /* the rules */
+    const graft_rule_set *rs; /* the rules */
     double best;       /* fastest sample, seconds per run */
     uint64_t matches;  /* matches listed by the last run */
 } Side;
 
-static void count_match(void *ctx, uint32_t rule, Node *root)
+static void count_match(void *ctx, uint32_t rule, graft_node *root)
 {
     (void)rule, (void)root;
     (*(uint64_t *)ctx)++;
 }
 
-static void match_runs(Side *s, Graph *g)
+static void match_runs(Side *s, graft_graph *g)
 {
     double t0 = bench_now();
     for (int i = 0; i < BATCH; i++) {
-        Engine *e = engine_new(s->rs, g, NULL);
+        graft_engine *e = engine_new(s->rs, g, NULL);
         s->matches = 0;
         engine_match_roots(e, count_match, &s->matches);
         engine_free(e);
@@ -79,19 +79,19 @@ static void match_runs(Side *s, Graph *g)
 #define OWN_FRAME __attribute__((noinline))
 #endif
 
-OWN_FRAME static void form_interpreted(Side *s, Graph *g)
+OWN_FRAME static void form_interpreted(Side *s, graft_graph *g)
 {
     match_runs(s, g);
 }
 
-OWN_FRAME static void form_compiled(Side *s, Graph *g)
+OWN_FRAME static void form_compiled(Side *s, graft_graph *g)
 {
     match_runs(s, g);
 }
 
 static Lowered *lower_file(const char *path)
 {
-    Diag *d = diag_new(stderr);
+    graft_diag *d = diag_new(stderr);
     RuleFile *rf = frontend_load(&path, 1, NULL, d);
     Lowered *lw = rf ? lower_rules(rf, d) : NULL;
     rulefile_free(rf);
@@ -101,9 +101,9 @@ static Lowered *lower_file(const char *path)
 
 /* One model: at least 20 samples of each form and 0.5 s in all (under
  * callgrind, one). */
-static int corpus_model(const char *path, const RuleSet *interp)
+static int corpus_model(const char *path, const graft_rule_set *interp)
 {
-    Graph *g = model_file_load(path);
+    graft_graph *g = model_file_load(path);
     if (!g)
         return 1;
     Side in = {.rs = interp}, co = {.rs = &bench_rules};

@@ -95,12 +95,12 @@ int bench_spawn(char **argv)
  * model's final expression counts too. */
 int bench_count_ops(const char *path)
 {
-    Graph *g = model_file_load(path);
+    graft_graph *g = model_file_load(path);
     if (!g)
         return 1;
     uint32_t ops = 0;
     for (uint32_t id = 0; id < graph_node_count(g); id++) {
-        const Node *n = graph_node(g, id);
+        const graft_node *n = graph_node(g, id);
         ops += n && node_kind(n) == NODE_CALL && node_op(n) != NULL;
     }
     printf("ops=%u nodes=%u\n", ops, graph_live_count(g));

@@ -32,51 +32,51 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static AttrValue *int_list(Graph *g, int a, int b)
+static graft_attr_value *int_list(graft_graph *g, int a, int b)
 {
-    AttrValue *v = graph_new_attr_value(g, ATTR_LIST);
-    AttrValue **items = arena_array(graph_arena(g), 2, sizeof *items);
-    items[0] = graph_new_attr_value(g, ATTR_INT);
+    graft_attr_value *v = graph_new_attr_value(g, GRAFT_ATTR_LIST);
+    graft_attr_value **items = arena_array(graph_arena(g), 2, sizeof *items);
+    items[0] = graph_new_attr_value(g, GRAFT_ATTR_INT);
     items[0]->i = a;
-    items[1] = graph_new_attr_value(g, ATTR_INT);
+    items[1] = graph_new_attr_value(g, GRAFT_ATTR_INT);
     items[1]->i = b;
     v->nitems = 2;
-    v->items = (const AttrValue *const *)items;
+    v->items = (const graft_attr_value *const *)items;
     return v;
 }
 
 /* One block: conv2d -> batch_norm[0] -> relu -> (+ residual) -> clip or
  * multiply by a constant. */
-static Node *block(Graph *g, Node *x, int i)
+static graft_node *block(graft_graph *g, graft_node *x, int i)
 {
     char name[32];
     snprintf(name, sizeof name, "w%d", i);
-    Node *w = graph_add_param(g, name, NULL);
-    AttrValue *groups = graph_new_attr_value(g, ATTR_INT);
+    graft_node *w = graph_add_param(g, name, NULL);
+    graft_attr_value *groups = graph_new_attr_value(g, GRAFT_ATTR_INT);
     groups->i = 1 + i % 3;
-    Attr cattrs[] = {{"strides", int_list(g, 1 + i % 2, 1 + i % 2)},
+    graft_attr cattrs[] = {{"strides", int_list(g, 1 + i % 2, 1 + i % 2)},
                      {"padding", int_list(g, i % 4, i % 4)},
                      {"groups", groups}};
-    Node *args[5] = {x, w};
-    Node *c = graph_add_call(g, "nn.conv2d", args, 2, cattrs, 3);
+    graft_node *args[5] = {x, w};
+    graft_node *c = graph_add_call(g, "nn.conv2d", args, 2, cattrs, 3);
     for (int k = 1; k < 5; k++) {
         snprintf(name, sizeof name, "bn%d_%d", i, k);
         args[k] = graph_add_param(g, name, NULL);
     }
     args[0] = c;
-    Node *bn = graph_add_getitem(g, graph_add_call(g, "nn.batch_norm", args, 5, NULL, 0), 0);
-    Node *r = graph_add_call(g, "nn.relu", &bn, 1, NULL, 0);
-    Node *pair[2] = {r, x};
-    Node *s = graph_add_call(g, "add", pair, 2, NULL, 0);
+    graft_node *bn = graph_add_getitem(g, graph_add_call(g, "nn.batch_norm", args, 5, NULL, 0), 0);
+    graft_node *r = graph_add_call(g, "nn.relu", &bn, 1, NULL, 0);
+    graft_node *pair[2] = {r, x};
+    graft_node *s = graph_add_call(g, "add", pair, 2, NULL, 0);
     pair[0] = s;
     pair[1] = graph_add_const(g, i % 2 ? "2f" : "0.5f", i % 2 ? 2 : 0.5, "float32");
     return graph_add_call(g, i % 5 ? "multiply" : "divide", pair, 2, NULL, 0);
 }
 
-static Graph *make_graph(void)
+static graft_graph *make_graph(void)
 {
-    Graph *g = graph_new();
-    Node *x = graph_add_param(g, "input", NULL);
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "input", NULL);
     for (int i = 0; i < BLOCKS; i++)
         x = block(g, x, i);
     graph_set_output(g, x);
@@ -111,7 +111,7 @@ static Lowered *make_rules(int n, int only)
         rule_text(line, sizeof line, k);
         strcat(text, line);
     }
-    Diag *d = diag_new(stderr);
+    graft_diag *d = diag_new(stderr);
     RuleFile *rf = frontend_load_string("bench.graft", text, NULL, d);
     Lowered *lw = rf ? lower_rules(rf, d) : NULL;
     rulefile_free(rf);
@@ -126,7 +126,7 @@ static Lowered *make_rules(int n, int only)
 
 /* Labels every node (timed into *label) and then verifies candidates
  * best first at each node until one matches; returns the matches. */
-static uint64_t match_all(const RuleSet *rs, Graph *g, Node **order, uint32_t n,
+static uint64_t match_all(const graft_rule_set *rs, graft_graph *g, graft_node **order, uint32_t n,
                           double *label)
 {
     double t0 = now();
@@ -153,7 +153,7 @@ static uint64_t match_all(const RuleSet *rs, Graph *g, Node **order, uint32_t n,
 }
 
 /* Best of reps runs: total time, and the labelling part of that run. */
-static double best_of(int reps, const RuleSet *rs, Graph *g, Node **order, uint32_t n,
+static double best_of(int reps, const graft_rule_set *rs, graft_graph *g, graft_node **order, uint32_t n,
                       uint64_t *found, double *label)
 {
     double best = 1e30, lab = 0;
@@ -171,7 +171,7 @@ static double best_of(int reps, const RuleSet *rs, Graph *g, Node **order, uint3
 
 /* The naive design: one automaton per rule, each labelling every node
  * (run up to 100 rules; beyond, it is just slow). */
-static double naive_time(int nrules, Graph *g, Node **order, uint32_t n)
+static double naive_time(int nrules, graft_graph *g, graft_node **order, uint32_t n)
 {
     if (nrules > 100)
         return 0;
@@ -186,7 +186,7 @@ static double naive_time(int nrules, Graph *g, Node **order, uint32_t n)
     return total;
 }
 
-static uint32_t count_states(const RuleSet *rs, Graph *g)
+static uint32_t count_states(const graft_rule_set *rs, graft_graph *g)
 {
     Automaton *a = automaton_new(rs);
     Labels *l = labels_new(a, g);
@@ -200,8 +200,8 @@ static uint32_t count_states(const RuleSet *rs, Graph *g)
 /* bench_match [N]: all sizes, or only N rules (for profiling). */
 int main(int argc, char **argv)
 {
-    Graph *g = make_graph();
-    Node **order = malloc(graph_node_count(g) * sizeof *order);
+    graft_graph *g = make_graph();
+    graft_node **order = malloc(graph_node_count(g) * sizeof *order);
     uint32_t n = graph_topo_order(g, order);
     int sizes[] = {1, 10, 100, 500};
     size_t nsizes = sizeof sizes / sizeof sizes[0];

@@ -216,11 +216,11 @@ void model_generate(const ModelKit *kit, uint64_t nops, StrBuf *out, uint64_t *o
     strbuf_puts(out, kit->nchains > 1 ? ")\n}\n" : "\n}\n");
 }
 
-Graph *model_file_load(const char *path)
+graft_graph *model_file_load(const char *path)
 {
-    Diag *d = diag_new(stderr);
+    graft_diag *d = diag_new(stderr);
     Source *src = source_read(path, d);
-    Graph *g = src ? relay_load(src, d) : NULL;
+    graft_graph *g = src ? relay_load(src, d) : NULL;
     source_free(src);
     diag_free(d);
     return g;

@@ -19,8 +19,8 @@
 
 /* What the phases share. */
 typedef struct Bench {
-    Graph *g;               /* the model */
-    const RuleSet *rs;      /* the rules */
+    graft_graph *g;               /* the model */
+    const graft_rule_set *rs;      /* the rules */
     uint64_t matches;       /* (rule, node) matches graft listed */
     uint64_t naive_matches; /* the same found by the naive matcher */
     uint64_t checksum;      /* of the bare traversal, printed so it stays */
@@ -51,7 +51,7 @@ static void phase_traverse(Bench *b)
     b->checksum += baseline_traverse(b->g);
 }
 
-static void count_match(void *ctx, uint32_t rule, Node *root)
+static void count_match(void *ctx, uint32_t rule, graft_node *root)
 {
     (void)rule, (void)root;
     ((Bench *)ctx)->matches++;
@@ -62,7 +62,7 @@ static void count_match(void *ctx, uint32_t rule, Node *root)
  * rules] in src/runtime/match.c), as the count needs none. */
 static void phase_match(Bench *b)
 {
-    Engine *e = engine_new(b->rs, b->g, NULL);
+    graft_engine *e = engine_new(b->rs, b->g, NULL);
     b->matches = 0;
     engine_match_roots(e, count_match, b);
     engine_free(e);
@@ -94,16 +94,16 @@ static void phase_naive(Bench *b)
 }
 
 /* Generates and loads a model of nops op nodes; prints its sizes. */
-static Graph *load_model(const ModelKit *kit, uint64_t nops, uint64_t *ops)
+static graft_graph *load_model(const ModelKit *kit, uint64_t nops, uint64_t *ops)
 {
     StrBuf text = {0};
     model_generate(kit, nops, &text, ops);
     size_t bytes = text.len;
     Source *src = model_source("bench.relay", &text);
-    Diag *d = diag_new(stderr);
+    graft_diag *d = diag_new(stderr);
     bench_reset_peak_rss();
     double t0 = bench_now();
-    Graph *g = relay_load(src, d);
+    graft_graph *g = relay_load(src, d);
     double t1 = bench_now();
     diag_free(d);
     source_free(src);
@@ -120,7 +120,7 @@ static Lowered *load_rules(const char *path, const char *text)
     char *buf = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
-    Diag *d = diag_new(mem);
+    graft_diag *d = diag_new(mem);
     RuleFile *rf = text ? frontend_load_string(path, text, NULL, d)
                         : frontend_load(&path, 1, NULL, d);
     Lowered *lw = rf ? lower_rules(rf, d) : NULL;
@@ -136,8 +136,8 @@ static Lowered *load_rules(const char *path, const char *text)
 /* The phases that change the graph, in graft run's order, then printing. */
 static bool run_phases(Bench *b)
 {
-    Diag *d = diag_new(stderr);
-    Engine *e = engine_new(b->rs, b->g, NULL);
+    graft_diag *d = diag_new(stderr);
+    graft_engine *e = engine_new(b->rs, b->g, NULL);
     double t0 = bench_now();
     bool ok = engine_rewrite(e, d);
     double t1 = bench_now();
@@ -166,7 +166,7 @@ int bench_graph(const ModelKit *kit, uint64_t nops, const char *rules_path)
     if (!lw)
         return 1;
     printf("graph blocks=%s", kit->origin);
-    Graph *g = load_model(kit, nops, &ops);
+    graft_graph *g = load_model(kit, nops, &ops);
     if (!g) {
         lower_free(lw);
         return 1;
@@ -205,7 +205,7 @@ static bool rulescale_one(Bench *b, uint32_t n)
     printf(" label_s=%.9f", time_phase(phase_label, b, true));
     printf(" match_s=%.9f", time_phase(phase_match, b, true));
     printf(" naive_s=%.9f", time_phase(phase_naive, b, true));
-    Engine *e = engine_new(b->rs, b->g, NULL);
+    graft_engine *e = engine_new(b->rs, b->g, NULL);
     b->matches = 0;
     engine_match_roots(e, count_match, b);
     const Stats *s = engine_stats(e);
@@ -221,7 +221,7 @@ int bench_rulescale(const ModelKit *kit, uint64_t nops, char **counts, int ncoun
 {
     uint64_t ops;
     printf("model blocks=%s", kit->origin);
-    Graph *g = load_model(kit, nops, &ops);
+    graft_graph *g = load_model(kit, nops, &ops);
     if (!g)
         return 1;
     Bench b = {.g = g};
@@ -237,11 +237,11 @@ int bench_rulescale(const ModelKit *kit, uint64_t nops, char **counts, int ncoun
     return rc;
 }
 
-int bench_compiled(const ModelKit *kit, uint64_t nops, const RuleSet *rs, uint32_t n)
+int bench_compiled(const ModelKit *kit, uint64_t nops, const graft_rule_set *rs, uint32_t n)
 {
     uint64_t ops;
     printf("compiled n=%u", n);
-    Graph *g = load_model(kit, nops, &ops);
+    graft_graph *g = load_model(kit, nops, &ops);
     if (!g)
         return 1;
     Bench b = {.g = g, .rs = rs};

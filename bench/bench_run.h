@@ -22,6 +22,6 @@ int bench_rulescale(const ModelKit *kit, uint64_t nops, char **counts, int ncoun
 
 /* The same for a compiled rule set of n rules (bench_compiled.c): prints
  * one "compiled ..." line. */
-int bench_compiled(const ModelKit *kit, uint64_t nops, const RuleSet *rs, uint32_t n);
+int bench_compiled(const ModelKit *kit, uint64_t nops, const graft_rule_set *rs, uint32_t n);
 
 #endif

@@ -29,12 +29,12 @@ GRAFT_NORETURN void fuzz_fail(const char *fmt, ...) GRAFT_PRINTF(1, 2);
 /* Every live node's users list holds exactly its live readers: each
  * operand (and callee) slot of a live node appears once in the users of
  * the node it reads, and every listed use reads back to that node. */
-void fuzz_check_users(const Graph *g);
+void fuzz_check_users(const graft_graph *g);
 
 /* Diagnostics captured in memory: a Diag that writes into a buffer, so
  * the harness can check every line's form after the fact. */
 typedef struct FuzzDiag {
-    Diag *diag;   /* pass this to the code under test */
+    graft_diag *diag;   /* pass this to the code under test */
     FILE *stream; /* open_memstream stream behind diag */
     char *text;   /* what was written (after fuzz_diag_close) */
     size_t len;   /* bytes in text */
@@ -59,11 +59,11 @@ const FrontendOptions *fuzz_frontend_options(void);
 /* Loads text as a model named name; NULL (and diagnostics checked) when it
  * does not load.  A graph that loads is checked: users consistent, and its
  * printed text loads again and prints the same (printing is canonical). */
-Graph *fuzz_load_model(const char *name, const char *text, size_t len);
+graft_graph *fuzz_load_model(const char *name, const char *text, size_t len);
 
 /* Loads text that fuzz_load_model has loaded and checked before, without
  * the checks (a harness that runs one model several times checks its text
  * once); fails when it does not load, or loads with a diagnostic. */
-Graph *fuzz_reload_model(const char *name, const char *text, size_t len);
+graft_graph *fuzz_reload_model(const char *name, const char *text, size_t len);
 
 #endif

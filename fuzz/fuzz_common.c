@@ -21,13 +21,13 @@ void fuzz_fail(const char *fmt, ...)
 }
 
 /* Operand slots of n, its callee slot counted. */
-static size_t slot_count(const Node *n)
+static size_t slot_count(const graft_node *n)
 {
     return (size_t)node_nargs(n) + 1;
 }
 
 /* The node a use's slot reads, seen from the user's side. */
-static const Node *slot_value(const Node *user, int index)
+static const graft_node *slot_value(const graft_node *user, int index)
 {
     if (index == USE_CALLEE)
         return node_callee(user);
@@ -40,11 +40,11 @@ static const Node *slot_value(const Node *user, int index)
 /* Marks every use listed by n in seen (slot numbers from base[]), failing
  * on a use that does not read n, a dead user, a slot listed twice, or a
  * count that differs from the list. */
-static void mark_uses(const Graph *g, const Node *n, const size_t *base, bool *seen)
+static void mark_uses(const graft_graph *g, const graft_node *n, const size_t *base, bool *seen)
 {
     int count = 0;
     for (const Use *u = node_first_use(n); u; u = use_next(u), count++) {
-        const Node *user = use_user(u);
+        const graft_node *user = use_user(u);
         if (!user || graph_node(g, node_id(user)) != user)
             fuzz_fail("node %u lists a user outside the graph", (unsigned)node_id(n));
         if (node_is_dead(user))
@@ -64,10 +64,10 @@ static void mark_uses(const Graph *g, const Node *n, const size_t *base, bool *s
 }
 
 /* Every operand slot of a live node must have been listed. */
-static void check_all_listed(const Graph *g, const size_t *base, const bool *seen)
+static void check_all_listed(const graft_graph *g, const size_t *base, const bool *seen)
 {
     for (uint32_t id = 0; id < graph_node_count(g); id++) {
-        const Node *n = graph_node(g, id);
+        const graft_node *n = graph_node(g, id);
         if (node_is_dead(n))
             continue;
         if (node_callee(n) && !seen[base[id]])
@@ -79,7 +79,7 @@ static void check_all_listed(const Graph *g, const size_t *base, const bool *see
     }
 }
 
-void fuzz_check_users(const Graph *g)
+void fuzz_check_users(const graft_graph *g)
 {
     uint32_t count = graph_node_count(g);
     size_t *base = xmalloc(((size_t)count + 1) * sizeof(size_t));
@@ -207,13 +207,13 @@ void fuzz_check_diagnostics(const FuzzDiag *fd, const char *name, int must_error
 }
 
 /* Prints g, loads the text again and checks it prints the same. */
-static void check_reload(const Graph *g, const char *name)
+static void check_reload(const graft_graph *g, const char *name)
 {
     char *first = relay_print_string(g);
     FuzzDiag fd;
     fuzz_diag_open(&fd);
     Source *src = source_from_string(name, first, strlen(first));
-    Graph *again = relay_load(src, fd.diag);
+    graft_graph *again = relay_load(src, fd.diag);
     fuzz_diag_close(&fd);
     if (!again)
         fuzz_fail("printed model does not load again:\n%s\n--- because:\n%s",
@@ -229,12 +229,12 @@ static void check_reload(const Graph *g, const char *name)
     free(first);
 }
 
-Graph *fuzz_load_model(const char *name, const char *text, size_t len)
+graft_graph *fuzz_load_model(const char *name, const char *text, size_t len)
 {
     FuzzDiag fd;
     fuzz_diag_open(&fd);
     Source *src = source_from_string(name, text, len);
-    Graph *g = relay_load(src, fd.diag);
+    graft_graph *g = relay_load(src, fd.diag);
     fuzz_diag_close(&fd);
     fuzz_check_diagnostics(&fd, name, g == NULL);
     fuzz_diag_free(&fd);
@@ -246,11 +246,11 @@ Graph *fuzz_load_model(const char *name, const char *text, size_t len)
     return g;
 }
 
-Graph *fuzz_reload_model(const char *name, const char *text, size_t len)
+graft_graph *fuzz_reload_model(const char *name, const char *text, size_t len)
 {
-    Diag *d = diag_new(stderr);
+    graft_diag *d = diag_new(stderr);
     Source *src = source_from_string(name, text, len);
-    Graph *g = relay_load(src, d);
+    graft_graph *g = relay_load(src, d);
     bool clean = diag_errors(d) == 0 && diag_warnings(d) == 0;
     diag_free(d);
     source_free(src);
@@ -264,7 +264,7 @@ const FrontendOptions *fuzz_frontend_options(void)
     static FrontendBuiltin *builtin;
     static FrontendOptions opts;
     if (!builtin) {
-        Diag *d = diag_new(stderr);
+        graft_diag *d = diag_new(stderr);
         builtin = frontend_builtin_new(d);
         diag_free(d);
         if (!builtin)

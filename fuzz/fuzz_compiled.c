@@ -25,7 +25,7 @@
 #include "relay.h"
 
 /* The rule set graft compile made of FUZZ_COMPILED_RULES (fuzz/fuzz.am). */
-extern const RuleSet fuzz_std_rules;
+extern const graft_rule_set fuzz_std_rules;
 
 /* The same files, in the same order, as fuzz.am's FUZZ_COMPILED_RULES. */
 static const char *const rule_files[] = {
@@ -37,12 +37,12 @@ enum { FUZZ_MAX_REWRITES = 100 };
 
 /* The interpreted rule set, loaded on the first input and kept: loading
  * per input would cost more than the run it checks. */
-static const RuleSet *interpreted(void)
+static const graft_rule_set *interpreted(void)
 {
     static Lowered *lw;
     if (lw)
         return &lw->rs;
-    Diag *d = diag_new(stderr);
+    graft_diag *d = diag_new(stderr);
     RuleFile *rf = frontend_load(rule_files, (int)ARRAY_LEN(rule_files), NULL, d);
     lw = rf ? lower_rules(rf, d) : NULL;
     rulefile_free(rf);
@@ -58,16 +58,16 @@ static const RuleSet *interpreted(void)
 /* One run of rs on a fresh load of model (checked on the first run only:
  * the second loads the same text): the printed result (NULL when the run
  * failed) and every diagnostic, in *diags. */
-static char *run(const RuleSet *rs, const char *model, bool first, char **diags)
+static char *run(const graft_rule_set *rs, const char *model, bool first, char **diags)
 {
     FuzzDiag fd;
     fuzz_diag_open(&fd);
-    Graph *g = first ? fuzz_load_model("fuzz.relay", model, strlen(model))
+    graft_graph *g = first ? fuzz_load_model("fuzz.relay", model, strlen(model))
                      : fuzz_reload_model("fuzz.relay", model, strlen(model));
     if (!g)
         fuzz_fail("generated model does not load:\n%s", model);
     EngineOptions opts = {.max_rewrites = FUZZ_MAX_REWRITES, .trace = NULL};
-    Engine *e = engine_new(rs, g, &opts);
+    graft_engine *e = engine_new(rs, g, &opts);
     bool ok = engine_run(e, fd.diag);
     engine_free(e);
     fuzz_check_users(g);

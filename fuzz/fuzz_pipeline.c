@@ -37,7 +37,7 @@ typedef struct RunResult {
 } RunResult;
 
 /* Loads and lowers the rules; NULL after reporting. */
-static Lowered *load_rules(const char *rules, Diag *d)
+static Lowered *load_rules(const char *rules, graft_diag *d)
 {
     RuleFile *rf = frontend_load_string("fuzz.graft", rules, fuzz_frontend_options(), d);
     Lowered *lw = rf ? lower_rules(rf, d) : NULL;
@@ -47,14 +47,14 @@ static Lowered *load_rules(const char *rules, Diag *d)
 
 /* Runs lw on a fresh load of model (checked on the first run only: the
  * second loads the same text); checks the graph afterwards. */
-static char *run_engine(const Lowered *lw, const char *model, bool first, Diag *d)
+static char *run_engine(const Lowered *lw, const char *model, bool first, graft_diag *d)
 {
-    Graph *g = first ? fuzz_load_model("fuzz.relay", model, strlen(model))
+    graft_graph *g = first ? fuzz_load_model("fuzz.relay", model, strlen(model))
                      : fuzz_reload_model("fuzz.relay", model, strlen(model));
     if (!g)
         fuzz_fail("generated model does not load:\n%s", model);
     EngineOptions opts = {.max_rewrites = FUZZ_MAX_REWRITES, .trace = NULL};
-    Engine *e = engine_new(&lw->rs, g, &opts);
+    graft_engine *e = engine_new(&lw->rs, g, &opts);
     bool ok = engine_run(e, d);
     engine_free(e);
     fuzz_check_users(g);

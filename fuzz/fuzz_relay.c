@@ -9,7 +9,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    Graph *g = fuzz_load_model("fuzz.relay", (const char *)data, size);
+    graft_graph *g = fuzz_load_model("fuzz.relay", (const char *)data, size);
     graph_free(g);
     return 0;
 }

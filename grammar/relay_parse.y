@@ -41,9 +41,9 @@ static void relay_error(RelayParser *ps, const char *msg);
 
 %union {
     RelayText text;     /* a token's bytes */
-    Node *node;         /* an expression */
-    const Type *type;   /* a type */
-    AttrValue *value;   /* an attribute value */
+    graft_node *node;         /* an expression */
+    const graft_type *type;   /* a type */
+    graft_attr_value *value;   /* an attribute value */
     size_t mark;        /* start of a list on the item stack */
 }
 
@@ -156,7 +156,7 @@ bindings:
                          { load_push_let(ps, $2, $3); }
   | bindings FREE_VAR param ';'
                          { load_free_var(ps, $3); }
-  | bindings BINDING     { Node *call = load_binding(ps, $2);
+  | bindings BINDING     { graft_node *call = load_binding(ps, $2);
                            CHECK(call && load_define(ps, load_bind_temp(ps, $2), call)); }
   | bindings BIND bound ';'
                          { CHECK(load_define(ps, load_bind_temp(ps, $2), $3)); }
@@ -330,17 +330,17 @@ fn_items:
   ;
 
 attr_value:
-    INT                  { $$ = load_value(ps, ATTR_INT, $1); }
-  | NUMBER               { $$ = load_value(ps, ATTR_FLOAT, $1); }
-  | BOOL                 { $$ = load_value(ps, ATTR_BOOL, $1); }
-  | NONE                 { $$ = load_value(ps, ATTR_NULL, $1); }
-  | STRING               { $$ = load_value(ps, ATTR_STRING, $1); }
+    INT                  { $$ = load_value(ps, GRAFT_ATTR_INT, $1); }
+  | NUMBER               { $$ = load_value(ps, GRAFT_ATTR_FLOAT, $1); }
+  | BOOL                 { $$ = load_value(ps, GRAFT_ATTR_BOOL, $1); }
+  | NONE                 { $$ = load_value(ps, GRAFT_ATTR_NULL, $1); }
+  | STRING               { $$ = load_value(ps, GRAFT_ATTR_STRING, $1); }
   | '[' mark ']'         { $$ = load_list(ps, $2); }
   | '[' mark values ']'  { $$ = load_list(ps, $2); }
   | '{' mark '}'         { $$ = load_map(ps, $2); }
   | '{' mark pairs '}'   { $$ = load_map(ps, $2); }
   | META                 { load_meta_ref(ps, $1);
-                           $$ = load_value(ps, ATTR_OPAQUE, $1); }
+                           $$ = load_value(ps, GRAFT_ATTR_OPAQUE, $1); }
   | GLOBAL               { $$ = load_global_value(ps, $1); }
   ;
 

@@ -643,7 +643,7 @@ static void yyerror(const SrcRange *loc, RulesParseCtx *ctx, const char *msg)
 }
 
 AstFile *rules_parse_source(const Source *src, const AstBuilder *b, int max_depth,
-                            Diag *d)
+                            graft_diag *d)
 {
     RulesParseCtx ctx = {0};
     ctx.b = *b;

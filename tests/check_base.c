@@ -169,7 +169,7 @@ START_TEST(source_reads_whole_file)
     FILE *f = fdopen(fd, "wb");
     ck_assert_uint_eq(fwrite(text, 1, len, f), len);
     fclose(f);
-    Diag *d = diag_new(NULL);
+    graft_diag *d = diag_new(NULL);
     Source *src = source_read(path, d);
     remove(path);
     ck_assert_ptr_nonnull(src);
@@ -185,12 +185,12 @@ START_TEST(source_reads_whole_file)
 END_TEST
 
 /* Runs report() into a memory stream and returns what it printed. */
-static char *capture(void (*report)(Diag *, const Source *))
+static char *capture(void (*report)(graft_diag *, const Source *))
 {
     char *text = NULL;
     size_t size = 0;
     FILE *mem = open_memstream(&text, &size);
-    Diag *d = diag_new(mem);
+    graft_diag *d = diag_new(mem);
     Source *src = source_from_string("rules.graft",
                                      "# simplify\nadd_zero := addd(x, 0) => x\n", 40);
     report(d, src);
@@ -200,7 +200,7 @@ static char *capture(void (*report)(Diag *, const Source *))
     return text;
 }
 
-static void report_unknown_op(Diag *d, const Source *src)
+static void report_unknown_op(graft_diag *d, const Source *src)
 {
     SrcRange r = {2, 13, 2, 16};
     diag_error(d, src, r, "unknown op '%s'; did you mean '%s'?", "addd", "add");
@@ -219,7 +219,7 @@ END_TEST
 
 /* The same error at the same place twice running is reported once, with
  * its note; a different place, message, or an error between, again. */
-static void report_repeats(Diag *d, const Source *src)
+static void report_repeats(graft_diag *d, const Source *src)
 {
     SrcRange r = {2, 13, 2, 16}, other = {2, 1, 2, 8};
     for (int i = 0; i < 3; i++) {
@@ -251,7 +251,7 @@ START_TEST(diag_drops_repeats)
 }
 END_TEST
 
-static void report_warning(Diag *d, const Source *src)
+static void report_warning(graft_diag *d, const Source *src)
 {
     SrcRange r = {2, 1, 2, 8};
     diag_warning(d, src, r, "unused-rule", "rule '%s' never fires", "add_zero");
@@ -270,7 +270,7 @@ START_TEST(diag_warning_names_flag)
 }
 END_TEST
 
-static void report_many(Diag *d, const Source *src)
+static void report_many(graft_diag *d, const Source *src)
 {
     SrcRange r = {1, 1, 1, 1};
     for (int i = 0; i < 30; i++)
@@ -289,7 +289,7 @@ START_TEST(diag_stops_at_limit)
 }
 END_TEST
 
-static void report_unlimited(Diag *d, const Source *src)
+static void report_unlimited(graft_diag *d, const Source *src)
 {
     SrcRange r = {1, 1, 1, 1};
     diag_set_error_limit(d, 0);
@@ -309,7 +309,7 @@ START_TEST(diag_error_limit_zero_is_none)
 END_TEST
 
 /* Applies spec to a copy of the defaults; returns the message or "". */
-static char *parse_limits(const char *spec, Limits *lim)
+static char *parse_limits(const char *spec, graft_limits *lim)
 {
     StrBuf why = {0};
     *lim = limit_defaults;
@@ -320,7 +320,7 @@ static char *parse_limits(const char *spec, Limits *lim)
 
 START_TEST(limit_parse_sets_each_item)
 {
-    Limits lim;
+    graft_limits lim;
     char *why = parse_limits("rule-depth=300,errors=0,match-steps=1000", &lim);
     ck_assert_str_eq(why, "");
     ck_assert_uint_eq(lim.rule_depth, 300);
@@ -350,7 +350,7 @@ START_TEST(limit_parse_is_all_or_nothing)
         {"macro-nodes=99", "limit 'macro-nodes' must be from 100 to 100000000, not 99"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        Limits lim;
+        graft_limits lim;
         char *why = parse_limits(cases[i][0], &lim);
         ck_assert_str_eq(why, cases[i][1]);
         ck_assert(memcmp(&lim, &limit_defaults, sizeof lim) == 0);
@@ -365,7 +365,7 @@ START_TEST(outfile_is_atomic)
     ck_assert_ptr_nonnull(mkdtemp(dir));
     char path[128];
     snprintf(path, sizeof path, "%s/out.relay", dir);
-    Diag *d = diag_new(stderr);
+    graft_diag *d = diag_new(stderr);
 
     OutFile *of = outfile_open(path, d);
     fputs("partial", outfile_stream(of));
@@ -393,7 +393,7 @@ START_TEST(outfile_reports_unwritable)
     char *text = NULL;
     size_t size = 0;
     FILE *mem = open_memstream(&text, &size);
-    Diag *d = diag_new(mem);
+    graft_diag *d = diag_new(mem);
     ck_assert_ptr_null(outfile_open("/nonexistent-dir/out.relay", d));
     fclose(mem);
     ck_assert_str_eq(text, "graft: error: cannot write '/nonexistent-dir/out.relay': "
@@ -430,7 +430,7 @@ START_TEST(outfile_writes_what_links_name)
     ck_assert_int_eq(mkdir(sub, 0755), 0);
     ck_assert_int_eq(symlink("sub/target", link), 0); /* relative, dangling */
     ck_assert_int_eq(symlink("link", chain), 0);
-    Diag *d = diag_new(stderr);
+    graft_diag *d = diag_new(stderr);
 
     OutFile *of = outfile_open(chain, d); /* creates the file at the end */
     fputs("first\n", outfile_stream(of));
@@ -457,7 +457,7 @@ END_TEST
 
 START_TEST(outfile_writes_devices_through)
 {
-    Diag *d = diag_new(stderr);
+    graft_diag *d = diag_new(stderr);
     OutFile *of = outfile_open("/dev/null", d);
     ck_assert_ptr_nonnull(of);
     fputs("into the device\n", outfile_stream(of));
@@ -474,7 +474,7 @@ START_TEST(outfile_refuses_directories)
     char *text = NULL;
     size_t size = 0;
     FILE *mem = open_memstream(&text, &size);
-    Diag *d = diag_new(mem);
+    graft_diag *d = diag_new(mem);
     ck_assert_ptr_null(outfile_open("/tmp", d));
     ck_assert_ptr_null(outfile_open_exec("/tmp/", d));
     fclose(mem);

@@ -63,7 +63,7 @@ END_TEST
 /* The C that graft compile writes for rule text (NULL on errors). */
 static char *compile_text(const char *rules, bool lines)
 {
-    Diag *d = diag_new(stderr);
+    graft_diag *d = diag_new(stderr);
     RuleFile *rf = frontend_load_string("t.graft", rules, NULL, d);
     ck_assert_ptr_nonnull(rf);
     Lowered *lw = lower_rules(rf, d);
@@ -282,13 +282,13 @@ END_TEST
 /* ---- guard values against the interpreter ---- */
 
 typedef struct GuardFix {
-    Graph *g;          /* a graph with one conv2d */
-    Binding b[3];      /* b[0] the conv2d, b[1] its strides, b[2] a constant */
+    graft_graph *g;          /* a graph with one conv2d */
+    graft_binding b[3];      /* b[0] the conv2d, b[1] its strides, b[2] a constant */
 } GuardFix;
 
-static AttrValue *int_value(Graph *g, int64_t i)
+static graft_attr_value *int_value(graft_graph *g, int64_t i)
 {
-    AttrValue *v = graph_new_attr_value(g, ATTR_INT);
+    graft_attr_value *v = graph_new_attr_value(g, GRAFT_ATTR_INT);
     v->i = i;
     return v;
 }
@@ -297,16 +297,16 @@ static GuardFix guard_fixture(void)
 {
     GuardFix f = {.g = graph_new()};
     int64_t dims[] = {1, 3, 8, 8};
-    Node *x = graph_add_param(f.g, "x", graph_type_tensor(f.g, "float32", dims, 4));
-    Node *w = graph_add_param(f.g, "w", NULL);
-    AttrValue *strides = graph_new_attr_value(f.g, ATTR_LIST);
-    const AttrValue **items = arena_array(graph_arena(f.g), 2, sizeof *items);
+    graft_node *x = graph_add_param(f.g, "x", graph_type_tensor(f.g, "float32", dims, 4));
+    graft_node *w = graph_add_param(f.g, "w", NULL);
+    graft_attr_value *strides = graph_new_attr_value(f.g, GRAFT_ATTR_LIST);
+    const graft_attr_value **items = arena_array(graph_arena(f.g), 2, sizeof *items);
     items[0] = int_value(f.g, 1);
     items[1] = int_value(f.g, 1);
     strides->nitems = 2;
-    strides->items = (const AttrValue *const *)items;
-    Attr attrs[] = {{"strides", strides}, {"groups", int_value(f.g, 2)}};
-    Node *args[] = {x, w};
+    strides->items = (const graft_attr_value *const *)items;
+    graft_attr attrs[] = {{"strides", strides}, {"groups", int_value(f.g, 2)}};
+    graft_node *args[] = {x, w};
     f.b[0].node = graph_add_call(f.g, "nn.conv2d", args, 2, attrs, 2);
     f.b[1].attr = strides;
     f.b[2].node = graph_add_const(f.g, "0.5f", 0.5, "float32");
@@ -316,19 +316,19 @@ static GuardFix guard_fixture(void)
 START_TEST(test_gv_values)
 {
     GuardFix f = guard_fixture();
-    ck_assert(graft_gv_cmp(CMP_EQ, graft_gv_slot(&f.b[1]), graft_gv_list("[1, 1]")));
-    ck_assert(!graft_gv_cmp(CMP_EQ, graft_gv_slot(&f.b[1]), graft_gv_list("[1, 2]")));
+    ck_assert(graft_gv_cmp(GRAFT_CMP_EQ, graft_gv_slot(&f.b[1]), graft_gv_list("[1, 1]")));
+    ck_assert(!graft_gv_cmp(GRAFT_CMP_EQ, graft_gv_slot(&f.b[1]), graft_gv_list("[1, 2]")));
     /* only == and != */
-    ck_assert(!graft_gv_cmp(CMP_LT, graft_gv_slot(&f.b[1]), graft_gv_list("[1, 2]")));
-    ck_assert(graft_gv_cmp(CMP_EQ, graft_gv_attr(&f.b[0], "groups", NULL), graft_gv_num(2)));
-    ck_assert(!graft_gv_cmp(CMP_EQ, graft_gv_attr(&f.b[0], "padding", NULL), graft_gv_unknown()));
-    ck_assert(graft_gv_cmp(CMP_NE, graft_gv_index(graft_gv_slot(&f.b[1]), 1), graft_gv_num(2)));
-    ck_assert(graft_gv_cmp(CMP_GT, graft_gv_value(&f.b[2]), graft_gv_num(0.25)));
-    ck_assert(graft_gv_cmp(CMP_EQ, graft_gv_dtype(&f.b[2]), graft_gv_str("float32")));
-    ck_assert(graft_gv_cmp(CMP_EQ, graft_gv_rank(&f.b[2]), graft_gv_num(0)));
-    ck_assert_int_eq(graft_gv_arith('/', graft_gv_num(1), graft_gv_num(0)).kind, GV_UNKNOWN);
-    ck_assert(graft_gv_cmp(CMP_EQ, graft_gv_neg(graft_gv_num(2)), graft_gv_num(-2)));
-    ck_assert(graft_gv_cmp(CMP_EQ, graft_gv_num(-0.0), graft_gv_str("x")) == false);
+    ck_assert(!graft_gv_cmp(GRAFT_CMP_LT, graft_gv_slot(&f.b[1]), graft_gv_list("[1, 2]")));
+    ck_assert(graft_gv_cmp(GRAFT_CMP_EQ, graft_gv_attr(&f.b[0], "groups", NULL), graft_gv_num(2)));
+    ck_assert(!graft_gv_cmp(GRAFT_CMP_EQ, graft_gv_attr(&f.b[0], "padding", NULL), graft_gv_unknown()));
+    ck_assert(graft_gv_cmp(GRAFT_CMP_NE, graft_gv_index(graft_gv_slot(&f.b[1]), 1), graft_gv_num(2)));
+    ck_assert(graft_gv_cmp(GRAFT_CMP_GT, graft_gv_value(&f.b[2]), graft_gv_num(0.25)));
+    ck_assert(graft_gv_cmp(GRAFT_CMP_EQ, graft_gv_dtype(&f.b[2]), graft_gv_str("float32")));
+    ck_assert(graft_gv_cmp(GRAFT_CMP_EQ, graft_gv_rank(&f.b[2]), graft_gv_num(0)));
+    ck_assert_int_eq(graft_gv_arith('/', graft_gv_num(1), graft_gv_num(0)).kind, GRAFT_GV_UNKNOWN);
+    ck_assert(graft_gv_cmp(GRAFT_CMP_EQ, graft_gv_neg(graft_gv_num(2)), graft_gv_num(-2)));
+    ck_assert(graft_gv_cmp(GRAFT_CMP_EQ, graft_gv_num(-0.0), graft_gv_str("x")) == false);
     ck_assert(!graft_gv_truth(graft_gv_str("x")));
     graph_free(f.g);
 }
@@ -339,18 +339,18 @@ END_TEST
 START_TEST(test_gv_matches_interpreter)
 {
     GuardFix f = guard_fixture();
-    Binding b[1] = {{.node = node_arg(f.b[0].node, 0)}};
-    static const PatExpr shape = {.kind = EXPR_SHAPE, .slot = 0};
-    static const PatExpr *const shape_kids[] = {&shape};
-    static const PatExpr dim = {.kind = EXPR_GETITEM, .i = 1, .slot = -1, .nkids = 1,
+    graft_binding b[1] = {{.node = node_arg(f.b[0].node, 0)}};
+    static const graft_expr shape = {.kind = GRAFT_EXPR_SHAPE, .slot = 0};
+    static const graft_expr *const shape_kids[] = {&shape};
+    static const graft_expr dim = {.kind = GRAFT_EXPR_GETITEM, .i = 1, .slot = -1, .nkids = 1,
                                 .kids = shape_kids};
-    static const PatExpr three = {.kind = EXPR_NUM, .f = 3, .slot = -1};
-    static const PatExpr *const kids[] = {&dim, &three};
-    for (int op = CMP_EQ; op <= CMP_GE; op++) {
-        PatExpr cmp = {.kind = EXPR_CMP, .cmp = op, .slot = -1, .nkids = 2, .kids = kids};
+    static const graft_expr three = {.kind = GRAFT_EXPR_NUM, .f = 3, .slot = -1};
+    static const graft_expr *const kids[] = {&dim, &three};
+    for (int op = GRAFT_CMP_EQ; op <= GRAFT_CMP_GE; op++) {
+        graft_expr cmp = {.kind = GRAFT_EXPR_CMP, .cmp = op, .slot = -1, .nkids = 2, .kids = kids};
         bool want = guard_eval(&cmp, b);
-        GuardVal dim = graft_gv_index(graft_gv_shape(&b[0]), 1);
-        bool got = graft_gv_cmp((CmpOp)op, dim, graft_gv_num(3));
+        graft_guard_val dim = graft_gv_index(graft_gv_shape(&b[0]), 1);
+        bool got = graft_gv_cmp((graft_cmp_op)op, dim, graft_gv_num(3));
         ck_assert_int_eq(got, want);
     }
     graph_free(f.g);
@@ -361,11 +361,11 @@ END_TEST
 START_TEST(test_attr_tests_match_text)
 {
     GuardFix f = guard_fixture();
-    AttrValue *fl = graph_new_attr_value(f.g, ATTR_FLOAT);
+    graft_attr_value *fl = graph_new_attr_value(f.g, GRAFT_ATTR_FLOAT);
     fl->f = -0.0;
-    AttrValue *str = graph_new_attr_value(f.g, ATTR_STRING);
+    graft_attr_value *str = graph_new_attr_value(f.g, GRAFT_ATTR_STRING);
     str->s = "NCHW";
-    const AttrValue *values[] = {f.b[1].attr, int_value(f.g, 2), fl, str};
+    const graft_attr_value *values[] = {f.b[1].attr, int_value(f.g, 2), fl, str};
     StrBuf key = {0};
     for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
         key.len = 0;
@@ -395,8 +395,8 @@ START_TEST(test_rt_attrs)
     ck_assert_str_eq(a.attrs[1].name, "groups");
     ck_assert_int_eq(a.attrs[1].value->i, 1);
     ck_assert_str_eq(a.attrs[2].name, "alpha");
-    ck_assert_int_eq(a.attrs[2].value->kind, ATTR_FLOAT);
-    const AttrValue *s = graft_attr_of(f.g, &f.b[0], "strides", NULL);
+    ck_assert_int_eq(a.attrs[2].value->kind, GRAFT_ATTR_FLOAT);
+    const graft_attr_value *s = graft_attr_of(f.g, &f.b[0], "strides", NULL);
     ck_assert_int_eq(s->nitems, 2);
     ck_assert_ptr_ne(s, f.b[1].attr); /* a copy */
     ck_assert_ptr_null(graft_attr_of(f.g, &f.b[0], "padding", NULL));

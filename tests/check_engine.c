@@ -18,12 +18,12 @@
 typedef struct Run {
     Lowered *rules;  /* lowered rules */
     Source *src;     /* model text */
-    Graph *g;        /* model */
-    Engine *e;       /* driver */
+    graft_graph *g;        /* model */
+    graft_engine *e;       /* driver */
     char *diag;      /* diagnostics printed */
     size_t diag_len; /* bytes in diag */
     FILE *diag_out;  /* the stream diag writes to */
-    Diag *d;         /* diagnostics */
+    graft_diag *d;         /* diagnostics */
 } Run;
 
 static void run_open_with(Run *r, const char *rules, const char *model, EngineOptions opts)
@@ -128,7 +128,7 @@ static void assert_always_computable(const char *rules, const char *want)
     run_open(&r, rules, "def @main(%x) {\n  nn.relu(%x)\n}\n", 0);
     char got[16] = {0};
     for (uint32_t i = 0; i < r.rules->rs.nrules && i < sizeof got - 1; i++) {
-        const PatExpr *action = r.rules->rs.rules[i].action;
+        const graft_expr *action = r.rules->rs.rules[i].action;
         got[i] = action && rewrite_always_computable(action) ? '1' : '0';
     }
     ck_assert_str_eq(got, want);
@@ -259,7 +259,7 @@ END_TEST
 
 /* ---- match listing ---- */
 
-static void count_match(void *ctx, uint32_t rule, Node *root, const Binding *b)
+static void count_match(void *ctx, uint32_t rule, graft_node *root, const graft_binding *b)
 {
     (void)root;
     (void)b;
@@ -281,12 +281,12 @@ END_TEST
 
 /* The matches a visitor saw, one line each: rule, root, bindings. */
 typedef struct Listed {
-    Engine *e;          /* for engine_match_bindings */
-    const RuleSet *rs;  /* the rules, for their names */
+    graft_engine *e;          /* for engine_match_bindings */
+    const graft_rule_set *rs;  /* the rules, for their names */
     StrBuf text;        /* one line per match */
 } Listed;
 
-static void list_match(Listed *l, uint32_t rule, const Node *root, const Binding *b)
+static void list_match(Listed *l, uint32_t rule, const graft_node *root, const graft_binding *b)
 {
     strbuf_printf(&l->text, "%s at %u:", l->rs->rules[rule].name, node_id(root));
     for (int s = 0; s < l->rs->rules[rule].nslots; s++)
@@ -294,12 +294,12 @@ static void list_match(Listed *l, uint32_t rule, const Node *root, const Binding
     strbuf_putc(&l->text, '\n');
 }
 
-static void list_eager(void *ctx, uint32_t rule, Node *root, const Binding *b)
+static void list_eager(void *ctx, uint32_t rule, graft_node *root, const graft_binding *b)
 {
     list_match(ctx, rule, root, b);
 }
 
-static void list_lazy(void *ctx, uint32_t rule, Node *root)
+static void list_lazy(void *ctx, uint32_t rule, graft_node *root)
 {
     Listed *l = ctx;
     list_match(l, rule, root, engine_match_bindings(l->e));
@@ -362,7 +362,7 @@ static void list_checks(Run *r, uint64_t max_steps, StrBuf *out)
         uint32_t nr;
         const uint32_t *rules = automaton_state_rules(a, labels_state_id(l, id), &nr);
         for (uint32_t k = 0; k < nr; k++) {
-            Node *n = graph_node(r->g, id);
+            graft_node *n = graph_node(r->g, id);
             MatchCheck c = matcher_check(m, rules[k], n);
             MatchResult t = matcher_try(m, rules[k], n);
             if (c == CHECK_MATCHES)
@@ -445,7 +445,7 @@ END_TEST
 
 START_TEST(dump_shares_items)
 {
-    Diag *d = diag_new(stderr);
+    graft_diag *d = diag_new(stderr);
     RuleFile *rf = frontend_load_string(
         "t.graft", "a := nn.relu(x + y) => partition\nb := exp(x + y) => partition\n", NULL, d);
     ck_assert_ptr_nonnull(rf);
@@ -543,16 +543,16 @@ END_TEST
  * attribute without default None, undeclared ones last in written order. */
 START_TEST(canonical_by_interned_names)
 {
-    Graph *g = graph_new();
-    const AttrValue one = {.kind = ATTR_INT, .i = 1}, minus = {.kind = ATTR_INT, .i = -1};
-    const AttrValue eps = {.kind = ATTR_FLOAT, .f = 1e-5}, three = {.kind = ATTR_INT, .i = 3};
-    const PatAttrDecl decls[] = {{graph_intern(g, "axis"), &one},
+    graft_graph *g = graph_new();
+    const graft_attr_value one = {.kind = GRAFT_ATTR_INT, .i = 1}, minus = {.kind = GRAFT_ATTR_INT, .i = -1};
+    const graft_attr_value eps = {.kind = GRAFT_ATTR_FLOAT, .f = 1e-5}, three = {.kind = GRAFT_ATTR_INT, .i = 3};
+    const graft_attr_decl decls[] = {{graph_intern(g, "axis"), &one},
                                  {graph_intern(g, "epsilon"), &eps},
                                  {graph_intern(g, "layout"), NULL}};
-    const Attr written[] = {{graph_intern(g, "foo"), &three},
+    const graft_attr written[] = {{graph_intern(g, "foo"), &three},
                             {graph_intern(g, "epsilon"), &eps},
                             {graph_intern(g, "axis"), &minus}};
-    Attr by_text[6], by_pointer[6];
+    graft_attr by_text[6], by_pointer[6];
     memcpy(by_text, written, sizeof written);
     memcpy(by_pointer, written, sizeof written);
     int n = pattern_attrs_canonical(by_text, 3, decls, 3);
@@ -561,7 +561,7 @@ START_TEST(canonical_by_interned_names)
     ck_assert_str_eq(by_pointer[0].name, "axis");
     ck_assert_int_eq(by_pointer[0].value->i, -1);
     ck_assert_str_eq(by_pointer[1].name, "layout");
-    ck_assert_int_eq(by_pointer[1].value->kind, ATTR_NULL);
+    ck_assert_int_eq(by_pointer[1].value->kind, GRAFT_ATTR_NULL);
     ck_assert_str_eq(by_pointer[2].name, "foo");
     for (int i = 0; i < n; i++) {
         ck_assert_ptr_eq(by_pointer[i].name, by_text[i].name);
@@ -575,16 +575,16 @@ END_TEST
 
 START_TEST(million_node_chain)
 {
-    Diag *d = diag_new(stderr);
+    graft_diag *d = diag_new(stderr);
     RuleFile *rf = frontend_load_string("t.graft", "s := nn.relu(x) => sigmoid(x)\n", NULL, d);
     Lowered *lw = lower_rules(rf, d);
     rulefile_free(rf);
-    Graph *g = graph_new();
-    Node *n = graph_add_param(g, "x", NULL);
+    graft_graph *g = graph_new();
+    graft_node *n = graph_add_param(g, "x", NULL);
     for (int i = 0; i < 1000000; i++)
         n = graph_add_call(g, "nn.relu", &n, 1, NULL, 0);
     graph_set_output(g, n);
-    Engine *e = engine_new(&lw->rs, g, NULL);
+    graft_engine *e = engine_new(&lw->rs, g, NULL);
     ck_assert(engine_run(e, d));
     ck_assert_uint_eq(engine_stats(e)->rewrites, 1000000);
     ck_assert_str_eq(node_op(graph_output(g)), "sigmoid");

@@ -10,60 +10,60 @@
 #include "match.h"
 
 /* t0: a scalar constant 0 */
-static const PatPred preds[] = {{.kind = PRED_VALUE, .f = 0}};
+static const graft_pred preds[] = {{.kind = GRAFT_PRED_VALUE, .f = 0}};
 static const uint32_t t0[] = {0};
 static const uint32_t i0i1[] = {0, 1}, i0i0[] = {0, 0}, i0[] = {0};
 /* i0 = any, i1 = any[t0], i2 = add(i0, i1) commutative, i3 = add(i0, i0),
  * i4 = nn.relu*(i0) */
-static const PatItem items[] = {
-    {.kind = PITEM_ANY},
-    {.kind = PITEM_ANY, .npreds = 1, .preds = t0},
-    {.kind = PITEM_OP, .op = "add", .commutative = true, .nargs = 2, .args = i0i1},
-    {.kind = PITEM_OP, .op = "add", .commutative = true, .nargs = 2, .args = i0i0},
-    {.kind = PITEM_STAR, .op = "nn.relu", .nargs = 1, .args = i0},
+static const graft_item items[] = {
+    {.kind = GRAFT_PITEM_ANY},
+    {.kind = GRAFT_PITEM_ANY, .npreds = 1, .preds = t0},
+    {.kind = GRAFT_PITEM_OP, .op = "add", .commutative = true, .nargs = 2, .args = i0i1},
+    {.kind = GRAFT_PITEM_OP, .op = "add", .commutative = true, .nargs = 2, .args = i0i0},
+    {.kind = GRAFT_PITEM_STAR, .op = "nn.relu", .nargs = 1, .args = i0},
 };
 /* add_zero := x + 0 */
-static const PatNode x_leaf = {.kind = PAT_ANY, .item = 0, .slot = 0};
-static const PatNode zero_leaf = {.kind = PAT_ANY, .item = 1, .slot = -1, .embed = true};
-static const PatNode *const add_zero_kids[] = {&x_leaf, &zero_leaf};
-static const PatNode add_zero = {.kind = PAT_OP, .item = 2, .slot = -1, .nkids = 2,
+static const graft_pat x_leaf = {.kind = GRAFT_PAT_ANY, .item = 0, .slot = 0};
+static const graft_pat zero_leaf = {.kind = GRAFT_PAT_ANY, .item = 1, .slot = -1, .embed = true};
+static const graft_pat *const add_zero_kids[] = {&x_leaf, &zero_leaf};
+static const graft_pat add_zero = {.kind = GRAFT_PAT_OP, .item = 2, .slot = -1, .nkids = 2,
                                  .kids = add_zero_kids};
 /* double := x + x */
-static const PatNode *const double_kids[] = {&x_leaf, &x_leaf};
-static const PatNode twice = {.kind = PAT_OP, .item = 3, .slot = -1, .nkids = 2,
+static const graft_pat *const double_kids[] = {&x_leaf, &x_leaf};
+static const graft_pat twice = {.kind = GRAFT_PAT_OP, .item = 3, .slot = -1, .nkids = 2,
                               .kids = double_kids};
 /* relus := nn.relu*(x) */
-static const PatNode *const relus_kids[] = {&x_leaf};
-static const PatNode relus = {.kind = PAT_STAR, .item = 4, .slot = -1, .nkids = 1,
+static const graft_pat *const relus_kids[] = {&x_leaf};
+static const graft_pat relus = {.kind = GRAFT_PAT_STAR, .item = 4, .slot = -1, .nkids = 1,
                               .kids = relus_kids};
 static const char *const x_name[] = {"x"};
-static const RuleDesc rules[] = {
+static const graft_rule rules[] = {
     {.name = "add_zero", .pattern = &add_zero, .nslots = 1, .slot_names = x_name},
     {.name = "double", .pattern = &twice, .nslots = 1, .slot_names = x_name},
     {.name = "relus", .pattern = &relus, .nslots = 1, .slot_names = x_name},
 };
-static const RuleSet rs = {.name = "test", .nrules = 3, .rules = rules, .nitems = 5,
+static const graft_rule_set rs = {.name = "test", .nrules = 3, .rules = rules, .nitems = 5,
                            .items = items, .npreds = 1, .preds = preds};
 
 /* The rule set rs run over a graph: its automaton, the graph labelled
  * through, and a matcher. */
-typedef struct Engine {
-    Graph *g;     /* the graph, owned */
+typedef struct graft_engine {
+    graft_graph *g;     /* the graph, owned */
     Automaton *a; /* built from rs */
     Labels *l;    /* every node of g labelled */
     Matcher *m;   /* over l and g */
-} Engine;
+} graft_engine;
 
-static Engine engine_start(Graph *g)
+static graft_engine engine_start(graft_graph *g)
 {
-    Engine e = {.g = g, .a = automaton_new(&rs)};
+    graft_engine e = {.g = g, .a = automaton_new(&rs)};
     e.l = labels_new(e.a, g);
     labels_all(e.l);
     e.m = matcher_new(e.l, g);
     return e;
 }
 
-static void engine_stop(Engine *e)
+static void engine_stop(graft_engine *e)
 {
     matcher_free(e->m);
     labels_free(e->l);
@@ -73,20 +73,20 @@ static void engine_stop(Engine *e)
 
 /* The fixture graph: a, b params; 0f; a+0, 0+a, a+a, a+b, relu(relu(a)). */
 typedef struct Fix {
-    Engine e;     /* rs over g */
-    Node *a, *b, *zero, *a0, *za, *aa, *ab, *r1, *r2;
+    graft_engine e;     /* rs over g */
+    graft_node *a, *b, *zero, *a0, *za, *aa, *ab, *r1, *r2;
 } Fix;
 
-static Node *call2(Graph *g, const char *op, Node *x, Node *y)
+static graft_node *call2(graft_graph *g, const char *op, graft_node *x, graft_node *y)
 {
-    Node *args[2] = {x, y};
+    graft_node *args[2] = {x, y};
     return graph_add_call(g, op, args, 2, NULL, 0);
 }
 
 static Fix fixture(void)
 {
     Fix f;
-    Graph *g = graph_new();
+    graft_graph *g = graph_new();
     f.a = graph_add_param(g, "a", NULL);
     f.b = graph_add_param(g, "b", NULL);
     f.zero = graph_add_const(g, "0f", 0, "float32");
@@ -96,7 +96,7 @@ static Fix fixture(void)
     f.ab = call2(g, "add", f.a, f.b);
     f.r1 = graph_add_call(g, "nn.relu", &f.a, 1, NULL, 0);
     f.r2 = graph_add_call(g, "nn.relu", &f.r1, 1, NULL, 0);
-    Node *fields[] = {f.a0, f.za, f.aa, f.ab, f.r2};
+    graft_node *fields[] = {f.a0, f.za, f.aa, f.ab, f.r2};
     graph_set_output(g, graph_add_tuple(g, fields, 5));
     f.e = engine_start(g);
     return f;
@@ -113,7 +113,7 @@ static bool accepts(const Automaton *a, uint32_t state, uint32_t rule)
 }
 
 /* Rule rule matches at root, binding its variable x (slot 0) to x. */
-static void assert_binds(Matcher *m, uint32_t rule, Node *root, const Node *x)
+static void assert_binds(Matcher *m, uint32_t rule, graft_node *root, const graft_node *x)
 {
     ck_assert_int_eq(matcher_try(m, rule, root), MATCH_OK);
     ck_assert_ptr_eq(matcher_bindings(m)[0].node, x);
@@ -142,7 +142,7 @@ START_TEST(transitions_are_memoised)
     Fix f = fixture();
     uint32_t states = automaton_nstates(f.e.a), trans = automaton_ntransitions(f.e.a);
     /* a second copy of a+b costs a lookup, no new transition */
-    Node *ab2 = call2(f.e.g, "add", f.a, f.b);
+    graft_node *ab2 = call2(f.e.g, "add", f.a, f.b);
     ck_assert_uint_eq(labels_node(f.e.l, ab2), labels_state(f.e.l, f.ab));
     ck_assert_uint_eq(automaton_nstates(f.e.a), states);
     ck_assert_uint_eq(automaton_ntransitions(f.e.a), trans);
@@ -190,13 +190,13 @@ END_TEST
  * iterative. */
 START_TEST(star_over_long_chain)
 {
-    Graph *g = graph_new();
-    Node *x = graph_add_param(g, "x", NULL);
-    Node *n = x;
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graft_node *n = x;
     for (int i = 0; i < 1000000; i++)
         n = graph_add_call(g, "nn.relu", &n, 1, NULL, 0);
     graph_set_output(g, n);
-    Engine e = engine_start(g);
+    graft_engine e = engine_start(g);
     assert_binds(e.m, 2, n, x);
     engine_stop(&e);
 }
@@ -204,9 +204,9 @@ END_TEST
 
 /* Labels every live node of g one by one in depth-first order, reading
  * each node (labels_node). */
-static void label_depth_first(Labels *l, const Graph *g)
+static void label_depth_first(Labels *l, const graft_graph *g)
 {
-    Node **order = malloc((graph_node_count(g) + 1) * sizeof *order);
+    graft_node **order = malloc((graph_node_count(g) + 1) * sizeof *order);
     uint32_t n = graph_topo_order(g, order);
     for (uint32_t i = 0; i < n; i++)
         labels_node(l, order[i]);
@@ -214,7 +214,7 @@ static void label_depth_first(Labels *l, const Graph *g)
 }
 
 /* Every node of g, labelled or not, has the same state in x and y. */
-static void assert_same_states(const Labels *x, const Labels *y, const Graph *g)
+static void assert_same_states(const Labels *x, const Labels *y, const graft_graph *g)
 {
     for (uint32_t id = 0; id < graph_node_count(g); id++) {
         ck_assert_uint_eq(labels_state_id(x, id), labels_state_id(y, id));
@@ -233,9 +233,9 @@ static void assert_same_states(const Labels *x, const Labels *y, const Graph *g)
 START_TEST(label_order_same_states)
 {
     Fix f = fixture();
-    Graph *g = f.e.g;
-    Node *stray = call2(g, "add", f.b, f.zero);
-    Node *late = call2(g, "add", f.a, f.zero);
+    graft_graph *g = f.e.g;
+    graft_node *stray = call2(g, "add", f.b, f.zero);
+    graft_node *late = call2(g, "add", f.a, f.zero);
     if (_i == 1)
         graph_set_arg(g, f.r1, 0, late);
     Labels *dfs = labels_new(f.e.a, g), *ids = labels_new(f.e.a, g);
@@ -299,7 +299,7 @@ END_TEST
 START_TEST(dense_steps_repeat_the_memo)
 {
     Fix f = fixture();
-    Node *ab2 = call2(f.e.g, "add", f.b, f.a), *rr = graph_add_call(f.e.g, "nn.relu", &f.r2, 1,
+    graft_node *ab2 = call2(f.e.g, "add", f.b, f.a), *rr = graph_add_call(f.e.g, "nn.relu", &f.r2, 1,
                                                                     NULL, 0);
     uint32_t before[2] = {labels_node(f.e.l, ab2), labels_node(f.e.l, rr)};
     uint32_t states = automaton_nstates(f.e.a), trans = automaton_ntransitions(f.e.a);
@@ -322,7 +322,7 @@ END_TEST
 START_TEST(keep_offering_in_order)
 {
     Fix f = fixture();
-    RuleSet one = rs;
+    graft_rule_set one = rs;
     one.nrules = 1;
     Automaton *a = automaton_new(&one);
     Labels *l = labels_new(a, f.e.g);
@@ -364,12 +364,12 @@ END_TEST
 START_TEST(callee_slot_walks_shared_parts_once)
 {
     enum { LEVELS = 64 };
-    PatNode nodes[LEVELS + 1];
-    const PatNode *kids[LEVELS][2];
-    nodes[LEVELS] = (PatNode){.kind = PAT_ANY, .slot = 2, .callee = 4};
+    graft_pat nodes[LEVELS + 1];
+    const graft_pat *kids[LEVELS][2];
+    nodes[LEVELS] = (graft_pat){.kind = GRAFT_PAT_ANY, .slot = 2, .callee = 4};
     for (int i = LEVELS - 1; i >= 0; i--) {
         kids[i][0] = kids[i][1] = &nodes[i + 1];
-        nodes[i] = (PatNode){.kind = PAT_OP, .slot = -1, .nkids = 2, .kids = kids[i]};
+        nodes[i] = (graft_pat){.kind = GRAFT_PAT_OP, .slot = -1, .nkids = 2, .kids = kids[i]};
     }
     ck_assert(pattern_is_callee_slot(&nodes[0], 3));
     ck_assert(!pattern_is_callee_slot(&nodes[0], 2));

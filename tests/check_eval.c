@@ -31,9 +31,9 @@ static Tensor tensor(const char *dtype, int rank, const int64_t *dims, const dou
 static Result eval_model(const char *model, Tensor *params, int nparams, EvalMode mode,
                          uint64_t max_elements)
 {
-    Diag *d = diag_new(stderr);
+    graft_diag *d = diag_new(stderr);
     Source *src = source_from_string("test.relay", model, strlen(model));
-    Graph *g = relay_load(src, d);
+    graft_graph *g = relay_load(src, d);
     ck_assert_ptr_nonnull(g);
     ck_assert_int_eq(graph_nparams(g), nparams);
     EvalInputs in = {params, nparams, NULL, NULL};

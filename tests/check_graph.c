@@ -9,8 +9,8 @@
 
 /* a chain x -> add(x, 1f) -> relu -> output */
 typedef struct Small {
-    Graph *g;
-    Node *x, *one, *add, *relu;
+    graft_graph *g;
+    graft_node *x, *one, *add, *relu;
 } Small;
 
 static Small small_new(void)
@@ -19,7 +19,7 @@ static Small small_new(void)
     s.g = graph_new();
     s.x = graph_add_param(s.g, "x", NULL);
     s.one = graph_add_const(s.g, "1f", 1.0, "float32");
-    Node *args[2] = {s.x, s.one};
+    graft_node *args[2] = {s.x, s.one};
     s.add = graph_add_call(s.g, "add", args, 2, NULL, 0);
     s.relu = graph_add_call(s.g, "nn.relu", &s.add, 1, NULL, 0);
     graph_set_output(s.g, s.relu);
@@ -29,8 +29,8 @@ static Small small_new(void)
 /* @main's parameter x and fn (%p) { negative(%p) }, the function named
  * PartitionedFromPattern=pfp when pfp is not NULL; nothing calls it yet. */
 typedef struct FnGraph {
-    Graph *g;
-    Node *x, *p, *neg, *fn;
+    graft_graph *g;
+    graft_node *x, *p, *neg, *fn;
 } FnGraph;
 
 static FnGraph fn_graph_new(const char *pfp)
@@ -40,9 +40,9 @@ static FnGraph fn_graph_new(const char *pfp)
     f.x = graph_add_param(f.g, "x", NULL);
     f.p = graph_add_fn_param(f.g, "p", NULL);
     f.neg = graph_add_call(f.g, "negative", &f.p, 1, NULL, 0);
-    Attr a = {"PartitionedFromPattern", NULL};
+    graft_attr a = {"PartitionedFromPattern", NULL};
     if (pfp) {
-        AttrValue *v = graph_new_attr_value(f.g, ATTR_STRING);
+        graft_attr_value *v = graph_new_attr_value(f.g, GRAFT_ATTR_STRING);
         v->s = graph_intern(f.g, pfp);
         a.value = v;
     }
@@ -51,7 +51,7 @@ static FnGraph fn_graph_new(const char *pfp)
 }
 
 /* The users of n as "id:slot" pairs joined by spaces. */
-static char *users_of(const Node *n)
+static char *users_of(const graft_node *n)
 {
     static char buf[256];
     buf[0] = '\0';
@@ -64,7 +64,7 @@ static char *users_of(const Node *n)
 }
 
 /* g prints as want. */
-static void assert_prints(const Graph *g, const char *want)
+static void assert_prints(const graft_graph *g, const char *want)
 {
     char *text = relay_print_string(g);
     ck_assert_str_eq(text, want);
@@ -72,9 +72,9 @@ static void assert_prints(const Graph *g, const char *want)
 }
 
 /* g's topological order is want[0..n), as nodes and as ids. */
-static void assert_order(const Graph *g, Node *const *want, uint32_t n)
+static void assert_order(const graft_graph *g, graft_node *const *want, uint32_t n)
 {
-    Node **order = malloc((graph_node_count(g) + 1) * sizeof *order);
+    graft_node **order = malloc((graph_node_count(g) + 1) * sizeof *order);
     uint32_t *ids = malloc((graph_node_count(g) + 1) * sizeof *ids);
     ck_assert_uint_eq(graph_topo_order(g, order), n);
     ck_assert_uint_eq(graph_topo_ids(g, ids), n);
@@ -116,14 +116,14 @@ END_TEST
 
 START_TEST(test_attrs)
 {
-    Graph *g = graph_new();
-    Node *x = graph_add_param(g, "x", NULL);
-    AttrValue *axis = graph_new_attr_value(g, ATTR_INT);
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graft_attr_value *axis = graph_new_attr_value(g, GRAFT_ATTR_INT);
     axis->i = -1;
-    AttrValue *layout = graph_new_attr_value(g, ATTR_STRING);
+    graft_attr_value *layout = graph_new_attr_value(g, GRAFT_ATTR_STRING);
     layout->s = graph_intern(g, "NCHW");
-    Attr attrs[2] = {{"axis", axis}, {"layout", layout}};
-    Node *n = graph_add_call(g, "nn.softmax", &x, 1, attrs, 2);
+    graft_attr attrs[2] = {{"axis", axis}, {"layout", layout}};
+    graft_node *n = graph_add_call(g, "nn.softmax", &x, 1, attrs, 2);
     ck_assert_int_eq(node_nattrs(n), 2);
     ck_assert_str_eq(node_attr(n, 1)->name, "layout");
     ck_assert_ptr_eq(node_find_attr(n, "axis"), axis);
@@ -135,9 +135,9 @@ START_TEST(test_attrs)
 }
 END_TEST
 
-static AttrValue *num(Graph *g, AttrKind kind, double v)
+static graft_attr_value *num(graft_graph *g, graft_attr_kind kind, double v)
 {
-    AttrValue *a = graph_new_attr_value(g, kind);
+    graft_attr_value *a = graph_new_attr_value(g, kind);
     a->f = v;
     a->i = (int64_t)v;
     return a;
@@ -150,29 +150,29 @@ static AttrValue *num(Graph *g, AttrKind kind, double v)
  * and 1.1e-05 is not; ints and floats compare by value. */
 START_TEST(test_attr_equality)
 {
-    Graph *g = graph_new();
-    const AttrValue *dflt = num(g, ATTR_FLOAT, 1e-05);
-    ck_assert(attr_value_equal(num(g, ATTR_FLOAT, (double)1e-05f), dflt));
-    ck_assert(attr_value_equal(num(g, ATTR_FLOAT, 1e-05 + 0.9e-9), dflt));
-    ck_assert(!attr_value_equal(num(g, ATTR_FLOAT, 1e-05 + 1.1e-9), dflt));
-    ck_assert(!attr_value_equal(num(g, ATTR_FLOAT, 1.1e-05), dflt));
-    ck_assert(attr_value_equal(num(g, ATTR_INT, 1), num(g, ATTR_FLOAT, 1.0)));
-    ck_assert(!attr_value_equal(num(g, ATTR_INT, 0), num(g, ATTR_INT, 1)));
-    AttrValue *nan1 = num(g, ATTR_FLOAT, 0), *nan2 = num(g, ATTR_FLOAT, 0);
+    graft_graph *g = graph_new();
+    const graft_attr_value *dflt = num(g, GRAFT_ATTR_FLOAT, 1e-05);
+    ck_assert(attr_value_equal(num(g, GRAFT_ATTR_FLOAT, (double)1e-05f), dflt));
+    ck_assert(attr_value_equal(num(g, GRAFT_ATTR_FLOAT, 1e-05 + 0.9e-9), dflt));
+    ck_assert(!attr_value_equal(num(g, GRAFT_ATTR_FLOAT, 1e-05 + 1.1e-9), dflt));
+    ck_assert(!attr_value_equal(num(g, GRAFT_ATTR_FLOAT, 1.1e-05), dflt));
+    ck_assert(attr_value_equal(num(g, GRAFT_ATTR_INT, 1), num(g, GRAFT_ATTR_FLOAT, 1.0)));
+    ck_assert(!attr_value_equal(num(g, GRAFT_ATTR_INT, 0), num(g, GRAFT_ATTR_INT, 1)));
+    graft_attr_value *nan1 = num(g, GRAFT_ATTR_FLOAT, 0), *nan2 = num(g, GRAFT_ATTR_FLOAT, 0);
     nan1->f = nan2->f = __builtin_nan("");
     ck_assert(attr_value_equal(nan1, nan2));
     ck_assert(!attr_value_equal(nan1, dflt));
-    AttrValue *s1 = graph_new_attr_value(g, ATTR_STRING), *s2 = graph_new_attr_value(g, ATTR_STRING);
+    graft_attr_value *s1 = graph_new_attr_value(g, GRAFT_ATTR_STRING), *s2 = graph_new_attr_value(g, GRAFT_ATTR_STRING);
     s1->s = "NCHW";
     s2->s = "NHWC";
     ck_assert(!attr_value_equal(s1, s2));
     ck_assert(attr_value_equal(s1, s1));
-    ck_assert(!attr_value_equal(s1, graph_new_attr_value(g, ATTR_NULL)));
-    ck_assert(attr_value_equal(graph_new_attr_value(g, ATTR_NULL),
-                               graph_new_attr_value(g, ATTR_NULL)));
-    AttrValue *l1 = graph_new_attr_value(g, ATTR_LIST), *l2 = graph_new_attr_value(g, ATTR_LIST);
-    const AttrValue *ones[] = {num(g, ATTR_INT, 1), num(g, ATTR_INT, 1)};
-    const AttrValue *onetwo[] = {num(g, ATTR_INT, 1), num(g, ATTR_INT, 2)};
+    ck_assert(!attr_value_equal(s1, graph_new_attr_value(g, GRAFT_ATTR_NULL)));
+    ck_assert(attr_value_equal(graph_new_attr_value(g, GRAFT_ATTR_NULL),
+                               graph_new_attr_value(g, GRAFT_ATTR_NULL)));
+    graft_attr_value *l1 = graph_new_attr_value(g, GRAFT_ATTR_LIST), *l2 = graph_new_attr_value(g, GRAFT_ATTR_LIST);
+    const graft_attr_value *ones[] = {num(g, GRAFT_ATTR_INT, 1), num(g, GRAFT_ATTR_INT, 1)};
+    const graft_attr_value *onetwo[] = {num(g, GRAFT_ATTR_INT, 1), num(g, GRAFT_ATTR_INT, 2)};
     l1->nitems = l2->nitems = 2;
     l1->items = ones;
     l2->items = onetwo;
@@ -191,19 +191,19 @@ END_TEST
 START_TEST(test_global_functions)
 {
     FnGraph fg = fn_graph_new(NULL);
-    Graph *g = fg.g;
-    Node *x = fg.x, *neg = fg.neg, *f = fg.fn;
+    graft_graph *g = fg.g;
+    graft_node *x = fg.x, *neg = fg.neg, *f = fg.fn;
     ck_assert(graph_add_global(g, "main", NULL));
     ck_assert(graph_add_global(g, "f", f));
     ck_assert(!graph_add_global(g, "f", f));
-    Node *call = graph_add_fn_call(g, graph_global_ref(g, "f"), &x, 1);
-    Node *v = graph_add_fn_param(g, "v", NULL);
-    Node *cond = graph_add_call(g, "less", (Node *[]){x, v}, 2, NULL, 0);
-    Node *ops = graph_add_tuple(g, (Node *[]){graph_add_opref(g, "add"), v}, 2);
-    Node *branch = graph_add_if(g, cond, ops, v);
+    graft_node *call = graph_add_fn_call(g, graph_global_ref(g, "f"), &x, 1);
+    graft_node *v = graph_add_fn_param(g, "v", NULL);
+    graft_node *cond = graph_add_call(g, "less", (graft_node *[]){x, v}, 2, NULL, 0);
+    graft_node *ops = graph_add_tuple(g, (graft_node *[]){graph_add_opref(g, "add"), v}, 2);
+    graft_node *branch = graph_add_if(g, cond, ops, v);
     graph_set_output(g, graph_add_let(g, v, call, branch));
     ck_assert_int_eq(graph_remove_dead(g), 0);
-    Node **order = malloc(graph_node_count(g) * sizeof *order);
+    graft_node **order = malloc(graph_node_count(g) * sizeof *order);
     uint32_t n = graph_topo_order(g, order);
     ck_assert_ptr_eq(order[n - 1], f); /* after @main's nodes */
     ck_assert_int_eq(graph_global_of(g, neg), 1);
@@ -229,7 +229,7 @@ END_TEST
 START_TEST(test_set_arg_keeps_users)
 {
     Small s = small_new();
-    Node *y = graph_add_param(s.g, "y", NULL);
+    graft_node *y = graph_add_param(s.g, "y", NULL);
     graph_set_arg(s.g, s.add, 0, y);
     ck_assert_int_eq(node_nusers(s.x), 0);
     ck_assert_str_eq(users_of(y), "2:0");
@@ -243,13 +243,13 @@ END_TEST
 START_TEST(test_replace_all_uses)
 {
     Small s = small_new();
-    Node *twice = graph_add_call(s.g, "add", (Node *[]){s.x, s.x}, 2, NULL, 0);
+    graft_node *twice = graph_add_call(s.g, "add", (graft_node *[]){s.x, s.x}, 2, NULL, 0);
     graph_replace_all_uses(s.g, s.add, twice);
     ck_assert_ptr_eq(node_arg(s.relu, 0), twice);
     ck_assert_int_eq(node_nusers(s.add), 0);
     ck_assert_str_eq(users_of(twice), "3:0");
     /* wrapping: the new node's own use of the old one stays */
-    Node *neg = graph_add_call(s.g, "negative", &s.relu, 1, NULL, 0);
+    graft_node *neg = graph_add_call(s.g, "negative", &s.relu, 1, NULL, 0);
     graph_replace_all_uses(s.g, s.relu, neg);
     ck_assert_ptr_eq(graph_output(s.g), neg);
     ck_assert_ptr_eq(node_arg(neg, 0), s.relu);
@@ -260,7 +260,7 @@ END_TEST
 START_TEST(test_remove_dead)
 {
     Small s = small_new();
-    Node *twice = graph_add_call(s.g, "add", (Node *[]){s.x, s.x}, 2, NULL, 0);
+    graft_node *twice = graph_add_call(s.g, "add", (graft_node *[]){s.x, s.x}, 2, NULL, 0);
     graph_replace_all_uses(s.g, s.add, twice);
     ck_assert_str_eq(users_of(s.x), "2:0 4:0 4:1");
     ck_assert_uint_eq(graph_remove_dead(s.g), 2); /* add and 1f */
@@ -276,16 +276,16 @@ END_TEST
 START_TEST(test_topo_order)
 {
     /* a diamond: t = (relu(x), neg(x)); out = add(t.0, t.1) */
-    Graph *g = graph_new();
-    Node *x = graph_add_param(g, "x", NULL);
-    Node *r = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
-    Node *n = graph_add_call(g, "negative", &x, 1, NULL, 0);
-    Node *t = graph_add_tuple(g, (Node *[]){r, n}, 2);
-    Node *a = graph_add_getitem(g, t, 0);
-    Node *b = graph_add_getitem(g, t, 1);
-    Node *out = graph_add_call(g, "add", (Node *[]){a, b}, 2, NULL, 0);
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graft_node *r = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    graft_node *n = graph_add_call(g, "negative", &x, 1, NULL, 0);
+    graft_node *t = graph_add_tuple(g, (graft_node *[]){r, n}, 2);
+    graft_node *a = graph_add_getitem(g, t, 0);
+    graft_node *b = graph_add_getitem(g, t, 1);
+    graft_node *out = graph_add_call(g, "add", (graft_node *[]){a, b}, 2, NULL, 0);
     graph_set_output(g, out);
-    assert_order(g, (Node *[]){x, r, n, t, a, b, out}, 7);
+    assert_order(g, (graft_node *[]){x, r, n, t, a, b, out}, 7);
     ck_assert_int_eq(node_index(b), 1);
     graph_free(g);
 }
@@ -295,9 +295,9 @@ END_TEST
 START_TEST(test_functions)
 {
     FnGraph f = fn_graph_new("negative_");
-    Graph *g = f.g;
-    Node *x = f.x, *p = f.p, *neg = f.neg, *fn = f.fn;
-    Node *call = graph_add_fn_call(g, fn, &x, 1);
+    graft_graph *g = f.g;
+    graft_node *x = f.x, *p = f.p, *neg = f.neg, *fn = f.fn;
+    graft_node *call = graph_add_fn_call(g, fn, &x, 1);
     graph_set_output(g, call);
     ck_assert_ptr_eq(node_callee(call), fn);
     ck_assert_ptr_null(node_op(call));
@@ -307,15 +307,15 @@ START_TEST(test_functions)
     ck_assert_ptr_null(node_scope(x));
     ck_assert_int_eq(node_nparams(fn), 1);
     ck_assert_ptr_eq(node_body(fn), neg);
-    assert_order(g, (Node *[]){p, neg, fn, x, call}, 5);
+    assert_order(g, (graft_node *[]){p, neg, fn, x, call}, 5);
     /* replacing the body result updates the function */
-    Node *relu = graph_add_call(g, "nn.relu", &p, 1, NULL, 0);
+    graft_node *relu = graph_add_call(g, "nn.relu", &p, 1, NULL, 0);
     graph_replace_all_uses(g, neg, relu);
     ck_assert_ptr_eq(node_body(fn), relu);
     ck_assert_uint_eq(graph_remove_dead(g), 1);
     ck_assert(node_is_dead(neg));
     /* the body now has a larger id than its function; dead neg is left out */
-    assert_order(g, (Node *[]){p, relu, fn, x, call}, 5);
+    assert_order(g, (graft_node *[]){p, relu, fn, x, call}, 5);
     assert_prints(g, "def @main(%x) {\n"
                      "  %0 = fn (%p, PartitionedFromPattern=\"negative_\") {\n"
                      "    nn.relu(%p)\n"
@@ -330,11 +330,11 @@ END_TEST
 START_TEST(test_dead_function)
 {
     FnGraph f = fn_graph_new(NULL);
-    Graph *g = f.g;
-    Node *x = f.x, *p = f.p, *body = f.neg, *fn = f.fn;
-    Node *q = graph_add_fn_param(g, "q", NULL);
-    Node *fn2 = graph_add_func(g, &q, 1, q, NULL, 0);
-    Node *call = graph_add_fn_call(g, fn, &x, 1);
+    graft_graph *g = f.g;
+    graft_node *x = f.x, *p = f.p, *body = f.neg, *fn = f.fn;
+    graft_node *q = graph_add_fn_param(g, "q", NULL);
+    graft_node *fn2 = graph_add_func(g, &q, 1, q, NULL, 0);
+    graft_node *call = graph_add_fn_call(g, fn, &x, 1);
     graph_set_output(g, call);
     graph_set_arg(g, call, USE_CALLEE, fn2);
     ck_assert_ptr_eq(node_callee(call), fn2);
@@ -342,7 +342,7 @@ START_TEST(test_dead_function)
     ck_assert_str_eq(users_of(fn2), "6:-1");
     ck_assert_uint_eq(graph_remove_dead(g), 3); /* p, negative, fn */
     ck_assert(node_is_dead(fn) && node_is_dead(body) && node_is_dead(p));
-    assert_order(g, (Node *[]){q, fn2, x, call}, 4);
+    assert_order(g, (graft_node *[]){q, fn2, x, call}, 4);
     ck_assert_int_eq(node_nusers(p), 0);
     assert_prints(g, "def @main(%x) {\n  %0 = fn (%q) {\n    %q\n  };\n"
                      "  %0(%x)\n}\n");
@@ -353,10 +353,10 @@ END_TEST
 
 START_TEST(test_types)
 {
-    Graph *g = graph_new();
+    graft_graph *g = graph_new();
     size_t used;
     const char *text = "Tensor[(1, 3, ?, 224), float32] rest";
-    const Type *t = graph_parse_type(g, text, strlen(text), &used);
+    const graft_type *t = graph_parse_type(g, text, strlen(text), &used);
     ck_assert_int_eq(t->kind, TYPE_TENSOR);
     ck_assert_int_eq(t->rank, 4);
     ck_assert_int_eq(t->dims[2], DIM_ANY);
@@ -377,8 +377,8 @@ START_TEST(test_types)
     ck_assert_int_eq(t->kind, TYPE_OTHER);
     ck_assert_str_eq(t->text, "fn (float32) -> float32");
     ck_assert_ptr_null(graph_annotation_type(g, "/* span=x */"));
-    const Type *a = graph_type_tensor(g, "int8", (int64_t[]){2, 2}, 2);
-    const Type *b = graph_parse_type(g, "Tensor[(2, 2), int8]", 20, NULL);
+    const graft_type *a = graph_type_tensor(g, "int8", (int64_t[]){2, 2}, 2);
+    const graft_type *b = graph_parse_type(g, "Tensor[(2, 2), int8]", 20, NULL);
     ck_assert(type_equal(a, b));
     ck_assert(!type_equal(a, graph_type_tensor(g, "int8", (int64_t[]){2}, 1)));
     graph_free(g);
@@ -391,7 +391,7 @@ END_TEST
  * tables graph_reserve sizes still grow past the reservation. */
 START_TEST(test_interning_and_reserve)
 {
-    Graph *g = graph_new();
+    graft_graph *g = graph_new();
     const char *conv = graph_intern(g, "nn.conv2d");
     char copy[] = "nn.conv2d";
     ck_assert_ptr_eq(graph_intern(g, copy), conv);
@@ -402,7 +402,7 @@ START_TEST(test_interning_and_reserve)
     const char *empty = graph_intern_n(g, "x", 0);
     ck_assert_str_eq(empty, "");
     ck_assert_ptr_eq(graph_intern(g, ""), empty);
-    const Type *f32 = graph_type_tensor(g, "float32", NULL, 0);
+    const graft_type *f32 = graph_type_tensor(g, "float32", NULL, 0);
     char dtype[] = "float32";
     ck_assert_ptr_eq(graph_type_tensor(g, dtype, NULL, 0), f32);
     ck_assert_int_eq(f32->kind, TYPE_TENSOR);
@@ -411,7 +411,7 @@ START_TEST(test_interning_and_reserve)
     ck_assert_ptr_ne(graph_type_tensor(g, "int64", NULL, 0), f32);
     graph_reserve(g, 100);
     ck_assert_uint_eq(graph_node_count(g), 0);
-    Node *x = graph_add_param(g, "x", NULL);
+    graft_node *x = graph_add_param(g, "x", NULL);
     for (int i = 0; i < 300; i++)
         x = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
     graph_set_pos(g, x, 7, 3);
@@ -430,8 +430,8 @@ START_TEST(test_node_size)
     ck_assert_uint_le(graph_node_size(), 128);
     if (sizeof(void *) == 8)
         ck_assert_uint_eq(graph_node_size(), 96);
-    Graph *g = graph_new();
-    Node *x = graph_add_param(g, "x", NULL);
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL);
     size_t before = graph_bytes(g);
     for (int i = 0; i < 10000; i++)
         x = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
@@ -448,12 +448,12 @@ START_TEST(test_million_chain)
     /* GRAFT_SLOW_TESTS=0 (valgrind) keeps the shape at 10,000 nodes */
     const char *slow = getenv("GRAFT_SLOW_TESTS");
     int n_ops = slow && strcmp(slow, "0") == 0 ? 10000 : 1000000;
-    Graph *g = graph_new();
-    Node *n = graph_add_param(g, "x", NULL);
+    graft_graph *g = graph_new();
+    graft_node *n = graph_add_param(g, "x", NULL);
     for (int i = 0; i < n_ops; i++)
         n = graph_add_call(g, "nn.relu", &n, 1, NULL, 0);
     graph_set_output(g, n);
-    Node **order = malloc(graph_node_count(g) * sizeof(Node *));
+    graft_node **order = malloc(graph_node_count(g) * sizeof(graft_node *));
     ck_assert_uint_eq(graph_topo_order(g, order), (uint32_t)n_ops + 1);
     ck_assert_ptr_eq(order[n_ops], n);
     free(order);
@@ -478,12 +478,12 @@ static uint32_t rng_next(uint32_t *state)
 
 /* Every live node's users list holds exactly the live (user, slot) pairs
  * that read it, each once, and use_index agrees with node_arg. */
-static void check_users(const Graph *g)
+static void check_users(const graft_graph *g)
 {
     uint32_t count = graph_node_count(g);
     int *expected = calloc(count, sizeof(int));
     for (uint32_t i = 0; i < count; i++) {
-        const Node *u = graph_node(g, i);
+        const graft_node *u = graph_node(g, i);
         if (node_is_dead(u))
             continue;
         for (int k = 0; k < node_nargs(u); k++)
@@ -492,12 +492,12 @@ static void check_users(const Graph *g)
             expected[node_id(node_callee(u))]++;
     }
     for (uint32_t i = 0; i < count; i++) {
-        const Node *n = graph_node(g, i);
+        const graft_node *n = graph_node(g, i);
         if (node_is_dead(n))
             continue;
         int seen = 0;
         for (const Use *u = node_first_use(n); u; u = use_next(u), seen++) {
-            const Node *user = use_user(u);
+            const graft_node *user = use_user(u);
             ck_assert(!node_is_dead(user));
             int k = use_index(u);
             ck_assert_ptr_eq(k == USE_CALLEE ? node_callee(user) : node_arg(user, k), n);
@@ -513,13 +513,13 @@ static void check_users(const Graph *g)
 START_TEST(test_random_edits)
 {
     uint32_t seed = 12345u + (uint32_t)_i;
-    Graph *g = graph_new();
-    Node *nodes[400];
+    graft_graph *g = graph_new();
+    graft_node *nodes[400];
     int n = 0;
     nodes[n++] = graph_add_param(g, "a", NULL);
     nodes[n++] = graph_add_param(g, "b", NULL);
     while (n < 300) {
-        Node *args[3];
+        graft_node *args[3];
         int nargs = 1 + (int)(rng_next(&seed) % 3);
         for (int k = 0; k < nargs; k++)
             args[k] = nodes[rng_next(&seed) % (uint32_t)n];
@@ -527,9 +527,9 @@ START_TEST(test_random_edits)
     }
     graph_set_output(g, nodes[n - 1]);
     for (int step = 0; step < 3000; step++) {
-        Node *x = nodes[2 + rng_next(&seed) % (uint32_t)(n - 2)];
+        graft_node *x = nodes[2 + rng_next(&seed) % (uint32_t)(n - 2)];
         uint32_t pick = rng_next(&seed) % (uint32_t)node_id(x);
-        Node *older = graph_node(g, pick);
+        graft_node *older = graph_node(g, pick);
         if (node_is_dead(x) || node_is_dead(older))
             continue;
         if (step % 3 == 0)

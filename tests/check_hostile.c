@@ -16,12 +16,12 @@
 #include "relay.h"
 
 /* Loads text as "m.relay"; *out gets the diagnostics (malloc'd). */
-static Graph *load(const char *text, size_t len, char **out)
+static graft_graph *load(const char *text, size_t len, char **out)
 {
     FuzzDiag fd;
     fuzz_diag_open(&fd);
     Source *src = source_from_string("m.relay", text, len);
-    Graph *g = relay_load(src, fd.diag);
+    graft_graph *g = relay_load(src, fd.diag);
     fuzz_diag_close(&fd);
     fuzz_check_diagnostics(&fd, "m.relay", g == NULL);
     *out = xstrndup(fd.text ? fd.text : "", fd.len);
@@ -41,7 +41,7 @@ static char *first_line(const char *s)
 static void expect_error(const char *text, size_t len, const char *want)
 {
     char *got;
-    Graph *g = load(text, len, &got);
+    graft_graph *g = load(text, len, &got);
     ck_assert_ptr_null(g);
     ck_assert_str_eq(got, want);
     free(got);
@@ -51,7 +51,7 @@ static void expect_error(const char *text, size_t len, const char *want)
 static void expect_first_line(const char *text, size_t len, const char *want)
 {
     char *got;
-    Graph *g = load(text, len, &got);
+    graft_graph *g = load(text, len, &got);
     ck_assert_ptr_null(g);
     char *line = first_line(got);
     ck_assert_str_eq(line, want);
@@ -63,7 +63,7 @@ static void expect_first_line(const char *text, size_t len, const char *want)
 static void expect_prints(const char *text, size_t len, const char *want)
 {
     char *diags;
-    Graph *g = load(text, len, &diags);
+    graft_graph *g = load(text, len, &diags);
     ck_assert_msg(g != NULL, "did not load: %s", diags);
     ck_assert_str_eq(diags, "");
     fuzz_check_users(g);
@@ -134,7 +134,7 @@ START_TEST(every_prefix)
     int loaded = 0;
     for (size_t len = 0; len <= sizeof model - 1; len++) {
         char *diags;
-        Graph *g = load(model, len, &diags);
+        graft_graph *g = load(model, len, &diags);
         loaded += g != NULL;
         graph_free(g);
         free(diags);
@@ -290,7 +290,7 @@ START_TEST(deep_nesting)
     const char *const *shape = deep_shapes[_i];
     char *text = nest(shape[0], shape[1], shape[2], shape[3], shape[4]);
     char *diags;
-    Graph *g = load(text, strlen(text), &diags);
+    graft_graph *g = load(text, strlen(text), &diags);
     ck_assert_ptr_null(g);
     ck_assert_msg(strstr(diags, shape[5]), "got: %.200s", diags);
     free(diags);
@@ -330,7 +330,6 @@ START_TEST(megabyte_name_and_string)
 }
 END_TEST
 
-
 /* ---- the engine on hostile rule sets ---- */
 
 /* Runs rules on model with a rewrite bound; returns the printed result
@@ -344,10 +343,10 @@ static char *run_rules(const char *rules, const char *model, uint64_t bound, cha
     rulefile_free(rf);
     char *printed = NULL;
     Source *src = source_from_string("m.relay", model, strlen(model));
-    Graph *g = lw ? relay_load(src, fd.diag) : NULL;
+    graft_graph *g = lw ? relay_load(src, fd.diag) : NULL;
     if (g) {
         EngineOptions opts = {.max_rewrites = bound, .trace = NULL};
-        Engine *e = engine_new(&lw->rs, g, &opts);
+        graft_engine *e = engine_new(&lw->rs, g, &opts);
         bool ok = engine_run(e, fd.diag);
         engine_free(e);
         fuzz_check_users(g);
@@ -434,12 +433,12 @@ START_TEST(nested_stars_refused)
     rulefile_free(rf);
     ck_assert_ptr_nonnull(lw);
     Source *src = source_from_string("m.relay", model.data, model.len);
-    Graph *g = relay_load(src, fd.diag);
+    graft_graph *g = relay_load(src, fd.diag);
     ck_assert_ptr_nonnull(g);
-    Limits limits = limit_defaults;
+    graft_limits limits = limit_defaults;
     limits.match_steps = 20000; /* the old search needed millions at the top */
     EngineOptions opts = {.limits = &limits};
-    Engine *e = engine_new(&lw->rs, g, &opts);
+    graft_engine *e = engine_new(&lw->rs, g, &opts);
     ck_assert(engine_run(e, fd.diag));
     const RuleStats *st = &engine_stats(e)->rules[0];
     ck_assert_uint_eq(st->tried, CHAIN + 1);
@@ -496,19 +495,19 @@ START_TEST(ten_million_nodes)
     if (!slow_tests())
         return;
     enum { N = 10000000 };
-    Graph *g = graph_new();
-    Node *n = graph_add_param(g, "x", NULL);
+    graft_graph *g = graph_new();
+    graft_node *n = graph_add_param(g, "x", NULL);
     for (int i = 1; i < N; i++)
         n = graph_add_call(g, "negative", &n, 1, NULL, 0);
     graph_set_output(g, n);
     ck_assert_uint_eq(graph_node_count(g), N);
     ck_assert_uint_lt(graph_bytes(g) / N, 200);
-    Node **order = xmalloc((size_t)N * sizeof(Node *));
+    graft_node **order = xmalloc((size_t)N * sizeof(graft_node *));
     ck_assert_uint_eq(graph_topo_order(g, order), N);
     ck_assert_ptr_eq(order[N - 1], n);
     free(order);
     fuzz_check_users(g);
-    Node *zero = graph_node(g, 0);
+    graft_node *zero = graph_node(g, 0);
     graph_set_output(g, graph_node(g, 1));
     ck_assert_uint_eq(graph_remove_dead(g), N - 2);
     ck_assert_int_eq(node_nusers(zero), 1);

@@ -51,11 +51,11 @@ static char *test_file(const char *rel, size_t *len)
 }
 
 /* Loads text as name, diagnostics to diag_out: the graph or NULL. */
-static Graph *load_text(const char *name, const char *text, size_t len, FILE *diag_out)
+static graft_graph *load_text(const char *name, const char *text, size_t len, FILE *diag_out)
 {
-    Diag *d = diag_new(diag_out);
+    graft_diag *d = diag_new(diag_out);
     Source *src = source_from_string(name, text, len);
-    Graph *g = relay_load(src, d);
+    graft_graph *g = relay_load(src, d);
     source_free(src);
     diag_free(d);
     return g;
@@ -68,7 +68,7 @@ static char *reprint(const char *name, const char *text, size_t len, char **diag
     char *out = NULL;
     size_t outlen = 0;
     FILE *mem = open_memstream(&out, &outlen);
-    Graph *g = load_text(name, text, len, mem);
+    graft_graph *g = load_text(name, text, len, mem);
     char *printed = g ? relay_print_string(g) : NULL;
     graph_free(g);
     fclose(mem);
@@ -79,9 +79,9 @@ static char *reprint(const char *name, const char *text, size_t len, char **diag
     return printed;
 }
 
-static Graph *load_string(const char *text)
+static graft_graph *load_string(const char *text)
 {
-    Graph *g = load_text("test.relay", text, strlen(text), stderr);
+    graft_graph *g = load_text("test.relay", text, strlen(text), stderr);
     ck_assert_msg(g != NULL, "did not load:\n%s", text);
     return g;
 }
@@ -194,7 +194,7 @@ START_TEST(test_module_parts)
 {
     size_t len;
     char *text = test_file("syntax.relay", &len);
-    Graph *g = load_string(text);
+    graft_graph *g = load_string(text);
     ck_assert_str_eq(graph_version(g), "#[version = \"0.0.5\"]");
     ck_assert_int_eq(graph_ntypedefs(g), 2);
     ck_assert(strncmp(graph_typedef(g, 1), "type Option[A] {\n  Some(A),", 26) == 0);
@@ -203,7 +203,7 @@ START_TEST(test_module_parts)
     ck_assert_str_eq(graph_ret_type(g)->text,
                      "(Tensor[(1, 8, ?, 222), float32], int64)");
     ck_assert_int_eq(graph_nparams(g), 5);
-    const Node *data = graph_param(g, 0);
+    const graft_node *data = graph_param(g, 0);
     ck_assert(node_type_declared(data));
     ck_assert_int_eq(node_type(data)->dims[2], DIM_ANY);
     ck_assert_str_eq(node_annotation(data),
@@ -219,7 +219,7 @@ END_TEST
  * module] in graph_module.c); @main's attributes are kept in order. */
 START_TEST(test_bare_and_main_attrs)
 {
-    Graph *g = load_string("free_var %x: Tensor[(2), float32];\n"
+    graft_graph *g = load_string("free_var %x: Tensor[(2), float32];\n"
                            "%0 = nn.relu(%x);\n"
                            "add(%0, %x)\n");
     ck_assert(graph_is_bare(g));
@@ -242,8 +242,8 @@ START_TEST(test_bare_and_main_attrs)
     /* maps are opaque: kept as spelled, equal by spelling */
     g = load_string("def @main(%x, a={\"k\"=[1, 2], \"j\"={}}, b={\"k\"=[1, 2], \"j\"={}}, "
                     "c={\"k\"=1}) {\n  %x\n}\n");
-    const AttrValue *a = graph_main_attr(g, 0)->value, *b = graph_main_attr(g, 1)->value;
-    ck_assert_int_eq(a->kind, ATTR_OPAQUE);
+    const graft_attr_value *a = graph_main_attr(g, 0)->value, *b = graph_main_attr(g, 1)->value;
+    ck_assert_int_eq(a->kind, GRAFT_ATTR_OPAQUE);
     ck_assert_str_eq(a->spelling, "{\"k\"=[1, 2], \"j\"={}}");
     ck_assert_int_eq(a->nitems, 4);
     ck_assert(attr_value_equal(a, b));
@@ -256,7 +256,7 @@ END_TEST
 
 START_TEST(test_loaded_graph)
 {
-    Graph *g = load_string(
+    graft_graph *g = load_string(
         "def @main(%x: Tensor[(1, 8), float32]) {\n"
         "  %0 = nn.conv2d(%x, %x, padding=[1, 1], data_layout=\"NCHW\", "
         "units=None, eps=1e-05f, flag=True) /* ty=Tensor[(1, 8), float32] */;\n"
@@ -264,27 +264,27 @@ START_TEST(test_loaded_graph)
         "  %2 = %1.0;\n"
         "  add(%2, %0)\n"
         "}\n");
-    Node *out = graph_output(g);
+    graft_node *out = graph_output(g);
     ck_assert_str_eq(node_op(out), "add");
-    Node *get = node_arg(out, 0);
-    Node *conv = node_arg(out, 1);
+    graft_node *get = node_arg(out, 0);
+    graft_node *conv = node_arg(out, 1);
     ck_assert_int_eq(node_kind(get), NODE_GETITEM);
     ck_assert_int_eq(node_index(get), 0);
-    Node *tuple = node_arg(get, 0);
+    graft_node *tuple = node_arg(get, 0);
     ck_assert_int_eq(node_kind(tuple), NODE_TUPLE);
     ck_assert_ptr_eq(node_arg(tuple, 0), conv);
     ck_assert_int_eq(node_nusers(conv), 2);
-    Node *c = node_arg(tuple, 1);
+    graft_node *c = node_arg(tuple, 1);
     ck_assert_str_eq(node_const_dtype(c), "int64");
     ck_assert(node_const_value(c) == 2.0);
     ck_assert_int_eq(node_nattrs(conv), 5);
-    const AttrValue *pad = node_find_attr(conv, "padding");
-    ck_assert_int_eq(pad->kind, ATTR_LIST);
+    const graft_attr_value *pad = node_find_attr(conv, "padding");
+    ck_assert_int_eq(pad->kind, GRAFT_ATTR_LIST);
     ck_assert_int_eq(pad->nitems, 2);
     ck_assert_int_eq(pad->items[1]->i, 1);
     ck_assert_str_eq(node_find_attr(conv, "data_layout")->s, "NCHW");
     ck_assert_str_eq(node_find_attr(conv, "data_layout")->spelling, "\"NCHW\"");
-    ck_assert_int_eq(node_find_attr(conv, "units")->kind, ATTR_NULL);
+    ck_assert_int_eq(node_find_attr(conv, "units")->kind, GRAFT_ATTR_NULL);
     ck_assert(node_find_attr(conv, "eps")->f == 1e-05);
     ck_assert_int_eq(node_find_attr(conv, "flag")->i, 1);
     ck_assert_str_eq(node_type(conv)->text, "Tensor[(1, 8), float32]");
@@ -296,7 +296,7 @@ END_TEST
 /* Temps inside a function are its own; %0 may be reused inside. */
 START_TEST(test_scopes)
 {
-    Graph *g = load_string(
+    graft_graph *g = load_string(
         "def @main(%x) {\n"
         "  %0 = nn.relu(%x);\n"
         "  %1 = fn (%p) {\n"
@@ -305,11 +305,11 @@ START_TEST(test_scopes)
         "  };\n"
         "  %1(%0)\n"
         "}\n");
-    Node *call = graph_output(g);
-    Node *fn = node_callee(call);
+    graft_node *call = graph_output(g);
+    graft_node *fn = node_callee(call);
     ck_assert_int_eq(node_kind(fn), NODE_FUNC);
     ck_assert_str_eq(node_op(node_arg(call, 0)), "nn.relu");
-    Node *body = node_body(fn);
+    graft_node *body = node_body(fn);
     ck_assert_str_eq(node_op(node_arg(body, 0)), "negative");
     ck_assert_ptr_eq(node_scope(body), fn);
     ck_assert_ptr_eq(node_scope(node_arg(body, 0)), fn);
@@ -324,15 +324,15 @@ START_TEST(test_temp_numbers)
 {
     size_t len;
     char *text = test_file("double_bn_partitioned.relay", &len);
-    Graph *g = load_string(text);
+    graft_graph *g = load_string(text);
     uint32_t *temps = relay_temp_numbers(g);
-    Node *out = graph_output(g);
+    graft_node *out = graph_output(g);
     ck_assert_uint_eq(temps[node_id(out)], UINT32_MAX);
     ck_assert_uint_eq(temps[node_id(node_callee(out))], 12);
-    Node *inner = node_arg(out, 1);
+    graft_node *inner = node_arg(out, 1);
     ck_assert_uint_eq(temps[node_id(inner)], 11);
     ck_assert_uint_eq(temps[node_id(node_callee(inner))], 10);
-    Node *body = node_body(node_callee(inner));
+    graft_node *body = node_body(node_callee(inner));
     ck_assert_uint_eq(temps[node_id(node_arg(body, 0))], 9);
     ck_assert_uint_eq(temps[node_id(graph_param(g, 0))], UINT32_MAX);
     free(temps);
@@ -352,11 +352,11 @@ START_TEST(test_node_names)
                                "  %2 = %1.1;\n"
                                "  multiply(%2, %0)\n"
                                "}\n";
-    Graph *g = load_string(text);
+    graft_graph *g = load_string(text);
     NodeLabels nl;
     node_labels_init(&nl, g, "test.relay");
-    Node *out = graph_output(g), *add = node_arg(out, 1), *get = node_arg(out, 0);
-    Node *one = node_arg(add, 1), *y = graph_param(g, 1);
+    graft_node *out = graph_output(g), *add = node_arg(out, 1), *get = node_arg(out, 0);
+    graft_node *one = node_arg(add, 1), *y = graph_param(g, 1);
     ck_assert_int_eq(node_line(g, add), 2);
     ck_assert_int_eq(node_col(g, add), 8);
     ck_assert_int_eq(node_col(g, one), 16);
@@ -395,12 +395,12 @@ END_TEST
  * output doubly bordered, highlights filled and labelled. */
 START_TEST(test_viz_write)
 {
-    Graph *g = load_string("def @main(%x, %y: float32) {\n"
+    graft_graph *g = load_string("def @main(%x, %y: float32) {\n"
                            "  %0 = subtract(%x, %y) /* ty=float32 */;\n"
                            "  %1 = (%0, 1f);\n"
                            "  add(%1.0, %0)\n}\n");
-    Node *out = graph_output(g);
-    Node *sub = node_arg(out, 1);
+    graft_node *out = graph_output(g);
+    graft_node *sub = node_arg(out, 1);
     uint32_t ids[2] = {node_id(sub), node_id(out)};
     VizHighlight h[2] = {{ids, 2, "r #1", NULL}, {ids + 1, 1, "s #1", NULL}};
     char *text = NULL;
@@ -528,7 +528,6 @@ static const char *golden_stderr(char *golden, const char *rel)
     err[len - strlen(status)] = '\0';
     return err;
 }
-
 
 /* ---- type inference (src/ir/type_rel_*.c) ---- */
 
@@ -728,8 +727,8 @@ static char *output_type(const TypeCase *tc)
 {
     char text[1024];
     snprintf(text, sizeof text, "def @main(%s) {\n  %s\n}\n", tc->params, tc->body);
-    Graph *g = load_string(text);
-    const Type *t = node_type(graph_output(g));
+    graft_graph *g = load_string(text);
+    const graft_type *t = node_type(graph_output(g));
     char *got = xstrdup(t ? t->text : "?");
     graph_free(g);
     return got;
@@ -816,9 +815,9 @@ START_TEST(test_type_size_bound)
     for (int i = 1; i <= 40; i++)
         strbuf_printf(&text, "  %%%d = (%%%d, %%%d);\n", i, i - 1, i - 1);
     strbuf_puts(&text, "  %40\n}\n");
-    Graph *g = load_string(text.data);
+    graft_graph *g = load_string(text.data);
     ck_assert_ptr_null(node_type(graph_output(g)));
-    Node *small = graph_output(g);
+    graft_node *small = graph_output(g);
     while (node_type(small) == NULL)
         small = node_arg(small, 0);
     ck_assert_uint_le(strlen(node_type(small)->text), 65536);

@@ -18,7 +18,7 @@ static RuleFile *load(const char *path, const char *text, bool parse_only, uint6
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
     ck_assert_ptr_nonnull(out);
-    Diag *d = diag_new(out);
+    graft_diag *d = diag_new(out);
     diag_set_error_limit(d, max_errors);
     FrontendOptions opts = {.parse_only = parse_only};
     RuleFile *rf = path ? frontend_load(&path, 1, &opts, d)

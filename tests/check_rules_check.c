@@ -155,7 +155,7 @@ START_TEST(test_werror_and_counts)
     char *buf = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
-    Diag *d = diag_new(out);
+    graft_diag *d = diag_new(out);
     RuleFile *rf = frontend_load_string("t.graft", "a := add(x, y) => x\n", NULL, d);
     ck_assert_ptr_nonnull(rf);
     ck_assert_uint_eq(diag_warnings(d), 1);
@@ -341,7 +341,7 @@ static RuleFile *load_shared(const FrontendBuiltin *b, const char *text, char **
 {
     size_t len = 0;
     FILE *out = open_memstream(diag, &len);
-    Diag *d = diag_new(out);
+    graft_diag *d = diag_new(out);
     FrontendOptions opts = {.builtin = b};
     RuleFile *rf = frontend_load_string("t.graft", text, b ? &opts : NULL, d);
     diag_free(d);
@@ -351,7 +351,7 @@ static RuleFile *load_shared(const FrontendBuiltin *b, const char *text, char **
 
 START_TEST(test_shared_builtin)
 {
-    Diag *d = diag_new(stderr);
+    graft_diag *d = diag_new(stderr);
     FrontendBuiltin *b = frontend_builtin_new(d);
     diag_free(d);
     ck_assert_ptr_nonnull(b);

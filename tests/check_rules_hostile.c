@@ -215,7 +215,7 @@ START_TEST(test_nul_bytes)
     char *buf = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
-    Diag *d = diag_new(out);
+    graft_diag *d = diag_new(out);
     Source *src = source_from_string("nul.graft", text, sizeof text - 1);
     AstBuilder b = {arena_new(), NULL, src};
     b.names = interner_new(b.arena);

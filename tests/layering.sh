@@ -11,6 +11,10 @@
 # (relay_* to ir, rules_* to compiler).  Prints every bad edge and every
 # cycle, and exits 1 if there is one.
 #
+# It also refuses a second name for a public type or constant (note
+# [public names] in include/graft/graft.h): a "typedef graft_x Name;" or a
+# "#define NAME GRAFT_X" anywhere in src/.
+#
 # With an argument, checks that directory instead of the source tree (the
 # test of this script gives it trees with known faults).
 set -u
@@ -110,3 +114,22 @@ END {
     if (!bad) print "layering: " nedge " include edges, every one to the same or an earlier layer, no cycle"
     exit bad
 }'
+status=$?
+
+# Aliases of public names: "FILE:LINE: NAME renames graft_x".
+aliases=$(find src -name '*.[ch]' 2>/dev/null | sort | xargs -r awk '
+    { line = $0; sub(/;.*/, "", line); n = split(line, w, /[ \t]+/) }
+    w[1] == "" { for (i = 1; i < n; i++) w[i] = w[i + 1]; n-- }
+    w[1] == "typedef" && w[2] ~ /^(struct|enum)$/ { for (i = 2; i < n; i++) w[i] = w[i + 1]; n-- }
+    (w[1] == "typedef" || w[1] == "#define") && n == 3 && w[2] ~ /^(graft|GRAFT)_[A-Za-z0-9_]*$/ &&
+        w[3] ~ /^[A-Za-z_][A-Za-z0-9_]*$/ && w[1] == "typedef" && w[3] != w[2] && /;/ {
+        printf "layering: %s:%d: %s renames %s (one name per thing: note [public names])\n", FILENAME, FNR, w[3], w[2]
+    }
+    w[1] == "#define" && n == 3 && w[3] ~ /^(graft|GRAFT)_[A-Za-z0-9_]*$/ {
+        printf "layering: %s:%d: %s renames %s (one name per thing: note [public names])\n", FILENAME, FNR, w[2], w[3]
+    }')
+if [ -n "$aliases" ]; then
+    echo "$aliases"
+    status=1
+fi
+exit $status

@@ -34,6 +34,15 @@ printf '#include "match.h"\n' > "$t/src/compiler/checker.h"
 check backward 1 'layering: src/runtime/match.c (runtime) includes src/compiler/checker.h (compiler), a later layer
 layering: src/compiler/checker.h includes "match.h", which is no header of src/' "$t"
 
+# A second name for a public type and for a public constant.
+t=$tmp/alias
+mkdir -p "$t/src/ir"
+printf '#include "graft.h"\ntypedef graft_node Node;\n#define ATTR_INT GRAFT_ATTR_INT\ntypedef struct graft_graph graft_graph;\n' > "$t/src/ir/graph.h"
+mkdir -p "$t/include/graft" && : > "$t/include/graft/graft.h"
+check alias 1 'layering: 1 include edges, every one to the same or an earlier layer, no cycle
+layering: src/ir/graph.h:2: Node renames graft_node (one name per thing: note [public names])
+layering: src/ir/graph.h:3: ATTR_INT renames GRAFT_ATTR_INT (one name per thing: note [public names])' "$t"
+
 # Two headers of one layer that include each other, and a grammar whose
 # generated header closes a cycle.
 t=$tmp/cycle

@@ -6,8 +6,9 @@
  * graft_rules.h, the tables `graft compile` writes; every other function of
  * the library is local to it (Makefile.am, rule for libgraft.a), and
  * tests/public_api.sh checks both with nm and on these headers.  Inside
- * graft the same types go by their short names (Graph, Node, AttrValue,
- * Diag, Limits: graph.h, diag.h, limit.h).
+ * graft the same types go by the same names: there are no aliases, so the
+ * headers, the runtime and generated C all say graft_node, graft_pat, ...
+ * (tests/public_api.sh refuses a typedef or #define that renames one).
  *
  *   graft_diag *d = graft_diag_new(stderr);
  *   graft_graph *g = graft_model_load("model.relay", NULL, d);

@@ -81,7 +81,7 @@ static bool read_stream(FILE *f, StrBuf *sb)
     }
 }
 
-Source *source_read(const char *path, Diag *d)
+Source *source_read(const char *path, graft_diag *d)
 {
     bool is_stdin = strcmp(path, "-") == 0;
     FILE *f = is_stdin ? stdin : fopen(path, "rb");
@@ -181,15 +181,15 @@ SrcRange source_range_at(const Source *src, SrcCursor *cur, size_t begin, size_t
     return r;
 }
 
-Diag *diag_new(FILE *out)
+graft_diag *diag_new(FILE *out)
 {
-    Diag *d = xcalloc(1, sizeof(Diag));
+    graft_diag *d = xcalloc(1, sizeof(graft_diag));
     d->out = out;
     d->max_errors = limit_defaults.errors;
     return d;
 }
 
-void diag_free(Diag *d)
+void diag_free(graft_diag *d)
 {
     if (d) {
         free(d->off);
@@ -223,7 +223,7 @@ static void print_excerpt(FILE *out, const Source *src, SrcRange where)
     fputc('\n', out);
 }
 
-static void report(Diag *d, const Source *src, SrcRange where, const char *kind,
+static void report(graft_diag *d, const Source *src, SrcRange where, const char *kind,
                    const char *flag, const char *fmt, va_list ap)
 {
     if (!d->out)
@@ -242,7 +242,7 @@ static void report(Diag *d, const Source *src, SrcRange where, const char *kind,
 }
 
 /* Counts an error; returns false when the report must be dropped. */
-static bool count_error(Diag *d)
+static bool count_error(graft_diag *d)
 {
     if (d->gave_up)
         return false;
@@ -260,7 +260,7 @@ static bool count_error(Diag *d)
  * records it as the last one otherwise.  A bad macro body is checked at
  * each use: "let loop = z(loop)" would say "unknown op 'z'" at 1:12 once
  * per level of nesting. */
-static bool repeats_last(Diag *d, const Source *src, SrcRange where, const char *fmt,
+static bool repeats_last(graft_diag *d, const Source *src, SrcRange where, const char *fmt,
                          va_list ap)
 {
     va_list len_ap;
@@ -280,7 +280,7 @@ static bool repeats_last(Diag *d, const Source *src, SrcRange where, const char 
     return same;
 }
 
-void diag_error(Diag *d, const Source *src, SrcRange where, const char *fmt, ...)
+void diag_error(graft_diag *d, const Source *src, SrcRange where, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -294,7 +294,7 @@ void diag_error(Diag *d, const Source *src, SrcRange where, const char *fmt, ...
     va_end(ap);
 }
 
-bool diag_warning_on(const Diag *d, const char *flag)
+bool diag_warning_on(const graft_diag *d, const char *flag)
 {
     for (size_t i = 0; i < d->noff; i++)
         if (strcmp(d->off[i], flag) == 0)
@@ -302,13 +302,13 @@ bool diag_warning_on(const Diag *d, const char *flag)
     return true;
 }
 
-void diag_warning_off(Diag *d, const char *flag)
+void diag_warning_off(graft_diag *d, const char *flag)
 {
     d->off = xrealloc(d->off, (d->noff + 1) * sizeof *d->off);
     d->off[d->noff++] = flag;
 }
 
-void diag_warning(Diag *d, const Source *src, SrcRange where, const char *flag,
+void diag_warning(graft_diag *d, const Source *src, SrcRange where, const char *flag,
                   const char *fmt, ...)
 {
     d->muted = !diag_warning_on(d, flag);
@@ -324,7 +324,7 @@ void diag_warning(Diag *d, const Source *src, SrcRange where, const char *flag,
     va_end(ap);
 }
 
-void diag_note(Diag *d, const Source *src, SrcRange where, const char *fmt, ...)
+void diag_note(graft_diag *d, const Source *src, SrcRange where, const char *fmt, ...)
 {
     if (d->gave_up || d->muted)
         return;
@@ -334,7 +334,7 @@ void diag_note(Diag *d, const Source *src, SrcRange where, const char *fmt, ...)
     va_end(ap);
 }
 
-void diag_plain_error(Diag *d, const char *fmt, ...)
+void diag_plain_error(graft_diag *d, const char *fmt, ...)
 {
     if (!count_error(d))
         return;
@@ -344,27 +344,27 @@ void diag_plain_error(Diag *d, const char *fmt, ...)
     va_end(ap);
 }
 
-void diag_set_werror(Diag *d, bool on)
+void diag_set_werror(graft_diag *d, bool on)
 {
     d->werror = on;
 }
 
-void diag_set_error_limit(Diag *d, uint64_t max)
+void diag_set_error_limit(graft_diag *d, uint64_t max)
 {
     d->max_errors = max;
 }
 
-unsigned diag_errors(const Diag *d)
+unsigned diag_errors(const graft_diag *d)
 {
     return d->errors;
 }
 
-unsigned diag_warnings(const Diag *d)
+unsigned diag_warnings(const graft_diag *d)
 {
     return d->warnings;
 }
 
-bool diag_gave_up(const Diag *d)
+bool diag_gave_up(const graft_diag *d)
 {
     return d->gave_up;
 }

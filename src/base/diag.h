@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "graft.h"
 #include "util.h"
 
 /* A range of source text, 1-based, last_column inclusive.  The field names
@@ -38,11 +39,9 @@ typedef struct Source {
     size_t nlines;       /* lines in line_starts (at least 1) */
 } Source;
 
-typedef struct graft_diag Diag;
-
 /* Read a whole file ("-" for standard input).  On failure reports
  * "graft: error: cannot read 'NAME': REASON" through d and returns NULL. */
-Source *source_read(const char *path, Diag *d);
+Source *source_read(const char *path, graft_diag *d);
 Source *source_from_string(const char *name, const char *text, size_t len);
 void source_free(Source *src);
 /* Line number (1-based) and its bytes, without the newline. */
@@ -65,33 +64,33 @@ SrcRange source_range_at(const Source *src, SrcCursor *cur, size_t begin, size_t
 /* Diagnostics go to out (normally stderr).  color is never used: output
  * is compared byte for byte by tests.  With out NULL they are counted but
  * not printed (a first attempt whose errors another one reports). */
-Diag *diag_new(FILE *out);
-void diag_free(Diag *d);
+graft_diag *diag_new(FILE *out);
+void diag_free(graft_diag *d);
 
-void diag_error(Diag *d, const Source *src, SrcRange where, const char *fmt, ...)
+void diag_error(graft_diag *d, const Source *src, SrcRange where, const char *fmt, ...)
     GRAFT_PRINTF(4, 5);
 /* flag names the warning, printed as "[-Wflag]" at the end of the line. */
-void diag_warning(Diag *d, const Source *src, SrcRange where, const char *flag,
+void diag_warning(graft_diag *d, const Source *src, SrcRange where, const char *flag,
                   const char *fmt, ...) GRAFT_PRINTF(5, 6);
-void diag_note(Diag *d, const Source *src, SrcRange where, const char *fmt, ...)
+void diag_note(graft_diag *d, const Source *src, SrcRange where, const char *fmt, ...)
     GRAFT_PRINTF(4, 5);
 /* An error that belongs to no place in a file: "graft: error: ...". */
-void diag_plain_error(Diag *d, const char *fmt, ...) GRAFT_PRINTF(2, 3);
+void diag_plain_error(graft_diag *d, const char *fmt, ...) GRAFT_PRINTF(2, 3);
 
 /* Treat warnings as errors (graft check -Werror). */
-void diag_set_werror(Diag *d, bool on);
+void diag_set_werror(graft_diag *d, bool on);
 /* -Wno-NAME: drops the warnings with that flag (borrowed, must outlive
  * d); a dropped warning is neither printed nor counted, nor are the notes
  * that follow it. */
-void diag_warning_off(Diag *d, const char *flag);
-bool diag_warning_on(const Diag *d, const char *flag);
+void diag_warning_off(graft_diag *d, const char *flag);
+bool diag_warning_on(const graft_diag *d, const char *flag);
 /* Give up after max errors (0: never); the default is limit_defaults.errors
  * (limit.h). */
-void diag_set_error_limit(Diag *d, uint64_t max);
-unsigned diag_errors(const Diag *d);
-unsigned diag_warnings(const Diag *d);
+void diag_set_error_limit(graft_diag *d, uint64_t max);
+unsigned diag_errors(const graft_diag *d);
+unsigned diag_warnings(const graft_diag *d);
 /* True once the error limit was reached; further reports are
  * dropped and one "too many errors" line was printed.  Parsers stop. */
-bool diag_gave_up(const Diag *d);
+bool diag_gave_up(const graft_diag *d);
 
 #endif

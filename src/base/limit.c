@@ -15,7 +15,7 @@ typedef struct LimitInfo {
     const char *what;  /* what it bounds, for graft limits */
 } LimitInfo;
 
-const Limits limit_defaults = {
+const graft_limits limit_defaults = {
 #define LIMIT_DEFAULT(field, name, dflt, least, ceiling, what) .field = dflt##ull,
     LIMIT_LIST(LIMIT_DEFAULT)
 #undef LIMIT_DEFAULT
@@ -23,19 +23,19 @@ const Limits limit_defaults = {
 
 static const LimitInfo limit_infos[] = {
 #define LIMIT_INFO(field, name, dflt, least, ceiling, what) \
-    {name, offsetof(Limits, field), least##ull, ceiling##ull, what},
+    {name, offsetof(graft_limits, field), least##ull, ceiling##ull, what},
     LIMIT_LIST(LIMIT_INFO)
 #undef LIMIT_INFO
 };
 
 enum { LIMIT_COUNT = sizeof limit_infos / sizeof limit_infos[0] };
 
-static uint64_t *field_of(Limits *lim, const LimitInfo *info)
+static uint64_t *field_of(graft_limits *lim, const LimitInfo *info)
 {
     return (uint64_t *)((char *)lim + info->offset);
 }
 
-static uint64_t value_of(const Limits *lim, const LimitInfo *info)
+static uint64_t value_of(const graft_limits *lim, const LimitInfo *info)
 {
     return *(const uint64_t *)((const char *)lim + info->offset);
 }
@@ -97,7 +97,7 @@ static bool parse_value(const LimitInfo *info, const char *text, uint64_t *out, 
 }
 
 /* One "NAME=N" item, len bytes at item. */
-static bool parse_item(Limits *lim, const char *item, size_t len, StrBuf *why)
+static bool parse_item(graft_limits *lim, const char *item, size_t len, StrBuf *why)
 {
     const char *eq = memchr(item, '=', len);
     if (!eq || eq == item) {
@@ -113,9 +113,9 @@ static bool parse_item(Limits *lim, const char *item, size_t len, StrBuf *why)
     return ok;
 }
 
-bool limit_parse(Limits *lim, const char *spec, StrBuf *why)
+bool limit_parse(graft_limits *lim, const char *spec, StrBuf *why)
 {
-    Limits next = *lim;
+    graft_limits next = *lim;
     for (const char *item = spec;;) {
         const char *comma = strchr(item, ',');
         size_t len = comma ? (size_t)(comma - item) : strlen(item);
@@ -140,7 +140,7 @@ static void value_text(const LimitInfo *info, uint64_t v, char buf[24])
         snprintf(buf, 24, "%llu", (unsigned long long)v);
 }
 
-void limit_print(const Limits *lim, FILE *out)
+void limit_print(const graft_limits *lim, FILE *out)
 {
     fprintf(out, "%-14s %-8s %-8s %-20s %s\n", "limit", "value", "default", "range",
             "what it bounds");

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "graft.h"
 #include "util.h"
 
 /* X(field, "name", default, least, ceiling, "what it bounds").  A default
@@ -54,25 +55,25 @@
     X(eval_elements, "eval-elements", 16777216, 1, 1000000000000,           \
       "elements of one tensor graft verify and run --verify evaluate")
 
-typedef struct graft_limits {
+struct graft_limits {
 #define LIMIT_FIELD(field, name, dflt, least, ceiling, what) uint64_t field;
     LIMIT_LIST(LIMIT_FIELD)
 #undef LIMIT_FIELD
-} Limits;
+};
 
-extern const Limits limit_defaults;
+extern const graft_limits limit_defaults;
 
 /* Applies SPEC, "NAME=N" items separated by commas, to lim.  On a bad item
  * returns false, leaves lim unchanged and writes why to why (e.g.
  * "unknown limit 'rule-dept'; did you mean 'rule-depth'?"). */
-bool limit_parse(Limits *lim, const char *spec, StrBuf *why);
+bool limit_parse(graft_limits *lim, const char *spec, StrBuf *why);
 
 /* The table `graft limits` prints: name, value in force, default, range
  * and what it bounds, one limit a line. */
-void limit_print(const Limits *lim, FILE *out);
+void limit_print(const graft_limits *lim, FILE *out);
 
 /* lim, or limit_defaults when lim is NULL. */
-static inline const Limits *limit_or_default(const Limits *lim)
+static inline const graft_limits *limit_or_default(const graft_limits *lim)
 {
     return lim ? lim : &limit_defaults;
 }

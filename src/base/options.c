@@ -28,7 +28,7 @@ int options_usage_error(const char *prog, const char *fmt, ...)
 }
 
 /* Applies spec to lim; origin names where it came from in the message. */
-static int apply(const char *prog, const char *origin, const char *spec, Limits *lim)
+static int apply(const char *prog, const char *origin, const char *spec, graft_limits *lim)
 {
     StrBuf why = {0};
     int rc = -1;
@@ -38,13 +38,13 @@ static int apply(const char *prog, const char *origin, const char *spec, Limits 
     return rc;
 }
 
-int options_env_limits(const char *prog, Limits *lim)
+int options_env_limits(const char *prog, graft_limits *lim)
 {
     const char *spec = getenv("GRAFT_LIMITS");
     return spec ? apply(prog, "GRAFT_LIMITS", spec, lim) : -1;
 }
 
-int options_parse_limit(const char *prog, int argc, char **argv, int *i, Limits *lim)
+int options_parse_limit(const char *prog, int argc, char **argv, int *i, graft_limits *lim)
 {
     const char *arg = argv[*i];
     if (strncmp(arg, "--limit=", 8) == 0)

@@ -30,11 +30,11 @@ extern const char options_limit_help[];
 
 /* Applies the environment variable GRAFT_LIMITS, when set, to lim: -1, or
  * the usage error's status ("PROG: GRAFT_LIMITS: unknown limit ..."). */
-int options_env_limits(const char *prog, Limits *lim);
+int options_env_limits(const char *prog, graft_limits *lim);
 
 /* argv[*i] when it is "--limit SPEC" or "--limit=SPEC": applies SPEC to
  * lim (moving *i past it) and returns -1, or the usage error's status;
  * OPTION_NOT_MINE for any other argument. */
-int options_parse_limit(const char *prog, int argc, char **argv, int *i, Limits *lim);
+int options_parse_limit(const char *prog, int argc, char **argv, int *i, graft_limits *lim);
 
 #endif

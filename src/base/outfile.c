@@ -165,7 +165,7 @@ static bool open_stream(OutFile *of)
 }
 
 /* want: the permissions a new file asks for (0666 data, 0777 program). */
-static OutFile *open_target(const char *path, mode_t want, Diag *d)
+static OutFile *open_target(const char *path, mode_t want, graft_diag *d)
 {
     OutFile *of = xcalloc(1, sizeof(OutFile));
     of->device = -1;
@@ -191,12 +191,12 @@ static OutFile *open_target(const char *path, mode_t want, Diag *d)
     return of;
 }
 
-OutFile *outfile_open(const char *path, Diag *d)
+OutFile *outfile_open(const char *path, graft_diag *d)
 {
     return open_target(path, 0666, d);
 }
 
-OutFile *outfile_open_exec(const char *path, Diag *d)
+OutFile *outfile_open_exec(const char *path, graft_diag *d)
 {
     return open_target(path, 0777, d);
 }
@@ -264,7 +264,7 @@ static bool commit_rename(OutFile *of)
     return ok;
 }
 
-bool outfile_commit(OutFile *of, Diag *d)
+bool outfile_commit(OutFile *of, graft_diag *d)
 {
     if (!of->shown) {
         bool ok = fflush(stdout) == 0 && !ferror(stdout);
@@ -280,7 +280,7 @@ bool outfile_commit(OutFile *of, Diag *d)
     return ok;
 }
 
-bool outfile_flush(OutFile *of, Diag *d)
+bool outfile_flush(OutFile *of, graft_diag *d)
 {
     if (fflush(of->stream) == 0 && !ferror(of->stream))
         return true;

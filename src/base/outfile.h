@@ -30,20 +30,20 @@ typedef struct OutFile OutFile;
 
 /* Opens the temporary (or spool) file; NULL after reporting through d,
  * "cannot write 'PATH': REASON", when PATH cannot be written. */
-OutFile *outfile_open(const char *path, Diag *d);
+OutFile *outfile_open(const char *path, graft_diag *d);
 /* The same for a program: a file it creates (or replaces) is executable. */
-OutFile *outfile_open_exec(const char *path, Diag *d);
+OutFile *outfile_open_exec(const char *path, graft_diag *d);
 FILE *outfile_stream(OutFile *of);
 /* Flushes, checks for write errors (a full disk), renames into place (or
  * copies into the device or FIFO).  Returns false after reporting; a
  * regular target is then untouched. */
-bool outfile_commit(OutFile *of, Diag *d);
+bool outfile_commit(OutFile *of, graft_diag *d);
 /* Discards the temporary file; the target is untouched. */
 void outfile_abort(OutFile *of);
 /* Flushes and checks for write errors without renaming; false after
  * reporting.  Lets a command that writes several files (graft compile
  * -o OUT.c --header OUT.h) check them all before committing any. */
-bool outfile_flush(OutFile *of, Diag *d);
+bool outfile_flush(OutFile *of, graft_diag *d);
 /* True when path names the same existing file as other (by inode). */
 bool outfile_same_file(const char *path, const char *other);
 

@@ -4,7 +4,7 @@
  * million operators is a million levels deep) and patterns whose paths
  * are exponentially many, so no walk recurses.  Each keeps what it still
  * has to look at in a WALK(T): a stack of frames, each a node (any type
- * T: a Node *, a PatNode *, a node id) and a cursor over its children.
+ * T: a Node *, a graft_pat *, a node id) and a cursor over its children.
  * Two shapes of loop cover every walk:
  *
  * Pre-order, each node looked at as it is popped (its children after it,

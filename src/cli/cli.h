@@ -14,22 +14,22 @@
 #include "limit.h"
 #include "options.h"
 
-int cmd_fmt(int argc, char **argv, const Limits *limits);
-int cmd_viz(int argc, char **argv, const Limits *limits);
-int cmd_check(int argc, char **argv, const Limits *limits);
-int cmd_run(int argc, char **argv, const Limits *limits);
-int cmd_match(int argc, char **argv, const Limits *limits);
-int cmd_explain(int argc, char **argv, const Limits *limits);
-int cmd_compile(int argc, char **argv, const Limits *limits);
-int cmd_limits(int argc, char **argv, const Limits *limits);
-int cmd_verify(int argc, char **argv, const Limits *limits);
+int cmd_fmt(int argc, char **argv, const graft_limits *limits);
+int cmd_viz(int argc, char **argv, const graft_limits *limits);
+int cmd_check(int argc, char **argv, const graft_limits *limits);
+int cmd_run(int argc, char **argv, const graft_limits *limits);
+int cmd_match(int argc, char **argv, const graft_limits *limits);
+int cmd_explain(int argc, char **argv, const graft_limits *limits);
+int cmd_compile(int argc, char **argv, const graft_limits *limits);
+int cmd_limits(int argc, char **argv, const graft_limits *limits);
+int cmd_verify(int argc, char **argv, const graft_limits *limits);
 
 /* Prints "graft NAME: MESSAGE" and a hint to use --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) GRAFT_PRINTF(2, 3);
 
 /* --limit at argv[*i] for subcommand cmd: options_parse_limit with the
  * message prefix "graft CMD"; also -I DIR (an include directory). */
-int cli_parse_limit(const char *cmd, int argc, char **argv, int *i, Limits *limits);
+int cli_parse_limit(const char *cmd, int argc, char **argv, int *i, graft_limits *limits);
 
 /* The include directories for loading rules: the -I DIRs seen so far,
  * then GRAFT_PATH's colon-separated entries (note [includes] in
@@ -40,10 +40,10 @@ void cli_frontend_options(FrontendOptions *fo);
  * (calls help, EXIT_OK) and, when out is not NULL, -o FILE.  -1 when taken
  * (*i moved past a value), an exit status, or OPTION_NOT_MINE. */
 int cli_parse_common(const char *cmd, int argc, char **argv, int *i, const char **out,
-                     Limits *limits, void (*help)(void));
+                     graft_limits *limits, void (*help)(void));
 
 /* A Diag on standard error that gives up after limits->errors errors. */
-Diag *cli_diag_new(const Limits *limits);
+graft_diag *cli_diag_new(const graft_limits *limits);
 
 /* note [input never overwritten]: an output path that names one of the
  * input files (same file by inode, whatever the spelling) is a usage

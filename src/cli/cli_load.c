@@ -7,8 +7,8 @@
 #include "frontend.h"
 #include "relay.h"
 
-bool cli_load(const char *const *paths, int n, const Limits *limits, Loaded *out,
-                 Diag *d)
+bool cli_load(const char *const *paths, int n, const graft_limits *limits, Loaded *out,
+                 graft_diag *d)
 {
     memset(out, 0, sizeof *out);
     FrontendOptions opts = {.limits = limits};

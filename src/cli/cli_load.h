@@ -15,14 +15,14 @@
 typedef struct Loaded {
     Lowered *rules;  /* the lowered rules */
     Source *src;     /* the model's text */
-    Graph *g;        /* the model */
+    graft_graph *g;        /* the model */
 } Loaded;
 
 /* Loads paths[0..n-2] as rules and paths[n-1] as the model within limits
  * (NULL: limit_defaults); false after reporting through d (whatever was
  * loaded is freed). */
-bool cli_load(const char *const *paths, int n, const Limits *limits, Loaded *out,
-                 Diag *d);
+bool cli_load(const char *const *paths, int n, const graft_limits *limits, Loaded *out,
+                 graft_diag *d);
 void cli_load_free(Loaded *l);
 
 #endif

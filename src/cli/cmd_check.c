@@ -23,12 +23,12 @@ typedef struct CheckArgs {
     int noff;           /* entries in off */
     bool dot;           /* --dot (with --dump-automaton) */
     int dump;           /* index into dumps[], -1 for none */
-    Limits limits;      /* GRAFT_LIMITS and --limit */
+    graft_limits limits;      /* GRAFT_LIMITS and --limit */
 } CheckArgs;
 
 static const struct {
     const char *flag;  /* as typed */
-    int (*run)(const RuleFile *rf, const CheckDumpOptions *opts, FILE *out, Diag *d);
+    int (*run)(const RuleFile *rf, const CheckDumpOptions *opts, FILE *out, graft_diag *d);
     const char *help;  /* one line for --help */
 } dumps[] = {
     {"--dump-ast", check_dump_ast,
@@ -103,7 +103,7 @@ static int parse_args(int argc, char **argv, CheckArgs *a)
     return cli_check_kinds("graft check RULES...", a->files, a->nfiles, NULL);
 }
 
-int cmd_check(int argc, char **argv, const Limits *limits)
+int cmd_check(int argc, char **argv, const graft_limits *limits)
 {
     CheckArgs a = {.files = (const char **)argv + 1, .dump = -1, .limits = *limits};
     int status = parse_args(argc, argv, &a);
@@ -112,7 +112,7 @@ int cmd_check(int argc, char **argv, const Limits *limits)
     /* Diagnostics reprint whole source lines: buffer them by line rather
      * than writing byte by byte (stderr is unbuffered). */
     setvbuf(stderr, NULL, _IOLBF, BUFSIZ);
-    Diag *d = cli_diag_new(&a.limits);
+    graft_diag *d = cli_diag_new(&a.limits);
     diag_set_werror(d, a.werror);
     for (int i = 0; i < a.noff; i++)
         diag_warning_off(d, a.off[i]);

@@ -3,7 +3,7 @@
 
 #include "cli.h"
 
-int check_dump_ast(const RuleFile *rf, const CheckDumpOptions *opts, FILE *out, Diag *d)
+int check_dump_ast(const RuleFile *rf, const CheckDumpOptions *opts, FILE *out, graft_diag *d)
 {
     (void)opts;
     (void)d;

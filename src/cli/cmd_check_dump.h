@@ -19,10 +19,10 @@ typedef struct CheckDumpOptions {
 
 /* --dump-ast: every loaded file's items in canonical text (ast_print_file);
  * with more than one file, each preceded by "# file: NAME". */
-int check_dump_ast(const RuleFile *rf, const CheckDumpOptions *opts, FILE *out, Diag *d);
+int check_dump_ast(const RuleFile *rf, const CheckDumpOptions *opts, FILE *out, graft_diag *d);
 /* --dump-automaton [--dot]: the rules lowered and built into the matcher
  * automaton (lower.h, automaton.h), dumped by automaton_dump. */
 int check_dump_automaton(const RuleFile *rf, const CheckDumpOptions *opts, FILE *out,
-                         Diag *d);
+                         graft_diag *d);
 
 #endif

@@ -7,7 +7,7 @@
 #include "lower.h"
 
 int check_dump_automaton(const RuleFile *rf, const CheckDumpOptions *opts, FILE *out,
-                         Diag *d)
+                         graft_diag *d)
 {
     return lower_dump_automaton(rf, out, opts->dot, d) ? EXIT_OK : EXIT_BAD_INPUT;
 }

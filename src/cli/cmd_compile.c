@@ -64,7 +64,7 @@ typedef struct CompileArgs {
     const char *name;    /* --name */
     bool no_line;        /* --no-line */
     bool exe;            /* --exe */
-    Limits limits;       /* GRAFT_LIMITS and --limit */
+    graft_limits limits;       /* GRAFT_LIMITS and --limit */
 } CompileArgs;
 
 /* Takes the value of option argv[*i] into *out; -1 or EXIT_USAGE. */
@@ -88,7 +88,8 @@ static int check_args(const CompileArgs *a)
     if (a->exe && a->header)
         return cli_usage_error("compile", "'--header' does not go with '--exe'");
     if (a->header && strcmp(a->header, "-") == 0 && strcmp(a->out, "-") == 0)
-        return cli_usage_error("compile", "the C file and the header cannot both go to standard output");
+        return cli_usage_error("compile",
+                               "the C file and the header cannot both go to standard output");
     if (!emit_c_valid_name(a->name))
         return cli_usage_error("compile", "'%s' is not a C identifier (--name)", a->name);
     int rc = cli_check_kinds(a->exe ? "graft compile --exe RULES... -o PROG"
@@ -146,7 +147,7 @@ static int parse_args(int argc, char **argv, CompileArgs *a)
  * flushed before either is renamed into place, so a full disk leaves
  * neither half updated (note [atomic output]; tests/hostile.sh). */
 static bool write_files(const CompileArgs *a, const RuleFile *rf, const Lowered *lw,
-                        const EmitOptions *eo, Diag *d)
+                        const EmitOptions *eo, graft_diag *d)
 {
     OutFile *h = a->header ? outfile_open(a->header, d) : NULL;
     OutFile *c = !a->header || h ? outfile_open(a->out, d) : NULL;
@@ -166,7 +167,7 @@ static bool write_files(const CompileArgs *a, const RuleFile *rf, const Lowered 
 }
 
 /* Emits the C file (and header) or, with --exe, the program. */
-static bool compile(const CompileArgs *a, const RuleFile *rf, const Lowered *lw, Diag *d)
+static bool compile(const CompileArgs *a, const RuleFile *rf, const Lowered *lw, graft_diag *d)
 {
     EmitOptions eo = {
         .name = a->name,
@@ -182,7 +183,7 @@ static bool compile(const CompileArgs *a, const RuleFile *rf, const Lowered *lw,
 }
 
 /* Loads, checks and lowers the rules, then compiles them. */
-static bool run(const CompileArgs *a, Diag *d)
+static bool run(const CompileArgs *a, graft_diag *d)
 {
     FrontendOptions fo = {.limits = &a->limits};
     cli_frontend_options(&fo);
@@ -197,12 +198,12 @@ static bool run(const CompileArgs *a, Diag *d)
     return ok;
 }
 
-int cmd_compile(int argc, char **argv, const Limits *limits)
+int cmd_compile(int argc, char **argv, const graft_limits *limits)
 {
     CompileArgs a = {.limits = *limits};
     int rc = parse_args(argc, argv, &a);
     if (rc < 0) {
-        Diag *d = cli_diag_new(&a.limits);
+        graft_diag *d = cli_diag_new(&a.limits);
         rc = run(&a, d) ? EXIT_OK : EXIT_BAD_INPUT;
         diag_free(d);
     }

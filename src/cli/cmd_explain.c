@@ -80,13 +80,13 @@ static int parse_args(int argc, char **argv, const char **paths, int *npaths, Ru
     return rc;
 }
 
-int cmd_explain(int argc, char **argv, const Limits *limits)
+int cmd_explain(int argc, char **argv, const graft_limits *limits)
 {
     const char **paths = xcalloc((size_t)argc + 1, sizeof *paths);
     RunOptions o = {.limits = *limits};
     int npaths = 0, rc = parse_args(argc, argv, paths, &npaths, &o);
     if (rc < 0) {
-        Diag *d = cli_diag_new(&o.limits);
+        graft_diag *d = cli_diag_new(&o.limits);
         Loaded l;
         rc = EXIT_BAD_INPUT;
         if (cli_load(paths, npaths, &o.limits, &l, d)) {

@@ -37,7 +37,7 @@ typedef struct FmtArgs {
     const char *model; /* input path, "-" for stdin */
     const char *out;   /* output path, NULL or "-" for stdout */
     bool types;        /* --infer-types */
-    Limits limits;     /* GRAFT_LIMITS and --limit */
+    graft_limits limits;     /* GRAFT_LIMITS and --limit */
 } FmtArgs;
 
 /* Returns -1 when the arguments are fine, else the exit status. */
@@ -66,10 +66,10 @@ static int parse_args(int argc, char **argv, FmtArgs *a)
 }
 
 /* Loads, prints into the atomic output; true on success. */
-static bool run_fmt(const FmtArgs *a, Diag *d)
+static bool run_fmt(const FmtArgs *a, graft_diag *d)
 {
     Source *src = source_read(a->model, d);
-    Graph *g = src ? relay_load_limited(src, &a->limits, d) : NULL;
+    graft_graph *g = src ? relay_load_limited(src, &a->limits, d) : NULL;
     bool ok = false;
     if (g) {
         OutFile *of = outfile_open(a->out, d);
@@ -83,13 +83,13 @@ static bool run_fmt(const FmtArgs *a, Diag *d)
     return ok;
 }
 
-int cmd_fmt(int argc, char **argv, const Limits *limits)
+int cmd_fmt(int argc, char **argv, const graft_limits *limits)
 {
     FmtArgs a = {NULL, NULL, false, *limits};
     int rc = parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;
-    Diag *d = cli_diag_new(&a.limits);
+    graft_diag *d = cli_diag_new(&a.limits);
     bool ok = run_fmt(&a, d);
     diag_free(d);
     return ok ? EXIT_OK : EXIT_BAD_INPUT;

@@ -25,9 +25,9 @@ static void print_help(void)
           "Exit status: 0 success, 2 bad usage.\n", stdout);
 }
 
-int cmd_limits(int argc, char **argv, const Limits *limits)
+int cmd_limits(int argc, char **argv, const graft_limits *limits)
 {
-    Limits lim = *limits;
+    graft_limits lim = *limits;
     for (int i = 1; i < argc; i++) {
         int rc = cli_parse_common("limits", argc, argv, &i, NULL, &lim, print_help);
         if (rc == OPTION_NOT_MINE)

@@ -44,13 +44,13 @@ static void print_help(void)
 
 /* What the visitor needs to print one match. */
 typedef struct MatchOut {
-    const RuleSet *rs;  /* for rule and slot names */
+    const graft_rule_set *rs;  /* for rule and slot names */
     NodeLabels names;   /* node names */
     uint64_t count;     /* matches printed */
     StrBuf key;         /* scratch for attribute values and names */
 } MatchOut;
 
-static void put_node(MatchOut *o, const Node *n, bool at)
+static void put_node(MatchOut *o, const graft_node *n, bool at)
 {
     o->key.len = 0;
     if (at)
@@ -62,7 +62,7 @@ static void put_node(MatchOut *o, const Node *n, bool at)
 
 /* A callee variable (note [callee variables] in pattern.h) holds the call
  * it was bound at; it stands for that call's op or function. */
-static void put_callee(MatchOut *o, const Node *call)
+static void put_callee(MatchOut *o, const graft_node *call)
 {
     if (node_op(call))
         fputs(node_op(call), stdout);
@@ -70,7 +70,7 @@ static void put_callee(MatchOut *o, const Node *call)
         put_node(o, node_callee(call), false);
 }
 
-static const char *kind_name(const Node *n)
+static const char *kind_name(const graft_node *n)
 {
     switch (node_kind(n)) {
     case NODE_CALL: return node_op(n) ? node_op(n) : "call";
@@ -83,10 +83,10 @@ static const char *kind_name(const Node *n)
     }
 }
 
-static void visit(void *ctx, uint32_t r, Node *root, const Binding *b)
+static void visit(void *ctx, uint32_t r, graft_node *root, const graft_binding *b)
 {
     MatchOut *o = ctx;
-    const RuleDesc *rule = &o->rs->rules[r];
+    const graft_rule *rule = &o->rs->rules[r];
     printf("%s at ", rule->name);
     put_node(o, root, true);
     printf(" %s", kind_name(root));
@@ -110,13 +110,13 @@ static void visit(void *ctx, uint32_t r, Node *root, const Binding *b)
     o->count++;
 }
 
-static bool list_matches(const char *const *paths, int n, const Limits *limits, Diag *d)
+static bool list_matches(const char *const *paths, int n, const graft_limits *limits, graft_diag *d)
 {
     Loaded l;
     if (!cli_load(paths, n, limits, &l, d))
         return false;
     EngineOptions opts = {.limits = limits};
-    Engine *e = engine_new(&l.rules->rs, l.g, &opts);
+    graft_engine *e = engine_new(&l.rules->rs, l.g, &opts);
     MatchOut o = {.rs = &l.rules->rs};
     node_labels_init(&o.names, l.g, l.src->name);
     engine_matches(e, visit, &o);
@@ -127,10 +127,10 @@ static bool list_matches(const char *const *paths, int n, const Limits *limits, 
     return fflush(stdout) == 0;
 }
 
-int cmd_match(int argc, char **argv, const Limits *limits)
+int cmd_match(int argc, char **argv, const graft_limits *limits)
 {
     const char **paths = xcalloc((size_t)argc + 1, sizeof *paths);
-    Limits lim = *limits;
+    graft_limits lim = *limits;
     int n = 0, rc = -1;
     for (int i = 1; i < argc && rc < 0; i++) {
         int taken = cli_parse_common("match", argc, argv, &i, NULL, &lim, print_help);
@@ -146,7 +146,7 @@ int cmd_match(int argc, char **argv, const Limits *limits)
     if (rc < 0)
         rc = cli_check_kinds("graft match RULES... MODEL", paths, n - 1, paths[n - 1]);
     if (rc < 0) {
-        Diag *d = cli_diag_new(&lim);
+        graft_diag *d = cli_diag_new(&lim);
         rc = list_matches(paths, n, &lim, d) ? EXIT_OK : EXIT_BAD_INPUT;
         diag_free(d);
     }

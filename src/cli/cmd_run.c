@@ -71,7 +71,7 @@ static int parse_args(int argc, char **argv, RunArgs *a)
     return cli_check_output("run", a->opts.out, (const char *const *)a->paths, a->npaths);
 }
 
-static bool run(const RunArgs *a, Diag *d)
+static bool run(const RunArgs *a, graft_diag *d)
 {
     Loaded l;
     if (!cli_load(a->paths, a->npaths, &a->opts.limits, &l, d))
@@ -86,12 +86,12 @@ static bool run(const RunArgs *a, Diag *d)
     return ok;
 }
 
-int cmd_run(int argc, char **argv, const Limits *limits)
+int cmd_run(int argc, char **argv, const graft_limits *limits)
 {
     RunArgs a = {.opts.limits = *limits};
     int rc = parse_args(argc, argv, &a);
     if (rc < 0) {
-        Diag *d = cli_diag_new(&a.opts.limits);
+        graft_diag *d = cli_diag_new(&a.opts.limits);
         rc = run(&a, d) ? EXIT_OK : EXIT_BAD_INPUT;
         diag_free(d);
     }

@@ -43,7 +43,7 @@ typedef struct VerifyArgs {
     int nfiles;
     VerifyOptions opts;
     int jobs;
-    Limits limits;
+    graft_limits limits;
 } VerifyArgs;
 
 static int parse_count(const char *opt, int argc, char **argv, int *i, uint64_t max,
@@ -120,7 +120,7 @@ static VerifyVerdict verify_one(const RuleFile *rf, const Lowered *lw, int i,
     else
         fprintf(out, ": %s\n", rep.why.data ? rep.why.data : "");
     if (rep.verdict == VERIFY_REFUTED) {
-        Diag *d = diag_new(err);
+        graft_diag *d = diag_new(err);
         diag_set_error_limit(d, 0);
         diag_error(d, r->src, r->name_range, "rule '%s' is refuted: %s on [%s]", r->name,
                    rep.why.data, rep.instance.data ? rep.instance.data : "");
@@ -227,7 +227,7 @@ static void run_parallel(Task *tasks, int n, const VerifyOptions *o, int jobs)
     }
 }
 
-static int verify_all(const VerifyArgs *a, Diag *d)
+static int verify_all(const VerifyArgs *a, graft_diag *d)
 {
     RuleFile **rfs = xcalloc((size_t)a->nfiles + 1, sizeof *rfs);
     Lowered **lws = xcalloc((size_t)a->nfiles + 1, sizeof *lws);
@@ -276,13 +276,13 @@ static int verify_all(const VerifyArgs *a, Diag *d)
     return rc;
 }
 
-int cmd_verify(int argc, char **argv, const Limits *limits)
+int cmd_verify(int argc, char **argv, const graft_limits *limits)
 {
     VerifyArgs a = {.opts = {.seed = 1, .trials = 20}, .jobs = 1, .limits = *limits};
     int rc = parse_args(argc, argv, &a);
     if (rc < 0) {
         a.opts.max_elements = a.limits.eval_elements;
-        Diag *d = cli_diag_new(&a.limits);
+        graft_diag *d = cli_diag_new(&a.limits);
         rc = verify_all(&a, d);
         diag_free(d);
     }

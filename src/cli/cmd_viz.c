@@ -57,7 +57,7 @@ typedef struct VizArgs {
     const char *format; /* NULL for dot text, else dot's -T ("svg", ...) */
     const char **paths; /* rule files, then the model (cli_load's order) */
     int npaths;         /* entries in paths */
-    Limits limits;      /* GRAFT_LIMITS and --limit */
+    graft_limits limits;      /* GRAFT_LIMITS and --limit */
     VizFocus focus;     /* --at, --radius, --explain, --rule */
 } VizArgs;
 
@@ -143,8 +143,8 @@ static int parse_args(int argc, char **argv, VizArgs *a)
 /* Writes the drawing of g (only the nodes keep marks, when not NULL; labels
  * carry positions in model, as every command names nodes: note [node
  * names]) to the atomic output; true on success. */
-static bool write_drawing(const Graph *g, const VizMatches *vm, const uint8_t *keep,
-                          const char *model, const VizArgs *a, Diag *d)
+static bool write_drawing(const graft_graph *g, const VizMatches *vm, const uint8_t *keep,
+                          const char *model, const VizArgs *a, graft_diag *d)
 {
     char *text = NULL;
     size_t len = 0;
@@ -168,7 +168,7 @@ static bool write_drawing(const Graph *g, const VizMatches *vm, const uint8_t *k
 }
 
 /* The model alone, or with the matches of the rules highlighted. */
-static bool run_viz(const VizArgs *a, Diag *d)
+static bool run_viz(const VizArgs *a, graft_diag *d)
 {
     VizMatches vm = {NULL, 0, 0, 0};
     if (a->npaths > 1) {
@@ -188,7 +188,7 @@ static bool run_viz(const VizArgs *a, Diag *d)
         return ok;
     }
     Source *src = source_read(a->paths[0], d);
-    Graph *g = src ? relay_load_limited(src, &a->limits, d) : NULL;
+    graft_graph *g = src ? relay_load_limited(src, &a->limits, d) : NULL;
     bool bad = false;
     uint8_t *keep = g ? viz_focus_keep(&a->focus, g, src->name, &bad, d) : NULL;
     bool ok = g && !bad && write_drawing(g, &vm, keep, src->name, a, d);
@@ -198,13 +198,13 @@ static bool run_viz(const VizArgs *a, Diag *d)
     return ok;
 }
 
-int cmd_viz(int argc, char **argv, const Limits *limits)
+int cmd_viz(int argc, char **argv, const graft_limits *limits)
 {
     VizArgs a = {NULL, NULL, xcalloc((size_t)argc + 1, sizeof(char *)), 0, *limits,
                  {.radius = 2}};
     int rc = parse_args(argc, argv, &a);
     if (rc < 0) {
-        Diag *d = cli_diag_new(&a.limits);
+        graft_diag *d = cli_diag_new(&a.limits);
         rc = run_viz(&a, d) ? EXIT_OK : EXIT_BAD_INPUT;
         diag_free(d);
     }

@@ -13,7 +13,7 @@
 
 typedef struct Command {
     const char *name;                 /* as typed after "graft" */
-    int (*run)(int argc, char **argv, const Limits *limits);
+    int (*run)(int argc, char **argv, const graft_limits *limits);
     const char *synopsis;             /* one line for graft --help */
 } Command;
 
@@ -23,9 +23,13 @@ static const Command commands[] = {
     {"check", cmd_check, "check RULES...                     diagnostics only"},
     {"run", cmd_run, "run RULES... MODEL [-o OUT] [--stats] [--trace]  apply the rules"},
     {"match", cmd_match, "match RULES... MODEL               list matches"},
-    {"explain", cmd_explain, "explain RULES... MODEL --at NODE [--rule NAME] | --rule NAME [--near N]  why a rule (did not) fire"},
-    {"compile", cmd_compile, "compile RULES... -o OUT.c [--header OUT.h] [--name NAME] | --exe RULES... -o PROG"},
-    {"verify", cmd_verify, "verify RULES... [--trials N] [--seed N] [-j N]  check rules numerically"},
+    {"explain", cmd_explain,
+     "explain RULES... MODEL --at NODE [--rule NAME] | --rule NAME [--near N]  why a rule (did "
+     "not) fire"},
+    {"compile", cmd_compile,
+     "compile RULES... -o OUT.c [--header OUT.h] [--name NAME] | --exe RULES... -o PROG"},
+    {"verify", cmd_verify,
+     "verify RULES... [--trials N] [--seed N] [-j N]  check rules numerically"},
     {"limits", cmd_limits, "limits [--limit NAME=N]            print the resource limits in force"},
 };
 
@@ -97,7 +101,7 @@ void cli_frontend_options(FrontendOptions *fo)
     fo->ninclude_dirs = n;
 }
 
-int cli_parse_limit(const char *cmd, int argc, char **argv, int *i, Limits *limits)
+int cli_parse_limit(const char *cmd, int argc, char **argv, int *i, graft_limits *limits)
 {
     if (strncmp(argv[*i], "-I", 2) == 0)
         return parse_include(cmd, argc, argv, i);
@@ -107,7 +111,7 @@ int cli_parse_limit(const char *cmd, int argc, char **argv, int *i, Limits *limi
 }
 
 int cli_parse_common(const char *cmd, int argc, char **argv, int *i, const char **out,
-                     Limits *limits, void (*help)(void))
+                     graft_limits *limits, void (*help)(void))
 {
     const char *arg = argv[*i];
     if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
@@ -123,9 +127,9 @@ int cli_parse_common(const char *cmd, int argc, char **argv, int *i, const char 
     return cli_parse_limit(cmd, argc, argv, i, limits);
 }
 
-Diag *cli_diag_new(const Limits *limits)
+graft_diag *cli_diag_new(const graft_limits *limits)
 {
-    Diag *d = diag_new(stderr);
+    graft_diag *d = diag_new(stderr);
     diag_set_error_limit(d, limits->errors);
     return d;
 }
@@ -177,7 +181,7 @@ int main(int argc, char **argv)
         printf("graft %s\n", PACKAGE_VERSION);
         return EXIT_OK;
     }
-    Limits limits = limit_defaults;
+    graft_limits limits = limit_defaults;
     int rc = options_env_limits("graft", &limits);
     if (rc >= 0)
         return rc;

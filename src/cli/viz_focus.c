@@ -49,11 +49,12 @@ int viz_focus_check(const VizFocus *f, int nrules)
 }
 
 /* The node f->at names, or NULL after reporting. */
-static Node *focus_node(const VizFocus *f, const Graph *g, const char *model, Diag *d)
+static graft_node *focus_node(const VizFocus *f, const graft_graph *g, const char *model,
+                              graft_diag *d)
 {
     NodeLabels nl;
     node_labels_init(&nl, g, model);
-    Node *n = node_labels_find(&nl, f->at);
+    graft_node *n = node_labels_find(&nl, f->at);
     node_labels_free(&nl);
     if (!n)
         diag_plain_error(d, "no node '%s' in '%s' (name it as 'graft fmt' prints it, or "
@@ -67,13 +68,13 @@ static Node *focus_node(const VizFocus *f, const Graph *g, const char *model, Di
  * shortest path, and only breadth-first order reaches each node by one;
  * depth first would cut a node off at the depth of the first path that
  * happens to reach it. */
-uint8_t *viz_focus_keep(const VizFocus *f, const Graph *g, const char *model, bool *bad,
-                        Diag *d)
+uint8_t *viz_focus_keep(const VizFocus *f, const graft_graph *g, const char *model, bool *bad,
+                        graft_diag *d)
 {
     *bad = false;
     if (!f->at)
         return NULL;
-    Node *at = focus_node(f, g, model, d);
+    graft_node *at = focus_node(f, g, model, d);
     if (!at) {
         *bad = true;
         return NULL;
@@ -87,13 +88,13 @@ uint8_t *viz_focus_keep(const VizFocus *f, const Graph *g, const char *model, bo
     keep[node_id(at)] = 1;
     dist[node_id(at)] = 0;
     while (head < tail) {
-        Node *n = graph_node(g, queue[head++]);
+        graft_node *n = graph_node(g, queue[head++]);
         if (dist[node_id(n)] == f->radius)
             continue;
         int na = node_is_opaque(n) ? 0 : node_nargs(n);
         const Use *u = node_first_use(n);
         for (int k = 0; k < na || u; k++) {
-            Node *next = k < na ? node_arg(n, k) : use_user(u);
+            graft_node *next = k < na ? node_arg(n, k) : use_user(u);
             if (k >= na)
                 u = use_next(u);
             if (keep[node_id(next)])
@@ -118,22 +119,22 @@ static void add_highlight(VizMatches *vm, uint32_t *ids, uint32_t n, const char 
     vm->marks += n;
 }
 
-bool viz_focus_explain(const VizFocus *f, const RuleSet *rs, Graph *g, const char *model,
-                       const Limits *limits, VizMatches *vm, Diag *d)
+bool viz_focus_explain(const VizFocus *f, const graft_rule_set *rs, graft_graph *g,
+                       const char *model, const graft_limits *limits, VizMatches *vm, graft_diag *d)
 {
-    Node *at = focus_node(f, g, model, d);
+    graft_node *at = focus_node(f, g, model, d);
     if (!at)
         return false;
     bool found = !f->rule;
     EngineOptions opts = {.limits = limits};
-    Engine *e = engine_new(rs, g, &opts);
+    graft_engine *e = engine_new(rs, g, &opts);
     Explainer *x = explainer_new(e, NULL, stdout);
     for (uint32_t r = 0; r < rs->nrules; r++) {
         if (f->rule && strcmp(rs->rules[r].name, f->rule) != 0)
             continue;
         found = true;
         uint32_t *ids, n;
-        Node *failed;
+        graft_node *failed;
         bool ok = explainer_parts(x, r, at, &ids, &n, &failed);
         if (failed) { /* first: a node's first highlight gives its colour */
             uint32_t *one = xmalloc(sizeof *one);

@@ -30,12 +30,13 @@ int viz_focus_check(const VizFocus *f, int nrules);
 /* The keep mask (per node id) of the nodes within f->radius edges of
  * f->at, operands and users alike; NULL with f->at NULL.  Reports an
  * unknown node through d and returns NULL with *bad set. */
-uint8_t *viz_focus_keep(const VizFocus *f, const Graph *g, const char *model, bool *bad,
-                        Diag *d);
+uint8_t *viz_focus_keep(const VizFocus *f, const graft_graph *g, const char *model, bool *bad,
+                        graft_diag *d);
 /* --explain: adds to vm, per rule (or f->rule), the nodes its try at
  * f->at matched (green, "RULE: matched") and the node it failed at (red,
  * "RULE: fails here").  False after reporting an unknown rule. */
-bool viz_focus_explain(const VizFocus *f, const RuleSet *rs, Graph *g, const char *model,
-                       const Limits *limits, VizMatches *vm, Diag *d);
+bool viz_focus_explain(const VizFocus *f, const graft_rule_set *rs, graft_graph *g,
+                       const char *model, const graft_limits *limits, VizMatches *vm,
+                       graft_diag *d);
 
 #endif

@@ -11,7 +11,7 @@
 
 /* What the search needs: the automaton, node labels and a matcher. */
 typedef struct Search {
-    const RuleSet *rs;  /* rules searched */
+    const graft_rule_set *rs;  /* rules searched */
     Automaton *a;       /* their automaton */
     Labels *labels;     /* automaton states of the graph's nodes */
     Matcher *m;         /* confirms a rule at a node */
@@ -30,12 +30,12 @@ static bool add_highlight(Search *s, uint32_t r, VizMatches *out)
     const MatchPair *pairs = matcher_pairs(s->m, &npairs);
     size_t n = 0;
     for (uint32_t i = 0; i < npairs; i++)
-        n += pairs[i].pat->kind != PAT_ANY && !pairs[i].tail;
+        n += pairs[i].pat->kind != GRAFT_PAT_ANY && !pairs[i].tail;
     if (n > s->max_marks - out->marks)
         return false;
     uint32_t *ids = xmalloc((n ? n : 1) * sizeof(uint32_t));
     for (uint32_t i = 0, k = 0; i < npairs; i++)
-        if (pairs[i].pat->kind != PAT_ANY && !pairs[i].tail)
+        if (pairs[i].pat->kind != GRAFT_PAT_ANY && !pairs[i].tail)
             ids[k++] = node_id(pairs[i].node);
     StrBuf label = {0};
     strbuf_printf(&label, "%s #%u", s->rs->rules[r].name, ++s->count[r]);
@@ -47,7 +47,7 @@ static bool add_highlight(Search *s, uint32_t r, VizMatches *out)
 
 /* The candidate rules at n, confirmed one by one in file order; false as
  * soon as a match does not fit under the viz-marks bound. */
-static bool search_node(Search *s, Node *n, VizMatches *out)
+static bool search_node(Search *s, graft_node *n, VizMatches *out)
 {
     uint32_t nr;
     const uint32_t *cand = automaton_state_rules(s->a, labels_state(s->labels, n), &nr);
@@ -64,10 +64,10 @@ static bool search_node(Search *s, Node *n, VizMatches *out)
 /* Labels every node with the rules' automaton, then confirms the
  * candidate rules at each node in graph order, as graft match does,
  * until the viz-marks bound stops it. */
-static bool search_graph(Search *s, const Graph *g, VizMatches *out)
+static bool search_graph(Search *s, const graft_graph *g, VizMatches *out)
 {
     uint32_t count = graph_node_count(g);
-    Node **order = xmalloc((count ? count : 1) * sizeof(Node *));
+    graft_node **order = xmalloc((count ? count : 1) * sizeof(graft_node *));
     uint32_t len = graph_topo_order(g, order);
     for (uint32_t i = 0; i < len; i++)
         labels_node(s->labels, order[i]);
@@ -78,8 +78,8 @@ static bool search_graph(Search *s, const Graph *g, VizMatches *out)
     return ok;
 }
 
-bool viz_find_matches(const RuleSet *rs, const Graph *g, const Limits *limits,
-                      VizMatches *out, Diag *d)
+bool viz_find_matches(const graft_rule_set *rs, const graft_graph *g, const graft_limits *limits,
+                      VizMatches *out, graft_diag *d)
 {
     limits = limit_or_default(limits);
     *out = (VizMatches){NULL, 0, 0, 0};

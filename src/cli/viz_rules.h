@@ -31,8 +31,8 @@ typedef struct VizMatches {
  * matching all along a long chain would otherwise mark nodes x depth).
  * Returns false after reporting to d, at the first match that would pass
  * viz-marks; out then holds the matches before it, for viz_matches_free. */
-bool viz_find_matches(const RuleSet *rs, const Graph *g, const Limits *limits,
-                      VizMatches *out, Diag *d);
+bool viz_find_matches(const graft_rule_set *rs, const graft_graph *g, const graft_limits *limits,
+                      VizMatches *out, graft_diag *d);
 void viz_matches_free(VizMatches *vm);
 
 #endif

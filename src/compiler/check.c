@@ -138,7 +138,7 @@ static bool check_rule(CheckCtx *c, AstRule *rule)
     return ok;
 }
 
-unsigned check_rules(RuleFile *rf, const Limits *limits, Diag *d)
+unsigned check_rules(RuleFile *rf, const graft_limits *limits, graft_diag *d)
 {
     unsigned before = diag_errors(d);
     CheckCtx c = {.rf = rf, .d = d, .reg = rf->registry,

@@ -27,11 +27,11 @@ typedef struct Facts {
 /* The checker's state for one run. */
 typedef struct CheckCtx {
     RuleFile *rf;           /* what is checked */
-    Diag *d;                /* where reports go */
+    graft_diag *d;                /* where reports go */
     const Registry *reg;    /* ops */
     KeyMap lets;            /* interned name -> its AstLet, every file's */
     AstRule *rule;          /* the rule being checked */
-    const Limits *limits;   /* macro-depth, macro-nesting, macro-nodes */
+    const graft_limits *limits;   /* macro-depth, macro-nesting, macro-nodes */
     int macro_depth;        /* macro expansions currently open */
     uint64_t max_levels;    /* how deep the current pattern may nest after
                                expansion (note [expanded depth]) */

@@ -710,7 +710,8 @@ static int solve(Unifier *u, int head)
             bool more;
             ok = expand(u, &g, 0, &head, &more);
             if (more) {
-                u->choices = xgrow_items(u->choices, &u->choices_cap, u->nchoices + 1, sizeof(Choice));
+                u->choices =
+                    xgrow_items(u->choices, &u->choices_cap, u->nchoices + 1, sizeof(Choice));
                 u->choices[u->nchoices++] = (Choice){g, 1, mark, ngoals};
             }
         }

@@ -191,7 +191,8 @@ const char *check_merge_facts(Facts *f, const AstNode *k, char *buf, size_t size
         }
         if (k->u.constrain.name)
             f->var_name = k->u.constrain.name;
-        return merge_flag(&f->is_var, 1, "an op call, tuple or element is never a model input (var)");
+        return merge_flag(&f->is_var, 1,
+                          "an op call, tuple or element is never a model input (var)");
     default:
         return merge_shape(f, k, buf, size);
     }

@@ -29,7 +29,7 @@
  * already parsed and the ops declared in rf->registry), expanding macros
  * within limits (NULL: limit_defaults).  Returns the number of errors it
  * reported. */
-unsigned check_rules(RuleFile *rf, const Limits *limits, Diag *d);
+unsigned check_rules(RuleFile *rf, const graft_limits *limits, graft_diag *d);
 
 /* Whether every node that pattern b matches is also matched by pattern a
  * (a sound approximation: false when unsure).  Patterns must be checked. */

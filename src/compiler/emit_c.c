@@ -6,7 +6,7 @@
  * then per rule, under its name, place and source text: its pattern
  * tree, the constants its functions use, its compiled guard and action,
  * and the trees of a guard or action left to the interpreter; then the
- * RuleDesc array and the exported RuleSet (and with --exe a main).
+ * graft_rule array and the exported RuleSet (and with --exe a main).
  * Every file-scope name goes through emit_unique, so names made from
  * rules never collide, with each other or with the fixed ones.
  */
@@ -83,7 +83,7 @@ static void ident_of(StrBuf *sb, const char *start, const char *name)
 
 /* The rule's C prefix: its name made an identifier ("bn"); the objects
  * named with it are kept distinct by emit_unique. */
-static char *rule_prefix(const RuleDesc *rule)
+static char *rule_prefix(const graft_rule *rule)
 {
     StrBuf sb = {0};
     ident_of(&sb, "r_", rule->name);
@@ -93,7 +93,7 @@ static char *rule_prefix(const RuleDesc *rule)
 /* The locals naming the rule's bindings in its functions: "v_" and the
  * variable's name, which can then be no keyword, parameter or macro of
  * the generated file; a name made equal by ident_of gets its slot. */
-static void rule_vars(Emitter *E, const RuleDesc *rule)
+static void rule_vars(Emitter *E, const graft_rule *rule)
 {
     E->vars = xcalloc((size_t)rule->nslots + 1, sizeof *E->vars);
     E->var_used = xcalloc((size_t)rule->nslots + 1, sizeof *E->var_used);
@@ -111,7 +111,7 @@ static void rule_vars(Emitter *E, const RuleDesc *rule)
     }
 }
 
-static void free_vars(Emitter *E, const RuleDesc *rule)
+static void free_vars(Emitter *E, const graft_rule *rule)
 {
     for (int i = 0; i < rule->nslots; i++)
         free(E->vars[i]);
@@ -150,7 +150,7 @@ static void emit_file_comment(Emitter *E)
     strbuf_free(&files);
 }
 
-/* Names written for one rule, used by its RuleDesc. */
+/* Names written for one rule, used by its graft_rule. */
 typedef struct RuleNames {
     char *prefix;   /* the rule's C prefix */
     char *slots;    /* slot name array, or NULL */
@@ -163,7 +163,7 @@ typedef struct RuleNames {
 } RuleNames;
 
 /* The rule's name and place, then its source text as written. */
-static void emit_rule_comment(Emitter *E, const RuleDesc *rule)
+static void emit_rule_comment(Emitter *E, const graft_rule *rule)
 {
     StrBuf name = {0};
     emit_ref_text(E->rs, (int)(rule - E->rs->rules), rule->line, 1, &name);
@@ -177,7 +177,7 @@ static void emit_rule_comment(Emitter *E, const RuleDesc *rule)
 
 /* The names of the rule's slots, named by content ("slots_x_w") as rules
  * with the same variables share them. */
-static char *emit_slot_names(Emitter *E, const RuleDesc *rule)
+static char *emit_slot_names(Emitter *E, const graft_rule *rule)
 {
     if (!rule->nslots)
         return NULL;
@@ -199,7 +199,7 @@ static char *emit_slot_names(Emitter *E, const RuleDesc *rule)
     return name;
 }
 
-static char *emit_part_attrs(Emitter *E, const RuleDesc *rule)
+static char *emit_part_attrs(Emitter *E, const graft_rule *rule)
 {
     if (!rule->npart_attrs)
         return NULL;
@@ -219,13 +219,13 @@ static char *emit_part_attrs(Emitter *E, const RuleDesc *rule)
     return name;
 }
 
-/* Everything of rule r before its RuleDesc: its pattern tree, compiled
+/* Everything of rule r before its graft_rule: its pattern tree, compiled
  * guard and action, and the trees of a guard or action left to the
  * interpreter (a tree a function replaces is not written: note [one
  * runtime] in ruleset.h). */
 static void emit_rule(Emitter *E, uint32_t r, RuleNames *rn)
 {
-    const RuleDesc *rule = &E->rs->rules[r];
+    const graft_rule *rule = &E->rs->rules[r];
     E->prefix = rn->prefix;
     E->counter = 0;
     rule_vars(E, rule);
@@ -256,7 +256,7 @@ static void emit_rule(Emitter *E, uint32_t r, RuleNames *rn)
     free_vars(E, rule);
 }
 
-/* Bytes of a rule's text kept in RuleDesc.text: C11 (5.2.4.1) promises
+/* Bytes of a rule's text kept in graft_rule.text: C11 (5.2.4.1) promises
  * string literals of 4095 characters only, and -Wpedantic holds the
  * generated C to that. */
 enum { RULE_TEXT_MAX = 4000 };
@@ -309,7 +309,7 @@ static const char *addr(StrBuf *sb, const char *name)
     return sb->data;
 }
 
-static void emit_rule_desc(Emitter *E, const RuleDesc *rule, const RuleNames *rn)
+static void emit_rule_desc(Emitter *E, const graft_rule *rule, const RuleNames *rn)
 {
     StrBuf s1 = {0}, s2 = {0}, s3 = {0};
     emit_ref_text(E->rs, (int)(rule - E->rs->rules), rule->line, 1, &s3);
@@ -320,7 +320,7 @@ static void emit_rule_desc(Emitter *E, const RuleDesc *rule, const RuleNames *rn
     emit_line(E, ".file = %s,", emit_str(&s1, rule->file));
     emit_line(E, ".line = %d,", rule->line);
     emit_text_field(E, rule->text);
-    emit_line(E, ".kind = %s,", rule->kind == ACTION_REWRITE ? "GRAFT_ACTION_REWRITE"
+    emit_line(E, ".kind = %s,", rule->kind == GRAFT_ACTION_REWRITE ? "GRAFT_ACTION_REWRITE"
                                                              : "GRAFT_ACTION_PARTITION");
     emit_line(E, ".priority = %d,", rule->priority);
     emit_line(E, ".once = %s,", rule->once ? "true" : "false");
@@ -354,7 +354,7 @@ static void free_names(RuleNames *rn)
 
 static void emit_ruleset(Emitter *E, RuleNames *names, bool attr_tests)
 {
-    const RuleSet *rs = E->rs;
+    const graft_rule_set *rs = E->rs;
     StrBuf s = {0};
     if (rs->nrules) {
         emit_line(E, "/* ---- the rules, in file order ---- */");

@@ -34,7 +34,7 @@ void emit_c_header(const EmitOptions *opts, FILE *out);
  * and runs the C compiler to build the program prog; false after
  * reporting (no compiler found, compiler failed). */
 bool emit_c_build_exe(const RuleFile *rf, const Lowered *lw,
-                      const EmitOptions *opts, const char *prog, Diag *d);
+                      const EmitOptions *opts, const char *prog, graft_diag *d);
 /* True when s can be the exported name: a C identifier, not a keyword. */
 bool emit_c_valid_name(const char *s);
 

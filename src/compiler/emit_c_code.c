@@ -1,4 +1,4 @@
-/* emit_c_code.c - guards and actions as C functions (the RuleDesc hooks
+/* emit_c_code.c - guards and actions as C functions (the graft_rule hooks
  * guard_fn and build_fn).
  *
  * A guard becomes one boolean C expression over the bindings, made of
@@ -15,39 +15,41 @@
 #include <string.h>
 
 static const char *const cmp_ops[] = {
-    [CMP_EQ] = "GRAFT_CMP_EQ", [CMP_NE] = "GRAFT_CMP_NE", [CMP_LT] = "GRAFT_CMP_LT",
-    [CMP_LE] = "GRAFT_CMP_LE", [CMP_GT] = "GRAFT_CMP_GT", [CMP_GE] = "GRAFT_CMP_GE",
+    [GRAFT_CMP_EQ] = "GRAFT_CMP_EQ", [GRAFT_CMP_NE] = "GRAFT_CMP_NE",
+    [GRAFT_CMP_LT] = "GRAFT_CMP_LT", [GRAFT_CMP_LE] = "GRAFT_CMP_LE",
+    [GRAFT_CMP_GT] = "GRAFT_CMP_GT", [GRAFT_CMP_GE] = "GRAFT_CMP_GE",
 };
 
 /* Whether every node of guard x is a kind guard_val / guard_bool know;
  * otherwise the guard stays interpreted (guard_fn NULL). */
-static bool guard_known(const PatExpr *x)
+static bool guard_known(const graft_expr *x)
 {
-    if (x->kind > EXPR_ATTR || x->kind == EXPR_CALL || x->kind == EXPR_TUPLE)
+    if (x->kind > GRAFT_EXPR_ATTR || x->kind == GRAFT_EXPR_CALL || x->kind == GRAFT_EXPR_TUPLE)
         return false;
-    if (x->kind == EXPR_CMP && (x->cmp < CMP_EQ || x->cmp > CMP_GE))
+    if (x->kind == GRAFT_EXPR_CMP && (x->cmp < GRAFT_CMP_EQ || x->cmp > GRAFT_CMP_GE))
         return false;
     for (int i = 0; i < x->nkids; i++)
-        if (x->kind != EXPR_LIST && !guard_known(x->kids[i]))
+        if (x->kind != GRAFT_EXPR_LIST && !guard_known(x->kids[i]))
             return false;
     return true;
 }
 
 /* The same for actions: new constants, calls, tuples, element access and
  * bound variables (build_fn NULL otherwise). */
-static bool action_known(const PatExpr *x)
+static bool action_known(const graft_expr *x)
 {
-    if (x->kind != EXPR_SLOT && x->kind != EXPR_NUM && x->kind != EXPR_CALL &&
-        x->kind != EXPR_TUPLE && x->kind != EXPR_GETITEM)
+    if (x->kind != GRAFT_EXPR_SLOT && x->kind != GRAFT_EXPR_NUM && x->kind != GRAFT_EXPR_CALL &&
+        x->kind != GRAFT_EXPR_TUPLE && x->kind != GRAFT_EXPR_GETITEM)
         return false;
     for (int i = 0; i < x->nkids; i++)
         if (!action_known(x->kids[i]))
             return false;
     for (int i = 0; i < x->nattrs; i++) {
-        if (x->attrs[i].src != ASRC_COPY && x->attrs[i].src != ASRC_EXPR)
+        if (x->attrs[i].src != GRAFT_ASRC_COPY && x->attrs[i].src != GRAFT_ASRC_EXPR)
             return false;
-        ExprKind k = x->attrs[i].src == ASRC_EXPR ? x->attrs[i].value->kind : EXPR_SLOT;
-        if (k != EXPR_SLOT && k != EXPR_ATTR && !x->attrs[i].value->attr)
+        graft_expr_kind k =
+            x->attrs[i].src == GRAFT_ASRC_EXPR ? x->attrs[i].value->kind : GRAFT_EXPR_SLOT;
+        if (k != GRAFT_EXPR_SLOT && k != GRAFT_EXPR_ATTR && !x->attrs[i].value->attr)
             return false; /* computed (note [computed attributes]): interpreted */
     }
     return true;
@@ -139,7 +141,7 @@ static char *finish_fn(Emitter *E, const FnHead *h)
  * brackets, and a where-clause may nest as deep as the rule-depth limit
  * (up to 4096).  So an operand whose text nests deeper than
  * GUARD_MAX_NEST - GUARD_NODE_NEST levels goes to an earlier statement of
- * the guard function, "const GuardVal tN = ...;" or "const bool tN = ...;",
+ * the guard function, "const graft_guard_val tN = ...;" or "const bool tN = ...;",
  * and its parent uses tN.  Temporaries are numbered in the order they are
  * evaluated (operands first, left to right).  They are computed before the
  * return, so an operand of && or || that was spilled is evaluated even when
@@ -163,8 +165,8 @@ typedef struct GuardCtx {
     int ntemps;    /* temporaries so far: the next is t<ntemps> */
 } GuardCtx;
 
-static int guard_val(GuardCtx *c, const PatExpr *x, StrBuf *sb);
-static int guard_bool(GuardCtx *c, const PatExpr *x, StrBuf *sb);
+static int guard_val(GuardCtx *c, const graft_expr *x, StrBuf *sb);
+static int guard_bool(GuardCtx *c, const graft_expr *x, StrBuf *sb);
 
 static int max_int(int a, int b)
 {
@@ -172,20 +174,20 @@ static int max_int(int a, int b)
 }
 
 /* Canonical text of a literal list, as the interpreter compares it. */
-static void literal_key(const PatExpr *x, StrBuf *sb)
+static void literal_key(const graft_expr *x, StrBuf *sb)
 {
     switch (x->kind) {
-    case EXPR_NUM:
+    case GRAFT_EXPR_NUM:
         strbuf_printf(sb, "%.17g", x->f == 0 ? 0.0 : x->f);
         return;
-    case EXPR_BOOL:
+    case GRAFT_EXPR_BOOL:
         strbuf_printf(sb, "%.17g", (double)x->i);
         return;
-    case EXPR_STR:
-    case EXPR_DTYPE:
+    case GRAFT_EXPR_STR:
+    case GRAFT_EXPR_DTYPE:
         strbuf_printf(sb, "\"%s\"", x->s);
         return;
-    case EXPR_LIST:
+    case GRAFT_EXPR_LIST:
         strbuf_putc(sb, '[');
         for (int i = 0; i < x->nkids; i++) {
             if (i)
@@ -201,15 +203,15 @@ static void literal_key(const PatExpr *x, StrBuf *sb)
 }
 
 static const char *const query_fns[] = {
-    [EXPR_USERS] = "graft_gv_users", [EXPR_RANK] = "graft_gv_rank",
-    [EXPR_DTYPEOF] = "graft_gv_dtype", [EXPR_SHAPE] = "graft_gv_shape",
-    [EXPR_VALUE] = "graft_gv_value",
+    [GRAFT_EXPR_USERS] = "graft_gv_users", [GRAFT_EXPR_RANK] = "graft_gv_rank",
+    [GRAFT_EXPR_DTYPEOF] = "graft_gv_dtype", [GRAFT_EXPR_SHAPE] = "graft_gv_shape",
+    [GRAFT_EXPR_VALUE] = "graft_gv_value",
 };
 
-/* Writes operand x of a guard node to sb as a GuardVal, or as a bool when
+/* Writes operand x of a guard node to sb as a graft_guard_val, or as a bool when
  * as_bool; one nesting too deep becomes a temporary (note [flat guards]).
  * Returns the nesting of what sb got. */
-static int guard_operand(GuardCtx *c, const PatExpr *x, bool as_bool, StrBuf *sb)
+static int guard_operand(GuardCtx *c, const graft_expr *x, bool as_bool, StrBuf *sb)
 {
     size_t start = sb->len;
     int nest = as_bool ? guard_bool(c, x, sb) : guard_val(c, x, sb);
@@ -223,23 +225,23 @@ static int guard_operand(GuardCtx *c, const PatExpr *x, bool as_bool, StrBuf *sb
     return 0;
 }
 
-/* A literal x as a GuardVal expression; returns its nesting (1). */
-static int guard_literal(const PatExpr *x, StrBuf *sb)
+/* A literal x as a graft_guard_val expression; returns its nesting (1). */
+static int guard_literal(const graft_expr *x, StrBuf *sb)
 {
-    if (x->kind == EXPR_NUM) {
+    if (x->kind == GRAFT_EXPR_NUM) {
         strbuf_puts(sb, "graft_gv_num(");
         emit_c_double(sb, x->f);
         strbuf_putc(sb, ')');
-    } else if (x->kind == EXPR_BOOL) {
+    } else if (x->kind == GRAFT_EXPR_BOOL) {
         strbuf_printf(sb, "graft_gv_num(%s)", x->i ? "1.0" : "0.0");
-    } else if (x->kind == EXPR_LIST) {
+    } else if (x->kind == GRAFT_EXPR_LIST) {
         StrBuf k = {0};
         literal_key(x, &k);
         strbuf_puts(sb, "graft_gv_list(");
         emit_c_string(sb, k.data);
         strbuf_putc(sb, ')');
         strbuf_free(&k);
-    } else { /* EXPR_STR, EXPR_DTYPE */
+    } else { /* GRAFT_EXPR_STR, GRAFT_EXPR_DTYPE */
         strbuf_puts(sb, "graft_gv_str(");
         emit_c_string(sb, x->s);
         strbuf_putc(sb, ')');
@@ -247,10 +249,10 @@ static int guard_literal(const PatExpr *x, StrBuf *sb)
     return 1;
 }
 
-/* x[i] as a GuardVal expression; returns its nesting. */
-static int guard_index(GuardCtx *c, const PatExpr *x, StrBuf *sb)
+/* x[i] as a graft_guard_val expression; returns its nesting. */
+static int guard_index(GuardCtx *c, const graft_expr *x, StrBuf *sb)
 {
-    if (x->kids[0]->kind == EXPR_LIST) { /* [a, b][i]: folded */
+    if (x->kids[0]->kind == GRAFT_EXPR_LIST) { /* [a, b][i]: folded */
         if (x->i >= 0 && x->i < x->kids[0]->nkids)
             return guard_val(c, x->kids[0]->kids[x->i], sb);
         strbuf_puts(sb, "graft_gv_unknown()");
@@ -262,8 +264,8 @@ static int guard_index(GuardCtx *c, const PatExpr *x, StrBuf *sb)
     return nest + 1;
 }
 
-/* -x or x OP y as a GuardVal expression; returns its nesting. */
-static int guard_arith(GuardCtx *c, const PatExpr *x, StrBuf *sb)
+/* -x or x OP y as a graft_guard_val expression; returns its nesting. */
+static int guard_arith(GuardCtx *c, const graft_expr *x, StrBuf *sb)
 {
     if (x->cmp == 'n') {
         strbuf_puts(sb, "graft_gv_neg(");
@@ -279,41 +281,41 @@ static int guard_arith(GuardCtx *c, const PatExpr *x, StrBuf *sb)
     return nest + 1;
 }
 
-/* x as a C expression of type GuardVal, appended to sb; returns how deep
+/* x as a C expression of type graft_guard_val, appended to sb; returns how deep
  * its '(' '[' '!' nest (note [flat guards]). */
-static int guard_val(GuardCtx *c, const PatExpr *x, StrBuf *sb)
+static int guard_val(GuardCtx *c, const graft_expr *x, StrBuf *sb)
 {
     switch (x->kind) {
-    case EXPR_NUM:
-    case EXPR_BOOL:
-    case EXPR_STR:
-    case EXPR_DTYPE:
-    case EXPR_LIST:
+    case GRAFT_EXPR_NUM:
+    case GRAFT_EXPR_BOOL:
+    case GRAFT_EXPR_STR:
+    case GRAFT_EXPR_DTYPE:
+    case GRAFT_EXPR_LIST:
         return guard_literal(x, sb);
-    case EXPR_SLOT:
+    case GRAFT_EXPR_SLOT:
         strbuf_printf(sb, "graft_gv_slot(%s)", emit_var(c->E, x->slot));
         return 1;
-    case EXPR_GETITEM:
+    case GRAFT_EXPR_GETITEM:
         return guard_index(c, x, sb);
-    case EXPR_ARITH:
+    case GRAFT_EXPR_ARITH:
         return guard_arith(c, x, sb);
-    case EXPR_NOT:
-    case EXPR_AND:
-    case EXPR_OR:
-    case EXPR_CMP: {
+    case GRAFT_EXPR_NOT:
+    case GRAFT_EXPR_AND:
+    case GRAFT_EXPR_OR:
+    case GRAFT_EXPR_CMP: {
         strbuf_puts(sb, "graft_gv_num(");
         int nest = guard_bool(c, x, sb);
         strbuf_putc(sb, ')');
         return nest + 1;
     }
-    case EXPR_USERS:
-    case EXPR_RANK:
-    case EXPR_DTYPEOF:
-    case EXPR_SHAPE:
-    case EXPR_VALUE:
+    case GRAFT_EXPR_USERS:
+    case GRAFT_EXPR_RANK:
+    case GRAFT_EXPR_DTYPEOF:
+    case GRAFT_EXPR_SHAPE:
+    case GRAFT_EXPR_VALUE:
         strbuf_printf(sb, "%s(%s)", query_fns[x->kind], emit_var(c->E, x->slot));
         return 1;
-    case EXPR_ATTR:
+    case GRAFT_EXPR_ATTR:
         strbuf_printf(sb, "graft_gv_attr(%s, ", emit_var(c->E, x->slot));
         emit_c_string(sb, x->s);
         strbuf_printf(sb, ", %s%s)", x->attr ? "&" : "",
@@ -326,22 +328,22 @@ static int guard_val(GuardCtx *c, const PatExpr *x, StrBuf *sb)
 }
 
 /* x as a C expression of type bool, appended to sb; returns its nesting. */
-static int guard_bool(GuardCtx *c, const PatExpr *x, StrBuf *sb)
+static int guard_bool(GuardCtx *c, const graft_expr *x, StrBuf *sb)
 {
     int nest;
     switch (x->kind) {
-    case EXPR_NOT:
+    case GRAFT_EXPR_NOT:
         strbuf_puts(sb, "!");
         return guard_operand(c, x->kids[0], true, sb) + 1;
-    case EXPR_AND:
-    case EXPR_OR:
+    case GRAFT_EXPR_AND:
+    case GRAFT_EXPR_OR:
         strbuf_putc(sb, '(');
         nest = guard_operand(c, x->kids[0], true, sb);
-        strbuf_puts(sb, x->kind == EXPR_AND ? " && " : " || ");
+        strbuf_puts(sb, x->kind == GRAFT_EXPR_AND ? " && " : " || ");
         nest = max_int(nest, guard_operand(c, x->kids[1], true, sb));
         strbuf_putc(sb, ')');
         return nest + 1;
-    case EXPR_CMP:
+    case GRAFT_EXPR_CMP:
         strbuf_printf(sb, "graft_gv_cmp(%s, ", cmp_ops[x->cmp]);
         nest = guard_operand(c, x->kids[0], false, sb);
         strbuf_puts(sb, ", ");
@@ -375,7 +377,7 @@ static void guard_body(Emitter *E, const GuardCtx *c, const char *body, const Sr
 
 char *emit_guard_fn(Emitter *E, uint32_t r)
 {
-    const RuleDesc *rule = &E->rs->rules[r];
+    const graft_rule *rule = &E->rs->rules[r];
     if (!rule->guard || !guard_known(rule->guard))
         return NULL;
     GuardCtx c = {.E = E};
@@ -407,14 +409,14 @@ typedef struct BuildCtx {
     int lists;   /* attribute lists made so far */
 } BuildCtx;
 
-static void build_node(BuildCtx *c, const PatExpr *x, StrBuf *out);
+static void build_node(BuildCtx *c, const graft_expr *x, StrBuf *out);
 
 /* The value of name=EXPR in a new op call, as a C expression. */
-static void build_attr_value(BuildCtx *c, const PatExpr *x, StrBuf *sb)
+static void build_attr_value(BuildCtx *c, const graft_expr *x, StrBuf *sb)
 {
-    if (x->kind == EXPR_SLOT)
+    if (x->kind == GRAFT_EXPR_SLOT)
         strbuf_printf(sb, "graft_attr_slot(g, %s)", emit_var(c->E, x->slot));
-    else if (x->kind == EXPR_ATTR) {
+    else if (x->kind == GRAFT_EXPR_ATTR) {
         strbuf_printf(sb, "graft_attr_of(g, %s, ", emit_var(c->E, x->slot));
         emit_c_string(sb, x->s);
         strbuf_printf(sb, ", %s%s)", x->attr ? "&" : "",
@@ -428,7 +430,7 @@ static void build_attr_value(BuildCtx *c, const PatExpr *x, StrBuf *sb)
 /* Whether the op of new call x declares an attribute without default:
  * one the action leaves out still gets None (note [created attributes]),
  * so the call needs an attribute list even when the action writes none. */
-static bool decl_without_default(const PatExpr *x)
+static bool decl_without_default(const graft_expr *x)
 {
     for (int i = 0; i < x->ndecls; i++)
         if (!x->decls[i].dflt)
@@ -438,16 +440,16 @@ static bool decl_without_default(const PatExpr *x)
 
 /* Writes the statements collecting the attributes of call x into list
  * "attrsN"; returns N, or -1 when the call has none. */
-static int build_attrs(BuildCtx *c, const PatExpr *x, StrBuf *stmts)
+static int build_attrs(BuildCtx *c, const graft_expr *x, StrBuf *stmts)
 {
     if (!x->nattrs && !decl_without_default(x))
         return -1;
     int n = c->lists++;
     StrBuf sb = {0};
     for (int i = 0; i < x->nattrs; i++) {
-        const PatActAttr *a = &x->attrs[i];
+        const graft_act_attr *a = &x->attrs[i];
         sb.len = 0;
-        if (a->src == ASRC_COPY)
+        if (a->src == GRAFT_ASRC_COPY)
             strbuf_printf(&sb, "graft_attrs_copy(&attrs%d, %s->node);", n,
                           emit_var(c->E, a->slot));
         else {
@@ -464,9 +466,9 @@ static int build_attrs(BuildCtx *c, const PatExpr *x, StrBuf *stmts)
 }
 
 /* A bound attribute value as an operand (note [attribute operands]). */
-static bool attr_operand(const PatExpr *x)
+static bool attr_operand(const graft_expr *x)
 {
-    return x->kind == EXPR_SLOT && x->i == 1;
+    return x->kind == GRAFT_EXPR_SLOT && x->i == 1;
 }
 
 /* Writes the statements making the operands of x; their node
@@ -474,7 +476,7 @@ static bool attr_operand(const PatExpr *x)
  * attribute values, the operands go to an array "opsT" first, and those
  * are made from the others (as rewrite_build.c does); args is then
  * "opsT". */
-static void build_operands(BuildCtx *c, const PatExpr *x, StrBuf *args)
+static void build_operands(BuildCtx *c, const graft_expr *x, StrBuf *args)
 {
     bool attrs = false;
     for (int i = 0; i < x->nkids; i++) {
@@ -500,7 +502,7 @@ static void build_operands(BuildCtx *c, const PatExpr *x, StrBuf *args)
 
 /* "(Node *const[]){a, b}, 2" for the operands, "opsT, 2" when
  * build_operands made an array, or "NULL, 0". */
-static void operand_array(const PatExpr *x, const StrBuf *args, StrBuf *out)
+static void operand_array(const graft_expr *x, const StrBuf *args, StrBuf *out)
 {
     if (x->nkids && strncmp(args->data, "ops", 3) == 0)
         strbuf_printf(out, "%s, %d", args->data, x->nkids);
@@ -511,7 +513,7 @@ static void operand_array(const PatExpr *x, const StrBuf *args, StrBuf *out)
 }
 
 /* Writes the statements of a new op call nT with its attributes. */
-static void build_call(BuildCtx *c, const PatExpr *x, const StrBuf *args, int t)
+static void build_call(BuildCtx *c, const graft_expr *x, const StrBuf *args, int t)
 {
     Emitter *E = c->E;
     StrBuf stmts = {0}, ops = {0}, op = {0};
@@ -539,18 +541,18 @@ static void build_call(BuildCtx *c, const PatExpr *x, const StrBuf *args, int t)
 }
 
 /* Writes the statement creating the node of x, named nT; appends nT. */
-static void build_new(BuildCtx *c, const PatExpr *x, StrBuf *out)
+static void build_new(BuildCtx *c, const graft_expr *x, StrBuf *out)
 {
     Emitter *E = c->E;
     StrBuf args = {0}, s1 = {0}, s2 = {0}, s3 = {0};
     build_operands(c, x, &args);
     int t = c->temps++;
-    if (x->kind == EXPR_NUM) {
+    if (x->kind == GRAFT_EXPR_NUM) {
         emit_line(E, "graft_node *n%d = graft_add_const(g, %s, %s, %s);", t, emit_str(&s1, x->text),
                   emit_dbl(&s2, x->f), emit_str(&s3, x->dtype));
-    } else if (x->kind == EXPR_CALL) {
+    } else if (x->kind == GRAFT_EXPR_CALL) {
         build_call(c, x, &args, t);
-    } else if (x->kind == EXPR_TUPLE) {
+    } else if (x->kind == GRAFT_EXPR_TUPLE) {
         operand_array(x, &args, &s1);
         emit_line(E, "graft_node *n%d = graft_add_tuple(g, %s);", t, s1.data);
     } else {
@@ -565,9 +567,9 @@ static void build_new(BuildCtx *c, const PatExpr *x, StrBuf *out)
 }
 
 /* The node expression of x; statements creating nodes are written first. */
-static void build_node(BuildCtx *c, const PatExpr *x, StrBuf *out)
+static void build_node(BuildCtx *c, const graft_expr *x, StrBuf *out)
 {
-    if (x->kind == EXPR_SLOT)
+    if (x->kind == GRAFT_EXPR_SLOT)
         strbuf_printf(out, "%s->node", emit_var(c->E, x->slot));
     else
         build_new(c, x, out);
@@ -575,8 +577,8 @@ static void build_node(BuildCtx *c, const PatExpr *x, StrBuf *out)
 
 char *emit_build_fn(Emitter *E, uint32_t r)
 {
-    const RuleDesc *rule = &E->rs->rules[r];
-    if (rule->kind != ACTION_REWRITE || !rule->action || !action_known(rule->action))
+    const graft_rule *rule = &E->rs->rules[r];
+    if (rule->kind != GRAFT_ACTION_REWRITE || !rule->action || !action_known(rule->action))
         return NULL;
     StrBuf name = {0}, comment = {0}, result = {0};
     strbuf_printf(&name, "%s_build", E->prefix);
@@ -584,7 +586,7 @@ char *emit_build_fn(Emitter *E, uint32_t r)
     const AstRule *ar = E->rf->rules[r];
     emit_body_begin(E);
     E->indent = 1;
-    if (rule->action->kind == EXPR_SLOT)
+    if (rule->action->kind == GRAFT_EXPR_SLOT)
         emit_line(E, "(void)g;");
     emit_line(E, "(void)root;");
     emit_line_to_rule(E, ar->action ? &ar->action->range : NULL, rule->file);

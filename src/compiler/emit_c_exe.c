@@ -120,7 +120,7 @@ static bool readable(const char *dir, const char *file)
 /* Before running the compiler: libgraft's header and library are where
  * graft will point the compiler, unless GRAFT_CFLAGS / GRAFT_LIBS say
  * otherwise; else one error that says what to do. */
-static bool libgraft_present(const ExePaths *where, Diag *d)
+static bool libgraft_present(const ExePaths *where, graft_diag *d)
 {
     bool header = env_or("GRAFT_CFLAGS", NULL) != NULL;
     for (int i = 0; !header && i < where->n_include; i++)
@@ -140,7 +140,7 @@ static bool libgraft_present(const ExePaths *where, Diag *d)
 /* Runs the command; false after reporting.  A compiler that cannot be
  * started is told apart from one that failed through a close-on-exec
  * pipe carrying execvp's errno. */
-static bool run_command(char **argv, Diag *d)
+static bool run_command(char **argv, graft_diag *d)
 {
     int fds[2];
     if (pipe(fds) != 0 || fcntl(fds[1], F_SETFD, FD_CLOEXEC) != 0) {
@@ -183,7 +183,7 @@ static bool run_command(char **argv, Diag *d)
 
 /* Writes the C with a main to path; false after reporting. */
 static bool write_source(const RuleFile *rf, const Lowered *lw, const EmitOptions *opts,
-                         const char *path, Diag *d)
+                         const char *path, graft_diag *d)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
@@ -225,7 +225,7 @@ static bool copy_program(const char *built, FILE *to)
  * device written through, a directory refused before the compiler runs);
  * false after reporting (prog is then untouched). */
 static bool build(const char *extra, const char *src, const char *built, const char *prog,
-                  Diag *d)
+                  graft_diag *d)
 {
     OutFile *of = outfile_open_exec(prog, d);
     if (!of)
@@ -263,7 +263,7 @@ static char *temp_path(const char *dir, const char *prog, const char *suffix)
 }
 
 bool emit_c_build_exe(const RuleFile *rf, const Lowered *lw, const EmitOptions *opts,
-                      const char *prog, Diag *d)
+                      const char *prog, graft_diag *d)
 {
     StrBuf dir = {0};
     strbuf_printf(&dir, "%s/graft-compile-XXXXXX", env_or("TMPDIR", "/tmp"));

@@ -46,7 +46,7 @@ typedef struct Emitter {
     FILE *out;                /* the C text */
     const EmitOptions *opts;  /* as given */
     const RuleFile *rf;       /* the checked rules (for #line) */
-    const RuleSet *rs;        /* the lowered tables */
+    const graft_rule_set *rs;        /* the lowered tables */
     int indent;               /* current indent, in levels of 4 spaces */
     long line;                /* lines written so far (for #line back) */
     KeyMap objects;           /* object pointer -> 1 + index in obj_names */
@@ -101,7 +101,7 @@ const char *emit_unique(Emitter *E, const char *want);
 const char *emit_def(Emitter *E, const char *type, bool array, const char *hint,
                      const char *init);
 /* The declared attributes of new call x, written once (emit_c_tables.c). */
-const char *emit_decls(Emitter *E, const PatExpr *x);
+const char *emit_decls(Emitter *E, const graft_expr *x);
 
 void strtable_free(StrTable *t);
 /* key's value, or NULL. */
@@ -131,10 +131,10 @@ typedef struct EmitRefs {
     int *pred_count;
 } EmitRefs;
 
-void emit_refs_init(EmitRefs *refs, const RuleSet *rs);
+void emit_refs_init(EmitRefs *refs, const graft_rule_set *rs);
 void emit_refs_free(EmitRefs *refs);
 /* "RULE (FILE:LINE)", and " and N more rules" when shared, to sb. */
-void emit_ref_text(const RuleSet *rs, int rule, int line, int count, StrBuf *sb);
+void emit_ref_text(const graft_rule_set *rs, int rule, int line, int count, StrBuf *sb);
 
 /* The tables (emit_c_tables.c). */
 void emit_preds(Emitter *E, const EmitRefs *refs);
@@ -144,9 +144,9 @@ bool emit_attr_tests(Emitter *E, const EmitRefs *refs);
 void emit_items(Emitter *E, const EmitRefs *refs);
 /* One attribute value / pattern tree / expression tree: writes its
  * definitions (parts first) and returns its name. */
-const char *emit_attr_value(Emitter *E, const AttrValue *v);
-const char *emit_pattern(Emitter *E, const PatNode *p);
-const char *emit_expr(Emitter *E, const PatExpr *x, const char *kind);
+const char *emit_attr_value(Emitter *E, const graft_attr_value *v);
+const char *emit_pattern(Emitter *E, const graft_pat *p);
+const char *emit_expr(Emitter *E, const graft_expr *x, const char *kind);
 
 /* Compiled guards and actions (emit_c_code.c): write the function of rule
  * r and return its name (malloc'd), or NULL when the rule has none (the

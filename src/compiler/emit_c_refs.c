@@ -28,7 +28,7 @@ static bool mark(int *last, int *first, int *line, int *count, uint32_t id, int 
 
 typedef struct RefWalk {
     EmitRefs *refs;
-    const RuleSet *rs;
+    const graft_rule_set *rs;
     int *item_last;
     int *pred_last;
     WALK(uint32_t) items; /* items marked, their args still to visit */
@@ -41,7 +41,7 @@ static void mark_item(RefWalk *w, uint32_t item, int at)
     if (item >= w->rs->nitems ||
         !mark(w->item_last, f->item_first, f->item_line, f->item_count, item, w->rule, at))
         return;
-    const PatItem *it = &w->rs->items[item];
+    const graft_item *it = &w->rs->items[item];
     for (int i = 0; i < it->npreds; i++)
         if (it->preds[i] < w->rs->npreds)
             mark(w->pred_last, f->pred_first, f->pred_line, f->pred_count, it->preds[i],
@@ -52,12 +52,12 @@ static void mark_item(RefWalk *w, uint32_t item, int at)
 /* Marks the items of every node of pattern p.  Alternatives share their
  * sub-patterns, so the pattern is a DAG whose paths can be exponentially
  * many: each node is visited once (seen), with an explicit stack. */
-static void mark_pattern(RefWalk *w, const PatNode *p, KeyMap *seen)
+static void mark_pattern(RefWalk *w, const graft_pat *p, KeyMap *seen)
 {
-    WALK(const PatNode *) walk = {0};
+    WALK(const graft_pat *) walk = {0};
     walk_push(&walk, p);
     while (walk.depth) {
-        const PatNode *node = walk_pop(&walk);
+        const graft_pat *node = walk_pop(&walk);
         int64_t *visited = keymap_put(seen, keymap_ptr_key(node), 0);
         if (*visited)
             continue;
@@ -78,7 +78,7 @@ static int *filled(size_t n, int v)
     return a;
 }
 
-void emit_refs_init(EmitRefs *refs, const RuleSet *rs)
+void emit_refs_init(EmitRefs *refs, const graft_rule_set *rs)
 {
     refs->item_first = filled(rs->nitems, -1);
     refs->item_line = filled(rs->nitems, 0);
@@ -95,7 +95,7 @@ void emit_refs_init(EmitRefs *refs, const RuleSet *rs)
             mark_pattern(&w, rs->rules[r].pattern, &seen);
         while (w.items.depth) { /* argument items: at the line of their parent */
             uint32_t item = walk_pop(&w.items);
-            const PatItem *it = &rs->items[item];
+            const graft_item *it = &rs->items[item];
             for (int i = 0; i < it->nargs; i++)
                 mark_item(&w, it->args[i], refs->item_line[item]);
         }
@@ -116,7 +116,7 @@ void emit_refs_free(EmitRefs *refs)
     free(refs->pred_count);
 }
 
-void emit_ref_text(const RuleSet *rs, int rule, int line, int count, StrBuf *sb)
+void emit_ref_text(const graft_rule_set *rs, int rule, int line, int count, StrBuf *sb)
 {
     if (rule < 0) {
         strbuf_puts(sb, "no rule");

@@ -14,64 +14,113 @@
 
 #define NAME(k) \
     case k:     \
-        return "GRAFT_" #k
+        return #k
 
-static const char *pred_kind_name(PredKind k)
+static const char *pred_kind_name(graft_pred_kind k)
 {
     switch (k) {
-        NAME(PRED_IS_CONST); NAME(PRED_IS_VAR); NAME(PRED_VAR_NAME); NAME(PRED_DTYPE);
-        NAME(PRED_RANK); NAME(PRED_SHAPE); NAME(PRED_VALUE); NAME(PRED_OP_VALUE);
-        NAME(PRED_ATTR);
+        NAME(GRAFT_PRED_IS_CONST);
+        NAME(GRAFT_PRED_IS_VAR);
+        NAME(GRAFT_PRED_VAR_NAME);
+        NAME(GRAFT_PRED_DTYPE);
+        NAME(GRAFT_PRED_RANK);
+        NAME(GRAFT_PRED_SHAPE);
+        NAME(GRAFT_PRED_VALUE);
+        NAME(GRAFT_PRED_OP_VALUE);
+        NAME(GRAFT_PRED_ATTR);
     }
     return NULL;
 }
 
-static const char *item_kind_name(PatItemKind k)
+static const char *item_kind_name(graft_item_kind k)
 {
     switch (k) {
-        NAME(PITEM_ANY); NAME(PITEM_OP); NAME(PITEM_FNCALL); NAME(PITEM_TUPLE);
-        NAME(PITEM_GETITEM); NAME(PITEM_ALT); NAME(PITEM_STAR); NAME(PITEM_DOMPATH);
-        NAME(PITEM_DOMREACH); NAME(PITEM_DOM); NAME(PITEM_CALL); NAME(PITEM_FN);
-        NAME(PITEM_IF); NAME(PITEM_LET);
+        NAME(GRAFT_PITEM_ANY);
+        NAME(GRAFT_PITEM_OP);
+        NAME(GRAFT_PITEM_FNCALL);
+        NAME(GRAFT_PITEM_TUPLE);
+        NAME(GRAFT_PITEM_GETITEM);
+        NAME(GRAFT_PITEM_ALT);
+        NAME(GRAFT_PITEM_STAR);
+        NAME(GRAFT_PITEM_DOMPATH);
+        NAME(GRAFT_PITEM_DOMREACH);
+        NAME(GRAFT_PITEM_DOM);
+        NAME(GRAFT_PITEM_CALL);
+        NAME(GRAFT_PITEM_FN);
+        NAME(GRAFT_PITEM_IF); NAME(GRAFT_PITEM_LET);
     }
     return NULL;
 }
 
-static const char *pat_kind_name(PatKind k)
+static const char *pat_kind_name(graft_pat_kind k)
 {
     switch (k) {
-        NAME(PAT_ANY); NAME(PAT_OP); NAME(PAT_FNCALL); NAME(PAT_TUPLE); NAME(PAT_GETITEM);
-        NAME(PAT_ALT); NAME(PAT_STAR); NAME(PAT_DOM); NAME(PAT_CALL); NAME(PAT_FN);
-        NAME(PAT_IF); NAME(PAT_LET);
+        NAME(GRAFT_PAT_ANY);
+        NAME(GRAFT_PAT_OP);
+        NAME(GRAFT_PAT_FNCALL);
+        NAME(GRAFT_PAT_TUPLE);
+        NAME(GRAFT_PAT_GETITEM);
+        NAME(GRAFT_PAT_ALT);
+        NAME(GRAFT_PAT_STAR);
+        NAME(GRAFT_PAT_DOM);
+        NAME(GRAFT_PAT_CALL);
+        NAME(GRAFT_PAT_FN);
+        NAME(GRAFT_PAT_IF); NAME(GRAFT_PAT_LET);
     }
     return NULL;
 }
 
-static const char *expr_kind_name(ExprKind k)
+static const char *expr_kind_name(graft_expr_kind k)
 {
     switch (k) {
-        NAME(EXPR_NUM); NAME(EXPR_STR); NAME(EXPR_BOOL); NAME(EXPR_SLOT); NAME(EXPR_LIST);
-        NAME(EXPR_DTYPE); NAME(EXPR_CALL); NAME(EXPR_TUPLE); NAME(EXPR_GETITEM);
-        NAME(EXPR_NOT); NAME(EXPR_AND); NAME(EXPR_OR); NAME(EXPR_CMP); NAME(EXPR_ARITH);
-        NAME(EXPR_USERS); NAME(EXPR_RANK); NAME(EXPR_DTYPEOF); NAME(EXPR_SHAPE);
-        NAME(EXPR_VALUE); NAME(EXPR_ATTR); NAME(EXPR_OPREF); NAME(EXPR_CALLEE); NAME(EXPR_SPLICE);
+        NAME(GRAFT_EXPR_NUM);
+        NAME(GRAFT_EXPR_STR);
+        NAME(GRAFT_EXPR_BOOL);
+        NAME(GRAFT_EXPR_SLOT);
+        NAME(GRAFT_EXPR_LIST);
+        NAME(GRAFT_EXPR_DTYPE);
+        NAME(GRAFT_EXPR_CALL);
+        NAME(GRAFT_EXPR_TUPLE);
+        NAME(GRAFT_EXPR_GETITEM);
+        NAME(GRAFT_EXPR_NOT);
+        NAME(GRAFT_EXPR_AND);
+        NAME(GRAFT_EXPR_OR);
+        NAME(GRAFT_EXPR_CMP);
+        NAME(GRAFT_EXPR_ARITH);
+        NAME(GRAFT_EXPR_USERS);
+        NAME(GRAFT_EXPR_RANK);
+        NAME(GRAFT_EXPR_DTYPEOF);
+        NAME(GRAFT_EXPR_SHAPE);
+        NAME(GRAFT_EXPR_VALUE);
+        NAME(GRAFT_EXPR_ATTR);
+        NAME(GRAFT_EXPR_OPREF);
+        NAME(GRAFT_EXPR_CALLEE);
+        NAME(GRAFT_EXPR_SPLICE);
     }
     return NULL;
 }
 
-static const char *attr_kind_name(AttrKind k)
+static const char *attr_kind_name(graft_attr_kind k)
 {
     switch (k) {
-        NAME(ATTR_INT); NAME(ATTR_FLOAT); NAME(ATTR_BOOL); NAME(ATTR_STRING);
-        NAME(ATTR_NULL); NAME(ATTR_LIST); NAME(ATTR_OPAQUE);
+        NAME(GRAFT_ATTR_INT);
+        NAME(GRAFT_ATTR_FLOAT);
+        NAME(GRAFT_ATTR_BOOL);
+        NAME(GRAFT_ATTR_STRING);
+        NAME(GRAFT_ATTR_NULL); NAME(GRAFT_ATTR_LIST); NAME(GRAFT_ATTR_OPAQUE);
     }
     return NULL;
 }
 
-static const char *cmp_op_name(CmpOp k)
+static const char *cmp_op_name(graft_cmp_op k)
 {
     switch (k) {
-        NAME(CMP_EQ); NAME(CMP_NE); NAME(CMP_LT); NAME(CMP_LE); NAME(CMP_GT); NAME(CMP_GE);
+        NAME(GRAFT_CMP_EQ);
+        NAME(GRAFT_CMP_NE);
+        NAME(GRAFT_CMP_LT);
+        NAME(GRAFT_CMP_LE);
+        NAME(GRAFT_CMP_GT);
+        NAME(GRAFT_CMP_GE);
     }
     return NULL;
 }
@@ -132,7 +181,7 @@ static void emit_ref_comment(Emitter *E, uint32_t id, int rule, int line, int co
 
 /* ---- node tests ---- */
 
-static const char *pred_dims(Emitter *E, uint32_t id, const PatPred *p)
+static const char *pred_dims(Emitter *E, uint32_t id, const graft_pred *p)
 {
     StrBuf sb = {0}, hint = {0};
     strbuf_putc(&sb, '{');
@@ -146,15 +195,15 @@ static const char *pred_dims(Emitter *E, uint32_t id, const PatPred *p)
     return name;
 }
 
-/* One PatPred initialiser, fields in declaration order. */
-static void pred_init(Emitter *E, const PatPred *p, const char *dims)
+/* One graft_pred initialiser, fields in declaration order. */
+static void pred_init(Emitter *E, const graft_pred *p, const char *dims)
 {
     StrBuf sb = {0};
-    strbuf_printf(&sb, "{.kind = %s", ENUM_NAME(pred_kind_name, p->kind, PredKind));
+    strbuf_printf(&sb, "{.kind = %s", ENUM_NAME(pred_kind_name, p->kind, graft_pred_kind));
     put_str(&sb, "s", p->s);
     if (p->i)
         strbuf_printf(&sb, ", .i = %lld", (long long)p->i);
-    if (p->f != 0 || p->kind == PRED_VALUE) {
+    if (p->f != 0 || p->kind == GRAFT_PRED_VALUE) {
         strbuf_puts(&sb, ", .f = ");
         emit_c_double(&sb, p->f);
     }
@@ -171,7 +220,7 @@ static void pred_init(Emitter *E, const PatPred *p, const char *dims)
 
 void emit_preds(Emitter *E, const EmitRefs *refs)
 {
-    const RuleSet *rs = E->rs;
+    const graft_rule_set *rs = E->rs;
     if (!rs->npreds)
         return;
     emit_line(E, "/* ---- node tests, one per distinct test (graft_rules.h) ---- */");
@@ -196,16 +245,16 @@ void emit_preds(Emitter *E, const EmitRefs *refs)
 /* ---- items ---- */
 
 /* The id arrays of one item: names[0] its tests, names[1] its args. */
-static void item_arrays(Emitter *E, const PatItem *it, char *names[2])
+static void item_arrays(Emitter *E, const graft_item *it, char *names[2])
 {
     names[0] = it->npreds ? xstrdup(emit_ids(E, it->preds, it->npreds)) : NULL;
     names[1] = it->nargs ? xstrdup(emit_ids(E, it->args, it->nargs)) : NULL;
 }
 
-static void item_init(Emitter *E, const PatItem *it, char *const names[2])
+static void item_init(Emitter *E, const graft_item *it, char *const names[2])
 {
     StrBuf sb = {0};
-    strbuf_printf(&sb, "{.kind = %s", ENUM_NAME(item_kind_name, it->kind, PatItemKind));
+    strbuf_printf(&sb, "{.kind = %s", ENUM_NAME(item_kind_name, it->kind, graft_item_kind));
     put_str(&sb, "op", it->op);
     if (it->commutative)
         strbuf_puts(&sb, ", .commutative = true");
@@ -223,7 +272,7 @@ static void item_init(Emitter *E, const PatItem *it, char *const names[2])
 
 void emit_items(Emitter *E, const EmitRefs *refs)
 {
-    const RuleSet *rs = E->rs;
+    const graft_rule_set *rs = E->rs;
     if (!rs->nitems)
         return;
     emit_line(E, "/* ---- shared sub-patterns (items), children before parents ---- */");
@@ -263,42 +312,42 @@ static void ident_part(StrBuf *sb, const char *s, size_t max)
 
 /* The name an attribute value is defined under: its content where short
  * ("int_1", "float_1e_05", "str_NCHW"), else its kind. */
-static void value_hint(const AttrValue *v, StrBuf *sb)
+static void value_hint(const graft_attr_value *v, StrBuf *sb)
 {
     char buf[32];
     switch (v->kind) {
-    case ATTR_INT:
+    case GRAFT_ATTR_INT:
         strbuf_printf(sb, "int_%s%lld", v->i < 0 ? "neg" : "", v->i < 0 ? -(long long)v->i
                                                                          : (long long)v->i);
         return;
-    case ATTR_BOOL:
+    case GRAFT_ATTR_BOOL:
         strbuf_puts(sb, v->i ? "bool_true" : "bool_false");
         return;
-    case ATTR_FLOAT:
+    case GRAFT_ATTR_FLOAT:
         snprintf(buf, sizeof buf, "%g", v->f);
         strbuf_puts(sb, "float_");
         ident_part(sb, buf[0] == '-' ? buf + 1 : buf, 16);
         if (buf[0] == '-')
             strbuf_puts(sb, "_neg");
         return;
-    case ATTR_STRING:
+    case GRAFT_ATTR_STRING:
         strbuf_puts(sb, "str_");
         ident_part(sb, v->s ? v->s : "", 24);
         return;
-    case ATTR_NULL:
+    case GRAFT_ATTR_NULL:
         strbuf_puts(sb, "none");
         return;
-    case ATTR_OPAQUE: /* only models hold these, never rules */
+    case GRAFT_ATTR_OPAQUE: /* only models hold these, never rules */
         strbuf_puts(sb, "opaque");
         return;
-    case ATTR_LIST:
+    case GRAFT_ATTR_LIST:
         strbuf_puts(sb, "list");
         return;
     }
     strbuf_puts(sb, "value");
 }
 
-const char *emit_attr_value(Emitter *E, const AttrValue *v)
+const char *emit_attr_value(Emitter *E, const graft_attr_value *v)
 {
     char **items = xcalloc((size_t)v->nitems + 1, sizeof *items);
     for (int i = 0; i < v->nitems; i++)
@@ -316,10 +365,10 @@ const char *emit_attr_value(Emitter *E, const AttrValue *v)
         strbuf_free(&list_hint);
         sb.len = 0;
     }
-    strbuf_printf(&sb, "{.kind = %s", ENUM_NAME(attr_kind_name, v->kind, AttrKind));
+    strbuf_printf(&sb, "{.kind = %s", ENUM_NAME(attr_kind_name, v->kind, graft_attr_kind));
     if (v->i)
         strbuf_printf(&sb, ", .i = %lld", (long long)v->i);
-    if (v->f != 0 || v->kind == ATTR_FLOAT) {
+    if (v->f != 0 || v->kind == GRAFT_ATTR_FLOAT) {
         strbuf_puts(&sb, ", .f = ");
         emit_c_double(&sb, v->f);
     }
@@ -341,12 +390,12 @@ const char *emit_attr_value(Emitter *E, const AttrValue *v)
 
 /* The attribute bindings of p, named by content ("binds_epsilon") as
  * rules share them. */
-static const char *pattern_binds(Emitter *E, const PatNode *p)
+static const char *pattern_binds(Emitter *E, const graft_pat *p)
 {
     StrBuf sb = {0}, hint = {0};
     strbuf_puts(&sb, "{\n");
     for (int i = 0; i < p->nbinds; i++) {
-        const AttrValue *d = p->binds[i].dflt;
+        const graft_attr_value *d = p->binds[i].dflt;
         const char *dflt = d ? emit_attr_value(E, d) : NULL;
         strbuf_puts(&sb, "{.name = ");
         emit_c_string(&sb, p->binds[i].name);
@@ -379,7 +428,7 @@ static char *addr_array(Emitter *E, const char *type, const char *name, char **n
     return array;
 }
 
-const char *emit_pattern(Emitter *E, const PatNode *p)
+const char *emit_pattern(Emitter *E, const graft_pat *p)
 {
     const char *have = emit_name_get(E, p);
     if (have)
@@ -392,7 +441,7 @@ const char *emit_pattern(Emitter *E, const PatNode *p)
     char *binds = p->nbinds ? xstrdup(pattern_binds(E, p)) : NULL;
     StrBuf sb = {0};
     strbuf_printf(&sb, "static const graft_pat %s = {.kind = %s, .item = %u, .slot = %d",
-                  name, ENUM_NAME(pat_kind_name, p->kind, PatKind), p->item, p->slot);
+                  name, ENUM_NAME(pat_kind_name, p->kind, graft_pat_kind), p->item, p->slot);
     if (p->embed)
         strbuf_puts(&sb, ", .embed = true");
     if (p->callee)
@@ -414,13 +463,13 @@ const char *emit_pattern(Emitter *E, const PatNode *p)
 
 /* ---- expressions (only for guards and actions left to the interpreter) ---- */
 
-static const char *expr_attrs(Emitter *E, const PatExpr *x, const char *name, char **values)
+static const char *expr_attrs(Emitter *E, const graft_expr *x, const char *name, char **values)
 {
     StrBuf sb = {0}, hint = {0};
     strbuf_puts(&sb, "{\n");
     for (int i = 0; i < x->nattrs; i++) {
-        const PatActAttr *a = &x->attrs[i];
-        strbuf_printf(&sb, "{.src = %s, .name = ", a->src == ASRC_COPY ? "GRAFT_ASRC_COPY"
+        const graft_act_attr *a = &x->attrs[i];
+        strbuf_printf(&sb, "{.src = %s, .name = ", a->src == GRAFT_ASRC_COPY ? "GRAFT_ASRC_COPY"
                                                                         : "GRAFT_ASRC_EXPR");
         emit_c_string(&sb, a->name);
         strbuf_printf(&sb, ", .value = %s%s, .slot = %d},\n", values[i] ? "&" : "",
@@ -437,12 +486,12 @@ static const char *expr_attrs(Emitter *E, const PatExpr *x, const char *name, ch
 /* note [created attributes]: the declared attributes of a new call (the
  * op's, in TVM's order, with their defaults), once per distinct list, for
  * the interpreter's tree and the compiled action alike; returns the name. */
-const char *emit_decls(Emitter *E, const PatExpr *x)
+const char *emit_decls(Emitter *E, const graft_expr *x)
 {
     StrBuf sb = {0}, hint = {0};
     strbuf_puts(&sb, "{\n");
     for (int i = 0; i < x->ndecls; i++) {
-        const AttrValue *dv = x->decls[i].dflt;
+        const graft_attr_value *dv = x->decls[i].dflt;
         char *dflt = dv ? xstrdup(emit_attr_value(E, dv)) : NULL;
         strbuf_puts(&sb, "{.name = ");
         emit_c_string(&sb, x->decls[i].name);
@@ -460,10 +509,10 @@ const char *emit_decls(Emitter *E, const PatExpr *x)
 }
 
 /* The fields of an expression after kind, into sb. */
-static void expr_fields(StrBuf *sb, const PatExpr *x, const char *kids, const char *attrs,
+static void expr_fields(StrBuf *sb, const graft_expr *x, const char *kids, const char *attrs,
                         const char *decls, const char *attr)
 {
-    if (x->f != 0 || x->kind == EXPR_NUM) {
+    if (x->f != 0 || x->kind == GRAFT_EXPR_NUM) {
         strbuf_puts(sb, ", .f = ");
         emit_c_double(sb, x->f);
     }
@@ -473,9 +522,9 @@ static void expr_fields(StrBuf *sb, const PatExpr *x, const char *kids, const ch
     put_str(sb, "text", x->text);
     put_str(sb, "dtype", x->dtype);
     strbuf_printf(sb, ", .slot = %d", x->slot);
-    if (x->kind == EXPR_CMP)
-        strbuf_printf(sb, ", .cmp = %s", ENUM_NAME(cmp_op_name, x->cmp, CmpOp));
-    else if (x->kind == EXPR_ARITH)
+    if (x->kind == GRAFT_EXPR_CMP)
+        strbuf_printf(sb, ", .cmp = %s", ENUM_NAME(cmp_op_name, x->cmp, graft_cmp_op));
+    else if (x->kind == GRAFT_EXPR_ARITH)
         strbuf_printf(sb, ", .cmp = '%c'", x->cmp);
     else if (x->cmp)
         strbuf_printf(sb, ", .cmp = %d", x->cmp);
@@ -490,7 +539,7 @@ static void expr_fields(StrBuf *sb, const PatExpr *x, const char *kids, const ch
 }
 
 /* Writes the parts of x (kids, attribute values, its own value) first. */
-static char **expr_parts(Emitter *E, const PatExpr *x, const char *kind, char **kids,
+static char **expr_parts(Emitter *E, const graft_expr *x, const char *kind, char **kids,
                          char **attr)
 {
     for (int i = 0; i < x->nkids; i++)
@@ -503,7 +552,7 @@ static char **expr_parts(Emitter *E, const PatExpr *x, const char *kind, char **
     return values;
 }
 
-const char *emit_expr(Emitter *E, const PatExpr *x, const char *kind)
+const char *emit_expr(Emitter *E, const graft_expr *x, const char *kind)
 {
     const char *have = emit_name_get(E, x);
     if (have)
@@ -516,7 +565,7 @@ const char *emit_expr(Emitter *E, const PatExpr *x, const char *kind)
     char *decls = x->ndecls ? xstrdup(emit_decls(E, x)) : NULL;
     StrBuf sb = {0};
     strbuf_printf(&sb, "static const graft_expr %s = {.kind = %s", name,
-                  ENUM_NAME(expr_kind_name, x->kind, ExprKind));
+                  ENUM_NAME(expr_kind_name, x->kind, graft_expr_kind));
     expr_fields(&sb, x, kid_array, attrs, decls, attr);
     emit_line(E, "%s};", sb.data);
     for (int i = 0; i < x->nkids; i++)

@@ -96,7 +96,7 @@ static void value_test(const char *key, StrBuf *sb)
 /* The function deciding test p: "attr_testN" for the first test with
  * its body, the same function for every later one (tests of different
  * ops or attributes can compare alike).  Returns the name. */
-static const char *emit_attr_test(Emitter *E, uint32_t id, const PatPred *p,
+static const char *emit_attr_test(Emitter *E, uint32_t id, const graft_pred *p,
                                   const EmitRefs *refs)
 {
     StrBuf test = {0}, key = {0}, comment = {0}, safe = {0}, name = {0};
@@ -137,10 +137,10 @@ static const char *emit_attr_test(Emitter *E, uint32_t id, const PatPred *p,
 
 bool emit_attr_tests(Emitter *E, const EmitRefs *refs)
 {
-    const RuleSet *rs = E->rs;
+    const graft_rule_set *rs = E->rs;
     bool any = false;
     for (uint32_t i = 0; i < rs->npreds; i++)
-        any |= rs->preds[i].kind == PRED_ATTR;
+        any |= rs->preds[i].kind == GRAFT_PRED_ATTR;
     if (!any)
         return false;
     emit_line(E, "/* ---- attribute tests as C, for the labeller (graft_rule_set.attr_fns) "
@@ -148,7 +148,7 @@ bool emit_attr_tests(Emitter *E, const EmitRefs *refs)
     emit_blank(E);
     const char **fns = xcalloc(rs->npreds, sizeof *fns);
     for (uint32_t i = 0; i < rs->npreds; i++)
-        if (rs->preds[i].kind == PRED_ATTR)
+        if (rs->preds[i].kind == GRAFT_PRED_ATTR)
             fns[i] = emit_attr_test(E, i, &rs->preds[i], refs);
     emit_line(E, "static const graft_attr_test_fn attr_tests[] = {");
     E->indent++;

@@ -27,9 +27,9 @@
 /* State of one load. */
 typedef struct Loader {
     RuleFile *rf;                /* what is being filled */
-    Diag *d;                     /* where errors go */
+    graft_diag *d;                     /* where errors go */
     const FrontendOptions *opts; /* options */
-    const Limits *limits;        /* opts->limits or the defaults */
+    const graft_limits *limits;        /* opts->limits or the defaults */
     char **stack;                /* canonical paths of the files being loaded */
     int depth;                   /* entries in stack */
     char **seen;                 /* canonical paths loaded so far */
@@ -63,7 +63,7 @@ static Source *builtin_source(void)
                               strlen(registry_builtin_text));
 }
 
-FrontendBuiltin *frontend_builtin_new(Diag *d)
+FrontendBuiltin *frontend_builtin_new(graft_diag *d)
 {
     FrontendBuiltin *b = xcalloc(1, sizeof *b);
     b->arena = arena_new();
@@ -100,8 +100,8 @@ static void load_builtin_ops(Loader *ld)
 {
     const FrontendBuiltin *b = ld->opts->builtin;
     if (b) { /* declared already: the RuleFile started from its registry */
-        ld->rf->sources = xgrow_items(ld->rf->sources, &ld->sources_cap, (size_t)ld->rf->nsources + 1,
-              sizeof(Source *));
+        ld->rf->sources = xgrow_items(ld->rf->sources, &ld->sources_cap,
+                                      (size_t)ld->rf->nsources + 1, sizeof(Source *));
         ld->rf->sources[ld->rf->nsources++] = b->src;
         ld->rf->nbuiltin = ld->rf->nsources;
         ld->rf->shared_builtin = true;
@@ -259,7 +259,7 @@ static RuleFile *finish(Loader *ld, unsigned errors_before)
     return ld->rf;
 }
 
-static void loader_init(Loader *ld, const FrontendOptions *opts, Diag *d)
+static void loader_init(Loader *ld, const FrontendOptions *opts, graft_diag *d)
 {
     static const FrontendOptions defaults;
     const FrontendBuiltin *b = opts && !opts->no_builtin_ops ? opts->builtin : NULL;
@@ -272,7 +272,7 @@ static void loader_init(Loader *ld, const FrontendOptions *opts, Diag *d)
 }
 
 RuleFile *frontend_load(const char *const *paths, int npaths,
-                        const FrontendOptions *opts, Diag *d)
+                        const FrontendOptions *opts, graft_diag *d)
 {
     unsigned before = diag_errors(d);
     Loader ld;
@@ -291,7 +291,7 @@ RuleFile *frontend_load(const char *const *paths, int npaths,
 }
 
 RuleFile *frontend_load_string(const char *name, const char *text,
-                               const FrontendOptions *opts, Diag *d)
+                               const FrontendOptions *opts, graft_diag *d)
 {
     unsigned before = diag_errors(d);
     Loader ld;

@@ -32,7 +32,7 @@
 typedef struct FrontendBuiltin FrontendBuiltin;
 
 /* NULL after reporting through d (the builtin text does not parse). */
-FrontendBuiltin *frontend_builtin_new(Diag *d);
+FrontendBuiltin *frontend_builtin_new(graft_diag *d);
 void frontend_builtin_free(FrontendBuiltin *b);
 
 typedef struct FrontendOptions {
@@ -40,7 +40,7 @@ typedef struct FrontendOptions {
     bool parse_only;     /* stop after parsing: includes are not followed,
                             op declarations not registered, rules not
                             checked or resolved (tests of the parser) */
-    const Limits *limits; /* rule-depth, macro and include bounds; NULL:
+    const graft_limits *limits; /* rule-depth, macro and include bounds; NULL:
                              limit_defaults */
     const char *const *include_dirs; /* where include "f" looks after the
                                         including file's directory (-I DIR,
@@ -50,14 +50,13 @@ typedef struct FrontendOptions {
                                        NULL: parse them for this load */
 } FrontendOptions;
 
-
 /* Loads paths ("-" = standard input) as one rule set.  Returns NULL when
  * any error was reported (diagnostics already printed through d). */
 RuleFile *frontend_load(const char *const *paths, int npaths,
-                        const FrontendOptions *opts, Diag *d);
+                        const FrontendOptions *opts, graft_diag *d);
 /* The same for rule text in memory (tests; includes resolve against the
  * current directory). */
 RuleFile *frontend_load_string(const char *name, const char *text,
-                               const FrontendOptions *opts, Diag *d);
+                               const FrontendOptions *opts, graft_diag *d);
 
 #endif

@@ -41,36 +41,36 @@ void lower_literal_key(const AstNode *lit, StrBuf *out)
     }
 }
 
-const AttrValue *lower_literal_attr(Lowerer *L, const AstNode *lit)
+const graft_attr_value *lower_literal_attr(Lowerer *L, const AstNode *lit)
 {
-    AttrValue *v = arena_alloc(L->arena, sizeof *v);
+    graft_attr_value *v = arena_alloc(L->arena, sizeof *v);
     switch (lit->kind) {
     case AST_NUMBER:
-        v->kind = lit->u.num.is_int ? ATTR_INT : ATTR_FLOAT;
+        v->kind = lit->u.num.is_int ? GRAFT_ATTR_INT : GRAFT_ATTR_FLOAT;
         v->i = lit->u.num.ival;
         v->f = lit->u.num.value;
         break;
     case AST_STRING:
     case AST_DTYPE:
-        v->kind = ATTR_STRING;
+        v->kind = GRAFT_ATTR_STRING;
         v->s = lower_name(L, lit->kind == AST_STRING ? lit->u.str.text : lit->u.dtype.name);
         break;
     case AST_BOOL:
-        v->kind = ATTR_BOOL;
+        v->kind = GRAFT_ATTR_BOOL;
         v->i = lit->u.boolean;
         break;
     case AST_LIST: {
         int n = lit->u.list.items.count;
-        const AttrValue **items = arena_array(L->arena, (size_t)n + 1, sizeof *items);
+        const graft_attr_value **items = arena_array(L->arena, (size_t)n + 1, sizeof *items);
         for (int i = 0; i < n; i++)
             items[i] = lower_literal_attr(L, lit->u.list.items.items[i]);
-        v->kind = ATTR_LIST;
+        v->kind = GRAFT_ATTR_LIST;
         v->nitems = n;
-        v->items = (const AttrValue *const *)items;
+        v->items = (const graft_attr_value *const *)items;
         break;
     }
     default:
-        v->kind = ATTR_NULL;
+        v->kind = GRAFT_ATTR_NULL;
         break;
     }
     return v;
@@ -85,10 +85,10 @@ static const char *const *slot_names(Lowerer *L, const AstRule *r)
 }
 
 /* partition(K="v", ...): the function attributes, values as literals. */
-static void partition_attrs(Lowerer *L, const AstNode *part, RuleDesc *out)
+static void partition_attrs(Lowerer *L, const AstNode *part, graft_rule *out)
 {
     const AstList *attrs = &part->u.part.attrs;
-    Attr *as = arena_array(L->arena, (size_t)attrs->count + 1, sizeof *as);
+    graft_attr *as = arena_array(L->arena, (size_t)attrs->count + 1, sizeof *as);
     for (int i = 0; i < attrs->count; i++) {
         as[i].name = lower_name(L, attrs->items[i]->u.attr.name);
         as[i].value = lower_literal_attr(L, attrs->items[i]->u.attr.value);
@@ -97,14 +97,14 @@ static void partition_attrs(Lowerer *L, const AstNode *part, RuleDesc *out)
     out->part_attrs = as;
 }
 
-static bool lower_rule(Lowerer *L, const AstRule *r, RuleDesc *out)
+static bool lower_rule(Lowerer *L, const AstRule *r, graft_rule *out)
 {
     L->rule = r;
     out->name = lower_name(L, r->name);
     out->file = lower_name(L, r->src->name);
     out->line = r->name_range.first_line;
     out->text = lower_name(L, r->text);
-    out->kind = r->kind == RULE_PARTITION ? ACTION_PARTITION : ACTION_REWRITE;
+    out->kind = r->kind == RULE_PARTITION ? GRAFT_ACTION_PARTITION : GRAFT_ACTION_REWRITE;
     out->priority = r->priority;
     out->once = r->once;
     out->nslots = r->nvars;
@@ -132,7 +132,7 @@ static void lowerer_free(Lowerer *L)
     interner_free(L->names);
 }
 
-Lowered *lower_rules(const RuleFile *rf, Diag *d)
+Lowered *lower_rules(const RuleFile *rf, graft_diag *d)
 {
     Lowered *lw = xcalloc(1, sizeof *lw);
     lw->arena = arena_new();
@@ -140,7 +140,7 @@ Lowered *lower_rules(const RuleFile *rf, Diag *d)
     L.names = interner_new(lw->arena);
     L.key_arena = arena_new();
     L.keys = interner_new(L.key_arena);
-    RuleDesc *rules = arena_array(lw->arena, (size_t)rf->nrules + 1, sizeof *rules);
+    graft_rule *rules = arena_array(lw->arena, (size_t)rf->nrules + 1, sizeof *rules);
     for (int i = 0; i < rf->nrules && !diag_gave_up(d); i++)
         if (!lower_rule(&L, rf->rules[i], &rules[i]) && L.errors == 0)
             L.errors++;
@@ -167,7 +167,7 @@ void lower_free(Lowered *lw)
     free(lw);
 }
 
-bool lower_dump_automaton(const RuleFile *rf, FILE *out, bool dot, Diag *d)
+bool lower_dump_automaton(const RuleFile *rf, FILE *out, bool dot, graft_diag *d)
 {
     Lowered *lw = lower_rules(rf, d);
     if (!lw)

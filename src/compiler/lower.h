@@ -20,17 +20,17 @@
 #include "ruleset.h"
 
 typedef struct Lowered {
-    RuleSet rs;    /* the tables; rs.rules etc. point into arena */
+    graft_rule_set rs;    /* the tables; rs.rules etc. point into arena */
     Arena *arena;  /* owns everything */
 } Lowered;
 
 /* Lowers every rule of rf.  Constructs the runtime cannot run are reported
  * through d ("file:line:col: error: ..."); then returns NULL. */
-Lowered *lower_rules(const RuleFile *rf, Diag *d);
+Lowered *lower_rules(const RuleFile *rf, graft_diag *d);
 void lower_free(Lowered *lw);
 
 /* graft check --dump-automaton [--dot]: lowers rf, builds its automaton
  * and writes it to out (automaton_dump); false after reporting. */
-bool lower_dump_automaton(const RuleFile *rf, FILE *out, bool dot, Diag *d);
+bool lower_dump_automaton(const RuleFile *rf, FILE *out, bool dot, graft_diag *d);
 
 #endif

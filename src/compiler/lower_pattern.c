@@ -26,7 +26,7 @@ static uint32_t shared_id(Lowerer *L, KeyMap *ids, const StrBuf *key, uint32_t n
 
 /* ---- tests ---- */
 
-static uint32_t add_pred(Lowerer *L, const PatPred *p)
+static uint32_t add_pred(Lowerer *L, const graft_pred *p)
 {
     StrBuf *k = &L->key;
     k->len = 0;
@@ -47,7 +47,7 @@ static uint32_t add_pred(Lowerer *L, const PatPred *p)
 
 /* ---- items ---- */
 
-static uint32_t add_item(Lowerer *L, const PatItem *it)
+static uint32_t add_item(Lowerer *L, const graft_item *it)
 {
     StrBuf *k = &L->key;
     k->len = 0;
@@ -70,7 +70,7 @@ static uint32_t add_item(Lowerer *L, const PatItem *it)
 /* The item it with test p added (tests kept ascending, no repeats). */
 static uint32_t item_with_pred(Lowerer *L, uint32_t item, uint32_t p)
 {
-    PatItem it = L->items[item];
+    graft_item it = L->items[item];
     uint32_t *ps = arena_array(L->arena, (size_t)it.npreds + 1, sizeof *ps);
     int n = 0;
     bool placed = false;
@@ -91,7 +91,7 @@ static uint32_t item_with_pred(Lowerer *L, uint32_t item, uint32_t p)
 
 /* ---- pattern nodes ---- */
 
-static void set_range(PatNode *p, const AstNode *ast)
+static void set_range(graft_pat *p, const AstNode *ast)
 {
     p->line = ast->range.first_line;
     p->col = ast->range.first_column;
@@ -99,16 +99,16 @@ static void set_range(PatNode *p, const AstNode *ast)
     p->last_col = ast->range.last_column;
 }
 
-static PatNode *new_pat(Lowerer *L, PatKind kind, const AstNode *ast)
+static graft_pat *new_pat(Lowerer *L, graft_pat_kind kind, const AstNode *ast)
 {
-    PatNode *p = arena_alloc(L->arena, sizeof *p);
+    graft_pat *p = arena_alloc(L->arena, sizeof *p);
     p->kind = kind;
     p->slot = -1;
     set_range(p, ast);
     return p;
 }
 
-static uint32_t *kid_items(Lowerer *L, PatNode *const *kids, int n)
+static uint32_t *kid_items(Lowerer *L, graft_pat *const *kids, int n)
 {
     uint32_t *ids = arena_array(L->arena, (size_t)n + 1, sizeof *ids);
     for (int i = 0; i < n; i++)
@@ -116,19 +116,19 @@ static uint32_t *kid_items(Lowerer *L, PatNode *const *kids, int n)
     return ids;
 }
 
-static PatNode *leaf(Lowerer *L, const AstNode *ast, int slot)
+static graft_pat *leaf(Lowerer *L, const AstNode *ast, int slot)
 {
-    PatNode *p = new_pat(L, PAT_ANY, ast);
-    PatItem it = {.kind = PITEM_ANY};
+    graft_pat *p = new_pat(L, GRAFT_PAT_ANY, ast);
+    graft_item it = {.kind = GRAFT_PITEM_ANY};
     p->item = add_item(L, &it);
     p->slot = slot;
     return p;
 }
 
-static PatNode *number_leaf(Lowerer *L, const AstNode *ast)
+static graft_pat *number_leaf(Lowerer *L, const AstNode *ast)
 {
-    PatNode *p = leaf(L, ast, -1);
-    PatPred pr = {.kind = PRED_VALUE, .f = ast->u.num.value};
+    graft_pat *p = leaf(L, ast, -1);
+    graft_pred pr = {.kind = GRAFT_PRED_VALUE, .f = ast->u.num.value};
     p->item = item_with_pred(L, p->item, add_pred(L, &pr));
     p->embed = true;
     return p;
@@ -141,14 +141,14 @@ static void lower_error(Lowerer *L, const AstNode *at, const char *what)
 }
 
 /* Lowers the operands of a call-like node into kids. */
-static bool lower_kids(Lowerer *L, const AstList *args, PatNode *p)
+static bool lower_kids(Lowerer *L, const AstList *args, graft_pat *p)
 {
     p->nkids = args->count;
-    PatNode **kids = arena_array(L->arena, (size_t)args->count + 1, sizeof *kids);
+    graft_pat **kids = arena_array(L->arena, (size_t)args->count + 1, sizeof *kids);
     for (int i = 0; i < args->count; i++)
-        if (!(kids[i] = (PatNode *)lower_pattern(L, args->items[i])))
+        if (!(kids[i] = (graft_pat *)lower_pattern(L, args->items[i])))
             return false;
-    p->kids = (const PatNode *const *)kids;
+    p->kids = (const graft_pat *const *)kids;
     return true;
 }
 
@@ -157,7 +157,7 @@ static bool lower_kids(Lowerer *L, const AstList *args, PatNode *p)
 static uint32_t attr_pred(Lowerer *L, const OpInfo *op, const char *opname,
                           const AstNode *attr)
 {
-    PatPred pr = {.kind = PRED_ATTR, .s = lower_name(L, attr->u.attr.name)};
+    graft_pred pr = {.kind = GRAFT_PRED_ATTR, .s = lower_name(L, attr->u.attr.name)};
     pr.op = opname ? lower_name(L, opname) : NULL;
     L->key.len = 0;
     lower_literal_key(attr->u.attr.value, &L->key);
@@ -174,16 +174,16 @@ static uint32_t attr_pred(Lowerer *L, const OpInfo *op, const char *opname,
 /* Attributes of a call pattern: literals become tests on the item,
  * variables attribute bindings on the pattern node, _ nothing. */
 static void lower_attrs(Lowerer *L, const OpInfo *op, const char *opname,
-                        const AstList *attrs, PatNode *p, PatItem *it)
+                        const AstList *attrs, graft_pat *p, graft_item *it)
 {
     uint32_t *ps = arena_array(L->arena, (size_t)attrs->count + 1, sizeof *ps);
-    PatAttrBind *bs = arena_array(L->arena, (size_t)attrs->count + 1, sizeof *bs);
+    graft_attr_bind *bs = arena_array(L->arena, (size_t)attrs->count + 1, sizeof *bs);
     int np = 0, nb = 0;
     for (int i = 0; i < attrs->count; i++) {
         const AstNode *a = attrs->items[i], *v = a->u.attr.value;
         if (v->kind == AST_VAR) {
             const OpAttrInfo *ai = op ? opinfo_find_attr(op, a->u.attr.name) : NULL;
-            bs[nb++] = (PatAttrBind){lower_name(L, a->u.attr.name), v->u.var.slot,
+            bs[nb++] = (graft_attr_bind){lower_name(L, a->u.attr.name), v->u.var.slot,
                 ai && ai->dflt ? lower_literal_attr(L, ai->dflt) : NULL};
         } else if (v->kind != AST_WILDCARD)
             ps[np++] = attr_pred(L, op, opname, a);
@@ -205,64 +205,64 @@ static void lower_attrs(Lowerer *L, const OpInfo *op, const char *opname,
  * operands among all its ops, so nested classes cost linear, not
  * exponential, time (<elementwise>(<elementwise>(...)) twelve deep ran out
  * of memory; found by tests/hostile.sh). */
-static PatNode *op_call_over(Lowerer *L, const AstNode *ast, const OpInfo *op,
-                             const char *name, const PatNode *args)
+static graft_pat *op_call_over(Lowerer *L, const AstNode *ast, const OpInfo *op,
+                             const char *name, const graft_pat *args)
 {
-    PatNode *p = new_pat(L, PAT_OP, ast);
+    graft_pat *p = new_pat(L, GRAFT_PAT_OP, ast);
     if (args) {
         p->nkids = args->nkids;
         p->kids = args->kids;
     } else if (!lower_kids(L, &ast->u.call.args, p)) {
         return NULL;
     }
-    PatItem it = {.kind = PITEM_OP, .op = lower_name(L, name)};
+    graft_item it = {.kind = GRAFT_PITEM_OP, .op = lower_name(L, name)};
     it.commutative = op && opinfo_has_trait(op, TRAIT_COMMUTATIVE) && p->nkids == 2;
     it.variadic = ast->u.call.ellipsis;
     it.nargs = p->nkids;
-    it.args = kid_items(L, (PatNode *const *)p->kids, p->nkids);
+    it.args = kid_items(L, (graft_pat *const *)p->kids, p->nkids);
     lower_attrs(L, op, name, &ast->u.call.attrs, p, &it);
     p->item = add_item(L, &it);
     return p;
 }
 
-static PatNode *op_call(Lowerer *L, const AstNode *ast, const OpInfo *op, const char *name)
+static graft_pat *op_call(Lowerer *L, const AstNode *ast, const OpInfo *op, const char *name)
 {
     return op_call_over(L, ast, op, name, NULL);
 }
 
-static PatNode *alt_of(Lowerer *L, const AstNode *ast, PatNode **kids, int n)
+static graft_pat *alt_of(Lowerer *L, const AstNode *ast, graft_pat **kids, int n)
 {
-    PatNode *p = new_pat(L, PAT_ALT, ast);
+    graft_pat *p = new_pat(L, GRAFT_PAT_ALT, ast);
     p->nkids = n;
-    p->kids = (const PatNode *const *)kids;
-    PatItem it = {.kind = PITEM_ALT, .nargs = n, .args = kid_items(L, kids, n)};
+    p->kids = (const graft_pat *const *)kids;
+    graft_item it = {.kind = GRAFT_PITEM_ALT, .nargs = n, .args = kid_items(L, kids, n)};
     p->item = add_item(L, &it);
     return p;
 }
 
 /* op?(p): the op applied to p, or p itself (tried in that order). */
-static PatNode *optional(Lowerer *L, const AstNode *ast)
+static graft_pat *optional(Lowerer *L, const AstNode *ast)
 {
-    PatNode **kids = arena_array(L->arena, 2, sizeof *kids);
+    graft_pat **kids = arena_array(L->arena, 2, sizeof *kids);
     kids[0] = op_call(L, ast, ast->u.call.op, ast->u.call.name);
     if (!kids[0])
         return NULL;
-    kids[1] = (PatNode *)kids[0]->kids[0];
+    kids[1] = (graft_pat *)kids[0]->kids[0];
     return alt_of(L, ast, kids, 2);
 }
 
 /* op*(p): p beneath any number of the op. */
-static PatNode *repeat(Lowerer *L, const AstNode *ast)
+static graft_pat *repeat(Lowerer *L, const AstNode *ast)
 {
-    PatNode *p = new_pat(L, PAT_STAR, ast);
+    graft_pat *p = new_pat(L, GRAFT_PAT_STAR, ast);
     if (!lower_kids(L, &ast->u.call.args, p))
         return NULL;
     if (p->nkids != 1 || ast->u.call.attrs.count) {
         lower_error(L, ast, "a repeated op with attributes or several operands");
         return NULL;
     }
-    PatItem it = {.kind = PITEM_STAR, .op = lower_name(L, ast->u.call.name), .nargs = 1};
-    it.args = kid_items(L, (PatNode *const *)p->kids, 1);
+    graft_item it = {.kind = GRAFT_PITEM_STAR, .op = lower_name(L, ast->u.call.name), .nargs = 1};
+    it.args = kid_items(L, (graft_pat *const *)p->kids, 1);
     p->item = add_item(L, &it);
     return p;
 }
@@ -270,13 +270,13 @@ static PatNode *repeat(Lowerer *L, const AstNode *ast)
 /* <trait>(args, attrs): one alternative per registry op with the traits
  * that takes that many operands (or more, with "...") and declares the
  * attributes, in declaration order; the checker made sure there is one. */
-static PatNode *op_class(Lowerer *L, const AstNode *ast)
+static graft_pat *op_class(Lowerer *L, const AstNode *ast)
 {
     const Registry *reg = L->rf->registry;
     const OpInfo **ops = xmalloc(((size_t)registry_count(reg) + 1) * sizeof *ops);
     int n = registry_class_ops(reg, ast->u.call.traits, ops), k = 0;
-    PatNode **kids = arena_array(L->arena, (size_t)n + 1, sizeof *kids);
-    PatNode *args = new_pat(L, PAT_OP, ast);
+    graft_pat **kids = arena_array(L->arena, (size_t)n + 1, sizeof *kids);
+    graft_pat *args = new_pat(L, GRAFT_PAT_OP, ast);
     if (!lower_kids(L, &ast->u.call.args, args)) {
         free(ops);
         return NULL;
@@ -298,13 +298,14 @@ static PatNode *op_class(Lowerer *L, const AstNode *ast)
     return alt_of(L, ast, kids, k);
 }
 
-static PatNode *fn_call(Lowerer *L, const AstNode *ast)
+static graft_pat *fn_call(Lowerer *L, const AstNode *ast)
 {
-    PatNode *p = new_pat(L, PAT_FNCALL, ast);
+    graft_pat *p = new_pat(L, GRAFT_PAT_FNCALL, ast);
     if (!lower_kids(L, &ast->u.call.args, p))
         return NULL;
-    PatItem it = {.kind = PITEM_FNCALL, .variadic = ast->u.call.ellipsis, .nargs = p->nkids};
-    it.args = kid_items(L, (PatNode *const *)p->kids, p->nkids);
+    graft_item it = {
+        .kind = GRAFT_PITEM_FNCALL, .variadic = ast->u.call.ellipsis, .nargs = p->nkids};
+    it.args = kid_items(L, (graft_pat *const *)p->kids, p->nkids);
     lower_attrs(L, NULL, NULL, &ast->u.call.attrs, p, &it);
     p->item = add_item(L, &it);
     return p;
@@ -312,15 +313,15 @@ static PatNode *fn_call(Lowerer *L, const AstNode *ast)
 
 /* _(args): a call of any callee (TVM's CallPattern with a wildcard op);
  * f(args) binds the callee to f. */
-static PatNode *any_call(Lowerer *L, const AstNode *ast)
+static graft_pat *any_call(Lowerer *L, const AstNode *ast)
 {
-    PatNode *p = new_pat(L, PAT_CALL, ast);
+    graft_pat *p = new_pat(L, GRAFT_PAT_CALL, ast);
     if (strcmp(ast->u.call.name, "_") != 0)
         p->callee = ast->u.call.slot + 1; /* note [callee variables] in pattern.h */
     if (!lower_kids(L, &ast->u.call.args, p))
         return NULL;
-    PatItem it = {.kind = PITEM_CALL, .variadic = ast->u.call.ellipsis, .nargs = p->nkids};
-    it.args = kid_items(L, (PatNode *const *)p->kids, p->nkids);
+    graft_item it = {.kind = GRAFT_PITEM_CALL, .variadic = ast->u.call.ellipsis, .nargs = p->nkids};
+    it.args = kid_items(L, (graft_pat *const *)p->kids, p->nkids);
     p->item = add_item(L, &it);
     return p;
 }
@@ -328,23 +329,23 @@ static PatNode *any_call(Lowerer *L, const AstNode *ast)
 /* fn (params, attrs) { body } (kids: body first, then the parameters,
  * so that "..." leaves further parameters), if and let (note [pattern
  * operands] in pattern.h). */
-static PatNode *scope(Lowerer *L, const AstNode *ast)
+static graft_pat *scope(Lowerer *L, const AstNode *ast)
 {
-    static const PatKind kinds[] = {PAT_FN, PAT_IF, PAT_LET};
-    static const PatItemKind items[] = {PITEM_FN, PITEM_IF, PITEM_LET};
+    static const graft_pat_kind kinds[] = {GRAFT_PAT_FN, GRAFT_PAT_IF, GRAFT_PAT_LET};
+    static const graft_item_kind items[] = {GRAFT_PITEM_FN, GRAFT_PITEM_IF, GRAFT_PITEM_LET};
     int k = ast->kind == AST_FNLIT ? 0 : ast->kind == AST_IF ? 1 : 2;
-    PatNode *p = new_pat(L, kinds[k], ast);
+    graft_pat *p = new_pat(L, kinds[k], ast);
     const AstList *args = &ast->u.call.args;
     bool fn = ast->kind == AST_FNLIT;
     p->nkids = args->count + fn;
-    PatNode **kids = arena_array(L->arena, (size_t)p->nkids + 1, sizeof *kids);
-    if (fn && !(kids[0] = (PatNode *)lower_pattern(L, ast->u.call.body)))
+    graft_pat **kids = arena_array(L->arena, (size_t)p->nkids + 1, sizeof *kids);
+    if (fn && !(kids[0] = (graft_pat *)lower_pattern(L, ast->u.call.body)))
         return NULL;
     for (int i = 0; i < args->count; i++)
-        if (!(kids[i + fn] = (PatNode *)lower_pattern(L, args->items[i])))
+        if (!(kids[i + fn] = (graft_pat *)lower_pattern(L, args->items[i])))
             return NULL;
-    p->kids = (const PatNode *const *)kids;
-    PatItem it = {.kind = items[k], .variadic = ast->u.call.ellipsis, .nargs = p->nkids};
+    p->kids = (const graft_pat *const *)kids;
+    graft_item it = {.kind = items[k], .variadic = ast->u.call.ellipsis, .nargs = p->nkids};
     it.args = kid_items(L, kids, p->nkids);
     if (fn)
         lower_attrs(L, NULL, NULL, &ast->u.call.attrs, p, &it);
@@ -353,65 +354,66 @@ static PatNode *scope(Lowerer *L, const AstNode *ast)
 }
 
 /* op add: the operator as a value. */
-static PatNode *op_value(Lowerer *L, const AstNode *ast)
+static graft_pat *op_value(Lowerer *L, const AstNode *ast)
 {
-    PatNode *p = leaf(L, ast, -1);
-    PatPred pr = {.kind = PRED_OP_VALUE, .s = lower_name(L, ast->u.call.name)};
+    graft_pat *p = leaf(L, ast, -1);
+    graft_pred pr = {.kind = GRAFT_PRED_OP_VALUE, .s = lower_name(L, ast->u.call.name)};
     p->item = item_with_pred(L, p->item, add_pred(L, &pr));
     return p;
 }
 
-static PatNode *tuple(Lowerer *L, const AstNode *ast)
+static graft_pat *tuple(Lowerer *L, const AstNode *ast)
 {
-    PatNode *p = new_pat(L, PAT_TUPLE, ast);
+    graft_pat *p = new_pat(L, GRAFT_PAT_TUPLE, ast);
     if (!lower_kids(L, &ast->u.list.items, p))
         return NULL;
     if (ast->u.list.rest) /* the sequence variable holds the tuple */
         p->slot = ast->u.list.rest->u.var.slot;
-    PatItem it = {.kind = PITEM_TUPLE, .variadic = ast->u.list.ellipsis, .nargs = p->nkids};
-    it.args = kid_items(L, (PatNode *const *)p->kids, p->nkids);
+    graft_item it = {
+        .kind = GRAFT_PITEM_TUPLE, .variadic = ast->u.list.ellipsis, .nargs = p->nkids};
+    it.args = kid_items(L, (graft_pat *const *)p->kids, p->nkids);
     p->item = add_item(L, &it);
     return p;
 }
 
-static PatNode *getitem(Lowerer *L, const AstNode *ast)
+static graft_pat *getitem(Lowerer *L, const AstNode *ast)
 {
-    PatNode *p = new_pat(L, PAT_GETITEM, ast);
-    PatNode **kids = arena_array(L->arena, 1, sizeof *kids);
-    if (!(kids[0] = (PatNode *)lower_pattern(L, ast->u.item.base)))
+    graft_pat *p = new_pat(L, GRAFT_PAT_GETITEM, ast);
+    graft_pat **kids = arena_array(L->arena, 1, sizeof *kids);
+    if (!(kids[0] = (graft_pat *)lower_pattern(L, ast->u.item.base)))
         return NULL;
     p->nkids = 1;
-    p->kids = (const PatNode *const *)kids;
-    PatItem it = {.kind = PITEM_GETITEM, .index = ast->u.item.index, .nargs = 1};
+    p->kids = (const graft_pat *const *)kids;
+    graft_item it = {.kind = GRAFT_PITEM_GETITEM, .index = ast->u.item.index, .nargs = 1};
     it.args = kid_items(L, kids, 1);
     p->item = add_item(L, &it);
     return p;
 }
 
-static PatNode *alternative(Lowerer *L, const AstNode *ast)
+static graft_pat *alternative(Lowerer *L, const AstNode *ast)
 {
-    PatNode **kids = arena_array(L->arena, 2, sizeof *kids);
-    if (!(kids[0] = (PatNode *)lower_pattern(L, ast->u.alt.left)) ||
-        !(kids[1] = (PatNode *)lower_pattern(L, ast->u.alt.right)))
+    graft_pat **kids = arena_array(L->arena, 2, sizeof *kids);
+    if (!(kids[0] = (graft_pat *)lower_pattern(L, ast->u.alt.left)) ||
+        !(kids[1] = (graft_pat *)lower_pattern(L, ast->u.alt.right)))
         return NULL;
     return alt_of(L, ast, kids, 2);
 }
 
 /* The test a constraint after ':' stands for. */
-static PatPred constraint_pred(Lowerer *L, const AstNode *ast)
+static graft_pred constraint_pred(Lowerer *L, const AstNode *ast)
 {
-    PatPred pr = {0};
+    graft_pred pr = {0};
     const char *dt = ast->u.constrain.dtype ? lower_name(L, ast->u.constrain.dtype) : NULL;
     switch (ast->u.constrain.kind) {
-    case CONSTRAINT_CONST: pr.kind = PRED_IS_CONST; break;
+    case CONSTRAINT_CONST: pr.kind = GRAFT_PRED_IS_CONST; break;
     case CONSTRAINT_VAR:
-        pr.kind = ast->u.constrain.name ? PRED_VAR_NAME : PRED_IS_VAR;
+        pr.kind = ast->u.constrain.name ? GRAFT_PRED_VAR_NAME : GRAFT_PRED_IS_VAR;
         pr.s = ast->u.constrain.name ? lower_name(L, ast->u.constrain.name) : NULL;
         break;
-    case CONSTRAINT_DTYPE: pr.kind = PRED_DTYPE; pr.s = dt; break;
-    case CONSTRAINT_RANK: pr.kind = PRED_RANK; pr.i = ast->u.constrain.rank; break;
+    case CONSTRAINT_DTYPE: pr.kind = GRAFT_PRED_DTYPE; pr.s = dt; break;
+    case CONSTRAINT_RANK: pr.kind = GRAFT_PRED_RANK; pr.i = ast->u.constrain.rank; break;
     case CONSTRAINT_TENSOR:
-        pr.kind = PRED_SHAPE;
+        pr.kind = GRAFT_PRED_SHAPE;
         pr.s = dt;
         pr.rank = ast->u.constrain.rank;
         pr.dims = arena_dup(L->arena, ast->u.constrain.dims,
@@ -421,53 +423,53 @@ static PatPred constraint_pred(Lowerer *L, const AstNode *ast)
     return pr;
 }
 
-static PatNode *constrain(Lowerer *L, const AstNode *ast)
+static graft_pat *constrain(Lowerer *L, const AstNode *ast)
 {
-    PatNode *p = (PatNode *)lower_pattern(L, ast->u.constrain.operand);
+    graft_pat *p = (graft_pat *)lower_pattern(L, ast->u.constrain.operand);
     if (!p)
         return NULL;
-    PatPred pr = constraint_pred(L, ast);
+    graft_pred pr = constraint_pred(L, ast);
     p->item = item_with_pred(L, p->item, add_pred(L, &pr));
     set_range(p, ast);
-    if (pr.kind == PRED_IS_CONST && p->kind == PAT_ANY)
+    if (pr.kind == GRAFT_PRED_IS_CONST && p->kind == GRAFT_PAT_ANY)
         p->embed = true;
     return p;
 }
 
 /* dominates(parent, path, child): three items (pattern.h); the walk
  * between child and parent is checked by the matcher. */
-static PatNode *dominates(Lowerer *L, const AstNode *ast)
+static graft_pat *dominates(Lowerer *L, const AstNode *ast)
 {
-    PatNode **kids = arena_array(L->arena, 3, sizeof *kids);
-    if (!(kids[0] = (PatNode *)lower_pattern(L, ast->u.dom.parent)) ||
-        !(kids[1] = (PatNode *)lower_pattern(L, ast->u.dom.path)) ||
-        !(kids[2] = (PatNode *)lower_pattern(L, ast->u.dom.child)))
+    graft_pat **kids = arena_array(L->arena, 3, sizeof *kids);
+    if (!(kids[0] = (graft_pat *)lower_pattern(L, ast->u.dom.parent)) ||
+        !(kids[1] = (graft_pat *)lower_pattern(L, ast->u.dom.path)) ||
+        !(kids[2] = (graft_pat *)lower_pattern(L, ast->u.dom.child)))
         return NULL;
     uint32_t *pp = kid_items(L, kids, 2);
-    PatItem dp = {.kind = PITEM_DOMPATH, .nargs = 2, .args = pp};
+    graft_item dp = {.kind = GRAFT_PITEM_DOMPATH, .nargs = 2, .args = pp};
     uint32_t dpi = add_item(L, &dp);
     uint32_t *dra = arena_array(L->arena, 3, sizeof *dra);
     dra[0] = pp[0], dra[1] = pp[1], dra[2] = dpi;
-    PatItem dr = {.kind = PITEM_DOMREACH, .nargs = 3, .args = dra};
+    graft_item dr = {.kind = GRAFT_PITEM_DOMREACH, .nargs = 3, .args = dra};
     uint32_t *da = arena_array(L->arena, 3, sizeof *da);
     da[0] = kids[2]->item, da[1] = dpi, da[2] = add_item(L, &dr);
-    PatItem dom = {.kind = PITEM_DOM, .nargs = 3, .args = da};
-    PatNode *p = new_pat(L, PAT_DOM, ast);
+    graft_item dom = {.kind = GRAFT_PITEM_DOM, .nargs = 3, .args = da};
+    graft_pat *p = new_pat(L, GRAFT_PAT_DOM, ast);
     p->nkids = 3;
-    p->kids = (const PatNode *const *)kids;
+    p->kids = (const graft_pat *const *)kids;
     p->item = add_item(L, &dom);
     return p;
 }
 
 /* c@p binds c to what p matches; when p binds a variable already (c@x),
  * a one-choice alternative carries the second slot. */
-static PatNode *bind_name(Lowerer *L, const AstNode *ast)
+static graft_pat *bind_name(Lowerer *L, const AstNode *ast)
 {
-    PatNode *p = (PatNode *)lower_pattern(L, ast->u.bind.operand);
+    graft_pat *p = (graft_pat *)lower_pattern(L, ast->u.bind.operand);
     if (!p)
         return NULL;
     if (p->slot >= 0) {
-        PatNode **kids = arena_array(L->arena, 1, sizeof *kids);
+        graft_pat **kids = arena_array(L->arena, 1, sizeof *kids);
         kids[0] = p;
         p = alt_of(L, ast, kids, 1);
     }
@@ -475,7 +477,7 @@ static PatNode *bind_name(Lowerer *L, const AstNode *ast)
     return p;
 }
 
-const PatNode *lower_pattern(Lowerer *L, const AstNode *p)
+const graft_pat *lower_pattern(Lowerer *L, const AstNode *p)
 {
     switch (p->kind) {
     case AST_WILDCARD: return leaf(L, p, -1);
@@ -501,19 +503,19 @@ const PatNode *lower_pattern(Lowerer *L, const AstNode *p)
 
 /* ---- handing the tables over ---- */
 
-PatItem *lower_take_items(Lowerer *L, uint32_t *n)
+graft_item *lower_take_items(Lowerer *L, uint32_t *n)
 {
     *n = (uint32_t)L->nitems;
-    PatItem *v = arena_array(L->arena, L->nitems + 1, sizeof *v);
+    graft_item *v = arena_array(L->arena, L->nitems + 1, sizeof *v);
     if (L->nitems)
         memcpy(v, L->items, L->nitems * sizeof *v);
     return v;
 }
 
-PatPred *lower_take_preds(Lowerer *L, uint32_t *n)
+graft_pred *lower_take_preds(Lowerer *L, uint32_t *n)
 {
     *n = (uint32_t)L->npreds;
-    PatPred *v = arena_array(L->arena, L->npreds + 1, sizeof *v);
+    graft_pred *v = arena_array(L->arena, L->npreds + 1, sizeof *v);
     if (L->npreds)
         memcpy(v, L->preds, L->npreds * sizeof *v);
     return v;

@@ -92,7 +92,7 @@ void registry_free(Registry *reg);
 /* Adds the op declared by decl.  A second declaration of a name already
  * present is an error (reported through d) unless it is identical; then
  * returns false. */
-bool registry_declare(Registry *reg, const AstOpDecl *decl, Diag *d);
+bool registry_declare(Registry *reg, const AstOpDecl *decl, graft_diag *d);
 
 const OpInfo *registry_find(const Registry *reg, const char *name);
 int registry_count(const Registry *reg);

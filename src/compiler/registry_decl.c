@@ -5,10 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* Operands: required ones first, then optional ones, at most one variadic
  * operand and only last. */
-static bool decl_operands(const AstOpDecl *decl, OpInfo *op, Diag *d)
+static bool decl_operands(const AstOpDecl *decl, OpInfo *op, graft_diag *d)
 {
     bool ok = true, seen_optional = false;
     for (int i = 0; i < decl->noperands; i++) {
@@ -34,7 +33,7 @@ static bool decl_operands(const AstOpDecl *decl, OpInfo *op, Diag *d)
     return ok;
 }
 
-static bool decl_traits(const AstOpDecl *decl, OpInfo *op, Diag *d)
+static bool decl_traits(const AstOpDecl *decl, OpInfo *op, graft_diag *d)
 {
     bool ok = true;
     for (int i = 0; i < decl->ntraits; i++) {
@@ -57,7 +56,7 @@ static bool decl_traits(const AstOpDecl *decl, OpInfo *op, Diag *d)
 }
 
 static bool decl_attr(Registry *reg, const AstOpDecl *decl, int i, OpAttrInfo *out,
-                      Diag *d)
+                      graft_diag *d)
 {
     const AstAttrDecl *a = &decl->attrs[i];
     for (int j = 0; j < i; j++)
@@ -149,7 +148,7 @@ static bool same_decl(const AstOpDecl *a, const AstOpDecl *b)
     return same_fields(a, b) || printed_same(a, b);
 }
 
-bool registry_declare(Registry *reg, const AstOpDecl *decl, Diag *d)
+bool registry_declare(Registry *reg, const AstOpDecl *decl, graft_diag *d)
 {
     const OpInfo *old = registry_find(reg, decl->name);
     if (old) {

@@ -34,7 +34,7 @@ union RULES_STYPE; /* the parser's token value (grammar/rules_parse.y):
 /* State shared by scanner and parser of one file. */
 typedef struct RulesParseCtx {
     AstBuilder b;          /* where nodes go */
-    Diag *diag;            /* where errors go */
+    graft_diag *diag;            /* where errors go */
     void *scanner;         /* the flex scanner (yyscan_t) */
     size_t offset;         /* byte offset of the next match */
     size_t match;          /* byte offset of the last match */
@@ -82,7 +82,7 @@ typedef struct RulesParseCtx {
  * that parsed (broken items are skipped).  Returns NULL only when d gave
  * up. */
 AstFile *rules_parse_source(const Source *src, const AstBuilder *b, int max_depth,
-                            Diag *d);
+                            graft_diag *d);
 
 /* Scanner interface used by the parser (grammar/rules_lex.l). */
 int rules_scan_init(RulesParseCtx *ctx);

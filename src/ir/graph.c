@@ -15,24 +15,24 @@
  * bytes each, struct Use) are allocated right after the node, so a unary
  * op takes 128 bytes of arena and a binary one 160; attributes live
  * beside it. */
-_Static_assert(sizeof(void *) != 8 || sizeof(Node) == 96,
+_Static_assert(sizeof(void *) != 8 || sizeof(graft_node) == 96,
                "note [node size]: a node is 96 bytes");
 _Static_assert(sizeof(void *) != 8 || sizeof(struct Use) == 32,
                "note [node size]: a use is 32 bytes");
 
-Graph *graph_new(void)
+graft_graph *graph_new(void)
 {
-    Graph *g = xcalloc(1, sizeof(Graph));
+    graft_graph *g = xcalloc(1, sizeof(graft_graph));
     g->arena = arena_new();
     g->strings = interner_new(g->arena);
     g->name = graph_intern(g, "main");
     return g;
 }
 
-void graph_reserve(Graph *g, size_t nodes)
+void graph_reserve(graft_graph *g, size_t nodes)
 {
     if (nodes > g->nodes_cap)
-        g->nodes = xgrow_items(g->nodes, &g->nodes_cap, nodes, sizeof(Node *));
+        g->nodes = xgrow_items(g->nodes, &g->nodes_cap, nodes, sizeof(graft_node *));
     interner_reserve(g->strings, nodes / 2);
     if (nodes > g->pos_cap) {
         size_t old = g->pos_cap;
@@ -41,7 +41,7 @@ void graph_reserve(Graph *g, size_t nodes)
     }
 }
 
-void graph_free(Graph *g)
+void graph_free(graft_graph *g)
 {
     if (!g)
         return;
@@ -57,7 +57,7 @@ void graph_free(Graph *g)
     free(g);
 }
 
-Arena *graph_arena(Graph *g)
+Arena *graph_arena(graft_graph *g)
 {
     return g->arena;
 }
@@ -69,12 +69,12 @@ Arena *graph_arena(Graph *g)
  * is freed, so no other string can ever sit at its address: a pointer
  * equal to one the interner returned is canonical.  A small table by
  * address remembers recent ones and skips the hash. */
-static const char **canon_slot(Graph *g, const char *s)
+static const char **canon_slot(graft_graph *g, const char *s)
 {
     return &g->canon[((uintptr_t)s >> 4) & (ARRAY_LEN(g->canon) - 1)];
 }
 
-const char *graph_intern(Graph *g, const char *s)
+const char *graph_intern(graft_graph *g, const char *s)
 {
     if (!s)
         return s;
@@ -86,72 +86,72 @@ const char *graph_intern(Graph *g, const char *s)
     return canonical;
 }
 
-const char *graph_intern_n(Graph *g, const char *s, size_t n)
+const char *graph_intern_n(graft_graph *g, const char *s, size_t n)
 {
     const char *canonical = interner_intern(g->strings, s, n);
     *canon_slot(g, canonical) = canonical;
     return canonical;
 }
 
-uint32_t graph_node_count(const Graph *g)
+uint32_t graph_node_count(const graft_graph *g)
 {
     return g->nnodes;
 }
 
-uint32_t graph_live_count(const Graph *g)
+uint32_t graph_live_count(const graft_graph *g)
 {
     return g->nnodes - g->ndead;
 }
 
-Node *graph_node(const Graph *g, uint32_t id)
+graft_node *graph_node(const graft_graph *g, uint32_t id)
 {
     return id < g->nnodes ? g->nodes[id] : NULL;
 }
 
-int graph_nparams(const Graph *g)
+int graph_nparams(const graft_graph *g)
 {
     return g->nparams;
 }
 
-Node *graph_param(const Graph *g, int i)
+graft_node *graph_param(const graft_graph *g, int i)
 {
     return g->params[i];
 }
 
-Node *graph_output(const Graph *g)
+graft_node *graph_output(const graft_graph *g)
 {
     return g->output;
 }
 
-void graph_set_output(Graph *g, Node *out)
+void graph_set_output(graft_graph *g, graft_node *out)
 {
     g->output = out;
 }
 
-size_t graph_bytes(const Graph *g)
+size_t graph_bytes(const graft_graph *g)
 {
-    return arena_bytes(g->arena) + g->nodes_cap * sizeof(Node *) +
-           g->params_cap * sizeof(Node *);
+    return arena_bytes(g->arena) + g->nodes_cap * sizeof(graft_node *) +
+           g->params_cap * sizeof(graft_node *);
 }
 
 size_t graph_node_size(void)
 {
-    return sizeof(Node);
+    return sizeof(graft_node);
 }
 
 /* ---- node accessors (the field reads are inline, graph_node.h) ---- */
 
-int node_line(const Graph *g, const Node *n)
+int node_line(const graft_graph *g, const graft_node *n)
 {
     return n->id < g->pos_cap ? g->pos[n->id].line : 0;
 }
 
-int node_col(const Graph *g, const Node *n)
+int node_col(const graft_graph *g, const graft_node *n)
 {
     return n->id < g->pos_cap ? g->pos[n->id].col : 0;
 }
 
-void graph_set_pos(Graph *g, Node *n, int line, int col)
+void graph_set_pos(graft_graph *g, graft_node *n, int line, int col)
 {
     if (n->id >= g->pos_cap) {
         size_t old = g->pos_cap;
@@ -161,7 +161,7 @@ void graph_set_pos(Graph *g, Node *n, int line, int col)
     g->pos[n->id] = (SrcPos){line, col};
 }
 
-const AttrValue *node_find_attr(const Node *n, const char *name)
+const graft_attr_value *node_find_attr(const graft_node *n, const char *name)
 {
     for (int i = 0; i < n->nattrs; i++)
         if (n->a.attrs[i].name == name || strcmp(n->a.attrs[i].name, name) == 0)
@@ -170,7 +170,7 @@ const AttrValue *node_find_attr(const Node *n, const char *name)
 }
 
 /* A meta constant's dtype is its tensor type's. */
-const char *node_const_dtype(const Node *n)
+const char *node_const_dtype(const graft_node *n)
 {
     if (n->kind != NODE_CONST)
         return NULL;
@@ -179,22 +179,22 @@ const char *node_const_dtype(const Node *n)
     return n->type && n->type->kind == TYPE_TENSOR ? n->type->dtype : NULL;
 }
 
-int node_nparams(const Node *n)
+int node_nparams(const graft_node *n)
 {
     return n->kind == NODE_FUNC ? n->u.fn->nparams : 0;
 }
 
-Node *node_param(const Node *n, int i)
+graft_node *node_param(const graft_node *n, int i)
 {
     return n->u.fn->params[i];
 }
 
-Node *node_body(const Node *n)
+graft_node *node_body(const graft_node *n)
 {
     return n->kind == NODE_FUNC ? n->u.fn->body : NULL;
 }
 
-const Type *node_ret_type(const Node *n)
+const graft_type *node_ret_type(const graft_node *n)
 {
     return n->kind == NODE_FUNC ? n->u.fn->ret : NULL;
 }
@@ -205,7 +205,7 @@ const Type *node_ret_type(const Node *n)
  * is circular through prev: the first use's prev is the last use. */
 static void link_use(Use *u)
 {
-    Node *v = u->value;
+    graft_node *v = u->value;
     Use *first = v->first_use;
     u->next = NULL;
     if (!first) {
@@ -220,7 +220,7 @@ static void link_use(Use *u)
 
 void graph_unlink_use(Use *u)
 {
-    Node *v = u->value;
+    graft_node *v = u->value;
     Use *first = v->first_use;
     if (u == first) {
         v->first_use = u->next;
@@ -241,22 +241,22 @@ void graph_unlink_use(Use *u)
 
 /* A fresh node with the next id, registered in the node table, with
  * room for nslots operand slots right after it. */
-Node *graph_new_node(Graph *g, NodeKind kind, int nslots)
+graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots)
 {
-    Node *n = arena_array(g->arena, 1, sizeof(Node) + (size_t)nslots * sizeof(Use));
+    graft_node *n = arena_array(g->arena, 1, sizeof(graft_node) + (size_t)nslots * sizeof(Use));
     n->slots = nslots ? (Use *)(n + 1) : NULL;
     n->kind = (uint8_t)kind;
     n->id = g->nnodes;
     if (g->nnodes == g->nodes_cap)
         g->nodes = xgrow_items(g->nodes, &g->nodes_cap, (size_t)g->nnodes + 1,
-              sizeof(Node *));
+              sizeof(graft_node *));
     g->nodes[g->nnodes++] = n;
     return n;
 }
 
 /* Fills n's operand slots (allocated with it), each a use linked into
  * its value's users list. */
-void graph_set_operands(Node *n, Node *const *args, int nargs)
+void graph_set_operands(graft_node *n, graft_node *const *args, int nargs)
 {
     n->nargs = nargs;
     for (int i = 0; i < nargs; i++) {
@@ -267,12 +267,12 @@ void graph_set_operands(Node *n, Node *const *args, int nargs)
 }
 
 /* Copies attributes into the arena with interned names. */
-void graph_set_attrs(Graph *g, Node *n, const Attr *attrs, int nattrs)
+void graph_set_attrs(graft_graph *g, graft_node *n, const graft_attr *attrs, int nattrs)
 {
     n->nattrs = nattrs;
     if (!nattrs)
         return;
-    Attr *copy = arena_array(g->arena, (size_t)nattrs, sizeof(Attr));
+    graft_attr *copy = arena_array(g->arena, (size_t)nattrs, sizeof(graft_attr));
     for (int i = 0; i < nattrs; i++) {
         copy[i].name = graph_intern(g, attrs[i].name);
         copy[i].value = attrs[i].value;
@@ -280,31 +280,32 @@ void graph_set_attrs(Graph *g, Node *n, const Attr *attrs, int nattrs)
     n->a.attrs = copy;
 }
 
-static Node *new_var(Graph *g, const char *name, const Type *type)
+static graft_node *new_var(graft_graph *g, const char *name, const graft_type *type)
 {
-    Node *n = graph_new_node(g, NODE_VAR, 0);
+    graft_node *n = graph_new_node(g, NODE_VAR, 0);
     n->str = graph_intern(g, name);
     n->type = type;
     n->type_declared = type != NULL;
     return n;
 }
 
-Node *graph_add_param(Graph *g, const char *name, const Type *type)
+graft_node *graph_add_param(graft_graph *g, const char *name, const graft_type *type)
 {
-    Node *n = new_var(g, name, type);
-    g->params = xgrow_items(g->params, &g->params_cap, (size_t)g->nparams + 1, sizeof(Node *));
+    graft_node *n = new_var(g, name, type);
+    g->params =
+        xgrow_items(g->params, &g->params_cap, (size_t)g->nparams + 1, sizeof(graft_node *));
     g->params[g->nparams++] = n;
     return n;
 }
 
-Node *graph_add_fn_param(Graph *g, const char *name, const Type *type)
+graft_node *graph_add_fn_param(graft_graph *g, const char *name, const graft_type *type)
 {
     return new_var(g, name, type);
 }
 
-Node *graph_add_const(Graph *g, const char *text, double value, const char *dtype)
+graft_node *graph_add_const(graft_graph *g, const char *text, double value, const char *dtype)
 {
-    Node *n = graph_new_node(g, NODE_CONST, 0);
+    graft_node *n = graph_new_node(g, NODE_CONST, 0);
     n->str = graph_intern(g, text);
     n->u.value = value;
     n->a.dtype = graph_intern(g, dtype);
@@ -312,19 +313,20 @@ Node *graph_add_const(Graph *g, const char *text, double value, const char *dtyp
     return n;
 }
 
-Node *graph_add_call(Graph *g, const char *op, Node *const *args, int nargs,
-                     const Attr *attrs, int nattrs)
+graft_node *graph_add_call(graft_graph *g, const char *op, graft_node *const *args, int nargs,
+                     const graft_attr *attrs, int nattrs)
 {
-    Node *n = graph_new_node(g, NODE_CALL, nargs);
+    graft_node *n = graph_new_node(g, NODE_CALL, nargs);
     n->str = graph_intern(g, op);
     graph_set_operands(n, args, nargs);
     graph_set_attrs(g, n, attrs, nattrs);
     return n;
 }
 
-Node *graph_add_fn_call(Graph *g, Node *callee, Node *const *args, int nargs)
+graft_node *graph_add_fn_call(graft_graph *g, graft_node *callee, graft_node *const *args,
+                              int nargs)
 {
-    Node *n = graph_new_node(g, NODE_CALL, nargs + 1);
+    graft_node *n = graph_new_node(g, NODE_CALL, nargs + 1);
     graph_set_operands(n, args, nargs);
     n->callee = &n->slots[nargs]; /* after the operands: not one of them */
     n->callee->user = n;
@@ -333,55 +335,55 @@ Node *graph_add_fn_call(Graph *g, Node *callee, Node *const *args, int nargs)
     return n;
 }
 
-Node *graph_add_tuple(Graph *g, Node *const *fields, int nfields)
+graft_node *graph_add_tuple(graft_graph *g, graft_node *const *fields, int nfields)
 {
-    Node *n = graph_new_node(g, NODE_TUPLE, nfields);
+    graft_node *n = graph_new_node(g, NODE_TUPLE, nfields);
     graph_set_operands(n, fields, nfields);
     return n;
 }
 
-Node *graph_add_getitem(Graph *g, Node *tuple, int index)
+graft_node *graph_add_getitem(graft_graph *g, graft_node *tuple, int index)
 {
-    Node *n = graph_new_node(g, NODE_GETITEM, 1);
+    graft_node *n = graph_new_node(g, NODE_GETITEM, 1);
     graph_set_operands(n, &tuple, 1);
     n->index = index;
     return n;
 }
 
-AttrValue *graph_new_attr_value(Graph *g, AttrKind kind)
+graft_attr_value *graph_new_attr_value(graft_graph *g, graft_attr_kind kind)
 {
-    AttrValue *v = arena_alloc(g->arena, sizeof(AttrValue));
+    graft_attr_value *v = arena_alloc(g->arena, sizeof(graft_attr_value));
     v->kind = kind;
     return v;
 }
 
 /* Recursion follows list nesting, which the loader and the rule parser
  * bound (relay.h, graft-rules(5) "Limits"). */
-const AttrValue *graph_copy_attr_value(Graph *g, const AttrValue *v)
+const graft_attr_value *graph_copy_attr_value(graft_graph *g, const graft_attr_value *v)
 {
-    AttrValue *c = graph_new_attr_value(g, v->kind);
+    graft_attr_value *c = graph_new_attr_value(g, v->kind);
     c->i = v->i;
     c->f = v->f;
     c->s = v->s ? graph_intern(g, v->s) : NULL;
     c->spelling = v->spelling ? graph_intern(g, v->spelling) : NULL;
-    if (v->kind == ATTR_LIST || v->kind == ATTR_OPAQUE) { /* a map has items too */
-        const AttrValue **items = arena_array(graph_arena(g), (size_t)v->nitems + 1,
+    if (v->kind == GRAFT_ATTR_LIST || v->kind == GRAFT_ATTR_OPAQUE) { /* a map has items too */
+        const graft_attr_value **items = arena_array(graph_arena(g), (size_t)v->nitems + 1,
                                               sizeof *items);
         for (int i = 0; i < v->nitems; i++)
             items[i] = graph_copy_attr_value(g, v->items[i]);
         c->nitems = v->nitems;
-        c->items = (const AttrValue *const *)items;
+        c->items = (const graft_attr_value *const *)items;
     }
     return c;
 }
 
-void graph_set_type(Graph *g, Node *n, const Type *type)
+void graph_set_type(graft_graph *g, graft_node *n, const graft_type *type)
 {
     (void)g;
     n->type = type;
 }
 
-void graph_declare_type(Graph *g, Node *var, const Type *type)
+void graph_declare_type(graft_graph *g, graft_node *var, const graft_type *type)
 {
     (void)g;
     var->type = type;
@@ -389,19 +391,19 @@ void graph_declare_type(Graph *g, Node *var, const Type *type)
 }
 
 /* Interned: models repeat annotations, and equal ones share a copy. */
-void graph_set_annotation(Graph *g, Node *n, const char *text)
+void graph_set_annotation(graft_graph *g, graft_node *n, const char *text)
 {
     n->annot = text ? graph_intern(g, text) : NULL;
 }
 
-void graph_set_ret_type(Graph *g, Node *fn, const Type *type)
+void graph_set_ret_type(graft_graph *g, graft_node *fn, const graft_type *type)
 {
     (void)g;
     if (fn->kind == NODE_FUNC)
         fn->u.fn->ret = type;
 }
 
-void graph_set_scope(Graph *g, Node *n, Node *fn)
+void graph_set_scope(graft_graph *g, graft_node *n, graft_node *fn)
 {
     (void)g;
     n->scope = fn;
@@ -409,7 +411,7 @@ void graph_set_scope(Graph *g, Node *n, Node *fn)
 
 /* ---- edits ---- */
 
-void graph_set_arg(Graph *g, Node *user, int i, Node *value)
+void graph_set_arg(graft_graph *g, graft_node *user, int i, graft_node *value)
 {
     (void)g;
     Use *u = i == USE_CALLEE ? user->callee : &user->slots[i];
@@ -421,11 +423,11 @@ void graph_set_arg(Graph *g, Node *user, int i, Node *value)
 }
 
 /* The output, or the body of the function enclosing old, when it is old. */
-static void replace_body(Graph *g, Node *old, Node *new_node_)
+static void replace_body(graft_graph *g, graft_node *old, graft_node *new_node_)
 {
     if (g->output == old)
         g->output = new_node_;
-    Node *fn = old->scope;
+    graft_node *fn = old->scope;
     if (fn && fn->u.fn->body == old) {
         fn->u.fn->body = new_node_;
         if (!new_node_->scope)
@@ -435,7 +437,7 @@ static void replace_body(Graph *g, Node *old, Node *new_node_)
 
 /* Moves every use of old over to new_node (except new_node's own), then
  * the output or function body that was old. */
-void graph_replace_all_uses(Graph *g, Node *old, Node *new_node_)
+void graph_replace_all_uses(graft_graph *g, graft_node *old, graft_node *new_node_)
 {
     if (old == new_node_)
         return;

@@ -20,12 +20,6 @@
 #include "arena.h"
 #include "graft.h"
 
-/* The short names of graft.h's public types (note [public names]). */
-typedef graft_graph Graph;
-typedef graft_node Node;
-typedef graft_type Type;
-typedef graft_attr_value AttrValue;
-
 typedef enum NodeKind {
     NODE_VAR,     /* %x, %aten::_convolution_0.weight: a parameter */
     NODE_CONST,   /* 1f, 1e-05f, 2i64, -1, True, meta[relay.Constant][0] */
@@ -65,7 +59,7 @@ struct graft_type {
     const int64_t *dims;   /* TYPE_TENSOR: rank dims, DIM_ANY for "?" */
     const char *dtype;     /* TYPE_TENSOR: interned, e.g. "float32" */
     int nfields;           /* TYPE_TUPLE: number of fields */
-    const Type *const *fields; /* TYPE_TUPLE: the field types */
+    const graft_type *const *fields; /* TYPE_TUPLE: the field types */
     const char *text;      /* the type as printed, e.g. "Tensor[(64), float32]" */
 };
 
@@ -75,21 +69,12 @@ struct graft_type {
  * graph_new_attr_value and filled in by the caller; spelling may stay NULL
  * for values made by edits (the printer then writes the canonical form: 1,
  * 1e-05f, True, None, "s", [1, 2]).  Strings and names are interned. */
-typedef graft_attr_kind AttrKind;
-#define ATTR_INT GRAFT_ATTR_INT
-#define ATTR_FLOAT GRAFT_ATTR_FLOAT
-#define ATTR_BOOL GRAFT_ATTR_BOOL
-#define ATTR_STRING GRAFT_ATTR_STRING
-#define ATTR_NULL GRAFT_ATTR_NULL
-#define ATTR_LIST GRAFT_ATTR_LIST
-#define ATTR_OPAQUE GRAFT_ATTR_OPAQUE
-typedef graft_attr Attr;
 
 /* Whether two attribute values are equal as TVM compares an attribute
  * with its default: numbers by value with an absolute tolerance of 1e-9,
  * strings, None and lists item by item (note [attribute equality] in
  * graph_attr.c). */
-bool attr_value_equal(const AttrValue *a, const AttrValue *b);
+bool attr_value_equal(const graft_attr_value *a, const graft_attr_value *b);
 
 /* ---- nodes ---- */
 
@@ -97,7 +82,7 @@ bool attr_value_equal(const AttrValue *a, const AttrValue *b);
  * ")", "_") and the variables it binds (printed as declared), in order. */
 typedef struct ClausePiece {
     const char *text; /* literal text, or NULL for a variable */
-    Node *var;        /* the NODE_VAR bound here when text is NULL */
+    graft_node *var;        /* the NODE_VAR bound here when text is NULL */
 } ClausePiece;
 
 typedef struct MatchClause {
@@ -106,20 +91,20 @@ typedef struct MatchClause {
 } MatchClause;
 
 /* Kind and identity. Ids are dense (0..graph_node_count-1), never reused. */
-static inline NodeKind node_kind(const Node *n);
-static inline uint32_t node_id(const Node *n);
-static inline bool node_is_dead(const Node *n);
+static inline NodeKind node_kind(const graft_node *n);
+static inline uint32_t node_id(const graft_node *n);
+static inline bool node_is_dead(const graft_node *n);
 
 /* NODE_CALL of an op: its interned name ("nn.conv2d"); NULL for a call of a
  * function value.  node_callee: the called NODE_FUNC (or NODE_VAR) of such
  * a call, else NULL. */
-static inline const char *node_op(const Node *n);
-static inline Node *node_callee(const Node *n);
+static inline const char *node_op(const graft_node *n);
+static inline graft_node *node_callee(const graft_node *n);
 
 /* Operands: call arguments (callee excluded), tuple fields, the tuple of a
  * GETITEM. */
-static inline int node_nargs(const Node *n);
-static inline Node *node_arg(const Node *n, int i);
+static inline int node_nargs(const graft_node *n);
+static inline graft_node *node_arg(const graft_node *n, int i);
 
 /* Users: each (user, operand slot) pair that reads n.  A callee slot has
  * index USE_CALLEE (-1).  Order: the order the uses were created in.  A
@@ -127,206 +112,208 @@ static inline Node *node_arg(const Node *n, int i);
  * see node_body), nor of its parameters; dead nodes are no users. */
 enum { USE_CALLEE = -1 };
 typedef struct Use Use;
-static inline int node_nusers(const Node *n);
-static inline const Use *node_first_use(const Node *n);
+static inline int node_nusers(const graft_node *n);
+static inline const Use *node_first_use(const graft_node *n);
 static inline const Use *use_next(const Use *u);
-static inline Node *use_user(const Use *u);
+static inline graft_node *use_user(const Use *u);
 static inline int use_index(const Use *u);
 
 /* Attributes of an op call or a function, in source order. */
-static inline int node_nattrs(const Node *n);
-static inline const Attr *node_attr(const Node *n, int i);
+static inline int node_nattrs(const graft_node *n);
+static inline const graft_attr *node_attr(const graft_node *n, int i);
 /* By name (interned or not); NULL when absent. */
-const AttrValue *node_find_attr(const Node *n, const char *name);
+const graft_attr_value *node_find_attr(const graft_node *n, const char *name);
 
 /* True for nodes rules treat as opaque values whose operands are no
  * dataflow inputs: functions, lets, ifs, matches, globals and op values. */
-static inline bool node_is_opaque(const Node *n);
+static inline bool node_is_opaque(const graft_node *n);
 
 /* NODE_VAR: the name without '%'; NODE_GLOBAL, NODE_OPREF: the name
  * ("f" for @f, "add", "Nil"). */
-static inline const char *node_name(const Node *n);
+static inline const char *node_name(const graft_node *n);
 /* NODE_CONST: spelling as printed ("1e-05f", "meta[relay.Constant][0]");
  * scalar: value and dtype ("float32", "int64", "bool"); a meta constant is
  * not scalar and its dtype comes from its type. */
-static inline const char *node_const_text(const Node *n);
-static inline bool node_const_is_scalar(const Node *n);
-static inline double node_const_value(const Node *n);
-const char *node_const_dtype(const Node *n);
+static inline const char *node_const_text(const graft_node *n);
+static inline bool node_const_is_scalar(const graft_node *n);
+static inline double node_const_value(const graft_node *n);
+const char *node_const_dtype(const graft_node *n);
 /* NODE_GETITEM: the field index. */
-static inline int node_index(const Node *n);
+static inline int node_index(const graft_node *n);
 /* NODE_FUNC: parameters (NODE_VARs) and body. */
-int node_nparams(const Node *n);
-Node *node_param(const Node *n, int i);
-Node *node_body(const Node *n);
+int node_nparams(const graft_node *n);
+graft_node *node_param(const graft_node *n, int i);
+graft_node *node_body(const graft_node *n);
 /* NODE_VAR: declared by "free_var %x;" (bound nowhere). */
-bool node_is_free(const Node *n);
+bool node_is_free(const graft_node *n);
 /* NODE_MATCH: its clauses (clause i's result is operand i + 1) and
  * whether it is complete ("match", not "match?"). */
-int node_nclauses(const Node *n);
-const MatchClause *node_clause(const Node *n, int i);
-bool node_match_complete(const Node *n);
+int node_nclauses(const graft_node *n);
+const MatchClause *node_clause(const graft_node *n, int i);
+bool node_match_complete(const graft_node *n);
 /* NODE_FUNC: the declared result type ("fn (...) -> T {"), or NULL. */
-const Type *node_ret_type(const Node *n);
+const graft_type *node_ret_type(const graft_node *n);
 /* The function whose body n belongs to; NULL for @main's body and params. */
-static inline Node *node_scope(const Node *n);
+static inline graft_node *node_scope(const graft_node *n);
 /* The type from the source text (parameter annotation or "ty=" comment),
  * or one set by graph_set_type; NULL when unknown. */
-static inline const Type *node_type(const Node *n);
+static inline const graft_type *node_type(const graft_node *n);
 /* NODE_VAR: true when the type was written in the declaration
  * ("%x: Tensor[...]"), so the printer writes it back. */
-static inline bool node_type_declared(const Node *n);
+static inline bool node_type_declared(const graft_node *n);
 /* The text of the node's annotation comment, verbatim as loaded
  * ("/ * ty=float32 * /", with the comment markers), or NULL; nodes created
  * by edits have none. */
-static inline const char *node_annotation(const Node *n);
+static inline const char *node_annotation(const graft_node *n);
 /* Where the model file wrote the node (1-based line and column of its op
  * name, variable, constant, '(' of a tuple, or index of an element
  * access); 0 for a node a rewrite built.  A node keeps its position
  * through rewriting, and a copy (a partition's body) takes its
  * original's. */
-int node_line(const Graph *g, const Node *n);
-int node_col(const Graph *g, const Node *n);
+int node_line(const graft_graph *g, const graft_node *n);
+int node_col(const graft_graph *g, const graft_node *n);
 
 /* ---- the graph ---- */
 
-Graph *graph_new(void);
-void graph_free(Graph *g);
+graft_graph *graph_new(void);
+void graph_free(graft_graph *g);
 /* Room for nodes nodes (their positions, names for half as many) before
  * the tables grow: a
  * loader sizes them once from the text (an estimate; they still grow
  * past it). */
-void graph_reserve(Graph *g, size_t nodes);
-Arena *graph_arena(Graph *g);
-const char *graph_intern(Graph *g, const char *s);
+void graph_reserve(graft_graph *g, size_t nodes);
+Arena *graph_arena(graft_graph *g);
+const char *graph_intern(graft_graph *g, const char *s);
 /* The n bytes at s, interned. */
-const char *graph_intern_n(Graph *g, const char *s, size_t n);
-uint32_t graph_node_count(const Graph *g); /* ids handed out, dead included */
+const char *graph_intern_n(graft_graph *g, const char *s, size_t n);
+uint32_t graph_node_count(const graft_graph *g); /* ids handed out, dead included */
 /* Nodes not marked dead: those the roots reach, @main's parameters, and
  * nodes nothing reachable uses any more that no sweep has killed yet. */
-uint32_t graph_live_count(const Graph *g);
-Node *graph_node(const Graph *g, uint32_t id);
+uint32_t graph_live_count(const graft_graph *g);
+graft_node *graph_node(const graft_graph *g, uint32_t id);
 
 /* @main: parameters and result. */
-int graph_nparams(const Graph *g);
-Node *graph_param(const Graph *g, int i);
-Node *graph_output(const Graph *g);
-void graph_set_output(Graph *g, Node *out);
+int graph_nparams(const graft_graph *g);
+graft_node *graph_param(const graft_graph *g, int i);
+graft_node *graph_output(const graft_graph *g);
+void graph_set_output(graft_graph *g, graft_node *out);
 
 /* Builders.  Strings need not be interned; names are given without '%'. */
-Node *graph_add_param(Graph *g, const char *name, const Type *type);
-Node *graph_add_const(Graph *g, const char *text, double value, const char *dtype);
-Node *graph_add_call(Graph *g, const char *op, Node *const *args, int nargs,
-                     const Attr *attrs, int nattrs);
-Node *graph_add_fn_call(Graph *g, Node *callee, Node *const *args, int nargs);
-Node *graph_add_tuple(Graph *g, Node *const *fields, int nfields);
-Node *graph_add_getitem(Graph *g, Node *tuple, int index);
+graft_node *graph_add_param(graft_graph *g, const char *name, const graft_type *type);
+graft_node *graph_add_const(graft_graph *g, const char *text, double value, const char *dtype);
+graft_node *graph_add_call(graft_graph *g, const char *op, graft_node *const *args, int nargs,
+                     const graft_attr *attrs, int nattrs);
+graft_node *graph_add_fn_call(graft_graph *g, graft_node *callee, graft_node *const *args,
+                              int nargs);
+graft_node *graph_add_tuple(graft_graph *g, graft_node *const *fields, int nfields);
+graft_node *graph_add_getitem(graft_graph *g, graft_node *tuple, int index);
 /* A function: params are new NODE_VARs made with graph_add_fn_param. */
-Node *graph_add_fn_param(Graph *g, const char *name, const Type *type);
-Node *graph_add_func(Graph *g, Node *const *params, int nparams, Node *body,
-                     const Attr *attrs, int nattrs);
+graft_node *graph_add_fn_param(graft_graph *g, const char *name, const graft_type *type);
+graft_node *graph_add_func(graft_graph *g, graft_node *const *params, int nparams, graft_node *body,
+                     const graft_attr *attrs, int nattrs);
 /* The NODE_GLOBAL naming global function name, one per name (made on
  * first use; the function may be defined later: graph_find_global). */
-Node *graph_global_ref(Graph *g, const char *name);
-Node *graph_add_opref(Graph *g, const char *name);
+graft_node *graph_global_ref(graft_graph *g, const char *name);
+graft_node *graph_add_opref(graft_graph *g, const char *name);
 /* let var = value; body.  var is a NODE_VAR (graph_add_fn_param). */
-Node *graph_add_let(Graph *g, Node *var, Node *value, Node *body);
-Node *graph_add_if(Graph *g, Node *cond, Node *then_branch, Node *else_branch);
+graft_node *graph_add_let(graft_graph *g, graft_node *var, graft_node *value, graft_node *body);
+graft_node *graph_add_if(graft_graph *g, graft_node *cond, graft_node *then_branch,
+                         graft_node *else_branch);
 /* clauses[i]'s result is results[i]; the pieces are copied. */
-Node *graph_add_match(Graph *g, Node *data, const MatchClause *clauses,
-                      Node *const *results, int nclauses, bool complete);
+graft_node *graph_add_match(graft_graph *g, graft_node *data, const MatchClause *clauses,
+                      graft_node *const *results, int nclauses, bool complete);
 /* Marks a NODE_VAR as declared by free_var. */
-void graph_set_free(Graph *g, Node *var);
+void graph_set_free(graft_graph *g, graft_node *var);
 /* Attributes of a call of a function value ("@f(%x, attrs_type_key=...)"). */
-void graph_set_call_attrs(Graph *g, Node *call, const Attr *attrs, int nattrs);
-AttrValue *graph_new_attr_value(Graph *g, AttrKind kind);
+void graph_set_call_attrs(graft_graph *g, graft_node *call, const graft_attr *attrs, int nattrs);
+graft_attr_value *graph_new_attr_value(graft_graph *g, graft_attr_kind kind);
 /* A deep copy of v (from any graph, or from a rule set's tables) owned by g;
  * strings are interned in g, the spelling kept. */
-const AttrValue *graph_copy_attr_value(Graph *g, const AttrValue *v);
+const graft_attr_value *graph_copy_attr_value(graft_graph *g, const graft_attr_value *v);
 /* Sets a node's type (a NODE_VAR's type stays "not declared"). */
-void graph_set_type(Graph *g, Node *n, const Type *type);
+void graph_set_type(graft_graph *g, graft_node *n, const graft_type *type);
 /* Sets a NODE_VAR's declared type (printed as "%x: T"). */
-void graph_declare_type(Graph *g, Node *var, const Type *type);
-void graph_set_annotation(Graph *g, Node *n, const char *text);
-void graph_set_pos(Graph *g, Node *n, int line, int col);
-void graph_set_ret_type(Graph *g, Node *fn, const Type *type);
+void graph_declare_type(graft_graph *g, graft_node *var, const graft_type *type);
+void graph_set_annotation(graft_graph *g, graft_node *n, const char *text);
+void graph_set_pos(graft_graph *g, graft_node *n, int line, int col);
+void graph_set_ret_type(graft_graph *g, graft_node *fn, const graft_type *type);
 /* Puts n in function fn's scope (NULL: @main's), for nodes an edit
  * creates inside a function body after graph_add_func (note [function
  * scope] in graph_walk.c). */
-void graph_set_scope(Graph *g, Node *n, Node *fn);
+void graph_set_scope(graft_graph *g, graft_node *n, graft_node *fn);
 
 /* ---- types (graph_type.c); all live in the graph's arena ---- */
 
-const Type *graph_type_tensor(Graph *g, const char *dtype, const int64_t *dims,
+const graft_type *graph_type_tensor(graft_graph *g, const char *dtype, const int64_t *dims,
                               int rank);
-const Type *graph_type_tuple(Graph *g, const Type *const *fields, int nfields);
-const Type *graph_type_other(Graph *g, const char *text, size_t len);
+const graft_type *graph_type_tuple(graft_graph *g, const graft_type *const *fields, int nfields);
+const graft_type *graph_type_other(graft_graph *g, const char *text, size_t len);
 /* Parses a type at text ("Tensor[(1, ?), float32]", "float32",
  * "(Tensor[(2), int64],)", else TYPE_OTHER up to the end of the balanced
  * text).  Stops before the first unbalanced ')' ']' or ',' or a space
  * that is not inside brackets; *consumed gets the bytes used.  Returns NULL
  * when nothing type-like is there. */
-const Type *graph_parse_type(Graph *g, const char *text, size_t len,
+const graft_type *graph_parse_type(graft_graph *g, const char *text, size_t len,
                              size_t *consumed);
 /* Parses "ty=TYPE" out of an annotation comment; NULL when absent. */
-const Type *graph_annotation_type(Graph *g, const char *annotation);
-bool type_equal(const Type *a, const Type *b);
+const graft_type *graph_annotation_type(graft_graph *g, const char *annotation);
+bool type_equal(const graft_type *a, const graft_type *b);
 
 /* ---- module text kept for printing back (see relay.h) ---- */
 
 /* "#[version = \"0.0.5\"]" when the input had it, else NULL. */
-const char *graph_version(const Graph *g);
-void graph_set_version(Graph *g, const char *text);
+const char *graph_version(const graft_graph *g);
+void graph_set_version(graft_graph *g, const char *text);
 /* Whether the module was a bare expression, printed back without "def
  * @main() {" (note [bare module] in graph_module.c). */
-bool graph_is_bare(const Graph *g);
-void graph_set_bare(Graph *g);
+bool graph_is_bare(const graft_graph *g);
+void graph_set_bare(graft_graph *g);
 /* @main's attributes, as "def @main(%x, Primitive=1)" wrote them. */
-int graph_main_nattrs(const Graph *g);
-const Attr *graph_main_attr(const Graph *g, int i);
+int graph_main_nattrs(const graft_graph *g);
+const graft_attr *graph_main_attr(const graft_graph *g, int i);
 /* The Prelude's "type NAME[...] { ... }" declarations, verbatim. */
-int graph_ntypedefs(const Graph *g);
-const char *graph_typedef(const Graph *g, int i);
-void graph_add_typedef(Graph *g, const char *text, size_t len);
+int graph_ntypedefs(const graft_graph *g);
+const char *graph_typedef(const graft_graph *g, int i);
+void graph_add_typedef(graft_graph *g, const char *text, size_t len);
 /* The "#[metadata]" section, verbatim to the end of the input, or NULL. */
-const char *graph_metadata(const Graph *g);
-void graph_set_metadata(Graph *g, const char *text, size_t len);
+const char *graph_metadata(const graft_graph *g);
+void graph_set_metadata(graft_graph *g, const char *text, size_t len);
 /* Global functions other than @main ("def @f(...) { ... }"), in the
  * order defined; @main itself is listed too (fn NULL), so that a printer
  * can put every definition in TVM's order (by name). */
-int graph_nglobals(const Graph *g);
-const char *graph_global_name(const Graph *g, int i);
-Node *graph_global_fn(const Graph *g, int i); /* NULL for @main */
-bool graph_global_defined(const Graph *g, int i);
+int graph_nglobals(const graft_graph *g);
+const char *graph_global_name(const graft_graph *g, int i);
+graft_node *graph_global_fn(const graft_graph *g, int i); /* NULL for @main */
+bool graph_global_defined(const graft_graph *g, int i);
 /* Index of the global function whose body holds n (@main's for a node of
  * @main), or -1 when the graph lists no globals. */
-int graph_global_of(const Graph *g, const Node *n);
+int graph_global_of(const graft_graph *g, const graft_node *n);
 /* Index of global name (defined or only referenced), or -1. */
-int graph_find_global(const Graph *g, const char *name);
+int graph_find_global(const graft_graph *g, const char *name);
 /* Defines global name as function fn (NULL: the module's @main); false
  * when name is defined already. */
-bool graph_add_global(Graph *g, const char *name, Node *fn);
+bool graph_add_global(graft_graph *g, const char *name, graft_node *fn);
 /* Makes function fn (a global's NODE_FUNC) the graph's @main: its
  * parameters become the graph's, its body the output; fn itself dies. */
-void graph_make_main(Graph *g, Node *fn);
+void graph_make_main(graft_graph *g, graft_node *fn);
 /* The global function's name ("main") and declared result type. */
-const char *graph_name(const Graph *g);
-void graph_set_name(Graph *g, const char *name);
-const Type *graph_ret_type(const Graph *g);
-void graph_set_graph_ret_type(Graph *g, const Type *type);
+const char *graph_name(const graft_graph *g);
+void graph_set_name(graft_graph *g, const char *name);
+const graft_type *graph_ret_type(const graft_graph *g);
+void graph_set_graph_ret_type(graft_graph *g, const graft_type *type);
 
 /* Edits that keep users current. */
-void graph_set_arg(Graph *g, Node *user, int i, Node *value);
+void graph_set_arg(graft_graph *g, graft_node *user, int i, graft_node *value);
 /* Every use of old (and the output, and a function body, if it is old)
  * now reads new_node; a use by new_node itself is left alone, so that
  * "x => relu(x)" can wrap x. */
-void graph_replace_all_uses(Graph *g, Node *old, Node *new_node);
+void graph_replace_all_uses(graft_graph *g, graft_node *old, graft_node *new_node);
 /* Marks dead every node not reachable from the output or another global
  * function (through operands,
  * callees, function bodies and parameters; @main's parameters always
  * live); returns how many became dead.  Dead nodes are dropped from the
  * users lists of their operands and must not be used again. */
-uint32_t graph_remove_dead(Graph *g);
+uint32_t graph_remove_dead(graft_graph *g);
 
 /* Live nodes reachable from the output, then from each other global
  * function (note [module roots] in graph_walk.c), operands before users
@@ -336,16 +323,16 @@ uint32_t graph_remove_dead(Graph *g);
  * node_scope to tell them apart).
  * Fills order (caller-allocated, graph_node_count entries) and returns the
  * count. */
-uint32_t graph_topo_order(const Graph *g, Node **order);
+uint32_t graph_topo_order(const graft_graph *g, graft_node **order);
 /* The same order as node ids (ids: graph_node_count entries), for callers
  * that keep per-id arrays and need not touch the nodes themselves. */
-uint32_t graph_topo_ids(const Graph *g, uint32_t *ids);
+uint32_t graph_topo_ids(const graft_graph *g, uint32_t *ids);
 /* Marks in reached (graph_node_count bytes, zeroed) the nodes
  * graph_topo_order lists, in one sweep down from the last id, for a
  * graph whose ids already put children first (as loading makes them:
  * note [types in id order] in type_infer.c); false when a reached node
  * has a child at or after its own id, reached then half marked. */
-bool graph_reached_by_ids(const Graph *g, uint8_t *reached);
+bool graph_reached_by_ids(const graft_graph *g, uint8_t *reached);
 /* An order of the live nodes as graph_topo_ids gives it, made by a walk
  * that labels them too (labels_graph_order); free with graph_order_free. */
 typedef struct GraphOrder {
@@ -355,7 +342,7 @@ typedef struct GraphOrder {
 void graph_order_free(GraphOrder *o);
 /* graph_remove_dead, then graph_topo_order into order, in one walk (note
  * [sweep] in graph_walk.c); returns the count of live nodes ordered. */
-uint32_t graph_remove_dead_order(Graph *g, Node **order);
+uint32_t graph_remove_dead_order(graft_graph *g, graft_node **order);
 
 /* note [compact walk] in graph_walk.c: every node's kind, string and
  * children as flat per-id arrays, read from the nodes once in id order,
@@ -377,7 +364,7 @@ enum {
 };
 typedef struct GraphArrays {
     uint32_t nnodes;    /* graph_node_count when built */
-    Node *const *nodes; /* per id: the node (the graph's own table) */
+    graft_node *const *nodes; /* per id: the node (the graph's own table) */
     uint8_t *kind;      /* per id: NodeKind */
     uint8_t *flags;     /* per id: NODE_FREE, ... */
     const char **str;   /* per id: the node's string, as above */
@@ -387,21 +374,21 @@ typedef struct GraphArrays {
     uint32_t nvars;     /* entries in vars */
     uint32_t *cls;      /* per live node id: its class (graph_arrays_classified) */
 } GraphArrays;
-void graph_arrays_build(const Graph *g, GraphArrays *a);
+void graph_arrays_build(const graft_graph *g, GraphArrays *a);
 /* note [classified order] in graph_walk.c: only start and kids, and
  * beside them classify(ctx, n) of every live node, called in id order
  * while the node is read anyway (a labeller's classes). */
-typedef uint32_t (*NodeClassFn)(void *ctx, const Node *n);
-void graph_arrays_classified(const Graph *g, NodeClassFn classify, void *ctx, GraphArrays *a);
+typedef uint32_t (*NodeClassFn)(void *ctx, const graft_node *n);
+void graph_arrays_classified(const graft_graph *g, NodeClassFn classify, void *ctx, GraphArrays *a);
 /* graph_topo_ids's order, walked over a (made by one of the two above
  * from g, unchanged since). */
-uint32_t graph_arrays_topo_ids(const Graph *g, const GraphArrays *a, uint32_t *ids);
+uint32_t graph_arrays_topo_ids(const graft_graph *g, const GraphArrays *a, uint32_t *ids);
 void graph_arrays_free(GraphArrays *a);
 
 /* Total bytes the graph holds (arena and node table); divide by
  * graph_node_count for bytes per node.  graph_node_size is sizeof(struct
  * Node): 96 on LP64, plus 32 per operand (graph.c, note [node size]). */
-size_t graph_bytes(const Graph *g);
+size_t graph_bytes(const graft_graph *g);
 size_t graph_node_size(void);
 
 /* The node layout and the inline accessors declared above. */

@@ -12,14 +12,14 @@
  * absolute 1e-9.  So epsilon=1e-05f (float32, 9.99999974738e-06) equals
  * the default 1e-05.  Ints, floats and bools compare by value, since the
  * text does not say which one an attribute holds ("axis=0" vs 0.0). */
-static bool numeric(const AttrValue *v)
+static bool numeric(const graft_attr_value *v)
 {
-    return v->kind == ATTR_INT || v->kind == ATTR_FLOAT || v->kind == ATTR_BOOL;
+    return v->kind == GRAFT_ATTR_INT || v->kind == GRAFT_ATTR_FLOAT || v->kind == GRAFT_ATTR_BOOL;
 }
 
-static double number(const AttrValue *v)
+static double number(const graft_attr_value *v)
 {
-    return v->kind == ATTR_FLOAT ? v->f : (double)v->i;
+    return v->kind == GRAFT_ATTR_FLOAT ? v->f : (double)v->i;
 }
 
 static bool doubles_equal(double a, double b)
@@ -29,18 +29,18 @@ static bool doubles_equal(double a, double b)
     return a == b || fabs(a - b) < 1e-9;
 }
 
-bool attr_value_equal(const AttrValue *a, const AttrValue *b)
+bool attr_value_equal(const graft_attr_value *a, const graft_attr_value *b)
 {
     if (numeric(a) && numeric(b))
         return doubles_equal(number(a), number(b));
     if (a->kind != b->kind)
         return false;
     switch (a->kind) {
-    case ATTR_STRING: return strcmp(a->s ? a->s : "", b->s ? b->s : "") == 0;
-    case ATTR_NULL: return true;
-    case ATTR_OPAQUE:
+    case GRAFT_ATTR_STRING: return strcmp(a->s ? a->s : "", b->s ? b->s : "") == 0;
+    case GRAFT_ATTR_NULL: return true;
+    case GRAFT_ATTR_OPAQUE:
         return strcmp(a->spelling ? a->spelling : "", b->spelling ? b->spelling : "") == 0;
-    case ATTR_LIST:
+    case GRAFT_ATTR_LIST:
         if (a->nitems != b->nitems)
             return false;
         for (int i = 0; i < a->nitems; i++)

@@ -7,41 +7,41 @@
 #include "graph_impl.h"
 #include "util.h"
 
-bool node_is_free(const Node *n)
+bool node_is_free(const graft_node *n)
 {
     return n->kind == NODE_VAR && n->flag;
 }
 
-int node_nclauses(const Node *n)
+int node_nclauses(const graft_node *n)
 {
     return n->kind == NODE_MATCH ? n->u.match->nclauses : 0;
 }
 
-const MatchClause *node_clause(const Node *n, int i)
+const MatchClause *node_clause(const graft_node *n, int i)
 {
     return &n->u.match->clauses[i];
 }
 
-bool node_match_complete(const Node *n)
+bool node_match_complete(const graft_node *n)
 {
     return n->kind == NODE_MATCH && n->flag;
 }
 
-void graph_set_free(Graph *g, Node *var)
+void graph_set_free(graft_graph *g, graft_node *var)
 {
     (void)g;
     var->flag = 1;
 }
 
 /* A node with nslots operands read from args. */
-static Node *with_operands(Graph *g, NodeKind kind, Node *const *args, int nslots)
+static graft_node *with_operands(graft_graph *g, NodeKind kind, graft_node *const *args, int nslots)
 {
-    Node *n = graph_new_node(g, kind, nslots);
+    graft_node *n = graph_new_node(g, kind, nslots);
     graph_set_operands(n, args, nslots);
     return n;
 }
 
-Node *graph_global_ref(Graph *g, const char *name)
+graft_node *graph_global_ref(graft_graph *g, const char *name)
 {
     int i = graph_find_global(g, name);
     if (i < 0) {
@@ -57,30 +57,31 @@ Node *graph_global_ref(Graph *g, const char *name)
     return def->ref;
 }
 
-Node *graph_add_opref(Graph *g, const char *name)
+graft_node *graph_add_opref(graft_graph *g, const char *name)
 {
-    Node *n = graph_new_node(g, NODE_OPREF, 0);
+    graft_node *n = graph_new_node(g, NODE_OPREF, 0);
     n->str = graph_intern(g, name);
     return n;
 }
 
-Node *graph_add_let(Graph *g, Node *var, Node *value, Node *body)
+graft_node *graph_add_let(graft_graph *g, graft_node *var, graft_node *value, graft_node *body)
 {
-    Node *args[3] = {var, value, body};
+    graft_node *args[3] = {var, value, body};
     return with_operands(g, NODE_LET, args, 3);
 }
 
-Node *graph_add_if(Graph *g, Node *cond, Node *then_branch, Node *else_branch)
+graft_node *graph_add_if(graft_graph *g, graft_node *cond, graft_node *then_branch,
+                         graft_node *else_branch)
 {
-    Node *args[3] = {cond, then_branch, else_branch};
+    graft_node *args[3] = {cond, then_branch, else_branch};
     return with_operands(g, NODE_IF, args, 3);
 }
 
-Node *graph_add_match(Graph *g, Node *data, const MatchClause *clauses,
-                      Node *const *results, int nclauses, bool complete)
+graft_node *graph_add_match(graft_graph *g, graft_node *data, const MatchClause *clauses,
+                      graft_node *const *results, int nclauses, bool complete)
 {
-    Node *n = graph_new_node(g, NODE_MATCH, nclauses + 1);
-    Node **args = xmalloc(((size_t)nclauses + 1) * sizeof *args);
+    graft_node *n = graph_new_node(g, NODE_MATCH, nclauses + 1);
+    graft_node **args = xmalloc(((size_t)nclauses + 1) * sizeof *args);
     args[0] = data;
     memcpy(args + 1, results, (size_t)nclauses * sizeof *args);
     graph_set_operands(n, args, nclauses + 1);
@@ -99,7 +100,7 @@ Node *graph_add_match(Graph *g, Node *data, const MatchClause *clauses,
     return n;
 }
 
-void graph_set_call_attrs(Graph *g, Node *call, const Attr *attrs, int nattrs)
+void graph_set_call_attrs(graft_graph *g, graft_node *call, const graft_attr *attrs, int nattrs)
 {
     graph_set_attrs(g, call, attrs, nattrs);
 }

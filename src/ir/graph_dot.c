@@ -14,7 +14,7 @@
 
 /* What the writer needs while it walks the graph. */
 typedef struct Viz {
-    const Graph *g;      /* graph drawn */
+    const graft_graph *g;      /* graph drawn */
     FILE *out;           /* dot text goes here */
     uint32_t *temps;     /* printer's temp numbers, by node id */
     StrBuf *marks;       /* per node id: highlight labels, "\n"-joined */
@@ -23,7 +23,7 @@ typedef struct Viz {
     const char *model;   /* the model file, for positions, or NULL */
 } Viz;
 
-static bool kept(const Viz *v, const Node *n)
+static bool kept(const Viz *v, const graft_node *n)
 {
     return !v->keep || v->keep[node_id(n)];
 }
@@ -44,7 +44,7 @@ static void put_quoted(FILE *out, const char *s)
 }
 
 /* The label of n: what it computes, then its type and match labels. */
-static void node_label(const Viz *v, const Node *n, StrBuf *sb)
+static void node_label(const Viz *v, const graft_node *n, StrBuf *sb)
 {
     uint32_t id = node_id(n);
     if (v->temps[id] != UINT32_MAX)
@@ -70,8 +70,8 @@ static void node_label(const Viz *v, const Node *n, StrBuf *sb)
     case NODE_MATCH: strbuf_puts(sb, "match"); break;
     }
     for (int i = 0; i < node_nattrs(n); i++) {
-        const Attr *a = node_attr(n, i);
-        if (a->value->kind == ATTR_STRING && node_kind(n) == NODE_FUNC)
+        const graft_attr *a = node_attr(n, i);
+        if (a->value->kind == GRAFT_ATTR_STRING && node_kind(n) == NODE_FUNC)
             strbuf_printf(sb, "\n%s=%s", a->name, a->value->s);
     }
     if (v->model && node_line(v->g, n))
@@ -82,7 +82,7 @@ static void node_label(const Viz *v, const Node *n, StrBuf *sb)
         strbuf_printf(sb, "\n[%s]", v->marks[id].data);
 }
 
-static const char *node_shape(const Node *n)
+static const char *node_shape(const graft_node *n)
 {
     switch (node_kind(n)) {
     case NODE_VAR: return "shape=ellipse";
@@ -101,7 +101,7 @@ static const char *node_shape(const Node *n)
 }
 
 /* One node statement; the graph's output is drawn with a double border. */
-static void put_node(const Viz *v, const Node *n)
+static void put_node(const Viz *v, const graft_node *n)
 {
     StrBuf label = {0};
     node_label(v, n, &label);
@@ -124,7 +124,7 @@ static void put_node(const Viz *v, const Node *n)
 
 /* Edges into n: operands in order (labelled when there are several), a
  * callee dashed, a function's body result dotted. */
-static void put_edges(const Viz *v, const Node *n)
+static void put_edges(const Viz *v, const graft_node *n)
 {
     if (!kept(v, n))
         return;
@@ -146,7 +146,7 @@ static void put_edges(const Viz *v, const Node *n)
 
 /* The function a node is drawn in: its scope, or for a constant (which
  * has none) its first user's. */
-static const Node *drawn_scope(const Node *n)
+static const graft_node *drawn_scope(const graft_node *n)
 {
     if (node_kind(n) == NODE_CONST && node_first_use(n))
         return node_scope(use_user(node_first_use(n)));
@@ -156,16 +156,16 @@ static const Node *drawn_scope(const Node *n)
 /* Nodes in topological order, each inside the clusters of the
  * functions around it (dot merges clusters of the same name), so nested
  * functions need no recursion. */
-static void put_nodes(const Viz *v, Node **order, uint32_t count)
+static void put_nodes(const Viz *v, graft_node **order, uint32_t count)
 {
-    const Node **chain = NULL;
+    const graft_node **chain = NULL;
     size_t cap = 0;
     for (uint32_t i = 0; i < count; i++) {
         if (!kept(v, order[i]))
             continue;
         size_t depth = 0;
-        for (const Node *s = drawn_scope(order[i]); s; s = drawn_scope(s)) {
-            chain = xgrow_items(chain, &cap, depth + 1, sizeof(Node *));
+        for (const graft_node *s = drawn_scope(order[i]); s; s = drawn_scope(s)) {
+            chain = xgrow_items(chain, &cap, depth + 1, sizeof(graft_node *));
             chain[depth++] = s;
         }
         fputs("  ", v->out);
@@ -196,19 +196,19 @@ static void collect_marks(Viz *v, const VizHighlight *h, size_t n)
 }
 
 /* The header, every node (clustered by function), then every edge. */
-void viz_write(const Graph *g, const VizHighlight *highlights, size_t n, FILE *out)
+void viz_write(const graft_graph *g, const VizHighlight *highlights, size_t n, FILE *out)
 {
     viz_write_some(g, highlights, n, NULL, NULL, out);
 }
 
-void viz_write_some(const Graph *g, const VizHighlight *highlights, size_t n,
+void viz_write_some(const graft_graph *g, const VizHighlight *highlights, size_t n,
                     const uint8_t *keep, const char *model, FILE *out)
 {
     uint32_t count = graph_node_count(g);
     Viz v = {g, out, relay_temp_numbers(g), xcalloc(count ? count : 1, sizeof(StrBuf)),
              xcalloc(count ? count : 1, sizeof(const char *)), keep, model};
     collect_marks(&v, highlights, n);
-    Node **order = xmalloc((count ? count : 1) * sizeof(Node *));
+    graft_node **order = xmalloc((count ? count : 1) * sizeof(graft_node *));
     uint32_t len = graph_topo_order(g, order);
     fprintf(out, "digraph \"%s\" {\n  rankdir=TB;\n"
                  "  node [fontname=\"Helvetica\", fontsize=11];\n"

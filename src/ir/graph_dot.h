@@ -28,12 +28,12 @@ typedef struct VizHighlight {
 } VizHighlight;
 
 /* Writes g as a dot digraph; highlights may be NULL when n is 0. */
-void viz_write(const Graph *g, const VizHighlight *highlights, size_t n, FILE *out);
+void viz_write(const graft_graph *g, const VizHighlight *highlights, size_t n, FILE *out);
 /* The same, drawing only the nodes whose keep[id] is set (keep NULL: all)
  * and the edges between them (graft viz --at NODE --radius K); with model
  * (the model file's name, or NULL) each label shows its node's position
  * in it, "model.relay:5:8" (note [node names] in node_label.h). */
-void viz_write_some(const Graph *g, const VizHighlight *highlights, size_t n,
+void viz_write_some(const graft_graph *g, const VizHighlight *highlights, size_t n,
                     const uint8_t *keep, const char *model, FILE *out);
 
 /* Runs Graphviz's dot (or $GRAFT_DOT) on dot_text with -Tformat ("svg",

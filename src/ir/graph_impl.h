@@ -12,13 +12,12 @@
 #include "graph.h"
 #include "util.h"
 
-
 /* What a NODE_FUNC has beyond a plain node. */
 typedef struct FuncInfo {
-    Node **params;   /* NODE_VARs, in order */
+    graft_node **params;   /* NODE_VARs, in order */
     int nparams;     /* entries in params */
-    Node *body;      /* the result expression */
-    const Type *ret; /* declared result type, or NULL */
+    graft_node *body;      /* the result expression */
+    const graft_type *ret; /* declared result type, or NULL */
 } FuncInfo;
 
 /* What a NODE_MATCH has beyond its operands (data, then each clause's
@@ -31,12 +30,11 @@ typedef struct MatchInfo {
 /* A global function ("def @f"), or a name only referenced so far. */
 typedef struct GlobalDef {
     const char *name; /* interned, without '@' */
-    Node *fn;         /* its NODE_FUNC; NULL for @main and for a name
+    graft_node *fn;         /* its NODE_FUNC; NULL for @main and for a name
                          not defined (yet) */
-    Node *ref;        /* the NODE_GLOBAL naming it, or NULL */
+    graft_node *ref;        /* the NODE_GLOBAL naming it, or NULL */
     bool defined;     /* a "def" of it was added */
 } GlobalDef;
-
 
 /* A node's position in the model file, 1-based. */
 typedef struct SrcPos {
@@ -52,17 +50,17 @@ struct graft_graph {
     Interner *strings;     /* interned names in arena */
     const char *canon[64]; /* strings the interner returned lately, by
                               address (note [canonical pointers]) */
-    Node **nodes;          /* all nodes by id (malloc'd table) */
+    graft_node **nodes;          /* all nodes by id (malloc'd table) */
     uint32_t nnodes;       /* ids handed out */
     uint32_t ndead;        /* nodes marked dead among them */
     size_t nodes_cap;      /* capacity of nodes */
-    Node **params;         /* @main's parameters (malloc'd) */
+    graft_node **params;         /* @main's parameters (malloc'd) */
     int nparams;           /* entries in params */
     size_t params_cap;     /* capacity of params */
-    Node *output;          /* @main's result */
+    graft_node *output;          /* @main's result */
     const char *name;      /* global function name, "main" */
-    const Type *ret;       /* @main's declared result type, or NULL */
-    const Attr *main_attrs; /* @main's attributes (def @main(%x, K=V)) */
+    const graft_type *ret;       /* @main's declared result type, or NULL */
+    const graft_attr *main_attrs; /* @main's attributes (def @main(%x, K=V)) */
     int nmain_attrs;       /* entries in main_attrs */
     bool bare;             /* read from a bare expression, no "def" */
     const char *version;   /* "#[version = ...]" line, or NULL */
@@ -81,10 +79,10 @@ struct graft_graph {
 
 /* Helpers shared by graph.c and graph_walk.c.  graph_new_node allocates
  * the node with room for nslots operand slots after it. */
-Node *graph_new_node(Graph *g, NodeKind kind, int nslots);
-void graph_set_attrs(Graph *g, Node *n, const Attr *attrs, int nattrs);
+graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots);
+void graph_set_attrs(graft_graph *g, graft_node *n, const graft_attr *attrs, int nattrs);
 /* Fills n's first nargs operand slots (allocated by graph_new_node). */
-void graph_set_operands(Node *n, Node *const *args, int nargs);
+void graph_set_operands(graft_node *n, graft_node *const *args, int nargs);
 /* Removes u from its value's users list. */
 void graph_unlink_use(Use *u);
 

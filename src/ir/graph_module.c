@@ -8,39 +8,39 @@
 #include "graph_impl.h"
 #include "util.h"
 
-const char *graph_version(const Graph *g)
+const char *graph_version(const graft_graph *g)
 {
     return g->version;
 }
 
-void graph_set_version(Graph *g, const char *text)
+void graph_set_version(graft_graph *g, const char *text)
 {
     g->version = text ? arena_strdup(g->arena, text) : NULL;
 }
 
-int graph_ntypedefs(const Graph *g)
+int graph_ntypedefs(const graft_graph *g)
 {
     return g->ntypedefs;
 }
 
-const char *graph_typedef(const Graph *g, int i)
+const char *graph_typedef(const graft_graph *g, int i)
 {
     return g->typedefs[i];
 }
 
-void graph_add_typedef(Graph *g, const char *text, size_t len)
+void graph_add_typedef(graft_graph *g, const char *text, size_t len)
 {
     g->typedefs = xgrow_items(g->typedefs, &g->typedefs_cap, (size_t)g->ntypedefs + 1,
                               sizeof(char *));
     g->typedefs[g->ntypedefs++] = arena_strndup(g->arena, text, len);
 }
 
-const char *graph_metadata(const Graph *g)
+const char *graph_metadata(const graft_graph *g)
 {
     return g->metadata;
 }
 
-void graph_set_metadata(Graph *g, const char *text, size_t len)
+void graph_set_metadata(graft_graph *g, const char *text, size_t len)
 {
     g->metadata = text ? arena_strndup(g->arena, text, len) : NULL;
 }
@@ -50,71 +50,71 @@ void graph_set_metadata(Graph *g, const char *text, size_t len)
  * without parameters, and its printer prints such an expression back
  * bare (AsText of an Expr: PrintScope at the top level).  The graph keeps
  * that it was read so, for the printer. */
-bool graph_is_bare(const Graph *g)
+bool graph_is_bare(const graft_graph *g)
 {
     return g->bare;
 }
 
-void graph_set_bare(Graph *g)
+void graph_set_bare(graft_graph *g)
 {
     g->bare = true;
 }
 
-int graph_main_nattrs(const Graph *g)
+int graph_main_nattrs(const graft_graph *g)
 {
     return g->nmain_attrs;
 }
 
-const Attr *graph_main_attr(const Graph *g, int i)
+const graft_attr *graph_main_attr(const graft_graph *g, int i)
 {
     return &g->main_attrs[i];
 }
 
-const char *graph_name(const Graph *g)
+const char *graph_name(const graft_graph *g)
 {
     return g->name;
 }
 
-void graph_set_name(Graph *g, const char *name)
+void graph_set_name(graft_graph *g, const char *name)
 {
     g->name = graph_intern(g, name);
 }
 
-const Type *graph_ret_type(const Graph *g)
+const graft_type *graph_ret_type(const graft_graph *g)
 {
     return g->ret;
 }
 
-void graph_set_graph_ret_type(Graph *g, const Type *type)
+void graph_set_graph_ret_type(graft_graph *g, const graft_type *type)
 {
     g->ret = type;
 }
 
 /* ---- global functions ---- */
 
-int graph_nglobals(const Graph *g)
+int graph_nglobals(const graft_graph *g)
 {
     return g->nglobals;
 }
 
-const char *graph_global_name(const Graph *g, int i)
+const char *graph_global_name(const graft_graph *g, int i)
 {
     return g->globals[i].name;
 }
 
-Node *graph_global_fn(const Graph *g, int i)
+graft_node *graph_global_fn(const graft_graph *g, int i)
 {
     return g->globals[i].fn;
 }
 
-bool graph_global_defined(const Graph *g, int i)
+bool graph_global_defined(const graft_graph *g, int i)
 {
     return g->globals[i].defined;
 }
 
-int graph_global_of(const Graph *g, const Node *n)
+int graph_global_of(const graft_graph *g, const graft_node *n)
 {
-    const Node *fn = n->kind == NODE_FUNC ? n : n->scope;
+    const graft_node *fn = n->kind == NODE_FUNC ? n : n->scope;
     while (fn && fn->scope)
         fn = fn->scope;
     for (int i = 0; i < g->nglobals; i++)
@@ -123,7 +123,7 @@ int graph_global_of(const Graph *g, const Node *n)
     return -1; /* fn NULL: @main, listed only by a loaded module */
 }
 
-int graph_find_global(const Graph *g, const char *name)
+int graph_find_global(const graft_graph *g, const char *name)
 {
     for (int i = 0; i < g->nglobals; i++)
         if (strcmp(g->globals[i].name, name) == 0)
@@ -131,7 +131,7 @@ int graph_find_global(const Graph *g, const char *name)
     return -1;
 }
 
-bool graph_add_global(Graph *g, const char *name, Node *fn)
+bool graph_add_global(graft_graph *g, const char *name, graft_node *fn)
 {
     int i = graph_find_global(g, name);
     if (i >= 0 && g->globals[i].defined)
@@ -150,11 +150,12 @@ bool graph_add_global(Graph *g, const char *name, Node *fn)
 /* The loader builds every "def" as a function, then makes the one that is
  * @main the graph's own parameters and output (note [modules] in
  * relay_load.c).  Nodes in fn's scope move to @main's (NULL). */
-void graph_make_main(Graph *g, Node *fn)
+void graph_make_main(graft_graph *g, graft_node *fn)
 {
     FuncInfo *info = fn->u.fn;
     for (int i = 0; i < info->nparams; i++) {
-        g->params = xgrow_items(g->params, &g->params_cap, (size_t)g->nparams + 1, sizeof(Node *));
+        g->params =
+            xgrow_items(g->params, &g->params_cap, (size_t)g->nparams + 1, sizeof(graft_node *));
         g->params[g->nparams++] = info->params[i];
     }
     for (uint32_t id = 0; id < g->nnodes; id++)

@@ -22,8 +22,8 @@ struct MatchInfo;
  * node's users list.  Its operand index is where it sits in the user's
  * slots (or USE_CALLEE for the callee slot), so it is not stored. */
 struct Use {
-    Node *user;  /* the node whose operand this is */
-    Node *value; /* the operand it reads */
+    graft_node *user;  /* the node whose operand this is */
+    graft_node *value; /* the operand it reads */
     Use *prev;   /* previous use of value; the first use's is the last */
     Use *next;   /* next use of value (newer), NULL at the end */
 };
@@ -45,14 +45,14 @@ struct graft_node {
     Use *first_use;        /* users list, oldest first, circular by prev */
     const char *str;       /* interned op name, var name or const spelling */
     union {
-        const Attr *attrs; /* NODE_CALL, NODE_FUNC: nattrs attributes */
+        const graft_attr *attrs; /* NODE_CALL, NODE_FUNC: nattrs attributes */
         const char *dtype; /* NODE_CONST: interned scalar dtype */
     } a;
     int32_t nattrs;        /* entries in a.attrs (0 for constants) */
     int32_t index;         /* NODE_GETITEM: field index */
-    const Type *type;      /* known type, or NULL */
+    const graft_type *type;      /* known type, or NULL */
     const char *annot;     /* annotation comment verbatim, or NULL */
-    Node *scope;           /* enclosing NODE_FUNC, NULL in @main */
+    graft_node *scope;           /* enclosing NODE_FUNC, NULL in @main */
     union {
         double value;      /* NODE_CONST: scalar value */
         struct FuncInfo *fn;    /* NODE_FUNC: params, body, result type */
@@ -67,63 +67,63 @@ struct graft_node {
  * field read (node_find_attr, node_const_dtype, the function and match
  * accessors) stay out of line in graph.c. */
 
-static inline NodeKind node_kind(const Node *n) { return (NodeKind)n->kind; }
-static inline uint32_t node_id(const Node *n) { return n->id; }
-static inline bool node_is_dead(const Node *n) { return n->dead; }
-static inline int node_nargs(const Node *n) { return n->nargs; }
-static inline Node *node_arg(const Node *n, int i) { return n->slots[i].value; }
-static inline int node_nusers(const Node *n) { return n->nusers; }
-static inline const Use *node_first_use(const Node *n) { return n->first_use; }
+static inline NodeKind node_kind(const graft_node *n) { return (NodeKind)n->kind; }
+static inline uint32_t node_id(const graft_node *n) { return n->id; }
+static inline bool node_is_dead(const graft_node *n) { return n->dead; }
+static inline int node_nargs(const graft_node *n) { return n->nargs; }
+static inline graft_node *node_arg(const graft_node *n, int i) { return n->slots[i].value; }
+static inline int node_nusers(const graft_node *n) { return n->nusers; }
+static inline const Use *node_first_use(const graft_node *n) { return n->first_use; }
 static inline const Use *use_next(const Use *u) { return u->next; }
-static inline Node *use_user(const Use *u) { return u->user; }
+static inline graft_node *use_user(const Use *u) { return u->user; }
 static inline int use_index(const Use *u)
 {
     return u == u->user->callee ? USE_CALLEE : (int)(u - u->user->slots);
 }
-static inline int node_nattrs(const Node *n) { return n->nattrs; }
-static inline const Attr *node_attr(const Node *n, int i) { return &n->a.attrs[i]; }
-static inline const Type *node_type(const Node *n) { return n->type; }
-static inline bool node_type_declared(const Node *n) { return n->type_declared; }
-static inline const char *node_annotation(const Node *n) { return n->annot; }
-static inline Node *node_scope(const Node *n) { return n->scope; }
+static inline int node_nattrs(const graft_node *n) { return n->nattrs; }
+static inline const graft_attr *node_attr(const graft_node *n, int i) { return &n->a.attrs[i]; }
+static inline const graft_type *node_type(const graft_node *n) { return n->type; }
+static inline bool node_type_declared(const graft_node *n) { return n->type_declared; }
+static inline const char *node_annotation(const graft_node *n) { return n->annot; }
+static inline graft_node *node_scope(const graft_node *n) { return n->scope; }
 
-static inline const char *node_op(const Node *n)
+static inline const char *node_op(const graft_node *n)
 {
     return n->kind == NODE_CALL && !n->callee ? n->str : NULL;
 }
 
-static inline Node *node_callee(const Node *n)
+static inline graft_node *node_callee(const graft_node *n)
 {
     return n->kind == NODE_CALL && n->callee ? n->callee->value : NULL;
 }
 
-static inline const char *node_name(const Node *n)
+static inline const char *node_name(const graft_node *n)
 {
     NodeKind k = (NodeKind)n->kind;
     return k == NODE_VAR || k == NODE_GLOBAL || k == NODE_OPREF ? n->str : NULL;
 }
 
-static inline const char *node_const_text(const Node *n)
+static inline const char *node_const_text(const graft_node *n)
 {
     return n->kind == NODE_CONST ? n->str : NULL;
 }
 
-static inline bool node_const_is_scalar(const Node *n)
+static inline bool node_const_is_scalar(const graft_node *n)
 {
     return n->kind == NODE_CONST && n->flag;
 }
 
-static inline double node_const_value(const Node *n)
+static inline double node_const_value(const graft_node *n)
 {
     return n->kind == NODE_CONST ? n->u.value : 0.0;
 }
 
-static inline int node_index(const Node *n)
+static inline int node_index(const graft_node *n)
 {
     return n->kind == NODE_GETITEM ? n->index : -1;
 }
 
-static inline bool node_is_opaque(const Node *n)
+static inline bool node_is_opaque(const graft_node *n)
 {
     switch (n->kind) {
     case NODE_FUNC: case NODE_GLOBAL: case NODE_OPREF: case NODE_LET:

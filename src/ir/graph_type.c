@@ -40,12 +40,12 @@ static void put_dims(StrBuf *sb, const int64_t *dims, int rank)
 /* note [scalar types]: every scalar constant's type is its dtype's
  * rank-0 tensor type, so those are made once per dtype and shared (types
  * are immutable). */
-static const Type *scalar_type(Graph *g, const char *dtype)
+static const graft_type *scalar_type(graft_graph *g, const char *dtype)
 {
-    const Type *known = keymap_get_ptr(&g->scalar_types, dtype);
+    const graft_type *known = keymap_get_ptr(&g->scalar_types, dtype);
     if (known)
         return known;
-    Type *t = arena_alloc(g->arena, sizeof(Type));
+    graft_type *t = arena_alloc(g->arena, sizeof(graft_type));
     t->kind = TYPE_TENSOR;
     t->dtype = dtype;
     t->dims = arena_alloc(g->arena, 0);
@@ -55,12 +55,12 @@ static const Type *scalar_type(Graph *g, const char *dtype)
 }
 
 /* Canonical text as TVM prints it: a rank-0 tensor is its dtype. */
-const Type *graph_type_tensor(Graph *g, const char *dtype, const int64_t *dims,
+const graft_type *graph_type_tensor(graft_graph *g, const char *dtype, const int64_t *dims,
                               int rank)
 {
     if (rank == 0)
         return scalar_type(g, graph_intern(g, dtype));
-    Type *t = arena_alloc(g->arena, sizeof(Type));
+    graft_type *t = arena_alloc(g->arena, sizeof(graft_type));
     t->kind = TYPE_TENSOR;
     t->rank = rank;
     t->dtype = graph_intern(g, dtype);
@@ -80,12 +80,12 @@ const Type *graph_type_tensor(Graph *g, const char *dtype, const int64_t *dims,
     return t;
 }
 
-const Type *graph_type_tuple(Graph *g, const Type *const *fields, int nfields)
+const graft_type *graph_type_tuple(graft_graph *g, const graft_type *const *fields, int nfields)
 {
-    Type *t = arena_alloc(g->arena, sizeof(Type));
+    graft_type *t = arena_alloc(g->arena, sizeof(graft_type));
     t->kind = TYPE_TUPLE;
     t->nfields = nfields;
-    t->fields = arena_dup(g->arena, fields, (size_t)nfields * sizeof(Type *));
+    t->fields = arena_dup(g->arena, fields, (size_t)nfields * sizeof(graft_type *));
     StrBuf sb = {0};
     strbuf_putc(&sb, '(');
     for (int i = 0; i < nfields; i++) {
@@ -102,9 +102,9 @@ const Type *graph_type_tuple(Graph *g, const Type *const *fields, int nfields)
 /* TYPE_OTHER text keeps the model's spelling, but on one line: a type
  * error quotes it, and a line break there cut the diagnostic in two (an
  * unparsed "ty=" comment spanning lines; found by fuzz_relay). */
-const Type *graph_type_other(Graph *g, const char *text, size_t len)
+const graft_type *graph_type_other(graft_graph *g, const char *text, size_t len)
 {
-    Type *t = arena_alloc(g->arena, sizeof(Type));
+    graft_type *t = arena_alloc(g->arena, sizeof(graft_type));
     t->kind = TYPE_OTHER;
     char *one_line = arena_strndup(g->arena, text, len);
     for (char *c = one_line; *c; c++)
@@ -116,7 +116,7 @@ const Type *graph_type_other(Graph *g, const char *text, size_t len)
 
 /* A cursor over type text. */
 typedef struct TypeText {
-    Graph *g;        /* where types are built */
+    graft_graph *g;        /* where types are built */
     const char *p;   /* next byte */
     const char *end; /* end of text */
 } TypeText;
@@ -165,12 +165,12 @@ static bool parse_dims(TypeText *tt, int64_t **dims, int *rank, size_t *cap)
 }
 
 /* tensor -> "Tensor[" dims ", " DTYPE ']' (after "Tensor[") */
-static const Type *parse_tensor(TypeText *tt)
+static const graft_type *parse_tensor(TypeText *tt)
 {
     int64_t *dims = NULL;
     size_t cap = 0;
     int rank = 0;
-    const Type *t = NULL;
+    const graft_type *t = NULL;
     if (parse_dims(tt, &dims, &rank, &cap) && eat(tt, ", ")) {
         size_t n = ident_len(tt);
         char *dtype = xstrndup(tt->p, n);
@@ -183,15 +183,15 @@ static const Type *parse_tensor(TypeText *tt)
     return t;
 }
 
-static const Type *parse_type(TypeText *tt, int depth);
+static const graft_type *parse_type(TypeText *tt, int depth);
 
 /* tuple -> '(' [type {", " type}] [','] ')' (after '(') */
-static const Type *parse_tuple(TypeText *tt, int depth)
+static const graft_type *parse_tuple(TypeText *tt, int depth)
 {
-    const Type **fields = NULL;
+    const graft_type **fields = NULL;
     size_t cap = 0;
     int n = 0;
-    const Type *t = NULL;
+    const graft_type *t = NULL;
     for (;;) {
         if (eat(tt, ")")) {
             t = graph_type_tuple(tt->g, fields, n);
@@ -203,10 +203,10 @@ static const Type *parse_tuple(TypeText *tt, int depth)
             t = graph_type_tuple(tt->g, fields, n);
             break;
         }
-        const Type *f = parse_type(tt, depth + 1);
+        const graft_type *f = parse_type(tt, depth + 1);
         if (!f)
             break;
-        fields = xgrow_items(fields, &cap, (size_t)n + 1, sizeof(Type *));
+        fields = xgrow_items(fields, &cap, (size_t)n + 1, sizeof(graft_type *));
         fields[n++] = f;
     }
     free(fields);
@@ -214,7 +214,7 @@ static const Type *parse_tuple(TypeText *tt, int depth)
 }
 
 /* type -> tensor | tuple | DTYPE */
-static const Type *parse_type(TypeText *tt, int depth)
+static const graft_type *parse_type(TypeText *tt, int depth)
 {
     if (depth > TYPE_MAX_DEPTH)
         return NULL;
@@ -227,7 +227,7 @@ static const Type *parse_type(TypeText *tt, int depth)
         return NULL;
     char *dtype = xstrndup(tt->p, n);
     tt->p += n;
-    const Type *t = graph_type_tensor(tt->g, dtype, NULL, 0);
+    const graft_type *t = graph_type_tensor(tt->g, dtype, NULL, 0);
     free(dtype);
     return t;
 }
@@ -250,11 +250,11 @@ static const char *balanced_end(const char *p, const char *end)
 }
 
 /* A tensor, tuple or dtype; anything else balanced is TYPE_OTHER text. */
-const Type *graph_parse_type(Graph *g, const char *text, size_t len,
+const graft_type *graph_parse_type(graft_graph *g, const char *text, size_t len,
                              size_t *consumed)
 {
     TypeText tt = {g, text, text + len};
-    const Type *t = parse_type(&tt, 0);
+    const graft_type *t = parse_type(&tt, 0);
     if (!t) {
         tt.p = balanced_end(text, text + len);
         if (tt.p > text)
@@ -268,14 +268,14 @@ const Type *graph_parse_type(Graph *g, const char *text, size_t len,
 /* note [annotation types]: every binding of a real model carries a "ty="
  * annotation and most types repeat, so they are parsed once per distinct
  * text and shared (node types are never modified in place). */
-static const Type *cached_type(Graph *g, const char *text, size_t len)
+static const graft_type *cached_type(graft_graph *g, const char *text, size_t len)
 {
     const char *key = graph_intern_n(g, text, len);
-    const Type *known = keymap_get_ptr(&g->annotation_types, key);
+    const graft_type *known = keymap_get_ptr(&g->annotation_types, key);
     if (known)
         return known;
     size_t used = 0;
-    const Type *t = graph_parse_type(g, text, len, &used);
+    const graft_type *t = graph_parse_type(g, text, len, &used);
     if (!t || used != len)
         t = graph_type_other(g, text, len);
     keymap_put_ptr(&g->annotation_types, key, t);
@@ -283,7 +283,7 @@ static const Type *cached_type(Graph *g, const char *text, size_t len)
 }
 
 /* The "ty=" part of "/ * ty=T span=S * /" runs to " span=" or " * /". */
-const Type *graph_annotation_type(Graph *g, const char *annotation)
+const graft_type *graph_annotation_type(graft_graph *g, const char *annotation)
 {
     const char *ty = annotation ? strstr(annotation, "ty=") : NULL;
     if (!ty)
@@ -300,7 +300,7 @@ const Type *graph_annotation_type(Graph *g, const char *annotation)
 
 /* Structural equality; TYPE_OTHER compares text.  Recursion follows
  * tuple nesting, bounded for parsed types by TYPE_MAX_DEPTH. */
-bool type_equal(const Type *a, const Type *b)
+bool type_equal(const graft_type *a, const graft_type *b)
 {
     if (a == b)
         return true;

@@ -9,7 +9,7 @@
 
 /* The i-th child of n in traversal order: the callee, then the operands;
  * for a function its parameters, then its body.  NULL past the end. */
-static Node *child(const Node *n, int i)
+static graft_node *child(const graft_node *n, int i)
 {
     if (n->kind == NODE_FUNC) {
         const FuncInfo *fn = n->u.fn;
@@ -40,7 +40,7 @@ static Node *child(const Node *n, int i)
 
 /* Stores the ids of n's children at kids + m, as child() lists them (up
  * to the first missing one), and returns the new end. */
-static uint32_t put_kids(const Node *n, uint32_t *kids, uint32_t m)
+static uint32_t put_kids(const graft_node *n, uint32_t *kids, uint32_t m)
 {
     if (n->kind == NODE_FUNC) {
         const FuncInfo *fn = n->u.fn;
@@ -65,7 +65,7 @@ static uint32_t put_kids(const Node *n, uint32_t *kids, uint32_t m)
 
 /* Records what a walk asks of node i besides its children: its kind,
  * string and flags, and a variable's id in a->vars. */
-static inline void put_node(GraphArrays *a, const Node *n, uint32_t i)
+static inline void put_node(GraphArrays *a, const graft_node *n, uint32_t i)
 {
     a->kind[i] = n->kind;
     a->str[i] = n->str;
@@ -96,7 +96,7 @@ typedef struct Classify {
  * with nodes and cl constant there, so each loop tests only what its
  * caller asked for: the tests cost the printer 48 instructions per op
  * node when one loop served all three. */
-GRAFT_HOT void arrays_fill(const Graph *g, GraphArrays *a, bool nodes, const Classify *cl)
+GRAFT_HOT void arrays_fill(const graft_graph *g, GraphArrays *a, bool nodes, const Classify *cl)
 {
     size_t size = g->nnodes ? g->nnodes : 1;
     size_t cap = 2 * size + 8; /* most nodes have two operands or fewer */
@@ -115,7 +115,7 @@ GRAFT_HOT void arrays_fill(const Graph *g, GraphArrays *a, bool nodes, const Cla
     a->start = xmalloc((size + 1) * sizeof *a->start);
     a->kids = xmalloc(cap * sizeof *a->kids);
     for (uint32_t i = 0; i < g->nnodes; i++) {
-        const Node *n = g->nodes[i];
+        const graft_node *n = g->nodes[i];
         a->start[i] = m;
         if (nodes)
             put_node(a, n, i);
@@ -138,7 +138,7 @@ GRAFT_HOT void arrays_fill(const Graph *g, GraphArrays *a, bool nodes, const Cla
 }
 
 /* The children alone, for the walks that only order or sweep. */
-static void kids_fill(const Graph *g, GraphArrays *a)
+static void kids_fill(const graft_graph *g, GraphArrays *a)
 {
     arrays_fill(g, a, false, NULL);
 }
@@ -148,8 +148,8 @@ static void kids_fill(const Graph *g, GraphArrays *a)
  * child in a->kids.  seen (graph_node_count bytes) marks visited nodes;
  * each newly finished node is stored in order and its id in ids (each
  * when not NULL) and counted. */
-static uint32_t post_order(const Graph *g, const GraphArrays *a, uint32_t root,
-                           uint8_t *seen, Node **order, uint32_t *ids)
+static uint32_t post_order(const graft_graph *g, const GraphArrays *a, uint32_t root,
+                           uint8_t *seen, graft_node **order, uint32_t *ids)
 {
     uint32_t count = 0;
     if (seen[root])
@@ -184,7 +184,7 @@ static uint32_t post_order(const Graph *g, const GraphArrays *a, uint32_t root,
  * then those each other global function reaches (its NODE_FUNC, after
  * its parameters and body), in definition order; so a one-function model
  * walks as before, and rules see inside every function. */
-static uint32_t module_roots(const Graph *g, uint32_t *roots)
+static uint32_t module_roots(const graft_graph *g, uint32_t *roots)
 {
     uint32_t n = 0;
     if (g->output)
@@ -196,8 +196,8 @@ static uint32_t module_roots(const Graph *g, uint32_t *roots)
 }
 
 /* Every node the roots reach, from each root in turn, in post-order. */
-static uint32_t walk_roots(const Graph *g, const GraphArrays *a, uint8_t *seen,
-                           Node **order, uint32_t *ids)
+static uint32_t walk_roots(const graft_graph *g, const GraphArrays *a, uint8_t *seen,
+                           graft_node **order, uint32_t *ids)
 {
     uint32_t *roots = xmalloc(((size_t)g->nglobals + 1) * sizeof *roots);
     uint32_t nroots = module_roots(g, roots), n = 0;
@@ -208,7 +208,7 @@ static uint32_t walk_roots(const Graph *g, const GraphArrays *a, uint8_t *seen,
 }
 
 /* The live nodes from the roots in post-order, into order or ids. */
-static uint32_t topo_walk(const Graph *g, Node **order, uint32_t *ids)
+static uint32_t topo_walk(const graft_graph *g, graft_node **order, uint32_t *ids)
 {
     GraphArrays a;
     kids_fill(g, &a);
@@ -219,23 +219,23 @@ static uint32_t topo_walk(const Graph *g, Node **order, uint32_t *ids)
     return n;
 }
 
-uint32_t graph_topo_order(const Graph *g, Node **order)
+uint32_t graph_topo_order(const graft_graph *g, graft_node **order)
 {
     return topo_walk(g, order, NULL);
 }
 
-uint32_t graph_topo_ids(const Graph *g, uint32_t *ids)
+uint32_t graph_topo_ids(const graft_graph *g, uint32_t *ids)
 {
     return topo_walk(g, NULL, ids);
 }
 
-static void reach_root(const Node *root, uint8_t *reached)
+static void reach_root(const graft_node *root, uint8_t *reached)
 {
     if (root && !root->dead)
         reached[root->id] = 1;
 }
 
-bool graph_reached_by_ids(const Graph *g, uint8_t *reached)
+bool graph_reached_by_ids(const graft_graph *g, uint8_t *reached)
 {
     reach_root(g->output, reached);
     for (int i = 0; i < g->nglobals; i++)
@@ -243,7 +243,7 @@ bool graph_reached_by_ids(const Graph *g, uint8_t *reached)
     for (uint32_t id = g->nnodes; id-- > 0;) {
         if (!reached[id])
             continue;
-        const Node *n = g->nodes[id], *c;
+        const graft_node *n = g->nodes[id], *c;
         for (int i = 0; (c = child(n, i)); i++) {
             if (c->id >= id)
                 return false;
@@ -254,7 +254,7 @@ bool graph_reached_by_ids(const Graph *g, uint8_t *reached)
     return true;
 }
 
-uint32_t graph_arrays_topo_ids(const Graph *g, const GraphArrays *a, uint32_t *ids)
+uint32_t graph_arrays_topo_ids(const graft_graph *g, const GraphArrays *a, uint32_t *ids)
 {
     uint8_t *seen = xcalloc(g->nnodes ? g->nnodes : 1, 1);
     uint32_t n = walk_roots(g, a, seen, NULL, ids);
@@ -269,7 +269,7 @@ void graph_order_free(GraphOrder *o)
 }
 
 /* Drops a dead node's uses from its operands' users lists. */
-static void unlink_operands(Node *n)
+static void unlink_operands(graft_node *n)
 {
     for (int i = 0; i < n->nargs; i++)
         graph_unlink_use(&n->slots[i]);
@@ -279,13 +279,13 @@ static void unlink_operands(Node *n)
 
 /* Kills every node not marked live[] and not dead yet: it leaves its
  * operands' users lists.  @main's parameters always live. */
-static uint32_t kill_unmarked(Graph *g, uint8_t *live)
+static uint32_t kill_unmarked(graft_graph *g, uint8_t *live)
 {
     for (int i = 0; i < g->nparams; i++)
         live[g->params[i]->id] = 1;
     uint32_t killed = 0;
     for (uint32_t i = 0; i < g->nnodes; i++) {
-        Node *n = g->nodes[i];
+        graft_node *n = g->nodes[i];
         if (live[i] || n->dead)
             continue;
         n->dead = 1;
@@ -298,7 +298,7 @@ static uint32_t kill_unmarked(Graph *g, uint8_t *live)
 
 /* Marks what the roots reach (and @main's parameters) live; every
  * other node not dead yet dies now and leaves its operands' users lists. */
-uint32_t graph_remove_dead(Graph *g)
+uint32_t graph_remove_dead(graft_graph *g)
 {
     GraphArrays a;
     kids_fill(g, &a);
@@ -315,9 +315,10 @@ uint32_t graph_remove_dead(Graph *g)
  * both.  A dead node is never reachable again (it was unreachable when it
  * died, and edits only link live nodes; its children are not even
  * listed, note [compact walk]), so the walk that orders the live nodes
- * reaches exactly what the dead-node sweep's walk reaches; and the nodes dying now are unreachable, so the
+ * reaches exactly what the dead-node sweep's walk reaches; and the nodes
+ * dying now are unreachable, so the
  * order is the one graph_topo_order gives after the sweep. */
-uint32_t graph_remove_dead_order(Graph *g, Node **order)
+uint32_t graph_remove_dead_order(graft_graph *g, graft_node **order)
 {
     GraphArrays a;
     kids_fill(g, &a);
@@ -333,12 +334,12 @@ uint32_t graph_remove_dead_order(Graph *g, Node **order)
  * node reachable from the body, created after the function's first
  * parameter, and not a variable, constant or function (note [function
  * scope]). */
-static void adopt_body(Node *fn, uint32_t min_id)
+static void adopt_body(graft_node *fn, uint32_t min_id)
 {
-    WALK(Node *) w = {0};
+    WALK(graft_node *) w = {0};
     walk_push(&w, fn->u.fn->body);
     while (w.depth) {
-        Node *n = walk_pop(&w);
+        graft_node *n = walk_pop(&w);
         if (n->scope == fn || n->id < min_id || n->kind == NODE_VAR ||
             n->kind == NODE_CONST || n->kind == NODE_GLOBAL)
             continue;
@@ -359,14 +360,14 @@ static void adopt_body(Node *fn, uint32_t min_id)
  * first parameter (those belong to an enclosing scope).  Both the loader
  * (parameters are made when "fn (" is read) and partitioning (parameters
  * first, then the body over them) build functions in that order. */
-Node *graph_add_func(Graph *g, Node *const *params, int nparams, Node *body,
-                     const Attr *attrs, int nattrs)
+graft_node *graph_add_func(graft_graph *g, graft_node *const *params, int nparams, graft_node *body,
+                     const graft_attr *attrs, int nattrs)
 {
-    Node *n = graph_new_node(g, NODE_FUNC, 0);
+    graft_node *n = graph_new_node(g, NODE_FUNC, 0);
     graph_set_attrs(g, n, attrs, nattrs);
     FuncInfo *fn = arena_alloc(g->arena, sizeof(FuncInfo));
     fn->params = arena_array(g->arena, (size_t)(nparams ? nparams : 1),
-                             sizeof(Node *));
+                             sizeof(graft_node *));
     uint32_t min_id = 0;
     for (int i = 0; i < nparams; i++) {
         fn->params[i] = params[i];
@@ -384,7 +385,7 @@ Node *graph_add_func(Graph *g, Node *const *params, int nparams, Node *body,
 
 /* graph_arrays_build: the adjacency of note [compact walk] with each
  * node's kind and string beside it, in the same one read of the nodes. */
-void graph_arrays_build(const Graph *g, GraphArrays *a)
+void graph_arrays_build(const graft_graph *g, GraphArrays *a)
 {
     arrays_fill(g, a, true, NULL);
 }
@@ -398,7 +399,7 @@ void graph_arrays_build(const Graph *g, GraphArrays *a)
  * only flat arrays in the walk's order, and no node again unless its
  * class says it must (bench/RESULTS.md, "Matching in the order's pass"
  * and "Checked rules, one builder, labelling in the walk's order"). */
-void graph_arrays_classified(const Graph *g, NodeClassFn classify, void *ctx, GraphArrays *a)
+void graph_arrays_classified(const graft_graph *g, NodeClassFn classify, void *ctx, GraphArrays *a)
 {
     arrays_fill(g, a, false, &(Classify){classify, ctx});
 }

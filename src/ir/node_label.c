@@ -6,7 +6,7 @@
 
 #include "relay.h"
 
-void node_labels_init(NodeLabels *nl, const Graph *g, const char *file)
+void node_labels_init(NodeLabels *nl, const graft_graph *g, const char *file)
 {
     nl->g = g;
     nl->file = file;
@@ -23,18 +23,18 @@ void node_labels_free(NodeLabels *nl)
 
 /* The global function other than @main whose body holds n, or NULL;
  * its index in *global. */
-static const Node *other_global(const Graph *g, const Node *n, int *global)
+static const graft_node *other_global(const graft_graph *g, const graft_node *n, int *global)
 {
     *global = graph_global_of(g, n);
     return *global >= 0 ? graph_global_fn(g, *global) : NULL;
 }
 
-void node_label(const NodeLabels *nl, const Node *n, StrBuf *out)
+void node_label(const NodeLabels *nl, const graft_node *n, StrBuf *out)
 {
     uint32_t id = node_id(n);
     uint32_t t = id < nl->ntemps ? nl->temps[id] : UINT32_MAX;
     int global;
-    const Node *fn = other_global(nl->g, n, &global);
+    const graft_node *fn = other_global(nl->g, n, &global);
     if (fn) /* a node of @f, not of @main: @f:%3 */
         strbuf_printf(out, "@%s:", graph_global_name(nl->g, global));
     if (fn && n == node_body(fn))
@@ -51,7 +51,7 @@ void node_label(const NodeLabels *nl, const Node *n, StrBuf *out)
         strbuf_printf(out, "#%u", id);
 }
 
-void node_label_at(const NodeLabels *nl, const Node *n, StrBuf *out)
+void node_label_at(const NodeLabels *nl, const graft_node *n, StrBuf *out)
 {
     node_label(nl, n, out);
     int line = node_line(nl->g, n);
@@ -59,7 +59,7 @@ void node_label_at(const NodeLabels *nl, const Node *n, StrBuf *out)
         strbuf_printf(out, " (%s:%d:%d)", nl->file, line, node_col(nl->g, n));
 }
 
-void node_describe(const Node *n, StrBuf *out)
+void node_describe(const graft_node *n, StrBuf *out)
 {
     switch (node_kind(n)) {
     case NODE_CALL:
@@ -98,11 +98,11 @@ static bool parse_pos(const char *s, long *line, long *col)
     return *end == '\0';
 }
 
-static Node *find_at(const NodeLabels *nl, long line, long col)
+static graft_node *find_at(const NodeLabels *nl, long line, long col)
 {
-    Node *best = NULL;
+    graft_node *best = NULL;
     for (uint32_t id = 0; id < graph_node_count(nl->g); id++) {
-        Node *n = graph_node(nl->g, id);
+        graft_node *n = graph_node(nl->g, id);
         if (node_is_dead(n) || node_line(nl->g, n) != line || node_col(nl->g, n) < col)
             continue;
         if (!best || node_col(nl->g, n) < node_col(nl->g, best))
@@ -111,7 +111,7 @@ static Node *find_at(const NodeLabels *nl, long line, long col)
     return best;
 }
 
-Node *node_labels_find(const NodeLabels *nl, const char *text)
+graft_node *node_labels_find(const NodeLabels *nl, const char *text)
 {
     long line, col;
     if (strncmp(text, "@main:", 6) == 0) /* @f:%3: a node of function @f */
@@ -125,9 +125,9 @@ Node *node_labels_find(const NodeLabels *nl, const char *text)
                 return find_at(nl, line, col);
     }
     StrBuf sb = {0};
-    Node *found = NULL;
+    graft_node *found = NULL;
     for (uint32_t id = 0; id < graph_node_count(nl->g) && !found; id++) {
-        Node *n = graph_node(nl->g, id);
+        graft_node *n = graph_node(nl->g, id);
         if (node_is_dead(n))
             continue;
         sb.len = 0;

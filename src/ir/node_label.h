@@ -19,29 +19,29 @@
 #include "util.h"
 
 typedef struct NodeLabels {
-    const Graph *g;   /* the graph named, borrowed */
+    const graft_graph *g;   /* the graph named, borrowed */
     const char *file; /* the model file's name, for positions, or NULL */
     uint32_t *temps;  /* per node id: printed temp number, or UINT32_MAX */
     uint32_t ntemps;  /* entries in temps */
-    const Node *output; /* @main's result then, named <output> */
+    const graft_node *output; /* @main's result then, named <output> */
 } NodeLabels;
 
 /* Names g's nodes as printed now; renew after rewriting. */
-void node_labels_init(NodeLabels *nl, const Graph *g, const char *file);
+void node_labels_init(NodeLabels *nl, const graft_graph *g, const char *file);
 void node_labels_free(NodeLabels *nl);
 
 /* Appends the name of n: "%7", "%x", "1f", "<output>", "#12". */
-void node_label(const NodeLabels *nl, const Node *n, StrBuf *out);
+void node_label(const NodeLabels *nl, const graft_node *n, StrBuf *out);
 /* The name with the position, "%7 (model.relay:14:8)", when n has one. */
-void node_label_at(const NodeLabels *nl, const Node *n, StrBuf *out);
+void node_label_at(const NodeLabels *nl, const graft_node *n, StrBuf *out);
 /* What n is, for explanations: "a call of reshape", "a constant",
  * "a variable", "a tuple", "element 0 of a tuple", "a function", "a call
  * of a function". */
-void node_describe(const Node *n, StrBuf *out);
+void node_describe(const graft_node *n, StrBuf *out);
 
 /* The node named by text (a name as node_label writes it, or a position
  * "FILE:LINE[:COL]" or ":LINE[:COL]": the first live node written on
  * that line, at or after that column); NULL when none. */
-Node *node_labels_find(const NodeLabels *nl, const char *text);
+graft_node *node_labels_find(const NodeLabels *nl, const char *text);
 
 #endif

@@ -26,26 +26,26 @@
  * line, Prelude type declarations and metadata section).  Reports every
  * problem through d as "file:line:col: error: ..." and returns NULL then;
  * never returns a partial graph. */
-Graph *relay_load(const Source *src, Diag *d);
+graft_graph *relay_load(const Source *src, graft_diag *d);
 /* The same within limits (NULL: limit_defaults); only model_depth
  * applies. */
-Graph *relay_load_limited(const Source *src, const Limits *limits, Diag *d);
+graft_graph *relay_load_limited(const Source *src, const graft_limits *limits, graft_diag *d);
 
 /* Writes g in TVM's canonical text form, ending in a newline. */
-void relay_print(const Graph *g, FILE *out);
+void relay_print(const graft_graph *g, FILE *out);
 /* The same text, malloc'd and NUL-terminated. */
-char *relay_print_string(const Graph *g);
+char *relay_print_string(const graft_graph *g);
 
 /* The same with options: RELAY_PRINT_TYPES prints "/ * ty=... * /" on
  * every node of known type (note [printed types] in relay_print.c). */
 enum { RELAY_PRINT_TYPES = 1u };
-void relay_print_with(const Graph *g, FILE *out, unsigned flags);
-char *relay_print_string_with(const Graph *g, unsigned flags);
+void relay_print_with(const graft_graph *g, FILE *out, unsigned flags);
+char *relay_print_string_with(const graft_graph *g, unsigned flags);
 
 /* The temp number (%N) the printer gives each node, indexed by node id
  * (malloc'd, graph_node_count entries); UINT32_MAX for nodes printed
  * inline (variables, constants, the body result of a scope) and for nodes
  * not printed.  Variables print as %NAME: see relay_var_name. */
-uint32_t *relay_temp_numbers(const Graph *g);
+uint32_t *relay_temp_numbers(const graft_graph *g);
 
 #endif

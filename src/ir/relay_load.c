@@ -97,24 +97,24 @@ static Item *push(RelayParser *ps, ItemKind kind)
     return it;
 }
 
-void load_push_node(RelayParser *ps, Node *n)
+void load_push_node(RelayParser *ps, graft_node *n)
 {
     push(ps, ITEM_NODE)->u.node = n;
 }
 
-void load_push_attr(RelayParser *ps, RelayText name, AttrValue *v)
+void load_push_attr(RelayParser *ps, RelayText name, graft_attr_value *v)
 {
     Item *it = push(ps, ITEM_ATTR);
     it->u.attr.name = load_intern(ps, name);
     it->u.attr.value = v;
 }
 
-void load_push_value(RelayParser *ps, AttrValue *v)
+void load_push_value(RelayParser *ps, graft_attr_value *v)
 {
     push(ps, ITEM_VALUE)->u.value = v;
 }
 
-void load_push_type(RelayParser *ps, const Type *t)
+void load_push_type(RelayParser *ps, const graft_type *t)
 {
     push(ps, ITEM_TYPE)->u.type = t;
 }
@@ -153,13 +153,13 @@ static void *take(RelayParser *ps, size_t mark, ItemKind kind, size_t size,
 /* ---- attribute values ---- */
 
 /* INT, NUMBER, BOOL, NONE or STRING with its spelling kept. */
-AttrValue *load_value(RelayParser *ps, AttrKind kind, RelayText t)
+graft_attr_value *load_value(RelayParser *ps, graft_attr_kind kind, RelayText t)
 {
-    AttrValue *v = graph_new_attr_value(ps->g, kind);
+    graft_attr_value *v = graph_new_attr_value(ps->g, kind);
     const char *s = load_text(ps, t);
     v->spelling = arena_strndup(graph_arena(ps->g), s, t.len);
     switch (kind) {
-    case ATTR_INT:
+    case GRAFT_ATTR_INT:
         errno = 0;
         v->i = strtoll(s, NULL, 10);
         if (errno == ERANGE) { /* not clamped silently: reject the model */
@@ -167,22 +167,22 @@ AttrValue *load_value(RelayParser *ps, AttrKind kind, RelayText t)
             ps->failed = true;
         }
         break;
-    case ATTR_FLOAT: v->f = strtod(s, NULL); break;
-    case ATTR_BOOL: v->i = s[0] == 'T'; break;
-    case ATTR_STRING: v->s = load_unquote(ps, t); break;
-    case ATTR_NULL:
-    case ATTR_LIST:
-    case ATTR_OPAQUE: break;
+    case GRAFT_ATTR_FLOAT: v->f = strtod(s, NULL); break;
+    case GRAFT_ATTR_BOOL: v->i = s[0] == 'T'; break;
+    case GRAFT_ATTR_STRING: v->s = load_unquote(ps, t); break;
+    case GRAFT_ATTR_NULL:
+    case GRAFT_ATTR_LIST:
+    case GRAFT_ATTR_OPAQUE: break;
     }
     return v;
 }
 
 /* '[' values ']': the list's spelling is its items' joined by ", ". */
-AttrValue *load_list(RelayParser *ps, size_t mark)
+graft_attr_value *load_list(RelayParser *ps, size_t mark)
 {
-    AttrValue *v = graph_new_attr_value(ps->g, ATTR_LIST);
+    graft_attr_value *v = graph_new_attr_value(ps->g, GRAFT_ATTR_LIST);
     int n;
-    AttrValue **items = take(ps, mark, ITEM_VALUE, sizeof(AttrValue *), &n);
+    graft_attr_value **items = take(ps, mark, ITEM_VALUE, sizeof(graft_attr_value *), &n);
     ps->nitems = mark;
     StrBuf sb = {0};
     strbuf_putc(&sb, '[');
@@ -193,7 +193,7 @@ AttrValue *load_list(RelayParser *ps, size_t mark)
     }
     strbuf_putc(&sb, ']');
     v->nitems = n;
-    v->items = arena_dup(graph_arena(ps->g), items, (size_t)n * sizeof(AttrValue *));
+    v->items = arena_dup(graph_arena(ps->g), items, (size_t)n * sizeof(graft_attr_value *));
     v->spelling = arena_strndup(graph_arena(ps->g), sb.data, sb.len);
     strbuf_free(&sb);
     free(items);
@@ -203,16 +203,16 @@ AttrValue *load_list(RelayParser *ps, size_t mark)
 /* '{' KEY '=' VALUE, ... '}': a map, as TVM prints a Map or Attrs value
  * of a function attribute (PrintMapAsAttributeValue); opaque, spelled
  * from its items as TVM joins them. */
-AttrValue *load_map(RelayParser *ps, size_t mark)
+graft_attr_value *load_map(RelayParser *ps, size_t mark)
 {
-    AttrValue *v = load_list(ps, mark);
+    graft_attr_value *v = load_list(ps, mark);
     StrBuf sb = {0};
     strbuf_putc(&sb, '{');
     for (int i = 0; i + 1 < v->nitems; i += 2)
         strbuf_printf(&sb, "%s%s=%s", i ? ", " : "", v->items[i]->spelling,
                       v->items[i + 1]->spelling);
     strbuf_putc(&sb, '}');
-    v->kind = ATTR_OPAQUE;
+    v->kind = GRAFT_ATTR_OPAQUE;
     v->spelling = arena_strndup(graph_arena(ps->g), sb.data, sb.len);
     strbuf_free(&sb);
     return v;
@@ -220,55 +220,55 @@ AttrValue *load_map(RelayParser *ps, size_t mark)
 
 /* ---- types ---- */
 
-const Type *load_dtype(RelayParser *ps, RelayText t)
+const graft_type *load_dtype(RelayParser *ps, RelayText t)
 {
     char *dtype = xstrndup(load_text(ps, t), t.len);
-    const Type *type = graph_type_tensor(ps->g, dtype, NULL, 0);
+    const graft_type *type = graph_type_tensor(ps->g, dtype, NULL, 0);
     free(dtype);
     return type;
 }
 
 /* IDENT '[' '(' dims ')' ',' IDENT ']' where the first IDENT is Tensor */
-const Type *load_tensor_type(RelayParser *ps, RelayText tensor, size_t mark,
+const graft_type *load_tensor_type(RelayParser *ps, RelayText tensor, size_t mark,
                              RelayText dtype)
 {
     if (tensor.len != 6 || memcmp(load_text(ps, tensor), "Tensor", 6) != 0) {
-        diag_error(ps->diag, ps->src, load_range(ps, tensor), "unknown type '%.*s' (expected Tensor)",
-                   (int)tensor.len, load_text(ps, tensor));
+        diag_error(ps->diag, ps->src, load_range(ps, tensor),
+                   "unknown type '%.*s' (expected Tensor)", (int)tensor.len, load_text(ps, tensor));
         return NULL;
     }
     int rank;
     int64_t *dims = take(ps, mark, ITEM_DIM, sizeof(int64_t), &rank);
     ps->nitems = mark;
     char *name = xstrndup(load_text(ps, dtype), dtype.len);
-    const Type *t = graph_type_tensor(ps->g, name, dims, rank);
+    const graft_type *t = graph_type_tensor(ps->g, name, dims, rank);
     free(name);
     free(dims);
     return t;
 }
 
-const Type *load_tuple_type(RelayParser *ps, size_t mark)
+const graft_type *load_tuple_type(RelayParser *ps, size_t mark)
 {
     int n;
-    const Type **fields = take(ps, mark, ITEM_TYPE, sizeof(Type *), &n);
+    const graft_type **fields = take(ps, mark, ITEM_TYPE, sizeof(graft_type *), &n);
     ps->nitems = mark;
-    const Type *t = graph_type_tuple(ps->g, fields, n);
+    const graft_type *t = graph_type_tuple(ps->g, fields, n);
     free(fields);
     return t;
 }
 
 /* '(' types ')': one type is that type, more are a tuple type. */
-const Type *load_paren_type(RelayParser *ps, size_t mark)
+const graft_type *load_paren_type(RelayParser *ps, size_t mark)
 {
     if (ps->nitems - mark == 1)
         return ps->items[--ps->nitems].u.type;
     return load_tuple_type(ps, mark);
 }
 
-const Type *load_type_call(RelayParser *ps, RelayText name, size_t mark)
+const graft_type *load_type_call(RelayParser *ps, RelayText name, size_t mark)
 {
     int n;
-    const Type **args = take(ps, mark, ITEM_TYPE, sizeof(Type *), &n);
+    const graft_type **args = take(ps, mark, ITEM_TYPE, sizeof(graft_type *), &n);
     ps->nitems = mark;
     StrBuf sb = {0};
     strbuf_append(&sb, load_text(ps, name), name.len);
@@ -276,7 +276,7 @@ const Type *load_type_call(RelayParser *ps, RelayText name, size_t mark)
     for (int i = 0; i < n; i++)
         strbuf_printf(&sb, "%s%s", i ? ", " : "", args[i]->text);
     strbuf_putc(&sb, ']');
-    const Type *t = graph_type_other(ps->g, sb.data, sb.len);
+    const graft_type *t = graph_type_other(ps->g, sb.data, sb.len);
     strbuf_free(&sb);
     free(args);
     return t;
@@ -371,7 +371,7 @@ static size_t skip_plain_words(const char *text, size_t len)
 }
 
 /* Reports the first control byte (note [control bytes]). */
-static bool check_bytes(const Source *src, Diag *d)
+static bool check_bytes(const Source *src, graft_diag *d)
 {
     size_t i = 0;
     while (i < src->len) {
@@ -389,7 +389,7 @@ static bool check_bytes(const Source *src, Diag *d)
     return true;
 }
 
-void load_note_where(RelayParser *ps, const Node *n, RelayText t)
+void load_note_where(RelayParser *ps, const graft_node *n, RelayText t)
 {
     size_t id = node_id(n), old = ps->where_cap;
     if (id >= old) {
@@ -416,7 +416,7 @@ static size_t token_len(const Source *src, size_t off)
 static bool infer_types(RelayParser *ps)
 {
     StrBuf why = {0};
-    Node *bad = type_infer_loaded(ps->g, &why);
+    graft_node *bad = type_infer_loaded(ps->g, &why);
     if (bad) {
         uint32_t at = node_id(bad) < ps->where_cap ? ps->where[node_id(bad)] : 0;
         size_t off = at ? at - 1 : 0;
@@ -479,8 +479,8 @@ static void parser_free(RelayParser *ps)
     free(ps->where);
 }
 
-static void parser_init(RelayParser *ps, const Source *src, const Limits *limits, Diag *d,
-                        bool fast)
+static void parser_init(RelayParser *ps, const Source *src, const graft_limits *limits,
+                        graft_diag *d, bool fast)
 {
     *ps = (RelayParser){0};
     ps->src = src;
@@ -506,11 +506,12 @@ static void parser_init(RelayParser *ps, const Source *src, const Limits *limits
  * there is no first attempt. */
 enum { FAST_MIN_DEPTH = 2 * 64 };
 
-static bool parse_fast(RelayParser *ps, const Source *src, const Limits *limits, Diag *d)
+static bool parse_fast(RelayParser *ps, const Source *src, const graft_limits *limits,
+                       graft_diag *d)
 {
     if (limit_or_default(limits)->model_depth < FAST_MIN_DEPTH)
         return false;
-    Diag *quiet = diag_new(NULL);
+    graft_diag *quiet = diag_new(NULL);
     diag_set_error_limit(quiet, 1);
     parser_init(ps, src, limits, quiet, true);
     bool ok = relay_parse(ps) == 0 && !ps->failed && diag_errors(quiet) == 0;
@@ -525,7 +526,7 @@ static bool parse_fast(RelayParser *ps, const Source *src, const Limits *limits,
 
 /* Checks the bytes, then parses; the graph is kept only when no error
  * was reported. */
-Graph *relay_load_limited(const Source *src, const Limits *limits, Diag *d)
+graft_graph *relay_load_limited(const Source *src, const graft_limits *limits, graft_diag *d)
 {
     if (!check_bytes(src, d))
         return NULL;
@@ -554,7 +555,7 @@ Graph *relay_load_limited(const Source *src, const Limits *limits, Diag *d)
     return ps.g;
 }
 
-Graph *relay_load(const Source *src, Diag *d)
+graft_graph *relay_load(const Source *src, graft_diag *d)
 {
     return relay_load_limited(src, NULL, d);
 }

@@ -50,14 +50,14 @@ typedef struct RelayLexer {
                           reports an error; at the end, a point (len 0) */
     RelayText last_text; /* the last match that is not white space */
     const Source *src; /* text being scanned */
-    Diag *diag;        /* where lexical errors go */
+    graft_diag *diag;        /* where lexical errors go */
     void *scanner;     /* the flex scanner (yyscan_t) */
     size_t offset;     /* byte offset of the next token */
 } RelayLexer;
 
 /* fast: the first attempt's scanner, which also makes the long tokens
  * (note [long tokens] in relay_lex.l). */
-RelayLexer *relay_lexer_new(const Source *src, Diag *d, bool fast);
+RelayLexer *relay_lexer_new(const Source *src, graft_diag *d, bool fast);
 void relay_lexer_free(RelayLexer *lx);
 /* The long tokens scanned by hand (relay_load_scan.c): the length of
  * BIND ("%N = op(", not a keyword, with leading layout) or NAMES (layout,
@@ -92,7 +92,7 @@ typedef enum ItemKind {
 /* A match clause being collected: its pattern and result. */
 typedef struct ClauseItem {
     MatchClause clause; /* pieces in the graph's arena */
-    Node *result;       /* the clause's scope's result */
+    graft_node *result;       /* the clause's scope's result */
 } ClauseItem;
 
 /* A reference kept for checking once the module is read: "@f" (a global
@@ -107,14 +107,14 @@ typedef struct LateRef {
 typedef struct Item {
     ItemKind kind;           /* which member is set */
     union {
-        Node *node;          /* ITEM_NODE */
-        Attr attr;           /* ITEM_ATTR */
-        AttrValue *value;    /* ITEM_VALUE */
-        const Type *type;    /* ITEM_TYPE */
+        graft_node *node;          /* ITEM_NODE */
+        graft_attr attr;           /* ITEM_ATTR */
+        graft_attr_value *value;    /* ITEM_VALUE */
+        const graft_type *type;    /* ITEM_TYPE */
         int64_t dim;         /* ITEM_DIM */
         struct {
-            Node *var;       /* ITEM_LET: the bound variable */
-            Node *value;     /* and its value */
+            graft_node *var;       /* ITEM_LET: the bound variable */
+            graft_node *value;     /* and its value */
         } let;
         ClausePiece piece;   /* ITEM_PIECE */
         ClauseItem clause;   /* ITEM_CLAUSE */
@@ -125,7 +125,7 @@ typedef struct Item {
  * bindings are a million symbols. */
 typedef struct Symbol {
     uint64_t key;      /* temp: 2 * number + 1; name: interned pointer */
-    Node *node;        /* what it names */
+    graft_node *node;        /* what it names */
     uint32_t off;      /* its definition's byte offset in the source */
     uint32_t len;      /* and length, for "first defined here" */
     int32_t depth;     /* scope depth it was defined at */
@@ -150,8 +150,8 @@ typedef struct CachedName {
 /* The parser's state, passed to every action. */
 typedef struct RelayParser {
     const Source *src;   /* text being parsed */
-    Diag *diag;          /* where errors go */
-    Graph *g;            /* graph being built */
+    graft_diag *diag;          /* where errors go */
+    graft_graph *g;            /* graph being built */
     RelayLexer *lexer;   /* token source */
     Item *items;         /* open lists, innermost on top */
     size_t nitems;       /* items in use */
@@ -165,9 +165,9 @@ typedef struct RelayParser {
     size_t *marks;       /* per open scope: nsyms at its start */
     int depth;           /* open scopes (0: @main) */
     size_t marks_cap;    /* capacity of marks */
-    Node **scratch_nodes;     /* operands of the list being reduced */
+    graft_node **scratch_nodes;     /* operands of the list being reduced */
     size_t scratch_nodes_cap; /* capacity of scratch_nodes */
-    Attr *scratch_attrs;      /* attributes of the list being reduced */
+    graft_attr *scratch_attrs;      /* attributes of the list being reduced */
     size_t scratch_attrs_cap; /* capacity of scratch_attrs */
     long max_depth;      /* parser stack entries allowed (YYMAXDEPTH) */
     uint64_t max_fn_depth; /* functions nested in one another allowed */
@@ -195,12 +195,12 @@ typedef struct RelayParser {
 
 /* Gives n (when not NULL and not yet placed) the position token t starts
  * at, for explanations and diagnostics that name model nodes; returns n. */
-Node *load_at(RelayParser *ps, Node *n, RelayText t);
+graft_node *load_at(RelayParser *ps, graft_node *n, RelayText t);
 /* Token t's place, for a diagnostic (relay_text_range). */
 SrcRange load_range(const RelayParser *ps, RelayText t);
 /* Remembers where n was written (t: its op name or index), for type
  * errors found after parsing (note [types on load] in relay_load.c). */
-void load_note_where(RelayParser *ps, const Node *n, RelayText t);
+void load_note_where(RelayParser *ps, const graft_node *n, RelayText t);
 
 /* The token's bytes in the source (inline: every action reads some). */
 static inline const char *load_text(const RelayParser *ps, RelayText t)
@@ -213,10 +213,10 @@ const char *load_intern(RelayParser *ps, RelayText t);
 const char *load_unquote(RelayParser *ps, RelayText t);
 /* Pushes a list item; load_mark returns where the next list starts. */
 size_t load_mark(RelayParser *ps);
-void load_push_node(RelayParser *ps, Node *n);
-void load_push_attr(RelayParser *ps, RelayText name, AttrValue *v);
-void load_push_value(RelayParser *ps, AttrValue *v);
-void load_push_type(RelayParser *ps, const Type *t);
+void load_push_node(RelayParser *ps, graft_node *n);
+void load_push_attr(RelayParser *ps, RelayText name, graft_attr_value *v);
+void load_push_value(RelayParser *ps, graft_attr_value *v);
+void load_push_type(RelayParser *ps, const graft_type *t);
 bool load_push_dim(RelayParser *ps, RelayText t);
 
 void load_note_opener(RelayParser *ps, const char *msg);
@@ -227,33 +227,34 @@ void load_scope_close(RelayParser *ps);
 
 /* Each returns NULL/false after reporting an error (the parser aborts);
  * the error points at the token named (a call's '(' for load_fn_call). */
-Node *load_param(RelayParser *ps, RelayText name, const Type *type,
+graft_node *load_param(RelayParser *ps, RelayText name, const graft_type *type,
                  RelayText *annot);
-bool load_define(RelayParser *ps, RelayText temp, Node *value);
-Node *load_use(RelayParser *ps, RelayText name);
-Node *load_const(RelayParser *ps, RelayText t);
-Node *load_call(RelayParser *ps, RelayText op, size_t mark);
-Node *load_fn_call(RelayParser *ps, Node *callee, size_t mark, RelayText paren);
-Node *load_tuple(RelayParser *ps, size_t mark);
+bool load_define(RelayParser *ps, RelayText temp, graft_node *value);
+graft_node *load_use(RelayParser *ps, RelayText name);
+graft_node *load_const(RelayParser *ps, RelayText t);
+graft_node *load_call(RelayParser *ps, RelayText op, size_t mark);
+graft_node *load_fn_call(RelayParser *ps, graft_node *callee, size_t mark, RelayText paren);
+graft_node *load_tuple(RelayParser *ps, size_t mark);
 /* '(' fields ')': one field is that expression, more are a tuple. */
-Node *load_paren(RelayParser *ps, size_t mark);
-Node *load_getitem(RelayParser *ps, Node *tuple, RelayText index);
-Node *load_func(RelayParser *ps, size_t mark, const Type *ret, Node *body);
-void load_annotate(RelayParser *ps, Node *n, RelayText annot);
+graft_node *load_paren(RelayParser *ps, size_t mark);
+graft_node *load_getitem(RelayParser *ps, graft_node *tuple, RelayText index);
+graft_node *load_func(RelayParser *ps, size_t mark, const graft_type *ret, graft_node *body);
+void load_annotate(RelayParser *ps, graft_node *n, RelayText annot);
 
 /* ---- the long tokens (relay_load_names.c, note [long tokens]) ---- */
 
 /* BIND's temp ("%N" of "%N = op("). */
 RelayText load_bind_temp(const RelayParser *ps, RelayText bind);
 /* BIND args ')': the call to BIND's op with the listed arguments. */
-Node *load_bind_call(RelayParser *ps, RelayText bind, size_t mark);
+graft_node *load_bind_call(RelayParser *ps, RelayText bind, size_t mark);
 /* BINDING's call; BIND NAMES, op '(' NAMES, postfix '(' NAMES and
  * '(' NAMES. */
-Node *load_binding(RelayParser *ps, RelayText binding);
-Node *load_bind_names(RelayParser *ps, RelayText bind, RelayText names);
-Node *load_call_names(RelayParser *ps, RelayText op, RelayText names);
-Node *load_fn_call_names(RelayParser *ps, Node *callee, RelayText names, RelayText paren);
-Node *load_paren_names(RelayParser *ps, RelayText names);
+graft_node *load_binding(RelayParser *ps, RelayText binding);
+graft_node *load_bind_names(RelayParser *ps, RelayText bind, RelayText names);
+graft_node *load_call_names(RelayParser *ps, RelayText op, RelayText names);
+graft_node *load_fn_call_names(RelayParser *ps, graft_node *callee, RelayText names,
+                               RelayText paren);
+graft_node *load_paren_names(RelayParser *ps, RelayText names);
 /* NAMES as a def's or fn's parameters, pushed as load_push_node does. */
 bool load_param_names(RelayParser *ps, RelayText names);
 
@@ -264,41 +265,42 @@ bool load_param_names(RelayParser *ps, RelayText names);
 void load_block_open(RelayParser *ps);
 /* Forgets every name (at the end of a "def"). */
 void load_scope_reset(RelayParser *ps);
-bool load_def(RelayParser *ps, RelayText name, size_t mark, const Type *ret,
-              Node *body);
+bool load_def(RelayParser *ps, RelayText name, size_t mark, const graft_type *ret,
+              graft_node *body);
 /* A module that is a bare expression: its body becomes @main. */
-void load_bare(RelayParser *ps, Node *body);
+void load_bare(RelayParser *ps, graft_node *body);
 /* After the last def: globals resolved, meta references checked, @main
  * chosen (note [modules]). */
 bool load_module_end(RelayParser *ps);
-Node *load_body(RelayParser *ps, size_t mark, Node *result);
-void load_push_let(RelayParser *ps, Node *var, Node *value);
-void load_free_var(RelayParser *ps, Node *var);
-Node *load_opref(RelayParser *ps, RelayText name);
-Node *load_global(RelayParser *ps, RelayText name);
-Node *load_if(RelayParser *ps, Node *cond, Node *then_branch, Node *else_branch);
-Node *load_match(RelayParser *ps, RelayText keyword, Node *data, size_t mark);
-void load_clause(RelayParser *ps, size_t mark, Node *result);
+graft_node *load_body(RelayParser *ps, size_t mark, graft_node *result);
+void load_push_let(RelayParser *ps, graft_node *var, graft_node *value);
+void load_free_var(RelayParser *ps, graft_node *var);
+graft_node *load_opref(RelayParser *ps, RelayText name);
+graft_node *load_global(RelayParser *ps, RelayText name);
+graft_node *load_if(RelayParser *ps, graft_node *cond, graft_node *then_branch,
+                    graft_node *else_branch);
+graft_node *load_match(RelayParser *ps, RelayText keyword, graft_node *data, size_t mark);
+void load_clause(RelayParser *ps, size_t mark, graft_node *result);
 /* Pattern pieces: IDENT followed by suffix ("Cons" "("), text, a var. */
 void load_push_piece(RelayParser *ps, RelayText ident, const char *suffix);
 void load_push_piece_text(RelayParser *ps, const char *text);
-void load_push_piece_var(RelayParser *ps, Node *var);
+void load_push_piece_var(RelayParser *ps, graft_node *var);
 /* Remembers meta[KIND][i] (token t) for load_module_end. */
 void load_meta_ref(RelayParser *ps, RelayText t);
 /* @f as an attribute value, checked to name a def at load_module_end. */
-AttrValue *load_global_value(RelayParser *ps, RelayText name);
+graft_attr_value *load_global_value(RelayParser *ps, RelayText name);
 
-AttrValue *load_value(RelayParser *ps, AttrKind kind, RelayText t);
-AttrValue *load_list(RelayParser *ps, size_t mark);
-AttrValue *load_map(RelayParser *ps, size_t mark);
+graft_attr_value *load_value(RelayParser *ps, graft_attr_kind kind, RelayText t);
+graft_attr_value *load_list(RelayParser *ps, size_t mark);
+graft_attr_value *load_map(RelayParser *ps, size_t mark);
 
-const Type *load_dtype(RelayParser *ps, RelayText t);
-const Type *load_tensor_type(RelayParser *ps, RelayText tensor, size_t mark,
+const graft_type *load_dtype(RelayParser *ps, RelayText t);
+const graft_type *load_tensor_type(RelayParser *ps, RelayText tensor, size_t mark,
                              RelayText dtype);
-const Type *load_tuple_type(RelayParser *ps, size_t mark);
-const Type *load_paren_type(RelayParser *ps, size_t mark);
+const graft_type *load_tuple_type(RelayParser *ps, size_t mark);
+const graft_type *load_paren_type(RelayParser *ps, size_t mark);
 /* NAME '[' types ']': a type kept as its text (TYPE_OTHER). */
-const Type *load_type_call(RelayParser *ps, RelayText name, size_t mark);
+const graft_type *load_type_call(RelayParser *ps, RelayText name, size_t mark);
 
 void load_version(RelayParser *ps, RelayText t);
 void load_typedef(RelayParser *ps, RelayText t);

@@ -118,7 +118,7 @@ static Symbol *lookup(RelayParser *ps, uint64_t key)
 
 /* Binds name (whose key is key, symbol_key) to n in the current scope,
  * or reports a duplicate. */
-static bool define(RelayParser *ps, RelayText name, uint64_t key, Node *n)
+static bool define(RelayParser *ps, RelayText name, uint64_t key, graft_node *n)
 {
     if (ps->nsyms >= INT32_MAX) {
         diag_error(ps->diag, ps->src, load_range(ps, name), "too many names");
@@ -197,16 +197,16 @@ void load_scope_close(RelayParser *ps)
  * the comment is interned straight from the source and its type looked
  * up by the interned pointer: the "ty=" part is found and parsed once per
  * distinct comment. */
-static void annotate(RelayParser *ps, Node *n, const char *text, size_t len)
+static void annotate(RelayParser *ps, graft_node *n, const char *text, size_t len)
 {
     const char *annot = graph_intern_n(ps->g, text, len);
     graph_set_annotation(ps->g, n, annot);
     if (node_type(n))
         return;
     int64_t *known = keymap_get(&ps->annot_types, keymap_ptr_key(annot));
-    const Type *t;
+    const graft_type *t;
     if (known) {
-        t = (const Type *)(intptr_t)*known;
+        t = (const graft_type *)(intptr_t)*known;
     } else {
         t = graph_annotation_type(ps->g, annot);
         *keymap_put(&ps->annot_types, keymap_ptr_key(annot), 0) = (int64_t)(intptr_t)t;
@@ -237,7 +237,7 @@ static size_t line_index(RelayParser *ps, size_t off)
     return ps->line = lo;
 }
 
-Node *load_at(RelayParser *ps, Node *n, RelayText t)
+graft_node *load_at(RelayParser *ps, graft_node *n, RelayText t)
 {
     if (n && !node_line(ps->g, n)) {
         size_t l = line_index(ps, t.off);
@@ -248,11 +248,11 @@ Node *load_at(RelayParser *ps, Node *n, RelayText t)
 
 /* param -> LOCAL [':' type] [ANNOT]: of a def, a fn, a let, a pattern or
  * a free_var. */
-Node *load_param(RelayParser *ps, RelayText name, const Type *type,
+graft_node *load_param(RelayParser *ps, RelayText name, const graft_type *type,
                  RelayText *annot)
 {
     const char *s = graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1);
-    Node *v = graph_add_fn_param(ps->g, s, type); /* note [modules] */
+    graft_node *v = graph_add_fn_param(ps->g, s, type); /* note [modules] */
     load_at(ps, v, name);
     if (annot)
         annotate(ps, v, load_text(ps, *annot), annot->len);
@@ -260,7 +260,7 @@ Node *load_param(RelayParser *ps, RelayText name, const Type *type,
     return define(ps, name, (uint64_t)(uintptr_t)s, v) ? v : NULL;
 }
 
-bool load_define(RelayParser *ps, RelayText temp, Node *value)
+bool load_define(RelayParser *ps, RelayText temp, graft_node *value)
 {
     if (node_kind(value) == NODE_VAR || node_kind(value) == NODE_CONST) {
         /* "%1 = %x;" would make %1 an alias; TVM never prints that. */
@@ -274,7 +274,7 @@ bool load_define(RelayParser *ps, RelayText temp, Node *value)
 
 /* "%x.0" where %x is a name: TVM's printer writes a getitem of a
  * variable that way, so a dotted name that is undefined may be one. */
-static Node *dotted_getitem(RelayParser *ps, RelayText name)
+static graft_node *dotted_getitem(RelayParser *ps, RelayText name)
 {
     const char *s = load_text(ps, name);
     size_t dot = name.len;
@@ -310,7 +310,7 @@ static void note_later_definition(RelayParser *ps, RelayText name)
 }
 
 /* A use of %3 or %x: its innermost definition, else an error. */
-Node *load_use(RelayParser *ps, RelayText name)
+graft_node *load_use(RelayParser *ps, RelayText name)
 {
     uint64_t key = symbol_key(ps, name);
     if (!key)
@@ -318,7 +318,7 @@ Node *load_use(RelayParser *ps, RelayText name)
     Symbol *sym = lookup(ps, key);
     if (sym)
         return sym->node;
-    Node *n = dotted_getitem(ps, name);
+    graft_node *n = dotted_getitem(ps, name);
     if (!n) {
         diag_error(ps->diag, ps->src, load_range(ps, name), "'%.*s' is not defined",
                    (int)name.len, load_text(ps, name));
@@ -392,7 +392,7 @@ static bool literal(RelayParser *ps, RelayText t, const char *spelling, double *
 }
 
 /* A constant: a scalar literal, True/False, or meta[...][i]. */
-Node *load_const(RelayParser *ps, RelayText t)
+graft_node *load_const(RelayParser *ps, RelayText t)
 {
     const char *s = load_text(ps, t);
     const char *spelling = graph_intern_n(ps->g, s, t.len);
@@ -411,16 +411,16 @@ Node *load_const(RelayParser *ps, RelayText t)
 
 /* Operands and attributes listed from mark (popped), in the parser's
  * scratch arrays: each list is used up before the next one is taken. */
-static void take_args(RelayParser *ps, size_t mark, Node ***args, int *nargs,
-                      Attr **attrs, int *nattrs)
+static void take_args(RelayParser *ps, size_t mark, graft_node ***args, int *nargs,
+                      graft_attr **attrs, int *nattrs)
 {
     size_t n = ps->nitems - mark;
     if (n + 1 > ps->scratch_nodes_cap)
         ps->scratch_nodes = xgrow_items(ps->scratch_nodes, &ps->scratch_nodes_cap, n + 1,
-              sizeof(Node *));
+              sizeof(graft_node *));
     if (n + 1 > ps->scratch_attrs_cap)
         ps->scratch_attrs = xgrow_items(ps->scratch_attrs, &ps->scratch_attrs_cap, n + 1,
-              sizeof(Attr));
+              sizeof(graft_attr));
     *args = ps->scratch_nodes;
     *attrs = ps->scratch_attrs;
     *nargs = *nattrs = 0;
@@ -434,22 +434,22 @@ static void take_args(RelayParser *ps, size_t mark, Node ***args, int *nargs,
 }
 
 /* call -> IDENT '(' args ')' */
-Node *load_call(RelayParser *ps, RelayText op, size_t mark)
+graft_node *load_call(RelayParser *ps, RelayText op, size_t mark)
 {
-    Node **args;
-    Attr *attrs;
+    graft_node **args;
+    graft_attr *attrs;
     int nargs, nattrs;
     take_args(ps, mark, &args, &nargs, &attrs, &nattrs);
-    Node *n = graph_add_call(ps->g, load_intern(ps, op), args, nargs, attrs, nattrs);
+    graft_node *n = graph_add_call(ps->g, load_intern(ps, op), args, nargs, attrs, nattrs);
     load_note_where(ps, n, op);
     return n;
 }
 
 /* call -> postfix '(' args ')' where postfix is a function or variable */
-Node *load_fn_call(RelayParser *ps, Node *callee, size_t mark, RelayText paren)
+graft_node *load_fn_call(RelayParser *ps, graft_node *callee, size_t mark, RelayText paren)
 {
-    Node **args;
-    Attr *attrs;
+    graft_node **args;
+    graft_attr *attrs;
     int nargs, nattrs;
     take_args(ps, mark, &args, &nargs, &attrs, &nattrs);
     NodeKind k = node_kind(callee);
@@ -457,35 +457,36 @@ Node *load_fn_call(RelayParser *ps, Node *callee, size_t mark, RelayText paren)
         return load_at(ps, graph_add_call(ps->g, node_name(callee), args, nargs, attrs, nattrs),
                        paren);
     if (k == NODE_CONST || k == NODE_TUPLE) {
-        diag_error(ps->diag, ps->src, load_range(ps, paren), "only functions can be called (this is a %s)",
+        diag_error(ps->diag, ps->src, load_range(ps, paren),
+                   "only functions can be called (this is a %s)",
                    k == NODE_CONST ? "constant" : "tuple");
         return NULL;
     }
     /* a function, @f, a variable or a closure some expression computes;
      * TVM prints a call's attributes with their attrs_type_key */
-    Node *n = load_at(ps, graph_add_fn_call(ps->g, callee, args, nargs), paren);
+    graft_node *n = load_at(ps, graph_add_fn_call(ps->g, callee, args, nargs), paren);
     graph_set_call_attrs(ps->g, n, attrs, nattrs);
     return n;
 }
 
-Node *load_tuple(RelayParser *ps, size_t mark)
+graft_node *load_tuple(RelayParser *ps, size_t mark)
 {
-    Node **fields;
-    Attr *attrs;
+    graft_node **fields;
+    graft_attr *attrs;
     int n, nattrs;
     take_args(ps, mark, &fields, &n, &attrs, &nattrs);
     (void)attrs;
     return graph_add_tuple(ps->g, fields, n);
 }
 
-Node *load_paren(RelayParser *ps, size_t mark)
+graft_node *load_paren(RelayParser *ps, size_t mark)
 {
     if (ps->nitems - mark == 1)
         return ps->items[--ps->nitems].u.node;
     return load_tuple(ps, mark);
 }
 
-Node *load_getitem(RelayParser *ps, Node *tuple, RelayText index)
+graft_node *load_getitem(RelayParser *ps, graft_node *tuple, RelayText index)
 {
     errno = 0;
     long i = strtol(load_text(ps, index), NULL, 10);
@@ -499,20 +500,20 @@ Node *load_getitem(RelayParser *ps, Node *tuple, RelayText index)
                    "element access of a constant, which is not a tuple");
         return NULL;
     }
-    Node *n = load_at(ps, graph_add_getitem(ps->g, tuple, (int)i), index);
+    graft_node *n = load_at(ps, graph_add_getitem(ps->g, tuple, (int)i), index);
     load_note_where(ps, n, index);
     return n;
 }
 
 /* fn -> "fn" '(' params attrs ')' [-> type] '{' body '}'; closes the scope
  * load_scope_open opened at "fn (". */
-Node *load_func(RelayParser *ps, size_t mark, const Type *ret, Node *body)
+graft_node *load_func(RelayParser *ps, size_t mark, const graft_type *ret, graft_node *body)
 {
-    Node **params;
-    Attr *attrs;
+    graft_node **params;
+    graft_attr *attrs;
     int nparams, nattrs;
     take_args(ps, mark, &params, &nparams, &attrs, &nattrs);
-    Node *fn = graph_add_func(ps->g, params, nparams, body, attrs, nattrs);
+    graft_node *fn = graph_add_func(ps->g, params, nparams, body, attrs, nattrs);
     graph_set_ret_type(ps->g, fn, ret);
     load_scope_close(ps);
     return fn;
@@ -520,7 +521,7 @@ Node *load_func(RelayParser *ps, size_t mark, const Type *ret, Node *body)
 
 /* expr ANNOT: the comment belongs to the node computed here; a reference
  * to a variable or earlier temp keeps its own. */
-void load_annotate(RelayParser *ps, Node *n, RelayText annot)
+void load_annotate(RelayParser *ps, graft_node *n, RelayText annot)
 {
     if (node_kind(n) == NODE_VAR || node_kind(n) == NODE_GLOBAL || node_annotation(n))
         return;

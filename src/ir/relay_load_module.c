@@ -34,11 +34,11 @@ static void push_late(RelayParser *ps, const char *name, int64_t index, RelayTex
 /* ---- definitions ---- */
 
 /* def -> "def" GLOBAL '(' params-and-attrs ')' [-> type] '{' body '}' */
-bool load_def(RelayParser *ps, RelayText name, size_t mark, const Type *ret,
-              Node *body)
+bool load_def(RelayParser *ps, RelayText name, size_t mark, const graft_type *ret,
+              graft_node *body)
 {
-    Node **params = xmalloc((ps->nitems - mark + 1) * sizeof *params);
-    Attr *attrs = xmalloc((ps->nitems - mark + 1) * sizeof *attrs);
+    graft_node **params = xmalloc((ps->nitems - mark + 1) * sizeof *params);
+    graft_attr *attrs = xmalloc((ps->nitems - mark + 1) * sizeof *attrs);
     int nparams = 0, nattrs = 0;
     for (size_t i = mark; i < ps->nitems; i++) {
         if (ps->items[i].kind == ITEM_NODE)
@@ -48,7 +48,7 @@ bool load_def(RelayParser *ps, RelayText name, size_t mark, const Type *ret,
     }
     ps->nitems = mark;
     const char *s = graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1);
-    Node *fn = graph_add_func(ps->g, params, nparams, body, attrs, nattrs);
+    graft_node *fn = graph_add_func(ps->g, params, nparams, body, attrs, nattrs);
     graph_set_ret_type(ps->g, fn, ret);
     free(params);
     free(attrs);
@@ -66,9 +66,9 @@ bool load_def(RelayParser *ps, RelayText name, size_t mark, const Type *ret,
 
 /* A module that is one bare expression: @main without parameters (note
  * [bare module] in graph_module.c). */
-void load_bare(RelayParser *ps, Node *body)
+void load_bare(RelayParser *ps, graft_node *body)
 {
-    Node *fn = graph_add_func(ps->g, NULL, 0, body, NULL, 0);
+    graft_node *fn = graph_add_func(ps->g, NULL, 0, body, NULL, 0);
     graph_add_global(ps->g, graph_intern(ps->g, "main"), fn);
     graph_set_bare(ps->g);
 }
@@ -128,7 +128,7 @@ bool load_module_end(RelayParser *ps)
 {
     if (!check_late(ps))
         return false;
-    Graph *g = ps->g;
+    graft_graph *g = ps->g;
     int main_at = graph_find_global(g, "main");
     if (main_at < 0 && graph_nglobals(g) == 1)
         main_at = 0;
@@ -143,7 +143,7 @@ bool load_module_end(RelayParser *ps)
 
 /* ---- bodies: let, free_var ---- */
 
-void load_push_let(RelayParser *ps, Node *var, Node *value)
+void load_push_let(RelayParser *ps, graft_node *var, graft_node *value)
 {
     Item *it = push_item(ps, ITEM_LET);
     it->u.let.var = var;
@@ -151,7 +151,7 @@ void load_push_let(RelayParser *ps, Node *var, Node *value)
 }
 
 /* The lets of a body, from mark, each around the rest of the body. */
-Node *load_body(RelayParser *ps, size_t mark, Node *result)
+graft_node *load_body(RelayParser *ps, size_t mark, graft_node *result)
 {
     for (size_t i = ps->nitems; i-- > mark;)
         if (ps->items[i].kind == ITEM_LET)
@@ -161,7 +161,7 @@ Node *load_body(RelayParser *ps, size_t mark, Node *result)
     return result;
 }
 
-void load_free_var(RelayParser *ps, Node *var)
+void load_free_var(RelayParser *ps, graft_node *var)
 {
     graph_set_free(ps->g, var);
 }
@@ -172,7 +172,7 @@ void load_free_var(RelayParser *ps, Node *var)
  * of no fields is its call, as TVM's parser makes it (ParseCallExpr: "a
  * zero-arity case for constructors"), so Nil is a value of type List[A]
  * that prints with a temp and a type as TVM prints it. */
-Node *load_opref(RelayParser *ps, RelayText name)
+graft_node *load_opref(RelayParser *ps, RelayText name)
 {
     const char *s = load_intern(ps, name);
     if (!ps->adts)
@@ -182,7 +182,7 @@ Node *load_opref(RelayParser *ps, RelayText name)
     return graph_add_opref(ps->g, s);
 }
 
-Node *load_global(RelayParser *ps, RelayText name)
+graft_node *load_global(RelayParser *ps, RelayText name)
 {
     const char *s = graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1);
     push_late(ps, s, -1, name);
@@ -193,10 +193,10 @@ Node *load_global(RelayParser *ps, RelayText name)
  * global itself: it must name a def of the module, as a call's @f must.
  * It prints as written (TVM's printer writes meta[GlobalVar][i], or 'f'
  * without metadata, which its parser cannot read back). */
-AttrValue *load_global_value(RelayParser *ps, RelayText name)
+graft_attr_value *load_global_value(RelayParser *ps, RelayText name)
 {
     push_late(ps, graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1), -1, name);
-    return load_value(ps, ATTR_OPAQUE, name);
+    return load_value(ps, GRAFT_ATTR_OPAQUE, name);
 }
 
 void load_meta_ref(RelayParser *ps, RelayText t)
@@ -207,7 +207,8 @@ void load_meta_ref(RelayParser *ps, RelayText t)
     push_late(ps, kind, strtoll(close + 2, NULL, 10), t);
 }
 
-Node *load_if(RelayParser *ps, Node *cond, Node *then_branch, Node *else_branch)
+graft_node *load_if(RelayParser *ps, graft_node *cond, graft_node *then_branch,
+                    graft_node *else_branch)
 {
     return graph_add_if(ps->g, cond, then_branch, else_branch);
 }
@@ -252,7 +253,7 @@ void load_push_piece_text(RelayParser *ps, const char *text)
     it->u.piece.var = NULL;
 }
 
-void load_push_piece_var(RelayParser *ps, Node *var)
+void load_push_piece_var(RelayParser *ps, graft_node *var)
 {
     Item *it = push_item(ps, ITEM_PIECE);
     it->u.piece.text = NULL;
@@ -260,7 +261,7 @@ void load_push_piece_var(RelayParser *ps, Node *var)
 }
 
 /* clause -> pattern "=>" '{' body '}' ','; closes the clause's scope. */
-void load_clause(RelayParser *ps, size_t mark, Node *result)
+void load_clause(RelayParser *ps, size_t mark, graft_node *result)
 {
     size_t n = ps->nitems - mark;
     ClausePiece *pieces = arena_array(graph_arena(ps->g), n + 1, sizeof *pieces);
@@ -274,18 +275,18 @@ void load_clause(RelayParser *ps, size_t mark, Node *result)
     load_scope_close(ps);
 }
 
-Node *load_match(RelayParser *ps, RelayText keyword, Node *data, size_t mark)
+graft_node *load_match(RelayParser *ps, RelayText keyword, graft_node *data, size_t mark)
 {
     size_t n = ps->nitems - mark;
     MatchClause *clauses = xmalloc((n + 1) * sizeof *clauses);
-    Node **results = xmalloc((n + 1) * sizeof *results);
+    graft_node **results = xmalloc((n + 1) * sizeof *results);
     for (size_t i = 0; i < n; i++) {
         clauses[i] = ps->items[mark + i].u.clause.clause;
         results[i] = ps->items[mark + i].u.clause.result;
     }
     ps->nitems = mark;
     bool complete = keyword.len == 5; /* "match", not "match?" */
-    Node *m = graph_add_match(ps->g, data, clauses, results, (int)n, complete);
+    graft_node *m = graph_add_match(ps->g, data, clauses, results, (int)n, complete);
     free(clauses);
     free(results);
     load_note_where(ps, m, keyword); /* a type error's place */

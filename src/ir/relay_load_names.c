@@ -20,7 +20,7 @@ static const RelayText *names_items(RelayParser *ps, RelayText names, size_t *n)
 
 /* An item as an operand: a name's definition (load_use), a number's
  * constant (load_const). */
-static Node *operand(RelayParser *ps, RelayText item)
+static graft_node *operand(RelayParser *ps, RelayText item)
 {
     return ps->src->text[item.off] == '%' ? load_use(ps, item) : load_const(ps, item);
 }
@@ -53,7 +53,7 @@ static RelayText bind_op(const RelayParser *ps, RelayText bind)
     return (RelayText){i, bind.off + bind.len - 1 - i};
 }
 
-Node *load_bind_call(RelayParser *ps, RelayText bind, size_t mark)
+graft_node *load_bind_call(RelayParser *ps, RelayText bind, size_t mark)
 {
     RelayText op = bind_op(ps, bind);
     return load_at(ps, load_call(ps, op, mark), op);
@@ -62,7 +62,7 @@ Node *load_bind_call(RelayParser *ps, RelayText bind, size_t mark)
 /* The scanner's parts of a BINDING are still its own when the last BIND
  * and NAMES it scanned are this one's (note [names split once]); else it
  * is scanned again. */
-Node *load_binding(RelayParser *ps, RelayText binding)
+graft_node *load_binding(RelayParser *ps, RelayText binding)
 {
     RelayLexer *lx = ps->lexer;
     if (lx->bind_temp.off != binding.off || lx->names_at != lx->bind_end || !lx->nitems)
@@ -70,24 +70,25 @@ Node *load_binding(RelayParser *ps, RelayText binding)
     return load_call_names(ps, lx->bind_op, (RelayText){lx->items[0].off, 0});
 }
 
-Node *load_bind_names(RelayParser *ps, RelayText bind, RelayText names)
+graft_node *load_bind_names(RelayParser *ps, RelayText bind, RelayText names)
 {
     return load_call_names(ps, bind_op(ps, bind), names);
 }
 
 /* op '(' items ')': each item made an operand in turn (operand), then
  * the call made, as load_call would from the item stack. */
-Node *load_call_names(RelayParser *ps, RelayText op, RelayText names)
+graft_node *load_call_names(RelayParser *ps, RelayText op, RelayText names)
 {
     size_t nargs;
     const RelayText *items = names_items(ps, names, &nargs);
     if (nargs + 1 > ps->scratch_nodes_cap)
         ps->scratch_nodes = xgrow_items(ps->scratch_nodes, &ps->scratch_nodes_cap, nargs + 1,
-                                        sizeof(Node *));
+                                        sizeof(graft_node *));
     for (size_t i = 0; i < nargs; i++)
         if (!(ps->scratch_nodes[i] = operand(ps, items[i])))
             return NULL;
-    Node *n = graph_add_call(ps->g, load_intern(ps, op), ps->scratch_nodes, (int)nargs, NULL, 0);
+    graft_node *n =
+        graph_add_call(ps->g, load_intern(ps, op), ps->scratch_nodes, (int)nargs, NULL, 0);
     load_note_where(ps, n, op);
     return load_at(ps, n, op);
 }
@@ -99,7 +100,7 @@ static bool push_uses(RelayParser *ps, RelayText names)
     size_t n;
     const RelayText *items = names_items(ps, names, &n);
     for (size_t i = 0; i < n; i++) {
-        Node *node = operand(ps, items[i]);
+        graft_node *node = operand(ps, items[i]);
         if (!node)
             return false;
         load_push_node(ps, node);
@@ -107,13 +108,14 @@ static bool push_uses(RelayParser *ps, RelayText names)
     return true;
 }
 
-Node *load_fn_call_names(RelayParser *ps, Node *callee, RelayText names, RelayText paren)
+graft_node *load_fn_call_names(RelayParser *ps, graft_node *callee, RelayText names,
+                               RelayText paren)
 {
     size_t mark = load_mark(ps);
     return push_uses(ps, names) ? load_fn_call(ps, callee, mark, paren) : NULL;
 }
 
-Node *load_paren_names(RelayParser *ps, RelayText names)
+graft_node *load_paren_names(RelayParser *ps, RelayText names)
 {
     size_t mark = load_mark(ps);
     return push_uses(ps, names) ? load_paren(ps, mark) : NULL;
@@ -137,7 +139,7 @@ bool load_param_names(RelayParser *ps, RelayText names)
             ps->failed = true;
             return false;
         }
-        Node *v = load_param(ps, name, NULL, NULL);
+        graft_node *v = load_param(ps, name, NULL, NULL);
         if (!v)
             return false;
         load_push_node(ps, v);

@@ -27,7 +27,6 @@
 
 enum { NO_TEMP = UINT32_MAX, NO_ROOT = UINT32_MAX };
 
-
 /* note [fast output]: the printer appends a few bytes at a time, a few
  * dozen times per node; these inline appends keep the common case to a
  * bounds check and a copy.  They leave the text unterminated (what reads
@@ -210,7 +209,7 @@ typedef struct Frame {
 } Frame;
 
 typedef struct Printer {
-    const Graph *g;     /* graph being printed */
+    const graft_graph *g;     /* graph being printed */
     GraphArrays ga;     /* its nodes as arrays (note [compact walk]) */
     TempText *temp;     /* per node id: its temp once VISIT_BOUND (note
                            [temp texts]) */
@@ -258,7 +257,7 @@ static bool always_inline(uint8_t kind)
     return kind < 32 && (INLINE >> kind & 1);
 }
 
-static const Node *node_of(const Printer *p, uint32_t id)
+static const graft_node *node_of(const Printer *p, uint32_t id)
 {
     return p->ga.nodes[id];
 }
@@ -378,7 +377,7 @@ typedef struct Comment {
  * otherwise the annotation prints as it was loaded. */
 static Comment comment_of(const Printer *p, uint32_t id)
 {
-    const Node *n = node_of(p, id);
+    const graft_node *n = node_of(p, id);
     const char *annot = node_annotation(n);
     NodeKind kind = node_kind(n); /* PrintOptionalInfo skips these three */
     bool typed = kind != NODE_IF && kind != NODE_LET && kind != NODE_MATCH;
@@ -425,7 +424,7 @@ static void put_comment(const Printer *p, StrBuf *sb, uint32_t id)
 /* Whether node id prints a comment where its text first appears. */
 GRAFT_HOT bool has_comment(const Printer *p, uint32_t id)
 {
-    const Node *n = node_of(p, id);
+    const graft_node *n = node_of(p, id);
     return node_annotation(n) || (p->types && node_type(n));
 }
 
@@ -452,20 +451,20 @@ static void put_quoted(Printer *p, StrBuf *sb, const char *s)
 /* An attribute value: its spelling as loaded, or for one made by an edit
  * the canonical form.  Loaded lists have a spelling, so the recursion
  * only follows lists an edit nested. */
-static void put_attr_value(Printer *p, StrBuf *sb, const AttrValue *v)
+static void put_attr_value(Printer *p, StrBuf *sb, const graft_attr_value *v)
 {
     if (v->spelling) {
         put_str(sb, v->spelling);
         return;
     }
     switch (v->kind) {
-    case ATTR_INT: put_i64(sb, v->i); break;
-    case ATTR_FLOAT: strbuf_printf(sb, "%gf", v->f); break;
-    case ATTR_BOOL: put_str(sb, v->i ? "True" : "False"); break;
-    case ATTR_NULL: put_lit(sb, "None"); break;
-    case ATTR_OPAQUE: break; /* only loaded, always spelled */
-    case ATTR_STRING: put_quoted(p, sb, v->s); break;
-    case ATTR_LIST:
+    case GRAFT_ATTR_INT: put_i64(sb, v->i); break;
+    case GRAFT_ATTR_FLOAT: strbuf_printf(sb, "%gf", v->f); break;
+    case GRAFT_ATTR_BOOL: put_str(sb, v->i ? "True" : "False"); break;
+    case GRAFT_ATTR_NULL: put_lit(sb, "None"); break;
+    case GRAFT_ATTR_OPAQUE: break; /* only loaded, always spelled */
+    case GRAFT_ATTR_STRING: put_quoted(p, sb, v->s); break;
+    case GRAFT_ATTR_LIST:
         put_chr(sb, '[');
         for (int i = 0; i < v->nitems; i++) {
             if (i)
@@ -479,10 +478,10 @@ static void put_attr_value(Printer *p, StrBuf *sb, const AttrValue *v)
 
 /* "name=value" for each attribute, after ", " unless first (nothing was
  * printed before them). */
-static void put_attrs(Printer *p, StrBuf *sb, const Node *n, bool first)
+static void put_attrs(Printer *p, StrBuf *sb, const graft_node *n, bool first)
 {
     for (int i = 0; i < node_nattrs(n); i++) {
-        const Attr *a = node_attr(n, i);
+        const graft_attr *a = node_attr(n, i);
         if (!first)
             put_lit(sb, ", ");
         first = false;
@@ -832,7 +831,7 @@ static void put_inline(Printer *p, StrBuf *out, uint32_t root, int level, bool r
 static void visit_all(Printer *p, uint32_t root);
 
 /* "{" NEWLINE scope NEWLINE "}" one level in (TVM's PrintBody). */
-static void put_block(Printer *p, StrBuf *out, const Node *root, int level)
+static void put_block(Printer *p, StrBuf *out, const graft_node *root, int level)
 {
     put_lit(out, "{\n");
     put_scope(p, out, node_id(root), level + 1);
@@ -843,7 +842,7 @@ static void put_block(Printer *p, StrBuf *out, const Node *root, int level)
 
 /* prefix "(%a, %b, Attr=...) -> T {" body "}" at the current level:
  * "fn " for a function value, "def @f" for a global (TVM's PrintFunc). */
-static void put_func(Printer *p, StrBuf *out, const Node *n, const char *prefix,
+static void put_func(Printer *p, StrBuf *out, const graft_node *n, const char *prefix,
                      int level)
 {
     int nparams = node_nparams(n);
@@ -888,21 +887,21 @@ static void put_func(Printer *p, StrBuf *out, const Node *n, const char *prefix,
  *    not complete.  Pattern variables print as declared (AllocVar).
  * None of the three gets a "ty=" comment (PrintOptionalInfo skips them),
  * nor do @f and op values, which are always inline. */
-static void put_let(Printer *p, StrBuf *out, const Node *n, int at)
+static void put_let(Printer *p, StrBuf *out, const graft_node *n, int at)
 {
     bool wrapped = node_id(n) != p->root;
     int level = at + wrapped;
     StrBuf *saved_lines = p->lines;
     int saved_level = p->level;
     StrBuf doc = {0};
-    const Node *let = n;
+    const graft_node *let = n;
     StrBuf line = {0};
     for (; node_kind(let) == NODE_LET; let = node_arg(let, 2)) {
         line.len = 0;
         put_lit(&line, "let ");
         put_param(p, &line, node_id(node_arg(let, 0)));
         put_lit(&line, " = ");
-        const Node *value = node_arg(let, 1);
+        const graft_node *value = node_arg(let, 1);
         uint32_t vid = node_id(value);
         if (node_nusers(value) > 1 && !always_inline(node_kind(value))) { /* not IsUnique */
             visit_all(p, vid);
@@ -934,7 +933,7 @@ static void put_let(Printer *p, StrBuf *out, const Node *n, int at)
     strbuf_free(&doc);
 }
 
-static void put_if(Printer *p, StrBuf *out, const Node *n, int level)
+static void put_if(Printer *p, StrBuf *out, const graft_node *n, int level)
 {
     put_lit(out, "if (");
     put_operand(p, out, node_id(node_arg(n, 0)));
@@ -944,7 +943,7 @@ static void put_if(Printer *p, StrBuf *out, const Node *n, int level)
     put_block(p, out, node_arg(n, 2), level);
 }
 
-static void put_match(Printer *p, StrBuf *out, const Node *n, int level)
+static void put_match(Printer *p, StrBuf *out, const graft_node *n, int level)
 {
     put_str(out, node_match_complete(n) ? "match (" : "match? (");
     put_operand(p, out, node_id(node_arg(n, 0)));
@@ -998,7 +997,7 @@ static void leaf_visit(Printer *p, uint32_t id)
     /* the text's own blocks are placed where the text goes: a binding
      * line at the scope's level, or inline at root_level */
     int level = id == p->root ? p->root_level : p->level;
-    const Node *n = node_of(p, id);
+    const graft_node *n = node_of(p, id);
     StrBuf *out = scratch_get(p);
     switch (kind) {
     case NODE_FUNC: put_func(p, out, n, "fn ", level); break;
@@ -1103,7 +1102,7 @@ static void put_scope(Printer *p, StrBuf *out, uint32_t root, int level)
     p->level = saved_level;
 }
 
-static void put_module_head(StrBuf *out, const Graph *g)
+static void put_module_head(StrBuf *out, const graft_graph *g)
 {
     if (graph_version(g)) {
         put_str(out, graph_version(g));
@@ -1118,7 +1117,7 @@ static void put_module_head(StrBuf *out, const Graph *g)
 /* "def @main(%x: T, ...) -> T {" body "}", as TVM's PrintFunc. */
 static void put_main(Printer *p, StrBuf *out)
 {
-    const Graph *g = p->g;
+    const graft_graph *g = p->g;
     if (graph_is_bare(g)) { /* note [bare module] in graph_module.c */
         if (graph_output(g))
             put_scope(p, out, node_id(graph_output(g)), 0);
@@ -1135,7 +1134,7 @@ static void put_main(Printer *p, StrBuf *out)
     put_params(p, out, ids, (size_t)nparams);
     free(ids);
     for (int i = 0; i < graph_main_nattrs(g); i++) {
-        const Attr *a = graph_main_attr(g, i);
+        const graft_attr *a = graph_main_attr(g, i);
         if (i || graph_nparams(g))
             put_lit(out, ", ");
         put_str(out, a->name);
@@ -1155,7 +1154,7 @@ static void put_main(Printer *p, StrBuf *out)
     put_lit(out, "\n}\n");
 }
 
-static void printer_init(Printer *p, const Graph *g)
+static void printer_init(Printer *p, const graft_graph *g)
 {
     memset(p, 0, sizeof *p);
     p->g = g;
@@ -1194,7 +1193,7 @@ static void printer_free(Printer *p)
 }
 
 /* "def @f(...) { ... }" for a global function other than @main. */
-static void put_def(Printer *p, StrBuf *out, const Node *fn, const char *name)
+static void put_def(Printer *p, StrBuf *out, const graft_node *fn, const char *name)
 {
     StrBuf prefix = {0};
     strbuf_puts(&prefix, "def @");
@@ -1209,7 +1208,7 @@ static void put_def(Printer *p, StrBuf *out, const Node *fn, const char *name)
  * the printer's temp numbers and names run on from one to the next. */
 static void put_defs(Printer *p, StrBuf *out)
 {
-    const Graph *g = p->g;
+    const graft_graph *g = p->g;
     int n = graph_nglobals(g);
     if (n == 0) {
         put_main(p, out);
@@ -1226,7 +1225,7 @@ static void put_defs(Printer *p, StrBuf *out)
     for (int k = 0; k < n; k++) {
         if (k)
             put_chr(out, '\n');
-        Node *fn = graph_global_fn(g, order[k]);
+        graft_node *fn = graph_global_fn(g, order[k]);
         if (fn)
             put_def(p, out, fn, graph_global_name(g, order[k]));
         else
@@ -1252,12 +1251,12 @@ static void print_types(Printer *p, unsigned flags)
     p->types = (flags & RELAY_PRINT_TYPES) != 0;
 }
 
-char *relay_print_string(const Graph *g)
+char *relay_print_string(const graft_graph *g)
 {
     return relay_print_string_with(g, 0);
 }
 
-char *relay_print_string_with(const Graph *g, unsigned flags)
+char *relay_print_string_with(const graft_graph *g, unsigned flags)
 {
     Printer p;
     StrBuf out = {0};
@@ -1269,12 +1268,12 @@ char *relay_print_string_with(const Graph *g, unsigned flags)
     return out.data;
 }
 
-void relay_print(const Graph *g, FILE *out)
+void relay_print(const graft_graph *g, FILE *out)
 {
     relay_print_with(g, out, 0);
 }
 
-void relay_print_with(const Graph *g, FILE *out, unsigned flags)
+void relay_print_with(const graft_graph *g, FILE *out, unsigned flags)
 {
     Printer p;
     StrBuf text = {0};
@@ -1298,7 +1297,7 @@ static uint32_t temp_number(const TempText *t)
 }
 
 /* Prints without keeping the text, for the temp numbers. */
-uint32_t *relay_temp_numbers(const Graph *g)
+uint32_t *relay_temp_numbers(const graft_graph *g)
 {
     Printer p;
     StrBuf out = {0};

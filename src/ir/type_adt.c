@@ -105,7 +105,7 @@ int adt_constructor_fields(const AdtTable *t, const char *name)
 
 /* The constructor n calls when n is an untyped call of a constructor of
  * no fields (Nil, None), or a constructor value of no fields; else NULL. */
-static const Ctor *untyped_nullary(const AdtTable *t, const Node *n)
+static const Ctor *untyped_nullary(const AdtTable *t, const graft_node *n)
 {
     const char *name = node_kind(n) == NODE_OPREF ? node_name(n)
                        : node_kind(n) == NODE_CALL && !node_callee(n) && !node_nargs(n)
@@ -364,7 +364,7 @@ static const char *add_ctors(AdtTable *t, const Adt *adt, const char **at)
     return why;
 }
 
-AdtTable *adt_table_new(const Graph *g)
+AdtTable *adt_table_new(const graft_graph *g)
 {
     AdtTable *t = xcalloc(1, sizeof *t);
     t->arena = arena_new();
@@ -512,10 +512,10 @@ static Term *instantiate(Arena *arena, Term *d, Term *const *args)
 }
 
 /* The graph's type for a term without variables or holes. */
-static const Type *term_type(Graph *g, const Term *term)
+static const graft_type *term_type(graft_graph *g, const Term *term)
 {
     StrBuf sb = {0};
-    const Type *t = NULL;
+    const graft_type *t = NULL;
     if (put_term(&sb, term, NULL)) {
         size_t used = 0;
         t = term->kind == TERM_ADT ? graph_type_other(g, sb.data, sb.len)
@@ -531,7 +531,7 @@ static const Type *term_type(Graph *g, const Term *term)
 
 /* An operand as a term: its type's, or for an untyped constructor of no
  * fields (Nil) its ADT with unknown parameters; NULL when unknown. */
-static Term *operand_term(Scan *s, const Node *arg)
+static Term *operand_term(Scan *s, const graft_node *arg)
 {
     const Ctor *c = untyped_nullary(s->table, arg);
     if (c) {
@@ -542,7 +542,7 @@ static Term *operand_term(Scan *s, const Node *arg)
             t->args[i] = new_term(s, TERM_HOLE, NULL, 0);
         return t;
     }
-    const Type *type = node_type(arg);
+    const graft_type *type = node_type(arg);
     return type ? parse_type_text(s, type->text) : NULL;
 }
 
@@ -557,7 +557,7 @@ static void mismatch(StrBuf *why, const Ctor *c, int i, const Term *got, Term *c
     strbuf_free(&have);
 }
 
-const Type *adt_call_type(Graph *g, const AdtTable *t, const Node *n, StrBuf *why)
+const graft_type *adt_call_type(graft_graph *g, const AdtTable *t, const graft_node *n, StrBuf *why)
 {
     const Ctor *c = find_ctor(t, node_op(n), strlen(node_op(n)));
     if (!c)
@@ -569,7 +569,7 @@ const Type *adt_call_type(Graph *g, const AdtTable *t, const Node *n, StrBuf *wh
     }
     Scan s = {NULL, NULL, arena_new(), t, NULL, 0};
     Term **subst = arena_array(s.arena, (size_t)c->adt->nparams + 1, sizeof *subst);
-    const Type *type = NULL;
+    const graft_type *type = NULL;
     int i = 0;
     for (; i < c->nfields; i++) {
         Term *arg = operand_term(&s, node_arg(n, i));
@@ -585,7 +585,7 @@ const Type *adt_call_type(Graph *g, const AdtTable *t, const Node *n, StrBuf *wh
         type = term_type(g, &result);
         for (i = 0; type && i < c->nfields; i++) /* Nil in Cons(%x, Nil) */
             if (node_kind(node_arg(n, i)) == NODE_CALL && untyped_nullary(t, node_arg(n, i))) {
-                const Type *field = term_type(g, instantiate(s.arena, c->fields[i], subst));
+                const graft_type *field = term_type(g, instantiate(s.arena, c->fields[i], subst));
                 if (field)
                     graph_set_type(g, node_arg(n, i), field);
             }
@@ -599,7 +599,7 @@ const Type *adt_call_type(Graph *g, const AdtTable *t, const Node *n, StrBuf *wh
 /* Walks one clause's pattern pieces (graph.h: "Cons(", ", ", ")", "_",
  * "(", variables) against the data's term. */
 typedef struct Binder {
-    Graph *g;
+    graft_graph *g;
     const AdtTable *table;
     Arena *arena;
     const MatchClause *clause;
@@ -617,12 +617,12 @@ static const char *next_text(Binder *b)
     return b->clause->pieces[b->next++].text;
 }
 
-static bool bind_var(Binder *b, Node *var, const Term *data)
+static bool bind_var(Binder *b, graft_node *var, const Term *data)
 {
-    const Type *want = term_type(b->g, data);
+    const graft_type *want = term_type(b->g, data);
     if (!want)
         return true; /* a type graft does not spell: left unknown */
-    const Type *have = node_type(var);
+    const graft_type *have = node_type(var);
     if (!have) {
         graph_set_type(b->g, var, want);
         b->typed++;
@@ -724,9 +724,9 @@ static bool bind(Binder *b, Term *data)
     return bind_fields(b, NULL, data->args, data->nargs);
 }
 
-int adt_bind_patterns(Graph *g, const AdtTable *t, Node *m, StrBuf *why)
+int adt_bind_patterns(graft_graph *g, const AdtTable *t, graft_node *m, StrBuf *why)
 {
-    const Type *type = node_type(node_arg(m, 0));
+    const graft_type *type = node_type(node_arg(m, 0));
     if (!type)
         return 0;
     Scan s = {NULL, NULL, arena_new(), t, NULL, 0};
@@ -742,18 +742,19 @@ int adt_bind_patterns(Graph *g, const AdtTable *t, Node *m, StrBuf *why)
 }
 
 /* Whether type is an application of c's ADT ("List[...]" for Nil). */
-static bool of_adt(const Type *type, const Ctor *c)
+static bool of_adt(const graft_type *type, const Ctor *c)
 {
     return type->kind == TYPE_OTHER && strncmp(type->text, c->adt->name, c->adt->len) == 0 &&
            type->text[c->adt->len] == '[';
 }
 
-const Type *adt_match_type(Graph *g, const AdtTable *t, const Node *m, StrBuf *why)
+const graft_type *adt_match_type(graft_graph *g, const AdtTable *t, const graft_node *m,
+                                 StrBuf *why)
 {
-    const Type *first = NULL;
+    const graft_type *first = NULL;
     int first_at = 0, unknown = 0;
     for (int i = 1; i < node_nargs(m); i++) {
-        const Type *type = node_type(node_arg(m, i));
+        const graft_type *type = node_type(node_arg(m, i));
         if (!type)
             unknown++;
         else if (!first) {
@@ -766,7 +767,7 @@ const Type *adt_match_type(Graph *g, const AdtTable *t, const Node *m, StrBuf *w
         }
     }
     for (int i = 1; first && unknown && i < node_nargs(m); i++) { /* None => { None } */
-        Node *result = node_arg(m, i);
+        graft_node *result = node_arg(m, i);
         const Ctor *c = node_kind(result) == NODE_CALL ? untyped_nullary(t, result) : NULL;
         if (c && of_adt(first, c)) {
             graph_set_type(g, result, first);

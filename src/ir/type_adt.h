@@ -35,7 +35,7 @@ typedef struct AdtTable AdtTable;
 /* The declarations of g's module (graph_typedef), and the Prelude's
  * where g declares none of that name.  A declaration that does not parse
  * is left out (its constructors' calls stay untyped). */
-AdtTable *adt_table_new(const Graph *g);
+AdtTable *adt_table_new(const graft_graph *g);
 void adt_table_free(AdtTable *t);
 
 /* Whether the declaration text (a TYPEDEF token: "type NAME[A] { ...
@@ -50,15 +50,17 @@ int adt_constructor_fields(const AdtTable *t, const char *name);
 /* The type of n, a call of a constructor of t: NULL when unknown, or on
  * a contradiction (why holds the message).  Operands that are untyped
  * calls of constructors without fields get their types from n's. */
-const Type *adt_call_type(Graph *g, const AdtTable *t, const Node *n, StrBuf *why);
+const graft_type *adt_call_type(graft_graph *g, const AdtTable *t, const graft_node *n,
+                                StrBuf *why);
 
 /* Gives match m's untyped pattern variables their types from the type of
  * m's data.  Returns how many it typed, or -1 on a contradiction (why). */
-int adt_bind_patterns(Graph *g, const AdtTable *t, Node *m, StrBuf *why);
+int adt_bind_patterns(graft_graph *g, const AdtTable *t, graft_node *m, StrBuf *why);
 
 /* The common type of match m's clause results: NULL when one is unknown,
  * or when two differ (why).  An untyped result that is a call of a
  * constructor without fields gets the others' type. */
-const Type *adt_match_type(Graph *g, const AdtTable *t, const Node *m, StrBuf *why);
+const graft_type *adt_match_type(graft_graph *g, const AdtTable *t, const graft_node *m,
+                                 StrBuf *why);
 
 #endif

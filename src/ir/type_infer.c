@@ -69,7 +69,7 @@ typedef struct RelCache {
     AdtTable *adts;  /* NULL until needed */
 } RelCache;
 
-static const AdtTable *cached_adts(Graph *g, RelCache *rc)
+static const AdtTable *cached_adts(graft_graph *g, RelCache *rc)
 {
     if (!rc->adts)
         rc->adts = adt_table_new(g);
@@ -100,7 +100,7 @@ enum { TYPE_TEXT_MAX = 65536 };
 
 /* Whether a tuple or function type of these parts stays within
  * TYPE_TEXT_MAX. */
-static bool small_enough(const Type *const *types, int n)
+static bool small_enough(const graft_type *const *types, int n)
 {
     size_t len = 0;
     for (int i = 0; i < n; i++)
@@ -110,7 +110,7 @@ static bool small_enough(const Type *const *types, int n)
 }
 
 /* Operand types, or false when one is unknown. */
-static bool operand_types(const Node *n, const Type **types)
+static bool operand_types(const graft_node *n, const graft_type **types)
 {
     for (int i = 0; i < node_nargs(n); i++)
         if (!(types[i] = node_type(node_arg(n, i))))
@@ -119,14 +119,15 @@ static bool operand_types(const Node *n, const Type **types)
 }
 
 /* The relation of n's op, through rc's map when it keeps one. */
-static const TypeRel *relation(RelCache *rc, const Node *n)
+static const TypeRel *relation(RelCache *rc, const graft_node *n)
 {
     return rc->use_map ? cached_relation(rc, node_op(n)) : find_relation(node_op(n));
 }
 
 /* A call of an op without a relation: an ADT constructor's type, or
  * unknown. */
-static const Type *constructor_type(Graph *g, const Node *n, RelCache *rc, StrBuf *why)
+static const graft_type *constructor_type(graft_graph *g, const graft_node *n, RelCache *rc,
+                                          StrBuf *why)
 {
     const AdtTable *adts = cached_adts(g, rc);
     return adt_is_constructor(adts, node_op(n)) ? adt_call_type(g, adts, n, why) : NULL;
@@ -136,12 +137,12 @@ static const Type *constructor_type(Graph *g, const Node *n, RelCache *rc, StrBu
  * known to be typed (an edit's untyped nodes mostly have untyped
  * operands, and the lookup is most of the cost then).  A constructor
  * types even with untyped operands (Nil's type comes from its use). */
-static const Type *call_type(Graph *g, const Node *n, RelCache *rc, StrBuf *why)
+static const graft_type *call_type(graft_graph *g, const graft_node *n, RelCache *rc, StrBuf *why)
 {
-    const Type *few[8]; /* most ops take a few operands: no malloc */
-    const Type **types = node_nargs(n) < 8 ? few
+    const graft_type *few[8]; /* most ops take a few operands: no malloc */
+    const graft_type **types = node_nargs(n) < 8 ? few
                                            : xmalloc(((size_t)node_nargs(n) + 1) * sizeof *types);
-    const Type *t = NULL;
+    const graft_type *t = NULL;
     if (operand_types(n, types)) {
         const TypeRel *r = relation(rc, n);
         if (!r)
@@ -157,10 +158,10 @@ static const Type *call_type(Graph *g, const Node *n, RelCache *rc, StrBuf *why)
     return t;
 }
 
-static const Type *tuple_type(Graph *g, const Node *n)
+static const graft_type *tuple_type(graft_graph *g, const graft_node *n)
 {
-    const Type **types = xmalloc(((size_t)node_nargs(n) + 1) * sizeof *types);
-    const Type *t = operand_types(n, types) && small_enough(types, node_nargs(n))
+    const graft_type **types = xmalloc(((size_t)node_nargs(n) + 1) * sizeof *types);
+    const graft_type *t = operand_types(n, types) && small_enough(types, node_nargs(n))
                         ? graph_type_tuple(g, types, node_nargs(n))
                         : NULL;
     free(types);
@@ -169,9 +170,9 @@ static const Type *tuple_type(Graph *g, const Node *n)
 
 /* TupleGetItem: the field's type (type_infer.cc, VisitExpr_ of
  * TupleGetItemNode: "index out of bounds" is a type error there too). */
-static const Type *getitem_type(const Node *n, StrBuf *why)
+static const graft_type *getitem_type(const graft_node *n, StrBuf *why)
 {
-    const Type *t = node_type(node_arg(n, 0));
+    const graft_type *t = node_type(node_arg(n, 0));
     if (!t || t->kind == TYPE_OTHER)
         return NULL;
     if (t->kind != TYPE_TUPLE) {
@@ -189,15 +190,15 @@ static const Type *getitem_type(const Node *n, StrBuf *why)
 
 /* "fn (T1, T2) -> R", as TVM prints a FuncType, once every parameter and
  * the body are typed. */
-static const Type *func_type(Graph *g, const Node *n)
+static const graft_type *func_type(graft_graph *g, const graft_node *n)
 {
-    const Type *body = node_type(node_body(n));
+    const graft_type *body = node_type(node_body(n));
     if (!body || strlen(body->text) > TYPE_TEXT_MAX)
         return NULL;
     StrBuf sb = {0};
     strbuf_puts(&sb, "fn (");
     for (int i = 0; i < node_nparams(n); i++) {
-        const Type *t = node_type(node_param(n, i));
+        const graft_type *t = node_type(node_param(n, i));
         if (!t) {
             strbuf_free(&sb);
             return NULL;
@@ -213,12 +214,12 @@ static const Type *func_type(Graph *g, const Node *n)
     }
     strbuf_puts(&sb, ") -> ");
     strbuf_puts(&sb, body->text);
-    const Type *t = graph_type_other(g, sb.data, sb.len);
+    const graft_type *t = graph_type_other(g, sb.data, sb.len);
     strbuf_free(&sb);
     return t;
 }
 
-static const Type *infer(Graph *g, const Node *n, RelCache *rc, StrBuf *why)
+static const graft_type *infer(graft_graph *g, const graft_node *n, RelCache *rc, StrBuf *why)
 {
     switch (node_kind(n)) {
     case NODE_VAR:
@@ -242,7 +243,7 @@ static const Type *infer(Graph *g, const Node *n, RelCache *rc, StrBuf *why)
     case NODE_LET: /* operands %v, value, body: the body's type */
         return node_type(node_arg(n, 2));
     case NODE_IF: { /* both branches have one type (TVM unifies them) */
-        const Type *t = node_type(node_arg(n, 1)), *e = node_type(node_arg(n, 2));
+        const graft_type *t = node_type(node_arg(n, 1)), *e = node_type(node_arg(n, 2));
         return t && e && strcmp(t->text, e->text) == 0 ? t : NULL;
     }
     case NODE_MATCH:
@@ -254,11 +255,11 @@ static const Type *infer(Graph *g, const Node *n, RelCache *rc, StrBuf *why)
     return NULL;
 }
 
-const Type *type_infer_node(Graph *g, const Node *n, StrBuf *why)
+const graft_type *type_infer_node(graft_graph *g, const graft_node *n, StrBuf *why)
 {
     RelCache rc = {{0}, false, NULL};
     why->len = 0;
-    const Type *t = infer(g, n, &rc, why);
+    const graft_type *t = infer(g, n, &rc, why);
     relcache_free(&rc);
     return t;
 }
@@ -286,7 +287,7 @@ void type_cache_free(TypeCache *tc)
  * relation: an op call, tuple or element access reading an untyped node
  * (the common case among untyped nodes, told without a relation
  * lookup). */
-static bool unknown_operand(const Node *n)
+static bool unknown_operand(const graft_node *n)
 {
     NodeKind k = node_kind(n);
     if (!(k == NODE_TUPLE || k == NODE_GETITEM || (k == NODE_CALL && !node_callee(n))))
@@ -297,19 +298,19 @@ static bool unknown_operand(const Node *n)
     return false;
 }
 
-const Type *type_infer_cached(Graph *g, const Node *n, TypeCache *tc, StrBuf *why)
+const graft_type *type_infer_cached(graft_graph *g, const graft_node *n, TypeCache *tc, StrBuf *why)
 {
     why->len = 0;
     return unknown_operand(n) ? NULL : infer(g, n, &tc->rc, why);
 }
 
 /* Types one node; false on a contradiction. */
-static bool infer_one(Graph *g, Node *n, RelCache *rc, StrBuf *why)
+static bool infer_one(graft_graph *g, graft_node *n, RelCache *rc, StrBuf *why)
 {
     if (node_type(n) || node_is_dead(n))
         return true;
     why->len = 0;
-    const Type *t = infer(g, n, rc, why);
+    const graft_type *t = infer(g, n, rc, why);
     if (t)
         graph_set_type(g, n, t);
     return why->len == 0;
@@ -317,8 +318,8 @@ static bool infer_one(Graph *g, Node *n, RelCache *rc, StrBuf *why)
 
 /* Gives the pattern variables of each match whose data has a type
  * theirs; *bad on a contradiction.  Returns how many it typed. */
-static int bind_patterns(Graph *g, Node *const *matches, size_t n, RelCache *rc, StrBuf *why,
-                         Node **bad)
+static int bind_patterns(graft_graph *g, graft_node *const *matches, size_t n, RelCache *rc,
+                         StrBuf *why, graft_node **bad)
 {
     int typed = 0;
     for (size_t i = 0; i < n && !*bad; i++) {
@@ -337,13 +338,13 @@ static int bind_patterns(Graph *g, Node *const *matches, size_t n, RelCache *rc,
  * the clauses that use them (operands come first).  So the walk runs
  * again, typing what is still untyped, while matches gave variables
  * types; a model without match takes one walk. */
-Node *type_infer_graph(Graph *g, StrBuf *why)
+graft_node *type_infer_graph(graft_graph *g, StrBuf *why)
 {
-    Node **order = xmalloc(((size_t)graph_node_count(g) + 1) * sizeof *order);
+    graft_node **order = xmalloc(((size_t)graph_node_count(g) + 1) * sizeof *order);
     uint32_t count = graph_topo_order(g, order);
     RelCache rc = {{0}, true, NULL};
-    VEC(Node *) matches = {0};
-    Node *bad = NULL;
+    VEC(graft_node *) matches = {0};
+    graft_node *bad = NULL;
     for (uint32_t i = 0; i < count && !bad; i++) {
         if (node_kind(order[i]) == NODE_MATCH)
             vec_push(&matches, order[i]);
@@ -375,7 +376,7 @@ Node *type_infer_graph(Graph *g, StrBuf *why)
  * match passes (note [match passes]), and reports its own first
  * contradiction (which of two comes first depends on the order). */
 
-Node *type_infer_loaded(Graph *g, StrBuf *why)
+graft_node *type_infer_loaded(graft_graph *g, StrBuf *why)
 {
     uint32_t count = graph_node_count(g);
     uint8_t *reached = xcalloc(count ? count : 1, 1);
@@ -384,7 +385,7 @@ Node *type_infer_loaded(Graph *g, StrBuf *why)
     for (uint32_t id = 0; typed && id < count; id++) {
         if (!reached[id])
             continue;
-        Node *n = graph_node(g, id);
+        graft_node *n = graph_node(g, id);
         typed = node_kind(n) != NODE_MATCH && infer_one(g, n, &rc, why);
     }
     relcache_free(&rc);
@@ -392,10 +393,10 @@ Node *type_infer_loaded(Graph *g, StrBuf *why)
     return typed ? NULL : type_infer_graph(g, why);
 }
 
-Node *type_infer_new(Graph *g, uint32_t first, StrBuf *why)
+graft_node *type_infer_new(graft_graph *g, uint32_t first, StrBuf *why)
 {
     RelCache rc = {{0}, true, NULL};
-    Node *bad = NULL;
+    graft_node *bad = NULL;
     for (uint32_t id = first; id < graph_node_count(g) && !bad; id++)
         if (!infer_one(g, graph_node(g, id), &rc, why))
             bad = graph_node(g, id);
@@ -403,17 +404,17 @@ Node *type_infer_new(Graph *g, uint32_t first, StrBuf *why)
     return bad;
 }
 
-void type_infer_edit(Graph *g, uint32_t first)
+void type_infer_edit(graft_graph *g, uint32_t first)
 {
     StrBuf why = {0};
     for (uint32_t id = first; id < graph_node_count(g);) {
-        Node *bad = type_infer_new(g, id, &why);
+        graft_node *bad = type_infer_new(g, id, &why);
         id = bad ? node_id(bad) + 1 : graph_node_count(g);
     }
     strbuf_free(&why);
 }
 
-void type_infer_list(Graph *g, Node *const *list, size_t n)
+void type_infer_list(graft_graph *g, graft_node *const *list, size_t n)
 {
     StrBuf why = {0};
     RelCache rc = {{0}, true, NULL};

@@ -43,7 +43,7 @@
 
 /* n's type from its operands' current types: NULL when unknown (why left
  * empty) or contradictory (why holds the message, without "error: "). */
-const Type *type_infer_node(Graph *g, const Node *n, StrBuf *why);
+const graft_type *type_infer_node(graft_graph *g, const graft_node *n, StrBuf *why);
 
 /* Relations by op name for many type_infer_cached calls on one graph
  * (what rewrites make, rule after rule): finding a relation by name is
@@ -53,31 +53,32 @@ TypeCache *type_cache_new(void);
 void type_cache_free(TypeCache *tc);
 /* type_infer_node with tc's relations; tc serves one graph only (it
  * keys them by g's interned op names). */
-const Type *type_infer_cached(Graph *g, const Node *n, TypeCache *tc, StrBuf *why);
+const graft_type *type_infer_cached(graft_graph *g, const graft_node *n, TypeCache *tc,
+                                    StrBuf *why);
 
 /* Gives every live node without a type its inferred type, operands
  * first.  Returns NULL, or the first node whose relation found a
  * contradiction (its message in why; earlier nodes keep their types). */
-Node *type_infer_graph(Graph *g, StrBuf *why);
+graft_node *type_infer_graph(graft_graph *g, StrBuf *why);
 /* type_infer_graph for a graph as the loader builds it, the same types
  * and the same first contradiction, in id order where the graph allows
  * (note [types in id order] in type_infer.c). */
-Node *type_infer_loaded(Graph *g, StrBuf *why);
+graft_node *type_infer_loaded(graft_graph *g, StrBuf *why);
 
 /* The same for the nodes with ids from first on (what an edit made;
  * operands are made before their users, so id order is enough). */
-Node *type_infer_new(Graph *g, uint32_t first, StrBuf *why);
+graft_node *type_infer_new(graft_graph *g, uint32_t first, StrBuf *why);
 
 /* Types what an edit made (ids from first on) as far as it can: a node
  * whose relation finds a contradiction stays untyped and the rest goes
  * on (the rule that built it is at fault, not the model; the runtime
  * has no source position to report). */
-void type_infer_edit(Graph *g, uint32_t first);
+void type_infer_edit(graft_graph *g, uint32_t first);
 
 /* The same for the n nodes of list, in that order (operands before
  * users): what an edit moved and re-pointed rather than made (a
  * partition's body, note [moved body] in src/runtime/partition.c). */
-void type_infer_list(Graph *g, Node *const *list, size_t n);
+void type_infer_list(graft_graph *g, graft_node *const *list, size_t n);
 
 /* Whether operand i of op is a tuple (concatenate's); false for a tensor
  * operand and for an op without a relation. */

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-const Type *rel_fail(RelCtx *c, const char *fmt, ...)
+const graft_type *rel_fail(RelCtx *c, const char *fmt, ...)
 {
     va_list ap;
     char msg[512];
@@ -18,9 +18,9 @@ const Type *rel_fail(RelCtx *c, const char *fmt, ...)
     return NULL;
 }
 
-const Type *rel_tensor(RelCtx *c, int i)
+const graft_type *rel_tensor(RelCtx *c, int i)
 {
-    const Type *t = c->in[i];
+    const graft_type *t = c->in[i];
     if (t->kind != TYPE_TENSOR)
         return rel_fail(c, "operand %d must be a tensor (got %s)", i + 1, t->text);
     return t;
@@ -36,7 +36,7 @@ bool shape_push(RelCtx *c, Shape *s, int64_t d)
     return true;
 }
 
-bool rel_shape(RelCtx *c, const Type *t, Shape *s)
+bool rel_shape(RelCtx *c, const graft_type *t, Shape *s)
 {
     if (t->rank > REL_MAX_RANK) {
         rel_fail(c, "rank %d above %d", t->rank, REL_MAX_RANK);
@@ -47,54 +47,54 @@ bool rel_shape(RelCtx *c, const Type *t, Shape *s)
     return true;
 }
 
-const Type *rel_make(RelCtx *c, const char *dtype, const Shape *s)
+const graft_type *rel_make(RelCtx *c, const char *dtype, const Shape *s)
 {
     return graph_type_tensor(c->g, dtype, s->dims, s->rank);
 }
 
-const AttrValue *rel_attr(const RelCtx *c, const char *name)
+const graft_attr_value *rel_attr(const RelCtx *c, const char *name)
 {
     return node_find_attr(c->call, name);
 }
 
 bool rel_has(const RelCtx *c, const char *name)
 {
-    const AttrValue *v = rel_attr(c, name);
-    return v && v->kind != ATTR_NULL;
+    const graft_attr_value *v = rel_attr(c, name);
+    return v && v->kind != GRAFT_ATTR_NULL;
 }
 
 int64_t rel_int(const RelCtx *c, const char *name, int64_t dflt)
 {
-    const AttrValue *v = rel_attr(c, name);
-    if (v && v->kind == ATTR_LIST && v->nitems == 1)
+    const graft_attr_value *v = rel_attr(c, name);
+    if (v && v->kind == GRAFT_ATTR_LIST && v->nitems == 1)
         v = v->items[0];
-    if (!v || (v->kind != ATTR_INT && v->kind != ATTR_BOOL))
+    if (!v || (v->kind != GRAFT_ATTR_INT && v->kind != GRAFT_ATTR_BOOL))
         return dflt;
     return v->i;
 }
 
 double rel_float(const RelCtx *c, const char *name, double dflt)
 {
-    const AttrValue *v = rel_attr(c, name);
-    if (v && v->kind == ATTR_FLOAT)
+    const graft_attr_value *v = rel_attr(c, name);
+    if (v && v->kind == GRAFT_ATTR_FLOAT)
         return v->f;
-    if (v && v->kind == ATTR_INT)
+    if (v && v->kind == GRAFT_ATTR_INT)
         return (double)v->i;
     return dflt;
 }
 
 bool rel_bool(const RelCtx *c, const char *name, bool dflt)
 {
-    const AttrValue *v = rel_attr(c, name);
-    if (!v || (v->kind != ATTR_BOOL && v->kind != ATTR_INT))
+    const graft_attr_value *v = rel_attr(c, name);
+    if (!v || (v->kind != GRAFT_ATTR_BOOL && v->kind != GRAFT_ATTR_INT))
         return dflt;
     return v->i != 0;
 }
 
 const char *rel_str(const RelCtx *c, const char *name, const char *dflt)
 {
-    const AttrValue *v = rel_attr(c, name);
-    return v && v->kind == ATTR_STRING ? v->s : dflt;
+    const graft_attr_value *v = rel_attr(c, name);
+    return v && v->kind == GRAFT_ATTR_STRING ? v->s : dflt;
 }
 
 const char *rel_dtype(const RelCtx *c, const char *name, const char *dflt)
@@ -105,19 +105,19 @@ const char *rel_dtype(const RelCtx *c, const char *name, const char *dflt)
 
 int rel_ints(RelCtx *c, const char *name, int64_t *out, int max)
 {
-    const AttrValue *v = rel_attr(c, name);
-    if (!v || v->kind == ATTR_NULL)
+    const graft_attr_value *v = rel_attr(c, name);
+    if (!v || v->kind == GRAFT_ATTR_NULL)
         return 0;
-    if (v->kind == ATTR_INT) {
+    if (v->kind == GRAFT_ATTR_INT) {
         out[0] = v->i;
         return 1;
     }
-    if (v->kind != ATTR_LIST || v->nitems > max) {
+    if (v->kind != GRAFT_ATTR_LIST || v->nitems > max) {
         rel_fail(c, "attribute '%s' must be a list of at most %d integers", name, max);
         return -1;
     }
     for (int i = 0; i < v->nitems; i++) {
-        if (v->items[i]->kind != ATTR_INT) {
+        if (v->items[i]->kind != GRAFT_ATTR_INT) {
             rel_fail(c, "attribute '%s' must be a list of integers", name);
             return -1;
         }

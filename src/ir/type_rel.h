@@ -16,17 +16,17 @@ enum { REL_MAX_RANK = 32 };
 
 /* One call being typed. */
 typedef struct RelCtx {
-    Graph *g;              /* where result types are made */
-    const Node *call;      /* the op call */
+    graft_graph *g;              /* where result types are made */
+    const graft_node *call;      /* the op call */
     const char *op;        /* its op name */
-    const Type *const *in; /* its operands' types, all known */
+    const graft_type *const *in; /* its operands' types, all known */
     int nin;               /* entries in in */
     StrBuf *why;           /* the contradiction, when there is one */
 } RelCtx;
 
 /* A relation returns the output type, or NULL: unknown, or (after
  * rel_fail) a contradiction. */
-typedef const Type *(*TypeRelFn)(RelCtx *c);
+typedef const graft_type *(*TypeRelFn)(RelCtx *c);
 
 typedef struct TypeRel {
     const char *op;  /* op name, as TVM registers it */
@@ -56,22 +56,22 @@ typedef struct Shape {
 } Shape;
 
 /* Reports a contradiction "OP: MESSAGE"; returns NULL for the caller. */
-const Type *rel_fail(RelCtx *c, const char *fmt, ...) GRAFT_PRINTF(2, 3);
+const graft_type *rel_fail(RelCtx *c, const char *fmt, ...) GRAFT_PRINTF(2, 3);
 
 /* Operand i as a tensor type; NULL after reporting when it is not. */
-const Type *rel_tensor(RelCtx *c, int i);
+const graft_type *rel_tensor(RelCtx *c, int i);
 /* A tensor type from a shape. */
-const Type *rel_make(RelCtx *c, const char *dtype, const Shape *s);
+const graft_type *rel_make(RelCtx *c, const char *dtype, const Shape *s);
 /* TopKRel's result on shape s: values, indices (attribute "dtype") or,
  * for ret_type "both", the tuple of the two. */
-const Type *rel_topk_result(RelCtx *c, const char *dtype, const Shape *s);
+const graft_type *rel_topk_result(RelCtx *c, const char *dtype, const Shape *s);
 /* A shape from a tensor type; false after reporting a rank too large. */
-bool rel_shape(RelCtx *c, const Type *t, Shape *s);
+bool rel_shape(RelCtx *c, const graft_type *t, Shape *s);
 /* Appends a dim; false after reporting a rank too large. */
 bool shape_push(RelCtx *c, Shape *s, int64_t d);
 
 /* Attributes; absent ones take dflt (the default of TVM's attrs). */
-const AttrValue *rel_attr(const RelCtx *c, const char *name);
+const graft_attr_value *rel_attr(const RelCtx *c, const char *name);
 int64_t rel_int(const RelCtx *c, const char *name, int64_t dflt);
 double rel_float(const RelCtx *c, const char *name, double dflt);
 bool rel_bool(const RelCtx *c, const char *name, bool dflt);
@@ -90,10 +90,10 @@ int rel_axis(RelCtx *c, int64_t axis, int rank);
 
 /* Relations other families build on (qnn ops are their float ops with
  * scales and zero points added). */
-const Type *rel_conv2d(RelCtx *c);
-const Type *rel_dense(RelCtx *c);
-const Type *rel_broadcast(RelCtx *c);
-const Type *rel_concatenate(RelCtx *c);
+const graft_type *rel_conv2d(RelCtx *c);
+const graft_type *rel_dense(RelCtx *c);
+const graft_type *rel_broadcast(RelCtx *c);
+const graft_type *rel_concatenate(RelCtx *c);
 
 /* Arithmetic on dims that keeps "?" unknown. */
 int64_t dim_add(int64_t a, int64_t b);

@@ -20,7 +20,7 @@
  * one static number ("Parameter shape must have static rank"). */
 static int shape_operand_len(RelCtx *c, int i, const char *what)
 {
-    const Type *t = rel_tensor(c, i);
+    const graft_type *t = rel_tensor(c, i);
     if (!t)
         return -1;
     if (t->rank != 1) {
@@ -36,7 +36,7 @@ static int shape_operand_len(RelCtx *c, int i, const char *what)
 }
 
 /* A tensor of rank dims, all "?". */
-static const Type *all_any(RelCtx *c, const char *dtype, int rank)
+static const graft_type *all_any(RelCtx *c, const char *dtype, int rank)
 {
     Shape s = {rank, {0}};
     for (int i = 0; i < rank; i++)
@@ -45,24 +45,24 @@ static const Type *all_any(RelCtx *c, const char *dtype, int rank)
 }
 
 /* ReshapeRel (DynamicReshape): newshape's length dims. */
-static const Type *reshape(RelCtx *c)
+static const graft_type *reshape(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     int n = data ? shape_operand_len(c, 1, "newshape") : -1;
     return n < 0 ? NULL : all_any(c, data->dtype, n);
 }
 
 /* BroadCastToRel (DynamicBroadCastTo): the target shape's length dims. */
-static const Type *broadcast_to(RelCtx *c)
+static const graft_type *broadcast_to(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     int n = data ? shape_operand_len(c, 1, "shape") : -1;
     return n < 0 ? NULL : all_any(c, data->dtype, n);
 }
 
 /* InitOpRel (DynamicInitOp): zeros and ones in the dtype attribute (none
  * given leaves the type unknown: TVM's void dtype). */
-static const Type *init_op(RelCtx *c)
+static const graft_type *init_op(RelCtx *c)
 {
     int n = shape_operand_len(c, 0, "shape");
     const char *dtype = rel_dtype(c, "dtype", NULL);
@@ -70,9 +70,9 @@ static const Type *init_op(RelCtx *c)
 }
 
 /* FullRel (DynamicFull): a scalar fill value, its dtype unless dtype. */
-static const Type *full(RelCtx *c)
+static const graft_type *full(RelCtx *c)
 {
-    const Type *fill = rel_tensor(c, 0);
+    const graft_type *fill = rel_tensor(c, 0);
     if (fill && fill->rank != 0)
         return rel_fail(c, "the fill value must be a scalar (got %s)", fill->text);
     int n = fill ? shape_operand_len(c, 1, "shape") : -1;
@@ -80,17 +80,17 @@ static const Type *full(RelCtx *c)
 }
 
 /* TileRel (DynamicTile): max(rank, reps' length) dims. */
-static const Type *tile(RelCtx *c)
+static const graft_type *tile(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     int n = data ? shape_operand_len(c, 1, "reps") : -1;
     return n < 0 ? NULL : all_any(c, data->dtype, n > data->rank ? n : data->rank);
 }
 
 /* OneHotRel (DynOneHot): the indices' shape with a "?" depth at axis. */
-static const Type *one_hot(RelCtx *c)
+static const graft_type *one_hot(RelCtx *c)
 {
-    const Type *ind = rel_tensor(c, 0);
+    const graft_type *ind = rel_tensor(c, 0);
     if (!ind)
         return NULL;
     int axis = rel_axis(c, rel_int(c, "axis", -1), ind->rank + 1);
@@ -103,16 +103,16 @@ static const Type *one_hot(RelCtx *c)
 }
 
 /* StridedSliceRel (DynStridedSlice): the data's rank, every dim "?". */
-static const Type *strided_slice(RelCtx *c)
+static const graft_type *strided_slice(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     return data ? all_any(c, data->dtype, data->rank) : NULL;
 }
 
 /* ExpandDimsRel (dyn): rank + num_newaxis dims, the axis a scalar. */
-static const Type *expand_dims(RelCtx *c)
+static const graft_type *expand_dims(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0), *axis = data ? rel_tensor(c, 1) : NULL;
+    const graft_type *data = rel_tensor(c, 0), *axis = data ? rel_tensor(c, 1) : NULL;
     if (!axis)
         return NULL;
     if (axis->rank != 0)
@@ -125,9 +125,9 @@ static const Type *expand_dims(RelCtx *c)
 }
 
 /* DynSqueezeRel: the data's rank less the axes' static length. */
-static const Type *squeeze(RelCtx *c)
+static const graft_type *squeeze(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     int n = data ? shape_operand_len(c, 1, "axis") : -1;
     if (n < 0)
         return NULL;
@@ -137,9 +137,9 @@ static const Type *squeeze(RelCtx *c)
 }
 
 /* TopKRel (dyn): k a scalar or of shape (1); the axis dim "?". */
-static const Type *topk(RelCtx *c)
+static const graft_type *topk(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0), *k = data ? rel_tensor(c, 1) : NULL;
+    const graft_type *data = rel_tensor(c, 0), *k = data ? rel_tensor(c, 1) : NULL;
     if (!k)
         return NULL;
     if (k->rank > 1 || (k->rank == 1 && k->dims[0] != 1))
@@ -154,7 +154,7 @@ static const Type *topk(RelCtx *c)
 
 /* Where a layout keeps H and W (Resize2DRel and UpSamplingRel convert it
  * to NCHW and back): false for a layout of another rank or without both. */
-static bool hw_at(RelCtx *c, const Type *data, const char *dflt, int *h, int *w)
+static bool hw_at(RelCtx *c, const graft_type *data, const char *dflt, int *h, int *w)
 {
     const char *layout = rel_str(c, "layout", dflt);
     const char *ph = strchr(layout, 'H'), *pw = strchr(layout, 'W');
@@ -168,9 +168,9 @@ static bool hw_at(RelCtx *c, const Type *data, const char *dflt, int *h, int *w)
 }
 
 /* Resize2DRel (dyn) and UpSamplingRel (dyn): H and W become "?". */
-static const Type *resize_hw(RelCtx *c, const char *dtype)
+static const graft_type *resize_hw(RelCtx *c, const char *dtype)
 {
-    const Type *data = c->in[0];
+    const graft_type *data = c->in[0];
     int h, w;
     Shape s;
     if (!hw_at(c, data, "NCHW", &h, &w) || !rel_shape(c, data, &s))
@@ -179,22 +179,22 @@ static const Type *resize_hw(RelCtx *c, const char *dtype)
     return rel_make(c, dtype, &s);
 }
 
-static const Type *resize2d(RelCtx *c)
+static const graft_type *resize2d(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     return data ? resize_hw(c, rel_dtype(c, "out_dtype", data->dtype)) : NULL;
 }
 
-static const Type *upsampling(RelCtx *c)
+static const graft_type *upsampling(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     return data ? resize_hw(c, data->dtype) : NULL;
 }
 
 /* PadRel (dyn): pad_width (rank, 2); every dim "?". */
-static const Type *pad(RelCtx *c)
+static const graft_type *pad(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0), *width = data ? rel_tensor(c, 1) : NULL;
+    const graft_type *data = rel_tensor(c, 0), *width = data ? rel_tensor(c, 1) : NULL;
     if (!width || !rel_tensor(c, 2))
         return NULL;
     if (width->rank != 2)

@@ -10,12 +10,12 @@
 
 /* Each letter's size from the operands' dims, DIM_ANY where unknown;
  * false after reporting when an operand's rank or a size disagrees. */
-static bool letter_sizes(RelCtx *c, const Type *tup, const EinsumSpec *s, int64_t *size)
+static bool letter_sizes(RelCtx *c, const graft_type *tup, const EinsumSpec *s, int64_t *size)
 {
     for (int l = 0; l < s->nletters; l++)
         size[l] = DIM_ANY;
     for (int i = 0; i < s->noperands; i++) {
-        const Type *f = tup->fields[i];
+        const graft_type *f = tup->fields[i];
         if (f->kind != TYPE_TENSOR || f->rank != s->rank[i]) {
             rel_fail(c, "operand %d is %s, the equation gives it %d subscript%s", i + 1,
                      f->text, s->rank[i], s->rank[i] == 1 ? "" : "s");
@@ -35,9 +35,9 @@ static bool letter_sizes(RelCtx *c, const Type *tup, const EinsumSpec *s, int64_
     return true;
 }
 
-static const Type *einsum(RelCtx *c)
+static const graft_type *einsum(RelCtx *c)
 {
-    const Type *tup = c->in[0];
+    const graft_type *tup = c->in[0];
     if (tup->kind != TYPE_TUPLE)
         return rel_fail(c, "expects a tuple of tensors (got %s)", tup->text);
     EinsumSpec s;

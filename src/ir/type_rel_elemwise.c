@@ -10,22 +10,22 @@
 #include "type_infer.h"
 
 /* IdentityRel: the output has the first operand's type. */
-static const Type *identity(RelCtx *c)
+static const graft_type *identity(RelCtx *c)
 {
     return rel_tensor(c, 0);
 }
 
 /* Element-wise tests (isnan, isinf, isfinite): the shape, dtype bool. */
-static const Type *same_shape_bool(RelCtx *c)
+static const graft_type *same_shape_bool(RelCtx *c)
 {
-    const Type *t = rel_tensor(c, 0);
+    const graft_type *t = rel_tensor(c, 0);
     return t ? graph_type_tensor(c->g, "bool", t->dims, t->rank) : NULL;
 }
 
 /* ConcreteBroadcast: shapes aligned at the right; equal dims stay, a 1
  * takes the other dim, a "?" the other; anything else does not
  * broadcast. */
-static bool broadcast_shapes(RelCtx *c, const Type *a, const Type *b, Shape *out)
+static bool broadcast_shapes(RelCtx *c, const graft_type *a, const graft_type *b, Shape *out)
 {
     int rank = a->rank > b->rank ? a->rank : b->rank;
     if (rank > REL_MAX_RANK) {
@@ -55,9 +55,9 @@ static bool broadcast_shapes(RelCtx *c, const Type *a, const Type *b, Shape *out
 
 /* The broadcast of operands first..first+1 with dtype check; dtype NULL
  * keeps the operands'. */
-static const Type *broadcast_from(RelCtx *c, int first, const char *dtype)
+static const graft_type *broadcast_from(RelCtx *c, int first, const char *dtype)
 {
-    const Type *a = rel_tensor(c, first), *b = a ? rel_tensor(c, first + 1) : NULL;
+    const graft_type *a = rel_tensor(c, first), *b = a ? rel_tensor(c, first + 1) : NULL;
     if (!b)
         return NULL;
     if (a->dtype != b->dtype && strcmp(a->dtype, b->dtype) != 0)
@@ -68,22 +68,22 @@ static const Type *broadcast_from(RelCtx *c, int first, const char *dtype)
     return rel_make(c, dtype ? dtype : a->dtype, &s);
 }
 
-const Type *rel_broadcast(RelCtx *c)
+const graft_type *rel_broadcast(RelCtx *c)
 {
     return broadcast_from(c, 0, NULL);
 }
 
 /* BroadcastCompRel: comparisons give bool. */
-static const Type *broadcast_bool(RelCtx *c)
+static const graft_type *broadcast_bool(RelCtx *c)
 {
     return broadcast_from(c, 0, "bool");
 }
 
 /* WhereRel: condition, x and y broadcast together; x's dtype. */
-static const Type *where(RelCtx *c)
+static const graft_type *where(RelCtx *c)
 {
-    const Type *cond = rel_tensor(c, 0);
-    const Type *xy = cond ? broadcast_from(c, 1, NULL) : NULL;
+    const graft_type *cond = rel_tensor(c, 0);
+    const graft_type *xy = cond ? broadcast_from(c, 1, NULL) : NULL;
     if (!xy)
         return NULL;
     Shape s;
@@ -93,9 +93,9 @@ static const Type *where(RelCtx *c)
 }
 
 /* CastRel: the shape, the dtype attribute. */
-static const Type *cast(RelCtx *c)
+static const graft_type *cast(RelCtx *c)
 {
-    const Type *t = rel_tensor(c, 0);
+    const graft_type *t = rel_tensor(c, 0);
     if (!t)
         return NULL;
     const char *dtype = rel_dtype(c, "dtype", NULL);
@@ -105,9 +105,9 @@ static const Type *cast(RelCtx *c)
 }
 
 /* CastLikeRel: the shape of the first, the dtype of the second. */
-static const Type *cast_like(RelCtx *c)
+static const graft_type *cast_like(RelCtx *c)
 {
-    const Type *t = rel_tensor(c, 0), *like = t ? rel_tensor(c, 1) : NULL;
+    const graft_type *t = rel_tensor(c, 0), *like = t ? rel_tensor(c, 1) : NULL;
     return like ? graph_type_tensor(c->g, like->dtype, t->dims, t->rank) : NULL;
 }
 
@@ -122,14 +122,14 @@ static bool shape_attr(RelCtx *c, Shape *s)
 
 /* InitOpRel (zeros, ones) and FullRel (full: the fill value's dtype when
  * the attribute is void). */
-static const Type *init_op(RelCtx *c)
+static const graft_type *init_op(RelCtx *c)
 {
     Shape s;
     if (!shape_attr(c, &s))
         return NULL;
     const char *dflt = "float32";
     if (c->nin) {
-        const Type *fill = rel_tensor(c, 0);
+        const graft_type *fill = rel_tensor(c, 0);
         if (!fill)
             return NULL;
         dflt = fill->dtype;
@@ -139,9 +139,9 @@ static const Type *init_op(RelCtx *c)
 
 /* FullLikeRel: the first operand's type; the fill value must be a
  * scalar. */
-static const Type *full_like(RelCtx *c)
+static const graft_type *full_like(RelCtx *c)
 {
-    const Type *fill = rel_tensor(c, 1);
+    const graft_type *fill = rel_tensor(c, 1);
     if (!fill)
         return NULL;
     if (fill->rank != 0)

@@ -26,9 +26,9 @@ static bool spatial_at(const char *layout, int nsp, int rank, int *at)
 }
 
 /* Resize1DRel, Resize2DRel, Resize3DRel: the spatial dims become size. */
-static const Type *resize(RelCtx *c, int nsp, const char *dflt_layout)
+static const graft_type *resize(RelCtx *c, int nsp, const char *dflt_layout)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     int64_t size[3];
     int at[3];
     int n = data ? rel_ints(c, "size", size, nsp) : -1;
@@ -44,16 +44,16 @@ static const Type *resize(RelCtx *c, int nsp, const char *dflt_layout)
     return rel_make(c, rel_dtype(c, "out_dtype", data->dtype), &s);
 }
 
-static const Type *resize1d(RelCtx *c) { return resize(c, 1, "NCW"); }
-static const Type *resize2d(RelCtx *c) { return resize(c, 2, "NCHW"); }
-static const Type *resize3d(RelCtx *c) { return resize(c, 3, "NCDHW"); }
+static const graft_type *resize1d(RelCtx *c) { return resize(c, 1, "NCW"); }
+static const graft_type *resize2d(RelCtx *c) { return resize(c, 2, "NCHW"); }
+static const graft_type *resize3d(RelCtx *c) { return resize(c, 3, "NCDHW"); }
 
 /* (count, C, h, w) in NCHW, or (count, h, w, C) in NHWC: crops and ROI
  * pools.  size is the attribute of the output's spatial dims. */
-static const Type *per_box(RelCtx *c, int64_t count, const char *size_attr,
+static const graft_type *per_box(RelCtx *c, int64_t count, const char *size_attr,
                            const char *dtype)
 {
-    const Type *data = c->in[0];
+    const graft_type *data = c->in[0];
     const char *layout = rel_str(c, "layout", "NCHW");
     int64_t size[2];
     int at[2];
@@ -73,27 +73,27 @@ static const Type *per_box(RelCtx *c, int64_t count, const char *size_attr,
 }
 
 /* CropAndResizeRel: one crop per box. */
-static const Type *crop_and_resize(RelCtx *c)
+static const graft_type *crop_and_resize(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0), *boxes = data ? rel_tensor(c, 1) : NULL;
+    const graft_type *data = rel_tensor(c, 0), *boxes = data ? rel_tensor(c, 1) : NULL;
     if (!boxes || boxes->rank != 2)
         return boxes ? rel_fail(c, "boxes must be (N, 4) (got %s)", boxes->text) : NULL;
     return per_box(c, boxes->dims[0], "crop_size", rel_dtype(c, "out_dtype", data->dtype));
 }
 
 /* ROIAlignRel, ROIPoolRel: one pooled map per ROI. */
-static const Type *roi_pool(RelCtx *c)
+static const graft_type *roi_pool(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0), *rois = data ? rel_tensor(c, 1) : NULL;
+    const graft_type *data = rel_tensor(c, 0), *rois = data ? rel_tensor(c, 1) : NULL;
     if (!rois || rois->rank != 2)
         return rois ? rel_fail(c, "rois must be (N, 5) (got %s)", rois->text) : NULL;
     return per_box(c, rois->dims[0], "pooled_size", data->dtype);
 }
 
 /* GridSampleRel (2-D): the grid's (N, 2, H, W) gives the output's H, W. */
-static const Type *grid_sample(RelCtx *c)
+static const graft_type *grid_sample(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0), *grid = data ? rel_tensor(c, 1) : NULL;
+    const graft_type *data = rel_tensor(c, 0), *grid = data ? rel_tensor(c, 1) : NULL;
     if (!grid || data->rank != 4 || grid->rank != 4 ||
         strcmp(rel_str(c, "layout", "NCHW"), "NCHW") != 0)
         return NULL;
@@ -102,24 +102,24 @@ static const Type *grid_sample(RelCtx *c)
 }
 
 /* ArgsortRel: the data's shape, the indices' dtype. */
-static const Type *argsort(RelCtx *c)
+static const graft_type *argsort(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     return data ? graph_type_tensor(c->g, rel_dtype(c, "dtype", "int32"), data->dims,
                                     data->rank)
                 : NULL;
 }
 
-static const Type *identity(RelCtx *c)
+static const graft_type *identity(RelCtx *c)
 {
     return rel_tensor(c, 0);
 }
 
 /* TopKRel: k along axis (k < 1 keeps the whole dim); ret_type "both" is
  * (values, indices). */
-static const Type *topk(RelCtx *c)
+static const graft_type *topk(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     if (!data || !rel_has(c, "k"))
         return NULL;
     int axis = rel_axis(c, rel_int(c, "axis", -1), data->rank);
@@ -132,10 +132,10 @@ static const Type *topk(RelCtx *c)
     return rel_topk_result(c, data->dtype, &s);
 }
 
-const Type *rel_topk_result(RelCtx *c, const char *dtype, const Shape *s)
+const graft_type *rel_topk_result(RelCtx *c, const char *dtype, const Shape *s)
 {
-    const Type *values = rel_make(c, dtype, s);
-    const Type *indices = rel_make(c, rel_dtype(c, "dtype", "int32"), s);
+    const graft_type *values = rel_make(c, dtype, s);
+    const graft_type *indices = rel_make(c, rel_dtype(c, "dtype", "int32"), s);
     const char *ret = rel_str(c, "ret_type", "both");
     if (strcmp(ret, "values") == 0)
         return values;
@@ -143,34 +143,34 @@ const Type *rel_topk_result(RelCtx *c, const char *dtype, const Shape *s)
         return indices;
     if (strcmp(ret, "both") != 0)
         return rel_fail(c, "unsupported ret_type \"%s\"", ret);
-    const Type *fields[2] = {values, indices};
+    const graft_type *fields[2] = {values, indices};
     return graph_type_tuple(c->g, fields, 2);
 }
 
 /* The data's shape in another dtype (QuantizeRel, DequantizeRel,
  * RequantizeRel). */
-static const Type *requant(RelCtx *c, const char *dflt)
+static const graft_type *requant(RelCtx *c, const char *dflt)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     return data ? graph_type_tensor(c->g, rel_dtype(c, "out_dtype", dflt), data->dims,
                                     data->rank)
                 : NULL;
 }
 
-static const Type *quantize(RelCtx *c) { return requant(c, "int8"); }
-static const Type *dequantize(RelCtx *c) { return requant(c, "float32"); }
+static const graft_type *quantize(RelCtx *c) { return requant(c, "int8"); }
+static const graft_type *dequantize(RelCtx *c) { return requant(c, "float32"); }
 
 /* QnnConv2DRel, QnnDenseRel: the float relation, accumulating in int32
  * unless out_dtype says otherwise. */
-static const Type *with_int32(RelCtx *c, const Type *t)
+static const graft_type *with_int32(RelCtx *c, const graft_type *t)
 {
     if (!t || *rel_str(c, "out_dtype", ""))
         return t;
     return graph_type_tensor(c->g, "int32", t->dims, t->rank);
 }
 
-static const Type *qnn_conv2d(RelCtx *c) { return with_int32(c, rel_conv2d(c)); }
-static const Type *qnn_dense(RelCtx *c) { return with_int32(c, rel_dense(c)); }
+static const graft_type *qnn_conv2d(RelCtx *c) { return with_int32(c, rel_conv2d(c)); }
+static const graft_type *qnn_dense(RelCtx *c) { return with_int32(c, rel_dense(c)); }
 
 const TypeRel type_rels_misc[] = {
     {"image.resize1d", resize1d, TYPE_OUTPUTS_TENSOR, 1, 0},

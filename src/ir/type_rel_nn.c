@@ -155,7 +155,8 @@ static bool conv_params(RelCtx *c, int nsp, const char *dl, const char *kl, Conv
 
 /* Whether the layouts are ones graft can read (else the type stays
  * unknown, as for a packed layout). */
-static bool conv_layouts_plain(const ConvParams *p, const Type *data, const Type *weight)
+static bool conv_layouts_plain(const ConvParams *p, const graft_type *data,
+                               const graft_type *weight)
 {
     return data->rank == p->nsp + 2 && weight->rank == p->nsp + 2 &&
            layout_fits(p->data_layout, p->nsp, "NC") &&
@@ -164,7 +165,7 @@ static bool conv_layouts_plain(const ConvParams *p, const Type *data, const Type
 }
 
 /* The output in out_layout from batch, channels and spatial dims. */
-static const Type *conv_output(RelCtx *c, const ConvParams *p, const Type *data,
+static const graft_type *conv_output(RelCtx *c, const ConvParams *p, const graft_type *data,
                                int64_t channels, const int64_t *spatial)
 {
     Shape s = {p->nsp + 2, {0}};
@@ -177,7 +178,7 @@ static const Type *conv_output(RelCtx *c, const ConvParams *p, const Type *data,
 }
 
 /* The kernel's spatial dims; checks them against kernel_size when given. */
-static bool conv_kernel(RelCtx *c, const ConvParams *p, const Type *weight, int64_t *k)
+static bool conv_kernel(RelCtx *c, const ConvParams *p, const graft_type *weight, int64_t *k)
 {
     int64_t ks[3];
     int nks = rel_ints(c, "kernel_size", ks, p->nsp);
@@ -198,9 +199,9 @@ static bool conv_kernel(RelCtx *c, const ConvParams *p, const Type *weight, int6
 /* Conv1DRel, Conv2DRel, Conv3DRel: input channels / groups must equal the
  * weight's input channels; the output has the weight's (or the channels
  * attribute's) output channels. */
-static const Type *conv(RelCtx *c, int nsp, const char *dl, const char *kl)
+static const graft_type *conv(RelCtx *c, int nsp, const char *dl, const char *kl)
 {
-    const Type *data = rel_tensor(c, 0), *weight = data ? rel_tensor(c, 1) : NULL;
+    const graft_type *data = rel_tensor(c, 0), *weight = data ? rel_tensor(c, 1) : NULL;
     ConvParams p;
     if (!weight || !conv_params(c, nsp, dl, kl, &p))
         return NULL;
@@ -233,19 +234,19 @@ static const Type *conv(RelCtx *c, int nsp, const char *dl, const char *kl)
     return conv_output(c, &p, data, channels, out);
 }
 
-static const Type *conv1d(RelCtx *c) { return conv(c, 1, "NCW", "OIW"); }
-const Type *rel_conv2d(RelCtx *c) { return conv(c, 2, "NCHW", "OIHW"); }
-static const Type *conv3d(RelCtx *c) { return conv(c, 3, "NCDHW", "OIDHW"); }
+static const graft_type *conv1d(RelCtx *c) { return conv(c, 1, "NCW", "OIW"); }
+const graft_type *rel_conv2d(RelCtx *c) { return conv(c, 2, "NCHW", "OIHW"); }
+static const graft_type *conv3d(RelCtx *c) { return conv(c, 3, "NCDHW", "OIDHW"); }
 
 /* Conv2DTransposeRel and friends: the weight holds (in, out / groups, k...)
  * with the input channels at letter in_at of the kernel layout ('I' of
  * IOHW; Conv1DTransposeRel reads its canonical OIW with the input
  * channels first, at 'O'); each spatial dim becomes (in - 1) * stride -
  * pads + dilated kernel + output_padding. */
-static const Type *conv_transpose(RelCtx *c, int nsp, const char *dl, const char *kl,
+static const graft_type *conv_transpose(RelCtx *c, int nsp, const char *dl, const char *kl,
                                   char in_at)
 {
-    const Type *data = rel_tensor(c, 0), *weight = data ? rel_tensor(c, 1) : NULL;
+    const graft_type *data = rel_tensor(c, 0), *weight = data ? rel_tensor(c, 1) : NULL;
     ConvParams p;
     int64_t opad[3];
     if (!weight || !conv_params(c, nsp, dl, kl, &p) ||
@@ -274,17 +275,17 @@ static const Type *conv_transpose(RelCtx *c, int nsp, const char *dl, const char
     return conv_output(c, &p, data, channels, out);
 }
 
-static const Type *conv1d_transpose(RelCtx *c)
+static const graft_type *conv1d_transpose(RelCtx *c)
 {
     return conv_transpose(c, 1, "NCW", "OIW", 'O');
 }
 
-static const Type *conv2d_transpose(RelCtx *c)
+static const graft_type *conv2d_transpose(RelCtx *c)
 {
     return conv_transpose(c, 2, "NCHW", "IOHW", 'I');
 }
 
-static const Type *conv3d_transpose(RelCtx *c)
+static const graft_type *conv3d_transpose(RelCtx *c)
 {
     return conv_transpose(c, 3, "NCDHW", "IODHW", 'I');
 }
@@ -298,7 +299,7 @@ static const char *pool_layout(int nsp)
 
 /* The data shape with its spatial dims replaced: the layout and output
  * layout must be plain. */
-static const Type *pool_output(RelCtx *c, const Type *data, int nsp, const char *layout,
+static const graft_type *pool_output(RelCtx *c, const graft_type *data, int nsp, const char *layout,
                                const int64_t *spatial)
 {
     const char *out_layout = rel_str(c, "out_layout", "");
@@ -316,9 +317,9 @@ static const Type *pool_output(RelCtx *c, const Type *data, int nsp, const char 
 }
 
 /* Pool1DRel, Pool2DRel, Pool3DRel (max and avg). */
-static const Type *pool(RelCtx *c, int nsp)
+static const graft_type *pool(RelCtx *c, int nsp)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     const char *layout = rel_str(c, "layout", pool_layout(nsp));
     int64_t size[3], strides[3], dilation[3], begin[3], end[3];
     if (!data || !read_per_dim(c, "pool_size", nsp, 1, 1, size) ||
@@ -342,15 +343,15 @@ static const Type *pool(RelCtx *c, int nsp)
     return pool_output(c, data, nsp, layout, out);
 }
 
-static const Type *pool1d(RelCtx *c) { return pool(c, 1); }
-static const Type *pool2d(RelCtx *c) { return pool(c, 2); }
-static const Type *pool3d(RelCtx *c) { return pool(c, 3); }
+static const graft_type *pool1d(RelCtx *c) { return pool(c, 1); }
+static const graft_type *pool2d(RelCtx *c) { return pool(c, 2); }
+static const graft_type *pool3d(RelCtx *c) { return pool(c, 3); }
 
 /* AdaptivePool2DRel and friends: output_size None keeps the input's
  * spatial dims, one value is every dim. */
-static const Type *adaptive_pool(RelCtx *c, int nsp)
+static const graft_type *adaptive_pool(RelCtx *c, int nsp)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     const char *layout = rel_str(c, "layout", pool_layout(nsp));
     if (!data || data->rank != nsp + 2 || !layout_fits(layout, nsp, "NC"))
         return NULL;
@@ -366,14 +367,14 @@ static const Type *adaptive_pool(RelCtx *c, int nsp)
     return pool_output(c, data, nsp, layout, out);
 }
 
-static const Type *adaptive_pool1d(RelCtx *c) { return adaptive_pool(c, 1); }
-static const Type *adaptive_pool2d(RelCtx *c) { return adaptive_pool(c, 2); }
-static const Type *adaptive_pool3d(RelCtx *c) { return adaptive_pool(c, 3); }
+static const graft_type *adaptive_pool1d(RelCtx *c) { return adaptive_pool(c, 1); }
+static const graft_type *adaptive_pool2d(RelCtx *c) { return adaptive_pool(c, 2); }
+static const graft_type *adaptive_pool3d(RelCtx *c) { return adaptive_pool(c, 3); }
 
 /* GlobalPool2DRel: every spatial dim becomes 1. */
-static const Type *global_pool2d(RelCtx *c)
+static const graft_type *global_pool2d(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     const char *layout = rel_str(c, "layout", "NCHW");
     if (!data || data->rank != 4 || !layout_fits(layout, 2, "NC"))
         return NULL;
@@ -385,9 +386,9 @@ static const Type *global_pool2d(RelCtx *c)
 
 /* MatmulRel: (..., M, K) x (K, N) -> (..., M, N), either side transposed;
  * nn.dense is nn.matmul with the weight transposed. */
-static const Type *matmul_rel(RelCtx *c, bool trans_a, bool trans_b)
+static const graft_type *matmul_rel(RelCtx *c, bool trans_a, bool trans_b)
 {
-    const Type *a = rel_tensor(c, 0), *b = a ? rel_tensor(c, 1) : NULL;
+    const graft_type *a = rel_tensor(c, 0), *b = a ? rel_tensor(c, 1) : NULL;
     if (!b)
         return NULL;
     if (a->rank < 1 || b->rank != 2)
@@ -413,21 +414,21 @@ static const Type *matmul_rel(RelCtx *c, bool trans_a, bool trans_b)
     return rel_make(c, rel_dtype(c, "out_dtype", a->dtype), &s);
 }
 
-const Type *rel_dense(RelCtx *c)
+const graft_type *rel_dense(RelCtx *c)
 {
     return matmul_rel(c, false, true);
 }
 
-static const Type *matmul(RelCtx *c)
+static const graft_type *matmul(RelCtx *c)
 {
     return matmul_rel(c, rel_bool(c, "transpose_a", false), rel_bool(c, "transpose_b", false));
 }
 
 /* BatchMatmulRel: (B, M, K) x (B, K, N) -> (B, M, N), a batch of 1 on
  * either side broadcasting. */
-static const Type *batch_matmul(RelCtx *c)
+static const graft_type *batch_matmul(RelCtx *c)
 {
-    const Type *x = rel_tensor(c, 0), *y = x ? rel_tensor(c, 1) : NULL;
+    const graft_type *x = rel_tensor(c, 0), *y = x ? rel_tensor(c, 1) : NULL;
     if (!y)
         return NULL;
     if (x->rank != 3 || y->rank != 3)
@@ -451,7 +452,7 @@ static const Type *batch_matmul(RelCtx *c)
 /* Operand i must be the vector (channels) with data's dtype. */
 static bool check_vector(RelCtx *c, int i, const char *what, int64_t channels)
 {
-    const Type *t = rel_tensor(c, i);
+    const graft_type *t = rel_tensor(c, i);
     if (!t)
         return false;
     if (t->rank != 1 || (channels != DIM_ANY && t->dims[0] != DIM_ANY &&
@@ -466,10 +467,10 @@ static bool check_vector(RelCtx *c, int i, const char *what, int64_t channels)
 /* The data (operand 0) when operands 1..n are vectors of the size of its
  * axis (attribute axis, default dflt), each with its name for messages;
  * NULL after reporting otherwise.  *channels: the axis's size. */
-static const Type *data_and_vectors(RelCtx *c, int dflt, const char *const *names, int n,
+static const graft_type *data_and_vectors(RelCtx *c, int dflt, const char *const *names, int n,
                                     int64_t *channels)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     if (!data)
         return NULL;
     int axis = rel_axis(c, rel_int(c, "axis", dflt), data->rank);
@@ -484,21 +485,21 @@ static const Type *data_and_vectors(RelCtx *c, int dflt, const char *const *name
 
 /* BatchNormRel: (data, mean, var) with the mean and variance as vectors
  * of the axis's size. */
-static const Type *batch_norm(RelCtx *c)
+static const graft_type *batch_norm(RelCtx *c)
 {
     static const char *const names[] = {"gamma", "beta", "moving_mean", "moving_var"};
     int64_t ch;
-    const Type *data = data_and_vectors(c, 1, names, 4, &ch);
+    const graft_type *data = data_and_vectors(c, 1, names, 4, &ch);
     if (!data)
         return NULL;
-    const Type *vec = graph_type_tensor(c->g, data->dtype, &ch, 1);
-    const Type *fields[3] = {data, vec, vec};
+    const graft_type *vec = graph_type_tensor(c->g, data->dtype, &ch, 1);
+    const graft_type *fields[3] = {data, vec, vec};
     return graph_type_tuple(c->g, fields, 3);
 }
 
 /* LayerNormRel, GroupNormRel, InstanceNormRel: the data's type; gamma and
  * beta are vectors of the axis's size. */
-static const Type *norm(RelCtx *c)
+static const graft_type *norm(RelCtx *c)
 {
     static const char *const names[] = {"gamma", "beta"};
     int64_t ch;
@@ -506,32 +507,32 @@ static const Type *norm(RelCtx *c)
 }
 
 /* BiasAddRel: the bias is a vector of the axis's size. */
-static const Type *bias_add(RelCtx *c)
+static const graft_type *bias_add(RelCtx *c)
 {
     static const char *const names[] = {"bias"};
     int64_t ch;
     return data_and_vectors(c, 1, names, 1, &ch);
 }
 
-static const Type *identity(RelCtx *c)
+static const graft_type *identity(RelCtx *c)
 {
     return rel_tensor(c, 0);
 }
 
 /* DropoutRel: (output, mask), both of the data's type. */
-static const Type *dropout(RelCtx *c)
+static const graft_type *dropout(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     if (!data)
         return NULL;
-    const Type *fields[2] = {data, data};
+    const graft_type *fields[2] = {data, data};
     return graph_type_tuple(c->g, fields, 2);
 }
 
 /* BatchFlattenRel: (N, product of the rest). */
-static const Type *batch_flatten(RelCtx *c)
+static const graft_type *batch_flatten(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     if (!data)
         return NULL;
     if (data->rank < 1)
@@ -543,11 +544,11 @@ static const Type *batch_flatten(RelCtx *c)
 }
 
 /* PadRel, MirrorPadRel: each dim grows by its [before, after] pair. */
-static const Type *pad(RelCtx *c)
+static const graft_type *pad(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
-    const AttrValue *w = rel_attr(c, "pad_width");
-    if (!data || !w || w->kind != ATTR_LIST)
+    const graft_type *data = rel_tensor(c, 0);
+    const graft_attr_value *w = rel_attr(c, "pad_width");
+    if (!data || !w || w->kind != GRAFT_ATTR_LIST)
         return NULL;
     if (w->nitems != data->rank)
         return rel_fail(c, "pad_width has %d pairs for rank %d", w->nitems, data->rank);
@@ -555,9 +556,9 @@ static const Type *pad(RelCtx *c)
     if (!rel_shape(c, data, &s))
         return NULL;
     for (int i = 0; i < w->nitems; i++) {
-        const AttrValue *p = w->items[i];
-        if (p->kind != ATTR_LIST || p->nitems != 2 || p->items[0]->kind != ATTR_INT ||
-            p->items[1]->kind != ATTR_INT)
+        const graft_attr_value *p = w->items[i];
+        if (p->kind != GRAFT_ATTR_LIST || p->nitems != 2 || p->items[0]->kind != GRAFT_ATTR_INT ||
+            p->items[1]->kind != GRAFT_ATTR_INT)
             return rel_fail(c, "pad_width must be [before, after] pairs of integers");
         s.dims[i] = dim_add(s.dims[i], p->items[0]->i + p->items[1]->i);
     }
@@ -566,9 +567,9 @@ static const Type *pad(RelCtx *c)
 
 /* UpSamplingRel, UpSampling3DRel: spatial dims times their scale,
  * rounded. */
-static const Type *upsampling(RelCtx *c, int nsp)
+static const graft_type *upsampling(RelCtx *c, int nsp)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     const char *layout = rel_str(c, "layout", pool_layout(nsp));
     if (!data || data->rank != nsp + 2 || !layout_fits(layout, nsp, "NC"))
         return NULL;
@@ -586,13 +587,13 @@ static const Type *upsampling(RelCtx *c, int nsp)
     return rel_make(c, data->dtype, &s);
 }
 
-static const Type *upsampling2d(RelCtx *c) { return upsampling(c, 2); }
-static const Type *upsampling3d(RelCtx *c) { return upsampling(c, 3); }
+static const graft_type *upsampling2d(RelCtx *c) { return upsampling(c, 2); }
+static const graft_type *upsampling3d(RelCtx *c) { return upsampling(c, 3); }
 
 /* DepthToSpaceRel (block_size up) and SpaceToDepthRel (down). */
-static const Type *depth_space(RelCtx *c, bool to_space)
+static const graft_type *depth_space(RelCtx *c, bool to_space)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     const char *layout = rel_str(c, "layout", "NCHW");
     int64_t b = rel_int(c, "block_size", 0);
     if (!data || data->rank != 4 || !layout_fits(layout, 2, "NC") || b <= 0)
@@ -616,8 +617,8 @@ static const Type *depth_space(RelCtx *c, bool to_space)
     return rel_make(c, data->dtype, &s);
 }
 
-static const Type *depth_to_space(RelCtx *c) { return depth_space(c, true); }
-static const Type *space_to_depth(RelCtx *c) { return depth_space(c, false); }
+static const graft_type *depth_to_space(RelCtx *c) { return depth_space(c, true); }
+static const graft_type *space_to_depth(RelCtx *c) { return depth_space(c, false); }
 
 const TypeRel type_rels_nn[] = {
     {"nn.conv1d", conv1d, TYPE_OUTPUTS_TENSOR, 2, 0},

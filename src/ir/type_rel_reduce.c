@@ -10,7 +10,7 @@
 /* GetReduceAxes: axis None reduces every dim; exclude reduces the dims
  * not listed.  Marks the reduced dims in reduced; false after
  * reporting. */
-static bool reduce_axes(RelCtx *c, const Type *data, bool *reduced)
+static bool reduce_axes(RelCtx *c, const graft_type *data, bool *reduced)
 {
     int64_t axes[REL_MAX_RANK];
     bool all = !rel_has(c, "axis");
@@ -36,7 +36,7 @@ static bool reduce_axes(RelCtx *c, const Type *data, bool *reduced)
 
 /* The data's shape without the reduced dims, or with 1s for them under
  * keepdims. */
-static const Type *reduce_to(RelCtx *c, const Type *data, const char *dtype)
+static const graft_type *reduce_to(RelCtx *c, const graft_type *data, const char *dtype)
 {
     bool reduced[REL_MAX_RANK];
     if (!reduce_axes(c, data, reduced))
@@ -51,23 +51,23 @@ static const Type *reduce_to(RelCtx *c, const Type *data, const char *dtype)
     return rel_make(c, dtype, &s);
 }
 
-static const Type *reduce(RelCtx *c)
+static const graft_type *reduce(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     return data ? reduce_to(c, data, data->dtype) : NULL;
 }
 
 /* all and any give bool. */
-static const Type *reduce_bool(RelCtx *c)
+static const graft_type *reduce_bool(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     return data ? reduce_to(c, data, "bool") : NULL;
 }
 
 /* VarianceRel: the mean operand must have the data's dtype. */
-static const Type *variance(RelCtx *c)
+static const graft_type *variance(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0), *mean = data ? rel_tensor(c, 1) : NULL;
+    const graft_type *data = rel_tensor(c, 0), *mean = data ? rel_tensor(c, 1) : NULL;
     if (!mean)
         return NULL;
     if (strcmp(data->dtype, mean->dtype) != 0)
@@ -77,9 +77,9 @@ static const Type *variance(RelCtx *c)
 }
 
 /* ArgReduceRel: indices, int32. */
-static const Type *arg_reduce(RelCtx *c)
+static const graft_type *arg_reduce(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     return data ? reduce_to(c, data, "int32") : NULL;
 }
 

@@ -22,9 +22,9 @@ static int64_t shape_size(const Shape *s)
 /* The prologue of an op of one tensor and one list attribute: the tensor,
  * with the integers of attribute name in v (at most REL_MAX_RANK) and
  * their count in *n (0 when absent); NULL after a failure. */
-static const Type *data_and_ints(RelCtx *c, const char *name, int64_t *v, int *n)
+static const graft_type *data_and_ints(RelCtx *c, const char *name, int64_t *v, int *n)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     *n = data ? rel_ints(c, name, v, REL_MAX_RANK) : -1;
     return *n < 0 ? NULL : data;
 }
@@ -34,7 +34,7 @@ static const Type *data_and_ints(RelCtx *c, const char *name, int64_t *v, int *n
 /* One entry of newshape that is not a plain dim (InferNewShape):
  * 0 copies the input dim, -1 is inferred, -2 copies the rest, -3 merges
  * two input dims, -4 splits one into the next two entries. */
-static bool reshape_special(RelCtx *c, const Type *data, const int64_t *ns, int n, int *i,
+static bool reshape_special(RelCtx *c, const graft_type *data, const int64_t *ns, int n, int *i,
                             int *src, int *infer_at, Shape *out)
 {
     int64_t v = ns[*i];
@@ -86,11 +86,11 @@ static bool reshape_special(RelCtx *c, const Type *data, const int64_t *ns, int 
 
 /* ReshapeRel: the new shape, with -1 inferred from the element count;
  * the counts must agree. */
-static const Type *reshape(RelCtx *c)
+static const graft_type *reshape(RelCtx *c)
 {
     int64_t ns[REL_MAX_RANK];
     int n;
-    const Type *data = data_and_ints(c, "newshape", ns, &n);
+    const graft_type *data = data_and_ints(c, "newshape", ns, &n);
     if (!data)
         return NULL;
     Shape out = {0, {0}}, in;
@@ -110,7 +110,7 @@ static const Type *reshape(RelCtx *c)
                                  : total / rest;
     int64_t got = shape_size(&out);
     if (total != DIM_ANY && got != DIM_ANY && total != got) {
-        const Type *want = rel_make(c, data->dtype, &out);
+        const graft_type *want = rel_make(c, data->dtype, &out);
         return rel_fail(c, "cannot reshape %s (%lld elements) to %s", data->text,
                         (long long)total, want->text);
     }
@@ -119,14 +119,14 @@ static const Type *reshape(RelCtx *c)
 
 /* ReshapeLikeRel (whole shapes), BroadcastToLikeRel: the second operand's
  * shape, the first's dtype. */
-static const Type *like_shape(RelCtx *c)
+static const graft_type *like_shape(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0), *like = data ? rel_tensor(c, 1) : NULL;
+    const graft_type *data = rel_tensor(c, 0), *like = data ? rel_tensor(c, 1) : NULL;
     return like ? graph_type_tensor(c->g, data->dtype, like->dims, like->rank) : NULL;
 }
 
 /* CollapseSumLikeRel: the second operand's type. */
-static const Type *like_type(RelCtx *c)
+static const graft_type *like_type(RelCtx *c)
 {
     return rel_tensor(c, 0) ? rel_tensor(c, 1) : NULL;
 }
@@ -134,11 +134,11 @@ static const Type *like_type(RelCtx *c)
 /* ---- axes ---- */
 
 /* TransposeRel: axes None reverses the dims. */
-static const Type *transpose(RelCtx *c)
+static const graft_type *transpose(RelCtx *c)
 {
     int64_t axes[REL_MAX_RANK];
     int n;
-    const Type *data = data_and_ints(c, "axes", axes, &n);
+    const graft_type *data = data_and_ints(c, "axes", axes, &n);
     if (!data)
         return NULL;
     if (n && n != data->rank)
@@ -159,9 +159,9 @@ static const Type *transpose(RelCtx *c)
 
 /* SqueezeRel: axis None drops every dim of size 1; listed axes must have
  * size 1. */
-static const Type *squeeze(RelCtx *c)
+static const graft_type *squeeze(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     if (!data)
         return NULL;
     bool drop[REL_MAX_RANK] = {false};
@@ -186,9 +186,9 @@ static const Type *squeeze(RelCtx *c)
 }
 
 /* ExpandDimsRel: num_newaxis dims of 1 at axis (in [-rank-1, rank]). */
-static const Type *expand_dims(RelCtx *c)
+static const graft_type *expand_dims(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     if (!data)
         return NULL;
     int64_t axis = rel_int(c, "axis", 0), count = rel_int(c, "num_newaxis", 1);
@@ -208,9 +208,9 @@ static const Type *expand_dims(RelCtx *c)
 }
 
 /* BroadCastToRel: the shape attribute. */
-static const Type *broadcast_to(RelCtx *c)
+static const graft_type *broadcast_to(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     Shape s;
     s.rank = data ? rel_ints(c, "shape", s.dims, REL_MAX_RANK) : -1;
     return s.rank >= 0 && rel_has(c, "shape") ? rel_make(c, data->dtype, &s) : NULL;
@@ -219,7 +219,7 @@ static const Type *broadcast_to(RelCtx *c)
 /* ---- tuples of tensors ---- */
 
 /* The fields of a tuple operand, all tensors of one rank. */
-static bool tensor_fields(RelCtx *c, const Type *t)
+static bool tensor_fields(RelCtx *c, const graft_type *t)
 {
     if (t->kind != TYPE_TUPLE) {
         rel_fail(c, "expects a tuple of tensors (got %s)", t->text);
@@ -230,7 +230,7 @@ static bool tensor_fields(RelCtx *c, const Type *t)
         return false;
     }
     for (int i = 0; i < t->nfields; i++) {
-        const Type *f = t->fields[i];
+        const graft_type *f = t->fields[i];
         if (f->kind != TYPE_TENSOR || f->rank != t->fields[0]->rank) {
             rel_fail(c, "tuple fields must be tensors of one rank (%s)", t->text);
             return false;
@@ -240,18 +240,18 @@ static bool tensor_fields(RelCtx *c, const Type *t)
 }
 
 /* ConcatenateRel: dims add up along axis, every other dim agrees. */
-const Type *rel_concatenate(RelCtx *c)
+const graft_type *rel_concatenate(RelCtx *c)
 {
-    const Type *t = c->in[0];
+    const graft_type *t = c->in[0];
     if (!tensor_fields(c, t))
         return NULL;
-    const Type *first = t->fields[0];
+    const graft_type *first = t->fields[0];
     int axis = rel_axis(c, rel_int(c, "axis", 0), first->rank);
     Shape s;
     if (axis < 0 || !rel_shape(c, first, &s))
         return NULL;
     for (int i = 1; i < t->nfields; i++) {
-        const Type *f = t->fields[i];
+        const graft_type *f = t->fields[i];
         for (int d = 0; d < f->rank; d++) {
             if (d == axis)
                 s.dims[d] = dim_add(s.dims[d], f->dims[d]);
@@ -265,12 +265,12 @@ const Type *rel_concatenate(RelCtx *c)
 }
 
 /* StackRel: equal shapes; a new axis of the field count. */
-static const Type *stack(RelCtx *c)
+static const graft_type *stack(RelCtx *c)
 {
-    const Type *t = c->in[0];
+    const graft_type *t = c->in[0];
     if (!tensor_fields(c, t))
         return NULL;
-    const Type *first = t->fields[0];
+    const graft_type *first = t->fields[0];
     for (int i = 1; i < t->nfields; i++)
         if (!type_equal(t->fields[i], first))
             return rel_fail(c, "field %d (%s) differs from %s", i + 1, t->fields[i]->text,
@@ -286,10 +286,10 @@ static const Type *stack(RelCtx *c)
 
 /* SplitRel: N equal sections (the dim must divide), or pieces between
  * the given indices; a tuple. */
-static const Type *split(RelCtx *c)
+static const graft_type *split(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
-    const AttrValue *ios = rel_attr(c, "indices_or_sections");
+    const graft_type *data = rel_tensor(c, 0);
+    const graft_attr_value *ios = rel_attr(c, "indices_or_sections");
     if (!data || !ios)
         return NULL;
     int axis = rel_axis(c, rel_int(c, "axis", 0), data->rank);
@@ -297,7 +297,7 @@ static const Type *split(RelCtx *c)
         return NULL;
     int64_t dim = data->dims[axis], idx[REL_MAX_RANK + 1];
     int npieces;
-    if (ios->kind == ATTR_INT) {
+    if (ios->kind == GRAFT_ATTR_INT) {
         if (ios->i <= 0 || ios->i > REL_MAX_RANK)
             return rel_fail(c, "%lld sections", (long long)ios->i);
         if (dim != DIM_ANY && dim % ios->i)
@@ -314,7 +314,7 @@ static const Type *split(RelCtx *c)
         idx[n + 1] = dim;
         npieces = n + 1;
     }
-    const Type *fields[REL_MAX_RANK + 1];
+    const graft_type *fields[REL_MAX_RANK + 1];
     Shape s;
     if (!rel_shape(c, data, &s))
         return NULL;
@@ -332,9 +332,9 @@ static const Type *split(RelCtx *c)
 
 /* TakeRel: axis None indexes the flattened data (the indices' shape);
  * else data[:axis] + indices[batch_dims:] + data[axis+1:]. */
-static const Type *take(RelCtx *c)
+static const graft_type *take(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0), *ind = data ? rel_tensor(c, 1) : NULL;
+    const graft_type *data = rel_tensor(c, 0), *ind = data ? rel_tensor(c, 1) : NULL;
     if (!ind)
         return NULL;
     if (!rel_has(c, "axis"))
@@ -359,9 +359,9 @@ static const Type *take(RelCtx *c)
 }
 
 /* GatherRel: the indices' shape, same rank as the data. */
-static const Type *gather(RelCtx *c)
+static const graft_type *gather(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0), *ind = data ? rel_tensor(c, 1) : NULL;
+    const graft_type *data = rel_tensor(c, 0), *ind = data ? rel_tensor(c, 1) : NULL;
     if (!ind)
         return NULL;
     if (ind->rank != data->rank)
@@ -371,9 +371,9 @@ static const Type *gather(RelCtx *c)
 }
 
 /* GatherNDRel: indices[1:] + data[indices[0] + batch_dims:]. */
-static const Type *gather_nd(RelCtx *c)
+static const graft_type *gather_nd(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0), *ind = data ? rel_tensor(c, 1) : NULL;
+    const graft_type *data = rel_tensor(c, 0), *ind = data ? rel_tensor(c, 1) : NULL;
     if (!ind || ind->rank < 1 || ind->dims[0] == DIM_ANY)
         return NULL;
     int64_t from = ind->dims[0] + rel_int(c, "batch_dims", 0);
@@ -389,9 +389,9 @@ static const Type *gather_nd(RelCtx *c)
 }
 
 /* RepeatRel: dim axis times repeats. */
-static const Type *repeat(RelCtx *c)
+static const graft_type *repeat(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     if (!data)
         return NULL;
     int axis = rel_axis(c, rel_int(c, "axis", 0), data->rank);
@@ -403,11 +403,11 @@ static const Type *repeat(RelCtx *c)
 }
 
 /* TileRel: the shorter of shape and reps is padded with leading 1s. */
-static const Type *tile(RelCtx *c)
+static const graft_type *tile(RelCtx *c)
 {
     int64_t reps[REL_MAX_RANK];
     int n;
-    const Type *data = data_and_ints(c, "reps", reps, &n);
+    const graft_type *data = data_and_ints(c, "reps", reps, &n);
     if (!data || data->rank > REL_MAX_RANK)
         return data ? rel_fail(c, "rank above %d", REL_MAX_RANK) : NULL;
     int rank = n > data->rank ? n : data->rank;
@@ -449,9 +449,9 @@ static int64_t slice_dim(int64_t n, int64_t b, int64_t e, int64_t s, bool size_m
 
 /* StridedSliceRel with constant begin, end and strides; axes None slices
  * the leading dims; missing ends run to the end, missing strides are 1. */
-static const Type *strided_slice(RelCtx *c)
+static const graft_type *strided_slice(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     int64_t begin[REL_MAX_RANK], end[REL_MAX_RANK], strides[REL_MAX_RANK], axes[REL_MAX_RANK];
     if (!data || !rel_has(c, "begin") || !rel_has(c, "end"))
         return NULL;
@@ -485,9 +485,9 @@ static const Type *strided_slice(RelCtx *c)
 
 /* LayoutTransformRel for plain layouts of the same letters: the dims
  * permuted; packed layouts stay unknown. */
-static const Type *layout_transform(RelCtx *c)
+static const graft_type *layout_transform(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     const char *src = rel_str(c, "src_layout", ""), *dst = rel_str(c, "dst_layout", "");
     if (!data || (int)strlen(src) != data->rank || strlen(dst) != strlen(src))
         return NULL;
@@ -502,9 +502,9 @@ static const Type *layout_transform(RelCtx *c)
 }
 
 /* OneHotRel: the indices' shape with depth inserted at axis. */
-static const Type *one_hot(RelCtx *c)
+static const graft_type *one_hot(RelCtx *c)
 {
-    const Type *ind = rel_tensor(c, 0);
+    const graft_type *ind = rel_tensor(c, 0);
     if (!ind || !rel_has(c, "depth"))
         return NULL;
     int axis = rel_axis(c, rel_int(c, "axis", -1), ind->rank + 1);
@@ -517,9 +517,9 @@ static const Type *one_hot(RelCtx *c)
 }
 
 /* ScanopRel (cumsum, cumprod): axis None flattens. */
-static const Type *scan(RelCtx *c)
+static const graft_type *scan(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     if (!data)
         return NULL;
     const char *dtype = rel_dtype(c, "dtype", data->dtype);
@@ -533,9 +533,9 @@ static const Type *scan(RelCtx *c)
 }
 
 /* ShapeOfRel: a vector of the rank. */
-static const Type *shape_of(RelCtx *c)
+static const graft_type *shape_of(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     if (!data)
         return NULL;
     int64_t rank = data->rank;
@@ -544,11 +544,11 @@ static const Type *shape_of(RelCtx *c)
 
 /* ArangeRel: the length when start, stop and step are scalar
  * constants. */
-static const Type *arange(RelCtx *c)
+static const graft_type *arange(RelCtx *c)
 {
     double v[3];
     for (int i = 0; i < 3; i++) {
-        const Node *a = node_arg(c->call, i);
+        const graft_node *a = node_arg(c->call, i);
         if (node_kind(a) != NODE_CONST || !node_const_is_scalar(a))
             return NULL;
         v[i] = node_const_value(a);
@@ -560,23 +560,23 @@ static const Type *arange(RelCtx *c)
     return graph_type_tensor(c->g, rel_dtype(c, "dtype", "float32"), &n, 1);
 }
 
-static const Type *identity(RelCtx *c)
+static const graft_type *identity(RelCtx *c)
 {
     return rel_tensor(c, 0);
 }
 
 /* MeshgridRel: scalars and vectors of one dtype; one grid per field, of
  * their lengths (the first two swapped for indexing "xy"). */
-static const Type *meshgrid(RelCtx *c)
+static const graft_type *meshgrid(RelCtx *c)
 {
-    const Type *t = c->in[0];
+    const graft_type *t = c->in[0];
     if (t->kind != TYPE_TUPLE || t->nfields == 0)
         return rel_fail(c, "operand 1 must be a tuple of tensors (got %s)", t->text);
     if (t->nfields > REL_MAX_RANK)
         return rel_fail(c, "rank above %d", REL_MAX_RANK);
     Shape s = {t->nfields, {0}};
     for (int i = 0; i < t->nfields; i++) {
-        const Type *f = t->fields[i];
+        const graft_type *f = t->fields[i];
         if (f->kind != TYPE_TENSOR || f->rank > 1)
             return rel_fail(c, "field %d (%s) is not a scalar or a vector", i + 1, f->text);
         if (strcmp(f->dtype, t->fields[0]->dtype) != 0)
@@ -589,19 +589,19 @@ static const Type *meshgrid(RelCtx *c)
         s.dims[0] = s.dims[1];
         s.dims[1] = d;
     }
-    const Type *grid = rel_make(c, t->fields[0]->dtype, &s);
-    const Type **fields = xmalloc((size_t)t->nfields * sizeof *fields);
+    const graft_type *grid = rel_make(c, t->fields[0]->dtype, &s);
+    const graft_type **fields = xmalloc((size_t)t->nfields * sizeof *fields);
     for (int i = 0; i < t->nfields; i++)
         fields[i] = grid;
-    const Type *out = graph_type_tuple(c->g, fields, t->nfields);
+    const graft_type *out = graph_type_tuple(c->g, fields, t->nfields);
     free(fields);
     return out;
 }
 
 /* ArgWhereRel: (?, rank) int32 coordinates of the true elements. */
-static const Type *argwhere(RelCtx *c)
+static const graft_type *argwhere(RelCtx *c)
 {
-    const Type *data = rel_tensor(c, 0);
+    const graft_type *data = rel_tensor(c, 0);
     int64_t dims[2] = {DIM_ANY, data ? data->rank : 0};
     return data ? graph_type_tensor(c->g, "int32", dims, 2) : NULL;
 }

@@ -11,9 +11,9 @@
 #include "type_infer.h"
 
 /* Operand i as a tensor of rank want; NULL after reporting otherwise. */
-static const Type *ranked(RelCtx *c, int i, int want, const char *what)
+static const graft_type *ranked(RelCtx *c, int i, int want, const char *what)
 {
-    const Type *t = rel_tensor(c, i);
+    const graft_type *t = rel_tensor(c, i);
     if (t && t->rank != want)
         return rel_fail(c, "%s must be %d-D (got %s)", what, want, t->text);
     return t;
@@ -22,10 +22,10 @@ static const Type *ranked(RelCtx *c, int i, int want, const char *what)
 /* The length of a list attribute, dflt when absent (sizes=[1f, 0.5f]). */
 static int list_len(const RelCtx *c, const char *name, int dflt)
 {
-    const AttrValue *v = rel_attr(c, name);
-    if (!v || v->kind == ATTR_NULL)
+    const graft_attr_value *v = rel_attr(c, name);
+    if (!v || v->kind == GRAFT_ATTR_NULL)
         return dflt;
-    return v->kind == ATTR_LIST ? v->nitems : 1;
+    return v->kind == GRAFT_ATTR_LIST ? v->nitems : 1;
 }
 
 /* Whether two dims may be equal (a "?" may be anything), as TVM's
@@ -35,15 +35,15 @@ static bool dims_agree(int64_t a, int64_t b)
     return a == DIM_ANY || b == DIM_ANY || a == b;
 }
 
-static const Type *tensor(RelCtx *c, const char *dtype, int rank, const int64_t *dims)
+static const graft_type *tensor(RelCtx *c, const char *dtype, int rank, const int64_t *dims)
 {
     return graph_type_tensor(c->g, dtype, dims, rank);
 }
 
 /* MultiboxPriorRel: (1, H * W * (sizes + ratios - 1), 4) anchors. */
-static const Type *multibox_prior(RelCtx *c)
+static const graft_type *multibox_prior(RelCtx *c)
 {
-    const Type *data = ranked(c, 0, 4, "data");
+    const graft_type *data = ranked(c, 0, 4, "data");
     if (!data)
         return NULL;
     int64_t per_pixel = list_len(c, "sizes", 1) + list_len(c, "ratios", 1) - 1;
@@ -54,11 +54,11 @@ static const Type *multibox_prior(RelCtx *c)
 /* MultiBoxTransformLocRel: (cls_prob (N, classes, anchors), loc_pred
  * (N, anchors * 4), anchor (1, anchors, 4)) -> ((N, anchors, 6),
  * valid counts (N) int32). */
-static const Type *multibox_transform_loc(RelCtx *c)
+static const graft_type *multibox_transform_loc(RelCtx *c)
 {
-    const Type *cls = ranked(c, 0, 3, "class probabilities");
-    const Type *loc = cls ? ranked(c, 1, 2, "location predictions") : NULL;
-    const Type *anchor = loc ? ranked(c, 2, 3, "anchors") : NULL;
+    const graft_type *cls = ranked(c, 0, 3, "class probabilities");
+    const graft_type *loc = cls ? ranked(c, 1, 2, "location predictions") : NULL;
+    const graft_type *anchor = loc ? ranked(c, 2, 3, "anchors") : NULL;
     if (!anchor)
         return NULL;
     if (!dims_agree(cls->dims[2], anchor->dims[1]))
@@ -70,33 +70,35 @@ static const Type *multibox_transform_loc(RelCtx *c)
     if (!dims_agree(anchor->dims[2], 4))
         return rel_fail(c, "anchors %s do not have 4 coordinates", anchor->text);
     int64_t boxes[3] = {cls->dims[0], anchor->dims[1], 6};
-    const Type *fields[2] = {tensor(c, cls->dtype, 3, boxes), tensor(c, "int32", 1, cls->dims)};
+    const graft_type *fields[2] = {tensor(c, cls->dtype, 3, boxes),
+                                   tensor(c, "int32", 1, cls->dims)};
     return graph_type_tuple(c->g, fields, 2);
 }
 
 /* GetValidCountRel: data (N, M, K) -> (valid counts (N) int32, the boxes
  * moved to the top, their indices (N, M) int32). */
-static const Type *get_valid_counts(RelCtx *c)
+static const graft_type *get_valid_counts(RelCtx *c)
 {
-    const Type *data = ranked(c, 0, 3, "data");
+    const graft_type *data = ranked(c, 0, 3, "data");
     if (!data)
         return NULL;
-    const Type *fields[3] = {tensor(c, "int32", 1, data->dims), data,
+    const graft_type *fields[3] = {tensor(c, "int32", 1, data->dims), data,
                              tensor(c, "int32", 2, data->dims)};
     return graph_type_tuple(c->g, fields, 3);
 }
 
 /* NMSRel: data (N, M, K), valid_count (N); with return_indices (the
  * default) (indices (N, M) int32, counts (N, 1) int32), else the boxes. */
-static const Type *non_max_suppression(RelCtx *c)
+static const graft_type *non_max_suppression(RelCtx *c)
 {
-    const Type *data = ranked(c, 0, 3, "data");
+    const graft_type *data = ranked(c, 0, 3, "data");
     if (!data || !ranked(c, 1, 1, "the valid count"))
         return NULL;
     if (!rel_bool(c, "return_indices", true))
         return data;
     int64_t counts[2] = {data->dims[0], 1};
-    const Type *fields[2] = {tensor(c, "int32", 2, data->dims), tensor(c, "int32", 2, counts)};
+    const graft_type *fields[2] = {tensor(c, "int32", 2, data->dims),
+                                   tensor(c, "int32", 2, counts)};
     return graph_type_tuple(c->g, fields, 2);
 }
 
@@ -104,28 +106,29 @@ static const Type *non_max_suppression(RelCtx *c)
  * format: (selected (B * classes * boxes, 3) int64, count (1) int64);
  * TensorFlow's: (indices (B, classes * boxes, 2) int64, scores float32,
  * counts (B) int64).  A "?" batch or box count makes the total "?". */
-static const Type *all_class_nms(RelCtx *c)
+static const graft_type *all_class_nms(RelCtx *c)
 {
-    const Type *boxes = ranked(c, 0, 3, "boxes");
-    const Type *scores = boxes ? ranked(c, 1, 3, "scores") : NULL;
+    const graft_type *boxes = ranked(c, 0, 3, "boxes");
+    const graft_type *scores = boxes ? ranked(c, 1, 3, "scores") : NULL;
     if (!scores)
         return NULL;
     int64_t batch = boxes->dims[0], nboxes = boxes->dims[1], classes = scores->dims[1];
     if (strcmp(rel_str(c, "output_format", "onnx"), "onnx") == 0) {
         int64_t selected[2] = {dim_mul(dim_mul(batch, classes), nboxes), 3}, one = 1;
-        const Type *fields[2] = {tensor(c, "int64", 2, selected), tensor(c, "int64", 1, &one)};
+        const graft_type *fields[2] = {tensor(c, "int64", 2, selected),
+                                       tensor(c, "int64", 1, &one)};
         return graph_type_tuple(c->g, fields, 2);
     }
     int64_t indices[3] = {batch, dim_mul(classes, nboxes), 2};
-    const Type *fields[3] = {tensor(c, "int64", 3, indices), tensor(c, "float32", 2, indices),
+    const graft_type *fields[3] = {tensor(c, "int64", 3, indices), tensor(c, "float32", 2, indices),
                              tensor(c, "int64", 1, &batch)};
     return graph_type_tuple(c->g, fields, 3);
 }
 
 /* ProposalRel: (batch * rpn_post_nms_top_n, 5) boxes in cls_prob's dtype. */
-static const Type *proposal(RelCtx *c)
+static const graft_type *proposal(RelCtx *c)
 {
-    const Type *cls = rel_tensor(c, 0);
+    const graft_type *cls = rel_tensor(c, 0);
     if (!cls || !rel_tensor(c, 1) || !rel_tensor(c, 2))
         return NULL;
     if (cls->rank < 1)
@@ -135,9 +138,9 @@ static const Type *proposal(RelCtx *c)
 }
 
 /* YoloReorgRel: NCHW; C * stride^2 channels, H / stride, W / stride. */
-static const Type *yolo_reorg(RelCtx *c)
+static const graft_type *yolo_reorg(RelCtx *c)
 {
-    const Type *data = ranked(c, 0, 4, "data");
+    const graft_type *data = ranked(c, 0, 4, "data");
     if (!data)
         return NULL;
     int64_t stride = rel_int(c, "stride", 1);

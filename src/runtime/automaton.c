@@ -34,7 +34,7 @@ typedef struct OpEntry {
     uint32_t *items;     /* OP and STAR items headed by it, ascending */
     uint32_t nitems;     /* count of items */
     size_t cap;          /* capacity of items */
-    uint32_t *preds;     /* its PRED_ATTR tests, grouped by attribute */
+    uint32_t *preds;     /* its GRAFT_PRED_ATTR tests, grouped by attribute */
     uint32_t npreds;     /* count of preds */
     size_t preds_cap;    /* capacity of preds */
 } OpEntry;
@@ -67,7 +67,7 @@ typedef struct Table {
 } Table;
 
 struct Automaton {
-    const RuleSet *rs;     /* the rules, borrowed */
+    const graft_rule_set *rs;     /* the rules, borrowed */
     OpEntry *ops;          /* ops named by rules, in first-use order */
     uint32_t nops;         /* count of ops */
     uint32_t *item_op;     /* per item: the op index of its head op, or SYM_OTHER_OP */
@@ -196,17 +196,17 @@ static uint32_t op_find_or_add(Automaton *a, const char *name)
  * wanted value's text; so the labeller finds the tests a node passes by
  * binary search, at a cost that grows with the log of their number, not
  * with the number of rules (automaton_label.c). */
-int automaton_pred_cmp(const PatPred *x, const PatPred *y)
+int automaton_pred_cmp(const graft_pred *x, const graft_pred *y)
 {
     if (x->kind != y->kind)
         return (x->kind > y->kind) - (x->kind < y->kind);
     switch (x->kind) {
-    case PRED_VALUE: return (x->f > y->f) - (x->f < y->f);
-    case PRED_RANK: return (x->i > y->i) - (x->i < y->i);
-    case PRED_VAR_NAME:
-    case PRED_OP_VALUE:
-    case PRED_DTYPE: return strcmp(x->s, y->s);
-    case PRED_ATTR: {
+    case GRAFT_PRED_VALUE: return (x->f > y->f) - (x->f < y->f);
+    case GRAFT_PRED_RANK: return (x->i > y->i) - (x->i < y->i);
+    case GRAFT_PRED_VAR_NAME:
+    case GRAFT_PRED_OP_VALUE:
+    case GRAFT_PRED_DTYPE: return strcmp(x->s, y->s);
+    case GRAFT_PRED_ATTR: {
         int c = strcmp(x->s, y->s);
         return c ? c : strcmp(x->key, y->key);
     }
@@ -217,21 +217,21 @@ int automaton_pred_cmp(const PatPred *x, const PatPred *y)
 /* Test ids by automaton_pred_cmp, then id (sort_u32 is stable). */
 static bool pred_before(const void *preds, uint32_t x, uint32_t y)
 {
-    return automaton_pred_cmp((const PatPred *)preds + x, (const PatPred *)preds + y) < 0;
+    return automaton_pred_cmp((const graft_pred *)preds + x, (const graft_pred *)preds + y) < 0;
 }
 
-static void sort_preds(uint32_t *v, uint32_t n, const PatPred *preds)
+static void sort_preds(uint32_t *v, uint32_t n, const graft_pred *preds)
 {
     sort_u32(v, n, pred_before, preds);
 }
 
 static void index_preds(Automaton *a)
 {
-    const RuleSet *rs = a->rs;
+    const graft_rule_set *rs = a->rs;
     size_t node_preds_cap = 0, fn_preds_cap = 0;
     for (uint32_t p = 0; p < rs->npreds; p++) {
-        const PatPred *pr = &rs->preds[p];
-        if (pr->kind != PRED_ATTR)
+        const graft_pred *pr = &rs->preds[p];
+        if (pr->kind != GRAFT_PRED_ATTR)
             push(&a->node_preds, &a->nnode_preds, &node_preds_cap, p);
         else if (!pr->op)
             push(&a->fn_preds, &a->nfn_preds, &fn_preds_cap, p);
@@ -248,28 +248,29 @@ static void index_items(Automaton *a)
     size_t generic_cap = 0;
     a->item_op = xmalloc((a->rs->nitems + 1) * sizeof *a->item_op);
     for (uint32_t i = 0; i < a->rs->nitems; i++) {
-        const PatItem *it = &a->rs->items[i];
+        const graft_item *it = &a->rs->items[i];
         a->item_op[i] = SYM_OTHER_OP;
-        if (it->kind == PITEM_OP || it->kind == PITEM_STAR) {
+        if (it->kind == GRAFT_PITEM_OP || it->kind == GRAFT_PITEM_STAR) {
             uint32_t o = op_find_or_add(a, it->op); /* may move a->ops */
             OpEntry *e = &a->ops[o];
             push(&e->items, &e->nitems, &e->cap, i);
             a->item_op[i] = o;
         }
-        if (it->kind != PITEM_OP)
+        if (it->kind != GRAFT_PITEM_OP)
             push(&a->generic, &a->ngeneric, &generic_cap, i);
-        a->scopes |= it->kind == PITEM_FN || it->kind == PITEM_IF || it->kind == PITEM_LET;
+        a->scopes |=
+            it->kind == GRAFT_PITEM_FN || it->kind == GRAFT_PITEM_IF || it->kind == GRAFT_PITEM_LET;
     }
 }
 
 bool automaton_rule_before(const void *rules, uint32_t x, uint32_t y)
 {
-    return ((const RuleDesc *)rules)[x].priority > ((const RuleDesc *)rules)[y].priority;
+    return ((const graft_rule *)rules)[x].priority > ((const graft_rule *)rules)[y].priority;
 }
 
 /* Orders rule indices best first: higher priority, then earlier in the
  * file (the identity order, sorted stably). */
-static void sort_rules(uint32_t *v, uint32_t n, const RuleDesc *rules)
+static void sort_rules(uint32_t *v, uint32_t n, const graft_rule *rules)
 {
     for (uint32_t i = 0; i < n; i++)
         v[i] = i;
@@ -278,7 +279,7 @@ static void sort_rules(uint32_t *v, uint32_t n, const RuleDesc *rules)
 
 /* Indexes the rule set: items by head op, tests by kind (note [test
  * order]), rules best first.  No state exists until a node is labelled. */
-Automaton *automaton_new(const RuleSet *rs)
+Automaton *automaton_new(const graft_rule_set *rs)
 {
     Automaton *a = xcalloc(1, sizeof *a);
     a->rs = rs;
@@ -323,7 +324,7 @@ void automaton_free(Automaton *a)
     free(a);
 }
 
-const RuleSet *automaton_rules(const Automaton *a)
+const graft_rule_set *automaton_rules(const Automaton *a)
 {
     return a->rs;
 }
@@ -381,7 +382,7 @@ bool automaton_state_has(const Automaton *a, uint32_t state, uint32_t item)
 }
 
 /* Every test of the item is among the node's passed tests (both sorted). */
-static bool preds_hold(const PatItem *it, const Symbol *sym)
+static bool preds_hold(const graft_item *it, const Symbol *sym)
 {
     uint32_t j = 0;
     for (int i = 0; i < it->npreds; i++) {
@@ -400,7 +401,7 @@ static bool arg_has(const Automaton *a, const Symbol *sym, uint32_t k, uint32_t 
 
 /* The operands fit the item's argument items, in order or (commutative,
  * two operands) swapped. */
-static bool args_fit(const Automaton *a, const PatItem *it, const Symbol *sym)
+static bool args_fit(const Automaton *a, const graft_item *it, const Symbol *sym)
 {
     uint32_t n = (uint32_t)it->nargs;
     if (it->variadic ? sym->nargs < n : sym->nargs != n)
@@ -439,7 +440,7 @@ static bool some_arg_has(const Automaton *a, const Symbol *sym, uint32_t item)
 
 /* The three items of dominates(parent, path, child); i is the item's own
  * id, which DOMPATH and DOMREACH look for in the operands' states. */
-static bool dom_decide(const Automaton *a, const PatItem *it, uint32_t i, const Symbol *sym,
+static bool dom_decide(const Automaton *a, const graft_item *it, uint32_t i, const Symbol *sym,
                        const uint64_t *set)
 {
     Symbol leaf;
@@ -449,14 +450,14 @@ static bool dom_decide(const Automaton *a, const PatItem *it, uint32_t i, const 
         sym = &leaf;
     }
     switch (it->kind) {
-    case PITEM_DOMPATH:
+    case GRAFT_PITEM_DOMPATH:
         return bit(set, it->args[0]) || sym->tag == SYM_CONST ||
                (bit(set, it->args[1]) && all_args_have(a, sym, i));
-    case PITEM_DOMREACH:
+    case GRAFT_PITEM_DOMREACH:
         return bit(set, it->args[0]) ||
                (bit(set, it->args[1]) && all_args_have(a, sym, it->args[2]) &&
                 some_arg_has(a, sym, i));
-    default: /* PITEM_DOM */
+    default: /* GRAFT_PITEM_DOM */
         return bit(set, it->args[0]) && sym->nargs > 0 &&
                all_args_have(a, sym, it->args[1]) && some_arg_has(a, sym, it->args[2]);
     }
@@ -466,41 +467,41 @@ static bool dom_decide(const Automaton *a, const PatItem *it, uint32_t i, const 
 static bool item_decide(const Automaton *a, uint32_t i, const Symbol *sym,
                         const uint64_t *set)
 {
-    const PatItem *it = &a->rs->items[i];
+    const graft_item *it = &a->rs->items[i];
     if (!preds_hold(it, sym))
         return false;
     switch (it->kind) {
-    case PITEM_ANY:
+    case GRAFT_PITEM_ANY:
         return true;
-    case PITEM_OP:
+    case GRAFT_PITEM_OP:
         return is_op(a, i, sym) && args_fit(a, it, sym);
-    case PITEM_FNCALL:
+    case GRAFT_PITEM_FNCALL:
         return sym->tag == SYM_FNCALL && args_fit(a, it, sym);
-    case PITEM_TUPLE:
+    case GRAFT_PITEM_TUPLE:
         return sym->tag == SYM_TUPLE && args_fit(a, it, sym);
-    case PITEM_CALL:
+    case GRAFT_PITEM_CALL:
         return (sym->tag == SYM_OP || sym->tag == SYM_FNCALL) && args_fit(a, it, sym);
-    case PITEM_FN:
+    case GRAFT_PITEM_FN:
         return sym->tag == SYM_FN && args_fit(a, it, sym);
-    case PITEM_IF:
+    case GRAFT_PITEM_IF:
         return sym->tag == SYM_IF && args_fit(a, it, sym);
-    case PITEM_LET:
+    case GRAFT_PITEM_LET:
         return sym->tag == SYM_LET && args_fit(a, it, sym);
-    case PITEM_GETITEM:
+    case GRAFT_PITEM_GETITEM:
         return sym->tag == SYM_GETITEM && sym->a == (uint32_t)it->index &&
                sym->nargs == 1 && arg_has(a, sym, 0, it->args[0]);
-    case PITEM_ALT:
+    case GRAFT_PITEM_ALT:
         for (int k = 0; k < it->nargs; k++)
             if (bit(set, it->args[k]))
                 return true;
         return false;
-    case PITEM_STAR:
+    case GRAFT_PITEM_STAR:
         if (bit(set, it->args[0]))
             return true;
         return is_op(a, i, sym) && sym->nargs == 1 && arg_has(a, sym, 0, i);
-    case PITEM_DOMPATH:
-    case PITEM_DOMREACH:
-    case PITEM_DOM:
+    case GRAFT_PITEM_DOMPATH:
+    case GRAFT_PITEM_DOMREACH:
+    case GRAFT_PITEM_DOM:
         return dom_decide(a, it, i, sym, set);
     }
     return false;

@@ -52,9 +52,9 @@ typedef struct Symbol {
     const uint32_t *args;   /* operand states */
 } Symbol;
 
-Automaton *automaton_new(const RuleSet *rs);
+Automaton *automaton_new(const graft_rule_set *rs);
 void automaton_free(Automaton *a);
-const RuleSet *automaton_rules(const Automaton *a);
+const graft_rule_set *automaton_rules(const Automaton *a);
 
 /* Whether some rule has a fn, if or let pattern: only then are
  * functions, ifs and lets labelled with their operands' states (note
@@ -72,8 +72,8 @@ const uint32_t *automaton_op_preds(const Automaton *a, uint32_t op, uint32_t *n)
 const uint32_t *automaton_fn_preds(const Automaton *a, uint32_t *n);
 /* Orders tests by kind, then by what they look for (attribute tests by
  * name, then wanted value). */
-int automaton_pred_cmp(const PatPred *x, const PatPred *y);
-/* Rule x (of the RuleDesc array rules) runs before rule y: a higher
+int automaton_pred_cmp(const graft_pred *x, const graft_pred *y);
+/* Rule x (of the graft_rule array rules) runs before rule y: a higher
  * priority; with sort_u32, ties keep file order (best first). */
 bool automaton_rule_before(const void *rules, uint32_t x, uint32_t y);
 
@@ -103,11 +103,11 @@ void automaton_dump(const Automaton *a, FILE *out, bool dot);
 
 typedef struct Labels Labels;
 
-Labels *labels_new(Automaton *a, const Graph *g);
+Labels *labels_new(Automaton *a, const graft_graph *g);
 void labels_free(Labels *l);
 /* Computes and stores n's state from its operands' states (which must be
  * labelled already); returns it. */
-uint32_t labels_node(Labels *l, const Node *n);
+uint32_t labels_node(Labels *l, const graft_node *n);
 /* Labels every live node, operands first. */
 void labels_all(Labels *l);
 /* Labels every live node in the order of the depth-first walk from the
@@ -123,7 +123,7 @@ uint32_t labels_order(Labels *l, const GraphOrder *o, uint32_t *offering);
  * count of nodes labelled. */
 uint32_t labels_offering(Labels *l, uint32_t *offering, uint32_t *nlabelled);
 /* The stored state of n, STATE_NONE if never labelled. */
-uint32_t labels_state(const Labels *l, const Node *n);
+uint32_t labels_state(const Labels *l, const graft_node *n);
 /* The same by node id. */
 uint32_t labels_state_id(const Labels *l, uint32_t id);
 Automaton *labels_automaton(const Labels *l);

@@ -13,15 +13,15 @@
 
 #include "util.h"
 
-static void put_pred(FILE *out, const PatPred *p)
+static void put_pred(FILE *out, const graft_pred *p)
 {
     switch (p->kind) {
-    case PRED_IS_CONST: fputs("const", out); break;
-    case PRED_IS_VAR: fputs("var", out); break;
-    case PRED_VAR_NAME: fprintf(out, "var(\"%s\")", p->s); break;
-    case PRED_DTYPE: fprintf(out, "dtype %s", p->s); break;
-    case PRED_RANK: fprintf(out, "rank %lld", (long long)p->i); break;
-    case PRED_SHAPE:
+    case GRAFT_PRED_IS_CONST: fputs("const", out); break;
+    case GRAFT_PRED_IS_VAR: fputs("var", out); break;
+    case GRAFT_PRED_VAR_NAME: fprintf(out, "var(\"%s\")", p->s); break;
+    case GRAFT_PRED_DTYPE: fprintf(out, "dtype %s", p->s); break;
+    case GRAFT_PRED_RANK: fprintf(out, "rank %lld", (long long)p->i); break;
+    case GRAFT_PRED_SHAPE:
         fputs("shape (", out);
         for (int i = 0; i < p->rank; i++) {
             if (p->dims[i] < 0)
@@ -31,9 +31,9 @@ static void put_pred(FILE *out, const PatPred *p)
         }
         fprintf(out, ")%s%s", p->s ? " " : "", p->s ? p->s : "");
         break;
-    case PRED_VALUE: fprintf(out, "value %.17g", p->f); break;
-    case PRED_OP_VALUE: fprintf(out, "op %s", p->s); break;
-    case PRED_ATTR:
+    case GRAFT_PRED_VALUE: fprintf(out, "value %.17g", p->f); break;
+    case GRAFT_PRED_OP_VALUE: fprintf(out, "op %s", p->s); break;
+    case GRAFT_PRED_ATTR:
         fprintf(out, "%s%s%s == %s", p->op ? p->op : "fn", p->op ? "." : "[", p->s, p->key);
         if (!p->op)
             fputc(']', out);
@@ -48,21 +48,22 @@ static const char *const item_names[] = {"any", "op", "fncall", "tuple", "getite
                                           "call", "fn", "if", "let"};
 
 /* "i3 = multiply(i0, i2) commutative [t1]" */
-static void put_item(FILE *out, const PatItem *it, uint32_t id)
+static void put_item(FILE *out, const graft_item *it, uint32_t id)
 {
     fprintf(out, "i%u = ", id);
-    if (it->kind == PITEM_OP)
+    if (it->kind == GRAFT_PITEM_OP)
         fputs(it->op, out);
-    else if (it->kind == PITEM_STAR)
+    else if (it->kind == GRAFT_PITEM_STAR)
         fprintf(out, "%s*", it->op);
-    else if (it->kind == PITEM_GETITEM)
+    else if (it->kind == GRAFT_PITEM_GETITEM)
         fprintf(out, "getitem.%d", it->index);
     else
         fputs(item_names[it->kind], out);
-    if (it->kind != PITEM_ANY) {
+    if (it->kind != GRAFT_PITEM_ANY) {
         fputc('(', out);
         for (int i = 0; i < it->nargs; i++)
-            fprintf(out, "%si%u", i ? (it->kind == PITEM_ALT ? " | " : ", ") : "", it->args[i]);
+            fprintf(out, "%si%u", i ? (it->kind == GRAFT_PITEM_ALT ? " | " : ", ") : "",
+                    it->args[i]);
         fprintf(out, "%s)", it->variadic ? ", ..." : "");
     }
     if (it->commutative)
@@ -78,7 +79,7 @@ static void put_item(FILE *out, const PatItem *it, uint32_t id)
 /* The header, the node tests and the items. */
 static void dump_items(const Automaton *a, FILE *out)
 {
-    const RuleSet *rs = automaton_rules(a);
+    const graft_rule_set *rs = automaton_rules(a);
     fprintf(out, "automaton: %u rules, %u items, %u tests, %u states, %u transitions\n",
             rs->nrules, rs->nitems, rs->npreds, automaton_nstates(a), automaton_ntransitions(a));
     fputs("tests:\n", out);
@@ -98,7 +99,7 @@ static void dump_items(const Automaton *a, FILE *out)
 /* Which items each op dispatches to, and where each rule accepts. */
 static void dump_ops_rules(const Automaton *a, FILE *out)
 {
-    const RuleSet *rs = automaton_rules(a);
+    const graft_rule_set *rs = automaton_rules(a);
     fputs("ops:\n", out);
     for (uint32_t o = 0; o < automaton_nops(a); o++) {
         uint32_t n;
@@ -118,7 +119,7 @@ static void dump_ops_rules(const Automaton *a, FILE *out)
 /* The states built so far, with the rules each accepts. */
 static void dump_states(const Automaton *a, FILE *out)
 {
-    const RuleSet *rs = automaton_rules(a);
+    const graft_rule_set *rs = automaton_rules(a);
     fputs("states:\n", out);
     for (uint32_t s = 0; s < automaton_nstates(a); s++) {
         fprintf(out, "  s%u = {", s);
@@ -149,20 +150,20 @@ static void put_escaped(FILE *out, const char *s)
 
 static void dump_dot(const Automaton *a, FILE *out)
 {
-    const RuleSet *rs = automaton_rules(a);
+    const graft_rule_set *rs = automaton_rules(a);
     fputs("digraph automaton {\n  rankdir=BT;\n  node [fontname=\"monospace\"];\n", out);
     for (uint32_t i = 0; i < rs->nitems; i++) {
-        const PatItem *it = &rs->items[i];
-        const char *label = it->kind == PITEM_OP || it->kind == PITEM_STAR
+        const graft_item *it = &rs->items[i];
+        const char *label = it->kind == GRAFT_PITEM_OP || it->kind == GRAFT_PITEM_STAR
                                 ? it->op : item_names[it->kind];
         fprintf(out, "  i%u [shape=%s, label=\"i%u: ", i,
-                it->kind == PITEM_ALT ? "diamond" : "ellipse", i);
+                it->kind == GRAFT_PITEM_ALT ? "diamond" : "ellipse", i);
         put_escaped(out, label);
-        fprintf(out, "%s%s\"];\n", it->kind == PITEM_STAR ? "*" : "",
+        fprintf(out, "%s%s\"];\n", it->kind == GRAFT_PITEM_STAR ? "*" : "",
                 it->npreds ? " [tests]" : "");
         for (int k = 0; k < it->nargs; k++)
             fprintf(out, "  i%u -> i%u [label=\"%d\"];\n", it->args[k], i, k);
-        if (it->kind == PITEM_STAR)
+        if (it->kind == GRAFT_PITEM_STAR)
             fprintf(out, "  i%u -> i%u [style=dashed];\n", i, i);
     }
     for (uint32_t r = 0; r < rs->nrules; r++) {

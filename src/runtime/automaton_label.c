@@ -68,7 +68,7 @@ typedef struct OpSlot {
 
 typedef struct KeySlot {
     const char *spelling; /* the value's spelling (in the graph), or NULL */
-    AttrKind kind;        /* its kind */
+    graft_attr_kind kind;        /* its kind */
     int nitems;           /* its item count */
     char *key;            /* its canonical text */
 } KeySlot;
@@ -80,7 +80,7 @@ typedef struct ConstSlot {
 
 struct Labels {
     Automaton *a;      /* the automaton, borrowed */
-    const Graph *g;    /* the graph, borrowed */
+    const graft_graph *g;    /* the graph, borrowed */
     uint32_t *state;   /* per node id, STATE_NONE when unlabelled */
     size_t cap;        /* entries allocated in state */
     KeyMap ops;        /* keymap_ptr_key(op name) -> op index (op_index) */
@@ -106,11 +106,11 @@ struct Labels {
     size_t offers_cap; /* entries allocated in offers */
     bool scopes;       /* label fns, ifs and lets with their operands */
     bool type_tests;   /* some rule tests dtypes, ranks or shapes */
-    uint32_t lo[PRED_ATTR + 1]; /* per test kind: its run in the node */
-    uint32_t hi[PRED_ATTR + 1]; /* tests (automaton_node_preds) */
+    uint32_t lo[GRAFT_PRED_ATTR + 1]; /* per test kind: its run in the node */
+    uint32_t hi[GRAFT_PRED_ATTR + 1]; /* tests (automaton_node_preds) */
 };
 
-static bool has_tests(const Labels *l, PredKind kind)
+static bool has_tests(const Labels *l, graft_pred_kind kind)
 {
     return l->lo[kind] < l->hi[kind];
 }
@@ -120,13 +120,15 @@ static bool has_tests(const Labels *l, PredKind kind)
  * skips them without a look. */
 static void note_kind_tests(Labels *l)
 {
-    bool any = has_tests(l, PRED_DTYPE) || has_tests(l, PRED_RANK) || has_tests(l, PRED_SHAPE);
+    bool any = has_tests(l, GRAFT_PRED_DTYPE) || has_tests(l, GRAFT_PRED_RANK) ||
+               has_tests(l, GRAFT_PRED_SHAPE);
     l->type_tests = any;
     for (int k = 0; k <= NODE_MATCH; k++)
         l->kind_tests[k] = any;
-    l->kind_tests[NODE_CONST] |= has_tests(l, PRED_IS_CONST) || has_tests(l, PRED_VALUE);
-    l->kind_tests[NODE_VAR] |= has_tests(l, PRED_IS_VAR) || has_tests(l, PRED_VAR_NAME);
-    l->kind_tests[NODE_OPREF] |= has_tests(l, PRED_OP_VALUE);
+    l->kind_tests[NODE_CONST] |=
+        has_tests(l, GRAFT_PRED_IS_CONST) || has_tests(l, GRAFT_PRED_VALUE);
+    l->kind_tests[NODE_VAR] |= has_tests(l, GRAFT_PRED_IS_VAR) || has_tests(l, GRAFT_PRED_VAR_NAME);
+    l->kind_tests[NODE_OPREF] |= has_tests(l, GRAFT_PRED_OP_VALUE);
 }
 
 /* Adds a class for sym (its preds copied); returns its index. */
@@ -165,7 +167,7 @@ static void classes_init(Labels *l)
         class_add(l, (Symbol){.tag = SYM_GETITEM, .a = k});
 }
 
-Labels *labels_new(Automaton *a, const Graph *g)
+Labels *labels_new(Automaton *a, const graft_graph *g)
 {
     Labels *l = xcalloc(1, sizeof *l);
     l->a = a;
@@ -173,7 +175,7 @@ Labels *labels_new(Automaton *a, const Graph *g)
     l->scopes = automaton_has_scopes(a);
     uint32_t n;
     const uint32_t *ps = automaton_node_preds(a, &n);
-    const PatPred *all = automaton_rules(a)->preds;
+    const graft_pred *all = automaton_rules(a)->preds;
     for (uint32_t i = n; i-- > 0;) /* runs of each kind (sorted by kind) */
         l->lo[all[ps[i]].kind] = i;
     for (uint32_t i = 0; i < n; i++)
@@ -249,8 +251,8 @@ static void add_pred(Labels *l, uint32_t *n, uint32_t p)
 
 /* Adds the tests among ps[0, n) equal to probe by automaton_pred_cmp:
  * binary search for the first, then the run of equals. */
-static uint32_t lower_bound(const PatPred *all, const uint32_t *ps, uint32_t n,
-                            const PatPred *probe)
+static uint32_t lower_bound(const graft_pred *all, const uint32_t *ps, uint32_t n,
+                            const graft_pred *probe)
 {
     uint32_t lo = 0, hi = n;
     while (lo < hi) {
@@ -264,16 +266,16 @@ static uint32_t lower_bound(const PatPred *all, const uint32_t *ps, uint32_t n,
 }
 
 static void add_equal(Labels *l, uint32_t *np, const uint32_t *ps, uint32_t n,
-                      const PatPred *probe)
+                      const graft_pred *probe)
 {
-    const PatPred *all = automaton_rules(l->a)->preds;
+    const graft_pred *all = automaton_rules(l->a)->preds;
     uint32_t lo = lower_bound(all, ps, n, probe);
     for (; lo < n && automaton_pred_cmp(&all[ps[lo]], probe) == 0; lo++)
         add_pred(l, np, ps[lo]);
 }
 
 /* The end of the run of attribute tests on name starting at k. */
-static uint32_t name_end(const PatPred *all, const uint32_t *ps, uint32_t k, uint32_t n,
+static uint32_t name_end(const graft_pred *all, const uint32_t *ps, uint32_t k, uint32_t n,
                          const char *name)
 {
     uint32_t lo = k, hi = n;
@@ -289,7 +291,7 @@ static uint32_t name_end(const PatPred *all, const uint32_t *ps, uint32_t k, uin
 
 /* The canonical text of v (pattern_attr_key), written once per spelling
  * (note [attribute keys]); valid until the next call. */
-static const char *attr_key(Labels *l, const AttrValue *v)
+static const char *attr_key(Labels *l, const graft_attr_value *v)
 {
     l->key.len = 0;
     if (!v->spelling) { /* made by an edit */
@@ -310,15 +312,15 @@ static const char *attr_key(Labels *l, const AttrValue *v)
  * order] in automaton.c): per attribute name, the node's value (or the
  * op's default when the node omits it) is put in canonical form once and
  * looked up by binary search. */
-static void attr_preds(Labels *l, const Node *holder, const uint32_t *ps,
+static void attr_preds(Labels *l, const graft_node *holder, const uint32_t *ps,
                        uint32_t np, uint32_t *n)
 {
-    const PatPred *all = automaton_rules(l->a)->preds;
-    const RuleAttrTestFn *fns = automaton_rules(l->a)->attr_fns;
+    const graft_pred *all = automaton_rules(l->a)->preds;
+    const graft_attr_test_fn *fns = automaton_rules(l->a)->attr_fns;
     for (uint32_t k = 0; k < np;) {
-        const PatPred *first = &all[ps[k]];
+        const graft_pred *first = &all[ps[k]];
         uint32_t end = name_end(all, ps, k, np, first->s);
-        const AttrValue *v = node_find_attr(holder, first->s);
+        const graft_attr_value *v = node_find_attr(holder, first->s);
         if (fns) { /* compiled tests (graft compile): no canonical text */
             for (; k < end; k++)
                 if (fns[ps[k]](v))
@@ -327,7 +329,7 @@ static void attr_preds(Labels *l, const Node *holder, const uint32_t *ps,
         }
         const char *have = v ? attr_key(l, v) : first->dflt;
         if (have) {
-            PatPred probe = {.kind = PRED_ATTR, .s = first->s, .key = have};
+            graft_pred probe = {.kind = GRAFT_PRED_ATTR, .s = first->s, .key = have};
             add_equal(l, n, ps + k, end - k, &probe);
         }
         k = end;
@@ -336,7 +338,7 @@ static void attr_preds(Labels *l, const Node *holder, const uint32_t *ps,
 
 /* The tests of kind probe->kind equal to probe, found by binary search in
  * that kind's run. */
-static void add_kind(Labels *l, uint32_t *np, const PatPred *probe)
+static void add_kind(Labels *l, uint32_t *np, const graft_pred *probe)
 {
     uint32_t lo = l->lo[probe->kind], hi = l->hi[probe->kind];
     if (lo < hi)
@@ -345,33 +347,34 @@ static void add_kind(Labels *l, uint32_t *np, const PatPred *probe)
 
 /* Tests of the node itself: one binary search per kind of test some rule
  * asks about; shape tests, rare, are evaluated one by one. */
-static void node_preds(Labels *l, const Node *n, uint32_t *np)
+static void node_preds(Labels *l, const graft_node *n, uint32_t *np)
 {
     uint32_t cnt;
     const uint32_t *ps = automaton_node_preds(l->a, &cnt);
-    const PatPred *all = automaton_rules(l->a)->preds;
+    const graft_pred *all = automaton_rules(l->a)->preds;
     if (cnt == 0)
         return;
     NodeKind k = node_kind(n);
     if (k == NODE_CONST || k == NODE_VAR)
-        add_kind(l, np, &(PatPred){.kind = k == NODE_CONST ? PRED_IS_CONST : PRED_IS_VAR});
+        add_kind(l, np,
+                 &(graft_pred){.kind = k == NODE_CONST ? GRAFT_PRED_IS_CONST : GRAFT_PRED_IS_VAR});
     if (k == NODE_VAR)
-        add_kind(l, np, &(PatPred){.kind = PRED_VAR_NAME, .s = node_name(n)});
+        add_kind(l, np, &(graft_pred){.kind = GRAFT_PRED_VAR_NAME, .s = node_name(n)});
     if (k == NODE_OPREF)
-        add_kind(l, np, &(PatPred){.kind = PRED_OP_VALUE, .s = node_name(n)});
+        add_kind(l, np, &(graft_pred){.kind = GRAFT_PRED_OP_VALUE, .s = node_name(n)});
     if (k == NODE_CONST && node_const_is_scalar(n))
-        add_kind(l, np, &(PatPred){.kind = PRED_VALUE, .f = node_const_value(n)});
-    if (l->lo[PRED_DTYPE] < l->hi[PRED_DTYPE] && pattern_node_dtype(n))
-        add_kind(l, np, &(PatPred){.kind = PRED_DTYPE, .s = pattern_node_dtype(n)});
-    if (l->lo[PRED_RANK] < l->hi[PRED_RANK] && pattern_node_rank(n) >= 0)
-        add_kind(l, np, &(PatPred){.kind = PRED_RANK, .i = pattern_node_rank(n)});
-    for (uint32_t i = l->lo[PRED_SHAPE]; i < l->hi[PRED_SHAPE]; i++)
+        add_kind(l, np, &(graft_pred){.kind = GRAFT_PRED_VALUE, .f = node_const_value(n)});
+    if (l->lo[GRAFT_PRED_DTYPE] < l->hi[GRAFT_PRED_DTYPE] && pattern_node_dtype(n))
+        add_kind(l, np, &(graft_pred){.kind = GRAFT_PRED_DTYPE, .s = pattern_node_dtype(n)});
+    if (l->lo[GRAFT_PRED_RANK] < l->hi[GRAFT_PRED_RANK] && pattern_node_rank(n) >= 0)
+        add_kind(l, np, &(graft_pred){.kind = GRAFT_PRED_RANK, .i = pattern_node_rank(n)});
+    for (uint32_t i = l->lo[GRAFT_PRED_SHAPE]; i < l->hi[GRAFT_PRED_SHAPE]; i++)
         if (pattern_pred_holds(&all[ps[i]], n))
             add_pred(l, np, ps[i]);
 }
 
 /* Fills sym with n's symbol (operand states excluded). */
-static void node_symbol(Labels *l, const Node *n, NodeKind kind, Symbol *sym)
+static void node_symbol(Labels *l, const graft_node *n, NodeKind kind, Symbol *sym)
 {
     uint32_t np = 0, cnt;
     const uint32_t *ps;
@@ -430,7 +433,7 @@ static void state_reserve(Labels *l, size_t count)
 /* Puts the ids of n's operands (pattern_operand) in l->operands and
  * returns their number; an opaque node is labelled without its operands
  * (the five kinds before NODE_FUNC never are). */
-static uint32_t gather_operands(Labels *l, const Node *n, NodeKind kind)
+static uint32_t gather_operands(Labels *l, const graft_node *n, NodeKind kind)
 {
     bool opaque = !l->scopes && kind > NODE_GETITEM && node_is_opaque(n);
     uint32_t count = opaque ? 0 : (uint32_t)pattern_noperands(n);
@@ -442,7 +445,7 @@ static uint32_t gather_operands(Labels *l, const Node *n, NodeKind kind)
     return count;
 }
 
-uint32_t labels_state(const Labels *l, const Node *n)
+uint32_t labels_state(const Labels *l, const graft_node *n)
 {
     uint32_t id = node_id(n);
     return id < l->cap ? l->state[id] : STATE_NONE;
@@ -456,7 +459,7 @@ uint32_t labels_state_id(const Labels *l, uint32_t id)
 /* A scalar constant's class when rules test constants and not types:
  * one per value (note [node classes]), or CLASS_NODE once there are too
  * many classes. */
-static uint32_t const_class(Labels *l, const Node *n)
+static uint32_t const_class(Labels *l, const graft_node *n)
 {
     uint32_t nops = l->nops, np = 0;
     if (!node_const_is_scalar(n))
@@ -479,7 +482,7 @@ static uint32_t const_class(Labels *l, const Node *n)
  * decided here, in the order's pass, and each op with each set of tests
  * passed gets one class (note [node classes]); CLASS_NODE on a clash of
  * hashes or once there are too many classes. */
-static uint32_t tested_class(Labels *l, const Node *n, const OpSlot *slot)
+static uint32_t tested_class(Labels *l, const graft_node *n, const OpSlot *slot)
 {
     uint32_t np = 0;
     attr_preds(l, n, slot->tests, slot->ntests, &np);
@@ -503,7 +506,7 @@ static uint32_t tested_class(Labels *l, const Node *n, const OpSlot *slot)
  * op call, is op (NULL for a call of a function value).  The one place a
  * node's class is decided, for the order's pass (node_class) and for
  * labels_node alike. */
-static inline uint32_t class_of(Labels *l, NodeKind kind, const char *op, const Node *n)
+static inline uint32_t class_of(Labels *l, NodeKind kind, const char *op, const graft_node *n)
 {
     uint32_t nops = l->nops;
     if (kind > NODE_MATCH) /* a kind added later: read it */
@@ -593,7 +596,7 @@ static inline uint32_t class_step(Labels *l, uint32_t c, const uint32_t *ids, ui
 
 /* The state of n, whose class says to read it (a call of a function,
  * type tests, scopes): its symbol from the node, one step. */
-static uint32_t node_step(Labels *l, const Node *n, NodeKind kind)
+static uint32_t node_step(Labels *l, const graft_node *n, NodeKind kind)
 {
     uint32_t na = gather_operands(l, n, kind);
     if (na >= l->args_cap)
@@ -607,7 +610,7 @@ static uint32_t node_step(Labels *l, const Node *n, NodeKind kind)
     return automaton_step(l->a, &sym);
 }
 
-uint32_t labels_node(Labels *l, const Node *n)
+uint32_t labels_node(Labels *l, const graft_node *n)
 {
     NodeKind kind = node_kind(n);
     uint32_t id = node_id(n), c = class_of(l, kind, node_op(n), n), s;
@@ -626,7 +629,7 @@ uint32_t labels_node(Labels *l, const Node *n)
 
 /* The class of n as the order's pass asks for it (note [classified
  * order] in graph_walk.c), once per live node, in id order. */
-static uint32_t node_class(void *ctx, const Node *n)
+static uint32_t node_class(void *ctx, const graft_node *n)
 {
     return class_of(ctx, node_kind(n), node_op(n), n);
 }
@@ -649,7 +652,7 @@ static uint32_t node_class(void *ctx, const Node *n)
  * (when not NULL; *kept counts them); returns the count labelled. */
 static uint32_t label_walk(Labels *l, uint32_t *order, uint32_t *offering, uint32_t *kept)
 {
-    const Graph *g = l->g;
+    const graft_graph *g = l->g;
     uint32_t count = graph_node_count(g), opaque = l->nops + 4;
     GraphArrays a;
     graph_arrays_classified(g, node_class, l, &a);
@@ -660,7 +663,7 @@ static uint32_t label_walk(Labels *l, uint32_t *order, uint32_t *offering, uint3
     for (uint32_t i = 0; i < n; i++) {
         uint32_t id = ids[i], c = a.cls[id], s;
         if (c == CLASS_NODE) {
-            const Node *node = a.nodes[id];
+            const graft_node *node = a.nodes[id];
             s = l->state[id] = node_step(l, node, node_kind(node));
         } else {
             uint32_t first = a.start[id], na = c == opaque ? 0 : a.start[id + 1] - first;

@@ -14,73 +14,74 @@
 #include "ruleset.h"
 #include "util.h"
 
-static bool scalar_const(const Node *n)
+static bool scalar_const(const graft_node *n)
 {
     return n && node_kind(n) == NODE_CONST && node_const_is_scalar(n);
 }
 
-GuardVal graft_gv_slot(const Binding *b)
+graft_guard_val graft_gv_slot(const graft_binding *b)
 {
     if (b->attr)
         return pattern_guard_of_attr(b->attr);
     return scalar_const(b->node) ? graft_gv_num(node_const_value(b->node)) : graft_gv_unknown();
 }
 
-GuardVal graft_gv_users(const Binding *b)
+graft_guard_val graft_gv_users(const graft_binding *b)
 {
     return b->node ? graft_gv_num(node_nusers(b->node)) : graft_gv_unknown();
 }
 
-GuardVal graft_gv_rank(const Binding *b)
+graft_guard_val graft_gv_rank(const graft_binding *b)
 {
     int r = b->node ? pattern_node_rank(b->node) : -1;
     return r < 0 ? graft_gv_unknown() : graft_gv_num(r);
 }
 
-GuardVal graft_gv_dtype(const Binding *b)
+graft_guard_val graft_gv_dtype(const graft_binding *b)
 {
     const char *dt = b->node ? pattern_node_dtype(b->node) : NULL;
     return dt ? graft_gv_str(dt) : graft_gv_unknown();
 }
 
-GuardVal graft_gv_value(const Binding *b)
+graft_guard_val graft_gv_value(const graft_binding *b)
 {
     return scalar_const(b->node) ? graft_gv_num(node_const_value(b->node)) : graft_gv_unknown();
 }
 
-GuardVal graft_gv_shape(const Binding *b)
+graft_guard_val graft_gv_shape(const graft_binding *b)
 {
-    const Type *t = b->node ? node_type(b->node) : NULL;
+    const graft_type *t = b->node ? node_type(b->node) : NULL;
     if (!t || t->kind != TYPE_TENSOR)
         return graft_gv_unknown();
-    return (GuardVal){.kind = GV_DIMS, .type = t};
+    return (graft_guard_val){.kind = GRAFT_GV_DIMS, .type = t};
 }
 
-GuardVal graft_gv_attr(const Binding *b, const char *name, const AttrValue *dflt)
+graft_guard_val graft_gv_attr(const graft_binding *b, const char *name,
+                              const graft_attr_value *dflt)
 {
     if (!b->node)
         return graft_gv_unknown();
-    const AttrValue *v = node_find_attr(b->node, name);
+    const graft_attr_value *v = node_find_attr(b->node, name);
     return pattern_guard_of_attr(v ? v : dflt);
 }
 
-GuardVal graft_gv_index(GuardVal base, int64_t i)
+graft_guard_val graft_gv_index(graft_guard_val base, int64_t i)
 {
-    if (base.kind == GV_DIMS && i < base.type->rank)
+    if (base.kind == GRAFT_GV_DIMS && i < base.type->rank)
         return graft_gv_num((double)base.type->dims[i]);
-    if (base.kind == GV_ATTR && base.attr->kind == ATTR_LIST && i < base.attr->nitems)
+    if (base.kind == GRAFT_GV_ATTR && base.attr->kind == GRAFT_ATTR_LIST && i < base.attr->nitems)
         return pattern_guard_of_attr(base.attr->items[i]);
     return graft_gv_unknown();
 }
 
-GuardVal graft_gv_neg(GuardVal x)
+graft_guard_val graft_gv_neg(graft_guard_val x)
 {
-    return x.kind == GV_NUM ? graft_gv_num(-x.f) : graft_gv_unknown();
+    return x.kind == GRAFT_GV_NUM ? graft_gv_num(-x.f) : graft_gv_unknown();
 }
 
-GuardVal graft_gv_arith(int op, GuardVal x, GuardVal y)
+graft_guard_val graft_gv_arith(int op, graft_guard_val x, graft_guard_val y)
 {
-    if (x.kind != GV_NUM || y.kind != GV_NUM)
+    if (x.kind != GRAFT_GV_NUM || y.kind != GRAFT_GV_NUM)
         return graft_gv_unknown();
     switch (op) {
     case '+': return graft_gv_num(x.f + y.f);
@@ -93,13 +94,14 @@ GuardVal graft_gv_arith(int op, GuardVal x, GuardVal y)
 /* Whether shape dims and an attribute value (a list, or None) have the
  * same text: a list of as many numbers, equal one by one (any other item
  * would bring quotes, brackets or "None"). */
-static int dims_are_list(const Type *t, const AttrValue *v)
+static int dims_are_list(const graft_type *t, const graft_attr_value *v)
 {
-    if (v->kind != ATTR_LIST || v->nitems != t->rank)
+    if (v->kind != GRAFT_ATTR_LIST || v->nitems != t->rank)
         return 0;
     for (int i = 0; i < t->rank; i++) {
-        const AttrValue *item = v->items[i];
-        if (item->kind != ATTR_INT && item->kind != ATTR_BOOL && item->kind != ATTR_FLOAT)
+        const graft_attr_value *item = v->items[i];
+        if (item->kind != GRAFT_ATTR_INT && item->kind != GRAFT_ATTR_BOOL &&
+            item->kind != GRAFT_ATTR_FLOAT)
             return 0;
         if (!graft_attr_is_num(item, (double)t->dims[i]))
             return 0;
@@ -112,17 +114,18 @@ static int dims_are_list(const Type *t, const AttrValue *v)
  * equal, two shapes (or a shape and a list attribute) when their dims
  * are ("%.17g" is exact); a number and a string never (only a string's
  * text is quoted).  Else -1. */
-static int same_text_fast(GuardVal x, GuardVal y)
+static int same_text_fast(graft_guard_val x, graft_guard_val y)
 {
-    if (x.kind == GV_STR && y.kind == GV_STR)
+    if (x.kind == GRAFT_GV_STR && y.kind == GRAFT_GV_STR)
         return strcmp(x.s, y.s) == 0;
-    if ((x.kind == GV_STR && y.kind == GV_NUM) || (x.kind == GV_NUM && y.kind == GV_STR))
+    if ((x.kind == GRAFT_GV_STR && y.kind == GRAFT_GV_NUM) ||
+        (x.kind == GRAFT_GV_NUM && y.kind == GRAFT_GV_STR))
         return 0;
-    if (x.kind == GV_ATTR && y.kind == GV_DIMS)
+    if (x.kind == GRAFT_GV_ATTR && y.kind == GRAFT_GV_DIMS)
         return same_text_fast(y, x);
-    if (x.kind != GV_DIMS || (y.kind != GV_DIMS && y.kind != GV_ATTR))
+    if (x.kind != GRAFT_GV_DIMS || (y.kind != GRAFT_GV_DIMS && y.kind != GRAFT_GV_ATTR))
         return -1;
-    if (y.kind == GV_ATTR)
+    if (y.kind == GRAFT_GV_ATTR)
         return dims_are_list(x.type, y.attr);
     if (x.type->rank != y.type->rank)
         return 0;
@@ -132,7 +135,7 @@ static int same_text_fast(GuardVal x, GuardVal y)
     return 1;
 }
 
-static int compare_text(GuardVal x, GuardVal y)
+static int compare_text(graft_guard_val x, graft_guard_val y)
 {
     int same = same_text_fast(x, y);
     if (same >= 0)
@@ -146,14 +149,14 @@ static int compare_text(GuardVal x, GuardVal y)
     return c;
 }
 
-bool graft_gv_cmp(CmpOp op, GuardVal x, GuardVal y)
+bool graft_gv_cmp(graft_cmp_op op, graft_guard_val x, graft_guard_val y)
 {
-    if (x.kind == GV_UNKNOWN || y.kind == GV_UNKNOWN)
+    if (x.kind == GRAFT_GV_UNKNOWN || y.kind == GRAFT_GV_UNKNOWN)
         return false;
     int c;
-    if (x.kind == GV_NUM && y.kind == GV_NUM)
+    if (x.kind == GRAFT_GV_NUM && y.kind == GRAFT_GV_NUM)
         c = (x.f > y.f) - (x.f < y.f);
-    else if (op != CMP_EQ && op != CMP_NE)
+    else if (op != GRAFT_CMP_EQ && op != GRAFT_CMP_NE)
         return false;
     else
         c = compare_text(x, y);
@@ -162,9 +165,9 @@ bool graft_gv_cmp(CmpOp op, GuardVal x, GuardVal y)
 
 /* ---- compiled attribute tests ---- */
 
-bool graft_attr_is_nums(const AttrValue *v, const double *items, int n)
+bool graft_attr_is_nums(const graft_attr_value *v, const double *items, int n)
 {
-    if (v->kind != ATTR_LIST || v->nitems != n)
+    if (v->kind != GRAFT_ATTR_LIST || v->nitems != n)
         return false;
     for (int i = 0; i < n; i++)
         if (!graft_attr_is_num(v->items[i], items[i]))
@@ -172,7 +175,7 @@ bool graft_attr_is_nums(const AttrValue *v, const double *items, int n)
     return true;
 }
 
-bool graft_attr_key_is(const AttrValue *v, const char *key)
+bool graft_attr_key_is(const graft_attr_value *v, const char *key)
 {
     StrBuf sb = {0};
     pattern_attr_key(v, &sb);
@@ -183,7 +186,7 @@ bool graft_attr_key_is(const AttrValue *v, const char *key)
 
 /* ---- attributes of new op calls ---- */
 
-void graft_attrs_put(graft_attr_list *a, const char *name, const AttrValue *value)
+void graft_attrs_put(graft_attr_list *a, const char *name, const graft_attr_value *value)
 {
     if (!value)
         return;
@@ -198,13 +201,13 @@ void graft_attrs_put(graft_attr_list *a, const char *name, const AttrValue *valu
     a->n++;
 }
 
-void graft_attrs_copy(graft_attr_list *a, const Node *from)
+void graft_attrs_copy(graft_attr_list *a, const graft_node *from)
 {
     for (int k = 0; from && k < node_nattrs(from); k++)
         graft_attrs_put(a, node_attr(from, k)->name, node_attr(from, k)->value);
 }
 
-void graft_attrs_canonical(graft_attr_list *a, const PatAttrDecl *decls, int ndecls)
+void graft_attrs_canonical(graft_attr_list *a, const graft_attr_decl *decls, int ndecls)
 {
     a->attrs = xgrow_items(a->attrs, &a->cap, (size_t)(a->n + ndecls) + 1, sizeof *a->attrs);
     a->n = pattern_attrs_canonical(a->attrs, a->n, decls, ndecls);
@@ -218,12 +221,12 @@ void graft_attrs_free(graft_attr_list *a)
     a->cap = 0;
 }
 
-const AttrValue *graft_attr_copy(Graph *g, const AttrValue *v)
+const graft_attr_value *graft_attr_copy(graft_graph *g, const graft_attr_value *v)
 {
     return graph_copy_attr_value(g, v);
 }
 
-const AttrValue *graft_attr_slot(Graph *g, const Binding *b)
+const graft_attr_value *graft_attr_slot(graft_graph *g, const graft_binding *b)
 {
     if (b->attr)
         return graft_attr_copy(g, b->attr);
@@ -231,57 +234,58 @@ const AttrValue *graft_attr_slot(Graph *g, const Binding *b)
         return NULL;
     const char *dt = node_const_dtype(b->node);
     bool is_float = !dt || strncmp(dt, "float", 5) == 0 || strncmp(dt, "bfloat", 6) == 0;
-    AttrValue *v = graph_new_attr_value(g, is_float ? ATTR_FLOAT : ATTR_INT);
+    graft_attr_value *v = graph_new_attr_value(g, is_float ? GRAFT_ATTR_FLOAT : GRAFT_ATTR_INT);
     v->f = node_const_value(b->node);
     v->i = (int64_t)v->f;
     return v;
 }
 
-Node *graft_attr_operand(Graph *g, const AttrValue *v, Node *const *ops, int nops, int self)
+graft_node *graft_attr_operand(graft_graph *g, const graft_attr_value *v, graft_node *const *ops,
+                               int nops, int self)
 {
     const char *dtype = NULL;
     for (int k = 0; k < nops && !dtype; k++)
         if (k != self && ops[k])
             dtype = pattern_node_dtype(ops[k]);
-    double value = v->kind == ATTR_FLOAT ? v->f : (double)v->i;
+    double value = v->kind == GRAFT_ATTR_FLOAT ? v->f : (double)v->i;
     StrBuf text = {0};
     if (!dtype || pattern_const_text(value, dtype, &text)) {
         dtype = "float32"; /* no dtype known, or one that cannot hold it */
         text.len = 0;
         pattern_const_text(value, dtype, &text);
     }
-    Node *n = graph_add_const(g, text.data, value, graph_intern(g, dtype));
+    graft_node *n = graph_add_const(g, text.data, value, graph_intern(g, dtype));
     strbuf_free(&text);
     return n;
 }
 
-const AttrValue *graft_attr_of(Graph *g, const Binding *b, const char *name,
-                               const AttrValue *dflt)
+const graft_attr_value *graft_attr_of(graft_graph *g, const graft_binding *b, const char *name,
+                               const graft_attr_value *dflt)
 {
-    const AttrValue *v = b->node ? node_find_attr(b->node, name) : NULL;
+    const graft_attr_value *v = b->node ? node_find_attr(b->node, name) : NULL;
     v = v ? v : dflt;
     return v ? graft_attr_copy(g, v) : NULL;
 }
 
 /* ---- nodes of a replacement ---- */
 
-Node *graft_add_const(Graph *g, const char *text, double value, const char *dtype)
+graft_node *graft_add_const(graft_graph *g, const char *text, double value, const char *dtype)
 {
     return graph_add_const(g, text, value, dtype);
 }
 
-Node *graft_add_call(Graph *g, const char *op, Node *const *args, int nargs, const Attr *attrs,
-                     int nattrs)
+graft_node *graft_add_call(graft_graph *g, const char *op, graft_node *const *args, int nargs,
+                           const graft_attr *attrs, int nattrs)
 {
     return graph_add_call(g, op, args, nargs, attrs, nattrs);
 }
 
-Node *graft_add_tuple(Graph *g, Node *const *fields, int nfields)
+graft_node *graft_add_tuple(graft_graph *g, graft_node *const *fields, int nfields)
 {
     return graph_add_tuple(g, fields, nfields);
 }
 
-Node *graft_add_getitem(Graph *g, Node *tuple, int index)
+graft_node *graft_add_getitem(graft_graph *g, graft_node *tuple, int index)
 {
     return graph_add_getitem(g, tuple, index);
 }

@@ -9,9 +9,9 @@
 #include "util.h"
 #include "walk.h"
 
-Engine *engine_new(const RuleSet *rs, Graph *g, const EngineOptions *opts)
+graft_engine *engine_new(const graft_rule_set *rs, graft_graph *g, const EngineOptions *opts)
 {
-    Engine *e = xcalloc(1, sizeof *e);
+    graft_engine *e = xcalloc(1, sizeof *e);
     e->rs = rs;
     e->g = g;
     if (opts)
@@ -33,7 +33,7 @@ Engine *engine_new(const RuleSet *rs, Graph *g, const EngineOptions *opts)
     return e;
 }
 
-void engine_node_name(const Engine *e, const Node *n, StrBuf *out)
+void engine_node_name(const graft_engine *e, const graft_node *n, StrBuf *out)
 {
     if (e->names)
         node_label_at(e->names, n, out);
@@ -54,8 +54,8 @@ void engine_node_name(const Engine *e, const Node *n, StrBuf *out)
  * nodes, after the table; the rest are counted. */
 enum { MAX_REFUSAL_LINES = 50 };
 
-void engine_refusal(Engine *e, uint32_t r, const char *why, const Node *root,
-                    const Node *a, const char *rel, const Node *b)
+void engine_refusal(graft_engine *e, uint32_t r, const char *why, const graft_node *root,
+                    const graft_node *a, const char *rel, const graft_node *b)
 {
     if (!e->opts.refusals)
         return;
@@ -73,7 +73,7 @@ void engine_refusal(Engine *e, uint32_t r, const char *why, const Node *root,
     strbuf_putc(sb, '\n');
 }
 
-void engine_free(Engine *e)
+void engine_free(graft_engine *e)
 {
     if (!e)
         return;
@@ -94,7 +94,7 @@ void engine_free(Engine *e)
     free(e);
 }
 
-const Stats *engine_stats(const Engine *e)
+const Stats *engine_stats(const graft_engine *e)
 {
     Stats *s = (Stats *)&e->stats;
     s->states = automaton_nstates(e->a);
@@ -102,7 +102,7 @@ const Stats *engine_stats(const Engine *e)
     return s;
 }
 
-const Automaton *engine_automaton(const Engine *e)
+const Automaton *engine_automaton(const graft_engine *e)
 {
     return e->a;
 }
@@ -114,28 +114,28 @@ double engine_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-uint32_t engine_order(Engine *e)
+uint32_t engine_order(graft_engine *e)
 {
     uint32_t count = graph_node_count(e->g);
     e->order = xgrow_items(e->order, &e->order_cap, (size_t)count + 1, sizeof *e->order);
     return graph_topo_order(e->g, e->order);
 }
 
-uint32_t engine_remove_dead_order(Engine *e)
+uint32_t engine_remove_dead_order(graft_engine *e)
 {
     uint32_t count = graph_node_count(e->g);
     e->order = xgrow_items(e->order, &e->order_cap, (size_t)count + 1, sizeof *e->order);
     return graph_remove_dead_order(e->g, e->order);
 }
 
-void engine_grow_dirty(Engine *e, uint32_t id)
+void engine_grow_dirty(graft_engine *e, uint32_t id)
 {
     size_t old = e->dirty_cap;
     e->dirty = xgrow_items(e->dirty, &e->dirty_cap, (size_t)id + 1, sizeof *e->dirty);
     memset(e->dirty + old, 0, e->dirty_cap - old);
 }
 
-uint32_t engine_new_stamp(Engine *e)
+uint32_t engine_new_stamp(graft_engine *e)
 {
     uint32_t count = graph_node_count(e->g);
     if (count > e->mark_cap) {
@@ -160,13 +160,13 @@ uint32_t engine_new_stamp(Engine *e)
  * the n live nodes in topological order.  Rewrite passes relabel the
  * same way, and also the nodes they marked dirty: a user of a replaced
  * root may now read an old node (add(x, 0) => x). */
-void engine_relabel_changed(Engine *e, uint32_t n, uint32_t *upto)
+void engine_relabel_changed(graft_engine *e, uint32_t n, uint32_t *upto)
 {
     uint32_t count = graph_node_count(e->g);
     uint8_t *changed = xcalloc((size_t)count + 1, 1);
     bool scopes = automaton_has_scopes(labels_automaton(e->labels));
     for (uint32_t i = 0; i < n; i++) {
-        Node *x = e->order[i];
+        graft_node *x = e->order[i];
         uint32_t id = node_id(x);
         bool need = id >= *upto || (id < e->dirty_cap && e->dirty[id]);
         if (id < e->dirty_cap)
@@ -197,7 +197,7 @@ void engine_relabel_changed(Engine *e, uint32_t n, uint32_t *upto)
  * every live node, as engine_relabel_changed with nothing labelled yet
  * does, clears their relabelling marks as it does, and sets *upto to the
  * node count. */
-uint32_t engine_label_order(Engine *e, bool nodes, uint32_t **offering, uint32_t *noffering,
+uint32_t engine_label_order(graft_engine *e, bool nodes, uint32_t **offering, uint32_t *noffering,
                             uint32_t *upto)
 {
     GraphOrder o;
@@ -224,7 +224,7 @@ uint32_t engine_label_order(Engine *e, bool nodes, uint32_t **offering, uint32_t
     return n;
 }
 
-uint32_t engine_rules_best_first(const Engine *e, ActionKind kind, uint32_t *order)
+uint32_t engine_rules_best_first(const graft_engine *e, graft_action_kind kind, uint32_t *order)
 {
     uint32_t n = 0;
     for (uint32_t r = 0; r < e->rs->nrules; r++)
@@ -235,29 +235,29 @@ uint32_t engine_rules_best_first(const Engine *e, ActionKind kind, uint32_t *ord
 }
 
 /* An exit: the graph's output, or the result of a function. */
-static bool is_exit(const Graph *g, const Node *n)
+static bool is_exit(const graft_graph *g, const graft_node *n)
 {
     if (n == graph_output(g))
         return true;
-    const Node *fn = node_scope(n);
+    const graft_node *fn = node_scope(n);
     return fn && node_body(fn) == n;
 }
 
 /* Walks from u towards the exits through users, never past root: root
  * post-dominates u when no exit is reached.  Nodes without users that are
  * no exit are garbage left by earlier rewrites and lead nowhere. */
-bool engine_postdominates(Engine *e, const Node *root, const Node *u)
+bool engine_postdominates(graft_engine *e, const graft_node *root, const graft_node *u)
 {
     uint32_t stamp = engine_new_stamp(e);
-    WALK(const Node *) w = {0};
+    WALK(const graft_node *) w = {0};
     bool escapes = false;
     walk_push(&w, u);
     e->mark[node_id(u)] = stamp;
     while (w.depth && !escapes) {
-        const Node *n = walk_pop(&w);
+        const graft_node *n = walk_pop(&w);
         escapes = is_exit(e->g, n);
         for (const Use *x = node_first_use(n); x && !escapes; x = use_next(x)) {
-            const Node *v = use_user(x);
+            const graft_node *v = use_user(x);
             if (v == root || e->mark[node_id(v)] == stamp)
                 continue;
             e->mark[node_id(v)] = stamp;
@@ -268,7 +268,7 @@ bool engine_postdominates(Engine *e, const Node *root, const Node *u)
     return !escapes;
 }
 
-void engine_label_all(Engine *e)
+void engine_label_all(graft_engine *e)
 {
     labels_all(e->labels);
 }
@@ -276,7 +276,7 @@ void engine_label_all(Engine *e)
 /* Verifies the rules rules[0, nr) offered at root, in file order, and
  * visits each that matches; eager: every match is verified, so that its
  * bindings are in the matcher. */
-static void match_at(Engine *e, Node *root, uint32_t *rules, uint32_t nr, bool eager,
+static void match_at(graft_engine *e, graft_node *root, uint32_t *rules, uint32_t nr, bool eager,
                      MatchRootVisitor fn, void *ctx)
 {
     sort_u32(rules, nr, NULL, NULL); /* file order */
@@ -299,7 +299,7 @@ static void match_at(Engine *e, Node *root, uint32_t *rules, uint32_t nr, bool e
  * automaton_label.c), then verifies every rule the state accepts at every
  * node, in that order, reporting each match in file order of the rules;
  * only the nodes with a rule to verify are read again. */
-static void match_all(Engine *e, bool eager, MatchRootVisitor fn, void *ctx)
+static void match_all(graft_engine *e, bool eager, MatchRootVisitor fn, void *ctx)
 {
     uint32_t nlabelled, *ids = xmalloc(((size_t)graph_node_count(e->g) + 1) * sizeof *ids);
     uint32_t n = labels_offering(e->labels, ids, &nlabelled);
@@ -318,12 +318,12 @@ static void match_all(Engine *e, bool eager, MatchRootVisitor fn, void *ctx)
     free(ids);
 }
 
-void engine_match_roots(Engine *e, MatchRootVisitor fn, void *ctx)
+void engine_match_roots(graft_engine *e, MatchRootVisitor fn, void *ctx)
 {
     match_all(e, false, fn, ctx);
 }
 
-const Binding *engine_match_bindings(Engine *e)
+const graft_binding *engine_match_bindings(graft_engine *e)
 {
     if (!e->visit_bound) { /* a checked match: the try cannot fail */
         matcher_try(e->m, e->visit_rule, e->visit_root);
@@ -334,23 +334,23 @@ const Binding *engine_match_bindings(Engine *e)
 
 /* engine_matches' visitor and its context, behind engine_match_roots'. */
 typedef struct EagerVisit {
-    Engine *e;
+    graft_engine *e;
     MatchVisitor fn;
     void *ctx;
 } EagerVisit;
 
-static void eager_visit(void *ctx, uint32_t rule, Node *root)
+static void eager_visit(void *ctx, uint32_t rule, graft_node *root)
 {
     EagerVisit *v = ctx;
     v->fn(v->ctx, rule, root, matcher_bindings(v->e->m));
 }
 
-void engine_matches(Engine *e, MatchVisitor fn, void *ctx)
+void engine_matches(graft_engine *e, MatchVisitor fn, void *ctx)
 {
     match_all(e, true, eager_visit, &(EagerVisit){e, fn, ctx});
 }
 
-bool engine_run(Engine *e, Diag *d)
+bool engine_run(graft_engine *e, graft_diag *d)
 {
     if (!engine_rewrite(e, d))
         return false;

@@ -32,7 +32,7 @@ typedef struct EngineOptions {
                               when that is 0 too, 10 per live node at the
                               start plus 1000 */
     FILE *trace;           /* each rewrite and group as it happens, or NULL */
-    const Limits *limits;  /* match-steps, rewrites, round-factor; NULL:
+    const graft_limits *limits;  /* match-steps, rewrites, round-factor; NULL:
                               limit_defaults */
     const char *model;     /* the model file's name, for node positions in
                               the trace and refusals (note [node names]) */
@@ -46,32 +46,30 @@ typedef struct EngineOptions {
                               caller that will not print them */
 } EngineOptions;
 
-typedef struct graft_engine Engine;
-
-Engine *engine_new(const RuleSet *rs, Graph *g, const EngineOptions *opts);
-void engine_free(Engine *e);
+graft_engine *engine_new(const graft_rule_set *rs, graft_graph *g, const EngineOptions *opts);
+void engine_free(graft_engine *e);
 
 /* Applies the rewrite rules to a fixpoint.  When the bound is reached it
  * stops, reports the rules that kept firing through d and returns false. */
-bool engine_rewrite(Engine *e, Diag *d);
+bool engine_rewrite(graft_engine *e, graft_diag *d);
 /* Makes the partition passes. */
-void engine_partition(Engine *e);
+void engine_partition(graft_engine *e);
 /* Both, as graft run does; false when rewriting found no fixpoint. */
-bool engine_run(Engine *e, Diag *d);
+bool engine_run(graft_engine *e, graft_diag *d);
 
 /* Calls fn for every rule that matches at every node: nodes in graph
  * order (operands first), rules in file order at each node. */
-typedef void (*MatchVisitor)(void *ctx, uint32_t rule, Node *root, const Binding *b);
-void engine_matches(Engine *e, MatchVisitor fn, void *ctx);
+typedef void (*MatchVisitor)(void *ctx, uint32_t rule, graft_node *root, const graft_binding *b);
+void engine_matches(graft_engine *e, MatchVisitor fn, void *ctx);
 /* The same matches, the same order, with bindings on request: a visitor
  * that wants them calls engine_match_bindings.  A rule whose state
  * proves it (note [proven rules] in match.c) is then accepted without a
  * verifying walk, which runs only when its bindings are asked for. */
-typedef void (*MatchRootVisitor)(void *ctx, uint32_t rule, Node *root);
-void engine_match_roots(Engine *e, MatchRootVisitor fn, void *ctx);
+typedef void (*MatchRootVisitor)(void *ctx, uint32_t rule, graft_node *root);
+void engine_match_roots(graft_engine *e, MatchRootVisitor fn, void *ctx);
 /* Inside engine_match_roots' visitor: the bindings of the match visited,
  * one per variable slot of its rule (valid until the visitor returns). */
-const Binding *engine_match_bindings(Engine *e);
+const graft_binding *engine_match_bindings(graft_engine *e);
 
 /* ---- graft explain (engine_explain.c, note [explain mode]) ---- */
 
@@ -79,13 +77,13 @@ typedef struct Explainer Explainer;
 
 /* An explainer of e's rules on e's graph, writing to out; model is the
  * model's text (for notes with its lines), or NULL. */
-Explainer *explainer_new(Engine *e, const Source *model, FILE *out);
+Explainer *explainer_new(graft_engine *e, const Source *model, FILE *out);
 void explainer_free(Explainer *x);
 /* The node named text (note [node names] in node_label.h), or NULL. */
-Node *explainer_find(const Explainer *x, const char *text);
+graft_node *explainer_find(const Explainer *x, const char *text);
 /* Says whether rule r matches with root as root and why not, or why a
  * match would not be applied; true when it matches. */
-bool explainer_at(Explainer *x, uint32_t r, Node *root);
+bool explainer_at(Explainer *x, uint32_t r, graft_node *root);
 /* The n best partial matches of rule r in the graph, deepest first, one
  * line each. */
 void explainer_near(Explainer *x, uint32_t r, uint32_t n);
@@ -93,14 +91,14 @@ void explainer_near(Explainer *x, uint32_t r, uint32_t n);
  * those its pattern parts matched (a match, or the deepest partial match
  * and the parts the failure analysis passed), malloc'd into *ids, and the
  * node that failed (NULL on a match).  True on a match. */
-bool explainer_parts(Explainer *x, uint32_t r, Node *root, uint32_t **ids, uint32_t *n,
-                     Node **failed);
+bool explainer_parts(Explainer *x, uint32_t r, graft_node *root, uint32_t **ids, uint32_t *n,
+                     graft_node **failed);
 /* For every node and rule: whether explainer_at's verdict is where
  * engine_matches reports a match.  Prints a summary line (and every
  * disagreement); returns the number of disagreements. */
 uint64_t explainer_check_all(Explainer *x);
 
-const Stats *engine_stats(const Engine *e);
-const Automaton *engine_automaton(const Engine *e);
+const Stats *engine_stats(const graft_engine *e);
+const Automaton *engine_automaton(const graft_engine *e);
 
 #endif

@@ -19,7 +19,7 @@
 #include "node_label.h"
 #include "util.h"
 
-Explainer *explainer_new(Engine *e, const Source *model, FILE *out)
+Explainer *explainer_new(graft_engine *e, const Source *model, FILE *out)
 {
     Explainer *x = xcalloc(1, sizeof *x);
     x->e = e;
@@ -46,14 +46,14 @@ void explainer_free(Explainer *x)
     free(x);
 }
 
-Node *explainer_find(const Explainer *x, const char *text)
+graft_node *explainer_find(const Explainer *x, const char *text)
 {
     return node_labels_find(&x->names, text);
 }
 
 /* ---- notes ---- */
 
-const Source *explain_rule_source(Explainer *x, const RuleDesc *rule)
+const Source *explain_rule_source(Explainer *x, const graft_rule *rule)
 {
     for (size_t i = 0; i < x->nsrcs; i++)
         if (strcmp(x->srcs[i].file, rule->file) == 0)
@@ -78,13 +78,13 @@ void explain_note(Explainer *x, const Source *src, const char *file, SrcRange at
         fprintf(x->out, "%s:%d:%d: note: %s\n", file, at.first_line, at.first_column, msg);
 }
 
-static SrcRange pat_range(const PatNode *p)
+static SrcRange pat_range(const graft_pat *p)
 {
     return (SrcRange){p->line, p->col, p->last_line ? p->last_line : p->line,
                       p->last_col ? p->last_col : p->col};
 }
 
-void explain_put_part(Explainer *x, const RuleDesc *rule, const PatNode *p, StrBuf *out)
+void explain_put_part(Explainer *x, const graft_rule *rule, const graft_pat *p, StrBuf *out)
 {
     const Source *src = explain_rule_source(x, rule);
     size_t len;
@@ -104,12 +104,12 @@ void explain_put_part(Explainer *x, const RuleDesc *rule, const PatNode *p, StrB
     strbuf_puts(out, cut ? " ...'" : "'");
 }
 
-static void rule_note(Explainer *x, const RuleDesc *rule, const PatNode *p, const char *msg)
+static void rule_note(Explainer *x, const graft_rule *rule, const graft_pat *p, const char *msg)
 {
     explain_note(x, explain_rule_source(x, rule), rule->file, pat_range(p), msg);
 }
 
-static void model_note(Explainer *x, const Node *n, const char *msg)
+static void model_note(Explainer *x, const graft_node *n, const char *msg)
 {
     int line = node_line(x->e->g, n);
     if (!line) {
@@ -121,14 +121,14 @@ static void model_note(Explainer *x, const Node *n, const char *msg)
                  (SrcRange){line, col, line, col}, msg);
 }
 
-const char *explain_label(Explainer *x, const Node *n, StrBuf *sb)
+const char *explain_label(Explainer *x, const graft_node *n, StrBuf *sb)
 {
     sb->len = 0;
     node_label(&x->names, n, sb);
     return sb->data;
 }
 
-const char *explain_label_at(Explainer *x, const Node *n, StrBuf *sb)
+const char *explain_label_at(Explainer *x, const graft_node *n, StrBuf *sb)
 {
     sb->len = 0;
     node_label_at(&x->names, n, sb);
@@ -137,7 +137,7 @@ const char *explain_label_at(Explainer *x, const Node *n, StrBuf *sb)
 
 /* ---- the partial match ---- */
 
-static void put_pair(Explainer *x, const RuleDesc *rule, const MatchPair *pair)
+static void put_pair(Explainer *x, const graft_rule *rule, const MatchPair *pair)
 {
     x->sb.len = 0;
     explain_put_part(x, rule, pair->pat, &x->sb);
@@ -146,7 +146,7 @@ static void put_pair(Explainer *x, const RuleDesc *rule, const MatchPair *pair)
 }
 
 /* The matcher's pairs, then the parts the why-walk passed (w, or NULL). */
-static void put_pairs(Explainer *x, const RuleDesc *rule, const MatchPair *pairs, uint32_t n,
+static void put_pairs(Explainer *x, const graft_rule *rule, const MatchPair *pairs, uint32_t n,
                       const MatchWhy *w)
 {
     uint32_t more = w ? w->depth : 0, shown = more < MATCH_WHY_PATH ? more : MATCH_WHY_PATH;
@@ -165,7 +165,7 @@ static void put_pairs(Explainer *x, const RuleDesc *rule, const MatchPair *pairs
 
 /* ---- why a part failed ---- */
 
-static void explain_why(Explainer *x, const RuleDesc *rule, const MatchWhy *w)
+static void explain_why(Explainer *x, const graft_rule *rule, const MatchWhy *w)
 {
     const Matcher *m = x->e->m;
     StrBuf msg = {0}, part = {0};
@@ -184,7 +184,7 @@ static void explain_why(Explainer *x, const RuleDesc *rule, const MatchWhy *w)
 }
 
 /* A part that fails: its reason (w), or each alternative's. */
-static void explain_item(Explainer *x, const RuleDesc *rule, MatchWhy w)
+static void explain_item(Explainer *x, const graft_rule *rule, MatchWhy w)
 {
     if (w.kind != WHY_ALT) {
         explain_why(x, rule, &w);
@@ -204,7 +204,7 @@ static void explain_item(Explainer *x, const RuleDesc *rule, MatchWhy w)
     }
 }
 
-static void explain_rebind(Explainer *x, const RuleDesc *rule, const MatchFailure *f)
+static void explain_rebind(Explainer *x, const graft_rule *rule, const MatchFailure *f)
 {
     StrBuf msg = {0};
     const char *name = rule->slot_names[f->pat->slot];
@@ -218,9 +218,9 @@ static void explain_rebind(Explainer *x, const RuleDesc *rule, const MatchFailur
     strbuf_free(&msg);
 }
 
-static void explain_attr(Explainer *x, const RuleDesc *rule, const MatchFailure *f)
+static void explain_attr(Explainer *x, const graft_rule *rule, const MatchFailure *f)
 {
-    const PatAttrBind *ab = &f->pat->binds[f->bind];
+    const graft_attr_bind *ab = &f->pat->binds[f->bind];
     StrBuf msg = {0};
     strbuf_printf(&msg, "attribute %s binds '%s' again, to another value", ab->name,
                   rule->slot_names[ab->slot]);
@@ -242,7 +242,7 @@ static void explain_attr(Explainer *x, const RuleDesc *rule, const MatchFailure 
 
 /* ---- one rule at one node ---- */
 
-static void put_bindings(Explainer *x, const RuleDesc *rule, const Binding *b)
+static void put_bindings(Explainer *x, const graft_rule *rule, const graft_binding *b)
 {
     const char *sep = ": ";
     for (int s = 0; s < rule->nslots; s++) {
@@ -262,7 +262,7 @@ static void put_bindings(Explainer *x, const RuleDesc *rule, const Binding *b)
 /* What rule r's partition pass makes of its match at root. */
 /* Why the pass's grouping drops root (overlap, claimed, partitioned),
  * after what ("not grouped", "not applied"). */
-static void explain_dropped(Explainer *x, Node *root, const PartVerdict *v, const char *what)
+static void explain_dropped(Explainer *x, graft_node *root, const PartVerdict *v, const char *what)
 {
     switch (v->fate) {
     case PART_OVERLAP:
@@ -283,7 +283,7 @@ static void explain_dropped(Explainer *x, Node *root, const PartVerdict *v, cons
     }
 }
 
-static void explain_partition(Explainer *x, uint32_t r, Node *root)
+static void explain_partition(Explainer *x, uint32_t r, graft_node *root)
 {
     PartVerdict v;
     engine_partition_verdict(x->e, r, root, &v);
@@ -302,11 +302,11 @@ static void explain_partition(Explainer *x, uint32_t r, Node *root)
  * before r's (best first) and applies at root; a [once] rule is refused
  * at no node, it only sits out the rounds after the first; for a partition rule, what its pass
  * makes of it.  The matcher's pairs are r's match on entry. */
-static void explain_policy(Explainer *x, uint32_t r, Node *root)
+static void explain_policy(Explainer *x, uint32_t r, graft_node *root)
 {
-    Engine *e = x->e;
-    const RuleDesc *rule = &e->rs->rules[r];
-    if (rule->kind != ACTION_REWRITE) {
+    graft_engine *e = x->e;
+    const graft_rule *rule = &e->rs->rules[r];
+    if (rule->kind != GRAFT_ACTION_REWRITE) {
         explain_partition(x, r, root);
         return;
     }
@@ -332,9 +332,9 @@ static void explain_policy(Explainer *x, uint32_t r, Node *root)
     uint32_t n;
     const uint32_t *cand = automaton_state_rules(e->a, labels_state(e->labels, root), &n);
     for (uint32_t k = 0; k < n && cand[k] != r; k++) {
-        const RuleDesc *other = &e->rs->rules[cand[k]];
+        const graft_rule *other = &e->rs->rules[cand[k]];
         PartVerdict ov;
-        if (other->kind != ACTION_REWRITE)
+        if (other->kind != GRAFT_ACTION_REWRITE)
             continue;
         engine_rewrite_verdict(e, cand[k], root, &ov);
         if (ov.fate != PART_KEPT)
@@ -350,10 +350,10 @@ static void explain_policy(Explainer *x, uint32_t r, Node *root)
         fputs("  applied by graft run's next round\n", x->out);
 }
 
-bool explainer_at(Explainer *x, uint32_t r, Node *root)
+bool explainer_at(Explainer *x, uint32_t r, graft_node *root)
 {
-    Engine *e = x->e;
-    const RuleDesc *rule = &e->rs->rules[r];
+    graft_engine *e = x->e;
+    const graft_rule *rule = &e->rs->rules[r];
     matcher_explain(e->m, &x->rec);
     MatchResult res = matcher_try(e->m, r, root);
     matcher_explain(e->m, NULL);
@@ -393,10 +393,10 @@ bool explainer_at(Explainer *x, uint32_t r, Node *root)
 
 /* ---- the parts, for pictures ---- */
 
-bool explainer_parts(Explainer *x, uint32_t r, Node *root, uint32_t **ids, uint32_t *n,
-                     Node **failed)
+bool explainer_parts(Explainer *x, uint32_t r, graft_node *root, uint32_t **ids, uint32_t *n,
+                     graft_node **failed)
 {
-    Engine *e = x->e;
+    graft_engine *e = x->e;
     matcher_explain(e->m, &x->rec);
     bool ok = matcher_try(e->m, r, root) == MATCH_OK;
     matcher_explain(e->m, NULL);

@@ -10,37 +10,38 @@
 
 static const char *const cmp_text[] = {"==", "!=", "<", "<=", ">", ">="};
 
-static const char *query_name(ExprKind k)
+static const char *query_name(graft_expr_kind k)
 {
     switch (k) {
-    case EXPR_USERS: return "users";
-    case EXPR_RANK: return "rank";
-    case EXPR_DTYPEOF: return "dtype";
-    case EXPR_SHAPE: return "shape";
-    case EXPR_VALUE: return "value";
+    case GRAFT_EXPR_USERS: return "users";
+    case GRAFT_EXPR_RANK: return "rank";
+    case GRAFT_EXPR_DTYPEOF: return "dtype";
+    case GRAFT_EXPR_SHAPE: return "shape";
+    case GRAFT_EXPR_VALUE: return "value";
     default: return "attr";
     }
 }
 
 /* Writes guard expression e: as written (values false), or with every
  * operand of a comparison or arithmetic replaced by its value. */
-static void put_expr(Explainer *x, const RuleDesc *rule, const PatExpr *e, const Binding *b,
-                     bool values, StrBuf *out)
+static void put_expr(Explainer *x, const graft_rule *rule, const graft_expr *e,
+                     const graft_binding *b, bool values, StrBuf *out)
 {
-    bool leaf = e->kind != EXPR_AND && e->kind != EXPR_OR && e->kind != EXPR_NOT &&
-                e->kind != EXPR_CMP && e->kind != EXPR_ARITH;
+    bool leaf = e->kind != GRAFT_EXPR_AND && e->kind != GRAFT_EXPR_OR &&
+                e->kind != GRAFT_EXPR_NOT && e->kind != GRAFT_EXPR_CMP &&
+                e->kind != GRAFT_EXPR_ARITH;
     if (values && leaf) {
-        GuardVal v = guard_value(e, b);
+        graft_guard_val v = guard_value(e, b);
         guard_value_text(&v, b, out);
         return;
     }
     switch (e->kind) {
-    case EXPR_NUM: pattern_number_key(e->f, out); break;
-    case EXPR_BOOL: strbuf_puts(out, e->i ? "true" : "false"); break;
-    case EXPR_STR: strbuf_printf(out, "\"%s\"", e->s); break;
-    case EXPR_DTYPE: strbuf_puts(out, e->s); break;
-    case EXPR_SLOT: strbuf_puts(out, rule->slot_names[e->slot]); break;
-    case EXPR_LIST:
+    case GRAFT_EXPR_NUM: pattern_number_key(e->f, out); break;
+    case GRAFT_EXPR_BOOL: strbuf_puts(out, e->i ? "true" : "false"); break;
+    case GRAFT_EXPR_STR: strbuf_printf(out, "\"%s\"", e->s); break;
+    case GRAFT_EXPR_DTYPE: strbuf_puts(out, e->s); break;
+    case GRAFT_EXPR_SLOT: strbuf_puts(out, rule->slot_names[e->slot]); break;
+    case GRAFT_EXPR_LIST:
         strbuf_putc(out, '[');
         for (int i = 0; i < e->nkids; i++) {
             if (i)
@@ -49,28 +50,28 @@ static void put_expr(Explainer *x, const RuleDesc *rule, const PatExpr *e, const
         }
         strbuf_putc(out, ']');
         break;
-    case EXPR_GETITEM:
+    case GRAFT_EXPR_GETITEM:
         put_expr(x, rule, e->kids[0], b, values, out);
         strbuf_printf(out, "[%lld]", (long long)e->i);
         break;
-    case EXPR_NOT:
+    case GRAFT_EXPR_NOT:
         strbuf_putc(out, '!');
         put_expr(x, rule, e->kids[0], b, values, out);
         break;
-    case EXPR_AND:
-    case EXPR_OR:
+    case GRAFT_EXPR_AND:
+    case GRAFT_EXPR_OR:
         strbuf_putc(out, '(');
         put_expr(x, rule, e->kids[0], b, values, out);
-        strbuf_puts(out, e->kind == EXPR_AND ? " && " : " || ");
+        strbuf_puts(out, e->kind == GRAFT_EXPR_AND ? " && " : " || ");
         put_expr(x, rule, e->kids[1], b, values, out);
         strbuf_putc(out, ')');
         break;
-    case EXPR_CMP:
+    case GRAFT_EXPR_CMP:
         put_expr(x, rule, e->kids[0], b, values, out);
         strbuf_printf(out, " %s ", cmp_text[e->cmp]);
         put_expr(x, rule, e->kids[1], b, values, out);
         break;
-    case EXPR_ARITH:
+    case GRAFT_EXPR_ARITH:
         if (e->cmp == 'n') {
             strbuf_putc(out, '-');
             put_expr(x, rule, e->kids[0], b, values, out);
@@ -82,7 +83,7 @@ static void put_expr(Explainer *x, const RuleDesc *rule, const PatExpr *e, const
         put_expr(x, rule, e->kids[1], b, values, out);
         strbuf_putc(out, ')');
         break;
-    case EXPR_ATTR:
+    case GRAFT_EXPR_ATTR:
         strbuf_printf(out, "attr(%s, %s)", rule->slot_names[e->slot], e->s);
         break;
     default:
@@ -94,15 +95,15 @@ static void put_expr(Explainer *x, const RuleDesc *rule, const PatExpr *e, const
 /* One line per condition of the guard (the operands of && || and !):
  * "users(c) == 1 is 2 == 1: false".  Guard trees are bounded by the front
  * end's nesting limit, so this may recurse. */
-static void put_conditions(Explainer *x, const RuleDesc *rule, const PatExpr *e,
-                           const Binding *b)
+static void put_conditions(Explainer *x, const graft_rule *rule, const graft_expr *e,
+                           const graft_binding *b)
 {
-    if (e->kind == EXPR_AND || e->kind == EXPR_OR) {
+    if (e->kind == GRAFT_EXPR_AND || e->kind == GRAFT_EXPR_OR) {
         put_conditions(x, rule, e->kids[0], b);
         put_conditions(x, rule, e->kids[1], b);
         return;
     }
-    if (e->kind == EXPR_NOT) {
+    if (e->kind == GRAFT_EXPR_NOT) {
         put_conditions(x, rule, e->kids[0], b);
         return;
     }
@@ -116,7 +117,7 @@ static void put_conditions(Explainer *x, const RuleDesc *rule, const PatExpr *e,
 }
 
 /* The guard's place: "where" on the rule's lines, else the rule's name. */
-SrcRange explain_guard_range(Explainer *x, const RuleDesc *rule)
+SrcRange explain_guard_range(Explainer *x, const graft_rule *rule)
 {
     const Source *src = explain_rule_source(x, rule);
     for (int l = rule->line; src && l < rule->line + 20 && (size_t)l <= src->nlines; l++) {
@@ -136,7 +137,7 @@ SrcRange explain_guard_range(Explainer *x, const RuleDesc *rule)
     return (SrcRange){rule->line, 1, rule->line, 1};
 }
 
-void explain_guard(Explainer *x, const RuleDesc *rule, const MatchFailure *f)
+void explain_guard(Explainer *x, const graft_rule *rule, const MatchFailure *f)
 {
     if (!rule->guard) {
         fputs("  the compiled guard refused (no table to show its values)\n", x->out);

@@ -9,15 +9,15 @@
 
 /* A rule file read for its lines, by the name the rules give. */
 typedef struct RuleSrc {
-    const char *file; /* RuleDesc.file */
+    const char *file; /* graft_rule.file */
     Source *src;      /* its text, or NULL when it cannot be read */
 } RuleSrc;
 
 struct Explainer {
-    Engine *e;            /* the driver, borrowed */
+    graft_engine *e;            /* the driver, borrowed */
     const Source *model;  /* the model's text, or NULL */
     FILE *out;            /* where explanations go */
-    Diag *diag;           /* notes with excerpts, on out */
+    graft_diag *diag;           /* notes with excerpts, on out */
     NodeLabels names;     /* node names (note [node names]) */
     MatchFailure rec;     /* the matcher's record of the last try */
     RuleSrc *srcs;        /* rule files read so far */
@@ -27,20 +27,20 @@ struct Explainer {
 
 /* The rule file of rule, read once; NULL when it cannot be read (a
  * compiled rewriter far from its rules). */
-const Source *explain_rule_source(Explainer *x, const RuleDesc *rule);
+const Source *explain_rule_source(Explainer *x, const graft_rule *rule);
 /* "FILE:LINE:COL: note: MESSAGE" with the line and a caret when src is
  * known, else without them. */
 void explain_note(Explainer *x, const Source *src, const char *file, SrcRange at,
                   const char *msg);
 /* Appends the rule text of part p ("'w:var'"), shortened to one line. */
-void explain_put_part(Explainer *x, const RuleDesc *rule, const PatNode *p, StrBuf *out);
+void explain_put_part(Explainer *x, const graft_rule *rule, const graft_pat *p, StrBuf *out);
 /* n's name, without and with its position, in sb (returned). */
-const char *explain_label(Explainer *x, const Node *n, StrBuf *sb);
-const char *explain_label_at(Explainer *x, const Node *n, StrBuf *sb);
+const char *explain_label(Explainer *x, const graft_node *n, StrBuf *sb);
+const char *explain_label_at(Explainer *x, const graft_node *n, StrBuf *sb);
 
 /* engine_explain_guard.c: the guard's place in the rule file, and the
  * note with every condition's values for a guard that refused. */
-SrcRange explain_guard_range(Explainer *x, const RuleDesc *rule);
-void explain_guard(Explainer *x, const RuleDesc *rule, const MatchFailure *f);
+SrcRange explain_guard_range(Explainer *x, const graft_rule *rule);
+void explain_guard(Explainer *x, const graft_rule *rule, const MatchFailure *f);
 
 #endif

@@ -54,7 +54,7 @@ static void alt_wanted(Explainer *x, const MatchWhy *w, StrBuf *out)
 }
 
 /* One line for the failure recorded at root. */
-static void near_line(Explainer *x, const RuleDesc *rule, Node *root, uint32_t score)
+static void near_line(Explainer *x, const graft_rule *rule, graft_node *root, uint32_t score)
 {
     const MatchFailure *f = &x->rec;
     fprintf(x->out, "  %s: %u part%s matched; ", explain_label_at(x, root, &x->sb), score / 2,
@@ -101,8 +101,8 @@ static void near_line(Explainer *x, const RuleDesc *rule, Node *root, uint32_t s
 
 void explainer_near(Explainer *x, uint32_t r, uint32_t want)
 {
-    Engine *e = x->e;
-    const RuleDesc *rule = &e->rs->rules[r];
+    graft_engine *e = x->e;
+    const graft_rule *rule = &e->rs->rules[r];
     uint32_t count = graph_node_count(e->g);
     uint32_t *ids = xmalloc(((size_t)count + 1) * sizeof *ids);
     uint32_t n = graph_topo_ids(e->g, ids);
@@ -110,7 +110,7 @@ void explainer_near(Explainer *x, uint32_t r, uint32_t want)
     uint32_t nnear = 0, matches = 0;
     matcher_explain(e->m, &x->rec);
     for (uint32_t i = 0; i < n; i++) {
-        Node *root = graph_node(e->g, ids[i]);
+        graft_node *root = graph_node(e->g, ids[i]);
         if (matcher_try(e->m, r, root) == MATCH_OK) {
             matches++;
             continue;
@@ -125,7 +125,7 @@ void explainer_near(Explainer *x, uint32_t r, uint32_t want)
             nnear > want ? "the best" : "all", nnear > want ? want : nnear,
             (nnear > want ? want : nnear) == 1 ? "" : "es");
     for (uint32_t i = 0; i < nnear && i < want; i++) {
-        Node *root = graph_node(e->g, near[i].id);
+        graft_node *root = graph_node(e->g, near[i].id);
         matcher_try(e->m, r, root);
         near_line(x, rule, root, near[i].score);
     }
@@ -141,7 +141,7 @@ typedef struct Listed {
     uint32_t nrules; /* row width */
 } Listed;
 
-static void listed_visit(void *ctx, uint32_t rule, Node *root, const Binding *b)
+static void listed_visit(void *ctx, uint32_t rule, graft_node *root, const graft_binding *b)
 {
     Listed *l = ctx;
     (void)b;
@@ -150,7 +150,7 @@ static void listed_visit(void *ctx, uint32_t rule, Node *root, const Binding *b)
 
 uint64_t explainer_check_all(Explainer *x)
 {
-    Engine *e = x->e;
+    graft_engine *e = x->e;
     uint32_t count = graph_node_count(e->g), nrules = e->rs->nrules;
     Listed l = {xcalloc((size_t)count * nrules + 1, 1), nrules};
     engine_matches(e, listed_visit, &l);
@@ -159,7 +159,7 @@ uint64_t explainer_check_all(Explainer *x)
     uint64_t matches = 0, bad = 0;
     matcher_explain(e->m, &x->rec);
     for (uint32_t i = 0; i < n; i++) {
-        Node *root = graph_node(e->g, ids[i]);
+        graft_node *root = graph_node(e->g, ids[i]);
         for (uint32_t r = 0; r < nrules; r++) {
             bool ok = matcher_try(e->m, r, root) == MATCH_OK;
             bool listed = l.hit[(size_t)ids[i] * nrules + r];

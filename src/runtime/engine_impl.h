@@ -8,15 +8,15 @@
 #include "type_infer.h"
 
 struct graft_engine {
-    const RuleSet *rs;     /* the rules, borrowed */
-    Graph *g;              /* the graph being changed, borrowed */
+    const graft_rule_set *rs;     /* the rules, borrowed */
+    graft_graph *g;              /* the graph being changed, borrowed */
     EngineOptions opts;    /* as given */
-    const Limits *limits;  /* opts.limits or the defaults */
+    const graft_limits *limits;  /* opts.limits or the defaults */
     Automaton *a;          /* the rules' automaton */
     Labels *labels;        /* states of g's nodes */
     Matcher *m;            /* verifier */
     Stats stats;           /* counters */
-    Node **forward;        /* per node id: what a rewrite in the current
+    graft_node **forward;        /* per node id: what a rewrite in the current
                               pass replaced it by, or NULL */
     size_t forward_cap;    /* entries allocated in forward */
     uint8_t *dirty;        /* per node id: to relabel, an operand was
@@ -25,7 +25,7 @@ struct graft_engine {
     uint32_t *mark;        /* per node id: visit stamps for walks */
     size_t mark_cap;       /* entries allocated in mark */
     uint32_t stamp;        /* current stamp */
-    Node **order;          /* scratch: topological order */
+    graft_node **order;          /* scratch: topological order */
     size_t order_cap;      /* entries allocated in order */
     NodeLabels *names;     /* the loaded model's node names, for the trace
                               and refusals; NULL when neither is asked */
@@ -36,61 +36,61 @@ struct graft_engine {
     bool *check_computable; /* per rule: its action may lack a computed
                                value (rewrite_always_computable fails) */
     uint32_t visit_rule;   /* engine_match_roots: the match being visited */
-    Node *visit_root;
+    graft_node *visit_root;
     bool visit_bound;      /* its bindings are in the matcher */
 };
 
 /* Appends n's name (note [node names]) as the trace and refusals give
  * it: "%5 (model.relay:6:8)"; a node a rewrite built, "#17 nn.relu". */
-void engine_node_name(const Engine *e, const Node *n, StrBuf *out);
+void engine_node_name(const graft_engine *e, const graft_node *n, StrBuf *out);
 /* Keeps a refusal of rule r at root for the statistics when asked
  * (EngineOptions.refusals): "WHY: RULE at ROOT[: A REL B]". */
-void engine_refusal(Engine *e, uint32_t r, const char *why, const Node *root,
-                    const Node *a, const char *rel, const Node *b);
+void engine_refusal(graft_engine *e, uint32_t r, const char *why, const graft_node *root,
+                    const graft_node *a, const char *rel, const graft_node *b);
 
 /* The live nodes in topological order (into e->order); returns the count. */
-uint32_t engine_order(Engine *e);
+uint32_t engine_order(graft_engine *e);
 /* graph_remove_dead, then engine_order, in one walk (note [sweep] in
  * graph_walk.c); returns the count of live nodes in e->order. */
-uint32_t engine_remove_dead_order(Engine *e);
+uint32_t engine_remove_dead_order(graft_engine *e);
 /* Makes room in e->dirty for node id. */
-void engine_grow_dirty(Engine *e, uint32_t id);
+void engine_grow_dirty(graft_engine *e, uint32_t id);
 /* Marks node id for relabelling by the next engine_relabel_changed
  * (inline: a partition marks every node it moves). */
-static inline void engine_mark_dirty(Engine *e, uint32_t id)
+static inline void engine_mark_dirty(graft_engine *e, uint32_t id)
 {
     if (id >= e->dirty_cap)
         engine_grow_dirty(e, id);
     e->dirty[id] = 1;
 }
 /* A fresh stamp for a walk over e->mark, sized for every node. */
-uint32_t engine_new_stamp(Engine *e);
+uint32_t engine_new_stamp(graft_engine *e);
 /* True when every path from u to the graph's output (or to the result of
  * u's function) passes through root. */
-bool engine_postdominates(Engine *e, const Node *root, const Node *u);
+bool engine_postdominates(graft_engine *e, const graft_node *root, const graft_node *u);
 /* Labels every node (operands first), as engine_matches does. */
-void engine_label_all(Engine *e);
+void engine_label_all(graft_engine *e);
 double engine_now(void);
 /* engine_now, or 0 when the engine keeps no times (EngineOptions.untimed):
  * what the per-rule times are read with. */
-static inline double engine_clock(const Engine *e)
+static inline double engine_clock(const graft_engine *e)
 {
     return e->opts.untimed ? 0.0 : engine_now();
 }
 /* Relabels the nodes created since *upto and those whose operands' states
  * changed (note [partition relabelling]); e->order holds the n live nodes
  * in topological order.  Sets *upto to the node count. */
-void engine_relabel_changed(Engine *e, uint32_t n, uint32_t *upto);
+void engine_relabel_changed(graft_engine *e, uint32_t n, uint32_t *upto);
 /* Labels every live node in the order's pass (note [first labelling]);
  * returns their count.  When nodes, e->order then holds them in
  * topological order; when offering is not NULL, *offering (to free) holds
  * the *noffering ids among them whose state accepts some rule, in that
  * order.  Sets *upto as engine_relabel_changed does. */
-uint32_t engine_label_order(Engine *e, bool nodes, uint32_t **offering, uint32_t *noffering,
+uint32_t engine_label_order(graft_engine *e, bool nodes, uint32_t **offering, uint32_t *noffering,
                             uint32_t *upto);
 /* The rules of one kind, best first: priority, then file order; returns
  * how many were put in order. */
-uint32_t engine_rules_best_first(const Engine *e, ActionKind kind, uint32_t *order);
+uint32_t engine_rules_best_first(const graft_engine *e, graft_action_kind kind, uint32_t *order);
 
 /* What a partition pass makes of a root (graft explain); group.c records
  * it for the watched root. */
@@ -105,25 +105,27 @@ typedef enum PartFate {
 
 typedef struct PartVerdict {
     PartFate fate;
-    Node *a, *b;      /* as PartFate says */
+    graft_node *a, *b;      /* as PartFate says */
 } PartVerdict;
 
 /* The candidate phase of rule's partition pass over the graph as it is,
  * nothing applied: what becomes of root (partition.c). */
-void engine_partition_verdict(Engine *e, uint32_t rule, const Node *root, PartVerdict *v);
+void engine_partition_verdict(graft_engine *e, uint32_t rule, const graft_node *root,
+                              PartVerdict *v);
 /* The same for a rewrite rule's pass (rewrite.c). */
-void engine_rewrite_verdict(Engine *e, uint32_t rule, const Node *root, PartVerdict *v);
+void engine_rewrite_verdict(graft_engine *e, uint32_t rule, const graft_node *root, PartVerdict *v);
 
 /* rewrite_build.c: builds the action of rule r for bindings b, replacing
  * root; new nodes are labelled. */
-Node *rewrite_build(Engine *e, const RuleDesc *r, const Binding *b, Node *root);
+graft_node *rewrite_build(graft_engine *e, const graft_rule *r, const graft_binding *b,
+                          graft_node *root);
 /* Whether every computed attribute of action x has a value for b (note
  * [computed attributes] in rewrite_build.c); b NULL asks
  * rewrite_always_computable's question. */
-bool rewrite_computable(const PatExpr *x, const Binding *b);
+bool rewrite_computable(const graft_expr *x, const graft_binding *b);
 /* Whether rewrite_computable holds for x on any bindings: no computed
  * attribute, list or shape, and no splice.  Decided once per rule
  * (Engine.check_computable), as most actions have none. */
-bool rewrite_always_computable(const PatExpr *x);
+bool rewrite_always_computable(const graft_expr *x);
 
 #endif

@@ -25,10 +25,10 @@ bool eval_has_op(const char *op)
     return find_op(op) != NULL;
 }
 
-static bool set_error(EvalError *err, EvalStatus status, const Node *n, const char *fmt, ...)
+static bool set_error(EvalError *err, EvalStatus status, const graft_node *n, const char *fmt, ...)
     GRAFT_PRINTF(4, 5);
 
-static bool set_error(EvalError *err, EvalStatus status, const Node *n, const char *fmt, ...)
+static bool set_error(EvalError *err, EvalStatus status, const graft_node *n, const char *fmt, ...)
 {
     err->status = status;
     err->node = n;
@@ -54,7 +54,7 @@ static void round_value(Value *v)
 }
 
 /* A parameter's or constant's value, copied. */
-static bool eval_leaf(const Node *n, const EvalInputs *in, const Graph *g, Value *out,
+static bool eval_leaf(const graft_node *n, const EvalInputs *in, const graft_graph *g, Value *out,
                       EvalError *err)
 {
     if (node_kind(n) == NODE_VAR) {
@@ -84,7 +84,7 @@ static bool eval_leaf(const Node *n, const EvalInputs *in, const Graph *g, Value
     return true;
 }
 
-bool eval_op(const Node *n, const Value *args, int nargs, const EvalOptions *opts, Value *out,
+bool eval_op(const graft_node *n, const Value *args, int nargs, const EvalOptions *opts, Value *out,
              EvalError *err)
 {
     const char *op = node_op(n);
@@ -102,7 +102,7 @@ bool eval_op(const Node *n, const Value *args, int nargs, const EvalOptions *opt
     return true;
 }
 
-static bool eval_node(const Graph *g, const Node *n, Value *vals, const EvalInputs *in,
+static bool eval_node(const graft_graph *g, const graft_node *n, Value *vals, const EvalInputs *in,
                       const EvalOptions *opts, Value *out, EvalError *err)
 {
     int nargs = node_nargs(n);
@@ -152,7 +152,7 @@ static bool eval_node(const Graph *g, const Node *n, Value *vals, const EvalInpu
 }
 
 /* uses[id]: how many operand slots of evaluated nodes read node id. */
-static uint32_t *count_uses(Node *const *order, uint32_t count, uint32_t nnodes)
+static uint32_t *count_uses(graft_node *const *order, uint32_t count, uint32_t nnodes)
 {
     uint32_t *uses = xcalloc(nnodes + 1, sizeof *uses);
     for (uint32_t k = 0; k < count; k++)
@@ -162,30 +162,30 @@ static uint32_t *count_uses(Node *const *order, uint32_t count, uint32_t nnodes)
 }
 
 /* Frees the values of n's operands that no later node reads. */
-static void release_args(const Node *n, Value *vals, uint32_t *uses, const Node *output)
+static void release_args(const graft_node *n, Value *vals, uint32_t *uses, const graft_node *output)
 {
     for (int i = 0; i < node_nargs(n); i++) {
-        const Node *a = node_arg(n, i);
+        const graft_node *a = node_arg(n, i);
         if (--uses[node_id(a)] == 0 && a != output)
             value_free(&vals[node_id(a)]);
     }
 }
 
-bool eval_graph(const Graph *g, const EvalInputs *in, const EvalOptions *opts, Value *out,
+bool eval_graph(const graft_graph *g, const EvalInputs *in, const EvalOptions *opts, Value *out,
                 EvalError *err)
 {
     uint32_t nnodes = graph_node_count(g);
-    Node **order = xcalloc(nnodes + 1, sizeof *order);
+    graft_node **order = xcalloc(nnodes + 1, sizeof *order);
     uint32_t count = 0, all = graph_topo_order(g, order);
     for (uint32_t k = 0; k < all; k++)
         if (!node_scope(order[k])) /* function bodies run only when called */
             order[count++] = order[k];
     uint32_t *uses = count_uses(order, count, nnodes);
     Value *vals = xcalloc(nnodes + 1, sizeof *vals);
-    const Node *output = graph_output(g);
+    const graft_node *output = graph_output(g);
     bool ok = true;
     for (uint32_t k = 0; k < count && ok; k++) {
-        Node *n = order[k];
+        graft_node *n = order[k];
         ok = eval_node(g, n, vals, in, opts, &vals[node_id(n)], err);
         if (ok && opts->mode == EVAL_DTYPE)
             round_value(&vals[node_id(n)]);
@@ -280,57 +280,57 @@ Tensor *eval_field(EvalCall *c, int i, const char *dtype, int rank, const int64_
     return &c->out->fields[i].t;
 }
 
-static const AttrValue *find_attr(const EvalCall *c, const char *name)
+static const graft_attr_value *find_attr(const EvalCall *c, const char *name)
 {
-    const AttrValue *v = node_find_attr(c->node, name);
-    return v && v->kind != ATTR_NULL ? v : NULL;
+    const graft_attr_value *v = node_find_attr(c->node, name);
+    return v && v->kind != GRAFT_ATTR_NULL ? v : NULL;
 }
 
 int64_t eval_attr_int(const EvalCall *c, const char *name, int64_t dflt)
 {
-    const AttrValue *v = find_attr(c, name);
-    if (v && v->kind == ATTR_LIST && v->nitems == 1)
+    const graft_attr_value *v = find_attr(c, name);
+    if (v && v->kind == GRAFT_ATTR_LIST && v->nitems == 1)
         v = v->items[0];
     if (!v)
         return dflt;
-    return v->kind == ATTR_FLOAT ? (int64_t)v->f : v->i;
+    return v->kind == GRAFT_ATTR_FLOAT ? (int64_t)v->f : v->i;
 }
 
 double eval_attr_float(const EvalCall *c, const char *name, double dflt)
 {
-    const AttrValue *v = find_attr(c, name);
+    const graft_attr_value *v = find_attr(c, name);
     if (!v)
         return dflt;
-    return v->kind == ATTR_FLOAT ? v->f : (double)v->i;
+    return v->kind == GRAFT_ATTR_FLOAT ? v->f : (double)v->i;
 }
 
 bool eval_attr_bool(const EvalCall *c, const char *name, bool dflt)
 {
-    const AttrValue *v = find_attr(c, name);
+    const graft_attr_value *v = find_attr(c, name);
     return v ? v->i != 0 : dflt;
 }
 
 const char *eval_attr_str(const EvalCall *c, const char *name, const char *dflt)
 {
-    const AttrValue *v = find_attr(c, name);
-    return v && v->kind == ATTR_STRING ? v->s : dflt;
+    const graft_attr_value *v = find_attr(c, name);
+    return v && v->kind == GRAFT_ATTR_STRING ? v->s : dflt;
 }
 
 int eval_attr_ints(EvalCall *c, const char *name, int64_t *out, int max)
 {
-    const AttrValue *v = find_attr(c, name);
+    const graft_attr_value *v = find_attr(c, name);
     if (!v)
         return -1;
-    if (v->kind == ATTR_INT) {
+    if (v->kind == GRAFT_ATTR_INT) {
         out[0] = v->i;
         return 1;
     }
-    if (v->kind != ATTR_LIST || v->nitems > max) {
+    if (v->kind != GRAFT_ATTR_LIST || v->nitems > max) {
         eval_fail(c, "attribute %s: wants a list of at most %d ints", name, max);
         return -2;
     }
     for (int i = 0; i < v->nitems; i++) {
-        if (v->items[i]->kind != ATTR_INT) {
+        if (v->items[i]->kind != GRAFT_ATTR_INT) {
             eval_fail(c, "attribute %s: item %d is no int", name, i);
             return -2;
         }

@@ -56,7 +56,7 @@ typedef enum EvalStatus {
  * 2 dims, wants 4"). */
 typedef struct EvalError {
     EvalStatus status;
-    const Node *node;  /* the node being evaluated, or NULL */
+    const graft_node *node;  /* the node being evaluated, or NULL */
     StrBuf msg;        /* free with strbuf_free */
 } EvalError;
 
@@ -66,7 +66,7 @@ typedef struct EvalInputs {
     const Tensor *params;   /* one per graph_param, in order */
     int nparams;
     /* A constant's value, or NULL when unknown (then: EVAL_NO_OP). */
-    const Tensor *(*constant)(void *ctx, const Node *n);
+    const Tensor *(*constant)(void *ctx, const graft_node *n);
     void *ctx;
 } EvalInputs;
 
@@ -99,11 +99,11 @@ Value value_copy(const Value *v);
 
 /* Evaluates g's output into *out (free with value_free).  False with
  * *err filled (free its msg) when an op refuses or has no evaluator. */
-bool eval_graph(const Graph *g, const EvalInputs *in, const EvalOptions *opts, Value *out,
+bool eval_graph(const graft_graph *g, const EvalInputs *in, const EvalOptions *opts, Value *out,
                 EvalError *err);
 /* Evaluates one op call n on operand values args (graft verify builds
  * pattern instances node by node, learning shapes as it goes). */
-bool eval_op(const Node *n, const Value *args, int nargs, const EvalOptions *opts, Value *out,
+bool eval_op(const graft_node *n, const Value *args, int nargs, const EvalOptions *opts, Value *out,
              EvalError *err);
 /* Whether op has an evaluator. */
 bool eval_has_op(const char *op);

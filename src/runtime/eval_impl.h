@@ -11,7 +11,7 @@
 
 /* One op call being evaluated. */
 typedef struct EvalCall {
-    const Node *node;          /* the call: its op and attributes */
+    const graft_node *node;          /* the call: its op and attributes */
     const char *op;            /* node_op(node) */
     const Value *args;         /* operand values */
     int nargs;

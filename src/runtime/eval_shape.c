@@ -217,7 +217,8 @@ static void copy_slab(const Tensor *whole, const Tensor *slab, int axis, int64_t
     eval_strides(slab->rank, slab->dims, ss);
     for (size_t i = 0; i < slab->size; i++) {
         size_t outer = i / (size_t)(ss[axis] * slab->dims[axis]);
-        size_t mid = (i / (size_t)ss[axis]) % (size_t)slab->dims[axis], inner = i % (size_t)ss[axis];
+        size_t mid = (i / (size_t)ss[axis]) % (size_t)slab->dims[axis],
+               inner = i % (size_t)ss[axis];
         size_t w = outer * (size_t)(ws[axis] * whole->dims[axis]) +
                    ((size_t)offset + mid) * (size_t)ws[axis] + inner;
         if (into_whole)
@@ -267,11 +268,11 @@ static bool op_split(EvalCall *c)
     int axis = x ? eval_attr_axis(c, 0, x->rank) : -1;
     if (axis < 0)
         return false;
-    const AttrValue *how = node_find_attr(c->node, "indices_or_sections");
+    const graft_attr_value *how = node_find_attr(c->node, "indices_or_sections");
     int64_t cuts[EVAL_MAX_RANK * 4 + 2];
     int n = 0;
     cuts[n++] = 0;
-    if (how && how->kind == ATTR_INT) {
+    if (how && how->kind == GRAFT_ATTR_INT) {
         if (how->i <= 0 || x->dims[axis] % how->i != 0 || how->i > EVAL_MAX_RANK * 4)
             return eval_fail(c, "%lld sections of %lld", (long long)how->i,
                              (long long)x->dims[axis]);
@@ -364,8 +365,8 @@ static bool op_take(EvalCall *c)
     const Tensor *idx = x ? eval_arg(c, 1) : NULL;
     if (!idx)
         return false;
-    const AttrValue *axis_attr = node_find_attr(c->node, "axis");
-    bool flat = !axis_attr || axis_attr->kind == ATTR_NULL;
+    const graft_attr_value *axis_attr = node_find_attr(c->node, "axis");
+    bool flat = !axis_attr || axis_attr->kind == GRAFT_ATTR_NULL;
     Tensor whole = {.dtype = x->dtype, .rank = 1, .dims = {(int64_t)x->size}, .size = x->size,
                     .data = x->data};
     const Tensor *src = flat ? &whole : x;

@@ -41,7 +41,7 @@ unsigned graft_diag_warnings(const graft_diag *d)
 
 graft_limits *graft_limits_new(void)
 {
-    Limits *lim = xmalloc(sizeof *lim);
+    graft_limits *lim = xmalloc(sizeof *lim);
     *lim = limit_defaults;
     return lim;
 }
@@ -69,9 +69,9 @@ void graft_limits_print(const graft_limits *lim, FILE *out)
 /* ---- models ---- */
 
 /* The graph of src, which it does not keep. */
-static Graph *load_source(Source *src, const Limits *lim, Diag *d)
+static graft_graph *load_source(Source *src, const graft_limits *lim, graft_diag *d)
 {
-    Graph *g = src ? relay_load_limited(src, lim, d) : NULL;
+    graft_graph *g = src ? relay_load_limited(src, lim, d) : NULL;
     source_free(src);
     return g;
 }

@@ -15,22 +15,22 @@
  * s@x, which lowering wraps in a one-choice alternative), and tells
  * whether the pattern has a dominator pattern; walks the pattern DAG with
  * a stack, each node once. */
-static bool *named_slots(const RuleDesc *rule, bool *has_dom)
+static bool *named_slots(const graft_rule *rule, bool *has_dom)
 {
     *has_dom = false;
     bool *named = xcalloc((size_t)rule->nslots + 1, sizeof *named);
     KeyMap seen = {0};
-    WALK(const PatNode *) w = {0};
+    WALK(const graft_pat *) w = {0};
     walk_push(&w, rule->pattern);
     while (w.depth) {
-        const PatNode *n = walk_pop(&w);
+        const graft_pat *n = walk_pop(&w);
         int64_t *visited = keymap_put(&seen, keymap_ptr_key(n), 0);
         if (*visited)
             continue;
         *visited = 1;
-        if (n->slot >= 0 && n->kind != PAT_ANY)
+        if (n->slot >= 0 && n->kind != GRAFT_PAT_ANY)
             named[n->slot] = true;
-        if (n->kind == PAT_DOM)
+        if (n->kind == GRAFT_PAT_DOM)
             *has_dom = true;
         walk_reserve(&w, (size_t)n->nkids);
         for (int i = 0; i < n->nkids; i++)
@@ -43,7 +43,7 @@ static bool *named_slots(const RuleDesc *rule, bool *has_dom)
 
 /* ---- set-up ---- */
 
-void grouper_init(Grouper *gp, Engine *e)
+void grouper_init(Grouper *gp, graft_engine *e)
 {
     memset(gp, 0, sizeof *gp);
     gp->e = e;
@@ -121,13 +121,13 @@ void grouper_begin(Grouper *gp, uint32_t rule)
 /* ---- inputs ---- */
 
 /* Whether n is an input of the last candidate (collect_inputs). */
-static bool is_input(const Grouper *gp, const Node *n)
+static bool is_input(const Grouper *gp, const graft_node *n)
 {
     return gp->isin[node_id(n)] == gp->istamp;
 }
 
 /* Adds n to gr's inputs, the last in gp->inputs, unless there. */
-static void add_input(Grouper *gp, Group *gr, Node *n)
+static void add_input(Grouper *gp, Group *gr, graft_node *n)
 {
     if (is_input(gp, n))
         return;
@@ -138,10 +138,10 @@ static void add_input(Grouper *gp, Group *gr, Node *n)
 
 /* A node a dominator pattern walked through: inside the group, never a
  * parameter (TVM's "fuzzy" matches). */
-static bool on_dom_path(const MatchPair *pairs, uint32_t npairs, const Node *n)
+static bool on_dom_path(const MatchPair *pairs, uint32_t npairs, const graft_node *n)
 {
     for (uint32_t i = 0; i < npairs; i++)
-        if (pairs[i].pat->kind == PAT_DOM && pairs[i].node == n)
+        if (pairs[i].pat->kind == GRAFT_PAT_DOM && pairs[i].node == n)
             return true;
     return false;
 }
@@ -153,7 +153,7 @@ static bool on_dom_path(const MatchPair *pairs, uint32_t npairs, const Node *n)
 static bool leaf_is_input(const Grouper *gp, const MatchPair *pairs, uint32_t npairs,
                           const MatchPair *leaf)
 {
-    const PatNode *pat = leaf->pat;
+    const graft_pat *pat = leaf->pat;
     if (pat->embed && node_kind(leaf->node) == NODE_CONST)
         return false;
     if (pat->slot >= 0 && gp->named[pat->slot])
@@ -163,7 +163,7 @@ static bool leaf_is_input(const Grouper *gp, const MatchPair *pairs, uint32_t np
 
 /* TVM's CreateGroup makes no input of an operator (add as a value in
  * (%x, add)) or a function: they stay in the group's body. */
-static bool may_be_input(const Node *n)
+static bool may_be_input(const graft_node *n)
 {
     return node_kind(n) != NODE_OPREF && node_kind(n) != NODE_FUNC;
 }
@@ -193,7 +193,7 @@ static void collect_inputs(Grouper *gp, Group *gr)
             for (int k = p->pat->nkids; k < node_nargs(p->node); k++)
                 if (may_be_input(node_arg(p->node, k)))
                     add_input(gp, gr, node_arg(p->node, k));
-        } else if (p->pat->kind == PAT_ANY && may_be_input(p->node) &&
+        } else if (p->pat->kind == GRAFT_PAT_ANY && may_be_input(p->node) &&
                    leaf_is_input(gp, pairs, npairs, p))
             add_input(gp, gr, p->node);
     }
@@ -208,7 +208,7 @@ static void collect_region(Grouper *gp, const Group *gr)
     next_stamp(&gp->stamp, gp->inreg, gp->size);
     walk_push(&gp->walk, gr->root); /* frames kept from one candidate to the next */
     while (gp->walk.depth) {
-        Node *n = walk_pop(&gp->walk);
+        graft_node *n = walk_pop(&gp->walk);
         if (gp->inreg[node_id(n)] == gp->stamp || is_input(gp, n))
             continue;
         gp->inreg[node_id(n)] = gp->stamp;
@@ -225,13 +225,13 @@ static void collect_region(Grouper *gp, const Group *gr)
 
 /* Constants and functions exist outside any one group (TVM ignores them
  * in its overlap and interior checks). */
-static bool shared_kind(const Node *n)
+static bool shared_kind(const graft_node *n)
 {
     return node_kind(n) == NODE_CONST || node_kind(n) == NODE_FUNC;
 }
 
 /* The first region node a group kept earlier claimed, or NULL. */
-static Node *overlaps(const Grouper *gp)
+static graft_node *overlaps(const Grouper *gp)
 {
     for (size_t i = 0; i < gp->nregion; i++)
         if (!shared_kind(gp->region[i]) && grouper_claimed(gp, gp->region[i]))
@@ -241,14 +241,14 @@ static Node *overlaps(const Grouper *gp)
 
 /* An interior node used outside the region where the root does not
  * post-dominate the use: returns it, with the user in *outside. */
-static Node *interior_escapes(Grouper *gp, const Group *gr, Node **outside)
+static graft_node *interior_escapes(Grouper *gp, const Group *gr, graft_node **outside)
 {
     for (size_t i = 0; i < gp->nregion; i++) {
-        Node *x = gp->region[i];
+        graft_node *x = gp->region[i];
         if (x == gr->root || shared_kind(x))
             continue;
         for (const Use *u = node_first_use(x); u; u = use_next(u)) {
-            Node *user = use_user(u);
+            graft_node *user = use_user(u);
             if (gp->inreg[node_id(user)] != gp->stamp &&
                 !engine_postdominates(gp->e, gr->root, user)) {
                 *outside = user;
@@ -272,7 +272,7 @@ static void drop(Grouper *gp, const Group *gr)
 }
 
 /* A match at root: a candidate group, kept unless it overlaps or leaks. */
-static bool candidate(Grouper *gp, Node *root, bool leaf_ok, Group *gr)
+static bool candidate(Grouper *gp, graft_node *root, bool leaf_ok, Group *gr)
 {
     RuleStats *st = &gp->e->stats.rules[gp->rule];
     *gr = (Group){.root = root};
@@ -289,7 +289,7 @@ static bool candidate(Grouper *gp, Node *root, bool leaf_ok, Group *gr)
     }
     gr->number = gp->counter[graph_global_of(gp->e->g, root) + 1]++;
     collect_region(gp, gr);
-    Node *x, *user = NULL;
+    graft_node *x, *user = NULL;
     if ((x = overlaps(gp))) {
         st->overlap++;
         grouper_verdict(gp, root, PART_OVERLAP, x, grouper_owner(gp, x));
@@ -313,7 +313,7 @@ static bool candidate(Grouper *gp, Node *root, bool leaf_ok, Group *gr)
     return true;
 }
 
-bool grouper_try(Grouper *gp, Node *root, bool leaf_ok, Group *out)
+bool grouper_try(Grouper *gp, graft_node *root, bool leaf_ok, Group *out)
 {
     RuleStats *st = &gp->e->stats.rules[gp->rule];
     grouper_grow(gp);

@@ -21,22 +21,22 @@
 #include "walk.h"
 
 typedef struct Group {
-    Node *root;       /* the match's root */
+    graft_node *root;       /* the match's root */
     uint32_t number;  /* candidate number within the pass (FunctionVar_N_k) */
     size_t inputs;    /* parameters' arguments, in order: the grouper's
                          inputs from this index (group_inputs) */
     uint32_t ninputs; /* how many */
-    Binding *bind;    /* rewriting: the bindings at match time, else NULL */
+    graft_binding *bind;    /* rewriting: the bindings at match time, else NULL */
 } Group;
 
 typedef struct Grouper {
-    Engine *e;        /* the driver */
+    graft_engine *e;        /* the driver */
     uint32_t rule;    /* the rule of the current pass */
     bool *named;      /* per variable slot of the rule: some non-leaf
                          pattern node binds it (s@exp(x)) */
     bool has_dom;     /* the rule's pattern has a dominator pattern */
     uint32_t *claim;  /* per node id: the pass that claimed it */
-    Node **owner;     /* per node id: the root of the group that claimed
+    graft_node **owner;     /* per node id: the root of the group that claimed
                          it (read only where claim is current) */
     uint32_t *inreg;  /* per node id: region stamp */
     uint32_t *isin;   /* per node id: input stamp (an input of the last
@@ -49,36 +49,36 @@ typedef struct Grouper {
                           (graph_global_of + 1): TVM partitions and rewrites
                           one function at a time, numbering from 0 */
     int ncounters;     /* entries in counter */
-    VEC(Node *) inputs; /* the inputs of the groups kept in this pass, one
+    VEC(graft_node *) inputs; /* the inputs of the groups kept in this pass, one
                          group's after another (note [pass buffers]) */
-    Node **region;    /* the region of the last candidate */
+    graft_node **region;    /* the region of the last candidate */
     size_t nregion, region_cap;
-    WALK(Node *) walk; /* scratch: collect_region's walk */
-    const Node *watch;    /* graft explain: the root whose fate to record */
+    WALK(graft_node *) walk; /* scratch: collect_region's walk */
+    const graft_node *watch;    /* graft explain: the root whose fate to record */
     PartVerdict *verdict; /* where to record it, or NULL */
 } Grouper;
 
-void grouper_init(Grouper *gp, Engine *e);
+void grouper_init(Grouper *gp, graft_engine *e);
 void grouper_free(Grouper *gp);
 /* Starts a pass of rule: nothing claimed, group numbers from 0. */
 void grouper_begin(Grouper *gp, uint32_t rule);
 /* Whether a group kept in this pass claimed n (inline: a partition pass
  * asks it of every node). */
-static inline bool grouper_claimed(const Grouper *gp, const Node *n)
+static inline bool grouper_claimed(const Grouper *gp, const graft_node *n)
 {
     uint32_t id = node_id(n);
     return id < gp->size && gp->claim[id] == gp->pass;
 }
 
 /* The root of the group that claimed n in this pass (n claimed). */
-static inline Node *grouper_owner(const Grouper *gp, const Node *n)
+static inline graft_node *grouper_owner(const Grouper *gp, const graft_node *n)
 {
     return gp->owner[node_id(n)];
 }
 /* graft explain: records what becomes of root when it is the watched
  * one (gp->watch). */
-static inline void grouper_verdict(Grouper *gp, const Node *root, PartFate fate, Node *a,
-                                   Node *b)
+static inline void grouper_verdict(Grouper *gp, const graft_node *root, PartFate fate,
+                                   graft_node *a, graft_node *b)
 {
     if (gp->verdict && root == gp->watch)
         *gp->verdict = (PartVerdict){fate, a, b};
@@ -87,11 +87,11 @@ static inline void grouper_verdict(Grouper *gp, const Node *root, PartFate fate,
  * when it is kept (its region claimed, *out filled).  A pattern that is a
  * bare leaf groups nothing: kept with an empty region when leaf_ok
  * (rewriting), dropped otherwise (a partition computes something). */
-bool grouper_try(Grouper *gp, Node *root, bool leaf_ok, Group *out);
+bool grouper_try(Grouper *gp, graft_node *root, bool leaf_ok, Group *out);
 
 /* gr's inputs, gr->ninputs of them; the pointer holds until the next
  * grouper_try. */
-static inline Node **group_inputs(const Grouper *gp, const Group *gr)
+static inline graft_node **group_inputs(const Grouper *gp, const Group *gr)
 {
     return gp->inputs.items + gr->inputs;
 }

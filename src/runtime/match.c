@@ -22,11 +22,11 @@
 
 enum { NIL = UINT32_MAX };
 
-static bool record(Matcher *m, MatchFailKind kind, const PatNode *p, Node *n);
+static bool record(Matcher *m, MatchFailKind kind, const graft_pat *p, graft_node *n);
 
 typedef struct Goal {
-    const PatNode *pat; /* what to match */
-    Node *node;         /* where */
+    const graft_pat *pat; /* what to match */
+    graft_node *node;         /* where */
     bool nobind;        /* a further step of a repeated op: the pattern's
                            slot is already bound at the chain's top */
     bool tail;          /* no match: records the tail pair of a variadic
@@ -35,8 +35,8 @@ typedef struct Goal {
 } Goal;
 
 typedef struct Choice {
-    const PatNode *pat; /* the pattern node with more ways */
-    Node *node;         /* its node */
+    const graft_pat *pat; /* the pattern node with more ways */
+    graft_node *node;         /* its node */
     bool nobind;        /* as in Goal */
     int way;            /* the next way to try */
     uint32_t rest;      /* goals after this one */
@@ -47,16 +47,16 @@ typedef struct Choice {
 
 /* matcher_check's goal: a pattern node and its graph node. */
 typedef struct CheckGoal {
-    const PatNode *pat; /* what to match */
-    Node *node;         /* where */
+    const graft_pat *pat; /* what to match */
+    graft_node *node;         /* where */
     bool nobind;        /* as in Goal */
 } CheckGoal;
 
 struct Matcher {
     Labels *labels;      /* node states, borrowed */
     const Automaton *a;  /* the automaton, borrowed */
-    const RuleSet *rs;   /* its rules */
-    const Graph *g;      /* the graph */
+    const graft_rule_set *rs;   /* its rules */
+    const graft_graph *g;      /* the graph */
     Goal *pool;          /* goal cells */
     size_t npool, pool_cap; /* used / allocated */
     Choice *choices;     /* choice point stack */
@@ -65,13 +65,13 @@ struct Matcher {
     size_t ntrail, trail_cap;
     MatchPair *pairs;    /* matched pairs, in order */
     size_t npairs, pairs_cap;
-    Binding *b;          /* per slot of the current rule */
+    graft_binding *b;          /* per slot of the current rule */
     size_t b_cap;        /* slots allocated */
     StrBuf k1, k2;       /* scratch for comparing attribute values */
     uint32_t *mark;      /* per node id: stamp of the last dominator walk */
     size_t mark_cap;     /* entries in mark */
     uint32_t stamp;      /* current walk's stamp */
-    WALK(Node *) walk;   /* dominator walk stack */
+    WALK(graft_node *) walk;   /* dominator walk stack */
     uint64_t steps;      /* steps of the current try */
     uint64_t max_steps;  /* steps a try may take */
     MatchFailure *rec;   /* explain mode: the deepest failure, or NULL */
@@ -81,15 +81,15 @@ struct Matcher {
                             0 when a try must verify it */
     bool *checked;       /* per rule: matcher_check can tell without a try
                             (note [checked rules]) */
-    Node **at;           /* matcher_check: per slot, the node it holds */
+    graft_node **at;           /* matcher_check: per slot, the node it holds */
     size_t at_cap;       /* entries allocated in at */
     WALK(CheckGoal) todo; /* matcher_check: pattern nodes to look at */
 };
 
-static uint32_t proof_steps(const RuleDesc *rule);
-static bool checkable(const RuleDesc *rule);
+static uint32_t proof_steps(const graft_rule *rule);
+static bool checkable(const graft_rule *rule);
 
-Matcher *matcher_new(Labels *labels, const Graph *g)
+Matcher *matcher_new(Labels *labels, const graft_graph *g)
 {
     Matcher *m = xcalloc(1, sizeof *m);
     m->labels = labels;
@@ -131,7 +131,7 @@ void matcher_free(Matcher *m)
     free(m);
 }
 
-const Binding *matcher_bindings(const Matcher *m)
+const graft_binding *matcher_bindings(const Matcher *m)
 {
     return m->b;
 }
@@ -142,27 +142,27 @@ const MatchPair *matcher_pairs(const Matcher *m, uint32_t *n)
     return m->pairs;
 }
 
-static bool has(const Matcher *m, const Node *n, uint32_t item)
+static bool has(const Matcher *m, const graft_node *n, uint32_t item)
 {
     return automaton_state_has(m->a, labels_state(m->labels, n), item);
 }
 
-const RuleSet *matcher_ruleset(const Matcher *m)
+const graft_rule_set *matcher_ruleset(const Matcher *m)
 {
     return m->rs;
 }
 
-const Graph *matcher_graph(const Matcher *m)
+const graft_graph *matcher_graph(const Matcher *m)
 {
     return m->g;
 }
 
-bool matcher_node_has(const Matcher *m, const Node *n, uint32_t item)
+bool matcher_node_has(const Matcher *m, const graft_node *n, uint32_t item)
 {
     return has(m, n, item);
 }
 
-static uint32_t goal(Matcher *m, const PatNode *p, Node *n, bool nobind, uint32_t next)
+static uint32_t goal(Matcher *m, const graft_pat *p, graft_node *n, bool nobind, uint32_t next)
 {
     if (m->npool == m->pool_cap) /* xgrow is a call; most goals fit */
         m->pool = xgrow_items(m->pool, &m->pool_cap, m->npool + 1, sizeof *m->pool);
@@ -170,7 +170,7 @@ static uint32_t goal(Matcher *m, const PatNode *p, Node *n, bool nobind, uint32_
     return (uint32_t)m->npool++;
 }
 
-static void add_pair(Matcher *m, const PatNode *p, Node *n)
+static void add_pair(Matcher *m, const graft_pat *p, graft_node *n)
 {
     if (m->npairs == m->pairs_cap)
         m->pairs = xgrow_items(m->pairs, &m->pairs_cap, m->npairs + 1, sizeof *m->pairs);
@@ -179,7 +179,7 @@ static void add_pair(Matcher *m, const PatNode *p, Node *n)
 
 /* After the goals of p's operands: the tail pair, when p is variadic
  * and leaves operands of n unmatched. */
-static uint32_t tail_goal(Matcher *m, const PatNode *p, Node *n, uint32_t rest)
+static uint32_t tail_goal(Matcher *m, const graft_pat *p, graft_node *n, uint32_t rest)
 {
     if (!m->rs->items[p->item].variadic || pattern_noperands(n) <= p->nkids)
         return rest;
@@ -188,7 +188,7 @@ static uint32_t tail_goal(Matcher *m, const PatNode *p, Node *n, uint32_t rest)
     return gi;
 }
 
-static void bind(Matcher *m, int slot, Node *n, const AttrValue *v)
+static void bind(Matcher *m, int slot, graft_node *n, const graft_attr_value *v)
 {
     if (m->ntrail == m->trail_cap)
         m->trail = xgrow_items(m->trail, &m->trail_cap, m->ntrail + 1, sizeof *m->trail);
@@ -197,7 +197,7 @@ static void bind(Matcher *m, int slot, Node *n, const AttrValue *v)
     m->b[slot].attr = v;
 }
 
-static bool same_attr(Matcher *m, const AttrValue *x, const AttrValue *y)
+static bool same_attr(Matcher *m, const graft_attr_value *x, const graft_attr_value *y)
 {
     if (x == y)
         return true;
@@ -211,10 +211,10 @@ static bool same_attr(Matcher *m, const AttrValue *x, const AttrValue *y)
 
 /* Binds the pattern node's slot and attribute slots; a slot bound before
  * must hold the same node (or an equal attribute value). */
-static bool bind_all(Matcher *m, const PatNode *p, Node *n)
+static bool bind_all(Matcher *m, const graft_pat *p, graft_node *n)
 {
     if (p->callee > 0) {
-        Binding *b = &m->b[p->callee - 1];
+        graft_binding *b = &m->b[p->callee - 1];
         if (b->node && !pattern_same_callee(b->node, n)) {
             if (record(m, MFAIL_REBIND, p, n))
                 m->rec->other = b->node;
@@ -224,7 +224,7 @@ static bool bind_all(Matcher *m, const PatNode *p, Node *n)
             bind(m, p->callee - 1, n, NULL);
     }
     if (p->slot >= 0) {
-        Binding *b = &m->b[p->slot];
+        graft_binding *b = &m->b[p->slot];
         if (b->node && b->node != n) {
             if (record(m, MFAIL_REBIND, p, n))
                 m->rec->other = b->node;
@@ -234,11 +234,11 @@ static bool bind_all(Matcher *m, const PatNode *p, Node *n)
             bind(m, p->slot, n, NULL);
     }
     for (int i = 0; i < p->nbinds; i++) {
-        const PatAttrBind *ab = &p->binds[i];
-        const AttrValue *v = node_find_attr(n, ab->name);
+        const graft_attr_bind *ab = &p->binds[i];
+        const graft_attr_value *v = node_find_attr(n, ab->name);
         if (!v)
             v = ab->dflt;
-        Binding *b = &m->b[ab->slot];
+        graft_binding *b = &m->b[ab->slot];
         if (b->attr || b->node) {
             if (!same_attr(m, b->attr, v)) {
                 if (record(m, MFAIL_ATTR, p, n)) {
@@ -256,7 +256,7 @@ static bool bind_all(Matcher *m, const PatNode *p, Node *n)
 
 /* Pushes goals for kids matched with operands in the given order (order
  * NULL = 0, 1, 2, ...); returns the new list head. */
-static uint32_t push_kids(Matcher *m, const PatNode *p, Node *n, const int *order,
+static uint32_t push_kids(Matcher *m, const graft_pat *p, graft_node *n, const int *order,
                           uint32_t rest)
 {
     for (int k = p->nkids - 1; k >= 0; k--) {
@@ -266,7 +266,7 @@ static uint32_t push_kids(Matcher *m, const PatNode *p, Node *n, const int *orde
     return rest;
 }
 
-static bool kids_fit(const Matcher *m, const PatNode *p, Node *n, const int *order)
+static bool kids_fit(const Matcher *m, const graft_pat *p, graft_node *n, const int *order)
 {
     for (int k = 0; k < p->nkids; k++)
         if (!has(m, pattern_operand(n, order ? order[k] : k), p->kids[k]->item))
@@ -282,20 +282,20 @@ static bool kids_fit(const Matcher *m, const PatNode *p, Node *n, const int *ord
  * to the inner one when the inner binds nothing and tests the same: the
  * outer star's own slot still binds the chain's top, and the inner one
  * still tries every length. */
-static bool star_leaves_chain(const Matcher *m, const PatNode *p)
+static bool star_leaves_chain(const Matcher *m, const graft_pat *p)
 {
-    const PatNode *q = p->kids[0];
-    if (q->kind != PAT_STAR || q->slot >= 0 || q->callee > 0 || q->nbinds > 0)
+    const graft_pat *q = p->kids[0];
+    if (q->kind != GRAFT_PAT_STAR || q->slot >= 0 || q->callee > 0 || q->nbinds > 0)
         return false;
-    const PatItem *outer = &m->rs->items[p->item], *inner = &m->rs->items[q->item];
+    const graft_item *outer = &m->rs->items[p->item], *inner = &m->rs->items[q->item];
     return strcmp(outer->op, inner->op) == 0 && outer->npreds == inner->npreds &&
            (outer->npreds == 0 || memcmp(outer->preds, inner->preds,
                                          (size_t)outer->npreds * sizeof *outer->preds) == 0);
 }
 
-static bool star_can_extend(const Matcher *m, const PatNode *p, Node *n)
+static bool star_can_extend(const Matcher *m, const graft_pat *p, graft_node *n)
 {
-    const PatItem *it = &m->rs->items[p->item];
+    const graft_item *it = &m->rs->items[p->item];
     return node_kind(n) == NODE_CALL && node_op(n) && strcmp(node_op(n), it->op) == 0 &&
            node_nargs(n) == 1 && has(m, node_arg(n, 0), p->item) && !star_leaves_chain(m, p);
 }
@@ -322,18 +322,19 @@ static uint32_t new_stamp(Matcher *m)
  * through; anything else fails.  The walk must reach parent, and always
  * the same node: that node dominates n.  When record is set, the path
  * nodes join the match's pairs. */
-static bool dom_walk(Matcher *m, const PatNode *p, Node *n, bool record, Node **parent)
+static bool dom_walk(Matcher *m, const graft_pat *p, graft_node *n, bool record,
+                     graft_node **parent)
 {
     uint32_t pi = p->kids[0]->item, qi = p->kids[1]->item, stamp = new_stamp(m);
     *parent = NULL;
     walk_clear(&m->walk); /* a failed walk returns with frames left */
-    for (Node *x = n;; x = walk_pop(&m->walk)) {
+    for (graft_node *x = n;; x = walk_pop(&m->walk)) {
         if (x != n && record)
             add_pair(m, p, x);
         int na = node_is_opaque(x) ? 0 : node_nargs(x);
         walk_reserve(&m->walk, (size_t)na);
         for (int i = 0; i < na; i++) {
-            Node *o = node_arg(x, i);
+            graft_node *o = node_arg(x, i);
             if (m->mark[node_id(o)] == stamp)
                 continue;
             m->mark[node_id(o)] = stamp;
@@ -354,13 +355,13 @@ static bool dom_walk(Matcher *m, const PatNode *p, Node *n, bool record, Node **
 }
 
 /* How many ways pattern node p has to match. */
-static int nways(const Matcher *m, const PatNode *p)
+static int nways(const Matcher *m, const graft_pat *p)
 {
-    if (p->kind == PAT_ALT)
+    if (p->kind == GRAFT_PAT_ALT)
         return p->nkids;
-    if (p->kind == PAT_STAR)
+    if (p->kind == GRAFT_PAT_STAR)
         return 2;
-    if (p->kind == PAT_OP && p->nkids == 2 && m->rs->items[p->item].commutative)
+    if (p->kind == GRAFT_PAT_OP && p->nkids == 2 && m->rs->items[p->item].commutative)
         return 2;
     return 1;
 }
@@ -369,17 +370,17 @@ static const int swapped[2] = {1, 0};
 
 /* Whether way w of p at n can work, judged by the states (and for a
  * dominator pattern by its walk). */
-static bool way_fits(Matcher *m, const PatNode *p, Node *n, int w)
+static bool way_fits(Matcher *m, const graft_pat *p, graft_node *n, int w)
 {
-    Node *parent;
+    graft_node *parent;
     switch (p->kind) {
-    case PAT_DOM:
+    case GRAFT_PAT_DOM:
         return dom_walk(m, p, n, false, &parent);
-    case PAT_ALT:
+    case GRAFT_PAT_ALT:
         return has(m, n, p->kids[w]->item);
-    case PAT_STAR:
+    case GRAFT_PAT_STAR:
         return w == 0 ? star_can_extend(m, p, n) : has(m, n, p->kids[0]->item);
-    case PAT_OP:
+    case GRAFT_PAT_OP:
         return kids_fit(m, p, n, w == 1 ? swapped : NULL);
     default:
         return true;
@@ -388,29 +389,30 @@ static bool way_fits(Matcher *m, const PatNode *p, Node *n, int w)
 
 /* Takes way w of p at n: records the pair and returns the goals that now
  * come before rest. */
-static uint32_t take_way(Matcher *m, const PatNode *p, Node *n, int w, uint32_t rest)
+static uint32_t take_way(Matcher *m, const graft_pat *p, graft_node *n, int w, uint32_t rest)
 {
     switch (p->kind) {
-    case PAT_ANY:
+    case GRAFT_PAT_ANY:
         add_pair(m, p, n);
         return rest;
-    case PAT_ALT:
+    case GRAFT_PAT_ALT:
         return goal(m, p->kids[w], n, false, rest);
-    case PAT_STAR:
+    case GRAFT_PAT_STAR:
         if (w == 1)
             return goal(m, p->kids[0], n, false, rest);
         add_pair(m, p, n);
         return goal(m, p, node_arg(n, 0), true, rest);
-    case PAT_GETITEM:
+    case GRAFT_PAT_GETITEM:
         add_pair(m, p, n);
         return goal(m, p->kids[0], node_arg(n, 0), false, rest);
-    case PAT_DOM: {
-        Node *parent;
+    case GRAFT_PAT_DOM: {
+        graft_node *parent;
         dom_walk(m, p, n, true, &parent);
         rest = goal(m, p->kids[2], n, false, rest);
         return goal(m, p->kids[0], parent, false, rest);
     }
-    default: /* PAT_OP, PAT_FNCALL, PAT_TUPLE, PAT_CALL, PAT_FN, PAT_IF, PAT_LET */
+    default: /* GRAFT_PAT_OP, GRAFT_PAT_FNCALL, GRAFT_PAT_TUPLE, GRAFT_PAT_CALL,
+                GRAFT_PAT_FN, GRAFT_PAT_IF, GRAFT_PAT_LET */
         add_pair(m, p, n);
         return push_kids(m, p, n, w == 1 ? swapped : NULL, tail_goal(m, p, n, rest));
     }
@@ -432,7 +434,7 @@ void match_failure_free(MatchFailure *rec)
 
 /* Records a failure of kind at (p, n) when it is the deepest so far;
  * true when recorded. */
-static bool record(Matcher *m, MatchFailKind kind, const PatNode *p, Node *n)
+static bool record(Matcher *m, MatchFailKind kind, const graft_pat *p, graft_node *n)
 {
     MatchFailure *r = m->rec;
     if (!r)
@@ -456,7 +458,7 @@ static bool record(Matcher *m, MatchFailKind kind, const PatNode *p, Node *n)
 
 /* Tries the ways of p at n from way w on; pushes a choice point when a
  * later way could work too.  Returns the new goal list, or fails. */
-static bool try_ways(Matcher *m, const PatNode *p, Node *n, bool nobind, int w,
+static bool try_ways(Matcher *m, const graft_pat *p, graft_node *n, bool nobind, int w,
                      uint32_t rest, uint32_t *out)
 {
     int total = nways(m, p);
@@ -522,14 +524,14 @@ static bool step(Matcher *m, uint32_t gi, uint32_t *list)
     return try_ways(m, g.pat, g.node, g.nobind, 0, g.next, list);
 }
 
-static bool guard_ok(const Matcher *m, const RuleDesc *rule)
+static bool guard_ok(const Matcher *m, const graft_rule *rule)
 {
     if (rule->guard_fn)
         return rule->guard_fn(m->g, m->b);
     return !rule->guard || guard_eval(rule->guard, m->b);
 }
 
-static void reset(Matcher *m, const RuleDesc *rule)
+static void reset(Matcher *m, const graft_rule *rule)
 {
     if ((size_t)rule->nslots + 1 > m->b_cap)
         m->b = xgrow_items(m->b, &m->b_cap, (size_t)rule->nslots + 1, sizeof *m->b);
@@ -543,9 +545,9 @@ static void reset(Matcher *m, const RuleDesc *rule)
     }
 }
 
-MatchResult matcher_try(Matcher *m, uint32_t r, Node *root)
+MatchResult matcher_try(Matcher *m, uint32_t r, graft_node *root)
 {
-    const RuleDesc *rule = &m->rs->rules[r];
+    const graft_rule *rule = &m->rs->rules[r];
     reset(m, rule);
     bool guard_refused = false;
     uint32_t list = goal(m, rule->pattern, root, false, NIL);
@@ -579,25 +581,29 @@ MatchResult matcher_try(Matcher *m, uint32_t r, Node *root)
  * pattern part and tail pair, plus the final one.  Such a rule needs no
  * verifying walk (engine_match_roots), unless the steps limit is below
  * that bound or graft explain records the try. */
-static uint32_t proof_steps(const RuleDesc *rule)
+static uint32_t proof_steps(const graft_rule *rule)
 {
     if (rule->guard || rule->guard_fn || !rule->pattern)
         return 0;
     uint8_t *seen = xcalloc((size_t)rule->nslots + 1, 1);
-    VEC(const PatNode *) todo = {0};
+    VEC(const graft_pat *) todo = {0};
     KeyMap visited = {0};
     uint32_t parts = 0;
     bool proven = true;
     vec_push(&todo, rule->pattern);
     while (todo.len && proven) {
-        const PatNode *p = vec_pop(&todo);
+        const graft_pat *p = vec_pop(&todo);
         int64_t *again = keymap_put(&visited, keymap_ptr_key(p), 0);
         proven = !(*again)++; /* a shared sub-pattern: a try may walk it twice */
         parts++;
         int slots[3] = {p->slot, p->callee - 1, -1};
         switch (p->kind) {
-        case PAT_ANY: case PAT_OP: case PAT_FNCALL: case PAT_TUPLE: case PAT_GETITEM:
-        case PAT_ALT: case PAT_CALL: break;
+        case GRAFT_PAT_ANY:
+        case GRAFT_PAT_OP:
+        case GRAFT_PAT_FNCALL:
+        case GRAFT_PAT_TUPLE:
+        case GRAFT_PAT_GETITEM:
+        case GRAFT_PAT_ALT: case GRAFT_PAT_CALL: break;
         default: proven = false; /* a repeated op, a dominator walk, scopes */
         }
         for (int i = 0; i < 2; i++) /* the node's own slot, a callee variable */
@@ -635,26 +641,30 @@ bool matcher_state_proves(const Matcher *m, uint32_t r)
  * the check leaves it to the try (CHECK_TRY); so it does when the try's
  * steps could exceed the limit.  One stack of pattern nodes, each beside
  * its graph node; no goals, pairs or trail. */
-static bool checkable(const RuleDesc *rule)
+static bool checkable(const graft_rule *rule)
 {
     if (rule->guard || rule->guard_fn || !rule->pattern)
         return false;
     uint8_t *node_slot = xcalloc((size_t)rule->nslots + 1, 1);
     uint8_t *value_slot = xcalloc((size_t)rule->nslots + 1, 1);
-    VEC(const PatNode *) todo = {0};
+    VEC(const graft_pat *) todo = {0};
     KeyMap visited = {0}; /* alternatives and macros share sub-patterns */
     bool ok = true, shared = false, values = false;
     vec_push(&todo, rule->pattern);
     while (todo.len && ok) {
-        const PatNode *p = vec_pop(&todo);
+        const graft_pat *p = vec_pop(&todo);
         int64_t *again = keymap_put(&visited, keymap_ptr_key(p), 0);
         if ((*again)++) {
             shared = true;
             continue;
         }
         switch (p->kind) {
-        case PAT_ANY: case PAT_OP: case PAT_FNCALL: case PAT_TUPLE: case PAT_GETITEM:
-        case PAT_ALT: case PAT_CALL: case PAT_STAR: break;
+        case GRAFT_PAT_ANY:
+        case GRAFT_PAT_OP:
+        case GRAFT_PAT_FNCALL:
+        case GRAFT_PAT_TUPLE:
+        case GRAFT_PAT_GETITEM:
+        case GRAFT_PAT_ALT: case GRAFT_PAT_CALL: case GRAFT_PAT_STAR: break;
         default: ok = false; /* a dominator walk, scopes */
         }
         if (p->slot >= 0)
@@ -679,7 +689,7 @@ static bool checkable(const RuleDesc *rule)
 
 /* The one way of p at n whose items the states hold, or -1 when there
  * are two (or none, which the exact states rule out). */
-static int only_way(Matcher *m, const PatNode *p, Node *n)
+static int only_way(Matcher *m, const graft_pat *p, graft_node *n)
 {
     int total = nways(m, p), way = -1;
     for (int w = 0; w < total; w++) {
@@ -692,11 +702,11 @@ static int only_way(Matcher *m, const PatNode *p, Node *n)
     return way;
 }
 
-MatchCheck matcher_check(Matcher *m, uint32_t r, Node *root)
+MatchCheck matcher_check(Matcher *m, uint32_t r, graft_node *root)
 {
     if (matcher_state_proves(m, r))
         return CHECK_MATCHES;
-    const RuleDesc *rule = &m->rs->rules[r];
+    const graft_rule *rule = &m->rs->rules[r];
     if (!m->checked[r] || m->rec)
         return CHECK_TRY;
     if ((size_t)rule->nslots + 1 > m->at_cap)
@@ -707,7 +717,7 @@ MatchCheck matcher_check(Matcher *m, uint32_t r, Node *root)
     walk_push(&m->todo, ((CheckGoal){rule->pattern, root, false}));
     while (m->todo.depth) {
         CheckGoal g = walk_pop(&m->todo);
-        const PatNode *p = g.pat;
+        const graft_pat *p = g.pat;
         if (++steps > m->max_steps)
             return CHECK_TRY;
         if (p->slot >= 0 && !g.nobind) {
@@ -719,22 +729,22 @@ MatchCheck matcher_check(Matcher *m, uint32_t r, Node *root)
         if (w < 0)
             return CHECK_TRY;
         switch (p->kind) {
-        case PAT_ANY: break;
-        case PAT_ALT: walk_push(&m->todo, ((CheckGoal){p->kids[w], g.node, false})); break;
-        case PAT_STAR:
+        case GRAFT_PAT_ANY: break;
+        case GRAFT_PAT_ALT: walk_push(&m->todo, ((CheckGoal){p->kids[w], g.node, false})); break;
+        case GRAFT_PAT_STAR:
             if (w == 0) /* one more op of the chain */
                 walk_push(&m->todo, ((CheckGoal){p, node_arg(g.node, 0), true}));
             else
                 walk_push(&m->todo, ((CheckGoal){p->kids[0], g.node, false}));
             break;
-        case PAT_GETITEM:
+        case GRAFT_PAT_GETITEM:
             walk_push(&m->todo, ((CheckGoal){p->kids[0], node_arg(g.node, 0), false}));
             break;
-        default: /* PAT_OP, PAT_FNCALL, PAT_TUPLE, PAT_CALL */
+        default: /* GRAFT_PAT_OP, GRAFT_PAT_FNCALL, GRAFT_PAT_TUPLE, GRAFT_PAT_CALL */
             steps += m->rs->items[p->item].variadic && pattern_noperands(g.node) > p->nkids;
             walk_reserve(&m->todo, (size_t)p->nkids);
             for (int k = p->nkids - 1; k >= 0; k--) {
-                Node *o = pattern_operand(g.node, w == 1 ? swapped[k] : k);
+                graft_node *o = pattern_operand(g.node, w == 1 ? swapped[k] : k);
                 walk_push_reserved(&m->todo, ((CheckGoal){p->kids[k], o, false}));
             }
         }

@@ -38,21 +38,21 @@ typedef enum MatchResult {
  * adds a second pair with tail set after the pairs of its operands, where
  * a post-order walk meets those operands (TVM's parameter order). */
 typedef struct MatchPair {
-    const PatNode *pat; /* PAT_ANY, PAT_OP, PAT_FNCALL, PAT_TUPLE,
-                           PAT_GETITEM, or PAT_STAR for one step of the
+    const graft_pat *pat; /* GRAFT_PAT_ANY, GRAFT_PAT_OP, GRAFT_PAT_FNCALL, GRAFT_PAT_TUPLE,
+                           GRAFT_PAT_GETITEM, or GRAFT_PAT_STAR for one step of the
                            repeated op */
-    Node *node;         /* the graph node */
+    graft_node *node;         /* the graph node */
     bool tail;          /* the unmatched operands of a variadic pattern */
 } MatchPair;
 
-Matcher *matcher_new(Labels *labels, const Graph *g);
+Matcher *matcher_new(Labels *labels, const graft_graph *g);
 void matcher_free(Matcher *m);
 /* Steps one try may take before it gives up with MATCH_BUDGET; the
  * default is limit_defaults.match_steps. */
 void matcher_set_max_steps(Matcher *m, uint64_t max_steps);
 
 /* Tries rule r (an index into the rule set) at root. */
-MatchResult matcher_try(Matcher *m, uint32_t r, Node *root);
+MatchResult matcher_try(Matcher *m, uint32_t r, graft_node *root);
 /* Whether rule r matches wherever its root's state offers it, so that a
  * try would return MATCH_OK (note [proven rules] in match.c). */
 bool matcher_state_proves(const Matcher *m, uint32_t r);
@@ -65,20 +65,20 @@ typedef enum MatchCheck {
 /* Rule r at root, whose state offers it, without a try where the states
  * decide it: a proven rule, or one that repeats a variable or an op
  * where the states leave no choice (note [checked rules] in match.c). */
-MatchCheck matcher_check(Matcher *m, uint32_t r, Node *root);
+MatchCheck matcher_check(Matcher *m, uint32_t r, graft_node *root);
 /* After MATCH_OK: one Binding per variable slot of the rule. */
-const Binding *matcher_bindings(const Matcher *m);
+const graft_binding *matcher_bindings(const Matcher *m);
 /* After MATCH_OK: the matched pairs in pattern order (depth first,
  * operands left to right, as written).  A node may appear twice when a
  * variable is used twice. */
 const MatchPair *matcher_pairs(const Matcher *m, uint32_t *n);
 
 /* Evaluates a guard expression against bindings (match_guard.c). */
-bool guard_eval(const PatExpr *guard, const Binding *b);
+bool guard_eval(const graft_expr *guard, const graft_binding *b);
 /* The value of any guard sub-expression, and its canonical text (a list
  * item by item; "?" for a query without an answer), for graft explain. */
-GuardVal guard_value(const PatExpr *e, const Binding *b);
-void guard_value_text(const GuardVal *v, const Binding *b, StrBuf *out);
+graft_guard_val guard_value(const graft_expr *e, const graft_binding *b);
+void guard_value_text(const graft_guard_val *v, const graft_binding *b, StrBuf *out);
 
 /* ---- explain mode (graft explain) ----
  * note [explain mode]: with a MatchFailure attached, matcher_try records
@@ -101,16 +101,16 @@ typedef enum MatchFailKind {
 
 typedef struct MatchFailure {
     MatchFailKind kind;     /* what failed */
-    const PatNode *pat;     /* the pattern part that failed */
-    Node *node;             /* the node it failed at */
-    Node *other;            /* MFAIL_REBIND: the node bound before */
+    const graft_pat *pat;     /* the pattern part that failed */
+    graft_node *node;             /* the node it failed at */
+    graft_node *other;            /* MFAIL_REBIND: the node bound before */
     int bind;               /* MFAIL_ATTR: index into pat->binds */
-    const AttrValue *had;   /* MFAIL_ATTR: the value bound before */
-    const AttrValue *got;   /* MFAIL_ATTR: the node's value */
+    const graft_attr_value *had;   /* MFAIL_ATTR: the value bound before */
+    const graft_attr_value *got;   /* MFAIL_ATTR: the node's value */
     uint32_t depth;         /* pairs matched before the failure */
     MatchPair *pairs;       /* those pairs (malloc'd, depth entries) */
     size_t pairs_cap;       /* allocated */
-    Binding *b;             /* the bindings then (malloc'd) */
+    graft_binding *b;             /* the bindings then (malloc'd) */
     size_t b_cap;           /* allocated */
 } MatchFailure;
 
@@ -137,9 +137,9 @@ enum { MATCH_WHY_PATH = 32 };
 
 typedef struct MatchWhy {
     WhyKind kind;          /* why */
-    const PatNode *pat;    /* the innermost pattern part at fault */
-    Node *node;            /* the node it was tried at */
-    const PatPred *pred;   /* WHY_PRED: the test that failed */
+    const graft_pat *pat;    /* the innermost pattern part at fault */
+    graft_node *node;            /* the node it was tried at */
+    const graft_pred *pred;   /* WHY_PRED: the test that failed */
     int dom;               /* WHY_DOM: 0 node is neither the parent, nor a
                               constant, nor on the path; 1 node is a second
                               node matching the parent; 2 the walk from
@@ -149,13 +149,13 @@ typedef struct MatchWhy {
     MatchPair path[MATCH_WHY_PATH]; /* the first of them */
 } MatchWhy;
 
-MatchWhy match_why(const Matcher *m, const PatNode *p, Node *n);
+MatchWhy match_why(const Matcher *m, const graft_pat *p, graft_node *n);
 /* Where the dominator walk of dominates(...) part p from n stops. */
-MatchWhy match_why_dom(const Matcher *m, const PatNode *p, Node *n);
+MatchWhy match_why_dom(const Matcher *m, const graft_pat *p, graft_node *n);
 /* The rule set, and whether item is in n's state, as the matcher sees them. */
-const RuleSet *matcher_ruleset(const Matcher *m);
-const Graph *matcher_graph(const Matcher *m);
-bool matcher_node_has(const Matcher *m, const Node *n, uint32_t item);
+const graft_rule_set *matcher_ruleset(const Matcher *m);
+const graft_graph *matcher_graph(const Matcher *m);
+bool matcher_node_has(const Matcher *m, const graft_node *n, uint32_t item);
 /* What a part wants and what the node has instead, as prose:
  * "a model input (a variable)" / "is a call of reshape", "has units=4". */
 void match_why_wanted(const Matcher *m, const MatchWhy *w, StrBuf *out);

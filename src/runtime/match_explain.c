@@ -16,12 +16,13 @@
 #include "util.h"
 #include "walk.h"
 
-static bool in_state(const Matcher *m, const Node *n, uint32_t item)
+static bool in_state(const Matcher *m, const graft_node *n, uint32_t item)
 {
     return matcher_node_has(m, n, item);
 }
 
-static bool why(MatchWhy *w, WhyKind kind, const PatNode *p, Node *n, const PatPred *pred)
+static bool why(MatchWhy *w, WhyKind kind, const graft_pat *p, graft_node *n,
+                const graft_pred *pred)
 {
     w->kind = kind;
     w->pat = p;
@@ -30,7 +31,7 @@ static bool why(MatchWhy *w, WhyKind kind, const PatNode *p, Node *n, const PatP
     return false;
 }
 
-static void passed(MatchWhy *w, const PatNode *p, Node *n)
+static void passed(MatchWhy *w, const graft_pat *p, graft_node *n)
 {
     if (w->depth < MATCH_WHY_PATH)
         w->path[w->depth] = (MatchPair){p, n, false};
@@ -38,7 +39,8 @@ static void passed(MatchWhy *w, const PatNode *p, Node *n)
 }
 
 /* The first of the item's tests that n fails, or NULL. */
-static const PatPred *failed_pred(const RuleSet *rs, const PatItem *it, const Node *n)
+static const graft_pred *failed_pred(const graft_rule_set *rs, const graft_item *it,
+                                     const graft_node *n)
 {
     for (int i = 0; i < it->npreds; i++)
         if (!pattern_pred_holds(&rs->preds[it->preds[i]], n))
@@ -47,18 +49,18 @@ static const PatPred *failed_pred(const RuleSet *rs, const PatItem *it, const No
 }
 
 /* Whether n has the operand count the part wants. */
-static bool arity_fits(const PatItem *it, const PatNode *p, const Node *n)
+static bool arity_fits(const graft_item *it, const graft_pat *p, const graft_node *n)
 {
     return it->variadic ? pattern_noperands(n) >= p->nkids : pattern_noperands(n) == p->nkids;
 }
 
 /* The kind and shape tests of p at n alone, before its operands. */
-static bool own_tests(const Matcher *m, const PatNode *p, Node *n, MatchWhy *w)
+static bool own_tests(const Matcher *m, const graft_pat *p, graft_node *n, MatchWhy *w)
 {
-    const RuleSet *rs = matcher_ruleset(m);
-    const PatItem *it = &rs->items[p->item];
+    const graft_rule_set *rs = matcher_ruleset(m);
+    const graft_item *it = &rs->items[p->item];
     switch (p->kind) {
-    case PAT_OP:
+    case GRAFT_PAT_OP:
         if (node_kind(n) != NODE_CALL || !node_op(n))
             return why(w, WHY_KIND, p, n, NULL);
         if (strcmp(node_op(n), it->op) != 0)
@@ -66,29 +68,31 @@ static bool own_tests(const Matcher *m, const PatNode *p, Node *n, MatchWhy *w)
         if (!arity_fits(it, p, n))
             return why(w, WHY_ARITY, p, n, NULL);
         break;
-    case PAT_FNCALL:
+    case GRAFT_PAT_FNCALL:
         if (node_kind(n) != NODE_CALL || node_op(n))
             return why(w, WHY_KIND, p, n, NULL);
         if (!arity_fits(it, p, n))
             return why(w, WHY_ARITY, p, n, NULL);
         break;
-    case PAT_CALL:
-    case PAT_FN:
-    case PAT_IF:
-    case PAT_LET:
-        if (node_kind(n) != (p->kind == PAT_CALL ? NODE_CALL : p->kind == PAT_FN ? NODE_FUNC
-                             : p->kind == PAT_IF ? NODE_IF : NODE_LET))
+    case GRAFT_PAT_CALL:
+    case GRAFT_PAT_FN:
+    case GRAFT_PAT_IF:
+    case GRAFT_PAT_LET:
+        if (node_kind(n) != (p->kind == GRAFT_PAT_CALL ? NODE_CALL
+                             : p->kind == GRAFT_PAT_FN ? NODE_FUNC
+                             : p->kind == GRAFT_PAT_IF ? NODE_IF
+                                                       : NODE_LET))
             return why(w, WHY_KIND, p, n, NULL);
         if (!arity_fits(it, p, n))
             return why(w, WHY_ARITY, p, n, NULL);
         break;
-    case PAT_TUPLE:
+    case GRAFT_PAT_TUPLE:
         if (node_kind(n) != NODE_TUPLE)
             return why(w, WHY_KIND, p, n, NULL);
         if (!arity_fits(it, p, n))
             return why(w, WHY_ARITY, p, n, NULL);
         break;
-    case PAT_GETITEM:
+    case GRAFT_PAT_GETITEM:
         if (node_kind(n) != NODE_GETITEM)
             return why(w, WHY_KIND, p, n, NULL);
         if (node_index(n) != it->index)
@@ -97,14 +101,14 @@ static bool own_tests(const Matcher *m, const PatNode *p, Node *n, MatchWhy *w)
     default:
         break;
     }
-    const PatPred *pred = failed_pred(rs, it, n);
+    const graft_pred *pred = failed_pred(rs, it, n);
     if (pred)
         return why(w, WHY_PRED, p, n, pred);
     return true;
 }
 
 /* The first operand of n (in pattern order) whose state lacks its part. */
-static int failing_kid(const Matcher *m, const PatNode *p, const Node *n)
+static int failing_kid(const Matcher *m, const graft_pat *p, const graft_node *n)
 {
     for (int k = 0; k < p->nkids && k < pattern_noperands(n); k++)
         if (!in_state(m, pattern_operand(n, k), p->kids[k]->item))
@@ -112,17 +116,17 @@ static int failing_kid(const Matcher *m, const PatNode *p, const Node *n)
     return -1;
 }
 
-MatchWhy match_why(const Matcher *m, const PatNode *p, Node *n)
+MatchWhy match_why(const Matcher *m, const graft_pat *p, graft_node *n)
 {
     MatchWhy w;
     w.depth = 0;
     for (;;) {
-        if (p->kind == PAT_ALT) {
+        if (p->kind == GRAFT_PAT_ALT) {
             why(&w, WHY_ALT, p, n, NULL);
             return w;
         }
-        if (p->kind == PAT_STAR) {
-            const PatItem *it = &matcher_ruleset(m)->items[p->item];
+        if (p->kind == GRAFT_PAT_STAR) {
+            const graft_item *it = &matcher_ruleset(m)->items[p->item];
             if (node_kind(n) == NODE_CALL && node_op(n) && strcmp(node_op(n), it->op) == 0 &&
                 node_nargs(n) == 1) {
                 passed(&w, p, n);
@@ -132,7 +136,7 @@ MatchWhy match_why(const Matcher *m, const PatNode *p, Node *n)
             p = p->kids[0];
             continue;
         }
-        if (p->kind == PAT_DOM) {
+        if (p->kind == GRAFT_PAT_DOM) {
             if (!in_state(m, n, p->kids[2]->item)) {
                 p = p->kids[2];
                 continue;
@@ -157,21 +161,21 @@ MatchWhy match_why(const Matcher *m, const PatNode *p, Node *n)
 
 /* note [dominator walk] in match.c, again, stopping where it fails: a
  * stack of nodes to walk through and a mark per node, no recursion. */
-MatchWhy match_why_dom(const Matcher *m, const PatNode *p, Node *n)
+MatchWhy match_why_dom(const Matcher *m, const graft_pat *p, graft_node *n)
 {
     MatchWhy w = {.depth = 0};
     uint32_t pi = p->kids[0]->item, qi = p->kids[1]->item;
-    const Graph *g = matcher_graph(m);
+    const graft_graph *g = matcher_graph(m);
     uint8_t *seen = xcalloc((size_t)graph_node_count(g) + 1, 1);
-    WALK(Node *) walk = {0};
-    Node *parent = NULL;
+    WALK(graft_node *) walk = {0};
+    graft_node *parent = NULL;
     why(&w, WHY_DOM, p, n, NULL);
     w.dom = 2;
-    for (Node *x = n; x; x = walk.depth ? walk_pop(&walk) : NULL) {
+    for (graft_node *x = n; x; x = walk.depth ? walk_pop(&walk) : NULL) {
         int na = node_is_opaque(x) ? 0 : node_nargs(x);
         walk_reserve(&walk, (size_t)na);
         for (int i = 0; i < na; i++) {
-            Node *o = node_arg(x, i);
+            graft_node *o = node_arg(x, i);
             if (seen[node_id(o)])
                 continue;
             seen[node_id(o)] = 1;
@@ -213,41 +217,41 @@ static void put_dims(const int64_t *dims, int rank, StrBuf *out)
     strbuf_putc(out, ')');
 }
 
-static void pred_wanted(const PatPred *p, StrBuf *out)
+static void pred_wanted(const graft_pred *p, StrBuf *out)
 {
     switch (p->kind) {
-    case PRED_IS_CONST: strbuf_puts(out, "a constant"); break;
-    case PRED_IS_VAR: strbuf_puts(out, "a model input (a variable)"); break;
-    case PRED_VAR_NAME: strbuf_printf(out, "the variable %%%s", p->s); break;
-    case PRED_DTYPE: strbuf_printf(out, "dtype %s", p->s); break;
-    case PRED_RANK: strbuf_printf(out, "rank %lld", (long long)p->i); break;
-    case PRED_SHAPE:
+    case GRAFT_PRED_IS_CONST: strbuf_puts(out, "a constant"); break;
+    case GRAFT_PRED_IS_VAR: strbuf_puts(out, "a model input (a variable)"); break;
+    case GRAFT_PRED_VAR_NAME: strbuf_printf(out, "the variable %%%s", p->s); break;
+    case GRAFT_PRED_DTYPE: strbuf_printf(out, "dtype %s", p->s); break;
+    case GRAFT_PRED_RANK: strbuf_printf(out, "rank %lld", (long long)p->i); break;
+    case GRAFT_PRED_SHAPE:
         strbuf_puts(out, "shape ");
         put_dims(p->dims, p->rank, out);
         if (p->s)
             strbuf_printf(out, " of %s", p->s);
         break;
-    case PRED_VALUE: {
+    case GRAFT_PRED_VALUE: {
         strbuf_puts(out, "the scalar constant ");
         pattern_number_key(p->f, out);
         break;
     }
-    case PRED_ATTR: strbuf_printf(out, "%s=%s", p->s, p->key); break;
-    case PRED_OP_VALUE: strbuf_printf(out, "the op %s as a value", p->s); break;
+    case GRAFT_PRED_ATTR: strbuf_printf(out, "%s=%s", p->s, p->key); break;
+    case GRAFT_PRED_OP_VALUE: strbuf_printf(out, "the op %s as a value", p->s); break;
     }
 }
 
 /* What n has where p tests something. */
-static void pred_found(const PatPred *p, const Node *n, StrBuf *out)
+static void pred_found(const graft_pred *p, const graft_node *n, StrBuf *out)
 {
-    const Type *t = node_type(n);
+    const graft_type *t = node_type(n);
     const char *dt = pattern_node_dtype(n);
     switch (p->kind) {
-    case PRED_DTYPE:
+    case GRAFT_PRED_DTYPE:
         strbuf_printf(out, "of dtype %s", dt ? dt : "unknown (no type in the model)");
         return;
-    case PRED_RANK:
-    case PRED_SHAPE:
+    case GRAFT_PRED_RANK:
+    case GRAFT_PRED_SHAPE:
         if (t && t->kind == TYPE_TENSOR)
             strbuf_printf(out, "of type %s", t->text);
         else if (pattern_node_rank(n) == 0)
@@ -255,21 +259,21 @@ static void pred_found(const PatPred *p, const Node *n, StrBuf *out)
         else
             strbuf_puts(out, "of unknown type (none in the model)");
         return;
-    case PRED_VALUE:
+    case GRAFT_PRED_VALUE:
         if (node_kind(n) == NODE_CONST && node_const_is_scalar(n)) {
             strbuf_printf(out, "the constant %s", node_const_text(n));
             return;
         }
         break;
-    case PRED_VAR_NAME:
+    case GRAFT_PRED_VAR_NAME:
         if (node_kind(n) == NODE_VAR) {
             strbuf_printf(out, "the variable %%%s", node_name(n));
             return;
         }
         break;
-    case PRED_ATTR: {
-        const Node *holder = p->op ? n : node_callee(n);
-        const AttrValue *v = holder ? node_find_attr(holder, p->s) : NULL;
+    case GRAFT_PRED_ATTR: {
+        const graft_node *holder = p->op ? n : node_callee(n);
+        const graft_attr_value *v = holder ? node_find_attr(holder, p->s) : NULL;
         strbuf_printf(out, "%s=", p->s);
         if (v)
             pattern_attr_key(v, out);
@@ -283,28 +287,28 @@ static void pred_found(const PatPred *p, const Node *n, StrBuf *out)
     node_describe(n, out);
 }
 
-static const char *kind_wanted(PatKind k)
+static const char *kind_wanted(graft_pat_kind k)
 {
     switch (k) {
-    case PAT_OP: return "a call of";
-    case PAT_FNCALL: return "a call of a function";
-    case PAT_CALL: return "a call";
-    case PAT_FN: return "a function";
-    case PAT_IF: return "an if";
-    case PAT_LET: return "a let";
-    case PAT_TUPLE: return "a tuple";
-    case PAT_GETITEM: return "an element of a tuple";
+    case GRAFT_PAT_OP: return "a call of";
+    case GRAFT_PAT_FNCALL: return "a call of a function";
+    case GRAFT_PAT_CALL: return "a call";
+    case GRAFT_PAT_FN: return "a function";
+    case GRAFT_PAT_IF: return "an if";
+    case GRAFT_PAT_LET: return "a let";
+    case GRAFT_PAT_TUPLE: return "a tuple";
+    case GRAFT_PAT_GETITEM: return "an element of a tuple";
     default: return "a node";
     }
 }
 
 void match_why_wanted(const Matcher *m, const MatchWhy *w, StrBuf *out)
 {
-    const PatItem *it = &matcher_ruleset(m)->items[w->pat->item];
+    const graft_item *it = &matcher_ruleset(m)->items[w->pat->item];
     switch (w->kind) {
     case WHY_KIND:
     case WHY_OP:
-        if (w->pat->kind == PAT_OP)
+        if (w->pat->kind == GRAFT_PAT_OP)
             strbuf_printf(out, "a call of %s", it->op);
         else
             strbuf_puts(out, kind_wanted(w->pat->kind));
@@ -333,7 +337,7 @@ void match_why_found(const Matcher *m, const MatchWhy *w, StrBuf *out)
         break;
     case WHY_INDEX: strbuf_printf(out, "is element %d", node_index(w->node)); break;
     case WHY_PRED:
-        strbuf_puts(out, w->pred->kind == PRED_ATTR ? "has " : "is ");
+        strbuf_puts(out, w->pred->kind == GRAFT_PRED_ATTR ? "has " : "is ");
         pred_found(w->pred, w->node, out);
         break;
     case WHY_ALT:

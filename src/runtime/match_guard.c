@@ -9,69 +9,69 @@
 
 #include "util.h"
 
-static GuardVal eval(const PatExpr *e, const Binding *b);
+static graft_guard_val eval(const graft_expr *e, const graft_binding *b);
 
-static GuardVal num(double f)
+static graft_guard_val num(double f)
 {
-    return (GuardVal){.kind = GV_NUM, .f = f};
+    return (graft_guard_val){.kind = GRAFT_GV_NUM, .f = f};
 }
 
-static GuardVal unknown(void)
+static graft_guard_val unknown(void)
 {
-    return (GuardVal){.kind = GV_UNKNOWN};
+    return (graft_guard_val){.kind = GRAFT_GV_UNKNOWN};
 }
 
-static GuardVal query(const PatExpr *e, const Binding *b)
+static graft_guard_val query(const graft_expr *e, const graft_binding *b)
 {
-    const Node *n = b[e->slot].node;
+    const graft_node *n = b[e->slot].node;
     if (!n)
         return unknown();
-    const Type *t = node_type(n);
+    const graft_type *t = node_type(n);
     switch (e->kind) {
-    case EXPR_USERS:
+    case GRAFT_EXPR_USERS:
         return num(node_nusers(n));
-    case EXPR_RANK:
+    case GRAFT_EXPR_RANK:
         return pattern_node_rank(n) < 0 ? unknown() : num(pattern_node_rank(n));
-    case EXPR_DTYPEOF: {
+    case GRAFT_EXPR_DTYPEOF: {
         const char *dt = pattern_node_dtype(n);
-        return dt ? (GuardVal){.kind = GV_STR, .s = dt} : unknown();
+        return dt ? (graft_guard_val){.kind = GRAFT_GV_STR, .s = dt} : unknown();
     }
-    case EXPR_VALUE:
+    case GRAFT_EXPR_VALUE:
         return node_kind(n) == NODE_CONST && node_const_is_scalar(n)
                    ? num(node_const_value(n)) : unknown();
-    case EXPR_SHAPE:
-        return t && t->kind == TYPE_TENSOR ? (GuardVal){.kind = GV_DIMS, .type = t}
+    case GRAFT_EXPR_SHAPE:
+        return t && t->kind == TYPE_TENSOR ? (graft_guard_val){.kind = GRAFT_GV_DIMS, .type = t}
                                            : unknown();
-    default: { /* EXPR_ATTR */
-        const AttrValue *v = node_find_attr(n, e->s);
+    default: { /* GRAFT_EXPR_ATTR */
+        const graft_attr_value *v = node_find_attr(n, e->s);
         return pattern_guard_of_attr(v ? v : e->attr);
     }
     }
 }
 
 /* Element i of a list-valued expression (shape(x)[1]). */
-static GuardVal index_of(const PatExpr *e, const Binding *b)
+static graft_guard_val index_of(const graft_expr *e, const graft_binding *b)
 {
-    GuardVal base = eval(e->kids[0], b);
+    graft_guard_val base = eval(e->kids[0], b);
     int64_t i = e->i;
-    if (base.kind == GV_DIMS && i < base.type->rank)
+    if (base.kind == GRAFT_GV_DIMS && i < base.type->rank)
         return num((double)base.type->dims[i]);
-    if (base.kind == GV_ATTR && base.attr->kind == ATTR_LIST && i < base.attr->nitems)
+    if (base.kind == GRAFT_GV_ATTR && base.attr->kind == GRAFT_ATTR_LIST && i < base.attr->nitems)
         return pattern_guard_of_attr(base.attr->items[i]);
-    if (base.kind == GV_LIST && i < base.list->nkids)
+    if (base.kind == GRAFT_GV_LIST && i < base.list->nkids)
         return eval(base.list->kids[i], b);
     return unknown();
 }
 
-static GuardVal arith(const PatExpr *e, const Binding *b)
+static graft_guard_val arith(const graft_expr *e, const graft_binding *b)
 {
-    GuardVal x = eval(e->kids[0], b);
-    if (x.kind != GV_NUM)
+    graft_guard_val x = eval(e->kids[0], b);
+    if (x.kind != GRAFT_GV_NUM)
         return unknown();
     if (e->cmp == 'n')
         return num(-x.f);
-    GuardVal y = eval(e->kids[1], b);
-    if (y.kind != GV_NUM)
+    graft_guard_val y = eval(e->kids[1], b);
+    if (y.kind != GRAFT_GV_NUM)
         return unknown();
     switch (e->cmp) {
     case '+': return num(x.f + y.f);
@@ -84,15 +84,15 @@ static GuardVal arith(const PatExpr *e, const Binding *b)
 
 /* Canonical text of a value, for equality tests: a literal list item by
  * item, anything else as pattern_guard_key writes it. */
-static void key(const GuardVal *v, const Binding *b, StrBuf *out)
+static void key(const graft_guard_val *v, const graft_binding *b, StrBuf *out)
 {
-    if (v->kind != GV_LIST) {
+    if (v->kind != GRAFT_GV_LIST) {
         pattern_guard_key(v, out);
         return;
     }
     strbuf_putc(out, '[');
     for (int i = 0; i < v->list->nkids; i++) {
-        GuardVal item = eval(v->list->kids[i], b);
+        graft_guard_val item = eval(v->list->kids[i], b);
         if (i)
             strbuf_puts(out, ", ");
         key(&item, b, out);
@@ -100,16 +100,16 @@ static void key(const GuardVal *v, const Binding *b, StrBuf *out)
     strbuf_putc(out, ']');
 }
 
-static bool compare(const PatExpr *e, const Binding *b)
+static bool compare(const graft_expr *e, const graft_binding *b)
 {
-    GuardVal x = eval(e->kids[0], b), y = eval(e->kids[1], b);
-    if (x.kind == GV_UNKNOWN || y.kind == GV_UNKNOWN)
+    graft_guard_val x = eval(e->kids[0], b), y = eval(e->kids[1], b);
+    if (x.kind == GRAFT_GV_UNKNOWN || y.kind == GRAFT_GV_UNKNOWN)
         return false;
     int c;
-    if (x.kind == GV_NUM && y.kind == GV_NUM)
+    if (x.kind == GRAFT_GV_NUM && y.kind == GRAFT_GV_NUM)
         c = (x.f > y.f) - (x.f < y.f);
     else {
-        if (e->cmp != CMP_EQ && e->cmp != CMP_NE)
+        if (e->cmp != GRAFT_CMP_EQ && e->cmp != GRAFT_CMP_NE)
             return false;
         StrBuf kx = {0}, ky = {0};
         key(&x, b, &kx);
@@ -118,57 +118,57 @@ static bool compare(const PatExpr *e, const Binding *b)
         strbuf_free(&kx);
         strbuf_free(&ky);
     }
-    return pattern_cmp_holds((CmpOp)e->cmp, c);
+    return pattern_cmp_holds((graft_cmp_op)e->cmp, c);
 }
 
-static bool truth(const PatExpr *e, const Binding *b)
+static bool truth(const graft_expr *e, const graft_binding *b)
 {
-    GuardVal v = eval(e, b);
-    return v.kind == GV_NUM && v.f != 0;
+    graft_guard_val v = eval(e, b);
+    return v.kind == GRAFT_GV_NUM && v.f != 0;
 }
 
-static GuardVal eval(const PatExpr *e, const Binding *b)
+static graft_guard_val eval(const graft_expr *e, const graft_binding *b)
 {
     switch (e->kind) {
-    case EXPR_NUM: return num(e->f);
-    case EXPR_BOOL: return num((double)e->i);
-    case EXPR_STR:
-    case EXPR_DTYPE: return (GuardVal){.kind = GV_STR, .s = e->s};
-    case EXPR_LIST: return (GuardVal){.kind = GV_LIST, .list = e};
-    case EXPR_SLOT:
+    case GRAFT_EXPR_NUM: return num(e->f);
+    case GRAFT_EXPR_BOOL: return num((double)e->i);
+    case GRAFT_EXPR_STR:
+    case GRAFT_EXPR_DTYPE: return (graft_guard_val){.kind = GRAFT_GV_STR, .s = e->s};
+    case GRAFT_EXPR_LIST: return (graft_guard_val){.kind = GRAFT_GV_LIST, .list = e};
+    case GRAFT_EXPR_SLOT:
         if (b[e->slot].attr)
             return pattern_guard_of_attr(b[e->slot].attr);
         if (b[e->slot].node && node_kind(b[e->slot].node) == NODE_CONST &&
             node_const_is_scalar(b[e->slot].node))
             return num(node_const_value(b[e->slot].node));
         return unknown();
-    case EXPR_GETITEM: return index_of(e, b);
-    case EXPR_ARITH: return arith(e, b);
-    case EXPR_NOT: return num(!truth(e->kids[0], b));
-    case EXPR_AND: return num(truth(e->kids[0], b) && truth(e->kids[1], b));
-    case EXPR_OR: return num(truth(e->kids[0], b) || truth(e->kids[1], b));
-    case EXPR_CMP: return num(compare(e, b));
-    case EXPR_USERS:
-    case EXPR_RANK:
-    case EXPR_DTYPEOF:
-    case EXPR_SHAPE:
-    case EXPR_VALUE:
-    case EXPR_ATTR: return query(e, b);
+    case GRAFT_EXPR_GETITEM: return index_of(e, b);
+    case GRAFT_EXPR_ARITH: return arith(e, b);
+    case GRAFT_EXPR_NOT: return num(!truth(e->kids[0], b));
+    case GRAFT_EXPR_AND: return num(truth(e->kids[0], b) && truth(e->kids[1], b));
+    case GRAFT_EXPR_OR: return num(truth(e->kids[0], b) || truth(e->kids[1], b));
+    case GRAFT_EXPR_CMP: return num(compare(e, b));
+    case GRAFT_EXPR_USERS:
+    case GRAFT_EXPR_RANK:
+    case GRAFT_EXPR_DTYPEOF:
+    case GRAFT_EXPR_SHAPE:
+    case GRAFT_EXPR_VALUE:
+    case GRAFT_EXPR_ATTR: return query(e, b);
     default: return unknown();
     }
 }
 
-bool guard_eval(const PatExpr *guard, const Binding *b)
+bool guard_eval(const graft_expr *guard, const graft_binding *b)
 {
     return truth(guard, b);
 }
 
-GuardVal guard_value(const PatExpr *e, const Binding *b)
+graft_guard_val guard_value(const graft_expr *e, const graft_binding *b)
 {
     return eval(e, b);
 }
 
-void guard_value_text(const GuardVal *v, const Binding *b, StrBuf *out)
+void guard_value_text(const graft_guard_val *v, const graft_binding *b, StrBuf *out)
 {
     key(v, b, out);
 }

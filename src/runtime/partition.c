@@ -36,14 +36,14 @@
 typedef VEC(uintptr_t) NameKey;
 
 /* walk_region's stack (note [one walk]), kept in the pass between groups. */
-typedef WALK(Node *) NodeWalk;
+typedef WALK(graft_node *) NodeWalk;
 
 typedef struct Pass {
-    Engine *e;          /* the driver */
+    graft_engine *e;          /* the driver */
     uint32_t rule;      /* the partition rule */
     Grouper *gp;        /* candidates and claims */
     uint8_t *pre;       /* per node id: inside a partitioned function */
-    Node **body;        /* per node id: what stands for it in the body of
+    graft_node **body;        /* per node id: what stands for it in the body of
                            the group being applied (itself when moved, its
                            copy), or NULL outside the region */
     uint32_t *input;    /* per node id: 1 + its index in the inputs of the
@@ -51,39 +51,39 @@ typedef struct Pass {
     uint32_t size;      /* entries in the per-node arrays */
     Group *groups;      /* groups kept */
     size_t ngroups, groups_cap;
-    Node **region;      /* scratch: a group's region in post-order */
+    graft_node **region;      /* scratch: a group's region in post-order */
     size_t nregion, region_cap;
     NodeWalk walk;      /* scratch: walk_region's frames */
-    Node **args;        /* scratch: a copy's operands */
+    graft_node **args;        /* scratch: a copy's operands */
     size_t args_cap;
-    Node **params;      /* scratch: a group's parameters */
+    graft_node **params;      /* scratch: a group's parameters */
     size_t params_cap;
-    VEC(Node *) untyped; /* moved nodes without a type, to infer */
+    VEC(graft_node *) untyped; /* moved nodes without a type, to infer */
     bool copied;        /* a group was copied: its originals are garbage */
-    VEC(Node *) made;   /* functions and calls made, to type */
+    VEC(graft_node *) made;   /* functions and calls made, to type */
     StrBuf name;        /* scratch: a group's PartitionedFromPattern */
     NameKey key, last_key; /* what a group's name is made of, and
                            the last name's (note [names once]) */
     const char *pfp;    /* "PartitionedFromPattern", interned */
     const char *last_name;   /* the last group's name, interned */
-    const Attr *last_attrs;  /* the last group's function attributes */
+    const graft_attr *last_attrs;  /* the last group's function attributes */
 } Pass;
 
 /* ---- candidates ---- */
 
-static bool is_partitioned_fn(const Node *n)
+static bool is_partitioned_fn(const graft_node *n)
 {
     return node_kind(n) == NODE_FUNC && node_find_attr(n, "PartitionedFromPattern");
 }
 
 /* Marks a partitioned function's body: never entered by this pass. */
-static void mark_pre(Pass *p, Node *fn)
+static void mark_pre(Pass *p, graft_node *fn)
 {
-    WALK(Node *) w = {0};
+    WALK(graft_node *) w = {0};
     walk_push(&w, node_body(fn));
     p->pre[node_id(fn)] = 1;
     while (w.depth) {
-        Node *n = walk_pop(&w);
+        graft_node *n = walk_pop(&w);
         if (node_id(n) >= p->size || p->pre[node_id(n)])
             continue;
         p->pre[node_id(n)] = 1;
@@ -99,9 +99,9 @@ static void mark_pre(Pass *p, Node *fn)
 
 /* A candidate root computes something: a variable, a constant or a
  * function value alone would make an empty function. */
-static void try_root(Pass *p, Node *x)
+static void try_root(Pass *p, graft_node *x)
 {
-    const RuleDesc *rule = &p->e->rs->rules[p->rule];
+    const graft_rule *rule = &p->e->rs->rules[p->rule];
     NodeKind k = node_kind(x);
     if (k == NODE_VAR || k == NODE_CONST || k == NODE_FUNC)
         return;
@@ -138,16 +138,16 @@ static void try_root(Pass *p, Node *x)
  * themselves either way. */
 
 /* The kinds a group's body holds its own node of (a move or a copy). */
-static bool body_kind(const Node *n)
+static bool body_kind(const graft_node *n)
 {
     NodeKind k = node_kind(n);
     return k == NODE_CALL || k == NODE_TUPLE || k == NODE_GETITEM || k == NODE_CONST;
 }
 
 /* A copy of n reading args, with n's attributes, type and annotation. */
-static Node *copy_node(Graph *g, Node *n, Node *const *args)
+static graft_node *copy_node(graft_graph *g, graft_node *n, graft_node *const *args)
 {
-    Node *c;
+    graft_node *c;
     switch (node_kind(n)) {
     case NODE_CONST:
         c = graph_add_const(g, node_const_text(n), node_const_value(n), node_const_dtype(n));
@@ -163,7 +163,7 @@ static Node *copy_node(Graph *g, Node *n, Node *const *args)
             c = graph_add_fn_call(g, node_callee(n), args, node_nargs(n));
             break;
         }
-        Attr *attrs = arena_array(graph_arena(g), (size_t)node_nattrs(n) + 1, sizeof *attrs);
+        graft_attr *attrs = arena_array(graph_arena(g), (size_t)node_nattrs(n) + 1, sizeof *attrs);
         for (int i = 0; i < node_nattrs(n); i++)
             attrs[i] = *node_attr(n, i);
         c = graph_add_call(g, node_op(n), args, node_nargs(n), attrs, node_nattrs(n));
@@ -190,7 +190,7 @@ static char *put_digits(char *at, uint32_t v)
 }
 
 /* The name part of one region node (TVM's MatchExtractor). */
-static void name_part(StrBuf *name, const Node *n)
+static void name_part(StrBuf *name, const graft_node *n)
 {
     switch (node_kind(n)) {
     case NODE_CALL:
@@ -227,7 +227,7 @@ static void name_part(StrBuf *name, const Node *n)
 
 /* The name parts of n as key entries: an op name (interned, so its
  * address says which), or a small kind marker and a tuple index. */
-static void key_part(Pass *p, const Node *n)
+static void key_part(Pass *p, const graft_node *n)
 {
     switch (node_kind(n)) {
     case NODE_CALL:
@@ -247,7 +247,7 @@ static void key_part(Pass *p, const Node *n)
 
 /* Marks a group's inputs in p->input (or clears them: on false); inputs
  * are nodes of the graph before the pass. */
-static void mark_inputs(Pass *p, Node *const *inputs, uint32_t ninputs, bool on)
+static void mark_inputs(Pass *p, graft_node *const *inputs, uint32_t ninputs, bool on)
 {
     for (uint32_t k = 0; k < ninputs; k++) {
         uint32_t id = node_id(inputs[k]);
@@ -264,11 +264,11 @@ static void walk_region(Pass *p, const Group *gr)
     p->nregion = 0;
     walk_push(&w, gr->root);
     while (w.depth) {
-        Node *n = walk_top(&w);
+        graft_node *n = walk_top(&w);
         int na = node_is_opaque(n) ? 0 : node_nargs(n);
         uint32_t next = walk_next(&w);
         if (next < (uint32_t)na) {
-            Node *a = node_arg(n, (int)next);
+            graft_node *a = node_arg(n, (int)next);
             if (node_id(a) < p->size && !p->input[node_id(a)] && !p->body[node_id(a)])
                 walk_push(&w, a);
             continue;
@@ -284,7 +284,7 @@ static void walk_region(Pass *p, const Group *gr)
 }
 
 /* Whether every user of x is in the region. */
-static bool used_inside(const Pass *p, const Node *x)
+static bool used_inside(const Pass *p, const graft_node *x)
 {
     for (const Use *u = node_first_use(x); u; u = use_next(u)) {
         uint32_t id = node_id(use_user(u));
@@ -299,7 +299,7 @@ static bool used_inside(const Pass *p, const Node *x)
 static bool movable(const Pass *p, const Group *gr)
 {
     for (size_t i = 0; i < p->nregion; i++) {
-        const Node *x = p->region[i];
+        const graft_node *x = p->region[i];
         if (x != gr->root && body_kind(x) && node_kind(x) != NODE_CONST && !used_inside(p, x))
             return false;
     }
@@ -307,7 +307,7 @@ static bool movable(const Pass *p, const Group *gr)
 }
 
 /* What operand a of a body node reads in the body. */
-static Node *body_operand(const Pass *p, Node *const *params, Node *a)
+static graft_node *body_operand(const Pass *p, graft_node *const *params, graft_node *a)
 {
     uint32_t id = node_id(a);
     if (id >= p->size)
@@ -319,17 +319,17 @@ static Node *body_operand(const Pass *p, Node *const *params, Node *a)
 
 /* Copies the region's body kinds in post-order, inputs replaced by
  * params; returns the body's root. */
-static Node *copy_region(Pass *p, const Group *gr, Node *const *params)
+static graft_node *copy_region(Pass *p, const Group *gr, graft_node *const *params)
 {
     for (size_t r = 0; r < p->nregion; r++) {
-        Node *n = p->region[r];
+        graft_node *n = p->region[r];
         if (!body_kind(n))
             continue; /* stays itself */
         int na = node_nargs(n);
         p->args = xgrow_items(p->args, &p->args_cap, (size_t)na + 1, sizeof *p->args);
         for (int i = 0; i < na; i++)
             p->args[i] = body_operand(p, params, node_arg(n, i));
-        Node *c = copy_node(p->e->g, n, p->args);
+        graft_node *c = copy_node(p->e->g, n, p->args);
         p->body[node_id(n)] = c;
         if (!node_type(c))
             vec_push(&p->untyped, c);
@@ -339,23 +339,23 @@ static Node *copy_region(Pass *p, const Group *gr, Node *const *params)
 
 /* Moves the region into the body (note [moved body]); returns the
  * body's root, the group's. */
-static Node *move_region(Pass *p, const Group *gr, Node *const *params)
+static graft_node *move_region(Pass *p, const Group *gr, graft_node *const *params)
 {
-    Graph *g = p->e->g;
+    graft_graph *g = p->e->g;
     for (size_t r = 0; r < p->nregion; r++) {
-        Node *n = p->region[r];
+        graft_node *n = p->region[r];
         if (!body_kind(n))
             continue;
         if (node_kind(n) == NODE_CONST && !used_inside(p, n)) {
-            Node *c = copy_node(g, n, NULL); /* shared with the outside */
+            graft_node *c = copy_node(g, n, NULL); /* shared with the outside */
             p->body[node_id(n)] = c;
             if (!node_type(c))
                 vec_push(&p->untyped, c);
             continue;
         }
         for (int i = 0; i < node_nargs(n); i++) {
-            Node *a = node_arg(n, i);
-            Node *in_body = body_operand(p, params, a);
+            graft_node *a = node_arg(n, i);
+            graft_node *in_body = body_operand(p, params, a);
             if (in_body != a)
                 graph_set_arg(g, n, i, in_body);
         }
@@ -370,10 +370,10 @@ static Node *move_region(Pass *p, const Group *gr, Node *const *params)
 
 /* Puts the moved nodes that compute into fn's scope, as graph_add_func
  * puts a new body's (note [function scope] in graph_walk.c). */
-static void adopt_moved(Pass *p, Node *fn)
+static void adopt_moved(Pass *p, graft_node *fn)
 {
     for (size_t r = 0; r < p->nregion; r++) {
-        Node *n = p->region[r];
+        graft_node *n = p->region[r];
         if (body_kind(n) && node_kind(n) != NODE_CONST && p->body[node_id(n)] == n)
             graph_set_scope(p->e->g, n, fn);
     }
@@ -382,32 +382,32 @@ static void adopt_moved(Pass *p, Node *fn)
 /* The new function's attributes: PartitionedFromPattern, then the rule's
  * own (Composite=...), in the graph; the last group's when the name is
  * (note [names once]: attributes are never changed once made). */
-static const Attr *fn_attrs(Pass *p, const RuleDesc *rule, int *n)
+static const graft_attr *fn_attrs(Pass *p, const graft_rule *rule, int *n)
 {
     *n = 1 + rule->npart_attrs;
     if (p->last_attrs && p->key.len == p->last_key.len &&
         memcmp(p->key.items, p->last_key.items, p->key.len * sizeof *p->key.items) == 0)
         return p->last_attrs;
-    Graph *g = p->e->g;
+    graft_graph *g = p->e->g;
     StrBuf *name = &p->name;
     name->len = 0;
     strbuf_append(name, "", 0); /* never NULL below */
     for (size_t r = 0; r < p->nregion; r++)
         name_part(name, p->region[r]);
-    Attr *attrs = arena_array(graph_arena(g), (size_t)rule->npart_attrs + 2, sizeof *attrs);
-    AttrValue *v = graph_new_attr_value(g, ATTR_STRING);
+    graft_attr *attrs = arena_array(graph_arena(g), (size_t)rule->npart_attrs + 2, sizeof *attrs);
+    graft_attr_value *v = graph_new_attr_value(g, GRAFT_ATTR_STRING);
     v->s = graph_intern_n(g, name->data, name->len);
     if (!p->pfp)
         p->pfp = graph_intern(g, "PartitionedFromPattern");
-    attrs[0] = (Attr){p->pfp, v};
+    attrs[0] = (graft_attr){p->pfp, v};
     for (int i = 0; i < rule->npart_attrs; i++) {
-        AttrValue *c = graph_new_attr_value(g, rule->part_attrs[i].value->kind);
+        graft_attr_value *c = graph_new_attr_value(g, rule->part_attrs[i].value->kind);
         *c = *rule->part_attrs[i].value;
         c->s = c->s ? graph_intern(g, c->s) : NULL;
         c->spelling = NULL;
         c->items = NULL; /* literal lists as function attributes: not kept */
         c->nitems = 0;
-        attrs[1 + i] = (Attr){graph_intern(g, rule->part_attrs[i].name), c};
+        attrs[1 + i] = (graft_attr){graph_intern(g, rule->part_attrs[i].name), c};
     }
     NameKey swap = p->last_key; /* the key becomes the last */
     p->last_key = p->key;
@@ -432,11 +432,11 @@ static const char *param_name(char buf[static 40], char *prefix, uint32_t k)
  * The new nodes are typed after the pass's last group (apply_groups). */
 static void apply_group(Pass *p, const Group *gr)
 {
-    Graph *g = p->e->g;
-    const RuleDesc *rule = &p->e->rs->rules[p->rule];
-    Node **inputs = group_inputs(p->gp, gr);
+    graft_graph *g = p->e->g;
+    const graft_rule *rule = &p->e->rs->rules[p->rule];
+    graft_node **inputs = group_inputs(p->gp, gr);
     p->params = xgrow_items(p->params, &p->params_cap, gr->ninputs + 1, sizeof *p->params);
-    Node **params = p->params;
+    graft_node **params = p->params;
     char pname[40];
     memcpy(pname, "FunctionVar_", 12);
     char *prefix = put_digits(pname + 12, gr->number);
@@ -452,13 +452,13 @@ static void apply_group(Pass *p, const Group *gr)
     p->key.len = 0;
     walk_region(p, gr);
     bool move = movable(p, gr);
-    Node *body = move ? move_region(p, gr, params) : copy_region(p, gr, params);
+    graft_node *body = move ? move_region(p, gr, params) : copy_region(p, gr, params);
     p->copied |= !move;
     int nattrs;
-    const Attr *attrs = fn_attrs(p, rule, &nattrs);
-    Node *outer = node_scope(gr->root);
-    Node *fn = graph_add_func(g, params, (int)gr->ninputs, body, attrs, nattrs);
-    Node *call = graph_add_fn_call(g, fn, inputs, (int)gr->ninputs);
+    const graft_attr *attrs = fn_attrs(p, rule, &nattrs);
+    graft_node *outer = node_scope(gr->root);
+    graft_node *fn = graph_add_func(g, params, (int)gr->ninputs, body, attrs, nattrs);
+    graft_node *call = graph_add_fn_call(g, fn, inputs, (int)gr->ninputs);
     if (node_type(gr->root))
         graph_set_type(g, call, node_type(gr->root));
     /* the root's uses, and the output or body it was, go to the call:
@@ -497,7 +497,7 @@ static void apply_groups(Pass *p)
 
 /* ---- one pass ---- */
 
-static void pass_init(Pass *p, Engine *e, Grouper *gp, uint32_t rule)
+static void pass_init(Pass *p, graft_engine *e, Grouper *gp, uint32_t rule)
 {
     memset(p, 0, sizeof *p);
     p->e = e;
@@ -533,7 +533,7 @@ static void find_groups(Pass *p, uint32_t n)
 {
     Grouper *gp = p->gp;
     for (uint32_t i = n; i-- > 0;) {
-        Node *x = p->e->order[i];
+        graft_node *x = p->e->order[i];
         if (grouper_claimed(gp, x)) {
             grouper_verdict(gp, x, PART_CLAIMED, grouper_owner(gp, x), NULL);
             continue;
@@ -550,7 +550,8 @@ static void find_groups(Pass *p, uint32_t n)
     }
 }
 
-void engine_partition_verdict(Engine *e, uint32_t rule, const Node *root, PartVerdict *v)
+void engine_partition_verdict(graft_engine *e, uint32_t rule, const graft_node *root,
+                              PartVerdict *v)
 {
     Grouper gp;
     grouper_init(&gp, e);
@@ -571,12 +572,12 @@ void engine_partition_verdict(Engine *e, uint32_t rule, const Node *root, PartVe
  * partition's sweep did: the printer reads users counts (a let value used
  * once prints inline).  Garbage is what is neither dead nor reachable
  * (the order's count) nor an unused parameter of @main, which stays. */
-static bool has_garbage(const Engine *e, uint32_t reachable)
+static bool has_garbage(const graft_engine *e, uint32_t reachable)
 {
-    const Graph *g = e->g;
+    const graft_graph *g = e->g;
     uint32_t kept = reachable;
     for (int i = 0; i < graph_nparams(g); i++) {
-        const Node *x = graph_param(g, i);
+        const graft_node *x = graph_param(g, i);
         kept += node_nusers(x) == 0 && x != graph_output(g);
     }
     return graph_live_count(g) != kept;
@@ -587,7 +588,7 @@ static bool has_garbage(const Engine *e, uint32_t reachable)
  * e->order holds in topological order already, or 0 (and so on return);
  * labelled: their labels are current (the first pass: note [first
  * labelling] in engine.c); *garbage as has_garbage says, kept current. */
-static void partition_pass(Engine *e, Grouper *gp, uint32_t rule, uint32_t *upto,
+static void partition_pass(graft_engine *e, Grouper *gp, uint32_t rule, uint32_t *upto,
                            uint32_t *fresh, bool labelled, bool *garbage, bool last)
 {
     Pass p;
@@ -610,10 +611,10 @@ static void partition_pass(Engine *e, Grouper *gp, uint32_t rule, uint32_t *upto
     pass_free(&p);
 }
 
-void engine_partition(Engine *e)
+void engine_partition(graft_engine *e)
 {
     uint32_t *order = xmalloc((e->rs->nrules + 1) * sizeof *order);
-    uint32_t n = engine_rules_best_first(e, ACTION_PARTITION, order);
+    uint32_t n = engine_rules_best_first(e, GRAFT_ACTION_PARTITION, order);
     uint32_t upto = 0;
     uint32_t fresh = 0;
     bool garbage = false;

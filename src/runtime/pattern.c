@@ -31,7 +31,7 @@ void pattern_number_key(double f, StrBuf *out)
     strbuf_printf(out, "%.17g", f);
 }
 
-void pattern_dims_key(const Type *t, StrBuf *out)
+void pattern_dims_key(const graft_type *t, StrBuf *out)
 {
     strbuf_putc(out, '[');
     for (int i = 0; i < t->rank; i++) {
@@ -42,26 +42,26 @@ void pattern_dims_key(const Type *t, StrBuf *out)
     strbuf_putc(out, ']');
 }
 
-void pattern_attr_key(const AttrValue *v, StrBuf *out)
+void pattern_attr_key(const graft_attr_value *v, StrBuf *out)
 {
     switch (v->kind) {
-    case ATTR_INT:
-    case ATTR_BOOL:
+    case GRAFT_ATTR_INT:
+    case GRAFT_ATTR_BOOL:
         pattern_number_key((double)v->i, out);
         return;
-    case ATTR_FLOAT:
+    case GRAFT_ATTR_FLOAT:
         pattern_number_key(v->f, out);
         return;
-    case ATTR_STRING:
+    case GRAFT_ATTR_STRING:
         strbuf_printf(out, "\"%s\"", v->s ? v->s : "");
         return;
-    case ATTR_NULL:
+    case GRAFT_ATTR_NULL:
         strbuf_puts(out, "None");
         return;
-    case ATTR_OPAQUE:
+    case GRAFT_ATTR_OPAQUE:
         strbuf_puts(out, v->spelling ? v->spelling : "");
         return;
-    case ATTR_LIST:
+    case GRAFT_ATTR_LIST:
         strbuf_putc(out, '[');
         for (int i = 0; i < v->nitems; i++) {
             if (i)
@@ -73,55 +73,55 @@ void pattern_attr_key(const AttrValue *v, StrBuf *out)
     }
 }
 
-GuardVal pattern_guard_of_attr(const AttrValue *v)
+graft_guard_val pattern_guard_of_attr(const graft_attr_value *v)
 {
     if (!v)
-        return (GuardVal){.kind = GV_UNKNOWN};
+        return (graft_guard_val){.kind = GRAFT_GV_UNKNOWN};
     switch (v->kind) {
-    case ATTR_INT:
-    case ATTR_BOOL:
-        return (GuardVal){.kind = GV_NUM, .f = (double)v->i};
-    case ATTR_FLOAT:
-        return (GuardVal){.kind = GV_NUM, .f = v->f};
-    case ATTR_STRING:
-        return (GuardVal){.kind = GV_STR, .s = v->s};
+    case GRAFT_ATTR_INT:
+    case GRAFT_ATTR_BOOL:
+        return (graft_guard_val){.kind = GRAFT_GV_NUM, .f = (double)v->i};
+    case GRAFT_ATTR_FLOAT:
+        return (graft_guard_val){.kind = GRAFT_GV_NUM, .f = v->f};
+    case GRAFT_ATTR_STRING:
+        return (graft_guard_val){.kind = GRAFT_GV_STR, .s = v->s};
     default:
-        return (GuardVal){.kind = GV_ATTR, .attr = v};
+        return (graft_guard_val){.kind = GRAFT_GV_ATTR, .attr = v};
     }
 }
 
-void pattern_guard_key(const GuardVal *v, StrBuf *out)
+void pattern_guard_key(const graft_guard_val *v, StrBuf *out)
 {
     switch (v->kind) {
-    case GV_NUM:
+    case GRAFT_GV_NUM:
         pattern_number_key(v->f, out);
         return;
-    case GV_STR:
+    case GRAFT_GV_STR:
         strbuf_printf(out, "\"%s\"", v->s);
         return;
-    case GV_ATTR:
+    case GRAFT_GV_ATTR:
         pattern_attr_key(v->attr, out);
         return;
-    case GV_DIMS:
+    case GRAFT_GV_DIMS:
         pattern_dims_key(v->type, out);
         return;
-    case GV_LIST:
+    case GRAFT_GV_LIST:
         strbuf_puts(out, v->s);
         return;
-    case GV_UNKNOWN:
+    case GRAFT_GV_UNKNOWN:
         strbuf_puts(out, "?");
         return;
     }
 }
 
-bool pattern_cmp_holds(CmpOp op, int c)
+bool pattern_cmp_holds(graft_cmp_op op, int c)
 {
     switch (op) {
-    case CMP_EQ: return c == 0;
-    case CMP_NE: return c != 0;
-    case CMP_LT: return c < 0;
-    case CMP_LE: return c <= 0;
-    case CMP_GT: return c > 0;
+    case GRAFT_CMP_EQ: return c == 0;
+    case GRAFT_CMP_NE: return c != 0;
+    case GRAFT_CMP_LT: return c < 0;
+    case GRAFT_CMP_LE: return c <= 0;
+    case GRAFT_CMP_GT: return c > 0;
     default: return c >= 0;
     }
 }
@@ -159,9 +159,9 @@ const char *pattern_const_text(double value, const char *dtype, StrBuf *out)
     return "a new constant must be float32, float64, float16, int64, int32 or bool";
 }
 
-const char *pattern_node_dtype(const Node *n)
+const char *pattern_node_dtype(const graft_node *n)
 {
-    const Type *t = node_type(n);
+    const graft_type *t = node_type(n);
     if (t && t->kind == TYPE_TENSOR)
         return t->dtype;
     if (node_kind(n) == NODE_CONST && node_const_is_scalar(n))
@@ -169,9 +169,9 @@ const char *pattern_node_dtype(const Node *n)
     return NULL;
 }
 
-int pattern_node_rank(const Node *n)
+int pattern_node_rank(const graft_node *n)
 {
-    const Type *t = node_type(n);
+    const graft_type *t = node_type(n);
     if (t && t->kind == TYPE_TENSOR)
         return t->rank;
     if (node_kind(n) == NODE_CONST && node_const_is_scalar(n))
@@ -179,9 +179,9 @@ int pattern_node_rank(const Node *n)
     return -1;
 }
 
-static bool shape_holds(const PatPred *p, const Node *n)
+static bool shape_holds(const graft_pred *p, const graft_node *n)
 {
-    const Type *t = node_type(n);
+    const graft_type *t = node_type(n);
     if (!t || t->kind != TYPE_TENSOR || t->rank != p->rank)
         return false;
     if (p->s && (!t->dtype || strcmp(t->dtype, p->s) != 0))
@@ -195,16 +195,16 @@ static bool shape_holds(const PatPred *p, const Node *n)
 /* An attribute test: the node's value (or, when it omits the attribute,
  * the op's default) has the wanted canonical text.  A function attribute
  * test (op NULL) reads the attributes of the called function. */
-static bool attr_holds(const PatPred *p, const Node *n)
+static bool attr_holds(const graft_pred *p, const graft_node *n)
 {
-    const Node *holder = n;
+    const graft_node *holder = n;
     if (!p->op) {
         holder = node_callee(n);
         if (!holder || node_kind(holder) != NODE_FUNC)
             return false;
     } else if (node_kind(n) != NODE_CALL || !node_op(n) || strcmp(node_op(n), p->op) != 0)
         return false;
-    const AttrValue *v = node_find_attr(holder, p->s);
+    const graft_attr_value *v = node_find_attr(holder, p->s);
     if (!v)
         return p->dflt && strcmp(p->dflt, p->key) == 0;
     StrBuf sb = {0};
@@ -214,29 +214,29 @@ static bool attr_holds(const PatPred *p, const Node *n)
     return ok;
 }
 
-bool pattern_pred_holds(const PatPred *p, const Node *n)
+bool pattern_pred_holds(const graft_pred *p, const graft_node *n)
 {
     const char *dt;
     switch (p->kind) {
-    case PRED_IS_CONST:
+    case GRAFT_PRED_IS_CONST:
         return node_kind(n) == NODE_CONST;
-    case PRED_IS_VAR:
+    case GRAFT_PRED_IS_VAR:
         return node_kind(n) == NODE_VAR;
-    case PRED_VAR_NAME:
+    case GRAFT_PRED_VAR_NAME:
         return node_kind(n) == NODE_VAR && strcmp(node_name(n), p->s) == 0;
-    case PRED_OP_VALUE:
+    case GRAFT_PRED_OP_VALUE:
         return node_kind(n) == NODE_OPREF && strcmp(node_name(n), p->s) == 0;
-    case PRED_DTYPE:
+    case GRAFT_PRED_DTYPE:
         dt = pattern_node_dtype(n);
         return dt && strcmp(dt, p->s) == 0;
-    case PRED_RANK:
+    case GRAFT_PRED_RANK:
         return pattern_node_rank(n) == p->i;
-    case PRED_SHAPE:
+    case GRAFT_PRED_SHAPE:
         return shape_holds(p, n);
-    case PRED_VALUE:
+    case GRAFT_PRED_VALUE:
         return node_kind(n) == NODE_CONST && node_const_is_scalar(n) &&
                node_const_value(n) == p->f;
-    case PRED_ATTR:
+    case GRAFT_PRED_ATTR:
         return attr_holds(p, n);
     }
     return false;
@@ -250,7 +250,7 @@ static inline bool same_name(const char *a, const char *b, bool interned)
 }
 
 /* The attribute name in attrs[0..n), or -1. */
-static int attr_index(const Attr *attrs, int n, const char *name, bool interned)
+static int attr_index(const graft_attr *attrs, int n, const char *name, bool interned)
 {
     for (int i = 0; i < n; i++)
         if (same_name(attrs[i].name, name, interned))
@@ -259,7 +259,7 @@ static int attr_index(const Attr *attrs, int n, const char *name, bool interned)
 }
 
 /* The declaration of attribute name in decls, or -1. */
-static int decl_index(const PatAttrDecl *decls, int ndecls, const char *name, bool interned)
+static int decl_index(const graft_attr_decl *decls, int ndecls, const char *name, bool interned)
 {
     for (int i = 0; i < ndecls; i++)
         if (same_name(decls[i].name, name, interned))
@@ -271,22 +271,23 @@ static int decl_index(const PatAttrDecl *decls, int ndecls, const char *name, bo
  * struct leaves the field default-constructed, NullValue for the
  * ObjectRef fields (Array, ObjectRef) such attributes are, and its printer
  * writes it as None (transpose(%x, axes=None)). */
-static const AttrValue absent_value = {.kind = ATTR_NULL};
+static const graft_attr_value absent_value = {.kind = GRAFT_ATTR_NULL};
 
 /* Attributes a call mostly has: canonical puts them on the stack. */
 enum { FEW_ATTRS = 16 };
 
-static int canonical(Attr *attrs, int n, const PatAttrDecl *decls, int ndecls, bool interned)
+static int canonical(graft_attr *attrs, int n, const graft_attr_decl *decls, int ndecls,
+                     bool interned)
 {
     if (ndecls == 0)
         return n;
-    Attr few[FEW_ATTRS];
-    Attr *out = n + ndecls <= FEW_ATTRS ? few : xmalloc((size_t)(n + ndecls) * sizeof *out);
+    graft_attr few[FEW_ATTRS];
+    graft_attr *out = n + ndecls <= FEW_ATTRS ? few : xmalloc((size_t)(n + ndecls) * sizeof *out);
     int m = 0;
     for (int d = 0; d < ndecls; d++) {
         int i = attr_index(attrs, n, decls[d].name, interned);
         if (i < 0 && !decls[d].dflt)
-            out[m++] = (Attr){.name = decls[d].name, .value = &absent_value};
+            out[m++] = (graft_attr){.name = decls[d].name, .value = &absent_value};
         else if (i >= 0 && !(decls[d].dflt && attr_value_equal(attrs[i].value, decls[d].dflt)))
             out[m++] = attrs[i];
     }
@@ -299,17 +300,18 @@ static int canonical(Attr *attrs, int n, const PatAttrDecl *decls, int ndecls, b
     return m;
 }
 
-int pattern_attrs_canonical(Attr *attrs, int n, const PatAttrDecl *decls, int ndecls)
+int pattern_attrs_canonical(graft_attr *attrs, int n, const graft_attr_decl *decls, int ndecls)
 {
     return canonical(attrs, n, decls, ndecls, false);
 }
 
-int pattern_attrs_canonical_interned(Attr *attrs, int n, const PatAttrDecl *decls, int ndecls)
+int pattern_attrs_canonical_interned(graft_attr *attrs, int n, const graft_attr_decl *decls,
+                                     int ndecls)
 {
     return canonical(attrs, n, decls, ndecls, true);
 }
 
-int pattern_noperands(const Node *n)
+int pattern_noperands(const graft_node *n)
 {
     switch (node_kind(n)) {
     case NODE_FUNC: return node_nparams(n) + 1;
@@ -319,14 +321,14 @@ int pattern_noperands(const Node *n)
     }
 }
 
-Node *pattern_operand(const Node *n, int i)
+graft_node *pattern_operand(const graft_node *n, int i)
 {
     if (node_kind(n) == NODE_FUNC)
         return i == 0 ? node_body(n) : node_param(n, i - 1);
     return node_arg(n, i);
 }
 
-bool pattern_same_callee(const Node *x, const Node *y)
+bool pattern_same_callee(const graft_node *x, const graft_node *y)
 {
     if (node_kind(x) != NODE_CALL || node_kind(y) != NODE_CALL)
         return false;
@@ -335,16 +337,16 @@ bool pattern_same_callee(const Node *x, const Node *y)
     return node_callee(x) == node_callee(y);
 }
 
-bool pattern_is_callee_slot(const PatNode *root, int slot)
+bool pattern_is_callee_slot(const graft_pat *root, int slot)
 {
     /* Alternatives and macros share sub-patterns, so a pattern is a DAG
      * with exponentially many paths: each node is looked at once. */
-    WALK(const PatNode *) w = {0};
+    WALK(const graft_pat *) w = {0};
     KeyMap seen = {0};
     bool found = false;
     walk_push(&w, root);
     while (w.depth && !found) {
-        const PatNode *p = walk_pop(&w);
+        const graft_pat *p = walk_pop(&w);
         int64_t *visited = keymap_put(&seen, keymap_ptr_key(p), 0);
         if (*visited)
             continue;

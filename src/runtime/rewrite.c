@@ -38,7 +38,8 @@
 
 /* ---- trace ---- */
 
-static void trace(const Engine *e, const RuleDesc *rule, const Node *root, const Node *by)
+static void trace(const graft_engine *e, const graft_rule *rule, const graft_node *root,
+                  const graft_node *by)
 {
     StrBuf sb = {0};
     engine_node_name(e, root, &sb);
@@ -53,7 +54,7 @@ static void trace(const Engine *e, const RuleDesc *rule, const Node *root, const
 
 /* A live node whose state offers rules, and the rules. */
 typedef struct Offer {
-    Node *node;            /* the node */
+    graft_node *node;            /* the node */
     uint32_t nr;           /* entries in rules */
     const uint32_t *rules; /* automaton_state_rules of its state */
 } Offer;
@@ -62,7 +63,7 @@ typedef struct Offer {
 typedef struct Cands {
     uint32_t *start;  /* per rule r: its entries are nodes[start[r] ..
                          start[r + 1]) */
-    Node **nodes;     /* the lists, one after another */
+    graft_node **nodes;     /* the lists, one after another */
     size_t cap;       /* entries allocated in nodes */
     uint32_t upto;    /* nodes labelled so far (engine_relabel_changed),
                          0 before the first lists */
@@ -76,7 +77,7 @@ typedef struct Cands {
 
 /* Puts node's offer in c->offers when its state offers rules, counting
  * them per rule; returns how many. */
-static uint32_t offer(const Engine *e, Cands *c, Node *node)
+static uint32_t offer(const graft_engine *e, Cands *c, graft_node *node)
 {
     uint32_t nr;
     const uint32_t *cand = automaton_state_rules(e->a, labels_state(e->labels, node), &nr);
@@ -91,7 +92,7 @@ static uint32_t offer(const Engine *e, Cands *c, Node *node)
 /* Relabels what changed (everything the first time: note [first
  * labelling] in engine.c) and sorts the live nodes into the lists;
  * returns the count of live nodes. */
-static uint32_t cands_build(Engine *e, Cands *c)
+static uint32_t cands_build(graft_engine *e, Cands *c)
 {
     uint32_t nrules = e->rs->nrules;
     memset(c->start, 0, ((size_t)nrules + 2) * sizeof *c->start);
@@ -126,13 +127,13 @@ static uint32_t cands_build(Engine *e, Cands *c)
 
 /* ---- one pass ---- */
 
-typedef VEC(Binding) BindingVec;
+typedef VEC(graft_binding) BindingVec;
 
 /* Inside a function that partitioning made: TVM's grouper never looks
  * there. */
-static bool in_partitioned(const Node *n)
+static bool in_partitioned(const graft_node *n)
 {
-    for (const Node *f = node_scope(n); f; f = node_scope(f))
+    for (const graft_node *f = node_scope(n); f; f = node_scope(f))
         if (node_find_attr(f, "PartitionedFromPattern"))
             return true;
     return false;
@@ -140,14 +141,14 @@ static bool in_partitioned(const Node *n)
 
 /* What a node bound at match time stands for now: its replacement when
  * a group applied earlier in the pass replaced it. */
-static Node *current(const Engine *e, Node *n)
+static graft_node *current(const graft_engine *e, graft_node *n)
 {
     while (n && node_id(n) < e->forward_cap && e->forward[node_id(n)])
         n = e->forward[node_id(n)];
     return n;
 }
 
-static void set_forward(Engine *e, const Node *from, Node *to)
+static void set_forward(graft_engine *e, const graft_node *from, graft_node *to)
 {
     size_t old = e->forward_cap;
     if (node_id(from) >= old) {
@@ -162,7 +163,7 @@ static void set_forward(Engine *e, const Node *from, Node *to)
  * replacement, which may be an old node whose state did not change
  * (add(x, 0) => x).  Only these: the replacement's own users can be
  * many (every x of a chain of such rewrites). */
-static void mark_users(Engine *e, const Node *root)
+static void mark_users(graft_engine *e, const graft_node *root)
 {
     for (const Use *u = node_first_use(root); u; u = use_next(u))
         engine_mark_dirty(e, node_id(use_user(u)));
@@ -170,7 +171,7 @@ static void mark_users(Engine *e, const Node *root)
 
 /* A slot of a node the action made that reads the matched root. */
 typedef struct RootUse {
-    Node *user; /* a node made by the action */
+    graft_node *user; /* a node made by the action */
     int index;  /* its operand slot that reads the root */
 } RootUse;
 
@@ -178,12 +179,12 @@ typedef struct RootUse {
  * action just made (ids from first_new on): in "y => exp(subtract(y, y))"
  * the new subtract must keep reading the old y, or the rewrite makes a
  * cycle (found by fuzz/fuzz_pipeline; tests/check_hostile.c). */
-static void replace_root(Graph *g, Node *root, Node *by, uint32_t first_new)
+static void replace_root(graft_graph *g, graft_node *root, graft_node *by, uint32_t first_new)
 {
     RootUse *keep = NULL;
     size_t nkeep = 0, cap = 0;
     for (uint32_t id = first_new; id < graph_node_count(g); id++) {
-        Node *n = graph_node(g, id);
+        graft_node *n = graph_node(g, id);
         for (int i = 0; i < node_nargs(n); i++)
             if (n != by && node_arg(n, i) == root) {
                 keep = xgrow_items(keep, &cap, nkeep + 1, sizeof(RootUse));
@@ -199,19 +200,19 @@ static void replace_root(Graph *g, Node *root, Node *by, uint32_t first_new)
 /* Applies one group of rule r: builds the action from the bindings as
  * they read now and replaces the root; false when the action gives the
  * root back. */
-static bool apply_group(Engine *e, uint32_t r, Group *gr)
+static bool apply_group(graft_engine *e, uint32_t r, Group *gr)
 {
-    const RuleDesc *rule = &e->rs->rules[r];
+    const graft_rule *rule = &e->rs->rules[r];
     for (int s = 0; s < rule->nslots; s++)
         gr->bind[s].node = current(e, gr->bind[s].node);
-    Node *root = gr->root;
+    graft_node *root = gr->root;
     if (e->check_computable[r] && !rewrite_computable(rule->action, gr->bind)) {
         e->stats.rules[r].guard++; /* a computed attribute without a value */
         return false;
     }
     double t0 = engine_clock(e);
     uint32_t first_new = graph_node_count(e->g);
-    Node *by = rewrite_build(e, rule, gr->bind, root);
+    graft_node *by = rewrite_build(e, rule, gr->bind, root);
     e->stats.rules[r].seconds += engine_clock(e) - t0;
     if (by == root)
         return false;
@@ -227,7 +228,7 @@ static bool apply_group(Engine *e, uint32_t r, Group *gr)
 
 /* Appends the matcher's bindings of the match just kept to binds (note
  * [pass buffers] in group.c: one array for the pass, not one per group). */
-static void save_bindings(const Engine *e, uint32_t r, BindingVec *binds)
+static void save_bindings(const graft_engine *e, uint32_t r, BindingVec *binds)
 {
     size_t n = (size_t)e->rs->rules[r].nslots;
     vec_reserve(binds, binds->len + n + 1); /* never NULL, even for no slots */
@@ -237,7 +238,7 @@ static void save_bindings(const Engine *e, uint32_t r, BindingVec *binds)
 
 /* Whether another rewrite may be applied: at most limit + 1 (the one
  * that reports the bound), and no more than EngineOptions.stop_after. */
-static bool room(const Engine *e, uint64_t limit)
+static bool room(const graft_engine *e, uint64_t limit)
 {
     return e->stats.rewrites <= limit &&
            (!e->opts.stop_after || e->stats.rewrites < e->opts.stop_after);
@@ -245,7 +246,7 @@ static bool room(const Engine *e, uint64_t limit)
 
 /* One pass of rule r (note [rewrite rounds]); returns the rewrites done.
  * Stops applying once total rewrites exceed limit. */
-static uint64_t rewrite_pass(Engine *e, Grouper *gp, Cands *c, uint32_t r, uint64_t limit)
+static uint64_t rewrite_pass(graft_engine *e, Grouper *gp, Cands *c, uint32_t r, uint64_t limit)
 {
     if (c->stale)
         cands_build(e, c);
@@ -254,7 +255,7 @@ static uint64_t rewrite_pass(Engine *e, Grouper *gp, Cands *c, uint32_t r, uint6
     size_t ngroups = 0, cap = 0, nslots = (size_t)e->rs->rules[r].nslots;
     BindingVec binds = {0};
     for (uint32_t i = c->start[r]; i < c->start[r + 1]; i++) {
-        Node *x = c->nodes[i];
+        graft_node *x = c->nodes[i];
         Group gr;
         if (grouper_claimed(gp, x) || in_partitioned(x) || !grouper_try(gp, x, true, &gr))
             continue;
@@ -283,7 +284,7 @@ static uint64_t rewrite_pass(Engine *e, Grouper *gp, Cands *c, uint32_t r, uint6
 /* The candidate phase of a pass of rule r over the graph as it is,
  * nothing applied: what becomes of root (graft explain, as
  * engine_partition_verdict for partition rules). */
-void engine_rewrite_verdict(Engine *e, uint32_t r, const Node *root, PartVerdict *v)
+void engine_rewrite_verdict(graft_engine *e, uint32_t r, const graft_node *root, PartVerdict *v)
 {
     Cands c = {.start = xmalloc(((size_t)e->rs->nrules + 2) * sizeof *c.start)};
     cands_build(e, &c);
@@ -294,7 +295,7 @@ void engine_rewrite_verdict(Engine *e, uint32_t r, const Node *root, PartVerdict
     *v = (PartVerdict){PART_UNTRIED, NULL, NULL};
     grouper_begin(&gp, r);
     for (uint32_t i = c.start[r]; i < c.start[r + 1]; i++) {
-        Node *x = c.nodes[i];
+        graft_node *x = c.nodes[i];
         Group gr;
         if (grouper_claimed(&gp, x))
             grouper_verdict(&gp, x, PART_CLAIMED, grouper_owner(&gp, x), NULL);
@@ -313,7 +314,7 @@ void engine_rewrite_verdict(Engine *e, uint32_t r, const Node *root, PartVerdict
 
 /* One round (note [rewrite rounds]): a pass per rule in order, [once]
  * rules in the first round only; fired counts per rule. */
-static uint64_t rewrite_round(Engine *e, Grouper *gp, Cands *c, const uint32_t *order,
+static uint64_t rewrite_round(graft_engine *e, Grouper *gp, Cands *c, const uint32_t *order,
                               uint32_t n, uint64_t *fired, uint64_t limit)
 {
     uint64_t applied = 0;
@@ -331,7 +332,7 @@ static uint64_t rewrite_round(Engine *e, Grouper *gp, Cands *c, const uint32_t *
 }
 
 /* Whether a round after the first has a rule to run. */
-static bool has_repeating_rules(const RuleSet *rs, const uint32_t *order, uint32_t n)
+static bool has_repeating_rules(const graft_rule_set *rs, const uint32_t *order, uint32_t n)
 {
     for (uint32_t k = 0; k < n; k++)
         if (!rs->rules[order[k]].once)
@@ -341,8 +342,8 @@ static bool has_repeating_rules(const RuleSet *rs, const uint32_t *order, uint32
 
 /* bound says what ran out, "1040 rewrites" or "12 rounds (...)", and
  * limit the limit that sets it (limit.h). */
-static void report_no_fixpoint(const Engine *e, const uint64_t *fired, const char *bound,
-                               const char *limit, Diag *d)
+static void report_no_fixpoint(const graft_engine *e, const uint64_t *fired, const char *bound,
+                               const char *limit, graft_diag *d)
 {
     StrBuf sb = {0};
     for (uint32_t r = 0; r < e->rs->nrules; r++)
@@ -379,13 +380,14 @@ static uint64_t default_limit(uint32_t live)
  * round sees, not rounds: a rule that grows a graph of one node by two
  * each round took 1,021 rounds to reach the rewrite bound on ever longer
  * chains (cubic work, two minutes; found by fuzz/fuzz_pipeline), and now
- * stops after 128 (tests/hostile.sh, relus.graft).  On a graph that keeps its size it is round-factor *
+ * stops after 128 (tests/hostile.sh, relus.graft).  On a graph that keeps
+ * its size it is round-factor *
  * (1 + rewrite bound / nodes) rounds.  A rule set that terminates needs
  * far fewer rounds (a pass rewrites every match). */
-bool engine_rewrite(Engine *e, Diag *d)
+bool engine_rewrite(graft_engine *e, graft_diag *d)
 {
     uint32_t *order = xmalloc((e->rs->nrules + 1) * sizeof *order);
-    uint32_t nrw = engine_rules_best_first(e, ACTION_REWRITE, order);
+    uint32_t nrw = engine_rules_best_first(e, GRAFT_ACTION_REWRITE, order);
     if (nrw == 0) {
         free(order);
         return true;

@@ -15,11 +15,11 @@
 
 /* A bound scalar constant as an attribute value: its value, a float for
  * float dtypes and an int otherwise. */
-static const AttrValue *const_value(Graph *g, const Node *n)
+static const graft_attr_value *const_value(graft_graph *g, const graft_node *n)
 {
     const char *dt = node_const_dtype(n);
     bool is_float = !dt || strncmp(dt, "float", 5) == 0 || strncmp(dt, "bfloat", 6) == 0;
-    AttrValue *v = graph_new_attr_value(g, is_float ? ATTR_FLOAT : ATTR_INT);
+    graft_attr_value *v = graph_new_attr_value(g, is_float ? GRAFT_ATTR_FLOAT : GRAFT_ATTR_INT);
     v->f = node_const_value(n);
     v->i = (int64_t)v->f;
     return v;
@@ -36,11 +36,11 @@ static const AttrValue *const_value(Graph *g, const Node *n)
 
 /* Whether every dim x reads (shape(y)[i]) is known: a guard reads an
  * unknown dim as -1, which must not become an attribute (units=-1). */
-static bool dims_known(const PatExpr *x, const Binding *b)
+static bool dims_known(const graft_expr *x, const graft_binding *b)
 {
-    if (x->kind == EXPR_GETITEM && x->nkids == 1 && x->kids[0]->kind == EXPR_SHAPE) {
-        GuardVal v = guard_value(x->kids[0], b);
-        return v.kind != GV_DIMS || x->i >= v.type->rank || v.type->dims[x->i] != DIM_ANY;
+    if (x->kind == GRAFT_EXPR_GETITEM && x->nkids == 1 && x->kids[0]->kind == GRAFT_EXPR_SHAPE) {
+        graft_guard_val v = guard_value(x->kids[0], b);
+        return v.kind != GRAFT_GV_DIMS || x->i >= v.type->rank || v.type->dims[x->i] != DIM_ANY;
     }
     for (int i = 0; i < x->nkids; i++)
         if (!dims_known(x->kids[i], b))
@@ -49,16 +49,16 @@ static bool dims_known(const PatExpr *x, const Binding *b)
 }
 
 /* Whether x computes a number on b. */
-static bool number_known(const PatExpr *x, const Binding *b)
+static bool number_known(const graft_expr *x, const graft_binding *b)
 {
-    return guard_value(x, b).kind == GV_NUM && dims_known(x, b);
+    return guard_value(x, b).kind == GRAFT_GV_NUM && dims_known(x, b);
 }
 
 /* x's type, for shape(x), when it is a tensor type with every dim known. */
-static const Type *shape_known(const PatExpr *x, const Binding *b)
+static const graft_type *shape_known(const graft_expr *x, const graft_binding *b)
 {
-    GuardVal v = guard_value(x, b);
-    if (v.kind != GV_DIMS)
+    graft_guard_val v = guard_value(x, b);
+    if (v.kind != GRAFT_GV_DIMS)
         return NULL;
     for (int i = 0; i < v.type->rank; i++)
         if (v.type->dims[i] == DIM_ANY)
@@ -68,86 +68,95 @@ static const Type *shape_known(const PatExpr *x, const Binding *b)
 
 /* A literal item of a list: its value is its own (attr(c, name) carries
  * only its default). */
-static bool is_literal(const PatExpr *x)
+static bool is_literal(const graft_expr *x)
 {
-    return x->attr && x->kind != EXPR_ATTR;
+    return x->attr && x->kind != GRAFT_EXPR_ATTR;
 }
 
-static const AttrValue *computed_value(Graph *g, const PatExpr *x, const Binding *b)
+static const graft_attr_value *computed_value(graft_graph *g, const graft_expr *x,
+                                              const graft_binding *b)
 {
     if (!number_known(x, b))
         return NULL;
-    GuardVal v = guard_value(x, b);
+    graft_guard_val v = guard_value(x, b);
     bool integral = v.f == (double)(int64_t)v.f;
-    AttrValue *a = graph_new_attr_value(g, integral ? ATTR_INT : ATTR_FLOAT);
+    graft_attr_value *a = graph_new_attr_value(g, integral ? GRAFT_ATTR_INT : GRAFT_ATTR_FLOAT);
     a->f = v.f;
     a->i = (int64_t)v.f;
     return a;
 }
 
-static const AttrValue *attr_value(Graph *g, const PatExpr *x, const Binding *b);
+static const graft_attr_value *attr_value(graft_graph *g, const graft_expr *x,
+                                          const graft_binding *b);
 
 /* A list whose items are computed ([-1, shape(x)[2]]): literals, and
  * numbers that all have a value, or no value. */
-static const AttrValue *computed_list(Graph *g, const PatExpr *x, const Binding *b)
+static const graft_attr_value *computed_list(graft_graph *g, const graft_expr *x,
+                                             const graft_binding *b)
 {
-    const AttrValue **items = arena_array(graph_arena(g), (size_t)x->nkids + 1,
+    const graft_attr_value **items = arena_array(graph_arena(g), (size_t)x->nkids + 1,
                                           sizeof *items);
     for (int i = 0; i < x->nkids; i++) {
-        const PatExpr *item = x->kids[i];
+        const graft_expr *item = x->kids[i];
         if (!is_literal(item) && !number_known(item, b))
             return NULL;
         if (!(items[i] = attr_value(g, item, b)))
             return NULL;
     }
-    AttrValue *a = graph_new_attr_value(g, ATTR_LIST);
+    graft_attr_value *a = graph_new_attr_value(g, GRAFT_ATTR_LIST);
     a->nitems = x->nkids;
     a->items = items;
     return a;
 }
 
 /* shape(x) as an attribute value: x's dims as a list of ints. */
-static const AttrValue *shape_value(Graph *g, const PatExpr *x, const Binding *b)
+static const graft_attr_value *shape_value(graft_graph *g, const graft_expr *x,
+                                           const graft_binding *b)
 {
-    const Type *t = shape_known(x, b);
+    const graft_type *t = shape_known(x, b);
     if (!t)
         return NULL;
-    AttrValue **items = arena_array(graph_arena(g), (size_t)t->rank + 1, sizeof *items);
+    graft_attr_value **items = arena_array(graph_arena(g), (size_t)t->rank + 1, sizeof *items);
     for (int i = 0; i < t->rank; i++) {
-        items[i] = graph_new_attr_value(g, ATTR_INT);
+        items[i] = graph_new_attr_value(g, GRAFT_ATTR_INT);
         items[i]->i = t->dims[i];
         items[i]->f = (double)t->dims[i];
     }
-    AttrValue *a = graph_new_attr_value(g, ATTR_LIST);
+    graft_attr_value *a = graph_new_attr_value(g, GRAFT_ATTR_LIST);
     a->nitems = t->rank;
-    a->items = (const AttrValue *const *)items;
+    a->items = (const graft_attr_value *const *)items;
     return a;
 }
 
 /* The value of name=EXPR in a new op call, or NULL when the expression has
  * none (an attribute absent without default: then left out). */
-static const AttrValue *attr_value(Graph *g, const PatExpr *x, const Binding *b)
+static const graft_attr_value *attr_value(graft_graph *g, const graft_expr *x,
+                                          const graft_binding *b)
 {
     switch (x->kind) {
-    case EXPR_SLOT: {
-        const Binding *s = &b[x->slot];
+    case GRAFT_EXPR_SLOT: {
+        const graft_binding *s = &b[x->slot];
         if (s->attr)
             return graph_copy_attr_value(g, s->attr);
         if (s->node && node_kind(s->node) == NODE_CONST && node_const_is_scalar(s->node))
             return const_value(g, s->node);
         return NULL;
     }
-    case EXPR_ATTR: {
-        const Node *n = b[x->slot].node;
-        const AttrValue *v = n ? node_find_attr(n, x->s) : NULL;
+    case GRAFT_EXPR_ATTR: {
+        const graft_node *n = b[x->slot].node;
+        const graft_attr_value *v = n ? node_find_attr(n, x->s) : NULL;
         v = v ? v : x->attr;
         return v ? graph_copy_attr_value(g, v) : NULL;
     }
-    case EXPR_ARITH: case EXPR_GETITEM: case EXPR_RANK: case EXPR_USERS: case EXPR_VALUE:
+    case GRAFT_EXPR_ARITH:
+    case GRAFT_EXPR_GETITEM:
+    case GRAFT_EXPR_RANK:
+    case GRAFT_EXPR_USERS:
+    case GRAFT_EXPR_VALUE:
         return computed_value(g, x, b);
-    case EXPR_LIST:
+    case GRAFT_EXPR_LIST:
         return x->attr ? graph_copy_attr_value(g, x->attr) : computed_list(g, x, b);
-    case EXPR_SHAPE:
+    case GRAFT_EXPR_SHAPE:
         return shape_value(g, x, b);
     default:
         return x->attr ? graph_copy_attr_value(g, x->attr) : NULL;
@@ -156,7 +165,7 @@ static const AttrValue *attr_value(Graph *g, const PatExpr *x, const Binding *b)
 
 /* Sets name=value in attrs (replacing an earlier value of that name);
  * every name there is the graph's (note [names interned once]). */
-static void put_attr(Attr *attrs, int *n, const char *name, const AttrValue *v)
+static void put_attr(graft_attr *attrs, int *n, const char *name, const graft_attr_value *v)
 {
     for (int i = 0; i < *n; i++)
         if (attrs[i].name == name) {
@@ -173,7 +182,7 @@ static void put_attr(Attr *attrs, int *n, const char *name, const AttrValue *v)
  * hash of the name each time: the graph's table of recent canonical
  * pointers knows only the graph's own copies).  The engine remembers the
  * graph's copy of each rule-set name it has interned. */
-static const char *intern_once(Engine *e, const char *s)
+static const char *intern_once(graft_engine *e, const char *s)
 {
     int64_t *slot = keymap_get(&e->interned, (uint64_t)(uintptr_t)s);
     if (slot)
@@ -186,13 +195,13 @@ static const char *intern_once(Engine *e, const char *s)
 /* x's attribute declarations with the graph's copies of their names,
  * made once per action node (note [names interned once]; the map's keys
  * are rule-set addresses, names and declaration arrays alike). */
-static const PatAttrDecl *interned_decls(Engine *e, const PatExpr *x)
+static const graft_attr_decl *interned_decls(graft_engine *e, const graft_expr *x)
 {
     uint64_t key = (uint64_t)(uintptr_t)x->decls;
     int64_t *slot = keymap_get(&e->interned, key);
     if (slot)
-        return (const PatAttrDecl *)(intptr_t)*slot;
-    PatAttrDecl *d = arena_array(graph_arena(e->g), (size_t)x->ndecls, sizeof *d);
+        return (const graft_attr_decl *)(intptr_t)*slot;
+    graft_attr_decl *d = arena_array(graph_arena(e->g), (size_t)x->ndecls, sizeof *d);
     for (int i = 0; i < x->ndecls; i++) {
         d[i] = x->decls[i];
         d[i].name = intern_once(e, x->decls[i].name);
@@ -204,24 +213,24 @@ static const PatAttrDecl *interned_decls(Engine *e, const PatExpr *x)
 /* The attributes of a new op call: copied ones (**c) and those written,
  * then as TVM prints them (note [created attributes] in pattern.h); every
  * name is the graph's, so compared by pointer. */
-static Attr *call_attrs(Engine *e, const PatExpr *x, const Binding *b, int *n)
+static graft_attr *call_attrs(graft_engine *e, const graft_expr *x, const graft_binding *b, int *n)
 {
-    Graph *g = e->g;
+    graft_graph *g = e->g;
     int cap = 0;
     for (int i = 0; i < x->nattrs; i++)
-        cap += x->attrs[i].src == ASRC_COPY && b[x->attrs[i].slot].node
+        cap += x->attrs[i].src == GRAFT_ASRC_COPY && b[x->attrs[i].slot].node
                    ? node_nattrs(b[x->attrs[i].slot].node) : 1;
-    Attr *attrs = arena_array(graph_arena(g), (size_t)(cap + x->ndecls) + 1, sizeof *attrs);
+    graft_attr *attrs = arena_array(graph_arena(g), (size_t)(cap + x->ndecls) + 1, sizeof *attrs);
     *n = 0;
     for (int i = 0; i < x->nattrs; i++) {
-        const PatActAttr *a = &x->attrs[i];
-        if (a->src == ASRC_COPY) {
-            const Node *from = b[a->slot].node;
+        const graft_act_attr *a = &x->attrs[i];
+        if (a->src == GRAFT_ASRC_COPY) {
+            const graft_node *from = b[a->slot].node;
             for (int k = 0; from && k < node_nattrs(from); k++)
                 put_attr(attrs, n, node_attr(from, k)->name, node_attr(from, k)->value);
             continue;
         }
-        const AttrValue *v = attr_value(g, a->value, b);
+        const graft_attr_value *v = attr_value(g, a->value, b);
         if (v)
             put_attr(attrs, n, intern_once(e, a->name), v);
     }
@@ -230,20 +239,20 @@ static Attr *call_attrs(Engine *e, const PatExpr *x, const Binding *b, int *n)
     return attrs;
 }
 
-static Node *build(Engine *e, const PatExpr *x, const Binding *b);
+static graft_node *build(graft_engine *e, const graft_expr *x, const graft_binding *b);
 
 /* An operand that is a bound attribute value (note [attribute operands]
  * in graft_rules.h). */
-static bool attr_operand(const PatExpr *x)
+static bool attr_operand(const graft_expr *x)
 {
-    return x->kind == EXPR_SLOT && x->i == 1;
+    return x->kind == GRAFT_EXPR_SLOT && x->i == 1;
 }
 
 /* The fields [*from, *end) a splice takes of its bound tuple
- * (EXPR_SPLICE); false when the tuple has too few. */
-static bool splice_range(const PatExpr *x, const Binding *b, int *from, int *end)
+ * (GRAFT_EXPR_SPLICE); false when the tuple has too few. */
+static bool splice_range(const graft_expr *x, const graft_binding *b, int *from, int *end)
 {
-    const Node *t = b[x->slot].node;
+    const graft_node *t = b[x->slot].node;
     int n = t && node_kind(t) == NODE_TUPLE ? node_nargs(t) : -1;
     *from = (int)x->i;
     *end = x->cmp > 0 ? x->cmp : n + x->cmp;
@@ -258,25 +267,27 @@ enum { FEW_KIDS = 8 };
  * gives the fields of its tuple (note [sequence variables] in
  * src/compiler/check_vars.c).  *n gets their count.  They are put in few
  * (FEW_KIDS entries) when they fit, else in a buffer to free. */
-static Node **build_kids(Engine *e, const PatExpr *x, const Binding *b, int *n, Node **few)
+static graft_node **build_kids(graft_engine *e, const graft_expr *x, const graft_binding *b, int *n,
+                               graft_node **few)
 {
-    Graph *g = e->g;
+    graft_graph *g = e->g;
     int at_few[FEW_KIDS], from, end;
     int *at = x->nkids < FEW_KIDS ? at_few : xcalloc((size_t)x->nkids + 1, sizeof *at);
     *n = 0;
     for (int i = 0; i < x->nkids; i++) {
         at[i] = *n;
-        bool spliced = x->kids[i]->kind == EXPR_SPLICE && splice_range(x->kids[i], b, &from, &end);
-        *n += spliced ? end - from : x->kids[i]->kind != EXPR_SPLICE;
+        bool spliced =
+            x->kids[i]->kind == GRAFT_EXPR_SPLICE && splice_range(x->kids[i], b, &from, &end);
+        *n += spliced ? end - from : x->kids[i]->kind != GRAFT_EXPR_SPLICE;
     }
-    Node **kids = *n < FEW_KIDS ? few : xcalloc((size_t)*n + 1, sizeof *kids);
+    graft_node **kids = *n < FEW_KIDS ? few : xcalloc((size_t)*n + 1, sizeof *kids);
     memset(kids, 0, (size_t)*n * sizeof *kids);
     for (int i = 0; i < x->nkids; i++) {
-        const PatExpr *k = x->kids[i];
-        if (k->kind == EXPR_SPLICE && splice_range(k, b, &from, &end))
+        const graft_expr *k = x->kids[i];
+        if (k->kind == GRAFT_EXPR_SPLICE && splice_range(k, b, &from, &end))
             for (int f = from; f < end; f++)
                 kids[at[i] + f - from] = node_arg(b[k->slot].node, f);
-        else if (k->kind != EXPR_SPLICE && !attr_operand(k))
+        else if (k->kind != GRAFT_EXPR_SPLICE && !attr_operand(k))
             kids[at[i]] = build(e, k, b);
     }
     for (int i = 0; i < x->nkids; i++)
@@ -289,45 +300,46 @@ static Node **build_kids(Engine *e, const PatExpr *x, const Binding *b, int *n, 
 
 /* f(y, ...): a call of the callee of call (an op, with call's attributes,
  * or a function value), note [callee variables] in pattern.h. */
-static Node *callee_call(Graph *g, const Node *call, Node *const *args, int nargs)
+static graft_node *callee_call(graft_graph *g, const graft_node *call, graft_node *const *args,
+                               int nargs)
 {
     if (!node_op(call))
         return graph_add_fn_call(g, node_callee(call), args, nargs);
     int nattrs = node_nattrs(call);
-    Attr *attrs = arena_array(graph_arena(g), (size_t)nattrs + 1, sizeof *attrs);
+    graft_attr *attrs = arena_array(graph_arena(g), (size_t)nattrs + 1, sizeof *attrs);
     for (int i = 0; i < nattrs; i++)
         attrs[i] = *node_attr(call, i);
     return graph_add_call(g, node_op(call), args, nargs, attrs, nattrs);
 }
 
 /* The node an action expression stands for: a bound node, or a new one. */
-static Node *build(Engine *e, const PatExpr *x, const Binding *b)
+static graft_node *build(graft_engine *e, const graft_expr *x, const graft_binding *b)
 {
-    Graph *g = e->g;
-    Node *n, **kids, *few[FEW_KIDS];
+    graft_graph *g = e->g;
+    graft_node *n, **kids, *few[FEW_KIDS];
     int nattrs, nkids;
     switch (x->kind) {
-    case EXPR_SLOT:
+    case GRAFT_EXPR_SLOT:
         return b[x->slot].node;
-    case EXPR_NUM:
+    case GRAFT_EXPR_NUM:
         return graph_add_const(g, x->text, x->f, x->dtype);
-    case EXPR_OPREF:
+    case GRAFT_EXPR_OPREF:
         return graph_add_opref(g, x->s);
-    case EXPR_CALL: {
+    case GRAFT_EXPR_CALL: {
         kids = build_kids(e, x, b, &nkids, few);
-        Attr *attrs = call_attrs(e, x, b, &nattrs);
+        graft_attr *attrs = call_attrs(e, x, b, &nattrs);
         n = graph_add_call(g, intern_once(e, x->s), kids, nkids, attrs, nattrs);
         break;
     }
-    case EXPR_CALLEE:
+    case GRAFT_EXPR_CALLEE:
         kids = build_kids(e, x, b, &nkids, few);
         n = callee_call(g, b[x->slot].node, kids, nkids);
         break;
-    case EXPR_TUPLE:
+    case GRAFT_EXPR_TUPLE:
         kids = build_kids(e, x, b, &nkids, few);
         n = graph_add_tuple(g, kids, nkids);
         break;
-    default: /* EXPR_GETITEM */
+    default: /* GRAFT_EXPR_GETITEM */
         kids = build_kids(e, x, b, &nkids, few);
         n = graph_add_getitem(g, kids[0], (int)x->i);
         break;
@@ -337,68 +349,69 @@ static Node *build(Engine *e, const PatExpr *x, const Binding *b)
     return n;
 }
 
-static bool is_computed(const PatExpr *v)
+static bool is_computed(const graft_expr *v)
 {
-    return v->kind == EXPR_ARITH || v->kind == EXPR_GETITEM || v->kind == EXPR_RANK ||
-           v->kind == EXPR_USERS || v->kind == EXPR_VALUE;
+    return v->kind == GRAFT_EXPR_ARITH || v->kind == GRAFT_EXPR_GETITEM ||
+           v->kind == GRAFT_EXPR_RANK || v->kind == GRAFT_EXPR_USERS || v->kind == GRAFT_EXPR_VALUE;
 }
 
 /* Whether a computed value (a number, a list of them, a shape) has a
  * value on b; other attribute values always do. */
-static bool has_value(const PatExpr *v, const Binding *b)
+static bool has_value(const graft_expr *v, const graft_binding *b)
 {
-    if (v->kind == EXPR_LIST && !v->attr) {
+    if (v->kind == GRAFT_EXPR_LIST && !v->attr) {
         for (int i = 0; i < v->nkids; i++)
             if (!is_literal(v->kids[i]) && !number_known(v->kids[i], b))
                 return false;
         return true;
     }
-    if (v->kind == EXPR_SHAPE)
+    if (v->kind == GRAFT_EXPR_SHAPE)
         return shape_known(v, b) != NULL;
     return !is_computed(v) || number_known(v, b);
 }
 
 /* Whether v is an attribute value has_value can find without one. */
-static bool may_lack_value(const PatExpr *v)
+static bool may_lack_value(const graft_expr *v)
 {
-    return (v->kind == EXPR_LIST && !v->attr) || v->kind == EXPR_SHAPE || is_computed(v);
+    return (v->kind == GRAFT_EXPR_LIST && !v->attr) || v->kind == GRAFT_EXPR_SHAPE ||
+           is_computed(v);
 }
 
 /* Whether attribute value v has a value on b; with b NULL, on any
  * bindings. */
-static bool value_known(const PatExpr *v, const Binding *b)
+static bool value_known(const graft_expr *v, const graft_binding *b)
 {
     return b ? has_value(v, b) : !may_lack_value(v);
 }
 
 /* Whether splice s has a range on b; with b NULL, never sure. */
-static bool splice_known(const PatExpr *s, const Binding *b)
+static bool splice_known(const graft_expr *s, const graft_binding *b)
 {
     int from, end;
     return b && splice_range(s, b, &from, &end);
 }
 
 /* One walk for both questions, so they cannot drift apart. */
-bool rewrite_computable(const PatExpr *x, const Binding *b)
+bool rewrite_computable(const graft_expr *x, const graft_binding *b)
 {
     for (int i = 0; i < x->nattrs; i++)
-        if (x->attrs[i].src == ASRC_EXPR && !value_known(x->attrs[i].value, b))
+        if (x->attrs[i].src == GRAFT_ASRC_EXPR && !value_known(x->attrs[i].value, b))
             return false;
     for (int i = 0; i < x->nkids; i++)
-        if (x->kids[i]->kind == EXPR_SPLICE ? !splice_known(x->kids[i], b)
+        if (x->kids[i]->kind == GRAFT_EXPR_SPLICE ? !splice_known(x->kids[i], b)
                                             : !rewrite_computable(x->kids[i], b))
             return false;
     return true;
 }
 
-bool rewrite_always_computable(const PatExpr *x)
+bool rewrite_always_computable(const graft_expr *x)
 {
     return rewrite_computable(x, NULL);
 }
 
 /* Labels the nodes an action made (ids from first on: made operands
  * first, so id order is bottom-up). */
-static void adopt_new(Engine *e, uint32_t first)
+static void adopt_new(graft_engine *e, uint32_t first)
 {
     uint32_t count = graph_node_count(e->g);
     for (uint32_t id = first; id < count; id++) {
@@ -412,18 +425,18 @@ static void adopt_new(Engine *e, uint32_t first)
  * stays untyped, the rest goes on), with the engine's relation cache,
  * which serves every rewrite of the run (a lookup by name in the
  * relation tables was most of a rewrite's typing). */
-static void infer_new(Engine *e, uint32_t first)
+static void infer_new(graft_engine *e, uint32_t first)
 {
-    Graph *g = e->g;
+    graft_graph *g = e->g;
     StrBuf why = {0}; /* allocated only for a contradiction's message */
     uint32_t count = graph_node_count(g);
     if (!e->types)
         e->types = type_cache_new();
     for (uint32_t id = first; id < count; id++) {
-        Node *n = graph_node(g, id);
+        graft_node *n = graph_node(g, id);
         if (node_type(n) || node_is_dead(n))
             continue;
-        const Type *t = type_infer_cached(g, n, e->types, &why);
+        const graft_type *t = type_infer_cached(g, n, e->types, &why);
         if (t)
             graph_set_type(g, n, t);
     }
@@ -437,10 +450,11 @@ static void infer_new(Engine *e, uint32_t first)
  * its own.  An action that builds an ill-typed node leaves that node's
  * type unknown: the rule, not the model, is at fault, and the model still
  * prints. */
-Node *rewrite_build(Engine *e, const RuleDesc *r, const Binding *b, Node *root)
+graft_node *rewrite_build(graft_engine *e, const graft_rule *r, const graft_binding *b,
+                          graft_node *root)
 {
     uint32_t first = graph_node_count(e->g);
-    Node *by = r->build_fn ? r->build_fn(e->g, b, root) : build(e, r->action, b);
+    graft_node *by = r->build_fn ? r->build_fn(e->g, b, root) : build(e, r->action, b);
     infer_new(e, first);
     if (node_id(by) >= first && !node_type(by) && node_type(root))
         graph_set_type(e->g, by, node_type(root));

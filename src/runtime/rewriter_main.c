@@ -70,10 +70,10 @@ static int parse_args(int argc, char **argv, StandaloneArgs *a)
 }
 
 /* Loads the model, runs the rules, writes the result and statistics. */
-static bool run(const RuleSet *rs, const StandaloneArgs *a, Diag *d)
+static bool run(const graft_rule_set *rs, const StandaloneArgs *a, graft_diag *d)
 {
     Source *src = source_read(a->model, d);
-    Graph *g = src ? relay_load_limited(src, &a->opts.limits, d) : NULL;
+    graft_graph *g = src ? relay_load_limited(src, &a->opts.limits, d) : NULL;
     RunOptions o = a->opts;
     o.model = src ? src->name : a->model;
     bool ok = g && (runner_explaining(&o) ? runner_explain(rs, g, src, &o, d) == EXIT_OK
@@ -84,7 +84,7 @@ static bool run(const RuleSet *rs, const StandaloneArgs *a, Diag *d)
     return ok;
 }
 
-int graft_standalone_main(const RuleSet *rs, int argc, char **argv)
+int graft_standalone_main(const graft_rule_set *rs, int argc, char **argv)
 {
     StandaloneArgs a = {.prog = argc > 0 ? argv[0] : "rewriter"};
     /* A file size limit must fail the write (reported, temporary file
@@ -96,7 +96,7 @@ int graft_standalone_main(const RuleSet *rs, int argc, char **argv)
         rc = parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;
-    Diag *d = diag_new(stderr);
+    graft_diag *d = diag_new(stderr);
     diag_set_error_limit(d, a.opts.limits.errors);
     rc = run(rs, &a, d) ? EXIT_OK : EXIT_BAD_INPUT;
     diag_free(d);

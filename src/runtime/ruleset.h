@@ -24,16 +24,4 @@
 #include "graph.h"
 #include "pattern.h"
 
-/* The runtime's names for graft.h's and graft_rules.h's (note [public
- * names] in graft.h): a rule set is a graft_rule_set. */
-typedef graft_binding Binding;
-typedef graft_action_kind ActionKind;
-#define ACTION_REWRITE GRAFT_ACTION_REWRITE
-#define ACTION_PARTITION GRAFT_ACTION_PARTITION
-typedef graft_guard_fn RuleGuardFn;
-typedef graft_build_fn RuleBuildFn;
-typedef graft_rule RuleDesc;
-typedef graft_attr_test_fn RuleAttrTestFn;
-typedef graft_rule_set RuleSet;
-
 #endif

@@ -89,7 +89,7 @@ int runner_check_explain(const char *prog, const RunOptions *o)
 }
 
 /* The rule named name, or UINT32_MAX. */
-static uint32_t find_rule(const RuleSet *rs, const char *name)
+static uint32_t find_rule(const graft_rule_set *rs, const char *name)
 {
     for (uint32_t r = 0; r < rs->nrules; r++)
         if (strcmp(rs->rules[r].name, name) == 0)
@@ -98,7 +98,7 @@ static uint32_t find_rule(const RuleSet *rs, const char *name)
 }
 
 /* Whether g has the global function that @f:... names. */
-static bool has_global(const Graph *g, const char *at)
+static bool has_global(const graft_graph *g, const char *at)
 {
     size_t len = strcspn(at + 1, ":");
     for (int i = 0; i < graph_nglobals(g); i++)
@@ -109,15 +109,15 @@ static bool has_global(const Graph *g, const char *at)
 }
 
 /* --at NODE: every rule (or only) at the node. */
-static int explain_at(Explainer *x, const Graph *g, const RuleSet *rs, const char *at,
-                      uint32_t only, const Source *model, Diag *d)
+static int explain_at(Explainer *x, const graft_graph *g, const graft_rule_set *rs, const char *at,
+                      uint32_t only, const Source *model, graft_diag *d)
 {
     const char *file = model ? model->name : "the model";
     if (at[0] == '@' && !has_global(g, at)) { /* @f:%3, a node of @f */
         diag_plain_error(d, "no function %.*s in '%s'", (int)strcspn(at, ":"), at, file);
         return EXIT_BAD_INPUT;
     }
-    Node *n = explainer_find(x, at);
+    graft_node *n = explainer_find(x, at);
     if (!n) {
         diag_plain_error(d, "no node '%s' in '%s' (name it as 'graft fmt' prints it, or by "
                          "its position, :LINE[:COL])", at, file);
@@ -129,8 +129,8 @@ static int explain_at(Explainer *x, const Graph *g, const RuleSet *rs, const cha
     return EXIT_OK;
 }
 
-int runner_explain(const RuleSet *rs, Graph *g, const Source *model, const RunOptions *o,
-                   Diag *d)
+int runner_explain(const graft_rule_set *rs, graft_graph *g, const Source *model,
+                   const RunOptions *o, graft_diag *d)
 {
     uint32_t only = UINT32_MAX;
     if (!runner_explaining(o)) {
@@ -142,7 +142,7 @@ int runner_explain(const RuleSet *rs, Graph *g, const Source *model, const RunOp
         return EXIT_BAD_INPUT;
     }
     EngineOptions opts = {.limits = &o->limits};
-    Engine *e = engine_new(rs, g, &opts);
+    graft_engine *e = engine_new(rs, g, &opts);
     if (o->rewritten && !engine_rewrite(e, d)) {
         engine_free(e);
         return EXIT_BAD_INPUT;
@@ -205,7 +205,7 @@ int runner_parse_option(const char *prog, int argc, char **argv, int *i, RunOpti
     return -1;
 }
 
-static bool write_model(const Graph *g, const char *out, Diag *d)
+static bool write_model(const graft_graph *g, const char *out, graft_diag *d)
 {
     OutFile *of = outfile_open(out, d);
     if (!of)
@@ -214,12 +214,12 @@ static bool write_model(const Graph *g, const char *out, Diag *d)
     return outfile_commit(of, d);
 }
 
-bool runner_run(const RuleSet *rs, Graph *g, const RunOptions *o, Diag *d)
+bool runner_run(const graft_rule_set *rs, graft_graph *g, const RunOptions *o, graft_diag *d)
 {
     EngineOptions opts = {.trace = o->trace ? stderr : NULL, .limits = &o->limits,
                           .model = o->model, .refusals = o->stats != 0,
                           .untimed = o->stats != 2};
-    Engine *e = engine_new(rs, g, &opts);
+    graft_engine *e = engine_new(rs, g, &opts);
     bool ok = engine_run(e, d) && write_model(g, o->out, d);
     if (o->stats)
         stats_print(engine_stats(e), rs, stderr, o->stats == 2);

@@ -20,7 +20,7 @@ typedef struct RunOptions {
     int stats;       /* 0 none, 1 counts only, 2 counts and times */
     bool trace;      /* --trace */
     bool verify;     /* --verify: runner_verify first (runner_verify.h) */
-    Limits limits;   /* the defaults, GRAFT_LIMITS, then --limit and
+    graft_limits limits;   /* the defaults, GRAFT_LIMITS, then --limit and
                         --max-rewrites as given */
     /* graft explain's options, which graft run and a compiled rewriter
      * take too: with any of them the program explains instead of
@@ -52,8 +52,8 @@ int runner_check_explain(const char *prog, const RunOptions *o);
 /* Explains on standard output as o asks (graft explain): returns the exit
  * status; errors (no such node or rule) go through d.  model is the
  * model's text, for notes that quote it. */
-int runner_explain(const RuleSet *rs, Graph *g, const Source *model, const RunOptions *o,
-                   Diag *d);
+int runner_explain(const graft_rule_set *rs, graft_graph *g, const Source *model,
+                   const RunOptions *o, graft_diag *d);
 
 /* argv[*i] when it is a run option (-o, --stats[=counts], --trace,
  * --max-rewrites N, --limit SPEC): takes it into o (moving *i past its
@@ -64,6 +64,6 @@ int runner_parse_option(const char *prog, int argc, char **argv, int *i, RunOpti
 /* Rewrites g with rs to a fixpoint, partitions it and writes it to o->out
  * (atomically); statistics go to standard error when asked, and the trace
  * too.  False after reporting through d. */
-bool runner_run(const RuleSet *rs, Graph *g, const RunOptions *o, Diag *d);
+bool runner_run(const graft_rule_set *rs, graft_graph *g, const RunOptions *o, graft_diag *d);
 
 #endif

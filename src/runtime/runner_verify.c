@@ -30,7 +30,7 @@ typedef struct MetaValues {
     uint64_t rng;
 } MetaValues;
 
-static const Tensor *meta_value(void *ctx, const Node *n)
+static const Tensor *meta_value(void *ctx, const graft_node *n)
 {
     MetaValues *mv = ctx;
     long long index;
@@ -45,7 +45,7 @@ static const Tensor *meta_value(void *ctx, const Node *n)
     if (t->data)
         return t;
     const char *why = eval_meta_constant(mv->meta, index, t);
-    const Type *type = node_type(n);
+    const graft_type *type = node_type(n);
     if (!why) {
         mv->from_section++;
         return t;
@@ -84,7 +84,7 @@ static void meta_report(const MetaValues *mv, StrBuf *out)
 
 /* A parameter read as operand 4 (the variance) of nn.batch_norm gets
  * positive values, so that the model computes numbers, not NaNs. */
-static bool wants_positive(const Node *param)
+static bool wants_positive(const graft_node *param)
 {
     for (const Use *u = node_first_use(param); u; u = use_next(u)) {
         const char *op = node_op(use_user(u));
@@ -96,12 +96,12 @@ static bool wants_positive(const Node *param)
 
 /* Random values for every parameter of g, from its declared type;
  * false after reporting a parameter without a full type or too large. */
-static bool make_inputs(const Graph *g, uint64_t max_elements, Tensor *params, Diag *d)
+static bool make_inputs(const graft_graph *g, uint64_t max_elements, Tensor *params, graft_diag *d)
 {
     uint64_t rng = INPUT_SEED;
     for (int i = 0; i < graph_nparams(g); i++) {
-        const Node *p = graph_param(g, i);
-        const Type *t = node_type(p);
+        const graft_node *p = graph_param(g, i);
+        const graft_type *t = node_type(p);
         bool full = t && t->kind == TYPE_TENSOR && eval_dtype(t->dtype) &&
                     t->rank <= EVAL_MAX_RANK;
         uint64_t size = 1;
@@ -130,10 +130,10 @@ static bool make_inputs(const Graph *g, uint64_t max_elements, Tensor *params, D
 
 /* The longest chain of op calls from a parameter to the output: the
  * tolerance grows with it, as rounding errors add up along a chain. */
-static int chain_length(const Graph *g)
+static int chain_length(const graft_graph *g)
 {
     uint32_t n = graph_node_count(g);
-    Node **order = xcalloc((size_t)n + 1, sizeof *order);
+    graft_node **order = xcalloc((size_t)n + 1, sizeof *order);
     int *depth = xcalloc((size_t)n + 1, sizeof *depth);
     uint32_t count = graph_topo_order(g, order);
     int longest = 0;
@@ -151,8 +151,8 @@ static int chain_length(const Graph *g)
     return longest;
 }
 
-static bool evaluate(const Graph *g, const Tensor *params, MetaValues *mv, uint64_t max_elements,
-                     Value *out, const char *which, Diag *d)
+static bool evaluate(const graft_graph *g, const Tensor *params, MetaValues *mv,
+                     uint64_t max_elements, Value *out, const char *which, graft_diag *d)
 {
     EvalInputs in = {params, graph_nparams(g), meta_value, mv};
     EvalOptions opts = {EVAL_DTYPE, max_elements};
@@ -168,17 +168,17 @@ static bool evaluate(const Graph *g, const Tensor *params, MetaValues *mv, uint6
 
 /* Loads the model again and applies its first stop_after rewrites (0:
  * all); the trace of the last goes to last (when not NULL). */
-static Graph *rewritten(const RuleSet *rs, const Source *src, const RunOptions *o,
-                        uint64_t stop_after, uint64_t *rewrites, StrBuf *last, Diag *d)
+static graft_graph *rewritten(const graft_rule_set *rs, const Source *src, const RunOptions *o,
+                        uint64_t stop_after, uint64_t *rewrites, StrBuf *last, graft_diag *d)
 {
-    Graph *g = relay_load_limited(src, &o->limits, d);
+    graft_graph *g = relay_load_limited(src, &o->limits, d);
     if (!g)
         return NULL;
     char *trace = NULL;
     size_t len = 0;
     FILE *tf = last ? open_memstream(&trace, &len) : NULL;
     EngineOptions eo = {.limits = &o->limits, .stop_after = stop_after, .trace = tf};
-    Engine *e = engine_new(rs, g, &eo);
+    graft_engine *e = engine_new(rs, g, &eo);
     bool ok = engine_rewrite(e, d);
     *rewrites = engine_stats(e)->rewrites;
     engine_free(e);
@@ -200,7 +200,7 @@ static Graph *rewritten(const RuleSet *rs, const Source *src, const RunOptions *
 }
 
 typedef struct Check {
-    const RuleSet *rs;
+    const graft_rule_set *rs;
     const Source *src;
     const RunOptions *o;
     const Tensor *params;
@@ -211,9 +211,9 @@ typedef struct Check {
 
 /* The difference after the first k rewrites (all when k is 0). */
 static bool difference_after(const Check *c, uint64_t k, double *err, uint64_t *rewrites,
-                             StrBuf *last, Diag *d)
+                             StrBuf *last, graft_diag *d)
 {
-    Graph *g = rewritten(c->rs, c->src, c->o, k, rewrites, last, d);
+    graft_graph *g = rewritten(c->rs, c->src, c->o, k, rewrites, last, d);
     Value got;
     bool ok = g && evaluate(g, c->params, c->mv, c->o->limits.eval_elements, &got, "rewritten", d);
     if (ok) {
@@ -248,7 +248,7 @@ static void report_outputs(const Value *want, const Value *got, double tolerance
 
 /* The first k whose rewrites make the difference pass the tolerance,
  * given that all total do: a binary search. */
-static bool bisect(const Check *c, uint64_t total, Diag *d)
+static bool bisect(const Check *c, uint64_t total, graft_diag *d)
 {
     uint64_t lo = 1, hi = total, n;
     double err;
@@ -271,9 +271,9 @@ static bool bisect(const Check *c, uint64_t total, Diag *d)
     return ok;
 }
 
-bool runner_verify(const RuleSet *rs, const Source *src, const RunOptions *o, Diag *d)
+bool runner_verify(const graft_rule_set *rs, const Source *src, const RunOptions *o, graft_diag *d)
 {
-    Graph *g = relay_load_limited(src, &o->limits, d);
+    graft_graph *g = relay_load_limited(src, &o->limits, d);
     if (!g)
         return false;
     int np = graph_nparams(g);
@@ -290,7 +290,7 @@ bool runner_verify(const RuleSet *rs, const Source *src, const RunOptions *o, Di
             first = &first->fields[0];
         c.tolerance = eval_dtype_eps(first->nfields < 0 ? first->t.dtype : "float32") * 8 *
                       chain_length(g);
-        Graph *r = rewritten(rs, src, o, 0, &total, NULL, d);
+        graft_graph *r = rewritten(rs, src, o, 0, &total, NULL, d);
         ok = r && evaluate(r, params, &mv, o->limits.eval_elements, &got, "rewritten", d);
         if (ok) {
             long at;

@@ -15,6 +15,6 @@
  * that made it so (bisecting over the number of rewrites).  False after
  * reporting when the model cannot be evaluated or the difference passes
  * the tolerance. */
-bool runner_verify(const RuleSet *rs, const Source *src, const RunOptions *o, Diag *d);
+bool runner_verify(const graft_rule_set *rs, const Source *src, const RunOptions *o, graft_diag *d);
 
 #endif

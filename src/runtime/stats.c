@@ -35,7 +35,7 @@ static void reasons(const RuleStats *r, char *buf, size_t size)
         snprintf(buf, size, "-");
 }
 
-static int name_width(const RuleSet *rs)
+static int name_width(const graft_rule_set *rs)
 {
     int w = 4;
     for (uint32_t i = 0; i < rs->nrules; i++)
@@ -44,7 +44,7 @@ static int name_width(const RuleSet *rs)
     return w;
 }
 
-void stats_print(const Stats *s, const RuleSet *rs, FILE *out, bool times)
+void stats_print(const Stats *s, const graft_rule_set *rs, FILE *out, bool times)
 {
     int w = name_width(rs);
     fprintf(out, "%-*s %8s %8s %8s %8s  %s%s\n", w, "rule", "tried", "matched", "applied",

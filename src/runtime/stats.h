@@ -43,6 +43,6 @@ typedef struct Stats {
 void stats_init(Stats *s, uint32_t nrules);
 void stats_free(Stats *s);
 /* The table: one line per rule; times only when times is true. */
-void stats_print(const Stats *s, const RuleSet *rs, FILE *out, bool times);
+void stats_print(const Stats *s, const graft_rule_set *rs, FILE *out, bool times);
 
 #endif

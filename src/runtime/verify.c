@@ -91,20 +91,20 @@ void verify_value_text(const Value *v, int max, StrBuf *out)
 /* ---- one instance ---- */
 
 /* The rule alone, as a rule set sharing rs's tables. */
-static RuleSet single_rule(const RuleSet *rs, uint32_t rule)
+static graft_rule_set single_rule(const graft_rule_set *rs, uint32_t rule)
 {
-    RuleSet one = *rs;
+    graft_rule_set one = *rs;
     one.rules = &rs->rules[rule];
     one.nrules = 1;
     return one;
 }
 
 typedef struct RootMatch {
-    const Node *root;
+    const graft_node *root;
     bool found;
 } RootMatch;
 
-static void note_match(void *ctx, uint32_t rule, Node *root, const Binding *b)
+static void note_match(void *ctx, uint32_t rule, graft_node *root, const graft_binding *b)
 {
     RootMatch *m = ctx;
     (void)rule;
@@ -112,9 +112,9 @@ static void note_match(void *ctx, uint32_t rule, Node *root, const Binding *b)
     m->found = m->found || root == m->root;
 }
 
-static bool matches_at_root(const RuleSet *one, Graph *g)
+static bool matches_at_root(const graft_rule_set *one, graft_graph *g)
 {
-    Engine *e = engine_new(one, g, &(EngineOptions){0});
+    graft_engine *e = engine_new(one, g, &(EngineOptions){0});
     RootMatch m = {graph_output(g), false};
     engine_matches(e, note_match, &m);
     engine_free(e);
@@ -123,13 +123,13 @@ static bool matches_at_root(const RuleSet *one, Graph *g)
 
 /* Applies the rule once; the engine's messages are dropped (a rule
  * that could fire forever is no concern of one application). */
-static bool rewrite_once(const RuleSet *one, Graph *g)
+static bool rewrite_once(const graft_rule_set *one, graft_graph *g)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *sink = open_memstream(&buf, &len);
-    Diag *d = diag_new(sink);
-    Engine *e = engine_new(one, g, &(EngineOptions){.stop_after = 1});
+    graft_diag *d = diag_new(sink);
+    graft_engine *e = engine_new(one, g, &(EngineOptions){.stop_after = 1});
     engine_rewrite(e, d);
     bool rewrote = engine_stats(e)->rewrites > 0;
     engine_free(e);
@@ -139,7 +139,7 @@ static bool rewrite_once(const RuleSet *one, Graph *g)
     return rewrote;
 }
 
-static const Tensor *leaf_constant(void *ctx, const Node *n)
+static const Tensor *leaf_constant(void *ctx, const graft_node *n)
 {
     Instance *in = ctx;
     for (int i = 0; i < in->nleaves; i++)
@@ -177,9 +177,9 @@ static bool is_finite_value(const Value *v)
     return true;
 }
 
-static int count_ops(const Graph *g)
+static int count_ops(const graft_graph *g)
 {
-    Node **order = xcalloc((size_t)graph_node_count(g) + 1, sizeof *order);
+    graft_node **order = xcalloc((size_t)graph_node_count(g) + 1, sizeof *order);
     uint32_t n = graph_topo_order(g, order);
     int ops = 0;
     for (uint32_t i = 0; i < n; i++)
@@ -264,7 +264,7 @@ static void describe_instance(const Instance *in, StrBuf *out)
 {
     for (int k = 0; k < in->nleaves; k++) {
         const VerifyLeaf *l = &in->leaves[k];
-        const Node *n = l->node;
+        const graft_node *n = l->node;
         const char *name = l->slot >= 0 ? in->rule->slot_names[l->slot] : "_";
         if (k)
             strbuf_puts(out, ", ");
@@ -345,7 +345,7 @@ static void judge(const Instance *in, const Trials *t, int ops, const VerifyOpti
 }
 
 /* Tries one instance: false when it does not count (with in->why). */
-static bool try_instance(Instance *in, const RuleSet *one, const VerifyOptions *o,
+static bool try_instance(Instance *in, const graft_rule_set *one, const VerifyOptions *o,
                          VerifyReport *r)
 {
     if (!verify_build(in))
@@ -376,11 +376,11 @@ static uint64_t rule_seed(uint64_t seed, const char *name)
 
 /* An op of the action without evaluator, or NULL: such a rule cannot be
  * checked on any instance. */
-static const char *action_without_evaluator(const PatExpr *e)
+static const char *action_without_evaluator(const graft_expr *e)
 {
     if (!e)
         return NULL;
-    if (e->kind == EXPR_CALL && !eval_has_op(e->s))
+    if (e->kind == GRAFT_EXPR_CALL && !eval_has_op(e->s))
         return e->s;
     for (int i = 0; i < e->nkids; i++) {
         const char *op = action_without_evaluator(e->kids[i]);
@@ -388,17 +388,17 @@ static const char *action_without_evaluator(const PatExpr *e)
             return op;
     }
     for (int i = 0; i < e->nattrs; i++)
-        if (e->attrs[i].src == ASRC_EXPR && action_without_evaluator(e->attrs[i].value))
+        if (e->attrs[i].src == GRAFT_ASRC_EXPR && action_without_evaluator(e->attrs[i].value))
             return action_without_evaluator(e->attrs[i].value);
     return NULL;
 }
 
 /* Searches the instances of one base shape; true when one counted. */
-static bool search_base(const RuleSet *rs, uint32_t rule, int base, const VerifyOptions *o,
+static bool search_base(const graft_rule_set *rs, uint32_t rule, int base, const VerifyOptions *o,
                         VerifyReport *r, StrBuf *first_why, StrBuf *op_why)
 {
-    const RuleDesc *rd = &rs->rules[rule];
-    RuleSet one = single_rule(rs, rule);
+    const graft_rule *rd = &rs->rules[rule];
+    graft_rule_set one = single_rule(rs, rule);
     Chooser ch = {0};
     int max = (o->max_instances > 0 ? o->max_instances : DEFAULT_INSTANCES) / VERIFY_BASES;
     bool done = false;
@@ -444,11 +444,11 @@ static void merge(VerifyReport *into, VerifyReport *r, int *instances)
     verify_report_free(r);
 }
 
-void verify_rule(const RuleSet *rs, uint32_t rule, const VerifyOptions *o, VerifyReport *out)
+void verify_rule(const graft_rule_set *rs, uint32_t rule, const VerifyOptions *o, VerifyReport *out)
 {
-    const RuleDesc *rd = &rs->rules[rule];
+    const graft_rule *rd = &rs->rules[rule];
     memset(out, 0, sizeof *out);
-    if (rd->kind == ACTION_PARTITION) {
+    if (rd->kind == GRAFT_ACTION_PARTITION) {
         out->verdict = VERIFY_SKIPPED;
         strbuf_puts(&out->why, "a partition rule");
         return;

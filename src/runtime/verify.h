@@ -52,7 +52,8 @@ typedef struct VerifyReport {
 
 /* Verifies rule (an index into rs->rules) and fills *out (free with
  * verify_report_free). */
-void verify_rule(const RuleSet *rs, uint32_t rule, const VerifyOptions *o, VerifyReport *out);
+void verify_rule(const graft_rule_set *rs, uint32_t rule, const VerifyOptions *o,
+                 VerifyReport *out);
 void verify_report_free(VerifyReport *r);
 
 /* Largest difference between got and want, relative to 1 + want's

@@ -15,12 +15,12 @@
 
 /* Leaf ids: one per variable, one per _ (recursion is bounded by the
  * rule-depth limit, as every walk of a pattern). */
-static bool is_constant_leaf(const Instance *in, const PatNode *p)
+static bool is_constant_leaf(const Instance *in, const graft_pat *p)
 {
-    const PatItem *item = &in->rs->items[p->item];
+    const graft_item *item = &in->rs->items[p->item];
     for (int i = 0; i < item->npreds; i++) {
-        PredKind k = in->rs->preds[item->preds[i]].kind;
-        if (k == PRED_IS_CONST || k == PRED_VALUE)
+        graft_pred_kind k = in->rs->preds[item->preds[i]].kind;
+        if (k == GRAFT_PRED_IS_CONST || k == GRAFT_PRED_VALUE)
             return true;
     }
     return false;
@@ -28,9 +28,9 @@ static bool is_constant_leaf(const Instance *in, const PatNode *p)
 
 /* Finds the sub-pattern binding each variable that is bound to more than
  * a leaf (the first, in operand order). */
-static void find_binders(Instance *in, const PatNode *p)
+static void find_binders(Instance *in, const graft_pat *p)
 {
-    if (p->kind != PAT_ANY && p->slot >= 0 && !in->slot_binder[p->slot])
+    if (p->kind != GRAFT_PAT_ANY && p->slot >= 0 && !in->slot_binder[p->slot])
         in->slot_binder[p->slot] = p;
     for (int i = 0; i < p->nkids; i++)
         find_binders(in, p->kids[i]);
@@ -38,9 +38,9 @@ static void find_binders(Instance *in, const PatNode *p)
 
 /* Numbers the leaves that can be the primary one (constants, and uses of
  * variables bound to a sub-pattern, cannot). */
-static void number_leaves(Instance *in, const PatNode *p)
+static void number_leaves(Instance *in, const graft_pat *p)
 {
-    if (p->kind == PAT_ANY) {
+    if (p->kind == GRAFT_PAT_ANY) {
         if ((p->slot >= 0 && (in->slot_leaf[p->slot] >= 0 || in->slot_binder[p->slot])) ||
             is_constant_leaf(in, p))
             return;
@@ -55,7 +55,7 @@ static void number_leaves(Instance *in, const PatNode *p)
         number_leaves(in, p->kids[i]);
 }
 
-static int leaf_id(const Instance *in, const PatNode *p)
+static int leaf_id(const Instance *in, const graft_pat *p)
 {
     if (p->slot >= 0)
         return in->slot_leaf[p->slot];
@@ -67,9 +67,9 @@ static int leaf_id(const Instance *in, const PatNode *p)
 
 /* ---- failing and values ---- */
 
-static Node *fail(Instance *in, const char *fmt, ...) GRAFT_PRINTF(2, 3);
+static graft_node *fail(Instance *in, const char *fmt, ...) GRAFT_PRINTF(2, 3);
 
-static Node *fail(Instance *in, const char *fmt, ...)
+static graft_node *fail(Instance *in, const char *fmt, ...)
 {
     char buf[512];
     va_list ap;
@@ -81,7 +81,7 @@ static Node *fail(Instance *in, const char *fmt, ...)
     return NULL;
 }
 
-static Value *value_of(Instance *in, const Node *n)
+static Value *value_of(Instance *in, const graft_node *n)
 {
     size_t id = node_id(n);
     if (id >= in->vals_cap) {
@@ -92,20 +92,20 @@ static Value *value_of(Instance *in, const Node *n)
     return &in->vals[id];
 }
 
-static const Tensor *tensor_of(Instance *in, const Node *n)
+static const Tensor *tensor_of(Instance *in, const graft_node *n)
 {
     const Value *v = n ? value_of(in, n) : NULL;
     return v && v->nfields < 0 && v->t.data ? &v->t : NULL;
 }
 
 /* The node's type from its value, so that guards can ask rank(c). */
-static void set_type_from(Instance *in, Node *n, const Value *v)
+static void set_type_from(Instance *in, graft_node *n, const Value *v)
 {
     if (v->nfields < 0) {
         graph_set_type(in->g, n, graph_type_tensor(in->g, v->t.dtype, v->t.dims, v->t.rank));
         return;
     }
-    const Type **fields = xcalloc((size_t)v->nfields + 1, sizeof *fields);
+    const graft_type **fields = xcalloc((size_t)v->nfields + 1, sizeof *fields);
     for (int i = 0; i < v->nfields; i++)
         if (v->fields[i].nfields < 0)
             fields[i] = graph_type_tensor(in->g, v->fields[i].t.dtype, v->fields[i].t.dims,
@@ -146,9 +146,9 @@ static void base_shape(const Instance *in, LeafCtx *c)
     ctx_set(c, ranks[in->base], shapes[in->base]);
 }
 
-static Node *build(Instance *in, const PatNode *p, const LeafCtx *ctx);
+static graft_node *build(Instance *in, const graft_pat *p, const LeafCtx *ctx);
 
-static const PatPred *pred(const Instance *in, uint32_t id)
+static const graft_pred *pred(const Instance *in, uint32_t id)
 {
     return &in->rs->preds[id];
 }
@@ -156,13 +156,13 @@ static const PatPred *pred(const Instance *in, uint32_t id)
 /* A guard operand's number, when the instance fixes it: a literal, or
  * shape(v)[i] of a variable already built (value(n) == shape(x)[0] asks
  * for a count of rows). */
-static bool known_number(Instance *in, const PatExpr *e, double *out)
+static bool known_number(Instance *in, const graft_expr *e, double *out)
 {
-    if (e->kind == EXPR_NUM) {
+    if (e->kind == GRAFT_EXPR_NUM) {
         *out = e->f;
         return true;
     }
-    if (e->kind != EXPR_GETITEM || e->kids[0]->kind != EXPR_SHAPE)
+    if (e->kind != GRAFT_EXPR_GETITEM || e->kids[0]->kind != GRAFT_EXPR_SHAPE)
         return false;
     int slot = e->kids[0]->slot;
     const Tensor *t = slot >= 0 ? tensor_of(in, in->slot_node[slot]) : NULL;
@@ -174,14 +174,14 @@ static bool known_number(Instance *in, const PatExpr *e, double *out)
 
 /* Candidate values of constant slot from the guard: the numbers value(k)
  * is compared with, and the midpoints between them. */
-static void guard_numbers(Instance *in, const PatExpr *e, int slot, double *nums, int *n)
+static void guard_numbers(Instance *in, const graft_expr *e, int slot, double *nums, int *n)
 {
     if (!e)
         return;
-    if (e->kind == EXPR_CMP && e->nkids == 2)
+    if (e->kind == GRAFT_EXPR_CMP && e->nkids == 2)
         for (int side = 0; side < 2; side++) {
-            const PatExpr *a = e->kids[side], *b = e->kids[1 - side];
-            if (a->kind == EXPR_VALUE && a->slot == slot && *n < 16 &&
+            const graft_expr *a = e->kids[side], *b = e->kids[1 - side];
+            if (a->kind == GRAFT_EXPR_VALUE && a->slot == slot && *n < 16 &&
                 known_number(in, b, &nums[*n]))
                 (*n)++;
         }
@@ -221,7 +221,7 @@ static VerifyLeaf *new_leaf(Instance *in)
 }
 
 /* The leaf's node: a parameter, a scalar constant or a meta constant. */
-static Node *make_leaf_node(Instance *in, const PatNode *p, VerifyLeaf *l, bool is_const,
+static graft_node *make_leaf_node(Instance *in, const graft_pat *p, VerifyLeaf *l, bool is_const,
                             bool literal, double lit, const char *name)
 {
     const char *dtype = l->value.dtype;
@@ -237,22 +237,22 @@ static Node *make_leaf_node(Instance *in, const PatNode *p, VerifyLeaf *l, bool 
         }
         l->fixed = true;
         l->value.data[0] = v;
-        Node *n = graph_add_const(in->g, text.data, v, dtype);
+        graft_node *n = graph_add_const(in->g, text.data, v, dtype);
         strbuf_free(&text);
         return n;
     }
-    const Type *type = graph_type_tensor(in->g, dtype, l->value.dims, l->value.rank);
+    const graft_type *type = graph_type_tensor(in->g, dtype, l->value.dims, l->value.rank);
     if (is_const) {
         char text[64];
         snprintf(text, sizeof text, "meta[relay.Constant][%d]", in->nconsts++);
-        Node *n = graph_add_const(in->g, text, 0, dtype);
+        graft_node *n = graph_add_const(in->g, text, 0, dtype);
         graph_set_type(in->g, n, type);
         return n;
     }
     return graph_add_param(in->g, name, type);
 }
 
-static Node *build_leaf(Instance *in, const PatNode *p, const LeafCtx *given)
+static graft_node *build_leaf(Instance *in, const graft_pat *p, const LeafCtx *given)
 {
     if (p->slot >= 0 && in->slot_node[p->slot])
         return in->slot_node[p->slot];
@@ -263,27 +263,27 @@ static Node *build_leaf(Instance *in, const PatNode *p, const LeafCtx *given)
         ctx = *given;
     else
         base_shape(in, &ctx);
-    const PatItem *item = &in->rs->items[p->item];
+    const graft_item *item = &in->rs->items[p->item];
     bool is_const = false, literal = false;
     double lit = 0;
     const char *dtype = ctx.dtype ? ctx.dtype : "float32", *name = NULL;
     for (int i = 0; i < item->npreds; i++) {
-        const PatPred *pp = pred(in, item->preds[i]);
-        if (pp->kind == PRED_OP_VALUE)
+        const graft_pred *pp = pred(in, item->preds[i]);
+        if (pp->kind == GRAFT_PRED_OP_VALUE)
             return fail(in, "patterns with ops as values are not instantiated");
-        if (pp->kind == PRED_IS_CONST)
+        if (pp->kind == GRAFT_PRED_IS_CONST)
             is_const = true;
-        else if (pp->kind == PRED_VALUE)
+        else if (pp->kind == GRAFT_PRED_VALUE)
             is_const = literal = true, lit = pp->f;
-        else if (pp->kind == PRED_DTYPE && eval_dtype(pp->s))
+        else if (pp->kind == GRAFT_PRED_DTYPE && eval_dtype(pp->s))
             dtype = eval_dtype(pp->s);
-        else if (pp->kind == PRED_VAR_NAME)
+        else if (pp->kind == GRAFT_PRED_VAR_NAME)
             name = pp->s;
-        else if (pp->kind == PRED_RANK && pp->i != ctx.rank && pp->i <= EVAL_MAX_RANK) {
+        else if (pp->kind == GRAFT_PRED_RANK && pp->i != ctx.rank && pp->i <= EVAL_MAX_RANK) {
             for (int k = ctx.rank; k < pp->i; k++)
                 ctx.dims[k] = 2;
             ctx.rank = (int)pp->i;
-        } else if (pp->kind == PRED_SHAPE && pp->rank <= EVAL_MAX_RANK) {
+        } else if (pp->kind == GRAFT_PRED_SHAPE && pp->rank <= EVAL_MAX_RANK) {
             for (int k = 0; k < pp->rank; k++)
                 ctx.dims[k] = pp->dims[k] >= 0 ? pp->dims[k] : k < ctx.rank ? ctx.dims[k] : 2;
             ctx.rank = pp->rank;
@@ -302,7 +302,7 @@ static Node *build_leaf(Instance *in, const PatNode *p, const LeafCtx *given)
     snprintf(anon, sizeof anon, "_%d", in->nleaves);
     if (!name)
         name = p->slot >= 0 ? in->rule->slot_names[p->slot] : anon;
-    Node *n = make_leaf_node(in, p, l, is_const, literal, lit, name);
+    graft_node *n = make_leaf_node(in, p, l, is_const, literal, lit, name);
     if (!n)
         return NULL;
     l->node = n;
@@ -328,19 +328,19 @@ static bool is_elementwise_binary(const char *op)
     return false;
 }
 
-static const char *attr_text(const Attr *attrs, int n, const char *name)
+static const char *attr_text(const graft_attr *attrs, int n, const char *name)
 {
     for (int i = 0; i < n; i++)
-        if (strcmp(attrs[i].name, name) == 0 && attrs[i].value->kind == ATTR_STRING)
+        if (strcmp(attrs[i].name, name) == 0 && attrs[i].value->kind == GRAFT_ATTR_STRING)
             return attrs[i].value->s;
     return NULL;
 }
 
-static int64_t attr_int(const Attr *attrs, int n, const char *name, int64_t dflt)
+static int64_t attr_int(const graft_attr *attrs, int n, const char *name, int64_t dflt)
 {
     for (int i = 0; i < n; i++)
         if (strcmp(attrs[i].name, name) == 0 &&
-            (attrs[i].value->kind == ATTR_INT || attrs[i].value->kind == ATTR_BOOL))
+            (attrs[i].value->kind == GRAFT_ATTR_INT || attrs[i].value->kind == GRAFT_ATTR_BOOL))
             return attrs[i].value->i;
     return dflt;
 }
@@ -350,7 +350,7 @@ static int64_t attr_int(const Attr *attrs, int n, const char *name, int64_t dflt
  * square as the layer allows (3 output channels for 3 input channels),
  * so that a rule scaling the wrong axis still evaluates and is refuted
  * rather than failing to broadcast. */
-static bool layer_context(const char *op, int i, const Attr *attrs, int nattrs,
+static bool layer_context(const char *op, int i, const graft_attr *attrs, int nattrs,
                           const Tensor *data, LeafCtx *c)
 {
     if (strcmp(op, "nn.conv2d") == 0) {
@@ -402,8 +402,8 @@ static bool layer_context(const char *op, int i, const Attr *attrs, int nattrs,
  * layer's operand by layer_context; the primary leaf the base shape;
  * another leaf the shape of a known sibling of an element-wise op (else
  * the base shape), as is, its last dim or a scalar by the scheme's mode. */
-static void leaf_context(Instance *in, const char *op, int i, const Attr *attrs, int nattrs,
-                         Node *const *args, int nargs, const PatNode *kid, LeafCtx *c)
+static void leaf_context(Instance *in, const char *op, int i, const graft_attr *attrs, int nattrs,
+                         graft_node *const *args, int nargs, const graft_pat *kid, LeafCtx *c)
 {
     const Tensor *first = args[0] ? tensor_of(in, args[0]) : NULL;
     memset(c, 0, sizeof *c);
@@ -434,12 +434,13 @@ static void leaf_context(Instance *in, const char *op, int i, const Attr *attrs,
 
 /* ---- op calls ---- */
 
-static bool is_fresh_leaf(const Instance *in, const PatNode *p)
+static bool is_fresh_leaf(const Instance *in, const graft_pat *p)
 {
-    return p->kind == PAT_ANY && !(p->slot >= 0 && in->slot_node[p->slot]);
+    return p->kind == GRAFT_PAT_ANY && !(p->slot >= 0 && in->slot_node[p->slot]);
 }
 
-static void add_attr(Instance *in, Attr *attrs, int *n, const char *name, const AttrValue *v)
+static void add_attr(Instance *in, graft_attr *attrs, int *n, const char *name,
+                     const graft_attr_value *v)
 {
     for (int i = 0; i < *n; i++)
         if (strcmp(attrs[i].name, name) == 0) {
@@ -452,8 +453,8 @@ static void add_attr(Instance *in, Attr *attrs, int *n, const char *name, const 
 }
 
 /* An attribute value chosen from the candidates; NULL: leave it out. */
-static const AttrValue *choose_attr(Instance *in, const char *name, const Tensor *t,
-                                    const AttrValue *dflt)
+static const graft_attr_value *choose_attr(Instance *in, const char *name, const Tensor *t,
+                                    const graft_attr_value *dflt)
 {
     int count = 0;
     StrBuf text = {0};
@@ -462,7 +463,7 @@ static const AttrValue *choose_attr(Instance *in, const char *name, const Tensor
         text.len = 0;
     }
     int k = chooser_pick(in->ch, count + 1); /* the last: the op's default */
-    const AttrValue *v;
+    const graft_attr_value *v;
     if (k < count && verify_attr_candidate(name, t, k, &text))
         v = verify_attr_from_text(in->g, text.data);
     else
@@ -476,21 +477,21 @@ enum { MAX_ATTRS = 32, VERIFY_MAX_FIELDS = EINSUM_MAX_OPERANDS };
 
 /* The attributes of an op node: tested ones from the item, bound ones
  * from their slot (or chosen), required ones chosen. */
-static int op_attrs(Instance *in, const PatNode *p, const char *op, Node *const *args,
-                    Attr *attrs, bool fixed_only)
+static int op_attrs(Instance *in, const graft_pat *p, const char *op, graft_node *const *args,
+                    graft_attr *attrs, bool fixed_only)
 {
-    const PatItem *item = &in->rs->items[p->item];
+    const graft_item *item = &in->rs->items[p->item];
     int n = 0;
     for (int i = 0; i < item->npreds && n < MAX_ATTRS - 4; i++) {
-        const PatPred *pp = pred(in, item->preds[i]);
-        if (pp->kind == PRED_ATTR && pp->op && strcmp(pp->op, op) == 0)
+        const graft_pred *pp = pred(in, item->preds[i]);
+        if (pp->kind == GRAFT_PRED_ATTR && pp->op && strcmp(pp->op, op) == 0)
             add_attr(in, attrs, &n, pp->s, verify_attr_from_text(in->g, pp->key));
     }
     if (fixed_only)
         return n;
     const Tensor *first = args[0] ? tensor_of(in, args[0]) : NULL;
     for (int i = 0; i < p->nbinds && n < MAX_ATTRS - 4; i++) {
-        const PatAttrBind *b = &p->binds[i];
+        const graft_attr_bind *b = &p->binds[i];
         if (!in->slot_attr[b->slot])
             in->slot_attr[b->slot] = choose_attr(in, b->name, first, b->dflt);
         if (in->slot_attr[b->slot])
@@ -505,9 +506,10 @@ static int op_attrs(Instance *in, const PatNode *p, const char *op, Node *const 
             have = have || strcmp(attrs[i].name, required[r][1]) == 0;
         if (!have && strcmp(op, required[r][0]) == 0) {
             const char *name = required[r][1];
-            const AttrValue *v = strcmp(name, "a_min") == 0   ? verify_attr_from_text(in->g, "-1")
-                                 : strcmp(name, "a_max") == 0 ? verify_attr_from_text(in->g, "1")
-                                                              : choose_attr(in, name, first, NULL);
+            const graft_attr_value *v =
+                strcmp(name, "a_min") == 0   ? verify_attr_from_text(in->g, "-1")
+                : strcmp(name, "a_max") == 0 ? verify_attr_from_text(in->g, "1")
+                                             : choose_attr(in, name, first, NULL);
             if (v)
                 add_attr(in, attrs, &n, name, v);
         }
@@ -516,10 +518,10 @@ static int op_attrs(Instance *in, const PatNode *p, const char *op, Node *const 
 }
 
 /* Makes the call and evaluates it. */
-static Node *finish_call(Instance *in, const char *op, Node **args, int nargs, const Attr *attrs,
-                         int nattrs)
+static graft_node *finish_call(Instance *in, const char *op, graft_node **args, int nargs,
+                               const graft_attr *attrs, int nattrs)
 {
-    Node *n = graph_add_call(in->g, op, args, nargs, attrs, nattrs);
+    graft_node *n = graph_add_call(in->g, op, args, nargs, attrs, nattrs);
     Value *argv = xcalloc((size_t)nargs + 1, sizeof *argv);
     for (int i = 0; i < nargs; i++)
         argv[i] = *value_of(in, args[i]);
@@ -539,13 +541,13 @@ static Node *finish_call(Instance *in, const char *op, Node **args, int nargs, c
     return n;
 }
 
-static Node *build_kids_node(Instance *in, const PatNode *p, const LeafCtx *ctxs);
+static graft_node *build_kids_node(Instance *in, const graft_pat *p, const LeafCtx *ctxs);
 
 /* einsum's operand tuple: each field of the rank its subscripts give,
  * letter number l of size 2 + l, so that no two letters agree by chance
  * (a rule that contracts the wrong axes fails to evaluate or is refuted). */
-static Node *build_einsum_operands(Instance *in, const PatNode *tup, const Attr *attrs,
-                                   int nattrs)
+static graft_node *build_einsum_operands(Instance *in, const graft_pat *tup,
+                                         const graft_attr *attrs, int nattrs)
 {
     const char *eq = attr_text(attrs, nattrs, "equation"), *why = NULL;
     EinsumSpec s;
@@ -559,26 +561,26 @@ static Node *build_einsum_operands(Instance *in, const PatNode *tup, const Attr 
         for (int d = 0; d < ctxs[i].rank; d++)
             ctxs[i].dims[d] = 2 + s.sub[i][d];
     }
-    Node *n = build_kids_node(in, tup, ctxs);
+    graft_node *n = build_kids_node(in, tup, ctxs);
     if (n && tup->slot >= 0 && !in->slot_node[tup->slot])
         in->slot_node[tup->slot] = n;
     return n;
 }
 
-static Node *build_op(Instance *in, const PatNode *p)
+static graft_node *build_op(Instance *in, const graft_pat *p)
 {
-    const PatItem *item = &in->rs->items[p->item];
+    const graft_item *item = &in->rs->items[p->item];
     const char *op = item->op;
     int nk = p->nkids;
-    Node **args = xcalloc((size_t)nk + 1, sizeof *args);
-    Attr attrs[MAX_ATTRS];
-    Node *n = NULL;
+    graft_node **args = xcalloc((size_t)nk + 1, sizeof *args);
+    graft_attr attrs[MAX_ATTRS];
+    graft_node *n = NULL;
     int nattrs = op_attrs(in, p, op, args, attrs, true);
     for (int i = 0; i < nk; i++) {
-        const PatNode *kid = p->kids[i];
+        const graft_pat *kid = p->kids[i];
         if (is_fresh_leaf(in, kid))
             continue;
-        args[i] = strcmp(op, "einsum") == 0 && kid->kind == PAT_TUPLE
+        args[i] = strcmp(op, "einsum") == 0 && kid->kind == GRAFT_PAT_TUPLE
                       ? build_einsum_operands(in, kid, attrs, nattrs)
                       : build(in, kid, NULL);
         if (!args[i])
@@ -587,7 +589,7 @@ static Node *build_op(Instance *in, const PatNode *p)
     /* the primary leaf first, so that its siblings can follow its shape */
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < nk; i++) {
-            const PatNode *kid = p->kids[i];
+            const graft_pat *kid = p->kids[i];
             if (args[i] || (pass == 0) != (leaf_id(in, kid) == in->primary))
                 continue;
             LeafCtx ctx;
@@ -603,10 +605,10 @@ done:
 }
 
 /* A tuple; field i a fresh leaf shaped by ctxs[i] when ctxs is given. */
-static Node *build_kids_node(Instance *in, const PatNode *p, const LeafCtx *ctxs)
+static graft_node *build_kids_node(Instance *in, const graft_pat *p, const LeafCtx *ctxs)
 {
-    Node **fields = xcalloc((size_t)p->nkids + 1, sizeof *fields);
-    Node *n = NULL;
+    graft_node **fields = xcalloc((size_t)p->nkids + 1, sizeof *fields);
+    graft_node *n = NULL;
     for (int i = 0; i < p->nkids; i++)
         if (!(fields[i] = ctxs && is_fresh_leaf(in, p->kids[i])
                               ? build_leaf(in, p->kids[i], &ctxs[i])
@@ -624,56 +626,56 @@ done:
     return n;
 }
 
-static Node *build_getitem(Instance *in, const PatNode *p)
+static graft_node *build_getitem(Instance *in, const graft_pat *p)
 {
-    Node *t = build(in, p->kids[0], NULL);
+    graft_node *t = build(in, p->kids[0], NULL);
     if (!t)
         return NULL;
     int index = in->rs->items[p->item].index;
     const Value *tv = value_of(in, t);
     if (tv->nfields <= index)
         return fail(in, "field %d of a value with %d fields", index, tv->nfields);
-    Node *n = graph_add_getitem(in->g, t, index);
+    graft_node *n = graph_add_getitem(in->g, t, index);
     *value_of(in, n) = value_copy(&tv->fields[index]);
     set_type_from(in, n, value_of(in, n));
     return n;
 }
 
-static Node *build(Instance *in, const PatNode *p, const LeafCtx *ctx)
+static graft_node *build(Instance *in, const graft_pat *p, const LeafCtx *ctx)
 {
     if (p->slot >= 0 && in->slot_node[p->slot]) /* bound again: the same node */
         return in->slot_node[p->slot];
-    Node *n = NULL;
+    graft_node *n = NULL;
     switch (p->kind) {
-    case PAT_ANY:
+    case GRAFT_PAT_ANY:
         return build_leaf(in, p, ctx);
-    case PAT_OP:
+    case GRAFT_PAT_OP:
         n = build_op(in, p);
         break;
-    case PAT_ALT:
+    case GRAFT_PAT_ALT:
         n = build(in, p->kids[chooser_pick(in->ch, p->nkids)], ctx);
         break;
-    case PAT_STAR: {
+    case GRAFT_PAT_STAR: {
         bool apply = chooser_pick(in->ch, 2) == 1;
         n = build(in, p->kids[0], ctx);
         if (n && apply)
             n = finish_call(in, in->rs->items[p->item].op, &n, 1, NULL, 0);
         break;
     }
-    case PAT_TUPLE:
+    case GRAFT_PAT_TUPLE:
         n = build_kids_node(in, p, NULL);
         break;
-    case PAT_GETITEM:
+    case GRAFT_PAT_GETITEM:
         n = build_getitem(in, p);
         break;
-    case PAT_FNCALL:
-    case PAT_CALL:
-    case PAT_DOM:
+    case GRAFT_PAT_FNCALL:
+    case GRAFT_PAT_CALL:
+    case GRAFT_PAT_DOM:
         return fail(in, "patterns with %s are not instantiated",
-                    p->kind == PAT_DOM ? "dominates()" : "function calls");
-    case PAT_FN:
-    case PAT_IF:
-    case PAT_LET:
+                    p->kind == GRAFT_PAT_DOM ? "dominates()" : "function calls");
+    case GRAFT_PAT_FN:
+    case GRAFT_PAT_IF:
+    case GRAFT_PAT_LET:
         return fail(in, "patterns with fn, if or let are not instantiated");
     }
     if (n && p->slot >= 0 && !in->slot_node[p->slot])
@@ -696,7 +698,7 @@ bool verify_build(Instance *in)
     in->mode = chooser_pick(in->ch, 3);
     in->g = graph_new();
     graph_set_name(in->g, "main");
-    Node *root = build(in, in->rule->pattern, NULL);
+    graft_node *root = build(in, in->rule->pattern, NULL);
     if (!root)
         return false;
     graph_set_output(in->g, root);

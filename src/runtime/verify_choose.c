@@ -75,17 +75,17 @@ void verify_draw(Instance *in, bool all_positive)
 
 /* ---- attribute values from canonical text ---- */
 
-static const AttrValue *parse_attr(Graph *g, const char **s)
+static const graft_attr_value *parse_attr(graft_graph *g, const char **s)
 {
     while (**s == ' ')
         (*s)++;
-    AttrValue *v;
+    graft_attr_value *v;
     if (**s == '[') {
-        const AttrValue *items[64];
+        const graft_attr_value *items[64];
         int n = 0;
         (*s)++;
         while (**s && **s != ']') {
-            const AttrValue *item = parse_attr(g, s);
+            const graft_attr_value *item = parse_attr(g, s);
             if (n < 64)
                 items[n++] = item;
             while (**s == ' ' || **s == ',')
@@ -93,8 +93,8 @@ static const AttrValue *parse_attr(Graph *g, const char **s)
         }
         if (**s == ']')
             (*s)++;
-        v = graph_new_attr_value(g, ATTR_LIST);
-        const AttrValue **copy = arena_array(graph_arena(g), (size_t)n + 1, sizeof *copy);
+        v = graph_new_attr_value(g, GRAFT_ATTR_LIST);
+        const graft_attr_value **copy = arena_array(graph_arena(g), (size_t)n + 1, sizeof *copy);
         memcpy(copy, items, (size_t)n * sizeof *copy);
         v->items = copy;
         v->nitems = n;
@@ -103,27 +103,27 @@ static const AttrValue *parse_attr(Graph *g, const char **s)
     if (**s == '"') {
         const char *end = strchr(*s + 1, '"');
         size_t len = end ? (size_t)(end - *s - 1) : strlen(*s + 1);
-        v = graph_new_attr_value(g, ATTR_STRING);
+        v = graph_new_attr_value(g, GRAFT_ATTR_STRING);
         v->s = graph_intern_n(g, *s + 1, len);
         *s += len + (end ? 2 : 1);
         return v;
     }
     if (strncmp(*s, "None", 4) == 0) {
         *s += 4;
-        return graph_new_attr_value(g, ATTR_NULL);
+        return graph_new_attr_value(g, GRAFT_ATTR_NULL);
     }
     char *end;
     double f = strtod(*s, &end);
     bool is_int = end > *s && !memchr(*s, '.', (size_t)(end - *s)) &&
                   !memchr(*s, 'e', (size_t)(end - *s)) && fabs(f) < 9e15;
-    v = graph_new_attr_value(g, is_int ? ATTR_INT : ATTR_FLOAT);
+    v = graph_new_attr_value(g, is_int ? GRAFT_ATTR_INT : GRAFT_ATTR_FLOAT);
     v->i = (int64_t)f;
     v->f = f;
     *s = end > *s ? end : *s + strlen(*s);
     return v;
 }
 
-const AttrValue *verify_attr_from_text(Graph *g, const char *text)
+const graft_attr_value *verify_attr_from_text(graft_graph *g, const char *text)
 {
     return parse_attr(g, &text);
 }

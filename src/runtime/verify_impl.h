@@ -28,7 +28,7 @@ bool chooser_next(Chooser *c);
 
 /* One leaf of the instance: a parameter or a constant. */
 typedef struct VerifyLeaf {
-    Node *node;       /* NODE_VAR or NODE_CONST */
+    graft_node *node;       /* NODE_VAR or NODE_CONST */
     int slot;         /* the variable, or -1 for _ */
     bool fixed;       /* a scalar constant: its value is in the graph */
     bool positive;    /* draw from [0.25, 2] (variances) */
@@ -36,19 +36,19 @@ typedef struct VerifyLeaf {
 } VerifyLeaf;
 
 typedef struct Instance {
-    const RuleSet *rs;
-    const RuleDesc *rule;
-    Graph *g;                  /* the instance, output = the pattern's root */
+    const graft_rule_set *rs;
+    const graft_rule *rule;
+    graft_graph *g;                  /* the instance, output = the pattern's root */
     Chooser *ch;
     uint64_t rng;              /* splitmix64 state */
     int primary, base, mode;   /* the shape scheme (verify_build.c) */
     int nleafids;              /* leaf numbering of the pattern */
-    const PatNode **anon;      /* anonymous leaves, by leaf id (else NULL) */
+    const graft_pat **anon;      /* anonymous leaves, by leaf id (else NULL) */
     int *slot_leaf;            /* slot -> leaf id, -1 */
-    Node **slot_node;          /* slot -> the node bound */
-    const PatNode **slot_binder; /* slot -> the sub-pattern that binds it
+    graft_node **slot_node;          /* slot -> the node bound */
+    const graft_pat **slot_binder; /* slot -> the sub-pattern that binds it
                                     (x@op(...)), NULL for a leaf variable */
-    const AttrValue **slot_attr; /* slot -> the attribute value chosen */
+    const graft_attr_value **slot_attr; /* slot -> the attribute value chosen */
     VerifyLeaf *leaves;        /* leaves made, in order */
     int nleaves;
     size_t leaves_cap;
@@ -67,7 +67,7 @@ typedef struct Instance {
 bool verify_attr_candidate(const char *name, const Tensor *t, int k, StrBuf *out);
 /* The attribute value that canonical text spells (pattern_attr_key's
  * form: numbers, quoted strings, lists, None), made in g. */
-const AttrValue *verify_attr_from_text(Graph *g, const char *text);
+const graft_attr_value *verify_attr_from_text(graft_graph *g, const char *text);
 
 /* Builds the pattern of in->rule into in->g with base shape in->base;
  * false with in->why set. */

@@ -1,0 +1,29 @@
+#!/bin/sh
+# line_length.sh [DIR] - no line of the hand-written C of src/ is longer
+# than 100 columns (a reader's window; generated C and grammar/ are
+# exempt).  Prints "FILE:LINE: N columns" for each and exits 1 if any.
+# Without an argument, checks the source tree, then shows that it finds
+# a planted long line (so the check cannot pass by reading nothing).
+set -u
+check_tree() {
+    ( cd "$1" && find src -name '*.[ch]' | sort | xargs -r awk '
+        length($0) > 100 { printf "%s:%d: %d columns\n", FILENAME, FNR, length($0); bad = 1 }
+        END { exit bad }' )
+}
+if [ $# -ge 1 ]; then
+    check_tree "$1"
+    exit $?
+fi
+src=${GRAFT_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
+check_tree "$src" || exit 1
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/src/base"
+printf 'int x;\n/* %0101d */\n' 0 > "$tmp/src/base/long.c"
+out=$(check_tree "$tmp")
+if [ $? -eq 0 ] || [ "$out" != "src/base/long.c:2: 107 columns" ]; then
+    echo "FAIL: the planted long line was not found: $out"
+    exit 1
+fi
+n=$(cd "$src" && find src -name '*.[ch]' | wc -l)
+echo "line_length: $n files of src/, no line over 100 columns"
