@@ -1,6 +1,6 @@
 /* relay_parse.y - the Relay text format as TVM v0.14 prints it.
  *
- * Actions only call the loader (src/ir/relay_load.c), which builds the graph
+ * Actions only call the loader (src/relay/relay_load.c), which builds the graph
  * and resolves names.  Lists (bindings, arguments, attributes, fields,
  * dimensions) are left-recursive and collect their items on the loader's
  * item stack from a mark, so a long list costs no parser stack; only

@@ -29,6 +29,11 @@ static bool doubles_equal(double a, double b)
     return a == b || fabs(a - b) < 1e-9;
 }
 
+static bool same_bytes(const graft_attr_value *a, const graft_attr_value *b)
+{
+    return a->nbytes == b->nbytes && (a->nbytes == 0 || memcmp(a->data, b->data, a->nbytes) == 0);
+}
+
 bool attr_value_equal(const graft_attr_value *a, const graft_attr_value *b)
 {
     if (numeric(a) && numeric(b))
@@ -40,6 +45,9 @@ bool attr_value_equal(const graft_attr_value *a, const graft_attr_value *b)
     case GRAFT_ATTR_NULL: return true;
     case GRAFT_ATTR_OPAQUE:
         return strcmp(a->spelling ? a->spelling : "", b->spelling ? b->spelling : "") == 0;
+    case GRAFT_ATTR_TENSOR:
+        return a->type && b->type && type_equal(a->type, b->type) && same_bytes(a, b);
+    case GRAFT_ATTR_GRAPH: return same_bytes(a, b);
     case GRAFT_ATTR_LIST:
         if (a->nitems != b->nitems)
             return false;

@@ -463,6 +463,8 @@ static void put_attr_value(Printer *p, StrBuf *sb, const graft_attr_value *v)
     case GRAFT_ATTR_BOOL: put_str(sb, v->i ? "True" : "False"); break;
     case GRAFT_ATTR_NULL: put_lit(sb, "None"); break;
     case GRAFT_ATTR_OPAQUE: break; /* only loaded, always spelled */
+    case GRAFT_ATTR_TENSOR:
+    case GRAFT_ATTR_GRAPH: break; /* only ONNX models hold these */
     case GRAFT_ATTR_STRING: put_quoted(p, sb, v->s); break;
     case GRAFT_ATTR_LIST:
         put_chr(sb, '[');

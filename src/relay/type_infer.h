@@ -4,8 +4,8 @@
  * note [type relations]: TVM gives every op a type relation (a C++
  * function registered with add_type_rel) that computes the output type
  * from the input types and the attributes, or reports a contradiction.
- * graft has one relation per op name here, in src/ir (types are part of
- * the graph IR; the compiler-side registry cannot be called from ir or
+ * graft has one relation per op name here, in src/relay (the types are
+ * Relay's; the compiler-side registry cannot be called from relay or
  * runtime), one file per op family:
  *   type_rel_elemwise.c  unary and broadcasting binary ops
  *                        (src/relay/op/type_relations.cc)
