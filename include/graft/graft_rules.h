@@ -234,6 +234,10 @@ struct graft_expr {
     const graft_attr_value *attr; /* ATTR: the op's default value (NULL if
                                      none); a literal (NUM, STR, BOOL, LIST,
                                      DTYPE) as an attribute value */
+    int line;                     /* in actions: the line of the rule file
+                                     that wrote it, 0 if none (graft
+                                     compile's #line: note [line directives]) */
+    const char *file;             /* in actions: that rule file */
 };
 
 /* ---- guard values ----
