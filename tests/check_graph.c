@@ -145,7 +145,7 @@ static graft_attr_value *num(graft_graph *g, graft_attr_kind kind, double v)
 }
 
 /* TVM leaves out an attribute equal to its default by StructuralEqual,
- * whose doubles compare with BaseValueEqual (include/tvm/node/
+ * whose doubles compare with BaseValueEqual (tvm/include/tvm/node/
  * structural_equal.h): equal within an absolute 1e-9.  So the float32
  * epsilon TVM's importers write (9.99999974738e-06) is the default 1e-05,
  * and 1.1e-05 is not; ints and floats compare by value. */

@@ -493,7 +493,7 @@ static const char *expr_attrs(Emitter *E, const graft_expr *x, const char *name,
     return attrs;
 }
 
-/* note [created attributes]: the declared attributes of a new call (the
+/* (note [created attributes] in pattern.h) The declared attributes of a new call (the
  * op's, in TVM's order, with their defaults), once per distinct list, for
  * the interpreter's tree and the compiled action alike; returns the name. */
 const char *emit_decls(Emitter *E, const graft_expr *x)

@@ -16,9 +16,9 @@
  * op takes 128 bytes of arena and a binary one 160; attributes live
  * beside it. */
 _Static_assert(sizeof(void *) != 8 || sizeof(graft_node) == 96,
-               "note [node size]: a node is 96 bytes");
+               "a node is 96 bytes (note [node size])");
 _Static_assert(sizeof(void *) != 8 || sizeof(struct Use) == 32,
-               "note [node size]: a use is 32 bytes");
+               "a use is 32 bytes (note [node size])");
 
 graft_graph *graph_new(void)
 {

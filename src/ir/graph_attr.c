@@ -6,9 +6,9 @@
 
 /* note [attribute equality]: TVM's printer leaves out an attribute equal
  * to its declared default (AttrsNode::VisitNonDefaultAttrs, whose
- * AttrTriggerNonDefaultEntry::set_default in include/tvm/ir/attrs.h tests
+ * AttrTriggerNonDefaultEntry::set_default in tvm/include/tvm/ir/attrs.h tests
  * tvm::StructuralEqual).  For doubles that is BaseValueEqual in
- * include/tvm/node/structural_equal.h: equal, both NaN, or within an
+ * tvm/include/tvm/node/structural_equal.h: equal, both NaN, or within an
  * absolute 1e-9.  So epsilon=1e-05f (float32, 9.99999974738e-06) equals
  * the default 1e-05.  Ints, floats and bools compare by value, since the
  * text does not say which one an attribute holds ("axis=0" vs 0.0). */

@@ -1037,7 +1037,7 @@ static bool needs_visit(const Printer *p, uint32_t id)
     return !always_inline(p->ga.kind[id]) && p->visited[id] == VISIT_NOT;
 }
 
-/* Step 1 of note [temp numbering]: iterative post-order from root.  A
+/* note [temp numbering], step 1: iterative post-order from root.  A
  * leaf visit of a function visits its body, so walks nest: each works
  * above the frames of the walks it is inside, in one stack. */
 static void visit_all(Printer *p, uint32_t root)
@@ -1206,7 +1206,7 @@ static void put_def(Printer *p, StrBuf *out, const graft_node *fn, const char *n
 }
 
 /* The definitions in TVM's order: sorted by name (TextPrinter::PrintMod
- * in src/relay/printer/text_printer.cc), one blank line between them;
+ * in tvm/src/relay/printer/text_printer.cc), one blank line between them;
  * the printer's temp numbers and names run on from one to the next. */
 static void put_defs(Printer *p, StrBuf *out)
 {
