@@ -318,6 +318,8 @@ int cmd_verify(int argc, char **argv, const graft_limits *limits)
         graft_diag *d = cli_diag_new(&a.limits);
         rc = verify_all(&a, d);
         diag_free(d);
+        if (a.prove)
+            prove_shutdown();
     }
     free(a.files);
     return rc;

@@ -46,13 +46,18 @@ static void exp_axioms(Encoder *e, Z3_solver s)
     }
 }
 
-/* The leaves whose shapes a side's result has, as names. */
+/* The leaves whose shapes a side's result has, as names ("x", "x@(1,0)"
+ * for x transposed). */
 static void shape_names(const Encoder *e, uint64_t set, StrBuf *out)
 {
-    for (int id = 0; id < PROVE_MAX_LEAVES; id++)
-        if (set >> id & 1)
-            strbuf_printf(out, "%s%s", out->len ? ", " : "",
-                          id < e->rule->nslots ? e->rule->slot_names[id] : "_");
+    for (int i = 0; i < e->natoms; i++)
+        if (set >> i & 1) {
+            int id = e->atom_id[i];
+            strbuf_printf(out, "%s%s%s", out->len ? ", " : "",
+                          id < e->rule->nslots ? e->rule->slot_names[id] : "_",
+                          e->atom_perm[i][0] ? "@" : "");
+            strbuf_puts(out, e->atom_perm[i]);
+        }
 }
 
 /* One combination's question: a solver holding assumptions and the
@@ -216,6 +221,11 @@ void prove_rule(const graft_rule_set *rs, uint32_t rule, const ProveOptions *o, 
         strbuf_puts(&out->why, "refuted over float32 [inexact]: proved over the reals");
     }
     prove_report_free(&reals);
+}
+
+void prove_shutdown(void)
+{
+    Z3_finalize_memory();
 }
 
 void prove_report_free(ProveReport *r)

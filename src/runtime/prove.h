@@ -61,5 +61,8 @@ typedef struct ProveReport {
 void prove_rule(const graft_rule_set *rs, uint32_t rule, const ProveOptions *o,
                 ProveReport *out);
 void prove_report_free(ProveReport *r);
+/* Frees what Z3 keeps between contexts (its memory manager, symbol
+ * tables); call once, after the last prove_rule. */
+void prove_shutdown(void);
 
 #endif

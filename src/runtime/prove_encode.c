@@ -117,31 +117,120 @@ static const char *leaf_name(const Encoder *e, int id, char *buf, size_t size)
     return buf;
 }
 
+/* The current permutation as text, "" when it is the identity (a read at
+ * the result's own position). */
+static void perm_text(const Encoder *e, char *out)
+{
+    bool identity = true;
+    for (int i = 0; i < e->perm_rank; i++)
+        identity = identity && e->perm[i] == i;
+    int n = 0;
+    out[0] = '\0';
+    for (int i = 0; !identity && i < e->perm_rank; i++)
+        n += snprintf(out + n, (size_t)(PROVE_PERM_TEXT - n), "%s%d", i ? "," : "(",
+                      e->perm[i]);
+    if (!identity)
+        snprintf(out + n, (size_t)(PROVE_PERM_TEXT - n), ")");
+}
+
+/* The shape atom of leaf id read at permutation perm, as a set bit. */
+static uint64_t shape_atom(Encoder *e, int id, const char *perm)
+{
+    for (int i = 0; i < e->natoms; i++)
+        if (e->atom_id[i] == id && strcmp(e->atom_perm[i], perm) == 0)
+            return (uint64_t)1 << i;
+    if (e->natoms == PROVE_MAX_LEAVES)
+        return 0;
+    e->atom_id[e->natoms] = id;
+    snprintf(e->atom_perm[e->natoms], PROVE_PERM_TEXT, "%s", perm);
+    return (uint64_t)1 << e->natoms++;
+}
+
 /* The variable of leaf id read along axis (PROVE_ELEM: by broadcasting;
- * a vector's broadcasting read is its read along the last axis). */
+ * a vector's broadcasting read is its read along the last axis), at the
+ * current permutation.  One key, one element: a leaf read at the same
+ * position of the result is the same number, whatever its rank. */
 static ProveTerm leaf_var(Encoder *e, int id, int axis, bool is_const)
 {
     bool vector = id < e->rule->nslots && e->vector[id];
     bool scalar = id < e->rule->nslots && e->scalar[id];
+    char perm[PROVE_PERM_TEXT];
+    perm_text(e, perm);
     if (vector && axis == PROVE_ELEM)
         axis = -1;
     if (scalar)
-        axis = PROVE_ELEM;
-    uint64_t shape = vector || scalar ? 0 : (uint64_t)1 << id;
-    for (int i = 0; i < e->nvars; i++)
-        if (e->vars[i].id == id && e->vars[i].axis == axis)
-            return (ProveTerm){.v = e->vars[i].var, .shape = shape};
-    if (e->nvars == PROVE_MAX_VARS || id >= PROVE_MAX_LEAVES)
+        axis = PROVE_ELEM, perm[0] = '\0';
+    if (perm[0] && axis != PROVE_ELEM)
+        return prove_fail(e, "a channel vector under a transpose leaves the fragment");
+    if (e->natoms == PROVE_MAX_LEAVES || e->nvars == PROVE_MAX_VARS || id >= PROVE_MAX_LEAVES)
         return prove_fail(e, "the rule has too many leaves for the prover");
+    uint64_t shape = vector || scalar ? 0 : shape_atom(e, id, perm);
+    for (int i = 0; i < e->nvars; i++)
+        if (e->vars[i].id == id && e->vars[i].axis == axis && strcmp(e->vars[i].perm, perm) == 0)
+            return (ProveTerm){.v = e->vars[i].var, .shape = shape};
     char buf[64], name[128];
     const char *base = leaf_name(e, id, buf, sizeof buf);
     if (axis == PROVE_ELEM || axis == -1)
-        snprintf(name, sizeof name, "%s", base);
+        snprintf(name, sizeof name, "%s%s%s", base, perm[0] ? "@" : "", perm);
     else
         snprintf(name, sizeof name, "%s@axis%d", base, axis);
     Z3_ast v = Z3_mk_const(e->z, Z3_mk_string_symbol(e->z, name), e->sort);
-    e->vars[e->nvars++] = (ProveVar){.id = id, .axis = axis, .var = v, .is_const = is_const};
+    ProveVar *pv = &e->vars[e->nvars++];
+    *pv = (ProveVar){.id = id, .axis = axis, .var = v, .is_const = is_const};
+    snprintf(pv->perm, sizeof pv->perm, "%s", perm);
     return (ProveTerm){.v = v, .shape = shape};
+}
+
+/* Enters transpose(kid, axes): the kid's position is the transpose's
+ * with its axes permuted, kid[q] with q[axes[i]] = p[i].  axes is the
+ * list (n of them), or NULL for None (reversed), which needs a rank from
+ * an outer transpose.  Returns false (with the reason) when the rank is
+ * unknown or disagrees. */
+static bool enter_transpose(Encoder *e, const int *axes, int n)
+{
+    int rank = n >= 0 ? n : e->perm_rank;
+    if (rank == 0 || rank > EVAL_MAX_RANK || (e->perm_rank && e->perm_rank != rank)) {
+        prove_fail(e, "transpose of unknown rank leaves the fragment");
+        return false;
+    }
+    int outer[EVAL_MAX_RANK];
+    for (int i = 0; i < rank; i++)
+        outer[i] = e->perm_rank ? e->perm[i] : i;
+    bool seen[EVAL_MAX_RANK] = {false};
+    for (int i = 0; i < rank; i++) {
+        int a = axes ? axes[i] : rank - 1 - i;
+        a = a < 0 ? a + rank : a;
+        if (a < 0 || a >= rank || seen[a]) {
+            prove_fail(e, "transpose's axes are no permutation");
+            return false;
+        }
+        seen[a] = true;
+        e->perm[a] = outer[i];
+    }
+    e->perm_rank = rank;
+    return true;
+}
+
+/* The axes of a transpose written as canonical text ("[1, 0]", "None"):
+ * their count, -1 for None, -2 when they are not literal. */
+static int axes_from_text(const char *text, int *axes)
+{
+    if (strcmp(text, "None") == 0)
+        return -1;
+    int n = 0;
+    const char *s = text;
+    if (*s++ != '[')
+        return -2;
+    while (*s && *s != ']' && n < EVAL_MAX_RANK) {
+        char *end;
+        axes[n++] = (int)strtol(s, &end, 10);
+        if (end == s)
+            return -2;
+        s = end;
+        while (*s == ',' || *s == ' ')
+            s++;
+    }
+    return *s == ']' ? n : -2;
 }
 
 static int anon_id(Encoder *e, const graft_pat *p)
@@ -211,9 +300,32 @@ static bool pattern_attr(Encoder *e, const void *src, const char *name, ProveTer
 
 static ProveTerm encode_pat(Encoder *e, const graft_pat *p);
 
+/* transpose(kid, axes=[...]) in a pattern: kid read at permuted positions. */
+static ProveTerm encode_pat_transpose(Encoder *e, const graft_pat *p)
+{
+    const graft_item *item = &e->rs->items[p->item];
+    int axes[EVAL_MAX_RANK], n = -2;
+    for (int i = 0; i < item->npreds; i++) {
+        const graft_pred *pp = &e->rs->preds[item->preds[i]];
+        if (pp->kind == GRAFT_PRED_ATTR && pp->op && strcmp(pp->s, "axes") == 0)
+            n = axes_from_text(pp->key, axes);
+    }
+    if (n == -2)
+        return prove_fail(e, "transpose without literal axes leaves the fragment");
+    int saved[EVAL_MAX_RANK], saved_rank = e->perm_rank;
+    memcpy(saved, e->perm, sizeof saved);
+    ProveTerm t = enter_transpose(e, n >= 0 ? axes : NULL, n) ? encode_pat(e, p->kids[0])
+                                                             : (ProveTerm){0};
+    memcpy(e->perm, saved, sizeof saved);
+    e->perm_rank = saved_rank;
+    return t;
+}
+
 static ProveTerm encode_pat_op(Encoder *e, const graft_pat *p)
 {
     const char *op = e->rs->items[p->item].op;
+    if (strcmp(op, "transpose") == 0 && p->nkids == 1)
+        return encode_pat_transpose(e, p);
     if (e->rs->items[p->item].variadic)
         return prove_fail(e, "%s(...) leaves the fragment", op);
     PatAttrs pa = {p, op};
@@ -239,9 +351,10 @@ static ProveTerm bound_again(Encoder *e, int slot)
     for (int i = 0; i < e->nvars; i++)
         if (e->vars[i].id == slot)
             return leaf_var(e, slot, e->axis, e->vars[i].is_const);
-    if (e->axis == PROVE_ELEM || e->axis == -1)
+    if ((e->axis == PROVE_ELEM || e->axis == -1) && e->perm_rank == 0)
         return e->slot_term[slot];
-    return prove_fail(e, "a computed channel vector leaves the fragment");
+    return prove_fail(e, "a computed value read along a channel or under a transpose "
+                         "leaves the fragment");
 }
 
 static ProveTerm encode_pat(Encoder *e, const graft_pat *p)
@@ -279,7 +392,7 @@ static ProveTerm encode_pat(Encoder *e, const graft_pat *p)
         return prove_fail(e, "a pattern with tuples, functions or dominators leaves the "
                              "fragment");
     }
-    bool broadcast = e->axis == PROVE_ELEM || e->axis == -1;
+    bool broadcast = (e->axis == PROVE_ELEM || e->axis == -1) && e->perm_rank == 0;
     if (t.v && p->slot >= 0 && (broadcast || p->kind == GRAFT_PAT_ANY))
         e->slot_term[p->slot] = t;
     return t;
@@ -372,8 +485,36 @@ static bool action_attr(Encoder *e, const void *src, const char *name, ProveTerm
     return false;
 }
 
+/* transpose(kid, axes=[...]) in an action (no axes: None, reversed). */
+static ProveTerm encode_act_transpose(Encoder *e, const graft_expr *x)
+{
+    int axes[EVAL_MAX_RANK], n = -1;
+    for (int i = 0; i < x->nattrs; i++) {
+        const graft_act_attr *a = &x->attrs[i];
+        if (a->src != GRAFT_ASRC_EXPR || strcmp(a->name, "axes") != 0)
+            continue;
+        n = a->value->kind == GRAFT_EXPR_LIST && a->value->nkids <= EVAL_MAX_RANK ? 0 : -2;
+        for (int k = 0; n >= 0 && k < a->value->nkids; k++)
+            if (a->value->kids[k]->kind == GRAFT_EXPR_NUM)
+                axes[n++] = (int)a->value->kids[k]->f;
+            else
+                n = -2;
+    }
+    if (n == -2)
+        return prove_fail(e, "transpose without literal axes leaves the fragment");
+    int saved[EVAL_MAX_RANK], saved_rank = e->perm_rank;
+    memcpy(saved, e->perm, sizeof saved);
+    ProveTerm t = enter_transpose(e, n >= 0 ? axes : NULL, n) ? encode_act(e, x->kids[0])
+                                                             : (ProveTerm){0};
+    memcpy(e->perm, saved, sizeof saved);
+    e->perm_rank = saved_rank;
+    return t;
+}
+
 static ProveTerm encode_act_call(Encoder *e, const graft_expr *x)
 {
+    if (strcmp(x->s, "transpose") == 0 && x->nkids == 1)
+        return encode_act_transpose(e, x);
     ProveAttrs attrs = {action_attr, x};
     ProveTerm args[8];
     if (x->nkids > 8)

@@ -14,6 +14,7 @@ enum {
     PROVE_MAX_VARS = 96,   /* leaf variables (a leaf read along several axes) */
     PROVE_MAX_CONDS = 256, /* assumptions, obligations */
     PROVE_ELEM = -1000,    /* a leaf read by broadcasting (not along an axis) */
+    PROVE_PERM_TEXT = 40,  /* a permutation's text, "(3,0,1,2)" */
 };
 
 /* One side's value at the result's position. */
@@ -23,7 +24,7 @@ typedef struct ProveTerm {
     bool tuple;      /* nn.batch_norm, nn.dropout: v is field 0 */
     bool literal;    /* a literal number, lit */
     double lit;
-    uint64_t shape;  /* leaf ids whose shapes broadcast into this value's */
+    uint64_t shape;  /* shape atoms (Encoder.atom) broadcasting into this value's */
 } ProveTerm;
 
 /* A leaf's element as the solver sees it: leaf id (a slot, or nslots +
@@ -31,6 +32,9 @@ typedef struct ProveTerm {
 typedef struct ProveVar {
     int id;
     int axis;          /* PROVE_ELEM, or the channel axis it is read along */
+    char perm[PROVE_PERM_TEXT]; /* "" or, under transposes, where it is read:
+                                   "(2,0,1)" is at (p[2], p[0], p[1]) of the
+                                   result's position p */
     Z3_ast var;
     bool is_const;     /* x:const or _:const (pinned to an instance's value) */
 } ProveVar;
@@ -54,6 +58,12 @@ typedef struct Encoder {
     bool *vector;                  /* slot read as a channel vector somewhere */
     bool *scalar;                  /* slot used as a scalar (attribute, value(k)) */
     int axis;                      /* leaves read along this axis, or PROVE_ELEM */
+    int perm[EVAL_MAX_RANK];       /* under transposes: the current position is
+                                      (p[perm[0]], ...) of the result's p */
+    int perm_rank;                 /* its length; 0: the result's position */
+    int atom_id[PROVE_MAX_LEAVES]; /* shape atoms: a leaf read at a permutation */
+    char atom_perm[PROVE_MAX_LEAVES][PROVE_PERM_TEXT];
+    int natoms;
     Z3_ast assume[PROVE_MAX_CONDS];
     int nassume;
     Z3_ast oblige[PROVE_MAX_CONDS];
