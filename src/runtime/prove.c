@@ -18,7 +18,7 @@ static void z3_error(Z3_context z, Z3_error_code code)
     abort();
 }
 
-static Z3_context new_context(const ProveOptions *o)
+Z3_context prove_new_context(const ProveOptions *o)
 {
     Z3_config cfg = Z3_mk_config();
     Z3_set_param_value(cfg, "model", "true");
@@ -30,7 +30,7 @@ static Z3_context new_context(const ProveOptions *o)
 }
 
 /* exp(t) * exp(-t) = 1 and log(exp(t)) = t for each exp(t) of the formula. */
-static void exp_axioms(Encoder *e, Z3_solver s)
+void prove_exp_axioms(Encoder *e, Z3_solver s)
 {
     int n = e->nexps;
     Z3_ast zero = prove_num(e, 0);
@@ -60,6 +60,21 @@ static void shape_names(const Encoder *e, uint64_t set, StrBuf *out)
         }
 }
 
+Z3_solver prove_new_solver(Encoder *e)
+{
+    Z3_solver s = Z3_mk_solver(e->z);
+    Z3_solver_inc_ref(e->z, s);
+    Z3_params ps = Z3_mk_params(e->z);
+    Z3_params_inc_ref(e->z, ps);
+    Z3_params_set_uint(e->z, ps, Z3_mk_string_symbol(e->z, "rlimit"), e->rlimit);
+    Z3_solver_set_params(e->z, s, ps);
+    Z3_params_dec_ref(e->z, ps);
+    for (int i = 0; i < e->nassume; i++)
+        Z3_solver_assert(e->z, s, e->assume[i]);
+    prove_exp_axioms(e, s);
+    return s;
+}
+
 /* One combination's question: a solver holding assumptions and the
  * negated claim; false (with why) when the rule leaves the fragment. */
 static Z3_solver pose(Encoder *e, ProveReport *r)
@@ -82,16 +97,7 @@ static Z3_solver pose(Encoder *e, ProveReport *r)
         strbuf_free(&b);
         return NULL;
     }
-    Z3_solver s = Z3_mk_solver(e->z);
-    Z3_solver_inc_ref(e->z, s);
-    Z3_params ps = Z3_mk_params(e->z);
-    Z3_params_inc_ref(e->z, ps);
-    Z3_params_set_uint(e->z, ps, Z3_mk_string_symbol(e->z, "rlimit"), e->rlimit);
-    Z3_solver_set_params(e->z, s, ps);
-    Z3_params_dec_ref(e->z, ps);
-    for (int i = 0; i < e->nassume; i++)
-        Z3_solver_assert(e->z, s, e->assume[i]);
-    exp_axioms(e, s);
+    Z3_solver s = prove_new_solver(e);
     Z3_ast pv = pat.is_bool ? Z3_mk_ite(e->z, pat.v, prove_num(e, 1), prove_num(e, 0)) : pat.v;
     Z3_ast av = act.is_bool ? Z3_mk_ite(e->z, act.v, prove_num(e, 1), prove_num(e, 0)) : act.v;
     Z3_ast goal[PROVE_MAX_CONDS + 1];
@@ -118,7 +124,7 @@ static void model_values(const Encoder *e, Z3_model m, StrBuf *out)
 static void counterexample(Encoder *e, Z3_solver s, uint32_t rule, ProveReport *r)
 {
     Replay rp;
-    bool found = prove_replay_find(e, rule, &rp);
+    bool found = prove_replay_find(e, rule, false, &rp);
     if (found) {
         Z3_solver_push(e->z, s);
         prove_replay_pin(e, &rp, s);
@@ -160,7 +166,7 @@ static void counterexample(Encoder *e, Z3_solver s, uint32_t rule, ProveReport *
 static bool prove_combination(const graft_rule_set *rs, uint32_t rule, const ProveOptions *o,
                               bool ieee, Chooser *ch, ProveReport *r)
 {
-    Z3_context z = new_context(o);
+    Z3_context z = prove_new_context(o);
     Encoder e;
     prove_encoder_init(&e, z, ieee, rs, &rs->rules[rule], ch);
     e.rlimit = o->rlimit ? o->rlimit : DEFAULT_RLIMIT;
@@ -210,6 +216,8 @@ void prove_rule(const graft_rule_set *rs, uint32_t rule, const ProveOptions *o, 
 {
     memset(out, 0, sizeof *out);
     prove_all(rs, rule, o, o->ieee, out);
+    if (!o->ieee && out->verdict == PROVE_NOT_PROVED)
+        prove_on_instance(rs, rule, o, out);
     if (!o->ieee || out->verdict != PROVE_REFUTED)
         return;
     ProveReport reals;

@@ -24,7 +24,10 @@
  * IEEE float32 (Z3's FloatingPoint theory, rounding to nearest even)
  * with ieee, where a rule exact over the reals but not in float32, as
  * any reassociation, is refuted and marked [inexact].  A pattern with
- * alternatives is proved for each combination in turn.
+ * alternatives is proved for each combination in turn.  A rule outside
+ * the fragment is tried on one instance, every element a variable
+ * (prove_instance.c): "proved for [x: (2, 3) float32] only", which does
+ * not count as proved, or refuted.
  */
 #ifndef GRAFT_PROVE_H
 #define GRAFT_PROVE_H

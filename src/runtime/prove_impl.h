@@ -130,15 +130,33 @@ typedef struct Replay {
     const graft_node *leaf_node[PROVE_MAX_LEAVES]; /* leaf id -> its node */
 } Replay;
 
-/* Finds an instance; false when none of the first few realises e's
- * alternatives. */
-bool prove_replay_find(const Encoder *e, uint32_t rule, Replay *r);
+/* Finds an instance (any, or one realising e's alternatives); false
+ * when none of the first few will do. */
+bool prove_replay_find(const Encoder *e, uint32_t rule, bool any, Replay *r);
 /* Asserts (in solver s) that each constant leaf equals its instance's value. */
 void prove_replay_pin(const Encoder *e, const Replay *r, Z3_solver s);
 /* Evaluates both sides with the model's leaf values; true when they
  * differ past the tolerance; writes the values to detail. */
 bool prove_replay_run(const Encoder *e, Replay *r, Z3_model m, StrBuf *detail);
+/* The same, the leaves' values already set. */
+bool prove_replay_eval(const Encoder *e, Replay *r, StrBuf *detail);
 void prove_replay_free(Replay *r);
+/* The rule alone, as a rule set sharing rs's tables; applying it once
+ * to g (its messages dropped). */
+graft_rule_set prove_single_rule(const graft_rule_set *rs, uint32_t rule);
+bool prove_rewrite_once(const graft_rule_set *one, graft_graph *g);
+
+/* ---- solving (prove.c) and instances (prove_instance.c) ---- */
+
+Z3_context prove_new_context(const ProveOptions *o);
+/* A solver with e's resource limit, assumptions and axioms. */
+Z3_solver prove_new_solver(Encoder *e);
+void prove_exp_axioms(Encoder *e, Z3_solver s);
+/* Proves the rule on one instance of its pattern, every element a
+ * variable: true when that settled something, *out then PROVE_REFUTED,
+ * or PROVE_NOT_PROVED with why "proved for [the instance]". */
+bool prove_on_instance(const graft_rule_set *rs, uint32_t rule, const ProveOptions *o,
+                       ProveReport *out);
 
 /* A model value of v as a double, and as text (exact when short). */
 double prove_model_double(const Encoder *e, Z3_model m, Z3_ast v);

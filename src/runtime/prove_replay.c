@@ -118,7 +118,7 @@ static void note_match(void *ctx, uint32_t rule, graft_node *root, const graft_b
 }
 
 /* The rule alone, as a rule set sharing rs's tables. */
-static graft_rule_set single_rule(const graft_rule_set *rs, uint32_t rule)
+graft_rule_set prove_single_rule(const graft_rule_set *rs, uint32_t rule)
 {
     graft_rule_set one = *rs;
     one.rules = &rs->rules[rule];
@@ -136,22 +136,24 @@ static bool matches_at_root(const graft_rule_set *one, graft_graph *g)
     return m.found;
 }
 
-bool prove_replay_find(const Encoder *e, uint32_t rule, Replay *r)
+bool prove_replay_find(const Encoder *e, uint32_t rule, bool any, Replay *r)
 {
     memset(r, 0, sizeof *r);
-    graft_rule_set one = single_rule(e->rs, rule);
+    graft_rule_set one = prove_single_rule(e->rs, rule);
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        int base = attempt % VERIFY_BASES;
+        /* any instance: the largest base shape first, the one a proof
+           for one instance says most about */
+        int base = any ? VERIFY_BASES - 1 - attempt % VERIFY_BASES : attempt % VERIFY_BASES;
         r->in = (Instance){.rs = e->rs, .rule = e->rule, .ch = &r->ch, .base = base,
                            .rng = hash_bytes(e->rule->name, strlen(e->rule->name), 1),
                            .eo = {.mode = EVAL_DTYPE}};
         memset(r->leaf_node, 0, sizeof r->leaf_node);
         if (verify_build(&r->in) && matches_at_root(&one, r->in.g) &&
-            zip(e, r, e->rule->pattern, graph_output(r->in.g)))
+            (any || zip(e, r, e->rule->pattern, graph_output(r->in.g))))
             return true;
         instance_free(&r->in);
         memset(&r->in, 0, sizeof r->in);
-        if (base == VERIFY_BASES - 1 && !chooser_next(&r->ch))
+        if (attempt % VERIFY_BASES == VERIFY_BASES - 1 && !chooser_next(&r->ch))
             break;
     }
     return false;
@@ -229,7 +231,7 @@ static bool evaluate(Replay *r, Value *out)
 }
 
 /* Applies the rule once, its messages dropped. */
-static bool rewrite_once(const graft_rule_set *one, graft_graph *g)
+bool prove_rewrite_once(const graft_rule_set *one, graft_graph *g)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -281,15 +283,20 @@ static bool differs(const Encoder *e, const Value *want, const Value *got, int o
 bool prove_replay_run(const Encoder *e, Replay *r, Z3_model m, StrBuf *detail)
 {
     fill_leaves(e, r, m);
-    graft_rule_set one = single_rule(e->rs, (uint32_t)(e->rule - e->rs->rules));
+    strbuf_puts(detail, "  replayed by the evaluator (each leaf filled with its value):\n");
+    return prove_replay_eval(e, r, detail);
+}
+
+bool prove_replay_eval(const Encoder *e, Replay *r, StrBuf *detail)
+{
+    graft_rule_set one = prove_single_rule(e->rs, (uint32_t)(e->rule - e->rs->rules));
     Value want = {.nfields = -1}, got = {.nfields = -1};
     int ops = count_ops(r->in.g);
-    bool ok = evaluate(r, &want) && rewrite_once(&one, r->in.g) && evaluate(r, &got);
+    bool ok = evaluate(r, &want) && prove_rewrite_once(&one, r->in.g) && evaluate(r, &got);
     bool refuted = false;
     if (ok) {
         ops += count_ops(r->in.g);
-        strbuf_puts(detail, "  replayed by the evaluator (each leaf filled with its value):\n"
-                            "    pattern gives ");
+        strbuf_puts(detail, "    pattern gives ");
         verify_value_text(&want, SHOW_VALUES, detail);
         strbuf_puts(detail, "\n    rewrite gives ");
         verify_value_text(&got, SHOW_VALUES, detail);
