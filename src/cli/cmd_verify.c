@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cmd_verify_prove.h"
 #include "frontend.h"
 #include "lower.h"
 #include "verify.h"
@@ -33,7 +34,10 @@ static void print_help(void)
           "options:\n"
           "  --trials N         value draws per rule (default 20)\n"
           "  --seed N           seed of the random values (default 1)\n"
-          "  -j N               verify N rules at a time, in N processes\n", stdout);
+          "  -j N               verify N rules at a time, in N processes\n"
+          "  --prove[=ieee]     prove each rule with Z3 first, over the reals (or float32);\n"
+          "                     a rule not proved is checked numerically (doc/verify.md)\n",
+          stdout);
     fputs(options_limit_help, stdout);
     fputs("  --help             show this help\n", stdout);
 }
@@ -44,6 +48,8 @@ typedef struct VerifyArgs {
     VerifyOptions opts;
     int jobs;
     graft_limits limits;
+    const ProveOptions *prove; /* --prove: the prover's options, else NULL */
+    ProveOptions prove_opts;
 } VerifyArgs;
 
 static int parse_count(const char *opt, int argc, char **argv, int *i, uint64_t max,
@@ -85,6 +91,9 @@ static int parse_args(int argc, char **argv, VerifyArgs *a)
             if ((rc = parse_count(arg, argc, argv, &i, MAX_JOBS, &v)) >= 0)
                 return rc;
             a->jobs = v ? (int)v : 1;
+        } else if (strcmp(arg, "--prove") == 0 || strcmp(arg, "--prove=ieee") == 0) {
+            a->prove = &a->prove_opts;
+            a->prove_opts.ieee = strcmp(arg, "--prove=ieee") == 0;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return cli_usage_error("verify", "unknown option '%s'", arg);
         } else
@@ -100,11 +109,19 @@ static int parse_args(int argc, char **argv, VerifyArgs *a)
 static const char *const verdict_names[] = {"verified", "refuted", "unchecked", "skipped"};
 
 /* Verifies rule i of rf (lowered as lw) and writes its line to out and a
- * refutation's diagnostic to err; returns the verdict. */
+ * refutation's diagnostic to err; returns the verdict.  With po, the
+ * prover goes first (*proved: it proved the rule). */
 static VerifyVerdict verify_one(const RuleFile *rf, const Lowered *lw, int i,
-                                const VerifyOptions *o, FILE *out, FILE *err)
+                                const VerifyOptions *o, const ProveOptions *po, FILE *out,
+                                FILE *err, bool *proved)
 {
     const AstRule *r = rf->rules[i];
+    VerifyVerdict pv;
+    *proved = false;
+    if (po && verify_prove_one(rf, lw, i, po, out, err, &pv)) {
+        *proved = pv == VERIFY_VERIFIED;
+        return pv;
+    }
     VerifyOptions ro = *o;
     ro.inexact = r->inexact;
     VerifyReport rep;
@@ -141,6 +158,7 @@ typedef struct Task {
     FILE *out, *err;   /* -j: the child's output, read back in order */
     pid_t pid;
     VerifyVerdict verdict;
+    bool proved;       /* --prove proved it */
 } Task;
 
 static bool seen_rule(Task *tasks, int n, const AstRule *r)
@@ -163,13 +181,17 @@ static void copy_stream(FILE *from, FILE *to)
         fwrite(buf, 1, n, to);
 }
 
+enum { EXIT_PROVED = 8 }; /* a child's exit status: the verdict, | 8 when proved */
+
 /* A child's verdict is its exit status; a child that died otherwise
  * (a signal, a status no verdict has) leaves its rule unchecked, said so
  * on its output. */
 static void finish_child(Task *t, int status)
 {
-    if (WIFEXITED(status) && WEXITSTATUS(status) <= VERIFY_SKIPPED) {
-        t->verdict = (VerifyVerdict)WEXITSTATUS(status);
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (code >= 0 && (code & ~EXIT_PROVED) <= VERIFY_SKIPPED) {
+        t->verdict = (VerifyVerdict)(code & ~EXIT_PROVED);
+        t->proved = code & EXIT_PROVED;
         return;
     }
     const AstRule *r = t->rf->rules[t->rule];
@@ -182,7 +204,8 @@ static void finish_child(Task *t, int status)
 
 /* Runs the tasks in up to jobs child processes; each child writes to its
  * task's temporary files and exits with its verdict. */
-static void run_parallel(Task *tasks, int n, const VerifyOptions *o, int jobs)
+static void run_parallel(Task *tasks, int n, const VerifyOptions *o, const ProveOptions *po,
+                         int jobs)
 {
     int running = 0, next = 0;
     fflush(stdout);
@@ -196,13 +219,16 @@ static void run_parallel(Task *tasks, int n, const VerifyOptions *o, int jobs)
                 out_of_memory();
             t->pid = fork();
             if (t->pid == 0) {
-                VerifyVerdict v = verify_one(t->rf, t->lw, t->rule, o, t->out, t->err);
+                bool proved;
+                VerifyVerdict v = verify_one(t->rf, t->lw, t->rule, o, po, t->out, t->err,
+                                             &proved);
                 fflush(t->out);
                 fflush(t->err);
-                _exit((int)v);
+                _exit((int)v | (proved ? EXIT_PROVED : 0));
             }
             if (t->pid < 0) { /* no process: do it here */
-                t->verdict = verify_one(t->rf, t->lw, t->rule, o, t->out, t->err);
+                t->verdict = verify_one(t->rf, t->lw, t->rule, o, po, t->out, t->err,
+                                        &t->proved);
                 continue;
             }
             running++;
@@ -252,16 +278,23 @@ static int verify_all(const VerifyArgs *a, graft_diag *d)
     int counts[4] = {0};
     if (rc == EXIT_OK) {
         if (a->jobs > 1)
-            run_parallel(tasks, n, &a->opts, a->jobs);
+            run_parallel(tasks, n, &a->opts, a->prove, a->jobs);
         else
             for (int k = 0; k < n; k++)
                 tasks[k].verdict = verify_one(tasks[k].rf, tasks[k].lw, tasks[k].rule,
-                                              &a->opts, stdout, stderr);
-        for (int k = 0; k < n; k++)
+                                              &a->opts, a->prove, stdout, stderr,
+                                              &tasks[k].proved);
+        int proved = 0;
+        for (int k = 0; k < n; k++) {
             counts[tasks[k].verdict < 4 ? tasks[k].verdict : VERIFY_REFUTED]++;
-        printf("%d rules: %d verified, %d refuted, %d unchecked, %d skipped\n", n,
-               counts[VERIFY_VERIFIED], counts[VERIFY_REFUTED], counts[VERIFY_UNCHECKED],
-               counts[VERIFY_SKIPPED]);
+            proved += tasks[k].proved;
+        }
+        printf("%d rules: ", n);
+        if (a->prove)
+            printf("%d proved, ", proved);
+        printf("%d verified, %d refuted, %d unchecked, %d skipped\n",
+               counts[VERIFY_VERIFIED] - proved, counts[VERIFY_REFUTED],
+               counts[VERIFY_UNCHECKED], counts[VERIFY_SKIPPED]);
         rc = counts[VERIFY_REFUTED] ? EXIT_BAD_INPUT : EXIT_OK;
     }
     for (int f = 0; f < a->nfiles; f++) {
@@ -285,6 +318,8 @@ int cmd_verify(int argc, char **argv, const graft_limits *limits)
         graft_diag *d = cli_diag_new(&a.limits);
         rc = verify_all(&a, d);
         diag_free(d);
+        if (a.prove)
+            prove_shutdown();
     }
     free(a.files);
     return rc;
