@@ -176,6 +176,33 @@ START_TEST(test_softmax)
 }
 END_TEST
 
+/* A non-zero epsilon: it goes under the root with the variance, so var 1
+ * plus epsilon 3 halves the deviations (sqrt(var) + eps would quarter them,
+ * a dropped epsilon keep them whole). */
+START_TEST(test_norm_epsilon)
+{
+    Tensor q[3] = {tensor("float32", 2, DIMS(2, 2), VALS(1, 3, 4, 6)),
+                   tensor("float32", 1, DIMS(2), VALS(2, 3)),
+                   tensor("float32", 1, DIMS(2), VALS(0, 1))};
+    Result r = eval_model("def @main(%x, %g, %b) {\n  nn.layer_norm(%x, %g, %b, epsilon=3f)\n}\n",
+                          q, 3, EVAL_FLOAT64, 0);
+    want(&r, 2, DIMS(2, 2), VALS(-1, 2.5, -1, 2.5));
+    Tensor s[3] = {tensor("float32", 3, DIMS(1, 2, 2), VALS(0, 2, 7, 9)),
+                   tensor("float32", 1, DIMS(2), VALS(1, 1)),
+                   tensor("float32", 1, DIMS(2), VALS(0, 0))};
+    r = eval_model("def @main(%x, %g, %b) {\n  nn.group_norm(%x, %g, %b, num_groups=2, "
+                   "epsilon=3f)\n}\n", s, 3, EVAL_FLOAT64, 0);
+    want(&r, 3, DIMS(1, 2, 2), VALS(-0.5, 0.5, -0.5, 0.5));
+    /* no epsilon attribute: TVM's default, 1e-5 */
+    Tensor u[3] = {tensor("float32", 2, DIMS(1, 2), VALS(1, 3)),
+                   tensor("float32", 1, DIMS(2), VALS(1, 1)),
+                   tensor("float32", 1, DIMS(2), VALS(0, 0))};
+    r = eval_model("def @main(%x, %g, %b) {\n  nn.layer_norm(%x, %g, %b)\n}\n", u, 3,
+                   EVAL_FLOAT64, 0);
+    want(&r, 2, DIMS(1, 2), VALS(-1 / sqrt(1 + 1e-5), 1 / sqrt(1 + 1e-5)));
+}
+END_TEST
+
 START_TEST(test_norms)
 {
     /* (x - mean) / sqrt(var + eps) * gamma + beta per channel of axis 1 */
@@ -495,6 +522,7 @@ static Suite *eval_suite(void)
     tcase_add_test(tc, test_reductions);
     tcase_add_test(tc, test_softmax);
     tcase_add_test(tc, test_norms);
+    tcase_add_test(tc, test_norm_epsilon);
     tcase_add_test(tc, test_conv2d);
     tcase_add_test(tc, test_products);
     tcase_add_test(tc, test_matmul_ranks);
