@@ -638,6 +638,11 @@ static const TypeCase type_cases[] = {
      "Tensor[(1, 3, 16, 12), float32]"},
     {"%x: Tensor[(1, 3, 8, 8), float32]", "nn.upsampling(%x, scale_h=2f, scale_w=2f)",
      "Tensor[(1, 3, 16, 16), float32]"},
+    /* a scale left out is 1, an integer scale counts as its value */
+    {"%x: Tensor[(1, 3, 8, 8), float32]", "nn.upsampling(%x, scale_w=2f)",
+     "Tensor[(1, 3, 8, 16), float32]"},
+    {"%x: Tensor[(1, 3, 8, 8), float32]", "nn.upsampling(%x, scale_h=3, scale_w=1.5f)",
+     "Tensor[(1, 3, 24, 12), float32]"},
     {"%x: Tensor[(1, 16, 4, 4), float32]", "nn.depth_to_space(%x, block_size=2)",
      "Tensor[(1, 4, 8, 8), float32]"},
     {"%x: Tensor[(2, 3), float32]", "tile(%x, reps=[2, 1, 2])", "Tensor[(2, 2, 6), float32]"},
