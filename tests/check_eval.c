@@ -343,6 +343,13 @@ START_TEST(test_einsum)
     r = binary("einsum((%x, %y), equation=\"ij,jk->ik\")", 2, DIMS(2, 3),
                VALS(1, 2, 3, 4, 5, 6), 2, DIMS(2, 1), VALS(1, 2));
     want_error(&r, EVAL_BAD_INPUT, "einsum: operand 2's dim 0 is 2, elsewhere 3");
+    /* a size of 0 is a size: 3 against it disagrees, 0 against it sums nothing */
+    r = binary("einsum((%x, %y), equation=\"ij,jk->ik\")", 2, DIMS(2, 0), VALS(0), 2,
+               DIMS(3, 2), VALS(1, 2, 3, 4, 5, 6));
+    want_error(&r, EVAL_BAD_INPUT, "einsum: operand 2's dim 0 is 3, elsewhere 0");
+    r = binary("einsum((%x, %y), equation=\"ij,jk->ik\")", 2, DIMS(2, 0), VALS(0), 2,
+               DIMS(0, 3), VALS(0));
+    want(&r, 2, DIMS(2, 3), VALS(0, 0, 0, 0, 0, 0));
     r = binary("einsum((%x, %y), equation=\"...ij,...jk\")", 2, DIMS(1, 1), VALS(1), 2,
                DIMS(1, 1), VALS(1));
     want_error(&r, EVAL_BAD_INPUT,
