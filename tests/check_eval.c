@@ -111,6 +111,26 @@ START_TEST(test_broadcast_arith)
 }
 END_TEST
 
+/* Each comparison at a tie and on both sides of it: [1, 2, 3] against 2. */
+START_TEST(test_comparisons)
+{
+    static const struct {
+        const char *op;
+        double want[3];
+    } cases[] = {
+        {"equal", {0, 1, 0}},   {"not_equal", {1, 0, 1}},     {"less", {1, 0, 0}},
+        {"less_equal", {1, 1, 0}}, {"greater", {0, 0, 1}}, {"greater_equal", {0, 1, 1}},
+        {"minimum", {1, 2, 2}}, {"maximum", {2, 2, 3}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char body[64];
+        snprintf(body, sizeof body, "%s(%%x, %%y)", cases[i].op);
+        Result r = binary(body, 1, DIMS(3), VALS(1, 2, 3), 1, DIMS(3), VALS(2, 2, 2));
+        want(&r, 1, DIMS(3), cases[i].want);
+    }
+}
+END_TEST
+
 START_TEST(test_integer_division)
 {
     Tensor p[2] = {tensor("int32", 1, DIMS(2), VALS(7, -7)),
@@ -524,6 +544,7 @@ static Suite *eval_suite(void)
     Suite *s = suite_create("eval");
     TCase *tc = tcase_create("ops");
     tcase_add_test(tc, test_broadcast_arith);
+    tcase_add_test(tc, test_comparisons);
     tcase_add_test(tc, test_integer_division);
     tcase_add_test(tc, test_activations);
     tcase_add_test(tc, test_reductions);
