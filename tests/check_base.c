@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "arena.h"
@@ -94,6 +95,32 @@ START_TEST(strbuf_formats)
     ck_assert_uint_eq(sb.len, 5);
     strbuf_free(&sb);
     ck_assert_ptr_null(sb.data);
+}
+END_TEST
+
+/* note [out of memory]: one message and exit status 3, in a child of its
+ * own (CK_FORK=no runs every test in one process). */
+START_TEST(out_of_memory_exits_3)
+{
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        dup2(fds[1], STDERR_FILENO);
+        out_of_memory();
+        _exit(0); /* not reached */
+    }
+    close(fds[1]);
+    char said[128] = {0};
+    ssize_t n = read(fds[0], said, sizeof said - 1);
+    close(fds[0]);
+    int status = 0;
+    ck_assert_int_eq(waitpid(child, &status, 0), child);
+    ck_assert(WIFEXITED(status));
+    ck_assert_int_eq(WEXITSTATUS(status), 3);
+    ck_assert_int_gt(n, 0);
+    ck_assert_str_eq(said, "graft: fatal error: out of memory\n");
 }
 END_TEST
 
@@ -753,6 +780,7 @@ static Suite *base_suite(void)
     tcase_add_test(tc, interner_gives_one_copy);
     tcase_add_test(tc, interner_every_tail_length);
     tcase_add_test(tc, strbuf_formats);
+    tcase_add_test(tc, out_of_memory_exits_3);
     tcase_add_test(tc, vec_pushes_and_pops);
     tcase_add_test(tc, sort_is_stable);
     tcase_add_test(tc, keymap_keeps_values);

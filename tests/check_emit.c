@@ -155,6 +155,23 @@ START_TEST(test_rule_pointers)
 }
 END_TEST
 
+/* A rule text longer than 4000 bytes keeps its first 4000 and "...":
+ * here the cut leaves one byte of the second line, which still gets its
+ * piece, the "..." and the comma. */
+START_TEST(test_rule_text_cut)
+{
+    StrBuf rule = {0};
+    strbuf_puts(&rule, "cut := nn.relu(x)");
+    while (rule.len < 3998)
+        strbuf_putc(&rule, ' ');
+    strbuf_puts(&rule, "\n => x\n");
+    char *c = compile_text(rule.data, false);
+    assert_has(c, "   \\n\"\n            \" ...\",\n        .kind = GRAFT_ACTION_REWRITE,");
+    free(c);
+    strbuf_free(&rule);
+}
+END_TEST
+
 /* s repeated n times, appended to sb. */
 static void put_times(StrBuf *sb, const char *s, int n)
 {
@@ -425,6 +442,7 @@ static Suite *emit_suite(void)
     tcase_add_test(text, test_guard_text);
     tcase_add_test(text, test_names);
     tcase_add_test(text, test_rule_pointers);
+    tcase_add_test(text, test_rule_text_cut);
     tcase_add_test(text, test_guard_spill);
     tcase_add_test(text, test_guard_spill_bound);
     tcase_add_test(text, test_action_text);

@@ -111,6 +111,26 @@ START_TEST(test_broadcast_arith)
 }
 END_TEST
 
+/* Each comparison at a tie and on both sides of it: [1, 2, 3] against 2. */
+START_TEST(test_comparisons)
+{
+    static const struct {
+        const char *op;
+        double want[3];
+    } cases[] = {
+        {"equal", {0, 1, 0}},   {"not_equal", {1, 0, 1}},     {"less", {1, 0, 0}},
+        {"less_equal", {1, 1, 0}}, {"greater", {0, 0, 1}}, {"greater_equal", {0, 1, 1}},
+        {"minimum", {1, 2, 2}}, {"maximum", {2, 2, 3}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char body[64];
+        snprintf(body, sizeof body, "%s(%%x, %%y)", cases[i].op);
+        Result r = binary(body, 1, DIMS(3), VALS(1, 2, 3), 1, DIMS(3), VALS(2, 2, 2));
+        want(&r, 1, DIMS(3), cases[i].want);
+    }
+}
+END_TEST
+
 START_TEST(test_integer_division)
 {
     Tensor p[2] = {tensor("int32", 1, DIMS(2), VALS(7, -7)),
@@ -173,6 +193,33 @@ START_TEST(test_softmax)
     want(&r, 2, DIMS(2, 2), VALS(0.25, 0.5, 0.75, 0.5));
     r = unary("nn.log_softmax(%x)", 1, DIMS(2), VALS(1, 1));
     want(&r, 1, DIMS(2), VALS(-log(2), -log(2)));
+}
+END_TEST
+
+/* A non-zero epsilon: it goes under the root with the variance, so var 1
+ * plus epsilon 3 halves the deviations (sqrt(var) + eps would quarter them,
+ * a dropped epsilon keep them whole). */
+START_TEST(test_norm_epsilon)
+{
+    Tensor q[3] = {tensor("float32", 2, DIMS(2, 2), VALS(1, 3, 4, 6)),
+                   tensor("float32", 1, DIMS(2), VALS(2, 3)),
+                   tensor("float32", 1, DIMS(2), VALS(0, 1))};
+    Result r = eval_model("def @main(%x, %g, %b) {\n  nn.layer_norm(%x, %g, %b, epsilon=3f)\n}\n",
+                          q, 3, EVAL_FLOAT64, 0);
+    want(&r, 2, DIMS(2, 2), VALS(-1, 2.5, -1, 2.5));
+    Tensor s[3] = {tensor("float32", 3, DIMS(1, 2, 2), VALS(0, 2, 7, 9)),
+                   tensor("float32", 1, DIMS(2), VALS(1, 1)),
+                   tensor("float32", 1, DIMS(2), VALS(0, 0))};
+    r = eval_model("def @main(%x, %g, %b) {\n  nn.group_norm(%x, %g, %b, num_groups=2, "
+                   "epsilon=3f)\n}\n", s, 3, EVAL_FLOAT64, 0);
+    want(&r, 3, DIMS(1, 2, 2), VALS(-0.5, 0.5, -0.5, 0.5));
+    /* no epsilon attribute: TVM's default, 1e-5 */
+    Tensor u[3] = {tensor("float32", 2, DIMS(1, 2), VALS(1, 3)),
+                   tensor("float32", 1, DIMS(2), VALS(1, 1)),
+                   tensor("float32", 1, DIMS(2), VALS(0, 0))};
+    r = eval_model("def @main(%x, %g, %b) {\n  nn.layer_norm(%x, %g, %b)\n}\n", u, 3,
+                   EVAL_FLOAT64, 0);
+    want(&r, 2, DIMS(1, 2), VALS(-1 / sqrt(1 + 1e-5), 1 / sqrt(1 + 1e-5)));
 }
 END_TEST
 
@@ -316,6 +363,13 @@ START_TEST(test_einsum)
     r = binary("einsum((%x, %y), equation=\"ij,jk->ik\")", 2, DIMS(2, 3),
                VALS(1, 2, 3, 4, 5, 6), 2, DIMS(2, 1), VALS(1, 2));
     want_error(&r, EVAL_BAD_INPUT, "einsum: operand 2's dim 0 is 2, elsewhere 3");
+    /* a size of 0 is a size: 3 against it disagrees, 0 against it sums nothing */
+    r = binary("einsum((%x, %y), equation=\"ij,jk->ik\")", 2, DIMS(2, 0), VALS(0), 2,
+               DIMS(3, 2), VALS(1, 2, 3, 4, 5, 6));
+    want_error(&r, EVAL_BAD_INPUT, "einsum: operand 2's dim 0 is 3, elsewhere 0");
+    r = binary("einsum((%x, %y), equation=\"ij,jk->ik\")", 2, DIMS(2, 0), VALS(0), 2,
+               DIMS(0, 3), VALS(0));
+    want(&r, 2, DIMS(2, 3), VALS(0, 0, 0, 0, 0, 0));
     r = binary("einsum((%x, %y), equation=\"...ij,...jk\")", 2, DIMS(1, 1), VALS(1), 2,
                DIMS(1, 1), VALS(1));
     want_error(&r, EVAL_BAD_INPUT,
@@ -490,11 +544,13 @@ static Suite *eval_suite(void)
     Suite *s = suite_create("eval");
     TCase *tc = tcase_create("ops");
     tcase_add_test(tc, test_broadcast_arith);
+    tcase_add_test(tc, test_comparisons);
     tcase_add_test(tc, test_integer_division);
     tcase_add_test(tc, test_activations);
     tcase_add_test(tc, test_reductions);
     tcase_add_test(tc, test_softmax);
     tcase_add_test(tc, test_norms);
+    tcase_add_test(tc, test_norm_epsilon);
     tcase_add_test(tc, test_conv2d);
     tcase_add_test(tc, test_products);
     tcase_add_test(tc, test_matmul_ranks);

@@ -550,6 +550,11 @@ static const TypeCase type_cases[] = {
     {"%x: Tensor[(1, 8, 8, 3), float32], %w: Tensor[(3, 3, 3, 4), float32]",
      "nn.conv2d(%x, %w, padding=[1, 1, 1, 1], data_layout=\"NHWC\", kernel_layout=\"HWIO\")",
      "Tensor[(1, 8, 8, 4), float32]"},
+    /* asymmetric: the begins [0, 0], the ends [1, 1]; H and W grow by 1, not 0 or 2 */
+    {"%x: Tensor[(1, 1, 5, 5), float32], %w: Tensor[(1, 1, 3, 3), float32]",
+     "nn.conv2d(%x, %w, padding=[0, 0, 1, 1])", "Tensor[(1, 1, 4, 4), float32]"},
+    {"%x: Tensor[(1, 1, 5, 5), float32], %w: Tensor[(1, 1, 3, 3), float32]",
+     "nn.conv2d(%x, %w, padding=[0, 1, 2, 3])", "Tensor[(1, 1, 5, 7), float32]"},
     {"%x: Tensor[(1, 3, 10), float32], %w: Tensor[(6, 3, 3), float32]",
      "nn.conv1d(%x, %w, dilation=[2])", "Tensor[(1, 6, 6), float32]"},
     {"%x: Tensor[(1, 2, 4, 8, 8), float32], %w: Tensor[(4, 2, 3, 3, 3), float32]",
@@ -633,6 +638,11 @@ static const TypeCase type_cases[] = {
      "Tensor[(1, 3, 16, 12), float32]"},
     {"%x: Tensor[(1, 3, 8, 8), float32]", "nn.upsampling(%x, scale_h=2f, scale_w=2f)",
      "Tensor[(1, 3, 16, 16), float32]"},
+    /* a scale left out is 1, an integer scale counts as its value */
+    {"%x: Tensor[(1, 3, 8, 8), float32]", "nn.upsampling(%x, scale_w=2f)",
+     "Tensor[(1, 3, 8, 16), float32]"},
+    {"%x: Tensor[(1, 3, 8, 8), float32]", "nn.upsampling(%x, scale_h=3, scale_w=1.5f)",
+     "Tensor[(1, 3, 24, 12), float32]"},
     {"%x: Tensor[(1, 16, 4, 4), float32]", "nn.depth_to_space(%x, block_size=2)",
      "Tensor[(1, 4, 8, 8), float32]"},
     {"%x: Tensor[(2, 3), float32]", "tile(%x, reps=[2, 1, 2])", "Tensor[(2, 2, 6), float32]"},
@@ -657,6 +667,12 @@ static const TypeCase type_cases[] = {
     {"%x: Tensor[(2, 3), float32]", "qnn.quantize(%x, 0.5f, 0)", "Tensor[(2, 3), int8]"},
     {"%x: Tensor[(2, 3), float32]", "shape_of(%x)", "Tensor[(2), int32]"},
     {"", "arange(0f, 10f, 3f, dtype=\"float32\")", "Tensor[(4), float32]"},
+    /* literals without a suffix as TVM's parser types them: a '.' or an
+       exponent makes a float32, digits alone an int32 */
+    {"", "2.5", "float32"},
+    {"", "1e3", "float32"},
+    {"", "7", "int32"},
+    {"%x: Tensor[(2), float32]", "multiply(%x, 2.5)", "Tensor[(2), float32]"},
     /* detection (type_rel_vision.c) */
     {"%x: Tensor[(1, 8, 10, 10), float32]",
      "vision.multibox_prior(%x, sizes=[0.2f, 0.3f], ratios=[1f, 2f, 0.5f])",

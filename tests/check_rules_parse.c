@@ -239,6 +239,9 @@ static const struct {
     {"let m(p)=p|-p", "let m(p) = p | -p\n"},
     {"include \"a b.graft\"", "include \"a b.graft\"\n"},
     {"r := (a,) => (a, b)[1]", "r := (a,) => (a, b)[1]\n"},
+    /* a dimension of 0 is a (zero-size) dimension */
+    {"r := f(x:Tensor[(0,_,3),float32]) => partition",
+     "r := f(x:Tensor[(0, _, 3), float32]) => partition\n"},
 };
 
 START_TEST(test_canonical)

@@ -39,6 +39,12 @@ echo 'graft: error: --verify: cannot evaluate the original model: nn.lrn: no eva
 expect 1 "$GRAFT" run --verify r.graft lrn.relay
 echo 'graft: error: --verify: the model is too large to evaluate: parameter %x has 6 elements, past the eval-elements limit (4) [--limit eval-elements]' >want
 expect 1 "$GRAFT" run --verify --limit eval-elements=4 "$dir/right.graft" "$dir/model.relay"
+# At the limit (%x has 6 elements, the largest tensor) the model evaluates.
+cat >want <<'EOW'
+verify: 1 rewrite, inputs random (seed 1)
+verify: output 0 (2, 3) float32: max difference 0 (tolerance 5.72e-06): within
+EOW
+expect 0 "$GRAFT" run --verify --limit eval-elements=6 "$dir/right.graft" "$dir/model.relay"
 
 # A rewriter built by graft compile --exe verifies as graft run does: the
 # same report, status and output (against this build's headers and library).

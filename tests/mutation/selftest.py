@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""selftest.py - mutate.py's own test (tests/mutation_test.sh): the mutants
+of a small C file, exactly; none in a comment, a string, a preprocessor
+line, an assert or a diagnostic; the sample the same for a seed, spread
+over the layers, and another for another seed."""
+
+import os
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True   # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mutate  # noqa: E402
+
+FIXTURE = """\
+/* a comment: if (a < b) */
+#define N (3 < 4 \\
+           && 1)
+static int f(int a, int b)
+{
+    assert(a < b);
+    diag_error(d, src, r, "a < b: %d",
+               a + v[1]);
+    if (a < b && b != 0)
+        return g(a, b);
+    a = v[i]; /* x == y */
+    return strcmp(s, "<=") == 0;
+}
+"""
+
+WANT = [
+    (9, "relational", "    if (a <= b && b != 0)\n"),
+    (9, "bound", "    if (a < b - 1 && b != 0)\n"),
+    (9, "logical", "    if (a < b || b != 0)\n"),
+    (9, "equality", "    if (a < b && b == 0)\n"),
+    (9, "constant", "    if (a < b && b != 1)\n"),
+    (10, "swap", "        return g(b, a);\n"),
+    (11, "index", "    a = v[i + 1]; /* x == y */\n"),
+    (11, "delete", "    ;\n"),
+    (12, "equality", "    return strcmp(s, \"<=\") != 0;\n"),
+    (12, "constant", "    return strcmp(s, \"<=\") == 1;\n"),
+    (12, "swap", "    return strcmp(\"<=\", s) == 0;\n"),
+]
+
+
+def check(cond, what):
+    if not cond:
+        print("FAIL: " + what)
+        sys.exit(1)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as root:
+        os.makedirs(os.path.join(root, "src", "ir"))
+        with open(os.path.join(root, "src", "ir", "f.c"), "w") as f:
+            f.write(FIXTURE)
+        got = [(m.line, m.kind, m.mutated) for m in mutate.file_mutants(root, "src/ir/f.c")]
+    for g, w in zip(got, WANT):
+        check(g == w, "mutant %r, want %r" % (g, w))
+    check(len(got) == len(WANT), "%d mutants, want %d" % (len(got), len(WANT)))
+
+    pool = [mutate.Mutant("src/%s/f%d.c" % (layer, i), i, kind, "x\n", "y%d\n" % i)
+            for layer in ("base", "ir", "runtime") for i in range(40)
+            for kind in ("swap", "delete")]
+    one = [m.id for m in mutate.sample(pool, 9, 1)]
+    check(one == [m.id for m in mutate.sample(pool, 9, 1)], "seed 1 drew two samples")
+    check(one != [m.id for m in mutate.sample(pool, 9, 2)], "seeds 1 and 2 drew one sample")
+    layers = sorted(m.layer() for m in mutate.sample(pool, 9, 1))
+    check(layers == ["base"] * 3 + ["ir"] * 3 + ["runtime"] * 3, "layers drawn: %s" % layers)
+    check(len(set(one)) == 9, "a mutant drawn twice")
+    print("selftest.py: %d mutants of the fixture, samples by seed" % len(got))
+
+
+if __name__ == "__main__":
+    main()
