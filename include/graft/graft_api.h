@@ -116,6 +116,19 @@ bool graft_rules_rewrite(const graft_rules *r, graft_graph *g,
 bool graft_rules_partition(const graft_rules *r, graft_graph *g,
                            const graft_run_options *opts, graft_diag *d);
 
+/* The steps of graft_rules_apply. */
+typedef enum graft_step {
+    GRAFT_STEP_REWRITE = 1,   /* rewrite to a fixpoint */
+    GRAFT_STEP_PARTITION = 2, /* then the partition passes */
+} graft_step;
+
+/* One call for a binding: loads the model (the file path when data is
+ * NULL, else data[0..len) named path), makes the steps (a set of
+ * graft_step bits) and returns it printed, malloc'd (graft_string_free);
+ * NULL after reporting through d.  lim bounds the model's loading. */
+char *graft_rules_apply(const graft_rules *r, const char *path, const void *data, size_t len,
+                        unsigned steps, const graft_run_options *opts, graft_diag *d);
+
 /* graft explain: why rule (NULL: every rule) does or does not match at
  * the node at ("%7", "%x", ":LINE[:COL]", as graft explain --at takes it;
  * NULL: the near misses of rule, which then must be given).  The text is

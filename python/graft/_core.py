@@ -162,19 +162,6 @@ def _load_model(model: Model, limits: int, diags: _Diags) -> Tuple[int, str]:
     return g, kind
 
 
-def _result(g: int, kind: str) -> Any:
-    """The model g printed, as the type the caller gave (kind)."""
-    p = _LIB.graft_model_print_string(g)
-    try:
-        text = ctypes.string_at(p)
-    finally:
-        _LIB.graft_string_free(p)
-    if kind == "onnx":
-        import onnx
-        return onnx.ModelProto.FromString(text)
-    return text if kind == "bytes" else text.decode()
-
-
 class _Limits:
     """A graft_limits from "NAME=N,..." (``graft limits`` lists them)."""
 
@@ -211,6 +198,7 @@ class Rules:
         self._handle: Optional[int] = _handle
         self._limits = _limits
         self._lock = threading.Lock()
+        self._run_options = ctypes.byref(_lib.RunOptions(0, None, _limits.ptr, None))
 
     # ---- loading ----
 
@@ -297,27 +285,42 @@ class Rules:
             finally:
                 _LIB.graft_model_free(g)
 
-    def _rewriting(self, fn: Any, model: Model, what: str) -> Any:
-        def step(handle: int, g: int, d: _Diags, kind: str) -> Any:
-            opts = _lib.RunOptions(0, None, self._limits.ptr, None)
-            if not fn(handle, g, ctypes.byref(opts), d.ptr):
-                raise d.error(what)
-            return _result(g, kind)
-        return self._on_model(model, step, what)
+    def _rewriting(self, steps: int, model: Model, what: str) -> Any:
+        """graft_rules_apply: one call loads, rewrites and prints."""
+        name, data, kind = _model_input(model)
+        d = _LIB.graft_diag_capture()
+        try:
+            with self._lock:
+                p = _LIB.graft_rules_apply(self._live(), name.encode(), data,
+                                           len(data) if data is not None else 0, steps,
+                                           self._run_options, d)
+            if not p:
+                raise _diags_of(d).error(what)
+            try:
+                text = ctypes.string_at(p)
+            finally:
+                _LIB.graft_string_free(p)
+        finally:
+            _LIB.graft_diag_free(d)
+        if kind == "onnx":
+            import onnx
+            return onnx.ModelProto.FromString(text)
+        return text if kind == "bytes" else text.decode()
 
     def run(self, model: Model) -> Any:
         """The model rewritten to a fixpoint and partitioned (graft run), as
         the type given: text for a path or text, bytes for bytes, an
         onnx.ModelProto for one, Relay text for an object with astext()."""
-        return self._rewriting(_LIB.graft_rules_run, model, "graft run failed")
+        return self._rewriting(_lib.STEP_REWRITE | _lib.STEP_PARTITION, model,
+                              "graft run failed")
 
     def rewrite(self, model: Model) -> Any:
         """As :meth:`run`, the rewrite rules only (no partition passes)."""
-        return self._rewriting(_LIB.graft_rules_rewrite, model, "graft rewrite failed")
+        return self._rewriting(_lib.STEP_REWRITE, model, "graft rewrite failed")
 
     def partition(self, model: Model) -> Any:
         """As :meth:`run`, the partition passes only (no rewrites)."""
-        return self._rewriting(_LIB.graft_rules_partition, model, "graft partition failed")
+        return self._rewriting(_lib.STEP_PARTITION, model, "graft partition failed")
 
     def match(self, model: Model) -> List[Match]:
         """Every match in the model (graft match): nodes operands first,

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import List
 
 SONAME = "libgraft.so.0"
+STEP_REWRITE, STEP_PARTITION = 1, 2  # graft_step
 
 
 def candidates() -> List[str]:
@@ -113,6 +114,8 @@ SIGNATURES = {
     "graft_rules_run": (c_bool, [c_void_p, c_void_p, POINTER(RunOptions), c_void_p]),
     "graft_rules_rewrite": (c_bool, [c_void_p, c_void_p, POINTER(RunOptions), c_void_p]),
     "graft_rules_partition": (c_bool, [c_void_p, c_void_p, POINTER(RunOptions), c_void_p]),
+    "graft_rules_apply": (c_void_p, [c_void_p, c_char_p, c_char_p, c_size_t, ctypes.c_uint,
+                                     POINTER(RunOptions), c_void_p]),
     "graft_rules_explain": (c_void_p, [c_void_p, c_void_p, c_char_p, c_char_p, c_void_p,
                                        c_void_p]),
     "graft_rules_match": (c_void_p, [c_void_p, c_void_p, c_void_p, c_void_p]),

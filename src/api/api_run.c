@@ -20,15 +20,13 @@ EngineOptions api_engine_options(const graft_run_options *opts)
     return o;
 }
 
-typedef enum RunSteps { STEP_REWRITE = 1, STEP_PARTITION = 2 } RunSteps;
-
 static bool run_steps(const graft_rules *r, graft_graph *g, const graft_run_options *opts,
                       unsigned steps, graft_diag *d)
 {
     EngineOptions o = api_engine_options(opts);
     graft_engine *e = engine_new(&r->lw->rs, g, &o);
-    bool ok = !(steps & STEP_REWRITE) || engine_rewrite(e, d);
-    if (ok && (steps & STEP_PARTITION))
+    bool ok = !(steps & GRAFT_STEP_REWRITE) || engine_rewrite(e, d);
+    if (ok && (steps & GRAFT_STEP_PARTITION))
         engine_partition(e);
     engine_free(e);
     return ok;
@@ -37,19 +35,30 @@ static bool run_steps(const graft_rules *r, graft_graph *g, const graft_run_opti
 bool graft_rules_run(const graft_rules *r, graft_graph *g, const graft_run_options *opts,
                      graft_diag *d)
 {
-    return run_steps(r, g, opts, STEP_REWRITE | STEP_PARTITION, d);
+    return run_steps(r, g, opts, GRAFT_STEP_REWRITE | GRAFT_STEP_PARTITION, d);
 }
 
 bool graft_rules_rewrite(const graft_rules *r, graft_graph *g,
                          const graft_run_options *opts, graft_diag *d)
 {
-    return run_steps(r, g, opts, STEP_REWRITE, d);
+    return run_steps(r, g, opts, GRAFT_STEP_REWRITE, d);
 }
 
 bool graft_rules_partition(const graft_rules *r, graft_graph *g,
                            const graft_run_options *opts, graft_diag *d)
 {
-    return run_steps(r, g, opts, STEP_PARTITION, d);
+    return run_steps(r, g, opts, GRAFT_STEP_PARTITION, d);
+}
+
+char *graft_rules_apply(const graft_rules *r, const char *path, const void *data, size_t len,
+                        unsigned steps, const graft_run_options *opts, graft_diag *d)
+{
+    const graft_limits *lim = opts ? opts->limits : NULL;
+    graft_graph *g = data ? graft_model_parse(path, data, len, lim, d)
+                          : graft_model_load(path, lim, d);
+    char *text = g && run_steps(r, g, opts, steps, d) ? graft_model_print_string(g) : NULL;
+    graft_model_free(g);
+    return text;
 }
 
 /* The index of the rule named name, or UINT32_MAX. */
