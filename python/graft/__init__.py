@@ -22,3 +22,9 @@ from ._core import Binding, Diagnostic, Error, Match, Rules, Verdict, model_kind
 
 __all__ = ["Rules", "Error", "Diagnostic", "Match", "Binding", "Verdict", "model_kind"]
 __version__ = "0.1.0"
+
+# help() and repr name them graft.X, where users find them.
+for _cls in (Rules, Error, Diagnostic, Match, Binding, Verdict):
+    _cls.__module__ = __name__
+model_kind.__module__ = __name__
+del _cls

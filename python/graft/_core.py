@@ -257,7 +257,9 @@ class Rules:
         self.close()
 
     def __del__(self) -> None:
-        if getattr(self, "_handle", None):
+        # At interpreter exit the module's globals may be gone already;
+        # the process is ending then, so nothing is lost by skipping.
+        if getattr(self, "_handle", None) and _LIB is not None:
             self.close()
 
     def _live(self) -> int:
