@@ -9,13 +9,16 @@ fails=0
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 
-# The real library: only graft_ symbols, each declared; headers clean.
-out=$(cd "$src" && sh tests/public_api.sh "$build/libgraft.a" include/graft/graft.h \
-    include/graft/graft_rules.h 2>&1)
-case $out in
-"public_api: "*" symbols, all graft_ and all declared; "*" names in 2 headers, all GRAFT_/graft_") ;;
-*) printf 'FAIL: libgraft.a:\n%s\n' "$out"; fails=$((fails + 1)) ;;
-esac
+# The real libraries, static and shared: only graft_ symbols, each
+# declared; headers clean.
+for lib in libgraft.a .libs/libgraft.so; do
+    out=$(cd "$src" && sh tests/public_api.sh "$build/$lib" include/graft/graft.h \
+        include/graft/graft_rules.h include/graft/graft_api.h 2>&1)
+    case $out in
+    "public_api: "*" symbols, all graft_ and all declared; "*" names in 3 headers, all GRAFT_/graft_") ;;
+    *) printf 'FAIL: %s:\n%s\n' "$lib" "$out"; fails=$((fails + 1)) ;;
+    esac
+done
 
 # A library that exports an internal function and an undeclared graft_
 # one, and lacks a declared one; a header with generic names.

@@ -24,6 +24,7 @@ struct graft_diag {
     const Source *last_src;
     SrcRange last_where;
     char *last_msg;     /* its text, formatted; NULL before the first */
+    DiagCapture *capture; /* records reports instead of printing, or NULL */
 };
 
 /* Records where each line starts.  memchr finds the newlines (it scans a
@@ -194,8 +195,32 @@ void diag_free(graft_diag *d)
     if (d) {
         free(d->off);
         free(d->last_msg);
+        diag_capture_free(d->capture);
     }
     free(d);
+}
+
+graft_diag *diag_new_capture(void)
+{
+    graft_diag *d = diag_new(NULL);
+    d->capture = diag_capture_new();
+    d->max_errors = 0;
+    return d;
+}
+
+DiagCapture *diag_capture_of(const graft_diag *d)
+{
+    return d->capture;
+}
+
+void diag_reset(graft_diag *d)
+{
+    d->errors = d->warnings = 0;
+    d->gave_up = d->muted = false;
+    free(d->last_msg);
+    d->last_msg = NULL;
+    d->last_src = NULL;
+    diag_capture_clear(d->capture);
 }
 
 /* The source line, with control bytes shown as '?' so binary junk cannot
@@ -226,6 +251,8 @@ static void print_excerpt(FILE *out, const Source *src, SrcRange where)
 static void report(graft_diag *d, const Source *src, SrcRange where, const char *kind,
                    const char *flag, const char *fmt, va_list ap)
 {
+    if (d->capture)
+        diag_capture_report(d->capture, src, where, kind, flag, fmt, ap);
     if (!d->out)
         return;
     if (src)

@@ -13,12 +13,14 @@
 #ifndef GRAFT_DIAG_H
 #define GRAFT_DIAG_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "graft.h"
+#include "graft_api.h"
 #include "util.h"
 
 /* A range of source text, 1-based, last_column inclusive.  The field names
@@ -92,5 +94,24 @@ unsigned diag_warnings(const graft_diag *d);
 /* True once the error limit was reached; further reports are
  * dropped and one "too many errors" line was printed.  Parsers stop. */
 bool diag_gave_up(const graft_diag *d);
+
+/* Diagnostics kept as records (graft_message, graft_api.h) instead of
+ * printed, for the library's callers: diag_capture.c.  A capturing diag
+ * has no error limit. */
+typedef struct DiagCapture DiagCapture;
+graft_diag *diag_new_capture(void);
+/* Its records; NULL for a printing diag. */
+DiagCapture *diag_capture_of(const graft_diag *d);
+/* Forgets the counts, the last error and the records. */
+void diag_reset(graft_diag *d);
+DiagCapture *diag_capture_new(void);
+void diag_capture_free(DiagCapture *c);
+void diag_capture_clear(DiagCapture *c);
+/* Records one report; kind is "error", "warning" or "note" (a note joins
+ * the report before it). */
+void diag_capture_report(DiagCapture *c, const Source *src, SrcRange where, const char *kind,
+                         const char *flag, const char *fmt, va_list ap);
+size_t diag_capture_count(const DiagCapture *c);
+const graft_message *diag_capture_get(const DiagCapture *c, size_t i);
 
 #endif

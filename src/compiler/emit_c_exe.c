@@ -105,8 +105,10 @@ static void compiler_command(Argv *a, const ExePaths *where, const char *extra,
         argv_words(a, libs);
         return;
     }
-    argv_push(a, joined("-L", where->lib_dir));
-    argv_words(a, "-lgraft -lm");
+    /* libgraft.a by name, not -lgraft, which would take libgraft.so: a
+     * rewriter stands alone, wherever it is moved. */
+    argv_push(a, joined(where->lib_dir, "/libgraft.a"));
+    argv_words(a, "-lm");
 }
 
 static bool readable(const char *dir, const char *file)

@@ -10,7 +10,6 @@
 #include "engine_impl.h"
 #include "graph.h"
 #include "limit.h"
-#include "relay.h"
 #include "ruleset.h"
 #include "stats.h"
 #include "util.h"
@@ -64,42 +63,6 @@ bool graft_limits_set(graft_limits *lim, const char *spec, graft_diag *d)
 void graft_limits_print(const graft_limits *lim, FILE *out)
 {
     limit_print(limit_or_default(lim), out);
-}
-
-/* ---- models ---- */
-
-/* The graph of src, which it does not keep. */
-static graft_graph *load_source(Source *src, const graft_limits *lim, graft_diag *d)
-{
-    graft_graph *g = src ? relay_load_limited(src, lim, d) : NULL;
-    source_free(src);
-    return g;
-}
-
-graft_graph *graft_model_load(const char *path, const graft_limits *lim, graft_diag *d)
-{
-    return load_source(source_read(path, d), lim, d);
-}
-
-graft_graph *graft_model_parse(const char *name, const char *text, size_t len,
-                               const graft_limits *lim, graft_diag *d)
-{
-    return load_source(source_from_string(name, text, len), lim, d);
-}
-
-void graft_model_free(graft_graph *g)
-{
-    graph_free(g);
-}
-
-void graft_model_print(const graft_graph *g, FILE *out)
-{
-    relay_print(g, out);
-}
-
-char *graft_model_print_string(const graft_graph *g)
-{
-    return relay_print_string(g);
 }
 
 uint32_t graft_node_id(const graft_node *n)

@@ -1,0 +1,126 @@
+/* api_match.c - every match of a rule set in a model as structures
+ * (graft_api.h): what graft match prints, one graft_match a line, with
+ * positions as numbers instead of text. */
+#include "api_impl.h"
+
+#include <stdlib.h>
+
+#include "arena.h"
+#include "node_label.h"
+#include "pattern.h"
+
+struct graft_matches {
+    Arena *arena;       /* the strings and binding arrays */
+    graft_match *items; /* the matches, in order */
+    size_t n, cap;      /* used and allocated entries of items */
+};
+
+/* What the visitor needs. */
+typedef struct Collect {
+    graft_matches *m;
+    const graft_rule_set *rs;
+    const graft_graph *g;
+    NodeLabels names; /* node names as graft fmt prints the model */
+    StrBuf scratch;
+} Collect;
+
+/* The arena's copy of the name of n (a callee slot: its op or function). */
+static const char *label_copy(Collect *c, const graft_node *n, bool callee)
+{
+    c->scratch.len = 0;
+    if (callee && node_op(n))
+        strbuf_puts(&c->scratch, node_op(n));
+    else
+        node_label(&c->names, callee ? node_callee(n) : n, &c->scratch);
+    return arena_strdup(c->m->arena, c->scratch.data ? c->scratch.data : "");
+}
+
+static const char *kind_name(const graft_node *n)
+{
+    switch (node_kind(n)) {
+    case NODE_CALL: return node_op(n) ? node_op(n) : "call";
+    case NODE_TUPLE: return "tuple";
+    case NODE_GETITEM: return "getitem";
+    case NODE_FUNC: return "fn";
+    case NODE_VAR: return "var";
+    case NODE_CONST: return "const";
+    default: return "value";
+    }
+}
+
+static void fill_binding(Collect *c, const graft_rule *rule, int s, const graft_binding *b,
+                         graft_match_binding *out)
+{
+    out->var = arena_strdup(c->m->arena, rule->slot_names[s]);
+    if (b->node) {
+        bool callee = pattern_is_callee_slot(rule->pattern, s);
+        out->value = label_copy(c, b->node, callee);
+        out->is_node = true;
+        out->line = node_line(c->g, b->node);
+        out->column = out->line ? node_col(c->g, b->node) : 0;
+        return;
+    }
+    c->scratch.len = 0;
+    pattern_attr_key(b->attr, &c->scratch);
+    out->value = arena_strdup(c->m->arena, c->scratch.data ? c->scratch.data : "");
+}
+
+static void visit(void *ctx, uint32_t r, graft_node *root, const graft_binding *b)
+{
+    Collect *c = ctx;
+    graft_matches *m = c->m;
+    const graft_rule *rule = &c->rs->rules[r];
+    if (m->n == m->cap) {
+        m->cap = m->cap ? 2 * m->cap : 16;
+        m->items = xrealloc(m->items, m->cap * sizeof *m->items);
+    }
+    graft_match *out = &m->items[m->n++];
+    out->rule = arena_strdup(m->arena, rule->name);
+    out->root = label_copy(c, root, false);
+    out->kind = kind_name(root);
+    out->line = node_line(c->g, root);
+    out->column = out->line ? node_col(c->g, root) : 0;
+    graft_match_binding *bs = arena_array(m->arena, (size_t)rule->nslots + 1, sizeof *bs);
+    size_t nb = 0;
+    for (int s = 0; s < rule->nslots; s++)
+        if (b[s].node || b[s].attr)
+            fill_binding(c, rule, s, &b[s], &bs[nb++]);
+    out->nbindings = nb;
+    out->bindings = bs;
+}
+
+graft_matches *graft_rules_match(const graft_rules *r, graft_graph *g,
+                                 const graft_limits *lim, graft_diag *d)
+{
+    (void)d; /* matching reports nothing: bounds stop it quietly */
+    graft_matches *m = xcalloc(1, sizeof *m);
+    m->arena = arena_new();
+    EngineOptions o = {.limits = lim, .untimed = true};
+    graft_engine *e = engine_new(&r->lw->rs, g, &o);
+    Collect c = {.m = m, .rs = &r->lw->rs, .g = g};
+    node_labels_init(&c.names, g, NULL);
+    engine_matches(e, visit, &c);
+    node_labels_free(&c.names);
+    strbuf_free(&c.scratch);
+    engine_free(e);
+    return m;
+}
+
+size_t graft_matches_count(const graft_matches *m)
+{
+    return m ? m->n : 0;
+}
+
+const graft_match *graft_matches_get(const graft_matches *m, size_t i)
+{
+    return m && i < m->n ? &m->items[i] : NULL;
+}
+
+void graft_matches_free(graft_matches *m)
+{
+    if (!m)
+        return;
+    arena_free(m->arena);
+    free(m->items);
+    free(m);
+}

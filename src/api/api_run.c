@@ -1,0 +1,125 @@
+/* api_run.c - running a loaded rule set on a model, and explaining its
+ * matches into memory (graft_api.h), as graft run and graft explain do. */
+#include "api_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+
+EngineOptions api_engine_options(const graft_run_options *opts)
+{
+    EngineOptions o = {.untimed = true};
+    if (opts) {
+        o.max_rewrites = opts->max_rewrites;
+        o.trace = opts->trace;
+        o.limits = opts->limits;
+        o.model = opts->model;
+    }
+    return o;
+}
+
+static bool run_steps(const graft_rules *r, graft_graph *g, const graft_run_options *opts,
+                      unsigned steps, graft_diag *d)
+{
+    EngineOptions o = api_engine_options(opts);
+    graft_engine *e = engine_new(&r->lw->rs, g, &o);
+    bool ok = !(steps & GRAFT_STEP_REWRITE) || engine_rewrite(e, d);
+    if (ok && (steps & GRAFT_STEP_PARTITION))
+        engine_partition(e);
+    engine_free(e);
+    return ok;
+}
+
+bool graft_rules_run(const graft_rules *r, graft_graph *g, const graft_run_options *opts,
+                     graft_diag *d)
+{
+    return run_steps(r, g, opts, GRAFT_STEP_REWRITE | GRAFT_STEP_PARTITION, d);
+}
+
+bool graft_rules_rewrite(const graft_rules *r, graft_graph *g,
+                         const graft_run_options *opts, graft_diag *d)
+{
+    return run_steps(r, g, opts, GRAFT_STEP_REWRITE, d);
+}
+
+bool graft_rules_partition(const graft_rules *r, graft_graph *g,
+                           const graft_run_options *opts, graft_diag *d)
+{
+    return run_steps(r, g, opts, GRAFT_STEP_PARTITION, d);
+}
+
+char *graft_rules_apply(const graft_rules *r, const char *path, const void *data, size_t len,
+                        unsigned steps, const graft_run_options *opts, graft_diag *d)
+{
+    const graft_limits *lim = opts ? opts->limits : NULL;
+    graft_graph *g = data ? graft_model_parse(path, data, len, lim, d)
+                          : graft_model_load(path, lim, d);
+    char *text = g && run_steps(r, g, opts, steps, d) ? graft_model_print_string(g) : NULL;
+    graft_model_free(g);
+    return text;
+}
+
+/* The index of the rule named name, or UINT32_MAX. */
+static uint32_t find_rule(const graft_rule_set *rs, const char *name)
+{
+    for (uint32_t i = 0; i < rs->nrules; i++)
+        if (strcmp(rs->rules[i].name, name) == 0)
+            return i;
+    return UINT32_MAX;
+}
+
+/* Writes the explanation through x; false after reporting through d. */
+static bool explain_into(Explainer *x, const graft_rule_set *rs, const char *at,
+                         uint32_t only, graft_diag *d)
+{
+    if (!at) {
+        explainer_near(x, only, 5);
+        return true;
+    }
+    graft_node *n = explainer_find(x, at);
+    if (!n) {
+        diag_plain_error(d, "no node '%s' in the model (name it as 'graft fmt' prints it, "
+                         "or by its position, :LINE[:COL])", at);
+        return false;
+    }
+    for (uint32_t i = 0; i < rs->nrules; i++)
+        if (only == UINT32_MAX || i == only)
+            explainer_at(x, i, n);
+    return true;
+}
+
+char *graft_rules_explain(const graft_rules *r, graft_graph *g, const char *at,
+                          const char *rule, const graft_limits *lim, graft_diag *d)
+{
+    const graft_rule_set *rs = &r->lw->rs;
+    uint32_t only = UINT32_MAX;
+    if (!at && !rule) {
+        diag_plain_error(d, "nothing to explain: give a node (at) or a rule");
+        return NULL;
+    }
+    if (rule && (only = find_rule(rs, rule)) == UINT32_MAX) {
+        diag_plain_error(d, "no rule '%s' in the rules", rule);
+        return NULL;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    if (!out) {
+        diag_plain_error(d, "cannot open a memory stream for the explanation");
+        return NULL;
+    }
+    EngineOptions o = {.limits = lim, .untimed = true};
+    graft_engine *e = engine_new(rs, g, &o);
+    Explainer *x = explainer_new(e, NULL, out);
+    bool ok = explain_into(x, rs, at, only, d);
+    explainer_free(x);
+    engine_free(e);
+    fclose(out);
+    if (!ok) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
