@@ -30,6 +30,7 @@ static const Command commands[] = {
      "compile RULES... -o OUT.c [--header OUT.h] [--name NAME] | --exe RULES... -o PROG"},
     {"verify", cmd_verify,
      "verify RULES... [--trials N] [--seed N] [-j N]  check rules numerically"},
+    {"lsp", cmd_lsp, "lsp                                 serve the Language Server Protocol"},
     {"limits", cmd_limits, "limits [--limit NAME=N]            print the resource limits in force"},
 };
 

@@ -293,9 +293,20 @@ RuleFile *frontend_load(const char *const *paths, int npaths,
 RuleFile *frontend_load_string(const char *name, const char *text,
                                const FrontendOptions *opts, graft_diag *d)
 {
+    return frontend_load_text(name, text, strlen(text), opts, d);
+}
+
+RuleFile *frontend_load_text(const char *name, const char *text, size_t len,
+                             const FrontendOptions *opts, graft_diag *d)
+{
     unsigned before = diag_errors(d);
     Loader ld;
     loader_init(&ld, opts, d);
-    load_source(&ld, source_from_string(name, text, strlen(text)));
+    load_source(&ld, source_from_string(name, text, len));
     return finish(&ld, before);
+}
+
+const Registry *frontend_builtin_registry(const FrontendBuiltin *b)
+{
+    return b->registry;
 }

@@ -58,5 +58,11 @@ RuleFile *frontend_load(const char *const *paths, int npaths,
  * current directory). */
 RuleFile *frontend_load_string(const char *name, const char *text,
                                const FrontendOptions *opts, graft_diag *d);
+/* The same for len bytes of text, which may hold NUL bytes (an editor's
+ * buffer: the scanner reports them as it does in a file). */
+RuleFile *frontend_load_text(const char *name, const char *text, size_t len,
+                             const FrontendOptions *opts, graft_diag *d);
+/* The builtin ops' registry (hover and completion in graft lsp). */
+const Registry *frontend_builtin_registry(const FrontendBuiltin *b);
 
 #endif
