@@ -1,6 +1,7 @@
 #!/bin/sh
 # lsp_protocol.sh - graft lsp at the protocol level: one session sends
-# every request kind the server knows and every kind of bad input
+# every request kind the server knows (hover, completion, definition,
+# document symbols) and every kind of bad input
 # (requests before initialize, malformed JSON, a JSON value that is no
 # request, headers without a length, unknown methods, out-of-range
 # positions, a document with NUL and control bytes, bytes that are not
@@ -32,6 +33,8 @@ doc() { # a textDocument parameter with a position: line, character
 }
 bad_text='r := add(x, y) => multiply(x, 1)\ns := nn.conv2d(x, w, data_layout=\"\u00e9\ud83d\ude00\", groupz=1) => x\nt := addd(x, 0) => x\nt := add(x, 0) => x\n'
 good_text='r := add(x, 0) => x\n'
+defs=file:///lsp-test/defs.graft
+defs_text='include \"fold_bn.graft\"\nlet sq(a) = multiply(a, a)\nu := sq(x) => x\nop my.op(data, k: int = 1)\nv := my.op(x) => x\n'
 
 session() {
     msg '{"jsonrpc":"2.0","id":1,"method":"textDocument/hover","params":{}}'
@@ -58,6 +61,15 @@ session() {
     msg "{\"jsonrpc\":\"2.0\",\"id\":13,\"method\":\"textDocument/hover\",\"params\":{\"textDocument\":{\"uri\":\"$uri\"}}}"
     msg "{\"jsonrpc\":\"2.0\",\"id\":14,\"method\":\"textDocument/completion\",\"params\":$(doc 3 9)}"
     msg "{\"jsonrpc\":\"2.0\",\"id\":15,\"method\":\"textDocument/completion\",\"params\":$(doc 1 40)}"
+    msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":{\"uri\":\"$defs\",\"languageId\":\"graft\",\"version\":1,\"text\":\"$defs_text\"}}}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":20,\"method\":\"textDocument/documentSymbol\",\"params\":{\"textDocument\":{\"uri\":\"$defs\"}}}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":21,\"method\":\"textDocument/definition\",\"params\":$(uri=$defs doc 2 6)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":22,\"method\":\"textDocument/definition\",\"params\":$(uri=$defs doc 4 7)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":23,\"method\":\"textDocument/definition\",\"params\":$(uri=$defs doc 0 12)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":24,\"method\":\"textDocument/definition\",\"params\":$(uri=$defs doc 1 14)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":25,\"method\":\"textDocument/definition\",\"params\":$(uri=$defs doc 2 11)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":26,\"method\":\"textDocument/definition\",\"params\":$(uri=$defs doc 9 0)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":27,\"method\":\"textDocument/documentSymbol\",\"params\":{\"textDocument\":{\"uri\":\"file:///closed.graft\"}}}"
     msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{\"uri\":\"$uri\",\"version\":2},\"contentChanges\":[{\"text\":\"$good_text\"}]}}"
     msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{\"uri\":\"$uri\",\"version\":3},\"contentChanges\":[{\"text\":\"x := \\u0000\\u0001 add(\\u0007\\u0000\"}]}}"
     msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{\"uri\":\"$uri\",\"version\":4},\"contentChanges\":[]}}"
@@ -89,7 +101,9 @@ session >"$tmp/in"
 status=$?
 check "a full session exits 0 after shutdown and exit" [ $status -eq 0 ]
 check "nothing on stderr" [ ! -s "$tmp/err" ]
-unframe <"$tmp/raw" >"$tmp/out"
+# Paths of the source tree (go to an op's declaration) as @SRCDIR@.
+abs_srcdir=$(cd "$srcdir" && pwd -P)
+unframe <"$tmp/raw" | sed "s|file://$abs_srcdir/|file://@SRCDIR@/|g" >"$tmp/out"
 if [ "${GRAFT_REGEN:-0}" = 1 ]; then
     cp "$tmp/out" "$expected"
 fi

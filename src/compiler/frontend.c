@@ -145,13 +145,18 @@ static bool exists(const char *path)
  * that exists, else the one beside from (whose error names it). */
 static char *include_path(const Loader *ld, const Source *from, const char *path)
 {
+    return frontend_include_path(ld->opts, from, path);
+}
+
+char *frontend_include_path(const FrontendOptions *opts, const Source *from, const char *path)
+{
     char *first = beside(from, path);
     if (path[0] == '/' || exists(first))
         return first;
     const char *fixed[] = {GRAFT_DATADIR, GRAFT_SRCDIR "/stdpatterns"};
-    int n = ld->opts->ninclude_dirs;
+    int n = opts->ninclude_dirs;
     for (int i = 0; i < n + 2; i++) {
-        char *p = in_dir(i < n ? ld->opts->include_dirs[i] : fixed[i - n], path);
+        char *p = in_dir(i < n ? opts->include_dirs[i] : fixed[i - n], path);
         if (exists(p)) {
             free(first);
             return p;

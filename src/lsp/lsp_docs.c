@@ -1,4 +1,5 @@
 /* lsp_docs.c - the open documents of graft lsp (lsp_impl.h). */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,25 @@ static char *path_of_uri(const char *uri)
     }
     *q = '\0';
     return path;
+}
+
+char *lsp_uri_of_path(const char *path)
+{
+    char *abs = realpath(path, NULL);
+    if (!abs)
+        return NULL;
+    StrBuf sb = {0};
+    strbuf_puts(&sb, "file://");
+    for (const unsigned char *p = (const unsigned char *)abs; *p; p++) {
+        bool plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                     (*p >= '0' && *p <= '9') || strchr("/-._~", *p);
+        if (plain)
+            strbuf_putc(&sb, (char)*p);
+        else
+            strbuf_printf(&sb, "%%%02X", *p);
+    }
+    free(abs);
+    return sb.data;
 }
 
 LspDoc *lsp_doc_find(LspServer *s, const char *uri)

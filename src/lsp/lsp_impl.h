@@ -57,6 +57,9 @@ LspDoc *lsp_doc_open(LspServer *s, const char *uri, const char *text, size_t len
 void lsp_doc_set_text(LspDoc *doc, const char *text, size_t len);
 void lsp_doc_close(LspServer *s, LspDoc *doc);
 void lsp_docs_free(LspServer *s);
+/* The file: URI of path, made absolute (realpath) and %XX-escaped; NULL
+ * when the file does not exist. */
+char *lsp_uri_of_path(const char *path);
 /* The document of params.textDocument.uri, or NULL after setting err. */
 LspDoc *lsp_doc_of_params(LspServer *s, json_t *params, LspError *err);
 
@@ -77,8 +80,16 @@ char *lsp_valid_utf8(const char *text);
 bool lsp_position_of_params(const LspDoc *doc, json_t *params, size_t *offset,
                             LspError *err);
 
+/* The bounds [*begin, *end) of the dotted name around offset (empty when
+ * offset touches none). */
+void lsp_name_at(const LspDoc *doc, size_t offset, size_t *begin, size_t *end);
+
 /* lsp_diagnose.c: check doc and publish its diagnostics. */
 void lsp_publish_diagnostics(LspServer *s, LspDoc *doc);
+
+/* lsp_symbols.c: document symbols and go to definition. */
+json_t *lsp_document_symbols(LspServer *s, json_t *params, LspError *err);
+json_t *lsp_definition(LspServer *s, json_t *params, LspError *err);
 
 /* lsp_ops.c: hover and completion from the op registry. */
 json_t *lsp_hover(LspServer *s, json_t *params, LspError *err);

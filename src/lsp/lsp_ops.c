@@ -13,9 +13,7 @@ static bool is_name_byte(char c)
            c == '_' || c == '.';
 }
 
-/* The bounds [*begin, *end) of the dotted name around offset (empty when
- * offset touches none). */
-static void name_at(const LspDoc *doc, size_t offset, size_t *begin, size_t *end)
+void lsp_name_at(const LspDoc *doc, size_t offset, size_t *begin, size_t *end)
 {
     size_t b = offset, e = offset;
     while (b > 0 && is_name_byte(doc->text[b - 1]))
@@ -82,7 +80,7 @@ json_t *lsp_hover(LspServer *s, json_t *params, LspError *err)
     size_t offset, begin, end;
     if (!doc || !lsp_position_of_params(doc, params, &offset, err))
         return NULL;
-    name_at(doc, offset, &begin, &end);
+    lsp_name_at(doc, offset, &begin, &end);
     const OpInfo *op = op_named(s, doc->text + begin, end - begin);
     if (!op)
         return json_null();
@@ -104,7 +102,7 @@ static const OpInfo *enclosing_op(LspServer *s, const LspDoc *doc, size_t offset
             depth++;
         else if (c == '(' && depth-- == 0) {
             size_t begin, end;
-            name_at(doc, i - 1, &begin, &end);
+            lsp_name_at(doc, i - 1, &begin, &end);
             return op_named(s, doc->text + begin, end - begin);
         } else if (c == '\n' && i < doc->len && doc->text[i] != ' ' && doc->text[i] != '\t' &&
                    i != offset)
