@@ -90,6 +90,11 @@ void lsp_publish_diagnostics(LspServer *s, LspDoc *doc);
 /* lsp_symbols.c: document symbols and go to definition. */
 json_t *lsp_document_symbols(LspServer *s, json_t *params, LspError *err);
 json_t *lsp_definition(LspServer *s, json_t *params, LspError *err);
+/* A hover showing the macro, rule or op of that name declared in doc, in
+ * canonical form (ast_print_item), or NULL. */
+json_t *lsp_hover_declared(LspServer *s, const LspDoc *doc, const char *name);
+/* Appends a completion item for each macro and named pattern of doc. */
+void lsp_add_declared_items(LspServer *s, const LspDoc *doc, json_t *items);
 
 /* lsp_ops.c: hover and completion from the op registry. */
 json_t *lsp_hover(LspServer *s, json_t *params, LspError *err);

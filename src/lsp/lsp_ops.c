@@ -5,7 +5,7 @@
 #include "lsp_impl.h"
 
 /* LSP's CompletionItemKind and MarkupKind. */
-enum { KIND_FIELD = 5, KIND_FUNCTION = 3 };
+enum { KIND_FIELD = 5, KIND_FUNCTION = 3, KIND_CLASS = 7 };
 
 static bool is_name_byte(char c)
 {
@@ -81,6 +81,13 @@ json_t *lsp_hover(LspServer *s, json_t *params, LspError *err)
     if (!doc || !lsp_position_of_params(doc, params, &offset, err))
         return NULL;
     lsp_name_at(doc, offset, &begin, &end);
+    if (end == begin)
+        return json_null();
+    char *name = xstrndup(doc->text + begin, end - begin);
+    json_t *declared = lsp_hover_declared(s, doc, name);
+    free(name);
+    if (declared)
+        return declared;
     const OpInfo *op = op_named(s, doc->text + begin, end - begin);
     if (!op)
         return json_null();
@@ -145,8 +152,22 @@ static json_t *op_items(LspServer *s)
     return items;
 }
 
-/* Inside an op's parentheses its attributes come first, then the ops (an
- * operand may be a call). */
+/* The op classes, "<elementwise>" and the other traits (OP_TRAIT_LIST). */
+static void add_class_items(json_t *items)
+{
+    static const char *const traits[] = {
+#define OP_TRAIT_WORD(trait, word, bit) word,
+        OP_TRAIT_LIST(OP_TRAIT_WORD)
+#undef OP_TRAIT_WORD
+    };
+    for (size_t i = 0; i < ARRAY_LEN(traits); i++)
+        json_array_append_new(items, json_pack("{s:s++, s:i, s:s}", "label", "<", traits[i], ">",
+                                               "kind", KIND_CLASS, "detail", "op class"));
+}
+
+/* Inside an op's parentheses its attributes come first, then the macros
+ * and named patterns of the document, then the ops (an
+ * operand may be a call), and the op classes. */
 json_t *lsp_completion(LspServer *s, json_t *params, LspError *err)
 {
     LspDoc *doc = lsp_doc_of_params(s, params, err);
@@ -155,8 +176,10 @@ json_t *lsp_completion(LspServer *s, json_t *params, LspError *err)
         return NULL;
     const OpInfo *op = enclosing_op(s, doc, offset);
     json_t *items = op ? attr_items(op) : json_array();
+    lsp_add_declared_items(s, doc, items);
     json_t *ops = op_items(s);
     json_array_extend(items, ops);
     json_decref(ops);
+    add_class_items(items);
     return json_pack("{s:b, s:o}", "isIncomplete", 0, "items", items);
 }

@@ -192,3 +192,57 @@ json_t *lsp_definition(LspServer *s, json_t *params, LspError *err)
     outline_free(&o);
     return loc ? loc : json_null();
 }
+
+json_t *lsp_hover_declared(LspServer *s, const LspDoc *doc, const char *name)
+{
+    Outline o;
+    outline_parse(&o, s, doc);
+    json_t *hover = NULL;
+    for (int i = 0; o.file && i < o.file->nitems && !hover; i++) {
+        const char *item_name;
+        SrcRange at, whole;
+        int kind;
+        const AstItem *item = &o.file->items[i];
+        if (!item_symbol(item, &item_name, &at, &whole, &kind) || kind == SYMBOL_FILE ||
+            strcmp(item_name, name) != 0)
+            continue;
+        StrBuf text = {0};
+        strbuf_puts(&text, "```graft\n");
+        ast_print_item(&text, item);
+        strbuf_puts(&text, "```\n");
+        char *valid = lsp_valid_utf8(text.data);
+        hover = json_pack("{s:{s:s, s:s}}", "contents", "kind", "markdown", "value", valid);
+        free(valid);
+        strbuf_free(&text);
+    }
+    outline_free(&o);
+    return hover;
+}
+
+/* LSP's CompletionItemKind of a named pattern and of a macro. */
+enum { COMPLETION_CONSTANT = 21, COMPLETION_FUNCTION = 3 };
+
+void lsp_add_declared_items(LspServer *s, const LspDoc *doc, json_t *items)
+{
+    Outline o;
+    outline_parse(&o, s, doc);
+    for (int i = 0; o.file && i < o.file->nitems; i++) {
+        const AstItem *item = &o.file->items[i];
+        if (item->kind != ITEM_LET)
+            continue;
+        const AstLet *let = item->u.let;
+        StrBuf text = {0};
+        ast_print_item(&text, item);
+        text.data[text.len - 1] = '\0'; /* its newline */
+        char *name = lsp_valid_utf8(let->name), *detail = lsp_valid_utf8(text.data);
+        json_array_append_new(items, json_pack("{s:s, s:i, s:s}", "label", name, "kind",
+                                               let->nparams || let->has_parens
+                                                   ? COMPLETION_FUNCTION
+                                                   : COMPLETION_CONSTANT,
+                                               "detail", detail));
+        free(name);
+        free(detail);
+        strbuf_free(&text);
+    }
+    outline_free(&o);
+}
