@@ -2,28 +2,39 @@
 # editors_syntax.sh - the syntax files of editors/ highlight one token of
 # each class of tests/editors/sample.graft (tests/editors/syntax.cases:
 # comment, keyword, op, rule name, operator, number, op class, string,
-# constant, type) as tests/editors/vim.expected says: Vim in batch mode
-# (vim -es, editors/vim first on its runtimepath) reports the syntax item
-# and highlight group at each.  GRAFT_REGEN=1 rewrites the expected file.
+# constant, type) as tests/editors/vim.expected and emacs.expected say:
+# Vim in batch mode (vim -es, editors/vim first on its runtimepath)
+# reports the syntax item and highlight group at each, Emacs in batch mode
+# (editors/emacs/graft-mode.el) the face.  GRAFT_REGEN=1 rewrites the
+# expected files.
 set -u
 srcdir=${GRAFT_SRCDIR:?}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-if ! command -v vim >/dev/null; then
-    echo "FAIL: vim is not installed (Debian: vim-nox)"
-    exit 1
-fi
+for editor in vim emacs; do
+    if ! command -v $editor >/dev/null; then
+        echo "FAIL: $editor is not installed (Debian: vim-nox, emacs-nox)"
+        exit 1
+    fi
+done
 SYNTAX_CASES=$srcdir/tests/editors/syntax.cases SYNTAX_OUT=$tmp/vim \
     vim -u NONE -N -es -i NONE --cmd "set rtp^=$srcdir/editors/vim" -c 'filetype on' \
     -c 'syntax on' -c "edit $srcdir/tests/editors/sample.graft" \
     -c "source $srcdir/tests/editors/vim_groups.vim" </dev/null
-[ "${GRAFT_REGEN:-0}" = 1 ] && cp "$tmp/vim" "$srcdir/tests/editors/vim.expected"
-if cmp -s "$srcdir/tests/editors/vim.expected" "$tmp/vim"; then
-    echo "PASS: vim highlights each token class as tests/editors/vim.expected"
-else
-    echo "FAIL: vim's highlighting differs from tests/editors/vim.expected"
-    diff "$srcdir/tests/editors/vim.expected" "$tmp/vim"
-    fail=1
-fi
+SYNTAX_SAMPLE=$srcdir/tests/editors/sample.graft SYNTAX_CASES=$srcdir/tests/editors/syntax.cases \
+    SYNTAX_OUT=$tmp/emacs emacs --batch -Q -L "$srcdir/editors/emacs" \
+    -l "$srcdir/tests/editors/emacs_faces.el" </dev/null 2>"$tmp/emacs.log" ||
+    cat "$tmp/emacs.log"
+for editor in vim emacs; do
+    expected=$srcdir/tests/editors/$editor.expected
+    [ "${GRAFT_REGEN:-0}" = 1 ] && cp "$tmp/$editor" "$expected"
+    if cmp -s "$expected" "$tmp/$editor"; then
+        echo "PASS: $editor highlights each token class as tests/editors/$editor.expected"
+    else
+        echo "FAIL: $editor's highlighting differs from tests/editors/$editor.expected"
+        diff "$expected" "$tmp/$editor"
+        fail=1
+    fi
+done
 exit $fail
