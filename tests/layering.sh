@@ -2,7 +2,7 @@
 # layering.sh - the include graph of src/ and grammar/ against the layer
 # order of doc/architecture.md (note [layers] in Makefile.am):
 #
-#   public < base < ir < relay < runtime < compiler < api < cli
+#   public < base < ir < relay < runtime < compiler < api < cli, lsp
 #
 # (public: the installed headers of include/graft, note [public names]).
 # A file may include headers of its own layer and of earlier layers only,
@@ -26,7 +26,7 @@ layer_of_files() {
     for f in include/graft/*.h; do
         [ -e "$f" ] && echo "public $f"
     done
-    for layer in base ir relay runtime compiler api cli; do
+    for layer in base ir relay runtime compiler api cli lsp; do
         for f in src/$layer/*.c src/$layer/*.h; do
             [ -e "$f" ] && echo "$layer $f"
         done
@@ -53,6 +53,7 @@ edges() {
 BEGIN {
     rank["public"] = 0; rank["base"] = 1; rank["ir"] = 2; rank["relay"] = 3
     rank["runtime"] = 4; rank["compiler"] = 5; rank["api"] = 6; rank["cli"] = 7
+    rank["lsp"] = 7 # graft lsp: called by cli, beside it
     bad = 0
 }
 function base(path) { sub(/.*\//, "", path); return path }

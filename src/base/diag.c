@@ -25,6 +25,8 @@ struct graft_diag {
     SrcRange last_where;
     char *last_msg;     /* its text, formatted; NULL before the first */
     DiagCapture *capture; /* records reports instead of printing, or NULL */
+    DiagSink sink;      /* structured reports instead of text; NULL: text */
+    void *sink_ctx;     /* the sink's argument */
 };
 
 /* Records where each line starts.  memchr finds the newlines (it scans a
@@ -248,11 +250,38 @@ static void print_excerpt(FILE *out, const Source *src, SrcRange where)
     fputc('\n', out);
 }
 
+void diag_set_sink(graft_diag *d, DiagSink sink, void *ctx)
+{
+    d->sink = sink;
+    d->sink_ctx = ctx;
+}
+
+/* The report formatted once and handed to the sink. */
+static void report_to_sink(graft_diag *d, const Source *src, SrcRange where, const char *kind,
+                           const char *flag, const char *fmt, va_list ap)
+{
+    va_list len_ap;
+    va_copy(len_ap, ap);
+    int len = vsnprintf(NULL, 0, fmt, len_ap);
+    va_end(len_ap);
+    size_t size = len > 0 ? (size_t)len + 1 : 1;
+    char *msg = xmalloc(size);
+    vsnprintf(msg, size, fmt, ap);
+    msg[size - 1] = '\0';
+    DiagRecord rec = {kind, flag, src, where, msg};
+    d->sink(d->sink_ctx, &rec);
+    free(msg);
+}
+
 static void report(graft_diag *d, const Source *src, SrcRange where, const char *kind,
                    const char *flag, const char *fmt, va_list ap)
 {
-    if (d->capture)
+    if (d->capture) {
         diag_capture_report(d->capture, src, where, kind, flag, fmt, ap);
+    } else if (d->sink) {
+        report_to_sink(d, src, where, kind, flag, fmt, ap);
+        return;
+    }
     if (!d->out)
         return;
     if (src)
@@ -274,7 +303,10 @@ static bool count_error(graft_diag *d)
     if (d->gave_up)
         return false;
     if (d->max_errors && d->errors == d->max_errors) {
-        if (d->out)
+        if (d->sink)
+            d->sink(d->sink_ctx, &(DiagRecord){"fatal error", NULL, NULL, {0, 0, 0, 0},
+                                               "too many errors emitted, stopping now"});
+        else if (d->out)
             fprintf(d->out, "graft: fatal error: too many errors emitted, stopping now\n");
         d->gave_up = true;
         return false;

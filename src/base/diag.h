@@ -79,6 +79,25 @@ void diag_note(graft_diag *d, const Source *src, SrcRange where, const char *fmt
 /* An error that belongs to no place in a file: "graft: error: ...". */
 void diag_plain_error(graft_diag *d, const char *fmt, ...) GRAFT_PRINTF(2, 3);
 
+/* One report as a structured sink receives it (graft lsp, and the JSON
+ * and SARIF output of --diagnostics-format): the text it would print,
+ * without the excerpt.  Everything it points to is valid only during the
+ * call. */
+typedef struct DiagRecord {
+    const char *kind;    /* "error", "warning" or "note" (a promoted warning
+                            is an "error"), "fatal error" at the error limit */
+    const char *flag;    /* a warning's flag (without "-W"), or NULL */
+    const Source *src;   /* NULL: an error of no place ("graft: error: ...") */
+    SrcRange where;      /* in src */
+    const char *message; /* formatted, without the "[-Wflag]" suffix */
+} DiagRecord;
+
+typedef void (*DiagSink)(void *ctx, const DiagRecord *rec);
+
+/* Sends every report to sink instead of printing it (NULL: print again).
+ * Counting, the error limit and -Wno- work as before. */
+void diag_set_sink(graft_diag *d, DiagSink sink, void *ctx);
+
 /* Treat warnings as errors (graft check -Werror). */
 void diag_set_werror(graft_diag *d, bool on);
 /* -Wno-NAME: drops the warnings with that flag (borrowed, must outlive

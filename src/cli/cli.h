@@ -23,6 +23,7 @@ int cmd_explain(int argc, char **argv, const graft_limits *limits);
 int cmd_compile(int argc, char **argv, const graft_limits *limits);
 int cmd_limits(int argc, char **argv, const graft_limits *limits);
 int cmd_verify(int argc, char **argv, const graft_limits *limits);
+int cmd_lsp(int argc, char **argv, const graft_limits *limits);
 
 /* Prints "graft NAME: MESSAGE" and a hint to use --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) GRAFT_PRINTF(2, 3);

@@ -49,7 +49,7 @@ static int parse_args(int argc, char **argv, RunArgs *a)
             print_help();
             return EXIT_OK;
         }
-        int rc = strncmp(arg, "-I", 2) == 0
+        int rc = strncmp(arg, "-I", 2) == 0 || strncmp(arg, "--diagnostics-format=", 21) == 0
                      ? cli_parse_limit("run", argc, argv, &i, &a->opts.limits)
                      : runner_parse_option("graft run", argc, argv, &i, &a->opts);
         if (rc == OPTION_NOT_MINE && arg[0] == '-' && arg[1] != '\0')

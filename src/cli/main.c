@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "diag_json.h"
 #include "input_kind.h"
 #include "outfile.h"
 
@@ -30,6 +31,7 @@ static const Command commands[] = {
      "compile RULES... -o OUT.c [--header OUT.h] [--name NAME] | --exe RULES... -o PROG"},
     {"verify", cmd_verify,
      "verify RULES... [--trials N] [--seed N] [-j N]  check rules numerically"},
+    {"lsp", cmd_lsp, "lsp                                 serve the Language Server Protocol"},
     {"limits", cmd_limits, "limits [--limit NAME=N]            print the resource limits in force"},
 };
 
@@ -42,7 +44,8 @@ static void print_help(FILE *out)
         fprintf(out, "  graft %s\n", commands[i].synopsis);
     fputs("\nRule files end in .graft, models in .relay; '-' reads standard input.\n"
           "Every command takes --limit NAME=N[,NAME=N...] to change a resource\n"
-          "limit, on top of GRAFT_LIMITS in the environment ('graft limits').\n"
+          "limit, on top of GRAFT_LIMITS in the environment ('graft limits'),\n"
+          "and --diagnostics-format=text|json|sarif (json, sarif: one document on stderr).\n"
           "Exit status: 0 success, 1 bad input, 2 bad usage.\n"
           "'graft COMMAND --help' describes one command.\n", out);
 }
@@ -101,10 +104,29 @@ void cli_frontend_options(FrontendOptions *fo)
     fo->ninclude_dirs = n;
 }
 
+/* --diagnostics-format=json|sarif: every report of the command is
+ * recorded and written to stderr as one document when it ends
+ * (diag_json.h); text is the default. */
+static DiagLog *diag_log;
+
+static int parse_diagnostics_format(const char *cmd, const char *name)
+{
+    DiagFormat format;
+    if (!diag_format_by_name(name, &format))
+        return cli_usage_error(cmd, "unknown diagnostics format '%s'; known: text, json, sarif",
+                               name);
+    diag_log_free(diag_log);
+    diag_log = format == DIAG_FORMAT_TEXT ? NULL : diag_log_new(format);
+    return -1;
+}
+
 int cli_parse_limit(const char *cmd, int argc, char **argv, int *i, graft_limits *limits)
 {
+    static const char format_opt[] = "--diagnostics-format=";
     if (strncmp(argv[*i], "-I", 2) == 0)
         return parse_include(cmd, argc, argv, i);
+    if (strncmp(argv[*i], format_opt, sizeof format_opt - 1) == 0)
+        return parse_diagnostics_format(cmd, argv[*i] + sizeof format_opt - 1);
     char prog[64];
     command_prog(cmd, prog);
     return options_parse_limit(prog, argc, argv, i, limits);
@@ -131,6 +153,8 @@ graft_diag *cli_diag_new(const graft_limits *limits)
 {
     graft_diag *d = diag_new(stderr);
     diag_set_error_limit(d, limits->errors);
+    if (diag_log)
+        diag_log_attach(diag_log, d);
     return d;
 }
 
@@ -186,8 +210,13 @@ int main(int argc, char **argv)
     if (rc >= 0)
         return rc;
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(name, commands[i].name) == 0)
-            return commands[i].run(argc - 1, argv + 1, &limits);
+        if (strcmp(name, commands[i].name) == 0) {
+            rc = commands[i].run(argc - 1, argv + 1, &limits);
+            if (diag_log)
+                diag_log_write(diag_log, stderr);
+            diag_log_free(diag_log);
+            return rc;
+        }
     fprintf(stderr, "graft: unknown command '%s'\nTry 'graft --help'.\n", name);
     return EXIT_USAGE;
 }

@@ -145,13 +145,18 @@ static bool exists(const char *path)
  * that exists, else the one beside from (whose error names it). */
 static char *include_path(const Loader *ld, const Source *from, const char *path)
 {
+    return frontend_include_path(ld->opts, from, path);
+}
+
+char *frontend_include_path(const FrontendOptions *opts, const Source *from, const char *path)
+{
     char *first = beside(from, path);
     if (path[0] == '/' || exists(first))
         return first;
     const char *fixed[] = {GRAFT_DATADIR, GRAFT_SRCDIR "/stdpatterns"};
-    int n = ld->opts->ninclude_dirs;
+    int n = opts->ninclude_dirs;
     for (int i = 0; i < n + 2; i++) {
-        char *p = in_dir(i < n ? ld->opts->include_dirs[i] : fixed[i - n], path);
+        char *p = in_dir(i < n ? opts->include_dirs[i] : fixed[i - n], path);
         if (exists(p)) {
             free(first);
             return p;
@@ -293,9 +298,20 @@ RuleFile *frontend_load(const char *const *paths, int npaths,
 RuleFile *frontend_load_string(const char *name, const char *text,
                                const FrontendOptions *opts, graft_diag *d)
 {
+    return frontend_load_text(name, text, strlen(text), opts, d);
+}
+
+RuleFile *frontend_load_text(const char *name, const char *text, size_t len,
+                             const FrontendOptions *opts, graft_diag *d)
+{
     unsigned before = diag_errors(d);
     Loader ld;
     loader_init(&ld, opts, d);
-    load_source(&ld, source_from_string(name, text, strlen(text)));
+    load_source(&ld, source_from_string(name, text, len));
     return finish(&ld, before);
+}
+
+const Registry *frontend_builtin_registry(const FrontendBuiltin *b)
+{
+    return b->registry;
 }

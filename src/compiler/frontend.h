@@ -58,5 +58,16 @@ RuleFile *frontend_load(const char *const *paths, int npaths,
  * current directory). */
 RuleFile *frontend_load_string(const char *name, const char *text,
                                const FrontendOptions *opts, graft_diag *d);
+/* The same for len bytes of text, which may hold NUL bytes (an editor's
+ * buffer: the scanner reports them as it does in a file). */
+RuleFile *frontend_load_text(const char *name, const char *text, size_t len,
+                             const FrontendOptions *opts, graft_diag *d);
+/* Where include "path" written in from is found (note [includes] in
+ * frontend.c): beside from, in opts's include directories, in the
+ * installed and the source tree's stdpatterns; the path beside from when
+ * none exists.  The caller frees it. */
+char *frontend_include_path(const FrontendOptions *opts, const Source *from, const char *path);
+/* The builtin ops' registry (hover and completion in graft lsp). */
+const Registry *frontend_builtin_registry(const FrontendBuiltin *b);
 
 #endif

@@ -1,0 +1,260 @@
+/* bench_lsp.c - graft lsp's numbers (issue 33): the time from a didChange
+ * to its publishDiagnostics for an edit in a rule file (debouncing off),
+ * the time of a completion request, and the server's resident memory over
+ * many edits.
+ *
+ *   bench/bench_lsp GRAFT FILE [EDITS]      (make bench-lsp)
+ *
+ * It starts "GRAFT lsp --no-debounce" on two pipes, as an editor does,
+ * opens FILE, then sends EDITS (default 10000) full-document changes, each
+ * the file with one more line at its end ("# edit N"; every tenth edit
+ * instead breaks the first rule's op name, so diagnostics change too), and
+ * waits for each one's diagnostics.  Times are wall-clock (the client
+ * waits on the server), from writing the message to reading the reply. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct Server {
+    pid_t pid;
+    FILE *to;   /* its standard input */
+    FILE *from; /* its standard output */
+} Server;
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static void die(const char *what)
+{
+    perror(what);
+    exit(1);
+}
+
+static Server start(const char *graft)
+{
+    int in[2], out[2];
+    if (pipe(in) || pipe(out))
+        die("pipe");
+    Server s;
+    s.pid = fork();
+    if (s.pid < 0)
+        die("fork");
+    if (s.pid == 0) {
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        close(in[1]);
+        close(out[0]);
+        execl(graft, graft, "lsp", "--no-debounce", (char *)NULL);
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    s.to = fdopen(in[1], "w");
+    s.from = fdopen(out[0], "r");
+    return s;
+}
+
+static void send(Server *s, const char *body)
+{
+    fprintf(s->to, "Content-Length: %zu\r\n\r\n%s", strlen(body), body);
+    fflush(s->to);
+}
+
+/* The next message's body (malloc'd); exits at the end of the stream. */
+static char *receive(Server *s)
+{
+    char line[256];
+    size_t len = 0;
+    while (fgets(line, sizeof line, s->from) && strcmp(line, "\r\n") != 0)
+        sscanf(line, "Content-Length: %zu", &len);
+    char *body = malloc(len + 1);
+    if (!body || fread(body, 1, len, s->from) != len) {
+        fprintf(stderr, "bench_lsp: the server stopped\n");
+        exit(1);
+    }
+    body[len] = '\0';
+    return body;
+}
+
+/* Reads messages until one contains what. */
+static void wait_for(Server *s, const char *what)
+{
+    for (;;) {
+        char *body = receive(s);
+        int found = strstr(body, what) != NULL;
+        free(body);
+        if (found)
+            return;
+    }
+}
+
+/* text as the body of a JSON string. */
+static char *json_escape(const char *text)
+{
+    size_t n = strlen(text);
+    char *out = malloc(6 * n + 1), *q = out;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        if (*p == '"' || *p == '\\') {
+            *q++ = '\\';
+            *q++ = (char)*p;
+        } else if (*p < 0x20) {
+            q += sprintf(q, "\\u%04x", *p);
+        } else {
+            *q++ = (char)*p;
+        }
+    }
+    *q = '\0';
+    return out;
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        die(path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *text = malloc((size_t)n + 1);
+    if (fread(text, 1, (size_t)n, f) != (size_t)n)
+        die(path);
+    text[n] = '\0';
+    fclose(f);
+    return text;
+}
+
+static long rss_kib(pid_t pid)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    long kib = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmRSS: %ld", &kib) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kib;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void report(const char *what, double *ms, int n)
+{
+    qsort(ms, (size_t)n, sizeof *ms, by_value);
+    printf("%-28s n=%d median=%.3f ms p90=%.3f ms p99=%.3f ms max=%.3f ms\n", what, n,
+           ms[n / 2], ms[n * 9 / 10], ms[n * 99 / 100], ms[n - 1]);
+}
+
+/* The document after edit i: the file and i's line; every tenth edit
+ * also breaks the first "add(" into "addd(". */
+static char *edited(const char *text, int i)
+{
+    size_t n = strlen(text);
+    char *doc = malloc(n + 64);
+    memcpy(doc, text, n + 1);
+    char *call = strstr(doc, "add(");
+    if (i % 10 == 0 && call) {
+        memmove(call + 4, call + 3, strlen(call + 3) + 1);
+        call[3] = 'd';
+    }
+    sprintf(doc + strlen(doc), "# edit %d\n", i);
+    return doc;
+}
+
+static void send_change(Server *s, const char *uri, const char *text, int version)
+{
+    char *esc = json_escape(text);
+    char *msg = malloc(strlen(esc) + 512);
+    sprintf(msg, "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":"
+            "{\"textDocument\":{\"uri\":\"%s\",\"version\":%d},\"contentChanges\":"
+            "[{\"text\":\"%s\"}]}}", uri, version, esc);
+    send(s, msg);
+    free(msg);
+    free(esc);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: bench_lsp GRAFT FILE [EDITS]\n");
+        return 2;
+    }
+    int edits = argc > 3 ? atoi(argv[3]) : 10000;
+    char *text = read_file(argv[2]);
+    char uri[4200];
+    char *abs = realpath(argv[2], NULL);
+    snprintf(uri, sizeof uri, "file://%s", abs ? abs : argv[2]);
+    free(abs);
+    Server s = start(argv[1]);
+    send(&s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}");
+    wait_for(&s, "\"id\":1");
+    char *esc = json_escape(text);
+    char *open = malloc(strlen(esc) + 512);
+    sprintf(open, "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":"
+            "{\"textDocument\":{\"uri\":\"%s\",\"languageId\":\"graft\",\"version\":1,"
+            "\"text\":\"%s\"}}}", uri, esc);
+    send(&s, open);
+    free(open);
+    free(esc);
+    wait_for(&s, "publishDiagnostics");
+    printf("file %s: %zu bytes; %d edits\n", argv[2], strlen(text), edits);
+    long rss_first = rss_kib(s.pid);
+    double *diag_ms = malloc(sizeof(double) * (size_t)edits);
+    for (int i = 1; i <= edits; i++) {
+        char *doc = edited(text, i);
+        double t0 = now_ms();
+        send_change(&s, uri, doc, i + 1);
+        wait_for(&s, "publishDiagnostics");
+        diag_ms[i - 1] = now_ms() - t0;
+        free(doc);
+        if (i == 100 || i == 1000 || i == edits)
+            printf("server RSS after %5d edits: %ld KiB (after opening: %ld KiB)\n", i,
+                   rss_kib(s.pid), rss_first);
+    }
+    report("didChange -> diagnostics", diag_ms, edits);
+    /* Completion inside the first op call's parentheses. */
+    const char *paren = strchr(text, '(');
+    int line = 0, col = 0;
+    for (const char *p = text; paren && p <= paren; p++)
+        if (*p == '\n')
+            line++, col = 0;
+        else
+            col++;
+    enum { COMPLETIONS = 1000 };
+    double comp_ms[COMPLETIONS];
+    for (int i = 0; i < COMPLETIONS; i++) {
+        char msg[4400];
+        snprintf(msg, sizeof msg, "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":"
+                 "\"textDocument/completion\",\"params\":{\"textDocument\":{\"uri\":\"%s\"},"
+                 "\"position\":{\"line\":%d,\"character\":%d}}}", 100 + i, uri, line, col);
+        char want[32];
+        snprintf(want, sizeof want, "\"id\":%d", 100 + i);
+        double t0 = now_ms();
+        send(&s, msg);
+        wait_for(&s, want);
+        comp_ms[i] = now_ms() - t0;
+    }
+    report("completion", comp_ms, COMPLETIONS);
+    send(&s, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"shutdown\"}");
+    wait_for(&s, "\"id\":2");
+    send(&s, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");
+    int status;
+    waitpid(s.pid, &status, 0);
+    free(diag_ms);
+    free(text);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+}

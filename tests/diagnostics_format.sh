@@ -1,0 +1,70 @@
+#!/bin/sh
+# diagnostics_format.sh - --diagnostics-format=json|sarif: graft check's
+# reports on a file with errors, a warning and notes are exactly
+# tests/diagnostics_format/mistakes.{json,sarif}; the SARIF log is valid
+# against tests/sarif/sarif-2.1.0-graft.schema.json (python3-jsonschema),
+# which rejects a broken one; every command that reads rules or a model
+# writes its errors as JSON and nothing else on stderr.  GRAFT_REGEN=1
+# rewrites the expected files.
+set -u
+graft=${GRAFT:?}
+srcdir=${GRAFT_SRCDIR:?}
+cd "$srcdir" || exit 1
+dir=tests/diagnostics_format
+schema=tests/sarif/sarif-2.1.0-graft.schema.json
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { # description, then a command that must succeed
+    what=$1
+    shift
+    if "$@"; then echo "PASS: $what"; else echo "FAIL: $what"; fail=$((fail + 1)); fi
+}
+exact() { # expected file, actual file
+    [ "${GRAFT_REGEN:-0}" = 1 ] && cp "$2" "$1"
+    cmp -s "$1" "$2" || { diff "$1" "$2" | head -20; return 1; }
+}
+valid_sarif() {
+    python3 -c 'import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))' "$1" "$schema"
+}
+
+for format in json sarif; do
+    "$graft" check --diagnostics-format=$format $dir/mistakes.graft >"$tmp/out" 2>"$tmp/$format"
+    check "check --diagnostics-format=$format exits 1" [ $? -eq 1 ]
+    check "check --diagnostics-format=$format prints nothing on stdout" [ ! -s "$tmp/out" ]
+    check "check --diagnostics-format=$format is $dir/mistakes.$format" \
+        exact $dir/mistakes.$format "$tmp/$format"
+done
+check "the SARIF log is valid SARIF 2.1.0" valid_sarif "$tmp/sarif"
+sed 's/"level": "error"/"level": "fatal"/' "$tmp/sarif" >"$tmp/broken"
+valid_sarif "$tmp/broken" 2>/dev/null
+check "the schema rejects a level SARIF does not have" [ $? -ne 0 ]
+python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/json"
+check "the json output is JSON" [ $? -eq 0 ]
+
+# Every command: its errors as one JSON document, its exit status kept.
+model=tests/golden/seed_bn_partition/input.relay
+expect_json() { # expected status, graft arguments...
+    want=$1
+    shift
+    "$graft" "$@" --diagnostics-format=json >/dev/null 2>"$tmp/err"
+    [ $? -eq "$want" ] && python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); assert d and d[0]["kind"] == "error", d' "$tmp/err"
+}
+for cmd in run match viz; do
+    check "$cmd --diagnostics-format=json" expect_json 1 $cmd $dir/mistakes.graft $model
+done
+check "explain --diagnostics-format=json" \
+    expect_json 1 explain $dir/mistakes.graft $model --at %0
+check "compile --diagnostics-format=json" \
+    expect_json 1 compile $dir/mistakes.graft -o "$tmp/x.c"
+check "compile wrote no output" [ ! -e "$tmp/x.c" ]
+check "verify --diagnostics-format=json" expect_json 1 verify $dir/mistakes.graft
+check "fmt --diagnostics-format=json" expect_json 1 fmt $dir/bad.relay
+check "--diagnostics-format=text is the default" sh -c \
+    '"$1" check --diagnostics-format=text "$2" 2>&1 | head -1 | grep -q "^tests/diagnostics_format/mistakes.graft:4:1: error: duplicate"' \
+    sh "$graft" $dir/mistakes.graft
+"$graft" check --diagnostics-format=xml $dir/mistakes.graft 2>/dev/null
+check "an unknown format is bad usage" [ $? -eq 2 ]
+[ $fail -eq 0 ]

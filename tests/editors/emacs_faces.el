@@ -1,0 +1,26 @@
+;;; emacs_faces.el --- for each "LINE:COL class" of $SYNTAX_CASES, the face
+;;; graft-mode gives the character there, written to $SYNTAX_OUT (run by
+;;; tests/editors_syntax.sh: emacs --batch).
+(require 'graft-mode)
+(find-file (getenv "SYNTAX_SAMPLE"))
+(graft-mode)
+(font-lock-ensure)
+(let ((out '()))
+  (with-temp-buffer
+    (insert-file-contents (getenv "SYNTAX_CASES"))
+    (dolist (line (split-string (buffer-string) "\n" t))
+      (push line out)))
+  (setq out (nreverse out))
+  (let ((lines '()))
+    (dolist (case out)
+      (let* ((fields (split-string case))
+             (pos (split-string (car fields) ":"))
+             (face nil))
+        (with-current-buffer (get-file-buffer (getenv "SYNTAX_SAMPLE"))
+          (goto-char (point-min))
+          (forward-line (1- (string-to-number (car pos))))
+          (forward-char (1- (string-to-number (cadr pos))))
+          (setq face (or (get-text-property (point) 'face) 'default)))
+        (push (format "%s %s %s" (car fields) (cadr fields) face) lines)))
+    (with-temp-file (getenv "SYNTAX_OUT")
+      (insert (mapconcat #'identity (nreverse lines) "\n") "\n"))))

@@ -1,0 +1,63 @@
+-- neovim_test.lua - drives graft lsp through Neovim's own LSP client
+-- (tests/lsp_neovim.sh runs it: nvim --headless -u NONE).  Opens
+-- mistakes.graft, waits for its diagnostics, asks for a hover, a
+-- completion and a definition, and writes what the client got to the
+-- file $LSP_OUT, one line per fact, for the shell test to compare.
+local graft, file, out = os.getenv('GRAFT'), os.getenv('LSP_FILE'), os.getenv('LSP_OUT')
+local lines = {}
+local function say(fmt, ...) table.insert(lines, string.format(fmt, ...)) end
+local function finish(status)
+  local f = assert(io.open(out, 'w'))
+  f:write(table.concat(lines, '\n'), '\n')
+  f:close()
+  vim.cmd((status == 0 and 'qall!' or 'cquit! ' .. status))
+end
+
+local id = vim.lsp.start_client({
+  name = 'graft',
+  cmd = { graft, 'lsp', '--no-debounce' },
+  root_dir = vim.fn.fnamemodify(file, ':h'),
+})
+if not id then say('start_client failed'); finish(1) end
+vim.cmd('edit ' .. vim.fn.fnameescape(file))
+local buf = vim.api.nvim_get_current_buf()
+vim.lsp.buf_attach_client(buf, id)
+local client = vim.lsp.get_client_by_id(id)
+
+if not vim.wait(10000, function() return #vim.diagnostic.get(buf) > 0 end, 10) then
+  say('no diagnostics within 10 s'); finish(1)
+end
+local diags = vim.diagnostic.get(buf)
+table.sort(diags, function(a, b) return a.lnum < b.lnum or (a.lnum == b.lnum and a.col < b.col) end)
+for _, d in ipairs(diags) do
+  say('diagnostic %d:%d-%d:%d severity %d: %s', d.lnum, d.col, d.end_lnum, d.end_col,
+      d.severity, d.message)
+end
+
+local function at(line, character)
+  return { textDocument = { uri = vim.uri_from_bufnr(buf) },
+           position = { line = line, character = character } }
+end
+local function request(method, params)
+  local reply, err = client.request_sync(method, params, 10000, buf)
+  if not reply then say('%s: no reply (%s)', method, tostring(err)); finish(1) end
+  if reply.err then say('%s: error %s', method, reply.err.message); finish(1) end
+  return reply.result
+end
+
+local hover = request('textDocument/hover', at(3, 6))
+say('hover add: %s', (hover.contents.value:gsub('\n', '|')))
+local completion = request('textDocument/completion', at(5, 22))
+local labels = {}
+for i = 1, 3 do labels[i] = completion.items[i].label .. ' (' .. completion.items[i].detail .. ')' end
+say('completion in nn.conv2d: %d items, first %s', #completion.items, table.concat(labels, ', '))
+local def = request('textDocument/definition', at(2, 10))
+say('definition of sq: line %d, character %d-%d, same file %s', def.range.start.line,
+    def.range.start.character, def.range['end'].character, tostring(def.uri == vim.uri_from_bufnr(buf)))
+
+vim.lsp.stop_client(id)
+if not vim.wait(10000, function() return vim.lsp.get_client_by_id(id) == nil end, 10) then
+  say('the server did not stop'); finish(1)
+end
+say('stopped')
+finish(0)

@@ -1,0 +1,30 @@
+#!/bin/sh
+# lsp_neovim.sh - graft lsp with a real client: Debian's Neovim (0.7, its
+# built-in LSP client, headless) opens tests/lsp/mistakes.graft and
+# tests/lsp/neovim_test.lua records the diagnostics, a hover, a completion
+# and a definition it received; they must be exactly
+# tests/lsp/neovim.expected (GRAFT_REGEN=1 rewrites it).  Needs nvim
+# (.ci/run installs neovim); without it the test fails.
+set -u
+graft=${GRAFT:?}
+srcdir=${GRAFT_SRCDIR:?}
+expected=$srcdir/tests/lsp/neovim.expected
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if ! command -v nvim >/dev/null; then
+    echo "FAIL: nvim is not installed (Debian: neovim)"
+    exit 1
+fi
+cp "$srcdir/tests/lsp/mistakes.graft" "$tmp/"
+GRAFT=$graft LSP_FILE=$tmp/mistakes.graft LSP_OUT=$tmp/out \
+    timeout 120 nvim --headless -u NONE -i NONE \
+    -c "luafile $srcdir/tests/lsp/neovim_test.lua" </dev/null >"$tmp/log" 2>&1
+status=$?
+[ "${GRAFT_REGEN:-0}" = 1 ] && cp "$tmp/out" "$expected"
+fail=0
+if [ $status -eq 0 ]; then echo "PASS: nvim ran the client and quit"; else
+    echo "FAIL: nvim exited $status"; cat "$tmp/log"; fail=1; fi
+if cmp -s "$expected" "$tmp/out"; then echo "PASS: what Neovim received is $expected"; else
+    echo "FAIL: what Neovim received differs from $expected"
+    diff "$expected" "$tmp/out"; fail=1; fi
+exit $fail

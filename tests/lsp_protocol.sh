@@ -1,0 +1,130 @@
+#!/bin/sh
+# lsp_protocol.sh - graft lsp at the protocol level: one session sends
+# every request kind the server knows (hover, completion, definition,
+# document symbols) and every kind of bad input
+# (requests before initialize, malformed JSON, a JSON value that is no
+# request, headers without a length, unknown methods, out-of-range
+# positions, a document with NUL and control bytes, bytes that are not
+# UTF-8, a document of 1 MiB, a message over the 64 MiB limit), and its
+# output must be exactly tests/lsp/protocol.expected: an error response
+# for each bad message, never a crash or a hang.  More sessions check the
+# exit statuses.  GRAFT_REGEN=1 rewrites the expected file.
+set -u
+graft=${GRAFT:?}
+srcdir=${GRAFT_SRCDIR:?}
+expected=$srcdir/tests/lsp/protocol.expected
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { # description, then a command that must succeed
+    what=$1
+    shift
+    if "$@"; then echo "PASS: $what"; else echo "FAIL: $what"; fail=$((fail + 1)); fi
+}
+
+# One framed message of the JSON text $1.
+msg() {
+    printf 'Content-Length: %d\r\n\r\n%s' "$(printf %s "$1" | LC_ALL=C wc -c)" "$1"
+}
+uri=file:///lsp-test/rules.graft
+doc() { # a textDocument parameter with a position: line, character
+    printf '{"textDocument":{"uri":"%s"},"position":{"line":%s,"character":%s}}' \
+        "$uri" "$1" "$2"
+}
+bad_text='r := add(x, y) => multiply(x, 1)\ns := nn.conv2d(x, w, data_layout=\"\u00e9\ud83d\ude00\", groupz=1) => x\nt := addd(x, 0) => x\nt := add(x, 0) => x\n'
+good_text='r := add(x, 0) => x\n'
+defs=file:///lsp-test/defs.graft
+defs_text='include \"fold_bn.graft\"\nlet sq(a) = multiply(a, a)\nu := sq(x) => x\nop my.op(data, k: int = 1)\nv := my.op(x) => x\n'
+
+session() {
+    msg '{"jsonrpc":"2.0","id":1,"method":"textDocument/hover","params":{}}'
+    msg '{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"capabilities":{}}}'
+    msg '{"jsonrpc":"2.0","method":"initialized","params":{}}'
+    msg '{"jsonrpc":"2.0","id":3,"method":"initialize","params":{}}'
+    msg '{not json'
+    msg '[1, 2]'
+    msg '{"jsonrpc":"2.0","id":4}'
+    printf 'Content-Type: application/vscode-jsonrpc\r\n\r\n'
+    printf 'Content-Length: ten\r\n\r\n'
+    # a body that is not UTF-8
+    printf 'Content-Length: 4\r\n\r\n"\377\376"'
+    msg '{"jsonrpc":"2.0","id":5,"method":"textDocument/frobnicate","params":{}}'
+    msg '{"jsonrpc":"2.0","method":"$/unknownNotification","params":{}}'
+    msg '{"jsonrpc":"2.0","id":6,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///not/open.graft"},"position":{"line":0,"character":0}}}'
+    msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":{\"uri\":\"$uri\",\"languageId\":\"graft\",\"version\":1,\"text\":\"$bad_text\"}}}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"textDocument/hover\",\"params\":$(doc 0 6)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"textDocument/hover\",\"params\":$(doc 2 6)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"textDocument/hover\",\"params\":$(doc 40 0)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"textDocument/hover\",\"params\":$(doc 0 32)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"textDocument/hover\",\"params\":$(doc 0 33)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"textDocument/hover\",\"params\":$(doc -1 0)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":13,\"method\":\"textDocument/hover\",\"params\":{\"textDocument\":{\"uri\":\"$uri\"}}}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":14,\"method\":\"textDocument/completion\",\"params\":$(doc 3 9)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":15,\"method\":\"textDocument/completion\",\"params\":$(doc 1 40)}"
+    msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":{\"uri\":\"$defs\",\"languageId\":\"graft\",\"version\":1,\"text\":\"$defs_text\"}}}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":20,\"method\":\"textDocument/documentSymbol\",\"params\":{\"textDocument\":{\"uri\":\"$defs\"}}}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":21,\"method\":\"textDocument/definition\",\"params\":$(uri=$defs doc 2 6)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":22,\"method\":\"textDocument/definition\",\"params\":$(uri=$defs doc 4 7)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":23,\"method\":\"textDocument/definition\",\"params\":$(uri=$defs doc 0 12)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":24,\"method\":\"textDocument/definition\",\"params\":$(uri=$defs doc 1 14)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":25,\"method\":\"textDocument/definition\",\"params\":$(uri=$defs doc 2 11)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":26,\"method\":\"textDocument/definition\",\"params\":$(uri=$defs doc 9 0)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":28,\"method\":\"textDocument/hover\",\"params\":$(uri=$defs doc 2 6)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":29,\"method\":\"textDocument/hover\",\"params\":$(uri=$defs doc 4 0)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":30,\"method\":\"textDocument/completion\",\"params\":$(uri=$defs doc 2 8)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":27,\"method\":\"textDocument/documentSymbol\",\"params\":{\"textDocument\":{\"uri\":\"file:///closed.graft\"}}}"
+    msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{\"uri\":\"$uri\",\"version\":2},\"contentChanges\":[{\"text\":\"$good_text\"}]}}"
+    msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{\"uri\":\"$uri\",\"version\":3},\"contentChanges\":[{\"text\":\"x := \\u0000\\u0001 add(\\u0007\\u0000\"}]}}"
+    msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{\"uri\":\"$uri\",\"version\":4},\"contentChanges\":[]}}"
+    # a document of 1 MiB: 16384 comment lines of 63 bytes and an error
+    big=$(awk 'BEGIN { s = sprintf("%62s", ""); gsub(/ /, "a", s)
+                       for (i = 0; i < 16384; i++) printf "# %s\\n", substr(s, 3) }')
+    msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":{\"uri\":\"file:///lsp-test/big.graft\",\"languageId\":\"graft\",\"version\":1,\"text\":\"${big}q := addd(x) => x\\n\"}}}"
+    # over the limit: 64 MiB and a byte, skipped
+    printf 'Content-Length: 67108865\r\n\r\n'
+    head -c 67108865 /dev/zero
+    msg '{"jsonrpc":"2.0","method":"textDocument/didClose","params":{"textDocument":{"uri":"file:///lsp-test/big.graft"}}}'
+    msg '{"jsonrpc":"2.0","id":16,"method":"shutdown"}'
+    msg "{\"jsonrpc\":\"2.0\",\"id\":17,\"method\":\"textDocument/hover\",\"params\":$(doc 0 0)}"
+    msg '{"jsonrpc":"2.0","method":"exit"}'
+}
+
+# The output as one line per message ("Content-Length: N", then the body
+# on a line of its own), and each length checked against its body.
+unframe() {
+    sed 's/}Content-Length: /}\nContent-Length: /g' | tr -d '\r' | LC_ALL=C awk '
+        /^Content-Length: / { want = $2; next }
+        /^$/ { next }
+        { if (length($0) != want) print "FRAMING: " want " bytes declared, " length($0) " sent"
+          print }'
+}
+
+session >"$tmp/in"
+"$graft" lsp --no-debounce <"$tmp/in" >"$tmp/raw" 2>"$tmp/err"
+status=$?
+check "a full session exits 0 after shutdown and exit" [ $status -eq 0 ]
+check "nothing on stderr" [ ! -s "$tmp/err" ]
+# Paths of the source tree (go to an op's declaration) as @SRCDIR@.
+abs_srcdir=$(cd "$srcdir" && pwd -P)
+unframe <"$tmp/raw" | sed "s|file://$abs_srcdir/|file://@SRCDIR@/|g" >"$tmp/out"
+if [ "${GRAFT_REGEN:-0}" = 1 ]; then
+    cp "$tmp/out" "$expected"
+fi
+check "the session's responses are tests/lsp/protocol.expected" \
+    cmp -s "$tmp/out" "$expected"
+cmp -s "$tmp/out" "$expected" || diff "$expected" "$tmp/out" | head -40
+
+# Exit statuses: exit without shutdown, the input ending, a body cut short.
+msg '{"jsonrpc":"2.0","method":"exit"}' >"$tmp/exit_only"
+check "exit without shutdown exits 1" sh -c '"$1" lsp <"$2" >/dev/null; [ $? -eq 1 ]' \
+    sh "$graft" "$tmp/exit_only"
+check "the input ending exits 1" sh -c '"$1" lsp </dev/null >/dev/null; [ $? -eq 1 ]' \
+    sh "$graft"
+printf 'Content-Length: 100\r\n\r\n{"jsonrpc"' >"$tmp/cut"
+check "a body cut short exits 1 and answers nothing" sh -c \
+    '"$1" lsp <"$2" >"$3"; [ $? -eq 1 ] && [ ! -s "$3" ]' sh "$graft" "$tmp/cut" "$tmp/o"
+check "graft lsp --help" sh -c '"$1" lsp --help | grep -q "^usage: graft lsp"' sh "$graft"
+check "graft lsp with an unknown option exits 2" sh -c \
+    '"$1" lsp --frobnicate 2>/dev/null; [ $? -eq 2 ]' sh "$graft"
+
+[ $fail -eq 0 ]
