@@ -1,4 +1,4 @@
-/* cmd_verify.c - graft verify RULES... [--trials N] [--seed N] [-j N]:
+/* cmd_verify.c - graft verify RULES... [--trials N] [--seed N] [-j N] [--strict]:
  * check numerically that each rewrite rule keeps the meaning of what it
  * rewrites (verify.h, note [verifying a rule]); one line per rule, a
  * diagnostic with the counterexample for each refuted one. */
@@ -28,12 +28,14 @@ static void print_help(void)
           "line per rule: verified, refuted (with a FILE:LINE:COL error and the\n"
           "counterexample on standard error), unchecked (no instance could be built or\n"
           "evaluated; the reason, e.g. an op without evaluator) or skipped (partition\n"
-          "rules).  Exit status: 0 no rule refuted, 1 a rule refuted or bad input,\n"
-          "2 bad usage.\n\n"
+          "rules).  The summary line names each unchecked rule and why.  Exit status:\n"
+          "0 no rule refuted (with --strict: and none unchecked), 1 a rule refuted,\n"
+          "with --strict a rule unchecked, or bad input, 2 bad usage.\n\n"
           "options:\n"
           "  --trials N         value draws per rule (default 20)\n"
           "  --seed N           seed of the random values (default 1)\n"
-          "  -j N               verify N rules at a time, in N processes\n", stdout);
+          "  -j N               verify N rules at a time, in N processes\n"
+          "  --strict           an unchecked rule fails too (exit status 1)\n", stdout);
     fputs(options_limit_help, stdout);
     fputs("  --help             show this help\n", stdout);
 }
@@ -43,6 +45,7 @@ typedef struct VerifyArgs {
     int nfiles;
     VerifyOptions opts;
     int jobs;
+    bool strict;
     graft_limits limits;
 } VerifyArgs;
 
@@ -85,6 +88,8 @@ static int parse_args(int argc, char **argv, VerifyArgs *a)
             if ((rc = parse_count(arg, argc, argv, &i, MAX_JOBS, &v)) >= 0)
                 return rc;
             a->jobs = v ? (int)v : 1;
+        } else if (strcmp(arg, "--strict") == 0) {
+            a->strict = true;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return cli_usage_error("verify", "unknown option '%s'", arg);
         } else
@@ -102,7 +107,7 @@ static const char *const verdict_names[] = {"verified", "refuted", "unchecked", 
 /* Verifies rule i of rf (lowered as lw) and writes its line to out and a
  * refutation's diagnostic to err; returns the verdict. */
 static VerifyVerdict verify_one(const RuleFile *rf, const Lowered *lw, int i,
-                                const VerifyOptions *o, FILE *out, FILE *err)
+                                const VerifyOptions *o, FILE *out, FILE *err, StrBuf *why)
 {
     const AstRule *r = rf->rules[i];
     VerifyOptions ro = *o;
@@ -128,6 +133,8 @@ static VerifyVerdict verify_one(const RuleFile *rf, const Lowered *lw, int i,
         fputs(rep.detail.data ? rep.detail.data : "", err);
     }
     VerifyVerdict v = rep.verdict;
+    if (v == VERIFY_UNCHECKED)
+        strbuf_puts(why, rep.why.data ? rep.why.data : "");
     verify_report_free(&rep);
     return v;
 }
@@ -141,6 +148,7 @@ typedef struct Task {
     FILE *out, *err;   /* -j: the child's output, read back in order */
     pid_t pid;
     VerifyVerdict verdict;
+    StrBuf why;        /* unchecked: the reason, for the summary */
 } Task;
 
 static bool seen_rule(Task *tasks, int n, const AstRule *r)
@@ -163,6 +171,20 @@ static void copy_stream(FILE *from, FILE *to)
         fwrite(buf, 1, n, to);
 }
 
+/* An unchecked rule's reason, read back from the child's line
+ * "FILE:LINE: NAME: unchecked: WHY". */
+static void read_why(Task *t)
+{
+    char line[1024];
+    const char *mark = ": unchecked: ";
+    rewind(t->out);
+    if (fgets(line, sizeof line, t->out) && strstr(line, mark)) {
+        const char *why = strstr(line, mark) + strlen(mark);
+        strbuf_append(&t->why, why, strcspn(why, "\n"));
+    }
+    fseek(t->out, 0, SEEK_END);
+}
+
 /* A child's verdict is its exit status; a child that died otherwise
  * (a signal, a status no verdict has) leaves its rule unchecked, said so
  * on its output. */
@@ -170,14 +192,17 @@ static void finish_child(Task *t, int status)
 {
     if (WIFEXITED(status) && WEXITSTATUS(status) <= VERIFY_SKIPPED) {
         t->verdict = (VerifyVerdict)WEXITSTATUS(status);
+        if (t->verdict == VERIFY_UNCHECKED)
+            read_why(t);
         return;
     }
     const AstRule *r = t->rf->rules[t->rule];
     t->verdict = VERIFY_UNCHECKED;
-    fprintf(t->out, "%s:%d: %s: unchecked: the verifying process %s %d\n", r->src->name,
-            r->name_range.first_line, r->name,
-            WIFSIGNALED(status) ? "died of signal" : "exited with status",
-            WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+    strbuf_printf(&t->why, "the verifying process %s %d",
+                  WIFSIGNALED(status) ? "died of signal" : "exited with status",
+                  WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+    fprintf(t->out, "%s:%d: %s: unchecked: %s\n", r->src->name, r->name_range.first_line,
+            r->name, t->why.data);
 }
 
 /* Runs the tasks in up to jobs child processes; each child writes to its
@@ -196,13 +221,13 @@ static void run_parallel(Task *tasks, int n, const VerifyOptions *o, int jobs)
                 out_of_memory();
             t->pid = fork();
             if (t->pid == 0) {
-                VerifyVerdict v = verify_one(t->rf, t->lw, t->rule, o, t->out, t->err);
+                VerifyVerdict v = verify_one(t->rf, t->lw, t->rule, o, t->out, t->err, &t->why);
                 fflush(t->out);
                 fflush(t->err);
                 _exit((int)v);
             }
             if (t->pid < 0) { /* no process: do it here */
-                t->verdict = verify_one(t->rf, t->lw, t->rule, o, t->out, t->err);
+                t->verdict = verify_one(t->rf, t->lw, t->rule, o, t->out, t->err, &t->why);
                 continue;
             }
             running++;
@@ -227,6 +252,29 @@ static void run_parallel(Task *tasks, int n, const VerifyOptions *o, int jobs)
     }
 }
 
+/* The summary line, each unchecked rule named with its reason; the exit
+ * status: a refuted rule fails, with strict an unchecked one too. */
+static int summary(const Task *tasks, int n, bool strict)
+{
+    int counts[4] = {0};
+    for (int k = 0; k < n; k++)
+        counts[tasks[k].verdict < 4 ? tasks[k].verdict : VERIFY_REFUTED]++;
+    printf("%d rules: %d verified, %d refuted, %d unchecked, %d skipped", n,
+           counts[VERIFY_VERIFIED], counts[VERIFY_REFUTED], counts[VERIFY_UNCHECKED],
+           counts[VERIFY_SKIPPED]);
+    const char *sep = "; unchecked: ";
+    for (int k = 0; k < n; k++)
+        if (tasks[k].verdict == VERIFY_UNCHECKED) {
+            printf("%s%s (%s)", sep, tasks[k].rf->rules[tasks[k].rule]->name,
+                   tasks[k].why.data ? tasks[k].why.data : "?");
+            sep = ", ";
+        }
+    putchar('\n');
+    if (counts[VERIFY_REFUTED] || (strict && counts[VERIFY_UNCHECKED]))
+        return EXIT_BAD_INPUT;
+    return EXIT_OK;
+}
+
 static int verify_all(const VerifyArgs *a, graft_diag *d)
 {
     RuleFile **rfs = xcalloc((size_t)a->nfiles + 1, sizeof *rfs);
@@ -249,21 +297,17 @@ static int verify_all(const VerifyArgs *a, graft_diag *d)
             tasks[n++] = (Task){.rf = rfs[f], .lw = lws[f], .rule = i};
         }
     }
-    int counts[4] = {0};
     if (rc == EXIT_OK) {
         if (a->jobs > 1)
             run_parallel(tasks, n, &a->opts, a->jobs);
         else
             for (int k = 0; k < n; k++)
                 tasks[k].verdict = verify_one(tasks[k].rf, tasks[k].lw, tasks[k].rule,
-                                              &a->opts, stdout, stderr);
-        for (int k = 0; k < n; k++)
-            counts[tasks[k].verdict < 4 ? tasks[k].verdict : VERIFY_REFUTED]++;
-        printf("%d rules: %d verified, %d refuted, %d unchecked, %d skipped\n", n,
-               counts[VERIFY_VERIFIED], counts[VERIFY_REFUTED], counts[VERIFY_UNCHECKED],
-               counts[VERIFY_SKIPPED]);
-        rc = counts[VERIFY_REFUTED] ? EXIT_BAD_INPUT : EXIT_OK;
+                                              &a->opts, stdout, stderr, &tasks[k].why);
+        rc = summary(tasks, n, a->strict);
     }
+    for (int k = 0; k < n; k++)
+        strbuf_free(&tasks[k].why);
     for (int f = 0; f < a->nfiles; f++) {
         if (lws[f])
             lower_free(lws[f]);

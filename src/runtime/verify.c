@@ -157,7 +157,7 @@ static bool eval_instance(Instance *in, Value *out, EvalError *err)
         const Tensor *t = leaf_constant(in, graph_param(in->g, i));
         params[i] = t ? *t : (Tensor){0};
     }
-    EvalInputs inputs = {params, np, leaf_constant, in};
+    EvalInputs inputs = {params, np, leaf_constant, in, NULL};
     bool ok = eval_graph(in->g, &inputs, &in->eo, out, err);
     free(params);
     return ok;
@@ -216,33 +216,57 @@ static void failure(Instance *in, const char *side, EvalError *err)
     strbuf_free(&err->msg);
 }
 
-/* Draws and evaluates the pattern side of every trial. */
-static bool run_pattern(Instance *in, int ntrials, Trials *t)
+/* Evaluates the pattern on the leaves' values into trial t->n, redrawn
+ * positive once when it is not finite (e.g. sqrt of a negative variance);
+ * a corner trial that stays infinite is dropped (false, nothing kept). */
+static bool pattern_trial(Instance *in, Trials *t, bool corner, bool *failed)
 {
-    t->inputs = xcalloc((size_t)(ntrials * in->nleaves) + 1, sizeof *t->inputs);
-    t->want = xcalloc((size_t)ntrials + 1, sizeof *t->want);
-    t->got = xcalloc((size_t)ntrials + 1, sizeof *t->got);
-    for (int i = 0; i < ntrials; i++) {
-        EvalError err = {0};
-        if (i > 0)
-            verify_draw(in, false);
-        if (!eval_instance(in, &t->want[i], &err)) {
+    EvalError err = {0};
+    Value *want = &t->want[t->n];
+    if (!eval_instance(in, want, &err)) {
+        failure(in, "the pattern", &err);
+        return !(*failed = true);
+    }
+    if (!is_finite_value(want)) {
+        value_free(want);
+        if (corner)
+            for (int k = 0; k < in->nleaves; k++)
+                for (size_t i = 0; i < in->leaves[k].value.size; i++)
+                    in->leaves[k].value.data[i] = fabs(in->leaves[k].value.data[i]);
+        else
+            verify_draw(in, true);
+        if (!eval_instance(in, want, &err)) {
             failure(in, "the pattern", &err);
+            return !(*failed = true);
+        }
+        if (corner && !is_finite_value(want)) {
+            value_free(want);
             return false;
         }
-        if (!is_finite_value(&t->want[i])) { /* e.g. sqrt of a negative variance */
-            value_free(&t->want[i]);
-            verify_draw(in, true);
-            if (!eval_instance(in, &t->want[i], &err)) {
-                failure(in, "the pattern", &err);
-                return false;
-            }
-        }
-        for (int k = 0; k < in->nleaves; k++)
-            t->inputs[i * in->nleaves + k] = tensor_copy(&in->leaves[k].value);
-        t->n = i + 1;
     }
+    for (int k = 0; k < in->nleaves; k++)
+        t->inputs[t->n * in->nleaves + k] = tensor_copy(&in->leaves[k].value);
+    t->n++;
     return true;
+}
+
+/* Draws and evaluates the pattern side of every trial: the corner trials
+ * (note [corner values]), then ntrials random ones. */
+static bool run_pattern(Instance *in, const Corners *c, int ntrials, Trials *t)
+{
+    int all = c->n + ntrials;
+    t->inputs = xcalloc((size_t)(all * in->nleaves) + 1, sizeof *t->inputs);
+    t->want = xcalloc((size_t)all + 1, sizeof *t->want);
+    t->got = xcalloc((size_t)all + 1, sizeof *t->got);
+    bool failed = false;
+    for (int i = 0; i < all && !failed; i++) {
+        if (i < c->n)
+            verify_draw_corners(in, c, i);
+        else
+            verify_draw(in, false);
+        pattern_trial(in, t, i < c->n, &failed);
+    }
+    return !failed;
 }
 
 static bool run_rewrite(Instance *in, Trials *t)
@@ -346,7 +370,7 @@ static void judge(const Instance *in, const Trials *t, int ops, const VerifyOpti
 
 /* Tries one instance: false when it does not count (with in->why). */
 static bool try_instance(Instance *in, const graft_rule_set *one, const VerifyOptions *o,
-                         VerifyReport *r)
+                         const Corners *c, VerifyReport *r)
 {
     if (!verify_build(in))
         return false;
@@ -356,7 +380,7 @@ static bool try_instance(Instance *in, const graft_rule_set *one, const VerifyOp
     }
     Trials t = {0};
     int ntrials = o->trials > 0 ? o->trials : 1;
-    bool ok = run_pattern(in, ntrials, &t);
+    bool ok = run_pattern(in, c, ntrials, &t);
     int ops = ok ? count_ops(in->g) : 0;
     if (ok && !rewrite_once(one, in->g)) {
         strbuf_puts(&in->why, "the rule matched but did not rewrite");
@@ -395,7 +419,7 @@ static const char *action_without_evaluator(const graft_expr *e)
 
 /* Searches the instances of one base shape; true when one counted. */
 static bool search_base(const graft_rule_set *rs, uint32_t rule, int base, const VerifyOptions *o,
-                        VerifyReport *r, StrBuf *first_why, StrBuf *op_why)
+                        const Corners *c, VerifyReport *r, StrBuf *first_why, StrBuf *op_why)
 {
     const graft_rule *rd = &rs->rules[rule];
     graft_rule_set one = single_rule(rs, rule);
@@ -406,7 +430,7 @@ static bool search_base(const graft_rule_set *rs, uint32_t rule, int base, const
         Instance in = {.rs = rs, .rule = rd, .ch = &ch, .base = base,
                        .rng = rule_seed(o->seed + (uint64_t)base, rd->name),
                        .eo = {.mode = EVAL_DTYPE, .max_elements = o->max_elements}};
-        done = try_instance(&in, &one, o, r);
+        done = try_instance(&in, &one, o, c, r);
         if (!done && in.why.len && !first_why->len)
             strbuf_puts(first_why, in.why.data);
         if (!done && in.no_evaluator && !op_why->len)
@@ -461,9 +485,11 @@ void verify_rule(const graft_rule_set *rs, uint32_t rule, const VerifyOptions *o
     }
     StrBuf first_why = {0}, op_why = {0};
     int instances = 0;
+    Corners corners;
+    verify_corners(rs, rd, &corners);
     for (int base = 0; base < VERIFY_BASES && out->verdict != VERIFY_REFUTED; base++) {
         VerifyReport r = {0};
-        if (search_base(rs, rule, base, o, &r, &first_why, &op_why))
+        if (search_base(rs, rule, base, o, &corners, &r, &first_why, &op_why))
             merge(out, &r, &instances);
         else
             verify_report_free(&r);
