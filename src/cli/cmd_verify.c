@@ -117,8 +117,9 @@ static VerifyVerdict verify_one(const RuleFile *rf, const Lowered *lw, int i,
     fprintf(out, "%s:%d: %s: %s", r->src->name, r->name_range.first_line, r->name,
             verdict_names[rep.verdict]);
     if (rep.verdict == VERIFY_VERIFIED)
-        fprintf(out, "%s, %d trials, max error %.3g <= %.3g [%s]\n",
-                r->inexact ? " (inexact)" : "", rep.trials, rep.max_error, rep.tolerance,
+        fprintf(out, "%s, %d instance%s, %d trials, max error %.3g <= %.3g [%s%s]\n",
+                r->inexact ? " (inexact)" : "", rep.instances, rep.instances == 1 ? "" : "s",
+                rep.trials, rep.max_error, rep.tolerance, rep.instances > 1 ? "last: " : "",
                 rep.instance.data ? rep.instance.data : "");
     else if (rep.verdict == VERIFY_REFUTED)
         fprintf(out, ", %s\n", rep.why.data);

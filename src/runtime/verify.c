@@ -445,9 +445,22 @@ static bool search_base(const graft_rule_set *rs, uint32_t rule, int base, const
 /* Adds the report of one more instance to the rule's: the first
  * refutation stands; otherwise errors and trials accumulate and the
  * instance shown is the latest (the largest base shape). */
-static void merge(VerifyReport *into, VerifyReport *r, int *instances)
+/* Whether an instance of this text was checked before; remembers it.
+ * seen holds "\nTEXT\n" per instance. */
+static bool seen_before(StrBuf *seen, const StrBuf *instance)
 {
-    (*instances)++;
+    StrBuf key = {0};
+    strbuf_printf(&key, "\n%s\n", instance->data ? instance->data : "");
+    bool found = seen->data && strstr(seen->data, key.data);
+    if (!found)
+        strbuf_puts(seen, key.data + (seen->len ? 1 : 0));
+    strbuf_free(&key);
+    return found;
+}
+
+static void merge(VerifyReport *into, VerifyReport *r, int *instances, StrBuf *seen)
+{
+    *instances += !seen_before(seen, &r->instance);
     if (into->verdict == VERIFY_REFUTED) {
         verify_report_free(r);
         return;
@@ -483,17 +496,18 @@ void verify_rule(const graft_rule_set *rs, uint32_t rule, const VerifyOptions *o
         strbuf_printf(&out->why, "%s: no evaluator for this op", op);
         return;
     }
-    StrBuf first_why = {0}, op_why = {0};
+    StrBuf first_why = {0}, op_why = {0}, seen = {0};
     int instances = 0;
     Corners corners;
     verify_corners(rs, rd, &corners);
     for (int base = 0; base < VERIFY_BASES && out->verdict != VERIFY_REFUTED; base++) {
         VerifyReport r = {0};
         if (search_base(rs, rule, base, o, &corners, &r, &first_why, &op_why))
-            merge(out, &r, &instances);
+            merge(out, &r, &instances, &seen);
         else
             verify_report_free(&r);
     }
+    out->instances = instances;
     if (instances == 0) {
         out->verdict = VERIFY_UNCHECKED;
         const StrBuf *why = op_why.len ? &op_why : &first_why;
@@ -501,6 +515,7 @@ void verify_rule(const graft_rule_set *rs, uint32_t rule, const VerifyOptions *o
     }
     strbuf_free(&first_why);
     strbuf_free(&op_why);
+    strbuf_free(&seen);
 }
 
 void verify_report_free(VerifyReport *r)

@@ -42,10 +42,12 @@ typedef enum VerifyVerdict {
 
 typedef struct VerifyReport {
     VerifyVerdict verdict;
-    int trials;          /* trials compared */
+    int instances;       /* instances checked (shapes, ranks, attributes) */
+    int trials;          /* trials compared, corner values included */
     double max_error;    /* largest error seen, relative to the scale */
     double tolerance;    /* the bound it was held to */
-    StrBuf instance;     /* the instance: "x: (2, 3) float32, e = 1e-05" */
+    StrBuf instance;     /* the instance: "x: (2, 3) float32, e = 1e-05"; of a
+                            refutation the one refuted, else the last */
     StrBuf why;          /* UNCHECKED: the reason; REFUTED: a summary */
     StrBuf detail;       /* REFUTED: the counterexample, lines "  ...\n" */
 } VerifyReport;

@@ -6,7 +6,7 @@
 
 #include "verify.h"
 
-enum { VERIFY_MAX_CHOICES = 64, VERIFY_BASES = 3 };
+enum { VERIFY_MAX_CHOICES = 64, VERIFY_BASES = 5 };
 
 /* note [instance search]: building an instance asks the chooser at each
  * decision (which leaf is the data, which base shape, which alternative,
