@@ -22,13 +22,15 @@ static double max_abs(const Tensor *t)
     return m;
 }
 
-static double tensor_error(const Tensor *want, const Tensor *got, long *at)
+/* The error of got against want relative to 1 + the larger of want's
+ * largest magnitude and floor. */
+static double tensor_error(const Tensor *want, const Tensor *got, double floor, long *at)
 {
     if (want->rank != got->rank || memcmp(want->dims, got->dims, (size_t)want->rank * 8) != 0) {
         *at = -1;
         return INFINITY;
     }
-    double scale = 1 + max_abs(want), worst = 0;
+    double scale = 1 + fmax(max_abs(want), floor), worst = 0;
     for (size_t i = 0; i < want->size; i++) {
         double a = want->data[i], b = got->data[i], e;
         if (isnan(a) || isnan(b))
@@ -45,11 +47,11 @@ static double tensor_error(const Tensor *want, const Tensor *got, long *at)
     return worst;
 }
 
-double verify_error(const Value *want, const Value *got, long *at)
+static double value_error(const Value *want, const Value *got, double floor, long *at)
 {
     *at = 0;
     if (want->nfields < 0 && got->nfields < 0)
-        return tensor_error(&want->t, &got->t, at);
+        return tensor_error(&want->t, &got->t, floor, at);
     if (want->nfields != got->nfields) {
         *at = -1;
         return INFINITY;
@@ -57,11 +59,16 @@ double verify_error(const Value *want, const Value *got, long *at)
     double worst = 0;
     for (int i = 0; i < want->nfields; i++) {
         long fat;
-        double e = verify_error(&want->fields[i], &got->fields[i], &fat);
+        double e = value_error(&want->fields[i], &got->fields[i], floor, &fat);
         if (e > worst)
             worst = e, *at = fat;
     }
     return worst;
+}
+
+double verify_error(const Value *want, const Value *got, long *at)
+{
+    return value_error(want, got, 0, at);
 }
 
 void verify_value_text(const Value *v, int max, StrBuf *out)
@@ -351,7 +358,10 @@ static void judge(const Instance *in, const Trials *t, int ops, const VerifyOpti
     long worst_at = 0;
     for (int i = 0; i < t->n; i++) {
         long at;
-        double e = verify_error(&t->want[i], &t->got[i], &at);
+        double inputs = 0; /* rounding errors scale with the operands too */
+        for (int k = 0; k < in->nleaves; k++)
+            inputs = fmax(inputs, max_abs(&t->inputs[i * in->nleaves + k]));
+        double e = value_error(&t->want[i], &t->got[i], inputs, &at);
         if (e > r->max_error || (worst_trial < 0 && e > r->tolerance)) {
             r->max_error = e;
             if (e > r->tolerance && worst_trial < 0)

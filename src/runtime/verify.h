@@ -13,7 +13,11 @@
  * engine itself, so what is checked is what graft run does.  Each trial
  * draws new random values for the leaves and compares the results, each
  * op's result rounded to its dtype (EVAL_DTYPE), against a tolerance of
- * eps(dtype) * 8 * (ops on both sides) relative to the result's scale.
+ * eps(dtype) * 8 * (ops on both sides) relative to the trial's scale: 1 +
+ * the largest magnitude of the result or of the leaves' values (rounding
+ * errors scale with the operands: mean(mean(x)) of values up to 1e3 errs
+ * by about 1e3 * eps, whatever the mean).  The trials begin with corner
+ * values (note [corner values] in verify_impl.h).
  */
 #ifndef GRAFT_VERIFY_H
 #define GRAFT_VERIFY_H
