@@ -116,7 +116,8 @@ folds() {
     cases=$((cases + 1))
     "$GRAFT" run --verify "$src/stdpatterns/fold_bn.graft" "$2" >/dev/null 2>err ||
         { fail "$1: fold_bn.graft: exit status"; cat err; }
-    grep -q '^verify: output 0 .*: within$' err || { fail "$1: fold_bn.graft: not within"; cat err; }
+    grep -q '^verify: output 0 .*: within$' err ||
+        { fail "$1: fold_bn.graft: not within"; cat err; }
     grep -q '^verify: activation RMS of .*, within \[0\.1, 10\]; ' err ||
         { fail "$1: activations outside [0.1, 10]"; cat err; }
     for wrong in no_eps swap no_shift; do
@@ -134,7 +135,8 @@ folds() {
                      past = f[3] + 0 >= 10 * f[5]
                  }
              }
-             END { exit !past }' err || { fail "$1: fold_$wrong: not 10x past the tolerance"; cat err; }
+             END { exit !past }' err ||
+            { fail "$1: fold_$wrong: not 10x past the tolerance"; cat err; }
     done
 }
 
@@ -147,7 +149,8 @@ folds chain200 chain200.relay
 if [ "${GRAFT_SLOW_TESTS:-1}" != 0 ]; then
     for spec in resnet50:16 densenet121:32; do
         model=${spec%:*} size=${spec#*:}
-        sed "s/%input: Tensor\\[(1, 3, 224, 224), float32\\]/%input: Tensor[(1, 3, $size, $size), float32]/" \
+        input="%input: Tensor[(1, 3, $size, $size), float32]"
+        sed "s/%input: Tensor\\[(1, 3, 224, 224), float32\\]/$input/" \
             "$src/tests/corpus/$model.relay" >"$model.relay"
         folds "$model" "$model.relay"
     done

@@ -102,7 +102,8 @@ static int parse_args(int argc, char **argv, VerifyArgs *a)
 
 /* ---- one rule ---- */
 
-static const char *const verdict_names[] = {"verified", "refuted", "unchecked", "skipped"};
+static const char *const verdict_names[VERIFY_NVERDICTS] = {"verified", "refuted", "unchecked",
+                                                            "skipped"};
 
 /* Verifies rule i of rf (lowered as lw) and writes its line to out and a
  * refutation's diagnostic to err; returns the verdict. */
@@ -191,7 +192,7 @@ static void read_why(Task *t)
  * on its output. */
 static void finish_child(Task *t, int status)
 {
-    if (WIFEXITED(status) && WEXITSTATUS(status) <= VERIFY_SKIPPED) {
+    if (WIFEXITED(status) && WEXITSTATUS(status) < VERIFY_NVERDICTS) {
         t->verdict = (VerifyVerdict)WEXITSTATUS(status);
         if (t->verdict == VERIFY_UNCHECKED)
             read_why(t);
@@ -257,9 +258,9 @@ static void run_parallel(Task *tasks, int n, const VerifyOptions *o, int jobs)
  * status: a refuted rule fails, with strict an unchecked one too. */
 static int summary(const Task *tasks, int n, bool strict)
 {
-    int counts[4] = {0};
+    int counts[VERIFY_NVERDICTS] = {0};
     for (int k = 0; k < n; k++)
-        counts[tasks[k].verdict < 4 ? tasks[k].verdict : VERIFY_REFUTED]++;
+        counts[tasks[k].verdict < VERIFY_NVERDICTS ? tasks[k].verdict : VERIFY_REFUTED]++;
     printf("%d rules: %d verified, %d refuted, %d unchecked, %d skipped", n,
            counts[VERIFY_VERIFIED], counts[VERIFY_REFUTED], counts[VERIFY_UNCHECKED],
            counts[VERIFY_SKIPPED]);

@@ -42,6 +42,7 @@ typedef enum VerifyVerdict {
     VERIFY_REFUTED,   /* a trial past tolerance: detail has it */
     VERIFY_UNCHECKED, /* no instance could be built or evaluated: why */
     VERIFY_SKIPPED,   /* a partition rule: nothing to compare */
+    VERIFY_NVERDICTS  /* how many there are (a new verdict goes before) */
 } VerifyVerdict;
 
 typedef struct VerifyReport {
