@@ -9,7 +9,7 @@
 
 #include "verify_impl.h"
 
-enum { MAX_NORM_CHANNELS = 1 << 16, MIN_SAMPLES = 16 };
+enum { MAX_NORM_CHANNELS = 1 << 16, MIN_SAMPLES = 16, NORM_SEED = 3 };
 
 typedef enum ParamRole {
     ROLE_OTHER,    /* an input, or read where no role applies */
@@ -121,7 +121,7 @@ void model_watch_init(ModelWatch *w, const graft_graph *g, Tensor *params, bool 
     w->g = g;
     w->params = params;
     w->calibrate = calibrate;
-    w->rng = 3;
+    w->rng = NORM_SEED;
     w->nids = graph_node_count(g);
     w->param_index = xcalloc((size_t)w->nids + 1, sizeof *w->param_index);
     w->done = xcalloc((size_t)w->nids + 1, 1);
@@ -209,19 +209,19 @@ static bool calibrate_norm(ModelWatch *w, const graft_node *n, const Tensor *x)
         mean->size != (size_t)nc || var->size != (size_t)nc)
         return false;
     double eps = attr_float(n, "epsilon", 1e-5);
-    double *r = xcalloc((size_t)nc + 1, sizeof *r), *m = xcalloc((size_t)nc + 1, sizeof *m);
-    channel_stats(x, (int)axis, nc, m, r);
+    double *m = xcalloc((size_t)nc + 1, sizeof *m), *dev = xcalloc((size_t)nc + 1, sizeof *dev);
+    channel_stats(x, (int)axis, nc, m, dev);
     for (int64_t c = 0; c < nc; c++) {
         double v = eps > 0 ? eps * pow(2, 8 * verify_random(&w->rng) - 1)
-                           : r[c] * r[c] * (0.5 + 1.5 * verify_random(&w->rng));
+                           : dev[c] * dev[c] * (0.5 + 1.5 * verify_random(&w->rng));
         var->data[c] = eval_round(v, var->dtype);
         double scale = 0.5 + verify_random(&w->rng);
-        gamma->data[c] = eval_round(scale * sqrt(var->data[c] + eps) / r[c], gamma->dtype);
-        mean->data[c] = eval_round(m[c] + signed_uniform(&w->rng, 0.1, 0.5, "float64") * r[c],
+        gamma->data[c] = eval_round(scale * sqrt(var->data[c] + eps) / dev[c], gamma->dtype);
+        mean->data[c] = eval_round(m[c] + signed_uniform(&w->rng, 0.1, 0.5, "float64") * dev[c],
                                    mean->dtype);
         beta->data[c] = signed_uniform(&w->rng, 0.1, 0.5, beta->dtype);
     }
-    free(r);
+    free(dev);
     free(m);
     w->norms++;
     return true;
