@@ -36,7 +36,7 @@ static Result eval_model(const char *model, Tensor *params, int nparams, EvalMod
     graft_graph *g = relay_load(src, d);
     ck_assert_ptr_nonnull(g);
     ck_assert_int_eq(graph_nparams(g), nparams);
-    EvalInputs in = {params, nparams, NULL, NULL};
+    EvalInputs in = {params, nparams, NULL, NULL, NULL};
     EvalOptions opts = {mode, max_elements};
     Result r = {0};
     r.ok = eval_graph(g, &in, &opts, &r.v, &r.err);
@@ -539,6 +539,63 @@ START_TEST(test_refusals)
 }
 END_TEST
 
+/* EvalInputs.prepare (graft run --verify's calibration): before the
+ * multiply it sets %w to (3, 4), and after it, once, to (5, 6), asking
+ * for the multiply again; the result is x * (5, 6), and the hook saw the
+ * call three times, the first result x * (3, 4). */
+typedef struct PrepareLog {
+    Tensor *params;
+    int calls;
+    double first[2];
+} PrepareLog;
+
+static bool prepare_w(void *ctx, const graft_node *n, const Value *vals, const Value *out)
+{
+    PrepareLog *log = ctx;
+    (void)vals;
+    ck_assert_str_eq(node_op(n), "multiply");
+    double *w = log->params[1].data;
+    log->calls++;
+    if (!out) {
+        w[0] = 3, w[1] = 4;
+        return true;
+    }
+    if (log->calls == 2) {
+        log->first[0] = out->t.data[0], log->first[1] = out->t.data[1];
+        w[0] = 5, w[1] = 6;
+        return true;
+    }
+    return false;
+}
+
+START_TEST(test_prepare_hook)
+{
+    const char *model = "def @main(%x: Tensor[(2), float32], %w: Tensor[(2), float32]) {\n"
+                        "  multiply(%x, %w)\n}\n";
+    graft_diag *d = diag_new(stderr);
+    Source *src = source_from_string("test.relay", model, strlen(model));
+    graft_graph *g = relay_load(src, d);
+    ck_assert_ptr_nonnull(g);
+    Tensor params[2] = {tensor("float32", 1, DIMS(2), VALS(1, 2)),
+                        tensor("float32", 1, DIMS(2), VALS(0, 0))};
+    PrepareLog log = {params, 0, {0, 0}};
+    EvalInputs in = {params, 2, NULL, &log, prepare_w};
+    EvalOptions opts = {EVAL_DTYPE, 0};
+    Value v;
+    EvalError err = {0};
+    ck_assert(eval_graph(g, &in, &opts, &v, &err));
+    ck_assert_int_eq(log.calls, 3);
+    ck_assert(log.first[0] == 3 && log.first[1] == 8);
+    ck_assert(v.t.data[0] == 5 && v.t.data[1] == 12);
+    value_free(&v);
+    tensor_free(&params[0]);
+    tensor_free(&params[1]);
+    graph_free(g);
+    source_free(src);
+    diag_free(d);
+}
+END_TEST
+
 static Suite *eval_suite(void)
 {
     Suite *s = suite_create("eval");
@@ -560,6 +617,7 @@ static Suite *eval_suite(void)
     tcase_add_test(tc, test_cast_and_rounding);
     tcase_add_test(tc, test_refusals);
     tcase_add_test(tc, test_meta_constants);
+    tcase_add_test(tc, test_prepare_hook);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -3,15 +3,20 @@
 # and its rewritten form on the same random inputs; within tolerance the
 # output is written, past it the first rewrite responsible is named (by
 # bisection) and nothing is written; models it cannot evaluate are refused
-# with the reason; resnet18 folded by stdpatterns/fold_bn.graft stays
+# with the reason; an inf or NaN is never within (named with the node that
+# made it first); resnet18 folded by stdpatterns/fold_bn.graft stays
 # within float32 tolerance (on a 32 x 32 input, which the model allows:
-# at 224 x 224 the plain evaluator takes about 16 s per evaluation); a
-# rewriter built by graft compile --exe reports the same with --verify.
+# at 224 x 224 the plain evaluator takes about 16 s per evaluation); deep
+# models (a synthetic chain of 200 layers, resnet50, densenet121) pass with
+# the right batch-norm fold and fail by 10 times the tolerance with each
+# wrong one (note [model values], src/runtime/verify_model.h); a rewriter
+# built by graft compile --exe reports the same with --verify.
 . "${GRAFT_SRCDIR:?}/tests/expect.sh"
 dir=$src/tests/run_verify
 
 cat >want <<'EOW'
 verify: 3 rewrites, inputs random (seed 1)
+verify: tolerance 5.72e-06 = 8 x eps(float32) x 6 ops on the longest chain, of 1 + the largest |value| of the original output
 verify: output 0 (2, 3) float32: max difference 0.0961 (tolerance 5.72e-06): PAST the tolerance
 verify: rewrite 2 of 3 makes the difference 0.0729: rewrite relu_abs (wrong.graft:2): %3 => #10 abs
 graft: error: --verify: the rewritten model differs from the original by 0.0961, past the tolerance 5.72e-06
@@ -25,6 +30,7 @@ cmp -s err want || { fail "run --verify wrong.graft: stderr"; diff want err; }
 
 cat >want <<'EOW'
 verify: 1 rewrite, inputs random (seed 1)
+verify: tolerance 5.72e-06 = 8 x eps(float32) x 6 ops on the longest chain, of 1 + the largest |value| of the original output
 verify: output 0 (2, 3) float32: max difference 0 (tolerance 5.72e-06): within
 EOW
 expect 0 "$GRAFT" run --verify "$dir/right.graft" "$dir/model.relay"
@@ -45,6 +51,25 @@ verify: 1 rewrite, inputs random (seed 1)
 verify: output 0 (2, 3) float32: max difference 0 (tolerance 5.72e-06): within
 EOW
 expect 0 "$GRAFT" run --verify --limit eval-elements=6 "$dir/right.graft" "$dir/model.relay"
+
+# An inf or NaN is never within: in the original there is nothing to
+# compare (NaN against NaN once counted as equal); in the rewritten model
+# it is past any tolerance, and the node that made it first is named.
+printf 'def @main(%%x: Tensor[(2, 3), float32]) {\n  %%0 = sqrt(%%x);\n  nn.relu(%%0)\n}\n' >nan.relay
+echo 'graft: error: --verify: the original model computes inf or NaN on these inputs, the first at %0 (nan.relay:2:8), a call of sqrt: nothing to compare' >want
+expect 1 "$GRAFT" run --verify r.graft nan.relay
+printf 'def @main(%%x: Tensor[(2, 3), float32]) {\n  %%0 = abs(%%x);\n  %%1 = sqrt(%%0);\n  negative(%%1)\n}\n' >sqrt_abs.relay
+echo 'sqrt_abs := sqrt(abs(x)) => sqrt(x)' >sqrt_abs.graft
+cat >want <<'EOW'
+verify: 1 rewrite, inputs random (seed 1)
+verify: tolerance 2.86e-06 = 8 x eps(float32) x 3 ops on the longest chain, of 1 + the largest |value| of the original output
+verify: output 0 (2, 3) float32: 2 values inf or NaN in the rewritten model: PAST the tolerance
+verify: the first inf or NaN of the rewritten model: %0, a call of sqrt
+verify: rewrite 1 of 1 makes the difference inf: rewrite sqrt_abs (sqrt_abs.graft:1): %1 => #5 sqrt
+graft: error: --verify: the rewritten model differs from the original by inf, past the tolerance 2.86e-06
+EOW
+expect 1 "$GRAFT" run --verify sqrt_abs.graft sqrt_abs.relay -o nan_out.relay
+[ ! -e nan_out.relay ] || fail "run --verify sqrt_abs.graft wrote its output"
 
 # A rewriter built by graft compile --exe verifies as graft run does: the
 # same report, status and output (against this build's headers and library).
@@ -78,13 +103,63 @@ if [ -f "$r18" ]; then
     # difference is float32 rounding of that arithmetic.
     cat >want <<'EOW'
 verify: 20 rewrites, inputs random (seed 1)
-verify: output 0 (1, 1000) float32: max difference 2.18e-07 (tolerance 6.2e-05): within
+verify: activation RMS of 41 layers from 0.554 (%77 (r18.relay:193:9), a call of nn.conv2d) to 1.92 (%71 (r18.relay:187:9), a call of nn.conv2d), within [0.1, 10]; statistics of 20 batch norms drawn from their inputs, 7 weights rescaled
+verify: tolerance 6.2e-05 = 8 x eps(float32) x 65 ops on the longest chain, of 1 + the largest |value| of the original output
+verify: output 0 (1, 1000) float32: max difference 2.16e-07 (tolerance 6.2e-05): within
 EOW
     expect 0 "$GRAFT" run --verify "$src/stdpatterns/fold_bn.graft" r18.relay -o folded.relay
     [ "$(grep -c 'nn.bias_add(nn.conv2d\|= nn.bias_add(' folded.relay)" -ge 20 ] ||
         fail "resnet18: not folded"
 else
     fail "no tests/corpus/resnet18.relay"
+fi
+
+# folds NAME MODEL: stdpatterns/fold_bn.graft within the tolerance on
+# MODEL, every layer's activation RMS within [0.1, 10]; each wrong fold
+# (epsilon dropped, mean and variance swapped, shift dropped) past the
+# tolerance by 10 times at least (an inf or NaN: past any), no output.
+folds() {
+    cases=$((cases + 1))
+    "$GRAFT" run --verify "$src/stdpatterns/fold_bn.graft" "$2" >/dev/null 2>err ||
+        { fail "$1: fold_bn.graft: exit status"; cat err; }
+    grep -q '^verify: output 0 .*: within$' err ||
+        { fail "$1: fold_bn.graft: not within"; cat err; }
+    grep -q '^verify: activation RMS of .*, within \[0\.1, 10\]; ' err ||
+        { fail "$1: activations outside [0.1, 10]"; cat err; }
+    for wrong in no_eps swap no_shift; do
+        cases=$((cases + 1))
+        rm -f folded.relay
+        "$GRAFT" run --verify "$dir/fold_$wrong.graft" "$2" -o folded.relay >/dev/null 2>err
+        status=$?
+        [ "$status" -eq 1 ] || fail "$1: fold_$wrong: exit $status"
+        [ ! -e folded.relay ] || fail "$1: fold_$wrong: output written"
+        awk '/^verify: output 0 / {
+                 if (/ inf or NaN in the rewritten model: PAST/)
+                     past = 1
+                 else if (match($0, /max difference [^ ]+ \(tolerance [^)]+\)/)) {
+                     split(substr($0, RSTART, RLENGTH), f, /[ ()]+/)
+                     past = f[3] + 0 >= 10 * f[5]
+                 }
+             }
+             END { exit !past }' err ||
+            { fail "$1: fold_$wrong: not 10x past the tolerance"; cat err; }
+    done
+}
+
+sh "$dir/deep_chain.sh" 200 8 >chain200.relay
+folds chain200 chain200.relay
+# The corpus's deepest CNNs on a small input, resnet50 on 16 x 16 and
+# densenet121 on 32 x 32, the least its pooling takes (about 1 s of
+# evaluation each, mostly their 25 and 8 million weights; a failing fold
+# bisects); GRAFT_SLOW_TESTS=0 skips them.
+if [ "${GRAFT_SLOW_TESTS:-1}" != 0 ]; then
+    for spec in resnet50:16 densenet121:32; do
+        model=${spec%:*} size=${spec#*:}
+        input="%input: Tensor[(1, 3, $size, $size), float32]"
+        sed "s/%input: Tensor\\[(1, 3, 224, 224), float32\\]/$input/" \
+            "$src/tests/corpus/$model.relay" >"$model.relay"
+        folds "$model" "$model.relay"
+    done
 fi
 
 expect_end run_verify

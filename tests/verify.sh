@@ -1,16 +1,20 @@
 #!/bin/sh
 # verify.sh - graft verify (note [verifying a rule], src/runtime/verify.h)
 # on the standard library: every rewrite rule of stdpatterns/ verifies
-# (softmax as [inexact]), partition rules are skipped.  The thirteen
-# plausible but wrong rules refuted with their exact counterexamples for a
-# fixed seed, their corrected forms verified, the same output with -j and
-# the usage errors are golden files in tests/verify/ (tests/golden.sh).
+# (softmax as [inexact]) under --strict, which an unchecked rule would
+# fail; partition rules are skipped.  The 35 plausible but wrong rules
+# (wrong.graft, and wrong2.graft's branch points beyond [-2, 2], guards on
+# rank, rank-3 and rank-5 layouts, batch-norm folds and swapped axes)
+# refuted with their exact counterexamples for a fixed seed, their
+# corrected forms (fixed.graft, fixed2.graft) verified, the same output
+# with -j, the usage errors, and --strict on an unchecked rule are golden
+# files in tests/verify/ (tests/golden.sh).
 . "${GRAFT_SRCDIR:?}/tests/expect.sh"
 
 # The standard library: every rewrite rule verified, partition rules
 # skipped.
 cases=$((cases + 1))
-(cd "$src" && timeout 120 "$GRAFT" verify -j 2 stdpatterns/*.graft) >out 2>err
+(cd "$src" && timeout 120 "$GRAFT" verify --strict -j 2 stdpatterns/*.graft) >out 2>err
 status=$?
 [ "$status" -eq 0 ] || fail "verify stdpatterns: exit $status"
 [ ! -s err ] || { fail "verify stdpatterns: stderr"; head err; }

@@ -1,4 +1,4 @@
-/* cmd_verify.c - graft verify RULES... [--trials N] [--seed N] [-j N]:
+/* cmd_verify.c - graft verify RULES... [--trials N] [--seed N] [-j N] [--strict]:
  * check numerically that each rewrite rule keeps the meaning of what it
  * rewrites (verify.h, note [verifying a rule]); one line per rule, a
  * diagnostic with the counterexample for each refuted one. */
@@ -29,12 +29,14 @@ static void print_help(void)
           "line per rule: verified, refuted (with a FILE:LINE:COL error and the\n"
           "counterexample on standard error), unchecked (no instance could be built or\n"
           "evaluated; the reason, e.g. an op without evaluator) or skipped (partition\n"
-          "rules).  Exit status: 0 no rule refuted, 1 a rule refuted or bad input,\n"
-          "2 bad usage.\n\n"
+          "rules).  The summary line names each unchecked rule and why.  Exit status:\n"
+          "0 no rule refuted (with --strict: and none unchecked), 1 a rule refuted,\n"
+          "with --strict a rule unchecked, or bad input, 2 bad usage.\n\n"
           "options:\n"
           "  --trials N         value draws per rule (default 20)\n"
           "  --seed N           seed of the random values (default 1)\n"
           "  -j N               verify N rules at a time, in N processes\n"
+          "  --strict           an unchecked rule fails too (exit status 1)\n"
           "  --prove[=ieee]     prove each rule with Z3 first, over the reals (or float32);\n"
           "                     a rule not proved is checked numerically (doc/verify.md)\n",
           stdout);
@@ -47,6 +49,7 @@ typedef struct VerifyArgs {
     int nfiles;
     VerifyOptions opts;
     int jobs;
+    bool strict;
     graft_limits limits;
     const ProveOptions *prove; /* --prove: the prover's options, else NULL */
     ProveOptions prove_opts;
@@ -94,6 +97,8 @@ static int parse_args(int argc, char **argv, VerifyArgs *a)
         } else if (strcmp(arg, "--prove") == 0 || strcmp(arg, "--prove=ieee") == 0) {
             a->prove = &a->prove_opts;
             a->prove_opts.ieee = strcmp(arg, "--prove=ieee") == 0;
+        } else if (strcmp(arg, "--strict") == 0) {
+            a->strict = true;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return cli_usage_error("verify", "unknown option '%s'", arg);
         } else
@@ -106,14 +111,15 @@ static int parse_args(int argc, char **argv, VerifyArgs *a)
 
 /* ---- one rule ---- */
 
-static const char *const verdict_names[] = {"verified", "refuted", "unchecked", "skipped"};
+static const char *const verdict_names[VERIFY_NVERDICTS] = {"verified", "refuted", "unchecked",
+                                                            "skipped"};
 
 /* Verifies rule i of rf (lowered as lw) and writes its line to out and a
  * refutation's diagnostic to err; returns the verdict.  With po, the
  * prover goes first (*proved: it proved the rule). */
 static VerifyVerdict verify_one(const RuleFile *rf, const Lowered *lw, int i,
                                 const VerifyOptions *o, const ProveOptions *po, FILE *out,
-                                FILE *err, bool *proved)
+                                FILE *err, bool *proved, StrBuf *why)
 {
     const AstRule *r = rf->rules[i];
     VerifyVerdict pv;
@@ -129,8 +135,9 @@ static VerifyVerdict verify_one(const RuleFile *rf, const Lowered *lw, int i,
     fprintf(out, "%s:%d: %s: %s", r->src->name, r->name_range.first_line, r->name,
             verdict_names[rep.verdict]);
     if (rep.verdict == VERIFY_VERIFIED)
-        fprintf(out, "%s, %d trials, max error %.3g <= %.3g [%s]\n",
-                r->inexact ? " (inexact)" : "", rep.trials, rep.max_error, rep.tolerance,
+        fprintf(out, "%s, %d instance%s, %d trials, max error %.3g <= %.3g [%s%s]\n",
+                r->inexact ? " (inexact)" : "", rep.instances, rep.instances == 1 ? "" : "s",
+                rep.trials, rep.max_error, rep.tolerance, rep.instances > 1 ? "last: " : "",
                 rep.instance.data ? rep.instance.data : "");
     else if (rep.verdict == VERIFY_REFUTED)
         fprintf(out, ", %s\n", rep.why.data);
@@ -145,6 +152,8 @@ static VerifyVerdict verify_one(const RuleFile *rf, const Lowered *lw, int i,
         fputs(rep.detail.data ? rep.detail.data : "", err);
     }
     VerifyVerdict v = rep.verdict;
+    if (v == VERIFY_UNCHECKED)
+        strbuf_puts(why, rep.why.data ? rep.why.data : "");
     verify_report_free(&rep);
     return v;
 }
@@ -159,6 +168,7 @@ typedef struct Task {
     pid_t pid;
     VerifyVerdict verdict;
     bool proved;       /* --prove proved it */
+    StrBuf why;        /* unchecked: the reason, for the summary */
 } Task;
 
 static bool seen_rule(Task *tasks, int n, const AstRule *r)
@@ -183,23 +193,40 @@ static void copy_stream(FILE *from, FILE *to)
 
 enum { EXIT_PROVED = 8 }; /* a child's exit status: the verdict, | 8 when proved */
 
+/* An unchecked rule's reason, read back from the child's line
+ * "FILE:LINE: NAME: unchecked: WHY". */
+static void read_why(Task *t)
+{
+    char line[1024];
+    const char *mark = ": unchecked: ";
+    rewind(t->out);
+    if (fgets(line, sizeof line, t->out) && strstr(line, mark)) {
+        const char *why = strstr(line, mark) + strlen(mark);
+        strbuf_append(&t->why, why, strcspn(why, "\n"));
+    }
+    fseek(t->out, 0, SEEK_END);
+}
+
 /* A child's verdict is its exit status; a child that died otherwise
  * (a signal, a status no verdict has) leaves its rule unchecked, said so
  * on its output. */
 static void finish_child(Task *t, int status)
 {
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    if (code >= 0 && (code & ~EXIT_PROVED) <= VERIFY_SKIPPED) {
+    if (code >= 0 && (code & ~EXIT_PROVED) < VERIFY_NVERDICTS) {
         t->verdict = (VerifyVerdict)(code & ~EXIT_PROVED);
         t->proved = code & EXIT_PROVED;
+        if (t->verdict == VERIFY_UNCHECKED)
+            read_why(t);
         return;
     }
     const AstRule *r = t->rf->rules[t->rule];
     t->verdict = VERIFY_UNCHECKED;
-    fprintf(t->out, "%s:%d: %s: unchecked: the verifying process %s %d\n", r->src->name,
-            r->name_range.first_line, r->name,
-            WIFSIGNALED(status) ? "died of signal" : "exited with status",
-            WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+    strbuf_printf(&t->why, "the verifying process %s %d",
+                  WIFSIGNALED(status) ? "died of signal" : "exited with status",
+                  WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+    fprintf(t->out, "%s:%d: %s: unchecked: %s\n", r->src->name, r->name_range.first_line,
+            r->name, t->why.data);
 }
 
 /* Runs the tasks in up to jobs child processes; each child writes to its
@@ -221,14 +248,14 @@ static void run_parallel(Task *tasks, int n, const VerifyOptions *o, const Prove
             if (t->pid == 0) {
                 bool proved;
                 VerifyVerdict v = verify_one(t->rf, t->lw, t->rule, o, po, t->out, t->err,
-                                             &proved);
+                                             &proved, &t->why);
                 fflush(t->out);
                 fflush(t->err);
                 _exit((int)v | (proved ? EXIT_PROVED : 0));
             }
             if (t->pid < 0) { /* no process: do it here */
                 t->verdict = verify_one(t->rf, t->lw, t->rule, o, po, t->out, t->err,
-                                        &t->proved);
+                                        &t->proved, &t->why);
                 continue;
             }
             running++;
@@ -253,6 +280,33 @@ static void run_parallel(Task *tasks, int n, const VerifyOptions *o, const Prove
     }
 }
 
+/* The summary line, each unchecked rule named with its reason; the exit
+ * status: a refuted rule fails, with strict an unchecked one too. */
+static int summary(const Task *tasks, int n, bool strict, bool prove)
+{
+    int counts[VERIFY_NVERDICTS] = {0}, proved = 0;
+    for (int k = 0; k < n; k++) {
+        counts[tasks[k].verdict < VERIFY_NVERDICTS ? tasks[k].verdict : VERIFY_REFUTED]++;
+        proved += tasks[k].proved;
+    }
+    printf("%d rules: ", n);
+    if (prove)
+        printf("%d proved, ", proved);
+    printf("%d verified, %d refuted, %d unchecked, %d skipped", counts[VERIFY_VERIFIED] - proved,
+           counts[VERIFY_REFUTED], counts[VERIFY_UNCHECKED], counts[VERIFY_SKIPPED]);
+    const char *sep = "; unchecked: ";
+    for (int k = 0; k < n; k++)
+        if (tasks[k].verdict == VERIFY_UNCHECKED) {
+            printf("%s%s (%s)", sep, tasks[k].rf->rules[tasks[k].rule]->name,
+                   tasks[k].why.data ? tasks[k].why.data : "?");
+            sep = ", ";
+        }
+    putchar('\n');
+    if (counts[VERIFY_REFUTED] || (strict && counts[VERIFY_UNCHECKED]))
+        return EXIT_BAD_INPUT;
+    return EXIT_OK;
+}
+
 static int verify_all(const VerifyArgs *a, graft_diag *d)
 {
     RuleFile **rfs = xcalloc((size_t)a->nfiles + 1, sizeof *rfs);
@@ -275,7 +329,6 @@ static int verify_all(const VerifyArgs *a, graft_diag *d)
             tasks[n++] = (Task){.rf = rfs[f], .lw = lws[f], .rule = i};
         }
     }
-    int counts[4] = {0};
     if (rc == EXIT_OK) {
         if (a->jobs > 1)
             run_parallel(tasks, n, &a->opts, a->prove, a->jobs);
@@ -283,20 +336,11 @@ static int verify_all(const VerifyArgs *a, graft_diag *d)
             for (int k = 0; k < n; k++)
                 tasks[k].verdict = verify_one(tasks[k].rf, tasks[k].lw, tasks[k].rule,
                                               &a->opts, a->prove, stdout, stderr,
-                                              &tasks[k].proved);
-        int proved = 0;
-        for (int k = 0; k < n; k++) {
-            counts[tasks[k].verdict < 4 ? tasks[k].verdict : VERIFY_REFUTED]++;
-            proved += tasks[k].proved;
-        }
-        printf("%d rules: ", n);
-        if (a->prove)
-            printf("%d proved, ", proved);
-        printf("%d verified, %d refuted, %d unchecked, %d skipped\n",
-               counts[VERIFY_VERIFIED] - proved, counts[VERIFY_REFUTED],
-               counts[VERIFY_UNCHECKED], counts[VERIFY_SKIPPED]);
-        rc = counts[VERIFY_REFUTED] ? EXIT_BAD_INPUT : EXIT_OK;
+                                              &tasks[k].proved, &tasks[k].why);
+        rc = summary(tasks, n, a->strict, a->prove != NULL);
     }
+    for (int k = 0; k < n; k++)
+        strbuf_free(&tasks[k].why);
     for (int f = 0; f < a->nfiles; f++) {
         if (lws[f])
             lower_free(lws[f]);

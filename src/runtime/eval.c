@@ -171,6 +171,45 @@ static void release_args(const graft_node *n, Value *vals, uint32_t *uses, const
     }
 }
 
+/* Reads again the parameters n reads (EvalInputs.prepare changed them). */
+static bool reread_params(const graft_graph *g, const graft_node *n, Value *vals,
+                          const EvalInputs *in, const EvalOptions *opts, EvalError *err)
+{
+    for (int i = 0; i < node_nargs(n); i++) {
+        const graft_node *a = node_arg(n, i);
+        if (node_kind(a) != NODE_VAR)
+            continue;
+        value_free(&vals[node_id(a)]);
+        if (!eval_leaf(a, in, g, &vals[node_id(a)], err))
+            return false;
+        if (opts->mode == EVAL_DTYPE)
+            round_value(&vals[node_id(a)]);
+    }
+    return true;
+}
+
+/* Evaluates n, with in->prepare's calls around an op call. */
+static bool eval_prepared(const graft_graph *g, const graft_node *n, Value *vals,
+                          const EvalInputs *in, const EvalOptions *opts, EvalError *err)
+{
+    bool hooked = in->prepare && node_kind(n) == NODE_CALL;
+    Value *out = &vals[node_id(n)];
+    if (hooked && in->prepare(in->ctx, n, vals, NULL) && !reread_params(g, n, vals, in, opts, err))
+        return false;
+    for (int pass = 0; pass < 2; pass++) {
+        if (!eval_node(g, n, vals, in, opts, out, err))
+            return false;
+        if (opts->mode == EVAL_DTYPE)
+            round_value(out);
+        if (!hooked || !in->prepare(in->ctx, n, vals, out) || pass == 1)
+            return true;
+        value_free(out);
+        if (!reread_params(g, n, vals, in, opts, err))
+            return false;
+    }
+    return true;
+}
+
 bool eval_graph(const graft_graph *g, const EvalInputs *in, const EvalOptions *opts, Value *out,
                 EvalError *err)
 {
@@ -186,9 +225,7 @@ bool eval_graph(const graft_graph *g, const EvalInputs *in, const EvalOptions *o
     bool ok = true;
     for (uint32_t k = 0; k < count && ok; k++) {
         graft_node *n = order[k];
-        ok = eval_node(g, n, vals, in, opts, &vals[node_id(n)], err);
-        if (ok && opts->mode == EVAL_DTYPE)
-            round_value(&vals[node_id(n)]);
+        ok = eval_prepared(g, n, vals, in, opts, err);
         release_args(n, vals, uses, output);
     }
     for (uint32_t k = 0; k < count; k++) /* what an error left behind */

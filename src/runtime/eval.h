@@ -68,6 +68,12 @@ typedef struct EvalInputs {
     /* A constant's value, or NULL when unknown (then: EVAL_NO_OP). */
     const Tensor *(*constant)(void *ctx, const graft_node *n);
     void *ctx;
+    /* Optional (graft run --verify, verify_model.c): called for each op
+     * call n before it is evaluated (out NULL) and after (out its value,
+     * rounded), vals holding the values so far by node id.  True when it
+     * changed params[] for the parameters n reads: they are read again
+     * and, after, n is evaluated again (once). */
+    bool (*prepare)(void *ctx, const graft_node *n, const Value *vals, const Value *out);
 } EvalInputs;
 
 typedef struct EvalOptions {

@@ -11,8 +11,10 @@
 
 #include "engine.h"
 #include "eval.h"
+#include "node_label.h"
 #include "relay.h"
 #include "verify.h"
+#include "verify_model.h"
 
 enum { INPUT_SEED = 1, CONSTANT_SEED = 2 };
 
@@ -82,20 +84,9 @@ static void meta_report(const MetaValues *mv, StrBuf *out)
                       mv->random == 1 ? "" : "s", CONSTANT_SEED, mv->why_random);
 }
 
-/* A parameter read as operand 4 (the variance) of nn.batch_norm gets
- * positive values, so that the model computes numbers, not NaNs. */
-static bool wants_positive(const graft_node *param)
-{
-    for (const Use *u = node_first_use(param); u; u = use_next(u)) {
-        const char *op = node_op(use_user(u));
-        if (op && strcmp(op, "nn.batch_norm") == 0 && use_index(u) == 4)
-            return true;
-    }
-    return false;
-}
-
-/* Random values for every parameter of g, from its declared type;
- * false after reporting a parameter without a full type or too large. */
+/* Values for every parameter of g, from its declared type, by their role
+ * (note [model values]); false after reporting a parameter without a full
+ * type or too large. */
 static bool make_inputs(const graft_graph *g, uint64_t max_elements, Tensor *params, graft_diag *d)
 {
     uint64_t rng = INPUT_SEED;
@@ -123,8 +114,8 @@ static bool make_inputs(const graft_graph *g, uint64_t max_elements, Tensor *par
             return false;
         }
         params[i] = tensor_new(eval_dtype(t->dtype), t->rank, t->dims);
-        verify_fill_random(&params[i], &rng, wants_positive(p));
     }
+    model_fill_params(g, params, &rng);
     return true;
 }
 
@@ -151,19 +142,52 @@ static int chain_length(const graft_graph *g)
     return longest;
 }
 
-static bool evaluate(const graft_graph *g, const Tensor *params, MetaValues *mv,
+/* What evaluating a model reads and watches. */
+typedef struct ModelCtx {
+    MetaValues *mv;
+    ModelWatch *watch;
+} ModelCtx;
+
+static const Tensor *model_constant(void *ctx, const graft_node *n)
+{
+    return meta_value(((ModelCtx *)ctx)->mv, n);
+}
+
+static bool model_prepare(void *ctx, const graft_node *n, const Value *vals, const Value *out)
+{
+    return model_watch_prepare(((ModelCtx *)ctx)->watch, n, vals, out);
+}
+
+/* Evaluates g on params; watch (NULL: a watch of its own, dropped) sees
+ * every op call, and calibrates params when it was made to. */
+static bool evaluate(const graft_graph *g, Tensor *params, MetaValues *mv, ModelWatch *watch,
                      uint64_t max_elements, Value *out, const char *which, graft_diag *d)
 {
-    EvalInputs in = {params, graph_nparams(g), meta_value, mv};
+    ModelWatch own;
+    if (!watch)
+        model_watch_init(watch = &own, g, params, false);
+    ModelCtx ctx = {mv, watch};
+    EvalInputs in = {params, graph_nparams(g), model_constant, &ctx, model_prepare};
     EvalOptions opts = {EVAL_DTYPE, max_elements};
     EvalError err = {0};
-    if (eval_graph(g, &in, &opts, out, &err))
+    bool ok = eval_graph(g, &in, &opts, out, &err);
+    if (watch == &own)
+        model_watch_free(&own);
+    if (ok)
         return true;
     diag_plain_error(d, "--verify: cannot evaluate the %s model: %s%s", which,
                      err.msg.data ? err.msg.data : "?",
                      err.status == EVAL_TOO_LARGE ? " [--limit eval-elements]" : "");
     strbuf_free(&err.msg);
     return false;
+}
+
+/* The difference of got from want, whose values are all finite: an inf
+ * or NaN in got is infinitely far. */
+static double model_error(const Value *want, const Value *got)
+{
+    long at;
+    return model_value_finite(got) ? verify_error(want, got, &at) : INFINITY;
 }
 
 /* Loads the model again and applies its first stop_after rewrites (0:
@@ -203,10 +227,12 @@ typedef struct Check {
     const graft_rule_set *rs;
     const Source *src;
     const RunOptions *o;
-    const Tensor *params;
+    Tensor *params;
     MetaValues *mv;
     const Value *want;
     double tolerance;
+    const graft_graph *g;    /* the original */
+    const ModelWatch *watch; /* what its evaluation saw */
 } Check;
 
 /* The difference after the first k rewrites (all when k is 0). */
@@ -215,15 +241,28 @@ static bool difference_after(const Check *c, uint64_t k, double *err, uint64_t *
 {
     graft_graph *g = rewritten(c->rs, c->src, c->o, k, rewrites, last, d);
     Value got;
-    bool ok = g && evaluate(g, c->params, c->mv, c->o->limits.eval_elements, &got, "rewritten", d);
+    bool ok = g && evaluate(g, c->params, c->mv, NULL, c->o->limits.eval_elements, &got,
+                            "rewritten", d);
     if (ok) {
-        long at;
-        *err = verify_error(c->want, &got, &at);
+        *err = model_error(c->want, &got);
         value_free(&got);
     }
     if (g)
         graph_free(g);
     return ok;
+}
+
+static size_t count_nonfinite(const Value *v)
+{
+    size_t n = 0;
+    if (v->nfields >= 0) {
+        for (int i = 0; i < v->nfields; i++)
+            n += count_nonfinite(&v->fields[i]);
+        return n;
+    }
+    for (size_t i = 0; i < v->t.size; i++)
+        n += !isfinite(v->t.data[i]);
+    return n;
 }
 
 static void report_outputs(const Value *want, const Value *got, double tolerance)
@@ -232,16 +271,20 @@ static void report_outputs(const Value *want, const Value *got, double tolerance
     for (int i = 0; i < n; i++) {
         const Value *w = want->nfields < 0 ? want : &want->fields[i];
         const Value *g = got->nfields < 0 ? got : got->nfields > i ? &got->fields[i] : got;
-        long at;
-        double e = verify_error(w, g, &at);
+        double e = model_error(w, g);
         StrBuf shape = {0};
         if (w->nfields < 0) {
             tensor_shape_text(&w->t, &shape);
             strbuf_printf(&shape, " %s", w->t.dtype);
         } else
             strbuf_puts(&shape, "tuple");
-        fprintf(stderr, "verify: output %d %s: max difference %.3g (tolerance %.3g): %s\n", i,
-                shape.data, e, tolerance, e <= tolerance ? "within" : "PAST the tolerance");
+        size_t bad = count_nonfinite(g);
+        if (bad)
+            fprintf(stderr, "verify: output %d %s: %zu value%s inf or NaN in the rewritten "
+                    "model: PAST the tolerance\n", i, shape.data, bad, bad == 1 ? "" : "s");
+        else
+            fprintf(stderr, "verify: output %d %s: max difference %.3g (tolerance %.3g): %s\n",
+                    i, shape.data, e, tolerance, e <= tolerance ? "within" : "PAST the tolerance");
         strbuf_free(&shape);
     }
 }
@@ -271,6 +314,114 @@ static bool bisect(const Check *c, uint64_t total, graft_diag *d)
     return ok;
 }
 
+/* "%7 (model.relay:14:8), a call of sqrt" into out. */
+static void name_node(const graft_graph *g, const graft_node *n, const Source *src, StrBuf *out)
+{
+    NodeLabels nl;
+    node_labels_init(&nl, g, src->name);
+    node_label_at(&nl, n, out);
+    strbuf_puts(out, ", ");
+    node_describe(n, out);
+    node_labels_free(&nl);
+}
+
+/* The activations line: the range of the layers' RMS, where the values
+ * came from, and each layer outside [0.1, 10] (note [model values]). */
+static void report_activations(const graft_graph *g, const ModelWatch *w, const Source *src)
+{
+    if (w->layers == 0)
+        return;
+    StrBuf lo = {0}, hi = {0};
+    name_node(g, w->min_at, src, &lo);
+    name_node(g, w->max_at, src, &hi);
+    fprintf(stderr, "verify: activation RMS of %d layer%s from %.3g (%s) to %.3g (%s)%s; "
+            "statistics of %d batch norm%s drawn from their inputs, %d weight%s rescaled\n",
+            w->layers, w->layers == 1 ? "" : "s", w->rms_min, lo.data, w->rms_max, hi.data,
+            w->outside ? "" : ", within [0.1, 10]", w->norms, w->norms == 1 ? "" : "s",
+            w->rescaled, w->rescaled == 1 ? "" : "s");
+    if (w->outside) {
+        StrBuf at = {0};
+        name_node(g, w->first_outside, src, &at);
+        fprintf(stderr, "verify: note: %d layer%s outside RMS [0.1, 10], the first %s\n",
+                w->outside, w->outside == 1 ? "" : "s", at.data);
+        strbuf_free(&at);
+    }
+    strbuf_free(&lo);
+    strbuf_free(&hi);
+}
+
+static const char *result_dtype(const Value *want)
+{
+    while (want->nfields > 0)
+        want = &want->fields[0];
+    return want->nfields < 0 ? want->t.dtype : "float32";
+}
+
+/* The tolerance: eps(dtype) * 8 per op on the longest chain, relative
+ * to 1 + the largest magnitude of the original output. */
+static double tolerance_of(const graft_graph *g, const Value *want)
+{
+    return eval_dtype_eps(result_dtype(want)) * 8 * chain_length(g);
+}
+
+/* Evaluates the original model, drawing its parameters' values; false
+ * after reporting when it cannot, or when its output has inf or NaN. */
+static bool evaluate_original(const graft_graph *g, Tensor *params, MetaValues *mv,
+                              const RunOptions *o, const Source *src, ModelWatch *w, Value *want,
+                              graft_diag *d)
+{
+    bool ok = make_inputs(g, o->limits.eval_elements, params, d) &&
+              evaluate(g, params, mv, w, o->limits.eval_elements, want, "original", d);
+    if (ok && w->nonfinite) {
+        StrBuf at = {0};
+        name_node(g, w->nonfinite, src, &at);
+        diag_plain_error(d, "--verify: the original model computes inf or NaN on these inputs, "
+                         "the first at %s: nothing to compare", at.data);
+        strbuf_free(&at);
+        ok = false;
+    }
+    return ok;
+}
+
+/* Evaluates the rewritten model r and compares; false after reporting
+ * when it cannot be evaluated or differs past the tolerance. */
+static bool compare_rewritten(const Check *c, const graft_graph *r, uint64_t total, graft_diag *d)
+{
+    ModelWatch w;
+    model_watch_init(&w, r, c->params, false);
+    Value got = {.nfields = 0};
+    bool ok = evaluate(r, c->params, c->mv, &w, c->o->limits.eval_elements, &got, "rewritten", d);
+    if (ok) {
+        double err = model_error(c->want, &got);
+        StrBuf constants = {0};
+        meta_report(c->mv, &constants);
+        fprintf(stderr, "verify: %llu rewrite%s, inputs random (seed %d)%s\n",
+                (unsigned long long)total, total == 1 ? "" : "s", INPUT_SEED,
+                constants.data ? constants.data : "");
+        strbuf_free(&constants);
+        report_activations(c->g, c->watch, c->src);
+        fprintf(stderr, "verify: tolerance %.3g = 8 x eps(%s) x %d ops on the longest chain, "
+                "of 1 + the largest |value| of the original output\n", c->tolerance,
+                result_dtype(c->want), chain_length(c->g));
+        report_outputs(c->want, &got, c->tolerance);
+        if (w.nonfinite) {
+            StrBuf at = {0};
+            name_node(r, w.nonfinite, c->src, &at);
+            fprintf(stderr, "verify: the first inf or NaN of the rewritten model: %s\n", at.data);
+            strbuf_free(&at);
+        }
+        if (err > c->tolerance) {
+            bisect(c, total, d);
+            diag_plain_error(d, "--verify: the rewritten model differs from the original by "
+                             "%.3g, past the tolerance %.3g", err, c->tolerance);
+            ok = false;
+        }
+    }
+    value_free(&got);
+    model_watch_free(&w);
+    return ok;
+}
+
 bool runner_verify(const graft_rule_set *rs, const Source *src, const RunOptions *o, graft_diag *d)
 {
     graft_graph *g = relay_load_limited(src, &o->limits, d);
@@ -278,42 +429,21 @@ bool runner_verify(const graft_rule_set *rs, const Source *src, const RunOptions
         return false;
     int np = graph_nparams(g);
     Tensor *params = xcalloc((size_t)np + 1, sizeof *params);
-    Value want = {.nfields = 0}, got = {.nfields = 0};
+    Value want = {.nfields = 0};
     uint64_t total = 0;
     MetaValues mv = {.meta = eval_meta_new(graph_metadata(g)), .rng = CONSTANT_SEED};
-    bool ok = make_inputs(g, o->limits.eval_elements, params, d) &&
-              evaluate(g, params, &mv, o->limits.eval_elements, &want, "original", d);
+    ModelWatch w;
+    model_watch_init(&w, g, params, true);
+    bool ok = evaluate_original(g, params, &mv, o, src, &w, &want, d);
     if (ok) {
-        Check c = {rs, src, o, params, &mv, &want, 0};
-        const Value *first = &want;
-        while (first->nfields > 0)
-            first = &first->fields[0];
-        c.tolerance = eval_dtype_eps(first->nfields < 0 ? first->t.dtype : "float32") * 8 *
-                      chain_length(g);
+        Check c = {rs, src, o, params, &mv, &want, tolerance_of(g, &want), g, &w};
         graft_graph *r = rewritten(rs, src, o, 0, &total, NULL, d);
-        ok = r && evaluate(r, params, &mv, o->limits.eval_elements, &got, "rewritten", d);
-        if (ok) {
-            long at;
-            double err = verify_error(&want, &got, &at);
-            StrBuf constants = {0};
-            meta_report(&mv, &constants);
-            fprintf(stderr, "verify: %llu rewrite%s, inputs random (seed %d)%s\n",
-                    (unsigned long long)total, total == 1 ? "" : "s", INPUT_SEED,
-                    constants.data ? constants.data : "");
-            strbuf_free(&constants);
-            report_outputs(&want, &got, c.tolerance);
-            if (err > c.tolerance) {
-                bisect(&c, total, d);
-                diag_plain_error(d, "--verify: the rewritten model differs from the "
-                                 "original by %.3g, past the tolerance %.3g", err, c.tolerance);
-                ok = false;
-            }
-        }
+        ok = r && compare_rewritten(&c, r, total, d);
         if (r)
             graph_free(r);
     }
     value_free(&want);
-    value_free(&got);
+    model_watch_free(&w);
     meta_values_free(&mv);
     for (int i = 0; i < np; i++)
         tensor_free(&params[i]);

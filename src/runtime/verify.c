@@ -22,13 +22,15 @@ static double max_abs(const Tensor *t)
     return m;
 }
 
-static double tensor_error(const Tensor *want, const Tensor *got, long *at)
+/* The error of got against want relative to 1 + the larger of want's
+ * largest magnitude and floor. */
+static double tensor_error(const Tensor *want, const Tensor *got, double floor, long *at)
 {
     if (want->rank != got->rank || memcmp(want->dims, got->dims, (size_t)want->rank * 8) != 0) {
         *at = -1;
         return INFINITY;
     }
-    double scale = 1 + max_abs(want), worst = 0;
+    double scale = 1 + fmax(max_abs(want), floor), worst = 0;
     for (size_t i = 0; i < want->size; i++) {
         double a = want->data[i], b = got->data[i], e;
         if (isnan(a) || isnan(b))
@@ -45,11 +47,11 @@ static double tensor_error(const Tensor *want, const Tensor *got, long *at)
     return worst;
 }
 
-double verify_error(const Value *want, const Value *got, long *at)
+static double value_error(const Value *want, const Value *got, double floor, long *at)
 {
     *at = 0;
     if (want->nfields < 0 && got->nfields < 0)
-        return tensor_error(&want->t, &got->t, at);
+        return tensor_error(&want->t, &got->t, floor, at);
     if (want->nfields != got->nfields) {
         *at = -1;
         return INFINITY;
@@ -57,11 +59,16 @@ double verify_error(const Value *want, const Value *got, long *at)
     double worst = 0;
     for (int i = 0; i < want->nfields; i++) {
         long fat;
-        double e = verify_error(&want->fields[i], &got->fields[i], &fat);
+        double e = value_error(&want->fields[i], &got->fields[i], floor, &fat);
         if (e > worst)
             worst = e, *at = fat;
     }
     return worst;
+}
+
+double verify_error(const Value *want, const Value *got, long *at)
+{
+    return value_error(want, got, 0, at);
 }
 
 void verify_value_text(const Value *v, int max, StrBuf *out)
@@ -157,7 +164,7 @@ static bool eval_instance(Instance *in, Value *out, EvalError *err)
         const Tensor *t = leaf_constant(in, graph_param(in->g, i));
         params[i] = t ? *t : (Tensor){0};
     }
-    EvalInputs inputs = {params, np, leaf_constant, in};
+    EvalInputs inputs = {params, np, leaf_constant, in, NULL};
     bool ok = eval_graph(in->g, &inputs, &in->eo, out, err);
     free(params);
     return ok;
@@ -216,33 +223,57 @@ static void failure(Instance *in, const char *side, EvalError *err)
     strbuf_free(&err->msg);
 }
 
-/* Draws and evaluates the pattern side of every trial. */
-static bool run_pattern(Instance *in, int ntrials, Trials *t)
+/* Evaluates the pattern on the leaves' values into trial t->n, redrawn
+ * positive once when it is not finite (e.g. sqrt of a negative variance);
+ * a corner trial that stays infinite is dropped (false, nothing kept). */
+static bool pattern_trial(Instance *in, Trials *t, bool corner, bool *failed)
 {
-    t->inputs = xcalloc((size_t)(ntrials * in->nleaves) + 1, sizeof *t->inputs);
-    t->want = xcalloc((size_t)ntrials + 1, sizeof *t->want);
-    t->got = xcalloc((size_t)ntrials + 1, sizeof *t->got);
-    for (int i = 0; i < ntrials; i++) {
-        EvalError err = {0};
-        if (i > 0)
-            verify_draw(in, false);
-        if (!eval_instance(in, &t->want[i], &err)) {
+    EvalError err = {0};
+    Value *want = &t->want[t->n];
+    if (!eval_instance(in, want, &err)) {
+        failure(in, "the pattern", &err);
+        return !(*failed = true);
+    }
+    if (!is_finite_value(want)) {
+        value_free(want);
+        if (corner)
+            for (int k = 0; k < in->nleaves; k++)
+                for (size_t i = 0; i < in->leaves[k].value.size; i++)
+                    in->leaves[k].value.data[i] = fabs(in->leaves[k].value.data[i]);
+        else
+            verify_draw(in, true);
+        if (!eval_instance(in, want, &err)) {
             failure(in, "the pattern", &err);
+            return !(*failed = true);
+        }
+        if (corner && !is_finite_value(want)) {
+            value_free(want);
             return false;
         }
-        if (!is_finite_value(&t->want[i])) { /* e.g. sqrt of a negative variance */
-            value_free(&t->want[i]);
-            verify_draw(in, true);
-            if (!eval_instance(in, &t->want[i], &err)) {
-                failure(in, "the pattern", &err);
-                return false;
-            }
-        }
-        for (int k = 0; k < in->nleaves; k++)
-            t->inputs[i * in->nleaves + k] = tensor_copy(&in->leaves[k].value);
-        t->n = i + 1;
     }
+    for (int k = 0; k < in->nleaves; k++)
+        t->inputs[t->n * in->nleaves + k] = tensor_copy(&in->leaves[k].value);
+    t->n++;
     return true;
+}
+
+/* Draws and evaluates the pattern side of every trial: the corner trials
+ * (note [corner values]), then ntrials random ones. */
+static bool run_pattern(Instance *in, const Corners *c, int ntrials, Trials *t)
+{
+    int all = c->n + ntrials;
+    t->inputs = xcalloc((size_t)(all * in->nleaves) + 1, sizeof *t->inputs);
+    t->want = xcalloc((size_t)all + 1, sizeof *t->want);
+    t->got = xcalloc((size_t)all + 1, sizeof *t->got);
+    bool failed = false;
+    for (int i = 0; i < all && !failed; i++) {
+        if (i < c->n)
+            verify_draw_corners(in, c, i);
+        else
+            verify_draw(in, false);
+        pattern_trial(in, t, i < c->n, &failed);
+    }
+    return !failed;
 }
 
 static bool run_rewrite(Instance *in, Trials *t)
@@ -327,7 +358,10 @@ static void judge(const Instance *in, const Trials *t, int ops, const VerifyOpti
     long worst_at = 0;
     for (int i = 0; i < t->n; i++) {
         long at;
-        double e = verify_error(&t->want[i], &t->got[i], &at);
+        double inputs = 0; /* rounding errors scale with the operands too */
+        for (int k = 0; k < in->nleaves; k++)
+            inputs = fmax(inputs, max_abs(&t->inputs[i * in->nleaves + k]));
+        double e = value_error(&t->want[i], &t->got[i], inputs, &at);
         if (e > r->max_error || (worst_trial < 0 && e > r->tolerance)) {
             r->max_error = e;
             if (e > r->tolerance && worst_trial < 0)
@@ -346,7 +380,7 @@ static void judge(const Instance *in, const Trials *t, int ops, const VerifyOpti
 
 /* Tries one instance: false when it does not count (with in->why). */
 static bool try_instance(Instance *in, const graft_rule_set *one, const VerifyOptions *o,
-                         VerifyReport *r)
+                         const Corners *c, VerifyReport *r)
 {
     if (!verify_build(in))
         return false;
@@ -356,7 +390,7 @@ static bool try_instance(Instance *in, const graft_rule_set *one, const VerifyOp
     }
     Trials t = {0};
     int ntrials = o->trials > 0 ? o->trials : 1;
-    bool ok = run_pattern(in, ntrials, &t);
+    bool ok = run_pattern(in, c, ntrials, &t);
     int ops = ok ? count_ops(in->g) : 0;
     if (ok && !rewrite_once(one, in->g)) {
         strbuf_puts(&in->why, "the rule matched but did not rewrite");
@@ -395,7 +429,7 @@ static const char *action_without_evaluator(const graft_expr *e)
 
 /* Searches the instances of one base shape; true when one counted. */
 static bool search_base(const graft_rule_set *rs, uint32_t rule, int base, const VerifyOptions *o,
-                        VerifyReport *r, StrBuf *first_why, StrBuf *op_why)
+                        const Corners *c, VerifyReport *r, StrBuf *first_why, StrBuf *op_why)
 {
     const graft_rule *rd = &rs->rules[rule];
     graft_rule_set one = single_rule(rs, rule);
@@ -406,7 +440,7 @@ static bool search_base(const graft_rule_set *rs, uint32_t rule, int base, const
         Instance in = {.rs = rs, .rule = rd, .ch = &ch, .base = base,
                        .rng = rule_seed(o->seed + (uint64_t)base, rd->name),
                        .eo = {.mode = EVAL_DTYPE, .max_elements = o->max_elements}};
-        done = try_instance(&in, &one, o, r);
+        done = try_instance(&in, &one, o, c, r);
         if (!done && in.why.len && !first_why->len)
             strbuf_puts(first_why, in.why.data);
         if (!done && in.no_evaluator && !op_why->len)
@@ -421,9 +455,22 @@ static bool search_base(const graft_rule_set *rs, uint32_t rule, int base, const
 /* Adds the report of one more instance to the rule's: the first
  * refutation stands; otherwise errors and trials accumulate and the
  * instance shown is the latest (the largest base shape). */
-static void merge(VerifyReport *into, VerifyReport *r, int *instances)
+/* Whether an instance of this text was checked before; remembers it.
+ * seen holds "\nTEXT\n" per instance. */
+static bool seen_before(StrBuf *seen, const StrBuf *instance)
 {
-    (*instances)++;
+    StrBuf key = {0};
+    strbuf_printf(&key, "\n%s\n", instance->data ? instance->data : "");
+    bool found = seen->data && strstr(seen->data, key.data);
+    if (!found)
+        strbuf_puts(seen, key.data + (seen->len ? 1 : 0));
+    strbuf_free(&key);
+    return found;
+}
+
+static void merge(VerifyReport *into, VerifyReport *r, int *instances, StrBuf *seen)
+{
+    *instances += !seen_before(seen, &r->instance);
     if (into->verdict == VERIFY_REFUTED) {
         verify_report_free(r);
         return;
@@ -459,15 +506,18 @@ void verify_rule(const graft_rule_set *rs, uint32_t rule, const VerifyOptions *o
         strbuf_printf(&out->why, "%s: no evaluator for this op", op);
         return;
     }
-    StrBuf first_why = {0}, op_why = {0};
+    StrBuf first_why = {0}, op_why = {0}, seen = {0};
     int instances = 0;
+    Corners corners;
+    verify_corners(rs, rd, &corners);
     for (int base = 0; base < VERIFY_BASES && out->verdict != VERIFY_REFUTED; base++) {
         VerifyReport r = {0};
-        if (search_base(rs, rule, base, o, &r, &first_why, &op_why))
-            merge(out, &r, &instances);
+        if (search_base(rs, rule, base, o, &corners, &r, &first_why, &op_why))
+            merge(out, &r, &instances, &seen);
         else
             verify_report_free(&r);
     }
+    out->instances = instances;
     if (instances == 0) {
         out->verdict = VERIFY_UNCHECKED;
         const StrBuf *why = op_why.len ? &op_why : &first_why;
@@ -475,6 +525,7 @@ void verify_rule(const graft_rule_set *rs, uint32_t rule, const VerifyOptions *o
     }
     strbuf_free(&first_why);
     strbuf_free(&op_why);
+    strbuf_free(&seen);
 }
 
 void verify_report_free(VerifyReport *r)

@@ -13,7 +13,11 @@
  * engine itself, so what is checked is what graft run does.  Each trial
  * draws new random values for the leaves and compares the results, each
  * op's result rounded to its dtype (EVAL_DTYPE), against a tolerance of
- * eps(dtype) * 8 * (ops on both sides) relative to the result's scale.
+ * eps(dtype) * 8 * (ops on both sides) relative to the trial's scale: 1 +
+ * the largest magnitude of the result or of the leaves' values (rounding
+ * errors scale with the operands: mean(mean(x)) of values up to 1e3 errs
+ * by about 1e3 * eps, whatever the mean).  The trials begin with corner
+ * values (note [corner values] in verify_impl.h).
  */
 #ifndef GRAFT_VERIFY_H
 #define GRAFT_VERIFY_H
@@ -38,14 +42,17 @@ typedef enum VerifyVerdict {
     VERIFY_REFUTED,   /* a trial past tolerance: detail has it */
     VERIFY_UNCHECKED, /* no instance could be built or evaluated: why */
     VERIFY_SKIPPED,   /* a partition rule: nothing to compare */
+    VERIFY_NVERDICTS  /* how many there are (a new verdict goes before) */
 } VerifyVerdict;
 
 typedef struct VerifyReport {
     VerifyVerdict verdict;
-    int trials;          /* trials compared */
+    int instances;       /* instances checked (shapes, ranks, attributes) */
+    int trials;          /* trials compared, corner values included */
     double max_error;    /* largest error seen, relative to the scale */
     double tolerance;    /* the bound it was held to */
-    StrBuf instance;     /* the instance: "x: (2, 3) float32, e = 1e-05" */
+    StrBuf instance;     /* the instance: "x: (2, 3) float32, e = 1e-05"; of a
+                            refutation the one refuted, else the last */
     StrBuf why;          /* UNCHECKED: the reason; REFUTED: a summary */
     StrBuf detail;       /* REFUTED: the counterexample, lines "  ...\n" */
 } VerifyReport;

@@ -136,14 +136,59 @@ static void ctx_set(LeafCtx *c, int rank, const int64_t *dims)
         c->dims[i] = dims[i];
 }
 
+/* The shape of a leaf of rank r without other context: (2), (2, 3),
+ * (2, 3, 3), (2, 3, 4, 3), (2, 3, 2, 2, 3), then 2s: its last dim is
+ * also its channel dim (axis 1), so that a vector of it broadcasts
+ * either way. */
+static void rank_shape(int rank, LeafCtx *c)
+{
+    static const int64_t shapes[6][5] = {{0}, {2}, {2, 3}, {2, 3, 3}, {2, 3, 4, 3},
+                                         {2, 3, 2, 2, 3}};
+    int64_t dims[EVAL_MAX_RANK];
+    for (int i = 0; i < rank && i < EVAL_MAX_RANK; i++)
+        dims[i] = rank < 6 ? shapes[rank][i] : 2;
+    ctx_set(c, rank, dims);
+}
+
 /* The base shape a leaf takes without context (note [instance search]):
- * (2), (2, 3) or (2, 3, 4, 3), whose last dim is also its channel dim, so
- * that a vector of it broadcasts either way. */
+ * ranks 1, 2, 4, 3 and 5 in turn, the rank-4 one (NCHW) before the
+ * rarer ones. */
 static void base_shape(const Instance *in, LeafCtx *c)
 {
-    static const int64_t shapes[VERIFY_BASES][4] = {{2}, {2, 3}, {2, 3, 4, 3}};
-    static const int ranks[VERIFY_BASES] = {1, 2, 4};
-    ctx_set(c, ranks[in->base], shapes[in->base]);
+    static const int ranks[VERIFY_BASES] = {1, 2, 4, 3, 5};
+    rank_shape(ranks[in->base], c);
+}
+
+/* The rank the guard asks of slot (rank(x) == 2, or a bound: rank(x) >= 3
+ * takes 3), or -1. */
+static int guard_rank(const graft_expr *e, int slot)
+{
+    if (!e || slot < 0)
+        return -1;
+    if (e->kind == GRAFT_EXPR_CMP && e->nkids == 2)
+        for (int side = 0; side < 2; side++) {
+            const graft_expr *a = e->kids[side], *b = e->kids[1 - side];
+            if (a->kind != GRAFT_EXPR_RANK || a->slot != slot || b->kind != GRAFT_EXPR_NUM)
+                continue;
+            int cmp = e->cmp, r = (int)b->f;
+            if (side == 1) /* 2 < rank(x) is rank(x) > 2 */
+                cmp = cmp == GRAFT_CMP_LT   ? GRAFT_CMP_GT
+                      : cmp == GRAFT_CMP_GT ? GRAFT_CMP_LT
+                      : cmp == GRAFT_CMP_LE ? GRAFT_CMP_GE
+                      : cmp == GRAFT_CMP_GE ? GRAFT_CMP_LE
+                                            : cmp;
+            r += cmp == GRAFT_CMP_GT ? 1 : cmp == GRAFT_CMP_LT ? -1 : 0;
+            if (cmp != GRAFT_CMP_NE && r >= 0 && r <= EVAL_MAX_RANK)
+                return r;
+        }
+    if (e->kind == GRAFT_EXPR_NOT || e->kind == GRAFT_EXPR_OR)
+        return -1; /* not a requirement */
+    for (int i = 0; i < e->nkids; i++) {
+        int r = guard_rank(e->kids[i], slot);
+        if (r >= 0)
+            return r;
+    }
+    return -1;
 }
 
 static graft_node *build(Instance *in, const graft_pat *p, const LeafCtx *ctx);
@@ -291,6 +336,9 @@ static graft_node *build_leaf(Instance *in, const graft_pat *p, const LeafCtx *g
                 dtype = eval_dtype(pp->s);
         }
     }
+    int wanted = guard_rank(in->rule->guard, p->slot);
+    if (wanted >= 0 && wanted != ctx.rank)
+        rank_shape(wanted, &ctx);
     if (literal || (is_const && ctx.scalar_const))
         ctx.rank = 0;
     VerifyLeaf *l = new_leaf(in);
@@ -333,6 +381,15 @@ static const char *attr_text(const graft_attr *attrs, int n, const char *name)
     for (int i = 0; i < n; i++)
         if (strcmp(attrs[i].name, name) == 0 && attrs[i].value->kind == GRAFT_ATTR_STRING)
             return attrs[i].value->s;
+    return NULL;
+}
+
+static const graft_attr_value *attr_list(const graft_attr *attrs, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(attrs[i].name, name) == 0 && attrs[i].value->kind == GRAFT_ATTR_LIST &&
+            attrs[i].value->nitems <= EVAL_MAX_RANK)
+            return attrs[i].value;
     return NULL;
 }
 
@@ -413,6 +470,11 @@ static void leaf_context(Instance *in, const char *op, int i, const graft_attr *
     }
     if (layer_context(op, i, attrs, nattrs, first, c))
         return;
+    const graft_attr_value *axes = attr_list(attrs, nattrs, "axes");
+    if (strcmp(op, "transpose") == 0 && i == 0 && axes) { /* as many axes as listed */
+        rank_shape(axes->nitems, c);
+        return;
+    }
     base_shape(in, c);
     bool binary = is_elementwise_binary(op) && nargs >= 2;
     c->scalar_const = binary;

@@ -2,6 +2,7 @@
  * (note [instance search] in verify_impl.h), random values, and candidate
  * attribute values, written as canonical text and parsed into a graph's
  * attribute values. */
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,97 @@ void verify_draw(Instance *in, bool all_positive)
         if (!in->leaves[i].fixed)
             verify_fill_random(&in->leaves[i].value, &in->rng,
                                all_positive || in->leaves[i].positive);
+}
+
+/* ---- corner values (note [corner values]) ---- */
+
+static void add_corner(Corners *c, double v)
+{
+    for (int i = 0; i < c->n; i++)
+        if (c->v[i] == v && signbit(c->v[i]) == signbit(v))
+            return;
+    if (c->n < VERIFY_MAX_CORNERS && isfinite(v))
+        c->v[c->n++] = v;
+}
+
+/* A number the rule mentions, and the values either side of it. */
+static void add_mentioned(Corners *c, double v)
+{
+    add_corner(c, v);
+    add_corner(c, v - 0.1);
+    add_corner(c, v + 0.1);
+}
+
+/* The numbers of canonical attribute text ("[0, 2]", "6", "\"NCHW\""). */
+static void text_numbers(Corners *c, const char *text)
+{
+    for (const char *s = text; s && *s;) {
+        if (*s == '"') {
+            const char *end = strchr(s + 1, '"');
+            s = end ? end + 1 : s + strlen(s);
+            continue;
+        }
+        char *end;
+        double v = strtod(s, &end);
+        if (end > s && (isdigit((unsigned char)*s) || *s == '-' || *s == '.')) {
+            add_mentioned(c, v);
+            s = end;
+        } else
+            s++;
+    }
+}
+
+static void expr_numbers(Corners *c, const graft_expr *e)
+{
+    if (!e)
+        return;
+    if (e->kind == GRAFT_EXPR_NUM)
+        add_mentioned(c, e->f);
+    for (int i = 0; i < e->nkids; i++)
+        expr_numbers(c, e->kids[i]);
+    for (int i = 0; i < e->nattrs; i++)
+        if (e->attrs[i].src == GRAFT_ASRC_EXPR)
+            expr_numbers(c, e->attrs[i].value);
+}
+
+static void pattern_numbers(Corners *c, const graft_rule_set *rs, const graft_pat *p)
+{
+    const graft_item *item = &rs->items[p->item];
+    for (int i = 0; i < item->npreds; i++) {
+        const graft_pred *pp = &rs->preds[item->preds[i]];
+        if (pp->kind == GRAFT_PRED_VALUE)
+            add_mentioned(c, pp->f);
+        else if (pp->kind == GRAFT_PRED_ATTR)
+            text_numbers(c, pp->key);
+    }
+    for (int i = 0; i < p->nkids; i++)
+        pattern_numbers(c, rs, p->kids[i]);
+}
+
+void verify_corners(const graft_rule_set *rs, const graft_rule *rule, Corners *out)
+{
+    static const double generic[] = {0, -0.0, 1, -1, 0.5, -0.5, 1e3, -1e3, 1e-6, -1e-6};
+    out->n = 0;
+    pattern_numbers(out, rs, rule->pattern);
+    expr_numbers(out, rule->guard);
+    expr_numbers(out, rule->action);
+    for (size_t i = 0; i < ARRAY_LEN(generic); i++)
+        add_corner(out, generic[i]);
+}
+
+void verify_draw_corners(Instance *in, const Corners *c, int k)
+{
+    for (int j = 0; j < in->nleaves; j++) {
+        VerifyLeaf *l = &in->leaves[j];
+        if (l->fixed)
+            continue;
+        for (size_t i = 0; i < l->value.size; i++) {
+            double v = c->v[((int)(i % (size_t)c->n) + j + k) % c->n];
+            if (strcmp(l->value.dtype, "bool") == 0)
+                v = v != 0;
+            l->value.data[i] = eval_round(l->positive ? fabs(v) : v, l->value.dtype);
+        }
+    }
 }
 
 /* ---- attribute values from canonical text ---- */

@@ -6,7 +6,7 @@
 
 #include "verify.h"
 
-enum { VERIFY_MAX_CHOICES = 64, VERIFY_BASES = 3 };
+enum { VERIFY_MAX_CHOICES = 64, VERIFY_BASES = 5 };
 
 /* note [instance search]: building an instance asks the chooser at each
  * decision (which leaf is the data, which base shape, which alternative,
@@ -77,5 +77,25 @@ void instance_free(Instance *in);
 void verify_draw(Instance *in, bool all_positive);
 /* Uniform in [0, 1). */
 double verify_random(uint64_t *state);
+
+enum { VERIFY_MAX_CORNERS = 64 };
+
+/* note [corner values]: random values in [-2, 2] miss the points where a
+ * rule's meaning turns: clip(x, 0, 6) and relu(x) agree on every x below
+ * 6.  So each rule's trials begin with corner values: every number the
+ * rule mentions (pattern literals and attributes, guard and action
+ * numbers) and values around it (c - 0.1, c + 0.1), then 0, -0, 1, -1,
+ * 0.5, -0.5, 1e3, -1e3, 1e-6 and -1e-6.  Corner trial k gives element i
+ * of leaf j the corner (i + j + k) mod n, so that over n trials each
+ * element of each leaf takes every corner. */
+typedef struct Corners {
+    int n;
+    double v[VERIFY_MAX_CORNERS];
+} Corners;
+
+/* The corner values of rule (note [corner values]). */
+void verify_corners(const graft_rule_set *rs, const graft_rule *rule, Corners *out);
+/* Fills the leaves for corner trial k; variances take magnitudes. */
+void verify_draw_corners(Instance *in, const Corners *c, int k);
 
 #endif
