@@ -222,7 +222,7 @@ static bool evaluate(Replay *r, Value *out)
         const Tensor *t = leaf_constant(r, graph_param(g, i));
         params[i] = t ? *t : (Tensor){0};
     }
-    EvalInputs inputs = {params, np, leaf_constant, r};
+    EvalInputs inputs = {.params = params, .nparams = np, .constant = leaf_constant, .ctx = r};
     EvalError err = {0};
     bool ok = eval_graph(g, &inputs, &r->in.eo, out, &err);
     strbuf_free(&err.msg);
