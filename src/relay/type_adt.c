@@ -58,7 +58,7 @@ struct AdtTable {
     size_t nctors, cap_ctors;
 };
 
-/* The Prelude's types (python/tvm/relay/std/prelude.rly), as TVM prints
+/* The Prelude's types (tvm/python/tvm/relay/std/prelude.rly), as TVM prints
  * them. */
 static const char *const prelude[] = {
     "type List[A] {\n  Cons(A, List[A]),\n  Nil,\n}",

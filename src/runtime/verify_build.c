@@ -297,6 +297,45 @@ static graft_node *make_leaf_node(Instance *in, const graft_pat *p, VerifyLeaf *
     return graph_add_param(in->g, name, type);
 }
 
+/* What a leaf's node tests say of it. */
+typedef struct LeafFacts {
+    bool is_const, literal; /* a constant; one of a given value */
+    double lit;             /* literal: the value */
+    const char *dtype;      /* its dtype */
+    const char *name;       /* a variable's required name, or NULL */
+} LeafFacts;
+
+/* Reads the node tests of a leaf's item into f, shaping ctx by its rank
+ * and shape tests; false for a pattern this does not instantiate. */
+static bool leaf_facts(Instance *in, const graft_item *item, LeafCtx *ctx, LeafFacts *f)
+{
+    for (int i = 0; i < item->npreds; i++) {
+        const graft_pred *pp = pred(in, item->preds[i]);
+        if (pp->kind == GRAFT_PRED_OP_VALUE)
+            return false;
+        if (pp->kind == GRAFT_PRED_IS_CONST)
+            f->is_const = true;
+        else if (pp->kind == GRAFT_PRED_VALUE)
+            f->is_const = f->literal = true, f->lit = pp->f;
+        else if (pp->kind == GRAFT_PRED_DTYPE && eval_dtype(pp->s))
+            f->dtype = eval_dtype(pp->s);
+        else if (pp->kind == GRAFT_PRED_VAR_NAME)
+            f->name = pp->s;
+        else if (pp->kind == GRAFT_PRED_RANK && pp->i != ctx->rank && pp->i <= EVAL_MAX_RANK) {
+            for (int k = ctx->rank; k < pp->i; k++)
+                ctx->dims[k] = 2;
+            ctx->rank = (int)pp->i;
+        } else if (pp->kind == GRAFT_PRED_SHAPE && pp->rank <= EVAL_MAX_RANK) {
+            for (int k = 0; k < pp->rank; k++)
+                ctx->dims[k] = pp->dims[k] >= 0 ? pp->dims[k] : k < ctx->rank ? ctx->dims[k] : 2;
+            ctx->rank = pp->rank;
+            if (pp->s && eval_dtype(pp->s))
+                f->dtype = eval_dtype(pp->s);
+        }
+    }
+    return true;
+}
+
 static graft_node *build_leaf(Instance *in, const graft_pat *p, const LeafCtx *given)
 {
     if (p->slot >= 0 && in->slot_node[p->slot])
@@ -308,49 +347,24 @@ static graft_node *build_leaf(Instance *in, const graft_pat *p, const LeafCtx *g
         ctx = *given;
     else
         base_shape(in, &ctx);
-    const graft_item *item = &in->rs->items[p->item];
-    bool is_const = false, literal = false;
-    double lit = 0;
-    const char *dtype = ctx.dtype ? ctx.dtype : "float32", *name = NULL;
-    for (int i = 0; i < item->npreds; i++) {
-        const graft_pred *pp = pred(in, item->preds[i]);
-        if (pp->kind == GRAFT_PRED_OP_VALUE)
-            return fail(in, "patterns with ops as values are not instantiated");
-        if (pp->kind == GRAFT_PRED_IS_CONST)
-            is_const = true;
-        else if (pp->kind == GRAFT_PRED_VALUE)
-            is_const = literal = true, lit = pp->f;
-        else if (pp->kind == GRAFT_PRED_DTYPE && eval_dtype(pp->s))
-            dtype = eval_dtype(pp->s);
-        else if (pp->kind == GRAFT_PRED_VAR_NAME)
-            name = pp->s;
-        else if (pp->kind == GRAFT_PRED_RANK && pp->i != ctx.rank && pp->i <= EVAL_MAX_RANK) {
-            for (int k = ctx.rank; k < pp->i; k++)
-                ctx.dims[k] = 2;
-            ctx.rank = (int)pp->i;
-        } else if (pp->kind == GRAFT_PRED_SHAPE && pp->rank <= EVAL_MAX_RANK) {
-            for (int k = 0; k < pp->rank; k++)
-                ctx.dims[k] = pp->dims[k] >= 0 ? pp->dims[k] : k < ctx.rank ? ctx.dims[k] : 2;
-            ctx.rank = pp->rank;
-            if (pp->s && eval_dtype(pp->s))
-                dtype = eval_dtype(pp->s);
-        }
-    }
+    LeafFacts f = {.dtype = ctx.dtype ? ctx.dtype : "float32"};
+    if (!leaf_facts(in, &in->rs->items[p->item], &ctx, &f))
+        return fail(in, "patterns with ops as values are not instantiated");
     int wanted = guard_rank(in->rule->guard, p->slot);
     if (wanted >= 0 && wanted != ctx.rank)
         rank_shape(wanted, &ctx);
-    if (literal || (is_const && ctx.scalar_const))
+    if (f.literal || (f.is_const && ctx.scalar_const))
         ctx.rank = 0;
     VerifyLeaf *l = new_leaf(in);
     l->slot = p->slot;
     l->positive = ctx.positive;
-    l->value = tensor_new(dtype, ctx.rank, ctx.dims);
+    l->value = tensor_new(f.dtype, ctx.rank, ctx.dims);
     verify_fill_random(&l->value, &in->rng, l->positive);
     char anon[32];
     snprintf(anon, sizeof anon, "_%d", in->nleaves);
-    if (!name)
-        name = p->slot >= 0 ? in->rule->slot_names[p->slot] : anon;
-    graft_node *n = make_leaf_node(in, p, l, is_const, literal, lit, name);
+    if (!f.name)
+        f.name = p->slot >= 0 ? in->rule->slot_names[p->slot] : anon;
+    graft_node *n = make_leaf_node(in, p, l, f.is_const, f.literal, f.lit, f.name);
     if (!n)
         return NULL;
     l->node = n;
