@@ -224,34 +224,43 @@ static bool encode_reduce(InstEnc *ie, const graft_node *n, const SymVal *x, Sym
     return true;
 }
 
+/* transpose(x, axes): output index idx reads x at src[axes[i]] = idx[i]. */
+static bool encode_transpose(InstEnc *ie, const graft_node *n, const SymVal *x, SymVal *v)
+{
+    int64_t dims[EVAL_MAX_RANK], list[EVAL_MAX_RANK];
+    int nl = attr_list(n, "axes", list);
+    if (nl >= 0 && nl != x->rank)
+        return prove_fail(ie->e, "transpose's axes do not fit the instance").v != NULL;
+    for (int i = 0; i < x->rank; i++) {
+        int64_t a = nl < 0 ? x->rank - 1 - i : list[i] < 0 ? list[i] + x->rank : list[i];
+        list[i] = a;
+        dims[i] = x->dims[a];
+    }
+    if (!set_shape(ie, v, x->rank, dims))
+        return false;
+    for (size_t o = 0; o < v->size; o++) {
+        int64_t idx[EVAL_MAX_RANK], src[EVAL_MAX_RANK];
+        unflatten(o, v->rank, v->dims, idx);
+        for (int i = 0; i < v->rank; i++)
+            src[list[i]] = idx[i];
+        size_t f = 0;
+        for (int i = 0; i < x->rank; i++)
+            f = f * (size_t)x->dims[i] + (size_t)src[i];
+        v->el[o] = x->el[f];
+    }
+    return true;
+}
+
 /* Ops that only move elements: a new shape over the same row-major
- * order, or a transpose. */
+ * order (reshape with positive dims and one -1, expand_dims, squeeze,
+ * nn.batch_flatten, copy), or a transpose. */
 static bool encode_move(InstEnc *ie, const graft_node *n, const SymVal *x, SymVal *v)
 {
     const char *op = node_op(n);
     int64_t dims[EVAL_MAX_RANK], list[EVAL_MAX_RANK];
     int rank = 0, nl;
-    if (strcmp(op, "transpose") == 0) {
-        nl = attr_list(n, "axes", list);
-        for (int i = 0; i < x->rank; i++) {
-            int64_t a = nl < 0 ? x->rank - 1 - i : list[i] < 0 ? list[i] + x->rank : list[i];
-            list[i] = a;
-            dims[i] = x->dims[a];
-        }
-        if (!set_shape(ie, v, x->rank, dims))
-            return false;
-        for (size_t o = 0; o < v->size; o++) {
-            int64_t idx[EVAL_MAX_RANK], src[EVAL_MAX_RANK];
-            unflatten(o, v->rank, v->dims, idx);
-            for (int i = 0; i < v->rank; i++)
-                src[list[i]] = idx[i];
-            size_t f = 0;
-            for (int i = 0; i < x->rank; i++)
-                f = f * (size_t)x->dims[i] + (size_t)src[i];
-            v->el[o] = x->el[f];
-        }
-        return true;
-    }
+    if (strcmp(op, "transpose") == 0)
+        return encode_transpose(ie, n, x, v);
     if (strcmp(op, "reshape") == 0) {
         nl = attr_list(n, "newshape", list);
         int64_t known = 1;

@@ -217,10 +217,9 @@ static bool attr_or(Encoder *e, const ProveAttrs *at, const char *name, double d
 }
 
 /* A unary element-wise op, or NULL when op is none the prover knows. */
-static Z3_ast unary(Encoder *e, const char *op, Z3_ast a, const ProveAttrs *at, bool *known)
+static Z3_ast unary(Encoder *e, const char *op, Z3_ast a, const ProveAttrs *at)
 {
     Z3_ast zero = prove_num(e, 0), one = prove_num(e, 1);
-    *known = true;
     if (strcmp(op, "negative") == 0)
         return prove_neg(e, a);
     if (strcmp(op, "abs") == 0)
@@ -262,7 +261,6 @@ static Z3_ast unary(Encoder *e, const char *op, Z3_ast a, const ProveAttrs *at, 
     if (strcmp(op, "clip") == 0 && at->get(e, at->src, "a_min", &p1) && p1.v &&
         at->get(e, at->src, "a_max", &p2) && p2.v)
         return op_clip(e, a, p1.v, p2.v);
-    *known = false;
     return NULL;
 }
 
@@ -362,9 +360,8 @@ ProveTerm prove_op(Encoder *e, const char *op, const ProveTerm *args, int nargs,
     ProveTerm out = {.shape = 0};
     for (int i = 0; i < nargs; i++)
         out.shape |= args[i].shape;
-    bool known = false;
     if (nargs == 1)
-        out.v = unary(e, op, as_number(e, &args[0]), attrs, &known);
+        out.v = unary(e, op, as_number(e, &args[0]), attrs);
     else if (nargs == 2) {
         ProveTerm a = args[0], b = args[1];
         a.v = as_number(e, &a);
