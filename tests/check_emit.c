@@ -172,6 +172,30 @@ START_TEST(test_rule_text_cut)
 }
 END_TEST
 
+/* The rule text heading its section: a line of exactly 100 columns stays
+ * whole, one of 101 is cut at its last space within them. */
+START_TEST(test_rule_comment_width)
+{
+    StrBuf rule = {0}, want = {0};
+    for (int width = 100; width <= 101; width++) {
+        rule.len = 0;
+        strbuf_puts(&rule, "w := nn.relu(x) where rank(x) == 1 ||");
+        while (rule.len < (size_t)width - 12)
+            strbuf_putc(&rule, ' ');
+        strbuf_puts(&rule, " rank(x) > 1\n    => x\n");
+        char *c = compile_text(rule.data, false);
+        want.len = 0;
+        strbuf_append(&want, rule.data, width == 100 ? 101 : 99);
+        if (width == 101)
+            strbuf_puts(&want, "\n    1\n");
+        assert_has(c, want.data);
+        free(c);
+    }
+    strbuf_free(&rule);
+    strbuf_free(&want);
+}
+END_TEST
+
 /* s repeated n times, appended to sb. */
 static void put_times(StrBuf *sb, const char *s, int n)
 {
@@ -443,6 +467,7 @@ static Suite *emit_suite(void)
     tcase_add_test(text, test_names);
     tcase_add_test(text, test_rule_pointers);
     tcase_add_test(text, test_rule_text_cut);
+    tcase_add_test(text, test_rule_comment_width);
     tcase_add_test(text, test_guard_spill);
     tcase_add_test(text, test_guard_spill_bound);
     tcase_add_test(text, test_action_text);
