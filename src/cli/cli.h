@@ -24,6 +24,10 @@ int cmd_compile(int argc, char **argv, const graft_limits *limits);
 int cmd_limits(int argc, char **argv, const graft_limits *limits);
 int cmd_verify(int argc, char **argv, const graft_limits *limits);
 
+/* The help line of --allow-unknown-ops, which every command that loads a
+ * model takes (note [models checked like rules] in model_check.h). */
+extern const char cli_allow_unknown_help[];
+
 /* Prints "graft NAME: MESSAGE" and a hint to use --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) GRAFT_PRINTF(2, 3);
 

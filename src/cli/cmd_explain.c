@@ -48,6 +48,7 @@ static void print_help(void)
 {
     fputs(explain_help, stdout);
     fputs(runner_explain_help, stdout);
+    fputs(cli_allow_unknown_help, stdout);
     fputs(options_limit_help, stdout);
     fputs("  --help            show this help\n"
           "\n"
@@ -56,10 +57,15 @@ static void print_help(void)
 }
 
 /* Returns -1 when the arguments are fine, else the exit status. */
-static int parse_args(int argc, char **argv, const char **paths, int *npaths, RunOptions *o)
+static int parse_args(int argc, char **argv, const char **paths, int *npaths, RunOptions *o,
+                      bool *allow_unknown_ops)
 {
     int rc = -1;
     for (int i = 1; i < argc && rc < 0; i++) {
+        if (strcmp(argv[i], "--allow-unknown-ops") == 0) {
+            *allow_unknown_ops = true;
+            continue;
+        }
         int taken = cli_parse_common("explain", argc, argv, &i, NULL, &o->limits, print_help);
         if (taken == OPTION_NOT_MINE)
             taken = runner_parse_explain_option("graft explain", argc, argv, &i, o);
@@ -84,12 +90,13 @@ int cmd_explain(int argc, char **argv, const graft_limits *limits)
 {
     const char **paths = xcalloc((size_t)argc + 1, sizeof *paths);
     RunOptions o = {.limits = *limits};
-    int npaths = 0, rc = parse_args(argc, argv, paths, &npaths, &o);
+    bool allow_unknown_ops = false;
+    int npaths = 0, rc = parse_args(argc, argv, paths, &npaths, &o, &allow_unknown_ops);
     if (rc < 0) {
         graft_diag *d = cli_diag_new(&o.limits);
         Loaded l;
         rc = EXIT_BAD_INPUT;
-        if (cli_load(paths, npaths, &o.limits, &l, d)) {
+        if (cli_load(paths, npaths, &o.limits, allow_unknown_ops, &l, d)) {
             rc = runner_explain(&l.rules->rs, l.g, l.src, &o, d);
             cli_load_free(&l);
         }

@@ -13,6 +13,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "engine.h"
@@ -36,6 +37,7 @@ static const char match_help[] =
 static void print_help(void)
 {
     fputs(match_help, stdout);
+    fputs(cli_allow_unknown_help, stdout);
     fputs(options_limit_help, stdout);
     fputs("  --help            show this help\n"
           "\n"
@@ -110,10 +112,11 @@ static void visit(void *ctx, uint32_t r, graft_node *root, const graft_binding *
     o->count++;
 }
 
-static bool list_matches(const char *const *paths, int n, const graft_limits *limits, graft_diag *d)
+static bool list_matches(const char *const *paths, int n, const graft_limits *limits,
+                         bool allow_unknown_ops, graft_diag *d)
 {
     Loaded l;
-    if (!cli_load(paths, n, limits, &l, d))
+    if (!cli_load(paths, n, limits, allow_unknown_ops, &l, d))
         return false;
     EngineOptions opts = {.limits = limits};
     graft_engine *e = engine_new(&l.rules->rs, l.g, &opts);
@@ -132,7 +135,12 @@ int cmd_match(int argc, char **argv, const graft_limits *limits)
     const char **paths = xcalloc((size_t)argc + 1, sizeof *paths);
     graft_limits lim = *limits;
     int n = 0, rc = -1;
+    bool allow_unknown_ops = false;
     for (int i = 1; i < argc && rc < 0; i++) {
+        if (strcmp(argv[i], "--allow-unknown-ops") == 0) {
+            allow_unknown_ops = true;
+            continue;
+        }
         int taken = cli_parse_common("match", argc, argv, &i, NULL, &lim, print_help);
         if (taken != OPTION_NOT_MINE)
             rc = taken;
@@ -147,7 +155,7 @@ int cmd_match(int argc, char **argv, const graft_limits *limits)
         rc = cli_check_kinds("graft match RULES... MODEL", paths, n - 1, paths[n - 1]);
     if (rc < 0) {
         graft_diag *d = cli_diag_new(&lim);
-        rc = list_matches(paths, n, &lim, d) ? EXIT_OK : EXIT_BAD_INPUT;
+        rc = list_matches(paths, n, &lim, allow_unknown_ops, d) ? EXIT_OK : EXIT_BAD_INPUT;
         diag_free(d);
     }
     free(paths);

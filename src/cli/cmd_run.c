@@ -26,6 +26,7 @@ static void print_help(void)
     fputs(run_usage, stdout);
     fputs(runner_options_help, stdout);
     fputs(runner_explain_help, stdout);
+    fputs(cli_allow_unknown_help, stdout);
     fputs(options_limit_help, stdout);
     fputs("  --help            show this help\n"
           "\n"
@@ -37,6 +38,7 @@ typedef struct RunArgs {
     const char **paths; /* rule files, then the model */
     int npaths;         /* entries in paths */
     RunOptions opts;    /* -o, --stats, --trace, --verify, limits */
+    bool allow_unknown_ops; /* --allow-unknown-ops */
 } RunArgs;
 
 /* Returns -1 when the arguments are fine, else the exit status. */
@@ -48,6 +50,10 @@ static int parse_args(int argc, char **argv, RunArgs *a)
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             print_help();
             return EXIT_OK;
+        }
+        if (strcmp(arg, "--allow-unknown-ops") == 0) {
+            a->allow_unknown_ops = true;
+            continue;
         }
         int rc = strncmp(arg, "-I", 2) == 0
                      ? cli_parse_limit("run", argc, argv, &i, &a->opts.limits)
@@ -74,7 +80,7 @@ static int parse_args(int argc, char **argv, RunArgs *a)
 static bool run(const RunArgs *a, graft_diag *d)
 {
     Loaded l;
-    if (!cli_load(a->paths, a->npaths, &a->opts.limits, &l, d))
+    if (!cli_load(a->paths, a->npaths, &a->opts.limits, a->allow_unknown_ops, &l, d))
         return false;
     RunOptions o = a->opts;
     o.model = l.src->name;

@@ -53,6 +53,10 @@ static void command_prog(const char *cmd, char prog[64])
     snprintf(prog, 64, "graft %s", cmd);
 }
 
+const char cli_allow_unknown_help[] =
+    "  --allow-unknown-ops  load calls of ops the registry does not know (custom\n"
+    "                    ops) unchecked; calls of known ops are still checked\n";
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     char prog[64];
