@@ -58,6 +58,12 @@ graft_diag *cli_diag_new(const graft_limits *limits);
 int cli_check_output(const char *cmd, const char *out, const char *const *inputs,
                      int ninputs);
 
+/* Standard input can be read once: '-' given for more than one of the n
+ * paths is a usage error, "graft CMD: '-' (standard input) given twice",
+ * before anything is read.  Returns -1 when it is not, else EXIT_USAGE
+ * after printing. */
+int cli_check_stdin_once(const char *cmd, const char *const *paths, int n);
+
 /* note [swapped arguments]: every command that takes rules and a model
  * takes them as RULES... MODEL.  Before loading anything, each rule file
  * and the model are recognised from their first tokens (input_kind.h); a

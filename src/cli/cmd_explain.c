@@ -83,6 +83,8 @@ static int parse_args(int argc, char **argv, const char **paths, int *npaths, Ru
                              "near misses, or --check-all");
     if (rc < 0)
         rc = runner_check_explain("graft explain", o);
+    if (rc < 0)
+        rc = cli_check_stdin_once("explain", paths, *npaths);
     return rc;
 }
 

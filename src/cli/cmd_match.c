@@ -127,7 +127,7 @@ static bool list_matches(const char *const *paths, int n, const graft_limits *li
     strbuf_free(&o.key);
     engine_free(e);
     cli_load_free(&l);
-    return fflush(stdout) == 0;
+    return true; /* a write error: note [standard output errors] in main.c */
 }
 
 int cmd_match(int argc, char **argv, const graft_limits *limits)
@@ -151,6 +151,8 @@ int cmd_match(int argc, char **argv, const graft_limits *limits)
     }
     if (rc < 0 && n < 2)
         rc = cli_usage_error("match", "need RULES... and a MODEL");
+    if (rc < 0)
+        rc = cli_check_stdin_once("match", paths, n);
     if (rc < 0)
         rc = cli_check_kinds("graft match RULES... MODEL", paths, n - 1, paths[n - 1]);
     if (rc < 0) {

@@ -67,7 +67,10 @@ static int parse_args(int argc, char **argv, RunArgs *a)
     }
     if (a->npaths < 2)
         return cli_usage_error("run", "need RULES... and a MODEL");
-    int bad = runner_check_explain("graft run", &a->opts);
+    int bad = cli_check_stdin_once("run", a->paths, a->npaths);
+    if (bad >= 0)
+        return bad;
+    bad = runner_check_explain("graft run", &a->opts);
     if (bad >= 0)
         return bad;
     bad = cli_check_kinds("graft run RULES... MODEL", a->paths, a->npaths - 1,

@@ -138,7 +138,9 @@ static int parse_args(int argc, char **argv, VizArgs *a)
     if (a->npaths == 0)
         return cli_usage_error("viz", "no MODEL given");
     accept_old_order(a);
-    int rc = viz_focus_check(&a->focus, a->npaths - 1);
+    int rc = cli_check_stdin_once("viz", a->paths, a->npaths);
+    if (rc < 0)
+        rc = viz_focus_check(&a->focus, a->npaths - 1);
     if (rc < 0)
         rc = cli_check_kinds(viz_usage, a->paths, a->npaths - 1, a->paths[a->npaths - 1]);
     if (rc < 0)
