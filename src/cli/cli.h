@@ -9,6 +9,7 @@
 #ifndef GRAFT_CLI_H
 #define GRAFT_CLI_H
 
+#include "checker.h"
 #include "diag.h"
 #include "frontend.h"
 #include "limit.h"
@@ -45,6 +46,22 @@ void cli_frontend_options(FrontendOptions *fo);
  * (*i moved past a value), an exit status, or OPTION_NOT_MINE. */
 int cli_parse_common(const char *cmd, int argc, char **argv, int *i, const char **out,
                      graft_limits *limits, void (*help)(void));
+
+/* The warning options of graft check, which graft run, match and explain
+ * take too: -Werror, and -Wno-NAME for each NAME once. */
+typedef struct CliWarnings {
+    bool werror;                      /* -Werror */
+    const char *off[CHECK_NWARNINGS]; /* -Wno-NAME: the names, each once */
+    int noff;                         /* entries in off */
+} CliWarnings;
+
+/* A warning option at arg for subcommand cmd: -1 when taken, EXIT_USAGE
+ * after printing for an unknown warning, OPTION_NOT_MINE otherwise. */
+int cli_parse_warning(const char *cmd, const char *arg, CliWarnings *w);
+/* Sets d up as w says. */
+void cli_warnings_apply(const CliWarnings *w, graft_diag *d);
+/* The help lines of the warning options. */
+extern const char cli_warning_help[];
 
 /* A Diag on standard error that gives up after limits->errors errors. */
 graft_diag *cli_diag_new(const graft_limits *limits);

@@ -38,6 +38,7 @@ static void print_help(void)
 {
     fputs(match_help, stdout);
     fputs(cli_allow_unknown_help, stdout);
+    fputs(cli_warning_help, stdout);
     fputs(options_limit_help, stdout);
     fputs("  --help            show this help\n"
           "\n"
@@ -136,12 +137,15 @@ int cmd_match(int argc, char **argv, const graft_limits *limits)
     graft_limits lim = *limits;
     int n = 0, rc = -1;
     bool allow_unknown_ops = false;
+    CliWarnings warnings = {0};
     for (int i = 1; i < argc && rc < 0; i++) {
         if (strcmp(argv[i], "--allow-unknown-ops") == 0) {
             allow_unknown_ops = true;
             continue;
         }
         int taken = cli_parse_common("match", argc, argv, &i, NULL, &lim, print_help);
+        if (taken == OPTION_NOT_MINE)
+            taken = cli_parse_warning("match", argv[i], &warnings);
         if (taken != OPTION_NOT_MINE)
             rc = taken;
         else if (argv[i][0] == '-' && argv[i][1] != '\0')
@@ -157,6 +161,7 @@ int cmd_match(int argc, char **argv, const graft_limits *limits)
         rc = cli_check_kinds("graft match RULES... MODEL", paths, n - 1, paths[n - 1]);
     if (rc < 0) {
         graft_diag *d = cli_diag_new(&lim);
+        cli_warnings_apply(&warnings, d);
         rc = list_matches(paths, n, &lim, allow_unknown_ops, d) ? EXIT_OK : EXIT_BAD_INPUT;
         diag_free(d);
     }

@@ -27,6 +27,7 @@ static void print_help(void)
     fputs(runner_options_help, stdout);
     fputs(runner_explain_help, stdout);
     fputs(cli_allow_unknown_help, stdout);
+    fputs(cli_warning_help, stdout);
     fputs(options_limit_help, stdout);
     fputs("  --help            show this help\n"
           "\n"
@@ -39,6 +40,7 @@ typedef struct RunArgs {
     int npaths;         /* entries in paths */
     RunOptions opts;    /* -o, --stats, --trace, --verify, limits */
     bool allow_unknown_ops; /* --allow-unknown-ops */
+    CliWarnings warnings;   /* -Werror, -Wno-NAME */
 } RunArgs;
 
 /* Returns -1 when the arguments are fine, else the exit status. */
@@ -58,6 +60,8 @@ static int parse_args(int argc, char **argv, RunArgs *a)
         int rc = strncmp(arg, "-I", 2) == 0
                      ? cli_parse_limit("run", argc, argv, &i, &a->opts.limits)
                      : runner_parse_option("graft run", argc, argv, &i, &a->opts);
+        if (rc == OPTION_NOT_MINE)
+            rc = cli_parse_warning("run", arg, &a->warnings);
         if (rc == OPTION_NOT_MINE && arg[0] == '-' && arg[1] != '\0')
             return cli_usage_error("run", "unknown option '%s'", arg);
         if (rc == OPTION_NOT_MINE)
@@ -101,6 +105,7 @@ int cmd_run(int argc, char **argv, const graft_limits *limits)
     int rc = parse_args(argc, argv, &a);
     if (rc < 0) {
         graft_diag *d = cli_diag_new(&a.opts.limits);
+        cli_warnings_apply(&a.warnings, d);
         rc = run(&a, d) ? EXIT_OK : EXIT_BAD_INPUT;
         diag_free(d);
     }

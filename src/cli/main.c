@@ -143,6 +143,37 @@ int cli_parse_common(const char *cmd, int argc, char **argv, int *i, const char 
     return cli_parse_limit(cmd, argc, argv, i, limits);
 }
 
+const char cli_warning_help[] =
+    "  -Werror            treat warnings as errors\n"
+    "  -Wno-NAME          turn warning NAME off (the flag each warning ends in):\n"
+    "                     unused-binding, shadowed-rule, ambiguous-overlap,\n"
+    "                     self-rewrite\n";
+
+int cli_parse_warning(const char *cmd, const char *arg, CliWarnings *w)
+{
+    if (strcmp(arg, "-Werror") == 0) {
+        w->werror = true;
+        return -1;
+    }
+    if (strncmp(arg, "-W", 2) != 0)
+        return OPTION_NOT_MINE;
+    if (strncmp(arg, "-Wno-", 5) != 0 || !check_warning_known(arg + 5))
+        return cli_usage_error(cmd, "unknown warning '%s'; known: unused-binding, "
+                               "shadowed-rule, ambiguous-overlap, self-rewrite", arg);
+    for (int k = 0; k < w->noff; k++)
+        if (strcmp(w->off[k], arg + 5) == 0)
+            return -1;
+    w->off[w->noff++] = arg + 5;
+    return -1;
+}
+
+void cli_warnings_apply(const CliWarnings *w, graft_diag *d)
+{
+    diag_set_werror(d, w->werror);
+    for (int i = 0; i < w->noff; i++)
+        diag_warning_off(d, w->off[i]);
+}
+
 graft_diag *cli_diag_new(const graft_limits *limits)
 {
     graft_diag *d = diag_new(stderr);
