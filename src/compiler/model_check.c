@@ -147,7 +147,7 @@ typedef struct CallCheck {
     const Source *src;
     graft_diag *d;
     const graft_node *n;
-    CallText text;   /* filled by locate */
+    CallText text;   /* filled by scan_call for a wrong call */
     bool located;    /* text is n's call */
 } CallCheck;
 

@@ -42,10 +42,11 @@ done
 # Every model graft loads with --allow-unknown-ops (custom ops unchecked):
 # the registry check of a model (note [models checked like rules]) is the
 # command line's, before any rule runs, and compiled rewriters have no
-# registry, so a model it refuses is no difference between the two.
+# registry, so a model it refuses is no difference between the two; for
+# that reason relay/custom/, whose models test that check, is left out.
 models=""
 for m in tests/*/*.relay tests/*/*/*.relay; do
-    case $m in */bad/*|*/expected*) continue ;; esac
+    case $m in */bad/*|*/expected*|*/custom/*) continue ;; esac
     [ -f "$m" ] && "$GRAFT" fmt --allow-unknown-ops "$m" >/dev/null 2>&1 &&
         models="$models $m"
 done
