@@ -316,8 +316,11 @@ END_TEST
 
 START_TEST(test_attr_test_text)
 {
-    char *c = compile_text("k := nn.conv2d(x, w, groups=2, padding=[1, 1], "
-                           "data_layout=\"NCHW\", kernel_size=[[3], 3]) => partition\n", false);
+    /* an "any" attribute takes a nested list, compared by its text */
+    char *c = compile_text("op my.conv(data, weight, groups: int = 1, padding: ints = [0, 0], "
+                           "data_layout: str = \"NCHW\", kernel: any = None)\n"
+                           "k := my.conv(x, w, groups=2, padding=[1, 1], "
+                           "data_layout=\"NCHW\", kernel=[[3], 3]) => partition\n", false);
     assert_has(c, "    return v ? graft_attr_is_num(v, 2.0) : false;\n");
     assert_has(c, "    return v ? graft_attr_is_nums(v, (const double[]){1.0, 1.0}, 2) : false;\n");
     assert_has(c, "    return v ? graft_attr_is_str(v, \"NCHW\") : true;\n"); /* the default */

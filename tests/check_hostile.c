@@ -83,8 +83,8 @@ START_TEST(nul_in_typedef)
     static const char text[] = "type T {\n  A\0B,\n}\ndef @main(%x) { %x }\n";
     expect_error(text, sizeof text - 1,
                  "m.relay:2:4: error: unexpected byte 0x00 (not a Relay text file?)\n"
-                 "    2 |   A?B,\n"
-                 "      |    ^\n");
+                 "    2 |   A<00>B,\n"
+                 "      |    ^~~~\n");
 }
 END_TEST
 
@@ -101,8 +101,8 @@ START_TEST(elf_header)
     static const char text[] = "\x7f" "ELF\x02\x01\x01\x09\x7f\x03";
     expect_error(text, sizeof text - 1,
                  "m.relay:1:1: error: unexpected byte 0x7f (not a Relay text file?)\n"
-                 "    1 | \x7f" "ELF???\t\x7f" "?\n"
-                 "      | ^\n");
+                 "    1 | <7f>ELF<02><01><01>\t<7f><03>\n"
+                 "      | ^~~~\n");
 }
 END_TEST
 

@@ -223,8 +223,8 @@ START_TEST(test_nul_bytes)
     diag_free(d);
     fclose(out);
     ck_assert_str_eq(buf, "nul.graft:1:16: error: unexpected byte 0x00\n"
-                          "    1 | r := nn.relu(x)? => x\n"
-                          "      |                ^\n");
+                          "    1 | r := nn.relu(x)<00> => x\n"
+                          "      |                ^~~~\n");
     free(buf);
     interner_free(b.names);
     arena_free(b.arena);

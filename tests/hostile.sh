@@ -237,7 +237,7 @@ expect 1 "$GRAFT" check inf.graft
 
 # ---- binary files ----
 printf '\177ELF\002\001\001\000' >elf
-printf 'elf:1:1: error: unexpected byte 0x7f (not a Relay text file?)\n    1 | \177ELF????\n      | ^\n' >want
+printf 'elf:1:1: error: unexpected byte 0x7f (not a Relay text file?)\n    1 | <7f>ELF<02><01><01><00>\n      | ^~~~\n' >want
 expect 1 "$GRAFT" fmt elf
 cases=$((cases + 1))
 "$GRAFT" check elf >out 2>err

@@ -225,28 +225,89 @@ void diag_reset(graft_diag *d)
     diag_capture_clear(d->capture);
 }
 
-/* The source line, with control bytes shown as '?' so binary junk cannot
- * garble a terminal, and a caret line underlining the range (to the end of
- * the first line when the range spans lines). */
+/* note [clipped excerpts]: as GCC prints a source line, a control byte or
+ * a byte that is not part of valid UTF-8 shows as <XX> (its hex value), so
+ * that neither binary junk nor an escape sequence can garble a terminal,
+ * and a line longer than EXCERPT_BYTES shows only the EXCERPT_BYTES bytes
+ * from EXCERPT_BEFORE bytes before the range, with "..." where it was cut:
+ * a 900 KB line of a generated model reprints as a few hundred bytes,
+ * while the longest lines TVM prints (a call with its attributes and type,
+ * 200 to 400 bytes) print whole.  The caret line follows the
+ * clipped, escaped text column for column (a UTF-8 character is taken to
+ * be one column wide). */
+enum { EXCERPT_BYTES = 512, EXCERPT_BEFORE = 200 };
+
+/* The bytes of the valid UTF-8 character of 2 to 4 bytes at s (n bytes
+ * left), or 0. */
+static size_t utf8_char_len(const unsigned char *s, size_t n)
+{
+    size_t len = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+    if (s[0] >= 0xf5 || len > n)
+        return 0;
+    for (size_t k = 1; k < len; k++)
+        if ((s[k] & 0xc0) != 0x80)
+            return 0;
+    return len;
+}
+
+/* One character of an excerpt: its bytes at line[i] (*bytes) and the
+ * columns it takes; written to out when out is not NULL. */
+static int excerpt_char(FILE *out, const char *line, size_t len, size_t i, size_t *bytes)
+{
+    const unsigned char *s = (const unsigned char *)line + i;
+    *bytes = 1;
+    if (s[0] == '\t' || (s[0] >= 0x20 && s[0] < 0x7f)) {
+        if (out)
+            fputc(s[0], out);
+        return 1;
+    }
+    size_t n = s[0] >= 0x80 ? utf8_char_len(s, len - i) : 0;
+    if (n) {
+        *bytes = n;
+        if (out)
+            fwrite(s, 1, n, out);
+        return 1;
+    }
+    if (out)
+        fprintf(out, "<%02x>", s[0]);
+    return 4;
+}
+
+/* The source line (bytes [from, to) of it when clipped), and a caret line
+ * underlining the range (to the end of the first line when the range spans
+ * lines). */
 static void print_excerpt(FILE *out, const Source *src, SrcRange where)
 {
-    size_t len;
+    size_t len, n;
     const char *line = source_line(src, where.first_line, &len);
-    fprintf(out, "%5d | ", where.first_line);
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)line[i];
-        fputc(c == '\t' || c >= 0x20 ? c : '?', out);
+    size_t first = where.first_column < 1 ? 0 : (size_t)where.first_column - 1;
+    size_t last = where.last_line == where.first_line && where.last_column > 0
+                      ? (size_t)where.last_column : len;
+    first = first > len ? len : first;
+    last = last <= first ? first + 1 : last;
+    size_t from = 0, to = len;
+    if (len > EXCERPT_BYTES) {
+        from = first > EXCERPT_BEFORE ? first - EXCERPT_BEFORE : 0;
+        while (from > 0 && ((unsigned char)line[from] & 0xc0) == 0x80)
+            from--; /* not inside a character */
+        to = from + EXCERPT_BYTES < len ? from + EXCERPT_BYTES : len;
     }
-    fputs("\n      | ", out);
-    int first = where.first_column < 1 ? 1 : where.first_column;
-    int last = where.last_line == where.first_line ? where.last_column : (int)len;
-    if (last < first)
-        last = first;
-    for (int col = 1; col < first; col++)
-        fputc((size_t)col <= len && line[col - 1] == '\t' ? '\t' : ' ', out);
-    fputc('^', out);
-    for (int col = first + 1; col <= last; col++)
-        fputc('~', out);
+    fprintf(out, "%5d | %s", where.first_line, from ? "..." : "");
+    for (size_t i = from; i < to; i += n)
+        excerpt_char(out, line, len, i, &n);
+    fprintf(out, "%s\n      | %s", to < len ? "..." : "", from ? "   " : "");
+    for (size_t i = from; i < first && i < len; i += n) {
+        int width = excerpt_char(NULL, line, len, i, &n);
+        for (int k = 0; k < width; k++)
+            fputc(line[i] == '\t' ? '\t' : ' ', out);
+    }
+    for (size_t i = first; i < last && (i == first || i < to); i += n) {
+        n = 1;
+        int width = i < len ? excerpt_char(NULL, line, len, i, &n) : 1;
+        fputc(i == first ? '^' : '~', out);
+        for (int k = 1; k < width; k++)
+            fputc('~', out);
+    }
     fputc('\n', out);
 }
 

@@ -91,6 +91,8 @@ static char *resolve(const char *path, TargetKind *kind, mode_t *mode)
         }
         if (S_ISDIR(st.st_mode))
             errno = EISDIR;
+        else if (S_ISREG(st.st_mode) && !(st.st_mode & 0222))
+            errno = EACCES; /* root passes access(): the mode bits say read-only */
         else if (access(cur, W_OK) == 0) {
             *kind = S_ISREG(st.st_mode) ? TARGET_REGULAR : TARGET_STREAM;
             *mode = st.st_mode & 07777;

@@ -9,6 +9,7 @@
 #ifndef GRAFT_CLI_H
 #define GRAFT_CLI_H
 
+#include "checker.h"
 #include "diag.h"
 #include "frontend.h"
 #include "limit.h"
@@ -24,6 +25,10 @@ int cmd_compile(int argc, char **argv, const graft_limits *limits);
 int cmd_limits(int argc, char **argv, const graft_limits *limits);
 int cmd_verify(int argc, char **argv, const graft_limits *limits);
 int cmd_lsp(int argc, char **argv, const graft_limits *limits);
+
+/* The help line of --allow-unknown-ops, which every command that loads a
+ * model takes (note [models checked like rules] in model_check.h). */
+extern const char cli_allow_unknown_help[];
 
 /* Prints "graft NAME: MESSAGE" and a hint to use --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) GRAFT_PRINTF(2, 3);
@@ -43,6 +48,22 @@ void cli_frontend_options(FrontendOptions *fo);
 int cli_parse_common(const char *cmd, int argc, char **argv, int *i, const char **out,
                      graft_limits *limits, void (*help)(void));
 
+/* The warning options of graft check, which graft run, match and explain
+ * take too: -Werror, and -Wno-NAME for each NAME once. */
+typedef struct CliWarnings {
+    bool werror;                      /* -Werror */
+    const char *off[CHECK_NWARNINGS]; /* -Wno-NAME: the names, each once */
+    int noff;                         /* entries in off */
+} CliWarnings;
+
+/* A warning option at arg for subcommand cmd: -1 when taken, EXIT_USAGE
+ * after printing for an unknown warning, OPTION_NOT_MINE otherwise. */
+int cli_parse_warning(const char *cmd, const char *arg, CliWarnings *w);
+/* Sets d up as w says. */
+void cli_warnings_apply(const CliWarnings *w, graft_diag *d);
+/* The help lines of the warning options. */
+extern const char cli_warning_help[];
+
 /* A Diag on standard error that gives up after limits->errors errors. */
 graft_diag *cli_diag_new(const graft_limits *limits);
 
@@ -54,6 +75,12 @@ graft_diag *cli_diag_new(const graft_limits *limits);
  * EXIT_USAGE after printing. */
 int cli_check_output(const char *cmd, const char *out, const char *const *inputs,
                      int ninputs);
+
+/* Standard input can be read once: '-' given for more than one of the n
+ * paths is a usage error, "graft CMD: '-' (standard input) given twice",
+ * before anything is read.  Returns -1 when it is not, else EXIT_USAGE
+ * after printing. */
+int cli_check_stdin_once(const char *cmd, const char *const *paths, int n);
 
 /* note [swapped arguments]: every command that takes rules and a model
  * takes them as RULES... MODEL.  Before loading anything, each rule file

@@ -10,6 +10,7 @@
 #include "graph.h"
 #include "limit.h"
 #include "lower.h"
+#include "rulefile.h"
 
 /* A loaded rule set and model; free with cli_load_free. */
 typedef struct Loaded {
@@ -19,10 +20,16 @@ typedef struct Loaded {
 } Loaded;
 
 /* Loads paths[0..n-2] as rules and paths[n-1] as the model within limits
- * (NULL: limit_defaults); false after reporting through d (whatever was
- * loaded is freed). */
-bool cli_load(const char *const *paths, int n, const graft_limits *limits, Loaded *out,
-                 graft_diag *d);
+ * (NULL: limit_defaults), the model checked against the rules' registry
+ * (cli_load_model); false after reporting through d (whatever was loaded
+ * is freed). */
+bool cli_load(const char *const *paths, int n, const graft_limits *limits,
+              bool allow_unknown_ops, Loaded *out, graft_diag *d);
+/* The model in src, loaded and checked against rf's registry (NULL: the
+ * builtin ops) as note [models checked like rules] says; NULL after
+ * reporting through d. */
+graft_graph *cli_load_model(const Source *src, const graft_limits *limits, const RuleFile *rf,
+                            bool allow_unknown_ops, graft_diag *d);
 void cli_load_free(Loaded *l);
 
 #endif

@@ -18,9 +18,7 @@
 typedef struct CheckArgs {
     const char **files; /* rule files, in order */
     int nfiles;         /* entries in files */
-    bool werror;        /* -Werror */
-    const char *off[CHECK_NWARNINGS]; /* -Wno-NAME: each NAME once */
-    int noff;           /* entries in off */
+    CliWarnings warnings; /* -Werror, -Wno-NAME */
     bool dot;           /* --dot (with --dump-automaton) */
     int dump;           /* index into dumps[], -1 for none */
     graft_limits limits;      /* GRAFT_LIMITS and --limit */
@@ -44,11 +42,8 @@ static void print_help(void)
           "FILE:LINE:COL: error|warning: MESSAGE with the line and a caret.\n"
           "Exit status: 0 no errors, 1 errors (or warnings with -Werror), 2 bad usage.\n\n"
           "options:\n"
-          "  -I DIR             look for included rule files in DIR too\n"
-          "  -Werror            treat warnings as errors\n"
-          "  -Wno-NAME          turn warning NAME off (the flag each warning ends in):\n"
-          "                     unused-binding, shadowed-rule, ambiguous-overlap,\n"
-          "                     self-rewrite\n", stdout);
+          "  -I DIR             look for included rule files in DIR too\n", stdout);
+    fputs(cli_warning_help, stdout);
     for (size_t i = 0; i < sizeof dumps / sizeof dumps[0]; i++)
         printf("  %-18s %s\n", dumps[i].flag, dumps[i].help);
     fputs("  --dot              with --dump-automaton: Graphviz output\n", stdout);
@@ -70,20 +65,11 @@ static int parse_args(int argc, char **argv, CheckArgs *a)
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         int rc = cli_parse_common("check", argc, argv, &i, NULL, &a->limits, print_help);
+        if (rc == OPTION_NOT_MINE)
+            rc = cli_parse_warning("check", arg, &a->warnings);
         if (rc != OPTION_NOT_MINE) {
             if (rc >= 0)
                 return rc;
-        } else if (strcmp(arg, "-Werror") == 0) {
-            a->werror = true;
-        } else if (strncmp(arg, "-Wno-", 5) == 0) {
-            if (!check_warning_known(arg + 5))
-                return cli_usage_error("check", "unknown warning '%s'; known: unused-binding, "
-                                       "shadowed-rule, ambiguous-overlap, self-rewrite", arg);
-            bool seen = false;
-            for (int k = 0; k < a->noff; k++)
-                seen |= strcmp(a->off[k], arg + 5) == 0;
-            if (!seen)
-                a->off[a->noff++] = arg + 5;
         } else if (strcmp(arg, "--dot") == 0) {
             a->dot = true;
         } else if (find_dump(arg) >= 0) {
@@ -113,9 +99,7 @@ int cmd_check(int argc, char **argv, const graft_limits *limits)
      * than writing byte by byte (stderr is unbuffered). */
     setvbuf(stderr, NULL, _IOLBF, BUFSIZ);
     graft_diag *d = cli_diag_new(&a.limits);
-    diag_set_werror(d, a.werror);
-    for (int i = 0; i < a.noff; i++)
-        diag_warning_off(d, a.off[i]);
+    cli_warnings_apply(&a.warnings, d);
     FrontendOptions fo = {.limits = &a.limits};
     cli_frontend_options(&fo);
     RuleFile *rf = frontend_load(a.files, a.nfiles, &fo, d);

@@ -48,6 +48,8 @@ static void print_help(void)
 {
     fputs(explain_help, stdout);
     fputs(runner_explain_help, stdout);
+    fputs(cli_allow_unknown_help, stdout);
+    fputs(cli_warning_help, stdout);
     fputs(options_limit_help, stdout);
     fputs("  --help            show this help\n"
           "\n"
@@ -56,13 +58,20 @@ static void print_help(void)
 }
 
 /* Returns -1 when the arguments are fine, else the exit status. */
-static int parse_args(int argc, char **argv, const char **paths, int *npaths, RunOptions *o)
+static int parse_args(int argc, char **argv, const char **paths, int *npaths, RunOptions *o,
+                      bool *allow_unknown_ops, CliWarnings *warnings)
 {
     int rc = -1;
     for (int i = 1; i < argc && rc < 0; i++) {
+        if (strcmp(argv[i], "--allow-unknown-ops") == 0) {
+            *allow_unknown_ops = true;
+            continue;
+        }
         int taken = cli_parse_common("explain", argc, argv, &i, NULL, &o->limits, print_help);
         if (taken == OPTION_NOT_MINE)
             taken = runner_parse_explain_option("graft explain", argc, argv, &i, o);
+        if (taken == OPTION_NOT_MINE)
+            taken = cli_parse_warning("explain", argv[i], warnings);
         if (taken != OPTION_NOT_MINE)
             rc = taken;
         else if (argv[i][0] == '-' && argv[i][1] != '\0')
@@ -77,6 +86,8 @@ static int parse_args(int argc, char **argv, const char **paths, int *npaths, Ru
                              "near misses, or --check-all");
     if (rc < 0)
         rc = runner_check_explain("graft explain", o);
+    if (rc < 0)
+        rc = cli_check_stdin_once("explain", paths, *npaths);
     return rc;
 }
 
@@ -84,12 +95,16 @@ int cmd_explain(int argc, char **argv, const graft_limits *limits)
 {
     const char **paths = xcalloc((size_t)argc + 1, sizeof *paths);
     RunOptions o = {.limits = *limits};
-    int npaths = 0, rc = parse_args(argc, argv, paths, &npaths, &o);
+    bool allow_unknown_ops = false;
+    CliWarnings warnings = {0};
+    int npaths = 0,
+        rc = parse_args(argc, argv, paths, &npaths, &o, &allow_unknown_ops, &warnings);
     if (rc < 0) {
         graft_diag *d = cli_diag_new(&o.limits);
+        cli_warnings_apply(&warnings, d);
         Loaded l;
         rc = EXIT_BAD_INPUT;
-        if (cli_load(paths, npaths, &o.limits, &l, d)) {
+        if (cli_load(paths, npaths, &o.limits, allow_unknown_ops, &l, d)) {
             rc = runner_explain(&l.rules->rs, l.g, l.src, &o, d);
             cli_load_free(&l);
         }

@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "cli_load.h"
 #include "outfile.h"
 #include "relay.h"
 
@@ -14,17 +15,20 @@ static const char fmt_help[] =
     "would: temps renumbered (%0, %1, ...), one binding per line, annotation\n"
     "comments kept.  MODEL '-' reads standard input.  Types missing from the\n"
     "model are inferred from the operands' types (TVM's type relations); a\n"
-    "contradiction is an error.\n"
+    "contradiction is an error.  Every op call is checked against the op\n"
+    "registry (known op, operand count, attribute names and kinds).\n"
     "\n"
     "options:\n"
     "  --infer-types     print '/* ty=... */' on every node of known type, as\n"
     "                    TVM prints a type-checked module (spans kept)\n"
+
     "  -o OUT            write to OUT (atomically; '-' is standard output, the\n"
     "                    default)\n";
 
 static void print_help(void)
 {
     fputs(fmt_help, stdout);
+    fputs(cli_allow_unknown_help, stdout);
     fputs(options_limit_help, stdout);
     fputs("  --help            show this help\n"
           "\n"
@@ -37,6 +41,7 @@ typedef struct FmtArgs {
     const char *model; /* input path, "-" for stdin */
     const char *out;   /* output path, NULL or "-" for stdout */
     bool types;        /* --infer-types */
+    bool allow_unknown_ops; /* --allow-unknown-ops */
     graft_limits limits;     /* GRAFT_LIMITS and --limit */
 } FmtArgs;
 
@@ -51,6 +56,8 @@ static int parse_args(int argc, char **argv, FmtArgs *a)
                 return rc;
         } else if (strcmp(arg, "--infer-types") == 0) {
             a->types = true;
+        } else if (strcmp(arg, "--allow-unknown-ops") == 0) {
+            a->allow_unknown_ops = true;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return cli_usage_error("fmt", "unknown option '%s'", arg);
         } else if (a->model) {
@@ -69,7 +76,7 @@ static int parse_args(int argc, char **argv, FmtArgs *a)
 static bool run_fmt(const FmtArgs *a, graft_diag *d)
 {
     Source *src = source_read(a->model, d);
-    graft_graph *g = src ? relay_load_limited(src, &a->limits, d) : NULL;
+    graft_graph *g = src ? cli_load_model(src, &a->limits, NULL, a->allow_unknown_ops, d) : NULL;
     bool ok = false;
     if (g) {
         OutFile *of = outfile_open(a->out, d);
@@ -85,7 +92,7 @@ static bool run_fmt(const FmtArgs *a, graft_diag *d)
 
 int cmd_fmt(int argc, char **argv, const graft_limits *limits)
 {
-    FmtArgs a = {NULL, NULL, false, *limits};
+    FmtArgs a = {.limits = *limits};
     int rc = parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;

@@ -13,6 +13,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "engine.h"
@@ -36,6 +37,8 @@ static const char match_help[] =
 static void print_help(void)
 {
     fputs(match_help, stdout);
+    fputs(cli_allow_unknown_help, stdout);
+    fputs(cli_warning_help, stdout);
     fputs(options_limit_help, stdout);
     fputs("  --help            show this help\n"
           "\n"
@@ -110,10 +113,11 @@ static void visit(void *ctx, uint32_t r, graft_node *root, const graft_binding *
     o->count++;
 }
 
-static bool list_matches(const char *const *paths, int n, const graft_limits *limits, graft_diag *d)
+static bool list_matches(const char *const *paths, int n, const graft_limits *limits,
+                         bool allow_unknown_ops, graft_diag *d)
 {
     Loaded l;
-    if (!cli_load(paths, n, limits, &l, d))
+    if (!cli_load(paths, n, limits, allow_unknown_ops, &l, d))
         return false;
     EngineOptions opts = {.limits = limits};
     graft_engine *e = engine_new(&l.rules->rs, l.g, &opts);
@@ -124,7 +128,7 @@ static bool list_matches(const char *const *paths, int n, const graft_limits *li
     strbuf_free(&o.key);
     engine_free(e);
     cli_load_free(&l);
-    return fflush(stdout) == 0;
+    return true; /* a write error: note [standard output errors] in main.c */
 }
 
 int cmd_match(int argc, char **argv, const graft_limits *limits)
@@ -132,8 +136,16 @@ int cmd_match(int argc, char **argv, const graft_limits *limits)
     const char **paths = xcalloc((size_t)argc + 1, sizeof *paths);
     graft_limits lim = *limits;
     int n = 0, rc = -1;
+    bool allow_unknown_ops = false;
+    CliWarnings warnings = {0};
     for (int i = 1; i < argc && rc < 0; i++) {
+        if (strcmp(argv[i], "--allow-unknown-ops") == 0) {
+            allow_unknown_ops = true;
+            continue;
+        }
         int taken = cli_parse_common("match", argc, argv, &i, NULL, &lim, print_help);
+        if (taken == OPTION_NOT_MINE)
+            taken = cli_parse_warning("match", argv[i], &warnings);
         if (taken != OPTION_NOT_MINE)
             rc = taken;
         else if (argv[i][0] == '-' && argv[i][1] != '\0')
@@ -144,10 +156,13 @@ int cmd_match(int argc, char **argv, const graft_limits *limits)
     if (rc < 0 && n < 2)
         rc = cli_usage_error("match", "need RULES... and a MODEL");
     if (rc < 0)
+        rc = cli_check_stdin_once("match", paths, n);
+    if (rc < 0)
         rc = cli_check_kinds("graft match RULES... MODEL", paths, n - 1, paths[n - 1]);
     if (rc < 0) {
         graft_diag *d = cli_diag_new(&lim);
-        rc = list_matches(paths, n, &lim, d) ? EXIT_OK : EXIT_BAD_INPUT;
+        cli_warnings_apply(&warnings, d);
+        rc = list_matches(paths, n, &lim, allow_unknown_ops, d) ? EXIT_OK : EXIT_BAD_INPUT;
         diag_free(d);
     }
     free(paths);

@@ -26,6 +26,8 @@ static void print_help(void)
     fputs(run_usage, stdout);
     fputs(runner_options_help, stdout);
     fputs(runner_explain_help, stdout);
+    fputs(cli_allow_unknown_help, stdout);
+    fputs(cli_warning_help, stdout);
     fputs(options_limit_help, stdout);
     fputs("  --help            show this help\n"
           "\n"
@@ -37,6 +39,8 @@ typedef struct RunArgs {
     const char **paths; /* rule files, then the model */
     int npaths;         /* entries in paths */
     RunOptions opts;    /* -o, --stats, --trace, --verify, limits */
+    bool allow_unknown_ops; /* --allow-unknown-ops */
+    CliWarnings warnings;   /* -Werror, -Wno-NAME */
 } RunArgs;
 
 /* Returns -1 when the arguments are fine, else the exit status. */
@@ -49,9 +53,15 @@ static int parse_args(int argc, char **argv, RunArgs *a)
             print_help();
             return EXIT_OK;
         }
+        if (strcmp(arg, "--allow-unknown-ops") == 0) {
+            a->allow_unknown_ops = true;
+            continue;
+        }
         int rc = strncmp(arg, "-I", 2) == 0 || strncmp(arg, "--diagnostics-format=", 21) == 0
                      ? cli_parse_limit("run", argc, argv, &i, &a->opts.limits)
                      : runner_parse_option("graft run", argc, argv, &i, &a->opts);
+        if (rc == OPTION_NOT_MINE)
+            rc = cli_parse_warning("run", arg, &a->warnings);
         if (rc == OPTION_NOT_MINE && arg[0] == '-' && arg[1] != '\0')
             return cli_usage_error("run", "unknown option '%s'", arg);
         if (rc == OPTION_NOT_MINE)
@@ -61,7 +71,10 @@ static int parse_args(int argc, char **argv, RunArgs *a)
     }
     if (a->npaths < 2)
         return cli_usage_error("run", "need RULES... and a MODEL");
-    int bad = runner_check_explain("graft run", &a->opts);
+    int bad = cli_check_stdin_once("run", a->paths, a->npaths);
+    if (bad >= 0)
+        return bad;
+    bad = runner_check_explain("graft run", &a->opts);
     if (bad >= 0)
         return bad;
     bad = cli_check_kinds("graft run RULES... MODEL", a->paths, a->npaths - 1,
@@ -74,7 +87,7 @@ static int parse_args(int argc, char **argv, RunArgs *a)
 static bool run(const RunArgs *a, graft_diag *d)
 {
     Loaded l;
-    if (!cli_load(a->paths, a->npaths, &a->opts.limits, &l, d))
+    if (!cli_load(a->paths, a->npaths, &a->opts.limits, a->allow_unknown_ops, &l, d))
         return false;
     RunOptions o = a->opts;
     o.model = l.src->name;
@@ -92,6 +105,7 @@ int cmd_run(int argc, char **argv, const graft_limits *limits)
     int rc = parse_args(argc, argv, &a);
     if (rc < 0) {
         graft_diag *d = cli_diag_new(&a.opts.limits);
+        cli_warnings_apply(&a.warnings, d);
         rc = run(&a, d) ? EXIT_OK : EXIT_BAD_INPUT;
         diag_free(d);
     }

@@ -93,7 +93,9 @@ static int parse_args(int argc, char **argv, VerifyArgs *a)
         } else if (strcmp(arg, "-j") == 0) {
             if ((rc = parse_count(arg, argc, argv, &i, MAX_JOBS, &v)) >= 0)
                 return rc;
-            a->jobs = v ? (int)v : 1;
+            if (v == 0)
+                return cli_usage_error("verify", "option '-j' wants at least 1");
+            a->jobs = (int)v;
         } else if (strcmp(arg, "--prove") == 0 || strcmp(arg, "--prove=ieee") == 0) {
             a->prove = &a->prove_opts;
             a->prove_opts.ieee = strcmp(arg, "--prove=ieee") == 0;

@@ -45,6 +45,7 @@ static const char viz_usage[] = "graft viz [RULES...] MODEL";
 static void print_help(void)
 {
     fputs(viz_help, stdout);
+    fputs(cli_allow_unknown_help, stdout);
     fputs(options_limit_help, stdout);
     fputs("  --help            show this help\n"
           "\n"
@@ -59,6 +60,7 @@ typedef struct VizArgs {
     int npaths;         /* entries in paths */
     graft_limits limits;      /* GRAFT_LIMITS and --limit */
     VizFocus focus;     /* --at, --radius, --explain, --rule */
+    bool allow_unknown_ops; /* --allow-unknown-ops */
 } VizArgs;
 
 /* What path seems to hold: its first tokens, else its extension. */
@@ -120,6 +122,10 @@ static int parse_args(int argc, char **argv, VizArgs *a)
         int rc = cli_parse_common("viz", argc, argv, &i, &a->out, &a->limits, print_help);
         if (rc == OPTION_NOT_MINE)
             rc = viz_focus_option(argc, argv, &i, &a->focus);
+        if (rc == OPTION_NOT_MINE && strcmp(arg, "--allow-unknown-ops") == 0) {
+            a->allow_unknown_ops = true;
+            continue;
+        }
         if (rc != OPTION_NOT_MINE) {
             if (rc >= 0)
                 return rc;
@@ -132,7 +138,9 @@ static int parse_args(int argc, char **argv, VizArgs *a)
     if (a->npaths == 0)
         return cli_usage_error("viz", "no MODEL given");
     accept_old_order(a);
-    int rc = viz_focus_check(&a->focus, a->npaths - 1);
+    int rc = cli_check_stdin_once("viz", a->paths, a->npaths);
+    if (rc < 0)
+        rc = viz_focus_check(&a->focus, a->npaths - 1);
     if (rc < 0)
         rc = cli_check_kinds(viz_usage, a->paths, a->npaths - 1, a->paths[a->npaths - 1]);
     if (rc < 0)
@@ -173,7 +181,7 @@ static bool run_viz(const VizArgs *a, graft_diag *d)
     VizMatches vm = {NULL, 0, 0, 0};
     if (a->npaths > 1) {
         Loaded l;
-        if (!cli_load(a->paths, a->npaths, &a->limits, &l, d))
+        if (!cli_load(a->paths, a->npaths, &a->limits, a->allow_unknown_ops, &l, d))
             return false;
         bool bad;
         uint8_t *keep = viz_focus_keep(&a->focus, l.g, l.src->name, &bad, d);
@@ -188,7 +196,7 @@ static bool run_viz(const VizArgs *a, graft_diag *d)
         return ok;
     }
     Source *src = source_read(a->paths[0], d);
-    graft_graph *g = src ? relay_load_limited(src, &a->limits, d) : NULL;
+    graft_graph *g = src ? cli_load_model(src, &a->limits, NULL, a->allow_unknown_ops, d) : NULL;
     bool bad = false;
     uint8_t *keep = g ? viz_focus_keep(&a->focus, g, src->name, &bad, d) : NULL;
     bool ok = g && !bad && write_drawing(g, &vm, keep, src->name, a, d);
@@ -200,8 +208,8 @@ static bool run_viz(const VizArgs *a, graft_diag *d)
 
 int cmd_viz(int argc, char **argv, const graft_limits *limits)
 {
-    VizArgs a = {NULL, NULL, xcalloc((size_t)argc + 1, sizeof(char *)), 0, *limits,
-                 {.radius = 2}};
+    VizArgs a = {.paths = xcalloc((size_t)argc + 1, sizeof(char *)), .limits = *limits,
+                 .focus = {.radius = 2}};
     int rc = parse_args(argc, argv, &a);
     if (rc < 0) {
         graft_diag *d = cli_diag_new(&a.limits);

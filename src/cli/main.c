@@ -1,6 +1,7 @@
 /* main.c - the graft driver: dispatches to one subcommand. */
 #include "config.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -54,6 +55,21 @@ static void print_help(FILE *out)
 static void command_prog(const char *cmd, char prog[64])
 {
     snprintf(prog, 64, "graft %s", cmd);
+}
+
+const char cli_allow_unknown_help[] =
+    "  --allow-unknown-ops  load calls of ops the registry does not know (custom\n"
+    "                    ops) unchecked; calls of known ops are still checked\n";
+
+int cli_check_stdin_once(const char *cmd, const char *const *paths, int n)
+{
+    int stdin_paths = 0;
+    for (int i = 0; i < n; i++)
+        stdin_paths += strcmp(paths[i], "-") == 0;
+    if (stdin_paths < 2)
+        return -1;
+    return cli_usage_error(cmd, "'-' (standard input) given %d times; standard input can "
+                           "be read once", stdin_paths);
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -149,6 +165,37 @@ int cli_parse_common(const char *cmd, int argc, char **argv, int *i, const char 
     return cli_parse_limit(cmd, argc, argv, i, limits);
 }
 
+const char cli_warning_help[] =
+    "  -Werror            treat warnings as errors\n"
+    "  -Wno-NAME          turn warning NAME off (the flag each warning ends in):\n"
+    "                     unused-binding, shadowed-rule, ambiguous-overlap,\n"
+    "                     self-rewrite\n";
+
+int cli_parse_warning(const char *cmd, const char *arg, CliWarnings *w)
+{
+    if (strcmp(arg, "-Werror") == 0) {
+        w->werror = true;
+        return -1;
+    }
+    if (strncmp(arg, "-W", 2) != 0)
+        return OPTION_NOT_MINE;
+    if (strncmp(arg, "-Wno-", 5) != 0 || !check_warning_known(arg + 5))
+        return cli_usage_error(cmd, "unknown warning '%s'; known: unused-binding, "
+                               "shadowed-rule, ambiguous-overlap, self-rewrite", arg);
+    for (int k = 0; k < w->noff; k++)
+        if (strcmp(w->off[k], arg + 5) == 0)
+            return -1;
+    w->off[w->noff++] = arg + 5;
+    return -1;
+}
+
+void cli_warnings_apply(const CliWarnings *w, graft_diag *d)
+{
+    diag_set_werror(d, w->werror);
+    for (int i = 0; i < w->noff; i++)
+        diag_warning_off(d, w->off[i]);
+}
+
 graft_diag *cli_diag_new(const graft_limits *limits)
 {
     graft_diag *d = diag_new(stderr);
@@ -186,12 +233,26 @@ int cli_check_kinds(const char *usage, const char *const *rules, int nrules,
     return -1;
 }
 
-int main(int argc, char **argv)
+/* note [standard output errors]: a write error on standard output
+ * (graft check --dump-ast > /dev/full) is reported once, as
+ * "graft: error: cannot write standard output: REASON", with exit status
+ * 1, by whatever notices it first: outfile_commit for a command's main
+ * output, else this check after the command, which flushes standard
+ * output; a command that failed already has said why. */
+static int check_stdout(int rc)
 {
-    /* A file size limit (ulimit -f) must fail the write, which is then
-     * reported and the temporary file removed, not kill graft midway and
-     * leave the temporary file behind (note [atomic output]). */
-    signal(SIGXFSZ, SIG_IGN);
+    if (rc != EXIT_OK)
+        return rc;
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return rc;
+    fprintf(stderr, "graft: error: cannot write standard output: %s\n",
+            strerror(errno ? errno : EIO));
+    return EXIT_BAD_INPUT;
+}
+
+static int run_command(int argc, char **argv)
+{
     if (argc < 2) {
         print_help(stderr);
         return EXIT_USAGE;
@@ -219,4 +280,13 @@ int main(int argc, char **argv)
         }
     fprintf(stderr, "graft: unknown command '%s'\nTry 'graft --help'.\n", name);
     return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    /* A file size limit (ulimit -f) must fail the write, which is then
+     * reported and the temporary file removed, not kill graft midway and
+     * leave the temporary file behind (note [atomic output]). */
+    signal(SIGXFSZ, SIG_IGN);
+    return check_stdout(run_command(argc, argv));
 }

@@ -53,27 +53,6 @@ void check_unknown_op(CheckCtx *c, const AstNode *at, const char *name, SrcRange
         diag_error(c->d, at->src, where, "unknown op '%s'", name);
 }
 
-/* An attribute name the op lacks: suggest the declared one closest to it
- * by edit distance (kernal_size, grups), at most a third of its letters
- * off, or one it is a prefix of (kernel for kernel_size). */
-static const char *suggest_attr(const OpInfo *op, const char *name)
-{
-    size_t ln = strlen(name), limit = ln / 3 > 0 ? ln / 3 : 1;
-    const char *best = NULL;
-    size_t best_d = limit + 1;
-    for (int i = 0; i < op->nattrs; i++) {
-        const char *a = op->attrs[i].name;
-        size_t la = strlen(a), shorter = la < ln ? la : ln;
-        size_t d = shorter >= 3 && strncmp(a, name, shorter) == 0 ? 0
-                                                                   : edit_distance(name, a, limit);
-        if (d < best_d) {
-            best_d = d;
-            best = a;
-        }
-    }
-    return best;
-}
-
 static const char *kind_phrase(const AstNode *lit)
 {
     switch (lit->kind) {
@@ -91,7 +70,7 @@ bool check_attr_arg(CheckCtx *c, const OpInfo *op, const AstNode *attr)
 {
     const OpAttrInfo *info = opinfo_find_attr(op, attr->u.attr.name);
     if (!info) {
-        const char *hint = suggest_attr(op, attr->u.attr.name);
+        const char *hint = registry_suggest_attr(op, attr->u.attr.name);
         diag_error(c->d, attr->src, attr->u.attr.name_range,
                    "op '%s' has no attribute '%s'%s%s%s", op->name, attr->u.attr.name,
                    hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");

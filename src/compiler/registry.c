@@ -15,7 +15,8 @@ static const struct {
 };
 
 static const char *const attr_type_words[] = {
-    "int", "float", "bool", "str", "dtype", "ints", "floats", "any",
+    "int", "float", "bool", "str", "dtype", "ints", "floats", "int_or_none", "ints_or_none",
+    "any",
 };
 
 Registry *registry_new(Arena *arena, Interner *names)
@@ -122,6 +123,38 @@ static bool all_items(const AstNode *lit, bool ints)
     return true;
 }
 
+/* A model's list of numbers (ints: integers only). */
+static bool all_model_items(const graft_attr_value *v, bool ints)
+{
+    if (v->kind != GRAFT_ATTR_LIST)
+        return false;
+    for (int i = 0; i < v->nitems; i++) {
+        graft_attr_kind k = v->items[i]->kind;
+        if (k != GRAFT_ATTR_INT && (ints || k != GRAFT_ATTR_FLOAT))
+            return false;
+    }
+    return true;
+}
+
+bool registry_model_value_fits(AttrType t, const graft_attr_value *v)
+{
+    if (v->kind == GRAFT_ATTR_OPAQUE)
+        return true;
+    switch (t) {
+    case ATYPE_INT: return v->kind == GRAFT_ATTR_INT;
+    case ATYPE_FLOAT: return v->kind == GRAFT_ATTR_FLOAT || v->kind == GRAFT_ATTR_INT;
+    case ATYPE_BOOL: return v->kind == GRAFT_ATTR_BOOL;
+    case ATYPE_STR:
+    case ATYPE_DTYPE: return v->kind == GRAFT_ATTR_STRING;
+    case ATYPE_INTS: return all_model_items(v, true);
+    case ATYPE_FLOATS: return all_model_items(v, false);
+    case ATYPE_INT_OR_NONE: return v->kind == GRAFT_ATTR_NULL || v->kind == GRAFT_ATTR_INT;
+    case ATYPE_INTS_OR_NONE: return v->kind == GRAFT_ATTR_NULL || all_model_items(v, true);
+    case ATYPE_ANY: return true;
+    }
+    return false;
+}
+
 bool registry_value_fits(AttrType t, const AstNode *lit)
 {
     switch (t) {
@@ -139,6 +172,10 @@ bool registry_value_fits(AttrType t, const AstNode *lit)
         return all_items(lit, true);
     case ATYPE_FLOATS:
         return all_items(lit, false);
+    case ATYPE_INT_OR_NONE:
+        return lit->kind == AST_NONE || (lit->kind == AST_NUMBER && lit->u.num.is_int);
+    case ATYPE_INTS_OR_NONE:
+        return lit->kind == AST_NONE || all_items(lit, true);
     case ATYPE_ANY:
         return ast_is_literal(lit);
     }

@@ -53,6 +53,8 @@ typedef enum AttrType {
     ATYPE_DTYPE,  /* dtype: "float32" or "" (printed as a string) */
     ATYPE_INTS,   /* ints: [1, 1] (TVM prints these as lists) */
     ATYPE_FLOATS, /* floats: [0.5, 1.5] */
+    ATYPE_INT_OR_NONE,  /* int_or_none: 8 or None (conv2d's channels) */
+    ATYPE_INTS_OR_NONE, /* ints_or_none: [3, 3] or None (kernel_size) */
     ATYPE_ANY,    /* any: no check (None, an int or a list: units, axis) */
 } AttrType;
 
@@ -101,6 +103,12 @@ const OpInfo *registry_op(const Registry *reg, int i);
 /* The declared op closest in spelling to name (for "did you mean"), or
  * NULL when none is close. */
 const char *registry_suggest(const Registry *reg, const char *name);
+/* The declared op closest in spelling to name, however far (an unknown
+ * op in a model names it); NULL only for an empty registry. */
+const char *registry_nearest(const Registry *reg, const char *name);
+/* The attribute of op closest in spelling to name (kernal_size, grups,
+ * kernel for kernel_size), or NULL when none is close. */
+const char *registry_suggest_attr(const OpInfo *op, const char *name);
 
 /* Attribute of op by name, or NULL. */
 const OpAttrInfo *opinfo_find_attr(const OpInfo *op, const char *name);
@@ -123,5 +131,8 @@ bool registry_attr_type(const char *word, AttrType *out);
 const char *registry_attr_type_name(AttrType type);
 /* Whether literal lit is a valid value of an attribute of type t. */
 bool registry_value_fits(AttrType t, const AstNode *lit);
+/* The same for a model's attribute value (as TVM prints it: a map or
+ * other opaque value fits any kind, an integer fits a float). */
+bool registry_model_value_fits(AttrType t, const graft_attr_value *v);
 
 #endif

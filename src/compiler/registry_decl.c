@@ -67,7 +67,8 @@ static bool decl_attr(Registry *reg, const AstOpDecl *decl, int i, OpAttrInfo *o
         }
     if (!registry_attr_type(a->type, &out->type)) {
         diag_error(d, decl->src, a->range, "op '%s': unknown attribute kind '%s'; "
-                   "expected int, float, bool, str, dtype, ints, floats or any",
+                   "expected int, float, bool, str, dtype, ints, floats, int_or_none, "
+                   "ints_or_none or any",
                    decl->name, a->type);
         return false;
     }
@@ -177,11 +178,10 @@ bool registry_declare(Registry *reg, const AstOpDecl *decl, graft_diag *d)
     return true;
 }
 
-/* The op whose name is closest to name: at most a third of the name's
- * letters differ, or name is the op's name without its "nn." prefix. */
-const char *registry_suggest(const Registry *reg, const char *name)
+/* The op whose name is closest to name, at most limit edits off (the
+ * name without an op's "nn." prefix counts as one), or NULL. */
+static const char *closest_op(const Registry *reg, const char *name, size_t limit)
 {
-    size_t limit = strlen(name) / 3 > 0 ? strlen(name) / 3 : 1;
     const char *best = NULL;
     size_t best_d = limit + 1;
     for (size_t i = 0; i < reg->nops; i++) {
@@ -191,6 +191,43 @@ const char *registry_suggest(const Registry *reg, const char *name)
         if (dist < best_d) {
             best_d = dist;
             best = cand;
+        }
+    }
+    return best;
+}
+
+/* The op whose name is closest to name: at most a third of the name's
+ * letters differ, or name is the op's name without its "nn." prefix. */
+const char *registry_suggest(const Registry *reg, const char *name)
+{
+    size_t limit = strlen(name) / 3 > 0 ? strlen(name) / 3 : 1;
+    return closest_op(reg, name, limit);
+}
+
+const char *registry_nearest(const Registry *reg, const char *name)
+{
+    size_t limit = strlen(name);
+    for (size_t i = 0; i < reg->nops; i++)
+        if (strlen(reg->ops[i]->name) > limit)
+            limit = strlen(reg->ops[i]->name);
+    return closest_op(reg, name, limit);
+}
+
+/* By edit distance (kernal_size, grups), at most a third of its letters
+ * off, or one it is a prefix of (kernel for kernel_size). */
+const char *registry_suggest_attr(const OpInfo *op, const char *name)
+{
+    size_t ln = strlen(name), limit = ln / 3 > 0 ? ln / 3 : 1;
+    const char *best = NULL;
+    size_t best_d = limit + 1;
+    for (int i = 0; i < op->nattrs; i++) {
+        const char *a = op->attrs[i].name;
+        size_t la = strlen(a), shorter = la < ln ? la : ln;
+        size_t d = shorter >= 3 && strncmp(a, name, shorter) == 0 ? 0
+                                                                   : edit_distance(name, a, limit);
+        if (d < best_d) {
+            best_d = d;
+            best = a;
         }
     }
     return best;

@@ -30,6 +30,17 @@ graft_graph *relay_load(const Source *src, graft_diag *d);
 /* The same within limits (NULL: limit_defaults); only model_depth
  * applies. */
 graft_graph *relay_load_limited(const Source *src, const graft_limits *limits, graft_diag *d);
+/* The same with a check of the parsed model, run before types are
+ * inferred so that a call it refuses is reported as such rather than as
+ * the type error it leads to (the command line's registry check, note
+ * [models checked like rules] in src/compiler/model_check.h).  fn
+ * returns how many errors it reported. */
+typedef struct RelayCheck {
+    int (*fn)(const graft_graph *g, const Source *src, void *ctx, graft_diag *d);
+    void *ctx;
+} RelayCheck;
+graft_graph *relay_load_checked(const Source *src, const graft_limits *limits,
+                                const RelayCheck *check, graft_diag *d);
 
 /* Writes g in TVM's canonical text form, ending in a newline. */
 void relay_print(const graft_graph *g, FILE *out);

@@ -526,9 +526,10 @@ static bool parse_fast(RelayParser *ps, const Source *src, const graft_limits *l
     return ok;
 }
 
-/* Checks the bytes, then parses; the graph is kept only when no error
- * was reported. */
-graft_graph *relay_load_limited(const Source *src, const graft_limits *limits, graft_diag *d)
+/* Checks the bytes, parses, runs check, infers types; the graph is kept
+ * only when no error was reported. */
+graft_graph *relay_load_checked(const Source *src, const graft_limits *limits,
+                                const RelayCheck *check, graft_diag *d)
 {
     if (!check_bytes(src, d))
         return NULL;
@@ -548,13 +549,19 @@ graft_graph *relay_load_limited(const Source *src, const graft_limits *limits, g
         rc = relay_parse(&ps);
     }
     parse_tables_free(&ps);
-    bool typed = rc == 0 && !ps.failed && infer_types(&ps);
+    bool checked = rc == 0 && !ps.failed && (!check || check->fn(ps.g, src, check->ctx, d) == 0);
+    bool typed = checked && infer_types(&ps);
     parser_free(&ps);
     if (!typed) {
         graph_free(ps.g);
         return NULL;
     }
     return ps.g;
+}
+
+graft_graph *relay_load_limited(const Source *src, const graft_limits *limits, graft_diag *d)
+{
+    return relay_load_checked(src, limits, NULL, d);
 }
 
 graft_graph *relay_load(const Source *src, graft_diag *d)

@@ -157,8 +157,9 @@ int runner_explain(const graft_rule_set *rs, graft_graph *g, const Source *model
         explainer_near(x, only, o->near ? o->near : 5);
     explainer_free(x);
     engine_free(e);
-    if (fflush(stdout) != 0) {
-        diag_plain_error(d, "cannot write to standard output");
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        diag_plain_error(d, "cannot write standard output: %s", strerror(errno ? errno : EIO));
         rc = EXIT_BAD_INPUT;
     }
     return rc;

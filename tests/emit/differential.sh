@@ -39,10 +39,16 @@ for f in stdpatterns/*.graft tests/*/*.graft tests/*/*/*.graft; do
     $to "$GRAFT" check "$f" >/dev/null 2>&1 && rules="$rules $f"
 done
 
+# Every model graft loads with --allow-unknown-ops (custom ops unchecked):
+# the registry check of a model (note [models checked like rules]) is the
+# command line's, before any rule runs, and compiled rewriters have no
+# registry, so a model it refuses is no difference between the two; for
+# that reason relay/custom/, whose models test that check, is left out.
 models=""
 for m in tests/*/*.relay tests/*/*/*.relay; do
-    case $m in */bad/*|*/expected*) continue ;; esac
-    [ -f "$m" ] && models="$models $m"
+    case $m in */bad/*|*/expected*|*/custom/*) continue ;; esac
+    [ -f "$m" ] && "$GRAFT" fmt --allow-unknown-ops "$m" >/dev/null 2>&1 &&
+        models="$models $m"
 done
 
 # Runs "$@" on model $1 into $work/$2.{out,err,rc}.
@@ -97,7 +103,7 @@ compare() {
         k=$((k + 1))
         [ $((k % stride)) -eq 0 ] || continue
         nruns=$((nruns + 1))
-        run_one interp "$GRAFT" run "$r" "$m" --stats=counts --trace &
+        run_one interp "$GRAFT" run --allow-unknown-ops "$r" "$m" --stats=counts --trace &
         run_one comp "$work/prog" "$m" --stats=counts --trace
         wait
         mv "$work/interp.err" "$work/interp.all"

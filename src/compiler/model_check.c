@@ -1,0 +1,304 @@
+/* model_check.c - a model's op calls against the registry (note [models
+ * checked like rules] in model_check.h). */
+#include "model_check.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "type_adt.h"
+
+/* One operand or attribute of a call as written: bytes [begin, end) of
+ * the source, blanks and comments around it left out. */
+typedef struct ArgSpan {
+    size_t begin, end;
+    size_t name_end; /* an attribute: the end of its name; 0 for an operand */
+} ArgSpan;
+
+/* The pieces of one call as written. */
+typedef struct CallText {
+    size_t name_begin, name_end; /* the op name */
+    size_t close;                /* the ')' that ends the call */
+    ArgSpan *args;               /* operands and attributes, in order */
+    size_t nargs, args_cap;
+} CallText;
+
+static bool is_name_byte(char c)
+{
+    return isalnum((unsigned char)c) || c == '_' || c == '.';
+}
+
+/* Past blanks and comments from off. */
+static size_t skip_layout(const Source *src, size_t off)
+{
+    const char *t = src->text;
+    for (;;) {
+        while (off < src->len && isspace((unsigned char)t[off]))
+            off++;
+        if (off + 1 < src->len && t[off] == '/' && t[off + 1] == '*') {
+            const char *end = strstr(t + off + 2, "*/");
+            off = end ? (size_t)(end - t) + 2 : src->len;
+        } else if (off + 1 < src->len && t[off] == '/' && t[off + 1] == '/') {
+            while (off < src->len && t[off] != '\n')
+                off++;
+        } else {
+            return off;
+        }
+    }
+}
+
+/* Past one piece of a list starting at off: up to the ',' or closer at
+ * depth 0 (strings and comments skipped); *last: the end of its last
+ * byte that is not layout. */
+static size_t skip_piece(const Source *src, size_t off, size_t *last)
+{
+    const char *t = src->text;
+    int depth = 0;
+    *last = off;
+    while (off < src->len) {
+        char c = t[off];
+        if (depth == 0 && (c == ',' || c == ')' || c == ']' || c == '}'))
+            return off;
+        size_t next = skip_layout(src, off);
+        if (next != off) {
+            off = next;
+            continue;
+        }
+        if (c == '"') {
+            for (off++; off < src->len && t[off] != '"'; off++)
+                if (t[off] == '\\')
+                    off++;
+        }
+        depth += c == '(' || c == '[' || c == '{';
+        depth -= c == ')' || c == ']' || c == '}';
+        *last = ++off;
+    }
+    return off;
+}
+
+/* "name =" at off (not "=="): the end of the name, else 0. */
+static size_t attr_name_end(const Source *src, size_t off)
+{
+    const char *t = src->text;
+    size_t end = off;
+    while (end < src->len && is_name_byte(t[end]))
+        end++;
+    if (end == off || !(isalpha((unsigned char)t[off]) || t[off] == '_'))
+        return 0;
+    size_t eq = end;
+    while (eq < src->len && (t[eq] == ' ' || t[eq] == '\t'))
+        eq++;
+    return eq < src->len && t[eq] == '=' && t[eq + 1] != '=' ? end : 0;
+}
+
+/* Finds the call written at off: its op name, or the '(' of its operands
+ * when an op value is called, "(add)(%x, %y)" (the op name is then that
+ * '('); false when the text there is not a call. */
+static bool scan_call(const Source *src, size_t off, CallText *ct)
+{
+    const char *t = src->text;
+    ct->name_begin = ct->name_end = off;
+    if (t[off] == '(') {
+        ct->name_end = off + 1;
+    } else {
+        while (ct->name_end < src->len && is_name_byte(t[ct->name_end]))
+            ct->name_end++;
+        off = skip_layout(src, ct->name_end);
+    }
+    if (off >= src->len || t[off] != '(')
+        return false;
+    off = skip_layout(src, off + 1);
+    while (off < src->len && t[off] != ')') {
+        ArgSpan a = {off, 0, attr_name_end(src, off)};
+        off = skip_piece(src, off, &a.end);
+        if (ct->nargs == ct->args_cap)
+            ct->args = xgrow_items(ct->args, &ct->args_cap, ct->nargs + 1, sizeof *ct->args);
+        ct->args[ct->nargs++] = a;
+        if (off >= src->len || t[off] != ',')
+            break;
+        off = skip_layout(src, off + 1);
+    }
+    ct->close = off;
+    return off < src->len && t[off] == ')';
+}
+
+/* The byte offset of n's position in src. */
+static size_t node_offset(const graft_graph *g, const graft_node *n, const Source *src)
+{
+    size_t line = (size_t)node_line(g, n);
+    if (!line || line > src->nlines)
+        return SIZE_MAX;
+    return src->line_starts[line - 1] + (size_t)node_col(g, n) - 1;
+}
+
+/* The span of the k-th operand (attr false) or attribute of ct. */
+static const ArgSpan *nth_span(const CallText *ct, int k, bool attr)
+{
+    for (size_t i = 0; i < ct->nargs; i++)
+        if ((ct->args[i].name_end != 0) == attr && k-- == 0)
+            return &ct->args[i];
+    return NULL;
+}
+
+/* What the checker of one call needs. */
+typedef struct CallCheck {
+    const graft_graph *g;
+    const Source *src;
+    graft_diag *d;
+    const graft_node *n;
+    CallText text;   /* filled by scan_call for a wrong call */
+    bool located;    /* text is n's call */
+} CallCheck;
+
+/* The range of bytes [begin, end), or of n's op name when the call could
+ * not be found in the text. */
+static SrcRange span_range(CallCheck *cc, size_t begin, size_t end)
+{
+    if (!cc->located) {
+        size_t off = node_offset(cc->g, cc->n, cc->src);
+        if (off == SIZE_MAX)
+            return (SrcRange){0, 0, 0, 0};
+        return source_range(cc->src, off, off + 1);
+    }
+    return source_range(cc->src, begin, end > begin ? end : begin + 1);
+}
+
+static SrcRange name_range(CallCheck *cc)
+{
+    return span_range(cc, cc->text.name_begin, cc->text.name_end);
+}
+
+/* The value's kind as a phrase, for "takes ints, not a string". */
+static const char *value_phrase(const graft_attr_value *v)
+{
+    switch (v->kind) {
+    case GRAFT_ATTR_INT: return "an integer";
+    case GRAFT_ATTR_FLOAT: return "a number";
+    case GRAFT_ATTR_BOOL: return "a bool";
+    case GRAFT_ATTR_STRING: return "a string";
+    case GRAFT_ATTR_NULL: return "None";
+    case GRAFT_ATTR_LIST: return "a list";
+    case GRAFT_ATTR_TENSOR: return "a tensor";
+    case GRAFT_ATTR_GRAPH: return "a graph";
+    case GRAFT_ATTR_OPAQUE: break;
+    }
+    return "a map";
+}
+
+/* Reports the first operand too many, or the ')' when some are missing. */
+static void report_arity(CallCheck *cc, const OpInfo *op)
+{
+    int got = node_nargs(cc->n);
+    const ArgSpan *extra = got > op->max_args && op->max_args != OP_VARIADIC
+                               ? nth_span(&cc->text, op->max_args, false)
+                               : NULL;
+    SrcRange r = extra ? span_range(cc, extra->begin, extra->end)
+                       : span_range(cc, cc->text.close, cc->text.close + 1);
+    const char *s = op->min_args == 1 ? "" : "s";
+    if (op->max_args == OP_VARIADIC)
+        diag_error(cc->d, cc->src, r, "op '%s' takes at least %d operand%s, got %d", op->name,
+                   op->min_args, s, got);
+    else if (op->min_args == op->max_args)
+        diag_error(cc->d, cc->src, r, "op '%s' takes %d operand%s, got %d", op->name,
+                   op->min_args, s, got);
+    else
+        diag_error(cc->d, cc->src, r, "op '%s' takes %d to %d operands, got %d", op->name,
+                   op->min_args, op->max_args, got);
+}
+
+/* Attribute i of the call: unknown, given twice or of the wrong kind is
+ * reported; false then. */
+static bool check_attr(CallCheck *cc, const OpInfo *op, int i)
+{
+    const graft_attr *a = node_attr(cc->n, i);
+    const ArgSpan *span = nth_span(&cc->text, i, true);
+    SrcRange whole = span ? span_range(cc, span->begin, span->end) : name_range(cc);
+    const OpAttrInfo *info = opinfo_find_attr(op, a->name);
+    if (!info) {
+        const char *hint = registry_suggest_attr(op, a->name);
+        diag_error(cc->d, cc->src, whole, "op '%s' has no attribute '%s'%s%s%s", op->name,
+                   a->name, hint ? "; did you mean '" : "", hint ? hint : "",
+                   hint ? "'?" : "");
+        return false;
+    }
+    for (int j = 0; j < i; j++)
+        if (strcmp(node_attr(cc->n, j)->name, a->name) == 0) {
+            diag_error(cc->d, cc->src, whole, "attribute '%s' given twice", a->name);
+            return false;
+        }
+    if (registry_model_value_fits(info->type, a->value))
+        return true;
+    size_t value = span ? span->name_end : 0;
+    if (span) {
+        while (cc->src->text[value] != '=')
+            value++;
+        value = skip_layout(cc->src, value + 1);
+    }
+    diag_error(cc->d, cc->src, span ? span_range(cc, value, span->end) : whole,
+               "attribute '%s' of '%s' takes %s, not %s", info->name, op->name,
+               registry_attr_type_name(info->type), value_phrase(a->value));
+    return false;
+}
+
+/* Whether each attribute of the call is declared once with a value of
+ * its kind (found without the text: the common case costs no scan). */
+static bool attrs_fit(const graft_node *n, const OpInfo *op)
+{
+    for (int i = 0; i < node_nattrs(n); i++) {
+        const graft_attr *a = node_attr(n, i);
+        const OpAttrInfo *info = opinfo_find_attr(op, a->name);
+        if (!info || !registry_model_value_fits(info->type, a->value))
+            return false;
+        for (int j = 0; j < i; j++)
+            if (strcmp(node_attr(n, j)->name, a->name) == 0)
+                return false;
+    }
+    return true;
+}
+
+/* Checks one op call; false after reporting.  The call's text is scanned
+ * only for a call found wrong (a scan of each of f(f(f(...))) would take
+ * time quadratic in the depth). */
+static bool check_call(CallCheck *cc, const Registry *reg, bool allow_unknown)
+{
+    const char *name = node_op(cc->n);
+    const OpInfo *op = registry_find(reg, name);
+    if (!op && allow_unknown)
+        return true;
+    if (op && opinfo_accepts_nargs(op, node_nargs(cc->n)) && attrs_fit(cc->n, op))
+        return true;
+    size_t off = node_offset(cc->g, cc->n, cc->src);
+    cc->text.nargs = 0;
+    cc->located = off != SIZE_MAX && scan_call(cc->src, off, &cc->text);
+    if (!op) {
+        diag_error(cc->d, cc->src, name_range(cc), "unknown op '%s'; did you mean '%s'?", name,
+                   registry_nearest(reg, name));
+        return false;
+    }
+    bool ok = true;
+    if (!opinfo_accepts_nargs(op, node_nargs(cc->n))) {
+        report_arity(cc, op);
+        ok = false;
+    }
+    for (int i = 0; i < node_nattrs(cc->n); i++)
+        ok &= check_attr(cc, op, i);
+    return ok;
+}
+
+int model_check(const graft_graph *g, const Source *src, const Registry *reg,
+                bool allow_unknown, graft_diag *d)
+{
+    CallCheck cc = {.g = g, .src = src, .d = d};
+    AdtTable *adts = adt_table_new(g); /* constructor calls are the loader's */
+    int errors = 0;
+    for (uint32_t id = 0; id < graph_node_count(g) && !diag_gave_up(d); id++) {
+        cc.n = graph_node(g, id);
+        if (node_kind(cc.n) == NODE_CALL && node_op(cc.n) &&
+            !adt_is_constructor(adts, node_op(cc.n)) && !check_call(&cc, reg, allow_unknown))
+            errors++;
+    }
+    adt_table_free(adts);
+    free(cc.text.args);
+    return errors;
+}
