@@ -1,12 +1,12 @@
 #!/bin/sh
 # line_length.sh [DIR] - no line of the hand-written C of src/ is longer
 # than 100 columns (a reader's window; generated C and grammar/ are
-# exempt).  Prints "FILE:LINE: N columns" for each and exits 1 if any.
+# exempt: protoc-c's src/onnx/onnx.pb-c.[ch], made in an in-tree build).  Prints "FILE:LINE: N columns" for each and exits 1 if any.
 # Without an argument, checks the source tree, then shows that it finds
 # a planted long line (so the check cannot pass by reading nothing).
 set -u
 check_tree() {
-    ( cd "$1" && find src -name '*.[ch]' | sort | xargs -r awk '
+    ( cd "$1" && find src -name '*.[ch]' ! -name '*.pb-c.[ch]' | sort | xargs -r awk '
         length($0) > 100 { printf "%s:%d: %d columns\n", FILENAME, FNR, length($0); bad = 1 }
         END { exit bad }' )
 }
@@ -25,5 +25,5 @@ if [ $? -eq 0 ] || [ "$out" != "src/base/long.c:2: 107 columns" ]; then
     echo "FAIL: the planted long line was not found: $out"
     exit 1
 fi
-n=$(cd "$src" && find src -name '*.[ch]' | wc -l)
+n=$(cd "$src" && find src -name '*.[ch]' ! -name '*.pb-c.[ch]' | wc -l)
 echo "line_length: $n files of src/, no line over 100 columns"

@@ -2,6 +2,7 @@
 #include "diag.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -342,6 +343,18 @@ void diag_plain_error(graft_diag *d, const char *fmt, ...)
     va_start(ap, fmt);
     report(d, NULL, (SrcRange){0, 0, 0, 0}, "error", NULL, fmt, ap);
     va_end(ap);
+}
+
+void diag_byte_error(graft_diag *d, const char *name, uint64_t offset, const char *fmt, ...)
+{
+    if (!count_error(d) || !d->out)
+        return;
+    fprintf(d->out, "%s: error: byte %" PRIu64 ": ", name, offset);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(d->out, fmt, ap);
+    va_end(ap);
+    fputc('\n', d->out);
 }
 
 void diag_set_werror(graft_diag *d, bool on)

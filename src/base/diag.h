@@ -77,6 +77,11 @@ void diag_note(graft_diag *d, const Source *src, SrcRange where, const char *fmt
 /* An error that belongs to no place in a file: "graft: error: ...". */
 void diag_plain_error(graft_diag *d, const char *fmt, ...) GRAFT_PRINTF(2, 3);
 
+/* An error at a byte of a binary file (an ONNX model), which has no lines
+ * to show: "NAME: error: byte OFFSET: ...". */
+void diag_byte_error(graft_diag *d, const char *name, uint64_t offset, const char *fmt, ...)
+    GRAFT_PRINTF(4, 5);
+
 /* Treat warnings as errors (graft check -Werror). */
 void diag_set_werror(graft_diag *d, bool on);
 /* -Wno-NAME: drops the warnings with that flag (borrowed, must outlive

@@ -4,6 +4,8 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "fmt_onnx.h"
+#include "input_kind.h"
 #include "outfile.h"
 #include "relay.h"
 
@@ -15,6 +17,9 @@ static const char fmt_help[] =
     "comments kept.  MODEL '-' reads standard input.  Types missing from the\n"
     "model are inferred from the operands' types (TVM's type relations); a\n"
     "contradiction is an error.\n"
+    "\n"
+    "An ONNX model (MODEL named *.onnx, or starting as one) is read and written\n"
+    "back to -o OUT.onnx, byte for byte when its input was canonically encoded.\n"
     "\n"
     "options:\n"
     "  --infer-types     print '/* ty=... */' on every node of known type, as\n"
@@ -37,6 +42,7 @@ typedef struct FmtArgs {
     const char *model; /* input path, "-" for stdin */
     const char *out;   /* output path, NULL or "-" for stdout */
     bool types;        /* --infer-types */
+    bool onnx;         /* the model is an ONNX model (input_kind.h) */
     graft_limits limits;     /* GRAFT_LIMITS and --limit */
 } FmtArgs;
 
@@ -61,6 +67,16 @@ static int parse_args(int argc, char **argv, FmtArgs *a)
     }
     if (!a->model)
         return cli_usage_error("fmt", "no MODEL given");
+    a->onnx = input_kind_of_file(a->model) == INPUT_ONNX;
+    if (a->onnx && a->types)
+        return cli_usage_error("fmt", "--infer-types applies to Relay models, not to the ONNX "
+                               "model '%s'", a->model);
+    if (a->onnx && !fmt_onnx_output_ok(a->out))
+        return cli_usage_error("fmt", "'%s' is an ONNX model, which graft fmt writes as a "
+                               ".onnx file only (ONNX's text form is not supported yet); "
+                               "give -o FILE.onnx", a->model);
+    if (a->onnx)
+        return cli_check_output("fmt", a->out, &a->model, 1);
     int rc = cli_check_kinds("graft fmt MODEL", NULL, 0, a->model);
     return rc >= 0 ? rc : cli_check_output("fmt", a->out, &a->model, 1);
 }
@@ -85,12 +101,12 @@ static bool run_fmt(const FmtArgs *a, graft_diag *d)
 
 int cmd_fmt(int argc, char **argv, const graft_limits *limits)
 {
-    FmtArgs a = {NULL, NULL, false, *limits};
+    FmtArgs a = {NULL, NULL, false, false, *limits};
     int rc = parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;
     graft_diag *d = cli_diag_new(&a.limits);
-    bool ok = run_fmt(&a, d);
+    bool ok = a.onnx ? fmt_onnx(a.model, a.out, &a.limits, d) : run_fmt(&a, d);
     diag_free(d);
     return ok ? EXIT_OK : EXIT_BAD_INPUT;
 }
