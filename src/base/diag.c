@@ -46,20 +46,26 @@ static void index_lines(Source *src)
     src->nlines = n;
 }
 
-/* A Source that owns text (len bytes and a NUL). */
-static Source *source_adopt(const char *name, char *text, size_t len)
+/* A Source that owns text (len bytes and a NUL); lines false leaves the
+ * whole text one line (a binary file, whose errors name byte offsets). */
+static Source *source_adopt(const char *name, char *text, size_t len, bool lines)
 {
     Source *src = xcalloc(1, sizeof(Source));
     src->name = xstrdup(name);
     src->text = text;
     src->len = len;
-    index_lines(src);
+    if (lines) {
+        index_lines(src);
+    } else {
+        src->line_starts = xcalloc(1, sizeof *src->line_starts);
+        src->nlines = 1;
+    }
     return src;
 }
 
 Source *source_from_string(const char *name, const char *text, size_t len)
 {
-    return source_adopt(name, xstrndup(text, len), len);
+    return source_adopt(name, xstrndup(text, len), len, true);
 }
 
 /* Reads f to its end into sb, straight into one buffer of the file's size
@@ -82,7 +88,7 @@ static bool read_stream(FILE *f, StrBuf *sb)
     }
 }
 
-Source *source_read(const char *path, graft_diag *d)
+static Source *read_file(const char *path, bool lines, graft_diag *d)
 {
     bool is_stdin = strcmp(path, "-") == 0;
     FILE *f = is_stdin ? stdin : fopen(path, "rb");
@@ -101,7 +107,18 @@ Source *source_read(const char *path, graft_diag *d)
         return NULL;
     }
     /* The buffer becomes the Source's text, trimmed to its length. */
-    return source_adopt(is_stdin ? "<stdin>" : path, xrealloc(sb.data, sb.len + 1), sb.len);
+    return source_adopt(is_stdin ? "<stdin>" : path, xrealloc(sb.data, sb.len + 1), sb.len,
+                        lines);
+}
+
+Source *source_read(const char *path, graft_diag *d)
+{
+    return read_file(path, true, d);
+}
+
+Source *source_read_binary(const char *path, graft_diag *d)
+{
+    return read_file(path, false, d);
 }
 
 void source_free(Source *src)

@@ -42,6 +42,10 @@ typedef struct Source {
 /* Read a whole file ("-" for standard input).  On failure reports
  * "graft: error: cannot read 'NAME': REASON" through d and returns NULL. */
 Source *source_read(const char *path, graft_diag *d);
+/* The same for a binary file (an ONNX model, whose errors name byte
+ * offsets: diag_byte_error): its lines are not indexed, which would cost
+ * a scan of every byte; the whole file counts as line 1. */
+Source *source_read_binary(const char *path, graft_diag *d);
 Source *source_from_string(const char *name, const char *text, size_t len);
 void source_free(Source *src);
 /* Line number (1-based) and its bytes, without the newline. */

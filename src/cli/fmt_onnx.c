@@ -33,7 +33,7 @@ static bool is_text(const Source *src, graft_diag *d)
 
 bool fmt_onnx(const char *in, const char *out, const graft_limits *limits, graft_diag *d)
 {
-    Source *src = source_read(in, d);
+    Source *src = source_read_binary(in, d);
     Onnx__ModelProto *model = src && !is_text(src, d) ? onnx_model_read(src, limits, d) : NULL;
     source_free(src); /* the model holds copies of every byte it keeps */
     bool ok = false;

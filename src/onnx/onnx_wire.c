@@ -3,6 +3,7 @@
 #include "onnx_wire.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "util.h"
@@ -26,6 +27,11 @@ typedef struct WireWalk {
     const char *name; /* the file, for messages */
     graft_diag *d;
     VEC(WireFrame) stack;
+    /* The field being read, for messages (built only on a fault: the
+     * walk itself formats nothing): its number (0 while reading a key)
+     * and its descriptor (NULL for an unknown field). */
+    uint64_t number;
+    const ProtobufCFieldDescriptor *field;
 } WireWalk;
 
 static const char *const wire_names[8] = {
@@ -58,36 +64,58 @@ static const WireFrame *top(const WireWalk *w)
     return &w->stack.items[w->stack.len - 1];
 }
 
-/* "the end of the file (byte N)" or "the end of field 'f' (N) of M (byte N)". */
-static void describe_end(const WireWalk *w, StrBuf *sb)
+/* "PART field 'f' (N) of M", "PART unknown field N of M", or while
+ * reading a key "PART a field key of M"; part may be NULL. */
+static void describe(const WireWalk *w, const char *part, StrBuf *sb)
 {
-    const WireFrame *f = top(w);
-    if (!f->field)
-        strbuf_printf(sb, "the end of the file (byte %zu)", f->end);
+    const char *msg = top(w)->desc->name;
+    if (part)
+        strbuf_printf(sb, "%s ", part);
+    if (w->number == 0)
+        strbuf_printf(sb, "a field key of %s", msg);
+    else if (w->field)
+        strbuf_printf(sb, "field '%s' (%u) of %s", w->field->name, w->field->id, msg);
     else
-        strbuf_printf(sb, "the end of field '%s' (%u) of %s (byte %zu)", f->field->name,
-                      f->field->id, w->stack.items[w->stack.len - 2].desc->name, f->end);
+        strbuf_printf(sb, "unknown field %" PRIu64 " of %s", w->number, msg);
 }
 
-/* Reports "byte AT: WHAT runs past END". */
-static bool past_end(WireWalk *w, size_t at, const char *what)
+/* Reports "byte AT: FIRST WHAT LAST", WHAT the field being read. */
+static bool fault(WireWalk *w, size_t at, const char *first, const char *last)
 {
+    StrBuf what = {0};
+    describe(w, first, &what);
+    diag_byte_error(w->d, w->name, at, "%s%s", what.data, last);
+    strbuf_free(&what);
+    return false;
+}
+
+/* Reports "byte AT: PART FIELD runs past the end of the file (byte N)" or
+ * "... the end of field 'f' (N) of M (byte N)". */
+static bool past_end(WireWalk *w, size_t at, const char *part)
+{
+    const WireFrame *f = top(w);
     StrBuf end = {0};
-    describe_end(w, &end);
-    diag_byte_error(w->d, w->name, at, "%s runs past %s", what, end.data);
+    if (!f->field)
+        strbuf_printf(&end, " runs past the end of the file (byte %zu)", f->end);
+    else
+        strbuf_printf(&end, " runs past the end of field '%s' (%u) of %s (byte %zu)",
+                      f->field->name, f->field->id, w->stack.items[w->stack.len - 2].desc->name,
+                      f->end);
+    fault(w, at, part, end.data);
     strbuf_free(&end);
     return false;
 }
 
-/* Reads a varint of at most max_bytes ending before end into *value. */
-static bool read_varint(WireWalk *w, size_t end, unsigned max_bytes, const char *what,
+/* Reads a varint of at most max_bytes ending before end into *value;
+ * part says which varint of the field it is, for messages. */
+static bool read_varint(WireWalk *w, size_t end, unsigned max_bytes, const char *part,
                         uint64_t *value)
 {
     size_t at = w->pos;
     uint64_t v = 0;
     for (unsigned i = 0; i < max_bytes; i++) {
         if (w->pos >= end)
-            return past_end(w, at, what);
+            return past_end(w, at, part);
         uint8_t byte = w->data[w->pos++];
         v |= (uint64_t)(byte & 0x7f) << (7 * i);
         if (!(byte & 0x80)) {
@@ -95,26 +123,16 @@ static bool read_varint(WireWalk *w, size_t end, unsigned max_bytes, const char 
             return true;
         }
     }
-    diag_byte_error(w->d, w->name, at, "%s is a varint longer than %u bytes", what, max_bytes);
-    return false;
-}
-
-/* The field's name for messages: "field 'f' (N) of M" or "unknown field N of M". */
-static void describe_field(const WireWalk *w, const ProtobufCFieldDescriptor *field,
-                           uint64_t number, StrBuf *sb)
-{
-    if (field)
-        strbuf_printf(sb, "field '%s' (%u) of %s", field->name, field->id, top(w)->desc->name);
-    else
-        strbuf_printf(sb, "unknown field %" PRIu64 " of %s", number, top(w)->desc->name);
+    char longer[48];
+    snprintf(longer, sizeof longer, " is a varint longer than %u bytes", max_bytes);
+    return fault(w, at, part, longer);
 }
 
 /* Checks packed repeated scalars: whole fixed-size values, or varints
  * each ending inside the field. */
-static bool check_packed(WireWalk *w, const ProtobufCFieldDescriptor *field, size_t end,
-                         const char *what)
+static bool check_packed(WireWalk *w, size_t end)
 {
-    int wt = wire_type_of(field->type);
+    int wt = wire_type_of(w->field->type);
     size_t size = end - w->pos;
     if (wt != WIRE_VARINT) {
         unsigned width = wt == WIRE_FIXED32 ? 4 : 8;
@@ -122,38 +140,37 @@ static bool check_packed(WireWalk *w, const ProtobufCFieldDescriptor *field, siz
             w->pos = end;
             return true;
         }
-        diag_byte_error(w->d, w->name, w->pos, "packed %s holds %zu bytes, not a whole "
-                        "number of %u-byte values", what, size, width);
-        return false;
+        char holds[96];
+        snprintf(holds, sizeof holds, " holds %zu bytes, not a whole number of %u-byte values",
+                 size, width);
+        return fault(w, w->pos, "packed", holds);
     }
-    WireFrame packed = {top(w)->desc, end, field};
-    vec_push(&w->stack, packed); /* so that a fault names the field */
-    StrBuf msg = {0};
-    strbuf_printf(&msg, "a value of packed %s", what);
+    WireFrame packed = {top(w)->desc, end, w->field};
+    vec_push(&w->stack, packed); /* so that a fault names the field's end */
     uint64_t ignored = 0;
     bool ok = true;
     while (ok && w->pos < end)
-        ok = read_varint(w, end, 10, msg.data, &ignored);
+        ok = read_varint(w, end, 10, "a value of packed", &ignored);
     w->stack.len--;
-    strbuf_free(&msg);
     return ok;
 }
 
-/* A length-delimited field at w->pos (its length read): a message to
- * enter, packed scalars to check, or bytes to skip. */
-static bool enter_len(WireWalk *w, const ProtobufCFieldDescriptor *field, size_t end,
-                      uint64_t max_depth, const char *what, size_t key_at)
+/* A length-delimited field's bytes, [w->pos, end): a message to enter,
+ * packed scalars to check, or bytes to skip. */
+static bool enter_len(WireWalk *w, size_t end, uint64_t max_depth, size_t key_at)
 {
+    const ProtobufCFieldDescriptor *field = w->field;
     if (!field || field->type == PROTOBUF_C_TYPE_STRING || field->type == PROTOBUF_C_TYPE_BYTES) {
         w->pos = end;
         return true;
     }
     if (field->type != PROTOBUF_C_TYPE_MESSAGE)
-        return check_packed(w, field, end, what);
+        return check_packed(w, end);
     if (w->stack.len >= max_depth) {
-        diag_byte_error(w->d, w->name, key_at, "messages nested deeper than %" PRIu64
-                        " levels, in %s [--limit onnx-depth]", max_depth, what);
-        return false;
+        char deeper[64];
+        snprintf(deeper, sizeof deeper, "messages nested deeper than %" PRIu64 " levels, in",
+                 max_depth);
+        return fault(w, key_at, deeper, " [--limit onnx-depth]");
     }
     WireFrame sub = {field->descriptor, end, field};
     vec_push(&w->stack, sub);
@@ -161,53 +178,46 @@ static bool enter_len(WireWalk *w, const ProtobufCFieldDescriptor *field, size_t
 }
 
 /* A length prefix at w->pos: the field's bytes must end inside its message. */
-static bool check_len(WireWalk *w, const ProtobufCFieldDescriptor *field, uint64_t max_depth,
-                      const char *what, size_t key_at, StrBuf *msg)
+static bool check_len(WireWalk *w, uint64_t max_depth, size_t key_at)
 {
     size_t at = w->pos, end = top(w)->end;
     uint64_t len = 0;
-    strbuf_printf(msg, "the length prefix of %s", what);
-    if (!read_varint(w, end, 5, msg->data, &len))
+    if (!read_varint(w, end, 5, "the length prefix of", &len))
         return false;
     if (len > end - w->pos) {
-        msg->len = 0;
-        strbuf_printf(msg, "length %" PRIu64 " of %s", len, what);
-        return past_end(w, at, msg->data);
+        char length[48];
+        snprintf(length, sizeof length, "length %" PRIu64 " of", len);
+        return past_end(w, at, length);
     }
-    return enter_len(w, field, w->pos + (size_t)len, max_depth, what, key_at);
+    return enter_len(w, w->pos + (size_t)len, max_depth, key_at);
 }
 
-/* Checks the value of a field whose key was read at key_at. */
-static bool check_value(WireWalk *w, const ProtobufCFieldDescriptor *field, int wt,
-                        size_t key_at, uint64_t max_depth, const char *what)
+/* Checks the value of the field whose key was read at key_at. */
+static bool check_value(WireWalk *w, int wt, size_t key_at, uint64_t max_depth)
 {
     size_t end = top(w)->end;
-    StrBuf msg = {0};
     uint64_t value = 0;
-    bool ok = true;
     switch (wt) {
     case WIRE_VARINT:
-        strbuf_printf(&msg, "the value of %s", what);
-        ok = read_varint(w, end, 10, msg.data, &value);
-        break;
+        return read_varint(w, end, 10, "the value of", &value);
     case WIRE_FIXED64:
-    case WIRE_FIXED32:
-        strbuf_printf(&msg, "the %s value of %s", wt == WIRE_FIXED32 ? "32-bit" : "64-bit", what);
-        if (end - w->pos < (wt == WIRE_FIXED32 ? 4u : 8u))
-            ok = past_end(w, w->pos, msg.data);
-        else
-            w->pos += wt == WIRE_FIXED32 ? 4 : 8;
-        break;
-    case WIRE_LEN:
-        ok = check_len(w, field, max_depth, what, key_at, &msg);
-        break;
-    default:
-        diag_byte_error(w->d, w->name, key_at, "%s has wire type %s, which ONNX files "
-                        "never use", what, wire_names[wt]);
-        ok = false;
+    case WIRE_FIXED32: {
+        size_t width = wt == WIRE_FIXED32 ? 4 : 8;
+        if (end - w->pos < width)
+            return past_end(w, w->pos, wt == WIRE_FIXED32 ? "the 32-bit value of"
+                                                            : "the 64-bit value of");
+        w->pos += width;
+        return true;
     }
-    strbuf_free(&msg);
-    return ok;
+    case WIRE_LEN:
+        return check_len(w, max_depth, key_at);
+    default: {
+        char never[64];
+        snprintf(never, sizeof never, " has wire type %s, which ONNX files never use",
+                 wire_names[wt]);
+        return fault(w, key_at, NULL, never);
+    }
+    }
 }
 
 /* Checks one key and its value inside the top message. */
@@ -215,11 +225,8 @@ static bool check_field(WireWalk *w, uint64_t max_depth)
 {
     size_t key_at = w->pos;
     uint64_t key = 0;
-    StrBuf what = {0};
-    strbuf_printf(&what, "a field key of %s", top(w)->desc->name);
-    bool ok = read_varint(w, top(w)->end, 5, what.data, &key);
-    strbuf_free(&what);
-    if (!ok)
+    w->number = 0;
+    if (!read_varint(w, top(w)->end, 5, NULL, &key))
         return false;
     uint64_t number = key >> 3;
     int wt = (int)(key & 7);
@@ -228,26 +235,24 @@ static bool check_field(WireWalk *w, uint64_t max_depth)
                         "from 1 to 536870911", number, top(w)->desc->name);
         return false;
     }
-    const ProtobufCFieldDescriptor *field =
-        protobuf_c_message_descriptor_get_field(top(w)->desc, (unsigned)number);
-    describe_field(w, field, number, &what);
-    int want = field ? wire_type_of(field->type) : wt;
-    bool packed = field && field->label == PROTOBUF_C_LABEL_REPEATED && want != WIRE_LEN &&
-                  wt == WIRE_LEN;
+    w->number = number;
+    w->field = protobuf_c_message_descriptor_get_field(top(w)->desc, (unsigned)number);
+    int want = w->field ? wire_type_of(w->field->type) : wt;
+    bool packed = w->field && w->field->label == PROTOBUF_C_LABEL_REPEATED &&
+                  want != WIRE_LEN && wt == WIRE_LEN;
     if (wt != want && !packed) {
-        diag_byte_error(w->d, w->name, key_at, "%s has wire type %s, not %s", what.data,
-                        wire_names[wt], wire_names[want]);
-        ok = false;
+        char types[96];
+        snprintf(types, sizeof types, " has wire type %s, not %s", wire_names[wt],
+                 wire_names[want]);
+        return fault(w, key_at, NULL, types);
     }
-    ok = ok && check_value(w, field, wt, key_at, max_depth, what.data);
-    strbuf_free(&what);
-    return ok;
+    return check_value(w, wt, key_at, max_depth);
 }
 
 bool onnx_wire_check(const uint8_t *data, size_t len, const ProtobufCMessageDescriptor *root,
                      uint64_t max_depth, const char *name, graft_diag *d)
 {
-    WireWalk w = {data, len, 0, name, d, {0}};
+    WireWalk w = {data, len, 0, name, d, {0}, 0, NULL};
     WireFrame first = {root, len, NULL};
     vec_push(&w.stack, first);
     bool ok = true;
