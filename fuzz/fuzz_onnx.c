@@ -1,10 +1,12 @@
 /* fuzz_onnx.c - fuzz harness for the ONNX reader and writer (src/onnx).
  *
  * Any bytes go to onnx_model_unpack as a .onnx file.  Invariants: the
- * reader either returns a model and reports nothing, or reports exactly
- * one line, "fuzz.onnx: error: byte N: ..." with N at most the input's
- * size, and never that protobuf-c refused what the wire check let through
- * (note [wire check] in onnx_wire.h); no crash, hang or leak.  A model
+ * reader either returns a model and reports nothing, or reports errors:
+ * one line "fuzz.onnx: error: byte N: ..." (N at most the input's size)
+ * from the wire check, never that protobuf-c refused what the wire check
+ * let through (note [wire check] in onnx_wire.h), or lines
+ * "fuzz.onnx: error: ..." from the graph check (note [graph check] in
+ * onnx_check.h); no crash, hang or leak.  A model
  * that reads is written, the written bytes read again without a
  * diagnostic, and writing that gives the same bytes (what graft writes is
  * canonical, note [onnx bytes] in onnx_model.h). */
@@ -28,20 +30,32 @@ static char *write_model(const Onnx__ModelProto *m, size_t *len)
     return bytes;
 }
 
-/* One line, "fuzz.onnx: error: byte N: MESSAGE", N <= size. */
+/* One line "fuzz.onnx: error: byte N: MESSAGE", N <= size; or graph
+ * check errors, each line "fuzz.onnx: error: ...", the last perhaps the
+ * error limit's. */
 static void check_error(const FuzzDiag *fd, size_t size)
 {
-    static const char head[] = "fuzz.onnx: error: byte ";
+    static const char head[] = "fuzz.onnx: error: ";
+    static const char limit[] = "graft: fatal error: too many errors emitted, stopping now\n";
     const char *text = fd->text ? fd->text : "";
-    const char *newline = memchr(text, '\n', fd->len);
-    if (strncmp(text, head, sizeof head - 1) != 0 || !newline || newline + 1 != text + fd->len)
-        fuzz_fail("not one 'fuzz.onnx: error: byte N: ...' line:\n%s", text);
-    char *end;
-    unsigned long long offset = strtoull(text + sizeof head - 1, &end, 10);
-    if (end == text + sizeof head - 1 || strncmp(end, ": ", 2) != 0 || offset > size)
-        fuzz_fail("bad byte offset in (input of %zu bytes):\n%s", size, text);
+    if (fd->len == 0 || text[fd->len - 1] != '\n')
+        fuzz_fail("no error reported, or no newline at its end:\n%s", text);
     if (strstr(text, "protobuf-c could not unpack"))
         fuzz_fail("the wire check let through what protobuf-c refused:\n%s", text);
+    for (const char *line = text; *line; line = strchr(line, '\n') + 1) {
+        if (strncmp(line, limit, sizeof limit - 1) == 0)
+            continue;
+        if (strncmp(line, head, sizeof head - 1) != 0)
+            fuzz_fail("not a 'fuzz.onnx: error: ...' line:\n%s", text);
+        const char *rest = line + sizeof head - 1;
+        if (strncmp(rest, "byte ", 5) != 0)
+            continue;
+        char *end;
+        unsigned long long offset = strtoull(rest + 5, &end, 10);
+        if (end == rest + 5 || strncmp(end, ": ", 2) != 0 || offset > size || line != text)
+            fuzz_fail("bad byte offset, or more than one wire error (input of %zu bytes):\n%s",
+                      size, text);
+    }
 }
 
 /* Written bytes read again, cleanly, and write the same. */

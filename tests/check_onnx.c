@@ -12,10 +12,10 @@
 #include "onnx_model.h"
 
 /* A tiny model, as protobuf's serializers write it: ir_version 8, graph
- * {node {input "x" output "y" op_type "Relu"} name "g"}, opset_import
- * {version 17}. */
+ * {node {input "x" output "y" op_type "Relu"} name "g" input {name "x"}},
+ * opset_import {version 17}. */
 #define IR_VERSION "\x08\x08"
-#define GRAPH "\x3a\x11\x0a\x0c\x0a\x01x\x12\x01y\x22\x04Relu\x12\x01g"
+#define GRAPH "\x3a\x16\x0a\x0c\x0a\x01x\x12\x01y\x22\x04Relu\x12\x01g\x5a\x03\x0a\x01x"
 #define OPSET "\x42\x02\x10\x11"
 static const char canonical[] = IR_VERSION GRAPH OPSET;
 
@@ -186,6 +186,7 @@ static char *nested_graphs(int levels, size_t *len)
     }
     StrBuf model = {0};
     put_field(&model, 0x3a, inner.data, inner.len);
+    strbuf_append(&model, OPSET, sizeof OPSET - 1); /* the nodes' default domain */
     strbuf_free(&inner);
     *len = model.len;
     return model.data;

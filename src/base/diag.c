@@ -374,6 +374,18 @@ void diag_byte_error(graft_diag *d, const char *name, uint64_t offset, const cha
     fputc('\n', d->out);
 }
 
+void diag_file_error(graft_diag *d, const char *name, const char *fmt, ...)
+{
+    if (!count_error(d) || !d->out)
+        return;
+    fprintf(d->out, "%s: error: ", name);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(d->out, fmt, ap);
+    va_end(ap);
+    fputc('\n', d->out);
+}
+
 void diag_set_werror(graft_diag *d, bool on)
 {
     d->werror = on;

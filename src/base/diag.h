@@ -86,6 +86,10 @@ void diag_plain_error(graft_diag *d, const char *fmt, ...) GRAFT_PRINTF(2, 3);
 void diag_byte_error(graft_diag *d, const char *name, uint64_t offset, const char *fmt, ...)
     GRAFT_PRINTF(4, 5);
 
+/* An error about a file as a whole, or a part of it that has no line or
+ * byte to show (a node of an ONNX model): "NAME: error: ...". */
+void diag_file_error(graft_diag *d, const char *name, const char *fmt, ...) GRAFT_PRINTF(3, 4);
+
 /* Treat warnings as errors (graft check -Werror). */
 void diag_set_werror(graft_diag *d, bool on);
 /* -Wno-NAME: drops the warnings with that flag (borrowed, must outlive

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "onnx_check.h"
 #include "onnx_wire.h"
 #include "util.h"
 
@@ -38,6 +39,10 @@ Onnx__ModelProto *onnx_model_unpack(const uint8_t *data, size_t len, const char 
     if (!model->graph) {
         diag_byte_error(d, name, len, "the model has no graph (field 'graph' (7) of "
                         "onnx.ModelProto)");
+        onnx_model_free(model);
+        return NULL;
+    }
+    if (!onnx_model_check(model, name, d)) {
         onnx_model_free(model);
         return NULL;
     }

@@ -35,7 +35,9 @@
 
 /* The model in src (the bytes of a .onnx file), or NULL after reporting
  * "NAME: error: byte N: ..." through d.  A file with no graph is an
- * error too.  Free the result with onnx_model_free. */
+ * error too, and so is a graph that fails the checks of note [graph check]
+ * in onnx_check.h ("NAME: error: node 'n' (Op) of graph 'g' ...").  Free
+ * the result with onnx_model_free. */
 Onnx__ModelProto *onnx_model_read(const Source *src, const graft_limits *limits,
                                   graft_diag *d);
 

@@ -66,7 +66,7 @@ def nesting_bomb(levels):
     inner = graph([node(["x"], ["y"], "Relu", "leaf")])
     for _ in range(levels):
         attr = ld(1, "then_branch") + ld(6, inner) + v(20, 5)  # name, g, type GRAPH
-        inner = graph([node(["c"], ["y"], "If", "if", ld(5, attr))])
+        inner = graph([node(["x"], ["y"], "If", "if", ld(5, attr))])
     return model(inner)
 
 
@@ -96,6 +96,25 @@ CASES = {
     "nesting_bomb": nesting_bomb(40),
     # a model without a graph
     "no_graph": v(1, 8) + ld(2, "graft-tests") + ld(8, v(2, 17)),
+    # graph-level faults (note [graph check] in src/onnx/onnx_check.h):
+    # a node reads a value nothing makes
+    "undefined_value": model(graph([node(["x"], ["t"], "Relu", "r1"),
+                                    node(["u"], ["y"], "Relu", "r2")])),
+    # two nodes make the same value
+    "duplicate_value": model(graph([node(["x"], ["y"], "Relu", "r1"),
+                                    node(["x"], ["y"], "Sigmoid", "s1")])),
+    # a node reads what a later node makes (listed out of topological order)
+    "out_of_order": model(graph([node(["t"], ["y"], "Relu", "second"),
+                                 node(["x"], ["t"], "Relu", "first")])),
+    # a node without a name (named by its output), in a domain never imported
+    "unknown_domain": model(graph([node(["x"], ["y"], "Gelu", "") + ld(7, "com.example")])),
+    # a graph output nothing makes
+    "undefined_output": model(graph([node(["x"], ["t"], "Relu", "r")])),
+    # a node of an If's branch reads a value no graph around it makes (its
+    # other input, x, is the outer graph's)
+    "subgraph_undefined": model(graph([node(["x"], ["y"], "If", "if", ld(5, (
+        ld(1, "then_branch") +
+        ld(6, graph([node(["x", "zz"], ["y"], "Add", "add")], name="then")) + v(20, 5))))])),
     # a Relay model named .onnx
     "relay_text": b"#[version = \"0.0.5\"]\ndef @main(%x) {\n  nn.relu(%x)\n}\n",
 }
