@@ -1,6 +1,6 @@
 /* relay_parse.y - the Relay text format as TVM v0.14 prints it.
  *
- * Actions only call the loader (src/ir/relay_load.c), which builds the graph
+ * Actions only call the loader (src/relay/relay_load.c), which builds the graph
  * and resolves names.  Lists (bindings, arguments, attributes, fields,
  * dimensions) are left-recursive and collect their items on the loader's
  * item stack from a mark, so a long list costs no parser stack; only
@@ -58,7 +58,7 @@ static void relay_error(RelayParser *ps, const char *msg);
 %token <text> INT "integer" NUMBER "number" STRING "string"
 %token <text> IDENT "identifier" ANNOT "comment"
 %token <text> '(' ')' '[' ']' '{' '}' ',' '=' ';' ':' '.' '?'
-/* note [long tokens]: only the first attempt's scanner makes these. */
+/* Only the first attempt's scanner makes these (note [long tokens] in relay_lex.l). */
 %token <text> BIND "binding head" NAMES "names" BINDING "binding"
 
 %type <node> expr_a postfix body fn_expr param let_head
@@ -112,7 +112,7 @@ def:
                          { CHECK(load_def(ps, $2, $4, $6, $8)); }
   ;
 
-/* note [long tokens]: "%x, %y)" as a function's parameters.  A long
+/* (note [long tokens] in relay_lex.l) "%x, %y)" as a function's parameters.  A long
  * token follows a mark, never an opener directly: the state after an
  * opener reduces the mark without reading the next token, as it did
  * before there were long tokens, and where the parser stands when the
@@ -165,7 +165,7 @@ bindings:
                            CHECK(load_define(ps, load_bind_temp(ps, $2), $3)); }
   ;
 
-/* note [long tokens]: what follows "%N = op(" (BIND, the token before
+/* (note [long tokens] in relay_lex.l) What follows "%N = op(" (BIND, the token before
  * bound: $<text>0) up to the binding's ANNOT or ';', as postfix would
  * read the call and what follows it. */
 bound:

@@ -235,16 +235,23 @@ START_TEST(test_action_text)
 {
     char *c = compile_text("two := nn.relu(c@nn.conv2d(x, w)) => "
                            "nn.relu(nn.conv2d(x, w, **c, groups=2))\n", true);
-    assert_has(c, "#line 1 \"t.graft\"\n"
+    /* note [line directives]: every statement under its own #line */
+    assert_has(c, "    (void)root;\n"
+                  "#line 1 \"t.graft\"\n"
                   "    graft_attr_list attrs0 = {0};\n"
+                  "#line 1 \"t.graft\"\n"
                   "    graft_attrs_copy(&attrs0, v_c->node);\n");
-    assert_has(c, "    graft_node *n0 = graft_add_call(g, \"nn.conv2d\", "
+    assert_has(c, "#line 1 \"t.graft\"\n"
+                  "    graft_node *n0 = graft_add_call(g, \"nn.conv2d\", "
                   "(graft_node *const[]){v_x->node, v_w->node}, 2,\n"
                   "            attrs0.attrs, attrs0.n);\n"
+                  "#line 1 \"t.graft\"\n"
                   "    graft_attrs_free(&attrs0);\n"
+                  "#line 1 \"t.graft\"\n"
                   "    graft_node *n1 = graft_add_call(g, \"nn.relu\", "
                   "(graft_node *const[]){n0}, 1, NULL, 0);\n"
-                  "    return n1;\n");
+                  "#line ");
+    assert_has(c, " \"t.c\"\n    return n1;\n}\n");
     free(c);
 }
 END_TEST

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dtype.h"
 #include "graph.h"
 #include "relay.h"
 
@@ -144,7 +145,7 @@ static graft_attr_value *num(graft_graph *g, graft_attr_kind kind, double v)
 }
 
 /* TVM leaves out an attribute equal to its default by StructuralEqual,
- * whose doubles compare with BaseValueEqual (include/tvm/node/
+ * whose doubles compare with BaseValueEqual (tvm/include/tvm/node/
  * structural_equal.h): equal within an absolute 1e-9.  So the float32
  * epsilon TVM's importers write (9.99999974738e-06) is the default 1e-05,
  * and 1.1e-05 is not; ints and floats compare by value. */
@@ -547,6 +548,181 @@ START_TEST(test_random_edits)
 }
 END_TEST
 
+/* ---- the core two IRs share: dtypes, tensor constants, several results,
+ * names, accessors by id, tensor and graph attributes ---- */
+
+START_TEST(test_dtype_table)
+{
+    ck_assert_int_eq(dtype_from_name("float32"), DTYPE_FLOAT32);
+    ck_assert_int_eq(DTYPE_FLOAT32, 1); /* ONNX's TensorProto.FLOAT */
+    ck_assert_int_eq(dtype_from_name("int64"), 7);
+    ck_assert_int_eq(dtype_from_name("bfloat16"), 16);
+    ck_assert_int_eq(dtype_from_name("float"), DTYPE_UNDEFINED);
+    ck_assert_int_eq(dtype_from_name(NULL), DTYPE_UNDEFINED);
+    ck_assert_str_eq(dtype_name(DTYPE_FLOAT64), "float64");
+    ck_assert_str_eq(dtype_info(DTYPE_FLOAT64)->onnx, "DOUBLE");
+    ck_assert_ptr_null(dtype_name(DTYPE_UNDEFINED));
+    ck_assert_ptr_null(dtype_info(-1));
+    ck_assert_ptr_null(dtype_info(DTYPE_COUNT));
+    ck_assert_uint_eq(dtype_size(DTYPE_BOOL), 1);
+    ck_assert_uint_eq(dtype_size(DTYPE_FLOAT16), 2);
+    ck_assert_uint_eq(dtype_size(DTYPE_COMPLEX128), 16);
+    ck_assert_uint_eq(dtype_size(DTYPE_STRING), 0);
+    ck_assert(dtype_is_float(DTYPE_BFLOAT16));
+    ck_assert(!dtype_is_float(DTYPE_INT8));
+    ck_assert(dtype_info(DTYPE_INT8)->is_signed && !dtype_info(DTYPE_UINT8)->is_signed);
+    /* every entry names itself back */
+    for (int d = 1; d < DTYPE_COUNT; d++)
+        ck_assert_int_eq(dtype_from_name(dtype_name((DType)d)), d);
+}
+END_TEST
+
+START_TEST(test_tensor_constants)
+{
+    graft_graph *g = graph_new();
+    const int64_t dims[] = {2, 3};
+    const graft_type *t = graph_type_tensor(g, "float32", dims, 2);
+    size_t nbytes = 0;
+    ck_assert(graph_tensor_nbytes(t, &nbytes));
+    ck_assert_uint_eq(nbytes, 24);
+    float *values = malloc(nbytes); /* the graph frees it: graph_own */
+    for (int i = 0; i < 6; i++)
+        values[i] = (float)i + 0.5f;
+    graph_own(g, values);
+    graft_node *w = graph_add_tensor_const(g, "conv1.weight", t, values, nbytes);
+    ck_assert_int_eq(node_kind(w), NODE_CONST);
+    ck_assert(!node_const_is_scalar(w));
+    ck_assert_str_eq(node_const_text(w), "conv1.weight");
+    ck_assert_str_eq(node_const_dtype(w), "float32");
+    ck_assert(node_const_value(w) == 0.0);
+    size_t got = 0;
+    const float *data = node_const_data(w, &got);
+    ck_assert_ptr_eq(data, values);
+    ck_assert_uint_eq(got, 24);
+    ck_assert(data[5] == 5.5f);
+    /* values unknown, and a scalar: no data */
+    graft_node *unknown = graph_add_tensor_const(g, "meta[relay.Constant][0]", t, NULL, 24);
+    ck_assert_ptr_null(node_const_data(unknown, &got));
+    ck_assert_uint_eq(got, 0);
+    graft_node *one = graph_add_const(g, "1f", 1.0, "float32");
+    ck_assert_ptr_null(node_const_data(one, &got));
+    ck_assert(node_const_value(one) == 1.0);
+    /* sizes that cannot be known */
+    const int64_t any[] = {2, DIM_ANY};
+    ck_assert(!graph_tensor_nbytes(graph_type_tensor(g, "float32", any, 2), &nbytes));
+    ck_assert(!graph_tensor_nbytes(graph_type_tensor(g, "string", dims, 2), &nbytes));
+    const int64_t huge[] = {INT64_C(1) << 40, INT64_C(1) << 40};
+    ck_assert(!graph_tensor_nbytes(graph_type_tensor(g, "float64", huge, 2), &nbytes));
+    ck_assert(graph_tensor_nbytes(graph_type_tensor(g, "int64", NULL, 0), &nbytes));
+    ck_assert_uint_eq(nbytes, 8);
+    graph_free(g);
+}
+END_TEST
+
+START_TEST(test_several_results)
+{
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "X", NULL);
+    graft_node *split = graph_add_call(g, "Split", &x, 1, NULL, 0);
+    ck_assert_int_eq(node_noutputs(split), 1); /* every call starts with one */
+    graph_set_noutputs(g, split, 3);
+    ck_assert_int_eq(node_noutputs(split), 3);
+    ck_assert_int_eq(node_index(split), -1); /* still no element access */
+    graft_node *second = graph_result(g, split, 1);
+    ck_assert_int_eq(node_kind(second), NODE_GETITEM);
+    ck_assert_int_eq(node_index(second), 1);
+    ck_assert_ptr_eq(node_arg(second, 0), split);
+    ck_assert_ptr_eq(graph_result(g, split, 1), second); /* found, not made again */
+    graft_node *third = graph_result(g, split, 2);
+    ck_assert_ptr_ne(third, second);
+    ck_assert_int_eq(node_nusers(split), 2);
+    graft_node *pair[2] = {second, third};
+    graph_set_output(g, graph_add_tuple(g, pair, 2));
+    ck_assert_int_eq(node_noutputs(x), 1);
+    graph_free(g);
+}
+END_TEST
+
+START_TEST(test_ir_names)
+{
+    graft_graph *g = graph_new();
+    ck_assert_int_eq(graph_ir(g), IR_RELAY);
+    graph_set_ir(g, IR_ONNX);
+    ck_assert_int_eq(graph_ir(g), IR_ONNX);
+    graft_node *x = graph_add_param(g, "X", NULL);
+    graft_node *relu = graph_add_call(g, "Relu", &x, 1, NULL, 0);
+    char name[] = "/relu/Relu";
+    graph_set_node_name(g, relu, name);
+    graph_set_value_name(g, relu, "/relu/Relu_output_0");
+    name[1] = 'X'; /* the graph keeps its own copy */
+    ck_assert_str_eq(graph_node_name(g, relu), "/relu/Relu");
+    ck_assert_str_eq(graph_value_name(g, relu), "/relu/Relu_output_0");
+    ck_assert_ptr_eq(graph_node_name(g, relu), graph_intern(g, "/relu/Relu"));
+    ck_assert_ptr_null(graph_node_name(g, x));
+    ck_assert_ptr_null(graph_value_name(g, x));
+    graph_set_value_name(g, x, "X");
+    ck_assert_str_eq(graph_value_name(g, x), "X");
+    graph_set_node_name(g, relu, NULL);
+    ck_assert_ptr_null(graph_node_name(g, relu));
+    graph_free(g);
+}
+END_TEST
+
+START_TEST(test_accessors_by_id)
+{
+    Small s = small_new();
+    uint32_t add = node_id(s.add);
+    ck_assert_int_eq(graph_kind_at(s.g, add), NODE_CALL);
+    ck_assert_str_eq(graph_op_at(s.g, add), "add");
+    ck_assert_int_eq(graph_nargs_at(s.g, add), 2);
+    ck_assert_uint_eq(graph_arg_at(s.g, add, 0), node_id(s.x));
+    ck_assert_uint_eq(graph_arg_at(s.g, add, 1), node_id(s.one));
+    ck_assert_int_eq(graph_kind_at(s.g, node_id(s.one)), NODE_CONST);
+    ck_assert_ptr_null(graph_op_at(s.g, node_id(s.x)));
+    ck_assert_ptr_null(graph_type_at(s.g, add));
+    ck_assert_int_eq(graph_noutputs_at(s.g, node_id(s.relu)), 1);
+    graph_free(s.g);
+}
+END_TEST
+
+START_TEST(test_tensor_and_graph_attrs)
+{
+    graft_graph *g = graph_new(), *h = graph_new();
+    const int64_t dims[] = {2};
+    const int32_t ab[] = {1, 2}, ac[] = {1, 3};
+    graft_attr_value *a = graph_new_attr_value(g, GRAFT_ATTR_TENSOR);
+    a->type = graph_type_tensor(g, "int32", dims, 1);
+    a->data = ab;
+    a->nbytes = sizeof ab;
+    graft_attr_value *b = graph_new_attr_value(g, GRAFT_ATTR_TENSOR);
+    b->type = a->type;
+    b->data = ac;
+    b->nbytes = sizeof ac;
+    ck_assert(attr_value_equal(a, a));
+    ck_assert(!attr_value_equal(a, b));
+    const graft_attr_value *copy = graph_copy_attr_value(h, a); /* into another graph */
+    ck_assert(attr_value_equal(a, copy));
+    ck_assert_ptr_ne(copy->data, a->data);
+    ck_assert_str_eq(copy->type->text, "Tensor[(2), int32]");
+    graft_attr_value *other_type = graph_new_attr_value(g, GRAFT_ATTR_TENSOR);
+    other_type->type = graph_type_tensor(g, "float32", dims, 1);
+    other_type->data = ab;
+    other_type->nbytes = sizeof ab;
+    ck_assert(!attr_value_equal(a, other_type)); /* same bytes, other dtype */
+    graft_attr_value *body = graph_new_attr_value(g, GRAFT_ATTR_GRAPH);
+    body->data = "\x0a\x01y";
+    body->nbytes = 3;
+    graft_attr_value *body2 = graph_new_attr_value(g, GRAFT_ATTR_GRAPH);
+    body2->data = "\x0a\x01z";
+    body2->nbytes = 3;
+    ck_assert(attr_value_equal(body, graph_copy_attr_value(h, body)));
+    ck_assert(!attr_value_equal(body, body2));
+    ck_assert(!attr_value_equal(body, a));
+    graph_free(g);
+    graph_free(h);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -571,6 +747,14 @@ static Suite *graph_suite(void)
     tc = tcase_create("types");
     tcase_add_test(tc, test_types);
     tcase_add_test(tc, test_interning_and_reserve);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("two IRs");
+    tcase_add_test(tc, test_dtype_table);
+    tcase_add_test(tc, test_tensor_constants);
+    tcase_add_test(tc, test_several_results);
+    tcase_add_test(tc, test_ir_names);
+    tcase_add_test(tc, test_accessors_by_id);
+    tcase_add_test(tc, test_tensor_and_graph_attrs);
     suite_add_tcase(s, tc);
     tc = tcase_create("large");
     tcase_set_timeout(tc, 60);

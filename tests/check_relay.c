@@ -529,7 +529,7 @@ static const char *golden_stderr(char *golden, const char *rel)
     return err;
 }
 
-/* ---- type inference (src/ir/type_rel_*.c) ---- */
+/* ---- type inference (src/relay/type_rel_*.c) ---- */
 
 /* One op call on typed parameters and the type TVM's relation gives it
  * (the relation each follows is named in its file). */

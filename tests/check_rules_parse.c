@@ -401,7 +401,7 @@ START_TEST(test_registry_tvm_orders)
 }
 END_TEST
 
-/* Every declared op has a type relation (src/ir/type_rel_*.c) giving
+/* Every declared op has a type relation (src/relay/type_rel_*.c) giving
  * the declared outputs, and every relation's op is declared, except
  * "where", which the rule language cannot name (a keyword). */
 START_TEST(test_registry_relations)

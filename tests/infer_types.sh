@@ -8,7 +8,7 @@
 # "/* ty=TYPE */".  Stripping keeps "/* span=SPAN */" and drops a comment
 # left empty with the space before it, as TVM prints a node without a
 # checked type.  graft must then infer every type from the parameters'
-# declared types and the ops' relations (src/ir/type_rel_*.c) and print
+# declared types and the ops' relations (src/relay/type_rel_*.c) and print
 # them where TVM does.
 #
 # The models are read from tests/corpus; a missing corpus is a failure.

@@ -42,7 +42,7 @@ expect 2 "$GRAFT" viz "$data/bn.relay" -o
 
 # Whole modules in TVM v0.14's printed form round-trip byte for byte
 # (tests/relay/modules/).  Read from TVM's printer
-# (src/relay/printer/relay_text_printer.cc, text_printer.cc):
+# (tvm/src/relay/printer/relay_text_printer.cc, text_printer.cc):
 #  - definitions and type declarations sorted by name, a blank line
 #    between them (TextPrinter::PrintMod); temp numbers and variable names
 #    run on from one def to the next (one RelayTextPrinter, its

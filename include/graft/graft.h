@@ -47,6 +47,11 @@ typedef enum graft_attr_kind {
     GRAFT_ATTR_OPAQUE, /* kept as TVM printed it and compared by spelling: a map
                           {"k"=v, ...} (items: keys and values in turn) or
                           meta[KIND][i], as function attributes hold them */
+    GRAFT_ATTR_TENSOR, /* a tensor value (ONNX's TENSOR attribute, Constant's
+                          value): type, and data raw as in a constant */
+    GRAFT_ATTR_GRAPH,  /* a subgraph (ONNX's If, Loop, Scan bodies): data holds
+                          the IR's own encoding, kept verbatim; rules see none
+                          of it */
 } graft_attr_kind;
 
 typedef struct graft_attr_value graft_attr_value;
@@ -59,6 +64,9 @@ struct graft_attr_value {
                                 "\"NCHW\""); NULL: the canonical form */
     int nitems;              /* GRAFT_ATTR_LIST, a map: number of items */
     const graft_attr_value *const *items; /* GRAFT_ATTR_LIST, a map: the items */
+    const graft_type *type;  /* GRAFT_ATTR_TENSOR: its dtype and shape */
+    const void *data;        /* GRAFT_ATTR_TENSOR, GRAFT_ATTR_GRAPH: the bytes */
+    size_t nbytes;           /* bytes at data */
 };
 
 /* One attribute of a call, name=value. */

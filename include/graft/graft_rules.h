@@ -234,6 +234,10 @@ struct graft_expr {
     const graft_attr_value *attr; /* ATTR: the op's default value (NULL if
                                      none); a literal (NUM, STR, BOOL, LIST,
                                      DTYPE) as an attribute value */
+    int line;                     /* in actions: the line of the rule file
+                                     that wrote it, 0 if none (graft
+                                     compile's #line: note [line directives]) */
+    const char *file;             /* in actions: that rule file */
 };
 
 /* ---- guard values ----
@@ -278,7 +282,8 @@ typedef struct graft_rule {
     const char *text;              /* the rule's source text, as written */
     graft_action_kind kind;        /* rewrite or partition */
     int priority;                  /* higher wins; default 0 */
-    bool once;                     /* never applies at a node it created */
+    bool once;                     /* [once]: takes part in the first round
+                                      only (doc/rewrite.md) */
     const graft_pat *pattern;      /* the pattern tree */
     int nslots;                    /* variable slots */
     const char *const *slot_names; /* their names, for match listings */

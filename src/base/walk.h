@@ -2,7 +2,11 @@
  *
  * note [one walk]: graft walks graphs of millions of nodes (a chain of a
  * million operators is a million levels deep) and patterns whose paths
- * are exponentially many, so no walk recurses.  Each keeps what it still
+ * are exponentially many, so no walk over a graph recurses, nor any walk
+ * of a pattern that a model can make deep.  (Functions over rule trees,
+ * whose depth the front end's rule-depth limit bounds (doc/limits.md), may
+ * recurse: the checker's, lowering's, the emitter's and explain's tree
+ * printers do.)  Each keeps what it still
  * has to look at in a WALK(T): a stack of frames, each a node (any type
  * T: a Node *, a graft_pat *, a node id) and a cursor over its children.
  * Two shapes of loop cover every walk:

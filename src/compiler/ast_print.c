@@ -5,7 +5,7 @@
  * operands before named ones; numbers as written; comments dropped.  A
  * subtree is parenthesised exactly when its binding power is below what
  * its position needs, so parse(print(t)) has the same shape as t and
- * printing it again gives the same bytes (tests/check_rules_print.c).
+ * printing it again gives the same bytes (tests/check_rules_parse.c).
  *
  * Binding powers of patterns and actions (higher binds tighter):
  *   1 a | b    2 a + b, a - b    3 a * b, a / b    4 -a, c@a
@@ -307,6 +307,46 @@ static void print_attr_value(StrBuf *out, const AstNode *v)
     }
 }
 
+/* xs[lo:hi]... */
+static void print_splice(StrBuf *out, const AstNode *n)
+{
+    print_at(out, n->u.splice.operand, PREC_POSTFIX);
+    if (n->u.splice.lo || n->u.splice.has_hi) {
+        strbuf_putc(out, '[');
+        if (n->u.splice.lo)
+            strbuf_printf(out, "%d", n->u.splice.lo);
+        strbuf_putc(out, ':');
+        if (n->u.splice.has_hi)
+            strbuf_printf(out, "%d", n->u.splice.hi);
+        strbuf_putc(out, ']');
+    }
+    if (n->u.splice.dots)
+        strbuf_puts(out, "...");
+}
+
+/* name or name=value */
+static void print_attr(StrBuf *out, const AstNode *n)
+{
+    strbuf_puts(out, n->u.attr.name);
+    if (n->u.attr.value) {
+        strbuf_putc(out, '=');
+        print_attr_value(out, n->u.attr.value);
+    }
+}
+
+/* users(x), partition(K=V, ...): a name and its list */
+static void print_named_list(StrBuf *out, const AstNode *n)
+{
+    if (n->kind == AST_QUERY) {
+        strbuf_puts(out, n->u.query.name);
+        print_paren_list(out, &n->u.query.args);
+        return;
+    }
+    strbuf_puts(out, "partition");
+    if (n->u.part.attrs.count > 0)
+        print_paren_list(out, &n->u.part.attrs);
+}
+
 /* The node's own text, without deciding about parentheses. */
 static void print_bare(StrBuf *out, const AstNode *n)
 {
@@ -334,18 +374,7 @@ static void print_bare(StrBuf *out, const AstNode *n)
         print_scope(out, n);
         break;
     case AST_SPLICE:
-        print_at(out, n->u.splice.operand, PREC_POSTFIX);
-        if (n->u.splice.lo || n->u.splice.has_hi) {
-            strbuf_putc(out, '[');
-            if (n->u.splice.lo)
-                strbuf_printf(out, "%d", n->u.splice.lo);
-            strbuf_putc(out, ':');
-            if (n->u.splice.has_hi)
-                strbuf_printf(out, "%d", n->u.splice.hi);
-            strbuf_putc(out, ']');
-        }
-        if (n->u.splice.dots)
-            strbuf_puts(out, "...");
+        print_splice(out, n);
         break;
     case AST_TUPLE:
         print_tuple(out, n);
@@ -370,23 +399,13 @@ static void print_bare(StrBuf *out, const AstNode *n)
         print_dominates(out, n);
         break;
     case AST_ATTR:
-        strbuf_puts(out, n->u.attr.name);
-        if (n->u.attr.value) {
-            strbuf_putc(out, '=');
-            print_attr_value(out, n->u.attr.value);
-        }
+        print_attr(out, n);
         break;
     case AST_UNARY: case AST_BINARY:
         print_oper(out, n);
         break;
-    case AST_QUERY:
-        strbuf_puts(out, n->u.query.name);
-        print_paren_list(out, &n->u.query.args);
-        break;
-    case AST_PARTITION:
-        strbuf_puts(out, "partition");
-        if (n->u.part.attrs.count > 0)
-            print_paren_list(out, &n->u.part.attrs);
+    case AST_QUERY: case AST_PARTITION:
+        print_named_list(out, n);
         break;
     case AST_KIND_COUNT:
         break;

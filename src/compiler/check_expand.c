@@ -344,7 +344,7 @@ static void count_callee(AstNode *n, void *arg)
     ast_visit_children(n, count_callee, arg);
 }
 
-/* note [callee variables]: f(x, ...) in a pattern, f no op, no macro,
+/* (note [callee variables] in pattern.h) f(x, ...) in a pattern, f no op, no macro,
  * no dotted name and no near miss of an op name (sigmoud stays an
  * unknown op), is a call whose callee f binds: TVM's CallPattern with a
  * pattern as its op, when the rule names f as a callee twice or more (in

@@ -135,7 +135,7 @@ static char *finish_fn(Emitter *E, const FnHead *h)
 
 /* ---- guards ---- */
 
-/* note [flat guards]
+/* note [flat guards]:
  * A guard is one C expression only while it is shallow.  C11 (5.2.4.1)
  * promises just 63 levels of parenthesized expression, clang stops at 256
  * brackets, and a where-clause may nest as deep as the rule-depth limit
@@ -407,7 +407,34 @@ typedef struct BuildCtx {
     Emitter *E;  /* where to write */
     int temps;   /* nodes made so far */
     int lists;   /* attribute lists made so far */
+    bool mapped; /* a statement was put under a #line into the rule file */
 } BuildCtx;
+
+/* note [line directives]: every statement that builds a node of an action
+ * is preceded by a #line to the rule file's line that wrote the node, so
+ * that a C compiler's message about it names that line.  One directive per
+ * statement, since after a directive the compiler counts lines on from it
+ * and two statements of one node would otherwise be placed on two lines;
+ * the scaffolding after them (the return) is put back under the C file's
+ * own line numbers.  tests/emit/header_lines.sh plants an error in a
+ * statement of fold_bn.graft's action and checks where cc reports it. */
+static void build_stmt(BuildCtx *c, const graft_expr *x, const char *fmt, ...)
+    GRAFT_PRINTF(3, 4);
+
+static void build_stmt(BuildCtx *c, const graft_expr *x, const char *fmt, ...)
+{
+    if (x->line > 0 && x->file) {
+        SrcRange at = {x->line, 1, x->line, 1};
+        emit_line_to_rule(c->E, &at, x->file);
+        c->mapped = true;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    char *text = emit_vformat(fmt, ap);
+    va_end(ap);
+    emit_line(c->E, "%s", text);
+    free(text);
+}
 
 static void build_node(BuildCtx *c, const graft_expr *x, StrBuf *out);
 
@@ -491,11 +518,11 @@ static void build_operands(BuildCtx *c, const graft_expr *x, StrBuf *args)
     if (!attrs)
         return;
     int t = c->temps++;
-    emit_line(c->E, "graft_node *ops%d[] = {%s};", t, args->data);
+    build_stmt(c, x, "graft_node *ops%d[] = {%s};", t, args->data);
     for (int i = 0; i < x->nkids; i++)
         if (attr_operand(x->kids[i]))
-            emit_line(c->E, "ops%d[%d] = graft_attr_operand(g, b[%d].attr, ops%d, %d, %d);", t, i,
-                      x->kids[i]->slot, t, x->nkids, i);
+            build_stmt(c, x, "ops%d[%d] = graft_attr_operand(g, b[%d].attr, ops%d, %d, %d);", t,
+                       i, x->kids[i]->slot, t, x->nkids, i);
     args->len = 0;
     strbuf_printf(args, "ops%d", t);
 }
@@ -520,20 +547,20 @@ static void build_call(BuildCtx *c, const graft_expr *x, const StrBuf *args, int
     operand_array(x, args, &ops);
     int list = build_attrs(c, x, &stmts);
     if (list < 0) {
-        emit_line(E, "graft_node *n%d = graft_add_call(g, %s, %s, NULL, 0);", t,
-                  emit_str(&op, x->s), ops.data);
+        build_stmt(c, x, "graft_node *n%d = graft_add_call(g, %s, %s, NULL, 0);", t,
+                   emit_str(&op, x->s), ops.data);
     } else {
-        emit_line(E, "graft_attr_list attrs%d = {0};", list);
+        build_stmt(c, x, "graft_attr_list attrs%d = {0};", list);
         for (char *line = stmts.data, *nl; line && (nl = strchr(line, '\n')); line = nl + 1) {
             *nl = '\0';
-            emit_line(E, "%s", line);
+            build_stmt(c, x, "%s", line);
         }
         if (x->ndecls) /* note [created attributes] */
-            emit_line(E, "graft_attrs_canonical(&attrs%d, %s, %d);", list, emit_decls(E, x),
-                      x->ndecls);
-        emit_line(E, "graft_node *n%d = graft_add_call(g, %s, %s, attrs%d.attrs, attrs%d.n);", t,
-                  emit_str(&op, x->s), ops.data, list, list);
-        emit_line(E, "graft_attrs_free(&attrs%d);", list);
+            build_stmt(c, x, "graft_attrs_canonical(&attrs%d, %s, %d);", list,
+                       emit_decls(E, x), x->ndecls);
+        build_stmt(c, x, "graft_node *n%d = graft_add_call(g, %s, %s, attrs%d.attrs, attrs%d.n);",
+                   t, emit_str(&op, x->s), ops.data, list, list);
+        build_stmt(c, x, "graft_attrs_free(&attrs%d);", list);
     }
     strbuf_free(&stmts);
     strbuf_free(&ops);
@@ -543,21 +570,20 @@ static void build_call(BuildCtx *c, const graft_expr *x, const StrBuf *args, int
 /* Writes the statement creating the node of x, named nT; appends nT. */
 static void build_new(BuildCtx *c, const graft_expr *x, StrBuf *out)
 {
-    Emitter *E = c->E;
     StrBuf args = {0}, s1 = {0}, s2 = {0}, s3 = {0};
     build_operands(c, x, &args);
     int t = c->temps++;
     if (x->kind == GRAFT_EXPR_NUM) {
-        emit_line(E, "graft_node *n%d = graft_add_const(g, %s, %s, %s);", t, emit_str(&s1, x->text),
-                  emit_dbl(&s2, x->f), emit_str(&s3, x->dtype));
+        build_stmt(c, x, "graft_node *n%d = graft_add_const(g, %s, %s, %s);", t,
+                   emit_str(&s1, x->text), emit_dbl(&s2, x->f), emit_str(&s3, x->dtype));
     } else if (x->kind == GRAFT_EXPR_CALL) {
         build_call(c, x, &args, t);
     } else if (x->kind == GRAFT_EXPR_TUPLE) {
         operand_array(x, &args, &s1);
-        emit_line(E, "graft_node *n%d = graft_add_tuple(g, %s);", t, s1.data);
+        build_stmt(c, x, "graft_node *n%d = graft_add_tuple(g, %s);", t, s1.data);
     } else {
-        emit_line(E, "graft_node *n%d = graft_add_getitem(g, %s, %lld);", t, args.data,
-                  (long long)x->i);
+        build_stmt(c, x, "graft_node *n%d = graft_add_getitem(g, %s, %lld);", t, args.data,
+                   (long long)x->i);
     }
     strbuf_printf(out, "n%d", t);
     strbuf_free(&args);
@@ -583,17 +609,16 @@ char *emit_build_fn(Emitter *E, uint32_t r)
     StrBuf name = {0}, comment = {0}, result = {0};
     strbuf_printf(&name, "%s_build", E->prefix);
     strbuf_printf(&comment, "action of %s: builds the replacement of root", rule->name);
-    const AstRule *ar = E->rf->rules[r];
     emit_body_begin(E);
     E->indent = 1;
     if (rule->action->kind == GRAFT_EXPR_SLOT)
         emit_line(E, "(void)g;");
     emit_line(E, "(void)root;");
-    emit_line_to_rule(E, ar->action ? &ar->action->range : NULL, rule->file);
     BuildCtx c = {.E = E};
     build_node(&c, rule->action, &result);
+    if (c.mapped) /* note [line directives] */
+        emit_line_back(E);
     emit_line(E, "return %s;", result.data);
-    emit_line_back(E);
     FnHead h = {comment.data, name.data, "graft_node *",
                 "(graft_graph *g, const graft_binding *b, graft_node *root)", rule->nslots};
     char *fn = finish_fn(E, &h);

@@ -221,7 +221,7 @@ static bool copy_program(const char *built, FILE *to)
 }
 
 /* Compiles src into built, then delivers built to prog as any output
- * file is delivered (note [atomic output]: a symbolic link's target, a
+ * file is delivered (note [atomic output] in outfile.h; a symbolic link's target, a
  * device written through, a directory refused before the compiler runs);
  * false after reporting (prog is then untouched). */
 static bool build(const char *extra, const char *src, const char *built, const char *prog,

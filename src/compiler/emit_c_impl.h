@@ -12,6 +12,8 @@
 #ifndef GRAFT_EMIT_C_IMPL_H
 #define GRAFT_EMIT_C_IMPL_H
 
+#include <stdarg.h>
+
 #include "emit_c.h"
 
 /* Columns a generated line may use; only a #line directive naming a long
@@ -38,8 +40,9 @@ typedef struct StrTable {
 typedef struct BodyLine {
     int indent;            /* levels of 4 spaces */
     char *text;            /* malloc'd; NULL for a #line directive */
-    const SrcRange *where; /* #line into the rule file, or NULL: back */
-    const char *file;      /* the rule file of where */
+    bool to_rule;          /* a #line into the rule file, else back */
+    SrcRange where;        /* to_rule: the line it names */
+    const char *file;      /* to_rule: the rule file */
 } BodyLine;
 
 typedef struct Emitter {
@@ -158,6 +161,8 @@ char *emit_build_fn(Emitter *E, uint32_t r);
 const char *emit_var(Emitter *E, int slot);
 /* #line to the rule file around user code, and back to the C file. */
 void emit_line_to_rule(Emitter *E, const SrcRange *where, const char *file);
+/* printf's text, malloc'd. */
+char *emit_vformat(const char *fmt, va_list ap);
 void emit_line_back(Emitter *E);
 
 #endif

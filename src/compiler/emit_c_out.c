@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *vformat(const char *fmt, va_list ap)
+char *emit_vformat(const char *fmt, va_list ap)
 {
     va_list again;
     va_copy(again, ap);
@@ -31,7 +31,7 @@ void emit_line(Emitter *E, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *text = vformat(fmt, ap);
+    char *text = emit_vformat(fmt, ap);
     va_end(ap);
     if (E->in_body) {
         body_push(E)->text = text;
@@ -72,7 +72,8 @@ void emit_line_to_rule(Emitter *E, const SrcRange *where, const char *file)
         return;
     if (E->in_body) {
         BodyLine *l = body_push(E);
-        l->where = where;
+        l->to_rule = true;
+        l->where = *where;
         l->file = file;
         return;
     }
@@ -105,8 +106,8 @@ void emit_body_end(Emitter *E)
         BodyLine *l = &E->body[i];
         if (l->text)
             emit_wrapped(E, l->text[0] ? l->indent * 4 : 0, l->text);
-        else if (l->where)
-            write_line_to(E, l->where, l->file);
+        else if (l->to_rule)
+            write_line_to(E, &l->where, l->file);
         else
             write_line_back(E);
         free(l->text);

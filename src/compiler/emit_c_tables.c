@@ -107,7 +107,11 @@ static const char *attr_kind_name(graft_attr_kind k)
         NAME(GRAFT_ATTR_FLOAT);
         NAME(GRAFT_ATTR_BOOL);
         NAME(GRAFT_ATTR_STRING);
-        NAME(GRAFT_ATTR_NULL); NAME(GRAFT_ATTR_LIST); NAME(GRAFT_ATTR_OPAQUE);
+        NAME(GRAFT_ATTR_NULL);
+        NAME(GRAFT_ATTR_LIST);
+        NAME(GRAFT_ATTR_OPAQUE);
+        NAME(GRAFT_ATTR_TENSOR);
+        NAME(GRAFT_ATTR_GRAPH);
     }
     return NULL;
 }
@@ -340,6 +344,12 @@ static void value_hint(const graft_attr_value *v, StrBuf *sb)
     case GRAFT_ATTR_OPAQUE: /* only models hold these, never rules */
         strbuf_puts(sb, "opaque");
         return;
+    case GRAFT_ATTR_TENSOR:
+        strbuf_puts(sb, "tensor");
+        return;
+    case GRAFT_ATTR_GRAPH:
+        strbuf_puts(sb, "graph");
+        return;
     case GRAFT_ATTR_LIST:
         strbuf_puts(sb, "list");
         return;
@@ -483,7 +493,7 @@ static const char *expr_attrs(Emitter *E, const graft_expr *x, const char *name,
     return attrs;
 }
 
-/* note [created attributes]: the declared attributes of a new call (the
+/* (note [created attributes] in pattern.h) The declared attributes of a new call (the
  * op's, in TVM's order, with their defaults), once per distinct list, for
  * the interpreter's tree and the compiled action alike; returns the name. */
 const char *emit_decls(Emitter *E, const graft_expr *x)

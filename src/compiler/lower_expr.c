@@ -251,7 +251,7 @@ static graft_expr *act_call(Lowerer *L, const AstNode *a)
     return e;
 }
 
-const graft_expr *lower_action(Lowerer *L, const AstNode *a)
+static graft_expr *action_expr(Lowerer *L, const AstNode *a)
 {
     graft_expr *e;
     switch (a->kind) {
@@ -296,4 +296,17 @@ const graft_expr *lower_action(Lowerer *L, const AstNode *a)
         unsupported(L, a, "a rewrite action");
         return NULL;
     }
+}
+
+/* Each node of an action keeps where the rule file wrote it (a macro's
+ * body: the macro's file and line), for the #line of its statements in
+ * generated C (note [line directives] in emit_c_code.c). */
+const graft_expr *lower_action(Lowerer *L, const AstNode *a)
+{
+    graft_expr *e = action_expr(L, a);
+    if (e && a->src) {
+        e->line = a->range.first_line;
+        e->file = a->src->name;
+    }
+    return e;
 }

@@ -148,7 +148,7 @@ AstNode *build_infix(const AstBuilder *b, const char *op, AstNode *l, AstNode *r
 }
 
 /* The dtype a scalar's suffix names, as TVM's printer writes it and
- * src/ir/relay_load_expr.c reads it; NULL without a suffix. */
+ * src/relay/relay_load_expr.c reads it; NULL without a suffix. */
 static const char *suffix_dtype(const char *text)
 {
     static const char *const suffixes[][2] = {

@@ -16,9 +16,9 @@
  * op takes 128 bytes of arena and a binary one 160; attributes live
  * beside it. */
 _Static_assert(sizeof(void *) != 8 || sizeof(graft_node) == 96,
-               "note [node size]: a node is 96 bytes");
+               "a node is 96 bytes (note [node size])");
 _Static_assert(sizeof(void *) != 8 || sizeof(struct Use) == 32,
-               "note [node size]: a use is 32 bytes");
+               "a use is 32 bytes (note [node size])");
 
 graft_graph *graph_new(void)
 {
@@ -53,6 +53,11 @@ void graph_free(graft_graph *g)
     free(g->typedefs);
     keymap_free(&g->annotation_types);
     keymap_free(&g->scalar_types);
+    keymap_free(&g->node_names);
+    keymap_free(&g->value_names);
+    for (size_t i = 0; i < g->owned.len; i++)
+        free(g->owned.items[i]);
+    vec_free(&g->owned);
     free(g->globals);
     free(g);
 }
@@ -373,6 +378,12 @@ const graft_attr_value *graph_copy_attr_value(graft_graph *g, const graft_attr_v
             items[i] = graph_copy_attr_value(g, v->items[i]);
         c->nitems = v->nitems;
         c->items = (const graft_attr_value *const *)items;
+    }
+    if (v->type)
+        c->type = graph_type_copy(g, v->type);
+    if (v->nbytes) {
+        c->data = arena_dup(graph_arena(g), v->data, v->nbytes);
+        c->nbytes = v->nbytes;
     }
     return c;
 }

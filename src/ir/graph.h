@@ -1,8 +1,11 @@
-/* graph.h - the graph IR: a Relay-style dataflow graph of one model.
+/* graph.h - the graph core: the dataflow graph of one model, whichever IR
+ * it came from (Relay text, src/relay; ONNX beside it).
  *
- * A Graph owns every node, string and type of one loaded model in one arena
- * (note [arenas]).  Nodes are variables, constants, op calls, calls of local
- * functions, tuples, tuple element accesses and local functions.  Every node
+ * A graft_graph owns every node, string and type of one loaded model in one
+ * arena (note [arenas]).  Nodes are variables, constants (scalars, and
+ * tensors that carry their elements), op calls (with one result, or several
+ * read by element: note [several results]), calls of local functions,
+ * tuples, tuple element accesses and local functions.  Every node
  * knows its users (the nodes that take it as an operand), kept current by
  * every edit made through this API.  All traversals are iterative, so a chain
  * of millions of nodes needs no deep stack.
@@ -138,8 +141,20 @@ static inline const char *node_const_text(const graft_node *n);
 static inline bool node_const_is_scalar(const graft_node *n);
 static inline double node_const_value(const graft_node *n);
 const char *node_const_dtype(const graft_node *n);
+/* NODE_CONST of a tensor (graph_add_tensor_const): its elements as raw
+ * bytes and their count in *nbytes; NULL (and 0) for a scalar, and for a
+ * tensor whose values the model does not give (a Relay meta constant
+ * without a metadata section). */
+const void *node_const_data(const graft_node *n, size_t *nbytes);
 /* NODE_GETITEM: the field index. */
 static inline int node_index(const graft_node *n);
+/* note [several results]: a call of an op with several results (ONNX's
+ * BatchNormalization, Split) has a tuple as its value, and each result is
+ * read through a NODE_GETITEM, as Relay's nn.batch_norm(...)[0] is; rules
+ * match both the same way.  node_noutputs tells how many results the IR
+ * gave the call as separate values (ONNX's output names): 1 for every
+ * Relay call, whatever its type. */
+static inline int node_noutputs(const graft_node *n);
 /* NODE_FUNC: parameters (NODE_VARs) and body. */
 int node_nparams(const graft_node *n);
 graft_node *node_param(const graft_node *n, int i);
@@ -222,6 +237,27 @@ graft_node *graph_add_if(graft_graph *g, graft_node *cond, graft_node *then_bran
 /* clauses[i]'s result is results[i]; the pieces are copied. */
 graft_node *graph_add_match(graft_graph *g, graft_node *data, const MatchClause *clauses,
                       graft_node *const *results, int nclauses, bool complete);
+/* A tensor constant named name (an ONNX initializer's name; Relay's
+ * "meta[relay.Constant][0]"), of tensor type type, holding nbytes bytes of
+ * elements at bytes: row-major, little-endian, each as dtype_size of the
+ * type's dtype (ONNX's raw_data layout).  The bytes are not copied: they
+ * live in the graph's arena or in a buffer given to graph_own.  bytes
+ * NULL: the values are unknown.  graph_tensor_nbytes gives the size the
+ * caller must check first. */
+graft_node *graph_add_tensor_const(graft_graph *g, const char *name, const graft_type *type,
+                                   const void *bytes, size_t nbytes);
+/* The bytes of a tensor of type type in raw data (the element count times
+ * the dtype's size); false for a type with an unknown dim or dtype, or on
+ * overflow. */
+bool graph_tensor_nbytes(const graft_type *type, size_t *nbytes);
+/* buffer (malloc'd) is freed with the graph: a loader's file bytes that
+ * tensor constants point into. */
+void graph_own(graft_graph *g, void *buffer);
+/* Gives call n results (note [several results]; n >= 1). */
+void graph_set_noutputs(graft_graph *g, graft_node *call, int n);
+/* The NODE_GETITEM reading result i of n: a live one already among n's
+ * users, else a new one. */
+graft_node *graph_result(graft_graph *g, graft_node *n, int i);
 /* Marks a NODE_VAR as declared by free_var. */
 void graph_set_free(graft_graph *g, graft_node *var);
 /* Attributes of a call of a function value ("@f(%x, attrs_type_key=...)"). */
@@ -242,11 +278,48 @@ void graph_set_ret_type(graft_graph *g, graft_node *fn, const graft_type *type);
  * scope] in graph_walk.c). */
 void graph_set_scope(graft_graph *g, graft_node *n, graft_node *fn);
 
+/* ---- which IR a graph came from ---- */
+
+/* The IR whose loader made the graph, and so whose printer, type
+ * relations and names serve it; a new graph is Relay's. */
+typedef enum IrKind {
+    IR_RELAY, /* TVM's Relay text (src/relay) */
+    IR_ONNX,  /* ONNX, protobuf or text */
+} IrKind;
+IrKind graph_ir(const graft_graph *g);
+void graph_set_ir(graft_graph *g, IrKind ir);
+
+/* ---- names an IR gives nodes (graph_names.c) ---- */
+
+/* note [IR names]: Relay names only variables (node_name) and numbers
+ * the rest when printing; ONNX names every node (NodeProto.name) and
+ * every value (an output, input or initializer name).  Both kinds live in
+ * side tables by id, so a Relay graph pays nothing for them; a copy or
+ * rewrite of a node does not carry them over. */
+void graph_set_node_name(graft_graph *g, const graft_node *n, const char *name);
+/* The IR's name of node n itself, or NULL. */
+const char *graph_node_name(const graft_graph *g, const graft_node *n);
+void graph_set_value_name(graft_graph *g, const graft_node *n, const char *name);
+/* The IR's name of the value n computes, or NULL. */
+const char *graph_value_name(const graft_graph *g, const graft_node *n);
+
+/* ---- accessors by id: the node accessors for callers that keep ids ---- */
+
+static inline NodeKind graph_kind_at(const graft_graph *g, uint32_t id);
+static inline const char *graph_op_at(const graft_graph *g, uint32_t id);
+static inline int graph_nargs_at(const graft_graph *g, uint32_t id);
+/* The id of operand i of node id. */
+static inline uint32_t graph_arg_at(const graft_graph *g, uint32_t id, int i);
+static inline const graft_type *graph_type_at(const graft_graph *g, uint32_t id);
+static inline int graph_noutputs_at(const graft_graph *g, uint32_t id);
+
 /* ---- types (graph_type.c); all live in the graph's arena ---- */
 
 const graft_type *graph_type_tensor(graft_graph *g, const char *dtype, const int64_t *dims,
                               int rank);
 const graft_type *graph_type_tuple(graft_graph *g, const graft_type *const *fields, int nfields);
+/* t (from any graph) made in g: a tensor type as one, others by text. */
+const graft_type *graph_type_copy(graft_graph *g, const graft_type *t);
 const graft_type *graph_type_other(graft_graph *g, const char *text, size_t len);
 /* Parses a type at text ("Tensor[(1, ?), float32]", "float32",
  * "(Tensor[(2), int64],)", else TYPE_OTHER up to the end of the balanced
@@ -393,5 +466,30 @@ size_t graph_node_size(void);
 
 /* The node layout and the inline accessors declared above. */
 #include "graph_node.h"
+
+static inline NodeKind graph_kind_at(const graft_graph *g, uint32_t id)
+{
+    return node_kind(graph_node(g, id));
+}
+static inline const char *graph_op_at(const graft_graph *g, uint32_t id)
+{
+    return node_op(graph_node(g, id));
+}
+static inline int graph_nargs_at(const graft_graph *g, uint32_t id)
+{
+    return node_nargs(graph_node(g, id));
+}
+static inline uint32_t graph_arg_at(const graft_graph *g, uint32_t id, int i)
+{
+    return node_id(node_arg(graph_node(g, id), i));
+}
+static inline const graft_type *graph_type_at(const graft_graph *g, uint32_t id)
+{
+    return node_type(graph_node(g, id));
+}
+static inline int graph_noutputs_at(const graft_graph *g, uint32_t id)
+{
+    return node_noutputs(graph_node(g, id));
+}
 
 #endif

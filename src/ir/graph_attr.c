@@ -6,9 +6,9 @@
 
 /* note [attribute equality]: TVM's printer leaves out an attribute equal
  * to its declared default (AttrsNode::VisitNonDefaultAttrs, whose
- * AttrTriggerNonDefaultEntry::set_default in include/tvm/ir/attrs.h tests
+ * AttrTriggerNonDefaultEntry::set_default in tvm/include/tvm/ir/attrs.h tests
  * tvm::StructuralEqual).  For doubles that is BaseValueEqual in
- * include/tvm/node/structural_equal.h: equal, both NaN, or within an
+ * tvm/include/tvm/node/structural_equal.h: equal, both NaN, or within an
  * absolute 1e-9.  So epsilon=1e-05f (float32, 9.99999974738e-06) equals
  * the default 1e-05.  Ints, floats and bools compare by value, since the
  * text does not say which one an attribute holds ("axis=0" vs 0.0). */
@@ -29,6 +29,11 @@ static bool doubles_equal(double a, double b)
     return a == b || fabs(a - b) < 1e-9;
 }
 
+static bool same_bytes(const graft_attr_value *a, const graft_attr_value *b)
+{
+    return a->nbytes == b->nbytes && (a->nbytes == 0 || memcmp(a->data, b->data, a->nbytes) == 0);
+}
+
 bool attr_value_equal(const graft_attr_value *a, const graft_attr_value *b)
 {
     if (numeric(a) && numeric(b))
@@ -40,6 +45,9 @@ bool attr_value_equal(const graft_attr_value *a, const graft_attr_value *b)
     case GRAFT_ATTR_NULL: return true;
     case GRAFT_ATTR_OPAQUE:
         return strcmp(a->spelling ? a->spelling : "", b->spelling ? b->spelling : "") == 0;
+    case GRAFT_ATTR_TENSOR:
+        return a->type && b->type && type_equal(a->type, b->type) && same_bytes(a, b);
+    case GRAFT_ATTR_GRAPH: return same_bytes(a, b);
     case GRAFT_ATTR_LIST:
         if (a->nitems != b->nitems)
             return false;

@@ -27,6 +27,12 @@ typedef struct MatchInfo {
     int nclauses;
 } MatchInfo;
 
+/* A tensor constant's elements (graph_add_tensor_const). */
+typedef struct ConstData {
+    const void *bytes; /* raw data, or NULL when unknown */
+    size_t nbytes;     /* bytes at bytes */
+} ConstData;
+
 /* A global function ("def @f"), or a name only referenced so far. */
 typedef struct GlobalDef {
     const char *name; /* interned, without '@' */
@@ -75,6 +81,11 @@ struct graft_graph {
                               [annotation types] in graph_type.c) */
     KeyMap scalar_types;   /* interned dtype -> its rank-0 Type (note
                               [scalar types] in graph_type.c) */
+    IrKind ir;             /* the IR whose loader made it */
+    KeyMap node_names;     /* id + 1 -> the IR's name of the node (note
+                              [IR names] in graph.h) */
+    KeyMap value_names;    /* id + 1 -> the IR's name of its value */
+    VEC(void *) owned;     /* buffers freed with the graph (graph_own) */
 };
 
 /* Helpers shared by graph.c and graph_walk.c.  graph_new_node allocates

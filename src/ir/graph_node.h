@@ -17,6 +17,7 @@
 
 struct FuncInfo;
 struct MatchInfo;
+struct ConstData;
 
 /* One operand slot of a user: which node it reads, linked into that
  * node's users list.  Its operand index is where it sits in the user's
@@ -49,12 +50,15 @@ struct graft_node {
         const char *dtype; /* NODE_CONST: interned scalar dtype */
     } a;
     int32_t nattrs;        /* entries in a.attrs (0 for constants) */
-    int32_t index;         /* NODE_GETITEM: field index */
+    int32_t index;         /* NODE_GETITEM: field index; NODE_CALL: its
+                              results, 0 or 1 for one (node_noutputs) */
     const graft_type *type;      /* known type, or NULL */
     const char *annot;     /* annotation comment verbatim, or NULL */
     graft_node *scope;           /* enclosing NODE_FUNC, NULL in @main */
     union {
-        double value;      /* NODE_CONST: scalar value */
+        double value;      /* NODE_CONST, scalar (flag set): its value */
+        const struct ConstData *data; /* NODE_CONST, tensor: its elements
+                              (graph_add_tensor_const), or NULL */
         struct FuncInfo *fn;    /* NODE_FUNC: params, body, result type */
         struct MatchInfo *match;  /* NODE_MATCH: the clauses' patterns */
     } u;
@@ -115,7 +119,12 @@ static inline bool node_const_is_scalar(const graft_node *n)
 
 static inline double node_const_value(const graft_node *n)
 {
-    return n->kind == NODE_CONST ? n->u.value : 0.0;
+    return n->kind == NODE_CONST && n->flag ? n->u.value : 0.0;
+}
+
+static inline int node_noutputs(const graft_node *n)
+{
+    return n->kind == NODE_CALL && n->index > 1 ? n->index : 1;
 }
 
 static inline int node_index(const graft_node *n)

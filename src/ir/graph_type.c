@@ -80,6 +80,15 @@ const graft_type *graph_type_tensor(graft_graph *g, const char *dtype, const int
     return t;
 }
 
+/* A tensor type is remade (dims and dtype are all it is); any other is
+ * kept as its text, which is how a tensor attribute's type reads. */
+const graft_type *graph_type_copy(graft_graph *g, const graft_type *t)
+{
+    if (t->kind == TYPE_TENSOR)
+        return graph_type_tensor(g, t->dtype, t->dims, t->rank);
+    return graph_type_other(g, t->text, strlen(t->text));
+}
+
 const graft_type *graph_type_tuple(graft_graph *g, const graft_type *const *fields, int nfields)
 {
     graft_type *t = arena_alloc(g->arena, sizeof(graft_type));

@@ -87,7 +87,7 @@ typedef struct Classify {
     void *ctx;
 } Classify;
 
-/* The one builder of note [compact walk]: fills a->start and a->kids
+/* The one builder of note [compact walk], which fills a->start and a->kids
  * with the children of every node of g; when nodes is set, the per-node
  * arrays of graph_arrays_build too, and when cl is not NULL, the class
  * of every live node.  A dead node's children are not listed: no walk

@@ -22,6 +22,25 @@ static const char *query_name(graft_expr_kind k)
     }
 }
 
+static void put_expr(Explainer *x, const graft_rule *rule, const graft_expr *e,
+                     const graft_binding *b, bool values, StrBuf *out);
+
+/* -a, or (a OP b) */
+static void put_arith(Explainer *x, const graft_rule *rule, const graft_expr *e,
+                      const graft_binding *b, bool values, StrBuf *out)
+{
+    if (e->cmp == 'n') {
+        strbuf_putc(out, '-');
+        put_expr(x, rule, e->kids[0], b, values, out);
+        return;
+    }
+    strbuf_putc(out, '(');
+    put_expr(x, rule, e->kids[0], b, values, out);
+    strbuf_printf(out, " %c ", e->cmp);
+    put_expr(x, rule, e->kids[1], b, values, out);
+    strbuf_putc(out, ')');
+}
+
 /* Writes guard expression e: as written (values false), or with every
  * operand of a comparison or arithmetic replaced by its value. */
 static void put_expr(Explainer *x, const graft_rule *rule, const graft_expr *e,
@@ -72,16 +91,7 @@ static void put_expr(Explainer *x, const graft_rule *rule, const graft_expr *e,
         put_expr(x, rule, e->kids[1], b, values, out);
         break;
     case GRAFT_EXPR_ARITH:
-        if (e->cmp == 'n') {
-            strbuf_putc(out, '-');
-            put_expr(x, rule, e->kids[0], b, values, out);
-            break;
-        }
-        strbuf_putc(out, '(');
-        put_expr(x, rule, e->kids[0], b, values, out);
-        strbuf_printf(out, " %c ", e->cmp);
-        put_expr(x, rule, e->kids[1], b, values, out);
-        strbuf_putc(out, ')');
+        put_arith(x, rule, e, b, values, out);
         break;
     case GRAFT_EXPR_ATTR:
         strbuf_printf(out, "attr(%s, %s)", rule->slot_names[e->slot], e->s);

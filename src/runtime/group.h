@@ -1,6 +1,6 @@
 /* group.h - TVM's PatternGrouper, shared by rewriting and partitioning.
  *
- * note [groups] (TVM v0.14 src/relay/ir/dataflow_matcher.cc,
+ * note [groups]: (TVM v0.14 tvm/src/relay/ir/dataflow_matcher.cc,
  * PatternGrouper::VisitExprs and CreateGroup): one pass of one rule
  * visits candidate roots from the outputs towards the inputs; a match at
  * a root not yet claimed becomes a candidate group and takes the next

@@ -1,6 +1,6 @@
 /* partition.c - grouping matches into functions, as TVM's partition does.
  *
- * note [partition semantics] (TVM v0.14 PatternPartitioner, DESIGN.md):
+ * note [partition semantics]: (TVM v0.14 PatternPartitioner, DESIGN.md)
  *  - one pass per partition rule; nodes are visited in reverse
  *    topological order (outputs first), so a larger match nearer the
  *    output claims its nodes first;
@@ -381,7 +381,7 @@ static void adopt_moved(Pass *p, graft_node *fn)
 
 /* The new function's attributes: PartitionedFromPattern, then the rule's
  * own (Composite=...), in the graph; the last group's when the name is
- * (note [names once]: attributes are never changed once made). */
+ * (note [names once]; attributes are never changed once made). */
 static const graft_attr *fn_attrs(Pass *p, const graft_rule *rule, int *n)
 {
     *n = 1 + rule->npart_attrs;
@@ -442,7 +442,7 @@ static void apply_group(Pass *p, const Group *gr)
     char *prefix = put_digits(pname + 12, gr->number);
     *prefix++ = '_';
     for (uint32_t k = 0; k < gr->ninputs; k++) {
-        /* TVM's PatternGrouper (src/relay/ir/dataflow_matcher.cc) makes
+        /* TVM's PatternGrouper (tvm/src/relay/ir/dataflow_matcher.cc) makes
          * Var("FunctionVar_N_k", NullValue<Type>()): no annotation to
          * print.  The type stays known, undeclared, for later rules. */
         params[k] = graph_add_fn_param(g, param_name(pname, prefix, k), NULL);

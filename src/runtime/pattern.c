@@ -61,6 +61,12 @@ void pattern_attr_key(const graft_attr_value *v, StrBuf *out)
     case GRAFT_ATTR_OPAQUE:
         strbuf_puts(out, v->spelling ? v->spelling : "");
         return;
+    case GRAFT_ATTR_TENSOR:
+    case GRAFT_ATTR_GRAPH: /* equal keys for equal bytes, as attr_value_equal */
+        strbuf_printf(out, "<%s %zu bytes %016llx>",
+                      v->kind == GRAFT_ATTR_TENSOR ? "tensor" : "graph", v->nbytes,
+                      (unsigned long long)hash_bytes(v->data, v->nbytes, 0));
+        return;
     case GRAFT_ATTR_LIST:
         strbuf_putc(out, '[');
         for (int i = 0; i < v->nitems; i++) {

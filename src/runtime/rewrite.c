@@ -1,6 +1,6 @@
 /* rewrite.c - rewriting as TVM's PatternRewriter does.
  *
- * note [rewrite rounds] (TVM v0.14 src/relay/ir/dataflow_matcher.cc,
+ * note [rewrite rounds]: (TVM v0.14 tvm/src/relay/ir/dataflow_matcher.cc,
  * PatternRewriter::Rewrite): the rewrite rules, best first (priority,
  * then file order), are TVM's callbacks in that order.  A round runs one
  * pass per rule over the whole graph: the pass makes its groups as

@@ -9,10 +9,11 @@
  * through engine.h and so give byte-identical output and statistics.
  *
  * A hook left NULL means "interpret the table": guard_fn NULL evaluates
- * guard (NULL guard = always true); build_fn NULL builds action.  A hook
- * set makes its table dead data, so generated C leaves guard (action)
- * NULL beside guard_fn (build_fn): the runtime never reads a table whose
- * hook is set.
+ * guard (NULL guard = always true); build_fn NULL builds action.  With a
+ * hook set, matching and rewriting call the hook and never evaluate the
+ * table.  Generated C leaves action NULL beside build_fn, but keeps guard
+ * beside guard_fn: graft explain (and a compiled rewriter's --explain)
+ * walks the guard's tree to show the value of each sub-condition.
  */
 #ifndef GRAFT_RULESET_H
 #define GRAFT_RULESET_H

@@ -2,7 +2,7 @@
  * `graft compile --exe` (PROG MODEL) share: their options and the steps
  * from a loaded model to the written result.  Keeping them here keeps
  * the two commands' options, output, statistics and exit status the same
- * (tests/emit_exe.sh and the differential tests compare them).
+ * (tests/emit/differential.sh compares them).
  */
 #ifndef GRAFT_RUNNER_H
 #define GRAFT_RUNNER_H

@@ -1,5 +1,5 @@
 /* type_rel_reduce.c - relations of the reductions of
- * src/relay/op/tensor/reduce.cc: ReduceRel (sum, mean, max, min, prod,
+ * tvm/src/relay/op/tensor/reduce.cc: ReduceRel (sum, mean, max, min, prod,
  * all, any, variance, std) and ArgReduceRel (argmax, argmin). */
 #include "type_rel.h"
 

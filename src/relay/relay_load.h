@@ -1,6 +1,6 @@
 /* relay_load.h - private interface between the Relay scanner, the parser
  * (grammar/relay_*.{l,y}) and the loader's semantic actions
- * (src/ir/relay_load.c).  Users call relay_load (relay.h). */
+ * (src/relay/relay_load.c).  Users call relay_load (relay.h). */
 #ifndef GRAFT_RELAY_LOAD_H
 #define GRAFT_RELAY_LOAD_H
 

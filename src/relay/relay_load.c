@@ -172,7 +172,9 @@ graft_attr_value *load_value(RelayParser *ps, graft_attr_kind kind, RelayText t)
     case GRAFT_ATTR_STRING: v->s = load_unquote(ps, t); break;
     case GRAFT_ATTR_NULL:
     case GRAFT_ATTR_LIST:
-    case GRAFT_ATTR_OPAQUE: break;
+    case GRAFT_ATTR_OPAQUE:
+    case GRAFT_ATTR_TENSOR:
+    case GRAFT_ATTR_GRAPH: break;
     }
     return v;
 }

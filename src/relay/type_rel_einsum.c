@@ -1,5 +1,5 @@
 /* type_rel_einsum.c - the type relation of einsum (TVM's EinsumRel,
- * src/relay/op/tensor/math.cc): a tuple of tensors, one per operand of
+ * tvm/src/relay/op/tensor/math.cc): a tuple of tensors, one per operand of
  * the equation, each of the rank its subscripts say; a letter has one
  * size wherever it occurs; the output has the sizes of the output's
  * letters and the first operand's dtype. */

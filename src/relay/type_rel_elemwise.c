@@ -1,7 +1,7 @@
 /* type_rel_elemwise.c - relations of element-wise ops: the identity, numpy
  * broadcasting (BroadcastRel and BroadcastCompRel in
- * src/relay/op/type_relations.cc), where, cast, and the ops that make a
- * tensor from attributes (src/relay/op/tensor/transform.cc: FullRel,
+ * tvm/src/relay/op/type_relations.cc), where, cast, and the ops that make a
+ * tensor from attributes (tvm/src/relay/op/tensor/transform.cc: FullRel,
  * InitOpRel). */
 #include "type_rel.h"
 

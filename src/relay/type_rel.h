@@ -1,6 +1,6 @@
 /* type_rel.h - what the type relations of type_rel_*.c share: the call
  * being typed, attribute readers and shape helpers (note [type relations]
- * in type_infer.h).  Private to src/ir/type_*.c. */
+ * in type_infer.h).  Private to src/relay/type_*.c. */
 #ifndef GRAFT_TYPE_REL_H
 #define GRAFT_TYPE_REL_H
 

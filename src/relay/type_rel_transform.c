@@ -1,5 +1,5 @@
 /* type_rel_transform.c - relations of the shape and layout ops of
- * src/relay/op/tensor/transform.cc: reshape (with its special values),
+ * tvm/src/relay/op/tensor/transform.cc: reshape (with its special values),
  * transpose, squeeze, expand_dims, broadcast_to, concatenate, stack,
  * split, take, gather, repeat, tile, strided_slice, layout_transform,
  * one_hot, shape_of, arange, meshgrid, argwhere and the *_like ops. */

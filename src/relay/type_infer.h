@@ -4,22 +4,22 @@
  * note [type relations]: TVM gives every op a type relation (a C++
  * function registered with add_type_rel) that computes the output type
  * from the input types and the attributes, or reports a contradiction.
- * graft has one relation per op name here, in src/ir (types are part of
- * the graph IR; the compiler-side registry cannot be called from ir or
+ * graft has one relation per op name here, in src/relay (the types are
+ * Relay's; the compiler-side registry cannot be called from relay or
  * runtime), one file per op family:
  *   type_rel_elemwise.c  unary and broadcasting binary ops
- *                        (src/relay/op/type_relations.cc)
+ *                        (tvm/src/relay/op/type_relations.cc)
  *   type_rel_nn.c        convolutions, pools, dense, matmuls, norms
- *                        (src/relay/op/nn/{nn.cc,convolution.h,pooling.cc})
- *   type_rel_transform.c shapes and layout (src/relay/op/tensor/transform.cc)
+ *                        (tvm/src/relay/op/nn/{nn.cc,convolution.h,pooling.cc})
+ *   type_rel_transform.c shapes and layout (tvm/src/relay/op/tensor/transform.cc)
  *   type_rel_reduce.c    reductions and arg-reductions
- *                        (src/relay/op/tensor/reduce.cc)
- *   type_rel_misc.c      image, vision and qnn ops (src/relay/op/image/,
- *                        src/relay/qnn/op/)
+ *                        (tvm/src/relay/op/tensor/reduce.cc)
+ *   type_rel_misc.c      image, vision and qnn ops (tvm/src/relay/op/image/,
+ *                        tvm/src/relay/qnn/op/)
  *   type_rel_vision.c    detection: anchors, NMS, proposals
- *                        (src/relay/op/vision/)
+ *                        (tvm/src/relay/op/vision/)
  *   type_rel_dyn.c       dyn.* ops, shapes computed in the graph: "?"
- *                        dims of a known rank (src/relay/op/dyn/)
+ *                        dims of a known rank (tvm/src/relay/op/dyn/)
  * and, not ops, constructor calls and match from the module's type
  * declarations in type_adt.c (note [ADT types] in type_adt.h).
  * The registry's ops (stdpatterns/ops.graft) and these relations are

@@ -19,12 +19,12 @@ typedef struct TakenName {
     int64_t counter;  /* the last suffix tried with this name as prefix */
 } TakenName;
 
-/* note [variable names]: TVM prints a variable as "%" + its name, prefixed
+/* (note [variable names] in relay_names.c) TVM prints a variable as "%" + its name, prefixed
  * with "v" when the name does not start with a letter, and made unique
  * per module by appending 1, 2, ... (so a second %x prints as %x1). */
 typedef struct VarNames {
     const GraphArrays *ga; /* the graph's nodes: kinds and names */
-    bool distinct;      /* note [distinct names]: every variable of the
+    bool distinct;      /* note [distinct names] in relay_names.c: every variable of the
                            graph prints as itself */
     const char **name;  /* per node id: the printed name without "%"
                            (distinct: the graph's own names, ga->str,

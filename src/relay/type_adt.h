@@ -3,7 +3,7 @@
  * note [ADT types]: a module's type declarations (type List[A] { Cons(A,
  * List[A]), Nil, }) give each constructor its fields' types over the
  * declaration's parameters.  As TVM v0.14's InferType does
- * (src/relay/transforms/type_infer.cc):
+ * (tvm/src/relay/transforms/type_infer.cc):
  *  - a constructor call C(a1, ..., an) has type T[B1, ..., Bk], T's
  *    parameters bound by unifying each field's type with its operand's
  *    (VisitExpr_ of ConstructorNode: FuncType(c->inputs, TypeCall(

@@ -1,6 +1,6 @@
 /* type_rel_vision.c - relations of the detection ops TVM's importers emit
  * for SSD, Faster/Mask R-CNN, RetinaNet and YOLO models: anchors
- * (src/relay/op/vision/multibox_op.cc), non-maximum suppression
+ * (tvm/src/relay/op/vision/multibox_op.cc), non-maximum suppression
  * (vision/nms.cc), region proposals (vision/rcnn_op.cc) and YOLO's reorg
  * (vision/yolo.cc).  Each ICHECK of TVM's relation is a contradiction
  * here; vision.roi_align and vision.roi_pool are in type_rel_misc.c. */

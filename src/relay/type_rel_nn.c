@@ -1,9 +1,9 @@
 /* type_rel_nn.c - relations of the neural-network ops: convolutions and
  * their transposes in 1, 2 and 3 dimensions (Conv2DRel and friends in
- * src/relay/op/nn/convolution.h), pools (src/relay/op/nn/pooling.cc),
- * dense, matmul and batch_matmul (src/relay/op/nn/nn.h), the norms,
+ * tvm/src/relay/op/nn/convolution.h), pools (tvm/src/relay/op/nn/pooling.cc),
+ * dense, matmul and batch_matmul (tvm/src/relay/op/nn/nn.h), the norms,
  * bias_add, dropout, pads, upsampling and depth/space moves
- * (src/relay/op/nn/{nn.cc,pad.cc,upsampling.cc}). */
+ * (tvm/src/relay/op/nn/{nn.cc,pad.cc,upsampling.cc}). */
 #include "type_rel.h"
 
 #include <math.h>

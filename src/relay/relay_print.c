@@ -463,6 +463,8 @@ static void put_attr_value(Printer *p, StrBuf *sb, const graft_attr_value *v)
     case GRAFT_ATTR_BOOL: put_str(sb, v->i ? "True" : "False"); break;
     case GRAFT_ATTR_NULL: put_lit(sb, "None"); break;
     case GRAFT_ATTR_OPAQUE: break; /* only loaded, always spelled */
+    case GRAFT_ATTR_TENSOR:
+    case GRAFT_ATTR_GRAPH: break; /* only ONNX models hold these */
     case GRAFT_ATTR_STRING: put_quoted(p, sb, v->s); break;
     case GRAFT_ATTR_LIST:
         put_chr(sb, '[');
@@ -1035,7 +1037,7 @@ static bool needs_visit(const Printer *p, uint32_t id)
     return !always_inline(p->ga.kind[id]) && p->visited[id] == VISIT_NOT;
 }
 
-/* Step 1 of note [temp numbering]: iterative post-order from root.  A
+/* note [temp numbering], step 1: iterative post-order from root.  A
  * leaf visit of a function visits its body, so walks nest: each works
  * above the frames of the walks it is inside, in one stack. */
 static void visit_all(Printer *p, uint32_t root)
@@ -1204,7 +1206,7 @@ static void put_def(Printer *p, StrBuf *out, const graft_node *fn, const char *n
 }
 
 /* The definitions in TVM's order: sorted by name (TextPrinter::PrintMod
- * in src/relay/printer/text_printer.cc), one blank line between them;
+ * in tvm/src/relay/printer/text_printer.cc), one blank line between them;
  * the printer's temp numbers and names run on from one to the next. */
 static void put_defs(Printer *p, StrBuf *out)
 {

@@ -1,4 +1,4 @@
-/* type_rel_dyn.c - relations of the dynamic ops (src/relay/op/dyn/), which
+/* type_rel_dyn.c - relations of the dynamic ops (tvm/src/relay/op/dyn/), which
  * TVM's importers emit where a shape, a size or k is computed in the
  * graph rather than known: the operand that TVM's static op takes as an
  * attribute is a tensor here, so the dims it decides are "?" (Any) and

@@ -1,6 +1,6 @@
-/* type_rel_misc.c - relations of the image ops (src/relay/op/image/),
- * vision.roi_align (src/relay/op/vision/rcnn_op.cc), sorting
- * (src/relay/op/algorithm/) and the qnn ops (src/relay/qnn/op/), which
+/* type_rel_misc.c - relations of the image ops (tvm/src/relay/op/image/),
+ * vision.roi_align (tvm/src/relay/op/vision/rcnn_op.cc), sorting
+ * (tvm/src/relay/op/algorithm/) and the qnn ops (tvm/src/relay/qnn/op/), which
  * type as their float counterparts with the quantized dtypes. */
 #include "type_rel.h"
 

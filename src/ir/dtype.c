@@ -1,0 +1,63 @@
+/* dtype.c - the table of dtypes (dtype.h). */
+#include "dtype.h"
+
+#include <string.h>
+
+
+/* note [one dtype table]: every dtype's spellings, size and number format
+ * in one table, indexed by ONNX's number.  Floats carry what rounding to
+ * them needs: significand bits and the exponent range (IEEE binary16,
+ * binary32 and binary64, and bfloat16, float32's exponent with 8 bits of
+ * significand).  complex64 and complex128 are two floats each; graft
+ * stores them but computes nothing with them. */
+static const DTypeInfo dtypes[DTYPE_COUNT] = {
+    [DTYPE_FLOAT32] = {"float32", "FLOAT", 4, true, true, 24, -126, 3.4028234663852886e38},
+    [DTYPE_UINT8] = {"uint8", "UINT8", 1, false, false, 8, 0, 0},
+    [DTYPE_INT8] = {"int8", "INT8", 1, false, true, 8, 0, 0},
+    [DTYPE_UINT16] = {"uint16", "UINT16", 2, false, false, 16, 0, 0},
+    [DTYPE_INT16] = {"int16", "INT16", 2, false, true, 16, 0, 0},
+    [DTYPE_INT32] = {"int32", "INT32", 4, false, true, 32, 0, 0},
+    [DTYPE_INT64] = {"int64", "INT64", 8, false, true, 64, 0, 0},
+    [DTYPE_STRING] = {"string", "STRING", 0, false, false, 0, 0, 0},
+    [DTYPE_BOOL] = {"bool", "BOOL", 1, false, false, 1, 0, 0},
+    [DTYPE_FLOAT16] = {"float16", "FLOAT16", 2, true, true, 11, -14, 65504.0},
+    [DTYPE_FLOAT64] = {"float64", "DOUBLE", 8, true, true, 53, -1022, 1.7976931348623157e308},
+    [DTYPE_UINT32] = {"uint32", "UINT32", 4, false, false, 32, 0, 0},
+    [DTYPE_UINT64] = {"uint64", "UINT64", 8, false, false, 64, 0, 0},
+    [DTYPE_COMPLEX64] = {"complex64", "COMPLEX64", 8, false, true, 0, 0, 0},
+    [DTYPE_COMPLEX128] = {"complex128", "COMPLEX128", 16, false, true, 0, 0, 0},
+    [DTYPE_BFLOAT16] = {"bfloat16", "BFLOAT16", 2, true, true, 8, -126, 3.3895313892515355e38},
+};
+
+const DTypeInfo *dtype_info(int32_t d)
+{
+    if (d <= DTYPE_UNDEFINED || d >= DTYPE_COUNT)
+        return NULL;
+    return &dtypes[d];
+}
+
+DType dtype_from_name(const char *name)
+{
+    for (int d = DTYPE_UNDEFINED + 1; name && d < DTYPE_COUNT; d++)
+        if (strcmp(dtypes[d].name, name) == 0)
+            return (DType)d;
+    return DTYPE_UNDEFINED;
+}
+
+const char *dtype_name(DType d)
+{
+    const DTypeInfo *info = dtype_info(d);
+    return info ? info->name : NULL;
+}
+
+size_t dtype_size(DType d)
+{
+    const DTypeInfo *info = dtype_info(d);
+    return info ? info->size : 0;
+}
+
+bool dtype_is_float(DType d)
+{
+    const DTypeInfo *info = dtype_info(d);
+    return info && info->is_float;
+}

@@ -1,0 +1,47 @@
+/* graph_names.c - which IR a graph came from, and the names that IR gives
+ * nodes and values, kept beside the nodes (note [IR names] in graph.h). */
+#include <stdint.h>
+
+#include "graph_impl.h"
+
+static void name_put(graft_graph *g, KeyMap *names, const graft_node *n, const char *name)
+{
+    const char *interned = name ? graph_intern(g, name) : NULL;
+    *keymap_put(names, (uint64_t)node_id(n) + 1, 0) = (int64_t)(intptr_t)interned;
+}
+
+static const char *name_get(const KeyMap *names, const graft_node *n)
+{
+    const int64_t *v = keymap_get(names, (uint64_t)node_id(n) + 1);
+    return v ? (const char *)(intptr_t)*v : NULL;
+}
+
+IrKind graph_ir(const graft_graph *g)
+{
+    return g->ir;
+}
+
+void graph_set_ir(graft_graph *g, IrKind ir)
+{
+    g->ir = ir;
+}
+
+void graph_set_node_name(graft_graph *g, const graft_node *n, const char *name)
+{
+    name_put(g, &g->node_names, n, name);
+}
+
+const char *graph_node_name(const graft_graph *g, const graft_node *n)
+{
+    return name_get(&g->node_names, n);
+}
+
+void graph_set_value_name(graft_graph *g, const graft_node *n, const char *name)
+{
+    name_put(g, &g->value_names, n, name);
+}
+
+const char *graph_value_name(const graft_graph *g, const graft_node *n)
+{
+    return name_get(&g->value_names, n);
+}
