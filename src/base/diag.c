@@ -378,12 +378,27 @@ void diag_file_error(graft_diag *d, const char *name, const char *fmt, ...)
 {
     if (!count_error(d) || !d->out)
         return;
-    fprintf(d->out, "%s: error: ", name);
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(d->out, fmt, ap);
+    StrBuf msg = {0};
+    int len = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
+    msg.data = xmalloc(len > 0 ? (size_t)len + 1 : 1);
+    va_start(ap, fmt);
+    vsnprintf(msg.data, len > 0 ? (size_t)len + 1 : 1, fmt, ap);
+    va_end(ap);
+    /* names from a binary file may hold any byte: a control byte is shown
+     * as \xNN, so that one error stays one line */
+    fprintf(d->out, "%s: error: ", name);
+    for (const char *p = msg.data; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c < 0x20 || c == 0x7f)
+            fprintf(d->out, "\\x%02x", c);
+        else
+            fputc(c, d->out);
+    }
     fputc('\n', d->out);
+    strbuf_free(&msg);
 }
 
 void diag_set_werror(graft_diag *d, bool on)
