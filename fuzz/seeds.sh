@@ -2,7 +2,8 @@
 # seeds.sh - make check: every fuzz harness once over its seed corpus
 # (fuzz/corpus/NAME) and over the project's own inputs: the loader over
 # tests/relay, tests/golden and tests/corpus (the real models), the rule
-# front end over tests/rules, stdpatterns and the golden rule files.  A
+# front end over tests/rules, stdpatterns and the golden rule files, the
+# ONNX reader over tests/onnx (the corpus and the malformed files).  A
 # broken invariant aborts the harness and fails this test.
 set -u
 build=${GRAFT_BUILDDIR:?} src=${GRAFT_SRCDIR:?}
@@ -49,4 +50,5 @@ done
 rm -rf "$gen"
 
 replay fuzz_compiled "$src/fuzz/corpus/compiled"
+replay fuzz_onnx "$src/fuzz/corpus/onnx" "$src/tests/onnx/bad" "$src/tests/onnx"
 exit $failed

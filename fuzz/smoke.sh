@@ -32,4 +32,5 @@ smoke fuzz_relay 8192 -dict="$src/fuzz/relay.dict"
 smoke fuzz_rules 4096 -dict="$src/fuzz/rules.dict"
 smoke fuzz_pipeline 512
 smoke fuzz_compiled 512
+smoke fuzz_onnx 4096 -dict="$src/fuzz/onnx.dict"
 exit $failed

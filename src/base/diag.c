@@ -2,6 +2,7 @@
 #include "diag.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,20 +49,26 @@ static void index_lines(Source *src)
     src->nlines = n;
 }
 
-/* A Source that owns text (len bytes and a NUL). */
-static Source *source_adopt(const char *name, char *text, size_t len)
+/* A Source that owns text (len bytes and a NUL); lines false leaves the
+ * whole text one line (a binary file, whose errors name byte offsets). */
+static Source *source_adopt(const char *name, char *text, size_t len, bool lines)
 {
     Source *src = xcalloc(1, sizeof(Source));
     src->name = xstrdup(name);
     src->text = text;
     src->len = len;
-    index_lines(src);
+    if (lines) {
+        index_lines(src);
+    } else {
+        src->line_starts = xcalloc(1, sizeof *src->line_starts);
+        src->nlines = 1;
+    }
     return src;
 }
 
 Source *source_from_string(const char *name, const char *text, size_t len)
 {
-    return source_adopt(name, xstrndup(text, len), len);
+    return source_adopt(name, xstrndup(text, len), len, true);
 }
 
 /* Reads f to its end into sb, straight into one buffer of the file's size
@@ -84,7 +91,7 @@ static bool read_stream(FILE *f, StrBuf *sb)
     }
 }
 
-Source *source_read(const char *path, graft_diag *d)
+static Source *read_file(const char *path, bool lines, graft_diag *d)
 {
     bool is_stdin = strcmp(path, "-") == 0;
     FILE *f = is_stdin ? stdin : fopen(path, "rb");
@@ -103,7 +110,18 @@ Source *source_read(const char *path, graft_diag *d)
         return NULL;
     }
     /* The buffer becomes the Source's text, trimmed to its length. */
-    return source_adopt(is_stdin ? "<stdin>" : path, xrealloc(sb.data, sb.len + 1), sb.len);
+    return source_adopt(is_stdin ? "<stdin>" : path, xrealloc(sb.data, sb.len + 1), sb.len,
+                        lines);
+}
+
+Source *source_read(const char *path, graft_diag *d)
+{
+    return read_file(path, true, d);
+}
+
+Source *source_read_binary(const char *path, graft_diag *d)
+{
+    return read_file(path, false, d);
 }
 
 void source_free(Source *src)
@@ -462,6 +480,45 @@ void diag_plain_error(graft_diag *d, const char *fmt, ...)
     va_start(ap, fmt);
     report(d, NULL, (SrcRange){0, 0, 0, 0}, "error", NULL, fmt, ap);
     va_end(ap);
+}
+
+void diag_byte_error(graft_diag *d, const char *name, uint64_t offset, const char *fmt, ...)
+{
+    if (!count_error(d) || !d->out)
+        return;
+    fprintf(d->out, "%s: error: byte %" PRIu64 ": ", name, offset);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(d->out, fmt, ap);
+    va_end(ap);
+    fputc('\n', d->out);
+}
+
+void diag_file_error(graft_diag *d, const char *name, const char *fmt, ...)
+{
+    if (!count_error(d) || !d->out)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    StrBuf msg = {0};
+    int len = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    msg.data = xmalloc(len > 0 ? (size_t)len + 1 : 1);
+    va_start(ap, fmt);
+    vsnprintf(msg.data, len > 0 ? (size_t)len + 1 : 1, fmt, ap);
+    va_end(ap);
+    /* names from a binary file may hold any byte: a control byte is shown
+     * as \xNN, so that one error stays one line */
+    fprintf(d->out, "%s: error: ", name);
+    for (const char *p = msg.data; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c < 0x20 || c == 0x7f)
+            fprintf(d->out, "\\x%02x", c);
+        else
+            fputc(c, d->out);
+    }
+    fputc('\n', d->out);
+    strbuf_free(&msg);
 }
 
 void diag_set_werror(graft_diag *d, bool on)

@@ -44,6 +44,10 @@ typedef struct Source {
 /* Read a whole file ("-" for standard input).  On failure reports
  * "graft: error: cannot read 'NAME': REASON" through d and returns NULL. */
 Source *source_read(const char *path, graft_diag *d);
+/* The same for a binary file (an ONNX model, whose errors name byte
+ * offsets: diag_byte_error): its lines are not indexed, which would cost
+ * a scan of every byte; the whole file counts as line 1. */
+Source *source_read_binary(const char *path, graft_diag *d);
 Source *source_from_string(const char *name, const char *text, size_t len);
 void source_free(Source *src);
 /* Line number (1-based) and its bytes, without the newline. */
@@ -97,6 +101,15 @@ typedef void (*DiagSink)(void *ctx, const DiagRecord *rec);
 /* Sends every report to sink instead of printing it (NULL: print again).
  * Counting, the error limit and -Wno- work as before. */
 void diag_set_sink(graft_diag *d, DiagSink sink, void *ctx);
+/* An error at a byte of a binary file (an ONNX model), which has no lines
+ * to show: "NAME: error: byte OFFSET: ...". */
+void diag_byte_error(graft_diag *d, const char *name, uint64_t offset, const char *fmt, ...)
+    GRAFT_PRINTF(4, 5);
+
+/* An error about a file as a whole, or a part of it that has no line or
+ * byte to show (a node of an ONNX model): "NAME: error: ...", control
+ * bytes of the message shown as \xNN (one error, one line). */
+void diag_file_error(graft_diag *d, const char *name, const char *fmt, ...) GRAFT_PRINTF(3, 4);
 
 /* Treat warnings as errors (graft check -Werror). */
 void diag_set_werror(graft_diag *d, bool on);

@@ -5,6 +5,8 @@
 #include "cli.h"
 #include "diag.h"
 #include "cli_load.h"
+#include "fmt_onnx.h"
+#include "input_kind.h"
 #include "outfile.h"
 #include "relay.h"
 
@@ -17,6 +19,9 @@ static const char fmt_help[] =
     "model are inferred from the operands' types (TVM's type relations); a\n"
     "contradiction is an error.  Every op call is checked against the op\n"
     "registry (known op, operand count, attribute names and kinds).\n"
+    "\n"
+    "An ONNX model (MODEL named *.onnx, or starting as one) is read and written\n"
+    "back to -o OUT.onnx, byte for byte when its input was canonically encoded.\n"
     "\n"
     "options:\n"
     "  --infer-types     print '/* ty=... */' on every node of known type, as\n"
@@ -42,6 +47,7 @@ typedef struct FmtArgs {
     const char *out;   /* output path, NULL or "-" for stdout */
     bool types;        /* --infer-types */
     bool allow_unknown_ops; /* --allow-unknown-ops */
+    bool onnx;         /* the model is an ONNX model (input_kind.h) */
     graft_limits limits;     /* GRAFT_LIMITS and --limit */
 } FmtArgs;
 
@@ -68,6 +74,16 @@ static int parse_args(int argc, char **argv, FmtArgs *a)
     }
     if (!a->model)
         return cli_usage_error("fmt", "no MODEL given");
+    a->onnx = input_kind_of_file(a->model) == INPUT_ONNX;
+    if (a->onnx && a->types)
+        return cli_usage_error("fmt", "--infer-types applies to Relay models, not to the ONNX "
+                               "model '%s'", a->model);
+    if (a->onnx && !fmt_onnx_output_ok(a->out))
+        return cli_usage_error("fmt", "'%s' is an ONNX model, which graft fmt writes as a "
+                               ".onnx file only (ONNX's text form is not supported yet); "
+                               "give -o FILE.onnx", a->model);
+    if (a->onnx)
+        return cli_check_output("fmt", a->out, &a->model, 1);
     int rc = cli_check_kinds("graft fmt MODEL", NULL, 0, a->model);
     return rc >= 0 ? rc : cli_check_output("fmt", a->out, &a->model, 1);
 }
@@ -97,7 +113,7 @@ int cmd_fmt(int argc, char **argv, const graft_limits *limits)
     if (rc >= 0)
         return rc;
     graft_diag *d = cli_diag_new(&a.limits);
-    bool ok = run_fmt(&a, d);
+    bool ok = a.onnx ? fmt_onnx(a.model, a.out, &a.limits, d) : run_fmt(&a, d);
     diag_free(d);
     return ok ? EXIT_OK : EXIT_BAD_INPUT;
 }

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "onnx_model.h"
+
 /* A cursor over the text's first bytes. */
 typedef struct Cursor {
     const char *p;   /* next byte */
@@ -111,8 +113,17 @@ InputKind input_kind_of_text(const char *text, size_t len)
     return n ? keyword_kind(word, n, &c) : INPUT_UNKNOWN;
 }
 
+/* Whether path ends in ".onnx". */
+static bool named_onnx(const char *path)
+{
+    size_t len = strlen(path);
+    return len > 5 && strcmp(path + len - 5, ".onnx") == 0;
+}
+
 InputKind input_kind_of_file(const char *path)
 {
+    if (path && named_onnx(path))
+        return INPUT_ONNX;
     struct stat st;
     if (!path || strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
         return INPUT_UNKNOWN; /* a FIFO or device is read once, by the loader */
@@ -122,5 +133,8 @@ InputKind input_kind_of_file(const char *path)
     char buf[4096];
     size_t n = fread(buf, 1, sizeof buf, f);
     fclose(f);
-    return input_kind_of_text(buf, n);
+    InputKind kind = input_kind_of_text(buf, n);
+    if (kind == INPUT_UNKNOWN && onnx_model_looks_like((const uint8_t *)buf, n))
+        kind = INPUT_ONNX;
+    return kind;
 }

@@ -1,6 +1,7 @@
 /* input_kind.h - telling a rule file from a Relay model by its first
- * tokens, so that swapped arguments get a hint instead of a page of syntax
- * errors (note [swapped arguments] in cli.h). */
+ * tokens, and an ONNX model by its first bytes, so that swapped arguments
+ * get a hint instead of a page of syntax errors (note [swapped arguments]
+ * in cli.h), and graft fmt knows which reader a model needs. */
 #ifndef GRAFT_INPUT_KIND_H
 #define GRAFT_INPUT_KIND_H
 
@@ -10,13 +11,15 @@ typedef enum InputKind {
     INPUT_UNKNOWN, /* unreadable, "-", empty, or neither kind's start */
     INPUT_RULES,   /* NAME :=, NAME [flags] :=, op NAME(, let NAME, include */
     INPUT_MODEL,   /* #[version, def @, type NAME, fn ( */
+    INPUT_ONNX,    /* a file named *.onnx, or bytes that start as a ModelProto */
 } InputKind;
 
 /* The kind of text, from its first tokens after blanks and comments
  * (# lines and / * * / in rule files, // and / * * / in Relay). */
 InputKind input_kind_of_text(const char *text, size_t len);
 
-/* The kind of the file at path, from its first 4 KiB; INPUT_UNKNOWN for
+/* The kind of the file at path: INPUT_ONNX when it is named *.onnx, else
+ * from its first 4 KiB (text first, then ONNX's bytes); INPUT_UNKNOWN for
  * "-", FIFOs and devices (they cannot be read twice) and files that
  * cannot be read (the loader reports those). */
 InputKind input_kind_of_file(const char *path);

@@ -225,11 +225,20 @@ static int misplaced(const char *path, const char *is, const char *is_not,
 int cli_check_kinds(const char *usage, const char *const *rules, int nrules,
                     const char *model)
 {
-    for (int i = 0; i < nrules; i++)
-        if (input_kind_of_file(rules[i]) == INPUT_MODEL)
-            return misplaced(rules[i], "a Relay model", "a rule file", usage);
-    if (model && input_kind_of_file(model) == INPUT_RULES)
+    for (int i = 0; i < nrules; i++) {
+        InputKind kind = input_kind_of_file(rules[i]);
+        if (kind == INPUT_MODEL || kind == INPUT_ONNX)
+            return misplaced(rules[i], kind == INPUT_MODEL ? "a Relay model" : "an ONNX model",
+                             "a rule file", usage);
+    }
+    InputKind kind = model ? input_kind_of_file(model) : INPUT_UNKNOWN;
+    if (kind == INPUT_RULES)
         return misplaced(model, "a rule file", "a Relay model", usage);
+    if (kind == INPUT_ONNX) {
+        fprintf(stderr, "graft: error: '%s' is an ONNX model; only graft fmt reads ONNX "
+                "models so far; usage: %s\n", model, usage);
+        return EXIT_USAGE;
+    }
     return -1;
 }
 

@@ -1,0 +1,123 @@
+#!/bin/sh
+# bench/onnx_fmt.sh - graft fmt MODEL.onnx -o OUT.onnx beside python3-onnx's
+# onnx.load + SerializeToString (C++ protobuf) on the same file, the
+# largest of tests/onnx/ unless BENCH_ONNX_MODEL names another; run by
+# `make bench` after the other benchmarks, alone by `make bench-onnx`.
+#
+# For each side: instructions (callgrind; Python's net of an interpreter
+# that only imports onnx, so both count the work alone), CPU time (user +
+# system) per run over BENCH_ONNX_RUNS runs (graft: the whole process, from
+# the shell's `times`; Python: inside the process, without its start, from
+# time.process_time) and the best wall time, and peak resident memory (GNU
+# time's maximum RSS: the whole process for both).  Prints markdown.
+#
+# Environment: GRAFT_SRCDIR, BENCH_BUILD (the -O2 build tree), BENCH_ONNX_MODEL,
+# BENCH_ONNX_RUNS (default 20).  Needs valgrind, GNU time (/usr/bin/time)
+# and python3-onnx; a missing one leaves its column out, said so.
+set -eu
+
+srcdir=${GRAFT_SRCDIR:?GRAFT_SRCDIR must name the source tree}
+build=${BENCH_BUILD:?BENCH_BUILD must name the build tree}
+model=${BENCH_ONNX_MODEL:-$(ls -S "$srcdir"/tests/onnx/*.onnx | head -n 1)}
+runs=${BENCH_ONNX_RUNS:-20}
+graft=$build/graft
+work=$(mktemp -d "${TMPDIR:-/tmp}/graft-onnx-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+
+python=
+for candidate in /usr/bin/python3 python3; do
+    if "$candidate" -c 'import onnx' >/dev/null 2>&1; then python=$candidate; break; fi
+done
+
+cat >"$work/py_time.py" <<'PY'
+import sys, time, onnx
+path, out, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+best = float("inf")
+cpu = time.process_time()
+for _ in range(runs):
+    start = time.perf_counter()
+    data = onnx.load(path).SerializeToString()
+    with open(out, "wb") as f:
+        f.write(data)
+    best = min(best, time.perf_counter() - start)
+cpu = time.process_time() - cpu
+print(f"{cpu * 1000 / runs:.2f} | {best * 1000:.2f}")
+PY
+printf 'import sys, onnx\nopen(sys.argv[2], "wb").write(onnx.load(sys.argv[1]).SerializeToString())\n' \
+    >"$work/py_once.py"
+printf 'import sys, onnx\n' >"$work/py_import.py"
+
+# instructions CMD...: callgrind's instruction count of CMD.
+instructions() {
+    valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$@" 2>&1 >/dev/null |
+        sed -n 's/.*I *refs: *//p' | tr -d ,
+}
+
+# best_ms CMD...: the best wall time of $runs runs of CMD, in ms.
+best_ms() {
+    best=
+    i=0
+    while [ "$i" -lt "$runs" ]; do
+        start=$(date +%s%N)
+        "$@" >/dev/null
+        end=$(date +%s%N)
+        t=$((end - start))
+        if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; fi
+        i=$((i + 1))
+    done
+    awk -v ns="$best" 'BEGIN { printf "%.2f", ns / 1e6 }'
+}
+
+# cpu_ms CMD...: user + system CPU time of $runs runs of CMD, per run, in
+# ms (the children's times the shell reports, 10 ms ticks summed over the
+# runs).
+# (`times` runs in the shell that ran the commands, not in a $(...) of
+# its own, whose children would be none.)
+children_s() {
+    tail -n 1 "$1" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/);
+        t += a[1] * 60 + a[2] } printf "%.3f", t }'
+}
+cpu_ms() {
+    times >"$work/times.before"
+    i=0
+    while [ "$i" -lt "$runs" ]; do "$@" >/dev/null; i=$((i + 1)); done
+    times >"$work/times.after"
+    awk -v a="$(children_s "$work/times.after")" -v b="$(children_s "$work/times.before")" \
+        -v n="$runs" 'BEGIN { printf "%.2f", (a - b) * 1000 / n }'
+}
+
+# max_rss CMD...: GNU time's peak resident memory of CMD, in KiB.
+max_rss() {
+    /usr/bin/time -f '%M' -o "$work/rss" "$@" >/dev/null && cat "$work/rss"
+}
+
+bytes=$(wc -c <"$model")
+echo "## ONNX: graft fmt against onnx.load + SerializeToString"
+echo
+echo "Model: $(basename "$model"), $bytes bytes."
+echo
+echo "| | instructions | CPU time per run (ms) | best wall time (ms) | peak RSS (KiB) |"
+echo "|---|---:|---:|---:|---:|"
+g_ins=-; p_ins=-; g_rss=-; p_rss=-
+if command -v valgrind >/dev/null 2>&1; then
+    g_ins=$(instructions "$graft" fmt "$model" -o "$work/g.onnx")
+fi
+[ -x /usr/bin/time ] && g_rss=$(max_rss "$graft" fmt "$model" -o "$work/g.onnx")
+g_ms=$(best_ms "$graft" fmt "$model" -o "$work/g.onnx")
+g_cpu=$(cpu_ms "$graft" fmt "$model" -o "$work/g.onnx")
+cmp -s "$model" "$work/g.onnx" || echo "graft's output differs from the input!"
+echo "| graft fmt (the whole process) | $g_ins | $g_cpu | $g_ms | $g_rss |"
+if [ -n "$python" ]; then
+    if command -v valgrind >/dev/null 2>&1; then
+        full=$(instructions "$python" "$work/py_once.py" "$model" "$work/p.onnx")
+        base=$(instructions "$python" "$work/py_import.py")
+        p_ins=$((full - base))
+    fi
+    [ -x /usr/bin/time ] && p_rss=$(max_rss "$python" "$work/py_once.py" "$model" "$work/p.onnx")
+    p_ms=$("$python" "$work/py_time.py" "$model" "$work/p.onnx" "$runs")
+    echo "| python3 onnx.load + SerializeToString (the work alone) | $p_ins | $p_ms | $p_rss |"
+    [ -x /usr/bin/time ] &&
+        echo "| python3 importing onnx only | | | | $(max_rss "$python" "$work/py_import.py") |"
+else
+    echo "| python3-onnx | not installed | | | |"
+fi

@@ -1,0 +1,100 @@
+/* fuzz_onnx.c - fuzz harness for the ONNX reader and writer (src/onnx).
+ *
+ * Any bytes go to onnx_model_unpack as a .onnx file.  Invariants: the
+ * reader either returns a model and reports nothing, or reports errors:
+ * one line "fuzz.onnx: error: byte N: ..." (N at most the input's size)
+ * from the wire check, never that protobuf-c refused what the wire check
+ * let through (note [wire check] in onnx_wire.h), or lines
+ * "fuzz.onnx: error: ..." from the graph check (note [graph check] in
+ * onnx_check.h); no crash, hang or leak.  A model
+ * that reads is written, the written bytes read again without a
+ * diagnostic, and writing that gives the same bytes (what graft writes is
+ * canonical, note [onnx bytes] in onnx_model.h). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "onnx_model.h"
+
+/* The model written into memory (malloc'd, *len bytes). */
+static char *write_model(const Onnx__ModelProto *m, size_t *len)
+{
+    char *bytes = NULL;
+    FILE *mem = open_memstream(&bytes, len);
+    if (!mem)
+        out_of_memory();
+    if (!onnx_model_write(m, mem))
+        fuzz_fail("writing a model into memory failed");
+    fclose(mem);
+    return bytes;
+}
+
+/* One line "fuzz.onnx: error: byte N: MESSAGE", N <= size; or graph
+ * check errors, each line "fuzz.onnx: error: ...", the last perhaps the
+ * error limit's. */
+static void check_error(const FuzzDiag *fd, size_t size)
+{
+    static const char head[] = "fuzz.onnx: error: ";
+    static const char limit[] = "graft: fatal error: too many errors emitted, stopping now\n";
+    const char *text = fd->text ? fd->text : "";
+    if (fd->len == 0 || text[fd->len - 1] != '\n')
+        fuzz_fail("no error reported, or no newline at its end:\n%s", text);
+    static const char refused[] = "fuzz.onnx: error: byte 0: protobuf-c could not unpack";
+    if (strncmp(text, refused, sizeof refused - 1) == 0) /* (a name may hold the words) */
+        fuzz_fail("the wire check let through what protobuf-c refused:\n%s", text);
+    for (const char *line = text; *line; line = strchr(line, '\n') + 1) {
+        if (strncmp(line, limit, sizeof limit - 1) == 0)
+            continue;
+        if (strncmp(line, head, sizeof head - 1) != 0)
+            fuzz_fail("not a 'fuzz.onnx: error: ...' line:\n%s", text);
+        const char *rest = line + sizeof head - 1;
+        if (strncmp(rest, "byte ", 5) != 0)
+            continue;
+        char *end;
+        unsigned long long offset = strtoull(rest + 5, &end, 10);
+        if (end == rest + 5 || strncmp(end, ": ", 2) != 0 || offset > size || line != text)
+            fuzz_fail("bad byte offset, or more than one wire error (input of %zu bytes):\n%s",
+                      size, text);
+    }
+}
+
+/* Written bytes read again, cleanly, and write the same. */
+static void check_canonical(const char *bytes, size_t len)
+{
+    FuzzDiag fd;
+    fuzz_diag_open(&fd);
+    Onnx__ModelProto *again =
+        onnx_model_unpack((const uint8_t *)bytes, len, "written.onnx", NULL, fd.diag);
+    fuzz_diag_close(&fd);
+    if (!again || fd.len)
+        fuzz_fail("written model does not read again:\n%s", fd.text ? fd.text : "");
+    size_t len2;
+    char *bytes2 = write_model(again, &len2);
+    if (len2 != len || memcmp(bytes, bytes2, len) != 0)
+        fuzz_fail("writing is not canonical: %zu bytes, then %zu", len, len2);
+    free(bytes2);
+    onnx_model_free(again);
+    fuzz_diag_free(&fd);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    FuzzDiag fd;
+    fuzz_diag_open(&fd);
+    Onnx__ModelProto *m = onnx_model_unpack(data, size, "fuzz.onnx", NULL, fd.diag);
+    fuzz_diag_close(&fd);
+    if (!m) {
+        check_error(&fd, size);
+    } else if (fd.len) {
+        fuzz_fail("a model was read, with a diagnostic:\n%s", fd.text);
+    } else {
+        size_t len;
+        char *bytes = write_model(m, &len);
+        check_canonical(bytes, len);
+        free(bytes);
+    }
+    onnx_model_free(m);
+    fuzz_diag_free(&fd);
+    return 0;
+}

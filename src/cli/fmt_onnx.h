@@ -1,0 +1,17 @@
+/* fmt_onnx.h - graft fmt on an ONNX model. */
+#ifndef GRAFT_FMT_ONNX_H
+#define GRAFT_FMT_ONNX_H
+
+#include <stdbool.h>
+
+#include "graft.h"
+
+/* Whether out names a .onnx file: the output's name decides its format,
+ * and ONNX's text form is not implemented yet. */
+bool fmt_onnx_output_ok(const char *out);
+
+/* Reads the ONNX model at in and writes it to out, a .onnx file.  False
+ * after reporting through d; nothing is written then. */
+bool fmt_onnx(const char *in, const char *out, const graft_limits *limits, graft_diag *d);
+
+#endif

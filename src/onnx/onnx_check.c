@@ -1,0 +1,272 @@
+/* onnx_check.c - the graph-level checks of an ONNX model (note [graph
+ * check] in onnx_check.h). */
+#include "onnx_check.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* Who makes a value: a graph input, an initializer (dense or sparse), or
+ * the node at that index of the graph's node list. */
+enum { MADE_BY_INPUT = -2, MADE_BY_INITIALIZER = -1 };
+
+typedef struct ScopeEntry {
+    const char *name;
+    int64_t maker;     /* MADE_BY_INPUT, MADE_BY_INITIALIZER or a node index */
+    size_t next;       /* the next entry of the same hash, plus one; 0: none */
+} ScopeEntry;
+
+/* The values one graph makes, by name (names hashed, entries of one hash
+ * chained: note [one hash map]), and the scope around it. */
+typedef struct Scope {
+    const Onnx__GraphProto *graph;
+    const struct Scope *outer;
+    KeyMap by_hash; /* hash of a name -> its first entry, plus one */
+    VEC(ScopeEntry) entries;
+} Scope;
+
+typedef struct Checker {
+    const char *file;
+    graft_diag *d;
+    const Onnx__ModelProto *model;
+    bool ok;
+    VEC(Scope *) scopes; /* every scope made, freed at the end */
+    VEC(Scope *) todo;   /* graphs still to check */
+} Checker;
+
+static const char *str(const char *s)
+{
+    return s ? s : "";
+}
+
+static uint64_t name_key(const char *name)
+{
+    uint64_t h = hash_bytes(name, strlen(name), 0);
+    return h ? h : 1; /* 0 is the empty slot */
+}
+
+static const ScopeEntry *scope_find(const Scope *s, const char *name)
+{
+    const int64_t *first = keymap_get(&s->by_hash, name_key(name));
+    for (size_t i = first ? (size_t)*first : 0; i; i = s->entries.items[i - 1].next)
+        if (strcmp(s->entries.items[i - 1].name, name) == 0)
+            return &s->entries.items[i - 1];
+    return NULL;
+}
+
+/* The entry for name in s or a scope around it; NULL when none. */
+static const ScopeEntry *lookup(const Scope *s, const char *name, const Scope **where)
+{
+    for (; s; s = s->outer) {
+        const ScopeEntry *e = scope_find(s, name);
+        if (e) {
+            *where = s;
+            return e;
+        }
+    }
+    return NULL;
+}
+
+/* "node 'NAME' (Op)", or "the Op node making 'OUT'" for a node without a
+ * name (or "an Op node" with no output either). */
+static void describe_node(const Onnx__NodeProto *n, StrBuf *sb)
+{
+    if (str(n->name)[0])
+        strbuf_printf(sb, "node '%s' (%s)", n->name, str(n->op_type));
+    else if (n->n_output && str(n->output[0])[0])
+        strbuf_printf(sb, "the %s node making '%s'", str(n->op_type), n->output[0]);
+    else
+        strbuf_printf(sb, "a %s node", str(n->op_type));
+}
+
+static void describe_maker(const Scope *s, int64_t maker, StrBuf *sb)
+{
+    if (maker == MADE_BY_INPUT)
+        strbuf_puts(sb, "a graph input");
+    else if (maker == MADE_BY_INITIALIZER)
+        strbuf_puts(sb, "an initializer");
+    else
+        describe_node(s->graph->node[maker], sb);
+}
+
+/* Reports msg (and frees it). */
+static void report(Checker *c, StrBuf *msg)
+{
+    diag_file_error(c->d, c->file, "%s", msg->data);
+    strbuf_free(msg);
+    c->ok = false;
+}
+
+static const char *graph_name(const Scope *s)
+{
+    return str(s->graph->name);
+}
+
+/* Records that maker makes name in s; a second maker is an error, except
+ * an initializer for a graph input (the input's default value). */
+static void define(Checker *c, Scope *s, const char *name, int64_t maker)
+{
+    if (!name[0])
+        return; /* an omitted optional output */
+    const ScopeEntry *old = scope_find(s, name);
+    if (old && old->maker == MADE_BY_INPUT && maker == MADE_BY_INITIALIZER)
+        return;
+    if (old) {
+        StrBuf msg = {0};
+        strbuf_printf(&msg, "value '%s' of graph '%s' is made twice: by ", name, graph_name(s));
+        describe_maker(s, old->maker, &msg);
+        strbuf_puts(&msg, " and by ");
+        describe_maker(s, maker, &msg);
+        report(c, &msg);
+        return;
+    }
+    int64_t *first = keymap_put(&s->by_hash, name_key(name), 0);
+    ScopeEntry e = {name, maker, (size_t)*first};
+    vec_push(&s->entries, e);
+    *first = (int64_t)s->entries.len;
+}
+
+static void define_all(Checker *c, Scope *s)
+{
+    const Onnx__GraphProto *g = s->graph;
+    for (size_t i = 0; i < g->n_input; i++)
+        define(c, s, str(g->input[i]->name), MADE_BY_INPUT);
+    for (size_t i = 0; i < g->n_initializer; i++)
+        define(c, s, str(g->initializer[i]->name), MADE_BY_INITIALIZER);
+    for (size_t i = 0; i < g->n_sparse_initializer; i++) {
+        const Onnx__TensorProto *values = g->sparse_initializer[i]->values;
+        if (values)
+            define(c, s, str(values->name), MADE_BY_INITIALIZER);
+    }
+    for (size_t i = 0; i < g->n_node; i++)
+        for (size_t k = 0; k < g->node[i]->n_output; k++)
+            define(c, s, str(g->node[i]->output[k]), (int64_t)i);
+}
+
+/* Node index of s reads name: made before it, here or around. */
+static void check_read(Checker *c, const Scope *s, size_t index, const char *name)
+{
+    const Scope *where = NULL;
+    const ScopeEntry *e = lookup(s, name, &where);
+    if (e && (where != s || e->maker < (int64_t)index))
+        return;
+    StrBuf msg = {0};
+    describe_node(s->graph->node[index], &msg);
+    strbuf_printf(&msg, " of graph '%s' reads '%s'", graph_name(s), name);
+    if (!e) {
+        strbuf_puts(&msg, ", which no graph input, initializer or node makes");
+    } else if (e->maker == (int64_t)index) {
+        strbuf_puts(&msg, ", its own output");
+    } else {
+        strbuf_puts(&msg, " before ");
+        describe_maker(s, e->maker, &msg);
+        strbuf_puts(&msg, " makes it; ONNX lists nodes in topological order");
+    }
+    report(c, &msg);
+}
+
+/* Whether the opsets imports name domain ("" and "ai.onnx" are one). */
+static bool imports(Onnx__OperatorSetIdProto *const *opsets, size_t n, const char *domain)
+{
+    bool is_default = !domain[0] || strcmp(domain, "ai.onnx") == 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *d = str(opsets[i]->domain);
+        if (strcmp(d, domain) == 0 || (is_default && (!d[0] || strcmp(d, "ai.onnx") == 0)))
+            return true;
+    }
+    return false;
+}
+
+static void check_domain(Checker *c, const Onnx__NodeProto *n, const char *where,
+                         Onnx__OperatorSetIdProto *const *more, size_t nmore)
+{
+    const Onnx__ModelProto *m = c->model;
+    const char *domain = str(n->domain);
+    if (imports(m->opset_import, m->n_opset_import, domain) || imports(more, nmore, domain))
+        return;
+    StrBuf msg = {0};
+    describe_node(n, &msg);
+    strbuf_printf(&msg, " of %s is in domain '%s', of which the model imports no opset "
+                  "(opset_import)", where, domain);
+    report(c, &msg);
+}
+
+/* The graph attributes of node n, as scopes to check inside s. */
+static void push_subgraphs(Checker *c, const Scope *s, const Onnx__NodeProto *n)
+{
+    for (size_t a = 0; a < n->n_attribute; a++) {
+        const Onnx__AttributeProto *attr = n->attribute[a];
+        for (size_t k = 0; k <= attr->n_graphs; k++) {
+            const Onnx__GraphProto *g = k < attr->n_graphs ? attr->graphs[k] : attr->g;
+            if (!g)
+                continue;
+            Scope *sub = xcalloc(1, sizeof *sub);
+            sub->graph = g;
+            sub->outer = s;
+            vec_push(&c->scopes, sub);
+            vec_push(&c->todo, sub);
+        }
+    }
+}
+
+static void check_graph(Checker *c, Scope *s)
+{
+    define_all(c, s);
+    const Onnx__GraphProto *g = s->graph;
+    StrBuf where = {0};
+    strbuf_printf(&where, "graph '%s'", graph_name(s));
+    for (size_t i = 0; i < g->n_node && !diag_gave_up(c->d); i++) {
+        const Onnx__NodeProto *n = g->node[i];
+        check_domain(c, n, where.data, NULL, 0);
+        for (size_t k = 0; k < n->n_input; k++)
+            if (str(n->input[k])[0])
+                check_read(c, s, i, n->input[k]);
+        push_subgraphs(c, s, n);
+    }
+    strbuf_free(&where);
+    const Scope *found;
+    for (size_t i = 0; i < g->n_output; i++) {
+        const char *name = str(g->output[i]->name);
+        if (lookup(s, name, &found))
+            continue;
+        StrBuf msg = {0};
+        strbuf_printf(&msg, "output '%s' of graph '%s' is made by no node, graph input or "
+                      "initializer", name, graph_name(s));
+        report(c, &msg);
+    }
+}
+
+/* A model-local function's nodes: their domains, against the model's
+ * opsets and the function's own. */
+static void check_function(Checker *c, const Onnx__FunctionProto *f)
+{
+    StrBuf where = {0};
+    strbuf_printf(&where, "function '%s' (domain '%s')", str(f->name), str(f->domain));
+    for (size_t i = 0; i < f->n_node; i++)
+        check_domain(c, f->node[i], where.data, f->opset_import, f->n_opset_import);
+    strbuf_free(&where);
+}
+
+bool onnx_model_check(const Onnx__ModelProto *model, const char *name, graft_diag *d)
+{
+    Checker c = {name, d, model, true, {0}, {0}};
+    Scope *root = xcalloc(1, sizeof *root);
+    root->graph = model->graph;
+    vec_push(&c.scopes, root);
+    vec_push(&c.todo, root);
+    while (c.todo.len > 0 && !diag_gave_up(d))
+        check_graph(&c, vec_pop(&c.todo));
+    for (size_t i = 0; i < model->n_functions; i++)
+        check_function(&c, model->functions[i]);
+    for (size_t i = 0; i < c.scopes.len; i++) {
+        keymap_free(&c.scopes.items[i]->by_hash);
+        vec_free(&c.scopes.items[i]->entries);
+        free(c.scopes.items[i]);
+    }
+    vec_free(&c.scopes);
+    vec_free(&c.todo);
+    return c.ok;
+}

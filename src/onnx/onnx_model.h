@@ -1,0 +1,59 @@
+/* onnx_model.h - reading and writing ONNX model files (.onnx, protobuf).
+ *
+ * note [onnx bytes]: a model is read in two steps: the wire format check
+ * (note [wire check] in onnx_wire.h), which reports bad input with its
+ * byte offset, then protobuf-c's unpack into the onnx.ModelProto structs
+ * generated at build time from Debian's onnx.proto (onnx.pb-c.h in the
+ * build tree).  Writing packs a ModelProto with protobuf-c straight into
+ * the output stream.
+ *
+ * What comes back byte for byte: protobuf-c packs known fields in field
+ * number order, as protobuf's C++ and Python serializers do, and keeps
+ * the presence of every optional field (proto2), so a file those
+ * serializers wrote (canonically encoded) is written back unchanged.
+ * Three things are not canonical and come back canonical instead:
+ *   - fields out of field-number order are written in order;
+ *   - unknown fields (those a newer onnx.proto has) are kept, with their
+ *     bytes, but written after the known fields of their message;
+ *   - repeated scalars are written as onnx.proto declares them: packed
+ *     where it says [packed = true] (TensorProto's float_data, int32_data,
+ *     int64_data, double_data, uint64_data), one key per value elsewhere
+ *     (TensorProto's dims, AttributeProto's ints and floats), whichever
+ *     way the input had them.
+ * tests/check_onnx.c shows each.  Bytes fields (initializers' raw_data)
+ * are copied as they are, never decoded.
+ */
+#ifndef GRAFT_ONNX_MODEL_H
+#define GRAFT_ONNX_MODEL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "diag.h"
+#include "limit.h"
+#include "onnx.pb-c.h"
+
+/* The model in src (the bytes of a .onnx file), or NULL after reporting
+ * "NAME: error: byte N: ..." through d.  A file with no graph is an
+ * error too, and so is a graph that fails the checks of note [graph check]
+ * in onnx_check.h ("NAME: error: node 'n' (Op) of graph 'g' ...").  Free
+ * the result with onnx_model_free. */
+Onnx__ModelProto *onnx_model_read(const Source *src, const graft_limits *limits,
+                                  graft_diag *d);
+
+/* The same on bytes; name is the file's name for messages. */
+Onnx__ModelProto *onnx_model_unpack(const uint8_t *data, size_t len, const char *name,
+                                    const graft_limits *limits, graft_diag *d);
+
+/* Packs model into out.  False when writing failed (the caller's
+ * outfile_commit reports it). */
+bool onnx_model_write(const Onnx__ModelProto *model, FILE *out);
+
+void onnx_model_free(Onnx__ModelProto *model);
+
+/* Whether the bytes start like an ONNX model: a ModelProto whose first
+ * fields have the wire types onnx.proto gives them (for telling an .onnx
+ * file from a text file given in its place). */
+bool onnx_model_looks_like(const uint8_t *data, size_t len);
+
+#endif

@@ -1,0 +1,39 @@
+/* onnx_wire.h - checking an ONNX file's protobuf wire format before
+ * protobuf-c unpacks it.
+ *
+ * note [wire check]: protobuf-c's unpack answers a malformed message with
+ * NULL and nothing else, and recurses once per nested message.  So the
+ * reader first walks the bytes itself, iteratively, against the same
+ * descriptors protobuf-c generated from onnx.proto, and reports the first
+ * fault with its byte offset and the field it is in:
+ *
+ *   model.onnx: error: byte 1234: length 5000 of field 'raw_data' (9) of
+ *   onnx.TensorProto runs past the end of the file (byte 2048)
+ *
+ * It checks every key (field number, wire type 0, 1, 2 or 5, the wire
+ * type a known field's type allows), every varint (at most 10 bytes,
+ * ending inside its message), every fixed-size value and length prefix
+ * (inside the message that holds it), packed repeated scalars (whole
+ * values), and the nesting of messages (the onnx-depth limit, which also
+ * bounds protobuf-c's recursion).  Unknown fields are checked for their
+ * framing only; protobuf-c keeps them (onnx_model.h).  A file that passes
+ * is one protobuf-c unpacks.
+ */
+#ifndef GRAFT_ONNX_WIRE_H
+#define GRAFT_ONNX_WIRE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <protobuf-c/protobuf-c.h>
+
+#include "diag.h"
+
+/* Checks data[0..len) as a message of type root, nested at most max_depth
+ * messages deep (root counting as one).  On a fault reports it through d,
+ * naming the file name, and returns false. */
+bool onnx_wire_check(const uint8_t *data, size_t len, const ProtobufCMessageDescriptor *root,
+                     uint64_t max_depth, const char *name, graft_diag *d);
+
+#endif
