@@ -48,6 +48,7 @@ expect 1 "$GRAFT" run --verify --limit eval-elements=4 "$dir/right.graft" "$dir/
 # At the limit (%x has 6 elements, the largest tensor) the model evaluates.
 cat >want <<'EOW'
 verify: 1 rewrite, inputs random (seed 1)
+verify: tolerance 5.72e-06 = 8 x eps(float32) x 6 ops on the longest chain, of 1 + the largest |value| of the original output
 verify: output 0 (2, 3) float32: max difference 0 (tolerance 5.72e-06): within
 EOW
 expect 0 "$GRAFT" run --verify --limit eval-elements=6 "$dir/right.graft" "$dir/model.relay"

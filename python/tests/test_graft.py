@@ -217,7 +217,7 @@ def test_explain(rules):
 def test_verify():
     with graft.Rules.from_file(BN_RULES) as r:
         (v,) = r.verify()
-    assert (v.rule, v.verdict, v.trials, v.why) == ("bn", "verified", 60, "")
+    assert (v.rule, v.verdict, v.trials, v.why) == ("bn", "verified", 160, "")
     assert v.max_error <= v.tolerance
     wrong = "wrong := add(x, y) => x\n"
     with graft.Rules.from_text(wrong) as r:
