@@ -15,6 +15,7 @@ Python 3 standard library only: no mutation tool is packaged for Debian.
 
 import argparse
 import difflib
+import glob
 import hashlib
 import os
 import random
@@ -248,8 +249,13 @@ def file_mutants(root, path):
 
 
 def source_files(root, only):
-    listed = subprocess.run(["git", "-C", root, "ls-files", "src/*.c"], check=True,
+    listed = subprocess.run(["git", "-C", root, "ls-files", "src/*.c"], check=False,
                             capture_output=True, text=True).stdout.split()
+    if not listed:
+        # Not a checkout of its own (run_all.sh's sanitizer copy lies inside
+        # the clone, whose git does not track it): the files on disk.
+        listed = [os.path.relpath(p, root)
+                  for p in glob.glob(os.path.join(root, "src", "*", "*.c"))]
     if only:
         listed = [p for p in listed if any(p == o or p.endswith("/" + o) or o in p
                                            for o in only)]
