@@ -13,7 +13,7 @@ set -u
 : "${GRAFT_SRCDIR:?}" "${GRAFT_BUILDDIR:?}"
 mk=$GRAFT_BUILDDIR/Makefile
 if [ -n "$(sed -n 's/^SANITIZER_CFLAGS = //p' "$mk")" ]; then
-    echo "SKIP: python.sh: a sanitizer build's libgraft.so cannot be loaded by python3"
+    echo "SKIP: python.sh: not in a sanitizer build: python3 cannot load an ASan libgraft.so"
     echo "      without preloading libasan; examples/api.c covers the C API there"
     exit 77
 fi
