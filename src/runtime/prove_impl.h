@@ -143,8 +143,6 @@ bool prove_replay_eval(const Encoder *e, Replay *r, StrBuf *detail);
 void prove_replay_free(Replay *r);
 /* The rule alone, as a rule set sharing rs's tables; applying it once
  * to g (its messages dropped). */
-graft_rule_set prove_single_rule(const graft_rule_set *rs, uint32_t rule);
-bool prove_rewrite_once(const graft_rule_set *one, graft_graph *g);
 
 /* ---- solving (prove.c) and instances (prove_instance.c) ---- */
 

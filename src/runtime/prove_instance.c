@@ -479,7 +479,7 @@ static bool refute(Encoder *e, InstEnc *ie, uint32_t rule, Z3_solver s, ProveRep
 /* Poses pattern == rewrite, element by element, on the instance. */
 static Z3_lbool ask(Encoder *e, InstEnc *ie, const SymVal *pat, Z3_solver *out)
 {
-    if (!prove_rewrite_once((graft_rule_set[]){prove_single_rule(e->rs, (uint32_t)(e->rule -
+    if (!verify_rewrite_once((graft_rule_set[]){verify_single_rule(e->rs, (uint32_t)(e->rule -
                                                                      e->rs->rules))},
                             ie->r->in.g))
         return Z3_L_UNDEF;

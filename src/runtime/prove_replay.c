@@ -104,42 +104,10 @@ static bool zip(const Encoder *e, Replay *r, const graft_pat *p, const graft_nod
     }
 }
 
-typedef struct RootMatch {
-    const graft_node *root;
-    bool found;
-} RootMatch;
-
-static void note_match(void *ctx, uint32_t rule, graft_node *root, const graft_binding *b)
-{
-    RootMatch *m = ctx;
-    (void)rule;
-    (void)b;
-    m->found = m->found || root == m->root;
-}
-
-/* The rule alone, as a rule set sharing rs's tables. */
-graft_rule_set prove_single_rule(const graft_rule_set *rs, uint32_t rule)
-{
-    graft_rule_set one = *rs;
-    one.rules = &rs->rules[rule];
-    one.nrules = 1;
-    return one;
-}
-
-/* Whether the rule matches at the instance's root (its guard true). */
-static bool matches_at_root(const graft_rule_set *one, graft_graph *g)
-{
-    graft_engine *en = engine_new(one, g, &(EngineOptions){0});
-    RootMatch m = {graph_output(g), false};
-    engine_matches(en, note_match, &m);
-    engine_free(en);
-    return m.found;
-}
-
 bool prove_replay_find(const Encoder *e, uint32_t rule, bool any, Replay *r)
 {
     memset(r, 0, sizeof *r);
-    graft_rule_set one = prove_single_rule(e->rs, rule);
+    graft_rule_set one = verify_single_rule(e->rs, rule);
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         /* any instance: the largest base shape first, the one a proof
            for one instance says most about */
@@ -148,7 +116,7 @@ bool prove_replay_find(const Encoder *e, uint32_t rule, bool any, Replay *r)
                            .rng = hash_bytes(e->rule->name, strlen(e->rule->name), 1),
                            .eo = {.mode = EVAL_DTYPE}};
         memset(r->leaf_node, 0, sizeof r->leaf_node);
-        if (verify_build(&r->in) && matches_at_root(&one, r->in.g) &&
+        if (verify_build(&r->in) && verify_matches_at_root(&one, r->in.g) &&
             (any || zip(e, r, e->rule->pattern, graph_output(r->in.g))))
             return true;
         instance_free(&r->in);
@@ -230,23 +198,6 @@ static bool evaluate(Replay *r, Value *out)
     return ok;
 }
 
-/* Applies the rule once, its messages dropped. */
-bool prove_rewrite_once(const graft_rule_set *one, graft_graph *g)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *sink = open_memstream(&buf, &len);
-    graft_diag *d = diag_new(sink);
-    graft_engine *en = engine_new(one, g, &(EngineOptions){.stop_after = 1});
-    engine_rewrite(en, d);
-    bool rewrote = engine_stats(en)->rewrites > 0;
-    engine_free(en);
-    diag_free(d);
-    fclose(sink);
-    free(buf);
-    return rewrote;
-}
-
 static int count_ops(const graft_graph *g)
 {
     graft_node **order = xcalloc((size_t)graph_node_count(g) + 1, sizeof *order);
@@ -289,10 +240,10 @@ bool prove_replay_run(const Encoder *e, Replay *r, Z3_model m, StrBuf *detail)
 
 bool prove_replay_eval(const Encoder *e, Replay *r, StrBuf *detail)
 {
-    graft_rule_set one = prove_single_rule(e->rs, (uint32_t)(e->rule - e->rs->rules));
+    graft_rule_set one = verify_single_rule(e->rs, (uint32_t)(e->rule - e->rs->rules));
     Value want = {.nfields = -1}, got = {.nfields = -1};
     int ops = count_ops(r->in.g);
-    bool ok = evaluate(r, &want) && prove_rewrite_once(&one, r->in.g) && evaluate(r, &got);
+    bool ok = evaluate(r, &want) && verify_rewrite_once(&one, r->in.g) && evaluate(r, &got);
     bool refuted = false;
     if (ok) {
         ops += count_ops(r->in.g);

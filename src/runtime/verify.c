@@ -97,8 +97,7 @@ void verify_value_text(const Value *v, int max, StrBuf *out)
 
 /* ---- one instance ---- */
 
-/* The rule alone, as a rule set sharing rs's tables. */
-static graft_rule_set single_rule(const graft_rule_set *rs, uint32_t rule)
+graft_rule_set verify_single_rule(const graft_rule_set *rs, uint32_t rule)
 {
     graft_rule_set one = *rs;
     one.rules = &rs->rules[rule];
@@ -119,7 +118,7 @@ static void note_match(void *ctx, uint32_t rule, graft_node *root, const graft_b
     m->found = m->found || root == m->root;
 }
 
-static bool matches_at_root(const graft_rule_set *one, graft_graph *g)
+bool verify_matches_at_root(const graft_rule_set *one, graft_graph *g)
 {
     graft_engine *e = engine_new(one, g, &(EngineOptions){0});
     RootMatch m = {graph_output(g), false};
@@ -128,9 +127,7 @@ static bool matches_at_root(const graft_rule_set *one, graft_graph *g)
     return m.found;
 }
 
-/* Applies the rule once; the engine's messages are dropped (a rule
- * that could fire forever is no concern of one application). */
-static bool rewrite_once(const graft_rule_set *one, graft_graph *g)
+bool verify_rewrite_once(const graft_rule_set *one, graft_graph *g)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -384,7 +381,7 @@ static bool try_instance(Instance *in, const graft_rule_set *one, const VerifyOp
 {
     if (!verify_build(in))
         return false;
-    if (!matches_at_root(one, in->g)) {
+    if (!verify_matches_at_root(one, in->g)) {
         strbuf_puts(&in->why, "the rule does not match the instance (its guard is false)");
         return false;
     }
@@ -392,7 +389,7 @@ static bool try_instance(Instance *in, const graft_rule_set *one, const VerifyOp
     int ntrials = o->trials > 0 ? o->trials : 1;
     bool ok = run_pattern(in, c, ntrials, &t);
     int ops = ok ? count_ops(in->g) : 0;
-    if (ok && !rewrite_once(one, in->g)) {
+    if (ok && !verify_rewrite_once(one, in->g)) {
         strbuf_puts(&in->why, "the rule matched but did not rewrite");
         ok = false;
     }
@@ -432,7 +429,7 @@ static bool search_base(const graft_rule_set *rs, uint32_t rule, int base, const
                         const Corners *c, VerifyReport *r, StrBuf *first_why, StrBuf *op_why)
 {
     const graft_rule *rd = &rs->rules[rule];
-    graft_rule_set one = single_rule(rs, rule);
+    graft_rule_set one = verify_single_rule(rs, rule);
     Chooser ch = {0};
     int max = (o->max_instances > 0 ? o->max_instances : DEFAULT_INSTANCES) / VERIFY_BASES;
     bool done = false;

@@ -98,4 +98,13 @@ void verify_corners(const graft_rule_set *rs, const graft_rule *rule, Corners *o
 /* Fills the leaves for corner trial k; variances take magnitudes. */
 void verify_draw_corners(Instance *in, const Corners *c, int k);
 
+/* One rule of an instance, shared with the prover's replay (verify.c):
+ * the rule alone, as a rule set sharing rs's tables; whether it matches
+ * at g's output (its guard true); and one application of it, the
+ * engine's messages dropped (a rule that could fire forever is no concern
+ * of one application). */
+graft_rule_set verify_single_rule(const graft_rule_set *rs, uint32_t rule);
+bool verify_matches_at_root(const graft_rule_set *one, graft_graph *g);
+bool verify_rewrite_once(const graft_rule_set *one, graft_graph *g);
+
 #endif
