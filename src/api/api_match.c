@@ -35,19 +35,6 @@ static const char *label_copy(Collect *c, const graft_node *n, bool callee)
     return arena_strdup(c->m->arena, c->scratch.data ? c->scratch.data : "");
 }
 
-static const char *kind_name(const graft_node *n)
-{
-    switch (node_kind(n)) {
-    case NODE_CALL: return node_op(n) ? node_op(n) : "call";
-    case NODE_TUPLE: return "tuple";
-    case NODE_GETITEM: return "getitem";
-    case NODE_FUNC: return "fn";
-    case NODE_VAR: return "var";
-    case NODE_CONST: return "const";
-    default: return "value";
-    }
-}
-
 static void fill_binding(Collect *c, const graft_rule *rule, int s, const graft_binding *b,
                          graft_match_binding *out)
 {
@@ -77,7 +64,7 @@ static void visit(void *ctx, uint32_t r, graft_node *root, const graft_binding *
     graft_match *out = &m->items[m->n++];
     out->rule = arena_strdup(m->arena, rule->name);
     out->root = label_copy(c, root, false);
-    out->kind = kind_name(root);
+    out->kind = node_kind_name(root);
     out->line = node_line(c->g, root);
     out->column = out->line ? node_col(c->g, root) : 0;
     graft_match_binding *bs = arena_array(m->arena, (size_t)rule->nslots + 1, sizeof *bs);

@@ -73,26 +73,13 @@ static void put_callee(MatchOut *o, const graft_node *call)
         put_node(o, node_callee(call), false);
 }
 
-static const char *kind_name(const graft_node *n)
-{
-    switch (node_kind(n)) {
-    case NODE_CALL: return node_op(n) ? node_op(n) : "call";
-    case NODE_TUPLE: return "tuple";
-    case NODE_GETITEM: return "getitem";
-    case NODE_FUNC: return "fn";
-    case NODE_VAR: return "var";
-    case NODE_CONST: return "const";
-    default: return "value";
-    }
-}
-
 static void visit(void *ctx, uint32_t r, graft_node *root, const graft_binding *b)
 {
     MatchOut *o = ctx;
     const graft_rule *rule = &o->rs->rules[r];
     printf("%s at ", rule->name);
     put_node(o, root, true);
-    printf(" %s", kind_name(root));
+    printf(" %s", node_kind_name(root));
     const char *sep = ": ";
     for (int s = 0; s < rule->nslots; s++) {
         if (!b[s].node && !b[s].attr)

@@ -1,6 +1,7 @@
 /* eval.c - evaluating a graph: nodes in operand-first order, each op by
  * its table entry; values freed once their last user has read them
  * (note [reference evaluator] in eval.h). */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -434,4 +435,18 @@ void eval_strides(int rank, const int64_t *dims, int64_t *strides)
         strides[i] = s;
         s *= dims[i];
     }
+}
+
+bool eval_value_finite(const Value *v)
+{
+    if (v->nfields >= 0) {
+        for (int i = 0; i < v->nfields; i++)
+            if (!eval_value_finite(&v->fields[i]))
+                return false;
+        return true;
+    }
+    for (size_t i = 0; i < v->t.size; i++)
+        if (!isfinite(v->t.data[i]))
+            return false;
+    return true;
 }

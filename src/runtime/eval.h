@@ -43,6 +43,9 @@ typedef struct Value {
     struct Value *fields;  /* nfields >= 0: owned array */
 } Value;
 
+/* Whether every element of v (of each field, for a tuple) is finite. */
+bool eval_value_finite(const Value *v);
+
 typedef enum EvalMode { EVAL_FLOAT64, EVAL_DTYPE } EvalMode;
 
 typedef enum EvalStatus {

@@ -138,3 +138,16 @@ graft_node *node_labels_find(const NodeLabels *nl, const char *text)
     strbuf_free(&sb);
     return found;
 }
+
+const char *node_kind_name(const graft_node *n)
+{
+    switch (node_kind(n)) {
+    case NODE_CALL: return node_op(n) ? node_op(n) : "call";
+    case NODE_TUPLE: return "tuple";
+    case NODE_GETITEM: return "getitem";
+    case NODE_FUNC: return "fn";
+    case NODE_VAR: return "var";
+    case NODE_CONST: return "const";
+    default: return "value";
+    }
+}

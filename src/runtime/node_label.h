@@ -38,6 +38,9 @@ void node_label_at(const NodeLabels *nl, const graft_node *n, StrBuf *out);
  * "a variable", "a tuple", "element 0 of a tuple", "a function", "a call
  * of a function". */
 void node_describe(const graft_node *n, StrBuf *out);
+/* A node's kind as graft match lists a binding: its op for an op call,
+ * else "call", "tuple", "getitem", "fn", "var", "const" or "value". */
+const char *node_kind_name(const graft_node *n);
 
 /* The node named by text (a name as node_label writes it, or a position
  * "FILE:LINE[:COL]" or ":LINE[:COL]": the first live node written on

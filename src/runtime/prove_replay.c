@@ -198,17 +198,6 @@ static bool evaluate(Replay *r, Value *out)
     return ok;
 }
 
-static int count_ops(const graft_graph *g)
-{
-    graft_node **order = xcalloc((size_t)graph_node_count(g) + 1, sizeof *order);
-    uint32_t n = graph_topo_order(g, order);
-    int ops = 0;
-    for (uint32_t i = 0; i < n; i++)
-        ops += node_kind(order[i]) == NODE_CALL;
-    free(order);
-    return ops;
-}
-
 /* Over float32 any difference refutes (both NaN is none); over the
  * reals one past graft verify's tolerance, eps * 8 * ops. */
 static bool differs(const Encoder *e, const Value *want, const Value *got, int ops,
@@ -242,11 +231,11 @@ bool prove_replay_eval(const Encoder *e, Replay *r, StrBuf *detail)
 {
     graft_rule_set one = verify_single_rule(e->rs, (uint32_t)(e->rule - e->rs->rules));
     Value want = {.nfields = -1}, got = {.nfields = -1};
-    int ops = count_ops(r->in.g);
+    int ops = verify_count_ops(r->in.g);
     bool ok = evaluate(r, &want) && verify_rewrite_once(&one, r->in.g) && evaluate(r, &got);
     bool refuted = false;
     if (ok) {
-        ops += count_ops(r->in.g);
+        ops += verify_count_ops(r->in.g);
         strbuf_puts(detail, "    pattern gives ");
         verify_value_text(&want, SHOW_VALUES, detail);
         strbuf_puts(detail, "\n    rewrite gives ");

@@ -187,7 +187,7 @@ static bool evaluate(const graft_graph *g, Tensor *params, MetaValues *mv, Model
 static double model_error(const Value *want, const Value *got)
 {
     long at;
-    return model_value_finite(got) ? verify_error(want, got, &at) : INFINITY;
+    return eval_value_finite(got) ? verify_error(want, got, &at) : INFINITY;
 }
 
 /* Loads the model again and applies its first stop_after rewrites (0:

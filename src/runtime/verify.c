@@ -167,21 +167,7 @@ static bool eval_instance(Instance *in, Value *out, EvalError *err)
     return ok;
 }
 
-static bool is_finite_value(const Value *v)
-{
-    if (v->nfields >= 0) {
-        for (int i = 0; i < v->nfields; i++)
-            if (!is_finite_value(&v->fields[i]))
-                return false;
-        return true;
-    }
-    for (size_t i = 0; i < v->t.size; i++)
-        if (!isfinite(v->t.data[i]))
-            return false;
-    return true;
-}
-
-static int count_ops(const graft_graph *g)
+int verify_count_ops(const graft_graph *g)
 {
     graft_node **order = xcalloc((size_t)graph_node_count(g) + 1, sizeof *order);
     uint32_t n = graph_topo_order(g, order);
@@ -231,7 +217,7 @@ static bool pattern_trial(Instance *in, Trials *t, bool corner, bool *failed)
         failure(in, "the pattern", &err);
         return !(*failed = true);
     }
-    if (!is_finite_value(want)) {
+    if (!eval_value_finite(want)) {
         value_free(want);
         if (corner)
             for (int k = 0; k < in->nleaves; k++)
@@ -243,7 +229,7 @@ static bool pattern_trial(Instance *in, Trials *t, bool corner, bool *failed)
             failure(in, "the pattern", &err);
             return !(*failed = true);
         }
-        if (corner && !is_finite_value(want)) {
+        if (corner && !eval_value_finite(want)) {
             value_free(want);
             return false;
         }
@@ -388,14 +374,14 @@ static bool try_instance(Instance *in, const graft_rule_set *one, const VerifyOp
     Trials t = {0};
     int ntrials = o->trials > 0 ? o->trials : 1;
     bool ok = run_pattern(in, c, ntrials, &t);
-    int ops = ok ? count_ops(in->g) : 0;
+    int ops = ok ? verify_count_ops(in->g) : 0;
     if (ok && !verify_rewrite_once(one, in->g)) {
         strbuf_puts(&in->why, "the rule matched but did not rewrite");
         ok = false;
     }
     ok = ok && run_rewrite(in, &t);
     if (ok)
-        judge(in, &t, ops + count_ops(in->g), o, r);
+        judge(in, &t, ops + verify_count_ops(in->g), o, r);
     trials_free(&t, in->nleaves);
     return ok;
 }

@@ -106,5 +106,7 @@ void verify_draw_corners(Instance *in, const Corners *c, int k);
 graft_rule_set verify_single_rule(const graft_rule_set *rs, uint32_t rule);
 bool verify_matches_at_root(const graft_rule_set *one, graft_graph *g);
 bool verify_rewrite_once(const graft_rule_set *one, graft_graph *g);
+/* The op calls of g's live nodes (the tolerance grows with them). */
+int verify_count_ops(const graft_graph *g);
 
 #endif

@@ -137,20 +137,6 @@ void model_watch_free(ModelWatch *w)
     free(w->done);
 }
 
-bool model_value_finite(const Value *v)
-{
-    if (v->nfields >= 0) {
-        for (int i = 0; i < v->nfields; i++)
-            if (!model_value_finite(&v->fields[i]))
-                return false;
-        return true;
-    }
-    for (size_t i = 0; i < v->t.size; i++)
-        if (!isfinite(v->t.data[i]))
-            return false;
-    return true;
-}
-
 /* The parameter tensor operand i of n is, when it has role role. */
 static Tensor *role_param(ModelWatch *w, const graft_node *n, int i, ParamRole role)
 {
@@ -276,7 +262,7 @@ bool model_watch_prepare(void *ctx, const graft_node *n, const Value *vals, cons
         w->done[id] = 1;
         return calibrate_norm(w, n, &x->t);
     }
-    if (!w->nonfinite && !model_value_finite(out))
+    if (!w->nonfinite && !eval_value_finite(out))
         w->nonfinite = n;
     if (!is_layer(n) && !is_op(n, "nn.batch_norm"))
         return false;

@@ -67,7 +67,5 @@ void model_watch_init(ModelWatch *w, const graft_graph *g, Tensor *params, bool 
 void model_watch_free(ModelWatch *w);
 bool model_watch_prepare(void *ctx, const graft_node *n, const Value *vals, const Value *out);
 
-/* Whether every element of v is finite. */
-bool model_value_finite(const Value *v);
 
 #endif
