@@ -143,6 +143,14 @@ START_TEST(test_wire_faults)
                                         "is a varint longer than 5 bytes"},
         {"\x08\x08", 2, "m.onnx: error: byte 2: the model has no graph (field 'graph' (7) of "
                         "onnx.ModelProto)"},
+        /* note [one occurrence]: a message field twice (protobuf-c's merge of two
+         * TypeProto without a oneof case fails, a fuzz finding) */
+        {"\x3a\x00\x3a\x00", 4, "m.onnx: error: byte 2: field 'graph' (7) of onnx.ModelProto "
+                                "occurs a second time in its message (protobuf would merge "
+                                "the two; graft reads a message field once)"},
+        {"\x3a\x09\x62\x07\x0a\x01\x79\x12\x00\x12\x00", 11,
+         "m.onnx: error: byte 9: field 'type' (2) of onnx.ValueInfoProto occurs a second time "
+         "in its message (protobuf would merge the two; graft reads a message field once)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *err = read_error(cases[i].bytes, cases[i].len, NULL);

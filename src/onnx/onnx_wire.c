@@ -12,12 +12,15 @@
  * onnx.proto never uses (protobuf-c refuses them too). */
 enum { WIRE_VARINT = 0, WIRE_FIXED64 = 1, WIRE_LEN = 2, WIRE_FIXED32 = 5 };
 
-/* A message being walked: its type, where it ends, and the field that
- * holds it (NULL for the root). */
+/* A message being walked: its type, where it ends, the field that holds
+ * it (NULL for the root), and which of its singular message fields have
+ * been seen (bit i for desc->fields[i]; onnx.proto's messages have fewer
+ * than 64 fields, note [one occurrence]). */
 typedef struct WireFrame {
     const ProtobufCMessageDescriptor *desc;
     size_t end;
     const ProtobufCFieldDescriptor *field;
+    uint64_t seen;
 } WireFrame;
 
 typedef struct WireWalk {
@@ -172,8 +175,33 @@ static bool enter_len(WireWalk *w, size_t end, uint64_t max_depth, size_t key_at
                  max_depth);
         return fault(w, key_at, deeper, " [--limit onnx-depth]");
     }
-    WireFrame sub = {field->descriptor, end, field};
+    WireFrame sub = {field->descriptor, end, field, 0};
     vec_push(&w->stack, sub);
+    return true;
+}
+
+/* note [one occurrence]: protobuf merges a singular message field that
+ * occurs twice in one message, and protobuf-c's merge fails on two
+ * onnx.TypeProto that both leave the oneof 'value' unset (a fuzzed file,
+ * fuzz/corpus/onnx/type_twice.onnx), answering NULL.  No serializer
+ * writes a message field twice, so the check refuses the second
+ * occurrence of any singular message field, by its offset. */
+static bool check_once(WireWalk *w, size_t key_at)
+{
+    const ProtobufCFieldDescriptor *field = w->field;
+    if (!field || field->type != PROTOBUF_C_TYPE_MESSAGE ||
+        field->label == PROTOBUF_C_LABEL_REPEATED)
+        return true;
+    WireFrame *frame = &w->stack.items[w->stack.len - 1];
+    size_t index = (size_t)(field - frame->desc->fields);
+    if (index >= 64)
+        return true;
+    uint64_t bit = UINT64_C(1) << index;
+    if (frame->seen & bit)
+        return fault(w, key_at, NULL, " occurs a second time in its message (protobuf "
+                                      "would merge the two; graft reads a message field "
+                                      "once)");
+    frame->seen |= bit;
     return true;
 }
 
@@ -246,6 +274,8 @@ static bool check_field(WireWalk *w, uint64_t max_depth)
                  wire_names[want]);
         return fault(w, key_at, NULL, types);
     }
+    if (!check_once(w, key_at))
+        return false;
     return check_value(w, wt, key_at, max_depth);
 }
 
@@ -253,7 +283,7 @@ bool onnx_wire_check(const uint8_t *data, size_t len, const ProtobufCMessageDesc
                      uint64_t max_depth, const char *name, graft_diag *d)
 {
     WireWalk w = {data, len, 0, name, d, {0}, 0, NULL};
-    WireFrame first = {root, len, NULL};
+    WireFrame first = {root, len, NULL, 0};
     vec_push(&w.stack, first);
     bool ok = true;
     while (ok && w.stack.len > 0) {

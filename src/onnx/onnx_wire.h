@@ -14,8 +14,9 @@
  * type a known field's type allows), every varint (at most 10 bytes,
  * ending inside its message), every fixed-size value and length prefix
  * (inside the message that holds it), packed repeated scalars (whole
- * values), and the nesting of messages (the onnx-depth limit, which also
- * bounds protobuf-c's recursion).  Unknown fields are checked for their
+ * values), the nesting of messages (the onnx-depth limit, which also
+ * bounds protobuf-c's recursion), and that no singular message field
+ * occurs twice in one message (note [one occurrence]).  Unknown fields are checked for their
  * framing only; protobuf-c keeps them (onnx_model.h).  A file that passes
  * is one protobuf-c unpacks.
  */
