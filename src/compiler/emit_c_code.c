@@ -55,6 +55,17 @@ static bool action_known(const graft_expr *x)
     return true;
 }
 
+bool emit_action_reads_slot_attr(const graft_expr *x)
+{
+    for (int i = 0; i < x->nattrs; i++)
+        if (x->attrs[i].src == GRAFT_ASRC_EXPR && x->attrs[i].value->kind == GRAFT_EXPR_SLOT)
+            return true;
+    for (int i = 0; i < x->nkids; i++)
+        if (emit_action_reads_slot_attr(x->kids[i]))
+            return true;
+    return false;
+}
+
 /* ---- bindings and functions ---- */
 
 const char *emit_var(Emitter *E, int slot)

@@ -29,8 +29,9 @@ static const graft_attr_value *const_value(graft_graph *g, const graft_node *n)
  * the bindings (units=shape(w)[0], axis=(rank(x) - 1)) is evaluated as a
  * guard is: an int when the value is integral, else a float.  When the
  * bindings cannot give the value (no type known, or a dim it reads
- * unknown), the rewrite does not happen (rewrite_computable), as when a
- * guard is false.  A list attribute may have computed items
+ * unknown, or a variable bound to a node other than a scalar constant),
+ * the rewrite does not happen (rewrite_computable), as when a guard is
+ * false.  A list attribute may have computed items
  * (newshape=[-1, shape(x)[2]]), each a number, or be shape(x), the dims
  * of x's type. */
 
@@ -355,10 +356,22 @@ static bool is_computed(const graft_expr *v)
            v->kind == GRAFT_EXPR_RANK || v->kind == GRAFT_EXPR_USERS || v->kind == GRAFT_EXPR_VALUE;
 }
 
-/* Whether a computed value (a number, a list of them, a shape) has a
- * value on b; other attribute values always do. */
+/* Whether a bound variable given as an attribute value has one: an
+ * attribute, or a scalar constant (note [computed attributes]); a node
+ * that is neither (a tensor constant bound to c:const in alpha=c) has
+ * none, so the rewrite does not happen rather than drop the attribute. */
+static bool slot_has_value(const graft_binding *s)
+{
+    return s->attr || !s->node ||
+           (node_kind(s->node) == NODE_CONST && node_const_is_scalar(s->node));
+}
+
+/* Whether a computed value (a number, a list of them, a shape) or a bound
+ * variable has a value on b; other attribute values always do. */
 static bool has_value(const graft_expr *v, const graft_binding *b)
 {
+    if (v->kind == GRAFT_EXPR_SLOT)
+        return slot_has_value(&b[v->slot]);
     if (v->kind == GRAFT_EXPR_LIST && !v->attr) {
         for (int i = 0; i < v->nkids; i++)
             if (!is_literal(v->kids[i]) && !number_known(v->kids[i], b))
@@ -374,7 +387,7 @@ static bool has_value(const graft_expr *v, const graft_binding *b)
 static bool may_lack_value(const graft_expr *v)
 {
     return (v->kind == GRAFT_EXPR_LIST && !v->attr) || v->kind == GRAFT_EXPR_SHAPE ||
-           is_computed(v);
+           v->kind == GRAFT_EXPR_SLOT || is_computed(v);
 }
 
 /* Whether attribute value v has a value on b; with b NULL, on any
