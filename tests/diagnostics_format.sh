@@ -67,4 +67,18 @@ check "--diagnostics-format=text is the default" sh -c \
     sh "$graft" $dir/mistakes.graft
 "$graft" check --diagnostics-format=xml $dir/mistakes.graft 2>/dev/null
 check "an unknown format is bad usage" [ $? -eq 2 ]
+
+# JSON strings are UTF-8: a byte of no valid sequence becomes U+FFFD, one
+# each; so does a code point past U+10FFFF (F4 90 80 80) and a surrogate
+# (ED A0 80), while U+10FFFF itself and an emoji pass (a file name a
+# message quotes; the mutant of issue 37 that let F4 90 through survived).
+printf 'include "a\364\220\200\200b\364\217\277\277c\355\240\200d\360\237\230\200.graft"\n' \
+    >"$tmp/utf8.graft"
+"$graft" check --diagnostics-format=json "$tmp/utf8.graft" 2>"$tmp/utf8.json"
+check "invalid UTF-8 in a message is U+FFFD in JSON" python3 -c 'import json, sys
+d = json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict"))
+want = ("/a" + "\ufffd" * 4 + "b\U0010ffffc" + "\ufffd" * 3 + "d\U0001f600"
+        ".graft\x27: No such file or directory")
+m = d[0]["message"]
+assert m.startswith("cannot read \x27") and m.endswith(want), m' "$tmp/utf8.json"
 [ $fail -eq 0 ]
