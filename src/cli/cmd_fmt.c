@@ -78,10 +78,6 @@ static int parse_args(int argc, char **argv, FmtArgs *a)
     if (a->onnx && a->types)
         return cli_usage_error("fmt", "--infer-types applies to Relay models, not to the ONNX "
                                "model '%s'", a->model);
-    if (a->onnx && !fmt_onnx_output_ok(a->out))
-        return cli_usage_error("fmt", "'%s' is an ONNX model, which graft fmt writes as a "
-                               ".onnx file only (ONNX's text form is not supported yet); "
-                               "give -o FILE.onnx", a->model);
     if (a->onnx)
         return cli_check_output("fmt", a->out, &a->model, 1);
     int rc = cli_check_kinds("graft fmt MODEL", NULL, 0, a->model);

@@ -7,6 +7,7 @@
 #include "diag.h"
 #include "input_kind.h"
 #include "onnx_model.h"
+#include "onnx_text.h"
 #include "outfile.h"
 
 static bool ends_with(const char *s, const char *suffix)
@@ -15,7 +16,7 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-bool fmt_onnx_output_ok(const char *out)
+bool fmt_onnx_binary_output(const char *out)
 {
     return out && strcmp(out, "-") != 0 && ends_with(out, ".onnx");
 }
@@ -40,7 +41,11 @@ bool fmt_onnx(const char *in, const char *out, const graft_limits *limits, graft
     if (model) {
         OutFile *of = outfile_open(out, d);
         if (of) {
-            onnx_model_write(model, outfile_stream(of)); /* a failed write: commit reports it */
+            /* a failed write: commit reports it */
+            if (fmt_onnx_binary_output(out))
+                onnx_model_write(model, outfile_stream(of));
+            else
+                onnx_text_print(model, outfile_stream(of));
             ok = outfile_commit(of, d);
         }
     }

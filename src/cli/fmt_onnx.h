@@ -6,9 +6,9 @@
 
 #include "graft.h"
 
-/* Whether out names a .onnx file: the output's name decides its format,
- * and ONNX's text form is not implemented yet. */
-bool fmt_onnx_output_ok(const char *out);
+/* Whether out names a .onnx file, which gets the binary format; any other
+ * output (standard output among them) gets ONNX's text syntax. */
+bool fmt_onnx_binary_output(const char *out);
 
 /* Reads the ONNX model at in and writes it to out, a .onnx file.  False
  * after reporting through d; nothing is written then. */
