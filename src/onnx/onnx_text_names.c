@@ -1,5 +1,6 @@
 /* onnx_text_names.c - the words of ONNX's text syntax, shared by its
  * printer and its reader (note [onnx text] in onnx_text.h). */
+#include "onnx_text.h"
 #include "onnx_text_impl.h"
 
 #include <string.h>
@@ -88,4 +89,56 @@ TextTensorField text_tensor_field(int32_t data_type)
     default:
         return TEXT_FIELD_NONE;
     }
+}
+
+/* Past layout and '#' comments. */
+static const char *skip_layout(const char *p, const char *end)
+{
+    while (p < end) {
+        if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+            p++;
+        else if (*p == '#')
+            while (p < end && *p != '\n')
+                p++;
+        else
+            break;
+    }
+    return p;
+}
+
+/* Past an identifier at p; p itself when there is none. */
+static const char *skip_identifier(const char *p, const char *end)
+{
+    const char *q = p;
+    while (q < end && text_is_identifier(p, (size_t)(q - p + 1)))
+        q++;
+    return q;
+}
+
+bool onnx_text_looks_like(const char *text, size_t len)
+{
+    static const char *const keys[] = {"ir_version", "opset_import", "producer_name",
+                                       "producer_version", "domain", "model_version",
+                                       "doc_string", "metadata_props"};
+    const char *end = text + len, *p = skip_layout(text, end);
+    if (p < end && *p == '<') {
+        p = skip_layout(p + 1, end);
+        const char *key = p;
+        p = skip_identifier(p, end);
+        bool known = false;
+        for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+            known |= is_word(key, (size_t)(p - key), keys[i]);
+        p = skip_layout(p, end);
+        return known && p < end && *p == ':';
+    }
+    const char *name = p;
+    if (p < end && *p == '"') {
+        for (p++; p < end && *p != '"'; p++)
+            p += *p == '\\';
+        p++;
+    } else {
+        p = skip_identifier(p, end);
+    }
+    p = p > name ? skip_layout(p, end) : p;
+    return p > name && p < end && *p == '(';
 }
