@@ -33,9 +33,10 @@ int onnx_text_parse(OnnxTextParser *ps);
 
 #include "onnx_text_impl.h"
 
-/* The scanner bounds bracket nesting by max_depth, and every bracket
- * level takes a few stack entries. */
-#define YYMAXDEPTH (256 + 16 * (long)ps->max_depth)
+/* The scanner bounds bracket nesting by --limit onnx-depth (at most
+ * 1024, limit.h), and every bracket level takes a few stack entries; a
+ * constant, as LAC's stack (parse.lac) has no parser at hand. */
+#define YYMAXDEPTH (256 + 16 * 1024)
 #define CHECK(x) do { if (!(x)) YYABORT; } while (0)
 #define NONE ((TextList){0})
 static void onnx_text_error(const SrcRange *loc, OnnxTextParser *ps, const char *msg);
@@ -48,6 +49,7 @@ static TextList more(OnnxTextParser *ps, TextList list, void *item);
 %define api.token.prefix {OT_}
 %define api.location.type {SrcRange}
 %define parse.error custom
+%define parse.lac full
 %locations
 %expect 0
 %param {OnnxTextParser *ps}
@@ -77,8 +79,8 @@ static TextList more(OnnxTextParser *ps, TextList list, void *item);
 %token <tok> '<' '>' '(' ')' '[' ']' '{' '}' ',' ':' '=' '@' '.' '?' '-'
 
 %type <list> header entries functions fattrs names names_opt values values_opt
-%type <list> vinfos vinfos_opt inits lits lits_opt nodes outs op attrs attrs_opt singles
-%type <name> name node_name
+%type <list> vinfos vinfos_opt inits lits lits_opt nodes ids op attrs attrs_opt singles
+%type <name> name node_name id
 %type <lit> lit
 %type <entry> entry
 %type <data> data tdata
@@ -187,6 +189,14 @@ value:
 vinfo:
     name                      { $$ = text_value(ps, NULL, $1); }
   | type name                 { $$ = text_value(ps, $1, $2); }
+  | unknown_type              { YYABORT; }
+  ;
+
+/* An identifier where an element type goes (before a shape or a name):
+ * a misspelt element type. */
+unknown_type:
+    IDENT '['                 { text_unknown_type(ps, $1, @1); }
+  | IDENT name                { text_unknown_type(ps, $1, @1); }
   ;
 
 vinfos_opt:
@@ -265,7 +275,7 @@ nodes:
  *         '(' [IN, ...] ')' ['<' ATTRS '>'] (the attributes before or
  *         after the inputs, not both) */
 node:
-    node_name outs '=' op attrs_opt '(' names_opt ')' attrs_opt
+    node_name ids '=' op attrs_opt '(' ids ')' attrs_opt
                               { CHECK($$ = text_node(ps, $1, $2, $4, $5, $7, $9, @9)); }
   ;
 
@@ -274,9 +284,17 @@ node_name:
   | '[' name ']'              { $$ = $2; }
   ;
 
-outs:
-    %empty                    { $$ = (TextList){0}; }
-  | names
+/* A node's inputs or outputs; an item left empty is an optional one left
+ * out, as "" is (parser.cc: "Op()" has none, "Op(, x)" two, and a
+ * trailing ',' adds none: text_node). */
+ids:
+    id                        { $$ = one(ps, $1); }
+  | ids ',' id                { $$ = more(ps, $1, $3); }
+  ;
+
+id:
+    %empty                    { $$ = NULL; }
+  | name
   ;
 
 op:
@@ -321,6 +339,7 @@ single:
   | type                      { $$ = text_single(ps, SINGLE_TYPE, $1, @1); }
   | tensor
   | graph                     { $$ = text_single(ps, SINGLE_GRAPH, $1, @1); }
+  | IDENT '['                 { text_unknown_type(ps, $1, @1); YYABORT; }
   ;
 
 /* tensor -> TYPE [NAME] ['='] DATA */
@@ -351,20 +370,30 @@ static TextList more(OnnxTextParser *ps, TextList list, void *item)
 }
 
 /* "unexpected X; expected A, B or C", at X, with a note at the bracket
- * the parser is inside of (what a missing closer would close). */
+ * the parser is inside of (what a missing closer would close).  When
+ * more than a few tokens may follow, the closer of that bracket is named
+ * if it is one of them. */
 static int yyreport_syntax_error(const yypcontext_t *ctx, OnnxTextParser *ps)
 {
     if (ps->lex_error)
         return 0; /* the scanner said what is wrong */
     enum { MAX_EXPECTED = 5 };
-    yysymbol_kind_t expected[MAX_EXPECTED];
-    int n = yypcontext_expected_tokens(ctx, expected, MAX_EXPECTED);
+    yysymbol_kind_t all[YYNTOKENS];
+    int n = yypcontext_expected_tokens(ctx, all, YYNTOKENS);
     const char *names[MAX_EXPECTED];
-    for (int i = 0; i < n; i++)
-        names[i] = yysymbol_name(expected[i]);
+    int shown = 0;
+    for (int i = 0; i < n && n <= MAX_EXPECTED; i++)
+        names[shown++] = yysymbol_name(all[i]);
+    char open = ps->open_chars.len ? ps->open_chars.items[ps->open_chars.len - 1] : 0;
+    char closer = open ? ")]}>"[strchr("([{<", open) - "([{<"] : 0;
+    for (int i = 0; i < n && n > MAX_EXPECTED && closer; i++) {
+        const char *name = yysymbol_name(all[i]);
+        if (name[0] == '\'' && name[1] == closer)
+            names[shown++] = name;
+    }
     yysymbol_kind_t tok = yypcontext_token(ctx);
     text_syntax_error(ps, *yypcontext_location(ctx),
-                      tok == YYSYMBOL_YYEOF ? NULL : yysymbol_name(tok), names, n);
+                      tok == YYSYMBOL_YYEOF ? NULL : yysymbol_name(tok), names, shown);
     return 0;
 }
 

@@ -84,6 +84,17 @@ void text_syntax_error(OnnxTextParser *ps, SrcRange where, const char *unexpecte
                   ps->open_chars.items[ps->open_chars.len - 1]);
 }
 
+void text_unknown_type(OnnxTextParser *ps, TextTok tok, SrcRange where)
+{
+    StrBuf names = {0};
+    for (int d = DTYPE_UNDEFINED + 1; d < DTYPE_COUNT; d++)
+        strbuf_printf(&names, "%s%s", d == DTYPE_UNDEFINED + 1 ? "" :
+                      d + 1 == DTYPE_COUNT ? " or " : ", ", dtype_onnx_text_name((DType)d));
+    diag_error(ps->d, ps->src, where, "unknown element type '%.*s'; expected %s",
+               (int)tok.len, ps->src->text + tok.off, names.data);
+    strbuf_free(&names);
+}
+
 static Onnx__TypeProto *new_type(OnnxTextParser *ps, Onnx__TypeProto__ValueCase kind)
 {
     Onnx__TypeProto *t = arena_alloc(ps->arena, sizeof *t);
@@ -187,14 +198,24 @@ TextValue *text_value(OnnxTextParser *ps, Onnx__TypeProto *type, TextName *name)
     return v;
 }
 
-/* The strings of a list of TextName. */
+/* The strings of a list of TextName; an item left empty (NULL) is "". */
 static char **name_strings(OnnxTextParser *ps, TextList names, size_t *n)
 {
     char **out = arena_array(ps->arena, names.n, sizeof *out);
     for (size_t i = 0; i < names.n; i++)
-        out[i] = ((TextName *)names.items[i])->s;
+        out[i] = names.items[i] ? ((TextName *)names.items[i])->s : "";
     *n = names.n;
     return out;
+}
+
+/* A node's inputs or outputs as onnx.parser reads them: "()" holds none
+ * (one item, left empty), and a last item left empty after a ',' is no
+ * item ("(x,)" is "(x)"). */
+static TextList node_ids(TextList ids)
+{
+    if (ids.n && !ids.items[ids.n - 1])
+        ids.n--;
+    return ids;
 }
 
 /* DOMAIN.OP: the segments before the last are the domain, joined by
@@ -223,8 +244,9 @@ TextNode *text_node(OnnxTextParser *ps, TextName *name, TextList outputs, TextLi
     Onnx__NodeProto *n = arena_alloc(ps->arena, sizeof *n);
     onnx__node_proto__init(n);
     n->name = name ? name->s : NULL;
+    outputs = node_ids(outputs);
     n->output = name_strings(ps, outputs, &n->n_output);
-    n->input = name_strings(ps, inputs, &n->n_input);
+    n->input = name_strings(ps, node_ids(inputs), &n->n_input);
     node_op(ps, n, op);
     n->n_attribute = attributes.n;
     n->attribute = (Onnx__AttributeProto **)attributes.items;
@@ -291,7 +313,7 @@ static bool graph_defs_ok(OnnxTextParser *ps, const char *graph, TextList inputs
     for (size_t i = 0; ok && i < nodes.n; i++) {
         const TextNode *n = nodes.items[i];
         for (size_t k = 0; ok && k < n->outputs.n; k++)
-            ok = define(ps, &defs, n->outputs.items[k], graph);
+            ok = !n->outputs.items[k] || define(ps, &defs, n->outputs.items[k], graph);
     }
     keymap_free(&defs.by_hash);
     vec_free(&defs.names);

@@ -102,6 +102,9 @@ TextEntry *text_entry(OnnxTextParser *ps, TextName *key, TextLit *lit, const Tex
 void text_syntax_error(OnnxTextParser *ps, SrcRange where, const char *unexpected,
                        const char *const *expected, int nexpected);
 
+/* "unknown element type 'flot'", at an identifier written as one. */
+void text_unknown_type(OnnxTextParser *ps, TextTok tok, SrcRange where);
+
 /* Types and value infos. */
 Onnx__TypeProto *text_tensor_type(OnnxTextParser *ps, TextTok dtype, SrcRange where,
                                   bool has_shape, TextList dims, bool sparse);
