@@ -65,6 +65,22 @@ static bool print_special(TextPrinter *p, double v)
     return true;
 }
 
+/* The shorter of buf (the fewest digits, maybe as an exponent: "1e+01")
+ * and the same value in fixed notation, which %g writes when it is given
+ * the digits up to the decimal point ("10"); fixed on a tie. */
+static void print_shorter(TextPrinter *p, char *buf, size_t size, double v)
+{
+    const char *e = strchr(buf, 'e');
+    int exp = e ? atoi(e + 1) : -1;
+    if (exp >= 0 && exp < 17) {
+        char fixed[40];
+        snprintf(fixed, sizeof fixed, "%.*g", exp + 1, v);
+        if (strlen(fixed) <= strlen(buf))
+            snprintf(buf, size, "%s", fixed);
+    }
+    fputs(buf, p->out);
+}
+
 void text_print_float(TextPrinter *p, float v)
 {
     if (print_special(p, v))
@@ -79,7 +95,7 @@ void text_print_float(TextPrinter *p, float v)
             lo = mid + 1;
     }
     float_fits(buf, sizeof buf, lo, v);
-    fputs(buf, p->out);
+    print_shorter(p, buf, sizeof buf, v);
 }
 
 void text_print_double(TextPrinter *p, double v)
@@ -96,7 +112,7 @@ void text_print_double(TextPrinter *p, double v)
             lo = mid + 1;
     }
     double_fits(buf, sizeof buf, lo, v);
-    fputs(buf, p->out);
+    print_shorter(p, buf, sizeof buf, v);
 }
 
 /* The n bytes at b as a little-endian unsigned number (protobuf's and
