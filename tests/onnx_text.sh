@@ -58,6 +58,13 @@ if ! grep -q '^  \["/features/features.0/features.0.0/Conv"\] "/features/feature
     failures=$((failures + 1))
 fi
 
+# The README shows graft fmt tests/onnx/tiny.onnx's print, indented.
+sed 's/^/    /' "$tmp/tiny.stdout.onnxtxt" >"$tmp/quoted"
+awk 'NR==FNR { want = want $0 "\n"; next } { text = text $0 "\n" }
+     END { exit index(text, want) ? 0 : 1 }' "$tmp/quoted" "$GRAFT_SRCDIR/README.md" || {
+    echo "FAIL: README.md does not show graft fmt tests/onnx/tiny.onnx's print"
+    failures=$((failures + 1)); }
+
 if [ "$failures" -ne 0 ]; then
     echo "onnx_text: $failures failures"
     exit 1

@@ -44,10 +44,10 @@ static Onnx__ModelProto *read_binary(const char *path, const graft_limits *limit
     if (!src)
         return NULL;
     const char *is = text_kind(src);
+    bool onnx_text = is && strcmp(is, "an ONNX model in text form") == 0;
     if (is)
-        diag_byte_error(d, src->name, 0, "this is %s, not a binary ONNX model%s", is,
-                        strcmp(is, "an ONNX model in text form") == 0 ?
-                        " (name it *.onnxtxt)" : "");
+        diag_byte_error(d, src->name, 0, "this is %s, not %s", is, onnx_text ?
+                        "a binary ONNX model (name it *.onnxtxt)" : "an ONNX model");
     Onnx__ModelProto *model = is ? NULL : onnx_model_read(src, limits, d);
     source_free(src); /* the model holds copies of every byte it keeps */
     return model;

@@ -14,12 +14,12 @@
  * model printed and read back is the model it was in everything the text
  * carries.  What it cannot carry (doc strings but the model's and a
  * function's, sparse initializers, training info, quantization
- * annotations, denotations, an empty domain's presence) is lost, as
- * doc/onnx.md lists.  Two extensions of the syntax carry what exporters
- * write and onnx.printer would lose: a tensor's raw_data, written
- * "raw {1, 2}" (or "raw {\"HEX\"}" when its elements would not give back
- * its bytes), and the distinction of a present and an absent name where
- * protobuf keeps it.
+ * annotations, denotations, whether an empty domain or name was written)
+ * is lost, as doc/onnx.md lists.  One extension of the syntax carries what
+ * every exporter writes and onnx.printer would lose: a tensor's raw_data,
+ * written "raw {1, 2}" (or raw {"HEX"} when its elements would not give
+ * back its bytes), so that a model exported by torch comes back byte for
+ * byte.
  */
 #ifndef GRAFT_ONNX_TEXT_H
 #define GRAFT_ONNX_TEXT_H
