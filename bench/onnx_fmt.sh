@@ -139,8 +139,13 @@ echo
 echo "| graft fmt | instructions | per node | CPU time per run (ms) | best wall time (ms) | peak RSS (KiB) |"
 echo "|---|---:|---:|---:|---:|---:|"
 for step in print parse; do
-    if [ "$step" = print ]; then set -- fmt "$model" -o "$work/t2.onnxtxt"
-    else set -- fmt "$work/t.onnxtxt" -o "$work/back.onnx"; fi
+    if [ "$step" = print ]; then
+        set -- fmt "$model" -o "$work/t2.onnxtxt"
+        label="print: graft fmt $(basename "$model") -o t.onnxtxt"
+    else
+        set -- fmt "$work/t.onnxtxt" -o "$work/back.onnx"
+        label="parse: graft fmt t.onnxtxt -o back.onnx"
+    fi
     ins=-; per=-; rss=-
     if command -v valgrind >/dev/null 2>&1; then
         ins=$(instructions "$graft" "$@")
@@ -149,6 +154,6 @@ for step in print parse; do
     [ -x /usr/bin/time ] && rss=$(max_rss "$graft" "$@")
     ms=$(best_ms "$graft" "$@")
     cpu=$(cpu_ms "$graft" "$@")
-    echo "| $step ($*) | $ins | $per | $cpu | $ms | $rss |" | sed "s|$work/||g"
+    echo "| $label | $ins | $per | $cpu | $ms | $rss |"
 done
 cmp -s "$model" "$work/back.onnx" || echo "the model read back from its text differs from the input!"
