@@ -18,9 +18,57 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
-/* 64-bit FNV-1a, for hash tables keyed by bytes. */
-uint64_t hash_bytes(const void *data, size_t len, uint64_t seed);
+/* a word read from memory as little-endian bytes make it */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define HASH_LE64(w) __builtin_bswap64(w)
+#else
+#define HASH_LE64(w) (w)
+#endif
+
+/* note [one string hash]: every hash of bytes is hash_bytes: the
+ * interner's (arena.c), the printer's variable names (relay_names.c), the
+ * emitter's texts (emit_c_out.c), the ONNX checker's names, the keys of
+ * tensor attributes (pattern.c) and graft verify's seeds (verify.c,
+ * prove_replay.c: a new hash draws new values).  Names are short (op
+ * names, "x0", dtypes), so it takes eight bytes at a step (a multiply and
+ * a shift each), several times fewer instructions than a byte at a time;
+ * the words are read little-endian on every machine, so that the seeds
+ * and the printed keys are the same everywhere.  Inline: the interner
+ * hashes every name the loader reads.  hash_mix folds a word into a hash
+ * (keys that are already numbers). */
+static inline uint64_t hash_word(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 29);
+}
+
+static inline uint64_t hash_bytes(const void *data, size_t len, uint64_t seed)
+{
+    const unsigned char *p = data;
+    uint64_t h = (seed ^ len) * 0x9e3779b97f4a7c15ull;
+    uint64_t w;
+    for (; len >= 8; p += 8, len -= 8) {
+        memcpy(&w, p, 8);
+        h = hash_word(h, HASH_LE64(w));
+    }
+    if (len) {
+        /* The 1 to 7 last bytes in fixed-size pieces the compiler
+         * inlines (a memcpy of a variable size cost as much as the rest). */
+        w = 0;
+        unsigned char *to = (unsigned char *)&w;
+        if (len & 4)
+            memcpy(to, p, 4), to += 4, p += 4;
+        if (len & 2)
+            memcpy(to, p, 2), to += 2, p += 2;
+        if (len & 1)
+            *to = *p;
+        h = hash_word(h, HASH_LE64(w));
+    }
+    h *= 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 32);
+}
 /* Folds v into h; inline because the automaton's memo hashes every key
  * word with it (bench/RESULTS.md, finding 3). */
 static inline uint64_t hash_mix(uint64_t h, uint64_t v)

@@ -10,22 +10,12 @@
  * at a time, and one probe: the map holds each hash once, with the names
  * of that hash chained in VarNames.names (two names with one hash are
  * told apart by their text). */
+
+/* The key of the n bytes at s in VarNames.taken (note [one string hash]
+ * in keymap.h; 0 is KeyMap's empty key). */
 static uint64_t name_hash(const char *s, size_t n)
 {
-    const uint64_t k = 0x9e3779b97f4a7c15ull;
-    uint64_t h = n * k;
-    for (; n >= 8; s += 8, n -= 8) {
-        uint64_t w;
-        memcpy(&w, s, 8);
-        h = (h ^ w) * k;
-        h ^= h >> 31;
-    }
-    uint64_t w = 0;
-    for (size_t i = 0; i < n; i++)
-        w |= (uint64_t)(unsigned char)s[i] << (8 * i);
-    h = (h ^ w) * k;
-    h ^= h >> 29;
-    return h ? h : 1; /* 0 is KeyMap's empty key */
+    return hash_bytes(s, n, 0) | 1;
 }
 
 /* The entry of name s (n bytes, hash h), or NULL when not handed out;
@@ -107,41 +97,28 @@ const char *var_names_slow(VarNames *vn, uint32_t id, size_t *len)
 /* note [distinct names]: in most models every variable has a name of its
  * own, and then each prints as itself: GetUniqueName never adds a suffix.
  * var_names_init checks that once for all the graph's variables, each
- * going into an open-addressing table by a hash of its printed name and
- * compared with those of the same slot chain before it; then a name costs
- * nothing when printed.  The graph interns names, so two variables print
- * alike exactly when their names are one pointer, and the hash and the
- * comparison are of the pointer, not of the text; unless a name takes a
- * "v" ("1" prints as "%v1", as "v1" does), and then of the printed text.
- * When two variables print alike, every name is made as note [name table]
- * says. */
+ * put in a KeyMap by its printed name; then a name costs nothing when
+ * printed.  The graph interns names, so two variables print alike exactly
+ * when their names are one pointer, and the key is the pointer; unless a
+ * name takes a "v" ("1" prints as "%v1", as "v1" does), and then the key
+ * is a hash of the printed text, and two names of one hash count as alike
+ * (the names made as below are right either way).  When two variables
+ * print alike, every name is made as note [name table] says. */
 static bool all_distinct(const VarNames *vn, bool by_text)
 {
     const GraphArrays *ga = vn->ga;
-    int bits = 2; /* at most two thirds full */
-    while (((size_t)1 << bits) < (size_t)ga->nvars + ga->nvars / 2)
-        bits++;
-    size_t mask = ((size_t)1 << bits) - 1;
-    uint32_t *table = xcalloc(mask + 1, sizeof *table); /* 1 + a variable */
+    KeyMap seen = {0};
+    keymap_reserve(&seen, ga->nvars);
     bool distinct = true;
     for (uint32_t i = 0; i < ga->nvars && distinct; i++) {
         uint32_t id = ga->vars[i];
         const char *name = vn->name[id];
-        uint64_t h = by_text ? name_hash(name, vn->len[id])
-                             : (uint64_t)(uintptr_t)name * 0x9e3779b97f4a7c15ull;
-        size_t at = (size_t)(h >> (64 - bits));
-        for (; table[at]; at = (at + 1) & mask) {
-            uint32_t other = table[at] - 1;
-            if (by_text ? vn->len[other] == vn->len[id] &&
-                              memcmp(vn->name[other], name, vn->len[id]) == 0
-                        : vn->name[other] == name) {
-                distinct = false;
-                break;
-            }
-        }
-        table[at] = id + 1;
+        uint64_t key = by_text ? name_hash(name, vn->len[id]) : keymap_ptr_key(name);
+        int64_t *taken = keymap_put(&seen, key, 0);
+        distinct = !*taken;
+        *taken = 1;
     }
-    free(table);
+    keymap_free(&seen);
     return distinct;
 }
 
