@@ -76,6 +76,20 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t v)
     return h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2));
 }
 
+/* note [one cache slot]: a small direct-mapped cache in front of a
+ * slower answer (a KeyMap, the automaton's memo, the interner, a
+ * conversion) holds one entry per slot and simply forgets what a
+ * colliding key evicts, so a slot needs no probing, only this one slot
+ * function: the key (a pointer, a hash of bytes, a value's bits, a packed
+ * symbol) times an odd constant, its top bits.  The caches: the labeller's
+ * ops, constants and attribute texts (automaton_label.c), the
+ * automaton's steps (note [step cache] in automaton.c) and the Relay
+ * loader's names (note [name cache] in relay_load_expr.c). */
+static inline size_t cache_slot(uint64_t key, unsigned bits)
+{
+    return (size_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - bits));
+}
+
 /* An open-addressing hash map from nonzero 64-bit keys (numbers, or
  * pointers through keymap_ptr_key) to 64-bit values.  A zeroed KeyMap
  * is empty; it allocates on the first keymap_put. */

@@ -610,9 +610,10 @@ static uint32_t step_memo(Automaton *a, const Symbol *sym)
 
 /* note [step cache]: most nodes have no tests and one or two operands
  * (a parameter, a unary or binary op), so their memo key fits in two
- * 64-bit words.  Such keys go first to a direct-mapped cache of the memo:
- * one multiply, one probe, two compares, where the memo hashes the key
- * word by word, probes and compares it with memcmp.  The cache only ever
+ * 64-bit words.  Such keys go first to a direct-mapped cache of the memo
+ * (note [one cache slot] in keymap.h): a slot of the two words mixed, one
+ * probe, two compares, where the memo hashes the key word by word, probes
+ * and compares it with memcmp.  The cache only ever
  * holds answers the memo gave, so the states, their numbering and the
  * memo's size (the transitions --stats prints) stay the same; a key that
  * collides with another is simply asked of the memo again. */
@@ -628,8 +629,7 @@ uint32_t automaton_step(Automaton *a, const Symbol *sym)
     uint64_t head = (uint64_t)sym->tag | (uint64_t)sym->npreds << 8 |
                     (uint64_t)sym->nargs << 16 | (uint64_t)sym->a << 32;
     uint64_t words = (uint64_t)w[0] | (uint64_t)w[1] << 32;
-    uint64_t h = (head * 0x9e3779b97f4a7c15ULL) ^ (words * 0xc2b2ae3d27d4eb4fULL);
-    StepEntry *e = &a->cache[(h ^ h >> 29) >> (64 - STEP_CACHE_BITS)];
+    StepEntry *e = &a->cache[cache_slot(hash_mix(head, words), STEP_CACHE_BITS)];
     if (e->state && e->head == head && e->words == words)
         return e->state - 1;
     uint32_t s = step_memo(a, sym);

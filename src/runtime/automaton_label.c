@@ -57,14 +57,16 @@ typedef struct OpSlot {
 #define CLASS_NODE UINT32_MAX
 #define GETITEM_CLASSES 8 /* element accesses .0 to .7 have classes */
 #define MAX_CLASSES 4096  /* beyond, constants are read as nodes */
-#define CONST_SLOTS 64
+#define CONST_SLOT_BITS 6
+#define CONST_SLOTS (1 << CONST_SLOT_BITS)
 
 /* note [attribute keys]: an attribute test compares canonical texts, and
  * writing a value's text (numbers as "%.17g") costs more than the rest
  * of the node's labelling; the loader keeps each value's spelling, and a
  * value's kind, item count and spelling decide its canonical text, so a
  * small direct-mapped cache by spelling writes each distinct one once. */
-#define KEY_SLOTS 256
+#define KEY_SLOT_BITS 8
+#define KEY_SLOTS (1 << KEY_SLOT_BITS)
 
 typedef struct KeySlot {
     const char *spelling; /* the value's spelling (in the graph), or NULL */
@@ -228,13 +230,11 @@ static void op_slot_fill(Labels *l, OpSlot *slot, const char *op)
     slot->dense = slot->index == SYM_OTHER_OP ? automaton_nops(l->a) : slot->index;
 }
 
-/* The op slot of an op name pointer: the slot is picked by the top bits
- * of the pointer times an odd constant (one multiply), and filled when it
- * holds another op. */
+/* The op slot of an op name pointer (note [one cache slot] in keymap.h),
+ * filled when it holds another op. */
 static inline const OpSlot *op_slot(Labels *l, const char *op)
 {
-    uint64_t mixed = (uint64_t)(uintptr_t)op * 0x9e3779b97f4a7c15ULL;
-    OpSlot *slot = &l->recent[mixed >> (64 - OP_SLOT_BITS)];
+    OpSlot *slot = &l->recent[cache_slot((uint64_t)(uintptr_t)op, OP_SLOT_BITS)];
     if (slot->op != op)
         op_slot_fill(l, slot, op);
     return slot;
@@ -298,7 +298,8 @@ static const char *attr_key(Labels *l, const graft_attr_value *v)
         pattern_attr_key(v, &l->key);
         return l->key.data;
     }
-    KeySlot *slot = &l->keys[hash_bytes(v->spelling, strlen(v->spelling), 0) % KEY_SLOTS];
+    uint64_t h = hash_bytes(v->spelling, strlen(v->spelling), 0);
+    KeySlot *slot = &l->keys[cache_slot(h, KEY_SLOT_BITS)];
     if (slot->spelling && slot->kind == v->kind && slot->nitems == v->nitems &&
         strcmp(slot->spelling, v->spelling) == 0)
         return slot->key;
@@ -467,7 +468,7 @@ static uint32_t const_class(Labels *l, const graft_node *n)
     double v = node_const_value(n);
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
-    ConstSlot *slot = &l->consts[(bits * 0x9e3779b97f4a7c15ULL) >> (64 - 6)];
+    ConstSlot *slot = &l->consts[cache_slot(bits, CONST_SLOT_BITS)];
     if (slot->cls > nops && slot->bits == bits)
         return slot->cls;
     if (l->nclasses >= MAX_CLASSES)
