@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "outbuf.h"
+
 /* note [name table]: the printer names every variable of a model (a
  * quarter of its nodes), so a name costs one hash of its bytes, a word
  * at a time, and one probe: the map holds each hash once, with the names
@@ -186,8 +188,7 @@ void relay_put_string(StrBuf *sb, const char *s)
 {
     size_t n = strcspn(s, "\"\\\n\t");
     if (!s[n]) { /* most strings have no escape: one copy */
-        sb->data = xgrow_items(sb->data, &sb->cap, sb->len + n + 3, 1);
-        char *at = sb->data + sb->len;
+        char *at = out_room(sb, n + 2);
         at[0] = '"';
         memcpy(at + 1, s, n);
         at[n + 1] = '"';
