@@ -83,8 +83,9 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t v)
  * function: the key (a pointer, a hash of bytes, a value's bits, a packed
  * symbol) times an odd constant, its top bits.  The caches: the labeller's
  * ops, constants and attribute texts (automaton_label.c), the
- * automaton's steps (note [step cache] in automaton.c) and the Relay
- * loader's names (note [name cache] in relay_load_expr.c). */
+ * automaton's steps (note [step cache] in automaton.c), the Relay
+ * loader's names (note [name cache] in relay_load_expr.c) and the
+ * printer's op names (relay_print_impl.h). */
 static inline size_t cache_slot(uint64_t key, unsigned bits)
 {
     return (size_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - bits));

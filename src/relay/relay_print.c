@@ -41,12 +41,9 @@ static void put_main(Printer *p, StrBuf *out)
     printer_put_params(p, out, ids, (size_t)nparams);
     free(ids);
     for (int i = 0; i < graph_main_nattrs(g); i++) {
-        const graft_attr *a = graph_main_attr(g, i);
         if (i || graph_nparams(g))
             out_lit(out, ", ");
-        out_str(out, a->name);
-        out_chr(out, '=');
-        printer_put_attr_value(p, out, a->value);
+        printer_put_attr(p, out, graph_main_attr(g, i));
     }
     out_lit(out, ") ");
     if (graph_ret_type(g))

@@ -47,6 +47,8 @@ typedef struct Frame {
     uint32_t end;  /* past its last child to visit */
 } Frame;
 
+enum { OP_LEN_BITS = 6 }; /* 64 op names' lengths kept (op_len) */
+
 typedef struct Printer {
     const graft_graph *g;     /* graph being printed */
     GraphArrays ga;     /* its nodes as arrays (note [compact walk]) */
@@ -80,8 +82,8 @@ typedef struct Printer {
     FILE *sink;         /* where top goes as it fills, or NULL */
     bool discard;       /* drop top as it fills (temp numbers only) */
     bool types;         /* RELAY_PRINT_TYPES: "ty=" from node types */
-    const char *op[64]; /* op names printed lately, by address ... */
-    uint32_t op_len[64]; /* ... and their lengths */
+    const char *op[1 << OP_LEN_BITS]; /* op names printed lately ... */
+    uint32_t op_len[1 << OP_LEN_BITS]; /* ... and their lengths (op_len) */
     AdtTable *adts;     /* the module's constructors, read at the first
                            call without operands */
     StrBuf consts;      /* constants' references (note [constant texts]) */
@@ -137,6 +139,28 @@ GRAFT_HOT bool has_comment(const Printer *p, uint32_t id)
     return node_annotation(n) || (p->types && node_type(n));
 }
 
+/* An op's name's length: a model has few ops, so their lengths are kept,
+ * by name pointer (note [one cache slot] in keymap.h). */
+GRAFT_HOT size_t op_len(Printer *p, const char *op)
+{
+    size_t slot = cache_slot((uint64_t)(uintptr_t)op, OP_LEN_BITS);
+    if (p->op[slot] != op) {
+        p->op[slot] = op;
+        p->op_len[slot] = (uint32_t)strlen(op);
+    }
+    return p->op_len[slot];
+}
+
+/* The most bytes node id's text takes (note [one reservation]), a
+ * call's attributes apart: a kept text's length, or resolve_kids' bound
+ * and a call's op name.  Inline: bind asks for every temp. */
+GRAFT_HOT size_t printer_text_max(Printer *p, uint32_t id)
+{
+    bool op = p->ga.kind[id] == NODE_CALL &&
+              !((p->ga.flags[id] & NODE_HAS_CALLEE) && p->ga.start[id] < p->ga.start[id + 1]);
+    return p->len[id] + (op ? op_len(p, p->ga.str[id]) : 0);
+}
+
 /* The length of variable v's printed name with its "%" (given now when
  * names follow the printing order, note [variable names]). */
 GRAFT_HOT size_t name_len(Printer *p, uint32_t v)
@@ -179,15 +203,13 @@ void printer_put_param(Printer *p, StrBuf *out, uint32_t v);
 void printer_put_params(Printer *p, StrBuf *out, const uint32_t *ids, size_t n);
 /* "name=value" for each attribute of n, after ", " unless first. */
 void printer_put_attrs(Printer *p, StrBuf *sb, const graft_node *n, bool first);
-/* An attribute value: its spelling as loaded, or its canonical form. */
-void printer_put_attr_value(Printer *p, StrBuf *sb, const graft_attr_value *v);
+/* "name=value": the value's spelling as loaded, or its printed form. */
+void printer_put_attr(Printer *p, StrBuf *sb, const graft_attr *a);
 /* Operand m's reference, resolved, at at (room for what
  * resolve_operand bounded). */
 char *printer_write_ref(Printer *p, char *at, uint32_t m);
-/* The most bytes node id's text takes, attributes apart, and the text
- * written at at, in out (note [one reservation]), with room for more
- * bytes after it. */
-size_t printer_text_max(Printer *p, uint32_t id);
+/* Node id's text written at at, in out, where room for printer_text_max
+ * was made (note [one reservation]), with room for more bytes after it. */
 char *printer_write_text_in(Printer *p, StrBuf *out, char *at, uint32_t id, size_t more);
 /* A visited node's text appended where it is used. */
 void printer_put_text(Printer *p, StrBuf *out, uint32_t id);

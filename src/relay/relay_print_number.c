@@ -42,7 +42,7 @@ static void scratch_done(Printer *p)
     p->nscratch--;
 }
 
-void printer_drain(Printer *p)
+static void drain(Printer *p)
 {
     if (p->lines != p->top || p->top->len < DRAIN_AT || (!p->sink && !p->discard))
         return;
@@ -185,7 +185,7 @@ static void bind(Printer *p, uint32_t id)
     lines->len = (size_t)(write_lit(at, ";\n") - lines->data);
     count_on(p);
     p->visited[id] = VISIT_BOUND;
-    printer_drain(p);
+    drain(p);
 }
 
 /* note [pending texts]: the texts of functions, lets, ifs and matches

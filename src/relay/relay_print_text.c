@@ -98,7 +98,7 @@ static void put_quoted(Printer *p, StrBuf *sb, const char *s)
 /* An attribute value: its spelling as loaded, or for one made by an edit
  * the canonical form.  Loaded lists have a spelling, so the recursion
  * only follows lists an edit nested. */
-void printer_put_attr_value(Printer *p, StrBuf *sb, const graft_attr_value *v)
+static void put_attr_value(Printer *p, StrBuf *sb, const graft_attr_value *v)
 {
     if (v->spelling) {
         out_str(sb, v->spelling);
@@ -118,11 +118,23 @@ void printer_put_attr_value(Printer *p, StrBuf *sb, const graft_attr_value *v)
         for (int i = 0; i < v->nitems; i++) {
             if (i)
                 out_lit(sb, ", ");
-            printer_put_attr_value(p, sb, v->items[i]);
+            put_attr_value(p, sb, v->items[i]);
         }
         out_chr(sb, ']');
         break;
     }
+}
+
+GRAFT_HOT void put_attr(Printer *p, StrBuf *sb, const graft_attr *a)
+{
+    out_str(sb, a->name);
+    out_chr(sb, '=');
+    put_attr_value(p, sb, a->value);
+}
+
+void printer_put_attr(Printer *p, StrBuf *sb, const graft_attr *a)
+{
+    put_attr(p, sb, a);
 }
 
 /* "name=value" for each attribute, after ", " unless first (nothing was
@@ -130,13 +142,10 @@ void printer_put_attr_value(Printer *p, StrBuf *sb, const graft_attr_value *v)
 void printer_put_attrs(Printer *p, StrBuf *sb, const graft_node *n, bool first)
 {
     for (int i = 0; i < node_nattrs(n); i++) {
-        const graft_attr *a = node_attr(n, i);
         if (!first)
             out_lit(sb, ", ");
         first = false;
-        out_str(sb, a->name);
-        out_chr(sb, '=');
-        printer_put_attr_value(p, sb, a->value);
+        put_attr(p, sb, node_attr(n, i));
     }
 }
 
@@ -218,17 +227,6 @@ char *printer_write_ref(Printer *p, char *at, uint32_t m)
     return write_ref(p, at, m);
 }
 
-/* An op's name: a model has few, so their lengths are kept. */
-GRAFT_HOT size_t op_len(Printer *p, const char *op)
-{
-    size_t slot = ((uintptr_t)op >> 4) % ARRAY_LEN(p->op);
-    if (p->op[slot] != op) {
-        p->op[slot] = op;
-        p->op_len[slot] = (uint32_t)strlen(op);
-    }
-    return p->op_len[slot];
-}
-
 /* Whether call id's op is a constructor of no fields: its call prints
  * as its bare name, as TVM prints it. */
 static bool nullary_constructor(Printer *p, uint32_t id)
@@ -269,16 +267,6 @@ GRAFT_HOT char *write_call_open(Printer *p, char *at, uint32_t id, bool *closed)
     }
     *at++ = '(';
     return write_refs(p, at, k, end);
-}
-
-/* The most bytes node id's text takes (note [one reservation]), a
- * call's attributes apart: a kept text's length, or resolve_kids' bound
- * and a call's op name. */
-size_t printer_text_max(Printer *p, uint32_t id)
-{
-    bool op = p->ga.kind[id] == NODE_CALL &&
-              !((p->ga.flags[id] & NODE_HAS_CALLEE) && p->ga.start[id] < p->ga.start[id + 1]);
-    return p->len[id] + (op ? op_len(p, p->ga.str[id]) : 0);
 }
 
 /* Whether node id's text has a part printer_text_max does not bound. */
