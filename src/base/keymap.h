@@ -29,7 +29,8 @@
 
 /* note [one string hash]: every hash of bytes is hash_bytes: the
  * interner's (arena.c), the printer's variable names (relay_names.c), the
- * emitter's texts (emit_c_out.c), the ONNX checker's names, the keys of
+ * emitter's texts (emit_c_out.c), the ONNX checker's names, the
+ * automaton's memo and item sets (arrays of ids, automaton.c), the keys of
  * tensor attributes (pattern.c) and graft verify's seeds (verify.c,
  * prove_replay.c: a new hash draws new values).  Names are short (op
  * names, "x0", dtypes), so it takes eight bytes at a step (a multiply and
@@ -69,8 +70,8 @@ static inline uint64_t hash_bytes(const void *data, size_t len, uint64_t seed)
     h *= 0x9e3779b97f4a7c15ull;
     return h ^ (h >> 32);
 }
-/* Folds v into h; inline because the automaton's memo hashes every key
- * word with it (bench/RESULTS.md, finding 3). */
+/* Folds v into h, for keys that are already words: a KeyMap's slot, the
+ * automaton's step cache.  Inline: the labeller looks up every node. */
 static inline uint64_t hash_mix(uint64_t h, uint64_t v)
 {
     return h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2));

@@ -96,16 +96,11 @@ struct Automaton {
 
 /* ---- hash tables over uint32 keys ---- */
 
-/* Word at a time: keys are short arrays of ids. */
+/* A key, a short array of ids, hashed as its bytes (note [one string
+ * hash] in keymap.h); nonzero. */
 static uint64_t hash_key(const uint32_t *key, size_t len)
 {
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ len;
-    for (size_t i = 0; i < len; i++)
-        h = hash_mix(h, key[i]);
-    h ^= h >> 33; /* spread into the low bits the table indexes by */
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    return h ? h : 1;
+    return hash_bytes(key, len * sizeof *key, 0) | 1;
 }
 
 static void table_free(Table *t)
