@@ -6,20 +6,11 @@
 # which rejects a broken one; every command that reads rules or a model
 # writes its errors as JSON and nothing else on stderr.  GRAFT_REGEN=1
 # rewrites the expected files.
-set -u
-graft=${GRAFT:?}
-srcdir=${GRAFT_SRCDIR:?}
-cd "$srcdir" || exit 1
+. "${GRAFT_SRCDIR:?}/tests/expect.sh"
+graft=$GRAFT
+cd "$GRAFT_SRCDIR" || exit 99 # the paths in the expected reports are the tree's
 dir=tests/diagnostics_format
 schema=tests/sarif/sarif-2.1.0-graft.schema.json
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { # description, then a command that must succeed
-    what=$1
-    shift
-    if "$@"; then echo "PASS: $what"; else echo "FAIL: $what"; fail=$((fail + 1)); fi
-}
 exact() { # expected file, actual file
     [ "${GRAFT_REGEN:-0}" = 1 ] && cp "$2" "$1"
     cmp -s "$1" "$2" || { diff "$1" "$2" | head -20; return 1; }
@@ -67,4 +58,4 @@ check "--diagnostics-format=text is the default" sh -c \
     sh "$graft" $dir/mistakes.graft
 "$graft" check --diagnostics-format=xml $dir/mistakes.graft 2>/dev/null
 check "an unknown format is bad usage" [ $? -eq 2 ]
-[ $fail -eq 0 ]
+expect_end diagnostics_format
