@@ -87,7 +87,7 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t v)
  * colliding key evicts, so a slot needs no probing, only this one slot
  * function: the key (a pointer, a hash of bytes, a value's bits, a packed
  * symbol) times an odd constant, its top bits.  The caches: the labeller's
- * ops, constants and attribute texts (automaton_label.c), the
+ * ops, constants and attribute texts (automaton_label_class.c), the
  * automaton's steps (note [step cache] in automaton.c), the Relay
  * loader's names (note [name cache] in relay_load_expr.c) and the
  * printer's op names (relay_print_impl.h); no other slot formula
@@ -113,7 +113,7 @@ typedef struct KeyMap {
 
 /* key's value, or NULL when key was never put.  Pointers into the map
  * hold until the next keymap_put.  Inline: the labeller looks up every
- * node's op name here (automaton_label.c). */
+ * node's op name here (automaton_label_class.c). */
 static inline int64_t *keymap_get(const KeyMap *m, uint64_t key)
 {
     if (!m->cap)
