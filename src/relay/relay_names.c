@@ -26,8 +26,8 @@ static uint64_t name_hash(const char *s, size_t n)
 static TakenName *find_name(VarNames *vn, uint64_t h, const char *s, size_t n, int64_t **head)
 {
     *head = keymap_put(&vn->taken, h, 0);
-    for (int64_t i = **head - 1; i >= 0; i = vn->names[i].next) {
-        TakenName *t = &vn->names[i];
+    for (int64_t i = **head - 1; i >= 0; i = vn->names.items[i].next) {
+        TakenName *t = &vn->names.items[i];
         if (t->len == n && memcmp(t->text, s, n) == 0)
             return t;
     }
@@ -38,10 +38,8 @@ static TakenName *find_name(VarNames *vn, uint64_t h, const char *s, size_t n, i
  * the front of its hash's chain *head. */
 static void take_name(VarNames *vn, int64_t *head, const char *s, size_t n)
 {
-    if (vn->nnames == vn->names_cap)
-        vn->names = xgrow_items(vn->names, &vn->names_cap, vn->nnames + 1, sizeof *vn->names);
-    vn->names[vn->nnames] = (TakenName){s, (uint32_t)n, (int32_t)(*head - 1), 0};
-    *head = (int64_t)++vn->nnames;
+    vec_push(&vn->names, ((TakenName){s, (uint32_t)n, (int32_t)(*head - 1), 0}));
+    *head = (int64_t)vn->names.len;
 }
 
 /* Whether s starts with a letter, as isalpha in the C locale, the one
@@ -62,12 +60,12 @@ static const char *unique_name(VarNames *vn, const char *prefix, size_t n, size_
         *len = n;
         return prefix;
     }
-    size_t taken = (size_t)(t - vn->names);
+    size_t taken = (size_t)(t - vn->names.items);
     char *name = arena_alloc(vn->arena, n + 21);
     memcpy(name, prefix, n);
     size_t m;
     do {
-        m = n + (size_t)snprintf(name + n, 21, "%u", (unsigned)++vn->names[taken].counter);
+        m = n + (size_t)snprintf(name + n, 21, "%u", (unsigned)++vn->names.items[taken].counter);
     } while (find_name(vn, name_hash(name, m), name, m, &head));
     take_name(vn, head, name, m);
     *len = m;
@@ -179,7 +177,7 @@ void var_names_free(VarNames *vn)
     if (vn->own_name)
         free(vn->name);
     free(vn->len);
-    free(vn->names);
+    vec_free(&vn->names);
     keymap_free(&vn->taken);
     arena_free(vn->arena);
 }

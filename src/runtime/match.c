@@ -52,10 +52,10 @@ void matcher_free(Matcher *m)
 {
     if (!m)
         return;
-    free(m->pool);
-    free(m->choices);
-    free(m->trail);
-    free(m->pairs);
+    vec_free(&m->pool);
+    vec_free(&m->choices);
+    vec_free(&m->trail);
+    vec_free(&m->pairs);
     free(m->b);
     strbuf_free(&m->k1);
     strbuf_free(&m->k2);
@@ -75,8 +75,8 @@ const graft_binding *matcher_bindings(const Matcher *m)
 
 const MatchPair *matcher_pairs(const Matcher *m, uint32_t *n)
 {
-    *n = (uint32_t)m->npairs;
-    return m->pairs;
+    *n = (uint32_t)m->pairs.len;
+    return m->pairs.items;
 }
 
 const graft_rule_set *matcher_ruleset(const Matcher *m)
@@ -96,17 +96,13 @@ bool matcher_node_has(const Matcher *m, const graft_node *n, uint32_t item)
 
 static uint32_t goal(Matcher *m, const graft_pat *p, graft_node *n, bool nobind, uint32_t next)
 {
-    if (m->npool == m->pool_cap) /* xgrow is a call; most goals fit */
-        m->pool = xgrow_items(m->pool, &m->pool_cap, m->npool + 1, sizeof *m->pool);
-    m->pool[m->npool] = (Goal){p, n, nobind, false, next};
-    return (uint32_t)m->npool++;
+    vec_push(&m->pool, ((Goal){p, n, nobind, false, next}));
+    return (uint32_t)m->pool.len - 1;
 }
 
 void matcher_add_pair(Matcher *m, const graft_pat *p, graft_node *n)
 {
-    if (m->npairs == m->pairs_cap)
-        m->pairs = xgrow_items(m->pairs, &m->pairs_cap, m->npairs + 1, sizeof *m->pairs);
-    m->pairs[m->npairs++] = (MatchPair){p, n, false};
+    vec_push(&m->pairs, ((MatchPair){p, n, false}));
 }
 
 /* After the goals of p's operands: the tail pair, when p is variadic
@@ -116,15 +112,13 @@ static uint32_t tail_goal(Matcher *m, const graft_pat *p, graft_node *n, uint32_
     if (!m->rs->items[p->item].variadic || pattern_noperands(n) <= p->nkids)
         return rest;
     uint32_t gi = goal(m, p, n, true, rest);
-    m->pool[gi].tail = true;
+    m->pool.items[gi].tail = true;
     return gi;
 }
 
 static void bind(Matcher *m, int slot, graft_node *n, const graft_attr_value *v)
 {
-    if (m->ntrail == m->trail_cap)
-        m->trail = xgrow_items(m->trail, &m->trail_cap, m->ntrail + 1, sizeof *m->trail);
-    m->trail[m->ntrail++] = (uint32_t)slot;
+    vec_push(&m->trail, (uint32_t)slot);
     m->b[slot].node = n;
     m->b[slot].attr = v;
 }
@@ -250,7 +244,7 @@ static bool record(Matcher *m, MatchFailKind kind, const graft_pat *p, graft_nod
     MatchFailure *r = m->rec;
     if (!r)
         return false;
-    uint64_t score = 2 * (uint64_t)m->npairs + (kind == MFAIL_GUARD);
+    uint64_t score = 2 * (uint64_t)m->pairs.len + (kind == MFAIL_GUARD);
     uint64_t best = 2 * (uint64_t)r->depth + (r->kind == MFAIL_GUARD);
     if (r->kind != MFAIL_NONE && score <= best)
         return false;
@@ -258,10 +252,10 @@ static bool record(Matcher *m, MatchFailKind kind, const graft_pat *p, graft_nod
     r->pat = p;
     r->node = n;
     r->other = NULL;
-    r->depth = (uint32_t)m->npairs;
-    r->pairs = xgrow_items(r->pairs, &r->pairs_cap, m->npairs + 1, sizeof *r->pairs);
-    if (m->npairs) /* m->pairs is NULL before the first pair */
-        memcpy(r->pairs, m->pairs, m->npairs * sizeof *r->pairs);
+    r->depth = (uint32_t)m->pairs.len;
+    r->pairs = xgrow_items(r->pairs, &r->pairs_cap, m->pairs.len + 1, sizeof *r->pairs);
+    if (m->pairs.len) /* m->pairs.items is NULL before the first pair */
+        memcpy(r->pairs, m->pairs.items, m->pairs.len * sizeof *r->pairs);
     r->b = xgrow_items(r->b, &r->b_cap, (size_t)m->nslots + 1, sizeof *r->b);
     memcpy(r->b, m->b, ((size_t)m->nslots + 1) * sizeof *r->b);
     return true;
@@ -283,9 +277,8 @@ static bool try_ways(Matcher *m, const graft_pat *p, graft_node *n, bool nobind,
     while (later < total && !way_fits(m, p, n, later))
         later++;
     if (later < total) {
-        m->choices = xgrow_items(m->choices, &m->choices_cap, m->nchoices + 1, sizeof *m->choices);
-        m->choices[m->nchoices++] = (Choice){p, n, nobind, later, rest,
-            (uint32_t)m->ntrail, (uint32_t)m->npairs, (uint32_t)m->npool};
+        vec_push(&m->choices, ((Choice){p, n, nobind, later, rest, (uint32_t)m->trail.len,
+                                        (uint32_t)m->pairs.len, (uint32_t)m->pool.len}));
     }
     *out = take_way(m, p, n, w, rest);
     return true;
@@ -294,8 +287,8 @@ static bool try_ways(Matcher *m, const graft_pat *p, graft_node *n, bool nobind,
 /* Undoes bindings down to trail height h. */
 static void unwind(Matcher *m, size_t h)
 {
-    while (m->ntrail > h) {
-        uint32_t s = m->trail[--m->ntrail];
+    while (m->trail.len > h) {
+        uint32_t s = vec_pop(&m->trail);
         m->b[s].node = NULL;
         m->b[s].attr = NULL;
     }
@@ -304,11 +297,11 @@ static void unwind(Matcher *m, size_t h)
 /* Resumes the newest choice point; false when none is left. */
 static bool backtrack(Matcher *m, uint32_t *list)
 {
-    while (m->nchoices) {
-        Choice c = m->choices[--m->nchoices];
+    while (m->choices.len) {
+        Choice c = vec_pop(&m->choices);
         unwind(m, c.trail);
-        m->npairs = c.pairs;
-        m->npool = c.pool;
+        m->pairs.len = c.pairs;
+        m->pool.len = c.pool;
         if (try_ways(m, c.pat, c.node, c.nobind, c.way, c.rest, list))
             return true;
     }
@@ -319,10 +312,10 @@ static bool backtrack(Matcher *m, uint32_t *list)
  * then its first workable way is taken. */
 static bool step(Matcher *m, uint32_t gi, uint32_t *list)
 {
-    Goal g = m->pool[gi];
+    Goal g = m->pool.items[gi];
     if (g.tail) {
         matcher_add_pair(m, g.pat, g.node);
-        m->pairs[m->npairs - 1].tail = true;
+        m->pairs.items[m->pairs.len - 1].tail = true;
         *list = g.next;
         return true;
     }
@@ -347,7 +340,7 @@ static void reset(Matcher *m, const graft_rule *rule)
     if ((size_t)rule->nslots + 1 > m->b_cap)
         m->b = xgrow_items(m->b, &m->b_cap, (size_t)rule->nslots + 1, sizeof *m->b);
     memset(m->b, 0, ((size_t)rule->nslots + 1) * sizeof *m->b);
-    m->npool = m->nchoices = m->ntrail = m->npairs = 0;
+    m->pool.len = m->choices.len = m->trail.len = m->pairs.len = 0;
     m->steps = 0;
     m->nslots = (uint32_t)rule->nslots;
     if (m->rec) {

@@ -58,14 +58,10 @@ struct Matcher {
     const Automaton *a;  /* the automaton, borrowed */
     const graft_rule_set *rs;   /* its rules */
     const graft_graph *g;      /* the graph */
-    Goal *pool;          /* goal cells */
-    size_t npool, pool_cap; /* used / allocated */
-    Choice *choices;     /* choice point stack */
-    size_t nchoices, choices_cap;
-    uint32_t *trail;     /* slots bound, in order */
-    size_t ntrail, trail_cap;
-    MatchPair *pairs;    /* matched pairs, in order */
-    size_t npairs, pairs_cap;
+    VEC(Goal) pool;      /* goal cells */
+    VEC(Choice) choices; /* choice point stack */
+    VEC(uint32_t) trail; /* slots bound, in order */
+    VEC(MatchPair) pairs; /* matched pairs, in order */
     graft_binding *b;          /* per slot of the current rule */
     size_t b_cap;        /* slots allocated */
     StrBuf k1, k2;       /* scratch for comparing attribute values */
