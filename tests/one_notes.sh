@@ -47,7 +47,7 @@ check_tree() (
             continue
         fi
         found=$(printf '%s\n' $sources | grep -v -E "^($skip)$" | xargs grep -n -E -- "$regex" |
-            grep -v -E "^[^:]*:[0-9]+:[[:space:]]*(/?\*|//)")
+            grep -v -E "^[^:]*:[0-9]+:[[:space:]]*(/\*|\*( |/|$)|//)")
         if [ "$by" = files ]; then
             count=$(printf '%s\n' "$found" | sed -n 's/:.*//p' | sort -u | grep -c .)
         else
