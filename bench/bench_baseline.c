@@ -172,7 +172,7 @@ static bool probe(Naive *nv, const graft_pat *q, graft_node *n)
 }
 
 /* The node the walk of dominates(parent, path, child) from n's operands
- * leads back to (note [dominator walk] in src/runtime/match.c), or NULL. */
+ * leads back to (note [dominator walk] in src/runtime/match_ways.c), or NULL. */
 static graft_node *dom_parent(Naive *nv, const graft_pat *p, graft_node *n)
 {
     graft_node *parent = NULL;

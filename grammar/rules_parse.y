@@ -24,8 +24,6 @@ int rules_lex(RULES_STYPE *val, SrcRange *loc, RulesParseCtx *ctx);
 #include <stdlib.h>
 #include <string.h>
 
-#include "registry.h"
-
 /* Every node built by a recursive production goes through CHECK_DEPTH:
  * trees deeper than the rule-depth limit are refused (note [nesting
  * bound]). */

@@ -6,20 +6,11 @@
 # which rejects a broken one; every command that reads rules or a model
 # writes its errors as JSON and nothing else on stderr.  GRAFT_REGEN=1
 # rewrites the expected files.
-set -u
-graft=${GRAFT:?}
-srcdir=${GRAFT_SRCDIR:?}
-cd "$srcdir" || exit 1
+. "${GRAFT_SRCDIR:?}/tests/expect.sh"
+graft=$GRAFT
+cd "$GRAFT_SRCDIR" || exit 99 # the paths in the expected reports are the tree's
 dir=tests/diagnostics_format
 schema=tests/sarif/sarif-2.1.0-graft.schema.json
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { # description, then a command that must succeed
-    what=$1
-    shift
-    if "$@"; then echo "PASS: $what"; else echo "FAIL: $what"; fail=$((fail + 1)); fi
-}
 exact() { # expected file, actual file
     [ "${GRAFT_REGEN:-0}" = 1 ] && cp "$2" "$1"
     cmp -s "$1" "$2" || { diff "$1" "$2" | head -20; return 1; }
@@ -81,4 +72,4 @@ want = ("/a" + "\ufffd" * 4 + "b\U0010ffffc" + "\ufffd" * 3 + "d\U0001f600"
         ".graft\x27: No such file or directory")
 m = d[0]["message"]
 assert m.startswith("cannot read \x27") and m.endswith(want), m' "$tmp/utf8.json"
-[ $fail -eq 0 ]
+expect_end diagnostics_format

@@ -1,19 +1,11 @@
 #!/bin/sh
 # engine_cli.sh - graft run and graft match as commands: exit statuses,
 # --help, -o never leaving a partial file, --stats=counts, --trace.
-set -u
-graft=${GRAFT:?}
-srcdir=${GRAFT_SRCDIR:?}
+. "${GRAFT_SRCDIR:?}/tests/expect.sh"
+graft=$GRAFT
+srcdir=$GRAFT_SRCDIR
 case_dir=$srcdir/tests/golden/seed_bn_partition
 . "$srcdir/tests/golden_format.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { # description, then a command that must succeed
-    what=$1
-    shift
-    if "$@"; then echo "PASS: $what"; else echo "FAIL: $what"; fail=$((fail + 1)); fi
-}
 status() { # expected status, graft arguments...
     want=$1
     shift
@@ -88,5 +80,4 @@ check "and lists nothing there" test ! -s "$tmp/out"
 check "match lists a match" status 0 match "$tmp/fold.graft" "$tmp/fold.relay"
 check "its line" grep -qx "fold at <output> (.*fold.relay:3:3) negative: x=%x" "$tmp/out"
 
-echo "engine_cli: $fail failed"
-[ "$fail" -eq 0 ]
+expect_end engine_cli

@@ -1,6 +1,7 @@
-# expect.sh - sourced by the scripts that run graft on hostile or limited
-# input and check each exit status and message exactly (tests/hostile.sh,
-# tests/limits.sh, tests/hints.sh).  Sets up a temporary directory and
+# expect.sh - the one harness of the shell tests that run graft and check
+# each exit status (expect_status) or each status and message exactly
+# (expect), or any command that must succeed (check): sourced by tests/hostile.sh, tests/limits.sh, tests/hints.sh,
+# tests/ir_cli.sh and the others that name it.  Sets up a temporary directory and
 # works in it: every scratch file (out, err, want, the generated inputs)
 # goes there, never into the source tree, and the script stops when it
 # cannot get there.  The script ends with `expect_end NAME`.
@@ -24,6 +25,28 @@ expect() {
     [ "$status" -eq "$want_status" ] || fail "$* exited $status, expected $want_status"
     cmp -s "$tmp/err" "$tmp/want" ||
         { fail "$*: stderr differs"; diff "$tmp/want" "$tmp/err" | head -n 10; }
+}
+
+# check WHAT CMD...: CMD (any command: a test, a comparison) must
+# succeed; prints PASS or FAIL with WHAT.
+check() {
+    what=$1
+    shift
+    cases=$((cases + 1))
+    if "$@"; then echo "PASS: $what"; else fail "$what"; fi
+}
+
+# expect_status STATUS CMD...: runs CMD (for at most 120 s); only its
+# status must match.  Its output stays in $tmp/out and $tmp/err for the
+# checks that follow.
+expect_status() {
+    want_status=$1
+    shift
+    cases=$((cases + 1))
+    timeout 120 "$@" >"$tmp/out" 2>"$tmp/err"
+    status=$?
+    [ "$status" -eq "$want_status" ] ||
+        fail "$* exited $status, expected $want_status: $(head -c 300 "$tmp/err")"
 }
 
 # expect_end NAME: the tally; the script's status.

@@ -5,40 +5,22 @@
 # message without it, the viz-marks bound on highlights (--limit,
 # GRAFT_LIMITS, the default), and the round trip of every model of
 # tests/corpus/.
-set -u
-: "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
+. "${GRAFT_SRCDIR:?}/tests/expect.sh"
 data="$GRAFT_SRCDIR/tests/relay"
 . "$GRAFT_SRCDIR/tests/golden_format.sh"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ir_cli.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
-
-# expect STATUS CMD...: runs CMD, checks its exit status.
-expect() {
-    want=$1
-    shift
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    [ "$got" -eq "$want" ] || fail "$* exited $got, expected $want: $(head -c 300 "$tmp/err")"
-}
 
 # --help, usage errors
-expect 0 "$GRAFT" fmt --help
+expect_status 0 "$GRAFT" fmt --help
 grep -q '^usage: graft fmt MODEL \[-o OUT\]' "$tmp/out" || fail "fmt --help text"
-expect 0 "$GRAFT" viz --help
+expect_status 0 "$GRAFT" viz --help
 grep -q '^usage: graft viz \[RULES...\] MODEL' "$tmp/out" || fail "viz --help text"
-expect 2 "$GRAFT" fmt
+expect_status 2 "$GRAFT" fmt
 grep -q "no MODEL given" "$tmp/err" || fail "fmt without MODEL message"
-expect 2 "$GRAFT" fmt "$data/bn.relay" --bogus
-expect 2 "$GRAFT" fmt "$data/bn.relay" "$data/bn.relay"
-expect 2 "$GRAFT" fmt "$data/bn.relay" -o
-expect 2 "$GRAFT" viz
-expect 2 "$GRAFT" viz "$data/bn.relay" -o
+expect_status 2 "$GRAFT" fmt "$data/bn.relay" --bogus
+expect_status 2 "$GRAFT" fmt "$data/bn.relay" "$data/bn.relay"
+expect_status 2 "$GRAFT" fmt "$data/bn.relay" -o
+expect_status 2 "$GRAFT" viz
+expect_status 2 "$GRAFT" viz "$data/bn.relay" -o
 
 # Whole modules in TVM v0.14's printed form round-trip byte for byte
 # (tests/relay/modules/).  Read from TVM's printer
@@ -75,27 +57,27 @@ expect 2 "$GRAFT" viz "$data/bn.relay" -o
 #    TVM's parser reads; its printer writes meta[GlobalVar][i]):
 #    global_attr_values.relay.
 for f in "$data"/modules/*.relay; do
-    expect 0 "$GRAFT" fmt "$f"
+    expect_status 0 "$GRAFT" fmt "$f"
     cmp -s "$tmp/out" "$f" || fail "fmt modules/$(basename "$f") is not byte for byte"
 done
 
 # fmt: stdout, -o, '-' for stdin, canonical output (syntax.in.relay's my.clip is a
 # custom op, loaded by --allow-unknown-ops unchecked: note [models checked like rules])
-expect 0 "$GRAFT" fmt --allow-unknown-ops "$data/syntax.in.relay"
+expect_status 0 "$GRAFT" fmt --allow-unknown-ops "$data/syntax.in.relay"
 cmp -s "$tmp/out" "$data/syntax.relay" || fail "fmt syntax.in.relay to stdout"
-expect 0 "$GRAFT" fmt "$data/layout.in.relay" -o "$tmp/layout.relay"
+expect_status 0 "$GRAFT" fmt "$data/layout.in.relay" -o "$tmp/layout.relay"
 cmp -s "$tmp/layout.relay" "$data/layout.relay" || fail "fmt -o"
 [ -s "$tmp/out" ] && fail "fmt -o also wrote to stdout"
 "$GRAFT" fmt - <"$data/bn_partitioned.relay" >"$tmp/stdin.relay" ||
     fail "fmt - exited $?"
 cmp -s "$tmp/stdin.relay" "$data/bn_partitioned.relay" || fail "fmt -"
-expect 0 "$GRAFT" fmt "$data/bn.relay" -o -
+expect_status 0 "$GRAFT" fmt "$data/bn.relay" -o -
 cmp -s "$tmp/out" "$data/bn.relay" || fail "fmt -o -"
 
 # fmt onto its own input: refused as bad usage, the input left as it was
 # (graft never modifies an input; see src/cli/main.c, cli_check_output)
 cp "$data/layout.in.relay" "$tmp/inplace.relay"
-expect 2 "$GRAFT" fmt "$tmp/inplace.relay" -o "$tmp/inplace.relay"
+expect_status 2 "$GRAFT" fmt "$tmp/inplace.relay" -o "$tmp/inplace.relay"
 cmp -s "$tmp/inplace.relay" "$data/layout.in.relay" || fail "fmt onto its input changed it"
 
 # bad input: exact diagnostics (the standard error of bad/NAME.golden,
@@ -117,7 +99,7 @@ for golden in "$data"/bad/*.golden; do
     [ $? -eq 1 ] || fail "viz bad/$name.relay did not exit 1"
     [ -e "$tmp/bad.dot" ] && fail "viz bad/$name.relay wrote a file"
 done
-expect 1 "$GRAFT" fmt "$tmp/no-such-file.relay"
+expect_status 1 "$GRAFT" fmt "$tmp/no-such-file.relay"
 grep -q "cannot read" "$tmp/err" || fail "missing file message"
 leftovers=$(ls "$tmp" | grep -c '\.tmp\.')
 [ "$leftovers" -eq 0 ] || fail "temporary files left behind"
@@ -131,27 +113,27 @@ for name in bn_partitioned double_bn_matches negative_chain_matches; do
     golden_stdout "$data/viz_$name.golden" >"$tmp/$name.dot"
 done
 unpath() { sed "s|$data/||g" "$1" >"$1.unpath" && mv "$1.unpath" "$1"; }
-expect 0 "$GRAFT" viz "$data/bn_partitioned.relay"
+expect_status 0 "$GRAFT" viz "$data/bn_partitioned.relay"
 unpath "$tmp/out"
 cmp -s "$tmp/out" "$tmp/bn_partitioned.dot" || fail "viz dot output"
-expect 0 "$GRAFT" viz "$data/bn_partitioned.relay" -o "$tmp/bn.dot"
+expect_status 0 "$GRAFT" viz "$data/bn_partitioned.relay" -o "$tmp/bn.dot"
 unpath "$tmp/bn.dot"
 cmp -s "$tmp/bn.dot" "$tmp/bn_partitioned.dot" || fail "viz -o .dot"
-expect 0 "$GRAFT" viz "$data/bn.graft" "$data/double_bn.relay"
+expect_status 0 "$GRAFT" viz "$data/bn.graft" "$data/double_bn.relay"
 unpath "$tmp/out"
 cmp -s "$tmp/out" "$tmp/double_bn_matches.dot" || fail "viz RULES MODEL output"
 [ -s "$tmp/err" ] && fail "viz RULES MODEL wrote to stderr: $(cat "$tmp/err")"
 # the old order, MODEL RULES...: the same drawing and a one-line note
-expect 0 "$GRAFT" viz "$data/double_bn.relay" "$data/bn.graft"
+expect_status 0 "$GRAFT" viz "$data/double_bn.relay" "$data/bn.graft"
 unpath "$tmp/out"
 cmp -s "$tmp/out" "$tmp/double_bn_matches.dot" || fail "viz MODEL RULES output"
 echo "graft viz: note: 'graft viz MODEL RULES...' is deprecated; use 'graft viz RULES... MODEL'" |
     cmp -s - "$tmp/err" || fail "viz MODEL RULES: no deprecation note: $(cat "$tmp/err")"
 printf 'bn := x +\n' >"$tmp/bad.graft"
-expect 1 "$GRAFT" viz "$tmp/bad.graft" "$data/double_bn.relay" -o "$tmp/bad-rules.dot"
+expect_status 1 "$GRAFT" viz "$tmp/bad.graft" "$data/double_bn.relay" -o "$tmp/bad-rules.dot"
 [ -e "$tmp/bad-rules.dot" ] && fail "viz with bad RULES wrote a file"
 if command -v dot >/dev/null 2>&1; then
-    expect 0 "$GRAFT" viz "$data/bn.relay" -o "$tmp/bn.svg"
+    expect_status 0 "$GRAFT" viz "$data/bn.relay" -o "$tmp/bn.svg"
     grep -q '<svg' "$tmp/bn.svg" || fail "viz -o .svg is not SVG"
 fi
 GRAFT_DOT="$tmp/no-dot-here" "$GRAFT" viz "$data/bn.relay" -o "$tmp/nodot.svg" \
@@ -203,7 +185,7 @@ viz_marks 0 8 viz-marks=8
 viz_marks 1 7 viz-marks=7
 viz_marks 0 8 viz-marks=7 --limit viz-marks=8
 viz_marks 1 7 viz-marks=8 --limit viz-marks=7
-expect 0 "$GRAFT" limits --limit viz-marks=8
+expect_status 0 "$GRAFT" limits --limit viz-marks=8
 grep -qx 'viz-marks      8        1000000  0..1000000000        (match, node) pairs one graft viz drawing highlights' \
     "$tmp/out" || fail "graft limits viz-marks row"
 
@@ -216,10 +198,10 @@ awk 'BEGIN { print "def @main(%x) {"; print "  %0 = negative(%x);";
              for (i = 1; i < 5200; i++) printf "  %%%d = negative(%%%d);\n", i, i - 1;
              print "  %5199"; print "}" }' >"$tmp/chain5200.relay"
 sed '/%5199 = /d; s/^  %5199$/  %5198/' "$tmp/chain5200.relay" >"$tmp/chain5199.relay"
-expect 1 "$GRAFT" viz "$tmp/deep.graft" "$tmp/chain5200.relay" -o "$tmp/deep.dot"
+expect_status 1 "$GRAFT" viz "$tmp/deep.graft" "$tmp/chain5200.relay" -o "$tmp/deep.dot"
 marks_error 1000000 | cmp -s - "$tmp/err" || fail "default viz-marks message: $(cat "$tmp/err")"
 [ -e "$tmp/deep.dot" ] && fail "viz past the default viz-marks wrote a file"
-expect 0 "$GRAFT" viz "$tmp/deep.graft" "$tmp/chain5199.relay" -o "$tmp/deep.dot"
+expect_status 0 "$GRAFT" viz "$tmp/deep.graft" "$tmp/chain5199.relay" -o "$tmp/deep.dot"
 [ "$(grep -o 'deep #[0-9]*' "$tmp/deep.dot" 2>/dev/null | wc -l)" -eq 1000000 ] ||
     fail "viz at the default viz-marks does not mark 1000000 nodes"
 rm -f "$tmp/deep.dot"
@@ -234,9 +216,4 @@ for f in "$GRAFT_SRCDIR"/tests/corpus/*.relay; do
 done
 [ "$nmodels" -eq 20 ] || fail "tests/corpus holds $nmodels models, expected 20"
 
-if [ "$failures" -ne 0 ]; then
-    echo "$failures failure(s)"
-    exit 1
-fi
-echo "ir_cli.sh: all passed"
-exit 0
+expect_end ir_cli

@@ -12,6 +12,10 @@
 # (relay_* to relay, rules_* to compiler).  Prints every bad edge and every
 # cycle, and exits 1 if there is one.
 #
+# Within a layer, the stages of doc/architecture.md's table are ordered
+# too: a file includes headers of its own stage and the stages before it
+# only, and every file of a layer with several stages is in one of them.
+#
 # It also refuses a second name for a public type or constant (note
 # [public names] in include/graft/graft.h): a "typedef graft_x Name;" or a
 # "#define NAME GRAFT_X" anywhere in src/.
@@ -135,5 +139,75 @@ aliases=$(find src -name '*.[ch]' 2>/dev/null | sort | xargs -r awk '
 if [ -n "$aliases" ]; then
     echo "$aliases"
     status=1
+fi
+# Stages: within a layer, a stage includes only headers of its own stage
+# and the stages before it, in the order of doc/architecture.md's table
+# (its files column names each stage's files: `automaton*.c` stands for
+# every automaton* file, header or source).  Checked where the tree has
+# that document; a file of a layer with several stages that no row names
+# is a fault too (the table would be incomplete).
+stages() {
+    [ -f doc/architecture.md ] || return 0
+    {
+        grep '^| ' doc/architecture.md | awk -F'|' '
+            $2 ~ /`src\// { layer = $2; gsub(/[ `]/, "", layer); sub(/^src\//, "", layer) }
+            $2 ~ /`include\// { layer = "" }
+            layer != "" {
+                stage = $4; gsub(/^ +| +$/, "", stage); files = $5
+                while (match(files, /`[^`]+`/)) {
+                    print "S", layer, stage, substr(files, RSTART + 1, RLENGTH - 2)
+                    files = substr(files, RSTART + RLENGTH)
+                }
+            }'
+        layer_of_files | sed 's/^/F /'
+        edges | sed 's/^/E /'
+    } | awk '
+    function base(path) { sub(/.*\//, "", path); return path }
+    function stem(name) { sub(/\.[^.\/]*$/, "", name); return name }
+    # a glob of the table (`relay_print*.c`, `grammar/relay_*`) as a regular
+    # expression over a file stem, or over a path when it names a folder
+    function pattern(glob) {
+        glob = stem(glob)
+        gsub(/\./, "\\.", glob); gsub(/\*/, ".*", glob)
+        return "^" glob "$"
+    }
+    $1 == "S" {
+        layer = $2; glob = $NF
+        name = $0; sub(/^S [^ ]+ /, "", name); sub(/ [^ ]+$/, "", name)
+        if (!(layer SUBSEP name in order)) { order[layer, name] = ++nstages[layer] }
+        n = ++nglobs[layer]
+        glob_re[layer, n] = pattern(glob); glob_dir[layer, n] = glob ~ /\//
+        glob_stage[layer, n] = name
+        next
+    }
+    $1 == "F" {
+        layer = $2; f = $3
+        if (f ~ /^grammar\//) layer = (base(f) ~ /^relay_/) ? "relay" : "compiler"
+        flayer[f] = layer
+        if (base(f) ~ /\.h$/) header[base(f)] = f
+        if (base(f) ~ /\.y$/) { h = base(f); sub(/\.y$/, ".h", h); header[h] = f }
+        for (i = 1; i <= nglobs[layer]; i++) {
+            subject = glob_dir[layer, i] ? stem(f) : stem(base(f))
+            if (subject ~ glob_re[layer, i]) { fstage[f] = glob_stage[layer, i]; break }
+        }
+        if (nstages[layer] > 1 && !(f in fstage))
+            printf "layering: %s: in no stage of doc/architecture.md'"'"'s table\n", f
+        next
+    }
+    $1 == "E" {
+        from = $2; to = header[$3]
+        if (to == "" || flayer[from] != flayer[to] || !(from in fstage) || !(to in fstage)) next
+        l = flayer[from]
+        if (order[l, fstage[to]] > order[l, fstage[from]])
+            printf "layering: %s (%s) includes %s (%s), a later stage of src/%s\n", \
+                from, fstage[from], to, fstage[to], l
+    }'
+}
+staged=$(stages)
+if [ -n "$staged" ]; then
+    echo "$staged"
+    status=1
+elif [ -f doc/architecture.md ]; then
+    echo "layering: within each layer, every include to the same or an earlier stage"
 fi
 exit $status

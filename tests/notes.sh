@@ -24,7 +24,7 @@ check_tree() (
     # files of those trees)
     text=$(printf '%s\n' "$files" | grep -E '\.(c|h|l|y|am|ac|sh|md|py|graft|in|1|5|3)$|^\.gitignore$' |
         grep -v -E '^(tests/corpus|tests/onnx/corpus)/|^doc/history/' |
-        grep -v -E '^tests/(notes|layering_test|line_length|public_api_test)\.sh$|^tests/mutation/selftest\.py$' || true)
+        grep -v -E '^tests/(notes|one_notes|layering_test|line_length|public_api_test)\.sh$|^tests/mutation/selftest\.py$' || true)
     [ -n "$text" ] || exit 0
     # One line per note mention: "FILE:LINE:KIND:NAME:IN", KIND def or ref.
     printf '%s\n' $text | xargs awk '

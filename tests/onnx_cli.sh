@@ -7,33 +7,13 @@
 # GRAFT_LIMITS.  The diagnostics themselves are golden files
 # (tests/onnx/bad/*.golden); onnx_checker.sh checks the outputs with
 # python3-onnx.
-set -u
-: "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
+. "${GRAFT_SRCDIR:?}/tests/expect.sh"
 data="$GRAFT_SRCDIR/tests/onnx"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/onnx_cli.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-checked=0
-
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
-
-# expect STATUS CMD...: runs CMD, checks its exit status.
-expect() {
-    want=$1
-    shift
-    checked=$((checked + 1))
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    [ "$got" -eq "$want" ] || fail "$* exited $got, expected $want: $(head -c 300 "$tmp/err")"
-}
 
 models=0
 for model in "$data"/*.onnx; do
     name=$(basename "$model")
-    expect 0 "$GRAFT" fmt "$model" -o "$tmp/$name"
+    expect_status 0 "$GRAFT" fmt "$model" -o "$tmp/$name"
     [ -s "$tmp/err" ] && fail "fmt $name wrote to stderr: $(head -c 300 "$tmp/err")"
     cmp -s "$model" "$tmp/$name" || fail "fmt $name: output differs from the input"
     models=$((models + 1))
@@ -42,19 +22,19 @@ done
 
 # Recognised from its first bytes under a name that says nothing.
 cp "$data/tiny.onnx" "$tmp/model.bin"
-expect 0 "$GRAFT" fmt "$tmp/model.bin" -o "$tmp/from_bin.onnx"
+expect_status 0 "$GRAFT" fmt "$tmp/model.bin" -o "$tmp/from_bin.onnx"
 cmp -s "$data/tiny.onnx" "$tmp/from_bin.onnx" || fail "fmt model.bin: output differs"
 
 # Bad input: exit 1, nothing created, an existing output untouched.
 bad=0
 for model in "$data"/bad/*.onnx; do
     name=$(basename "$model")
-    expect 1 "$GRAFT" fmt "$model" -o "$tmp/new_$name"
+    expect_status 1 "$GRAFT" fmt "$model" -o "$tmp/new_$name"
     [ -e "$tmp/new_$name" ] && fail "fmt bad/$name: output written"
     grep -q "^$model: error: " "$tmp/err" ||
         fail "fmt bad/$name: no 'FILE: error: ...' line: $(head -c 300 "$tmp/err")"
     printf 'kept\n' >"$tmp/keep.onnx"
-    expect 1 "$GRAFT" fmt "$model" -o "$tmp/keep.onnx"
+    expect_status 1 "$GRAFT" fmt "$model" -o "$tmp/keep.onnx"
     [ "$(cat "$tmp/keep.onnx")" = kept ] || fail "fmt bad/$name: existing output replaced"
     bad=$((bad + 1))
 done
@@ -62,18 +42,17 @@ done
 [ "$(ls "$tmp" | grep -c '^\.\?new_\|^\..*tmp')" -eq 0 ] || fail "temporary files left: $(ls -a "$tmp")"
 
 # The depth limit from the environment, and the nesting bomb under it.
-GRAFT_LIMITS=onnx-depth=200 expect 0 "$GRAFT" fmt "$data/bad/nesting_bomb.onnx" \
+GRAFT_LIMITS=onnx-depth=200 expect_status 0 "$GRAFT" fmt "$data/bad/nesting_bomb.onnx" \
     -o "$tmp/bomb.onnx"
 cmp -s "$data/bad/nesting_bomb.onnx" "$tmp/bomb.onnx" || fail "nesting bomb at depth 200"
-GRAFT_LIMITS=onnx-depth=110 expect 1 "$GRAFT" fmt "$data/bad/nesting_bomb.onnx" \
+GRAFT_LIMITS=onnx-depth=110 expect_status 1 "$GRAFT" fmt "$data/bad/nesting_bomb.onnx" \
     -o "$tmp/bomb2.onnx"
 grep -q "nested deeper than 110 levels" "$tmp/err" || fail "onnx-depth=110: $(cat "$tmp/err")"
 
 # The input is never the output.
 cp "$data/tiny.onnx" "$tmp/self.onnx"
-expect 2 "$GRAFT" fmt "$tmp/self.onnx" -o "$tmp/self.onnx"
+expect_status 2 "$GRAFT" fmt "$tmp/self.onnx" -o "$tmp/self.onnx"
 cmp -s "$data/tiny.onnx" "$tmp/self.onnx" || fail "fmt -o INPUT changed the input"
 
-echo "onnx_cli: $models models round-tripped, $bad malformed files refused, $checked runs"
-[ "$failures" -eq 0 ] && echo "$checked passed, 0 failed" || echo "$((checked - failures)) passed, $failures failed"
-[ "$failures" -eq 0 ]
+echo "onnx_cli: $models models round-tripped, $bad malformed files refused"
+expect_end onnx_cli

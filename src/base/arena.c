@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keymap.h"
 #include "util.h"
 
 enum { ARENA_ALIGN = 16, ARENA_CHUNK = 64 * 1024 };
@@ -164,46 +165,6 @@ void interner_free(Interner *interner)
     free(interner);
 }
 
-/* note [interner hash]: names are short (op names, "x0", dtypes), so
- * the hash takes eight bytes at a step (a multiply and a rotate each),
- * which is several times fewer instructions than FNV-1a's byte at a
- * time; lookups compare the full hash before the bytes. */
-static uint64_t intern_hash(const char *s, size_t n)
-{
-    const uint64_t k = 0x9e3779b97f4a7c15ull;
-    uint64_t h = n * k;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        h = (h ^ w) * k;
-        h ^= h >> 29;
-    }
-    if (i < n) {
-        /* The 1 to 7 last bytes, as memcpy(&w, s + i, n - i) would put
-         * them, in fixed-size pieces the compiler inlines (a call to
-         * memcpy of a variable size cost as much as the rest). */
-        uint64_t w = 0;
-        unsigned char *to = (unsigned char *)&w;
-        const char *from = s + i;
-        size_t rest = n - i;
-        if (rest & 4) {
-            memcpy(to, from, 4);
-            to += 4, from += 4;
-        }
-        if (rest & 2) {
-            memcpy(to, from, 2);
-            to += 2, from += 2;
-        }
-        if (rest & 1)
-            *to = (unsigned char)*from;
-        h = (h ^ w) * k;
-        h ^= h >> 29;
-    }
-    h *= k;
-    return h ^ (h >> 32);
-}
-
 /* Whether n bytes at a and b are equal: eight at a step, inline (the
  * strings are short, and a hash match is nearly always a string match,
  * so the call to memcmp was most of the comparison). */
@@ -258,7 +219,7 @@ const char *interner_intern(Interner *interner, const char *s, size_t n)
 {
     if (n > UINT32_MAX)
         out_of_memory();
-    uint32_t h = (uint32_t)intern_hash(s, n);
+    uint32_t h = (uint32_t)hash_bytes(s, n, 0);
     size_t i = probe(interner->slots, interner->nslots, s, n, h);
     if (interner->slots[i].str)
         return interner->slots[i].str;
@@ -283,7 +244,7 @@ const char *interner_lookup(const Interner *interner, const char *s, size_t n)
 {
     if (n > UINT32_MAX)
         return NULL;
-    uint32_t h = (uint32_t)intern_hash(s, n);
+    uint32_t h = (uint32_t)hash_bytes(s, n, 0);
     size_t i = probe(interner->slots, interner->nslots, s, n, h);
     return interner->slots[i].str;
 }

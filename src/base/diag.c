@@ -25,7 +25,7 @@ struct graft_diag {
     const Source *last_src;
     SrcRange last_where;
     char *last_msg;     /* its text, formatted; NULL before the first */
-    DiagCapture *capture; /* records reports instead of printing, or NULL */
+    DiagCapture *capture; /* the records its sink keeps (diag_new_capture), or NULL */
     DiagSink sink;      /* structured reports instead of text; NULL: text */
     void *sink_ctx;     /* the sink's argument */
 };
@@ -224,6 +224,7 @@ graft_diag *diag_new_capture(void)
 {
     graft_diag *d = diag_new(NULL);
     d->capture = diag_capture_new();
+    diag_set_sink(d, diag_capture_record, d->capture);
     d->max_errors = 0;
     return d;
 }
@@ -355,9 +356,7 @@ static void report_to_sink(graft_diag *d, const Source *src, SrcRange where, con
 static void report(graft_diag *d, const Source *src, SrcRange where, const char *kind,
                    const char *flag, const char *fmt, va_list ap)
 {
-    if (d->capture) {
-        diag_capture_report(d->capture, src, where, kind, flag, fmt, ap);
-    } else if (d->sink) {
+    if (d->sink) {
         report_to_sink(d, src, where, kind, flag, fmt, ap);
         return;
     }

@@ -128,8 +128,8 @@ unsigned diag_warnings(const graft_diag *d);
 bool diag_gave_up(const graft_diag *d);
 
 /* Diagnostics kept as records (graft_message, graft_api.h) instead of
- * printed, for the library's callers: diag_capture.c.  A capturing diag
- * has no error limit. */
+ * printed, for the library's callers: diag_capture.c, through the sink
+ * above.  A capturing diag has no error limit. */
 typedef struct DiagCapture DiagCapture;
 graft_diag *diag_new_capture(void);
 /* Its records; NULL for a printing diag. */
@@ -139,10 +139,9 @@ void diag_reset(graft_diag *d);
 DiagCapture *diag_capture_new(void);
 void diag_capture_free(DiagCapture *c);
 void diag_capture_clear(DiagCapture *c);
-/* Records one report; kind is "error", "warning" or "note" (a note joins
- * the report before it). */
-void diag_capture_report(DiagCapture *c, const Source *src, SrcRange where, const char *kind,
-                         const char *flag, const char *fmt, va_list ap);
+/* The sink of a capturing diag (ctx a DiagCapture): records one report;
+ * a note joins the report before it. */
+void diag_capture_record(void *capture, const DiagRecord *rec);
 size_t diag_capture_count(const DiagCapture *c);
 const graft_message *diag_capture_get(const DiagCapture *c, size_t i);
 

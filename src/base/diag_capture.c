@@ -1,7 +1,9 @@
 /* diag_capture.c - diagnostics as records (graft_message, graft_api.h)
  * for callers of the library, who show them their own way: a notebook, an
  * exception.  A record holds what the printed form shows (diag.c): the
- * place, the message, the quoted line and the notes after it. */
+ * place, the message, the quoted line and the notes after it.  A
+ * capturing diag sends its reports here through the one structured sink
+ * (diag_set_sink), as graft lsp and --diagnostics-format do. */
 #include "diag.h"
 
 #include <stdlib.h>
@@ -70,29 +72,24 @@ static graft_message *new_slot(DiagCapture *c, graft_severity sev)
     return &c->msgs[c->n++];
 }
 
-void diag_capture_report(DiagCapture *c, const Source *src, SrcRange where, const char *kind,
-                         const char *flag, const char *fmt, va_list ap)
+void diag_capture_record(void *capture, const DiagRecord *rec)
 {
-    va_list len_ap;
-    va_copy(len_ap, ap);
-    int len = vsnprintf(NULL, 0, fmt, len_ap);
-    va_end(len_ap);
-    char *text = xmalloc(len > 0 ? (size_t)len + 1 : 1);
-    vsnprintf(text, len > 0 ? (size_t)len + 1 : 1, fmt, ap);
-    graft_message *m = new_slot(c, severity_of(kind));
+    DiagCapture *c = capture;
+    graft_severity sev = severity_of(rec->kind);
+    graft_message *m = new_slot(c, sev);
     memset(m, 0, sizeof *m);
-    m->severity = severity_of(kind);
-    m->text = text;
-    m->flag = flag ? xstrdup(flag) : NULL;
-    if (!src)
+    m->severity = sev;
+    m->text = xstrdup(rec->message);
+    m->flag = rec->flag ? xstrdup(rec->flag) : NULL;
+    if (!rec->src)
         return;
-    m->file = xstrdup(src->name);
-    m->line = where.first_line;
-    m->column = where.first_column;
-    m->end_line = where.last_line;
-    m->end_column = where.last_column;
+    m->file = xstrdup(rec->src->name);
+    m->line = rec->where.first_line;
+    m->column = rec->where.first_column;
+    m->end_line = rec->where.last_line;
+    m->end_column = rec->where.last_column;
     size_t n;
-    const char *line = source_line(src, where.first_line, &n);
+    const char *line = source_line(rec->src, rec->where.first_line, &n);
     m->source_line = line ? xstrndup(line, n) : NULL;
 }
 

@@ -6,17 +6,6 @@
 
 #include "util.h"
 
-uint64_t hash_bytes(const void *data, size_t len, uint64_t seed)
-{
-    const unsigned char *p = data;
-    uint64_t h = 1469598103934665603ull ^ seed;
-    for (size_t i = 0; i < len; i++) {
-        h ^= p[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 /* The slot of key, or the empty slot where it would go. */
 static KeyMapSlot *keymap_slot(const KeyMap *m, uint64_t key)
 {

@@ -11,21 +11,90 @@
  * output never depends on its order.  Two tables keep their own layout:
  * the interner (arena.c), the map from byte strings to the canonical
  * copies that pointer keys come from, and the automaton's memo and item
- * sets (automaton.c), keyed by arrays of ids held in a pool.
+ * sets (automaton.c), keyed by arrays of ids held in a pool (exceptions:
+ * 2, counted by tests/one_notes.sh).
  */
 #ifndef GRAFT_KEYMAP_H
 #define GRAFT_KEYMAP_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
-/* 64-bit FNV-1a, for hash tables keyed by bytes. */
-uint64_t hash_bytes(const void *data, size_t len, uint64_t seed);
-/* Folds v into h; inline because the automaton's memo hashes every key
- * word with it (bench/RESULTS.md, finding 3). */
+/* a word read from memory as little-endian bytes make it */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define HASH_LE64(w) __builtin_bswap64(w)
+#else
+#define HASH_LE64(w) (w)
+#endif
+
+/* note [one string hash]: every hash of bytes is hash_bytes: the
+ * interner's (arena.c), the printer's variable names (relay_names.c), the
+ * emitter's texts (emit_c_out.c), the ONNX checker's names, the
+ * automaton's memo and item sets (arrays of ids, automaton.c), the keys of
+ * tensor attributes (pattern.c) and graft verify's seeds (verify.c,
+ * prove_replay.c: a new hash draws new values).  Names are short (op
+ * names, "x0", dtypes), so it takes eight bytes at a step (a multiply and
+ * a shift each), several times fewer instructions than a byte at a time;
+ * the words are read little-endian on every machine, so that the seeds
+ * and the printed keys are the same everywhere.  Inline: the interner
+ * hashes every name the loader reads.  hash_mix folds a word into a hash
+ * (keys that are already numbers).  The one other user of the
+ * golden-ratio constant is a random generator, not a hash: graft verify's
+ * splitmix64 (verify_choose.c; exceptions: 1, counted by
+ * tests/one_notes.sh). */
+static inline uint64_t hash_word(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 29);
+}
+
+static inline uint64_t hash_bytes(const void *data, size_t len, uint64_t seed)
+{
+    const unsigned char *p = data;
+    uint64_t h = (seed ^ len) * 0x9e3779b97f4a7c15ull;
+    uint64_t w;
+    for (; len >= 8; p += 8, len -= 8) {
+        memcpy(&w, p, 8);
+        h = hash_word(h, HASH_LE64(w));
+    }
+    if (len) {
+        /* The 1 to 7 last bytes in fixed-size pieces the compiler
+         * inlines (a memcpy of a variable size cost as much as the rest). */
+        w = 0;
+        unsigned char *to = (unsigned char *)&w;
+        if (len & 4)
+            memcpy(to, p, 4), to += 4, p += 4;
+        if (len & 2)
+            memcpy(to, p, 2), to += 2, p += 2;
+        if (len & 1)
+            *to = *p;
+        h = hash_word(h, HASH_LE64(w));
+    }
+    h *= 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 32);
+}
+/* Folds v into h, for keys that are already words: a KeyMap's slot, the
+ * automaton's step cache.  Inline: the labeller looks up every node. */
 static inline uint64_t hash_mix(uint64_t h, uint64_t v)
 {
     return h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2));
+}
+
+/* note [one cache slot]: a small direct-mapped cache in front of a
+ * slower answer (a KeyMap, the automaton's memo, the interner, a
+ * conversion) holds one entry per slot and simply forgets what a
+ * colliding key evicts, so a slot needs no probing, only this one slot
+ * function: the key (a pointer, a hash of bytes, a value's bits, a packed
+ * symbol) times an odd constant, its top bits.  The caches: the labeller's
+ * ops, constants and attribute texts (automaton_label_class.c), the
+ * automaton's steps (note [step cache] in automaton.c), the Relay
+ * loader's names (note [name cache] in relay_load_expr.c) and the
+ * printer's op names (relay_print_impl.h); no other slot formula
+ * (exceptions: 0, counted by tests/one_notes.sh). */
+static inline size_t cache_slot(uint64_t key, unsigned bits)
+{
+    return (size_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - bits));
 }
 
 /* An open-addressing hash map from nonzero 64-bit keys (numbers, or
@@ -44,7 +113,7 @@ typedef struct KeyMap {
 
 /* key's value, or NULL when key was never put.  Pointers into the map
  * hold until the next keymap_put.  Inline: the labeller looks up every
- * node's op name here (automaton_label.c). */
+ * node's op name here (automaton_label_class.c). */
 static inline int64_t *keymap_get(const KeyMap *m, uint64_t key)
 {
     if (!m->cap)

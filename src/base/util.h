@@ -51,7 +51,11 @@ size_t grow_capacity(size_t cap, size_t need, size_t elem_size);
  * {0}; vec_push(&list, n); ... list.items[i] ... vec_free(&list).  Pointers
  * into items hold until the next push.  A walk's stack is a WALK (note
  * [one walk] in walk.h).  An array kept beside others in a struct names its
- * capacity as VEC does, after the array: items, nitems, items_cap. */
+ * capacity as VEC does, after the array: items, nitems, items_cap, and
+ * grows by xgrow_items; such arrays are not VECs yet where several share
+ * one count or a struct's layout was fixed before VEC (exceptions: 103
+ * calls of xgrow_items outside VEC and StrBuf, counted by
+ * tests/one_notes.sh: each one turned into a VEC lowers the count). */
 #define VEC(T)         \
     struct {           \
         T *items;      \
@@ -86,7 +90,10 @@ void strbuf_free(StrBuf *sb);
 /* note [one sort]: sorts a[0..n) stably, x before y when before(ctx, x, y)
  * (before NULL: ascending values).  An insertion sort: graft sorts short
  * arrays of ids (the rules at a node, a pattern's tests, rules by
- * priority), where it beats a general sort. */
+ * priority), where it beats a general sort.  Two sorts of other things
+ * call qsort (exceptions: 2, counted by tests/one_notes.sh): the verifier's
+ * values for a median (verify_build.c) and explain's near misses by
+ * distance (engine_explain_near.c), arrays of doubles and of records. */
 void sort_u32(uint32_t *a, size_t n, bool (*before)(const void *ctx, uint32_t x, uint32_t y),
               const void *ctx);
 

@@ -14,8 +14,6 @@
  */
 #include "ast.h"
 
-#include "registry.h"
-
 #include <string.h>
 
 enum { PREC_ALT = 1, PREC_SUM = 2, PREC_TERM = 3, PREC_UNARY = 4,

@@ -11,36 +11,6 @@ const char *lower_name(Lowerer *L, const char *s)
     return s ? interner_cstr(L->names, s) : NULL;
 }
 
-void lower_literal_key(const AstNode *lit, StrBuf *out)
-{
-    switch (lit->kind) {
-    case AST_NUMBER:
-        strbuf_printf(out, "%.17g", lit->u.num.value == 0 ? 0.0 : lit->u.num.value);
-        return;
-    case AST_STRING:
-        strbuf_printf(out, "\"%s\"", lit->u.str.text);
-        return;
-    case AST_DTYPE:
-        strbuf_printf(out, "\"%s\"", lit->u.dtype.name);
-        return;
-    case AST_BOOL:
-        strbuf_puts(out, lit->u.boolean ? "1" : "0");
-        return;
-    case AST_LIST:
-        strbuf_putc(out, '[');
-        for (int i = 0; i < lit->u.list.items.count; i++) {
-            if (i)
-                strbuf_puts(out, ", ");
-            lower_literal_key(lit->u.list.items.items[i], out);
-        }
-        strbuf_putc(out, ']');
-        return;
-    default: /* AST_NONE */
-        strbuf_puts(out, "None");
-        return;
-    }
-}
-
 const graft_attr_value *lower_literal_attr(Lowerer *L, const AstNode *lit)
 {
     graft_attr_value *v = arena_alloc(L->arena, sizeof *v);
@@ -74,6 +44,14 @@ const graft_attr_value *lower_literal_attr(Lowerer *L, const AstNode *lit)
         break;
     }
     return v;
+}
+
+/* The canonical text of a literal: that of the value it lowers to, so
+ * that a rule's attribute test and a node's attribute are written by the
+ * one writer (pattern_attr_key) and compare as texts. */
+void lower_literal_key(Lowerer *L, const AstNode *lit, StrBuf *out)
+{
+    pattern_attr_key(lower_literal_attr(L, lit), out);
 }
 
 static const char *const *slot_names(Lowerer *L, const AstRule *r)

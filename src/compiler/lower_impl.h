@@ -24,9 +24,9 @@ typedef struct Lowerer {
 } Lowerer;
 
 const char *lower_name(Lowerer *L, const char *s);
-/* Canonical text of a literal, as pattern_attr_key writes attribute
- * values (so a pattern's value and a node's compare as strings). */
-void lower_literal_key(const AstNode *lit, StrBuf *out);
+/* Canonical text of a literal: pattern_attr_key of the value it lowers
+ * to (so a pattern's value and a node's compare as strings). */
+void lower_literal_key(Lowerer *L, const AstNode *lit, StrBuf *out);
 /* A literal as an attribute value in the result's arena. */
 const graft_attr_value *lower_literal_attr(Lowerer *L, const AstNode *lit);
 /* Guard and action trees (lower_expr.c); NULL after an error. */

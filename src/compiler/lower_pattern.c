@@ -160,12 +160,12 @@ static uint32_t attr_pred(Lowerer *L, const OpInfo *op, const char *opname,
     graft_pred pr = {.kind = GRAFT_PRED_ATTR, .s = lower_name(L, attr->u.attr.name)};
     pr.op = opname ? lower_name(L, opname) : NULL;
     L->key.len = 0;
-    lower_literal_key(attr->u.attr.value, &L->key);
+    lower_literal_key(L, attr->u.attr.value, &L->key);
     pr.key = lower_name(L, L->key.data);
     const OpAttrInfo *ai = op ? opinfo_find_attr(op, attr->u.attr.name) : NULL;
     if (ai && ai->dflt) {
         L->key.len = 0;
-        lower_literal_key(ai->dflt, &L->key);
+        lower_literal_key(L, ai->dflt, &L->key);
         pr.dflt = lower_name(L, L->key.data);
     }
     return add_pred(L, &pr);

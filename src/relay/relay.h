@@ -48,7 +48,7 @@ void relay_print(const graft_graph *g, FILE *out);
 char *relay_print_string(const graft_graph *g);
 
 /* The same with options: RELAY_PRINT_TYPES prints "/ * ty=... * /" on
- * every node of known type (note [printed types] in relay_print.c). */
+ * every node of known type (note [printed types] in relay_print_text.c). */
 enum { RELAY_PRINT_TYPES = 1u };
 void relay_print_with(const graft_graph *g, FILE *out, unsigned flags);
 char *relay_print_string_with(const graft_graph *g, unsigned flags);

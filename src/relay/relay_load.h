@@ -141,6 +141,7 @@ typedef struct LiteralValue {
 
 /* An interned name, kept by load_intern (note [name cache] in
  * relay_load_expr.c). */
+#define NAME_CACHE_BITS 6 /* 64 names (note [name cache] in relay_load_expr.c) */
 typedef struct CachedName {
     const char *str; /* interned, or NULL */
     uint64_t head;   /* its first eight bytes (zeros past its end) */
@@ -185,7 +186,7 @@ typedef struct RelayParser {
     LateRef *late;       /* references checked at the end */
     size_t nlate;        /* entries in late */
     size_t late_cap;     /* capacity of late */
-    CachedName names[64]; /* op and attribute names interned lately */
+    CachedName names[1 << NAME_CACHE_BITS]; /* op and attribute names interned lately */
     bool failed;         /* an error was reported */
     struct AdtTable *adts; /* the module's constructors, read at the first
                               name used as a value (type_adt.h) */

@@ -8,15 +8,15 @@
 
 /* note [name cache]: op and attribute names repeat (a model has a few
  * dozen distinct ones and a call on every line), so load_intern keeps the
- * name it interned last for each small hash of a name's first bytes and
- * length: a hit compares the bytes and skips the interner's hash and
- * probe. */
+ * name it interned last in the cache slot of a name's first bytes and
+ * length (note [one cache slot] in keymap.h): a hit compares the bytes
+ * and skips the interner's hash and probe. */
 const char *load_intern(RelayParser *ps, RelayText t)
 {
     const char *s = load_text(ps, t);
     uint64_t head = 0;
     memcpy(&head, s, t.len < 8 ? t.len : 8);
-    size_t i = (size_t)(((head ^ t.len) * 0x9e3779b97f4a7c15ull) >> 58) % ARRAY_LEN(ps->names);
+    size_t i = cache_slot(head ^ t.len, NAME_CACHE_BITS);
     CachedName *c = &ps->names[i];
     if (c->str && c->head == head && c->len == t.len) {
         uint32_t k = 8;

@@ -5,27 +5,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "outbuf.h"
+
 /* note [name table]: the printer names every variable of a model (a
  * quarter of its nodes), so a name costs one hash of its bytes, a word
  * at a time, and one probe: the map holds each hash once, with the names
  * of that hash chained in VarNames.names (two names with one hash are
  * told apart by their text). */
+
+/* The key of the n bytes at s in VarNames.taken (note [one string hash]
+ * in keymap.h; 0 is KeyMap's empty key). */
 static uint64_t name_hash(const char *s, size_t n)
 {
-    const uint64_t k = 0x9e3779b97f4a7c15ull;
-    uint64_t h = n * k;
-    for (; n >= 8; s += 8, n -= 8) {
-        uint64_t w;
-        memcpy(&w, s, 8);
-        h = (h ^ w) * k;
-        h ^= h >> 31;
-    }
-    uint64_t w = 0;
-    for (size_t i = 0; i < n; i++)
-        w |= (uint64_t)(unsigned char)s[i] << (8 * i);
-    h = (h ^ w) * k;
-    h ^= h >> 29;
-    return h ? h : 1; /* 0 is KeyMap's empty key */
+    return hash_bytes(s, n, 0) | 1;
 }
 
 /* The entry of name s (n bytes, hash h), or NULL when not handed out;
@@ -34,8 +26,8 @@ static uint64_t name_hash(const char *s, size_t n)
 static TakenName *find_name(VarNames *vn, uint64_t h, const char *s, size_t n, int64_t **head)
 {
     *head = keymap_put(&vn->taken, h, 0);
-    for (int64_t i = **head - 1; i >= 0; i = vn->names[i].next) {
-        TakenName *t = &vn->names[i];
+    for (int64_t i = **head - 1; i >= 0; i = vn->names.items[i].next) {
+        TakenName *t = &vn->names.items[i];
         if (t->len == n && memcmp(t->text, s, n) == 0)
             return t;
     }
@@ -46,10 +38,8 @@ static TakenName *find_name(VarNames *vn, uint64_t h, const char *s, size_t n, i
  * the front of its hash's chain *head. */
 static void take_name(VarNames *vn, int64_t *head, const char *s, size_t n)
 {
-    if (vn->nnames == vn->names_cap)
-        vn->names = xgrow_items(vn->names, &vn->names_cap, vn->nnames + 1, sizeof *vn->names);
-    vn->names[vn->nnames] = (TakenName){s, (uint32_t)n, (int32_t)(*head - 1), 0};
-    *head = (int64_t)++vn->nnames;
+    vec_push(&vn->names, ((TakenName){s, (uint32_t)n, (int32_t)(*head - 1), 0}));
+    *head = (int64_t)vn->names.len;
 }
 
 /* Whether s starts with a letter, as isalpha in the C locale, the one
@@ -70,12 +60,12 @@ static const char *unique_name(VarNames *vn, const char *prefix, size_t n, size_
         *len = n;
         return prefix;
     }
-    size_t taken = (size_t)(t - vn->names);
+    size_t taken = (size_t)(t - vn->names.items);
     char *name = arena_alloc(vn->arena, n + 21);
     memcpy(name, prefix, n);
     size_t m;
     do {
-        m = n + (size_t)snprintf(name + n, 21, "%u", (unsigned)++vn->names[taken].counter);
+        m = n + (size_t)snprintf(name + n, 21, "%u", (unsigned)++vn->names.items[taken].counter);
     } while (find_name(vn, name_hash(name, m), name, m, &head));
     take_name(vn, head, name, m);
     *len = m;
@@ -107,41 +97,28 @@ const char *var_names_slow(VarNames *vn, uint32_t id, size_t *len)
 /* note [distinct names]: in most models every variable has a name of its
  * own, and then each prints as itself: GetUniqueName never adds a suffix.
  * var_names_init checks that once for all the graph's variables, each
- * going into an open-addressing table by a hash of its printed name and
- * compared with those of the same slot chain before it; then a name costs
- * nothing when printed.  The graph interns names, so two variables print
- * alike exactly when their names are one pointer, and the hash and the
- * comparison are of the pointer, not of the text; unless a name takes a
- * "v" ("1" prints as "%v1", as "v1" does), and then of the printed text.
- * When two variables print alike, every name is made as note [name table]
- * says. */
+ * put in a KeyMap by its printed name; then a name costs nothing when
+ * printed.  The graph interns names, so two variables print alike exactly
+ * when their names are one pointer, and the key is the pointer; unless a
+ * name takes a "v" ("1" prints as "%v1", as "v1" does), and then the key
+ * is a hash of the printed text, and two names of one hash count as alike
+ * (the names made as below are right either way).  When two variables
+ * print alike, every name is made as note [name table] says. */
 static bool all_distinct(const VarNames *vn, bool by_text)
 {
     const GraphArrays *ga = vn->ga;
-    int bits = 2; /* at most two thirds full */
-    while (((size_t)1 << bits) < (size_t)ga->nvars + ga->nvars / 2)
-        bits++;
-    size_t mask = ((size_t)1 << bits) - 1;
-    uint32_t *table = xcalloc(mask + 1, sizeof *table); /* 1 + a variable */
+    KeyMap seen = {0};
+    keymap_reserve(&seen, ga->nvars);
     bool distinct = true;
     for (uint32_t i = 0; i < ga->nvars && distinct; i++) {
         uint32_t id = ga->vars[i];
         const char *name = vn->name[id];
-        uint64_t h = by_text ? name_hash(name, vn->len[id])
-                             : (uint64_t)(uintptr_t)name * 0x9e3779b97f4a7c15ull;
-        size_t at = (size_t)(h >> (64 - bits));
-        for (; table[at]; at = (at + 1) & mask) {
-            uint32_t other = table[at] - 1;
-            if (by_text ? vn->len[other] == vn->len[id] &&
-                              memcmp(vn->name[other], name, vn->len[id]) == 0
-                        : vn->name[other] == name) {
-                distinct = false;
-                break;
-            }
-        }
-        table[at] = id + 1;
+        uint64_t key = by_text ? name_hash(name, vn->len[id]) : keymap_ptr_key(name);
+        int64_t *taken = keymap_put(&seen, key, 0);
+        distinct = !*taken;
+        *taken = 1;
     }
-    free(table);
+    keymap_free(&seen);
     return distinct;
 }
 
@@ -200,7 +177,7 @@ void var_names_free(VarNames *vn)
     if (vn->own_name)
         free(vn->name);
     free(vn->len);
-    free(vn->names);
+    vec_free(&vn->names);
     keymap_free(&vn->taken);
     arena_free(vn->arena);
 }
@@ -209,8 +186,7 @@ void relay_put_string(StrBuf *sb, const char *s)
 {
     size_t n = strcspn(s, "\"\\\n\t");
     if (!s[n]) { /* most strings have no escape: one copy */
-        sb->data = xgrow_items(sb->data, &sb->cap, sb->len + n + 3, 1);
-        char *at = sb->data + sb->len;
+        char *at = out_room(sb, n + 2);
         at[0] = '"';
         memcpy(at + 1, s, n);
         at[n + 1] = '"';

@@ -34,8 +34,7 @@ typedef struct VarNames {
     uint32_t nnodes;    /* entries in name and len */
     Arena *arena;       /* owns the printed names */
     KeyMap taken;       /* hash of a name -> 1 + its chain's first entry */
-    TakenName *names;   /* every name handed out */
-    size_t nnames, names_cap;
+    VEC(TakenName) names; /* every name handed out */
 } VarNames;
 
 void var_names_init(VarNames *vn, const GraphArrays *ga);

@@ -31,12 +31,8 @@
 /* What the automaton knows about one op named by some rule. */
 typedef struct OpEntry {
     const char *name;    /* the op name, owned by the rule set */
-    uint32_t *items;     /* OP and STAR items headed by it, ascending */
-    uint32_t nitems;     /* count of items */
-    size_t cap;          /* capacity of items */
-    uint32_t *preds;     /* its GRAFT_PRED_ATTR tests, grouped by attribute */
-    uint32_t npreds;     /* count of preds */
-    size_t preds_cap;    /* capacity of preds */
+    VEC(uint32_t) items; /* OP and STAR items headed by it, ascending */
+    VEC(uint32_t) preds; /* its GRAFT_PRED_ATTR tests, grouped by attribute */
 } OpEntry;
 
 /* One open-addressing table entry: a key of uint32 words in a pool. */
@@ -71,12 +67,9 @@ struct Automaton {
     OpEntry *ops;          /* ops named by rules, in first-use order */
     uint32_t nops;         /* count of ops */
     uint32_t *item_op;     /* per item: the op index of its head op, or SYM_OTHER_OP */
-    uint32_t *generic;     /* items not headed by an op, ascending */
-    uint32_t ngeneric;     /* count of generic */
-    uint32_t *node_preds;  /* tests evaluated on every node */
-    uint32_t nnode_preds;  /* count of node_preds */
-    uint32_t *fn_preds;    /* function attribute tests */
-    uint32_t nfn_preds;    /* count of fn_preds */
+    VEC(uint32_t) generic; /* items not headed by an op, ascending */
+    VEC(uint32_t) node_preds; /* tests evaluated on every node */
+    VEC(uint32_t) fn_preds; /* function attribute tests */
     uint32_t *rule_order;  /* rule indices, best first */
     bool scopes;           /* some item is FN, IF or LET */
     size_t words;          /* 64-bit words per state bitset */
@@ -96,16 +89,11 @@ struct Automaton {
 
 /* ---- hash tables over uint32 keys ---- */
 
-/* Word at a time: keys are short arrays of ids. */
+/* A key, a short array of ids, hashed as its bytes (note [one string
+ * hash] in keymap.h); nonzero. */
 static uint64_t hash_key(const uint32_t *key, size_t len)
 {
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ len;
-    for (size_t i = 0; i < len; i++)
-        h = hash_mix(h, key[i]);
-    h ^= h >> 33; /* spread into the low bits the table indexes by */
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    return h ? h : 1;
+    return hash_bytes(key, len * sizeof *key, 0) | 1;
 }
 
 static void table_free(Table *t)
@@ -174,12 +162,6 @@ static void table_put(Table *t, const uint32_t *key, size_t len, uint64_t h,
 
 /* ---- indexes built once from the rule set ---- */
 
-static void push(uint32_t **arr, uint32_t *n, size_t *cap, uint32_t v)
-{
-    *arr = xgrow_items(*arr, cap, *n + 1, sizeof **arr);
-    (*arr)[(*n)++] = v;
-}
-
 static uint32_t op_find_or_add(Automaton *a, const char *name)
 {
     for (uint32_t i = 0; i < a->nops; i++)
@@ -228,36 +210,32 @@ static void sort_preds(uint32_t *v, uint32_t n, const graft_pred *preds)
 static void index_preds(Automaton *a)
 {
     const graft_rule_set *rs = a->rs;
-    size_t node_preds_cap = 0, fn_preds_cap = 0;
     for (uint32_t p = 0; p < rs->npreds; p++) {
         const graft_pred *pr = &rs->preds[p];
         if (pr->kind != GRAFT_PRED_ATTR)
-            push(&a->node_preds, &a->nnode_preds, &node_preds_cap, p);
+            vec_push(&a->node_preds, p);
         else if (!pr->op)
-            push(&a->fn_preds, &a->nfn_preds, &fn_preds_cap, p);
+            vec_push(&a->fn_preds, p);
         else {
             uint32_t o = op_find_or_add(a, pr->op); /* may move a->ops */
-            OpEntry *e = &a->ops[o];
-            push(&e->preds, &e->npreds, &e->preds_cap, p);
+            vec_push(&a->ops[o].preds, p);
         }
     }
 }
 
 static void index_items(Automaton *a)
 {
-    size_t generic_cap = 0;
     a->item_op = xmalloc((a->rs->nitems + 1) * sizeof *a->item_op);
     for (uint32_t i = 0; i < a->rs->nitems; i++) {
         const graft_item *it = &a->rs->items[i];
         a->item_op[i] = SYM_OTHER_OP;
         if (it->kind == GRAFT_PITEM_OP || it->kind == GRAFT_PITEM_STAR) {
             uint32_t o = op_find_or_add(a, it->op); /* may move a->ops */
-            OpEntry *e = &a->ops[o];
-            push(&e->items, &e->nitems, &e->cap, i);
+            vec_push(&a->ops[o].items, i);
             a->item_op[i] = o;
         }
         if (it->kind != GRAFT_PITEM_OP)
-            push(&a->generic, &a->ngeneric, &generic_cap, i);
+            vec_push(&a->generic, i);
         a->scopes |=
             it->kind == GRAFT_PITEM_FN || it->kind == GRAFT_PITEM_IF || it->kind == GRAFT_PITEM_LET;
     }
@@ -286,9 +264,9 @@ Automaton *automaton_new(const graft_rule_set *rs)
     index_items(a);
     index_preds(a);
     for (uint32_t o = 0; o < a->nops; o++)
-        sort_preds(a->ops[o].preds, a->ops[o].npreds, rs->preds);
-    sort_preds(a->node_preds, a->nnode_preds, rs->preds);
-    sort_preds(a->fn_preds, a->nfn_preds, rs->preds);
+        sort_preds(a->ops[o].preds.items, (uint32_t)a->ops[o].preds.len, rs->preds);
+    sort_preds(a->node_preds.items, (uint32_t)a->node_preds.len, rs->preds);
+    sort_preds(a->fn_preds.items, (uint32_t)a->fn_preds.len, rs->preds);
     a->rule_order = xmalloc((rs->nrules + 1) * sizeof(uint32_t));
     sort_rules(a->rule_order, rs->nrules, rs->rules);
     a->words = (rs->nitems + 63) / 64;
@@ -304,14 +282,14 @@ void automaton_free(Automaton *a)
     if (!a)
         return;
     for (uint32_t i = 0; i < a->nops; i++) {
-        free(a->ops[i].items);
-        free(a->ops[i].preds);
+        vec_free(&a->ops[i].items);
+        vec_free(&a->ops[i].preds);
     }
     free(a->ops);
     free(a->item_op);
-    free(a->generic);
-    free(a->node_preds);
-    free(a->fn_preds);
+    vec_free(&a->generic);
+    vec_free(&a->node_preds);
+    vec_free(&a->fn_preds);
     free(a->rule_order);
     free(a->bits);
     free(a->acc);
@@ -344,8 +322,8 @@ bool automaton_has_scopes(const Automaton *a)
 
 const uint32_t *automaton_node_preds(const Automaton *a, uint32_t *n)
 {
-    *n = a->nnode_preds;
-    return a->node_preds;
+    *n = (uint32_t)a->node_preds.len;
+    return a->node_preds.items;
 }
 
 const uint32_t *automaton_op_preds(const Automaton *a, uint32_t op, uint32_t *n)
@@ -354,14 +332,14 @@ const uint32_t *automaton_op_preds(const Automaton *a, uint32_t op, uint32_t *n)
         *n = 0;
         return NULL;
     }
-    *n = a->ops[op].npreds;
-    return a->ops[op].preds;
+    *n = (uint32_t)a->ops[op].preds.len;
+    return a->ops[op].preds.items;
 }
 
 const uint32_t *automaton_fn_preds(const Automaton *a, uint32_t *n)
 {
-    *n = a->nfn_preds;
-    return a->fn_preds;
+    *n = (uint32_t)a->fn_preds.len;
+    return a->fn_preds.items;
 }
 
 /* ---- deciding items ---- */
@@ -513,11 +491,11 @@ static void build_set(Automaton *a, const Symbol *sym)
 {
     uint64_t *set = a->scratch;
     memset(set, 0, a->words * sizeof *set);
-    const uint32_t *g = a->generic, *o = NULL;
-    uint32_t ng = a->ngeneric, no = 0, gi = 0, oi = 0;
+    const uint32_t *g = a->generic.items, *o = NULL;
+    uint32_t ng = (uint32_t)a->generic.len, no = 0, gi = 0, oi = 0;
     if (sym->tag == SYM_OP && sym->a != SYM_OTHER_OP) {
-        o = a->ops[sym->a].items;
-        no = a->ops[sym->a].nitems;
+        o = a->ops[sym->a].items.items;
+        no = (uint32_t)a->ops[sym->a].items.len;
     }
     while (gi < ng || oi < no) {
         uint32_t i;
@@ -610,9 +588,10 @@ static uint32_t step_memo(Automaton *a, const Symbol *sym)
 
 /* note [step cache]: most nodes have no tests and one or two operands
  * (a parameter, a unary or binary op), so their memo key fits in two
- * 64-bit words.  Such keys go first to a direct-mapped cache of the memo:
- * one multiply, one probe, two compares, where the memo hashes the key
- * word by word, probes and compares it with memcmp.  The cache only ever
+ * 64-bit words.  Such keys go first to a direct-mapped cache of the memo
+ * (note [one cache slot] in keymap.h): a slot of the two words mixed, one
+ * probe, two compares, where the memo hashes the key word by word, probes
+ * and compares it with memcmp.  The cache only ever
  * holds answers the memo gave, so the states, their numbering and the
  * memo's size (the transitions --stats prints) stay the same; a key that
  * collides with another is simply asked of the memo again. */
@@ -628,8 +607,7 @@ uint32_t automaton_step(Automaton *a, const Symbol *sym)
     uint64_t head = (uint64_t)sym->tag | (uint64_t)sym->npreds << 8 |
                     (uint64_t)sym->nargs << 16 | (uint64_t)sym->a << 32;
     uint64_t words = (uint64_t)w[0] | (uint64_t)w[1] << 32;
-    uint64_t h = (head * 0x9e3779b97f4a7c15ULL) ^ (words * 0xc2b2ae3d27d4eb4fULL);
-    StepEntry *e = &a->cache[(h ^ h >> 29) >> (64 - STEP_CACHE_BITS)];
+    StepEntry *e = &a->cache[cache_slot(hash_mix(head, words), STEP_CACHE_BITS)];
     if (e->state && e->head == head && e->words == words)
         return e->state - 1;
     uint32_t s = step_memo(a, sym);
@@ -671,6 +649,6 @@ const char *automaton_op_name(const Automaton *a, uint32_t op)
 
 const uint32_t *automaton_op_items(const Automaton *a, uint32_t op, uint32_t *n)
 {
-    *n = a->ops[op].nitems;
-    return a->ops[op].items;
+    *n = (uint32_t)a->ops[op].items.len;
+    return a->ops[op].items.items;
 }

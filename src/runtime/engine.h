@@ -63,7 +63,7 @@ typedef void (*MatchVisitor)(void *ctx, uint32_t rule, graft_node *root, const g
 void engine_matches(graft_engine *e, MatchVisitor fn, void *ctx);
 /* The same matches, the same order, with bindings on request: a visitor
  * that wants them calls engine_match_bindings.  A rule whose state
- * proves it (note [proven rules] in match.c) is then accepted without a
+ * proves it (note [proven rules] in match_check.c) is then accepted without a
  * verifying walk, which runs only when its bindings are asked for. */
 typedef void (*MatchRootVisitor)(void *ctx, uint32_t rule, graft_node *root);
 void engine_match_roots(graft_engine *e, MatchRootVisitor fn, void *ctx);

@@ -54,7 +54,7 @@ void matcher_set_max_steps(Matcher *m, uint64_t max_steps);
 /* Tries rule r (an index into the rule set) at root. */
 MatchResult matcher_try(Matcher *m, uint32_t r, graft_node *root);
 /* Whether rule r matches wherever its root's state offers it, so that a
- * try would return MATCH_OK (note [proven rules] in match.c). */
+ * try would return MATCH_OK (note [proven rules] in match_check.c). */
 bool matcher_state_proves(const Matcher *m, uint32_t r);
 /* What matcher_check tells of rule r at a node its state offers it at. */
 typedef enum MatchCheck {
@@ -64,7 +64,7 @@ typedef enum MatchCheck {
 } MatchCheck;
 /* Rule r at root, whose state offers it, without a try where the states
  * decide it: a proven rule, or one that repeats a variable or an op
- * where the states leave no choice (note [checked rules] in match.c). */
+ * where the states leave no choice (note [checked rules] in match_check.c). */
 MatchCheck matcher_check(Matcher *m, uint32_t r, graft_node *root);
 /* After MATCH_OK: one Binding per variable slot of the rule. */
 const graft_binding *matcher_bindings(const Matcher *m);

@@ -159,7 +159,7 @@ MatchWhy match_why(const Matcher *m, const graft_pat *p, graft_node *n)
     }
 }
 
-/* note [dominator walk] in match.c, again, stopping where it fails: a
+/* note [dominator walk] in match_ways.c, again, stopping where it fails: a
  * stack of nodes to walk through and a mark per node, no recursion. */
 MatchWhy match_why_dom(const Matcher *m, const graft_pat *p, graft_node *n)
 {

@@ -41,7 +41,12 @@ bool pattern_cmp_holds(graft_cmp_op op, int c);
 
 /* Appends to out the canonical text of an attribute value, so that equal
  * values compare equal as strings: numbers as "%.17g" whether written 1,
- * 1f or 1.0, strings quoted, lists "[a, b]", None, True/False as 1/0. */
+ * 1f or 1.0, strings quoted, lists "[a, b]", None, True/False as 1/0.
+ * The one writer of that text: a rule's literal is lowered to a value and
+ * written by it (lower_literal_key), a guard's value too when it is an
+ * attribute (pattern_guard_key).  (The Relay printer writes a value as
+ * Relay spells it, "1f", "True", which is another text, not a key; a
+ * guard value that is no value at all prints "?", not None.) */
 void pattern_attr_key(const graft_attr_value *v, StrBuf *out);
 /* The same canonical text for a number (as "%.17g", -0 as 0) and for the
  * dims of a tensor type ("[1, 3, 224, 224]"): guards compare shapes with

@@ -260,6 +260,47 @@ static ProveTerm encode_leaf(Encoder *e, const graft_pat *p)
     return leaf_var(e, id, e->axis, is_const);
 }
 
+/* ---- what patterns and actions share ---- */
+
+/* Encodes kid i of a pattern node or an action expression (parent), so
+ * that the pattern and the action go through one call encoding and one
+ * transpose encoding. */
+typedef ProveTerm (*EncodeKid)(Encoder *e, const void *parent, int i);
+
+/* Kid 0 of parent read at positions permuted by the n axes (n -1: None,
+ * reversed); the permutation in force is restored after. */
+static ProveTerm encode_transposed(Encoder *e, const int *axes, int n, EncodeKid kid,
+                                   const void *parent)
+{
+    int saved[EVAL_MAX_RANK], saved_rank = e->perm_rank;
+    memcpy(saved, e->perm, sizeof saved);
+    ProveTerm t = enter_transpose(e, n >= 0 ? axes : NULL, n) ? kid(e, parent, 0)
+                                                             : (ProveTerm){0};
+    memcpy(e->perm, saved, sizeof saved);
+    e->perm_rank = saved_rank;
+    return t;
+}
+
+/* op applied to the nkids kids of parent: the operands after the first
+ * read along the op's channel axis (a batch norm's vectors), the first
+ * along the axis in force. */
+static ProveTerm encode_call(Encoder *e, const char *op, int nkids, EncodeKid kid,
+                             const void *parent, const ProveAttrs *attrs)
+{
+    ProveTerm args[8];
+    if (nkids > 8)
+        return prove_fail(e, "%s leaves the fragment", op);
+    int axis = prove_channel_axis(e, op, attrs), saved = e->axis;
+    for (int i = 0; i < nkids; i++) {
+        e->axis = i > 0 && axis != PROVE_ELEM ? axis : saved;
+        args[i] = kid(e, parent, i);
+        e->axis = saved;
+        if (!args[i].v)
+            return args[i];
+    }
+    return prove_op(e, op, args, nkids, attrs);
+}
+
 /* ---- the pattern ---- */
 
 typedef struct PatAttrs {
@@ -300,6 +341,11 @@ static bool pattern_attr(Encoder *e, const void *src, const char *name, ProveTer
 
 static ProveTerm encode_pat(Encoder *e, const graft_pat *p);
 
+static ProveTerm pat_kid(Encoder *e, const void *parent, int i)
+{
+    return encode_pat(e, ((const graft_pat *)parent)->kids[i]);
+}
+
 /* transpose(kid, axes=[...]) in a pattern: kid read at permuted positions. */
 static ProveTerm encode_pat_transpose(Encoder *e, const graft_pat *p)
 {
@@ -312,13 +358,7 @@ static ProveTerm encode_pat_transpose(Encoder *e, const graft_pat *p)
     }
     if (n == -2)
         return prove_fail(e, "transpose without literal axes leaves the fragment");
-    int saved[EVAL_MAX_RANK], saved_rank = e->perm_rank;
-    memcpy(saved, e->perm, sizeof saved);
-    ProveTerm t = enter_transpose(e, n >= 0 ? axes : NULL, n) ? encode_pat(e, p->kids[0])
-                                                             : (ProveTerm){0};
-    memcpy(e->perm, saved, sizeof saved);
-    e->perm_rank = saved_rank;
-    return t;
+    return encode_transposed(e, axes, n, pat_kid, p);
 }
 
 static ProveTerm encode_pat_op(Encoder *e, const graft_pat *p)
@@ -330,18 +370,7 @@ static ProveTerm encode_pat_op(Encoder *e, const graft_pat *p)
         return prove_fail(e, "%s(...) leaves the fragment", op);
     PatAttrs pa = {p, op};
     ProveAttrs attrs = {pattern_attr, &pa};
-    ProveTerm args[8];
-    if (p->nkids > 8)
-        return prove_fail(e, "%s leaves the fragment", op);
-    int axis = prove_channel_axis(e, op, &attrs), saved = e->axis;
-    for (int i = 0; i < p->nkids; i++) {
-        e->axis = i > 0 && axis != PROVE_ELEM ? axis : saved;
-        args[i] = encode_pat(e, p->kids[i]);
-        e->axis = saved;
-        if (!args[i].v)
-            return args[i];
-    }
-    return prove_op(e, op, args, p->nkids, &attrs);
+    return encode_call(e, op, p->nkids, pat_kid, p, &attrs);
 }
 
 /* A variable bound again reads the same node: a leaf along the axis of
@@ -453,6 +482,11 @@ void prove_encode_guard(Encoder *e)
 
 static ProveTerm encode_act(Encoder *e, const graft_expr *x);
 
+static ProveTerm act_kid(Encoder *e, const void *parent, int i)
+{
+    return encode_act(e, ((const graft_expr *)parent)->kids[i]);
+}
+
 /* An attribute of an action call: its expression's value. */
 static bool action_attr(Encoder *e, const void *src, const char *name, ProveTerm *out)
 {
@@ -502,13 +536,7 @@ static ProveTerm encode_act_transpose(Encoder *e, const graft_expr *x)
     }
     if (n == -2)
         return prove_fail(e, "transpose without literal axes leaves the fragment");
-    int saved[EVAL_MAX_RANK], saved_rank = e->perm_rank;
-    memcpy(saved, e->perm, sizeof saved);
-    ProveTerm t = enter_transpose(e, n >= 0 ? axes : NULL, n) ? encode_act(e, x->kids[0])
-                                                             : (ProveTerm){0};
-    memcpy(e->perm, saved, sizeof saved);
-    e->perm_rank = saved_rank;
-    return t;
+    return encode_transposed(e, axes, n, act_kid, x);
 }
 
 static ProveTerm encode_act_call(Encoder *e, const graft_expr *x)
@@ -516,18 +544,7 @@ static ProveTerm encode_act_call(Encoder *e, const graft_expr *x)
     if (strcmp(x->s, "transpose") == 0 && x->nkids == 1)
         return encode_act_transpose(e, x);
     ProveAttrs attrs = {action_attr, x};
-    ProveTerm args[8];
-    if (x->nkids > 8)
-        return prove_fail(e, "%s leaves the fragment", x->s);
-    int axis = prove_channel_axis(e, x->s, &attrs), saved = e->axis;
-    for (int i = 0; i < x->nkids; i++) {
-        e->axis = i > 0 && axis != PROVE_ELEM ? axis : saved;
-        args[i] = encode_act(e, x->kids[i]);
-        e->axis = saved;
-        if (!args[i].v)
-            return args[i];
-    }
-    return prove_op(e, x->s, args, x->nkids, &attrs);
+    return encode_call(e, x->s, x->nkids, act_kid, x, &attrs);
 }
 
 static ProveTerm encode_act(Encoder *e, const graft_expr *x)

@@ -1,0 +1,217 @@
+/* relay_print_impl.h - the Relay printer's state, shared by its files:
+ *
+ *   relay_print.c         the module: heads, defs in TVM's order, @main, the
+ *                         entry points (relay.h)
+ *   relay_print_number.c  TVM's temp numbering: the leaf visits, binding
+ *                         lines, scopes and inline results (note [temp
+ *                         numbering])
+ *   relay_print_scope.c   texts that hold scopes: functions, let, if, match
+ *                         (note [control])
+ *   relay_print_text.c    a node's own text: references, calls, tuples,
+ *                         attributes, comments, parameters
+ *
+ * The byte tricks of the output are outbuf.h's (note [fast output]).
+ */
+#ifndef GRAFT_RELAY_PRINT_IMPL_H
+#define GRAFT_RELAY_PRINT_IMPL_H
+
+#include "outbuf.h"
+#include "relay.h"
+#include "relay_names.h"
+#include "type_adt.h"
+#include "util.h"
+
+enum { NO_TEMP = UINT32_MAX, NO_ROOT = UINT32_MAX };
+
+/* note [temp texts]: a bound node's temp is kept as its text, "%N" in
+ * bytes 0 to 10 and its length in byte 11, so that each use of the temp
+ * copies twelve bytes instead of converting a number (the binding line
+ * takes the text from note [counted temps]). */
+typedef struct TempText {
+    char b[12];
+} TempText;
+
+/* A node's leaf-visit state (note [temp numbering]): not visited;
+ * visited, its text not printed yet (note [texts written once]);
+ * printed; printed in its binding line, and only then is its temp set.
+ * A variable is VISIT_USED once declared or found not free. */
+enum { VISIT_NOT, VISIT_TEXT, VISIT_USED, VISIT_BOUND };
+
+/* One frame of printer_visit_all's walk.  Not a WALK (note [one walk]): a frame
+ * keeps where its node's children to visit end, which for functions,
+ * lets, ifs and matches is not where the flat array's end, so the
+ * printer's hottest loop need not look at the node's kind at each step. */
+typedef struct Frame {
+    uint32_t id;   /* node whose children are being visited */
+    uint32_t next; /* its next child to visit, an index in kids */
+    uint32_t end;  /* past its last child to visit */
+} Frame;
+
+enum { OP_LEN_BITS = 6 }; /* 64 op names' lengths kept (op_len) */
+
+typedef struct Printer {
+    const graft_graph *g;     /* graph being printed */
+    GraphArrays ga;     /* its nodes as arrays (note [compact walk]) */
+    TempText *temp;     /* per node id: its temp once VISIT_BOUND (note
+                           [temp texts]) */
+    uint8_t *visited;   /* per node id: VISIT_NOT, VISIT_TEXT or VISIT_USED */
+    char next_text[11]; /* its text, "%N" (note [counted temps]) */
+    uint8_t next_len;   /* the text's length */
+    StrBuf pending;     /* texts of functions, lets, ifs and matches */
+    size_t *off;        /* per node id: its text's offset in pending (a
+                           constant's: in consts) */
+    size_t *len;        /* per node id: its text's length in pending or
+                           consts, or for a call, tuple or getitem, the
+                           most it takes (note [one reservation]) */
+    uint32_t *stack;    /* ids whose texts are in pending, in order */
+    size_t nstack;      /* entries in stack */
+    StrBuf *lines;      /* binding lines of the current scope */
+    int level;          /* nesting of the current scope (@main's body: 1) */
+    uint32_t root;      /* the expression being printed inline (a scope's
+                           result, a let's value: note [control]), or
+                           NO_ROOT */
+    int root_level;     /* the level root's text is placed at */
+    StrBuf **scratch;   /* nested texts' buffers, reused by depth */
+    size_t nscratch;    /* buffers in use */
+    size_t ascratch;    /* buffers allocated */
+    size_t scratch_cap; /* capacity of scratch */
+    Frame *frames;      /* the stack of printer_visit_all's walks */
+    size_t nframes, frames_cap;
+    VarNames names;     /* printed names of variables */
+    StrBuf *top;        /* the module's text (note [streaming]) */
+    FILE *sink;         /* where top goes as it fills, or NULL */
+    bool discard;       /* drop top as it fills (temp numbers only) */
+    bool types;         /* RELAY_PRINT_TYPES: "ty=" from node types */
+    const char *op[1 << OP_LEN_BITS]; /* op names printed lately ... */
+    uint32_t op_len[1 << OP_LEN_BITS]; /* ... and their lengths (op_len) */
+    AdtTable *adts;     /* the module's constructors, read at the first
+                           call without operands */
+    StrBuf consts;      /* constants' references (note [constant texts]) */
+    const char *quoted_of; /* the string attribute quoted last ... */
+    StrBuf quoted;      /* ... and its text (put_quoted) */
+} Printer;
+
+/* Variables, constants, globals and op values print inline. */
+static inline bool always_inline(uint8_t kind)
+{
+    enum { INLINE = 1u << NODE_VAR | 1u << NODE_CONST | 1u << NODE_GLOBAL | 1u << NODE_OPREF };
+    return kind < 32 && (INLINE >> kind & 1);
+}
+
+static inline const graft_node *node_of(const Printer *p, uint32_t id)
+{
+    return p->ga.nodes[id];
+}
+
+/* note [streaming]: @main's binding lines are final once written, so
+ * relay_print writes the module's text out every DRAIN_AT bytes instead
+ * of holding a second copy of a large model in memory; its buffer is
+ * made large enough for that at the start, so that it rarely grows (a
+ * grown buffer is a copy). */
+enum { DRAIN_AT = 65536 };
+
+/* note [one reservation]: a text's pieces are written through a plain
+ * pointer, write_* returning where the next piece goes, into room made
+ * once for the whole text: an upper bound of its length, known from its
+ * operands before it is written (a name's length, ten digits for a
+ * temp).  So the dozen pieces of a binding line cost a copy each and not
+ * a bounds check each; what cannot be bounded cheaply (attributes)
+ * appends as before, checked. */
+
+/* "%N": at most 11 bytes; TEMP_MAX is the room a temp's text takes when
+ * copied whole (note [temp texts]). */
+enum { TEMP_MAX = 12 };
+
+/* A node's comment as it prints (note [printed types]): its pieces and
+ * its length, found once and written by printer_write_comment. */
+typedef struct Comment {
+    const char *type; /* "ty=" and this type, or NULL */
+    size_t type_len;
+    const char *rest; /* the loaded annotation, or its rest after "ty=" */
+    size_t rest_len;
+    size_t len;       /* the comment's length, 0 when it prints nothing */
+} Comment;
+
+/* Whether node id prints a comment where its text first appears. */
+GRAFT_HOT bool has_comment(const Printer *p, uint32_t id)
+{
+    const graft_node *n = node_of(p, id);
+    return node_annotation(n) || (p->types && node_type(n));
+}
+
+/* An op's name's length: a model has few ops, so their lengths are kept,
+ * by name pointer (note [one cache slot] in keymap.h). */
+GRAFT_HOT size_t op_len(Printer *p, const char *op)
+{
+    size_t slot = cache_slot((uint64_t)(uintptr_t)op, OP_LEN_BITS);
+    if (p->op[slot] != op) {
+        p->op[slot] = op;
+        p->op_len[slot] = (uint32_t)strlen(op);
+    }
+    return p->op_len[slot];
+}
+
+/* The most bytes node id's text takes (note [one reservation]), a
+ * call's attributes apart: a kept text's length, or resolve_kids' bound
+ * and a call's op name.  Inline: bind asks for every temp. */
+GRAFT_HOT size_t printer_text_max(Printer *p, uint32_t id)
+{
+    bool op = p->ga.kind[id] == NODE_CALL &&
+              !((p->ga.flags[id] & NODE_HAS_CALLEE) && p->ga.start[id] < p->ga.start[id + 1]);
+    return p->len[id] + (op ? op_len(p, p->ga.str[id]) : 0);
+}
+
+/* The length of variable v's printed name with its "%" (given now when
+ * names follow the printing order, note [variable names]). */
+GRAFT_HOT size_t name_len(Printer *p, uint32_t v)
+{
+    return var_names_len(&p->names, v);
+}
+
+/* ---- relay_print_number.c ---- */
+
+/* Step 1 of note [temp numbering] from root, and so step 2 for every
+ * node it reaches that was not visited yet. */
+void printer_visit_all(Printer *p, uint32_t root);
+/* A node's reference from its user, resolved first (step 2). */
+void printer_put_operand(Printer *p, StrBuf *out, uint32_t m);
+/* An expression printed inline where TVM tries to inline it: a scope's
+ * result (result: indented, after the scope's lines), a let's value. */
+void printer_put_inline(Printer *p, StrBuf *out, uint32_t root, int level, bool result);
+/* A scope: its binding lines, then its result inline (no newline). */
+void printer_put_scope(Printer *p, StrBuf *out, uint32_t root, int level);
+
+/* ---- relay_print_scope.c (note [control]) ---- */
+
+/* prefix "(%a, %b, Attr=...) -> T {" body "}": "fn " for a function
+ * value, "def @f" for a global (TVM's PrintFunc). */
+void printer_put_func(Printer *p, StrBuf *out, const graft_node *n, const char *prefix,
+                      int level);
+void printer_put_let(Printer *p, StrBuf *out, const graft_node *n, int at);
+void printer_put_if(Printer *p, StrBuf *out, const graft_node *n, int level);
+void printer_put_match(Printer *p, StrBuf *out, const graft_node *n, int level);
+
+/* ---- relay_print_text.c ---- */
+
+/* Node id's comment (note [printed types]), and it written at at. */
+Comment printer_comment(const Printer *p, uint32_t id);
+char *printer_write_comment(char *at, const Comment *c);
+/* Node id's comment appended, when it has one. */
+void printer_put_annot(const Printer *p, StrBuf *sb, uint32_t id);
+/* "%x: T / * ann * /" for a parameter; ids[0..n) with ", " between. */
+void printer_put_param(Printer *p, StrBuf *out, uint32_t v);
+void printer_put_params(Printer *p, StrBuf *out, const uint32_t *ids, size_t n);
+/* "name=value" for each attribute of n, after ", " unless first. */
+void printer_put_attrs(Printer *p, StrBuf *sb, const graft_node *n, bool first);
+/* "name=value": the value's spelling as loaded, or its printed form. */
+void printer_put_attr(Printer *p, StrBuf *sb, const graft_attr *a);
+/* Operand m's reference, resolved, at at (room for what
+ * resolve_operand bounded). */
+char *printer_write_ref(Printer *p, char *at, uint32_t m);
+/* Node id's text written at at, in out, where room for printer_text_max
+ * was made (note [one reservation]), with room for more bytes after it. */
+char *printer_write_text_in(Printer *p, StrBuf *out, char *at, uint32_t id, size_t more);
+/* A visited node's text appended where it is used. */
+void printer_put_text(Printer *p, StrBuf *out, uint32_t id);
+
+#endif

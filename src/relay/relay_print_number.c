@@ -1,0 +1,324 @@
+/* relay_print_number.c - TVM's numbering of temps, and the binding lines
+ * and scopes it orders.
+ *
+ * note [temp numbering]: TVM v0.14's printer (relay_text_printer.cc)
+ * numbers temps in an order that is not plain post-order, and graft must
+ * print byte for byte what TVM prints.  It works in two steps per scope:
+ *  1. "leaf visits" in iterative post-order from the scope's result:
+ *     a call's callee, then its arguments left to right; tuple fields;
+ *     a getitem's tuple.  A function visited this way prints its body
+ *     right away, in a new scope, taking temp numbers then.
+ *  2. a leaf visit builds the node's text by printing its operands (a
+ *     call's arguments, then its callee): variables and constants print
+ *     inline; an operand with a temp prints as it; any other operand gets
+ *     the next temp number now, and its binding line "%N = TEXT;" goes to
+ *     the current scope.
+ * The scope's result prints inline as its last line.  So a function used
+ * as a callee gets its number after the call's arguments.  Annotation
+ * comments print where the node's text first appears.
+ */
+#include "relay_print_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* An empty buffer for a nested text (a function's text, a let's lines):
+ * texts nest as scopes do, so buffers are kept and reused by depth
+ * instead of allocated per function. */
+static StrBuf *scratch_get(Printer *p)
+{
+    if (p->nscratch == p->ascratch) {
+        p->scratch = xgrow_items(p->scratch, &p->scratch_cap, p->ascratch + 1, sizeof *p->scratch);
+        p->scratch[p->ascratch++] = xcalloc(1, sizeof(StrBuf));
+    }
+    StrBuf *sb = p->scratch[p->nscratch++];
+    sb->len = 0;
+    return sb;
+}
+
+/* Gives back the buffer scratch_get gave last. */
+static void scratch_done(Printer *p)
+{
+    p->nscratch--;
+}
+
+static void drain(Printer *p)
+{
+    if (p->lines != p->top || p->top->len < DRAIN_AT || (!p->sink && !p->discard))
+        return;
+    if (p->sink)
+        fwrite(p->top->data, 1, p->top->len, p->sink);
+    p->top->len = 0;
+}
+
+/* "free_var %x: T;" where a free variable is first printed, as TVM's
+ * PrintExpr does (into the current scope's lines). */
+static void declare_free(Printer *p, uint32_t v)
+{
+    p->visited[v] = VISIT_USED;
+    out_indent(p->lines, p->level);
+    out_lit(p->lines, "free_var ");
+    printer_put_param(p, p->lines, v);
+    out_lit(p->lines, ";\n");
+}
+
+static void bind(Printer *p, uint32_t id);
+
+/* note [constant texts]: a constant prints the same reference at every
+ * use, its value and comment ("1e-05f / * ty=float32 * /"); that text is
+ * written once, at its first use, into a buffer of its own, and copied
+ * from there. */
+static void keep_const(Printer *p, uint32_t m)
+{
+    const char *value = p->ga.str[m];
+    size_t n = strlen(value);
+    Comment c = {0};
+    if (has_comment(p, m))
+        c = printer_comment(p, m);
+    char *at = out_room(&p->consts, n + c.len);
+    p->off[m] = p->consts.len;
+    p->len[m] = n + c.len;
+    p->consts.len = (size_t)(printer_write_comment(write_mem(at, value, n), &c) - p->consts.data);
+    p->visited[m] = VISIT_USED;
+}
+
+/* note [texts written once]: step 2 of note [temp numbering] builds a
+ * node's text at its leaf visit, and the text prints later, where it is
+ * used: in its binding line or inline.  What building it does besides
+ * the text happens at the leaf visit, operand by operand in the text's
+ * order: a free variable's declaration, a variable's name (note
+ * [variable names]: names are given in printing order), a binding line
+ * for an operand without a temp (resolve_operand).  What is left is
+ * fixed from then on (temps, names, constants), so a call's, tuple's or
+ * getitem's text is written only where it is used (printer_put_text), straight
+ * into its line, and its length is bounded at the leaf visit (note [one
+ * reservation]); a function's, let's, if's and match's text holds whole
+ * scopes, printed at the leaf visit, so it waits in pending (note
+ * [pending texts]).  Returns the most bytes operand m's reference
+ * takes. */
+GRAFT_HOT size_t resolve_operand(Printer *p, uint32_t m)
+{
+    switch (p->ga.kind[m]) {
+    case NODE_VAR:
+        if (p->visited[m] == VISIT_NOT) {
+            if (p->ga.flags[m] & NODE_FREE)
+                declare_free(p, m);
+            else
+                p->visited[m] = VISIT_USED;
+        }
+        return name_len(p, m);
+    case NODE_CONST:
+        if (p->visited[m] == VISIT_NOT)
+            keep_const(p, m);
+        return p->len[m];
+    case NODE_GLOBAL: return 1 + strlen(p->ga.str[m]);
+    case NODE_OPREF: return strlen(p->ga.str[m]);
+    default:
+        if (p->visited[m] != VISIT_BOUND)
+            bind(p, m);
+        return TEMP_MAX;
+    }
+}
+
+/* A node's reference from its user (step 2 of note [temp numbering]). */
+void printer_put_operand(Printer *p, StrBuf *out, uint32_t m)
+{
+    size_t most = resolve_operand(p, m);
+    out->len = (size_t)(printer_write_ref(p, out_room(out, most), m) - out->data);
+}
+
+/* The operands of a call, tuple or getitem, resolved in the order its
+ * text prints them: a call's arguments before its callee, so they take
+ * temps before a function callee does; then the most bytes its text
+ * takes apart from an op's name and attributes: the references, ", "
+ * between them, "(" and ",)", or "." and an index. */
+static void resolve_kids(Printer *p, uint32_t id)
+{
+    const uint32_t *k = p->ga.kids + p->ga.start[id];
+    const uint32_t *end = p->ga.kids + p->ga.start[id + 1];
+    bool callee = (p->ga.flags[id] & NODE_HAS_CALLEE) && k < end;
+    size_t most = 3 + 2 * (size_t)(end - k) + 21;
+    for (const uint32_t *a = k + callee; a < end; a++)
+        most += resolve_operand(p, *a);
+    if (callee)
+        most += resolve_operand(p, *k);
+    p->len[id] = most;
+}
+
+/* note [counted temps]: temps are given in increasing order, so the next
+ * one's text is kept and counted on in decimal, a digit or so a temp,
+ * instead of converting each number. */
+static void count_on(Printer *p)
+{
+    size_t i = p->next_len - 1;
+    while (p->next_text[i] == '9')
+        p->next_text[i--] = '0';
+    if (i == 0) { /* all nines, now zeros: one digit more */
+        p->next_text[1] = '1';
+        p->next_text[p->next_len++] = '0';
+    } else {
+        p->next_text[i]++;
+    }
+}
+
+/* Gives node id the next temp and writes its binding line "%N = TEXT;"
+ * into the current scope, in one reservation (note [one reservation])
+ * unless a call's attributes come between. */
+static void bind(Printer *p, uint32_t id)
+{
+    StrBuf *lines = p->lines;
+    memcpy(p->temp[id].b, p->next_text, sizeof p->next_text);
+    p->temp[id].b[11] = (char)p->next_len;
+    Comment c;
+    bool commented = has_comment(p, id);
+    if (commented)
+        c = printer_comment(p, id);
+    size_t n = 2 * (size_t)(p->level > 0 ? p->level : 0);
+    size_t tail = (commented ? c.len : 0) + 2; /* the comment and ";\n" */
+    char *at = out_room(lines, (n > OUT_INDENT_ROOM ? n : OUT_INDENT_ROOM) + TEMP_MAX + 3 +
+                                   printer_text_max(p, id) + tail);
+    at = write_indent(at, p->level);
+    at = write_mem(at, p->next_text, p->next_len);
+    at = printer_write_text_in(p, lines, write_lit(at, " = "), id, tail);
+    if (commented)
+        at = printer_write_comment(at, &c);
+    lines->len = (size_t)(write_lit(at, ";\n") - lines->data);
+    count_on(p);
+    p->visited[id] = VISIT_BOUND;
+    drain(p);
+}
+
+/* note [pending texts]: the texts of functions, lets, ifs and matches
+ * wait in one buffer between their leaf visit and their use.  Most are
+ * used soon after, so before a new text is added, used texts at the end
+ * of the buffer are dropped; memory then follows the graph's width, not
+ * its size. */
+static void keep_text(Printer *p, uint32_t id, const StrBuf *text)
+{
+    while (p->nstack && p->visited[p->stack[p->nstack - 1]] >= VISIT_USED)
+        p->pending.len = p->off[p->stack[--p->nstack]];
+    p->off[id] = p->pending.len;
+    p->len[id] = text->len;
+    out_mem(&p->pending, text->data ? text->data : "", text->len);
+    p->stack[p->nstack++] = id;
+    p->visited[id] = VISIT_TEXT;
+}
+
+/* Step 2 of note [temp numbering] for node id: its operands resolved
+ * (note [texts written once]), or a scope-holding text built in a buffer
+ * of its own (its scopes' leaf visits use the scratch) and kept. */
+static void leaf_visit(Printer *p, uint32_t id)
+{
+    uint8_t kind = p->ga.kind[id];
+    if (kind == NODE_CALL || kind == NODE_TUPLE || kind == NODE_GETITEM) {
+        resolve_kids(p, id);
+        p->visited[id] = VISIT_TEXT;
+        return;
+    }
+    /* the text's own blocks are placed where the text goes: a binding
+     * line at the scope's level, or inline at root_level */
+    int level = id == p->root ? p->root_level : p->level;
+    const graft_node *n = node_of(p, id);
+    StrBuf *out = scratch_get(p);
+    switch (kind) {
+    case NODE_FUNC: printer_put_func(p, out, n, "fn ", level); break;
+    case NODE_LET: printer_put_let(p, out, n, level); break;
+    case NODE_IF: printer_put_if(p, out, n, level); break;
+    case NODE_MATCH: printer_put_match(p, out, n, level); break;
+    default: break; /* always inline: never visited */
+    }
+    keep_text(p, id, out);
+    scratch_done(p);
+}
+
+/* Pushes a frame for node id: its children in leaf-visit order are its
+ * callee, then its operands (the graph's own order, note [compact
+ * walk]); a function's and a let's are none (their scopes print in their
+ * own walks), an if's and a match's the first operand only (the rest are
+ * scopes). */
+GRAFT_HOT void push_frame(Printer *p, uint32_t id)
+{
+    uint32_t start = p->ga.start[id], end = p->ga.start[id + 1];
+    switch (p->ga.kind[id]) {
+    case NODE_FUNC:
+    case NODE_LET: end = start; break;
+    case NODE_IF:
+    case NODE_MATCH: end = end > start ? start + 1 : start; break;
+    default: break;
+    }
+    if (p->nframes == p->frames_cap)
+        p->frames = xgrow_items(p->frames, &p->frames_cap, p->nframes + 1, sizeof *p->frames);
+    p->frames[p->nframes++] = (Frame){id, start, end};
+}
+
+static bool needs_visit(const Printer *p, uint32_t id)
+{
+    return !always_inline(p->ga.kind[id]) && p->visited[id] == VISIT_NOT;
+}
+
+/* note [temp numbering], step 1: iterative post-order from root.  A
+ * leaf visit of a function visits its body, so walks nest: each works
+ * above the frames of the walks it is inside, in one stack. */
+void printer_visit_all(Printer *p, uint32_t root)
+{
+    if (!needs_visit(p, root))
+        return;
+    size_t base = p->nframes;
+    push_frame(p, root);
+    while (p->nframes > base) {
+        Frame *f = &p->frames[p->nframes - 1];
+        const uint32_t *kids = p->ga.kids;
+        uint32_t next = f->next;
+        while (next < f->end && !needs_visit(p, kids[next])) /* no stores: */
+            next++;                                         /* all in registers */
+        if (next < f->end) {
+            f->next = next + 1;
+            push_frame(p, kids[next]);
+            continue;
+        }
+        uint32_t id = f->id;
+        p->nframes--;
+        if (p->visited[id] == VISIT_NOT)
+            leaf_visit(p, id);
+    }
+}
+
+/* An expression printed inline where TVM tries to inline it (a scope's
+ * result, a let's value): its text, after the bindings its operands
+ * need; a node with a temp already prints as it.  For a scope's result
+ * (result: out holds the scope's lines) the indentation goes between
+ * those bindings and the text. */
+void printer_put_inline(Printer *p, StrBuf *out, uint32_t root, int level, bool result)
+{
+    uint32_t saved_root = p->root;
+    int saved_level = p->root_level;
+    p->root = root;
+    p->root_level = level;
+    printer_visit_all(p, root);
+    bool as_operand = always_inline(p->ga.kind[root]) || p->visited[root] == VISIT_BOUND;
+    size_t most = as_operand ? resolve_operand(p, root) : 0;
+    if (result)
+        out_indent(out, level);
+    if (as_operand) {
+        out->len = (size_t)(printer_write_ref(p, out_room(out, most), root) - out->data);
+    } else {
+        printer_put_text(p, out, root);
+        printer_put_annot(p, out, root);
+        p->visited[root] = VISIT_USED;
+    }
+    p->root = saved_root;
+    p->root_level = saved_level;
+}
+
+/* A scope: its binding lines, then its result inline (no newline).
+ * Nothing else writes to out meanwhile, so the lines go straight there. */
+void printer_put_scope(Printer *p, StrBuf *out, uint32_t root, int level)
+{
+    StrBuf *saved_lines = p->lines;
+    int saved_level = p->level;
+    p->lines = out;
+    p->level = level;
+    printer_put_inline(p, out, root, level, true);
+    p->lines = saved_lines;
+    p->level = saved_level;
+}

@@ -1,0 +1,146 @@
+/* relay_print_scope.c - the texts that hold whole scopes: a function
+ * (and a global's definition), a let, an if, a match (note [control]).
+ * Each is built at its leaf visit (relay_print_number.c) and numbers the
+ * temps of its scopes then. */
+#include "relay_print_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* "{" NEWLINE scope NEWLINE "}" one level in (TVM's PrintBody). */
+static void put_block(Printer *p, StrBuf *out, const graft_node *root, int level)
+{
+    out_lit(out, "{\n");
+    printer_put_scope(p, out, node_id(root), level + 1);
+    out_chr(out, '\n');
+    out_indent(out, level);
+    out_chr(out, '}');
+}
+
+/* prefix "(%a, %b, Attr=...) -> T {" body "}" at the current level:
+ * "fn " for a function value, "def @f" for a global (TVM's PrintFunc). */
+void printer_put_func(Printer *p, StrBuf *out, const graft_node *n, const char *prefix,
+                     int level)
+{
+    int nparams = node_nparams(n);
+    uint32_t id = node_id(n);
+    out_str(out, prefix);
+    out_chr(out, '(');
+    if (p->ga.start[id + 1] - p->ga.start[id] >= (uint32_t)nparams) {
+        /* the parameters, then the body */
+        printer_put_params(p, out, p->ga.kids + p->ga.start[id], (size_t)nparams);
+    } else { /* a parameter missing: note [compact walk] lists none after it */
+        for (int i = 0; i < nparams; i++) {
+            if (i)
+                out_lit(out, ", ");
+            printer_put_param(p, out, node_id(node_param(n, i)));
+        }
+    }
+    printer_put_attrs(p, out, n, nparams == 0);
+    out_lit(out, ") ");
+    if (node_ret_type(n))
+    {
+        out_lit(out, "-> ");
+        out_str(out, node_ret_type(n)->text);
+        out_chr(out, ' ');
+    }
+    put_block(p, out, node_body(n), level);
+}
+
+/* note [control]: TVM prints a let, an if and a match as one text that
+ * holds whole scopes (relay_text_printer.cc, VisitExpr_ of LetNode,
+ * IfNode, MatchNode), read there:
+ *  - "if (" COND ") {" branch "} else {" branch "}": the condition is an
+ *    operand (inline or a temp bound before the if); each branch is a
+ *    scope in braces one level in (PrintBody), numbering temps on.
+ *  - a chain of lets prints one "let %v = VALUE;" line per let: the
+ *    variable is named first (AllocVar), then the value inline (try
+ *    inline); the bindings the value needs go before its line, into the
+ *    enclosing scope for the first let and after the previous let line
+ *    for the others (doc_stack_), then the body's bindings and result at
+ *    the same level (PrintScope).  A let that is not a scope's result
+ *    prints wrapped: "(" NEWLINE lets NEWLINE ")" two columns in.
+ *  - "match (" DATA ") {" then per clause, one level in, PATTERN " => {"
+ *    result scope "}," and "}" (PrintScope, Doc::Brace); "match?" when
+ *    not complete.  Pattern variables print as declared (AllocVar).
+ * None of the three gets a "ty=" comment (PrintOptionalInfo skips them),
+ * nor do @f and op values, which are always inline. */
+void printer_put_let(Printer *p, StrBuf *out, const graft_node *n, int at)
+{
+    bool wrapped = node_id(n) != p->root;
+    int level = at + wrapped;
+    StrBuf *saved_lines = p->lines;
+    int saved_level = p->level;
+    StrBuf doc = {0};
+    const graft_node *let = n;
+    StrBuf line = {0};
+    for (; node_kind(let) == NODE_LET; let = node_arg(let, 2)) {
+        line.len = 0;
+        out_lit(&line, "let ");
+        printer_put_param(p, &line, node_id(node_arg(let, 0)));
+        out_lit(&line, " = ");
+        const graft_node *value = node_arg(let, 1);
+        uint32_t vid = node_id(value);
+        if (node_nusers(value) > 1 && !always_inline(node_kind(value))) { /* not IsUnique */
+            printer_visit_all(p, vid);
+            printer_put_operand(p, &line, vid);
+        } else {
+            printer_put_inline(p, &line, vid, level, false); /* bindings go first */
+        }
+        out_lit(&line, ";\n");
+        if (let != n)
+            out_indent(&doc, level);
+        out_mem(&doc, line.data, line.len);
+        p->lines = &doc;
+        p->level = level;
+    }
+    strbuf_free(&line);
+    printer_put_scope(p, &doc, node_id(let), level);
+    p->lines = saved_lines;
+    p->level = saved_level;
+    if (wrapped) {
+        out_lit(out, "(\n");
+        out_indent(out, level);
+    }
+    out_mem(out, doc.data, doc.len);
+    if (wrapped) {
+        out_chr(out, '\n');
+        out_indent(out, at);
+        out_chr(out, ')');
+    }
+    strbuf_free(&doc);
+}
+
+void printer_put_if(Printer *p, StrBuf *out, const graft_node *n, int level)
+{
+    out_lit(out, "if (");
+    printer_put_operand(p, out, node_id(node_arg(n, 0)));
+    out_lit(out, ") ");
+    put_block(p, out, node_arg(n, 1), level);
+    out_lit(out, " else ");
+    put_block(p, out, node_arg(n, 2), level);
+}
+
+void printer_put_match(Printer *p, StrBuf *out, const graft_node *n, int level)
+{
+    out_str(out, node_match_complete(n) ? "match (" : "match? (");
+    printer_put_operand(p, out, node_id(node_arg(n, 0)));
+    out_lit(out, ") {\n");
+    for (int i = 0; i < node_nclauses(n); i++) {
+        const MatchClause *c = node_clause(n, i);
+        out_indent(out, level + 1);
+        for (int k = 0; k < c->npieces; k++) {
+            if (c->pieces[k].text)
+                out_str(out, c->pieces[k].text);
+            else
+                printer_put_param(p, out, node_id(c->pieces[k].var));
+        }
+        out_lit(out, " => {\n");
+        printer_put_scope(p, out, node_id(node_arg(n, i + 1)), level + 2);
+        out_chr(out, '\n');
+        out_indent(out, level + 1);
+        out_lit(out, "},\n");
+    }
+    out_indent(out, level);
+    out_chr(out, '}');
+}

@@ -1,0 +1,328 @@
+/* relay_print_text.c - a node's own text as TVM prints it: references
+ * to operands (names, temps, constants, globals), a call's, tuple's or
+ * getitem's text, attributes, comments and parameters.  What the text
+ * refers to is settled before it is written (note [texts written once] in
+ * relay_print_number.c), so these only write. */
+#include "relay_print_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The annotation's text after its "ty=TYPE" part (what TVM prints after
+ * the type: " span=..."), without the comment markers. */
+static void annot_rest(const char *annot, const char **rest, size_t *len)
+{
+    const char *p = annot + 2, *end = annot + strlen(annot) - 2;
+    while (p < end && *p == ' ')
+        p++;
+    if (strncmp(p, "ty=", 3) == 0) {
+        const char *span = strstr(p, " span=");
+        p = span && span < end ? span + 1 : end;
+    }
+    while (end > p && end[-1] == ' ')
+        end--;
+    *rest = p;
+    *len = (size_t)(end - p);
+}
+
+/* note [printed types]: with RELAY_PRINT_TYPES every typed node prints
+ * "/ * ty=TYPE * /", followed inside the comment by the rest of its
+ * loaded annotation (its span), as TVM prints a type-checked module;
+ * otherwise the annotation prints as it was loaded. */
+Comment printer_comment(const Printer *p, uint32_t id)
+{
+    const graft_node *n = node_of(p, id);
+    const char *annot = node_annotation(n);
+    NodeKind kind = node_kind(n); /* PrintOptionalInfo skips these three */
+    bool typed = kind != NODE_IF && kind != NODE_LET && kind != NODE_MATCH;
+    Comment c = {0};
+    if (p->types && typed && node_type(n)) {
+        c.type = node_type(n)->text;
+        c.type_len = strlen(c.type);
+        if (annot)
+            annot_rest(annot, &c.rest, &c.rest_len);
+        c.len = sizeof " /* ty=" - 1 + c.type_len + (c.rest_len ? 1 + c.rest_len : 0) +
+                sizeof " */" - 1;
+    } else if (annot) {
+        c.rest = annot;
+        c.rest_len = strlen(annot);
+        c.len = 1 + c.rest_len;
+    }
+    return c;
+}
+
+char *printer_write_comment(char *at, const Comment *c)
+{
+    if (c->type) {
+        at = write_lit(at, " /* ty=");
+        at = write_mem(at, c->type, c->type_len);
+        if (c->rest_len) {
+            *at++ = ' ';
+            at = write_mem(at, c->rest, c->rest_len);
+        }
+        return write_lit(at, " */");
+    }
+    if (c->len) {
+        *at++ = ' ';
+        at = write_mem(at, c->rest, c->rest_len);
+    }
+    return at;
+}
+
+static void put_comment(const Printer *p, StrBuf *sb, uint32_t id)
+{
+    Comment c = printer_comment(p, id);
+    sb->len = (size_t)(printer_write_comment(out_room(sb, c.len), &c) - sb->data);
+}
+
+void printer_put_annot(const Printer *p, StrBuf *sb, uint32_t id)
+{
+    if (has_comment(p, id))
+        put_comment(p, sb, id);
+}
+
+/* A quoted string attribute made by an edit: partitioning gives every
+ * function the same PartitionedFromPattern, so the last one quoted is
+ * kept and copied when it comes again (strings are interned: one
+ * pointer). */
+static void put_quoted(Printer *p, StrBuf *sb, const char *s)
+{
+    if (s != p->quoted_of) {
+        p->quoted.len = 0;
+        relay_put_string(&p->quoted, s);
+        p->quoted_of = s;
+    }
+    out_mem(sb, p->quoted.data, p->quoted.len);
+}
+
+/* An attribute value: its spelling as loaded, or for one made by an edit
+ * the canonical form.  Loaded lists have a spelling, so the recursion
+ * only follows lists an edit nested. */
+static void put_attr_value(Printer *p, StrBuf *sb, const graft_attr_value *v)
+{
+    if (v->spelling) {
+        out_str(sb, v->spelling);
+        return;
+    }
+    switch (v->kind) {
+    case GRAFT_ATTR_INT: out_i64(sb, v->i); break;
+    case GRAFT_ATTR_FLOAT: strbuf_printf(sb, "%gf", v->f); break;
+    case GRAFT_ATTR_BOOL: out_str(sb, v->i ? "True" : "False"); break;
+    case GRAFT_ATTR_NULL: out_lit(sb, "None"); break;
+    case GRAFT_ATTR_OPAQUE: break; /* only loaded, always spelled */
+    case GRAFT_ATTR_TENSOR:
+    case GRAFT_ATTR_GRAPH: break; /* only ONNX models hold these */
+    case GRAFT_ATTR_STRING: put_quoted(p, sb, v->s); break;
+    case GRAFT_ATTR_LIST:
+        out_chr(sb, '[');
+        for (int i = 0; i < v->nitems; i++) {
+            if (i)
+                out_lit(sb, ", ");
+            put_attr_value(p, sb, v->items[i]);
+        }
+        out_chr(sb, ']');
+        break;
+    }
+}
+
+GRAFT_HOT void put_attr(Printer *p, StrBuf *sb, const graft_attr *a)
+{
+    out_str(sb, a->name);
+    out_chr(sb, '=');
+    put_attr_value(p, sb, a->value);
+}
+
+void printer_put_attr(Printer *p, StrBuf *sb, const graft_attr *a)
+{
+    put_attr(p, sb, a);
+}
+
+/* "name=value" for each attribute, after ", " unless first (nothing was
+ * printed before them). */
+void printer_put_attrs(Printer *p, StrBuf *sb, const graft_node *n, bool first)
+{
+    for (int i = 0; i < node_nattrs(n); i++) {
+        if (!first)
+            out_lit(sb, ", ");
+        first = false;
+        put_attr(p, sb, node_attr(n, i));
+    }
+}
+
+/* A variable's printed name (given at its first printing). */
+GRAFT_HOT char *write_name(Printer *p, char *at, uint32_t v)
+{
+    bool percent;
+    size_t len;
+    const char *name = var_names_get(&p->names, v, &percent, &len);
+    *at = '%';
+    copy_bytes(at + percent, name, len);
+    return at + percent + len;
+}
+
+/* "%x: T / * ann * /" for a parameter in a signature. */
+void printer_put_param(Printer *p, StrBuf *out, uint32_t v)
+{
+    out->len = (size_t)(write_name(p, out_room(out, name_len(p, v)), v) - out->data);
+    uint8_t flags = p->ga.flags[v];
+    if (flags & NODE_TYPE_WRITTEN) {
+        out_lit(out, ": ");
+        out_str(out, node_type(node_of(p, v))->text);
+    }
+    if (flags & (p->types ? NODE_VAR_ANNOT | NODE_VAR_TYPED : NODE_VAR_ANNOT))
+        put_comment(p, out, v); /* printer_put_annot without a look at the node */
+}
+
+/* The parameters ids[0..n) of a signature, ", " between them: each run
+ * of parameters without a type or a comment (all of them, in most
+ * modules) written in one reservation, its names given in order. */
+void printer_put_params(Printer *p, StrBuf *out, const uint32_t *ids, size_t n)
+{
+    uint8_t extra = NODE_TYPE_WRITTEN | NODE_VAR_ANNOT | (p->types ? NODE_VAR_TYPED : 0);
+    size_t i = 0;
+    while (i < n) {
+        if (p->ga.flags[ids[i]] & extra) {
+            if (i)
+                out_lit(out, ", ");
+            printer_put_param(p, out, ids[i++]);
+            continue;
+        }
+        size_t run = i, most = 0;
+        for (; run < n && !(p->ga.flags[ids[run]] & extra); run++)
+            most += 2 + name_len(p, ids[run]);
+        char *at = out_room(out, most);
+        for (; i < run; i++) {
+            if (i)
+                at = write_lit(at, ", ");
+            at = write_name(p, at, ids[i]);
+        }
+        out->len = (size_t)(at - out->data);
+    }
+}
+
+/* A bound node's temp, from its text (note [temp texts]). */
+GRAFT_HOT char *write_temp_text(char *at, const TempText *t)
+{
+    memcpy(at, t->b, sizeof t->b); /* TEMP_MAX leaves room for all twelve */
+    return at + t->b[11];
+}
+
+/* Operand m as its user's text prints it, once resolved, into room
+ * resolve_operand bounded. */
+GRAFT_HOT char *write_ref(Printer *p, char *at, uint32_t m)
+{
+    switch (p->ga.kind[m]) {
+    case NODE_VAR: return write_name(p, at, m);
+    case NODE_GLOBAL: /* always inline, no comment */
+        *at = '@';
+        return write_mem(at + 1, p->ga.str[m], strlen(p->ga.str[m]));
+    case NODE_OPREF: return write_mem(at, p->ga.str[m], strlen(p->ga.str[m]));
+    case NODE_CONST: return write_mem(at, p->consts.data + p->off[m], p->len[m]);
+    default: return write_temp_text(at, &p->temp[m]);
+    }
+}
+
+char *printer_write_ref(Printer *p, char *at, uint32_t m)
+{
+    return write_ref(p, at, m);
+}
+
+/* Whether call id's op is a constructor of no fields: its call prints
+ * as its bare name, as TVM prints it. */
+static bool nullary_constructor(Printer *p, uint32_t id)
+{
+    if (!p->adts)
+        p->adts = adt_table_new(p->g);
+    return adt_constructor_fields(p->adts, p->ga.str[id]) == 0;
+}
+
+/* The references of operands k..end separated by ", ". */
+GRAFT_HOT char *write_refs(Printer *p, char *at, const uint32_t *k, const uint32_t *end)
+{
+    for (const uint32_t *a = k; a < end; a++) {
+        if (a > k)
+            at = write_lit(at, ", ");
+        at = write_ref(p, at, *a);
+    }
+    return at;
+}
+
+/* "op(args" or "%5(args" of call id, without its attributes and ")";
+ * or "Nil" alone, and *closed, for a constructor of no fields (as TVM
+ * prints it). */
+GRAFT_HOT char *write_call_open(Printer *p, char *at, uint32_t id, bool *closed)
+{
+    const uint32_t *k = p->ga.kids + p->ga.start[id];
+    const uint32_t *end = p->ga.kids + p->ga.start[id + 1];
+    *closed = false;
+    if ((p->ga.flags[id] & NODE_HAS_CALLEE) && k < end) {
+        at = write_ref(p, at, *k++);
+    } else {
+        const char *op = p->ga.str[id];
+        at = write_mem(at, op, op_len(p, op));
+        if (k == end && !(p->ga.flags[id] & NODE_HAS_ATTRS) && nullary_constructor(p, id)) {
+            *closed = true;
+            return at;
+        }
+    }
+    *at++ = '(';
+    return write_refs(p, at, k, end);
+}
+
+/* Whether node id's text has a part printer_text_max does not bound. */
+GRAFT_HOT bool has_attrs(const Printer *p, uint32_t id)
+{
+    return p->ga.kind[id] == NODE_CALL && (p->ga.flags[id] & NODE_HAS_ATTRS);
+}
+
+/* A visited node's text (note [texts written once]), without
+ * attributes, into room for printer_text_max. */
+GRAFT_HOT char *write_text(Printer *p, char *at, uint32_t id)
+{
+    const uint32_t *k = p->ga.kids + p->ga.start[id];
+    const uint32_t *end = p->ga.kids + p->ga.start[id + 1];
+    bool closed;
+    switch (p->ga.kind[id]) {
+    case NODE_CALL:
+        at = write_call_open(p, at, id, &closed);
+        if (!closed)
+            *at++ = ')';
+        return at;
+    case NODE_TUPLE:
+        *at++ = '(';
+        at = write_refs(p, at, k, end);
+        if (end - k == 1)
+            return write_lit(at, ",)");
+        *at++ = ')';
+        return at;
+    case NODE_GETITEM:
+        at = write_ref(p, at, *k);
+        *at++ = '.';
+        return write_i64(at, node_index(node_of(p, id)));
+    default: return write_mem(at, p->pending.data + p->off[id], p->len[id]);
+    }
+}
+
+/* A visited node's text at at, in out, where room for printer_text_max was
+ * made: a call's attributes append checked between its operands and its
+ * ")", and room for more bytes after the text is made then. */
+char *printer_write_text_in(Printer *p, StrBuf *out, char *at, uint32_t id, size_t more)
+{
+    if (!has_attrs(p, id))
+        return write_text(p, at, id);
+    bool closed;
+    uint32_t nkids = p->ga.start[id + 1] - p->ga.start[id];
+    bool callee = (p->ga.flags[id] & NODE_HAS_CALLEE) && nkids;
+    out->len = (size_t)(write_call_open(p, at, id, &closed) - out->data);
+    printer_put_attrs(p, out, node_of(p, id), nkids == callee);
+    at = out_room(out, 1 + more);
+    *at++ = ')';
+    return at;
+}
+
+/* A visited node's text where it is used (note [texts written once]). */
+void printer_put_text(Printer *p, StrBuf *out, uint32_t id)
+{
+    char *at = out_room(out, printer_text_max(p, id));
+    out->len = (size_t)(printer_write_text_in(p, out, at, id, 0) - out->data);
+}

@@ -1,0 +1,158 @@
+/* match_impl.h - the matcher's state, shared by its files:
+ *
+ *   match.c        trying a rule at a node: the goal machine (note [goal
+ *                  machine]), with backtracking, and its explain mode's
+ *                  record of the deepest failure (note [explain mode] in
+ *                  match.h)
+ *   match_check.c  deciding without a try: rules the states prove (note
+ *                  [proven rules]) and rules a walk of the states checks
+ *                  (note [checked rules])
+ *   match_ways.c   the ways that need more than a look at the states: a
+ *                  repeated op's chain, a dominator walk
+ *
+ * A pattern node's ways, judged by the states, are read by the try and
+ * the check alike (below, inline: the try asks at every goal).
+ */
+#ifndef GRAFT_MATCH_IMPL_H
+#define GRAFT_MATCH_IMPL_H
+
+#include "match.h"
+
+#include <string.h>
+
+#include "util.h"
+#include "walk.h"
+
+enum { NIL = UINT32_MAX };
+
+typedef struct Goal {
+    const graft_pat *pat; /* what to match */
+    graft_node *node;         /* where */
+    bool nobind;        /* a further step of a repeated op: the pattern's
+                           slot is already bound at the chain's top */
+    bool tail;          /* no match: records the tail pair of a variadic
+                           pattern (MatchPair) */
+    uint32_t next;      /* the goal after this one, or NIL */
+} Goal;
+
+typedef struct Choice {
+    const graft_pat *pat; /* the pattern node with more ways */
+    graft_node *node;         /* its node */
+    bool nobind;        /* as in Goal */
+    int way;            /* the next way to try */
+    uint32_t rest;      /* goals after this one */
+    uint32_t trail;     /* trail height to restore */
+    uint32_t pairs;     /* pair count to restore */
+    uint32_t pool;      /* goal pool height to restore */
+} Choice;
+
+/* matcher_check's goal: a pattern node and its graph node. */
+typedef struct CheckGoal {
+    const graft_pat *pat; /* what to match */
+    graft_node *node;         /* where */
+    bool nobind;        /* as in Goal */
+} CheckGoal;
+
+struct Matcher {
+    Labels *labels;      /* node states, borrowed */
+    const Automaton *a;  /* the automaton, borrowed */
+    const graft_rule_set *rs;   /* its rules */
+    const graft_graph *g;      /* the graph */
+    VEC(Goal) pool;      /* goal cells */
+    VEC(Choice) choices; /* choice point stack */
+    VEC(uint32_t) trail; /* slots bound, in order */
+    VEC(MatchPair) pairs; /* matched pairs, in order */
+    graft_binding *b;          /* per slot of the current rule */
+    size_t b_cap;        /* slots allocated */
+    StrBuf k1, k2;       /* scratch for comparing attribute values */
+    uint32_t *mark;      /* per node id: stamp of the last dominator walk */
+    size_t mark_cap;     /* entries in mark */
+    uint32_t stamp;      /* current walk's stamp */
+    WALK(graft_node *) walk;   /* dominator walk stack */
+    uint64_t steps;      /* steps of the current try */
+    uint64_t max_steps;  /* steps a try may take */
+    MatchFailure *rec;   /* explain mode: the deepest failure, or NULL */
+    uint32_t nslots;     /* slots of the current rule */
+    uint32_t *proof;     /* per rule: the most steps its try can take when
+                            its state proves it (note [proven rules]), or
+                            0 when a try must verify it */
+    bool *checked;       /* per rule: matcher_check can tell without a try
+                            (note [checked rules]) */
+    graft_node **at;           /* matcher_check: per slot, the node it holds */
+    size_t at_cap;       /* entries allocated in at */
+    WALK(CheckGoal) todo; /* matcher_check: pattern nodes to look at */
+};
+
+/* ---- match.c ---- */
+
+/* Adds the pair (p, n) to the match. */
+void matcher_add_pair(Matcher *m, const graft_pat *p, graft_node *n);
+
+/* ---- match_ways.c ---- */
+
+/* Whether a repeated op's chain can take one more op at n (note [nested
+ * stars]). */
+bool matcher_star_extends(const Matcher *m, const graft_pat *p, graft_node *n);
+/* The dominator pattern p's walk at n (note [dominator walk]); its
+ * parent node in *parent, the path's nodes added as pairs when keep_path. */
+bool matcher_dom_walk(Matcher *m, const graft_pat *p, graft_node *n, bool keep_path,
+                      graft_node **parent);
+
+/* ---- match_check.c ---- */
+
+/* The most steps rule's try takes when its state proves it (note [proven
+ * rules]), or 0 when a try must verify it. */
+uint32_t matcher_proof_steps(const graft_rule *rule);
+/* Whether matcher_check can tell for rule without a try (note [checked
+ * rules]). */
+bool matcher_checkable(const graft_rule *rule);
+
+/* ---- the ways of a pattern node ---- */
+
+static inline bool has(const Matcher *m, const graft_node *n, uint32_t item)
+{
+    return automaton_state_has(m->a, labels_state(m->labels, n), item);
+}
+
+static inline bool kids_fit(const Matcher *m, const graft_pat *p, graft_node *n, const int *order)
+{
+    for (int k = 0; k < p->nkids; k++)
+        if (!has(m, pattern_operand(n, order ? order[k] : k), p->kids[k]->item))
+            return false;
+    return true;
+}
+
+/* How many ways pattern node p has to match. */
+static inline int nways(const Matcher *m, const graft_pat *p)
+{
+    if (p->kind == GRAFT_PAT_ALT)
+        return p->nkids;
+    if (p->kind == GRAFT_PAT_STAR)
+        return 2;
+    if (p->kind == GRAFT_PAT_OP && p->nkids == 2 && m->rs->items[p->item].commutative)
+        return 2;
+    return 1;
+}
+
+static const int swapped[2] = {1, 0};
+
+/* Whether way w of p at n can work, judged by the states (and for a
+ * dominator pattern by its walk). */
+static inline bool way_fits(Matcher *m, const graft_pat *p, graft_node *n, int w)
+{
+    graft_node *parent;
+    switch (p->kind) {
+    case GRAFT_PAT_DOM:
+        return matcher_dom_walk(m, p, n, false, &parent);
+    case GRAFT_PAT_ALT:
+        return has(m, n, p->kids[w]->item);
+    case GRAFT_PAT_STAR:
+        return w == 0 ? matcher_star_extends(m, p, n) : has(m, n, p->kids[0]->item);
+    case GRAFT_PAT_OP:
+        return kids_fit(m, p, n, w == 1 ? swapped : NULL);
+    default:
+        return true;
+    }
+}
+
+#endif
