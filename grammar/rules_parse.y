@@ -178,6 +178,7 @@ punary
 ppostfix
     : pprimary
     | ppostfix '[' NUMBER ']' { $$ = build_getitem(ctx, $1, $3, @3, @$); CHECK_DEPTH($$); }
+    | ppostfix '[' WILDCARD ']' { $$ = build_getitem_any(B, $1, @$); CHECK_DEPTH($$); }
     | ppostfix ':' constraint { $$ = build_constrain($1, $3, @$); CHECK_DEPTH($$); }
     ;
 

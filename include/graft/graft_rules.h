@@ -98,7 +98,7 @@ typedef struct graft_item {
     bool commutative;      /* OP with two args: either operand order */
     bool variadic;         /* OP, FNCALL, TUPLE: more operands may follow
                               args ("..."); they match anything */
-    int index;             /* GETITEM: the field index */
+    int index;             /* GETITEM: the field index, -1 for any (p[_]) */
     int npreds;            /* tests the node itself must pass */
     const uint32_t *preds; /* ids into graft_rule_set.preds, ascending */
     int nargs;             /* child items */

@@ -150,6 +150,10 @@ typedef enum VarKind {
 
 typedef struct AstNode AstNode;
 
+/* The index of p[_]: an element of any index (TVM's is_tuple_get_item(p)
+ * without an index); graft_item.index holds it too. */
+#define AST_ANY_INDEX (-1)
+
 /* A list of nodes (arguments, tuple fields, list items). */
 typedef struct AstList {
     AstNode **items; /* count pointers, arena-allocated */
@@ -230,7 +234,7 @@ struct AstNode {
         /* AST_GETITEM, AST_INDEX */
         struct {
             AstNode *base; /* tuple pattern / list-valued guard expression */
-            int index;     /* element index (>= 0) */
+            int index;     /* element index (>= 0); AST_ANY_INDEX for p[_] */
         } item;
         /* AST_ALT */
         struct {

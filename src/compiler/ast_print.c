@@ -347,6 +347,16 @@ static void print_named_list(StrBuf *out, const AstNode *n)
         print_paren_list(out, &n->u.part.attrs);
 }
 
+/* p[0], p[_], shape(x)[1] */
+static void print_item(StrBuf *out, const AstNode *n)
+{
+    print_at(out, n->u.item.base, n->kind == AST_INDEX ? GPREC_POSTFIX : PREC_POSTFIX);
+    if (n->u.item.index == AST_ANY_INDEX)
+        strbuf_puts(out, "[_]");
+    else
+        strbuf_printf(out, "[%d]", n->u.item.index);
+}
+
 /* The node's own text, without deciding about parentheses. */
 static void print_bare(StrBuf *out, const AstNode *n)
 {
@@ -380,8 +390,7 @@ static void print_bare(StrBuf *out, const AstNode *n)
         print_tuple(out, n);
         break;
     case AST_GETITEM: case AST_INDEX:
-        print_at(out, n->u.item.base, n->kind == AST_INDEX ? GPREC_POSTFIX : PREC_POSTFIX);
-        strbuf_printf(out, "[%d]", n->u.item.index);
+        print_item(out, n);
         break;
     case AST_ALT:
         print_at(out, n->u.alt.left, PREC_ALT);

@@ -267,6 +267,12 @@ static bool sub_b(Sub *s, const AstNode *a, const AstNode *b, bool *done)
     return false;
 }
 
+/* Whether element index a (AST_ANY_INDEX for p[_]) takes every element b does. */
+static bool index_takes(int a, int b)
+{
+    return a == AST_ANY_INDEX || a == b;
+}
+
 static bool sub(Sub *s, const AstNode *a, const AstNode *b)
 {
     if (--*s->steps < 0)
@@ -302,7 +308,7 @@ static bool sub(Sub *s, const AstNode *a, const AstNode *b)
         return b->kind == AST_TUPLE && sub_args(s, &a->u.list.items, a->u.list.ellipsis,
                                                 &b->u.list.items, b->u.list.ellipsis);
     case AST_GETITEM:
-        return b->kind == AST_GETITEM && a->u.item.index == b->u.item.index &&
+        return b->kind == AST_GETITEM && index_takes(a->u.item.index, b->u.item.index) &&
                sub(s, a->u.item.base, b->u.item.base);
     case AST_NUMBER:
         return b->kind == AST_NUMBER && a->u.num.value == b->u.num.value;

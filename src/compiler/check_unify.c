@@ -546,7 +546,8 @@ static bool unify_same(Unifier *u, Term a, Term b, int alt, int *head, bool *mor
         return push_args(u, a, &x->u.list.items, x->u.list.ellipsis, b, &y->u.list.items,
                          y->u.list.ellipsis, head);
     case AST_GETITEM:
-        if (x->u.item.index != y->u.item.index)
+        if (x->u.item.index != y->u.item.index && x->u.item.index != AST_ANY_INDEX &&
+            y->u.item.index != AST_ANY_INDEX)
             return false;
         *head = push(u, sub_term(a, x->u.item.base), sub_term(b, y->u.item.base), NULL, *head);
         return true;

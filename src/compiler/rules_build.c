@@ -241,6 +241,14 @@ AstNode *build_getitem(RulesParseCtx *ctx, AstNode *base, const char *num,
     return n;
 }
 
+AstNode *build_getitem_any(const AstBuilder *b, AstNode *base, SrcRange range)
+{
+    AstNode *n = ast_new(b, AST_GETITEM, range);
+    n->u.item.base = base;
+    n->u.item.index = AST_ANY_INDEX;
+    return n;
+}
+
 AstNode *build_index(RulesParseCtx *ctx, AstNode *base, const char *num,
                      SrcRange num_range, SrcRange range)
 {

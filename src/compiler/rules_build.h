@@ -69,6 +69,8 @@ AstNode *build_infix(const AstBuilder *b, const char *op, AstNode *l, AstNode *r
 AstNode *build_negate(const AstBuilder *b, AstNode *operand, SrcRange range);
 AstNode *build_bind(const AstBuilder *b, const char *name, SrcRange name_range,
                     AstNode *operand, SrcRange range);
+/* p[_]: an element of any index. */
+AstNode *build_getitem_any(const AstBuilder *b, AstNode *base, SrcRange range);
 AstNode *build_getitem(RulesParseCtx *ctx, AstNode *base, const char *num,
                        SrcRange num_range, SrcRange range);
 AstNode *build_tuple(const AstBuilder *b, AstList items, bool ellipsis, SrcRange range);

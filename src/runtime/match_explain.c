@@ -95,7 +95,7 @@ static bool own_tests(const Matcher *m, const graft_pat *p, graft_node *n, Match
     case GRAFT_PAT_GETITEM:
         if (node_kind(n) != NODE_GETITEM)
             return why(w, WHY_KIND, p, n, NULL);
-        if (node_index(n) != it->index)
+        if (it->index >= 0 && node_index(n) != it->index)
             return why(w, WHY_INDEX, p, n, NULL);
         break;
     default:

@@ -708,6 +708,8 @@ static graft_node *build_getitem(Instance *in, const graft_pat *p)
     if (!t)
         return NULL;
     int index = in->rs->items[p->item].index;
+    if (index < 0) /* t[_]: the instance takes the first element */
+        index = 0;
     const Value *tv = value_of(in, t);
     if (tv->nfields <= index)
         return fail(in, "field %d of a value with %d fields", index, tv->nfields);
