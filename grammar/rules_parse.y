@@ -190,6 +190,8 @@ pprimary
     | TRUE                { $$ = build_typed_bool(B, true, @$); }
     | FALSE               { $$ = build_typed_bool(B, false, @$); }
     | '(' pattern ')'     { $$ = $2; }
+    | '(' pattern ')' '(' pargs ')'
+                          { $$ = build_callpat(B, $2, &$5, @$); CHECK_DEPTH($$); }
     | '(' ')'             { $$ = build_tuple(B, (AstList){0}, false, @$); }
     | '(' ELLIPSIS ')'    { $$ = build_tuple(B, (AstList){0}, true, @$); }
     | '(' IDENT ELLIPSIS ')'

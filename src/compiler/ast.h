@@ -60,6 +60,7 @@ typedef struct OpInfo OpInfo; /* registry.h */
     X(AST_CLASS, "class")         /* P  <elementwise>(x, y)                */ \
     X(AST_FNCALL, "fncall")       /* P  fn[Composite="dnnl.conv2d_relu"](x, y) */ \
     X(AST_ANYCALL, "anycall")     /* P  _(x, y)  _(x, ...): any callee     */ \
+    X(AST_CALLPAT, "callpat")     /* P  (op add | op multiply)(x, y)       */ \
     X(AST_OPVALUE, "opvalue")     /* PA op add  op nn.relu: the op itself  */ \
     X(AST_FNLIT, "fnlit")         /* P  fn (a, b) { body }  fn (...) { b } */ \
     X(AST_IF, "if")               /* P  if (c) { t } else { e }            */ \
@@ -221,7 +222,8 @@ struct AstNode {
             AstNode *copy_from;  /* actions: AST_VAR of "**c" (copy all
                                     attributes of the node bound to c, then
                                     apply attrs), else NULL */
-            AstNode *body;       /* AST_FNLIT: the body pattern */
+            AstNode *body;       /* AST_FNLIT: the body pattern;
+                                    AST_CALLPAT: the callee pattern */
             const OpInfo *op;    /* resolved: registry entry (CALL,
                                     OPTIONAL, REPEAT, OPVALUE); NULL for
                                     CLASS, FNCALL and ANYCALL, and for

@@ -247,6 +247,15 @@ static void print_call_form(StrBuf *out, const AstNode *n)
     print_args(out, n);
 }
 
+/* (op add | op multiply)(x, y) */
+static void print_callpat(StrBuf *out, const AstNode *n)
+{
+    strbuf_putc(out, '(');
+    print_at(out, n->u.call.body, 0);
+    strbuf_putc(out, ')');
+    print_args(out, n);
+}
+
 /* fn (a, b) { body }, if (c) { t } else { e }, let v = value; body */
 static void print_scope(StrBuf *out, const AstNode *n)
 {
@@ -361,11 +370,8 @@ static void print_item(StrBuf *out, const AstNode *n)
 static void print_bare(StrBuf *out, const AstNode *n)
 {
     switch (n->kind) {
-    case AST_WILDCARD:
-        strbuf_putc(out, '_');
-        break;
-    case AST_VAR:
-        strbuf_puts(out, n->u.var.name);
+    case AST_WILDCARD: case AST_VAR:
+        strbuf_puts(out, n->kind == AST_VAR ? n->u.var.name : "_");
         break;
     case AST_NUMBER: case AST_STRING: case AST_BOOL: case AST_NONE:
     case AST_DTYPE: case AST_LIST:
@@ -382,6 +388,9 @@ static void print_bare(StrBuf *out, const AstNode *n)
         break;
     case AST_FNLIT: case AST_IF: case AST_LETIN:
         print_scope(out, n);
+        break;
+    case AST_CALLPAT:
+        print_callpat(out, n);
         break;
     case AST_SPLICE:
         print_splice(out, n);

@@ -320,6 +320,9 @@ static void count_callee(AstNode *n, void *arg)
     CalleeCount *cc = arg;
     if (n->kind == AST_CALL && n->u.call.syntax == CALL_PREFIX && n->u.call.name == cc->name)
         cc->count++;
+    if (n->kind == AST_CALLPAT && n->u.call.body->kind == AST_VAR &&
+        n->u.call.body->u.var.name == cc->name)
+        cc->count++; /* (f)(x) */
     ast_visit_children(n, count_callee, arg);
 }
 
@@ -543,6 +546,47 @@ static AstNode *expand_fncall(CheckCtx *c, AstNode *n, const Env *env, bool copy
     return ok ? out : NULL;
 }
 
+/* note [callee patterns]: (callee)(args) is TVM's CallPattern with a
+ * pattern as its op, is_op("add") | is_op("multiply") say.  It becomes
+ * what graft writes without it: an op value's call (op add)(x, y) is
+ * add(x, y), alternatives the alternative of the calls, (op add | op
+ * multiply)(x, y) is add(x, y) | multiply(x, y), each side with its own
+ * copy of the operands, _ is _(x, y) and a name f is f(x, y) (an op, a
+ * macro or a callee variable).  The automaton sees only those. */
+static AstNode *callee_call(CheckCtx *c, const AstNode *n, const AstNode *callee,
+                            const Env *env, bool copy)
+{
+    AstBuilder b = {c->rf->arena, c->rf->names, n->src};
+    if (callee->kind == AST_ALT) {
+        AstNode *l = callee_call(c, n, callee->u.alt.left, env, copy);
+        AstNode *r = l ? callee_call(c, n, callee->u.alt.right, env, true) : NULL;
+        if (!r)
+            return NULL;
+        AstNode *alt = ast_new(&b, AST_ALT, n->range);
+        alt->u.alt.left = l;
+        alt->u.alt.right = r;
+        ast_update_depth(alt);
+        return alt;
+    }
+    if (callee->kind != AST_OPVALUE && callee->kind != AST_VAR && callee->kind != AST_WILDCARD) {
+        diag_error(c->d, callee->src, callee->range,
+                   "a callee pattern is an op value (op NAME), alternatives of them, a name "
+                   "or _");
+        return NULL;
+    }
+    AstNode *call = ast_new(&b, callee->kind == AST_WILDCARD ? AST_ANYCALL : AST_CALL, n->range);
+    call->u.call = n->u.call;
+    call->u.call.body = NULL;
+    call->u.call.syntax = CALL_PREFIX;
+    call->u.call.name = callee->kind == AST_VAR ? callee->u.var.name
+                        : callee->kind == AST_WILDCARD ? interner_cstr(c->rf->names, "_")
+                                                       : callee->u.call.name;
+    call->u.call.name_range = callee->kind == AST_OPVALUE ? callee->u.call.name_range
+                                                          : callee->range;
+    ast_update_depth(call);
+    return expand(c, call, env, copy);
+}
+
 static AstNode *expand(CheckCtx *c, AstNode *n, const Env *env, bool copy)
 {
     if (c->expand_reported || diag_gave_up(c->d))
@@ -571,6 +615,8 @@ static AstNode *expand(CheckCtx *c, AstNode *n, const Env *env, bool copy)
         return expand_fncall(c, n, env, copy);
     case AST_OPVALUE:
         return check_opvalue(c, n) ? n : NULL;
+    case AST_CALLPAT:
+        return callee_call(c, n, n->u.call.body, env, copy);
     default:
         return expand_children(c, n, env, copy);
     }

@@ -330,6 +330,16 @@ AstNode *build_opvalue(const AstBuilder *b, const char *name, SrcRange name_rang
     return n;
 }
 
+AstNode *build_callpat(const AstBuilder *b, AstNode *callee, const ArgsAcc *args,
+                       SrcRange range)
+{
+    AstNode *n = build_call(b, AST_CALLPAT, interner_cstr(b->names, "()"), callee->range, args,
+                            range);
+    n->u.call.body = callee;
+    ast_update_depth(n);
+    return n;
+}
+
 AstNode *build_fnlit(const AstBuilder *b, const ArgsAcc *params, AstNode *body,
                      SrcRange range)
 {

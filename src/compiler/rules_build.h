@@ -69,6 +69,9 @@ AstNode *build_infix(const AstBuilder *b, const char *op, AstNode *l, AstNode *r
 AstNode *build_negate(const AstBuilder *b, AstNode *operand, SrcRange range);
 AstNode *build_bind(const AstBuilder *b, const char *name, SrcRange name_range,
                     AstNode *operand, SrcRange range);
+/* (callee)(args): a call whose callee is a pattern (check_expand.c). */
+AstNode *build_callpat(const AstBuilder *b, AstNode *callee, const ArgsAcc *args,
+                       SrcRange range);
 /* p[_]: an element of any index. */
 AstNode *build_getitem_any(const AstBuilder *b, AstNode *base, SrcRange range);
 AstNode *build_getitem(RulesParseCtx *ctx, AstNode *base, const char *num,
