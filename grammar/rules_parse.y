@@ -285,11 +285,13 @@ pattr_list
     | pattr_list ',' pattr { $$ = $1; ast_list_push(B->arena, &$$, $3); }
     ;
 
-/* x:const  x:var  x:var("w")  x:rank(4)  x:float32  x:Tensor[(1, _), float32] */
+/* x:const  x:var  x:var("w")  x:rank(4)  x:float32  x:Tensor[(1, _), float32]
+ * op add:<broadcast> (a callee's trait) */
 constraint
     : IDENT               { $$ = build_constraint(ctx, $1, @$, NULL); }
     | IDENT '(' literal ')' { $$ = build_constraint(ctx, $1, @$, $3); }
     | DTYPE               { $$ = build_dtype_constraint(B, $1, @$); }
+    | '<' IDENT '>'       { $$ = build_trait_constraint(B, $2, @$); }
     | TENSOR '[' '(' dims ')' ',' DTYPE ']'
                           { $$ = build_tensor_constraint(ctx, &$4, $7, @$); }
     | TENSOR '[' '(' dims ')' ',' WILDCARD ']'

@@ -103,6 +103,8 @@ typedef enum ConstraintKind {
     CONSTRAINT_DTYPE,  /* x:float32 - element type */
     CONSTRAINT_RANK,   /* x:rank(4) - number of dimensions */
     CONSTRAINT_TENSOR, /* x:Tensor[(1, 3, _, _), float32] - shape and dtype */
+    CONSTRAINT_TRAIT,  /* op add:<broadcast> - an op value's trait (name), only
+                          as a callee: note [callee patterns] */
 } ConstraintKind;
 
 /* Operators of AST_UNARY and AST_BINARY (guards).  The X-macro gives the

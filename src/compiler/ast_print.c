@@ -175,6 +175,9 @@ static void print_constrain(StrBuf *out, const AstNode *n)
     case CONSTRAINT_TENSOR:
         print_tensor(out, n);
         break;
+    case CONSTRAINT_TRAIT:
+        strbuf_printf(out, "<%s>", n->u.constrain.name);
+        break;
     }
 }
 

@@ -553,6 +553,38 @@ static AstNode *expand_fncall(CheckCtx *c, AstNode *n, const Env *env, bool copy
  * multiply)(x, y) is add(x, y) | multiply(x, y), each side with its own
  * copy of the operands, _ is _(x, y) and a name f is f(x, y) (an op, a
  * macro or a callee variable).  The automaton sees only those. */
+static bool is_trait(const AstNode *n)
+{
+    return n->kind == AST_CONSTRAIN && n->u.constrain.kind == CONSTRAINT_TRAIT;
+}
+
+/* op add:<broadcast>, TVM's is_op("add").has_attr({"TOpPattern": K_BROADCAST}): the op
+ * when it has the trait; one without it could never match, an error as an op
+ * class no op fits is. */
+static bool callee_trait(CheckCtx *c, const AstNode *n, const AstNode *callee)
+{
+    const AstNode *v = callee->u.constrain.operand;
+    unsigned bit = registry_trait_by_name(callee->u.constrain.name);
+    if (!bit) {
+        diag_error(c->d, callee->src, callee->range, "unknown op trait '<%s>'",
+                   callee->u.constrain.name);
+        return false;
+    }
+    if (v->kind != AST_OPVALUE) {
+        diag_error(c->d, callee->src, callee->range,
+                   "a trait constrains an op value: op NAME:<%s>", callee->u.constrain.name);
+        return false;
+    }
+    const OpInfo *op = registry_find(c->reg, v->u.call.name);
+    if (op && !opinfo_has_trait(op, (OpTrait)bit)) {
+        diag_error(c->d, n->src, callee->range,
+                   "op '%s' is not <%s>: this call could never match", op->name,
+                   callee->u.constrain.name);
+        return false;
+    }
+    return true; /* an unknown op is reported with its call */
+}
+
 static AstNode *callee_call(CheckCtx *c, const AstNode *n, const AstNode *callee,
                             const Env *env, bool copy)
 {
@@ -567,6 +599,10 @@ static AstNode *callee_call(CheckCtx *c, const AstNode *n, const AstNode *callee
         alt->u.alt.right = r;
         ast_update_depth(alt);
         return alt;
+    }
+    if (is_trait(callee)) {
+        const AstNode *op = callee->u.constrain.operand;
+        return callee_trait(c, n, callee) ? callee_call(c, n, op, env, copy) : NULL;
     }
     if (callee->kind != AST_OPVALUE && callee->kind != AST_VAR && callee->kind != AST_WILDCARD) {
         diag_error(c->d, callee->src, callee->range,
@@ -617,6 +653,13 @@ static AstNode *expand(CheckCtx *c, AstNode *n, const Env *env, bool copy)
         return check_opvalue(c, n) ? n : NULL;
     case AST_CALLPAT:
         return callee_call(c, n, n->u.call.body, env, copy);
+    case AST_CONSTRAIN:
+        if (is_trait(n)) {
+            diag_error(c->d, n->src, n->range, "a trait <%s> constrains only a callee: "
+                       "(op NAME:<%s>)(...)", n->u.constrain.name, n->u.constrain.name);
+            return NULL;
+        }
+        return expand_children(c, n, env, copy);
     default:
         return expand_children(c, n, env, copy);
     }

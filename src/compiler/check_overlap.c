@@ -101,6 +101,8 @@ static bool implied(const AstNode *k, const Facts *f)
             if (k->u.constrain.dims[i] >= 0 && (!f->dims || f->dims[i] != k->u.constrain.dims[i]))
                 return false;
         return true;
+    case CONSTRAINT_TRAIT: /* expanded away with its callee */
+        return false;
     }
     return false;
 }

@@ -412,6 +412,7 @@ static graft_pred constraint_pred(Lowerer *L, const AstNode *ast)
         break;
     case CONSTRAINT_DTYPE: pr.kind = GRAFT_PRED_DTYPE; pr.s = dt; break;
     case CONSTRAINT_RANK: pr.kind = GRAFT_PRED_RANK; pr.i = ast->u.constrain.rank; break;
+    case CONSTRAINT_TRAIT: break; /* expanded away with its callee */
     case CONSTRAINT_TENSOR:
         pr.kind = GRAFT_PRED_SHAPE;
         pr.s = dt;

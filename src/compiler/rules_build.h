@@ -72,6 +72,8 @@ AstNode *build_bind(const AstBuilder *b, const char *name, SrcRange name_range,
 /* (callee)(args): a call whose callee is a pattern (check_expand.c). */
 AstNode *build_callpat(const AstBuilder *b, AstNode *callee, const ArgsAcc *args,
                        SrcRange range);
+/* op add:<broadcast>: an op value's trait (a callee's). */
+AstNode *build_trait_constraint(const AstBuilder *b, const char *trait, SrcRange range);
 /* p[_]: an element of any index. */
 AstNode *build_getitem_any(const AstBuilder *b, AstNode *base, SrcRange range);
 AstNode *build_getitem(RulesParseCtx *ctx, AstNode *base, const char *num,
