@@ -121,6 +121,10 @@ typedef enum graft_pat_kind {
     GRAFT_PAT_FN,      /* function, kids = body, then the parameters */
     GRAFT_PAT_IF,      /* if, kids = condition, then, else */
     GRAFT_PAT_LET,     /* let, kids = variable, value, body */
+    GRAFT_PAT_FNCALLEE, /* (fn (p) { body })(x): a call whose callee is a function;
+                           kids = the callee's GRAFT_PAT_FN, then the operand
+                           patterns; the item is the GRAFT_PITEM_CALL of the
+                           operands, the callee checked by the matcher */
 } graft_pat_kind;
 
 /* An attribute bound by the pattern, nn.conv2d(x, w, strides=s). */

@@ -224,10 +224,10 @@ static AstNode *expand_children(CheckCtx *c, AstNode *n, const Env *env, bool co
         tmp.u.list.items = expand_list(c, &n->u.list.items, env, copy, &changed, &failed);
         break;
     case AST_CALL: case AST_OPTIONAL: case AST_REPEAT: case AST_CLASS: case AST_FNCALL:
-    case AST_ANYCALL: case AST_FNLIT: case AST_IF: case AST_LETIN:
+    case AST_ANYCALL: case AST_FNLIT: case AST_IF: case AST_LETIN: case AST_CALLPAT:
         tmp.u.call.args = expand_list(c, &n->u.call.args, env, copy, &changed, &failed);
         tmp.u.call.attrs = expand_list(c, &n->u.call.attrs, env, copy, &changed, &failed);
-        one[0] = n->kind == AST_FNLIT ? &tmp.u.call.body : NULL;
+        one[0] = n->kind == AST_FNLIT || n->kind == AST_CALLPAT ? &tmp.u.call.body : NULL;
         break;
     case AST_GETITEM: one[0] = &tmp.u.item.base; break;
     case AST_ALT: one[0] = &tmp.u.alt.left; one[1] = &tmp.u.alt.right; break;
@@ -552,7 +552,10 @@ static AstNode *expand_fncall(CheckCtx *c, AstNode *n, const Env *env, bool copy
  * add(x, y), alternatives the alternative of the calls, (op add | op
  * multiply)(x, y) is add(x, y) | multiply(x, y), each side with its own
  * copy of the operands, _ is _(x, y) and a name f is f(x, y) (an op, a
- * macro or a callee variable).  The automaton sees only those. */
+ * macro or a callee variable).  The automaton sees only those.  A function
+ * pattern, (fn (p, q) { body })(x, w), stays: TVM's FunctionPattern as the
+ * callee, six of its dataflow-pattern tests use it; its item is the call
+ * of the operands, and the matcher checks the callee (GRAFT_PAT_FNCALLEE). */
 static bool is_trait(const AstNode *n)
 {
     return n->kind == AST_CONSTRAIN && n->u.constrain.kind == CONSTRAINT_TRAIT;
@@ -604,10 +607,17 @@ static AstNode *callee_call(CheckCtx *c, const AstNode *n, const AstNode *callee
         const AstNode *op = callee->u.constrain.operand;
         return callee_trait(c, n, callee) ? callee_call(c, n, op, env, copy) : NULL;
     }
+    if (callee->kind == AST_FNLIT) { /* stays: matched by lower_pattern's fn_callee */
+        if (callee == n->u.call.body)
+            return expand_children(c, (AstNode *)n, env, copy);
+        AstNode *call = ast_clone(c->rf->arena, n);
+        call->u.call.body = (AstNode *)callee;
+        return expand_children(c, call, env, true);
+    }
     if (callee->kind != AST_OPVALUE && callee->kind != AST_VAR && callee->kind != AST_WILDCARD) {
         diag_error(c->d, callee->src, callee->range,
-                   "a callee pattern is an op value (op NAME), alternatives of them, a name "
-                   "or _");
+                   "a callee pattern is an op value (op NAME), alternatives of them, a "
+                   "function pattern, a name or _");
         return NULL;
     }
     AstNode *call = ast_new(&b, callee->kind == AST_WILDCARD ? AST_ANYCALL : AST_CALL, n->range);

@@ -409,7 +409,7 @@ static const void *root_key(const AstNode *p)
     case AST_CALL:
         return p->u.call.op;
     case AST_TUPLE: case AST_GETITEM: case AST_NUMBER: case AST_FNCALL: case AST_FNLIT:
-    case AST_IF: case AST_LETIN:
+    case AST_IF: case AST_LETIN: case AST_CALLPAT:
         return &keys[p->kind];
     default:
         return NULL;

@@ -748,6 +748,7 @@ static graft_node *build(Instance *in, const graft_pat *p, const LeafCtx *ctx)
         break;
     case GRAFT_PAT_FNCALL:
     case GRAFT_PAT_CALL:
+    case GRAFT_PAT_FNCALLEE:
     case GRAFT_PAT_DOM:
         return fail(in, "patterns with %s are not instantiated",
                     p->kind == GRAFT_PAT_DOM ? "dominates()" : "function calls");
