@@ -286,8 +286,8 @@ typedef struct graft_rule {
     const char *text;              /* the rule's source text, as written */
     graft_action_kind kind;        /* rewrite or partition */
     int priority;                  /* higher wins; default 0 */
-    bool once;                     /* [once]: takes part in the first round
-                                      only (doc/rewrite.md) */
+    bool once;                     /* [once]: in the rounds until a pass of it
+                                      rewrites, TVM's rewrite_once (doc/rewrite.md) */
     const graft_pat *pattern;      /* the pattern tree */
     int nslots;                    /* variable slots */
     const char *const *slot_names; /* their names, for match listings */
