@@ -81,6 +81,7 @@ static void yyerror(const SrcRange *loc, RulesParseCtx *ctx, const char *msg);
 %type <node> gpostfix gprimary gquery_arg action aexpr asum aterm aunary
 %type <node> apostfix aprimary aattr_value aattr_scalar aattr_item literal scalar_literal
 %type <node> signed_number
+%type <name> opname
 %type <node> partition pletvar asplice
 %type <list> literal_items aattr_items dims tuple_items atuple_items flags flag_list
 %type <list> pattr_list part_attrs gquery_args optraits let_params
@@ -175,6 +176,7 @@ punary
 ppostfix
     : pprimary
     | ppostfix '[' NUMBER ']' { $$ = build_getitem(ctx, $1, $3, @3, @$); CHECK_DEPTH($$); }
+    | ppostfix '[' WILDCARD ']' { $$ = build_getitem_any(B, $1, @$); CHECK_DEPTH($$); }
     | ppostfix ':' constraint { $$ = build_constrain($1, $3, @$); CHECK_DEPTH($$); }
     ;
 
@@ -186,6 +188,8 @@ pprimary
     | TRUE                { $$ = build_typed_bool(B, true, @$); }
     | FALSE               { $$ = build_typed_bool(B, false, @$); }
     | '(' pattern ')'     { $$ = $2; }
+    | '(' pattern ')' '(' pargs ')'
+                          { $$ = build_callpat(B, $2, &$5, @$); CHECK_DEPTH($$); }
     | '(' ')'             { $$ = build_tuple(B, (AstList){0}, false, @$); }
     | '(' ELLIPSIS ')'    { $$ = build_tuple(B, (AstList){0}, true, @$); }
     | '(' IDENT ELLIPSIS ')'
@@ -203,7 +207,10 @@ pprimary
     | WILDCARD '(' pargs ')'
                           { $$ = build_call(B, AST_ANYCALL, interner_cstr(B->names, "_"), @1, &$3, @$);
                             CHECK_DEPTH($$); }
-    | OP IDENT            { $$ = build_opvalue(B, $2, @2, @$); }
+    | WHERE '(' pargs ')' { $$ = build_call(B, AST_CALL, interner_cstr(B->names, "where"), @1,
+                                            &$3, @$);
+                            CHECK_DEPTH($$); }
+    | OP opname           { $$ = build_opvalue(B, $2, @2, @$); }
     | FN '(' pargs ')' '{' pattern '}'
                           { $$ = build_fnlit(B, &$3, $6, @$); CHECK_DEPTH($$); }
     | IF '(' pattern ')' '{' pattern '}' ELSE '{' pattern '}'
@@ -212,6 +219,15 @@ pprimary
                           { $$ = build_fncall(B, &$3, @1, &$6, @$); CHECK_DEPTH($$); }
     | DOMINATES '(' pattern ',' pattern ',' pattern ')'
                           { $$ = build_dominates(B, $3, $5, $7, @$); CHECK_DEPTH($$); }
+    ;
+
+/* An op's name after 'op': a name, or the op where (TVM's select),
+ * whose name is the guard's keyword.  As a callee, where(c, x, y) has
+ * productions of its own: a pattern never continues with '(' after a
+ * whole operand, so 'where (' opens a guard only after a whole pattern. */
+opname
+    : IDENT
+    | WHERE               { $$ = interner_cstr(B->names, "where"); }
     ;
 
 /* The variable of let v = value; body: a name or _. */
@@ -267,11 +283,13 @@ pattr_list
     | pattr_list ',' pattr { $$ = $1; ast_list_push(B->arena, &$$, $3); }
     ;
 
-/* x:const  x:var  x:var("w")  x:rank(4)  x:float32  x:Tensor[(1, _), float32] */
+/* x:const  x:var  x:var("w")  x:rank(4)  x:float32  x:Tensor[(1, _), float32]
+ * op add:<broadcast> (a callee's trait) */
 constraint
     : IDENT               { $$ = build_constraint(ctx, $1, @$, NULL); }
     | IDENT '(' literal ')' { $$ = build_constraint(ctx, $1, @$, $3); }
     | DTYPE               { $$ = build_dtype_constraint(B, $1, @$); }
+    | '<' IDENT '>'       { $$ = build_trait_constraint(B, $2, @$); }
     | TENSOR '[' '(' dims ')' ',' DTYPE ']'
                           { $$ = build_tensor_constraint(ctx, &$4, $7, @$); }
     | TENSOR '[' '(' dims ')' ',' WILDCARD ']'
@@ -465,7 +483,10 @@ aprimary
     | '(' asplice ',' atuple_tail ')'
                           { $$ = build_tuple_from(B, $2, &$4, @$); CHECK_DEPTH($$); }
     | IDENT '(' aargs ')' { $$ = build_call(B, AST_CALL, $1, @1, &$3, @$); CHECK_DEPTH($$); }
-    | OP IDENT            { $$ = build_opvalue(B, $2, @2, @$); }
+    | WHERE '(' aargs ')' { $$ = build_call(B, AST_CALL, interner_cstr(B->names, "where"), @1,
+                                            &$3, @$);
+                            CHECK_DEPTH($$); }
+    | OP opname           { $$ = build_opvalue(B, $2, @2, @$); }
     | REPEAT_NAME '(' aexpr ')'
                           { $$ = build_infix(B, "multiply", build_var(B, $1, @1), $3, @$);
                             CHECK_DEPTH($$); }
@@ -543,7 +564,7 @@ aattr_scalar
 
 /* op NAME(operands, attr: type = default, ...) [-> tuple(N)] traits */
 opdecl
-    : OP IDENT '(' oparams_opt ')' opresult optraits
+    : OP opname '(' oparams_opt ')' opresult optraits
                           { build_opdecl_outputs(ctx, $4, &$6);
                             build_opdecl_finish(ctx, $4, $2, @2, &$7); }
     ;

@@ -98,7 +98,7 @@ typedef struct graft_item {
     bool commutative;      /* OP with two args: either operand order */
     bool variadic;         /* OP, FNCALL, TUPLE: more operands may follow
                               args ("..."); they match anything */
-    int index;             /* GETITEM: the field index */
+    int index;             /* GETITEM: the field index, -1 for any (p[_]) */
     int npreds;            /* tests the node itself must pass */
     const uint32_t *preds; /* ids into graft_rule_set.preds, ascending */
     int nargs;             /* child items */
@@ -121,6 +121,10 @@ typedef enum graft_pat_kind {
     GRAFT_PAT_FN,      /* function, kids = body, then the parameters */
     GRAFT_PAT_IF,      /* if, kids = condition, then, else */
     GRAFT_PAT_LET,     /* let, kids = variable, value, body */
+    GRAFT_PAT_FNCALLEE, /* (fn (p) { body })(x): a call whose callee is a function;
+                           kids = the callee's GRAFT_PAT_FN, then the operand
+                           patterns; the item is the GRAFT_PITEM_CALL of the
+                           operands, the callee checked by the matcher */
 } graft_pat_kind;
 
 /* An attribute bound by the pattern, nn.conv2d(x, w, strides=s). */
@@ -282,8 +286,8 @@ typedef struct graft_rule {
     const char *text;              /* the rule's source text, as written */
     graft_action_kind kind;        /* rewrite or partition */
     int priority;                  /* higher wins; default 0 */
-    bool once;                     /* [once]: takes part in the first round
-                                      only (doc/rewrite.md) */
+    bool once;                     /* [once]: in the rounds until a pass of it
+                                      rewrites, TVM's rewrite_once (doc/rewrite.md) */
     const graft_pat *pattern;      /* the pattern tree */
     int nslots;                    /* variable slots */
     const char *const *slot_names; /* their names, for match listings */

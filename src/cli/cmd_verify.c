@@ -40,6 +40,7 @@ static void print_help(void)
           "  --prove[=ieee]     prove each rule with Z3 first, over the reals (or float32);\n"
           "                     a rule not proved is checked numerically (doc/verify.md)\n",
           stdout);
+    fputs(cli_warning_help, stdout);
     fputs(options_limit_help, stdout);
     fputs("  --help             show this help\n", stdout);
 }
@@ -50,6 +51,7 @@ typedef struct VerifyArgs {
     VerifyOptions opts;
     int jobs;
     bool strict;
+    CliWarnings warnings; /* -Werror, -Wno-NAME: the rule files' warnings */
     graft_limits limits;
     const ProveOptions *prove; /* --prove: the prover's options, else NULL */
     ProveOptions prove_opts;
@@ -101,6 +103,9 @@ static int parse_args(int argc, char **argv, VerifyArgs *a)
             a->prove_opts.ieee = strcmp(arg, "--prove=ieee") == 0;
         } else if (strcmp(arg, "--strict") == 0) {
             a->strict = true;
+        } else if ((rc = cli_parse_warning("verify", arg, &a->warnings)) != OPTION_NOT_MINE) {
+            if (rc >= 0)
+                return rc;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return cli_usage_error("verify", "unknown option '%s'", arg);
         } else
@@ -362,6 +367,7 @@ int cmd_verify(int argc, char **argv, const graft_limits *limits)
     if (rc < 0) {
         a.opts.max_elements = a.limits.eval_elements;
         graft_diag *d = cli_diag_new(&a.limits);
+        cli_warnings_apply(&a.warnings, d);
         rc = verify_all(&a, d);
         diag_free(d);
         if (a.prove)

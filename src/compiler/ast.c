@@ -76,6 +76,7 @@ void ast_visit_children(const AstNode *n, AstVisitFn fn, void *arg)
         break;
     case AST_CALL: case AST_OPTIONAL: case AST_REPEAT: case AST_CLASS:
     case AST_FNCALL: case AST_ANYCALL: case AST_FNLIT: case AST_IF: case AST_LETIN:
+    case AST_CALLPAT:
         visit_list(&n->u.call.args, fn, arg);
         visit_list(&n->u.call.attrs, fn, arg);
         visit_opt(n->u.call.copy_from, fn, arg);

@@ -60,6 +60,7 @@ typedef struct OpInfo OpInfo; /* registry.h */
     X(AST_CLASS, "class")         /* P  <elementwise>(x, y)                */ \
     X(AST_FNCALL, "fncall")       /* P  fn[Composite="dnnl.conv2d_relu"](x, y) */ \
     X(AST_ANYCALL, "anycall")     /* P  _(x, y)  _(x, ...): any callee     */ \
+    X(AST_CALLPAT, "callpat")     /* P  (op add | op multiply)(x, y)       */ \
     X(AST_OPVALUE, "opvalue")     /* PA op add  op nn.relu: the op itself  */ \
     X(AST_FNLIT, "fnlit")         /* P  fn (a, b) { body }  fn (...) { b } */ \
     X(AST_IF, "if")               /* P  if (c) { t } else { e }            */ \
@@ -102,6 +103,8 @@ typedef enum ConstraintKind {
     CONSTRAINT_DTYPE,  /* x:float32 - element type */
     CONSTRAINT_RANK,   /* x:rank(4) - number of dimensions */
     CONSTRAINT_TENSOR, /* x:Tensor[(1, 3, _, _), float32] - shape and dtype */
+    CONSTRAINT_TRAIT,  /* op add:<broadcast> - an op value's trait (name), only
+                          as a callee: note [callee patterns] */
 } ConstraintKind;
 
 /* Operators of AST_UNARY and AST_BINARY (guards).  The X-macro gives the
@@ -149,6 +152,10 @@ typedef enum VarKind {
 } VarKind;
 
 typedef struct AstNode AstNode;
+
+/* The index of p[_]: an element of any index (TVM's is_tuple_get_item(p)
+ * without an index); graft_item.index holds it too. */
+#define AST_ANY_INDEX (-1)
 
 /* A list of nodes (arguments, tuple fields, list items). */
 typedef struct AstList {
@@ -217,7 +224,8 @@ struct AstNode {
             AstNode *copy_from;  /* actions: AST_VAR of "**c" (copy all
                                     attributes of the node bound to c, then
                                     apply attrs), else NULL */
-            AstNode *body;       /* AST_FNLIT: the body pattern */
+            AstNode *body;       /* AST_FNLIT: the body pattern;
+                                    AST_CALLPAT: the callee pattern */
             const OpInfo *op;    /* resolved: registry entry (CALL,
                                     OPTIONAL, REPEAT, OPVALUE); NULL for
                                     CLASS, FNCALL and ANYCALL, and for
@@ -230,7 +238,7 @@ struct AstNode {
         /* AST_GETITEM, AST_INDEX */
         struct {
             AstNode *base; /* tuple pattern / list-valued guard expression */
-            int index;     /* element index (>= 0) */
+            int index;     /* element index (>= 0); AST_ANY_INDEX for p[_] */
         } item;
         /* AST_ALT */
         struct {

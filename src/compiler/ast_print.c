@@ -173,6 +173,9 @@ static void print_constrain(StrBuf *out, const AstNode *n)
     case CONSTRAINT_TENSOR:
         print_tensor(out, n);
         break;
+    case CONSTRAINT_TRAIT:
+        strbuf_printf(out, "<%s>", n->u.constrain.name);
+        break;
     }
 }
 
@@ -242,6 +245,15 @@ static void print_call_form(StrBuf *out, const AstNode *n)
         print_list_items(out, &n->u.call.attrs, PREC_ALT);
         strbuf_putc(out, ']');
     }
+    print_args(out, n);
+}
+
+/* (op add | op multiply)(x, y) */
+static void print_callpat(StrBuf *out, const AstNode *n)
+{
+    strbuf_putc(out, '(');
+    print_at(out, n->u.call.body, 0);
+    strbuf_putc(out, ')');
     print_args(out, n);
 }
 
@@ -345,15 +357,22 @@ static void print_named_list(StrBuf *out, const AstNode *n)
         print_paren_list(out, &n->u.part.attrs);
 }
 
+/* p[0], p[_], shape(x)[1] */
+static void print_item(StrBuf *out, const AstNode *n)
+{
+    print_at(out, n->u.item.base, n->kind == AST_INDEX ? GPREC_POSTFIX : PREC_POSTFIX);
+    if (n->u.item.index == AST_ANY_INDEX)
+        strbuf_puts(out, "[_]");
+    else
+        strbuf_printf(out, "[%d]", n->u.item.index);
+}
+
 /* The node's own text, without deciding about parentheses. */
 static void print_bare(StrBuf *out, const AstNode *n)
 {
     switch (n->kind) {
-    case AST_WILDCARD:
-        strbuf_putc(out, '_');
-        break;
-    case AST_VAR:
-        strbuf_puts(out, n->u.var.name);
+    case AST_WILDCARD: case AST_VAR:
+        strbuf_puts(out, n->kind == AST_VAR ? n->u.var.name : "_");
         break;
     case AST_NUMBER: case AST_STRING: case AST_BOOL: case AST_NONE:
     case AST_DTYPE: case AST_LIST:
@@ -371,6 +390,9 @@ static void print_bare(StrBuf *out, const AstNode *n)
     case AST_FNLIT: case AST_IF: case AST_LETIN:
         print_scope(out, n);
         break;
+    case AST_CALLPAT:
+        print_callpat(out, n);
+        break;
     case AST_SPLICE:
         print_splice(out, n);
         break;
@@ -378,8 +400,7 @@ static void print_bare(StrBuf *out, const AstNode *n)
         print_tuple(out, n);
         break;
     case AST_GETITEM: case AST_INDEX:
-        print_at(out, n->u.item.base, n->kind == AST_INDEX ? GPREC_POSTFIX : PREC_POSTFIX);
-        strbuf_printf(out, "[%d]", n->u.item.index);
+        print_item(out, n);
         break;
     case AST_ALT:
         print_at(out, n->u.alt.left, PREC_ALT);

@@ -224,10 +224,10 @@ static AstNode *expand_children(CheckCtx *c, AstNode *n, const Env *env, bool co
         tmp.u.list.items = expand_list(c, &n->u.list.items, env, copy, &changed, &failed);
         break;
     case AST_CALL: case AST_OPTIONAL: case AST_REPEAT: case AST_CLASS: case AST_FNCALL:
-    case AST_ANYCALL: case AST_FNLIT: case AST_IF: case AST_LETIN:
+    case AST_ANYCALL: case AST_FNLIT: case AST_IF: case AST_LETIN: case AST_CALLPAT:
         tmp.u.call.args = expand_list(c, &n->u.call.args, env, copy, &changed, &failed);
         tmp.u.call.attrs = expand_list(c, &n->u.call.attrs, env, copy, &changed, &failed);
-        one[0] = n->kind == AST_FNLIT ? &tmp.u.call.body : NULL;
+        one[0] = n->kind == AST_FNLIT || n->kind == AST_CALLPAT ? &tmp.u.call.body : NULL;
         break;
     case AST_GETITEM: one[0] = &tmp.u.item.base; break;
     case AST_ALT: one[0] = &tmp.u.alt.left; one[1] = &tmp.u.alt.right; break;
@@ -320,6 +320,9 @@ static void count_callee(AstNode *n, void *arg)
     CalleeCount *cc = arg;
     if (n->kind == AST_CALL && n->u.call.syntax == CALL_PREFIX && n->u.call.name == cc->name)
         cc->count++;
+    if (n->kind == AST_CALLPAT && n->u.call.body->kind == AST_VAR &&
+        n->u.call.body->u.var.name == cc->name)
+        cc->count++; /* (f)(x) */
     ast_visit_children(n, count_callee, arg);
 }
 
@@ -543,6 +546,93 @@ static AstNode *expand_fncall(CheckCtx *c, AstNode *n, const Env *env, bool copy
     return ok ? out : NULL;
 }
 
+/* note [callee patterns]: (callee)(args) is TVM's CallPattern with a
+ * pattern as its op, is_op("add") | is_op("multiply") say.  It becomes
+ * what graft writes without it: an op value's call (op add)(x, y) is
+ * add(x, y), alternatives the alternative of the calls, (op add | op
+ * multiply)(x, y) is add(x, y) | multiply(x, y), each side with its own
+ * copy of the operands, _ is _(x, y) and a name f is f(x, y) (an op, a
+ * macro or a callee variable).  The automaton sees only those.  A function
+ * pattern, (fn (p, q) { body })(x, w), stays: TVM's FunctionPattern as the
+ * callee, six of its dataflow-pattern tests use it; its item is the call
+ * of the operands, and the matcher checks the callee (GRAFT_PAT_FNCALLEE). */
+static bool is_trait(const AstNode *n)
+{
+    return n->kind == AST_CONSTRAIN && n->u.constrain.kind == CONSTRAINT_TRAIT;
+}
+
+/* op add:<broadcast>, TVM's is_op("add").has_attr({"TOpPattern": K_BROADCAST}): the op
+ * when it has the trait; one without it could never match, an error as an op
+ * class no op fits is. */
+static bool callee_trait(CheckCtx *c, const AstNode *n, const AstNode *callee)
+{
+    const AstNode *v = callee->u.constrain.operand;
+    unsigned bit = registry_trait_by_name(callee->u.constrain.name);
+    if (!bit) {
+        diag_error(c->d, callee->src, callee->range, "unknown op trait '<%s>'",
+                   callee->u.constrain.name);
+        return false;
+    }
+    if (v->kind != AST_OPVALUE) {
+        diag_error(c->d, callee->src, callee->range,
+                   "a trait constrains an op value: op NAME:<%s>", callee->u.constrain.name);
+        return false;
+    }
+    const OpInfo *op = registry_find(c->reg, v->u.call.name);
+    if (op && !opinfo_has_trait(op, (OpTrait)bit)) {
+        diag_error(c->d, n->src, callee->range,
+                   "op '%s' is not <%s>: this call could never match", op->name,
+                   callee->u.constrain.name);
+        return false;
+    }
+    return true; /* an unknown op is reported with its call */
+}
+
+static AstNode *callee_call(CheckCtx *c, const AstNode *n, const AstNode *callee,
+                            const Env *env, bool copy)
+{
+    AstBuilder b = {c->rf->arena, c->rf->names, n->src};
+    if (callee->kind == AST_ALT) {
+        AstNode *l = callee_call(c, n, callee->u.alt.left, env, copy);
+        AstNode *r = l ? callee_call(c, n, callee->u.alt.right, env, true) : NULL;
+        if (!r)
+            return NULL;
+        AstNode *alt = ast_new(&b, AST_ALT, n->range);
+        alt->u.alt.left = l;
+        alt->u.alt.right = r;
+        ast_update_depth(alt);
+        return alt;
+    }
+    if (is_trait(callee)) {
+        const AstNode *op = callee->u.constrain.operand;
+        return callee_trait(c, n, callee) ? callee_call(c, n, op, env, copy) : NULL;
+    }
+    if (callee->kind == AST_FNLIT) { /* stays: matched by lower_pattern's fn_callee */
+        if (callee == n->u.call.body)
+            return expand_children(c, (AstNode *)n, env, copy);
+        AstNode *call = ast_clone(c->rf->arena, n);
+        call->u.call.body = (AstNode *)callee;
+        return expand_children(c, call, env, true);
+    }
+    if (callee->kind != AST_OPVALUE && callee->kind != AST_VAR && callee->kind != AST_WILDCARD) {
+        diag_error(c->d, callee->src, callee->range,
+                   "a callee pattern is an op value (op NAME), alternatives of them, a "
+                   "function pattern, a name or _");
+        return NULL;
+    }
+    AstNode *call = ast_new(&b, callee->kind == AST_WILDCARD ? AST_ANYCALL : AST_CALL, n->range);
+    call->u.call = n->u.call;
+    call->u.call.body = NULL;
+    call->u.call.syntax = CALL_PREFIX;
+    call->u.call.name = callee->kind == AST_VAR ? callee->u.var.name
+                        : callee->kind == AST_WILDCARD ? interner_cstr(c->rf->names, "_")
+                                                       : callee->u.call.name;
+    call->u.call.name_range = callee->kind == AST_OPVALUE ? callee->u.call.name_range
+                                                          : callee->range;
+    ast_update_depth(call);
+    return expand(c, call, env, copy);
+}
+
 static AstNode *expand(CheckCtx *c, AstNode *n, const Env *env, bool copy)
 {
     if (c->expand_reported || diag_gave_up(c->d))
@@ -571,6 +661,15 @@ static AstNode *expand(CheckCtx *c, AstNode *n, const Env *env, bool copy)
         return expand_fncall(c, n, env, copy);
     case AST_OPVALUE:
         return check_opvalue(c, n) ? n : NULL;
+    case AST_CALLPAT:
+        return callee_call(c, n, n->u.call.body, env, copy);
+    case AST_CONSTRAIN:
+        if (is_trait(n)) {
+            diag_error(c->d, n->src, n->range, "a trait <%s> constrains only a callee: "
+                       "(op NAME:<%s>)(...)", n->u.constrain.name, n->u.constrain.name);
+            return NULL;
+        }
+        return expand_children(c, n, env, copy);
     default:
         return expand_children(c, n, env, copy);
     }

@@ -57,7 +57,7 @@ static bool check_getitem(CheckCtx *c, const AstNode *n)
                    base->u.call.name);
         return false;
     }
-    if (outputs != AST_OUTPUTS_VARIES && index >= outputs) {
+    if (outputs != AST_OUTPUTS_VARIES && index != AST_ANY_INDEX && index >= outputs) {
         diag_error(c->d, n->src, n->range, "index %d out of range (%d outputs)", index,
                    outputs);
         return false;

@@ -101,6 +101,8 @@ static bool implied(const AstNode *k, const Facts *f)
             if (k->u.constrain.dims[i] >= 0 && (!f->dims || f->dims[i] != k->u.constrain.dims[i]))
                 return false;
         return true;
+    case CONSTRAINT_TRAIT: /* expanded away with its callee */
+        return false;
     }
     return false;
 }
@@ -267,6 +269,12 @@ static bool sub_b(Sub *s, const AstNode *a, const AstNode *b, bool *done)
     return false;
 }
 
+/* Whether element index a (AST_ANY_INDEX for p[_]) takes every element b does. */
+static bool index_takes(int a, int b)
+{
+    return a == AST_ANY_INDEX || a == b;
+}
+
 static bool sub(Sub *s, const AstNode *a, const AstNode *b)
 {
     if (--*s->steps < 0)
@@ -302,7 +310,7 @@ static bool sub(Sub *s, const AstNode *a, const AstNode *b)
         return b->kind == AST_TUPLE && sub_args(s, &a->u.list.items, a->u.list.ellipsis,
                                                 &b->u.list.items, b->u.list.ellipsis);
     case AST_GETITEM:
-        return b->kind == AST_GETITEM && a->u.item.index == b->u.item.index &&
+        return b->kind == AST_GETITEM && index_takes(a->u.item.index, b->u.item.index) &&
                sub(s, a->u.item.base, b->u.item.base);
     case AST_NUMBER:
         return b->kind == AST_NUMBER && a->u.num.value == b->u.num.value;
@@ -401,7 +409,7 @@ static const void *root_key(const AstNode *p)
     case AST_CALL:
         return p->u.call.op;
     case AST_TUPLE: case AST_GETITEM: case AST_NUMBER: case AST_FNCALL: case AST_FNLIT:
-    case AST_IF: case AST_LETIN:
+    case AST_IF: case AST_LETIN: case AST_CALLPAT:
         return &keys[p->kind];
     default:
         return NULL;

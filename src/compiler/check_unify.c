@@ -234,7 +234,7 @@ static void occ_children(OccStack *s, OccItem it)
     case AST_LETIN:
         args = &p->u.call.args;
         break;
-    case AST_FNLIT:
+    case AST_FNLIT: case AST_CALLPAT:
         args = &p->u.call.args;
         occ_push(s, sub_term(it.t, p->u.call.body), below);
         break;
@@ -546,7 +546,8 @@ static bool unify_same(Unifier *u, Term a, Term b, int alt, int *head, bool *mor
         return push_args(u, a, &x->u.list.items, x->u.list.ellipsis, b, &y->u.list.items,
                          y->u.list.ellipsis, head);
     case AST_GETITEM:
-        if (x->u.item.index != y->u.item.index)
+        if (x->u.item.index != y->u.item.index && x->u.item.index != AST_ANY_INDEX &&
+            y->u.item.index != AST_ANY_INDEX)
             return false;
         *head = push(u, sub_term(a, x->u.item.base), sub_term(b, y->u.item.base), NULL, *head);
         return true;
@@ -556,6 +557,12 @@ static bool unify_same(Unifier *u, Term a, Term b, int alt, int *head, bool *mor
         return x->u.call.name == y->u.call.name;
     case AST_IF: case AST_LETIN:
         return push_args(u, a, &x->u.call.args, false, b, &y->u.call.args, false, head);
+    case AST_CALLPAT:
+        if (!push_args(u, a, &x->u.call.args, x->u.call.ellipsis, b, &y->u.call.args,
+                       y->u.call.ellipsis, head))
+            return false;
+        *head = push(u, sub_term(a, x->u.call.body), sub_term(b, y->u.call.body), NULL, *head);
+        return true;
     case AST_FNLIT:
         if (!unify_attrs(u, a, &x->u.call.attrs, b, &y->u.call.attrs) ||
             !push_args(u, a, &x->u.call.args, x->u.call.ellipsis, b, &y->u.call.args,

@@ -115,6 +115,7 @@ Facts check_facts_of_kind(const AstNode *n)
         break;
     case AST_CALL: case AST_CLASS: case AST_FNCALL: case AST_TUPLE: case AST_GETITEM:
     case AST_ANYCALL: case AST_OPVALUE: case AST_FNLIT: case AST_IF: case AST_LETIN:
+    case AST_CALLPAT:
         f.is_const = 0;
         f.is_var = 0;
         break;

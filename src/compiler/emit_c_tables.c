@@ -66,6 +66,7 @@ static const char *pat_kind_name(graft_pat_kind k)
         NAME(GRAFT_PAT_CALL);
         NAME(GRAFT_PAT_FN);
         NAME(GRAFT_PAT_IF); NAME(GRAFT_PAT_LET);
+        NAME(GRAFT_PAT_FNCALLEE);
     }
     return NULL;
 }

@@ -326,6 +326,28 @@ static graft_pat *any_call(Lowerer *L, const AstNode *ast)
     return p;
 }
 
+/* (fn (p, q) { body })(x, w): kids are the function pattern, then the
+ * operands; the item is any call of the operands (note [callee patterns]
+ * in check_expand.c), the matcher checks the callee. */
+static graft_pat *fn_callee(Lowerer *L, const AstNode *ast)
+{
+    graft_pat *p = new_pat(L, GRAFT_PAT_FNCALLEE, ast);
+    const AstList *args = &ast->u.call.args;
+    p->nkids = args->count + 1;
+    graft_pat **kids = arena_array(L->arena, (size_t)p->nkids + 1, sizeof *kids);
+    if (!(kids[0] = (graft_pat *)lower_pattern(L, ast->u.call.body)))
+        return NULL;
+    for (int i = 0; i < args->count; i++)
+        if (!(kids[i + 1] = (graft_pat *)lower_pattern(L, args->items[i])))
+            return NULL;
+    p->kids = (const graft_pat *const *)kids;
+    graft_item it = {.kind = GRAFT_PITEM_CALL, .variadic = ast->u.call.ellipsis,
+                     .nargs = args->count};
+    it.args = kid_items(L, kids + 1, args->count);
+    p->item = add_item(L, &it);
+    return p;
+}
+
 /* fn (params, attrs) { body } (kids: body first, then the parameters,
  * so that "..." leaves further parameters), if and let (note [pattern
  * operands] in pattern.h). */
@@ -412,6 +434,7 @@ static graft_pred constraint_pred(Lowerer *L, const AstNode *ast)
         break;
     case CONSTRAINT_DTYPE: pr.kind = GRAFT_PRED_DTYPE; pr.s = dt; break;
     case CONSTRAINT_RANK: pr.kind = GRAFT_PRED_RANK; pr.i = ast->u.constrain.rank; break;
+    case CONSTRAINT_TRAIT: break; /* expanded away with its callee */
     case CONSTRAINT_TENSOR:
         pr.kind = GRAFT_PRED_SHAPE;
         pr.s = dt;
@@ -491,6 +514,7 @@ const graft_pat *lower_pattern(Lowerer *L, const AstNode *p)
     case AST_ANYCALL: return any_call(L, p);
     case AST_OPVALUE: return op_value(L, p);
     case AST_FNLIT: case AST_IF: case AST_LETIN: return scope(L, p);
+    case AST_CALLPAT: return fn_callee(L, p);
     case AST_TUPLE: return tuple(L, p);
     case AST_GETITEM: return getitem(L, p);
     case AST_ALT: return alternative(L, p);

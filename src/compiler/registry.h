@@ -28,7 +28,7 @@
 #define OP_TRAIT_LIST(X)                                                     \
     X(TRAIT_COMMUTATIVE, "commutative", 1u) /* f(a, b) == f(b, a) */         \
     X(TRAIT_ELEMENTWISE, "elementwise", 2u) /* same shape in and out */      \
-    X(TRAIT_BROADCAST, "broadcast", 4u)     /* numpy-broadcasting binary */  \
+    X(TRAIT_BROADCAST, "broadcast", 4u)     /* numpy broadcasting (kBroadcast) */ \
     X(TRAIT_REDUCE, "reduce", 8u)           /* reduces along axes */         \
     X(TRAIT_INJECTIVE, "injective", 16u)    /* each output element one of  \
                                                the input's (reshape) */     \

@@ -241,6 +241,14 @@ AstNode *build_getitem(RulesParseCtx *ctx, AstNode *base, const char *num,
     return n;
 }
 
+AstNode *build_getitem_any(const AstBuilder *b, AstNode *base, SrcRange range)
+{
+    AstNode *n = ast_new(b, AST_GETITEM, range);
+    n->u.item.base = base;
+    n->u.item.index = AST_ANY_INDEX;
+    return n;
+}
+
 AstNode *build_index(RulesParseCtx *ctx, AstNode *base, const char *num,
                      SrcRange num_range, SrcRange range)
 {
@@ -319,6 +327,16 @@ AstNode *build_opvalue(const AstBuilder *b, const char *name, SrcRange name_rang
     AstNode *n = ast_new(b, AST_OPVALUE, range);
     n->u.call.name = name;
     n->u.call.name_range = name_range;
+    return n;
+}
+
+AstNode *build_callpat(const AstBuilder *b, AstNode *callee, const ArgsAcc *args,
+                       SrcRange range)
+{
+    AstNode *n = build_call(b, AST_CALLPAT, interner_cstr(b->names, "()"), callee->range, args,
+                            range);
+    n->u.call.body = callee;
+    ast_update_depth(n);
     return n;
 }
 

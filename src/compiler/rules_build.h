@@ -69,6 +69,13 @@ AstNode *build_infix(const AstBuilder *b, const char *op, AstNode *l, AstNode *r
 AstNode *build_negate(const AstBuilder *b, AstNode *operand, SrcRange range);
 AstNode *build_bind(const AstBuilder *b, const char *name, SrcRange name_range,
                     AstNode *operand, SrcRange range);
+/* (callee)(args): a call whose callee is a pattern (check_expand.c). */
+AstNode *build_callpat(const AstBuilder *b, AstNode *callee, const ArgsAcc *args,
+                       SrcRange range);
+/* op add:<broadcast>: an op value's trait (a callee's). */
+AstNode *build_trait_constraint(const AstBuilder *b, const char *trait, SrcRange range);
+/* p[_]: an element of any index. */
+AstNode *build_getitem_any(const AstBuilder *b, AstNode *base, SrcRange range);
 AstNode *build_getitem(RulesParseCtx *ctx, AstNode *base, const char *num,
                        SrcRange num_range, SrcRange range);
 AstNode *build_tuple(const AstBuilder *b, AstList items, bool ellipsis, SrcRange range);

@@ -37,6 +37,13 @@ AstNode *build_constraint(RulesParseCtx *ctx, const char *word, SrcRange range,
     return new_constraint(b, CONSTRAINT_CONST, range);
 }
 
+AstNode *build_trait_constraint(const AstBuilder *b, const char *trait, SrcRange range)
+{
+    AstNode *n = new_constraint(b, CONSTRAINT_TRAIT, range);
+    n->u.constrain.name = trait;
+    return n;
+}
+
 AstNode *build_dtype_constraint(const AstBuilder *b, const char *dtype, SrcRange range)
 {
     AstNode *n = new_constraint(b, CONSTRAINT_DTYPE, range);

@@ -466,7 +466,7 @@ static bool item_decide(const Automaton *a, uint32_t i, const Symbol *sym,
     case GRAFT_PITEM_LET:
         return sym->tag == SYM_LET && args_fit(a, it, sym);
     case GRAFT_PITEM_GETITEM:
-        return sym->tag == SYM_GETITEM && sym->a == (uint32_t)it->index &&
+        return sym->tag == SYM_GETITEM && (it->index < 0 || sym->a == (uint32_t)it->index) &&
                sym->nargs == 1 && arg_has(a, sym, 0, it->args[0]);
     case GRAFT_PITEM_ALT:
         for (int k = 0; k < it->nargs; k++)

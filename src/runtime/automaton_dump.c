@@ -55,6 +55,8 @@ static void put_item(FILE *out, const graft_item *it, uint32_t id)
         fputs(it->op, out);
     else if (it->kind == GRAFT_PITEM_STAR)
         fprintf(out, "%s*", it->op);
+    else if (it->kind == GRAFT_PITEM_GETITEM && it->index < 0)
+        fputs("getitem._", out);
     else if (it->kind == GRAFT_PITEM_GETITEM)
         fprintf(out, "getitem.%d", it->index);
     else

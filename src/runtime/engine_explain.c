@@ -344,8 +344,8 @@ static void explain_policy(Explainer *x, uint32_t r, graft_node *root)
                 explain_label(x, root, &x->sb));
         return;
     }
-    if (rule->once) /* a [once] rule sits out later rounds (note [rewrite rounds]) */
-        fputs("  applied by graft run's first round ([once]: that round only)\n", x->out);
+    if (rule->once) /* [once] leaves the rounds once it rewrote (note [rewrite rounds]) */
+        fputs("  applied by graft run's next round ([once]: unless it rewrote already)\n", x->out);
     else
         fputs("  applied by graft run's next round\n", x->out);
 }

@@ -189,8 +189,9 @@ static void collect_inputs(Grouper *gp, Group *gr)
     gr->ninputs = 0;
     for (uint32_t i = 0; i < npairs; i++) {
         const MatchPair *p = &pairs[i];
-        if (p->tail) {
-            for (int k = p->pat->nkids; k < node_nargs(p->node); k++)
+        if (p->tail) { /* a function callee's pattern is kids[0], no operand */
+            int k = p->pat->nkids - (p->pat->kind == GRAFT_PAT_FNCALLEE);
+            for (; k < node_nargs(p->node); k++)
                 if (may_be_input(node_arg(p->node, k)))
                     add_input(gp, gr, node_arg(p->node, k));
         } else if (p->pat->kind == GRAFT_PAT_ANY && may_be_input(p->node) &&

@@ -192,6 +192,21 @@ static uint32_t push_kids(Matcher *m, const graft_pat *p, graft_node *n, const i
     return rest;
 }
 
+/* (fn (p) { body })(x): the operands' goals, the tail's when the call has
+ * more, then the callee's (kids[0], a function pattern). */
+static uint32_t take_fn_callee(Matcher *m, const graft_pat *p, graft_node *n, uint32_t rest)
+{
+    matcher_add_pair(m, p, n);
+    int nargs = p->nkids - 1;
+    if (m->rs->items[p->item].variadic && pattern_noperands(n) > nargs) {
+        rest = goal(m, p, n, true, rest);
+        m->pool[rest].tail = true;
+    }
+    for (int k = nargs; k >= 1; k--)
+        rest = goal(m, p->kids[k], pattern_operand(n, k - 1), false, rest);
+    return goal(m, p->kids[0], node_callee(n), false, rest);
+}
+
 /* Takes way w of p at n: records the pair and returns the goals that now
  * come before rest. */
 static uint32_t take_way(Matcher *m, const graft_pat *p, graft_node *n, int w, uint32_t rest)
@@ -216,6 +231,8 @@ static uint32_t take_way(Matcher *m, const graft_pat *p, graft_node *n, int w, u
         rest = goal(m, p->kids[2], n, false, rest);
         return goal(m, p->kids[0], parent, false, rest);
     }
+    case GRAFT_PAT_FNCALLEE:
+        return take_fn_callee(m, p, n, rest);
     default: /* GRAFT_PAT_OP, GRAFT_PAT_FNCALL, GRAFT_PAT_TUPLE, GRAFT_PAT_CALL,
                 GRAFT_PAT_FN, GRAFT_PAT_IF, GRAFT_PAT_LET */
         matcher_add_pair(m, p, n);

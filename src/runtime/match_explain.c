@@ -51,7 +51,17 @@ static const graft_pred *failed_pred(const graft_rule_set *rs, const graft_item 
 /* Whether n has the operand count the part wants. */
 static bool arity_fits(const graft_item *it, const graft_pat *p, const graft_node *n)
 {
-    return it->variadic ? pattern_noperands(n) >= p->nkids : pattern_noperands(n) == p->nkids;
+    int want = p->nkids - (p->kind == GRAFT_PAT_FNCALLEE); /* less the callee's kid */
+    return it->variadic ? pattern_noperands(n) >= want : pattern_noperands(n) == want;
+}
+
+/* The node pattern kid k of p stands for at n: operand k, or for a
+ * function callee (kids[0]) the callee, then operand k - 1. */
+static graft_node *kid_node(const graft_pat *p, graft_node *n, int k)
+{
+    if (p->kind != GRAFT_PAT_FNCALLEE)
+        return pattern_operand(n, k);
+    return k == 0 ? node_callee(n) : pattern_operand(n, k - 1);
 }
 
 /* The kind and shape tests of p at n alone, before its operands. */
@@ -86,6 +96,13 @@ static bool own_tests(const Matcher *m, const graft_pat *p, graft_node *n, Match
         if (!arity_fits(it, p, n))
             return why(w, WHY_ARITY, p, n, NULL);
         break;
+    case GRAFT_PAT_FNCALLEE:
+        if (node_kind(n) != NODE_CALL || !node_callee(n) ||
+            node_kind(node_callee(n)) != NODE_FUNC)
+            return why(w, WHY_KIND, p, n, NULL);
+        if (!arity_fits(it, p, n))
+            return why(w, WHY_ARITY, p, n, NULL);
+        break;
     case GRAFT_PAT_TUPLE:
         if (node_kind(n) != NODE_TUPLE)
             return why(w, WHY_KIND, p, n, NULL);
@@ -95,7 +112,7 @@ static bool own_tests(const Matcher *m, const graft_pat *p, graft_node *n, Match
     case GRAFT_PAT_GETITEM:
         if (node_kind(n) != NODE_GETITEM)
             return why(w, WHY_KIND, p, n, NULL);
-        if (node_index(n) != it->index)
+        if (it->index >= 0 && node_index(n) != it->index)
             return why(w, WHY_INDEX, p, n, NULL);
         break;
     default:
@@ -108,10 +125,11 @@ static bool own_tests(const Matcher *m, const graft_pat *p, graft_node *n, Match
 }
 
 /* The first operand of n (in pattern order) whose state lacks its part. */
-static int failing_kid(const Matcher *m, const graft_pat *p, const graft_node *n)
+static int failing_kid(const Matcher *m, const graft_pat *p, graft_node *n)
 {
-    for (int k = 0; k < p->nkids && k < pattern_noperands(n); k++)
-        if (!in_state(m, pattern_operand(n, k), p->kids[k]->item))
+    int skip = p->kind == GRAFT_PAT_FNCALLEE;
+    for (int k = 0; k < p->nkids && k - skip < pattern_noperands(n); k++)
+        if (!in_state(m, kid_node(p, n, k), p->kids[k]->item))
             return k;
     return -1;
 }
@@ -154,8 +172,8 @@ MatchWhy match_why(const Matcher *m, const graft_pat *p, graft_node *n)
             return w;
         }
         passed(&w, p, n);
+        n = kid_node(p, n, k);
         p = p->kids[k];
-        n = node_arg(n, k);
     }
 }
 
@@ -292,6 +310,7 @@ static const char *kind_wanted(graft_pat_kind k)
     switch (k) {
     case GRAFT_PAT_OP: return "a call of";
     case GRAFT_PAT_FNCALL: return "a call of a function";
+    case GRAFT_PAT_FNCALLEE: return "a call of a function literal";
     case GRAFT_PAT_CALL: return "a call";
     case GRAFT_PAT_FN: return "a function";
     case GRAFT_PAT_IF: return "an if";

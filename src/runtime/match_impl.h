@@ -150,6 +150,8 @@ static inline bool way_fits(Matcher *m, const graft_pat *p, graft_node *n, int w
         return w == 0 ? matcher_star_extends(m, p, n) : has(m, n, p->kids[0]->item);
     case GRAFT_PAT_OP:
         return kids_fit(m, p, n, w == 1 ? swapped : NULL);
+    case GRAFT_PAT_FNCALLEE:
+        return node_callee(n) && node_kind(node_callee(n)) == NODE_FUNC;
     default:
         return true;
     }

@@ -11,9 +11,12 @@
  * root in post-order.  Bindings to a node that an earlier group of the
  * pass replaced read its replacement (TVM hands the callback the
  * rewritten nodes).  The next rule's pass sees the graph the previous one
- * left.  Rounds repeat until one changes nothing; a [once] rule takes
- * part in the first round only (TVM's rewrite_once: a file of [once]
- * rules makes exactly one round).
+ * left.  Rounds repeat until one changes nothing.  A [once] rule is TVM's
+ * rewrite_once callback: it takes part in every round until one of its
+ * passes changes the graph, then in none (PatternRewriter::Rewrite keeps
+ * a done flag per callback, set when a pass of a rewrite_once callback
+ * leaves a graph not structurally equal to the one it was given; graft
+ * counts the pass's rewrites).
  *
  * So with hardswish := x * hsig(x) before hardsigmoid := hsig(x), the
  * hard-swish pass rewrites every x * hsig(x) before the hard-sigmoid pass
@@ -312,32 +315,23 @@ void engine_rewrite_verdict(graft_engine *e, uint32_t r, const graft_node *root,
 
 /* ---- rounds ---- */
 
-/* One round (note [rewrite rounds]): a pass per rule in order, [once]
- * rules in the first round only; fired counts per rule. */
+/* One round (note [rewrite rounds]): a pass per rule in order, but for
+ * the [once] rules done (a pass of theirs rewrote); fired counts per rule. */
 static uint64_t rewrite_round(graft_engine *e, Grouper *gp, Cands *c, const uint32_t *order,
-                              uint32_t n, uint64_t *fired, uint64_t limit)
+                              uint32_t n, uint64_t *fired, uint64_t limit, bool *done)
 {
     uint64_t applied = 0;
-    bool first = e->stats.rounds == 0;
     for (uint32_t k = 0; k < n && room(e, limit); k++) {
         uint32_t r = order[k];
-        if (e->rs->rules[r].once && !first)
+        if (done[r])
             continue;
         uint64_t a = rewrite_pass(e, gp, c, r, limit);
+        done[r] = e->rs->rules[r].once && a > 0;
         fired[r] += a;
         applied += a;
     }
     e->stats.rounds++;
     return applied;
-}
-
-/* Whether a round after the first has a rule to run. */
-static bool has_repeating_rules(const graft_rule_set *rs, const uint32_t *order, uint32_t n)
-{
-    for (uint32_t k = 0; k < n; k++)
-        if (!rs->rules[order[k]].once)
-            return true;
-    return false;
 }
 
 /* bound says what ran out, "1040 rewrites" or "12 rounds (...)", and
@@ -399,12 +393,12 @@ bool engine_rewrite(graft_engine *e, graft_diag *d)
                                            : default_limit(live);
     uint64_t max_seen = mul_sat(e->limits->round_factor, (uint64_t)live + limit), seen = 0;
     uint64_t *fired = xcalloc(e->rs->nrules + 1, sizeof *fired);
+    bool *done = xcalloc(e->rs->nrules + 1, sizeof *done), ok = true;
     Grouper gp;
     grouper_init(&gp, e);
-    bool repeat = has_repeating_rules(e->rs, order, nrw), ok = true;
     for (;;) {
         memset(fired, 0, (e->rs->nrules + 1) * sizeof *fired);
-        uint64_t applied = rewrite_round(e, &gp, &c, order, nrw, fired, limit);
+        uint64_t applied = rewrite_round(e, &gp, &c, order, nrw, fired, limit, done);
         seen += c.live;
         if (e->opts.stop_after && e->stats.rewrites >= e->opts.stop_after)
             break; /* graft verify, run --verify: the first stop_after rewrites */
@@ -412,7 +406,7 @@ bool engine_rewrite(graft_engine *e, graft_diag *d)
         const char *which = "rewrites";
         if (e->stats.rewrites > limit)
             snprintf(bound, sizeof bound, "%llu rewrites", (unsigned long long)limit);
-        else if (applied == 0 || !repeat)
+        else if (applied == 0)
             break;
         else if (seen >= max_seen) {
             snprintf(bound, sizeof bound,
@@ -431,6 +425,7 @@ bool engine_rewrite(graft_engine *e, graft_diag *d)
     free(c.nodes);
     vec_free(&c.offers);
     free(fired);
+    free(done);
     free(order);
     return ok;
 }

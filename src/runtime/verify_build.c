@@ -708,6 +708,8 @@ static graft_node *build_getitem(Instance *in, const graft_pat *p)
     if (!t)
         return NULL;
     int index = in->rs->items[p->item].index;
+    if (index < 0) /* t[_]: the instance takes the first element */
+        index = 0;
     const Value *tv = value_of(in, t);
     if (tv->nfields <= index)
         return fail(in, "field %d of a value with %d fields", index, tv->nfields);
@@ -746,6 +748,7 @@ static graft_node *build(Instance *in, const graft_pat *p, const LeafCtx *ctx)
         break;
     case GRAFT_PAT_FNCALL:
     case GRAFT_PAT_CALL:
+    case GRAFT_PAT_FNCALLEE:
     case GRAFT_PAT_DOM:
         return fail(in, "patterns with %s are not instantiated",
                     p->kind == GRAFT_PAT_DOM ? "dominates()" : "function calls");
