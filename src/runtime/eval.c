@@ -10,9 +10,9 @@
 #include "eval_impl.h"
 
 static const EvalOpDef *const op_tables[] = {eval_elem_ops, eval_reduce_ops, eval_nn_ops,
-                                             eval_shape_ops, eval_einsum_ops};
+                                             eval_shape_ops, eval_einsum_ops, eval_onnx_ops};
 
-static EvalOpFn find_op(const char *op)
+EvalOpFn eval_find_op(const char *op)
 {
     for (size_t t = 0; op && t < ARRAY_LEN(op_tables); t++)
         for (const EvalOpDef *d = op_tables[t]; d->name; d++)
@@ -23,7 +23,7 @@ static EvalOpFn find_op(const char *op)
 
 bool eval_has_op(const char *op)
 {
-    return find_op(op) != NULL;
+    return eval_find_op(op) != NULL;
 }
 
 static bool set_error(EvalError *err, EvalStatus status, const graft_node *n, const char *fmt, ...)
@@ -89,7 +89,7 @@ bool eval_op(const graft_node *n, const Value *args, int nargs, const EvalOption
              EvalError *err)
 {
     const char *op = node_op(n);
-    EvalOpFn fn = find_op(op);
+    EvalOpFn fn = eval_find_op(op);
     if (!fn)
         return set_error(err, EVAL_NO_OP, n, "%s: no evaluator for %s",
                          op ? op : "call", op ? "this op" : "calls of functions");

@@ -28,11 +28,15 @@ typedef struct EvalOpDef {
 } EvalOpDef;
 
 /* The op tables of each file, each ended by {NULL, NULL}. */
+extern const EvalOpDef eval_onnx_ops[]; /* note [onnx op hooks] in onnx_infer.h */
 extern const EvalOpDef eval_elem_ops[];
 extern const EvalOpDef eval_reduce_ops[];
 extern const EvalOpDef eval_nn_ops[];
 extern const EvalOpDef eval_shape_ops[];
 extern const EvalOpDef eval_einsum_ops[];
+
+/* The kernel of op, NULL when none. */
+EvalOpFn eval_find_op(const char *op);
 
 /* Fails the call: status EVAL_BAD_INPUT, message "op: why".  Returns false. */
 bool eval_fail(EvalCall *c, const char *fmt, ...) GRAFT_PRINTF(2, 3);
