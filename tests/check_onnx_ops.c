@@ -4,7 +4,7 @@
  * input_N.pb, output_N.pb) is evaluated by graft's kernel and compared
  * with the expected outputs (doc/onnx.md, "The operator set").
  *
- * note [node test tolerance]: floats compare as ONNX's own backend test
+ * The tolerance: floats compare as ONNX's own backend test
  * runner compares them (onnx/backend/test/loader/__init__.py in onnx 1.12:
  * numpy.testing.assert_allclose with rtol 1e-3, atol 1e-7): the expected
  * outputs were computed by numpy in float32, in its own order of

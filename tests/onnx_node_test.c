@@ -247,7 +247,7 @@ static bool read_inputs(graft_graph *g, const Onnx__ModelProto *m, const char *d
     return true;
 }
 
-/* Whether got equals want within note [node test tolerance]. */
+/* Whether got equals want within check_onnx_ops.c's tolerance (rtol 1e-3, atol 1e-7). */
 static bool close_enough(double got, double want, bool is_float)
 {
     if (isnan(want) || isnan(got))
