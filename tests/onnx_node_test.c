@@ -12,6 +12,7 @@
 #include "eval.h"
 #include "graph.h"
 #include "limit.h"
+#include "onnx_infer.h"
 #include "onnx_model.h"
 #include "onnx_node_test.h"
 
@@ -280,9 +281,45 @@ static bool compare_output(const Tensor *got, const Tensor *want, int k, StrBuf 
     return true;
 }
 
-/* Compares the kernel's value with each expected output_K.pb. */
+/* Compares the inferred type of output k with the expected tensor: its
+ * dtype, and every dim known and equal. */
+static bool compare_inferred(const OnnxType *t, const Tensor *want, int k, StrBuf *why)
+{
+    bool same = t->dtype && strcmp(t->dtype, want->dtype) == 0 && t->rank == want->rank;
+    for (int i = 0; same && i < t->rank; i++)
+        same = t->dims[i] == want->dims[i];
+    if (same)
+        return true;
+    strbuf_printf(why, "inference: output %d is %s (", k, t->dtype ? t->dtype : "?");
+    for (int i = 0; i < t->rank; i++)
+        strbuf_printf(why, t->dims[i] == DIM_ANY ? "%s?" : "%s%lld", i ? ", " : "",
+                      (long long)t->dims[i]);
+    strbuf_printf(why, "%s, expected %s ", t->rank < 0 ? "rank unknown)" : ")", want->dtype);
+    tensor_shape_text(want, why);
+    return false;
+}
+
+/* The inputs' types, each input a constant (as an initializer is), into
+ * types[]; then the node's outputs inferred into out[]. */
+static bool infer_outputs(const graft_node *call, const Value *args, int nargs, OnnxType *out,
+                          int nout, StrBuf *why)
+{
+    OnnxType *types = xcalloc((size_t)nargs + 1, sizeof *types);
+    for (int i = 0; i < nargs; i++) {
+        const Tensor *t = &args[i].t;
+        types[i] = (OnnxType){.absent = args[i].nfields == 0, .dtype = t->dtype,
+                              .rank = t->rank, .values = t->data, .nvalues = (int64_t)t->size};
+        memcpy(types[i].dims, t->dims, sizeof types[i].dims);
+    }
+    bool ok = onnx_infer(call, types, nargs, out, nout, why);
+    free(types);
+    return ok;
+}
+
+/* Compares the kernel's value with each expected output_K.pb, and the
+ * inferred types (inferred[k]) with their types. */
 static bool compare_outputs(graft_graph *g, const Onnx__ModelProto *m, const char *dir,
-                            const Value *got, StrBuf *why)
+                            const Value *got, const OnnxType *inferred, StrBuf *why)
 {
     const Onnx__GraphProto *graph = m->graph;
     int nout = (int)graph->node[0]->n_output;
@@ -303,7 +340,8 @@ static bool compare_outputs(graft_graph *g, const Onnx__ModelProto *m, const cha
             strbuf_printf(why, "%s: cannot read or evaluate its dtype", path);
             return false;
         }
-        bool ok = compare_output(t, &want, (int)k, why);
+        bool ok = compare_output(t, &want, (int)k, why) &&
+                  compare_inferred(&inferred[field < nout ? field : 0], &want, (int)k, why);
         tensor_free(&want);
         if (!ok)
             return false;
@@ -322,12 +360,16 @@ static NodeTestStatus run_node(const Onnx__ModelProto *m, const char *dir, StrBu
     EvalOptions opts = {.mode = EVAL_DTYPE};
     EvalError err = {0};
     NodeTestStatus status = NODE_TEST_FAILED;
+    OnnxType *inferred = xcalloc(node->n_output + 1, sizeof *inferred);
     if (!read_inputs(g, m, dir, args))
         strbuf_puts(why, "an input cannot be read or its dtype is not evaluated");
     else if (!eval_op(call, args, (int)node->n_input, &opts, &out, &err))
         strbuf_puts(why, err.msg.data ? err.msg.data : "the kernel failed");
-    else if (compare_outputs(g, m, dir, &out, why))
+    else if (!infer_outputs(call, args, (int)node->n_input, inferred, (int)node->n_output, why))
+        strbuf_puts(why, " (inference)");
+    else if (compare_outputs(g, m, dir, &out, inferred, why))
         status = NODE_TEST_PASSED;
+    free(inferred);
     if (out.nfields != -1 || out.t.data)
         value_free(&out);
     for (size_t i = 0; i < node->n_input; i++)
