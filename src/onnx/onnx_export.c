@@ -40,6 +40,8 @@ typedef struct Exporter {
     uint8_t *live;         /* per id: reached from the output */
     uint8_t *done;         /* per id: its NodeProto is in nodes */
     KeyMap taken;          /* interned names of nodes and values in use */
+    KeyMap scalars;        /* hash of a scalar's dtype and value -> the id of
+                              the first constant written so */
     uint32_t fresh;        /* the next fresh number */
     VEC(Onnx__NodeProto *) nodes;    /* the node list being made */
     VEC(Onnx__TensorProto *) inits;  /* the initializer list being made */
@@ -153,18 +155,49 @@ static graft_node *graph_output_at(const OnnxModel *m, int k)
     return m->tupled ? node_arg(out, k) : out;
 }
 
+/* Whether n is a value a rewrite made, not yet named. */
+static bool unnamed(const Exporter *ex, const graft_node *n)
+{
+    NodeKind kind = node_kind(n);
+    return (kind == NODE_CALL || kind == NODE_GETITEM) && !ex->value[node_id(n)] &&
+           !graph_value_name(ex->g, n) && !(kind == NODE_CALL && node_noutputs(n) > 1);
+}
+
+/* A value a rewrite made in place of one the model named, which no live
+ * node makes now, takes that name where a call of the model reads it, so
+ * that the readers stay as they were (a rewrite of one node changes one
+ * NodeProto). */
+static void inherit_names(Exporter *ex)
+{
+    KeyMap made = {0}; /* the names live nodes make */
+    for (uint32_t id = 0; id < graph_node_count(ex->g); id++) {
+        const char *name = ex->live[id] ? graph_value_name(ex->g, graph_node(ex->g, id)) : NULL;
+        if (name)
+            keymap_put_ptr(&made, name, name);
+    }
+    for (uint32_t id = 0; id < ex->m->norigin; id++) {
+        const Onnx__NodeProto *np = ex->m->origin[id];
+        const graft_node *n = graph_node(ex->g, id);
+        for (int i = 0; np && ex->live[id] && i < node_nargs(n) && (size_t)i < np->n_input; i++) {
+            const graft_node *a = node_arg(n, i);
+            const char *old = graph_intern(ex->g, np->input[i]);
+            if (old[0] && unnamed(ex, a) && !keymap_get_ptr(&made, old)) {
+                ex->value[node_id(a)] = old;
+                keymap_put_ptr(&made, old, old);
+            }
+        }
+    }
+    keymap_free(&made);
+}
+
 /* A call a rewrite made that makes graph output k is named after it. */
 static void name_outputs(Exporter *ex)
 {
     const Onnx__GraphProto *gp = ex->m->proto->graph;
     for (int k = 0; k < ex->m->noutputs; k++) {
         graft_node *o = graph_output_at(ex->m, k);
-        NodeKind kind = node_kind(o);
-        uint32_t id = node_id(o);
-        bool made = (kind == NODE_CALL || kind == NODE_GETITEM) && !ex->value[id] &&
-                    !graph_value_name(ex->g, o) && !(kind == NODE_CALL && node_noutputs(o) > 1);
-        if (made)
-            ex->value[id] = graph_intern(ex->g, gp->output[k]->name);
+        if (unnamed(ex, o))
+            ex->value[node_id(o)] = graph_intern(ex->g, gp->output[k]->name);
     }
 }
 
@@ -389,10 +422,24 @@ static bool scalar_bytes(const char *dtype, double v, uint8_t *buf, size_t *n)
     return true;
 }
 
-/* A scalar constant a rewrite made: a new initializer of rank 0. */
+/* A scalar constant a rewrite made: a new initializer of rank 0, one per
+ * dtype and value (a rule that folds a batch norm makes its epsilon in
+ * each place it folds one). */
 static void scalar_initializer(Exporter *ex, const graft_node *n)
 {
     const char *dtype = node_const_dtype(n);
+    double value = node_const_value(n);
+    uint64_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    uint64_t key = hash_mix(hash_bytes(dtype ? dtype : "", dtype ? strlen(dtype) : 0, 0), bits);
+    const int64_t *seen = keymap_get(&ex->scalars, key | 1);
+    const graft_node *first = seen ? graph_node(ex->g, (uint32_t)*seen) : NULL;
+    if (first && node_const_value(first) == value && /* not a hash collision */
+        strcmp(node_const_dtype(first) ? node_const_dtype(first) : "", dtype ? dtype : "") == 0) {
+        ex->value[node_id(n)] = value_name(ex, first);
+        return;
+    }
+    *keymap_put(&ex->scalars, key | 1, 0) = node_id(n);
     uint8_t *buf = arena_alloc(graph_arena(ex->g), 8);
     size_t nbytes;
     if (!dtype || !scalar_bytes(dtype, node_const_value(n), buf, &nbytes)) {
@@ -548,6 +595,7 @@ static void exporter_free(Exporter *ex)
     vec_free(&ex->nodes);
     vec_free(&ex->inits);
     keymap_free(&ex->taken);
+    keymap_free(&ex->scalars);
     free(ex->value);
     free(ex->node);
     free(ex->live);
@@ -576,6 +624,7 @@ bool onnx_export(OnnxModel *m, FILE *out, graft_diag *d)
     take_model_names(&ex);
     mark_live(&ex);
     name_outputs(&ex);
+    inherit_names(&ex);
     emit_nodes(&ex);
     bool ok = ex.ok;
     if (ok) {

@@ -2,6 +2,7 @@
  * in onnx_graph.h). */
 #include "onnx_graph.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,6 +156,19 @@ static void import_leaves(Importer *im, const Onnx__GraphProto *gp)
  * unpacks it again); the other kinds (sparse tensors, type protos and
  * the plural TENSORS and GRAPHS) are opaque values named by their kind.
  * ONNX has no bool: a flag is an int (transA=1). */
+/* The shortest text that reads back as f ("1e-05" for float32's
+ * 9.99999974e-06), as ONNX's printer writes a float. */
+static const char *float_spelling(graft_graph *g, float f)
+{
+    char buf[32];
+    for (int digits = 1; digits <= 9; digits++) {
+        snprintf(buf, sizeof buf, "%.*g", digits, (double)f);
+        if (strtof(buf, NULL) == f)
+            break;
+    }
+    return graph_intern(g, buf);
+}
+
 static graft_attr_value *list_attr(Importer *im, const Onnx__AttributeProto *a)
 {
     graft_attr_value *v = graph_new_attr_value(im->g, GRAFT_ATTR_LIST);
@@ -204,6 +218,7 @@ static const graft_attr_value *attr_value(Importer *im, const Onnx__AttributePro
     case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT:
         v = graph_new_attr_value(im->g, GRAFT_ATTR_FLOAT);
         v->f = a->f;
+        v->spelling = float_spelling(im->g, a->f);
         return v;
     case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT:
         v = graph_new_attr_value(im->g, GRAFT_ATTR_INT);
