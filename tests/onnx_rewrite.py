@@ -81,16 +81,22 @@ def conv(x, w, b, pads, strides):
     return y + (0 if b is None else b.reshape(1, -1, 1, 1))
 
 
-def evaluate(model, x):
-    """The model's output for input x, op by op (the ops of conv_bn.onnx
-    and of its fold), in float64."""
-    env = {t.name: numpy_helper.to_array(t).astype(np.float64) for t in model.graph.initializer}
-    env[model.graph.input[0].name] = x
-    for node in model.graph.node:
+def run_nodes(model, nodes, env):
+    """Evaluates nodes in env (the ops of conv_bn.onnx, of its fold and of
+    its partition, whose functions are called by name), in float64."""
+    functions = {(f.domain, f.name): f for f in model.functions}
+    for node in nodes:
         a = {t.name: onnx.helper.get_attribute_value(t) for t in node.attribute}
         ins = [env[i] if i else None for i in node.input]
         op = node.op_type
-        if op == "Conv":
+        if (node.domain, op) in functions:
+            f = functions[(node.domain, op)]
+            inner = dict(zip(f.input, ins))
+            run_nodes(model, f.node, inner)
+            y = inner[f.output[0]]
+        elif op == "Constant":
+            y = numpy_helper.to_array(a["value"]).astype(np.float64)
+        elif op == "Conv":
             y = conv(ins[0], ins[1], ins[2] if len(ins) > 2 else None,
                      a.get("pads", [0, 0, 0, 0]), a.get("strides", [1, 1]))
         elif op == "BatchNormalization":
@@ -107,7 +113,43 @@ def evaluate(model, x):
             y = {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply,
                  "Div": np.divide}[op](ins[0], ins[1])
         env[node.output[0]] = y
+
+
+def evaluate(model, x):
+    """The model's outputs for input x."""
+    env = {t.name: numpy_helper.to_array(t).astype(np.float64) for t in model.graph.initializer}
+    env[model.graph.input[0].name] = x
+    run_nodes(model, model.graph.node, env)
     return [env[o.name] for o in model.graph.output]
+
+
+def partitioned(name, groups):
+    """onnx_partition.graft on NAME: GROUPS calls of graft.conv_bn
+    functions in the domain graft.composite (imported, IR version 8), no
+    BatchNormalization left outside them, the rest of the model kept."""
+    before = onnx.load(os.path.join(data, name + ".onnx"))
+    after = onnx.load(os.path.join(out, "partitioned_" + name + ".onnx"))
+    calls = [n for n in after.graph.node if n.domain == "graft.composite"]
+    check(len(calls) == groups, f"{name}: {len(calls)} partitions, not {groups}")
+    check(all(c.op_type.startswith("graft.conv_bn") for c in calls), f"{name}: a call's name")
+    names = {(f.domain, f.name) for f in after.functions}
+    check(all((c.domain, c.op_type) in names for c in calls), f"{name}: a call of no function")
+    check(all([n.op_type for n in f.node] == ["Conv", "BatchNormalization"] and
+              f.doc_string == "Conv_BatchNormalization_" for f in after.functions),
+          f"{name}: a function is not Conv then BatchNormalization")
+    check("BatchNormalization" not in [n.op_type for n in after.graph.node],
+          f"{name}: a BatchNormalization is left outside")
+    imports = [(o.domain, o.version) for o in after.opset_import]
+    check(imports == [(o.domain, o.version) for o in before.opset_import] +
+          [("graft.composite", 1)], f"{name}: opset imports {imports}")
+    check(after.ir_version == max(before.ir_version, 8), f"{name}: IR version")
+    lists = ("node", "initializer", "value_info")
+    b, a = without(before, *lists), without(after, *lists)
+    b.ClearField("opset_import")
+    a.ClearField("opset_import")
+    a.ClearField("functions")
+    a.ir_version = b.ir_version
+    check(a == b, f"{name}: a field besides the graph's lists and the functions changed")
 
 
 def same_values(before_path, after_name):
@@ -125,6 +167,9 @@ for model in ("conv_bn", "mobilenet_v2_op13", "mobilenet_v2_op17", "mnasnet_op13
               "shufflenet_v2_op17"):
     folded(model)
 same_values(os.path.join(data, "conv_bn.onnx"), "folded_conv_bn.onnx")
+same_values(os.path.join(data, "conv_bn.onnx"), "partitioned_conv_bn.onnx")
+partitioned("conv_bn", 1)
+partitioned("mobilenet_v2_op13", 52)
 same_values(os.path.join(data, "..", "std", "onnx_fold_bn", "input.onnx"), "folded_std.onnx")
 written = sorted(f for f in os.listdir(out) if f.endswith(".onnx"))
 for f in written:

@@ -5,7 +5,9 @@
 # folds every BatchNormalization of the corpus's CNNs, keeps every field
 # it does not rewrite, and computes what the model computed (within float32
 # rounding, on conv_bn.onnx and tests/std/onnx_fold_bn/input.onnx, whose
-# near misses it leaves alone); onnx.checker.check_model (full_check) accepts
+# near misses it leaves alone); stdpatterns/onnx_partition.graft makes
+# each Conv and BatchNormalization a call of a model-local function and
+# computes the same values too; onnx.checker.check_model (full_check) accepts
 # every model written.  Needs python3-onnx (Debian's, 1.12) and numpy;
 # skips without them.
 set -u
@@ -38,5 +40,8 @@ for model in conv_bn mobilenet_v2_op13 mobilenet_v2_op17 mnasnet_op13 shufflenet
     run "$GRAFT_SRCDIR/stdpatterns/onnx_fold_bn.graft" "$model.onnx" "folded_$model.onnx"
 done
 run "$GRAFT_SRCDIR/stdpatterns/onnx_fold_bn.graft" ../std/onnx_fold_bn/input.onnx folded_std.onnx
+for model in conv_bn mobilenet_v2_op13; do
+    run "$GRAFT_SRCDIR/stdpatterns/onnx_partition.graft" "$model.onnx" "partitioned_$model.onnx"
+done
 [ "$failures" -eq 0 ] || exit 1
 "$python" "$GRAFT_SRCDIR/tests/onnx_rewrite.py" "$data" "$tmp"
