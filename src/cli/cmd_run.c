@@ -85,8 +85,11 @@ static int parse_args(int argc, char **argv, RunArgs *a)
     if (bad >= 0)
         return bad;
     const char *model = a->paths[a->npaths - 1];
-    if (input_kind_of_file(model) == INPUT_ONNX && !runner_explaining(&a->opts) &&
-        !cli_onnx_output_ok(a->opts.out))
+    bool onnx = input_kind_of_file(model) == INPUT_ONNX;
+    if (onnx && a->opts.verify)
+        return cli_usage_error("run", "'%s' is an ONNX model; --verify reads Relay models "
+                               "only so far", model);
+    if (onnx && !runner_explaining(&a->opts) && !cli_onnx_output_ok(a->opts.out))
         return cli_usage_error("run", "'%s' is an ONNX model, which graft run writes to an "
                                ".onnx file only; give -o FILE.onnx", model);
     return cli_check_output("run", a->opts.out, (const char *const *)a->paths, a->npaths);
