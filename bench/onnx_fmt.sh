@@ -1,8 +1,11 @@
 #!/bin/sh
 # bench/onnx_fmt.sh - graft fmt MODEL.onnx -o OUT.onnx beside python3-onnx's
 # onnx.load + SerializeToString (C++ protobuf) on the same file, the
-# largest of tests/onnx/ unless BENCH_ONNX_MODEL names another; run by
-# `make bench` after the other benchmarks, alone by `make bench-onnx`.
+# largest of tests/onnx/ unless BENCH_ONNX_MODEL names another; then
+# ONNX's text syntax on the same model: printing it (graft fmt MODEL.onnx
+# -o OUT.onnxtxt) and reading it back (graft fmt OUT.onnxtxt -o
+# BACK.onnx), with their instructions per node; run by `make bench` after
+# the other benchmarks, alone by `make bench-onnx`.
 #
 # For each side: instructions (callgrind; Python's net of an interpreter
 # that only imports onnx, so both count the work alone), CPU time (user +
@@ -121,3 +124,36 @@ if [ -n "$python" ]; then
 else
     echo "| python3-onnx | not installed | | | |"
 fi
+
+# ONNX's text syntax: printing the model, and reading the text back.
+"$graft" fmt "$model" -o "$work/t.onnxtxt"
+# The nodes: lines of a graph's node list (between a line ending in '{'
+# and the line '}' that closes it), nested graphs' included.
+nodes=$(awk '/\{$/ { inside = 1; next } /^}/ { inside = 0 } inside && / = / { n++ }
+    END { print n + 0 }' "$work/t.onnxtxt")
+echo
+echo "### ONNX's text syntax on the same model"
+echo
+echo "$nodes nodes; the text is $(wc -c <"$work/t.onnxtxt") bytes."
+echo
+echo "| graft fmt | instructions | per node | CPU time per run (ms) | best wall time (ms) | peak RSS (KiB) |"
+echo "|---|---:|---:|---:|---:|---:|"
+for step in print parse; do
+    if [ "$step" = print ]; then
+        set -- fmt "$model" -o "$work/t2.onnxtxt"
+        label="print: graft fmt $(basename "$model") -o t.onnxtxt"
+    else
+        set -- fmt "$work/t.onnxtxt" -o "$work/back.onnx"
+        label="parse: graft fmt t.onnxtxt -o back.onnx"
+    fi
+    ins=-; per=-; rss=-
+    if command -v valgrind >/dev/null 2>&1; then
+        ins=$(instructions "$graft" "$@")
+        per=$((ins / (nodes > 0 ? nodes : 1)))
+    fi
+    [ -x /usr/bin/time ] && rss=$(max_rss "$graft" "$@")
+    ms=$(best_ms "$graft" "$@")
+    cpu=$(cpu_ms "$graft" "$@")
+    echo "| $label | $ins | $per | $cpu | $ms | $rss |"
+done
+cmp -s "$model" "$work/back.onnx" || echo "the model read back from its text differs from the input!"

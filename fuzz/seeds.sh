@@ -3,7 +3,9 @@
 # (fuzz/corpus/NAME) and over the project's own inputs: the loader over
 # tests/relay, tests/golden and tests/corpus (the real models), the rule
 # front end over tests/rules, stdpatterns and the golden rule files, the
-# ONNX reader over tests/onnx (the corpus and the malformed files).  A
+# ONNX reader over tests/onnx (the corpus and the malformed files), the
+# ONNX text reader over tests/onnx/text (every part of the syntax, and
+# its malformed files).  A
 # broken invariant aborts the harness and fails this test.
 set -u
 build=${GRAFT_BUILDDIR:?} src=${GRAFT_SRCDIR:?}
@@ -51,4 +53,5 @@ rm -rf "$gen"
 
 replay fuzz_compiled "$src/fuzz/corpus/compiled"
 replay fuzz_onnx "$src/fuzz/corpus/onnx" "$src/tests/onnx/bad" "$src/tests/onnx"
+replay fuzz_onnx_text "$src/fuzz/corpus/onnx_text" "$src/tests/onnx/text"
 exit $failed

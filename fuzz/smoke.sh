@@ -33,4 +33,5 @@ smoke fuzz_rules 4096 -dict="$src/fuzz/rules.dict"
 smoke fuzz_pipeline 512
 smoke fuzz_compiled 512
 smoke fuzz_onnx 4096 -dict="$src/fuzz/onnx.dict"
+smoke fuzz_onnx_text 4096 -dict="$src/fuzz/onnx_text.dict"
 exit $failed

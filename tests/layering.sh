@@ -37,6 +37,7 @@ layer_of_files() {
         case $(basename "$f") in
         relay_*) echo "relay $f" ;;
         rules_*) echo "compiler $f" ;;
+        onnx_*) echo "onnx $f" ;;
         *) echo "unknown $f" ;;
         esac
     done

@@ -24,7 +24,7 @@ rule-depth     256      256      16..4096             nesting levels of one patt
 macro-depth    1024     1024     16..4096             nesting levels of a pattern after macro expansion
 macro-nesting  32       32       1..1024              macros expanded inside one another
 macro-nodes    200000   200000   100..100000000       nodes of one pattern after macro expansion
-onnx-depth     100      100      4..1024              protobuf messages nested inside one another in an ONNX model
+onnx-depth     100      100      4..1024              messages (brackets in its text) nested in one another in an ONNX model
 include-depth  64       64       1..4096              rule files included inside one another
 errors         20       20       0..1000000           errors reported before giving up (0: no limit)
 match-steps    4194304  4194304  1000..1000000000000  steps of one match attempt before it is given up

@@ -41,7 +41,7 @@
     X(macro_nodes, "macro-nodes", 200000, 100, 100000000,                    \
       "nodes of one pattern after macro expansion")                          \
     X(onnx_depth, "onnx-depth", 100, 4, 1024,                                \
-      "protobuf messages nested inside one another in an ONNX model")       \
+      "messages (brackets in its text) nested in one another in an ONNX model") \
     X(include_depth, "include-depth", 64, 1, 4096,                           \
       "rule files included inside one another")                              \
     X(errors, "errors", 20, 0, 1000000,                                      \

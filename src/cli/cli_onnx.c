@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "fmt_onnx.h"
 #include "onnx_model.h"
 
 /* Whether the model declares a function of that domain and name (a
@@ -56,9 +57,7 @@ OnnxModel *cli_onnx_load(const char *path, const graft_limits *limits, const Rul
                          "for ONNX starts with 'opset onnx N'", path);
         return NULL;
     }
-    Source *src = source_read_binary(path, d);
-    Onnx__ModelProto *proto = src ? onnx_model_read(src, limits, d) : NULL;
-    source_free(src); /* the model holds copies of every byte it keeps */
+    Onnx__ModelProto *proto = fmt_onnx_read(path, limits, d); /* binary or text */
     OnnxModel *m = proto ? onnx_import(proto, path, d) : NULL;
     if (m && rf && !allow_unknown_ops && check_ops(m, rf->registry, d) > 0) {
         onnx_graph_free(m);
@@ -69,13 +68,7 @@ OnnxModel *cli_onnx_load(const char *path, const graft_limits *limits, const Rul
 
 bool cli_onnx_write(void *ctx, const graft_graph *g, FILE *out, graft_diag *d)
 {
-    OnnxModel *m = ctx;
-    (void)g; /* m's graph */
-    return onnx_export(m, out, d);
-}
-
-bool cli_onnx_output_ok(const char *out)
-{
-    size_t n = out ? strlen(out) : 0;
-    return n > 5 && strcmp(out + n - 5, ".onnx") == 0;
+    const CliOnnxOut *o = ctx;
+    (void)g; /* the model's graph */
+    return onnx_export(o->model, out, o->text, d);
 }

@@ -15,9 +15,13 @@
  * reporting through d, also when rf's rules are for Relay. */
 OnnxModel *cli_onnx_load(const char *path, const graft_limits *limits, const RuleFile *rf,
                          bool allow_unknown_ops, graft_diag *d);
-/* RunOptions.write for an ONNX model: ctx is its OnnxModel. */
+/* Where graft run writes an ONNX model: binary to a file named *.onnx,
+ * else (standard output among them) in ONNX's text syntax. */
+typedef struct CliOnnxOut {
+    OnnxModel *model;
+    bool text;
+} CliOnnxOut;
+/* RunOptions.write for an ONNX model: ctx is a CliOnnxOut. */
 bool cli_onnx_write(void *ctx, const graft_graph *g, FILE *out, graft_diag *d);
-/* Whether out names a file graft writes an ONNX model to (*.onnx). */
-bool cli_onnx_output_ok(const char *out);
 
 #endif

@@ -20,8 +20,12 @@ static const char fmt_help[] =
     "contradiction is an error.  Every op call is checked against the op\n"
     "registry (known op, operand count, attribute names and kinds).\n"
     "\n"
-    "An ONNX model (MODEL named *.onnx, or starting as one) is read and written\n"
-    "back to -o OUT.onnx, byte for byte when its input was canonically encoded.\n"
+    "An ONNX model is read in either format: binary (MODEL named *.onnx, or\n"
+    "starting as one) or ONNX's text syntax, that of onnx.parser and\n"
+    "onnx.printer (MODEL named *.onnxtxt, or starting as that syntax).  It is\n"
+    "written as -o OUT.onnx in the binary format (byte for byte when its input\n"
+    "was canonically encoded), else in the text syntax: graft fmt model.onnx\n"
+    "prints it, graft fmt model.onnxtxt -o model.onnx converts it back.\n"
     "\n"
     "options:\n"
     "  --infer-types     print '/* ty=... */' on every node of known type, as\n"
@@ -51,6 +55,12 @@ typedef struct FmtArgs {
     graft_limits limits;     /* GRAFT_LIMITS and --limit */
 } FmtArgs;
 
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
 /* Returns -1 when the arguments are fine, else the exit status. */
 static int parse_args(int argc, char **argv, FmtArgs *a)
 {
@@ -78,10 +88,10 @@ static int parse_args(int argc, char **argv, FmtArgs *a)
     if (a->onnx && a->types)
         return cli_usage_error("fmt", "--infer-types applies to Relay models, not to the ONNX "
                                "model '%s'", a->model);
-    if (a->onnx && !fmt_onnx_output_ok(a->out))
-        return cli_usage_error("fmt", "'%s' is an ONNX model, which graft fmt writes as a "
-                               ".onnx file only (ONNX's text form is not supported yet); "
-                               "give -o FILE.onnx", a->model);
+    if (a->onnx && a->out && ends_with(a->out, ".relay"))
+        return cli_usage_error("fmt", "'%s' is an ONNX model, which graft fmt writes as .onnx "
+                               "or in ONNX's text syntax, not as Relay; give -o FILE.onnx or "
+                               "-o FILE.onnxtxt", a->model);
     if (a->onnx)
         return cli_check_output("fmt", a->out, &a->model, 1);
     int rc = cli_check_kinds("graft fmt MODEL", NULL, 0, a->model);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "onnx_model.h"
+#include "onnx_text.h"
 
 /* A cursor over the text's first bytes. */
 typedef struct Cursor {
@@ -113,28 +114,49 @@ InputKind input_kind_of_text(const char *text, size_t len)
     return n ? keyword_kind(word, n, &c) : INPUT_UNKNOWN;
 }
 
-/* Whether path ends in ".onnx". */
-static bool named_onnx(const char *path)
+/* Whether path ends in suffix (".onnx", ".onnxtxt"). */
+static bool named(const char *path, const char *suffix)
 {
-    size_t len = strlen(path);
-    return len > 5 && strcmp(path + len - 5, ".onnx") == 0;
+    size_t len = strlen(path), n = strlen(suffix);
+    return len > n && strcmp(path + len - n, suffix) == 0;
+}
+
+/* The first 4 KiB of the regular file at path into buf; 0 for "-",
+ * FIFOs and devices (a FIFO or device is read once, by the loader) and
+ * files that cannot be read. */
+static size_t read_start(const char *path, char *buf, size_t size)
+{
+    struct stat st;
+    if (!path || strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, size, f);
+    fclose(f);
+    return n;
 }
 
 InputKind input_kind_of_file(const char *path)
 {
-    if (path && named_onnx(path))
+    if (path && (named(path, ".onnx") || named(path, ".onnxtxt")))
         return INPUT_ONNX;
-    struct stat st;
-    if (!path || strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-        return INPUT_UNKNOWN; /* a FIFO or device is read once, by the loader */
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return INPUT_UNKNOWN;
     char buf[4096];
-    size_t n = fread(buf, 1, sizeof buf, f);
-    fclose(f);
+    size_t n = read_start(path, buf, sizeof buf);
     InputKind kind = input_kind_of_text(buf, n);
-    if (kind == INPUT_UNKNOWN && onnx_model_looks_like((const uint8_t *)buf, n))
+    if (kind == INPUT_UNKNOWN && (onnx_text_looks_like(buf, n) ||
+                                  onnx_model_looks_like((const uint8_t *)buf, n)))
         kind = INPUT_ONNX;
     return kind;
+}
+
+bool input_onnx_is_text(const char *path)
+{
+    if (named(path, ".onnxtxt"))
+        return true;
+    if (named(path, ".onnx"))
+        return false;
+    char buf[4096];
+    size_t n = read_start(path, buf, sizeof buf);
+    return onnx_text_looks_like(buf, n);
 }

@@ -61,3 +61,22 @@ bool dtype_is_float(DType d)
     const DTypeInfo *info = dtype_info(d);
     return info && info->is_float;
 }
+
+const char *dtype_onnx_text_name(DType d)
+{
+    if (d == DTYPE_FLOAT32)
+        return "float";
+    if (d == DTYPE_FLOAT64)
+        return "double";
+    return dtype_name(d);
+}
+
+DType dtype_from_onnx_text_name(const char *name, size_t len)
+{
+    for (int d = DTYPE_UNDEFINED + 1; d < DTYPE_COUNT; d++) {
+        const char *spelling = dtype_onnx_text_name((DType)d);
+        if (strlen(spelling) == len && memcmp(spelling, name, len) == 0)
+            return (DType)d;
+    }
+    return DTYPE_UNDEFINED;
+}

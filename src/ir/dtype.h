@@ -60,5 +60,12 @@ const char *dtype_name(DType d);
 /* Bytes per element of d in raw data (0 for string and unknown ones). */
 size_t dtype_size(DType d);
 bool dtype_is_float(DType d);
+/* ONNX's text syntax (note [onnx text] in src/onnx/onnx_text.h) spells a
+ * dtype as Relay does but for float32 and float64: "float" and "double"
+ * (PrimitiveTypeNameMap in onnx/defs/parser.h).  NULL for unknown ones. */
+const char *dtype_onnx_text_name(DType d);
+/* The dtype of that spelling (the len bytes at name), DTYPE_UNDEFINED if
+ * none. */
+DType dtype_from_onnx_text_name(const char *name, size_t len);
 
 #endif

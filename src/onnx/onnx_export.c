@@ -30,6 +30,7 @@
 
 #include "dtype.h"
 #include "onnx_model.h"
+#include "onnx_text.h"
 
 static void take(Exporter *ex, const char *name)
 {
@@ -341,7 +342,7 @@ static void mark_live(Exporter *ex)
     free(ids);
 }
 
-bool onnx_export(OnnxModel *m, FILE *out, graft_diag *d)
+bool onnx_export(OnnxModel *m, FILE *out, bool text, graft_diag *d)
 {
     size_t count = (size_t)graph_node_count(m->g) + 1;
     Exporter ex = {.m = m, .g = m->g, .d = d, .ok = true};
@@ -366,7 +367,10 @@ bool onnx_export(OnnxModel *m, FILE *out, graft_diag *d)
         Onnx__ModelProto model = *m->proto;
         model.graph = &graph;
         export_functions_finish(&ex, &model);
-        onnx_model_write(&model, out); /* a failed write: the caller's commit reports it */
+        if (text) /* a failed write: the caller's commit reports it */
+            onnx_text_print(&model, out);
+        else
+            onnx_model_write(&model, out);
         free(graph.value_info);
         free(model.functions != m->proto->functions ? model.functions : NULL);
         free(model.opset_import != m->proto->opset_import ? model.opset_import : NULL);

@@ -77,9 +77,9 @@ const graft_type *onnx_type_of(graft_graph *g, const graft_node *n, StrBuf *why)
  * before export names it). */
 const char *onnx_node_label(const OnnxModel *m, const graft_node *n);
 
-/* Writes m's graph as an ONNX model to out (note [onnx export]); false
- * after reporting what cannot be written (the caller's outfile_commit
- * reports a failed write). */
-bool onnx_export(OnnxModel *m, FILE *out, graft_diag *d);
+/* Writes m's graph as an ONNX model to out (note [onnx export]), binary
+ * or (text) in ONNX's text syntax; false after reporting what cannot be
+ * written (the caller's outfile_commit reports a failed write). */
+bool onnx_export(OnnxModel *m, FILE *out, bool text, graft_diag *d);
 
 #endif

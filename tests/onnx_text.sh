@@ -1,0 +1,72 @@
+#!/bin/sh
+# onnx_text.sh - ONNX's text syntax (note [onnx text] in src/onnx/onnx_text.h)
+# on the corpus of tests/onnx/: every model printed as text and read back
+# (graft fmt M.onnx -o M.onnxtxt; graft fmt M.onnxtxt -o M.onnx) is the
+# original byte for byte (cmp), but for the four small models that use
+# what the text cannot say (doc/onnx.md; tests/onnx_text_python.sh checks
+# that they lose that and nothing else); the text read back prints the
+# same text again, and printing a text file gives the same text.
+set -u
+: "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
+data="$GRAFT_SRCDIR/tests/onnx"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/onnx_text.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+
+# What the text cannot carry: a node's doc string (conv_bn), a sparse
+# initializer (attributes), training info (local_function), and the
+# presence of an opset's empty domain (all four, made by python3-onnx's
+# helper, which writes it; exporters leave it out).
+lossy="attributes conv_bn if_subgraph local_function"
+
+failures=0
+n=0
+for model in "$data"/*.onnx; do
+    name=$(basename "$model" .onnx)
+    n=$((n + 1))
+    if ! "$GRAFT" fmt "$model" -o "$tmp/$name.onnxtxt" 2>"$tmp/err" ||
+       ! "$GRAFT" fmt "$tmp/$name.onnxtxt" -o "$tmp/$name.onnx" 2>>"$tmp/err" ||
+       ! "$GRAFT" fmt "$tmp/$name.onnx" -o "$tmp/$name.again.onnxtxt" 2>>"$tmp/err" ||
+       ! "$GRAFT" fmt "$tmp/$name.onnxtxt" >"$tmp/$name.stdout.onnxtxt" 2>>"$tmp/err"; then
+        echo "FAIL: $name: $(cat "$tmp/err")"
+        failures=$((failures + 1))
+        continue
+    fi
+    case " $lossy " in
+    *" $name "*)
+        if cmp -s "$model" "$tmp/$name.onnx"; then
+            echo "FAIL: $name came back byte for byte; the list of models the text loses parts of is stale"
+            failures=$((failures + 1))
+        fi ;;
+    *)
+        if ! cmp "$model" "$tmp/$name.onnx"; then
+            echo "FAIL: $name.onnx -> text -> .onnx is not the original"
+            failures=$((failures + 1))
+        fi ;;
+    esac
+    for again in again stdout; do
+        if ! cmp "$tmp/$name.onnxtxt" "$tmp/$name.$again.onnxtxt"; then
+            echo "FAIL: $name: the text printed again ($again) differs"
+            failures=$((failures + 1))
+        fi
+    done
+done
+
+# The exporters' names, which the syntax can only quote, are quoted.
+if ! grep -q '^  \["/features/features.0/features.0.0/Conv"\] "/features/features.0/features.0.0/Conv_output_0" = Conv <' \
+        "$tmp/mobilenet_v2_op17.onnxtxt"; then
+    echo "FAIL: mobilenet_v2_op17's first Conv is not printed with its quoted names"
+    failures=$((failures + 1))
+fi
+
+# The README shows graft fmt tests/onnx/tiny.onnx's print, indented.
+sed 's/^/    /' "$tmp/tiny.stdout.onnxtxt" >"$tmp/quoted"
+awk 'NR==FNR { want = want $0 "\n"; next } { text = text $0 "\n" }
+     END { exit index(text, want) ? 0 : 1 }' "$tmp/quoted" "$GRAFT_SRCDIR/README.md" || {
+    echo "FAIL: README.md does not show graft fmt tests/onnx/tiny.onnx's print"
+    failures=$((failures + 1)); }
+
+if [ "$failures" -ne 0 ]; then
+    echo "onnx_text: $failures failures"
+    exit 1
+fi
+echo "onnx_text: $n models through the text form"
