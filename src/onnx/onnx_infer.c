@@ -1,179 +1,109 @@
-/* onnx_infer.c - finding an ONNX op's type relation by name (note [onnx op
- * hooks] in onnx_infer.h), and the helpers the relations share. */
-#include "onnx_infer.h"
-
+/* onnx_infer.c - finding an op's inference by name, and what the op
+ * files share (note [onnx inference] in onnx_infer.h). */
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "dtype.h"
+#include "onnx_infer_impl.h"
 
-static const OnnxOpDef *const families[] = {onnx_ops_elem, onnx_ops_nn, onnx_ops_shape,
-                                            onnx_ops_index, onnx_ops_reduce};
+static const InferDef *const tables[] = {onnx_infer_elem_ops, onnx_infer_shape_ops,
+                                         onnx_infer_index_ops, onnx_infer_nn_ops};
 
-static bool default_domain(const char *domain)
+static InferFn find_infer(const char *op)
 {
-    return !domain || !domain[0] || strcmp(domain, "ai.onnx") == 0;
-}
-
-static bool same_domain(const char *a, const char *b)
-{
-    return default_domain(a) ? default_domain(b) : b && strcmp(a, b) == 0;
-}
-
-const OnnxOpDef *onnx_op_find(const char *domain, const char *op)
-{
-    for (size_t f = 0; op && f < ARRAY_LEN(families); f++)
-        for (const OnnxOpDef *d = families[f]; d->op; d++)
-            if (strcmp(d->op, op) == 0 && same_domain(d->domain, domain))
-                return d;
+    for (size_t t = 0; op && t < ARRAY_LEN(tables); t++)
+        for (const InferDef *d = tables[t]; d->name; d++)
+            if (strcmp(d->name, op) == 0)
+                return d->fn;
     return NULL;
 }
 
-bool onnx_op_tuple(const OnnxOpDef *d, int noutputs)
+bool onnx_has_infer(const char *op)
 {
-    return noutputs > 1 || (d && d->outputs == ONNX_SEVERAL_OUTPUTS);
+    return find_infer(op) != NULL;
 }
 
-int onnx_op_count(void)
+bool onnx_infer(const graft_node *n, const OnnxType *in, int nin, OnnxType *out, int nout,
+                StrBuf *why)
 {
-    int n = 0;
-    for (size_t f = 0; f < ARRAY_LEN(families); f++)
-        for (const OnnxOpDef *d = families[f]; d->op; d++)
-            n++;
-    return n;
-}
-
-const OnnxOpDef *onnx_op_at(int i)
-{
-    for (size_t f = 0; f < ARRAY_LEN(families); f++)
-        for (const OnnxOpDef *d = families[f]; d->op; d++)
-            if (i-- == 0)
-                return d;
-    return NULL;
-}
-
-/* Input types: NULL for an absent optional input, an empty tuple (note
- * [absent inputs] in onnx_infer.h); false when one is unknown. */
-static bool input_types(const graft_node *n, const graft_type **types)
-{
-    for (int i = 0; i < node_nargs(n); i++) {
-        const graft_node *a = node_arg(n, i);
-        if (node_kind(a) == NODE_TUPLE && node_nargs(a) == 0)
-            types[i] = NULL;
-        else if (!(types[i] = node_type(a)))
-            return false;
+    const char *op = node_op(n);
+    InferFn fn = find_infer(op);
+    if (!fn) {
+        strbuf_printf(why, "%s: no shape inference for this op", op ? op : "call");
+        return false;
     }
-    return true;
+    for (int i = 0; i < nout; i++)
+        out[i] = (OnnxType){.rank = -1};
+    InferCall c = {.node = n, .op = op, .in = in, .nin = nin, .out = out, .nout = nout,
+                   .why = why};
+    return fn(&c);
 }
 
-const graft_type *onnx_infer_node(graft_graph *g, const graft_node *n, StrBuf *why)
+bool infer_fail(InferCall *c, const char *fmt, ...)
 {
-    const OnnxOpDef *d = onnx_op_find(graph_node_domain(g, n), node_op(n));
-    if (!d || node_nargs(n) < d->min_in)
-        return NULL;
-    const graft_type *few[8];
-    const graft_type **types = node_nargs(n) < 8 ? few
-                             : xmalloc(((size_t)node_nargs(n) + 1) * sizeof *types);
-    const graft_type *t = NULL;
-    if (input_types(n, types)) {
-        OnnxInferCtx c = {g, n, node_op(n), types, node_nargs(n), node_noutputs(n),
-                          onnx_op_tuple(d, node_noutputs(n)), why};
-        t = d->infer(&c);
-    }
-    if (types != few)
-        free(types);
-    return t;
-}
-
-const graft_type *onnx_fail(OnnxInferCtx *c, const char *fmt, ...)
-{
+    char buf[400];
     va_list ap;
-    char msg[512];
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    c->why->len = 0;
-    strbuf_printf(c->why, "%s: %s", c->op, msg);
-    return NULL;
+    strbuf_printf(c->why, "%s: %s", c->op, buf);
+    return false;
 }
 
-const graft_type *onnx_input(OnnxInferCtx *c, int i)
+const OnnxType *infer_in(const InferCall *c, int i)
 {
-    const graft_type *t = i < c->nin ? c->in[i] : NULL;
-    if (t && t->kind != TYPE_TENSOR)
-        return onnx_fail(c, "input %d must be a tensor (got %s)", i + 1, t->text);
+    return i < c->nin && !c->in[i].absent ? &c->in[i] : NULL;
+}
+
+const OnnxType *infer_need(InferCall *c, int i)
+{
+    const OnnxType *t = infer_in(c, i);
+    if (!t)
+        infer_fail(c, "input %d missing", i + 1);
     return t;
 }
 
-bool onnx_shape(OnnxInferCtx *c, const graft_type *t, OnnxShape *s)
+bool infer_nin(InferCall *c, int lo, int hi)
 {
-    if (t->rank > ONNX_MAX_RANK) {
-        onnx_fail(c, "rank %d above %d", t->rank, ONNX_MAX_RANK);
-        return false;
-    }
-    s->rank = t->rank;
-    memcpy(s->dims, t->dims, (size_t)t->rank * sizeof(int64_t));
+    if (c->nin < lo || c->nin > hi)
+        return infer_fail(c, "%d inputs, wants %d", c->nin, c->nin < lo ? lo : hi);
     return true;
 }
 
-bool onnx_push(OnnxInferCtx *c, OnnxShape *s, int64_t d)
+static const graft_attr_value *find_attr(const InferCall *c, const char *name)
 {
-    if (s->rank == ONNX_MAX_RANK) {
-        onnx_fail(c, "rank above %d", ONNX_MAX_RANK);
-        return false;
-    }
-    s->dims[s->rank++] = d;
-    return true;
+    const graft_attr_value *v = node_find_attr(c->node, name);
+    return v && v->kind != GRAFT_ATTR_NULL ? v : NULL;
 }
 
-const graft_type *onnx_make(OnnxInferCtx *c, const char *dtype, const OnnxShape *s)
+int64_t infer_attr_int(const InferCall *c, const char *name, int64_t dflt)
 {
-    return graph_type_tensor(c->g, dtype, s->dims, s->rank);
-}
-
-const graft_type *onnx_results(OnnxInferCtx *c, const graft_type *const *types)
-{
-    if (!c->tuple)
-        return types[0];
-    for (int i = 0; i < c->noutputs; i++)
-        if (!types[i])
-            return NULL;
-    return graph_type_tuple(c->g, types, c->noutputs);
-}
-
-int64_t onnx_int(const OnnxInferCtx *c, const char *name, int64_t dflt)
-{
-    const graft_attr_value *v = node_find_attr(c->call, name);
+    const graft_attr_value *v = find_attr(c, name);
     return v && v->kind == GRAFT_ATTR_INT ? v->i : dflt;
 }
 
-double onnx_float(const OnnxInferCtx *c, const char *name, double dflt)
+const char *infer_attr_str(const InferCall *c, const char *name, const char *dflt)
 {
-    const graft_attr_value *v = node_find_attr(c->call, name);
-    return !v ? dflt : v->kind == GRAFT_ATTR_FLOAT ? v->f : v->kind == GRAFT_ATTR_INT ? (double)v->i
-                                                                                       : dflt;
-}
-
-const char *onnx_str(const OnnxInferCtx *c, const char *name, const char *dflt)
-{
-    const graft_attr_value *v = node_find_attr(c->call, name);
+    const graft_attr_value *v = find_attr(c, name);
     return v && v->kind == GRAFT_ATTR_STRING ? v->s : dflt;
 }
 
-int onnx_ints(OnnxInferCtx *c, const char *name, int64_t *out, int max)
+int infer_attr_ints(InferCall *c, const char *name, int64_t *out, int max)
 {
-    const graft_attr_value *v = node_find_attr(c->call, name);
+    const graft_attr_value *v = find_attr(c, name);
     if (!v)
         return -1;
+    if (v->kind == GRAFT_ATTR_INT && max >= 1) {
+        out[0] = v->i;
+        return 1;
+    }
     if (v->kind != GRAFT_ATTR_LIST || v->nitems > max) {
-        onnx_fail(c, "attribute '%s' must be a list of at most %d ints", name, max);
+        infer_fail(c, "attribute %s: wants a list of at most %d ints", name, max);
         return -2;
     }
     for (int i = 0; i < v->nitems; i++) {
         if (v->items[i]->kind != GRAFT_ATTR_INT) {
-            onnx_fail(c, "attribute '%s' must be a list of ints", name);
+            infer_fail(c, "attribute %s: item %d is no int", name, i);
             return -2;
         }
         out[i] = v->items[i]->i;
@@ -181,108 +111,71 @@ int onnx_ints(OnnxInferCtx *c, const char *name, int64_t *out, int max)
     return v->nitems;
 }
 
-int onnx_axis(OnnxInferCtx *c, int64_t axis, int rank)
+int infer_in_ints(InferCall *c, int i, int64_t *out, int max)
+{
+    const OnnxType *t = infer_in(c, i);
+    if (!t || !t->values)
+        return -1;
+    if (t->nvalues > max) {
+        infer_fail(c, "input %d: more than %d values", i + 1, max);
+        return -2;
+    }
+    for (int64_t k = 0; k < t->nvalues; k++)
+        out[k] = (int64_t)t->values[k];
+    return (int)t->nvalues;
+}
+
+int infer_axis(InferCall *c, int64_t axis, int rank)
 {
     if (axis < -rank || axis >= rank) {
-        onnx_fail(c, "axis %lld out of range for rank %d", (long long)axis, rank);
+        infer_fail(c, "axis %lld out of range for rank %d", (long long)axis, rank);
         return -1;
     }
     return (int)(axis < 0 ? axis + rank : axis);
 }
 
-/* The raw bytes of a constant input: an initializer's, or a Constant
- * node's value attribute; NULL when not known. */
-static const void *const_bytes(const graft_node *n, const graft_type **type, size_t *nbytes)
+OnnxType *infer_set(InferCall *c, int i, const char *dtype, int rank)
 {
-    if (node_kind(n) == NODE_CONST && !node_const_is_scalar(n)) {
-        *type = node_type(n);
-        return node_const_data(n, nbytes);
-    }
-    if (node_kind(n) != NODE_CALL || !node_op(n) || strcmp(node_op(n), "Constant") != 0)
-        return NULL;
-    const graft_attr_value *v = node_find_attr(n, "value");
-    if (!v || v->kind != GRAFT_ATTR_TENSOR)
-        return NULL;
-    *type = v->type;
-    *nbytes = v->nbytes;
-    return v->data;
+    OnnxType *t = &c->out[i];
+    *t = (OnnxType){.dtype = dtype, .rank = rank};
+    for (int k = 0; k < rank; k++)
+        t->dims[k] = DIM_ANY;
+    return t;
 }
 
-int onnx_const_ints(const OnnxInferCtx *c, int i, int64_t *out, int max)
+void infer_copy(InferCall *c, int i, const OnnxType *t)
 {
-    const graft_type *t = NULL;
-    size_t nbytes = 0;
-    const uint8_t *p = i < c->nin && c->in[i] ? const_bytes(node_arg(c->call, i), &t, &nbytes)
-                                              : NULL;
-    if (!p || !t || t->kind != TYPE_TENSOR)
-        return -1;
-    size_t size = strcmp(t->dtype, "int64") == 0 ? 8 : strcmp(t->dtype, "int32") == 0 ? 4 : 0;
-    if (!size || nbytes % size != 0 || nbytes / size > (size_t)max)
-        return -1;
-    for (size_t k = 0; k < nbytes / size; k++) {
-        uint64_t v = 0;
-        for (size_t b = 0; b < size; b++) /* little-endian, as raw_data is */
-            v |= (uint64_t)p[k * size + b] << (8 * b);
-        out[k] = size == 8 ? (int64_t)v : (int64_t)(int32_t)(uint32_t)v;
-    }
-    return (int)(nbytes / size);
+    c->out[i] = *t;
+    c->out[i].values = NULL;
+    c->out[i].nvalues = 0;
+    c->out[i].absent = false;
 }
 
-/* Element k of raw little-endian data of dtype d (size bytes each). */
-static double raw_value(const uint8_t *p, const DTypeInfo *d, size_t size, size_t k)
+bool infer_broadcast(InferCall *c, const OnnxType *a, const OnnxType *b, OnnxType *r)
 {
-    uint64_t v = 0;
-    for (size_t b = 0; b < size; b++)
-        v |= (uint64_t)p[k * size + b] << (8 * b);
-    if (d->is_float && size == 4) {
-        float f;
-        uint32_t w = (uint32_t)v;
-        memcpy(&f, &w, sizeof f);
-        return f;
+    if (a->rank < 0 || b->rank < 0) {
+        r->rank = -1;
+        return true;
     }
-    if (d->is_float) {
-        double f;
-        memcpy(&f, &v, sizeof f);
-        return f;
-    }
-    if (d->is_signed && size < 8 && (v >> (8 * size - 1) & 1))
-        return (double)(int64_t)(v | ~0ull << (8 * size));
-    return d->is_signed ? (double)(int64_t)v : (double)v;
-}
-
-int onnx_const_values(const OnnxInferCtx *c, int i, double *out, int max)
-{
-    const graft_type *t = NULL;
-    size_t nbytes = 0;
-    const uint8_t *p = i < c->nin && c->in[i] ? const_bytes(node_arg(c->call, i), &t, &nbytes)
-                                              : NULL;
-    const DTypeInfo *d = p && t && t->kind == TYPE_TENSOR ? dtype_info(dtype_from_name(t->dtype))
-                                                          : NULL;
-    bool readable = d && d->size && (!d->is_float || d->size == 4 || d->size == 8);
-    if (!readable || nbytes % d->size != 0 || nbytes / d->size > (size_t)max)
-        return -1;
-    for (size_t k = 0; k < nbytes / d->size; k++)
-        out[k] = raw_value(p, d, d->size, k);
-    return (int)(nbytes / d->size);
-}
-
-bool onnx_broadcast(OnnxInferCtx *c, const OnnxShape *a, const OnnxShape *b, OnnxShape *out)
-{
-    out->rank = a->rank > b->rank ? a->rank : b->rank;
-    for (int k = 0; k < out->rank; k++) {
-        int ia = k - (out->rank - a->rank), ib = k - (out->rank - b->rank);
+    OnnxType ca = *a, cb = *b; /* r may be a or b: read copies */
+    a = &ca;
+    b = &cb;
+    int rank = a->rank > b->rank ? a->rank : b->rank;
+    for (int i = 0; i < rank; i++) {
+        int ia = i - (rank - a->rank), ib = i - (rank - b->rank);
         int64_t da = ia >= 0 ? a->dims[ia] : 1, db = ib >= 0 ? b->dims[ib] : 1;
-        if (da == 1 || da == db)
-            out->dims[k] = db;
-        else if (db == 1)
-            out->dims[k] = da;
-        else if (da == DIM_ANY || db == DIM_ANY)
-            out->dims[k] = DIM_ANY;
-        else {
-            onnx_fail(c, "shapes do not broadcast: dim %d is %lld and %lld", k, (long long)da,
-                      (long long)db);
-            return false;
-        }
+        if (da != db && da != 1 && db != 1 && da != DIM_ANY && db != DIM_ANY)
+            return infer_fail(c, "dims %lld and %lld do not broadcast", (long long)da,
+                              (long long)db);
+        r->dims[i] = da == 1 ? db : db == 1 ? da : da == DIM_ANY ? db : da;
     }
+    r->rank = rank;
+    return true;
+}
+
+bool infer_same_dtype(InferCall *c, const OnnxType *a, const OnnxType *b)
+{
+    if (a->dtype && b->dtype && strcmp(a->dtype, b->dtype) != 0)
+        return infer_fail(c, "inputs of dtypes %s and %s", a->dtype, b->dtype);
     return true;
 }

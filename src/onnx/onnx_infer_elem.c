@@ -1,158 +1,153 @@
-/* onnx_infer_elem.c - type relations of ONNX's element-wise ops: unary
- * ones and the activations keep their input's type, binary and variadic
- * ones broadcast as numpy does, comparisons and logic give bool, Where,
- * Cast and CastLike (onnx/defs/math/defs.cc, logical/defs.cc,
- * tensor/defs.cc: propagateElemTypeFromInputToOutput and
- * bidirectionalBroadcastShapeInference). */
-#include "onnx_infer.h"
-
+/* onnx_infer_elem.c - inference of ONNX's element-wise ops: one input's
+ * type carried through (math, activations, Softmax, Identity), bool
+ * results (Not, IsNaN, IsInf), the broadcasting binary and variadic ops,
+ * Where, Cast and CastLike (onnx/defs/math/defs.cc, logical/defs.cc). */
 #include <string.h>
 
 #include "dtype.h"
+#include "onnx_infer_impl.h"
 
-/* Unary ops, and Clip (whose min and max are scalars of the same type). */
-static const graft_type *same_as_input(OnnxInferCtx *c)
+/* Output 0 of input 0's type. */
+static bool infer_same(InferCall *c)
 {
-    return onnx_input(c, 0);
+    const OnnxType *x = infer_nin(c, 1, 1) ? infer_need(c, 0) : NULL;
+    if (x)
+        infer_copy(c, 0, x);
+    return x != NULL;
 }
 
-/* Not, IsNaN, IsInf: the input's shape, bool. */
-static const graft_type *bool_of_input(OnnxInferCtx *c)
+/* Softmax, LogSoftmax, Hardmax: input 0's type, axis (default -1) in
+ * range. */
+static bool infer_softmax(InferCall *c)
 {
-    const graft_type *x = onnx_input(c, 0);
-    OnnxShape s;
-    return x && onnx_shape(c, x, &s) ? onnx_make(c, "bool", &s) : NULL;
+    const OnnxType *x = infer_nin(c, 1, 1) ? infer_need(c, 0) : NULL;
+    if (!x || (x->rank >= 0 && infer_axis(c, infer_attr_int(c, "axis", -1), x->rank) < 0))
+        return false;
+    infer_copy(c, 0, x);
+    return true;
 }
 
-/* Every input broadcast with the others (numpy's rules), all of one type
- * T unless the op is Pow (whose exponent may be of another, T1 and T2 in
- * Pow-15); the result in dtype, or the first input's when NULL. */
-static const graft_type *broadcast_as(OnnxInferCtx *c, const char *dtype)
+/* Clip(x, min, max): x's type; the bounds of x's dtype. */
+static bool infer_clip(InferCall *c)
 {
-    const graft_type *a = onnx_input(c, 0);
-    OnnxShape out, sb;
-    if (!a || !onnx_shape(c, a, &out))
-        return NULL;
-    for (int i = 1; i < c->nin; i++) {
-        const graft_type *b = onnx_input(c, i);
-        if (!b)
-            return NULL;
-        if (strcmp(c->op, "Pow") != 0 && a->dtype != b->dtype && strcmp(a->dtype, b->dtype) != 0)
-            return onnx_fail(c, "inputs of different types: %s and %s", a->dtype, b->dtype);
-        if (!onnx_shape(c, b, &sb) || !onnx_broadcast(c, &out, &sb, &out))
-            return NULL;
+    const OnnxType *x = infer_nin(c, 1, 3) ? infer_need(c, 0) : NULL;
+    for (int i = 1; x && i < c->nin; i++) {
+        const OnnxType *b = infer_in(c, i);
+        if (b && !infer_same_dtype(c, x, b))
+            return false;
     }
-    return onnx_make(c, dtype ? dtype : a->dtype, &out);
+    if (x)
+        infer_copy(c, 0, x);
+    return x != NULL;
 }
 
-/* Add, Sub, Mul, Div, Pow, Mod, BitShift, PRelu, and the variadic Sum,
- * Mean, Max, Min: the broadcast shape in T. */
-static const graft_type *broadcast(OnnxInferCtx *c)
+/* Not, IsNaN, IsInf: input 0's shape, bool. */
+static bool infer_bool_unary(InferCall *c)
 {
-    return broadcast_as(c, NULL);
+    const OnnxType *x = infer_nin(c, 1, 1) ? infer_need(c, 0) : NULL;
+    if (!x)
+        return false;
+    infer_copy(c, 0, x);
+    c->out[0].dtype = "bool";
+    return true;
 }
 
-/* The comparisons and the logic ops: the broadcast shape in bool. */
-static const graft_type *compare(OnnxInferCtx *c)
+/* The comparisons and logic ops give bool. */
+static bool is_bool_result(const char *op)
 {
-    return broadcast_as(c, "bool");
+    static const char *const ops[] = {"Equal",         "Less", "LessOrEqual", "Greater",
+                                      "GreaterOrEqual", "And", "Or",          "Xor"};
+    for (size_t i = 0; i < ARRAY_LEN(ops); i++)
+        if (strcmp(ops[i], op) == 0)
+            return true;
+    return false;
 }
 
-/* Where(condition, X, Y): the three broadcast, X's type (X and Y of one). */
-static const graft_type *where(OnnxInferCtx *c)
+/* Inputs lo..hi, every one broadcast; one dtype unless any_dtype (Pow's
+ * exponent); the first input's dtype, or bool for a comparison. */
+static bool broadcast_all(InferCall *c, int lo, int hi, bool any_dtype)
 {
-    const graft_type *cond = onnx_input(c, 0), *x = cond ? onnx_input(c, 1) : NULL;
-    const graft_type *y = x ? onnx_input(c, 2) : NULL;
-    OnnxShape sc, sx, sy, out;
-    if (!y || !onnx_shape(c, cond, &sc) || !onnx_shape(c, x, &sx) || !onnx_shape(c, y, &sy))
-        return NULL;
-    if (strcmp(x->dtype, y->dtype) != 0)
-        return onnx_fail(c, "X and Y of different types: %s and %s", x->dtype, y->dtype);
-    if (!onnx_broadcast(c, &sc, &sx, &out) || !onnx_broadcast(c, &out, &sy, &out))
-        return NULL;
-    return onnx_make(c, x->dtype, &out);
+    const OnnxType *a = infer_nin(c, lo, hi) ? infer_need(c, 0) : NULL;
+    if (!a)
+        return false;
+    OnnxType r = *a;
+    for (int i = 1; i < c->nin; i++) {
+        const OnnxType *b = infer_need(c, i);
+        if (!b || (!any_dtype && !infer_same_dtype(c, a, b)) || !infer_broadcast(c, &r, b, &r))
+            return false;
+    }
+    infer_copy(c, 0, &r);
+    c->out[0].dtype = is_bool_result(c->op) ? "bool" : a->dtype;
+    return true;
 }
 
-/* Cast(input, to): the input's shape in dtype to (a TensorProto.DataType);
- * CastLike(input, target_type): in target_type's dtype. */
-static const graft_type *cast(OnnxInferCtx *c)
+/* The binary ops and PRelu. */
+static bool infer_binary(InferCall *c)
 {
-    const graft_type *x = onnx_input(c, 0);
+    return broadcast_all(c, 2, 2, strcmp(c->op, "Pow") == 0);
+}
+
+/* Sum, Mean, Max, Min of one or more inputs. */
+static bool infer_variadic(InferCall *c)
+{
+    return broadcast_all(c, 1, 1 << 20, false);
+}
+
+/* Where(cond, x, y): the three broadcast, x's dtype. */
+static bool infer_where(InferCall *c)
+{
+    const OnnxType *cond = infer_nin(c, 3, 3) ? infer_need(c, 0) : NULL;
+    const OnnxType *x = cond ? infer_need(c, 1) : NULL, *y = x ? infer_need(c, 2) : NULL;
+    OnnxType r = {0};
+    if (!y || !infer_same_dtype(c, x, y) || !infer_broadcast(c, cond, x, &r) ||
+        !infer_broadcast(c, &r, y, &r))
+        return false;
+    infer_copy(c, 0, &r);
+    c->out[0].dtype = x->dtype;
+    return true;
+}
+
+/* Cast(x, to): x's shape in dtype to; CastLike(x, like): like's dtype. */
+static bool infer_cast(InferCall *c)
+{
     bool like = strcmp(c->op, "CastLike") == 0;
-    const graft_type *target = x && like ? onnx_input(c, 1) : NULL;
-    OnnxShape s;
-    if (!x || (like && !target) || !onnx_shape(c, x, &s))
-        return NULL;
-    int64_t to = onnx_int(c, "to", 0);
-    const char *dtype = like ? target->dtype : dtype_name((DType)to);
-    if (!dtype)
-        return onnx_fail(c, "attribute 'to' is %lld, no data type graft knows", (long long)to);
-    return onnx_make(c, dtype, &s);
+    const OnnxType *x = infer_nin(c, 1 + like, 1 + like) ? infer_need(c, 0) : NULL;
+    const OnnxType *y = x && like ? infer_need(c, 1) : NULL;
+    if (!x || (like && !y))
+        return false;
+    const char *dtype = like ? y->dtype : dtype_name((DType)infer_attr_int(c, "to", 0));
+    if (!dtype && !like)
+        return infer_fail(c, "attribute to: %lld is no ONNX data type",
+                          (long long)infer_attr_int(c, "to", 0));
+    infer_copy(c, 0, x);
+    c->out[0].dtype = dtype;
+    return true;
 }
 
-const OnnxOpDef onnx_ops_elem[] = {
-    {"Add", NULL, broadcast, ONNX_ONE_OUTPUT, 2},
-    {"Sub", NULL, broadcast, ONNX_ONE_OUTPUT, 2},
-    {"Mul", NULL, broadcast, ONNX_ONE_OUTPUT, 2},
-    {"Div", NULL, broadcast, ONNX_ONE_OUTPUT, 2},
-    {"Pow", NULL, broadcast, ONNX_ONE_OUTPUT, 2},
-    {"Mod", NULL, broadcast, ONNX_ONE_OUTPUT, 2},
-    {"BitShift", NULL, broadcast, ONNX_ONE_OUTPUT, 2},
-    {"PRelu", NULL, broadcast, ONNX_ONE_OUTPUT, 2},
-    {"Sum", NULL, broadcast, ONNX_ONE_OUTPUT, 0},
-    {"Mean", NULL, broadcast, ONNX_ONE_OUTPUT, 0},
-    {"Max", NULL, broadcast, ONNX_ONE_OUTPUT, 0},
-    {"Min", NULL, broadcast, ONNX_ONE_OUTPUT, 0},
-    {"Equal", NULL, compare, ONNX_ONE_OUTPUT, 2},
-    {"Less", NULL, compare, ONNX_ONE_OUTPUT, 2},
-    {"LessOrEqual", NULL, compare, ONNX_ONE_OUTPUT, 2},
-    {"Greater", NULL, compare, ONNX_ONE_OUTPUT, 2},
-    {"GreaterOrEqual", NULL, compare, ONNX_ONE_OUTPUT, 2},
-    {"And", NULL, compare, ONNX_ONE_OUTPUT, 2},
-    {"Or", NULL, compare, ONNX_ONE_OUTPUT, 2},
-    {"Xor", NULL, compare, ONNX_ONE_OUTPUT, 2},
-    {"Where", NULL, where, ONNX_ONE_OUTPUT, 3},
-    {"Cast", NULL, cast, ONNX_ONE_OUTPUT, 1},
-    {"CastLike", NULL, cast, ONNX_ONE_OUTPUT, 2},
-    {"Not", NULL, bool_of_input, ONNX_ONE_OUTPUT, 1},
-    {"IsNaN", NULL, bool_of_input, ONNX_ONE_OUTPUT, 1},
-    {"IsInf", NULL, bool_of_input, ONNX_ONE_OUTPUT, 1},
-    {"Neg", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Sqrt", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Relu", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Erf", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Identity", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Clip", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Abs", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Exp", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Log", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Reciprocal", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Floor", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Ceil", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Round", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Sign", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Sin", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Cos", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Tan", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Asin", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Acos", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Atan", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Sinh", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Cosh", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Asinh", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Acosh", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Atanh", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Tanh", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"LeakyRelu", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Elu", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Selu", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Celu", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Sigmoid", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"HardSigmoid", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"HardSwish", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Softplus", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Softsign", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"ThresholdedRelu", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {"Shrink", NULL, same_as_input, ONNX_ONE_OUTPUT, 1},
-    {NULL, NULL, NULL, 0, 0},
+const InferDef onnx_infer_elem_ops[] = {
+    {"Abs", infer_same},         {"Neg", infer_same},        {"Exp", infer_same},
+    {"Log", infer_same},         {"Sqrt", infer_same},       {"Reciprocal", infer_same},
+    {"Floor", infer_same},       {"Ceil", infer_same},       {"Round", infer_same},
+    {"Sign", infer_same},        {"Sin", infer_same},        {"Cos", infer_same},
+    {"Tan", infer_same},         {"Asin", infer_same},       {"Acos", infer_same},
+    {"Atan", infer_same},        {"Sinh", infer_same},       {"Cosh", infer_same},
+    {"Asinh", infer_same},       {"Acosh", infer_same},      {"Atanh", infer_same},
+    {"Erf", infer_same},         {"Tanh", infer_same},       {"Identity", infer_same},
+    {"Relu", infer_same},        {"LeakyRelu", infer_same},  {"Elu", infer_same},
+    {"Selu", infer_same},        {"Celu", infer_same},       {"Sigmoid", infer_same},
+    {"HardSigmoid", infer_same}, {"HardSwish", infer_same},  {"Softplus", infer_same},
+    {"Softsign", infer_same},    {"ThresholdedRelu", infer_same}, {"Shrink", infer_same},
+    {"Clip", infer_clip},        {"Softmax", infer_softmax},    {"LogSoftmax", infer_softmax},
+    {"Hardmax", infer_softmax},
+    {"Not", infer_bool_unary},   {"IsNaN", infer_bool_unary}, {"IsInf", infer_bool_unary},
+    {"Add", infer_binary}, {"Sub", infer_binary}, {"Mul", infer_binary},
+    {"Div", infer_binary}, {"Pow", infer_binary}, {"Mod", infer_binary},
+    {"BitShift", infer_binary}, {"Equal", infer_binary},
+    {"Less", infer_binary}, {"LessOrEqual", infer_binary},
+    {"Greater", infer_binary}, {"GreaterOrEqual", infer_binary},
+    {"And", infer_binary}, {"Or", infer_binary}, {"Xor", infer_binary},
+    {"PRelu", infer_binary}, {"Sum", infer_variadic}, {"Mean", infer_variadic},
+    {"Max", infer_variadic}, {"Min", infer_variadic},
+    {"Where", infer_where},      {"Cast", infer_cast},       {"CastLike", infer_cast},
+    {NULL, NULL},
 };

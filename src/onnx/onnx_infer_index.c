@@ -1,148 +1,222 @@
-/* onnx_infer_index.c - type relations of ONNX's ops that cut, repeat or
- * make tensors from a shape: Split, Expand, Tile, ConstantOfShape, Range,
- * Dropout (onnx/defs/tensor/defs.cc, generator/defs.cc, nn/defs.cc).  A
- * shape an op reads from an input is known when that input is a
- * constant (onnx_const_ints); otherwise the type is unknown. */
-#include "onnx_infer.h"
-
+/* onnx_infer_index.c - inference of ONNX's ops that pick, cut or repeat
+ * elements or make tensors: Split, Slice, Gather, Expand, Tile, Constant,
+ * ConstantOfShape, Range, Dropout (onnx/defs/tensor/defs.cc,
+ * generator/defs.cc, nn/defs.cc); sizes from constant inputs (note [onnx
+ * inference] in onnx_infer.h). */
 #include <math.h>
 #include <string.h>
 
-enum { MAX_PARTS = 1024 };
+#include "dtype.h"
+#include "onnx_infer_impl.h"
 
-/* The sizes Split cuts dim (of axis) into, one per output: the constant
- * input split, the attribute split (opset 11), or equal parts of
- * ceil(dim / n), the last one smaller; false when unknown or after
- * failing. */
-static bool split_sizes(OnnxInferCtx *c, int64_t dim, int64_t *sizes)
+enum { MAX_PARTS = 4096 };
+
+/* Split(x, split, axis=0): one output per part; sizes from input 1, the
+ * attribute split, or equal parts (the last one smaller). */
+static bool infer_split(InferCall *c)
 {
-    int n = c->noutputs;
-    int got = c->nin > 1 && c->in[1] ? onnx_const_ints(c, 1, sizes, MAX_PARTS)
-                                     : onnx_ints(c, "split", sizes, MAX_PARTS);
-    if (got == -2 || (got == -1 && c->nin > 1 && c->in[1]))
+    const OnnxType *x = infer_nin(c, 1, 2) ? infer_need(c, 0) : NULL;
+    int64_t sizes[MAX_PARTS];
+    int n = x ? infer_in_ints(c, 1, sizes, MAX_PARTS) : -2;
+    if (n == -1 && !infer_in(c, 1))
+        n = infer_attr_ints(c, "split", sizes, MAX_PARTS);
+    if (n == -2)
         return false;
-    if (got == -1) {
-        if (dim == DIM_ANY)
-            return false;
-        int64_t part = (dim + n - 1) / n;
-        for (int i = 0; i < n; i++)
-            sizes[i] = i < n - 1 ? part : dim - part * (n - 1);
-        return sizes[n - 1] >= 0 || onnx_fail(c, "%lld does not split in %d", (long long)dim, n);
+    int axis = x->rank >= 0 ? infer_axis(c, infer_attr_int(c, "axis", 0), x->rank) : 0;
+    if (axis < 0 || (n >= 0 && n != c->nout))
+        return axis < 0 ? false : infer_fail(c, "%d sizes for %d outputs", n, c->nout);
+    int64_t dim = x->rank >= 0 ? x->dims[axis] : DIM_ANY, total = 0;
+    for (int i = 0; i < c->nout; i++) {
+        infer_copy(c, i, x);
+        if (x->rank < 0)
+            continue;
+        int64_t part = dim == DIM_ANY ? DIM_ANY : (dim + c->nout - 1) / c->nout;
+        int64_t last = dim == DIM_ANY ? DIM_ANY : dim - part * (c->nout - 1);
+        c->out[i].dims[axis] = n >= 0 ? sizes[i] : i < c->nout - 1 ? part : last;
+        total += n >= 0 ? sizes[i] : 0;
     }
-    int64_t total = 0;
-    for (int i = 0; i < got; i++)
-        total += sizes[i];
-    if (got != n || (dim != DIM_ANY && total != dim))
-        return onnx_fail(c, "%d sizes adding up to %lld for %d outputs of dim %lld", got,
-                         (long long)total, n, (long long)dim) != NULL;
+    if (n >= 0 && dim != DIM_ANY && total != dim)
+        return infer_fail(c, "sizes add up to %lld, not dim %d (%lld)", (long long)total, axis,
+                          (long long)dim);
     return true;
 }
 
-/* Split(input, split, axis=0): one result per output, the input cut
- * along axis. */
-static const graft_type *split(OnnxInferCtx *c)
+/* The count Slice takes of a dim, start..end by step (clamped as the
+ * schema says). */
+static int64_t slice_count(int64_t dim, int64_t start, int64_t end, int64_t step)
 {
-    const graft_type *x = onnx_input(c, 0);
-    if (!x)
-        return NULL;
-    int axis = onnx_axis(c, onnx_int(c, "axis", 0), x->rank);
-    int64_t sizes[MAX_PARTS];
-    OnnxShape s;
-    if (axis < 0 || c->noutputs > MAX_PARTS || !onnx_shape(c, x, &s) ||
-        !split_sizes(c, x->dims[axis], sizes))
-        return c->noutputs > MAX_PARTS ? onnx_fail(c, "%d outputs", c->noutputs) : NULL;
-    const graft_type *types[MAX_PARTS];
-    for (int i = 0; i < c->noutputs; i++) {
-        s.dims[axis] = sizes[i];
-        types[i] = onnx_make(c, x->dtype, &s);
+    start = start < 0 ? start + dim : start;
+    end = end < 0 ? end + dim : end;
+    int64_t lo = step > 0 ? 0 : -1, hi = step > 0 ? dim : dim - 1;
+    start = start < lo ? lo : start > hi ? hi : start;
+    end = end < lo ? lo : end > hi ? hi : end;
+    int64_t span = step > 0 ? end - start : start - end, abs_step = step > 0 ? step : -step;
+    return span > 0 ? (span + abs_step - 1) / abs_step : 0;
+}
+
+/* Slice(x, starts, ends, axes, steps): the sliced dims when the inputs
+ * are constants, else dims unknown on whichever axes they may name. */
+static bool infer_slice(InferCall *c)
+{
+    const OnnxType *x = infer_nin(c, 3, 5) ? infer_need(c, 0) : NULL;
+    int64_t st[ONNX_MAX_RANK], en[ONNX_MAX_RANK], ax[ONNX_MAX_RANK], sp[ONNX_MAX_RANK];
+    int n = x ? infer_in_ints(c, 1, st, ONNX_MAX_RANK) : -2;
+    int ne = infer_in_ints(c, 2, en, ONNX_MAX_RANK), na = infer_in_ints(c, 3, ax, ONNX_MAX_RANK);
+    int ns = infer_in_ints(c, 4, sp, ONNX_MAX_RANK);
+    if (n == -2 || ne == -2 || na == -2 || ns == -2)
+        return false;
+    infer_copy(c, 0, x);
+    bool unknown = n < 0 || ne < 0 || (na < 0 && infer_in(c, 3)) || (ns < 0 && infer_in(c, 4));
+    for (int d = 0; unknown && d < x->rank; d++)
+        c->out[0].dims[d] = DIM_ANY;
+    if (unknown || x->rank < 0)
+        return true;
+    if (ne != n || (na >= 0 && na != n) || (ns >= 0 && ns != n))
+        return infer_fail(c, "starts, ends, axes, steps of different lengths");
+    for (int i = 0; i < n; i++) {
+        int a = infer_axis(c, na >= 0 ? ax[i] : i, x->rank);
+        int64_t step = ns >= 0 ? sp[i] : 1;
+        if (a < 0 || step == 0)
+            return a < 0 ? false : infer_fail(c, "step 0");
+        if (x->dims[a] != DIM_ANY)
+            c->out[0].dims[a] = slice_count(x->dims[a], st[i], en[i], step);
     }
-    return onnx_results(c, types);
+    return true;
 }
 
-/* Expand(input, shape): the input broadcast with the constant shape. */
-static const graft_type *expand(OnnxInferCtx *c)
+/* Gather(data, indices, axis=0): data's axis replaced by indices' dims. */
+static bool infer_gather(InferCall *c)
 {
-    const graft_type *x = onnx_input(c, 0);
-    OnnxShape sx, shape, out;
-    if (!x || !onnx_input(c, 1) || !onnx_shape(c, x, &sx))
-        return NULL;
-    shape.rank = onnx_const_ints(c, 1, shape.dims, ONNX_MAX_RANK);
-    if (shape.rank < 0 || !onnx_broadcast(c, &sx, &shape, &out))
-        return NULL;
-    return onnx_make(c, x->dtype, &out);
+    const OnnxType *x = infer_nin(c, 2, 2) ? infer_need(c, 0) : NULL;
+    const OnnxType *idx = x ? infer_need(c, 1) : NULL;
+    if (!idx)
+        return false;
+    bool known = x->rank >= 0 && idx->rank >= 0;
+    int rank = known ? x->rank - 1 + idx->rank : -1;
+    int axis = x->rank >= 0 ? infer_axis(c, infer_attr_int(c, "axis", 0), x->rank) : 0;
+    if (axis < 0 || rank > ONNX_MAX_RANK)
+        return axis < 0 ? false : infer_fail(c, "result of rank %d", rank);
+    OnnxType *r = infer_set(c, 0, x->dtype, rank);
+    for (int i = 0; i < rank; i++)
+        r->dims[i] = i < axis ? x->dims[i] : i < axis + idx->rank ? idx->dims[i - axis]
+                                                                  : x->dims[i - idx->rank + 1];
+    return true;
 }
 
-/* Tile(input, repeats): dim i times repeats[i]. */
-static const graft_type *tile(OnnxInferCtx *c)
+/* Expand(x, shape): x broadcast with the shape input's values. */
+static bool infer_expand(InferCall *c)
 {
-    const graft_type *x = onnx_input(c, 0);
+    const OnnxType *x = infer_nin(c, 2, 2) ? infer_need(c, 0) : NULL;
+    const OnnxType *shape_in = x ? infer_need(c, 1) : NULL;
+    OnnxType shape = {.rank = 0};
+    int n = shape_in ? infer_in_ints(c, 1, shape.dims, ONNX_MAX_RANK) : -2;
+    if (n == -2)
+        return false;
+    OnnxType r = {0};
+    shape.rank = n;
+    if (n < 0) {
+        int rank = shape_in->rank == 1 ? (int)shape_in->dims[0] : -1;
+        rank = rank >= 0 && x->rank > rank ? x->rank : rank;
+        infer_set(c, 0, x->dtype, x->rank >= 0 ? rank : -1);
+        return true;
+    }
+    if (!infer_broadcast(c, x, &shape, &r))
+        return false;
+    infer_copy(c, 0, &r);
+    c->out[0].dtype = x->dtype;
+    return true;
+}
+
+/* Tile(x, repeats): dim i times repeats[i]. */
+static bool infer_tile(InferCall *c)
+{
+    const OnnxType *x = infer_nin(c, 2, 2) ? infer_need(c, 0) : NULL;
     int64_t reps[ONNX_MAX_RANK];
-    OnnxShape s;
-    int n = x && onnx_input(c, 1) ? onnx_const_ints(c, 1, reps, ONNX_MAX_RANK) : -1;
-    if (n < 0 || !onnx_shape(c, x, &s))
-        return NULL;
-    if (n != x->rank)
-        return onnx_fail(c, "%d repeats for rank %d", n, x->rank);
-    for (int i = 0; i < n; i++)
-        s.dims[i] = s.dims[i] == DIM_ANY ? DIM_ANY : s.dims[i] * reps[i];
-    return onnx_make(c, x->dtype, &s);
+    int n = x && infer_need(c, 1) ? infer_in_ints(c, 1, reps, ONNX_MAX_RANK) : -2;
+    if (n == -2)
+        return false;
+    infer_copy(c, 0, x);
+    if (x->rank >= 0 && n >= 0 && n != x->rank)
+        return infer_fail(c, "%d repeats for rank %d", n, x->rank);
+    for (int i = 0; i < x->rank; i++)
+        c->out[0].dims[i] = n < 0 || x->dims[i] == DIM_ANY ? DIM_ANY : x->dims[i] * reps[i];
+    return true;
 }
 
-/* ConstantOfShape(input, value): the constant shape, in value's dtype
- * (float32 when absent). */
-static const graft_type *constant_of_shape(OnnxInferCtx *c)
+/* Constant(value | value_float(s) | value_int(s)): the attribute's type. */
+static bool infer_constant(InferCall *c)
 {
-    OnnxShape s;
-    if (!onnx_input(c, 0))
-        return NULL;
-    s.rank = onnx_const_ints(c, 0, s.dims, ONNX_MAX_RANK);
-    if (s.rank < 0)
-        return NULL;
-    const graft_attr_value *v = node_find_attr(c->call, "value");
+    static const char *const names[][2] = {
+        {"value_float", "float32"}, {"value_floats", "float32"},
+        {"value_int", "int64"},     {"value_ints", "int64"}};
+    const graft_attr_value *v = node_find_attr(c->node, "value");
+    if (!infer_nin(c, 0, 0))
+        return false;
+    if (v && v->kind == GRAFT_ATTR_TENSOR && v->type && v->type->kind == TYPE_TENSOR) {
+        OnnxType *r = infer_set(c, 0, v->type->dtype, v->type->rank);
+        memcpy(r->dims, v->type->dims, (size_t)v->type->rank * sizeof *r->dims);
+        return true;
+    }
+    for (size_t i = 0; i < ARRAY_LEN(names); i++)
+        if ((v = node_find_attr(c->node, names[i][0]))) {
+            bool list = v->kind == GRAFT_ATTR_LIST;
+            infer_set(c, 0, names[i][1], list)->dims[0] = list ? v->nitems : 0;
+            return true;
+        }
+    return infer_fail(c, "no value attribute of a kind graft infers");
+}
+
+/* ConstantOfShape(shape, value): the shape input's values, value's dtype
+ * (float32 without one). */
+static bool infer_constant_of_shape(InferCall *c)
+{
+    const OnnxType *shape = infer_nin(c, 1, 1) ? infer_need(c, 0) : NULL;
+    int64_t dims[ONNX_MAX_RANK];
+    int n = shape ? infer_in_ints(c, 0, dims, ONNX_MAX_RANK) : -2;
+    if (n == -2)
+        return false;
+    const graft_attr_value *v = node_find_attr(c->node, "value");
     bool typed = v && v->kind == GRAFT_ATTR_TENSOR && v->type && v->type->kind == TYPE_TENSOR;
-    return onnx_make(c, typed ? v->type->dtype : "float32", &s);
+    OnnxType *r = infer_set(c, 0, typed ? v->type->dtype : "float32",
+                            n >= 0 ? n : shape->rank == 1 ? (int)shape->dims[0] : -1);
+    for (int i = 0; i < n; i++)
+        r->dims[i] = dims[i];
+    return true;
 }
 
-/* Range(start, limit, delta): max(ceil((limit - start) / delta), 0)
- * elements of start's type, the three scalars of one type. */
-static const graft_type *range(OnnxInferCtx *c)
+/* Range(start, limit, delta): 1-D of max(ceil((limit - start) / delta), 0)
+ * when the three are constants. */
+static bool infer_range(InferCall *c)
 {
-    const graft_type *t[3];
-    double v[3];
-    for (int i = 0; i < 3; i++)
-        if (!(t[i] = onnx_input(c, i)))
-            return NULL;
-    if (strcmp(t[0]->dtype, t[1]->dtype) != 0 || strcmp(t[0]->dtype, t[2]->dtype) != 0)
-        return onnx_fail(c, "start, limit and delta of different types");
-    for (int i = 0; i < 3; i++)
-        if (onnx_const_values(c, i, &v[i], 1) != 1)
-            return NULL;
-    if (v[2] == 0)
-        return onnx_fail(c, "delta is 0");
-    OnnxShape s = {.rank = 1, .dims = {(int64_t)fmax(ceil((v[1] - v[0]) / v[2]), 0)}};
-    return onnx_make(c, t[0]->dtype, &s);
+    const OnnxType *s = infer_nin(c, 3, 3) ? infer_need(c, 0) : NULL;
+    const OnnxType *l = s ? infer_need(c, 1) : NULL, *d = l ? infer_need(c, 2) : NULL;
+    if (!d || !infer_same_dtype(c, s, l) || !infer_same_dtype(c, s, d))
+        return false;
+    OnnxType *r = infer_set(c, 0, s->dtype, 1);
+    if (s->values && l->values && d->values && s->nvalues == 1 && l->nvalues == 1 &&
+        d->nvalues == 1 && d->values[0] != 0)
+        r->dims[0] = (int64_t)fmax(ceil((l->values[0] - s->values[0]) / d->values[0]), 0);
+    return true;
 }
 
-/* Dropout(data, ratio, training_mode): output as data, and the mask as
- * data's shape in bool when the node names it. */
-static const graft_type *dropout(OnnxInferCtx *c)
+/* Dropout(data, ratio, training_mode): data's type, and a bool mask. */
+static bool infer_dropout(InferCall *c)
 {
-    const graft_type *x = onnx_input(c, 0);
-    OnnxShape s;
-    if (!x || !onnx_shape(c, x, &s))
-        return NULL;
-    if (c->noutputs > 2)
-        return onnx_fail(c, "more than 2 outputs");
-    const graft_type *types[2] = {x, onnx_make(c, "bool", &s)};
-    return onnx_results(c, types);
+    const OnnxType *x = infer_nin(c, 1, 3) ? infer_need(c, 0) : NULL;
+    if (!x)
+        return false;
+    infer_copy(c, 0, x);
+    if (c->nout > 1) {
+        infer_copy(c, 1, x);
+        c->out[1].dtype = "bool";
+    }
+    return true;
 }
 
-const OnnxOpDef onnx_ops_index[] = {
-    {"Split", NULL, split, ONNX_SEVERAL_OUTPUTS, 1},
-    {"Expand", NULL, expand, ONNX_ONE_OUTPUT, 2},
-    {"Tile", NULL, tile, ONNX_ONE_OUTPUT, 2},
-    {"ConstantOfShape", NULL, constant_of_shape, ONNX_ONE_OUTPUT, 1},
-    {"Range", NULL, range, ONNX_ONE_OUTPUT, 3},
-    {"Dropout", NULL, dropout, ONNX_ONE_OUTPUT, 1},
-    {NULL, NULL, NULL, 0, 0},
+const InferDef onnx_infer_index_ops[] = {
+    {"Split", infer_split},       {"Slice", infer_slice},     {"Gather", infer_gather},
+    {"Expand", infer_expand},     {"Tile", infer_tile},       {"Constant", infer_constant},
+    {"ConstantOfShape", infer_constant_of_shape}, {"Range", infer_range},
+    {"Dropout", infer_dropout},
+    {NULL, NULL},
 };

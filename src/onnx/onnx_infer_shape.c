@@ -1,324 +1,235 @@
-/* onnx_infer_shape.c - type relations of ONNX's shape and layout ops and
- * constants (onnx/defs/tensor/defs.cc, onnx/defs/generator/defs.cc).  A shape an
- * op reads from an input (Reshape's shape, Slice's starts) is known when
- * that input is a constant: an initializer or a Constant node. */
-#include "onnx_infer.h"
-
+/* onnx_infer_shape.c - inference of ONNX's tensor manipulation ops:
+ * Shape, Size, Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Concat,
+ * Split, Slice, Gather, Expand, Tile, Constant, ConstantOfShape, Range,
+ * Dropout (onnx/defs/tensor/defs.cc, generator/defs.cc); shapes read from
+ * constant inputs (note [onnx inference] in onnx_infer.h). */
+#include <math.h>
 #include <string.h>
 
-/* The product of dims [from, to); DIM_ANY when one is unknown. */
-static int64_t dims_product(const graft_type *t, int from, int to)
-{
-    int64_t p = 1;
-    for (int i = from; i < to; i++) {
-        if (t->dims[i] == DIM_ANY)
-            return DIM_ANY;
-        p *= t->dims[i];
-    }
-    return p;
-}
+#include "onnx_infer_impl.h"
 
-static const graft_type *flatten(OnnxInferCtx *c)
+/* Shape(x, start, end): int64 of end - start dims once x's rank is known. */
+static bool infer_shape_op(InferCall *c)
 {
-    const graft_type *x = onnx_input(c, 0);
+    const OnnxType *x = infer_nin(c, 1, 1) ? infer_need(c, 0) : NULL;
     if (!x)
-        return NULL;
-    int64_t axis = onnx_int(c, "axis", 1);
-    if (axis < -x->rank || axis > x->rank)
-        return onnx_fail(c, "axis %lld out of range for rank %d", (long long)axis, x->rank);
-    int a = (int)(axis < 0 ? axis + x->rank : axis);
-    OnnxShape s = {.rank = 2, .dims = {dims_product(x, 0, a), dims_product(x, a, x->rank)}};
-    return onnx_make(c, x->dtype, &s);
-}
-
-/* The -1 dim of a Reshape: the elements left over. */
-static bool reshape_fill(OnnxInferCtx *c, const graft_type *x, OnnxShape *s, int unknown_at)
-{
-    int64_t total = dims_product(x, 0, x->rank), known = 1;
-    for (int i = 0; i < s->rank; i++)
-        if (i != unknown_at)
-            known = s->dims[i] == DIM_ANY || known == DIM_ANY ? DIM_ANY : known * s->dims[i];
-    if (total == DIM_ANY || known == DIM_ANY || known == 0) {
-        s->dims[unknown_at] = DIM_ANY;
-        return true;
-    }
-    if (total % known != 0) {
-        onnx_fail(c, "cannot reshape %s: %lld elements do not divide by %lld", x->text,
-                  (long long)total, (long long)known);
         return false;
+    OnnxType *r = infer_set(c, 0, "int64", 1);
+    if (x->rank >= 0) {
+        int64_t start = infer_attr_int(c, "start", 0), end = infer_attr_int(c, "end", x->rank);
+        start = start < 0 ? start + x->rank : start;
+        end = end < 0 ? end + x->rank : end;
+        start = start < 0 ? 0 : start > x->rank ? x->rank : start;
+        end = end < start ? start : end > x->rank ? x->rank : end;
+        r->dims[0] = end - start;
     }
-    s->dims[unknown_at] = total / known;
     return true;
 }
 
-static const graft_type *reshape(OnnxInferCtx *c)
+static bool infer_size(InferCall *c)
 {
-    const graft_type *x = onnx_input(c, 0), *shape = x ? onnx_input(c, 1) : NULL;
-    if (!x || !shape)
-        return NULL;
-    OnnxShape s;
-    s.rank = onnx_const_ints(c, 1, s.dims, ONNX_MAX_RANK);
-    if (s.rank < 0)
-        return NULL; /* a shape computed in the graph */
-    bool allowzero = onnx_int(c, "allowzero", 0) != 0;
-    int unknown_at = -1;
-    for (int i = 0; i < s.rank; i++) {
-        if (s.dims[i] == 0 && !allowzero)
-            s.dims[i] = i < x->rank ? x->dims[i] : DIM_ANY;
-        else if (s.dims[i] == -1 && unknown_at < 0)
-            unknown_at = i;
-        else if (s.dims[i] < 0)
-            return onnx_fail(c, "shape has a second -1 or a negative dim");
-    }
-    if (unknown_at >= 0 && !reshape_fill(c, x, &s, unknown_at))
-        return NULL;
-    return onnx_make(c, x->dtype, &s);
+    if (!infer_nin(c, 1, 1) || !infer_need(c, 0))
+        return false;
+    infer_set(c, 0, "int64", 0);
+    return true;
 }
 
-static const graft_type *transpose(OnnxInferCtx *c)
+/* The number of elements of t, or -1 when a dim is unknown. */
+static int64_t known_size(const OnnxType *t)
 {
-    const graft_type *x = onnx_input(c, 0);
-    if (!x)
-        return NULL;
-    int64_t perm[ONNX_MAX_RANK];
-    int n = onnx_ints(c, "perm", perm, ONNX_MAX_RANK);
-    if (n == -2 || x->rank > ONNX_MAX_RANK)
-        return n == -2 ? NULL : onnx_fail(c, "rank %d above %d", x->rank, ONNX_MAX_RANK);
-    if (n == -1) /* absent: the dims reversed */
-        for (n = 0; n < x->rank; n++)
-            perm[n] = x->rank - 1 - n;
-    if (n != x->rank)
-        return onnx_fail(c, "perm has %d values for rank %d", n, x->rank);
-    OnnxShape s = {.rank = n};
-    bool seen[ONNX_MAX_RANK] = {false};
+    int64_t n = t->rank >= 0 ? 1 : -1;
+    for (int i = 0; i < t->rank && n >= 0; i++)
+        n = t->dims[i] == DIM_ANY ? -1 : n * t->dims[i];
+    return n;
+}
+
+/* The rank a 1-D shape input gives, -1 when its length is unknown. */
+static int shape_input_rank(const OnnxType *shape)
+{
+    return shape->rank == 1 && shape->dims[0] != DIM_ANY ? (int)shape->dims[0] : -1;
+}
+
+/* Reshape(x, shape, allowzero=0): 0 copies x's dim, one -1 inferred. */
+static bool infer_reshape(InferCall *c)
+{
+    const OnnxType *x = infer_nin(c, 2, 2) ? infer_need(c, 0) : NULL;
+    const OnnxType *shape = x ? infer_need(c, 1) : NULL;
+    int64_t dims[ONNX_MAX_RANK];
+    int n = shape ? infer_in_ints(c, 1, dims, ONNX_MAX_RANK) : -2;
+    if (n == -2)
+        return false;
+    OnnxType *r = infer_set(c, 0, x->dtype, n >= 0 ? n : shape_input_rank(shape));
+    if (n < 0)
+        return true;
+    int64_t known = 1, total = known_size(x);
+    int infer = -1;
+    bool allowzero = infer_attr_int(c, "allowzero", 0) != 0;
     for (int i = 0; i < n; i++) {
-        if (perm[i] < 0 || perm[i] >= n || seen[perm[i]])
-            return onnx_fail(c, "perm is not a permutation of 0..%d", n - 1);
-        seen[perm[i]] = true;
-        s.dims[i] = x->dims[perm[i]];
-    }
-    return onnx_make(c, x->dtype, &s);
-}
-
-static const graft_type *concat(OnnxInferCtx *c)
-{
-    const graft_type *first = onnx_input(c, 0);
-    if (!first)
-        return NULL;
-    OnnxShape s;
-    int axis = onnx_axis(c, onnx_int(c, "axis", 0), first->rank);
-    if (axis < 0 || !onnx_shape(c, first, &s))
-        return NULL;
-    for (int i = 1; i < c->nin; i++) {
-        const graft_type *t = onnx_input(c, i);
-        if (!t)
-            return NULL;
-        if (t->rank != s.rank)
-            return onnx_fail(c, "input %d has rank %d, input 1 rank %d", i + 1, t->rank, s.rank);
-        for (int k = 0; k < s.rank; k++) {
-            int64_t d = t->dims[k];
-            if (k == axis)
-                s.dims[k] = s.dims[k] == DIM_ANY || d == DIM_ANY ? DIM_ANY : s.dims[k] + d;
-            else if (s.dims[k] != d && s.dims[k] != DIM_ANY && d != DIM_ANY)
-                return onnx_fail(c, "input %d has dim %d of %lld, not %lld", i + 1, k,
-                                 (long long)d, (long long)s.dims[k]);
+        if (dims[i] < -1 || (dims[i] == -1 && infer >= 0))
+            return infer_fail(c, "shape dim %d is %lld", i, (long long)dims[i]);
+        if (dims[i] == -1) {
+            infer = i;
+            continue;
         }
+        int64_t d = dims[i] == 0 && !allowzero ? (i < x->rank ? x->dims[i] : DIM_ANY) : dims[i];
+        r->dims[i] = d;
+        known = known < 0 || d == DIM_ANY ? -1 : known * d;
     }
-    return onnx_make(c, first->dtype, &s);
+    if (infer >= 0 && known > 0 && total >= 0)
+        r->dims[infer] = total / known;
+    return true;
 }
 
-/* start and end clamped to [0, rank] after adding rank to negative ones. */
-static int64_t clamp_index(int64_t v, int rank)
+/* Flatten(x, axis=1): (product before axis, product from axis). */
+static bool infer_flatten(InferCall *c)
 {
-    v = v < 0 ? v + rank : v;
-    return v < 0 ? 0 : v > rank ? rank : v;
-}
-
-static const graft_type *shape_of(OnnxInferCtx *c)
-{
-    const graft_type *x = onnx_input(c, 0);
+    const OnnxType *x = infer_nin(c, 1, 1) ? infer_need(c, 0) : NULL;
     if (!x)
-        return NULL;
-    int64_t start = clamp_index(onnx_int(c, "start", 0), x->rank);
-    int64_t end = clamp_index(onnx_int(c, "end", x->rank), x->rank);
-    OnnxShape s = {.rank = 1, .dims = {end > start ? end - start : 0}};
-    return onnx_make(c, "int64", &s);
-}
-
-static const graft_type *gather(OnnxInferCtx *c)
-{
-    const graft_type *x = onnx_input(c, 0), *idx = x ? onnx_input(c, 1) : NULL;
-    if (!x || !idx)
-        return NULL;
-    int axis = onnx_axis(c, onnx_int(c, "axis", 0), x->rank);
-    if (axis < 0)
-        return NULL;
-    OnnxShape s = {.rank = 0};
-    for (int i = 0; i < axis; i++)
-        if (!onnx_push(c, &s, x->dims[i]))
-            return NULL;
-    for (int i = 0; i < idx->rank; i++)
-        if (!onnx_push(c, &s, idx->dims[i]))
-            return NULL;
-    for (int i = axis + 1; i < x->rank; i++)
-        if (!onnx_push(c, &s, x->dims[i]))
-            return NULL;
-    return onnx_make(c, x->dtype, &s);
-}
-
-/* One sliced dim (onnx/defs/tensor/utils.cc, processSliceInputs). */
-static int64_t slice_dim(int64_t dim, int64_t start, int64_t end, int64_t step)
-{
-    if (dim == DIM_ANY)
-        return DIM_ANY;
-    start = start < 0 ? start + dim : start;
-    end = end < 0 ? end + dim : end;
-    int64_t lo = step > 0 ? 0 : -1, hi = step > 0 ? dim : dim - 1;
-    start = start < lo ? lo : start > hi ? hi : start;
-    end = end < lo ? lo : end > hi ? hi : end;
-    int64_t n = step > 0 ? (end - start + step - 1) / step : (start - end - step - 1) / -step;
-    return n > 0 ? n : 0;
-}
-
-static const graft_type *slice(OnnxInferCtx *c)
-{
-    const graft_type *x = onnx_input(c, 0);
-    if (!x)
-        return NULL;
-    int64_t starts[ONNX_MAX_RANK], ends[ONNX_MAX_RANK], axes[ONNX_MAX_RANK], steps[ONNX_MAX_RANK];
-    int n = onnx_const_ints(c, 1, starts, ONNX_MAX_RANK);
-    if (n < 0 || onnx_const_ints(c, 2, ends, ONNX_MAX_RANK) != n)
-        return NULL;
-    for (int i = 0; i < n; i++) {
-        axes[i] = i;
-        steps[i] = 1;
+        return false;
+    OnnxType *r = infer_set(c, 0, x->dtype, 2);
+    if (x->rank < 0)
+        return true;
+    int64_t axis = infer_attr_int(c, "axis", 1);
+    if (axis < -x->rank || axis > x->rank)
+        return infer_fail(c, "axis %lld out of range for rank %d", (long long)axis, x->rank);
+    axis = axis < 0 ? axis + x->rank : axis;
+    r->dims[0] = r->dims[1] = 1;
+    for (int i = 0; i < x->rank; i++) {
+        int64_t *d = &r->dims[i >= axis];
+        *d = *d == DIM_ANY || x->dims[i] == DIM_ANY ? DIM_ANY : *d * x->dims[i];
     }
-    if ((c->nin > 3 && c->in[3] && onnx_const_ints(c, 3, axes, ONNX_MAX_RANK) != n) ||
-        (c->nin > 4 && c->in[4] && onnx_const_ints(c, 4, steps, ONNX_MAX_RANK) != n))
-        return NULL;
-    OnnxShape s;
-    if (!onnx_shape(c, x, &s))
-        return NULL;
-    for (int i = 0; i < n; i++) {
-        int axis = onnx_axis(c, axes[i], x->rank);
-        if (axis < 0 || steps[i] == 0)
-            return axis < 0 ? NULL : onnx_fail(c, "a step of 0");
-        s.dims[axis] = slice_dim(x->dims[axis], starts[i], ends[i], steps[i]);
-    }
-    return onnx_make(c, x->dtype, &s);
+    return true;
 }
 
-static const graft_type *size(OnnxInferCtx *c)
+/* The axes of Squeeze or Unsqueeze: input 1 (opset 13) or the attribute;
+ * -1 when neither is given or known (*unknown set when an input is). */
+static int axes_of(InferCall *c, int64_t *axes, bool *unknown)
 {
-    OnnxShape s = {.rank = 0};
-    return onnx_input(c, 0) ? onnx_make(c, "int64", &s) : NULL;
+    int n = infer_in_ints(c, 1, axes, ONNX_MAX_RANK);
+    *unknown = n == -1 && infer_in(c, 1);
+    return n == -1 && !*unknown ? infer_attr_ints(c, "axes", axes, ONNX_MAX_RANK) : n;
 }
 
-/* The axes of Squeeze and Unsqueeze: the constant input axes (opset 13),
- * or the attribute (opset 11); -1 when neither gives them, -2 when the
- * input is not a constant (then the type is unknown), -3 after failing. */
-static int axes_of(OnnxInferCtx *c, int64_t *axes)
+/* Squeeze(x, axes): the given dims (or every dim known to be 1) dropped. */
+static bool infer_squeeze(InferCall *c)
 {
-    if (c->nin > 1 && c->in[1]) {
-        int n = onnx_const_ints(c, 1, axes, ONNX_MAX_RANK);
-        return n >= 0 ? n : -2;
-    }
-    int n = onnx_ints(c, "axes", axes, ONNX_MAX_RANK);
-    return n == -2 ? -3 : n;
-}
-
-/* Squeeze(data, axes): the given dims, each 1, dropped; without axes
- * every dim of 1 (unknown while a dim is unknown). */
-static const graft_type *squeeze(OnnxInferCtx *c)
-{
-    const graft_type *x = onnx_input(c, 0);
+    const OnnxType *x = infer_nin(c, 1, 2) ? infer_need(c, 0) : NULL;
     int64_t axes[ONNX_MAX_RANK];
-    int n = x ? axes_of(c, axes) : -3;
-    bool drop[ONNX_MAX_RANK] = {false};
-    if (n < -1 || x->rank > ONNX_MAX_RANK)
-        return n < -1 ? NULL : onnx_fail(c, "rank %d above %d", x->rank, ONNX_MAX_RANK);
+    bool unknown, drop[ONNX_MAX_RANK] = {false};
+    int n = x ? axes_of(c, axes, &unknown) : -2;
+    if (n == -2)
+        return false;
+    OnnxType *r = infer_set(c, 0, x->dtype, -1);
+    if (x->rank < 0 || unknown)
+        return true;
     for (int i = 0; i < n; i++) {
-        int a = onnx_axis(c, axes[i], x->rank);
+        int a = infer_axis(c, axes[i], x->rank);
         if (a < 0)
-            return NULL;
+            return false;
         if (x->dims[a] != 1 && x->dims[a] != DIM_ANY)
-            return onnx_fail(c, "dim %d is %lld, not 1", a, (long long)x->dims[a]);
+            return infer_fail(c, "dim %d is %lld, not 1", a, (long long)x->dims[a]);
         drop[a] = true;
     }
-    OnnxShape s = {.rank = 0};
+    r->rank = 0;
     for (int i = 0; i < x->rank; i++) {
         if (n < 0 && x->dims[i] == DIM_ANY)
-            return NULL; /* whether it goes is unknown */
+            return infer_set(c, 0, x->dtype, -1) != NULL; /* which dims go is unknown */
         if (!(n < 0 ? x->dims[i] == 1 : drop[i]))
-            s.dims[s.rank++] = x->dims[i];
+            r->dims[r->rank++] = x->dims[i];
     }
-    return onnx_make(c, x->dtype, &s);
+    return true;
 }
 
-/* Unsqueeze(data, axes): a dim of 1 at each of axes of the result. */
-static const graft_type *unsqueeze(OnnxInferCtx *c)
+/* Unsqueeze(x, axes): dims of 1 inserted at the result's axes. */
+static bool infer_unsqueeze(InferCall *c)
 {
-    const graft_type *x = onnx_input(c, 0);
+    const OnnxType *x = infer_nin(c, 1, 2) ? infer_need(c, 0) : NULL;
     int64_t axes[ONNX_MAX_RANK];
-    int n = x ? axes_of(c, axes) : -3;
-    if (n < 0)
-        return n == -1 ? onnx_fail(c, "no axes") : NULL;
+    bool unknown, one[ONNX_MAX_RANK] = {false};
+    int n = x ? axes_of(c, axes, &unknown) : -2;
+    if (n == -2 || (n == -1 && !unknown))
+        return n == -2 ? false : infer_fail(c, "no axes");
+    OnnxType *r = infer_set(c, 0, x->dtype, -1);
+    if (x->rank < 0 || unknown)
+        return true;
     int rank = x->rank + n;
     if (rank > ONNX_MAX_RANK)
-        return onnx_fail(c, "rank %d above %d", rank, ONNX_MAX_RANK);
-    bool one[ONNX_MAX_RANK] = {false};
+        return infer_fail(c, "result of rank %d", rank);
     for (int i = 0; i < n; i++) {
-        int a = onnx_axis(c, axes[i], rank);
+        int a = infer_axis(c, axes[i], rank);
         if (a < 0 || one[a])
-            return a < 0 ? NULL : onnx_fail(c, "axis %d given twice", a);
+            return a < 0 ? false : infer_fail(c, "axis %d given twice", a);
         one[a] = true;
     }
-    OnnxShape s = {.rank = rank};
+    r->rank = rank;
     for (int i = 0, k = 0; i < rank; i++)
-        s.dims[i] = one[i] ? 1 : x->dims[k++];
-    return onnx_make(c, x->dtype, &s);
+        r->dims[i] = one[i] ? 1 : x->dims[k++];
+    return true;
 }
 
-/* The type of a Constant's value, whichever attribute gives it. */
-static const graft_type *constant(OnnxInferCtx *c)
+/* Transpose(x, perm=reversed). */
+static bool infer_transpose(InferCall *c)
 {
-    const graft_attr_value *v = node_find_attr(c->call, "value");
-    if (v && v->kind == GRAFT_ATTR_TENSOR)
-        return v->type;
-    static const struct {
-        const char *attr, *dtype;
-        bool list;
-    } scalars[] = {{"value_float", "float32", false}, {"value_floats", "float32", true},
-                   {"value_int", "int64", false},     {"value_ints", "int64", true}};
-    for (size_t i = 0; i < ARRAY_LEN(scalars); i++)
-        if ((v = node_find_attr(c->call, scalars[i].attr))) {
-            OnnxShape s = {.rank = scalars[i].list ? 1 : 0,
-                           .dims = {v->kind == GRAFT_ATTR_LIST ? v->nitems : 1}};
-            return onnx_make(c, scalars[i].dtype, &s);
+    const OnnxType *x = infer_nin(c, 1, 1) ? infer_need(c, 0) : NULL;
+    int64_t perm[ONNX_MAX_RANK];
+    int n = x ? infer_attr_ints(c, "perm", perm, ONNX_MAX_RANK) : -2;
+    if (n == -2)
+        return false;
+    int rank = x->rank >= 0 ? x->rank : n;
+    OnnxType *r = infer_set(c, 0, x->dtype, rank);
+    if (x->rank < 0)
+        return true;
+    if (n >= 0 && n != x->rank)
+        return infer_fail(c, "perm of %d axes for rank %d", n, x->rank);
+    bool used[ONNX_MAX_RANK] = {false};
+    for (int i = 0; i < rank; i++) {
+        int a = n < 0 ? rank - 1 - i : infer_axis(c, perm[i], rank);
+        if (a < 0 || used[a])
+            return a < 0 ? false : infer_fail(c, "axis %d given twice", a);
+        used[a] = true;
+        r->dims[i] = x->dims[a];
+    }
+    return true;
+}
+
+/* Concat(inputs..., axis): dims equal but along axis, which adds up. */
+static bool infer_concat(InferCall *c)
+{
+    const OnnxType *first = infer_nin(c, 1, 1 << 20) ? infer_need(c, 0) : NULL;
+    int rank = -1;
+    for (int i = 0; first && i < c->nin; i++) {
+        const OnnxType *t = infer_need(c, i);
+        if (!t || !infer_same_dtype(c, first, t))
+            return false;
+        if (t->rank >= 0 && rank >= 0 && t->rank != rank)
+            return infer_fail(c, "inputs of ranks %d and %d", rank, t->rank);
+        rank = t->rank >= 0 ? t->rank : rank;
+    }
+    if (!first)
+        return false;
+    OnnxType *r = infer_set(c, 0, first->dtype, rank);
+    int axis = rank >= 0 ? infer_axis(c, infer_attr_int(c, "axis", 0), rank) : 0;
+    if (axis < 0)
+        return false;
+    for (int d = 0; d < rank; d++) {
+        int64_t v = d == axis ? 0 : DIM_ANY;
+        for (int i = 0; i < c->nin; i++) {
+            int64_t di = c->in[i].rank >= 0 ? c->in[i].dims[d] : DIM_ANY;
+            if (d == axis)
+                v = v == DIM_ANY || di == DIM_ANY ? DIM_ANY : v + di;
+            else if (di != DIM_ANY && v != DIM_ANY && di != v)
+                return infer_fail(c, "dim %d is %lld and %lld", d, (long long)v, (long long)di);
+            else if (di != DIM_ANY)
+                v = di;
         }
-    return NULL; /* a sparse tensor or strings: not typed */
+        r->dims[d] = v;
+    }
+    return true;
 }
 
-/* If: the branches' output types are in their subgraphs, which graft keeps
- * as bytes (GRAFT_ATTR_GRAPH): unknown. */
-static const graft_type *if_op(OnnxInferCtx *c)
-{
-    (void)c;
-    return NULL;
-}
-
-const OnnxOpDef onnx_ops_shape[] = {
-    {"Flatten", NULL, flatten, ONNX_ONE_OUTPUT, 1},
-    {"Reshape", NULL, reshape, ONNX_ONE_OUTPUT, 2},
-    {"Transpose", NULL, transpose, ONNX_ONE_OUTPUT, 1},
-    {"Concat", NULL, concat, ONNX_ONE_OUTPUT, 0},
-    {"Shape", NULL, shape_of, ONNX_ONE_OUTPUT, 1},
-    {"Gather", NULL, gather, ONNX_ONE_OUTPUT, 2},
-    {"Slice", NULL, slice, ONNX_ONE_OUTPUT, 3},
-    {"Size", NULL, size, ONNX_ONE_OUTPUT, 1},
-    {"Squeeze", NULL, squeeze, ONNX_ONE_OUTPUT, 1},
-    {"Unsqueeze", NULL, unsqueeze, ONNX_ONE_OUTPUT, 2},
-    {"Constant", NULL, constant, ONNX_ONE_OUTPUT, 0},
-    {"If", NULL, if_op, ONNX_SEVERAL_OUTPUTS, 1},
-    {NULL, NULL, NULL, 0, 0},
+const InferDef onnx_infer_shape_ops[] = {
+    {"Shape", infer_shape_op},   {"Size", infer_size},         {"Reshape", infer_reshape},
+    {"Flatten", infer_flatten},  {"Squeeze", infer_squeeze},   {"Unsqueeze", infer_unsqueeze},
+    {"Transpose", infer_transpose}, {"Concat", infer_concat},
+    {NULL, NULL},
 };

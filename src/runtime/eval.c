@@ -16,7 +16,7 @@ static const EvalOpDef *const op_tables[] = {eval_elem_ops, eval_reduce_ops, eva
                                              eval_onnx_index_ops, eval_onnx_conv_ops,
                                              eval_onnx_reduce_ops};
 
-EvalOpFn eval_find_op(const char *op)
+static EvalOpFn find_op(const char *op)
 {
     for (size_t t = 0; op && t < ARRAY_LEN(op_tables); t++)
         for (const EvalOpDef *d = op_tables[t]; d->name; d++)
@@ -27,7 +27,7 @@ EvalOpFn eval_find_op(const char *op)
 
 bool eval_has_op(const char *op)
 {
-    return eval_find_op(op) != NULL;
+    return find_op(op) != NULL;
 }
 
 static bool set_error(EvalError *err, EvalStatus status, const graft_node *n, const char *fmt, ...)
@@ -93,7 +93,7 @@ bool eval_op(const graft_node *n, const Value *args, int nargs, const EvalOption
              EvalError *err)
 {
     const char *op = node_op(n);
-    EvalOpFn fn = eval_find_op(op);
+    EvalOpFn fn = find_op(op);
     if (!fn)
         return set_error(err, EVAL_NO_OP, n, "%s: no evaluator for %s",
                          op ? op : "call", op ? "this op" : "calls of functions");

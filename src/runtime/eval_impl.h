@@ -33,8 +33,7 @@ extern const EvalOpDef eval_reduce_ops[];
 extern const EvalOpDef eval_nn_ops[];
 extern const EvalOpDef eval_shape_ops[];
 extern const EvalOpDef eval_einsum_ops[];
-/* ONNX's default domain, keyed by its op names ("Conv", "Add"; note
- * [onnx op hooks] in src/onnx/onnx_infer.h). */
+/* ONNX's default domain, keyed by its op names ("Conv", "Add"). */
 extern const EvalOpDef eval_onnx_elem_ops[];
 extern const EvalOpDef eval_onnx_act_ops[];
 extern const EvalOpDef eval_onnx_nn_ops[];
@@ -43,16 +42,15 @@ extern const EvalOpDef eval_onnx_index_ops[];
 extern const EvalOpDef eval_onnx_conv_ops[];
 extern const EvalOpDef eval_onnx_reduce_ops[];
 
-/* The kernel of op, NULL when none. */
-EvalOpFn eval_find_op(const char *op);
-
 /* Fails the call: status EVAL_BAD_INPUT, message "op: why".  Returns false. */
 bool eval_fail(EvalCall *c, const char *fmt, ...) GRAFT_PRINTF(2, 3);
 /* Operand i as a tensor, or NULL after failing (missing, or a tuple). */
 const Tensor *eval_arg(EvalCall *c, int i);
-/* Operand i of an ONNX op, or NULL when it is absent (note [absent
- * inputs] in src/onnx/onnx_infer.h: an empty tuple, or past the
- * operands; no failure) or a tuple of fields (after failing). */
+/* note [absent operands]: an ONNX node leaves out an optional input by
+ * giving it the empty name; it reaches its kernel as an empty tuple
+ * (nfields 0), or, for trailing ones, as fewer operands.  Operand i of
+ * an ONNX op, or NULL when it is absent (no failure) or a tuple of
+ * fields (after failing). */
 const Tensor *eval_opt_arg(EvalCall *c, int i);
 /* The values of an integer operand i (ONNX's shape, axes, pads inputs)
  * into out[0..max-1]: the count, -1 when absent, -2 after failing. */

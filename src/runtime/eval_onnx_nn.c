@@ -24,15 +24,20 @@ static void channel_stats(const Tensor *x, double *mean, double *var)
     }
 }
 
-/* The running mean and variance of BatchNormalization in training mode,
- * results 1 and 2 when the node names them (momentum weighs the inputs'
- * statistics against the batch's). */
-static bool batch_norm_running(EvalCall *c, const Tensor *x, const Tensor *const *p,
-                               const double *mean, const double *var)
+/* The outputs of BatchNormalization in training mode: Y, then the
+ * running mean and variance (momentum weighs the inputs' statistics). */
+static bool batch_norm_training(EvalCall *c, const Tensor *x, const Tensor *const *p,
+                                double *mean, double *var, Tensor **y)
 {
+    int n = eval_noutputs(c);
     double momentum = eval_attr_float(c, "momentum", 0.9);
     int64_t ch = x->dims[1];
-    for (int k = 1; k < eval_noutputs(c) && k < 3; k++) {
+    channel_stats(x, mean, var);
+    if (n == 1)
+        return (*y = eval_result(c, x->dtype, x->rank, x->dims)) != NULL;
+    if (!eval_tuple_result(c, n) || !(*y = eval_field(c, 0, x->dtype, x->rank, x->dims)))
+        return false;
+    for (int k = 1; k < n && k < 3; k++) {
         Tensor *run = eval_field(c, k, x->dtype, 1, &ch);
         if (!run)
             return false;
@@ -42,9 +47,7 @@ static bool batch_norm_running(EvalCall *c, const Tensor *x, const Tensor *const
     return true;
 }
 
-/* BatchNormalization(X, scale, B, mean, var, epsilon=1e-5): along axis
- * 1, with the inputs' statistics, or the batch's in training mode; a
- * tuple of the results the node names (declared "-> tuple(...)"). */
+/* BatchNormalization(X, scale, B, mean, var, epsilon=1e-5): along axis 1. */
 static bool op_batch_norm(EvalCall *c)
 {
     const Tensor *p[5] = {NULL};
@@ -57,28 +60,21 @@ static bool op_batch_norm(EvalCall *c)
         if (p[i]->size != (size_t)ch || ch == 0)
             return eval_fail(c, "operand %d does not have one value per channel", i + 1);
     bool training = eval_attr_int(c, "training_mode", 0) != 0;
-    int n = eval_noutputs(c);
-    if ((training ? n != 1 && n != 3 : n != 1))
-        return eval_fail(c, "%d results (1, or 3 in training mode)", n);
-    Tensor *y = eval_tuple_result(c, n) ? eval_field(c, 0, x->dtype, x->rank, x->dims) : NULL;
-    if (!y)
-        return false;
     double *mean = xcalloc((size_t)ch * 2, sizeof *mean), *var = mean + ch;
-    if (training)
-        channel_stats(x, mean, var);
-    for (int64_t i = 0; !training && i < ch; i++) {
-        mean[i] = p[3]->data[i];
-        var[i] = p[4]->data[i];
-    }
+    Tensor *y = NULL;
+    bool ok = training ? batch_norm_training(c, x, p, mean, var, &y)
+                       : (y = eval_result(c, x->dtype, x->rank, x->dims)) != NULL;
+    if (ok && !training)
+        for (int64_t i = 0; i < ch; i++) {
+            mean[i] = p[3]->data[i];
+            var[i] = p[4]->data[i];
+        }
     double eps = eval_attr_float(c, "epsilon", 1e-5);
-    int64_t inner = 1;
-    for (int d = 2; d < x->rank; d++)
-        inner *= x->dims[d];
-    for (size_t i = 0; i < x->size; i++) {
+    int64_t inner = ch ? (int64_t)x->size / x->dims[0] / ch : 0;
+    for (size_t i = 0; ok && i < x->size; i++) {
         int64_t k = (int64_t)i / inner % ch;
         y->data[i] = p[1]->data[k] * (x->data[i] - mean[k]) / sqrt(var[k] + eps) + p[2]->data[k];
     }
-    bool ok = !training || batch_norm_running(c, x, p, mean, var);
     free(mean);
     return ok;
 }
@@ -99,8 +95,10 @@ static bool op_layer_norm(EvalCall *c)
         dims[i] = i < axis ? x->dims[i] : 1;
         row *= i < axis ? 1 : x->dims[i];
     }
-    Tensor *y, *stats[2] = {NULL, NULL}; /* a tuple: declared "-> tuple(...)" */
-    if (!eval_tuple_result(c, n) || !(y = eval_field(c, 0, x->dtype, x->rank, x->dims)))
+    Tensor *y, *stats[2] = {NULL, NULL};
+    if (n == 1)
+        y = eval_result(c, x->dtype, x->rank, x->dims);
+    else if (!eval_tuple_result(c, n) || !(y = eval_field(c, 0, x->dtype, x->rank, x->dims)))
         return false;
     for (int k = 1; k < n && k < 3; k++)
         if (!(stats[k - 1] = eval_field(c, k, "float32", x->rank, dims)))
