@@ -73,7 +73,7 @@ if [ -z "$corpus" ]; then
 fi
 for model in resnet18 encoder; do
     for rules in "$srcdir"/stdpatterns/*.graft; do
-        case $rules in */ops.graft) continue ;; esac
+        case $rules in */ops.graft | */onnx_ops.graft) continue ;; esac # the registries
         "$graft" explain "$rules" "$corpus/$model.relay" --check-all >"$out" 2>"$out.err"
         st=$?
         if [ $st -eq 0 ] && grep -q ' 0 disagreements$' "$out"; then
