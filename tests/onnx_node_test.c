@@ -394,7 +394,7 @@ NodeTestResult onnx_node_test_run(const char *dir, const char *name)
     const Onnx__NodeProto *node = m && m->graph->n_node == 1 ? m->graph->node[0] : NULL;
     bool default_domain = node && (!node->domain || !node->domain[0] ||
                                    strcmp(node->domain, "ai.onnx") == 0);
-    if (default_domain && eval_has_op(node->op_type)) {
+    if (default_domain && (eval_has_op(node->op_type) || onnx_has_infer(node->op_type))) {
         snprintf(path, sizeof path, "%s/%s", dir, name);
         r.op = xstrdup(node->op_type);
         r.status = run_node(m, path, &r.why);

@@ -28,6 +28,8 @@ extern const InferDef onnx_infer_elem_ops[];
 extern const InferDef onnx_infer_shape_ops[];
 extern const InferDef onnx_infer_index_ops[];
 extern const InferDef onnx_infer_nn_ops[];
+extern const InferDef onnx_infer_select_ops[];
+extern const InferDef onnx_infer_layout_ops[];
 
 /* Fails: "op: why" in c->why; returns false. */
 bool infer_fail(InferCall *c, const char *fmt, ...) GRAFT_PRINTF(2, 3);

@@ -151,6 +151,69 @@ static bool op_instance_norm(EvalCall *c)
     return y != NULL;
 }
 
+/* LRN(X, size, alpha=1e-4, beta=0.75, bias=1): each element divided by
+ * (bias + alpha / size * the sum of squares over the size channels around
+ * it)^beta; the window runs floor((size-1)/2) channels back and
+ * ceil((size-1)/2) on. */
+static bool op_lrn(EvalCall *c)
+{
+    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    int64_t size = eval_attr_int(c, "size", 0);
+    if (!x)
+        return false;
+    if (x->rank < 3 || size <= 0)
+        return eval_fail(c, "wants N, C, D... and a size above 0");
+    Tensor *y = eval_result(c, x->dtype, x->rank, x->dims);
+    double alpha = eval_attr_float(c, "alpha", 1e-4), beta = eval_attr_float(c, "beta", 0.75);
+    double bias = eval_attr_float(c, "bias", 1.0);
+    int64_t ch = x->dims[1], inner = (int64_t)x->size / x->dims[0] / (ch ? ch : 1);
+    for (size_t i = 0; y && ch && i < x->size; i++) {
+        int64_t k = (int64_t)i / inner % ch;
+        double sum = 0;
+        for (int64_t j = k - (size - 1) / 2; j <= k + size / 2; j++)
+            if (j >= 0 && j < ch) {
+                double v = x->data[(int64_t)i + (j - k) * inner];
+                sum += v * v;
+            }
+        y->data[i] = x->data[i] / pow(bias + alpha / (double)size * sum, beta);
+    }
+    return y != NULL;
+}
+
+/* MeanVarianceNormalization(X, axes=[0, 2, 3]): (X - mean) / (sqrt(var)
+ * + 1e-9), mean and var over axes (the schema's function body). */
+static bool op_mvn(EvalCall *c)
+{
+    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    int64_t axes[EVAL_MAX_RANK] = {0, 2, 3};
+    int n = x ? eval_attr_ints(c, "axes", axes, EVAL_MAX_RANK) : -2;
+    bool reduced[EVAL_MAX_RANK] = {false};
+    n = n == -1 ? 3 : n;
+    for (int i = 0; i < n; i++) {
+        int a = eval_axis(c, axes[i], x->rank);
+        if (a < 0)
+            return false;
+        reduced[a] = true;
+    }
+    Tensor *y = n >= 0 ? eval_result(c, x->dtype, x->rank, x->dims) : NULL;
+    if (!y)
+        return false;
+    double *mean = xcalloc(x->size * 2 + 1, sizeof *mean), *sq = mean + x->size, count = 1;
+    for (int i = 0; i < x->rank; i++)
+        count *= reduced[i] ? (double)x->dims[i] : 1;
+    for (size_t i = 0; i < x->size; i++) {
+        size_t o = eval_reduce_index(x, reduced, i);
+        mean[o] += x->data[i] / count;
+        sq[o] += x->data[i] * x->data[i] / count;
+    }
+    for (size_t i = 0; i < x->size; i++) {
+        size_t o = eval_reduce_index(x, reduced, i);
+        y->data[i] = (x->data[i] - mean[o]) / (sqrt(sq[o] - mean[o] * mean[o]) + 1e-9);
+    }
+    free(mean);
+    return true;
+}
+
 /* Gemm(A, B, C, alpha=1, beta=1, transA=0, transB=0): alpha A'B' + beta C,
  * C broadcast to (M, N). */
 static bool op_gemm(EvalCall *c)
@@ -232,6 +295,8 @@ const EvalOpDef eval_onnx_nn_ops[] = {
     {"BatchNormalization", op_batch_norm},
     {"LayerNormalization", op_layer_norm},
     {"InstanceNormalization", op_instance_norm},
+    {"LRN", op_lrn},
+    {"MeanVarianceNormalization", op_mvn},
     {"Gemm", op_gemm},
     {"MatMul", op_matmul},
     {NULL, NULL},
