@@ -66,7 +66,7 @@ static void yyerror(const SrcRange *loc, RulesParseCtx *ctx, const char *msg);
 %token <name> REPEAT_NAME "repeated op"
 %token <name> OPTIONAL_NAME "optional op"
 %token WILDCARD "'_'"
-%token OP "'op'" LET "'let'" INCLUDE "'include'" WHERE "'where'"
+%token OP "'op'" LET "'let'" INCLUDE "'include'" OPSET "'opset'" WHERE "'where'"
 %token PARTITION "'partition'" FN "'fn'" DOMINATES "'dominates'"
 %token TRUE "'True'" FALSE "'False'" NONE "'None'" TENSOR "'Tensor'"
 %token IF "'if'" ELSE "'else'"
@@ -88,7 +88,7 @@ static void yyerror(const SrcRange *loc, RulesParseCtx *ctx, const char *msg);
 %type <args> tuple_tail atuple_tail
 %type <node> flag pattr dim
 %type <args> pargs parglist aargs aarglist
-%type <param> oparam
+%type <param> oparam oattr
 %type <outputs> opresult
 %type <opdecl> oparams oparams_opt
 
@@ -111,6 +111,7 @@ item
     | opdecl
     | let
     | include
+    | opset
     | error               { build_recovered(ctx); }
     ;
 
@@ -594,7 +595,13 @@ oparam
     : IDENT               { $$ = (ParamAcc){.name = $1, .range = @$}; }
     | IDENT '?'           { $$ = (ParamAcc){.name = $1, .range = @$, .optional = true}; }
     | IDENT ELLIPSIS      { $$ = (ParamAcc){.name = $1, .range = @$, .variadic = true}; }
-    | IDENT ':' IDENT     { $$ = (ParamAcc){.is_attr = true, .name = $1, .range = @$, .type = $3}; }
+    | oattr
+    | oattr IDENT NUMBER  { $$ = $1; build_param_since(ctx, &$$, $2, @2, $3); }
+    ;
+
+/* An attribute, then (ONNX) "since N" */
+oattr
+    : IDENT ':' IDENT     { $$ = (ParamAcc){.is_attr = true, .name = $1, .range = @$, .type = $3}; }
     | IDENT ':' DTYPE     { $$ = (ParamAcc){.is_attr = true, .name = $1, .range = @$, .type = $3}; }
     | IDENT ':' IDENT '=' literal
                           { $$ = (ParamAcc){.is_attr = true, .name = $1, .range = @$,
@@ -604,10 +611,19 @@ oparam
                                             .type = $3, .dflt = $5}; }
     ;
 
-/* The op's traits, as AST_VAR nodes naming them. */
+/* The op's traits, as AST_VAR nodes naming them; an ONNX op's clauses
+ * (domain "com.microsoft", since 13, relay "nn.conv2d") as the word's
+ * AST_VAR followed by its value (note [onnx op clauses] in
+ * rules_build_items.c). */
 optraits
     : %empty              { $$ = (AstList){0}; }
     | optraits IDENT      { $$ = $1; ast_list_push(B->arena, &$$, build_var(B, $2, @2)); }
+    | optraits IDENT STRING
+                          { $$ = $1; ast_list_push(B->arena, &$$, build_var(B, $2, @2));
+                            ast_list_push(B->arena, &$$, build_string(B, $3, @3)); }
+    | optraits IDENT NUMBER
+                          { $$ = $1; ast_list_push(B->arena, &$$, build_var(B, $2, @2));
+                            ast_list_push(B->arena, &$$, build_clause_number(ctx, $3, @3)); }
     ;
 
 /* let NAME = PATTERN, let NAME(a, b) = PATTERN */
@@ -624,6 +640,11 @@ let_params
 
 include
     : INCLUDE STRING      { build_include(ctx, $2, @2); }
+    ;
+
+/* opset onnx 17: the file's rules are for ONNX models of that opset */
+opset
+    : OPSET IDENT NUMBER  { build_opset(ctx, $2, @2, $3, @3); }
     ;
 
 %%

@@ -217,7 +217,7 @@ START_TEST(test_nul_bytes)
     FILE *out = open_memstream(&buf, &len);
     graft_diag *d = diag_new(out);
     Source *src = source_from_string("nul.graft", text, sizeof text - 1);
-    AstBuilder b = {arena_new(), NULL, src};
+    AstBuilder b = {arena_new(), NULL, src, false};
     b.names = interner_new(b.arena);
     ck_assert_ptr_nonnull(rules_parse_source(src, &b, (int)limit_defaults.rule_depth, d));
     diag_free(d);

@@ -23,6 +23,8 @@ fail=0
 for golden in "$srcdir"/tests/std/*/*.golden; do
     dir=$(dirname "$golden")
     name=std/$(basename "$dir")
+    # compiled rewriters read and write Relay text only so far (doc/onnx.md)
+    [ -e "$dir/input.onnx" ] && continue
     # Line 1 is "# graft run --stats=counts RULES... input.relay".
     cmd=$(head -n 1 "$golden")
     rules=$(echo "$cmd" | sed -e 's/^# graft run --stats=counts //' -e 's/ input\.relay$//')

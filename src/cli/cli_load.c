@@ -4,7 +4,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_onnx.h"
 #include "frontend.h"
+#include "input_kind.h"
 #include "model_check.h"
 #include "relay.h"
 
@@ -37,6 +39,16 @@ graft_graph *cli_load_model(const Source *src, const graft_limits *limits, const
     return g;
 }
 
+/* Rules for ONNX do not run on a Relay model. */
+static bool relay_rules_ok(const char *model, const RuleFile *rf, graft_diag *d)
+{
+    if (!registry_onnx_opset(rf->registry))
+        return true;
+    diag_plain_error(d, "'%s' is a Relay model, but the rules are for ONNX ('opset onnx %d')",
+                     model, registry_onnx_opset(rf->registry));
+    return false;
+}
+
 bool cli_load(const char *const *paths, int n, const graft_limits *limits,
               bool allow_unknown_ops, Loaded *out, graft_diag *d)
 {
@@ -47,10 +59,15 @@ bool cli_load(const char *const *paths, int n, const graft_limits *limits,
     if (!rf)
         return false;
     out->rules = lower_rules(rf, d);
-    if (out->rules)
-        out->src = source_read(paths[n - 1], d);
-    if (out->src)
-        out->g = cli_load_model(out->src, limits, rf, allow_unknown_ops, d);
+    const char *model = paths[n - 1];
+    if (out->rules && input_kind_of_file(model) == INPUT_ONNX) {
+        out->onnx = cli_onnx_load(model, limits, rf, allow_unknown_ops, d);
+        out->g = out->onnx ? out->onnx->g : NULL;
+        out->src = out->g ? source_from_string(model, "", 0) : NULL;
+    } else if (out->rules && (out->src = source_read(model, d)))
+        out->g = relay_rules_ok(model, rf, d)
+                     ? cli_load_model(out->src, limits, rf, allow_unknown_ops, d)
+                     : NULL;
     rulefile_free(rf);
     if (!out->g) {
         cli_load_free(out);
@@ -61,7 +78,10 @@ bool cli_load(const char *const *paths, int n, const graft_limits *limits,
 
 void cli_load_free(Loaded *l)
 {
-    graph_free(l->g);
+    if (l->onnx)
+        onnx_graph_free(l->onnx); /* its graph too */
+    else
+        graph_free(l->g);
     source_free(l->src);
     lower_free(l->rules);
     memset(l, 0, sizeof *l);

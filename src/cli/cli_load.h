@@ -10,13 +10,15 @@
 #include "graph.h"
 #include "limit.h"
 #include "lower.h"
+#include "onnx_graph.h"
 #include "rulefile.h"
 
 /* A loaded rule set and model; free with cli_load_free. */
 typedef struct Loaded {
     Lowered *rules;  /* the lowered rules */
-    Source *src;     /* the model's text */
+    Source *src;     /* the model's text (for an ONNX model: its name only) */
     graft_graph *g;        /* the model */
+    OnnxModel *onnx; /* an ONNX model (whose graph g is), else NULL */
 } Loaded;
 
 /* Loads paths[0..n-2] as rules and paths[n-1] as the model within limits

@@ -6,6 +6,9 @@
 
 #include "cli.h"
 #include "cli_load.h"
+#include "cli_onnx.h"
+#include "fmt_onnx.h"
+#include "input_kind.h"
 #include "runner.h"
 #include "runner_verify.h"
 #include "util.h"
@@ -15,8 +18,10 @@ static const char run_usage[] =
     "                 [--max-rewrites N] [--limit NAME=N] [--verify]\n"
     "\n"
     "Apply the rules of RULES (.graft files) to MODEL (a .relay file) and print\n"
-    "the result.  Rewrite rules run to a fixpoint first; then each partition\n"
-    "rule makes one partition pass, best first.  '-' reads standard input.\n"
+    "the result.  An ONNX model (.onnx, or .onnxtxt: ONNX's text syntax) is\n"
+    "written to -o FILE.onnx, or else in ONNX's text syntax.\n"
+    "Rewrite rules run to a fixpoint first; then each partition rule makes one\n"
+    "partition pass, best first.  '-' reads standard input.\n"
     "With --at, --rule or --check-all, explain instead, as graft explain does.\n"
     "\n"
     "options:\n";
@@ -81,6 +86,11 @@ static int parse_args(int argc, char **argv, RunArgs *a)
                           a->paths[a->npaths - 1]);
     if (bad >= 0)
         return bad;
+    const char *model = a->paths[a->npaths - 1];
+    bool onnx = input_kind_of_file(model) == INPUT_ONNX;
+    if (onnx && a->opts.verify)
+        return cli_usage_error("run", "'%s' is an ONNX model; --verify reads Relay models "
+                               "only so far", model);
     return cli_check_output("run", a->opts.out, (const char *const *)a->paths, a->npaths);
 }
 
@@ -91,6 +101,11 @@ static bool run(const RunArgs *a, graft_diag *d)
         return false;
     RunOptions o = a->opts;
     o.model = l.src->name;
+    CliOnnxOut onnx_out = {l.onnx, !fmt_onnx_binary_output(o.out)};
+    if (l.onnx) {
+        o.write = cli_onnx_write;
+        o.write_ctx = &onnx_out;
+    }
     bool ok = runner_explaining(&o)
                   ? runner_explain(&l.rules->rs, l.g, l.src, &o, d) == EXIT_OK
                   : (!o.verify || runner_verify(&l.rules->rs, l.src, &o, d)) &&

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "cli_load.h"
+#include "cli_onnx.h"
 #include "graph_dot.h"
 #include "input_kind.h"
 #include "outfile.h"
@@ -195,13 +196,20 @@ static bool run_viz(const VizArgs *a, graft_diag *d)
         cli_load_free(&l);
         return ok;
     }
-    Source *src = source_read(a->paths[0], d);
-    graft_graph *g = src ? cli_load_model(src, &a->limits, NULL, a->allow_unknown_ops, d) : NULL;
+    bool onnx = input_kind_of_file(a->paths[0]) == INPUT_ONNX;
+    OnnxModel *m = onnx ? cli_onnx_load(a->paths[0], &a->limits, NULL, true, d) : NULL;
+    Source *src = onnx ? (m ? source_from_string(a->paths[0], "", 0) : NULL)
+                       : source_read(a->paths[0], d);
+    graft_graph *g = m ? m->g
+                 : src ? cli_load_model(src, &a->limits, NULL, a->allow_unknown_ops, d) : NULL;
     bool bad = false;
     uint8_t *keep = g ? viz_focus_keep(&a->focus, g, src->name, &bad, d) : NULL;
     bool ok = g && !bad && write_drawing(g, &vm, keep, src->name, a, d);
     free(keep);
-    graph_free(g);
+    if (m)
+        onnx_graph_free(m);
+    else
+        graph_free(g);
     source_free(src);
     return ok;
 }

@@ -234,11 +234,6 @@ int cli_check_kinds(const char *usage, const char *const *rules, int nrules,
     InputKind kind = model ? input_kind_of_file(model) : INPUT_UNKNOWN;
     if (kind == INPUT_RULES)
         return misplaced(model, "a rule file", "a Relay model", usage);
-    if (kind == INPUT_ONNX) {
-        fprintf(stderr, "graft: error: '%s' is an ONNX model; only graft fmt reads ONNX "
-                "models so far; usage: %s\n", model, usage);
-        return EXIT_USAGE;
-    }
     return -1;
 }
 

@@ -206,7 +206,24 @@ static const struct {
 } infix_ops[] = {
     {"add", "+"}, {"subtract", "-"}, {"multiply", "*"}, {"divide", "/"},
     {"negative", "-"},
+    {"Add", "+"}, {"Sub", "-"}, {"Mul", "*"}, {"Div", "/"}, {"Neg", "-"}, /* ONNX's */
 };
+
+/* The ONNX op of an infix or prefix operator (AstBuilder.onnx). */
+static const char *onnx_operator(const char *op)
+{
+    static const char *const relay[] = {"add", "subtract", "multiply", "divide", "negative"};
+    static const char *const onnx[] = {"Add", "Sub", "Mul", "Div", "Neg"};
+    for (size_t i = 0; i < ARRAY_LEN(relay); i++)
+        if (strcmp(op, relay[i]) == 0)
+            return onnx[i];
+    return op;
+}
+
+const char *ast_operator_op(const AstBuilder *b, const char *op)
+{
+    return b->onnx ? onnx_operator(op) : op;
+}
 
 const char *ast_infix_spelling(const char *op)
 {

@@ -377,6 +377,8 @@ typedef struct AstAttrDecl {
                             floats any; interned */
     AstNode *dflt;       /* default literal, NULL when the attribute has
                             none (must be given) */
+    int since;           /* ONNX: "since N", the opset version that
+                            introduced or last changed it; 0 when not written */
 } AstAttrDecl;
 
 typedef struct AstOpDecl {
@@ -393,7 +395,23 @@ typedef struct AstOpDecl {
     int outputs;            /* AST_OUTPUTS_TENSOR (not written), N for
                                "-> tuple(N)", AST_OUTPUTS_VARIES for
                                "-> tuple(...)" */
+    /* note [onnx op clauses] in rules_build_items.c: */
+    bool onnx;              /* declared after "opset onnx N": an ONNX op */
+    const char *domain;     /* ONNX: 'domain "com.microsoft"'; NULL for the
+                               default domain (interned) */
+    int since;              /* ONNX: "since N", the opset version of the
+                               schema declared; 0 when not written */
+    const char *relay;      /* ONNX: 'relay "nn.conv2d"', the Relay op it
+                               corresponds to (hints); NULL when none */
 } AstOpDecl;
+
+/* opset onnx 17: the IR and opset the file's rules are for. */
+typedef struct AstOpset {
+    const char *ir;    /* "onnx" (interned) */
+    int version;       /* the default domain's opset version */
+    const Source *src; /* where written */
+    SrcRange range;    /* the IR's name */
+} AstOpset;
 
 enum { AST_OUTPUTS_TENSOR = 0, AST_OUTPUTS_VARIES = -1 };
 
@@ -421,6 +439,7 @@ typedef enum ItemKind {
     ITEM_OP,      /* u.op */
     ITEM_LET,     /* u.let */
     ITEM_INCLUDE, /* u.include */
+    ITEM_OPSET,   /* u.opset */
 } ItemKind;
 
 typedef struct AstItem {
@@ -430,6 +449,7 @@ typedef struct AstItem {
         AstOpDecl *op;
         AstLet *let;
         AstInclude *include;
+        AstOpset *opset;
     } u;
 } AstItem;
 
@@ -452,6 +472,8 @@ typedef struct AstBuilder {
     Arena *arena;       /* where nodes go */
     Interner *names;    /* interns every name and string */
     const Source *src;  /* stamped into every node */
+    bool onnx;          /* after "opset onnx N": + - * / and unary - are
+                           ONNX's Add, Sub, Mul, Div and Neg */
 } AstBuilder;
 
 AstNode *ast_new(const AstBuilder *b, AstKind kind, SrcRange range);
@@ -481,6 +503,9 @@ bool ast_literal_equal(const AstNode *a, const AstNode *b);
 /* The op name an infix or negate call stands for: "add", "subtract",
  * "multiply", "divide", "negative"; and back (NULL when it has none). */
 const char *ast_infix_spelling(const char *op);
+/* op, or for a builder of ONNX rules (AstBuilder.onnx) the ONNX op an
+ * operator means ("add" -> "Add"). */
+const char *ast_operator_op(const AstBuilder *b, const char *op);
 
 /* ---- canonical printing (note [canonical text]) ---- */
 

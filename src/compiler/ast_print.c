@@ -470,6 +470,21 @@ void ast_print_rule(StrBuf *out, const AstRule *rule)
     ast_print_node(out, rule->action);
 }
 
+/* note [onnx op clauses] in rules_build_items.c */
+static void print_onnx_clauses(StrBuf *out, const AstOpDecl *op)
+{
+    if (op->domain) {
+        strbuf_puts(out, " domain ");
+        print_string(out, op->domain);
+    }
+    if (op->since)
+        strbuf_printf(out, " since %d", op->since);
+    if (op->relay) {
+        strbuf_puts(out, " relay ");
+        print_string(out, op->relay);
+    }
+}
+
 static void print_opdecl(StrBuf *out, const AstOpDecl *op)
 {
     strbuf_printf(out, "op %s(", op->name);
@@ -485,6 +500,8 @@ static void print_opdecl(StrBuf *out, const AstOpDecl *op)
             strbuf_puts(out, " = ");
             ast_print_node(out, a->dflt);
         }
+        if (a->since)
+            strbuf_printf(out, " since %d", a->since);
     }
     strbuf_putc(out, ')');
     if (op->outputs == AST_OUTPUTS_VARIES)
@@ -493,6 +510,7 @@ static void print_opdecl(StrBuf *out, const AstOpDecl *op)
         strbuf_printf(out, " -> tuple(%d)", op->outputs);
     for (int i = 0; i < op->ntraits; i++)
         strbuf_printf(out, " %s", op->traits[i]);
+    print_onnx_clauses(out, op);
 }
 
 static void print_let(StrBuf *out, const AstLet *let)
@@ -523,6 +541,9 @@ void ast_print_item(StrBuf *out, const AstItem *item)
     case ITEM_INCLUDE:
         strbuf_puts(out, "include ");
         print_string(out, item->u.include->path);
+        break;
+    case ITEM_OPSET:
+        strbuf_printf(out, "opset %s %d", item->u.opset->ir, item->u.opset->version);
         break;
     }
     strbuf_putc(out, '\n');

@@ -46,6 +46,14 @@ void check_unknown_op(CheckCtx *c, const AstNode *at, const char *name, SrcRange
 {
     if (declared_broken(c, name))
         return;
+    const OpInfo *other = registry_find_any(c->reg, name);
+    if (other) { /* note [target IR] in registry.h */
+        const char *like = registry_counterpart(c->reg, other);
+        diag_error(c->d, at->src, where, "'%s' is %s op; this file is for %s%s%s%s", name,
+                   other->onnx ? "an ONNX" : "a Relay", other->onnx ? "Relay" : "ONNX",
+                   like ? ": did you mean '" : "", like ? like : "", like ? "'?" : "");
+        return;
+    }
     const char *hint = registry_suggest(c->reg, name);
     if (hint)
         diag_error(c->d, at->src, where, "unknown op '%s'; did you mean '%s'?", name, hint);
@@ -354,7 +362,7 @@ static AstNode *expand_call(CheckCtx *c, AstNode *n, const Env *env, bool copy)
     if (let && n->u.call.syntax == CALL_PREFIX)
         return expand_macro_call(c, let, n, env, copy);
     if (is_callee_var(c, n)) {
-        AstBuilder b = {c->rf->arena, c->rf->names, n->src};
+        AstBuilder b = {c->rf->arena, c->rf->names, n->src, false};
         AstNode *call = ast_new(&b, AST_ANYCALL, n->range);
         call->u.call = n->u.call;
         ast_update_depth(call);
@@ -388,7 +396,7 @@ static AstNode *expand_optional_call(CheckCtx *c, AstNode *n, const Env *env, bo
                    "what matches when the op is absent", n->u.call.name);
         return NULL;
     }
-    AstBuilder b = {c->rf->arena, c->rf->names, n->src};
+    AstBuilder b = {c->rf->arena, c->rf->names, n->src, false};
     AstNode *call = ast_new(&b, AST_CALL, n->range);
     call->u.call = n->u.call;
     call->u.call.syntax = CALL_PREFIX;
@@ -416,11 +424,12 @@ static AstNode *expand_unary_op(CheckCtx *c, AstNode *n, const Env *env, bool co
         return expand_optional_call(c, n, env, copy);
     const OpInfo *op = registry_find(c->reg, n->u.call.name);
     if (!op && n->kind == AST_REPEAT && !check_find_let(c, n->u.call.name)) {
-        AstBuilder b = {c->rf->arena, c->rf->names, n->src};
+        AstBuilder b = {c->rf->arena, c->rf->names, n->src, false};
         AstNode *var = ast_new(&b, AST_VAR, n->u.call.name_range);
         var->u.var.name = n->u.call.name;
         AstNode *mul = ast_new(&b, AST_CALL, n->range);
-        mul->u.call.name = interner_cstr(c->rf->names, "multiply");
+        mul->u.call.name = interner_cstr(c->rf->names,
+                                         registry_onnx_opset(c->reg) ? "Mul" : "multiply");
         mul->u.call.name_range = n->range;
         mul->u.call.syntax = CALL_INFIX;
         ast_list_push(b.arena, &mul->u.call.args, var);

@@ -46,7 +46,7 @@ static AstFile *parse(Loader *ld, Source *src)
     ld->rf->sources = xgrow_items(ld->rf->sources, &ld->sources_cap, (size_t)ld->rf->nsources + 1,
                                   sizeof(Source *));
     ld->rf->sources[ld->rf->nsources++] = src;
-    AstBuilder b = {ld->rf->arena, ld->rf->names, src};
+    AstBuilder b = {ld->rf->arena, ld->rf->names, src, false};
     return rules_parse_source(src, &b, (int)ld->limits->rule_depth, ld->d);
 }
 
@@ -70,7 +70,7 @@ FrontendBuiltin *frontend_builtin_new(graft_diag *d)
     b->names = interner_new(b->arena);
     b->registry = registry_new(b->arena, b->names);
     b->src = builtin_source();
-    AstBuilder ab = {b->arena, b->names, b->src};
+    AstBuilder ab = {b->arena, b->names, b->src, false};
     unsigned errors = diag_errors(d);
     AstFile *file = rules_parse_source(b->src, &ab, (int)limit_defaults.rule_depth, d);
     for (int i = 0; file && i < file->nitems; i++)
@@ -112,6 +112,28 @@ static void load_builtin_ops(Loader *ld)
     for (int i = 0; file && i < file->nitems; i++)
         if (file->items[i].kind == ITEM_OP)
             registry_declare(ld->rf->registry, file->items[i].u.op, ld->d);
+}
+
+/* opset onnx N (note [target IR] in registry.h): the registry finds
+ * ONNX's ops from now on, stdpatterns/onnx_ops.graft declared here, once
+ * per load. */
+static void target_onnx(Loader *ld, const AstOpset *o)
+{
+    Registry *reg = ld->rf->registry;
+    int now = registry_onnx_opset(reg);
+    if (now) {
+        if (now != o->version)
+            diag_error(ld->d, o->src, o->range, "'opset onnx %d' here, but an earlier file "
+                       "of this load says 'opset onnx %d'", o->version, now);
+        return;
+    }
+    registry_set_onnx(reg, o->version);
+    AstFile *file = parse(ld, source_from_string("stdpatterns/onnx_ops.graft",
+                                                 registry_onnx_text,
+                                                 strlen(registry_onnx_text)));
+    for (int i = 0; file && i < file->nitems; i++)
+        if (file->items[i].kind == ITEM_OP)
+            registry_declare(reg, file->items[i].u.op, ld->d);
 }
 
 /* "dir/of/including.graft" + "x.graft" -> "dir/of/x.graft". */
@@ -243,6 +265,8 @@ static void load_source(Loader *ld, Source *src)
             registry_declare(rf->registry, item->u.op, ld->d);
         else if (item->kind == ITEM_INCLUDE && !ld->opts->parse_only)
             load_include(ld, item->u.include);
+        else if (item->kind == ITEM_OPSET && !ld->opts->parse_only)
+            target_onnx(ld, item->u.opset);
     }
     ld->depth--;
     free(canon);

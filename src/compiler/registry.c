@@ -16,7 +16,7 @@ static const struct {
 
 static const char *const attr_type_words[] = {
     "int", "float", "bool", "str", "dtype", "ints", "floats", "int_or_none", "ints_or_none",
-    "any",
+    "any", "tensor", "graph", "strs",
 };
 
 Registry *registry_new(Arena *arena, Interner *names)
@@ -34,6 +34,8 @@ Registry *registry_clone(const Registry *from, Arena *arena, Interner *names)
     reg->ops = xcalloc(from->nops + 1, sizeof(OpInfo *));
     memcpy(reg->ops, from->ops, from->nops * sizeof(OpInfo *));
     keymap_copy(&reg->by_name, &from->by_name);
+    reg->onnx = from->onnx;
+    reg->opset = from->opset;
     return reg;
 }
 
@@ -54,11 +56,41 @@ void registry_insert(Registry *reg, OpInfo *op)
     *keymap_put(&reg->by_name, keymap_ptr_key(op->name), 0) = op->index;
 }
 
-const OpInfo *registry_find(const Registry *reg, const char *name)
+const OpInfo *registry_find_any(const Registry *reg, const char *name)
 {
     const char *key = interner_lookup(reg->names, name, strlen(name));
     const int64_t *index = key ? keymap_get(&reg->by_name, keymap_ptr_key(key)) : NULL;
     return index ? reg->ops[*index] : NULL;
+}
+
+const OpInfo *registry_find(const Registry *reg, const char *name)
+{
+    const OpInfo *op = registry_find_any(reg, name);
+    return op && op->onnx == reg->onnx ? op : NULL;
+}
+
+void registry_set_onnx(Registry *reg, int opset)
+{
+    reg->onnx = true;
+    reg->opset = opset;
+}
+
+int registry_onnx_opset(const Registry *reg)
+{
+    return reg->onnx ? reg->opset : 0;
+}
+
+const char *registry_counterpart(const Registry *reg, const OpInfo *other)
+{
+    if (other->onnx)
+        return other->decl->relay && registry_find(reg, other->decl->relay) ? other->decl->relay
+                                                                            : NULL;
+    for (size_t i = 0; i < reg->nops; i++) {
+        const char *relay = reg->ops[i]->decl->relay;
+        if (reg->ops[i]->onnx && relay && strcmp(relay, other->name) == 0)
+            return reg->ops[i]->name;
+    }
+    return NULL;
 }
 
 int registry_count(const Registry *reg)
@@ -91,7 +123,7 @@ int registry_class_ops(const Registry *reg, unsigned mask, const OpInfo **out)
 {
     int n = 0;
     for (size_t i = 0; i < reg->nops; i++)
-        if ((reg->ops[i]->traits & mask) == mask)
+        if ((reg->ops[i]->traits & mask) == mask && reg->ops[i]->onnx == reg->onnx)
             out[n++] = reg->ops[i];
     return n;
 }
@@ -123,6 +155,16 @@ static bool all_items(const AstNode *lit, bool ints)
     return true;
 }
 
+static bool all_string_items(const AstNode *lit)
+{
+    if (lit->kind != AST_LIST)
+        return false;
+    for (int i = 0; i < lit->u.list.items.count; i++)
+        if (lit->u.list.items.items[i]->kind != AST_STRING)
+            return false;
+    return true;
+}
+
 /* A model's list of numbers (ints: integers only). */
 static bool all_model_items(const graft_attr_value *v, bool ints)
 {
@@ -133,6 +175,17 @@ static bool all_model_items(const graft_attr_value *v, bool ints)
         if (k != GRAFT_ATTR_INT && (ints || k != GRAFT_ATTR_FLOAT))
             return false;
     }
+    return true;
+}
+
+/* A model's list of strings (ONNX's STRINGS). */
+static bool all_model_strings(const graft_attr_value *v)
+{
+    if (v->kind != GRAFT_ATTR_LIST)
+        return false;
+    for (int i = 0; i < v->nitems; i++)
+        if (v->items[i]->kind != GRAFT_ATTR_STRING)
+            return false;
     return true;
 }
 
@@ -151,6 +204,9 @@ bool registry_model_value_fits(AttrType t, const graft_attr_value *v)
     case ATYPE_INT_OR_NONE: return v->kind == GRAFT_ATTR_NULL || v->kind == GRAFT_ATTR_INT;
     case ATYPE_INTS_OR_NONE: return v->kind == GRAFT_ATTR_NULL || all_model_items(v, true);
     case ATYPE_ANY: return true;
+    case ATYPE_TENSOR: return v->kind == GRAFT_ATTR_TENSOR;
+    case ATYPE_GRAPH: return v->kind == GRAFT_ATTR_GRAPH;
+    case ATYPE_STRS: return all_model_strings(v);
     }
     return false;
 }
@@ -178,6 +234,11 @@ bool registry_value_fits(AttrType t, const AstNode *lit)
         return lit->kind == AST_NONE || all_items(lit, true);
     case ATYPE_ANY:
         return ast_is_literal(lit);
+    case ATYPE_TENSOR:
+    case ATYPE_GRAPH:
+        return false; /* no literal is one */
+    case ATYPE_STRS:
+        return all_string_items(lit);
     }
     return false;
 }

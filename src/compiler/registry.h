@@ -56,6 +56,9 @@ typedef enum AttrType {
     ATYPE_INT_OR_NONE,  /* int_or_none: 8 or None (conv2d's channels) */
     ATYPE_INTS_OR_NONE, /* ints_or_none: [3, 3] or None (kernel_size) */
     ATYPE_ANY,    /* any: no check (None, an int or a list: units, axis) */
+    ATYPE_TENSOR, /* tensor: ONNX's TENSOR attribute (no literal default) */
+    ATYPE_GRAPH,  /* graph: ONNX's GRAPH attribute (If's branches) */
+    ATYPE_STRS,   /* strs: ["a", "b"] (ONNX's STRINGS) */
 } AttrType;
 
 typedef struct OpAttrInfo {
@@ -64,6 +67,7 @@ typedef struct OpAttrInfo {
     const AstNode *dflt;   /* default value (a literal), NULL if none */
     const char *dflt_text; /* canonical text of dflt ("[1, 1]", "\"NCHW\"",
                               "None"), NULL if none */
+    int since;             /* ONNX: the opset version that added it, or 0 */
 } OpAttrInfo;
 
 struct OpInfo {
@@ -77,12 +81,32 @@ struct OpInfo {
     int index;                /* position in the registry (declaration order) */
     int outputs;              /* AST_OUTPUTS_TENSOR, N (a tuple of N), or
                                  AST_OUTPUTS_VARIES (note [output arity]) */
+    bool onnx;                /* an ONNX op (note [onnx op clauses] in
+                                 rules_build_items.c), else Relay's */
+    const char *domain;       /* ONNX: its domain, NULL for the default */
+    int since;                /* ONNX: the opset version declared, or 0 */
 };
 
 typedef struct Registry Registry;
 
 /* The text of stdpatterns/ops.graft, embedded at build time. */
 extern const char registry_builtin_text[];
+/* The text of stdpatterns/onnx_ops.graft, ONNX's operators, the same way. */
+extern const char registry_onnx_text[];
+
+/* note [target IR]: a registry holds Relay's ops and, once a rule file
+ * says "opset onnx N", ONNX's too (stdpatterns/onnx_ops.graft, loaded
+ * then), but finds only those of the IR its rules are for: Relay's until
+ * registry_set_onnx.  A name is declared once across both (ONNX spells
+ * its ops in CamelCase, Relay in lower case). */
+void registry_set_onnx(Registry *reg, int opset);
+/* Whether the rules are for ONNX, and their opset (0 for Relay). */
+int registry_onnx_opset(const Registry *reg);
+/* The op of that name of either IR, or NULL. */
+const OpInfo *registry_find_any(const Registry *reg, const char *name);
+/* For an op of the other IR: the name of its counterpart in the target
+ * IR (the 'relay "..."' clause of an ONNX op, read both ways), or NULL. */
+const char *registry_counterpart(const Registry *reg, const OpInfo *other);
 
 Registry *registry_new(Arena *arena, Interner *names);
 /* A copy of from that declarations add to without changing from: its ops
@@ -96,6 +120,7 @@ void registry_free(Registry *reg);
  * returns false. */
 bool registry_declare(Registry *reg, const AstOpDecl *decl, graft_diag *d);
 
+/* The op of that name of the target IR (note [target IR]), or NULL. */
 const OpInfo *registry_find(const Registry *reg, const char *name);
 int registry_count(const Registry *reg);
 /* Ops in declaration order. */

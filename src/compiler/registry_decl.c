@@ -68,12 +68,13 @@ static bool decl_attr(Registry *reg, const AstOpDecl *decl, int i, OpAttrInfo *o
     if (!registry_attr_type(a->type, &out->type)) {
         diag_error(d, decl->src, a->range, "op '%s': unknown attribute kind '%s'; "
                    "expected int, float, bool, str, dtype, ints, floats, int_or_none, "
-                   "ints_or_none or any",
+                   "ints_or_none, any, tensor, graph or strs",
                    decl->name, a->type);
         return false;
     }
     out->name = a->name;
     out->dflt = a->dflt;
+    out->since = a->since;
     if (a->dflt && !registry_value_fits(out->type, a->dflt)) {
         diag_error(d, a->dflt->src, a->dflt->range,
                    "default of attribute '%s' is not a value of kind %s", a->name, a->type);
@@ -120,7 +121,9 @@ static bool same_default(const AstNode *a, const AstNode *b)
 static bool same_fields(const AstOpDecl *a, const AstOpDecl *b)
 {
     if (strcmp(a->name, b->name) != 0 || a->noperands != b->noperands ||
-        a->nattrs != b->nattrs || a->ntraits != b->ntraits || a->outputs != b->outputs)
+        a->nattrs != b->nattrs || a->ntraits != b->ntraits || a->outputs != b->outputs ||
+        a->onnx != b->onnx || a->since != b->since || a->domain != b->domain ||
+        (a->relay ? !b->relay || strcmp(a->relay, b->relay) != 0 : b->relay != NULL))
         return false;
     for (int i = 0; i < a->noperands; i++) {
         const AstOperand *x = &a->operands[i], *y = &b->operands[i];
@@ -134,7 +137,7 @@ static bool same_fields(const AstOpDecl *a, const AstOpDecl *b)
     for (int i = 0; i < a->nattrs; i++) {
         const AstAttrDecl *x = &a->attrs[i], *y = &b->attrs[i];
         if (strcmp(x->name, y->name) != 0 || strcmp(x->type, y->type) != 0 ||
-            !same_default(x->dflt, y->dflt))
+            x->since != y->since || !same_default(x->dflt, y->dflt))
             return false;
     }
     return true;
@@ -151,7 +154,7 @@ static bool same_decl(const AstOpDecl *a, const AstOpDecl *b)
 
 bool registry_declare(Registry *reg, const AstOpDecl *decl, graft_diag *d)
 {
-    const OpInfo *old = registry_find(reg, decl->name);
+    const OpInfo *old = registry_find_any(reg, decl->name);
     if (old) {
         if (same_decl(old->decl, decl))
             return true;
@@ -164,6 +167,9 @@ bool registry_declare(Registry *reg, const AstOpDecl *decl, graft_diag *d)
     op->name = interner_cstr(reg->names, decl->name);
     op->decl = decl;
     op->outputs = decl->outputs;
+    op->onnx = decl->onnx;
+    op->domain = decl->domain;
+    op->since = decl->since;
     /* Both report their own errors, so both run. */
     bool operands_ok = decl_operands(decl, op, d);
     bool traits_ok = decl_traits(decl, op, d);
@@ -185,6 +191,8 @@ static const char *closest_op(const Registry *reg, const char *name, size_t limi
     const char *best = NULL;
     size_t best_d = limit + 1;
     for (size_t i = 0; i < reg->nops; i++) {
+        if (reg->ops[i]->onnx != reg->onnx)
+            continue;
         const char *cand = reg->ops[i]->name;
         const char *dot = strrchr(cand, '.');
         size_t dist = dot && strcmp(dot + 1, name) == 0 ? 1 : edit_distance(name, cand, limit);
@@ -208,7 +216,7 @@ const char *registry_nearest(const Registry *reg, const char *name)
 {
     size_t limit = strlen(name);
     for (size_t i = 0; i < reg->nops; i++)
-        if (strlen(reg->ops[i]->name) > limit)
+        if (reg->ops[i]->onnx == reg->onnx && strlen(reg->ops[i]->name) > limit)
             limit = strlen(reg->ops[i]->name);
     return closest_op(reg, name, limit);
 }

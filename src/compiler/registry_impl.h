@@ -12,6 +12,9 @@ struct Registry {
     size_t nops;          /* entries used in ops */
     size_t ops_cap;       /* entries allocated in ops */
     KeyMap by_name;       /* interned name -> its index in ops */
+    bool onnx;            /* the rules are for ONNX ("opset onnx N"): only
+                             ONNX ops are found (note [target IR] in registry.h) */
+    int opset;            /* that N */
 };
 
 /* Appends a checked op (its name interned) and indexes it. */

@@ -139,7 +139,7 @@ AstNode *build_infix(const AstBuilder *b, const char *op, AstNode *l, AstNode *r
                      SrcRange range)
 {
     AstNode *n = ast_new(b, AST_CALL, range);
-    n->u.call.name = interner_cstr(b->names, op);
+    n->u.call.name = interner_cstr(b->names, ast_operator_op(b, op));
     n->u.call.name_range = range;
     n->u.call.syntax = CALL_INFIX;
     ast_list_push(b->arena, &n->u.call.args, l);
@@ -201,7 +201,7 @@ AstNode *build_negate(const AstBuilder *b, AstNode *operand, SrcRange range)
         operand->u.constrain.operand->u.num.text[0] != '-')
         return build_typed_number(b, operand->u.constrain.operand->u.num.text, true, range);
     AstNode *n = ast_new(b, AST_CALL, range);
-    n->u.call.name = interner_cstr(b->names, "negative");
+    n->u.call.name = interner_cstr(b->names, ast_operator_op(b, "negative"));
     n->u.call.name_range = range;
     n->u.call.syntax = CALL_NEGATE;
     ast_list_push(b->arena, &n->u.call.args, operand);

@@ -31,6 +31,7 @@ typedef struct ParamAcc {
     AstNode *dflt;     /* attribute default, or NULL */
     bool optional;     /* operand "name?" */
     bool variadic;     /* operand "name..." */
+    int since;         /* attribute "... since N" (ONNX), 0 when absent */
 } ParamAcc;
 
 /* The "-> tuple(N)" of an op declaration while it is parsed. */
@@ -139,5 +140,13 @@ void build_opdecl_finish(RulesParseCtx *ctx, AstOpDecl *decl, const char *name,
 void build_let(RulesParseCtx *ctx, const char *name, SrcRange name_range,
                const AstList *params, bool has_parens, AstNode *body);
 void build_include(RulesParseCtx *ctx, const char *path, SrcRange range);
+/* "since N" after an attribute of an ONNX op (note [onnx op clauses]). */
+void build_param_since(RulesParseCtx *ctx, ParamAcc *p, const char *word, SrcRange range,
+                       const char *number);
+/* The number of an op's "since N" clause. */
+AstNode *build_clause_number(RulesParseCtx *ctx, const char *number, SrcRange range);
+/* opset onnx 17 */
+void build_opset(RulesParseCtx *ctx, const char *ir, SrcRange ir_range, const char *version,
+                 SrcRange version_range);
 
 #endif

@@ -239,7 +239,38 @@ void build_opdecl_param(RulesParseCtx *ctx, AstOpDecl *decl, const ParamAcc *p)
         return;
     }
     decl->attrs = grow_array(arena, decl->attrs, decl->nattrs, sizeof(AstAttrDecl));
-    decl->attrs[decl->nattrs++] = (AstAttrDecl){p->name, p->range, p->type, p->dflt};
+    decl->attrs[decl->nattrs++] = (AstAttrDecl){p->name, p->range, p->type, p->dflt, p->since};
+}
+
+/* note [onnx op clauses]: after "opset onnx N" a file declares ONNX ops,
+ * in the same syntax with three clauses among the traits:
+ *   domain "com.microsoft"  the op's domain (the default domain, "", when
+ *                           not written);
+ *   since 13                the opset version whose schema is declared
+ *                           (ONNX's since_version); an attribute may say
+ *                           "since N" too, the version that added it;
+ *   relay "nn.conv2d"       the Relay op it corresponds to, named in the
+ *                           hint when a rule for ONNX names the Relay op.
+ * The parser hands each clause over as its word's AST_VAR followed by
+ * the value; a plain trait is an AST_VAR alone. */
+static void opdecl_clause(RulesParseCtx *ctx, AstOpDecl *decl, const AstNode *word,
+                          const AstNode *value)
+{
+    const char *w = word->u.var.name;
+    bool number = value->kind == AST_NUMBER;
+    if (!ctx->onnx_opset)
+        diag_error(ctx->diag, ctx->b.src, word->range, "'%s %s' declares an ONNX op: it needs "
+                   "'opset onnx N' before it in the file", w, number ? "N" : "\"...\"");
+    else if (number && strcmp(w, "since") == 0)
+        decl->since = (int)value->u.num.ival;
+    else if (!number && strcmp(w, "domain") == 0)
+        decl->domain = value->u.str.text[0] ? value->u.str.text : NULL;
+    else if (!number && strcmp(w, "relay") == 0)
+        decl->relay = value->u.str.text;
+    else
+        diag_error(ctx->diag, ctx->b.src, word->range, "unknown op clause '%s %s'; expected "
+                   "'domain \"NAME\"', 'since N' or 'relay \"OP\"'", w,
+                   number ? "N" : "\"...\"");
 }
 
 void build_opdecl_finish(RulesParseCtx *ctx, AstOpDecl *decl, const char *name,
@@ -248,14 +279,76 @@ void build_opdecl_finish(RulesParseCtx *ctx, AstOpDecl *decl, const char *name,
     Arena *arena = ctx->b.arena;
     decl->name = name;
     decl->name_range = name_range;
-    decl->ntraits = traits->count;
+    decl->onnx = ctx->onnx_opset > 0;
     decl->traits = arena_array(arena, (size_t)traits->count + 1, sizeof(char *));
     decl->trait_ranges = arena_array(arena, (size_t)traits->count + 1, sizeof(SrcRange));
     for (int i = 0; i < traits->count; i++) {
-        decl->traits[i] = traits->items[i]->u.var.name;
-        decl->trait_ranges[i] = traits->items[i]->range;
+        const AstNode *word = traits->items[i];
+        const AstNode *next = i + 1 < traits->count ? traits->items[i + 1] : NULL;
+        if (next && next->kind != AST_VAR) {
+            opdecl_clause(ctx, decl, word, next);
+            i++;
+            continue;
+        }
+        decl->traits[decl->ntraits] = word->u.var.name;
+        decl->trait_ranges[decl->ntraits++] = word->range;
     }
     push_item(ctx, ITEM_OP)->u.op = decl;
+}
+
+/* A version number: a whole number from 1 on (ONNX's versions are small). */
+static int version_number(RulesParseCtx *ctx, const char *text, SrcRange range)
+{
+    char *end;
+    long n = strtol(text, &end, 10);
+    if (*end || n < 1 || n > 1000000) {
+        diag_error(ctx->diag, ctx->b.src, range, "an opset version is a whole number from 1 on");
+        return 1;
+    }
+    return (int)n;
+}
+
+void build_param_since(RulesParseCtx *ctx, ParamAcc *p, const char *word, SrcRange range,
+                       const char *number)
+{
+    if (strcmp(word, "since") != 0 || !p->is_attr)
+        diag_error(ctx->diag, ctx->b.src, range, "expected ',' or ')'%s",
+                   p->is_attr ? " or 'since N'" : "");
+    else if (!ctx->onnx_opset)
+        diag_error(ctx->diag, ctx->b.src, range, "'since N' declares an ONNX attribute: it "
+                   "needs 'opset onnx N' before it in the file");
+    else
+        p->since = version_number(ctx, number, range);
+}
+
+AstNode *build_clause_number(RulesParseCtx *ctx, const char *number, SrcRange range)
+{
+    AstNode *n = build_number(&ctx->b, number, false, range);
+    n->u.num.ival = version_number(ctx, number, range);
+    return n;
+}
+
+void build_opset(RulesParseCtx *ctx, const char *ir, SrcRange ir_range, const char *version,
+                 SrcRange version_range)
+{
+    if (strcmp(ir, "onnx") != 0) {
+        diag_error(ctx->diag, ctx->b.src, ir_range, "unknown IR '%s' after 'opset'; expected "
+                   "'opset onnx N' (a file without it is for Relay)", ir);
+        return;
+    }
+    if (ctx->nitems > 0 || ctx->onnx_opset) {
+        diag_error(ctx->diag, ctx->b.src, ir_range, "'opset onnx N' must be the first item "
+                   "of its file");
+        return;
+    }
+    AstOpset *o = arena_alloc(ctx->b.arena, sizeof(AstOpset));
+    o->ir = ir;
+    o->version = version_number(ctx, version, version_range);
+    o->src = ctx->b.src;
+    o->range = ir_range;
+    ctx->onnx_opset = o->version;
+    ctx->b.onnx = true;
+    push_item(ctx, ITEM_OPSET)->u.opset = o;
 }
 
 void build_let(RulesParseCtx *ctx, const char *name, SrcRange name_range,

@@ -72,6 +72,8 @@ typedef struct RulesParseCtx {
     int prefix_run;        /* consecutive prefix-operator tokens ('-', '!',
                               '@'): bounded like brackets */
     int max_depth;         /* the rule-depth limit (note [nesting bound]) */
+    int onnx_opset;        /* "opset onnx N" seen: N, and the ops declared
+                              after it are ONNX's; else 0 */
     AstItem *items;        /* parsed items */
     int nitems;            /* entries used */
     size_t items_cap;      /* entries allocated */

@@ -55,6 +55,7 @@ void graph_free(graft_graph *g)
     keymap_free(&g->scalar_types);
     keymap_free(&g->node_names);
     keymap_free(&g->value_names);
+    keymap_free(&g->domains);
     for (size_t i = 0; i < g->owned.len; i++)
         free(g->owned.items[i]);
     vec_free(&g->owned);

@@ -22,6 +22,7 @@
 
 #include "arena.h"
 #include "graft.h"
+#include "util.h"
 
 typedef enum NodeKind {
     NODE_VAR,     /* %x, %aten::_convolution_0.weight: a parameter */
@@ -289,6 +290,18 @@ typedef enum IrKind {
 IrKind graph_ir(const graft_graph *g);
 void graph_set_ir(graft_graph *g, IrKind ir);
 
+/* note [IR type relations]: the type inference of src/relay/type_infer.c
+ * walks a graph of either IR, and types an op call through the relation
+ * of its op; ONNX's relations (src/onnx/onnx_infer.h) are a layer of the
+ * same rank as Relay's, which neither includes, so the ONNX loader hands
+ * its entry point to the graph it makes and type_infer calls it for
+ * every op call of that graph: n's type, or NULL when unknown (why left
+ * empty) or contradictory (why says how). */
+typedef const graft_type *(*GraphTypeFn)(graft_graph *g, const graft_node *n, StrBuf *why);
+void graph_set_type_fn(graft_graph *g, GraphTypeFn fn);
+/* NULL for a graph typed by Relay's relations. */
+GraphTypeFn graph_type_fn(const graft_graph *g);
+
 /* ---- names an IR gives nodes (graph_names.c) ---- */
 
 /* note [IR names]: Relay names only variables (node_name) and numbers
@@ -302,6 +315,10 @@ const char *graph_node_name(const graft_graph *g, const graft_node *n);
 void graph_set_value_name(graft_graph *g, const graft_node *n, const char *name);
 /* The IR's name of the value n computes, or NULL. */
 const char *graph_value_name(const graft_graph *g, const graft_node *n);
+/* The domain of an op call (ONNX's NodeProto.domain), or NULL for the
+ * default domain and for every Relay call. */
+void graph_set_node_domain(graft_graph *g, const graft_node *n, const char *domain);
+const char *graph_node_domain(const graft_graph *g, const graft_node *n);
 
 /* ---- accessors by id: the node accessors for callers that keep ids ---- */
 

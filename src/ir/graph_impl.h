@@ -82,9 +82,12 @@ struct graft_graph {
     KeyMap scalar_types;   /* interned dtype -> its rank-0 Type (note
                               [scalar types] in graph_type.c) */
     IrKind ir;             /* the IR whose loader made it */
+    GraphTypeFn type_fn;   /* its op calls' types (note [IR type relations]) */
     KeyMap node_names;     /* id + 1 -> the IR's name of the node (note
                               [IR names] in graph.h) */
     KeyMap value_names;    /* id + 1 -> the IR's name of its value */
+    KeyMap domains;        /* id + 1 -> an op call's domain, when not the
+                              default one */
     VEC(void *) owned;     /* buffers freed with the graph (graph_own) */
 };
 

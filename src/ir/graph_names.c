@@ -26,6 +26,16 @@ void graph_set_ir(graft_graph *g, IrKind ir)
     g->ir = ir;
 }
 
+void graph_set_type_fn(graft_graph *g, GraphTypeFn fn)
+{
+    g->type_fn = fn;
+}
+
+GraphTypeFn graph_type_fn(const graft_graph *g)
+{
+    return g->type_fn;
+}
+
 void graph_set_node_name(graft_graph *g, const graft_node *n, const char *name)
 {
     name_put(g, &g->node_names, n, name);
@@ -44,4 +54,14 @@ void graph_set_value_name(graft_graph *g, const graft_node *n, const char *name)
 const char *graph_value_name(const graft_graph *g, const graft_node *n)
 {
     return name_get(&g->value_names, n);
+}
+
+void graph_set_node_domain(graft_graph *g, const graft_node *n, const char *domain)
+{
+    name_put(g, &g->domains, n, domain);
+}
+
+const char *graph_node_domain(const graft_graph *g, const graft_node *n)
+{
+    return name_get(&g->domains, n);
 }

@@ -27,7 +27,7 @@ static void outline_parse(Outline *o, LspServer *s, const LspDoc *doc)
     o->names = interner_new(o->arena);
     o->src = source_from_string(doc->path, doc->text, doc->len);
     graft_diag *d = diag_new(NULL);
-    AstBuilder b = {o->arena, o->names, o->src};
+    AstBuilder b = {o->arena, o->names, o->src, false};
     o->file = rules_parse_source(o->src, &b, (int)s->opts.limits.rule_depth, d);
     diag_free(d);
 }
@@ -78,6 +78,8 @@ static bool item_symbol(const AstItem *item, const char **name, SrcRange *at, Sr
         *at = *whole = item->u.include->range;
         *kind = SYMBOL_FILE;
         return true;
+    case ITEM_OPSET: /* a directive, no symbol */
+        return false;
     }
     return false;
 }

@@ -139,6 +139,8 @@ static const graft_type *constructor_type(graft_graph *g, const graft_node *n, R
  * types even with untyped operands (Nil's type comes from its use). */
 static const graft_type *call_type(graft_graph *g, const graft_node *n, RelCache *rc, StrBuf *why)
 {
+    if (graph_type_fn(g)) /* another IR's relations (note [IR type relations]) */
+        return graph_type_fn(g)(g, n, why);
     const graft_type *few[8]; /* most ops take a few operands: no malloc */
     const graft_type **types = node_nargs(n) < 8 ? few
                                            : xmalloc(((size_t)node_nargs(n) + 1) * sizeof *types);

@@ -10,7 +10,12 @@
 #include "eval_impl.h"
 
 static const EvalOpDef *const op_tables[] = {eval_elem_ops, eval_reduce_ops, eval_nn_ops,
-                                             eval_shape_ops, eval_einsum_ops};
+                                             eval_shape_ops, eval_einsum_ops,
+                                             eval_onnx_elem_ops, eval_onnx_act_ops,
+                                             eval_onnx_nn_ops, eval_onnx_shape_ops,
+                                             eval_onnx_index_ops, eval_onnx_conv_ops,
+                                             eval_onnx_select_ops, eval_onnx_layout_ops,
+                                             eval_onnx_reduce_ops};
 
 static EvalOpFn find_op(const char *op)
 {
@@ -254,6 +259,51 @@ bool eval_fail(EvalCall *c, const char *fmt, ...)
     return set_error(c->err, EVAL_BAD_INPUT, c->node, "%s: %s", c->op, buf);
 }
 
+const Tensor *eval_opt_arg(EvalCall *c, int i)
+{
+    if (i >= c->nargs || c->args[i].nfields == 0)
+        return NULL;
+    return eval_arg(c, i);
+}
+
+int eval_arg_ints(EvalCall *c, int i, int64_t *out, int max)
+{
+    const Tensor *t = eval_opt_arg(c, i);
+    if (!t)
+        return i < c->nargs && c->args[i].nfields > 0 ? -2 : -1;
+    if (eval_is_float(t->dtype) || t->rank > 1 || t->size > (size_t)max) {
+        eval_fail(c, "operand %d: wants at most %d integers in a 1-D tensor", i + 1, max);
+        return -2;
+    }
+    for (size_t k = 0; k < t->size; k++)
+        out[k] = (int64_t)t->data[k];
+    return (int)t->size;
+}
+
+bool eval_attr_tensor(EvalCall *c, const char *name, Tensor *out)
+{
+    const graft_attr_value *v = node_find_attr(c->node, name);
+    if (!v)
+        return false;
+    const graft_type *type = v->kind == GRAFT_ATTR_TENSOR ? v->type : NULL;
+    const char *dtype = type && type->kind == TYPE_TENSOR ? eval_dtype(type->dtype) : NULL;
+    size_t nbytes;
+    if (!dtype || type->rank > EVAL_MAX_RANK || !graph_tensor_nbytes(type, &nbytes) ||
+        nbytes != v->nbytes)
+        return eval_fail(c, "attribute %s: wants a tensor of an evaluated dtype", name);
+    *out = tensor_new(dtype, type->rank, type->dims);
+    int bytes = (int)(out->size ? nbytes / out->size : 0);
+    for (size_t i = 0; i < out->size; i++)
+        out->data[i] = eval_raw_element((const unsigned char *)v->data + i * (size_t)bytes,
+                                        dtype, bytes);
+    return true;
+}
+
+int eval_noutputs(const EvalCall *c)
+{
+    return node_noutputs(c->node);
+}
+
 bool eval_nargs(EvalCall *c, int lo, int hi)
 {
     if (c->nargs < lo || c->nargs > hi)
@@ -426,6 +476,14 @@ size_t eval_bcast_index(const Tensor *t, int rank, const int64_t *dims, size_t f
         stride *= (size_t)t->dims[ti];
     }
     return index;
+}
+
+void eval_bcast_apply(Tensor *r, const Tensor *a, const Tensor *b,
+                      double (*fn)(double x, double y, const EvalCall *c), const EvalCall *c)
+{
+    for (size_t i = 0; i < r->size; i++)
+        r->data[i] = fn(a->data[eval_bcast_index(a, r->rank, r->dims, i)],
+                        b->data[eval_bcast_index(b, r->rank, r->dims, i)], c);
 }
 
 void eval_strides(int rank, const int64_t *dims, int64_t *strides)

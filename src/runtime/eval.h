@@ -95,6 +95,11 @@ double eval_round(double x, const char *dtype);
 bool eval_is_float(const char *dtype);
 /* Machine epsilon of a float dtype (2^-23 for float32); 0 for integers. */
 double eval_dtype_eps(const char *dtype);
+/* The little-endian unsigned integer of bytes bytes at p. */
+uint64_t eval_le_uint(const unsigned char *p, int bytes);
+/* The element of dtype, bytes wide, stored little-endian at p (raw
+ * tensor data: a Relay NDArray's, an ONNX initializer's). */
+double eval_raw_element(const unsigned char *p, const char *dtype, int bytes);
 /* A new zeroed tensor; dims may be NULL when rank is 0. */
 Tensor tensor_new(const char *dtype, int rank, const int64_t *dims);
 void tensor_free(Tensor *t);

@@ -33,11 +33,35 @@ extern const EvalOpDef eval_reduce_ops[];
 extern const EvalOpDef eval_nn_ops[];
 extern const EvalOpDef eval_shape_ops[];
 extern const EvalOpDef eval_einsum_ops[];
+/* ONNX's default domain, keyed by its op names ("Conv", "Add"). */
+extern const EvalOpDef eval_onnx_elem_ops[];
+extern const EvalOpDef eval_onnx_act_ops[];
+extern const EvalOpDef eval_onnx_nn_ops[];
+extern const EvalOpDef eval_onnx_shape_ops[];
+extern const EvalOpDef eval_onnx_index_ops[];
+extern const EvalOpDef eval_onnx_conv_ops[];
+extern const EvalOpDef eval_onnx_select_ops[];
+extern const EvalOpDef eval_onnx_layout_ops[];
+extern const EvalOpDef eval_onnx_reduce_ops[];
 
 /* Fails the call: status EVAL_BAD_INPUT, message "op: why".  Returns false. */
 bool eval_fail(EvalCall *c, const char *fmt, ...) GRAFT_PRINTF(2, 3);
 /* Operand i as a tensor, or NULL after failing (missing, or a tuple). */
 const Tensor *eval_arg(EvalCall *c, int i);
+/* note [absent operands]: an ONNX node leaves out an optional input by
+ * giving it the empty name; it reaches its kernel as an empty tuple
+ * (nfields 0), or, for trailing ones, as fewer operands.  Operand i of
+ * an ONNX op, or NULL when it is absent (no failure) or a tuple of
+ * fields (after failing). */
+const Tensor *eval_opt_arg(EvalCall *c, int i);
+/* The values of an integer operand i (ONNX's shape, axes, pads inputs)
+ * into out[0..max-1]: the count, -1 when absent, -2 after failing. */
+int eval_arg_ints(EvalCall *c, int i, int64_t *out, int max);
+/* A tensor attribute (ONNX's TENSOR kind) decoded into *out; false when
+ * absent, or after failing when it is not a tensor of an evaluated dtype. */
+bool eval_attr_tensor(EvalCall *c, const char *name, Tensor *out);
+/* How many results the call has (ONNX's outputs; 1 for Relay). */
+int eval_noutputs(const EvalCall *c);
 /* Checks the operand count: between lo and hi. */
 bool eval_nargs(EvalCall *c, int lo, int hi);
 /* Allocates the result tensor (zeroed) in c->out; NULL after failing
@@ -66,6 +90,13 @@ int eval_attr_axis(EvalCall *c, int64_t dflt, int rank);
 bool eval_broadcast(EvalCall *c, const Tensor *a, const Tensor *b, int *rank, int64_t *dims);
 /* The flat index into t of output element flat of a broadcast shape. */
 size_t eval_bcast_index(const Tensor *t, int rank, const int64_t *dims, size_t flat);
+/* Fills r (its shape already the broadcast of a's and b's) with
+ * fn(a[i], b[i]) for each element, a and b broadcast. */
+void eval_bcast_apply(Tensor *r, const Tensor *a, const Tensor *b,
+                      double (*fn)(double x, double y, const EvalCall *c), const EvalCall *c);
+/* The output element of a reduction of x that input element flat falls
+ * in: its coordinates with the reduced axes dropped. */
+size_t eval_reduce_index(const Tensor *x, const bool *reduced, size_t flat);
 /* Row-major strides of dims. */
 void eval_strides(int rank, const int64_t *dims, int64_t *strides);
 

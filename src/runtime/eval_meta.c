@@ -228,14 +228,6 @@ static unsigned char *b64_decode(const char *text, size_t len, size_t *out_len)
     return out;
 }
 
-static uint64_t little(const unsigned char *p, int bytes)
-{
-    uint64_t v = 0;
-    for (int i = bytes - 1; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
-
 /* The eval dtype of a DLDataType (code, bits), or NULL. */
 static const char *dl_dtype(unsigned code, unsigned bits)
 {
@@ -251,70 +243,33 @@ static const char *dl_dtype(unsigned code, unsigned bits)
     return code <= 2 && b >= 0 && names[code][b] ? eval_dtype(names[code][b]) : NULL;
 }
 
-/* float16 and bfloat16 bit patterns as doubles. */
-static double half_value(uint64_t h)
-{
-    int exp = (int)(h >> 10 & 0x1f);
-    double frac = (double)(h & 0x3ff);
-    double v = exp == 0 ? frac * 0x1p-24 : exp == 31 ? (frac ? NAN : INFINITY)
-                                          : (1 + frac / 1024) * ldexp(1, exp - 15);
-    return h & 0x8000 ? -v : v;
-}
-
-static double element(const unsigned char *p, const char *dtype, int bytes)
-{
-    uint64_t u = little(p, bytes);
-    if (strcmp(dtype, "float32") == 0) {
-        float f;
-        uint32_t w = (uint32_t)u;
-        memcpy(&f, &w, sizeof f);
-        return f;
-    }
-    if (strcmp(dtype, "float64") == 0) {
-        double d;
-        memcpy(&d, &u, sizeof d);
-        return d;
-    }
-    if (strcmp(dtype, "float16") == 0)
-        return half_value(u);
-    if (strcmp(dtype, "bfloat16") == 0) {
-        float f;
-        uint32_t w = (uint32_t)u << 16;
-        memcpy(&f, &w, sizeof f);
-        return f;
-    }
-    bool negative = dtype[0] == 'i' && (u >> (8 * bytes - 1) & 1);
-    return negative ? -(double)((~u + 1) & (bytes < 8 ? (1ull << 8 * bytes) - 1 : ~0ull))
-                    : (double)u;
-}
-
 static const char *decode_ndarray(const unsigned char *b, size_t n, Tensor *out)
 {
-    if (n < 28 || little(b, 8) != 0xDD5E40F096B4A13Full)
+    if (n < 28 || eval_le_uint(b, 8) != 0xDD5E40F096B4A13Full)
         return "not an NDArray";
-    int64_t ndim = (int32_t)little(b + 24, 4);
+    int64_t ndim = (int32_t)eval_le_uint(b + 24, 4);
     if (ndim < 0 || ndim > EVAL_MAX_RANK || n < 32 + 8 * (size_t)ndim + 8)
         return "bad rank";
-    unsigned code = b[28], bits = b[29], lanes = (unsigned)little(b + 30, 2);
+    unsigned code = b[28], bits = b[29], lanes = (unsigned)eval_le_uint(b + 30, 2);
     const char *dtype = dl_dtype(code, bits);
     if (!dtype || lanes != 1)
         return "dtype not evaluated";
     int64_t dims[EVAL_MAX_RANK];
     uint64_t count = 1;
     for (int i = 0; i < ndim; i++) {
-        dims[i] = (int64_t)little(b + 32 + 8 * i, 8);
+        dims[i] = (int64_t)eval_le_uint(b + 32 + 8 * i, 8);
         if (dims[i] < 0 || (dims[i] && count > UINT64_MAX / (uint64_t)dims[i]))
             return "bad shape";
         count *= (uint64_t)dims[i];
     }
     const unsigned char *data = b + 32 + 8 * ndim;
     int bytes = (int)(bits + 7) / 8;
-    uint64_t size = little(data, 8);
+    uint64_t size = eval_le_uint(data, 8);
     if (size / (uint64_t)bytes != count || size > n - (size_t)(data + 8 - b))
         return "data size does not match the shape";
     *out = tensor_new(dtype, (int)ndim, dims);
     for (size_t i = 0; i < out->size; i++)
-        out->data[i] = element(data + 8 + i * (size_t)bytes, dtype, bytes);
+        out->data[i] = eval_raw_element(data + 8 + i * (size_t)bytes, dtype, bytes);
     return NULL;
 }
 

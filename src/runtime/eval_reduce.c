@@ -46,9 +46,7 @@ static Tensor *reduce_result(EvalCall *c, const Tensor *x, const bool *reduced, 
     return eval_result(c, dtype, rank, dims);
 }
 
-/* The output element of input element flat: its coordinates with the
- * reduced axes dropped. */
-static size_t reduce_index(const Tensor *x, const bool *reduced, size_t flat)
+size_t eval_reduce_index(const Tensor *x, const bool *reduced, size_t flat)
 {
     size_t index = 0, stride = 1;
     for (int i = x->rank - 1; i >= 0; i--) {
@@ -78,7 +76,7 @@ static bool op_reduce(EvalCall *c)
     for (size_t i = 0; i < r->size; i++)
         r->data[i] = init;
     for (size_t i = 0; i < x->size; i++) {
-        double *acc = &r->data[reduce_index(x, reduced, i)], v = x->data[i];
+        double *acc = &r->data[eval_reduce_index(x, reduced, i)], v = x->data[i];
         if (is_max)
             *acc = v > *acc || isnan(v) ? v : *acc;
         else if (is_min)
@@ -111,7 +109,7 @@ static bool op_variance(EvalCall *c)
         return false;
     for (size_t i = 0; i < x->size; i++) {
         double d = x->data[i] - m->data[eval_bcast_index(m, x->rank, x->dims, i)];
-        r->data[reduce_index(x, reduced, i)] += d * d;
+        r->data[eval_reduce_index(x, reduced, i)] += d * d;
     }
     double n = (double)count - (eval_attr_bool(c, "unbiased", false) ? 1 : 0);
     bool is_std = strcmp(c->op, "std") == 0;

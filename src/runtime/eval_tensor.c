@@ -104,6 +104,53 @@ double eval_round(double x, const char *dtype)
     return d->is_float ? round_float(x, d) : round_int(x, d);
 }
 
+uint64_t eval_le_uint(const unsigned char *p, int bytes)
+{
+    uint64_t v = 0;
+    for (int i = bytes - 1; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* float16 bit patterns as doubles. */
+static double half_value(uint64_t h)
+{
+    int exp = (int)(h >> 10 & 0x1f);
+    double frac = (double)(h & 0x3ff);
+    double v = exp == 0 ? frac * 0x1p-24 : exp == 31 ? (frac ? NAN : INFINITY)
+                                          : (1 + frac / 1024) * ldexp(1, exp - 15);
+    return h & 0x8000 ? -v : v;
+}
+
+double eval_raw_element(const unsigned char *p, const char *dtype, int bytes)
+{
+    uint64_t u = eval_le_uint(p, bytes);
+    if (strcmp(dtype, "float32") == 0) {
+        float f;
+        uint32_t w = (uint32_t)u;
+        memcpy(&f, &w, sizeof f);
+        return f;
+    }
+    if (strcmp(dtype, "float64") == 0) {
+        double d;
+        memcpy(&d, &u, sizeof d);
+        return d;
+    }
+    if (strcmp(dtype, "float16") == 0)
+        return half_value(u);
+    if (strcmp(dtype, "bfloat16") == 0) {
+        float f;
+        uint32_t w = (uint32_t)u << 16;
+        memcpy(&f, &w, sizeof f);
+        return f;
+    }
+    if (strcmp(dtype, "bool") == 0)
+        return u != 0;
+    bool negative = dtype[0] == 'i' && (u >> (8 * bytes - 1) & 1);
+    return negative ? -(double)((~u + 1) & (bytes < 8 ? (1ull << 8 * bytes) - 1 : ~0ull))
+                    : (double)u;
+}
+
 Tensor tensor_new(const char *dtype, int rank, const int64_t *dims)
 {
     Tensor t = {.dtype = dtype, .rank = rank, .size = 1};

@@ -47,7 +47,12 @@ static void put_quoted(FILE *out, const char *s)
 static void node_label(const Viz *v, const graft_node *n, StrBuf *sb)
 {
     uint32_t id = node_id(n);
-    if (v->temps[id] != UINT32_MAX)
+    const char *onnx = graph_ir(v->g) == IR_ONNX && node_kind(n) == NODE_CALL
+                           ? graph_node_name(v->g, n)
+                           : NULL;
+    if (onnx && onnx[0]) /* an ONNX node by its name (note [node names]) */
+        strbuf_printf(sb, "%s = ", onnx);
+    else if (v->temps[id] != UINT32_MAX)
         strbuf_printf(sb, "%%%u = ", v->temps[id]);
     switch (node_kind(n)) {
     case NODE_VAR: strbuf_printf(sb, "%%%s", node_name(n)); break;

@@ -10,9 +10,25 @@ void node_labels_init(NodeLabels *nl, const graft_graph *g, const char *file)
 {
     nl->g = g;
     nl->file = file;
-    nl->temps = relay_temp_numbers(g);
-    nl->ntemps = graph_node_count(g);
+    bool onnx = graph_ir(g) == IR_ONNX; /* ONNX names its nodes itself */
+    nl->temps = onnx ? NULL : relay_temp_numbers(g);
+    nl->ntemps = onnx ? 0 : graph_node_count(g);
     nl->output = graph_output(g);
+}
+
+/* An ONNX node's name: the node's own, else the name of the value it
+ * makes (of its first element read, for a call of several results). */
+static const char *onnx_name(const graft_graph *g, const graft_node *n)
+{
+    const char *name = graph_node_name(g, n);
+    if (name && name[0])
+        return name;
+    if ((name = graph_value_name(g, n)))
+        return name;
+    for (const Use *u = node_first_use(n); u; u = use_next(u))
+        if (node_kind(use_user(u)) == NODE_GETITEM && (name = graph_value_name(g, use_user(u))))
+            return name;
+    return NULL;
 }
 
 void node_labels_free(NodeLabels *nl)
@@ -33,6 +49,7 @@ void node_label(const NodeLabels *nl, const graft_node *n, StrBuf *out)
 {
     uint32_t id = node_id(n);
     uint32_t t = id < nl->ntemps ? nl->temps[id] : UINT32_MAX;
+    const char *onnx = graph_ir(nl->g) == IR_ONNX ? onnx_name(nl->g, n) : NULL;
     int global;
     const graft_node *fn = other_global(nl->g, n, &global);
     if (fn) /* a node of @f, not of @main: @f:%3 */
@@ -43,6 +60,8 @@ void node_label(const NodeLabels *nl, const graft_node *n, StrBuf *out)
         strbuf_printf(out, "%%%s", node_name(n));
     else if (node_kind(n) == NODE_CONST)
         strbuf_puts(out, node_const_text(n));
+    else if (onnx)
+        strbuf_puts(out, onnx);
     else if (t != UINT32_MAX)
         strbuf_printf(out, "%%%u", t);
     else if (n == nl->output)

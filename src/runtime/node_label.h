@@ -8,7 +8,10 @@
  * result) or built by a rewrite; with its model file position when it
  * has one: "%7 (model.relay:14:8)".  The same names are accepted back by
  * graft explain --at, also as "@main:%7", as is a position
- * "model.relay:42", ":42" or ":42:7".
+ * "model.relay:42", ":42" or ":42:7".  A node of an ONNX model is named by
+ * its NodeProto's name, or the name of the value it makes when it has
+ * none ("/features/features.0/Conv", "y"); variables and initializers by
+ * their names ("%input", the constant's name).
  */
 #ifndef GRAFT_NODE_LABEL_H
 #define GRAFT_NODE_LABEL_H

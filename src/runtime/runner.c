@@ -206,12 +206,17 @@ int runner_parse_option(const char *prog, int argc, char **argv, int *i, RunOpti
     return -1;
 }
 
-static bool write_model(const graft_graph *g, const char *out, graft_diag *d)
+static bool write_model(const graft_graph *g, const RunOptions *o, graft_diag *d)
 {
-    OutFile *of = outfile_open(out, d);
+    OutFile *of = outfile_open(o->out, d);
     if (!of)
         return false;
-    relay_print(g, outfile_stream(of));
+    if (o->write && !o->write(o->write_ctx, g, outfile_stream(of), d)) {
+        outfile_abort(of);
+        return false;
+    }
+    if (!o->write)
+        relay_print(g, outfile_stream(of));
     return outfile_commit(of, d);
 }
 
@@ -221,7 +226,7 @@ bool runner_run(const graft_rule_set *rs, graft_graph *g, const RunOptions *o, g
                           .model = o->model, .refusals = o->stats != 0,
                           .untimed = o->stats != 2};
     graft_engine *e = engine_new(rs, g, &opts);
-    bool ok = engine_run(e, d) && write_model(g, o->out, d);
+    bool ok = engine_run(e, d) && write_model(g, o, d);
     if (o->stats)
         stats_print(engine_stats(e), rs, stderr, o->stats == 2);
     engine_free(e);

@@ -8,6 +8,7 @@
 #define GRAFT_RUNNER_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "diag.h"
 #include "graph.h"
@@ -32,6 +33,11 @@ typedef struct RunOptions {
     const char *model; /* the model file's name, for node positions */
     bool rewritten;  /* --rewritten: explain the model as graft run's
                         rewriting leaves it, before partitioning */
+    /* How the result is written: NULL for Relay's text (relay_print), else
+     * (an ONNX model, whose writer only the command line links) write(
+     * write_ctx, g, stream, d), false after reporting through d. */
+    bool (*write)(void *ctx, const graft_graph *g, FILE *out, graft_diag *d);
+    void *write_ctx;
 } RunOptions;
 
 /* The options block of both commands' --help, and of the explain

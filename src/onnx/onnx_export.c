@@ -1,0 +1,381 @@
+/* onnx_export.c - a graph imported from ONNX written back as the model.
+ *
+ * note [onnx export]: the model written is the ModelProto read, every
+ * field of it and of its graph shared (opset imports, metadata, doc
+ * strings, functions, training info, sparse initializers, quantization
+ * annotations, graph inputs and outputs in their order), with three lists
+ * made anew from the graph:
+ *   - nodes: the live calls, in the order of the NodeProtos they came
+ *     from, each call a rewrite made (or a call whose operands it changed)
+ *     placed before its first reader; a call nothing changed is its
+ *     NodeProto itself, name, doc string and attributes and all; a call a
+ *     rewrite made gets a fresh name, unique in the graph
+ *     ("graft_<Op>_<k>"), and its results fresh value names
+ *     ("graft_<Op>_<k>_output_<i>"), but a call that makes a graph output
+ *     takes that output's name, and a value a rewrite routed to a graph
+ *     output that has another name is copied there by an Identity node;
+ *   - initializers: those still read, in their order, with their bytes
+ *     (raw_data, external-data references, typed fields) as they were;
+ *     a scalar constant a rewrite made becomes a fresh one;
+ *   - value_info: the entries whose values are still made.
+ * A model nothing rewrote is so written back byte for byte (note [onnx
+ * bytes] in onnx_model.h), through the graph and not as a copy of its
+ * input.  The proto structs made here are freed after writing; those
+ * shared belong to the model.
+ */
+#include "onnx_export_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dtype.h"
+#include "onnx_model.h"
+#include "onnx_text.h"
+
+static void take(Exporter *ex, const char *name)
+{
+    keymap_put_ptr(&ex->taken, graph_intern(ex->g, name), name);
+}
+
+static bool taken(Exporter *ex, const char *name)
+{
+    return keymap_get_ptr(&ex->taken, graph_intern(ex->g, name)) != NULL;
+}
+
+/* A name not in use: "graft_<stem>_<k>" with the first free k. */
+const char *export_fresh_name(Exporter *ex, const char *stem)
+{
+    StrBuf sb = {0};
+    do {
+        sb.len = 0;
+        strbuf_printf(&sb, "graft_%s_%u", stem, ex->fresh++);
+    } while (taken(ex, sb.data));
+    const char *name = graph_intern(ex->g, sb.data);
+    strbuf_free(&sb);
+    take(ex, name);
+    return name;
+}
+
+/* Every name the model gives a node or a value, so fresh ones differ. */
+static void take_model_names(Exporter *ex)
+{
+    const Onnx__GraphProto *gp = ex->m->proto->graph;
+    for (size_t i = 0; i < gp->n_node; i++) {
+        const Onnx__NodeProto *np = gp->node[i];
+        if (np->name)
+            take(ex, np->name);
+        for (size_t k = 0; k < np->n_output; k++)
+            take(ex, np->output[k]);
+    }
+    for (size_t i = 0; i < gp->n_input; i++)
+        take(ex, gp->input[i]->name);
+    for (size_t i = 0; i < gp->n_initializer; i++)
+        take(ex, gp->initializer[i]->name);
+    for (size_t i = 0; i < gp->n_output; i++)
+        take(ex, gp->output[i]->name);
+}
+
+/* The live element reading result i of call n, or NULL. */
+graft_node *export_result_of(const Exporter *ex, const graft_node *n, int i)
+{
+    for (const Use *u = node_first_use(n); u; u = use_next(u)) {
+        graft_node *user = use_user(u);
+        if (node_kind(user) == NODE_GETITEM && node_index(user) == i && ex->live[node_id(user)])
+            return user;
+    }
+    return NULL;
+}
+
+/* The name of a call a rewrite made: "graft_<Op>_<k>", made once. */
+const char *export_call_name(Exporter *ex, const graft_node *call)
+{
+    uint32_t id = node_id(call);
+    if (!ex->node[id])
+        ex->node[id] = export_fresh_name(ex, node_op(call));
+    return ex->node[id];
+}
+
+/* The name n's value is written under (note [onnx export]). */
+const char *export_value_name(Exporter *ex, const graft_node *n)
+{
+    uint32_t id = node_id(n);
+    const char *name = ex->value[id] ? ex->value[id] : graph_value_name(ex->g, n);
+    if (name)
+        return name;
+    StrBuf sb = {0}; /* (this name's node is no call of several results) */
+    if (node_kind(n) == NODE_VAR)
+        name = node_name(n);
+    else if (node_kind(n) == NODE_TUPLE && node_nargs(n) == 0)
+        name = ""; /* a left-out input */
+    else if (node_kind(n) == NODE_CONST && !node_const_is_scalar(n))
+        name = node_const_text(n);
+    else if (node_kind(n) == NODE_CONST)
+        name = export_fresh_name(ex, "Constant");
+    else if (node_kind(n) == NODE_CALL && node_op(n)) {
+        strbuf_printf(&sb, "%s_output_0", export_call_name(ex, n));
+        name = graph_intern(ex->g, sb.data);
+    } else if (node_kind(n) == NODE_GETITEM) {
+        const graft_node *call = node_arg(n, 0);
+        strbuf_printf(&sb, "%s_output_%d", graph_node_name(ex->g, call)
+                                               ? graph_node_name(ex->g, call)
+                                               : export_call_name(ex, call), node_index(n));
+        name = graph_intern(ex->g, sb.data);
+    } else
+        name = export_fresh_name(ex, "value");
+    strbuf_free(&sb);
+    ex->value[id] = name;
+    return name;
+}
+
+/* The graph's output k: the output itself, or field k of its tuple (note
+ * [kept values] in onnx_graph.h). */
+static graft_node *graph_output_at(const OnnxModel *m, int k)
+{
+    graft_node *out = graph_output(m->g);
+    return m->tupled ? node_arg(out, k) : out;
+}
+
+/* Whether n is a value a rewrite made, not yet named. */
+static bool unnamed(const Exporter *ex, const graft_node *n)
+{
+    NodeKind kind = node_kind(n);
+    return (kind == NODE_CALL || kind == NODE_GETITEM) && !ex->value[node_id(n)] &&
+           !graph_value_name(ex->g, n) && !(kind == NODE_CALL && node_noutputs(n) > 1);
+}
+
+/* A value a rewrite made in place of one the model named, which no live
+ * node makes now, takes that name where a call of the model reads it, so
+ * that the readers stay as they were (a rewrite of one node changes one
+ * NodeProto). */
+static void inherit_names(Exporter *ex)
+{
+    KeyMap made = {0}; /* the names live nodes make */
+    for (uint32_t id = 0; id < graph_node_count(ex->g); id++) {
+        const char *name = ex->live[id] ? graph_value_name(ex->g, graph_node(ex->g, id)) : NULL;
+        if (name)
+            keymap_put_ptr(&made, name, name);
+    }
+    for (uint32_t id = 0; id < ex->m->norigin; id++) {
+        const Onnx__NodeProto *np = ex->m->origin[id];
+        const graft_node *n = graph_node(ex->g, id);
+        bool outside = np && ex->live[id] && !node_scope(n);
+        for (int i = 0; outside && i < node_nargs(n) && (size_t)i < np->n_input; i++) {
+            const graft_node *a = node_arg(n, i);
+            const char *old = graph_intern(ex->g, np->input[i]);
+            if (old[0] && unnamed(ex, a) && !keymap_get_ptr(&made, old)) {
+                ex->value[node_id(a)] = old;
+                keymap_put_ptr(&made, old, old);
+            }
+        }
+    }
+    keymap_free(&made);
+}
+
+/* A call a rewrite made that makes graph output k is named after it. */
+static void name_outputs(Exporter *ex)
+{
+    const Onnx__GraphProto *gp = ex->m->proto->graph;
+    for (int k = 0; k < ex->m->noutputs; k++) {
+        graft_node *o = graph_output_at(ex->m, k);
+        if (unnamed(ex, o))
+            ex->value[node_id(o)] = graph_intern(ex->g, gp->output[k]->name);
+    }
+}
+
+/* Puts n in the lists once its operands are there. */
+static void emit(Exporter *ex, const graft_node *n)
+{
+    uint32_t id = node_id(n);
+    if (ex->done[id])
+        return;
+    ex->done[id] = 1;
+    if (node_kind(n) == NODE_CALL && node_callee(n))
+        export_function_call(ex, n);
+    else if (node_kind(n) == NODE_CALL)
+        vec_push(&ex->nodes, export_node_proto(ex, n));
+    else if (node_kind(n) == NODE_CONST && node_const_is_scalar(n))
+        export_scalar_initializer(ex, n);
+}
+
+/* Emits root after what it reads, depth first, iteratively. */
+static void emit_from(Exporter *ex, graft_node *root)
+{
+    typedef struct Frame {
+        graft_node *n;
+        int next;
+    } Frame;
+    VEC(Frame) stack = {0};
+    if (!ex->done[node_id(root)])
+        vec_push(&stack, ((Frame){root, 0}));
+    while (stack.len) {
+        Frame *f = &stack.items[stack.len - 1];
+        if (f->next < node_nargs(f->n) && !node_is_opaque(f->n)) {
+            graft_node *a = node_arg(f->n, f->next++);
+            if (!ex->done[node_id(a)])
+                vec_push(&stack, ((Frame){a, 0}));
+            continue;
+        }
+        emit(ex, f->n);
+        stack.len--;
+    }
+    vec_free(&stack);
+}
+
+/* An Identity node copying value from to graph output to. */
+static void copy_to_output(Exporter *ex, const char *from, const char *to)
+{
+    Onnx__NodeProto *np = xmalloc(sizeof *np);
+    onnx__node_proto__init(np);
+    vec_push(&ex->made_nodes, np);
+    np->n_input = np->n_output = 1;
+    np->input = export_name_array(ex, 1);
+    np->output = export_name_array(ex, 1);
+    np->input[0] = (char *)from;
+    np->output[0] = (char *)to;
+    np->op_type = "Identity";
+    np->name = (char *)export_fresh_name(ex, "Identity");
+    vec_push(&ex->nodes, np);
+}
+
+/* Calls in the model's order, each after what it reads; then what the
+ * output reads; then the copies to graph outputs named otherwise. */
+static void emit_nodes(Exporter *ex)
+{
+    const Onnx__GraphProto *gp = ex->m->proto->graph;
+    for (uint32_t id = 0; id < ex->m->norigin && ex->ok; id++)
+        if (ex->m->origin[id] && ex->live[id] && !node_scope(graph_node(ex->g, id)))
+            emit_from(ex, graph_node(ex->g, id)); /* (a partition's nodes: its function's) */
+    emit_from(ex, graph_output(ex->g));
+    for (int k = 0; k < ex->m->noutputs && ex->ok; k++) {
+        const char *name = export_value_name(ex, graph_output_at(ex->m, k));
+        if (strcmp(name, gp->output[k]->name) != 0)
+            copy_to_output(ex, name, gp->output[k]->name);
+    }
+}
+
+/* The names of the values the written graph makes or takes. */
+static void made_names(Exporter *ex, KeyMap *made)
+{
+    const Onnx__GraphProto *gp = ex->m->proto->graph;
+    for (size_t i = 0; i < gp->n_input; i++)
+        keymap_put_ptr(made, graph_intern(ex->g, gp->input[i]->name), gp);
+    for (size_t i = 0; i < ex->inits.len; i++)
+        keymap_put_ptr(made, graph_intern(ex->g, ex->inits.items[i]->name), gp);
+    for (size_t i = 0; i < ex->nodes.len; i++)
+        for (size_t k = 0; k < ex->nodes.items[i]->n_output; k++)
+            keymap_put_ptr(made, graph_intern(ex->g, ex->nodes.items[i]->output[k]), gp);
+}
+
+/* The initializers still read (note [kept values] keeps those nothing
+ * read to begin with), in their order, before the new ones. */
+static void keep_initializers(Exporter *ex)
+{
+    const Onnx__GraphProto *gp = ex->m->proto->graph;
+    KeyMap read = {0};
+    for (uint32_t id = 0; id < graph_node_count(ex->g); id++) {
+        const graft_node *n = graph_node(ex->g, id);
+        bool tensor = node_kind(n) == NODE_CONST && !node_const_is_scalar(n);
+        if (node_kind(n) == NODE_VAR || (ex->live[id] && tensor && !node_scope(n)))
+            keymap_put_ptr(&read, graph_intern(ex->g, export_value_name(ex, n)), n);
+    }
+    Onnx__TensorProto **made = ex->inits.items; /* the scalars made */
+    size_t nmade = ex->inits.len;
+    ex->inits.items = NULL;
+    ex->inits.len = ex->inits.cap = 0;
+    for (size_t i = 0; i < gp->n_initializer; i++)
+        if (keymap_get_ptr(&read, graph_intern(ex->g, gp->initializer[i]->name)))
+            vec_push(&ex->inits, gp->initializer[i]);
+    for (size_t i = 0; i < nmade; i++)
+        vec_push(&ex->inits, made[i]);
+    free(made);
+    keymap_free(&read);
+}
+
+/* value_info entries of values still made, in their order. */
+static Onnx__ValueInfoProto **kept_value_info(Exporter *ex, size_t *n)
+{
+    const Onnx__GraphProto *gp = ex->m->proto->graph;
+    KeyMap made = {0};
+    made_names(ex, &made);
+    Onnx__ValueInfoProto **kept = xcalloc(gp->n_value_info + 1, sizeof *kept);
+    *n = 0;
+    for (size_t i = 0; i < gp->n_value_info; i++)
+        if (keymap_get_ptr(&made, graph_intern(ex->g, gp->value_info[i]->name)))
+            kept[(*n)++] = gp->value_info[i];
+    keymap_free(&made);
+    return kept;
+}
+
+static void exporter_free(Exporter *ex)
+{
+    for (size_t i = 0; i < ex->made.len; i++)
+        free(ex->made.items[i]);
+    for (size_t i = 0; i < ex->made_nodes.len; i++)
+        free(ex->made_nodes.items[i]);
+    for (size_t i = 0; i < ex->made_attrs.len; i++)
+        free(ex->made_attrs.items[i]);
+    for (size_t i = 0; i < ex->made_tensors.len; i++)
+        free(ex->made_tensors.items[i]);
+    vec_free(&ex->made);
+    vec_free(&ex->made_nodes);
+    vec_free(&ex->made_attrs);
+    vec_free(&ex->made_tensors);
+    vec_free(&ex->nodes);
+    vec_free(&ex->inits);
+    keymap_free(&ex->taken);
+    keymap_free(&ex->scalars);
+    export_functions_free(ex);
+    free(ex->value);
+    free(ex->node);
+    free(ex->live);
+    free(ex->done);
+}
+
+/* Marks what the output reaches. */
+static void mark_live(Exporter *ex)
+{
+    uint32_t count = graph_node_count(ex->g);
+    uint32_t *ids = xmalloc(((size_t)count + 1) * sizeof *ids);
+    uint32_t n = graph_topo_ids(ex->g, ids);
+    for (uint32_t i = 0; i < n; i++)
+        ex->live[ids[i]] = 1;
+    free(ids);
+}
+
+bool onnx_export(OnnxModel *m, FILE *out, bool text, graft_diag *d)
+{
+    size_t count = (size_t)graph_node_count(m->g) + 1;
+    Exporter ex = {.m = m, .g = m->g, .d = d, .ok = true};
+    ex.value = xcalloc(count, sizeof *ex.value);
+    ex.node = xcalloc(count, sizeof *ex.node);
+    ex.live = xcalloc(count, 1);
+    ex.done = xcalloc(count, 1);
+    take_model_names(&ex);
+    mark_live(&ex);
+    name_outputs(&ex);
+    inherit_names(&ex);
+    emit_nodes(&ex);
+    bool ok = ex.ok;
+    if (ok) {
+        keep_initializers(&ex);
+        Onnx__GraphProto graph = *m->proto->graph;
+        graph.n_node = ex.nodes.len;
+        graph.node = ex.nodes.items;
+        graph.n_initializer = ex.inits.len;
+        graph.initializer = ex.inits.items;
+        graph.value_info = kept_value_info(&ex, &graph.n_value_info);
+        Onnx__ModelProto model = *m->proto;
+        model.graph = &graph;
+        export_functions_finish(&ex, &model);
+        if (text) /* a failed write: the caller's commit reports it */
+            onnx_text_print(&model, out);
+        else
+            onnx_model_write(&model, out);
+        free(graph.value_info);
+        free(model.functions != m->proto->functions ? model.functions : NULL);
+        free(model.opset_import != m->proto->opset_import ? model.opset_import : NULL);
+    }
+    exporter_free(&ex);
+    return ok;
+}
+

@@ -1,0 +1,336 @@
+/* onnx_export_fn.c - partitions written as model-local functions.
+ *
+ * note [onnx partitions]: a partition (a call of a function graft's
+ * partitioner made, note [moved body] in src/runtime/partition.c) is
+ * written as ONNX writes a composite op: a model-local FunctionProto in a
+ * domain of its own, "graft.composite", and one node calling it.  The
+ * function is named after the partition's Composite attribute (TVM's name
+ * of the back end's pattern, "dnnl.conv2d_relu"), or "partition" for a
+ * rule without one, and the calling node carries that name as its
+ * op_type.  TVM's PartitionedFromPattern (the match's ops in post-order,
+ * "Conv_BatchNormalization_") becomes the function's doc_string, as ONNX
+ * functions have no attribute values.  The function's inputs are the
+ * partition's parameters (FunctionVar_i_j), its nodes the body's calls in
+ * operand-first order, each constant of the body a Constant node holding
+ * its tensor (the initializer's TensorProto itself), its outputs the
+ * body's results (the fields of a tuple body).  Partitions whose
+ * functions come out the same share one; others of the same name are
+ * numbered ("graft.conv_bn_1").  The model gains an opset import of
+ * graft.composite version 1 and, if it had less, IR version 8, which
+ * brought local functions.
+ */
+#include "onnx_export_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char composite_domain[] = "graft.composite";
+
+/* One function being made: the local names of its values. */
+typedef struct FnBuild {
+    Exporter *ex;
+    KeyMap local;       /* node id + 1 -> its value's name in the function */
+    uint32_t next;      /* the next local number */
+    VEC(Onnx__NodeProto *) nodes;
+} FnBuild;
+
+static const char *local_name(FnBuild *fb, const graft_node *n)
+{
+    if (node_kind(n) == NODE_VAR)
+        return node_name(n);
+    if (node_kind(n) == NODE_TUPLE && node_nargs(n) == 0)
+        return ""; /* a left-out input */
+    int64_t *slot = keymap_get(&fb->local, (uint64_t)node_id(n) + 1);
+    if (slot)
+        return (const char *)(intptr_t)*slot;
+    StrBuf sb = {0};
+    strbuf_printf(&sb, "t%u", fb->next++);
+    const char *name = graph_intern(fb->ex->g, sb.data);
+    strbuf_free(&sb);
+    *keymap_put(&fb->local, (uint64_t)node_id(n) + 1, 0) = (int64_t)(intptr_t)name;
+    return name;
+}
+
+static Onnx__NodeProto *new_node(Exporter *ex, const char *op, const char *domain, size_t nin,
+                                 size_t nout)
+{
+    Onnx__NodeProto *np = xmalloc(sizeof *np);
+    onnx__node_proto__init(np);
+    vec_push(&ex->made_nodes, np);
+    np->op_type = (char *)op;
+    np->domain = (char *)domain;
+    np->n_input = nin;
+    np->input = export_name_array(ex, nin);
+    np->n_output = nout;
+    np->output = export_name_array(ex, nout);
+    return np;
+}
+
+/* The initializer a tensor constant came from, or NULL. */
+static Onnx__TensorProto *initializer(const Exporter *ex, const graft_node *c)
+{
+    const Onnx__GraphProto *gp = ex->m->proto->graph;
+    for (size_t i = 0; i < gp->n_initializer; i++)
+        if (strcmp(gp->initializer[i]->name, node_const_text(c)) == 0)
+            return gp->initializer[i];
+    return NULL;
+}
+
+/* A constant of the body as a Constant node. */
+static void constant_node(FnBuild *fb, const graft_node *c)
+{
+    Exporter *ex = fb->ex;
+    Onnx__TensorProto *t = NULL;
+    size_t nbytes = 0;
+    const void *data = node_const_is_scalar(c) ? NULL : node_const_data(c, &nbytes);
+    if (node_const_is_scalar(c))
+        t = export_scalar_tensor(ex, c, "");
+    else if (!(t = initializer(ex, c)) && data && node_type(c))
+        t = export_new_tensor(ex, "", node_type(c), data, nbytes);
+    if (!t) {
+        diag_file_error(ex->d, ex->m->name, "constant %s of a partition has no values to "
+                        "write", node_const_text(c));
+        ex->ok = false;
+        return;
+    }
+    Onnx__NodeProto *np = new_node(ex, "Constant", NULL, 0, 1);
+    np->output[0] = (char *)local_name(fb, c);
+    np->attribute = xcalloc(2, sizeof *np->attribute);
+    vec_push(&ex->made, np->attribute);
+    Onnx__AttributeProto *a = np->attribute[np->n_attribute++] = xmalloc(sizeof *a);
+    onnx__attribute_proto__init(a);
+    vec_push(&ex->made_attrs, a);
+    a->name = "value";
+    a->has_type = true;
+    a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR;
+    a->t = t;
+    vec_push(&fb->nodes, np);
+}
+
+/* Whether call n's value is a tuple read by element. */
+static int results(const graft_node *n, bool *tuple)
+{
+    int count = node_noutputs(n);
+    *tuple = count > 1;
+    for (const Use *u = node_first_use(n); u; u = use_next(u))
+        if (node_kind(use_user(u)) == NODE_GETITEM && !node_is_dead(use_user(u))) {
+            *tuple = true;
+            count = node_index(use_user(u)) >= count ? node_index(use_user(u)) + 1 : count;
+        }
+    return count;
+}
+
+/* A call of the body, its operands named locally. */
+static void body_call(FnBuild *fb, const graft_node *n)
+{
+    Exporter *ex = fb->ex;
+    uint32_t id = node_id(n);
+    Onnx__NodeProto *old = id < ex->m->norigin ? ex->m->origin[id] : NULL;
+    bool tuple;
+    int nout = results(n, &tuple);
+    Onnx__NodeProto *np = new_node(ex, node_op(n), graph_node_domain(ex->g, n),
+                                   (size_t)node_nargs(n), (size_t)nout);
+    for (int i = 0; i < node_nargs(n); i++)
+        np->input[i] = (char *)local_name(fb, node_arg(n, i));
+    for (int i = 0; i < nout; i++) {
+        const graft_node *r = tuple ? export_result_of(ex, n, i) : n;
+        np->output[i] = (char *)(r ? local_name(fb, r) : "");
+    }
+    if (old) {
+        np->name = old->name;
+        np->domain = old->domain;
+        np->n_attribute = old->n_attribute;
+        np->attribute = old->attribute;
+    } else
+        export_set_attrs(ex, n, np);
+    vec_push(&fb->nodes, np);
+}
+
+/* The body's calls and constants, operands first, iteratively. */
+static void body_nodes(FnBuild *fb, const graft_node *root)
+{
+    typedef struct Frame {
+        const graft_node *n;
+        int next;
+    } Frame;
+    VEC(Frame) stack = {0};
+    KeyMap seen = {0};
+    vec_push(&stack, ((Frame){root, 0}));
+    while (stack.len && fb->ex->ok) {
+        Frame *f = &stack.items[stack.len - 1];
+        if (f->next < node_nargs(f->n) && node_kind(f->n) != NODE_VAR) {
+            const graft_node *a = node_arg(f->n, f->next++);
+            if (!keymap_get(&seen, (uint64_t)node_id(a) + 1)) {
+                keymap_put(&seen, (uint64_t)node_id(a) + 1, 1);
+                vec_push(&stack, ((Frame){a, 0}));
+            }
+            continue;
+        }
+        const graft_node *n = f->n;
+        stack.len--;
+        if (node_kind(n) == NODE_CALL && node_op(n))
+            body_call(fb, n);
+        else if (node_kind(n) == NODE_CONST)
+            constant_node(fb, n);
+        else if (node_kind(n) != NODE_VAR && node_kind(n) != NODE_GETITEM &&
+                 node_kind(n) != NODE_TUPLE) {
+            diag_file_error(fb->ex->d, fb->ex->m->name, "a partition holds a node ONNX "
+                            "functions cannot (a call of a function, a nested function)");
+            fb->ex->ok = false;
+        }
+    }
+    keymap_free(&seen);
+    vec_free(&stack);
+}
+
+/* The function's name, doc string, inputs and outputs around its nodes. */
+static Onnx__FunctionProto *function_proto(FnBuild *fb, const graft_node *fn)
+{
+    Exporter *ex = fb->ex;
+    Onnx__FunctionProto *f = xmalloc(sizeof *f);
+    onnx__function_proto__init(f);
+    const graft_attr_value *composite = node_find_attr(fn, "Composite");
+    const graft_attr_value *pfp = node_find_attr(fn, "PartitionedFromPattern");
+    f->name = (char *)(composite && composite->kind == GRAFT_ATTR_STRING ? composite->s
+                                                                         : "partition");
+    f->domain = (char *)composite_domain;
+    if (pfp && pfp->kind == GRAFT_ATTR_STRING)
+        f->doc_string = (char *)graph_intern(ex->g, pfp->s);
+    f->n_input = (size_t)node_nparams(fn);
+    f->input = export_name_array(ex, f->n_input);
+    for (int i = 0; i < node_nparams(fn); i++)
+        f->input[i] = (char *)node_name(node_param(fn, i));
+    const graft_node *body = node_body(fn);
+    bool tuple = node_kind(body) == NODE_TUPLE;
+    f->n_output = tuple ? (size_t)node_nargs(body) : 1;
+    f->output = export_name_array(ex, f->n_output);
+    for (size_t i = 0; i < f->n_output; i++)
+        f->output[i] = (char *)local_name(fb, tuple ? node_arg(body, (int)i) : body);
+    f->n_node = fb->nodes.len;
+    f->node = fb->nodes.items; /* freed with f */
+    f->n_opset_import = ex->m->proto->n_opset_import;
+    f->opset_import = ex->m->proto->opset_import;
+    return f;
+}
+
+/* f packed with its name left out, for comparing functions (malloc'd). */
+static uint8_t *packed(Onnx__FunctionProto *f, size_t *len)
+{
+    char *name = f->name;
+    f->name = NULL;
+    *len = onnx__function_proto__get_packed_size(f);
+    uint8_t *bytes = xmalloc(*len + 1);
+    onnx__function_proto__pack(f, bytes);
+    f->name = name;
+    return bytes;
+}
+
+static void function_free(Onnx__FunctionProto *f)
+{
+    free(f->node);
+    free(f);
+}
+
+/* f, or an equal function made before (f freed), numbered when another
+ * function has its name. */
+static Onnx__FunctionProto *unique_function(Exporter *ex, Onnx__FunctionProto *f)
+{
+    size_t len, olen;
+    uint8_t *mine = packed(f, &len);
+    int same_name = 0;
+    for (size_t i = 0; i < ex->functions.len; i++) {
+        Onnx__FunctionProto *o = ex->functions.items[i];
+        uint8_t *theirs = packed(o, &olen);
+        bool equal = olen == len && memcmp(mine, theirs, len) == 0;
+        free(theirs);
+        if (equal) {
+            free(mine);
+            function_free(f);
+            return o;
+        }
+        same_name += strncmp(o->name, f->name, strlen(f->name)) == 0;
+    }
+    free(mine);
+    if (same_name) {
+        StrBuf sb = {0};
+        strbuf_printf(&sb, "%s_%d", f->name, same_name);
+        f->name = (char *)graph_intern(ex->g, sb.data);
+        strbuf_free(&sb);
+    }
+    vec_push(&ex->functions, f);
+    return f;
+}
+
+/* The FunctionProto of function fn, made once. */
+static Onnx__FunctionProto *function_of(Exporter *ex, const graft_node *fn)
+{
+    const void *known = keymap_get_ptr(&ex->function_of, fn);
+    if (known)
+        return (Onnx__FunctionProto *)known;
+    FnBuild fb = {.ex = ex};
+    body_nodes(&fb, node_body(fn));
+    Onnx__FunctionProto *f = function_proto(&fb, fn);
+    keymap_free(&fb.local);
+    f = unique_function(ex, f);
+    keymap_put_ptr(&ex->function_of, fn, f);
+    return f;
+}
+
+void export_function_call(Exporter *ex, const graft_node *n)
+{
+    Onnx__FunctionProto *f = node_kind(node_callee(n)) == NODE_FUNC
+                                 ? function_of(ex, node_callee(n))
+                                 : NULL;
+    if (!f || !ex->ok) {
+        if (ex->ok)
+            diag_file_error(ex->d, ex->m->name, "a call of a function value cannot be "
+                            "written to an ONNX model");
+        ex->ok = false;
+        return;
+    }
+    bool tuple;
+    int nout = results(n, &tuple);
+    Onnx__NodeProto *np = new_node(ex, f->name, composite_domain, (size_t)node_nargs(n),
+                                   (size_t)nout);
+    for (int i = 0; i < node_nargs(n); i++)
+        np->input[i] = (char *)export_value_name(ex, node_arg(n, i));
+    for (int i = 0; i < nout; i++) {
+        const graft_node *r = tuple ? export_result_of(ex, n, i) : n;
+        np->output[i] = (char *)(r ? export_value_name(ex, r) : "");
+    }
+    np->name = (char *)export_fresh_name(ex, f->name);
+    vec_push(&ex->nodes, np);
+}
+
+void export_functions_finish(Exporter *ex, Onnx__ModelProto *model)
+{
+    if (!ex->functions.len)
+        return;
+    size_t n = model->n_functions;
+    Onnx__FunctionProto **fs = xcalloc(n + ex->functions.len + 1, sizeof *fs);
+    memcpy(fs, model->functions, n * sizeof *fs);
+    memcpy(fs + n, ex->functions.items, ex->functions.len * sizeof *fs);
+    model->functions = fs;
+    model->n_functions = n + ex->functions.len;
+    Onnx__OperatorSetIdProto *import = &ex->composite_import;
+    onnx__operator_set_id_proto__init(import);
+    import->domain = (char *)composite_domain;
+    import->has_version = true;
+    import->version = 1;
+    Onnx__OperatorSetIdProto **imports = xcalloc(model->n_opset_import + 2, sizeof *imports);
+    memcpy(imports, model->opset_import, model->n_opset_import * sizeof *imports);
+    imports[model->n_opset_import++] = import;
+    model->opset_import = imports;
+    if (!model->has_ir_version || model->ir_version < 8) {
+        model->has_ir_version = true;
+        model->ir_version = 8;
+    }
+}
+
+void export_functions_free(Exporter *ex)
+{
+    for (size_t i = 0; i < ex->functions.len; i++)
+        function_free(ex->functions.items[i]);
+    vec_free(&ex->functions);
+    keymap_free(&ex->function_of);
+}

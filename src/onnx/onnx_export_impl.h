@@ -1,0 +1,66 @@
+/* onnx_export_impl.h - what the writer's files share (note [onnx export]
+ * in onnx_export.c): the state of one export, and the helpers that name
+ * values and make protos. */
+#ifndef GRAFT_ONNX_EXPORT_IMPL_H
+#define GRAFT_ONNX_EXPORT_IMPL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "onnx_graph.h"
+
+typedef struct Exporter {
+    OnnxModel *m;
+    graft_graph *g;
+    graft_diag *d;
+    const char **value;    /* per id: the name its value is written under */
+    const char **node;     /* per id: the fresh name of a call a rewrite made */
+    uint8_t *live;         /* per id: reached from the output */
+    uint8_t *done;         /* per id: its NodeProto is in nodes */
+    KeyMap taken;          /* interned names of nodes and values in use */
+    KeyMap scalars;        /* hash of a scalar's dtype and value -> the id of
+                              the first constant written so */
+    uint32_t fresh;        /* the next fresh number */
+    VEC(Onnx__NodeProto *) nodes;    /* the node list being made */
+    VEC(Onnx__TensorProto *) inits;  /* the initializer list being made */
+    VEC(void *) made;                /* what to free: NodeProto parts */
+    VEC(Onnx__NodeProto *) made_nodes;
+    VEC(Onnx__AttributeProto *) made_attrs;
+    VEC(Onnx__TensorProto *) made_tensors;
+    VEC(Onnx__FunctionProto *) functions; /* the partitions' (made here) */
+    KeyMap function_of;    /* a NODE_FUNC -> its FunctionProto */
+    Onnx__OperatorSetIdProto composite_import; /* their domain's opset import */
+    bool ok;
+} Exporter;
+
+/* A name not in use: "graft_<stem>_<k>" with the first free k. */
+const char *export_fresh_name(Exporter *ex, const char *stem);
+/* The fresh name of a call a rewrite made, "graft_<Op>_<k>", made once. */
+const char *export_call_name(Exporter *ex, const graft_node *call);
+/* The live element reading result i of call n, or NULL. */
+graft_node *export_result_of(const Exporter *ex, const graft_node *n, int i);
+/* The name n's value is written under (note [onnx export]). */
+const char *export_value_name(Exporter *ex, const graft_node *n);
+/* An array of n names, freed with the export. */
+char **export_name_array(Exporter *ex, size_t n);
+/* A tensor of type t holding nbytes raw bytes at data, named name. */
+Onnx__TensorProto *export_new_tensor(Exporter *ex, const char *name, const graft_type *t,
+                                     const void *data, size_t nbytes);
+/* The attributes of call n, a rewrite's, as AttributeProtos. */
+void export_set_attrs(Exporter *ex, const graft_node *n, Onnx__NodeProto *np);
+/* The NodeProto of call n (onnx_export_node.c). */
+Onnx__NodeProto *export_node_proto(Exporter *ex, const graft_node *n);
+/* A scalar constant a rewrite made, as an initializer. */
+void export_scalar_initializer(Exporter *ex, const graft_node *n);
+/* Scalar constant n as a tensor of rank 0 named name; NULL after
+ * reporting a dtype graft cannot write. */
+Onnx__TensorProto *export_scalar_tensor(Exporter *ex, const graft_node *n, const char *name);
+/* Emits call n of a function (a partition) and the function
+ * (onnx_export_fn.c, note [onnx partitions]). */
+void export_function_call(Exporter *ex, const graft_node *n);
+/* Adds what the functions made need to the model written: the functions,
+ * the opset import of their domain, IR version 8 (local functions). */
+void export_functions_finish(Exporter *ex, Onnx__ModelProto *model);
+void export_functions_free(Exporter *ex);
+
+#endif

@@ -1,0 +1,269 @@
+/* onnx_export_node.c - the NodeProtos of the calls written (note [onnx
+ * export] in onnx_export.c): a call's own when nothing changed it, else a
+ * new one with its attributes converted (note [onnx attributes] in
+ * onnx_import.c, backwards), and the initializers of scalar constants. */
+#include "onnx_export_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dtype.h"
+
+/* The NodeProto call n came from, when nothing changed what it reads. */
+static Onnx__NodeProto *untouched(Exporter *ex, const graft_node *n)
+{
+    uint32_t id = node_id(n);
+    Onnx__NodeProto *np = id < ex->m->norigin ? ex->m->origin[id] : NULL;
+    if (!np)
+        return NULL;
+    size_t nin = np->n_input;
+    while (nin > 0 && !np->input[nin - 1][0])
+        nin--;
+    if (nin != (size_t)node_nargs(n))
+        return NULL;
+    for (size_t i = 0; i < nin; i++)
+        if (strcmp(export_value_name(ex, node_arg(n, (int)i)), np->input[i]) != 0)
+            return NULL;
+    if (node_noutputs(n) <= 1 && np->n_output == 1 &&
+        strcmp(export_value_name(ex, n), np->output[0]) != 0)
+        return NULL;
+    return np;
+}
+
+char **export_name_array(Exporter *ex, size_t n)
+{
+    char **names = xcalloc(n + 1, sizeof *names);
+    vec_push(&ex->made, names);
+    return names;
+}
+
+/* The results of call n: its value, or when it is read by element as
+ * many as it has or its elements read ("" for one nothing reads). */
+static void set_outputs(Exporter *ex, const graft_node *n, Onnx__NodeProto *np)
+{
+    int count = node_noutputs(n) > 1 ? node_noutputs(n) : 0;
+    for (const Use *u = node_first_use(n); u; u = use_next(u))
+        if (node_kind(use_user(u)) == NODE_GETITEM && ex->live[node_id(use_user(u))] &&
+            node_index(use_user(u)) >= count)
+            count = node_index(use_user(u)) + 1;
+    np->n_output = count > 0 ? (size_t)count : 1;
+    np->output = export_name_array(ex, np->n_output);
+    for (size_t i = 0; i < np->n_output; i++) {
+        const graft_node *r = count > 0 ? export_result_of(ex, n, (int)i) : n;
+        np->output[i] = (char *)(r ? export_value_name(ex, r) : "");
+    }
+}
+
+static Onnx__AttributeProto *new_attr(Exporter *ex, const char *name,
+                                      Onnx__AttributeProto__AttributeType type)
+{
+    Onnx__AttributeProto *a = xmalloc(sizeof *a);
+    onnx__attribute_proto__init(a);
+    vec_push(&ex->made_attrs, a);
+    a->name = (char *)name;
+    a->has_type = true;
+    a->type = type;
+    return a;
+}
+
+/* A tensor of type t holding nbytes raw bytes at data, named name. */
+Onnx__TensorProto *export_new_tensor(Exporter *ex, const char *name, const graft_type *t,
+                                     const void *data, size_t nbytes)
+{
+    Onnx__TensorProto *tp = xmalloc(sizeof *tp);
+    onnx__tensor_proto__init(tp);
+    vec_push(&ex->made_tensors, tp);
+    tp->name = (char *)name;
+    tp->n_dims = (size_t)t->rank;
+    tp->dims = (int64_t *)t->dims;
+    tp->has_data_type = true;
+    tp->data_type = (int32_t)dtype_from_name(t->dtype);
+    tp->has_raw_data = true;
+    tp->raw_data.data = (uint8_t *)data;
+    tp->raw_data.len = nbytes;
+    return tp;
+}
+
+/* A list attribute: INTS, FLOATS or STRINGS by its first item (INTS when
+ * empty); false for a list of something else. */
+static bool list_attr(Exporter *ex, const graft_attr_value *v, Onnx__AttributeProto *a)
+{
+    graft_attr_kind kind = v->nitems ? v->items[0]->kind : GRAFT_ATTR_INT;
+    a->type = kind == GRAFT_ATTR_FLOAT    ? ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS
+            : kind == GRAFT_ATTR_STRING ? ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS
+                                        : ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS;
+    size_t n = (size_t)v->nitems;
+    void *items = xcalloc(n + 1, kind == GRAFT_ATTR_STRING ? sizeof(ProtobufCBinaryData) : 8);
+    vec_push(&ex->made, items);
+    for (size_t i = 0; i < n; i++) {
+        const graft_attr_value *it = v->items[i];
+        if (it->kind != kind && !(kind == GRAFT_ATTR_FLOAT && it->kind == GRAFT_ATTR_INT))
+            return false;
+        if (kind == GRAFT_ATTR_FLOAT)
+            ((float *)items)[i] = (float)(it->kind == GRAFT_ATTR_INT ? (double)it->i : it->f);
+        else if (kind == GRAFT_ATTR_STRING)
+            ((ProtobufCBinaryData *)items)[i] = (ProtobufCBinaryData){strlen(it->s),
+                                                                      (uint8_t *)it->s};
+        else
+            ((int64_t *)items)[i] = it->i;
+    }
+    a->n_floats = kind == GRAFT_ATTR_FLOAT ? n : 0;
+    a->floats = kind == GRAFT_ATTR_FLOAT ? items : NULL;
+    a->n_strings = kind == GRAFT_ATTR_STRING ? n : 0;
+    a->strings = kind == GRAFT_ATTR_STRING ? items : NULL;
+    a->n_ints = kind != GRAFT_ATTR_FLOAT && kind != GRAFT_ATTR_STRING ? n : 0;
+    a->ints = a->n_ints ? items : NULL;
+    return kind == GRAFT_ATTR_INT || kind == GRAFT_ATTR_FLOAT || kind == GRAFT_ATTR_STRING;
+}
+
+/* One attribute of a call a rewrite made (note [onnx attributes] in
+ * onnx_import.c, backwards); NULL for None (left out), and after
+ * reporting a value ONNX has no attribute for. */
+static Onnx__AttributeProto *attr_proto(Exporter *ex, const graft_node *n, const graft_attr *at)
+{
+    const graft_attr_value *v = at->value;
+    Onnx__AttributeProto *a = new_attr(ex, at->name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT);
+    bool ok = true;
+    switch (v->kind) {
+    case GRAFT_ATTR_INT:
+    case GRAFT_ATTR_BOOL:
+        a->has_i = true;
+        a->i = v->i;
+        break;
+    case GRAFT_ATTR_FLOAT:
+        a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT;
+        a->has_f = true;
+        a->f = (float)v->f;
+        break;
+    case GRAFT_ATTR_STRING:
+        a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING;
+        a->has_s = true;
+        a->s = (ProtobufCBinaryData){strlen(v->s), (uint8_t *)v->s};
+        break;
+    case GRAFT_ATTR_LIST:
+        ok = list_attr(ex, v, a);
+        break;
+    case GRAFT_ATTR_TENSOR:
+        a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR;
+        a->t = v->type && v->data ? export_new_tensor(ex, "", v->type, v->data, v->nbytes) : NULL;
+        ok = a->t != NULL;
+        break;
+    case GRAFT_ATTR_NULL:
+        return NULL;
+    default:
+        ok = false;
+    }
+    if (!ok) {
+        diag_file_error(ex->d, ex->m->name, "the %s node a rewrite made has attribute '%s', "
+                        "whose value ONNX has no attribute type for", node_op(n), at->name);
+        ex->ok = false;
+    }
+    return a;
+}
+
+void export_set_attrs(Exporter *ex, const graft_node *n, Onnx__NodeProto *np)
+{
+    np->attribute = xcalloc((size_t)node_nattrs(n) + 1, sizeof *np->attribute);
+    vec_push(&ex->made, np->attribute);
+    for (int i = 0; i < node_nattrs(n); i++) {
+        Onnx__AttributeProto *a = attr_proto(ex, n, node_attr(n, i));
+        if (a)
+            np->attribute[np->n_attribute++] = a;
+    }
+}
+
+/* The NodeProto of call n: its own when nothing changed it, else a new
+ * one (a rewritten call of the model keeps its name, domain, doc string
+ * and attributes). */
+Onnx__NodeProto *export_node_proto(Exporter *ex, const graft_node *n)
+{
+    Onnx__NodeProto *old = untouched(ex, n);
+    if (old)
+        return old;
+    uint32_t id = node_id(n);
+    old = id < ex->m->norigin ? ex->m->origin[id] : NULL;
+    Onnx__NodeProto *np = xmalloc(sizeof *np);
+    onnx__node_proto__init(np);
+    vec_push(&ex->made_nodes, np);
+    np->n_input = (size_t)node_nargs(n);
+    np->input = export_name_array(ex, np->n_input);
+    for (size_t i = 0; i < np->n_input; i++)
+        np->input[i] = (char *)export_value_name(ex, node_arg(n, (int)i));
+    set_outputs(ex, n, np);
+    np->op_type = (char *)node_op(n);
+    np->domain = (char *)graph_node_domain(ex->g, n);
+    if (old) {
+        np->name = old->name;
+        np->domain = old->domain;
+        np->doc_string = old->doc_string;
+        np->n_attribute = old->n_attribute;
+        np->attribute = old->attribute;
+    } else {
+        np->name = (char *)export_call_name(ex, n);
+        export_set_attrs(ex, n, np);
+    }
+    return np;
+}
+
+/* The little-endian bytes of a scalar of dtype, in buf; false for a
+ * dtype graft does not write scalars of. */
+static bool scalar_bytes(const char *dtype, double v, uint8_t *buf, size_t *n)
+{
+    uint64_t bits;
+    if (strcmp(dtype, "float32") == 0) {
+        float f = (float)v;
+        uint32_t b32;
+        memcpy(&b32, &f, 4);
+        bits = b32;
+        *n = 4;
+    } else if (strcmp(dtype, "float64") == 0) {
+        memcpy(&bits, &v, 8);
+        *n = 8;
+    } else {
+        *n = dtype_size(dtype_from_name(dtype));
+        bits = (uint64_t)(int64_t)v;
+        if (*n == 0 || dtype_is_float(dtype_from_name(dtype)))
+            return false;
+    }
+    for (size_t b = 0; b < *n; b++)
+        buf[b] = (uint8_t)(bits >> (8 * b));
+    return true;
+}
+
+/* A scalar constant a rewrite made: a new initializer of rank 0, one per
+ * dtype and value (a rule that folds a batch norm makes its epsilon in
+ * each place it folds one). */
+void export_scalar_initializer(Exporter *ex, const graft_node *n)
+{
+    const char *dtype = node_const_dtype(n);
+    double value = node_const_value(n);
+    uint64_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    uint64_t key = hash_mix(hash_bytes(dtype ? dtype : "", dtype ? strlen(dtype) : 0, 0), bits);
+    const int64_t *seen = keymap_get(&ex->scalars, key | 1);
+    const graft_node *first = seen ? graph_node(ex->g, (uint32_t)*seen) : NULL;
+    if (first && node_const_value(first) == value && /* not a hash collision */
+        strcmp(node_const_dtype(first) ? node_const_dtype(first) : "", dtype ? dtype : "") == 0) {
+        ex->value[node_id(n)] = export_value_name(ex, first);
+        return;
+    }
+    *keymap_put(&ex->scalars, key | 1, 0) = node_id(n);
+    Onnx__TensorProto *t = export_scalar_tensor(ex, n, export_value_name(ex, n));
+    if (t)
+        vec_push(&ex->inits, t);
+}
+
+Onnx__TensorProto *export_scalar_tensor(Exporter *ex, const graft_node *n, const char *name)
+{
+    const char *dtype = node_const_dtype(n);
+    uint8_t *buf = arena_alloc(graph_arena(ex->g), 8);
+    size_t nbytes;
+    if (!dtype || !scalar_bytes(dtype, node_const_value(n), buf, &nbytes)) {
+        diag_file_error(ex->d, ex->m->name, "a rewrite made the constant %s, of a dtype graft "
+                        "cannot write as a tensor", node_const_text(n));
+        ex->ok = false;
+        return NULL;
+    }
+    const graft_type *t = graph_type_tensor(ex->g, dtype, NULL, 0);
+    return export_new_tensor(ex, name, t, buf, nbytes);
+}

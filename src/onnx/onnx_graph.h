@@ -1,0 +1,85 @@
+/* onnx_graph.h - an ONNX model as a graft graph (onnx_import.c), and the
+ * graph written back as the model (onnx_export.c).
+ *
+ * note [onnx import]: a ModelProto's main graph becomes a graft_graph of
+ * IR_ONNX: the graph inputs are its parameters (in order; an input that
+ * an initializer also names is a parameter with a default, as ONNX has
+ * it), the other initializers tensor constants named as they are, whose
+ * elements stay where protobuf-c put them (raw_data, by reference; the
+ * typed fields float_data, int32_data and int64_data of float32, int32
+ * and int64 tensors are copied to raw bytes; other encodings and
+ * external data stay unknown to graft, and are written back from the
+ * original), each node a call of its op_type (its domain beside it,
+ * graph_node_domain) with its attributes converted (note [onnx
+ * attributes] in onnx_import.c), the graph outputs the output (a tuple
+ * when there are several).  A node that names several outputs is a call
+ * whose value is a tuple, read by element (note [several results] in
+ * graph.h); one naming one output a call whose value is that tensor.
+ * Node names and value names go in the graph's side tables (note [IR
+ * names]).  Types come from the graph inputs, the initializers
+ * and value_info, and for the rest from ONNX's shape inference
+ * (onnx_type_of), which also types what rewrites make.
+ *
+ * note [kept values]: what nothing reads when the model is read (a node
+ * whose result no node uses and no graph output is, an initializer no node
+ * reads) stays in the model: the output is a tuple of the graph outputs
+ * followed by those values, so that every walk from the output, and the
+ * sweep after a rewrite, keeps them.  What a rewrite leaves unread is
+ * dropped, as rewriting Relay drops it.
+ *
+ * The model keeps its ModelProto, and for each call the NodeProto it came
+ * from, so that writing it back reuses every field nothing rewrote (note
+ * [onnx export] in onnx_export.c).
+ */
+#ifndef GRAFT_ONNX_GRAPH_H
+#define GRAFT_ONNX_GRAPH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "diag.h"
+#include "graph.h"
+#include "onnx.pb-c.h"
+
+typedef struct OnnxModel {
+    Onnx__ModelProto *proto;   /* the model as read (owned) */
+    graft_graph *g;            /* its main graph, as graft's */
+    Onnx__NodeProto **origin;  /* per node id below norigin: the NodeProto a
+                                  call was imported from, else NULL */
+    uint32_t norigin;          /* entries in origin: the ids import made */
+    graft_node *absent;        /* the empty tuple standing for left-out
+                                  inputs (note [absent operands] in
+                                  src/runtime/eval_impl.h), or NULL */
+    char *name;                /* the file's name, for messages */
+    bool tupled;               /* the output is a tuple (note [kept values]) */
+    int noutputs;              /* the graph outputs: the first fields of the
+                                  output tuple (note [kept values]), or the
+                                  output itself when it is the only one */
+} OnnxModel;
+
+/* The model proto (taken over: freed with the result, or here on
+ * failure) as a graph; NULL after reporting "NAME: error: ..." through d
+ * (a node whose type relation finds a contradiction is named: "node
+ * 'conv1' (Conv): ...").  Free with onnx_graph_free. */
+OnnxModel *onnx_import(Onnx__ModelProto *proto, const char *name, graft_diag *d);
+void onnx_graph_free(OnnxModel *m);
+
+/* n's type by ONNX's shape inference (a GraphTypeFn, note [IR type
+ * relations] in graph.h): NULL when unknown (an op graft has no inference
+ * for, an op of another domain, inputs of unknown type), or contradictory
+ * (why says how). */
+const graft_type *onnx_type_of(graft_graph *g, const graft_node *n, StrBuf *why);
+
+/* The ONNX name of node n of m for messages: the node's name, or for a
+ * node without one (or a value that is no node's) the name of the value
+ * it makes; NULL for a node the model does not name (one a rewrite made
+ * before export names it). */
+const char *onnx_node_label(const OnnxModel *m, const graft_node *n);
+
+/* Writes m's graph as an ONNX model to out (note [onnx export]), binary
+ * or (text) in ONNX's text syntax; false after reporting what cannot be
+ * written (the caller's outfile_commit reports a failed write). */
+bool onnx_export(OnnxModel *m, FILE *out, bool text, graft_diag *d);
+
+#endif

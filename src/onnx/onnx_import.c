@@ -1,0 +1,435 @@
+/* onnx_import.c - an ONNX ModelProto as a graft graph (note [onnx import]
+ * in onnx_graph.h). */
+#include "onnx_graph.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dtype.h"
+#include "onnx_model.h"
+
+typedef struct Importer {
+    OnnxModel *m;
+    graft_graph *g;
+    KeyMap values;  /* interned value name -> the node that makes it */
+    VEC(uint32_t) calls; /* per NodeProto of the graph: its call's id */
+    graft_diag *d;
+    bool ok;
+} Importer;
+
+static graft_node *value_of(const Importer *im, const char *name)
+{
+    const char *key = graph_intern(im->g, name);
+    return (graft_node *)keymap_get_ptr(&im->values, key);
+}
+
+static void set_value(Importer *im, const char *name, graft_node *n)
+{
+    keymap_put_ptr(&im->values, graph_intern(im->g, name), n);
+    graph_set_value_name(im->g, n, name);
+}
+
+/* The dtype of ONNX's element type number, NULL when graft has none. */
+static const char *elem_dtype(int32_t elem)
+{
+    const DTypeInfo *info = dtype_info(elem);
+    return info ? info->name : NULL;
+}
+
+/* A ValueInfoProto's tensor type; NULL for another type or an unknown
+ * element type.  A dim given by a parameter ("N") or not at all is "?". */
+static const graft_type *value_type(graft_graph *g, const Onnx__TypeProto *tp)
+{
+    if (!tp || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !tp->tensor_type ||
+        !tp->tensor_type->shape)
+        return NULL;
+    const char *dtype = elem_dtype(tp->tensor_type->elem_type);
+    const Onnx__TensorShapeProto *shape = tp->tensor_type->shape;
+    if (!dtype)
+        return NULL;
+    int64_t *dims = arena_array(graph_arena(g), shape->n_dim + 1, sizeof(int64_t));
+    for (size_t i = 0; i < shape->n_dim; i++) {
+        const Onnx__TensorShapeProto__Dimension *d = shape->dim[i];
+        bool known = d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
+                     d->dim_value >= 0;
+        dims[i] = known ? d->dim_value : DIM_ANY;
+    }
+    return graph_type_tensor(g, dtype, dims, (int)shape->n_dim);
+}
+
+static const graft_type *tensor_type(graft_graph *g, const Onnx__TensorProto *t)
+{
+    const char *dtype = elem_dtype(t->data_type);
+    return dtype ? graph_type_tensor(g, dtype, t->dims, (int)t->n_dims) : NULL;
+}
+
+/* Values of a typed field as raw little-endian bytes in the arena. */
+static void *typed_bytes(graft_graph *g, const void *values, size_t count, size_t size)
+{
+    uint8_t *out = arena_alloc(graph_arena(g), count * size + 1);
+    const uint8_t *in = values;
+    for (size_t k = 0; k < count; k++) {
+        uint64_t v = 0;
+        memcpy(&v, in + k * size, size); /* the host's order ... */
+        for (size_t b = 0; b < size; b++)  /* ... written little-endian */
+            out[k * size + b] = (uint8_t)(v >> (8 * b));
+    }
+    return out;
+}
+
+/* A tensor's elements as raw bytes (note [onnx import]): NULL when graft
+ * does not read them, or after reporting a size that contradicts the
+ * shape (*bad set). */
+static const void *tensor_bytes(Importer *im, const Onnx__TensorProto *t,
+                                const graft_type *type, size_t *nbytes, bool *bad)
+{
+    size_t want;
+    if (!type || !graph_tensor_nbytes(type, &want) ||
+        t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL)
+        return NULL;
+    size_t have = 0;
+    const void *bytes = NULL;
+    if (t->has_raw_data) {
+        bytes = t->raw_data.data;
+        have = t->raw_data.len;
+    } else if (strcmp(type->dtype, "float32") == 0 && t->n_float_data * 4 == want) {
+        bytes = typed_bytes(im->g, t->float_data, t->n_float_data, 4);
+        have = want;
+    } else if (strcmp(type->dtype, "int64") == 0 && t->n_int64_data * 8 == want) {
+        bytes = typed_bytes(im->g, t->int64_data, t->n_int64_data, 8);
+        have = want;
+    } else if (strcmp(type->dtype, "int32") == 0 && t->n_int32_data * 4 == want) {
+        bytes = typed_bytes(im->g, t->int32_data, t->n_int32_data, 4);
+        have = want;
+    }
+    if (bytes && have != want) {
+        diag_file_error(im->d, im->m->name, "tensor '%s': raw_data has %zu bytes; its type %s "
+                        "needs %zu", t->name ? t->name : "", have, type->text, want);
+        *bad = true;
+        return NULL;
+    }
+    *nbytes = have;
+    return bytes;
+}
+
+/* Graph inputs become parameters; initializers that are not inputs
+ * tensor constants. */
+static void import_leaves(Importer *im, const Onnx__GraphProto *gp)
+{
+    for (size_t i = 0; i < gp->n_input; i++) {
+        const Onnx__ValueInfoProto *in = gp->input[i];
+        graft_node *p = graph_add_param(im->g, in->name, value_type(im->g, in->type));
+        set_value(im, in->name, p);
+    }
+    for (size_t i = 0; i < gp->n_initializer && im->ok; i++) {
+        const Onnx__TensorProto *t = gp->initializer[i];
+        if (value_of(im, t->name))
+            continue; /* an input's default value */
+        const graft_type *type = tensor_type(im->g, t);
+        size_t nbytes = 0;
+        bool bad = false;
+        const void *bytes = tensor_bytes(im, t, type, &nbytes, &bad);
+        im->ok = !bad;
+        graft_node *c = graph_add_tensor_const(im->g, t->name, type, bytes, nbytes);
+        graph_set_type(im->g, c, type);
+        set_value(im, t->name, c);
+    }
+    for (size_t i = 0; i < gp->n_sparse_initializer; i++) { /* values unknown to graft */
+        const Onnx__SparseTensorProto *sp = gp->sparse_initializer[i];
+        const char *name = sp->values && sp->values->name ? sp->values->name : "";
+        const char *dtype = sp->values ? elem_dtype(sp->values->data_type) : NULL;
+        const graft_type *type = dtype ? graph_type_tensor(im->g, dtype, sp->dims,
+                                                           (int)sp->n_dims)
+                                       : NULL;
+        graft_node *c = graph_add_tensor_const(im->g, name, type, NULL, 0);
+        graph_set_type(im->g, c, type);
+        set_value(im, name, c);
+    }
+}
+
+/* note [onnx attributes]: an AttributeProto becomes the graft attribute
+ * value of its kind: FLOAT a float, INT an int, STRING a string (its
+ * bytes), FLOATS, INTS and STRINGS lists of those, TENSOR a tensor (type
+ * and raw bytes, as an initializer's), GRAPH a subgraph holding the
+ * GraphProto's protobuf encoding (rules see none of it; the writer
+ * unpacks it again); the other kinds (sparse tensors, type protos and
+ * the plural TENSORS and GRAPHS) are opaque values named by their kind.
+ * ONNX has no bool: a flag is an int (transA=1). */
+/* The shortest text that reads back as f ("1e-05" for float32's
+ * 9.99999974e-06), as ONNX's printer writes a float. */
+static const char *float_spelling(graft_graph *g, float f)
+{
+    char buf[32];
+    for (int digits = 1; digits <= 9; digits++) {
+        snprintf(buf, sizeof buf, "%.*g", digits, (double)f);
+        if (strtof(buf, NULL) == f)
+            break;
+    }
+    return graph_intern(g, buf);
+}
+
+static graft_attr_value *list_attr(Importer *im, const Onnx__AttributeProto *a)
+{
+    graft_attr_value *v = graph_new_attr_value(im->g, GRAFT_ATTR_LIST);
+    size_t n = a->n_floats + a->n_ints + a->n_strings;
+    graft_attr_value **items = arena_array(graph_arena(im->g), n + 1, sizeof *items);
+    for (size_t k = 0; k < n; k++) {
+        graft_attr_kind kind = a->n_floats ? GRAFT_ATTR_FLOAT
+                             : a->n_ints   ? GRAFT_ATTR_INT
+                                           : GRAFT_ATTR_STRING;
+        graft_attr_value *it = items[k] = graph_new_attr_value(im->g, kind);
+        if (kind == GRAFT_ATTR_FLOAT)
+            it->f = a->floats[k];
+        else if (kind == GRAFT_ATTR_INT)
+            it->i = a->ints[k];
+        else
+            it->s = graph_intern_n(im->g, (const char *)a->strings[k].data, a->strings[k].len);
+    }
+    v->nitems = (int)n;
+    v->items = (const graft_attr_value *const *)items;
+    return v;
+}
+
+static graft_attr_value *tensor_attr(Importer *im, const Onnx__TensorProto *t)
+{
+    graft_attr_value *v = graph_new_attr_value(im->g, GRAFT_ATTR_TENSOR);
+    v->type = tensor_type(im->g, t);
+    bool bad = false;
+    v->data = tensor_bytes(im, t, v->type, &v->nbytes, &bad);
+    im->ok &= !bad;
+    return v;
+}
+
+static graft_attr_value *graph_attr(Importer *im, const Onnx__GraphProto *sub)
+{
+    graft_attr_value *v = graph_new_attr_value(im->g, GRAFT_ATTR_GRAPH);
+    v->nbytes = onnx__graph_proto__get_packed_size(sub);
+    uint8_t *bytes = arena_alloc(graph_arena(im->g), v->nbytes + 1);
+    onnx__graph_proto__pack(sub, bytes);
+    v->data = bytes;
+    return v;
+}
+
+static const graft_attr_value *attr_value(Importer *im, const Onnx__AttributeProto *a)
+{
+    graft_attr_value *v;
+    switch (a->type) {
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT:
+        v = graph_new_attr_value(im->g, GRAFT_ATTR_FLOAT);
+        v->f = a->f;
+        v->spelling = float_spelling(im->g, a->f);
+        return v;
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT:
+        v = graph_new_attr_value(im->g, GRAFT_ATTR_INT);
+        v->i = a->i;
+        return v;
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING:
+        v = graph_new_attr_value(im->g, GRAFT_ATTR_STRING);
+        v->s = graph_intern_n(im->g, (const char *)a->s.data, a->s.len);
+        return v;
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS:
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS:
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS:
+        return list_attr(im, a);
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR:
+        if (a->t)
+            return tensor_attr(im, a->t);
+        break;
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH:
+        if (a->g)
+            return graph_attr(im, a->g);
+        break;
+    default:
+        break;
+    }
+    v = graph_new_attr_value(im->g, GRAFT_ATTR_OPAQUE);
+    v->spelling = graph_intern(im->g, "<an ONNX attribute graft does not read>");
+    return v;
+}
+
+/* The operands of node np: the values its inputs name, the empty tuple
+ * for one left out in the middle, none for those left out at the end
+ * (note [absent operands] in src/runtime/eval_impl.h). */
+static int node_operands(Importer *im, const Onnx__NodeProto *np, graft_node **args)
+{
+    size_t n = np->n_input;
+    while (n > 0 && !np->input[n - 1][0])
+        n--;
+    for (size_t i = 0; i < n; i++) {
+        if (!np->input[i][0]) {
+            if (!im->m->absent)
+                im->m->absent = graph_add_tuple(im->g, NULL, 0);
+            args[i] = im->m->absent;
+        } else
+            args[i] = value_of(im, np->input[i]); /* onnx_check saw it made */
+    }
+    return (int)n;
+}
+
+/* Names the node's results: the call itself, or its elements. */
+static void node_results(Importer *im, const Onnx__NodeProto *np, graft_node *call)
+{
+    if (np->n_output <= 1) {
+        if (np->n_output == 1)
+            set_value(im, np->output[0], call);
+        return;
+    }
+    graph_set_noutputs(im->g, call, (int)np->n_output);
+    for (size_t i = 0; i < np->n_output; i++)
+        if (np->output[i][0])
+            set_value(im, np->output[i], graph_result(im->g, call, (int)i));
+}
+
+static void import_node(Importer *im, Onnx__NodeProto *np)
+{
+    graft_node *few[8];
+    graft_node **args = np->n_input < 8 ? few : xmalloc(np->n_input * sizeof *args);
+    int nargs = node_operands(im, np, args);
+    graft_attr *attrs = arena_array(graph_arena(im->g), np->n_attribute + 1, sizeof *attrs);
+    for (size_t i = 0; i < np->n_attribute; i++)
+        attrs[i] = (graft_attr){graph_intern(im->g, np->attribute[i]->name),
+                                attr_value(im, np->attribute[i])};
+    graft_node *call = graph_add_call(im->g, np->op_type, args, nargs, attrs,
+                                      (int)np->n_attribute);
+    if (args != few)
+        free(args);
+    if (np->domain && np->domain[0] && strcmp(np->domain, "ai.onnx") != 0)
+        graph_set_node_domain(im->g, call, np->domain);
+    if (np->name && np->name[0])
+        graph_set_node_name(im->g, call, np->name);
+    vec_push(&im->calls, node_id(call));
+    node_results(im, np, call);
+}
+
+/* Types value_info gives the values it names. */
+static void import_value_info(Importer *im, const Onnx__GraphProto *gp)
+{
+    for (size_t i = 0; i < gp->n_value_info + gp->n_output; i++) {
+        const Onnx__ValueInfoProto *vi = i < gp->n_value_info ? gp->value_info[i]
+                                                              : gp->output[i - gp->n_value_info];
+        graft_node *n = vi->name ? value_of(im, vi->name) : NULL;
+        const graft_type *t = n && !node_type(n) ? value_type(im->g, vi->type) : NULL;
+        if (t)
+            graph_set_type(im->g, n, t);
+    }
+}
+
+/* Whether nothing reads n: no user, and not a result read by element. */
+static bool unread(const graft_node *n)
+{
+    return node_nusers(n) == 0 && !(node_kind(n) == NODE_CALL && node_noutputs(n) > 1);
+}
+
+/* The output: the graph outputs, then (note [kept values]) every value
+ * nothing reads, so that the walks from the output reach them. */
+static void import_outputs(Importer *im, const Onnx__GraphProto *gp)
+{
+    VEC(graft_node *) outs = {0};
+    for (size_t i = 0; i < gp->n_output; i++)
+        vec_push(&outs, value_of(im, gp->output[i]->name)); /* onnx_check saw it made */
+    for (uint32_t id = 0; id < graph_node_count(im->g); id++) {
+        graft_node *n = graph_node(im->g, id);
+        NodeKind k = node_kind(n);
+        if ((k == NODE_CALL || k == NODE_GETITEM || k == NODE_CONST) && unread(n))
+            vec_push(&outs, n);
+    }
+    im->m->noutputs = (int)gp->n_output;
+    im->m->tupled = !(outs.len == 1 && gp->n_output == 1);
+    graph_set_output(im->g, im->m->tupled ? graph_add_tuple(im->g, outs.items, (int)outs.len)
+                                          : outs.items[0]);
+    vec_free(&outs);
+}
+
+/* The types of what value_info does not type, operands first (ids are in
+ * ONNX's topological order): a call's by its relation, an element's from
+ * the tuple.  A contradiction is an error naming the node. */
+static void infer_types(Importer *im)
+{
+    StrBuf why = {0};
+    for (uint32_t id = 0; id < graph_node_count(im->g) && im->ok; id++) {
+        graft_node *n = graph_node(im->g, id);
+        const graft_type *t = node_type(n);
+        if (node_kind(n) == NODE_CALL && !t)
+            t = onnx_type_of(im->g, n, &why);
+        else if (node_kind(n) == NODE_GETITEM && !t) {
+            const graft_type *tuple = node_type(node_arg(n, 0));
+            t = tuple && tuple->kind == TYPE_TUPLE && node_index(n) < tuple->nfields
+                    ? tuple->fields[node_index(n)]
+                    : NULL;
+        }
+        if (why.len) {
+            const char *label = onnx_node_label(im->m, n);
+            diag_file_error(im->d, im->m->name, "node '%s' (%s): %s", label ? label : "?",
+                            node_op(n), why.data);
+            im->ok = false;
+        } else if (t && !node_type(n))
+            graph_set_type(im->g, n, t);
+    }
+    strbuf_free(&why);
+}
+
+/* The origin of each call: the NodeProto it came from. */
+static void record_origins(Importer *im, const Onnx__GraphProto *gp)
+{
+    OnnxModel *m = im->m;
+    m->norigin = graph_node_count(im->g);
+    m->origin = xcalloc((size_t)m->norigin + 1, sizeof *m->origin);
+    for (size_t k = 0; k < im->calls.len; k++)
+        m->origin[im->calls.items[k]] = gp->node[k];
+}
+
+OnnxModel *onnx_import(Onnx__ModelProto *proto, const char *name, graft_diag *d)
+{
+    OnnxModel *m = xcalloc(1, sizeof *m);
+    m->proto = proto;
+    m->name = xstrdup(name);
+    m->g = graph_new();
+    graph_set_ir(m->g, IR_ONNX);
+    graph_set_type_fn(m->g, onnx_type_of);
+    Onnx__GraphProto *gp = proto->graph;
+    graph_reserve(m->g, gp->n_node * 2 + gp->n_initializer + gp->n_input + 1);
+    if (gp->name)
+        graph_set_name(m->g, gp->name);
+    Importer im = {.m = m, .g = m->g, .d = d, .ok = true};
+    import_leaves(&im, gp);
+    for (size_t i = 0; i < gp->n_node && im.ok; i++)
+        import_node(&im, gp->node[i]);
+    if (im.ok) {
+        import_outputs(&im, gp);
+        record_origins(&im, gp);
+        import_value_info(&im, gp);
+        infer_types(&im);
+    }
+    keymap_free(&im.values);
+    vec_free(&im.calls);
+    if (!im.ok) {
+        onnx_graph_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+void onnx_graph_free(OnnxModel *m)
+{
+    if (!m)
+        return;
+    graph_free(m->g);
+    onnx_model_free(m->proto);
+    free(m->origin);
+    free(m->name);
+    free(m);
+}
+
+const char *onnx_node_label(const OnnxModel *m, const graft_node *n)
+{
+    const char *name = graph_node_name(m->g, n);
+    if (name && name[0])
+        return name;
+    if ((name = graph_value_name(m->g, n)))
+        return name;
+    for (const Use *u = node_first_use(n); u; u = use_next(u)) /* a call of several results */
+        if (node_kind(use_user(u)) == NODE_GETITEM && (name = graph_value_name(m->g, use_user(u))))
+            return name;
+    return NULL;
+}

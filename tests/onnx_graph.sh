@@ -1,0 +1,44 @@
+#!/bin/sh
+# onnx_graph.sh - ONNX models through the graph (note [onnx import] in
+# src/onnx/onnx_graph.h, note [onnx export] in src/onnx/onnx_export.c):
+# every model of tests/onnx/ read into a graft graph by graft run with a
+# rule file for ONNX that rewrites nothing, and written back byte for byte
+# (cmp); a rewrite leaves nothing behind when it fails (no output file).
+# onnx_rewrite.sh checks rewritten models field by field with python3-onnx;
+# the messages are golden files (tests/onnx/*.golden).
+set -u
+: "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
+data="$GRAFT_SRCDIR/tests/onnx"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/onnx_graph.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+n=0
+
+fail() {
+    echo "FAIL: $*"
+    failures=$((failures + 1))
+}
+
+printf 'opset onnx 17\n' >"$tmp/none.graft"
+for model in "$data"/*.onnx; do
+    name=$(basename "$model")
+    n=$((n + 1))
+    # attributes.onnx calls an op of its own domain, which no rule declares
+    if ! "$GRAFT" run --allow-unknown-ops "$tmp/none.graft" "$model" -o "$tmp/$name" \
+        2>"$tmp/err"; then
+        fail "graft run $name: $(head -c 300 "$tmp/err")"
+        continue
+    fi
+    [ -s "$tmp/err" ] && fail "graft run $name wrote to stderr: $(head -c 300 "$tmp/err")"
+    cmp -s "$model" "$tmp/$name" || fail "graft run $name: output differs from the input"
+done
+
+# An error after reading (a node of an op the registry lacks): no output.
+n=$((n + 1))
+if "$GRAFT" run "$tmp/none.graft" "$data/if_subgraph.onnx" -o "$tmp/if.onnx" 2>/dev/null; then
+    fail "graft run on a model with an unknown op succeeded"
+fi
+[ -e "$tmp/if.onnx" ] && fail "graft run wrote if.onnx although it failed"
+
+[ "$failures" -eq 0 ] && echo "$n passed, 0 failed" || echo "FAIL: $failures failures in $n"
+[ "$failures" -eq 0 ]

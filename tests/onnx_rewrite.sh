@@ -1,0 +1,47 @@
+#!/bin/sh
+# onnx_rewrite.sh - rewritten ONNX models checked with python3-onnx
+# (tests/onnx_rewrite.py): a rule that rewrites one node changes that
+# NodeProto and no other field of the model; stdpatterns/onnx_fold_bn.graft
+# folds every BatchNormalization of the corpus's CNNs, keeps every field
+# it does not rewrite, and computes what the model computed (within float32
+# rounding, on conv_bn.onnx and tests/std/onnx_fold_bn/input.onnx, whose
+# near misses it leaves alone); stdpatterns/onnx_partition.graft makes
+# each Conv and BatchNormalization a call of a model-local function and
+# computes the same values too; onnx.checker.check_model (full_check) accepts
+# every model written.  Needs python3-onnx (Debian's, 1.12) and numpy;
+# skips without them.
+set -u
+: "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
+data="$GRAFT_SRCDIR/tests/onnx"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/onnx_rewrite.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+
+python=
+for candidate in /usr/bin/python3 python3; do
+    if "$candidate" -c 'import onnx, numpy' >/dev/null 2>&1; then
+        python=$candidate
+        break
+    fi
+done
+if [ -z "$python" ]; then
+    echo "SKIP: python3-onnx not installed"
+    exit 77
+fi
+
+failures=0
+run() { # run RULES MODEL OUT
+    if ! "$GRAFT" run "$1" "$data/$2" -o "$tmp/$3" 2>"$tmp/err"; then
+        echo "FAIL: graft run $(basename "$1") $2: $(head -c 300 "$tmp/err")"
+        failures=$((failures + 1))
+    fi
+}
+run "$data/gap_to_reducemean.graft" mobilenet_v2_op13.onnx one_node.onnx
+for model in conv_bn mobilenet_v2_op13 mobilenet_v2_op17 mnasnet_op13 shufflenet_v2_op17; do
+    run "$GRAFT_SRCDIR/stdpatterns/onnx_fold_bn.graft" "$model.onnx" "folded_$model.onnx"
+done
+run "$GRAFT_SRCDIR/stdpatterns/onnx_fold_bn.graft" ../std/onnx_fold_bn/input.onnx folded_std.onnx
+for model in conv_bn mobilenet_v2_op13; do
+    run "$GRAFT_SRCDIR/stdpatterns/onnx_partition.graft" "$model.onnx" "partitioned_$model.onnx"
+done
+[ "$failures" -eq 0 ] || exit 1
+"$python" "$GRAFT_SRCDIR/tests/onnx_rewrite.py" "$data" "$tmp"
