@@ -600,7 +600,7 @@ static bool callee_trait(CheckCtx *c, const AstNode *n, const AstNode *callee)
 static AstNode *callee_call(CheckCtx *c, const AstNode *n, const AstNode *callee,
                             const Env *env, bool copy)
 {
-    AstBuilder b = {c->rf->arena, c->rf->names, n->src};
+    AstBuilder b = {c->rf->arena, c->rf->names, n->src, false};
     if (callee->kind == AST_ALT) {
         AstNode *l = callee_call(c, n, callee->u.alt.left, env, copy);
         AstNode *r = l ? callee_call(c, n, callee->u.alt.right, env, true) : NULL;

@@ -148,7 +148,7 @@ static bool check_packed(WireWalk *w, size_t end)
                  size, width);
         return fault(w, w->pos, "packed", holds);
     }
-    WireFrame packed = {top(w)->desc, end, w->field};
+    WireFrame packed = {top(w)->desc, end, w->field, 0};
     vec_push(&w->stack, packed); /* so that a fault names the field's end */
     uint64_t ignored = 0;
     bool ok = true;

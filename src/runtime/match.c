@@ -200,7 +200,7 @@ static uint32_t take_fn_callee(Matcher *m, const graft_pat *p, graft_node *n, ui
     int nargs = p->nkids - 1;
     if (m->rs->items[p->item].variadic && pattern_noperands(n) > nargs) {
         rest = goal(m, p, n, true, rest);
-        m->pool[rest].tail = true;
+        m->pool.items[rest].tail = true;
     }
     for (int k = nargs; k >= 1; k--)
         rest = goal(m, p->kids[k], pattern_operand(n, k - 1), false, rest);
