@@ -50,8 +50,7 @@ static void round_value(Value *v)
             round_value(&v->fields[i]);
         return;
     }
-    for (size_t i = 0; i < v->t.size; i++)
-        v->t.data[i] = eval_round(v->t.data[i], v->t.dtype);
+    eval_round_array(v->t.data, v->t.size, v->t.dtype);
 }
 
 /* A parameter's or constant's value, copied. */

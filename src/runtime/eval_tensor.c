@@ -104,6 +104,15 @@ double eval_round(double x, const char *dtype)
     return d->is_float ? round_float(x, d) : round_int(x, d);
 }
 
+void eval_round_array(double *data, size_t n, const char *dtype)
+{
+    const DtypeInfo *d = dtype_info(dtype);
+    if (!d || (d->is_float && d->bits == 53))
+        return;
+    for (size_t i = 0; i < n; i++)
+        data[i] = d->is_float ? round_float(data[i], d) : round_int(data[i], d);
+}
+
 Tensor tensor_new(const char *dtype, int rank, const int64_t *dims)
 {
     Tensor t = {.dtype = dtype, .rank = rank, .size = 1};
