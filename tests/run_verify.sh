@@ -72,6 +72,30 @@ EOW
 expect 1 "$GRAFT" run --verify sqrt_abs.graft sqrt_abs.relay -o nan_out.relay
 [ ! -e nan_out.relay ] || fail "run --verify sqrt_abs.graft wrote its output"
 
+# --verify=layers lists every layer's activation RMS in evaluation order;
+# a weight read by two layers has no single fan-in, keeps its values in
+# [-2, 2] and is not rescaled, so its layers leave [0.1, 10] and are named.
+cat >layers.relay <<'EOM'
+def @main(%x: Tensor[(1, 64), float32], %v: Tensor[(64, 64), float32], %w: Tensor[(64, 64), float32]) {
+  %0 = nn.dense(%x, %v);
+  %1 = nn.relu(%0);
+  %2 = nn.dense(%1, %w);
+  %3 = nn.dense(%2, %w);
+  nn.relu(%3)
+}
+EOM
+cat >want <<'EOW'
+verify: 0 rewrites, inputs random (seed 1)
+verify: layer 1 of 3: RMS 1.485 at %0 (layers.relay:2:8), a call of nn.dense
+verify: layer 2 of 3: RMS 10.01 (above 10) at %2 (layers.relay:4:8), a call of nn.dense
+verify: layer 3 of 3: RMS 97.52 (above 10) at %3 (layers.relay:5:8), a call of nn.dense
+verify: activation RMS of 3 layers from 1.48 (%0 (layers.relay:2:8), a call of nn.dense) to 97.5 (%3 (layers.relay:5:8), a call of nn.dense); statistics of 0 batch norms drawn from their inputs, 0 weights rescaled
+verify: note: 2 layers outside RMS [0.1, 10], the first %2 (layers.relay:4:8), a call of nn.dense
+verify: tolerance 4.77e-06 = 8 x eps(float32) x 5 ops on the longest chain, of 1 + the largest |value| of the original output
+verify: output 0 (1, 64) float32: max difference 0 (tolerance 4.77e-06): within
+EOW
+expect 0 "$GRAFT" run --verify=layers "$dir/right.graft" layers.relay -o /dev/null
+
 # A rewriter built by graft compile --exe verifies as graft run does: the
 # same report, status and output (against this build's headers and library).
 . "$src/tests/emit/exe_env.sh"

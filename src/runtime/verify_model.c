@@ -135,6 +135,7 @@ void model_watch_free(ModelWatch *w)
 {
     free(w->param_index);
     free(w->done);
+    vec_free(&w->each);
 }
 
 /* The parameter tensor operand i of n is, when it has role role. */
@@ -232,6 +233,7 @@ static void record_layer(ModelWatch *w, const graft_node *n, double r)
     if (w->layers == 0 || r > w->rms_max)
         w->rms_max = r, w->max_at = n;
     w->layers++;
+    vec_push(&w->each, ((struct ModelLayer){n, r}));
     if (!(r >= 0.1 && r <= 10) && w->outside++ == 0)
         w->first_outside = n;
 }
