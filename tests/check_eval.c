@@ -660,6 +660,19 @@ START_TEST(test_refusals)
     static const double zeros[18];
     r = binary("nn.conv2d(%x, %y)", 4, DIMS(1, 2, 3, 3), zeros, 4, DIMS(1, 1, 1, 1), VALS(1));
     want_error(&r, EVAL_BAD_INPUT, "nn.conv2d: 2 input channels, weights want 1 x 1 groups");
+    /* TVM's Conv2DRel and DenseRel: weights of the kernel_size, channels
+     * and units the call gives */
+    r = binary("nn.conv2d(%x, %y, kernel_size=[3, 3])", 4, DIMS(1, 1, 3, 3), zeros, 4,
+               DIMS(1, 1, 1, 1), VALS(1));
+    want_error(&r, EVAL_BAD_INPUT, "nn.conv2d: weights 1 x 1, kernel_size [3, 3]");
+    r = binary("nn.conv2d(%x, %y, channels=2, kernel_size=[1, 1])", 4, DIMS(1, 1, 3, 3), zeros,
+               4, DIMS(1, 1, 1, 1), VALS(1));
+    want_error(&r, EVAL_BAD_INPUT, "nn.conv2d: weights for 1 output channels, channels=2");
+    r = binary("nn.dense(%x, %y, units=3)", 2, DIMS(1, 2), VALS(1, 2), 2, DIMS(2, 2), zeros);
+    want_error(&r, EVAL_BAD_INPUT, "nn.dense: weight of 2 units, units=3");
+    r = binary("nn.dense(%x, %y, units=2)", 2, DIMS(1, 2), VALS(1, 2), 2, DIMS(2, 2),
+               VALS(1, 0, 1, 1));
+    want(&r, 2, DIMS(1, 2), VALS(1, 3));
     Tensor p[1] = {tensor("float32", 1, DIMS(3), VALS(1, 2, 3))};
     r = eval_model("def @main(%x) {\n  broadcast_to(%x, shape=[2, 3])\n}\n", p, 1, EVAL_FLOAT64,
                    4);

@@ -86,6 +86,25 @@ typedef struct ConvGeom {
     int64_t oh, ow;
 } ConvGeom;
 
+/* As TVM's Conv2DRel: weights of the kernel_size and channels given. */
+static bool weights_fit(EvalCall *c, const ConvGeom *g)
+{
+    int64_t ks[2];
+    int n = eval_attr_ints(c, "kernel_size", ks, 2);
+    if (n == -2)
+        return false;
+    if (n == 1)
+        ks[1] = ks[0];
+    if (n > 0 && (ks[0] != g->kh || ks[1] != g->kw))
+        return eval_fail(c, "weights %lld x %lld, kernel_size [%lld, %lld]", (long long)g->kh,
+                         (long long)g->kw, (long long)ks[0], (long long)ks[1]);
+    int64_t channels = eval_attr_int(c, "channels", g->cout);
+    if (channels != g->cout)
+        return eval_fail(c, "weights for %lld output channels, channels=%lld",
+                         (long long)g->cout, (long long)channels);
+    return true;
+}
+
 static bool conv_geometry(EvalCall *c, const Tensor *x, const Tensor *wt, ConvGeom *g)
 {
     const char *out_layout = eval_attr_str(c, "out_layout", "");
@@ -110,7 +129,7 @@ static bool conv_geometry(EvalCall *c, const Tensor *x, const Tensor *wt, ConvGe
     g->ow = (g->w + g->pad[1] + g->pad[3] - g->dil[1] * (g->kw - 1) - 1) / g->stride[1] + 1;
     if (g->oh <= 0 || g->ow <= 0)
         return eval_fail(c, "kernel larger than the padded input");
-    return true;
+    return weights_fit(c, g);
 }
 
 /* t's elements with its axes in the order axes names (N C H W of a
@@ -198,6 +217,9 @@ static bool op_dense(EvalCall *c)
         return false;
     if (x->rank < 1 || w->rank != 2 || x->dims[x->rank - 1] != w->dims[1])
         return eval_fail(c, "data's last dim and weight (units, k) disagree");
+    if (eval_attr_int(c, "units", w->dims[0]) != w->dims[0]) /* as TVM's DenseRel */
+        return eval_fail(c, "weight of %lld units, units=%lld", (long long)w->dims[0],
+                         (long long)eval_attr_int(c, "units", 0));
     int64_t dims[EVAL_MAX_RANK];
     memcpy(dims, x->dims, sizeof dims);
     dims[x->rank - 1] = w->dims[0];

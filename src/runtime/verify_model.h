@@ -26,8 +26,9 @@
  *  - everything else, the inputs among it, as before: random in [-2, 2].
  * Every layer's activation RMS (the outputs of convs, dense, matmuls and
  * batch norms) is recorded: the range is reported, a layer outside
- * [0.1, 10] is named, and --verify=layers lists every layer's.  The first node whose value holds inf or NaN is
- * recorded too: such a value is never "within" (runner_verify.c).
+ * [0.1, 10] is named, and --verify=layers lists every layer's.  The
+ * first node whose value holds inf or NaN is recorded too: such a value
+ * is never "within" (runner_verify.c).
  */
 #ifndef GRAFT_VERIFY_MODEL_H
 #define GRAFT_VERIFY_MODEL_H
