@@ -109,6 +109,11 @@ void eval_round_array(double *data, size_t n, const char *dtype)
     const DtypeInfo *d = dtype_info(dtype);
     if (!d || (d->is_float && d->bits == 53))
         return;
+    if (d->bits == 24 && d->is_float) { /* round_float's own float32 case, inf and NaN kept */
+        for (size_t i = 0; i < n; i++)
+            data[i] = (double)(float)data[i];
+        return;
+    }
     for (size_t i = 0; i < n; i++)
         data[i] = d->is_float ? round_float(data[i], d) : round_int(data[i], d);
 }

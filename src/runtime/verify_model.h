@@ -7,9 +7,10 @@
  * So the values are those of a trained model's scale:
  *  - the model's own constants where it has them (eval_meta.c);
  *  - a layer's weights (operand 1 of a conv, dense or matmul, read
- *    nowhere else) uniform with variance 2 / fan-in (He); when the
- *    layer's output RMS still leaves [0.5, 2] they are scaled to make it
- *    1 and the layer is evaluated again;
+ *    nowhere else, directly or through shape ops each read once) uniform
+ *    with variance 2 / fan-in (He); when the layer's output RMS still
+ *    leaves [0.5, 2] they are scaled to make it 1 and the layer is
+ *    evaluated again, with the shape ops between (eval.c);
  *  - a batch norm's statistics (operands 1-4, read nowhere else) drawn
  *    when its input is known, valid and not trivial: per channel, mean =
  *    the input's mean + d * its deviation (|d| in [0.1, 0.5]), variance
