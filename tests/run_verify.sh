@@ -6,7 +6,8 @@
 # with the reason; an inf or NaN is never within (named with the node that
 # made it first); resnet18 folded by stdpatterns/fold_bn.graft stays
 # within float32 tolerance (on a 32 x 32 input, which the model allows:
-# at 224 x 224 the plain evaluator takes about 16 s per evaluation); deep
+# at 224 x 224 an evaluation takes about a second, and the suite also runs
+# under valgrind); deep
 # models (a synthetic chain of 200 layers, resnet50, densenet121) pass with
 # the right batch-norm fold and fail by 10 times the tolerance with each
 # wrong one (note [model values], src/runtime/verify_model.h); a rewriter
