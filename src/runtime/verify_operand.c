@@ -30,13 +30,15 @@
  *  - 2-d pooling: rank 4 in the layout, rows and columns at least 5 and
  *    at least the window.
  * A choice that other operands' shapes constrain (a sibling of an
- * element-wise op) is left to the caller (verify_build.c).
+ * element-wise op) is left to the caller (verify_build.c), and so is a
+ * shape of more than MAX_LEAF_ELEMENTS elements (the instance is then
+ * built on the base shape, which the op may refuse).
  */
 #include <string.h>
 
 #include "verify_impl.h"
 
-enum { MIN_SPATIAL = 5, FREE_DIM = 3 };
+enum { MIN_SPATIAL = 5, FREE_DIM = 3, MAX_LEAF_ELEMENTS = 1 << 16 };
 
 void verify_ctx_set(LeafCtx *c, int rank, const int64_t *dims)
 {
@@ -86,13 +88,14 @@ int64_t verify_attr_int(const graft_attr *attrs, int n, const char *name, int64_
     return v && (v->kind == GRAFT_ATTR_INT || v->kind == GRAFT_ATTR_BOOL) ? v->i : dflt;
 }
 
-/* An int list attribute of count items, each positive, into out (an
- * int gives every item); false when absent or of another form. */
+/* An int list attribute of count items, each positive (and at most
+ * MAX_LEAF_ELEMENTS), into out (an int gives every item); false when
+ * absent or of another form. */
 static bool positive_ints(const graft_attr *attrs, int n, const char *name, int count,
                           int64_t *out)
 {
     const graft_attr_value *v = find(attrs, n, name);
-    if (v && v->kind == GRAFT_ATTR_INT && v->i > 0) {
+    if (v && v->kind == GRAFT_ATTR_INT && v->i > 0 && v->i <= MAX_LEAF_ELEMENTS) {
         for (int k = 0; k < count; k++)
             out[k] = v->i;
         return true;
@@ -100,7 +103,8 @@ static bool positive_ints(const graft_attr *attrs, int n, const char *name, int 
     if (!v || v->kind != GRAFT_ATTR_LIST || v->nitems != count)
         return false;
     for (int k = 0; k < count; k++)
-        if (v->items[k]->kind != GRAFT_ATTR_INT || v->items[k]->i <= 0)
+        if (v->items[k]->kind != GRAFT_ATTR_INT || v->items[k]->i <= 0 ||
+            v->items[k]->i > MAX_LEAF_ELEMENTS)
             return false;
     for (int k = 0; k < count; k++)
         out[k] = v->items[k]->i;
@@ -122,7 +126,7 @@ static void conv2d_operand(int i, const graft_attr *attrs, int nattrs, const Ten
     const char *kl = verify_attr_text(attrs, nattrs, "kernel_layout");
     bool nhwc = dl && strcmp(dl, "NHWC") == 0, hwio = kl && strcmp(kl, "HWIO") == 0;
     int64_t groups = verify_attr_int(attrs, nattrs, "groups", 1);
-    groups = groups > 0 ? groups : 1;
+    groups = groups > 0 && groups <= MAX_LEAF_ELEMENTS ? groups : 1;
     int64_t ks[2] = {3, 3}, dil[2] = {1, 1};
     positive_ints(attrs, nattrs, "kernel_size", 2, ks);
     positive_ints(attrs, nattrs, "dilation", 2, dil);
@@ -214,10 +218,13 @@ static bool reshape_operand(const graft_attr_value *ns, int rank, LeafCtx *c)
         return false;
     for (int k = 0; k < m; k++) {
         const graft_attr_value *v = ns->items[k];
-        if (v->kind != GRAFT_ATTR_INT || v->i == 0 || v->i < -1 || (v->i == -1 && free_dims++))
+        if (v->kind != GRAFT_ATTR_INT || v->i == 0 || v->i < -1 || v->i > MAX_LEAF_ELEMENTS ||
+            (v->i == -1 && free_dims++))
             return false;
         out[k] = v->i == -1 ? FREE_DIM : v->i;
         known *= v->i == -1 ? 1 : v->i;
+        if (known > MAX_LEAF_ELEMENTS) /* each factor at most as much: no overflow */
+            return false;
     }
     verify_rank_shape(rank, c);
     int64_t base = 1;
@@ -265,10 +272,11 @@ static bool split_operand(const graft_attr *attrs, int nattrs, int rank, LeafCtx
     int64_t axis = verify_attr_int(attrs, nattrs, "axis", 0), size;
     if (!how)
         return false;
-    if (how->kind == GRAFT_ATTR_INT && how->i > 0)
+    if (how->kind == GRAFT_ATTR_INT && how->i > 0 && how->i <= MAX_LEAF_ELEMENTS)
         size = 2 * how->i;
     else if (how->kind == GRAFT_ATTR_LIST && how->nitems > 0 &&
-             how->items[how->nitems - 1]->kind == GRAFT_ATTR_INT)
+             how->items[how->nitems - 1]->kind == GRAFT_ATTR_INT &&
+             how->items[how->nitems - 1]->i <= MAX_LEAF_ELEMENTS)
         size = at_least(how->items[how->nitems - 1]->i + 2, 2);
     else
         return false;
@@ -280,8 +288,8 @@ static bool split_operand(const graft_attr *attrs, int nattrs, int rank, LeafCtx
     return true;
 }
 
-bool verify_operand_shape(const char *op, int i, const graft_attr *attrs, int nattrs,
-                          const Tensor *first, int base_rank, LeafCtx *c)
+static bool decide(const char *op, int i, const graft_attr *attrs, int nattrs,
+                   const Tensor *first, int base_rank, LeafCtx *c)
 {
     if (layer_operand(op, i, attrs, nattrs, first, c))
         return true;
@@ -303,4 +311,15 @@ bool verify_operand_shape(const char *op, int i, const graft_attr *attrs, int na
     if (strcmp(op, "split") == 0)
         return split_operand(attrs, nattrs, base_rank, c);
     return false;
+}
+
+bool verify_operand_shape(const char *op, int i, const graft_attr *attrs, int nattrs,
+                          const Tensor *first, int base_rank, LeafCtx *c)
+{
+    if (!decide(op, i, attrs, nattrs, first, base_rank, c))
+        return false;
+    double size = 1; /* a pattern's kernel_size=[4096, 4096] makes no leaf of that size */
+    for (int k = 0; k < c->rank; k++)
+        size *= (double)c->dims[k];
+    return size <= MAX_LEAF_ELEMENTS;
 }
