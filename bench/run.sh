@@ -6,8 +6,8 @@
 # rule-count measurements, each graph size in a fresh process, and prints
 # the tables of bench/RESULTS.md; the same text goes to bench-results.md,
 # and graft-bench's raw key=value lines to bench-results.md.raw.  Then
-# bench/e2e.sh (the side-by-side workload) and bench/corpus.sh (the
-# corpus models) add their tables.
+# bench/e2e.sh (the side-by-side workload), bench/corpus.sh (the corpus
+# models) and bench/verify.sh (the verifier) add their tables.
 #
 # Environment: GRAFT_SRCDIR (the source tree, set by make), MAKE,
 # BENCH_SIZES (op-node counts, default 10^3..10^7), BENCH_RULES (rule
@@ -161,6 +161,8 @@ if [ "$have_graft" = yes ]; then
     BENCH_BUILD=$build sh "$srcdir/bench/e2e.sh"
     echo
     BENCH_BUILD=$build GRAFT_BENCH_CFLAGS=$cflags sh "$srcdir/bench/corpus.sh"
+    echo
+    BENCH_BUILD=$build sh "$srcdir/bench/verify.sh"
 fi
 } > "$out"
 cat "$work/graph.txt" "$work/rules.txt" "$work/compile.txt" > "$out.raw"

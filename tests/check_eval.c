@@ -337,6 +337,137 @@ START_TEST(test_matmul_ranks)
 }
 END_TEST
 
+/* ---- the layers' kernels (src/runtime/eval_kernels.c) against the plain
+ * loops of the ops' definitions, bit for bit (note [kernel order]) ---- */
+
+/* Irregular values in about [-1, 1], from a fixed sequence. */
+static double *irregular(size_t n, uint64_t *state)
+{
+    double *v = calloc(n + 1, sizeof *v);
+    for (size_t i = 0; i < n; i++) {
+        *state = *state * 6364136223846793005u + 1442695040888963407u;
+        v[i] = (double)(int)((*state >> 33) % 2001 - 1000) / 997.0;
+    }
+    return v;
+}
+
+/* The result must hold exactly want's values. */
+static void want_exactly(Result *r, size_t n, const double *want)
+{
+    ck_assert_msg(r->ok, "evaluation failed: %s", r->err.msg.data);
+    ck_assert_uint_eq(r->v.t.size, n);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(r->v.t.data[i] == want[i], "element %zu: %.17g, want %.17g", i,
+                      r->v.t.data[i], want[i]);
+    value_free(&r->v);
+}
+
+typedef struct Conv {
+    int64_t n, cin, h, w, cout, kh, kw, groups, sh, sw, dh, dw, top, left, bottom, right;
+} Conv;
+
+/* The convolution of x (NCHW) and w (OIHW) as nn.conv2d defines it: each
+ * output the sum over input channel, kernel row, kernel column in turn. */
+static double *plain_conv(const Conv *k, const double *x, const double *w, int64_t oh,
+                          int64_t ow)
+{
+    double *out = calloc((size_t)(k->n * k->cout * oh * ow) + 1, sizeof *out);
+    int64_t cpg = k->cin / k->groups, opg = k->cout / k->groups;
+    for (int64_t b = 0; b < k->n; b++)
+        for (int64_t o = 0; o < k->cout; o++)
+            for (int64_t i = 0; i < oh * ow; i++) {
+                double acc = 0;
+                for (int64_t ci = 0; ci < cpg; ci++)
+                    for (int64_t ki = 0; ki < k->kh; ki++)
+                        for (int64_t kj = 0; kj < k->kw; kj++) {
+                            int64_t y = i / ow * k->sh - k->top + ki * k->dh;
+                            int64_t xx = i % ow * k->sw - k->left + kj * k->dw;
+                            if (y >= 0 && y < k->h && xx >= 0 && xx < k->w)
+                                acc += x[((b * k->cin + o / opg * cpg + ci) * k->h + y) * k->w +
+                                         xx] * w[((o * cpg + ci) * k->kh + ki) * k->kw + kj];
+                        }
+                out[(b * k->cout + o) * oh * ow + i] = acc;
+            }
+    return out;
+}
+
+static void check_conv(const Conv *k)
+{
+    uint64_t state = 7;
+    int64_t cpg = k->cin / k->groups;
+    double *x = irregular((size_t)(k->n * k->cin * k->h * k->w), &state);
+    double *w = irregular((size_t)(k->cout * cpg * k->kh * k->kw), &state);
+    int64_t oh = (k->h + k->top + k->bottom - k->dh * (k->kh - 1) - 1) / k->sh + 1;
+    int64_t ow = (k->w + k->left + k->right - k->dw * (k->kw - 1) - 1) / k->sw + 1;
+    double *want_v = plain_conv(k, x, w, oh, ow);
+    char body[256];
+    snprintf(body, sizeof body, "nn.conv2d(%%x, %%y, strides=[%lld, %lld], padding=[%lld, %lld, "
+             "%lld, %lld], dilation=[%lld, %lld], groups=%lld)", (long long)k->sh,
+             (long long)k->sw, (long long)k->top, (long long)k->left, (long long)k->bottom,
+             (long long)k->right, (long long)k->dh, (long long)k->dw, (long long)k->groups);
+    Result r = binary(body, 4, DIMS(k->n, k->cin, k->h, k->w), x, 4,
+                      DIMS(k->cout, cpg, k->kh, k->kw), w);
+    want_exactly(&r, (size_t)(k->n * k->cout * oh * ow), want_v);
+    free(want_v);
+    free(w);
+    free(x);
+}
+
+START_TEST(test_conv2d_kernel_exact)
+{
+    /* 6 output channels: a block of 4 and a remainder; padding on every
+     * side, strides, dilation, groups */
+    check_conv(&(Conv){2, 4, 7, 6, 6, 3, 2, 2, 2, 1, 1, 2, 1, 2, 0, 1});
+    check_conv(&(Conv){1, 3, 9, 9, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1});
+    check_conv(&(Conv){1, 8, 5, 5, 8, 1, 1, 8, 1, 1, 1, 1, 0, 0, 0, 0});
+    check_conv(&(Conv){1, 2, 6, 5, 9, 5, 5, 1, 3, 2, 1, 1, 4, 4, 4, 4});
+}
+END_TEST
+
+/* (m, k) times (k, n), each stored transposed when asked, as the plain
+ * definition: each output the sum over t in turn. */
+static double *plain_product(const double *a, const double *b, int64_t m, int64_t k, int64_t n,
+                             bool ta, bool tb)
+{
+    double *out = calloc((size_t)(m * n) + 1, sizeof *out);
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            double acc = 0;
+            for (int64_t t = 0; t < k; t++)
+                acc += a[ta ? t * m + i : i * k + t] * b[tb ? j * k + t : t * n + j];
+            out[i * n + j] = acc;
+        }
+    return out;
+}
+
+static void check_product(const char *op, int64_t m, int64_t k, int64_t n, bool ta, bool tb)
+{
+    uint64_t state = 11;
+    double *a = irregular((size_t)(m * k), &state), *b = irregular((size_t)(k * n), &state);
+    double *want_v = plain_product(a, b, m, k, n, ta, tb);
+    char body[128];
+    bool dense = strcmp(op, "nn.dense") == 0;
+    snprintf(body, sizeof body, dense ? "%s(%%x, %%y)" : "%s(%%x, %%y, transpose_a=%s, "
+             "transpose_b=%s)", op, ta ? "True" : "False", tb ? "True" : "False");
+    int rank = strcmp(op, "nn.batch_matmul") == 0 ? 3 : 2;
+    int64_t da[3] = {1, ta ? k : m, ta ? m : k}, db[3] = {1, tb ? n : k, tb ? k : n};
+    Result r = binary(body, rank, da + 3 - rank, a, rank, db + 3 - rank, b);
+    want_exactly(&r, (size_t)(m * n), want_v);
+    free(want_v);
+    free(b);
+    free(a);
+}
+
+START_TEST(test_products_kernel_exact)
+{
+    check_product("nn.dense", 6, 9, 7, false, true); /* dense: w is (units, k) */
+    for (int f = 0; f < 4; f++) {
+        check_product("nn.batch_matmul", 5, 7, 6, f & 1, f & 2);
+        check_product("nn.matmul", 6, 3, 9, f & 1, f & 2);
+    }
+}
+END_TEST
+
 START_TEST(test_einsum)
 {
     Result r = binary("einsum((%x, %y), equation=\"ij,jk->ik\")", 2, DIMS(2, 2),
@@ -529,6 +660,19 @@ START_TEST(test_refusals)
     static const double zeros[18];
     r = binary("nn.conv2d(%x, %y)", 4, DIMS(1, 2, 3, 3), zeros, 4, DIMS(1, 1, 1, 1), VALS(1));
     want_error(&r, EVAL_BAD_INPUT, "nn.conv2d: 2 input channels, weights want 1 x 1 groups");
+    /* TVM's Conv2DRel and DenseRel: weights of the kernel_size, channels
+     * and units the call gives */
+    r = binary("nn.conv2d(%x, %y, kernel_size=[3, 3])", 4, DIMS(1, 1, 3, 3), zeros, 4,
+               DIMS(1, 1, 1, 1), VALS(1));
+    want_error(&r, EVAL_BAD_INPUT, "nn.conv2d: weights 1 x 1, kernel_size [3, 3]");
+    r = binary("nn.conv2d(%x, %y, channels=2, kernel_size=[1, 1])", 4, DIMS(1, 1, 3, 3), zeros,
+               4, DIMS(1, 1, 1, 1), VALS(1));
+    want_error(&r, EVAL_BAD_INPUT, "nn.conv2d: weights for 1 output channels, channels=2");
+    r = binary("nn.dense(%x, %y, units=3)", 2, DIMS(1, 2), VALS(1, 2), 2, DIMS(2, 2), zeros);
+    want_error(&r, EVAL_BAD_INPUT, "nn.dense: weight of 2 units, units=3");
+    r = binary("nn.dense(%x, %y, units=2)", 2, DIMS(1, 2), VALS(1, 2), 2, DIMS(2, 2),
+               VALS(1, 0, 1, 1));
+    want(&r, 2, DIMS(1, 2), VALS(1, 3));
     Tensor p[1] = {tensor("float32", 1, DIMS(3), VALS(1, 2, 3))};
     r = eval_model("def @main(%x) {\n  broadcast_to(%x, shape=[2, 3])\n}\n", p, 1, EVAL_FLOAT64,
                    4);
@@ -611,6 +755,8 @@ static Suite *eval_suite(void)
     tcase_add_test(tc, test_conv2d);
     tcase_add_test(tc, test_products);
     tcase_add_test(tc, test_matmul_ranks);
+    tcase_add_test(tc, test_conv2d_kernel_exact);
+    tcase_add_test(tc, test_products_kernel_exact);
     tcase_add_test(tc, test_einsum);
     tcase_add_test(tc, test_pooling);
     tcase_add_test(tc, test_shapes);

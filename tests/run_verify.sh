@@ -6,7 +6,8 @@
 # with the reason; an inf or NaN is never within (named with the node that
 # made it first); resnet18 folded by stdpatterns/fold_bn.graft stays
 # within float32 tolerance (on a 32 x 32 input, which the model allows:
-# at 224 x 224 the plain evaluator takes about 16 s per evaluation); deep
+# at 224 x 224 an evaluation takes about a second, and the suite also runs
+# under valgrind); deep
 # models (a synthetic chain of 200 layers, resnet50, densenet121) pass with
 # the right batch-norm fold and fail by 10 times the tolerance with each
 # wrong one (note [model values], src/runtime/verify_model.h); a rewriter
@@ -71,6 +72,59 @@ graft: error: --verify: the rewritten model differs from the original by inf, pa
 EOW
 expect 1 "$GRAFT" run --verify sqrt_abs.graft sqrt_abs.relay -o nan_out.relay
 [ ! -e nan_out.relay ] || fail "run --verify sqrt_abs.graft wrote its output"
+
+# --verify=layers lists every layer's activation RMS in evaluation order;
+# a weight read by two layers has no single fan-in, keeps its values in
+# [-2, 2] and is not rescaled, so its layers leave [0.1, 10] and are named.
+cat >layers.relay <<'EOM'
+def @main(%x: Tensor[(1, 64), float32], %v: Tensor[(64, 64), float32], %w: Tensor[(64, 64), float32]) {
+  %0 = nn.dense(%x, %v);
+  %1 = nn.relu(%0);
+  %2 = nn.dense(%1, %w);
+  %3 = nn.dense(%2, %w);
+  nn.relu(%3)
+}
+EOM
+cat >want <<'EOW'
+verify: 0 rewrites, inputs random (seed 1)
+verify: layer 1 of 3: RMS 1.485 at %0 (layers.relay:2:8), a call of nn.dense
+verify: layer 2 of 3: RMS 10.01 (above 10) at %2 (layers.relay:4:8), a call of nn.dense
+verify: layer 3 of 3: RMS 97.52 (above 10) at %3 (layers.relay:5:8), a call of nn.dense
+verify: activation RMS of 3 layers from 1.48 (%0 (layers.relay:2:8), a call of nn.dense) to 97.5 (%3 (layers.relay:5:8), a call of nn.dense); statistics of 0 batch norms drawn from their inputs, 0 weights rescaled
+verify: note: 2 layers outside RMS [0.1, 10], the first %2 (layers.relay:4:8), a call of nn.dense
+verify: tolerance 4.77e-06 = 8 x eps(float32) x 5 ops on the longest chain, of 1 + the largest |value| of the original output
+verify: output 0 (1, 64) float32: max difference 0 (tolerance 4.77e-06): within
+EOW
+expect 0 "$GRAFT" run --verify=layers "$dir/right.graft" layers.relay -o /dev/null
+
+# Weights that shape ops move before their layer (convnext's linear
+# weights, transposed and reshaped before a batch_matmul) are weights too:
+# drawn by the fan-in of the layer's operand and rescaled there, the
+# transpose evaluated again from the rescaled parameter (eval.c's
+# reread_operand), so that the original and the rewritten model (relu_relu
+# applied) read the same weights: difference 0.  Before, they kept values
+# in [-2, 2] and the layers' RMS were 10.7 and 66.9.
+cat >moved.relay <<'EOM'
+def @main(%x: Tensor[(4, 64), float32], %w: Tensor[(64, 64), float32], %v: Tensor[(64, 64), float32]) {
+  %0 = multiply(%x, 8f);
+  %1 = transpose(%w, axes=[1, 0]);
+  %2 = nn.matmul(%0, %1);
+  %3 = nn.relu(%2);
+  %4 = reshape(%v, newshape=[1, 64, 64]);
+  %5 = reshape(%3, newshape=[1, 4, 64]);
+  %6 = nn.batch_matmul(%5, %4);
+  nn.relu(nn.relu(%6))
+}
+EOM
+cat >want <<'EOW'
+verify: 1 rewrite, inputs random (seed 1)
+verify: layer 1 of 2: RMS 1 at %2 (moved.relay:4:8), a call of nn.matmul
+verify: layer 2 of 2: RMS 0.949 at %6 (moved.relay:8:8), a call of nn.batch_matmul
+verify: activation RMS of 2 layers from 0.949 (%6 (moved.relay:8:8), a call of nn.batch_matmul) to 1 (%2 (moved.relay:4:8), a call of nn.matmul), within [0.1, 10]; statistics of 0 batch norms drawn from their inputs, 1 weight rescaled
+verify: tolerance 6.68e-06 = 8 x eps(float32) x 7 ops on the longest chain, of 1 + the largest |value| of the original output
+verify: output 0 (1, 4, 64) float32: max difference 0 (tolerance 6.68e-06): within
+EOW
+expect 0 "$GRAFT" run --verify=layers "$dir/right.graft" moved.relay -o /dev/null
 
 # A rewriter built by graft compile --exe verifies as graft run does: the
 # same report, status and output (against this build's headers and library).

@@ -6,7 +6,9 @@
 # (wrong.graft, and wrong2.graft's branch points beyond [-2, 2], guards on
 # rank, rank-3 and rank-5 layouts, batch-norm folds and swapped axes)
 # refuted with their exact counterexamples for a fixed seed, their
-# corrected forms (fixed.graft, fixed2.graft) verified, the same output
+# corrected forms (fixed.graft, fixed2.graft) verified, rules whose
+# instances need type relations run backwards (relations.graft) verified
+# and their wrong forms (relations_wrong.graft) refuted, the same output
 # with -j, the usage errors, and --strict on an unchecked rule are golden
 # files in tests/verify/ (tests/golden.sh).
 . "${GRAFT_SRCDIR:?}/tests/expect.sh"

@@ -15,7 +15,7 @@
 
 static const char run_usage[] =
     "usage: graft run RULES... MODEL [-o OUT] [--stats[=counts]] [--trace]\n"
-    "                 [--max-rewrites N] [--limit NAME=N] [--verify]\n"
+    "                 [--max-rewrites N] [--limit NAME=N] [--verify[=layers]]\n"
     "\n"
     "Apply the rules of RULES (.graft files) to MODEL (a .relay file) and print\n"
     "the result.  An ONNX model (.onnx, or .onnxtxt: ONNX's text syntax) is\n"

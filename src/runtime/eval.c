@@ -55,8 +55,7 @@ static void round_value(Value *v)
             round_value(&v->fields[i]);
         return;
     }
-    for (size_t i = 0; i < v->t.size; i++)
-        v->t.data[i] = eval_round(v->t.data[i], v->t.dtype);
+    eval_round_array(v->t.data, v->t.size, v->t.dtype);
 }
 
 /* A parameter's or constant's value, copied. */
@@ -177,20 +176,51 @@ static void release_args(const graft_node *n, Value *vals, uint32_t *uses, const
     }
 }
 
+static bool read_only_by_one(const graft_node *n)
+{
+    return node_first_use(n) && !use_next(node_first_use(n));
+}
+
+/* Evaluates again operand a of a node whose parameters EvalInputs.prepare
+ * changed: a parameter is read again, and so is one under a chain of
+ * one-operand calls each read by the next alone (a weight reshaped or
+ * transposed before its layer), the chain then evaluated again from it;
+ * the values below a are freed again, as their only readers are done. */
+static bool reread_operand(const graft_graph *g, const graft_node *a, Value *vals,
+                           const EvalInputs *in, const EvalOptions *opts, EvalError *err)
+{
+    enum { MAX_CHAIN = 16 };
+    const graft_node *chain[MAX_CHAIN], *p = a;
+    int len = 0;
+    while (node_kind(p) == NODE_CALL && node_nargs(p) == 1 && len < MAX_CHAIN &&
+           read_only_by_one(node_arg(p, 0)))
+        chain[len++] = p, p = node_arg(p, 0);
+    if (node_kind(p) != NODE_VAR)
+        return true;
+    value_free(&vals[node_id(p)]);
+    if (!eval_leaf(p, in, g, &vals[node_id(p)], err))
+        return false;
+    if (opts->mode == EVAL_DTYPE)
+        round_value(&vals[node_id(p)]);
+    for (int k = len - 1; k >= 0; k--) {
+        Value *out = &vals[node_id(chain[k])];
+        value_free(out);
+        if (!eval_node(g, chain[k], vals, in, opts, out, err))
+            return false;
+        if (opts->mode == EVAL_DTYPE)
+            round_value(out);
+        value_free(&vals[node_id(node_arg(chain[k], 0))]);
+    }
+    return true;
+}
+
 /* Reads again the parameters n reads (EvalInputs.prepare changed them). */
 static bool reread_params(const graft_graph *g, const graft_node *n, Value *vals,
                           const EvalInputs *in, const EvalOptions *opts, EvalError *err)
 {
-    for (int i = 0; i < node_nargs(n); i++) {
-        const graft_node *a = node_arg(n, i);
-        if (node_kind(a) != NODE_VAR)
-            continue;
-        value_free(&vals[node_id(a)]);
-        if (!eval_leaf(a, in, g, &vals[node_id(a)], err))
+    for (int i = 0; i < node_nargs(n); i++)
+        if (!reread_operand(g, node_arg(n, i), vals, in, opts, err))
             return false;
-        if (opts->mode == EVAL_DTYPE)
-            round_value(&vals[node_id(a)]);
-    }
     return true;
 }
 
@@ -462,8 +492,25 @@ bool eval_broadcast(EvalCall *c, const Tensor *a, const Tensor *b, int *rank, in
     return true;
 }
 
+/* Whether t's dims, leading 1s aside, are the last of dims: t is then a
+ * block repeated, element flat reading t at flat % size. */
+static bool is_trailing_block(const Tensor *t, int rank, const int64_t *dims)
+{
+    int ti = t->rank - 1;
+    for (; ti >= 0 && rank - t->rank + ti >= 0; ti--)
+        if (t->dims[ti] != dims[rank - t->rank + ti])
+            break;
+    while (ti >= 0 && t->dims[ti] == 1)
+        ti--;
+    return ti < 0;
+}
+
 size_t eval_bcast_index(const Tensor *t, int rank, const int64_t *dims, size_t flat)
 {
+    if (t->size <= 1)
+        return 0;
+    if (is_trailing_block(t, rank, dims))
+        return flat % t->size;
     size_t index = 0, stride = 1;
     for (int i = rank - 1; i >= 0; i--) {
         size_t coord = flat % (size_t)dims[i];

@@ -91,6 +91,8 @@ typedef struct EvalOptions {
 const char *eval_dtype(const char *name);
 /* x rounded to dtype as a value of that dtype holds it. */
 double eval_round(double x, const char *dtype);
+/* The n values at data rounded so (the dtype looked up once). */
+void eval_round_array(double *data, size_t n, const char *dtype);
 /* Whether dtype is a floating-point type. */
 bool eval_is_float(const char *dtype);
 /* Machine epsilon of a float dtype (2^-23 for float32); 0 for integers. */

@@ -197,9 +197,11 @@ static bool op_binary(EvalCall *c)
     if (!r)
         return false;
     bool is_float = eval_is_float(a->dtype);
+    bool a_whole = a->size == r->size, b_whole = b->size == r->size; /* read at i itself */
     for (size_t i = 0; i < r->size; i++)
-        r->data[i] = binary_fns[k].fn(a->data[eval_bcast_index(a, rank, dims, i)],
-                                      b->data[eval_bcast_index(b, rank, dims, i)], is_float);
+        r->data[i] = binary_fns[k].fn(a->data[a_whole ? i : eval_bcast_index(a, rank, dims, i)],
+                                      b->data[b_whole ? i : eval_bcast_index(b, rank, dims, i)],
+                                      is_float);
     return true;
 }
 

@@ -2,9 +2,11 @@
  * padding, dilation, groups), nn.dense, nn.matmul, nn.batch_matmul,
  * nn.bias_add and 2-d pooling (max, avg, global, adaptive). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "eval_impl.h"
+#include "eval_kernels.h"
 
 /* Padding as TVM spells it: [p] all sides, [h, w], or [top, left,
  * bottom, right]; into pad[4] = top, left, bottom, right. */
@@ -84,6 +86,25 @@ typedef struct ConvGeom {
     int64_t oh, ow;
 } ConvGeom;
 
+/* As TVM's Conv2DRel: weights of the kernel_size and channels given. */
+static bool weights_fit(EvalCall *c, const ConvGeom *g)
+{
+    int64_t ks[2];
+    int n = eval_attr_ints(c, "kernel_size", ks, 2);
+    if (n == -2)
+        return false;
+    if (n == 1)
+        ks[1] = ks[0];
+    if (n > 0 && (ks[0] != g->kh || ks[1] != g->kw))
+        return eval_fail(c, "weights %lld x %lld, kernel_size [%lld, %lld]", (long long)g->kh,
+                         (long long)g->kw, (long long)ks[0], (long long)ks[1]);
+    int64_t channels = eval_attr_int(c, "channels", g->cout);
+    if (channels != g->cout)
+        return eval_fail(c, "weights for %lld output channels, channels=%lld",
+                         (long long)g->cout, (long long)channels);
+    return true;
+}
+
 static bool conv_geometry(EvalCall *c, const Tensor *x, const Tensor *wt, ConvGeom *g)
 {
     const char *out_layout = eval_attr_str(c, "out_layout", "");
@@ -108,27 +129,53 @@ static bool conv_geometry(EvalCall *c, const Tensor *x, const Tensor *wt, ConvGe
     g->ow = (g->w + g->pad[1] + g->pad[3] - g->dil[1] * (g->kw - 1) - 1) / g->stride[1] + 1;
     if (g->oh <= 0 || g->ow <= 0)
         return eval_fail(c, "kernel larger than the padded input");
-    return true;
+    return weights_fit(c, g);
 }
 
-static double conv_point(const Tensor *x, const Tensor *wt, const ConvGeom *g, int64_t b,
-                         int64_t o, int64_t i, int64_t j)
+/* t's elements with its axes in the order axes names (N C H W of a
+ * layout), contiguous, into dst. */
+static void pack4(const Tensor *t, const int *axes, double *dst)
 {
-    int64_t group = o / (g->cout / g->groups);
-    double acc = 0;
-    for (int64_t ci = 0; ci < g->cpg; ci++)
-        for (int64_t ki = 0; ki < g->kh; ki++) {
-            int64_t y = i * g->stride[0] - g->pad[0] + ki * g->dil[0];
-            if (y < 0 || y >= g->h)
-                continue;
-            for (int64_t kj = 0; kj < g->kw; kj++) {
-                int64_t xx = j * g->stride[1] - g->pad[1] + kj * g->dil[1];
-                if (xx >= 0 && xx < g->w)
-                    acc += at4(x, g->xa, b, group * g->cpg + ci, y, xx) *
-                           at4(wt, g->wa, o, ci, ki, kj);
-            }
-        }
-    return acc;
+    int64_t d[4];
+    for (int k = 0; k < 4; k++)
+        d[k] = t->dims[axes[k]];
+    size_t i = 0;
+    for (int64_t a = 0; a < d[0]; a++)
+        for (int64_t b = 0; b < d[1]; b++)
+            for (int64_t h = 0; h < d[2]; h++)
+                for (int64_t w = 0; w < d[3]; w++)
+                    dst[i++] = at4(t, axes, a, b, h, w);
+}
+
+static bool is_nchw(const int *axes)
+{
+    return axes[0] == 0 && axes[1] == 1 && axes[2] == 2 && axes[3] == 3;
+}
+
+/* t's data in the order axes names: t's own when it is, else a copy in
+ * *copy (freed by the caller). */
+static const double *in_order(const Tensor *t, const int *axes, double **copy)
+{
+    *copy = NULL;
+    if (is_nchw(axes))
+        return t->data;
+    *copy = xcalloc(t->size + 1, sizeof **copy);
+    pack4(t, axes, *copy);
+    return *copy;
+}
+
+/* Every image and group of the convolution, x NCHW and w OIHW, into
+ * out NCHW (eval_kernels.c). */
+static void conv_groups(const double *x, const double *w, double *out, const ConvGeom *g)
+{
+    int64_t cout = g->cout / g->groups;
+    KernelConv k = {g->cpg, g->h, g->w, cout, g->kh, g->kw, {g->stride[0], g->stride[1]},
+                    {g->dil[0], g->dil[1]}, {g->pad[0], g->pad[1]}, g->oh, g->ow};
+    for (int64_t b = 0; b < g->n; b++)
+        for (int64_t gr = 0; gr < g->groups; gr++)
+            kernel_conv2d(x + (b * g->cin + gr * g->cpg) * g->h * g->w,
+                          w + gr * cout * g->cpg * g->kh * g->kw,
+                          out + (b * g->cout + gr * cout) * g->oh * g->ow, &k);
 }
 
 static bool op_conv2d(EvalCall *c)
@@ -143,11 +190,21 @@ static bool op_conv2d(EvalCall *c)
     Tensor *r = eval_result(c, x->dtype, 4, dims);
     if (!r)
         return false;
-    for (int64_t b = 0; b < g.n; b++)
-        for (int64_t o = 0; o < g.cout; o++)
-            for (int64_t i = 0; i < g.oh; i++)
-                for (int64_t j = 0; j < g.ow; j++)
-                    r->data[off4(r, g.xa, b, o, i, j)] = conv_point(x, wt, &g, b, o, i, j);
+    double *x_copy, *w_copy;
+    const double *xd = in_order(x, g.xa, &x_copy), *wd = in_order(wt, g.wa, &w_copy);
+    double *out = is_nchw(g.xa) ? r->data : xcalloc(r->size + 1, sizeof *out);
+    conv_groups(xd, wd, out, &g);
+    if (out != r->data) { /* back into the data layout */
+        size_t i = 0;
+        for (int64_t b = 0; b < g.n; b++)
+            for (int64_t o = 0; o < g.cout; o++)
+                for (int64_t y = 0; y < g.oh; y++)
+                    for (int64_t xx = 0; xx < g.ow; xx++)
+                        r->data[off4(r, g.xa, b, o, y, xx)] = out[i++];
+        free(out);
+    }
+    free(x_copy);
+    free(w_copy);
     return true;
 }
 
@@ -160,21 +217,27 @@ static bool op_dense(EvalCall *c)
         return false;
     if (x->rank < 1 || w->rank != 2 || x->dims[x->rank - 1] != w->dims[1])
         return eval_fail(c, "data's last dim and weight (units, k) disagree");
+    if (eval_attr_int(c, "units", w->dims[0]) != w->dims[0]) /* as TVM's DenseRel */
+        return eval_fail(c, "weight of %lld units, units=%lld", (long long)w->dims[0],
+                         (long long)eval_attr_int(c, "units", 0));
     int64_t dims[EVAL_MAX_RANK];
     memcpy(dims, x->dims, sizeof dims);
     dims[x->rank - 1] = w->dims[0];
     Tensor *r = eval_result(c, x->dtype, x->rank, dims);
     if (!r)
         return false;
-    size_t k = (size_t)w->dims[1], units = (size_t)w->dims[0], rows = x->size / (k ? k : 1);
-    for (size_t i = 0; i < rows; i++)
-        for (size_t u = 0; u < units; u++) {
-            double acc = 0;
-            for (size_t j = 0; j < k; j++)
-                acc += x->data[i * k + j] * w->data[u * k + j];
-            r->data[i * units + u] = acc;
-        }
+    int64_t k = w->dims[1], units = w->dims[0];
+    int64_t rows = k ? (int64_t)x->size / k : 0; /* k 0: the zeroed result is right */
+    KernelMat xm = {x->data, k, 1}, wm = {w->data, 1, k}; /* w transposed: (k, units) */
+    kernel_matmul(xm, wm, r->data, rows, k, units);
     return true;
+}
+
+/* The (rows, cols) operand at data, stored transposed (cols, rows) when
+ * transposed. */
+static KernelMat operand(const double *data, bool transposed, int64_t rows, int64_t cols)
+{
+    return transposed ? (KernelMat){data, 1, rows} : (KernelMat){data, cols, 1};
 }
 
 /* A batch of matrix products: a (batch, m, k) and b (batch, k, n), each
@@ -193,18 +256,9 @@ static bool batch_product(EvalCall *c, const Tensor *a, const Tensor *b, bool ta
     if (!r)
         return false;
     for (int64_t s = 0; s < batch; s++)
-        for (int64_t i = 0; i < m; i++)
-            for (int64_t j = 0; j < n; j++) {
-                double acc = 0;
-                for (int64_t t = 0; t < k; t++) {
-                    size_t ia = (size_t)((ba == 1 ? 0 : s) * m * k +
-                                         (ta ? t * m + i : i * k + t));
-                    size_t ib = (size_t)((bb == 1 ? 0 : s) * k * n +
-                                         (tb ? j * k + t : t * n + j));
-                    acc += a->data[ia] * b->data[ib];
-                }
-                r->data[(s * m + i) * n + j] = acc;
-            }
+        kernel_matmul(operand(a->data + (ba == 1 ? 0 : s) * m * k, ta, m, k),
+                      operand(b->data + (bb == 1 ? 0 : s) * k * n, tb, k, n),
+                      r->data + s * m * n, m, k, n);
     return true;
 }
 
@@ -251,14 +305,8 @@ static bool op_matmul(EvalCall *c)
         return false;
     size_t mk = (size_t)(m * k), batch = mk ? a->size / mk : 0;
     for (size_t s = 0; s < batch; s++)
-        for (int64_t i = 0; i < m; i++)
-            for (int64_t j = 0; j < n; j++) {
-                double acc = 0;
-                for (int64_t t = 0; t < k; t++)
-                    acc += a->data[s * mk + (size_t)(ta ? t * m + i : i * k + t)] *
-                           b->data[tb ? j * k + t : t * n + j];
-                out->data[(s * (size_t)m + (size_t)i) * (size_t)n + (size_t)j] = acc;
-            }
+        kernel_matmul(operand(a->data + s * mk, ta, m, k), operand(b->data, tb, k, n),
+                      out->data + s * (size_t)(m * n), m, k, n);
     return true;
 }
 

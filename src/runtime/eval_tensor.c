@@ -151,6 +151,20 @@ double eval_raw_element(const unsigned char *p, const char *dtype, int bytes)
                     : (double)u;
 }
 
+void eval_round_array(double *data, size_t n, const char *dtype)
+{
+    const DtypeInfo *d = dtype_info(dtype);
+    if (!d || (d->is_float && d->bits == 53))
+        return;
+    if (d->bits == 24 && d->is_float) { /* round_float's own float32 case, inf and NaN kept */
+        for (size_t i = 0; i < n; i++)
+            data[i] = (double)(float)data[i];
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        data[i] = d->is_float ? round_float(data[i], d) : round_int(data[i], d);
+}
+
 Tensor tensor_new(const char *dtype, int rank, const int64_t *dims)
 {
     Tensor t = {.dtype = dtype, .rank = rank, .size = 1};

@@ -16,7 +16,7 @@
 static void print_help(const char *prog)
 {
     printf("usage: %s MODEL [-o OUT] [--stats[=counts]] [--trace] [--max-rewrites N]\n"
-           "       [--limit NAME=N] [--verify]\n"
+           "       [--limit NAME=N] [--verify[=layers]]\n"
            "       %s MODEL --at NODE [--rule NAME] | --rule NAME [--near N] | --check-all\n"
            "\n"
            "Apply the rules compiled into this program to MODEL (a .relay file) and\n"

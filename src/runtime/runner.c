@@ -25,7 +25,8 @@ const char runner_options_help[] =
     "                    random inputs (typed parameters) and report on standard\n"
     "                    error the largest difference per output; past float\n"
     "                    tolerance, the first rewrite that made it so, and no\n"
-    "                    output\n";
+    "                    output\n"
+    "  --verify=layers   the same, and each layer's activation RMS\n";
 
 const char runner_explain_help[] =
     "  --at NODE         explain each rule (or --rule's) with NODE as root: a\n"
@@ -195,8 +196,9 @@ int runner_parse_option(const char *prog, int argc, char **argv, int *i, RunOpti
         o->stats = 1;
     } else if (strcmp(arg, "--trace") == 0) {
         o->trace = true;
-    } else if (strcmp(arg, "--verify") == 0) {
+    } else if (strcmp(arg, "--verify") == 0 || strcmp(arg, "--verify=layers") == 0) {
         o->verify = true;
+        o->verify_layers = arg[8] == '=';
     } else if (strcmp(arg, "--max-rewrites") == 0) {
         return parse_max_rewrites(prog, argc, argv, i, o);
     } else {

@@ -21,6 +21,7 @@ typedef struct RunOptions {
     int stats;       /* 0 none, 1 counts only, 2 counts and times */
     bool trace;      /* --trace */
     bool verify;     /* --verify: runner_verify first (runner_verify.h) */
+    bool verify_layers; /* --verify=layers: and list every layer's RMS */
     graft_limits limits;   /* the defaults, GRAFT_LIMITS, then --limit and
                         --max-rewrites as given */
     /* graft explain's options, which graft run and a compiled rewriter

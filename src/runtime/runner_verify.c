@@ -325,12 +325,35 @@ static void name_node(const graft_graph *g, const graft_node *n, const Source *s
     node_labels_free(&nl);
 }
 
+/* One line per layer of the original model: its activation RMS. */
+static void report_each_layer(const graft_graph *g, const ModelWatch *w, const Source *src)
+{
+    NodeLabels nl;
+    node_labels_init(&nl, g, src->name);
+    for (size_t i = 0; i < w->each.len; i++) {
+        const struct ModelLayer *l = &w->each.items[i];
+        StrBuf at = {0};
+        node_label_at(&nl, l->at, &at);
+        strbuf_puts(&at, ", ");
+        node_describe(l->at, &at);
+        fprintf(stderr, "verify: layer %zu of %zu: RMS %.4g%s at %s\n", i + 1, w->each.len,
+                l->rms, l->rms < 0.1 ? " (below 0.1)" : l->rms > 10 ? " (above 10)" : "",
+                at.data);
+        strbuf_free(&at);
+    }
+    node_labels_free(&nl);
+}
+
 /* The activations line: the range of the layers' RMS, where the values
- * came from, and each layer outside [0.1, 10] (note [model values]). */
-static void report_activations(const graft_graph *g, const ModelWatch *w, const Source *src)
+ * came from, and each layer outside [0.1, 10] (note [model values]);
+ * with every layer's first when asked. */
+static void report_activations(const graft_graph *g, const ModelWatch *w, const Source *src,
+                               bool each)
 {
     if (w->layers == 0)
         return;
+    if (each)
+        report_each_layer(g, w, src);
     StrBuf lo = {0}, hi = {0};
     name_node(g, w->min_at, src, &lo);
     name_node(g, w->max_at, src, &hi);
@@ -399,7 +422,7 @@ static bool compare_rewritten(const Check *c, const graft_graph *r, uint64_t tot
                 (unsigned long long)total, total == 1 ? "" : "s", INPUT_SEED,
                 constants.data ? constants.data : "");
         strbuf_free(&constants);
-        report_activations(c->g, c->watch, c->src);
+        report_activations(c->g, c->watch, c->src, c->o->verify_layers);
         fprintf(stderr, "verify: tolerance %.3g = 8 x eps(%s) x %d ops on the longest chain, "
                 "of 1 + the largest |value| of the original output\n", c->tolerance,
                 result_dtype(c->want), chain_length(c->g));

@@ -120,43 +120,18 @@ static void set_type_from(Instance *in, graft_node *n, const Value *v)
 
 /* ---- leaves ---- */
 
-/* What the op reading a fresh leaf wants of it. */
-typedef struct LeafCtx {
-    int rank;
-    int64_t dims[EVAL_MAX_RANK];
-    const char *dtype;   /* NULL: float32 */
-    bool positive;       /* a variance */
-    bool scalar_const;   /* a constant leaf here is a scalar */
-} LeafCtx;
-
-static void ctx_set(LeafCtx *c, int rank, const int64_t *dims)
-{
-    c->rank = rank;
-    for (int i = 0; i < rank; i++)
-        c->dims[i] = dims[i];
-}
-
-/* The shape of a leaf of rank r without other context: (2), (2, 3),
- * (2, 3, 3), (2, 3, 4, 3), (2, 3, 2, 2, 3), then 2s: its last dim is
- * also its channel dim (axis 1), so that a vector of it broadcasts
- * either way. */
-static void rank_shape(int rank, LeafCtx *c)
-{
-    static const int64_t shapes[6][5] = {{0}, {2}, {2, 3}, {2, 3, 3}, {2, 3, 4, 3},
-                                         {2, 3, 2, 2, 3}};
-    int64_t dims[EVAL_MAX_RANK];
-    for (int i = 0; i < rank && i < EVAL_MAX_RANK; i++)
-        dims[i] = rank < 6 ? shapes[rank][i] : 2;
-    ctx_set(c, rank, dims);
-}
-
-/* The base shape a leaf takes without context (note [instance search]):
+/* The base rank a leaf takes without context (note [instance search]):
  * ranks 1, 2, 4, 3 and 5 in turn, the rank-4 one (NCHW) before the
  * rarer ones. */
-static void base_shape(const Instance *in, LeafCtx *c)
+static int base_rank(const Instance *in)
 {
     static const int ranks[VERIFY_BASES] = {1, 2, 4, 3, 5};
-    rank_shape(ranks[in->base], c);
+    return ranks[in->base];
+}
+
+static void base_shape(const Instance *in, LeafCtx *c)
+{
+    verify_rank_shape(base_rank(in), c);
 }
 
 /* The rank the guard asks of slot (rank(x) == 2, or a bound: rank(x) >= 3
@@ -352,7 +327,7 @@ static graft_node *build_leaf(Instance *in, const graft_pat *p, const LeafCtx *g
         return fail(in, "patterns with ops as values are not instantiated");
     int wanted = guard_rank(in->rule->guard, p->slot);
     if (wanted >= 0 && wanted != ctx.rank)
-        rank_shape(wanted, &ctx);
+        verify_rank_shape(wanted, &ctx);
     if (f.literal || (f.is_const && ctx.scalar_const))
         ctx.rank = 0;
     VerifyLeaf *l = new_leaf(in);
@@ -390,87 +365,9 @@ static bool is_elementwise_binary(const char *op)
     return false;
 }
 
-static const char *attr_text(const graft_attr *attrs, int n, const char *name)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(attrs[i].name, name) == 0 && attrs[i].value->kind == GRAFT_ATTR_STRING)
-            return attrs[i].value->s;
-    return NULL;
-}
-
-static const graft_attr_value *attr_list(const graft_attr *attrs, int n, const char *name)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(attrs[i].name, name) == 0 && attrs[i].value->kind == GRAFT_ATTR_LIST &&
-            attrs[i].value->nitems <= EVAL_MAX_RANK)
-            return attrs[i].value;
-    return NULL;
-}
-
-static int64_t attr_int(const graft_attr *attrs, int n, const char *name, int64_t dflt)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(attrs[i].name, name) == 0 &&
-            (attrs[i].value->kind == GRAFT_ATTR_INT || attrs[i].value->kind == GRAFT_ATTR_BOOL))
-            return attrs[i].value->i;
-    return dflt;
-}
-
-/* Operand i of a layer: data and weights in the layout the attributes
- * name, vectors the length of the data's channel axis.  Weights are as
- * square as the layer allows (3 output channels for 3 input channels),
- * so that a rule scaling the wrong axis still evaluates and is refuted
- * rather than failing to broadcast. */
-static bool layer_context(const char *op, int i, const graft_attr *attrs, int nattrs,
-                          const Tensor *data, LeafCtx *c)
-{
-    if (strcmp(op, "nn.conv2d") == 0) {
-        const char *dl = attr_text(attrs, nattrs, "data_layout");
-        const char *kl = attr_text(attrs, nattrs, "kernel_layout");
-        bool nhwc = dl && strcmp(dl, "NHWC") == 0, hwio = kl && strcmp(kl, "HWIO") == 0;
-        int64_t groups = attr_int(attrs, nattrs, "groups", 1);
-        int64_t ch = data && data->rank == 4 ? data->dims[nhwc ? 3 : 1] : 3;
-        int64_t per = ch / (groups > 0 ? groups : 1);
-        int64_t x[4] = {2, 3 * groups, 5, 5}, xh[4] = {2, 5, 5, 3 * groups};
-        int64_t w[4] = {ch, per, 3, 3}, wh[4] = {3, 3, per, ch};
-        ctx_set(c, 4, i == 0 ? (nhwc ? xh : x) : (hwio ? wh : w));
-        return true;
-    }
-    if (strcmp(op, "nn.dense") == 0 || strcmp(op, "nn.matmul") == 0) {
-        /* nn.matmul's a (..., m, k) takes the base shape (leaf_context) */
-        bool ta = strcmp(op, "nn.matmul") == 0 && attr_int(attrs, nattrs, "transpose_a", 0);
-        int64_t k = data ? data->dims[data->rank - (ta && data->rank > 1 ? 2 : 1)] : 3;
-        int64_t x[2] = {2, 3}, w[2] = {k, k};
-        ctx_set(c, 2, i == 0 ? x : w);
-        return true;
-    }
-    if (strcmp(op, "nn.batch_matmul") == 0) {
-        int64_t k = data && data->rank == 3 ? data->dims[2] : 3;
-        int64_t a[3] = {2, 3, 3}, b[3] = {2, k, k};
-        ctx_set(c, 3, i == 0 ? a : b);
-        return true;
-    }
-    bool norm = strcmp(op, "nn.batch_norm") == 0 || strcmp(op, "nn.layer_norm") == 0 ||
-                strcmp(op, "nn.group_norm") == 0 || strcmp(op, "nn.bias_add") == 0;
-    if (!norm)
-        return false;
-    if (i == 0) { /* channel axis 1 as long as the last, as in base_shape */
-        int64_t x[4] = {2, 3, 4, 3};
-        ctx_set(c, 4, x);
-        return true;
-    }
-    int64_t axis = attr_int(attrs, nattrs, "axis", strcmp(op, "nn.layer_norm") == 0 ? -1 : 1);
-    int rank = data ? data->rank : 0;
-    if (axis < 0)
-        axis += rank;
-    int64_t n = data && axis >= 0 && axis < rank ? data->dims[axis] : 3;
-    ctx_set(c, 1, &n);
-    c->positive = strcmp(op, "nn.batch_norm") == 0 && i == 4;
-    return true;
-}
-
-/* What a fresh operand i of op should be, given the operands known: a
- * layer's operand by layer_context; the primary leaf the base shape;
+/* What a fresh operand i of op should be, given the operands known: an
+ * operand the op's type relation shapes by verify_operand_shape
+ * (verify_operand.c); the primary leaf the base shape;
  * another leaf the shape of a known sibling of an element-wise op (else
  * the base shape), as is, its last dim or a scalar by the scheme's mode. */
 static void leaf_context(Instance *in, const char *op, int i, const graft_attr *attrs, int nattrs,
@@ -482,13 +379,8 @@ static void leaf_context(Instance *in, const char *op, int i, const graft_attr *
         base_shape(in, c);
         return;
     }
-    if (layer_context(op, i, attrs, nattrs, first, c))
+    if (verify_operand_shape(op, i, attrs, nattrs, first, base_rank(in), c))
         return;
-    const graft_attr_value *axes = attr_list(attrs, nattrs, "axes");
-    if (strcmp(op, "transpose") == 0 && i == 0 && axes) { /* as many axes as listed */
-        rank_shape(axes->nitems, c);
-        return;
-    }
     base_shape(in, c);
     bool binary = is_elementwise_binary(op) && nargs >= 2;
     c->scalar_const = binary;
@@ -501,9 +393,9 @@ static void leaf_context(Instance *in, const char *op, int i, const graft_attr *
             other = *tensor_of(in, args[j]);
     c->dtype = other.dtype && strcmp(other.dtype, "bool") != 0 ? other.dtype : NULL;
     if (in->mode == 0)
-        ctx_set(c, other.rank, other.dims);
+        verify_ctx_set(c, other.rank, other.dims);
     else if (in->mode == 1 && other.rank > 0)
-        ctx_set(c, 1, &other.dims[other.rank - 1]);
+        verify_ctx_set(c, 1, &other.dims[other.rank - 1]);
     else
         c->rank = 0;
 }
@@ -625,7 +517,7 @@ static graft_node *build_kids_node(Instance *in, const graft_pat *p, const LeafC
 static graft_node *build_einsum_operands(Instance *in, const graft_pat *tup,
                                          const graft_attr *attrs, int nattrs)
 {
-    const char *eq = attr_text(attrs, nattrs, "equation"), *why = NULL;
+    const char *eq = verify_attr_text(attrs, nattrs, "equation"), *why = NULL;
     EinsumSpec s;
     if (!eq || !einsum_parse(eq, &s, &why) || s.noperands != tup->nkids ||
         s.noperands > VERIFY_MAX_FIELDS)

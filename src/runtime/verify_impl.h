@@ -69,6 +69,31 @@ bool verify_attr_candidate(const char *name, const Tensor *t, int k, StrBuf *out
  * form: numbers, quoted strings, lists, None), made in g. */
 const graft_attr_value *verify_attr_from_text(graft_graph *g, const char *text);
 
+/* What the op reading a fresh leaf wants of it. */
+typedef struct LeafCtx {
+    int rank;
+    int64_t dims[EVAL_MAX_RANK];
+    const char *dtype;   /* NULL: float32 */
+    bool positive;       /* a variance */
+    bool scalar_const;   /* a constant leaf here is a scalar */
+} LeafCtx;
+
+void verify_ctx_set(LeafCtx *c, int rank, const int64_t *dims);
+/* The shape of a leaf of rank r without other context (verify_operand.c). */
+void verify_rank_shape(int rank, LeafCtx *c);
+/* Operand i of op as the op's type relation, run backwards from the
+ * attributes the pattern gives (attrs) and the first operand when built
+ * (first, or NULL), wants it, base_rank being the instance's base rank
+ * (note [operand shapes] in verify_operand.c); false when the relation
+ * leaves it free. */
+bool verify_operand_shape(const char *op, int i, const graft_attr *attrs, int nattrs,
+                          const Tensor *first, int base_rank, LeafCtx *c);
+/* Attribute name of attrs as a string, an int list (up to EVAL_MAX_RANK
+ * items) or an int (or bool); NULL or dflt when it is none of these. */
+const char *verify_attr_text(const graft_attr *attrs, int n, const char *name);
+const graft_attr_value *verify_attr_list(const graft_attr *attrs, int n, const char *name);
+int64_t verify_attr_int(const graft_attr *attrs, int n, const char *name, int64_t dflt);
+
 /* Builds the pattern of in->rule into in->g with base shape in->base;
  * false with in->why set. */
 bool verify_build(Instance *in);

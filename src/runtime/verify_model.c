@@ -50,17 +50,49 @@ static double attr_float(const graft_node *n, const char *name, double dflt)
     return v && v->kind == GRAFT_ATTR_INT ? (double)v->i : dflt;
 }
 
+/* The ops that move a weight's elements without changing them. */
+static bool is_shape_op(const graft_node *n)
+{
+    static const char *const ops[] = {"reshape", "transpose", "broadcast_to", "expand_dims",
+                                      "squeeze", "copy"};
+    for (size_t i = 0; i < ARRAY_LEN(ops); i++)
+        if (is_op(n, ops[i]))
+            return true;
+    return false;
+}
+
+/* The layer whose weights p is: p, or a chain of shape ops from it each
+ * read once (convnext's weights, transposed and broadcast before a
+ * batch_matmul), is operand 1 of a layer, read there alone; NULL
+ * otherwise.  *operand gets the layer's operand. */
+static const graft_node *weight_layer(const graft_node *p, const graft_node **operand)
+{
+    for (const graft_node *n = p;;) {
+        const Use *u = node_first_use(n);
+        if (!u || use_next(u))
+            return NULL;
+        const graft_node *user = use_user(u);
+        if (is_layer(user) && use_index(u) == 1) {
+            *operand = n;
+            return user;
+        }
+        if (!is_shape_op(user) || use_index(u) != 0)
+            return NULL;
+        n = user;
+    }
+}
+
 /* The role of parameter p: by its only use, or ROLE_OTHER. */
 static ParamRole param_role(const graft_node *p)
 {
     const Use *u = node_first_use(p);
     if (!u)
         return ROLE_OTHER;
-    const graft_node *user = use_user(u);
+    const graft_node *user = use_user(u), *operand;
     int index = use_index(u);
     if (use_next(u))
         return is_op(user, "nn.batch_norm") && index == 4 ? ROLE_VARIANCE : ROLE_OTHER;
-    if (is_layer(user) && index == 1)
+    if (weight_layer(p, &operand))
         return ROLE_WEIGHT;
     if (is_op(user, "nn.batch_norm") && index >= 1 && index <= 4)
         return ROLE_NORM;
@@ -77,7 +109,7 @@ static double fan_in(const graft_node *layer, const Tensor *w)
     if (is_op(layer, "nn.dense"))
         return (double)w->dims[w->rank - 1];
     if (is_op(layer, "nn.matmul") || is_op(layer, "nn.batch_matmul")) {
-        bool tb = attr_int(layer, "transpose_b", is_op(layer, "nn.batch_matmul"));
+        bool tb = attr_int(layer, "transpose_b", false); /* TVM's default, as eval_nn.c */
         return (double)w->dims[w->rank - (tb || w->rank < 2 ? 1 : 2)];
     }
     const graft_attr_value *kl = node_find_attr(layer, "kernel_layout");
@@ -85,6 +117,25 @@ static double fan_in(const graft_node *layer, const Tensor *w)
     int axis = o ? (int)(o - kl->s) : 0;
     int64_t out = axis < w->rank && w->dims[axis] > 0 ? w->dims[axis] : 1;
     return (double)w->size / (double)out;
+}
+
+/* The fan-in of the layer weights p (of value t) feed, read from the
+ * shape of the layer's operand, which shape ops may have changed. */
+static double weight_fan_in(const graft_node *p, const Tensor *t)
+{
+    const graft_node *operand;
+    const graft_node *layer = weight_layer(p, &operand);
+    const graft_type *type = node_type(operand);
+    if (operand == p || !type || type->kind != TYPE_TENSOR || type->rank > EVAL_MAX_RANK)
+        return fan_in(layer, t);
+    Tensor shape = {.rank = type->rank, .size = 1};
+    for (int k = 0; k < type->rank; k++) {
+        if (type->dims[k] < 0)
+            return fan_in(layer, t);
+        shape.dims[k] = type->dims[k];
+        shape.size *= (size_t)type->dims[k];
+    }
+    return fan_in(layer, &shape);
 }
 
 /* Uniform in +-[lo, hi], rounded to t's dtype. */
@@ -101,7 +152,7 @@ void model_fill_params(const graft_graph *g, Tensor *params, uint64_t *rng)
         Tensor *t = &params[i];
         ParamRole role = eval_is_float(t->dtype) ? param_role(p) : ROLE_OTHER;
         if (role == ROLE_WEIGHT) {
-            double bound = sqrt(6 / fan_in(use_user(node_first_use(p)), t));
+            double bound = sqrt(6 / weight_fan_in(p, t));
             for (size_t k = 0; k < t->size; k++)
                 t->data[k] = eval_round((2 * verify_random(rng) - 1) * bound, t->dtype);
         } else if (role == ROLE_BIAS) {
@@ -135,6 +186,7 @@ void model_watch_free(ModelWatch *w)
 {
     free(w->param_index);
     free(w->done);
+    vec_free(&w->each);
 }
 
 /* The parameter tensor operand i of n is, when it has role role. */
@@ -232,15 +284,33 @@ static void record_layer(ModelWatch *w, const graft_node *n, double r)
     if (w->layers == 0 || r > w->rms_max)
         w->rms_max = r, w->max_at = n;
     w->layers++;
+    vec_push(&w->each, ((struct ModelLayer){n, r}));
     if (!(r >= 0.1 && r <= 10) && w->outside++ == 0)
         w->first_outside = n;
 }
 
+/* The parameter whose values layer n's weights are, through shape ops
+ * (weight_layer), or NULL. */
+static Tensor *weight_param(ModelWatch *w, const graft_node *n)
+{
+    if (node_nargs(n) < 2)
+        return NULL;
+    const graft_node *a = node_arg(n, 1);
+    while (node_kind(a) == NODE_CALL && is_shape_op(a) && node_nargs(a) > 0)
+        a = node_arg(a, 0);
+    uint32_t id = node_id(a);
+    if (node_kind(a) != NODE_VAR || id >= w->nids || w->param_index[id] < 0 ||
+        param_role(a) != ROLE_WEIGHT)
+        return NULL;
+    return &w->params[w->param_index[id]];
+}
+
 /* After layer n: scales its weights when its RMS left [0.5, 2]; true
- * when it did (n is evaluated again). */
+ * when it did (n is evaluated again, its weights read again through the
+ * shape ops between: eval.c's reread_operand). */
 static bool rescale_layer(ModelWatch *w, const graft_node *n, double r)
 {
-    Tensor *wt = role_param(w, n, 1, ROLE_WEIGHT);
+    Tensor *wt = weight_param(w, n);
     if (!w->calibrate || !wt || !(r > 0) || !isfinite(r) || (r >= 0.5 && r <= 2))
         return false;
     for (size_t k = 0; k < wt->size; k++)

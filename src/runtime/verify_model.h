@@ -7,9 +7,10 @@
  * So the values are those of a trained model's scale:
  *  - the model's own constants where it has them (eval_meta.c);
  *  - a layer's weights (operand 1 of a conv, dense or matmul, read
- *    nowhere else) uniform with variance 2 / fan-in (He); when the
- *    layer's output RMS still leaves [0.5, 2] they are scaled to make it
- *    1 and the layer is evaluated again;
+ *    nowhere else, directly or through shape ops each read once) uniform
+ *    with variance 2 / fan-in (He); when the layer's output RMS still
+ *    leaves [0.5, 2] they are scaled to make it 1 and the layer is
+ *    evaluated again, with the shape ops between (eval.c);
  *  - a batch norm's statistics (operands 1-4, read nowhere else) drawn
  *    when its input is known, valid and not trivial: per channel, mean =
  *    the input's mean + d * its deviation (|d| in [0.1, 0.5]), variance
@@ -25,9 +26,10 @@
  *  - a bias (operand 1 of nn.bias_add) in +-[0.0625, 0.5];
  *  - everything else, the inputs among it, as before: random in [-2, 2].
  * Every layer's activation RMS (the outputs of convs, dense, matmuls and
- * batch norms) is recorded: the range is reported and a layer outside
- * [0.1, 10] is named.  The first node whose value holds inf or NaN is
- * recorded too: such a value is never "within" (runner_verify.c).
+ * batch norms) is recorded: the range is reported, a layer outside
+ * [0.1, 10] is named, and --verify=layers lists every layer's.  The
+ * first node whose value holds inf or NaN is recorded too: such a value
+ * is never "within" (runner_verify.c).
  */
 #ifndef GRAFT_VERIFY_MODEL_H
 #define GRAFT_VERIFY_MODEL_H
@@ -37,6 +39,7 @@
 
 #include "eval.h"
 #include "graph.h"
+#include "util.h"
 
 typedef struct ModelWatch {
     const graft_graph *g;
@@ -47,6 +50,10 @@ typedef struct ModelWatch {
     unsigned char *done;   /* by node id: calibrated, or its layer recorded */
     uint64_t rng;
     int layers;            /* layers whose RMS was recorded */
+    VEC(struct ModelLayer {
+        const graft_node *at;
+        double rms;
+    }) each;               /* every layer's RMS, in evaluation order */
     double rms_min, rms_max;
     const graft_node *min_at, *max_at;
     int outside;           /* layers outside [0.1, 10] */
