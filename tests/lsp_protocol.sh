@@ -1,7 +1,7 @@
 #!/bin/sh
 # lsp_protocol.sh - graft lsp at the protocol level: one session sends
 # every request kind the server knows (hover, completion, definition,
-# document symbols) and every kind of bad input
+# document symbols, formatting) and every kind of bad input
 # (requests before initialize, malformed JSON, a JSON value that is no
 # request, headers without a length, unknown methods, out-of-range
 # positions, a document with NUL and control bytes, bytes that are not
@@ -34,6 +34,9 @@ doc() { # a textDocument parameter with a position: line, character
 bad_text='r := add(x, y) => multiply(x, 1)\ns := nn.conv2d(x, w, data_layout=\"\u00e9\ud83d\ude00\", groupz=1) => x\nt := addd(x, 0) => x\nt := add(x, 0) => x\n'
 good_text='r := add(x, 0) => x\n'
 defs=file:///lsp-test/defs.graft
+fmtdoc=file:///lsp-test/fmt.graft
+fmt_text='r:=add(x,0)=>x # kept\n# lead\n\n\nlet  m(p)=p|-p\n  # inside: moves before the item\n  | p\n'
+opts='"options":{"tabSize":4,"insertSpaces":true}'
 defs_text='include \"fold_bn.graft\"\nlet sq(a) = multiply(a, a)\nu := sq(x) => x\nop my.op(data, k: int = 1)\nv := my.op(x) => x\n'
 
 session() {
@@ -72,10 +75,18 @@ session() {
     msg "{\"jsonrpc\":\"2.0\",\"id\":28,\"method\":\"textDocument/hover\",\"params\":$(uri=$defs doc 2 6)}"
     msg "{\"jsonrpc\":\"2.0\",\"id\":29,\"method\":\"textDocument/hover\",\"params\":$(uri=$defs doc 4 0)}"
     msg "{\"jsonrpc\":\"2.0\",\"id\":30,\"method\":\"textDocument/completion\",\"params\":$(uri=$defs doc 2 8)}"
+    # formatting: one edit; none when formatted; no options; params no object
+    msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":{\"uri\":\"$fmtdoc\",\"languageId\":\"graft\",\"version\":1,\"text\":\"$fmt_text\"}}}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":40,\"method\":\"textDocument/formatting\",\"params\":{\"textDocument\":{\"uri\":\"$fmtdoc\"},$opts}}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":41,\"method\":\"textDocument/formatting\",\"params\":{\"textDocument\":{\"uri\":\"$defs\"},$opts}}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":42,\"method\":\"textDocument/formatting\",\"params\":{\"textDocument\":{\"uri\":\"$defs\"}}}"
+    msg '{"jsonrpc":"2.0","id":43,"method":"textDocument/formatting","params":[1]}'
     msg "{\"jsonrpc\":\"2.0\",\"id\":27,\"method\":\"textDocument/documentSymbol\",\"params\":{\"textDocument\":{\"uri\":\"file:///closed.graft\"}}}"
     msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{\"uri\":\"$uri\",\"version\":2},\"contentChanges\":[{\"text\":\"$good_text\"}]}}"
     msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{\"uri\":\"$uri\",\"version\":3},\"contentChanges\":[{\"text\":\"x := \\u0000\\u0001 add(\\u0007\\u0000\"}]}}"
     msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{\"uri\":\"$uri\",\"version\":4},\"contentChanges\":[]}}"
+    # formatting a document with syntax errors (and NUL bytes): refused
+    msg "{\"jsonrpc\":\"2.0\",\"id\":44,\"method\":\"textDocument/formatting\",\"params\":{\"textDocument\":{\"uri\":\"$uri\"},$opts}}"
     # a document of 1 MiB: 16384 comment lines of 63 bytes and an error
     big=$(awk 'BEGIN { s = sprintf("%62s", ""); gsub(/ /, "a", s)
                        for (i = 0; i < 16384; i++) printf "# %s\\n", substr(s, 3) }')

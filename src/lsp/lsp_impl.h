@@ -18,6 +18,7 @@ enum {
     LSP_METHOD_NOT_FOUND = -32601,
     LSP_INVALID_PARAMS = -32602,
     LSP_SERVER_NOT_INITIALIZED = -32002,
+    LSP_REQUEST_FAILED = -32803,
 };
 
 /* One open document, as the client last sent it. */
@@ -99,5 +100,8 @@ void lsp_add_declared_items(LspServer *s, const LspDoc *doc, json_t *items);
 /* lsp_ops.c: hover and completion from the op registry. */
 json_t *lsp_hover(LspServer *s, json_t *params, LspError *err);
 json_t *lsp_completion(LspServer *s, json_t *params, LspError *err);
+
+/* lsp_format.c: the document formatted as graft fmt prints it. */
+json_t *lsp_formatting(LspServer *s, json_t *params, LspError *err);
 
 #endif

@@ -1,7 +1,7 @@
 -- neovim_test.lua - drives graft lsp through Neovim's own LSP client
 -- (tests/lsp_neovim.sh runs it: nvim --headless -u NONE).  Opens
 -- mistakes.graft, waits for its diagnostics, asks for a hover, a
--- completion and a definition, and writes what the client got to the
+-- completion, a definition and the formatting of an untidy line, and writes what the client got to the
 -- file $LSP_OUT, one line per fact, for the shell test to compare.
 local graft, file, out = os.getenv('GRAFT'), os.getenv('LSP_FILE'), os.getenv('LSP_OUT')
 local lines = {}
@@ -54,6 +54,14 @@ say('completion in nn.conv2d: %d items, first %s', #completion.items, table.conc
 local def = request('textDocument/definition', at(2, 10))
 say('definition of sq: line %d, character %d-%d, same file %s', def.range.start.line,
     def.range.start.character, def.range['end'].character, tostring(def.uri == vim.uri_from_bufnr(buf)))
+
+-- Formatting: a line made untidy, then the server's edit applied by the client.
+vim.api.nvim_buf_set_lines(buf, 2, 3, false, { 'square:=sq(x)=>x   # squares' })
+local edits = request('textDocument/formatting', { textDocument = { uri = vim.uri_from_bufnr(buf) },
+                                                   options = { tabSize = 4, insertSpaces = true } })
+vim.lsp.util.apply_text_edits(edits, buf, client.offset_encoding)
+say('formatting: %d edit, then %s', #edits,
+    table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '|'))
 
 vim.lsp.stop_client(id)
 if not vim.wait(10000, function() return vim.lsp.get_client_by_id(id) == nil end, 10) then
