@@ -1,7 +1,7 @@
 #!/bin/sh
 # lsp_protocol.sh - graft lsp at the protocol level: one session sends
 # every request kind the server knows (hover, completion, definition,
-# document symbols, formatting) and every kind of bad input
+# document symbols, formatting, references, rename) and every kind of bad input
 # (requests before initialize, malformed JSON, a JSON value that is no
 # request, headers without a length, unknown methods, out-of-range
 # positions, a document with NUL and control bytes, bytes that are not
@@ -27,15 +27,17 @@ msg() {
     printf 'Content-Length: %d\r\n\r\n%s' "$(printf %s "$1" | LC_ALL=C wc -c)" "$1"
 }
 uri=file:///lsp-test/rules.graft
-doc() { # a textDocument parameter with a position: line, character
-    printf '{"textDocument":{"uri":"%s"},"position":{"line":%s,"character":%s}}' \
-        "$uri" "$1" "$2"
+doc() { # a textDocument parameter with a position: line, character, more
+    printf '{"textDocument":{"uri":"%s"},"position":{"line":%s,"character":%s}%s}' \
+        "$uri" "$1" "$2" "${3:-}"
 }
 bad_text='r := add(x, y) => multiply(x, 1)\ns := nn.conv2d(x, w, data_layout=\"\u00e9\ud83d\ude00\", groupz=1) => x\nt := addd(x, 0) => x\nt := add(x, 0) => x\n'
 good_text='r := add(x, 0) => x\n'
 defs=file:///lsp-test/defs.graft
 fmtdoc=file:///lsp-test/fmt.graft
 fmt_text='r:=add(x,0)=>x # kept\n# lead\n\n\nlet  m(p)=p|-p\n  # inside: moves before the item\n  | p\n'
+refs=file:///lsp-test/refs.graft
+refs_text='let sq(a) = multiply(a, a)\nlet two = add(y, y)\nu := sq(x) | two => x\nv := c@nn.relu(x) where users(c) == 1 \u0026\u0026 attr(c, x) == 1 => nn.relu(x)\n'
 opts='"options":{"tabSize":4,"insertSpaces":true}'
 defs_text='include \"fold_bn.graft\"\nlet sq(a) = multiply(a, a)\nu := sq(x) => x\nop my.op(data, k: int = 1)\nv := my.op(x) => x\n'
 
@@ -81,6 +83,28 @@ session() {
     msg "{\"jsonrpc\":\"2.0\",\"id\":41,\"method\":\"textDocument/formatting\",\"params\":{\"textDocument\":{\"uri\":\"$defs\"},$opts}}"
     msg "{\"jsonrpc\":\"2.0\",\"id\":42,\"method\":\"textDocument/formatting\",\"params\":{\"textDocument\":{\"uri\":\"$defs\"}}}"
     msg '{"jsonrpc":"2.0","id":43,"method":"textDocument/formatting","params":[1]}'
+    # references and rename: a macro, a binding (attr(c, x) names an
+    # attribute, not x), a macro parameter; renames that collide with a
+    # variable, a rule's variable, a rule, an op; no name; bad params
+    msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":{\"uri\":\"$refs\",\"languageId\":\"graft\",\"version\":1,\"text\":\"$refs_text\"}}}"
+    ref=',"context":{"includeDeclaration":true}'
+    msg "{\"jsonrpc\":\"2.0\",\"id\":50,\"method\":\"textDocument/references\",\"params\":$(uri=$refs doc 0 5 "$ref")}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":51,\"method\":\"textDocument/references\",\"params\":$(uri=$refs doc 3 16 ',"context":{"includeDeclaration":false}')}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":52,\"method\":\"textDocument/references\",\"params\":$(uri=$refs doc 0 21 "$ref")}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":53,\"method\":\"textDocument/references\",\"params\":$(uri=$refs doc 3 9 "$ref")}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":54,\"method\":\"textDocument/references\",\"params\":$(uri=$refs doc 0 5 ',"context":{"includeDeclaration":1}')}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":55,\"method\":\"textDocument/references\",\"params\":$(uri=$refs doc 90 0 "$ref")}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":56,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 3 16 ',"newName":"inp"')}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":57,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 2 13 ',"newName":"pair"')}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":58,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 2 0 ',"newName":"w"')}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":59,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 3 16 ',"newName":"c"')}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":60,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 2 13 ',"newName":"x"')}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":61,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 2 0 ',"newName":"v"')}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":62,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 0 4 ',"newName":"add"')}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":63,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 3 9 ',"newName":"q"')}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":64,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 2 0 ',"newName":"float32"')}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":65,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 2 0 ',"newName":7')}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":66,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 2 0 '')}"
     msg "{\"jsonrpc\":\"2.0\",\"id\":27,\"method\":\"textDocument/documentSymbol\",\"params\":{\"textDocument\":{\"uri\":\"file:///closed.graft\"}}}"
     msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{\"uri\":\"$uri\",\"version\":2},\"contentChanges\":[{\"text\":\"$good_text\"}]}}"
     msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{\"uri\":\"$uri\",\"version\":3},\"contentChanges\":[{\"text\":\"x := \\u0000\\u0001 add(\\u0007\\u0000\"}]}}"

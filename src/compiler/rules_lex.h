@@ -90,6 +90,10 @@ AstFile *rules_parse_source(const Source *src, const AstBuilder *b, int max_dept
 /* Scanner interface used by the parser (grammar/rules_lex.l). */
 int rules_scan_init(RulesParseCtx *ctx);
 void rules_scan_free(RulesParseCtx *ctx);
+/* Whether name is an identifier the scanner returns as IDENT: letters,
+ * digits and '_', no digit first, not "_", not a reserved word or dtype
+ * (graft-rules(5), "Lexical structure"). */
+bool rules_is_identifier(const char *name);
 /* Records the comment from byte begin to the end of the last match. */
 void rules_keep_comment(RulesParseCtx *ctx, size_t begin);
 /* Gives the items added since the last call the range of the item

@@ -89,6 +89,19 @@ void lsp_name_at(const LspDoc *doc, size_t offset, size_t *begin, size_t *end);
 void lsp_publish_diagnostics(LspServer *s, LspDoc *doc);
 
 /* lsp_symbols.c: document symbols and go to definition. */
+/* A document parsed on its own (rules_parse_source: every item that
+ * parses, broken ones skipped), so that requests work while it has
+ * errors. */
+typedef struct LspOutline {
+    Arena *arena;
+    Interner *names;
+    Source *src;
+    AstFile *file; /* NULL when the parser gave up */
+} LspOutline;
+void lsp_outline_parse(LspOutline *o, LspServer *s, const LspDoc *doc);
+void lsp_outline_free(LspOutline *o);
+/* An LSP Range of where in src (as lsp_diagnose.c converts them). */
+json_t *lsp_range_of(const Source *src, SrcRange where);
 json_t *lsp_document_symbols(LspServer *s, json_t *params, LspError *err);
 json_t *lsp_definition(LspServer *s, json_t *params, LspError *err);
 /* A hover showing the macro, rule or op of that name declared in doc, in
@@ -100,6 +113,10 @@ void lsp_add_declared_items(LspServer *s, const LspDoc *doc, json_t *items);
 /* lsp_ops.c: hover and completion from the op registry. */
 json_t *lsp_hover(LspServer *s, json_t *params, LspError *err);
 json_t *lsp_completion(LspServer *s, json_t *params, LspError *err);
+
+/* lsp_refs.c: find references and rename (of a binding, macro or rule). */
+json_t *lsp_references(LspServer *s, json_t *params, LspError *err);
+json_t *lsp_rename(LspServer *s, json_t *params, LspError *err);
 
 /* lsp_format.c: the document formatted as graft fmt prints it. */
 json_t *lsp_formatting(LspServer *s, json_t *params, LspError *err);

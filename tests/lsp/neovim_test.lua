@@ -1,7 +1,8 @@
 -- neovim_test.lua - drives graft lsp through Neovim's own LSP client
 -- (tests/lsp_neovim.sh runs it: nvim --headless -u NONE).  Opens
 -- mistakes.graft, waits for its diagnostics, asks for a hover, a
--- completion, a definition and the formatting of an untidy line, and writes what the client got to the
+-- completion, a definition, references and renames, and the formatting of
+-- an untidy line, and writes what the client got to the
 -- file $LSP_OUT, one line per fact, for the shell test to compare.
 local graft, file, out = os.getenv('GRAFT'), os.getenv('LSP_FILE'), os.getenv('LSP_OUT')
 local lines = {}
@@ -55,8 +56,22 @@ local def = request('textDocument/definition', at(2, 10))
 say('definition of sq: line %d, character %d-%d, same file %s', def.range.start.line,
     def.range.start.character, def.range['end'].character, tostring(def.uri == vim.uri_from_bufnr(buf)))
 
+-- References of the macro sq (with its let), then renaming it through the
+-- client's own workspace edit; a rename onto an op's name is refused.
+local refs = request('textDocument/references',
+                     vim.tbl_extend('force', at(2, 10), { context = { includeDeclaration = true } }))
+local where = {}
+for i, r in ipairs(refs) do where[i] = r.range.start.line .. ':' .. r.range.start.character end
+say('references of sq: %s', table.concat(where, ', '))
+local edit = request('textDocument/rename', vim.tbl_extend('force', at(2, 10), { newName = 'sq2' }))
+vim.lsp.util.apply_workspace_edit(edit, client.offset_encoding)
+say('rename sq to sq2: %s', table.concat(vim.api.nvim_buf_get_lines(buf, 1, 3, false), '|'))
+local refused = client.request_sync('textDocument/rename',
+                                    vim.tbl_extend('force', at(2, 10), { newName = 'add' }), 10000, buf)
+say('rename sq2 to add: %s', refused.err and refused.err.message or 'not refused')
+
 -- Formatting: a line made untidy, then the server's edit applied by the client.
-vim.api.nvim_buf_set_lines(buf, 2, 3, false, { 'square:=sq(x)=>x   # squares' })
+vim.api.nvim_buf_set_lines(buf, 2, 3, false, { 'square:=sq2(x)=>x   # squares' })
 local edits = request('textDocument/formatting', { textDocument = { uri = vim.uri_from_bufnr(buf) },
                                                    options = { tabSize = 4, insertSpaces = true } })
 vim.lsp.util.apply_text_edits(edits, buf, client.offset_encoding)
