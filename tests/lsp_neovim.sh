@@ -2,7 +2,8 @@
 # lsp_neovim.sh - graft lsp with a real client: Debian's Neovim (0.7, its
 # built-in LSP client, headless) opens tests/lsp/mistakes.graft and
 # tests/lsp/neovim_test.lua records the diagnostics, a hover, a completion,
-# a definition, references, renames and a formatting edit it received; they must be exactly
+# a definition, signature help, references, renames and a formatting edit
+# it received; they must be exactly
 # tests/lsp/neovim.expected (GRAFT_REGEN=1 rewrites it).  Needs nvim
 # (.ci/run installs neovim); without it the test fails.
 set -u

@@ -1,7 +1,7 @@
 #!/bin/sh
 # lsp_protocol.sh - graft lsp at the protocol level: one session sends
 # every request kind the server knows (hover, completion, definition,
-# document symbols, formatting, references, rename) and every kind of bad input
+# document symbols, formatting, references, rename, signature help) and every kind of bad input
 # (requests before initialize, malformed JSON, a JSON value that is no
 # request, headers without a length, unknown methods, out-of-range
 # positions, a document with NUL and control bytes, bytes that are not
@@ -37,7 +37,7 @@ defs=file:///lsp-test/defs.graft
 fmtdoc=file:///lsp-test/fmt.graft
 fmt_text='r:=add(x,0)=>x # kept\n# lead\n\n\nlet  m(p)=p|-p\n  # inside: moves before the item\n  | p\n'
 refs=file:///lsp-test/refs.graft
-refs_text='let sq(a) = multiply(a, a)\nlet two = add(y, y)\nu := sq(x) | two => x\nv := c@nn.relu(x) where users(c) == 1 \u0026\u0026 attr(c, x) == 1 => nn.relu(x)\n'
+refs_text='let sq(a) = multiply(a, a)\nlet two = add(y, y)\nu := sq(x) | two => x\nv := c@nn.relu(x) where users(c) == 1 \u0026\u0026 attr(c, x) == 1 => nn.relu(x)\ncv := nn.conv2d(x, k, groups=2, strides=[1, 1]) => x\n'
 opts='"options":{"tabSize":4,"insertSpaces":true}'
 defs_text='include \"fold_bn.graft\"\nlet sq(a) = multiply(a, a)\nu := sq(x) => x\nop my.op(data, k: int = 1)\nv := my.op(x) => x\n'
 
@@ -105,6 +105,15 @@ session() {
     msg "{\"jsonrpc\":\"2.0\",\"id\":64,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 2 0 ',"newName":"float32"')}"
     msg "{\"jsonrpc\":\"2.0\",\"id\":65,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 2 0 ',"newName":7')}"
     msg "{\"jsonrpc\":\"2.0\",\"id\":66,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 2 0 '')}"
+    # signature help: an operand, the second operand, an attribute by its
+    # name (the cursor inside it), one inside a list; outside any call; no
+    # position
+    msg "{\"jsonrpc\":\"2.0\",\"id\":70,\"method\":\"textDocument/signatureHelp\",\"params\":$(uri=$refs doc 3 15)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":71,\"method\":\"textDocument/signatureHelp\",\"params\":$(uri=$refs doc 1 17)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":72,\"method\":\"textDocument/signatureHelp\",\"params\":$(uri=$refs doc 4 24)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":75,\"method\":\"textDocument/signatureHelp\",\"params\":$(uri=$refs doc 4 42)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":73,\"method\":\"textDocument/signatureHelp\",\"params\":$(uri=$refs doc 2 0)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":74,\"method\":\"textDocument/signatureHelp\",\"params\":{\"textDocument\":{\"uri\":\"$refs\"}}}"
     msg "{\"jsonrpc\":\"2.0\",\"id\":27,\"method\":\"textDocument/documentSymbol\",\"params\":{\"textDocument\":{\"uri\":\"file:///closed.graft\"}}}"
     msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{\"uri\":\"$uri\",\"version\":2},\"contentChanges\":[{\"text\":\"$good_text\"}]}}"
     msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{\"uri\":\"$uri\",\"version\":3},\"contentChanges\":[{\"text\":\"x := \\u0000\\u0001 add(\\u0007\\u0000\"}]}}"

@@ -111,8 +111,17 @@ json_t *lsp_hover_declared(LspServer *s, const LspDoc *doc, const char *name);
 void lsp_add_declared_items(LspServer *s, const LspDoc *doc, json_t *items);
 
 /* lsp_ops.c: hover and completion from the op registry. */
+/* The op whose parentheses hold offset: the name before the innermost
+ * '(' not closed before offset (a '?' or '*' after it skipped), looking
+ * back no further than the start of the line's item (a line that starts
+ * in column 1); *open is that '(' offset.  NULL when there is none or
+ * the name is no op of the registry. */
+const OpInfo *lsp_enclosing_op(LspServer *s, const LspDoc *doc, size_t offset, size_t *open);
 json_t *lsp_hover(LspServer *s, json_t *params, LspError *err);
 json_t *lsp_completion(LspServer *s, json_t *params, LspError *err);
+
+/* lsp_signature.c: the op's signature inside its parentheses. */
+json_t *lsp_signature_help(LspServer *s, json_t *params, LspError *err);
 
 /* lsp_refs.c: find references and rename (of a binding, macro or rule). */
 json_t *lsp_references(LspServer *s, json_t *params, LspError *err);

@@ -57,13 +57,14 @@ static json_t *on_initialize(LspServer *s, json_t *params, LspError *err)
     if (s->initialized)
         return lsp_fail(err, LSP_INVALID_REQUEST, "initialize was already received");
     s->initialized = true;
-    return json_pack("{s:{s:{s:b, s:i}, s:b, s:{s:[s, s]}, s:b, s:b, s:b, s:b, s:b}, "
-                     "s:{s:s, s:s}}",
+    return json_pack("{s:{s:{s:b, s:i}, s:b, s:{s:[s, s]}, s:b, s:b, s:b, s:b, s:b, "
+                     "s:{s:[s, s]}}, s:{s:s, s:s}}",
                      "capabilities", "textDocumentSync", "openClose", 1, "change", 1,
                      "hoverProvider", 1, "completionProvider", "triggerCharacters", ".", "(",
                      "definitionProvider", 1, "documentSymbolProvider", 1,
                      "documentFormattingProvider", 1, "referencesProvider", 1,
-                     "renameProvider", 1,
+                     "renameProvider", 1, "signatureHelpProvider", "triggerCharacters",
+                     "(", ",",
                      "serverInfo", "name", "graft", "version", PACKAGE_VERSION);
 }
 
@@ -154,6 +155,7 @@ static const struct {
     {"textDocument/formatting", lsp_formatting},
     {"textDocument/references", lsp_references},
     {"textDocument/rename", lsp_rename},
+    {"textDocument/signatureHelp", lsp_signature_help},
     {"workspace/didChangeConfiguration", on_ignored},
     {"$/cancelRequest", on_ignored},
     {"$/setTrace", on_ignored},

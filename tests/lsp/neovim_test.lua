@@ -1,7 +1,7 @@
 -- neovim_test.lua - drives graft lsp through Neovim's own LSP client
 -- (tests/lsp_neovim.sh runs it: nvim --headless -u NONE).  Opens
 -- mistakes.graft, waits for its diagnostics, asks for a hover, a
--- completion, a definition, references and renames, and the formatting of
+-- completion, a definition, signature help, references and renames, and the formatting of
 -- an untidy line, and writes what the client got to the
 -- file $LSP_OUT, one line per fact, for the shell test to compare.
 local graft, file, out = os.getenv('GRAFT'), os.getenv('LSP_FILE'), os.getenv('LSP_OUT')
@@ -55,6 +55,12 @@ say('completion in nn.conv2d: %d items, first %s', #completion.items, table.conc
 local def = request('textDocument/definition', at(2, 10))
 say('definition of sq: line %d, character %d-%d, same file %s', def.range.start.line,
     def.range.start.character, def.range['end'].character, tostring(def.uri == vim.uri_from_bufnr(buf)))
+
+-- Signature help at nn.conv2d's second operand: the parameter's text.
+local sig = request('textDocument/signatureHelp', at(5, 18))
+local param = sig.signatures[1].parameters[sig.activeParameter + 1].label
+say('signature help: %s, at %s', sig.signatures[1].label:sub(1, 24),
+    sig.signatures[1].label:sub(param[1] + 1, param[2]))
 
 -- References of the macro sq (with its let), then renaming it through the
 -- client's own workspace edit; a rename onto an op's name is refused.
