@@ -158,6 +158,55 @@ check "the session's responses are tests/lsp/protocol.expected" \
     cmp -s "$tmp/out" "$expected"
 cmp -s "$tmp/out" "$expected" || diff "$expected" "$tmp/out" | head -40
 
+# With a model in the settings (note [workspace model] in lsp_model.c):
+# initializationOptions.model relative to rootUri, the configuration
+# request after initialized, code lenses (match counts), graft.explain of a
+# rule and at a node and with bad arguments, a refresh request after an
+# edit; a model that does not load (settings.graft.model), then none (the
+# configuration response's null): no lenses, explain refused.
+model_session() {
+    root=file://$abs_srcdir/tests/std/simplify
+    lens_uri=file://$abs_srcdir/tests/lsp/unsaved.graft # no such file: the text is the one sent
+    lens_text='mul_one := x * 1 => x\nrelu_relu := nn.relu(nn.relu(x)) => nn.relu(x)\nnever := nn.conv2d(x, _) => x\n'
+    explain() { # id, then the first argument
+        msg "{\"jsonrpc\":\"2.0\",\"id\":$1,\"method\":\"workspace/executeCommand\",\"params\":{\"command\":\"graft.explain\",\"arguments\":[$2]}}"
+    }
+    lenses() { # id
+        msg "{\"jsonrpc\":\"2.0\",\"id\":$1,\"method\":\"textDocument/codeLens\",\"params\":{\"textDocument\":{\"uri\":\"$lens_uri\"}}}"
+    }
+    msg "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"rootUri\":\"$root\",\"initializationOptions\":{\"model\":\"input.relay\"},\"capabilities\":{\"workspace\":{\"configuration\":true,\"codeLens\":{\"refreshSupport\":true}}}}}"
+    msg '{"jsonrpc":"2.0","method":"initialized","params":{}}'
+    msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":{\"uri\":\"$lens_uri\",\"text\":\"$lens_text\"}}}"
+    lenses 2
+    explain 3 "{\"uri\":\"$lens_uri\",\"rule\":\"never\"}"
+    explain 4 "{\"uri\":\"$lens_uri\",\"rule\":\"mul_one\",\"node\":\"%1\"}"
+    explain 5 "{\"uri\":\"$lens_uri\",\"node\":\"%999\"}"
+    explain 6 "{\"uri\":\"$lens_uri\"}"
+    explain 7 "{\"uri\":\"file:///not/open.graft\",\"rule\":\"never\"}"
+    msg '{"jsonrpc":"2.0","id":8,"method":"workspace/executeCommand","params":{"command":"graft.frobnicate","arguments":[]}}'
+    msg '{"jsonrpc":"2.0","id":9,"method":"workspace/executeCommand","params":{"command":"graft.explain","arguments":{}}}'
+    msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{\"uri\":\"$lens_uri\",\"version\":2},\"contentChanges\":[{\"text\":\"mul_one := x * 1 => x\\n\"}]}}"
+    lenses 10
+    msg '{"jsonrpc":"2.0","method":"workspace/didChangeConfiguration","params":{"settings":{"graft":{"model":"nope.relay"}}}}'
+    lenses 11
+    explain 12 "{\"uri\":\"$lens_uri\",\"rule\":\"mul_one\"}"
+    msg '{"jsonrpc":"2.0","method":"workspace/didChangeConfiguration","params":{"settings":null}}'
+    msg '{"jsonrpc":"2.0","id":"graft/configuration/5","result":[{"model":null}]}'
+    explain 13 "{\"uri\":\"$lens_uri\",\"rule\":\"mul_one\"}"
+    msg '{"jsonrpc":"2.0","id":14,"method":"shutdown"}'
+    msg '{"jsonrpc":"2.0","method":"exit"}'
+}
+model_session >"$tmp/model_in"
+"$graft" lsp --no-debounce <"$tmp/model_in" >"$tmp/model_raw" 2>"$tmp/model_err"
+check "the model session exits 0" [ $? -eq 0 ]
+check "the model session writes nothing on stderr" [ ! -s "$tmp/model_err" ]
+unframe <"$tmp/model_raw" | sed "s|$abs_srcdir/|@SRCDIR@/|g" >"$tmp/model_out"
+[ "${GRAFT_REGEN:-0}" = 1 ] && cp "$tmp/model_out" "$srcdir/tests/lsp/model.expected"
+check "the model session's responses are tests/lsp/model.expected" \
+    cmp -s "$tmp/model_out" "$srcdir/tests/lsp/model.expected"
+cmp -s "$tmp/model_out" "$srcdir/tests/lsp/model.expected" ||
+    diff "$srcdir/tests/lsp/model.expected" "$tmp/model_out" | head -40
+
 # Exit statuses: exit without shutdown, the input ending, a body cut short.
 msg '{"jsonrpc":"2.0","method":"exit"}' >"$tmp/exit_only"
 check "exit without shutdown exits 1" sh -c '"$1" lsp <"$2" >/dev/null; [ $? -eq 1 ]' \

@@ -38,6 +38,12 @@ typedef struct LspServer {
     bool initialized;           /* "initialize" answered */
     bool shut_down;             /* "shutdown" answered */
     bool exited;                /* "exit" received */
+    char *root;                 /* the workspace's directory (rootUri), or NULL */
+    char *model_path;           /* the model of the settings (lsp_model.c), or NULL */
+    graft_graph *model;         /* it, loaded; NULL when unset or it did not load */
+    bool config_pull;           /* the client answers workspace/configuration */
+    bool lens_refresh;          /* the client takes workspace/codeLens/refresh */
+    int requests;               /* requests the server sent (their ids) */
 } LspServer;
 
 /* A request's failure: code and message for the error response. */
@@ -51,6 +57,9 @@ json_t *lsp_fail(LspError *err, int code, const char *fmt, ...) GRAFT_PRINTF(3, 
 
 /* Sends a notification (steals params). */
 void lsp_notify(LspServer *s, const char *method, json_t *params);
+/* Sends a request of the server's own (steals params; NULL: none), its
+ * id "graft/" KIND "/" N; the response reaches lsp_model_response. */
+void lsp_request(LspServer *s, const char *kind, const char *method, json_t *params);
 
 /* lsp_docs.c: the open documents. */
 LspDoc *lsp_doc_find(LspServer *s, const char *uri);
@@ -58,6 +67,10 @@ LspDoc *lsp_doc_open(LspServer *s, const char *uri, const char *text, size_t len
 void lsp_doc_set_text(LspDoc *doc, const char *text, size_t len);
 void lsp_doc_close(LspServer *s, LspDoc *doc);
 void lsp_docs_free(LspServer *s);
+/* The path of a file: URI, %XX decoded ("file:///a%20b.graft" is
+ * "/a b.graft"); other URIs (untitled:1) stand for themselves.  Diagnostics
+ * print it as the file name, and includes resolve beside it. */
+char *lsp_path_of_uri(const char *uri);
 /* The file: URI of path, made absolute (realpath) and %XX-escaped; NULL
  * when the file does not exist. */
 char *lsp_uri_of_path(const char *path);
@@ -126,6 +139,18 @@ json_t *lsp_signature_help(LspServer *s, json_t *params, LspError *err);
 /* lsp_refs.c: find references and rename (of a binding, macro or rule). */
 json_t *lsp_references(LspServer *s, json_t *params, LspError *err);
 json_t *lsp_rename(LspServer *s, json_t *params, LspError *err);
+
+/* lsp_model.c: the model of the workspace settings: each rule's match
+ * count on it as code lenses, graft explain as a command. */
+void lsp_model_initialize(LspServer *s, json_t *params);
+json_t *lsp_model_initialized(LspServer *s, json_t *params, LspError *err);
+json_t *lsp_model_configuration(LspServer *s, json_t *params, LspError *err);
+void lsp_model_response(LspServer *s, json_t *msg);
+/* After a document changed: asks the client for new code lenses. */
+void lsp_model_refresh(LspServer *s);
+json_t *lsp_code_lens(LspServer *s, json_t *params, LspError *err);
+json_t *lsp_execute_command(LspServer *s, json_t *params, LspError *err);
+void lsp_model_free(LspServer *s);
 
 /* lsp_format.c: the document formatted as graft fmt prints it. */
 json_t *lsp_formatting(LspServer *s, json_t *params, LspError *err);

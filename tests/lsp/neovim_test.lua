@@ -5,6 +5,7 @@
 -- an untidy line, and writes what the client got to the
 -- file $LSP_OUT, one line per fact, for the shell test to compare.
 local graft, file, out = os.getenv('GRAFT'), os.getenv('LSP_FILE'), os.getenv('LSP_OUT')
+local model, lens_file = os.getenv('LSP_MODEL'), os.getenv('LSP_LENS_FILE')
 local lines = {}
 local function say(fmt, ...) table.insert(lines, string.format(fmt, ...)) end
 local function finish(status)
@@ -18,6 +19,7 @@ local id = vim.lsp.start_client({
   name = 'graft',
   cmd = { graft, 'lsp', '--no-debounce' },
   root_dir = vim.fn.fnamemodify(file, ':h'),
+  init_options = { model = model },
 })
 if not id then say('start_client failed'); finish(1) end
 vim.cmd('edit ' .. vim.fn.fnameescape(file))
@@ -83,6 +85,26 @@ local edits = request('textDocument/formatting', { textDocument = { uri = vim.ur
 vim.lsp.util.apply_text_edits(edits, buf, client.offset_encoding)
 say('formatting: %d edit, then %s', #edits,
     table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '|'))
+
+-- With the model of init_options: the lenses of a clean rule file (match
+-- counts on the model, through Neovim's codelens module), and graft.explain.
+vim.cmd('edit ' .. vim.fn.fnameescape(lens_file))
+local lens_buf = vim.api.nvim_get_current_buf()
+vim.lsp.buf_attach_client(lens_buf, id)
+vim.lsp.codelens.refresh()
+if not vim.wait(10000, function() return #vim.lsp.codelens.get(lens_buf) > 0 end, 10) then
+  say('no code lenses within 10 s'); finish(1)
+end
+local titles = {}
+for _, l in ipairs(vim.lsp.codelens.get(lens_buf)) do
+  table.insert(titles, l.range.start.line .. ': ' .. l.command.title)
+end
+table.sort(titles)
+say('code lenses: %s', table.concat(titles, ', '))
+local text = request('workspace/executeCommand', { command = 'graft.explain', arguments = {
+  { uri = vim.uri_from_bufnr(lens_buf), rule = 'relu_relu' } } })
+local first = text:gsub('\n.*', ''):gsub(vim.pesc(lens_file), 'lens.graft')
+say('graft.explain relu_relu: %s', first)
 
 vim.lsp.stop_client(id)
 if not vim.wait(10000, function() return vim.lsp.get_client_by_id(id) == nil end, 10) then
