@@ -13,6 +13,7 @@
 
 static const char fmt_help[] =
     "usage: graft fmt MODEL [-o OUT] [--infer-types]\n"
+    "       graft fmt RULES.graft [-o OUT]\n"
     "\n"
     "Load a model in Relay text form and print it back as TVM's text printer\n"
     "would: temps renumbered (%0, %1, ...), one binding per line, annotation\n"
