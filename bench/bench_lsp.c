@@ -1,7 +1,8 @@
 /* bench_lsp.c - graft lsp's numbers (issue 33): the time from a didChange
  * to its publishDiagnostics for an edit in a rule file (debouncing off),
- * the time of a completion request, and the server's resident memory over
- * many edits.
+ * the time of a completion, a signature help (inside the first op call's
+ * parentheses) and a formatting request (the whole file, as graft fmt
+ * prints it), and the server's resident memory over many edits.
  *
  *   bench/bench_lsp GRAFT FILE [EDITS]      (make bench-lsp)
  *
@@ -187,6 +188,30 @@ static void send_change(Server *s, const char *uri, const char *text, int versio
     free(esc);
 }
 
+enum { REQUESTS = 1000 };
+
+/* Times REQUESTS requests textDocument/METHOD on uri with the parameters
+ * more, their ids from first_id, each from writing it to reading its
+ * response. */
+static void time_requests(Server *s, const char *uri, const char *method, const char *more,
+                          int first_id)
+{
+    double ms[REQUESTS];
+    for (int i = 0; i < REQUESTS; i++) {
+        char msg[4400];
+        snprintf(msg, sizeof msg, "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":"
+                 "\"textDocument/%s\",\"params\":{\"textDocument\":{\"uri\":\"%s\"},%s}}",
+                 first_id + i, method, uri, more);
+        char want[32];
+        snprintf(want, sizeof want, "\"id\":%d", first_id + i);
+        double t0 = now_ms();
+        send(s, msg);
+        wait_for(s, want);
+        ms[i] = now_ms() - t0;
+    }
+    report(method, ms, REQUESTS);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -226,7 +251,8 @@ int main(int argc, char **argv)
                    rss_kib(s.pid), rss_first);
     }
     report("didChange -> diagnostics", diag_ms, edits);
-    /* Completion inside the first op call's parentheses. */
+    /* Completion and signature help inside the first op call's
+     * parentheses; formatting of the whole document. */
     const char *paren = strchr(text, '(');
     int line = 0, col = 0;
     for (const char *p = text; paren && p <= paren; p++)
@@ -234,21 +260,12 @@ int main(int argc, char **argv)
             line++, col = 0;
         else
             col++;
-    enum { COMPLETIONS = 1000 };
-    double comp_ms[COMPLETIONS];
-    for (int i = 0; i < COMPLETIONS; i++) {
-        char msg[4400];
-        snprintf(msg, sizeof msg, "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":"
-                 "\"textDocument/completion\",\"params\":{\"textDocument\":{\"uri\":\"%s\"},"
-                 "\"position\":{\"line\":%d,\"character\":%d}}}", 100 + i, uri, line, col);
-        char want[32];
-        snprintf(want, sizeof want, "\"id\":%d", 100 + i);
-        double t0 = now_ms();
-        send(&s, msg);
-        wait_for(&s, want);
-        comp_ms[i] = now_ms() - t0;
-    }
-    report("completion", comp_ms, COMPLETIONS);
+    char at[64];
+    snprintf(at, sizeof at, "\"position\":{\"line\":%d,\"character\":%d}", line, col);
+    time_requests(&s, uri, "completion", at, 100);
+    time_requests(&s, uri, "signatureHelp", at, 100 + REQUESTS);
+    time_requests(&s, uri, "formatting", "\"options\":{\"tabSize\":4,\"insertSpaces\":true}",
+                  100 + 2 * REQUESTS);
     send(&s, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"shutdown\"}");
     wait_for(&s, "\"id\":2");
     send(&s, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");

@@ -107,11 +107,11 @@ items
     ;
 
 item
-    : rule
-    | opdecl
-    | let
-    | include
-    | opset
+    : rule                { rules_item_range(ctx, @1); }
+    | opdecl              { rules_item_range(ctx, @1); }
+    | let                 { rules_item_range(ctx, @1); }
+    | include             { rules_item_range(ctx, @1); }
+    | opset               { rules_item_range(ctx, @1); }
     | error               { build_recovered(ctx); }
     ;
 
@@ -682,6 +682,12 @@ static void yyerror(const SrcRange *loc, RulesParseCtx *ctx, const char *msg)
     diag_error(ctx->diag, ctx->b.src, *loc, "input nested too deeply (%s)", msg);
 }
 
+void rules_item_range(RulesParseCtx *ctx, SrcRange range)
+{
+    for (; ctx->nranged < ctx->nitems; ctx->nranged++)
+        ctx->items[ctx->nranged].range = range;
+}
+
 AstFile *rules_parse_source(const Source *src, const AstBuilder *b, int max_depth,
                             graft_diag *d)
 {
@@ -705,5 +711,10 @@ AstFile *rules_parse_source(const Source *src, const AstBuilder *b, int max_dept
     file->broken = arena_dup(b->arena, ctx.broken ? (void *)ctx.broken : (void *)"",
                              ctx.nbroken * sizeof(char *));
     free(ctx.broken);
+    file->ncomments = (int)ctx.comments.len;
+    file->comments = arena_dup(b->arena, ctx.comments.items ? (void *)ctx.comments.items
+                                                            : (void *)"",
+                               ctx.comments.len * sizeof(AstComment));
+    vec_free(&ctx.comments);
     return diag_gave_up(d) ? NULL : file;
 }

@@ -1,5 +1,5 @@
 /* check_rules.c - Check tests of the rule front end: parser and printer,
- * registry, checker, hostile input.  CK_RUN_SUITE / CK_RUN_CASE select. */
+ * registry, checker, hostile input, graft fmt.  CK_RUN_SUITE / CK_RUN_CASE select. */
 #include "check_rules.h"
 
 #include "limit.h"
@@ -83,6 +83,7 @@ int main(void)
     SRunner *sr = srunner_create(suite_rules_parse());
     srunner_add_suite(sr, suite_rules_check());
     srunner_add_suite(sr, suite_rules_hostile());
+    srunner_add_suite(sr, suite_rules_fmt());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -26,5 +26,6 @@ char *diagnostics(const char *text);
 Suite *suite_rules_parse(void);
 Suite *suite_rules_check(void);
 Suite *suite_rules_hostile(void);
+Suite *suite_rules_fmt(void);
 
 #endif

@@ -234,7 +234,7 @@ static const struct {
     {"r := f(x) where (users(x) + 1) * 2 == shape(x)[0] => partition",
      "r := f(x) where (users(x) + 1) * 2 == shape(x)[0] => partition\n"},
     {"r [once,priority=1] := f(x) => g(x, **c, s=\"a\\\"b\\\\\")",
-     "r[priority=1, once] := f(x) => g(x, s=\"a\\\"b\\\\\", **c)\n"},
+     "r [priority=1, once] := f(x) => g(x, s=\"a\\\"b\\\\\", **c)\n"},
     {"op o(a,b...,k:int=1) commutative", "op o(a, b..., k: int = 1) commutative\n"},
     {"let m(p)=p|-p", "let m(p) = p | -p\n"},
     {"include \"a b.graft\"", "include \"a b.graft\"\n"},

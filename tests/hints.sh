@@ -53,7 +53,10 @@ done
 for r in $rules; do
     hint 2 "$(rules_msg "$r" 'graft run RULES... MODEL')" run rule.graft "$r"
     hint 2 "$(rules_msg "$r" 'graft match RULES... MODEL')" match rule.graft "$r"
-    hint 2 "$(rules_msg "$r" 'graft fmt MODEL')" fmt "$r"
+    # graft fmt takes a rule file as well (graft-rules(5), LAYOUT): no hint
+    : >want
+    expect 0 "$GRAFT" fmt "$r"
+    [ "$(head -c 1 out)" != "" ] || fail "graft fmt $r printed nothing"
     hint 2 "$(rules_msg "$r" 'graft viz [RULES...] MODEL')" viz "$r"
     : >want
     expect 0 "$GRAFT" check "$r"

@@ -1,8 +1,10 @@
 #!/bin/sh
 # lsp_neovim.sh - graft lsp with a real client: Debian's Neovim (0.7, its
 # built-in LSP client, headless) opens tests/lsp/mistakes.graft and
-# tests/lsp/neovim_test.lua records the diagnostics, a hover, a completion
-# and a definition it received; they must be exactly
+# tests/lsp/neovim_test.lua records the diagnostics, a hover, a completion,
+# a definition, signature help, references, renames, a formatting edit,
+# and with a model (tests/std/simplify/input.relay) the code lenses of
+# tests/lsp/lens.graft and a graft.explain it received; they must be exactly
 # tests/lsp/neovim.expected (GRAFT_REGEN=1 rewrites it).  Needs nvim
 # (.ci/run installs neovim); without it the test fails.
 set -u
@@ -16,7 +18,9 @@ if ! command -v nvim >/dev/null; then
     exit 1
 fi
 cp "$srcdir/tests/lsp/mistakes.graft" "$tmp/"
-GRAFT=$graft LSP_FILE=$tmp/mistakes.graft LSP_OUT=$tmp/out \
+cp "$srcdir/tests/lsp/lens.graft" "$srcdir/tests/std/simplify/input.relay" "$tmp/"
+GRAFT=$graft LSP_FILE=$tmp/mistakes.graft LSP_OUT=$tmp/out LSP_MODEL=$tmp/input.relay \
+    LSP_LENS_FILE=$tmp/lens.graft \
     timeout 120 nvim --headless -u NONE -i NONE \
     -c "luafile $srcdir/tests/lsp/neovim_test.lua" </dev/null >"$tmp/log" 2>&1
 status=$?

@@ -1,7 +1,7 @@
 #!/bin/sh
 # lsp_protocol.sh - graft lsp at the protocol level: one session sends
 # every request kind the server knows (hover, completion, definition,
-# document symbols) and every kind of bad input
+# document symbols, formatting, references, rename, signature help) and every kind of bad input
 # (requests before initialize, malformed JSON, a JSON value that is no
 # request, headers without a length, unknown methods, out-of-range
 # positions, a document with NUL and control bytes, bytes that are not
@@ -27,13 +27,18 @@ msg() {
     printf 'Content-Length: %d\r\n\r\n%s' "$(printf %s "$1" | LC_ALL=C wc -c)" "$1"
 }
 uri=file:///lsp-test/rules.graft
-doc() { # a textDocument parameter with a position: line, character
-    printf '{"textDocument":{"uri":"%s"},"position":{"line":%s,"character":%s}}' \
-        "$uri" "$1" "$2"
+doc() { # a textDocument parameter with a position: line, character, more
+    printf '{"textDocument":{"uri":"%s"},"position":{"line":%s,"character":%s}%s}' \
+        "$uri" "$1" "$2" "${3:-}"
 }
 bad_text='r := add(x, y) => multiply(x, 1)\ns := nn.conv2d(x, w, data_layout=\"\u00e9\ud83d\ude00\", groupz=1) => x\nt := addd(x, 0) => x\nt := add(x, 0) => x\n'
 good_text='r := add(x, 0) => x\n'
 defs=file:///lsp-test/defs.graft
+fmtdoc=file:///lsp-test/fmt.graft
+fmt_text='r:=add(x,0)=>x # kept\n# lead\n\n\nlet  m(p)=p|-p\n  # inside: moves before the item\n  | p\n'
+refs=file:///lsp-test/refs.graft
+refs_text='let sq(a) = multiply(a, a)\nlet two = add(y, y)\nu := sq(x) | two => x\nv := c@nn.relu(x) where users(c) == 1 \u0026\u0026 attr(c, x) == 1 => nn.relu(x)\ncv := nn.conv2d(x, k, groups=2, strides=[1, 1]) => x\n'
+opts='"options":{"tabSize":4,"insertSpaces":true}'
 defs_text='include \"fold_bn.graft\"\nlet sq(a) = multiply(a, a)\nu := sq(x) => x\nop my.op(data, k: int = 1)\nv := my.op(x) => x\n'
 
 session() {
@@ -72,10 +77,49 @@ session() {
     msg "{\"jsonrpc\":\"2.0\",\"id\":28,\"method\":\"textDocument/hover\",\"params\":$(uri=$defs doc 2 6)}"
     msg "{\"jsonrpc\":\"2.0\",\"id\":29,\"method\":\"textDocument/hover\",\"params\":$(uri=$defs doc 4 0)}"
     msg "{\"jsonrpc\":\"2.0\",\"id\":30,\"method\":\"textDocument/completion\",\"params\":$(uri=$defs doc 2 8)}"
+    # formatting: one edit; none when formatted; no options; params no object
+    msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":{\"uri\":\"$fmtdoc\",\"languageId\":\"graft\",\"version\":1,\"text\":\"$fmt_text\"}}}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":40,\"method\":\"textDocument/formatting\",\"params\":{\"textDocument\":{\"uri\":\"$fmtdoc\"},$opts}}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":41,\"method\":\"textDocument/formatting\",\"params\":{\"textDocument\":{\"uri\":\"$defs\"},$opts}}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":42,\"method\":\"textDocument/formatting\",\"params\":{\"textDocument\":{\"uri\":\"$defs\"}}}"
+    msg '{"jsonrpc":"2.0","id":43,"method":"textDocument/formatting","params":[1]}'
+    # references and rename: a macro, a binding (attr(c, x) names an
+    # attribute, not x), a macro parameter; renames that collide with a
+    # variable, a rule's variable, a rule, an op; no name; bad params
+    msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":{\"uri\":\"$refs\",\"languageId\":\"graft\",\"version\":1,\"text\":\"$refs_text\"}}}"
+    ref=',"context":{"includeDeclaration":true}'
+    msg "{\"jsonrpc\":\"2.0\",\"id\":50,\"method\":\"textDocument/references\",\"params\":$(uri=$refs doc 0 5 "$ref")}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":51,\"method\":\"textDocument/references\",\"params\":$(uri=$refs doc 3 16 ',"context":{"includeDeclaration":false}')}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":52,\"method\":\"textDocument/references\",\"params\":$(uri=$refs doc 0 21 "$ref")}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":53,\"method\":\"textDocument/references\",\"params\":$(uri=$refs doc 3 9 "$ref")}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":54,\"method\":\"textDocument/references\",\"params\":$(uri=$refs doc 0 5 ',"context":{"includeDeclaration":1}')}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":55,\"method\":\"textDocument/references\",\"params\":$(uri=$refs doc 90 0 "$ref")}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":56,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 3 16 ',"newName":"inp"')}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":57,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 2 13 ',"newName":"pair"')}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":58,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 2 0 ',"newName":"w"')}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":59,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 3 16 ',"newName":"c"')}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":60,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 2 13 ',"newName":"x"')}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":61,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 2 0 ',"newName":"v"')}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":62,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 0 4 ',"newName":"add"')}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":63,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 3 9 ',"newName":"q"')}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":64,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 2 0 ',"newName":"float32"')}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":65,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 2 0 ',"newName":7')}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":66,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 2 0 '')}"
+    # signature help: an operand, the second operand, an attribute by its
+    # name (the cursor inside it), one inside a list; outside any call; no
+    # position
+    msg "{\"jsonrpc\":\"2.0\",\"id\":70,\"method\":\"textDocument/signatureHelp\",\"params\":$(uri=$refs doc 3 15)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":71,\"method\":\"textDocument/signatureHelp\",\"params\":$(uri=$refs doc 1 17)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":72,\"method\":\"textDocument/signatureHelp\",\"params\":$(uri=$refs doc 4 24)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":75,\"method\":\"textDocument/signatureHelp\",\"params\":$(uri=$refs doc 4 42)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":73,\"method\":\"textDocument/signatureHelp\",\"params\":$(uri=$refs doc 2 0)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":74,\"method\":\"textDocument/signatureHelp\",\"params\":{\"textDocument\":{\"uri\":\"$refs\"}}}"
     msg "{\"jsonrpc\":\"2.0\",\"id\":27,\"method\":\"textDocument/documentSymbol\",\"params\":{\"textDocument\":{\"uri\":\"file:///closed.graft\"}}}"
     msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{\"uri\":\"$uri\",\"version\":2},\"contentChanges\":[{\"text\":\"$good_text\"}]}}"
     msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{\"uri\":\"$uri\",\"version\":3},\"contentChanges\":[{\"text\":\"x := \\u0000\\u0001 add(\\u0007\\u0000\"}]}}"
     msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{\"uri\":\"$uri\",\"version\":4},\"contentChanges\":[]}}"
+    # formatting a document with syntax errors (and NUL bytes): refused
+    msg "{\"jsonrpc\":\"2.0\",\"id\":44,\"method\":\"textDocument/formatting\",\"params\":{\"textDocument\":{\"uri\":\"$uri\"},$opts}}"
     # a document of 1 MiB: 16384 comment lines of 63 bytes and an error
     big=$(awk 'BEGIN { s = sprintf("%62s", ""); gsub(/ /, "a", s)
                        for (i = 0; i < 16384; i++) printf "# %s\\n", substr(s, 3) }')
@@ -113,6 +157,55 @@ fi
 check "the session's responses are tests/lsp/protocol.expected" \
     cmp -s "$tmp/out" "$expected"
 cmp -s "$tmp/out" "$expected" || diff "$expected" "$tmp/out" | head -40
+
+# With a model in the settings (note [workspace model] in lsp_model.c):
+# initializationOptions.model relative to rootUri, the configuration
+# request after initialized, code lenses (match counts), graft.explain of a
+# rule and at a node and with bad arguments, a refresh request after an
+# edit; a model that does not load (settings.graft.model), then none (the
+# configuration response's null): no lenses, explain refused.
+model_session() {
+    root=file://$abs_srcdir/tests/std/simplify
+    lens_uri=file://$abs_srcdir/tests/lsp/unsaved.graft # no such file: the text is the one sent
+    lens_text='mul_one := x * 1 => x\nrelu_relu := nn.relu(nn.relu(x)) => nn.relu(x)\nnever := nn.conv2d(x, _) => x\n'
+    explain() { # id, then the first argument
+        msg "{\"jsonrpc\":\"2.0\",\"id\":$1,\"method\":\"workspace/executeCommand\",\"params\":{\"command\":\"graft.explain\",\"arguments\":[$2]}}"
+    }
+    lenses() { # id
+        msg "{\"jsonrpc\":\"2.0\",\"id\":$1,\"method\":\"textDocument/codeLens\",\"params\":{\"textDocument\":{\"uri\":\"$lens_uri\"}}}"
+    }
+    msg "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"rootUri\":\"$root\",\"initializationOptions\":{\"model\":\"input.relay\"},\"capabilities\":{\"workspace\":{\"configuration\":true,\"codeLens\":{\"refreshSupport\":true}}}}}"
+    msg '{"jsonrpc":"2.0","method":"initialized","params":{}}'
+    msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":{\"uri\":\"$lens_uri\",\"text\":\"$lens_text\"}}}"
+    lenses 2
+    explain 3 "{\"uri\":\"$lens_uri\",\"rule\":\"never\"}"
+    explain 4 "{\"uri\":\"$lens_uri\",\"rule\":\"mul_one\",\"node\":\"%1\"}"
+    explain 5 "{\"uri\":\"$lens_uri\",\"node\":\"%999\"}"
+    explain 6 "{\"uri\":\"$lens_uri\"}"
+    explain 7 "{\"uri\":\"file:///not/open.graft\",\"rule\":\"never\"}"
+    msg '{"jsonrpc":"2.0","id":8,"method":"workspace/executeCommand","params":{"command":"graft.frobnicate","arguments":[]}}'
+    msg '{"jsonrpc":"2.0","id":9,"method":"workspace/executeCommand","params":{"command":"graft.explain","arguments":{}}}'
+    msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{\"uri\":\"$lens_uri\",\"version\":2},\"contentChanges\":[{\"text\":\"mul_one := x * 1 => x\\n\"}]}}"
+    lenses 10
+    msg '{"jsonrpc":"2.0","method":"workspace/didChangeConfiguration","params":{"settings":{"graft":{"model":"nope.relay"}}}}'
+    lenses 11
+    explain 12 "{\"uri\":\"$lens_uri\",\"rule\":\"mul_one\"}"
+    msg '{"jsonrpc":"2.0","method":"workspace/didChangeConfiguration","params":{"settings":null}}'
+    msg '{"jsonrpc":"2.0","id":"graft/configuration/5","result":[{"model":null}]}'
+    explain 13 "{\"uri\":\"$lens_uri\",\"rule\":\"mul_one\"}"
+    msg '{"jsonrpc":"2.0","id":14,"method":"shutdown"}'
+    msg '{"jsonrpc":"2.0","method":"exit"}'
+}
+model_session >"$tmp/model_in"
+"$graft" lsp --no-debounce <"$tmp/model_in" >"$tmp/model_raw" 2>"$tmp/model_err"
+check "the model session exits 0" [ $? -eq 0 ]
+check "the model session writes nothing on stderr" [ ! -s "$tmp/model_err" ]
+unframe <"$tmp/model_raw" | sed "s|$abs_srcdir/|@SRCDIR@/|g" >"$tmp/model_out"
+[ "${GRAFT_REGEN:-0}" = 1 ] && cp "$tmp/model_out" "$srcdir/tests/lsp/model.expected"
+check "the model session's responses are tests/lsp/model.expected" \
+    cmp -s "$tmp/model_out" "$srcdir/tests/lsp/model.expected"
+cmp -s "$tmp/model_out" "$srcdir/tests/lsp/model.expected" ||
+    diff "$srcdir/tests/lsp/model.expected" "$tmp/model_out" | head -40
 
 # Exit statuses: exit without shutdown, the input ending, a body cut short.
 msg '{"jsonrpc":"2.0","method":"exit"}' >"$tmp/exit_only"

@@ -1,6 +1,9 @@
 // extension.js - starts `graft lsp` for .graft files through
 // vscode-languageclient (the protocol: src/lsp/lsp.h).  The program is the
-// setting graft.path, "graft" on PATH by default.
+// setting graft.path, "graft" on PATH by default.  The setting graft.model
+// (a model, relative to the workspace) gives each rule's match count as a
+// code lens: the client answers the server's workspace/configuration
+// request and sends the section graft again when it changes.
 'use strict';
 const vscode = require('vscode');
 const { LanguageClient } = require('vscode-languageclient/node');
@@ -13,6 +16,7 @@ function activate(context) {
   client = new LanguageClient('graft', 'graft lsp', { run: server, debug: server }, {
     documentSelector: [{ scheme: 'file', language: 'graft' },
                        { scheme: 'untitled', language: 'graft' }],
+    synchronize: { configurationSection: 'graft' },
   });
   context.subscriptions.push(client);
   return client.start();

@@ -6,12 +6,14 @@
 #include "diag.h"
 #include "cli_load.h"
 #include "fmt_onnx.h"
+#include "fmt_rules_cli.h"
 #include "input_kind.h"
 #include "outfile.h"
 #include "relay.h"
 
 static const char fmt_help[] =
     "usage: graft fmt MODEL [-o OUT] [--infer-types]\n"
+    "       graft fmt RULES.graft [-o OUT]\n"
     "\n"
     "Load a model in Relay text form and print it back as TVM's text printer\n"
     "would: temps renumbered (%0, %1, ...), one binding per line, annotation\n"
@@ -19,6 +21,9 @@ static const char fmt_help[] =
     "model are inferred from the operands' types (TVM's type relations); a\n"
     "contradiction is an error.  Every op call is checked against the op\n"
     "registry (known op, operand count, attribute names and kinds).\n"
+    "\n"
+    "A rule file (named *.graft, or starting as one) is printed in one canonical\n"
+    "layout instead, its comments kept (graft-rules(5), \"Layout\").\n"
     "\n"
     "An ONNX model is read in either format: binary (MODEL named *.onnx, or\n"
     "starting as one) or ONNX's text syntax, that of onnx.parser and\n"
@@ -52,6 +57,7 @@ typedef struct FmtArgs {
     bool types;        /* --infer-types */
     bool allow_unknown_ops; /* --allow-unknown-ops */
     bool onnx;         /* the model is an ONNX model (input_kind.h) */
+    bool rules;        /* it is a rule file (fmt_rules_cli.h) */
     graft_limits limits;     /* GRAFT_LIMITS and --limit */
 } FmtArgs;
 
@@ -94,6 +100,9 @@ static int parse_args(int argc, char **argv, FmtArgs *a)
                                "-o FILE.onnxtxt", a->model);
     if (a->onnx)
         return cli_check_output("fmt", a->out, &a->model, 1);
+    a->rules = fmt_rules_cli_wants(a->model);
+    if (a->rules)
+        return fmt_rules_cli_check(a->model, a->out, a->types);
     int rc = cli_check_kinds("graft fmt MODEL", NULL, 0, a->model);
     return rc >= 0 ? rc : cli_check_output("fmt", a->out, &a->model, 1);
 }
@@ -123,7 +132,9 @@ int cmd_fmt(int argc, char **argv, const graft_limits *limits)
     if (rc >= 0)
         return rc;
     graft_diag *d = cli_diag_new(&a.limits);
-    bool ok = a.onnx ? fmt_onnx(a.model, a.out, &a.limits, d) : run_fmt(&a, d);
+    bool ok = a.onnx    ? fmt_onnx(a.model, a.out, &a.limits, d)
+              : a.rules ? fmt_rules_cli(a.model, a.out, &a.limits, d)
+                        : run_fmt(&a, d);
     diag_free(d);
     return ok ? EXIT_OK : EXIT_BAD_INPUT;
 }

@@ -95,7 +95,7 @@ static InputKind keyword_kind(const char *word, size_t len, Cursor *c)
         return INPUT_MODEL;
     if (IS("fn") && starts(c, "("))
         return INPUT_MODEL;
-    if ((IS("op") || IS("let")) && ident)
+    if ((IS("op") || IS("let") || IS("opset")) && ident)
         return INPUT_RULES;
     if (IS("include") && starts(c, "\""))
         return INPUT_RULES;

@@ -20,7 +20,7 @@ typedef struct Command {
 } Command;
 
 static const Command commands[] = {
-    {"fmt", cmd_fmt, "fmt MODEL [-o OUT]                 print a model in canonical text"},
+    {"fmt", cmd_fmt, "fmt MODEL|RULES [-o OUT]           print a model or rules canonically"},
     {"viz", cmd_viz, "viz [RULES...] MODEL [-o OUT.dot|.svg|.png|.pdf]  draw a model"},
     {"check", cmd_check, "check RULES...                     diagnostics only"},
     {"run", cmd_run, "run RULES... MODEL [-o OUT] [--stats] [--trace]  apply the rules"},

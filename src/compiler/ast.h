@@ -444,6 +444,7 @@ typedef enum ItemKind {
 
 typedef struct AstItem {
     ItemKind kind; /* which member is live */
+    SrcRange range; /* the whole item, first token to last */
     union {
         AstRule *rule;
         AstOpDecl *op;
@@ -452,6 +453,15 @@ typedef struct AstItem {
         AstOpset *opset;
     } u;
 } AstItem;
+
+/* A comment as written, "# ..." or a block comment: the bytes
+ * [begin, end) of the file's text.  The scanner keeps them beside the
+ * tokens so that graft fmt can print them again (note [comment
+ * placement] in fmt_rules.c). */
+typedef struct AstComment {
+    size_t begin; /* offset of '#' or of the opening slash */
+    size_t end;   /* just past the line's last byte or the closing slash */
+} AstComment;
 
 /* One parsed file: its items in source order. */
 typedef struct AstFile {
@@ -462,6 +472,8 @@ typedef struct AstFile {
                             syntax error (interned): the checker does not
                             report their uses as unknown */
     int nbroken;         /* entries in broken */
+    const AstComment *comments; /* every comment, in source order */
+    int ncomments;       /* entries in comments */
 } AstFile;
 
 /* ---- construction (parser and checker) ---- */
@@ -516,5 +528,12 @@ void ast_print_node(StrBuf *out, const AstNode *n);
 void ast_print_rule(StrBuf *out, const AstRule *rule);
 void ast_print_item(StrBuf *out, const AstItem *item);
 void ast_print_file(StrBuf *out, const AstFile *file);
+/* For a layout of the canonical text over several lines (fmt_rules.c):
+ * n in parentheses when its binding power, ast_print_prec(n), is below
+ * need; "NAME[flags] := " of a rule; "let NAME(params) = " of a let. */
+void ast_print_node_at(StrBuf *out, const AstNode *n, int need);
+int ast_print_prec(const AstNode *n);
+void ast_print_rule_head(StrBuf *out, const AstRule *rule);
+void ast_print_let_head(StrBuf *out, const AstLet *let);
 
 #endif

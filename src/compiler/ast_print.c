@@ -1,7 +1,8 @@
 /* ast_print.c - the canonical printer of rule text.
  *
  * note [canonical text]: one item per line, single spaces around binary
- * operators and ":=", "=>", "where"; ", " between arguments; positional
+ * operators and ":=", "=>", "where", one before a rule's "[flags]" (as
+ * graft-rules(5) writes them); ", " between arguments; positional
  * operands before named ones; numbers as written; comments dropped.  A
  * subtree is parenthesised exactly when its binding power is below what
  * its position needs, so parse(print(t)) has the same shape as t and
@@ -447,11 +448,21 @@ void ast_print_node(StrBuf *out, const AstNode *n)
     print_at(out, n, 0);
 }
 
-void ast_print_rule(StrBuf *out, const AstRule *rule)
+void ast_print_node_at(StrBuf *out, const AstNode *n, int need)
+{
+    print_at(out, n, need);
+}
+
+int ast_print_prec(const AstNode *n)
+{
+    return prec_of(n);
+}
+
+void ast_print_rule_head(StrBuf *out, const AstRule *rule)
 {
     strbuf_puts(out, rule->name);
     if (rule->has_priority || rule->once || rule->inexact) {
-        strbuf_putc(out, '[');
+        strbuf_puts(out, " [");
         if (rule->has_priority)
             strbuf_printf(out, "priority=%d", rule->priority);
         if (rule->once)
@@ -461,6 +472,11 @@ void ast_print_rule(StrBuf *out, const AstRule *rule)
         strbuf_putc(out, ']');
     }
     strbuf_puts(out, " := ");
+}
+
+void ast_print_rule(StrBuf *out, const AstRule *rule)
+{
+    ast_print_rule_head(out, rule);
     ast_print_node(out, rule->pattern_src);
     if (rule->guard) {
         strbuf_puts(out, " where ");
@@ -513,7 +529,7 @@ static void print_opdecl(StrBuf *out, const AstOpDecl *op)
     print_onnx_clauses(out, op);
 }
 
-static void print_let(StrBuf *out, const AstLet *let)
+void ast_print_let_head(StrBuf *out, const AstLet *let)
 {
     strbuf_printf(out, "let %s", let->name);
     if (let->has_parens) {
@@ -523,6 +539,11 @@ static void print_let(StrBuf *out, const AstLet *let)
         strbuf_putc(out, ')');
     }
     strbuf_puts(out, " = ");
+}
+
+static void print_let(StrBuf *out, const AstLet *let)
+{
+    ast_print_let_head(out, let);
     ast_print_node(out, let->body);
 }
 

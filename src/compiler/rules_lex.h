@@ -43,6 +43,8 @@ typedef struct RulesParseCtx {
     bool lex_error;        /* the scanner just reported an error: the
                               parser's follow-on syntax error is dropped */
     SrcRange comment_open; /* where the open block comment began */
+    size_t comment_begin;  /* its byte offset */
+    VEC(AstComment) comments; /* the comments scanned so far */
     bool nest_error;       /* nesting-limit error signalled for this item */
     bool item_error;       /* an error was reported for the current item:
                               further ones in it are follow-ons, dropped */
@@ -77,6 +79,7 @@ typedef struct RulesParseCtx {
     AstItem *items;        /* parsed items */
     int nitems;            /* entries used */
     size_t items_cap;      /* entries allocated */
+    int nranged;           /* leading items whose range is set */
 } RulesParseCtx;
 
 /* Parses one source into an AstFile allocated in b->arena, refusing
@@ -89,6 +92,15 @@ AstFile *rules_parse_source(const Source *src, const AstBuilder *b, int max_dept
 /* Scanner interface used by the parser (grammar/rules_lex.l). */
 int rules_scan_init(RulesParseCtx *ctx);
 void rules_scan_free(RulesParseCtx *ctx);
+/* Whether name is an identifier the scanner returns as IDENT: letters,
+ * digits and '_', no digit first, not "_", not a reserved word or dtype
+ * (graft-rules(5), "Lexical structure"). */
+bool rules_is_identifier(const char *name);
+/* Records the comment from byte begin to the end of the last match. */
+void rules_keep_comment(RulesParseCtx *ctx, size_t begin);
+/* Gives the items added since the last call the range of the item
+ * production that added them. */
+void rules_item_range(RulesParseCtx *ctx, SrcRange range);
 /* Records the current item's name as broken when it had an error. */
 void rules_note_broken_item(RulesParseCtx *ctx);
 /* The next token, with separators inserted (note [item separation]). */

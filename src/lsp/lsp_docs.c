@@ -17,10 +17,7 @@ static int hex_value(char c)
     return -1;
 }
 
-/* The path of a file: URI, %XX decoded ("file:///a%20b.graft" is
- * "/a b.graft"); other URIs (untitled:1) stand for themselves.  Diagnostics
- * print it as the file name, and includes resolve beside it. */
-static char *path_of_uri(const char *uri)
+char *lsp_path_of_uri(const char *uri)
 {
     static const char scheme[] = "file://";
     if (strncmp(uri, scheme, sizeof scheme - 1) != 0)
@@ -79,7 +76,7 @@ void lsp_doc_set_text(LspDoc *doc, const char *text, size_t len)
 
 LspDoc *lsp_doc_open(LspServer *s, const char *uri, const char *text, size_t len)
 {
-    LspDoc doc = {xstrdup(uri), path_of_uri(uri), NULL, 0, false};
+    LspDoc doc = {xstrdup(uri), lsp_path_of_uri(uri), NULL, 0, false};
     lsp_doc_set_text(&doc, text, len);
     vec_push(&s->docs, doc);
     return &s->docs.items[s->docs.len - 1];

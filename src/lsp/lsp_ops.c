@@ -97,10 +97,7 @@ json_t *lsp_hover(LspServer *s, json_t *params, LspError *err)
     return hover;
 }
 
-/* The op whose parentheses hold offset: the name before the innermost
- * '(' not closed before offset, looking back no further than the start
- * of the line's item (a line that starts in column 1). */
-static const OpInfo *enclosing_op(LspServer *s, const LspDoc *doc, size_t offset)
+const OpInfo *lsp_enclosing_op(LspServer *s, const LspDoc *doc, size_t offset, size_t *open)
 {
     int depth = 0;
     for (size_t i = offset; i > 0; i--) {
@@ -108,9 +105,12 @@ static const OpInfo *enclosing_op(LspServer *s, const LspDoc *doc, size_t offset
         if (c == ')')
             depth++;
         else if (c == '(' && depth-- == 0) {
-            size_t begin, end;
-            lsp_name_at(doc, i - 1, &begin, &end);
-            return op_named(s, doc->text + begin, end - begin);
+            size_t name_end = i - 1, begin, end;
+            if (name_end > 0 && (doc->text[name_end - 1] == '?' || doc->text[name_end - 1] == '*'))
+                name_end--; /* nn.relu?(p), broadcast_to*(p) */
+            lsp_name_at(doc, name_end, &begin, &end);
+            *open = i - 1;
+            return end == name_end ? op_named(s, doc->text + begin, end - begin) : NULL;
         } else if (c == '\n' && i < doc->len && doc->text[i] != ' ' && doc->text[i] != '\t' &&
                    i != offset)
             return NULL;
@@ -174,7 +174,8 @@ json_t *lsp_completion(LspServer *s, json_t *params, LspError *err)
     size_t offset;
     if (!doc || !lsp_position_of_params(doc, params, &offset, err))
         return NULL;
-    const OpInfo *op = enclosing_op(s, doc, offset);
+    size_t open;
+    const OpInfo *op = lsp_enclosing_op(s, doc, offset, &open);
     json_t *items = op ? attr_items(op) : json_array();
     lsp_add_declared_items(s, doc, items);
     json_t *ops = op_items(s);

@@ -38,6 +38,16 @@ void lsp_notify(LspServer *s, const char *method, json_t *params)
                            "params", params));
 }
 
+void lsp_request(LspServer *s, const char *kind, const char *method, json_t *params)
+{
+    char id[64];
+    snprintf(id, sizeof id, "graft/%s/%d", kind, ++s->requests);
+    json_t *msg = json_pack("{s:s, s:s, s:s}", "jsonrpc", "2.0", "id", id, "method", method);
+    if (params)
+        json_object_set_new(msg, "params", params);
+    send_json(s, msg);
+}
+
 /* The response to the request of id (borrowed; JSON null when unknown). */
 static void respond(LspServer *s, json_t *id, json_t *result)
 {
@@ -53,14 +63,19 @@ static void respond_error(LspServer *s, json_t *id, int code, const char *messag
 
 static json_t *on_initialize(LspServer *s, json_t *params, LspError *err)
 {
-    (void)params;
     if (s->initialized)
         return lsp_fail(err, LSP_INVALID_REQUEST, "initialize was already received");
     s->initialized = true;
-    return json_pack("{s:{s:{s:b, s:i}, s:b, s:{s:[s, s]}, s:b, s:b}, s:{s:s, s:s}}",
+    lsp_model_initialize(s, params);
+    return json_pack("{s:{s:{s:b, s:i}, s:b, s:{s:[s, s]}, s:b, s:b, s:b, s:b, s:b, "
+                     "s:{s:[s, s]}, s:{s:b}, s:{s:[s]}}, s:{s:s, s:s}}",
                      "capabilities", "textDocumentSync", "openClose", 1, "change", 1,
                      "hoverProvider", 1, "completionProvider", "triggerCharacters", ".", "(",
                      "definitionProvider", 1, "documentSymbolProvider", 1,
+                     "documentFormattingProvider", 1, "referencesProvider", 1,
+                     "renameProvider", 1, "signatureHelpProvider", "triggerCharacters",
+                     "(", ",", "codeLensProvider", "resolveProvider", 0,
+                     "executeCommandProvider", "commands", "graft.explain",
                      "serverInfo", "name", "graft", "version", PACKAGE_VERSION);
 }
 
@@ -137,7 +152,7 @@ static const struct {
     Handler run;
 } methods[] = {
     {"initialize", on_initialize},
-    {"initialized", on_ignored},
+    {"initialized", lsp_model_initialized},
     {"shutdown", on_shutdown},
     {"exit", on_exit},
     {"textDocument/didOpen", on_did_open},
@@ -148,7 +163,13 @@ static const struct {
     {"textDocument/completion", lsp_completion},
     {"textDocument/definition", lsp_definition},
     {"textDocument/documentSymbol", lsp_document_symbols},
-    {"workspace/didChangeConfiguration", on_ignored},
+    {"textDocument/formatting", lsp_formatting},
+    {"textDocument/references", lsp_references},
+    {"textDocument/rename", lsp_rename},
+    {"textDocument/signatureHelp", lsp_signature_help},
+    {"workspace/didChangeConfiguration", lsp_model_configuration},
+    {"textDocument/codeLens", lsp_code_lens},
+    {"workspace/executeCommand", lsp_execute_command},
     {"$/cancelRequest", on_ignored},
     {"$/setTrace", on_ignored},
 };
@@ -180,8 +201,10 @@ static void handle(LspServer *s, json_t *msg)
     json_t *id = json_object_get(msg, "id");
     json_t *method = json_object_get(msg, "method");
     if (!json_is_object(msg) || !json_is_string(method)) {
-        if (json_is_object(msg) && !method && id)
-            return; /* a response to a request of ours: none are sent */
+        if (json_is_object(msg) && !method && id) {
+            lsp_model_response(s, msg); /* a response to a request of ours */
+            return;
+        }
         respond_error(s, id, LSP_INVALID_REQUEST, "not a JSON-RPC request or notification");
         return;
     }
@@ -230,9 +253,14 @@ static bool input_waiting(FILE *in)
 
 static void publish_dirty(LspServer *s)
 {
+    bool any = false;
     for (size_t i = 0; i < s->docs.len; i++)
-        if (s->docs.items[i].dirty)
+        if (s->docs.items[i].dirty) {
             lsp_publish_diagnostics(s, &s->docs.items[i]);
+            any = true;
+        }
+    if (any)
+        lsp_model_refresh(s);
 }
 
 /* Reads and answers one message; false at the end of the input. */
@@ -278,6 +306,7 @@ int lsp_serve(FILE *in, FILE *out, const LspOptions *opts)
         if (!opts->debounce || !input_waiting(in))
             publish_dirty(&s);
     lsp_docs_free(&s);
+    lsp_model_free(&s);
     frontend_builtin_free(s.builtin);
     return s.exited && s.shut_down ? 0 : 1;
 }

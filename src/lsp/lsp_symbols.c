@@ -13,15 +13,7 @@
 /* LSP's SymbolKind. */
 enum { SYMBOL_FILE = 1, SYMBOL_FUNCTION = 12, SYMBOL_CONSTANT = 14, SYMBOL_OPERATOR = 25 };
 
-/* A document parsed on its own. */
-typedef struct Outline {
-    Arena *arena;
-    Interner *names;
-    Source *src;
-    AstFile *file; /* NULL when the parser gave up */
-} Outline;
-
-static void outline_parse(Outline *o, LspServer *s, const LspDoc *doc)
+void lsp_outline_parse(LspOutline *o, LspServer *s, const LspDoc *doc)
 {
     o->arena = arena_new();
     o->names = interner_new(o->arena);
@@ -32,15 +24,14 @@ static void outline_parse(Outline *o, LspServer *s, const LspDoc *doc)
     diag_free(d);
 }
 
-static void outline_free(Outline *o)
+void lsp_outline_free(LspOutline *o)
 {
     source_free(o->src);
     interner_free(o->names);
     arena_free(o->arena);
 }
 
-/* An LSP Range of where in src (as lsp_diagnose.c converts them). */
-static json_t *range_of(const Source *src, SrcRange where)
+json_t *lsp_range_of(const Source *src, SrcRange where)
 {
     size_t first_len, last_len;
     const char *first = source_line(src, where.first_line, &first_len);
@@ -89,8 +80,8 @@ json_t *lsp_document_symbols(LspServer *s, json_t *params, LspError *err)
     LspDoc *doc = lsp_doc_of_params(s, params, err);
     if (!doc)
         return NULL;
-    Outline o;
-    outline_parse(&o, s, doc);
+    LspOutline o;
+    lsp_outline_parse(&o, s, doc);
     json_t *symbols = json_array();
     for (int i = 0; o.file && i < o.file->nitems; i++) {
         const char *name;
@@ -100,23 +91,23 @@ json_t *lsp_document_symbols(LspServer *s, json_t *params, LspError *err)
             continue;
         char *valid = lsp_valid_utf8(name);
         json_array_append_new(symbols, json_pack("{s:s, s:i, s:o, s:o}", "name", valid, "kind",
-                                                 kind, "range", range_of(o.src, whole),
-                                                 "selectionRange", range_of(o.src, at)));
+                                                 kind, "range", lsp_range_of(o.src, whole),
+                                                 "selectionRange", lsp_range_of(o.src, at)));
         free(valid);
     }
-    outline_free(&o);
+    lsp_outline_free(&o);
     return symbols;
 }
 
 /* A Location at where in the file of uri. */
 static json_t *location(const char *uri, const Source *src, SrcRange where)
 {
-    return json_pack("{s:s, s:o}", "uri", uri, "range", range_of(src, where));
+    return json_pack("{s:s, s:o}", "uri", uri, "range", lsp_range_of(src, where));
 }
 
 /* The file an include at offset names, as a Location at its start, or
  * NULL when offset is in no include's string or the file does not exist. */
-static json_t *include_at(LspServer *s, const Outline *o, size_t offset)
+static json_t *include_at(LspServer *s, const LspOutline *o, size_t offset)
 {
     SrcRange pos = source_range(o->src, offset, offset + 1);
     for (int i = 0; o->file && i < o->file->nitems; i++) {
@@ -142,7 +133,7 @@ static json_t *include_at(LspServer *s, const Outline *o, size_t offset)
 }
 
 /* The declaration of name in the document: a macro, a rule or an op. */
-static json_t *declared_here(const LspDoc *doc, const Outline *o, const char *name)
+static json_t *declared_here(const LspDoc *doc, const LspOutline *o, const char *name)
 {
     for (int i = 0; o->file && i < o->file->nitems; i++) {
         const char *item_name;
@@ -180,8 +171,8 @@ json_t *lsp_definition(LspServer *s, json_t *params, LspError *err)
     size_t offset, begin, end;
     if (!doc || !lsp_position_of_params(doc, params, &offset, err))
         return NULL;
-    Outline o;
-    outline_parse(&o, s, doc);
+    LspOutline o;
+    lsp_outline_parse(&o, s, doc);
     json_t *loc = include_at(s, &o, offset);
     lsp_name_at(doc, offset, &begin, &end);
     if (!loc && end > begin) {
@@ -191,14 +182,14 @@ json_t *lsp_definition(LspServer *s, json_t *params, LspError *err)
             loc = builtin_op(s, name);
         free(name);
     }
-    outline_free(&o);
+    lsp_outline_free(&o);
     return loc ? loc : json_null();
 }
 
 json_t *lsp_hover_declared(LspServer *s, const LspDoc *doc, const char *name)
 {
-    Outline o;
-    outline_parse(&o, s, doc);
+    LspOutline o;
+    lsp_outline_parse(&o, s, doc);
     json_t *hover = NULL;
     for (int i = 0; o.file && i < o.file->nitems && !hover; i++) {
         const char *item_name;
@@ -217,7 +208,7 @@ json_t *lsp_hover_declared(LspServer *s, const LspDoc *doc, const char *name)
         free(valid);
         strbuf_free(&text);
     }
-    outline_free(&o);
+    lsp_outline_free(&o);
     return hover;
 }
 
@@ -226,8 +217,8 @@ enum { COMPLETION_CONSTANT = 21, COMPLETION_FUNCTION = 3 };
 
 void lsp_add_declared_items(LspServer *s, const LspDoc *doc, json_t *items)
 {
-    Outline o;
-    outline_parse(&o, s, doc);
+    LspOutline o;
+    lsp_outline_parse(&o, s, doc);
     for (int i = 0; o.file && i < o.file->nitems; i++) {
         const AstItem *item = &o.file->items[i];
         if (item->kind != ITEM_LET)
@@ -246,5 +237,5 @@ void lsp_add_declared_items(LspServer *s, const LspDoc *doc, json_t *items)
         free(detail);
         strbuf_free(&text);
     }
-    outline_free(&o);
+    lsp_outline_free(&o);
 }
