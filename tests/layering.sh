@@ -182,7 +182,8 @@ stages() {
     }
     $1 == "F" {
         layer = $2; f = $3
-        if (f ~ /^grammar\//) layer = (base(f) ~ /^relay_/) ? "relay" : "compiler"
+        if (f ~ /^grammar\//)
+            layer = base(f) ~ /^relay_/ ? "relay" : base(f) ~ /^onnx_/ ? "onnx" : "compiler"
         flayer[f] = layer
         if (base(f) ~ /\.h$/) header[base(f)] = f
         if (base(f) ~ /\.y$/) { h = base(f); sub(/\.y$/, ".h", h); header[h] = f }
