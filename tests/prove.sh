@@ -22,7 +22,8 @@ sum_matrix_vector'
 
 cases=$((cases + 1))
 start=$(date +%s)
-(cd "$src" && timeout 120 "$GRAFT" verify --prove stdpatterns/*.graft) >out 2>err
+relay_rules=$(cd "$src" && grep -L '^opset onnx' stdpatterns/*.graft) # as in verify.sh
+(cd "$src" && timeout 120 "$GRAFT" verify --prove $relay_rules) >out 2>err
 status=$?
 took=$(($(date +%s) - start))
 [ "$status" -eq 0 ] || fail "verify --prove stdpatterns: exit $status"

@@ -14,9 +14,12 @@
 . "${GRAFT_SRCDIR:?}/tests/expect.sh"
 
 # The standard library: every rewrite rule verified, partition rules
-# skipped.
+# skipped.  The rule files for ONNX (opset onnx) are left out: graft verify
+# builds instances of a pattern with Relay's shapes and leaves them
+# unchecked (doc/onnx.md); tests/onnx_rewrite.sh checks their values.
 cases=$((cases + 1))
-(cd "$src" && timeout 120 "$GRAFT" verify --strict -j 2 stdpatterns/*.graft) >out 2>err
+relay_rules=$(cd "$src" && grep -L '^opset onnx' stdpatterns/*.graft)
+(cd "$src" && timeout 120 "$GRAFT" verify --strict -j 2 $relay_rules) >out 2>err
 status=$?
 [ "$status" -eq 0 ] || fail "verify stdpatterns: exit $status"
 [ ! -s err ] || { fail "verify stdpatterns: stderr"; head err; }
