@@ -9,23 +9,31 @@
 
 #include "util.h"
 
-/* A header line longer than this is cut: its rest is read and dropped. */
+/* A header line longer than this is cut: its rest is read and dropped,
+ * and a Content-Length so cut refuses the message (its digits are lost). */
 enum { HEADER_LINE_MAX = 1024 };
 
 /* Reads one header line without its CRLF or LF into line (cut at
- * HEADER_LINE_MAX - 1 bytes).  False at the end of the stream. */
-static bool read_header_line(FILE *in, char line[HEADER_LINE_MAX])
+ * HEADER_LINE_MAX - 1 bytes: *cut says whether it was).  False at the
+ * end of the stream. */
+static bool read_header_line(FILE *in, char line[HEADER_LINE_MAX], bool *cut)
 {
-    size_t n = 0;
-    int c;
-    while ((c = getc(in)) != EOF && c != '\n')
+    size_t n = 0, whole = 0;
+    int c, last = 0;
+    while ((c = getc(in)) != EOF && c != '\n') {
         if (n < HEADER_LINE_MAX - 1)
             line[n++] = (char)c;
-    if (c == EOF && n == 0)
+        whole++;
+        last = c;
+    }
+    if (c == EOF && whole == 0)
         return false;
-    if (n > 0 && line[n - 1] == '\r')
-        n--;
+    if (last == '\r') {
+        whole--;
+        n = n > whole ? whole : n;
+    }
     line[n] = '\0';
+    *cut = whole > n;
     return c != EOF;
 }
 
@@ -68,7 +76,8 @@ LspRead lsp_read_message(FILE *in, size_t max, char **body, size_t *len)
     char line[HEADER_LINE_MAX];
     long long length = -1;
     bool bad = false, any = false;
-    while (read_header_line(in, line)) {
+    bool cut = false;
+    while (read_header_line(in, line, &cut)) {
         if (!*line) {
             if (!any)
                 continue; /* blank lines between messages */
@@ -76,7 +85,7 @@ LspRead lsp_read_message(FILE *in, size_t max, char **body, size_t *len)
         }
         any = true;
         long long n = content_length(line);
-        if (n == -2)
+        if (n == -2 || (n >= 0 && cut)) /* a cut length lost its last digits */
             bad = true;
         else if (n >= 0)
             length = n;
