@@ -147,7 +147,8 @@ START_TEST(test_node_tests)
         onnx_node_skips_seen(&skips, tests[i]);
         onnx_node_test_result_free(&r);
     }
-    failures += onnx_node_skips_unseen(&skips) + check_declared(counts, nops);
+    if (!getenv("GRAFT_ONNX_TEST")) /* a few tests alone: the list and ops are not all seen */
+        failures += onnx_node_skips_unseen(&skips) + check_declared(counts, nops);
     qsort(counts, (size_t)nops, sizeof *counts, cmp_counts);
     int passed = 0;
     for (int i = 0; i < nops; i++) {

@@ -15,7 +15,8 @@
  * the schema binds them to one type variable) is an error with a reason;
  * so the loader can report it at the node.  One file per op family:
  * onnx_infer_elem.c, onnx_infer_shape.c, onnx_infer_index.c,
- * onnx_infer_nn.c, onnx_infer_select.c, onnx_infer_layout.c.
+ * onnx_infer_nn.c, onnx_infer_select.c, onnx_infer_layout.c,
+ * onnx_infer_gather.c.
  */
 #ifndef GRAFT_ONNX_INFER_H
 #define GRAFT_ONNX_INFER_H

@@ -206,8 +206,49 @@ static bool infer_reduce(InferCall *c)
     return true;
 }
 
+/* ConvTranspose(x, w, b): (N, M, out...), M = w's dim 1 times group; each
+ * out from output_shape, or in * stride for SAME_UPPER and SAME_LOWER, or
+ * stride * (in - 1) + output_padding + dilated kernel - pads. */
+static bool infer_conv_transpose(InferCall *c)
+{
+    const OnnxType *x = infer_nin(c, 2, 3) ? infer_need(c, 0) : NULL;
+    const OnnxType *w = x ? infer_need(c, 1) : NULL;
+    if (!w || !infer_same_dtype(c, x, w))
+        return false;
+    OnnxType *r = infer_set(c, 0, x->dtype, x->rank);
+    if (x->rank < 0 || w->rank < 0)
+        return true;
+    int s = x->rank - 2;
+    int64_t k[MAX_SPATIAL], stride[MAX_SPATIAL], dil[MAX_SPATIAL], outpad[MAX_SPATIAL];
+    int64_t shape[MAX_SPATIAL], pads[2 * MAX_SPATIAL];
+    if (s < 1 || s > MAX_SPATIAL || w->rank != x->rank)
+        return infer_fail(c, "input of rank %d and weight of rank %d", x->rank, w->rank);
+    if (!spatial_attr(c, "kernel_shape", s, DIM_ANY, k) ||
+        !spatial_attr(c, "strides", s, 1, stride) || !spatial_attr(c, "dilations", s, 1, dil) ||
+        !spatial_attr(c, "output_padding", s, 0, outpad))
+        return false;
+    int nshape = infer_attr_ints(c, "output_shape", shape, MAX_SPATIAL);
+    int np = infer_attr_ints(c, "pads", pads, 2 * MAX_SPATIAL);
+    if (nshape == -2 || np == -2)
+        return false;
+    bool same = strncmp(infer_attr_str(c, "auto_pad", "NOTSET"), "SAME", 4) == 0;
+    int64_t group = infer_attr_int(c, "group", 1);
+    r->dims[0] = x->dims[0];
+    r->dims[1] = w->dims[1] == DIM_ANY ? DIM_ANY : w->dims[1] * group;
+    for (int i = 0; i < s; i++) {
+        int64_t kk = k[i] == DIM_ANY ? w->dims[2 + i] : k[i], in = x->dims[2 + i];
+        int64_t pad = np == 2 * s ? pads[i] + pads[s + i] : 0;
+        r->dims[2 + i] = nshape >= s ? shape[nshape - s + i]
+                         : in == DIM_ANY || kk == DIM_ANY ? DIM_ANY
+                         : same ? in * stride[i]
+                                : stride[i] * (in - 1) + outpad[i] + (kk - 1) * dil[i] + 1 - pad;
+    }
+    return true;
+}
+
 const InferDef onnx_infer_nn_ops[] = {
-    {"Conv", infer_conv},          {"MaxPool", infer_pool},       {"AveragePool", infer_pool},
+    {"Conv", infer_conv},          {"ConvTranspose", infer_conv_transpose},
+    {"MaxPool", infer_pool},       {"AveragePool", infer_pool},
     {"GlobalMaxPool", infer_pool}, {"GlobalAveragePool", infer_pool},
     {"BatchNormalization", infer_norm}, {"LayerNormalization", infer_norm},
     {"InstanceNormalization", infer_norm}, {"Gemm", infer_gemm}, {"MatMul", infer_matmul},

@@ -42,6 +42,8 @@ extern const EvalOpDef eval_onnx_index_ops[];
 extern const EvalOpDef eval_onnx_conv_ops[];
 extern const EvalOpDef eval_onnx_select_ops[];
 extern const EvalOpDef eval_onnx_layout_ops[];
+extern const EvalOpDef eval_onnx_gather_ops[];
+extern const EvalOpDef eval_onnx_quant_ops[];
 extern const EvalOpDef eval_onnx_reduce_ops[];
 
 /* Fails the call: status EVAL_BAD_INPUT, message "op: why".  Returns false. */

@@ -1,5 +1,5 @@
 /* eval_onnx_conv.c - ONNX's windowed ops over any number of spatial dims
- * (N, C, D1, D2, ...): Conv, MaxPool, AveragePool, GlobalAveragePool,
+ * (N, C, D1, D2, ...): Conv, ConvTranspose, MaxPool, AveragePool, GlobalAveragePool,
  * GlobalMaxPool (onnx/defs/nn/defs.cc): kernel_shape, strides,
  * dilations, pads (every begin, then every end), auto_pad, ceil_mode. */
 #include <math.h>
@@ -143,6 +143,107 @@ static bool op_conv(EvalCall *c)
     return true;
 }
 
+/* ConvTranspose's geometry per spatial dim: the output dim and the
+ * padding before, from output_shape when given (the padding then follows
+ * from it, the odd one at the end for SAME_UPPER, at the beginning
+ * otherwise; an output larger than the kernel reaches is padded at the
+ * end only, as ONNX Runtime does: test_convtranspose_output_shape),
+ * SAME_UPPER/SAME_LOWER (output in * stride), or pads. */
+typedef struct TransposeGeom {
+    int s;
+    int64_t in[MAX_SPATIAL], k[MAX_SPATIAL], stride[MAX_SPATIAL], dil[MAX_SPATIAL];
+    int64_t pad_begin[MAX_SPATIAL], out[MAX_SPATIAL];
+} TransposeGeom;
+
+static bool transpose_geometry(EvalCall *c, const Tensor *x, const Tensor *wt, TransposeGeom *t)
+{
+    int64_t outpad[MAX_SPATIAL], shape[MAX_SPATIAL], pads[2 * MAX_SPATIAL];
+    t->s = x->rank - 2;
+    memcpy(t->in, x->dims + 2, (size_t)t->s * sizeof *t->in);
+    if (!spatial_attr(c, "kernel_shape", t->s, 0, t->k) ||
+        !spatial_attr(c, "strides", t->s, 1, t->stride) ||
+        !spatial_attr(c, "dilations", t->s, 1, t->dil) ||
+        !spatial_attr(c, "output_padding", t->s, 0, outpad))
+        return false;
+    int nshape = eval_attr_ints(c, "output_shape", shape, MAX_SPATIAL);
+    int npads = eval_attr_ints(c, "pads", pads, 2 * MAX_SPATIAL);
+    if (nshape == -2 || npads == -2 || (npads >= 0 && npads != 2 * t->s))
+        return npads >= 0 && npads != 2 * t->s ? eval_fail(c, "pads has %d values", npads) : false;
+    const char *auto_pad = eval_attr_str(c, "auto_pad", "NOTSET");
+    bool upper = strcmp(auto_pad, "SAME_UPPER") == 0, same = strncmp(auto_pad, "SAME", 4) == 0;
+    for (int i = 0; i < t->s; i++) {
+        t->k[i] = t->k[i] ? t->k[i] : wt->dims[2 + i];
+        int64_t full = t->stride[i] * (t->in[i] - 1) + outpad[i] + (t->k[i] - 1) * t->dil[i] + 1;
+        if (nshape >= 0 || same) {
+            t->out[i] = nshape >= 0 ? shape[nshape - t->s + i] : t->in[i] * t->stride[i];
+            int64_t total = full > t->out[i] ? full - t->out[i] : 0; /* as ONNX Runtime */
+            t->pad_begin[i] = upper ? total / 2 : total - total / 2;
+        } else {
+            t->pad_begin[i] = npads < 0 ? 0 : pads[i];
+            t->out[i] = full - (npads < 0 ? 0 : pads[i] + pads[t->s + i]);
+        }
+        if (t->out[i] < 0)
+            return eval_fail(c, "output dim %d would be %lld", i, (long long)t->out[i]);
+    }
+    return true;
+}
+
+/* The output offset (within one channel) that input cell iflat and
+ * kernel point kflat reach, or -1 outside the output. */
+static int64_t transpose_point(const TransposeGeom *t, int64_t iflat, int64_t kflat)
+{
+    int64_t offset = 0, stride = 1;
+    for (int i = t->s - 1; i >= 0; i--) {
+        int64_t at = iflat % t->in[i] * t->stride[i] + kflat % t->k[i] * t->dil[i] -
+                     t->pad_begin[i];
+        iflat /= t->in[i];
+        kflat /= t->k[i];
+        if (at < 0 || at >= t->out[i])
+            return -1;
+        offset += at * stride;
+        stride *= t->out[i];
+    }
+    return offset;
+}
+
+/* ConvTranspose(x, w, b, group=1): w (C, M/group, k...); each input cell
+ * scatters its products over the output. */
+static bool op_conv_transpose(EvalCall *c)
+{
+    const Tensor *x = eval_nargs(c, 2, 3) ? eval_arg(c, 0) : NULL;
+    const Tensor *wt = x ? eval_arg(c, 1) : NULL, *bias = wt ? eval_opt_arg(c, 2) : NULL;
+    int64_t group = eval_attr_int(c, "group", 1);
+    TransposeGeom t;
+    if (!wt || c->err->status != EVAL_OK)
+        return false;
+    if (x->rank < 3 || wt->rank != x->rank || group <= 0 || wt->dims[0] != x->dims[1] ||
+        x->dims[1] % group)
+        return eval_fail(c, "weight shape does not fit the input's channels and group");
+    if (!transpose_geometry(c, x, wt, &t))
+        return false;
+    int64_t mg = wt->dims[1], cg = x->dims[1] / group, m = mg * group;
+    int64_t dims[EVAL_MAX_RANK] = {x->dims[0], m};
+    memcpy(dims + 2, t.out, (size_t)t.s * sizeof *dims);
+    Tensor *r = eval_result(c, x->dtype, x->rank, dims);
+    if (!r)
+        return false;
+    int64_t nout = volume(t.out, t.s), nin = volume(t.in, t.s), nk = volume(t.k, t.s);
+    for (size_t idx = 0; idx < x->size; idx++) {
+        int64_t i = (int64_t)idx % nin, ic = (int64_t)idx / nin % x->dims[1];
+        int64_t b = (int64_t)idx / nin / x->dims[1], g = ic / cg;
+        for (int64_t oc = 0; oc < mg; oc++)
+            for (int64_t k = 0; k < nk; k++) {
+                int64_t at = transpose_point(&t, i, k);
+                if (at >= 0)
+                    r->data[(b * m + g * mg + oc) * nout + at] +=
+                        x->data[idx] * wt->data[(ic * mg + oc) * nk + k];
+            }
+    }
+    for (size_t idx = 0; bias && idx < r->size; idx++)
+        r->data[idx] += bias->data[(int64_t)idx / nout % m];
+    return true;
+}
+
 /* One pooled cell: max (and its input index in *arg) or average. */
 static double pool_cell(const Window *w, const double *chan, int64_t o, bool is_max,
                         bool count_pad, int64_t *arg)
@@ -216,6 +317,7 @@ static bool op_pool(EvalCall *c)
 
 const EvalOpDef eval_onnx_conv_ops[] = {
     {"Conv", op_conv},
+    {"ConvTranspose", op_conv_transpose},
     {"MaxPool", op_pool},
     {"AveragePool", op_pool},
     {"GlobalMaxPool", op_pool},
