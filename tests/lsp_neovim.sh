@@ -4,7 +4,8 @@
 # tests/lsp/neovim_test.lua records the diagnostics, a hover, a completion,
 # a definition, signature help, references, renames, a formatting edit,
 # and with a model (tests/std/simplify/input.relay) the code lenses of
-# tests/lsp/lens.graft and a graft.explain it received; they must be exactly
+# tests/lsp/lens.graft, a graft.explain it received and a hover on a
+# rule's variable; they must be exactly
 # tests/lsp/neovim.expected (GRAFT_REGEN=1 rewrites it).  Needs nvim
 # (.ci/run installs neovim); without it the test fails.
 set -u

@@ -38,6 +38,8 @@ fmtdoc=file:///lsp-test/fmt.graft
 fmt_text='r:=add(x,0)=>x # kept\n# lead\n\n\nlet  m(p)=p|-p\n  # inside: moves before the item\n  | p\n'
 refs=file:///lsp-test/refs.graft
 refs_text='let sq(a) = multiply(a, a)\nlet two = add(y, y)\nu := sq(x) | two => x\nv := c@nn.relu(x) where users(c) == 1 \u0026\u0026 attr(c, x) == 1 => nn.relu(x)\ncv := nn.conv2d(x, k, groups=2, strides=[1, 1]) => x\n'
+guard=file:///lsp-test/guard.graft
+guard_text='g := nn.relu(x) where users(z) == 1 => x\n'
 opts='"options":{"tabSize":4,"insertSpaces":true}'
 defs_text='include \"fold_bn.graft\"\nlet sq(a) = multiply(a, a)\nu := sq(x) => x\nop my.op(data, k: int = 1)\nv := my.op(x) => x\n'
 
@@ -105,6 +107,18 @@ session() {
     msg "{\"jsonrpc\":\"2.0\",\"id\":64,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 2 0 ',"newName":"float32"')}"
     msg "{\"jsonrpc\":\"2.0\",\"id\":65,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 2 0 ',"newName":7')}"
     msg "{\"jsonrpc\":\"2.0\",\"id\":66,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 2 0 '')}"
+    # hover on a variable without a model: bound in the pattern, used in the
+    # guard (bound at c@...), a macro's parameter, a named pattern's
+    # variable; attr(c, x) names an attribute, no variable; a variable only
+    # in a guard (not bound); a position that is not a number
+    msg "{\"jsonrpc\":\"2.0\",\"id\":80,\"method\":\"textDocument/hover\",\"params\":$(uri=$refs doc 3 15)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":81,\"method\":\"textDocument/hover\",\"params\":$(uri=$refs doc 3 30)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":82,\"method\":\"textDocument/hover\",\"params\":$(uri=$refs doc 0 21)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":83,\"method\":\"textDocument/hover\",\"params\":$(uri=$refs doc 1 14)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":84,\"method\":\"textDocument/hover\",\"params\":$(uri=$refs doc 3 49)}"
+    msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":{\"uri\":\"$guard\",\"languageId\":\"graft\",\"version\":1,\"text\":\"$guard_text\"}}}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":85,\"method\":\"textDocument/hover\",\"params\":$(uri=$guard doc 0 28)}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":86,\"method\":\"textDocument/hover\",\"params\":{\"textDocument\":{\"uri\":\"$guard\"},\"position\":{\"line\":0,\"character\":\"28\"}}}"
     # signature help: an operand, the second operand, an attribute by its
     # name (the cursor inside it), one inside a list; outside any call; no
     # position
@@ -167,6 +181,7 @@ cmp -s "$tmp/out" "$expected" || diff "$expected" "$tmp/out" | head -40
 model_session() {
     root=file://$abs_srcdir/tests/std/simplify
     lens_uri=file://$abs_srcdir/tests/lsp/unsaved.graft # no such file: the text is the one sent
+    many_uri=file://$abs_srcdir/tests/lsp/many.graft # nor this: more than 5 matches
     lens_text='mul_one := x * 1 => x\nrelu_relu := nn.relu(nn.relu(x)) => nn.relu(x)\nnever := nn.conv2d(x, _) => x\n'
     explain() { # id, then the first argument
         msg "{\"jsonrpc\":\"2.0\",\"id\":$1,\"method\":\"workspace/executeCommand\",\"params\":{\"command\":\"graft.explain\",\"arguments\":[$2]}}"
@@ -178,6 +193,17 @@ model_session() {
     msg '{"jsonrpc":"2.0","method":"initialized","params":{}}'
     msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":{\"uri\":\"$lens_uri\",\"text\":\"$lens_text\"}}}"
     lenses 2
+    # hover on a variable with the model: each match's node; a rule
+    # without a match; a variable of the action; a rule of 7 matches (5
+    # shown)
+    hover() { # id, line, character
+        msg "{\"jsonrpc\":\"2.0\",\"id\":$1,\"method\":\"textDocument/hover\",\"params\":{\"textDocument\":{\"uri\":\"$lens_uri\"},\"position\":{\"line\":$2,\"character\":$3}}}"
+    }
+    hover 20 0 11
+    hover 21 2 19
+    hover 22 1 44
+    msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":{\"uri\":\"$many_uri\",\"text\":\"many := multiply(x, c) => add(x, c)\\n\"}}}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":23,\"method\":\"textDocument/hover\",\"params\":{\"textDocument\":{\"uri\":\"$many_uri\"},\"position\":{\"line\":0,\"character\":20}}}"
     explain 3 "{\"uri\":\"$lens_uri\",\"rule\":\"never\"}"
     explain 4 "{\"uri\":\"$lens_uri\",\"rule\":\"mul_one\",\"node\":\"%1\"}"
     explain 5 "{\"uri\":\"$lens_uri\",\"node\":\"%999\"}"

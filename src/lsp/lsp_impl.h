@@ -139,6 +139,13 @@ json_t *lsp_signature_help(LspServer *s, json_t *params, LspError *err);
 /* lsp_refs.c: find references and rename (of a binding, macro or rule). */
 json_t *lsp_references(LspServer *s, json_t *params, LspError *err);
 json_t *lsp_rename(LspServer *s, json_t *params, LspError *err);
+/* The rule or macro whose variable is at offset in doc (its name in *name,
+ * heap), or NULL when offset touches no variable. */
+const AstItem *lsp_variable_at(const LspOutline *o, const LspDoc *doc, size_t offset,
+                               char **name);
+
+/* lsp_binding.c: hover on a variable: where it is bound, what it matched. */
+json_t *lsp_hover_variable(LspServer *s, const LspDoc *doc, size_t offset);
 
 /* lsp_model.c: the model of the workspace settings: each rule's match
  * count on it as code lenses, graft explain as a command. */
@@ -150,6 +157,9 @@ void lsp_model_response(LspServer *s, json_t *msg);
 void lsp_model_refresh(LspServer *s);
 json_t *lsp_code_lens(LspServer *s, json_t *params, LspError *err);
 json_t *lsp_execute_command(LspServer *s, json_t *params, LspError *err);
+/* Every match of the document's rules on the model (graft_rules_match):
+ * NULL without a model or when the rules do not load. */
+struct graft_matches *lsp_model_matches(LspServer *s, const LspDoc *doc);
 void lsp_model_free(LspServer *s);
 
 /* lsp_format.c: the document formatted as graft fmt prints it. */

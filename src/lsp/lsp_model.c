@@ -217,6 +217,18 @@ json_t *lsp_code_lens(LspServer *s, json_t *params, LspError *err)
     return lenses;
 }
 
+graft_matches *lsp_model_matches(LspServer *s, const LspDoc *doc)
+{
+    graft_rules *r = s->model ? document_rules(s, doc) : NULL;
+    if (!r)
+        return NULL;
+    graft_diag *d = graft_diag_capture();
+    graft_matches *m = graft_rules_match(r, s->model, &s->opts.limits, d);
+    graft_diag_free(d);
+    graft_rules_free(r);
+    return m;
+}
+
 /* graft.explain's argument: {"uri": DOC, "rule": NAME, "node": NODE}, the
  * rule or the node or both (the node as graft explain --at takes it). */
 static json_t *explain(LspServer *s, json_t *arg, LspError *err)

@@ -83,6 +83,9 @@ json_t *lsp_hover(LspServer *s, json_t *params, LspError *err)
     lsp_name_at(doc, offset, &begin, &end);
     if (end == begin)
         return json_null();
+    json_t *variable = lsp_hover_variable(s, doc, offset);
+    if (variable)
+        return variable;
     char *name = xstrndup(doc->text + begin, end - begin);
     json_t *declared = lsp_hover_declared(s, doc, name);
     free(name);

@@ -180,6 +180,18 @@ static Target target_at(const LspOutline *o, const LspDoc *doc, size_t offset)
     return t;
 }
 
+const AstItem *lsp_variable_at(const LspOutline *o, const LspDoc *doc, size_t offset,
+                               char **name)
+{
+    Target t = target_at(o, doc, offset);
+    if (t.kind == TARGET_BINDING) {
+        *name = t.name;
+        return t.item;
+    }
+    free(t.name);
+    return NULL;
+}
+
 static bool range_before(const void *ctx, uint32_t x, uint32_t y)
 {
     const Ranges *r = ctx;

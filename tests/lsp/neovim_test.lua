@@ -105,6 +105,11 @@ local text = request('workspace/executeCommand', { command = 'graft.explain', ar
   { uri = vim.uri_from_bufnr(lens_buf), rule = 'relu_relu' } } })
 local first = text:gsub('\n.*', ''):gsub(vim.pesc(lens_file), 'lens.graft')
 say('graft.explain relu_relu: %s', first)
+-- A hover on relu_relu's x: where it is bound and the node it matched.
+local bound = request('textDocument/hover', { textDocument = { uri = vim.uri_from_bufnr(lens_buf) },
+                                               position = { line = 2, character = 29 } })
+say('hover x: %s', (bound.contents.value:gsub(vim.pesc(os.getenv('LSP_MODEL')), 'input.relay')
+                                         :gsub('\n', '|')))
 
 vim.lsp.stop_client(id)
 if not vim.wait(10000, function() return vim.lsp.get_client_by_id(id) == nil end, 10) then
