@@ -13,7 +13,9 @@
  * The rules are the document as it is now, loaded through the API
  * (graft_api.h) with its directory as the include path, for each
  * request; after an edit the server asks a client that supports it
- * (workspace.codeLens.refreshSupport) to fetch the lenses again. */
+ * (workspace.codeLens.refreshSupport) to fetch the lenses again.  The
+ * hover on a rule's variable lists what the same matches bound to it
+ * (lsp_binding.c). */
 #include "config.h"
 
 #include <libgen.h>
@@ -152,23 +154,31 @@ static graft_rules *document_rules(LspServer *s, const LspDoc *doc)
     return r;
 }
 
-/* How many matches each rule of the document's outline has, in item
- * order (-1 for items that are no rule). */
-static int *match_counts(LspServer *s, const graft_rules *r, const LspOutline *o)
+graft_matches *lsp_model_matches(LspServer *s, const LspDoc *doc)
 {
-    int *counts = xmalloc(((size_t)o->file->nitems + 1) * sizeof *counts);
+    graft_rules *r = s->model ? document_rules(s, doc) : NULL;
+    if (!r)
+        return NULL;
     graft_diag *d = graft_diag_capture();
     graft_matches *m = graft_rules_match(r, s->model, &s->opts.limits, d);
+    graft_diag_free(d);
+    graft_rules_free(r);
+    return m;
+}
+
+/* How many matches each rule of the document's outline has, in item
+ * order (-1 for items that are no rule). */
+static int *match_counts(const graft_matches *m, const LspOutline *o)
+{
+    int *counts = xmalloc(((size_t)o->file->nitems + 1) * sizeof *counts);
     for (int i = 0; i < o->file->nitems; i++)
         counts[i] = o->file->items[i].kind == ITEM_RULE ? 0 : -1;
-    for (size_t k = 0; m && k < graft_matches_count(m); k++) {
+    for (size_t k = 0; k < graft_matches_count(m); k++) {
         const char *rule = graft_matches_get(m, k)->rule;
         for (int i = 0; i < o->file->nitems; i++)
             if (counts[i] >= 0 && strcmp(o->file->items[i].u.rule->name, rule) == 0)
                 counts[i]++;
     }
-    graft_matches_free(m);
-    graft_diag_free(d);
     return counts;
 }
 
@@ -202,31 +212,19 @@ json_t *lsp_code_lens(LspServer *s, json_t *params, LspError *err)
     if (!doc)
         return NULL;
     json_t *lenses = json_array();
-    graft_rules *r = s->model ? document_rules(s, doc) : NULL;
-    if (!r)
+    graft_matches *m = lsp_model_matches(s, doc);
+    if (!m)
         return lenses; /* no model, or rules with errors: none */
     LspOutline o;
     lsp_outline_parse(&o, s, doc);
-    int *counts = o.file ? match_counts(s, r, &o) : NULL;
+    int *counts = o.file ? match_counts(m, &o) : NULL;
     for (int i = 0; counts && i < o.file->nitems; i++)
         if (counts[i] >= 0)
             json_array_append_new(lenses, lens(s, doc, &o, o.file->items[i].u.rule, counts[i]));
     free(counts);
     lsp_outline_free(&o);
-    graft_rules_free(r);
+    graft_matches_free(m);
     return lenses;
-}
-
-graft_matches *lsp_model_matches(LspServer *s, const LspDoc *doc)
-{
-    graft_rules *r = s->model ? document_rules(s, doc) : NULL;
-    if (!r)
-        return NULL;
-    graft_diag *d = graft_diag_capture();
-    graft_matches *m = graft_rules_match(r, s->model, &s->opts.limits, d);
-    graft_diag_free(d);
-    graft_rules_free(r);
-    return m;
 }
 
 /* graft.explain's argument: {"uri": DOC, "rule": NAME, "node": NODE}, the
