@@ -276,7 +276,9 @@ typedef enum graft_action_kind {
 
 /* A compiled guard: true when the bindings satisfy it. */
 typedef bool (*graft_guard_fn)(const graft_graph *g, const graft_binding *b);
-/* A compiled action: builds the replacement of root, returns it. */
+/* A compiled action: builds the replacement of root, returns it; NULL,
+ * having built nothing, when an attribute it gives a bound variable has
+ * no value (graft_attr_slot_known): the rewrite does not happen. */
 typedef graft_node *(*graft_build_fn)(graft_graph *g, const graft_binding *b, graft_node *root);
 
 typedef struct graft_rule {
@@ -414,6 +416,10 @@ void graft_attrs_free(graft_attr_list *a);
  * of a bound node, else dflt.  NULL when there is none. */
 const graft_attr_value *graft_attr_copy(graft_graph *g, const graft_attr_value *v);
 const graft_attr_value *graft_attr_slot(graft_graph *g, const graft_binding *b);
+/* Whether a bound variable has a value for an attribute: an attribute, a
+ * scalar constant, or nothing bound (the attribute is left out); a
+ * compiled action returns NULL when one it gives an attribute has none. */
+bool graft_attr_slot_known(const graft_binding *b);
 /* note [attribute operands]: a bound attribute value as an operand of a
  * new op (var + eps with epsilon=eps bound) is a scalar constant of the
  * value, of the dtype of the op's first other operand whose dtype is

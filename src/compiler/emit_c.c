@@ -246,9 +246,8 @@ static void emit_rule(Emitter *E, uint32_t r, RuleNames *rn)
         rn->guard = xstrdup(emit_expr(E, rule->guard, "guard"));
         trees = true;
     }
-    if (rule->action && (!rn->build_fn || emit_action_reads_slot_attr(rule->action))) {
-        emit_line(E, "/* action of %s, for the interpreter%s */", rule->name,
-                  rn->build_fn ? " (the driver checks that its attributes have values)" : "");
+    if (rule->action && !rn->build_fn) {
+        emit_line(E, "/* action of %s, for the interpreter */", rule->name);
         rn->action = xstrdup(emit_expr(E, rule->action, "action"));
         trees = true;
     }

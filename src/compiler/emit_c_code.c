@@ -55,17 +55,6 @@ static bool action_known(const graft_expr *x)
     return true;
 }
 
-bool emit_action_reads_slot_attr(const graft_expr *x)
-{
-    for (int i = 0; i < x->nattrs; i++)
-        if (x->attrs[i].src == GRAFT_ASRC_EXPR && x->attrs[i].value->kind == GRAFT_EXPR_SLOT)
-            return true;
-    for (int i = 0; i < x->nkids; i++)
-        if (emit_action_reads_slot_attr(x->kids[i]))
-            return true;
-    return false;
-}
-
 /* ---- bindings and functions ---- */
 
 const char *emit_var(Emitter *E, int slot)
@@ -612,6 +601,24 @@ static void build_node(BuildCtx *c, const graft_expr *x, StrBuf *out)
         build_new(c, x, out);
 }
 
+/* An attribute given a bound variable (alpha=c) has no value when c holds
+ * a node other than a scalar constant: the action then builds nothing
+ * and returns NULL, as the interpreter's rewrite_computable refuses it
+ * (note [computed attributes] in rewrite_build.c).  One test a slot. */
+static void emit_slot_checks(Emitter *E, const graft_expr *x, bool *done)
+{
+    for (int i = 0; i < x->nattrs; i++) {
+        const graft_expr *v = x->attrs[i].value;
+        if (x->attrs[i].src != GRAFT_ASRC_EXPR || v->kind != GRAFT_EXPR_SLOT || done[v->slot])
+            continue;
+        done[v->slot] = true;
+        emit_line(E, "if (!graft_attr_slot_known(%s))", emit_var(E, v->slot));
+        emit_line(E, "    return NULL;");
+    }
+    for (int i = 0; i < x->nkids; i++)
+        emit_slot_checks(E, x->kids[i], done);
+}
+
 char *emit_build_fn(Emitter *E, uint32_t r)
 {
     const graft_rule *rule = &E->rs->rules[r];
@@ -625,6 +632,9 @@ char *emit_build_fn(Emitter *E, uint32_t r)
     if (rule->action->kind == GRAFT_EXPR_SLOT)
         emit_line(E, "(void)g;");
     emit_line(E, "(void)root;");
+    bool *checked = xcalloc((size_t)rule->nslots + 1, sizeof *checked);
+    emit_slot_checks(E, rule->action, checked);
+    free(checked);
     BuildCtx c = {.E = E};
     build_node(&c, rule->action, &result);
     if (c.mapped) /* note [line directives] */

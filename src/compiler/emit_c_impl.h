@@ -156,11 +156,6 @@ const char *emit_expr(Emitter *E, const graft_expr *x, const char *kind);
  * runtime then interprets the rule's tree). */
 char *emit_guard_fn(Emitter *E, uint32_t r);
 char *emit_build_fn(Emitter *E, uint32_t r);
-/* Whether action x gives an attribute a bound variable's value (alpha=c):
- * a variable bound to a node other than a scalar constant has none, and
- * the driver checks that on the action's table before the compiled
- * action runs (note [computed attributes] in rewrite_build.c). */
-bool emit_action_reads_slot_attr(const graft_expr *x);
 /* The local naming the binding of slot in the function being written,
  * marked as read (its declaration is written by emit_fn_locals). */
 const char *emit_var(Emitter *E, int slot);

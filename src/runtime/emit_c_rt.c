@@ -226,6 +226,11 @@ const graft_attr_value *graft_attr_copy(graft_graph *g, const graft_attr_value *
     return graph_copy_attr_value(g, v);
 }
 
+bool graft_attr_slot_known(const graft_binding *b)
+{
+    return b->attr || !b->node || scalar_const(b->node);
+}
+
 const graft_attr_value *graft_attr_slot(graft_graph *g, const graft_binding *b)
 {
     if (b->attr)

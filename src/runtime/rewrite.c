@@ -217,6 +217,10 @@ static bool apply_group(graft_engine *e, uint32_t r, Group *gr)
     uint32_t first_new = graph_node_count(e->g);
     graft_node *by = rewrite_build(e, rule, gr->bind, root);
     e->stats.rules[r].seconds += engine_clock(e) - t0;
+    if (!by) {
+        e->stats.rules[r].guard++; /* as rewrite_computable's refusal above */
+        return false;
+    }
     if (by == root)
         return false;
     mark_users(e, root);

@@ -468,6 +468,8 @@ graft_node *rewrite_build(graft_engine *e, const graft_rule *r, const graft_bind
 {
     uint32_t first = graph_node_count(e->g);
     graft_node *by = r->build_fn ? r->build_fn(e->g, b, root) : build(e, r->action, b);
+    if (!by)
+        return NULL; /* a compiled action without its attributes' values */
     infer_new(e, first);
     if (node_id(by) >= first && !node_type(by) && node_type(root))
         graph_set_type(e->g, by, node_type(root));
