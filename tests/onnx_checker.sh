@@ -9,19 +9,8 @@ data="$GRAFT_SRCDIR/tests/onnx"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/onnx_checker.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
-# Debian's python3-onnx is for Debian's python3: prefer it over another
-# python3 first on PATH (a pyenv one, say).
-python=
-for candidate in /usr/bin/python3 python3; do
-    if "$candidate" -c 'import onnx' >/dev/null 2>&1; then
-        python=$candidate
-        break
-    fi
-done
-if [ -z "$python" ]; then
-    echo "SKIP: python3-onnx not installed"
-    exit 77
-fi
+. "$GRAFT_SRCDIR/tests/python_onnx.sh"
+python_onnx 'import onnx'
 
 failures=0
 n=0

@@ -16,17 +16,8 @@ data="$GRAFT_SRCDIR/tests/onnx"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/onnx_rewrite.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
-python=
-for candidate in /usr/bin/python3 python3; do
-    if "$candidate" -c 'import onnx, numpy' >/dev/null 2>&1; then
-        python=$candidate
-        break
-    fi
-done
-if [ -z "$python" ]; then
-    echo "SKIP: python3-onnx not installed"
-    exit 77
-fi
+. "$GRAFT_SRCDIR/tests/python_onnx.sh"
+python_onnx 'import onnx, numpy'
 
 failures=0
 run() { # run RULES MODEL OUT
