@@ -308,7 +308,8 @@ void export_functions_finish(Exporter *ex, Onnx__ModelProto *model)
         return;
     size_t n = model->n_functions;
     Onnx__FunctionProto **fs = xcalloc(n + ex->functions.len + 1, sizeof *fs);
-    memcpy(fs, model->functions, n * sizeof *fs);
+    if (n) /* a model without functions has none to copy (and a NULL array) */
+        memcpy(fs, model->functions, n * sizeof *fs);
     memcpy(fs + n, ex->functions.items, ex->functions.len * sizeof *fs);
     model->functions = fs;
     model->n_functions = n + ex->functions.len;
@@ -318,7 +319,8 @@ void export_functions_finish(Exporter *ex, Onnx__ModelProto *model)
     import->has_version = true;
     import->version = 1;
     Onnx__OperatorSetIdProto **imports = xcalloc(model->n_opset_import + 2, sizeof *imports);
-    memcpy(imports, model->opset_import, model->n_opset_import * sizeof *imports);
+    if (model->n_opset_import)
+        memcpy(imports, model->opset_import, model->n_opset_import * sizeof *imports);
     imports[model->n_opset_import++] = import;
     model->opset_import = imports;
     if (!model->has_ir_version || model->ir_version < 8) {
