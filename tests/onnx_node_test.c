@@ -47,10 +47,11 @@ static uint8_t *tensor_raw(const Onnx__TensorProto *t, size_t esize, size_t coun
     if (t->has_raw_data) {
         *n = t->raw_data.len;
         raw = xrealloc(raw, *n + 1);
-        memcpy(raw, t->raw_data.data, *n);
-    } else if (t->n_float_data == count && esize == 4) {
+        if (*n) /* an empty tensor's raw_data may be NULL */
+            memcpy(raw, t->raw_data.data, *n);
+    } else if (count && t->n_float_data == count && esize == 4) {
         memcpy(raw, t->float_data, *n);
-    } else if (t->n_double_data == count && esize == 8) {
+    } else if (count && t->n_double_data == count && esize == 8) {
         memcpy(raw, t->double_data, *n);
     } else if (t->n_int64_data == count) {
         for (size_t i = 0; i < count; i++)
