@@ -620,6 +620,66 @@ START_TEST(test_tensor_constants)
 }
 END_TEST
 
+/* dtype_read_number: every numeric raw layout, little-endian. */
+START_TEST(test_dtype_read_number)
+{
+    static const struct {
+        DType d;
+        unsigned char bytes[8];
+        double want;
+    } cases[] = {
+        {DTYPE_FLOAT32, {0x00, 0x00, 0xc0, 0x3f}, 1.5},
+        {DTYPE_FLOAT64, {0, 0, 0, 0, 0, 0, 0x04, 0xc0}, -2.5},
+        {DTYPE_FLOAT16, {0x00, 0x3c}, 1.0},
+        {DTYPE_FLOAT16, {0x01, 0x00}, 5.9604644775390625e-08}, /* least subnormal */
+        {DTYPE_FLOAT16, {0x00, 0xc5}, -5.0},
+        {DTYPE_BFLOAT16, {0x80, 0x3f}, 1.0},
+        {DTYPE_INT8, {0xfe}, -2.0},
+        {DTYPE_UINT8, {0xfe}, 254.0},
+        {DTYPE_INT16, {0x00, 0x80}, -32768.0},
+        {DTYPE_UINT16, {0x00, 0x80}, 32768.0},
+        {DTYPE_INT32, {0xff, 0xff, 0xff, 0xff}, -1.0},
+        {DTYPE_UINT32, {0xff, 0xff, 0xff, 0xff}, 4294967295.0},
+        {DTYPE_INT64, {0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, -3.0},
+        {DTYPE_UINT64, {0x05}, 5.0},
+        {DTYPE_BOOL, {0x01}, 1.0},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        double v = -99;
+        ck_assert_msg(dtype_read_number(cases[i].d, cases[i].bytes, &v), "case %zu", i);
+        ck_assert_msg(v == cases[i].want, "case %zu: %.17g", i, v);
+    }
+    const unsigned char inf16[] = {0x00, 0x7c}, nan16[] = {0x01, 0x7c}, any[16] = {0};
+    double v = 0;
+    ck_assert(dtype_read_number(DTYPE_FLOAT16, inf16, &v) && isinf(v) && v > 0);
+    ck_assert(dtype_read_number(DTYPE_FLOAT16, nan16, &v) && isnan(v));
+    ck_assert(!dtype_read_number(DTYPE_STRING, any, &v));
+    ck_assert(!dtype_read_number(DTYPE_COMPLEX64, any, &v));
+    ck_assert(!dtype_read_number(DTYPE_UNDEFINED, any, &v));
+}
+END_TEST
+
+/* note [scalar tensors]: a rank-0 tensor constant with its element is a
+ * number; rank 1 of one element, unknown values and other nodes are not. */
+START_TEST(test_const_number)
+{
+    graft_graph *g = graph_new();
+    static const float eps = 0.001f, one = 1.0f;
+    const graft_type *scalar = graph_type_tensor(g, "float32", NULL, 0);
+    const int64_t dims1[] = {1};
+    const graft_type *vec1 = graph_type_tensor(g, "float32", dims1, 1);
+    double v = -1;
+    ck_assert(node_const_number(graph_add_tensor_const(g, "eps", scalar, &eps, 4), &v));
+    ck_assert(v == (double)eps);
+    ck_assert(!node_const_number(graph_add_tensor_const(g, "one1", vec1, &one, 4), &v));
+    ck_assert(!node_const_number(graph_add_tensor_const(g, "unknown", scalar, NULL, 4), &v));
+    ck_assert(!node_const_number(graph_add_tensor_const(g, "short", scalar, &one, 2), &v));
+    ck_assert(node_const_number(graph_add_const(g, "2f", 2.0, "float32"), &v) && v == 2.0);
+    ck_assert(!node_const_number(graph_add_param(g, "x", NULL), &v));
+    graph_free(g);
+}
+END_TEST
+
 START_TEST(test_several_results)
 {
     graft_graph *g = graph_new();
@@ -780,6 +840,8 @@ static Suite *graph_suite(void)
     tc = tcase_create("two IRs");
     tcase_add_test(tc, test_dtype_table);
     tcase_add_test(tc, test_tensor_constants);
+    tcase_add_test(tc, test_dtype_read_number);
+    tcase_add_test(tc, test_const_number);
     tcase_add_test(tc, test_several_results);
     tcase_add_test(tc, test_ir_names);
     tcase_add_test(tc, test_accessors_by_id);

@@ -1,6 +1,7 @@
 /* dtype.c - the table of dtypes (dtype.h). */
 #include "dtype.h"
 
+#include <math.h>
 #include <string.h>
 
 
@@ -79,4 +80,55 @@ DType dtype_from_onnx_text_name(const char *name, size_t len)
             return (DType)d;
     }
     return DTYPE_UNDEFINED;
+}
+
+/* A little-endian unsigned integer of size bytes at p, whatever the host's
+ * byte order. */
+static uint64_t read_le(const unsigned char *p, size_t size)
+{
+    uint64_t u = 0;
+    for (size_t i = size; i-- > 0;)
+        u = u << 8 | p[i];
+    return u;
+}
+
+/* IEEE binary16: 1 sign bit, 5 exponent bits (bias 15), 10 fraction bits. */
+static double half_value(uint64_t bits)
+{
+    int exp = (int)(bits >> 10 & 0x1f);
+    double frac = (double)(bits & 0x3ff);
+    double mag = exp == 0    ? ldexp(frac, -24)
+                 : exp == 31 ? (frac != 0 ? NAN : INFINITY)
+                             : ldexp(frac + 1024, exp - 25);
+    return bits & 0x8000 ? -mag : mag;
+}
+
+/* The integer of dtype info (size bytes, signed or not) in u. */
+static double int_value(const DTypeInfo *info, uint64_t u)
+{
+    if (!info->is_signed || info->size == 8)
+        return info->is_signed ? (double)(int64_t)u : (double)u;
+    uint64_t sign = (uint64_t)1 << (8 * info->size - 1);
+    return (double)(int64_t)((u ^ sign) - sign);
+}
+
+bool dtype_read_number(DType d, const unsigned char *p, double *value)
+{
+    const DTypeInfo *info = dtype_info(d);
+    if (!info || info->size == 0 || d == DTYPE_COMPLEX64 || d == DTYPE_COMPLEX128)
+        return false;
+    uint64_t u = read_le(p, info->size);
+    if (d == DTYPE_FLOAT32 || d == DTYPE_BFLOAT16) {
+        uint32_t bits32 = (uint32_t)(d == DTYPE_BFLOAT16 ? u << 16 : u);
+        float f;
+        memcpy(&f, &bits32, sizeof f);
+        *value = f;
+    } else if (d == DTYPE_FLOAT64) {
+        memcpy(value, &u, sizeof *value);
+    } else if (d == DTYPE_FLOAT16) {
+        *value = half_value(u);
+    } else {
+        *value = int_value(info, u);
+    }
+    return true;
 }

@@ -60,6 +60,10 @@ const char *dtype_name(DType d);
 /* Bytes per element of d in raw data (0 for string and unknown ones). */
 size_t dtype_size(DType d);
 bool dtype_is_float(DType d);
+/* The element of dtype d at p (raw data: little-endian, dtype_size(d)
+ * bytes) as a double: exact for every float format and for integers up to
+ * 2^53.  false for string, complex and unknown dtypes. */
+bool dtype_read_number(DType d, const unsigned char *p, double *value);
 /* ONNX's text syntax (note [onnx text] in src/onnx/onnx_text.h) spells a
  * dtype as Relay does but for float32 and float64: "float" and "double"
  * (PrimitiveTypeNameMap in onnx/defs/parser.h).  NULL for unknown ones. */

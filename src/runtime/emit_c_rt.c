@@ -14,16 +14,18 @@
 #include "ruleset.h"
 #include "util.h"
 
-static bool scalar_const(const graft_node *n)
+/* A bound constant's number (note [scalar tensors] in graph.h). */
+static bool const_number(const graft_node *n, double *value)
 {
-    return n && node_kind(n) == NODE_CONST && node_const_is_scalar(n);
+    return n && node_const_number(n, value);
 }
 
 graft_guard_val graft_gv_slot(const graft_binding *b)
 {
     if (b->attr)
         return pattern_guard_of_attr(b->attr);
-    return scalar_const(b->node) ? graft_gv_num(node_const_value(b->node)) : graft_gv_unknown();
+    double v;
+    return const_number(b->node, &v) ? graft_gv_num(v) : graft_gv_unknown();
 }
 
 graft_guard_val graft_gv_users(const graft_binding *b)
@@ -45,7 +47,8 @@ graft_guard_val graft_gv_dtype(const graft_binding *b)
 
 graft_guard_val graft_gv_value(const graft_binding *b)
 {
-    return scalar_const(b->node) ? graft_gv_num(node_const_value(b->node)) : graft_gv_unknown();
+    double v;
+    return const_number(b->node, &v) ? graft_gv_num(v) : graft_gv_unknown();
 }
 
 graft_guard_val graft_gv_shape(const graft_binding *b)
@@ -228,21 +231,15 @@ const graft_attr_value *graft_attr_copy(graft_graph *g, const graft_attr_value *
 
 bool graft_attr_slot_known(const graft_binding *b)
 {
-    return b->attr || !b->node || scalar_const(b->node);
+    double v;
+    return b->attr || !b->node || const_number(b->node, &v);
 }
 
 const graft_attr_value *graft_attr_slot(graft_graph *g, const graft_binding *b)
 {
     if (b->attr)
         return graft_attr_copy(g, b->attr);
-    if (!scalar_const(b->node))
-        return NULL;
-    const char *dt = node_const_dtype(b->node);
-    bool is_float = !dt || strncmp(dt, "float", 5) == 0 || strncmp(dt, "bfloat", 6) == 0;
-    graft_attr_value *v = graph_new_attr_value(g, is_float ? GRAFT_ATTR_FLOAT : GRAFT_ATTR_INT);
-    v->f = node_const_value(b->node);
-    v->i = (int64_t)v->f;
-    return v;
+    return b->node ? pattern_const_attr(g, b->node) : NULL;
 }
 
 graft_node *graft_attr_operand(graft_graph *g, const graft_attr_value *v, graft_node *const *ops,

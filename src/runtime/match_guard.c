@@ -21,6 +21,14 @@ static graft_guard_val unknown(void)
     return (graft_guard_val){.kind = GRAFT_GV_UNKNOWN};
 }
 
+/* A bound variable's number: a number constant (note [scalar tensors] in
+ * graph.h) or unknown. */
+static graft_guard_val slot_number(const graft_binding *s)
+{
+    double v;
+    return s->node && node_const_number(s->node, &v) ? num(v) : unknown();
+}
+
 static graft_guard_val query(const graft_expr *e, const graft_binding *b)
 {
     const graft_node *n = b[e->slot].node;
@@ -36,9 +44,10 @@ static graft_guard_val query(const graft_expr *e, const graft_binding *b)
         const char *dt = pattern_node_dtype(n);
         return dt ? (graft_guard_val){.kind = GRAFT_GV_STR, .s = dt} : unknown();
     }
-    case GRAFT_EXPR_VALUE:
-        return node_kind(n) == NODE_CONST && node_const_is_scalar(n)
-                   ? num(node_const_value(n)) : unknown();
+    case GRAFT_EXPR_VALUE: {
+        double v;
+        return node_const_number(n, &v) ? num(v) : unknown();
+    }
     case GRAFT_EXPR_SHAPE:
         return t && t->kind == TYPE_TENSOR ? (graft_guard_val){.kind = GRAFT_GV_DIMS, .type = t}
                                            : unknown();
@@ -138,10 +147,7 @@ static graft_guard_val eval(const graft_expr *e, const graft_binding *b)
     case GRAFT_EXPR_SLOT:
         if (b[e->slot].attr)
             return pattern_guard_of_attr(b[e->slot].attr);
-        if (b[e->slot].node && node_kind(b[e->slot].node) == NODE_CONST &&
-            node_const_is_scalar(b[e->slot].node))
-            return num(node_const_value(b[e->slot].node));
-        return unknown();
+        return slot_number(&b[e->slot]);
     case GRAFT_EXPR_GETITEM: return index_of(e, b);
     case GRAFT_EXPR_ARITH: return arith(e, b);
     case GRAFT_EXPR_NOT: return num(!truth(e->kids[0], b));

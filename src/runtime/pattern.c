@@ -185,6 +185,19 @@ int pattern_node_rank(const graft_node *n)
     return -1;
 }
 
+const graft_attr_value *pattern_const_attr(graft_graph *g, const graft_node *n)
+{
+    double value;
+    if (!node_const_number(n, &value))
+        return NULL;
+    const char *dt = node_const_dtype(n);
+    bool is_float = !dt || strncmp(dt, "float", 5) == 0 || strncmp(dt, "bfloat", 6) == 0;
+    graft_attr_value *v = graph_new_attr_value(g, is_float ? GRAFT_ATTR_FLOAT : GRAFT_ATTR_INT);
+    v->f = value;
+    v->i = (int64_t)value;
+    return v;
+}
+
 static bool shape_holds(const graft_pred *p, const graft_node *n)
 {
     const graft_type *t = node_type(n);
@@ -239,9 +252,10 @@ bool pattern_pred_holds(const graft_pred *p, const graft_node *n)
         return pattern_node_rank(n) == p->i;
     case GRAFT_PRED_SHAPE:
         return shape_holds(p, n);
-    case GRAFT_PRED_VALUE:
-        return node_kind(n) == NODE_CONST && node_const_is_scalar(n) &&
-               node_const_value(n) == p->f;
+    case GRAFT_PRED_VALUE: {
+        double v;
+        return node_const_number(n, &v) && v == p->f;
+    }
     case GRAFT_PRED_ATTR:
         return attr_holds(p, n);
     }
