@@ -43,6 +43,9 @@ void bench_machine(StrBuf *out);
 /* Writes the seed's batch norm, k copies side by side (note [side by
  * side]); 0 on success. */
 int bench_write_side_by_side(uint64_t k, FILE *out);
+/* The same K copies as an ONNX model in ONNX's text syntax (note [side by
+ * side, ONNX] in bench_e2e.c). */
+int bench_write_side_by_side_onnx(uint64_t k, FILE *out);
 /* Runs argv (stdout to /dev/null) and prints its status, CPU time and peak
  * resident set; 0 when it exited 0. */
 int bench_spawn(char **argv);

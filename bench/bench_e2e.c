@@ -57,6 +57,45 @@ int bench_write_side_by_side(uint64_t k, FILE *out)
     return fflush(out) == 0 && !ferror(out) ? 0 : 1;
 }
 
+/* note [side by side, ONNX]: the same workload for ONNX: copy i has
+ * inputs x<i> (float[2, 16]) and mean, var, gamma, beta (float[16]) and
+ * the six nodes of the seed in the same order, Sub, Add, Mul, Sqrt, Div,
+ * Add, with epsilon a rank-0 initializer shared by every copy (as torch
+ * stores equal initializers once); the graph's outputs are the K results.
+ * Node and value names follow the Relay text's numbering. */
+static void write_onnx_signature(uint64_t k, FILE *out)
+{
+    fputs("<ir_version: 8, opset_import: [\"\" : 17]>\nside_by_side (", out);
+    for (uint64_t i = 0; i < k; i++)
+        for (size_t p = 0; p < ARRAY_LEN(seed_params); p++)
+            fprintf(out, "%sfloat[%s16] %s%llu", i || p ? ", " : "", p == 0 ? "2, " : "",
+                    seed_params[p], (unsigned long long)i);
+    fputs(") => (", out);
+    for (uint64_t i = 0; i < k; i++)
+        fprintf(out, "%sfloat[2, 16] y%llu", i ? ", " : "", (unsigned long long)i);
+    fputs(") <float eps = {1e-05}> {\n", out);
+}
+
+static void write_onnx_copy(uint64_t i, FILE *out)
+{
+    unsigned long long t = 6 * i, n = i;
+    fprintf(out, "  t%llu = Sub (x%llu, mean%llu)\n", t, n, n);
+    fprintf(out, "  t%llu = Add (var%llu, eps)\n", t + 1, n);
+    fprintf(out, "  t%llu = Mul (gamma%llu, t%llu)\n", t + 2, n, t);
+    fprintf(out, "  t%llu = Sqrt (t%llu)\n", t + 3, t + 1);
+    fprintf(out, "  t%llu = Div (t%llu, t%llu)\n", t + 4, t + 2, t + 3);
+    fprintf(out, "  y%llu = Add (t%llu, beta%llu)\n", n, t + 4, n);
+}
+
+int bench_write_side_by_side_onnx(uint64_t k, FILE *out)
+{
+    write_onnx_signature(k, out);
+    for (uint64_t i = 0; i < k; i++)
+        write_onnx_copy(i, out);
+    fputs("}\n", out);
+    return fflush(out) == 0 && !ferror(out) ? 0 : 1;
+}
+
 /* Runs argv as a child with standard output sent to /dev/null and prints
  * one line: its exit status, CPU seconds (user + system) and peak resident
  * set, from wait4's rusage, so nothing of this process is counted. */

@@ -7,6 +7,7 @@
  *   graft-bench rulescale NOPS N...       rows of the rule-count table
  *   graft-bench machine                   the machine's CPU, cores, memory
  *   graft-bench sidebyside K              print K seed batch norms side by side
+ *   graft-bench sidebyside-onnx K         the same as an ONNX model (ONNX text)
  *   graft-bench spawn CMD ARGS...         run CMD; print its CPU time and peak RSS
  *   graft-bench ops MODEL                 count a model's op nodes
  *
@@ -28,6 +29,7 @@ static const char usage[] =
     "       graft-bench rulescale NOPS NRULES...\n"
     "       graft-bench machine\n"
     "       graft-bench sidebyside K\n"
+    "       graft-bench sidebyside-onnx K\n"
     "       graft-bench spawn CMD ARGS...\n"
     "       graft-bench ops MODEL\n"
     "environment: GRAFT_BENCH_CORPUS (tests/corpus), GRAFT_BENCH_BLOCKS\n"
@@ -143,6 +145,8 @@ int main(int argc, char **argv)
         return cmd_rules(parse_count(argv[2]));
     if (strcmp(cmd, "sidebyside") == 0 && argc == 3)
         return bench_write_side_by_side(parse_count(argv[2]), stdout);
+    if (strcmp(cmd, "sidebyside-onnx") == 0 && argc == 3)
+        return bench_write_side_by_side_onnx(parse_count(argv[2]), stdout);
     if (strcmp(cmd, "ops") == 0 && argc == 3)
         return bench_count_ops(argv[2]);
     if (strcmp(cmd, "spawn") == 0 && argc >= 3)

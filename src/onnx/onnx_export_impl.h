@@ -9,6 +9,14 @@
 
 #include "onnx_graph.h"
 
+/* A function made by the export, packed with its name left out: two
+ * partitions with the same bytes are one function (note [one function per
+ * body] in onnx_export_fn.c). */
+typedef struct PackedFunction {
+    uint8_t *bytes;
+    size_t len;
+} PackedFunction;
+
 typedef struct Exporter {
     OnnxModel *m;
     graft_graph *g;
@@ -28,7 +36,10 @@ typedef struct Exporter {
     VEC(Onnx__AttributeProto *) made_attrs;
     VEC(Onnx__TensorProto *) made_tensors;
     VEC(Onnx__FunctionProto *) functions; /* the partitions' (made here) */
+    VEC(PackedFunction) packed;           /* per function: its bytes */
     KeyMap function_of;    /* a NODE_FUNC -> its FunctionProto */
+    KeyMap function_by_bytes; /* hash of a function's bytes -> its index + 1 */
+    KeyMap function_names; /* an interned base name -> functions named from it */
     Onnx__OperatorSetIdProto composite_import; /* their domain's opset import */
     bool ok;
 } Exporter;

@@ -1,23 +1,48 @@
 /* onnx_infer.c - finding an op's inference by name, and what the op
  * files share (note [onnx inference] in onnx_infer.h). */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "onnx_infer_impl.h"
+#include "keymap.h"
 
 static const InferDef *const tables[] = {onnx_infer_elem_ops, onnx_infer_shape_ops,
                                          onnx_infer_index_ops, onnx_infer_nn_ops,
                                          onnx_infer_select_ops, onnx_infer_layout_ops,
                                          onnx_infer_gather_ops};
 
-static InferFn find_infer(const char *op)
+/* note [inference cache]: the op's inference is looked up for every call
+ * node, at load and after each rewrite, among 125 names; a small cache
+ * keyed by the address of the op's name (interned by its graph) saves the
+ * scan (bench/onnx_e2e.sh: 2,700 instructions a node before).  It is per
+ * thread, and an entry is used only when its name equals op, since another
+ * graph may intern another name at the same address. */
+enum { INFER_CACHE_BITS = 6 };
+static _Thread_local const InferDef *infer_cache[1 << INFER_CACHE_BITS];
+
+static const InferDef *scan_tables(const char *op)
 {
-    for (size_t t = 0; op && t < ARRAY_LEN(tables); t++)
+    for (size_t t = 0; t < ARRAY_LEN(tables); t++)
         for (const InferDef *d = tables[t]; d->name; d++)
             if (strcmp(d->name, op) == 0)
-                return d->fn;
+                return d;
     return NULL;
+}
+
+static InferFn find_infer(const char *op)
+{
+    if (!op)
+        return NULL;
+    const InferDef **slot = &infer_cache[cache_slot((uintptr_t)op, INFER_CACHE_BITS)];
+    if (!*slot || strcmp((*slot)->name, op) != 0) {
+        const InferDef *d = scan_tables(op);
+        if (!d)
+            return NULL;
+        *slot = d;
+    }
+    return (*slot)->fn;
 }
 
 bool onnx_has_infer(const char *op)

@@ -14,28 +14,6 @@
  * small ones, as ONNX's inference reads initializers. */
 enum { MAX_CONST_VALUES = 4096 };
 
-/* The little-endian element k of raw data of dtype (bytes each). */
-static double raw_element(const uint8_t *p, const char *dtype, size_t bytes)
-{
-    uint64_t v = 0;
-    for (size_t b = 0; b < bytes; b++)
-        v |= (uint64_t)p[b] << (8 * b);
-    if (strcmp(dtype, "float32") == 0) {
-        uint32_t u = (uint32_t)v;
-        float f;
-        memcpy(&f, &u, 4);
-        return f;
-    }
-    if (strcmp(dtype, "float64") == 0) {
-        double d;
-        memcpy(&d, &v, 8);
-        return d;
-    }
-    if (bytes < 8 && dtype[0] == 'i' && (v >> (8 * bytes - 1)) & 1) /* sign-extend */
-        v |= ~(uint64_t)0 << (8 * bytes);
-    return dtype[0] == 'u' || dtype[0] == 'b' ? (double)v : (double)(int64_t)v;
-}
-
 /* The raw bytes and type of a constant operand: an initializer, or a
  * Constant node's value; NULL otherwise. */
 static const uint8_t *const_data(const graft_node *n, const graft_type **type, size_t *nbytes)
@@ -61,12 +39,16 @@ static double *const_values(const graft_node *a, int64_t *count)
     const graft_type *t = NULL;
     size_t nbytes = 0;
     const uint8_t *p = const_data(a, &t, &nbytes);
-    size_t size = p && t && t->kind == TYPE_TENSOR ? dtype_size(dtype_from_name(t->dtype)) : 0;
+    DType dt = p && t && t->kind == TYPE_TENSOR ? dtype_from_name(t->dtype) : DTYPE_UNDEFINED;
+    size_t size = dtype_size(dt);
     if (!size || nbytes % size != 0 || nbytes / size > MAX_CONST_VALUES)
         return NULL;
     double *values = xmalloc((nbytes / size + 1) * sizeof *values);
     for (size_t k = 0; k < nbytes / size; k++)
-        values[k] = raw_element(p + k * size, t->dtype, size);
+        if (!dtype_read_number(dt, p + k * size, &values[k])) {
+            free(values); /* complex: no values to read */
+            return NULL;
+        }
     *count = (int64_t)(nbytes / size);
     return values;
 }
