@@ -524,6 +524,22 @@ def main():
             shutil.rmtree(scratch, ignore_errors=True)
 
 
+def select_tests(ordered, make_tests, wanted_text):
+    """The tests a run runs, in kill order: make check's (ordered), less the
+    tests of the source's form, and only those wanted_text names when given.
+    A name make check does not know is an error: misspelt (or written as
+    Makefile.am writes it, tests/check_api$(EXEEXT), where make's TESTS says
+    tests/check_api), it would leave a test out of every kill."""
+    tests = [t for t in ordered if t not in FORM_TESTS]
+    if not wanted_text:
+        return tests
+    wanted = wanted_text.split()
+    unknown = [t for t in wanted if t not in make_tests]
+    if unknown:
+        raise ValueError("--tests names what make check does not run: " + " ".join(unknown))
+    return [t for t in tests if t in wanted]
+
+
 def mutation_run(args, srcdir, scratch, candidates, numbered, log, report):
     log("# mutate.py --seed %d --count %d --range %s%s%s" % (
         args.seed, args.count, args.range, "".join(" --file " + f for f in args.file),
@@ -531,10 +547,10 @@ def mutation_run(args, srcdir, scratch, candidates, numbered, log, report):
     prepare(srcdir, scratch, args.jobs, log)
     make_tests = make_var(scratch, "TESTS")
     tests, kills = read_order(make_tests)
-    tests = [t for t in tests if t not in FORM_TESTS]
-    if args.tests:
-        wanted = args.tests.split()
-        tests = [t for t in tests if t in wanted]
+    try:
+        tests = select_tests(tests, make_tests, args.tests)
+    except ValueError as e:
+        sys.exit("mutate.py: %s" % e)
     suite = Suite(scratch, args.jobs, tests, make_var(scratch, "check_PROGRAMS"))
     suite.baseline(log)
     equivalent = read_equivalent()

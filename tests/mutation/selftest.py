@@ -68,7 +68,17 @@ def main():
     layers = sorted(m.layer() for m in mutate.sample(pool, 9, 1))
     check(layers == ["base"] * 3 + ["ir"] * 3 + ["runtime"] * 3, "layers drawn: %s" % layers)
     check(len(set(one)) == 9, "a mutant drawn twice")
-    print("selftest.py: %d mutants of the fixture, samples by seed" % len(got))
+    make_tests = ["tests/golden.sh", "tests/line_length.sh", "tests/check_api"]
+    check(mutate.select_tests(make_tests, make_tests, None) ==
+          ["tests/golden.sh", "tests/check_api"], "the form's tests are left out")
+    check(mutate.select_tests(make_tests, make_tests, "tests/check_api") == ["tests/check_api"],
+          "--tests chooses")
+    try:  # the spelling of Makefile.am is not make's: an error, not a test left out
+        mutate.select_tests(make_tests, make_tests, "tests/golden.sh tests/check_api$(EXEEXT)")
+        check(False, "--tests accepted a name make check does not run")
+    except ValueError as e:
+        check("tests/check_api$(EXEEXT)" in str(e), "the error names the test: %s" % e)
+    print("selftest.py: %d mutants of the fixture, samples by seed, tests chosen" % len(got))
 
 
 if __name__ == "__main__":
