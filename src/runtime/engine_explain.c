@@ -297,6 +297,36 @@ static void explain_partition(Explainer *x, uint32_t r, graft_node *root)
         explain_dropped(x, root, &v, "not grouped");
 }
 
+/* When the action cannot be made from this match (rewrite_computable
+ * false: the rewrite refuses it as a guard would), says which attribute
+ * or splice lacks a value; false when the action can be made. */
+static bool explain_uncomputable(Explainer *x, const graft_rule *rule)
+{
+    const graft_binding *b = matcher_bindings(x->e->m);
+    int attr;
+    /* a compiled rule's action is C (rule->action NULL): its own test
+       refuses such a match (graft_attr_slot_known) */
+    const graft_expr *at = rule->action ? rewrite_first_unknown(rule->action, b, &attr) : NULL;
+    if (!at)
+        return false;
+    if (attr < 0) {
+        fputs("  not applied: a splice of the action has no range on this match\n", x->out);
+        return true;
+    }
+    const graft_act_attr *a = &at->attrs[attr];
+    fprintf(x->out, "  not applied: attribute %s of the action's %s has no value on this "
+            "match:\n", a->name, at->s ? at->s : "call");
+    if (a->value->kind == GRAFT_EXPR_SLOT) {
+        const graft_node *n = b[a->value->slot].node;
+        fprintf(x->out, "  '%s' is bound to %s, neither an attribute nor a number (a scalar "
+                "or a rank-0 tensor constant)\n",
+                rule->slot_names[a->value->slot], n ? explain_label(x, n, &x->sb) : "nothing");
+    } else {
+        fputs("  it is computed from types or values this match does not give\n", x->out);
+    }
+    return true;
+}
+
 /* Why rule r's match at root would not be applied by graft run's next
  * round (rewrite rules): the interior-use rule, or a rule whose pass runs
  * before r's (best first) and applies at root; a [once] rule is refused
@@ -310,6 +340,8 @@ static void explain_policy(Explainer *x, uint32_t r, graft_node *root)
         explain_partition(x, r, root);
         return;
     }
+    if (explain_uncomputable(x, rule)) /* on the match's bindings, before the verdict's */
+        return;
     PartVerdict v;
     engine_rewrite_verdict(e, r, root, &v); /* the grouping of r's pass */
     if (v.fate == PART_INTERIOR) {

@@ -123,6 +123,10 @@ graft_node *rewrite_build(graft_engine *e, const graft_rule *r, const graft_bind
  * [computed attributes] in rewrite_build.c); b NULL asks
  * rewrite_always_computable's question. */
 bool rewrite_computable(const graft_expr *x, const graft_binding *b);
+/* What makes rewrite_computable false: the call of x whose attribute
+ * *attr has no value on b, or a splice without a range (*attr -1); NULL
+ * when there is none. */
+const graft_expr *rewrite_first_unknown(const graft_expr *x, const graft_binding *b, int *attr);
 /* Whether rewrite_computable holds for x on any bindings: no computed
  * attribute, list or shape, and no splice.  Decided once per rule
  * (Engine.check_computable), as most actions have none. */

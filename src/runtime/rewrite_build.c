@@ -390,17 +390,33 @@ static bool splice_known(const graft_expr *s, const graft_binding *b)
     return b && splice_range(s, b, &from, &end);
 }
 
-/* One walk for both questions, so they cannot drift apart. */
-bool rewrite_computable(const graft_expr *x, const graft_binding *b)
+/* One walk for every question (the rewrite, the checker, graft explain),
+ * so they cannot drift apart. */
+const graft_expr *rewrite_first_unknown(const graft_expr *x, const graft_binding *b, int *attr)
 {
     for (int i = 0; i < x->nattrs; i++)
-        if (x->attrs[i].src == GRAFT_ASRC_EXPR && !value_known(x->attrs[i].value, b))
-            return false;
-    for (int i = 0; i < x->nkids; i++)
-        if (x->kids[i]->kind == GRAFT_EXPR_SPLICE ? !splice_known(x->kids[i], b)
-                                            : !rewrite_computable(x->kids[i], b))
-            return false;
-    return true;
+        if (x->attrs[i].src == GRAFT_ASRC_EXPR && !value_known(x->attrs[i].value, b)) {
+            *attr = i;
+            return x;
+        }
+    for (int i = 0; i < x->nkids; i++) {
+        const graft_expr *k = x->kids[i];
+        if (k->kind == GRAFT_EXPR_SPLICE && !splice_known(k, b)) {
+            *attr = -1;
+            return k;
+        }
+        const graft_expr *unknown =
+            k->kind == GRAFT_EXPR_SPLICE ? NULL : rewrite_first_unknown(k, b, attr);
+        if (unknown)
+            return unknown;
+    }
+    return NULL;
+}
+
+bool rewrite_computable(const graft_expr *x, const graft_binding *b)
+{
+    int attr;
+    return rewrite_first_unknown(x, b, &attr) == NULL;
 }
 
 bool rewrite_always_computable(const graft_expr *x)
