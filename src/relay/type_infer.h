@@ -9,8 +9,10 @@
  * runtime), one file per op family:
  *   type_rel_elemwise.c  unary and broadcasting binary ops
  *                        (tvm/src/relay/op/type_relations.cc)
- *   type_rel_nn.c        convolutions, pools, dense, matmuls, norms
- *                        (tvm/src/relay/op/nn/{nn.cc,convolution.h,pooling.cc})
+ *   type_rel_nn.c        convolutions and pools, and the layouts they read
+ *                        (tvm/src/relay/op/nn/{convolution.h,pooling.cc})
+ *   type_rel_nn_misc.c   dense, matmuls, norms, pads, upsampling
+ *                        (tvm/src/relay/op/nn/{nn.cc,pad.cc,upsampling.cc})
  *   type_rel_transform.c shapes and layout (tvm/src/relay/op/tensor/transform.cc)
  *   type_rel_reduce.c    reductions and arg-reductions
  *                        (tvm/src/relay/op/tensor/reduce.cc)

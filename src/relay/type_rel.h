@@ -42,6 +42,7 @@ typedef struct TypeRel {
  * NULL op. */
 extern const TypeRel type_rels_elemwise[];
 extern const TypeRel type_rels_nn[];
+extern const TypeRel type_rels_nn_misc[];
 extern const TypeRel type_rels_transform[];
 extern const TypeRel type_rels_reduce[];
 extern const TypeRel type_rels_misc[];
@@ -54,6 +55,15 @@ typedef struct Shape {
     int rank;                    /* dims used */
     int64_t dims[REL_MAX_RANK];  /* DIM_ANY for "?" */
 } Shape;
+
+/* Layouts (type_rel_nn.c): where axis sits in layout, or -1; the spatial
+ * letters of nsp dims in the order "DHW" names them; whether layout is
+ * plain, of rank nsp + 2, with the letters ab ("NC", "OI") and the spatial
+ * ones; the default layout of a pool of nsp dims. */
+int rel_layout_pos(const char *layout, char axis);
+const char *rel_spatial_letters(int nsp);
+bool rel_layout_fits(const char *layout, int nsp, const char *ab);
+const char *rel_pool_layout(int nsp);
 
 /* Reports a contradiction "OP: MESSAGE"; returns NULL for the caller. */
 const graft_type *rel_fail(RelCtx *c, const char *fmt, ...) GRAFT_PRINTF(2, 3);

@@ -1,9 +1,8 @@
-/* type_rel_nn.c - relations of the neural-network ops: convolutions and
- * their transposes in 1, 2 and 3 dimensions (Conv2DRel and friends in
- * tvm/src/relay/op/nn/convolution.h), pools (tvm/src/relay/op/nn/pooling.cc),
- * dense, matmul and batch_matmul (tvm/src/relay/op/nn/nn.h), the norms,
- * bias_add, dropout, pads, upsampling and depth/space moves
- * (tvm/src/relay/op/nn/{nn.cc,pad.cc,upsampling.cc}). */
+/* type_rel_nn.c - relations of the neural-network ops over windows:
+ * convolutions and their transposes in 1, 2 and 3 dimensions (Conv2DRel
+ * and friends in tvm/src/relay/op/nn/convolution.h) and pools
+ * (tvm/src/relay/op/nn/pooling.cc), with the layouts they read; the other
+ * nn ops are type_rel_nn_misc.c's. */
 #include "type_rel.h"
 
 #include <math.h>
@@ -30,7 +29,7 @@ static bool layout_plain(const char *s, int rank)
     return true;
 }
 
-static int layout_pos(const char *layout, char axis)
+int rel_layout_pos(const char *layout, char axis)
 {
     const char *p = strchr(layout, axis);
     return p ? (int)(p - layout) : -1;
@@ -38,20 +37,20 @@ static int layout_pos(const char *layout, char axis)
 
 /* The spatial letters of a layout in the order "DHW" names them, for a
  * layout of nsp spatial dims: W; H, W; D, H, W. */
-static const char *spatial_letters(int nsp)
+const char *rel_spatial_letters(int nsp)
 {
     return "DHW" + (3 - nsp);
 }
 
 /* Checks that layout is plain, of rank nsp + 2, with the two letters a and
  * b ("NC" or "OI") and the spatial letters. */
-static bool layout_fits(const char *layout, int nsp, const char *ab)
+bool rel_layout_fits(const char *layout, int nsp, const char *ab)
 {
-    if (!layout_plain(layout, nsp + 2) || layout_pos(layout, ab[0]) < 0 ||
-        layout_pos(layout, ab[1]) < 0)
+    if (!layout_plain(layout, nsp + 2) || rel_layout_pos(layout, ab[0]) < 0 ||
+        rel_layout_pos(layout, ab[1]) < 0)
         return false;
-    for (const char *l = spatial_letters(nsp); *l; l++)
-        if (layout_pos(layout, *l) < 0)
+    for (const char *l = rel_spatial_letters(nsp); *l; l++)
+        if (rel_layout_pos(layout, *l) < 0)
             return false;
     return true;
 }
@@ -159,9 +158,9 @@ static bool conv_layouts_plain(const ConvParams *p, const graft_type *data,
                                const graft_type *weight)
 {
     return data->rank == p->nsp + 2 && weight->rank == p->nsp + 2 &&
-           layout_fits(p->data_layout, p->nsp, "NC") &&
-           layout_fits(p->kernel_layout, p->nsp, "OI") &&
-           layout_fits(p->out_layout, p->nsp, "NC");
+           rel_layout_fits(p->data_layout, p->nsp, "NC") &&
+           rel_layout_fits(p->kernel_layout, p->nsp, "OI") &&
+           rel_layout_fits(p->out_layout, p->nsp, "NC");
 }
 
 /* The output in out_layout from batch, channels and spatial dims. */
@@ -169,11 +168,11 @@ static const graft_type *conv_output(RelCtx *c, const ConvParams *p, const graft
                                int64_t channels, const int64_t *spatial)
 {
     Shape s = {p->nsp + 2, {0}};
-    s.dims[layout_pos(p->out_layout, 'N')] = data->dims[layout_pos(p->data_layout, 'N')];
-    s.dims[layout_pos(p->out_layout, 'C')] = channels;
-    const char *sp = spatial_letters(p->nsp);
+    s.dims[rel_layout_pos(p->out_layout, 'N')] = data->dims[rel_layout_pos(p->data_layout, 'N')];
+    s.dims[rel_layout_pos(p->out_layout, 'C')] = channels;
+    const char *sp = rel_spatial_letters(p->nsp);
     for (int i = 0; i < p->nsp; i++)
-        s.dims[layout_pos(p->out_layout, sp[i])] = spatial[i];
+        s.dims[rel_layout_pos(p->out_layout, sp[i])] = spatial[i];
     return rel_make(c, rel_dtype(c, "out_dtype", data->dtype), &s);
 }
 
@@ -184,9 +183,9 @@ static bool conv_kernel(RelCtx *c, const ConvParams *p, const graft_type *weight
     int nks = rel_ints(c, "kernel_size", ks, p->nsp);
     if (nks < 0)
         return false;
-    const char *sp = spatial_letters(p->nsp);
+    const char *sp = rel_spatial_letters(p->nsp);
     for (int i = 0; i < p->nsp; i++) {
-        k[i] = weight->dims[layout_pos(p->kernel_layout, sp[i])];
+        k[i] = weight->dims[rel_layout_pos(p->kernel_layout, sp[i])];
         if (nks == p->nsp && k[i] != DIM_ANY && k[i] != ks[i]) {
             rel_fail(c, "kernel_size %lld does not match the weight's %lld (%s)",
                      (long long)ks[i], (long long)k[i], weight->text);
@@ -207,9 +206,9 @@ static const graft_type *conv(RelCtx *c, int nsp, const char *dl, const char *kl
         return NULL;
     if (!conv_layouts_plain(&p, data, weight))
         return NULL;
-    int64_t in_c = data->dims[layout_pos(p.data_layout, 'C')];
-    int64_t w_in = weight->dims[layout_pos(p.kernel_layout, 'I')];
-    int64_t w_out = weight->dims[layout_pos(p.kernel_layout, 'O')];
+    int64_t in_c = data->dims[rel_layout_pos(p.data_layout, 'C')];
+    int64_t w_in = weight->dims[rel_layout_pos(p.kernel_layout, 'I')];
+    int64_t w_out = weight->dims[rel_layout_pos(p.kernel_layout, 'O')];
     if (in_c != DIM_ANY && w_in != DIM_ANY && in_c / p.groups != w_in)
         return rel_fail(c, "input channels %lld / groups %lld = %lld do not match the "
                         "weight's %lld input channels (%s)",
@@ -222,9 +221,9 @@ static const graft_type *conv(RelCtx *c, int nsp, const char *dl, const char *kl
     int64_t k[3], out[3];
     if (!conv_kernel(c, &p, weight, k))
         return NULL;
-    const char *sp = spatial_letters(nsp);
+    const char *sp = rel_spatial_letters(nsp);
     for (int i = 0; i < nsp; i++) {
-        int64_t in = data->dims[layout_pos(p.data_layout, sp[i])];
+        int64_t in = data->dims[rel_layout_pos(p.data_layout, sp[i])];
         out[i] = window_out(in, p.pad_begin[i] + p.pad_end[i], k[i], p.dilation[i],
                             p.strides[i], false);
         if (out[i] == WINDOW_EMPTY)
@@ -254,9 +253,9 @@ static const graft_type *conv_transpose(RelCtx *c, int nsp, const char *dl, cons
         return NULL;
     if (!conv_layouts_plain(&p, data, weight))
         return NULL;
-    int64_t in_c = data->dims[layout_pos(p.data_layout, 'C')];
-    int64_t w_in = weight->dims[layout_pos(p.kernel_layout, in_at)];
-    int64_t w_out = weight->dims[layout_pos(p.kernel_layout, in_at == 'I' ? 'O' : 'I')];
+    int64_t in_c = data->dims[rel_layout_pos(p.data_layout, 'C')];
+    int64_t w_in = weight->dims[rel_layout_pos(p.kernel_layout, in_at)];
+    int64_t w_out = weight->dims[rel_layout_pos(p.kernel_layout, in_at == 'I' ? 'O' : 'I')];
     if (in_c != DIM_ANY && w_in != DIM_ANY && in_c != w_in)
         return rel_fail(c, "input channels %lld do not match the weight's %lld (%s)",
                         (long long)in_c, (long long)w_in, weight->text);
@@ -264,9 +263,9 @@ static const graft_type *conv_transpose(RelCtx *c, int nsp, const char *dl, cons
     int64_t k[3], out[3];
     if (!conv_kernel(c, &p, weight, k))
         return NULL;
-    const char *sp = spatial_letters(nsp);
+    const char *sp = rel_spatial_letters(nsp);
     for (int i = 0; i < nsp; i++) {
-        int64_t in = data->dims[layout_pos(p.data_layout, sp[i])];
+        int64_t in = data->dims[rel_layout_pos(p.data_layout, sp[i])];
         out[i] = in == DIM_ANY || k[i] == DIM_ANY
                      ? DIM_ANY
                      : (in - 1) * p.strides[i] - p.pad_begin[i] - p.pad_end[i] +
@@ -292,7 +291,7 @@ static const graft_type *conv3d_transpose(RelCtx *c)
 
 /* ---- pools ---- */
 
-static const char *pool_layout(int nsp)
+const char *rel_pool_layout(int nsp)
 {
     return nsp == 1 ? "NCW" : nsp == 2 ? "NCHW" : "NCDHW";
 }
@@ -305,14 +304,14 @@ static const graft_type *pool_output(RelCtx *c, const graft_type *data, int nsp,
     const char *out_layout = rel_str(c, "out_layout", "");
     if (!*out_layout)
         out_layout = layout;
-    if (!layout_fits(out_layout, nsp, "NC"))
+    if (!rel_layout_fits(out_layout, nsp, "NC"))
         return NULL;
     Shape s = {nsp + 2, {0}};
-    s.dims[layout_pos(out_layout, 'N')] = data->dims[layout_pos(layout, 'N')];
-    s.dims[layout_pos(out_layout, 'C')] = data->dims[layout_pos(layout, 'C')];
-    const char *sp = spatial_letters(nsp);
+    s.dims[rel_layout_pos(out_layout, 'N')] = data->dims[rel_layout_pos(layout, 'N')];
+    s.dims[rel_layout_pos(out_layout, 'C')] = data->dims[rel_layout_pos(layout, 'C')];
+    const char *sp = rel_spatial_letters(nsp);
     for (int i = 0; i < nsp; i++)
-        s.dims[layout_pos(out_layout, sp[i])] = spatial[i];
+        s.dims[rel_layout_pos(out_layout, sp[i])] = spatial[i];
     return rel_make(c, data->dtype, &s);
 }
 
@@ -320,20 +319,20 @@ static const graft_type *pool_output(RelCtx *c, const graft_type *data, int nsp,
 static const graft_type *pool(RelCtx *c, int nsp)
 {
     const graft_type *data = rel_tensor(c, 0);
-    const char *layout = rel_str(c, "layout", pool_layout(nsp));
+    const char *layout = rel_str(c, "layout", rel_pool_layout(nsp));
     int64_t size[3], strides[3], dilation[3], begin[3], end[3];
     if (!data || !read_per_dim(c, "pool_size", nsp, 1, 1, size) ||
         !read_per_dim(c, "strides", nsp, 1, 1, strides) ||
         !read_per_dim(c, "dilation", nsp, 1, 1, dilation) ||
         !read_padding(c, "padding", nsp, begin, end))
         return NULL;
-    if (data->rank != nsp + 2 || !layout_fits(layout, nsp, "NC"))
+    if (data->rank != nsp + 2 || !rel_layout_fits(layout, nsp, "NC"))
         return NULL;
     bool ceil_mode = rel_bool(c, "ceil_mode", false);
     int64_t out[3];
-    const char *sp = spatial_letters(nsp);
+    const char *sp = rel_spatial_letters(nsp);
     for (int i = 0; i < nsp; i++) {
-        int64_t in = data->dims[layout_pos(layout, sp[i])];
+        int64_t in = data->dims[rel_layout_pos(layout, sp[i])];
         out[i] = window_out(in, begin[i] + end[i], size[i], dilation[i], strides[i],
                             ceil_mode);
         if (out[i] == WINDOW_EMPTY)
@@ -352,16 +351,16 @@ static const graft_type *pool3d(RelCtx *c) { return pool(c, 3); }
 static const graft_type *adaptive_pool(RelCtx *c, int nsp)
 {
     const graft_type *data = rel_tensor(c, 0);
-    const char *layout = rel_str(c, "layout", pool_layout(nsp));
-    if (!data || data->rank != nsp + 2 || !layout_fits(layout, nsp, "NC"))
+    const char *layout = rel_str(c, "layout", rel_pool_layout(nsp));
+    if (!data || data->rank != nsp + 2 || !rel_layout_fits(layout, nsp, "NC"))
         return NULL;
     int64_t size[3], out[3];
     int n = rel_ints(c, "output_size", size, nsp);
     if (n < 0)
         return NULL;
-    const char *sp = spatial_letters(nsp);
+    const char *sp = rel_spatial_letters(nsp);
     for (int i = 0; i < nsp; i++)
-        out[i] = n == 0 ? data->dims[layout_pos(layout, sp[i])] : n == 1 ? size[0] : size[i];
+        out[i] = n == 0 ? data->dims[rel_layout_pos(layout, sp[i])] : n == 1 ? size[0] : size[i];
     if (n > 1 && n != nsp)
         return rel_fail(c, "output_size has %d values (expected %d)", n, nsp);
     return pool_output(c, data, nsp, layout, out);
@@ -376,249 +375,11 @@ static const graft_type *global_pool2d(RelCtx *c)
 {
     const graft_type *data = rel_tensor(c, 0);
     const char *layout = rel_str(c, "layout", "NCHW");
-    if (!data || data->rank != 4 || !layout_fits(layout, 2, "NC"))
+    if (!data || data->rank != 4 || !rel_layout_fits(layout, 2, "NC"))
         return NULL;
     int64_t ones[2] = {1, 1};
     return pool_output(c, data, 2, layout, ones);
 }
-
-/* ---- dense and matmuls ---- */
-
-/* MatmulRel: (..., M, K) x (K, N) -> (..., M, N), either side transposed;
- * nn.dense is nn.matmul with the weight transposed. */
-static const graft_type *matmul_rel(RelCtx *c, bool trans_a, bool trans_b)
-{
-    const graft_type *a = rel_tensor(c, 0), *b = a ? rel_tensor(c, 1) : NULL;
-    if (!b)
-        return NULL;
-    if (a->rank < 1 || b->rank != 2)
-        return rel_fail(c, "expects a weight of rank 2 (got %s)", b->text);
-    if (trans_a && a->rank < 2)
-        return rel_fail(c, "transpose_a needs rank 2 or more (got %s)", a->text);
-    int64_t k_a = a->dims[a->rank - (trans_a ? 2 : 1)];
-    int64_t k_b = b->dims[trans_b ? 1 : 0];
-    int64_t n = b->dims[trans_b ? 0 : 1];
-    if (k_a != DIM_ANY && k_b != DIM_ANY && k_a != k_b)
-        return rel_fail(c, "%s has %lld input features, the weight %s has %lld",
-                        a->text, (long long)k_a, b->text, (long long)k_b);
-    int64_t units = rel_int(c, "units", n);
-    if (n != DIM_ANY && units != n)
-        return rel_fail(c, "units=%lld does not match the weight's %lld", (long long)units,
-                        (long long)n);
-    Shape s;
-    if (!rel_shape(c, a, &s))
-        return NULL;
-    if (trans_a)
-        s.dims[s.rank - 2] = s.dims[s.rank - 1];
-    s.dims[s.rank - 1] = units;
-    return rel_make(c, rel_dtype(c, "out_dtype", a->dtype), &s);
-}
-
-const graft_type *rel_dense(RelCtx *c)
-{
-    return matmul_rel(c, false, true);
-}
-
-static const graft_type *matmul(RelCtx *c)
-{
-    return matmul_rel(c, rel_bool(c, "transpose_a", false), rel_bool(c, "transpose_b", false));
-}
-
-/* BatchMatmulRel: (B, M, K) x (B, K, N) -> (B, M, N), a batch of 1 on
- * either side broadcasting. */
-static const graft_type *batch_matmul(RelCtx *c)
-{
-    const graft_type *x = rel_tensor(c, 0), *y = x ? rel_tensor(c, 1) : NULL;
-    if (!y)
-        return NULL;
-    if (x->rank != 3 || y->rank != 3)
-        return rel_fail(c, "expects two rank-3 tensors (got %s and %s)", x->text, y->text);
-    bool ta = rel_bool(c, "transpose_a", false), tb = rel_bool(c, "transpose_b", false);
-    int64_t bx = x->dims[0], by = y->dims[0];
-    int64_t m = x->dims[ta ? 2 : 1], kx = x->dims[ta ? 1 : 2];
-    int64_t ky = y->dims[tb ? 2 : 1], n = y->dims[tb ? 1 : 2];
-    if (bx != by && bx != 1 && by != 1 && bx != DIM_ANY && by != DIM_ANY)
-        return rel_fail(c, "batch dimensions %lld and %lld do not broadcast", (long long)bx,
-                        (long long)by);
-    if (kx != DIM_ANY && ky != DIM_ANY && kx != ky)
-        return rel_fail(c, "shapes %s and %s do not multiply (%lld vs %lld)", x->text,
-                        y->text, (long long)kx, (long long)ky);
-    Shape s = {3, {bx == 1 ? by : bx, m, n}};
-    return rel_make(c, rel_dtype(c, "out_dtype", x->dtype), &s);
-}
-
-/* ---- norms and friends ---- */
-
-/* Operand i must be the vector (channels) with data's dtype. */
-static bool check_vector(RelCtx *c, int i, const char *what, int64_t channels)
-{
-    const graft_type *t = rel_tensor(c, i);
-    if (!t)
-        return false;
-    if (t->rank != 1 || (channels != DIM_ANY && t->dims[0] != DIM_ANY &&
-                         t->dims[0] != channels)) {
-        rel_fail(c, "%s must be Tensor[(%lld), ...] (got %s)", what, (long long)channels,
-                 t->text);
-        return false;
-    }
-    return true;
-}
-
-/* The data (operand 0) when operands 1..n are vectors of the size of its
- * axis (attribute axis, default dflt), each with its name for messages;
- * NULL after reporting otherwise.  *channels: the axis's size. */
-static const graft_type *data_and_vectors(RelCtx *c, int dflt, const char *const *names, int n,
-                                    int64_t *channels)
-{
-    const graft_type *data = rel_tensor(c, 0);
-    if (!data)
-        return NULL;
-    int axis = rel_axis(c, rel_int(c, "axis", dflt), data->rank);
-    if (axis < 0)
-        return NULL;
-    for (int i = 0; i < n; i++)
-        if (!check_vector(c, i + 1, names[i], data->dims[axis]))
-            return NULL;
-    *channels = data->dims[axis];
-    return data;
-}
-
-/* BatchNormRel: (data, mean, var) with the mean and variance as vectors
- * of the axis's size. */
-static const graft_type *batch_norm(RelCtx *c)
-{
-    static const char *const names[] = {"gamma", "beta", "moving_mean", "moving_var"};
-    int64_t ch;
-    const graft_type *data = data_and_vectors(c, 1, names, 4, &ch);
-    if (!data)
-        return NULL;
-    const graft_type *vec = graph_type_tensor(c->g, data->dtype, &ch, 1);
-    const graft_type *fields[3] = {data, vec, vec};
-    return graph_type_tuple(c->g, fields, 3);
-}
-
-/* LayerNormRel, GroupNormRel, InstanceNormRel: the data's type; gamma and
- * beta are vectors of the axis's size. */
-static const graft_type *norm(RelCtx *c)
-{
-    static const char *const names[] = {"gamma", "beta"};
-    int64_t ch;
-    return data_and_vectors(c, strcmp(c->op, "nn.layer_norm") ? 1 : -1, names, 2, &ch);
-}
-
-/* BiasAddRel: the bias is a vector of the axis's size. */
-static const graft_type *bias_add(RelCtx *c)
-{
-    static const char *const names[] = {"bias"};
-    int64_t ch;
-    return data_and_vectors(c, 1, names, 1, &ch);
-}
-
-static const graft_type *identity(RelCtx *c)
-{
-    return rel_tensor(c, 0);
-}
-
-/* DropoutRel: (output, mask), both of the data's type. */
-static const graft_type *dropout(RelCtx *c)
-{
-    const graft_type *data = rel_tensor(c, 0);
-    if (!data)
-        return NULL;
-    const graft_type *fields[2] = {data, data};
-    return graph_type_tuple(c->g, fields, 2);
-}
-
-/* BatchFlattenRel: (N, product of the rest). */
-static const graft_type *batch_flatten(RelCtx *c)
-{
-    const graft_type *data = rel_tensor(c, 0);
-    if (!data)
-        return NULL;
-    if (data->rank < 1)
-        return rel_fail(c, "expects rank 1 or more (got %s)", data->text);
-    Shape s = {2, {data->dims[0], 1}};
-    for (int i = 1; i < data->rank; i++)
-        s.dims[1] = dim_mul(s.dims[1], data->dims[i]);
-    return rel_make(c, data->dtype, &s);
-}
-
-/* PadRel, MirrorPadRel: each dim grows by its [before, after] pair. */
-static const graft_type *pad(RelCtx *c)
-{
-    const graft_type *data = rel_tensor(c, 0);
-    const graft_attr_value *w = rel_attr(c, "pad_width");
-    if (!data || !w || w->kind != GRAFT_ATTR_LIST)
-        return NULL;
-    if (w->nitems != data->rank)
-        return rel_fail(c, "pad_width has %d pairs for rank %d", w->nitems, data->rank);
-    Shape s;
-    if (!rel_shape(c, data, &s))
-        return NULL;
-    for (int i = 0; i < w->nitems; i++) {
-        const graft_attr_value *p = w->items[i];
-        if (p->kind != GRAFT_ATTR_LIST || p->nitems != 2 || p->items[0]->kind != GRAFT_ATTR_INT ||
-            p->items[1]->kind != GRAFT_ATTR_INT)
-            return rel_fail(c, "pad_width must be [before, after] pairs of integers");
-        s.dims[i] = dim_add(s.dims[i], p->items[0]->i + p->items[1]->i);
-    }
-    return rel_make(c, data->dtype, &s);
-}
-
-/* UpSamplingRel, UpSampling3DRel: spatial dims times their scale,
- * rounded. */
-static const graft_type *upsampling(RelCtx *c, int nsp)
-{
-    const graft_type *data = rel_tensor(c, 0);
-    const char *layout = rel_str(c, "layout", pool_layout(nsp));
-    if (!data || data->rank != nsp + 2 || !layout_fits(layout, nsp, "NC"))
-        return NULL;
-    static const char *const scales[] = {"scale_d", "scale_h", "scale_w"};
-    Shape s;
-    if (!rel_shape(c, data, &s))
-        return NULL;
-    const char *sp = spatial_letters(nsp);
-    for (int i = 0; i < nsp; i++) {
-        int at = layout_pos(layout, sp[i]);
-        double scale = rel_float(c, scales[3 - nsp + i], 1.0);
-        if (s.dims[at] != DIM_ANY)
-            s.dims[at] = (int64_t)llround((double)s.dims[at] * scale);
-    }
-    return rel_make(c, data->dtype, &s);
-}
-
-static const graft_type *upsampling2d(RelCtx *c) { return upsampling(c, 2); }
-static const graft_type *upsampling3d(RelCtx *c) { return upsampling(c, 3); }
-
-/* DepthToSpaceRel (block_size up) and SpaceToDepthRel (down). */
-static const graft_type *depth_space(RelCtx *c, bool to_space)
-{
-    const graft_type *data = rel_tensor(c, 0);
-    const char *layout = rel_str(c, "layout", "NCHW");
-    int64_t b = rel_int(c, "block_size", 0);
-    if (!data || data->rank != 4 || !layout_fits(layout, 2, "NC") || b <= 0)
-        return NULL;
-    Shape s;
-    if (!rel_shape(c, data, &s))
-        return NULL;
-    int ci = layout_pos(layout, 'C'), hi = layout_pos(layout, 'H'), wi = layout_pos(layout, 'W');
-    if (to_space) {
-        if (s.dims[ci] != DIM_ANY && s.dims[ci] % (b * b))
-            return rel_fail(c, "%lld channels do not divide by block_size^2 = %lld",
-                            (long long)s.dims[ci], (long long)(b * b));
-        s.dims[ci] = s.dims[ci] == DIM_ANY ? DIM_ANY : s.dims[ci] / (b * b);
-        s.dims[hi] = dim_mul(s.dims[hi], b);
-        s.dims[wi] = dim_mul(s.dims[wi], b);
-    } else {
-        s.dims[ci] = dim_mul(s.dims[ci], b * b);
-        s.dims[hi] = s.dims[hi] == DIM_ANY ? DIM_ANY : s.dims[hi] / b;
-        s.dims[wi] = s.dims[wi] == DIM_ANY ? DIM_ANY : s.dims[wi] / b;
-    }
-    return rel_make(c, data->dtype, &s);
-}
-
-static const graft_type *depth_to_space(RelCtx *c) { return depth_space(c, true); }
-static const graft_type *space_to_depth(RelCtx *c) { return depth_space(c, false); }
 
 const TypeRel type_rels_nn[] = {
     {"nn.conv1d", conv1d, TYPE_OUTPUTS_TENSOR, 2, 0},
@@ -641,26 +402,5 @@ const TypeRel type_rels_nn[] = {
     {"nn.adaptive_max_pool3d", adaptive_pool3d, TYPE_OUTPUTS_TENSOR, 1, 0},
     {"nn.global_avg_pool2d", global_pool2d, TYPE_OUTPUTS_TENSOR, 1, 0},
     {"nn.global_max_pool2d", global_pool2d, TYPE_OUTPUTS_TENSOR, 1, 0},
-    {"nn.dense", rel_dense, TYPE_OUTPUTS_TENSOR, 2, 0},
-    {"nn.matmul", matmul, TYPE_OUTPUTS_TENSOR, 2, 0},
-    {"nn.batch_matmul", batch_matmul, TYPE_OUTPUTS_TENSOR, 2, 0},
-    {"nn.batch_norm", batch_norm, 3, 5, 0},
-    {"nn.layer_norm", norm, TYPE_OUTPUTS_TENSOR, 3, 0},
-    {"nn.group_norm", norm, TYPE_OUTPUTS_TENSOR, 3, 0},
-    {"nn.instance_norm", norm, TYPE_OUTPUTS_TENSOR, 3, 0},
-    {"nn.bias_add", bias_add, TYPE_OUTPUTS_TENSOR, 2, 0},
-    {"nn.softmax", identity, TYPE_OUTPUTS_TENSOR, 1, 0},
-    {"nn.log_softmax", identity, TYPE_OUTPUTS_TENSOR, 1, 0},
-    {"nn.fast_softmax", identity, TYPE_OUTPUTS_TENSOR, 1, 0},
-    {"nn.lrn", identity, TYPE_OUTPUTS_TENSOR, 1, 0},
-    {"nn.l2_normalize", identity, TYPE_OUTPUTS_TENSOR, 1, 0},
-    {"nn.dropout", dropout, 2, 1, 0},
-    {"nn.batch_flatten", batch_flatten, TYPE_OUTPUTS_TENSOR, 1, 0},
-    {"nn.pad", pad, TYPE_OUTPUTS_TENSOR, 1, 0},
-    {"nn.mirror_pad", pad, TYPE_OUTPUTS_TENSOR, 1, 0},
-    {"nn.upsampling", upsampling2d, TYPE_OUTPUTS_TENSOR, 1, 0},
-    {"nn.upsampling3d", upsampling3d, TYPE_OUTPUTS_TENSOR, 1, 0},
-    {"nn.depth_to_space", depth_to_space, TYPE_OUTPUTS_TENSOR, 1, 0},
-    {"nn.space_to_depth", space_to_depth, TYPE_OUTPUTS_TENSOR, 1, 0},
     {NULL, NULL, 0, 0, 0},
 };
