@@ -12,8 +12,8 @@
 #include "type_rel.h"
 
 static const TypeRel *const families[] = {
-    type_rels_elemwise, type_rels_nn, type_rels_nn_misc, type_rels_transform, type_rels_reduce,
-    type_rels_misc, type_rels_einsum, type_rels_vision, type_rels_dyn,
+    type_rels_elemwise, type_rels_nn, type_rels_nn_misc, type_rels_transform, type_rels_index,
+    type_rels_reduce, type_rels_misc, type_rels_einsum, type_rels_vision, type_rels_dyn,
 };
 
 static const TypeRel *find_relation(const char *op)

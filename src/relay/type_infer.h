@@ -13,7 +13,9 @@
  *                        (tvm/src/relay/op/nn/{convolution.h,pooling.cc})
  *   type_rel_nn_misc.c   dense, matmuls, norms, pads, upsampling
  *                        (tvm/src/relay/op/nn/{nn.cc,pad.cc,upsampling.cc})
- *   type_rel_transform.c shapes and layout (tvm/src/relay/op/tensor/transform.cc)
+ *   type_rel_transform.c shapes: reshape, transpose, concatenate, split, ...
+ *   type_rel_index.c     indexing and the rest of
+ *                        tvm/src/relay/op/tensor/transform.cc
  *   type_rel_reduce.c    reductions and arg-reductions
  *                        (tvm/src/relay/op/tensor/reduce.cc)
  *   type_rel_misc.c      image, vision and qnn ops (tvm/src/relay/op/image/,

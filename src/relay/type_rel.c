@@ -144,3 +144,18 @@ int64_t dim_mul(int64_t a, int64_t b)
 {
     return a == DIM_ANY || b == DIM_ANY ? DIM_ANY : a * b;
 }
+
+int64_t rel_shape_size(const Shape *s)
+{
+    int64_t n = 1;
+    for (int i = 0; i < s->rank; i++)
+        n = dim_mul(n, s->dims[i]);
+    return n;
+}
+
+const graft_type *rel_data_and_ints(RelCtx *c, const char *name, int64_t *v, int *n)
+{
+    const graft_type *data = rel_tensor(c, 0);
+    *n = data ? rel_ints(c, name, v, REL_MAX_RANK) : -1;
+    return *n < 0 ? NULL : data;
+}

@@ -44,6 +44,7 @@ extern const TypeRel type_rels_elemwise[];
 extern const TypeRel type_rels_nn[];
 extern const TypeRel type_rels_nn_misc[];
 extern const TypeRel type_rels_transform[];
+extern const TypeRel type_rels_index[];
 extern const TypeRel type_rels_reduce[];
 extern const TypeRel type_rels_misc[];
 extern const TypeRel type_rels_einsum[];
@@ -55,6 +56,13 @@ typedef struct Shape {
     int rank;                    /* dims used */
     int64_t dims[REL_MAX_RANK];  /* DIM_ANY for "?" */
 } Shape;
+
+/* The element count of s (a product that stays DIM_ANY when a dim is). */
+int64_t rel_shape_size(const Shape *s);
+/* The prologue of an op of one tensor and one list attribute: the tensor,
+ * with the integers of attribute name in v (at most REL_MAX_RANK) and
+ * their count in *n (0 when absent); NULL after a failure. */
+const graft_type *rel_data_and_ints(RelCtx *c, const char *name, int64_t *v, int *n);
 
 /* Layouts (type_rel_nn.c): where axis sits in layout, or -1; the spatial
  * letters of nsp dims in the order "DHW" names them; whether layout is
