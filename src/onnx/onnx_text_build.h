@@ -119,6 +119,14 @@ TextValue *text_value(OnnxTextParser *ps, Onnx__TypeProto *type, TextName *name)
 /* Tensors: the type written before them gives the dtype and the dims. */
 TextData *text_data(OnnxTextParser *ps, TextDataKind kind, TextList items, SrcRange where);
 bool text_value_init(OnnxTextParser *ps, TextValue *v, const TextData *data);
+/* Literals (onnx_text_build_data.c): the bytes of lit (a string without
+ * its quotes and escapes) in the arena, their count in *len; the integer
+ * lit in [min, max] ('-' applied); the float lit; false after an error
+ * that names what. */
+char *text_lit_text(OnnxTextParser *ps, const TextLit *lit, size_t *len);
+bool text_lit_int(OnnxTextParser *ps, const TextLit *lit, int64_t min, uint64_t max,
+                  const char *what, int64_t *out);
+bool text_lit_float(OnnxTextParser *ps, const TextLit *lit, const char *what, float *out);
 
 /* An attribute's value as written, converted once its kind is known. */
 typedef enum TextSingleKind { SINGLE_LIT, SINGLE_TYPE, SINGLE_GRAPH, SINGLE_TENSOR } TextSingleKind;

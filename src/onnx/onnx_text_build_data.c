@@ -1,6 +1,6 @@
-/* onnx_text_build_data.c - literals, tensors and attributes of ONNX's
- * text syntax made into protobuf-c structs (note [text arena] in
- * onnx_text_build.h). */
+/* onnx_text_build_data.c - literals and tensors of ONNX's text syntax
+ * made into protobuf-c structs (note [text arena] in onnx_text_build.h);
+ * attributes are onnx_text_build_attr.c's. */
 #include "onnx_text_build.h"
 
 #include <errno.h>
@@ -13,7 +13,7 @@
 #include "onnx_text_impl.h"
 
 /* The literal's bytes, without its quotes and escapes for a string. */
-static char *lit_text(OnnxTextParser *ps, const TextLit *lit, size_t *len)
+char *text_lit_text(OnnxTextParser *ps, const TextLit *lit, size_t *len)
 {
     const char *s = ps->src->text + lit->tok.off;
     size_t n = lit->tok.len;
@@ -36,11 +36,11 @@ static const char *lit_kind_name(TextLitKind kind)
 }
 
 /* The integer lit, in [min, max] (a '-' applied); false after an error. */
-static bool lit_int(OnnxTextParser *ps, const TextLit *lit, int64_t min, uint64_t max,
-                    const char *what, int64_t *out)
+bool text_lit_int(OnnxTextParser *ps, const TextLit *lit, int64_t min, uint64_t max,
+                  const char *what, int64_t *out)
 {
     size_t len;
-    char *text = lit_text(ps, lit, &len);
+    char *text = text_lit_text(ps, lit, &len);
     if (lit->kind != LIT_INT) {
         diag_error(ps->d, ps->src, lit->where, "%s needs an integer, not %s", what,
                    lit_kind_name(lit->kind));
@@ -64,7 +64,7 @@ static bool lit_real(OnnxTextParser *ps, const TextLit *lit, const char *what, b
                      double *out)
 {
     size_t len;
-    char *text = lit_text(ps, lit, &len);
+    char *text = text_lit_text(ps, lit, &len);
     if (lit->kind == LIT_STRING) {
         diag_error(ps->d, ps->src, lit->where, "%s needs a number, not a string", what);
         return false;
@@ -83,7 +83,7 @@ static bool lit_real(OnnxTextParser *ps, const TextLit *lit, const char *what, b
     return true;
 }
 
-static bool lit_float(OnnxTextParser *ps, const TextLit *lit, const char *what, float *out)
+bool text_lit_float(OnnxTextParser *ps, const TextLit *lit, const char *what, float *out)
 {
     double v;
     if (!lit_real(ps, lit, what, true, &v))
@@ -132,7 +132,7 @@ static bool raw_element(OnnxTextParser *ps, DType d, const TextLit *lit, uint8_t
     int64_t min, i;
     uint64_t max;
     if (int_range(d, &min, &max)) {
-        if (!lit_int(ps, lit, min, max, dtype_onnx_text_name(d), &i))
+        if (!text_lit_int(ps, lit, min, max, dtype_onnx_text_name(d), &i))
             return false;
         store_le(b, (uint64_t)i, dtype_size(d));
         return true;
@@ -164,7 +164,7 @@ static int hex_digit(char c)
 static bool fill_hex(OnnxTextParser *ps, Onnx__TensorProto *t, const TextLit *lit)
 {
     size_t len;
-    char *hex = lit_text(ps, lit, &len);
+    char *hex = text_lit_text(ps, lit, &len);
     uint8_t *bytes = arena_alloc(ps->arena, len / 2 + 1);
     for (size_t i = 0; i < len; i += 2) {
         int hi = hex_digit(hex[i]), lo = i + 1 < len ? hex_digit(hex[i + 1]) : -1;
@@ -210,7 +210,7 @@ static bool typed_element(OnnxTextParser *ps, Onnx__TensorProto *t, const TextLi
     case TEXT_FIELD_INT64:
     case TEXT_FIELD_UINT64:
         int_range(d, &min, &max);
-        if (!lit_int(ps, lit, min, max, dtype_onnx_text_name(d), &v))
+        if (!text_lit_int(ps, lit, min, max, dtype_onnx_text_name(d), &v))
             return false;
         if (t->int32_data)
             t->int32_data[i] = (int32_t)v;
@@ -220,7 +220,7 @@ static bool typed_element(OnnxTextParser *ps, Onnx__TensorProto *t, const TextLi
             t->uint64_data[i] = (uint64_t)v;
         return true;
     case TEXT_FIELD_FLOAT:
-        return lit_float(ps, lit, "float", &t->float_data[i]);
+        return text_lit_float(ps, lit, "float", &t->float_data[i]);
     case TEXT_FIELD_DOUBLE:
         if (!lit_real(ps, lit, "double", false, &real))
             return false;
@@ -232,7 +232,7 @@ static bool typed_element(OnnxTextParser *ps, Onnx__TensorProto *t, const TextLi
             return false;
         }
         size_t len;
-        char *s = lit_text(ps, lit, &len);
+        char *s = text_lit_text(ps, lit, &len);
         t->string_data[i] = (ProtobufCBinaryData){len, (uint8_t *)s};
         return true;
     }
@@ -291,7 +291,7 @@ static bool fill_external(OnnxTextParser *ps, Onnx__TensorProto *t, const TextLi
         onnx__string_string_entry_proto__init(kv);
         size_t len;
         kv->key = e->key.s;
-        kv->value = lit_text(ps, &e->value, &len);
+        kv->value = text_lit_text(ps, &e->value, &len);
         t->external_data[i] = kv;
     }
     t->has_data_location = true;
@@ -415,198 +415,4 @@ TextAvalue *text_avalue(OnnxTextParser *ps, TextSingle *single, const TextList *
     return v;
 }
 
-typedef Onnx__AttributeProto__AttributeType AttrKind;
-
 /* The list kind of an element kind (INT -> INTS) and back; 0 for none. */
-static AttrKind list_of(AttrKind k)
-{
-    return k >= 1 && k <= 5 ? (AttrKind)(k + 5) : k == 11 ? (AttrKind)12 : k == 13 ? (AttrKind)14 :
-           (AttrKind)0;
-}
-
-static AttrKind element_of(AttrKind k)
-{
-    return k >= 6 && k <= 10 ? (AttrKind)(k - 5) : k == 12 ? (AttrKind)11 : k == 14 ? (AttrKind)13 :
-           (AttrKind)0;
-}
-
-/* The kind a value written alone has: an integer is an int (a float
- * where a float is declared), a decimal, inf or nan a float. */
-static AttrKind single_kind(const TextSingle *s, AttrKind declared)
-{
-    switch (s->kind) {
-    case SINGLE_LIT: {
-        TextLitKind lit = ((TextLit *)s->value)->kind;
-        if (lit == LIT_STRING)
-            return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING;
-        if (lit == LIT_INT && declared != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT)
-            return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT;
-        return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT;
-    }
-    case SINGLE_TYPE:
-        return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TYPE_PROTO;
-    case SINGLE_GRAPH:
-        return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH;
-    default:
-        return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR;
-    }
-}
-
-/* "attribute 'a' is declared 'ints' but given a string" (an element
- * of the list, with element true). */
-static bool kind_mismatch(OnnxTextParser *ps, const Onnx__AttributeProto *a, SrcRange where,
-                          AttrKind declared, const char *given, bool element)
-{
-    diag_error(ps->d, ps->src, where, "attribute '%s' is declared '%s' but given %s%s",
-               a->name, text_attr_kind_name(declared), given, element ? " in its list" : "");
-    return false;
-}
-
-/* "an int", "a float", ...: what a message says a value is. */
-static const char *kind_phrase(AttrKind k)
-{
-    switch (k) {
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT: return "an int";
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT: return "a float";
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING: return "a string";
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TYPE_PROTO: return "a type";
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH: return "a graph";
-    default: return "a tensor";
-    }
-}
-
-/* The value of s, of kind k, into a's single field. */
-static bool set_single(OnnxTextParser *ps, Onnx__AttributeProto *a, const TextSingle *s,
-                       AttrKind k)
-{
-    size_t len;
-    switch (k) {
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT:
-        a->has_i = true;
-        return lit_int(ps, s->value, INT64_MIN, INT64_MAX, "int", &a->i);
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT:
-        a->has_f = true;
-        return lit_float(ps, s->value, "float", &a->f);
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING:
-        a->has_s = true;
-        a->s.data = (uint8_t *)lit_text(ps, s->value, &len);
-        a->s.len = len;
-        return true;
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TYPE_PROTO:
-        a->tp = s->value;
-        return true;
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH:
-        a->g = s->value;
-        return true;
-    default:
-        a->t = s->value;
-        return true;
-    }
-}
-
-/* Element i, of kind k, of a's list field (allocated for n). */
-static bool set_element(OnnxTextParser *ps, Onnx__AttributeProto *a, const TextSingle *s,
-                        AttrKind k, size_t i, size_t n)
-{
-    size_t len;
-#define ELEMENT(field, value)                                                 \
-    do {                                                                       \
-        if (!a->field)                                                         \
-            a->field = arena_array(ps->arena, n, sizeof *a->field);           \
-        a->n_##field = n;                                                      \
-        a->field[i] = (value);                                                 \
-    } while (0)
-    switch (k) {
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT:
-        ELEMENT(ints, 0);
-        return lit_int(ps, s->value, INT64_MIN, INT64_MAX, "int", &a->ints[i]);
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT:
-        ELEMENT(floats, 0);
-        return lit_float(ps, s->value, "float", &a->floats[i]);
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING: {
-        char *text = lit_text(ps, s->value, &len);
-        ELEMENT(strings, ((ProtobufCBinaryData){len, (uint8_t *)text}));
-        return true;
-    }
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TYPE_PROTO:
-        ELEMENT(type_protos, s->value);
-        return true;
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH:
-        ELEMENT(graphs, s->value);
-        return true;
-    default:
-        ELEMENT(tensors, s->value);
-        return true;
-    }
-#undef ELEMENT
-}
-
-/* The element kind of a list without a declared kind: its first
- * element's, a float if any element is (ints mix into floats). */
-static AttrKind list_element_kind(const TextList *list)
-{
-    AttrKind k = single_kind(list->items[0], 0);
-    for (size_t i = 1; k == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT && i < list->n; i++)
-        if (single_kind(list->items[i], 0) == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT)
-            k = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT;
-    return k;
-}
-
-static bool set_list(OnnxTextParser *ps, Onnx__AttributeProto *a, const TextAvalue *v,
-                     AttrKind declared)
-{
-    if (declared && !element_of(declared))
-        return kind_mismatch(ps, a, v->where, declared, "a list", false);
-    if (!declared && v->list.n == 0) {
-        diag_error(ps->d, ps->src, v->where, "the empty list of attribute '%s' needs its "
-                   "kind ('%s: ints = []')", a->name, a->name);
-        return false;
-    }
-    AttrKind elem = declared ? element_of(declared) : list_element_kind(&v->list);
-    a->type = list_of(elem);
-    for (size_t i = 0; i < v->list.n; i++) {
-        const TextSingle *s = v->list.items[i];
-        AttrKind k = single_kind(s, elem);
-        if (k != elem)
-            return kind_mismatch(ps, a, s->where, a->type, kind_phrase(k), true);
-        if (!set_element(ps, a, s, elem, i, v->list.n))
-            return false;
-    }
-    return true;
-}
-
-Onnx__AttributeProto *text_attr(OnnxTextParser *ps, TextName *name, const TextTok *kind,
-                                SrcRange kind_at, const TextAvalue *v)
-{
-    Onnx__AttributeProto *a = arena_alloc(ps->arena, sizeof *a);
-    onnx__attribute_proto__init(a);
-    a->name = name->s;
-    AttrKind declared = 0;
-    if (kind) {
-        declared = text_attr_kind_from_name(ps->src->text + kind->off, kind->len);
-        if (!declared) {
-            diag_error(ps->d, ps->src, kind_at, "unknown attribute kind '%.*s'",
-                       (int)kind->len, ps->src->text + kind->off);
-            return NULL;
-        }
-    }
-    a->has_type = true;
-    a->type = declared;
-    if (v->ref) {
-        a->ref_attr_name = v->ref->s;
-        if (declared)
-            return a;
-        diag_error(ps->d, ps->src, v->where, "a reference to a function's attribute needs "
-                   "its kind ('%s: int = @%s')", a->name, v->ref->s);
-        return NULL;
-    }
-    if (v->is_list)
-        return set_list(ps, a, v, declared) ? a : NULL;
-    AttrKind k = single_kind(v->single, declared);
-    if (declared && k != declared) {
-        kind_mismatch(ps, a, v->where, declared, kind_phrase(k), false);
-        return NULL;
-    }
-    a->type = k;
-    return set_single(ps, a, v->single, k) ? a : NULL;
-}
