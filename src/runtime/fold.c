@@ -13,6 +13,35 @@
 
 /* ---- values of leaves ---- */
 
+/* Whether the evaluator's doubles hold a 64-bit integer element exactly
+ * (note [constant folding]): up to 2^53, and the ends INT64_MAX,
+ * INT64_MIN and UINT64_MAX, which a double rounds to 2^63 (-2^63, 2^64)
+ * and put_element saturates back (torch's exports write INT64_MAX as
+ * Slice's open end).  A value past that would fold to another number. */
+static bool exact_integer(double v, bool is_signed)
+{
+    return fabs(v) <= 0x1p53 || v == (is_signed ? 0x1p63 : 0x1p64) ||
+           (is_signed && v == -0x1p63);
+}
+
+static bool exact_raw_integer(uint64_t u, bool is_signed)
+{
+    if (is_signed)
+        return (int64_t)u == INT64_MAX || (int64_t)u == INT64_MIN ||
+               ((int64_t)u >= -(1LL << 53) && (int64_t)u <= (1LL << 53));
+    return u == UINT64_MAX || u <= (1ULL << 53);
+}
+
+/* Whether every element of t, of any dtype, is held exactly. */
+static bool exact_tensor(const Tensor *t)
+{
+    bool wide = strcmp(t->dtype, "int64") == 0 || strcmp(t->dtype, "uint64") == 0;
+    for (size_t i = 0; wide && i < t->size; i++)
+        if (!exact_integer(t->data[i], t->dtype[0] == 'i'))
+            return false;
+    return true;
+}
+
 /* A tensor constant's elements, read from its raw bytes. */
 static bool tensor_leaf(const graft_node *n, uint64_t max_elements, Value *out, StrBuf *why)
 {
@@ -31,6 +60,13 @@ static bool tensor_leaf(const graft_node *n, uint64_t max_elements, Value *out, 
                           ? " within the limit fold-elements" : "");
         return false;
     }
+    bool wide = size == 8 && !eval_is_float(dtype);
+    for (size_t i = 0; wide && i < count; i++)
+        if (!exact_raw_integer(eval_le_uint(bytes + i * size, 8), dtype[0] == 'i')) {
+            strbuf_printf(why, "element %zu of '%s' is past 2^53, which the evaluator's "
+                          "doubles do not hold exactly", i, node_const_text(n));
+            return false;
+        }
     out->nfields = -1;
     out->t = tensor_new(dtype, t->rank, t->dims);
     for (size_t i = 0; i < out->t.size; i++)
@@ -172,8 +208,9 @@ static graft_node *tensor_const(graft_graph *g, const Tensor *t, const char *nam
  * scalar one in Relay (note [constant folding]). */
 static graft_node *make_const(graft_graph *g, const graft_node *n, const Value *v, StrBuf *why)
 {
-    if (v->nfields >= 0) {
-        strbuf_printf(why, "the value is a tuple");
+    if (v->nfields >= 0 || !exact_tensor(&v->t)) {
+        strbuf_printf(why, v->nfields >= 0 ? "the value is a tuple"
+                                            : "an integer of the value is past 2^53");
         return NULL;
     }
     const graft_node *call = node_kind(n) == NODE_GETITEM ? node_arg(n, 0) : n;
@@ -280,15 +317,22 @@ typedef struct Folder {
     uint64_t replaced;
 } Folder;
 
-/* Whether a constant n is read by something that is not: then the value
- * is needed as a constant node; one nothing reads is a root (the output,
- * a function's body). */
+/* Whether a node of a folded value may be replaced itself: an op call or
+ * an element of one (a tuple stays, the graph's output tuple among them). */
+static bool replaceable(const graft_node *n)
+{
+    return node_kind(n) == NODE_GETITEM || (node_kind(n) == NODE_CALL && node_op(n));
+}
+
+/* Whether a constant n is read by something that is not folded: then the
+ * value is needed as a constant node; one nothing reads is a root (the
+ * output, a function's body). */
 static bool read_unfolded(const Folder *f, const graft_node *n)
 {
     if (!node_first_use(n))
         return true;
     for (const Use *u = node_first_use(n); u; u = use_next(u))
-        if (!f->constant[node_id(use_user(u))])
+        if (!f->constant[node_id(use_user(u))] || !replaceable(use_user(u)))
             return true;
     return false;
 }
@@ -299,8 +343,7 @@ static bool read_unfolded(const Folder *f, const graft_node *n)
 static void settle(Folder *f, graft_node *n)
 {
     uint32_t id = node_id(n);
-    bool computed = node_kind(n) == NODE_GETITEM || (node_kind(n) == NODE_CALL && node_op(n));
-    if (computed && f->vals[id].nfields < 0 && read_unfolded(f, n)) {
+    if (replaceable(n) && f->vals[id].nfields < 0 && read_unfolded(f, n)) {
         StrBuf why = {0};
         graft_node *c = make_const(f->g, n, &f->vals[id], &why);
         strbuf_free(&why);
