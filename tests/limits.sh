@@ -32,6 +32,7 @@ rewrites       auto     auto     1..1000000000000000  rewrites before giving up 
 round-factor   16       16       1..1048576           nodes rewriting rounds look at, per (nodes + rewrites)
 viz-marks      1000000  1000000  0..1000000000        (match, node) pairs one graft viz drawing highlights
 eval-elements  16777216 16777216 1..1000000000000     elements of one tensor graft verify and run --verify evaluate
+fold-elements  16777216 16777216 1..1000000000000     elements of one tensor a fold(...) or run --fold-constants makes
 EOF
 : >want
 expect 0 "$GRAFT" limits

@@ -188,6 +188,9 @@ typedef enum graft_expr_kind {
                            fields [i, end) of the tuple bound to slot, where end
                            (in cmp) is a field index when > 0, counted from the
                            tuple's end when <= 0 (0: to the end) */
+    GRAFT_EXPR_FOLD,    /* action: fold(kids[0]), the value of an expression
+                           over constants as one new constant (note
+                           [constant folding] in src/runtime/fold.h) */
 } graft_expr_kind;
 
 typedef enum graft_cmp_op {

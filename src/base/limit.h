@@ -55,7 +55,9 @@
     X(viz_marks, "viz-marks", 1000000, 0, 1000000000,                        \
       "(match, node) pairs one graft viz drawing highlights")                \
     X(eval_elements, "eval-elements", 16777216, 1, 1000000000000,           \
-      "elements of one tensor graft verify and run --verify evaluate")
+      "elements of one tensor graft verify and run --verify evaluate") \
+    X(fold_elements, "fold-elements", 16777216, 1, 1000000000000,           \
+      "elements of one tensor a fold(...) or run --fold-constants makes")
 
 struct graft_limits {
 #define LIMIT_FIELD(field, name, dflt, least, ceiling, what) uint64_t field;

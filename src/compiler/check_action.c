@@ -383,6 +383,8 @@ static bool check_operand(CheckCtx *c, AstNode *n, bool *spliced)
 
 static bool check_new_call(CheckCtx *c, AstNode *n)
 {
+    if (check_is_fold(c, n))
+        return check_fold(c, n, check_expr);
     const char *name = n->u.call.name;
     const OpInfo *op = registry_find(c->reg, name);
     int callee = op ? -1 : check_find_var(c, name);

@@ -65,6 +65,11 @@ void check_unknown_op(CheckCtx *c, const AstNode *at, const char *name, SrcRange
 bool check_pattern_vars(CheckCtx *c);
 /* The slot of name among the current rule's variables, or -1. */
 int check_find_var(const CheckCtx *c, const char *name);
+/* check_fold.c: whether call n is fold(...) (no op or variable of that
+ * name), and its check: one operand, checked by check_operand, whose
+ * leaves may be constants (note [constant folding] in src/runtime/fold.h). */
+bool check_is_fold(const CheckCtx *c, const AstNode *n);
+bool check_fold(CheckCtx *c, AstNode *n, bool (*check_operand)(CheckCtx *, AstNode *));
 /* Facts a node's kind implies (a number is a scalar constant, a call is
  * neither constant nor input). */
 Facts check_facts_of_kind(const AstNode *n);

@@ -97,6 +97,7 @@ static const char *expr_kind_name(graft_expr_kind k)
         NAME(GRAFT_EXPR_OPREF);
         NAME(GRAFT_EXPR_CALLEE);
         NAME(GRAFT_EXPR_SPLICE);
+        NAME(GRAFT_EXPR_FOLD);
     }
     return NULL;
 }

@@ -265,6 +265,11 @@ static graft_expr *action_expr(Lowerer *L, const AstNode *a)
     case AST_CONSTRAIN:
         return typed_constant(L, a);
     case AST_CALL:
+        if (!a->u.call.op && strcmp(a->u.call.name, "fold") == 0) { /* check_fold */
+            e = new_expr(L, GRAFT_EXPR_FOLD);
+            return set_kids(L, e, (const AstNode *const *)a->u.call.args.items, 1,
+                            lower_action) ? e : NULL;
+        }
         return act_call(L, a);
     case AST_SPLICE: {
         const AstVarInfo *v = &L->rule->vars[a->u.splice.operand->u.var.slot];

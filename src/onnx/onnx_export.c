@@ -16,7 +16,9 @@
  *     output that has another name is copied there by an Identity node;
  *   - initializers: those still read, in their order, with their bytes
  *     (raw_data, external-data references, typed fields) as they were;
- *     a scalar constant a rewrite made becomes a fresh one;
+ *     a scalar constant a rewrite made becomes a fresh one, and so does a
+ *     tensor constant it computed (fold(...), --fold-constants), named
+ *     "graft_folded_<Op>_<k>", its bytes raw_data;
  *   - value_info: the entries whose values are still made.
  * A model nothing rewrote is so written back byte for byte (note [onnx
  * bytes] in onnx_model.h), through the graph and not as a copy of its
@@ -95,6 +97,15 @@ const char *export_call_name(Exporter *ex, const graft_node *call)
     return ex->node[id];
 }
 
+/* Whether n is a tensor constant a rewrite or --fold-constants made (note
+ * [constant folding] in src/runtime/fold.h): not an initializer the model
+ * has, so written as a new one, named afresh. */
+static bool made_tensor(const Exporter *ex, const graft_node *n)
+{
+    return node_kind(n) == NODE_CONST && !node_const_is_scalar(n) &&
+           node_id(n) >= ex->m->norigin;
+}
+
 /* The name n's value is written under (note [onnx export]). */
 const char *export_value_name(Exporter *ex, const graft_node *n)
 {
@@ -107,6 +118,8 @@ const char *export_value_name(Exporter *ex, const graft_node *n)
         name = node_name(n);
     else if (node_kind(n) == NODE_TUPLE && node_nargs(n) == 0)
         name = ""; /* a left-out input */
+    else if (made_tensor(ex, n))
+        name = export_fresh_name(ex, node_const_text(n)); /* "graft_folded_Mul_4" */
     else if (node_kind(n) == NODE_CONST && !node_const_is_scalar(n))
         name = node_const_text(n);
     else if (node_kind(n) == NODE_CONST)
@@ -195,6 +208,12 @@ static void emit(Exporter *ex, const graft_node *n)
         vec_push(&ex->nodes, export_node_proto(ex, n));
     else if (node_kind(n) == NODE_CONST && node_const_is_scalar(n))
         export_scalar_initializer(ex, n);
+    else if (made_tensor(ex, n)) {
+        size_t nbytes;
+        const void *bytes = node_const_data(n, &nbytes);
+        vec_push(&ex->inits, export_new_tensor(ex, export_value_name(ex, n), node_type(n),
+                                               bytes, nbytes));
+    }
 }
 
 /* Emits root after what it reads, depth first, iteratively. */

@@ -91,6 +91,7 @@ void engine_free(graft_engine *e)
     free(e->check_computable);
     type_cache_free(e->types);
     keymap_free(&e->interned);
+    vec_free(&e->folds);
     free(e);
 }
 

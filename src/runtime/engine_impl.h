@@ -7,6 +7,13 @@
 #include "node_label.h"
 #include "type_infer.h"
 
+/* A fold(...) of the action being built and the constant it made
+ * (rewrite_fold.c, note [constant folding] in fold.h). */
+typedef struct FoldMade {
+    const graft_expr *expr;
+    graft_node *value;
+} FoldMade;
+
 struct graft_engine {
     const graft_rule_set *rs;     /* the rules, borrowed */
     graft_graph *g;              /* the graph being changed, borrowed */
@@ -35,6 +42,8 @@ struct graft_engine {
                               interned once] in rewrite_build.c) */
     bool *check_computable; /* per rule: its action may lack a computed
                                value (rewrite_always_computable fails) */
+    VEC(FoldMade) folds;   /* the folds of the action being built */
+    bool fold_failed;      /* one of them has no value: no rewrite */
     uint32_t visit_rule;   /* engine_match_roots: the match being visited */
     graft_node *visit_root;
     bool visit_bound;      /* its bindings are in the matcher */
@@ -114,6 +123,19 @@ void engine_partition_verdict(graft_engine *e, uint32_t rule, const graft_node *
                               PartVerdict *v);
 /* The same for a rewrite rule's pass (rewrite.c). */
 void engine_rewrite_verdict(graft_engine *e, uint32_t rule, const graft_node *root, PartVerdict *v);
+
+/* rewrite_fold.c: fold(...) in actions (note [constant folding] in
+ * fold.h).  Whether every fold of action x has constants for leaves on
+ * b (always, on a Relay graph, where folds build their expression). */
+bool rewrite_fold_ready(const graft_engine *e, const graft_expr *x, const graft_binding *b);
+/* Forgets the folds of the previous action. */
+void rewrite_fold_begin(graft_engine *e);
+/* The constant an equal fold of this action made already, or NULL. */
+graft_node *rewrite_fold_find(const graft_engine *e, const graft_expr *x);
+/* The value of fold x, whose expression was built as built: a new
+ * constant (ONNX), or built itself (Relay, or when it has no value:
+ * then e->fold_failed is set). */
+graft_node *rewrite_fold(graft_engine *e, const graft_expr *x, graft_node *built);
 
 /* rewrite_build.c: builds the action of rule r for bindings b, replacing
  * root; new nodes are labelled. */

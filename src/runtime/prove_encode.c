@@ -561,6 +561,8 @@ static ProveTerm encode_act(Encoder *e, const graft_expr *x)
         return bound_again(e, x->slot);
     case GRAFT_EXPR_CALL:
         return encode_act_call(e, x);
+    case GRAFT_EXPR_FOLD: /* a value computed now means what its expression means */
+        return encode_act(e, x->kids[0]);
     case GRAFT_EXPR_GETITEM: {
         ProveTerm t = encode_act(e, x->kids[0]);
         if (t.v && (!t.tuple || x->i != 0))

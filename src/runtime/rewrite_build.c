@@ -312,6 +312,9 @@ static graft_node *build(graft_engine *e, const graft_expr *x, const graft_bindi
         return graph_add_const(g, x->text, x->f, x->dtype);
     case GRAFT_EXPR_OPREF:
         return graph_add_opref(g, x->s);
+    case GRAFT_EXPR_FOLD: /* note [constant folding] in fold.h */
+        n = rewrite_fold_find(e, x);
+        return n ? n : rewrite_fold(e, x, build(e, x->kids[0], b));
     case GRAFT_EXPR_CALL: {
         kids = build_kids(e, x, b, &nkids, few);
         graft_attr *attrs = call_attrs(e, x, b, &nattrs);
@@ -469,9 +472,13 @@ graft_node *rewrite_build(graft_engine *e, const graft_rule *r, const graft_bind
                           graft_node *root)
 {
     uint32_t first = graph_node_count(e->g);
+    if (!r->build_fn && !rewrite_fold_ready(e, r->action, b))
+        return NULL; /* a fold whose leaves are not all constants */
+    rewrite_fold_begin(e);
     graft_node *by = r->build_fn ? r->build_fn(e->g, b, root) : build(e, r->action, b);
-    if (!by)
-        return NULL; /* a compiled action without its attributes' values */
+    if (!by || e->fold_failed)
+        return NULL; /* a compiled action without its attributes' values, or a fold
+                        without a value: what was built is left to the next sweep */
     infer_new(e, first);
     if (node_id(by) >= first && !node_type(by) && node_type(root))
         graph_set_type(e->g, by, node_type(root));

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "fold.h"
 #include "options.h"
 #include "outfile.h"
 #include "relay.h"
@@ -26,7 +27,10 @@ const char runner_options_help[] =
     "                    error the largest difference per output; past float\n"
     "                    tolerance, the first rewrite that made it so, and no\n"
     "                    output\n"
-    "  --verify=layers   the same, and each layer's activation RMS\n";
+    "  --verify=layers   the same, and each layer's activation RMS\n"
+    "  --fold-constants  after rewriting, replace every node whose operands are\n"
+    "                    all constants by its value (tensors up to --limit\n"
+    "                    fold-elements=N elements; Relay: scalars only)\n";
 
 const char runner_explain_help[] =
     "  --at NODE         explain each rule (or --rule's) with NODE as root: a\n"
@@ -199,6 +203,8 @@ int runner_parse_option(const char *prog, int argc, char **argv, int *i, RunOpti
     } else if (strcmp(arg, "--verify") == 0 || strcmp(arg, "--verify=layers") == 0) {
         o->verify = true;
         o->verify_layers = arg[8] == '=';
+    } else if (strcmp(arg, "--fold-constants") == 0) {
+        o->fold_constants = true;
     } else if (strcmp(arg, "--max-rewrites") == 0) {
         return parse_max_rewrites(prog, argc, argv, i, o);
     } else {
@@ -228,9 +234,13 @@ bool runner_run(const graft_rule_set *rs, graft_graph *g, const RunOptions *o, g
                           .model = o->model, .refusals = o->stats != 0,
                           .untimed = o->stats != 2};
     graft_engine *e = engine_new(rs, g, &opts);
-    bool ok = engine_run(e, d) && write_model(g, o, d);
+    bool ok = engine_run(e, d);
+    uint64_t folded = ok && o->fold_constants ? fold_constants(g, o->limits.fold_elements) : 0;
+    ok = ok && write_model(g, o, d);
     if (o->stats)
         stats_print(engine_stats(e), rs, stderr, o->stats == 2);
+    if (o->stats && o->fold_constants)
+        fprintf(stderr, "constants folded: %llu nodes\n", (unsigned long long)folded);
     engine_free(e);
     return ok;
 }

@@ -22,6 +22,7 @@ typedef struct RunOptions {
     bool trace;      /* --trace */
     bool verify;     /* --verify: runner_verify first (runner_verify.h) */
     bool verify_layers; /* --verify=layers: and list every layer's RMS */
+    bool fold_constants; /* --fold-constants: fold_constants after rewriting */
     graft_limits limits;   /* the defaults, GRAFT_LIMITS, then --limit and
                         --max-rewrites as given */
     /* graft explain's options, which graft run and a compiled rewriter

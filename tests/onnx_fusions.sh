@@ -1,0 +1,36 @@
+#!/bin/sh
+# onnx_fusions.sh - stdpatterns/onnx/conv.graft (ONNX Runtime's Conv
+# fusions, computed weights: fold(...)) on the CNN corpus and on
+# tests/onnx/fusions/conv_fusions.onnxtxt, which holds one of each fusion
+# and near misses; tests/onnx_fusions.py checks each model written: its
+# count of fusions against an independent count over the ONNX graph, its
+# values against the original's, onnx.checker, no arithmetic on weights.
+# The exact outputs and counts are golden files (tests/onnx/fusions/).
+# Needs python3-onnx (Debian's, 1.12) and numpy; skips without them.
+set -u
+: "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
+data="$GRAFT_SRCDIR/tests/onnx"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/onnx_fusions.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+
+. "$GRAFT_SRCDIR/tests/python_onnx.sh"
+python_onnx 'import onnx, numpy'
+
+failures=0
+names=
+fuse() { # fuse NAME MODEL: MODEL as NAME.before.onnx, fused as NAME.onnx
+    if ! "$GRAFT" fmt "$2" -o "$tmp/$1.before.onnx" 2>"$tmp/err" ||
+        ! "$GRAFT" run --stats=counts "$GRAFT_SRCDIR/stdpatterns/onnx/conv.graft" \
+            "$tmp/$1.before.onnx" -o "$tmp/$1.onnx" 2>"$tmp/$1.stats"; then
+        echo "FAIL: $1: $(head -c 300 "$tmp/err" "$tmp/$1.stats")"
+        failures=$((failures + 1))
+    fi
+    names="$names $1"
+}
+fuse conv_fusions "$data/fusions/conv_fusions.onnxtxt"
+for model in conv_bn mobilenet_v2_op13 mnasnet_op13; do
+    fuse "$model" "$data/$model.onnx"
+done
+[ "$failures" -eq 0 ] || exit 1
+# shellcheck disable=SC2086 # the names are words
+"$python" "$GRAFT_SRCDIR/tests/onnx_fusions.py" "$data" "$tmp" $names
