@@ -330,7 +330,8 @@ typedef struct graft_rule_set {
     int onnx_opset;                     /* rules for ONNX: their 'opset onnx N';
                                            0: rules for Relay */
     uint32_t nops;                      /* rules for ONNX: the ops declared, */
-    const graft_op_name *ops;           /* in declaration order */
+    const graft_op_name *ops;           /* in declaration order (graft compile
+                                           writes them by domain) */
 } graft_rule_set;
 
 /* ---- guard values of compiled guards ---- */

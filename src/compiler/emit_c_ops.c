@@ -21,18 +21,31 @@ static void op_entry(StrBuf *sb, const graft_op_name *op)
     strbuf_puts(sb, "},");
 }
 
-/* One domain's ops, as many a line as fit, after a comment naming it. */
-static uint32_t emit_domain(Emitter *E, uint32_t first)
+static bool same_domain(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Whether an op before rs->ops[i] is of its domain (written with it). */
+static bool domain_seen(const graft_rule_set *rs, uint32_t i)
+{
+    for (uint32_t j = 0; j < i; j++)
+        if (same_domain(rs->ops[j].domain, rs->ops[i].domain))
+            return true;
+    return false;
+}
+
+/* The ops of the domain of rs->ops[first], from it on, as many a line as
+ * fit, after a comment naming the domain. */
+static void emit_domain(Emitter *E, uint32_t first)
 {
     const graft_rule_set *rs = E->rs;
     const char *domain = rs->ops[first].domain;
     emit_line(E, "/* %s */", domain ? domain : "the default domain");
     StrBuf line = {0}, entry = {0};
-    uint32_t i = first;
-    for (; i < rs->nops; i++) {
-        const char *d = rs->ops[i].domain;
-        if (d != domain && (!d || !domain || strcmp(d, domain) != 0))
-            break;
+    for (uint32_t i = first; i < rs->nops; i++) {
+        if (!same_domain(rs->ops[i].domain, domain))
+            continue;
         op_entry(&entry, &rs->ops[i]);
         if (line.len && line.len + 1 + entry.len > OPS_WIDTH) {
             emit_line(E, "%s", line.data);
@@ -44,7 +57,6 @@ static uint32_t emit_domain(Emitter *E, uint32_t first)
         emit_line(E, "%s", line.data);
     strbuf_free(&line);
     strbuf_free(&entry);
-    return i;
 }
 
 const char *emit_onnx_ops(Emitter *E)
@@ -60,8 +72,9 @@ const char *emit_onnx_ops(Emitter *E)
     emit_blank(E);
     emit_line(E, "static const graft_op_name %s[] = {", name);
     E->indent++;
-    for (uint32_t i = 0; i < rs->nops;)
-        i = emit_domain(E, i);
+    for (uint32_t i = 0; i < rs->nops; i++)
+        if (!domain_seen(rs, i))
+            emit_domain(E, i);
     E->indent--;
     emit_line(E, "};");
     emit_blank(E);
