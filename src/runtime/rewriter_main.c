@@ -85,8 +85,8 @@ static int parse_args(int argc, char **argv, StandaloneArgs *a)
     return -1;
 }
 
-/* The Relay model at path, or NULL after reporting (as graft run, rules
- * for ONNX do not run on it); *src gets its text. */
+/* The Relay model a->model, or NULL after reporting (rules for ONNX do
+ * not run on it, as in graft run); *src gets its text. */
 static graft_graph *load_relay(const graft_rule_set *rs, const StandaloneArgs *a, Source **src,
                                graft_diag *d)
 {
