@@ -14,7 +14,7 @@
 set -u
 GRAFT=${GRAFT:?} src=${GRAFT_SRCDIR:?} build=${GRAFT_BUILDDIR:?}
 GRAFT_CFLAGS="-I$src/include/graft"
-GRAFT_LIBS="-L$build -lgraft -lm"
+GRAFT_LIBS="-L$build -lgraft -lprotobuf-c -lm"
 export GRAFT_CFLAGS GRAFT_LIBS
 cases=${DIFF_CASES:-25}
 [ "${GRAFT_SLOW_TESTS:-1}" = 0 ] && cases=${DIFF_CASES:-5}

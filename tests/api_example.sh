@@ -10,7 +10,7 @@ trap 'rm -rf "$tmp"' EXIT
 mk=$GRAFT_BUILDDIR/Makefile
 CC=$(sed -n 's/^CC = //p' "$mk")
 san=$(sed -n 's/^SANITIZER_CFLAGS = //p' "$mk")
-libs=$(sed -n 's/^LIBS = //p' "$mk")
+libs="$(sed -n 's/^PROTOBUF_C_LIBS = //p' "$mk") $(sed -n 's/^LIBS = //p' "$mk")"
 fails=0
 
 cat >"$tmp/want" <<'OUT'

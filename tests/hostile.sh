@@ -21,7 +21,7 @@ printf 'bn := gamma*(x-mean)/sqrt(var+eps:const)+beta => partition\n' >r.graft
 cp m.relay m.orig
 cp r.graft r.orig
 GRAFT_CFLAGS="-I$src/include/graft"
-GRAFT_LIBS="-L$build -lgraft -lm"
+GRAFT_LIBS="-L$build -lgraft -lprotobuf-c -lm"
 export GRAFT_CFLAGS GRAFT_LIBS
 
 # ---- an output that names an input: refused, the input untouched ----

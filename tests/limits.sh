@@ -279,7 +279,7 @@ done
 
 # ---- a rewriter built by graft compile --exe reads the same settings ----
 GRAFT_CFLAGS="-I$src/include/graft"
-GRAFT_LIBS="-L$build -lgraft -lm"
+GRAFT_LIBS="-L$build -lgraft -lprotobuf-c -lm"
 export GRAFT_CFLAGS GRAFT_LIBS
 if "$GRAFT" compile --exe grow.graft -o grow 2>err; then
     printf "graft: error: rewriting did not reach a fixpoint within 5 rewrites; rules still firing: grow (grow.graft:1, 1 times in the last round) [--limit rewrites]\n" >want

@@ -18,7 +18,7 @@ cases() {
     umask 022
     fails=0 count=0 me=$(id -un)
     fail() { echo "FAIL ($me): $*"; fails=$((fails + 1)); }
-    export GRAFT_CFLAGS="-I$1/inc" GRAFT_LIBS="-L$1/lib -lgraft -lm"
+    export GRAFT_CFLAGS="-I$1/inc" GRAFT_LIBS="-L$1/lib -lgraft -lprotobuf-c -lm"
     printf 'def @main(%%x) {\n  add(%%x,\n}\n' >in/bad.relay
     printf 'r := nn.relu(x => x\n' >in/bad.graft
     for cmd in fmt run viz compile exe rewriter; do
@@ -203,7 +203,7 @@ cp "$GRAFT_BUILDDIR/libgraft.a" "$tmp/share/lib/" && cp "$0" "$tmp/share/outfile
     cp "$GRAFT" "$tmp/share/graft" || exit 99
 GRAFT=$tmp/share/graft
 export GRAFT
-env GRAFT_CFLAGS="-I$tmp/share/inc" GRAFT_LIBS="-L$tmp/share/lib -lgraft -lm" \
+env GRAFT_CFLAGS="-I$tmp/share/inc" GRAFT_LIBS="-L$tmp/share/lib -lgraft -lprotobuf-c -lm" \
     "$GRAFT" compile --exe "$tmp/share/in/bn.graft" -o "$tmp/share/prog" || exit 99
 chmod -R a+rX "$tmp/share"
 cd "$tmp" || exit 99

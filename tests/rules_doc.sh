@@ -15,7 +15,7 @@
 . "${GRAFT_SRCDIR:?}/tests/expect.sh"
 . "$src/tests/golden_format.sh"
 GRAFT_CFLAGS="-I$src/include/graft"
-GRAFT_LIBS="-L$build -lgraft -lm"
+GRAFT_LIBS="-L$build -lgraft -lprotobuf-c -lm"
 export GRAFT_CFLAGS GRAFT_LIBS
 mkdir examples || exit 99
 

@@ -12,7 +12,7 @@ srcdir=${GRAFT_SRCDIR:?}
 builddir=${GRAFT_BUILDDIR:?}
 graft=${GRAFT:?}
 GRAFT_CFLAGS="-I$srcdir/include/graft"
-GRAFT_LIBS="-L$builddir -lgraft -lm"
+GRAFT_LIBS="-L$builddir -lgraft -lprotobuf-c -lm"
 export GRAFT_CFLAGS GRAFT_LIBS
 . "$srcdir/tests/golden_format.sh"
 tmp=$(mktemp -d) || exit 1

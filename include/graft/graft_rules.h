@@ -309,6 +309,15 @@ typedef struct graft_rule {
  * text, as the labeller decides it by printing the value and the default. */
 typedef bool (*graft_attr_test_fn)(const graft_attr_value *v);
 
+/* An op the rule files declare, by name and ONNX domain: what the model
+ * check of an ONNX model reads (note [onnx models checked] in
+ * src/onnx/onnx_file.c), the one part of the registry a rule set
+ * carries. */
+typedef struct graft_op_name {
+    const char *name;   /* "Conv", "Gelu" */
+    const char *domain; /* "com.microsoft"; NULL for ONNX's default domain */
+} graft_op_name;
+
 typedef struct graft_rule_set {
     const char *name;                   /* for messages: the first rule file */
     uint32_t nrules;                    /* rules in file order */
@@ -321,6 +330,11 @@ typedef struct graft_rule_set {
                                            attribute tests: a function for
                                            every GRAFT_PRED_ATTR test (NULL for the
                                            others); NULL = interpret them */
+    int onnx_opset;                     /* rules for ONNX: their 'opset onnx N';
+                                           0: rules for Relay */
+    uint32_t nops;                      /* rules for ONNX: the ops declared, */
+    const graft_op_name *ops;           /* in declaration order (graft compile
+                                           writes them by domain) */
 } graft_rule_set;
 
 /* ---- guard values of compiled guards ---- */

@@ -91,7 +91,7 @@ int cli_check_stdin_once(const char *cmd, const char *const *paths, int n);
  *   graft: error: 'm.relay' is a Relay model, not a rule file; usage: graft run RULES... MODEL
  * An ONNX model (named *.onnx, or starting as one) is refused the same
  * way where rules go; where a model goes it is read as ONNX
- * (src/cli/cli_onnx.c).  graft fmt also takes a rule file
+ * (src/onnx/onnx_file.h).  graft fmt also takes a rule file
  * (fmt_rules_cli.h), recognised before this.
  * Returns -1 when nothing looks misplaced (a file that cannot be read or
  * looks like neither is left to the loader), else EXIT_USAGE after

@@ -4,10 +4,10 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cli_onnx.h"
 #include "frontend.h"
 #include "input_kind.h"
 #include "model_check.h"
+#include "onnx_file.h"
 #include "relay.h"
 
 /* What check_model needs besides the graph. */
@@ -61,7 +61,7 @@ bool cli_load(const char *const *paths, int n, const graft_limits *limits,
     out->rules = lower_rules(rf, d);
     const char *model = paths[n - 1];
     if (out->rules && input_kind_of_file(model) == INPUT_ONNX) {
-        out->onnx = cli_onnx_load(model, limits, rf, allow_unknown_ops, d);
+        out->onnx = onnx_file_load(model, limits, &out->rules->rs, allow_unknown_ops, d);
         out->g = out->onnx ? out->onnx->g : NULL;
         out->src = out->g ? source_from_string(model, "", 0) : NULL;
     } else if (out->rules && (out->src = source_read(model, d)))

@@ -6,9 +6,8 @@
 
 #include "cli.h"
 #include "cli_load.h"
-#include "cli_onnx.h"
-#include "fmt_onnx.h"
 #include "input_kind.h"
+#include "onnx_file.h"
 #include "runner.h"
 #include "runner_verify.h"
 #include "util.h"
@@ -101,9 +100,9 @@ static bool run(const RunArgs *a, graft_diag *d)
         return false;
     RunOptions o = a->opts;
     o.model = l.src->name;
-    CliOnnxOut onnx_out = {l.onnx, !fmt_onnx_binary_output(o.out)};
+    OnnxOut onnx_out = {l.onnx, !onnx_file_binary_output(o.out)};
     if (l.onnx) {
-        o.write = cli_onnx_write;
+        o.write = onnx_file_write;
         o.write_ctx = &onnx_out;
     }
     bool ok = runner_explaining(&o)

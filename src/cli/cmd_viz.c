@@ -7,9 +7,9 @@
 #include "cli.h"
 #include "diag.h"
 #include "cli_load.h"
-#include "cli_onnx.h"
 #include "graph_dot.h"
 #include "input_kind.h"
+#include "onnx_file.h"
 #include "outfile.h"
 #include "relay.h"
 #include "util.h"
@@ -197,7 +197,7 @@ static bool run_viz(const VizArgs *a, graft_diag *d)
         return ok;
     }
     bool onnx = input_kind_of_file(a->paths[0]) == INPUT_ONNX;
-    OnnxModel *m = onnx ? cli_onnx_load(a->paths[0], &a->limits, NULL, true, d) : NULL;
+    OnnxModel *m = onnx ? onnx_file_load(a->paths[0], &a->limits, NULL, true, d) : NULL;
     Source *src = onnx ? (m ? source_from_string(a->paths[0], "", 0) : NULL)
                        : source_read(a->paths[0], d);
     graft_graph *g = m ? m->g

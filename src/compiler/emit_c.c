@@ -352,7 +352,7 @@ static void free_names(RuleNames *rn)
     free(rn->parts);
 }
 
-static void emit_ruleset(Emitter *E, RuleNames *names, bool attr_tests)
+static void emit_ruleset(Emitter *E, RuleNames *names, bool attr_tests, const char *ops)
 {
     const graft_rule_set *rs = E->rs;
     StrBuf s = {0};
@@ -377,6 +377,11 @@ static void emit_ruleset(Emitter *E, RuleNames *names, bool attr_tests)
     emit_line(E, ".npreds = %u,", rs->npreds);
     emit_line(E, ".preds = %s,", rs->npreds ? "preds" : "NULL");
     emit_line(E, ".attr_fns = %s,", attr_tests ? "attr_tests" : "NULL");
+    if (rs->onnx_opset) { /* rules for Relay leave the three 0 */
+        emit_line(E, ".onnx_opset = %d,", rs->onnx_opset);
+        emit_line(E, ".nops = %u,", rs->nops);
+        emit_line(E, ".ops = %s,", ops ? ops : "NULL");
+    }
     E->indent--;
     emit_line(E, "};");
     strbuf_free(&s);
@@ -412,7 +417,8 @@ void emit_c_source(const RuleFile *rf, const Lowered *lw, const EmitOptions *opt
         names[r].prefix = rule_prefix(&E.rs->rules[r]);
         emit_rule(&E, r, &names[r]);
     }
-    emit_ruleset(&E, names, attr_tests);
+    const char *ops = emit_onnx_ops(&E);
+    emit_ruleset(&E, names, attr_tests, ops);
     if (opts->standalone_main)
         emit_main(&E);
     for (uint32_t r = 0; r < E.rs->nrules; r++)

@@ -28,6 +28,10 @@
 #ifndef GRAFT_CC
 #define GRAFT_CC "cc"
 #endif
+/* What libgraft.a needs after it (Makefile.am's LIBGRAFT_DEPS). */
+#ifndef GRAFT_LIBGRAFT_DEPS
+#define GRAFT_LIBGRAFT_DEPS "-lprotobuf-c -lm"
+#endif
 
 /* A NULL-terminated argument vector; words point into text. */
 typedef struct Argv {
@@ -108,7 +112,7 @@ static void compiler_command(Argv *a, const ExePaths *where, const char *extra,
     /* libgraft.a by name, not -lgraft, which would take libgraft.so: a
      * rewriter stands alone, wherever it is moved. */
     argv_push(a, joined(where->lib_dir, "/libgraft.a"));
-    argv_words(a, "-lm");
+    argv_words(a, GRAFT_LIBGRAFT_DEPS);
 }
 
 static bool readable(const char *dir, const char *file)

@@ -145,6 +145,9 @@ void emit_preds(Emitter *E, const EmitRefs *refs);
  * (emit_c_tests.c); false when the rule set has none. */
 bool emit_attr_tests(Emitter *E, const EmitRefs *refs);
 void emit_items(Emitter *E, const EmitRefs *refs);
+/* A rule set for ONNX: the table of the ops its rule files declare
+ * (emit_c_ops.c); its name, or NULL for rules for Relay. */
+const char *emit_onnx_ops(Emitter *E);
 /* One attribute value / pattern tree / expression tree: writes its
  * definitions (parts first) and returns its name. */
 const char *emit_attr_value(Emitter *E, const graft_attr_value *v);

@@ -98,6 +98,27 @@ static bool lower_rule(Lowerer *L, const AstRule *r, graft_rule *out)
     return (out->action = lower_action(L, r->action)) != NULL;
 }
 
+/* Rules for ONNX carry their opset and the ops their registry declares,
+ * for the model check of note [onnx models checked] in
+ * src/onnx/onnx_file.c: a compiled rewriter has no registry. */
+static void lower_onnx_ops(Lowerer *L, const Registry *reg, graft_rule_set *rs)
+{
+    rs->onnx_opset = registry_onnx_opset(reg);
+    if (!rs->onnx_opset)
+        return;
+    int n = registry_count(reg);
+    graft_op_name *ops = arena_array(L->arena, (size_t)n + 1, sizeof *ops);
+    for (int i = 0; i < n; i++) {
+        const OpInfo *op = registry_op(reg, i);
+        if (!op->onnx)
+            continue;
+        ops[rs->nops].name = lower_name(L, op->name);
+        ops[rs->nops].domain = op->domain ? lower_name(L, op->domain) : NULL;
+        rs->nops++;
+    }
+    rs->ops = ops;
+}
+
 static void lowerer_free(Lowerer *L)
 {
     free(L->preds);
@@ -128,6 +149,7 @@ Lowered *lower_rules(const RuleFile *rf, graft_diag *d)
     lw->rs.rules = rules;
     lw->rs.items = lower_take_items(&L, &lw->rs.nitems);
     lw->rs.preds = lower_take_preds(&L, &lw->rs.npreds);
+    lower_onnx_ops(&L, rf->registry, &lw->rs);
     int errors = L.errors;
     lowerer_free(&L);
     if (errors) {

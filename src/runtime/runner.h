@@ -36,7 +36,7 @@ typedef struct RunOptions {
     bool rewritten;  /* --rewritten: explain the model as graft run's
                         rewriting leaves it, before partitioning */
     /* How the result is written: NULL for Relay's text (relay_print), else
-     * (an ONNX model, whose writer only the command line links) write(
+     * (an ONNX model: src/onnx/onnx_file.h's onnx_file_write) write(
      * write_ctx, g, stream, d), false after reporting through d. */
     bool (*write)(void *ctx, const graft_graph *g, FILE *out, graft_diag *d);
     void *write_ctx;

@@ -66,7 +66,7 @@ CC=false expect 1 "the C compiler 'false' failed" \
 # --exe works: the rewriter's own usage and output.
 flags=$(sed -n 's/^SANITIZER_CFLAGS = //p' "$GRAFT_BUILDDIR/Makefile" 2>/dev/null)
 export GRAFT_CFLAGS="-I$GRAFT_SRCDIR/include/graft $flags"
-export GRAFT_LIBS="$GRAFT_BUILDDIR/libgraft.a -lm $flags"
+export GRAFT_LIBS="$GRAFT_BUILDDIR/libgraft.a -lprotobuf-c -lm $flags"
 expect 0 '' "$GRAFT" compile --exe $small -o "$work/prog"
 expect 2 'need a MODEL' "$work/prog"
 expect 2 "unknown option '--bogus'" "$work/prog" --bogus tests/emit/small.relay

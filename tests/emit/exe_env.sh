@@ -8,5 +8,5 @@ set -u
 CC=${CC:-cc}
 san=$(sed -n 's/^SANITIZER_CFLAGS = //p' "$GRAFT_BUILDDIR/Makefile" 2>/dev/null)
 GRAFT_CFLAGS="-I$GRAFT_SRCDIR/include/graft ${san:-} ${EXE_EXTRA_CFLAGS:-}"
-GRAFT_LIBS="$GRAFT_BUILDDIR/libgraft.a -lm ${san:-}"
+GRAFT_LIBS="$GRAFT_BUILDDIR/libgraft.a -lprotobuf-c -lm ${san:-}"
 export CC GRAFT_CFLAGS GRAFT_LIBS

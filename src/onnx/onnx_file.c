@@ -1,0 +1,163 @@
+/* onnx_file.c - an ONNX model file for a command (onnx_file.h): read in
+ * the format its name says (the binary .onnx, note [onnx bytes] in
+ * onnx_model.h, or the text syntax, note [onnx text] in onnx_text.h),
+ * imported as a graph (note [onnx import] in onnx_graph.h), checked
+ * against the rules' ops, and written back (note [onnx export] in
+ * onnx_export.c). */
+#include "onnx_file.h"
+
+#include <string.h>
+
+#include "input_kind.h"
+#include "keymap.h"
+#include "onnx_text.h"
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+bool onnx_file_binary_output(const char *out)
+{
+    return out && strcmp(out, "-") != 0 && ends_with(out, ".onnx");
+}
+
+/* What the first bytes of a file given as a binary model say it is when
+ * it is text: a Relay model, a rule file or ONNX's text syntax; NULL when
+ * none of them. */
+static const char *text_kind(const Source *src)
+{
+    size_t n = src->len < 4096 ? src->len : 4096;
+    InputKind kind = input_kind_of_text(src->text, n);
+    if (kind == INPUT_MODEL)
+        return "a Relay model in text form";
+    if (kind == INPUT_RULES)
+        return "a rule file";
+    return onnx_text_looks_like(src->text, n) ? "an ONNX model in text form" : NULL;
+}
+
+static Onnx__ModelProto *read_binary(const char *path, const graft_limits *limits,
+                                     graft_diag *d)
+{
+    Source *src = source_read_binary(path, d);
+    if (!src)
+        return NULL;
+    const char *is = text_kind(src);
+    bool onnx_text = is && strcmp(is, "an ONNX model in text form") == 0;
+    if (is)
+        diag_byte_error(d, src->name, 0, "this is %s, not %s", is, onnx_text ?
+                        "a binary ONNX model (name it *.onnxtxt)" : "an ONNX model");
+    Onnx__ModelProto *model = is ? NULL : onnx_model_read(src, limits, d);
+    source_free(src); /* the model holds copies of every byte it keeps */
+    return model;
+}
+
+static Onnx__ModelProto *read_text(const char *path, const graft_limits *limits,
+                                   graft_diag *d)
+{
+    Source *src = source_read(path, d);
+    if (!src)
+        return NULL;
+    size_t n = src->len < 4096 ? src->len : 4096;
+    const char *is = text_kind(src);
+    if (!is && onnx_model_looks_like((const uint8_t *)src->text, n))
+        is = "a binary ONNX model";
+    bool wrong = is && strcmp(is, "an ONNX model in text form") != 0;
+    if (wrong)
+        diag_file_error(d, src->name, "this is %s, not an ONNX model in text form%s", is,
+                        strcmp(is, "a binary ONNX model") == 0 ? " (name it *.onnx)" : "");
+    Onnx__ModelProto *model = wrong ? NULL : onnx_text_read(src, limits, d);
+    source_free(src);
+    return model;
+}
+
+Onnx__ModelProto *onnx_file_read(const char *path, const graft_limits *limits, graft_diag *d)
+{
+    return input_onnx_is_text(path) ? read_text(path, limits, d) :
+                                      read_binary(path, limits, d);
+}
+
+/* Whether the model declares a function of that domain and name (a
+ * model-local function: its calls are known ops). */
+static bool local_function(const Onnx__ModelProto *proto, const char *domain, const char *op)
+{
+    for (size_t i = 0; i < proto->n_functions; i++) {
+        const Onnx__FunctionProto *f = proto->functions[i];
+        if (f->name && strcmp(f->name, op) == 0 &&
+            strcmp(f->domain ? f->domain : "", domain ? domain : "") == 0)
+            return true;
+    }
+    return false;
+}
+
+/* The entry of rs->ops named op (the graph's interned name), or NULL;
+ * found is a cache from name to 1 + the entry's index, 0 for none. */
+static const graft_op_name *find_op(const graft_rule_set *rs, const char *op, KeyMap *found)
+{
+    int64_t *slot = keymap_put(found, keymap_ptr_key(op), -1);
+    if (*slot < 0) {
+        *slot = 0;
+        for (uint32_t i = 0; i < rs->nops && !*slot; i++)
+            if (strcmp(rs->ops[i].name, op) == 0)
+                *slot = (int64_t)i + 1;
+    }
+    return *slot ? &rs->ops[*slot - 1] : NULL;
+}
+
+/* note [onnx models checked]: each call of an ONNX model names an op the
+ * rules declare (stdpatterns/onnx_ops.graft, and what the rule files
+ * declare: another domain's ops among them), in its domain, or a
+ * model-local function; else, unless --allow-unknown-ops, an error naming
+ * the node:
+ *   model.onnx: error: node 'n1' (Frobnicate): unknown op; ...
+ * The rule set carries the declared ops (graft_rule_set.ops), so that a
+ * rewriter graft compile --exe built, which has no registry, checks a
+ * model as graft run does. */
+static int check_ops(const OnnxModel *m, const graft_rule_set *rs, graft_diag *d)
+{
+    int bad = 0;
+    KeyMap found = {0};
+    for (uint32_t id = 0; id < graph_node_count(m->g); id++) {
+        const graft_node *n = graph_node(m->g, id);
+        if (node_kind(n) != NODE_CALL || !node_op(n))
+            continue;
+        const char *domain = graph_node_domain(m->g, n);
+        const graft_op_name *op = find_op(rs, node_op(n), &found);
+        bool same_domain = op && strcmp(op->domain ? op->domain : "", domain ? domain : "") == 0;
+        if (same_domain || local_function(m->proto, domain, node_op(n)))
+            continue;
+        const char *label = onnx_node_label(m, n);
+        diag_file_error(d, m->name, "node '%s' (%s%s%s): unknown op; the rules' ONNX registry "
+                        "declares no such op%s", label ? label : "?", domain ? domain : "",
+                        domain ? "." : "", node_op(n),
+                        domain ? " in that domain (declare it in a rule file)" : "");
+        bad++;
+    }
+    keymap_free(&found);
+    return bad;
+}
+
+OnnxModel *onnx_file_load(const char *path, const graft_limits *limits,
+                          const graft_rule_set *rs, bool allow_unknown_ops, graft_diag *d)
+{
+    if (rs && !rs->onnx_opset) {
+        diag_plain_error(d, "'%s' is an ONNX model, but the rules are for Relay; a rule file "
+                         "for ONNX starts with 'opset onnx N'", path);
+        return NULL;
+    }
+    Onnx__ModelProto *proto = onnx_file_read(path, limits, d); /* binary or text */
+    OnnxModel *m = proto ? onnx_import(proto, path, d) : NULL;
+    if (m && rs && !allow_unknown_ops && check_ops(m, rs, d) > 0) {
+        onnx_graph_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+bool onnx_file_write(void *ctx, const graft_graph *g, FILE *out, graft_diag *d)
+{
+    const OnnxOut *o = ctx;
+    (void)g; /* the model's graph */
+    return onnx_export(o->model, out, o->text, d);
+}
