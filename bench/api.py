@@ -1,8 +1,10 @@
-"""bench/api.py BENCH_API RULES MODEL... - the cost of graft from Python
-(issue 30's numbers; doc/api.md).
+"""bench/api.py BENCH_API RULES MODEL... [--rules RULES MODEL...]... - the
+cost of graft from Python (issue 30's numbers; doc/api.md).
 
 Per model, a Rules.run call (read and load the model, rewrite, partition,
-print it into a str; RULES loaded once) against the same work done by
+write it in its form into a str, or bytes for an ONNX model; the RULES
+before it loaded once; --rules starts another set, rules for ONNX for
+ONNX models) against the same work done by
 the graft command minus its process start and rule loading: bench_api
 (bench/bench_api.c) does exactly those steps in C through libgraft.so,
 which is what `graft run RULES MODEL` does between loading RULES and
@@ -40,31 +42,45 @@ def c_times(bench_api, rules, models, repeat):
     return {line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1]) for line in out.splitlines()}
 
 
+def groups(args):
+    """[(rules, [model...])] from RULES MODEL... [--rules RULES MODEL...]..."""
+    out = []
+    while args:
+        rules, args = args[0], args[1:]
+        n = args.index("--rules") if "--rules" in args else len(args)
+        out.append((rules, args[:n]))
+        args = args[n + 1:]
+    return out
+
+
 def main(argv):
-    bench_api, rules_path, models = argv[1], argv[2], argv[3:]
+    bench_api, sets = argv[1], groups(argv[2:])
     repeat = int(os.environ.get("GRAFT_BENCH_REPEAT", "15"))
     with tempfile.TemporaryDirectory() as tmp:
         empty = os.path.join(tmp, "empty.relay")
         with open(empty, "w") as f:
             f.write(EMPTY)
-        c = c_times(bench_api, rules_path, [empty, *models], repeat)
-        rules = graft.Rules.from_file(rules_path)
+        rules = graft.Rules.from_file(sets[0][0])
         py_empty = least_time(lambda: rules.run(empty), repeat * 20)
-        c_empty = c_times(bench_api, rules_path, [empty], repeat * 20)[empty]
+        c_empty = c_times(bench_api, sets[0][0], [empty], repeat * 20)[empty]
+        rules.close()
     print(f"empty model: Rules.run {py_empty * 1e6:.1f} us per call, the C API "
           f"{c_empty * 1e6:.1f} us: {(py_empty - c_empty) * 1e6:.1f} us of Python "
           f"(bound: the call under 1000 us)\n")
-    print("| model | C API, as graft run after start (ms) | Rules.run (ms) | ratio |")
-    print("|---|---:|---:|---:|")
+    print("| rules | model | C API, as graft run after start (ms) | Rules.run (ms) | ratio |")
+    print("|---|---|---:|---:|---:|")
     over = []
-    for model in models:
-        py = least_time(lambda: rules.run(model), repeat)
-        ratio = py / c[model]
-        if ratio > 1.1:
-            over.append(os.path.basename(model))
-        print(f"| {os.path.basename(model)} | {c[model] * 1e3:.3f} | {py * 1e3:.3f} "
-              f"| {ratio:.3f} |")
-    rules.close()
+    for rules_path, models in sets:
+        c = c_times(bench_api, rules_path, models, repeat)
+        rules = graft.Rules.from_file(rules_path)
+        for model in models:
+            py = least_time(lambda: rules.run(model), repeat)
+            ratio = py / c[model]
+            if ratio > 1.1:
+                over.append(os.path.basename(model))
+            print(f"| {os.path.basename(rules_path)} | {os.path.basename(model)} "
+                  f"| {c[model] * 1e3:.3f} | {py * 1e3:.3f} | {ratio:.3f} |")
+        rules.close()
     print(f"\nratio over 1.1: {', '.join(over) if over else 'none'}; empty call "
           f"{'under' if py_empty < 1e-3 else 'OVER'} 1 ms")
     return 0

@@ -1,7 +1,8 @@
 /* bench_api.c - bench_api REPEAT RULES MODEL...: for each model, the least
  * time of REPEAT runs of what `graft run RULES MODEL` does after its
  * process has started and loaded RULES: load the model, rewrite and
- * partition it, print it into memory; through the C API of libgraft.so
+ * partition it, write it into memory in its form (text, or ONNX bytes as
+ * graft run -o OUT.onnx writes them); through the C API of libgraft.so
  * (graft_api.h).  One line per model: "MODEL SECONDS".  bench/api.py sets
  * the Python package's calls against these (doc/api.md). */
 #include <stdio.h>
@@ -22,8 +23,9 @@ static bool run_once(const graft_rules *r, const char *model, graft_diag *d)
 {
     graft_graph *g = graft_model_load(model, NULL, d);
     bool ok = g && graft_rules_run(r, g, NULL, d);
+    size_t len;
     if (ok)
-        graft_string_free(graft_model_print_string(g));
+        graft_string_free(graft_model_write(g, &len, d));
     graft_model_free(g);
     return ok;
 }

@@ -56,6 +56,17 @@ check "fmt --diagnostics-format=json" expect_json 1 fmt $dir/bad.relay
 check "--diagnostics-format=text is the default" sh -c \
     '"$1" check --diagnostics-format=text "$2" 2>&1 | head -1 | grep -q "^tests/diagnostics_format/mistakes.graft:4:1: error: duplicate"' \
     sh "$graft" $dir/mistakes.graft
+# An error at a byte of ONNX bytes (diag_byte_error): the file and the
+# byte, no line; in SARIF a region by byteOffset (the log stays valid).
+bad_onnx=tests/onnx/bad/truncated.onnx
+"$graft" fmt $bad_onnx -o "$tmp/t.onnx" --diagnostics-format=json 2>"$tmp/onnx.json"
+check "a byte of ONNX bytes as JSON" [ "$(cat "$tmp/onnx.json")" = '[{"kind": "error", '\
+'"message": "length 69 of field '"'graph'"' (7) of onnx.ModelProto runs past the end of the '\
+'file (byte 40)", "locations": [{"caret": {"file": "'$bad_onnx'", "byte": 16}}], "children": []}]' ]
+"$graft" fmt $bad_onnx -o "$tmp/t.onnx" --diagnostics-format=sarif 2>"$tmp/onnx.sarif"
+check "a byte of ONNX bytes as SARIF: valid" valid_sarif "$tmp/onnx.sarif"
+check "a byte of ONNX bytes as SARIF: the region by byteOffset" grep -q \
+    '"artifactLocation": {"uri": "'$bad_onnx'"}, "region": {"byteOffset": 16}}' "$tmp/onnx.sarif"
 "$graft" check --diagnostics-format=xml $dir/mistakes.graft 2>/dev/null
 check "an unknown format is bad usage" [ $? -eq 2 ]
 

@@ -5,9 +5,11 @@
 # `make install DESTDIR=D` and `make install prefix=P` (a prefix other
 # than the configured one), all in a fresh copy of the sources made by
 # make distdir (GRAFT_SLOW_TESTS=0 skips the three).  Each install builds
-# and runs a rewriter with compile --exe and one through pkg-config, with
-# no GRAFT_CFLAGS or GRAFT_LIBS to help; then `./graft compile --exe`
-# from the build tree does the same.  Everything goes to a temporary
+# and runs a rewriter with compile --exe and one through pkg-config (with
+# libgraft.so, and with libgraft.a and graft.pc's Libs.private), with no
+# GRAFT_CFLAGS or GRAFT_LIBS to help; after the first, the Python package
+# installed in a fresh venv finds the installed libgraft.so.0 by itself.
+# Then `./graft compile --exe` from the build tree does the same.  Everything goes to a temporary
 # directory.
 #
 # Never `make install` in the build tree: install depends on all, so
@@ -81,6 +83,43 @@ works() {
     [ "$name" = destdir ] && ldpath=$d$c/lib
     LD_LIBRARY_PATH=$ldpath "$out/prog2" "$tmp/bn.relay" | cmp -s - "$tmp/want" ||
         fail "$name: the program built with pkg-config prints something else"
+    # libgraft.a as doc/api.md links it: its directory from graft.pc, then
+    # what it needs (ONNX's protobuf-c, libm; graft.pc's Libs.private)
+    lib=$(env "$@" pkg-config --variable=libdir graft)
+    case $lib in "${PKG_SYSROOT:-}"/*) ;; *) lib=${PKG_SYSROOT:-}$lib ;; esac
+    private=$(env "$@" pkg-config --static --libs-only-l graft | sed 's/-lgraft\>//')
+    # shellcheck disable=SC2086
+    $CC $san -o "$out/prog3" "$out/main.o" "$out/rules.o" "$lib/libgraft.a" \
+        $private ||
+        { fail "$name: cannot link libgraft.a with graft.pc's Libs.private ($private)"; return; }
+    "$out/prog3" "$tmp/bn.relay" | cmp -s - "$tmp/want" ||
+        fail "$name: the program linked with libgraft.a prints something else"
+}
+
+# python_installed: the Python package (python/), installed in a fresh
+# venv from the copy's build tree, loads the libgraft.so.0 that make
+# install put in C/lib once the build tree's is gone (python/setup.py
+# records both; no variable set) and runs the example.
+python_installed() {
+    py=/usr/bin/python3
+    for mod in venv pip setuptools; do
+        "$py" -c "import $mod" 2>/dev/null ||
+            { echo "install.sh: python3-$mod missing: the package's install not tried"; return; }
+    done
+    "$py" -m venv --system-site-packages "$tmp/venv" >"$tmp/log" 2>&1 &&
+        GRAFT_BUILDDIR=$tmp/src "$tmp/venv/bin/pip" install -q --no-build-isolation \
+            --no-index "$tmp/src/python" >>"$tmp/log" 2>&1 ||
+        { cat "$tmp/log"; fail "pip install of the copy's python/"; return; }
+    mv "$tmp/src/.libs" "$tmp/src/.libs-moved" || return
+    # shellcheck disable=SC2016
+    got=$(cd "$tmp" && env -u GRAFT_LIBRARY PYTHONDONTWRITEBYTECODE=1 "$tmp/venv/bin/python" -c '
+import sys, graft, graft._core
+r = graft.Rules.from_file(sys.argv[1])
+sys.stdout.write(graft._core._LIB._name + "\n" + r.run(sys.argv[2]))' "$tmp/bn.graft" "$tmp/bn.relay")
+    mv "$tmp/src/.libs-moved" "$tmp/src/.libs"
+    printf '%s\n' "$c/lib/libgraft.so.0" | cat - "$tmp/want" >"$tmp/want_py"
+    printf '%s\n' "$got" | cmp -s - "$tmp/want_py" ||
+        fail "the Python package after make install: got '$(echo "$got" | head -1)'"
 }
 
 # The copy: configured with --prefix=C and built once, plain (no sanitizer).
@@ -93,13 +132,16 @@ if [ "${GRAFT_SLOW_TESTS:-1}" != 0 ]; then
         make -s -C "$tmp/src" install >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "make install"; }
         grep -qx "prefix=$c" "$c/lib/pkgconfig/graft.pc" || fail "configure --prefix: graft.pc"
         works configured "$c/bin/graft" PKG_CONFIG_LIBDIR="$c/lib/pkgconfig"
+        python_installed
 
         # 2. make install DESTDIR=D: pkg-config finds it with a sysroot.
         d=$tmp/destdir
         make -s -C "$tmp/src" install DESTDIR="$d" >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "make install DESTDIR"; }
         grep -qx "prefix=$c" "$d$c/lib/pkgconfig/graft.pc" || fail "DESTDIR: graft.pc's prefix"
+        PKG_SYSROOT=$d
         works destdir "$d$c/bin/graft" PKG_CONFIG_SYSROOT_DIR="$d" \
             PKG_CONFIG_LIBDIR="$d$c/lib/pkgconfig"
+        PKG_SYSROOT=
 
         # 3. make install prefix=P: graft.pc and graft compile --exe point at P.
         p=$tmp/prefix

@@ -100,16 +100,22 @@ bool graft_limits_set(graft_limits *lim, const char *spec, graft_diag *d);
 /* Every limit, its value and what it bounds, as `graft limits` prints. */
 void graft_limits_print(const graft_limits *lim, FILE *out);
 
-/* ---- models in Relay text (TVM v0.14) ---- */
+/* ---- models: Relay text (TVM v0.14) or ONNX (text or protobuf bytes) ---- */
 
 /* Loads the model in file path ("-": standard input), or text[0..len)
- * named name, within lim (NULL: the defaults).  NULL after reporting every
- * problem through d; never a partial model. */
+ * named name (ONNX bytes too: len counts them), within lim (NULL: the
+ * defaults); the first bytes tell the IR (graft_model_kind_of in
+ * graft_api.h).  NULL after reporting every problem through d; never a
+ * partial model. */
 graft_graph *graft_model_load(const char *path, const graft_limits *lim, graft_diag *d);
 graft_graph *graft_model_parse(const char *name, const char *text, size_t len,
                                const graft_limits *lim, graft_diag *d);
 void graft_model_free(graft_graph *g);
-/* The model as TVM's printer writes it; the string is malloc'd. */
+/* The model as text: Relay as TVM's printer writes it, ONNX in ONNX's
+ * text syntax (graft_model_write in graft_api.h writes an ONNX model in
+ * the form it came in).  The string is malloc'd; NULL, and nothing
+ * printed, for an ONNX model that cannot be written (the reason goes to
+ * standard error from graft_model_print). */
 void graft_model_print(const graft_graph *g, FILE *out);
 char *graft_model_print_string(const graft_graph *g);
 

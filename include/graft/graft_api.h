@@ -37,7 +37,9 @@ typedef enum graft_severity {
 } graft_severity;
 
 /* One diagnostic: where (file NULL and line 0 for one that belongs to no
- * place in a file), how bad, what, and the notes that explain it. */
+ * place in a file; file set and line 0 for one about a file as a whole,
+ * or about a byte of a binary file: an ONNX model), how bad, what, and
+ * the notes that explain it. */
 typedef struct graft_message graft_message;
 struct graft_message {
     graft_severity severity;
@@ -49,6 +51,9 @@ struct graft_message {
     const char *source_line;  /* the line quoted, or NULL */
     size_t nnotes;            /* entries in notes */
     const graft_message *notes; /* the notes that followed it */
+    int64_t byte;             /* in a binary file: the offset of the byte
+                                 the error is at ("byte N:" on the command
+                                 line, not repeated in text); else -1 */
 };
 
 /* A diagnostics handle that records instead of printing (graft_diag_new
@@ -70,7 +75,9 @@ void graft_string_free(char *s);
  *
  * Both tell the IR from the first bytes: Relay text (#[version, def @,
  * fn (, type), or ONNX (text: "<" or "ir_version"; anything else that is
- * not text: protobuf bytes).  ONNX is reported as not yet supported. */
+ * not text: protobuf bytes, an onnx.ModelProto serialized).  Bad ONNX
+ * bytes are reported with file set, line 0 and byte the offset; bad ONNX
+ * text at its line and column, as any text. */
 
 typedef enum graft_model_kind {
     GRAFT_MODEL_UNKNOWN,    /* empty, or neither kind's start */
@@ -80,6 +87,15 @@ typedef enum graft_model_kind {
 } graft_model_kind;
 
 graft_model_kind graft_model_kind_of(const void *data, size_t len);
+/* The form a loaded model came in, and graft_model_write writes:
+ * GRAFT_MODEL_RELAY, GRAFT_MODEL_ONNX_TEXT or GRAFT_MODEL_ONNX_BYTES. */
+graft_model_kind graft_model_form(const graft_graph *g);
+/* The model as it now is, written in its form: Relay or ONNX text (with
+ * a NUL after it), or ONNX protobuf bytes; *len (when len is not NULL)
+ * the bytes, without the NUL.  An ONNX model is written back as it was
+ * read but for what rules rewrote (doc/onnx.md).  malloc'd
+ * (graft_string_free); NULL after reporting through d. */
+void *graft_model_write(const graft_graph *g, size_t *len, graft_diag *d);
 
 /* ---- rule sets loaded at run time ---- */
 
@@ -128,6 +144,12 @@ typedef enum graft_step {
  * NULL after reporting through d.  lim bounds the model's loading. */
 char *graft_rules_apply(const graft_rules *r, const char *path, const void *data, size_t len,
                         unsigned steps, const graft_run_options *opts, graft_diag *d);
+/* The same, the result written in the model's form (graft_model_write):
+ * ONNX bytes for ONNX bytes; *out_len its bytes, *form (when not NULL)
+ * the form. */
+void *graft_rules_apply_model(const graft_rules *r, const char *path, const void *data,
+                              size_t len, unsigned steps, const graft_run_options *opts,
+                              size_t *out_len, graft_model_kind *form, graft_diag *d);
 
 /* graft explain: why rule (NULL: every rule) does or does not match at
  * the node at ("%7", "%x", ":LINE[:COL]", as graft explain --at takes it;
@@ -162,7 +184,8 @@ typedef struct graft_matches graft_matches;
 
 /* Every match, nodes operands first, rules in file order at each node
  * (the match-steps limit of lim ends the search quietly, as in graft
- * match; d receives nothing yet).  The strings belong to the result. */
+ * match).  The strings belong to the result.  NULL after reporting
+ * through d: rules for the other IR (as for running and explaining). */
 graft_matches *graft_rules_match(const graft_rules *r, graft_graph *g,
                                  const graft_limits *lim, graft_diag *d);
 size_t graft_matches_count(const graft_matches *m);

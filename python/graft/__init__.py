@@ -11,9 +11,10 @@ A rule set is loaded once and applied to models::
 A model is a path (pathlib.Path, or a str naming an existing file), model
 text (Relay, or ONNX's text form: told apart by their first tokens), ONNX
 bytes, an ``onnx.ModelProto`` (run returns one), or any object with TVM's
-``astext()`` (a ``tvm.IRModule``).  This graft reads Relay; ONNX input is
-reported as not yet supported.  Problems raise :class:`Error`, whose
-``diagnostics`` carry file, line and column.
+``astext()`` (a ``tvm.IRModule``); a rewritten model comes back in the
+form it came in.  Rules for ONNX start with ``opset onnx N``.  Problems
+raise :class:`Error`, whose ``diagnostics`` carry file, line and column
+(for bad ONNX bytes, the byte offset).
 
 The package calls libgraft.so (doc/api.md); separate Rules objects may be
 used from separate threads at once.

@@ -26,7 +26,9 @@ class Diagnostic:
     """One diagnostic of graft: where, how bad, what, and its notes.
 
     ``file`` is None (and line, column 0) for one that belongs to no place
-    in a file.  ``str(d)`` is the first line graft prints for it."""
+    in a file; a file with line 0 for one about the file as a whole, or
+    (``byte`` not None) about a byte of a binary file, an ONNX model.
+    ``str(d)`` is the first line graft prints for it."""
     severity: str
     message: str
     file: Optional[str] = None
@@ -37,11 +39,16 @@ class Diagnostic:
     flag: Optional[str] = None
     source_line: Optional[str] = None
     notes: Tuple["Diagnostic", ...] = ()
+    byte: Optional[int] = None
 
     def __str__(self) -> str:
-        where = f"{self.file}:{self.line}:{self.column}" if self.file else "graft"
+        if self.file and self.line:
+            where = f"{self.file}:{self.line}:{self.column}"
+        else:
+            where = self.file or "graft"
+        at = f"byte {self.byte}: " if self.byte is not None else ""
         flag = f" [-W{self.flag}]" if self.flag else ""
-        return f"{where}: {self.severity}: {self.message}{flag}"
+        return f"{where}: {self.severity}: {at}{self.message}{flag}"
 
     @staticmethod
     def _from(m: "_lib.Message") -> "Diagnostic":
@@ -49,7 +56,8 @@ class Diagnostic:
             severity=_SEVERITIES[m.severity], message=_str(m.text) or "",
             file=_str(m.file), line=m.line, column=m.column, end_line=m.end_line,
             end_column=m.end_column, flag=_str(m.flag), source_line=_str(m.source_line),
-            notes=tuple(Diagnostic._from(m.notes[i]) for i in range(m.nnotes)))
+            notes=tuple(Diagnostic._from(m.notes[i]) for i in range(m.nnotes)),
+            byte=m.byte if m.byte >= 0 else None)
 
 
 class Error(Exception):
@@ -148,6 +156,17 @@ def _model_input(model: Model) -> Tuple[str, Optional[bytes], str]:
         return "<IRModule>", model.astext().encode(), "text"
     raise TypeError("graft: a model is a path, model text, ONNX bytes, an onnx.ModelProto "
                     f"or an object with astext(), not {type(model).__name__}")
+
+
+def _result(out: bytes, kind: str, form: str) -> Any:
+    """A rewritten model as the caller's type: an onnx.ModelProto for one,
+    bytes for bytes and for a path to ONNX bytes, else text."""
+    if kind == "onnx":
+        import onnx
+        return onnx.ModelProto.FromString(out)
+    if kind == "bytes" or form == "onnx-bytes":
+        return out
+    return out.decode()
 
 
 def _load_model(model: Model, limits: int, diags: _Diags) -> Tuple[int, str]:
@@ -288,31 +307,32 @@ class Rules:
                 _LIB.graft_model_free(g)
 
     def _rewriting(self, steps: int, model: Model, what: str) -> Any:
-        """graft_rules_apply: one call loads, rewrites and prints."""
+        """graft_rules_apply_model: one call loads, rewrites and writes the
+        model in the form it came in."""
         name, data, kind = _model_input(model)
         d = _LIB.graft_diag_capture()
+        size, form = ctypes.c_size_t(0), ctypes.c_int(0)
         try:
             with self._lock:
-                p = _LIB.graft_rules_apply(self._live(), name.encode(), data,
-                                           len(data) if data is not None else 0, steps,
-                                           self._run_options, d)
+                p = _LIB.graft_rules_apply_model(
+                    self._live(), name.encode(), data, len(data) if data is not None else 0,
+                    steps, self._run_options, ctypes.byref(size), ctypes.byref(form), d)
             if not p:
                 raise _diags_of(d).error(what)
             try:
-                text = ctypes.string_at(p)
+                out = ctypes.string_at(p, size.value)
             finally:
                 _LIB.graft_string_free(p)
         finally:
             _LIB.graft_diag_free(d)
-        if kind == "onnx":
-            import onnx
-            return onnx.ModelProto.FromString(text)
-        return text if kind == "bytes" else text.decode()
+        return _result(out, kind, _KINDS[form.value])
 
     def run(self, model: Model) -> Any:
         """The model rewritten to a fixpoint and partitioned (graft run), as
-        the type given: text for a path or text, bytes for bytes, an
-        onnx.ModelProto for one, Relay text for an object with astext()."""
+        the type given: text for text or a path to a text model (Relay, ONNX
+        text), bytes for bytes or a path to ONNX bytes (.onnx), an
+        onnx.ModelProto for one, Relay text for an object with astext().
+        An ONNX model needs rules for ONNX (``opset onnx N``)."""
         return self._rewriting(_lib.STEP_REWRITE | _lib.STEP_PARTITION, model,
                               "graft run failed")
 
@@ -329,6 +349,8 @@ class Rules:
         rules in file order at each node."""
         def step(handle: int, g: int, d: _Diags, kind: str) -> List[Match]:
             ms = _LIB.graft_rules_match(handle, g, self._limits.ptr, d.ptr)
+            if not ms:
+                raise d.error("graft match failed")
             try:
                 return [_match(_LIB.graft_matches_get(ms, i).contents)
                         for i in range(_LIB.graft_matches_count(ms))]

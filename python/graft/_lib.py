@@ -53,6 +53,7 @@ Message._fields_ = [
     ("severity", c_int), ("file", c_char_p), ("line", c_int), ("column", c_int),
     ("end_line", c_int), ("end_column", c_int), ("text", c_char_p), ("flag", c_char_p),
     ("source_line", c_char_p), ("nnotes", c_size_t), ("notes", POINTER(Message)),
+    ("byte", ctypes.c_int64),
 ]
 
 
@@ -103,6 +104,8 @@ SIGNATURES = {
     "graft_model_free": (None, [c_void_p]),
     "graft_model_print_string": (c_void_p, [c_void_p]),
     "graft_model_kind_of": (c_int, [c_char_p, c_size_t]),
+    "graft_model_form": (c_int, [c_void_p]),
+    "graft_model_write": (c_void_p, [c_void_p, POINTER(c_size_t), c_void_p]),
     "graft_rules_load": (c_void_p, [POINTER(c_char_p), c_int, POINTER(LoadOptions),
                                     c_void_p]),
     "graft_rules_parse": (c_void_p, [c_char_p, c_char_p, c_size_t, POINTER(LoadOptions),
@@ -116,6 +119,9 @@ SIGNATURES = {
     "graft_rules_partition": (c_bool, [c_void_p, c_void_p, POINTER(RunOptions), c_void_p]),
     "graft_rules_apply": (c_void_p, [c_void_p, c_char_p, c_char_p, c_size_t, ctypes.c_uint,
                                      POINTER(RunOptions), c_void_p]),
+    "graft_rules_apply_model": (c_void_p, [c_void_p, c_char_p, c_char_p, c_size_t,
+                                           ctypes.c_uint, POINTER(RunOptions),
+                                           POINTER(c_size_t), POINTER(c_int), c_void_p]),
     "graft_rules_explain": (c_void_p, [c_void_p, c_void_p, c_char_p, c_char_p, c_void_p,
                                        c_void_p]),
     "graft_rules_match": (c_void_p, [c_void_p, c_void_p, c_void_p, c_void_p]),

@@ -141,29 +141,134 @@ def test_model_kind(tmp_path):
     assert graft.model_kind(path) == "relay"
 
 
-def test_onnx_not_yet_supported(rules):
-    with pytest.raises(graft.Error) as e:
-        rules.run(ONNX_TEXT)
-    d = e.value.diagnostics[0]
-    assert (d.line, d.column) == (1, 1)
-    assert "ONNX models are not yet supported" in d.message
-    with pytest.raises(graft.Error) as e:
-        rules.run(b"\x08\x07\x12\x04onnx")
-    assert "ONNX models are not yet supported" in e.value.diagnostics[0].message
+# ---- ONNX models (rules for ONNX start with "opset onnx N") ----
+
+ONNX_RULES = "opset onnx 17\ntwice := Relu(Relu(x)) => Relu(x)\n"
+# Two Relus in a row; run folds them into one, which takes the graph
+# output's name (note [onnx export] in src/onnx/onnx_export.c).
+ONNX_TWICE = ('<ir_version: 8, opset_import: ["" : 17]>\n'
+              "g (float[4] X) => (float[4] Y) {\n  H = Relu (X)\n  Y = Relu (H)\n}\n")
+ONNX_ONCE = ('<\n  ir_version: 8,\n  opset_import: ["" : 17]\n>\n'
+             "g (float[4] X) => (float[4] Y) {\n  [graft_Relu_0] Y = Relu (X)\n}\n")
 
 
-def test_onnx_modelproto(rules):
+@pytest.fixture
+def onnx_rules():
+    with graft.Rules.from_text(ONNX_RULES, name="o.graft") as r:
+        yield r
+
+
+def relu_twice():
+    """The same model as ONNX_TWICE, built with onnx.helper."""
     onnx = pytest.importorskip("onnx", reason="python3-onnx is not installed")
     from onnx import TensorProto, helper
-    node = helper.make_node("Relu", ["X"], ["Y"])
-    graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("X", TensorProto.FLOAT, [4])],
+    nodes = [helper.make_node("Relu", ["X"], ["H"], name="first"),
+             helper.make_node("Relu", ["H"], ["Y"], name="second")]
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("X", TensorProto.FLOAT, [4])],
                               [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [4])])
-    model = helper.make_model(graph)
-    assert isinstance(model, onnx.ModelProto)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    onnx.checker.check_model(model)
+    return onnx, model
+
+
+def nodes_of(model):
+    return [(n.name, n.op_type, list(n.input), list(n.output)) for n in model.graph.node]
+
+
+def test_onnx_modelproto_run(onnx_rules):
+    onnx, model = relu_twice()
     assert graft.model_kind(model) == "onnx-bytes"
+    out = onnx_rules.run(model)
+    assert isinstance(out, onnx.ModelProto)
+    assert nodes_of(out) == [("graft_Relu_0", "Relu", ["X"], ["Y"])]
+    assert [i.name for i in out.graph.input] == ["X"]
+    assert [o.name for o in out.graph.output] == ["Y"]
+    onnx.checker.check_model(out)
+    # the model given is not changed
+    assert nodes_of(model) == [("first", "Relu", ["X"], ["H"]), ("second", "Relu", ["H"], ["Y"])]
+    # partition alone: no partition rule, the model comes back as it was
+    assert onnx_rules.partition(model) == model
+    assert nodes_of(onnx_rules.rewrite(model)) == [("graft_Relu_0", "Relu", ["X"], ["Y"])]
+
+
+def test_onnx_bytes_and_paths(onnx_rules, tmp_path):
+    onnx, model = relu_twice()
+    data = model.SerializeToString()
+    out = onnx_rules.run(data)
+    assert isinstance(out, bytes)
+    assert out == onnx_rules.run(model).SerializeToString()
+    assert nodes_of(onnx.ModelProto.FromString(out)) == [("graft_Relu_0", "Relu", ["X"], ["Y"])]
+    path = tmp_path / "m.onnx"
+    path.write_bytes(data)
+    assert onnx_rules.run(path) == out          # a path to ONNX bytes: bytes
+    assert onnx_rules.run(str(path)) == out
+    text = tmp_path / "m.onnxtxt"
+    text.write_text(ONNX_TWICE)
+    assert onnx_rules.run(text) == ONNX_ONCE    # a path to ONNX text: text
+
+
+def test_onnx_text_run(onnx_rules):
+    assert graft.model_kind(ONNX_TWICE) == "onnx-text"
+    assert onnx_rules.run(ONNX_TWICE) == ONNX_ONCE
+    assert onnx_rules.rewrite(ONNX_TWICE) == ONNX_ONCE
+
+
+def test_onnx_match_and_explain(onnx_rules):
+    _, model = relu_twice()
+    for m in (model, model.SerializeToString(), ONNX_TWICE):
+        root = "second" if m is not ONNX_TWICE else "Y"   # the node's name, else its output's
+        assert onnx_rules.match(m) == [graft.Match(
+            "twice", root, "Relu", 0, 0, {"x": graft.Binding("%X", True, 0, 0)})]
+    assert onnx_rules.explain(model, at="second") == (
+        "twice (o.graft:2) at second: matches: x=%X\n  applied by graft run's next round\n")
+    assert onnx_rules.explain(model, rule="twice") == (
+        "twice (o.graft:2): 1 match; all 1 partial match:\n"
+        "  first: 1 part matched; the part at line 2 (o.graft:2:15) wants a call of Relu; "
+        "%X is a variable\n")   # rule text, not a file: the part is named by its line
+
+
+def test_onnx_fold_bn_as_readme_says():
+    onnx = pytest.importorskip("onnx", reason="python3-onnx is not installed")
+    path = TOP / "tests" / "onnx" / "conv_bn.onnx"
+    with graft.Rules.from_file(TOP / "stdpatterns" / "onnx_fold_bn.graft") as r:
+        out = r.run(onnx.load(str(path)))
+        assert out.SerializeToString() == r.run(path)
+    onnx.checker.check_model(out)
+    # the nodes of tests/onnx/fold_run_text.golden: the batch norm folded into the conv
+    assert [n.op_type for n in out.graph.node] == [
+        "Transpose", "Add", "Sqrt", "Div", "Mul", "Transpose", "Add", "Sqrt", "Div", "Mul",
+        "Sub", "Conv"]
+    assert (list(out.graph.node[-1].input), list(out.graph.node[-1].output)) == (
+        ["x", "graft_Transpose_6_output_0", "graft_Sub_11_output_0"], ["y"])
+
+
+def test_onnx_bad_bytes_raise_with_the_byte(onnx_rules):
+    with pytest.raises(graft.Error) as e:
+        onnx_rules.run(b"\x08\x07\x12\x09onnx")   # producer_name of 9 bytes, 4 there
+    d = e.value.diagnostics[0]
+    assert (d.file, d.line, d.byte) == ("<model>", 0, 3)
+    assert d.message == ("length 9 of field 'producer_name' (2) of onnx.ModelProto runs past "
+                         "the end of the file (byte 8)")
+    assert str(d) == "<model>: error: byte 3: " + d.message   # as graft run prints it
+    assert str(e.value) == "graft run failed: " + str(d)
+
+
+def test_onnx_bad_text_raises_with_position(onnx_rules):
+    with pytest.raises(graft.Error) as e:
+        onnx_rules.run(ONNX_TWICE.replace("Relu (H)", "Relu (H"))
+    d = e.value.diagnostics[0]
+    assert (d.file, d.line, d.column, d.byte) == ("<model>", 5, 1, None)
+    assert (d.source_line, d.message) == ("}", "unexpected '}'; expected ')' or ','")
+    assert [(n.line, n.column, n.message) for n in d.notes] == [(4, 12, "inside this '('")]
+
+
+def test_onnx_model_with_relay_rules(rules):
+    _, model = relu_twice()
     with pytest.raises(graft.Error) as e:
         rules.run(model)
-    assert "ONNX models are not yet supported" in e.value.diagnostics[0].message
+    assert [str(d) for d in e.value.diagnostics] == [
+        "graft: error: the model is an ONNX model, but the rules are for Relay; "
+        "a rule file for ONNX starts with 'opset onnx N'"]
 
 
 def test_bad_model_raises_with_position(rules):

@@ -15,6 +15,10 @@ struct graft_rules {
     Lowered *lw;
 };
 
+/* Whether r's rules are for g's IR (ONNX rules start with "opset onnx
+ * N"); false after reporting through d. */
+bool api_rules_fit(const graft_rules *r, const graft_graph *g, graft_diag *d);
+
 /* EngineOptions from the public run options (NULL: the defaults). */
 EngineOptions api_engine_options(const graft_run_options *opts);
 

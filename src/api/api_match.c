@@ -79,7 +79,8 @@ static void visit(void *ctx, uint32_t r, graft_node *root, const graft_binding *
 graft_matches *graft_rules_match(const graft_rules *r, graft_graph *g,
                                  const graft_limits *lim, graft_diag *d)
 {
-    (void)d; /* matching reports nothing: bounds stop it quietly */
+    if (!api_rules_fit(r, g, d))
+        return NULL; /* else matching reports nothing: bounds stop it quietly */
     graft_matches *m = xcalloc(1, sizeof *m);
     m->arena = arena_new();
     EngineOptions o = {.limits = lim, .untimed = true};

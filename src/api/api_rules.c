@@ -5,6 +5,8 @@
 #include <stdlib.h>
 
 #include "diag.h"
+#include "graph.h"
+#include "registry.h"
 #include "util.h"
 
 /* The front end's options from the public ones (opts may be NULL). */
@@ -68,4 +70,17 @@ void graft_rules_free(graft_rules *r)
 const graft_rule_set *graft_rules_table(const graft_rules *r)
 {
     return &r->lw->rs;
+}
+
+bool api_rules_fit(const graft_rules *r, const graft_graph *g, graft_diag *d)
+{
+    int opset = registry_onnx_opset(r->rf->registry);
+    bool onnx = graph_ir(g) == IR_ONNX;
+    if (opset && !onnx)
+        diag_plain_error(d, "the model is a Relay model, but the rules are for ONNX "
+                         "('opset onnx %d')", opset);
+    else if (!opset && onnx)
+        diag_plain_error(d, "the model is an ONNX model, but the rules are for Relay; a rule "
+                         "file for ONNX starts with 'opset onnx N'");
+    return (opset != 0) == onnx;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "graft_api_onnx.h"
 
 EngineOptions api_engine_options(const graft_run_options *opts)
 {
@@ -23,6 +24,8 @@ EngineOptions api_engine_options(const graft_run_options *opts)
 static bool run_steps(const graft_rules *r, graft_graph *g, const graft_run_options *opts,
                       unsigned steps, graft_diag *d)
 {
+    if (!api_rules_fit(r, g, d))
+        return false;
     EngineOptions o = api_engine_options(opts);
     graft_engine *e = engine_new(&r->lw->rs, g, &o);
     bool ok = !(steps & GRAFT_STEP_REWRITE) || engine_rewrite(e, d);
@@ -50,15 +53,48 @@ bool graft_rules_partition(const graft_rules *r, graft_graph *g,
     return run_steps(r, g, opts, GRAFT_STEP_PARTITION, d);
 }
 
-char *graft_rules_apply(const graft_rules *r, const char *path, const void *data, size_t len,
-                        unsigned steps, const graft_run_options *opts, graft_diag *d)
+/* The model of graft_rules_apply, rewritten; NULL after reporting
+ * through d. */
+static graft_graph *applied(const graft_rules *r, const char *path, const void *data,
+                            size_t len, unsigned steps, const graft_run_options *opts,
+                            graft_diag *d)
 {
     const graft_limits *lim = opts ? opts->limits : NULL;
     graft_graph *g = data ? graft_model_parse(path, data, len, lim, d)
                           : graft_model_load(path, lim, d);
-    char *text = g && run_steps(r, g, opts, steps, d) ? graft_model_print_string(g) : NULL;
+    if (g && !run_steps(r, g, opts, steps, d)) {
+        graft_model_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+char *graft_rules_apply(const graft_rules *r, const char *path, const void *data, size_t len,
+                        unsigned steps, const graft_run_options *opts, graft_diag *d)
+{
+    graft_graph *g = applied(r, path, data, len, steps, opts, d);
+    char *text = NULL;
+    size_t n;
+    if (g && api_onnx_is(g)) /* in ONNX's text syntax, whatever it came in */
+        text = api_onnx_string(g, true, &n, d);
+    else if (g)
+        text = graft_model_print_string(g);
     graft_model_free(g);
     return text;
+}
+
+void *graft_rules_apply_model(const graft_rules *r, const char *path, const void *data,
+                              size_t len, unsigned steps, const graft_run_options *opts,
+                              size_t *out_len, graft_model_kind *form, graft_diag *d)
+{
+    graft_graph *g = applied(r, path, data, len, steps, opts, d);
+    void *out = g ? graft_model_write(g, out_len, d) : NULL;
+    if (form)
+        *form = g ? graft_model_form(g) : GRAFT_MODEL_UNKNOWN;
+    if (!out && out_len)
+        *out_len = 0;
+    graft_model_free(g);
+    return out;
 }
 
 /* The index of the rule named name, or UINT32_MAX. */
@@ -103,6 +139,8 @@ char *graft_rules_explain(const graft_rules *r, graft_graph *g, const char *at,
         diag_plain_error(d, "no rule '%s' in the rules", rule);
         return NULL;
     }
+    if (!api_rules_fit(r, g, d))
+        return NULL;
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);

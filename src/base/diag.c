@@ -336,9 +336,8 @@ void diag_set_sink(graft_diag *d, DiagSink sink, void *ctx)
     d->sink_ctx = ctx;
 }
 
-/* The report formatted once and handed to the sink. */
-static void report_to_sink(graft_diag *d, const Source *src, SrcRange where, const char *kind,
-                           const char *flag, const char *fmt, va_list ap)
+/* fmt with ap, malloc'd. */
+static char *formatted(const char *fmt, va_list ap)
 {
     va_list len_ap;
     va_copy(len_ap, ap);
@@ -348,9 +347,26 @@ static void report_to_sink(graft_diag *d, const Source *src, SrcRange where, con
     char *msg = xmalloc(size);
     vsnprintf(msg, size, fmt, ap);
     msg[size - 1] = '\0';
-    DiagRecord rec = {kind, flag, src, where, msg};
+    return msg;
+}
+
+/* The report formatted once and handed to the sink. */
+static void report_to_sink(graft_diag *d, const Source *src, SrcRange where, const char *kind,
+                           const char *flag, const char *fmt, va_list ap)
+{
+    char *msg = formatted(fmt, ap);
+    DiagRecord rec = {kind, flag, src, where, msg, NULL, false, 0};
     d->sink(d->sink_ctx, &rec);
     free(msg);
+}
+
+/* An error about file name (at byte offset when has_byte), msg as
+ * formatted, for the sink. */
+static void file_error_to_sink(graft_diag *d, const char *name, bool has_byte, uint64_t offset,
+                               const char *msg)
+{
+    DiagRecord rec = {"error", NULL, NULL, {0, 0, 0, 0}, msg, name, has_byte, offset};
+    d->sink(d->sink_ctx, &rec);
 }
 
 static void report(graft_diag *d, const Source *src, SrcRange where, const char *kind,
@@ -382,8 +398,9 @@ static bool count_error(graft_diag *d)
         return false;
     if (d->max_errors && d->errors == d->max_errors) {
         if (d->sink)
-            d->sink(d->sink_ctx, &(DiagRecord){"fatal error", NULL, NULL, {0, 0, 0, 0},
-                                               "too many errors emitted, stopping now"});
+            d->sink(d->sink_ctx, &(DiagRecord){.kind = "fatal error",
+                                               .message = "too many errors emitted, "
+                                                          "stopping now"});
         else if (d->out)
             fprintf(d->out, "graft: fatal error: too many errors emitted, stopping now\n");
         d->gave_up = true;
@@ -483,40 +500,43 @@ void diag_plain_error(graft_diag *d, const char *fmt, ...)
 
 void diag_byte_error(graft_diag *d, const char *name, uint64_t offset, const char *fmt, ...)
 {
-    if (!count_error(d) || !d->out)
+    if (!count_error(d) || !(d->out || d->sink))
         return;
-    fprintf(d->out, "%s: error: byte %" PRIu64 ": ", name, offset);
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(d->out, fmt, ap);
+    char *msg = formatted(fmt, ap);
     va_end(ap);
-    fputc('\n', d->out);
+    if (d->sink)
+        file_error_to_sink(d, name, true, offset, msg);
+    else
+        fprintf(d->out, "%s: error: byte %" PRIu64 ": %s\n", name, offset, msg);
+    free(msg);
 }
 
 void diag_file_error(graft_diag *d, const char *name, const char *fmt, ...)
 {
-    if (!count_error(d) || !d->out)
+    if (!count_error(d) || !(d->out || d->sink))
         return;
     va_list ap;
     va_start(ap, fmt);
-    StrBuf msg = {0};
-    int len = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    msg.data = xmalloc(len > 0 ? (size_t)len + 1 : 1);
-    va_start(ap, fmt);
-    vsnprintf(msg.data, len > 0 ? (size_t)len + 1 : 1, fmt, ap);
+    char *raw = formatted(fmt, ap);
     va_end(ap);
     /* names from a binary file may hold any byte: a control byte is shown
      * as \xNN, so that one error stays one line */
-    fprintf(d->out, "%s: error: ", name);
-    for (const char *p = msg.data; *p; p++) {
+    StrBuf msg = {0};
+    for (const char *p = raw; *p; p++) {
         unsigned char c = (unsigned char)*p;
         if (c < 0x20 || c == 0x7f)
-            fprintf(d->out, "\\x%02x", c);
+            strbuf_printf(&msg, "\\x%02x", c);
         else
-            fputc(c, d->out);
+            strbuf_putc(&msg, (char)c);
     }
-    fputc('\n', d->out);
+    free(raw);
+    const char *text = msg.data ? msg.data : "";
+    if (d->sink)
+        file_error_to_sink(d, name, false, 0, text);
+    else
+        fprintf(d->out, "%s: error: %s\n", name, text);
     strbuf_free(&msg);
 }
 

@@ -94,6 +94,10 @@ typedef struct DiagRecord {
     const Source *src;   /* NULL: an error of no place ("graft: error: ...") */
     SrcRange where;      /* in src */
     const char *message; /* formatted, without the "[-Wflag]" suffix */
+    const char *file;    /* src NULL: the file the error is about
+                            (diag_file_error, diag_byte_error), or NULL */
+    bool has_byte;       /* with file: the error is at a byte of it */
+    uint64_t byte;       /* that byte's offset (diag_byte_error) */
 } DiagRecord;
 
 typedef void (*DiagSink)(void *ctx, const DiagRecord *rec);

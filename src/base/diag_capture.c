@@ -81,8 +81,11 @@ void diag_capture_record(void *capture, const DiagRecord *rec)
     m->severity = sev;
     m->text = xstrdup(rec->message);
     m->flag = rec->flag ? xstrdup(rec->flag) : NULL;
-    if (!rec->src)
+    m->byte = rec->has_byte ? (int64_t)rec->byte : -1;
+    if (!rec->src) {
+        m->file = rec->file ? xstrdup(rec->file) : NULL;
         return;
+    }
     m->file = xstrdup(rec->src->name);
     m->line = rec->where.first_line;
     m->column = rec->where.first_column;

@@ -24,6 +24,8 @@ typedef struct Record {
     Place finish;   /* the last byte (inclusive) */
     char *message;
     int parent;     /* a note: the index of the report it belongs to; else -1 */
+    bool whole;     /* about file as a whole or a byte of it: no line */
+    int64_t byte;   /* whole: the byte's offset, or -1 */
 } Record;
 
 struct DiagLog {
@@ -70,11 +72,15 @@ static void record(void *ctx, const DiagRecord *rec)
 {
     DiagLog *log = ctx;
     Record r = {xstrdup(rec->kind), dup_or_null(rec->flag), NULL, {0, 0, 0}, {0, 0, 0},
-                xstrdup(rec->message), -1};
+                xstrdup(rec->message), -1, false, -1};
     if (rec->src) {
         r.file = xstrdup(rec->src->name);
         r.start = place_of(rec->src, rec->where.first_line, rec->where.first_column);
         r.finish = place_of(rec->src, rec->where.last_line, rec->where.last_column);
+    } else if (rec->file) { /* a binary file, or a file as a whole */
+        r.file = xstrdup(rec->file);
+        r.whole = true;
+        r.byte = rec->has_byte ? (int64_t)rec->byte : -1;
     }
     if (strcmp(rec->kind, "note") == 0)
         for (size_t i = log->records.len; i > 0; i--)
@@ -167,7 +173,13 @@ static void put_gcc_record(const DiagLog *log, size_t i, FILE *out)
     if (r->flag)
         fprintf(out, ", \"option\": \"-W%s\"", r->flag);
     fputs(", \"locations\": [", out);
-    if (r->file) {
+    if (r->whole) { /* the file without a line, the byte as graft prints it */
+        fputs("{\"caret\": {\"file\": ", out);
+        put_string(out, r->file);
+        if (r->byte >= 0)
+            fprintf(out, ", \"byte\": %lld", (long long)r->byte);
+        fputs("}}", out);
+    } else if (r->file) {
         fputs("{\"caret\": ", out);
         put_gcc_place(out, r->file, r->start);
         fputs(", \"finish\": ", out);
@@ -202,6 +214,13 @@ static void put_sarif_location(FILE *out, const Record *r)
 {
     fputs("{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ", out);
     put_string(out, r->file);
+    if (r->whole) { /* SARIF's region by byte offset; none for the whole file */
+        if (r->byte >= 0)
+            fprintf(out, "}, \"region\": {\"byteOffset\": %lld}}", (long long)r->byte);
+        else
+            fputs("}}", out);
+        return;
+    }
     fprintf(out, "}, \"region\": {\"startLine\": %d, \"startColumn\": %d, "
             "\"endLine\": %d, \"endColumn\": %d}}", r->start.line, r->start.codepoint,
             r->finish.line, r->finish.codepoint + 1);

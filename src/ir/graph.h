@@ -297,6 +297,12 @@ typedef enum IrKind {
 } IrKind;
 IrKind graph_ir(const graft_graph *g);
 void graph_set_ir(graft_graph *g, IrKind ir);
+/* What holds the graph when it is part of a larger model the IR keeps
+ * beside it (an ONNX model loaded through the API, which writes the model
+ * back: src/runtime/graft_api_onnx.c), or NULL.  The graph neither owns
+ * nor frees it. */
+void *graph_host(const graft_graph *g);
+void graph_set_host(graft_graph *g, void *host);
 
 /* note [IR type relations]: the type inference of src/relay/type_infer.c
  * walks a graph of either IR, and types an op call through the relation

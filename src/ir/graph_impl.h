@@ -89,6 +89,7 @@ struct graft_graph {
     KeyMap domains;        /* id + 1 -> an op call's domain, when not the
                               default one */
     VEC(void *) owned;     /* buffers freed with the graph (graph_own) */
+    void *host;            /* what holds the graph (graph_set_host), or NULL */
 };
 
 /* Helpers shared by graph.c and graph_walk.c.  graph_new_node allocates

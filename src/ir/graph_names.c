@@ -26,6 +26,16 @@ void graph_set_ir(graft_graph *g, IrKind ir)
     g->ir = ir;
 }
 
+void *graph_host(const graft_graph *g)
+{
+    return g->host;
+}
+
+void graph_set_host(graft_graph *g, void *host)
+{
+    g->host = host;
+}
+
 void graph_set_type_fn(graft_graph *g, GraphTypeFn fn)
 {
     g->type_fn = fn;

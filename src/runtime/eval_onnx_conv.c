@@ -121,6 +121,9 @@ static bool op_conv(EvalCall *c)
     int64_t m = wt->dims[0], cg = wt->rank > 1 ? wt->dims[1] : 0;
     if (wt->rank != x->rank || group <= 0 || cg * group != x->dims[1] || m % group)
         return eval_fail(c, "weight shape does not fit the input's channels and group");
+    if (bias && (bias->rank != 1 || bias->dims[0] != m)) /* B is (M) */
+        return eval_fail(c, "bias of %zu elements for %lld output channels", bias->size,
+                         (long long)m);
     int64_t dims[EVAL_MAX_RANK] = {x->dims[0], m};
     memcpy(dims + 2, w.out, (size_t)w.s * sizeof *dims);
     Tensor *r = eval_result(c, x->dtype, x->rank, dims);

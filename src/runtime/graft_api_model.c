@@ -1,13 +1,16 @@
 /* graft_api_model.c - loading a model of either IR (graft.h, graft_api.h):
  * the first bytes tell Relay text from ONNX text or bytes, and each goes
- * to its loader.  Only Relay's exists yet; an ONNX model gets an error
- * that says so, through the diagnostics like any other. */
+ * to its loader; a model is written back in the form it came in (ONNX:
+ * graft_api_onnx.c). */
 #include "graft.h"
 #include "graft_api.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
+#include "graft_api_onnx.h"
 #include "graph.h"
 #include "relay.h"
 
@@ -82,14 +85,10 @@ static graft_graph *load_source(Source *src, const graft_limits *lim, graft_diag
     graft_graph *g = NULL;
     switch (graft_model_kind_of(src->text, src->len)) {
     case GRAFT_MODEL_ONNX_BYTES:
-        diag_plain_error(d, "'%s' is an ONNX model (protobuf bytes): ONNX models are not "
-                         "yet supported; this graft reads Relay text", src->name);
+        g = api_onnx_load(src, false, lim, d);
         break;
     case GRAFT_MODEL_ONNX_TEXT:
-        diag_error(d, src, source_range(src, skip_blanks(src->text, src->len),
-                                        skip_blanks(src->text, src->len) + 1),
-                   "an ONNX model in text form: ONNX models are not yet supported; this "
-                   "graft reads Relay text");
+        g = api_onnx_load(src, true, lim, d);
         break;
     default:
         g = relay_load_limited(src, lim, d);
@@ -106,20 +105,61 @@ graft_graph *graft_model_load(const char *path, const graft_limits *lim, graft_d
 graft_graph *graft_model_parse(const char *name, const char *text, size_t len,
                                const graft_limits *lim, graft_diag *d)
 {
-    return load_source(source_from_string(name, text, len), lim, d);
+    return load_source(source_from_string(name, text ? text : "", text ? len : 0), lim, d);
 }
 
 void graft_model_free(graft_graph *g)
 {
-    graph_free(g);
+    if (api_onnx_is(g))
+        api_onnx_free(g);
+    else
+        graph_free(g);
+}
+
+graft_model_kind graft_model_form(const graft_graph *g)
+{
+    if (!api_onnx_is(g))
+        return GRAFT_MODEL_RELAY;
+    return api_onnx_text(g) ? GRAFT_MODEL_ONNX_TEXT : GRAFT_MODEL_ONNX_BYTES;
+}
+
+void *graft_model_write(const graft_graph *g, size_t *len, graft_diag *d)
+{
+    size_t n = 0;
+    char *data;
+    if (api_onnx_is(g)) {
+        data = api_onnx_string(g, api_onnx_text(g), &n, d);
+    } else {
+        data = relay_print_string(g);
+        n = strlen(data);
+    }
+    if (len)
+        *len = n;
+    return data;
 }
 
 void graft_model_print(const graft_graph *g, FILE *out)
 {
-    relay_print(g, out);
+    if (!api_onnx_is(g)) {
+        relay_print(g, out);
+        return;
+    }
+    graft_diag *d = diag_new(stderr);
+    size_t len;
+    char *text = api_onnx_string(g, true, &len, d);
+    if (text)
+        fwrite(text, 1, len, out);
+    free(text);
+    diag_free(d);
 }
 
 char *graft_model_print_string(const graft_graph *g)
 {
-    return relay_print_string(g);
+    if (!api_onnx_is(g))
+        return relay_print_string(g);
+    graft_diag *d = diag_new(NULL); /* counted, not printed */
+    size_t len;
+    char *text = api_onnx_string(g, true, &len, d);
+    diag_free(d);
+    return text;
 }
