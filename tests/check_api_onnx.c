@@ -248,14 +248,14 @@ START_TEST(test_explain)
     graft_graph *g = graft_model_load(conv_bn, NULL, d);
     char *near = graft_rules_explain(r, g, NULL, "fold_conv_bias_bn", NULL, d);
     ck_assert_str_eq(near,
-        "fold_conv_bias_bn (" SRC "stdpatterns/onnx_fold_bn.graft:30): 0 matches; all 1 "
+        "fold_conv_bias_bn (" SRC "stdpatterns/onnx_fold_bn.graft:34): 0 matches; all 1 "
         "partial match:\n"
-        "  bn: 1 part matched; 'Conv(x, w, b)' (" SRC "stdpatterns/onnx_fold_bn.graft:30:43) "
-        "wants 3 operands; conv has 2 operands\n");
+        "  bn: 1 part matched; 'Conv(x, w:const, b:const)' (" SRC
+        "stdpatterns/onnx_fold_bn.graft:34:43) wants 3 operands; conv has 2 operands\n");
     graft_string_free(near);
     char *at = graft_rules_explain(r, g, "bn", "fold_conv_bn", NULL, d);
     ck_assert_str_eq(at,
-        "fold_conv_bn (" SRC "stdpatterns/onnx_fold_bn.graft:23) at bn: matches: c=conv, "
+        "fold_conv_bn (" SRC "stdpatterns/onnx_fold_bn.graft:27) at bn: matches: c=conv, "
         "x=%x, w=w, gamma=scale, beta=bias, mean=mean, var=var, e=9.9999997473787516e-06\n"
         "  applied by graft run's next round\n");
     graft_string_free(at);
