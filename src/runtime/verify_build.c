@@ -382,7 +382,7 @@ static void leaf_context(Instance *in, const char *op, int i, const graft_attr *
     if (verify_operand_shape(op, i, attrs, nattrs, first, base_rank(in), c))
         return;
     base_shape(in, c);
-    bool binary = is_elementwise_binary(op) && nargs >= 2;
+    bool binary = (is_elementwise_binary(op) || verify_onnx_broadcasts(op)) && nargs >= 2;
     c->scalar_const = binary;
     if (leaf_id(in, kid) == in->primary)
         return;

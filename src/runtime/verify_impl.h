@@ -88,6 +88,12 @@ void verify_rank_shape(int rank, LeafCtx *c);
  * leaves it free. */
 bool verify_operand_shape(const char *op, int i, const graft_attr *attrs, int nattrs,
                           const Tensor *first, int base_rank, LeafCtx *c);
+/* The same for an op of ONNX's default domain (verify_onnx.c, note [onnx
+ * operand shapes]). */
+bool verify_onnx_operand_shape(const char *op, int i, const graft_attr *attrs, int nattrs,
+                               const Tensor *first, int base_rank, LeafCtx *c);
+/* Whether ONNX op broadcasts its operands against each other. */
+bool verify_onnx_broadcasts(const char *op);
 /* Attribute name of attrs as a string, an int list (up to EVAL_MAX_RANK
  * items) or an int (or bool); NULL or dflt when it is none of these. */
 const char *verify_attr_text(const graft_attr *attrs, int n, const char *name);
