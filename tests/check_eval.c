@@ -337,6 +337,19 @@ START_TEST(test_matmul_ranks)
 }
 END_TEST
 
+START_TEST(test_onnx_matmul_batch)
+{
+    /* ONNX's MatMul, as numpy.matmul: a batch of two (1, 2) rows against one
+       (2, 3) matrix, read for each (the encoder's projections; the kernel
+       once read a second matrix past b's end) */
+    Result r = binary("MatMul(%x, %y)", 3, DIMS(2, 1, 2), VALS(1, 2, 3, 4), 2, DIMS(2, 3),
+                      VALS(1, 2, 3, 4, 5, 6));
+    want(&r, 3, DIMS(2, 1, 3), VALS(9, 12, 15, 19, 26, 33));
+    r = binary("MatMul(%x, %y)", 2, DIMS(1, 2), VALS(1, 2), 3, DIMS(2, 2, 1), VALS(1, 2, 3, 4));
+    want(&r, 3, DIMS(2, 1, 1), VALS(5, 11));
+}
+END_TEST
+
 /* ---- the layers' kernels (src/runtime/eval_kernels.c) against the plain
  * loops of the ops' definitions, bit for bit (note [kernel order]) ---- */
 
@@ -755,6 +768,7 @@ static Suite *eval_suite(void)
     tcase_add_test(tc, test_conv2d);
     tcase_add_test(tc, test_products);
     tcase_add_test(tc, test_matmul_ranks);
+    tcase_add_test(tc, test_onnx_matmul_batch);
     tcase_add_test(tc, test_conv2d_kernel_exact);
     tcase_add_test(tc, test_products_kernel_exact);
     tcase_add_test(tc, test_einsum);
