@@ -337,6 +337,19 @@ START_TEST(test_matmul_ranks)
 }
 END_TEST
 
+START_TEST(test_onnx_clip_bounds_crossed)
+{
+    /* Clip with min > max: max everywhere, as ONNX Runtime (cwiseMax(min),
+       then cwiseMin(max)) and onnx's reference (np.clip) compute it; the
+       kernel once gave min below it (graft verify then refuted ONNX
+       Runtime's FuseReluClip) */
+    Result r = unary("Clip(%x, 1f, -1f)", 1, DIMS(3), VALS(-2, 0, 2));
+    want(&r, 1, DIMS(3), VALS(-1, -1, -1));
+    r = unary("Clip(%x, -1f, 1f)", 1, DIMS(3), VALS(-2, 0, 2));
+    want(&r, 1, DIMS(3), VALS(-1, 0, 1));
+}
+END_TEST
+
 START_TEST(test_onnx_matmul_batch)
 {
     /* ONNX's MatMul, as numpy.matmul: a batch of two (1, 2) rows against one
@@ -826,6 +839,7 @@ static Suite *eval_suite(void)
     tcase_add_test(tc, test_conv2d);
     tcase_add_test(tc, test_products);
     tcase_add_test(tc, test_matmul_ranks);
+    tcase_add_test(tc, test_onnx_clip_bounds_crossed);
     tcase_add_test(tc, test_onnx_matmul_batch);
     tcase_add_test(tc, test_onnx_conv2d_kernel_exact);
     tcase_add_test(tc, test_conv2d_kernel_exact);
