@@ -30,9 +30,16 @@
  *  - Where's condition: bool, of the base shape.
  * The broadcasting ops (Add, Sub, Mul, ..., Where, Sum, PRelu) are left to
  * the caller, which shapes a sibling after a known operand as for Relay's
- * element-wise ops (verify_onnx_broadcasts).  Shapes read from inputs
- * (Reshape's shape, Unsqueeze's axes, Slice's starts) are not made: an
- * instance's constants hold random values, which no such input accepts.
+ * element-wise ops (verify_onnx_broadcasts).
+ *
+ * note [onnx shape inputs]: since opset 13 ONNX reads shapes, axes and
+ * bounds from int64 inputs (Reshape's shape, Expand's, Unsqueeze's and
+ * Squeeze's axes, Slice's starts, ends, axes and steps, Tile's repeats,
+ * Pad's pads, ReduceSum's axes, TopK's K), which random values do not
+ * fit.  The instance gives such an input a constant of values chosen
+ * from a few candidates built from the data's shape (its own shape first,
+ * so that a rule for a no-op, "a Reshape to the shape it has", is checked
+ * on one), the values fixed for every trial (verify_onnx_shape_input).
  */
 #include <string.h>
 
@@ -95,17 +102,16 @@ typedef struct OnnxWindow {
 
 static void window_of(const graft_attr *attrs, int nattrs, const Tensor *x, OnnxWindow *w)
 {
-    w->s = small_ints(attrs, nattrs, "kernel_shape", w->k);
-    if (!w->s)
+    int64_t k[MAX_SPATIAL], dil[MAX_SPATIAL];
+    int nk = small_ints(attrs, nattrs, "kernel_shape", k);
+    w->s = nk;
+    if (!nk) /* the data's spatial dims, else 2 */
         w->s = x && x->rank >= 3 && x->rank - 2 <= MAX_SPATIAL ? x->rank - 2 : 2;
+    bool dilated = small_ints(attrs, nattrs, "dilations", dil) == w->s;
     for (int d = 0; d < MAX_SPATIAL; d++) {
-        w->dil[d] = 1;
-        if (!find(attrs, nattrs, "kernel_shape"))
-            w->k[d] = 3;
+        w->k[d] = d < nk ? k[d] : 3;
+        w->dil[d] = dilated && d < w->s ? dil[d] : 1;
     }
-    int64_t dil[MAX_SPATIAL];
-    if (small_ints(attrs, nattrs, "dilations", dil) == w->s)
-        memcpy(w->dil, dil, sizeof dil);
 }
 
 /* Data of a windowed op: (2, channels, spatial...), each spatial dim
@@ -246,4 +252,106 @@ bool verify_onnx_operand_shape(const char *op, int i, const graft_attr *attrs, i
         return true;
     }
     return false;
+}
+
+/* ---- shape inputs (note [onnx shape inputs]) ---- */
+
+bool verify_onnx_is_shape_input(const char *op, int i)
+{
+    static const struct {
+        const char *op;
+        int lo, hi; /* the operands that are shape inputs */
+    } inputs[] = {{"Reshape", 1, 1}, {"Expand", 1, 1},    {"Unsqueeze", 1, 1},
+                  {"Squeeze", 1, 1}, {"Slice", 1, 4},     {"Tile", 1, 1},
+                  {"Pad", 1, 1},     {"ReduceSum", 1, 1}, {"TopK", 1, 1}};
+    for (size_t k = 0; k < ARRAY_LEN(inputs); k++)
+        if (is(op, inputs[k].op))
+            return i >= inputs[k].lo && i <= inputs[k].hi;
+    return false;
+}
+
+/* n copies of v into out; n. */
+static int fill(int64_t *out, int n, int64_t v)
+{
+    for (int d = 0; d < n; d++)
+        out[d] = v;
+    return n;
+}
+
+/* Reshape's and Expand's target: the data's shape, reversed (Reshape),
+ * or with a leading 2 (Expand), then flattened or 1s. */
+static int target_shape(bool reshape, const Tensor *x, int k, int64_t *out)
+{
+    int r = x->rank;
+    if (k == 0)
+        memcpy(out, x->dims, (size_t)r * sizeof *out);
+    else if (k == 1 && reshape)
+        for (int d = 0; d < r; d++)
+            out[d] = x->dims[r - 1 - d];
+    else if (k == 1 && r < EVAL_MAX_RANK) {
+        out[0] = 2;
+        memcpy(out + 1, x->dims, (size_t)r * sizeof *out);
+        return r + 1;
+    } else if (k == 2)
+        return reshape ? fill(out, 1, -1) : fill(out, r, 1);
+    else
+        return -1;
+    return r;
+}
+
+/* Slice's inputs: starts 0 (or 1), ends the dims (or one short), axes in
+ * order, steps 1 (or 2 on the last axis). */
+static int slice_input(int i, const Tensor *x, int k, int64_t *out)
+{
+    int r = x->rank;
+    if (k > (i == 3 ? 0 : 1))
+        return -1;
+    if (i == 1)
+        return fill(out, r, k);
+    if (i == 3) {
+        for (int d = 0; d < r; d++)
+            out[d] = d;
+        return r;
+    }
+    fill(out, r, 1);
+    if (i == 2)
+        memcpy(out, x->dims, (size_t)r * sizeof *out);
+    if (k == 1)
+        out[r - 1] += i == 2 ? -1 : 1;
+    return r;
+}
+
+/* Squeeze's axes: the data's dims of 1. */
+static int squeeze_axes(const Tensor *x, int k, int64_t *out)
+{
+    int n = 0;
+    for (int d = 0; d < x->rank; d++)
+        if (x->dims[d] == 1)
+            out[n++] = d;
+    return k == 0 && n > 0 ? n : -1;
+}
+
+int verify_onnx_shape_input(const char *op, int i, const Tensor *x, int k, int64_t *out)
+{
+    static const int64_t axes[] = {1, -1, 0};
+    if (!x || x->rank < 1 || !verify_onnx_is_shape_input(op, i))
+        return -1;
+    if (is(op, "Reshape") || is(op, "Expand"))
+        return target_shape(is(op, "Reshape"), x, k, out);
+    if (is(op, "Slice"))
+        return slice_input(i, x, k, out);
+    if (is(op, "Squeeze"))
+        return squeeze_axes(x, k, out);
+    if (is(op, "Tile")) { /* repeats 1, or 2 on the first axis */
+        if (k >= 2)
+            return -1;
+        fill(out, x->rank, 1);
+        out[0] += k;
+        return x->rank;
+    }
+    if (is(op, "Pad"))
+        return k < 2 ? fill(out, 2 * x->rank, k) : -1;
+    if (is(op, "TopK"))
+        return k < 2 ? fill(out, 1, k + 1) : -1;
+    return k < 3 ? fill(out, 1, axes[k]) : -1; /* Unsqueeze's and ReduceSum's axes */
 }
