@@ -13,17 +13,26 @@
 #     under 10 s.  Each evaluates the model at least twice (original and
 #     rewritten) with the reference evaluator's layer kernels
 #     (src/runtime/eval_kernels.c).
+#   - graft run --verify of stdpatterns/onnx_fold_bn.graft on the ONNX CNNs
+#     of tests/onnx/ at their own 1 x 3 x 64 x 64 input, and of a wrong
+#     fold (tests/run_verify_onnx/fold_no_shift.graft, which also bisects
+#     over the rewrites, about 7 more evaluations): target under 10 s as
+#     for the Relay CNNs.  A 2-d Conv goes through the same layer kernel
+#     (src/runtime/eval_onnx_conv.c).
 # Each command once (they are seconds long), CPU time (user + system) and
 # peak memory from graft-bench spawn, wall time around it.
 #
 # Environment: GRAFT_SRCDIR, BENCH_BUILD (the -O2 build tree run.sh made),
-# BENCH_VERIFY_MODELS (default "resnet50 densenet121").  Prints markdown
+# BENCH_VERIFY_MODELS (default "resnet50 densenet121"),
+# BENCH_VERIFY_ONNX_MODELS (default "mobilenet_v2_op17 mnasnet_op17
+# shufflenet_v2_op17", of tests/onnx/).  Prints markdown
 # on stdout.
 set -eu
 
 srcdir=${GRAFT_SRCDIR:?GRAFT_SRCDIR must name the source tree}
 build=${BENCH_BUILD:?BENCH_BUILD must name the -O2 build tree}
 models=${BENCH_VERIFY_MODELS:-"resnet50 densenet121"}
+onnx_models=${BENCH_VERIFY_ONNX_MODELS:-"mobilenet_v2_op17 mnasnet_op17 shufflenet_v2_op17"}
 graft=$build/graft
 gb=$build/bench/graft-bench
 work=${TMPDIR:-/tmp}/graft-verify-bench.$$
@@ -51,7 +60,8 @@ echo "## The verifier (issues 31 and 34): bench/verify.sh"
 echo
 echo "CPU = user + system of the process; wall on a machine that may be shared"
 echo "(load average at the start: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown))."
-echo "Exit 1 of verify --prove is a rule refuted; stdpatterns/ has none."
+echo "Exit 1 of verify --prove is a rule refuted; stdpatterns/ has none; exit 1 of the"
+echo "wrong ONNX fold is --verify catching it, as it should."
 echo
 echo "| command | CPU s | wall s | peak MB | status | target holds |"
 echo "|---|---:|---:|---:|---|---|"
@@ -62,4 +72,12 @@ row "graft verify examples/bn.graft (one rule)" 1 "$graft" verify examples/bn.gr
 for m in $models; do
     row "graft run --verify stdpatterns/fold_bn.graft $m (1 x 3 x 224 x 224)" 10 \
         "$graft" run --verify stdpatterns/fold_bn.graft "tests/corpus/$m.relay" -o /dev/null
+done
+for m in $onnx_models; do
+    row "graft run --verify stdpatterns/onnx_fold_bn.graft $m.onnx (1 x 3 x 64 x 64)" 10 \
+        "$graft" run --verify stdpatterns/onnx_fold_bn.graft "tests/onnx/$m.onnx" \
+        -o "$work/out.onnx"
+    row "graft run --verify (wrong fold: fold_no_shift.graft) $m.onnx" 10 \
+        "$graft" run --verify tests/run_verify_onnx/fold_no_shift.graft "tests/onnx/$m.onnx" \
+        -o "$work/out.onnx"
 done

@@ -337,6 +337,32 @@ START_TEST(test_matmul_ranks)
 }
 END_TEST
 
+START_TEST(test_onnx_clip_bounds_crossed)
+{
+    /* Clip with min > max: max everywhere, as ONNX Runtime (cwiseMax(min),
+       then cwiseMin(max)) and onnx's reference (np.clip) compute it; the
+       kernel once gave min below it (graft verify then refuted ONNX
+       Runtime's FuseReluClip) */
+    Result r = unary("Clip(%x, 1f, -1f)", 1, DIMS(3), VALS(-2, 0, 2));
+    want(&r, 1, DIMS(3), VALS(-1, -1, -1));
+    r = unary("Clip(%x, -1f, 1f)", 1, DIMS(3), VALS(-2, 0, 2));
+    want(&r, 1, DIMS(3), VALS(-1, 0, 1));
+}
+END_TEST
+
+START_TEST(test_onnx_matmul_batch)
+{
+    /* ONNX's MatMul, as numpy.matmul: a batch of two (1, 2) rows against one
+       (2, 3) matrix, read for each (the encoder's projections; the kernel
+       once read a second matrix past b's end) */
+    Result r = binary("MatMul(%x, %y)", 3, DIMS(2, 1, 2), VALS(1, 2, 3, 4), 2, DIMS(2, 3),
+                      VALS(1, 2, 3, 4, 5, 6));
+    want(&r, 3, DIMS(2, 1, 3), VALS(9, 12, 15, 19, 26, 33));
+    r = binary("MatMul(%x, %y)", 2, DIMS(1, 2), VALS(1, 2), 3, DIMS(2, 2, 1), VALS(1, 2, 3, 4));
+    want(&r, 3, DIMS(2, 1, 1), VALS(5, 11));
+}
+END_TEST
+
 /* ---- the layers' kernels (src/runtime/eval_kernels.c) against the plain
  * loops of the ops' definitions, bit for bit (note [kernel order]) ---- */
 
@@ -412,6 +438,64 @@ static void check_conv(const Conv *k)
     free(w);
     free(x);
 }
+
+/* ONNX's Conv attributes for k, with extra trailing spatial dims of 1 (a
+ * 2-d Conv as a 3-d one, which takes the plain loop). */
+static void onnx_conv_body(const Conv *k, int extra, const char *bias, char *body, size_t size)
+{
+    const char *one = extra ? ", 1" : "", *zero = extra ? ", 0" : "";
+    snprintf(body, size, "Conv(%%x, %%y%s, strides=[%lld, %lld%s], pads=[%lld, %lld%s, %lld, "
+             "%lld%s], dilations=[%lld, %lld%s], group=%lld)", bias, (long long)k->sh,
+             (long long)k->sw, one, (long long)k->top, (long long)k->left, zero,
+             (long long)k->bottom, (long long)k->right, zero, (long long)k->dh, (long long)k->dw,
+             one, (long long)k->groups);
+}
+
+/* A 2-d ONNX Conv (through kernel_conv2d: eval_onnx_conv.c) holds the plain
+ * definition's values exactly; with a bias, those of the plain loop that
+ * a 3-d Conv (a trailing dim of 1) takes. */
+static void check_onnx_conv(const Conv *k)
+{
+    uint64_t state = 11;
+    int64_t cpg = k->cin / k->groups;
+    size_t nx = (size_t)(k->n * k->cin * k->h * k->w), nw = (size_t)(k->cout * cpg * k->kh * k->kw);
+    double *x = irregular(nx, &state), *w = irregular(nw, &state);
+    double *b = irregular((size_t)k->cout, &state);
+    int64_t oh = (k->h + k->top + k->bottom - k->dh * (k->kh - 1) - 1) / k->sh + 1;
+    int64_t ow = (k->w + k->left + k->right - k->dw * (k->kw - 1) - 1) / k->sw + 1;
+    size_t nout = (size_t)(k->n * k->cout * oh * ow);
+    double *want_v = plain_conv(k, x, w, oh, ow);
+    char body[320], model[512];
+    onnx_conv_body(k, 0, "", body, sizeof body);
+    Result r = binary(body, 4, DIMS(k->n, k->cin, k->h, k->w), x, 4,
+                      DIMS(k->cout, cpg, k->kh, k->kw), w);
+    want_exactly(&r, nout, want_v);
+    Result with_bias[2];
+    for (int extra = 0; extra < 2; extra++) {
+        onnx_conv_body(k, extra, ", %b", body, sizeof body);
+        snprintf(model, sizeof model, "def @main(%%x, %%y, %%b) {\n  %s\n}\n", body);
+        Tensor p[3] = {tensor("float32", 4 + extra, DIMS(k->n, k->cin, k->h, k->w, 1), x),
+                       tensor("float32", 4 + extra, DIMS(k->cout, cpg, k->kh, k->kw, 1), w),
+                       tensor("float32", 1, DIMS(k->cout), b)};
+        with_bias[extra] = eval_model(model, p, 3, EVAL_FLOAT64, 0);
+        ck_assert_msg(with_bias[extra].ok, "%s", with_bias[extra].err.msg.data);
+    }
+    want_exactly(&with_bias[0], nout, with_bias[1].v.t.data);
+    value_free(&with_bias[1].v);
+    free(want_v);
+    free(b);
+    free(w);
+    free(x);
+}
+
+START_TEST(test_onnx_conv2d_kernel_exact)
+{
+    check_onnx_conv(&(Conv){2, 4, 7, 6, 6, 3, 2, 2, 2, 1, 1, 2, 1, 2, 0, 1});
+    check_onnx_conv(&(Conv){1, 3, 9, 9, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1});
+    check_onnx_conv(&(Conv){1, 8, 5, 5, 8, 1, 1, 8, 1, 1, 1, 1, 0, 0, 0, 0});
+    check_onnx_conv(&(Conv){1, 2, 6, 5, 9, 5, 5, 1, 3, 2, 1, 1, 4, 4, 4, 4});
+}
+END_TEST
 
 START_TEST(test_conv2d_kernel_exact)
 {
@@ -755,6 +839,9 @@ static Suite *eval_suite(void)
     tcase_add_test(tc, test_conv2d);
     tcase_add_test(tc, test_products);
     tcase_add_test(tc, test_matmul_ranks);
+    tcase_add_test(tc, test_onnx_clip_bounds_crossed);
+    tcase_add_test(tc, test_onnx_matmul_batch);
+    tcase_add_test(tc, test_onnx_conv2d_kernel_exact);
     tcase_add_test(tc, test_conv2d_kernel_exact);
     tcase_add_test(tc, test_products_kernel_exact);
     tcase_add_test(tc, test_einsum);

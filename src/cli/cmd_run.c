@@ -85,12 +85,23 @@ static int parse_args(int argc, char **argv, RunArgs *a)
                           a->paths[a->npaths - 1]);
     if (bad >= 0)
         return bad;
-    const char *model = a->paths[a->npaths - 1];
-    bool onnx = input_kind_of_file(model) == INPUT_ONNX;
-    if (onnx && a->opts.verify)
-        return cli_usage_error("run", "'%s' is an ONNX model; --verify reads Relay models "
-                               "only so far", model);
     return cli_check_output("run", a->opts.out, (const char *const *)a->paths, a->npaths);
+}
+
+/* --verify's copies of an ONNX model: read again from its file, checked
+ * once already (RunModelLoader in runner.h). */
+static graft_graph *load_onnx(void *ctx, void **owner, int *noutputs, graft_diag *d)
+{
+    const RunArgs *a = ctx;
+    OnnxModel *m = onnx_file_load(a->paths[a->npaths - 1], &a->opts.limits, NULL, true, d);
+    *owner = m;
+    *noutputs = m && m->tupled ? m->noutputs : 0;
+    return m ? m->g : NULL;
+}
+
+static void unload_onnx(void *owner)
+{
+    onnx_graph_free(owner);
 }
 
 static bool run(const RunArgs *a, graft_diag *d)
@@ -101,9 +112,11 @@ static bool run(const RunArgs *a, graft_diag *d)
     RunOptions o = a->opts;
     o.model = l.src->name;
     OnnxOut onnx_out = {l.onnx, !onnx_file_binary_output(o.out)};
+    RunModelLoader loader = {load_onnx, unload_onnx, (void *)a};
     if (l.onnx) {
         o.write = onnx_file_write;
         o.write_ctx = &onnx_out;
+        o.loader = &loader;
     }
     bool ok = runner_explaining(&o)
                   ? runner_explain(&l.rules->rs, l.g, l.src, &o, d) == EXIT_OK

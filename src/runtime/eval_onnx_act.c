@@ -143,8 +143,13 @@ static bool op_clip(EvalCall *c)
     Tensor *r = eval_result(c, x->dtype, x->rank, x->dims);
     if (!r)
         return false;
-    for (size_t i = 0; i < x->size; i++)
-        r->data[i] = x->data[i] < lo ? lo : x->data[i] > hi ? hi : x->data[i];
+    for (size_t i = 0; i < x->size; i++) { /* the lower bound, then the upper: with min >
+                                             max every value is max, as ONNX Runtime's
+                                             cwiseMax(min).cwiseMin(max) and the reference's
+                                             np.clip give */
+        double v = x->data[i] < lo ? lo : x->data[i];
+        r->data[i] = v > hi ? hi : v;
+    }
     return true;
 }
 

@@ -262,9 +262,12 @@ static bool op_matmul(EvalCall *c)
     if (b.dims[b.rank - 2] != k)
         return eval_fail(c, "inner dims %lld and %lld differ", (long long)k,
                          (long long)b.dims[b.rank - 2]);
-    Tensor ab = a, bb = b; /* the batch dims alone */
+    Tensor ab = a, bb = b; /* the batch dims alone, and their count (eval_bcast_index
+                              reads it: a (64, 192) b is one matrix, whatever a's batch) */
     ab.rank -= 2;
     bb.rank -= 2;
+    ab.size = m > 0 && k > 0 ? a.size / (size_t)(m * k) : 0;
+    bb.size = k > 0 && n > 0 ? b.size / (size_t)(k * n) : 0;
     int rank;
     int64_t dims[EVAL_MAX_RANK * 2];
     if (!eval_broadcast(c, &ab, &bb, &rank, dims))

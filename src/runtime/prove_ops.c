@@ -347,9 +347,30 @@ static ProveTerm batch_norm(Encoder *e, const ProveTerm *a, const ProveAttrs *at
     return (ProveTerm){.v = r, .tuple = true, .shape = a[0].shape};
 }
 
+/* ONNX's element-wise ops the fragment holds are Relay's under other
+ * names, with the same attributes and defaults (LeakyRelu's alpha 0.01,
+ * onnx/defs/math/defs.cc); Clip, whose bounds are inputs, is not among
+ * them.  Another op is itself. */
+static const char *relay_name(const char *op)
+{
+    static const char *const names[][2] = {
+        {"Neg", "negative"}, {"Abs", "abs"}, {"Relu", "nn.relu"}, {"Identity", "copy"},
+        {"Sqrt", "sqrt"}, {"Exp", "exp"}, {"Log", "log"}, {"Erf", "erf"}, {"Tanh", "tanh"},
+        {"Sigmoid", "sigmoid"}, {"HardSwish", "nn.hardswish"}, {"LeakyRelu", "nn.leaky_relu"},
+        {"Add", "add"}, {"Sub", "subtract"}, {"Mul", "multiply"}, {"Div", "divide"},
+        {"Max", "maximum"}, {"Min", "minimum"}, {"Pow", "power"}, {"Equal", "equal"},
+        {"Less", "less"}, {"LessOrEqual", "less_equal"}, {"Greater", "greater"},
+        {"GreaterOrEqual", "greater_equal"}, {"Where", "where"}};
+    for (size_t i = 0; i < ARRAY_LEN(names); i++)
+        if (strcmp(op, names[i][0]) == 0)
+            return names[i][1];
+    return op;
+}
+
 ProveTerm prove_op(Encoder *e, const char *op, const ProveTerm *args, int nargs,
                    const ProveAttrs *attrs)
 {
+    op = relay_name(op);
     for (int i = 0; i < nargs; i++)
         if (args[i].tuple)
             return prove_fail(e, "a tuple as an operand of %s leaves the fragment", op);

@@ -40,7 +40,22 @@ typedef struct RunOptions {
      * write_ctx, g, stream, d), false after reporting through d. */
     bool (*write)(void *ctx, const graft_graph *g, FILE *out, graft_diag *d);
     void *write_ctx;
+    /* How --verify loads a fresh copy of the model, NULL for Relay's text
+     * (relay_load on the source): an ONNX model, whose reader only the
+     * command line links (runner_verify.h). */
+    const struct RunModelLoader *loader;
 } RunOptions;
+
+/* A model loaded for --verify: load returns its graph (NULL after
+ * reporting through d), *owner what unload frees with it, and *noutputs
+ * how many fields of the graph's output tuple are the model's outputs
+ * (the rest are values kept alive: note [kept values] in
+ * src/onnx/onnx_graph.h), 0 when the whole output is. */
+typedef struct RunModelLoader {
+    graft_graph *(*load)(void *ctx, void **owner, int *noutputs, graft_diag *d);
+    void (*unload)(void *owner);
+    void *ctx;
+} RunModelLoader;
 
 /* The options block of both commands' --help, and of the explain
  * options. */

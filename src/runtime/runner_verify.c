@@ -30,11 +30,49 @@ typedef struct MetaValues {
     int random;             /* how many were drawn */
     const char *why_random; /* why the first drawn one was not in it */
     uint64_t rng;
+    Tensor given;           /* the last tensor constant read from its bytes */
+    int ngiven;             /* the model's tensor constants with their bytes */
 } MetaValues;
+
+/* The little-endian float32 at p. */
+static double float_at(const unsigned char *p)
+{
+    uint32_t bits = (uint32_t)eval_le_uint(p, 4);
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+/* A tensor constant that carries its elements (an ONNX initializer) as
+ * a tensor in mv->given, or NULL. */
+static const Tensor *given_value(MetaValues *mv, const graft_node *n)
+{
+    size_t nbytes;
+    const unsigned char *bytes = node_const_data(n, &nbytes);
+    const graft_type *type = node_type(n);
+    if (!bytes || !type || type->kind != TYPE_TENSOR || !eval_dtype(type->dtype) ||
+        type->rank > EVAL_MAX_RANK)
+        return NULL;
+    tensor_free(&mv->given);
+    mv->given = tensor_new(eval_dtype(type->dtype), type->rank, type->dims);
+    if (mv->given.size == 0 || nbytes % mv->given.size)
+        return mv->given.size == 0 && nbytes == 0 ? &mv->given : NULL;
+    int width = (int)(nbytes / mv->given.size);
+    bool f32 = width == 4 && strcmp(mv->given.dtype, "float32") == 0; /* the weights: no
+                                                                         lookup per element */
+    for (size_t i = 0; i < mv->given.size; i++)
+        mv->given.data[i] = f32 ? float_at(bytes + i * 4)
+                                : eval_raw_element(bytes + i * (size_t)width, mv->given.dtype,
+                                                   width);
+    return &mv->given;
+}
 
 static const Tensor *meta_value(void *ctx, const graft_node *n)
 {
     MetaValues *mv = ctx;
+    const Tensor *given = given_value(mv, n);
+    if (given)
+        return given;
     long long index;
     if (sscanf(node_const_text(n), "meta[relay.Constant][%lld]", &index) != 1 || index < 0)
         return NULL;
@@ -70,12 +108,15 @@ static void meta_values_free(MetaValues *mv)
     for (size_t i = 0; i < mv->cap; i++)
         tensor_free(&mv->values[i]);
     free(mv->values);
+    tensor_free(&mv->given);
     eval_meta_free(mv->meta);
 }
 
 /* ", 2 meta constants from the metadata section" for the report line. */
 static void meta_report(const MetaValues *mv, StrBuf *out)
 {
+    if (mv->ngiven)
+        strbuf_printf(out, ", %d initializer%s as given", mv->ngiven, mv->ngiven == 1 ? "" : "s");
     if (mv->from_section)
         strbuf_printf(out, ", %d meta constant%s from the metadata section", mv->from_section,
                       mv->from_section == 1 ? "" : "s");
@@ -99,6 +140,11 @@ static bool make_inputs(const graft_graph *g, uint64_t max_elements, Tensor *par
         for (int k = 0; full && k < t->rank; k++) {
             full = t->dims[k] >= 0;
             size *= full ? (uint64_t)t->dims[k] : 1;
+        }
+        if (!full && graph_ir(g) == IR_ONNX) {
+            diag_plain_error(d, "--verify: graph input '%s' needs a tensor type with every dim "
+                             "known (\"float[1, 3] %s\")", node_name(p), node_name(p));
+            return false;
         }
         if (!full) {
             diag_plain_error(d, "--verify: parameter %%%s needs a tensor type with every dim "
@@ -190,14 +236,59 @@ static double model_error(const Value *want, const Value *got)
     return eval_value_finite(got) ? verify_error(want, got, &at) : INFINITY;
 }
 
+/* A fresh copy of the model: by o->loader (an ONNX model), else Relay's
+ * loader on the source. */
+typedef struct Model {
+    graft_graph *g;
+    void *owner;    /* what o->loader's unload frees, g with it */
+    int noutputs;   /* the fields of g's output compared, 0: all of it */
+} Model;
+
+static bool load_model(const Source *src, const RunOptions *o, Model *m, graft_diag *d)
+{
+    memset(m, 0, sizeof *m);
+    if (o->loader)
+        m->g = o->loader->load(o->loader->ctx, &m->owner, &m->noutputs, d);
+    else
+        m->g = relay_load_limited(src, &o->limits, d);
+    return m->g != NULL;
+}
+
+static void unload_model(const RunOptions *o, Model *m)
+{
+    if (o->loader && m->owner)
+        o->loader->unload(m->owner);
+    else if (m->g)
+        graph_free(m->g);
+    m->g = NULL;
+    m->owner = NULL;
+}
+
+/* The model's outputs of v, the value of its graph's output: its first
+ * noutputs fields (one output: that field), the rest dropped. */
+static void model_outputs(Value *v, int noutputs)
+{
+    if (noutputs <= 0 || v->nfields < noutputs)
+        return;
+    for (int i = noutputs; i < v->nfields; i++)
+        value_free(&v->fields[i]);
+    v->nfields = noutputs;
+    if (noutputs == 1) {
+        Value *fields = v->fields;
+        *v = fields[0];
+        free(fields);
+    }
+}
+
 /* Loads the model again and applies its first stop_after rewrites (0:
  * all); the trace of the last goes to last (when not NULL). */
-static graft_graph *rewritten(const graft_rule_set *rs, const Source *src, const RunOptions *o,
-                        uint64_t stop_after, uint64_t *rewrites, StrBuf *last, graft_diag *d)
+static bool rewritten(const graft_rule_set *rs, const Source *src, const RunOptions *o,
+                      uint64_t stop_after, uint64_t *rewrites, StrBuf *last, Model *m,
+                      graft_diag *d)
 {
-    graft_graph *g = relay_load_limited(src, &o->limits, d);
-    if (!g)
-        return NULL;
+    if (!load_model(src, o, m, d))
+        return false;
+    graft_graph *g = m->g;
     char *trace = NULL;
     size_t len = 0;
     FILE *tf = last ? open_memstream(&trace, &len) : NULL;
@@ -216,11 +307,9 @@ static graft_graph *rewritten(const graft_rule_set *rs, const Source *src, const
             strbuf_append(last, line, strcspn(line, "\n"));
         free(trace);
     }
-    if (!ok) {
-        graph_free(g);
-        return NULL;
-    }
-    return g;
+    if (!ok)
+        unload_model(o, m);
+    return ok;
 }
 
 typedef struct Check {
@@ -239,16 +328,17 @@ typedef struct Check {
 static bool difference_after(const Check *c, uint64_t k, double *err, uint64_t *rewrites,
                              StrBuf *last, graft_diag *d)
 {
-    graft_graph *g = rewritten(c->rs, c->src, c->o, k, rewrites, last, d);
+    Model m;
     Value got;
-    bool ok = g && evaluate(g, c->params, c->mv, NULL, c->o->limits.eval_elements, &got,
-                            "rewritten", d);
+    bool ok = rewritten(c->rs, c->src, c->o, k, rewrites, last, &m, d) &&
+              evaluate(m.g, c->params, c->mv, NULL, c->o->limits.eval_elements, &got,
+                       "rewritten", d);
     if (ok) {
+        model_outputs(&got, m.noutputs);
         *err = model_error(c->want, &got);
         value_free(&got);
     }
-    if (g)
-        graph_free(g);
+    unload_model(c->o, &m);
     return ok;
 }
 
@@ -389,12 +479,15 @@ static double tolerance_of(const graft_graph *g, const Value *want)
 
 /* Evaluates the original model, drawing its parameters' values; false
  * after reporting when it cannot, or when its output has inf or NaN. */
-static bool evaluate_original(const graft_graph *g, Tensor *params, MetaValues *mv,
+static bool evaluate_original(const Model *m, Tensor *params, MetaValues *mv,
                               const RunOptions *o, const Source *src, ModelWatch *w, Value *want,
                               graft_diag *d)
 {
+    const graft_graph *g = m->g;
     bool ok = make_inputs(g, o->limits.eval_elements, params, d) &&
               evaluate(g, params, mv, w, o->limits.eval_elements, want, "original", d);
+    if (ok)
+        model_outputs(want, m->noutputs);
     if (ok && w->nonfinite) {
         StrBuf at = {0};
         name_node(g, w->nonfinite, src, &at);
@@ -408,13 +501,15 @@ static bool evaluate_original(const graft_graph *g, Tensor *params, MetaValues *
 
 /* Evaluates the rewritten model r and compares; false after reporting
  * when it cannot be evaluated or differs past the tolerance. */
-static bool compare_rewritten(const Check *c, const graft_graph *r, uint64_t total, graft_diag *d)
+static bool compare_rewritten(const Check *c, const Model *m, uint64_t total, graft_diag *d)
 {
+    const graft_graph *r = m->g;
     ModelWatch w;
     model_watch_init(&w, r, c->params, false);
     Value got = {.nfields = 0};
     bool ok = evaluate(r, c->params, c->mv, &w, c->o->limits.eval_elements, &got, "rewritten", d);
     if (ok) {
+        model_outputs(&got, m->noutputs);
         double err = model_error(c->want, &got);
         StrBuf constants = {0};
         meta_report(c->mv, &constants);
@@ -445,25 +540,39 @@ static bool compare_rewritten(const Check *c, const graft_graph *r, uint64_t tot
     return ok;
 }
 
+/* How many tensor constants of g carry their values (an ONNX model's
+ * initializers, taken as given). */
+static int count_given(const graft_graph *g)
+{
+    int n = 0;
+    for (uint32_t id = 0; id < graph_node_count(g); id++) {
+        const graft_node *c = graph_node(g, id);
+        size_t nbytes;
+        n += node_kind(c) == NODE_CONST && node_const_data(c, &nbytes) != NULL;
+    }
+    return n;
+}
+
 bool runner_verify(const graft_rule_set *rs, const Source *src, const RunOptions *o, graft_diag *d)
 {
-    graft_graph *g = relay_load_limited(src, &o->limits, d);
-    if (!g)
+    Model orig;
+    if (!load_model(src, o, &orig, d))
         return false;
+    graft_graph *g = orig.g;
     int np = graph_nparams(g);
     Tensor *params = xcalloc((size_t)np + 1, sizeof *params);
     Value want = {.nfields = 0};
     uint64_t total = 0;
-    MetaValues mv = {.meta = eval_meta_new(graph_metadata(g)), .rng = CONSTANT_SEED};
+    MetaValues mv = {.meta = eval_meta_new(graph_metadata(g)), .rng = CONSTANT_SEED,
+                     .ngiven = count_given(g)};
     ModelWatch w;
     model_watch_init(&w, g, params, true);
-    bool ok = evaluate_original(g, params, &mv, o, src, &w, &want, d);
+    bool ok = evaluate_original(&orig, params, &mv, o, src, &w, &want, d);
     if (ok) {
         Check c = {rs, src, o, params, &mv, &want, tolerance_of(g, &want), g, &w};
-        graft_graph *r = rewritten(rs, src, o, 0, &total, NULL, d);
-        ok = r && compare_rewritten(&c, r, total, d);
-        if (r)
-            graph_free(r);
+        Model r;
+        ok = rewritten(rs, src, o, 0, &total, NULL, &r, d) && compare_rewritten(&c, &r, total, d);
+        unload_model(o, &r);
     }
     value_free(&want);
     model_watch_free(&w);
@@ -471,6 +580,6 @@ bool runner_verify(const graft_rule_set *rs, const Source *src, const RunOptions
     for (int i = 0; i < np; i++)
         tensor_free(&params[i]);
     free(params);
-    graph_free(g);
+    unload_model(o, &orig);
     return ok;
 }

@@ -284,7 +284,11 @@ static void describe_instance(const Instance *in, StrBuf *out)
             strbuf_puts(out, ", ");
         if (node_kind(n) == NODE_CONST && node_const_is_scalar(n))
             strbuf_printf(out, "%s = %s", name, node_const_text(n));
-        else {
+        else if (l->fixed) { /* an ONNX shape input: its values too */
+            Value v = {.nfields = -1, .t = l->value};
+            strbuf_printf(out, "%s: ", name);
+            verify_value_text(&v, 2 * EVAL_MAX_RANK, out);
+        } else {
             strbuf_printf(out, "%s: ", name);
             tensor_shape_text(&l->value, out);
             strbuf_printf(out, " %s", l->value.dtype);

@@ -311,6 +311,21 @@ static bool leaf_facts(Instance *in, const graft_item *item, LeafCtx *ctx, LeafF
     return true;
 }
 
+/* Whether the guard reads slot's value (value(lo) >= 0): only a constant
+ * has one, so the instance makes the leaf a constant, valued from the
+ * guard's numbers (const_value). */
+static bool guard_reads_value(const graft_expr *e, int slot)
+{
+    if (!e || slot < 0)
+        return false;
+    if (e->kind == GRAFT_EXPR_VALUE && e->slot == slot)
+        return true;
+    for (int i = 0; i < e->nkids; i++)
+        if (guard_reads_value(e->kids[i], slot))
+            return true;
+    return false;
+}
+
 static graft_node *build_leaf(Instance *in, const graft_pat *p, const LeafCtx *given)
 {
     if (p->slot >= 0 && in->slot_node[p->slot])
@@ -325,6 +340,7 @@ static graft_node *build_leaf(Instance *in, const graft_pat *p, const LeafCtx *g
     LeafFacts f = {.dtype = ctx.dtype ? ctx.dtype : "float32"};
     if (!leaf_facts(in, &in->rs->items[p->item], &ctx, &f))
         return fail(in, "patterns with ops as values are not instantiated");
+    f.is_const = f.is_const || guard_reads_value(in->rule->guard, p->slot);
     int wanted = guard_rank(in->rule->guard, p->slot);
     if (wanted >= 0 && wanted != ctx.rank)
         verify_rank_shape(wanted, &ctx);
@@ -382,7 +398,7 @@ static void leaf_context(Instance *in, const char *op, int i, const graft_attr *
     if (verify_operand_shape(op, i, attrs, nattrs, first, base_rank(in), c))
         return;
     base_shape(in, c);
-    bool binary = is_elementwise_binary(op) && nargs >= 2;
+    bool binary = (is_elementwise_binary(op) || verify_onnx_broadcasts(op)) && nargs >= 2;
     c->scalar_const = binary;
     if (leaf_id(in, kid) == in->primary)
         return;
@@ -467,7 +483,8 @@ static int op_attrs(Instance *in, const graft_pat *p, const char *op, graft_node
     }
     static const char *const required[][2] = {{"reshape", "newshape"},
                                                {"broadcast_to", "shape"},
-                                               {"clip", "a_min"}, {"clip", "a_max"}};
+                                               {"clip", "a_min"}, {"clip", "a_max"},
+                                               {"Cast", "to"}};
     for (size_t r = 0; r < ARRAY_LEN(required); r++) {
         bool have = false;
         for (int i = 0; i < n; i++)
@@ -535,6 +552,36 @@ static graft_node *build_einsum_operands(Instance *in, const graft_pat *tup,
     return n;
 }
 
+/* Operand i of op, an ONNX shape input: a leaf of fixed int64 values
+ * chosen among candidates for the data args[0] (note [onnx shape inputs]
+ * in verify_onnx.c); as ctx wants it when there are none. */
+static graft_node *build_shape_input(Instance *in, const char *op, int i, graft_node *const *args,
+                                     const graft_pat *kid, LeafCtx *ctx)
+{
+    const Tensor *x = args[0] ? tensor_of(in, args[0]) : NULL;
+    int64_t vals[2 * EVAL_MAX_RANK];
+    int count = 0;
+    while (count < 8 && verify_onnx_shape_input(op, i, x, count, vals) >= 0)
+        count++;
+    if (count == 0)
+        return build_leaf(in, kid, ctx);
+    int n = verify_onnx_shape_input(op, i, x, chooser_pick(in->ch, count), vals);
+    int64_t len = n;
+    memset(ctx, 0, sizeof *ctx);
+    verify_ctx_set(ctx, 1, &len);
+    ctx->dtype = "int64";
+    int before = in->nleaves;
+    graft_node *node = build_leaf(in, kid, ctx);
+    if (!node || in->nleaves == before || in->leaves[before].value.size != (size_t)n)
+        return node; /* bound before, or a literal: as it is */
+    VerifyLeaf *l = &in->leaves[before];
+    Value *v = value_of(in, node);
+    for (int k = 0; k < n; k++)
+        l->value.data[k] = v->t.data[k] = (double)vals[k];
+    l->fixed = true;
+    return node;
+}
+
 static graft_node *build_op(Instance *in, const graft_pat *p)
 {
     const graft_item *item = &in->rs->items[p->item];
@@ -554,15 +601,18 @@ static graft_node *build_op(Instance *in, const graft_pat *p)
         if (!args[i])
             goto done;
     }
-    /* the primary leaf first, so that its siblings can follow its shape */
+    /* the primary leaf first, so that its siblings can follow its shape;
+       a shape input after the data it shapes */
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < nk; i++) {
             const graft_pat *kid = p->kids[i];
-            if (args[i] || (pass == 0) != (leaf_id(in, kid) == in->primary))
+            bool shape_input = verify_onnx_is_shape_input(op, i);
+            if (args[i] || (pass == 0) != (leaf_id(in, kid) == in->primary && !shape_input))
                 continue;
             LeafCtx ctx;
             leaf_context(in, op, i, attrs, nattrs, args, nk, kid, &ctx);
-            if (!(args[i] = build_leaf(in, kid, &ctx)))
+            if (!(args[i] = shape_input ? build_shape_input(in, op, i, args, kid, &ctx)
+                                        : build_leaf(in, kid, &ctx)))
                 goto done;
         }
     nattrs = op_attrs(in, p, op, args, attrs, false);

@@ -231,12 +231,14 @@ static void dims_text(const int64_t *dims, int rank, StrBuf *out)
     strbuf_putc(out, ']');
 }
 
-/* Candidates by attribute name: dtypes, axes, the first operand's shape
- * (as is, reversed, with a leading 1) for newshape and shape,
- * permutations of its axes for transpose. */
+/* Candidates by attribute name: dtypes (ONNX's Cast's to by number),
+ * axes, the first operand's shape (as is, reversed, with a leading 1) for
+ * newshape and shape, permutations of its axes for transpose (and ONNX's
+ * Transpose's perm). */
 bool verify_attr_candidate(const char *name, const Tensor *t, int k, StrBuf *out)
 {
     static const char *const dtypes[] = {"\"float32\"", "\"float16\"", "\"int32\""};
+    static const char *const onnx_dtypes[] = {"1", "10", "6"}; /* ONNX's Cast to: the same */
     static const char *const axes[] = {"1", "-1", "0"};
     static const char *const newaxes[] = {"1", "0", "2"};
     int rank = t ? t->rank : 0;
@@ -245,6 +247,8 @@ bool verify_attr_candidate(const char *name, const Tensor *t, int k, StrBuf *out
         if (k >= 3)
             return false;
         strbuf_puts(out, dtypes[k]);
+    } else if (strcmp(name, "to") == 0 && k < 3) {
+        strbuf_puts(out, onnx_dtypes[k]);
     } else if (strcmp(name, "axis") == 0 && k < 3) {
         strbuf_puts(out, axes[k]);
     } else if (strcmp(name, "num_newaxis") == 0 && k < 3) {
@@ -254,7 +258,8 @@ bool verify_attr_candidate(const char *name, const Tensor *t, int k, StrBuf *out
             d[i + (k == 2)] = k == 1 ? t->dims[rank - 1 - i] : t->dims[i];
         d[0] = k == 2 ? 1 : d[0];
         dims_text(d, rank + (k == 2), out);
-    } else if (strcmp(name, "axes") == 0 && t && rank > 0 && k < 4) {
+    } else if ((strcmp(name, "axes") == 0 || strcmp(name, "perm") == 0) && t && rank > 0 &&
+               k < 4) {
         for (int i = 0; i < rank; i++) /* reversed, rotated left, right, identity */
             d[i] = k == 0   ? rank - 1 - i
                    : k == 1 ? (i + 1) % rank

@@ -88,6 +88,18 @@ void verify_rank_shape(int rank, LeafCtx *c);
  * leaves it free. */
 bool verify_operand_shape(const char *op, int i, const graft_attr *attrs, int nattrs,
                           const Tensor *first, int base_rank, LeafCtx *c);
+/* The same for an op of ONNX's default domain (verify_onnx.c, note [onnx
+ * operand shapes]). */
+bool verify_onnx_operand_shape(const char *op, int i, const graft_attr *attrs, int nattrs,
+                               const Tensor *first, int base_rank, LeafCtx *c);
+/* Whether ONNX op broadcasts its operands against each other. */
+bool verify_onnx_broadcasts(const char *op);
+/* Whether operand i of ONNX op is an int64 shape input (Reshape's shape),
+ * and its k-th candidate values, for data x, into out (at most
+ * 2 * EVAL_MAX_RANK): their count, or -1 past the last (note [onnx shape
+ * inputs] in verify_onnx.c). */
+bool verify_onnx_is_shape_input(const char *op, int i);
+int verify_onnx_shape_input(const char *op, int i, const Tensor *x, int k, int64_t *out);
 /* Attribute name of attrs as a string, an int list (up to EVAL_MAX_RANK
  * items) or an int (or bool); NULL or dflt when it is none of these. */
 const char *verify_attr_text(const graft_attr *attrs, int n, const char *name);

@@ -27,7 +27,8 @@ static bool is_op(const graft_node *n, const char *op)
 static bool is_layer(const graft_node *n)
 {
     static const char *const layers[] = {"nn.conv1d", "nn.conv2d", "nn.conv3d", "nn.dense",
-                                         "nn.matmul", "nn.batch_matmul"};
+                                         "nn.matmul", "nn.batch_matmul", "Conv",
+                                         "ConvTranspose", "Gemm", "MatMul"};
     for (size_t i = 0; i < ARRAY_LEN(layers); i++)
         if (is_op(n, layers[i]))
             return true;
@@ -334,7 +335,7 @@ bool model_watch_prepare(void *ctx, const graft_node *n, const Value *vals, cons
     }
     if (!w->nonfinite && !eval_value_finite(out))
         w->nonfinite = n;
-    if (!is_layer(n) && !is_op(n, "nn.batch_norm"))
+    if (!is_layer(n) && !is_op(n, "nn.batch_norm") && !is_op(n, "BatchNormalization"))
         return false;
     double r = rms(out);
     if (w->done[id] != 2 && rescale_layer(w, n, r)) {

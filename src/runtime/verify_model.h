@@ -25,8 +25,11 @@
  *    would amplify those, so that even a right rewrite would differ;
  *  - a bias (operand 1 of nn.bias_add) in +-[0.0625, 0.5];
  *  - everything else, the inputs among it, as before: random in [-2, 2].
+ * An ONNX model's initializers are such constants: its weights and
+ * statistics are taken as given, its graph inputs drawn.
  * Every layer's activation RMS (the outputs of convs, dense, matmuls and
- * batch norms) is recorded: the range is reported, a layer outside
+ * batch norms, ONNX's Conv, ConvTranspose, Gemm, MatMul and
+ * BatchNormalization among them) is recorded: the range is reported, a layer outside
  * [0.1, 10] is named, and --verify=layers lists every layer's.  The
  * first node whose value holds inf or NaN is recorded too: such a value
  * is never "within" (runner_verify.c).

@@ -291,7 +291,8 @@ static bool split_operand(const graft_attr *attrs, int nattrs, int rank, LeafCtx
 static bool decide(const char *op, int i, const graft_attr *attrs, int nattrs,
                    const Tensor *first, int base_rank, LeafCtx *c)
 {
-    if (layer_operand(op, i, attrs, nattrs, first, c))
+    if (layer_operand(op, i, attrs, nattrs, first, c) ||
+        verify_onnx_operand_shape(op, i, attrs, nattrs, first, base_rank, c))
         return true;
     if (i != 0)
         return false;
