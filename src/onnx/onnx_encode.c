@@ -210,14 +210,20 @@ static void put(Encoder *e, const void *data, size_t n)
     e->used += n;
 }
 
+/* Written in place where the buffer has room for the longest varint (a
+ * call of put and memcpy per key and length cost more than the bytes). */
 static void put_varint(Encoder *e, uint64_t v)
 {
     uint8_t bytes[10];
+    uint8_t *at = e->cap - e->used >= sizeof bytes ? e->buf + e->used : bytes;
     size_t n = 0;
     for (; v >= 0x80; v >>= 7)
-        bytes[n++] = (uint8_t)(v | 0x80);
-    bytes[n++] = (uint8_t)v;
-    put(e, bytes, n);
+        at[n++] = (uint8_t)(v | 0x80);
+    at[n++] = (uint8_t)v;
+    if (at == bytes)
+        put(e, bytes, n);
+    else
+        e->used += n;
 }
 
 /* A fixed-size value, little-endian whatever the host's order. */
