@@ -2,27 +2,65 @@
  * in onnx_model.h). */
 #include "onnx_model.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
+#include "arena.h"
 #include "onnx_check.h"
+#include "onnx_encode.h"
 #include "onnx_wire.h"
 #include "util.h"
 
-/* protobuf-c allocates through graft's out-of-memory policy (note [out of
- * memory] in util.h): an allocation never returns NULL. */
-static void *pb_alloc(void *data, size_t size)
+/* note [model arena]: protobuf-c unpacks a model into one arena (note
+ * [arenas] in arena.h), a bump of a pointer per message, string and array
+ * where malloc was called for each; nothing is freed message by message
+ * (pb_nofree), the whole model goes with its arena.  The arena is found
+ * from the model through a header placed before the ModelProto: the first
+ * allocation of protobuf-c's unpack is the message itself (checked on every
+ * unpack), so that allocation alone gets the header. */
+typedef struct ModelHeader {
+    Arena *arena;
+    _Alignas(16) unsigned char model[];
+} ModelHeader;
+
+typedef struct UnpackArena {
+    Arena *arena;
+    void *first; /* the first allocation: the ModelProto */
+} UnpackArena;
+
+static void *pb_arena_alloc(void *data, size_t size)
 {
-    (void)data;
-    return xmalloc(size ? size : 1);
+    UnpackArena *ua = data;
+    if (ua->first)
+        return arena_alloc(ua->arena, size);
+    ModelHeader *h = arena_alloc(ua->arena, sizeof *h + size);
+    h->arena = ua->arena;
+    return ua->first = h->model;
 }
 
-static void pb_free(void *data, void *ptr)
+static void pb_nofree(void *data, void *ptr)
 {
-    (void)data;
-    free(ptr);
+    (void)data, (void)ptr;
 }
 
-static ProtobufCAllocator pb_allocator = {pb_alloc, pb_free, NULL};
+static ModelHeader *model_header(Onnx__ModelProto *model)
+{
+    return (ModelHeader *)((unsigned char *)model - offsetof(ModelHeader, model));
+}
+
+/* protobuf-c's unpack of checked bytes into a new arena; NULL (the arena
+ * freed) where it fails. */
+static Onnx__ModelProto *unpack_into_arena(const uint8_t *data, size_t len)
+{
+    UnpackArena ua = {arena_new(), NULL};
+    ProtobufCAllocator allocator = {pb_arena_alloc, pb_nofree, &ua};
+    Onnx__ModelProto *model = onnx__model_proto__unpack(&allocator, len, data);
+    if (!model || (void *)model != ua.first) {
+        arena_free(ua.arena);
+        return NULL;
+    }
+    return model;
+}
 
 Onnx__ModelProto *onnx_model_unpack(const uint8_t *data, size_t len, const char *name,
                                     const graft_limits *limits, graft_diag *d)
@@ -30,7 +68,7 @@ Onnx__ModelProto *onnx_model_unpack(const uint8_t *data, size_t len, const char 
     uint64_t depth = limit_or_default(limits)->onnx_depth;
     if (!onnx_wire_check(data, len, &onnx__model_proto__descriptor, depth, name, d))
         return NULL;
-    Onnx__ModelProto *model = onnx__model_proto__unpack(&pb_allocator, len, data);
+    Onnx__ModelProto *model = unpack_into_arena(data, len);
     if (!model) {
         /* onnx_wire_check accepts only what protobuf-c unpacks */
         diag_byte_error(d, name, 0, "protobuf-c could not unpack the model");
@@ -55,31 +93,15 @@ Onnx__ModelProto *onnx_model_read(const Source *src, const graft_limits *limits,
     return onnx_model_unpack((const uint8_t *)src->text, src->len, src->name, limits, d);
 }
 
-/* A protobuf-c output buffer that appends to a stdio stream. */
-typedef struct StreamBuffer {
-    ProtobufCBuffer base;
-    FILE *out;
-    bool ok;
-} StreamBuffer;
-
-static void stream_append(ProtobufCBuffer *buffer, size_t len, const uint8_t *data)
-{
-    StreamBuffer *sb = (StreamBuffer *)buffer;
-    if (sb->ok && fwrite(data, 1, len, sb->out) != len)
-        sb->ok = false;
-}
-
 bool onnx_model_write(const Onnx__ModelProto *model, FILE *out)
 {
-    StreamBuffer sb = {{stream_append}, out, true};
-    onnx__model_proto__pack_to_buffer(model, &sb.base);
-    return sb.ok;
+    return onnx_encode_file(&model->base, out);
 }
 
 void onnx_model_free(Onnx__ModelProto *model)
 {
     if (model)
-        onnx__model_proto__free_unpacked(model, &pb_allocator);
+        arena_free(model_header(model)->arena);
 }
 
 /* A varint at *pos before len; false when it does not end there. */

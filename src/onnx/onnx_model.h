@@ -4,10 +4,12 @@
  * (note [wire check] in onnx_wire.h), which reports bad input with its
  * byte offset, then protobuf-c's unpack into the onnx.ModelProto structs
  * generated at build time from Debian's onnx.proto (onnx.pb-c.h in the
- * build tree).  Writing packs a ModelProto with protobuf-c straight into
- * the output stream.
+ * build tree), all of it in one arena (note [model arena] in
+ * onnx_model.c).  Writing encodes a ModelProto as protobuf-c's pack
+ * would, byte for byte, with every length computed once (note [onnx
+ * encode] in onnx_encode.h), into the output stream.
  *
- * What comes back byte for byte: protobuf-c packs known fields in field
+ * What comes back byte for byte: protobuf-c's pack writes known fields in field
  * number order, as protobuf's C++ and Python serializers do, and keeps
  * the presence of every optional field (proto2), so a file those
  * serializers wrote (canonically encoded) is written back unchanged.

@@ -70,10 +70,31 @@ static OnnxType operand_type(const graft_node *a)
     return t;
 }
 
-/* An output as a graft type: NULL unless its dtype and rank are known. */
-static const graft_type *output_type(graft_graph *g, const OnnxType *t)
+/* note [shared types]: an output whose dtype and dims are an operand's
+ * (the element-wise ops, most of a model) takes that operand's type
+ * rather than a new one; a type is never changed once made, so one type
+ * may stand for many values (bench/onnx_e2e.sh: a new type's text and
+ * copy cost 2,700 instructions per node). */
+static const graft_type *operand_type_equal(const graft_node *n, const OnnxType *t)
 {
-    return t->dtype && t->rank >= 0 ? graph_type_tensor(g, t->dtype, t->dims, t->rank) : NULL;
+    for (int i = 0; i < node_nargs(n); i++) {
+        const graft_type *a = node_type(node_arg(n, i));
+        if (a && a->kind == TYPE_TENSOR && a->rank == t->rank &&
+            strcmp(a->dtype, t->dtype) == 0 &&
+            (t->rank == 0 || memcmp(a->dims, t->dims, (size_t)t->rank * sizeof *a->dims) == 0))
+            return a;
+    }
+    return NULL;
+}
+
+/* An output of n as a graft type: NULL unless its dtype and rank are
+ * known. */
+static const graft_type *output_type(graft_graph *g, const graft_node *n, const OnnxType *t)
+{
+    if (!t->dtype || t->rank < 0)
+        return NULL;
+    const graft_type *same = operand_type_equal(n, t);
+    return same ? same : graph_type_tensor(g, t->dtype, t->dims, t->rank);
 }
 
 /* The results a call has: those the model named, or for a call a rewrite
@@ -92,28 +113,47 @@ static int result_count(const graft_node *n, bool *tuple)
     return count;
 }
 
+/* Inference's arrays for a call of up to FEW inputs and outputs live on
+ * the stack (a calloc of each per node cost 1,000 instructions); one more
+ * than used is zeroed, as an op's inference may look at in[0] or write
+ * out[0] of a call with none. */
+enum { FEW = 4 };
+
+/* The type of call n from the outputs inference found. */
+static const graft_type *call_type(graft_graph *g, const graft_node *n, const OnnxType *out,
+                                   int nout, bool tuple)
+{
+    const graft_type *few[FEW] = {0};
+    const graft_type **fields = nout <= FEW ? few : xcalloc((size_t)nout, sizeof *fields);
+    bool known = true;
+    for (int i = 0; i < nout; i++)
+        known &= (fields[i] = output_type(g, n, &out[i])) != NULL;
+    const graft_type *t = !tuple ? fields[0] : known ? graph_type_tuple(g, fields, nout) : NULL;
+    if (fields != few)
+        free(fields);
+    return t;
+}
+
 const graft_type *onnx_type_of(graft_graph *g, const graft_node *n, StrBuf *why)
 {
     if (!node_op(n) || !onnx_has_infer(node_op(n)) || graph_node_domain(g, n))
         return NULL; /* unknown to graft: untyped */
     bool tuple;
     int nin = node_nargs(n), nout = result_count(n, &tuple);
-    OnnxType *in = xcalloc((size_t)nin + 1, sizeof *in);
-    OnnxType *out = xcalloc((size_t)nout + 1, sizeof *out);
+    OnnxType in_few[FEW + 1], out_few[FEW + 1];
+    OnnxType *in = nin <= FEW ? in_few : xmalloc(((size_t)nin + 1) * sizeof *in);
+    OnnxType *out = nout <= FEW ? out_few : xmalloc(((size_t)nout + 1) * sizeof *out);
+    in[nin] = out[nout] = (OnnxType){0};
     for (int i = 0; i < nin; i++)
         in[i] = operand_type(node_arg(n, i));
     const graft_type *t = NULL;
-    if (onnx_infer(n, in, nin, out, nout, why)) {
-        const graft_type **fields = xcalloc((size_t)nout + 1, sizeof *fields);
-        bool known = true;
-        for (int i = 0; i < nout; i++)
-            known &= (fields[i] = output_type(g, &out[i])) != NULL;
-        t = !tuple ? fields[0] : known ? graph_type_tuple(g, fields, nout) : NULL;
-        free(fields);
-    }
+    if (onnx_infer(n, in, nin, out, nout, why))
+        t = call_type(g, n, out, nout, tuple);
     for (int i = 0; i < nin; i++)
         free((void *)in[i].values);
-    free(in);
-    free(out);
+    if (in != in_few)
+        free(in);
+    if (out != out_few)
+        free(out);
     return t;
 }

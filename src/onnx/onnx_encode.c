@@ -1,0 +1,330 @@
+/* onnx_encode.c - protobuf messages written with their lengths computed
+ * once, bottom-up (note [onnx encode] in onnx_encode.h). */
+#include "onnx_encode.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+enum { STREAM_BUFFER = 64 * 1024 };
+
+typedef struct Encoder {
+    VEC(size_t) lengths; /* of each message and packed field, in walk order */
+    size_t next;         /* the next of lengths the write walk takes */
+    uint8_t *buf;
+    size_t used, cap;
+    FILE *out; /* NULL: buf is of the encoding's size */
+    bool ok;
+} Encoder;
+
+static size_t varint_size(uint64_t v)
+{
+    size_t n = 1;
+    for (; v >= 0x80; v >>= 7)
+        n++;
+    return n;
+}
+
+static uint32_t zigzag32(int32_t v)
+{
+    return ((uint32_t)v << 1) ^ (uint32_t)-(int32_t)((uint32_t)v >> 31);
+}
+
+static uint64_t zigzag64(int64_t v)
+{
+    return ((uint64_t)v << 1) ^ (uint64_t)-(int64_t)((uint64_t)v >> 63);
+}
+
+static bool is_pointer(ProtobufCType type)
+{
+    return type == PROTOBUF_C_TYPE_STRING || type == PROTOBUF_C_TYPE_MESSAGE;
+}
+
+/* The bytes one value of type takes in a message's struct. */
+static size_t value_stride(ProtobufCType type)
+{
+    switch (type) {
+    case PROTOBUF_C_TYPE_SINT64:
+    case PROTOBUF_C_TYPE_INT64:
+    case PROTOBUF_C_TYPE_UINT64:
+    case PROTOBUF_C_TYPE_SFIXED64:
+    case PROTOBUF_C_TYPE_FIXED64:
+    case PROTOBUF_C_TYPE_DOUBLE:
+        return 8;
+    case PROTOBUF_C_TYPE_BOOL:
+        return sizeof(protobuf_c_boolean);
+    case PROTOBUF_C_TYPE_STRING:
+    case PROTOBUF_C_TYPE_MESSAGE:
+        return sizeof(void *);
+    case PROTOBUF_C_TYPE_BYTES:
+        return sizeof(ProtobufCBinaryData);
+    default:
+        return 4;
+    }
+}
+
+static unsigned wire_type(ProtobufCType type)
+{
+    switch (type) {
+    case PROTOBUF_C_TYPE_SFIXED64:
+    case PROTOBUF_C_TYPE_FIXED64:
+    case PROTOBUF_C_TYPE_DOUBLE:
+        return PROTOBUF_C_WIRE_TYPE_64BIT;
+    case PROTOBUF_C_TYPE_SFIXED32:
+    case PROTOBUF_C_TYPE_FIXED32:
+    case PROTOBUF_C_TYPE_FLOAT:
+        return PROTOBUF_C_WIRE_TYPE_32BIT;
+    case PROTOBUF_C_TYPE_STRING:
+    case PROTOBUF_C_TYPE_BYTES:
+    case PROTOBUF_C_TYPE_MESSAGE:
+        return PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED;
+    default:
+        return PROTOBUF_C_WIRE_TYPE_VARINT;
+    }
+}
+
+/* How many values of field f message m writes: a repeated field's count,
+ * else 1 where it is present (note [onnx encode]) and 0 where not. */
+static size_t value_count(const ProtobufCFieldDescriptor *f, const ProtobufCMessage *m)
+{
+    const char *base = (const char *)m;
+    if (f->label == PROTOBUF_C_LABEL_REPEATED)
+        return *(const size_t *)(base + f->quantifier_offset);
+    if (f->label == PROTOBUF_C_LABEL_REQUIRED)
+        return 1;
+    if (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) {
+        if (*(const uint32_t *)(base + f->quantifier_offset) != f->id)
+            return 0;
+    } else if (!is_pointer(f->type))
+        return *(const protobuf_c_boolean *)(base + f->quantifier_offset) ? 1 : 0;
+    if (!is_pointer(f->type))
+        return 1;
+    const void *p = *(const void *const *)(base + f->offset);
+    return p && p != f->default_value;
+}
+
+/* Where field f's first value is in m. */
+static const char *first_value(const ProtobufCFieldDescriptor *f, const ProtobufCMessage *m)
+{
+    const char *member = (const char *)m + f->offset;
+    return f->label == PROTOBUF_C_LABEL_REPEATED ? *(const char *const *)member : member;
+}
+
+/* A varint-encoded value: its number as put_varint takes it. */
+static uint64_t varint_value(ProtobufCType type, const void *v)
+{
+    switch (type) {
+    case PROTOBUF_C_TYPE_SINT32:
+        return zigzag32(*(const int32_t *)v);
+    case PROTOBUF_C_TYPE_ENUM:
+    case PROTOBUF_C_TYPE_INT32: /* a negative one sign-extended to 64 bits */
+        return (uint64_t)(int64_t) * (const int32_t *)v;
+    case PROTOBUF_C_TYPE_UINT32:
+        return *(const uint32_t *)v;
+    case PROTOBUF_C_TYPE_SINT64:
+        return zigzag64(*(const int64_t *)v);
+    case PROTOBUF_C_TYPE_BOOL:
+        return *(const protobuf_c_boolean *)v ? 1 : 0;
+    default: /* int64, uint64 */
+        return *(const uint64_t *)v;
+    }
+}
+
+static size_t message_size(Encoder *e, const ProtobufCMessage *m);
+
+/* The bytes a value takes after its key, its length prefix included. */
+/* The bytes a value takes after its key, its length prefix included. */
+static size_t value_size(Encoder *e, ProtobufCType type, const void *v)
+{
+    size_t len;
+    if (type == PROTOBUF_C_TYPE_STRING)
+        len = *(const char *const *)v ? strlen(*(const char *const *)v) : 0;
+    else if (type == PROTOBUF_C_TYPE_BYTES)
+        len = ((const ProtobufCBinaryData *)v)->len;
+    else if (type == PROTOBUF_C_TYPE_MESSAGE)
+        len = *(void *const *)v ? message_size(e, *(const ProtobufCMessage *const *)v) : 0;
+    else if (wire_type(type) == PROTOBUF_C_WIRE_TYPE_VARINT)
+        return varint_size(varint_value(type, v));
+    else
+        return value_stride(type); /* fixed32, fixed64 */
+    return varint_size(len) + len;
+}
+
+static size_t key_size(uint32_t id)
+{
+    return varint_size((uint64_t)id << 3);
+}
+
+static size_t field_size(Encoder *e, const ProtobufCFieldDescriptor *f,
+                         const ProtobufCMessage *m)
+{
+    size_t count = value_count(f, m);
+    if (count == 0)
+        return 0;
+    const char *v = first_value(f, m);
+    size_t stride = value_stride(f->type), size = 0;
+    for (size_t k = 0; k < count; k++)
+        size += value_size(e, f->type, v + k * stride);
+    if (!(f->flags & PROTOBUF_C_FIELD_FLAG_PACKED))
+        return count * key_size(f->id) + size;
+    vec_push(&e->lengths, size);
+    return key_size(f->id) + varint_size(size) + size;
+}
+
+/* m's length, recorded in e->lengths before those of what it holds. */
+static size_t message_size(Encoder *e, const ProtobufCMessage *m)
+{
+    size_t slot = e->lengths.len;
+    vec_push(&e->lengths, 0);
+    const ProtobufCMessageDescriptor *desc = m->descriptor;
+    size_t size = 0;
+    for (unsigned i = 0; i < desc->n_fields; i++)
+        size += field_size(e, &desc->fields[i], m);
+    for (unsigned i = 0; i < m->n_unknown_fields; i++)
+        size += key_size(m->unknown_fields[i].tag) + m->unknown_fields[i].len;
+    e->lengths.items[slot] = size;
+    return size;
+}
+
+static void flush(Encoder *e)
+{
+    if (e->out && e->used && fwrite(e->buf, 1, e->used, e->out) != e->used)
+        e->ok = false;
+    e->used = 0;
+}
+
+static void put(Encoder *e, const void *data, size_t n)
+{
+    if (n == 0)
+        return;
+    if (e->cap - e->used < n) {
+        flush(e);
+        if (n > e->cap) { /* a large bytes field: straight to the stream */
+            if (fwrite(data, 1, n, e->out) != n)
+                e->ok = false;
+            return;
+        }
+    }
+    memcpy(e->buf + e->used, data, n);
+    e->used += n;
+}
+
+/* Written in place where the buffer has room for the longest varint (a
+ * call of put and memcpy per key and length cost more than the bytes). */
+static void put_varint(Encoder *e, uint64_t v)
+{
+    uint8_t bytes[10];
+    uint8_t *at = e->cap - e->used >= sizeof bytes ? e->buf + e->used : bytes;
+    size_t n = 0;
+    for (; v >= 0x80; v >>= 7)
+        at[n++] = (uint8_t)(v | 0x80);
+    at[n++] = (uint8_t)v;
+    if (at == bytes)
+        put(e, bytes, n);
+    else
+        e->used += n;
+}
+
+/* A fixed-size value, little-endian whatever the host's order. */
+static void put_fixed(Encoder *e, const void *v, size_t size)
+{
+    uint64_t x = 0;
+    uint8_t bytes[8];
+    if (size == 4) {
+        uint32_t x32;
+        memcpy(&x32, v, 4);
+        x = x32;
+    } else
+        memcpy(&x, v, 8);
+    for (size_t b = 0; b < size; b++)
+        bytes[b] = (uint8_t)(x >> (8 * b));
+    put(e, bytes, size);
+}
+
+static void put_fields(Encoder *e, const ProtobufCMessage *m);
+
+static void put_value(Encoder *e, ProtobufCType type, const void *v)
+{
+    if (type == PROTOBUF_C_TYPE_STRING) {
+        const char *s = *(const char *const *)v;
+        size_t len = s ? strlen(s) : 0;
+        put_varint(e, len);
+        put(e, s, len);
+    } else if (type == PROTOBUF_C_TYPE_BYTES) {
+        const ProtobufCBinaryData *bd = v;
+        put_varint(e, bd->len);
+        put(e, bd->data, bd->len);
+    } else if (type == PROTOBUF_C_TYPE_MESSAGE) {
+        const ProtobufCMessage *m = *(const ProtobufCMessage *const *)v;
+        put_varint(e, m ? e->lengths.items[e->next++] : 0);
+        if (m)
+            put_fields(e, m);
+    } else if (wire_type(type) == PROTOBUF_C_WIRE_TYPE_VARINT)
+        put_varint(e, varint_value(type, v));
+    else
+        put_fixed(e, v, value_stride(type));
+}
+
+static void put_field(Encoder *e, const ProtobufCFieldDescriptor *f, const ProtobufCMessage *m)
+{
+    size_t count = value_count(f, m);
+    if (count == 0)
+        return;
+    const char *v = first_value(f, m);
+    size_t stride = value_stride(f->type);
+    if (f->flags & PROTOBUF_C_FIELD_FLAG_PACKED) {
+        put_varint(e, (uint64_t)f->id << 3 | PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED);
+        put_varint(e, e->lengths.items[e->next++]);
+        for (size_t k = 0; k < count; k++)
+            put_value(e, f->type, v + k * stride);
+        return;
+    }
+    uint64_t key = (uint64_t)f->id << 3 | wire_type(f->type);
+    for (size_t k = 0; k < count; k++) {
+        put_varint(e, key);
+        put_value(e, f->type, v + k * stride);
+    }
+}
+
+/* m's fields, its own length already taken from e->lengths. */
+static void put_fields(Encoder *e, const ProtobufCMessage *m)
+{
+    const ProtobufCMessageDescriptor *desc = m->descriptor;
+    for (unsigned i = 0; i < desc->n_fields; i++)
+        put_field(e, &desc->fields[i], m);
+    for (unsigned i = 0; i < m->n_unknown_fields; i++) {
+        const ProtobufCMessageUnknownField *u = &m->unknown_fields[i];
+        put_varint(e, (uint64_t)u->tag << 3 | u->wire_type);
+        put(e, u->data, u->len); /* its length prefix included */
+    }
+}
+
+/* Both walks over msg into e, whose buffer is set up. */
+static void encode(Encoder *e, const ProtobufCMessage *msg)
+{
+    e->next = 1; /* lengths[0] is msg's own, written by nobody */
+    put_fields(e, msg);
+    flush(e);
+    vec_free(&e->lengths);
+}
+
+bool onnx_encode_file(const ProtobufCMessage *msg, FILE *out)
+{
+    Encoder e = {.out = out, .ok = true, .cap = STREAM_BUFFER};
+    message_size(&e, msg);
+    e.buf = xmalloc(e.cap);
+    encode(&e, msg);
+    free(e.buf);
+    return e.ok;
+}
+
+uint8_t *onnx_encode_bytes(const ProtobufCMessage *msg, size_t *len)
+{
+    Encoder e = {.ok = true};
+    *len = message_size(&e, msg);
+    e.buf = xmalloc(*len + 1);
+    e.cap = *len;
+    encode(&e, msg);
+    return e.buf;
+}

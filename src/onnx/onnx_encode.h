@@ -1,0 +1,42 @@
+/* onnx_encode.h - onnx.proto's messages in protobuf's wire format,
+ * lengths computed once.
+ *
+ * note [onnx encode]: graft writes a model as protobuf-c's pack writes it,
+ * byte for byte (tests/check_onnx_encode.c compares the two on every
+ * model of tests/onnx/ and of the fuzz corpus): known fields in the order
+ * of their descriptor (field-number order), an optional field where its
+ * has_ flag or its pointer says it is present, a oneof's member where the
+ * case names it, repeated scalars packed where onnx.proto says [packed =
+ * true] and one key per value elsewhere, a message's unknown fields after
+ * its known ones with their bytes.  What differs is the work.  protobuf-c
+ * packs a nested message into a buffer of its own to learn its length,
+ * then copies it into its parent's, so every byte is copied once for each
+ * level it is nested in (a node's attribute: model, graph, node,
+ * attribute), through a callback per field.  Here a first walk computes
+ * the length of every message and packed field once, bottom-up, into a
+ * list in the order the second walk meets them; the second writes each
+ * byte once, into a 64 KB buffer flushed to the stream (or into one
+ * buffer of the exact size).  Both walks recurse on the nesting of
+ * messages, which the wire check bounds (--limit onnx-depth) for a model
+ * read; the export nests nothing deeper than the model it came from.
+ * onnx.proto is proto2: the fields are optional, repeated or in a oneof
+ * (required ones are written always); proto3's unlabelled fields are not
+ * among them, and the encoder does not take them.
+ */
+#ifndef GRAFT_ONNX_ENCODE_H
+#define GRAFT_ONNX_ENCODE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <protobuf-c/protobuf-c.h>
+
+/* Writes msg's encoding to out; false when a write failed. */
+bool onnx_encode_file(const ProtobufCMessage *msg, FILE *out);
+
+/* msg's encoding in a malloc'd buffer of *len bytes (one more allocated,
+ * so that an empty encoding is not a NULL buffer). */
+uint8_t *onnx_encode_bytes(const ProtobufCMessage *msg, size_t *len);
+
+#endif
