@@ -13,6 +13,7 @@
 #include "frontend.h"
 #include "onnx_infer.h"
 #include "registry.h"
+#include "registry_tables.h"
 
 /* Loads text as "t.graft"; the diagnostics in *diag (malloc'd). */
 static RuleFile *load(const char *text, char **diag)
@@ -63,7 +64,7 @@ START_TEST(test_every_op_has_inference_and_kernel)
         ck_assert_msg(op->since > 0, "%s: no 'since N'", op->name);
     }
     int declared = 0; /* "op " at the start of a line of onnx_ops.graft */
-    for (const char *p = registry_onnx_text; (p = strstr(p, "\nop ")); p++)
+    for (const char *p = registry_onnx_table.text; (p = strstr(p, "\nop ")); p++)
         declared++;
     ck_assert_int_eq(nonnx, declared);
     rulefile_free(rf);

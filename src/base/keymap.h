@@ -89,8 +89,9 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t v)
  * symbol) times an odd constant, its top bits.  The caches: the labeller's
  * ops, constants and attribute texts (automaton_label_class.c), the
  * automaton's steps (note [step cache] in automaton.c), the Relay
- * loader's names (note [name cache] in relay_load_expr.c) and the
- * printer's op names (relay_print_impl.h); no other slot formula
+ * loader's names (note [name cache] in relay_load_expr.c), the
+ * printer's op names (relay_print_impl.h) and the builtin registry's
+ * names as its table is read (registry_tables.c); no other slot formula
  * (exceptions: 0, counted by tests/one_notes.sh). */
 static inline size_t cache_slot(uint64_t key, unsigned bits)
 {

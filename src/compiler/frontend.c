@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "checker.h"
+#include "registry_tables.h"
 #include "rules_lex.h"
 
 /* State of one load. */
@@ -41,11 +42,11 @@ typedef struct Loader {
 
 static void load_source(Loader *ld, Source *src);
 
+static void add_source(Loader *ld, Source *src);
+
 static AstFile *parse(Loader *ld, Source *src)
 {
-    ld->rf->sources = xgrow_items(ld->rf->sources, &ld->sources_cap, (size_t)ld->rf->nsources + 1,
-                                  sizeof(Source *));
-    ld->rf->sources[ld->rf->nsources++] = src;
+    add_source(ld, src);
     AstBuilder b = {ld->rf->arena, ld->rf->names, src, false};
     return rules_parse_source(src, &b, (int)ld->limits->rule_depth, ld->d);
 }
@@ -57,29 +58,17 @@ struct FrontendBuiltin {
     Source *src;        /* stdpatterns/ops.graft */
 };
 
-static Source *builtin_source(void)
-{
-    return source_from_string("stdpatterns/ops.graft", registry_builtin_text,
-                              strlen(registry_builtin_text));
-}
-
+/* The ops of stdpatterns/ops.graft, read from its compiled table (note
+ * [compiled registry] in registry_tables.h).  Never fails: the table was
+ * checked when make wrote it. */
 FrontendBuiltin *frontend_builtin_new(graft_diag *d)
 {
     FrontendBuiltin *b = xcalloc(1, sizeof *b);
     b->arena = arena_new();
     b->names = interner_new(b->arena);
     b->registry = registry_new(b->arena, b->names);
-    b->src = builtin_source();
-    AstBuilder ab = {b->arena, b->names, b->src, false};
-    unsigned errors = diag_errors(d);
-    AstFile *file = rules_parse_source(b->src, &ab, (int)limit_defaults.rule_depth, d);
-    for (int i = 0; file && i < file->nitems; i++)
-        if (file->items[i].kind == ITEM_OP)
-            registry_declare(b->registry, file->items[i].u.op, d);
-    if (!file || diag_errors(d) != errors) {
-        frontend_builtin_free(b);
-        return NULL;
-    }
+    b->src = registry_table_source(&registry_builtin_table);
+    registry_load_table(b->registry, &registry_builtin_table, b->src, d);
     return b;
 }
 
@@ -94,29 +83,33 @@ void frontend_builtin_free(FrontendBuiltin *b)
     free(b);
 }
 
-/* The builtin registry, stdpatterns/ops.graft compiled in: parsed here,
- * or shared (opts->builtin). */
+static void add_source(Loader *ld, Source *src)
+{
+    ld->rf->sources = xgrow_items(ld->rf->sources, &ld->sources_cap, (size_t)ld->rf->nsources + 1,
+                                  sizeof(Source *));
+    ld->rf->sources[ld->rf->nsources++] = src;
+}
+
+/* The builtin registry, stdpatterns/ops.graft compiled in: read from its
+ * table here, or shared (opts->builtin). */
 static void load_builtin_ops(Loader *ld)
 {
     const FrontendBuiltin *b = ld->opts->builtin;
     if (b) { /* declared already: the RuleFile started from its registry */
-        ld->rf->sources = xgrow_items(ld->rf->sources, &ld->sources_cap,
-                                      (size_t)ld->rf->nsources + 1, sizeof(Source *));
-        ld->rf->sources[ld->rf->nsources++] = b->src;
+        add_source(ld, b->src);
         ld->rf->nbuiltin = ld->rf->nsources;
         ld->rf->shared_builtin = true;
         return;
     }
-    AstFile *file = parse(ld, builtin_source());
+    Source *src = registry_table_source(&registry_builtin_table);
+    add_source(ld, src);
     ld->rf->nbuiltin = ld->rf->nsources;
-    for (int i = 0; file && i < file->nitems; i++)
-        if (file->items[i].kind == ITEM_OP)
-            registry_declare(ld->rf->registry, file->items[i].u.op, ld->d);
+    registry_load_table(ld->rf->registry, &registry_builtin_table, src, ld->d);
 }
 
 /* opset onnx N (note [target IR] in registry.h): the registry finds
- * ONNX's ops from now on, stdpatterns/onnx_ops.graft declared here, once
- * per load. */
+ * ONNX's ops from now on, stdpatterns/onnx_ops.graft's table declared
+ * here, once per load. */
 static void target_onnx(Loader *ld, const AstOpset *o)
 {
     Registry *reg = ld->rf->registry;
@@ -128,12 +121,9 @@ static void target_onnx(Loader *ld, const AstOpset *o)
         return;
     }
     registry_set_onnx(reg, o->version);
-    AstFile *file = parse(ld, source_from_string("stdpatterns/onnx_ops.graft",
-                                                 registry_onnx_text,
-                                                 strlen(registry_onnx_text)));
-    for (int i = 0; file && i < file->nitems; i++)
-        if (file->items[i].kind == ITEM_OP)
-            registry_declare(reg, file->items[i].u.op, ld->d);
+    Source *src = registry_table_source(&registry_onnx_table);
+    add_source(ld, src);
+    registry_load_table(reg, &registry_onnx_table, src, ld->d);
 }
 
 /* "dir/of/including.graft" + "x.graft" -> "dir/of/x.graft". */

@@ -23,15 +23,18 @@
 #include "limit.h"
 #include "rulefile.h"
 
-/* stdpatterns/ops.graft parsed once, to be shared read-only by many
- * loads (FrontendOptions.builtin): a process that loads rule text again
- * and again (the fuzz harnesses) then parses the 172 builtin ops once, not
- * once a load.  Each load starts from a copy of the declared registry
- * (registry_clone: the op table, not the ops), to which its own `op`
- * declarations add.  It must outlive every RuleFile loaded with it. */
+/* stdpatterns/ops.graft's ops declared once, to be shared read-only by
+ * many loads (FrontendOptions.builtin): a process that loads rule text
+ * again and again (the fuzz harnesses, the language server) then builds
+ * the builtin ops from their table (note [compiled registry] in
+ * registry_tables.h) once, not once a load.  Each load starts from a copy
+ * of the declared registry (registry_clone: the op table, not the ops),
+ * to which its own `op` declarations add.  It must outlive every RuleFile
+ * loaded with it. */
 typedef struct FrontendBuiltin FrontendBuiltin;
 
-/* NULL after reporting through d (the builtin text does not parse). */
+/* Never NULL (the table was checked when make wrote it); d is where the
+ * declarations would report, as a load's. */
 FrontendBuiltin *frontend_builtin_new(graft_diag *d);
 void frontend_builtin_free(FrontendBuiltin *b);
 
@@ -46,8 +49,8 @@ typedef struct FrontendOptions {
                                         including file's directory (-I DIR,
                                         then GRAFT_PATH), in order */
     int ninclude_dirs;    /* entries in include_dirs */
-    const FrontendBuiltin *builtin; /* the builtin ops parsed already, or
-                                       NULL: parse them for this load */
+    const FrontendBuiltin *builtin; /* the builtin ops declared already, or
+                                       NULL: declare them for this load */
 } FrontendOptions;
 
 /* Loads paths ("-" = standard input) as one rule set.  Returns NULL when

@@ -1,10 +1,11 @@
 /* registry.h - the op registry: which ops exist and what they take.
  *
  * The registry is built from op declarations (AstOpDecl), first those of
- * stdpatterns/ops.graft (compiled into graft: registry_builtin_text), then
- * those of the rule files.  For each op it records the operand count, the
- * attributes with their kinds and TVM v0.14 default values, and traits:
- * commutative (match either operand order), elementwise, broadcast.
+ * stdpatterns/ops.graft (compiled into graft as tables:
+ * note [compiled registry] in registry_tables.h), then those of the rule
+ * files.  For each op it records the operand count, the attributes with
+ * their kinds and TVM v0.14 default values, and traits: commutative
+ * (match either operand order), elementwise, broadcast.
  *
  * note [attribute defaults]: TVM's printer leaves out attributes that have
  * their default value, so a pattern's attribute constraint must compare
@@ -89,14 +90,9 @@ struct OpInfo {
 
 typedef struct Registry Registry;
 
-/* The text of stdpatterns/ops.graft, embedded at build time. */
-extern const char registry_builtin_text[];
-/* The text of stdpatterns/onnx_ops.graft, ONNX's operators, the same way. */
-extern const char registry_onnx_text[];
-
 /* note [target IR]: a registry holds Relay's ops and, once a rule file
- * says "opset onnx N", ONNX's too (stdpatterns/onnx_ops.graft, loaded
- * then), but finds only those of the IR its rules are for: Relay's until
+ * says "opset onnx N", ONNX's too (stdpatterns/onnx_ops.graft's table,
+ * loaded then), but finds only those of the IR its rules are for: Relay's until
  * registry_set_onnx.  A name is declared once across both (ONNX spells
  * its ops in CamelCase, Relay in lower case). */
 void registry_set_onnx(Registry *reg, int opset);
