@@ -115,6 +115,10 @@ void engine_partition_verdict(graft_engine *e, uint32_t rule, const graft_node *
 /* The same for a rewrite rule's pass (rewrite.c). */
 void engine_rewrite_verdict(graft_engine *e, uint32_t rule, const graft_node *root, PartVerdict *v);
 
+/* rewrite_build.c: the values of rule r of several roots for bindings b,
+ * by[j] replacing roots[j] (note [root values]). */
+void rewrite_build_roots(graft_engine *e, const graft_rule *r, const graft_binding *b,
+                         graft_node *const *roots, graft_node **by);
 /* rewrite_build.c: builds the action of rule r for bindings b, replacing
  * root; new nodes are labelled. */
 graft_node *rewrite_build(graft_engine *e, const graft_rule *r, const graft_binding *b,

@@ -483,6 +483,12 @@ void verify_rule(const graft_rule_set *rs, uint32_t rule, const VerifyOptions *o
         strbuf_puts(&out->why, "a partition rule");
         return;
     }
+    if (rd->nroots) { /* instances are built from one root's tree so far */
+        out->verdict = VERIFY_SKIPPED;
+        strbuf_printf(&out->why, "a rule of %d roots: instances of one root only so far",
+                      rd->nroots);
+        return;
+    }
     const char *op = action_without_evaluator(rd->action);
     if (op) {
         out->verdict = VERIFY_UNCHECKED;

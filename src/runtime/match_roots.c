@@ -1,0 +1,120 @@
+/* match_roots.c - the roots after the first of a rule of several (note
+ * [several roots] in src/compiler/check_roots.c).
+ *
+ * note [root candidates]: the automaton offers a rule of several roots
+ * where its first root's item is, as it offers any rule; the matcher
+ * verifies that root, then looks for each later root j in turn among the
+ * nodes that read a node the roots before it bound: lowering picked for
+ * j a shared slot (graft_root.via) and how many operand steps below j
+ * its node sits (depth), so j's candidates are via's node's users, their
+ * users for depth 2, and so on: never a scan of the graph.  Candidates
+ * come in users-list order (breadth first for depth > 1, each node
+ * once), which the graph keeps in the order the uses were made, so the
+ * choice is deterministic.  A candidate must be in the state of j's item
+ * (the automaton's labels, as for every goal), and no node an earlier
+ * root matched as a call, tuple or element (pairs that are no leaf): two
+ * roots never share a node, and a root is no interior node of another.
+ * Each candidate is a way of the goal machine (note [goal machine]): the
+ * first that fits is taken and a choice point keeps the rest, so a
+ * failure later (a repeated variable, a later root, the guard) tries the
+ * next candidate.  The guard runs once every root matched. */
+#include "match_impl.h"
+
+#include <stdlib.h>
+
+uint32_t matcher_root_goals(Matcher *m, uint32_t rest)
+{
+    for (int j = m->rule->nroots - 1; j >= 1; j--) {
+        rest = matcher_goal(m, m->rule->roots[j].pattern, NULL, false, rest);
+        m->pool.items[rest].root = j;
+    }
+    return rest;
+}
+
+/* A fresh stamp for m->seen, sized for every node of the graph. */
+static uint32_t seen_stamp(Matcher *m)
+{
+    size_t count = graph_node_count(m->g), old = m->seen_cap;
+    if (count > old) {
+        m->seen = xgrow_items(m->seen, &m->seen_cap, count, sizeof *m->seen);
+        memset(m->seen + old, 0, (m->seen_cap - old) * sizeof *m->seen);
+    }
+    if (++m->seen_stamp == 0) {
+        memset(m->seen, 0, m->seen_cap * sizeof *m->seen);
+        m->seen_stamp = 1;
+    }
+    return m->seen_stamp;
+}
+
+/* The users of the nodes in m->cands, each once, in order, into m->cands. */
+static void users_level(Matcher *m, uint32_t stamp)
+{
+    m->level.len = 0;
+    for (size_t i = 0; i < m->cands.len; i++)
+        for (const Use *u = node_first_use(m->cands.items[i]); u; u = use_next(u)) {
+            graft_node *user = use_user(u);
+            if (m->seen[node_id(user)] != stamp) {
+                m->seen[node_id(user)] = stamp;
+                vec_push(&m->level, user);
+            }
+        }
+    m->cands.len = 0;
+    for (size_t i = 0; i < m->level.len; i++)
+        vec_push(&m->cands, m->level.items[i]);
+}
+
+/* Root j's candidates into m->cands: depth levels of users above via's
+ * node (none when via is unbound). */
+static void candidates(Matcher *m, const graft_root *r)
+{
+    m->cands.len = 0;
+    graft_node *via = m->b[r->via].node;
+    if (!via)
+        return;
+    vec_push(&m->cands, via);
+    for (int d = 0; d < r->depth; d++)
+        users_level(m, seen_stamp(m));
+}
+
+/* Whether n may be root j's node: in its item's state, and no node that
+ * an earlier root matched as more than a leaf. */
+static bool root_fits(const Matcher *m, int j, graft_node *n)
+{
+    if (!has(m, n, m->rule->roots[j].pattern->item))
+        return false;
+    for (size_t i = 0; i < m->pairs.len; i++)
+        if (m->pairs.items[i].node == n && m->pairs.items[i].pat->kind != GRAFT_PAT_ANY)
+            return false;
+    return true;
+}
+
+bool matcher_root_way(Matcher *m, int j, int w, uint32_t rest, uint32_t *out)
+{
+    const graft_root *r = &m->rule->roots[j];
+    candidates(m, r);
+    size_t total = m->cands.len, first = (size_t)w;
+    while (first < total && !root_fits(m, j, m->cands.items[first]))
+        first++;
+    if (first == total) {
+        if (w == 0 && matcher_record(m, MFAIL_ROOT, r->pattern, m->b[r->via].node))
+            m->rec->bind = r->via;
+        return false;
+    }
+    size_t later = first + 1;
+    while (later < total && !root_fits(m, j, m->cands.items[later]))
+        later++;
+    if (later < total)
+        vec_push(&m->choices, ((Choice){r->pattern, NULL, false, (int)later, rest,
+                                        (uint32_t)m->trail.len, (uint32_t)m->pairs.len,
+                                        (uint32_t)m->pool.len, j}));
+    graft_node *n = m->cands.items[first];
+    m->root_at[j] = n;
+    *out = matcher_goal(m, r->pattern, n, false, rest);
+    return true;
+}
+
+graft_node *const *matcher_roots(const Matcher *m, int *n)
+{
+    *n = m->rule->nroots;
+    return m->root_at;
+}
