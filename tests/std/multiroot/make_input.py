@@ -1,5 +1,5 @@
-"""Writes input.relay for stdpatterns/multiroot.graft (tests/std.sh): the
-graph below with its weights as constants in #[metadata], each an NDArray
+"""Writes input.relay for stdpatterns/multiroot.graft (tests/std.sh), and
+verify.relay (the merges alone): the graphs below with its weights as constants in #[metadata], each an NDArray
 as TVM saves one (magic, reserved, CPU device, rank, dtype, dims, bytes),
 the layout src/runtime/eval_meta.c reads.  Run: python3 make_input.py."""
 import base64
@@ -63,6 +63,31 @@ def @main(%x: Tensor[(4, 8), float32], %img: Tensor[(1, 3, 8, 8), float32],
 }
 """
 
+# The merges alone, for graft run --verify (verify.golden): the evaluator
+# has no shape_of, so the sharing rules are left out.
+VERIFY_BODY = """\
+def @main(%x: Tensor[(4, 8), float32], %img: Tensor[(1, 3, 8, 8), float32]) {
+  %0 = nn.dense(%x, meta[relay.Constant][0] /* ty=Tensor[(8, 8), float32] */, units=8);
+  %1 = nn.dense(%x, meta[relay.Constant][1] /* ty=Tensor[(8, 8), float32] */, units=8);
+  %2 = nn.dense(%x, meta[relay.Constant][2] /* ty=Tensor[(8, 8), float32] */, units=8);
+  %3 = multiply(%0, %1);
+  %4 = add(%3, %2);
+  %5 = nn.relu(%4);
+  %6 = nn.dense(%5, meta[relay.Constant][3] /* ty=Tensor[(8, 8), float32] */, units=8);
+  %7 = nn.dense(%5, meta[relay.Constant][4] /* ty=Tensor[(4, 8), float32] */, units=4);
+  %8 = nn.dense(%5, meta[relay.Constant][5] /* ty=Tensor[(4, 8), float32] */, units=4);
+  %9 = multiply(%7, %8);
+  %10 = nn.conv2d(%img, meta[relay.Constant][6] /* ty=Tensor[(4, 3, 3, 3), float32] */, padding=[1, 1, 1, 1], channels=4, kernel_size=[3, 3]);
+  %11 = nn.conv2d(%img, meta[relay.Constant][7] /* ty=Tensor[(4, 3, 3, 3), float32] */, padding=[1, 1, 1, 1], channels=4, kernel_size=[3, 3]);
+  %12 = subtract(%10, %11);
+  %13 = split(%6, indices_or_sections=2, axis=1);
+  %14 = %13.0;
+  %15 = %13.1;
+  %16 = concatenate((%14, %15), axis=1);
+  (%16, %9, %12)
+}
+"""
+
 
 def ndarray(shape, k):
     dtype = (2, 32, 1)  # float32
@@ -78,7 +103,8 @@ def ndarray(shape, k):
 
 def main():
     n = len(CONSTS)
-    nodes = [{"type_key": ""}, {"type_key": "Array", "data": list(range(2, 2 + n))}]
+    nodes = [{"type_key": ""}, {"type_key": "Map", "keys": ["relay.Constant"], "data": [2]},
+             {"type_key": "Array", "data": list(range(3, 3 + n))}]
     for i in range(n):
         nodes.append({"type_key": "relay.Constant",
                       "attrs": {"_checked_type_": "0", "data": str(i), "span": "0",
@@ -86,8 +112,9 @@ def main():
     meta = {"root": 1, "nodes": nodes,
             "b64ndarrays": [ndarray(s, k) for k, s in enumerate(CONSTS)],
             "attrs": {"tvm_version": "0.14.0"}}
-    with open("input.relay", "w") as f:
-        f.write('#[version = "0.0.5"]\n' + BODY + "#[metadata]\n" + json.dumps(meta) + "\n")
+    for name, body in (("input.relay", BODY), ("verify.relay", VERIFY_BODY)):
+        with open(name, "w") as f:
+            f.write('#[version = "0.0.5"]\n' + body + "#[metadata]\n" + json.dumps(meta) + "\n")
 
 
 main()
