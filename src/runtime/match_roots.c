@@ -8,9 +8,9 @@
  * j a shared slot (graft_root.via) and how many operand steps below j
  * its node sits (depth), so j's candidates are via's node's users, their
  * users for depth 2, and so on: never a scan of the graph.  Candidates
- * come in users-list order (breadth first for depth > 1, each node
- * once), which the graph keeps in the order the uses were made, so the
- * choice is deterministic.  A candidate must be in the state of j's item
+ * come in users-list order (a node that reads via twice comes twice; for
+ * depth > 1 breadth first, each node once), which the graph keeps in the
+ * order the uses were made, so the choice is deterministic.  A candidate must be in the state of j's item
  * (the automaton's labels, as for every goal), and no node an earlier
  * root matched as a call, tuple or element (pairs that are no leaf): two
  * roots never share a node, and a root is no interior node of another.
@@ -63,8 +63,8 @@ static void users_level(Matcher *m, uint32_t stamp)
         vec_push(&m->cands, m->level.items[i]);
 }
 
-/* Root j's candidates into m->cands: depth levels of users above via's
- * node (none when via is unbound). */
+/* Root j's candidates into m->cands, for a depth above 1: depth levels
+ * of users above via's node (none when via is unbound). */
 static void candidates(Matcher *m, const graft_root *r)
 {
     m->cands.len = 0;
@@ -88,26 +88,50 @@ static bool root_fits(const Matcher *m, int j, graft_node *n)
     return true;
 }
 
+/* The candidates of root j from index k on: the first that fits, its
+ * index in *k, or NULL.  A root one step above its shared node (the
+ * common case: nn.dense(x, w)) reads the users list itself, which is in
+ * the graph already; a deeper one the list candidates made. */
+static graft_node *next_fit(Matcher *m, int j, const Use **u, size_t *k)
+{
+    if (m->rule->roots[j].depth == 1) {
+        for (; *u; *u = use_next(*u), ++*k)
+            if (root_fits(m, j, use_user(*u)))
+                return use_user(*u);
+        return NULL;
+    }
+    for (; *k < m->cands.len; ++*k)
+        if (root_fits(m, j, m->cands.items[*k]))
+            return m->cands.items[*k];
+    return NULL;
+}
+
 bool matcher_root_way(Matcher *m, int j, int w, uint32_t rest, uint32_t *out)
 {
     const graft_root *r = &m->rule->roots[j];
-    candidates(m, r);
-    size_t total = m->cands.len, first = (size_t)w;
-    while (first < total && !root_fits(m, j, m->cands.items[first]))
-        first++;
-    if (first == total) {
-        if (w == 0 && matcher_record(m, MFAIL_ROOT, r->pattern, m->b[r->via].node))
+    graft_node *via = m->b[r->via].node;
+    const Use *u = via ? node_first_use(via) : NULL;
+    size_t first = 0;
+    if (r->depth == 1) {
+        for (; u && first < (size_t)w; u = use_next(u))
+            first++; /* way w: the w-th use */
+    } else {
+        candidates(m, r);
+        first = (size_t)w;
+    }
+    graft_node *n = next_fit(m, j, &u, &first);
+    if (!n) {
+        if (w == 0 && matcher_record(m, MFAIL_ROOT, r->pattern, via))
             m->rec->bind = r->via;
         return false;
     }
     size_t later = first + 1;
-    while (later < total && !root_fits(m, j, m->cands.items[later]))
-        later++;
-    if (later < total)
+    if (u)
+        u = use_next(u);
+    if (next_fit(m, j, &u, &later))
         vec_push(&m->choices, ((Choice){r->pattern, NULL, false, (int)later, rest,
                                         (uint32_t)m->trail.len, (uint32_t)m->pairs.len,
                                         (uint32_t)m->pool.len, j}));
-    graft_node *n = m->cands.items[first];
     m->root_at[j] = n;
     *out = matcher_goal(m, r->pattern, n, false, rest);
     return true;
