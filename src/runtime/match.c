@@ -39,6 +39,7 @@ Matcher *matcher_new(Labels *labels, const graft_graph *g)
         m->proof[r] = matcher_proof_steps(&m->rs->rules[r]);
         m->checked[r] = !m->proof[r] && matcher_checkable(&m->rs->rules[r]);
     }
+    matcher_roots_init(m);
     return m;
 }
 
@@ -68,6 +69,7 @@ void matcher_free(Matcher *m)
     vec_free(&m->cands);
     vec_free(&m->level);
     free(m->seen);
+    matcher_roots_free(m);
     free(m);
 }
 

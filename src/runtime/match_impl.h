@@ -56,6 +56,13 @@ typedef struct CheckGoal {
     bool nobind;        /* as in Goal */
 } CheckGoal;
 
+/* A root for which no user of the shared node via was in the root's
+ * state, as long as the labels' epoch is epoch (note [root misses]). */
+typedef struct RootMiss {
+    const graft_node *via; /* the shared node, NULL for none */
+    uint64_t epoch;        /* labels_epoch then */
+} RootMiss;
+
 struct Matcher {
     Labels *labels;      /* node states, borrowed */
     const Automaton *a;  /* the automaton, borrowed */
@@ -93,6 +100,9 @@ struct Matcher {
                             candidate search that reached it */
     size_t seen_cap;     /* entries in seen */
     uint32_t seen_stamp; /* current search's stamp */
+    RootMiss *misses;    /* match_roots.c: per root of every rule of
+                            several, the last miss (note [root misses]) */
+    uint32_t *miss_at;   /* per rule: its roots' first entry in misses */
 };
 
 /* ---- match.c ---- */
@@ -108,6 +118,9 @@ bool matcher_record(Matcher *m, MatchFailKind kind, const graft_pat *p, graft_no
 
 /* ---- match_roots.c (note [root candidates]) ---- */
 
+/* Sets up and frees the misses of the rules of several roots. */
+void matcher_roots_init(Matcher *m);
+void matcher_roots_free(Matcher *m);
 /* The goals that look for the rule's roots after the first, before rest. */
 uint32_t matcher_root_goals(Matcher *m, uint32_t rest);
 /* Takes candidate w or a later one of root j as the root's node: the

@@ -10,8 +10,9 @@
  * users for depth 2, and so on: never a scan of the graph.  Candidates
  * come in users-list order (a node that reads via twice comes twice; for
  * depth > 1 breadth first, each node once), which the graph keeps in the
- * order the uses were made, so the choice is deterministic.  A candidate must be in the state of j's item
- * (the automaton's labels, as for every goal), and no node an earlier
+ * order the uses were made, so the choice is deterministic.  A
+ * candidate must be in the state of j's item (the automaton's labels, as
+ * for every goal), and no node an earlier
  * root matched as a call, tuple or element (pairs that are no leaf): two
  * roots never share a node, and a root is no interior node of another.
  * Each candidate is a way of the goal machine (note [goal machine]): the
@@ -21,6 +22,58 @@
 #include "match_impl.h"
 
 #include <stdlib.h>
+
+/* note [root misses]: a later root's search fails when no user of the
+ * shared node is in the root's state; every candidate of the first root
+ * that binds the same shared node would scan the same users again, so
+ * that a node read by n relus, where a rule wants a relu and a sigmoid
+ * of one x and none has a sigmoid, took n * n looks (20,000 relus: 2.6 s).
+ * The matcher remembers, per root of each rule of several, the last
+ * shared node whose users had none in the root's state, and the labels'
+ * epoch then: while no state was stored since (and so no edit was made:
+ * an edit relabels the nodes whose operands it changed before the next
+ * try), the root fails at once.  A search that failed only because the
+ * nodes in the state were matched already by earlier roots is not
+ * remembered: that depends on the try.  (tests/hostile.sh, roots.) */
+
+void matcher_roots_init(Matcher *m)
+{
+    uint32_t total = 0;
+    m->miss_at = xmalloc(((size_t)m->rs->nrules + 1) * sizeof *m->miss_at);
+    for (uint32_t r = 0; r < m->rs->nrules; r++) {
+        m->miss_at[r] = total;
+        total += (uint32_t)m->rs->rules[r].nroots;
+    }
+    m->misses = xcalloc((size_t)total + 1, sizeof *m->misses);
+}
+
+void matcher_roots_free(Matcher *m)
+{
+    free(m->miss_at);
+    free(m->misses);
+}
+
+static RootMiss *miss_of(const Matcher *m, int j)
+{
+    return &m->misses[m->miss_at[m->rule - m->rs->rules] + (uint32_t)j];
+}
+
+/* Whether no candidate of root j (its users, or m->cands for depth > 1)
+ * is in its state, whatever the try matched. */
+static bool none_in_state(const Matcher *m, int j, const graft_node *via)
+{
+    uint32_t item = m->rule->roots[j].pattern->item;
+    if (m->rule->roots[j].depth == 1) {
+        for (const Use *u = node_first_use(via); u; u = use_next(u))
+            if (has(m, use_user(u), item))
+                return false;
+        return true;
+    }
+    for (size_t k = 0; k < m->cands.len; k++)
+        if (has(m, m->cands.items[k], item))
+            return false;
+    return true;
+}
 
 uint32_t matcher_root_goals(Matcher *m, uint32_t rest)
 {
@@ -111,6 +164,13 @@ bool matcher_root_way(Matcher *m, int j, int w, uint32_t rest, uint32_t *out)
     const graft_root *r = &m->rule->roots[j];
     graft_node *via = m->b[r->via].node;
     const Use *u = via ? node_first_use(via) : NULL;
+    RootMiss *miss = miss_of(m, j);
+    uint64_t epoch = labels_epoch(m->labels);
+    if (via && miss->via == via && miss->epoch == epoch) {
+        if (matcher_record(m, MFAIL_ROOT, r->pattern, via))
+            m->rec->bind = r->via;
+        return false;
+    }
     size_t first = 0;
     if (r->depth == 1) {
         for (; u && first < (size_t)w; u = use_next(u))
@@ -121,6 +181,8 @@ bool matcher_root_way(Matcher *m, int j, int w, uint32_t rest, uint32_t *out)
     }
     graft_node *n = next_fit(m, j, &u, &first);
     if (!n) {
+        if (w == 0 && via && none_in_state(m, j, via))
+            *miss = (RootMiss){via, epoch};
         if (w == 0 && matcher_record(m, MFAIL_ROOT, r->pattern, via))
             m->rec->bind = r->via;
         return false;
