@@ -122,6 +122,8 @@ bool verify_matches_at_root(const graft_rule_set *one, graft_graph *g)
 {
     graft_engine *e = engine_new(one, g, &(EngineOptions){0});
     RootMatch m = {graph_output(g), false};
+    if (one->rules[0].nroots) /* the first root (note [root instances] in verify_build.c) */
+        m.root = node_arg(graph_output(g), 0);
     engine_matches(e, note_match, &m);
     engine_free(e);
     return m.found;
@@ -481,12 +483,6 @@ void verify_rule(const graft_rule_set *rs, uint32_t rule, const VerifyOptions *o
     if (rd->kind == GRAFT_ACTION_PARTITION) {
         out->verdict = VERIFY_SKIPPED;
         strbuf_puts(&out->why, "a partition rule");
-        return;
-    }
-    if (rd->nroots) { /* instances are built from one root's tree so far */
-        out->verdict = VERIFY_SKIPPED;
-        strbuf_printf(&out->why, "a rule of %d roots: instances of one root only so far",
-                      rd->nroots);
         return;
     }
     const char *op = action_without_evaluator(rd->action);
