@@ -314,8 +314,9 @@ static void explain_policy(Explainer *x, uint32_t r, graft_node *root)
     engine_rewrite_verdict(e, r, root, &v); /* the grouping of r's pass */
     if (v.fate == PART_INTERIOR) {
         fprintf(x->out, "  not applied: interior use: %s is used by %s outside the match,\n"
-                "  which the root does not post-dominate\n",
-                explain_label_at(x, v.a, &x->sb), explain_label_at(x, v.b, &x->sb2));
+                "  which %s does not post-dominate\n",
+                explain_label_at(x, v.a, &x->sb), explain_label_at(x, v.b, &x->sb2),
+                rule->nroots ? "no root" : "the root");
         StrBuf msg = {0};
         strbuf_printf(&msg, "%s is inside the match", explain_label(x, v.a, &x->sb));
         explain_model_note(x, v.a, msg.data);
