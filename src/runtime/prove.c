@@ -217,7 +217,7 @@ void prove_rule(const graft_rule_set *rs, uint32_t rule, const ProveOptions *o, 
     memset(out, 0, sizeof *out);
     if (rs->rules[rule].nroots) { /* the encoding reads one root's tree */
         out->verdict = PROVE_NOT_PROVED;
-        strbuf_printf(&out->why, "a rule of %d roots: proofs of one root only so far",
+        strbuf_printf(&out->why, "not proved: a rule of %d roots leaves the fragment",
                       rs->rules[rule].nroots);
         return;
     }
