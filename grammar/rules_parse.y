@@ -82,9 +82,9 @@ static void yyerror(const SrcRange *loc, RulesParseCtx *ctx, const char *msg);
 %type <node> apostfix aprimary aattr_value aattr_scalar aattr_item literal scalar_literal
 %type <node> signed_number
 %type <name> opname
-%type <node> partition pletvar asplice
+%type <node> partition pletvar asplice roots
 %type <list> literal_items aattr_items dims tuple_items atuple_items flags flag_list
-%type <list> pattr_list part_attrs gquery_args optraits let_params
+%type <list> pattr_list part_attrs gquery_args optraits let_params root_list
 %type <args> tuple_tail atuple_tail
 %type <node> flag pattr dim
 %type <args> pargs parglist aargs aarglist
@@ -117,8 +117,21 @@ item
 
 /* rule -> NAME [flags] := PATTERN [where GUARD] => ACTION */
 rule
-    : IDENT flags ASSIGN pattern guard_opt ARROW action
+    : IDENT flags ASSIGN roots guard_opt ARROW action
                           { build_rule(ctx, $1, @1, &$2, $4, $5, $7, @$); }
+    ;
+
+/* One pattern, or several roots joined by '&' (note [several roots] in
+ * check_roots.c): a match is one node per root, sharing the variables. */
+roots
+    : pattern
+    | root_list           { $$ = build_roots(B, $1, @$); }
+    ;
+
+root_list
+    : pattern '&' pattern { $$ = (AstList){0}; ast_list_push(B->arena, &$$, $1);
+                            ast_list_push(B->arena, &$$, $3); }
+    | root_list '&' pattern { $$ = $1; ast_list_push(B->arena, &$$, $3); }
     ;
 
 flags

@@ -192,7 +192,7 @@ static int check_dir(const char *dir)
 
 START_TEST(test_fmt_stdpatterns)
 {
-    ck_assert_int_eq(check_dir("stdpatterns"), 14);
+    ck_assert_int_eq(check_dir("stdpatterns"), 15);
 }
 END_TEST
 

@@ -7,7 +7,9 @@
 # rounding, on conv_bn.onnx and tests/std/onnx_fold_bn/input.onnx, whose
 # near misses it leaves alone); stdpatterns/onnx_partition.graft makes
 # each Conv and BatchNormalization a call of a model-local function and
-# computes the same values too; onnx.checker.check_model (full_check) accepts
+# computes the same values too; stdpatterns/onnx/merge.graft's rules of
+# several roots compute the same values on tests/std/onnx_merge/input.onnx
+# (in float64, exactly); onnx.checker.check_model (full_check) accepts
 # every model written.  Needs python3-onnx (Debian's, 1.12) and numpy;
 # skips without them.
 set -u
@@ -31,6 +33,7 @@ for model in conv_bn mobilenet_v2_op13 mobilenet_v2_op17 mnasnet_op13 shufflenet
     run "$GRAFT_SRCDIR/stdpatterns/onnx_fold_bn.graft" "$model.onnx" "folded_$model.onnx"
 done
 run "$GRAFT_SRCDIR/stdpatterns/onnx_fold_bn.graft" ../std/onnx_fold_bn/input.onnx folded_std.onnx
+run "$GRAFT_SRCDIR/stdpatterns/onnx/merge.graft" ../std/onnx_merge/input.onnx merged_std.onnx
 for model in conv_bn mobilenet_v2_op13; do
     run "$GRAFT_SRCDIR/stdpatterns/onnx_partition.graft" "$model.onnx" "partitioned_$model.onnx"
 done

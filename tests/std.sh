@@ -26,9 +26,16 @@ trap 'rm -rf "$tmp"' EXIT
 ok() { pass=$((pass + 1)); echo "PASS: $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
 
+# The rule files: stdpatterns/*.graft, and those for ONNX of stdpatterns/onnx/.
+rule_files() {
+    for f in "$srcdir"/stdpatterns/*.graft "$srcdir"/stdpatterns/onnx/*.graft; do
+        [ -e "$f" ] && printf '%s\n' "$f"
+    done
+}
+
 # 1. graft check on each rule file.
-for f in "$srcdir"/stdpatterns/*.graft; do
-    name=stdpatterns/$(basename "$f")
+for f in $(rule_files); do
+    name=stdpatterns/${f#"$srcdir"/stdpatterns/}
     if "$graft" check -Werror "$f" >"$tmp/check.out" 2>&1 && [ ! -s "$tmp/check.out" ]; then
         ok "check $name"
     else
@@ -61,7 +68,7 @@ done
 for golden in "$srcdir"/tests/std/*/*.golden; do
     applied_counts "$golden"
 done >"$tmp/all.counts"
-for f in "$srcdir"/stdpatterns/*.graft; do
+for f in $(rule_files); do
     # Rule names: items "NAME [...] :=" at the start of a line.
     sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)[^=]*:=.*/\1/p' "$f"
 done | sort -u >"$tmp/rules"

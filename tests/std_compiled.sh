@@ -25,6 +25,9 @@ for golden in "$srcdir"/tests/std/*/*.golden; do
     name=std/$(basename "$dir")
     # compiled rewriters read and write Relay text only so far (doc/onnx.md)
     [ -e "$dir/input.onnx" ] && continue
+    # rules of several roots run interpreted only so far: graft compile
+    # refuses them (tests/golden/multiroot/compile_refused.golden)
+    [ "$(basename "$dir")" = multiroot ] && continue
     # Line 1 is "# graft run --stats=counts RULES... input.relay".
     cmd=$(head -n 1 "$golden")
     rules=$(echo "$cmd" | sed -e 's/^# graft run --stats=counts //' -e 's/ input\.relay$//')

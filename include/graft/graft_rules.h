@@ -284,6 +284,17 @@ typedef bool (*graft_guard_fn)(const graft_graph *g, const graft_binding *b);
  * no value (graft_attr_slot_known): the rewrite does not happen. */
 typedef graft_node *(*graft_build_fn)(graft_graph *g, const graft_binding *b, graft_node *root);
 
+/* One root of a rule of several, p & q & r (note [several roots] in
+ * src/compiler/check_roots.c).  The first root is found by the automaton
+ * as a rule's one root is; each later root among the users of a node an
+ * earlier root bound: via's node, depth steps up its users (1: the root
+ * reads it directly). */
+typedef struct graft_root {
+    const graft_pat *pattern; /* the root's pattern tree */
+    int via;                  /* the shared slot, -1 for the first root */
+    int depth;                /* operand steps from the root down to via's node */
+} graft_root;
+
 typedef struct graft_rule {
     const char *name;              /* rule name, "bn" */
     const char *file;              /* rule file as named by the user */
@@ -302,6 +313,9 @@ typedef struct graft_rule {
     graft_build_fn build_fn;       /* compiled action, or NULL */
     int npart_attrs;               /* GRAFT_ACTION_PARTITION: function attributes */
     const graft_attr *part_attrs;  /* in the order written */
+    int nroots;                    /* a rule of several roots: how many (its action
+                                      gives one value per root), else 0 */
+    const graft_root *roots;       /* them, roots[0].pattern == pattern */
 } graft_rule;
 
 /* A compiled attribute test (GRAFT_PRED_ATTR): true when the attribute

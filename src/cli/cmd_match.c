@@ -48,6 +48,7 @@ static void print_help(void)
 /* What the visitor needs to print one match. */
 typedef struct MatchOut {
     const graft_rule_set *rs;  /* for rule and slot names */
+    graft_engine *e;    /* the engine, for the roots of a match */
     NodeLabels names;   /* node names */
     uint64_t count;     /* matches printed */
     StrBuf key;         /* scratch for attribute values and names */
@@ -73,6 +74,17 @@ static void put_callee(MatchOut *o, const graft_node *call)
         put_node(o, node_callee(call), false);
 }
 
+/* A rule of several roots: "; roots %3, %0, %1", the node of each. */
+static void put_roots(MatchOut *o, const graft_rule *rule)
+{
+    int n;
+    graft_node *const *roots = rule->nroots ? engine_match_root_nodes(o->e, &n) : NULL;
+    for (int j = 0; roots && j < n; j++) {
+        fputs(j ? ", " : "; roots ", stdout);
+        put_node(o, roots[j], false);
+    }
+}
+
 static void visit(void *ctx, uint32_t r, graft_node *root, const graft_binding *b)
 {
     MatchOut *o = ctx;
@@ -96,6 +108,7 @@ static void visit(void *ctx, uint32_t r, graft_node *root, const graft_binding *
             fputs(o->key.data, stdout);
         }
     }
+    put_roots(o, rule);
     putchar('\n');
     o->count++;
 }
@@ -108,7 +121,7 @@ static bool list_matches(const char *const *paths, int n, const graft_limits *li
         return false;
     EngineOptions opts = {.limits = limits};
     graft_engine *e = engine_new(&l.rules->rs, l.g, &opts);
-    MatchOut o = {.rs = &l.rules->rs};
+    MatchOut o = {.rs = &l.rules->rs, .e = e};
     node_labels_init(&o.names, l.g, l.src->name);
     engine_matches(e, visit, &o);
     node_labels_free(&o.names);

@@ -203,6 +203,9 @@ struct AstNode {
             AstNode *rest;  /* AST_TUPLE pattern: "rest..." after the fields,
                                the AST_VAR naming them (ellipsis is set), or
                                NULL (note [sequence variables]) */
+            bool roots;     /* AST_TUPLE: a rule's roots, p & q & r, not a
+                               tuple pattern (note [several roots] in
+                               check_roots.c); never nested */
         } list;
         /* AST_CALL, AST_OPTIONAL, AST_REPEAT, AST_CLASS, AST_FNCALL,
          * AST_ANYCALL, AST_OPVALUE (name and op only); AST_FNLIT (args

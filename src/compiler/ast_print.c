@@ -119,6 +119,13 @@ static void print_call(StrBuf *out, const AstNode *n)
 static void print_tuple(StrBuf *out, const AstNode *n)
 {
     const AstList *l = &n->u.list.items;
+    if (n->u.list.roots) { /* a rule's roots: p & q, no tuple */
+        for (int i = 0; i < l->count; i++) {
+            strbuf_puts(out, i ? " & " : "");
+            print_at(out, l->items[i], PREC_ALT);
+        }
+        return;
+    }
     strbuf_putc(out, '(');
     print_list_items(out, l, PREC_ALT);
     if (n->u.list.ellipsis)

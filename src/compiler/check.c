@@ -130,6 +130,7 @@ static bool check_rule(CheckCtx *c, AstRule *rule)
     if (rule->guard)
         ok = check_guard(c, rule->guard);
     ok &= check_action(c, rule->action) && check_outputs(c, rule->action);
+    ok = ok && check_roots(c, rule); /* after the action's ops are resolved */
     if (ok)
         warn_unused(c);
     rule->nvars = c->nvars;

@@ -103,6 +103,11 @@ bool check_guard_implies(const AstNode *have, const AstNode *want, const GuardEn
 /* check_unify.c: check_unify_patterns for two rules whose guards must be
  * able to hold together on the common match. */
 bool check_unify_rules(const AstRule *a, const AstRule *b, long *steps);
+/* check_roots.c (note [several roots]): the roots of the current rule
+ * checked, false after errors; how many values an action gives (-1:
+ * known only from the model). */
+bool check_roots(CheckCtx *c, AstRule *rule);
+int check_action_values(const AstNode *action);
 /* check_overlap.c: shadowing and ambiguity over all rules. */
 void check_overlaps(CheckCtx *c);
 

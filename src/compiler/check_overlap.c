@@ -548,6 +548,8 @@ void check_overlaps(CheckCtx *c)
     RuleList general = {0}, all = {0};
     Budget bud = {PAIR_BUDGET, STEP_BUDGET};
     for (int j = 0; j < n; j++) {
+        if (check_is_roots(c->rf->rules[j]->pattern))
+            continue; /* a group of nodes, no tree another rule's could shadow */
         check_self_rewrite(c, c->rf->rules[j], &bud);
         StrBuf sb = {0};
         ast_print_node(&sb, c->rf->rules[j]->action);

@@ -42,5 +42,8 @@ bool check_may_unify(const AstNode *a, const AstNode *b);
 enum { CHECK_NWARNINGS = 4 };
 extern const char *const check_warning_names[CHECK_NWARNINGS];
 bool check_warning_known(const char *name);
+/* Whether a rule's pattern is several roots, p & q (note [several roots]
+ * in check_roots.c). */
+bool check_is_roots(const AstNode *pattern);
 
 #endif

@@ -189,13 +189,37 @@ static bool is_call(const AstNode *n)
            n->kind == AST_ANYCALL;
 }
 
+/* A rule's roots, p & q & r (note [several roots] in check_roots.c): a
+ * line broken before each '&' whose root would pass the width, the
+ * roots under the first one's column, each as ast_print.c prints it. */
+static void put_roots(Layout *lo, const AstNode *n)
+{
+    size_t indent = column(lo);
+    const AstList *roots = &n->u.list.items;
+    for (int i = 0; i < roots->count; i++) {
+        if (i > 0) {
+            StrBuf one = {0};
+            ast_print_node_at(&one, roots->items[i], 1); /* PREC_ALT */
+            if (column(lo) + 3 + one.len > FMT_RULES_WIDTH)
+                new_line(lo, indent);
+            else
+                strbuf_putc(lo->out, ' ');
+            strbuf_free(&one);
+            strbuf_puts(lo->out, "& ");
+        }
+        put_operand(lo, roots->items[i], 1);
+    }
+}
+
 /* n, which does not fit its line, without parentheses around it: broken
- * in its outermost chain, between a call's entries, or inside the
- * operand of c@... or of ...[i]; else as one line. */
+ * in its outermost chain, between a call's entries, between roots, or
+ * inside the operand of c@... or of ...[i]; else as one line. */
 static void put_wide(Layout *lo, const AstNode *n)
 {
     ChainParts parts = {0};
-    if (chain_of(n, &parts) > 1) {
+    if (n->kind == AST_TUPLE && n->u.list.roots) {
+        put_roots(lo, n);
+    } else if (chain_of(n, &parts) > 1) {
         put_chain(lo, &parts, ast_print_prec(n));
     } else if (is_call(n)) {
         put_call(lo, n);

@@ -87,7 +87,10 @@ static bool lower_rule(Lowerer *L, const AstRule *r, graft_rule *out)
     out->once = r->once;
     out->nslots = r->nvars;
     out->slot_names = slot_names(L, r);
-    if (!(out->pattern = lower_pattern(L, r->pattern)))
+    if (r->pattern->kind == AST_TUPLE && r->pattern->u.list.roots) {
+        if (!lower_roots(L, r->pattern, out))
+            return false;
+    } else if (!(out->pattern = lower_pattern(L, r->pattern)))
         return false;
     if (r->guard && !(out->guard = lower_guard(L, r->guard)))
         return false;

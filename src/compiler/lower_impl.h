@@ -34,6 +34,12 @@ const graft_expr *lower_guard(Lowerer *L, const AstNode *g);
 const graft_expr *lower_action(Lowerer *L, const AstNode *a);
 /* The pattern tree of the current rule (lower_pattern.c). */
 const graft_pat *lower_pattern(Lowerer *L, const AstNode *p);
+/* Reports that the matcher cannot run what at writes ("WHAT is not
+ * supported by the matcher"), counted in L->errors. */
+void lower_error(Lowerer *L, const AstNode *at, const char *what);
+/* A rule of several roots (lower_roots.c): out's pattern, nroots and
+ * roots; false after an error. */
+bool lower_roots(Lowerer *L, const AstNode *roots, graft_rule *out);
 /* The distinct items and tests made so far, copied into the arena. */
 graft_item *lower_take_items(Lowerer *L, uint32_t *n);
 graft_pred *lower_take_preds(Lowerer *L, uint32_t *n);

@@ -134,7 +134,7 @@ static graft_pat *number_leaf(Lowerer *L, const AstNode *ast)
     return p;
 }
 
-static void lower_error(Lowerer *L, const AstNode *at, const char *what)
+void lower_error(Lowerer *L, const AstNode *at, const char *what)
 {
     diag_error(L->d, at->src, at->range, "%s is not supported by the matcher", what);
     L->errors++;

@@ -265,6 +265,13 @@ AstNode *build_tuple(const AstBuilder *b, AstList items, bool ellipsis, SrcRange
     return n;
 }
 
+AstNode *build_roots(const AstBuilder *b, AstList roots, SrcRange range)
+{
+    AstNode *n = build_tuple(b, roots, false, range);
+    n->u.list.roots = true;
+    return n;
+}
+
 AstNode *build_tuple_from(const AstBuilder *b, AstNode *first, const ArgsAcc *rest,
                           SrcRange range)
 {

@@ -80,6 +80,8 @@ AstNode *build_getitem_any(const AstBuilder *b, AstNode *base, SrcRange range);
 AstNode *build_getitem(RulesParseCtx *ctx, AstNode *base, const char *num,
                        SrcRange num_range, SrcRange range);
 AstNode *build_tuple(const AstBuilder *b, AstList items, bool ellipsis, SrcRange range);
+/* p & q & r: a rule's roots (AstNode.u.list.roots). */
+AstNode *build_roots(const AstBuilder *b, AstList roots, SrcRange range);
 AstNode *build_tuple_from(const AstBuilder *b, AstNode *first, const ArgsAcc *rest,
                           SrcRange range);
 AstNode *build_call(const AstBuilder *b, AstKind kind, const char *name,

@@ -124,6 +124,11 @@ uint32_t labels_order(Labels *l, const GraphOrder *o, uint32_t *offering);
 uint32_t labels_offering(Labels *l, uint32_t *offering, uint32_t *nlabelled);
 /* The stored state of n, STATE_NONE if never labelled. */
 uint32_t labels_state(const Labels *l, const graft_node *n);
+/* Changes whenever a state is stored: what was found from the states
+ * (and the users lists, which change only where nodes are relabelled
+ * next) holds while it stays the same (note [root misses] in
+ * match_roots.c). */
+uint64_t labels_epoch(const Labels *l);
 /* The same by node id. */
 uint32_t labels_state_id(const Labels *l, uint32_t id);
 Automaton *labels_automaton(const Labels *l);

@@ -87,6 +87,11 @@ static uint32_t gather_operands(Labels *l, const graft_node *n, NodeKind kind)
     return count;
 }
 
+uint64_t labels_epoch(const Labels *l)
+{
+    return l->epoch;
+}
+
 uint32_t labels_state(const Labels *l, const graft_node *n)
 {
     uint32_t id = node_id(n);
@@ -189,6 +194,7 @@ uint32_t labels_node(Labels *l, const graft_node *n)
         s = class_step(l, c, l->operands, na);
     }
     l->state[id] = s;
+    l->epoch++;
     return s;
 }
 
@@ -217,6 +223,7 @@ static uint32_t label_walk(Labels *l, uint32_t *order, uint32_t *offering, uint3
     uint32_t *ids = order ? order : xmalloc(((size_t)count + 1) * sizeof *ids);
     uint32_t n = graph_arrays_topo_ids(g, &a, ids);
     state_reserve(l, count);
+    l->epoch++; /* every state below may change */
     *kept = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t id = ids[i], c = a.cls[id], s;

@@ -87,6 +87,7 @@ struct Labels {
     Automaton *a;      /* the automaton, borrowed */
     const graft_graph *g;    /* the graph, borrowed */
     uint32_t *state;   /* per node id, STATE_NONE when unlabelled */
+    uint64_t epoch;    /* counts the labellings (labels_epoch) */
     size_t cap;        /* entries allocated in state */
     KeyMap ops;        /* keymap_ptr_key(op name) -> op index (op_index) */
     OpSlot recent[OP_SLOTS]; /* direct-mapped front of ops (note [op slots]) */

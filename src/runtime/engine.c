@@ -324,6 +324,12 @@ void engine_match_roots(graft_engine *e, MatchRootVisitor fn, void *ctx)
     match_all(e, false, fn, ctx);
 }
 
+graft_node *const *engine_match_root_nodes(graft_engine *e, int *n)
+{
+    engine_match_bindings(e); /* the try that found the roots */
+    return matcher_roots(e->m, n);
+}
+
 const graft_binding *engine_match_bindings(graft_engine *e)
 {
     if (!e->visit_bound) { /* a checked match: the try cannot fail */

@@ -70,6 +70,10 @@ void engine_match_roots(graft_engine *e, MatchRootVisitor fn, void *ctx);
 /* Inside engine_match_roots' visitor: the bindings of the match visited,
  * one per variable slot of its rule (valid until the visitor returns). */
 const graft_binding *engine_match_bindings(graft_engine *e);
+/* Inside either visitor, for a rule of several roots: the node of each
+ * root, *n of them (note [root candidates] in match_roots.c); *n is 0
+ * for a rule of one root. */
+graft_node *const *engine_match_root_nodes(graft_engine *e, int *n);
 
 /* ---- graft explain (engine_explain.c, note [explain mode]) ---- */
 

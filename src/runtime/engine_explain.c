@@ -104,12 +104,12 @@ void explain_put_part(Explainer *x, const graft_rule *rule, const graft_pat *p, 
     strbuf_puts(out, cut ? " ...'" : "'");
 }
 
-static void rule_note(Explainer *x, const graft_rule *rule, const graft_pat *p, const char *msg)
+void explain_rule_note(Explainer *x, const graft_rule *rule, const graft_pat *p, const char *msg)
 {
     explain_note(x, explain_rule_source(x, rule), rule->file, pat_range(p), msg);
 }
 
-static void model_note(Explainer *x, const graft_node *n, const char *msg)
+void explain_model_note(Explainer *x, const graft_node *n, const char *msg)
 {
     int line = node_line(x->e->g, n);
     if (!line) {
@@ -172,13 +172,13 @@ static void explain_why(Explainer *x, const graft_rule *rule, const MatchWhy *w)
     explain_put_part(x, rule, w->pat, &part);
     strbuf_printf(&msg, "%s wants ", part.data);
     match_why_wanted(m, w, &msg);
-    rule_note(x, rule, w->pat, msg.data);
+    explain_rule_note(x, rule, w->pat, msg.data);
     msg.len = 0;
     strbuf_printf(&msg, "%s ", explain_label(x, w->node, &x->sb));
     match_why_found(m, w, &msg);
     strbuf_puts(&msg, ", not ");
     match_why_wanted(m, w, &msg);
-    model_note(x, w->node, msg.data);
+    explain_model_note(x, w->node, msg.data);
     strbuf_free(&msg);
     strbuf_free(&part);
 }
@@ -193,7 +193,7 @@ static void explain_item(Explainer *x, const graft_rule *rule, MatchWhy w)
     StrBuf msg = {0};
     explain_put_part(x, rule, w.pat, &msg);
     strbuf_printf(&msg, ": every alternative fails at %s", explain_label(x, w.node, &x->sb));
-    rule_note(x, rule, w.pat, msg.data);
+    explain_rule_note(x, rule, w.pat, msg.data);
     strbuf_free(&msg);
     for (int k = 0; k < w.pat->nkids; k++) {
         MatchWhy kw = match_why(x->e->m, w.pat->kids[k], w.node);
@@ -209,12 +209,12 @@ static void explain_rebind(Explainer *x, const graft_rule *rule, const MatchFail
     StrBuf msg = {0};
     const char *name = rule->slot_names[f->pat->slot];
     strbuf_printf(&msg, "'%s' is used again here, and must be the same node", name);
-    rule_note(x, rule, f->pat, msg.data);
+    explain_rule_note(x, rule, f->pat, msg.data);
     msg.len = 0;
     strbuf_printf(&msg, "%s is not %s, which '%s' matched first",
                   explain_label(x, f->node, &x->sb), explain_label_at(x, f->other, &x->sb2),
                   name);
-    model_note(x, f->node, msg.data);
+    explain_model_note(x, f->node, msg.data);
     strbuf_free(&msg);
 }
 
@@ -224,7 +224,7 @@ static void explain_attr(Explainer *x, const graft_rule *rule, const MatchFailur
     StrBuf msg = {0};
     strbuf_printf(&msg, "attribute %s binds '%s' again, to another value", ab->name,
                   rule->slot_names[ab->slot]);
-    rule_note(x, rule, f->pat, msg.data);
+    explain_rule_note(x, rule, f->pat, msg.data);
     msg.len = 0;
     strbuf_printf(&msg, "%s has %s=", explain_label(x, f->node, &x->sb), ab->name);
     if (f->got)
@@ -236,7 +236,7 @@ static void explain_attr(Explainer *x, const graft_rule *rule, const MatchFailur
         pattern_attr_key(f->had, &msg);
     else
         strbuf_puts(&msg, "(unset)");
-    model_note(x, f->node, msg.data);
+    explain_model_note(x, f->node, msg.data);
     strbuf_free(&msg);
 }
 
@@ -346,14 +346,15 @@ static void explain_policy(Explainer *x, uint32_t r, graft_node *root)
     engine_rewrite_verdict(e, r, root, &v); /* the grouping of r's pass */
     if (v.fate == PART_INTERIOR) {
         fprintf(x->out, "  not applied: interior use: %s is used by %s outside the match,\n"
-                "  which the root does not post-dominate\n",
-                explain_label_at(x, v.a, &x->sb), explain_label_at(x, v.b, &x->sb2));
+                "  which %s does not post-dominate\n",
+                explain_label_at(x, v.a, &x->sb), explain_label_at(x, v.b, &x->sb2),
+                rule->nroots ? "no root" : "the root");
         StrBuf msg = {0};
         strbuf_printf(&msg, "%s is inside the match", explain_label(x, v.a, &x->sb));
-        model_note(x, v.a, msg.data);
+        explain_model_note(x, v.a, msg.data);
         msg.len = 0;
         strbuf_printf(&msg, "%s uses it from outside", explain_label(x, v.b, &x->sb));
-        model_note(x, v.b, msg.data);
+        explain_model_note(x, v.b, msg.data);
         strbuf_free(&msg);
         return;
     }
@@ -395,6 +396,7 @@ bool explainer_at(Explainer *x, uint32_t r, graft_node *root)
         fputs("matches", x->out);
         put_bindings(x, rule, matcher_bindings(e->m));
         fputc('\n', x->out);
+        explain_roots_matched(x, rule);
         explain_policy(x, r, root);
         return true;
     }
@@ -404,6 +406,7 @@ bool explainer_at(Explainer *x, uint32_t r, graft_node *root)
     if (f->kind == MFAIL_ITEM)
         w = match_why(e->m, f->pat, f->node);
     put_pairs(x, rule, f->pairs, f->depth, f->kind == MFAIL_ITEM ? &w : NULL);
+    explain_roots_failed(x, rule, f);
     switch (f->kind) {
     case MFAIL_ITEM: explain_item(x, rule, w); break;
     case MFAIL_REBIND: explain_rebind(x, rule, f); break;
@@ -417,7 +420,7 @@ bool explainer_at(Explainer *x, uint32_t r, graft_node *root)
         fprintf(x->out, "  gave up after %llu match steps [--limit match-steps]\n",
                 (unsigned long long)e->limits->match_steps);
         break;
-    case MFAIL_NONE:
+    case MFAIL_NONE: case MFAIL_ROOT: /* explain_roots_failed said it */
         break;
     }
     return false;

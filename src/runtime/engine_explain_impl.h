@@ -38,6 +38,16 @@ void explain_put_part(Explainer *x, const graft_rule *rule, const graft_pat *p, 
 const char *explain_label(Explainer *x, const graft_node *n, StrBuf *sb);
 const char *explain_label_at(Explainer *x, const graft_node *n, StrBuf *sb);
 
+/* A note at pattern part p of rule, at node n of the model. */
+void explain_rule_note(Explainer *x, const graft_rule *rule, const graft_pat *p, const char *msg);
+void explain_model_note(Explainer *x, const graft_node *n, const char *msg);
+
+/* engine_explain_roots.c: for a rule of several roots, the node each
+ * root matched (after a match), and which root or shared binding failed
+ * (after a failure; nothing for a rule of one root). */
+void explain_roots_matched(Explainer *x, const graft_rule *rule);
+void explain_roots_failed(Explainer *x, const graft_rule *rule, const MatchFailure *f);
+
 /* engine_explain_guard.c: the guard's place in the rule file, and the
  * note with every condition's values for a guard that refused. */
 SrcRange explain_guard_range(Explainer *x, const graft_rule *rule);

@@ -91,6 +91,10 @@ static void near_line(Explainer *x, const graft_rule *rule, graft_node *root, ui
         strbuf_printf(&msg, "the dominator walk (%s:%d:%d) fails at %s", rule->file,
                       f->pat->line, f->pat->col, explain_label_at(x, f->node, &x->sb));
         break;
+    case MFAIL_ROOT:
+        strbuf_printf(&msg, "no user of '%s' fits root (%s:%d:%d)", rule->slot_names[f->bind],
+                      rule->file, f->pat->line, f->pat->col);
+        break;
     default:
         strbuf_puts(&msg, "gave up [--limit match-steps]");
         break;

@@ -398,6 +398,22 @@ static bool op_take(EvalCall *c)
     return true;
 }
 
+/* shape_of(x, dtype): x's dims as a vector, int32 unless dtype says
+ * otherwise (TVM's default). */
+static bool op_shape_of(EvalCall *c)
+{
+    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    if (!x)
+        return false;
+    const graft_attr_value *dt = node_find_attr(c->node, "dtype");
+    const char *dtype = dt && dt->kind == GRAFT_ATTR_STRING && dt->s && *dt->s ? dt->s : "int32";
+    int64_t rank = x->rank;
+    Tensor *r = eval_result(c, dtype, 1, &rank);
+    for (int i = 0; r && i < x->rank; i++)
+        r->data[i] = (double)x->dims[i];
+    return r != NULL;
+}
+
 const EvalOpDef eval_shape_ops[] = {
     {"reshape", op_reshape},
     {"nn.batch_flatten", op_batch_flatten},
@@ -409,5 +425,6 @@ const EvalOpDef eval_shape_ops[] = {
     {"split", op_split},
     {"strided_slice", op_strided_slice},
     {"take", op_take},
+    {"shape_of", op_shape_of},
     {NULL, NULL},
 };

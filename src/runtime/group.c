@@ -22,6 +22,8 @@ static bool *named_slots(const graft_rule *rule, bool *has_dom)
     KeyMap seen = {0};
     WALK(const graft_pat *) w = {0};
     walk_push(&w, rule->pattern);
+    for (int j = 1; j < rule->nroots; j++)
+        walk_push(&w, rule->roots[j].pattern);
     while (w.depth) {
         const graft_pat *n = walk_pop(&w);
         int64_t *visited = keymap_put(&seen, keymap_ptr_key(n), 0);
@@ -57,6 +59,7 @@ void grouper_free(Grouper *gp)
     free(gp->inreg);
     free(gp->isin);
     vec_free(&gp->inputs);
+    vec_free(&gp->roots);
     free(gp->region);
     walk_free(&gp->walk);
     free(gp->counter);
@@ -112,6 +115,7 @@ void grouper_begin(Grouper *gp, uint32_t rule)
     gp->named = named_slots(&gp->e->rs->rules[rule], &gp->has_dom);
     gp->rule = rule;
     gp->inputs.len = 0;
+    gp->roots.len = 0;
     /* globals do not change during a run, but are counted anew per pass */
     free(gp->counter);
     gp->ncounters = graph_nglobals(gp->e->g) + 1;
@@ -202,11 +206,23 @@ static void collect_inputs(Grouper *gp, Group *gr)
 
 /* ---- the region ---- */
 
-/* The region: nodes reachable from the root without passing an input. */
+/* Whether n is one of gr's roots (the root, or any of a rule of several). */
+static bool is_root(const Grouper *gp, const Group *gr, const graft_node *n)
+{
+    for (int j = 0; j < gr->nroots; j++)
+        if (group_roots(gp, gr)[j] == n)
+            return true;
+    return n == gr->root;
+}
+
+/* The region: nodes reachable from the root (from every root of a rule
+ * of several) without passing an input. */
 static void collect_region(Grouper *gp, const Group *gr)
 {
     gp->nregion = 0;
     next_stamp(&gp->stamp, gp->inreg, gp->size);
+    for (int j = gr->nroots - 1; j >= 1; j--)
+        walk_push(&gp->walk, group_roots(gp, gr)[j]);
     walk_push(&gp->walk, gr->root); /* frames kept from one candidate to the next */
     while (gp->walk.depth) {
         graft_node *n = walk_pop(&gp->walk);
@@ -240,18 +256,27 @@ static graft_node *overlaps(const Grouper *gp)
     return NULL;
 }
 
-/* An interior node used outside the region where the root does not
- * post-dominate the use: returns it, with the user in *outside. */
+/* Whether a root of gr post-dominates user. */
+static bool root_postdominates(const Grouper *gp, const Group *gr, const graft_node *user)
+{
+    for (int j = 1; j < gr->nroots; j++)
+        if (engine_postdominates(gp->e, group_roots(gp, gr)[j], user))
+            return true;
+    return engine_postdominates(gp->e, gr->root, user);
+}
+
+/* An interior node used outside the region where no root post-dominates
+ * the use: returns it, with the user in *outside.  The roots are no
+ * interior nodes: their users read the action's values. */
 static graft_node *interior_escapes(Grouper *gp, const Group *gr, graft_node **outside)
 {
     for (size_t i = 0; i < gp->nregion; i++) {
         graft_node *x = gp->region[i];
-        if (x == gr->root || shared_kind(x))
+        if (is_root(gp, gr, x) || shared_kind(x))
             continue;
         for (const Use *u = node_first_use(x); u; u = use_next(u)) {
             graft_node *user = use_user(u);
-            if (gp->inreg[node_id(user)] != gp->stamp &&
-                !engine_postdominates(gp->e, gr->root, user)) {
+            if (gp->inreg[node_id(user)] != gp->stamp && !root_postdominates(gp, gr, user)) {
                 *outside = user;
                 return x;
             }
@@ -270,6 +295,17 @@ static graft_node *interior_escapes(Grouper *gp, const Group *gr, graft_node **o
 static void drop(Grouper *gp, const Group *gr)
 {
     gp->inputs.len = gr->inputs;
+    gp->roots.len = gr->roots;
+}
+
+/* The matcher's root nodes of a rule of several roots, into gp->roots. */
+static void collect_roots(Grouper *gp, Group *gr)
+{
+    graft_node *const *roots = matcher_roots(gp->e->m, &gr->nroots);
+    vec_reserve(&gp->roots, gp->roots.len + (size_t)gr->nroots + 1);
+    gr->roots = gp->roots.len;
+    for (int j = 0; j < gr->nroots; j++)
+        gp->roots.items[gp->roots.len++] = roots[j];
 }
 
 /* A match at root: a candidate group, kept unless it overlaps or leaks. */
@@ -277,6 +313,7 @@ static bool candidate(Grouper *gp, graft_node *root, bool leaf_ok, Group *gr)
 {
     RuleStats *st = &gp->e->stats.rules[gp->rule];
     *gr = (Group){.root = root};
+    collect_roots(gp, gr);
     collect_inputs(gp, gr);
     if (is_input(gp, root)) { /* a bare leaf pattern: nothing to group */
         if (leaf_ok) {

@@ -27,6 +27,9 @@ typedef struct Group {
                          inputs from this index (group_inputs) */
     uint32_t ninputs; /* how many */
     graft_binding *bind;    /* rewriting: the bindings at match time, else NULL */
+    size_t roots;     /* a rule of several roots: its roots' nodes, the
+                         grouper's roots from this index (group_roots) */
+    int nroots;       /* how many; 0 for a rule of one root */
 } Group;
 
 typedef struct Grouper {
@@ -51,6 +54,7 @@ typedef struct Grouper {
     int ncounters;     /* entries in counter */
     VEC(graft_node *) inputs; /* the inputs of the groups kept in this pass, one
                          group's after another (note [pass buffers]) */
+    VEC(graft_node *) roots; /* the same for the roots of a rule of several */
     graft_node **region;    /* the region of the last candidate */
     size_t nregion, region_cap;
     WALK(graft_node *) walk; /* scratch: collect_region's walk */
@@ -94,6 +98,13 @@ bool grouper_try(Grouper *gp, graft_node *root, bool leaf_ok, Group *out);
 static inline graft_node **group_inputs(const Grouper *gp, const Group *gr)
 {
     return gp->inputs.items + gr->inputs;
+}
+
+/* gr's root nodes (gr->nroots of a rule of several roots); the pointer
+ * holds until the next grouper_try. */
+static inline graft_node **group_roots(const Grouper *gp, const Group *gr)
+{
+    return gp->roots.items + gr->roots;
 }
 
 #endif

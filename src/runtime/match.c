@@ -24,7 +24,6 @@
 
 #include "limit.h"
 
-static bool record(Matcher *m, MatchFailKind kind, const graft_pat *p, graft_node *n);
 
 Matcher *matcher_new(Labels *labels, const graft_graph *g)
 {
@@ -40,6 +39,7 @@ Matcher *matcher_new(Labels *labels, const graft_graph *g)
         m->proof[r] = matcher_proof_steps(&m->rs->rules[r]);
         m->checked[r] = !m->proof[r] && matcher_checkable(&m->rs->rules[r]);
     }
+    matcher_roots_init(m);
     return m;
 }
 
@@ -65,6 +65,11 @@ void matcher_free(Matcher *m)
     free(m->checked);
     free(m->at);
     walk_free(&m->todo);
+    free(m->root_at);
+    vec_free(&m->cands);
+    vec_free(&m->level);
+    free(m->seen);
+    matcher_roots_free(m);
     free(m);
 }
 
@@ -94,9 +99,9 @@ bool matcher_node_has(const Matcher *m, const graft_node *n, uint32_t item)
     return has(m, n, item);
 }
 
-static uint32_t goal(Matcher *m, const graft_pat *p, graft_node *n, bool nobind, uint32_t next)
+uint32_t matcher_goal(Matcher *m, const graft_pat *p, graft_node *n, bool nobind, uint32_t next)
 {
-    vec_push(&m->pool, ((Goal){p, n, nobind, false, next}));
+    vec_push(&m->pool, ((Goal){p, n, nobind, false, next, 0}));
     return (uint32_t)m->pool.len - 1;
 }
 
@@ -111,7 +116,7 @@ static uint32_t tail_goal(Matcher *m, const graft_pat *p, graft_node *n, uint32_
 {
     if (!m->rs->items[p->item].variadic || pattern_noperands(n) <= p->nkids)
         return rest;
-    uint32_t gi = goal(m, p, n, true, rest);
+    uint32_t gi = matcher_goal(m, p, n, true, rest);
     m->pool.items[gi].tail = true;
     return gi;
 }
@@ -142,7 +147,7 @@ static bool bind_all(Matcher *m, const graft_pat *p, graft_node *n)
     if (p->callee > 0) {
         graft_binding *b = &m->b[p->callee - 1];
         if (b->node && !pattern_same_callee(b->node, n)) {
-            if (record(m, MFAIL_REBIND, p, n))
+            if (matcher_record(m, MFAIL_REBIND, p, n))
                 m->rec->other = b->node;
             return false;
         }
@@ -152,7 +157,7 @@ static bool bind_all(Matcher *m, const graft_pat *p, graft_node *n)
     if (p->slot >= 0) {
         graft_binding *b = &m->b[p->slot];
         if (b->node && b->node != n) {
-            if (record(m, MFAIL_REBIND, p, n))
+            if (matcher_record(m, MFAIL_REBIND, p, n))
                 m->rec->other = b->node;
             return false;
         }
@@ -167,7 +172,7 @@ static bool bind_all(Matcher *m, const graft_pat *p, graft_node *n)
         graft_binding *b = &m->b[ab->slot];
         if (b->attr || b->node) {
             if (!same_attr(m, b->attr, v)) {
-                if (record(m, MFAIL_ATTR, p, n)) {
+                if (matcher_record(m, MFAIL_ATTR, p, n)) {
                     m->rec->bind = i;
                     m->rec->had = b->attr;
                     m->rec->got = v;
@@ -187,7 +192,7 @@ static uint32_t push_kids(Matcher *m, const graft_pat *p, graft_node *n, const i
 {
     for (int k = p->nkids - 1; k >= 0; k--) {
         int arg = order ? order[k] : k;
-        rest = goal(m, p->kids[k], pattern_operand(n, arg), false, rest);
+        rest = matcher_goal(m, p->kids[k], pattern_operand(n, arg), false, rest);
     }
     return rest;
 }
@@ -199,12 +204,12 @@ static uint32_t take_fn_callee(Matcher *m, const graft_pat *p, graft_node *n, ui
     matcher_add_pair(m, p, n);
     int nargs = p->nkids - 1;
     if (m->rs->items[p->item].variadic && pattern_noperands(n) > nargs) {
-        rest = goal(m, p, n, true, rest);
+        rest = matcher_goal(m, p, n, true, rest);
         m->pool.items[rest].tail = true;
     }
     for (int k = nargs; k >= 1; k--)
-        rest = goal(m, p->kids[k], pattern_operand(n, k - 1), false, rest);
-    return goal(m, p->kids[0], node_callee(n), false, rest);
+        rest = matcher_goal(m, p->kids[k], pattern_operand(n, k - 1), false, rest);
+    return matcher_goal(m, p->kids[0], node_callee(n), false, rest);
 }
 
 /* Takes way w of p at n: records the pair and returns the goals that now
@@ -216,20 +221,20 @@ static uint32_t take_way(Matcher *m, const graft_pat *p, graft_node *n, int w, u
         matcher_add_pair(m, p, n);
         return rest;
     case GRAFT_PAT_ALT:
-        return goal(m, p->kids[w], n, false, rest);
+        return matcher_goal(m, p->kids[w], n, false, rest);
     case GRAFT_PAT_STAR:
         if (w == 1)
-            return goal(m, p->kids[0], n, false, rest);
+            return matcher_goal(m, p->kids[0], n, false, rest);
         matcher_add_pair(m, p, n);
-        return goal(m, p, node_arg(n, 0), true, rest);
+        return matcher_goal(m, p, node_arg(n, 0), true, rest);
     case GRAFT_PAT_GETITEM:
         matcher_add_pair(m, p, n);
-        return goal(m, p->kids[0], node_arg(n, 0), false, rest);
+        return matcher_goal(m, p->kids[0], node_arg(n, 0), false, rest);
     case GRAFT_PAT_DOM: {
         graft_node *parent;
         matcher_dom_walk(m, p, n, true, &parent);
-        rest = goal(m, p->kids[2], n, false, rest);
-        return goal(m, p->kids[0], parent, false, rest);
+        rest = matcher_goal(m, p->kids[2], n, false, rest);
+        return matcher_goal(m, p->kids[0], parent, false, rest);
     }
     case GRAFT_PAT_FNCALLEE:
         return take_fn_callee(m, p, n, rest);
@@ -254,9 +259,7 @@ void match_failure_free(MatchFailure *rec)
     memset(rec, 0, sizeof *rec);
 }
 
-/* Records a failure of kind at (p, n) when it is the deepest so far;
- * true when recorded. */
-static bool record(Matcher *m, MatchFailKind kind, const graft_pat *p, graft_node *n)
+bool matcher_record(Matcher *m, MatchFailKind kind, const graft_pat *p, graft_node *n)
 {
     MatchFailure *r = m->rec;
     if (!r)
@@ -287,7 +290,7 @@ static bool try_ways(Matcher *m, const graft_pat *p, graft_node *n, bool nobind,
     while (w < total && !way_fits(m, p, n, w))
         w++;
     if (w == total) {
-        record(m, MFAIL_WAYS, p, n);
+        matcher_record(m, MFAIL_WAYS, p, n);
         return false;
     }
     int later = w + 1;
@@ -295,7 +298,7 @@ static bool try_ways(Matcher *m, const graft_pat *p, graft_node *n, bool nobind,
         later++;
     if (later < total) {
         vec_push(&m->choices, ((Choice){p, n, nobind, later, rest, (uint32_t)m->trail.len,
-                                        (uint32_t)m->pairs.len, (uint32_t)m->pool.len}));
+                                        (uint32_t)m->pairs.len, (uint32_t)m->pool.len, 0}));
     }
     *out = take_way(m, p, n, w, rest);
     return true;
@@ -319,7 +322,8 @@ static bool backtrack(Matcher *m, uint32_t *list)
         unwind(m, c.trail);
         m->pairs.len = c.pairs;
         m->pool.len = c.pool;
-        if (try_ways(m, c.pat, c.node, c.nobind, c.way, c.rest, list))
+        if (c.root ? matcher_root_way(m, c.root, c.way, c.rest, list)
+                   : try_ways(m, c.pat, c.node, c.nobind, c.way, c.rest, list))
             return true;
     }
     return false;
@@ -336,8 +340,10 @@ static bool step(Matcher *m, uint32_t gi, uint32_t *list)
         *list = g.next;
         return true;
     }
+    if (g.root)
+        return matcher_root_way(m, g.root, 0, g.next, list);
     if (!has(m, g.node, g.pat->item)) {
-        record(m, MFAIL_ITEM, g.pat, g.node);
+        matcher_record(m, MFAIL_ITEM, g.pat, g.node);
         return false;
     }
     if (!g.nobind && !bind_all(m, g.pat, g.node))
@@ -360,6 +366,7 @@ static void reset(Matcher *m, const graft_rule *rule)
     m->pool.len = m->choices.len = m->trail.len = m->pairs.len = 0;
     m->steps = 0;
     m->nslots = (uint32_t)rule->nslots;
+    m->rule = rule;
     if (m->rec) {
         m->rec->kind = MFAIL_NONE;
         m->rec->depth = 0;
@@ -371,7 +378,12 @@ MatchResult matcher_try(Matcher *m, uint32_t r, graft_node *root)
     const graft_rule *rule = &m->rs->rules[r];
     reset(m, rule);
     bool guard_refused = false;
-    uint32_t list = goal(m, rule->pattern, root, false, NIL);
+    uint32_t list = matcher_goal(m, rule->pattern, root, false, matcher_root_goals(m, NIL));
+    if (rule->nroots) {
+        m->root_at = xgrow_items(m->root_at, &m->root_at_cap, (size_t)rule->nroots,
+                                 sizeof *m->root_at);
+        m->root_at[0] = root;
+    }
     for (;;) {
         if (++m->steps > m->max_steps) {
             if (m->rec)
@@ -382,7 +394,7 @@ MatchResult matcher_try(Matcher *m, uint32_t r, graft_node *root)
         if (list == NIL) {
             if (guard_ok(m, rule))
                 return MATCH_OK;
-            record(m, MFAIL_GUARD, rule->pattern, root);
+            matcher_record(m, MFAIL_GUARD, rule->pattern, root);
             guard_refused = true;
             ok = false;
         } else

@@ -68,6 +68,9 @@ typedef enum MatchCheck {
 MatchCheck matcher_check(Matcher *m, uint32_t r, graft_node *root);
 /* After MATCH_OK: one Binding per variable slot of the rule. */
 const graft_binding *matcher_bindings(const Matcher *m);
+/* After MATCH_OK of a rule of several roots: the node of each root, in
+ * the roots' order, *n of them (*n is 0 for a rule of one root). */
+graft_node *const *matcher_roots(const Matcher *m, int *n);
 /* After MATCH_OK: the matched pairs in pattern order (depth first,
  * operands left to right, as written).  A node may appear twice when a
  * variable is used twice. */
@@ -97,6 +100,9 @@ typedef enum MatchFailKind {
     MFAIL_WAYS,    /* no way of pat fits at node (a dominator walk) */
     MFAIL_GUARD,   /* the pattern matched; the guard refused */
     MFAIL_BUDGET,  /* the try ran out of steps */
+    MFAIL_ROOT,    /* no user of the shared binding's node (node, slot in
+                      bind) fits root pat of a rule of several roots
+                      (note [root candidates] in match_roots.c) */
 } MatchFailKind;
 
 typedef struct MatchFailure {
@@ -104,7 +110,8 @@ typedef struct MatchFailure {
     const graft_pat *pat;     /* the pattern part that failed */
     graft_node *node;             /* the node it failed at */
     graft_node *other;            /* MFAIL_REBIND: the node bound before */
-    int bind;               /* MFAIL_ATTR: index into pat->binds */
+    int bind;               /* MFAIL_ATTR: index into pat->binds;
+                               MFAIL_ROOT: the shared slot */
     const graft_attr_value *had;   /* MFAIL_ATTR: the value bound before */
     const graft_attr_value *got;   /* MFAIL_ATTR: the node's value */
     uint32_t depth;         /* pairs matched before the failure */

@@ -18,7 +18,7 @@
  * that bound or graft explain records the try. */
 uint32_t matcher_proof_steps(const graft_rule *rule)
 {
-    if (rule->guard || rule->guard_fn || !rule->pattern)
+    if (rule->guard || rule->guard_fn || !rule->pattern || rule->nroots)
         return 0;
     uint8_t *seen = xcalloc((size_t)rule->nslots + 1, 1);
     VEC(const graft_pat *) todo = {0};
@@ -78,7 +78,7 @@ bool matcher_state_proves(const Matcher *m, uint32_t r)
  * its graph node; no goals, pairs or trail. */
 bool matcher_checkable(const graft_rule *rule)
 {
-    if (rule->guard || rule->guard_fn || !rule->pattern)
+    if (rule->guard || rule->guard_fn || !rule->pattern || rule->nroots)
         return false;
     uint8_t *node_slot = xcalloc((size_t)rule->nslots + 1, 1);
     uint8_t *value_slot = xcalloc((size_t)rule->nslots + 1, 1);

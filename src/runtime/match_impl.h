@@ -33,6 +33,8 @@ typedef struct Goal {
     bool tail;          /* no match: records the tail pair of a variadic
                            pattern (MatchPair) */
     uint32_t next;      /* the goal after this one, or NIL */
+    int root;           /* > 0: no node yet; choose one for root `root`
+                           of the rule (note [root candidates]) */
 } Goal;
 
 typedef struct Choice {
@@ -44,6 +46,7 @@ typedef struct Choice {
     uint32_t trail;     /* trail height to restore */
     uint32_t pairs;     /* pair count to restore */
     uint32_t pool;      /* goal pool height to restore */
+    int root;           /* > 0: the next candidate of that root (way) */
 } Choice;
 
 /* matcher_check's goal: a pattern node and its graph node. */
@@ -52,6 +55,13 @@ typedef struct CheckGoal {
     graft_node *node;         /* where */
     bool nobind;        /* as in Goal */
 } CheckGoal;
+
+/* A root for which no user of the shared node via was in the root's
+ * state, as long as the labels' epoch is epoch (note [root misses]). */
+typedef struct RootMiss {
+    const graft_node *via; /* the shared node, NULL for none */
+    uint64_t epoch;        /* labels_epoch then */
+} RootMiss;
 
 struct Matcher {
     Labels *labels;      /* node states, borrowed */
@@ -81,12 +91,42 @@ struct Matcher {
     graft_node **at;           /* matcher_check: per slot, the node it holds */
     size_t at_cap;       /* entries allocated in at */
     WALK(CheckGoal) todo; /* matcher_check: pattern nodes to look at */
+    const graft_rule *rule; /* the rule being tried */
+    graft_node **root_at; /* per root of the rule: the node it matched */
+    size_t root_at_cap;  /* entries allocated in root_at */
+    VEC(graft_node *) cands; /* match_roots.c: a root's candidates */
+    VEC(graft_node *) level; /* match_roots.c: scratch, one level of users */
+    uint32_t *seen;      /* match_roots.c: per node id, stamp of the last
+                            candidate search that reached it */
+    size_t seen_cap;     /* entries in seen */
+    uint32_t seen_stamp; /* current search's stamp */
+    RootMiss *misses;    /* match_roots.c: per root of every rule of
+                            several, the last miss (note [root misses]) */
+    uint32_t *miss_at;   /* per rule: its roots' first entry in misses */
 };
 
 /* ---- match.c ---- */
 
 /* Adds the pair (p, n) to the match. */
 void matcher_add_pair(Matcher *m, const graft_pat *p, graft_node *n);
+
+/* The goal "match p at n" before next, in the pool; its index. */
+uint32_t matcher_goal(Matcher *m, const graft_pat *p, graft_node *n, bool nobind, uint32_t next);
+/* Explain mode: records a failure of kind at (p, n) when it is the
+ * deepest so far; true when recorded. */
+bool matcher_record(Matcher *m, MatchFailKind kind, const graft_pat *p, graft_node *n);
+
+/* ---- match_roots.c (note [root candidates]) ---- */
+
+/* Sets up and frees the misses of the rules of several roots. */
+void matcher_roots_init(Matcher *m);
+void matcher_roots_free(Matcher *m);
+/* The goals that look for the rule's roots after the first, before rest. */
+uint32_t matcher_root_goals(Matcher *m, uint32_t rest);
+/* Takes candidate w or a later one of root j as the root's node: the
+ * goal of its pattern there before rest in *out, and a choice point when
+ * a later candidate could work too; false when none is left. */
+bool matcher_root_way(Matcher *m, int j, int w, uint32_t rest, uint32_t *out);
 
 /* ---- match_ways.c ---- */
 

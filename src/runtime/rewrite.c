@@ -200,14 +200,57 @@ static void replace_root(graft_graph *g, graft_node *root, graft_node *by, uint3
     free(keep);
 }
 
+/* Replaces root by by, the action's value for it: users marked, uses
+ * moved, the replacement remembered for the pass, traced. */
+static void replace(graft_engine *e, const graft_rule *rule, graft_node *root, graft_node *by,
+                    uint32_t first_new)
+{
+    mark_users(e, root);
+    replace_root(e->g, root, by, first_new);
+    set_forward(e, root, by);
+    if (e->opts.trace)
+        trace(e, rule, root, by);
+}
+
+/* A group of a rule of several roots (note [root values] in
+ * rewrite_build.c): each root replaced by its value; one rewrite, false
+ * when every value is its root. */
+static bool apply_roots(graft_engine *e, uint32_t r, const Group *gr, graft_node *const *roots)
+{
+    const graft_rule *rule = &e->rs->rules[r];
+    if (e->check_computable[r] && !rewrite_computable(rule->action, gr->bind)) {
+        e->stats.rules[r].guard++;
+        return false;
+    }
+    graft_node **by = xmalloc((size_t)gr->nroots * sizeof *by);
+    double t0 = engine_clock(e);
+    uint32_t first_new = graph_node_count(e->g);
+    rewrite_build_roots(e, rule, gr->bind, roots, by);
+    e->stats.rules[r].seconds += engine_clock(e) - t0;
+    bool changed = false;
+    for (int j = 0; j < gr->nroots; j++)
+        if (by[j] != roots[j]) {
+            replace(e, rule, roots[j], by[j], first_new);
+            changed = true;
+        }
+    free(by);
+    if (changed) {
+        e->stats.rules[r].applied++;
+        e->stats.rewrites++;
+    }
+    return changed;
+}
+
 /* Applies one group of rule r: builds the action from the bindings as
  * they read now and replaces the root; false when the action gives the
  * root back. */
-static bool apply_group(graft_engine *e, uint32_t r, Group *gr)
+static bool apply_group(graft_engine *e, const Grouper *gp, uint32_t r, Group *gr)
 {
     const graft_rule *rule = &e->rs->rules[r];
     for (int s = 0; s < rule->nslots; s++)
         gr->bind[s].node = current(e, gr->bind[s].node);
+    if (gr->nroots)
+        return apply_roots(e, r, gr, group_roots(gp, gr));
     graft_node *root = gr->root;
     if (e->check_computable[r] && !rewrite_computable(rule->action, gr->bind)) {
         e->stats.rules[r].guard++; /* a computed attribute without a value */
@@ -223,11 +266,7 @@ static bool apply_group(graft_engine *e, uint32_t r, Group *gr)
     }
     if (by == root)
         return false;
-    mark_users(e, root);
-    replace_root(e->g, root, by, first_new);
-    set_forward(e, root, by);
-    if (e->opts.trace)
-        trace(e, rule, root, by);
+    replace(e, rule, root, by, first_new);
     e->stats.rules[r].applied++;
     e->stats.rewrites++;
     return true;
@@ -274,11 +313,14 @@ static uint64_t rewrite_pass(graft_engine *e, Grouper *gp, Cands *c, uint32_t r,
         groups[k].bind = binds.items + k * nslots;
     uint64_t applied = 0;
     for (size_t k = ngroups; k-- > 0;) { /* operands first */
-        if (room(e, limit) && apply_group(e, r, &groups[k]))
+        if (room(e, limit) && apply_group(e, gp, r, &groups[k]))
             applied++;
     }
-    for (size_t k = 0; k < ngroups; k++)
+    for (size_t k = 0; k < ngroups; k++) {
         set_forward(e, groups[k].root, NULL);
+        for (int j = 1; j < groups[k].nroots; j++)
+            set_forward(e, group_roots(gp, &groups[k])[j], NULL);
+    }
     free(groups);
     vec_free(&binds);
     if (applied) {

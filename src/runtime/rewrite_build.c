@@ -485,3 +485,33 @@ graft_node *rewrite_build(graft_engine *e, const graft_rule *r, const graft_bind
     adopt_new(e, first);
     return by;
 }
+
+/* note [root values]: the action of a rule of several roots gives one
+ * value per root, in the roots' order (note [several roots] in
+ * src/compiler/check_roots.c): a tuple's fields are built each as a
+ * value of its own, so no tuple node is made; any other action (a call
+ * of an op of several results, split) is built once and its results are
+ * read by element, as the IRs read them (note [several results] in
+ * graph.h; an ONNX call gets that many outputs).  A value whose type
+ * stays unknown takes its root's, as rewrite_build does. */
+void rewrite_build_roots(graft_engine *e, const graft_rule *r, const graft_binding *b,
+                         graft_node *const *roots, graft_node **by)
+{
+    uint32_t first = graph_node_count(e->g);
+    const graft_expr *x = r->action;
+    if (x->kind == GRAFT_EXPR_TUPLE && x->nkids == r->nroots) {
+        for (int j = 0; j < r->nroots; j++)
+            by[j] = build(e, x->kids[j], b);
+    } else {
+        graft_node *n = build(e, x, b);
+        if (graph_ir(e->g) == IR_ONNX && node_kind(n) == NODE_CALL)
+            graph_set_noutputs(e->g, n, r->nroots);
+        for (int j = 0; j < r->nroots; j++)
+            by[j] = graph_add_getitem(e->g, n, j);
+    }
+    infer_new(e, first);
+    for (int j = 0; j < r->nroots; j++)
+        if (node_id(by[j]) >= first && !node_type(by[j]) && node_type(roots[j]))
+            graph_set_type(e->g, by[j], node_type(roots[j]));
+    adopt_new(e, first);
+}

@@ -122,6 +122,8 @@ bool verify_matches_at_root(const graft_rule_set *one, graft_graph *g)
 {
     graft_engine *e = engine_new(one, g, &(EngineOptions){0});
     RootMatch m = {graph_output(g), false};
+    if (one->rules[0].nroots) /* the first root (note [root instances] in verify_build.c) */
+        m.root = node_arg(graph_output(g), 0);
     engine_matches(e, note_match, &m);
     engine_free(e);
     return m.found;

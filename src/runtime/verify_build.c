@@ -713,17 +713,28 @@ bool verify_build(Instance *in)
     in->slot_binder = xcalloc((size_t)nslots + 1, sizeof *in->slot_binder);
     for (int i = 0; i < nslots; i++)
         in->slot_leaf[i] = -1;
-    find_binders(in, in->rule->pattern);
-    number_leaves(in, in->rule->pattern);
+    const graft_rule *r = in->rule;
+    int nroots = r->nroots ? r->nroots : 1;
+    for (int j = 0; j < nroots; j++)
+        find_binders(in, r->nroots ? r->roots[j].pattern : r->pattern);
+    for (int j = 0; j < nroots; j++)
+        number_leaves(in, r->nroots ? r->roots[j].pattern : r->pattern);
     in->primary = chooser_pick(in->ch, in->nleafids);
     in->mode = chooser_pick(in->ch, 3);
     in->g = graph_new();
     graph_set_name(in->g, "main");
-    graft_node *root = build(in, in->rule->pattern, NULL);
-    if (!root)
-        return false;
-    graph_set_output(in->g, root);
-    return true;
+    /* note [root instances]: the roots of a rule of several, built in
+     * order with their variables shared, are the fields of the
+     * instance's output tuple; the rule matches at the first and each
+     * field is compared after the rewrite */
+    graft_node **roots = xmalloc((size_t)nroots * sizeof *roots);
+    bool ok = true;
+    for (int j = 0; j < nroots && ok; j++)
+        ok = (roots[j] = build(in, r->nroots ? r->roots[j].pattern : r->pattern, NULL)) != NULL;
+    if (ok)
+        graph_set_output(in->g, r->nroots ? graph_add_tuple(in->g, roots, nroots) : roots[0]);
+    free(roots);
+    return ok;
 }
 
 void instance_free(Instance *in)
