@@ -49,6 +49,21 @@ static int check_ops(const OnnxModel *m, const Registry *reg, graft_diag *d)
     return bad;
 }
 
+/* The domain and version of every ONNX op the rules declare, for the
+ * nodes a rewrite makes (note [made ops' opsets] in onnx_export_opset.c). */
+static void keep_decls(OnnxModel *m, const Registry *reg)
+{
+    for (int i = 0; i < registry_count(reg); i++) {
+        const OpInfo *op = registry_op(reg, i);
+        if (!op->onnx)
+            continue;
+        OnnxOpDecl *decl = arena_alloc(graph_arena(m->g), sizeof *decl);
+        decl->domain = op->domain ? graph_intern(m->g, op->domain) : NULL;
+        decl->since = op->since;
+        keymap_put_ptr(&m->decls, graph_intern(m->g, op->name), decl);
+    }
+}
+
 OnnxModel *cli_onnx_load(const char *path, const graft_limits *limits, const RuleFile *rf,
                          bool allow_unknown_ops, graft_diag *d)
 {
@@ -63,6 +78,8 @@ OnnxModel *cli_onnx_load(const char *path, const graft_limits *limits, const Rul
         onnx_graph_free(m);
         return NULL;
     }
+    if (m && rf)
+        keep_decls(m, rf->registry);
     return m;
 }
 

@@ -211,8 +211,9 @@ static void node_preds(Labels *l, const graft_node *n, uint32_t *np)
         add_kind(l, np, &(graft_pred){.kind = GRAFT_PRED_VAR_NAME, .s = node_name(n)});
     if (k == NODE_OPREF)
         add_kind(l, np, &(graft_pred){.kind = GRAFT_PRED_OP_VALUE, .s = node_name(n)});
-    if (k == NODE_CONST && node_const_is_scalar(n))
-        add_kind(l, np, &(graft_pred){.kind = GRAFT_PRED_VALUE, .f = node_const_value(n)});
+    double v;
+    if (k == NODE_CONST && node_const_number(n, &v))
+        add_kind(l, np, &(graft_pred){.kind = GRAFT_PRED_VALUE, .f = v});
     if (l->lo[GRAFT_PRED_DTYPE] < l->hi[GRAFT_PRED_DTYPE] && pattern_node_dtype(n))
         add_kind(l, np, &(graft_pred){.kind = GRAFT_PRED_DTYPE, .s = pattern_node_dtype(n)});
     if (l->lo[GRAFT_PRED_RANK] < l->hi[GRAFT_PRED_RANK] && pattern_node_rank(n) >= 0)
@@ -275,9 +276,9 @@ void labels_symbol(Labels *l, const graft_node *n, NodeKind kind, Symbol *sym)
 static uint32_t const_class(Labels *l, const graft_node *n)
 {
     uint32_t nops = l->nops, np = 0;
-    if (!node_const_is_scalar(n))
+    double v;
+    if (!node_const_number(n, &v)) /* (scalars and one-element tensors) */
         return CLASS_NODE;
-    double v = node_const_value(n);
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
     ConstSlot *slot = &l->consts[cache_slot(bits, CONST_SLOT_BITS)];

@@ -36,9 +36,10 @@ static graft_guard_val query(const graft_expr *e, const graft_binding *b)
         const char *dt = pattern_node_dtype(n);
         return dt ? (graft_guard_val){.kind = GRAFT_GV_STR, .s = dt} : unknown();
     }
-    case GRAFT_EXPR_VALUE:
-        return node_kind(n) == NODE_CONST && node_const_is_scalar(n)
-                   ? num(node_const_value(n)) : unknown();
+    case GRAFT_EXPR_VALUE: {
+        double v;
+        return node_const_number(n, &v) ? num(v) : unknown();
+    }
     case GRAFT_EXPR_SHAPE:
         return t && t->kind == TYPE_TENSOR ? (graft_guard_val){.kind = GRAFT_GV_DIMS, .type = t}
                                            : unknown();
@@ -135,13 +136,14 @@ static graft_guard_val eval(const graft_expr *e, const graft_binding *b)
     case GRAFT_EXPR_STR:
     case GRAFT_EXPR_DTYPE: return (graft_guard_val){.kind = GRAFT_GV_STR, .s = e->s};
     case GRAFT_EXPR_LIST: return (graft_guard_val){.kind = GRAFT_GV_LIST, .list = e};
-    case GRAFT_EXPR_SLOT:
+    case GRAFT_EXPR_SLOT: {
+        double v;
         if (b[e->slot].attr)
             return pattern_guard_of_attr(b[e->slot].attr);
-        if (b[e->slot].node && node_kind(b[e->slot].node) == NODE_CONST &&
-            node_const_is_scalar(b[e->slot].node))
-            return num(node_const_value(b[e->slot].node));
+        if (b[e->slot].node && node_const_number(b[e->slot].node, &v))
+            return num(v);
         return unknown();
+    }
     case GRAFT_EXPR_GETITEM: return index_of(e, b);
     case GRAFT_EXPR_ARITH: return arith(e, b);
     case GRAFT_EXPR_NOT: return num(!truth(e->kids[0], b));

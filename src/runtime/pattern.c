@@ -239,9 +239,10 @@ bool pattern_pred_holds(const graft_pred *p, const graft_node *n)
         return pattern_node_rank(n) == p->i;
     case GRAFT_PRED_SHAPE:
         return shape_holds(p, n);
-    case GRAFT_PRED_VALUE:
-        return node_kind(n) == NODE_CONST && node_const_is_scalar(n) &&
-               node_const_value(n) == p->f;
+    case GRAFT_PRED_VALUE: {
+        double v;
+        return node_const_number(n, &v) && v == p->f;
+    }
     case GRAFT_PRED_ATTR:
         return attr_holds(p, n);
     }

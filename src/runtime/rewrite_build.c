@@ -17,10 +17,10 @@
  * float dtypes and an int otherwise. */
 static const graft_attr_value *const_value(graft_graph *g, const graft_node *n)
 {
-    const char *dt = node_const_dtype(n);
+    const char *dt = node_const_is_scalar(n) ? node_const_dtype(n) : node_type(n)->dtype;
     bool is_float = !dt || strncmp(dt, "float", 5) == 0 || strncmp(dt, "bfloat", 6) == 0;
     graft_attr_value *v = graph_new_attr_value(g, is_float ? GRAFT_ATTR_FLOAT : GRAFT_ATTR_INT);
-    v->f = node_const_value(n);
+    node_const_number(n, &v->f); /* (a scalar, or a one-element tensor) */
     v->i = (int64_t)v->f;
     return v;
 }
@@ -139,7 +139,8 @@ static const graft_attr_value *attr_value(graft_graph *g, const graft_expr *x,
         const graft_binding *s = &b[x->slot];
         if (s->attr)
             return graph_copy_attr_value(g, s->attr);
-        if (s->node && node_kind(s->node) == NODE_CONST && node_const_is_scalar(s->node))
+        double number;
+        if (s->node && node_const_number(s->node, &number))
             return const_value(g, s->node);
         return NULL;
     }
@@ -362,8 +363,8 @@ static bool is_computed(const graft_expr *v)
  * none, so the rewrite does not happen rather than drop the attribute. */
 static bool slot_has_value(const graft_binding *s)
 {
-    return s->attr || !s->node ||
-           (node_kind(s->node) == NODE_CONST && node_const_is_scalar(s->node));
+    double v;
+    return s->attr || !s->node || node_const_number(s->node, &v);
 }
 
 /* Whether a computed value (a number, a list of them, a shape) or a bound
