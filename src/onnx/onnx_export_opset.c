@@ -9,9 +9,10 @@
  * is added.  The default domain's version is raised only when a made op
  * did not exist at the model's (LayerNormalization, new in opset 17, made
  * in an opset 13 model; a made Mul, declared at its opset 14 schema, is
- * also opset 13's Mul, of the same meaning).  Raising is safe from opset 13 on: from 13 to 17 ONNX's
- * ops changed only by gaining types, and attributes whose defaults keep
- * the old meaning, but for RoiAlign-16's coordinate_transformation_mode;
+ * also opset 13's Mul, of the same meaning).  Raising is safe from opset
+ * 13 on: from 13 to 17 ONNX's ops changed only by gaining types, and
+ * attributes whose defaults keep the old meaning, but for RoiAlign-16's
+ * coordinate_transformation_mode;
  * so a model that imports an older default opset, or that has a RoiAlign
  * node, is refused with an error instead.
  */
