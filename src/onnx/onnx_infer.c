@@ -9,7 +9,7 @@
 static const InferDef *const tables[] = {onnx_infer_elem_ops, onnx_infer_shape_ops,
                                          onnx_infer_index_ops, onnx_infer_nn_ops,
                                          onnx_infer_select_ops, onnx_infer_layout_ops,
-                                         onnx_infer_gather_ops};
+                                         onnx_infer_gather_ops, onnx_infer_contrib_ops};
 
 static InferFn find_infer(const char *op)
 {
