@@ -257,6 +257,41 @@ START_TEST(test_simplified_layer_norm)
 }
 END_TEST
 
+/* Gemm's kernel refuses a C that does not broadcast to (M, N) instead of
+ * reading past its end (graft verify's instances once gave it one, and
+ * found a rewrite of Gemm "refuted" by the garbage): the node of a valid
+ * model, evaluated on a C of 2 rows for a 3 x 3 result. */
+START_TEST(test_gemm_c_shape)
+{
+    const char *text = HEADER "g (float[3, 2] a, float[2, 3] b, float[3, 3] c) => "
+                       "(float[3, 3] y) {\n  y = com.microsoft.FusedGemm (a, b, c)\n}\n";
+    Source *src = source_from_string("t.onnxtxt", text, strlen(text));
+    graft_diag *d = diag_new(stderr);
+    OnnxModel *m = onnx_import(onnx_text_read(src, NULL, d), "t.onnxtxt", d);
+    ck_assert_ptr_nonnull(m);
+    int64_t da[2] = {3, 2}, db[2] = {2, 3}, dc[2] = {2, 3};
+    Value args[3] = {{.nfields = -1, .t = tensor_new("float32", 2, da)},
+                     {.nfields = -1, .t = tensor_new("float32", 2, db)},
+                     {.nfields = -1, .t = tensor_new("float32", 2, dc)}};
+    EvalOptions opts = {.mode = EVAL_FLOAT64};
+    EvalError err = {0};
+    Value out = {0}; /* (eval_op frees it on failure) */
+    const graft_node *gemm = NULL;
+    for (uint32_t id = 0; id < graph_node_count(m->g); id++)
+        if (node_kind(graph_node(m->g, id)) == NODE_CALL)
+            gemm = graph_node(m->g, id);
+    ck_assert_ptr_nonnull(gemm);
+    ck_assert(!eval_op(gemm, args, 3, &opts, &out, &err));
+    ck_assert_str_eq(err.msg.data, "Gemm: C does not broadcast to (3, 3)");
+    for (int i = 0; i < 3; i++)
+        value_free(&args[i]);
+    strbuf_free(&err.msg);
+    onnx_graph_free(m);
+    diag_free(d);
+    source_free(src);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("onnx_contrib");
@@ -274,6 +309,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_fused_gemm);
     tcase_add_test(tc, test_bias_softmax);
     tcase_add_test(tc, test_simplified_layer_norm);
+    tcase_add_test(tc, test_gemm_c_shape);
     suite_add_tcase(s, tc);
     return s;
 }

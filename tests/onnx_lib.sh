@@ -5,7 +5,7 @@
 # 2. Every rule of the library applies somewhere in the golden files of
 #    tests/onnx/lib/ (one small model per family, each pattern in it).
 # The library: the five files below and contrib_ops.graft (conv.graft,
-# beside them, has its own test, tests/onnx_fusions.sh).
+# beside them, has a test of its own).
 # 3. The whole library (eliminate, activation, normalization, attention,
 #    matmul, in that order) on each model of tests/onnx/lib/ and each torch
 #    export of the corpus (tests/onnx/*_op13.onnx, *_op17.onnx): the count
