@@ -659,19 +659,22 @@ START_TEST(test_dtype_read_number)
 }
 END_TEST
 
-/* note [scalar tensors]: a rank-0 tensor constant with its element is a
- * number; rank 1 of one element, unknown values and other nodes are not. */
+/* note [one-element constants]: a tensor constant of one known element
+ * is a number, a float32 one as its shortest spelling reads (0.001f is
+ * 0.001); two elements, unknown values and other nodes are not. */
 START_TEST(test_const_number)
 {
     graft_graph *g = graph_new();
-    static const float eps = 0.001f, one = 1.0f;
+    static const float eps = 0.001f, one = 1.0f, pair[2] = {1.0f, 1.0f};
     const graft_type *scalar = graph_type_tensor(g, "float32", NULL, 0);
-    const int64_t dims1[] = {1};
+    const int64_t dims1[] = {1}, dims2[] = {2};
     const graft_type *vec1 = graph_type_tensor(g, "float32", dims1, 1);
+    const graft_type *vec2 = graph_type_tensor(g, "float32", dims2, 1);
     double v = -1;
     ck_assert(node_const_number(graph_add_tensor_const(g, "eps", scalar, &eps, 4), &v));
-    ck_assert(v == (double)eps);
-    ck_assert(!node_const_number(graph_add_tensor_const(g, "one1", vec1, &one, 4), &v));
+    ck_assert(v == 0.001);
+    ck_assert(node_const_number(graph_add_tensor_const(g, "one1", vec1, &one, 4), &v) && v == 1);
+    ck_assert(!node_const_number(graph_add_tensor_const(g, "pair", vec2, pair, 8), &v));
     ck_assert(!node_const_number(graph_add_tensor_const(g, "unknown", scalar, NULL, 4), &v));
     ck_assert(!node_const_number(graph_add_tensor_const(g, "short", scalar, &one, 2), &v));
     ck_assert(node_const_number(graph_add_const(g, "2f", 2.0, "float32"), &v) && v == 2.0);

@@ -196,6 +196,12 @@ START_TEST(test_fmt_stdpatterns)
 }
 END_TEST
 
+START_TEST(test_fmt_stdpatterns_onnx)
+{
+    ck_assert_int_eq(check_dir("stdpatterns/onnx"), 6);
+}
+END_TEST
+
 START_TEST(test_fmt_test_rules)
 {
     ck_assert_int_ge(check_dir("tests/rules"), 15);
@@ -212,6 +218,7 @@ Suite *suite_rules_fmt(void)
     tcase_add_test(tc, test_fmt_breaks_calls_and_chains);
     tcase_add_test(tc, test_fmt_syntax_error);
     tcase_add_test(tc, test_fmt_stdpatterns);
+    tcase_add_test(tc, test_fmt_stdpatterns_onnx);
     tcase_add_test(tc, test_fmt_test_rules);
     suite_add_tcase(s, tc);
     return s;

@@ -330,6 +330,8 @@ typedef bool (*graft_attr_test_fn)(const graft_attr_value *v);
 typedef struct graft_op_name {
     const char *name;   /* "Conv", "Gelu" */
     const char *domain; /* "com.microsoft"; NULL for ONNX's default domain */
+    int since;          /* the opset version of the schema declared ('since N'):
+                           what a node a rewrite makes imports */
 } graft_op_name;
 
 typedef struct graft_rule_set {

@@ -10,7 +10,7 @@
 /* Columns an entry line may fill: EMIT_WIDTH less the indent. */
 enum { OPS_WIDTH = EMIT_WIDTH - 4 };
 
-/* The entry of op, {"Conv", NULL}, into sb (emptied first). */
+/* The entry of op, {"Conv", NULL, 11}, into sb (emptied first). */
 static void op_entry(StrBuf *sb, const graft_op_name *op)
 {
     sb->len = 0;
@@ -18,7 +18,7 @@ static void op_entry(StrBuf *sb, const graft_op_name *op)
     emit_c_string(sb, op->name);
     strbuf_puts(sb, ", ");
     emit_c_string(sb, op->domain);
-    strbuf_puts(sb, "},");
+    strbuf_printf(sb, ", %d},", op->since);
 }
 
 static bool same_domain(const char *a, const char *b)

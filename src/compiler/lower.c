@@ -117,6 +117,7 @@ static void lower_onnx_ops(Lowerer *L, const Registry *reg, graft_rule_set *rs)
             continue;
         ops[rs->nops].name = lower_name(L, op->name);
         ops[rs->nops].domain = op->domain ? lower_name(L, op->domain) : NULL;
+        ops[rs->nops].since = op->since;
         rs->nops++;
     }
     rs->ops = ops;

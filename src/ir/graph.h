@@ -147,14 +147,14 @@ const char *node_const_dtype(const graft_node *n);
  * tensor whose values the model does not give (a Relay meta constant
  * without a metadata section). */
 const void *node_const_data(const graft_node *n, size_t *nbytes);
-/* note [scalar tensors]: a constant that is one number: a scalar literal,
- * or a tensor constant of rank 0 whose element is known (an ONNX
- * initializer such as an exporter's epsilon).  Its value in *value; false
- * for any other node.  Value tests, guards and attributes read constants
- * through this, so that a rule's `eps:const` bound to `epsilon=eps` reads
- * either.  A tensor of one element but rank 1 is not a number: its
- * broadcast shape differs from a scalar's. */
-bool node_const_number(const graft_node *n, double *value);
+/* note [one-element constants]: the number a constant holds, in *v: a
+ * scalar's value, or the one element of a tensor constant whose bytes are
+ * known (an ONNX initializer or Constant node of shape [] or [1], which
+ * exporters write where Relay has a scalar), a float32 element as its
+ * shortest spelling reads (1.4142135).  So a rule's number literal,
+ * value(x) and an attribute taken from a bound constant read both alike.
+ * False for other nodes. */
+bool node_const_number(const graft_node *n, double *v);
 /* NODE_GETITEM: the field index. */
 static inline int node_index(const graft_node *n);
 /* note [several results]: a call of an op with several results (ONNX's

@@ -25,22 +25,6 @@ const void *node_const_data(const graft_node *n, size_t *nbytes)
     return data ? data->bytes : NULL;
 }
 
-bool node_const_number(const graft_node *n, double *value)
-{
-    if (n->kind != NODE_CONST)
-        return false;
-    if (n->flag) {
-        *value = n->u.value;
-        return true;
-    }
-    const graft_type *t = n->type;
-    const ConstData *data = n->u.data;
-    if (!t || t->kind != TYPE_TENSOR || t->rank != 0 || !data || !data->bytes)
-        return false;
-    DType d = dtype_from_name(t->dtype);
-    return data->nbytes == dtype_size(d) && dtype_read_number(d, data->bytes, value);
-}
-
 bool graph_tensor_nbytes(const graft_type *type, size_t *nbytes)
 {
     if (!type || type->kind != TYPE_TENSOR)

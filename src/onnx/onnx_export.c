@@ -214,6 +214,8 @@ static void emit(Exporter *ex, const graft_node *n)
         vec_push(&ex->inits, export_new_tensor(ex, export_value_name(ex, n), node_type(n),
                                                bytes, nbytes));
     }
+    else if (node_kind(n) == NODE_CONST && id < ex->m->norigin && ex->m->origin[id])
+        vec_push(&ex->nodes, ex->m->origin[id]); /* note [constant nodes] in onnx_import.c */
 }
 
 /* Emits root after what it reads, depth first, iteratively. */
@@ -341,6 +343,7 @@ static void exporter_free(Exporter *ex)
     vec_free(&ex->made_tensors);
     vec_free(&ex->nodes);
     vec_free(&ex->inits);
+    vec_free(&ex->need);
     keymap_free(&ex->taken);
     keymap_free(&ex->scalars);
     export_functions_free(ex);
@@ -386,9 +389,10 @@ bool onnx_export(OnnxModel *m, FILE *out, bool text, graft_diag *d)
         Onnx__ModelProto model = *m->proto;
         model.graph = &graph;
         export_functions_finish(&ex, &model);
-        if (text) /* a failed write: the caller's commit reports it */
+        ok = export_opsets_finish(&ex, &model);
+        if (ok && text) /* a failed write: the caller's commit reports it */
             onnx_text_print(&model, out);
-        else
+        else if (ok)
             onnx_model_write(&model, out);
         free(graph.value_info);
         free(model.functions != m->proto->functions ? model.functions : NULL);

@@ -41,6 +41,7 @@ typedef struct Exporter {
     KeyMap function_by_bytes; /* hash of a function's bytes -> its index + 1 */
     KeyMap function_names; /* an interned base name -> functions named from it */
     Onnx__OperatorSetIdProto composite_import; /* their domain's opset import */
+    VEC(OnnxOpDecl) need;  /* the opsets made nodes need (onnx_export_opset.c) */
     bool ok;
 } Exporter;
 
@@ -73,5 +74,10 @@ void export_function_call(Exporter *ex, const graft_node *n);
  * the opset import of their domain, IR version 8 (local functions). */
 void export_functions_finish(Exporter *ex, Onnx__ModelProto *model);
 void export_functions_free(Exporter *ex);
+/* The domain of call n, recording the opset it needs when a rewrite made
+ * it; then the imports added or raised (note [made ops' opsets] in
+ * onnx_export_opset.c): false after reporting a model it cannot raise. */
+const char *export_made_domain(Exporter *ex, const graft_node *n);
+bool export_opsets_finish(Exporter *ex, Onnx__ModelProto *model);
 
 #endif

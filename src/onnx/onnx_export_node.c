@@ -191,7 +191,7 @@ Onnx__NodeProto *export_node_proto(Exporter *ex, const graft_node *n)
         np->input[i] = (char *)export_value_name(ex, node_arg(n, (int)i));
     set_outputs(ex, n, np);
     np->op_type = (char *)node_op(n);
-    np->domain = (char *)graph_node_domain(ex->g, n);
+    np->domain = (char *)export_made_domain(ex, n);
     if (old) {
         np->name = old->name;
         np->domain = old->domain;

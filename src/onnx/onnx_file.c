@@ -138,6 +138,18 @@ static int check_ops(const OnnxModel *m, const graft_rule_set *rs, graft_diag *d
     return bad;
 }
 
+/* The domain and version of every ONNX op the rules declare, for the
+ * nodes a rewrite makes (note [made ops' opsets] in onnx_export_opset.c). */
+static void keep_decls(OnnxModel *m, const graft_rule_set *rs)
+{
+    for (uint32_t i = 0; i < rs->nops; i++) {
+        OnnxOpDecl *decl = arena_alloc(graph_arena(m->g), sizeof *decl);
+        decl->domain = rs->ops[i].domain ? graph_intern(m->g, rs->ops[i].domain) : NULL;
+        decl->since = rs->ops[i].since;
+        keymap_put_ptr(&m->decls, graph_intern(m->g, rs->ops[i].name), decl);
+    }
+}
+
 OnnxModel *onnx_file_load(const char *path, const graft_limits *limits,
                           const graft_rule_set *rs, bool allow_unknown_ops, graft_diag *d)
 {
@@ -152,6 +164,8 @@ OnnxModel *onnx_file_load(const char *path, const graft_limits *limits,
         onnx_graph_free(m);
         return NULL;
     }
+    if (m && rs)
+        keep_decls(m, rs);
     return m;
 }
 

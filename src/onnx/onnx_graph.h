@@ -42,6 +42,14 @@
 #include "graph.h"
 #include "onnx.pb-c.h"
 
+/* What a rule file declares of an op a rewrite may make: its domain
+ * (NULL: the default) and opset version (note [made ops' opsets] in
+ * onnx_export_opset.c). */
+typedef struct OnnxOpDecl {
+    const char *domain;
+    int since;
+} OnnxOpDecl;
+
 typedef struct OnnxModel {
     Onnx__ModelProto *proto;   /* the model as read (owned) */
     graft_graph *g;            /* its main graph, as graft's */
@@ -56,6 +64,8 @@ typedef struct OnnxModel {
     int noutputs;              /* the graph outputs: the first fields of the
                                   output tuple (note [kept values]), or the
                                   output itself when it is the only one */
+    KeyMap decls;              /* op name interned in g -> its OnnxOpDecl (in
+                                  g's arena), for the ops the rules declare */
 } OnnxModel;
 
 /* The model proto (taken over: freed with the result, or here on

@@ -281,8 +281,74 @@ static void node_results(Importer *im, const Onnx__NodeProto *np, graft_node *ca
             set_value(im, np->output[i], graph_result(im->g, call, (int)i));
 }
 
+/* The bytes and type of a Constant's value_float, value_int,
+ * value_floats or value_ints (float32 or int64, rank 0 or 1); NULL for
+ * another attribute. */
+static const void *listed_value(Importer *im, const Onnx__AttributeProto *a,
+                                const graft_type **type, size_t *nbytes)
+{
+    bool f = strcmp(a->name, "value_float") == 0, fs = strcmp(a->name, "value_floats") == 0;
+    bool i = strcmp(a->name, "value_int") == 0, is = strcmp(a->name, "value_ints") == 0;
+    if (!(f || fs || i || is))
+        return NULL;
+    size_t count = f || i ? 1 : fs ? a->n_floats : a->n_ints, size = f || fs ? 4 : 8;
+    unsigned char *bytes = arena_alloc(graph_arena(im->g), count * size + 1);
+    for (size_t k = 0; k < count; k++) {
+        float fv = f ? a->f : fs ? a->floats[k] : 0;
+        int64_t iv = i ? a->i : is ? a->ints[k] : 0;
+        uint64_t bits = (uint64_t)iv;
+        uint32_t b32;
+        memcpy(&b32, &fv, 4);
+        bits = size == 4 ? b32 : bits;
+        for (size_t b = 0; b < size; b++) /* little-endian, as raw_data */
+            bytes[k * size + b] = (unsigned char)(bits >> (8 * b));
+    }
+    int64_t dims[1] = {(int64_t)count};
+    *type = graph_type_tensor(im->g, size == 4 ? "float32" : "int64", dims, f || i ? 0 : 1);
+    *nbytes = count * size;
+    return bytes;
+}
+
+/* note [constant nodes]: a Constant node of the default domain whose one
+ * attribute is its value (value, value_float, value_int, value_floats,
+ * value_ints) is imported as a tensor constant, as an initializer is, so
+ * that rules read it alike (x:const, a number literal and value(x) for
+ * one element: note [one-element constants] in graph.h); its NodeProto
+ * stays its origin, which the export writes back in its place while the
+ * constant is read. */
+static bool import_constant(Importer *im, Onnx__NodeProto *np)
+{
+    bool plain = !(np->domain && np->domain[0] && strcmp(np->domain, "ai.onnx") != 0);
+    const Onnx__AttributeProto *a = np->n_attribute == 1 ? np->attribute[0] : NULL;
+    if (!plain || strcmp(np->op_type, "Constant") != 0 || np->n_input != 0 ||
+        np->n_output != 1 || !a)
+        return false;
+    const graft_type *type = NULL;
+    size_t nbytes = 0;
+    bool bad = false;
+    const void *bytes = listed_value(im, a, &type, &nbytes);
+    if (!bytes && strcmp(a->name, "value") == 0 && a->t &&
+        a->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR) {
+        type = tensor_type(im->g, a->t);
+        bytes = tensor_bytes(im, a->t, type, &nbytes, &bad);
+    }
+    if (bad)
+        im->ok = false; /* (reported) */
+    if (bad || !bytes || !type)
+        return bad;
+    graft_node *c = graph_add_tensor_const(im->g, np->output[0], type, bytes, nbytes);
+    graph_set_type(im->g, c, type);
+    if (np->name && np->name[0])
+        graph_set_node_name(im->g, c, np->name);
+    vec_push(&im->calls, node_id(c));
+    set_value(im, np->output[0], c);
+    return true;
+}
+
 static void import_node(Importer *im, Onnx__NodeProto *np)
 {
+    if (import_constant(im, np))
+        return;
     graft_node *few[8];
     graft_node **args = np->n_input < 8 ? few : xmalloc(np->n_input * sizeof *args);
     int nargs = node_operands(im, np, args);
@@ -415,6 +481,7 @@ void onnx_graph_free(OnnxModel *m)
     if (!m)
         return;
     graph_free(m->g);
+    keymap_free(&m->decls);
     onnx_model_free(m->proto);
     free(m->origin);
     free(m->name);

@@ -14,7 +14,7 @@
 #include "ruleset.h"
 #include "util.h"
 
-/* A bound constant's number (note [scalar tensors] in graph.h). */
+/* A bound constant's number (note [one-element constants] in graph.h). */
 static bool const_number(const graft_node *n, double *value)
 {
     return n && node_const_number(n, value);

@@ -16,7 +16,7 @@ static const EvalOpDef *const op_tables[] = {eval_elem_ops, eval_reduce_ops, eva
                                              eval_onnx_index_ops, eval_onnx_conv_ops,
                                              eval_onnx_select_ops, eval_onnx_layout_ops,
                                              eval_onnx_gather_ops, eval_onnx_quant_ops,
-                                             eval_onnx_reduce_ops};
+                                             eval_onnx_reduce_ops, eval_onnx_contrib_ops};
 
 static EvalOpFn find_op(const char *op)
 {
@@ -106,6 +106,16 @@ bool eval_op(const graft_node *n, const Value *args, int nargs, const EvalOption
         return false;
     }
     return true;
+}
+
+bool eval_call_as(EvalCall *c, const char *op, const Value *args, int nargs)
+{
+    EvalOpFn fn = find_op(op);
+    EvalCall sub = *c;
+    sub.op = op;
+    sub.args = args;
+    sub.nargs = nargs;
+    return fn ? fn(&sub) : eval_fail(c, "no evaluator for %s", op);
 }
 
 static bool eval_node(const graft_graph *g, const graft_node *n, Value *vals, const EvalInputs *in,

@@ -45,7 +45,13 @@ extern const EvalOpDef eval_onnx_layout_ops[];
 extern const EvalOpDef eval_onnx_gather_ops[];
 extern const EvalOpDef eval_onnx_quant_ops[];
 extern const EvalOpDef eval_onnx_reduce_ops[];
+/* ONNX Runtime's com.microsoft contrib ops the fusion library makes. */
+extern const EvalOpDef eval_onnx_contrib_ops[];
 
+/* Evaluates call c as op would, on operands args (an op's kernel reused
+ * by another's: FusedConv computes Conv's result first); false after
+ * failing. */
+bool eval_call_as(EvalCall *c, const char *op, const Value *args, int nargs);
 /* Fails the call: status EVAL_BAD_INPUT, message "op: why".  Returns false. */
 bool eval_fail(EvalCall *c, const char *fmt, ...) GRAFT_PRINTF(2, 3);
 /* Operand i as a tensor, or NULL after failing (missing, or a tuple). */

@@ -214,6 +214,19 @@ static bool op_mvn(EvalCall *c)
     return true;
 }
 
+/* Whether t broadcasts one way to (m, n), as Gemm's C must (a C that
+ * does not would be read past its end). */
+static bool broadcasts_to(const Tensor *t, int64_t m, int64_t n)
+{
+    const int64_t want[2] = {m, n};
+    for (int i = 0; i < t->rank; i++) {
+        int64_t d = t->dims[t->rank - 1 - i];
+        if (i >= 2 || (d != 1 && d != want[1 - i]))
+            return false;
+    }
+    return true;
+}
+
 /* Gemm(A, B, C, alpha=1, beta=1, transA=0, transB=0): alpha A'B' + beta C,
  * C broadcast to (M, N). */
 static bool op_gemm(EvalCall *c)
@@ -229,6 +242,8 @@ static bool op_gemm(EvalCall *c)
     if (b->dims[tb] != k)
         return eval_fail(c, "inner dims %lld and %lld differ", (long long)k,
                          (long long)b->dims[tb]);
+    if (cc && !broadcasts_to(cc, m, n))
+        return eval_fail(c, "C does not broadcast to (%lld, %lld)", (long long)m, (long long)n);
     int64_t dims[2] = {m, n};
     Tensor *y = eval_result(c, a->dtype, 2, dims);
     double alpha = eval_attr_float(c, "alpha", 1.0), beta = eval_attr_float(c, "beta", 1.0);

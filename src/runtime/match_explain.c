@@ -282,6 +282,10 @@ static void pred_found(const graft_pred *p, const graft_node *n, StrBuf *out)
             strbuf_printf(out, "the constant %s", node_const_text(n));
             return;
         }
+        if (node_const_number(n, &(double){0})) {
+            strbuf_printf(out, "the one-element constant %s", node_const_text(n));
+            return;
+        }
         break;
     case GRAFT_PRED_VAR_NAME:
         if (node_kind(n) == NODE_VAR) {

@@ -21,7 +21,7 @@ static graft_guard_val unknown(void)
     return (graft_guard_val){.kind = GRAFT_GV_UNKNOWN};
 }
 
-/* A bound variable's number: a number constant (note [scalar tensors] in
+/* A bound variable's number: a number constant (note [one-element constants] in
  * graph.h) or unknown. */
 static graft_guard_val slot_number(const graft_binding *s)
 {

@@ -108,7 +108,7 @@ bool pattern_pred_holds(const graft_pred *p, const graft_node *n);
  * its rank (0 for a scalar constant), or -1 when unknown. */
 const char *pattern_node_dtype(const graft_node *n);
 int pattern_node_rank(const graft_node *n);
-/* A number constant (note [scalar tensors] in graph.h) as the value of an
+/* A number constant (note [one-element constants] in graph.h) as the value of an
  * attribute it is bound to (epsilon=eps): a float for float dtypes, an int
  * otherwise; NULL for any other node. */
 const graft_attr_value *pattern_const_attr(graft_graph *g, const graft_node *n);

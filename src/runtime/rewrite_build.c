@@ -62,13 +62,24 @@ static bool is_literal(const graft_expr *x)
     return x->attr && x->kind != GRAFT_EXPR_ATTR;
 }
 
+/* Whether x is value(c) of a constant c of a float dtype: its value is a
+ * float even when integral (activation_params=[value(lo), value(hi)] with
+ * lo and hi 0f and 6f are floats, as the op's FLOATS attribute wants). */
+static bool float_value(const graft_expr *x, const graft_binding *b)
+{
+    const char *dt = x->kind == GRAFT_EXPR_VALUE && b[x->slot].node
+                         ? pattern_node_dtype(b[x->slot].node)
+                         : NULL;
+    return dt && (strncmp(dt, "float", 5) == 0 || strncmp(dt, "bfloat", 6) == 0);
+}
+
 static const graft_attr_value *computed_value(graft_graph *g, const graft_expr *x,
                                               const graft_binding *b)
 {
     if (!number_known(x, b))
         return NULL;
     graft_guard_val v = guard_value(x, b);
-    bool integral = v.f == (double)(int64_t)v.f;
+    bool integral = v.f == (double)(int64_t)v.f && !float_value(x, b);
     graft_attr_value *a = graph_new_attr_value(g, integral ? GRAFT_ATTR_INT : GRAFT_ATTR_FLOAT);
     a->f = v.f;
     a->i = (int64_t)v.f;

@@ -1,0 +1,54 @@
+/* graph_number.c - the number a constant holds, scalar or one-element
+ * tensor (note [one-element constants] in graph.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dtype.h"
+#include "graph_impl.h"
+
+/* A float32 element as the number its shortest spelling reads as
+ * (1.4142135f is 1.4142135, as Relay's constant 1.4142135f holds it), so
+ * that a rule's literal compares equal to it. */
+static double float_value(float f)
+{
+    if (f != f || f - f != 0) /* NaN and infinities spell no digits */
+        return (double)f;
+    char buf[32];
+    for (int digits = 1; digits <= 9; digits++) {
+        snprintf(buf, sizeof buf, "%.*g", digits, (double)f);
+        if (strtof(buf, NULL) == f)
+            break;
+    }
+    return strtod(buf, NULL);
+}
+
+/* Element 0 of the little-endian bytes p of dtype d (dtype_read_number),
+ * a float32 or bfloat16 one as its shortest spelling reads. */
+static bool element_value(DType d, const unsigned char *p, double *v)
+{
+    if (!dtype_read_number(d, p, v))
+        return false;
+    if (d == DTYPE_FLOAT32 || d == DTYPE_BFLOAT16)
+        *v = float_value((float)*v);
+    return true;
+}
+
+bool node_const_number(const graft_node *n, double *v)
+{
+    if (n->kind != NODE_CONST)
+        return false;
+    if (node_const_is_scalar(n)) {
+        *v = node_const_value(n);
+        return true;
+    }
+    size_t nbytes, want;
+    const unsigned char *bytes = node_const_data(n, &nbytes);
+    const graft_type *t = n->type;
+    DType d = t && t->kind == TYPE_TENSOR ? dtype_from_name(t->dtype) : DTYPE_UNDEFINED;
+    if (!bytes || d == DTYPE_UNDEFINED || !graph_tensor_nbytes(t, &want) || want != nbytes ||
+        nbytes != dtype_size(d))
+        return false; /* no data, or not one element */
+    return element_value(d, bytes, v);
+}

@@ -1,0 +1,148 @@
+/* onnx_export_opset.c - the domains and opset imports of the nodes a
+ * rewrite made.
+ *
+ * note [made ops' opsets]: a node a rewrite made is of the domain its op
+ * is declared in (a rule file's 'op Gelu(X) ... domain "com.microsoft"
+ * since 1'; OnnxModel.decls holds what the declarations say), and the
+ * model written imports each domain such nodes use, at least at the
+ * version their ops declare (since N): a domain the model does not import
+ * is added.  The default domain's version is raised only when a made op
+ * did not exist at the model's (LayerNormalization, new in opset 17, made
+ * in an opset 13 model; a made Mul, declared at its opset 14 schema, is
+ * also opset 13's Mul, of the same meaning).  Raising is safe from opset
+ * 13 on: from 13 to 17 ONNX's ops changed only by gaining types, and
+ * attributes whose defaults keep the old meaning, but for RoiAlign-16's
+ * coordinate_transformation_mode;
+ * so a model that imports an older default opset, or that has a RoiAlign
+ * node, is refused with an error instead.
+ */
+#include "onnx_export_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "onnx_model.h"
+
+/* The declaration a made node of op follows, or NULL. */
+static const OnnxOpDecl *decl_of(const Exporter *ex, const char *op)
+{
+    return keymap_get_ptr(&ex->m->decls, graph_intern(ex->g, op));
+}
+
+/* Records that the model needs domain at version v at least. */
+static void need(Exporter *ex, const char *domain, int v)
+{
+    for (size_t i = 0; i < ex->need.len; i++)
+        if (strcmp(ex->need.items[i].domain, domain) == 0) {
+            if (ex->need.items[i].since < v)
+                ex->need.items[i].since = v;
+            return;
+        }
+    vec_push(&ex->need, ((OnnxOpDecl){domain, v}));
+}
+
+/* The default domain's ops that opsets 14 to 17 introduced, and the
+ * opset of each (the since_version of its first schema in onnx/defs). */
+static const struct {
+    const char *op;
+    int since;
+} introduced[] = {
+    {"HardSwish", 14},      {"Trilu", 14},          {"Bernoulli", 15},
+    {"CastLike", 15},       {"Optional", 15},       {"OptionalHasElement", 15},
+    {"OptionalGetElement", 15}, {"GridSample", 16}, {"LayerNormalization", 17},
+    {"SequenceMap", 17},    {"BlackmanWindow", 17}, {"HammingWindow", 17},
+    {"HannWindow", 17},     {"MelWeightMatrix", 17}, {"DFT", 17},
+    {"STFT", 17},
+};
+
+const char *export_made_domain(Exporter *ex, const graft_node *n)
+{
+    const char *domain = graph_node_domain(ex->g, n);
+    const OnnxOpDecl *decl = decl_of(ex, node_op(n));
+    if (decl && decl->domain)
+        need(ex, decl->domain, decl->since);
+    for (size_t i = 0; decl && !decl->domain && i < ARRAY_LEN(introduced); i++)
+        if (strcmp(introduced[i].op, node_op(n)) == 0)
+            need(ex, "", introduced[i].since);
+    return domain || !decl ? domain : decl->domain;
+}
+
+/* The slot of the model's import of domain ("" the default), or NULL. */
+static Onnx__OperatorSetIdProto **import_of(Onnx__ModelProto *model, const char *domain)
+{
+    for (size_t i = 0; i < model->n_opset_import; i++) {
+        const char *d = model->opset_import[i]->domain ? model->opset_import[i]->domain : "";
+        if (strcmp(d, "ai.onnx") == 0)
+            d = "";
+        if (strcmp(d, domain) == 0)
+            return &model->opset_import[i];
+    }
+    return NULL;
+}
+
+static bool has_roi_align(const Exporter *ex)
+{
+    for (size_t i = 0; i < ex->nodes.len; i++)
+        if (strcmp(ex->nodes.items[i]->op_type, "RoiAlign") == 0)
+            return true;
+    return false;
+}
+
+/* A copy of import (NULL: a new one of domain) at version v, freed with
+ * the export. */
+static Onnx__OperatorSetIdProto *import_at(Exporter *ex, const Onnx__OperatorSetIdProto *import,
+                                           const char *domain, int64_t v)
+{
+    Onnx__OperatorSetIdProto *copy = xmalloc(sizeof *copy);
+    onnx__operator_set_id_proto__init(copy);
+    if (import)
+        *copy = *import;
+    else
+        copy->domain = (char *)domain;
+    copy->has_version = true;
+    copy->version = v;
+    vec_push(&ex->made, copy);
+    return copy;
+}
+
+/* The default domain's import raised to version v, or an error (note
+ * [made ops' opsets]); false after reporting. */
+static bool raise_default(Exporter *ex, Onnx__OperatorSetIdProto **slot, int64_t v)
+{
+    int64_t have = (*slot)->version;
+    if (have < 13 || has_roi_align(ex)) {
+        diag_file_error(ex->d, ex->m->name, "the rewritten model needs opset %lld of the "
+                        "default domain, but imports opset %lld%s; graft raises the opset "
+                        "from 13 on only, where the ops keep their meaning", (long long)v,
+                        (long long)have, have < 13 ? "" : " and has a RoiAlign node");
+        return false;
+    }
+    *slot = import_at(ex, *slot, NULL, v);
+    return true;
+}
+
+bool export_opsets_finish(Exporter *ex, Onnx__ModelProto *model)
+{
+    if (!ex->need.len)
+        return true;
+    size_t n = model->n_opset_import;
+    Onnx__OperatorSetIdProto **imports = xcalloc(n + ex->need.len + 1, sizeof *imports);
+    if (n) /* (a model without imports has a NULL array) */
+        memcpy(imports, model->opset_import, n * sizeof *imports);
+    if (model->opset_import != ex->m->proto->opset_import)
+        free(model->opset_import); /* the partitions' (export_functions_finish) */
+    model->opset_import = imports; /* (freed by onnx_export) */
+    bool ok = true;
+    for (size_t i = 0; i < ex->need.len; i++) {
+        const char *domain = ex->need.items[i].domain;
+        int64_t v = ex->need.items[i].since > 0 ? ex->need.items[i].since : 1;
+        Onnx__OperatorSetIdProto **slot = import_of(model, domain);
+        if (!slot)
+            imports[model->n_opset_import++] = import_at(ex, NULL, domain, v);
+        else if ((*slot)->version < v && domain[0])
+            *slot = import_at(ex, *slot, NULL, v);
+        else if ((*slot)->version < v)
+            ok &= raise_default(ex, slot, v);
+    }
+    return ok;
+}

@@ -1,0 +1,461 @@
+"""count_fusions.py - how many times each rule of the ONNX fusion library
+(stdpatterns/onnx/: eliminate, activation, normalization, attention and
+matmul, run in that order) applies to a model, counted independently of
+graft: each fusion's pattern looked for in the ONNX graph with
+python3-onnx, the shapes from onnx.shape_inference.
+
+    python3 count_fusions.py MODEL.onnx     # prints "RULE COUNT" a line
+
+tests/onnx_lib.sh compares the counts with graft run --stats=counts.
+Where the library's order decides (GELU's Mul by 0.5 before
+MatMulScaleFusion could take it, a LayerNorm before an RMS norm inside
+it, a Skip fusion after its LayerNorm), the count says so: it counts
+what the earlier fusion leaves.
+"""
+import math
+import sys
+
+import onnx
+from onnx import numpy_helper, shape_inference
+
+
+class Graph:
+    def __init__(self, model):
+        model = shape_inference.infer_shapes(model)
+        g = model.graph
+        self.nodes = list(g.node)
+        self.fused = set()  # ids of nodes an earlier fusion took
+        self.producer = {}
+        self.users = {}
+        for n in self.nodes:
+            for o in n.output:
+                self.producer[o] = n
+            for i in n.input:
+                if i:
+                    self.users.setdefault(i, []).append(n)
+        for o in g.output:
+            self.users.setdefault(o.name, []).append(None)  # a graph output is a reader
+        self.consts = {t.name: numpy_helper.to_array(t) for t in g.initializer}
+        for n in self.nodes:
+            if n.op_type == "Constant" and len(n.attribute) == 1 and n.attribute[0].name == "value":
+                self.consts[n.output[0]] = numpy_helper.to_array(n.attribute[0].t)
+        self.types = {}
+        for v in list(g.input) + list(g.value_info) + list(g.output):
+            tt = v.type.tensor_type
+            if v.type.HasField("tensor_type") and tt.HasField("shape"):
+                dims = tuple(d.dim_value if d.HasField("dim_value") else None
+                             for d in tt.shape.dim)
+                self.types[v.name] = (tt.elem_type, dims)
+        for name, a in self.consts.items():
+            self.types[name] = (onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[a.dtype], a.shape)
+
+    def op(self, name, op_type):
+        """The node making name when it is an op_type node, else None."""
+        n = self.producer.get(name)
+        return n if n is not None and n.op_type == op_type else None
+
+    def nusers(self, name):
+        return len(self.users.get(name, []))
+
+    def number(self, name):
+        """The value of a one-element constant, else None."""
+        a = self.consts.get(name)
+        return float(a.reshape(-1)[0]) if a is not None and a.size == 1 else None
+
+    def near(self, name, value):
+        v = self.number(name)
+        return v is not None and abs(v - value) < 1e-5
+
+    def shape(self, name):
+        t = self.types.get(name)
+        return tuple(t[1]) if t and None not in t[1] else None
+
+    def rank(self, name):
+        t = self.types.get(name)
+        return len(t[1]) if t else None
+
+    def dtype(self, name):
+        t = self.types.get(name)
+        return t[0] if t else None
+
+    def same_shape(self, a, b):
+        return self.shape(a) is not None and self.shape(a) == self.shape(b)
+
+
+def attr(node, name, default=None):
+    for a in node.attribute:
+        if a.name == name:
+            return onnx.helper.get_attribute_value(a)
+    return default
+
+
+def operands(n):
+    """The two operands of a commutative node, both orders."""
+    return [(n.input[0], n.input[1]), (n.input[1], n.input[0])]
+
+
+def inside(g, name, nodes):
+    """Whether every reader of name is one of nodes."""
+    return all(u is not None and any(u is m for m in nodes) for u in g.users.get(name, []))
+
+
+# ---- eliminate.graft ----
+
+def eliminate(g, c):
+    for n in g.nodes:
+        t = n.op_type
+        if t == "Identity":
+            c["eliminate_identity"] += 1
+        elif t == "Dropout" and len(n.input) <= 2 and len(n.output) == 1:
+            c["eliminate_dropout"] += 1
+        elif t == "Slice" and len(n.input) in (3, 4) and g.same_shape(n.output[0], n.input[0]):
+            c["eliminate_slice"] += 1
+        elif t == "Expand" and g.same_shape(n.output[0], n.input[0]):
+            c["eliminate_expand"] += 1
+        elif t == "Cast" and attr(n, "to") == g.dtype(n.input[0]):
+            c["eliminate_cast"] += 1
+        elif t in ("Add", "Sub", "Mul", "Div") and noop(g, n):
+            c["eliminate_noop"] += 1
+        elif t == "Reshape" and g.same_shape(n.output[0], n.input[0]):
+            c["eliminate_reshape"] += 1
+        elif t == "Transpose" and g.op(n.input[0], "Transpose") is not None:
+            p1 = attr(g.producer[n.input[0]], "perm")
+            p2 = attr(n, "perm")
+            if p1 and p2 and len(p1) == len(p2) and all(p1[p2[i]] == i for i in range(len(p2))):
+                c["eliminate_transpose_pair"] += 1
+
+
+def noop(g, n):
+    unit = 0 if n.op_type in ("Add", "Sub") else 1
+    pairs = operands(n) if n.op_type in ("Add", "Mul") else [(n.input[0], n.input[1])]
+    return any(g.number(k) == unit and g.same_shape(n.output[0], x)
+               and g.dtype(n.output[0]) == g.dtype(x) for x, k in pairs)
+
+
+# ---- activation.graft ----
+
+def gelu_root(g, add, x):
+    """The root Mul of x * add * 0.5 in its three spellings, or None."""
+    for m1 in g.users.get(add, []):
+        if m1 is None or m1.op_type != "Mul":
+            continue
+        (o,) = [i for i in m1.input if i != add] or [add]
+        if o == x:
+            for m2 in g.users.get(m1.output[0], []):
+                if m2 is not None and m2.op_type == "Mul" and any(
+                        a == m1.output[0] and g.number(k) == 0.5 for a, k in operands(m2)):
+                    return m2, [m1]
+        half = g.op(o, "Mul")
+        if half is not None and any(a == x and g.number(k) == 0.5 for a, k in operands(half)):
+            return m1, [half]
+        if g.number(o) == 0.5:
+            for m2 in g.users.get(m1.output[0], []):
+                if m2 is not None and m2.op_type == "Mul" and x in m2.input:
+                    return m2, [m1]
+    return None, None
+
+
+def plus_one(g, name):
+    """The Add node making name + 1 (either order), or None."""
+    for u in g.users.get(name, []):
+        if u is not None and u.op_type == "Add" and any(
+                a == name and g.number(k) == 1 for a, k in operands(u)):
+            return u
+    return None
+
+
+def gelus(g, c):
+    """Each GELU (erf and tanh forms): its root and x, counted by form."""
+    found = []
+    for n in g.nodes:
+        if n.op_type == "Erf":
+            arg = g.producer.get(n.input[0])
+            form = None
+            if arg is not None and arg.op_type == "Div" and g.near(arg.input[1], math.sqrt(2)):
+                form, x = "gelu_erf_div", arg.input[0]
+            elif arg is not None and arg.op_type == "Mul":
+                for a, k in operands(arg):
+                    if g.near(k, 1 / math.sqrt(2)):
+                        form, x = "gelu_erf_mul", a
+            add = plus_one(g, n.output[0]) if form else None
+            root, inner = gelu_root(g, add.output[0], x) if add is not None else (None, None)
+            if root is not None and inside(g, n.output[0], [add]) and \
+                    inside(g, arg.output[0], [n]) and inside(g, add.output[0], [root] + inner):
+                found.append((form, root, x, [arg, n, add] + inner))
+        elif n.op_type == "Tanh":
+            r = fast_gelu(g, n)
+            if r is not None:
+                found.append(r)
+    for form, root, x, inner in found:
+        c[form] += 1
+        bias = g.op(x, "Add")
+        if bias is not None and inside(g, x, inner + [root]) and any(
+                g.rank(b) == 1 and b in g.consts and g.same_shape(x, a) for a, b in operands(bias)):
+            c["bias_gelu" if form.startswith("gelu") else "fast_gelu_bias"] += 1
+            g.fused.add(id(bias))
+    return [r for _, r, _, _ in found]
+
+
+def fast_gelu(g, tanh):
+    """(form, root, x, inner nodes) of 0.5 x (1 + tanh(k (x + p x^3))), or None."""
+    ki = g.op(tanh.input[0], "Mul")
+    for k, inner_name in operands(ki) if ki is not None else []:
+        inner = g.op(inner_name, "Add")
+        if not g.near(k, 0.7978846) or inner is None:
+            continue
+        for x, pc_name in operands(inner):
+            pc = g.op(pc_name, "Mul")
+            for p, cube in operands(pc) if pc is not None else []:
+                cubed = cube_nodes(g, cube, x)
+                if g.near(p, 0.044715) and cubed:
+                    add = plus_one(g, tanh.output[0])
+                    root, extra = gelu_root(g, add.output[0], x) if add is not None else (None, [])
+                    if root is not None:
+                        return "fast_gelu", root, x, [ki, inner, pc, tanh, add] + extra + cubed
+    return None
+
+
+def cube_nodes(g, name, x):
+    """The nodes making name = x^3 (Pow 3, or x * (x * x) either way), or []."""
+    pw = g.op(name, "Pow")
+    if pw is not None:
+        return [pw] if pw.input[0] == x and g.number(pw.input[1]) == 3 else []
+    m = g.op(name, "Mul")
+    for s in [g.op(o, "Mul") for o in m.input] if m is not None else []:
+        if s is not None and list(s.input) == [x, x] and x in m.input:
+            return [m, s]
+    return []
+
+
+def activations(g, c):
+    for n in g.nodes:
+        src = g.producer.get(n.input[0]) if n.input else None
+        if src is None or g.nusers(src.output[0]) != 1:
+            continue
+        if n.op_type == "Clip" and src.op_type == "Relu" and len(n.input) == 3 and \
+                (g.number(n.input[1]) or 0) >= 0 and g.number(n.input[1]) is not None:
+            c["fuse_relu_clip"] += 1
+        if n.op_type == "Relu" and src.op_type == "Clip" and len(src.input) == 3 and \
+                g.number(src.input[1]) is not None and g.number(src.input[1]) >= 0:
+            c["fuse_clip_relu"] += 1
+        if src.op_type == "Conv" and len(src.input) == 3 and g.dtype(src.output[0]) == 1:
+            act = {"Relu": "conv_relu", "Sigmoid": "conv_sigmoid", "Tanh": "conv_tanh",
+                   "LeakyRelu": "conv_leaky_relu"}.get(n.op_type)
+            if n.op_type == "Clip" and len(n.input) == 3 and g.number(n.input[1]) is not None \
+                    and g.number(n.input[2]) is not None:
+                act = "conv_clip"
+            if act:
+                c[act] += 1
+
+
+# ---- normalization.graft ----
+
+def variance_of(g, name, x):
+    """Whether name is ReduceMean(Pow(x, 2) | x * x, axes=[-1]) + eps (Add)."""
+    add = g.op(name, "Add")
+    for v, eps in operands(add) if add is not None else []:
+        rm = g.op(v, "ReduceMean")
+        if rm is None or g.number(eps) is None or list(attr(rm, "axes", [])) != [-1]:
+            continue
+        sq = g.producer.get(rm.input[0])
+        if sq is not None and (sq.op_type == "Pow" and sq.input[0] == x and
+                               g.number(sq.input[1]) == 2 or
+                               sq.op_type == "Mul" and list(sq.input) == [x, x]):
+            return True
+    return False
+
+
+def scaled(g, name):
+    """The Mul by a rank-1 weight reading name: (node, weight), or (None, None)."""
+    for u in g.users.get(name, []):
+        if u is not None and u.op_type == "Mul":
+            for a, w in operands(u):
+                if a == name and g.rank(w) == 1:
+                    return u, w
+    return None, None
+
+
+def layer_norms(g):
+    """(x, root) of each decomposed LayerNorm, and of each LayerNormalization node."""
+    found = []
+    for n in g.nodes:
+        if n.op_type == "LayerNormalization" and attr(n, "axis", -1) == -1:
+            found.append((n.input[0], n, [n]))
+        if n.op_type != "Sub" or g.op(n.input[1], "ReduceMean") is None:
+            continue
+        mean = g.producer[n.input[1]]
+        x, d = n.input[0], n.output[0]
+        if mean.input[0] != x or list(attr(mean, "axes", [])) != [-1]:
+            continue
+        for div in g.users.get(d, []):
+            sq = g.op(div.input[1], "Sqrt") if div is not None and div.op_type == "Div" else None
+            if sq is None or div.input[0] != d or not variance_of(g, sq.input[0], d):
+                continue
+            mul, _ = scaled(g, div.output[0])
+            for add in g.users.get(mul.output[0], []) if mul is not None else []:
+                if add is not None and add.op_type == "Add" and any(
+                        a == mul.output[0] and g.rank(b) == 1 for a, b in operands(add)) and \
+                        g.same_shape(add.output[0], x):
+                    found.append((x, add, [mean, n]))
+    return found
+
+
+def rms_norms(g, ln_centered):
+    found = []
+    for n in g.nodes:
+        if n.op_type == "Sqrt":
+            for u in g.users.get(n.output[0], []):
+                x = None
+                if u is not None and u.op_type == "Div" and u.input[1] == n.output[0]:
+                    x, norm = u.input[0], u
+                elif u is not None and u.op_type == "Reciprocal":
+                    for m in g.users.get(u.output[0], []):
+                        if m is not None and m.op_type == "Mul":
+                            x = [a for a in m.input if a != u.output[0]][0]
+                            norm = m
+                if x is None or x in ln_centered or not variance_of(g, n.input[0], x):
+                    continue
+                mul, _ = scaled(g, norm.output[0])
+                if mul is not None and g.same_shape(mul.output[0], x):
+                    found.append(x)
+    return found
+
+
+def skip_of(g, x, inner):
+    """For a norm of x: "bias" for (a + (m + bias)), "plain" for (a + b), else None."""
+    s = g.op(x, "Add")
+    if s is None or not inside(g, x, inner):
+        return None
+    for a, t in operands(s):
+        tn = g.op(t, "Add")
+        if tn is not None and g.nusers(t) == 1 and g.rank(a) == 3 and any(
+                g.rank(b) == 1 and b in g.consts and g.same_shape(a, m) for m, b in operands(tn)):
+            g.fused.add(id(tn))
+            return "bias"
+    a, b = s.input
+    return "plain" if g.rank(a) == 3 and g.same_shape(a, b) else None
+
+
+def normalization(g, c):
+    lns = layer_norms(g)
+    for x, root, inner in lns:
+        if root.op_type != "LayerNormalization":
+            c["layer_norm"] += 1
+        readers = inner if root.op_type != "LayerNormalization" else [root]
+        kind = skip_of(g, x, readers)
+        if kind:
+            c["skip_layer_norm_bias" if kind == "bias" else "skip_layer_norm"] += 1
+    centered = {inner[1].output[0] for _, root, inner in lns if len(inner) == 2}
+    for x in rms_norms(g, centered):
+        c["rms_norm"] += 1
+        if skip_of(g, x, [u for u in g.users.get(x, []) if u is not None]) == "plain":
+            c["skip_rms_norm"] += 1
+
+
+# ---- attention.graft ----
+
+def attention(g, c):
+    for n in g.nodes:
+        add = g.op(n.input[0], "Add") if n.op_type == "Softmax" else None
+        if add is None or attr(n, "axis", -1) != -1:
+            continue
+        for x, b in operands(add):
+            sx, sb = g.shape(x), g.shape(b)
+            if sx is None or sb is None or len(sb) != len(sx) or \
+                    not g.same_shape(add.output[0], x) or len(sx) not in (3, 4):
+                continue
+            if sb[0] == 1 and sb[2:] == sx[2:] and (len(sx) == 4 or sb[1] == sx[1]):
+                c["bias_softmax"] += 1
+                break
+
+
+# ---- matmul.graft ----
+
+def matmul(g, c, gelu_roots):
+    taken = set()
+    for n in g.nodes:
+        t = n.op_type
+        if t == "Add" and id(n) not in g.fused:
+            for m, bias in operands(n):
+                mm = g.op(m, "MatMul")
+                if mm is not None and g.nusers(m) == 1 and g.rank(mm.input[0]) == 2 and \
+                        g.rank(mm.input[1]) == 2 and (g.rank(bias) or 9) <= 2 and \
+                        g.same_shape(n.output[0], m):
+                    c["matmul_add_gemm"] += 1
+                    taken.add(id(mm))
+                    break
+        if t == "Gemm" and len(n.input) == 3:
+            for i, name in ((0, "gemm_transpose_a"), (1, "gemm_transpose_b")):
+                tr = g.op(n.input[i], "Transpose")
+                if tr is not None and list(attr(tr, "perm", [])) == [1, 0]:
+                    c[name] += 1
+        if t == "Mul":
+            for d, y in operands(n):
+                dv = g.op(d, "Div")
+                if dv is not None and g.nusers(d) == 1 and g.number(dv.input[0]) == 1:
+                    c["div_mul"] += 1
+                    break
+        if t == "Where" and g.op(n.input[0], "Not") is not None and g.nusers(n.input[0]) == 1:
+            c["not_where"] += 1
+        if t in ("Mul", "Div"):
+            pairs = operands(n) if t == "Mul" else [(n.input[0], n.input[1])]
+            for m, s in pairs:
+                mm = g.op(m, "MatMul")
+                if mm is not None and g.nusers(m) == 1 and g.number(s) is not None and \
+                        g.dtype(s) == g.dtype(m) and (t == "Mul" or g.number(s) != 0):
+                    c["matmul_scale" if t == "Mul" else "matmul_scale_div"] += 1
+                    taken.add(id(mm))
+                    break
+        if t == "MatMul":
+            p = g.producer.get(n.input[0])
+            if p is not None and p.op_type in ("Mul", "Div") and g.nusers(p.output[0]) == 1 and \
+                    not any(p is r for r in gelu_roots):
+                pairs = operands(p) if p.op_type == "Mul" else [(p.input[0], p.input[1])]
+                for a, s in pairs:
+                    if g.number(s) is not None and g.dtype(s) == g.dtype(a) and \
+                            g.same_shape(p.output[0], a) and (p.op_type == "Mul" or g.number(s)):
+                        c["matmul_scale_input" if p.op_type == "Mul" else "matmul_div_input"] += 1
+                        taken.add(id(n))
+                        break
+    gemm_acts(g, c)
+    for n in g.nodes:
+        tr = g.op(n.input[1], "Transpose") if n.op_type == "MatMul" else None
+        perm = list(attr(tr, "perm", [])) if tr is not None else []
+        if tr is not None and id(n) not in taken and g.nusers(n.input[1]) == 1 and \
+                perm in ([1, 0], [0, 2, 1], [0, 1, 3, 2]):
+            c["matmul_transpose_b"] += 1
+
+
+def gemm_acts(g, c):
+    for n in g.nodes:
+        src = g.op(n.input[0], "Gemm") if n.input else None
+        act = {"Relu": "gemm_relu", "Sigmoid": "gemm_sigmoid", "Tanh": "gemm_tanh",
+               "LeakyRelu": "gemm_leaky_relu"}.get(n.op_type)
+        if act and src is not None and len(src.input) == 3 and g.nusers(n.input[0]) == 1:
+            c[act] += 1
+
+
+RULES = """eliminate_identity eliminate_dropout eliminate_slice eliminate_expand eliminate_cast
+eliminate_noop eliminate_reshape eliminate_transpose_pair fuse_relu_clip fuse_clip_relu
+gelu_erf_div gelu_erf_mul fast_gelu bias_gelu fast_gelu_bias conv_relu conv_sigmoid conv_tanh
+conv_leaky_relu conv_clip layer_norm rms_norm skip_layer_norm_bias skip_layer_norm
+skip_rms_norm bias_softmax matmul_add_gemm gemm_transpose_a gemm_transpose_b div_mul not_where
+matmul_scale matmul_scale_div matmul_scale_input matmul_div_input matmul_transpose_b gemm_relu
+gemm_sigmoid gemm_tanh gemm_leaky_relu""".split()
+
+
+def main():
+    g = Graph(onnx.load(sys.argv[1]))
+    c = dict.fromkeys(RULES, 0)
+    eliminate(g, c)
+    roots = gelus(g, c)
+    activations(g, c)
+    normalization(g, c)
+    attention(g, c)
+    matmul(g, c, roots)
+    for rule in RULES:
+        print(rule, c[rule])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+#!/bin/sh
+# onnx_lib.sh - the ONNX fusion library (stdpatterns/onnx/, doc/stdpatterns.md).
+#
+# 1. Every file of the library checks clean (graft check -Werror).
+# 2. Every rule of the library applies somewhere in the golden files of
+#    tests/onnx/lib/ (one small model per family, each pattern in it).
+# The library: the five files below and contrib_ops.graft (conv.graft,
+# beside them, has a test of its own).
+# 3. The whole library (eliminate, activation, normalization, attention,
+#    matmul, in that order) on each model of tests/onnx/lib/ and each torch
+#    export of the corpus (tests/onnx/*_op13.onnx, *_op17.onnx): the count
+#    of each rule's rewrites (graft run --stats=counts) equals the count an
+#    independent script makes over the ONNX graph with python3-onnx
+#    (tests/onnx/count_fusions.py), and the rewritten model passes
+#    onnx.checker.check_model with full_check.
+# Needs python3-onnx for 3 (skips without it).
+set -u
+: "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
+lib="$GRAFT_SRCDIR/stdpatterns/onnx"
+data="$GRAFT_SRCDIR/tests/onnx"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/onnx_lib.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+. "$GRAFT_SRCDIR/tests/golden_format.sh"
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+files="eliminate activation normalization attention matmul"
+
+# 1.
+for f in contrib_ops $files; do
+    f="$lib/$f.graft"
+    if ! "$GRAFT" check -Werror "$f" >"$tmp/check" 2>&1 || [ -s "$tmp/check" ]; then
+        fail "graft check -Werror $(basename "$f")"
+        head -5 "$tmp/check"
+    fi
+done
+
+# 2. The rules (NAME := or NAME [flags] := at the start of a line) and the
+# rules with applied > 0 in some golden file of tests/onnx/lib/.
+for f in $files; do
+    grep -h -o '^[a-z_0-9]* \(\[[^]]*\] \)\?:=' "$lib/$f.graft"
+done | sed 's/ .*//' | sort >"$tmp/rules"
+for golden in "$data"/lib/*.golden; do
+    golden_stderr "$golden" | awk '$1 == "total:" { exit } NR > 1 && $4 > 0 { print $1 }'
+done | sort -u >"$tmp/fired"
+for rule in $(comm -23 "$tmp/rules" "$tmp/fired"); do
+    fail "rule $rule applies in no golden file of tests/onnx/lib/"
+done
+[ -s "$tmp/rules" ] || fail "no rules found in $lib"
+
+# 3.
+. "$GRAFT_SRCDIR/tests/python_onnx.sh"
+python_onnx 'import onnx'
+n=0
+for model in "$data"/lib/*.onnxtxt "$data"/*_op13.onnx "$data"/*_op17.onnx; do
+    name=$(basename "$model" | sed 's/\.onnx\(txt\)\?$//')
+    n=$((n + 1))
+    if ! "$GRAFT" fmt "$model" -o "$tmp/$name.onnx" 2>"$tmp/err" ||
+        ! "$GRAFT" run -Wno-ambiguous-overlap --stats=counts "$lib/eliminate.graft" \
+            "$lib/activation.graft" "$lib/normalization.graft" "$lib/attention.graft" \
+            "$lib/matmul.graft" "$tmp/$name.onnx" -o "$tmp/out_$name.onnx" 2>"$tmp/stats"; then
+        fail "graft on $name: $(cat "$tmp/err" "$tmp/stats")"
+        continue
+    fi
+    awk '$1 == "total:" { exit } NR > 1 { print $1, $4 }' "$tmp/stats" >"$tmp/graft_counts"
+    if ! "$python" "$data/count_fusions.py" "$tmp/$name.onnx" >"$tmp/script_counts" 2>&1; then
+        fail "count_fusions.py $name: $(cat "$tmp/script_counts")"
+    elif ! diff "$tmp/script_counts" "$tmp/graft_counts" >"$tmp/diff"; then
+        fail "$name: graft's counts (>) differ from count_fusions.py's (<)"
+        cat "$tmp/diff"
+    fi
+    "$python" - "$tmp/out_$name.onnx" <<'PY' || fail "onnx.checker on $name's output"
+import sys
+import onnx
+try:
+    onnx.checker.check_model(onnx.load(sys.argv[1]), full_check=True)
+except Exception as e:  # every checker failure, whatever its class
+    print(e)
+    sys.exit(1)
+PY
+done
+[ "$failures" -eq 0 ] && echo "$n models counted and checked, 0 failures" ||
+    echo "FAIL: $failures failures"
+[ "$failures" -eq 0 ]
