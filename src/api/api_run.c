@@ -26,6 +26,8 @@ static bool run_steps(const graft_rules *r, graft_graph *g, const graft_run_opti
 {
     if (!api_rules_fit(r, g, d))
         return false;
+    if (api_onnx_is(g)) /* the ops the rules make, in their domains */
+        api_onnx_keep_decls(g, &r->lw->rs);
     EngineOptions o = api_engine_options(opts);
     graft_engine *e = engine_new(&r->lw->rs, g, &o);
     bool ok = !(steps & GRAFT_STEP_REWRITE) || engine_rewrite(e, d);

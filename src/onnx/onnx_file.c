@@ -138,9 +138,7 @@ static int check_ops(const OnnxModel *m, const graft_rule_set *rs, graft_diag *d
     return bad;
 }
 
-/* The domain and version of every ONNX op the rules declare, for the
- * nodes a rewrite makes (note [made ops' opsets] in onnx_export_opset.c). */
-static void keep_decls(OnnxModel *m, const graft_rule_set *rs)
+void onnx_file_keep_decls(OnnxModel *m, const graft_rule_set *rs)
 {
     for (uint32_t i = 0; i < rs->nops; i++) {
         OnnxOpDecl *decl = arena_alloc(graph_arena(m->g), sizeof *decl);
@@ -165,7 +163,7 @@ OnnxModel *onnx_file_load(const char *path, const graft_limits *limits,
         return NULL;
     }
     if (m && rs)
-        keep_decls(m, rs);
+        onnx_file_keep_decls(m, rs);
     return m;
 }
 

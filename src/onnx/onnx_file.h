@@ -33,6 +33,11 @@ Onnx__ModelProto *onnx_file_read(const char *path, const graft_limits *limits, g
 OnnxModel *onnx_file_load(const char *path, const graft_limits *limits,
                           const graft_rule_set *rs, bool allow_unknown_ops, graft_diag *d);
 
+/* Gives m the domain and version of every ONNX op rs declares, for the
+ * nodes a rewrite makes (note [made ops' opsets] in onnx_export_opset.c);
+ * onnx_file_load does it for the rules it is given. */
+void onnx_file_keep_decls(OnnxModel *m, const graft_rule_set *rs);
+
 /* Where a command writes an ONNX model: binary to a file named *.onnx,
  * else (standard output among them) in ONNX's text syntax. */
 typedef struct OnnxOut {

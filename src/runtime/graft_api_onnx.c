@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 
+#include "onnx_file.h"
 #include "onnx_graph.h"
 #include "onnx_model.h"
 #include "onnx_text.h"
@@ -29,6 +30,12 @@ graft_graph *api_onnx_load(const Source *src, bool text, const graft_limits *lim
     *host = (ApiOnnx){m, text};
     graph_set_host(m->g, host);
     return m->g;
+}
+
+void api_onnx_keep_decls(graft_graph *g, const graft_rule_set *rs)
+{
+    const ApiOnnx *host = graph_host(g);
+    onnx_file_keep_decls(host->model, rs);
 }
 
 bool api_onnx_is(const graft_graph *g)

@@ -9,6 +9,7 @@
 
 #include "diag.h"
 #include "graph.h"
+#include "graft_rules.h"
 #include "limit.h"
 
 /* The ONNX model in src, protobuf bytes or (text) ONNX's text syntax, as
@@ -20,6 +21,9 @@ graft_graph *api_onnx_load(const Source *src, bool text, const graft_limits *lim
                            graft_diag *d);
 /* Whether g is the graph of a model api_onnx_load made. */
 bool api_onnx_is(const graft_graph *g);
+/* Tells g's model the ops rs declares, so that a node a rewrite makes is
+ * written in its op's domain (onnx_file_keep_decls). */
+void api_onnx_keep_decls(graft_graph *g, const graft_rule_set *rs);
 /* Whether it came as text. */
 bool api_onnx_text(const graft_graph *g);
 /* Frees the model and g with it. */
