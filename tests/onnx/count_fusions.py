@@ -236,7 +236,8 @@ def activations(g, c):
                 (g.number(n.input[1]) or 0) >= 0 and g.number(n.input[1]) is not None:
             c["fuse_relu_clip"] += 1
         if n.op_type == "Relu" and src.op_type == "Clip" and len(src.input) == 3 and \
-                g.number(src.input[1]) is not None and g.number(src.input[1]) >= 0:
+                g.number(src.input[1]) is not None and g.number(src.input[1]) >= 0 and \
+                g.number(src.input[2]) is not None and g.number(src.input[2]) >= 0:
             c["fuse_clip_relu"] += 1
         if src.op_type == "Conv" and len(src.input) == 3 and g.dtype(src.output[0]) == 1:
             act = {"Relu": "conv_relu", "Sigmoid": "conv_sigmoid", "Tanh": "conv_tanh",
