@@ -186,6 +186,9 @@ def swap_mutants(raw, code):
                 yield "swap", raw[:a0] + lead + second + "," + lead2 + first + raw[b1:]
 
 
+VOID_CAST = re.compile(r"\(void\)\s*[A-Za-z_]\w*\s*;$")
+
+
 def delete_mutants(raw, code, prev_code):
     """The statement of a whole line replaced by an empty one: a line that
     starts a statement, ends it, and declares and returns nothing."""
@@ -195,6 +198,8 @@ def delete_mutants(raw, code, prev_code):
     if not (starts and stripped.endswith(";")) or DECLARATION.match(code):
         return
     if re.match(r"(return|case|default|typedef)\b", stripped) or stripped == ";":
+        return
+    if VOID_CAST.match(stripped):  # (void)data; only quiets a warning: always equivalent
         return
     if code.count("(") != code.count(")") or code.count("{") or code.count("}"):
         return

@@ -68,6 +68,10 @@ def main():
     layers = sorted(m.layer() for m in mutate.sample(pool, 9, 1))
     check(layers == ["base"] * 3 + ["ir"] * 3 + ["runtime"] * 3, "layers drawn: %s" % layers)
     check(len(set(one)) == 9, "a mutant drawn twice")
+    check(list(mutate.delete_mutants("    (void)data;\n", "    (void)data;\n", "{")) == [],
+          "(void)data; deleted: a mutant that cannot differ")
+    check(len(list(mutate.delete_mutants("    free(data);\n", "    free(data);\n", "{"))) == 1,
+          "a call deleted")
     make_tests = ["tests/golden.sh", "tests/line_length.sh", "tests/check_api"]
     check(mutate.select_tests(make_tests, make_tests, None) ==
           ["tests/golden.sh", "tests/check_api"], "the form's tests are left out")
