@@ -144,6 +144,40 @@ START_TEST(test_text_steps)
 }
 END_TEST
 
+/* A node a rule makes is in its op's declared domain, and the model gains
+ * the domain's opset import (note [made ops' opsets] in
+ * src/onnx/onnx_export_opset.c), through the API as with graft run, which
+ * prints exactly this for the same rule file and model. */
+START_TEST(test_made_op_domain)
+{
+    static const char rules[] = "opset onnx 17\n"
+                                "op MyGelu(X) elementwise domain \"com.example\" since 1\n"
+                                "g := Relu(x) => MyGelu(x)\n";
+    static const char model[] = "<ir_version: 8, opset_import: [\"\" : 17]>\n"
+                                "g (float[2] x) => (float[2] y) {\n"
+                                "  y = Relu (x)\n"
+                                "}\n";
+    static const char want[] = "<\n"
+                               "  ir_version: 8,\n"
+                               "  opset_import: [\"\" : 17, \"com.example\" : 1]\n"
+                               ">\n"
+                               "g (float[2] x) => (float[2] y) {\n"
+                               "  [graft_MyGelu_0] y = com.example.MyGelu (x)\n"
+                               "}\n";
+    graft_diag *d = graft_diag_capture();
+    graft_rules *r = graft_rules_parse("d.graft", rules, strlen(rules), NULL, d);
+    size_t len;
+    graft_model_kind form;
+    char *out = graft_rules_apply_model(r, "m.onnxtxt", model, strlen(model),
+                                        GRAFT_STEP_REWRITE, NULL, &len, &form, d);
+    ck_assert_str_eq(out, want);
+    graft_string_free(out);
+    no_errors(d);
+    graft_rules_free(r);
+    graft_diag_free(d);
+}
+END_TEST
+
 /* An .onnx file nothing rewrites is written back byte for byte (note
  * [onnx bytes] in src/onnx/onnx_model.h). */
 START_TEST(test_bytes_unchanged)
@@ -378,6 +412,7 @@ int main(void)
     TCase *tc = tcase_create("onnx");
     tcase_add_test(tc, test_text_run);
     tcase_add_test(tc, test_text_steps);
+    tcase_add_test(tc, test_made_op_domain);
     tcase_add_test(tc, test_bytes_unchanged);
     tcase_add_test(tc, test_bytes_run);
     tcase_add_test(tc, test_match);
