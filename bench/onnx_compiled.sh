@@ -26,6 +26,7 @@ runs=${BENCH_ONNX_RUNS:-5}
 graft=$build/graft
 work=$(mktemp -d "${TMPDIR:-/tmp}/graft-onnx-compiled.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
+. "$srcdir/bench/measure.sh"
 models=${BENCH_ONNX_CNNS:-}
 if [ -z "$models" ]; then
     for name in mobilenet_v2 mnasnet shufflenet_v2; do
@@ -34,28 +35,6 @@ if [ -z "$models" ]; then
 fi
 have_valgrind=no
 command -v valgrind >/dev/null 2>&1 && have_valgrind=yes
-
-# instructions CMD...: callgrind's instruction count of CMD, or - without valgrind.
-instructions() {
-    [ "$have_valgrind" = yes ] || { echo -; return; }
-    valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$@" 2>&1 >/dev/null |
-        sed -n 's/.*I *refs: *//p' | tr -d ,
-}
-
-# best_ms CMD...: the best wall time of $runs runs of CMD, in ms.
-best_ms() {
-    best=
-    i=0
-    while [ "$i" -lt "$runs" ]; do
-        start=$(date +%s%N)
-        "$@" >/dev/null
-        end=$(date +%s%N)
-        t=$((end - start))
-        if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; fi
-        i=$((i + 1))
-    done
-    awk -v ns="$best" 'BEGIN { printf "%.1f", ns / 1e6 }'
-}
 
 # per A N: A / N with one decimal, - when A is none.
 per() {
@@ -90,8 +69,8 @@ for m in $models; do
         "$graft" run "$r" "$m" -o "$work/i.onnx"
         "$work/$rules" "$m" -o "$work/c.onnx"
         cmp -s "$work/i.onnx" "$work/c.onnx" || echo "$rules on $m: the outputs differ!"
-        run_ms=$(best_ms "$graft" run "$r" "$m" -o "$work/i.onnx")
-        comp_ms=$(best_ms "$work/$rules" "$m" -o "$work/c.onnx")
+        run_ms=$(best_ms 1 "$graft" run "$r" "$m" -o "$work/i.onnx")
+        comp_ms=$(best_ms 1 "$work/$rules" "$m" -o "$work/c.onnx")
         run_net=-; comp_net=-
         if [ "$fmt" != - ]; then run_net=$((run - fmt)); comp_net=$((comp - fmt)); fi
         echo "| $(basename "$m" .onnx) | $nodes | $rules | $(per "$fmt" "$nodes") |" \

@@ -26,6 +26,7 @@ runs=${BENCH_ONNX_RUNS:-20}
 graft=$build/graft
 work=$(mktemp -d "${TMPDIR:-/tmp}/graft-onnx-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
+. "$srcdir/bench/measure.sh"
 
 python=
 for candidate in /usr/bin/python3 python3; do
@@ -49,27 +50,6 @@ PY
 printf 'import sys, onnx\nopen(sys.argv[2], "wb").write(onnx.load(sys.argv[1]).SerializeToString())\n' \
     >"$work/py_once.py"
 printf 'import sys, onnx\n' >"$work/py_import.py"
-
-# instructions CMD...: callgrind's instruction count of CMD.
-instructions() {
-    valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$@" 2>&1 >/dev/null |
-        sed -n 's/.*I *refs: *//p' | tr -d ,
-}
-
-# best_ms CMD...: the best wall time of $runs runs of CMD, in ms.
-best_ms() {
-    best=
-    i=0
-    while [ "$i" -lt "$runs" ]; do
-        start=$(date +%s%N)
-        "$@" >/dev/null
-        end=$(date +%s%N)
-        t=$((end - start))
-        if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; fi
-        i=$((i + 1))
-    done
-    awk -v ns="$best" 'BEGIN { printf "%.2f", ns / 1e6 }'
-}
 
 # cpu_ms CMD...: user + system CPU time of $runs runs of CMD, per run, in
 # ms (the children's times the shell reports, 10 ms ticks summed over the
@@ -106,7 +86,7 @@ if command -v valgrind >/dev/null 2>&1; then
     g_ins=$(instructions "$graft" fmt "$model" -o "$work/g.onnx")
 fi
 [ -x /usr/bin/time ] && g_rss=$(max_rss "$graft" fmt "$model" -o "$work/g.onnx")
-g_ms=$(best_ms "$graft" fmt "$model" -o "$work/g.onnx")
+g_ms=$(best_ms 2 "$graft" fmt "$model" -o "$work/g.onnx")
 g_cpu=$(cpu_ms "$graft" fmt "$model" -o "$work/g.onnx")
 cmp -s "$model" "$work/g.onnx" || echo "graft's output differs from the input!"
 echo "| graft fmt (the whole process) | $g_ins | $g_cpu | $g_ms | $g_rss |"
@@ -152,7 +132,7 @@ for step in print parse; do
         per=$((ins / (nodes > 0 ? nodes : 1)))
     fi
     [ -x /usr/bin/time ] && rss=$(max_rss "$graft" "$@")
-    ms=$(best_ms "$graft" "$@")
+    ms=$(best_ms 2 "$graft" "$@")
     cpu=$(cpu_ms "$graft" "$@")
     echo "| $label | $ins | $per | $cpu | $ms | $rss |"
 done

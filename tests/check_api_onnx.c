@@ -76,21 +76,35 @@ static char *golden_output(const char *path)
     return out;
 }
 
-static graft_rules *rules_file(const char *path, graft_diag *d)
+/* Every test's diagnostics, captured (a checked fixture: made before
+ * each test and freed after it). */
+static graft_diag *d;
+
+static void capture_diags(void)
+{
+    d = graft_diag_capture();
+}
+
+static void free_diags(void)
+{
+    graft_diag_free(d);
+    d = NULL;
+}
+
+static graft_rules *rules_file(const char *path)
 {
     graft_rules *r = graft_rules_load(&path, 1, NULL, d);
     ck_assert_ptr_nonnull(r);
     return r;
 }
 
-static void no_errors(const graft_diag *d)
+static void no_errors(void)
 {
     ck_assert_uint_eq(graft_diag_count(d), 0);
 }
 
 START_TEST(test_text_run)
 {
-    graft_diag *d = graft_diag_capture();
     graft_rules *r = graft_rules_parse("relu.graft", relu_rules, strlen(relu_rules), NULL, d);
     graft_graph *g = graft_model_parse("relu.onnxtxt", relu_text, strlen(relu_text), NULL, d);
     ck_assert_ptr_nonnull(r);
@@ -105,17 +119,15 @@ START_TEST(test_text_run)
     out = graft_model_print_string(g);
     ck_assert_str_eq(out, relu_run);
     graft_string_free(out);
-    no_errors(d);
+    no_errors();
     graft_model_free(g);
     graft_rules_free(r);
-    graft_diag_free(d);
 }
 END_TEST
 
 /* Rewrite alone, partition alone, and apply in one call, text in and out. */
 START_TEST(test_text_steps)
 {
-    graft_diag *d = graft_diag_capture();
     graft_rules *r = graft_rules_parse("relu.graft", relu_rules, strlen(relu_rules), NULL, d);
     graft_graph *g = graft_model_parse("relu.onnxtxt", relu_text, strlen(relu_text), NULL, d);
     ck_assert(graft_rules_partition(r, g, NULL, d)); /* no partition rule: unchanged */
@@ -137,10 +149,9 @@ START_TEST(test_text_steps)
                             GRAFT_STEP_REWRITE | GRAFT_STEP_PARTITION, NULL, d);
     ck_assert_str_eq(out, relu_run);
     graft_string_free(out);
-    no_errors(d);
+    no_errors();
     graft_model_free(g);
     graft_rules_free(r);
-    graft_diag_free(d);
 }
 END_TEST
 
@@ -164,7 +175,6 @@ START_TEST(test_made_op_domain)
                                "g (float[2] x) => (float[2] y) {\n"
                                "  [graft_MyGelu_0] y = com.example.MyGelu (x)\n"
                                "}\n";
-    graft_diag *d = graft_diag_capture();
     graft_rules *r = graft_rules_parse("d.graft", rules, strlen(rules), NULL, d);
     size_t len;
     graft_model_kind form;
@@ -172,9 +182,8 @@ START_TEST(test_made_op_domain)
                                         GRAFT_STEP_REWRITE, NULL, &len, &form, d);
     ck_assert_str_eq(out, want);
     graft_string_free(out);
-    no_errors(d);
+    no_errors();
     graft_rules_free(r);
-    graft_diag_free(d);
 }
 END_TEST
 
@@ -182,7 +191,6 @@ END_TEST
  * [onnx bytes] in src/onnx/onnx_model.h). */
 START_TEST(test_bytes_unchanged)
 {
-    graft_diag *d = graft_diag_capture();
     graft_graph *g = graft_model_load(conv_bn, NULL, d);
     ck_assert_ptr_nonnull(g);
     ck_assert_int_eq(graft_model_form(g), GRAFT_MODEL_ONNX_BYTES);
@@ -193,9 +201,8 @@ START_TEST(test_bytes_unchanged)
     ck_assert(memcmp(out, want, len) == 0);
     graft_string_free(out);
     free(want);
-    no_errors(d);
+    no_errors();
     graft_model_free(g);
-    graft_diag_free(d);
 }
 END_TEST
 
@@ -204,8 +211,7 @@ END_TEST
  * (tests/onnx/fold_run_text.golden). */
 START_TEST(test_bytes_run)
 {
-    graft_diag *d = graft_diag_capture();
-    graft_rules *r = rules_file(fold_rules, d);
+    graft_rules *r = rules_file(fold_rules);
     size_t in_len, len;
     char *in = slurp(conv_bn, &in_len);
     ck_assert_int_eq(graft_model_kind_of(in, in_len), GRAFT_MODEL_ONNX_BYTES);
@@ -232,9 +238,8 @@ START_TEST(test_bytes_run)
     graft_string_free(applied);
     graft_string_free(out);
     free(in);
-    no_errors(d);
+    no_errors();
     graft_rules_free(r);
-    graft_diag_free(d);
 }
 END_TEST
 
@@ -243,8 +248,7 @@ END_TEST
  * positions. */
 START_TEST(test_match)
 {
-    graft_diag *d = graft_diag_capture();
-    graft_rules *r = rules_file(fold_rules, d);
+    graft_rules *r = rules_file(fold_rules);
     graft_graph *g = graft_model_load(conv_bn, NULL, d);
     graft_matches *m = graft_rules_match(r, g, NULL, d);
     ck_assert_uint_eq(graft_matches_count(m), 1);
@@ -265,10 +269,9 @@ START_TEST(test_match)
         ck_assert_int_eq(x->bindings[i].line, 0);
     }
     graft_matches_free(m);
-    no_errors(d);
+    no_errors();
     graft_model_free(g);
     graft_rules_free(r);
-    graft_diag_free(d);
 }
 END_TEST
 
@@ -277,8 +280,7 @@ END_TEST
  * given). */
 START_TEST(test_explain)
 {
-    graft_diag *d = graft_diag_capture();
-    graft_rules *r = rules_file(fold_rules, d);
+    graft_rules *r = rules_file(fold_rules);
     graft_graph *g = graft_model_load(conv_bn, NULL, d);
     char *near = graft_rules_explain(r, g, NULL, "fold_conv_bias_bn", NULL, d);
     ck_assert_str_eq(near,
@@ -293,7 +295,7 @@ START_TEST(test_explain)
         "x=%x, w=w, gamma=scale, beta=bias, mean=mean, var=var, e=9.9999997473787516e-06\n"
         "  applied by graft run's next round\n");
     graft_string_free(at);
-    no_errors(d);
+    no_errors();
     ck_assert_ptr_null(graft_rules_explain(r, g, "no_such_node", NULL, NULL, d));
     ck_assert_uint_eq(graft_diag_count(d), 1);
     ck_assert_str_eq(graft_diag_message(d, 0)->text,
@@ -301,7 +303,6 @@ START_TEST(test_explain)
                      "or by its position, :LINE[:COL])");
     graft_model_free(g);
     graft_rules_free(r);
-    graft_diag_free(d);
 }
 END_TEST
 
@@ -309,8 +310,7 @@ END_TEST
  * verified, 215 trials). */
 START_TEST(test_verify)
 {
-    graft_diag *d = graft_diag_capture();
-    graft_rules *r = rules_file(fold_rules, d);
+    graft_rules *r = rules_file(fold_rules);
     graft_verdicts *v = graft_rules_verify(r, NULL);
     ck_assert_uint_eq(graft_verdicts_count(v), 2);
     static const char *const names[] = {"fold_conv_bn", "fold_conv_bias_bn"};
@@ -325,7 +325,6 @@ START_TEST(test_verify)
     }
     graft_verdicts_free(v);
     graft_rules_free(r);
-    graft_diag_free(d);
 }
 END_TEST
 
@@ -333,7 +332,6 @@ END_TEST
  * (tests/onnx/bad/truncated.golden). */
 START_TEST(test_bad_bytes)
 {
-    graft_diag *d = graft_diag_capture();
     size_t len;
     char *in = slurp(SRC "tests/onnx/bad/truncated.onnx", &len);
     ck_assert_ptr_null(graft_model_parse("truncated.onnx", in, len, NULL, d));
@@ -346,7 +344,6 @@ START_TEST(test_bad_bytes)
     ck_assert_str_eq(m->text, "length 69 of field 'graph' (7) of onnx.ModelProto runs past "
                               "the end of the file (byte 40)");
     free(in);
-    graft_diag_free(d);
 }
 END_TEST
 
@@ -354,7 +351,6 @@ END_TEST
  * (tests/onnx/text/mismatched_brace.golden). */
 START_TEST(test_bad_text)
 {
-    graft_diag *d = graft_diag_capture();
     size_t len;
     char *in = slurp(SRC "tests/onnx/text/mismatched_brace.onnxtxt", &len);
     ck_assert_ptr_null(graft_model_parse("mismatched_brace.onnxtxt", in, len, NULL, d));
@@ -371,21 +367,19 @@ START_TEST(test_bad_text)
     ck_assert_int_eq(m->notes[0].column, 32);
     ck_assert_str_eq(m->notes[0].text, "inside this '{'");
     free(in);
-    graft_diag_free(d);
 }
 END_TEST
 
 /* Rules for one IR on a model of the other: an error, nothing run. */
 START_TEST(test_wrong_ir)
 {
-    graft_diag *d = graft_diag_capture();
     static const char relay_rules[] = "add_zero := add(x, 0f) => x\n";
     static const char relay_model[] = "def @main(%x: Tensor[(4), float32]) {\n  add(%x, 0f)\n}\n";
     graft_rules *relay = graft_rules_parse("r.graft", relay_rules, strlen(relay_rules), NULL, d);
     graft_rules *onnx = graft_rules_parse("o.graft", relu_rules, strlen(relu_rules), NULL, d);
     graft_graph *g = graft_model_parse("m.onnxtxt", relu_text, strlen(relu_text), NULL, d);
     graft_graph *rg = graft_model_parse("m.relay", relay_model, strlen(relay_model), NULL, d);
-    no_errors(d);
+    no_errors();
     ck_assert(!graft_rules_run(relay, g, NULL, d));
     ck_assert_str_eq(graft_diag_message(d, 0)->text,
                      "the model is an ONNX model, but the rules are for Relay; a rule file for "
@@ -402,7 +396,6 @@ START_TEST(test_wrong_ir)
     graft_model_free(g);
     graft_rules_free(onnx);
     graft_rules_free(relay);
-    graft_diag_free(d);
 }
 END_TEST
 
@@ -410,6 +403,7 @@ int main(void)
 {
     Suite *s = suite_create("api_onnx");
     TCase *tc = tcase_create("onnx");
+    tcase_add_checked_fixture(tc, capture_diags, free_diags);
     tcase_add_test(tc, test_text_run);
     tcase_add_test(tc, test_text_steps);
     tcase_add_test(tc, test_made_op_domain);

@@ -93,6 +93,14 @@ int eval_axis(EvalCall *c, int64_t axis, int rank);
 /* The same for the call's attribute axis, dflt when it has none. */
 int eval_attr_axis(EvalCall *c, int64_t dflt, int rank);
 
+/* The result as a copy of x's elements (in their order) under the shape
+ * rank/dims; false after failing when the sizes differ. */
+bool eval_same_elements(EvalCall *c, const Tensor *x, int rank, const int64_t *dims);
+/* x without its dims of 1 at axes[0..naxes-1] (each must be 1), or
+ * without every dim of 1 when naxes is -1: Relay's squeeze and ONNX's
+ * Squeeze (eval_shape.c). */
+bool eval_squeeze(EvalCall *c, const Tensor *x, const int64_t *axes, int naxes);
+
 /* The broadcast shape of a and b (numpy rules) into rank/dims; false
  * after failing. */
 bool eval_broadcast(EvalCall *c, const Tensor *a, const Tensor *b, int *rank, int64_t *dims);

@@ -19,18 +19,6 @@ static bool ints_result(EvalCall *c, const int64_t *vals, int n)
     return r != NULL;
 }
 
-/* A result with x's elements in x's order and the shape rank/dims. */
-static bool reshaped(EvalCall *c, const Tensor *x, int rank, const int64_t *dims)
-{
-    Tensor *r = eval_result(c, x->dtype, rank, dims);
-    if (!r)
-        return false;
-    if (r->size != x->size)
-        return eval_fail(c, "%zu elements into a shape of %zu", x->size, r->size);
-    memcpy(r->data, x->data, x->size * sizeof *x->data);
-    return true;
-}
-
 /* Shape(x, start=0, end=rank), start and end clamped (opset 15). */
 static bool op_shape(EvalCall *c)
 {
@@ -78,7 +66,7 @@ static bool op_reshape(EvalCall *c)
     }
     if (infer >= 0)
         dims[infer] = known ? (int64_t)x->size / known : 0;
-    return reshaped(c, x, rank, dims);
+    return eval_same_elements(c, x, rank, dims);
 }
 
 /* Flatten(x, axis=1): a matrix of x's dims before axis by those after. */
@@ -94,7 +82,7 @@ static bool op_flatten(EvalCall *c)
     int64_t dims[2] = {1, 1};
     for (int i = 0; i < x->rank; i++)
         dims[i >= axis] *= x->dims[i];
-    return reshaped(c, x, 2, dims);
+    return eval_same_elements(c, x, 2, dims);
 }
 
 /* The axes of Squeeze or Unsqueeze: operand 1 (opset 13) or the attribute
@@ -111,23 +99,7 @@ static bool op_squeeze(EvalCall *c)
     const Tensor *x = eval_nargs(c, 1, 2) ? eval_arg(c, 0) : NULL;
     int64_t axes[EVAL_MAX_RANK];
     int naxes = x ? axes_of(c, axes) : -2;
-    if (naxes == -2)
-        return false;
-    bool drop[EVAL_MAX_RANK] = {false};
-    for (int i = 0; i < naxes; i++) {
-        int a = eval_axis(c, axes[i], x->rank);
-        if (a < 0)
-            return false;
-        if (x->dims[a] != 1)
-            return eval_fail(c, "dim %d is %lld, not 1", a, (long long)x->dims[a]);
-        drop[a] = true;
-    }
-    int64_t dims[EVAL_MAX_RANK];
-    int rank = 0;
-    for (int i = 0; i < x->rank; i++)
-        if (!(naxes < 0 ? x->dims[i] == 1 : drop[i]))
-            dims[rank++] = x->dims[i];
-    return reshaped(c, x, rank, dims);
+    return naxes != -2 && eval_squeeze(c, x, axes, naxes);
 }
 
 /* Unsqueeze(x, axes): dims of 1 inserted at axes of the result. */
@@ -153,7 +125,7 @@ static bool op_unsqueeze(EvalCall *c)
     int64_t dims[EVAL_MAX_RANK];
     for (int i = 0, k = 0; i < rank; i++)
         dims[i] = one[i] ? 1 : x->dims[k++];
-    return reshaped(c, x, rank, dims);
+    return eval_same_elements(c, x, rank, dims);
 }
 
 /* The flat index into a tensor of strides of the coordinates of flat in

@@ -5,8 +5,7 @@
 
 #include "eval_impl.h"
 
-/* The result as a copy of x's elements under another shape. */
-static bool same_elements(EvalCall *c, const Tensor *x, int rank, const int64_t *dims)
+bool eval_same_elements(EvalCall *c, const Tensor *x, int rank, const int64_t *dims)
 {
     Tensor *r = eval_result(c, x->dtype, rank, dims);
     if (!r)
@@ -81,7 +80,7 @@ static bool op_reshape(EvalCall *c)
     const Tensor *x = arg_and_ints(c, "newshape", spec, EVAL_MAX_RANK * 2, &n);
     if (n == -1)
         return eval_fail(c, "newshape missing");
-    return x && new_shape(c, x, spec, n, dims, &rank) && same_elements(c, x, rank, dims);
+    return x && new_shape(c, x, spec, n, dims, &rank) && eval_same_elements(c, x, rank, dims);
 }
 
 static bool op_batch_flatten(EvalCall *c)
@@ -92,7 +91,7 @@ static bool op_batch_flatten(EvalCall *c)
     if (x->rank < 1)
         return eval_fail(c, "data must have at least 1 dim");
     int64_t dims[2] = {x->dims[0], x->dims[0] ? (int64_t)x->size / x->dims[0] : 0};
-    return same_elements(c, x, 2, dims);
+    return eval_same_elements(c, x, 2, dims);
 }
 
 static bool op_expand_dims(EvalCall *c)
@@ -114,20 +113,15 @@ static bool op_expand_dims(EvalCall *c)
         if (i < x->rank)
             dims[r++] = x->dims[i];
     }
-    return same_elements(c, x, r, dims);
+    return eval_same_elements(c, x, r, dims);
 }
 
-static bool op_squeeze(EvalCall *c)
+bool eval_squeeze(EvalCall *c, const Tensor *x, const int64_t *axes, int naxes)
 {
-    int64_t axes[EVAL_MAX_RANK];
-    int n;
-    const Tensor *x = arg_and_ints(c, "axis", axes, EVAL_MAX_RANK, &n);
-    if (!x)
-        return false;
     bool drop[EVAL_MAX_RANK] = {false};
-    for (int i = 0; n < 0 && i < x->rank; i++)
+    for (int i = 0; naxes < 0 && i < x->rank; i++)
         drop[i] = x->dims[i] == 1;
-    for (int k = 0; k < n; k++) {
+    for (int k = 0; k < naxes; k++) {
         int a = eval_axis(c, axes[k], x->rank);
         if (a < 0)
             return false;
@@ -140,7 +134,15 @@ static bool op_squeeze(EvalCall *c)
     for (int i = 0; i < x->rank; i++)
         if (!drop[i])
             dims[r++] = x->dims[i];
-    return same_elements(c, x, r, dims);
+    return eval_same_elements(c, x, r, dims);
+}
+
+static bool op_squeeze(EvalCall *c)
+{
+    int64_t axes[EVAL_MAX_RANK];
+    int n;
+    const Tensor *x = arg_and_ints(c, "axis", axes, EVAL_MAX_RANK, &n);
+    return x && eval_squeeze(c, x, axes, n);
 }
 
 static bool op_transpose(EvalCall *c)
