@@ -69,15 +69,9 @@ typedef struct Unifier {
     VarState *vars;     /* both sides' slots */
     int base;           /* side 1's slot 0 in vars (side 0's slot count) */
     int nvars;          /* entries in vars */
-    Goal *goals;        /* goal cells */
-    size_t ngoals;      /* cells in use */
-    size_t goals_cap;   /* cells allocated */
-    TrailEntry *trail;  /* undo log */
-    size_t ntrail;      /* entries in use */
-    size_t trail_cap;   /* entries allocated */
-    Choice *choices;    /* open choice points, innermost last */
-    size_t nchoices;    /* entries in use */
-    size_t choices_cap; /* entries allocated */
+    VEC(Goal) goals;        /* goal cells */
+    VEC(TrailEntry) trail;  /* undo log */
+    VEC(Choice) choices;    /* open choice points, innermost last */
     long *steps;        /* the caller's budget, decremented */
     const AstNode *guards[2]; /* the two rules' guards, or NULL */
 } Unifier;
@@ -122,26 +116,24 @@ static int find(const Unifier *u, int v)
 /* Changes slot v to s, logging the old state. */
 static void set_var(Unifier *u, int v, VarState s)
 {
-    u->trail = xgrow_items(u->trail, &u->trail_cap, u->ntrail + 1, sizeof(TrailEntry));
-    u->trail[u->ntrail++] = (TrailEntry){v, u->vars[v]};
+    vec_push(&u->trail, ((TrailEntry){v, u->vars[v]}));
     u->vars[v] = s;
 }
 
 /* Restores every slot changed since the trail had mark entries. */
 static void undo(Unifier *u, size_t mark)
 {
-    while (u->ntrail > mark) {
-        u->ntrail--;
-        u->vars[u->trail[u->ntrail].var] = u->trail[u->ntrail].old;
+    while (u->trail.len > mark) {
+        TrailEntry e = vec_pop(&u->trail);
+        u->vars[e.var] = e.old;
     }
 }
 
 /* A new goal cell in front of list rest; returns its index. */
 static int push(Unifier *u, Term a, Term b, const AstNode *fact, int rest)
 {
-    u->goals = xgrow_items(u->goals, &u->goals_cap, u->ngoals + 1, sizeof(Goal));
-    u->goals[u->ngoals] = (Goal){a, b, fact, rest};
-    return (int)u->ngoals++;
+    vec_push(&u->goals, ((Goal){a, b, fact, rest}));
+    return (int)u->goals.len - 1;
 }
 
 static Term sub_term(Term t, const AstNode *n)
@@ -659,16 +651,16 @@ static bool expand(Unifier *u, const Goal *g, int alt, int *head, bool *more)
  * was done since it), dropping exhausted ones; false when none is left. */
 static bool resume(Unifier *u, int *head)
 {
-    while (u->nchoices > 0 && --*u->steps >= 0) {
-        Choice *c = &u->choices[u->nchoices - 1];
+    while (u->choices.len > 0 && --*u->steps >= 0) {
+        Choice *c = &u->choices.items[u->choices.len - 1];
         undo(u, c->trail);
-        u->ngoals = c->ngoals;
+        u->goals.len = c->ngoals;
         Goal g = c->goal;
         int alt = c->alt++;
         bool more;
         bool ok = expand(u, &g, alt, head, &more);
         if (!more)
-            u->nchoices--;
+            u->choices.len--;
         if (ok)
             return true;
     }
@@ -712,14 +704,12 @@ static int solve(Unifier *u, int head)
                 return 1;
             ok = false;
         } else {
-            Goal g = u->goals[head];
-            size_t mark = u->ntrail, ngoals = u->ngoals;
+            Goal g = u->goals.items[head];
+            size_t mark = u->trail.len, ngoals = u->goals.len;
             bool more;
             ok = expand(u, &g, 0, &head, &more);
             if (more) {
-                u->choices =
-                    xgrow_items(u->choices, &u->choices_cap, u->nchoices + 1, sizeof(Choice));
-                u->choices[u->nchoices++] = (Choice){g, 1, mark, ngoals};
+                vec_push(&u->choices, ((Choice){g, 1, mark, ngoals}));
             }
         }
         if (!ok && !resume(u, &head))
@@ -737,9 +727,9 @@ static bool unify(const AstNode *a, int na, const AstNode *ga, const AstNode *b,
     int head = push(&u, (Term){a, 0, false}, (Term){b, 1, false}, NULL, -1);
     int r = solve(&u, head);
     free(u.vars);
-    free(u.goals);
-    free(u.trail);
-    free(u.choices);
+    vec_free(&u.goals);
+    vec_free(&u.trail);
+    vec_free(&u.choices);
     return r != 0;
 }
 
