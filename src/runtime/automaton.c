@@ -57,9 +57,7 @@ typedef struct Table {
     Slot *slots;     /* power-of-two array */
     size_t cap;      /* slots allocated */
     size_t count;    /* slots used */
-    uint32_t *pool;  /* keys, back to back */
-    size_t plen;     /* words used in pool */
-    size_t pool_cap; /* words allocated in pool */
+    VEC(uint32_t) pool; /* keys, back to back */
 } Table;
 
 struct Automaton {
@@ -75,8 +73,7 @@ struct Automaton {
     size_t words;          /* 64-bit words per state bitset */
     uint64_t *bits;        /* nstates * words */
     size_t bits_cap;       /* words allocated in bits */
-    uint32_t *acc;         /* accepting rules of all states, back to back */
-    size_t alen, acc_cap;  /* words used / allocated in acc */
+    VEC(uint32_t) acc;     /* accepting rules of all states, back to back */
     uint32_t *acc_off;     /* per state: offset into acc */
     uint32_t *acc_len;     /* per state: number of accepting rules */
     size_t acc_off_cap;    /* states allocated in acc_off/acc_len */
@@ -99,7 +96,7 @@ static uint64_t hash_key(const uint32_t *key, size_t len)
 static void table_free(Table *t)
 {
     free(t->slots);
-    free(t->pool);
+    vec_free(&t->pool);
 }
 
 /* Finds the slot for key: the one holding it, or the empty one where it
@@ -112,7 +109,7 @@ static Slot *table_find(const Table *t, const uint32_t *key, size_t len, uint64_
         if (s->hash == 0)
             return s;
         if (s->hash == h && s->len == len &&
-            memcmp(t->pool + s->off, key, len * sizeof *key) == 0)
+            memcmp(t->pool.items + s->off, key, len * sizeof *key) == 0)
             return s;
     }
 }
@@ -150,13 +147,13 @@ static void table_put(Table *t, const uint32_t *key, size_t len, uint64_t h,
     if ((t->count + 1) * 2 > t->cap)
         table_grow(t);
     Slot *s = table_find(t, key, len, h);
-    t->pool = xgrow_items(t->pool, &t->pool_cap, t->plen + len, sizeof *t->pool);
-    memcpy(t->pool + t->plen, key, len * sizeof *key);
+    vec_reserve(&t->pool, t->pool.len + len);
+    memcpy(t->pool.items + t->pool.len, key, len * sizeof *key);
     s->hash = h;
-    s->off = (uint32_t)t->plen;
+    s->off = (uint32_t)t->pool.len;
     s->len = (uint32_t)len;
     s->value = value;
-    t->plen += len;
+    t->pool.len += len;
     t->count++;
 }
 
@@ -292,7 +289,7 @@ void automaton_free(Automaton *a)
     vec_free(&a->fn_preds);
     free(a->rule_order);
     free(a->bits);
-    free(a->acc);
+    vec_free(&a->acc);
     free(a->acc_off);
     free(a->acc_len);
     table_free(&a->memo);
@@ -518,14 +515,13 @@ static void add_accepts(Automaton *a, uint32_t s)
     const uint64_t *set = state_bits(a, s);
     a->acc_off = xgrow_items(a->acc_off, &a->acc_off_cap, s + 1, sizeof *a->acc_off);
     a->acc_len = xrealloc(a->acc_len, a->acc_off_cap * sizeof *a->acc_len);
-    a->acc_off[s] = (uint32_t)a->alen;
+    a->acc_off[s] = (uint32_t)a->acc.len;
     a->acc_len[s] = 0;
     for (uint32_t k = 0; k < a->rs->nrules; k++) {
         uint32_t r = a->rule_order[k];
         if (!bit(set, a->rs->rules[r].pattern->item))
             continue;
-        a->acc = xgrow_items(a->acc, &a->acc_cap, a->alen + 1, sizeof *a->acc);
-        a->acc[a->alen++] = r;
+        vec_push(&a->acc, r);
         a->acc_len[s]++;
     }
 }
@@ -622,7 +618,7 @@ const uint32_t *automaton_state_rules(const Automaton *a, uint32_t state, uint32
         return NULL;
     }
     *n = a->acc_len[state];
-    return a->acc ? a->acc + a->acc_off[state] : NULL; /* no rule accepts yet */
+    return a->acc.items ? a->acc.items + a->acc_off[state] : NULL; /* no rule accepts yet */
 }
 
 uint32_t automaton_nstates(const Automaton *a)
