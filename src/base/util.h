@@ -53,7 +53,7 @@ size_t grow_capacity(size_t cap, size_t need, size_t elem_size);
  * [one walk] in walk.h).  An array kept beside others in a struct names its
  * capacity as VEC does, after the array: items, nitems, items_cap, and
  * grows by xgrow_items; such arrays are not VECs yet where several share
- * one count or a struct's layout was fixed before VEC (exceptions: 72
+ * one count or a struct's layout was fixed before VEC (exceptions: 71
  * calls of xgrow_items outside VEC and StrBuf, counted by
  * tests/one_notes.sh: each one turned into a VEC lowers the count). */
 #define VEC(T)         \
