@@ -697,8 +697,8 @@ static void yyerror(const SrcRange *loc, RulesParseCtx *ctx, const char *msg)
 
 void rules_item_range(RulesParseCtx *ctx, SrcRange range)
 {
-    for (; ctx->nranged < ctx->nitems; ctx->nranged++)
-        ctx->items[ctx->nranged].range = range;
+    for (; (size_t)ctx->nranged < ctx->items.len; ctx->nranged++)
+        ctx->items.items[ctx->nranged].range = range;
 }
 
 AstFile *rules_parse_source(const Source *src, const AstBuilder *b, int max_depth,
@@ -716,10 +716,10 @@ AstFile *rules_parse_source(const Source *src, const AstBuilder *b, int max_dept
     free(ctx.opens);
     AstFile *file = arena_alloc(b->arena, sizeof(AstFile));
     file->src = src;
-    file->nitems = ctx.nitems;
-    file->items = arena_dup(b->arena, ctx.items ? (void *)ctx.items : (void *)"",
-                            (size_t)ctx.nitems * sizeof(AstItem));
-    free(ctx.items);
+    file->nitems = (int)ctx.items.len;
+    file->items = arena_dup(b->arena, ctx.items.items ? (void *)ctx.items.items : (void *)"",
+                            ctx.items.len * sizeof(AstItem));
+    vec_free(&ctx.items);
     file->nbroken = (int)ctx.nbroken;
     file->broken = arena_dup(b->arena, ctx.broken ? (void *)ctx.broken : (void *)"",
                              ctx.nbroken * sizeof(char *));

@@ -35,18 +35,14 @@ struct graft_diag {
  * per byte.  A newline that ends the text starts no line: "a\n" is one. */
 static void index_lines(Source *src)
 {
-    size_t cap = 64, n = 0;
-    size_t *starts = xmalloc(cap * sizeof *starts);
-    starts[n++] = 0;
+    VEC(size_t) starts = {0};
+    vec_push(&starts, 0);
     const char *text = src->text;
     const char *last = text + (src->len ? src->len - 1 : 0);
-    for (const char *p = text; (p = memchr(p, '\n', (size_t)(last - p))) != NULL;) {
-        if (n == cap)
-            starts = xgrow_items(starts, &cap, n + 1, sizeof *starts);
-        starts[n++] = (size_t)(++p - text);
-    }
-    src->line_starts = starts;
-    src->nlines = n;
+    for (const char *p = text; (p = memchr(p, '\n', (size_t)(last - p))) != NULL;)
+        vec_push(&starts, (size_t)(++p - text));
+    src->line_starts = starts.items; /* the Source owns them now */
+    src->nlines = starts.len;
 }
 
 /* A Source that owns text (len bytes and a NUL); lines false leaves the

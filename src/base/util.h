@@ -50,12 +50,36 @@ size_t grow_capacity(size_t cap, size_t need, size_t elem_size);
 /* note [one growable array]: a typed growable array, VEC(Node *) list =
  * {0}; vec_push(&list, n); ... list.items[i] ... vec_free(&list).  Pointers
  * into items hold until the next push.  A walk's stack is a WALK (note
- * [one walk] in walk.h).  An array kept beside others in a struct names its
- * capacity as VEC does, after the array: items, nitems, items_cap, and
- * grows by xgrow_items; such arrays are not VECs yet where several share
- * one count or a struct's layout was fixed before VEC (exceptions: 104
- * calls of xgrow_items outside VEC and StrBuf, counted by
- * tests/one_notes.sh: each one turned into a VEC lowers the count). */
+ * [one walk] in walk.h).  Every list that owns its capacity is a VEC but
+ * for these calls of xgrow_items (exceptions: 71, counted by
+ * tests/one_notes.sh), each with its reason:
+ *   - 19 maps by index: grown to cover an id, a state or a depth, filled
+ *     where the index lands, no length (graph.c's pos, the Relay loader's
+ *     where, temps, marks and literal_values, the automaton's acc_off and
+ *     bits, the labeller's state and offers, the engine's dirty and mark,
+ *     rewrite.c's forward, match_roots.c's and match_ways.c's marks, the
+ *     verifier's and prover's values by id, runner_verify.c's values);
+ *   - 17 scratch buffers: a capacity refilled whole for each use, no
+ *     length (the loader's scratch nodes and attributes, the automaton's
+ *     memo key, the labeller's operands and args, the engine's order,
+ *     rewrite.c's candidates, the matcher's bindings, pairs' copy, roots
+ *     and check slots, partition.c's args);
+ *   - 11 arrays of structs that the rest of the tree reads by int count,
+ *     or that are public: the graph's nodes, params, typedefs and
+ *     globals, the rule file's sources, rules and files, and
+ *     graft_attr_list (include/graft/graft_rules.h), whose layout is API;
+ *   - 9 arrays under one capacity (the grouper's four per-node arrays,
+ *     eval_meta.c's kids, keys and lengths, the checker's variables with
+ *     their facts and counts, the labeller's classes with their symbols);
+ *   - 5 arrays a helper grows for its caller, who holds the pointer and
+ *     count (the guard logic's excluded values, a tensor type's dims,
+ *     emit_c_tests.c's numbers, the labeller's sorted tests, graph_walk.c's
+ *     kids);
+ *   - 1 StrBuf whose bytes fread fills in place (diag.c);
+ *   - 9 lists in files other branches change at once, left for after
+ *     their merge (cmd_verify.c's tasks, emit_c_exe.c's arguments,
+ *     emit_c_out.c's body, table entries and object names, partition.c's
+ *     groups, region and params, verify_build.c's leaves). */
 #define VEC(T)         \
     struct {           \
         T *items;      \

@@ -160,7 +160,7 @@ static bool write_drawing(const graft_graph *g, const VizMatches *vm, const uint
     FILE *mem = open_memstream(&text, &len);
     if (!mem)
         out_of_memory();
-    viz_write_some(g, vm->h, vm->n, keep, model, mem);
+    viz_write_some(g, vm->h.items, vm->h.len, keep, model, mem);
     fclose(mem);
     OutFile *of = outfile_open(a->out, d);
     bool ok = of != NULL;
@@ -179,7 +179,7 @@ static bool write_drawing(const graft_graph *g, const VizMatches *vm, const uint
 /* The model alone, or with the matches of the rules highlighted. */
 static bool run_viz(const VizArgs *a, graft_diag *d)
 {
-    VizMatches vm = {NULL, 0, 0, 0};
+    VizMatches vm = {0};
     if (a->npaths > 1) {
         Loaded l;
         if (!cli_load(a->paths, a->npaths, &a->limits, a->allow_unknown_ops, &l, d))

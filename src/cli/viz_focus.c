@@ -114,8 +114,7 @@ static void add_highlight(VizMatches *vm, uint32_t *ids, uint32_t n, const char 
 {
     StrBuf label = {0};
     strbuf_printf(&label, "%s: %s", rule, what);
-    vm->h = xgrow_items(vm->h, &vm->cap, vm->n + 1, sizeof *vm->h);
-    vm->h[vm->n++] = (VizHighlight){ids, n, label.data, color};
+    vec_push(&vm->h, ((VizHighlight){ids, n, label.data, color}));
     vm->marks += n;
 }
 

@@ -39,8 +39,7 @@ static bool add_highlight(Search *s, uint32_t r, VizMatches *out)
             ids[k++] = node_id(pairs[i].node);
     StrBuf label = {0};
     strbuf_printf(&label, "%s #%u", s->rs->rules[r].name, ++s->count[r]);
-    out->h = xgrow_items(out->h, &out->cap, out->n + 1, sizeof(VizHighlight));
-    out->h[out->n++] = (VizHighlight){ids, n, label.data, NULL};
+    vec_push(&out->h, ((VizHighlight){ids, n, label.data, NULL}));
     out->marks += n;
     return true;
 }
@@ -82,7 +81,7 @@ bool viz_find_matches(const graft_rule_set *rs, const graft_graph *g, const graf
                       VizMatches *out, graft_diag *d)
 {
     limits = limit_or_default(limits);
-    *out = (VizMatches){NULL, 0, 0, 0};
+    *out = (VizMatches){0};
     Search s = {rs, automaton_new(rs), NULL, NULL,
                 xcalloc(rs->nrules + 1, sizeof(uint32_t)),
                 xmalloc((rs->nrules + 1) * sizeof(uint32_t)), limits->viz_marks};
@@ -104,10 +103,10 @@ bool viz_find_matches(const graft_rule_set *rs, const graft_graph *g, const graf
 
 void viz_matches_free(VizMatches *vm)
 {
-    for (size_t i = 0; i < vm->n; i++) {
-        free((void *)vm->h[i].nodes);
-        free((void *)vm->h[i].label);
+    for (size_t i = 0; i < vm->h.len; i++) {
+        free((void *)vm->h.items[i].nodes);
+        free((void *)vm->h.items[i].label);
     }
-    free(vm->h);
-    *vm = (VizMatches){NULL, 0, 0, 0};
+    vec_free(&vm->h);
+    *vm = (VizMatches){0};
 }

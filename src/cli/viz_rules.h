@@ -15,10 +15,8 @@
 
 /* Highlights with the node ids and labels they own. */
 typedef struct VizMatches {
-    VizHighlight *h; /* one per match */
-    size_t n;        /* matches */
-    size_t cap;      /* capacity of h */
-    uint64_t marks;  /* (match, node) pairs in h: the sum of h[i].nnodes */
+    VEC(VizHighlight) h; /* one per match */
+    uint64_t marks;  /* (match, node) pairs in h: the sum of nnodes */
 } VizMatches;
 
 /* Every match of every rule, as graft match lists them (nodes in graph

@@ -53,8 +53,7 @@ typedef struct Atom {
 } Atom;
 
 typedef struct Atoms {
-    Atom *items;   /* atoms of both guards */
-    size_t n, cap; /* used / allocated */
+    VEC(Atom) atoms; /* atoms of both guards */
     bool refuted;  /* some atom is false on fixed values */
 } Atoms;
 
@@ -202,8 +201,7 @@ static void atoms_push(Atoms *as, const Atom *a)
         as->refuted = true;
     if (fixed >= 0 || a->t.cls < 0)
         return;
-    as->items = xgrow_items(as->items, &as->cap, as->n + 1, sizeof *as->items);
-    as->items[as->n++] = *a;
+    vec_push(&as->atoms, *a);
 }
 
 /* Adds the atoms among the conjuncts of guard g (side's variables). */
@@ -283,14 +281,14 @@ static bool range_allows(const Range *r, double v, const double *ne, size_t nne)
  * Texts: two different == or == and != of one text; numbers: the range. */
 static bool term_empty(const Atoms *as, size_t first)
 {
-    const Term *t = &as->items[first].t;
+    const Term *t = &as->atoms.items[first].t;
     Range r = {0};
     double *ne = NULL;
     size_t nne = 0, ne_cap = 0;
     const char *text = NULL;
     bool strong = false, empty = false;
-    for (size_t i = first; i < as->n; i++) {
-        const Atom *a = &as->items[i];
+    for (size_t i = first; i < as->atoms.len; i++) {
+        const Atom *a = &as->atoms.items[i];
         if (!same_term(&a->t, t))
             continue;
         strong |= !a->weak;
@@ -301,8 +299,8 @@ static bool term_empty(const Atoms *as, size_t first)
             text = a->lit.s;
         }
     }
-    for (size_t i = first; text && i < as->n; i++) {
-        const Atom *a = &as->items[i];
+    for (size_t i = first; text && i < as->atoms.len; i++) {
+        const Atom *a = &as->atoms.items[i];
         empty |= same_term(&a->t, t) && !a->lit.is_num && a->op == OPER_NE &&
                  strcmp(a->lit.s, text) == 0;
     }
@@ -320,7 +318,7 @@ static bool atoms_contradict(const Atoms *as)
 {
     if (as->refuted)
         return true;
-    for (size_t i = 0; i < as->n; i++)
+    for (size_t i = 0; i < as->atoms.len; i++)
         if (term_empty(as, i))
             return true;
     return false;
@@ -334,7 +332,7 @@ bool check_guards_disjoint(const AstNode *a, const AstNode *b, const GuardEnv *e
     collect(&as, a, 0, env);
     collect(&as, b, 1, env);
     bool r = atoms_contradict(&as);
-    free(as.items);
+    vec_free(&as.atoms);
     return r;
 }
 
@@ -399,18 +397,17 @@ static bool conjunct_implied(const Atoms *have, const AstNode *haveg, const AstN
         return false;
     /* have and not-want must contradict: not-want is weak when want is
      * plain (an unknown term makes want false), plain when want is weak. */
-    Atoms as = *have;
-    as.items = xmalloc((have->n + 1) * sizeof *as.items);
-    if (have->n)
-        memcpy(as.items, have->items, have->n * sizeof *as.items);
-    as.cap = have->n + 1;
+    Atoms as = {.refuted = have->refuted};
+    vec_reserve(&as.atoms, have->atoms.len + 1);
+    for (size_t i = 0; i < have->atoms.len; i++)
+        vec_push(&as.atoms, have->atoms.items[i]);
     a.op = negate(a.op);
     a.weak = !a.weak;
-    as.items[as.n++] = a;
+    vec_push(&as.atoms, a);
     bool r = false;
-    for (size_t i = 0; i < as.n && !r; i++)
-        r = same_term(&as.items[i].t, &a.t) && term_empty(&as, i);
-    free(as.items);
+    for (size_t i = 0; i < as.atoms.len && !r; i++)
+        r = same_term(&as.atoms.items[i].t, &a.t) && term_empty(&as, i);
+    vec_free(&as.atoms);
     return r;
 }
 
@@ -430,6 +427,6 @@ bool check_guard_implies(const AstNode *have, const AstNode *want, const GuardEn
     Atoms as = {0};
     collect(&as, have, 1, env);
     bool r = as.refuted || implies(&as, have, want, env);
-    free(as.items);
+    vec_free(&as.atoms);
     return r;
 }

@@ -52,7 +52,8 @@ const AstLet *check_find_let(const CheckCtx *c, const char *name);
 /* check_expand.c: the expanded, resolved pattern of the current rule;
  * NULL after an error that makes the rule unusable. */
 AstNode *check_expand_pattern(CheckCtx *c, AstNode *pattern);
-/* Checks one attribute argument (name and literal value) against op. */
+/* check_ops.c: checks one attribute argument (name and literal value)
+ * against op. */
 bool check_attr_arg(CheckCtx *c, const OpInfo *op, const AstNode *attr);
 /* op NAME (AST_OPVALUE): resolves the op; false, reported, when unknown. */
 bool check_opvalue(CheckCtx *c, AstNode *n);
@@ -61,6 +62,14 @@ bool check_opvalue(CheckCtx *c, AstNode *n);
 bool check_dotted_var(CheckCtx *c, const AstNode *n);
 /* Reports an unknown op name at where, with a suggestion. */
 void check_unknown_op(CheckCtx *c, const AstNode *at, const char *name, SrcRange where);
+/* check_ops.c: whether name was declared by a let or op with a syntax
+ * error (its uses would only repeat that error). */
+bool check_declared_broken(const CheckCtx *c, const char *name);
+/* Each attribute of a call at most once, each fitting op (NULL: names
+ * only); false when reported. */
+bool check_attr_list(CheckCtx *c, const OpInfo *op, const AstList *attrs);
+/* Call n's operand count fits op's; false when reported. */
+bool check_arity(CheckCtx *c, const AstNode *n, const OpInfo *op);
 /* check_vars.c: slots, facts, always-bound; false after errors. */
 bool check_pattern_vars(CheckCtx *c);
 /* The slot of name among the current rule's variables, or -1. */

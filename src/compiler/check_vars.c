@@ -16,9 +16,7 @@ typedef struct Walk {
     CheckCtx *c;         /* the checker */
     bool ok;             /* no error so far */
     int in_path;         /* > 0 inside a dominator path */
-    LocalFacts *locals;  /* facts of non-variable nodes */
-    size_t nlocals;      /* entries used */
-    size_t locals_cap;   /* entries allocated */
+    VEC(LocalFacts) locals; /* facts of non-variable nodes */
 } Walk;
 
 static void walk(Walk *w, AstNode *n);
@@ -129,12 +127,11 @@ static Facts *facts_for(Walk *w, const AstNode *target)
 {
     if (target->kind == AST_VAR && target->u.var.slot >= 0)
         return &w->c->var_facts[target->u.var.slot];
-    for (size_t i = 0; i < w->nlocals; i++)
-        if (w->locals[i].node == target)
-            return &w->locals[i].facts;
-    w->locals = xgrow_items(w->locals, &w->locals_cap, w->nlocals + 1, sizeof(LocalFacts));
-    w->locals[w->nlocals] = (LocalFacts){target, check_facts_of_kind(target)};
-    return &w->locals[w->nlocals++].facts;
+    for (size_t i = 0; i < w->locals.len; i++)
+        if (w->locals.items[i].node == target)
+            return &w->locals.items[i].facts;
+    vec_push(&w->locals, ((LocalFacts){target, check_facts_of_kind(target)}));
+    return &w->locals.items[w->locals.len - 1].facts;
 }
 
 /* Merges a required value into *have; returns the clash text or NULL. */
@@ -404,7 +401,7 @@ bool check_pattern_vars(CheckCtx *c)
 {
     Walk w = {.c = c, .ok = true};
     walk(&w, c->rule->pattern);
-    free(w.locals);
+    vec_free(&w.locals);
     bool *bound = xcalloc((size_t)c->nvars + 1, sizeof(bool));
     always_bound(c, c->rule->pattern, bound);
     for (int i = 0; i < c->nvars; i++)

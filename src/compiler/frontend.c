@@ -33,8 +33,7 @@ typedef struct Loader {
     const graft_limits *limits;        /* opts->limits or the defaults */
     char **stack;                /* canonical paths of the files being loaded */
     int depth;                   /* entries in stack */
-    char **seen;                 /* canonical paths loaded so far */
-    size_t nseen, seen_cap;      /* entries used / allocated */
+    VEC(char *) seen;            /* canonical paths loaded so far */
     size_t rules_cap;            /* entries allocated in rf->rules */
     size_t sources_cap;          /* entries allocated in rf->sources */
     size_t files_cap;            /* entries allocated in rf->files */
@@ -207,7 +206,7 @@ static void load_include(Loader *ld, const AstInclude *inc)
                    "includes nested deeper than %llu level%s [--limit include-depth]",
                    (unsigned long long)ld->limits->include_depth,
                    ld->limits->include_depth == 1 ? "" : "s");
-    else if (!in_list(ld->seen, ld->nseen, canon)) {
+    else if (!in_list(ld->seen.items, ld->seen.len, canon)) {
         FILE *probe = fopen(path, "rb");
         if (!probe)
             diag_error(ld->d, inc->src, inc->range, "cannot read '%s': %s", path,
@@ -236,8 +235,7 @@ static void add_rule(Loader *ld, AstRule *rule)
 static void load_source(Loader *ld, Source *src)
 {
     char *canon = canonical(src->name);
-    ld->seen = xgrow_items(ld->seen, &ld->seen_cap, ld->nseen + 1, sizeof(char *));
-    ld->seen[ld->nseen++] = xstrdup(canon);
+    vec_push(&ld->seen, xstrdup(canon));
     AstFile *file = parse(ld, src);
     if (!file) {
         free(canon);
@@ -267,9 +265,9 @@ static RuleFile *finish(Loader *ld, unsigned errors_before)
 {
     if (!ld->opts->parse_only && !diag_gave_up(ld->d))
         check_rules(ld->rf, ld->limits, ld->d);
-    for (size_t i = 0; i < ld->nseen; i++)
-        free(ld->seen[i]);
-    free(ld->seen);
+    for (size_t i = 0; i < ld->seen.len; i++)
+        free(ld->seen.items[i]);
+    vec_free(&ld->seen);
     free(ld->stack);
     if (diag_errors(ld->d) != errors_before) {
         rulefile_free(ld->rf);
@@ -298,7 +296,7 @@ RuleFile *frontend_load(const char *const *paths, int npaths,
     loader_init(&ld, opts, d);
     for (int i = 0; i < npaths && !diag_gave_up(d); i++) {
         char *canon = canonical(paths[i]);
-        bool loaded = strcmp(paths[i], "-") != 0 && in_list(ld.seen, ld.nseen, canon);
+        bool loaded = strcmp(paths[i], "-") != 0 && in_list(ld.seen.items, ld.seen.len, canon);
         free(canon);
         if (loaded)
             continue; /* already included by an earlier file */

@@ -125,8 +125,8 @@ static void lower_onnx_ops(Lowerer *L, const Registry *reg, graft_rule_set *rs)
 
 static void lowerer_free(Lowerer *L)
 {
-    free(L->preds);
-    free(L->items);
+    vec_free(&L->preds);
+    vec_free(&L->items);
     keymap_free(&L->pred_ids);
     keymap_free(&L->item_ids);
     strbuf_free(&L->key);

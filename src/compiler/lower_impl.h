@@ -11,11 +11,9 @@ typedef struct Lowerer {
     const RuleFile *rf;   /* the checked rules */
     const AstRule *rule;  /* the rule being lowered */
     graft_diag *d;              /* for constructs the runtime cannot run */
-    graft_pred *preds;       /* distinct tests so far */
-    size_t npreds, preds_cap;
+    VEC(graft_pred) preds; /* distinct tests so far */
     KeyMap pred_ids;      /* interned test key -> id */
-    graft_item *items;       /* distinct items so far */
-    size_t nitems, items_cap;
+    VEC(graft_item) items; /* distinct items so far */
     KeyMap item_ids;      /* interned item key -> id */
     StrBuf key;           /* scratch for keys */
     Arena *key_arena;     /* the interned keys, freed after lowering */

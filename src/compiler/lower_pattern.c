@@ -37,10 +37,9 @@ static uint32_t add_pred(Lowerer *L, const graft_pred *p)
     strbuf_printf(k, "|%s|%s|%s", p->op ? p->op : "", p->key ? p->key : "",
                   p->dflt ? p->dflt : "\x01");
     bool fresh;
-    uint32_t id = shared_id(L, &L->pred_ids, k, (uint32_t)L->npreds, &fresh);
+    uint32_t id = shared_id(L, &L->pred_ids, k, (uint32_t)L->preds.len, &fresh);
     if (fresh) {
-        L->preds = xgrow_items(L->preds, &L->preds_cap, L->npreds + 1, sizeof *L->preds);
-        L->preds[L->npreds++] = *p;
+        vec_push(&L->preds, *p);
     }
     return id;
 }
@@ -59,10 +58,9 @@ static uint32_t add_item(Lowerer *L, const graft_item *it)
     for (int i = 0; i < it->nargs; i++)
         strbuf_printf(k, "%u,", it->args[i]);
     bool fresh;
-    uint32_t id = shared_id(L, &L->item_ids, k, (uint32_t)L->nitems, &fresh);
+    uint32_t id = shared_id(L, &L->item_ids, k, (uint32_t)L->items.len, &fresh);
     if (fresh) {
-        L->items = xgrow_items(L->items, &L->items_cap, L->nitems + 1, sizeof *L->items);
-        L->items[L->nitems++] = *it;
+        vec_push(&L->items, *it);
     }
     return id;
 }
@@ -70,7 +68,7 @@ static uint32_t add_item(Lowerer *L, const graft_item *it)
 /* The item it with test p added (tests kept ascending, no repeats). */
 static uint32_t item_with_pred(Lowerer *L, uint32_t item, uint32_t p)
 {
-    graft_item it = L->items[item];
+    graft_item it = L->items.items[item];
     uint32_t *ps = arena_array(L->arena, (size_t)it.npreds + 1, sizeof *ps);
     int n = 0;
     bool placed = false;
@@ -529,18 +527,18 @@ const graft_pat *lower_pattern(Lowerer *L, const AstNode *p)
 
 graft_item *lower_take_items(Lowerer *L, uint32_t *n)
 {
-    *n = (uint32_t)L->nitems;
-    graft_item *v = arena_array(L->arena, L->nitems + 1, sizeof *v);
-    if (L->nitems)
-        memcpy(v, L->items, L->nitems * sizeof *v);
+    *n = (uint32_t)L->items.len;
+    graft_item *v = arena_array(L->arena, L->items.len + 1, sizeof *v);
+    if (L->items.len)
+        memcpy(v, L->items.items, L->items.len * sizeof *v);
     return v;
 }
 
 graft_pred *lower_take_preds(Lowerer *L, uint32_t *n)
 {
-    *n = (uint32_t)L->npreds;
-    graft_pred *v = arena_array(L->arena, L->npreds + 1, sizeof *v);
-    if (L->npreds)
-        memcpy(v, L->preds, L->npreds * sizeof *v);
+    *n = (uint32_t)L->preds.len;
+    graft_pred *v = arena_array(L->arena, L->preds.len + 1, sizeof *v);
+    if (L->preds.len)
+        memcpy(v, L->preds.items, L->preds.len * sizeof *v);
     return v;
 }

@@ -20,8 +20,7 @@ typedef struct ArgSpan {
 typedef struct CallText {
     size_t name_begin, name_end; /* the op name */
     size_t close;                /* the ')' that ends the call */
-    ArgSpan *args;               /* operands and attributes, in order */
-    size_t nargs, args_cap;
+    VEC(ArgSpan) args;           /* operands and attributes, in order */
 } CallText;
 
 static bool is_name_byte(char c)
@@ -112,9 +111,7 @@ static bool scan_call(const Source *src, size_t off, CallText *ct)
     while (off < src->len && t[off] != ')') {
         ArgSpan a = {off, 0, attr_name_end(src, off)};
         off = skip_piece(src, off, &a.end);
-        if (ct->nargs == ct->args_cap)
-            ct->args = xgrow_items(ct->args, &ct->args_cap, ct->nargs + 1, sizeof *ct->args);
-        ct->args[ct->nargs++] = a;
+        vec_push(&ct->args, a);
         if (off >= src->len || t[off] != ',')
             break;
         off = skip_layout(src, off + 1);
@@ -135,9 +132,9 @@ static size_t node_offset(const graft_graph *g, const graft_node *n, const Sourc
 /* The span of the k-th operand (attr false) or attribute of ct. */
 static const ArgSpan *nth_span(const CallText *ct, int k, bool attr)
 {
-    for (size_t i = 0; i < ct->nargs; i++)
-        if ((ct->args[i].name_end != 0) == attr && k-- == 0)
-            return &ct->args[i];
+    for (size_t i = 0; i < ct->args.len; i++)
+        if ((ct->args.items[i].name_end != 0) == attr && k-- == 0)
+            return &ct->args.items[i];
     return NULL;
 }
 
@@ -269,7 +266,7 @@ static bool check_call(CallCheck *cc, const Registry *reg, bool allow_unknown)
     if (op && opinfo_accepts_nargs(op, node_nargs(cc->n)) && attrs_fit(cc->n, op))
         return true;
     size_t off = node_offset(cc->g, cc->n, cc->src);
-    cc->text.nargs = 0;
+    cc->text.args.len = 0;
     cc->located = off != SIZE_MAX && scan_call(cc->src, off, &cc->text);
     if (!op) {
         diag_error(cc->d, cc->src, name_range(cc), "unknown op '%s'; did you mean '%s'?", name,
@@ -299,6 +296,6 @@ int model_check(const graft_graph *g, const Source *src, const Registry *reg,
             errors++;
     }
     adt_table_free(adts);
-    free(cc.text.args);
+    vec_free(&cc.text.args);
     return errors;
 }

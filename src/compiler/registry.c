@@ -30,9 +30,9 @@ Registry *registry_new(Arena *arena, Interner *names)
 Registry *registry_clone(const Registry *from, Arena *arena, Interner *names)
 {
     Registry *reg = registry_new(arena, names);
-    reg->nops = reg->ops_cap = from->nops;
-    reg->ops = xcalloc(from->nops + 1, sizeof(OpInfo *));
-    memcpy(reg->ops, from->ops, from->nops * sizeof(OpInfo *));
+    vec_reserve(&reg->ops, from->ops.len + 1);
+    reg->ops.len = from->ops.len;
+    memcpy(reg->ops.items, from->ops.items, from->ops.len * sizeof(OpInfo *));
     keymap_copy(&reg->by_name, &from->by_name);
     reg->onnx = from->onnx;
     reg->opset = from->opset;
@@ -43,16 +43,15 @@ void registry_free(Registry *reg)
 {
     if (!reg)
         return;
-    free(reg->ops);
+    vec_free(&reg->ops);
     keymap_free(&reg->by_name);
     free(reg);
 }
 
 void registry_insert(Registry *reg, OpInfo *op)
 {
-    op->index = (int)reg->nops;
-    reg->ops = xgrow_items(reg->ops, &reg->ops_cap, reg->nops + 1, sizeof(OpInfo *));
-    reg->ops[reg->nops++] = op;
+    op->index = (int)reg->ops.len;
+    vec_push(&reg->ops, op);
     *keymap_put(&reg->by_name, keymap_ptr_key(op->name), 0) = op->index;
 }
 
@@ -60,7 +59,7 @@ const OpInfo *registry_find_any(const Registry *reg, const char *name)
 {
     const char *key = interner_lookup(reg->names, name, strlen(name));
     const int64_t *index = key ? keymap_get(&reg->by_name, keymap_ptr_key(key)) : NULL;
-    return index ? reg->ops[*index] : NULL;
+    return index ? reg->ops.items[*index] : NULL;
 }
 
 const OpInfo *registry_find(const Registry *reg, const char *name)
@@ -85,22 +84,22 @@ const char *registry_counterpart(const Registry *reg, const OpInfo *other)
     if (other->onnx)
         return other->decl->relay && registry_find(reg, other->decl->relay) ? other->decl->relay
                                                                             : NULL;
-    for (size_t i = 0; i < reg->nops; i++) {
-        const char *relay = reg->ops[i]->decl->relay;
-        if (reg->ops[i]->onnx && relay && strcmp(relay, other->name) == 0)
-            return reg->ops[i]->name;
+    for (size_t i = 0; i < reg->ops.len; i++) {
+        const char *relay = reg->ops.items[i]->decl->relay;
+        if (reg->ops.items[i]->onnx && relay && strcmp(relay, other->name) == 0)
+            return reg->ops.items[i]->name;
     }
     return NULL;
 }
 
 int registry_count(const Registry *reg)
 {
-    return (int)reg->nops;
+    return (int)reg->ops.len;
 }
 
 const OpInfo *registry_op(const Registry *reg, int i)
 {
-    return reg->ops[i];
+    return reg->ops.items[i];
 }
 
 unsigned registry_trait_by_name(const char *word)
@@ -122,9 +121,9 @@ const char *registry_trait_name(unsigned bit)
 int registry_class_ops(const Registry *reg, unsigned mask, const OpInfo **out)
 {
     int n = 0;
-    for (size_t i = 0; i < reg->nops; i++)
-        if ((reg->ops[i]->traits & mask) == mask && reg->ops[i]->onnx == reg->onnx)
-            out[n++] = reg->ops[i];
+    for (size_t i = 0; i < reg->ops.len; i++)
+        if ((reg->ops.items[i]->traits & mask) == mask && reg->ops.items[i]->onnx == reg->onnx)
+            out[n++] = reg->ops.items[i];
     return n;
 }
 

@@ -190,10 +190,10 @@ static const char *closest_op(const Registry *reg, const char *name, size_t limi
 {
     const char *best = NULL;
     size_t best_d = limit + 1;
-    for (size_t i = 0; i < reg->nops; i++) {
-        if (reg->ops[i]->onnx != reg->onnx)
+    for (size_t i = 0; i < reg->ops.len; i++) {
+        if (reg->ops.items[i]->onnx != reg->onnx)
             continue;
-        const char *cand = reg->ops[i]->name;
+        const char *cand = reg->ops.items[i]->name;
         const char *dot = strrchr(cand, '.');
         size_t dist = dot && strcmp(dot + 1, name) == 0 ? 1 : edit_distance(name, cand, limit);
         if (dist < best_d) {
@@ -215,9 +215,9 @@ const char *registry_suggest(const Registry *reg, const char *name)
 const char *registry_nearest(const Registry *reg, const char *name)
 {
     size_t limit = strlen(name);
-    for (size_t i = 0; i < reg->nops; i++)
-        if (reg->ops[i]->onnx == reg->onnx && strlen(reg->ops[i]->name) > limit)
-            limit = strlen(reg->ops[i]->name);
+    for (size_t i = 0; i < reg->ops.len; i++)
+        if (reg->ops.items[i]->onnx == reg->onnx && strlen(reg->ops.items[i]->name) > limit)
+            limit = strlen(reg->ops.items[i]->name);
     return closest_op(reg, name, limit);
 }
 

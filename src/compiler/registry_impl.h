@@ -8,9 +8,7 @@
 struct Registry {
     Arena *arena;         /* OpInfo and attribute tables */
     Interner *names;      /* op names are interned: lookups compare pointers */
-    OpInfo **ops;         /* in declaration order */
-    size_t nops;          /* entries used in ops */
-    size_t ops_cap;       /* entries allocated in ops */
+    VEC(OpInfo *) ops;    /* in declaration order */
     KeyMap by_name;       /* interned name -> its index in ops */
     bool onnx;            /* the rules are for ONNX ("opset onnx N"): only
                              ONNX ops are found (note [target IR] in registry.h) */

@@ -114,8 +114,8 @@ AstNode *build_query(const AstBuilder *b, const char *name, SrcRange name_range,
 
 static AstItem *push_item(RulesParseCtx *ctx, ItemKind kind)
 {
-    ctx->items = xgrow_items(ctx->items, &ctx->items_cap, (size_t)ctx->nitems + 1, sizeof(AstItem));
-    AstItem *item = &ctx->items[ctx->nitems++];
+    vec_reserve(&ctx->items, ctx->items.len + 1);
+    AstItem *item = &ctx->items.items[ctx->items.len++];
     item->kind = kind;
     return item;
 }
@@ -336,7 +336,7 @@ void build_opset(RulesParseCtx *ctx, const char *ir, SrcRange ir_range, const ch
                    "'opset onnx N' (a file without it is for Relay)", ir);
         return;
     }
-    if (ctx->nitems > 0 || ctx->onnx_opset) {
+    if (ctx->items.len > 0 || ctx->onnx_opset) {
         diag_error(ctx->diag, ctx->b.src, ir_range, "'opset onnx N' must be the first item "
                    "of its file");
         return;

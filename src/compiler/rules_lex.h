@@ -76,9 +76,7 @@ typedef struct RulesParseCtx {
     int max_depth;         /* the rule-depth limit (note [nesting bound]) */
     int onnx_opset;        /* "opset onnx N" seen: N, and the ops declared
                               after it are ONNX's; else 0 */
-    AstItem *items;        /* parsed items */
-    int nitems;            /* entries used */
-    size_t items_cap;      /* entries allocated */
+    VEC(AstItem) items;    /* parsed items */
     int nranged;           /* leading items whose range is set */
 } RulesParseCtx;
 

@@ -197,28 +197,26 @@ static const graft_type *parse_type(TypeText *tt, int depth);
 /* tuple -> '(' [type {", " type}] [','] ')' (after '(') */
 static const graft_type *parse_tuple(TypeText *tt, int depth)
 {
-    const graft_type **fields = NULL;
-    size_t cap = 0;
-    int n = 0;
+    VEC(const graft_type *) fields = {0};
     const graft_type *t = NULL;
     for (;;) {
+        int n = (int)fields.len;
         if (eat(tt, ")")) {
-            t = graph_type_tuple(tt->g, fields, n);
+            t = graph_type_tuple(tt->g, fields.items, n);
             break;
         }
         if (n && !eat(tt, ", ") && !eat(tt, ","))
             break;
         if (n && eat(tt, ")")) {
-            t = graph_type_tuple(tt->g, fields, n);
+            t = graph_type_tuple(tt->g, fields.items, n);
             break;
         }
         const graft_type *f = parse_type(tt, depth + 1);
         if (!f)
             break;
-        fields = xgrow_items(fields, &cap, (size_t)n + 1, sizeof(graft_type *));
-        fields[n++] = f;
+        vec_push(&fields, f);
     }
-    free(fields);
+    vec_free(&fields);
     return t;
 }
 

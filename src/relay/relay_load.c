@@ -44,10 +44,7 @@ void lex_stray(RelayLexer *lx, char c)
 
 void lex_open(RelayLexer *lx, char c)
 {
-    if (lx->nopen == lx->open_cap)
-        lx->open = xgrow_items(lx->open, &lx->open_cap, lx->nopen + 1, sizeof(OpenBracket));
-    lx->open[lx->nopen].c = c;
-    lx->open[lx->nopen++].off = lx->tok.off;
+    vec_push(&lx->open, ((OpenBracket){c, lx->tok.off}));
 }
 
 /* A closer pops its opener; a stray closer leaves the stack alone (the
@@ -55,8 +52,8 @@ void lex_open(RelayLexer *lx, char c)
 void lex_close(RelayLexer *lx, char c)
 {
     char opener = c == ')' ? '(' : c == ']' ? '[' : '{';
-    if (lx->nopen && lx->open[lx->nopen - 1].c == opener)
-        lx->nopen--;
+    if (lx->open.len && lx->open.items[lx->open.len - 1].c == opener)
+        lx->open.len--;
 }
 
 /* After a syntax error: when the parser wanted the closer of the
@@ -65,13 +62,13 @@ void lex_close(RelayLexer *lx, char c)
 void load_note_opener(RelayParser *ps, const char *msg)
 {
     RelayLexer *lx = ps->lexer;
-    size_t nopen = lx->nopen;
+    size_t nopen = lx->open.len;
     /* An unexpected opener is on the stack already: not its own match. */
-    if (nopen && lx->open[nopen - 1].off == lx->tok.off)
+    if (nopen && lx->open.items[nopen - 1].off == lx->tok.off)
         nopen--;
     if (!nopen)
         return;
-    const OpenBracket *b = &lx->open[nopen - 1];
+    const OpenBracket *b = &lx->open.items[nopen - 1];
     char closer = b->c == '(' ? ')' : b->c == '[' ? ']' : '}';
     char want[8];
     snprintf(want, sizeof want, "'%c'", closer);
@@ -85,14 +82,13 @@ void load_note_opener(RelayParser *ps, const char *msg)
 
 size_t load_mark(RelayParser *ps)
 {
-    return ps->nitems;
+    return ps->items.len;
 }
 
 static Item *push(RelayParser *ps, ItemKind kind)
 {
-    if (ps->nitems == ps->items_cap)
-        ps->items = xgrow_items(ps->items, &ps->items_cap, ps->nitems + 1, sizeof(Item));
-    Item *it = &ps->items[ps->nitems++];
+    vec_reserve(&ps->items, ps->items.len + 1);
+    Item *it = &ps->items.items[ps->items.len++];
     it->kind = kind;
     return it;
 }
@@ -139,10 +135,10 @@ bool load_push_dim(RelayParser *ps, RelayText t)
 static void *take(RelayParser *ps, size_t mark, ItemKind kind, size_t size,
                   int *count)
 {
-    char *out = xmalloc((ps->nitems - mark + 1) * size);
+    char *out = xmalloc((ps->items.len - mark + 1) * size);
     int n = 0;
-    for (size_t i = mark; i < ps->nitems; i++) {
-        Item *it = &ps->items[i];
+    for (size_t i = mark; i < ps->items.len; i++) {
+        Item *it = &ps->items.items[i];
         if (it->kind == kind)
             memcpy(out + (size_t)n++ * size, &it->u, size);
     }
@@ -185,7 +181,7 @@ graft_attr_value *load_list(RelayParser *ps, size_t mark)
     graft_attr_value *v = graph_new_attr_value(ps->g, GRAFT_ATTR_LIST);
     int n;
     graft_attr_value **items = take(ps, mark, ITEM_VALUE, sizeof(graft_attr_value *), &n);
-    ps->nitems = mark;
+    ps->items.len = mark;
     StrBuf sb = {0};
     strbuf_putc(&sb, '[');
     for (int i = 0; i < n; i++) {
@@ -241,7 +237,7 @@ const graft_type *load_tensor_type(RelayParser *ps, RelayText tensor, size_t mar
     }
     int rank;
     int64_t *dims = take(ps, mark, ITEM_DIM, sizeof(int64_t), &rank);
-    ps->nitems = mark;
+    ps->items.len = mark;
     char *name = xstrndup(load_text(ps, dtype), dtype.len);
     const graft_type *t = graph_type_tensor(ps->g, name, dims, rank);
     free(name);
@@ -253,7 +249,7 @@ const graft_type *load_tuple_type(RelayParser *ps, size_t mark)
 {
     int n;
     const graft_type **fields = take(ps, mark, ITEM_TYPE, sizeof(graft_type *), &n);
-    ps->nitems = mark;
+    ps->items.len = mark;
     const graft_type *t = graph_type_tuple(ps->g, fields, n);
     free(fields);
     return t;
@@ -262,8 +258,8 @@ const graft_type *load_tuple_type(RelayParser *ps, size_t mark)
 /* '(' types ')': one type is that type, more are a tuple type. */
 const graft_type *load_paren_type(RelayParser *ps, size_t mark)
 {
-    if (ps->nitems - mark == 1)
-        return ps->items[--ps->nitems].u.type;
+    if (ps->items.len - mark == 1)
+        return ps->items.items[--ps->items.len].u.type;
     return load_tuple_type(ps, mark);
 }
 
@@ -271,7 +267,7 @@ const graft_type *load_type_call(RelayParser *ps, RelayText name, size_t mark)
 {
     int n;
     const graft_type **args = take(ps, mark, ITEM_TYPE, sizeof(graft_type *), &n);
-    ps->nitems = mark;
+    ps->items.len = mark;
     StrBuf sb = {0};
     strbuf_append(&sb, load_text(ps, name), name.len);
     strbuf_putc(&sb, '[');
@@ -442,8 +438,7 @@ static void reserve(RelayParser *ps)
     graph_reserve(ps->g, nodes);
     ps->where = xcalloc(nodes, sizeof *ps->where);
     ps->where_cap = nodes;
-    ps->syms = xmalloc(nodes * sizeof *ps->syms);
-    ps->syms_cap = nodes;
+    vec_reserve(&ps->syms, nodes);
 }
 
 /* What only parsing needs (names, lists, the scanner), freed before
@@ -452,10 +447,8 @@ static void parse_tables_free(RelayParser *ps)
 {
     relay_lexer_free(ps->lexer);
     ps->lexer = NULL;
-    free(ps->items);
-    ps->items = NULL;
-    free(ps->syms);
-    ps->syms = NULL;
+    vec_free(&ps->items);
+    vec_free(&ps->syms);
     keymap_free(&ps->keys);
     free(ps->temps);
     ps->temps = NULL;
@@ -467,8 +460,7 @@ static void parse_tables_free(RelayParser *ps)
     ps->adts = NULL;
     free(ps->scratch_attrs);
     ps->scratch_attrs = NULL;
-    free(ps->late);
-    ps->late = NULL;
+    vec_free(&ps->late);
     keymap_free(&ps->literals);
     keymap_free(&ps->annot_types);
     free(ps->literal_values);

@@ -28,9 +28,7 @@ typedef struct OpenBracket {
 
 /* The scanner's state (flex "extra"). */
 typedef struct RelayLexer {
-    OpenBracket *open; /* brackets not closed yet, innermost last */
-    size_t nopen;      /* entries in open */
-    size_t open_cap;   /* capacity of open */
+    VEC(OpenBracket) open; /* brackets not closed yet, innermost last */
     bool at_eof;       /* the end of the input was returned */
     int last;          /* the last token returned (note [annotations]) */
     bool fast;         /* the first attempt's: long tokens too (note
@@ -43,9 +41,7 @@ typedef struct RelayLexer {
     RelayText bind_op;   /* and its op name */
     uint32_t bind_end;   /* and where it ends (after its '(') */
     uint32_t names_at;   /* where the last NAMES scanned starts */
-    RelayText *items;  /* the last NAMES token's items, in order */
-    size_t nitems;     /* items in use */
-    size_t items_cap;  /* capacity of items */
+    VEC(RelayText) items; /* the last NAMES token's items, in order */
     RelayText tok;     /* the last match: the parser's lookahead when it
                           reports an error; at the end, a point (len 0) */
     RelayText last_text; /* the last match that is not white space */
@@ -154,12 +150,8 @@ typedef struct RelayParser {
     graft_diag *diag;          /* where errors go */
     graft_graph *g;            /* graph being built */
     RelayLexer *lexer;   /* token source */
-    Item *items;         /* open lists, innermost on top */
-    size_t nitems;       /* items in use */
-    size_t items_cap;    /* capacity of items */
-    Symbol *syms;        /* names in scope, outermost first */
-    size_t nsyms;        /* symbols in use */
-    size_t syms_cap;     /* capacity of syms */
+    VEC(Item) items;     /* open lists, innermost on top */
+    VEC(Symbol) syms;    /* names in scope, outermost first */
     int32_t *temps;      /* dense temp number -> innermost symbol, or -1 */
     size_t ntemps;       /* cells in temps */
     KeyMap keys;         /* other keys -> innermost symbol, or -1 */
@@ -183,9 +175,7 @@ typedef struct RelayParser {
     LiteralValue *literal_values; /* literals converted so far */
     size_t nliterals;    /* entries in literal_values */
     size_t literal_values_cap; /* capacity of literal_values */
-    LateRef *late;       /* references checked at the end */
-    size_t nlate;        /* entries in late */
-    size_t late_cap;     /* capacity of late */
+    VEC(LateRef) late;   /* references checked at the end */
     CachedName names[1 << NAME_CACHE_BITS]; /* op and attribute names interned lately */
     bool failed;         /* an error was reported */
     struct AdtTable *adts; /* the module's constructors, read at the first

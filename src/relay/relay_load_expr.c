@@ -113,14 +113,14 @@ static uint64_t symbol_key(RelayParser *ps, RelayText t)
 static Symbol *lookup(RelayParser *ps, uint64_t key)
 {
     int32_t top = symbol_top(ps, key);
-    return top >= 0 ? &ps->syms[top] : NULL;
+    return top >= 0 ? &ps->syms.items[top] : NULL;
 }
 
 /* Binds name (whose key is key, symbol_key) to n in the current scope,
  * or reports a duplicate. */
 static bool define(RelayParser *ps, RelayText name, uint64_t key, graft_node *n)
 {
-    if (ps->nsyms >= INT32_MAX) {
+    if (ps->syms.len >= INT32_MAX) {
         diag_error(ps->diag, ps->src, load_range(ps, name), "too many names");
         return false;
     }
@@ -130,7 +130,7 @@ static bool define(RelayParser *ps, RelayText name, uint64_t key, graft_node *n)
      * key's cell holds -1, "none", until then) */
     int64_t *named = is_direct(key) ? NULL : keymap_put(&ps->keys, key, -1);
     int32_t top = named ? (int32_t)*named : symbol_top(ps, key);
-    Symbol *old = top >= 0 ? &ps->syms[top] : NULL;
+    Symbol *old = top >= 0 ? &ps->syms.items[top] : NULL;
     if (old && old->depth == ps->depth) {
         diag_error(ps->diag, ps->src, load_range(ps, name), "duplicate definition of '%.*s'",
                    (int)name.len, load_text(ps, name));
@@ -138,15 +138,14 @@ static bool define(RelayParser *ps, RelayText name, uint64_t key, graft_node *n)
                   "'%.*s' was first defined here", (int)name.len, load_text(ps, name));
         return false;
     }
-    int32_t shadowed = old ? (int32_t)(old - ps->syms) : -1;
-    if (ps->nsyms == ps->syms_cap)
-        ps->syms = xgrow_items(ps->syms, &ps->syms_cap, ps->nsyms + 1, sizeof(Symbol));
-    ps->syms[ps->nsyms] = (Symbol){key, n, (uint32_t)name.off, (uint32_t)name.len,
-                                   ps->depth, shadowed};
+    int32_t shadowed = old ? (int32_t)(old - ps->syms.items) : -1;
+    vec_reserve(&ps->syms, ps->syms.len + 1);
+    ps->syms.items[ps->syms.len] = (Symbol){key, n, (uint32_t)name.off, (uint32_t)name.len,
+                                         ps->depth, shadowed};
     if (named)
-        *named = (int64_t)ps->nsyms++;
+        *named = (int64_t)ps->syms.len++;
     else
-        symbol_set_top(ps, key, (int32_t)ps->nsyms++);
+        symbol_set_top(ps, key, (int32_t)ps->syms.len++);
     return true;
 }
 
@@ -160,21 +159,21 @@ bool load_scope_open(RelayParser *ps, RelayText at)
         return false;
     }
     ps->marks = xgrow_items(ps->marks, &ps->marks_cap, (size_t)ps->depth + 1, sizeof(size_t));
-    ps->marks[ps->depth++] = ps->nsyms;
+    ps->marks[ps->depth++] = ps->syms.len;
     return true;
 }
 
 void load_block_open(RelayParser *ps)
 {
     ps->marks = xgrow_items(ps->marks, &ps->marks_cap, (size_t)ps->depth + 1, sizeof(size_t));
-    ps->marks[ps->depth++] = ps->nsyms;
+    ps->marks[ps->depth++] = ps->syms.len;
 }
 
 /* At the end of a def every name goes: the tables are emptied whole
  * rather than symbol by symbol (and the names' table freed). */
 void load_scope_reset(RelayParser *ps)
 {
-    ps->nsyms = 0;
+    ps->syms.len = 0;
     keymap_free(&ps->keys);
     ps->keys = (KeyMap){0};
     if (ps->ntemps)
@@ -184,8 +183,8 @@ void load_scope_reset(RelayParser *ps)
 void load_scope_close(RelayParser *ps)
 {
     size_t mark = ps->marks[--ps->depth];
-    while (ps->nsyms > mark) {
-        Symbol *s = &ps->syms[--ps->nsyms];
+    while (ps->syms.len > mark) {
+        Symbol *s = &ps->syms.items[--ps->syms.len];
         symbol_set_top(ps, s->key, s->shadowed);
     }
 }
@@ -414,7 +413,7 @@ graft_node *load_const(RelayParser *ps, RelayText t)
 static void take_args(RelayParser *ps, size_t mark, graft_node ***args, int *nargs,
                       graft_attr **attrs, int *nattrs)
 {
-    size_t n = ps->nitems - mark;
+    size_t n = ps->items.len - mark;
     if (n + 1 > ps->scratch_nodes_cap)
         ps->scratch_nodes = xgrow_items(ps->scratch_nodes, &ps->scratch_nodes_cap, n + 1,
               sizeof(graft_node *));
@@ -424,13 +423,13 @@ static void take_args(RelayParser *ps, size_t mark, graft_node ***args, int *nar
     *args = ps->scratch_nodes;
     *attrs = ps->scratch_attrs;
     *nargs = *nattrs = 0;
-    for (size_t i = mark; i < ps->nitems; i++) {
-        if (ps->items[i].kind == ITEM_NODE)
-            (*args)[(*nargs)++] = ps->items[i].u.node;
+    for (size_t i = mark; i < ps->items.len; i++) {
+        if (ps->items.items[i].kind == ITEM_NODE)
+            (*args)[(*nargs)++] = ps->items.items[i].u.node;
         else
-            (*attrs)[(*nattrs)++] = ps->items[i].u.attr;
+            (*attrs)[(*nattrs)++] = ps->items.items[i].u.attr;
     }
-    ps->nitems = mark;
+    ps->items.len = mark;
 }
 
 /* call -> IDENT '(' args ')' */
@@ -481,8 +480,8 @@ graft_node *load_tuple(RelayParser *ps, size_t mark)
 
 graft_node *load_paren(RelayParser *ps, size_t mark)
 {
-    if (ps->nitems - mark == 1)
-        return ps->items[--ps->nitems].u.node;
+    if (ps->items.len - mark == 1)
+        return ps->items.items[--ps->items.len].u.node;
     return load_tuple(ps, mark);
 }
 

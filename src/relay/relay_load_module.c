@@ -19,16 +19,15 @@
 
 static Item *push_item(RelayParser *ps, ItemKind kind)
 {
-    ps->items = xgrow_items(ps->items, &ps->items_cap, ps->nitems + 1, sizeof(Item));
-    Item *it = &ps->items[ps->nitems++];
+    vec_reserve(&ps->items, ps->items.len + 1);
+    Item *it = &ps->items.items[ps->items.len++];
     it->kind = kind;
     return it;
 }
 
 static void push_late(RelayParser *ps, const char *name, int64_t index, RelayText where)
 {
-    ps->late = xgrow_items(ps->late, &ps->late_cap, ps->nlate + 1, sizeof(LateRef));
-    ps->late[ps->nlate++] = (LateRef){name, index, where};
+    vec_push(&ps->late, ((LateRef){name, index, where}));
 }
 
 /* ---- definitions ---- */
@@ -37,16 +36,16 @@ static void push_late(RelayParser *ps, const char *name, int64_t index, RelayTex
 bool load_def(RelayParser *ps, RelayText name, size_t mark, const graft_type *ret,
               graft_node *body)
 {
-    graft_node **params = xmalloc((ps->nitems - mark + 1) * sizeof *params);
-    graft_attr *attrs = xmalloc((ps->nitems - mark + 1) * sizeof *attrs);
+    graft_node **params = xmalloc((ps->items.len - mark + 1) * sizeof *params);
+    graft_attr *attrs = xmalloc((ps->items.len - mark + 1) * sizeof *attrs);
     int nparams = 0, nattrs = 0;
-    for (size_t i = mark; i < ps->nitems; i++) {
-        if (ps->items[i].kind == ITEM_NODE)
-            params[nparams++] = ps->items[i].u.node;
+    for (size_t i = mark; i < ps->items.len; i++) {
+        if (ps->items.items[i].kind == ITEM_NODE)
+            params[nparams++] = ps->items.items[i].u.node;
         else
-            attrs[nattrs++] = ps->items[i].u.attr;
+            attrs[nattrs++] = ps->items.items[i].u.attr;
     }
-    ps->nitems = mark;
+    ps->items.len = mark;
     const char *s = graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1);
     graft_node *fn = graph_add_func(ps->g, params, nparams, body, attrs, nattrs);
     graph_set_ret_type(ps->g, fn, ret);
@@ -97,8 +96,8 @@ static bool check_late(RelayParser *ps)
 {
     bool ok = true;
     const char *meta = graph_metadata(ps->g);
-    for (size_t i = 0; i < ps->nlate; i++) {
-        const LateRef *r = &ps->late[i];
+    for (size_t i = 0; i < ps->late.len; i++) {
+        const LateRef *r = &ps->late.items[i];
         SrcRange where = load_range(ps, r->where);
         if (r->index < 0) {
             int k = graph_find_global(ps->g, r->name);
@@ -153,11 +152,11 @@ void load_push_let(RelayParser *ps, graft_node *var, graft_node *value)
 /* The lets of a body, from mark, each around the rest of the body. */
 graft_node *load_body(RelayParser *ps, size_t mark, graft_node *result)
 {
-    for (size_t i = ps->nitems; i-- > mark;)
-        if (ps->items[i].kind == ITEM_LET)
-            result = graph_add_let(ps->g, ps->items[i].u.let.var,
-                                   ps->items[i].u.let.value, result);
-    ps->nitems = mark;
+    for (size_t i = ps->items.len; i-- > mark;)
+        if (ps->items.items[i].kind == ITEM_LET)
+            result = graph_add_let(ps->g, ps->items.items[i].u.let.var,
+                                   ps->items.items[i].u.let.value, result);
+    ps->items.len = mark;
     return result;
 }
 
@@ -263,11 +262,11 @@ void load_push_piece_var(RelayParser *ps, graft_node *var)
 /* clause -> pattern "=>" '{' body '}' ','; closes the clause's scope. */
 void load_clause(RelayParser *ps, size_t mark, graft_node *result)
 {
-    size_t n = ps->nitems - mark;
+    size_t n = ps->items.len - mark;
     ClausePiece *pieces = arena_array(graph_arena(ps->g), n + 1, sizeof *pieces);
     for (size_t i = 0; i < n; i++)
-        pieces[i] = ps->items[mark + i].u.piece;
-    ps->nitems = mark;
+        pieces[i] = ps->items.items[mark + i].u.piece;
+    ps->items.len = mark;
     Item *it = push_item(ps, ITEM_CLAUSE);
     it->u.clause.clause.pieces = pieces;
     it->u.clause.clause.npieces = (int)n;
@@ -277,14 +276,14 @@ void load_clause(RelayParser *ps, size_t mark, graft_node *result)
 
 graft_node *load_match(RelayParser *ps, RelayText keyword, graft_node *data, size_t mark)
 {
-    size_t n = ps->nitems - mark;
+    size_t n = ps->items.len - mark;
     MatchClause *clauses = xmalloc((n + 1) * sizeof *clauses);
     graft_node **results = xmalloc((n + 1) * sizeof *results);
     for (size_t i = 0; i < n; i++) {
-        clauses[i] = ps->items[mark + i].u.clause.clause;
-        results[i] = ps->items[mark + i].u.clause.result;
+        clauses[i] = ps->items.items[mark + i].u.clause.clause;
+        results[i] = ps->items.items[mark + i].u.clause.result;
     }
-    ps->nitems = mark;
+    ps->items.len = mark;
     bool complete = keyword.len == 5; /* "match", not "match?" */
     graft_node *m = graph_add_match(ps->g, data, clauses, results, (int)n, complete);
     free(clauses);

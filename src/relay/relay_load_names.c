@@ -12,10 +12,10 @@
 static const RelayText *names_items(RelayParser *ps, RelayText names, size_t *n)
 {
     RelayLexer *lx = ps->lexer;
-    if (!lx->nitems || lx->items[0].off != names.off)
+    if (!lx->items.len || lx->items.items[0].off != names.off)
         relay_scan_names(lx, names.off);
-    *n = lx->nitems;
-    return lx->items;
+    *n = lx->items.len;
+    return lx->items.items;
 }
 
 /* An item as an operand: a name's definition (load_use), a number's
@@ -65,9 +65,9 @@ graft_node *load_bind_call(RelayParser *ps, RelayText bind, size_t mark)
 graft_node *load_binding(RelayParser *ps, RelayText binding)
 {
     RelayLexer *lx = ps->lexer;
-    if (lx->bind_temp.off != binding.off || lx->names_at != lx->bind_end || !lx->nitems)
+    if (lx->bind_temp.off != binding.off || lx->names_at != lx->bind_end || !lx->items.len)
         relay_scan_names(lx, binding.off + relay_scan_bind(lx, binding.off));
-    return load_call_names(ps, lx->bind_op, (RelayText){lx->items[0].off, 0});
+    return load_call_names(ps, lx->bind_op, (RelayText){lx->items.items[0].off, 0});
 }
 
 graft_node *load_bind_names(RelayParser *ps, RelayText bind, RelayText names)
@@ -129,8 +129,7 @@ bool load_param_names(RelayParser *ps, RelayText names)
     size_t n;
     const RelayText *items = names_items(ps, names, &n);
     /* the stack and the names' table take them all at once */
-    if (ps->nitems + n > ps->items_cap)
-        ps->items = xgrow_items(ps->items, &ps->items_cap, ps->nitems + n, sizeof *ps->items);
+    vec_reserve(&ps->items, ps->items.len + n);
     keymap_reserve(&ps->keys, n);
     for (size_t i = 0; i < n; i++) {
         RelayText name = items[i];

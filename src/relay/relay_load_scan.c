@@ -106,15 +106,13 @@ static Bytes scan_literal(Bytes s)
 
 static void push_item(RelayLexer *lx, uint32_t off, uint32_t len)
 {
-    if (lx->nitems == lx->items_cap)
-        lx->items = xgrow_items(lx->items, &lx->items_cap, lx->nitems + 1, sizeof *lx->items);
-    lx->items[lx->nitems++] = (RelayText){off, len};
+    vec_push(&lx->items, ((RelayText){off, len}));
 }
 
 uint32_t relay_scan_names(RelayLexer *lx, uint32_t off)
 {
     Bytes text = (Bytes)lx->src->text, s = text + off;
-    lx->nitems = 0;
+    lx->items.len = 0;
     lx->names_at = off;
     for (;;) {
         Bytes item = skip(s, LAYOUT);

@@ -80,12 +80,12 @@ static void printer_free(Printer *p)
     strbuf_free(&p->pending);
     strbuf_free(&p->quoted);
     strbuf_free(&p->consts);
-    free(p->frames);
-    for (size_t i = 0; i < p->ascratch; i++) {
-        strbuf_free(p->scratch[i]);
-        free(p->scratch[i]);
+    vec_free(&p->frames);
+    for (size_t i = 0; i < p->scratch.len; i++) {
+        strbuf_free(p->scratch.items[i]);
+        free(p->scratch.items[i]);
     }
-    free(p->scratch);
+    vec_free(&p->scratch);
     free(p->off);
     free(p->len);
     free(p->temp);

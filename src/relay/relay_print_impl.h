@@ -71,12 +71,9 @@ typedef struct Printer {
                            result, a let's value: note [control]), or
                            NO_ROOT */
     int root_level;     /* the level root's text is placed at */
-    StrBuf **scratch;   /* nested texts' buffers, reused by depth */
-    size_t nscratch;    /* buffers in use */
-    size_t ascratch;    /* buffers allocated */
-    size_t scratch_cap; /* capacity of scratch */
-    Frame *frames;      /* the stack of printer_visit_all's walks */
-    size_t nframes, frames_cap;
+    VEC(StrBuf *) scratch; /* nested texts' buffers, reused by depth */
+    size_t nscratch;    /* buffers in use, the first of scratch */
+    VEC(Frame) frames;  /* the stack of printer_visit_all's walks */
     VarNames names;     /* printed names of variables */
     StrBuf *top;        /* the module's text (note [streaming]) */
     FILE *sink;         /* where top goes as it fills, or NULL */

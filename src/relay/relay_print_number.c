@@ -27,11 +27,9 @@
  * instead of allocated per function. */
 static StrBuf *scratch_get(Printer *p)
 {
-    if (p->nscratch == p->ascratch) {
-        p->scratch = xgrow_items(p->scratch, &p->scratch_cap, p->ascratch + 1, sizeof *p->scratch);
-        p->scratch[p->ascratch++] = xcalloc(1, sizeof(StrBuf));
-    }
-    StrBuf *sb = p->scratch[p->nscratch++];
+    if (p->nscratch == p->scratch.len)
+        vec_push(&p->scratch, xcalloc(1, sizeof(StrBuf)));
+    StrBuf *sb = p->scratch.items[p->nscratch++];
     sb->len = 0;
     return sb;
 }
@@ -246,9 +244,7 @@ GRAFT_HOT void push_frame(Printer *p, uint32_t id)
     case NODE_MATCH: end = end > start ? start + 1 : start; break;
     default: break;
     }
-    if (p->nframes == p->frames_cap)
-        p->frames = xgrow_items(p->frames, &p->frames_cap, p->nframes + 1, sizeof *p->frames);
-    p->frames[p->nframes++] = (Frame){id, start, end};
+    vec_push(&p->frames, ((Frame){id, start, end}));
 }
 
 static bool needs_visit(const Printer *p, uint32_t id)
@@ -263,10 +259,10 @@ void printer_visit_all(Printer *p, uint32_t root)
 {
     if (!needs_visit(p, root))
         return;
-    size_t base = p->nframes;
+    size_t base = p->frames.len;
     push_frame(p, root);
-    while (p->nframes > base) {
-        Frame *f = &p->frames[p->nframes - 1];
+    while (p->frames.len > base) {
+        Frame *f = &p->frames.items[p->frames.len - 1];
         const uint32_t *kids = p->ga.kids;
         uint32_t next = f->next;
         while (next < f->end && !needs_visit(p, kids[next])) /* no stores: */
@@ -277,7 +273,7 @@ void printer_visit_all(Printer *p, uint32_t root)
             continue;
         }
         uint32_t id = f->id;
-        p->nframes--;
+        p->frames.len--;
         if (p->visited[id] == VISIT_NOT)
             leaf_visit(p, id);
     }

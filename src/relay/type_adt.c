@@ -20,17 +20,17 @@ static const char *const prelude[] = {
 
 static const Adt *find_adt(const AdtTable *t, const char *name, size_t len)
 {
-    for (size_t i = 0; i < t->nadts; i++)
-        if (t->adts[i].len == len && memcmp(t->adts[i].name, name, len) == 0)
-            return &t->adts[i];
+    for (size_t i = 0; i < t->adts.len; i++)
+        if (t->adts.items[i].len == len && memcmp(t->adts.items[i].name, name, len) == 0)
+            return &t->adts.items[i];
     return NULL;
 }
 
 const Ctor *adt_find_ctor(const AdtTable *t, const char *name, size_t len)
 {
-    for (size_t i = 0; i < t->nctors; i++)
-        if (strncmp(t->ctors[i].name, name, len) == 0 && t->ctors[i].name[len] == '\0')
-            return &t->ctors[i];
+    for (size_t i = 0; i < t->ctors.len; i++)
+        if (strncmp(t->ctors.items[i].name, name, len) == 0 && t->ctors.items[i].name[len] == '\0')
+            return &t->ctors.items[i];
     return NULL;
 }
 
@@ -264,8 +264,7 @@ static void add_header(AdtTable *t, const char *text)
     Adt adt;
     if (!parse_header(t, &s, &adt) || find_adt(t, adt.name, adt.len))
         return;
-    t->adts = xgrow_items(t->adts, &t->cap_adts, t->nadts + 1, sizeof *t->adts);
-    t->adts[t->nadts++] = adt;
+    vec_push(&t->adts, adt);
 }
 
 /* "Ctor(T, ...), Ctor, ... }" into t.  Returns NULL, or what is wrong
@@ -273,7 +272,7 @@ static void add_header(AdtTable *t, const char *text)
 static const char *add_ctors(AdtTable *t, const Adt *adt, const char **at)
 {
     Scan s = {adt->body, adt->end, t->arena, t, adt, 0};
-    size_t first = t->nctors;
+    size_t first = t->ctors.len;
     const char *why = NULL;
     while (!why && !eat(&s, '}')) {
         size_t n = name_len(&s);
@@ -293,13 +292,12 @@ static const char *add_ctors(AdtTable *t, const Adt *adt, const char **at)
             c.nfields = fields.nargs;
             c.fields = fields.args;
         }
-        t->ctors = xgrow_items(t->ctors, &t->cap_ctors, t->nctors + 1, sizeof *t->ctors);
-        t->ctors[t->nctors++] = c;
+        vec_push(&t->ctors, c);
         if (!eat(&s, ',') && !(skip_space(&s), s.p < s.end && *s.p == '}'))
             why = "malformed type declaration: expected ',' or '}' after a constructor";
     }
     if (why) {
-        t->nctors = first;
+        t->ctors.len = first;
         *at = s.p;
     }
     return why;
@@ -314,14 +312,14 @@ AdtTable *adt_table_new(const graft_graph *g)
     for (size_t i = 0; i < sizeof prelude / sizeof *prelude; i++)
         add_header(t, prelude[i]);
     const char *at;
-    for (size_t i = 0; i < t->nadts; i++)
-        add_ctors(t, &t->adts[i], &at);
+    for (size_t i = 0; i < t->adts.len; i++)
+        add_ctors(t, &t->adts.items[i], &at);
     return t;
 }
 
 const char *adt_decl_error(const char *text, size_t len, size_t *off)
 {
-    AdtTable t = {arena_new(), NULL, 0, 0, NULL, 0, 0};
+    AdtTable t = {.arena = arena_new()};
     Scan s = {text, text + len, t.arena, &t, NULL, 0};
     Adt adt;
     const char *at = text;
@@ -334,7 +332,7 @@ const char *adt_decl_error(const char *text, size_t len, size_t *off)
     }
     *off = (size_t)(at - text);
     arena_free(t.arena);
-    free(t.ctors);
+    vec_free(&t.ctors);
     return why;
 }
 
@@ -343,7 +341,7 @@ void adt_table_free(AdtTable *t)
     if (!t)
         return;
     arena_free(t->arena);
-    free(t->adts);
-    free(t->ctors);
+    vec_free(&t->adts);
+    vec_free(&t->ctors);
     free(t);
 }

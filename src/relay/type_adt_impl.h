@@ -52,10 +52,8 @@ typedef struct Ctor {
 
 struct AdtTable {
     Arena *arena;
-    Adt *adts;
-    size_t nadts, cap_adts;
-    Ctor *ctors;
-    size_t nctors, cap_ctors;
+    VEC(Adt) adts;
+    VEC(Ctor) ctors;
 };
 
 typedef struct Scan {

@@ -20,72 +20,17 @@
  * interned (equal sets share one state id) and memoised under the key
  * (symbol, operand states): a later node with the same key costs one hash
  * lookup, whatever the number of rules.
+ *
+ * This file builds states and steps; the indexes built once from the
+ * rule set, and what the labeller and the dumper read of them, are in
+ * automaton_index.c.
  */
-#include "automaton.h"
+#include "automaton_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
-
-/* What the automaton knows about one op named by some rule. */
-typedef struct OpEntry {
-    const char *name;    /* the op name, owned by the rule set */
-    VEC(uint32_t) items; /* OP and STAR items headed by it, ascending */
-    VEC(uint32_t) preds; /* its GRAFT_PRED_ATTR tests, grouped by attribute */
-} OpEntry;
-
-/* One open-addressing table entry: a key of uint32 words in a pool. */
-typedef struct Slot {
-    uint64_t hash;   /* full hash; 0 = empty */
-    uint32_t off;    /* key offset in the pool */
-    uint32_t len;    /* key length in words */
-    uint32_t value;  /* state id */
-} Slot;
-
-/* One entry of the step cache (note [step cache]); state 0 = empty,
- * otherwise the state id plus one. */
-typedef struct StepEntry {
-    uint64_t head;   /* tag, operand and test counts, symbol a */
-    uint64_t words;  /* the tests, then the operand states, two at most */
-    uint32_t state;  /* state id + 1, or 0 when empty */
-} StepEntry;
-
-#define STEP_CACHE_BITS 10 /* 1024 entries, 24 KB: within the L1 cache */
-
-typedef struct Table {
-    Slot *slots;     /* power-of-two array */
-    size_t cap;      /* slots allocated */
-    size_t count;    /* slots used */
-    uint32_t *pool;  /* keys, back to back */
-    size_t plen;     /* words used in pool */
-    size_t pool_cap; /* words allocated in pool */
-} Table;
-
-struct Automaton {
-    const graft_rule_set *rs;     /* the rules, borrowed */
-    OpEntry *ops;          /* ops named by rules, in first-use order */
-    uint32_t nops;         /* count of ops */
-    uint32_t *item_op;     /* per item: the op index of its head op, or SYM_OTHER_OP */
-    VEC(uint32_t) generic; /* items not headed by an op, ascending */
-    VEC(uint32_t) node_preds; /* tests evaluated on every node */
-    VEC(uint32_t) fn_preds; /* function attribute tests */
-    uint32_t *rule_order;  /* rule indices, best first */
-    bool scopes;           /* some item is FN, IF or LET */
-    size_t words;          /* 64-bit words per state bitset */
-    uint64_t *bits;        /* nstates * words */
-    size_t bits_cap;       /* words allocated in bits */
-    uint32_t *acc;         /* accepting rules of all states, back to back */
-    size_t alen, acc_cap;  /* words used / allocated in acc */
-    uint32_t *acc_off;     /* per state: offset into acc */
-    uint32_t *acc_len;     /* per state: number of accepting rules */
-    size_t acc_off_cap;    /* states allocated in acc_off/acc_len */
-    uint32_t nstates;      /* states built */
-    Table memo;            /* (symbol, operand states) -> state */
-    Table sets;            /* item set -> state, to share equal sets */
-    uint64_t *scratch;     /* one bitset being built */
-    StepEntry *cache;      /* small memo keys -> state (note [step cache]) */
-};
 
 /* ---- hash tables over uint32 keys ---- */
 
@@ -99,7 +44,7 @@ static uint64_t hash_key(const uint32_t *key, size_t len)
 static void table_free(Table *t)
 {
     free(t->slots);
-    free(t->pool);
+    vec_free(&t->pool);
 }
 
 /* Finds the slot for key: the one holding it, or the empty one where it
@@ -112,7 +57,7 @@ static Slot *table_find(const Table *t, const uint32_t *key, size_t len, uint64_
         if (s->hash == 0)
             return s;
         if (s->hash == h && s->len == len &&
-            memcmp(t->pool + s->off, key, len * sizeof *key) == 0)
+            memcmp(t->pool.items + s->off, key, len * sizeof *key) == 0)
             return s;
     }
 }
@@ -150,109 +95,14 @@ static void table_put(Table *t, const uint32_t *key, size_t len, uint64_t h,
     if ((t->count + 1) * 2 > t->cap)
         table_grow(t);
     Slot *s = table_find(t, key, len, h);
-    t->pool = xgrow_items(t->pool, &t->pool_cap, t->plen + len, sizeof *t->pool);
-    memcpy(t->pool + t->plen, key, len * sizeof *key);
+    vec_reserve(&t->pool, t->pool.len + len);
+    memcpy(t->pool.items + t->pool.len, key, len * sizeof *key);
     s->hash = h;
-    s->off = (uint32_t)t->plen;
+    s->off = (uint32_t)t->pool.len;
     s->len = (uint32_t)len;
     s->value = value;
-    t->plen += len;
+    t->pool.len += len;
     t->count++;
-}
-
-/* ---- indexes built once from the rule set ---- */
-
-static uint32_t op_find_or_add(Automaton *a, const char *name)
-{
-    for (uint32_t i = 0; i < a->nops; i++)
-        if (strcmp(a->ops[i].name, name) == 0)
-            return i;
-    a->ops = xrealloc(a->ops, (a->nops + 1) * sizeof *a->ops);
-    memset(&a->ops[a->nops], 0, sizeof *a->ops);
-    a->ops[a->nops].name = name;
-    return a->nops++;
-}
-
-/* note [test order]: node tests are sorted by kind and then by the value
- * they look for, attribute tests by attribute name and then by the
- * wanted value's text; so the labeller finds the tests a node passes by
- * binary search, at a cost that grows with the log of their number, not
- * with the number of rules (automaton_label.c). */
-int automaton_pred_cmp(const graft_pred *x, const graft_pred *y)
-{
-    if (x->kind != y->kind)
-        return (x->kind > y->kind) - (x->kind < y->kind);
-    switch (x->kind) {
-    case GRAFT_PRED_VALUE: return (x->f > y->f) - (x->f < y->f);
-    case GRAFT_PRED_RANK: return (x->i > y->i) - (x->i < y->i);
-    case GRAFT_PRED_VAR_NAME:
-    case GRAFT_PRED_OP_VALUE:
-    case GRAFT_PRED_DTYPE: return strcmp(x->s, y->s);
-    case GRAFT_PRED_ATTR: {
-        int c = strcmp(x->s, y->s);
-        return c ? c : strcmp(x->key, y->key);
-    }
-    default: return 0;
-    }
-}
-
-/* Test ids by automaton_pred_cmp, then id (sort_u32 is stable). */
-static bool pred_before(const void *preds, uint32_t x, uint32_t y)
-{
-    return automaton_pred_cmp((const graft_pred *)preds + x, (const graft_pred *)preds + y) < 0;
-}
-
-static void sort_preds(uint32_t *v, uint32_t n, const graft_pred *preds)
-{
-    sort_u32(v, n, pred_before, preds);
-}
-
-static void index_preds(Automaton *a)
-{
-    const graft_rule_set *rs = a->rs;
-    for (uint32_t p = 0; p < rs->npreds; p++) {
-        const graft_pred *pr = &rs->preds[p];
-        if (pr->kind != GRAFT_PRED_ATTR)
-            vec_push(&a->node_preds, p);
-        else if (!pr->op)
-            vec_push(&a->fn_preds, p);
-        else {
-            uint32_t o = op_find_or_add(a, pr->op); /* may move a->ops */
-            vec_push(&a->ops[o].preds, p);
-        }
-    }
-}
-
-static void index_items(Automaton *a)
-{
-    a->item_op = xmalloc((a->rs->nitems + 1) * sizeof *a->item_op);
-    for (uint32_t i = 0; i < a->rs->nitems; i++) {
-        const graft_item *it = &a->rs->items[i];
-        a->item_op[i] = SYM_OTHER_OP;
-        if (it->kind == GRAFT_PITEM_OP || it->kind == GRAFT_PITEM_STAR) {
-            uint32_t o = op_find_or_add(a, it->op); /* may move a->ops */
-            vec_push(&a->ops[o].items, i);
-            a->item_op[i] = o;
-        }
-        if (it->kind != GRAFT_PITEM_OP)
-            vec_push(&a->generic, i);
-        a->scopes |=
-            it->kind == GRAFT_PITEM_FN || it->kind == GRAFT_PITEM_IF || it->kind == GRAFT_PITEM_LET;
-    }
-}
-
-bool automaton_rule_before(const void *rules, uint32_t x, uint32_t y)
-{
-    return ((const graft_rule *)rules)[x].priority > ((const graft_rule *)rules)[y].priority;
-}
-
-/* Orders rule indices best first: higher priority, then earlier in the
- * file (the identity order, sorted stably). */
-static void sort_rules(uint32_t *v, uint32_t n, const graft_rule *rules)
-{
-    for (uint32_t i = 0; i < n; i++)
-        v[i] = i;
-    sort_u32(v, n, automaton_rule_before, rules);
 }
 
 /* Indexes the rule set: items by head op, tests by kind (note [test
@@ -261,14 +111,7 @@ Automaton *automaton_new(const graft_rule_set *rs)
 {
     Automaton *a = xcalloc(1, sizeof *a);
     a->rs = rs;
-    index_items(a);
-    index_preds(a);
-    for (uint32_t o = 0; o < a->nops; o++)
-        sort_preds(a->ops[o].preds.items, (uint32_t)a->ops[o].preds.len, rs->preds);
-    sort_preds(a->node_preds.items, (uint32_t)a->node_preds.len, rs->preds);
-    sort_preds(a->fn_preds.items, (uint32_t)a->fn_preds.len, rs->preds);
-    a->rule_order = xmalloc((rs->nrules + 1) * sizeof(uint32_t));
-    sort_rules(a->rule_order, rs->nrules, rs->rules);
+    automaton_index(a);
     a->words = (rs->nitems + 63) / 64;
     if (a->words == 0)
         a->words = 1;
@@ -292,7 +135,7 @@ void automaton_free(Automaton *a)
     vec_free(&a->fn_preds);
     free(a->rule_order);
     free(a->bits);
-    free(a->acc);
+    vec_free(&a->acc);
     free(a->acc_off);
     free(a->acc_len);
     table_free(&a->memo);
@@ -300,46 +143,6 @@ void automaton_free(Automaton *a)
     free(a->scratch);
     free(a->cache);
     free(a);
-}
-
-const graft_rule_set *automaton_rules(const Automaton *a)
-{
-    return a->rs;
-}
-
-uint32_t automaton_op_index(const Automaton *a, const char *op)
-{
-    for (uint32_t i = 0; i < a->nops; i++)
-        if (strcmp(a->ops[i].name, op) == 0)
-            return i;
-    return SYM_OTHER_OP;
-}
-
-bool automaton_has_scopes(const Automaton *a)
-{
-    return a->scopes;
-}
-
-const uint32_t *automaton_node_preds(const Automaton *a, uint32_t *n)
-{
-    *n = (uint32_t)a->node_preds.len;
-    return a->node_preds.items;
-}
-
-const uint32_t *automaton_op_preds(const Automaton *a, uint32_t op, uint32_t *n)
-{
-    if (op >= a->nops) {
-        *n = 0;
-        return NULL;
-    }
-    *n = (uint32_t)a->ops[op].preds.len;
-    return a->ops[op].preds.items;
-}
-
-const uint32_t *automaton_fn_preds(const Automaton *a, uint32_t *n)
-{
-    *n = (uint32_t)a->fn_preds.len;
-    return a->fn_preds.items;
 }
 
 /* ---- deciding items ---- */
@@ -518,14 +321,13 @@ static void add_accepts(Automaton *a, uint32_t s)
     const uint64_t *set = state_bits(a, s);
     a->acc_off = xgrow_items(a->acc_off, &a->acc_off_cap, s + 1, sizeof *a->acc_off);
     a->acc_len = xrealloc(a->acc_len, a->acc_off_cap * sizeof *a->acc_len);
-    a->acc_off[s] = (uint32_t)a->alen;
+    a->acc_off[s] = (uint32_t)a->acc.len;
     a->acc_len[s] = 0;
     for (uint32_t k = 0; k < a->rs->nrules; k++) {
         uint32_t r = a->rule_order[k];
         if (!bit(set, a->rs->rules[r].pattern->item))
             continue;
-        a->acc = xgrow_items(a->acc, &a->acc_cap, a->alen + 1, sizeof *a->acc);
-        a->acc[a->alen++] = r;
+        vec_push(&a->acc, r);
         a->acc_len[s]++;
     }
 }
@@ -622,7 +424,7 @@ const uint32_t *automaton_state_rules(const Automaton *a, uint32_t state, uint32
         return NULL;
     }
     *n = a->acc_len[state];
-    return a->acc ? a->acc + a->acc_off[state] : NULL; /* no rule accepts yet */
+    return a->acc.items ? a->acc.items + a->acc_off[state] : NULL; /* no rule accepts yet */
 }
 
 uint32_t automaton_nstates(const Automaton *a)
@@ -633,22 +435,4 @@ uint32_t automaton_nstates(const Automaton *a)
 uint32_t automaton_ntransitions(const Automaton *a)
 {
     return (uint32_t)a->memo.count;
-}
-
-/* ---- accessors for the dumper (automaton_dump.c) ---- */
-
-uint32_t automaton_nops(const Automaton *a)
-{
-    return a->nops;
-}
-
-const char *automaton_op_name(const Automaton *a, uint32_t op)
-{
-    return a->ops[op].name;
-}
-
-const uint32_t *automaton_op_items(const Automaton *a, uint32_t op, uint32_t *n)
-{
-    *n = (uint32_t)a->ops[op].items.len;
-    return a->ops[op].items.items;
 }

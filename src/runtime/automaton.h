@@ -66,7 +66,7 @@ bool automaton_has_scopes(const Automaton *a);
 uint32_t automaton_op_index(const Automaton *a, const char *op);
 /* The node tests to evaluate on every node, on calls of op index i, and on
  * calls of local functions (their attributes), each sorted by
- * automaton_pred_cmp (note [test order] in automaton.c). */
+ * automaton_pred_cmp (note [test order] in automaton_index.c). */
 const uint32_t *automaton_node_preds(const Automaton *a, uint32_t *n);
 const uint32_t *automaton_op_preds(const Automaton *a, uint32_t op, uint32_t *n);
 const uint32_t *automaton_fn_preds(const Automaton *a, uint32_t *n);

@@ -35,9 +35,9 @@ void explainer_free(Explainer *x)
 {
     if (!x)
         return;
-    for (size_t i = 0; i < x->nsrcs; i++)
-        source_free(x->srcs[i].src);
-    free(x->srcs);
+    for (size_t i = 0; i < x->srcs.len; i++)
+        source_free(x->srcs.items[i].src);
+    vec_free(&x->srcs);
     match_failure_free(&x->rec);
     node_labels_free(&x->names);
     diag_free(x->diag);
@@ -55,17 +55,16 @@ graft_node *explainer_find(const Explainer *x, const char *text)
 
 const Source *explain_rule_source(Explainer *x, const graft_rule *rule)
 {
-    for (size_t i = 0; i < x->nsrcs; i++)
-        if (strcmp(x->srcs[i].file, rule->file) == 0)
-            return x->srcs[i].src;
+    for (size_t i = 0; i < x->srcs.len; i++)
+        if (strcmp(x->srcs.items[i].file, rule->file) == 0)
+            return x->srcs.items[i].src;
     FILE *probe = fopen(rule->file, "rb");
     Source *src = NULL;
     if (probe) {
         fclose(probe);
         src = source_read(rule->file, x->diag);
     }
-    x->srcs = xgrow_items(x->srcs, &x->srcs_cap, x->nsrcs + 1, sizeof *x->srcs);
-    x->srcs[x->nsrcs++] = (RuleSrc){rule->file, src};
+    vec_push(&x->srcs, ((RuleSrc){rule->file, src}));
     return src;
 }
 

@@ -20,8 +20,7 @@ struct Explainer {
     graft_diag *diag;           /* notes with excerpts, on out */
     NodeLabels names;     /* node names (note [node names]) */
     MatchFailure rec;     /* the matcher's record of the last try */
-    RuleSrc *srcs;        /* rule files read so far */
-    size_t nsrcs, srcs_cap;
+    VEC(RuleSrc) srcs;    /* rule files read so far */
     StrBuf sb, sb2;       /* scratch */
 };
 

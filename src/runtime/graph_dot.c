@@ -163,25 +163,23 @@ static const graft_node *drawn_scope(const graft_node *n)
  * functions need no recursion. */
 static void put_nodes(const Viz *v, graft_node **order, uint32_t count)
 {
-    const graft_node **chain = NULL;
-    size_t cap = 0;
+    VEC(const graft_node *) chain = {0};
     for (uint32_t i = 0; i < count; i++) {
         if (!kept(v, order[i]))
             continue;
-        size_t depth = 0;
-        for (const graft_node *s = drawn_scope(order[i]); s; s = drawn_scope(s)) {
-            chain = xgrow_items(chain, &cap, depth + 1, sizeof(graft_node *));
-            chain[depth++] = s;
-        }
+        chain.len = 0;
+        for (const graft_node *s = drawn_scope(order[i]); s; s = drawn_scope(s))
+            vec_push(&chain, s);
+        size_t depth = chain.len;
         fputs("  ", v->out);
         for (size_t k = depth; k-- > 0;)
-            fprintf(v->out, "subgraph cluster_%u { style=dashed; ", node_id(chain[k]));
+            fprintf(v->out, "subgraph cluster_%u { style=dashed; ", node_id(chain.items[k]));
         put_node(v, order[i]);
         for (size_t k = 0; k < depth; k++)
             fputs(" }", v->out);
         fputc('\n', v->out);
     }
-    free(chain);
+    vec_free(&chain);
 }
 
 static void collect_marks(Viz *v, const VizHighlight *h, size_t n)

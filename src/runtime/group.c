@@ -60,7 +60,7 @@ void grouper_free(Grouper *gp)
     free(gp->isin);
     vec_free(&gp->inputs);
     vec_free(&gp->roots);
-    free(gp->region);
+    vec_free(&gp->region);
     walk_free(&gp->walk);
     free(gp->counter);
 }
@@ -219,7 +219,7 @@ static bool is_root(const Grouper *gp, const Group *gr, const graft_node *n)
  * of several) without passing an input. */
 static void collect_region(Grouper *gp, const Group *gr)
 {
-    gp->nregion = 0;
+    gp->region.len = 0;
     next_stamp(&gp->stamp, gp->inreg, gp->size);
     for (int j = gr->nroots - 1; j >= 1; j--)
         walk_push(&gp->walk, group_roots(gp, gr)[j]);
@@ -229,10 +229,7 @@ static void collect_region(Grouper *gp, const Group *gr)
         if (gp->inreg[node_id(n)] == gp->stamp || is_input(gp, n))
             continue;
         gp->inreg[node_id(n)] = gp->stamp;
-        if (gp->nregion == gp->region_cap)
-            gp->region = xgrow_items(gp->region, &gp->region_cap, gp->nregion + 1,
-                                     sizeof *gp->region);
-        gp->region[gp->nregion++] = n;
+        vec_push(&gp->region, n);
         int na = node_is_opaque(n) ? 0 : node_nargs(n);
         walk_reserve(&gp->walk, (size_t)na);
         for (int i = 0; i < na; i++)
@@ -250,9 +247,9 @@ static bool shared_kind(const graft_node *n)
 /* The first region node a group kept earlier claimed, or NULL. */
 static graft_node *overlaps(const Grouper *gp)
 {
-    for (size_t i = 0; i < gp->nregion; i++)
-        if (!shared_kind(gp->region[i]) && grouper_claimed(gp, gp->region[i]))
-            return gp->region[i];
+    for (size_t i = 0; i < gp->region.len; i++)
+        if (!shared_kind(gp->region.items[i]) && grouper_claimed(gp, gp->region.items[i]))
+            return gp->region.items[i];
     return NULL;
 }
 
@@ -270,8 +267,8 @@ static bool root_postdominates(const Grouper *gp, const Group *gr, const graft_n
  * interior nodes: their users read the action's values. */
 static graft_node *interior_escapes(Grouper *gp, const Group *gr, graft_node **outside)
 {
-    for (size_t i = 0; i < gp->nregion; i++) {
-        graft_node *x = gp->region[i];
+    for (size_t i = 0; i < gp->region.len; i++) {
+        graft_node *x = gp->region.items[i];
         if (is_root(gp, gr, x) || shared_kind(x))
             continue;
         for (const Use *u = node_first_use(x); u; u = use_next(u)) {
@@ -319,7 +316,7 @@ static bool candidate(Grouper *gp, graft_node *root, bool leaf_ok, Group *gr)
         if (leaf_ok) {
             grouper_verdict(gp, root, PART_KEPT, NULL, NULL);
             gr->number = gp->counter[graph_global_of(gp->e->g, root) + 1]++;
-            gp->nregion = 0;
+            gp->region.len = 0;
             return true;
         }
         drop(gp, gr);
@@ -344,9 +341,9 @@ static bool candidate(Grouper *gp, graft_node *root, bool leaf_ok, Group *gr)
         return false;
     }
     grouper_verdict(gp, root, PART_KEPT, NULL, NULL);
-    for (size_t i = 0; i < gp->nregion; i++) {
-        gp->claim[node_id(gp->region[i])] = gp->pass;
-        gp->owner[node_id(gp->region[i])] = root;
+    for (size_t i = 0; i < gp->region.len; i++) {
+        gp->claim[node_id(gp->region.items[i])] = gp->pass;
+        gp->owner[node_id(gp->region.items[i])] = root;
     }
     return true;
 }

@@ -55,8 +55,7 @@ typedef struct Grouper {
     VEC(graft_node *) inputs; /* the inputs of the groups kept in this pass, one
                          group's after another (note [pass buffers]) */
     VEC(graft_node *) roots; /* the same for the roots of a rule of several */
-    graft_node **region;    /* the region of the last candidate */
-    size_t nregion, region_cap;
+    VEC(graft_node *) region; /* the region of the last candidate */
     WALK(graft_node *) walk; /* scratch: collect_region's walk */
     const graft_node *watch;    /* graft explain: the root whose fate to record */
     PartVerdict *verdict; /* where to record it, or NULL */

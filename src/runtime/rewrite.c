@@ -184,20 +184,18 @@ typedef struct RootUse {
  * cycle (found by fuzz/fuzz_pipeline; tests/check_hostile.c). */
 static void replace_root(graft_graph *g, graft_node *root, graft_node *by, uint32_t first_new)
 {
-    RootUse *keep = NULL;
-    size_t nkeep = 0, cap = 0;
+    VEC(RootUse) keep = {0};
     for (uint32_t id = first_new; id < graph_node_count(g); id++) {
         graft_node *n = graph_node(g, id);
         for (int i = 0; i < node_nargs(n); i++)
             if (n != by && node_arg(n, i) == root) {
-                keep = xgrow_items(keep, &cap, nkeep + 1, sizeof(RootUse));
-                keep[nkeep++] = (RootUse){n, i};
+                vec_push(&keep, ((RootUse){n, i}));
             }
     }
     graph_replace_all_uses(g, root, by);
-    for (size_t k = 0; k < nkeep; k++)
-        graph_set_arg(g, keep[k].user, keep[k].index, root);
-    free(keep);
+    for (size_t k = 0; k < keep.len; k++)
+        graph_set_arg(g, keep.items[k].user, keep.items[k].index, root);
+    vec_free(&keep);
 }
 
 /* Replaces root by by, the action's value for it: users marked, uses
@@ -297,8 +295,8 @@ static uint64_t rewrite_pass(graft_engine *e, Grouper *gp, Cands *c, uint32_t r,
     if (c->stale)
         cands_build(e, c);
     grouper_begin(gp, r);
-    Group *groups = NULL;
-    size_t ngroups = 0, cap = 0, nslots = (size_t)e->rs->rules[r].nslots;
+    VEC(Group) groups = {0};
+    size_t nslots = (size_t)e->rs->rules[r].nslots;
     BindingVec binds = {0};
     for (uint32_t i = c->start[r]; i < c->start[r + 1]; i++) {
         graft_node *x = c->nodes[i];
@@ -306,22 +304,22 @@ static uint64_t rewrite_pass(graft_engine *e, Grouper *gp, Cands *c, uint32_t r,
         if (grouper_claimed(gp, x) || in_partitioned(x) || !grouper_try(gp, x, true, &gr))
             continue;
         save_bindings(e, r, &binds);
-        groups = xgrow_items(groups, &cap, ngroups + 1, sizeof *groups);
-        groups[ngroups++] = gr;
+        vec_push(&groups, gr);
     }
-    for (size_t k = 0; k < ngroups; k++) /* binds is complete: no more moves */
-        groups[k].bind = binds.items + k * nslots;
+    Group *group = groups.items;
+    for (size_t k = 0; k < groups.len; k++) /* binds is complete: no more moves */
+        group[k].bind = binds.items + k * nslots;
     uint64_t applied = 0;
-    for (size_t k = ngroups; k-- > 0;) { /* operands first */
-        if (room(e, limit) && apply_group(e, gp, r, &groups[k]))
+    for (size_t k = groups.len; k-- > 0;) { /* operands first */
+        if (room(e, limit) && apply_group(e, gp, r, &group[k]))
             applied++;
     }
-    for (size_t k = 0; k < ngroups; k++) {
-        set_forward(e, groups[k].root, NULL);
-        for (int j = 1; j < groups[k].nroots; j++)
-            set_forward(e, group_roots(gp, &groups[k])[j], NULL);
+    for (size_t k = 0; k < groups.len; k++) {
+        set_forward(e, group[k].root, NULL);
+        for (int j = 1; j < group[k].nroots; j++)
+            set_forward(e, group_roots(gp, &group[k])[j], NULL);
     }
-    free(groups);
+    vec_free(&groups);
     vec_free(&binds);
     if (applied) {
         c->fresh = engine_remove_dead_order(e) + 1;
