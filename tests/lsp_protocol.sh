@@ -142,6 +142,13 @@ session() {
     printf 'Content-Length: 67108865\r\n\r\n'
     head -c 67108865 /dev/zero
     msg '{"jsonrpc":"2.0","method":"textDocument/didClose","params":{"textDocument":{"uri":"file:///lsp-test/big.graft"}}}'
+    # completion lists the document's macros as they are after each change
+    # (note [completion items]): m1, then m2 alone
+    cache=file:///lsp-test/cache.graft
+    msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":{\"uri\":\"$cache\",\"languageId\":\"graft\",\"version\":1,\"text\":\"let m1 = nn.relu(x)\\n\"}}}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":90,\"method\":\"textDocument/completion\",\"params\":$(uri=$cache doc 1 0)}"
+    msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{\"uri\":\"$cache\",\"version\":2},\"contentChanges\":[{\"text\":\"let m2 = nn.relu(x)\\n\"}]}}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":91,\"method\":\"textDocument/completion\",\"params\":$(uri=$cache doc 1 0)}"
     msg '{"jsonrpc":"2.0","id":16,"method":"shutdown"}'
     msg "{\"jsonrpc\":\"2.0\",\"id\":17,\"method\":\"textDocument/hover\",\"params\":$(doc 0 0)}"
     msg '{"jsonrpc":"2.0","method":"exit"}'

@@ -320,6 +320,7 @@ int lsp_serve(FILE *in, FILE *out, const LspOptions *opts)
             publish_dirty(&s);
     lsp_docs_free(&s);
     lsp_model_free(&s);
+    json_decref(s.builtin_items);
     frontend_builtin_free(s.builtin);
     return s.exited && s.shut_down ? 0 : 1;
 }
