@@ -11,7 +11,8 @@
 # and a hover between the changes.  Expected: the initialize and hover
 # responses, then exactly one publishDiagnostics, the last version's
 # (bad21).  Then, with --no-debounce, the same input published 21 times.
-# The server exits after the shutdown and exit this shell writes last.
+# The server exits after the shutdown and exit this shell writes last
+# (timeout: a server that hangs fails the test, never holds make check).
 set -u
 graft=${GRAFT:?}
 tmp=$(mktemp -d)
@@ -55,7 +56,7 @@ run() {
     mkfifo "$tmp/fifo"
     exec 3<>"$tmp/fifo" # read-write: opening does not wait for a reader
     first_part >&3
-    "$graft" lsp "$@" <"$tmp/fifo" >"$out" 2>"$tmp/err" 3>&- &
+    timeout 120 "$graft" lsp "$@" <"$tmp/fifo" >"$out" 2>"$tmp/err" 3>&- &
     server=$!
     tries=0
     while ! grep -q publishDiagnostics "$out" && [ $tries -lt 600 ]; do

@@ -165,7 +165,8 @@ unframe() {
 }
 
 session >"$tmp/in"
-"$graft" lsp --no-debounce <"$tmp/in" >"$tmp/raw" 2>"$tmp/err"
+# (timeout: a hang fails the test instead of holding make check)
+timeout 300 "$graft" lsp --no-debounce <"$tmp/in" >"$tmp/raw" 2>"$tmp/err"
 status=$?
 check "a full session exits 0 after shutdown and exit" [ $status -eq 0 ]
 check "nothing on stderr" [ ! -s "$tmp/err" ]
@@ -230,7 +231,7 @@ model_session() {
     msg '{"jsonrpc":"2.0","method":"exit"}'
 }
 model_session >"$tmp/model_in"
-"$graft" lsp --no-debounce <"$tmp/model_in" >"$tmp/model_raw" 2>"$tmp/model_err"
+timeout 300 "$graft" lsp --no-debounce <"$tmp/model_in" >"$tmp/model_raw" 2>"$tmp/model_err"
 check "the model session exits 0" [ $? -eq 0 ]
 check "the model session writes nothing on stderr" [ ! -s "$tmp/model_err" ]
 unframe <"$tmp/model_raw" | sed "s|$abs_srcdir/|@SRCDIR@/|g" >"$tmp/model_out"
