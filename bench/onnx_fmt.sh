@@ -4,8 +4,10 @@
 # largest of tests/onnx/ unless BENCH_ONNX_MODEL names another; then
 # ONNX's text syntax on the same model: printing it (graft fmt MODEL.onnx
 # -o OUT.onnxtxt) and reading it back (graft fmt OUT.onnxtxt -o
-# BACK.onnx), with their instructions per node; run by `make bench` after
-# the other benchmarks, alone by `make bench-onnx`.
+# BACK.onnx), with their instructions per node; and the peak memory of
+# graft fmt MODEL.onnx -o OUT.onnx on every corpus model against the
+# bound "file size + 300 bytes per node" beyond graft's own; run by `make
+# bench` after the other benchmarks, alone by `make bench-onnx`.
 #
 # For each side: instructions (callgrind; Python's net of an interpreter
 # that only imports onnx, so both count the work alone), CPU time (user +
@@ -105,12 +107,45 @@ else
     echo "| python3-onnx | not installed | | | |"
 fi
 
+# count_nodes TEXT: the nodes of a model printed in ONNX's text syntax:
+# lines of a graph's node list (between a line ending in '{' and the line
+# '}' that closes it), nested graphs' included.
+count_nodes() {
+    awk '/\{$/ { inside = 1; next } /^}/ { inside = 0 } inside && / = / { n++ }
+        END { print n + 0 }' "$1"
+}
+
+# The memory bound (issue 28): graft fmt MODEL.onnx -o OUT.onnx's peak
+# resident memory beyond graft's own (the same command on the one-node
+# tests/onnx/tiny.onnx: the program, its libraries and the builtin
+# registry), against the file's size plus 300 bytes per node, on every
+# model of tests/onnx/ over 100 KB (the corpus; the hand-written ones are
+# the baseline's size).
+if [ -x /usr/bin/time ]; then
+    echo
+    echo "### Peak memory of graft fmt MODEL.onnx -o OUT.onnx against file size + 300 B per node"
+    echo
+    base=$(max_rss "$graft" fmt "$srcdir/tests/onnx/tiny.onnx" -o "$work/g.onnx")
+    echo "graft fmt tiny.onnx -o OUT.onnx (one node): $base KiB peak RSS, the baseline."
+    echo
+    echo "| model | bytes | nodes | peak RSS (KiB) | beyond the baseline (KiB) | bound (KiB) | holds |"
+    echo "|---|---:|---:|---:|---:|---:|---|"
+    for m in $(ls -S "$srcdir"/tests/onnx/*.onnx); do
+        size=$(wc -c <"$m")
+        [ "$size" -gt 100000 ] || continue
+        "$graft" fmt "$m" -o "$work/m.onnxtxt"
+        n=$(count_nodes "$work/m.onnxtxt")
+        rss=$(max_rss "$graft" fmt "$m" -o "$work/g.onnx")
+        awk -v m="$(basename "$m")" -v size="$size" -v n="$n" -v rss="$rss" -v base="$base" '
+            BEGIN { beyond = rss - base; bound = (size + 300 * n) / 1024
+                    printf "| %s | %d | %d | %d | %d | %.0f | %s |\n", m, size, n, rss,
+                        beyond, bound, beyond <= bound ? "yes" : "no" }'
+    done
+fi
+
 # ONNX's text syntax: printing the model, and reading the text back.
 "$graft" fmt "$model" -o "$work/t.onnxtxt"
-# The nodes: lines of a graph's node list (between a line ending in '{'
-# and the line '}' that closes it), nested graphs' included.
-nodes=$(awk '/\{$/ { inside = 1; next } /^}/ { inside = 0 } inside && / = / { n++ }
-    END { print n + 0 }' "$work/t.onnxtxt")
+nodes=$(count_nodes "$work/t.onnxtxt")
 echo
 echo "### ONNX's text syntax on the same model"
 echo

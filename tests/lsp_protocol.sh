@@ -142,6 +142,13 @@ session() {
     printf 'Content-Length: 67108865\r\n\r\n'
     head -c 67108865 /dev/zero
     msg '{"jsonrpc":"2.0","method":"textDocument/didClose","params":{"textDocument":{"uri":"file:///lsp-test/big.graft"}}}'
+    # completion lists the document's macros as they are after each change
+    # (note [completion items]): m1, then m2 alone
+    cache=file:///lsp-test/cache.graft
+    msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":{\"uri\":\"$cache\",\"languageId\":\"graft\",\"version\":1,\"text\":\"let m1 = nn.relu(x)\\n\"}}}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":90,\"method\":\"textDocument/completion\",\"params\":$(uri=$cache doc 1 0)}"
+    msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{\"uri\":\"$cache\",\"version\":2},\"contentChanges\":[{\"text\":\"let m2 = nn.relu(x)\\n\"}]}}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":91,\"method\":\"textDocument/completion\",\"params\":$(uri=$cache doc 1 0)}"
     msg '{"jsonrpc":"2.0","id":16,"method":"shutdown"}'
     msg "{\"jsonrpc\":\"2.0\",\"id\":17,\"method\":\"textDocument/hover\",\"params\":$(doc 0 0)}"
     msg '{"jsonrpc":"2.0","method":"exit"}'
@@ -158,7 +165,8 @@ unframe() {
 }
 
 session >"$tmp/in"
-"$graft" lsp --no-debounce <"$tmp/in" >"$tmp/raw" 2>"$tmp/err"
+# (timeout: a hang fails the test instead of holding make check)
+timeout 300 "$graft" lsp --no-debounce <"$tmp/in" >"$tmp/raw" 2>"$tmp/err"
 status=$?
 check "a full session exits 0 after shutdown and exit" [ $status -eq 0 ]
 check "nothing on stderr" [ ! -s "$tmp/err" ]
@@ -223,7 +231,7 @@ model_session() {
     msg '{"jsonrpc":"2.0","method":"exit"}'
 }
 model_session >"$tmp/model_in"
-"$graft" lsp --no-debounce <"$tmp/model_in" >"$tmp/model_raw" 2>"$tmp/model_err"
+timeout 300 "$graft" lsp --no-debounce <"$tmp/model_in" >"$tmp/model_raw" 2>"$tmp/model_err"
 check "the model session exits 0" [ $? -eq 0 ]
 check "the model session writes nothing on stderr" [ ! -s "$tmp/model_err" ]
 unframe <"$tmp/model_raw" | sed "s|$abs_srcdir/|@SRCDIR@/|g" >"$tmp/model_out"

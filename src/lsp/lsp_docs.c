@@ -72,11 +72,13 @@ void lsp_doc_set_text(LspDoc *doc, const char *text, size_t len)
     doc->text[len] = '\0';
     doc->len = len;
     doc->dirty = true;
+    json_decref(doc->declared); /* made again from the new text */
+    doc->declared = NULL;
 }
 
 LspDoc *lsp_doc_open(LspServer *s, const char *uri, const char *text, size_t len)
 {
-    LspDoc doc = {xstrdup(uri), lsp_path_of_uri(uri), NULL, 0, false};
+    LspDoc doc = {.uri = xstrdup(uri), .path = lsp_path_of_uri(uri)};
     lsp_doc_set_text(&doc, text, len);
     vec_push(&s->docs, doc);
     return &s->docs.items[s->docs.len - 1];
@@ -87,6 +89,7 @@ static void doc_free(LspDoc *doc)
     free(doc->uri);
     free(doc->path);
     free(doc->text);
+    json_decref(doc->declared);
 }
 
 void lsp_doc_close(LspServer *s, LspDoc *doc)

@@ -28,6 +28,8 @@ typedef struct LspDoc {
     char *text;    /* the contents, NUL-terminated */
     size_t len;    /* bytes of text */
     bool dirty;    /* changed since its diagnostics were published */
+    json_t *declared; /* completion items of its macros and named patterns,
+                         made at the first completion after a change */
 } LspDoc;
 
 typedef struct LspServer {
@@ -44,6 +46,8 @@ typedef struct LspServer {
     bool config_pull;           /* the client answers workspace/configuration */
     bool lens_refresh;          /* the client takes workspace/codeLens/refresh */
     int requests;               /* requests the server sent (their ids) */
+    json_t *builtin_items;      /* completion items of the builtin ops and the
+                                   op classes, made at the first completion */
 } LspServer;
 
 /* A request's failure: code and message for the error response. */
@@ -120,8 +124,9 @@ json_t *lsp_definition(LspServer *s, json_t *params, LspError *err);
 /* A hover showing the macro, rule or op of that name declared in doc, in
  * canonical form (ast_print_item), or NULL. */
 json_t *lsp_hover_declared(LspServer *s, const LspDoc *doc, const char *name);
-/* Appends a completion item for each macro and named pattern of doc. */
-void lsp_add_declared_items(LspServer *s, const LspDoc *doc, json_t *items);
+/* Appends a completion item for each macro and named pattern of doc
+ * (doc->declared, made when missing). */
+void lsp_add_declared_items(LspServer *s, LspDoc *doc, json_t *items);
 
 /* lsp_ops.c: hover and completion from the op registry. */
 /* The op whose parentheses hold offset: the name before the innermost

@@ -16,6 +16,9 @@
  * with an error response, its bytes skipped. */
 enum { LSP_MAX_MESSAGE = 64 << 20 };
 
+/* The output's buffer: a message up to this size leaves in one write. */
+enum { LSP_OUT_BUFFER = 64 << 10 };
+
 typedef enum LspRead {
     LSP_READ_OK,        /* *body holds *len bytes and a NUL */
     LSP_READ_EOF,       /* the stream ended (between or inside messages) */

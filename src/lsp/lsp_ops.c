@@ -181,9 +181,10 @@ json_t *lsp_completion(LspServer *s, json_t *params, LspError *err)
     const OpInfo *op = lsp_enclosing_op(s, doc, offset, &open);
     json_t *items = op ? attr_items(op) : json_array();
     lsp_add_declared_items(s, doc, items);
-    json_t *ops = op_items(s);
-    json_array_extend(items, ops);
-    json_decref(ops);
-    add_class_items(items);
+    if (!s->builtin_items) { /* note [completion items] */
+        s->builtin_items = op_items(s);
+        add_class_items(s->builtin_items);
+    }
+    json_array_extend(items, s->builtin_items);
     return json_pack("{s:b, s:o}", "isIncomplete", 0, "items", items);
 }

@@ -240,7 +240,12 @@ static void handle(LspServer *s, json_t *msg)
  * keystrokes; instead the server answers every message already waiting
  * and checks the changed documents only when the input is quiet (poll
  * with no timeout finds nothing to read).  Requests are never delayed by
- * a check.  A stream without a descriptor, or a file, counts as quiet. */
+ * a check.  A stream without a descriptor, or a file, counts as quiet.
+ * poll sees only the descriptor: messages stdio had already read into its
+ * buffer would look like quiet input (all but the last few of 21 changes
+ * sent at once were checked), so a debouncing server reads its input
+ * unbuffered, every byte it has not consumed still on the descriptor
+ * (tests/lsp_debounce.sh). */
 static bool input_waiting(FILE *in)
 {
     int fd = fileno(in);
@@ -302,11 +307,20 @@ int lsp_serve(FILE *in, FILE *out, const LspOptions *opts)
     diag_free(d);
     if (!s.builtin)
         return EXIT_FAILURE;
+    if (opts->debounce)
+        setvbuf(in, NULL, _IONBF, 0); /* note [debounce] */
+    /* A reply in one write, not a pipe buffer's 4 KiB at a time: the
+     * client wakes once (completion's 27 KB took three writes).  glibc
+     * takes a size only with the buffer itself; the stream outlives this
+     * call, so the buffer is static. */
+    static char out_buffer[LSP_OUT_BUFFER];
+    setvbuf(out, out_buffer, _IOFBF, sizeof out_buffer);
     while (!s.exited && serve_one(&s, in))
         if (!opts->debounce || !input_waiting(in))
             publish_dirty(&s);
     lsp_docs_free(&s);
     lsp_model_free(&s);
+    json_decref(s.builtin_items);
     frontend_builtin_free(s.builtin);
     return s.exited && s.shut_down ? 0 : 1;
 }
