@@ -1,12 +1,15 @@
 #!/bin/sh
 # bench/verify.sh - the verifier's numbers (doc/verify.md), run by `make
 # bench` after bench/corpus.sh and alone by `make bench-verify`:
-#   - graft verify --prove of every file of stdpatterns/ (the prover and
-#     the testing that follows a rule not proved): target under a minute;
+#   - graft verify --prove of every file of stdpatterns/ and
+#     stdpatterns/onnx/ (the prover and the testing that follows a rule
+#     not proved): target under a minute;
 #   - graft verify of one rule with its corner values: fold_conv2d_bn of
 #     stdpatterns/fold_bn.graft (a conv2d and a batch norm, 175 trials,
-#     the costliest kind of rule there) and the README's batch-norm rule
-#     (examples/bn.graft): target under a second;
+#     the costliest kind of rule there), the README's batch-norm rule
+#     (examples/bn.graft) and ONNX Runtime's ConvBNFusion with a bias
+#     (conv_bias_bn_fusion of stdpatterns/onnx/conv.graft): target under
+#     a second;
 #   - graft run --verify of stdpatterns/fold_bn.graft on the corpus's
 #     largest CNNs at their own 224 x 224 input (resnet50, densenet121;
 #     resnext50's size: its 4.2 GMACs against resnet50's 4.1): target
@@ -14,9 +17,9 @@
 #     rewritten) with the reference evaluator's layer kernels
 #     (src/runtime/eval_kernels.c).
 #   - graft run --verify of stdpatterns/onnx_fold_bn.graft on the ONNX CNNs
-#     of tests/onnx/ at their own 1 x 3 x 64 x 64 input, and of a wrong
-#     fold (tests/run_verify_onnx/fold_no_shift.graft, which also bisects
-#     over the rewrites, about 7 more evaluations): target under 10 s as
+#     of tests/onnx/ at their own 1 x 3 x 64 x 64 input, and of two wrong
+#     folds (tests/run_verify_onnx/fold_no_shift.graft and fold_no_eps.graft,
+#     which also bisect over the rewrites, about 7 more evaluations): target under 10 s as
 #     for the Relay CNNs.  A 2-d Conv goes through the same layer kernel
 #     (src/runtime/eval_onnx_conv.c).
 # Each command once (they are seconds long), CPU time (user + system) and
@@ -55,6 +58,9 @@ row() {
 
 awk '/^fold_conv2d_bn :=/ { on = 1 } on && /^$/ { exit } on' \
     "$srcdir/stdpatterns/fold_bn.graft" > "$work/fold_conv2d_bn.graft"
+{ echo 'opset onnx 17'
+  awk '/^conv_bias_bn_fusion :=/ { on = 1 } on && /^$/ { exit } on' \
+      "$srcdir/stdpatterns/onnx/conv.graft"; } > "$work/conv_bias_bn_fusion.graft"
 
 echo "## The verifier (issues 31 and 34): bench/verify.sh"
 echo
@@ -66,9 +72,12 @@ echo
 echo "| command | CPU s | wall s | peak MB | status | target holds |"
 echo "|---|---:|---:|---:|---|---|"
 # shellcheck disable=SC2046
-row "graft verify --prove stdpatterns/*.graft" 60 "$graft" verify --prove $(cd "$srcdir" && ls stdpatterns/*.graft)
+row "graft verify --prove stdpatterns/*.graft stdpatterns/onnx/*.graft" 60 \
+    "$graft" verify --prove $(cd "$srcdir" && ls stdpatterns/*.graft stdpatterns/onnx/*.graft)
 row "graft verify of fold_conv2d_bn (stdpatterns/fold_bn.graft)" 1 "$graft" verify "$work/fold_conv2d_bn.graft"
 row "graft verify examples/bn.graft (one rule)" 1 "$graft" verify examples/bn.graft
+row "graft verify of conv_bias_bn_fusion (stdpatterns/onnx/conv.graft)" 1 \
+    "$graft" verify "$work/conv_bias_bn_fusion.graft"
 for m in $models; do
     row "graft run --verify stdpatterns/fold_bn.graft $m (1 x 3 x 224 x 224)" 10 \
         "$graft" run --verify stdpatterns/fold_bn.graft "tests/corpus/$m.relay" -o /dev/null
@@ -77,7 +86,9 @@ for m in $onnx_models; do
     row "graft run --verify stdpatterns/onnx_fold_bn.graft $m.onnx (1 x 3 x 64 x 64)" 10 \
         "$graft" run --verify stdpatterns/onnx_fold_bn.graft "tests/onnx/$m.onnx" \
         -o "$work/out.onnx"
-    row "graft run --verify (wrong fold: fold_no_shift.graft) $m.onnx" 10 \
-        "$graft" run --verify tests/run_verify_onnx/fold_no_shift.graft "tests/onnx/$m.onnx" \
-        -o "$work/out.onnx"
+    for wrong in fold_no_shift fold_no_eps; do
+        row "graft run --verify (wrong fold: $wrong.graft) $m.onnx" 10 \
+            "$graft" run --verify "tests/run_verify_onnx/$wrong.graft" "tests/onnx/$m.onnx" \
+            -o "$work/out.onnx"
+    done
 done

@@ -7,9 +7,9 @@
 # made it first); resnet18 folded by stdpatterns/fold_bn.graft stays
 # within float32 tolerance (on a 32 x 32 input, which the model allows:
 # at 224 x 224 an evaluation takes about a second, and the suite also runs
-# under valgrind); deep
-# models (a synthetic chain of 200 layers, resnet50, densenet121) pass with
-# the right batch-norm fold and fail by 10 times the tolerance with each
+# under valgrind); deep models (a synthetic chain of 200 layers, resnet50,
+# densenet121, and the corpus's other CNNs with batch norms) pass with the
+# right batch-norm fold and fail by 10 times the tolerance with each
 # wrong one (note [model values], src/runtime/verify_model.h); a rewriter
 # built by graft compile --exe reports the same with --verify.
 . "${GRAFT_SRCDIR:?}/tests/expect.sh"
@@ -206,9 +206,11 @@ folds chain200 chain200.relay
 # The corpus's deepest CNNs on a small input, resnet50 on 16 x 16 and
 # densenet121 on 32 x 32, the least its pooling takes (about 1 s of
 # evaluation each, mostly their 25 and 8 million weights; a failing fold
-# bisects); GRAFT_SLOW_TESTS=0 skips them.
+# bisects), and its other CNNs with batch norms on 32 x 32 (resnet18,
+# mobilenet_v2, efficientnet_b0: 0.1 to 0.9 s a run), so that no wrong
+# fold passes on any corpus model; GRAFT_SLOW_TESTS=0 skips them.
 if [ "${GRAFT_SLOW_TESTS:-1}" != 0 ]; then
-    for spec in resnet50:16 densenet121:32; do
+    for spec in resnet50:16 densenet121:32 resnet18:32 mobilenet_v2:32 efficientnet_b0:32; do
         model=${spec%:*} size=${spec#*:}
         input="%input: Tensor[(1, 3, $size, $size), float32]"
         sed "s/%input: Tensor\\[(1, 3, 224, 224), float32\\]/$input/" \

@@ -14,12 +14,14 @@
 . "${GRAFT_SRCDIR:?}/tests/expect.sh"
 
 # The standard library: every rewrite rule verified, partition rules
-# skipped, the rule files for ONNX (opset onnx) among them, their
-# instances built as ONNX's shape inference wants them (note [onnx
-# operand shapes] in src/runtime/verify_onnx.c; tests/verify_onnx/ has
-# their exact lines, and wrong ONNX rules refuted).
+# skipped, the rule files for ONNX (opset onnx) among them, the fusion
+# library of stdpatterns/onnx/ too, their instances built as ONNX's shape
+# inference wants them (note [onnx operand shapes] in
+# src/runtime/verify_onnx.c) and as their guards ask (note [guard shapes]
+# in src/runtime/verify_guard.c; tests/verify_onnx/ has their exact
+# lines, and wrong ONNX rules refuted).
 cases=$((cases + 1))
-rules=$(cd "$src" && ls stdpatterns/*.graft)
+rules=$(cd "$src" && ls stdpatterns/*.graft stdpatterns/onnx/*.graft)
 (cd "$src" && timeout 120 "$GRAFT" verify --strict -j 2 $rules) >out 2>err
 status=$?
 [ "$status" -eq 0 ] || fail "verify stdpatterns: exit $status"

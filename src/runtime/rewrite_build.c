@@ -515,7 +515,8 @@ void rewrite_build_roots(graft_engine *e, const graft_rule *r, const graft_bindi
             by[j] = build(e, x->kids[j], b);
     } else {
         graft_node *n = build(e, x, b);
-        if (graph_ir(e->g) == IR_ONNX && node_kind(n) == NODE_CALL)
+        /* ONNX rules on graft verify's instances (graphs of no IR) too */
+        if ((graph_ir(e->g) == IR_ONNX || e->rs->onnx_opset) && node_kind(n) == NODE_CALL)
             graph_set_noutputs(e->g, n, r->nroots);
         for (int j = 0; j < r->nroots; j++)
             by[j] = graph_add_getitem(e->g, n, j);

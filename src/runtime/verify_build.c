@@ -98,6 +98,11 @@ static const Tensor *tensor_of(Instance *in, const graft_node *n)
     return v && v->nfields < 0 && v->t.data ? &v->t : NULL;
 }
 
+const Tensor *verify_slot_tensor(Instance *in, int slot)
+{
+    return slot >= 0 && slot < in->rule->nslots ? tensor_of(in, in->slot_node[slot]) : NULL;
+}
+
 /* The node's type from its value, so that guards can ask rank(c). */
 static void set_type_from(Instance *in, graft_node *n, const Value *v)
 {
@@ -132,38 +137,6 @@ static int base_rank(const Instance *in)
 static void base_shape(const Instance *in, LeafCtx *c)
 {
     verify_rank_shape(base_rank(in), c);
-}
-
-/* The rank the guard asks of slot (rank(x) == 2, or a bound: rank(x) >= 3
- * takes 3), or -1. */
-static int guard_rank(const graft_expr *e, int slot)
-{
-    if (!e || slot < 0)
-        return -1;
-    if (e->kind == GRAFT_EXPR_CMP && e->nkids == 2)
-        for (int side = 0; side < 2; side++) {
-            const graft_expr *a = e->kids[side], *b = e->kids[1 - side];
-            if (a->kind != GRAFT_EXPR_RANK || a->slot != slot || b->kind != GRAFT_EXPR_NUM)
-                continue;
-            int cmp = e->cmp, r = (int)b->f;
-            if (side == 1) /* 2 < rank(x) is rank(x) > 2 */
-                cmp = cmp == GRAFT_CMP_LT   ? GRAFT_CMP_GT
-                      : cmp == GRAFT_CMP_GT ? GRAFT_CMP_LT
-                      : cmp == GRAFT_CMP_LE ? GRAFT_CMP_GE
-                      : cmp == GRAFT_CMP_GE ? GRAFT_CMP_LE
-                                            : cmp;
-            r += cmp == GRAFT_CMP_GT ? 1 : cmp == GRAFT_CMP_LT ? -1 : 0;
-            if (cmp != GRAFT_CMP_NE && r >= 0 && r <= EVAL_MAX_RANK)
-                return r;
-        }
-    if (e->kind == GRAFT_EXPR_NOT || e->kind == GRAFT_EXPR_OR)
-        return -1; /* not a requirement */
-    for (int i = 0; i < e->nkids; i++) {
-        int r = guard_rank(e->kids[i], slot);
-        if (r >= 0)
-            return r;
-    }
-    return -1;
 }
 
 static graft_node *build(Instance *in, const graft_pat *p, const LeafCtx *ctx);
@@ -215,7 +188,7 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static double const_value(Instance *in, int slot)
+static double const_value(Instance *in, int slot, bool upper)
 {
     double nums[16], cand[40];
     int n = 0, m = 0;
@@ -226,8 +199,8 @@ static double const_value(Instance *in, int slot)
         cand[m++] = (nums[i] + nums[i + 1]) / 2;
     for (int i = 0; i < n; i++)
         cand[m++] = nums[i];
-    cand[m++] = 0.5;
-    cand[m++] = 2;
+    cand[m++] = upper ? 2 : 0.5; /* an upper bound above a lower one */
+    cand[m++] = upper ? 0.5 : 2;
     return cand[chooser_pick(in->ch, m)];
 }
 
@@ -242,13 +215,13 @@ static VerifyLeaf *new_leaf(Instance *in)
 
 /* The leaf's node: a parameter, a scalar constant or a meta constant. */
 static graft_node *make_leaf_node(Instance *in, const graft_pat *p, VerifyLeaf *l, bool is_const,
-                            bool literal, double lit, const char *name)
+                            bool literal, double lit, const char *name, bool upper)
 {
     const char *dtype = l->value.dtype;
     if (is_const && l->value.rank == 0) {
         /* a literal keeps its value unrounded, as the loader keeps 1.41421356f
            and as the pattern's test compares it; evaluation rounds it */
-        double v = literal ? lit : eval_round(const_value(in, p->slot), dtype);
+        double v = literal ? lit : eval_round(const_value(in, p->slot, upper), dtype);
         StrBuf text = {0};
         const char *why = pattern_const_text(v, dtype, &text);
         if (why) {
@@ -278,7 +251,20 @@ typedef struct LeafFacts {
     double lit;             /* literal: the value */
     const char *dtype;      /* its dtype */
     const char *name;       /* a variable's required name, or NULL */
+    bool shaped;            /* a rank or shape test shaped it */
 } LeafFacts;
+
+/* Gives ctx rank r: a lower rank keeps the trailing dims (a :rank(1)
+ * operand of an element-wise op takes its sibling's last dim, which
+ * broadcasts), a higher one adds dims of 2. */
+static void set_rank(LeafCtx *ctx, int r)
+{
+    if (r < ctx->rank)
+        memmove(ctx->dims, ctx->dims + (ctx->rank - r), (size_t)r * sizeof *ctx->dims);
+    for (int k = ctx->rank; k < r; k++)
+        ctx->dims[k] = 2;
+    ctx->rank = r;
+}
 
 /* Reads the node tests of a leaf's item into f, shaping ctx by its rank
  * and shape tests; false for a pattern this does not instantiate. */
@@ -296,11 +282,10 @@ static bool leaf_facts(Instance *in, const graft_item *item, LeafCtx *ctx, LeafF
             f->dtype = eval_dtype(pp->s);
         else if (pp->kind == GRAFT_PRED_VAR_NAME)
             f->name = pp->s;
-        else if (pp->kind == GRAFT_PRED_RANK && pp->i != ctx->rank && pp->i <= EVAL_MAX_RANK) {
-            for (int k = ctx->rank; k < pp->i; k++)
-                ctx->dims[k] = 2;
-            ctx->rank = (int)pp->i;
-        } else if (pp->kind == GRAFT_PRED_SHAPE && pp->rank <= EVAL_MAX_RANK) {
+        else if (pp->kind == GRAFT_PRED_RANK && pp->i <= EVAL_MAX_RANK)
+            set_rank(ctx, (int)pp->i), f->shaped = true;
+        else if (pp->kind == GRAFT_PRED_SHAPE && pp->rank <= EVAL_MAX_RANK) {
+            f->shaped = true;
             for (int k = 0; k < pp->rank; k++)
                 ctx->dims[k] = pp->dims[k] >= 0 ? pp->dims[k] : k < ctx->rank ? ctx->dims[k] : 2;
             ctx->rank = pp->rank;
@@ -309,21 +294,6 @@ static bool leaf_facts(Instance *in, const graft_item *item, LeafCtx *ctx, LeafF
         }
     }
     return true;
-}
-
-/* Whether the guard reads slot's value (value(lo) >= 0): only a constant
- * has one, so the instance makes the leaf a constant, valued from the
- * guard's numbers (const_value). */
-static bool guard_reads_value(const graft_expr *e, int slot)
-{
-    if (!e || slot < 0)
-        return false;
-    if (e->kind == GRAFT_EXPR_VALUE && e->slot == slot)
-        return true;
-    for (int i = 0; i < e->nkids; i++)
-        if (guard_reads_value(e->kids[i], slot))
-            return true;
-    return false;
 }
 
 static graft_node *build_leaf(Instance *in, const graft_pat *p, const LeafCtx *given)
@@ -340,11 +310,10 @@ static graft_node *build_leaf(Instance *in, const graft_pat *p, const LeafCtx *g
     LeafFacts f = {.dtype = ctx.dtype ? ctx.dtype : "float32"};
     if (!leaf_facts(in, &in->rs->items[p->item], &ctx, &f))
         return fail(in, "patterns with ops as values are not instantiated");
-    f.is_const = f.is_const || guard_reads_value(in->rule->guard, p->slot);
-    int wanted = guard_rank(in->rule->guard, p->slot);
-    if (wanted >= 0 && wanted != ctx.rank)
-        verify_rank_shape(wanted, &ctx);
-    if (f.literal || (f.is_const && ctx.scalar_const))
+    f.is_const = f.is_const || verify_reads_value(in->rule, p->slot);
+    /* note [guard shapes] in verify_guard.c */
+    f.shaped = verify_guard_shape(in, p->slot, &ctx) || f.shaped;
+    if (f.literal || (f.is_const && ctx.scalar_const && !f.shaped))
         ctx.rank = 0;
     VerifyLeaf *l = new_leaf(in);
     l->slot = p->slot;
@@ -355,7 +324,7 @@ static graft_node *build_leaf(Instance *in, const graft_pat *p, const LeafCtx *g
     snprintf(anon, sizeof anon, "_%d", in->nleaves);
     if (!f.name)
         f.name = p->slot >= 0 ? in->rule->slot_names[p->slot] : anon;
-    graft_node *n = make_leaf_node(in, p, l, f.is_const, f.literal, f.lit, f.name);
+    graft_node *n = make_leaf_node(in, p, l, f.is_const, f.literal, f.lit, f.name, ctx.upper);
     if (!n)
         return NULL;
     l->node = n;
@@ -395,6 +364,8 @@ static void leaf_context(Instance *in, const char *op, int i, const graft_attr *
         base_shape(in, c);
         return;
     }
+    if (nargs > 2 && verify_onnx_gemm_c(op, i, attrs, nattrs, tensor_of(in, args[1]), c))
+        return;
     if (verify_operand_shape(op, i, attrs, nattrs, first, base_rank(in), c))
         return;
     base_shape(in, c);
@@ -502,11 +473,36 @@ static int op_attrs(Instance *in, const graft_pat *p, const char *op, graft_node
     return n;
 }
 
-/* Makes the call and evaluates it. */
-static graft_node *finish_call(Instance *in, const char *op, graft_node **args, int nargs,
-                               const graft_attr *attrs, int nattrs)
+/* 1 + the largest index the pattern p reads of call's results (s[1] of
+ * s@Split(x)), at least 1. */
+static int results_read(const graft_pat *p, const graft_pat *call, const graft_rule_set *rs)
+{
+    int n = 1;
+    if (p->kind == GRAFT_PAT_GETITEM && p->nkids == 1 &&
+        (p->kids[0] == call || (call->slot >= 0 && p->kids[0]->slot == call->slot))) {
+        int index = rs->items[p->item].index;
+        n = index + 1 > n ? index + 1 : n;
+    }
+    for (int i = 0; i < p->nkids; i++) {
+        int k = results_read(p->kids[i], call, rs);
+        n = k > n ? k : n;
+    }
+    return n;
+}
+
+/* Makes the call of pattern p and evaluates it; an ONNX op of several
+ * results (Split) gets as many as the pattern reads (note [several
+ * results] in src/ir/graph.h). */
+static graft_node *finish_call(Instance *in, const graft_pat *p, const char *op, graft_node **args,
+                               int nargs, const graft_attr *attrs, int nattrs)
 {
     graft_node *n = graph_add_call(in->g, op, args, nargs, attrs, nattrs);
+    const graft_rule *r = in->rule;
+    for (int j = 0; p && in->rs->onnx_opset && j < (r->nroots ? r->nroots : 1); j++) {
+        int k = results_read(r->nroots ? r->roots[j].pattern : r->pattern, p, in->rs);
+        if (k > node_noutputs(n))
+            graph_set_noutputs(in->g, n, k);
+    }
     Value *argv = xcalloc((size_t)nargs + 1, sizeof *argv);
     for (int i = 0; i < nargs; i++)
         argv[i] = *value_of(in, args[i]);
@@ -616,7 +612,7 @@ static graft_node *build_op(Instance *in, const graft_pat *p)
                 goto done;
         }
     nattrs = op_attrs(in, p, op, args, attrs, false);
-    n = finish_call(in, op, args, nk, attrs, nattrs);
+    n = finish_call(in, p, op, args, nk, attrs, nattrs);
 done:
     free(args);
     return n;
@@ -679,7 +675,7 @@ static graft_node *build(Instance *in, const graft_pat *p, const LeafCtx *ctx)
         bool apply = chooser_pick(in->ch, 2) == 1;
         n = build(in, p->kids[0], ctx);
         if (n && apply)
-            n = finish_call(in, in->rs->items[p->item].op, &n, 1, NULL, 0);
+            n = finish_call(in, NULL, in->rs->items[p->item].op, &n, 1, NULL, 0);
         break;
     }
     case GRAFT_PAT_TUPLE:

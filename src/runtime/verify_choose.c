@@ -231,10 +231,32 @@ static void dims_text(const int64_t *dims, int rank, StrBuf *out)
     strbuf_putc(out, ']');
 }
 
+/* ONNX's window attributes for s spatial dims (the data's rank - 2):
+ * strides and dilations of 1 (or 2), pads of 0 (or 1), the kernel 3 x 3,
+ * as verify_onnx.c makes a Conv's weights; false past the last. */
+static bool window_candidate(const char *name, int s, int k, int64_t *d)
+{
+    int64_t v;
+    if (strcmp(name, "strides") == 0 || strcmp(name, "dilations") == 0)
+        v = k == 0 ? 1 : 2;
+    else if (strcmp(name, "pads") == 0)
+        v = k == 0 ? 0 : 1;
+    else if (strcmp(name, "kernel_shape") == 0 && k == 0)
+        v = 3;
+    else
+        return false;
+    if (k > 1 || 2 * s > EVAL_MAX_RANK + 1)
+        return false;
+    for (int i = 0; i < (strcmp(name, "pads") == 0 ? 2 * s : s); i++)
+        d[i] = v;
+    return true;
+}
+
 /* Candidates by attribute name: dtypes (ONNX's Cast's to by number),
  * axes, the first operand's shape (as is, reversed, with a leading 1) for
  * newshape and shape, permutations of its axes for transpose (and ONNX's
- * Transpose's perm). */
+ * Transpose's perm), ONNX's window attributes of a Conv or pool of such
+ * data (window_candidate). */
 bool verify_attr_candidate(const char *name, const Tensor *t, int k, StrBuf *out)
 {
     static const char *const dtypes[] = {"\"float32\"", "\"float16\"", "\"int32\""};
@@ -266,6 +288,8 @@ bool verify_attr_candidate(const char *name, const Tensor *t, int k, StrBuf *out
                    : k == 2 ? (i + rank - 1) % rank
                             : i;
         dims_text(d, rank, out);
+    } else if (rank >= 3 && window_candidate(name, rank - 2, k, d)) {
+        dims_text(d, strcmp(name, "pads") == 0 ? 2 * (rank - 2) : rank - 2, out);
     } else
         return false;
     return true;

@@ -76,6 +76,8 @@ typedef struct LeafCtx {
     const char *dtype;   /* NULL: float32 */
     bool positive;       /* a variance */
     bool scalar_const;   /* a constant leaf here is a scalar */
+    bool upper;          /* an upper bound (Clip's max): a constant takes the
+                            larger of the values it has no guard for */
 } LeafCtx;
 
 void verify_ctx_set(LeafCtx *c, int rank, const int64_t *dims);
@@ -92,6 +94,10 @@ bool verify_operand_shape(const char *op, int i, const graft_attr *attrs, int na
  * operand shapes]). */
 bool verify_onnx_operand_shape(const char *op, int i, const graft_attr *attrs, int nattrs,
                                const Tensor *first, int base_rank, LeafCtx *c);
+/* Gemm's C for its B (known), as many as B's columns; false for another
+ * op or operand (verify_onnx.c). */
+bool verify_onnx_gemm_c(const char *op, int i, const graft_attr *attrs, int nattrs,
+                        const Tensor *b, LeafCtx *c);
 /* Whether ONNX op broadcasts its operands against each other. */
 bool verify_onnx_broadcasts(const char *op);
 /* Whether operand i of ONNX op is an int64 shape input (Reshape's shape),
@@ -105,6 +111,14 @@ int verify_onnx_shape_input(const char *op, int i, const Tensor *x, int k, int64
 const char *verify_attr_text(const graft_attr *attrs, int n, const char *name);
 const graft_attr_value *verify_attr_list(const graft_attr *attrs, int n, const char *name);
 int64_t verify_attr_int(const graft_attr *attrs, int n, const char *name, int64_t dflt);
+
+/* The value of the node bound to slot in the instance so far, or NULL. */
+const Tensor *verify_slot_tensor(Instance *in, int slot);
+/* Shapes ctx, a fresh leaf of slot, as the rule's guard asks (note [guard
+ * shapes] in verify_guard.c); whether it asked anything. */
+bool verify_guard_shape(Instance *in, int slot, LeafCtx *ctx);
+/* Whether the rule's guard or action reads value(slot). */
+bool verify_reads_value(const graft_rule *rule, int slot);
 
 /* Builds the pattern of in->rule into in->g with base shape in->base;
  * false with in->why set. */

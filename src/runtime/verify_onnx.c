@@ -21,7 +21,8 @@
  *    BatchNormalization's input_var (operand 4) drawn positive;
  *  - LayerNormalization: Scale and B of X's dims from axis (default -1);
  *  - Gemm: A (2, 3), or (3, 2) with transA; B square on A's inner dim;
- *    C a vector of B's columns; MatMul: A any rank (the base shape), B
+ *    C a vector of B's columns (of the B built, when B is an op's result
+ *    of another shape: a Transpose's, verify_onnx_gemm_c); MatMul: A any rank (the base shape), B
  *    square on A's last dim;
  *  - Transpose with a literal perm: as many dims as perm;
  *  - MaxPool, AveragePool, LpPool: 2 + the kernel's dims, each at least 5
@@ -36,10 +37,12 @@
  * bounds from int64 inputs (Reshape's shape, Expand's, Unsqueeze's and
  * Squeeze's axes, Slice's starts, ends, axes and steps, Tile's repeats,
  * Pad's pads, ReduceSum's axes, TopK's K), which random values do not
- * fit.  The instance gives such an input a constant of values chosen
- * from a few candidates built from the data's shape (its own shape first,
- * so that a rule for a no-op, "a Reshape to the shape it has", is checked
- * on one), the values fixed for every trial (verify_onnx_shape_input).
+ * fit, and so do Gather's indices (in range on its axis: [1, 0] or [-1],
+ * every dim of an instance being 2 or more).  The instance gives such an
+ * input a constant of values chosen from a few candidates built from the
+ * data's shape (its own shape first, so that a rule for a no-op, "a
+ * Reshape to the shape it has", is checked on one), the values fixed for
+ * every trial (verify_onnx_shape_input).
  */
 #include <string.h>
 
@@ -196,6 +199,17 @@ static void product_operand(const char *op, int i, const graft_attr *attrs, int 
     verify_ctx_set(c, i == 2 ? 1 : 2, w);
 }
 
+bool verify_onnx_gemm_c(const char *op, int i, const graft_attr *attrs, int nattrs,
+                        const Tensor *b, LeafCtx *c)
+{
+    if (!is(op, "Gemm") || i != 2 || !b || b->rank != 2)
+        return false;
+    bool tb = verify_attr_int(attrs, nattrs, "transB", 0) != 0;
+    memset(c, 0, sizeof *c);
+    verify_ctx_set(c, 1, &b->dims[tb ? 0 : 1]);
+    return true;
+}
+
 static bool pool_operand(const char *op, int i, const graft_attr *attrs, int nattrs, LeafCtx *c)
 {
     if (i != 0)
@@ -244,6 +258,7 @@ bool verify_onnx_operand_shape(const char *op, int i, const graft_attr *attrs, i
     }
     if (is(op, "Clip") && i > 0) {
         verify_ctx_set(c, 0, NULL);
+        c->upper = i == 2;
         return true;
     }
     if (is(op, "Where") && i == 0) {
@@ -263,7 +278,8 @@ bool verify_onnx_is_shape_input(const char *op, int i)
         int lo, hi; /* the operands that are shape inputs */
     } inputs[] = {{"Reshape", 1, 1}, {"Expand", 1, 1},    {"Unsqueeze", 1, 1},
                   {"Squeeze", 1, 1}, {"Slice", 1, 4},     {"Tile", 1, 1},
-                  {"Pad", 1, 1},     {"ReduceSum", 1, 1}, {"TopK", 1, 1}};
+                  {"Pad", 1, 1},     {"ReduceSum", 1, 1}, {"TopK", 1, 1},
+                  {"Gather", 1, 1}};
     for (size_t k = 0; k < ARRAY_LEN(inputs); k++)
         if (is(op, inputs[k].op))
             return i >= inputs[k].lo && i <= inputs[k].hi;
@@ -353,5 +369,10 @@ int verify_onnx_shape_input(const char *op, int i, const Tensor *x, int k, int64
         return k < 2 ? fill(out, 2 * x->rank, k) : -1;
     if (is(op, "TopK"))
         return k < 2 ? fill(out, 1, k + 1) : -1;
+    if (is(op, "Gather")) { /* [1, 0] or [-1]: in range on any axis (dims >= 2) */
+        if (k == 0)
+            out[0] = 1, out[1] = 0;
+        return k == 0 ? 2 : k == 1 ? fill(out, 1, -1) : -1;
+    }
     return k < 3 ? fill(out, 1, axes[k]) : -1; /* Unsqueeze's and ReduceSum's axes */
 }
