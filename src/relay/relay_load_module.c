@@ -50,6 +50,7 @@ bool load_def(RelayParser *ps, RelayText name, size_t mark, const graft_type *re
     const char *s = graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1);
     graft_node *fn = graph_add_func(ps->g, params, nparams, body, attrs, nattrs);
     graph_set_ret_type(ps->g, fn, ret);
+    graph_set_type_params(ps->g, fn, ps->def_type_params);
     free(params);
     free(attrs);
     load_scope_reset(ps);
