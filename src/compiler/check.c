@@ -157,8 +157,10 @@ unsigned check_rules(RuleFile *rf, const graft_limits *limits, graft_diag *d)
     bool all_ok = true;
     for (int r = 0; r < rf->nrules && !diag_gave_up(d); r++)
         all_ok &= check_rule(&c, rf->rules[r]);
-    if (all_ok && !diag_gave_up(d))
+    if (all_ok && !diag_gave_up(d)) {
         check_overlaps(&c);
+        check_dead_order(&c);
+    }
     keymap_free(&c.lets);
     free(c.vars);
     free(c.var_facts);
@@ -167,7 +169,7 @@ unsigned check_rules(RuleFile *rf, const graft_limits *limits, graft_diag *d)
 }
 
 const char *const check_warning_names[CHECK_NWARNINGS] = {
-    "unused-binding", "shadowed-rule", "ambiguous-overlap", "self-rewrite",
+    "unused-binding", "shadowed-rule", "ambiguous-overlap", "self-rewrite", "dead-order",
 };
 
 bool check_warning_known(const char *name)

@@ -500,8 +500,7 @@ static void parse_tables_free(RelayParser *ps)
     ps->temps = NULL;
     free(ps->marks);
     ps->marks = NULL;
-    free(ps->fn_type_params);
-    ps->fn_type_params = NULL;
+    vec_free(&ps->fn_type_params);
     free(ps->scratch_nodes);
     ps->scratch_nodes = NULL;
     adt_table_free(ps->adts);

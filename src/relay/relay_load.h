@@ -166,9 +166,8 @@ typedef struct RelayParser {
     size_t *marks;       /* per open scope: nsyms at its start */
     int depth;           /* open scopes (0: @main) */
     size_t marks_cap;    /* capacity of marks */
-    const char **fn_type_params; /* per open scope: its fn's type
-                            parameters ("A, B"), or NULL */
-    size_t fn_type_params_cap; /* capacity of fn_type_params */
+    VEC(const char *) fn_type_params; /* per open scope (items, by
+                            depth): its fn's type parameters ("A, B"), or NULL */
     const char *def_type_params; /* the def being read: its type
                             parameters, or NULL */
     graft_node **scratch_nodes;     /* operands of the list being reduced */

@@ -159,9 +159,8 @@ bool load_scope_open(RelayParser *ps, RelayText at, const char *type_params)
         ps->failed = true;
         return false;
     }
-    ps->fn_type_params = xgrow_items(ps->fn_type_params, &ps->fn_type_params_cap,
-                                     (size_t)ps->depth + 1, sizeof *ps->fn_type_params);
-    ps->fn_type_params[ps->depth] = type_params;
+    vec_reserve(&ps->fn_type_params, (size_t)ps->depth + 1);
+    ps->fn_type_params.items[ps->depth] = type_params;
     ps->marks = xgrow_items(ps->marks, &ps->marks_cap, (size_t)ps->depth + 1, sizeof(size_t));
     ps->marks[ps->depth++] = ps->nsyms;
     return true;
@@ -518,7 +517,7 @@ graft_node *load_func(RelayParser *ps, size_t mark, const graft_type *ret, graft
     take_args(ps, mark, &params, &nparams, &attrs, &nattrs);
     graft_node *fn = graph_add_func(ps->g, params, nparams, body, attrs, nattrs);
     graph_set_ret_type(ps->g, fn, ret);
-    graph_set_type_params(ps->g, fn, ps->fn_type_params[ps->depth - 1]);
+    graph_set_type_params(ps->g, fn, ps->fn_type_params.items[ps->depth - 1]);
     load_scope_close(ps);
     return fn;
 }
