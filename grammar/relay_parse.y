@@ -64,7 +64,7 @@ static void relay_error(RelayParser *ps, const char *msg);
 
 %type <node> expr_a postfix body fn_expr param let_head
 %type <node> if_expr block match_expr bound
-%type <text> fn_open def_head
+%type <text> fn_open
 %type <names> type_params
 %type <type> type ret_opt named_type
 %type <value> attr_value
@@ -109,16 +109,14 @@ mark:
 /* def -> "def" @NAME ['[' type-params ']'] '(' params-and-attrs ')'
  *        ["->" type] '{' body '}' */
 def:
-    def_head '(' mark fn_items_opt ')' ret_opt '{' body '}'
-                         { CHECK(load_def(ps, $1, $3, $6, $8)); }
-  | def_head '(' mark param_names ret_opt '{' body '}'
-                         { CHECK(load_def(ps, $1, $3, $5, $7)); }
-  ;
-
-def_head:
-    DEF GLOBAL           { ps->def_type_params = NULL; $$ = $2; }
-  | DEF GLOBAL type_params
-                         { ps->def_type_params = $3; $$ = $2; }
+    DEF GLOBAL '(' mark fn_items_opt ')' ret_opt '{' body '}'
+                         { CHECK(load_def(ps, $2, NULL, $4, $7, $9)); }
+  | DEF GLOBAL '(' mark param_names ret_opt '{' body '}'
+                         { CHECK(load_def(ps, $2, NULL, $4, $6, $8)); }
+  | DEF GLOBAL type_params '(' mark fn_items_opt ')' ret_opt '{' body '}'
+                         { CHECK(load_def(ps, $2, $3, $5, $8, $10)); }
+  | DEF GLOBAL type_params '(' mark param_names ret_opt '{' body '}'
+                         { CHECK(load_def(ps, $2, $3, $5, $7, $9)); }
   ;
 
 /* '[' NAME, ... ']': a function's type parameters (the Prelude's

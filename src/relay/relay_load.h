@@ -168,8 +168,6 @@ typedef struct RelayParser {
     size_t marks_cap;    /* capacity of marks */
     VEC(const char *) fn_type_params; /* per open scope (items, by
                             depth): its fn's type parameters ("A, B"), or NULL */
-    const char *def_type_params; /* the def being read: its type
-                            parameters, or NULL */
     graft_node **scratch_nodes;     /* operands of the list being reduced */
     size_t scratch_nodes_cap; /* capacity of scratch_nodes */
     graft_attr *scratch_attrs;      /* attributes of the list being reduced */
@@ -271,8 +269,9 @@ bool load_param_names(RelayParser *ps, RelayText names);
 void load_block_open(RelayParser *ps);
 /* Forgets every name (at the end of a "def"). */
 void load_scope_reset(RelayParser *ps);
-bool load_def(RelayParser *ps, RelayText name, size_t mark, const graft_type *ret,
-              graft_node *body);
+/* def @NAME[TYPE_PARAMS](...) -> RET { BODY }: type_params "A, B" or NULL. */
+bool load_def(RelayParser *ps, RelayText name, const char *type_params, size_t mark,
+              const graft_type *ret, graft_node *body);
 /* A module that is a bare expression: its body becomes @main. */
 void load_bare(RelayParser *ps, graft_node *body);
 /* After the last def: globals resolved, meta references checked, @main
