@@ -45,6 +45,7 @@ static void relay_error(RelayParser *ps, const char *msg);
     const graft_type *type;   /* a type */
     graft_attr_value *value;   /* an attribute value */
     size_t mark;        /* start of a list on the item stack */
+    const char *names;  /* type parameters, "A, B" (interned) */
 }
 
 %token <text> VERSION "version line" METADATA "metadata section"
@@ -64,6 +65,7 @@ static void relay_error(RelayParser *ps, const char *msg);
 %type <node> expr_a postfix body fn_expr param let_head
 %type <node> if_expr block match_expr bound
 %type <text> fn_open
+%type <names> type_params
 %type <type> type ret_opt named_type
 %type <value> attr_value
 %type <mark> mark clause_open
@@ -104,12 +106,29 @@ mark:
     %empty               { $$ = load_mark(ps); }
   ;
 
-/* def -> "def" @NAME '(' params-and-attrs ')' ["->" type] '{' body '}' */
+/* def -> "def" @NAME ['[' type-params ']'] '(' params-and-attrs ')'
+ *        ["->" type] '{' body '}' */
 def:
     DEF GLOBAL '(' mark fn_items_opt ')' ret_opt '{' body '}'
-                         { CHECK(load_def(ps, $2, $4, $7, $9)); }
+                         { CHECK(load_def(ps, $2, NULL, $4, $7, $9)); }
   | DEF GLOBAL '(' mark param_names ret_opt '{' body '}'
-                         { CHECK(load_def(ps, $2, $4, $6, $8)); }
+                         { CHECK(load_def(ps, $2, NULL, $4, $6, $8)); }
+  | DEF GLOBAL type_params '(' mark fn_items_opt ')' ret_opt '{' body '}'
+                         { CHECK(load_def(ps, $2, $3, $5, $8, $10)); }
+  | DEF GLOBAL type_params '(' mark param_names ret_opt '{' body '}'
+                         { CHECK(load_def(ps, $2, $3, $5, $7, $9)); }
+  ;
+
+/* '[' NAME, ... ']': a function's type parameters (the Prelude's
+ * def @compose[A, B, C]), as TVM's PrintFunc and FuncType print them. */
+type_params:
+    '[' mark type_names ']'
+                         { $$ = load_type_params(ps, $2); }
+  ;
+
+type_names:
+    IDENT                { load_push_type(ps, load_type_name(ps, $1)); }
+  | type_names ',' IDENT { load_push_type(ps, load_type_name(ps, $3)); }
   ;
 
 /* (note [long tokens] in relay_lex.l) "%x, %y)" as a function's parameters.  A long
@@ -305,7 +324,8 @@ patterns:
     pattern
   ;
 
-/* fn -> "fn" '(' params-and-attrs ')' ["->" type] '{' body '}' */
+/* fn -> "fn" ['[' type-params ']'] '(' params-and-attrs ')' ["->" type]
+ *       '{' body '}' */
 fn_expr:
     fn_open mark fn_items_opt ')' ret_opt '{' body '}'
                          { CHECK($$ = load_at(ps, load_func(ps, $2, $5, $7), $1)); }
@@ -314,7 +334,8 @@ fn_expr:
   ;
 
 fn_open:
-    FN '('               { CHECK(load_scope_open(ps, $1)); $$ = $1; }
+    FN '('               { CHECK(load_scope_open(ps, $1, NULL)); $$ = $1; }
+  | FN type_params '('   { CHECK(load_scope_open(ps, $1, $2)); $$ = $1; }
   ;
 
 fn_items_opt:
@@ -367,9 +388,19 @@ annot_opt:
  *       | NAME '[' types ']' (an ADT: List[Tensor[(2), float32]]; a tuple
  *         type as its first argument, List[(Tensor[(2), float32], int32)],
  *         shares "NAME [ (" with a tensor type and parts from it at the
- *         first token after the '(': a type, not a dim) */
+ *         first token after the '(': a type, not a dim)
+ *       | "fn" ['[' type-params ']'] '(' types ')' "->" type (a function
+ *         type, as TVM's FuncType prints: fn (Tensor[(2), float32]) -> B) */
 type:
     named_type
+  | FN '(' mark ')' ARROW type
+                         { $$ = load_fn_type(ps, NULL, $3, $6); }
+  | FN '(' mark types ')' ARROW type
+                         { $$ = load_fn_type(ps, NULL, $3, $7); }
+  | FN type_params '(' mark ')' ARROW type
+                         { $$ = load_fn_type(ps, $2, $4, $7); }
+  | FN type_params '(' mark types ')' ARROW type
+                         { $$ = load_fn_type(ps, $2, $4, $8); }
   | '(' mark ')'         { $$ = load_tuple_type(ps, $2); }
   | '(' mark types ')'   { $$ = load_paren_type(ps, $2); }
   | '(' mark types ',' ')'

@@ -510,6 +510,7 @@ static const char *const bad_files[] = {
     "type_meshgrid_matrix", "type_dyn_topk_k",
     "bare_unknown_name", "bare_then_def", "adt_tuple_unclosed",
     "main_attr_meta_range", "main_attr_map_unclosed",
+    "fn_type_no_arrow", "type_params_trailing_comma",
 };
 
 /* The standard error that golden file text expects of "graft fmt NAME.relay"

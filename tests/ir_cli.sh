@@ -55,11 +55,24 @@ expect_status 2 "$GRAFT" viz "$data/bn.relay" -o
 #    value "{k=v, ...}" (PrintMapAsAttributeValue) and a meta[KIND][i]
 #    value: main_attr_values.relay; a global as a value (callee=@f, which
 #    TVM's parser reads; its printer writes meta[GlobalVar][i]):
-#    global_attr_values.relay.
+#    global_attr_values.relay;
+#  - function types "fn (T, ...) -> R" and "fn [A, B](T, ...) -> R"
+#    (VisitType_(FuncTypeNode): no space between ']' and '('; a FuncType's
+#    type constraints are not printed), type parameters after a def's name
+#    or "fn " (PrintFunc: "def @id[A](", "fn [A]("), the Prelude's
+#    functions (compose, flip, id, iterate, map): prelude.relay; parameters
+#    and lets of function type and closures, without types (closures.relay)
+#    and with InferType's (closures_typed.relay: "ty=" on a function value
+#    after its '}', as PrintOptionalInfo adds it to a FunctionNode; calls of
+#    a function-typed variable typed by its result), which is what
+#    fmt --infer-types makes of closures.relay (below; closures_infer.golden).
 for f in "$data"/modules/*.relay; do
     expect_status 0 "$GRAFT" fmt "$f"
     cmp -s "$tmp/out" "$f" || fail "fmt modules/$(basename "$f") is not byte for byte"
 done
+expect_status 0 "$GRAFT" fmt --infer-types "$data/modules/closures.relay"
+cmp -s "$tmp/out" "$data/modules/closures_typed.relay" ||
+    fail "fmt --infer-types closures.relay is not closures_typed.relay"
 
 # fmt: stdout, -o, '-' for stdin, canonical output (syntax.in.relay's my.clip is a
 # custom op, loaded by --allow-unknown-ops unchecked: note [models checked like rules])

@@ -169,7 +169,7 @@ const char cli_warning_help[] =
     "  -Werror            treat warnings as errors\n"
     "  -Wno-NAME          turn warning NAME off (the flag each warning ends in):\n"
     "                     unused-binding, shadowed-rule, ambiguous-overlap,\n"
-    "                     self-rewrite\n";
+    "                     self-rewrite, dead-order\n";
 
 int cli_parse_warning(const char *cmd, const char *arg, CliWarnings *w)
 {
@@ -181,7 +181,7 @@ int cli_parse_warning(const char *cmd, const char *arg, CliWarnings *w)
         return OPTION_NOT_MINE;
     if (strncmp(arg, "-Wno-", 5) != 0 || !check_warning_known(arg + 5))
         return cli_usage_error(cmd, "unknown warning '%s'; known: unused-binding, "
-                               "shadowed-rule, ambiguous-overlap, self-rewrite", arg);
+                               "shadowed-rule, ambiguous-overlap, self-rewrite, dead-order", arg);
     for (int k = 0; k < w->noff; k++)
         if (strcmp(w->off[k], arg + 5) == 0)
             return -1;

@@ -88,7 +88,12 @@ static void warn_unused(CheckCtx *c)
 /* note [scope patterns]: fn, if and let patterns match nodes whose parts
  * are scopes of their own (a body, branches), which a partition cannot
  * cut out into a function's body; TVM's partition skips a function
- * pattern too.  Such rules rewrite. */
+ * pattern too.  Such rules rewrite.  A function pattern as a callee,
+ * (fn (p, q) { body })(x, w) + b, is the exception: TVM partitions the
+ * call with the function value inside the group, its body no input
+ * (CreateGroup's fuzzy matches of a FunctionPattern), named
+ * "nn.conv2d_FunctionCall_add_" (test_partition_function); graft too
+ * (note [function names] in partition.c). */
 static void find_scope(AstNode *n, void *arg)
 {
     const AstNode **found = arg;
@@ -96,6 +101,9 @@ static void find_scope(AstNode *n, void *arg)
         return;
     if (n->kind == AST_FNLIT || n->kind == AST_IF || n->kind == AST_LETIN)
         *found = n;
+    else if (n->kind == AST_CALLPAT && n->u.call.body->kind == AST_FNLIT)
+        for (int i = 0; i < n->u.call.args.count; i++)
+            find_scope(n->u.call.args.items[i], arg);
     else
         ast_visit_children(n, find_scope, arg);
 }
@@ -149,8 +157,10 @@ unsigned check_rules(RuleFile *rf, const graft_limits *limits, graft_diag *d)
     bool all_ok = true;
     for (int r = 0; r < rf->nrules && !diag_gave_up(d); r++)
         all_ok &= check_rule(&c, rf->rules[r]);
-    if (all_ok && !diag_gave_up(d))
+    if (all_ok && !diag_gave_up(d)) {
         check_overlaps(&c);
+        check_dead_order(&c);
+    }
     keymap_free(&c.lets);
     free(c.vars);
     free(c.var_facts);
@@ -159,7 +169,7 @@ unsigned check_rules(RuleFile *rf, const graft_limits *limits, graft_diag *d)
 }
 
 const char *const check_warning_names[CHECK_NWARNINGS] = {
-    "unused-binding", "shadowed-rule", "ambiguous-overlap", "self-rewrite",
+    "unused-binding", "shadowed-rule", "ambiguous-overlap", "self-rewrite", "dead-order",
 };
 
 bool check_warning_known(const char *name)

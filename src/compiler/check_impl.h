@@ -119,5 +119,12 @@ bool check_roots(CheckCtx *c, AstRule *rule);
 int check_action_values(const AstNode *action);
 /* check_overlap.c: shadowing and ambiguity over all rules. */
 void check_overlaps(CheckCtx *c);
+/* check_overlap.c: whether rule a's pattern matches everything pattern
+ * node b (of another rule) matches, guards aside (note [subsumption]),
+ * within *steps. */
+bool check_subsumes_node(const AstRule *a, const AstNode *b, long *steps);
+/* check_order.c: rules an earlier rule's rewrite leaves dead (note [dead
+ * order]). */
+void check_dead_order(CheckCtx *c);
 
 #endif

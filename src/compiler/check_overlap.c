@@ -384,6 +384,14 @@ bool check_subsumes(const AstRule *a, const AstRule *b)
     return subsumes(a, b, &steps);
 }
 
+bool check_subsumes_node(const AstRule *a, const AstNode *b, long *steps)
+{
+    Sub s = {xcalloc((size_t)a->nvars + 1, sizeof(AstNode *)), a->nvars, steps};
+    bool r = sub(&s, a->pattern, b);
+    free(s.map);
+    return r;
+}
+
 /* ---- the pairwise comparison ---- */
 
 /* Per rule: root key (bucket), action text, what was reported. */

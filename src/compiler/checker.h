@@ -39,7 +39,7 @@ bool check_may_unify(const AstNode *a, const AstNode *b);
 
 /* The warnings the checker gives, by the flag each ends in
  * ("unused-binding"); -Wno-NAME takes these names. */
-enum { CHECK_NWARNINGS = 4 };
+enum { CHECK_NWARNINGS = 5 };
 extern const char *const check_warning_names[CHECK_NWARNINGS];
 bool check_warning_known(const char *name);
 /* Whether a rule's pattern is several roots, p & q (note [several roots]

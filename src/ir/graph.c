@@ -205,6 +205,11 @@ const graft_type *node_ret_type(const graft_node *n)
     return n->kind == NODE_FUNC ? n->u.fn->ret : NULL;
 }
 
+const char *node_type_params(const graft_node *n)
+{
+    return n->kind == NODE_FUNC ? n->u.fn->type_params : NULL;
+}
+
 /* ---- users lists ---- */
 
 /* Appends u to the users list of u->value (creation order).  The list
@@ -413,6 +418,13 @@ void graph_set_ret_type(graft_graph *g, graft_node *fn, const graft_type *type)
     (void)g;
     if (fn->kind == NODE_FUNC)
         fn->u.fn->ret = type;
+}
+
+void graph_set_type_params(graft_graph *g, graft_node *fn, const char *names)
+{
+    (void)g;
+    if (fn->kind == NODE_FUNC)
+        fn->u.fn->type_params = names;
 }
 
 void graph_set_scope(graft_graph *g, graft_node *n, graft_node *fn)

@@ -177,6 +177,9 @@ const MatchClause *node_clause(const graft_node *n, int i);
 bool node_match_complete(const graft_node *n);
 /* NODE_FUNC: the declared result type ("fn (...) -> T {"), or NULL. */
 const graft_type *node_ret_type(const graft_node *n);
+/* NODE_FUNC: its type parameters as printed between brackets ("A, B" of
+ * "fn [A, B](...)" or "def @f[A, B](...)"), or NULL. */
+const char *node_type_params(const graft_node *n);
 /* The function whose body n belongs to; NULL for @main's body and params. */
 static inline graft_node *node_scope(const graft_node *n);
 /* The type from the source text (parameter annotation or "ty=" comment),
@@ -282,6 +285,8 @@ void graph_declare_type(graft_graph *g, graft_node *var, const graft_type *type)
 void graph_set_annotation(graft_graph *g, graft_node *n, const char *text);
 void graph_set_pos(graft_graph *g, graft_node *n, int line, int col);
 void graph_set_ret_type(graft_graph *g, graft_node *fn, const graft_type *type);
+/* Sets a NODE_FUNC's type parameters (interned text, or NULL). */
+void graph_set_type_params(graft_graph *g, graft_node *fn, const char *names);
 /* Puts n in function fn's scope (NULL: @main's), for nodes an edit
  * creates inside a function body after graph_add_func (note [function
  * scope] in graph_walk.c). */
@@ -405,6 +410,8 @@ const char *graph_name(const graft_graph *g);
 void graph_set_name(graft_graph *g, const char *name);
 const graft_type *graph_ret_type(const graft_graph *g);
 void graph_set_graph_ret_type(graft_graph *g, const graft_type *type);
+/* @main's type parameters, as node_type_params gives a function's. */
+const char *graph_type_params(const graft_graph *g);
 
 /* Edits that keep users current. */
 void graph_set_arg(graft_graph *g, graft_node *user, int i, graft_node *value);

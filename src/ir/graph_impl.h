@@ -18,6 +18,7 @@ typedef struct FuncInfo {
     int nparams;     /* entries in params */
     graft_node *body;      /* the result expression */
     const graft_type *ret; /* declared result type, or NULL */
+    const char *type_params; /* "A, B" of fn [A, B](...), or NULL */
 } FuncInfo;
 
 /* What a NODE_MATCH has beyond its operands (data, then each clause's
@@ -66,6 +67,7 @@ struct graft_graph {
     graft_node *output;          /* @main's result */
     const char *name;      /* global function name, "main" */
     const graft_type *ret;       /* @main's declared result type, or NULL */
+    const char *type_params;     /* @main's type parameters, or NULL */
     const graft_attr *main_attrs; /* @main's attributes (def @main(%x, K=V)) */
     int nmain_attrs;       /* entries in main_attrs */
     bool bare;             /* read from a bare expression, no "def" */

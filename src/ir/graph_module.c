@@ -90,6 +90,11 @@ void graph_set_graph_ret_type(graft_graph *g, const graft_type *type)
     g->ret = type;
 }
 
+const char *graph_type_params(const graft_graph *g)
+{
+    return g->type_params;
+}
+
 /* ---- global functions ---- */
 
 int graph_nglobals(const graft_graph *g)
@@ -163,6 +168,7 @@ void graph_make_main(graft_graph *g, graft_node *fn)
             g->nodes[id]->scope = NULL;
     g->output = info->body;
     g->ret = info->ret;
+    g->type_params = info->type_params;
     g->main_attrs = fn->a.attrs;
     g->nmain_attrs = fn->nattrs;
     for (int i = 0; i < g->nglobals; i++)

@@ -280,6 +280,45 @@ const graft_type *load_type_call(RelayParser *ps, RelayText name, size_t mark)
     return t;
 }
 
+/* A list of types from mark joined by ", " onto sb. */
+static void put_type_list(RelayParser *ps, size_t mark, StrBuf *sb)
+{
+    for (size_t i = mark; i < ps->nitems; i++)
+        strbuf_printf(sb, "%s%s", i > mark ? ", " : "", ps->items[i].u.type->text);
+    ps->nitems = mark;
+}
+
+const graft_type *load_type_name(RelayParser *ps, RelayText t)
+{
+    return graph_type_other(ps->g, load_text(ps, t), t.len);
+}
+
+const char *load_type_params(RelayParser *ps, size_t mark)
+{
+    StrBuf sb = {0};
+    put_type_list(ps, mark, &sb);
+    const char *names = graph_intern_n(ps->g, sb.data, sb.len);
+    strbuf_free(&sb);
+    return names;
+}
+
+/* TVM's VisitType_(FuncTypeNode): "fn " ["[" params "]"] "(" args ") -> "
+ * ret; the type constraints a FuncType may hold are not printed. */
+const graft_type *load_fn_type(RelayParser *ps, const char *type_params, size_t mark,
+                               const graft_type *ret)
+{
+    StrBuf sb = {0};
+    strbuf_puts(&sb, "fn ");
+    if (type_params)
+        strbuf_printf(&sb, "[%s]", type_params);
+    strbuf_putc(&sb, '(');
+    put_type_list(ps, mark, &sb);
+    strbuf_printf(&sb, ") -> %s", ret->text);
+    const graft_type *t = graph_type_other(ps->g, sb.data, sb.len);
+    strbuf_free(&sb);
+    return t;
+}
+
 /* ---- module text ---- */
 
 void load_version(RelayParser *ps, RelayText t)
@@ -454,6 +493,7 @@ static void parse_tables_free(RelayParser *ps)
     ps->temps = NULL;
     free(ps->marks);
     ps->marks = NULL;
+    vec_free(&ps->fn_type_params);
     free(ps->scratch_nodes);
     ps->scratch_nodes = NULL;
     adt_table_free(ps->adts);

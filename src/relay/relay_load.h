@@ -158,6 +158,8 @@ typedef struct RelayParser {
     size_t *marks;       /* per open scope: nsyms at its start */
     int depth;           /* open scopes (0: @main) */
     size_t marks_cap;    /* capacity of marks */
+    VEC(const char *) fn_type_params; /* per open scope (items, by
+                            depth): its fn's type parameters ("A, B"), or NULL */
     graft_node **scratch_nodes;     /* operands of the list being reduced */
     size_t scratch_nodes_cap; /* capacity of scratch_nodes */
     graft_attr *scratch_attrs;      /* attributes of the list being reduced */
@@ -211,9 +213,10 @@ void load_push_type(RelayParser *ps, const graft_type *t);
 bool load_push_dim(RelayParser *ps, RelayText t);
 
 void load_note_opener(RelayParser *ps, const char *msg);
-/* Opens a fn's scope at its "fn" (at); false after reporting functions
- * nested deeper than the fn-depth limit. */
-bool load_scope_open(RelayParser *ps, RelayText at);
+/* Opens a fn's scope at its "fn" (at), the fn's type parameters
+ * type_params (or NULL); false after reporting functions nested deeper
+ * than the fn-depth limit. */
+bool load_scope_open(RelayParser *ps, RelayText at, const char *type_params);
 void load_scope_close(RelayParser *ps);
 
 /* Each returns NULL/false after reporting an error (the parser aborts);
@@ -256,8 +259,9 @@ bool load_param_names(RelayParser *ps, RelayText names);
 void load_block_open(RelayParser *ps);
 /* Forgets every name (at the end of a "def"). */
 void load_scope_reset(RelayParser *ps);
-bool load_def(RelayParser *ps, RelayText name, size_t mark, const graft_type *ret,
-              graft_node *body);
+/* def @NAME[TYPE_PARAMS](...) -> RET { BODY }: type_params "A, B" or NULL. */
+bool load_def(RelayParser *ps, RelayText name, const char *type_params, size_t mark,
+              const graft_type *ret, graft_node *body);
 /* A module that is a bare expression: its body becomes @main. */
 void load_bare(RelayParser *ps, graft_node *body);
 /* After the last def: globals resolved, meta references checked, @main
@@ -292,6 +296,15 @@ const graft_type *load_tuple_type(RelayParser *ps, size_t mark);
 const graft_type *load_paren_type(RelayParser *ps, size_t mark);
 /* NAME '[' types ']': a type kept as its text (TYPE_OTHER). */
 const graft_type *load_type_call(RelayParser *ps, RelayText name, size_t mark);
+/* A type parameter's name (TYPE_OTHER), pushed by the type_params list. */
+const graft_type *load_type_name(RelayParser *ps, RelayText t);
+/* The names pushed from mark as TVM prints them between brackets
+ * ("A, B"), interned. */
+const char *load_type_params(RelayParser *ps, size_t mark);
+/* "fn" ['[' type_params ']'] '(' types ')' "->" ret: a function type,
+ * kept as its text (TYPE_OTHER) as TVM's FuncType prints it. */
+const graft_type *load_fn_type(RelayParser *ps, const char *type_params, size_t mark,
+                               const graft_type *ret);
 
 void load_version(RelayParser *ps, RelayText t);
 void load_typedef(RelayParser *ps, RelayText t);

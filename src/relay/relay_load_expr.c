@@ -149,7 +149,7 @@ static bool define(RelayParser *ps, RelayText name, uint64_t key, graft_node *n)
     return true;
 }
 
-bool load_scope_open(RelayParser *ps, RelayText at)
+bool load_scope_open(RelayParser *ps, RelayText at, const char *type_params)
 {
     if ((uint64_t)ps->depth >= ps->max_fn_depth) {
         diag_error(ps->diag, ps->src, load_range(ps, at),
@@ -158,6 +158,8 @@ bool load_scope_open(RelayParser *ps, RelayText at)
         ps->failed = true;
         return false;
     }
+    vec_reserve(&ps->fn_type_params, (size_t)ps->depth + 1);
+    ps->fn_type_params.items[ps->depth] = type_params;
     ps->marks = xgrow_items(ps->marks, &ps->marks_cap, (size_t)ps->depth + 1, sizeof(size_t));
     ps->marks[ps->depth++] = ps->syms.len;
     return true;
@@ -514,6 +516,7 @@ graft_node *load_func(RelayParser *ps, size_t mark, const graft_type *ret, graft
     take_args(ps, mark, &params, &nparams, &attrs, &nattrs);
     graft_node *fn = graph_add_func(ps->g, params, nparams, body, attrs, nattrs);
     graph_set_ret_type(ps->g, fn, ret);
+    graph_set_type_params(ps->g, fn, ps->fn_type_params.items[ps->depth - 1]);
     load_scope_close(ps);
     return fn;
 }

@@ -32,9 +32,10 @@ static void push_late(RelayParser *ps, const char *name, int64_t index, RelayTex
 
 /* ---- definitions ---- */
 
-/* def -> "def" GLOBAL '(' params-and-attrs ')' [-> type] '{' body '}' */
-bool load_def(RelayParser *ps, RelayText name, size_t mark, const graft_type *ret,
-              graft_node *body)
+/* def -> "def" GLOBAL ['[' type-params ']'] '(' params-and-attrs ')'
+ *        [-> type] '{' body '}' */
+bool load_def(RelayParser *ps, RelayText name, const char *type_params, size_t mark,
+              const graft_type *ret, graft_node *body)
 {
     graft_node **params = xmalloc((ps->items.len - mark + 1) * sizeof *params);
     graft_attr *attrs = xmalloc((ps->items.len - mark + 1) * sizeof *attrs);
@@ -49,6 +50,7 @@ bool load_def(RelayParser *ps, RelayText name, size_t mark, const graft_type *re
     const char *s = graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1);
     graft_node *fn = graph_add_func(ps->g, params, nparams, body, attrs, nattrs);
     graph_set_ret_type(ps->g, fn, ret);
+    graph_set_type_params(ps->g, fn, type_params);
     free(params);
     free(attrs);
     load_scope_reset(ps);

@@ -33,6 +33,7 @@ static void put_main(Printer *p, StrBuf *out)
     }
     out_lit(out, "def @");
     out_str(out, graph_name(g));
+    printer_put_type_params(out, graph_type_params(g));
     out_chr(out, '(');
     int nparams = graph_nparams(g);
     uint32_t *ids = xmalloc((size_t)(nparams ? nparams : 1) * sizeof *ids);

@@ -180,8 +180,11 @@ void printer_put_scope(Printer *p, StrBuf *out, uint32_t root, int level);
 
 /* ---- relay_print_scope.c (note [control]) ---- */
 
-/* prefix "(%a, %b, Attr=...) -> T {" body "}": "fn " for a function
- * value, "def @f" for a global (TVM's PrintFunc). */
+/* "[A, B]" of a function with type parameters (names), nothing without
+ * (NULL): TVM's PrintFunc writes them between the prefix and '('. */
+void printer_put_type_params(StrBuf *out, const char *names);
+/* prefix ["[A, B]"] "(%a, %b, Attr=...) -> T {" body "}": "fn " for a
+ * function value, "def @f" for a global (TVM's PrintFunc). */
 void printer_put_func(Printer *p, StrBuf *out, const graft_node *n, const char *prefix,
                       int level);
 void printer_put_let(Printer *p, StrBuf *out, const graft_node *n, int at);

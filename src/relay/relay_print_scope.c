@@ -17,6 +17,15 @@ static void put_block(Printer *p, StrBuf *out, const graft_node *root, int level
     out_chr(out, '}');
 }
 
+void printer_put_type_params(StrBuf *out, const char *names)
+{
+    if (!names)
+        return;
+    out_chr(out, '[');
+    out_str(out, names);
+    out_chr(out, ']');
+}
+
 /* prefix "(%a, %b, Attr=...) -> T {" body "}" at the current level:
  * "fn " for a function value, "def @f" for a global (TVM's PrintFunc). */
 void printer_put_func(Printer *p, StrBuf *out, const graft_node *n, const char *prefix,
@@ -25,6 +34,7 @@ void printer_put_func(Printer *p, StrBuf *out, const graft_node *n, const char *
     int nparams = node_nparams(n);
     uint32_t id = node_id(n);
     out_str(out, prefix);
+    printer_put_type_params(out, node_type_params(n));
     out_chr(out, '(');
     if (p->ga.start[id + 1] - p->ga.start[id] >= (uint32_t)nparams) {
         /* the parameters, then the body */

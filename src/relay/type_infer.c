@@ -221,6 +221,31 @@ static const graft_type *func_type(graft_graph *g, const graft_node *n)
     return t;
 }
 
+/* The type of a call of callee: a function literal's body's, or for a
+ * value of function type "fn (T, ...) -> R" (a parameter or let of that
+ * type, as TVM's FuncType prints it) R; unknown for a generic one
+ * ("fn [A](A) -> A"), whose result is its instantiation's. */
+static const graft_type *called_type(graft_graph *g, const graft_node *callee)
+{
+    if (node_kind(callee) == NODE_FUNC)
+        return node_type(node_body(callee));
+    const graft_type *t = node_type(callee);
+    if (!t || t->kind != TYPE_OTHER || strncmp(t->text, "fn (", 4) != 0)
+        return NULL;
+    const char *s = t->text + 3;
+    for (int depth = 0; *s; s++) { /* to the ')' closing the parameters */
+        depth += (*s == '(' || *s == '[') - (*s == ')' || *s == ']');
+        if (depth == 0)
+            break;
+    }
+    if (strncmp(s, ") -> ", 5) != 0)
+        return NULL;
+    s += 5;
+    size_t len = strlen(s), used = 0;
+    const graft_type *r = strncmp(s, "fn ", 3) ? graph_parse_type(g, s, len, &used) : NULL;
+    return r && used == len ? r : graph_type_other(g, s, len);
+}
+
 static const graft_type *infer(graft_graph *g, const graft_node *n, RelCache *rc, StrBuf *why)
 {
     switch (node_kind(n)) {
@@ -238,9 +263,7 @@ static const graft_type *infer(graft_graph *g, const graft_node *n, RelCache *rc
         return func_type(g, n);
     case NODE_CALL:
         if (node_callee(n))
-            return node_kind(node_callee(n)) == NODE_FUNC
-                       ? node_type(node_body(node_callee(n)))
-                       : NULL;
+            return called_type(g, node_callee(n));
         return call_type(g, n, rc, why);
     case NODE_LET: /* operands %v, value, body: the body's type */
         return node_type(node_arg(n, 2));

@@ -83,6 +83,21 @@ static SrcRange pat_range(const graft_pat *p)
                       p->last_col ? p->last_col : p->col};
 }
 
+/* note [part texts]: a part longer than 40 characters (or on several
+ * lines) shows its start and its end, 'nn.batch_norm(c@nn.conv2d(x, w ...
+ * scale=True)[0]': parts that start alike (an element and the call it
+ * takes, nn.batch_norm(...)[0] and nn.batch_norm(...)) read apart. */
+static void put_tail(const Source *src, int ln, size_t last_col, size_t min_from, StrBuf *out)
+{
+    size_t len;
+    const char *line = source_line(src, ln, &len);
+    size_t to = line ? (last_col < len ? last_col : len) : 0, from = to;
+    while (from > min_from && to - from < 16 && line[from - 1] != ' ')
+        from--;
+    strbuf_puts(out, " ... ");
+    strbuf_append(out, line ? line + from : "", to - from);
+}
+
 void explain_put_part(Explainer *x, const graft_rule *rule, const graft_pat *p, StrBuf *out)
 {
     const Source *src = explain_rule_source(x, rule);
@@ -93,14 +108,22 @@ void explain_put_part(Explainer *x, const graft_rule *rule, const graft_pat *p, 
         return;
     }
     size_t from = (size_t)p->col - 1;
-    size_t to = p->last_line == p->line && p->last_col >= p->col ? (size_t)p->last_col : len;
+    bool one_line = !p->last_line || p->last_line == p->line;
+    size_t to = one_line && p->last_col >= p->col ? (size_t)p->last_col : len;
     if (to > len)
         to = len;
-    bool cut = to - from > 40;
+    bool cut = to - from > 40 || (!one_line && p->last_line > p->line);
     strbuf_putc(out, '\'');
-    for (size_t i = from; i < (cut ? from + 36 : to); i++)
-        strbuf_putc(out, line[i]);
-    strbuf_puts(out, cut ? " ...'" : "'");
+    size_t head = cut && to - from > 28 ? 28 : to - from;
+    while (head > 0 && line[from + head - 1] == ' ')
+        head--;
+    strbuf_append(out, line + from, head);
+    if (cut && p->last_col > 0)
+        put_tail(src, one_line ? p->line : p->last_line, (size_t)p->last_col,
+                 one_line ? from + head : 0, out);
+    else if (cut)
+        strbuf_puts(out, " ...");
+    strbuf_putc(out, '\'');
 }
 
 void explain_rule_note(Explainer *x, const graft_rule *rule, const graft_pat *p, const char *msg)
@@ -164,6 +187,71 @@ static void put_pairs(Explainer *x, const graft_rule *rule, const MatchPair *pai
 
 /* ---- why a part failed ---- */
 
+/* What attr_range has read of the pattern's text. */
+typedef struct AttrScan {
+    const char *name; /* the attribute wanted */
+    size_t len;       /* its length */
+    int depth;        /* brackets open, 1 among the call's own operands */
+    bool quoted;      /* inside a string */
+    char prev;        /* the last character that is not layout */
+    bool found;       /* NAME= seen: r holds its start */
+} AttrScan;
+
+/* Reads text[i] of line ln into s; true when the attribute's value ends
+ * there (r complete). */
+static bool attr_step(AttrScan *s, const char *text, size_t len, size_t i, int ln, SrcRange *r)
+{
+    char c = text[i];
+    if (s->quoted) {
+        s->quoted = c != '"' || (i > 0 && text[i - 1] == '\\');
+        return false;
+    }
+    if (s->found && s->depth == 1 && (c == ',' || c == ')'))
+        return true;
+    s->quoted = c == '"';
+    s->depth += (c == '(' || c == '[' || c == '{') - (c == ')' || c == ']' || c == '}');
+    if (!s->found && s->depth == 1 && (s->prev == '(' || s->prev == ',') &&
+        len - i > s->len && memcmp(text + i, s->name, s->len) == 0) {
+        size_t j = i + s->len;
+        while (j < len && (text[j] == ' ' || text[j] == '\t'))
+            j++;
+        if (j < len && text[j] == '=' && (j + 1 == len || text[j + 1] != '=')) {
+            s->found = true;
+            *r = (SrcRange){ln, (int)i + 1, ln, (int)i + 1};
+        }
+    }
+    if (c != ' ' && c != '\t') {
+        s->prev = c;
+        if (s->found)
+            r->last_line = ln, r->last_column = (int)i + 1;
+    }
+    return false;
+}
+
+/* note [attribute carets]: an attribute of a pattern is no part of its
+ * own (a test of the call, without a place), so explain finds NAME=VALUE
+ * in the rule's text among the call's own operands (after '(' or ',' at
+ * the call's depth, up to the ',' or ')' that ends the value) and points
+ * at it, not at the whole call; an attribute the text does not spell
+ * there (a macro's argument) leaves the whole call. */
+static SrcRange attr_range(Explainer *x, const graft_rule *rule, const graft_pat *p,
+                           const char *name)
+{
+    SrcRange whole = pat_range(p), r = whole;
+    const Source *src = explain_rule_source(x, rule);
+    AttrScan s = {name, strlen(name), 0, false, 0, false};
+    for (int ln = whole.first_line; src && ln <= whole.last_line; ln++) {
+        size_t len;
+        const char *text = source_line(src, ln, &len);
+        size_t i = ln == whole.first_line ? (size_t)whole.first_column - 1 : 0;
+        size_t end = ln == whole.last_line ? (size_t)whole.last_column : len;
+        for (; text && i < end && i < len; i++)
+            if (attr_step(&s, text, len, i, ln, &r))
+                return r;
+    }
+    return whole;
+}
+
 static void explain_why(Explainer *x, const graft_rule *rule, const MatchWhy *w)
 {
     const Matcher *m = x->e->m;
@@ -171,7 +259,11 @@ static void explain_why(Explainer *x, const graft_rule *rule, const MatchWhy *w)
     explain_put_part(x, rule, w->pat, &part);
     strbuf_printf(&msg, "%s wants ", part.data);
     match_why_wanted(m, w, &msg);
-    explain_rule_note(x, rule, w->pat, msg.data);
+    if (w->kind == WHY_PRED && w->pred->kind == GRAFT_PRED_ATTR && w->pred->s)
+        explain_note(x, explain_rule_source(x, rule), rule->file,
+                     attr_range(x, rule, w->pat, w->pred->s), msg.data);
+    else
+        explain_rule_note(x, rule, w->pat, msg.data);
     msg.len = 0;
     strbuf_printf(&msg, "%s ", explain_label(x, w->node, &x->sb));
     match_why_found(m, w, &msg);

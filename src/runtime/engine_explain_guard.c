@@ -2,6 +2,7 @@
  * its values: "users(c) == 1 is 2 == 1: false". */
 #include "engine_explain_impl.h"
 
+#include <ctype.h>
 #include <string.h>
 
 #include "util.h"
@@ -147,13 +148,130 @@ SrcRange explain_guard_range(Explainer *x, const graft_rule *rule)
     return (SrcRange){rule->line, 1, rule->line, 1};
 }
 
+/* The condition that makes e false (e false): an && 's first false
+ * operand's, an || 's first operand's (both are false), a ! or a
+ * comparison itself. */
+static const graft_expr *failing(const graft_expr *e, const graft_binding *b)
+{
+    while (e->kind == GRAFT_EXPR_AND || e->kind == GRAFT_EXPR_OR)
+        e = e->kind == GRAFT_EXPR_OR || !guard_eval(e->kids[0], b) ? e->kids[0] : e->kids[1];
+    return e;
+}
+
+/* The first node a query in e reads (users(c), rank(c), ...), with the
+ * query in *q; NULL when e reads none. */
+static const graft_node *read_node(const graft_expr *e, const graft_binding *b,
+                                   const graft_expr **q)
+{
+    if (e->kind >= GRAFT_EXPR_USERS && e->kind <= GRAFT_EXPR_ATTR && e->slot >= 0 &&
+        b[e->slot].node) {
+        *q = e;
+        return b[e->slot].node;
+    }
+    for (int i = 0; i < e->nkids; i++) {
+        const graft_node *n = read_node(e->kids[i], b, q);
+        if (n)
+            return n;
+    }
+    return NULL;
+}
+
+/* The end of the number at s[i] (digits, '.', an exponent), or i; the
+ * digits of a name (w1) are none. */
+static size_t number_end(const char *s, size_t i, size_t n)
+{
+    if (i > 0 && (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_' || s[i - 1] == '.'))
+        return i;
+    size_t j = i;
+    while (j < n && (isdigit((unsigned char)s[j]) || s[j] == '.' || s[j] == 'e' ||
+                     s[j] == 'f' || ((s[j] == '-' || s[j] == '+') && j > i && s[j - 1] == 'e')))
+        j++;
+    return j > i && isdigit((unsigned char)s[i]) ? j : i;
+}
+
+/* note [guard carets]: a guard's conditions have no places of their
+ * own, so the failing one (failing) is found in the guard's text as it
+ * prints, layout aside and a number matching any spelling of a number
+ * ("value(x) < 1.4142235999999999" prints what "value(x) < 1.4142236"
+ * says): "rank(c)==3" in "where rank(c) == 3 => c".  Not found, the whole
+ * guard is shown. */
+static bool find_text(const char *line, size_t from, size_t to, const char *want,
+                      SrcRange *r, int l)
+{
+    size_t wlen = strlen(want);
+    for (size_t i = from; i < to; i++) {
+        size_t j = i, k = 0;
+        while (j < to && want[k]) {
+            size_t je = number_end(line, j, to), ke = number_end(want, k, wlen);
+            if (je > j && ke > k) {
+                j = je, k = ke;
+                continue;
+            }
+            if (line[j] == ' ' || line[j] == '\t') {
+                j++;
+                continue;
+            }
+            if (want[k] == ' ') {
+                k++;
+                continue;
+            }
+            if (line[j] != want[k])
+                break;
+            j++, k++;
+        }
+        while (want[k] == ' ')
+            k++;
+        if (!want[k] && line[i] != ' ') {
+            *r = (SrcRange){l, (int)i + 1, l, (int)j};
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The failing condition's note, and the model node its query read. */
+static void explain_failing(Explainer *x, const graft_rule *rule, const graft_binding *b,
+                            SrcRange guard)
+{
+    const graft_expr *e = failing(rule->guard, b), *q = NULL;
+    StrBuf as = {0}, msg = {0};
+    put_expr(x, rule, e, b, false, &as);
+    SrcRange at = guard;
+    const Source *src = explain_rule_source(x, rule);
+    size_t len;
+    const char *line = src ? source_line(src, guard.first_line, &len) : NULL;
+    if (!line || !find_text(line, (size_t)guard.first_column - 1, (size_t)guard.last_column,
+                            as.data, &at, guard.first_line))
+        at = guard;
+    strbuf_printf(&msg, "'%s' is false", as.data);
+    const graft_node *n = read_node(e, b, &q);
+    if (n) {
+        as.len = 0;
+        put_expr(x, rule, q, b, false, &as);
+        strbuf_printf(&msg, ": %s is ", as.data);
+        put_expr(x, rule, q, b, true, &msg);
+    }
+    explain_note(x, src, rule->file, at, msg.data);
+    if (n) {
+        msg.len = 0;
+        strbuf_printf(&msg, "%s is %s: %s is ", rule->slot_names[q->slot],
+                      explain_label(x, n, &x->sb), as.data);
+        put_expr(x, rule, q, b, true, &msg);
+        explain_model_note(x, n, msg.data);
+    }
+    strbuf_free(&as);
+    strbuf_free(&msg);
+}
+
 void explain_guard(Explainer *x, const graft_rule *rule, const MatchFailure *f)
 {
     if (!rule->guard) {
         fputs("  the compiled guard refused (no table to show its values)\n", x->out);
         return;
     }
-    explain_note(x, explain_rule_source(x, rule), rule->file, explain_guard_range(x, rule),
+    SrcRange guard = explain_guard_range(x, rule);
+    explain_note(x, explain_rule_source(x, rule), rule->file, guard,
          "the pattern matches, but the guard is false");
     put_conditions(x, rule, rule->guard, f->b);
+    explain_failing(x, rule, f->b, guard);
 }

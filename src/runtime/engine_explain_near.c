@@ -103,6 +103,18 @@ static void near_line(Explainer *x, const graft_rule *rule, graft_node *root, ui
     strbuf_free(&msg);
 }
 
+/* No partial match: no node (but the matches) matches the root's own
+ * part, so the list would be empty; say which part that is. */
+static void near_none(Explainer *x, const graft_rule *rule, uint32_t matches)
+{
+    x->sb2.len = 0;
+    explain_put_part(x, rule, rule->pattern, &x->sb2);
+    fprintf(x->out, "%s (%s:%d): %u match%s; no partial match: no %snode matches the "
+            "root part %s (%s:%d:%d)\n", rule->name, rule->file, rule->line, matches,
+            matches == 1 ? "" : "es", matches ? "other " : "", x->sb2.data, rule->file,
+            rule->pattern->line, rule->pattern->col);
+}
+
 void explainer_near(Explainer *x, uint32_t r, uint32_t want)
 {
     graft_engine *e = x->e;
@@ -124,10 +136,13 @@ void explainer_near(Explainer *x, uint32_t r, uint32_t want)
             near[nnear++] = (Near){score, ids[i], i};
     }
     qsort(near, nnear, sizeof *near, near_cmp);
-    fprintf(x->out, "%s (%s:%d): %u match%s; %s %u partial match%s:\n", rule->name,
-            rule->file, rule->line, matches, matches == 1 ? "" : "es",
-            nnear > want ? "the best" : "all", nnear > want ? want : nnear,
-            (nnear > want ? want : nnear) == 1 ? "" : "es");
+    if (nnear)
+        fprintf(x->out, "%s (%s:%d): %u match%s; %s %u partial match%s:\n", rule->name,
+                rule->file, rule->line, matches, matches == 1 ? "" : "es",
+                nnear > want ? "the best" : "all", nnear > want ? want : nnear,
+                (nnear > want ? want : nnear) == 1 ? "" : "es");
+    else /* what no node has, rather than an empty list */
+        near_none(x, rule, matches);
     for (uint32_t i = 0; i < nnear && i < want; i++) {
         graft_node *root = graph_node(e->g, near[i].id);
         matcher_try(e->m, r, root);

@@ -11,11 +11,31 @@
 
 /* ---- the rule's named slots ---- */
 
+/* Marks in in_fn every pattern node below a function pattern: what it
+ * matches is in the function's scope, never a group's input (TVM's
+ * CreateGroup makes the body of a FunctionPattern's match fuzzy). */
+static void mark_in_fn(KeyMap *in_fn, const graft_pat *fn)
+{
+    WALK(const graft_pat *) w = {0};
+    walk_push(&w, fn);
+    while (w.depth) {
+        const graft_pat *n = walk_pop(&w);
+        int64_t *seen = keymap_put(in_fn, keymap_ptr_key(n), 0);
+        if (*seen)
+            continue;
+        *seen = 1;
+        walk_reserve(&w, (size_t)n->nkids);
+        for (int i = 0; i < n->nkids; i++)
+            walk_push_reserved(&w, n->kids[i]);
+    }
+    walk_free(&w);
+}
+
 /* Marks the slots that a non-leaf pattern node binds (s@exp(x), and
  * s@x, which lowering wraps in a one-choice alternative), and tells
  * whether the pattern has a dominator pattern; walks the pattern DAG with
- * a stack, each node once. */
-static bool *named_slots(const graft_rule *rule, bool *has_dom)
+ * a stack, each node once.  Function patterns' parts go in in_fn. */
+static bool *named_slots(const graft_rule *rule, bool *has_dom, KeyMap *in_fn)
 {
     *has_dom = false;
     bool *named = xcalloc((size_t)rule->nslots + 1, sizeof *named);
@@ -34,6 +54,8 @@ static bool *named_slots(const graft_rule *rule, bool *has_dom)
             named[n->slot] = true;
         if (n->kind == GRAFT_PAT_DOM)
             *has_dom = true;
+        if (n->kind == GRAFT_PAT_FN)
+            mark_in_fn(in_fn, n);
         walk_reserve(&w, (size_t)n->nkids);
         for (int i = 0; i < n->nkids; i++)
             walk_push_reserved(&w, n->kids[i]);
@@ -54,6 +76,7 @@ void grouper_init(Grouper *gp, graft_engine *e)
 void grouper_free(Grouper *gp)
 {
     free(gp->named);
+    keymap_free(&gp->in_fn);
     free(gp->claim);
     free(gp->owner);
     free(gp->inreg);
@@ -112,7 +135,9 @@ void grouper_begin(Grouper *gp, uint32_t rule)
      * after the last rewrite, mostly) does not pay for the nodes made */
     next_stamp(&gp->pass, gp->claim, gp->size);
     free(gp->named);
-    gp->named = named_slots(&gp->e->rs->rules[rule], &gp->has_dom);
+    keymap_free(&gp->in_fn);
+    gp->in_fn = (KeyMap){0};
+    gp->named = named_slots(&gp->e->rs->rules[rule], &gp->has_dom, &gp->in_fn);
     gp->rule = rule;
     gp->inputs.len = 0;
     gp->roots.len = 0;
@@ -160,6 +185,8 @@ static bool leaf_is_input(const Grouper *gp, const MatchPair *pairs, uint32_t np
     const graft_pat *pat = leaf->pat;
     if (pat->embed && node_kind(leaf->node) == NODE_CONST)
         return false;
+    if (gp->in_fn.len && keymap_get(&gp->in_fn, keymap_ptr_key(pat)))
+        return false; /* in a function pattern's match: its scope's */
     if (pat->slot >= 0 && gp->named[pat->slot])
         return false;
     return !gp->has_dom || !on_dom_path(pairs, npairs, leaf->node);
@@ -216,7 +243,9 @@ static bool is_root(const Grouper *gp, const Group *gr, const graft_node *n)
 }
 
 /* The region: nodes reachable from the root (from every root of a rule
- * of several) without passing an input. */
+ * of several) without passing an input; a function literal called there
+ * with its body, which TVM's MatchExtractor takes into the group (so no
+ * root inside it is tried again in the pass). */
 static void collect_region(Grouper *gp, const Group *gr)
 {
     gp->region.len = 0;
@@ -231,9 +260,13 @@ static void collect_region(Grouper *gp, const Group *gr)
         gp->inreg[node_id(n)] = gp->stamp;
         vec_push(&gp->region, n);
         int na = node_is_opaque(n) ? 0 : node_nargs(n);
-        walk_reserve(&gp->walk, (size_t)na);
+        walk_reserve(&gp->walk, (size_t)na + 1);
         for (int i = 0; i < na; i++)
             walk_push_reserved(&gp->walk, node_arg(n, i));
+        if (node_callee(n) && node_kind(node_callee(n)) == NODE_FUNC)
+            walk_push_reserved(&gp->walk, node_callee(n));
+        else if (node_kind(n) == NODE_FUNC && node_body(n))
+            walk_push_reserved(&gp->walk, node_body(n));
     }
 }
 

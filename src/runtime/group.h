@@ -38,6 +38,8 @@ typedef struct Grouper {
     bool *named;      /* per variable slot of the rule: some non-leaf
                          pattern node binds it (s@exp(x)) */
     bool has_dom;     /* the rule's pattern has a dominator pattern */
+    KeyMap in_fn;     /* pattern nodes below a function pattern (their
+                         matches are no inputs), by address */
     uint32_t *claim;  /* per node id: the pass that claimed it */
     graft_node **owner;     /* per node id: the root of the group that claimed
                          it (read only where claim is current) */

@@ -64,6 +64,8 @@ typedef struct Pass {
     StrBuf name;        /* scratch: a group's PartitionedFromPattern */
     NameKey key, last_key; /* what a group's name is made of, and
                            the last name's (note [names once]) */
+    KeyMap fn_seen;     /* scratch: the function nodes' parts a group's key
+                           holds (note [function names]) */
     const char *pfp;    /* "PartitionedFromPattern", interned */
     const char *last_name;   /* the last group's name, interned */
     const graft_attr *last_attrs;  /* the last group's function attributes */
@@ -76,7 +78,10 @@ static bool is_partitioned_fn(const graft_node *n)
     return node_kind(n) == NODE_FUNC && node_find_attr(n, "PartitionedFromPattern");
 }
 
-/* Marks a partitioned function's body: never entered by this pass. */
+/* Marks a partitioned function's body: never entered by this pass; nor
+ * the bodies of functions in it (TVM's PostOrderVisit of the body enters
+ * them: a call of a function literal partitioned is not partitioned
+ * inside again). */
 static void mark_pre(Pass *p, graft_node *fn)
 {
     WALK(graft_node *) w = {0};
@@ -93,6 +98,8 @@ static void mark_pre(Pass *p, graft_node *fn)
             walk_push_reserved(&w, node_arg(n, i));
         if (node_callee(n))
             walk_push_reserved(&w, node_callee(n));
+        if (node_kind(n) == NODE_FUNC)
+            walk_push(&w, node_body(n));
     }
     walk_free(&w);
 }
@@ -189,33 +196,6 @@ static char *put_digits(char *at, uint32_t v)
     return at + (sizeof buf - (size_t)i);
 }
 
-/* The name part of one region node (TVM's MatchExtractor). */
-static void name_part(StrBuf *name, const graft_node *n)
-{
-    switch (node_kind(n)) {
-    case NODE_CALL:
-        strbuf_puts(name, node_op(n) ? node_op(n) : "Call");
-        strbuf_putc(name, '_');
-        break;
-    case NODE_TUPLE:
-        strbuf_puts(name, "Tuple_");
-        break;
-    case NODE_GETITEM:
-    {
-        char buf[32] = "TupleGetItem", *end = buf + 12;
-        int i = node_index(n);
-        if (i < 0) /* never negative in a loaded graph */
-            *end++ = '-';
-        end = put_digits(end, i < 0 ? 0u - (uint32_t)i : (uint32_t)i);
-        *end++ = '_';
-        strbuf_append(name, buf, (size_t)(end - buf));
-        break;
-    }
-    default:
-        break;
-    }
-}
-
 /* note [names once]: groups of one pattern mostly get one name
  * ("subtract_multiply_add_sqrt_divide_add_" for every copy of the seed),
  * and building and interning its text per group cost more than the rest
@@ -225,24 +205,93 @@ static void name_part(StrBuf *name, const graft_node *n)
  * attributes as they are; the text is made and interned only when the
  * parts change. */
 
+/* Key entries that are no op name (an interned name's address is
+ * never this small). */
+enum { KEY_CALL = 1, KEY_TUPLE, KEY_GETITEM, KEY_FUNCTION };
+
 /* The name parts of n as key entries: an op name (interned, so its
  * address says which), or a small kind marker and a tuple index. */
 static void key_part(Pass *p, const graft_node *n)
 {
     switch (node_kind(n)) {
     case NODE_CALL:
-        vec_push(&p->key, node_op(n) ? (uintptr_t)node_op(n) : (uintptr_t)1);
+        vec_push(&p->key, node_op(n) ? (uintptr_t)node_op(n) : (uintptr_t)KEY_CALL);
         break;
     case NODE_TUPLE:
-        vec_push(&p->key, (uintptr_t)2);
+        vec_push(&p->key, (uintptr_t)KEY_TUPLE);
         break;
     case NODE_GETITEM:
-        vec_push(&p->key, (uintptr_t)3);
+        vec_push(&p->key, (uintptr_t)KEY_GETITEM);
         vec_push(&p->key, (uintptr_t)(uint32_t)node_index(n));
+        break;
+    case NODE_FUNC:
+        vec_push(&p->key, (uintptr_t)KEY_FUNCTION);
         break;
     default:
         break;
     }
+}
+
+/* The name a key spells, as TVM's MatchExtractor appends it: an op's
+ * name and '_', "Call_", "Tuple_", "TupleGetItem<i>_", "Function". */
+static void key_name(StrBuf *name, const NameKey *key)
+{
+    for (size_t i = 0; i < key->len; i++) {
+        uintptr_t k = key->items[i];
+        if (k == KEY_CALL)
+            strbuf_puts(name, "Call_");
+        else if (k == KEY_TUPLE)
+            strbuf_puts(name, "Tuple_");
+        else if (k == KEY_GETITEM)
+            strbuf_printf(name, "TupleGetItem%d_", (int)(uint32_t)key->items[++i]);
+        else if (k == KEY_FUNCTION)
+            strbuf_puts(name, "Function");
+        else
+            strbuf_printf(name, "%s_", (const char *)k);
+    }
+}
+
+/* The i-th node TVM's ExprMutator visits below n: a function's
+ * parameters and body, else the callee and the operands; NULL past the
+ * end. */
+static graft_node *visited_kid(const graft_node *n, uint32_t i)
+{
+    if (node_kind(n) == NODE_FUNC) {
+        uint32_t np = (uint32_t)node_nparams(n);
+        return i < np ? node_param(n, (int)i) : i == np ? node_body(n) : NULL;
+    }
+    if (node_callee(n)) {
+        if (i == 0)
+            return node_callee(n);
+        i--;
+    }
+    return i < (uint32_t)node_nargs(n) ? node_arg(n, (int)i) : NULL;
+}
+
+/* note [function names]: TVM's MatchExtractor mutates a function value
+ * in the group, a call's callee before its operands, its body included:
+ * so the body's parts, then "Function", name it before what reads it
+ * (TVM's test_partition_function: "nn.conv2d_FunctionCall_add_").  The
+ * key of function fn in post-order, each node once per group. */
+static void key_function(Pass *p, graft_node *fn)
+{
+    NodeWalk w = {0};
+    walk_push(&w, fn);
+    *keymap_put(&p->fn_seen, keymap_ptr_key(fn), 0) = 1;
+    while (w.depth) {
+        graft_node *n = walk_top(&w);
+        graft_node *kid = visited_kid(n, walk_next(&w));
+        if (!kid) {
+            key_part(p, walk_pop(&w));
+            continue;
+        }
+        int64_t *seen = keymap_put(&p->fn_seen, keymap_ptr_key(kid), 0);
+        if (!*seen) {
+            *seen = 1;
+            walk_push(&w, kid);
+        }
+    }
+    walk_free(&w);
 }
 
 /* Marks a group's inputs in p->input (or clears them: on false); inputs
@@ -262,11 +311,17 @@ static void walk_region(Pass *p, const Group *gr)
 {
     NodeWalk w = p->walk; /* frames kept from one group to the next */
     p->nregion = 0;
+    keymap_free(&p->fn_seen);
+    p->fn_seen = (KeyMap){0};
     walk_push(&w, gr->root);
     while (w.depth) {
         graft_node *n = walk_top(&w);
         int na = node_is_opaque(n) ? 0 : node_nargs(n);
         uint32_t next = walk_next(&w);
+        graft_node *callee = node_callee(n);
+        if (next == 0 && callee && node_kind(callee) == NODE_FUNC &&
+            !keymap_get(&p->fn_seen, keymap_ptr_key(callee)))
+            key_function(p, callee); /* note [function names] */
         if (next < (uint32_t)na) {
             graft_node *a = node_arg(n, (int)next);
             if (node_id(a) < p->size && !p->input[node_id(a)] && !p->body[node_id(a)])
@@ -278,7 +333,10 @@ static void walk_region(Pass *p, const Group *gr)
         if (p->nregion == p->region_cap)
             p->region = xgrow_items(p->region, &p->region_cap, p->nregion + 1, sizeof *p->region);
         p->region[p->nregion++] = n;
-        key_part(p, n);
+        if (node_kind(n) != NODE_FUNC)
+            key_part(p, n);
+        else if (!keymap_get(&p->fn_seen, keymap_ptr_key(n)))
+            key_function(p, n);
     }
     p->walk = w;
 }
@@ -392,8 +450,7 @@ static const graft_attr *fn_attrs(Pass *p, const graft_rule *rule, int *n)
     StrBuf *name = &p->name;
     name->len = 0;
     strbuf_append(name, "", 0); /* never NULL below */
-    for (size_t r = 0; r < p->nregion; r++)
-        name_part(name, p->region[r]);
+    key_name(name, &p->key);
     graft_attr *attrs = arena_array(graph_arena(g), (size_t)rule->npart_attrs + 2, sizeof *attrs);
     graft_attr_value *v = graph_new_attr_value(g, GRAFT_ATTR_STRING);
     v->s = graph_intern_n(g, name->data, name->len);
@@ -520,6 +577,7 @@ static void pass_free(Pass *p)
     vec_free(&p->made);
     vec_free(&p->key);
     vec_free(&p->last_key);
+    keymap_free(&p->fn_seen);
     free(p->region);
     walk_free(&p->walk);
     free(p->args);
