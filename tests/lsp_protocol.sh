@@ -264,6 +264,22 @@ check "a Content-Length line of 1023 bytes is read" sh -c \
 check "a Content-Length line cut at 1023 bytes refuses the message" sh -c \
     '"$1" lsp <"$2" >"$3"; grep -q "without Content-Length" "$3" && ! grep -q "malformed" "$3"' \
     sh "$graft" "$tmp/long" "$tmp/o"
+# A message with a character past U+FFFF (four UTF-8 bytes, here in the
+# path of an include) reaches the client as that character, not as U+FFFD
+# (lsp_valid_utf8 keeps every well-formed sequence).
+astral='include \"\ud83d\ude00.graft\"\nr := add(x, 0) => x\n'
+{
+    msg '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}'
+    msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":\
+{\"textDocument\":{\"uri\":\"file:///lsp-test/astral.graft\",\"languageId\":\"graft\",\
+\"version\":1,\"text\":\"$astral\"}}}"
+    msg '{"jsonrpc":"2.0","id":2,"method":"shutdown"}'
+    msg '{"jsonrpc":"2.0","method":"exit"}'
+} >"$tmp/astral"
+"$graft" lsp --no-debounce <"$tmp/astral" >"$tmp/astral_out" 2>/dev/null
+emoji=$(printf '\360\237\230\200')
+check "a message keeps a character past U+FFFF" \
+    grep -qF "cannot read '/lsp-test/$emoji.graft'" "$tmp/astral_out"
 check "graft lsp --help" sh -c '"$1" lsp --help | grep -q "^usage: graft lsp"' sh "$graft"
 check "graft lsp with an unknown option exits 2" sh -c \
     '"$1" lsp --frobnicate 2>/dev/null; [ $? -eq 2 ]' sh "$graft"

@@ -42,6 +42,9 @@ printf 'def @main(%%x: Tensor[(2), float32]) {\n  nn.lrn(%%x)\n}\n' >lrn.relay
 echo 'r := nn.relu(x) => x' >r.graft
 echo 'graft: error: --verify: parameter %x needs a tensor type with every dim known ("%x: Tensor[(1, 3), float32]")' >want
 expect 1 "$GRAFT" run --verify r.graft untyped.relay
+# A type with a dim unknown is refused the same way (not taken as a size).
+printf 'def @main(%%x: Tensor[(?, 3), float32]) {\n  nn.relu(%%x)\n}\n' >dynamic.relay
+expect 1 "$GRAFT" run --verify r.graft dynamic.relay
 echo 'graft: error: --verify: cannot evaluate the original model: nn.lrn: no evaluator for this op' >want
 expect 1 "$GRAFT" run --verify r.graft lrn.relay
 echo 'graft: error: --verify: the model is too large to evaluate: parameter %x has 6 elements, past the eval-elements limit (4) [--limit eval-elements]' >want

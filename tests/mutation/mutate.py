@@ -20,6 +20,7 @@ import hashlib
 import os
 import random
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -312,12 +313,26 @@ def sample(mutants, count, seed):
 
 # ---- the scratch tree, the build, the suite ----
 
-def run(cmd, cwd, timeout=None, env=None):
-    """Runs cmd in its own process group; (status, output, seconds), status
-    None when it ran past timeout (the group is killed)."""
+def cpu_limiter(seconds):
+    """A preexec_fn that gives the process, and so each process it starts,
+    at most seconds of CPU time (SIGXCPU past it); None for no limit."""
+    if seconds is None:
+        return None
+    soft = int(seconds) + 1
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 5))
+    return limit
+
+
+def run(cmd, cwd, timeout=None, env=None, cpu=None):
+    """Runs cmd in its own process group, each of its processes limited to
+    cpu seconds of CPU time; (status, output, seconds), status None when
+    it ran past timeout seconds of wall time (the group is killed)."""
     start = time.monotonic()
     proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, start_new_session=True)
+                            stderr=subprocess.STDOUT, start_new_session=True,
+                            preexec_fn=cpu_limiter(cpu))
     try:
         out, _ = proc.communicate(timeout=timeout)
         status = proc.returncode
@@ -400,20 +415,26 @@ class Suite:
             self.built |= set(missing)
         return True
 
-    def run_test(self, test, timeout):
-        return run([os.path.join(self.scratch, test)], self.scratch, timeout, self.env)
+    def run_test(self, test, limits):
+        """limits: (CPU seconds of each process, wall seconds of the whole)."""
+        cpu, wall = limits
+        return run([os.path.join(self.scratch, test)], self.scratch, wall, self.env, cpu)
 
     def baseline(self, log):
-        """Runs every test on the unmutated tree; each one's time limit is
-        three times its time plus 30 s.  Exits if one fails."""
+        """Runs every test on the unmutated tree; each one's limits are
+        three times its time plus 30 s of CPU time for each of its processes
+        (a mutant that loops is stopped there, however loaded the machine)
+        and ten times its time plus 300 s of wall time for the whole (which
+        a test slowed only by the machine's load does not reach).  Exits if
+        one fails."""
         self.build()
         for test in self.tests:
             if not self.build_for(test):
                 sys.exit("mutate.py: %s does not build unmutated" % test)
-            status, out, secs = self.run_test(test, 1800)
+            status, out, secs = self.run_test(test, (None, 1800))
             if status not in (0, 77):
                 sys.exit("mutate.py: %s fails unmutated (exit %s):\n%s" % (test, status, out[-3000:]))
-            self.limit[test] = 3 * secs + 30
+            self.limit[test] = (3 * secs + 30, 10 * secs + 300)
             log("baseline %-34s %6.1f s" % (test, secs))
 
     def first_failure(self):
@@ -424,6 +445,8 @@ class Suite:
             status, _, _ = self.run_test(test, self.limit[test])
             if status is None:
                 return test, "timeout"
+            if status == -signal.SIGXCPU:
+                return test, "CPU time limit"
             if status not in (0, 77):
                 return test, "exit %d" % status
         return None, None

@@ -5,6 +5,7 @@ line, an assert or a diagnostic; the sample the same for a seed, spread
 over the layers, and another for another seed."""
 
 import os
+import signal
 import sys
 import tempfile
 
@@ -82,7 +83,14 @@ def main():
         check(False, "--tests accepted a name make check does not run")
     except ValueError as e:
         check("tests/check_api$(EXEEXT)" in str(e), "the error names the test: %s" % e)
-    print("selftest.py: %d mutants of the fixture, samples by seed, tests chosen" % len(got))
+    # A mutant that loops is stopped by its CPU time, which the machine's
+    # load does not stretch: a process past it dies of SIGXCPU.
+    status, _, _ = mutate.run([sys.executable, "-c", "while True: pass"], ".", 120, None, 0)
+    check(status == -signal.SIGXCPU, "a loop past 1 s of CPU time: status %s" % status)
+    status, _, _ = mutate.run([sys.executable, "-c", "pass"], ".", 120, None, 0)
+    check(status == 0, "a process within its CPU time: status %s" % status)
+    print("selftest.py: %d mutants of the fixture, samples by seed, tests chosen, "
+          "CPU limits" % len(got))
 
 
 if __name__ == "__main__":
