@@ -56,6 +56,19 @@ done
 documented='graft run -Wno-ambiguous-overlap onnx/library.graft model.onnx -o fused.onnx'
 grep -qxF "$documented" "$GRAFT_SRCDIR/doc/stdpatterns.md" ||
     fail "doc/stdpatterns.md does not show the command '$documented'"
+# A rule file named on the command line is found in the library only when
+# the current directory has none of that name, and one found nowhere is
+# reported under the name given.
+mkdir -p "$tmp/own/onnx"
+printf 'opset onnx 17\nmine := Identity(x) => x\n' >"$tmp/own/onnx/library.graft"
+(cd "$tmp/own" && "$GRAFT" run --stats=counts onnx/library.graft "$data/encoder_op13.onnx" \
+    -o out.onnx) 2>"$tmp/own.err"
+[ "$(awk '$1 == "mine" { print $4 }' "$tmp/own.err")" = 3 ] ||
+    fail "the current directory's onnx/library.graft did not win: $(cat "$tmp/own.err")"
+(cd "$tmp/own" && "$GRAFT" check onnx/nowhere.graft) >"$tmp/own.out" 2>&1
+want="graft: error: cannot read 'onnx/nowhere.graft': No such file or directory"
+[ "$(cat "$tmp/own.out")" = "$want" ] ||
+    fail "a rule file found nowhere: $(cat "$tmp/own.out")"
 . "$GRAFT_SRCDIR/tests/python_onnx.sh"
 python_onnx 'import onnx'
 n=0
