@@ -6,12 +6,16 @@
 #    tests/onnx/lib/ (one small model per family, each pattern in it).
 # The library: the five files below and contrib_ops.graft (conv.graft,
 # beside them, has a test of its own).
-# 3. The whole library (eliminate, activation, normalization, attention,
-#    matmul, in that order) on each model of tests/onnx/lib/ and each torch
-#    export of the corpus (tests/onnx/*_op13.onnx, *_op17.onnx): the count
-#    of each rule's rewrites (graft run --stats=counts) equals the count an
-#    independent script makes over the ONNX graph with python3-onnx
-#    (tests/onnx/count_fusions.py), and the rewritten model passes
+# 3. The whole library (library.graft: eliminate, activation,
+#    normalization, attention, matmul, in that order), run by the command
+#    doc/stdpatterns.md shows, word for word, from a directory that holds
+#    only the model (the library found as the installed one is), on each
+#    model of tests/onnx/lib/ and each torch export of the corpus
+#    (tests/onnx/*_op13.onnx, *_op17.onnx): graft run --verify finds the
+#    rewritten model's outputs equal to the original's; the count of each
+#    rule's rewrites (--stats=counts) equals the count an independent
+#    script makes over the ONNX graph with python3-onnx
+#    (tests/onnx/count_fusions.py); the rewritten model passes
 #    onnx.checker.check_model with full_check.
 # Needs python3-onnx for 3 (skips without it).
 set -u
@@ -49,20 +53,42 @@ done
 [ -s "$tmp/rules" ] || fail "no rules found in $lib"
 
 # 3.
+documented='graft run -Wno-ambiguous-overlap onnx/library.graft model.onnx -o fused.onnx'
+grep -qxF "$documented" "$GRAFT_SRCDIR/doc/stdpatterns.md" ||
+    fail "doc/stdpatterns.md does not show the command '$documented'"
+# A rule file named on the command line is found in the library only when
+# the current directory has none of that name, and one found nowhere is
+# reported under the name given.
+mkdir -p "$tmp/own/onnx"
+printf 'opset onnx 17\nmine := Identity(x) => x\n' >"$tmp/own/onnx/library.graft"
+(cd "$tmp/own" && "$GRAFT" run --stats=counts onnx/library.graft "$data/encoder_op13.onnx" \
+    -o out.onnx) 2>"$tmp/own.err"
+[ "$(awk '$1 == "mine" { print $4 }' "$tmp/own.err")" = 3 ] ||
+    fail "the current directory's onnx/library.graft did not win: $(cat "$tmp/own.err")"
+(cd "$tmp/own" && "$GRAFT" check onnx/nowhere.graft) >"$tmp/own.out" 2>&1
+want="graft: error: cannot read 'onnx/nowhere.graft': No such file or directory"
+[ "$(cat "$tmp/own.out")" = "$want" ] ||
+    fail "a rule file found nowhere: $(cat "$tmp/own.out")"
 . "$GRAFT_SRCDIR/tests/python_onnx.sh"
 python_onnx 'import onnx'
 n=0
+mkdir "$tmp/cwd"
 for model in "$data"/lib/*.onnxtxt "$data"/*_op13.onnx "$data"/*_op17.onnx; do
     name=$(basename "$model" | sed 's/\.onnx\(txt\)\?$//')
     n=$((n + 1))
-    if ! "$GRAFT" fmt "$model" -o "$tmp/$name.onnx" 2>"$tmp/err" ||
-        ! "$GRAFT" run -Wno-ambiguous-overlap --stats=counts "$lib/eliminate.graft" \
-            "$lib/activation.graft" "$lib/normalization.graft" "$lib/attention.graft" \
-            "$lib/matmul.graft" "$tmp/$name.onnx" -o "$tmp/out_$name.onnx" 2>"$tmp/stats"; then
+    rm -f "$tmp/cwd/fused.onnx"
+    if ! "$GRAFT" fmt "$model" -o "$tmp/cwd/model.onnx" 2>"$tmp/err" ||
+        ! (cd "$tmp/cwd" && "$GRAFT" run --verify --stats=counts ${documented#graft run }) \
+            2>"$tmp/stats"; then
         fail "graft on $name: $(cat "$tmp/err" "$tmp/stats")"
         continue
     fi
-    awk '$1 == "total:" { exit } NR > 1 { print $1, $4 }' "$tmp/stats" >"$tmp/graft_counts"
+    cp "$tmp/cwd/model.onnx" "$tmp/$name.onnx"
+    cp "$tmp/cwd/fused.onnx" "$tmp/out_$name.onnx"
+    grep -q '^verify: output 0 .*: within$' "$tmp/stats" ||
+        fail "graft run --verify on $name: $(grep '^verify' "$tmp/stats")"
+    awk '$1 == "rule" { on = 1; next } $1 == "total:" { exit } on { print $1, $4 }' \
+        "$tmp/stats" >"$tmp/graft_counts"
     if ! "$python" "$data/count_fusions.py" "$tmp/$name.onnx" >"$tmp/script_counts" 2>&1; then
         fail "count_fusions.py $name: $(cat "$tmp/script_counts")"
     elif ! diff "$tmp/script_counts" "$tmp/graft_counts" >"$tmp/diff"; then

@@ -33,10 +33,14 @@ rule_files() {
     done
 }
 
-# 1. graft check on each rule file.
+# 1. graft check on each rule file.  onnx/library.graft joins families
+# whose rules overlap by design (its comment): that warning alone is off.
 for f in $(rule_files); do
     name=stdpatterns/${f#"$srcdir"/stdpatterns/}
-    if "$graft" check -Werror "$f" >"$tmp/check.out" 2>&1 && [ ! -s "$tmp/check.out" ]; then
+    off=-Werror
+    [ "$name" = stdpatterns/onnx/library.graft ] && off=-Wno-ambiguous-overlap
+    if "$graft" check -Werror "$off" "$f" >"$tmp/check.out" 2>&1 && [ ! -s "$tmp/check.out" ]
+    then
         ok "check $name"
     else
         bad "check $name"

@@ -8,7 +8,9 @@
  * entries), then in the installed standard library (the package data
  * directory) and, for a graft run from its build tree, the source tree's
  * stdpatterns/: the first that exists is loaded, so include
- * "transformer.graft" works from any directory.  A file is
+ * "transformer.graft" works from any directory.  A rule file named on
+ * the command line that does not exist is looked for the same way
+ * (command_line_path: `graft run onnx/library.graft m.onnx`).  A file is
  * loaded once per run however often it is included (diamonds are fine); a
  * file that includes itself, directly or through others, is an include
  * cycle.  Includes nest at most FRONTEND_MAX_INCLUDE_DEPTH deep.
@@ -288,6 +290,19 @@ static void loader_init(Loader *ld, const FrontendOptions *opts, graft_diag *d)
         load_builtin_ops(ld);
 }
 
+/* A rule file named on the command line: the file itself, or, when no
+ * such file exists, where include "path" would find it from the current
+ * directory (note [includes]), so that `graft run onnx/library.graft
+ * model.onnx` reads the installed library from any directory.  A file
+ * found nowhere keeps its name, which the error reports. */
+static char *command_line_path(const FrontendOptions *opts, const char *path)
+{
+    if (strcmp(path, "-") == 0 || exists(path))
+        return xstrdup(path);
+    Source here = {.name = "<command line>"};
+    return frontend_include_path(opts, &here, path);
+}
+
 RuleFile *frontend_load(const char *const *paths, int npaths,
                         const FrontendOptions *opts, graft_diag *d)
 {
@@ -295,12 +310,12 @@ RuleFile *frontend_load(const char *const *paths, int npaths,
     Loader ld;
     loader_init(&ld, opts, d);
     for (int i = 0; i < npaths && !diag_gave_up(d); i++) {
-        char *canon = canonical(paths[i]);
-        bool loaded = strcmp(paths[i], "-") != 0 && in_list(ld.seen.items, ld.seen.len, canon);
+        char *path = command_line_path(opts, paths[i]);
+        char *canon = canonical(path);
+        bool loaded = strcmp(path, "-") != 0 && in_list(ld.seen.items, ld.seen.len, canon);
         free(canon);
-        if (loaded)
-            continue; /* already included by an earlier file */
-        Source *src = source_read(paths[i], d);
+        Source *src = loaded ? NULL : source_read(path, d); /* loaded: included already */
+        free(path);
         if (src)
             load_source(&ld, src);
     }

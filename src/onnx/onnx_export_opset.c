@@ -55,10 +55,30 @@ static const struct {
     {"STFT", 17},
 };
 
+/* note [private ops]: a staged fusion (onnxscript's attention fusions,
+ * stdpatterns/onnx/) is two rules: the first makes an op of its own that
+ * only the second reads, as onnxscript's SDPA op (domain
+ * ai.onnxruntime._fusion) is read by its MultiHeadAttention rule.  Such an
+ * op is declared in the domain "graft.private" (ONNX_PRIVATE_DOMAIN),
+ * which no runtime knows: when the second rule did not fire on a node the
+ * first made, the model is not written, and the error names the node and
+ * its op, never a model no runtime can load written silently. */
+static void refuse_private(Exporter *ex, const graft_node *n, const OnnxOpDecl *decl)
+{
+    if (!decl || !decl->domain || strcmp(decl->domain, ONNX_PRIVATE_DOMAIN) != 0)
+        return;
+    diag_file_error(ex->d, ex->m->name, "node '%s' is of op %s, an intermediate of a staged "
+                    "fusion (domain \"%s\"), which the rule that consumes it did not "
+                    "rewrite; no runtime runs it, so the model is not written",
+                    export_call_name(ex, n), node_op(n), ONNX_PRIVATE_DOMAIN);
+    ex->ok = false;
+}
+
 const char *export_made_domain(Exporter *ex, const graft_node *n)
 {
     const char *domain = graph_node_domain(ex->g, n);
     const OnnxOpDecl *decl = decl_of(ex, node_op(n));
+    refuse_private(ex, n, decl);
     if (decl && decl->domain)
         need(ex, decl->domain, decl->since);
     for (size_t i = 0; decl && !decl->domain && i < ARRAY_LEN(introduced); i++)

@@ -45,6 +45,10 @@
 /* What a rule file declares of an op a rewrite may make: its domain
  * (NULL: the default) and opset version (note [made ops' opsets] in
  * onnx_export_opset.c). */
+/* The domain of the ops a staged fusion makes for a later rule to read,
+ * never written to a model (note [private ops] in onnx_export_opset.c). */
+#define ONNX_PRIVATE_DOMAIN "graft.private"
+
 typedef struct OnnxOpDecl {
     const char *domain;
     int since;

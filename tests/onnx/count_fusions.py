@@ -118,6 +118,11 @@ def eliminate(g, c):
             c["eliminate_noop"] += 1
         elif t == "Reshape" and g.same_shape(n.output[0], n.input[0]):
             c["eliminate_reshape"] += 1
+        elif t == "Reshape" and g.op(n.input[1], "Concat") is not None and \
+                g.shape(n.output[0]) is not None:
+            c["reshape_fusion"] += 1
+        elif t == "Unsqueeze" and all(i in g.consts for i in n.input):
+            c["eliminate_unsqueeze"] += 1
         elif t == "Transpose" and g.op(n.input[0], "Transpose") is not None:
             p1 = attr(g.producer[n.input[0]], "perm")
             p2 = attr(n, "perm")
@@ -437,7 +442,8 @@ def gemm_acts(g, c):
 
 
 RULES = """eliminate_identity eliminate_dropout eliminate_slice eliminate_expand eliminate_cast
-eliminate_noop eliminate_reshape eliminate_transpose_pair fuse_relu_clip fuse_clip_relu
+eliminate_noop eliminate_reshape reshape_fusion eliminate_unsqueeze eliminate_transpose_pair
+fuse_relu_clip fuse_clip_relu
 gelu_erf_div gelu_erf_mul fast_gelu bias_gelu fast_gelu_bias conv_relu conv_sigmoid conv_tanh
 conv_leaky_relu conv_clip layer_norm rms_norm skip_layer_norm_bias skip_layer_norm
 skip_rms_norm bias_softmax matmul_add_gemm gemm_transpose_a gemm_transpose_b div_mul not_where
