@@ -283,9 +283,9 @@ const graft_type *load_type_call(RelayParser *ps, RelayText name, size_t mark)
 /* A list of types from mark joined by ", " onto sb. */
 static void put_type_list(RelayParser *ps, size_t mark, StrBuf *sb)
 {
-    for (size_t i = mark; i < ps->nitems; i++)
-        strbuf_printf(sb, "%s%s", i > mark ? ", " : "", ps->items[i].u.type->text);
-    ps->nitems = mark;
+    for (size_t i = mark; i < ps->items.len; i++)
+        strbuf_printf(sb, "%s%s", i > mark ? ", " : "", ps->items.items[i].u.type->text);
+    ps->items.len = mark;
 }
 
 const graft_type *load_type_name(RelayParser *ps, RelayText t)
