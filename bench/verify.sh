@@ -22,6 +22,11 @@
 #     which also bisect over the rewrites, about 7 more evaluations): target under 10 s as
 #     for the Relay CNNs.  A 2-d Conv goes through the same layer kernel
 #     (src/runtime/eval_onnx_conv.c).
+#   - graft run --verify of stdpatterns/onnx/merge.graft on a transformer's
+#     MLP block in ONNX (bench/onnx_mlp.py: a Gemm 256 x 768 x 3072 and a
+#     MatMul back, made with python3-onnx, left out without it), whose
+#     products go through the layers' matrix kernel
+#     (src/runtime/eval_onnx_nn.c): target under 10 s.
 # Each command once (they are seconds long), CPU time (user + system) and
 # peak memory from graft-bench spawn, wall time around it.
 #
@@ -92,3 +97,13 @@ for m in $onnx_models; do
             -o "$work/out.onnx"
     done
 done
+python=
+for candidate in /usr/bin/python3 python3; do # Debian's python3-onnx: tests/python_onnx.sh
+    if [ -z "$python" ] && "$candidate" -c 'import onnx, numpy' >/dev/null 2>&1; then
+        python=$candidate
+    fi
+done
+if [ -n "$python" ] && "$python" "$srcdir/bench/onnx_mlp.py" "$work/mlp.onnx"; then
+    row "graft run --verify stdpatterns/onnx/merge.graft mlp.onnx (Gemm 256 x 768 x 3072, MatMul back)" 10 \
+        "$graft" run --verify stdpatterns/onnx/merge.graft "$work/mlp.onnx" -o "$work/out.onnx"
+fi

@@ -552,6 +552,53 @@ START_TEST(test_products_kernel_exact)
 }
 END_TEST
 
+/* ONNX's Gemm (either operand transposed, alpha, beta, a C of (n) broadcast
+ * to each row) and MatMul (a batch of three against one matrix), through
+ * kernel_matmul (eval_onnx_nn.c): the values of the plain loops they had
+ * before, alpha times the sum plus beta times C, bit for bit. */
+static void check_onnx_gemm(int64_t m, int64_t k, int64_t n, bool ta, bool tb)
+{
+    uint64_t state = 5;
+    double *a = irregular((size_t)(m * k), &state), *b = irregular((size_t)(k * n), &state);
+    double *cv = irregular((size_t)n, &state);
+    double *want_v = plain_product(a, b, m, k, n, ta, tb);
+    for (int64_t i = 0; i < m * n; i++)
+        want_v[i] = 0.5 * want_v[i] + -1.5 * cv[i % n];
+    char model[256];
+    snprintf(model, sizeof model, "def @main(%%x, %%y, %%c) {\n  Gemm(%%x, %%y, %%c, alpha=0.5f, "
+             "beta=-1.5f, transA=%d, transB=%d)\n}\n", ta, tb);
+    Tensor p[3] = {tensor("float32", 2, DIMS(ta ? k : m, ta ? m : k), a),
+                   tensor("float32", 2, DIMS(tb ? n : k, tb ? k : n), b),
+                   tensor("float32", 1, DIMS(n), cv)};
+    Result r = eval_model(model, p, 3, EVAL_FLOAT64, 0);
+    want_exactly(&r, (size_t)(m * n), want_v);
+    free(want_v);
+    free(cv);
+    free(b);
+    free(a);
+}
+
+START_TEST(test_onnx_products_kernel_exact)
+{
+    for (int f = 0; f < 4; f++)
+        check_onnx_gemm(5, 7, 6, f & 1, f & 2);
+    uint64_t state = 7;
+    int64_t m = 4, k = 9, n = 5;
+    double *a = irregular((size_t)(3 * m * k), &state), *b = irregular((size_t)(k * n), &state);
+    double *want_v = malloc((size_t)(3 * m * n) * sizeof *want_v);
+    for (int64_t s = 0; s < 3; s++) {
+        double *one = plain_product(a + s * m * k, b, m, k, n, false, false);
+        memcpy(want_v + s * m * n, one, (size_t)(m * n) * sizeof *one);
+        free(one);
+    }
+    Result r = binary("MatMul(%x, %y)", 3, DIMS(3, m, k), a, 2, DIMS(k, n), b);
+    want_exactly(&r, (size_t)(3 * m * n), want_v);
+    free(want_v);
+    free(b);
+    free(a);
+}
+END_TEST
+
 START_TEST(test_einsum)
 {
     Result r = binary("einsum((%x, %y), equation=\"ij,jk->ik\")", 2, DIMS(2, 2),
@@ -844,6 +891,7 @@ static Suite *eval_suite(void)
     tcase_add_test(tc, test_onnx_conv2d_kernel_exact);
     tcase_add_test(tc, test_conv2d_kernel_exact);
     tcase_add_test(tc, test_products_kernel_exact);
+    tcase_add_test(tc, test_onnx_products_kernel_exact);
     tcase_add_test(tc, test_einsum);
     tcase_add_test(tc, test_pooling);
     tcase_add_test(tc, test_shapes);

@@ -3,7 +3,7 @@
 # golden case of tests/std/ once more through a standalone rewriter that
 # graft compile --exe builds from the same rule files; its output,
 # --stats=counts table and exit status must be the interpreter's, byte for
-# byte the case's golden file (CASE/CASE.golden).  The rewriter is
+# byte the case's golden files (CASE/*.golden).  The rewriter is
 # compiled against the headers and libgraft.a of this build tree.  Then
 # lower_dot.graft's rewriter on two models of the corpus.
 # Run by make check.
@@ -22,15 +22,16 @@ fail=0
 
 for golden in "$srcdir"/tests/std/*/*.golden; do
     dir=$(dirname "$golden")
-    name=std/$(basename "$dir")
+    name=std/$(basename "$dir")/$(basename "$golden" .golden)
     # compiled rewriters read and write Relay text only so far (doc/onnx.md)
     [ -e "$dir/input.onnx" ] && continue
-    # rules of several roots run interpreted only so far: graft compile
-    # refuses them (tests/golden/multiroot/compile_refused.golden)
-    [ "$(basename "$dir")" = multiroot ] && continue
-    # Line 1 is "# graft run --stats=counts RULES... input.relay".
+    # Line 1 is "# graft run OPTION RULES... MODEL.relay": --stats=counts
+    # and input.relay, or --verify (std/multiroot/verify.golden) and its
+    # own model.
     cmd=$(head -n 1 "$golden")
-    rules=$(echo "$cmd" | sed -e 's/^# graft run --stats=counts //' -e 's/ input\.relay$//')
+    opt=$(echo "$cmd" | sed -n 's/^# graft run \(--[a-z=]*\) .*/\1/p')
+    model=$(echo "$cmd" | sed -n 's/.* \([a-z_]*\.relay\)$/\1/p')
+    rules=$(echo "$cmd" | sed -e 's/^# graft run --[a-z=]* //' -e 's/ [a-z_]*\.relay$//')
     if ! ( cd "$dir" && eval "\"\$graft\" compile --exe $rules -o \"\$tmp/rewriter\"" ) \
         >"$tmp/err" 2>&1; then
         fail=$((fail + 1))
@@ -38,7 +39,7 @@ for golden in "$srcdir"/tests/std/*/*.golden; do
         head -10 "$tmp/err"
         continue
     fi
-    ( cd "$dir" && "$tmp/rewriter" input.relay --stats=counts ) >"$tmp/out" 2>"$tmp/err"
+    ( cd "$dir" && "$tmp/rewriter" "$model" "$opt" ) >"$tmp/out" 2>"$tmp/err"
     golden_text "$cmd" "$tmp/out" "$tmp/err" $? >"$tmp/actual"
     if cmp -s "$tmp/actual" "$golden"; then
         pass=$((pass + 1))

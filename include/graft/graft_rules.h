@@ -283,6 +283,10 @@ typedef bool (*graft_guard_fn)(const graft_graph *g, const graft_binding *b);
  * having built nothing, when an attribute it gives a bound variable has
  * no value (graft_attr_slot_known): the rewrite does not happen. */
 typedef graft_node *(*graft_build_fn)(graft_graph *g, const graft_binding *b, graft_node *root);
+/* A compiled action of a rule of several roots that is a tuple of one
+ * value per root: builds them into by[0..nroots) in the roots' order;
+ * false, having built nothing, as a graft_build_fn's NULL. */
+typedef bool (*graft_build_roots_fn)(graft_graph *g, const graft_binding *b, graft_node **by);
 
 /* One root of a rule of several, p & q & r (note [several roots] in
  * src/compiler/check_roots.c).  The first root is found by the automaton
@@ -316,6 +320,9 @@ typedef struct graft_rule {
     int nroots;                    /* a rule of several roots: how many (its action
                                       gives one value per root), else 0 */
     const graft_root *roots;       /* them, roots[0].pattern == pattern */
+    graft_build_roots_fn build_roots_fn; /* several roots, the action a tuple of
+                                      their values: compiled, or NULL (note
+                                      [root values] in src/runtime/rewrite_build.c) */
 } graft_rule;
 
 /* A compiled attribute test (GRAFT_PRED_ATTR): true when the attribute

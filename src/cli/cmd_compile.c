@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checker.h"
 #include "cli.h"
 #include "emit_c.h"
 #include "frontend.h"
@@ -183,24 +182,6 @@ static bool compile(const CompileArgs *a, const RuleFile *rf, const Lowered *lw,
     return write_files(a, rf, lw, &eo, d);
 }
 
-/* Rules of several roots (note [several roots] in
- * src/compiler/check_roots.c) run interpreted only so far: the C back
- * end writes one pattern per rule.  Refused with an error at each. */
-static bool refuse_roots(const RuleFile *rf, graft_diag *d)
-{
-    bool ok = true;
-    for (int i = 0; i < rf->nrules; i++) {
-        const AstRule *r = rf->rules[i];
-        if (!check_is_roots(r->pattern))
-            continue;
-        diag_error(d, r->src, r->pattern_src->range, "graft compile cannot compile '%s', a "
-                   "rule of %d roots, yet; run it with graft run", r->name,
-                   r->pattern->u.list.items.count);
-        ok = false;
-    }
-    return ok;
-}
-
 /* Loads, checks and lowers the rules, then compiles them. */
 static bool run(const CompileArgs *a, graft_diag *d)
 {
@@ -209,7 +190,7 @@ static bool run(const CompileArgs *a, graft_diag *d)
     RuleFile *rf = frontend_load(a->rules, a->nrules, &fo, d);
     if (!rf)
         return false;
-    Lowered *lw = refuse_roots(rf, d) ? lower_rules(rf, d) : NULL;
+    Lowered *lw = lower_rules(rf, d);
     bool ok = lw && compile(a, rf, lw, d);
     if (lw)
         lower_free(lw);

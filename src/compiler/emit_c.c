@@ -155,10 +155,12 @@ typedef struct RuleNames {
     char *prefix;   /* the rule's C prefix */
     char *slots;    /* slot name array, or NULL */
     char *pattern;  /* root pattern node */
+    char *roots;    /* a rule of several roots: its graft_root table */
     char *guard;    /* guard table, or NULL */
     char *guard_fn; /* compiled guard, or NULL */
     char *action;   /* action table, or NULL */
     char *build_fn; /* compiled action, or NULL */
+    char *build_roots_fn; /* compiled action giving each root a value, or NULL */
     char *parts;    /* partition attributes, or NULL */
 } RuleNames;
 
@@ -232,10 +234,13 @@ static void emit_rule(Emitter *E, uint32_t r, RuleNames *rn)
     emit_rule_comment(E, rule);
     rn->slots = emit_slot_names(E, rule);
     rn->pattern = xstrdup(emit_pattern(E, rule->pattern));
+    if (rule->nroots) /* note [compiled roots] in emit_c_tables.c */
+        rn->roots = emit_roots(E, rule, rn->pattern);
     rn->parts = emit_part_attrs(E, rule);
     emit_blank(E);
     rn->guard_fn = emit_guard_fn(E, r);
     rn->build_fn = emit_build_fn(E, r);
+    rn->build_roots_fn = emit_build_roots_fn(E, r);
     bool trees = false;
     /* The guard's tree stays beside its function: graft explain (and the
      * --explain options of a compiled rewriter) read it to show the value
@@ -246,7 +251,7 @@ static void emit_rule(Emitter *E, uint32_t r, RuleNames *rn)
         rn->guard = xstrdup(emit_expr(E, rule->guard, "guard"));
         trees = true;
     }
-    if (rule->action && !rn->build_fn) {
+    if (rule->action && !rn->build_fn && !rn->build_roots_fn) {
         emit_line(E, "/* action of %s, for the interpreter */", rule->name);
         rn->action = xstrdup(emit_expr(E, rule->action, "action"));
         trees = true;
@@ -333,6 +338,11 @@ static void emit_rule_desc(Emitter *E, const graft_rule *rule, const RuleNames *
     emit_line(E, ".build_fn = %s,", rn->build_fn ? rn->build_fn : "NULL");
     emit_line(E, ".npart_attrs = %d,", rule->npart_attrs);
     emit_line(E, ".part_attrs = %s,", rn->parts ? rn->parts : "NULL");
+    if (rule->nroots) {
+        emit_line(E, ".nroots = %d,", rule->nroots);
+        emit_line(E, ".roots = %s,", rn->roots);
+        emit_line(E, ".build_roots_fn = %s,", rn->build_roots_fn ? rn->build_roots_fn : "NULL");
+    }
     E->indent--;
     emit_line(E, "},");
     strbuf_free(&s1);
@@ -345,10 +355,12 @@ static void free_names(RuleNames *rn)
     free(rn->prefix);
     free(rn->slots);
     free(rn->pattern);
+    free(rn->roots);
     free(rn->guard);
     free(rn->guard_fn);
     free(rn->action);
     free(rn->build_fn);
+    free(rn->build_roots_fn);
     free(rn->parts);
 }
 

@@ -604,8 +604,9 @@ static void build_node(BuildCtx *c, const graft_expr *x, StrBuf *out)
 /* An attribute given a bound variable (alpha=c) has no value when c holds
  * a node other than a scalar constant: the action then builds nothing
  * and returns NULL, as the interpreter's rewrite_computable refuses it
- * (note [computed attributes] in rewrite_build.c).  One test a slot. */
-static void emit_slot_checks(Emitter *E, const graft_expr *x, bool *done)
+ * (note [computed attributes] in rewrite_build.c).  One test a slot;
+ * fail is what the function returns then. */
+static void emit_slot_checks(Emitter *E, const graft_expr *x, bool *done, const char *fail)
 {
     for (int i = 0; i < x->nattrs; i++) {
         const graft_expr *v = x->attrs[i].value;
@@ -613,10 +614,62 @@ static void emit_slot_checks(Emitter *E, const graft_expr *x, bool *done)
             continue;
         done[v->slot] = true;
         emit_line(E, "if (!graft_attr_slot_known(%s))", emit_var(E, v->slot));
-        emit_line(E, "    return NULL;");
+        emit_line(E, "    return %s;", fail);
     }
     for (int i = 0; i < x->nkids; i++)
-        emit_slot_checks(E, x->kids[i], done);
+        emit_slot_checks(E, x->kids[i], done, fail);
+}
+
+/* Whether x is the action of a rule of several roots that gives each
+ * root's value as a field of a tuple (note [root values] in
+ * src/runtime/rewrite_build.c). */
+static bool roots_tuple(const graft_rule *rule, const graft_expr *x)
+{
+    return rule->nroots && x->kind == GRAFT_EXPR_TUPLE && x->nkids == rule->nroots;
+}
+
+/* note [compiled roots] in emit_c_tables.c: the action of a rule of
+ * several roots that is a tuple is a graft_build_roots_fn, each field
+ * built in turn into by[j], as the runtime builds the tree's fields; any
+ * other such action (split(...)) is an ordinary build function, whose
+ * node's results the runtime gives the roots. */
+char *emit_build_roots_fn(Emitter *E, uint32_t r)
+{
+    const graft_rule *rule = &E->rs->rules[r];
+    const graft_expr *x = rule->action;
+    if (!x || !roots_tuple(rule, x) || !action_known(x))
+        return NULL;
+    StrBuf name = {0}, comment = {0};
+    strbuf_printf(&name, "%s_build", E->prefix);
+    strbuf_printf(&comment, "action of %s: builds the value of each root", rule->name);
+    emit_body_begin(E);
+    E->indent = 1;
+    bool makes = false;
+    for (int j = 0; j < x->nkids; j++)
+        makes = makes || x->kids[j]->kind != GRAFT_EXPR_SLOT;
+    if (!makes)
+        emit_line(E, "(void)g;");
+    bool *checked = xcalloc((size_t)rule->nslots + 1, sizeof *checked);
+    emit_slot_checks(E, x, checked, "false");
+    free(checked);
+    BuildCtx c = {.E = E};
+    StrBuf *values = xcalloc((size_t)x->nkids, sizeof *values);
+    for (int j = 0; j < x->nkids; j++)
+        build_node(&c, x->kids[j], &values[j]);
+    if (c.mapped) /* note [line directives] */
+        emit_line_back(E);
+    for (int j = 0; j < x->nkids; j++) {
+        emit_line(E, "by[%d] = %s;", j, values[j].data);
+        strbuf_free(&values[j]);
+    }
+    free(values);
+    emit_line(E, "return true;");
+    FnHead h = {comment.data, name.data, "bool",
+                "(graft_graph *g, const graft_binding *b, graft_node **by)", rule->nslots};
+    char *fn = finish_fn(E, &h);
+    strbuf_free(&name);
+    strbuf_free(&comment);
+    return fn;
 }
 
 char *emit_build_fn(Emitter *E, uint32_t r)
@@ -624,16 +677,20 @@ char *emit_build_fn(Emitter *E, uint32_t r)
     const graft_rule *rule = &E->rs->rules[r];
     if (rule->kind != GRAFT_ACTION_REWRITE || !rule->action || !action_known(rule->action))
         return NULL;
+    if (roots_tuple(rule, rule->action)) /* emit_build_roots_fn's */
+        return NULL;
     StrBuf name = {0}, comment = {0}, result = {0};
     strbuf_printf(&name, "%s_build", E->prefix);
-    strbuf_printf(&comment, "action of %s: builds the replacement of root", rule->name);
+    strbuf_printf(&comment, rule->nroots ? "action of %s: builds the node whose results "
+                  "replace the roots" : "action of %s: builds the replacement of root",
+                  rule->name);
     emit_body_begin(E);
     E->indent = 1;
     if (rule->action->kind == GRAFT_EXPR_SLOT)
         emit_line(E, "(void)g;");
     emit_line(E, "(void)root;");
     bool *checked = xcalloc((size_t)rule->nslots + 1, sizeof *checked);
-    emit_slot_checks(E, rule->action, checked);
+    emit_slot_checks(E, rule->action, checked, "NULL");
     free(checked);
     BuildCtx c = {.E = E};
     build_node(&c, rule->action, &result);

@@ -153,12 +153,16 @@ const char *emit_onnx_ops(Emitter *E);
 const char *emit_attr_value(Emitter *E, const graft_attr_value *v);
 const char *emit_pattern(Emitter *E, const graft_pat *p);
 const char *emit_expr(Emitter *E, const graft_expr *x, const char *kind);
+/* The roots of a rule of several (graft_rule.roots): the later roots'
+ * pattern trees, then the table; returns its name (malloc'd). */
+char *emit_roots(Emitter *E, const graft_rule *rule, const char *first);
 
 /* Compiled guards and actions (emit_c_code.c): write the function of rule
  * r and return its name (malloc'd), or NULL when the rule has none (the
  * runtime then interprets the rule's tree). */
 char *emit_guard_fn(Emitter *E, uint32_t r);
 char *emit_build_fn(Emitter *E, uint32_t r);
+char *emit_build_roots_fn(Emitter *E, uint32_t r);
 /* The local naming the binding of slot in the function being written,
  * marked as read (its declaration is written by emit_fn_locals). */
 const char *emit_var(Emitter *E, int slot);

@@ -93,6 +93,8 @@ void emit_refs_init(EmitRefs *refs, const graft_rule_set *rs)
         w.rule = (int)r;
         if (rs->rules[r].pattern)
             mark_pattern(&w, rs->rules[r].pattern, &seen);
+        for (int j = 1; j < rs->rules[r].nroots; j++) /* the later roots of several */
+            mark_pattern(&w, rs->rules[r].roots[j].pattern, &seen);
         while (w.items.depth) { /* argument items: at the line of their parent */
             uint32_t item = walk_pop(&w.items);
             const graft_item *it = &rs->items[item];

@@ -473,6 +473,53 @@ const char *emit_pattern(Emitter *E, const graft_pat *p)
     return name;
 }
 
+/* How root j of rule is found, for the comment above its entry. */
+static void root_how(const graft_rule *rule, int j, StrBuf *sb)
+{
+    const graft_root *rt = &rule->roots[j];
+    strbuf_printf(sb, "root %d: ", j + 1);
+    if (rt->via < 0) {
+        strbuf_puts(sb, "labelled by the automaton");
+        return;
+    }
+    if (rt->depth == 1)
+        strbuf_puts(sb, "a user of the node of ");
+    else
+        strbuf_printf(sb, "%d operand steps above the node of ", rt->depth);
+    emit_comment_text(sb, rule->slot_names[rt->via]);
+}
+
+/* note [compiled roots]: a rule of several roots (note [several roots]
+ * in check_roots.c) is written as the interpreter lowers it, a graft_root
+ * table over each root's pattern tree, so the shared driver (note [root
+ * candidates] in match_roots.c) finds, orders and rewrites the later
+ * roots as graft run does.  The comment above each entry says how the
+ * root is found.  first names the first root's pattern, written already. */
+char *emit_roots(Emitter *E, const graft_rule *rule, const char *first)
+{
+    char **pats = xcalloc((size_t)rule->nroots + 1, sizeof *pats);
+    for (int j = 0; j < rule->nroots; j++)
+        pats[j] = xstrdup(j ? emit_pattern(E, rule->roots[j].pattern) : first);
+    StrBuf hint = {0}, how = {0};
+    strbuf_printf(&hint, "%s_roots", E->prefix);
+    char *name = xstrdup(emit_unique(E, hint.data));
+    emit_line(E, "static const graft_root %s[] = {", name);
+    for (int j = 0; j < rule->nroots; j++) {
+        how.len = 0;
+        root_how(rule, j, &how);
+        emit_line(E, "    /* %s */", how.data);
+        emit_line(E, "    {.pattern = &%s, .via = %d, .depth = %d},", pats[j],
+                  rule->roots[j].via, rule->roots[j].depth);
+    }
+    emit_line(E, "};");
+    for (int j = 0; j < rule->nroots; j++)
+        free(pats[j]);
+    free(pats);
+    strbuf_free(&hint);
+    strbuf_free(&how);
+    return name;
+}
+
 /* ---- expressions (only for guards and actions left to the interpreter) ---- */
 
 static const char *expr_attrs(Emitter *E, const graft_expr *x, const char *name, char **values)

@@ -138,8 +138,9 @@ graft_node *rewrite_fold_find(const graft_engine *e, const graft_expr *x);
 graft_node *rewrite_fold(graft_engine *e, const graft_expr *x, graft_node *built);
 
 /* rewrite_build.c: the values of rule r of several roots for bindings b,
- * by[j] replacing roots[j] (note [root values]). */
-void rewrite_build_roots(graft_engine *e, const graft_rule *r, const graft_binding *b,
+ * by[j] replacing roots[j] (note [root values]); false, nothing built,
+ * when a compiled action refuses the bindings (graft_attr_slot_known). */
+bool rewrite_build_roots(graft_engine *e, const graft_rule *r, const graft_binding *b,
                          graft_node *const *roots, graft_node **by);
 /* rewrite_build.c: builds the action of rule r for bindings b, replacing
  * root; new nodes are labelled. */

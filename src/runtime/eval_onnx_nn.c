@@ -1,12 +1,15 @@
 /* eval_onnx_nn.c - ONNX's normalisations and matrix products:
  * BatchNormalization (inference, and training_mode's batch statistics,
  * opset 15), LayerNormalization (opset 17), InstanceNormalization, Gemm
- * and MatMul (numpy's matmul) (onnx/defs/nn/defs.cc, math/defs.cc). */
+ * and MatMul (numpy's matmul) (onnx/defs/nn/defs.cc, math/defs.cc); the
+ * products through the layers' kernel_matmul, each sum in the plain
+ * loop's order (note [kernel order] in eval_kernels.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "eval_impl.h"
+#include "eval_kernels.h"
 
 /* Mean and population variance of each channel of x (axis 1), over the
  * batch and spatial dims, into mean[] and var[]. */
@@ -246,16 +249,17 @@ static bool op_gemm(EvalCall *c)
         return eval_fail(c, "C does not broadcast to (%lld, %lld)", (long long)m, (long long)n);
     int64_t dims[2] = {m, n};
     Tensor *y = eval_result(c, a->dtype, 2, dims);
+    if (!y)
+        return false;
     double alpha = eval_attr_float(c, "alpha", 1.0), beta = eval_attr_float(c, "beta", 1.0);
-    for (int64_t i = 0; y && i < m; i++)
-        for (int64_t j = 0; j < n; j++) {
-            double sum = 0;
-            for (int64_t p = 0; p < k; p++)
-                sum += a->data[ta ? p * m + i : i * k + p] * b->data[tb ? j * k + p : p * n + j];
-            double add = cc ? cc->data[eval_bcast_index(cc, 2, dims, (size_t)(i * n + j))] : 0;
-            y->data[i * n + j] = alpha * sum + beta * add;
-        }
-    return y != NULL;
+    KernelMat am = ta ? (KernelMat){a->data, 1, m} : (KernelMat){a->data, k, 1};
+    KernelMat bm = tb ? (KernelMat){b->data, 1, k} : (KernelMat){b->data, n, 1};
+    kernel_matmul(am, bm, y->data, m, k, n); /* A'B', then alpha and beta C */
+    for (size_t i = 0; i < y->size; i++) {
+        double add = cc ? cc->data[eval_bcast_index(cc, 2, dims, i)] : 0;
+        y->data[i] = alpha * y->data[i] + beta * add;
+    }
+    return true;
 }
 
 /* MatMul(a, b) as numpy.matmul: 1-D operands made matrices (and the dim
@@ -299,12 +303,8 @@ static bool op_matmul(EvalCall *c)
     for (size_t s = 0; y && s < batch; s++) {
         const double *pa = a.data + eval_bcast_index(&ab, rank, dims, s) * (size_t)(m * k);
         const double *pb = b.data + eval_bcast_index(&bb, rank, dims, s) * (size_t)(k * n);
-        for (int64_t i = 0; i < m * n; i++) {
-            double sum = 0;
-            for (int64_t p = 0; p < k; p++)
-                sum += pa[i / n * k + p] * pb[p * n + i % n];
-            y->data[s * (size_t)(m * n) + (size_t)i] = sum;
-        }
+        kernel_matmul((KernelMat){pa, k, 1}, (KernelMat){pb, n, 1},
+                      y->data + s * (size_t)(m * n), m, k, n);
     }
     return y != NULL;
 }

@@ -223,10 +223,12 @@ static bool apply_roots(graft_engine *e, uint32_t r, const Group *gr, graft_node
     graft_node **by = xmalloc((size_t)gr->nroots * sizeof *by);
     double t0 = engine_clock(e);
     uint32_t first_new = graph_node_count(e->g);
-    rewrite_build_roots(e, rule, gr->bind, roots, by);
+    bool built = rewrite_build_roots(e, rule, gr->bind, roots, by);
     e->stats.rules[r].seconds += engine_clock(e) - t0;
+    if (!built)
+        e->stats.rules[r].guard++; /* a compiled action's refusal, as above */
     bool changed = false;
-    for (int j = 0; j < gr->nroots; j++)
+    for (int j = 0; built && j < gr->nroots; j++)
         if (by[j] != roots[j]) {
             replace(e, rule, roots[j], by[j], first_new);
             changed = true;

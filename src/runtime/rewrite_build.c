@@ -504,17 +504,24 @@ graft_node *rewrite_build(graft_engine *e, const graft_rule *r, const graft_bind
  * of an op of several results, split) is built once and its results are
  * read by element, as the IRs read them (note [several results] in
  * graph.h; an ONNX call gets that many outputs).  A value whose type
- * stays unknown takes its root's, as rewrite_build does. */
-void rewrite_build_roots(graft_engine *e, const graft_rule *r, const graft_binding *b,
+ * stays unknown takes its root's, as rewrite_build does.  Compiled (note
+ * [compiled roots] in src/compiler/emit_c_tables.c), a tuple's fields
+ * are built by build_roots_fn, any other action by build_fn. */
+bool rewrite_build_roots(graft_engine *e, const graft_rule *r, const graft_binding *b,
                          graft_node *const *roots, graft_node **by)
 {
     uint32_t first = graph_node_count(e->g);
     const graft_expr *x = r->action;
-    if (x->kind == GRAFT_EXPR_TUPLE && x->nkids == r->nroots) {
+    if (r->build_roots_fn) {
+        if (!r->build_roots_fn(e->g, b, by))
+            return false;
+    } else if (x && x->kind == GRAFT_EXPR_TUPLE && x->nkids == r->nroots) {
         for (int j = 0; j < r->nroots; j++)
             by[j] = build(e, x->kids[j], b);
     } else {
-        graft_node *n = build(e, x, b);
+        graft_node *n = r->build_fn ? r->build_fn(e->g, b, roots[0]) : build(e, x, b);
+        if (!n)
+            return false;
         /* ONNX rules on graft verify's instances (graphs of no IR) too */
         if ((graph_ir(e->g) == IR_ONNX || e->rs->onnx_opset) && node_kind(n) == NODE_CALL)
             graph_set_noutputs(e->g, n, r->nroots);
@@ -526,4 +533,5 @@ void rewrite_build_roots(graft_engine *e, const graft_rule *r, const graft_bindi
         if (node_id(by[j]) >= first && !node_type(by[j]) && node_type(roots[j]))
             graph_set_type(e->g, by[j], node_type(roots[j]));
     adopt_new(e, first);
+    return true;
 }

@@ -4,12 +4,15 @@
 # src/runtime/ruleset.h), as tests/emit/differential.sh shows for Relay.
 #
 # Rule files: stdpatterns/onnx_fold_bn.graft, onnx_partition.graft,
-# tests/onnx/gap_to_reducemean.graft and tests/emit/onnx_attrs.graft
-# (tensor, strings and graph attributes; a domain of its own) and
-# onnx_if.graft (a new node the writer refuses).  Each is compiled with
-# -Wall -Wextra -Wpedantic -Werror, and the program and graft run meet
-# every model of tests/onnx/ (binary), tests/emit/onnx_attrs.onnxtxt and
-# four corpus models converted to ONNX text: the same standard output
+# stdpatterns/onnx/merge.graft (rules of several roots: note [compiled
+# roots] in src/compiler/emit_c_tables.c), tests/onnx/gap_to_reducemean.graft
+# and tests/emit/onnx_attrs.graft (tensor, strings and graph attributes; a
+# domain of its own) and onnx_if.graft (a new node the writer refuses).
+# Each is compiled with -Wall -Wextra -Wpedantic -Werror, and the program
+# and graft run meet every model of tests/onnx/ (binary), the input of
+# tests/std/onnx_merge (where each rule of merge.graft fires once),
+# tests/emit/onnx_attrs.onnxtxt and four corpus models converted to ONNX
+# text: the same standard output
 # (the model in ONNX text, or the trace and --stats=counts table when the
 # model goes to -o OUT.onnx), the same standard error, the same exit
 # status, and, with -o, the same .onnx file byte for byte.
@@ -120,6 +123,7 @@ for name in conv_bn tiny local_function encoder_op17; do
 done
 small="$src/tests/onnx/conv_bn.onnx $src/tests/onnx/tiny.onnx $src/tests/onnx/attributes.onnx
        $src/tests/onnx/if_subgraph.onnx $src/tests/onnx/local_function.onnx
+       $src/tests/std/onnx_merge/input.onnx
        $src/tests/emit/onnx_attrs.onnxtxt $work/conv_bn.onnxtxt $work/tiny.onnxtxt
        $work/local_function.onnxtxt $work/encoder_op17.onnxtxt"
 large=""
@@ -127,7 +131,7 @@ for m in tests/onnx/*_op13.onnx tests/onnx/*_op17.onnx; do large="$large $src/$m
 
 first=1
 for r in stdpatterns/onnx_fold_bn.graft stdpatterns/onnx_partition.graft \
-         tests/onnx/gap_to_reducemean.graft tests/emit/onnx_attrs.graft tests/emit/onnx_if.graft; do
+         stdpatterns/onnx/merge.graft tests/onnx/gap_to_reducemean.graft tests/emit/onnx_attrs.graft tests/emit/onnx_if.graft; do
     build "$r" prog || continue
     for m in $small; do
         case $m in *attributes.onnx|*if_subgraph.onnx|*/onnx_attrs.onnxtxt) ;; *) continue ;; esac
@@ -194,6 +198,20 @@ fi
 build tests/emit/small.graft relay || exit 1
 compare tests/emit/small.graft relay "$src/tests/onnx/conv_bn.onnx" -o out.onnx
 want 1
+
+# The rules of several roots were compared where they rewrite: the
+# compiled merge.graft fired all six of its rules, 6 rewrites in all
+# (the comparison above found graft run's output the same).
+r=stdpatterns/onnx/merge.graft
+build "$r" merge || exit 1
+compare "$r" merge "$src/tests/std/onnx_merge/input.onnx" -o out.onnx --stats=counts
+want 0
+fired=$(awk '$1 ~ /_(merge|share|concat)$/ && $4 == 1 { n++ } END { print n + 0 }' "$work/comp.err")
+if [ "$fired" != 6 ] || ! grep -q '^total: 6 rewrites' "$work/comp.err"; then
+    echo "FAIL: compiled merge.graft on tests/std/onnx_merge/input.onnx: $fired rules fired:"
+    cat "$work/comp.err"
+    fail=1
+fi
 
 # The comparison can fail: a rewriter of other rules differs.
 if ! "$GRAFT" run stdpatterns/onnx_partition.graft tests/onnx/conv_bn.onnx >"$work/p.out" ||
