@@ -2,22 +2,23 @@
 # diagnostics_format.sh - --diagnostics-format=json|sarif: graft check's
 # reports on a file with errors, a warning and notes are exactly
 # tests/diagnostics_format/mistakes.{json,sarif}; the SARIF log is valid
-# against tests/sarif/sarif-2.1.0-graft.schema.json (python3-jsonschema),
-# which rejects a broken one; every command that reads rules or a model
+# against SARIF 2.1.0's own JSON schema (tests/sarif/sarif-schema-2.1.0.json)
+# and against tests/sarif/sarif-2.1.0-graft.schema.json, the stricter part
+# graft writes (python3-jsonschema), each of which rejects a broken one; every command that reads rules or a model
 # writes its errors as JSON and nothing else on stderr.  GRAFT_REGEN=1
 # rewrites the expected files.
 . "${GRAFT_SRCDIR:?}/tests/expect.sh"
 graft=$GRAFT
 cd "$GRAFT_SRCDIR" || exit 99 # the paths in the expected reports are the tree's
 dir=tests/diagnostics_format
-schema=tests/sarif/sarif-2.1.0-graft.schema.json
+schemas="tests/sarif/sarif-schema-2.1.0.json tests/sarif/sarif-2.1.0-graft.schema.json"
 exact() { # expected file, actual file
     [ "${GRAFT_REGEN:-0}" = 1 ] && cp "$2" "$1"
     cmp -s "$1" "$2" || { diff "$1" "$2" | head -20; return 1; }
 }
-valid_sarif() {
+valid_sarif() { # SARIF log, schema
     python3 -c 'import json, sys, jsonschema
-jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))' "$1" "$schema"
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))' "$1" "$2"
 }
 
 for format in json sarif; do
@@ -27,10 +28,12 @@ for format in json sarif; do
     check "check --diagnostics-format=$format is $dir/mistakes.$format" \
         exact $dir/mistakes.$format "$tmp/$format"
 done
-check "the SARIF log is valid SARIF 2.1.0" valid_sarif "$tmp/sarif"
 sed 's/"level": "error"/"level": "fatal"/' "$tmp/sarif" >"$tmp/broken"
-valid_sarif "$tmp/broken" 2>/dev/null
-check "the schema rejects a level SARIF does not have" [ $? -ne 0 ]
+for schema in $schemas; do
+    check "the SARIF log is valid against $schema" valid_sarif "$tmp/sarif" "$schema"
+    valid_sarif "$tmp/broken" "$schema" 2>/dev/null
+    check "$schema rejects a level SARIF does not have" [ $? -ne 0 ]
+done
 python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/json"
 check "the json output is JSON" [ $? -eq 0 ]
 
@@ -64,7 +67,10 @@ check "a byte of ONNX bytes as JSON" [ "$(cat "$tmp/onnx.json")" = '[{"kind": "e
 '"message": "length 69 of field '"'graph'"' (7) of onnx.ModelProto runs past the end of the '\
 'file (byte 40)", "locations": [{"caret": {"file": "'$bad_onnx'", "byte": 16}}], "children": []}]' ]
 "$graft" fmt $bad_onnx -o "$tmp/t.onnx" --diagnostics-format=sarif 2>"$tmp/onnx.sarif"
-check "a byte of ONNX bytes as SARIF: valid" valid_sarif "$tmp/onnx.sarif"
+for schema in $schemas; do
+    check "a byte of ONNX bytes as SARIF: valid against $schema" \
+        valid_sarif "$tmp/onnx.sarif" "$schema"
+done
 check "a byte of ONNX bytes as SARIF: the region by byteOffset" grep -q \
     '"artifactLocation": {"uri": "'$bad_onnx'"}, "region": {"byteOffset": 16}}' "$tmp/onnx.sarif"
 "$graft" check --diagnostics-format=xml $dir/mistakes.graft 2>/dev/null
