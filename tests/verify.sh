@@ -19,10 +19,11 @@
 # inference wants them (note [onnx operand shapes] in
 # src/runtime/verify_onnx.c) and as their guards ask (note [guard shapes]
 # in src/runtime/verify_guard.c; tests/verify_onnx/ has their exact
-# lines, and wrong ONNX rules refuted).
+# lines, and wrong ONNX rules refuted).  The fusion library's files,
+# joined, overlap by design (doc/stdpatterns.md): that warning is off.
 cases=$((cases + 1))
 rules=$(cd "$src" && ls stdpatterns/*.graft stdpatterns/onnx/*.graft)
-(cd "$src" && timeout 120 "$GRAFT" verify --strict -j 2 $rules) >out 2>err
+(cd "$src" && timeout 120 "$GRAFT" verify --strict -Wno-ambiguous-overlap -j 2 $rules) >out 2>err
 status=$?
 [ "$status" -eq 0 ] || fail "verify stdpatterns: exit $status"
 [ ! -s err ] || { fail "verify stdpatterns: stderr"; head err; }

@@ -578,6 +578,36 @@ static graft_node *build_shape_input(Instance *in, const char *op, int i, graft_
     return node;
 }
 
+/* A call with "..." for all its operands (Concat(...)), not yet bound. */
+static bool is_bare_variadic(const Instance *in, const graft_pat *p)
+{
+    return p->kind == GRAFT_PAT_OP && p->nkids == 0 && in->rs->items[p->item].variadic &&
+           !(p->slot >= 0 && in->slot_node[p->slot]);
+}
+
+/* Such a call at shape input i of op (r@Reshape(x, Concat(...))): as a
+ * call of none is no valid op, a call of one int64 operand, a candidate
+ * shape as build_shape_input chooses it (Concat of one 1-D tensor is
+ * that tensor), so that the instance shapes as the rule's guard wants. */
+static graft_node *build_variadic_shape(Instance *in, const char *op, int i,
+                                        graft_node *const *args, const graft_pat *kid,
+                                        LeafCtx *ctx)
+{
+    graft_pat leaf = *kid; /* the operand: a fresh leaf of the call's item */
+    leaf.kind = GRAFT_PAT_ANY;
+    leaf.slot = -1;
+    graft_node *s = build_shape_input(in, op, i, args, &leaf, ctx);
+    if (!s)
+        return NULL;
+    const char *kop = in->rs->items[kid->item].op;
+    graft_attr attrs[MAX_ATTRS];
+    int nattrs = op_attrs(in, kid, kop, &s, attrs, false);
+    graft_node *n = finish_call(in, kid, kop, &s, 1, attrs, nattrs);
+    if (n && kid->slot >= 0 && !in->slot_node[kid->slot])
+        in->slot_node[kid->slot] = n;
+    return n;
+}
+
 static graft_node *build_op(Instance *in, const graft_pat *p)
 {
     const graft_item *item = &in->rs->items[p->item];
@@ -589,7 +619,8 @@ static graft_node *build_op(Instance *in, const graft_pat *p)
     int nattrs = op_attrs(in, p, op, args, attrs, true);
     for (int i = 0; i < nk; i++) {
         const graft_pat *kid = p->kids[i];
-        if (is_fresh_leaf(in, kid))
+        if (is_fresh_leaf(in, kid) ||
+            (is_bare_variadic(in, kid) && verify_onnx_is_shape_input(op, i)))
             continue;
         args[i] = strcmp(op, "einsum") == 0 && kid->kind == GRAFT_PAT_TUPLE
                       ? build_einsum_operands(in, kid, attrs, nattrs)
@@ -607,8 +638,13 @@ static graft_node *build_op(Instance *in, const graft_pat *p)
                 continue;
             LeafCtx ctx;
             leaf_context(in, op, i, attrs, nattrs, args, nk, kid, &ctx);
-            if (!(args[i] = shape_input ? build_shape_input(in, op, i, args, kid, &ctx)
-                                        : build_leaf(in, kid, &ctx)))
+            if (!shape_input)
+                args[i] = build_leaf(in, kid, &ctx);
+            else if (kid->kind == GRAFT_PAT_OP) /* is_bare_variadic */
+                args[i] = build_variadic_shape(in, op, i, args, kid, &ctx);
+            else
+                args[i] = build_shape_input(in, op, i, args, kid, &ctx);
+            if (!args[i])
                 goto done;
         }
     nattrs = op_attrs(in, p, op, args, attrs, false);
