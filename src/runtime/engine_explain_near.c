@@ -104,15 +104,17 @@ static void near_line(Explainer *x, const graft_rule *rule, graft_node *root, ui
 }
 
 /* No partial match: no node (but the matches) matches the root's own
- * part, so the list would be empty; say which part that is. */
+ * part, so the list would be empty; say which part that is (quoted when
+ * the rule's text is at hand: graft lsp's unsaved document is not). */
 static void near_none(Explainer *x, const graft_rule *rule, uint32_t matches)
 {
     x->sb2.len = 0;
     explain_put_part(x, rule, rule->pattern, &x->sb2);
+    bool quoted = x->sb2.data[0] == '\'';
     fprintf(x->out, "%s (%s:%d): %u match%s; no partial match: no %snode matches the "
-            "root part %s (%s:%d:%d)\n", rule->name, rule->file, rule->line, matches,
-            matches == 1 ? "" : "es", matches ? "other " : "", x->sb2.data, rule->file,
-            rule->pattern->line, rule->pattern->col);
+            "pattern's root %s%s(%s:%d:%d)\n", rule->name, rule->file, rule->line, matches,
+            matches == 1 ? "" : "es", matches ? "other " : "", quoted ? x->sb2.data : "",
+            quoted ? " " : "", rule->file, rule->pattern->line, rule->pattern->col);
 }
 
 void explainer_near(Explainer *x, uint32_t r, uint32_t want)
