@@ -21,8 +21,9 @@
  *    (a, b, c), or a call of an op with that many outputs (split with
  *    indices_or_sections=3, an op declared -> tuple(3)); an ONNX op whose
  *    outputs vary (Split without num_outputs) is given one per root;
- *  - a partition of several roots is refused (a function has one body;
- *    TVM has no multi-root partition either).
+ *  - a partition of several roots makes one function whose result is
+ *    the tuple of the roots (note [partition roots] in group.c); its
+ *    action gives no values, so only the roots are checked.
  * Lowering finds the same shared variable again (lower_roots in
  * lower_pattern.c), by the same walk over the lowered tree. */
 #include "check_impl.h"
@@ -179,14 +180,10 @@ bool check_roots(CheckCtx *c, AstRule *rule)
     if (!check_is_roots(rule->pattern))
         return true;
     int nroots = rule->pattern->u.list.items.count;
-    if (rule->kind == RULE_PARTITION) {
-        diag_error(c->d, rule->action->src, rule->action->range, "a partition of %d roots: "
-                   "a function has one body, so only a rule of one root partitions; "
-                   "rewrite the roots instead", nroots);
-        return false;
-    }
     if (!roots_share(c, rule->pattern))
         return false;
+    if (rule->kind == RULE_PARTITION)
+        return true; /* one function, its result the tuple of the roots */
     int values = check_action_values(rule->action);
     if (values == nroots || (values < 0 && rule->action->kind == AST_CALL &&
                              rule->action->u.call.op->onnx))
