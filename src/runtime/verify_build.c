@@ -474,10 +474,12 @@ static int op_attrs(Instance *in, const graft_pat *p, const char *op, graft_node
     if (fixed_only)
         return n;
     const Tensor *first = args[0] ? tensor_of(in, args[0]) : NULL;
+    const Tensor *weights = p->nkids > 1 && args[1] ? tensor_of(in, args[1]) : NULL;
     for (int i = 0; i < p->nbinds && n < MAX_ATTRS - 4; i++) {
         const graft_attr_bind *b = &p->binds[i];
+        bool kernel = strcmp(b->name, "kernel_shape") == 0 && weights; /* Conv's W */
         if (!in->slot_attr[b->slot])
-            in->slot_attr[b->slot] = choose_attr(in, b->name, first, b->dflt);
+            in->slot_attr[b->slot] = choose_attr(in, b->name, kernel ? weights : first, b->dflt);
         if (in->slot_attr[b->slot])
             add_attr(in, attrs, &n, b->name, in->slot_attr[b->slot]);
     }
@@ -502,11 +504,49 @@ static int op_attrs(Instance *in, const graft_pat *p, const char *op, graft_node
     return n;
 }
 
-/* Makes the call and evaluates it. */
+/* One past the largest element the patterns under q read of call
+ * pattern p, directly or through the variable p binds ((s@Split(x))[0],
+ * s[1]: 2), or 0 (recursion bounded as every walk of a pattern). */
+static int results_read(const Instance *in, const graft_pat *q, const graft_pat *p)
+{
+    int most = 0;
+    if (q->kind == GRAFT_PAT_GETITEM) {
+        const graft_pat *t = q->kids[0];
+        int index = in->rs->items[q->item].index;
+        if (t == p || (t->kind == GRAFT_PAT_ANY && p->slot >= 0 && t->slot == p->slot))
+            most = index + 1;
+    }
+    for (int i = 0; i < q->nkids; i++) {
+        int k = results_read(in, q->kids[i], p);
+        most = k > most ? k : most;
+    }
+    return most;
+}
+
+/* How many results an ONNX call of pattern p gets: as many as the rule
+ * reads, as a model's node has as many outputs as it names (Split without
+ * num_outputs splits into that many); 0 for Relay, whose ops say. */
+static int onnx_results(const Instance *in, const graft_pat *p)
+{
+    if (in->rs->onnx_opset <= 0)
+        return 0;
+    const graft_rule *r = in->rule;
+    int most = 0;
+    for (int j = 0; j < (r->nroots ? r->nroots : 1); j++) {
+        int k = results_read(in, r->nroots ? r->roots[j].pattern : r->pattern, p);
+        most = k > most ? k : most;
+    }
+    return most;
+}
+
+/* Makes the call, with results outputs when more than 1, and evaluates
+ * it. */
 static graft_node *finish_call(Instance *in, const char *op, graft_node **args, int nargs,
-                               const graft_attr *attrs, int nattrs)
+                               const graft_attr *attrs, int nattrs, int results)
 {
     graft_node *n = graph_add_call(in->g, op, args, nargs, attrs, nattrs);
+    if (results > 1)
+        graph_set_noutputs(in->g, n, results);
     Value *argv = xcalloc((size_t)nargs + 1, sizeof *argv);
     for (int i = 0; i < nargs; i++)
         argv[i] = *value_of(in, args[i]);
@@ -616,7 +656,7 @@ static graft_node *build_op(Instance *in, const graft_pat *p)
                 goto done;
         }
     nattrs = op_attrs(in, p, op, args, attrs, false);
-    n = finish_call(in, op, args, nk, attrs, nattrs);
+    n = finish_call(in, op, args, nk, attrs, nattrs, onnx_results(in, p));
 done:
     free(args);
     return n;
@@ -679,7 +719,7 @@ static graft_node *build(Instance *in, const graft_pat *p, const LeafCtx *ctx)
         bool apply = chooser_pick(in->ch, 2) == 1;
         n = build(in, p->kids[0], ctx);
         if (n && apply)
-            n = finish_call(in, in->rs->items[p->item].op, &n, 1, NULL, 0);
+            n = finish_call(in, in->rs->items[p->item].op, &n, 1, NULL, 0, 0);
         break;
     }
     case GRAFT_PAT_TUPLE:
@@ -726,7 +766,11 @@ bool verify_build(Instance *in)
     /* note [root instances]: the roots of a rule of several, built in
      * order with their variables shared, are the fields of the
      * instance's output tuple; the rule matches at the first and each
-     * field is compared after the rewrite */
+     * field is compared after the rewrite.  An ONNX rule's instance is an
+     * ONNX graph, so that an action's op whose outputs vary (Split) gets
+     * one per root, as in a model (rewrite_build_roots). */
+    if (r->nroots && in->rs->onnx_opset > 0)
+        graph_set_ir(in->g, IR_ONNX);
     graft_node **roots = xmalloc((size_t)nroots * sizeof *roots);
     bool ok = true;
     for (int j = 0; j < nroots && ok; j++)

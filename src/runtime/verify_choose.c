@@ -231,6 +231,33 @@ static void dims_text(const int64_t *dims, int rank, StrBuf *out)
     strbuf_putc(out, ']');
 }
 
+/* ONNX's Conv and pooling lists, for rules that bind them (conv_merge
+ * of stdpatterns/onnx/merge.graft): strides 1s or 2s and dilations 1s
+ * per spatial dim of t, the data; pads 0s or 1s, two per spatial dim;
+ * kernel_shape the spatial dims of t, the weights (op_attrs).  false
+ * for another name or k past the candidates. */
+static bool conv_list(const char *name, const Tensor *t, int k, StrBuf *out)
+{
+    int64_t d[2 * EVAL_MAX_RANK] = {0};
+    int spatial = t ? t->rank - 2 : 0, n = spatial;
+    if (spatial < 1)
+        return false;
+    if (strcmp(name, "strides") == 0 && k < 2)
+        d[0] = k + 1;
+    else if (strcmp(name, "dilations") == 0 && k < 1)
+        d[0] = 1;
+    else if (strcmp(name, "pads") == 0 && k < 2)
+        d[0] = k, n = 2 * spatial;
+    else if (strcmp(name, "kernel_shape") == 0 && k < 1)
+        memcpy(d, t->dims + 2, (size_t)spatial * sizeof *d);
+    else
+        return false;
+    for (int i = 1; i < n && strcmp(name, "kernel_shape") != 0; i++)
+        d[i] = d[0];
+    dims_text(d, n, out);
+    return true;
+}
+
 /* Candidates by attribute name: dtypes (ONNX's Cast's to by number),
  * axes, the first operand's shape (as is, reversed, with a leading 1) for
  * newshape and shape, permutations of its axes for transpose (and ONNX's
@@ -258,6 +285,8 @@ bool verify_attr_candidate(const char *name, const Tensor *t, int k, StrBuf *out
             d[i + (k == 2)] = k == 1 ? t->dims[rank - 1 - i] : t->dims[i];
         d[0] = k == 2 ? 1 : d[0];
         dims_text(d, rank + (k == 2), out);
+    } else if (conv_list(name, t, k, out)) {
+        return true;
     } else if ((strcmp(name, "axes") == 0 || strcmp(name, "perm") == 0) && t && rank > 0 &&
                k < 4) {
         for (int i = 0; i < rank; i++) /* reversed, rotated left, right, identity */

@@ -35,7 +35,8 @@
  * note [onnx shape inputs]: since opset 13 ONNX reads shapes, axes and
  * bounds from int64 inputs (Reshape's shape, Expand's, Unsqueeze's and
  * Squeeze's axes, Slice's starts, ends, axes and steps, Tile's repeats,
- * Pad's pads, ReduceSum's axes, TopK's K), which random values do not
+ * Pad's pads, ReduceSum's axes, TopK's K; Gather's indices, since the
+ * sharing rules of stdpatterns/onnx/merge.graft), which random values do not
  * fit.  The instance gives such an input a constant of values chosen
  * from a few candidates built from the data's shape (its own shape first,
  * so that a rule for a no-op, "a Reshape to the shape it has", is checked
@@ -263,7 +264,8 @@ bool verify_onnx_is_shape_input(const char *op, int i)
         int lo, hi; /* the operands that are shape inputs */
     } inputs[] = {{"Reshape", 1, 1}, {"Expand", 1, 1},    {"Unsqueeze", 1, 1},
                   {"Squeeze", 1, 1}, {"Slice", 1, 4},     {"Tile", 1, 1},
-                  {"Pad", 1, 1},     {"ReduceSum", 1, 1}, {"TopK", 1, 1}};
+                  {"Pad", 1, 1},     {"ReduceSum", 1, 1}, {"TopK", 1, 1},
+                  {"Gather", 1, 1}};
     for (size_t k = 0; k < ARRAY_LEN(inputs); k++)
         if (is(op, inputs[k].op))
             return i >= inputs[k].lo && i <= inputs[k].hi;
@@ -353,5 +355,7 @@ int verify_onnx_shape_input(const char *op, int i, const Tensor *x, int k, int64
         return k < 2 ? fill(out, 2 * x->rank, k) : -1;
     if (is(op, "TopK"))
         return k < 2 ? fill(out, 1, k + 1) : -1;
+    if (is(op, "Gather")) /* indices 0 or -1: in range on any axis */
+        return k < 2 ? fill(out, 1, -k) : -1;
     return k < 3 ? fill(out, 1, axes[k]) : -1; /* Unsqueeze's and ReduceSum's axes */
 }
