@@ -305,18 +305,12 @@ static graft_node *root_read_inside(const Grouper *gp, const Group *gr, graft_no
         *reader = NULL;
         if (node_scope(roots[j]) != node_scope(gr->root))
             return roots[j];
+        /* an input of the group is read by a node of its region too */
         for (const Use *u = node_first_use(roots[j]); u; u = use_next(u))
             if (gp->inreg[node_id(use_user(u))] == gp->stamp) {
                 *reader = use_user(u);
                 return roots[j];
             }
-        if (is_input(gp, roots[j])) { /* read by a root as a leaf */
-            for (int k = 0; k < gr->nroots && !*reader; k++)
-                for (int i = 0; i < node_nargs(roots[k]) && !*reader; i++)
-                    if (node_arg(roots[k], i) == roots[j])
-                        *reader = roots[k];
-            return roots[j];
-        }
     }
     return NULL;
 }
