@@ -478,10 +478,11 @@ static void region_of(Pass *p, const Group *gr)
 static graft_node *roots_tuple(Pass *p, const Group *gr)
 {
     graft_node *const *roots = group_roots(p->gp, gr);
-    p->args = xgrow_items(p->args, &p->args_cap, (size_t)gr->nroots + 1, sizeof *p->args);
+    VEC(graft_node *) fields = {0};
     for (int j = 0; j < gr->nroots; j++)
-        p->args[j] = p->body[node_id(roots[j])];
-    graft_node *t = graph_add_tuple(p->e->g, p->args, gr->nroots);
+        vec_push(&fields, p->body[node_id(roots[j])]);
+    graft_node *t = graph_add_tuple(p->e->g, fields.items, gr->nroots);
+    vec_free(&fields);
     vec_push(&p->untyped, t);
     return t;
 }
