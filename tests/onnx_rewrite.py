@@ -93,7 +93,7 @@ def run_nodes(model, nodes, env):
             f = functions[(node.domain, op)]
             inner = dict(zip(f.input, ins))
             run_nodes(model, f.node, inner)
-            y = inner[f.output[0]]
+            y = [inner[o] for o in f.output]  # one value per output
         elif op == "Constant":
             y = numpy_helper.to_array(a["value"]).astype(np.float64)
         elif op == "Conv":
@@ -122,7 +122,7 @@ def run_nodes(model, nodes, env):
         else:
             y = {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply,
                  "Div": np.divide}[op](ins[0], ins[1])
-        for name, value in zip(node.output, y if op == "Split" else [y]):
+        for name, value in zip(node.output, y if isinstance(y, list) else [y]):
             env[name] = value
 
 
@@ -188,8 +188,33 @@ def merged():
         check(err < 1e-12, f"merged_std: output {k} differs by {err:g} (relative)")
 
 
+def partitioned_roots():
+    """tests/onnx/roots_partition.graft on tests/std/onnx_merge/input.onnx:
+    the three projections of x and the two of h of equal shape become calls
+    of graft.qkv (3 outputs) and graft.kv (2), each output the value of its
+    root's MatMul (its old users read it), every model output the same."""
+    before = onnx.load(os.path.join(data, "..", "std", "onnx_merge", "input.onnx"))
+    after = onnx.load(os.path.join(out, "roots_partitioned.onnx"))
+    calls = [(n.op_type, len(n.input), len(n.output)) for n in after.graph.node
+             if n.domain == "graft.composite"]
+    check(calls == [("graft.qkv", 1, 3), ("graft.kv", 1, 2)], f"roots_partition: calls {calls}")
+    funcs = [(f.name, f.doc_string, [n.op_type for n in f.node if n.op_type != "Constant"],
+              len(f.output)) for f in after.functions]
+    check(funcs == [("graft.qkv", "MatMul_MatMul_MatMul_", ["MatMul"] * 3, 3),
+                    ("graft.kv", "MatMul_MatMul_", ["MatMul"] * 2, 2)],
+          f"roots_partition: functions {funcs}")
+    matmuls = [n.name for n in after.graph.node if n.op_type == "MatMul"]
+    check(matmuls == ["q2_proj", "x_by_w"], f"roots_partition: MatMuls left {matmuls}")
+    rng = np.random.default_rng(35)
+    x = {i.name: rng.standard_normal([d.dim_value for d in i.type.tensor_type.shape.dim])
+         for i in before.graph.input}
+    for k, (want, got) in enumerate(zip(evaluate(before, x), evaluate(after, x))):
+        check(np.array_equal(want, got), f"roots_partition: output {k} differs")
+
+
 one_node()
 merged()
+partitioned_roots()
 for model in ("conv_bn", "mobilenet_v2_op13", "mobilenet_v2_op17", "mnasnet_op13",
               "shufflenet_v2_op17"):
     folded(model)

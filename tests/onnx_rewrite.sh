@@ -9,7 +9,9 @@
 # each Conv and BatchNormalization a call of a model-local function and
 # computes the same values too; stdpatterns/onnx/merge.graft's rules of
 # several roots compute the same values on tests/std/onnx_merge/input.onnx
-# (in float64, exactly); onnx.checker.check_model (full_check) accepts
+# (in float64, exactly), and so do tests/onnx/roots_partition.graft's
+# partitions of several roots there, functions of several outputs;
+# onnx.checker.check_model (full_check) accepts
 # every model written.  Needs python3-onnx (Debian's, 1.12) and numpy;
 # skips without them.
 set -u
@@ -34,6 +36,7 @@ for model in conv_bn mobilenet_v2_op13 mobilenet_v2_op17 mnasnet_op13 shufflenet
 done
 run "$GRAFT_SRCDIR/stdpatterns/onnx_fold_bn.graft" ../std/onnx_fold_bn/input.onnx folded_std.onnx
 run "$GRAFT_SRCDIR/stdpatterns/onnx/merge.graft" ../std/onnx_merge/input.onnx merged_std.onnx
+run "$data/roots_partition.graft" ../std/onnx_merge/input.onnx roots_partitioned.onnx
 for model in conv_bn mobilenet_v2_op13; do
     run "$GRAFT_SRCDIR/stdpatterns/onnx_partition.graft" "$model.onnx" "partitioned_$model.onnx"
 done

@@ -21,8 +21,10 @@
  *    (a, b, c), or a call of an op with that many outputs (split with
  *    indices_or_sections=3, an op declared -> tuple(3)); an ONNX op whose
  *    outputs vary (Split without num_outputs) is given one per root;
- *  - a partition of several roots is refused (a function has one body;
- *    TVM has no multi-root partition either).
+ *  - a partition of several roots makes one function whose result is
+ *    the tuple of the roots (note [partition roots] in group.c); its
+ *    action gives no values, and no root may read another by its name
+ *    (a@nn.relu(x) & sigmoid(a)): the call would read its own result.
  * Lowering finds the same shared variable again (lower_roots in
  * lower_pattern.c), by the same walk over the lowered tree. */
 #include "check_impl.h"
@@ -144,6 +146,58 @@ static bool roots_share(CheckCtx *c, const AstNode *roots)
     return ok;
 }
 
+/* The slot a root binds at its top (s@p, under constraints), or -1. */
+static int root_slot(const AstNode *n)
+{
+    while (n->kind == AST_CONSTRAIN)
+        n = n->u.constrain.operand;
+    return n->kind == AST_BIND ? n->u.bind.slot : -1;
+}
+
+/* The first use of variable slot under n (a read of that name), or NULL;
+ * explicit stack: patterns may nest deeply. */
+static const AstNode *slot_use(const AstNode *n, int slot)
+{
+    VEC(const AstNode *) stack = {0};
+    vec_push(&stack, n);
+    const AstNode *found = NULL;
+    while (stack.len && !found) {
+        const AstNode *x = stack.items[--stack.len];
+        if (x->kind == AST_VAR && x->u.var.slot == slot)
+            found = x;
+        AstList one;
+        const AstList *ops = operands_of(x, &one);
+        if (x->kind == AST_CONSTRAIN || x->kind == AST_BIND)
+            vec_push(&stack, x->kind == AST_BIND ? x->u.bind.operand : x->u.constrain.operand);
+        for (int k = 0; ops && k < ops->count; k++)
+            vec_push(&stack, ops->items[k]);
+    }
+    vec_free(&stack);
+    return found;
+}
+
+/* A partition of several roots makes one call whose results are the
+ * roots' values, so no root may read another's by its name (note
+ * [partition roots] in src/runtime/group.c): such a rule never groups. */
+static bool partition_roots_apart(CheckCtx *c, const AstNode *roots)
+{
+    const AstList *l = &roots->u.list.items;
+    for (int i = 0; i < l->count; i++) {
+        int slot = root_slot(l->items[i]);
+        for (int j = 0; j < l->count && slot >= 0; j++) {
+            const AstNode *use = j != i ? slot_use(l->items[j], slot) : NULL;
+            if (!use)
+                continue;
+            diag_error(c->d, use->src, use->range, "root %d of '%s' reads root %d, '%s': a "
+                       "partition makes one call of the roots, which cannot read its own "
+                       "result; partition them apart, or rewrite them", j + 1, c->rule->name,
+                       i + 1, use->u.var.name);
+            return false;
+        }
+    }
+    return true;
+}
+
 /* How many values an action gives: a tuple's fields, an op's outputs
  * (split's from its indices_or_sections), 1 for anything else, -1 when
  * unknown until the model is seen. */
@@ -179,14 +233,10 @@ bool check_roots(CheckCtx *c, AstRule *rule)
     if (!check_is_roots(rule->pattern))
         return true;
     int nroots = rule->pattern->u.list.items.count;
-    if (rule->kind == RULE_PARTITION) {
-        diag_error(c->d, rule->action->src, rule->action->range, "a partition of %d roots: "
-                   "a function has one body, so only a rule of one root partitions; "
-                   "rewrite the roots instead", nroots);
-        return false;
-    }
     if (!roots_share(c, rule->pattern))
         return false;
+    if (rule->kind == RULE_PARTITION) /* one function, its result the roots' tuple */
+        return partition_roots_apart(c, rule->pattern);
     int values = check_action_values(rule->action);
     if (values == nroots || (values < 0 && rule->action->kind == AST_CALL &&
                              rule->action->u.call.op->onnx))

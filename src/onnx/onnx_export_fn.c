@@ -328,11 +328,15 @@ void export_function_call(Exporter *ex, const graft_node *n)
                                    (size_t)nout);
     for (int i = 0; i < node_nargs(n); i++)
         np->input[i] = (char *)export_value_name(ex, node_arg(n, i));
+    /* the results of a partition of several roots are named after the
+     * call, "graft_graft.qkv_0_output_1", so it is named first */
+    if (tuple && !ex->node[node_id(n)])
+        ex->node[node_id(n)] = export_fresh_name(ex, f->name);
     for (int i = 0; i < nout; i++) {
         const graft_node *r = tuple ? export_result_of(ex, n, i) : n;
         np->output[i] = (char *)(r ? export_value_name(ex, r) : "");
     }
-    np->name = (char *)export_fresh_name(ex, f->name);
+    np->name = (char *)(tuple ? ex->node[node_id(n)] : export_fresh_name(ex, f->name));
     vec_push(&ex->nodes, np);
 }
 

@@ -364,6 +364,16 @@ static void explain_dropped(Explainer *x, graft_node *root, const PartVerdict *v
         fprintf(x->out, "  %s: %s is inside the group rooted at %s already\n", what,
                 explain_label(x, root, &x->sb), explain_label_at(x, v->a, &x->sb2));
         break;
+    case PART_ROOT_READ:
+        if (v->b)
+            fprintf(x->out, "  %s: root %s is read by %s inside the group: a partition's "
+                    "call cannot\n  read its own result\n", what,
+                    explain_label_at(x, v->a, &x->sb), explain_label_at(x, v->b, &x->sb2));
+        else
+            fprintf(x->out, "  %s: root %s lies in another function than %s: no one call "
+                    "serves both\n", what, explain_label_at(x, v->a, &x->sb),
+                    explain_label_at(x, root, &x->sb2));
+        break;
     case PART_PARTITIONED:
         fprintf(x->out, "  %s: %s is inside a function partitioned before\n", what,
                 explain_label(x, root, &x->sb));
@@ -382,8 +392,10 @@ static void explain_partition(Explainer *x, uint32_t r, graft_node *root)
         fputs("  grouped by its partition pass\n", x->out);
     else if (v.fate == PART_INTERIOR)
         fprintf(x->out, "  not grouped: interior use: %s is used by %s outside the group,\n"
-                "  which the root does not post-dominate\n",
-                explain_label_at(x, v.a, &x->sb), explain_label_at(x, v.b, &x->sb2));
+                "  which %s\n",
+                explain_label_at(x, v.a, &x->sb), explain_label_at(x, v.b, &x->sb2),
+                x->e->rs->rules[r].nroots ? "no root post-dominates"
+                                          : "the root does not post-dominate");
     else
         explain_dropped(x, root, &v, "not grouped");
 }
@@ -437,9 +449,9 @@ static void explain_policy(Explainer *x, uint32_t r, graft_node *root)
     engine_rewrite_verdict(e, r, root, &v); /* the grouping of r's pass */
     if (v.fate == PART_INTERIOR) {
         fprintf(x->out, "  not applied: interior use: %s is used by %s outside the match,\n"
-                "  which %s does not post-dominate\n",
+                "  which %s\n",
                 explain_label_at(x, v.a, &x->sb), explain_label_at(x, v.b, &x->sb2),
-                rule->nroots ? "no root" : "the root");
+                rule->nroots ? "no root post-dominates" : "the root does not post-dominate");
         StrBuf msg = {0};
         strbuf_printf(&msg, "%s is inside the match", explain_label(x, v.a, &x->sb));
         explain_model_note(x, v.a, msg.data);

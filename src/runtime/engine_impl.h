@@ -108,6 +108,9 @@ typedef enum PartFate {
     PART_KEPT,        /* a group */
     PART_OVERLAP,     /* dropped: region node a is in the group rooted at b */
     PART_INTERIOR,    /* dropped: interior node a is used by b outside */
+    PART_ROOT_READ,   /* dropped from a partition: root a is read by b inside
+                         the group, or (b NULL) lies in another function
+                         (note [partition roots] in group.c) */
     PART_CLAIMED,     /* inside the group rooted at a already */
     PART_PARTITIONED, /* inside a function partitioned before */
 } PartFate;

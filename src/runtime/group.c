@@ -315,6 +315,36 @@ static graft_node *interior_escapes(Grouper *gp, const Group *gr, graft_node **o
     return NULL;
 }
 
+/* note [partition roots]: a partition of several roots moves their
+ * union into one function whose result is the tuple of the roots' values,
+ * and each root's users read its field of the call.  A root that another
+ * root reads, as a leaf (an input of the group) or inside its tree, would
+ * have to be both the call's result and its argument or an interior node
+ * of the body whose readers outside read the call: so such a match is
+ * dropped from a partition (a rewrite takes it, note [several roots]);
+ * so is one whose roots lie in different functions, which no one call can
+ * serve.  TVM has no partition of several roots to follow. */
+
+/* A partition's root that the group itself reads, with its reader in
+ * *reader (a root in another function than the first: *reader NULL), or
+ * NULL. */
+static graft_node *root_read_inside(const Grouper *gp, const Group *gr, graft_node **reader)
+{
+    graft_node *const *roots = group_roots(gp, gr);
+    for (int j = 0; j < gr->nroots; j++) {
+        *reader = NULL;
+        if (node_scope(roots[j]) != node_scope(gr->root))
+            return roots[j];
+        /* an input of the group is read by a node of its region too */
+        for (const Use *u = node_first_use(roots[j]); u; u = use_next(u))
+            if (gp->inreg[node_id(use_user(u))] == gp->stamp) {
+                *reader = use_user(u);
+                return roots[j];
+            }
+    }
+    return NULL;
+}
+
 /* ---- one candidate ---- */
 
 /* note [pass buffers]: a pass keeps many groups (one per seed batch
@@ -370,6 +400,15 @@ static bool candidate(Grouper *gp, graft_node *root, bool leaf_ok, Group *gr)
         st->interior++;
         grouper_verdict(gp, root, PART_INTERIOR, x, user);
         engine_refusal(gp->e, gp->rule, "interior-use", root, x, "is used outside by", user);
+        drop(gp, gr);
+        return false;
+    }
+    if (!leaf_ok && gr->nroots && (x = root_read_inside(gp, gr, &user))) {
+        st->interior++;
+        grouper_verdict(gp, root, PART_ROOT_READ, x, user);
+        engine_refusal(gp->e, gp->rule, "root-read", root, x,
+                       user ? "is read inside the group by" : "is in another function than",
+                       user ? user : root);
         drop(gp, gr);
         return false;
     }

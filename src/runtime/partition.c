@@ -19,7 +19,12 @@
  *  - the function body is the region between the root and the
  *    parameters, copied; PartitionedFromPattern lists its nodes in post-
  *    order, each op name followed by '_' (Tuple_, TupleGetItem<i>_);
- *    the rule's attributes follow it.
+ *    the rule's attributes follow it;
+ *  - a rule of several roots (TVM has none) makes one function of the
+ *    union of the roots' regions, its body the tuple of the roots, its
+ *    name each root's region in post-order in the roots' order (a node
+ *    two roots share counted with the first); each root's users read its
+ *    field of the one call (note [partition roots] in group.c).
  * Groups are applied in the order found (outer first): a group's call
  * reads the original nodes, which inner groups then replace.
  */
@@ -305,15 +310,13 @@ static void mark_inputs(Pass *p, graft_node *const *inputs, uint32_t ninputs, bo
     }
 }
 
-/* The region below root into p->region in post-order (operands left to
- * right), each node its own body node for now, and its name's key. */
-static void walk_region(Pass *p, const Group *gr)
+/* The region below root, not yet in p->region, onto p->region in post-
+ * order (operands left to right), each node its own body node for now,
+ * and its name's key. */
+static void walk_region(Pass *p, graft_node *root)
 {
     NodeWalk w = p->walk; /* frames kept from one group to the next */
-    p->nregion = 0;
-    keymap_free(&p->fn_seen);
-    p->fn_seen = (KeyMap){0};
-    walk_push(&w, gr->root);
+    walk_push(&w, root);
     while (w.depth) {
         graft_node *n = walk_top(&w);
         int na = node_is_opaque(n) ? 0 : node_nargs(n);
@@ -352,13 +355,24 @@ static bool used_inside(const Pass *p, const graft_node *x)
     return true;
 }
 
+/* Whether x is one of gr's roots. */
+static bool is_root(const Pass *p, const Group *gr, const graft_node *x)
+{
+    graft_node *const *roots = group_roots(p->gp, gr);
+    for (int j = 0; j < gr->nroots; j++)
+        if (roots[j] == x)
+            return true;
+    return x == gr->root;
+}
+
 /* Whether the region can move (note [moved body]): no interior node but
  * constants is read outside. */
 static bool movable(const Pass *p, const Group *gr)
 {
     for (size_t i = 0; i < p->nregion; i++) {
         const graft_node *x = p->region[i];
-        if (x != gr->root && body_kind(x) && node_kind(x) != NODE_CONST && !used_inside(p, x))
+        if (body_kind(x) && node_kind(x) != NODE_CONST && !is_root(p, gr, x) &&
+            !used_inside(p, x))
             return false;
     }
     return true;
@@ -484,16 +498,10 @@ static const char *param_name(char buf[static 40], char *prefix, uint32_t k)
     return buf;
 }
 
-/* Replaces a group by a call of a new function: parameters first (so the
- * graph adopts a copied body into the function), the body, the call.
- * The new nodes are typed after the pass's last group (apply_groups). */
-static void apply_group(Pass *p, const Group *gr)
+/* The group's parameters, FunctionVar_<group>_<k>, typed as its inputs. */
+static graft_node **make_params(Pass *p, const Group *gr, graft_node *const *inputs)
 {
-    graft_graph *g = p->e->g;
-    const graft_rule *rule = &p->e->rs->rules[p->rule];
-    graft_node **inputs = group_inputs(p->gp, gr);
     p->params = xgrow_items(p->params, &p->params_cap, gr->ninputs + 1, sizeof *p->params);
-    graft_node **params = p->params;
     char pname[40];
     memcpy(pname, "FunctionVar_", 12);
     char *prefix = put_digits(pname + 12, gr->number);
@@ -502,27 +510,94 @@ static void apply_group(Pass *p, const Group *gr)
         /* TVM's PatternGrouper (tvm/src/relay/ir/dataflow_matcher.cc) makes
          * Var("FunctionVar_N_k", NullValue<Type>()): no annotation to
          * print.  The type stays known, undeclared, for later rules. */
-        params[k] = graph_add_fn_param(g, param_name(pname, prefix, k), NULL);
-        graph_set_type(g, params[k], node_type(inputs[k]));
+        p->params[k] = graph_add_fn_param(p->e->g, param_name(pname, prefix, k), NULL);
+        graph_set_type(p->e->g, p->params[k], node_type(inputs[k]));
     }
-    mark_inputs(p, inputs, gr->ninputs, true);
+    return p->params;
+}
+
+/* The group's region into p->region: each root's in the roots' order
+ * (note [partition semantics]). */
+static void region_of(Pass *p, const Group *gr)
+{
+    p->nregion = 0;
     p->key.len = 0;
-    walk_region(p, gr);
+    keymap_free(&p->fn_seen);
+    p->fn_seen = (KeyMap){0};
+    walk_region(p, gr->root);
+    graft_node *const *roots = group_roots(p->gp, gr);
+    for (int j = 1; j < gr->nroots; j++) /* roots[0] is gr->root */
+        walk_region(p, roots[j]);
+}
+
+/* A group of several roots: the body is the tuple of the roots' body
+ * nodes, typed with the pass's bodies. */
+static graft_node *roots_tuple(Pass *p, const Group *gr)
+{
+    graft_node *const *roots = group_roots(p->gp, gr);
+    VEC(graft_node *) fields = {0};
+    for (int j = 0; j < gr->nroots; j++)
+        vec_push(&fields, p->body[node_id(roots[j])]);
+    graft_node *t = graph_add_tuple(p->e->g, fields.items, gr->nroots);
+    vec_free(&fields);
+    vec_push(&p->untyped, t);
+    return t;
+}
+
+/* Each root's uses, and the output or body it was, go to its field of
+ * call, in outer, the roots' scope; the body tuple keeps reading a moved
+ * root, whose use the move took too. */
+static void roots_to_fields(Pass *p, const Group *gr, graft_node *call, graft_node *tuple,
+                            graft_node *outer)
+{
+    graft_graph *g = p->e->g;
+    graft_node *const *roots = group_roots(p->gp, gr);
+    graph_set_scope(g, call, outer);
+    for (int j = 0; j < gr->nroots; j++) {
+        graft_node *field = graph_add_getitem(g, call, j);
+        graph_set_scope(g, field, outer);
+        if (node_type(roots[j]))
+            graph_set_type(g, field, node_type(roots[j]));
+        graph_set_scope(g, roots[j], outer);
+        graph_replace_all_uses(g, roots[j], field);
+        graft_node *in_body = p->body[node_id(roots[j])];
+        if (node_arg(tuple, j) != in_body)
+            graph_set_arg(g, tuple, j, in_body);
+    }
+}
+
+/* Replaces a group by a call of a new function: parameters first (so the
+ * graph adopts a copied body into the function), the body, the call.
+ * The new nodes are typed after the pass's last group (apply_groups). */
+static void apply_group(Pass *p, const Group *gr)
+{
+    graft_graph *g = p->e->g;
+    const graft_rule *rule = &p->e->rs->rules[p->rule];
+    graft_node **inputs = group_inputs(p->gp, gr);
+    graft_node **params = make_params(p, gr, inputs);
+    mark_inputs(p, inputs, gr->ninputs, true);
+    region_of(p, gr);
     bool move = movable(p, gr);
     graft_node *body = move ? move_region(p, gr, params) : copy_region(p, gr, params);
+    if (gr->nroots)
+        body = roots_tuple(p, gr);
     p->copied |= !move;
     int nattrs;
     const graft_attr *attrs = fn_attrs(p, rule, &nattrs);
     graft_node *outer = node_scope(gr->root);
     graft_node *fn = graph_add_func(g, params, (int)gr->ninputs, body, attrs, nattrs);
     graft_node *call = graph_add_fn_call(g, fn, inputs, (int)gr->ninputs);
-    if (node_type(gr->root))
-        graph_set_type(g, call, node_type(gr->root));
-    /* the root's uses, and the output or body it was, go to the call:
-     * from the root's scope before the function (without parameters, it
-     * adopts all it reaches) took it in */
-    graph_set_scope(g, gr->root, outer);
-    graph_replace_all_uses(g, gr->root, call);
+    if (gr->nroots) {
+        roots_to_fields(p, gr, call, body, outer);
+    } else {
+        if (node_type(gr->root))
+            graph_set_type(g, call, node_type(gr->root));
+        /* the root's uses, and the output or body it was, go to the call:
+         * from the root's scope before the function (without parameters,
+         * it adopts all it reaches) took it in */
+        graph_set_scope(g, gr->root, outer);
+        graph_replace_all_uses(g, gr->root, call);
+    }
     if (move)
         adopt_moved(p, fn);
     for (size_t r = 0; r < p->nregion; r++) /* body nodes belong to this group */

@@ -111,6 +111,91 @@ def encoder():
     return layer, torch.randn(1, 16, 64, generator=torch.Generator().manual_seed(SEED))
 
 
+class Attention(torch.nn.Module):
+    """Self-attention with separate q, k and v projections (three Linear
+    layers, as Hugging Face's BERT, GPT-NeoX and LLaMA write them, not
+    torch's packed in_proj).  With kv_heads < heads it is grouped-query
+    attention (LLaMA 2 70B, Mistral): k and v have kv_heads heads, each
+    read by heads / kv_heads query heads, computed by grouping the query
+    heads instead of repeating k and v."""
+
+    def __init__(self, d, heads, kv_heads):
+        super().__init__()
+        self.h, self.kv, self.hd = heads, kv_heads, d // heads
+        self.q_proj = torch.nn.Linear(d, d)
+        self.k_proj = torch.nn.Linear(d, kv_heads * self.hd)
+        self.v_proj = torch.nn.Linear(d, kv_heads * self.hd)
+        self.o_proj = torch.nn.Linear(d, d)
+
+    def forward(self, x):
+        b, t = x.size(0), x.size(1)
+        g = self.h // self.kv
+        q = self.q_proj(x).view(b, t, self.kv, g, self.hd).permute(0, 2, 3, 1, 4)
+        q = q.reshape(b, self.kv, g * t, self.hd)
+        k = self.k_proj(x).view(b, t, self.kv, self.hd).transpose(1, 2)
+        v = self.v_proj(x).view(b, t, self.kv, self.hd).transpose(1, 2)
+        a = torch.softmax(q @ k.transpose(-2, -1) / self.hd ** 0.5, dim=-1)
+        y = (a @ v).view(b, self.kv, g, t, self.hd).permute(0, 3, 1, 2, 4)
+        return self.o_proj(y.reshape(b, t, self.h * self.hd))
+
+
+class Block(torch.nn.Module):
+    """A pre-norm transformer block around Attention, GELU MLP."""
+
+    def __init__(self, d, heads, kv_heads):
+        super().__init__()
+        self.n1, self.n2 = torch.nn.LayerNorm(d), torch.nn.LayerNorm(d)
+        self.attn = Attention(d, heads, kv_heads)
+        self.fc1, self.fc2 = torch.nn.Linear(d, 2 * d), torch.nn.Linear(2 * d, d)
+
+    def forward(self, x):
+        x = x + self.attn(self.n1(x))
+        return x + self.fc2(torch.nn.functional.gelu(self.fc1(self.n2(x))))
+
+
+class ConvAttention(torch.nn.Module):
+    """SAGAN's self-attention over a feature map (Zhang et al. 2019, as
+    BigGAN uses it): query and key are 1x1 convolutions of x to C/8
+    channels without bias, value one to C channels; two such blocks."""
+
+    def __init__(self, c):
+        super().__init__()
+        self.q = torch.nn.Conv2d(c, c // 8, 1, bias=False)
+        self.k = torch.nn.Conv2d(c, c // 8, 1, bias=False)
+        self.v = torch.nn.Conv2d(c, c, 1, bias=False)
+        self.gamma = torch.nn.Parameter(torch.tensor(0.5))
+
+    def forward(self, x):
+        b, c, h, w = x.shape
+        q = self.q(x).view(b, c // 8, h * w).transpose(1, 2)
+        k = self.k(x).view(b, c // 8, h * w)
+        a = torch.softmax(q @ k, dim=-1)
+        y = (self.v(x).view(b, c, h * w) @ a.transpose(1, 2)).view(b, c, h, w)
+        return x + self.gamma * y
+
+
+def blocks(kv_heads):
+    """Two Blocks of width 64, 8 heads; tokens of a batch and length the
+    export leaves free (dynamic axes), so the shapes are read in the graph."""
+    def make():
+        torch.manual_seed(SEED)
+        model = torch.nn.Sequential(Block(64, 8, kv_heads), Block(64, 8, kv_heads))
+        return model, torch.randn(1, 16, 64, generator=torch.Generator().manual_seed(SEED))
+    return make
+
+
+def conv_attention():
+    torch.manual_seed(SEED)
+    model = torch.nn.Sequential(ConvAttention(32), ConvAttention(32))
+    return model, torch.randn(1, 32, 8, 8, generator=torch.Generator().manual_seed(SEED))
+
+
+# Transformers with separate projections, for the merges of several roots
+# (stdpatterns/onnx/merge.graft; tests/std_corpus_roots.sh): opset 17 only,
+# named without the _opN of the models above.  TOKENS: dynamic axes.
+ROOTS_MODELS = [("attention_qkv", blocks(8), True), ("attention_gqa", blocks(2), True),
+                ("attention_conv", conv_attention, False)]
+
 MODELS = [
     cnn("mobilenet_v2", lambda: torchvision.models.mobilenet_v2(width_mult=0.25,
                                                                  num_classes=10)),
@@ -120,13 +205,15 @@ MODELS = [
 ]
 
 
-def export(make, opset, path):
+def export(make, opset, path, tokens=False):
     model, example = make()
     model.eval()
+    axes = {0: "batch", 1: "tokens"}
     torch.onnx.export(model, (example,), path, opset_version=opset,
                       training=torch.onnx.TrainingMode.PRESERVE,
                       do_constant_folding=True, input_names=["input"],
-                      output_names=["output"])
+                      output_names=["output"],
+                      dynamic_axes={"input": axes, "output": axes} if tokens else None)
     onnx.checker.check_model(onnx.load(path))
 
 
@@ -148,13 +235,15 @@ def main():
     out = sys.argv[1] if len(sys.argv) > 1 else "."
     print(f"torch {torch.__version__}, torchvision {torchvision.__version__}, "
           f"onnx {onnx.__version__}")
-    for name, make in MODELS:
-        for opset in OPSETS:
-            path = f"{out}/{name}_op{opset}.onnx"
-            export(make, opset, path)
-            facts = describe(path)
-            print("| {file} | {bytes} | {nodes} | {initializers} | {ops} |".format(**facts))
-            print(f"  sha256 {facts['sha256']}")
+    runs = [(name, make, opset, f"{out}/{name}_op{opset}.onnx", False)
+            for name, make in MODELS for opset in OPSETS]
+    runs += [(name, make, 17, f"{out}/{name}.onnx", tokens)
+             for name, make, tokens in ROOTS_MODELS]
+    for name, make, opset, path, tokens in runs:
+        export(make, opset, path, tokens)
+        facts = describe(path)
+        print("| {file} | {bytes} | {nodes} | {initializers} | {ops} |".format(**facts))
+        print(f"  sha256 {facts['sha256']}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,41 @@
+#!/bin/sh
+# onnx_corpus_roots.sh - stdpatterns/onnx/merge.graft on the ONNX
+# transformers with separate projections (tests/onnx/attention_qkv.onnx,
+# attention_gqa.onnx, attention_conv.onnx, made by export_corpus.py) and on
+# torch's packed encoder (encoder_op13/op17.onnx): each rule's applied count
+# equal to tests/onnx/count_merges.py's, counted with python3-onnx
+# independently of graft; the output loads again and passes
+# onnx.checker; over the models qkv_merge, kv_merge, conv_merge and
+# shape_share each fire.  gather_share fires on none: torch writes each
+# Gather's index as a Constant node of its own, and two nodes are two
+# indices (stdpatterns/onnx/merge.graft); its count, 0, is still checked.
+. "${GRAFT_SRCDIR:?}/tests/expect.sh"
+. "$src/tests/python_onnx.sh"
+python_onnx 'import onnx'
+rules="qkv_merge kv_merge conv_merge shape_share gather_share split_concat"
+for rule in $rules; do
+    eval "fired_$rule=0"
+done
+for m in attention_qkv attention_gqa attention_conv encoder_op13 encoder_op17; do
+    cases=$((cases + 1))
+    if ! timeout 120 "$GRAFT" run --stats=counts "$src/stdpatterns/onnx/merge.graft" \
+        "$src/tests/onnx/$m.onnx" -o "$tmp/$m.onnx" 2>"$tmp/$m.stats" ||
+        ! "$python" -c 'import onnx, sys; onnx.checker.check_model(onnx.load(sys.argv[1]))' \
+            "$tmp/$m.onnx"; then
+        fail "$m: graft run or the checker failed"
+        head -5 "$tmp/$m.stats"
+        continue
+    fi
+    "$python" "$src/tests/onnx/count_merges.py" "$src/tests/onnx/$m.onnx" >"$tmp/$m.want"
+    for rule in $rules; do
+        got=$(awk -v r="$rule" '$1 == r { print $4 }' "$tmp/$m.stats")
+        want=$(awk -v r="$rule" '$1 == r { print $2 }' "$tmp/$m.want")
+        check "$m: $rule applied $want times" [ "$got" = "$want" ]
+        eval "fired_$rule=\$((fired_$rule + got))"
+    done
+done
+for rule in qkv_merge kv_merge conv_merge shape_share; do
+    eval "fired=\$fired_$rule"
+    check "$rule fires on the models ($fired times)" [ "$fired" -gt 0 ]
+done
+expect_end onnx_corpus_roots
