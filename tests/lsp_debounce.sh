@@ -13,19 +13,9 @@
 # (bad21).  Then, with --no-debounce, the same input published 21 times.
 # The server exits after the shutdown and exit this shell writes last
 # (timeout: a server that hangs fails the test, never holds make check).
-set -u
-graft=${GRAFT:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { # description, then a command that must succeed
-    what=$1
-    shift
-    if "$@"; then echo "PASS: $what"; else echo "FAIL: $what"; fail=$((fail + 1)); fi
-}
-msg() {
-    printf 'Content-Length: %d\r\n\r\n%s' "$(printf %s "$1" | LC_ALL=C wc -c)" "$1"
-}
+. "${GRAFT_SRCDIR:?}/tests/expect.sh"
+. "$src/tests/lsp/frame.sh"
+graft=$GRAFT
 uri=file:///lsp-test/debounce.graft
 text() { # version: a rule naming the unknown op bad<version>
     printf 'r := bad%s(x) => x\\n' "$1"
@@ -94,4 +84,4 @@ check "--no-debounce: bad1 first, bad21 last" sh -c \
     'sed "s/Content-Length: /\n/g" "$1" | grep -o "unknown op .bad[0-9]*." |
      sed -n "1p;\$p" | tr "\n" " " | grep -qx "unknown op .bad1. unknown op .bad21. "' \
     sh "$tmp/out_each"
-[ $fail -eq 0 ]
+expect_end lsp_debounce

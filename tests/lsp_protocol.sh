@@ -22,10 +22,7 @@ check() { # description, then a command that must succeed
     if "$@"; then echo "PASS: $what"; else echo "FAIL: $what"; fail=$((fail + 1)); fi
 }
 
-# One framed message of the JSON text $1.
-msg() {
-    printf 'Content-Length: %d\r\n\r\n%s' "$(printf %s "$1" | LC_ALL=C wc -c)" "$1"
-}
+. "$srcdir/tests/lsp/frame.sh" # msg
 uri=file:///lsp-test/rules.graft
 doc() { # a textDocument parameter with a position: line, character, more
     printf '{"textDocument":{"uri":"%s"},"position":{"line":%s,"character":%s}%s}' \
