@@ -63,18 +63,11 @@ run_one() {
     echo $? >"$work/$tag.rc"
 }
 
-# The main of every program: the generated C without --exe is linked
+# The main of every program (tests/emit/standalone_main.c): the generated C without --exe is linked
 # with it (faster than graft compile --exe per file, which is tested on
 # tests/emit/small.graft below).
-cat >"$work/main.c" <<'MAIN'
-#include "graft.h"
-extern const graft_rule_set graft_rules;
-int main(int argc, char **argv)
-{
-    return graft_standalone_main(&graft_rules, argc, argv);
-}
-MAIN
-$CC -std=c11 $GRAFT_CFLAGS -c "$work/main.c" -o "$work/main.o" || exit 99
+$CC -std=c11 $GRAFT_CFLAGS -c "$GRAFT_SRCDIR/tests/emit/standalone_main.c" -o "$work/main.o" ||
+    exit 99
 
 # Builds $work/prog from rule file $1; false after printing why.  A file
 # the checker accepts may still hold rules the matcher cannot run

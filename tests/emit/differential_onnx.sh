@@ -40,15 +40,8 @@ fail=0
 nruns=0
 slow=${GRAFT_SLOW_TESTS:-1}
 
-cat >"$work/main.c" <<'MAIN'
-#include "graft.h"
-extern const graft_rule_set graft_rules;
-int main(int argc, char **argv)
-{
-    return graft_standalone_main(&graft_rules, argc, argv);
-}
-MAIN
-$CC -std=c11 $GRAFT_CFLAGS -c "$work/main.c" -o "$work/main.o" || exit 99
+$CC -std=c11 $GRAFT_CFLAGS -c "$GRAFT_SRCDIR/tests/emit/standalone_main.c" -o "$work/main.o" ||
+    exit 99
 
 # Builds $work/$2 from rule file $1 (named as graft run is given it, so
 # that messages name it alike); false after printing why.
