@@ -471,7 +471,7 @@ class Suite:
 
 
 class Coverage:
-    """Which tests run which lines (note [tests by coverage]).
+    """Which tests run which lines (tests/MUTATION.md, "Tests by coverage").
 
     A second copy of the tree is built with gcc --coverage at -O0; each test
     runs there once, alone, and gcov lists the lines it ran.  A mutant then
