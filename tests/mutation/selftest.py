@@ -132,6 +132,9 @@ def check_coverage():
     check(cov.tests_for("src/a.c", 9, tests) == tests, "a line both run: both, in order")
     check(cov.tests_for("src/a.c", 5, tests) == [], "a line no test runs: none")
     check(cov.tests_for("src/a.c", 7, tests) == tests, "a line gcov does not count: every test")
+    cov.runs["t2"] = None   # failed in the coverage tree: what it runs is unknown
+    check(cov.tests_for("src/a.c", 3, tests) == tests, "a test whose lines are unknown: always")
+    cov.runs["t2"] = {"src/a.c:9"}
     check(cov.describe("src/a.c", 7, 2) == "a line gcov does not count: every test" and
           cov.describe("src/a.c", 3, 1) == "1 tests run the line", "the log's words")
 
