@@ -661,6 +661,10 @@ START_TEST(test_pooling)
     want(&r, 4, DIMS(1, 1, 1, 1), VALS(5));
     r = unary("nn.adaptive_avg_pool2d(%x, output_size=[2, 2])", 4, DIMS(1, 1, 3, 3), x);
     want(&r, 4, DIMS(1, 1, 2, 2), VALS(3, 4, 6, 7));
+    /* output_size=[] keeps the input's size, as the type relation (and
+     * TVM's AdaptivePool2DRel) give it: each window one element */
+    r = unary("nn.adaptive_avg_pool2d(%x, output_size=[])", 4, DIMS(1, 1, 3, 3), x);
+    want(&r, 4, DIMS(1, 1, 3, 3), x);
     r = unary("nn.adaptive_max_pool2d(%x, output_size=[1, 3])", 4, DIMS(1, 1, 3, 3), x);
     want(&r, 4, DIMS(1, 1, 1, 3), VALS(7, 8, 9));
 }
