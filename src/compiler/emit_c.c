@@ -438,10 +438,10 @@ void emit_c_source(const RuleFile *rf, const Lowered *lw, const EmitOptions *opt
     free(names);
     emit_refs_free(&refs);
     keymap_free(&E.objects);
-    for (size_t i = 0; i < E.nobjs; i++)
-        free(E.obj_names[i]);
-    free(E.obj_names);
-    free(E.body);
+    for (size_t i = 0; i < E.obj_names.len; i++)
+        free(E.obj_names.items[i]);
+    vec_free(&E.obj_names);
+    vec_free(&E.body);
     strtable_free(&E.taken);
     strtable_free(&E.defs);
 }

@@ -53,16 +53,16 @@ char *emit_fn_finish(Emitter *E, const FnHead *h)
     E->indent = 0;
     fn_locals(E, h->nslots, &locals);
     strbuf_printf(&key, "function %s%s\n%s", h->ret, h->params, locals.data);
-    for (size_t i = 0; i < E->nbody; i++)
-        if (E->body[i].text)
-            strbuf_printf(&key, "%d %s\n", E->body[i].indent, E->body[i].text);
-    if (E->defs.count != E->defs_before) /* constants went out ahead */
+    for (size_t i = 0; i < E->body.len; i++)
+        if (E->body.items[i].text)
+            strbuf_printf(&key, "%d %s\n", E->body.items[i].indent, E->body.items[i].text);
+    if (E->defs.entries.len != E->defs_before) /* constants went out ahead */
         emit_blank(E);
     const char *have = strtable_get(&E->defs, key.data);
     if (have) {
-        for (size_t i = 0; i < E->nbody; i++)
-            free(E->body[i].text);
-        E->nbody = 0;
+        for (size_t i = 0; i < E->body.len; i++)
+            free(E->body.items[i].text);
+        E->body.len = 0;
         emit_line(E, "/* %s: %s, written above */", h->comment, have);
         emit_blank(E);
     } else {

@@ -31,9 +31,7 @@ typedef struct StrEntry {
 
 typedef struct StrTable {
     KeyMap index;        /* hash of a key -> 1 + its last entry */
-    StrEntry *entries;   /* in insertion order */
-    size_t count;
-    size_t cap;
+    VEC(StrEntry) entries; /* in insertion order */
 } StrTable;
 
 /* A line of a function being written, kept until its locals are known. */
@@ -53,12 +51,10 @@ typedef struct Emitter {
     int indent;               /* current indent, in levels of 4 spaces */
     long line;                /* lines written so far (for #line back) */
     KeyMap objects;           /* object pointer -> 1 + index in obj_names */
-    char **obj_names;         /* names of the objects written */
-    size_t nobjs, objs_cap;
+    VEC(char *) obj_names;    /* names of the objects written */
     StrTable taken;           /* every file-scope name, to keep them distinct */
     StrTable defs;            /* "TYPE = INIT" -> the name it was written under */
-    BodyLine *body;           /* lines of the function being written */
-    size_t nbody, body_cap;
+    VEC(BodyLine) body;       /* lines of the function being written */
     bool in_body;             /* emit_line collects into body */
     size_t defs_before;       /* definitions before the body began */
     /* The rule being written. */

@@ -79,8 +79,7 @@ static void try_root(Pass *p, graft_node *x)
     Group gr;
     if (!grouper_try(p->gp, x, false, &gr))
         return;
-    p->groups = xgrow_items(p->groups, &p->groups_cap, p->ngroups + 1, sizeof *p->groups);
-    p->groups[p->ngroups++] = gr;
+    vec_push(&p->groups, gr);
 }
 
 /* ---- one pass ---- */
@@ -100,7 +99,7 @@ static void pass_init(Pass *p, graft_engine *e, Grouper *gp, uint32_t rule)
 
 static void pass_free(Pass *p)
 {
-    free(p->groups);
+    vec_free(&p->groups);
     free(p->pre);
     free(p->body);
     free(p->input);
@@ -109,10 +108,10 @@ static void pass_free(Pass *p)
     vec_free(&p->key);
     vec_free(&p->last_key);
     keymap_free(&p->fn_seen);
-    free(p->region);
+    vec_free(&p->region);
     walk_free(&p->walk);
     free(p->args);
-    free(p->params);
+    vec_free(&p->params);
     strbuf_free(&p->name);
 }
 
@@ -188,9 +187,9 @@ static void partition_pass(graft_engine *e, Grouper *gp, uint32_t rule, uint32_t
         engine_relabel_changed(e, n, upto);
     find_groups(&p, n);
     partition_apply_groups(&p);
-    e->stats.rules[rule].applied += p.ngroups;
-    e->stats.groups += p.ngroups;
-    if (p.ngroups && (p.copied || *garbage)) { /* note [no sweep] */
+    e->stats.rules[rule].applied += p.groups.len;
+    e->stats.groups += p.groups.len;
+    if (p.groups.len && (p.copied || *garbage)) { /* note [no sweep] */
         if (last) /* no next pass to order the nodes for */
             graph_remove_dead(e->g);
         else

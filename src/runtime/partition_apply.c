@@ -87,8 +87,8 @@ static void apply_group(Pass *p, const Group *gr)
     }
     if (move)
         partition_adopt_moved(p, fn);
-    for (size_t r = 0; r < p->nregion; r++) /* body nodes belong to this group */
-        p->body[node_id(p->region[r])] = NULL;
+    for (size_t r = 0; r < p->region.len; r++) /* body nodes belong to this group */
+        p->body[node_id(p->region.items[r])] = NULL;
     mark_inputs(p, inputs, gr->ninputs, false);
     vec_push(&p->made, fn);
     vec_push(&p->made, call);
@@ -108,8 +108,8 @@ static void apply_group(Pass *p, const Group *gr)
  * come before the functions that return them. */
 void partition_apply_groups(Pass *p)
 {
-    for (size_t i = 0; i < p->ngroups; i++)
-        apply_group(p, &p->groups[i]);
+    for (size_t i = 0; i < p->groups.len; i++)
+        apply_group(p, &p->groups.items[i]);
     type_infer_list(p->e->g, p->untyped.items, p->untyped.len);
     type_infer_list(p->e->g, p->made.items, p->made.len);
 }

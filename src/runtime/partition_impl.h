@@ -27,15 +27,12 @@ typedef struct Pass {
     uint32_t *input;    /* per node id: 1 + its index in the inputs of the
                            group being applied, or 0 */
     uint32_t size;      /* entries in the per-node arrays */
-    Group *groups;      /* groups kept */
-    size_t ngroups, groups_cap;
-    graft_node **region;      /* scratch: a group's region in post-order */
-    size_t nregion, region_cap;
+    VEC(Group) groups;  /* groups kept */
+    VEC(graft_node *) region; /* scratch: a group's region in post-order */
     NodeWalk walk;      /* scratch: walk_region's frames */
     graft_node **args;        /* scratch: a copy's operands */
     size_t args_cap;
-    graft_node **params;      /* scratch: a group's parameters */
-    size_t params_cap;
+    VEC(graft_node *) params; /* scratch: a group's parameters */
     VEC(graft_node *) untyped; /* moved nodes without a type, to infer */
     bool copied;        /* a group was copied: its originals are garbage */
     VEC(graft_node *) made;   /* functions and calls made, to type */

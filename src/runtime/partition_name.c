@@ -167,7 +167,8 @@ static const char *param_name(char buf[static 40], char *prefix, uint32_t k)
 /* The group's parameters, FunctionVar_<group>_<k>, typed as its inputs. */
 graft_node **partition_make_params(Pass *p, const Group *gr, graft_node *const *inputs)
 {
-    p->params = xgrow_items(p->params, &p->params_cap, gr->ninputs + 1, sizeof *p->params);
+    p->params.len = 0;
+    vec_reserve(&p->params, gr->ninputs + 1); /* items not NULL for a group of no inputs */
     char pname[40];
     memcpy(pname, "FunctionVar_", 12);
     char *prefix = put_digits(pname + 12, gr->number);
@@ -176,8 +177,8 @@ graft_node **partition_make_params(Pass *p, const Group *gr, graft_node *const *
         /* TVM's PatternGrouper (tvm/src/relay/ir/dataflow_matcher.cc) makes
          * Var("FunctionVar_N_k", NullValue<Type>()): no annotation to
          * print.  The type stays known, undeclared, for later rules. */
-        p->params[k] = graph_add_fn_param(p->e->g, param_name(pname, prefix, k), NULL);
-        graph_set_type(p->e->g, p->params[k], node_type(inputs[k]));
+        vec_push(&p->params, graph_add_fn_param(p->e->g, param_name(pname, prefix, k), NULL));
+        graph_set_type(p->e->g, p->params.items[k], node_type(inputs[k]));
     }
-    return p->params;
+    return p->params.items;
 }

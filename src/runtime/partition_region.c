@@ -86,9 +86,7 @@ static void walk_region(Pass *p, graft_node *root)
         }
         (void)walk_pop(&w);
         p->body[node_id(n)] = n;
-        if (p->nregion == p->region_cap)
-            p->region = xgrow_items(p->region, &p->region_cap, p->nregion + 1, sizeof *p->region);
-        p->region[p->nregion++] = n;
+        vec_push(&p->region, n);
         if (node_kind(n) != NODE_FUNC)
             partition_key_part(p, n);
         else if (!keymap_get(&p->fn_seen, keymap_ptr_key(n)))
@@ -122,8 +120,8 @@ static bool is_root(const Pass *p, const Group *gr, const graft_node *x)
  * constants is read outside. */
 bool partition_movable(const Pass *p, const Group *gr)
 {
-    for (size_t i = 0; i < p->nregion; i++) {
-        const graft_node *x = p->region[i];
+    for (size_t i = 0; i < p->region.len; i++) {
+        const graft_node *x = p->region.items[i];
         if (body_kind(x) && node_kind(x) != NODE_CONST && !is_root(p, gr, x) &&
             !used_inside(p, x))
             return false;
@@ -146,8 +144,8 @@ static graft_node *body_operand(const Pass *p, graft_node *const *params, graft_
  * params; returns the body's root. */
 graft_node *partition_copy_region(Pass *p, const Group *gr, graft_node *const *params)
 {
-    for (size_t r = 0; r < p->nregion; r++) {
-        graft_node *n = p->region[r];
+    for (size_t r = 0; r < p->region.len; r++) {
+        graft_node *n = p->region.items[r];
         if (!body_kind(n))
             continue; /* stays itself */
         int na = node_nargs(n);
@@ -167,8 +165,8 @@ graft_node *partition_copy_region(Pass *p, const Group *gr, graft_node *const *p
 graft_node *partition_move_region(Pass *p, const Group *gr, graft_node *const *params)
 {
     graft_graph *g = p->e->g;
-    for (size_t r = 0; r < p->nregion; r++) {
-        graft_node *n = p->region[r];
+    for (size_t r = 0; r < p->region.len; r++) {
+        graft_node *n = p->region.items[r];
         if (!body_kind(n))
             continue;
         if (node_kind(n) == NODE_CONST && !used_inside(p, n)) {
@@ -197,8 +195,8 @@ graft_node *partition_move_region(Pass *p, const Group *gr, graft_node *const *p
  * puts a new body's (note [function scope] in graph_walk.c). */
 void partition_adopt_moved(Pass *p, graft_node *fn)
 {
-    for (size_t r = 0; r < p->nregion; r++) {
-        graft_node *n = p->region[r];
+    for (size_t r = 0; r < p->region.len; r++) {
+        graft_node *n = p->region.items[r];
         if (body_kind(n) && node_kind(n) != NODE_CONST && p->body[node_id(n)] == n)
             graph_set_scope(p->e->g, n, fn);
     }
@@ -208,7 +206,7 @@ void partition_adopt_moved(Pass *p, graft_node *fn)
  * (note [partition semantics]). */
 void partition_region_of(Pass *p, const Group *gr)
 {
-    p->nregion = 0;
+    p->region.len = 0;
     p->key.len = 0;
     keymap_free(&p->fn_seen);
     p->fn_seen = (KeyMap){0};

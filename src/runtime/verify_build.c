@@ -181,11 +181,11 @@ bool verify_build(Instance *in)
 
 void instance_free(Instance *in)
 {
-    for (int i = 0; i < in->nleaves; i++)
-        tensor_free(&in->leaves[i].value);
+    for (size_t i = 0; i < in->leaves.len; i++)
+        tensor_free(&in->leaves.items[i].value);
     for (size_t i = 0; i < in->vals_cap; i++)
         value_free(&in->vals[i]);
-    free(in->leaves);
+    vec_free(&in->leaves);
     free(in->vals);
     free(in->anon);
     free(in->slot_leaf);

@@ -180,11 +180,11 @@ static graft_node *build_shape_input(Instance *in, const char *op, int i, graft_
     memset(ctx, 0, sizeof *ctx);
     verify_ctx_set(ctx, 1, &len);
     ctx->dtype = "int64";
-    int before = in->nleaves;
+    size_t before = in->leaves.len;
     graft_node *node = verify_build_leaf(in, kid, ctx);
-    if (!node || in->nleaves == before || in->leaves[before].value.size != (size_t)n)
+    if (!node || in->leaves.len == before || in->leaves.items[before].value.size != (size_t)n)
         return node; /* bound before, or a literal: as it is */
-    VerifyLeaf *l = &in->leaves[before];
+    VerifyLeaf *l = &in->leaves.items[before];
     Value *v = verify_value_of(in, node);
     for (int k = 0; k < n; k++)
         l->value.data[k] = v->t.data[k] = (double)vals[k];

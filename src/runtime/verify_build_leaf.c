@@ -82,11 +82,8 @@ static double const_value(Instance *in, int slot, bool upper)
 
 static VerifyLeaf *new_leaf(Instance *in)
 {
-    in->leaves = xgrow_items(in->leaves, &in->leaves_cap, (size_t)in->nleaves + 1,
-                             sizeof *in->leaves);
-    VerifyLeaf *l = &in->leaves[in->nleaves++];
-    memset(l, 0, sizeof *l);
-    return l;
+    vec_push(&in->leaves, ((VerifyLeaf){0}));
+    return &in->leaves.items[in->leaves.len - 1];
 }
 
 /* The leaf's node: a parameter, a scalar constant or a meta constant. */
@@ -197,7 +194,7 @@ graft_node *verify_build_leaf(Instance *in, const graft_pat *p, const LeafCtx *g
     l->value = tensor_new(f.dtype, ctx.rank, ctx.dims);
     verify_fill_random(&l->value, &in->rng, l->positive);
     char anon[32];
-    snprintf(anon, sizeof anon, "_%d", in->nleaves);
+    snprintf(anon, sizeof anon, "_%zu", in->leaves.len);
     if (!f.name)
         f.name = p->slot >= 0 ? in->rule->slot_names[p->slot] : anon;
     graft_node *n = make_leaf_node(in, p, l, f.is_const, f.literal, f.lit, f.name, ctx.upper);

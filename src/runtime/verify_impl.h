@@ -49,9 +49,7 @@ typedef struct Instance {
     const graft_pat **slot_binder; /* slot -> the sub-pattern that binds it
                                     (x@op(...)), NULL for a leaf variable */
     const graft_attr_value **slot_attr; /* slot -> the attribute value chosen */
-    VerifyLeaf *leaves;        /* leaves made, in order */
-    int nleaves;
-    size_t leaves_cap;
+    VEC(VerifyLeaf) leaves;    /* leaves made, in order */
     Value *vals;               /* by node id: values while building */
     size_t vals_cap;
     int nops;                  /* op calls built */
