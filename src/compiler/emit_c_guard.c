@@ -68,15 +68,16 @@ static int max_int(int a, int b)
     return a > b ? a : b;
 }
 
-/* Canonical text of a literal list, as the interpreter compares it. */
+/* Canonical text of a literal list, as the interpreter compares it
+ * (match_guard.c's key): its items as pattern_guard_key writes them. */
 static void literal_key(const graft_expr *x, StrBuf *sb)
 {
     switch (x->kind) {
     case GRAFT_EXPR_NUM:
-        strbuf_printf(sb, "%.17g", x->f == 0 ? 0.0 : x->f);
+        pattern_number_key(x->f, sb);
         return;
     case GRAFT_EXPR_BOOL:
-        strbuf_printf(sb, "%.17g", (double)x->i);
+        pattern_number_key((double)x->i, sb);
         return;
     case GRAFT_EXPR_STR:
     case GRAFT_EXPR_DTYPE:
