@@ -72,7 +72,7 @@ enum { IDENT_MAX = 40 };
 
 /* name as an identifier part: other characters become '_', a leading
  * digit gets start before it, at most IDENT_MAX characters. */
-static void ident_of(StrBuf *sb, const char *start, const char *name)
+void emit_ident(StrBuf *sb, const char *start, const char *name)
 {
     size_t base = sb->len;
     if (!isalpha((unsigned char)name[0]) && name[0] != '_')
@@ -86,13 +86,13 @@ static void ident_of(StrBuf *sb, const char *start, const char *name)
 static char *rule_prefix(const graft_rule *rule)
 {
     StrBuf sb = {0};
-    ident_of(&sb, "r_", rule->name);
+    emit_ident(&sb, "r_", rule->name);
     return sb.data;
 }
 
 /* The locals naming the rule's bindings in its functions: "v_" and the
  * variable's name, which can then be no keyword, parameter or macro of
- * the generated file; a name made equal by ident_of gets its slot. */
+ * the generated file; a name made equal by emit_ident gets its slot. */
 static void rule_vars(Emitter *E, const graft_rule *rule)
 {
     E->vars = xcalloc((size_t)rule->nslots + 1, sizeof *E->vars);
@@ -101,7 +101,7 @@ static void rule_vars(Emitter *E, const graft_rule *rule)
     for (int i = 0; i < rule->nslots; i++) {
         StrBuf sb = {0};
         strbuf_puts(&sb, "v_");
-        ident_of(&sb, "", rule->slot_names[i] ? rule->slot_names[i] : "");
+        emit_ident(&sb, "", rule->slot_names[i] ? rule->slot_names[i] : "");
         for (int j = 0; j < i; j++)
             if (strcmp(E->vars[j], sb.data) == 0) {
                 strbuf_printf(&sb, "_%d", i);
@@ -193,7 +193,7 @@ static char *emit_slot_names(Emitter *E, const graft_rule *rule)
     strbuf_puts(&hint, "slots");
     for (int i = 0; i < rule->nslots && hint.len < IDENT_MAX; i++) {
         strbuf_putc(&hint, '_');
-        ident_of(&hint, "", rule->slot_names[i] ? rule->slot_names[i] : "");
+        emit_ident(&hint, "", rule->slot_names[i] ? rule->slot_names[i] : "");
     }
     char *name = xstrdup(emit_def(E, "char *const", true, hint.data, sb.data));
     strbuf_free(&sb);
@@ -229,7 +229,6 @@ static void emit_rule(Emitter *E, uint32_t r, RuleNames *rn)
 {
     const graft_rule *rule = &E->rs->rules[r];
     E->prefix = rn->prefix;
-    E->counter = 0;
     rule_vars(E, rule);
     emit_rule_comment(E, rule);
     rn->slots = emit_slot_names(E, rule);

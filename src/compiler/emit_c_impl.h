@@ -59,7 +59,6 @@ typedef struct Emitter {
     size_t defs_before;       /* definitions before the body began */
     /* The rule being written. */
     const char *prefix;       /* its C prefix ("bn", "bn_2") */
-    int counter;              /* numbering of its objects */
     char **vars;              /* per slot: the local naming its binding */
     int nvars;                /* the rule's slots */
     bool *var_used;           /* per slot: read by the function being written */
@@ -85,9 +84,16 @@ void emit_body_begin(Emitter *E);
 void emit_body_end(Emitter *E);
 
 /* The name of obj, or NULL when not written yet; emit_name_new records a
- * fresh name "PREFIX_KIND<N>" for obj and returns it. */
+ * fresh name "PREFIX_KIND_WHAT" for obj, a tree node, and returns it:
+ * what it stands for (its variable, its op, else its kind) rather than a
+ * number, so that a reader of the C knows the node by its name
+ * ("bn_pat_x", "bn_pat_nn_conv2d"), equal ones told apart by emit_unique
+ * (_2, _3). */
 const char *emit_name_get(const Emitter *E, const void *obj);
-const char *emit_name_new(Emitter *E, const void *obj, const char *kind);
+const char *emit_name_new(Emitter *E, const void *obj, const char *kind, const char *what);
+/* name made a C identifier (start before a name that cannot begin one),
+ * appended to sb. */
+void emit_ident(StrBuf *sb, const char *start, const char *name);
 /* A file-scope name not taken yet: want, or want_2, want_3, ...; kept
  * in E->taken and returned from there. */
 const char *emit_unique(Emitter *E, const char *want);

@@ -168,10 +168,11 @@ const char *emit_name_get(const Emitter *E, const void *obj)
     return i ? E->obj_names.items[*i - 1] : NULL;
 }
 
-const char *emit_name_new(Emitter *E, const void *obj, const char *kind)
+const char *emit_name_new(Emitter *E, const void *obj, const char *kind, const char *what)
 {
     StrBuf sb = {0};
-    strbuf_printf(&sb, "%s_%s%d", E->prefix, kind, E->counter++);
+    strbuf_printf(&sb, "%s_%s_", E->prefix, kind);
+    emit_ident(&sb, "", what);
     vec_push(&E->obj_names, xstrdup(emit_unique(E, sb.data)));
     *keymap_put(&E->objects, keymap_ptr_key(obj), 0) = (int64_t)E->obj_names.len;
     strbuf_free(&sb);
