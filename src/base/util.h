@@ -47,7 +47,7 @@ void *xgrow_items(void *items, size_t *cap, size_t need, size_t elem_size);
  * for a caller that keeps its capacity by value (note [one walk]). */
 size_t grow_capacity(size_t cap, size_t need, size_t elem_size);
 
-/* note [one growable array]: a typed growable array, VEC(Node *) list =
+/* note [one growable array]: a typed growable array, VEC(graft_node *) list =
  * {0}; vec_push(&list, n); ... list.items[i] ... vec_free(&list).  Pointers
  * into items hold until the next push.  A walk's stack is a WALK (note
  * [one walk] in walk.h).  Every list that owns its capacity is a VEC but

@@ -6,7 +6,7 @@
  * then per rule, under its name, place and source text: its pattern
  * tree, the constants its functions use, its compiled guard and action,
  * and the trees of a guard or action left to the interpreter; then the
- * graft_rule array and the exported RuleSet (and with --exe a main).
+ * graft_rule array and the exported graft_rule_set (and with --exe a main).
  * Every file-scope name goes through emit_unique, so names made from
  * rules never collide, with each other or with the fixed ones.
  */

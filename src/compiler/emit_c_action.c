@@ -156,7 +156,7 @@ static void build_operands(BuildCtx *c, const graft_expr *x, StrBuf *args)
     strbuf_printf(args, "ops%d", t);
 }
 
-/* "(Node *const[]){a, b}, 2" for the operands, "opsT, 2" when
+/* "(graft_node *const[]){a, b}, 2" for the operands, "opsT, 2" when
  * build_operands made an array, or "NULL, 0". */
 static void operand_array(const graft_expr *x, const StrBuf *args, StrBuf *out)
 {

@@ -16,7 +16,7 @@ const char *emit_var(Emitter *E, int slot)
 }
 
 /* The declarations opening a function: a local per binding its body
- * reads, "const Binding *const v_x = &b[1];", or "(void)b;". */
+ * reads, "const graft_binding *const v_x = &b[1];", or "(void)b;". */
 static void fn_locals(const Emitter *E, int nslots, StrBuf *locals)
 {
     for (int i = 0; i < nslots; i++)

@@ -1,4 +1,4 @@
-/* emit_c_tables.c - the RuleSet tables (pattern.h, ruleset.h) as static
+/* emit_c_tables.c - the graft_rule_set tables (pattern.h, ruleset.h) as static
  * const initialisers, every field that the lowering set. */
 #include "emit_c_impl.h"
 
