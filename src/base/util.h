@@ -79,7 +79,7 @@ size_t grow_capacity(size_t cap, size_t need, size_t elem_size);
  *   - 9 lists in files other branches change at once, left for after
  *     their merge (cmd_verify.c's tasks, emit_c_exe.c's arguments,
  *     emit_c_out.c's body, table entries and object names, partition.c's
- *     groups, region and params, verify_build.c's leaves). */
+ *     groups, region and params, verify_build_leaf.c's leaves). */
 #define VEC(T)         \
     struct {           \
         T *items;      \
@@ -116,7 +116,7 @@ void strbuf_free(StrBuf *sb);
  * arrays of ids (the rules at a node, a pattern's tests, rules by
  * priority), where it beats a general sort.  Two sorts of other things
  * call qsort (exceptions: 2, counted by tests/one_notes.sh): the verifier's
- * values for a median (verify_build.c) and explain's near misses by
+ * values for a median (verify_build_leaf.c) and explain's near misses by
  * distance (engine_explain_near.c), arrays of doubles and of records. */
 void sort_u32(uint32_t *a, size_t n, bool (*before)(const void *ctx, uint32_t x, uint32_t y),
               const void *ctx);

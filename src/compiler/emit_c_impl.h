@@ -157,15 +157,29 @@ const char *emit_expr(Emitter *E, const graft_expr *x, const char *kind);
  * pattern trees, then the table; returns its name (malloc'd). */
 char *emit_roots(Emitter *E, const graft_rule *rule, const char *first);
 
-/* Compiled guards and actions (emit_c_code.c): write the function of rule
- * r and return its name (malloc'd), or NULL when the rule has none (the
- * runtime then interprets the rule's tree). */
+/* Compiled guards (emit_c_guard.c) and actions (emit_c_action.c): write
+ * the function of rule r and return its name (malloc'd), or NULL when the
+ * rule has none (the runtime then interprets the rule's tree). */
 char *emit_guard_fn(Emitter *E, uint32_t r);
 char *emit_build_fn(Emitter *E, uint32_t r);
 char *emit_build_roots_fn(Emitter *E, uint32_t r);
+
+/* The frame of those functions (emit_c_fn.c). */
+/* The function being finished: what emit_fn_finish writes. */
+typedef struct FnHead {
+    const char *comment;  /* what it computes, for the comment above it */
+    const char *hint;     /* the name wanted */
+    const char *ret;      /* return type, "bool" or "graft_node *" */
+    const char *params;   /* "(const graft_graph *g, const graft_binding *b)" */
+    int nslots;           /* the rule's slots: candidates for locals */
+} FnHead;
 /* The local naming the binding of slot in the function being written,
- * marked as read (its declaration is written by emit_fn_locals). */
+ * marked as read (its declaration is written by emit_fn_finish). */
 const char *emit_var(Emitter *E, int slot);
+/* Ends a function whose statements emit_body_begin collected and returns
+ * its name (malloc'd); one identical to a function written before is not
+ * written again (note [one definition]). */
+char *emit_fn_finish(Emitter *E, const FnHead *h);
 /* #line to the rule file around user code, and back to the C file. */
 void emit_line_to_rule(Emitter *E, const SrcRange *where, const char *file);
 /* printf's text, malloc'd. */

@@ -309,7 +309,7 @@ static graft_expr *action_expr(Lowerer *L, const AstNode *a)
 
 /* Each node of an action keeps where the rule file wrote it (a macro's
  * body: the macro's file and line), for the #line of its statements in
- * generated C (note [line directives] in emit_c_code.c). */
+ * generated C (note [line directives] in emit_c_action.c). */
 const graft_expr *lower_action(Lowerer *L, const AstNode *a)
 {
     graft_expr *e = action_expr(L, a);
