@@ -34,7 +34,7 @@ defs=file:///lsp-test/defs.graft
 fmtdoc=file:///lsp-test/fmt.graft
 fmt_text='r:=add(x,0)=>x # kept\n# lead\n\n\nlet  m(p)=p|-p\n  # inside: moves before the item\n  | p\n'
 refs=file:///lsp-test/refs.graft
-refs_text='let sq(a) = multiply(a, a)\nlet two = add(y, y)\nu := sq(x) | two => x\nv := c@nn.relu(x) where users(c) == 1 \u0026\u0026 attr(c, x) == 1 => nn.relu(x)\ncv := nn.conv2d(x, k, groups=2, strides=[1, 1]) => x\n'
+refs_text='let sq(a) = multiply(a, a)\nlet two = add(y, y)\nu := sq(x) | two => x\nv := c@nn.relu(x) where users(c) == 1 \u0026\u0026 attr(c, x) == 1 => nn.relu(x)\ncv := nn.conv2d(x, k, groups=2, strides=[1, 1]) => x\np := nn.relu(split(x, indices_or_sections=2)[i]) where i > 0 => x\n'
 guard=file:///lsp-test/guard.graft
 guard_text='g := nn.relu(x) where users(z) == 1 => x\n'
 opts='"options":{"tabSize":4,"insertSpaces":true}'
@@ -104,6 +104,9 @@ session() {
     msg "{\"jsonrpc\":\"2.0\",\"id\":64,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 2 0 ',"newName":"float32"')}"
     msg "{\"jsonrpc\":\"2.0\",\"id\":65,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 2 0 ',"newName":7')}"
     msg "{\"jsonrpc\":\"2.0\",\"id\":66,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 2 0 '')}"
+    # an index variable (p[i]): bound inside the brackets, used in the guard
+    msg "{\"jsonrpc\":\"2.0\",\"id\":67,\"method\":\"textDocument/references\",\"params\":$(uri=$refs doc 5 55 "$ref")}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":68,\"method\":\"textDocument/rename\",\"params\":$(uri=$refs doc 5 55 ',"newName":"k"')}"
     # hover on a variable without a model: bound in the pattern, used in the
     # guard (bound at c@...), a macro's parameter, a named pattern's
     # variable; attr(c, x) names an attribute, no variable; a variable only

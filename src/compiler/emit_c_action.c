@@ -200,7 +200,11 @@ static void build_call(BuildCtx *c, const graft_expr *x, const StrBuf *args, int
 static void build_new(BuildCtx *c, const graft_expr *x, StrBuf *out)
 {
     StrBuf args = {0}, s1 = {0}, s2 = {0}, s3 = {0};
-    build_operands(c, x, &args);
+    bool var_index = x->kind == GRAFT_EXPR_GETITEM && x->nkids == 2; /* t[i] */
+    if (var_index) /* kids[1], the index variable, is no node */
+        build_node(c, x->kids[0], &args);
+    else
+        build_operands(c, x, &args);
     int t = c->temps++;
     if (x->kind == GRAFT_EXPR_NUM) {
         build_stmt(c, x, "graft_node *n%d = graft_add_const(g, %s, %s, %s);", t,
@@ -210,6 +214,9 @@ static void build_new(BuildCtx *c, const graft_expr *x, StrBuf *out)
     } else if (x->kind == GRAFT_EXPR_TUPLE) {
         operand_array(x, &args, &s1);
         build_stmt(c, x, "graft_node *n%d = graft_add_tuple(g, %s);", t, s1.data);
+    } else if (var_index) { /* note [index variables] in check_vars.c */
+        build_stmt(c, x, "graft_node *n%d = graft_add_getitem(g, %s, (int)%s->attr->i);", t,
+                   args.data, emit_var(c->E, x->kids[1]->slot));
     } else {
         build_stmt(c, x, "graft_node *n%d = graft_add_getitem(g, %s, %lld);", t, args.data,
                    (long long)x->i);

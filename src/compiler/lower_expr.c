@@ -296,6 +296,10 @@ static graft_expr *action_expr(Lowerer *L, const AstNode *a)
     case AST_GETITEM:
         e = new_expr(L, GRAFT_EXPR_GETITEM);
         e->i = a->u.item.index;
+        if (a->u.item.var) { /* t[i]: kids[1] the index variable's slot */
+            const AstNode *kids[2] = {a->u.item.base, a->u.item.var};
+            return set_kids(L, e, kids, 2, lower_action) ? e : NULL;
+        }
         return set_kids(L, e, (const AstNode *const *)&a->u.item.base, 1, lower_action) ? e : NULL;
     default:
         unsupported(L, a, "a rewrite action");

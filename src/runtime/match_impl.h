@@ -103,6 +103,10 @@ struct Matcher {
     RootMiss *misses;    /* match_roots.c: per root of every rule of
                             several, the last miss (note [root misses]) */
     uint32_t *miss_at;   /* per rule: its roots' first entry in misses */
+    VEC(graft_attr_value *) indexes; /* [k]: the int k, what an index
+                            variable binds (note [index variables] in
+                            src/compiler/check_vars.c); made when first
+                            needed, kept while bindings may point at them */
 };
 
 /* ---- match.c ---- */

@@ -328,7 +328,7 @@ static bool pattern_attr(Encoder *e, const void *src, const char *name, ProveTer
         return true;
     }
     for (int i = 0; i < pa->p->nbinds; i++)
-        if (strcmp(pa->p->binds[i].name, name) == 0) {
+        if (pa->p->binds[i].name && strcmp(pa->p->binds[i].name, name) == 0) {
             int slot = pa->p->binds[i].slot;
             e->scalar[slot] = true;
             if (!e->slot_term[slot].v)

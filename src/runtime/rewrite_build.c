@@ -340,9 +340,10 @@ static graft_node *build(graft_engine *e, const graft_expr *x, const graft_bindi
         kids = build_kids(e, x, b, &nkids, few);
         n = graph_add_tuple(g, kids, nkids);
         break;
-    default: /* GRAFT_EXPR_GETITEM */
+    default: /* GRAFT_EXPR_GETITEM; t[i]: kids[1] the index variable, no node */
         kids = build_kids(e, x, b, &nkids, few);
-        n = graph_add_getitem(g, kids[0], (int)x->i);
+        n = graph_add_getitem(g, kids[0], x->nkids == 2 ? (int)b[x->kids[1]->slot].attr->i
+                                                         : (int)x->i);
         break;
     }
     if (kids != few)

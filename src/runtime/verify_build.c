@@ -5,6 +5,7 @@
  * value: verify_build_leaf.c; an op call's operands, attributes and
  * evaluation: verify_build_call.c; the values by node:
  * verify_build_value.c. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "verify_impl.h"
@@ -85,15 +86,30 @@ done:
     return n;
 }
 
+/* p[i]: the chooser's index among the nfields, each in turn (note [index
+ * variables] in src/compiler/check_vars.c); an i bound before keeps its. */
+static int choose_index(Instance *in, const graft_pat *p, int nfields)
+{
+    int slot = p->binds[0].slot;
+    if (!in->slot_attr[slot]) {
+        char text[24];
+        snprintf(text, sizeof text, "%d", chooser_pick(in->ch, nfields > 0 ? nfields : 1));
+        in->slot_attr[slot] = verify_attr_from_text(in->g, text);
+    }
+    return (int)in->slot_attr[slot]->i;
+}
+
 static graft_node *build_getitem(Instance *in, const graft_pat *p)
 {
     graft_node *t = verify_build_pat(in, p->kids[0], NULL);
     if (!t)
         return NULL;
     int index = in->rs->items[p->item].index;
-    if (index < 0) /* t[_]: the instance takes the first element */
-        index = 0;
     const Value *tv = verify_value_of(in, t);
+    if (p->nbinds) /* t[i] */
+        index = choose_index(in, p, tv->nfields);
+    else if (index < 0) /* t[_]: the instance takes the first element */
+        index = 0;
     if (tv->nfields <= index)
         return verify_fail(in, "field %d of a value with %d fields", index, tv->nfields);
     graft_node *n = graph_add_getitem(in->g, t, index);

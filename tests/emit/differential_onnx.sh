@@ -116,7 +116,7 @@ for name in conv_bn tiny local_function encoder_op17; do
 done
 small="$src/tests/onnx/conv_bn.onnx $src/tests/onnx/tiny.onnx $src/tests/onnx/attributes.onnx
        $src/tests/onnx/if_subgraph.onnx $src/tests/onnx/local_function.onnx
-       $src/tests/std/onnx_merge/input.onnx
+       $src/tests/std/onnx_merge/input.onnx $src/tests/golden/index_var/split.onnxtxt
        $src/tests/emit/onnx_attrs.onnxtxt $work/conv_bn.onnxtxt $work/tiny.onnxtxt
        $work/local_function.onnxtxt $work/encoder_op17.onnxtxt"
 large=""
@@ -124,7 +124,8 @@ for m in tests/onnx/*_op13.onnx tests/onnx/*_op17.onnx; do large="$large $src/$m
 
 first=1
 for r in stdpatterns/onnx_fold_bn.graft stdpatterns/onnx_partition.graft \
-         stdpatterns/onnx/merge.graft tests/onnx/gap_to_reducemean.graft tests/emit/onnx_attrs.graft tests/emit/onnx_if.graft; do
+         stdpatterns/onnx/merge.graft tests/onnx/gap_to_reducemean.graft tests/emit/onnx_attrs.graft tests/emit/onnx_if.graft \
+         tests/golden/index_var/split_onnx.graft tests/golden/index_var/split_run.graft; do
     build "$r" prog || continue
     for m in $small; do
         case $m in *attributes.onnx|*if_subgraph.onnx|*/onnx_attrs.onnxtxt) ;; *) continue ;; esac
