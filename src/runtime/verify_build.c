@@ -213,27 +213,33 @@ static VerifyLeaf *new_leaf(Instance *in)
     return l;
 }
 
+/* A scalar constant of value v, l's value, fixed in the graph. */
+static graft_node *make_scalar_const(Instance *in, VerifyLeaf *l, double v)
+{
+    const char *dtype = l->value.dtype;
+    StrBuf text = {0};
+    const char *why = pattern_const_text(v, dtype, &text);
+    if (why) {
+        strbuf_free(&text);
+        return fail(in, "no %s constant %g: %s", dtype, v, why);
+    }
+    l->fixed = true;
+    l->value.data[0] = v;
+    graft_node *n = graph_add_const(in->g, text.data, v, dtype);
+    strbuf_free(&text);
+    return n;
+}
+
 /* The leaf's node: a parameter, a scalar constant or a meta constant. */
 static graft_node *make_leaf_node(Instance *in, const graft_pat *p, VerifyLeaf *l, bool is_const,
                             bool literal, double lit, const char *name, bool upper)
 {
     const char *dtype = l->value.dtype;
-    if (is_const && l->value.rank == 0) {
-        /* a literal keeps its value unrounded, as the loader keeps 1.41421356f
-           and as the pattern's test compares it; evaluation rounds it */
-        double v = literal ? lit : eval_round(const_value(in, p->slot, upper), dtype);
-        StrBuf text = {0};
-        const char *why = pattern_const_text(v, dtype, &text);
-        if (why) {
-            strbuf_free(&text);
-            return fail(in, "no %s constant %g: %s", dtype, v, why);
-        }
-        l->fixed = true;
-        l->value.data[0] = v;
-        graft_node *n = graph_add_const(in->g, text.data, v, dtype);
-        strbuf_free(&text);
-        return n;
-    }
+    /* a literal keeps its value unrounded, as the loader keeps 1.41421356f
+       and as the pattern's test compares it; evaluation rounds it */
+    if (is_const && l->value.rank == 0)
+        return make_scalar_const(in, l, literal ? lit
+                                                : eval_round(const_value(in, p->slot, upper), dtype));
     const graft_type *type = graph_type_tensor(in->g, dtype, l->value.dims, l->value.rank);
     if (is_const) {
         char text[64];
@@ -548,20 +554,48 @@ static graft_node *build_einsum_operands(Instance *in, const graft_pat *tup,
     return n;
 }
 
+/* A shape input whose value the rule reads: an int64 scalar constant of
+ * value v, which the guard's value() sees in the graph. */
+static graft_node *build_shape_value(Instance *in, const graft_pat *kid, int64_t v)
+{
+    if (kid->slot >= 0 && in->slot_node[kid->slot])
+        return in->slot_node[kid->slot];
+    VerifyLeaf *l = new_leaf(in);
+    l->slot = kid->slot;
+    l->value = tensor_new("int64", 0, NULL);
+    graft_node *n = make_scalar_const(in, l, (double)v);
+    if (!n)
+        return NULL;
+    l->node = n;
+    Value *value = value_of(in, n);
+    value->nfields = -1;
+    value->t = tensor_copy(&l->value);
+    if (kid->slot >= 0)
+        in->slot_node[kid->slot] = n;
+    return n;
+}
+
 /* Operand i of op, an ONNX shape input: a leaf of fixed int64 values
  * chosen among candidates for the data args[0] (note [onnx shape inputs]
- * in verify_onnx.c); as ctx wants it when there are none. */
+ * in verify_onnx.c); as ctx wants it when there are none.  A leaf whose
+ * value the guard or the action reads takes the candidates of one element
+ * only, as a scalar, as value() reads no other (gather_share's value(i) ==
+ * value(j) of two index constants). */
 static graft_node *build_shape_input(Instance *in, const char *op, int i, graft_node *const *args,
                                      const graft_pat *kid, LeafCtx *ctx)
 {
     const Tensor *x = args[0] ? tensor_of(in, args[0]) : NULL;
+    bool one = verify_reads_value(in->rule, kid->slot);
     int64_t vals[2 * EVAL_MAX_RANK];
-    int count = 0;
-    while (count < 8 && verify_onnx_shape_input(op, i, x, count, vals) >= 0)
-        count++;
+    int fits[8], count = 0, n;
+    for (int k = 0; k < 8 && (n = verify_onnx_shape_input(op, i, x, k, vals)) >= 0; k++)
+        if (!one || n == 1)
+            fits[count++] = k;
     if (count == 0)
         return build_leaf(in, kid, ctx);
-    int n = verify_onnx_shape_input(op, i, x, chooser_pick(in->ch, count), vals);
+    n = verify_onnx_shape_input(op, i, x, fits[chooser_pick(in->ch, count)], vals);
+    if (one)
+        return build_shape_value(in, kid, vals[0]);
     int64_t len = n;
     memset(ctx, 0, sizeof *ctx);
     verify_ctx_set(ctx, 1, &len);
