@@ -237,9 +237,10 @@ static graft_node *make_leaf_node(Instance *in, const graft_pat *p, VerifyLeaf *
     const char *dtype = l->value.dtype;
     /* a literal keeps its value unrounded, as the loader keeps 1.41421356f
        and as the pattern's test compares it; evaluation rounds it */
+    if (is_const && l->value.rank == 0 && literal)
+        return make_scalar_const(in, l, lit);
     if (is_const && l->value.rank == 0)
-        return make_scalar_const(in, l, literal ? lit
-                                                : eval_round(const_value(in, p->slot, upper), dtype));
+        return make_scalar_const(in, l, eval_round(const_value(in, p->slot, upper), dtype));
     const graft_type *type = graph_type_tensor(in->g, dtype, l->value.dims, l->value.rank);
     if (is_const) {
         char text[64];
