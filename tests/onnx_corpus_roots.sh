@@ -8,8 +8,11 @@
 # passes onnx.checker; over the models qkv_merge, kv_merge, conv_merge,
 # shape_share and gather_share each fire (gather_share on attention_pos,
 # whose two Gathers of dim 1 have index Constants of their own, equal in
-# value).  The rewriter graft compile --exe builds from merge.graft gives
-# each model the same output file, byte for byte, and the same counts.
+# value).  graft run --verify finds every output the same after the
+# rewrite (the token models' batch and tokens given their example's dims,
+# as --verify wants every dim known).  The rewriter graft compile --exe
+# builds from merge.graft gives each model the same output file, byte for
+# byte, and the same counts.
 . "${GRAFT_SRCDIR:?}/tests/expect.sh"
 . "$src/tests/python_onnx.sh"
 python_onnx 'import onnx'
@@ -18,6 +21,16 @@ GRAFT_LIBS="-L$build -lgraft -lprotobuf-c -lm"
 export GRAFT_CFLAGS GRAFT_LIBS
 "$GRAFT" compile --exe "$src/stdpatterns/onnx/merge.graft" -o "$tmp/merge" >"$tmp/exe.err" 2>&1 ||
     { fail "graft compile --exe merge.graft"; head -5 "$tmp/exe.err"; }
+# The model with its named dims (batch, tokens) given the values DIMS.
+known='
+import onnx, sys
+m = onnx.load(sys.argv[1])
+dims = [int(d) for d in sys.argv[3].split(",") if d]
+for v in list(m.graph.input) + list(m.graph.output):
+    for d, n in zip(v.type.tensor_type.shape.dim, dims):
+        if d.dim_param:
+            d.dim_value = n
+onnx.save(m, sys.argv[2])'
 rules="qkv_merge kv_merge conv_merge shape_share gather_share split_concat"
 for rule in $rules; do
     eval "fired_$rule=0"
@@ -31,6 +44,15 @@ for m in attention_qkv attention_gqa attention_conv attention_pos encoder_op13 e
         fail "$m: graft run or the checker failed"
         head -5 "$tmp/$m.stats"
         continue
+    fi
+    case $m in attention_pos) dims=1,4 ;; attention_qkv | attention_gqa) dims=1,16 ;; *) dims= ;; esac
+    cases=$((cases + 1))
+    if ! "$python" -c "$known" "$src/tests/onnx/$m.onnx" "$tmp/$m.known.onnx" "$dims" ||
+        ! timeout 120 "$GRAFT" run --verify "$src/stdpatterns/onnx/merge.graft" \
+            "$tmp/$m.known.onnx" -o "$tmp/$m.verified.onnx" 2>"$tmp/$m.verify" ||
+        ! grep -q '^verify: output 0 .*: within$' "$tmp/$m.verify"; then
+        fail "$m: graft run --verify found a difference or failed"
+        head -5 "$tmp/$m.verify"
     fi
     cases=$((cases + 1))
     if ! "$tmp/merge" "$src/tests/onnx/$m.onnx" -o "$tmp/$m.c.onnx" --stats=counts \
