@@ -10,7 +10,7 @@
 #include "eval_impl.h"
 
 static const EvalOpDef *const op_tables[] = {eval_elem_ops, eval_reduce_ops, eval_nn_ops,
-                                             eval_shape_ops, eval_einsum_ops,
+                                             eval_shape_ops, eval_einsum_ops, eval_dyn_ops,
                                              eval_onnx_elem_ops, eval_onnx_act_ops,
                                              eval_onnx_nn_ops, eval_onnx_shape_ops,
                                              eval_onnx_index_ops, eval_onnx_conv_ops,

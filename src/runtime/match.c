@@ -393,6 +393,8 @@ MatchResult matcher_try(Matcher *m, uint32_t r, graft_node *root)
 {
     const graft_rule *rule = &m->rs->rules[r];
     reset(m, rule);
+    if (rule->nroots > 1 && !m->rec && !matcher_roots_possible(m, root))
+        return MATCH_FAIL; /* note [root precheck] in match_roots.c */
     bool guard_refused = false;
     uint32_t list = matcher_goal(m, rule->pattern, root, false, matcher_root_goals(m, NIL));
     if (rule->nroots) {

@@ -164,18 +164,25 @@ static graft_node *build_einsum_operands(Instance *in, const graft_pat *tup,
 
 /* Operand i of op, an ONNX shape input: a leaf of fixed int64 values
  * chosen among candidates for the data args[0] (note [onnx shape inputs]
- * in verify_onnx.c); as ctx wants it when there are none. */
+ * in verify_onnx.c); as ctx wants it when there are none.  A leaf whose
+ * value the guard or the action reads takes the candidates of one element
+ * only, as a scalar, as value() reads no other (gather_share's value(i) ==
+ * value(j) of two index constants). */
 static graft_node *build_shape_input(Instance *in, const char *op, int i, graft_node *const *args,
                                      const graft_pat *kid, LeafCtx *ctx)
 {
     const Tensor *x = args[0] ? verify_tensor_of(in, args[0]) : NULL;
+    bool one = verify_reads_value(in->rule, kid->slot);
     int64_t vals[2 * EVAL_MAX_RANK];
-    int count = 0;
-    while (count < 8 && verify_onnx_shape_input(op, i, x, count, vals) >= 0)
-        count++;
+    int fits[8], count = 0, n;
+    for (int k = 0; k < 8 && (n = verify_onnx_shape_input(op, i, x, k, vals)) >= 0; k++)
+        if (!one || n == 1)
+            fits[count++] = k;
     if (count == 0)
         return verify_build_leaf(in, kid, ctx);
-    int n = verify_onnx_shape_input(op, i, x, chooser_pick(in->ch, count), vals);
+    n = verify_onnx_shape_input(op, i, x, fits[chooser_pick(in->ch, count)], vals);
+    if (one)
+        return verify_scalar_leaf(in, kid, vals[0]);
     int64_t len = n;
     memset(ctx, 0, sizeof *ctx);
     verify_ctx_set(ctx, 1, &len);

@@ -86,27 +86,34 @@ static VerifyLeaf *new_leaf(Instance *in)
     return &in->leaves.items[in->leaves.len - 1];
 }
 
+/* A scalar constant of value v, l's value, fixed in the graph. */
+static graft_node *make_scalar_const(Instance *in, VerifyLeaf *l, double v)
+{
+    const char *dtype = l->value.dtype;
+    StrBuf text = {0};
+    const char *why = pattern_const_text(v, dtype, &text);
+    if (why) {
+        strbuf_free(&text);
+        return verify_fail(in, "no %s constant %g: %s", dtype, v, why);
+    }
+    l->fixed = true;
+    l->value.data[0] = v;
+    graft_node *n = graph_add_const(in->g, text.data, v, dtype);
+    strbuf_free(&text);
+    return n;
+}
+
 /* The leaf's node: a parameter, a scalar constant or a meta constant. */
 static graft_node *make_leaf_node(Instance *in, const graft_pat *p, VerifyLeaf *l, bool is_const,
                             bool literal, double lit, const char *name, bool upper)
 {
     const char *dtype = l->value.dtype;
-    if (is_const && l->value.rank == 0) {
-        /* a literal keeps its value unrounded, as the loader keeps 1.41421356f
-           and as the pattern's test compares it; evaluation rounds it */
-        double v = literal ? lit : eval_round(const_value(in, p->slot, upper), dtype);
-        StrBuf text = {0};
-        const char *why = pattern_const_text(v, dtype, &text);
-        if (why) {
-            strbuf_free(&text);
-            return verify_fail(in, "no %s constant %g: %s", dtype, v, why);
-        }
-        l->fixed = true;
-        l->value.data[0] = v;
-        graft_node *n = graph_add_const(in->g, text.data, v, dtype);
-        strbuf_free(&text);
-        return n;
-    }
+    /* a literal keeps its value unrounded, as the loader keeps 1.41421356f
+       and as the pattern's test compares it; evaluation rounds it */
+    if (is_const && l->value.rank == 0 && literal)
+        return make_scalar_const(in, l, lit);
+    if (is_const && l->value.rank == 0)
+        return make_scalar_const(in, l, eval_round(const_value(in, p->slot, upper), dtype));
     const graft_type *type = graph_type_tensor(in->g, dtype, l->value.dims, l->value.rank);
     if (is_const) {
         char text[64];
@@ -116,6 +123,28 @@ static graft_node *make_leaf_node(Instance *in, const graft_pat *p, VerifyLeaf *
         return n;
     }
     return graph_add_param(in->g, name, type);
+}
+
+/* A shape input whose value the rule reads: an int64 scalar constant of
+ * value v, which the guard's value() sees in the graph (kid's node if it
+ * is bound already). */
+graft_node *verify_scalar_leaf(Instance *in, const graft_pat *kid, int64_t v)
+{
+    if (kid->slot >= 0 && in->slot_node[kid->slot])
+        return in->slot_node[kid->slot];
+    VerifyLeaf *l = new_leaf(in);
+    l->slot = kid->slot;
+    l->value = tensor_new("int64", 0, NULL);
+    graft_node *n = make_scalar_const(in, l, (double)v);
+    if (!n)
+        return NULL;
+    l->node = n;
+    Value *value = verify_value_of(in, n);
+    value->nfields = -1;
+    value->t = tensor_copy(&l->value);
+    if (kid->slot >= 0)
+        in->slot_node[kid->slot] = n;
+    return n;
 }
 
 /* What a leaf's node tests say of it. */

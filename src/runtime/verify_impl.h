@@ -136,6 +136,9 @@ graft_node *verify_build_tuple(Instance *in, const graft_pat *p, const LeafCtx *
  * the operands args built so far (NULL where not yet); whether p is a leaf
  * not yet bound. */
 graft_node *verify_build_leaf(Instance *in, const graft_pat *p, const LeafCtx *given);
+/* An ONNX shape input the rule reads the value of: an int64 scalar
+ * constant of value v. */
+graft_node *verify_scalar_leaf(Instance *in, const graft_pat *kid, int64_t v);
 void verify_leaf_context(Instance *in, const char *op, int i, const graft_attr *attrs,
                          int nattrs, graft_node *const *args, int nargs, const graft_pat *kid,
                          LeafCtx *c);
