@@ -1,9 +1,9 @@
 /* onnx_wire.h - checking an ONNX file's protobuf wire format before
- * protobuf-c unpacks it.
+ * the decoder reads it (note [bytes in place] in onnx_decode.h).
  *
  * note [wire check]: protobuf-c's unpack answers a malformed message with
- * NULL and nothing else, and recurses once per nested message.  So the
- * reader first walks the bytes itself, iteratively, against the same
+ * NULL and nothing else, graft's decoder trusts its input, and both
+ * recurse once per nested message.  So the reader first walks the bytes itself, iteratively, against the same
  * descriptors protobuf-c generated from onnx.proto, and reports the first
  * fault with its byte offset and the field it is in:
  *
@@ -15,10 +15,10 @@
  * ending inside its message), every fixed-size value and length prefix
  * (inside the message that holds it), packed repeated scalars (whole
  * values), the nesting of messages (the onnx-depth limit, which also
- * bounds protobuf-c's recursion), and that no singular message field
+ * bounds the decoder's recursion), and that no singular message field
  * occurs twice in one message (note [one occurrence]).  Unknown fields are checked for their
- * framing only; protobuf-c keeps them (onnx_model.h).  A file that passes
- * is one protobuf-c unpacks.
+ * framing only; the decoder keeps them (onnx_model.h).  A file that passes
+ * is one protobuf-c unpacks and the decoder reads as protobuf-c does.
  */
 #ifndef GRAFT_ONNX_WIRE_H
 #define GRAFT_ONNX_WIRE_H
@@ -36,5 +36,11 @@
  * naming the file name, and returns false. */
 bool onnx_wire_check(const uint8_t *data, size_t len, const ProtobufCMessageDescriptor *root,
                      uint64_t max_depth, const char *name, graft_diag *d);
+
+/* The field numbered number of desc, NULL for an unknown one (the
+ * wire check and the decoder's one lookup, note [bytes in place] in
+ * onnx_decode.h). */
+const ProtobufCFieldDescriptor *onnx_wire_field(const ProtobufCMessageDescriptor *desc,
+                                                uint64_t number);
 
 #endif
