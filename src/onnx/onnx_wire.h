@@ -3,9 +3,10 @@
  *
  * note [wire check]: protobuf-c's unpack answers a malformed message with
  * NULL and nothing else, graft's decoder trusts its input, and both
- * recurse once per nested message.  So the reader first walks the bytes itself, iteratively, against the same
- * descriptors protobuf-c generated from onnx.proto, and reports the first
- * fault with its byte offset and the field it is in:
+ * recurse once per nested message.  So the reader first walks the bytes
+ * itself, iteratively, against the same descriptors protobuf-c generated
+ * from onnx.proto, and reports the first fault with its byte offset and
+ * the field it is in:
  *
  *   model.onnx: error: byte 1234: length 5000 of field 'raw_data' (9) of
  *   onnx.TensorProto runs past the end of the file (byte 2048)
