@@ -1,13 +1,16 @@
 /* onnx_decode.c - checked protobuf bytes into protobuf-c's structs, bytes
- * left in place (note [bytes in place] in onnx_decode.h).  A message is
- * read twice, as protobuf-c reads it: once to count the elements of each
- * repeated field and the unknown fields, so that each array is allocated
- * once at its size, then to store every value. */
+ * left in place (note [bytes in place] in onnx_decode.h).  A message's
+ * keys are read once, into a stack of fields that the messages nested in
+ * it use above its own, counting the elements of each repeated field and
+ * the unknown fields, so that each array is allocated once at its size;
+ * then every value is stored from the stack. */
 #include "onnx_decode.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "onnx_wire.h"
+#include "util.h"
 
 enum { WIRE_VARINT = 0, WIRE_FIXED64 = 1, WIRE_LEN = 2, WIRE_FIXED32 = 5 };
 
@@ -21,6 +24,11 @@ typedef struct WireField {
     size_t len;     /* bytes of body */
     uint8_t *next;  /* the next key */
 } WireField;
+
+typedef struct Decoder {
+    Arena *arena;
+    VEC(WireField) fields; /* of the messages being decoded, inner above outer */
+} Decoder;
 
 /* A varint the wire check found whole; bits past 64 are dropped, as
  * protobuf-c drops them. */
@@ -141,24 +149,24 @@ static void put_scalar(ProtobufCType t, uint8_t **p, void *member)
     }
 }
 
-static void decode_message(const ProtobufCMessageDescriptor *desc, uint8_t *data, size_t len,
-                           Arena *arena, ProtobufCMessage *msg);
+static void decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, uint8_t *data,
+                           size_t len, ProtobufCMessage *msg);
 
 /* One value of a field that is not packed into member. */
-static void put_value(const WireField *f, Arena *arena, void *member)
+static void put_value(Decoder *dc, const WireField *f, void *member)
 {
     uint8_t *p = f->value;
     switch (f->desc->type) {
     case PROTOBUF_C_TYPE_STRING:
-        *(char **)member = arena_strndup(arena, (const char *)f->body, f->len);
+        *(char **)member = arena_strndup(dc->arena, (const char *)f->body, f->len);
         break;
     case PROTOBUF_C_TYPE_BYTES: /* in place; empty bytes are NULL, as protobuf-c has them */
         *(ProtobufCBinaryData *)member = (ProtobufCBinaryData){f->len, f->len ? f->body : NULL};
         break;
     case PROTOBUF_C_TYPE_MESSAGE: {
         const ProtobufCMessageDescriptor *sub = f->desc->descriptor;
-        ProtobufCMessage *m = arena_alloc(arena, sub->sizeof_message);
-        decode_message(sub, f->body, f->len, arena, m);
+        ProtobufCMessage *m = arena_alloc(dc->arena, sub->sizeof_message);
+        decode_message(dc, sub, f->body, f->len, m);
         *(ProtobufCMessage **)member = m;
         break;
     }
@@ -171,7 +179,7 @@ static void put_value(const WireField *f, Arena *arena, void *member)
 /* A field read once per message: the last value wins; a member of a
  * oneof clears the member set before it (they share their place), as
  * protobuf-c's unpack does. */
-static void put_single(ProtobufCMessage *msg, const WireField *f, Arena *arena)
+static void put_single(Decoder *dc, ProtobufCMessage *msg, const WireField *f)
 {
     void *member = member_at(msg, f->desc->offset);
     unsigned quantifier = f->desc->quantifier_offset;
@@ -181,24 +189,24 @@ static void put_single(ProtobufCMessage *msg, const WireField *f, Arena *arena)
                                                                        *which) : NULL;
         if (old)
             memset(member, 0, value_size(old->type));
-        put_value(f, arena, member);
+        put_value(dc, f, member);
         *which = f->number;
         return;
     }
-    put_value(f, arena, member);
+    put_value(dc, f, member);
     if (quantifier)
         *(protobuf_c_boolean *)member_at(msg, quantifier) = 1;
 }
 
 /* A repeated field's values, appended to its array (allocated at its
  * size by allocate_arrays). */
-static void put_repeated(ProtobufCMessage *msg, const WireField *f, Arena *arena)
+static void put_repeated(Decoder *dc, ProtobufCMessage *msg, const WireField *f)
 {
     size_t *count = member_at(msg, f->desc->quantifier_offset);
     char *array = *(char **)member_at(msg, f->desc->offset);
     size_t size = value_size(f->desc->type);
     if (!packed(f)) {
-        put_value(f, arena, array + size * (*count)++);
+        put_value(dc, f, array + size * (*count)++);
         return;
     }
     uint8_t *p = f->body;
@@ -206,25 +214,27 @@ static void put_repeated(ProtobufCMessage *msg, const WireField *f, Arena *arena
         put_scalar(f->desc->type, &p, array + size * (*count)++);
 }
 
-/* The first pass: each repeated field's count (in its n_ member), and the
- * number of unknown fields. */
-static size_t count_fields(const ProtobufCMessageDescriptor *desc, uint8_t *data, size_t len,
-                           ProtobufCMessage *msg)
+/* Reads the keys of the message in data[0..len) onto dc's stack, each
+ * repeated field's count into its n_ member; how many are unknown. */
+static size_t scan_fields(Decoder *dc, const ProtobufCMessageDescriptor *desc, uint8_t *data,
+                          size_t len, ProtobufCMessage *msg)
 {
     size_t unknown = 0;
-    WireField f;
-    for (uint8_t *p = data; p < data + len; p = f.next) {
-        read_field(desc, p, &f);
-        if (!f.desc)
+    for (uint8_t *p = data; p < data + len;) {
+        vec_reserve(&dc->fields, dc->fields.len + 1);
+        WireField *f = &dc->fields.items[dc->fields.len++];
+        read_field(desc, p, f);
+        p = f->next;
+        if (!f->desc)
             unknown++;
-        else if (f.desc->label == PROTOBUF_C_LABEL_REPEATED)
-            *(size_t *)member_at(msg, f.desc->quantifier_offset) += element_count(&f);
+        else if (f->desc->label == PROTOBUF_C_LABEL_REPEATED)
+            *(size_t *)member_at(msg, f->desc->quantifier_offset) += element_count(f);
     }
     return unknown;
 }
 
-/* Each counted repeated field's array, its count reset for the second
- * pass to count again as it stores. */
+/* Each counted repeated field's array, its count reset to count again
+ * as the values are stored. */
 static void allocate_arrays(const ProtobufCMessageDescriptor *desc, Arena *arena,
                             ProtobufCMessage *msg)
 {
@@ -240,30 +250,37 @@ static void allocate_arrays(const ProtobufCMessageDescriptor *desc, Arena *arena
     }
 }
 
-static void decode_message(const ProtobufCMessageDescriptor *desc, uint8_t *data, size_t len,
-                           Arena *arena, ProtobufCMessage *msg)
+/* The message in data[0..len) into msg; the messages nested in it
+ * read their keys onto dc's stack above its own, and leave it as they
+ * found it. */
+static void decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, uint8_t *data,
+                           size_t len, ProtobufCMessage *msg)
 {
     protobuf_c_message_init(desc, msg);
-    size_t unknown = count_fields(desc, data, len, msg);
-    allocate_arrays(desc, arena, msg);
+    size_t first = dc->fields.len;
+    size_t unknown = scan_fields(dc, desc, data, len, msg);
+    size_t end = dc->fields.len;
+    allocate_arrays(desc, dc->arena, msg);
     if (unknown)
-        msg->unknown_fields = arena_array(arena, unknown, sizeof *msg->unknown_fields);
-    WireField f;
-    for (uint8_t *p = data; p < data + len; p = f.next) {
-        read_field(desc, p, &f);
+        msg->unknown_fields = arena_array(dc->arena, unknown, sizeof *msg->unknown_fields);
+    for (size_t i = first; i < end; i++) {
+        WireField f = dc->fields.items[i]; /* a copy: a nested message may move the stack */
         if (!f.desc) { /* kept with its bytes, in place: key, wire type, value */
             msg->unknown_fields[msg->n_unknown_fields++] = (ProtobufCMessageUnknownField){
                 f.number, (ProtobufCWireType)f.wire_type, (size_t)(f.next - f.value), f.value};
         } else if (f.desc->label == PROTOBUF_C_LABEL_REPEATED) {
-            put_repeated(msg, &f, arena);
+            put_repeated(dc, msg, &f);
         } else {
-            put_single(msg, &f, arena);
+            put_single(dc, msg, &f);
         }
     }
+    dc->fields.len = first;
 }
 
 void onnx_decode(const ProtobufCMessageDescriptor *desc, uint8_t *data, size_t len,
                  Arena *arena, ProtobufCMessage *msg)
 {
-    decode_message(desc, data, len, arena, msg);
+    Decoder dc = {arena, {0}};
+    decode_message(&dc, desc, data, len, msg);
+    vec_free(&dc.fields);
 }

@@ -248,18 +248,6 @@ static bool check_value(WireWalk *w, int wt, size_t key_at, uint64_t max_depth)
     }
 }
 
-/* protoc-c sorts a descriptor's fields by number, and most of onnx.proto's
- * are numbered 1, 2, 3, ... from the first: those are found by index, the
- * others by protobuf-c's binary search (bench/onnx_e2e.sh: 500
- * instructions per node before). */
-const ProtobufCFieldDescriptor *onnx_wire_field(const ProtobufCMessageDescriptor *desc,
-                                                uint64_t number)
-{
-    if (number <= desc->n_fields && desc->fields[number - 1].id == number)
-        return &desc->fields[number - 1];
-    return protobuf_c_message_descriptor_get_field(desc, (unsigned)number);
-}
-
 /* Checks one key and its value inside the top message. */
 static bool check_field(WireWalk *w, uint64_t max_depth)
 {
