@@ -6,7 +6,8 @@
  * negative varints of ten bytes, unknown fields of every wire type, a
  * oneof's members one after the other).  Equal means equal packed bytes:
  * protobuf-c's pack writes every value, presence flag and unknown field
- * of a message. */
+ * of a message.  And the import that follows: values of one declared type
+ * share it (note [import types] in src/onnx/onnx_import.c). */
 #include <check.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -17,6 +18,8 @@
 #include "diag.h"
 #include "onnx.pb-c.h"
 #include "onnx_decode.h"
+#include "onnx_graph.h"
+#include "onnx_text.h"
 #include "onnx_wire.h"
 
 static const char *srcdir(void)
@@ -242,6 +245,33 @@ START_TEST(test_scalar_types_known)
 }
 END_TEST
 
+/* Graph inputs of one type share it, of another type do not; a scalar
+ * input too gets its own; the texts are the types'. */
+START_TEST(test_import_shares_types)
+{
+    const char *text = "<\n  ir_version: 8,\n  opset_import: [\"\" : 17]\n>\n"
+                       "g (float[N, 3] a, float[N, 3] b, float[3] c, float[M, 3] d, float s) "
+                       "=> (float[N, 3] y) {\n  y = Add (a, b)\n}\n";
+    Source *src = source_from_string("t.onnxtxt", text, strlen(text));
+    graft_diag *d = diag_new(stderr);
+    OnnxModel *m = onnx_import(onnx_text_read(src, NULL, d), "t.onnxtxt", d);
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(graph_nparams(m->g), 5);
+    const graft_type *t[5];
+    for (int i = 0; i < 5; i++)
+        t[i] = node_type(graph_param(m->g, i));
+    ck_assert_ptr_eq(t[0], t[1]);
+    ck_assert_ptr_eq(t[0], t[3]); /* N and M are both "?" to graft */
+    ck_assert_ptr_ne(t[0], t[2]);
+    ck_assert_str_eq(t[0]->text, "Tensor[(?, 3), float32]");
+    ck_assert_str_eq(t[2]->text, "Tensor[(3), float32]");
+    ck_assert_str_eq(t[4]->text, "float32");
+    onnx_graph_free(m);
+    diag_free(d);
+    source_free(src);
+}
+END_TEST
+
 static Suite *decode_suite(void)
 {
     Suite *s = suite_create("onnx_decode");
@@ -250,6 +280,7 @@ static Suite *decode_suite(void)
     tcase_add_test(tc, test_odd_tensor);
     tcase_add_test(tc, test_oneof_twice);
     tcase_add_test(tc, test_scalar_types_known);
+    tcase_add_test(tc, test_import_shares_types);
     suite_add_tcase(s, tc);
     return s;
 }
