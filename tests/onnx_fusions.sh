@@ -1,8 +1,8 @@
 #!/bin/sh
 # onnx_fusions.sh - stdpatterns/onnx/conv.graft (ONNX Runtime's Conv
 # fusions, computed weights: fold(...)) on the CNN corpus and on
-# tests/onnx/fusions/conv_fusions.onnxtxt, which holds one of each fusion
-# and near misses; tests/onnx_fusions.py checks each model written: its
+# tests/onnx/fusions/conv_fusions.onnxtxt and pad_fusions.onnxtxt (PadFusion),
+# which hold one of each fusion and near misses; tests/onnx_fusions.py checks each model written: its
 # count of fusions against an independent count over the ONNX graph, its
 # values against the original's, onnx.checker, no arithmetic on weights.
 # The exact outputs and counts are golden files (tests/onnx/fusions/).
@@ -28,6 +28,7 @@ fuse() { # fuse NAME MODEL: MODEL as NAME.before.onnx, fused as NAME.onnx
     names="$names $1"
 }
 fuse conv_fusions "$data/fusions/conv_fusions.onnxtxt"
+fuse pad_fusions "$data/fusions/pad_fusions.onnxtxt"
 for model in conv_bn mobilenet_v2_op13 mnasnet_op13; do
     fuse "$model" "$data/$model.onnx"
 done

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "einsum.h"
+#include "fold.h"
 #include "verify_impl.h"
 
 /* ---- leaf numbering ---- */
@@ -234,6 +235,8 @@ static graft_node *make_leaf_node(Instance *in, const graft_pat *p, VerifyLeaf *
         strbuf_free(&text);
         return n;
     }
+    if (is_const && l->fixed && verify_reads_value(in->rule, p->slot))
+        return fold_tensor_const(in->g, &l->value, name); /* value(p)[i] reads its bytes */
     const graft_type *type = graph_type_tensor(in->g, dtype, l->value.dims, l->value.rank);
     if (is_const) {
         char text[64];
@@ -320,6 +323,11 @@ static graft_node *build_leaf(Instance *in, const graft_pat *p, const LeafCtx *g
     l->positive = ctx.positive;
     l->value = tensor_new(f.dtype, ctx.rank, ctx.dims);
     verify_fill_random(&l->value, &in->rng, l->positive);
+    if (ctx.fixed && ctx.rank == 1 && l->value.size == (size_t)ctx.dims[0]) {
+        for (size_t k = 0; k < l->value.size; k++)
+            l->value.data[k] = (double)ctx.fixed[k];
+        l->fixed = true;
+    }
     char anon[32];
     snprintf(anon, sizeof anon, "_%d", in->nleaves);
     if (!f.name)
@@ -566,8 +574,10 @@ static graft_node *build_shape_input(Instance *in, const char *op, int i, graft_
     memset(ctx, 0, sizeof *ctx);
     verify_ctx_set(ctx, 1, &len);
     ctx->dtype = "int64";
+    ctx->fixed = vals;
     int before = in->nleaves;
     graft_node *node = build_leaf(in, kid, ctx);
+    ctx->fixed = NULL;
     if (!node || in->nleaves == before || in->leaves[before].value.size != (size_t)n)
         return node; /* bound before, or a literal: as it is */
     VerifyLeaf *l = &in->leaves[before];
