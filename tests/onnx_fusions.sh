@@ -5,7 +5,8 @@
 # which hold one of each fusion and near misses; tests/onnx_fusions.py checks each model written: its
 # count of fusions against an independent count over the ONNX graph, its
 # values against the original's, onnx.checker, no arithmetic on weights.
-# The exact outputs and counts are golden files (tests/onnx/fusions/).
+# Every rule of conv.graft applies on one of the models at least.  The
+# exact outputs and counts are golden files (tests/onnx/fusions/).
 # Needs python3-onnx (Debian's, 1.12) and numpy; skips without them.
 set -u
 : "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
@@ -32,6 +33,16 @@ fuse pad_fusions "$data/fusions/pad_fusions.onnxtxt"
 for model in conv_bn mobilenet_v2_op13 mnasnet_op13; do
     fuse "$model" "$data/$model.onnx"
 done
+# Every rule of conv.graft applies on one of these models at least.
+grep -o '^[a-z_0-9]* :=' "$GRAFT_SRCDIR/stdpatterns/onnx/conv.graft" | sed 's/ .*//' | sort \
+    >"$tmp/rules"
+cat "$tmp"/*.stats | awk 'NF >= 4 && $4 ~ /^[0-9]+$/ && $4 > 0 { print $1 }' | sort -u \
+    >"$tmp/fired"
+for rule in $(comm -23 "$tmp/rules" "$tmp/fired"); do
+    echo "FAIL: conv.graft's $rule applies on none of the models"
+    failures=$((failures + 1))
+done
+[ -s "$tmp/rules" ] || { echo "FAIL: no rules in conv.graft"; failures=$((failures + 1)); }
 [ "$failures" -eq 0 ] || exit 1
 # shellcheck disable=SC2086 # the names are words
 "$python" "$GRAFT_SRCDIR/tests/onnx_fusions.py" "$data" "$tmp" $names

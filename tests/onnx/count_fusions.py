@@ -41,12 +41,18 @@ class Graph:
             if n.op_type == "Constant" and len(n.attribute) == 1 and n.attribute[0].name == "value":
                 self.consts[n.output[0]] = numpy_helper.to_array(n.attribute[0].t)
         self.types = {}
+        self.symbolic = {}  # dims with a symbolic dim named ("tokens"), as graft's '?'
         for v in list(g.input) + list(g.value_info) + list(g.output):
             tt = v.type.tensor_type
             if v.type.HasField("tensor_type") and tt.HasField("shape"):
                 dims = tuple(d.dim_value if d.HasField("dim_value") else None
                              for d in tt.shape.dim)
                 self.types[v.name] = (tt.elem_type, dims)
+                self.symbolic[v.name] = tuple(
+                    d.dim_value if d.HasField("dim_value") else
+                    d.dim_param if d.HasField("dim_param") else None for d in tt.shape.dim)
+            elif v.type.HasField("tensor_type"):
+                self.types[v.name] = (tt.elem_type, None)  # dtype known, shape not
         for name, a in self.consts.items():
             self.types[name] = (onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[a.dtype], a.shape)
 
@@ -69,18 +75,23 @@ class Graph:
 
     def shape(self, name):
         t = self.types.get(name)
-        return tuple(t[1]) if t and None not in t[1] else None
+        return tuple(t[1]) if t and t[1] is not None and None not in t[1] else None
 
     def rank(self, name):
         t = self.types.get(name)
-        return len(t[1]) if t else None
+        return len(t[1]) if t and t[1] is not None else None
 
     def dtype(self, name):
         t = self.types.get(name)
         return t[0] if t else None
 
     def same_shape(self, a, b):
-        return self.shape(a) is not None and self.shape(a) == self.shape(b)
+        """Equal dims, a symbolic dim equal to the same symbol (graft's
+        inference carries one '?' from operand to result alike)."""
+        if self.shape(a) is not None:
+            return self.shape(a) == self.shape(b)
+        sa, sb = self.symbolic.get(a), self.symbolic.get(b)
+        return sa is not None and None not in sa and sa == sb
 
 
 def attr(node, name, default=None):
@@ -129,6 +140,21 @@ def eliminate(g, c):
             p2 = attr(n, "perm")
             if p1 and p2 and len(p1) == len(p2) and all(p1[p2[i]] == i for i in range(len(p2))):
                 c["eliminate_transpose_pair"] += 1
+
+
+def keeps_shape(g, out, a, b):
+    """Whether out = a + b has a's shape: the shapes say so, or b is one
+    vector as long as a's last dim (numpy's broadcast then leaves a as it
+    is, whatever a's other dims, unknown where shape inference lost them;
+    a MatMul by an initializer has that initializer's last dim)."""
+    if g.same_shape(out, a):
+        return True
+    t = g.types.get(a)
+    last = t[1][-1] if t is not None and t[1] else None
+    mm = g.op(a, "MatMul")
+    if last is None and mm is not None and mm.input[1] in g.consts:  # (..., K) @ (K, N)
+        last = g.consts[mm.input[1]].shape[-1]
+    return g.rank(b) == 1 and last is not None and last == g.types[b][1][0]
 
 
 def noop(g, n):
@@ -196,7 +222,8 @@ def gelus(g, c):
         c[form] += 1
         bias = g.op(x, "Add")
         if bias is not None and inside(g, x, inner + [root]) and any(
-                g.rank(b) == 1 and b in g.consts and g.same_shape(x, a) for a, b in operands(bias)):
+                g.rank(b) == 1 and b in g.consts and keeps_shape(g, x, a, b)
+                for a, b in operands(bias)):
             c["bias_gelu" if form.startswith("gelu") else "fast_gelu_bias"] += 1
             g.fused.add(id(bias))
     return [r for _, r, _, _ in found]
