@@ -398,6 +398,8 @@ graft_guard_val graft_gv_rank(const graft_binding *b);
 graft_guard_val graft_gv_dtype(const graft_binding *b);
 graft_guard_val graft_gv_value(const graft_binding *b);
 graft_guard_val graft_gv_shape(const graft_binding *b);
+/* value(x)[i]: element i (row-major) of the constant bound to x. */
+graft_guard_val graft_gv_value_at(const graft_binding *b, int64_t i);
 /* attr(x, name), dflt when the node omits it. */
 graft_guard_val graft_gv_attr(const graft_binding *b, const char *name,
                               const graft_attr_value *dflt);

@@ -149,6 +149,11 @@ static GType query_type(CheckCtx *c, AstNode *q, const char *where)
     return GT_ERROR;
 }
 
+static bool is_value_query(const AstNode *n)
+{
+    return n->kind == AST_QUERY && strcmp(n->u.query.name, "value") == 0;
+}
+
 static GType var_type(CheckCtx *c, AstNode *v)
 {
     int slot = use_var(c, v, "guard");
@@ -214,6 +219,8 @@ static GType guard_type(CheckCtx *c, AstNode *n)
     case AST_VAR: return var_type(c, n);
     case AST_QUERY: return query_type(c, n, "guard");
     case AST_INDEX: {
+        if (is_value_query(n->u.item.base)) /* value(p)[i]: element i of a constant */
+            return query_type(c, n->u.item.base, "guard") == GT_ERROR ? GT_ERROR : GT_NUM;
         GType t = guard_type(c, n->u.item.base);
         return expect(c, n->u.item.base, t, GT_LIST, "'[...]'") ? (t == GT_ANY ? GT_ANY : GT_NUM)
                                                                  : GT_ERROR;

@@ -154,6 +154,11 @@ static int guard_index(GuardCtx *c, const graft_expr *x, StrBuf *sb)
         strbuf_puts(sb, "graft_gv_unknown()");
         return 1;
     }
+    if (x->kids[0]->kind == GRAFT_EXPR_VALUE) { /* value(p)[i]: an element of a constant */
+        strbuf_printf(sb, "graft_gv_value_at(%s, %lld)", emit_var(c->E, x->kids[0]->slot),
+                      (long long)x->i);
+        return 1;
+    }
     strbuf_puts(sb, "graft_gv_index(");
     int nest = guard_operand(c, x->kids[0], false, sb);
     strbuf_printf(sb, ", %lld)", (long long)x->i);

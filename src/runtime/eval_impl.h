@@ -48,6 +48,8 @@ extern const EvalOpDef eval_onnx_quant_ops[];
 extern const EvalOpDef eval_onnx_reduce_ops[];
 /* ONNX Runtime's com.microsoft contrib ops the fusion library makes. */
 extern const EvalOpDef eval_onnx_contrib_ops[];
+/* Their Attention and MultiHeadAttention (eval_onnx_attention.c). */
+extern const EvalOpDef eval_onnx_attention_ops[];
 
 /* Evaluates call c as op would, on operands args (an op's kernel reused
  * by another's: FusedConv computes Conv's result first); false after

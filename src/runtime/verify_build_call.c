@@ -187,8 +187,10 @@ static graft_node *build_shape_input(Instance *in, const char *op, int i, graft_
     memset(ctx, 0, sizeof *ctx);
     verify_ctx_set(ctx, 1, &len);
     ctx->dtype = "int64";
+    ctx->fixed = vals;
     size_t before = in->leaves.len;
     graft_node *node = verify_build_leaf(in, kid, ctx);
+    ctx->fixed = NULL;
     if (!node || in->leaves.len == before || in->leaves.items[before].value.size != (size_t)n)
         return node; /* bound before, or a literal: as it is */
     VerifyLeaf *l = &in->leaves.items[before];

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fold.h"
 #include "verify_impl.h"
 
 /* The base rank a leaf takes without context (note [instance search]):
@@ -114,6 +115,8 @@ static graft_node *make_leaf_node(Instance *in, const graft_pat *p, VerifyLeaf *
         return make_scalar_const(in, l, lit);
     if (is_const && l->value.rank == 0)
         return make_scalar_const(in, l, eval_round(const_value(in, p->slot, upper), dtype));
+    if (is_const && l->fixed && verify_reads_value(in->rule, p->slot))
+        return fold_tensor_const(in->g, &l->value, name); /* value(p)[i] reads its bytes */
     const graft_type *type = graph_type_tensor(in->g, dtype, l->value.dims, l->value.rank);
     if (is_const) {
         char text[64];
@@ -222,6 +225,11 @@ graft_node *verify_build_leaf(Instance *in, const graft_pat *p, const LeafCtx *g
     l->positive = ctx.positive;
     l->value = tensor_new(f.dtype, ctx.rank, ctx.dims);
     verify_fill_random(&l->value, &in->rng, l->positive);
+    if (ctx.fixed && ctx.rank == 1 && l->value.size == (size_t)ctx.dims[0]) {
+        for (size_t k = 0; k < l->value.size; k++)
+            l->value.data[k] = (double)ctx.fixed[k];
+        l->fixed = true;
+    }
     char anon[32];
     snprintf(anon, sizeof anon, "_%zu", in->leaves.len);
     if (!f.name)

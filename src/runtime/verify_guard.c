@@ -12,7 +12,8 @@
  *  - rank(v) == N (or a bound: rank(v) >= 3 takes 3) and rank(v) ==
  *    rank(y) give v that rank, in the usual shape of it;
  *  - shape(v) == shape(y) gives v y's shape;
- *  - shape(v)[i] == N or shape(y)[j] gives dim i that value;
+ *  - shape(v)[i] == N or shape(y)[j], or a product of such (3 *
+ *    shape(y)[j]: Attention's packed weights), gives dim i that value;
  * y being a variable already built.  Only conjunctions are requirements:
  * under ||, the first alternative whose known parts (rank(x) == 3 of an x
  * built, or of the leaf itself at the rank its base shape gives it) do
@@ -43,6 +44,12 @@ static bool known(Instance *in, const graft_expr *e, int slot, const LeafCtx *se
     }
     if (e->kind == GRAFT_EXPR_RANK && e->slot == slot && self) {
         *out = self->rank;
+        return true;
+    }
+    double a, b;
+    if (e->kind == GRAFT_EXPR_ARITH && e->cmp == '*' && known(in, e->kids[0], slot, self, &a) &&
+        known(in, e->kids[1], slot, self, &b)) { /* shape(w)[1] == 3 * shape(x)[2] */
+        *out = a * b;
         return true;
     }
     const graft_expr *v = e->kind == GRAFT_EXPR_GETITEM && e->nkids == 1 ? e->kids[0] : e;

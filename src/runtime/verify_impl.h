@@ -76,6 +76,8 @@ typedef struct LeafCtx {
     bool scalar_const;   /* a constant leaf here is a scalar */
     bool upper;          /* an upper bound (Clip's max): a constant takes the
                             larger of the values it has no guard for */
+    const int64_t *fixed; /* the values of a shape input (build_shape_input),
+                             as many as the dims give, or NULL */
 } LeafCtx;
 
 void verify_ctx_set(LeafCtx *c, int rank, const int64_t *dims);

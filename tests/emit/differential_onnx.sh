@@ -7,7 +7,8 @@
 # stdpatterns/onnx/merge.graft (rules of several roots: note [compiled
 # roots] in src/compiler/emit_c_tables.c), tests/onnx/gap_to_reducemean.graft
 # and tests/emit/onnx_attrs.graft (tensor, strings and graph attributes; a
-# domain of its own) and onnx_if.graft (a new node the writer refuses).
+# domain of its own) and onnx_if.graft (a new node the writer refuses);
+# stdpatterns/onnx/conv.graft's PadFusion on tests/onnx/fusions/pad_fusions.onnxtxt.
 # Each is compiled with -Wall -Wextra -Wpedantic -Werror, and the program
 # and graft run meet every model of tests/onnx/ (binary), the input of
 # tests/std/onnx_merge (where each rule of merge.graft fires once),
@@ -203,6 +204,21 @@ want 0
 fired=$(awk '$1 ~ /_(merge|share|concat)$/ && $4 == 1 { n++ } END { print n + 0 }' "$work/comp.err")
 if [ "$fired" != 6 ] || ! grep -q '^total: 6 rewrites' "$work/comp.err"; then
     echo "FAIL: compiled merge.graft on tests/std/onnx_merge/input.onnx: $fired rules fired:"
+    cat "$work/comp.err"
+    fail=1
+fi
+
+# PadFusion's guards and computed pads read a constant's elements
+# (value(pads)[i], graft_gv_value_at in the compiled guard): the compiled
+# conv.graft fires its six pad rules on tests/onnx/fusions/pad_fusions.onnxtxt
+# and leaves its near misses, as graft run does.
+r=stdpatterns/onnx/conv.graft
+build "$r" conv || exit 1
+compare "$r" conv "$src/tests/onnx/fusions/pad_fusions.onnxtxt" -o out.onnx --stats=counts
+want 0
+fired=$(awk '$1 ~ /^pad_/ && $4 == 1 { n++ } END { print n + 0 }' "$work/comp.err")
+if [ "$fired" != 6 ] || ! grep -q '^total: 6 rewrites' "$work/comp.err"; then
+    echo "FAIL: compiled conv.graft on pad_fusions.onnxtxt: $fired pad rules fired:"
     cat "$work/comp.err"
     fail=1
 fi
