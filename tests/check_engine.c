@@ -633,6 +633,41 @@ END_TEST
 
 /* ---- a million nodes ---- */
 
+/* A rewrite whose replacement is a node that was there before leaves that
+ * node's type as it was: only nodes the action made take the root's type
+ * when inference gives them none (rewrite_build).  Here my.op2, made by
+ * the first rewrite, has no type (an opaque op of an untyped operand's
+ * making), and the second rewrite returns it for a typed nn.relu. */
+START_TEST(reused_node_keeps_its_type)
+{
+    Run r;
+    run_rewrite(&r,
+                "op my.op(x) opaque\nop my.op2(x) opaque\n"
+                "a := my.op(x) => my.op2(x)\nr := nn.relu(x) => x\n",
+                "#[version = \"0.0.5\"]\n"
+                "def @main(%x: Tensor[(2), float32]) {\n"
+                "  %0 = my.op(%x);\n"
+                "  %1 = nn.relu(%0) /* ty=Tensor[(2), float32] */;\n"
+                "  add(%1, %x)\n"
+                "}\n");
+    assert_output(&r, "#[version = \"0.0.5\"]\n"
+                      "def @main(%x: Tensor[(2), float32]) {\n"
+                      "  %0 = my.op2(%x);\n"
+                      "  add(%0, %x)\n"
+                      "}\n");
+    int found = 0;
+    for (uint32_t id = 0; id < graph_node_count(r.g); id++) {
+        const graft_node *n = graph_node(r.g, id);
+        if (n && node_op(n) && strcmp(node_op(n), "my.op2") == 0) {
+            found++;
+            ck_assert_ptr_null(node_type(n));
+        }
+    }
+    ck_assert_int_eq(found, 1);
+    run_close(&r);
+}
+END_TEST
+
 START_TEST(million_node_chain)
 {
     graft_diag *d = diag_new(stderr);
@@ -697,6 +732,7 @@ static Suite *engine_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("deep");
     tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, reused_node_keeps_its_type);
     tcase_add_test(tc, million_node_chain);
     suite_add_tcase(s, tc);
     return s;

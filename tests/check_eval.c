@@ -294,6 +294,13 @@ START_TEST(test_conv2d)
     r = binary("nn.conv2d(%x, %y, strides=[2, 2], padding=[1, 1, 1, 1])", 4, DIMS(1, 1, 3, 3), x,
                4, DIMS(1, 1, 2, 2), VALS(1, 1, 1, 1));
     want(&r, 4, DIMS(1, 1, 2, 2), VALS(1, 5, 11, 28));
+    /* TVM's short paddings: [p] pads all four sides, [h, w] top and bottom by h */
+    r = binary("nn.conv2d(%x, %y, padding=[1])", 4, DIMS(1, 1, 3, 3), x, 4, DIMS(1, 1, 2, 2),
+               VALS(1, 1, 1, 1));
+    want(&r, 4, DIMS(1, 1, 4, 4), VALS(1, 3, 5, 3, 5, 12, 16, 9, 11, 24, 28, 15, 7, 15, 17, 9));
+    r = binary("nn.conv2d(%x, %y, padding=[1, 0])", 4, DIMS(1, 1, 3, 3), x, 4, DIMS(1, 1, 2, 2),
+               VALS(1, 1, 1, 1));
+    want(&r, 4, DIMS(1, 1, 4, 2), VALS(3, 5, 12, 16, 24, 28, 15, 17));
     r = binary("nn.conv2d(%x, %y, dilation=[2, 2])", 4, DIMS(1, 1, 3, 3), x, 4, DIMS(1, 1, 2, 2),
                VALS(1, 0, 0, 1));
     want(&r, 4, DIMS(1, 1, 1, 1), VALS(10));
@@ -654,6 +661,10 @@ START_TEST(test_pooling)
     want(&r, 4, DIMS(1, 1, 1, 1), VALS(5));
     r = unary("nn.adaptive_avg_pool2d(%x, output_size=[2, 2])", 4, DIMS(1, 1, 3, 3), x);
     want(&r, 4, DIMS(1, 1, 2, 2), VALS(3, 4, 6, 7));
+    /* output_size=[] keeps the input's size, as the type relation (and
+     * TVM's AdaptivePool2DRel) give it: each window one element */
+    r = unary("nn.adaptive_avg_pool2d(%x, output_size=[])", 4, DIMS(1, 1, 3, 3), x);
+    want(&r, 4, DIMS(1, 1, 3, 3), x);
     r = unary("nn.adaptive_max_pool2d(%x, output_size=[1, 3])", 4, DIMS(1, 1, 3, 3), x);
     want(&r, 4, DIMS(1, 1, 1, 3), VALS(7, 8, 9));
 }

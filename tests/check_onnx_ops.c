@@ -264,6 +264,10 @@ START_TEST(test_inference_unknown_and_contradictions)
     /* axes given but empty squeeze nothing, not every dim of 1: onnx 1.12's
      * shape inference gives (N, 1) for Squeeze of (N, 1) by axes = [] */
     assert_inferred("Squeeze", (const char *[]){"float32 ?,1", "int64 ="}, 2, "float32 (?, 1)");
+    /* empty starts and ends slice no axis: onnx 1.12's shape inference
+     * gives (2, 3) for Slice of (2, 3) by starts = ends = [] */
+    assert_inferred("Slice", (const char *[]){"float32 2,3", "int64 =", "int64 ="}, 3,
+                    "float32 (2, 3)");
     assert_inferred("Pad", (const char *[]){"float32 ?,4", "int64 =1,0,1,2"}, 2, "float32 (?, 6)");
     assert_inferred("Pad", (const char *[]){"float32 3,4", "int64 4"}, 2, "float32 (?, ?)");
     assert_inferred("Conv", (const char *[]){"float32 ?,3,8,8", "float32 5,3,3,3"}, 2,

@@ -442,7 +442,7 @@ static bool op_adaptive_pool2d(EvalCall *c)
         int n = eval_attr_ints(c, "output_size", g.out, 2);
         if (n == -2)
             return false;
-        if (n < 0)
+        if (n <= 0) /* absent or [], as the type relation: the input's dims */
             g.out[0] = g.h, g.out[1] = g.w;
         else if (n == 1)
             g.out[1] = g.out[0];

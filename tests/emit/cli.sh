@@ -77,4 +77,14 @@ cat "$work/out.relay" >"$work/out"
 # alpha=0.25 is leaky_relu's default, which TVM's printer leaves out.
 grep -q 'nn.leaky_relu(%y);' "$work/out" ||
     { echo "FAIL: the rewriter's output lacks the scale rewrite"; fail=1; }
+# A guard comparing a shape with a list attribute (shape(x) == s, s bound
+# to newshape): the compiled rewriter removes the reshape to x's own shape
+# and keeps the other, as graft run does.
+expect 0 '' "$GRAFT" compile --exe tests/emit/shape_attr.graft -o "$work/shape"
+expect 0 '' "$work/shape" tests/emit/shape_attr.relay -o "$work/shape.relay"
+"$GRAFT" run tests/emit/shape_attr.graft tests/emit/shape_attr.relay >"$work/shape.want"
+grep -q 'reshape(%x, newshape=\[3, 2\]);' "$work/shape.want" ||
+    { echo "FAIL: graft run kept the reshape to x's own shape"; fail=1; }
+cmp -s "$work/shape.relay" "$work/shape.want" ||
+    { echo "FAIL: the compiled shape(x) == newshape guard differs from graft run"; fail=1; }
 exit $fail

@@ -15,8 +15,10 @@ Python 3 standard library only: no mutation tool is packaged for Debian.
 
 import argparse
 import difflib
+import fcntl
 import glob
 import hashlib
+import json
 import os
 import random
 import re
@@ -396,6 +398,8 @@ class Suite:
         self.env = dict(os.environ, GRAFT=os.path.join(scratch, "graft"),
                         GRAFT_SRCDIR=scratch, GRAFT_BUILDDIR=scratch)
         self.limit = {}
+        self.script_needs = {}
+        self.covering = None     # a Coverage: only the tests that run the line
 
     def build(self):
         """False when the tree does not compile."""
@@ -403,10 +407,24 @@ class Suite:
         self.built = set()
         return status == 0
 
+    def needs(self, test):
+        """The check programs a test needs beyond make all (graft, libgraft):
+        itself if it is one; for a script, the programs its text names
+        (fuzz/seeds.sh runs the fuzz harnesses, every fuzz/ script all of
+        them).  Linking all 32 for every script cost 20 s a mutant."""
+        if test in self.programs:
+            return {test}
+        if test not in self.script_needs:
+            with open(os.path.join(self.scratch, test), encoding="utf-8", errors="replace") as f:
+                text = f.read()
+            fuzz = test.startswith("fuzz/")
+            self.script_needs[test] = {p for p in self.programs
+                                       if p in text or (fuzz and p.startswith("fuzz/"))}
+        return self.script_needs[test]
+
     def build_for(self, test):
-        """The programs the test needs: itself if it is a Check program, every
-        check program for a script (the fuzz harnesses, libgraft.a)."""
-        wanted = {test} if test in self.programs else self.programs
+        """The programs the test needs built (self.needs)."""
+        wanted = self.needs(test)
         missing = sorted(wanted - self.built)
         if missing:
             status, out, _ = run(["make", "-s", "-j%d" % self.jobs] + missing, self.scratch)
@@ -437,9 +455,9 @@ class Suite:
             self.limit[test] = (3 * secs + 30, 10 * secs + 300)
             log("baseline %-34s %6.1f s" % (test, secs))
 
-    def first_failure(self):
-        """(test, why) of the first test that fails, or (None, None)."""
-        for test in self.tests:
+    def first_failure(self, tests):
+        """(test, why) of the first of tests that fails, or (None, None)."""
+        for test in tests:
             if not self.build_for(test):
                 return test, "its build failed"
             status, _, _ = self.run_test(test, self.limit[test])
@@ -450,6 +468,126 @@ class Suite:
             if status not in (0, 77):
                 return test, "exit %d" % status
         return None, None
+
+
+class Coverage:
+    """Which tests run which lines (tests/MUTATION.md, "Tests by coverage").
+
+    A second copy of the tree is built with gcc --coverage at -O0; each test
+    runs there once, alone, and gcov lists the lines it ran.  A mutant then
+    runs only the tests that run its line, in kill order: a test that never
+    runs a line cannot tell its mutant from the original.  A line gcov does
+    not count (a static table's initializer, a declaration, a statement's
+    continuation line) runs every test, as without coverage; a counted line
+    no test runs survives without a test run.  The map is kept in
+    DIR/coverage.json with a hash of the tree, reused while the tree is the
+    same; a lock lets runs in parts share one DIR."""
+
+    def __init__(self, covdir, srcdir, jobs):
+        self.dir, self.srcdir, self.jobs = os.path.abspath(covdir), srcdir, jobs
+        self.runs = {}          # test -> set of "path:line" it ran
+        self.counted = set()    # every "path:line" gcov counts
+
+    def tree_hash(self):
+        files = subprocess.run(["git", "-C", self.srcdir, "ls-files", "-co", "--exclude-standard",
+                                "-z"], check=True, capture_output=True).stdout.decode()
+        h = hashlib.sha1()
+        for path in sorted(filter(None, files.split("\0"))):
+            full = os.path.join(self.srcdir, path)
+            if os.path.isfile(full):
+                with open(full, "rb") as f:
+                    h.update(path.encode() + b"\0" + hashlib.sha1(f.read()).digest())
+        return h.hexdigest()
+
+    def load_or_measure(self, suite, log):
+        os.makedirs(self.dir, exist_ok=True)
+        with open(os.path.join(self.dir, "lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            key = self.tree_hash()
+            saved = os.path.join(self.dir, "coverage.json")
+            data = None
+            if os.path.exists(saved):
+                with open(saved) as f:
+                    data = json.load(f)
+                if data.get("tree") != key or not set(suite.tests) <= set(data["runs"]):
+                    data = None
+            if data is None:
+                data = {"tree": key, "runs": self.measure(suite, log)}
+                with open(saved + ".new", "w") as f:
+                    json.dump(data, f)
+                os.replace(saved + ".new", saved)
+            else:
+                log("coverage: the map of %s (the same tree)" % saved)
+        self.runs = {t: None if lines is None else set(lines)
+                     for t, lines in data["runs"].items() if t != " counted"}
+        self.counted = set(data["runs"][" counted"])
+
+    def measure(self, suite, log):
+        log("coverage: building %s with --coverage" % self.dir)
+        copy_tree(self.srcdir, self.dir)
+        if not os.path.exists(os.path.join(self.dir, "Makefile")):
+            for cmd in (["autoreconf", "-fi"],
+                        ["./configure", "-q", "CFLAGS=-O0 -g --coverage", "LDFLAGS=--coverage"]):
+                status, out, _ = run(cmd, self.dir)
+                if status != 0:
+                    sys.exit("mutate.py: %s failed in %s:\n%s" % (cmd[0], self.dir, out))
+        cov = Suite(self.dir, self.jobs, suite.tests, suite.programs)
+        # C that tests compile against this libgraft (graft compile --exe,
+        # the examples) links gcov's runtime too
+        cov.env["CC"] = "gcc --coverage"
+        if not cov.build():
+            sys.exit("mutate.py: the coverage tree does not build")
+        runs, counted = {}, set()
+        for test in suite.tests:
+            if not cov.build_for(test):
+                sys.exit("mutate.py: %s does not build in the coverage tree" % test)
+            for old in glob.glob(os.path.join(self.dir, "**", "*.gcda"), recursive=True):
+                os.remove(old)
+            status, out, secs = cov.run_test(test, (None, 3600))
+            ran = self.gcov_lines(counted)
+            if status not in (0, 77):
+                # what it ran is not known: it runs on every mutant
+                runs[test] = None
+                log("coverage %-34s fails here (exit %s): run on every mutant\n%s"
+                    % (test, status, out[-1500:]))
+                continue
+            runs[test] = sorted(ran)
+            log("coverage %-34s %6.1f s, %6d lines" % (test, secs, len(ran)))
+        runs[" counted"] = sorted(counted)
+        return runs
+
+    def gcov_lines(self, counted):
+        """The src/ lines the .gcda files count as run; every line they
+        count at all is added to counted."""
+        ran = set()
+        gcdas = sorted(glob.glob(os.path.join(self.dir, "**", "*.gcda"), recursive=True))
+        for k in range(0, len(gcdas), 200):
+            proc = subprocess.run(["gcov", "-t", "-j"] + gcdas[k:k + 200], cwd=self.dir,
+                                  capture_output=True, text=True)
+            for line in proc.stdout.splitlines():
+                if not line.startswith("{"):
+                    continue
+                for f in json.loads(line)["files"]:
+                    path = os.path.normpath(f["file"])
+                    if not path.startswith("src/"):
+                        continue
+                    for entry in f["lines"]:
+                        where = "%s:%d" % (path, entry["line_number"])
+                        counted.add(where)
+                        if entry["count"] > 0:
+                            ran.add(where)
+        return ran
+
+    def tests_for(self, path, line, tests):
+        where = "%s:%d" % (path, line)
+        if where not in self.counted:
+            return tests
+        return [t for t in tests if self.runs.get(t) is None or where in self.runs[t]]
+
+    def describe(self, path, line, n):
+        if "%s:%d" % (path, line) not in self.counted:
+            return "a line gcov does not count: every test"
+        return "%d tests run the line" % n
 
 
 def read_order(make_tests):
@@ -523,6 +661,10 @@ def main():
     ap.add_argument("--report", help="also write the report to this file")
     ap.add_argument("--no-update-order", action="store_true",
                     help="leave tests/mutation/order as it is")
+    ap.add_argument("--coverage", metavar="DIR",
+                    help="the coverage tree (kept, its map reused); default SCRATCH.coverage")
+    ap.add_argument("--no-coverage", action="store_true",
+                    help="run every test on every mutant, not only those that run its line")
     args = ap.parse_args()
 
     srcdir = os.path.abspath(args.srcdir)
@@ -550,6 +692,8 @@ def main():
     finally:
         if not args.scratch:
             shutil.rmtree(scratch, ignore_errors=True)
+            if not args.coverage:
+                shutil.rmtree(scratch + ".coverage", ignore_errors=True)
 
 
 def select_tests(ordered, make_tests, wanted_text):
@@ -581,6 +725,10 @@ def mutation_run(args, srcdir, scratch, candidates, numbered, log, report):
         sys.exit("mutate.py: %s" % e)
     suite = Suite(scratch, args.jobs, tests, make_var(scratch, "check_PROGRAMS"))
     suite.baseline(log)
+    coverage = None
+    if not args.no_coverage:
+        coverage = Coverage(args.coverage or scratch + ".coverage", srcdir, args.jobs)
+        coverage.load_or_measure(suite, log)
     equivalent = read_equivalent()
     counts = {"killed": 0, "survived": 0, "not compiling": 0, "equivalent": 0}
     survivors = []
@@ -594,24 +742,28 @@ def mutation_run(args, srcdir, scratch, candidates, numbered, log, report):
             log("%s: equivalent (%s)" % (where, equivalent[m.id]))
             continue
         start = time.monotonic()
+        tests_for, ran = tests, ""
+        if coverage:
+            tests_for = coverage.tests_for(m.path, m.line, tests)
+            ran = "; %s" % coverage.describe(m.path, m.line, len(tests_for))
         apply(scratch, m, m.mutated)
         try:
             if not suite.build():
                 counts["not compiling"] += 1
                 log("%s: not compiling" % where)
                 continue
-            test, why = suite.first_failure()
+            test, why = suite.first_failure(tests_for)
         finally:
             apply(scratch, m, m.original)
         secs = time.monotonic() - start
         if test:
             counts["killed"] += 1
             kills[test] = kills.get(test, 0) + 1
-            log("%s: killed by %s (%s, %.0f s)" % (where, test, why, secs))
+            log("%s: killed by %s (%s, %.0f s%s)" % (where, test, why, secs, ran))
         else:
             counts["survived"] += 1
             survivors.append(m)
-            log("%s: SURVIVED (%.0f s)\n%s" % (where, secs, m.diff().rstrip()))
+            log("%s: SURVIVED (%.0f s%s)\n%s" % (where, secs, ran, m.diff().rstrip()))
     summarize(counts, survivors, log)
     if not args.no_update_order:
         write_order(read_order(make_tests)[0], kills)

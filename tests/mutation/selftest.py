@@ -89,8 +89,71 @@ def main():
     check(status == -signal.SIGXCPU, "a loop past 1 s of CPU time: status %s" % status)
     status, _, _ = mutate.run([sys.executable, "-c", "pass"], ".", 120, None, 0)
     check(status == 0, "a process within its CPU time: status %s" % status)
+    check_coverage()
+    check_needs()
     print("selftest.py: %d mutants of the fixture, samples by seed, tests chosen, "
-          "CPU limits" % len(got))
+          "CPU limits, tests by coverage, the programs a script needs" % len(got))
+
+
+COVERED = """\
+int f(int x)
+{
+    if (x > 0)
+        return 1;
+    return 0;
+}
+static const int table[] = {1,
+                            2};
+int main(void) { return f(1) - 1 + table[0] - 1; }
+"""
+
+
+def check_coverage():
+    """gcov's lines of a program built --coverage: run (3, 4), counted but
+    not run (5), not counted (7, 8: a static table); then the tests a
+    mutant of each line runs."""
+    with tempfile.TemporaryDirectory() as root:
+        os.makedirs(os.path.join(root, "src"))
+        with open(os.path.join(root, "src", "a.c"), "w") as f:
+            f.write(COVERED)
+        for cmd in (["gcc", "-O0", "--coverage", "-c", "src/a.c", "-o", "src/lib_a-a.o"],
+                    ["gcc", "--coverage", "src/lib_a-a.o", "-o", "prog"], ["./prog"]):
+            status, out, _ = mutate.run(cmd, root)
+            check(status == 0, "%s: %s" % (cmd[0], out))
+        cov = mutate.Coverage(root, root, 1)
+        counted = set()
+        ran = cov.gcov_lines(counted)
+    check(ran == {"src/a.c:%d" % n for n in (1, 3, 4, 9)}, "lines run: %s" % sorted(ran))
+    check(counted == ran | {"src/a.c:5"}, "lines counted: %s" % sorted(counted))
+    cov.runs = {"t1": ran, "t2": {"src/a.c:9"}}
+    cov.counted = counted
+    tests = ["t1", "t2"]
+    check(cov.tests_for("src/a.c", 3, tests) == ["t1"], "a line one test runs: that test")
+    check(cov.tests_for("src/a.c", 9, tests) == tests, "a line both run: both, in order")
+    check(cov.tests_for("src/a.c", 5, tests) == [], "a line no test runs: none")
+    check(cov.tests_for("src/a.c", 7, tests) == tests, "a line gcov does not count: every test")
+    cov.runs["t2"] = None   # failed in the coverage tree: what it runs is unknown
+    check(cov.tests_for("src/a.c", 3, tests) == tests, "a test whose lines are unknown: always")
+    cov.runs["t2"] = {"src/a.c:9"}
+    check(cov.describe("src/a.c", 7, 2) == "a line gcov does not count: every test" and
+          cov.describe("src/a.c", 3, 1) == "1 tests run the line", "the log's words")
+
+
+def check_needs():
+    with tempfile.TemporaryDirectory() as root:
+        os.makedirs(os.path.join(root, "tests"))
+        os.makedirs(os.path.join(root, "fuzz"))
+        for name, text in (("tests/a.sh", "graft run x\n"), ("tests/b.sh", "tests/check_api x\n"),
+                           ("fuzz/seeds.sh", "$build/fuzz/fuzz_$h\n")):
+            with open(os.path.join(root, name), "w") as f:
+                f.write(text)
+        programs = ["tests/check_api", "tests/check_base", "fuzz/fuzz_relay", "fuzz/fuzz_gen"]
+        suite = mutate.Suite(root, 1, [], programs)
+        check(suite.needs("tests/a.sh") == set(), "a script that names no program: none")
+        check(suite.needs("tests/b.sh") == {"tests/check_api"}, "the program a script names")
+        check(suite.needs("fuzz/seeds.sh") == {"fuzz/fuzz_relay", "fuzz/fuzz_gen"},
+              "a fuzz/ script: every harness")
+        check(suite.needs("tests/check_base") == {"tests/check_base"}, "a program: itself")
 
 
 if __name__ == "__main__":
