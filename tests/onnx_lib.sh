@@ -11,7 +11,7 @@
 #    doc/stdpatterns.md shows, word for word, from a directory that holds
 #    only the model (the library found as the installed one is), on each
 #    model of tests/onnx/lib/ and each torch export of the corpus
-#    (tests/onnx/*_op13.onnx, *_op17.onnx, attention_*.onnx; the two of
+#    (tests/onnx/*_op13.onnx, *_op17.onnx, attention_*.onnx; the three of
 #    free token counts without --verify): graft run --verify finds the
 #    rewritten model's outputs equal to the original's; the count of each
 #    rule's rewrites (--stats=counts) equals the count an independent
@@ -81,7 +81,7 @@ for model in "$data"/lib/*.onnxtxt "$data"/*_op13.onnx "$data"/*_op17.onnx \
     rm -f "$tmp/cwd/fused.onnx"
     # The token models of separate projections leave their number of
     # tokens free, and run --verify draws inputs of known dims only.
-    case $name in attention_qkv|attention_gqa) verify= ;; *) verify=--verify ;; esac
+    case $name in attention_qkv|attention_gqa|attention_pos) verify= ;; *) verify=--verify ;; esac
     if ! "$GRAFT" fmt "$model" -o "$tmp/cwd/model.onnx" 2>"$tmp/err" ||
         ! (cd "$tmp/cwd" && "$GRAFT" run $verify --stats=counts ${documented#graft run }) \
             2>"$tmp/stats"; then

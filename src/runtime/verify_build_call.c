@@ -165,14 +165,15 @@ static graft_node *build_einsum_operands(Instance *in, const graft_pat *tup,
 /* Operand i of op, an ONNX shape input: a leaf of fixed int64 values
  * chosen among candidates for the data args[0] (note [onnx shape inputs]
  * in verify_onnx.c); as ctx wants it when there are none.  A leaf whose
- * value the guard or the action reads takes the candidates of one element
- * only, as a scalar, as value() reads no other (gather_share's value(i) ==
- * value(j) of two index constants). */
+ * whole value the guard or the action reads takes the candidates of one
+ * element only, as a scalar, as value() reads no other (gather_share's
+ * value(i) == value(j) of two index constants); one read element by
+ * element (value(pads)[i]) keeps its candidates' values. */
 static graft_node *build_shape_input(Instance *in, const char *op, int i, graft_node *const *args,
                                      const graft_pat *kid, LeafCtx *ctx)
 {
     const Tensor *x = args[0] ? verify_tensor_of(in, args[0]) : NULL;
-    bool one = verify_reads_value(in->rule, kid->slot);
+    bool one = verify_reads_scalar(in->rule, kid->slot);
     int64_t vals[2 * EVAL_MAX_RANK];
     int fits[8], count = 0, n;
     for (int k = 0; k < 8 && (n = verify_onnx_shape_input(op, i, x, k, vals)) >= 0; k++)

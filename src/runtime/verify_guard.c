@@ -183,24 +183,38 @@ bool verify_guard_shape(Instance *in, int slot, LeafCtx *ctx)
     return shaped;
 }
 
-/* Whether e reads value(slot), in its kids or its attributes' values. */
-static bool reads_value(const graft_expr *e, int slot)
+/* Whether e reads value(slot), in its kids or its attributes' values;
+ * whole: only where it reads the whole value, not value(slot)[i]. */
+static bool reads_value(const graft_expr *e, int slot, bool whole)
 {
     if (!e)
         return false;
     if (e->kind == GRAFT_EXPR_VALUE && e->slot == slot)
         return true;
+    if (whole && e->kind == GRAFT_EXPR_GETITEM && e->kids[0]->kind == GRAFT_EXPR_VALUE)
+        return false; /* value(p)[i]: an element */
     for (int i = 0; i < e->nkids; i++)
-        if (reads_value(e->kids[i], slot))
+        if (reads_value(e->kids[i], slot, whole))
             return true;
     for (int i = 0; i < e->nattrs; i++)
-        if (e->attrs[i].src == GRAFT_ASRC_EXPR && reads_value(e->attrs[i].value, slot))
+        if (e->attrs[i].src == GRAFT_ASRC_EXPR && reads_value(e->attrs[i].value, slot, whole))
             return true;
     return false;
 }
 
+static bool rule_reads_value(const graft_rule *rule, int slot, bool whole)
+{
+    return slot >= 0 &&
+           (reads_value(rule->guard, slot, whole) ||
+            (rule->kind == GRAFT_ACTION_REWRITE && reads_value(rule->action, slot, whole)));
+}
+
 bool verify_reads_value(const graft_rule *rule, int slot)
 {
-    return slot >= 0 && (reads_value(rule->guard, slot) ||
-                         (rule->kind == GRAFT_ACTION_REWRITE && reads_value(rule->action, slot)));
+    return rule_reads_value(rule, slot, false);
+}
+
+bool verify_reads_scalar(const graft_rule *rule, int slot)
+{
+    return rule_reads_value(rule, slot, true);
 }

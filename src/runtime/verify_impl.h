@@ -119,6 +119,9 @@ const Tensor *verify_slot_tensor(Instance *in, int slot);
 bool verify_guard_shape(Instance *in, int slot, LeafCtx *ctx);
 /* Whether the rule's guard or action reads value(slot). */
 bool verify_reads_value(const graft_rule *rule, int slot);
+/* Whether it reads value(slot) whole (a scalar), not only its elements
+ * value(slot)[i]. */
+bool verify_reads_scalar(const graft_rule *rule, int slot);
 
 /* Builds the pattern of in->rule into in->g with base shape in->base;
  * false with in->why set. */
