@@ -507,7 +507,7 @@ static const char *const bad_files[] = {
     "type_broadcast", "type_conv_channels", "type_dense_features",
     "type_getitem_range", "type_reshape_count", "type_tuple_as_tensor",
     "type_multibox_anchors", "type_valid_counts_rank", "type_dyn_reshape_length",
-    "type_meshgrid_matrix", "type_dyn_topk_k",
+    "type_meshgrid_matrix", "type_dyn_topk_k", "type_dyn_pad_value",
     "bare_unknown_name", "bare_then_def", "adt_tuple_unclosed",
     "main_attr_meta_range", "main_attr_map_unclosed",
     "fn_type_no_arrow", "type_params_trailing_comma",
