@@ -738,6 +738,10 @@ static const TypeCase type_cases[] = {
     /* unknown: no relation, or an operand of unknown type */
     {"%x: Tensor[(2, 3), float32]", "my.custom_op(%x)", "?"},
     {"%x", "nn.relu(%x)", "?"},
+    /* a packed kernel layout (OIHW4o: O is 1 x 4): graft reads none, so the type stays
+     * unknown (type_rel_nn.c), though the data's layout is plain, not (1, 1, 6, 6) */
+    {"%x: Tensor[(1, 8, 8, 8), float32], %w: Tensor[(1, 8, 3, 3, 4), float32]",
+     "nn.conv2d(%x, %w, kernel_layout=\"OIHW4o\")", "?"},
 };
 
 static char *output_type(const TypeCase *tc)
