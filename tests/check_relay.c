@@ -430,6 +430,34 @@ START_TEST(test_viz_write)
 }
 END_TEST
 
+/* viz_write with highlights naming ids past the graph (a match of
+ * another graph, or of nodes since removed): those ids are left out, the
+ * rest drawn as without them. */
+static char *viz_text(const graft_graph *g, const VizHighlight *h, size_t n)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    viz_write(g, h, n, mem);
+    fclose(mem);
+    return text;
+}
+
+START_TEST(test_viz_ids_past_graph)
+{
+    graft_graph *g = load_string("def @main(%x) {\n  nn.relu(%x)\n}\n");
+    uint32_t count = graph_node_count(g);
+    uint32_t ids[3] = {node_id(graph_output(g)), count, UINT32_MAX};
+    VizHighlight all = {ids, 3, "r #1", NULL}, valid = {ids, 1, "r #1", NULL};
+    char *got = viz_text(g, &all, 1), *want = viz_text(g, &valid, 1);
+    ck_assert_str_eq(got, want);
+    ck_assert_ptr_nonnull(strstr(want, "[r #1]"));
+    free(got);
+    free(want);
+    graph_free(g);
+}
+END_TEST
+
 /* ---- round trips ---- */
 
 /* Each NAME: tests/relay/NAME.in.relay (or NAME.relay) prints as NAME.relay. */
@@ -1040,6 +1068,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_temp_numbers);
     tcase_add_test(tc, test_node_names);
     tcase_add_test(tc, test_viz_write);
+    tcase_add_test(tc, test_viz_ids_past_graph);
     suite_add_tcase(s, tc);
     tc = tcase_create("roundtrip");
     tcase_add_loop_test(tc, test_roundtrip, 0,
