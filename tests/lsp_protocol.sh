@@ -283,5 +283,24 @@ check "a message keeps a character past U+FFFF" \
 check "graft lsp --help" sh -c '"$1" lsp --help | grep -q "^usage: graft lsp"' sh "$graft"
 check "graft lsp with an unknown option exits 2" sh -c \
     '"$1" lsp --frobnicate 2>/dev/null; [ $? -eq 2 ]' sh "$graft"
+# Go to definition where no include is (the blank after "nn.relu(x)"), in
+# a file of 600 rules, whose items (19,200 bytes) get an allocation of
+# their own (arena.c): the answer null, and the search for an include
+# reads no item past the last (which ASan and valgrind would report).
+many=$(awk 'BEGIN { for (i = 0; i < 600; i++) printf "r%d := nn.relu(x) => x\\n", i }')
+{
+    msg '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}'
+    msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":\
+{\"textDocument\":{\"uri\":\"file:///lsp-test/many.graft\",\"languageId\":\"graft\",\
+\"version\":1,\"text\":\"$many\"}}}"
+    msg "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"textDocument/definition\",\"params\":\
+$(uri=file:///lsp-test/many.graft doc 599 18)}"
+    msg '{"jsonrpc":"2.0","id":3,"method":"shutdown"}'
+    msg '{"jsonrpc":"2.0","method":"exit"}'
+} >"$tmp/many"
+"$graft" lsp --no-debounce <"$tmp/many" >"$tmp/many_out" 2>"$tmp/many_err"
+check "go to definition on a blank of 600 rules answers null" \
+    grep -qF '{"jsonrpc":"2.0","id":2,"result":null}' "$tmp/many_out"
+check "go to definition on a blank of 600 rules writes nothing on stderr" [ ! -s "$tmp/many_err" ]
 
 [ $fail -eq 0 ]
