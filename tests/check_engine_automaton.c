@@ -293,6 +293,41 @@ START_TEST(step_cache_tells_keys_apart)
 }
 END_TEST
 
+/* first := x.0, for the step cache's heads */
+static const graft_item item_items[] = {
+    {.kind = GRAFT_PITEM_ANY},
+    {.kind = GRAFT_PITEM_GETITEM, .index = 0, .nargs = 1, .args = i0},
+};
+static const graft_pat *const first_kids[] = {&x_leaf};
+static const graft_pat first = {.kind = GRAFT_PAT_GETITEM, .item = 1, .slot = -1, .nkids = 1,
+                                .kids = first_kids};
+static const graft_rule item_rules[] = {
+    {.name = "first", .pattern = &first, .nslots = 1, .slot_names = x_name},
+};
+static const graft_rule_set item_rs = {.name = "items", .nrules = 1, .rules = item_rules,
+                                       .nitems = 2, .items = item_items};
+
+/* note [step cache]: a key whose cache slot holds another key of the same
+ * operand words but another head is asked of the memo, not given the
+ * other key's state: x.0, then x.1 to x.16383 of the same x (their keys
+ * differ from x.0's in the head's getitem index alone, and some 16 of
+ * them share its slot of the 1024); none of them is a first. */
+START_TEST(step_cache_tells_heads_apart)
+{
+    Automaton *a = automaton_new(&item_rs);
+    Symbol other = {.tag = SYM_CONST};
+    uint32_t x = automaton_step(a, &other);
+    Symbol item = {.tag = SYM_GETITEM, .a = 0, .nargs = 1, .args = &x};
+    ck_assert(automaton_state_has(a, automaton_step(a, &item), 1));
+    for (item.a = 1; item.a < 1u << 14; item.a++) {
+        uint32_t s = automaton_step(a, &item);
+        ck_assert_msg(!automaton_state_has(a, s, 1), "x.%u taken as x.0", item.a);
+        ck_assert(automaton_state_has(a, s, 0));
+    }
+    automaton_free(a);
+}
+END_TEST
+
 /* note [dense steps]: a graph labelled twice over one automaton, the
  * second time answered by the dense tables and the step cache, gets the
  * same states and adds no state or transition. */
@@ -385,6 +420,7 @@ static Suite *automaton_suite(void)
     tcase_add_test(tc, transitions_are_memoised);
     tcase_add_loop_test(tc, label_order_same_states, 0, 2);
     tcase_add_test(tc, step_cache_tells_keys_apart);
+    tcase_add_test(tc, step_cache_tells_heads_apart);
     tcase_add_test(tc, dense_steps_repeat_the_memo);
     tcase_add_test(tc, keep_offering_in_order);
     tcase_add_test(tc, state_proves_plain_trees);

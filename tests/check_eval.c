@@ -357,6 +357,18 @@ START_TEST(test_onnx_clip_bounds_crossed)
 }
 END_TEST
 
+START_TEST(test_onnx_unsqueeze_max_rank)
+{
+    /* Unsqueeze up to EVAL_MAX_RANK (8): the ones at the given axes of the
+       result, x's dims in order in the others; one axis more is refused */
+    const double *v = VALS(1, 2, 3, 4, 5, 6);
+    Result r = unary("Unsqueeze(%x, axes=[0, 2, 4, 7])", 4, DIMS(2, 1, 3, 1), v);
+    want(&r, 8, DIMS(1, 2, 1, 1, 1, 3, 1, 1), v);
+    r = unary("Unsqueeze(%x, axes=[0, 2, 4, 7, 8])", 4, DIMS(2, 3, 1, 1), v);
+    want_error(&r, EVAL_BAD_INPUT, "Unsqueeze: result of rank 9");
+}
+END_TEST
+
 START_TEST(test_onnx_matmul_batch)
 {
     /* ONNX's MatMul, as numpy.matmul: a batch of two (1, 2) rows against one
@@ -921,6 +933,7 @@ static Suite *eval_suite(void)
     tcase_add_test(tc, test_matmul_ranks);
     tcase_add_test(tc, test_onnx_clip_bounds_crossed);
     tcase_add_test(tc, test_onnx_matmul_batch);
+    tcase_add_test(tc, test_onnx_unsqueeze_max_rank);
     tcase_add_test(tc, test_onnx_conv2d_kernel_exact);
     tcase_add_test(tc, test_conv2d_kernel_exact);
     tcase_add_test(tc, test_products_kernel_exact);

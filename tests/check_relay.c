@@ -660,6 +660,11 @@ static const TypeCase type_cases[] = {
      "Tensor[(10, 5), float32]"},
     {"%x: Tensor[(4, 5), float32]", "strided_slice(%x, begin=[1, 1], end=[2, -1], "
      "slice_mode=\"size\")", "Tensor[(2, 4), float32]"},
+    /* size mode from a negative begin: it counts from the end before the
+       size is added (TVM's ConvertToVec adds the size to -3, giving -1,
+       then CanonicalizeIndex makes both 2 and 4) */
+    {"%x: Tensor[(5, 6), float32]", "strided_slice(%x, begin=[-3, 1], end=[2, 2], "
+     "slice_mode=\"size\")", "Tensor[(2, 2), float32]"},
     {"%x: Tensor[(1, 3, 8, 8), float32]",
      "nn.pad(%x, 0f, pad_width=[[0, 0], [0, 0], [1, 2], [3, 4]])",
      "Tensor[(1, 3, 11, 15), float32]"},

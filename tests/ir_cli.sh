@@ -46,6 +46,8 @@ expect_status 2 "$GRAFT" viz "$data/bn.relay" -o
 #    adt.relay; with the types TVM's InferType gives (constructor calls,
 #    pattern variables "%h /* ty=T */"): adt_typed.relay, which
 #    adt_infer.golden checks is what fmt --infer-types makes of adt.relay;
+#    a nullary constructor ending a clause ("None => { None }") typed by
+#    the other clauses: adt_nullary.relay, adt_nullary_infer.golden;
 #    meta[relay.Constant][i] checked against the metadata section kept
 #    verbatim: meta.relay;
 #  - a bare expression, as AsText prints an Expr (no "def", free_var
