@@ -657,6 +657,8 @@ def main():
     ap.add_argument("--tests", help="run only these tests (space-separated, make check's names)")
     ap.add_argument("--range", default="1:",
                     help="run only mutants A to B (A:B, from 1) of the sample, to run it in parts")
+    ap.add_argument("--ids", help="run these mutants (ids, or @FILE of one a line) instead of a "
+                    "sample: a run's survivors again, on a newer tree")
     ap.add_argument("--list", action="store_true", help="print the sample and stop")
     ap.add_argument("--report", help="also write the report to this file")
     ap.add_argument("--no-update-order", action="store_true",
@@ -671,7 +673,15 @@ def main():
     candidates = [m for p in source_files(srcdir, args.file) for m in file_mutants(srcdir, p)]
     if not candidates:
         sys.exit("mutate.py: no mutant in %s" % (" ".join(args.file) or "src/"))
-    chosen = sample(candidates, args.count, args.seed)
+    missing = []
+    if args.ids:
+        chosen, missing = by_ids(candidates, args.ids)
+        args.count = len(chosen)
+    else:
+        chosen = sample(candidates, args.count, args.seed)
+    for mid in missing:
+        print("mutate.py: no mutant %s in this tree (its line changed or moved)" % mid,
+              file=sys.stderr)
     first, _, last = args.range.partition(":")
     numbered = list(enumerate(chosen, 1))[int(first or 1) - 1:int(last) if last else None]
     if args.list:
@@ -696,6 +706,21 @@ def main():
                 shutil.rmtree(scratch + ".coverage", ignore_errors=True)
 
 
+def by_ids(candidates, text):
+    """The candidates whose ids text names (comma or blank separated, or
+    @FILE: the first word of each line), in its order; and the ids no
+    candidate has.  Ids are hashes of a mutant's file and line, so the
+    survivors of one run are found again in a tree whose other lines
+    changed (to check that new tests kill them)."""
+    if text.startswith("@"):
+        with open(text[1:]) as f:
+            wanted = [line.split()[0] for line in f if line.strip() and not line.startswith("#")]
+    else:
+        wanted = text.replace(",", " ").split()
+    known = {m.id: m for m in candidates}
+    return [known[i] for i in wanted if i in known], [i for i in wanted if i not in known]
+
+
 def select_tests(ordered, make_tests, wanted_text):
     """The tests a run runs, in kill order: make check's (ordered), less the
     tests of the source's form, and only those wanted_text names when given.
@@ -713,8 +738,9 @@ def select_tests(ordered, make_tests, wanted_text):
 
 
 def mutation_run(args, srcdir, scratch, candidates, numbered, log, report):
-    log("# mutate.py --seed %d --count %d --range %s%s%s" % (
+    log("# mutate.py --seed %d --count %d --range %s%s%s%s" % (
         args.seed, args.count, args.range, "".join(" --file " + f for f in args.file),
+        " --ids %s" % args.ids if args.ids else "",
         " --tests '%s'" % args.tests if args.tests else ""))
     prepare(srcdir, scratch, args.jobs, log)
     make_tests = make_var(scratch, "TESTS")

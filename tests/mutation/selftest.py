@@ -73,6 +73,9 @@ def main():
           "(void)data; deleted: a mutant that cannot differ")
     check(len(list(mutate.delete_mutants("    free(data);\n", "    free(data);\n", "{"))) == 1,
           "a call deleted")
+    picked, missing = mutate.by_ids(pool, "%s, %s nothere" % (pool[5].id, pool[2].id))
+    check([m.id for m in picked] == [pool[5].id, pool[2].id] and missing == ["nothere"],
+          "--ids: the named mutants in order, the unknown one reported")
     make_tests = ["tests/golden.sh", "tests/line_length.sh", "tests/check_api"]
     check(mutate.select_tests(make_tests, make_tests, None) ==
           ["tests/golden.sh", "tests/check_api"], "the form's tests are left out")
