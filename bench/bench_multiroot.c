@@ -13,10 +13,15 @@
  * Q/K/V and K/V merges' first root and none has a sibling, so those rules
  * never match and pay the whole search for their later roots; then on the
  * transformer models of the corpus given as arguments.  CPU time, best of
- * seven runs.
+ * seven runs.  Each rule set is matched by a function of its own
+ * (match_base, match_multi, match_single), so that callgrind's inclusive
+ * count of each is that set's instructions, free of the machine's noise
+ * (bench/multiroot_instructions.sh; -n leaves the generated workload out,
+ * to measure one model per process).
  *
- *   bench_multiroot SRCDIR [MODEL.relay...]
+ *   bench_multiroot SRCDIR [-n] [MODEL.relay...]
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +122,31 @@ static uint64_t match_all(const graft_rule_set *rs, graft_graph *g, graft_node *
     return tries;
 }
 
+/* Each rule set's matching in a function of its own, for callgrind. */
+__attribute__((noinline)) static uint64_t match_base(const graft_rule_set *rs, graft_graph *g,
+                                                     graft_node **order, uint32_t n,
+                                                     uint64_t *found)
+{
+    return match_all(rs, g, order, n, found);
+}
+
+__attribute__((noinline)) static uint64_t match_multi(const graft_rule_set *rs, graft_graph *g,
+                                                      graft_node **order, uint32_t n,
+                                                      uint64_t *found)
+{
+    return match_all(rs, g, order, n, found);
+}
+
+__attribute__((noinline)) static uint64_t match_single(const graft_rule_set *rs, graft_graph *g,
+                                                       graft_node **order, uint32_t n,
+                                                       uint64_t *found)
+{
+    return match_all(rs, g, order, n, found);
+}
+
+typedef uint64_t (*MatchSet)(const graft_rule_set *, graft_graph *, graft_node **, uint32_t,
+                             uint64_t *);
+
 /* One row: ns per node of each rule set, and the ratios to the base. */
 static void measure(const char *what, graft_graph *g, Lowered *const *sets)
 {
@@ -128,7 +158,8 @@ static void measure(const char *what, graft_graph *g, Lowered *const *sets)
         best[s] = 1e30;
         for (int r = 0; r < REPS; r++) {
             double t0 = now();
-            tries[s] = match_all(&sets[s]->rs, g, order, n, &found[s]);
+            static const MatchSet match[NSETS] = {match_base, match_multi, match_single};
+            tries[s] = match[s](&sets[s]->rs, g, order, n, &found[s]);
             double t = now() - t0;
             best[s] = t < best[s] ? t : best[s];
         }
@@ -145,7 +176,7 @@ static void measure(const char *what, graft_graph *g, Lowered *const *sets)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_multiroot SRCDIR [MODEL.relay...]\n");
+        fprintf(stderr, "usage: bench_multiroot SRCDIR [-n] [MODEL.relay...]\n");
         return 2;
     }
     Lowered *sets[NSETS];
@@ -154,10 +185,13 @@ int main(int argc, char **argv)
     printf("| graph | nodes | base ns/node | + multiroot.graft | + the roots as single-root "
            "rules | tries (base / multi / single) | matches (base / multi / single) |\n");
     printf("|---|---:|---:|---:|---:|---:|---:|\n");
-    graft_graph *g = generated();
-    measure("generated: 20,000 dense layers", g, sets);
-    graph_free(g);
-    for (int i = 2; i < argc; i++) {
+    bool models_only = argc > 2 && strcmp(argv[2], "-n") == 0;
+    if (!models_only) {
+        graft_graph *g = generated();
+        measure("generated: 20,000 dense layers", g, sets);
+        graph_free(g);
+    }
+    for (int i = 2 + models_only; i < argc; i++) {
         graft_diag *d = diag_new(stderr);
         Source *src = source_read(argv[i], d);
         graft_graph *m = src ? relay_load(src, d) : NULL;

@@ -191,6 +191,7 @@ ppostfix
     : pprimary
     | ppostfix '[' NUMBER ']' { $$ = build_getitem(ctx, $1, $3, @3, @$); CHECK_DEPTH($$); }
     | ppostfix '[' WILDCARD ']' { $$ = build_getitem_any(B, $1, @$); CHECK_DEPTH($$); }
+    | ppostfix '[' IDENT ']' { $$ = build_getitem_var(B, $1, $3, @3, @$); CHECK_DEPTH($$); }
     | ppostfix ':' constraint { $$ = build_constrain($1, $3, @$); CHECK_DEPTH($$); }
     ;
 
@@ -471,6 +472,7 @@ aunary
 apostfix
     : aprimary
     | apostfix '[' NUMBER ']' { $$ = build_getitem(ctx, $1, $3, @3, @$); CHECK_DEPTH($$); }
+    | apostfix '[' IDENT ']' { $$ = build_getitem_var(B, $1, $3, @3, @$); CHECK_DEPTH($$); }
     | apostfix ':' DTYPE  { $$ = build_constrain($1, build_dtype_constraint(B, $3, @3), @$);
                             CHECK_DEPTH($$); }
     | apostfix '[' NUMBER ':' ']'

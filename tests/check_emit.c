@@ -99,7 +99,13 @@ START_TEST(test_guard_text)
     assert_has(c, ".guard_fn = one_guard,");
     /* the tree stays beside the function, for graft explain's values */
     assert_has(c, "/* where-clause of one, for graft explain */");
-    assert_has(c, ".guard = &one_guard9,");
+    assert_has(c, ".guard = &one_guard_and,");
+    /* tree nodes are named by what they stand for (issue 36, item 5): the
+     * variable, the op, else the kind; equal names told apart */
+    assert_has(c, "static const graft_pat one_pat_x = {.kind = GRAFT_PAT_ANY,");
+    assert_has(c, "static const graft_pat *const one_pat_nn_relu_kids[] = {&one_pat_x};");
+    assert_has(c, "static const graft_expr one_guard_users_x = {.kind = GRAFT_EXPR_USERS,");
+    assert_has(c, "static const graft_expr one_guard_num_2 = {.kind = GRAFT_EXPR_NUM, .f = 2.0,");
     assert_has(c, "const graft_rule_set r = {");
     ck_assert_ptr_null(strstr(c, "#line"));
     free(c);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "automaton.h"
 #include "engine.h"
 #include "engine_impl.h"
 #include "frontend.h"
@@ -573,6 +574,63 @@ START_TEST(canonical_by_interned_names)
 }
 END_TEST
 
+/* ---- rules of several roots ---- */
+
+/* The result of rule 0 of lw tried at root of g, with at most max_steps
+ * steps of the goal machine, every node labelled first. */
+static MatchResult try_rule(const Lowered *lw, graft_graph *g, graft_node *root,
+                            uint64_t max_steps)
+{
+    Automaton *a = automaton_new(&lw->rs);
+    Labels *l = labels_new(a, g);
+    graft_node **order = malloc((graph_node_count(g) + 1) * sizeof *order);
+    uint32_t n = graph_topo_order(g, order);
+    for (uint32_t i = 0; i < n; i++)
+        labels_node(l, order[i]);
+    Matcher *m = matcher_new(l, g);
+    matcher_set_max_steps(m, max_steps);
+    MatchResult r = matcher_try(m, 0, root);
+    matcher_free(m);
+    free(order);
+    labels_free(l);
+    automaton_free(a);
+    return r;
+}
+
+/* note [root precheck] (match_roots.c): with no step allowed, a try whose
+ * later root has no candidate among x's other users fails before the goal
+ * machine runs (MATCH_FAIL), and one where x has a sigmoid user runs it
+ * (MATCH_BUDGET, then MATCH_OK with steps). */
+START_TEST(root_precheck_before_steps)
+{
+    graft_diag *d = diag_new(stderr);
+    RuleFile *rf = frontend_load_string(
+        "t.graft", "two := nn.relu(x) & sigmoid(x) => (tanh(x), tanh(x))\n", NULL, d);
+    Lowered *lw = lower_rules(rf, d);
+    rulefile_free(rf);
+    ck_assert_ptr_nonnull(lw);
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graft_node *relu = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    graft_node *neg = graph_add_call(g, "negative", &x, 1, NULL, 0);
+    graft_node *outs[] = {relu, neg};
+    graph_set_output(g, graph_add_tuple(g, outs, 2));
+    ck_assert_int_eq(try_rule(lw, g, relu, 0), MATCH_FAIL);
+    graph_free(g);
+    g = graph_new();
+    x = graph_add_param(g, "x", NULL);
+    relu = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    outs[0] = relu;
+    outs[1] = graph_add_call(g, "sigmoid", &x, 1, NULL, 0);
+    graph_set_output(g, graph_add_tuple(g, outs, 2));
+    ck_assert_int_eq(try_rule(lw, g, relu, 0), MATCH_BUDGET);
+    ck_assert_int_eq(try_rule(lw, g, relu, 1000), MATCH_OK);
+    graph_free(g);
+    lower_free(lw);
+    diag_free(d);
+}
+END_TEST
+
 /* ---- a million nodes ---- */
 
 /* A rewrite whose replacement is a node that was there before leaves that
@@ -668,6 +726,9 @@ static Suite *engine_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("partition");
     tcase_add_test(tc, named_reuse_inside_group);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("roots");
+    tcase_add_test(tc, root_precheck_before_steps);
     suite_add_tcase(s, tc);
     tc = tcase_create("deep");
     tcase_set_timeout(tc, 120);

@@ -718,6 +718,28 @@ START_TEST(test_shapes)
 }
 END_TEST
 
+/* dyn.reshape and dyn.strided_slice (eval_dyn.c) by shapes the graph
+ * computes, as an importer's module with unknown dims has them: x's shape
+ * [2, 3] read back as [3, 2]; begin [0, 1], end [2, 3], strides [1, 2]
+ * read from the shapes of slices of x. */
+START_TEST(test_dyn_shapes)
+{
+    const double *v = VALS(1, 2, 3, 4, 5, 6);
+    Result r = unary("%0 = shape_of(%x, dtype=\"int64\");\n"
+                     "  %1 = expand_dims(take(%0, 1i64, axis=0), axis=0);\n"
+                     "  %2 = expand_dims(take(%0, 0i64, axis=0), axis=0);\n"
+                     "  dyn.reshape(%x, concatenate((%1, %2), axis=0), newshape=[])",
+                     2, DIMS(2, 3), v);
+    want(&r, 2, DIMS(3, 2), v);
+    r = unary("%0 = shape_of(strided_slice(%x, begin=[0, 0], end=[0, 1]), dtype=\"int64\");\n"
+              "  %1 = shape_of(strided_slice(%x, begin=[0, 0], end=[1, 2]), dtype=\"int64\");\n"
+              "  dyn.strided_slice(%x, %0, shape_of(%x, dtype=\"int64\"), %1, begin=None, "
+              "end=None, strides=None, axes=None)",
+              2, DIMS(2, 3), v);
+    want(&r, 2, DIMS(2, 1), VALS(2, 5));
+}
+END_TEST
+
 START_TEST(test_cast_and_rounding)
 {
     /* float16 keeps 11 significant bits: 1 + 2^-10 stays, 1 + 2^-11 ties
@@ -919,6 +941,7 @@ static Suite *eval_suite(void)
     tcase_add_test(tc, test_einsum);
     tcase_add_test(tc, test_pooling);
     tcase_add_test(tc, test_shapes);
+    tcase_add_test(tc, test_dyn_shapes);
     tcase_add_test(tc, test_cast_and_rounding);
     tcase_add_test(tc, test_refusals);
     tcase_add_test(tc, test_meta_constants);

@@ -13,6 +13,7 @@
  * reference evaluator. */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -292,6 +293,48 @@ START_TEST(test_gemm_c_shape)
 }
 END_TEST
 
+/* attention_op_test.cc, AttentionTest.AttentionBatch1 (its mask_index
+ * {2} masks nothing of the two tokens, so the input is left out here). */
+static const char attention_w[] =
+    "0.1, -0.2, 0.3, 1.0, 1.1, 0.3, 0.5, 0.2, 0.3, -0.6, 1.5, 2.0, "
+    "0.5, 0.1, 0.4, 1.6, 1.0, 2.0, 0.4, 0.8, 0.9, 0.1, -1.3, 0.7, "
+    "0.3, 0.2, 4.0, 2.2, 1.6, 1.1, 0.7, 0.2, 0.4, 1.0, 1.2, 0.5, "
+    "0.2, 0.1, 0.4, 1.6, 2.4, 3.3, 2.1, 4.2, 8.4, 0.0, 2.1, 3.2";
+#define ATTENTION_BIAS "-0.5, 0.6, 1.2, 2.1, 0.5, 0.7, 0.2, 1.2, 0.5, 0.4, 0.3, 1.2"
+static const double attention_want[] = {
+    3.1495983600616455, 0.10843668878078461, 4.25, 5.6499996185302734,
+    3.9696791172027588, 0.073143675923347473, 4.2499995231628418, 5.6499991416931152};
+
+START_TEST(test_attention)
+{
+    char text[2048];
+    snprintf(text, sizeof text, HEADER
+             "g () => (float[1, 2, 4] y) <\n"
+             "  float[1, 2, 4] x = {0.8, -0.5, 0.0, 1.0, 0.5, 0.2, 0.3, -0.6},\n"
+             "  float[4, 12] w = {%s},\n  float[12] b = {" ATTENTION_BIAS "}\n> {\n"
+             "  y = com.microsoft.Attention <num_heads = 2> (x, w, b)\n}\n", attention_w);
+    check_model(text, attention_want, 8, 1e-6);
+}
+END_TEST
+
+/* MultiHeadAttention on the same values: its query, key and value are
+ * the thirds of AttentionBatch1's input @ weights (worked out by hand,
+ * exact in decimal), its bias Attention's, so ONNX Runtime's expected
+ * output is the same (docs/ContribOperators.md: the bias is added to the
+ * query, key and value before the heads are split). */
+START_TEST(test_multi_head_attention)
+{
+    static const char text[] = HEADER
+        "g () => (float[1, 2, 4] y) <\n"
+        "  float[1, 2, 4] q = {0.03, -0.11, 0.44, 1.6, 0.12, -0.08, 1.19, 0.52},\n"
+        "  float[1, 2, 4] k = {2.78, 2.54, 2.3, 3.96, -0.21, -1.1, -0.72, -2.2},\n"
+        "  float[1, 2, 4] v = {8.19, -0.53, 3.95, 4.45, -4.59, 0.02, -0.41, -0.63},\n"
+        "  float[12] b = {" ATTENTION_BIAS "}\n> {\n"
+        "  y = com.microsoft.MultiHeadAttention <num_heads = 2> (q, k, v, b)\n}\n";
+    check_model(text, attention_want, 8, 1e-6);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("onnx_contrib");
@@ -310,6 +353,8 @@ static Suite *suite(void)
     tcase_add_test(tc, test_bias_softmax);
     tcase_add_test(tc, test_simplified_layer_norm);
     tcase_add_test(tc, test_gemm_c_shape);
+    tcase_add_test(tc, test_attention);
+    tcase_add_test(tc, test_multi_head_attention);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -430,6 +430,34 @@ START_TEST(test_viz_write)
 }
 END_TEST
 
+/* viz_write with highlights naming ids past the graph (a match of
+ * another graph, or of nodes since removed): those ids are left out, the
+ * rest drawn as without them. */
+static char *viz_text(const graft_graph *g, const VizHighlight *h, size_t n)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    viz_write(g, h, n, mem);
+    fclose(mem);
+    return text;
+}
+
+START_TEST(test_viz_ids_past_graph)
+{
+    graft_graph *g = load_string("def @main(%x) {\n  nn.relu(%x)\n}\n");
+    uint32_t count = graph_node_count(g);
+    uint32_t ids[3] = {node_id(graph_output(g)), count, UINT32_MAX};
+    VizHighlight all = {ids, 3, "r #1", NULL}, valid = {ids, 1, "r #1", NULL};
+    char *got = viz_text(g, &all, 1), *want = viz_text(g, &valid, 1);
+    ck_assert_str_eq(got, want);
+    ck_assert_ptr_nonnull(strstr(want, "[r #1]"));
+    free(got);
+    free(want);
+    graph_free(g);
+}
+END_TEST
+
 /* ---- round trips ---- */
 
 /* Each NAME: tests/relay/NAME.in.relay (or NAME.relay) prints as NAME.relay. */
@@ -507,7 +535,7 @@ static const char *const bad_files[] = {
     "type_broadcast", "type_conv_channels", "type_dense_features",
     "type_getitem_range", "type_reshape_count", "type_tuple_as_tensor",
     "type_multibox_anchors", "type_valid_counts_rank", "type_dyn_reshape_length",
-    "type_meshgrid_matrix", "type_dyn_topk_k",
+    "type_meshgrid_matrix", "type_dyn_topk_k", "type_dyn_pad_value",
     "bare_unknown_name", "bare_then_def", "adt_tuple_unclosed",
     "main_attr_meta_range", "main_attr_map_unclosed",
     "fn_type_no_arrow", "type_params_trailing_comma",
@@ -743,6 +771,10 @@ static const TypeCase type_cases[] = {
     /* unknown: no relation, or an operand of unknown type */
     {"%x: Tensor[(2, 3), float32]", "my.custom_op(%x)", "?"},
     {"%x", "nn.relu(%x)", "?"},
+    /* a packed kernel layout (OIHW4o: O is 1 x 4): graft reads none, so the type stays
+     * unknown (type_rel_nn.c), though the data's layout is plain, not (1, 1, 6, 6) */
+    {"%x: Tensor[(1, 8, 8, 8), float32], %w: Tensor[(1, 8, 3, 3, 4), float32]",
+     "nn.conv2d(%x, %w, kernel_layout=\"OIHW4o\")", "?"},
 };
 
 static char *output_type(const TypeCase *tc)
@@ -1041,6 +1073,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_temp_numbers);
     tcase_add_test(tc, test_node_names);
     tcase_add_test(tc, test_viz_write);
+    tcase_add_test(tc, test_viz_ids_past_graph);
     suite_add_tcase(s, tc);
     tc = tcase_create("roundtrip");
     tcase_add_loop_test(tc, test_roundtrip, 0,

@@ -80,4 +80,19 @@ check "and lists nothing there" test ! -s "$tmp/out"
 check "match lists a match" status 0 match "$tmp/fold.graft" "$tmp/fold.relay"
 check "its line" grep -qx "fold at <output> (.*fold.relay:3:3) negative: x=%x" "$tmp/out"
 
+# A partitioned function whose body is 64 levels of x + x, each a diamond:
+# the partition pass marks that body (partition.c mark_pre) visiting each
+# node once, not once per path (2^64 of them), and leaves the model as it
+# was (the bn rule matches no add).
+awk 'BEGIN { print "def @main(%a) {"
+             print "  %64 = fn (%p, PartitionedFromPattern=\"add_\") {"
+             print "    %0 = add(%p, %p);"
+             for (i = 1; i < 63; i++) printf "    %%%d = add(%%%d, %%%d);\n", i, i - 1, i - 1
+             print "    add(%62, %62)"; print "  };"; print "  %64(%a)"; print "}" }' \
+    >"$tmp/diamonds.relay"
+check "fmt the diamonds" status 0 fmt "$tmp/diamonds.relay" -o "$tmp/diamonds_fmt.relay"
+check "a partitioned body of 64 diamonds is passed over in time" \
+    timeout 60 "$graft" run "$case_dir/rules.graft" "$tmp/diamonds.relay" -o "$tmp/diamonds_run.relay"
+check "and comes out as it went in" cmp -s "$tmp/diamonds_run.relay" "$tmp/diamonds_fmt.relay"
+
 expect_end engine_cli

@@ -68,18 +68,60 @@ def count_fusions(model):
                         per_channel(inits[other], inits[conv.input[1]][0]):
                     counts["Conv" + n.op_type + "Fusion"] += 1
                     break
+    counts["PadFusion"] = count_pad_fusions(g, inits, outputs, readers)
     return counts
+
+
+def count_pad_fusions(g, inits, outputs, readers):
+    """PadFusion as ONNX Runtime's pad_fusion.cc finds it (a Pad of mode
+    constant, its pads and constant value initializers, the value 0, read
+    by one node alone, no graph output; pads of N and C 0, none negative;
+    the consumer a Conv or pool with auto_pad NOTSET and a pads attribute),
+    with graft's two conditions more: no MaxPool, and an AveragePool only
+    with count_include_pad=1 and ceil_mode=0 (stdpatterns/onnx/conv.graft
+    says why; tests/verify_onnx/pad_wrong.graft refutes the others)."""
+    values = {t.name: numpy_helper.to_array(t) for t in g.initializer}
+    consumers = {}
+    for n in g.node:
+        for i in n.input:
+            consumers.setdefault(i, []).append(n)
+    count = 0
+    for n in g.node:
+        a = {t.name: helper.get_attribute_value(t) for t in n.attribute}
+        if n.op_type != "Pad" or a.get("mode", b"constant") != b"constant" or \
+                len(n.input) > 3 or n.input[1] not in inits or readers[n.output[0]] != 1 or \
+                n.output[0] in outputs:
+            continue
+        if len(n.input) == 3 and n.input[2] and \
+                (n.input[2] not in inits or values[n.input[2]].any()):
+            continue
+        pads = values[n.input[1]].tolist()
+        half = len(pads) // 2
+        if len(pads) != 8 or pads[0] or pads[1] or pads[half] or pads[half + 1] or \
+                min(pads) < 0:
+            continue
+        (c,) = consumers[n.output[0]]
+        ca = {t.name: helper.get_attribute_value(t) for t in c.attribute}
+        if c.input[0] != n.output[0] or "pads" not in ca or \
+                ca.get("auto_pad", b"NOTSET") != b"NOTSET" or len(c.output) > 1:
+            continue
+        if c.op_type == "Conv" or c.op_type == "AveragePool" and \
+                ca.get("count_include_pad", 0) == 1 and ca.get("ceil_mode", 0) == 0:
+            count += 1
+    return count
 
 
 def applied(stats_path):
     """graft's applied rewrites per fusion, from --stats=counts."""
     rules = {"conv_bn_fusion": "ConvBNFusion", "conv_bias_bn_fusion": "ConvBNFusion",
              "matmul_bn_fusion": "MatmulBNFusion"}
-    counts = {"ConvBNFusion": 0, "ConvAddFusion": 0, "ConvMulFusion": 0, "MatmulBNFusion": 0}
+    counts = {"ConvBNFusion": 0, "ConvAddFusion": 0, "ConvMulFusion": 0, "MatmulBNFusion": 0,
+              "PadFusion": 0}
     for line in open(stats_path):
         f = line.split()
         if len(f) >= 4 and f[3].isdigit():
-            name = rules.get(f[0]) or ("ConvAddFusion" if "_add_" in f[0] else "ConvMulFusion")
+            name = rules.get(f[0]) or ("PadFusion" if f[0].startswith("pad_") else
+                                       "ConvAddFusion" if "_add_" in f[0] else "ConvMulFusion")
             counts[name] += int(f[3])
     return counts
 
@@ -115,6 +157,36 @@ def gemm(x, w, c, a):
     return y if c is None else y + a.get("beta", 1.0) * c
 
 
+def pad(x, pads, value, mode):
+    """ONNX's Pad: negative pads crop, mode constant (value), reflect or edge."""
+    r = x.ndim
+    crop = tuple(slice(max(-pads[i], 0), x.shape[i] - max(-pads[i + r], 0)) for i in range(r))
+    widths = [(max(pads[i], 0), max(pads[i + r], 0)) for i in range(r)]
+    if mode == b"constant":
+        return np.pad(x[crop], widths, constant_values=value)
+    return np.pad(x[crop], widths, mode=mode.decode())
+
+
+def pool(x, a, op):
+    """MaxPool and AveragePool, 2-D, without dilations, ceil_mode 0: a
+    MaxPool's padding ignored (-inf), an AveragePool's counted in the
+    divisor only with count_include_pad=1."""
+    kh, kw = a["kernel_shape"]
+    sh, sw = a.get("strides", [1, 1])
+    p = a.get("pads", [0, 0, 0, 0])
+    widths = ((0, 0), (0, 0), (p[0], p[2]), (p[1], p[3]))
+
+    def windows(v, fill):
+        v = np.pad(v, widths, constant_values=fill)
+        return sliding_window_view(v, (kh, kw), axis=(2, 3))[:, :, ::sh, ::sw]
+    if op == "MaxPool":
+        return windows(x, -np.inf).max(axis=(4, 5))
+    total = windows(x, 0).sum(axis=(4, 5))
+    if a.get("count_include_pad", 0):
+        return total / (kh * kw)
+    return total / windows(np.ones_like(x), 0).sum(axis=(4, 5))
+
+
 def run_node(node, ins, a):
     op = node.op_type
     opt = ins + [None] * 3
@@ -122,6 +194,11 @@ def run_node(node, ins, a):
         return numpy_helper.to_array(a["value"]).astype(np.float64)
     if op == "Conv":
         return conv(ins[0], ins[1], opt[2], a)
+    if op == "Pad":
+        value = 0 if opt[2] is None else opt[2]
+        return pad(ins[0], [int(v) for v in ins[1]], value, a.get("mode", b"constant"))
+    if op in ("MaxPool", "AveragePool"):
+        return pool(ins[0], a, op)
     if op == "BatchNormalization":
         return batch_norm(*ins, a.get("epsilon", 1e-5))
     if op == "Gemm":
@@ -159,6 +236,9 @@ def random_feeds(model):
 def same_values(name, before, after):
     feeds = random_feeds(before)
     for k, (want, got) in enumerate(zip(evaluate(before, feeds), evaluate(after, feeds))):
+        if want.shape != got.shape:
+            check(False, f"{name}: output {k} has shape {got.shape}, not {want.shape}")
+            continue
         err = np.max(np.abs(want - got)) / max(np.max(np.abs(want)), 1e-30)
         check(err < 1e-5, f"{name}: output {k} differs by {err:g} (relative)")
 

@@ -127,9 +127,10 @@ typedef enum graft_pat_kind {
                            operands, the callee checked by the matcher */
 } graft_pat_kind;
 
-/* An attribute bound by the pattern, nn.conv2d(x, w, strides=s). */
+/* An attribute bound by the pattern, nn.conv2d(x, w, strides=s); on a
+ * GRAFT_PAT_GETITEM, split(x)[i], the element's index as an int value. */
 typedef struct graft_attr_bind {
-    const char *name;             /* attribute name */
+    const char *name;             /* attribute name; NULL: the element's index */
     int slot;                     /* variable slot receiving the value */
     const graft_attr_value *dflt; /* the op's default when the node omits it */
 } graft_attr_bind;
@@ -168,7 +169,9 @@ typedef enum graft_expr_kind {
     GRAFT_EXPR_DTYPE,   /* float32 as a value in a guard: s */
     GRAFT_EXPR_CALL,    /* action: a new op call: s = op, kids = args, attrs */
     GRAFT_EXPR_TUPLE,   /* action: (a, b) */
-    GRAFT_EXPR_GETITEM, /* action or guard: kids[0][i]; on shape(x)[i] a dim */
+    GRAFT_EXPR_GETITEM, /* action or guard: kids[0][i]; on shape(x)[i] a dim;
+                           in an action with two kids, kids[0][kids[1]], kids[1]
+                           the SLOT of an index variable (t[i]) */
     GRAFT_EXPR_NOT,     /* !a */
     GRAFT_EXPR_AND,     /* a && b */
     GRAFT_EXPR_OR,      /* a || b */
@@ -395,6 +398,8 @@ graft_guard_val graft_gv_rank(const graft_binding *b);
 graft_guard_val graft_gv_dtype(const graft_binding *b);
 graft_guard_val graft_gv_value(const graft_binding *b);
 graft_guard_val graft_gv_shape(const graft_binding *b);
+/* value(x)[i]: element i (row-major) of the constant bound to x. */
+graft_guard_val graft_gv_value_at(const graft_binding *b, int64_t i);
 /* attr(x, name), dflt when the node omits it. */
 graft_guard_val graft_gv_attr(const graft_binding *b, const char *name,
                               const graft_attr_value *dflt);

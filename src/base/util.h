@@ -47,11 +47,11 @@ void *xgrow_items(void *items, size_t *cap, size_t need, size_t elem_size);
  * for a caller that keeps its capacity by value (note [one walk]). */
 size_t grow_capacity(size_t cap, size_t need, size_t elem_size);
 
-/* note [one growable array]: a typed growable array, VEC(Node *) list =
+/* note [one growable array]: a typed growable array, VEC(graft_node *) list =
  * {0}; vec_push(&list, n); ... list.items[i] ... vec_free(&list).  Pointers
  * into items hold until the next push.  A walk's stack is a WALK (note
  * [one walk] in walk.h).  Every list that owns its capacity is a VEC but
- * for these calls of xgrow_items (exceptions: 71, counted by
+ * for these calls of xgrow_items (exceptions: 62, counted by
  * tests/one_notes.sh), each with its reason:
  *   - 19 maps by index: grown to cover an id, a state or a depth, filled
  *     where the index lands, no length (graph.c's pos, the Relay loader's
@@ -63,7 +63,7 @@ size_t grow_capacity(size_t cap, size_t need, size_t elem_size);
  *     length (the loader's scratch nodes and attributes, the automaton's
  *     memo key, the labeller's operands and args, the engine's order,
  *     rewrite.c's candidates, the matcher's bindings, pairs' copy, roots
- *     and check slots, partition.c's args);
+ *     and check slots, partition_region.c's args);
  *   - 11 arrays of structs that the rest of the tree reads by int count,
  *     or that are public: the graph's nodes, params, typedefs and
  *     globals, the rule file's sources, rules and files, and
@@ -75,11 +75,7 @@ size_t grow_capacity(size_t cap, size_t need, size_t elem_size);
  *     count (the guard logic's excluded values, a tensor type's dims,
  *     emit_c_tests.c's numbers, the labeller's sorted tests, graph_walk.c's
  *     kids);
- *   - 1 StrBuf whose bytes fread fills in place (diag.c);
- *   - 9 lists in files other branches change at once, left for after
- *     their merge (cmd_verify.c's tasks, emit_c_exe.c's arguments,
- *     emit_c_out.c's body, table entries and object names, partition.c's
- *     groups, region and params, verify_build.c's leaves). */
+ *   - 1 StrBuf whose bytes fread fills in place (diag.c). */
 #define VEC(T)         \
     struct {           \
         T *items;      \
@@ -116,7 +112,7 @@ void strbuf_free(StrBuf *sb);
  * arrays of ids (the rules at a node, a pattern's tests, rules by
  * priority), where it beats a general sort.  Two sorts of other things
  * call qsort (exceptions: 2, counted by tests/one_notes.sh): the verifier's
- * values for a median (verify_build.c) and explain's near misses by
+ * values for a median (verify_build_leaf.c) and explain's near misses by
  * distance (engine_explain_near.c), arrays of doubles and of records. */
 void sort_u32(uint32_t *a, size_t n, bool (*before)(const void *ctx, uint32_t x, uint32_t y),
               const void *ctx);

@@ -8,16 +8,16 @@
  * recurse: the checker's, lowering's, the emitter's and explain's tree
  * printers do.)  Each keeps what it still
  * has to look at in a WALK(T): a stack of frames, each a node (any type
- * T: a Node *, a graft_pat *, a node id) and a cursor over its children.
+ * T: a graft_node *, a graft_pat *, a node id) and a cursor over its children.
  * Two shapes of loop cover every walk:
  *
  * Pre-order, each node looked at as it is popped (its children after it,
  * the last pushed first; the cursor is unused):
  *
- *     WALK(Node *) w = {0};
+ *     WALK(graft_node *) w = {0};
  *     walk_push(&w, root);
  *     while (w.depth) {
- *         Node *n = walk_pop(&w);
+ *         graft_node *n = walk_pop(&w);
  *         if (seen(n)) continue;
  *         ...
  *         walk_reserve(&w, nargs);              one check for all children
@@ -31,7 +31,7 @@
  *
  *     walk_push(&w, root);
  *     while (w.depth) {
- *         Node *n = walk_top(&w);
+ *         graft_node *n = walk_top(&w);
  *         uint32_t i = walk_next(&w);          the cursor, then one on
  *         if (i < nargs(n)) {
  *             if (!seen(arg(n, i))) walk_push(&w, arg(n, i));

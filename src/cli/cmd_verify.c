@@ -318,9 +318,8 @@ static int verify_all(const VerifyArgs *a, graft_diag *d)
 {
     RuleFile **rfs = xcalloc((size_t)a->nfiles + 1, sizeof *rfs);
     Lowered **lws = xcalloc((size_t)a->nfiles + 1, sizeof *lws);
-    Task *tasks = NULL;
-    size_t cap = 0;
-    int n = 0, rc = EXIT_OK;
+    VEC(Task) tasks = {0};
+    int rc = EXIT_OK;
     FrontendOptions fo = {.limits = &a->limits};
     for (int f = 0; f < a->nfiles && rc == EXIT_OK; f++) {
         rfs[f] = frontend_load(&a->files[f], 1, &fo, d);
@@ -330,24 +329,24 @@ static int verify_all(const VerifyArgs *a, graft_diag *d)
             break;
         }
         for (int i = 0; i < rfs[f]->nrules; i++) {
-            if (seen_rule(tasks, n, rfs[f]->rules[i]))
-                continue;
-            tasks = xgrow_items(tasks, &cap, (size_t)n + 1, sizeof *tasks);
-            tasks[n++] = (Task){.rf = rfs[f], .lw = lws[f], .rule = i};
+            if (!seen_rule(tasks.items, (int)tasks.len, rfs[f]->rules[i]))
+                vec_push(&tasks, ((Task){.rf = rfs[f], .lw = lws[f], .rule = i}));
         }
     }
+    int n = (int)tasks.len;
     if (rc == EXIT_OK) {
         if (a->jobs > 1)
-            run_parallel(tasks, n, &a->opts, a->prove, a->jobs);
+            run_parallel(tasks.items, n, &a->opts, a->prove, a->jobs);
         else
-            for (int k = 0; k < n; k++)
-                tasks[k].verdict = verify_one(tasks[k].rf, tasks[k].lw, tasks[k].rule,
-                                              &a->opts, a->prove, stdout, stderr,
-                                              &tasks[k].proved, &tasks[k].why);
-        rc = summary(tasks, n, a->strict, a->prove != NULL);
+            for (int k = 0; k < n; k++) {
+                Task *t = &tasks.items[k];
+                t->verdict = verify_one(t->rf, t->lw, t->rule, &a->opts, a->prove, stdout,
+                                        stderr, &t->proved, &t->why);
+            }
+        rc = summary(tasks.items, n, a->strict, a->prove != NULL);
     }
     for (int k = 0; k < n; k++)
-        strbuf_free(&tasks[k].why);
+        strbuf_free(&tasks.items[k].why);
     for (int f = 0; f < a->nfiles; f++) {
         if (lws[f])
             lower_free(lws[f]);
@@ -356,7 +355,7 @@ static int verify_all(const VerifyArgs *a, graft_diag *d)
     }
     free(rfs);
     free(lws);
-    free(tasks);
+    vec_free(&tasks);
     return rc;
 }
 

@@ -49,7 +49,12 @@ void ast_list_push(Arena *arena, AstList *list, AstNode *item)
 
 AstNode *ast_clone(Arena *arena, const AstNode *n)
 {
-    return arena_dup(arena, n, sizeof(AstNode));
+    AstNode *out = arena_dup(arena, n, sizeof(AstNode));
+    /* p[i]'s variable is no child but its own: a copy of the pattern
+     * resolves its slot apart (note [index variables]) */
+    if ((n->kind == AST_GETITEM || n->kind == AST_INDEX) && n->u.item.var)
+        out->u.item.var = arena_dup(arena, n->u.item.var, sizeof(AstNode));
+    return out;
 }
 
 static void visit_list(const AstList *l, AstVisitFn fn, void *arg)

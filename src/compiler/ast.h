@@ -149,6 +149,8 @@ typedef enum VarKind {
     VARKIND_NODE, /* bound to a graph node: x, c@..., eps:const */
     VARKIND_ATTR, /* bound to an attribute value: strides=s */
     VARKIND_CALLEE, /* bound to the callee of a call: f(x, ...) */
+    VARKIND_INDEX, /* bound to an element's index: split(x)[i] (note [index
+                      variables] in check_vars.c) */
 } VarKind;
 
 typedef struct AstNode AstNode;
@@ -241,7 +243,10 @@ struct AstNode {
         /* AST_GETITEM, AST_INDEX */
         struct {
             AstNode *base; /* tuple pattern / list-valued guard expression */
-            int index;     /* element index (>= 0); AST_ANY_INDEX for p[_] */
+            int index;     /* element index (>= 0); AST_ANY_INDEX for p[_]
+                              and p[i] */
+            AstNode *var;  /* p[i]: the AST_VAR of the index variable i,
+                              else NULL (note [index variables]) */
         } item;
         /* AST_ALT */
         struct {
@@ -536,6 +541,8 @@ void ast_print_file(StrBuf *out, const AstFile *file);
  * need; "NAME[flags] := " of a rule; "let NAME(params) = " of a let. */
 void ast_print_node_at(StrBuf *out, const AstNode *n, int need);
 int ast_print_prec(const AstNode *n);
+/* The index of an AST_GETITEM or AST_INDEX as written: "[0]", "[_]", "[i]". */
+void ast_print_index(StrBuf *out, const AstNode *n);
 void ast_print_rule_head(StrBuf *out, const AstRule *rule);
 void ast_print_let_head(StrBuf *out, const AstLet *let);
 

@@ -365,14 +365,21 @@ static void print_named_list(StrBuf *out, const AstNode *n)
         print_paren_list(out, &n->u.part.attrs);
 }
 
-/* p[0], p[_], shape(x)[1] */
-static void print_item(StrBuf *out, const AstNode *n)
+void ast_print_index(StrBuf *out, const AstNode *n)
 {
-    print_at(out, n->u.item.base, n->kind == AST_INDEX ? GPREC_POSTFIX : PREC_POSTFIX);
-    if (n->u.item.index == AST_ANY_INDEX)
+    if (n->u.item.var)
+        strbuf_printf(out, "[%s]", n->u.item.var->u.var.name);
+    else if (n->u.item.index == AST_ANY_INDEX)
         strbuf_puts(out, "[_]");
     else
         strbuf_printf(out, "[%d]", n->u.item.index);
+}
+
+/* p[0], p[_], p[i], shape(x)[1] */
+static void print_item(StrBuf *out, const AstNode *n)
+{
+    print_at(out, n->u.item.base, n->kind == AST_INDEX ? GPREC_POSTFIX : PREC_POSTFIX);
+    ast_print_index(out, n);
 }
 
 /* The node's own text, without deciding about parentheses. */

@@ -93,7 +93,7 @@ static void warn_unused(CheckCtx *c)
  * call with the function value inside the group, its body no input
  * (CreateGroup's fuzzy matches of a FunctionPattern), named
  * "nn.conv2d_FunctionCall_add_" (test_partition_function); graft too
- * (note [function names] in partition.c). */
+ * (note [function names] in partition_name.c). */
 static void find_scope(AstNode *n, void *arg)
 {
     const AstNode **found = arg;

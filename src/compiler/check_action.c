@@ -135,8 +135,9 @@ static GType query_type(CheckCtx *c, AstNode *q, const char *where)
             return GT_ERROR;
         if (c->vars[slot].kind != VARKIND_NODE) {
             const AstNode *v = q->u.query.args.items[0];
-            diag_error(c->d, v->src, v->range, "'%s' is bound to an attribute, not a node",
-                       v->u.var.name);
+            diag_error(c->d, v->src, v->range, "'%s' is bound to %s, not a node",
+                       v->u.var.name, c->vars[slot].kind == VARKIND_INDEX
+                       ? "an element index" : "an attribute");
             return GT_ERROR;
         }
         if (queries[i].kind == QUERY_ATTR && !check_attr_query(c, q, slot))
@@ -148,6 +149,11 @@ static GType query_type(CheckCtx *c, AstNode *q, const char *where)
     return GT_ERROR;
 }
 
+static bool is_value_query(const AstNode *n)
+{
+    return n->kind == AST_QUERY && strcmp(n->u.query.name, "value") == 0;
+}
+
 static GType var_type(CheckCtx *c, AstNode *v)
 {
     int slot = use_var(c, v, "guard");
@@ -155,6 +161,8 @@ static GType var_type(CheckCtx *c, AstNode *v)
         return GT_ERROR;
     if (c->vars[slot].kind == VARKIND_ATTR)
         return GT_ANY;
+    if (c->vars[slot].kind == VARKIND_INDEX)
+        return GT_NUM;
     diag_error(c->d, v->src, v->range, "'%s' is a node; compare one of its properties: "
                "users(%s), rank(%s), dtype(%s), value(%s) or shape(%s)", v->u.var.name,
                v->u.var.name, v->u.var.name, v->u.var.name, v->u.var.name, v->u.var.name);
@@ -211,6 +219,8 @@ static GType guard_type(CheckCtx *c, AstNode *n)
     case AST_VAR: return var_type(c, n);
     case AST_QUERY: return query_type(c, n, "guard");
     case AST_INDEX: {
+        if (is_value_query(n->u.item.base)) /* value(p)[i]: element i of a constant */
+            return query_type(c, n->u.item.base, "guard") == GT_ERROR ? GT_ERROR : GT_NUM;
         GType t = guard_type(c, n->u.item.base);
         return expect(c, n->u.item.base, t, GT_LIST, "'[...]'") ? (t == GT_ANY ? GT_ANY : GT_NUM)
                                                                  : GT_ERROR;
@@ -297,7 +307,8 @@ static bool check_attr_value(CheckCtx *c, AstNode *attr)
     int slot = use_var(c, v, "action");
     if (slot < 0)
         return false;
-    if (c->vars[slot].kind == VARKIND_ATTR || c->var_facts[slot].is_const == 1)
+    if (c->vars[slot].kind == VARKIND_ATTR || c->vars[slot].kind == VARKIND_INDEX ||
+        c->var_facts[slot].is_const == 1)
         return true;
     diag_error(c->d, v->src, v->range, "'%s' gives an attribute value, so it must be a "
                "constant: write %s:const in the pattern", v->u.var.name, v->u.var.name);
@@ -489,6 +500,29 @@ static bool check_attr_operand(CheckCtx *c, AstNode *n, int slot)
     return false;
 }
 
+/* An index variable is a number, no node: "'i' is an element index ...". */
+static bool not_index(CheckCtx *c, const AstNode *v, int slot)
+{
+    if (slot < 0 || c->vars[slot].kind != VARKIND_INDEX)
+        return true;
+    diag_error(c->d, v->src, v->range, "'%s' is an element index, not a node; it can be "
+               "an element's index (t[%s]) or an attribute value (NAME=%s)", v->u.var.name,
+               v->u.var.name, v->u.var.name);
+    return false;
+}
+
+/* t[i] in an action: i an index variable of the pattern. */
+static bool check_index_var(CheckCtx *c, AstNode *v)
+{
+    int slot = use_var(c, v, "action");
+    if (slot < 0 || c->vars[slot].kind == VARKIND_INDEX)
+        return slot >= 0;
+    diag_error(c->d, v->src, v->range, "'%s' is bound to %s, not an element index; bind one "
+               "in the pattern, as in split(x)[%s]", v->u.var.name,
+               c->vars[slot].kind == VARKIND_ATTR ? "an attribute" : "a node", v->u.var.name);
+    return false;
+}
+
 /* A bound attribute value is a constant only as an operand of a new op or
  * tuple: the replacement itself, or what [i] takes apart, is a node. */
 static bool check_operand_place(CheckCtx *c, const AstNode *n)
@@ -496,6 +530,8 @@ static bool check_operand_place(CheckCtx *c, const AstNode *n)
     if (n->kind != AST_VAR)
         return true;
     int slot = check_find_var(c, n->u.var.name);
+    if (slot >= 0 && c->vars[slot].kind == VARKIND_INDEX)
+        return not_index(c, n, slot);
     if (slot < 0 || c->vars[slot].kind != VARKIND_ATTR)
         return true;
     diag_error(c->d, n->src, n->range, "'%s' is an attribute value, not a node; it can be "
@@ -516,7 +552,7 @@ static bool check_expr(CheckCtx *c, AstNode *n)
         int slot = use_var(c, n, "action");
         if (slot >= 0 && c->vars[slot].kind == VARKIND_ATTR)
             return check_attr_operand(c, n, slot);
-        return slot >= 0;
+        return slot >= 0 && not_index(c, n, slot);
     }
     case AST_NUMBER:
         return true;
@@ -535,6 +571,8 @@ static bool check_expr(CheckCtx *c, AstNode *n)
                    "or the operands of a new call");
         return false;
     case AST_GETITEM:
+        if (n->u.item.var && !check_index_var(c, n->u.item.var))
+            return false;
         return check_operand_place(c, n->u.item.base) && check_expr(c, n->u.item.base);
     case AST_CONSTRAIN:
         return check_typed_constant(c, n);

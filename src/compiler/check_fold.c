@@ -26,6 +26,8 @@ static const char *not_constant(const CheckCtx *c, int slot)
         return "is bound to the callee of a call";
     if (v->kind == VARKIND_ATTR)
         return NULL; /* a number: a scalar constant */
+    if (v->kind == VARKIND_INDEX)
+        return "is an element index";
     if (v->site && v->site->kind == AST_BIND && v->site->u.bind.operand->kind != AST_VAR)
         return "is bound to a sub-pattern, which matches a computed value";
     if (c->var_facts && c->var_facts[slot].is_var == 1)

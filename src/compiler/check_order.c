@@ -17,6 +17,20 @@
  * nothing (its first pass rewrites every match); partitions run after
  * every rewrite, and are not compared.  The warning names P and A, and
  * -Wdead-order turns it off.
+ *
+ * Each root of a rule of several roots (p & q) is such a part too: every
+ * match holds a match of each root, so an earlier rule that rewrites all
+ * of one root's matches leaves the rule dead.  A single root is no part:
+ * A matching everything B's root does is -Wshadowed-rule (check_overlap.c).
+ *
+ * The other direction, B's every match contained in a match of an
+ * earlier A that rewrites it away, is that same shadowing when A's match
+ * has B's root; at any other node it never holds for every match: a
+ * pattern fixes what lies below its root, never what reads it, so B's
+ * match may stand where A's context is missing (hard_swish's x * hsig(x)
+ * before hard_sigmoid's hsig(x) leaves the hard-sigmoids outside a
+ * hard-swish to it: MobileNetV3's squeeze-excite blocks).  Nothing is
+ * reported then (tests/rules/dead_order_contained.graft).
  */
 #include "check_impl.h"
 
@@ -93,14 +107,14 @@ static void index_rules(OrderIndex *ix)
 {
     for (int i = 0; i < ix->c->rf->nrules; i++) {
         AstRule *r = ix->c->rf->rules[i];
-        if (r->kind != RULE_REWRITE || check_is_roots(r->pattern))
+        if (r->kind != RULE_REWRITE)
             continue;
         Builder b = {ix, i};
         if (r->action)
             note_builder(r->action, &b);
         const AstNode *root = strip(r->pattern);
         if (r->guard || root->kind != AST_CALL || !root->u.call.op)
-            continue;
+            continue; /* a guard, several roots (a tuple), no op at the root */
         int64_t *k = keymap_put(&ix->roots, keymap_ptr_key(root->u.call.op), 0);
         if (!*k) {
             vec_push(&ix->lists, (RuleList){0});
@@ -192,8 +206,16 @@ void check_dead_order(CheckCtx *c)
     long steps = ORDER_STEPS;
     for (int j = 0; j < c->rf->nrules && --steps > 0; j++) {
         const AstRule *b = c->rf->rules[j];
-        if (b->kind == RULE_REWRITE && !check_is_roots(b->pattern))
+        if (b->kind != RULE_REWRITE)
+            continue;
+        if (!check_is_roots(b->pattern)) {
             check_parts(c, &ix, b, b->pattern, true, &steps);
+            continue;
+        }
+        const AstList *roots = &b->pattern->u.list.items; /* each root a part */
+        for (int k = 0; k < roots->count && steps > 0; k++)
+            if (check_parts(c, &ix, b, roots->items[k], false, &steps))
+                break;
     }
     for (size_t i = 0; i < ix.lists.len; i++)
         vec_free(&ix.lists.items[i]);

@@ -11,6 +11,10 @@
  * length) is kept, and on failure the trail undoes every class change made
  * since.  Every goal expanded costs one step of the caller's budget; when
  * it runs out the answer is "may unify" (unsure).  Nothing recurses.
+ * This is the matcher's machine (note [goal machine] in
+ * src/runtime/match.c) over two patterns instead of a pattern and a
+ * graph, kept apart because the runtime shares none of the checker's
+ * types.
  *
  * Attribute variables have classes too: groups=g against groups=h joins
  * them, against groups=1 binds g's class to the literal.  When every goal

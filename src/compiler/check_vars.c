@@ -55,6 +55,7 @@ static const char *var_kind_text(VarKind kind)
     case VARKIND_NODE: return "a node";
     case VARKIND_ATTR: return "an attribute";
     case VARKIND_CALLEE: return "a callee";
+    case VARKIND_INDEX: return "an element index";
     }
     return "?";
 }
@@ -310,6 +311,21 @@ static void bind_sequence(Walk *w, AstNode *tuple)
     c->vars[slot].seq_from = tuple->u.list.items.count;
 }
 
+/* note [index variables]: split(x)[i] matches an element of any index
+ * and binds i to that index, a number the guard reads (where i > 0) and
+ * the action uses as an element's index (t[i]) or an attribute value
+ * (NAME=i).  An index variable is no node: it stands for neither an
+ * operand nor a query's node, and a name bound as one kind is not the
+ * other elsewhere.  i used twice wants equal indexes.  Lowered, it is an
+ * attribute binding of no name on the element's pattern node (graft_attr_
+ * bind in graft_rules.h), so the matcher, guards and actions read it as
+ * they read strides=s. */
+static void bind_index(Walk *w, AstNode *getitem)
+{
+    AstNode *v = getitem->u.item.var;
+    v->u.var.slot = bind_name(w, v->u.var.name, VARKIND_INDEX, getitem, v->range);
+}
+
 static void walk(Walk *w, AstNode *n)
 {
     switch (n->kind) {
@@ -331,6 +347,11 @@ static void walk(Walk *w, AstNode *n)
             n->u.call.slot = bind_name(w, n->u.call.name, VARKIND_CALLEE, n,
                                        n->u.call.name_range);
         ast_visit_children(n, walk_child, w);
+        return;
+    case AST_GETITEM:
+        walk(w, n->u.item.base);
+        if (n->u.item.var)
+            bind_index(w, n);
         return;
     case AST_CONSTRAIN:
         walk(w, n->u.constrain.operand);
@@ -388,6 +409,10 @@ static void always_bound(const CheckCtx *c, const AstNode *n, bool *bound)
             bound[i] |= l[i] && r[i];
         free(l);
         free(r);
+    } else if (n->kind == AST_GETITEM && n->u.item.var) {
+        if (n->u.item.var->u.var.slot >= 0)
+            bound[n->u.item.var->u.var.slot] = true;
+        always_bound(c, n->u.item.base, bound);
     } else if (n->kind == AST_DOMINATES) {
         always_bound(c, n->u.dom.parent, bound);
         always_bound(c, n->u.dom.child, bound);

@@ -6,7 +6,7 @@
  * then per rule, under its name, place and source text: its pattern
  * tree, the constants its functions use, its compiled guard and action,
  * and the trees of a guard or action left to the interpreter; then the
- * graft_rule array and the exported RuleSet (and with --exe a main).
+ * graft_rule array and the exported graft_rule_set (and with --exe a main).
  * Every file-scope name goes through emit_unique, so names made from
  * rules never collide, with each other or with the fixed ones.
  */
@@ -72,7 +72,7 @@ enum { IDENT_MAX = 40 };
 
 /* name as an identifier part: other characters become '_', a leading
  * digit gets start before it, at most IDENT_MAX characters. */
-static void ident_of(StrBuf *sb, const char *start, const char *name)
+void emit_ident(StrBuf *sb, const char *start, const char *name)
 {
     size_t base = sb->len;
     if (!isalpha((unsigned char)name[0]) && name[0] != '_')
@@ -86,13 +86,13 @@ static void ident_of(StrBuf *sb, const char *start, const char *name)
 static char *rule_prefix(const graft_rule *rule)
 {
     StrBuf sb = {0};
-    ident_of(&sb, "r_", rule->name);
+    emit_ident(&sb, "r_", rule->name);
     return sb.data;
 }
 
 /* The locals naming the rule's bindings in its functions: "v_" and the
  * variable's name, which can then be no keyword, parameter or macro of
- * the generated file; a name made equal by ident_of gets its slot. */
+ * the generated file; a name made equal by emit_ident gets its slot. */
 static void rule_vars(Emitter *E, const graft_rule *rule)
 {
     E->vars = xcalloc((size_t)rule->nslots + 1, sizeof *E->vars);
@@ -101,7 +101,7 @@ static void rule_vars(Emitter *E, const graft_rule *rule)
     for (int i = 0; i < rule->nslots; i++) {
         StrBuf sb = {0};
         strbuf_puts(&sb, "v_");
-        ident_of(&sb, "", rule->slot_names[i] ? rule->slot_names[i] : "");
+        emit_ident(&sb, "", rule->slot_names[i] ? rule->slot_names[i] : "");
         for (int j = 0; j < i; j++)
             if (strcmp(E->vars[j], sb.data) == 0) {
                 strbuf_printf(&sb, "_%d", i);
@@ -193,7 +193,7 @@ static char *emit_slot_names(Emitter *E, const graft_rule *rule)
     strbuf_puts(&hint, "slots");
     for (int i = 0; i < rule->nslots && hint.len < IDENT_MAX; i++) {
         strbuf_putc(&hint, '_');
-        ident_of(&hint, "", rule->slot_names[i] ? rule->slot_names[i] : "");
+        emit_ident(&hint, "", rule->slot_names[i] ? rule->slot_names[i] : "");
     }
     char *name = xstrdup(emit_def(E, "char *const", true, hint.data, sb.data));
     strbuf_free(&sb);
@@ -229,7 +229,6 @@ static void emit_rule(Emitter *E, uint32_t r, RuleNames *rn)
 {
     const graft_rule *rule = &E->rs->rules[r];
     E->prefix = rn->prefix;
-    E->counter = 0;
     rule_vars(E, rule);
     emit_rule_comment(E, rule);
     rn->slots = emit_slot_names(E, rule);
@@ -438,10 +437,10 @@ void emit_c_source(const RuleFile *rf, const Lowered *lw, const EmitOptions *opt
     free(names);
     emit_refs_free(&refs);
     keymap_free(&E.objects);
-    for (size_t i = 0; i < E.nobjs; i++)
-        free(E.obj_names[i]);
-    free(E.obj_names);
-    free(E.body);
+    for (size_t i = 0; i < E.obj_names.len; i++)
+        free(E.obj_names.items[i]);
+    vec_free(&E.obj_names);
+    vec_free(&E.body);
     strtable_free(&E.taken);
     strtable_free(&E.defs);
 }

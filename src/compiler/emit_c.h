@@ -1,6 +1,6 @@
 /* emit_c.h - the C emitter: a lowered rule set (lower.h) as C source.
  *
- * `graft compile` writes the RuleSet tables (pattern.h, ruleset.h) as
+ * `graft compile` writes the graft_rule_set tables (pattern.h, ruleset.h) as
  * static const data and adds straight-line C for what the interpreter
  * would otherwise walk: per rule its guard and its action, and the
  * attribute tests (note [one runtime] in ruleset.h).  The output depends
@@ -17,7 +17,7 @@
 #include "lower.h"
 
 typedef struct EmitOptions {
-    const char *name;        /* C identifier of the exported RuleSet */
+    const char *name;        /* C identifier of the exported graft_rule_set */
     const char *header;      /* header file name to #include, or NULL */
     const char *out_name;    /* the C file's name, for #line back */
     bool line_directives;    /* #line around guards and actions */

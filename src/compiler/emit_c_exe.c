@@ -35,17 +35,15 @@
 
 /* A NULL-terminated argument vector; words point into text. */
 typedef struct Argv {
-    char **v;      /* the arguments */
-    size_t n;      /* used, without the NULL */
-    size_t cap;    /* allocated */
+    VEC(char *) v; /* the arguments, and a NULL after them */
     StrBuf text;   /* the words' storage, NUL-separated */
 } Argv;
 
 static void argv_push(Argv *a, char *s)
 {
-    a->v = xgrow_items(a->v, &a->cap, a->n + 2, sizeof *a->v);
-    a->v[a->n++] = s;
-    a->v[a->n] = NULL;
+    vec_reserve(&a->v, a->v.len + 2);
+    a->v.items[a->v.len++] = s;
+    a->v.items[a->v.len] = NULL;
 }
 
 /* Appends the blank-separated words of s (copies). */
@@ -63,9 +61,9 @@ static void argv_words(Argv *a, const char *s)
 
 static void argv_free(Argv *a)
 {
-    for (size_t i = 0; i < a->n; i++)
-        free(a->v[i]);
-    free(a->v);
+    for (size_t i = 0; i < a->v.len; i++)
+        free(a->v.items[i]);
+    vec_free(&a->v);
 }
 
 static const char *env_or(const char *name, const char *fallback)
@@ -242,7 +240,7 @@ static bool build(const char *extra, const char *src, const char *built, const c
     if (ok) {
         Argv cmd = {0};
         compiler_command(&cmd, &where, extra, src, built);
-        ok = run_command(cmd.v, d);
+        ok = run_command(cmd.v.items, d);
         argv_free(&cmd);
     }
     exe_paths_free(&where);

@@ -31,9 +31,7 @@ typedef struct StrEntry {
 
 typedef struct StrTable {
     KeyMap index;        /* hash of a key -> 1 + its last entry */
-    StrEntry *entries;   /* in insertion order */
-    size_t count;
-    size_t cap;
+    VEC(StrEntry) entries; /* in insertion order */
 } StrTable;
 
 /* A line of a function being written, kept until its locals are known. */
@@ -53,17 +51,14 @@ typedef struct Emitter {
     int indent;               /* current indent, in levels of 4 spaces */
     long line;                /* lines written so far (for #line back) */
     KeyMap objects;           /* object pointer -> 1 + index in obj_names */
-    char **obj_names;         /* names of the objects written */
-    size_t nobjs, objs_cap;
+    VEC(char *) obj_names;    /* names of the objects written */
     StrTable taken;           /* every file-scope name, to keep them distinct */
     StrTable defs;            /* "TYPE = INIT" -> the name it was written under */
-    BodyLine *body;           /* lines of the function being written */
-    size_t nbody, body_cap;
+    VEC(BodyLine) body;       /* lines of the function being written */
     bool in_body;             /* emit_line collects into body */
     size_t defs_before;       /* definitions before the body began */
     /* The rule being written. */
     const char *prefix;       /* its C prefix ("bn", "bn_2") */
-    int counter;              /* numbering of its objects */
     char **vars;              /* per slot: the local naming its binding */
     int nvars;                /* the rule's slots */
     bool *var_used;           /* per slot: read by the function being written */
@@ -89,9 +84,16 @@ void emit_body_begin(Emitter *E);
 void emit_body_end(Emitter *E);
 
 /* The name of obj, or NULL when not written yet; emit_name_new records a
- * fresh name "PREFIX_KIND<N>" for obj and returns it. */
+ * fresh name "PREFIX_KIND_WHAT" for obj, a tree node, and returns it:
+ * what it stands for (its variable, its op, else its kind) rather than a
+ * number, so that a reader of the C knows the node by its name
+ * ("bn_pat_x", "bn_pat_nn_conv2d"), equal ones told apart by emit_unique
+ * (_2, _3). */
 const char *emit_name_get(const Emitter *E, const void *obj);
-const char *emit_name_new(Emitter *E, const void *obj, const char *kind);
+const char *emit_name_new(Emitter *E, const void *obj, const char *kind, const char *what);
+/* name made a C identifier (start before a name that cannot begin one),
+ * appended to sb. */
+void emit_ident(StrBuf *sb, const char *start, const char *name);
 /* A file-scope name not taken yet: want, or want_2, want_3, ...; kept
  * in E->taken and returned from there. */
 const char *emit_unique(Emitter *E, const char *want);
@@ -157,15 +159,29 @@ const char *emit_expr(Emitter *E, const graft_expr *x, const char *kind);
  * pattern trees, then the table; returns its name (malloc'd). */
 char *emit_roots(Emitter *E, const graft_rule *rule, const char *first);
 
-/* Compiled guards and actions (emit_c_code.c): write the function of rule
- * r and return its name (malloc'd), or NULL when the rule has none (the
- * runtime then interprets the rule's tree). */
+/* Compiled guards (emit_c_guard.c) and actions (emit_c_action.c): write
+ * the function of rule r and return its name (malloc'd), or NULL when the
+ * rule has none (the runtime then interprets the rule's tree). */
 char *emit_guard_fn(Emitter *E, uint32_t r);
 char *emit_build_fn(Emitter *E, uint32_t r);
 char *emit_build_roots_fn(Emitter *E, uint32_t r);
+
+/* The frame of those functions (emit_c_fn.c). */
+/* The function being finished: what emit_fn_finish writes. */
+typedef struct FnHead {
+    const char *comment;  /* what it computes, for the comment above it */
+    const char *hint;     /* the name wanted */
+    const char *ret;      /* return type, "bool" or "graft_node *" */
+    const char *params;   /* "(const graft_graph *g, const graft_binding *b)" */
+    int nslots;           /* the rule's slots: candidates for locals */
+} FnHead;
 /* The local naming the binding of slot in the function being written,
- * marked as read (its declaration is written by emit_fn_locals). */
+ * marked as read (its declaration is written by emit_fn_finish). */
 const char *emit_var(Emitter *E, int slot);
+/* Ends a function whose statements emit_body_begin collected and returns
+ * its name (malloc'd); one identical to a function written before is not
+ * written again (note [one definition]). */
+char *emit_fn_finish(Emitter *E, const FnHead *h);
 /* #line to the rule file around user code, and back to the C file. */
 void emit_line_to_rule(Emitter *E, const SrcRange *where, const char *file);
 /* printf's text, malloc'd. */

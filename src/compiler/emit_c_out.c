@@ -21,10 +21,8 @@ char *emit_vformat(const char *fmt, va_list ap)
 
 static BodyLine *body_push(Emitter *E)
 {
-    E->body = xgrow_items(E->body, &E->body_cap, E->nbody + 1, sizeof *E->body);
-    BodyLine *l = &E->body[E->nbody++];
-    *l = (BodyLine){.indent = E->indent};
-    return l;
+    vec_push(&E->body, ((BodyLine){.indent = E->indent}));
+    return &E->body.items[E->body.len - 1];
 }
 
 void emit_line(Emitter *E, const char *fmt, ...)
@@ -93,8 +91,8 @@ void emit_line_back(Emitter *E)
 void emit_body_begin(Emitter *E)
 {
     E->in_body = true;
-    E->nbody = 0;
-    E->defs_before = E->defs.count;
+    E->body.len = 0;
+    E->defs_before = E->defs.entries.len;
     for (int i = 0; i < E->nvars; i++) /* the locals this body will read */
         E->var_used[i] = false;
 }
@@ -102,8 +100,8 @@ void emit_body_begin(Emitter *E)
 void emit_body_end(Emitter *E)
 {
     E->in_body = false;
-    for (size_t i = 0; i < E->nbody; i++) {
-        BodyLine *l = &E->body[i];
+    for (size_t i = 0; i < E->body.len; i++) {
+        BodyLine *l = &E->body.items[i];
         if (l->text)
             emit_wrapped(E, l->text[0] ? l->indent * 4 : 0, l->text);
         else if (l->to_rule)
@@ -112,7 +110,7 @@ void emit_body_end(Emitter *E)
             write_line_back(E);
         free(l->text);
     }
-    E->nbody = 0;
+    E->body.len = 0;
 }
 
 /* ---- string tables ---- */
@@ -125,27 +123,26 @@ static uint64_t key_hash(const char *key)
 const char *strtable_get(const StrTable *t, const char *key)
 {
     int64_t *last = keymap_get(&t->index, key_hash(key));
-    for (long i = last ? (long)*last - 1 : -1; i >= 0; i = t->entries[i].next)
-        if (strcmp(t->entries[i].key, key) == 0)
-            return t->entries[i].value;
+    for (long i = last ? (long)*last - 1 : -1; i >= 0; i = t->entries.items[i].next)
+        if (strcmp(t->entries.items[i].key, key) == 0)
+            return t->entries.items[i].value;
     return NULL;
 }
 
 void strtable_put(StrTable *t, const char *key, const char *value)
 {
-    t->entries = xgrow_items(t->entries, &t->cap, t->count + 1, sizeof *t->entries);
     int64_t *last = keymap_put(&t->index, key_hash(key), 0);
-    t->entries[t->count] = (StrEntry){xstrdup(key), xstrdup(value), (long)*last - 1};
-    *last = (int64_t)++t->count;
+    vec_push(&t->entries, ((StrEntry){xstrdup(key), xstrdup(value), (long)*last - 1}));
+    *last = (int64_t)t->entries.len;
 }
 
 void strtable_free(StrTable *t)
 {
-    for (size_t i = 0; i < t->count; i++) {
-        free(t->entries[i].key);
-        free(t->entries[i].value);
+    for (size_t i = 0; i < t->entries.len; i++) {
+        free(t->entries.items[i].key);
+        free(t->entries.items[i].value);
     }
-    free(t->entries);
+    vec_free(&t->entries);
     keymap_free(&t->index);
 }
 
@@ -168,18 +165,18 @@ const char *emit_unique(Emitter *E, const char *want)
 const char *emit_name_get(const Emitter *E, const void *obj)
 {
     int64_t *i = keymap_get(&E->objects, keymap_ptr_key(obj));
-    return i ? E->obj_names[*i - 1] : NULL;
+    return i ? E->obj_names.items[*i - 1] : NULL;
 }
 
-const char *emit_name_new(Emitter *E, const void *obj, const char *kind)
+const char *emit_name_new(Emitter *E, const void *obj, const char *kind, const char *what)
 {
     StrBuf sb = {0};
-    strbuf_printf(&sb, "%s_%s%d", E->prefix, kind, E->counter++);
-    E->obj_names = xgrow_items(E->obj_names, &E->objs_cap, E->nobjs + 1, sizeof *E->obj_names);
-    E->obj_names[E->nobjs++] = xstrdup(emit_unique(E, sb.data));
-    *keymap_put(&E->objects, keymap_ptr_key(obj), 0) = (int64_t)E->nobjs;
+    strbuf_printf(&sb, "%s_%s_", E->prefix, kind);
+    emit_ident(&sb, "", what);
+    vec_push(&E->obj_names, xstrdup(emit_unique(E, sb.data)));
+    *keymap_put(&E->objects, keymap_ptr_key(obj), 0) = (int64_t)E->obj_names.len;
     strbuf_free(&sb);
-    return E->obj_names[E->nobjs - 1];
+    return E->obj_names.items[E->obj_names.len - 1];
 }
 
 /* ---- definitions ---- */

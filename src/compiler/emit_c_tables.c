@@ -1,4 +1,4 @@
-/* emit_c_tables.c - the RuleSet tables (pattern.h, ruleset.h) as static
+/* emit_c_tables.c - the graft_rule_set tables (pattern.h, ruleset.h) as static
  * const initialisers, every field that the lowering set. */
 #include "emit_c_impl.h"
 
@@ -440,6 +440,28 @@ static char *addr_array(Emitter *E, const char *type, const char *name, char **n
     return array;
 }
 
+/* A kind's enum name as a word of a name: "GRAFT_PAT_GETITEM" as
+ * "getitem", to sb. */
+static void kind_word(const char *enum_text, StrBuf *sb)
+{
+    const char *word = enum_text ? strchr(enum_text + strlen("GRAFT_"), '_') : NULL;
+    for (const char *c = word ? word + 1 : "node"; *c; c++)
+        strbuf_putc(sb, (char)tolower((unsigned char)*c));
+}
+
+/* What pattern node p stands for, for its name (emit_name_new): the
+ * variable it binds, else its op, else its kind. */
+static void pattern_what(const Emitter *E, const graft_pat *p, StrBuf *sb)
+{
+    const char *op = p->kind == GRAFT_PAT_OP ? E->rs->items[p->item].op : NULL;
+    if (p->slot >= 0 && p->slot < E->nvars)
+        strbuf_puts(sb, E->vars[p->slot] + strlen("v_"));
+    else if (op)
+        strbuf_puts(sb, op);
+    else
+        kind_word(pat_kind_name(p->kind), sb);
+}
+
 const char *emit_pattern(Emitter *E, const graft_pat *p)
 {
     const char *have = emit_name_get(E, p);
@@ -448,7 +470,10 @@ const char *emit_pattern(Emitter *E, const graft_pat *p)
     char **kids = xcalloc((size_t)p->nkids + 1, sizeof *kids);
     for (int i = 0; i < p->nkids; i++)
         kids[i] = xstrdup(emit_pattern(E, p->kids[i]));
-    const char *name = emit_name_new(E, p, "pat");
+    StrBuf what = {0};
+    pattern_what(E, p, &what);
+    const char *name = emit_name_new(E, p, "pat", what.data);
+    strbuf_free(&what);
     char *kid_array = p->nkids ? addr_array(E, "graft_pat *const", name, kids, p->nkids) : NULL;
     char *binds = p->nbinds ? xstrdup(pattern_binds(E, p)) : NULL;
     StrBuf sb = {0};
@@ -611,6 +636,24 @@ static char **expr_parts(Emitter *E, const graft_expr *x, const char *kind, char
     return values;
 }
 
+/* What expression node x stands for, for its name: the variable it
+ * reads or asks about, a call's op, else its kind ("users_c", "nn_relu",
+ * "num"). */
+static void expr_what(const Emitter *E, const graft_expr *x, StrBuf *sb)
+{
+    bool asks = x->kind == GRAFT_EXPR_USERS || x->kind == GRAFT_EXPR_RANK ||
+                x->kind == GRAFT_EXPR_DTYPEOF || x->kind == GRAFT_EXPR_SHAPE ||
+                x->kind == GRAFT_EXPR_VALUE || x->kind == GRAFT_EXPR_ATTR;
+    bool var = (asks || x->kind == GRAFT_EXPR_SLOT) && x->slot >= 0 && x->slot < E->nvars;
+    if (x->kind == GRAFT_EXPR_CALL && x->s)
+        strbuf_puts(sb, x->s);
+    else if (x->kind != GRAFT_EXPR_SLOT || !var)
+        kind_word(expr_kind_name(x->kind), sb);
+    if (var)
+        strbuf_printf(sb, "%s%s", x->kind == GRAFT_EXPR_SLOT ? "" : "_",
+                      E->vars[x->slot] + strlen("v_"));
+}
+
 const char *emit_expr(Emitter *E, const graft_expr *x, const char *kind)
 {
     const char *have = emit_name_get(E, x);
@@ -618,7 +661,10 @@ const char *emit_expr(Emitter *E, const graft_expr *x, const char *kind)
         return have;
     char **kids = xcalloc((size_t)x->nkids + 1, sizeof *kids), *attr;
     char **values = expr_parts(E, x, kind, kids, &attr);
-    const char *name = emit_name_new(E, x, kind);
+    StrBuf what = {0};
+    expr_what(E, x, &what);
+    const char *name = emit_name_new(E, x, kind, what.data);
+    strbuf_free(&what);
     char *kid_array = x->nkids ? addr_array(E, "graft_expr *const", name, kids, x->nkids) : NULL;
     char *attrs = x->nattrs ? xstrdup(expr_attrs(E, x, name, values)) : NULL;
     char *decls = x->ndecls ? xstrdup(emit_decls(E, x)) : NULL;

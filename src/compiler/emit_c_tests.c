@@ -1,4 +1,4 @@
-/* emit_c_tests.c - attribute tests as C functions (RuleSet.attr_fns).
+/* emit_c_tests.c - attribute tests as C functions (graft_rule_set.attr_fns).
  *
  * The labeller decides an attribute test by writing the node's value in
  * canonical text (pattern_attr_key: numbers "%.17g", strings quoted,

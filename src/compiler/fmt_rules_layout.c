@@ -228,7 +228,7 @@ static void put_wide(Layout *lo, const AstNode *n)
         put_operand(lo, n->u.bind.operand, ast_print_prec(n));
     } else if (n->kind == AST_GETITEM) {
         put_operand(lo, n->u.item.base, ast_print_prec(n));
-        strbuf_printf(lo->out, "[%d]", n->u.item.index);
+        ast_print_index(lo->out, n);
     } else {
         ast_print_node_at(lo->out, n, 0);
     }

@@ -296,6 +296,10 @@ static graft_expr *action_expr(Lowerer *L, const AstNode *a)
     case AST_GETITEM:
         e = new_expr(L, GRAFT_EXPR_GETITEM);
         e->i = a->u.item.index;
+        if (a->u.item.var) { /* t[i]: kids[1] the index variable's slot */
+            const AstNode *kids[2] = {a->u.item.base, a->u.item.var};
+            return set_kids(L, e, kids, 2, lower_action) ? e : NULL;
+        }
         return set_kids(L, e, (const AstNode *const *)&a->u.item.base, 1, lower_action) ? e : NULL;
     default:
         unsupported(L, a, "a rewrite action");
@@ -305,7 +309,7 @@ static graft_expr *action_expr(Lowerer *L, const AstNode *a)
 
 /* Each node of an action keeps where the rule file wrote it (a macro's
  * body: the macro's file and line), for the #line of its statements in
- * generated C (note [line directives] in emit_c_code.c). */
+ * generated C (note [line directives] in emit_c_action.c). */
 const graft_expr *lower_action(Lowerer *L, const AstNode *a)
 {
     graft_expr *e = action_expr(L, a);

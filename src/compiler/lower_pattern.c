@@ -407,6 +407,12 @@ static graft_pat *getitem(Lowerer *L, const AstNode *ast)
     graft_item it = {.kind = GRAFT_PITEM_GETITEM, .index = ast->u.item.index, .nargs = 1};
     it.args = kid_items(L, kids, 1);
     p->item = add_item(L, &it);
+    if (ast->u.item.var) { /* p[i]: the index bound by name NULL (note [index variables]) */
+        graft_attr_bind *b = arena_array(L->arena, 1, sizeof *b);
+        *b = (graft_attr_bind){NULL, ast->u.item.var->u.var.slot, NULL};
+        p->binds = b;
+        p->nbinds = 1;
+    }
     return p;
 }
 

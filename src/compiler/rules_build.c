@@ -249,6 +249,14 @@ AstNode *build_getitem_any(const AstBuilder *b, AstNode *base, SrcRange range)
     return n;
 }
 
+AstNode *build_getitem_var(const AstBuilder *b, AstNode *base, const char *name,
+                           SrcRange name_range, SrcRange range)
+{
+    AstNode *n = build_getitem_any(b, base, range);
+    n->u.item.var = build_var(b, name, name_range);
+    return n;
+}
+
 AstNode *build_index(RulesParseCtx *ctx, AstNode *base, const char *num,
                      SrcRange num_range, SrcRange range)
 {

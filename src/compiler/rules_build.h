@@ -77,6 +77,9 @@ AstNode *build_callpat(const AstBuilder *b, AstNode *callee, const ArgsAcc *args
 AstNode *build_trait_constraint(const AstBuilder *b, const char *trait, SrcRange range);
 /* p[_]: an element of any index. */
 AstNode *build_getitem_any(const AstBuilder *b, AstNode *base, SrcRange range);
+/* p[i]: an element of any index, bound to the index variable i. */
+AstNode *build_getitem_var(const AstBuilder *b, AstNode *base, const char *name,
+                           SrcRange name_range, SrcRange range);
 AstNode *build_getitem(RulesParseCtx *ctx, AstNode *base, const char *num,
                        SrcRange num_range, SrcRange range);
 AstNode *build_tuple(const AstBuilder *b, AstList items, bool ellipsis, SrcRange range);

@@ -155,6 +155,11 @@ const void *node_const_data(const graft_node *n, size_t *nbytes);
  * value(x) and an attribute taken from a bound constant read both alike.
  * False for other nodes. */
 bool node_const_number(const graft_node *n, double *v);
+/* Element i (row-major) of a constant whose bytes are known, in *v, as
+ * node_const_number reads one (a scalar's only element is 0): what a
+ * rule's value(x)[i] reads (ONNX's Pad reads its pads so).  False for
+ * other nodes and for i out of range. */
+bool node_const_element(const graft_node *n, int64_t i, double *v);
 /* NODE_GETITEM: the field index. */
 static inline int node_index(const graft_node *n);
 /* note [several results]: a call of an op with several results (ONNX's

@@ -52,3 +52,24 @@ bool node_const_number(const graft_node *n, double *v)
         return false; /* no data, or not one element */
     return element_value(d, bytes, v);
 }
+
+bool node_const_element(const graft_node *n, int64_t i, double *v)
+{
+    if (n->kind != NODE_CONST || i < 0)
+        return false;
+    if (node_const_is_scalar(n)) {
+        if (i != 0)
+            return false;
+        *v = node_const_value(n);
+        return true;
+    }
+    size_t nbytes, want;
+    const unsigned char *bytes = node_const_data(n, &nbytes);
+    const graft_type *t = n->type;
+    DType d = t && t->kind == TYPE_TENSOR ? dtype_from_name(t->dtype) : DTYPE_UNDEFINED;
+    size_t size = dtype_size(d);
+    if (!bytes || size == 0 || !graph_tensor_nbytes(t, &want) || want != nbytes ||
+        (uint64_t)i >= nbytes / size)
+        return false;
+    return element_value(d, bytes + (size_t)i * size, v);
+}

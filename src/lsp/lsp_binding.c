@@ -53,6 +53,8 @@ static void find_site(AstNode *n, void *arg)
     const AstNode *saved = site->parent;
     site->parent = n;
     ast_visit_children(n, find_site, site);
+    if ((n->kind == AST_GETITEM || n->kind == AST_INDEX) && n->u.item.var)
+        find_site(n->u.item.var, site); /* p[i]: i is bound here, no child */
     site->parent = saved;
 }
 

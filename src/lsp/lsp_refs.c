@@ -56,6 +56,8 @@ static void search_node(AstNode *n, void *arg)
         return;
     }
     ast_visit_children(n, search_node, q);
+    if ((n->kind == AST_GETITEM || n->kind == AST_INDEX) && n->u.item.var)
+        search_node(n->u.item.var, q); /* p[i]: the index variable, no child */
 }
 
 static void search(const AstNode *n, Search *q)

@@ -1,7 +1,7 @@
 /* onnx_check.h - the graph-level checks of an ONNX model: names, order
  * and opsets, before anything reads the graph.
  *
- * note [graph check]: protobuf-c unpacks any well-formed message; a model
+ * note [graph check]: the decoder reads any well-formed message; a model
  * can still read a value nothing makes, make one value twice, list a node
  * before the node whose output it reads, or call an op of a domain it
  * imports no opset of.  ONNX requires graphs in topological order, and

@@ -1,7 +1,7 @@
 /* onnx_export_fn.c - partitions written as model-local functions.
  *
  * note [onnx partitions]: a partition (a call of a function graft's
- * partitioner made, note [moved body] in src/runtime/partition.c) is
+ * partitioner made, note [moved body] in src/runtime/partition_region.c) is
  * written as ONNX writes a composite op: a model-local FunctionProto in a
  * domain of its own, "graft.composite", and one node calling it.  The
  * function is named after the partition's Composite attribute (TVM's name

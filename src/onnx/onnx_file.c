@@ -48,8 +48,8 @@ static Onnx__ModelProto *read_binary(const char *path, const graft_limits *limit
     if (is)
         diag_byte_error(d, src->name, 0, "this is %s, not %s", is, onnx_text ?
                         "a binary ONNX model (name it *.onnxtxt)" : "an ONNX model");
-    Onnx__ModelProto *model = is ? NULL : onnx_model_read(src, limits, d);
-    source_free(src); /* the model holds copies of every byte it keeps */
+    Onnx__ModelProto *model = is ? NULL : onnx_model_read_taking(src, limits, d);
+    source_free(src); /* the model holds the file's bytes now, not a copy */
     return model;
 }
 

@@ -13,6 +13,7 @@ typedef struct Importer {
     OnnxModel *m;
     graft_graph *g;
     KeyMap values;  /* interned value name -> the node that makes it */
+    KeyMap types;   /* hash of a value's dtype and dims -> its type: note [import types] */
     VEC(uint32_t) calls; /* per NodeProto of the graph: its call's id */
     graft_diag *d;
     bool ok;
@@ -37,9 +38,36 @@ static const char *elem_dtype(int32_t elem)
     return info ? info->name : NULL;
 }
 
+/* note [import types]: the values a model declares mostly share a few
+ * types (the seed's workload: two for 10,000 graph inputs), and making
+ * one formats its text (graph_type_tensor), 1,500 instructions per graph
+ * input (bench/onnx_e2e.sh).  So each distinct type is made once and the
+ * other values take it, as inferred types are shared (note [shared types]
+ * in onnx_types.c); types are never changed once made.  The map is keyed
+ * by a hash of the dtype and dims, and a hit is compared before it is
+ * taken (a colliding type is made anew). */
+static const graft_type *shared_type(Importer *im, const char *dtype, const int64_t *dims,
+                                     int rank)
+{
+    if (rank == 0) /* a scalar: the graph keeps one per dtype itself */
+        return graph_type_tensor(im->g, dtype, dims, rank);
+    uint64_t key = hash_bytes(dims, (size_t)rank * sizeof *dims, hash_bytes(dtype,
+                                                                            strlen(dtype), 0));
+    int64_t *slot = keymap_put(&im->types, key ? key : 1, 0);
+    const graft_type *t = (const graft_type *)(intptr_t)*slot;
+    bool same = t && t->rank == rank && strcmp(t->dtype, dtype) == 0 &&
+                memcmp(t->dims, dims, (size_t)rank * sizeof *dims) == 0;
+    if (same)
+        return t;
+    t = graph_type_tensor(im->g, dtype, dims, rank);
+    if (!*slot)
+        *slot = (int64_t)(intptr_t)t;
+    return t;
+}
+
 /* A ValueInfoProto's tensor type; NULL for another type or an unknown
  * element type.  A dim given by a parameter ("N") or not at all is "?". */
-static const graft_type *value_type(graft_graph *g, const Onnx__TypeProto *tp)
+static const graft_type *value_type(Importer *im, const Onnx__TypeProto *tp)
 {
     if (!tp || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !tp->tensor_type ||
         !tp->tensor_type->shape)
@@ -48,14 +76,18 @@ static const graft_type *value_type(graft_graph *g, const Onnx__TypeProto *tp)
     const Onnx__TensorShapeProto *shape = tp->tensor_type->shape;
     if (!dtype)
         return NULL;
-    int64_t *dims = arena_array(graph_arena(g), shape->n_dim + 1, sizeof(int64_t));
+    int64_t small[8]; /* the dims, on the stack for most ranks */
+    int64_t *dims = shape->n_dim <= 8 ? small : xcalloc(shape->n_dim, sizeof *dims);
     for (size_t i = 0; i < shape->n_dim; i++) {
         const Onnx__TensorShapeProto__Dimension *d = shape->dim[i];
         bool known = d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
                      d->dim_value >= 0;
         dims[i] = known ? d->dim_value : DIM_ANY;
     }
-    return graph_type_tensor(g, dtype, dims, (int)shape->n_dim);
+    const graft_type *t = shared_type(im, dtype, dims, (int)shape->n_dim);
+    if (dims != small)
+        free(dims);
+    return t;
 }
 
 static const graft_type *tensor_type(graft_graph *g, const Onnx__TensorProto *t)
@@ -119,7 +151,7 @@ static void import_leaves(Importer *im, const Onnx__GraphProto *gp)
 {
     for (size_t i = 0; i < gp->n_input; i++) {
         const Onnx__ValueInfoProto *in = gp->input[i];
-        graft_node *p = graph_add_param(im->g, in->name, value_type(im->g, in->type));
+        graft_node *p = graph_add_param(im->g, in->name, value_type(im, in->type));
         set_value(im, in->name, p);
     }
     for (size_t i = 0; i < gp->n_initializer && im->ok; i++) {
@@ -375,7 +407,7 @@ static void import_value_info(Importer *im, const Onnx__GraphProto *gp)
         const Onnx__ValueInfoProto *vi = i < gp->n_value_info ? gp->value_info[i]
                                                               : gp->output[i - gp->n_value_info];
         graft_node *n = vi->name ? value_of(im, vi->name) : NULL;
-        const graft_type *t = n && !node_type(n) ? value_type(im->g, vi->type) : NULL;
+        const graft_type *t = n && !node_type(n) ? value_type(im, vi->type) : NULL;
         if (t)
             graph_set_type(im->g, n, t);
     }
@@ -468,6 +500,7 @@ OnnxModel *onnx_import(Onnx__ModelProto *proto, const char *name, graft_diag *d)
         infer_types(&im);
     }
     keymap_free(&im.values);
+    keymap_free(&im.types);
     vec_free(&im.calls);
     if (!im.ok) {
         onnx_graph_free(m);

@@ -64,7 +64,30 @@ static bool infer_fused_conv(InferCall *c)
     return infer_as(c, onnx_infer_nn_ops, "Conv", c->in, c->nin < 3 ? c->nin : 3);
 }
 
+/* Attention: (B, S, H) of input (B, S, D) and weights (D, 3 H), or
+ * MultiHeadAttention: (B, S, Hv) of query (B, S, H) and value (B, L, Hv),
+ * as bert_defs.cc's inference gives them (an unknown dim stays unknown). */
+static bool infer_attention(InferCall *c)
+{
+    bool mha = strcmp(c->op, "MultiHeadAttention") == 0;
+    const OnnxType *x = infer_need(c, 0), *w = x ? infer_need(c, mha ? 2 : 1) : NULL;
+    if (!w)
+        return false;
+    if (x->rank != 3 && x->rank != -1)
+        return infer_fail(c, "%s's first input has rank %d, not 3", c->op, x->rank);
+    OnnxType *y = infer_set(c, 0, x->dtype, x->rank < 0 ? -1 : 3);
+    if (x->rank < 0)
+        return true;
+    y->dims[0] = x->dims[0];
+    y->dims[1] = x->dims[1];
+    int64_t width = w->rank >= 2 ? w->dims[w->rank - 1] : DIM_ANY;
+    y->dims[2] = width == DIM_ANY || mha ? width : width / 3;
+    return true;
+}
+
 const InferDef onnx_infer_contrib_ops[] = {
+    {"Attention", infer_attention},
+    {"MultiHeadAttention", infer_attention},
     {"Gelu", infer_first},
     {"BiasGelu", infer_first},
     {"FastGelu", infer_first},

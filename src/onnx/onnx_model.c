@@ -1,79 +1,57 @@
-/* onnx_model.c - ONNX model files through protobuf-c (note [onnx bytes]
- * in onnx_model.h). */
+/* onnx_model.c - ONNX model files read and written (note [onnx bytes] in
+ * onnx_model.h). */
 #include "onnx_model.h"
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "arena.h"
 #include "onnx_check.h"
+#include "onnx_decode.h"
 #include "onnx_encode.h"
 #include "onnx_wire.h"
 #include "util.h"
 
-/* note [model arena]: protobuf-c unpacks a model into one arena (note
- * [arenas] in arena.h), a bump of a pointer per message, string and array
- * where malloc was called for each; nothing is freed message by message
- * (pb_nofree), the whole model goes with its arena.  The arena is found
- * from the model through a header placed before the ModelProto: the first
- * allocation of protobuf-c's unpack is the message itself (checked on every
- * unpack), so that allocation alone gets the header. */
+/* note [model arena]: a model is decoded into one arena (note [arenas] in
+ * arena.h), a bump of a pointer per message, string and array where
+ * malloc was called for each; nothing is freed message by message, the
+ * whole model goes with its arena.  Its bytes fields point into the file's
+ * bytes (note [bytes in place] in onnx_decode.h), which the model owns.
+ * Both are found from the model through a header placed before the
+ * ModelProto. */
 typedef struct ModelHeader {
     Arena *arena;
+    uint8_t *bytes; /* the file's, malloc'd */
     _Alignas(16) unsigned char model[];
 } ModelHeader;
-
-typedef struct UnpackArena {
-    Arena *arena;
-    void *first; /* the first allocation: the ModelProto */
-} UnpackArena;
-
-static void *pb_arena_alloc(void *data, size_t size)
-{
-    UnpackArena *ua = data;
-    if (ua->first)
-        return arena_alloc(ua->arena, size);
-    ModelHeader *h = arena_alloc(ua->arena, sizeof *h + size);
-    h->arena = ua->arena;
-    return ua->first = h->model;
-}
-
-static void pb_nofree(void *data, void *ptr)
-{
-    (void)data, (void)ptr;
-}
 
 static ModelHeader *model_header(Onnx__ModelProto *model)
 {
     return (ModelHeader *)((unsigned char *)model - offsetof(ModelHeader, model));
 }
 
-/* protobuf-c's unpack of checked bytes into a new arena; NULL (the arena
- * freed) where it fails. */
-static Onnx__ModelProto *unpack_into_arena(const uint8_t *data, size_t len)
+/* Checked bytes decoded into a new arena; the model owns bytes. */
+static Onnx__ModelProto *decode_into_arena(uint8_t *bytes, size_t len)
 {
-    UnpackArena ua = {arena_new(), NULL};
-    ProtobufCAllocator allocator = {pb_arena_alloc, pb_nofree, &ua};
-    Onnx__ModelProto *model = onnx__model_proto__unpack(&allocator, len, data);
-    if (!model || (void *)model != ua.first) {
-        arena_free(ua.arena);
-        return NULL;
-    }
+    Arena *arena = arena_new();
+    ModelHeader *h = arena_alloc(arena, sizeof *h + sizeof(Onnx__ModelProto));
+    h->arena = arena;
+    h->bytes = bytes;
+    Onnx__ModelProto *model = (Onnx__ModelProto *)h->model;
+    onnx_decode(&onnx__model_proto__descriptor, bytes, len, arena, &model->base);
     return model;
 }
 
-Onnx__ModelProto *onnx_model_unpack(const uint8_t *data, size_t len, const char *name,
-                                    const graft_limits *limits, graft_diag *d)
+Onnx__ModelProto *onnx_model_adopt(uint8_t *bytes, size_t len, const char *name,
+                                   const graft_limits *limits, graft_diag *d)
 {
     uint64_t depth = limit_or_default(limits)->onnx_depth;
-    if (!onnx_wire_check(data, len, &onnx__model_proto__descriptor, depth, name, d))
-        return NULL;
-    Onnx__ModelProto *model = unpack_into_arena(data, len);
-    if (!model) {
-        /* onnx_wire_check accepts only what protobuf-c unpacks */
-        diag_byte_error(d, name, 0, "protobuf-c could not unpack the model");
+    if (!onnx_wire_check(bytes, len, &onnx__model_proto__descriptor, depth, name, d)) {
+        free(bytes);
         return NULL;
     }
+    Onnx__ModelProto *model = decode_into_arena(bytes, len);
     if (!model->graph) {
         diag_byte_error(d, name, len, "the model has no graph (field 'graph' (7) of "
                         "onnx.ModelProto)");
@@ -87,10 +65,27 @@ Onnx__ModelProto *onnx_model_unpack(const uint8_t *data, size_t len, const char 
     return model;
 }
 
+Onnx__ModelProto *onnx_model_unpack(const uint8_t *data, size_t len, const char *name,
+                                    const graft_limits *limits, graft_diag *d)
+{
+    uint8_t *bytes = xmalloc(len ? len : 1);
+    if (len)
+        memcpy(bytes, data, len);
+    return onnx_model_adopt(bytes, len, name, limits, d);
+}
+
 Onnx__ModelProto *onnx_model_read(const Source *src, const graft_limits *limits,
                                   graft_diag *d)
 {
     return onnx_model_unpack((const uint8_t *)src->text, src->len, src->name, limits, d);
+}
+
+Onnx__ModelProto *onnx_model_read_taking(Source *src, const graft_limits *limits,
+                                         graft_diag *d)
+{
+    uint8_t *bytes = (uint8_t *)src->text;
+    src->text = NULL; /* the model's now */
+    return onnx_model_adopt(bytes, src->len, src->name, limits, d);
 }
 
 bool onnx_model_write(const Onnx__ModelProto *model, FILE *out)
@@ -100,8 +95,12 @@ bool onnx_model_write(const Onnx__ModelProto *model, FILE *out)
 
 void onnx_model_free(Onnx__ModelProto *model)
 {
-    if (model)
-        arena_free(model_header(model)->arena);
+    if (!model)
+        return;
+    ModelHeader *h = model_header(model);
+    uint8_t *bytes = h->bytes;
+    arena_free(h->arena); /* h with it */
+    free(bytes);
 }
 
 /* A varint at *pos before len; false when it does not end there. */

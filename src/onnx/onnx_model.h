@@ -2,9 +2,10 @@
  *
  * note [onnx bytes]: a model is read in two steps: the wire format check
  * (note [wire check] in onnx_wire.h), which reports bad input with its
- * byte offset, then protobuf-c's unpack into the onnx.ModelProto structs
- * generated at build time from Debian's onnx.proto (onnx.pb-c.h in the
- * build tree), all of it in one arena (note [model arena] in
+ * byte offset, then graft's decoder into the onnx.ModelProto structs that
+ * protobuf-c generated at build time from Debian's onnx.proto (onnx.pb-c.h
+ * in the build tree), all of it in one arena, the file's bytes fields left
+ * in place (note [bytes in place] in onnx_decode.h, note [model arena] in
  * onnx_model.c).  Writing encodes a ModelProto as protobuf-c's pack
  * would, byte for byte, with every length computed once (note [onnx
  * encode] in onnx_encode.h), into the output stream.
@@ -23,7 +24,7 @@
  *     (TensorProto's dims, AttributeProto's ints and floats), whichever
  *     way the input had them.
  * tests/check_onnx.c shows each.  Bytes fields (initializers' raw_data)
- * are copied as they are, never decoded.
+ * are written as they are, never decoded.
  */
 #ifndef GRAFT_ONNX_MODEL_H
 #define GRAFT_ONNX_MODEL_H
@@ -43,9 +44,21 @@
 Onnx__ModelProto *onnx_model_read(const Source *src, const graft_limits *limits,
                                   graft_diag *d);
 
-/* The same on bytes; name is the file's name for messages. */
+/* The same, taking src's text: the model keeps the file's bytes and
+ * points into them (note [bytes in place]) where onnx_model_read copies
+ * them; src->text is NULL after it. */
+Onnx__ModelProto *onnx_model_read_taking(Source *src, const graft_limits *limits,
+                                         graft_diag *d);
+
+/* The same on bytes, which it copies; name is the file's name for
+ * messages. */
 Onnx__ModelProto *onnx_model_unpack(const uint8_t *data, size_t len, const char *name,
                                     const graft_limits *limits, graft_diag *d);
+
+/* The same on bytes malloc'd by the caller, which the model (or, when
+ * there is none, this call) frees. */
+Onnx__ModelProto *onnx_model_adopt(uint8_t *bytes, size_t len, const char *name,
+                                   const graft_limits *limits, graft_diag *d);
 
 /* Packs model into out.  False when writing failed (the caller's
  * outfile_commit reports it). */

@@ -4,8 +4,8 @@
  *
  * note [text arena]: the parser builds the ModelProto's structs in an
  * arena, which a syntax error drops whole (no %destructor bookkeeping);
- * the model read is that tree packed by protobuf-c and unpacked again
- * through onnx_model_unpack, so that it is owned as a model read from a
+ * the model read is that tree packed by protobuf-c and decoded again
+ * through onnx_model_adopt, so that it is owned as a model read from a
  * .onnx file is (onnx_model_free), and passes the same checks.
  */
 #ifndef GRAFT_ONNX_TEXT_BUILD_H

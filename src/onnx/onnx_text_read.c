@@ -22,9 +22,7 @@ static Onnx__ModelProto *repack(const Onnx__ModelProto *built, const Source *src
     onnx__model_proto__pack(built, bytes);
     graft_limits repack_limits = *limit_or_default(limits);
     repack_limits.onnx_depth = 2 * repack_limits.onnx_depth + 8;
-    Onnx__ModelProto *model = onnx_model_unpack(bytes, len, src->name, &repack_limits, d);
-    free(bytes);
-    return model;
+    return onnx_model_adopt(bytes, len, src->name, &repack_limits, d); /* bytes its own */
 }
 
 Onnx__ModelProto *onnx_text_read(const Source *src, const graft_limits *limits,

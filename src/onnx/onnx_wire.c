@@ -248,19 +248,6 @@ static bool check_value(WireWalk *w, int wt, size_t key_at, uint64_t max_depth)
     }
 }
 
-/* The field numbered number of desc, NULL for an unknown one.  protoc-c
- * sorts a descriptor's fields by number, and most of onnx.proto's are
- * numbered 1, 2, 3, ... from the first: those are found by index, the
- * others by protobuf-c's binary search (bench/onnx_e2e.sh: 500
- * instructions per node before). */
-static const ProtobufCFieldDescriptor *field_numbered(const ProtobufCMessageDescriptor *desc,
-                                                      uint64_t number)
-{
-    if (number <= desc->n_fields && desc->fields[number - 1].id == number)
-        return &desc->fields[number - 1];
-    return protobuf_c_message_descriptor_get_field(desc, (unsigned)number);
-}
-
 /* Checks one key and its value inside the top message. */
 static bool check_field(WireWalk *w, uint64_t max_depth)
 {
@@ -277,7 +264,7 @@ static bool check_field(WireWalk *w, uint64_t max_depth)
         return false;
     }
     w->number = number;
-    w->field = field_numbered(top(w)->desc, number);
+    w->field = onnx_wire_field(top(w)->desc, number);
     int want = w->field ? wire_type_of(w->field->type) : wt;
     bool packed = w->field && w->field->label == PROTOBUF_C_LABEL_REPEATED &&
                   want != WIRE_LEN && wt == WIRE_LEN;

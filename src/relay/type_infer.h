@@ -81,7 +81,7 @@ void type_infer_edit(graft_graph *g, uint32_t first);
 
 /* The same for the n nodes of list, in that order (operands before
  * users): what an edit moved and re-pointed rather than made (a
- * partition's body, note [moved body] in src/runtime/partition.c). */
+ * partition's body, note [moved body] in src/runtime/partition_region.c). */
 void type_infer_list(graft_graph *g, graft_node *const *list, size_t n);
 
 /* Whether operand i of op is a tuple (concatenate's); false for a tensor

@@ -51,6 +51,12 @@ graft_guard_val graft_gv_value(const graft_binding *b)
     return const_number(b->node, &v) ? graft_gv_num(v) : graft_gv_unknown();
 }
 
+graft_guard_val graft_gv_value_at(const graft_binding *b, int64_t i)
+{
+    double v;
+    return b->node && node_const_element(b->node, i, &v) ? graft_gv_num(v) : graft_gv_unknown();
+}
+
 graft_guard_val graft_gv_shape(const graft_binding *b)
 {
     const graft_type *t = b->node ? node_type(b->node) : NULL;

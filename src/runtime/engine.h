@@ -3,7 +3,7 @@
  * The same driver serves interpreted rule sets (lower.h) and compiled
  * ones (note [one runtime] in ruleset.h):
  *
- *   Engine *e = engine_new(rs, g, &opts);
+ *   graft_engine *e = engine_new(rs, g, &opts);
  *   if (!engine_rewrite(e, d)) ... no fixpoint, reported through d
  *   engine_partition(e);
  *   stats_print(engine_stats(e), rs, stderr, true);

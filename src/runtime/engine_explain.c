@@ -313,11 +313,18 @@ static void explain_attr(Explainer *x, const graft_rule *rule, const MatchFailur
 {
     const graft_attr_bind *ab = &f->pat->binds[f->bind];
     StrBuf msg = {0};
-    strbuf_printf(&msg, "attribute %s binds '%s' again, to another value", ab->name,
-                  rule->slot_names[ab->slot]);
+    if (ab->name)
+        strbuf_printf(&msg, "attribute %s binds '%s' again, to another value", ab->name,
+                      rule->slot_names[ab->slot]);
+    else /* p[i] (note [index variables] in src/compiler/check_vars.c) */
+        strbuf_printf(&msg, "the index '%s' is used again here, and must be the same index",
+                      rule->slot_names[ab->slot]);
     explain_rule_note(x, rule, f->pat, msg.data);
     msg.len = 0;
-    strbuf_printf(&msg, "%s has %s=", explain_label(x, f->node, &x->sb), ab->name);
+    strbuf_printf(&msg, "%s has %s", explain_label(x, f->node, &x->sb),
+                  ab->name ? ab->name : "index ");
+    if (ab->name)
+        strbuf_putc(&msg, '=');
     if (f->got)
         pattern_attr_key(f->got, &msg);
     else

@@ -79,8 +79,11 @@ static void near_line(Explainer *x, const graft_rule *rule, graft_node *root, ui
                       explain_label_at(x, f->node, &x->sb2));
         break;
     case MFAIL_ATTR:
-        strbuf_printf(&msg, "attribute %s (%s:%d:%d) differs at %s",
-                      f->pat->binds[f->bind].name, rule->file, f->pat->line, f->pat->col,
+        strbuf_printf(&msg, "%s %s (%s:%d:%d) differs at %s",
+                      f->pat->binds[f->bind].name ? "attribute" : "index",
+                      f->pat->binds[f->bind].name ? f->pat->binds[f->bind].name
+                                                  : rule->slot_names[f->pat->binds[f->bind].slot],
+                      rule->file, f->pat->line, f->pat->col,
                       explain_label_at(x, f->node, &x->sb));
         break;
     case MFAIL_GUARD:

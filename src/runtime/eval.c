@@ -10,13 +10,14 @@
 #include "eval_impl.h"
 
 static const EvalOpDef *const op_tables[] = {eval_elem_ops, eval_reduce_ops, eval_nn_ops,
-                                             eval_shape_ops, eval_einsum_ops,
+                                             eval_shape_ops, eval_einsum_ops, eval_dyn_ops,
                                              eval_onnx_elem_ops, eval_onnx_act_ops,
                                              eval_onnx_nn_ops, eval_onnx_shape_ops,
                                              eval_onnx_index_ops, eval_onnx_conv_ops,
                                              eval_onnx_select_ops, eval_onnx_layout_ops,
                                              eval_onnx_gather_ops, eval_onnx_quant_ops,
-                                             eval_onnx_reduce_ops, eval_onnx_contrib_ops};
+                                             eval_onnx_reduce_ops, eval_onnx_contrib_ops,
+                                             eval_onnx_attention_ops};
 
 static EvalOpFn find_op(const char *op)
 {

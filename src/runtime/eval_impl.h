@@ -33,6 +33,7 @@ extern const EvalOpDef eval_reduce_ops[];
 extern const EvalOpDef eval_nn_ops[];
 extern const EvalOpDef eval_shape_ops[];
 extern const EvalOpDef eval_einsum_ops[];
+extern const EvalOpDef eval_dyn_ops[];
 /* ONNX's default domain, keyed by its op names ("Conv", "Add"). */
 extern const EvalOpDef eval_onnx_elem_ops[];
 extern const EvalOpDef eval_onnx_act_ops[];
@@ -47,6 +48,8 @@ extern const EvalOpDef eval_onnx_quant_ops[];
 extern const EvalOpDef eval_onnx_reduce_ops[];
 /* ONNX Runtime's com.microsoft contrib ops the fusion library makes. */
 extern const EvalOpDef eval_onnx_contrib_ops[];
+/* Their Attention and MultiHeadAttention (eval_onnx_attention.c). */
+extern const EvalOpDef eval_onnx_attention_ops[];
 
 /* Evaluates call c as op would, on operands args (an op's kernel reused
  * by another's: FusedConv computes Conv's result first); false after
@@ -100,6 +103,19 @@ bool eval_same_elements(EvalCall *c, const Tensor *x, int rank, const int64_t *d
  * without every dim of 1 when naxes is -1: Relay's squeeze and ONNX's
  * Squeeze (eval_shape.c). */
 bool eval_squeeze(EvalCall *c, const Tensor *x, const int64_t *axes, int naxes);
+/* reshape's newshape spec[0..n-1] (TVM's special values 0, -1 to -4)
+ * applied to x: the dims into dims/rank; false after failing. */
+bool eval_new_shape(EvalCall *c, const Tensor *x, const int64_t *spec, int n, int64_t *dims,
+                    int *rank);
+
+/* A slice of strided_slice: begin, end and strides per axis of axes (the
+ * counts -1 when absent; naxes < 0: the first nbegin axes). */
+typedef struct EvalSlice {
+    int64_t begin[EVAL_MAX_RANK], end[EVAL_MAX_RANK], step[EVAL_MAX_RANK], axes[EVAL_MAX_RANK];
+    int nbegin, nend, nstep, naxes;
+} EvalSlice;
+/* The slice sl of x, slice_mode read from the call (eval_shape.c). */
+bool eval_slice(EvalCall *c, const Tensor *x, EvalSlice *sl);
 
 /* The broadcast shape of a and b (numpy rules) into rank/dims; false
  * after failing. */

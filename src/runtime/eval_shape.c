@@ -30,8 +30,8 @@ static const Tensor *arg_and_ints(EvalCall *c, const char *name, int64_t *v, int
 /* reshape's newshape: 0 copies the input dim, -1 is inferred, -2 copies
  * the rest, -3 merges two input dims, -4 splits one in two (the next two
  * values, one of which may be -1). */
-static bool new_shape(EvalCall *c, const Tensor *x, const int64_t *spec, int n, int64_t *dims,
-                      int *rank)
+bool eval_new_shape(EvalCall *c, const Tensor *x, const int64_t *spec, int n, int64_t *dims,
+                    int *rank)
 {
     int r = 0, in = 0, infer = -1;
     for (int k = 0; k < n; k++) {
@@ -80,7 +80,7 @@ static bool op_reshape(EvalCall *c)
     const Tensor *x = arg_and_ints(c, "newshape", spec, EVAL_MAX_RANK * 2, &n);
     if (n == -1)
         return eval_fail(c, "newshape missing");
-    return x && new_shape(c, x, spec, n, dims, &rank) && eval_same_elements(c, x, rank, dims);
+    return x && eval_new_shape(c, x, spec, n, dims, &rank) && eval_same_elements(c, x, rank, dims);
 }
 
 static bool op_batch_flatten(EvalCall *c)
@@ -307,22 +307,30 @@ static bool op_split(EvalCall *c)
 static bool op_strided_slice(EvalCall *c)
 {
     const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
-    int64_t begin[EVAL_MAX_RANK], end[EVAL_MAX_RANK], step[EVAL_MAX_RANK], axes[EVAL_MAX_RANK];
-    int nb = x ? eval_attr_ints(c, "begin", begin, EVAL_MAX_RANK) : -2;
-    int ne = nb >= 0 ? eval_attr_ints(c, "end", end, EVAL_MAX_RANK) : -2;
-    int ns = ne >= 0 ? eval_attr_ints(c, "strides", step, EVAL_MAX_RANK) : -2;
-    int na = ns != -2 ? eval_attr_ints(c, "axes", axes, EVAL_MAX_RANK) : -2;
-    if (na == -2 || ne < 0)
-        return nb == -1 || ne == -1 ? eval_fail(c, "begin and end wanted") : false;
-    if (na < 0)
-        for (na = 0; na < nb; na++)
-            axes[na] = na;
+    EvalSlice sl;
+    sl.nbegin = x ? eval_attr_ints(c, "begin", sl.begin, EVAL_MAX_RANK) : -2;
+    sl.nend = sl.nbegin >= 0 ? eval_attr_ints(c, "end", sl.end, EVAL_MAX_RANK) : -2;
+    sl.nstep = sl.nend >= 0 ? eval_attr_ints(c, "strides", sl.step, EVAL_MAX_RANK) : -2;
+    sl.naxes = sl.nstep != -2 ? eval_attr_ints(c, "axes", sl.axes, EVAL_MAX_RANK) : -2;
+    if (sl.naxes == -2 || sl.nend < 0)
+        return sl.nbegin == -1 || sl.nend == -1 ? eval_fail(c, "begin and end wanted") : false;
+    return eval_slice(c, x, &sl);
+}
+
+/* The slice sl of x (no axes, naxes < 0: the first nbegin axes). */
+bool eval_slice(EvalCall *c, const Tensor *x, EvalSlice *sl)
+{
+    if (sl->naxes < 0)
+        for (sl->naxes = 0; sl->naxes < sl->nbegin; sl->naxes++)
+            sl->axes[sl->naxes] = sl->naxes;
     bool size_mode = strcmp(eval_attr_str(c, "slice_mode", "end"), "size") == 0;
     int64_t lo[EVAL_MAX_RANK], st[EVAL_MAX_RANK], dims[EVAL_MAX_RANK];
+    const int64_t *begin = sl->begin, *end = sl->end, *step = sl->step;
+    int ne = sl->nend, ns = sl->nstep;
     for (int i = 0; i < x->rank; i++)
         lo[i] = 0, st[i] = 1, dims[i] = x->dims[i];
-    for (int k = 0; k < na && k < nb; k++) {
-        int a = eval_axis(c, axes[k], x->rank);
+    for (int k = 0; k < sl->naxes && k < sl->nbegin; k++) {
+        int a = eval_axis(c, sl->axes[k], x->rank);
         if (a < 0)
             return false;
         int64_t n = x->dims[a], s = ns > 0 ? step[k < ns ? k : ns - 1] : 1;

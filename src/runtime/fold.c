@@ -190,8 +190,7 @@ static void put_element(unsigned char *p, double v, DType d, size_t size)
         p[b] = (unsigned char)(bits >> (8 * b));
 }
 
-/* A tensor constant holding t's elements as raw bytes the graph owns. */
-static graft_node *tensor_const(graft_graph *g, const Tensor *t, const char *name)
+graft_node *fold_tensor_const(graft_graph *g, const Tensor *t, const char *name)
 {
     DType d = dtype_from_name(t->dtype);
     size_t size = dtype_size(d);
@@ -217,7 +216,7 @@ static graft_node *make_const(graft_graph *g, const graft_node *n, const Value *
     if (graph_ir(g) == IR_ONNX) {
         StrBuf name = {0};
         strbuf_printf(&name, "folded_%s", node_op(call) ? node_op(call) : "value");
-        graft_node *c = tensor_const(g, &v->t, name.data);
+        graft_node *c = fold_tensor_const(g, &v->t, name.data);
         strbuf_free(&name);
         return c;
     }

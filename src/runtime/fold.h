@@ -31,6 +31,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "eval.h"
 #include "graph.h"
 #include "util.h"
 
@@ -41,6 +42,11 @@
  * cannot hold the value as a constant (a tensor of rank > 0 in Relay).
  * why, when not NULL, gets the reason. */
 graft_node *fold_expr(graft_graph *g, graft_node *root, uint64_t max_elements, StrBuf *why);
+
+/* A tensor constant named name holding t's elements as raw bytes in t's
+ * dtype, which g owns (a folded value; graft verify's instance of a
+ * constant whose elements a rule reads, value(p)[i]). */
+graft_node *fold_tensor_const(graft_graph *g, const Tensor *t, const char *name);
 
 /* graft run --fold-constants: every live op call (and element of one)
  * whose operands are all constants and whose value has at most

@@ -70,6 +70,9 @@ void matcher_free(Matcher *m)
     vec_free(&m->level);
     free(m->seen);
     matcher_roots_free(m);
+    for (size_t k = 0; k < m->indexes.len; k++)
+        free(m->indexes.items[k]);
+    vec_free(&m->indexes);
     free(m);
 }
 
@@ -140,6 +143,19 @@ static bool same_attr(Matcher *m, const graft_attr_value *x, const graft_attr_va
     return strcmp(m->k1.data, m->k2.data) == 0;
 }
 
+/* The value an index variable binds at element node n: its index. */
+static const graft_attr_value *index_value(Matcher *m, const graft_node *n)
+{
+    size_t k = (size_t)node_index(n);
+    while (m->indexes.len <= k) {
+        graft_attr_value *v = xcalloc(1, sizeof *v);
+        v->kind = GRAFT_ATTR_INT;
+        v->i = (int64_t)m->indexes.len;
+        vec_push(&m->indexes, v);
+    }
+    return m->indexes.items[k];
+}
+
 /* Binds the pattern node's slot and attribute slots; a slot bound before
  * must hold the same node (or an equal attribute value). */
 static bool bind_all(Matcher *m, const graft_pat *p, graft_node *n)
@@ -166,7 +182,7 @@ static bool bind_all(Matcher *m, const graft_pat *p, graft_node *n)
     }
     for (int i = 0; i < p->nbinds; i++) {
         const graft_attr_bind *ab = &p->binds[i];
-        const graft_attr_value *v = node_find_attr(n, ab->name);
+        const graft_attr_value *v = ab->name ? node_find_attr(n, ab->name) : index_value(m, n);
         if (!v)
             v = ab->dflt;
         graft_binding *b = &m->b[ab->slot];
@@ -377,6 +393,8 @@ MatchResult matcher_try(Matcher *m, uint32_t r, graft_node *root)
 {
     const graft_rule *rule = &m->rs->rules[r];
     reset(m, rule);
+    if (rule->nroots > 1 && !m->rec && !matcher_roots_possible(m, root))
+        return MATCH_FAIL; /* note [root precheck] in match_roots.c */
     bool guard_refused = false;
     uint32_t list = matcher_goal(m, rule->pattern, root, false, matcher_root_goals(m, NIL));
     if (rule->nroots) {

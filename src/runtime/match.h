@@ -66,7 +66,7 @@ typedef enum MatchCheck {
  * decide it: a proven rule, or one that repeats a variable or an op
  * where the states leave no choice (note [checked rules] in match_check.c). */
 MatchCheck matcher_check(Matcher *m, uint32_t r, graft_node *root);
-/* After MATCH_OK: one Binding per variable slot of the rule. */
+/* After MATCH_OK: one graft_binding per variable slot of the rule. */
 const graft_binding *matcher_bindings(const Matcher *m);
 /* After MATCH_OK of a rule of several roots: the node of each root, in
  * the roots' order, *n of them (*n is 0 for a rule of one root). */

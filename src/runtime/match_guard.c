@@ -58,11 +58,17 @@ static graft_guard_val query(const graft_expr *e, const graft_binding *b)
     }
 }
 
-/* Element i of a list-valued expression (shape(x)[1]). */
+/* Element i of a list-valued expression (shape(x)[1]), or of a constant
+ * tensor (value(p)[2]: node_const_element). */
 static graft_guard_val index_of(const graft_expr *e, const graft_binding *b)
 {
-    graft_guard_val base = eval(e->kids[0], b);
     int64_t i = e->i;
+    if (e->kids[0]->kind == GRAFT_EXPR_VALUE) {
+        const graft_node *n = b[e->kids[0]->slot].node;
+        double v;
+        return n && node_const_element(n, i, &v) ? num(v) : unknown();
+    }
+    graft_guard_val base = eval(e->kids[0], b);
     if (base.kind == GRAFT_GV_DIMS && i < base.type->rank)
         return num((double)base.type->dims[i]);
     if (base.kind == GRAFT_GV_ATTR && base.attr->kind == GRAFT_ATTR_LIST && i < base.attr->nitems)

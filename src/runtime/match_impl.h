@@ -103,6 +103,10 @@ struct Matcher {
     RootMiss *misses;    /* match_roots.c: per root of every rule of
                             several, the last miss (note [root misses]) */
     uint32_t *miss_at;   /* per rule: its roots' first entry in misses */
+    VEC(graft_attr_value *) indexes; /* [k]: the int k, what an index
+                            variable binds (note [index variables] in
+                            src/compiler/check_vars.c); made when first
+                            needed, kept while bindings may point at them */
 };
 
 /* ---- match.c ---- */
@@ -123,6 +127,9 @@ void matcher_roots_init(Matcher *m);
 void matcher_roots_free(Matcher *m);
 /* The goals that look for the rule's roots after the first, before rest. */
 uint32_t matcher_root_goals(Matcher *m, uint32_t rest);
+/* False when a later root of m->rule can have no node for a first root at
+ * root, seen before matching it (note [root precheck]). */
+bool matcher_roots_possible(const Matcher *m, const graft_node *root);
 /* Takes candidate w or a later one of root j as the root's node: the
  * goal of its pattern there before rest in *out, and a choice point when
  * a later candidate could work too; false when none is left. */

@@ -84,6 +84,60 @@ uint32_t matcher_root_goals(Matcher *m, uint32_t rest)
     return rest;
 }
 
+/* note [root precheck]: a later root one operand step above a variable
+ * that the first root binds directly (x of nn.dense(x, wq:const)) is a
+ * user of the first root's operand there, and no root shares a node with
+ * another; so when no other user of that operand is in the later root's
+ * state, the try fails before the first root is matched.  A chain of
+ * dense layers, each offered the Q/K/V and K/V merges, then pays a users
+ * walk per try instead of a match (bench/RESULTS.md, "Rules of several
+ * roots").  Only a first root whose operands are its pattern's kids in
+ * order (no variadic or commutative op) is looked at; graft explain's
+ * tries (m->rec) skip it, to say which root failed. */
+/* Whether a user of via other than root is in root j's state; a via with
+ * none in it at all is remembered as a miss (note [root misses]), so that
+ * the next first root reading it, one of 100,000 relus of one x, fails
+ * without walking x's users again (tests/hostile.sh, hub). */
+static bool other_user_in_state(const Matcher *m, int j, const graft_node *root,
+                                const graft_node *via)
+{
+    RootMiss *miss = miss_of(m, j);
+    uint64_t epoch = labels_epoch(m->labels);
+    if (miss->via == via && miss->epoch == epoch)
+        return false;
+    uint32_t item = m->rule->roots[j].pattern->item;
+    bool root_in = false;
+    for (const Use *u = node_first_use(via); u; u = use_next(u)) {
+        if (!has(m, use_user(u), item))
+            continue;
+        if (use_user(u) != root)
+            return true;
+        root_in = true;
+    }
+    if (!root_in)
+        *miss = (RootMiss){via, epoch};
+    return false;
+}
+
+bool matcher_roots_possible(const Matcher *m, const graft_node *root)
+{
+    const graft_pat *p = m->rule->pattern;
+    const graft_item *it = &m->rs->items[p->item];
+    if (p->kind != GRAFT_PAT_OP || it->variadic || it->commutative)
+        return true;
+    int n = pattern_noperands(root) < p->nkids ? pattern_noperands(root) : p->nkids;
+    for (int j = 1; j < m->rule->nroots; j++) {
+        const graft_root *r = &m->rule->roots[j];
+        for (int i = 0; r->depth == 1 && i < n; i++) {
+            if (p->kids[i]->kind != GRAFT_PAT_ANY || p->kids[i]->slot != r->via)
+                continue;
+            if (!other_user_in_state(m, j, root, pattern_operand(root, i)))
+                return false;
+        }
+    }
+    return true;
+}
+
 /* A fresh stamp for m->seen, sized for every node of the graph. */
 static uint32_t seen_stamp(Matcher *m)
 {

@@ -37,10 +37,11 @@ static void mark_action_scalars(Encoder *e, const graft_expr *x, bool in_attr)
             mark_action_scalars(e, x->attrs[i].value, true);
 }
 
-/* value(k) in the guard: k is a scalar constant. */
+/* value(k) in the guard: k is a scalar constant (value(k)[i] reads an
+ * element of a tensor one). */
 static void mark_guard_scalars(Encoder *e, const graft_expr *x)
 {
-    if (!x)
+    if (!x || (x->kind == GRAFT_EXPR_GETITEM && x->kids[0]->kind == GRAFT_EXPR_VALUE))
         return;
     if (x->kind == GRAFT_EXPR_VALUE && x->slot >= 0)
         e->scalar[x->slot] = true;
@@ -328,7 +329,7 @@ static bool pattern_attr(Encoder *e, const void *src, const char *name, ProveTer
         return true;
     }
     for (int i = 0; i < pa->p->nbinds; i++)
-        if (strcmp(pa->p->binds[i].name, name) == 0) {
+        if (pa->p->binds[i].name && strcmp(pa->p->binds[i].name, name) == 0) {
             int slot = pa->p->binds[i].slot;
             e->scalar[slot] = true;
             if (!e->slot_term[slot].v)

@@ -83,9 +83,9 @@ static size_t broadcast_index(const SymVal *v, const int64_t *idx, int out_rank)
 static bool encode_leaf(InstEnc *ie, const graft_node *n, SymVal *v)
 {
     const VerifyLeaf *l = NULL;
-    for (int i = 0; i < ie->r->in.nleaves; i++)
-        if (ie->r->in.leaves[i].node == n)
-            l = &ie->r->in.leaves[i];
+    for (size_t i = 0; i < ie->r->in.leaves.len; i++)
+        if (ie->r->in.leaves.items[i].node == n)
+            l = &ie->r->in.leaves.items[i];
     if (!l && node_kind(n) == NODE_CONST && node_const_is_scalar(n)) {
         double f = node_const_value(n);
         set_shape(ie, v, 0, NULL);
@@ -410,8 +410,8 @@ static SymVal *encode_graph(InstEnc *ie)
 /* "x: (2, 3) float32, eps = 0.5f", as graft verify names an instance. */
 static void describe(const Encoder *e, const Replay *r, StrBuf *out)
 {
-    for (int k = 0; k < r->in.nleaves; k++) {
-        const VerifyLeaf *l = &r->in.leaves[k];
+    for (size_t k = 0; k < r->in.leaves.len; k++) {
+        const VerifyLeaf *l = &r->in.leaves.items[k];
         const char *name = l->slot >= 0 ? e->rule->slot_names[l->slot] : "_";
         if (k)
             strbuf_puts(out, ", ");
@@ -429,9 +429,9 @@ static void describe(const Encoder *e, const Replay *r, StrBuf *out)
  * variable the first instance (the same, built again) gave it. */
 static void fill_elements(const Encoder *e, const InstEnc *first, Replay *r, Z3_model m)
 {
-    for (int k = 0; k < r->in.nleaves && k < first->r->in.nleaves; k++) {
-        VerifyLeaf *l = &r->in.leaves[k];
-        const SymVal *v = &first->vals[node_id(first->r->in.leaves[k].node)];
+    for (size_t k = 0; k < r->in.leaves.len && k < first->r->in.leaves.len; k++) {
+        VerifyLeaf *l = &r->in.leaves.items[k];
+        const SymVal *v = &first->vals[node_id(first->r->in.leaves.items[k].node)];
         for (size_t i = 0; !l->fixed && i < l->value.size && i < v->size; i++)
             l->value.data[i] = prove_model_double(e, m, v->el[i].v);
     }
@@ -448,8 +448,8 @@ static bool refute(Encoder *e, InstEnc *ie, uint32_t rule, Z3_solver s, ProveRep
     StrBuf detail = {0};
     if (prove_replay_find(e, rule, true, &again)) {
         fill_elements(e, ie, &again, m);
-        for (int k = 0; k < again.in.nleaves; k++) {
-            const VerifyLeaf *l = &again.in.leaves[k];
+        for (size_t k = 0; k < again.in.leaves.len; k++) {
+            const VerifyLeaf *l = &again.in.leaves.items[k];
             Value v = {.nfields = -1, .t = l->value};
             if (l->fixed)
                 continue;

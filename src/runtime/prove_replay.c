@@ -129,9 +129,9 @@ bool prove_replay_find(const Encoder *e, uint32_t rule, bool any, Replay *r)
 
 static const VerifyLeaf *leaf_of(const Replay *r, const graft_node *n)
 {
-    for (int i = 0; i < r->in.nleaves; i++)
-        if (r->in.leaves[i].node == n)
-            return &r->in.leaves[i];
+    for (size_t i = 0; i < r->in.leaves.len; i++)
+        if (r->in.leaves.items[i].node == n)
+            return &r->in.leaves.items[i];
     return NULL;
 }
 
@@ -250,7 +250,7 @@ bool prove_replay_eval(const Encoder *e, Replay *r, StrBuf *detail)
 
 void prove_replay_free(Replay *r)
 {
-    if (r->in.g || r->in.leaves)
+    if (r->in.g || r->in.leaves.items)
         instance_free(&r->in);
     memset(&r->in, 0, sizeof r->in);
 }

@@ -62,11 +62,15 @@ static bool is_literal(const graft_expr *x)
     return x->attr && x->kind != GRAFT_EXPR_ATTR;
 }
 
-/* Whether x is value(c) of a constant c of a float dtype: its value is a
- * float even when integral (activation_params=[value(lo), value(hi)] with
- * lo and hi 0f and 6f are floats, as the op's FLOATS attribute wants). */
+/* Whether x reads value(c) of a constant c of a float dtype, alone or in
+ * arithmetic: its value is a float even when integral
+ * (activation_params=[value(lo), value(hi)] with lo and hi 0f and 6f are
+ * floats, as the op's FLOATS attribute wants; scale=(1 / value(s)) with s
+ * 1f is a float too). */
 static bool float_value(const graft_expr *x, const graft_binding *b)
 {
+    if (x->kind == GRAFT_EXPR_ARITH)
+        return float_value(x->kids[0], b) || (x->nkids > 1 && float_value(x->kids[1], b));
     const char *dt = x->kind == GRAFT_EXPR_VALUE && b[x->slot].node
                          ? pattern_node_dtype(b[x->slot].node)
                          : NULL;
@@ -340,9 +344,10 @@ static graft_node *build(graft_engine *e, const graft_expr *x, const graft_bindi
         kids = build_kids(e, x, b, &nkids, few);
         n = graph_add_tuple(g, kids, nkids);
         break;
-    default: /* GRAFT_EXPR_GETITEM */
+    default: /* GRAFT_EXPR_GETITEM; t[i]: kids[1] the index variable, no node */
         kids = build_kids(e, x, b, &nkids, few);
-        n = graph_add_getitem(g, kids[0], (int)x->i);
+        n = graph_add_getitem(g, kids[0], x->nkids == 2 ? (int)b[x->kids[1]->slot].attr->i
+                                                         : (int)x->i);
         break;
     }
     if (kids != few)

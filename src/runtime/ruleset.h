@@ -2,9 +2,9 @@
  *
  * note [one runtime]: the driver (labelling, match order, overlap and
  * interior-use policy, rewriting worklist, partitioning, statistics,
- * trace) lives in libgraft and knows rules only through a RuleSet: const
+ * trace) lives in libgraft and knows rules only through a graft_rule_set: const
  * tables (pattern.h) plus optional C functions per rule.  The interpreter
- * gets a RuleSet from lower.c; `graft compile` writes the same tables as
+ * gets a graft_rule_set from lower.c; `graft compile` writes the same tables as
  * static data and may add C functions for guards and actions.  Both run
  * through engine.h and so give byte-identical output and statistics.
  *

@@ -148,9 +148,9 @@ bool verify_rewrite_once(const graft_rule_set *one, graft_graph *g)
 static const Tensor *leaf_constant(void *ctx, const graft_node *n)
 {
     Instance *in = ctx;
-    for (int i = 0; i < in->nleaves; i++)
-        if (in->leaves[i].node == n)
-            return &in->leaves[i].value;
+    for (size_t i = 0; i < in->leaves.len; i++)
+        if (in->leaves.items[i].node == n)
+            return &in->leaves.items[i].value;
     return NULL;
 }
 
@@ -187,11 +187,11 @@ typedef struct Trials {
     Value *want, *got;
 } Trials;
 
-static void trials_free(Trials *t, int nleaves)
+static void trials_free(Trials *t, size_t nleaves)
 {
     for (int i = 0; i < t->n; i++) {
-        for (int k = 0; k < nleaves; k++)
-            tensor_free(&t->inputs[i * nleaves + k]);
+        for (size_t k = 0; k < nleaves; k++)
+            tensor_free(&t->inputs[(size_t)i * nleaves + k]);
         value_free(&t->want[i]);
         value_free(&t->got[i]);
     }
@@ -222,9 +222,9 @@ static bool pattern_trial(Instance *in, Trials *t, bool corner, bool *failed)
     if (!eval_value_finite(want)) {
         value_free(want);
         if (corner)
-            for (int k = 0; k < in->nleaves; k++)
-                for (size_t i = 0; i < in->leaves[k].value.size; i++)
-                    in->leaves[k].value.data[i] = fabs(in->leaves[k].value.data[i]);
+            for (size_t k = 0; k < in->leaves.len; k++)
+                for (size_t i = 0; i < in->leaves.items[k].value.size; i++)
+                    in->leaves.items[k].value.data[i] = fabs(in->leaves.items[k].value.data[i]);
         else
             verify_draw(in, true);
         if (!eval_instance(in, want, &err)) {
@@ -236,8 +236,8 @@ static bool pattern_trial(Instance *in, Trials *t, bool corner, bool *failed)
             return false;
         }
     }
-    for (int k = 0; k < in->nleaves; k++)
-        t->inputs[t->n * in->nleaves + k] = tensor_copy(&in->leaves[k].value);
+    for (size_t k = 0; k < in->leaves.len; k++)
+        t->inputs[(size_t)t->n * in->leaves.len + k] = tensor_copy(&in->leaves.items[k].value);
     t->n++;
     return true;
 }
@@ -247,7 +247,7 @@ static bool pattern_trial(Instance *in, Trials *t, bool corner, bool *failed)
 static bool run_pattern(Instance *in, const Corners *c, int ntrials, Trials *t)
 {
     int all = c->n + ntrials;
-    t->inputs = xcalloc((size_t)(all * in->nleaves) + 1, sizeof *t->inputs);
+    t->inputs = xcalloc((size_t)all * in->leaves.len + 1, sizeof *t->inputs);
     t->want = xcalloc((size_t)all + 1, sizeof *t->want);
     t->got = xcalloc((size_t)all + 1, sizeof *t->got);
     bool failed = false;
@@ -264,9 +264,9 @@ static bool run_pattern(Instance *in, const Corners *c, int ntrials, Trials *t)
 static bool run_rewrite(Instance *in, Trials *t)
 {
     for (int i = 0; i < t->n; i++) {
-        for (int k = 0; k < in->nleaves; k++)
-            memcpy(in->leaves[k].value.data, t->inputs[i * in->nleaves + k].data,
-                   in->leaves[k].value.size * sizeof(double));
+        for (size_t k = 0; k < in->leaves.len; k++)
+            memcpy(in->leaves.items[k].value.data, t->inputs[(size_t)i * in->leaves.len + k].data,
+                   in->leaves.items[k].value.size * sizeof(double));
         EvalError err = {0};
         if (!eval_instance(in, &t->got[i], &err)) {
             failure(in, "the rewrite", &err);
@@ -278,8 +278,8 @@ static bool run_rewrite(Instance *in, Trials *t)
 
 static void describe_instance(const Instance *in, StrBuf *out)
 {
-    for (int k = 0; k < in->nleaves; k++) {
-        const VerifyLeaf *l = &in->leaves[k];
+    for (size_t k = 0; k < in->leaves.len; k++) {
+        const VerifyLeaf *l = &in->leaves.items[k];
         const graft_node *n = l->node;
         const char *name = l->slot >= 0 ? in->rule->slot_names[l->slot] : "_";
         if (k)
@@ -310,11 +310,11 @@ static void counterexample(const Instance *in, const Trials *t, int trial, long 
                            StrBuf *out)
 {
     strbuf_printf(out, "  counterexample (trial %d of %d):\n", trial + 1, t->n);
-    for (int k = 0; k < in->nleaves; k++) {
-        const VerifyLeaf *l = &in->leaves[k];
+    for (size_t k = 0; k < in->leaves.len; k++) {
+        const VerifyLeaf *l = &in->leaves.items[k];
         if (l->fixed)
             continue;
-        Value v = {.nfields = -1, .t = t->inputs[trial * in->nleaves + k]};
+        Value v = {.nfields = -1, .t = t->inputs[(size_t)trial * in->leaves.len + k]};
         strbuf_printf(out, "    %s: ", l->slot >= 0 ? in->rule->slot_names[l->slot] : "_");
         verify_value_text(&v, SHOW_VALUES, out);
         strbuf_putc(out, '\n');
@@ -348,8 +348,8 @@ static void judge(const Instance *in, const Trials *t, int ops, const VerifyOpti
     for (int i = 0; i < t->n; i++) {
         long at;
         double inputs = 0; /* rounding errors scale with the operands too */
-        for (int k = 0; k < in->nleaves; k++)
-            inputs = fmax(inputs, max_abs(&t->inputs[i * in->nleaves + k]));
+        for (size_t k = 0; k < in->leaves.len; k++)
+            inputs = fmax(inputs, max_abs(&t->inputs[(size_t)i * in->leaves.len + k]));
         double e = value_error(&t->want[i], &t->got[i], inputs, &at);
         if (e > r->max_error || (worst_trial < 0 && e > r->tolerance)) {
             r->max_error = e;
@@ -388,7 +388,7 @@ static bool try_instance(Instance *in, const graft_rule_set *one, const VerifyOp
     ok = ok && run_rewrite(in, &t);
     if (ok)
         judge(in, &t, ops + verify_count_ops(in->g), o, r);
-    trials_free(&t, in->nleaves);
+    trials_free(&t, in->leaves.len);
     return ok;
 }
 

@@ -68,10 +68,10 @@ void verify_fill_random(Tensor *t, uint64_t *rng, bool positive)
 
 void verify_draw(Instance *in, bool all_positive)
 {
-    for (int i = 0; i < in->nleaves; i++)
-        if (!in->leaves[i].fixed)
-            verify_fill_random(&in->leaves[i].value, &in->rng,
-                               all_positive || in->leaves[i].positive);
+    for (size_t i = 0; i < in->leaves.len; i++)
+        if (!in->leaves.items[i].fixed)
+            verify_fill_random(&in->leaves.items[i].value, &in->rng,
+                               all_positive || in->leaves.items[i].positive);
 }
 
 /* ---- corner values (note [corner values]) ---- */
@@ -152,12 +152,12 @@ void verify_corners(const graft_rule_set *rs, const graft_rule *rule, Corners *o
 
 void verify_draw_corners(Instance *in, const Corners *c, int k)
 {
-    for (int j = 0; j < in->nleaves; j++) {
-        VerifyLeaf *l = &in->leaves[j];
+    for (size_t j = 0; j < in->leaves.len; j++) {
+        VerifyLeaf *l = &in->leaves.items[j];
         if (l->fixed)
             continue;
         for (size_t i = 0; i < l->value.size; i++) {
-            double v = c->v[((int)(i % (size_t)c->n) + j + k) % c->n];
+            double v = c->v[((int)(i % (size_t)c->n) + (int)j + k) % c->n];
             if (strcmp(l->value.dtype, "bool") == 0)
                 v = v != 0;
             l->value.data[i] = eval_round(l->positive ? fabs(v) : v, l->value.dtype);

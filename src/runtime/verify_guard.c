@@ -12,7 +12,8 @@
  *  - rank(v) == N (or a bound: rank(v) >= 3 takes 3) and rank(v) ==
  *    rank(y) give v that rank, in the usual shape of it;
  *  - shape(v) == shape(y) gives v y's shape;
- *  - shape(v)[i] == N or shape(y)[j] gives dim i that value;
+ *  - shape(v)[i] == N or shape(y)[j], or a product of such (3 *
+ *    shape(y)[j]: Attention's packed weights), gives dim i that value;
  * y being a variable already built.  Only conjunctions are requirements:
  * under ||, the first alternative whose known parts (rank(x) == 3 of an x
  * built, or of the leaf itself at the rank its base shape gives it) do
@@ -43,6 +44,12 @@ static bool known(Instance *in, const graft_expr *e, int slot, const LeafCtx *se
     }
     if (e->kind == GRAFT_EXPR_RANK && e->slot == slot && self) {
         *out = self->rank;
+        return true;
+    }
+    double a, b;
+    if (e->kind == GRAFT_EXPR_ARITH && e->cmp == '*' && known(in, e->kids[0], slot, self, &a) &&
+        known(in, e->kids[1], slot, self, &b)) { /* shape(w)[1] == 3 * shape(x)[2] */
+        *out = a * b;
         return true;
     }
     const graft_expr *v = e->kind == GRAFT_EXPR_GETITEM && e->nkids == 1 ? e->kids[0] : e;
@@ -176,24 +183,38 @@ bool verify_guard_shape(Instance *in, int slot, LeafCtx *ctx)
     return shaped;
 }
 
-/* Whether e reads value(slot), in its kids or its attributes' values. */
-static bool reads_value(const graft_expr *e, int slot)
+/* Whether e reads value(slot), in its kids or its attributes' values;
+ * whole: only where it reads the whole value, not value(slot)[i]. */
+static bool reads_value(const graft_expr *e, int slot, bool whole)
 {
     if (!e)
         return false;
     if (e->kind == GRAFT_EXPR_VALUE && e->slot == slot)
         return true;
+    if (whole && e->kind == GRAFT_EXPR_GETITEM && e->kids[0]->kind == GRAFT_EXPR_VALUE)
+        return false; /* value(p)[i]: an element */
     for (int i = 0; i < e->nkids; i++)
-        if (reads_value(e->kids[i], slot))
+        if (reads_value(e->kids[i], slot, whole))
             return true;
     for (int i = 0; i < e->nattrs; i++)
-        if (e->attrs[i].src == GRAFT_ASRC_EXPR && reads_value(e->attrs[i].value, slot))
+        if (e->attrs[i].src == GRAFT_ASRC_EXPR && reads_value(e->attrs[i].value, slot, whole))
             return true;
     return false;
 }
 
+static bool rule_reads_value(const graft_rule *rule, int slot, bool whole)
+{
+    return slot >= 0 &&
+           (reads_value(rule->guard, slot, whole) ||
+            (rule->kind == GRAFT_ACTION_REWRITE && reads_value(rule->action, slot, whole)));
+}
+
 bool verify_reads_value(const graft_rule *rule, int slot)
 {
-    return slot >= 0 && (reads_value(rule->guard, slot) ||
-                         (rule->kind == GRAFT_ACTION_REWRITE && reads_value(rule->action, slot)));
+    return rule_reads_value(rule, slot, false);
+}
+
+bool verify_reads_scalar(const graft_rule *rule, int slot)
+{
+    return rule_reads_value(rule, slot, true);
 }

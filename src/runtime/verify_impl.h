@@ -1,4 +1,4 @@
-/* verify_impl.h - what verify.c and verify_build.c share: the search over
+/* verify_impl.h - what verify.c and verify_build*.c share: the search over
  * instances (a chooser) and one pattern instance being built
  * (note [verifying a rule] in verify.h). */
 #ifndef GRAFT_VERIFY_IMPL_H
@@ -41,7 +41,7 @@ typedef struct Instance {
     graft_graph *g;                  /* the instance, output = the pattern's root */
     Chooser *ch;
     uint64_t rng;              /* splitmix64 state */
-    int primary, base, mode;   /* the shape scheme (verify_build.c) */
+    int primary, base, mode;   /* the shape scheme (verify_build_leaf.c) */
     int nleafids;              /* leaf numbering of the pattern */
     const graft_pat **anon;      /* anonymous leaves, by leaf id (else NULL) */
     int *slot_leaf;            /* slot -> leaf id, -1 */
@@ -49,9 +49,7 @@ typedef struct Instance {
     const graft_pat **slot_binder; /* slot -> the sub-pattern that binds it
                                     (x@op(...)), NULL for a leaf variable */
     const graft_attr_value **slot_attr; /* slot -> the attribute value chosen */
-    VerifyLeaf *leaves;        /* leaves made, in order */
-    int nleaves;
-    size_t leaves_cap;
+    VEC(VerifyLeaf) leaves;    /* leaves made, in order */
     Value *vals;               /* by node id: values while building */
     size_t vals_cap;
     int nops;                  /* op calls built */
@@ -78,6 +76,8 @@ typedef struct LeafCtx {
     bool scalar_const;   /* a constant leaf here is a scalar */
     bool upper;          /* an upper bound (Clip's max): a constant takes the
                             larger of the values it has no guard for */
+    const int64_t *fixed; /* the values of a shape input (build_shape_input),
+                             as many as the dims give, or NULL */
 } LeafCtx;
 
 void verify_ctx_set(LeafCtx *c, int rank, const int64_t *dims);
@@ -119,11 +119,49 @@ const Tensor *verify_slot_tensor(Instance *in, int slot);
 bool verify_guard_shape(Instance *in, int slot, LeafCtx *ctx);
 /* Whether the rule's guard or action reads value(slot). */
 bool verify_reads_value(const graft_rule *rule, int slot);
+/* Whether it reads value(slot) whole (a scalar), not only its elements
+ * value(slot)[i]. */
+bool verify_reads_scalar(const graft_rule *rule, int slot);
 
 /* Builds the pattern of in->rule into in->g with base shape in->base;
  * false with in->why set. */
 bool verify_build(Instance *in);
 void instance_free(Instance *in);
+
+/* The steps of verify_build, each file one part of the instance: */
+/* verify_build.c: the leaf id of leaf pattern p (-1 for one that cannot
+ * be the primary leaf); pattern p built (a leaf shaped by ctx, or NULL),
+ * the node bound to its variable when it has one; a tuple whose fresh
+ * leaves are shaped by ctxs (or NULL). */
+int verify_leaf_id(const Instance *in, const graft_pat *p);
+graft_node *verify_build_pat(Instance *in, const graft_pat *p, const LeafCtx *ctx);
+graft_node *verify_build_tuple(Instance *in, const graft_pat *p, const LeafCtx *ctxs);
+/* verify_build_leaf.c: a leaf's node with its value, shaped by given (or
+ * the base shape); what operand i of op wants of a fresh leaf kid, given
+ * the operands args built so far (NULL where not yet); whether p is a leaf
+ * not yet bound. */
+graft_node *verify_build_leaf(Instance *in, const graft_pat *p, const LeafCtx *given);
+/* An ONNX shape input the rule reads the value of: an int64 scalar
+ * constant of value v. */
+graft_node *verify_scalar_leaf(Instance *in, const graft_pat *kid, int64_t v);
+void verify_leaf_context(Instance *in, const char *op, int i, const graft_attr *attrs,
+                         int nattrs, graft_node *const *args, int nargs, const graft_pat *kid,
+                         LeafCtx *c);
+bool verify_fresh_leaf(const Instance *in, const graft_pat *p);
+/* verify_build_call.c: op call p built, operands and attributes; a call of
+ * op made of args and evaluated (p, the call's pattern or NULL, says how
+ * many results an ONNX op gets). */
+graft_node *verify_build_op(Instance *in, const graft_pat *p);
+graft_node *verify_finish_call(Instance *in, const graft_pat *p, const char *op,
+                               graft_node **args, int nargs, const graft_attr *attrs, int nattrs);
+/* verify_build_value.c: records why building failed (the first reason
+ * only) and returns NULL; the value of node n (zeroed until set), its
+ * tensor when it is one; n's type from its value v, so that guards can
+ * ask rank(c). */
+graft_node *verify_fail(Instance *in, const char *fmt, ...) GRAFT_PRINTF(2, 3);
+Value *verify_value_of(Instance *in, const graft_node *n);
+const Tensor *verify_tensor_of(Instance *in, const graft_node *n);
+void verify_set_type(Instance *in, graft_node *n, const Value *v);
 /* A new random value for each leaf that is not fixed. */
 void verify_draw(Instance *in, bool all_positive);
 /* Uniform in [0, 1). */

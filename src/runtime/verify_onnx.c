@@ -347,6 +347,23 @@ static int squeeze_axes(const Tensor *x, int k, int64_t *out)
     return k == 0 && n > 0 ? n : -1;
 }
 
+/* Pad's pads: (rank 3 and more) the spatial dims only, 1 before and 2
+ * after, as a Conv's or pool's own pads read them (PadFusion folds such a
+ * Pad into them), first, so that such a rule is checked on a Pad that
+ * pads; then none, and 1 on every side. */
+static int pad_input(const Tensor *x, int k, int64_t *out)
+{
+    int r = x->rank;
+    if (r < 3)
+        k++;
+    if (k > 0)
+        return k < 3 ? fill(out, 2 * r, k - 1) : -1;
+    fill(out, 2 * r, 0);
+    fill(out + 2, r - 2, 1);
+    fill(out + r + 2, r - 2, 2);
+    return 2 * r;
+}
+
 int verify_onnx_shape_input(const char *op, int i, const Tensor *x, int k, int64_t *out)
 {
     static const int64_t axes[] = {1, -1, 0};
@@ -366,7 +383,7 @@ int verify_onnx_shape_input(const char *op, int i, const Tensor *x, int k, int64
         return x->rank;
     }
     if (is(op, "Pad"))
-        return k < 2 ? fill(out, 2 * x->rank, k) : -1;
+        return pad_input(x, k, out);
     if (is(op, "TopK"))
         return k < 2 ? fill(out, 1, k + 1) : -1;
     if (is(op, "Gather")) { /* [1, 0] or [-1]: in range on any axis (dims >= 2) */

@@ -30,7 +30,7 @@
  *  - 2-d pooling: rank 4 in the layout, rows and columns at least 5 and
  *    at least the window.
  * A choice that other operands' shapes constrain (a sibling of an
- * element-wise op) is left to the caller (verify_build.c), and so is a
+ * element-wise op) is left to the caller (verify_build_leaf.c), and so is a
  * shape of more than MAX_LEAF_ELEMENTS elements (the instance is then
  * built on the base shape, which the op may refuse).
  */

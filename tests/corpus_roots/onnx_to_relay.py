@@ -18,6 +18,23 @@ nn.layer_norm, Softmax nn.softmax, Transpose transpose, Reshape reshape,
 Add, Mul, Div, Erf add, multiply, divide, erf; a scalar constant is a
 literal.  A value is computed once however often it is read, as TVM's
 EliminateCommonSubexpr leaves a module.
+
+attention_pos.relay is written the other way (Dynamic): its input keeps
+the batch and tokens free, Tensor[(?, ?, 16), float32], as the export left
+them, so the shapes are computed in the module, with the ops TVM's
+importer uses for a shape it does not know: Shape is shape_of(x,
+dtype="int64"), Gather of a scalar index take(s, Ni64, axis=0), Unsqueeze
+expand_dims, Concat concatenate, Reshape by a computed shape dyn.reshape,
+and Slice by a computed end dyn.strided_slice (begin, end and strides over
+every axis, as TVM's Slice scatters them).  Each ONNX node is a Relay call
+of its own, as an importer writes it, before EliminateCommonSubexpr: the
+shape read three times, dim 1 twice, is what multiroot.graft's
+shape_share and take_share make once.  MatMul of two computed 4-D values
+is nn.batch_matmul of both reshaped with newshape=[-3, -2] (the two
+leading dims as one), reshaped back with [-4, -1, H, -2] (H the heads);
+TVM's importer computes those shapes with more shape_of calls instead,
+which are not written here (a simplification: the module is not TVM's
+byte for byte).
 """
 import base64
 import json
@@ -35,16 +52,24 @@ MODELS = {"attention_qkv": (1, 16, 64), "attention_gqa": (1, 16, 64),
 
 
 def ndarray(a):
-    """TVM's saved NDArray: magic, reserved, CPU device, rank, dtype, dims, bytes."""
+    """TVM's saved NDArray: magic, reserved, CPU device, rank, dtype (float32,
+    or int64 for a shape), dims, bytes."""
     head = struct.pack("<QQii", 0xDD5E40F096B4A13F, 0, 1, 0)
-    head += struct.pack("<iBBH", a.ndim, 2, 32, 1)
+    wide = a.dtype == np.int64
+    head += struct.pack("<iBBH", a.ndim, 0 if wide else 2, 64 if wide else 32, 1)
     dims = b"".join(struct.pack("<q", d) for d in a.shape)
-    data = a.astype("<f4").tobytes()
+    data = a.astype("<i8" if wide else "<f4").tobytes()
     return base64.b64encode(head + dims + struct.pack("<q", len(data)) + data).decode()
 
 
-def ty(shape):
-    return "Tensor[(%s), float32]" % ", ".join(str(d) for d in shape)
+def ty(shape, dtype="float32"):
+    return "Tensor[(%s), %s]" % (", ".join("?" if d is None else str(d) for d in shape), dtype)
+
+
+def broadcast(a, b):
+    """numpy's broadcast of two shapes, an unknown dim (None) unknown."""
+    a, b = (1,) * (len(b) - len(a)) + tuple(a), (1,) * (len(a) - len(b)) + tuple(b)
+    return tuple(y if x == 1 else x if y == 1 or x == y else None for x, y in zip(a, b))
 
 
 def literal(v):
@@ -143,7 +168,7 @@ class Module:
             r = self.emit("transpose(%s, axes=%s)" % (v[0], perm), [s[0][p] for p in perm])
         elif op in ("Add", "Mul", "Div"):
             f = {"Add": "add", "Mul": "multiply", "Div": "divide"}[op]
-            out = np.broadcast_shapes(s[0], s[1])
+            out = broadcast(s[0], s[1])
             r = self.emit("%s(%s, %s)" % (f, v[0], v[1]), out)
         elif op == "Erf":
             r = self.emit("erf(%s)" % v[0], s[0])
@@ -179,11 +204,111 @@ class Module:
                 % (self.params, body, out, json.dumps(meta)))
 
 
+class Dynamic(Module):
+    """The module of a model whose input keeps unknown dims (None): the
+    shapes computed by Relay ops, each ONNX node a call of its own (the
+    docstring above)."""
+
+    def const(self, a):
+        if a.dtype != np.int64:
+            return super().const(a)
+        self.consts.append(np.ascontiguousarray(a))
+        return "meta[relay.Constant][%d] /* ty=%s */" % (len(self.consts) - 1,
+                                                         ty(a.shape, "int64"))
+
+    def value(self, name):
+        if name in self.known and self.known[name].dtype == np.int64:
+            a = self.known[name]
+            if name not in self.expr:
+                self.expr[name] = "%di64" % a if a.ndim == 0 else self.const(a)
+                self.shape[name] = a.shape
+            return self.expr[name]
+        return super().value(name)
+
+    def emit(self, text, shape):
+        self.lines.append("  %%%d = %s;" % (len(self.lines), text))
+        return "%%%d" % (len(self.lines) - 1), tuple(shape)
+
+    def shape_node(self, n, a, v):
+        """The shape computations, as Relay calls; None for another op."""
+        op, s = n.op_type, [self.shape.get(i) for i in n.input]
+        if op == "Shape":
+            return self.emit('shape_of(%s, dtype="int64")' % v[0], (len(s[0]),))
+        if op == "Gather":
+            return self.emit("take(%s, %s, axis=%d)" % (v[0], v[1], a.get("axis", 0)), ())
+        if op == "Unsqueeze":
+            axes = [int(x) for x in self.known[n.input[1]]]
+            return self.emit("expand_dims(%s, axis=%d)" % (v[0], axes[0]), (1,))
+        if op == "Concat":
+            return self.emit("concatenate((%s), axis=%d)" % (", ".join(v), a["axis"]),
+                             (sum(x[0] for x in s),))
+        return None
+
+    def node(self, n):
+        a = {t.name: onnx.helper.get_attribute_value(t) for t in n.attribute}
+        op = n.op_type
+        if op == "Constant":
+            self.known[n.output[0]] = numpy_helper.to_array(a["value"])
+            return
+        if op not in ("Shape", "Gather", "Unsqueeze", "Concat", "Reshape", "Slice", "MatMul"):
+            return super().node(n)
+        if op == "MatMul" and n.input[1] in self.inits:
+            return super().node(n)
+        v = [self.value(i) for i in n.input if not (op == "Unsqueeze" and i == n.input[1])]
+        r = self.shape_node(n, a, v)
+        if op == "Reshape":
+            r = self.emit("dyn.reshape(%s, %s, newshape=[])" % (v[0], v[1]),
+                          self.reshaped(n.input[1]))
+        elif op == "Slice":
+            r = self.slice(n, v)
+        elif op == "MatMul":
+            r = self.batch_matmul(v, [self.shape[i] for i in n.input])
+        self.expr[n.output[0]], self.shape[n.output[0]] = r
+
+    def reshaped(self, name):
+        """A computed shape's dims: those the Concat took from constants."""
+        for m in self.g.node:
+            if m.output[0] == name:
+                return tuple(int(self.known[i][0]) if i in self.known else None
+                             for i in m.input)
+        raise KeyError(name)
+
+    def slice(self, n, v):
+        """Slice(data, starts, ends, axes=[0], steps) of a constant by a
+        computed end: dyn.strided_slice over every axis, the other axes
+        whole."""
+        data = self.inits[n.input[0]]
+        assert [int(x) for x in self.known[n.input[3]]] == [0]
+        rest = np.array(data.shape[1:], dtype=np.int64)
+        begin = self.const(np.zeros(data.ndim, dtype=np.int64))
+        end, _ = self.emit("concatenate((%s, %s), axis=0)" % (v[2], self.const(rest)),
+                           (data.ndim,))
+        strides = self.const(np.ones(data.ndim, dtype=np.int64))
+        return self.emit("dyn.strided_slice(%s, %s, %s, %s, begin=None, end=None, "
+                         "strides=None, axes=None)" % (v[0], begin, end, strides),
+                         (None,) + data.shape[1:])
+
+    def batch_matmul(self, v, shapes):
+        (sa, sb), heads = shapes, shapes[0][1]
+        x, _ = self.emit("reshape(%s, newshape=[-3, -2])" % v[0], (None,) + sa[2:])
+        y, _ = self.emit("reshape(%s, newshape=[-3, -2])" % v[1], (None,) + sb[2:])
+        z, _ = self.emit("nn.batch_matmul(%s, %s)" % (x, y), (None, sa[2], sb[3]))
+        return self.emit("reshape(%s, newshape=[-4, -1, %d, -2])" % (z, heads),
+                         (sa[0], heads, sa[2], sb[3]))
+
+
+DYNAMIC = {"attention_pos": (None, None, 16)}
+
+
 def main():
     for name, shape in MODELS.items():
         model = onnx.load(os.path.join(HERE, "..", "onnx", name + ".onnx"))
         with open(os.path.join(HERE, name + ".relay"), "w") as f:
             f.write(Module(model, shape).text())
+    for name, shape in DYNAMIC.items():
+        model = onnx.load(os.path.join(HERE, "..", "onnx", name + ".onnx"))
+        with open(os.path.join(HERE, name + ".relay"), "w") as f:
+            f.write(Dynamic(model, shape).text())
 
 
 main()

@@ -1,6 +1,6 @@
 #!/bin/sh
 # deep_guard.sh - where-clauses nested 4000 deep compile to C that every
-# C compiler takes (note [flat guards] in src/compiler/emit_c_code.c): no statement
+# C compiler takes (note [flat guards] in src/compiler/emit_c_guard.c): no statement
 # nests '(' or '[' deeper than 32, the C builds warning-free with gcc and
 # clang (when installed), and the compiled rewriter gives graft run's
 # output, which is tests/emit/deep_guard.expected.relay: of the model's two

@@ -7,7 +7,8 @@
 # stdpatterns/onnx/merge.graft (rules of several roots: note [compiled
 # roots] in src/compiler/emit_c_tables.c), tests/onnx/gap_to_reducemean.graft
 # and tests/emit/onnx_attrs.graft (tensor, strings and graph attributes; a
-# domain of its own) and onnx_if.graft (a new node the writer refuses).
+# domain of its own) and onnx_if.graft (a new node the writer refuses);
+# stdpatterns/onnx/conv.graft's PadFusion on tests/onnx/fusions/pad_fusions.onnxtxt.
 # Each is compiled with -Wall -Wextra -Wpedantic -Werror, and the program
 # and graft run meet every model of tests/onnx/ (binary), the input of
 # tests/std/onnx_merge (where each rule of merge.graft fires once),
@@ -116,7 +117,7 @@ for name in conv_bn tiny local_function encoder_op17; do
 done
 small="$src/tests/onnx/conv_bn.onnx $src/tests/onnx/tiny.onnx $src/tests/onnx/attributes.onnx
        $src/tests/onnx/if_subgraph.onnx $src/tests/onnx/local_function.onnx
-       $src/tests/std/onnx_merge/input.onnx
+       $src/tests/std/onnx_merge/input.onnx $src/tests/golden/index_var/split.onnxtxt
        $src/tests/emit/onnx_attrs.onnxtxt $work/conv_bn.onnxtxt $work/tiny.onnxtxt
        $work/local_function.onnxtxt $work/encoder_op17.onnxtxt"
 large=""
@@ -124,7 +125,8 @@ for m in tests/onnx/*_op13.onnx tests/onnx/*_op17.onnx; do large="$large $src/$m
 
 first=1
 for r in stdpatterns/onnx_fold_bn.graft stdpatterns/onnx_partition.graft \
-         stdpatterns/onnx/merge.graft tests/onnx/gap_to_reducemean.graft tests/emit/onnx_attrs.graft tests/emit/onnx_if.graft; do
+         stdpatterns/onnx/merge.graft tests/onnx/gap_to_reducemean.graft tests/emit/onnx_attrs.graft tests/emit/onnx_if.graft \
+         tests/golden/index_var/split_onnx.graft tests/golden/index_var/split_run.graft; do
     build "$r" prog || continue
     for m in $small; do
         case $m in *attributes.onnx|*if_subgraph.onnx|*/onnx_attrs.onnxtxt) ;; *) continue ;; esac
@@ -202,6 +204,21 @@ want 0
 fired=$(awk '$1 ~ /_(merge|share|concat)$/ && $4 == 1 { n++ } END { print n + 0 }' "$work/comp.err")
 if [ "$fired" != 6 ] || ! grep -q '^total: 6 rewrites' "$work/comp.err"; then
     echo "FAIL: compiled merge.graft on tests/std/onnx_merge/input.onnx: $fired rules fired:"
+    cat "$work/comp.err"
+    fail=1
+fi
+
+# PadFusion's guards and computed pads read a constant's elements
+# (value(pads)[i], graft_gv_value_at in the compiled guard): the compiled
+# conv.graft fires its six pad rules on tests/onnx/fusions/pad_fusions.onnxtxt
+# and leaves its near misses, as graft run does.
+r=stdpatterns/onnx/conv.graft
+build "$r" conv || exit 1
+compare "$r" conv "$src/tests/onnx/fusions/pad_fusions.onnxtxt" -o out.onnx --stats=counts
+want 0
+fired=$(awk '$1 ~ /^pad_/ && $4 == 1 { n++ } END { print n + 0 }' "$work/comp.err")
+if [ "$fired" != 6 ] || ! grep -q '^total: 6 rewrites' "$work/comp.err"; then
+    echo "FAIL: compiled conv.graft on pad_fusions.onnxtxt: $fired pad rules fired:"
     cat "$work/comp.err"
     fail=1
 fi

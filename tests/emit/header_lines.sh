@@ -41,7 +41,7 @@ fi
     --header "$work/small.expected.h" --name small_rules || exit 1
 cmp -s "$work/a.c" "$work/b.c" || { echo "FAIL: two runs differ"; fail=1; }
 
-# #line (note [line directives] in emit_c_code.c): each guard entered and
+# #line (note [line directives] in emit_c_action.c): each guard entered and
 # left once, each statement of an action that builds a node under its own
 # directive (21 into small.graft in all), and 8 back into the C file.
 "$GRAFT" compile small.graft -o "$work/lines.c" || exit 1

@@ -15,6 +15,7 @@ what the earlier fusion leaves.
 import math
 import sys
 
+import numpy
 import onnx
 from onnx import numpy_helper, shape_inference
 
@@ -40,12 +41,18 @@ class Graph:
             if n.op_type == "Constant" and len(n.attribute) == 1 and n.attribute[0].name == "value":
                 self.consts[n.output[0]] = numpy_helper.to_array(n.attribute[0].t)
         self.types = {}
+        self.symbolic = {}  # dims with a symbolic dim named ("tokens"), as graft's '?'
         for v in list(g.input) + list(g.value_info) + list(g.output):
             tt = v.type.tensor_type
             if v.type.HasField("tensor_type") and tt.HasField("shape"):
                 dims = tuple(d.dim_value if d.HasField("dim_value") else None
                              for d in tt.shape.dim)
                 self.types[v.name] = (tt.elem_type, dims)
+                self.symbolic[v.name] = tuple(
+                    d.dim_value if d.HasField("dim_value") else
+                    d.dim_param if d.HasField("dim_param") else None for d in tt.shape.dim)
+            elif v.type.HasField("tensor_type"):
+                self.types[v.name] = (tt.elem_type, None)  # dtype known, shape not
         for name, a in self.consts.items():
             self.types[name] = (onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[a.dtype], a.shape)
 
@@ -68,18 +75,23 @@ class Graph:
 
     def shape(self, name):
         t = self.types.get(name)
-        return tuple(t[1]) if t and None not in t[1] else None
+        return tuple(t[1]) if t and t[1] is not None and None not in t[1] else None
 
     def rank(self, name):
         t = self.types.get(name)
-        return len(t[1]) if t else None
+        return len(t[1]) if t and t[1] is not None else None
 
     def dtype(self, name):
         t = self.types.get(name)
         return t[0] if t else None
 
     def same_shape(self, a, b):
-        return self.shape(a) is not None and self.shape(a) == self.shape(b)
+        """Equal dims, a symbolic dim equal to the same symbol (graft's
+        inference carries one '?' from operand to result alike)."""
+        if self.shape(a) is not None:
+            return self.shape(a) == self.shape(b)
+        sa, sb = self.symbolic.get(a), self.symbolic.get(b)
+        return sa is not None and None not in sa and sa == sb
 
 
 def attr(node, name, default=None):
@@ -128,6 +140,21 @@ def eliminate(g, c):
             p2 = attr(n, "perm")
             if p1 and p2 and len(p1) == len(p2) and all(p1[p2[i]] == i for i in range(len(p2))):
                 c["eliminate_transpose_pair"] += 1
+
+
+def keeps_shape(g, out, a, b):
+    """Whether out = a + b has a's shape: the shapes say so, or b is one
+    vector as long as a's last dim (numpy's broadcast then leaves a as it
+    is, whatever a's other dims, unknown where shape inference lost them;
+    a MatMul by an initializer has that initializer's last dim)."""
+    if g.same_shape(out, a):
+        return True
+    t = g.types.get(a)
+    last = t[1][-1] if t is not None and t[1] else None
+    mm = g.op(a, "MatMul")
+    if last is None and mm is not None and mm.input[1] in g.consts:  # (..., K) @ (K, N)
+        last = g.consts[mm.input[1]].shape[-1]
+    return g.rank(b) == 1 and last is not None and last == g.types[b][1][0]
 
 
 def noop(g, n):
@@ -195,7 +222,8 @@ def gelus(g, c):
         c[form] += 1
         bias = g.op(x, "Add")
         if bias is not None and inside(g, x, inner + [root]) and any(
-                g.rank(b) == 1 and b in g.consts and g.same_shape(x, a) for a, b in operands(bias)):
+                g.rank(b) == 1 and b in g.consts and keeps_shape(g, x, a, b)
+                for a, b in operands(bias)):
             c["bias_gelu" if form.startswith("gelu") else "fast_gelu_bias"] += 1
             g.fused.add(id(bias))
     return [r for _, r, _, _ in found]
@@ -375,13 +403,98 @@ def attention(g, c):
                 break
 
 
+def ints(g, name):
+    """The int64 value of a shape computation (constants, Shape of a known
+    shape, Gather, Add, Sub, Mul, Div), evaluated here, else None."""
+    if name in g.consts:
+        return g.consts[name].astype("int64").reshape(-1)
+    n = g.producer.get(name)
+    if n is None:
+        return None
+    if n.op_type == "Shape":
+        shape = g.shape(n.input[0])
+        return None if shape is None else numpy.array(shape, dtype="int64")
+    vals = [ints(g, i) for i in n.input]
+    if any(v is None for v in vals):
+        return None
+    if n.op_type == "Gather" and attr(n, "axis", 0) == 0:
+        return vals[0][vals[1]]
+    ops = {"Add": numpy.add, "Sub": numpy.subtract, "Mul": numpy.multiply,
+           "Div": numpy.floor_divide}
+    return ops[n.op_type](vals[0], vals[1]) if n.op_type in ops else None
+
+
+def head_of(g, name, perm):
+    """The Slice of torch's packed projection under Transpose(Reshape(...)):
+    (slice, reshape) when name is such a head, else None."""
+    tr = g.op(name, "Transpose")
+    rs = g.op(tr.input[0], "Reshape") if tr is not None else None
+    sl = g.op(rs.input[0], "Slice") if rs is not None else None
+    if sl is None or list(attr(tr, "perm", [])) != perm or len(sl.input) != 4:
+        return None
+    return sl, rs
+
+
+def attention_block(g, root):
+    """The nodes of torch's self-attention ending at Reshape root
+    (stdpatterns/onnx/attention.graft's attention_fusion): softmax(Q K^T / s)
+    V, transposed back, of three heads sliced from one Add(MatMul(
+    Transpose(x), W), b) along its last axis at [0, D), [D, 2 D), [2 D, 3 D)
+    (the bounds evaluated here from the Shape arithmetic), batch 1, W
+    (D, 3 D), the heads reshaped alike to (S, B N, D / N).  None when root
+    is not such a block."""
+    tr4 = g.op(root.input[0], "Transpose")
+    pv = g.op(tr4.input[0], "MatMul") if tr4 is not None else None
+    if pv is None or list(attr(tr4, "perm", [])) != [1, 0, 2]:
+        return None
+    sm = g.op(pv.input[0], "Softmax")
+    qk = g.op(sm.input[0], "MatMul") if sm is not None and attr(sm, "axis", -1) == -1 else None
+    div = g.op(qk.input[0], "Div") if qk is not None else None
+    heads = [head_of(g, div.input[0], [1, 0, 2]) if div is not None else None,
+             head_of(g, qk.input[1], [1, 2, 0]) if qk is not None else None,
+             head_of(g, pv.input[1], [1, 0, 2])]
+    if None in heads or g.number(div.input[1]) is None or div.input[1] not in g.consts:
+        return None
+    a = heads[0][0].input[0]
+    add = g.op(a, "Add")
+    mm, b = next(((g.op(m, "MatMul"), b) for m, b in operands(add)
+                  if g.op(m, "MatMul") is not None and b in g.consts), (None, None)) \
+        if add is not None else (None, None)
+    tr0 = g.op(mm.input[0], "Transpose") if mm is not None else None
+    if tr0 is None or list(attr(tr0, "perm", [])) != [1, 0, 2] or mm.input[1] not in g.consts:
+        return None
+    x = tr0.input[0]
+    sx, shape_q = g.shape(x), g.shape(heads[0][1].output[0])
+    if sx is None or len(sx) != 3 or sx[0] != 1 or shape_q is None or len(shape_q) != 3 or \
+            g.shape(mm.input[1]) != (sx[2], 3 * sx[2]) or g.rank(b) != 1:
+        return None
+    d = sx[2]
+    for k, (sl, rs) in enumerate(heads):
+        bounds = [ints(g, i) for i in sl.input[1:]]
+        if sl.input[0] != a or any(v is None or v.size != 1 for v in bounds) or \
+                [int(v[0]) for v in bounds] != [k * d, (k + 1) * d, -1] or \
+                g.shape(rs.output[0]) != shape_q:
+            return None
+    if shape_q[0] != sx[1] or shape_q[1] * shape_q[2] != d:
+        return None
+    return [root, tr4, pv, sm, qk, div, tr0, mm, add] + [n for h in heads for n in h]
+
+
+def attention_fusions(g, c):
+    for n in g.nodes:
+        block = attention_block(g, n) if n.op_type == "Reshape" else None
+        if block is not None:
+            c["attention_fusion"] += 1
+            g.fused.update(id(m) for m in block)
+
+
 # ---- matmul.graft ----
 
 def matmul(g, c, gelu_roots):
     taken = set()
     for n in g.nodes:
-        t = n.op_type
-        if t == "Add" and id(n) not in g.fused:
+        t = n.op_type if id(n) not in g.fused else None  # an attention block's: gone
+        if t == "Add":
             for m, bias in operands(n):
                 mm = g.op(m, "MatMul")
                 if mm is not None and g.nusers(m) == 1 and g.rank(mm.input[0]) == 2 and \
@@ -425,7 +538,8 @@ def matmul(g, c, gelu_roots):
                         break
     gemm_acts(g, c)
     for n in g.nodes:
-        tr = g.op(n.input[1], "Transpose") if n.op_type == "MatMul" else None
+        tr = g.op(n.input[1], "Transpose") if n.op_type == "MatMul" and \
+            id(n) not in g.fused else None
         perm = list(attr(tr, "perm", [])) if tr is not None else []
         if tr is not None and id(n) not in taken and g.nusers(n.input[1]) == 1 and \
                 perm in ([1, 0], [0, 2, 1], [0, 1, 3, 2]):
@@ -446,7 +560,7 @@ eliminate_noop eliminate_reshape reshape_fusion eliminate_unsqueeze eliminate_tr
 fuse_relu_clip fuse_clip_relu
 gelu_erf_div gelu_erf_mul fast_gelu bias_gelu fast_gelu_bias conv_relu conv_sigmoid conv_tanh
 conv_leaky_relu conv_clip layer_norm rms_norm skip_layer_norm_bias skip_layer_norm
-skip_rms_norm bias_softmax matmul_add_gemm gemm_transpose_a gemm_transpose_b div_mul not_where
+skip_rms_norm bias_softmax attention_fusion matmul_add_gemm gemm_transpose_a gemm_transpose_b div_mul not_where
 matmul_scale matmul_scale_div matmul_scale_input matmul_div_input matmul_transpose_b gemm_relu
 gemm_sigmoid gemm_tanh gemm_leaky_relu""".split()
 
@@ -459,6 +573,7 @@ def main():
     activations(g, c)
     normalization(g, c)
     attention(g, c)
+    attention_fusions(g, c)
     matmul(g, c, roots)
     for rule in RULES:
         print(rule, c[rule])

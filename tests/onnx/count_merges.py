@@ -10,14 +10,16 @@ input by constant 2-D weights of one shape merge (qkv_merge), then two
 (kv_merge); two Convs of one input with weights of one shape, no bias and
 the same attributes (conv_merge); n Shapes of one input with the same start
 and end are made once (n - 1 rewrites, shape_share), and so are n Gathers
-of one shape (after that sharing), one indices value and one axis
-(gather_share); a Concat of a two-way Split's pieces in order, on the
-Split's axis, is removed (split_concat).
+of one shape (after that sharing) and one axis whose indices are
+constants of one element (an initializer or a Constant node) equal in
+rank and value (gather_share); a Concat of a two-way Split's pieces in
+order, on the Split's axis, is removed (split_concat).
 """
 import sys
 from collections import defaultdict
 
 import onnx
+import onnx.numpy_helper
 
 
 def attrs(node):
@@ -47,10 +49,21 @@ def conv_merges(g, weights):
     return sum(k // 2 for k in groups.values())
 
 
+def constants(g):
+    """Every constant value by name: the initializers and the Constant
+    nodes' value attributes."""
+    values = {t.name: onnx.numpy_helper.to_array(t) for t in g.initializer}
+    for n in g.node:
+        if n.op_type == "Constant" and n.attribute[0].name == "value":
+            values[n.output[0]] = onnx.numpy_helper.to_array(n.attribute[0].t)
+    return values
+
+
 def sharing(g):
     """(shape_share, gather_share): repeats made once; a Gather's data is
-    named by the first Shape of its kind."""
-    first, shapes, gathers = {}, 0, defaultdict(int)
+    named by the first Shape of its kind, its indices by their rank and
+    value when they are a constant of one element (else by name)."""
+    first, shapes, gathers, values = {}, 0, defaultdict(int), constants(g)
     for n in g.node:
         if n.op_type == "Shape":
             a = attrs(n)
@@ -60,8 +73,9 @@ def sharing(g):
             first[n.output[0]] = first[key]
     for n in g.node:
         if n.op_type == "Gather":
-            gathers[(first.get(n.input[0], n.input[0]), n.input[1],
-                     attrs(n).get("axis", 0))] += 1
+            i = values.get(n.input[1])
+            index = (i.ndim, i.item()) if i is not None and i.size == 1 else n.input[1]
+            gathers[(first.get(n.input[0], n.input[0]), index, attrs(n).get("axis", 0))] += 1
     return shapes, sum(k - 1 for k in gathers.values())
 
 

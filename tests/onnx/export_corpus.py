@@ -23,6 +23,7 @@ from collections import Counter
 
 import onnx
 import torch
+import torch.onnx.operators
 import torchvision
 
 SEED = 28  # the issue's number
@@ -174,6 +175,37 @@ class ConvAttention(torch.nn.Module):
         return x + self.gamma * y
 
 
+class PositionalAttention(torch.nn.Module):
+    """Learned positions sliced to the input's length, then attention with
+    separate q, k and v.  The length for the slice is read as a tensor,
+    torch.onnx.operators.shape_as_tensor(x)[1], as fairseq's positional
+    embeddings read it for export; the views read x.size(1).  torch's
+    tracer makes one Gather of one size() per dim, but these are two
+    different calls: the export reads dim 1 of x twice, each Gather with
+    an index Constant of its own (gather_share's by-value case)."""
+
+    def __init__(self, d, heads, length):
+        super().__init__()
+        self.h, self.hd = heads, d // heads
+        self.pos = torch.nn.Parameter(torch.randn(length, d))
+        self.q, self.k, self.v = (torch.nn.Linear(d, d) for _ in range(3))
+
+    def forward(self, x):
+        b, t = x.size(0), x.size(1)
+        x = x + self.pos[:torch.onnx.operators.shape_as_tensor(x)[1]]
+        q, k, v = (p(x).view(b, t, self.h, self.hd).transpose(1, 2)
+                   for p in (self.q, self.k, self.v))
+        a = torch.softmax(q @ k.transpose(-2, -1) / self.hd ** 0.5, dim=-1)
+        return (a @ v).transpose(1, 2).reshape(b, t, -1)
+
+
+def positional_attention():
+    """One PositionalAttention of width 16, 2 heads, 32 positions: tiny."""
+    torch.manual_seed(SEED)
+    model = PositionalAttention(16, 2, 32)
+    return model, torch.randn(1, 4, 16, generator=torch.Generator().manual_seed(SEED))
+
+
 def blocks(kv_heads):
     """Two Blocks of width 64, 8 heads; tokens of a batch and length the
     export leaves free (dynamic axes), so the shapes are read in the graph."""
@@ -194,7 +226,8 @@ def conv_attention():
 # (stdpatterns/onnx/merge.graft; tests/std_corpus_roots.sh): opset 17 only,
 # named without the _opN of the models above.  TOKENS: dynamic axes.
 ROOTS_MODELS = [("attention_qkv", blocks(8), True), ("attention_gqa", blocks(2), True),
-                ("attention_conv", conv_attention, False)]
+                ("attention_conv", conv_attention, False),
+                ("attention_pos", positional_attention, True)]
 
 MODELS = [
     cnn("mobilenet_v2", lambda: torchvision.models.mobilenet_v2(width_mult=0.25,

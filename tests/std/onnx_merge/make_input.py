@@ -45,11 +45,14 @@ c1 = node("Conv", ["img", tensor("cw1", (4, 3, 3, 3))], "c1", "conv1", pads=[1, 
 c2 = node("Conv", ["img", tensor("cw2", (4, 3, 3, 3))], "c2", "conv2", pads=[1, 1, 1, 1])
 c3 = node("Conv", ["img", tensor("cw3", (4, 3, 1, 1))], "c3", "conv3")
 conv = node("Add", [node("Add", [c1, c2], "c12", "c12"), c3], "conv", "conv")
-# yes: shape_share, then gather_share (one index initializer, i1);
+# yes: shape_share, then gather_share (the index initializer i1 and a
+# Constant node of the same value, as torch writes one per Gather);
 # no: gather_share (index i0);
 # no: shape_share (start=1)
 g1 = node("Gather", [node("Shape", [conv], "s1", "shape1"), index("i1", 1)], "g1", "gather1")
-g2 = node("Gather", [node("Shape", [conv], "s2", "shape2"), "i1"], "g2", "gather2")
+i1c = node("Constant", [], "i1c", "index1",
+           value=numpy_helper.from_array(np.array(1, dtype=np.int64)))
+g2 = node("Gather", [node("Shape", [conv], "s2", "shape2"), i1c], "g2", "gather2")
 g0 = node("Gather", ["s2", index("i0", 0)], "g0", "gather0")
 shp = node("Add", [g1, g2], "shp", "shp")
 s3 = node("Shape", [conv], "s3", "shape3", start=1)

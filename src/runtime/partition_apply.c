@@ -1,0 +1,115 @@
+/* partition_apply.c - a group replaced by a call of a new function: its
+ * parameters, its region moved or copied into the body, the call in the
+ * roots' place (note [partition semantics] in partition.c). */
+#include "partition_impl.h"
+
+#include "type_infer.h"
+
+/* Marks a group's inputs in p->input (or clears them: on false); inputs
+ * are nodes of the graph before the pass. */
+static void mark_inputs(Pass *p, graft_node *const *inputs, uint32_t ninputs, bool on)
+{
+    for (uint32_t k = 0; k < ninputs; k++) {
+        uint32_t id = node_id(inputs[k]);
+        if (id < p->size)
+            p->input[id] = on ? k + 1 : 0;
+    }
+}
+
+/* A group of several roots: the body is the tuple of the roots' body
+ * nodes, typed with the pass's bodies. */
+static graft_node *roots_tuple(Pass *p, const Group *gr)
+{
+    graft_node *const *roots = group_roots(p->gp, gr);
+    VEC(graft_node *) fields = {0};
+    for (int j = 0; j < gr->nroots; j++)
+        vec_push(&fields, p->body[node_id(roots[j])]);
+    graft_node *t = graph_add_tuple(p->e->g, fields.items, gr->nroots);
+    vec_free(&fields);
+    vec_push(&p->untyped, t);
+    return t;
+}
+
+/* Each root's uses, and the output or body it was, go to its field of
+ * call, in outer, the roots' scope; the body tuple keeps reading a moved
+ * root, whose use the move took too. */
+static void roots_to_fields(Pass *p, const Group *gr, graft_node *call, graft_node *tuple,
+                            graft_node *outer)
+{
+    graft_graph *g = p->e->g;
+    graft_node *const *roots = group_roots(p->gp, gr);
+    graph_set_scope(g, call, outer);
+    for (int j = 0; j < gr->nroots; j++) {
+        graft_node *field = graph_add_getitem(g, call, j);
+        graph_set_scope(g, field, outer);
+        if (node_type(roots[j]))
+            graph_set_type(g, field, node_type(roots[j]));
+        graph_set_scope(g, roots[j], outer);
+        graph_replace_all_uses(g, roots[j], field);
+        graft_node *in_body = p->body[node_id(roots[j])];
+        if (node_arg(tuple, j) != in_body)
+            graph_set_arg(g, tuple, j, in_body);
+    }
+}
+
+/* Replaces a group by a call of a new function: parameters first (so the
+ * graph adopts a copied body into the function), the body, the call.
+ * The new nodes are typed after the pass's last group (partition_apply_groups). */
+static void apply_group(Pass *p, const Group *gr)
+{
+    graft_graph *g = p->e->g;
+    const graft_rule *rule = &p->e->rs->rules[p->rule];
+    graft_node **inputs = group_inputs(p->gp, gr);
+    graft_node **params = partition_make_params(p, gr, inputs);
+    mark_inputs(p, inputs, gr->ninputs, true);
+    partition_region_of(p, gr);
+    bool move = partition_movable(p, gr);
+    graft_node *body =
+        move ? partition_move_region(p, gr, params) : partition_copy_region(p, gr, params);
+    if (gr->nroots)
+        body = roots_tuple(p, gr);
+    p->copied |= !move;
+    int nattrs;
+    const graft_attr *attrs = partition_fn_attrs(p, rule, &nattrs);
+    graft_node *outer = node_scope(gr->root);
+    graft_node *fn = graph_add_func(g, params, (int)gr->ninputs, body, attrs, nattrs);
+    graft_node *call = graph_add_fn_call(g, fn, inputs, (int)gr->ninputs);
+    if (gr->nroots) {
+        roots_to_fields(p, gr, call, body, outer);
+    } else {
+        if (node_type(gr->root))
+            graph_set_type(g, call, node_type(gr->root));
+        /* the root's uses, and the output or body it was, go to the call:
+         * from the root's scope before the function (without parameters,
+         * it adopts all it reaches) took it in */
+        graph_set_scope(g, gr->root, outer);
+        graph_replace_all_uses(g, gr->root, call);
+    }
+    if (move)
+        partition_adopt_moved(p, fn);
+    for (size_t r = 0; r < p->region.len; r++) /* body nodes belong to this group */
+        p->body[node_id(p->region.items[r])] = NULL;
+    mark_inputs(p, inputs, gr->ninputs, false);
+    vec_push(&p->made, fn);
+    vec_push(&p->made, call);
+    if (p->e->opts.trace)
+        fprintf(p->e->opts.trace, "partition %s (%s:%d): group %u at #%u %s, %u params\n",
+                rule->name, rule->file, rule->line, gr->number, node_id(gr->root),
+                p->last_name, gr->ninputs);
+}
+
+/* Applies the pass's groups in the order found.  The bodies keep their
+ * nodes' types, the parameters their inputs', the calls their roots';
+ * the rest (the functions, body nodes without a type) is inferred once
+ * for all groups: a group's body and new nodes read only its own and
+ * nodes of the graph before the pass, whose types applying groups does
+ * not change, so typing them group by group or at the end gives the same
+ * types, and one relation cache serves the pass.  Bodies first: they
+ * come before the functions that return them. */
+void partition_apply_groups(Pass *p)
+{
+    for (size_t i = 0; i < p->groups.len; i++)
+        apply_group(p, &p->groups.items[i]);
+    type_infer_list(p->e->g, p->untyped.items, p->untyped.len);
+    type_infer_list(p->e->g, p->made.items, p->made.len);
+}

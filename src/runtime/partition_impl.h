@@ -1,0 +1,71 @@
+/* partition_impl.h - one partition pass, as the partitioner's files
+ * share it (note [partition semantics] in partition.c): the candidates
+ * and passes (partition.c), a group applied (partition_apply.c), its
+ * region and body (partition_region.c), the names of its function and
+ * parameters (partition_name.c). */
+#ifndef GRAFT_PARTITION_IMPL_H
+#define GRAFT_PARTITION_IMPL_H
+
+#include "group.h"
+#include "util.h"
+#include "walk.h"
+
+/* What a group's name is made of (note [names once]). */
+typedef VEC(uintptr_t) NameKey;
+
+/* walk_region's stack (note [one walk]), kept in the pass between groups. */
+typedef WALK(graft_node *) NodeWalk;
+
+typedef struct Pass {
+    graft_engine *e;          /* the driver */
+    uint32_t rule;      /* the partition rule */
+    Grouper *gp;        /* candidates and claims */
+    uint8_t *pre;       /* per node id: inside a partitioned function */
+    graft_node **body;        /* per node id: what stands for it in the body of
+                           the group being applied (itself when moved, its
+                           copy), or NULL outside the region */
+    uint32_t *input;    /* per node id: 1 + its index in the inputs of the
+                           group being applied, or 0 */
+    uint32_t size;      /* entries in the per-node arrays */
+    VEC(Group) groups;  /* groups kept */
+    VEC(graft_node *) region; /* scratch: a group's region in post-order */
+    NodeWalk walk;      /* scratch: walk_region's frames */
+    graft_node **args;        /* scratch: a copy's operands */
+    size_t args_cap;
+    VEC(graft_node *) params; /* scratch: a group's parameters */
+    VEC(graft_node *) untyped; /* moved nodes without a type, to infer */
+    bool copied;        /* a group was copied: its originals are garbage */
+    VEC(graft_node *) made;   /* functions and calls made, to type */
+    StrBuf name;        /* scratch: a group's PartitionedFromPattern */
+    NameKey key, last_key; /* what a group's name is made of, and
+                           the last name's (note [names once]) */
+    KeyMap fn_seen;     /* scratch: the function nodes' parts a group's key
+                           holds (note [function names]) */
+    const char *pfp;    /* "PartitionedFromPattern", interned */
+    const char *last_name;   /* the last group's name, interned */
+    const graft_attr *last_attrs;  /* the last group's function attributes */
+} Pass;
+
+/* partition_apply.c: applies the pass's groups in the order found. */
+void partition_apply_groups(Pass *p);
+
+/* partition_region.c: the group's region into p->region, each root's in
+ * the roots' order, its name's key into p->key; whether the region can
+ * move (note [moved body]); the region moved, or copied, into the body of
+ * a function of params (returns the body's root); the moved nodes put
+ * into fn's scope. */
+void partition_region_of(Pass *p, const Group *gr);
+bool partition_movable(const Pass *p, const Group *gr);
+graft_node *partition_move_region(Pass *p, const Group *gr, graft_node *const *params);
+graft_node *partition_copy_region(Pass *p, const Group *gr, graft_node *const *params);
+void partition_adopt_moved(Pass *p, graft_node *fn);
+
+/* partition_name.c: the name parts of n, and of function fn with its
+ * body, appended to p->key (note [names once], note [function names]); the
+ * new function's attributes, *n of them; the group's parameters. */
+void partition_key_part(Pass *p, const graft_node *n);
+void partition_key_function(Pass *p, graft_node *fn);
+const graft_attr *partition_fn_attrs(Pass *p, const graft_rule *rule, int *n);
+graft_node **partition_make_params(Pass *p, const Group *gr, graft_node *const *inputs);
+
+#endif

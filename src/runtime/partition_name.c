@@ -1,0 +1,184 @@
+/* partition_name.c - the names of a group's function: its
+ * PartitionedFromPattern, as TVM's MatchExtractor spells it, made once
+ * per run of groups with the same parts (note [names once]), and its
+ * parameters FunctionVar_<group>_<k>. */
+#include "partition_impl.h"
+
+#include <string.h>
+
+/* Writes the decimal digits of v at at; returns the end. */
+static char *put_digits(char *at, uint32_t v)
+{
+    char buf[10];
+    int i = sizeof buf;
+    do {
+        buf[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    memcpy(at, buf + i, sizeof buf - (size_t)i);
+    return at + (sizeof buf - (size_t)i);
+}
+
+/* note [names once]: groups of one pattern mostly get one name
+ * ("subtract_multiply_add_sqrt_divide_add_" for every copy of the seed),
+ * and building and interning its text per group cost more than the rest
+ * of making the function.  So the walk keeps what the name is made of,
+ * the interned op names and the kinds and indices of the other parts,
+ * and a group whose parts are the last group's takes the last name and
+ * attributes as they are; the text is made and interned only when the
+ * parts change. */
+
+/* Key entries that are no op name (an interned name's address is
+ * never this small). */
+enum { KEY_CALL = 1, KEY_TUPLE, KEY_GETITEM, KEY_FUNCTION };
+
+/* The name parts of n as key entries: an op name (interned, so its
+ * address says which), or a small kind marker and a tuple index. */
+void partition_key_part(Pass *p, const graft_node *n)
+{
+    switch (node_kind(n)) {
+    case NODE_CALL:
+        vec_push(&p->key, node_op(n) ? (uintptr_t)node_op(n) : (uintptr_t)KEY_CALL);
+        break;
+    case NODE_TUPLE:
+        vec_push(&p->key, (uintptr_t)KEY_TUPLE);
+        break;
+    case NODE_GETITEM:
+        vec_push(&p->key, (uintptr_t)KEY_GETITEM);
+        vec_push(&p->key, (uintptr_t)(uint32_t)node_index(n));
+        break;
+    case NODE_FUNC:
+        vec_push(&p->key, (uintptr_t)KEY_FUNCTION);
+        break;
+    default:
+        break;
+    }
+}
+
+/* The name a key spells, as TVM's MatchExtractor appends it: an op's
+ * name and '_', "Call_", "Tuple_", "TupleGetItem<i>_", "Function". */
+static void key_name(StrBuf *name, const NameKey *key)
+{
+    for (size_t i = 0; i < key->len; i++) {
+        uintptr_t k = key->items[i];
+        if (k == KEY_CALL)
+            strbuf_puts(name, "Call_");
+        else if (k == KEY_TUPLE)
+            strbuf_puts(name, "Tuple_");
+        else if (k == KEY_GETITEM)
+            strbuf_printf(name, "TupleGetItem%d_", (int)(uint32_t)key->items[++i]);
+        else if (k == KEY_FUNCTION)
+            strbuf_puts(name, "Function");
+        else
+            strbuf_printf(name, "%s_", (const char *)k);
+    }
+}
+
+/* The i-th node TVM's ExprMutator visits below n: a function's
+ * parameters and body, else the callee and the operands; NULL past the
+ * end. */
+static graft_node *visited_kid(const graft_node *n, uint32_t i)
+{
+    if (node_kind(n) == NODE_FUNC) {
+        uint32_t np = (uint32_t)node_nparams(n);
+        return i < np ? node_param(n, (int)i) : i == np ? node_body(n) : NULL;
+    }
+    if (node_callee(n)) {
+        if (i == 0)
+            return node_callee(n);
+        i--;
+    }
+    return i < (uint32_t)node_nargs(n) ? node_arg(n, (int)i) : NULL;
+}
+
+/* note [function names]: TVM's MatchExtractor mutates a function value
+ * in the group, a call's callee before its operands, its body included:
+ * so the body's parts, then "Function", name it before what reads it
+ * (TVM's test_partition_function: "nn.conv2d_FunctionCall_add_").  The
+ * key of function fn in post-order, each node once per group. */
+void partition_key_function(Pass *p, graft_node *fn)
+{
+    NodeWalk w = {0};
+    walk_push(&w, fn);
+    *keymap_put(&p->fn_seen, keymap_ptr_key(fn), 0) = 1;
+    while (w.depth) {
+        graft_node *n = walk_top(&w);
+        graft_node *kid = visited_kid(n, walk_next(&w));
+        if (!kid) {
+            partition_key_part(p, walk_pop(&w));
+            continue;
+        }
+        int64_t *seen = keymap_put(&p->fn_seen, keymap_ptr_key(kid), 0);
+        if (!*seen) {
+            *seen = 1;
+            walk_push(&w, kid);
+        }
+    }
+    walk_free(&w);
+}
+
+/* The new function's attributes: PartitionedFromPattern, then the rule's
+ * own (Composite=...), in the graph; the last group's when the name is
+ * (note [names once]; attributes are never changed once made). */
+const graft_attr *partition_fn_attrs(Pass *p, const graft_rule *rule, int *n)
+{
+    *n = 1 + rule->npart_attrs;
+    if (p->last_attrs && p->key.len == p->last_key.len &&
+        memcmp(p->key.items, p->last_key.items, p->key.len * sizeof *p->key.items) == 0)
+        return p->last_attrs;
+    graft_graph *g = p->e->g;
+    StrBuf *name = &p->name;
+    name->len = 0;
+    strbuf_append(name, "", 0); /* never NULL below */
+    key_name(name, &p->key);
+    graft_attr *attrs = arena_array(graph_arena(g), (size_t)rule->npart_attrs + 2, sizeof *attrs);
+    graft_attr_value *v = graph_new_attr_value(g, GRAFT_ATTR_STRING);
+    v->s = graph_intern_n(g, name->data, name->len);
+    if (!p->pfp)
+        p->pfp = graph_intern(g, "PartitionedFromPattern");
+    attrs[0] = (graft_attr){p->pfp, v};
+    for (int i = 0; i < rule->npart_attrs; i++) {
+        graft_attr_value *c = graph_new_attr_value(g, rule->part_attrs[i].value->kind);
+        *c = *rule->part_attrs[i].value;
+        c->s = c->s ? graph_intern(g, c->s) : NULL;
+        c->spelling = NULL;
+        c->items = NULL; /* literal lists as function attributes: not kept */
+        c->nitems = 0;
+        attrs[1 + i] = (graft_attr){graph_intern(g, rule->part_attrs[i].name), c};
+    }
+    NameKey swap = p->last_key; /* the key becomes the last */
+    p->last_key = p->key;
+    p->key = swap;
+    p->key.len = 0;
+    p->last_name = v->s;
+    p->last_attrs = attrs;
+    return attrs;
+}
+
+/* "FunctionVar_<group>_<k>" in buf, which holds "FunctionVar_<group>_"
+ * up to prefix; graph_add_fn_param interns it (once: the name is new). */
+static const char *param_name(char buf[static 40], char *prefix, uint32_t k)
+{
+    char *end = k < 10 ? (*prefix = (char)('0' + k), prefix + 1) : put_digits(prefix, k);
+    *end = '\0';
+    return buf;
+}
+
+/* The group's parameters, FunctionVar_<group>_<k>, typed as its inputs. */
+graft_node **partition_make_params(Pass *p, const Group *gr, graft_node *const *inputs)
+{
+    p->params.len = 0;
+    vec_reserve(&p->params, gr->ninputs + 1); /* items not NULL for a group of no inputs */
+    char pname[40];
+    memcpy(pname, "FunctionVar_", 12);
+    char *prefix = put_digits(pname + 12, gr->number);
+    *prefix++ = '_';
+    for (uint32_t k = 0; k < gr->ninputs; k++) {
+        /* TVM's PatternGrouper (tvm/src/relay/ir/dataflow_matcher.cc) makes
+         * Var("FunctionVar_N_k", NullValue<Type>()): no annotation to
+         * print.  The type stays known, undeclared, for later rules. */
+        vec_push(&p->params, graph_add_fn_param(p->e->g, param_name(pname, prefix, k), NULL));
+        graph_set_type(p->e->g, p->params.items[k], node_type(inputs[k]));
+    }
+    return p->params.items;
+}

@@ -1,0 +1,217 @@
+/* partition_region.c - a group's region, the nodes between its roots
+ * and its inputs, and the function body made of it: the region moved
+ * where the outside does not read it, else copied (note [moved body]). */
+#include "partition_impl.h"
+
+/* note [moved body]: TVM's partition rewrites the region into a new
+ * function's body, and its mutator copies nothing it need not: a region
+ * node read only inside the region is the body node itself.  So the
+ * region moves into the function: its nodes become the body, their
+ * operands that are inputs re-pointed to the parameters, the interior
+ * keeping its types; only the parameters, the function and the call are
+ * new (7 nodes for the seed's batch norm, where a copy made 14 and left
+ * 6 to a dead-node sweep).  What must still be copied is what the outside
+ * reads too, as the earlier partition copied everything: a constant the
+ * outside shares (constants are no group's own, note [groups]) is copied
+ * alone; a group with an interior node read outside, which the root
+ * post-dominates, is copied whole and its originals stay for that reader.
+ * The result is the graph the copying partition made, node for node:
+ * a moved node and a copy hold the same op, attributes, type,
+ * annotation, operands and scope, and have the same users; the moved
+ * ones are marked for relabelling as copies, being new, would be, so the
+ * next pass labels (and counts) the same; a moved node without a type
+ * is inferred again as a copy would be (type_infer_list).  Variables,
+ * functions, op values and lets, ifs and matches in the region stay
+ * themselves either way. */
+
+/* The kinds a group's body holds its own node of (a move or a copy). */
+static bool body_kind(const graft_node *n)
+{
+    NodeKind k = node_kind(n);
+    return k == NODE_CALL || k == NODE_TUPLE || k == NODE_GETITEM || k == NODE_CONST;
+}
+
+/* A copy of n reading args, with n's attributes, type and annotation. */
+static graft_node *copy_node(graft_graph *g, graft_node *n, graft_node *const *args)
+{
+    graft_node *c;
+    switch (node_kind(n)) {
+    case NODE_CONST:
+        c = graph_add_const(g, node_const_text(n), node_const_value(n), node_const_dtype(n));
+        break;
+    case NODE_TUPLE:
+        c = graph_add_tuple(g, args, node_nargs(n));
+        break;
+    case NODE_GETITEM:
+        c = graph_add_getitem(g, args[0], node_index(n));
+        break;
+    default: /* NODE_CALL */
+        if (!node_op(n)) {
+            c = graph_add_fn_call(g, node_callee(n), args, node_nargs(n));
+            break;
+        }
+        graft_attr *attrs = arena_array(graph_arena(g), (size_t)node_nattrs(n) + 1, sizeof *attrs);
+        for (int i = 0; i < node_nattrs(n); i++)
+            attrs[i] = *node_attr(n, i);
+        c = graph_add_call(g, node_op(n), args, node_nargs(n), attrs, node_nattrs(n));
+        break;
+    }
+    if (node_type(n))
+        graph_set_type(g, c, node_type(n));
+    if (node_annotation(n))
+        graph_set_annotation(g, c, node_annotation(n));
+    return c;
+}
+
+/* The region below root, not yet in p->region, onto p->region in post-
+ * order (operands left to right), each node its own body node for now,
+ * and its name's key. */
+static void walk_region(Pass *p, graft_node *root)
+{
+    NodeWalk w = p->walk; /* frames kept from one group to the next */
+    walk_push(&w, root);
+    while (w.depth) {
+        graft_node *n = walk_top(&w);
+        int na = node_is_opaque(n) ? 0 : node_nargs(n);
+        uint32_t next = walk_next(&w);
+        graft_node *callee = node_callee(n);
+        if (next == 0 && callee && node_kind(callee) == NODE_FUNC &&
+            !keymap_get(&p->fn_seen, keymap_ptr_key(callee)))
+            partition_key_function(p, callee); /* note [function names] */
+        if (next < (uint32_t)na) {
+            graft_node *a = node_arg(n, (int)next);
+            if (node_id(a) < p->size && !p->input[node_id(a)] && !p->body[node_id(a)])
+                walk_push(&w, a);
+            continue;
+        }
+        (void)walk_pop(&w);
+        p->body[node_id(n)] = n;
+        vec_push(&p->region, n);
+        if (node_kind(n) != NODE_FUNC)
+            partition_key_part(p, n);
+        else if (!keymap_get(&p->fn_seen, keymap_ptr_key(n)))
+            partition_key_function(p, n);
+    }
+    p->walk = w;
+}
+
+/* Whether every user of x is in the region. */
+static bool used_inside(const Pass *p, const graft_node *x)
+{
+    for (const Use *u = node_first_use(x); u; u = use_next(u)) {
+        uint32_t id = node_id(use_user(u));
+        if (id >= p->size || !p->body[id])
+            return false;
+    }
+    return true;
+}
+
+/* Whether x is one of gr's roots. */
+static bool is_root(const Pass *p, const Group *gr, const graft_node *x)
+{
+    graft_node *const *roots = group_roots(p->gp, gr);
+    for (int j = 0; j < gr->nroots; j++)
+        if (roots[j] == x)
+            return true;
+    return x == gr->root;
+}
+
+/* Whether the region can move (note [moved body]): no interior node but
+ * constants is read outside. */
+bool partition_movable(const Pass *p, const Group *gr)
+{
+    for (size_t i = 0; i < p->region.len; i++) {
+        const graft_node *x = p->region.items[i];
+        if (body_kind(x) && node_kind(x) != NODE_CONST && !is_root(p, gr, x) &&
+            !used_inside(p, x))
+            return false;
+    }
+    return true;
+}
+
+/* What operand a of a body node reads in the body. */
+static graft_node *body_operand(const Pass *p, graft_node *const *params, graft_node *a)
+{
+    uint32_t id = node_id(a);
+    if (id >= p->size)
+        return a;
+    if (p->input[id]) /* inputs are distinct */
+        return params[p->input[id] - 1];
+    return p->body[id] ? p->body[id] : a;
+}
+
+/* Copies the region's body kinds in post-order, inputs replaced by
+ * params; returns the body's root. */
+graft_node *partition_copy_region(Pass *p, const Group *gr, graft_node *const *params)
+{
+    for (size_t r = 0; r < p->region.len; r++) {
+        graft_node *n = p->region.items[r];
+        if (!body_kind(n))
+            continue; /* stays itself */
+        int na = node_nargs(n);
+        p->args = xgrow_items(p->args, &p->args_cap, (size_t)na + 1, sizeof *p->args);
+        for (int i = 0; i < na; i++)
+            p->args[i] = body_operand(p, params, node_arg(n, i));
+        graft_node *c = copy_node(p->e->g, n, p->args);
+        p->body[node_id(n)] = c;
+        if (!node_type(c))
+            vec_push(&p->untyped, c);
+    }
+    return p->body[node_id(gr->root)];
+}
+
+/* Moves the region into the body (note [moved body]); returns the
+ * body's root, the group's. */
+graft_node *partition_move_region(Pass *p, const Group *gr, graft_node *const *params)
+{
+    graft_graph *g = p->e->g;
+    for (size_t r = 0; r < p->region.len; r++) {
+        graft_node *n = p->region.items[r];
+        if (!body_kind(n))
+            continue;
+        if (node_kind(n) == NODE_CONST && !used_inside(p, n)) {
+            graft_node *c = copy_node(g, n, NULL); /* shared with the outside */
+            p->body[node_id(n)] = c;
+            if (!node_type(c))
+                vec_push(&p->untyped, c);
+            continue;
+        }
+        for (int i = 0; i < node_nargs(n); i++) {
+            graft_node *a = node_arg(n, i);
+            graft_node *in_body = body_operand(p, params, a);
+            if (in_body != a)
+                graph_set_arg(g, n, i, in_body);
+        }
+        if (node_kind(n) == NODE_CONST)
+            graph_set_scope(g, n, NULL); /* as a copy's: in no function */
+        engine_mark_dirty(p->e, node_id(n));
+        if (!node_type(n))
+            vec_push(&p->untyped, n);
+    }
+    return gr->root;
+}
+
+/* Puts the moved nodes that compute into fn's scope, as graph_add_func
+ * puts a new body's (note [function scope] in graph_walk.c). */
+void partition_adopt_moved(Pass *p, graft_node *fn)
+{
+    for (size_t r = 0; r < p->region.len; r++) {
+        graft_node *n = p->region.items[r];
+        if (body_kind(n) && node_kind(n) != NODE_CONST && p->body[node_id(n)] == n)
+            graph_set_scope(p->e->g, n, fn);
+    }
+}
+
+/* The group's region into p->region: each root's in the roots' order
+ * (note [partition semantics]). */
+void partition_region_of(Pass *p, const Group *gr)
+{
+    p->region.len = 0;
+    p->key.len = 0;
+    keymap_free(&p->fn_seen);
+    p->fn_seen = (KeyMap){0};
+    walk_region(p, gr->root);
+    graft_node *const *roots = group_roots(p->gp, gr);
+    for (int j = 1; j < gr->nroots; j++) /* roots[0] is gr->root */
+        walk_region(p, roots[j]);
+}

@@ -1,0 +1,295 @@
+/* check_onnx_decode.c - graft's decoder fills protobuf-c's structs as
+ * protobuf-c's unpack fills them, bytes fields left in place (note [bytes
+ * in place] in onnx_decode.h): on every model of tests/onnx/ and of the
+ * fuzz corpus, and on hand-written bytes that no serializer writes
+ * (repeated fields packed and not in one message, a field given twice,
+ * negative varints of ten bytes, unknown fields of every wire type, a
+ * oneof's members one after the other).  Equal means equal packed bytes:
+ * protobuf-c's pack writes every value, presence flag and unknown field
+ * of a message.  And the import that follows: values of one declared type
+ * share it (note [import types] in src/onnx/onnx_import.c). */
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "diag.h"
+#include "onnx.pb-c.h"
+#include "onnx_decode.h"
+#include "onnx_graph.h"
+#include "onnx_text.h"
+#include "onnx_wire.h"
+
+static const char *srcdir(void)
+{
+    const char *dir = getenv("GRAFT_SRCDIR");
+    return dir ? dir : GRAFT_SRCDIR;
+}
+
+/* The whole file (malloc'd), or NULL when it cannot be read. */
+static uint8_t *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    *len = (size_t)ftell(f);
+    rewind(f);
+    uint8_t *bytes = malloc(*len + 1);
+    ck_assert(fread(bytes, 1, *len, f) == *len);
+    fclose(f);
+    return bytes;
+}
+
+static bool wire_ok(const ProtobufCMessageDescriptor *desc, const uint8_t *bytes, size_t len)
+{
+    FILE *quiet = fopen("/dev/null", "w");
+    graft_diag *diag = diag_new(quiet);
+    bool ok = onnx_wire_check(bytes, len, desc, 100, "t.onnx", diag);
+    diag_free(diag);
+    fclose(quiet);
+    return ok;
+}
+
+static void assert_same_packed(const ProtobufCMessage *got, const ProtobufCMessage *want)
+{
+    size_t len = protobuf_c_message_get_packed_size(want);
+    ck_assert_uint_eq(protobuf_c_message_get_packed_size(got), len);
+    uint8_t *a = malloc(len + 1), *b = malloc(len + 1);
+    ck_assert_uint_eq(protobuf_c_message_pack(got, a), len);
+    ck_assert_uint_eq(protobuf_c_message_pack(want, b), len);
+    ck_assert(memcmp(a, b, len) == 0);
+    free(a);
+    free(b);
+}
+
+/* bytes decoded as a desc into arena, after asserting that protobuf-c's
+ * unpack gives the same message. */
+static ProtobufCMessage *decode_checked(const ProtobufCMessageDescriptor *desc, uint8_t *bytes,
+                                        size_t len, Arena *arena)
+{
+    ProtobufCMessage *got = arena_alloc(arena, desc->sizeof_message);
+    onnx_decode(desc, bytes, len, arena, got);
+    ProtobufCMessage *want = protobuf_c_message_unpack(desc, NULL, len, bytes);
+    ck_assert_ptr_nonnull(want);
+    assert_same_packed(got, want);
+    protobuf_c_message_free_unpacked(want, NULL);
+    return got;
+}
+
+static bool inside(const uint8_t *p, const uint8_t *bytes, size_t len)
+{
+    return p >= bytes && p < bytes + len;
+}
+
+/* How many initializers of m hold raw_data, each asserted to point into
+ * the file's bytes. */
+static int raw_in_place(const Onnx__ModelProto *m, const uint8_t *bytes, size_t len)
+{
+    int n = 0;
+    for (size_t i = 0; m->graph && i < m->graph->n_initializer; i++) {
+        const Onnx__TensorProto *t = m->graph->initializer[i];
+        if (!t->has_raw_data || t->raw_data.len == 0)
+            continue;
+        ck_assert(inside(t->raw_data.data, bytes, len));
+        n++;
+    }
+    return n;
+}
+
+/* Decodes every model file in dir that passes the wire check; how many;
+ * *raw counts the initializers' raw_data found in place. */
+static int compare_models_in(const char *dir, int *raw)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", srcdir(), dir);
+    DIR *d = opendir(path);
+    ck_assert_ptr_nonnull(d);
+    int compared = 0;
+    for (struct dirent *ent; (ent = readdir(d));) {
+        const char *dot = strrchr(ent->d_name, '.');
+        if (!dot || strcmp(dot, ".onnx") != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s/%s", srcdir(), dir, ent->d_name);
+        size_t len = 0;
+        uint8_t *bytes = read_file(path, &len);
+        ck_assert_ptr_nonnull(bytes);
+        if (wire_ok(&onnx__model_proto__descriptor, bytes, len)) {
+            Arena *arena = arena_new();
+            ProtobufCMessage *m = decode_checked(&onnx__model_proto__descriptor, bytes, len,
+                                                 arena);
+            *raw += raw_in_place((Onnx__ModelProto *)m, bytes, len);
+            arena_free(arena);
+            compared++;
+        }
+        free(bytes);
+    }
+    closedir(d);
+    return compared;
+}
+
+START_TEST(test_corpus_models)
+{
+    /* 16 models in tests/onnx/, 7 of the fuzz corpus's 9 that pass the
+     * wire check; more may come, none may go */
+    int raw = 0;
+    ck_assert_int_ge(compare_models_in("tests/onnx", &raw), 16);
+    ck_assert_int_ge(compare_models_in("fuzz/corpus/onnx", &raw), 7);
+    ck_assert_int_ge(raw, 1690); /* the corpus CNNs' weights (python3-onnx counts 1690 in
+                                  * tests/onnx/), none copied */
+}
+END_TEST
+
+/* A TensorProto as no serializer writes it. */
+static const uint8_t odd_tensor[] = {
+    0x08, 0x02, 0x08, 0x03,                   /* dims 2, 3, one key each */
+    0x0a, 0x02, 0x04, 0x05,                   /* dims 4, 5, packed */
+    0x10, 0x01, 0x10, 0x07,                   /* data_type twice: 7 wins */
+    0x1a, 0x04, 0x08, 0x01, 0x10, 0x02,       /* segment {begin 1 end 2} */
+    0x25, 0x00, 0x00, 0x80, 0x3f,             /* float_data 1.0, not packed */
+    0x22, 0x04, 0x00, 0x00, 0x00, 0x40,       /* float_data 2.0, packed */
+    0x28, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, /* int32_data -2 */
+    0x3a, 0x0b, 0x05, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, /* 5, -1 */
+    0x42, 0x01, 't',                          /* name */
+    0x4a, 0x02, 'a', 'b', 0x4a, 0x00,         /* raw_data twice: empty wins */
+    0x51, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f,       /* double_data 1.0, not packed */
+    0x58, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, /* uint64_data max */
+    0xc0, 0x3e, 0x05,                         /* unknown 1000, varint */
+    0xcd, 0x3e, 1, 2, 3, 4,                   /* unknown 1001, 32-bit */
+    0xd1, 0x3e, 1, 2, 3, 4, 5, 6, 7, 8,       /* unknown 1002, 64-bit */
+    0xda, 0x3e, 0x02, 'h', 'i',               /* unknown 1003, length-delimited */
+};
+
+START_TEST(test_odd_tensor)
+{
+    uint8_t bytes[sizeof odd_tensor];
+    memcpy(bytes, odd_tensor, sizeof bytes);
+    ck_assert(wire_ok(&onnx__tensor_proto__descriptor, bytes, sizeof bytes));
+    Arena *arena = arena_new();
+    const Onnx__TensorProto *t = (const Onnx__TensorProto *)decode_checked(
+        &onnx__tensor_proto__descriptor, bytes, sizeof bytes, arena);
+    ck_assert_uint_eq(t->n_dims, 4);
+    ck_assert_int_eq(t->dims[3], 5);
+    ck_assert_int_eq(t->data_type, 7);
+    ck_assert_uint_eq(t->n_float_data, 2);
+    ck_assert(t->float_data[0] == 1.0f && t->float_data[1] == 2.0f);
+    ck_assert_int_eq(t->int32_data[0], -2);
+    ck_assert_uint_eq(t->n_int64_data, 2);
+    ck_assert_int_eq(t->int64_data[1], -1);
+    ck_assert(t->has_raw_data && t->raw_data.len == 0 && t->raw_data.data == NULL);
+    ck_assert_uint_eq(t->uint64_data[0], UINT64_MAX);
+    ck_assert_uint_eq(t->base.n_unknown_fields, 4);
+    const ProtobufCMessageUnknownField *u = &t->base.unknown_fields[3];
+    ck_assert_uint_eq(u->tag, 1003);
+    ck_assert_uint_eq(u->len, 3); /* the length prefix and the bytes */
+    ck_assert(u->data == bytes + sizeof bytes - 3); /* in place */
+    arena_free(arena);
+}
+END_TEST
+
+/* A oneof's later member replaces the earlier, in either order. */
+START_TEST(test_oneof_twice)
+{
+    uint8_t param_then_value[] = {0x12, 0x01, 'N', 0x08, 0x03};
+    uint8_t value_then_param[] = {0x08, 0x03, 0x12, 0x01, 'N'};
+    const ProtobufCMessageDescriptor *desc = &onnx__tensor_shape_proto__dimension__descriptor;
+    Arena *arena = arena_new();
+    const Onnx__TensorShapeProto__Dimension *d = (const void *)decode_checked(
+        desc, param_then_value, sizeof param_then_value, arena);
+    ck_assert_int_eq(d->value_case, ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE);
+    ck_assert_int_eq(d->dim_value, 3);
+    d = (const void *)decode_checked(desc, value_then_param, sizeof value_then_param, arena);
+    ck_assert_int_eq(d->value_case, ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM);
+    ck_assert_str_eq(d->dim_param, "N");
+    arena_free(arena);
+}
+END_TEST
+
+/* note [onnx scalars]: every field reachable from onnx.ModelProto is a
+ * message, a string, bytes, or a scalar of a type the decoder knows. */
+START_TEST(test_scalar_types_known)
+{
+    const ProtobufCMessageDescriptor *seen[64] = {&onnx__model_proto__descriptor};
+    size_t nseen = 1;
+    for (size_t i = 0; i < nseen; i++) {
+        for (unsigned f = 0; f < seen[i]->n_fields; f++) {
+            const ProtobufCFieldDescriptor *field = &seen[i]->fields[f];
+            switch (field->type) {
+            case PROTOBUF_C_TYPE_MESSAGE: {
+                bool known = false;
+                for (size_t j = 0; j < nseen; j++)
+                    known |= seen[j] == field->descriptor;
+                ck_assert_uint_lt(nseen, 64);
+                if (!known)
+                    seen[nseen++] = field->descriptor;
+                break;
+            }
+            case PROTOBUF_C_TYPE_STRING:
+            case PROTOBUF_C_TYPE_BYTES:
+            case PROTOBUF_C_TYPE_INT32:
+            case PROTOBUF_C_TYPE_ENUM:
+            case PROTOBUF_C_TYPE_INT64:
+            case PROTOBUF_C_TYPE_UINT64:
+            case PROTOBUF_C_TYPE_FLOAT:
+            case PROTOBUF_C_TYPE_DOUBLE:
+                break;
+            default:
+                ck_abort_msg("field '%s' of %s has a type the decoder does not know",
+                             field->name, seen[i]->name);
+            }
+        }
+    }
+    ck_assert_uint_ge(nseen, 15); /* onnx.proto's messages, nested ones too */
+}
+END_TEST
+
+/* Graph inputs of one type share it, of another type do not; a scalar
+ * input too gets its own; the texts are the types'. */
+START_TEST(test_import_shares_types)
+{
+    const char *text = "<\n  ir_version: 8,\n  opset_import: [\"\" : 17]\n>\n"
+                       "g (float[N, 3] a, float[N, 3] b, float[3] c, float[M, 3] d, float s) "
+                       "=> (float[N, 3] y) {\n  y = Add (a, b)\n}\n";
+    Source *src = source_from_string("t.onnxtxt", text, strlen(text));
+    graft_diag *d = diag_new(stderr);
+    OnnxModel *m = onnx_import(onnx_text_read(src, NULL, d), "t.onnxtxt", d);
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(graph_nparams(m->g), 5);
+    const graft_type *t[5];
+    for (int i = 0; i < 5; i++)
+        t[i] = node_type(graph_param(m->g, i));
+    ck_assert_ptr_eq(t[0], t[1]);
+    ck_assert_ptr_eq(t[0], t[3]); /* N and M are both "?" to graft */
+    ck_assert_ptr_ne(t[0], t[2]);
+    ck_assert_str_eq(t[0]->text, "Tensor[(?, 3), float32]");
+    ck_assert_str_eq(t[2]->text, "Tensor[(3), float32]");
+    ck_assert_str_eq(t[4]->text, "float32");
+    onnx_graph_free(m);
+    diag_free(d);
+    source_free(src);
+}
+END_TEST
+
+static Suite *decode_suite(void)
+{
+    Suite *s = suite_create("onnx_decode");
+    TCase *tc = tcase_create("onnx_decode");
+    tcase_add_test(tc, test_corpus_models);
+    tcase_add_test(tc, test_odd_tensor);
+    tcase_add_test(tc, test_oneof_twice);
+    tcase_add_test(tc, test_scalar_types_known);
+    tcase_add_test(tc, test_import_shares_types);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(decode_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
