@@ -15,33 +15,13 @@
 #include <string.h>
 
 #include "arena.h"
+#include "check_files.h"
 #include "diag.h"
 #include "onnx.pb-c.h"
 #include "onnx_decode.h"
 #include "onnx_graph.h"
 #include "onnx_text.h"
 #include "onnx_wire.h"
-
-static const char *srcdir(void)
-{
-    const char *dir = getenv("GRAFT_SRCDIR");
-    return dir ? dir : GRAFT_SRCDIR;
-}
-
-/* The whole file (malloc'd), or NULL when it cannot be read. */
-static uint8_t *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    *len = (size_t)ftell(f);
-    rewind(f);
-    uint8_t *bytes = malloc(*len + 1);
-    ck_assert(fread(bytes, 1, *len, f) == *len);
-    fclose(f);
-    return bytes;
-}
 
 static bool wire_ok(const ProtobufCMessageDescriptor *desc, const uint8_t *bytes, size_t len)
 {

@@ -11,29 +11,9 @@
 #include <string.h>
 
 #include "diag.h"
+#include "check_files.h"
 #include "onnx_encode.h"
 #include "onnx_model.h"
-
-static const char *srcdir(void)
-{
-    const char *dir = getenv("GRAFT_SRCDIR");
-    return dir ? dir : GRAFT_SRCDIR;
-}
-
-/* The whole file (malloc'd), or NULL when it cannot be read. */
-static uint8_t *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    *len = (size_t)ftell(f);
-    rewind(f);
-    uint8_t *bytes = malloc(*len + 1);
-    ck_assert(fread(bytes, 1, *len, f) == *len);
-    fclose(f);
-    return bytes;
-}
 
 /* Asserts that both of graft's encodings of msg (to a stream and to
  * bytes) are protobuf-c's pack of it. */
