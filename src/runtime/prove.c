@@ -32,13 +32,13 @@ Z3_context prove_new_context(const ProveOptions *o)
 /* exp(t) * exp(-t) = 1 and log(exp(t)) = t for each exp(t) of the formula. */
 void prove_exp_axioms(Encoder *e, Z3_solver s)
 {
-    int n = e->nexps;
+    size_t n = e->exps.len;
     Z3_ast zero = prove_num(e, 0);
     if (n > 0)
         Z3_solver_assert(e->z, s, Z3_mk_eq(e->z, Z3_mk_app(e->z, e->fexp, 1, &zero),
                                            prove_num(e, 1)));
-    for (int i = 0; i < n; i++) {
-        Z3_ast t = e->exps[i], nt = prove_neg(e, t);
+    for (size_t i = 0; i < n; i++) {
+        Z3_ast t = e->exps.items[i], nt = prove_neg(e, t);
         Z3_ast et = Z3_mk_app(e->z, e->fexp, 1, &t), ent = Z3_mk_app(e->z, e->fexp, 1, &nt);
         Z3_solver_assert(e->z, s, Z3_mk_eq(e->z, prove_mul(e, et, ent), prove_num(e, 1)));
         Z3_solver_assert(e->z, s, Z3_mk_gt(e->z, ent, prove_num(e, 0)));
@@ -69,8 +69,8 @@ Z3_solver prove_new_solver(Encoder *e)
     Z3_params_set_uint(e->z, ps, Z3_mk_string_symbol(e->z, "rlimit"), e->rlimit);
     Z3_solver_set_params(e->z, s, ps);
     Z3_params_dec_ref(e->z, ps);
-    for (int i = 0; i < e->nassume; i++)
-        Z3_solver_assert(e->z, s, e->assume[i]);
+    for (size_t i = 0; i < e->assume.len; i++)
+        Z3_solver_assert(e->z, s, e->assume.items[i]);
     prove_exp_axioms(e, s);
     return s;
 }
@@ -100,12 +100,10 @@ static Z3_solver pose(Encoder *e, ProveReport *r)
     Z3_solver s = prove_new_solver(e);
     Z3_ast pv = pat.is_bool ? Z3_mk_ite(e->z, pat.v, prove_num(e, 1), prove_num(e, 0)) : pat.v;
     Z3_ast av = act.is_bool ? Z3_mk_ite(e->z, act.v, prove_num(e, 1), prove_num(e, 0)) : act.v;
-    Z3_ast goal[PROVE_MAX_CONDS + 1];
-    int n = 0;
-    for (int i = 0; i < e->noblige; i++)
-        goal[n++] = e->oblige[i];
-    goal[n++] = prove_same(e, pv, av);
-    Z3_solver_assert(e->z, s, Z3_mk_not(e->z, Z3_mk_and(e->z, (unsigned)n, goal)));
+    vec_push(&e->oblige, prove_same(e, pv, av));
+    Z3_solver_assert(e->z, s, Z3_mk_not(e->z, Z3_mk_and(e->z, (unsigned)e->oblige.len,
+                                                      e->oblige.items)));
+    e->oblige.len--;
     return s;
 }
 

@@ -105,6 +105,9 @@ void prove_encoder_free(Encoder *e)
     free(e->slot_term);
     free(e->vector);
     free(e->scalar);
+    vec_free(&e->assume);
+    vec_free(&e->oblige);
+    vec_free(&e->exps);
     strbuf_free(&e->outside);
 }
 
@@ -475,8 +478,8 @@ static Z3_ast encode_guard(Encoder *e, const graft_expr *x, bool top)
 void prove_encode_guard(Encoder *e)
 {
     Z3_ast g = e->rule->guard ? encode_guard(e, e->rule->guard, true) : NULL;
-    if (g && e->nassume < PROVE_MAX_CONDS)
-        e->assume[e->nassume++] = g;
+    if (g)
+        vec_push(&e->assume, g);
 }
 
 /* ---- the action ---- */

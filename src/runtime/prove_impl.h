@@ -12,7 +12,6 @@
 enum {
     PROVE_MAX_LEAVES = 64, /* leaf ids: one bit each in a shape set */
     PROVE_MAX_VARS = 96,   /* leaf variables (a leaf read along several axes) */
-    PROVE_MAX_CONDS = 256, /* assumptions, obligations */
     PROVE_ELEM = -1000,    /* a leaf read by broadcasting (not along an axis) */
     PROVE_PERM_TEXT = 40,  /* a permutation's text, "(3,0,1,2)" */
 };
@@ -64,14 +63,13 @@ typedef struct Encoder {
     int atom_id[PROVE_MAX_LEAVES]; /* shape atoms: a leaf read at a permutation */
     char atom_perm[PROVE_MAX_LEAVES][PROVE_PERM_TEXT];
     int natoms;
-    Z3_ast assume[PROVE_MAX_CONDS];
-    int nassume;
-    Z3_ast oblige[PROVE_MAX_CONDS];
-    int noblige;
+    /* every condition is kept, however many: a dropped obligation would
+       let a rewrite that is undefined where its pattern is not be proved */
+    VEC(Z3_ast) assume;            /* facts the solver may use */
+    VEC(Z3_ast) oblige;            /* the action's domain, to be proved */
     bool action_side;              /* conditions go to oblige */
     Z3_func_decl fsqrt, fexp, flog, ferf, ftanh; /* uninterpreted functions */
-    Z3_ast exps[PROVE_MAX_CONDS];  /* exp applications, for the axioms */
-    int nexps;
+    VEC(Z3_ast) exps;              /* exp applications, for the axioms */
     unsigned rlimit;               /* Z3's resource limit per query */
     StrBuf outside;                /* why encoding stopped ("transpose leaves ...") */
 } Encoder;
@@ -79,6 +77,11 @@ typedef struct Encoder {
 /* Fails the encoding with a reason (the first one stands); returns a
  * term with v NULL. */
 ProveTerm prove_fail(Encoder *e, const char *fmt, ...) GRAFT_PRINTF(2, 3);
+/* Records c: an obligation when domain holds while the action is encoded
+ * (where the rewrite is defined, which the pattern's domain must imply),
+ * else an assumption (a fact of the functions the solver does not know,
+ * or the pattern's domain). */
+void prove_add_cond(Encoder *e, Z3_ast c, bool domain);
 
 /* Sets up e for rule over z (reals or float32) and frees it. */
 void prove_encoder_init(Encoder *e, Z3_context z, bool ieee, const graft_rule_set *rs,

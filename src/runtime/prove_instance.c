@@ -496,10 +496,10 @@ static Z3_lbool ask(Encoder *e, InstEnc *ie, const SymVal *pat, Z3_solver *out)
     Z3_params_set_uint(e->z, ps, Z3_mk_string_symbol(e->z, "timeout"), INSTANCE_TIMEOUT_MS);
     Z3_solver_set_params(e->z, s, ps);
     Z3_params_dec_ref(e->z, ps);
-    Z3_ast *goal = xcalloc(pat->size + (size_t)e->noblige + 1, sizeof *goal);
+    Z3_ast *goal = xcalloc(pat->size + e->oblige.len + 1, sizeof *goal);
     size_t n = 0;
-    for (int i = 0; i < e->noblige; i++)
-        goal[n++] = e->oblige[i];
+    for (size_t i = 0; i < e->oblige.len; i++)
+        goal[n++] = e->oblige.items[i];
     for (size_t i = 0; i < pat->size; i++)
         goal[n++] = prove_same(e, pat->el[i].v, act->el[i].v);
     Z3_solver_assert(e->z, s, Z3_mk_not(e->z, Z3_mk_and(e->z, (unsigned)n, goal)));

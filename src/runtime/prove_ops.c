@@ -73,11 +73,7 @@ Z3_ast prove_div(Encoder *e, Z3_ast a, Z3_ast b)
 {
     if (e->ieee)
         return Z3_mk_fpa_div(e->z, e->rm, a, b);
-    Z3_ast nonzero = Z3_mk_not(e->z, Z3_mk_eq(e->z, b, prove_num(e, 0)));
-    Z3_ast *conds = e->action_side ? e->oblige : e->assume;
-    int *n = e->action_side ? &e->noblige : &e->nassume;
-    if (*n < PROVE_MAX_CONDS)
-        conds[(*n)++] = nonzero;
+    prove_add_cond(e, Z3_mk_not(e->z, Z3_mk_eq(e->z, b, prove_num(e, 0))), true);
     return Z3_mk_div(e->z, a, b);
 }
 
@@ -117,13 +113,12 @@ Z3_ast prove_same(Encoder *e, Z3_ast a, Z3_ast b)
 
 /* ---- functions the solver does not know ---- */
 
-static void add_cond(Encoder *e, Z3_ast c, bool domain)
+void prove_add_cond(Encoder *e, Z3_ast c, bool domain)
 {
-    bool oblige = domain && e->action_side;
-    Z3_ast *conds = oblige ? e->oblige : e->assume;
-    int *n = oblige ? &e->noblige : &e->nassume;
-    if (*n < PROVE_MAX_CONDS)
-        conds[(*n)++] = c;
+    if (domain && e->action_side)
+        vec_push(&e->oblige, c);
+    else
+        vec_push(&e->assume, c);
 }
 
 static Z3_ast apply(Encoder *e, Z3_func_decl f, Z3_ast a)
@@ -138,9 +133,9 @@ static Z3_ast op_sqrt(Encoder *e, Z3_ast a)
     if (e->ieee)
         return Z3_mk_fpa_sqrt(e->z, e->rm, a);
     Z3_ast s = apply(e, e->fsqrt, a), zero = prove_num(e, 0);
-    add_cond(e, Z3_mk_ge(e->z, a, zero), true);
-    add_cond(e, Z3_mk_ge(e->z, s, zero), false);
-    add_cond(e, Z3_mk_implies(e->z, Z3_mk_ge(e->z, a, zero),
+    prove_add_cond(e, Z3_mk_ge(e->z, a, zero), true);
+    prove_add_cond(e, Z3_mk_ge(e->z, s, zero), false);
+    prove_add_cond(e, Z3_mk_implies(e->z, Z3_mk_ge(e->z, a, zero),
                               Z3_mk_eq(e->z, prove_mul(e, s, s), a)), false);
     return s;
 }
@@ -151,9 +146,8 @@ static Z3_ast op_exp(Encoder *e, Z3_ast a)
 {
     Z3_ast x = apply(e, e->fexp, a);
     if (!e->ieee) {
-        add_cond(e, Z3_mk_gt(e->z, x, prove_num(e, 0)), false);
-        if (e->nexps < PROVE_MAX_CONDS)
-            e->exps[e->nexps++] = a;
+        prove_add_cond(e, Z3_mk_gt(e->z, x, prove_num(e, 0)), false);
+        vec_push(&e->exps, a);
     }
     return x;
 }
@@ -161,7 +155,7 @@ static Z3_ast op_exp(Encoder *e, Z3_ast a)
 static Z3_ast op_log(Encoder *e, Z3_ast a)
 {
     if (!e->ieee)
-        add_cond(e, Z3_mk_gt(e->z, a, prove_num(e, 0)), true);
+        prove_add_cond(e, Z3_mk_gt(e->z, a, prove_num(e, 0)), true);
     return apply(e, e->flog, a);
 }
 
@@ -199,8 +193,8 @@ static Z3_ast op_gelu(Encoder *e, Z3_ast a)
     if (e->ieee)
         return NULL;
     Z3_ast r = Z3_mk_const(e->z, Z3_mk_string_symbol(e->z, "1/sqrt(2)"), e->sort);
-    add_cond(e, Z3_mk_gt(e->z, r, prove_num(e, 0)), false);
-    add_cond(e, Z3_mk_eq(e->z, prove_mul(e, r, r), prove_num(e, 0.5)), false);
+    prove_add_cond(e, Z3_mk_gt(e->z, r, prove_num(e, 0)), false);
+    prove_add_cond(e, Z3_mk_eq(e->z, prove_mul(e, r, r), prove_num(e, 0.5)), false);
     Z3_ast half = prove_mul(e, a, prove_num(e, 0.5));
     return prove_mul(e, half, prove_add(e, prove_num(e, 1), apply(e, e->ferf, prove_mul(e, a, r))));
 }
