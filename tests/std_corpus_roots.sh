@@ -15,9 +15,16 @@
 # given the example's dims, (1, 4, 16), as --verify wants every dim known),
 # the output loads again, and the rewriter graft compile --exe builds from
 # multiroot.graft writes the same module and counts, byte for byte.  Over
-# the models every rule of several roots fires.
+# the models every rule of several roots fires.  The corpus's own
+# transformers (tests/corpus/: encoder and vit_b_16, as exported and
+# simplified) pack Q, K and V into one projection and compute no shape
+# twice, so the same counts are 0 there, and graft must find exactly
+# that; --verify is left out on them, where nothing is rewritten and the
+# evaluator cannot run the model (encoder's broadcast_to passes
+# --limit eval-elements, vit_b_16's repeat has no evaluator).
 . "${GRAFT_SRCDIR:?}/tests/expect.sh"
 models="attention_qkv attention_gqa attention_conv attention_pos"
+packed="encoder vit_b_16 encoder.simplified vit_b_16.simplified"
 rules="qkv_merge kv_merge conv_merge shape_share take_share"
 GRAFT_CFLAGS="-I$src/include/graft"
 GRAFT_LIBS="-L$build -lgraft -lprotobuf-c -lm"
@@ -25,7 +32,7 @@ export GRAFT_CFLAGS GRAFT_LIBS
 "$GRAFT" compile --exe "$src/stdpatterns/multiroot.graft" -o "$tmp/multiroot" >"$tmp/exe.err" 2>&1 ||
     { fail "graft compile --exe multiroot.graft"; head -5 "$tmp/exe.err"; }
 
-# count RULE MODEL: the independent count of RULE in MODEL's text.
+# count RULE FILE: the independent count of RULE in FILE's text.
 count() {
     awk -v rule="$1" '
     function group(key) { n[key]++ }
@@ -55,25 +62,28 @@ count() {
             else total += n[k] - 1
         }
         print total
-    }' "$src/tests/corpus_roots/$2.relay"
+    }' "$2"
 }
 
 for rule in $rules; do
     eval "fired_$rule=0"
 done
-for m in $models; do
+for m in $models $packed; do
     cases=$((cases + 1))
     model=$src/tests/corpus_roots/$m.relay
+    case " $packed " in *" $m "*) model=$src/tests/corpus/$m.relay ;; esac
     sed 's/Tensor\[(?, ?, 16), float32\]/Tensor[(1, 4, 16), float32]/' "$model" >"$tmp/$m.known.relay"
     if ! timeout 120 "$GRAFT" run --stats=counts "$src/stdpatterns/multiroot.graft" "$model" \
         -o "$tmp/$m.relay" 2>"$tmp/$m.stats" || ! "$GRAFT" fmt "$tmp/$m.relay" >/dev/null ||
-        ! timeout 120 "$GRAFT" run --verify "$src/stdpatterns/multiroot.graft" \
-            "$tmp/$m.known.relay" -o "$tmp/$m.verified.relay" 2>"$tmp/$m.verify"; then
+        { [ "$model" != "$src/tests/corpus/$m.relay" ] &&
+            ! timeout 120 "$GRAFT" run --verify "$src/stdpatterns/multiroot.graft" \
+                "$tmp/$m.known.relay" -o "$tmp/$m.verified.relay" 2>"$tmp/$m.verify"; }; then
         fail "$m: graft run, the reload or graft run --verify failed"
         head -5 "$tmp/$m.stats" "$tmp/$m.verify"
         continue
     fi
-    grep -q '^verify: output 0 .*: within$' "$tmp/$m.verify" || fail "$m: --verify found a difference"
+    [ "$model" = "$src/tests/corpus/$m.relay" ] || grep -q '^verify: output 0 .*: within$' \
+        "$tmp/$m.verify" || fail "$m: --verify found a difference"
     cases=$((cases + 1))
     if ! "$tmp/multiroot" "$model" -o "$tmp/$m.c.relay" --stats=counts 2>"$tmp/$m.c.stats" ||
         ! cmp -s "$tmp/$m.relay" "$tmp/$m.c.relay" || ! cmp -s "$tmp/$m.stats" "$tmp/$m.c.stats"; then
@@ -82,7 +92,7 @@ for m in $models; do
     fi
     for rule in $rules; do
         got=$(awk -v r="$rule" '$1 == r { print $4 }' "$tmp/$m.stats")
-        want=$(count "$rule" "$m")
+        want=$(count "$rule" "$model")
         check "$m: $rule applied $want times" [ "$got" = "$want" ]
         eval "fired_$rule=\$((fired_$rule + got))"
     done

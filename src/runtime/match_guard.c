@@ -118,21 +118,21 @@ static void key(const graft_guard_val *v, const graft_binding *b, StrBuf *out)
 static bool compare(const graft_expr *e, const graft_binding *b)
 {
     graft_guard_val x = eval(e->kids[0], b), y = eval(e->kids[1], b);
-    if (x.kind == GRAFT_GV_UNKNOWN || y.kind == GRAFT_GV_UNKNOWN)
+    /* the compiled rules' comparison, one for both (shape(a) == shape(b),
+       which the merges of several roots test at every try, compares the
+       dims without writing their texts); a literal list's items are
+       guard expressions over the bindings, which only the interpreter has */
+    if (x.kind != GRAFT_GV_LIST && y.kind != GRAFT_GV_LIST)
+        return graft_gv_cmp((graft_cmp_op)e->cmp, x, y);
+    if (x.kind == GRAFT_GV_UNKNOWN || y.kind == GRAFT_GV_UNKNOWN ||
+        (e->cmp != GRAFT_CMP_EQ && e->cmp != GRAFT_CMP_NE))
         return false;
-    int c;
-    if (x.kind == GRAFT_GV_NUM && y.kind == GRAFT_GV_NUM)
-        c = (x.f > y.f) - (x.f < y.f);
-    else {
-        if (e->cmp != GRAFT_CMP_EQ && e->cmp != GRAFT_CMP_NE)
-            return false;
-        StrBuf kx = {0}, ky = {0};
-        key(&x, b, &kx);
-        key(&y, b, &ky);
-        c = strcmp(kx.data, ky.data);
-        strbuf_free(&kx);
-        strbuf_free(&ky);
-    }
+    StrBuf kx = {0}, ky = {0};
+    key(&x, b, &kx);
+    key(&y, b, &ky);
+    int c = strcmp(kx.data, ky.data);
+    strbuf_free(&kx);
+    strbuf_free(&ky);
     return pattern_cmp_holds((graft_cmp_op)e->cmp, c);
 }
 
