@@ -12,7 +12,7 @@
 void out_of_memory(void)
 {
     fputs("graft: fatal error: out of memory\n", stderr);
-    exit(3);
+    exit(EXIT_OUT_OF_MEMORY);
 }
 
 void *xmalloc(size_t size)

@@ -33,6 +33,8 @@
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
+/* out_of_memory's exit status, which no other error of graft's has */
+enum { EXIT_OUT_OF_MEMORY = 3 };
 GRAFT_NORETURN void out_of_memory(void);
 
 void *xmalloc(size_t size);

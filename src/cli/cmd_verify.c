@@ -198,7 +198,11 @@ static void copy_stream(FILE *from, FILE *to)
         fwrite(buf, 1, n, to);
 }
 
-enum { EXIT_PROVED = 8 }; /* a child's exit status: the verdict, | 8 when proved */
+/* A child's exit status: EXIT_VERDICT + its verdict, + EXIT_PROVED when
+ * proved.  Above graft's own statuses (out of memory exits with 3, which
+ * as a bare verdict read "skipped"), so a child that fails is never taken
+ * for a verdict. */
+enum { EXIT_VERDICT = 32, EXIT_PROVED = 8 };
 
 /* An unchecked rule's reason, read back from the child's line
  * "FILE:LINE: NAME: unchecked: WHY". */
@@ -219,7 +223,7 @@ static void read_why(Task *t)
  * on its output. */
 static void finish_child(Task *t, int status)
 {
-    int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) - EXIT_VERDICT : -1;
     if (code >= 0 && (code & ~EXIT_PROVED) < VERIFY_NVERDICTS) {
         t->verdict = (VerifyVerdict)(code & ~EXIT_PROVED);
         t->proved = code & EXIT_PROVED;
@@ -229,9 +233,12 @@ static void finish_child(Task *t, int status)
     }
     const AstRule *r = t->rf->rules[t->rule];
     t->verdict = VERIFY_UNCHECKED;
-    strbuf_printf(&t->why, "the verifying process %s %d",
-                  WIFSIGNALED(status) ? "died of signal" : "exited with status",
-                  WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+    if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_OUT_OF_MEMORY)
+        strbuf_puts(&t->why, "the verifying process ran out of memory");
+    else
+        strbuf_printf(&t->why, "the verifying process %s %d",
+                      WIFSIGNALED(status) ? "died of signal" : "exited with status",
+                      WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
     fprintf(t->out, "%s:%d: %s: unchecked: %s\n", r->src->name, r->name_range.first_line,
             r->name, t->why.data);
 }
@@ -258,7 +265,7 @@ static void run_parallel(Task *tasks, int n, const VerifyOptions *o, const Prove
                                              &proved, &t->why);
                 fflush(t->out);
                 fflush(t->err);
-                _exit((int)v | (proved ? EXIT_PROVED : 0));
+                _exit(EXIT_VERDICT + ((int)v | (proved ? EXIT_PROVED : 0)));
             }
             if (t->pid < 0) { /* no process: do it here */
                 t->verdict = verify_one(t->rf, t->lw, t->rule, o, po, t->out, t->err,
