@@ -13,14 +13,14 @@ import sys
 
 import onnx
 
-from count_fusions import Graph, attr, rank_of
+from count_fusions import Graph, attr
 
 
 def sdpa(g, root):
     """(rule, q, kt, v) when root is MatMul(Softmax(MatMul(q, kt) / s or
     * s, axis=-1), v), s a one-element constant (not 0 for a divisor), q,
-    kt and v of rank 4 with one batch and heads, kt (.., H, L) for q's
-    (.., S, H) and v (.., L, ..); else None."""
+    kt and v of rank 4 and every dim known, with one batch and heads, kt
+    (.., H, L) for q's (.., S, H) and v (.., L, ..); else None."""
     sm = g.op(root.input[0], "Softmax") if root.op_type == "MatMul" else None
     if sm is None or attr(sm, "axis", -1) != -1:
         return None
@@ -37,12 +37,9 @@ def sdpa(g, root):
             continue
         q, kt, v = qk.input[0], qk.input[1], root.input[1]
         sq, sk, sv = g.shape(q), g.shape(kt), g.shape(v)
-        if rank_of(g, q) != 4 or rank_of(g, kt) != 4 or rank_of(g, v) != 4:
-            continue
-        # dims compared where inference knows them all (graft's guard
-        # compares unknown dims alike as equal)
-        if sq is not None and sk is not None and sv is not None and \
-                (sk[:2] != sq[:2] or sk[2] != sq[3] or sv[:2] != sq[:2] or sv[2] != sk[3]):
+        if sq is None or sk is None or sv is None or len(sq) != 4 or len(sk) != 4 or \
+                len(sv) != 4 or sk[:2] != sq[:2] or sk[2] != sq[3] or sv[:2] != sq[:2] or \
+                sv[2] != sk[3]:
             continue
         rule = "sdpa_post_div" if scale.op_type == "Div" else "sdpa_post_mul"
         return rule, q, kt, v
