@@ -335,6 +335,27 @@ START_TEST(test_multi_head_attention)
 }
 END_TEST
 
+/* SDPA, the private op of stdpatterns/onnx/sdpa_mha.graft (onnxscript's
+ * staged fusions), on the same values: the biased query, key and value
+ * of test_multi_head_attention (worked out by hand) split into (batch,
+ * head, token, 2), the key transposed per head, the scale Attention's
+ * default 1 / sqrt(2); its output is AttentionBatch1's, head by head. */
+START_TEST(test_sdpa)
+{
+    static const char text[] = "<\n  ir_version: 8,\n"
+        "  opset_import: [\"\" : 17, \"graft.private\" : 1]\n>\n"
+        "g () => (float[1, 2, 2, 2] y) <\n"
+        "  float[1, 2, 2, 2] q = {-0.47, 0.49, -0.38, 0.52, 1.64, 3.7, 2.39, 2.62},\n"
+        "  float[1, 2, 2, 2] kt = {3.28, 0.29, 3.24, -0.4, 2.5, -0.52, 5.16, -1.0},\n"
+        "  float[1, 2, 2, 2] v = {8.69, -0.13, -4.09, 0.42, 4.25, 5.65, -0.11, 0.57}\n> {\n"
+        "  y = graft.private.SDPA <scale: float = 0.70710678> (q, kt, v)\n}\n";
+    static const double want[] = {attention_want[0], attention_want[1], attention_want[4],
+                                  attention_want[5], attention_want[2], attention_want[3],
+                                  attention_want[6], attention_want[7]};
+    check_model(text, want, 8, 1e-6);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("onnx_contrib");
@@ -355,6 +376,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_gemm_c_shape);
     tcase_add_test(tc, test_attention);
     tcase_add_test(tc, test_multi_head_attention);
+    tcase_add_test(tc, test_sdpa);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -198,7 +198,7 @@ END_TEST
 
 START_TEST(test_fmt_stdpatterns_onnx)
 {
-    ck_assert_int_eq(check_dir("stdpatterns/onnx"), 9);
+    ck_assert_int_eq(check_dir("stdpatterns/onnx"), 10);
 }
 END_TEST
 

@@ -12,7 +12,8 @@
  * columns); MultiHeadAttention takes Q, K and V (bias, when given, added
  * as Attention's).  The inputs for masks, past state, rotary embedding
  * and packed layouts, and unidirectional, are refused by name, not
- * ignored. */
+ * ignored.  SDPA, the private op of onnxscript's staged fusions, is the
+ * same attention of one head per (batch, head) slice. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,8 +172,49 @@ static bool op_multi_head_attention(EvalCall *c)
     return true;
 }
 
+/* SDPA(query, key_transposed, value, scale) of the domain graft.private,
+ * the intermediate op of onnxscript's staged attention fusions
+ * (onnxscript/rewriter/ort_fusions/sdpa.py, read by mha.py; in graft
+ * stdpatterns/onnx/sdpa_mha.graft): softmax(query @ key_transposed *
+ * scale) @ value per batch and head, query (B, N, S, H), key_transposed
+ * (B, N, H, L), value (B, N, L, Hv); output (B, N, S, Hv).  The key is
+ * read transposed, as the MatMul it replaces reads it. */
+static bool op_sdpa(EvalCall *c)
+{
+    const Tensor *q = eval_nargs(c, 3, 3) ? eval_arg(c, 0) : NULL;
+    const Tensor *kt = q ? eval_arg(c, 1) : NULL;
+    const Tensor *v = kt ? eval_arg(c, 2) : NULL;
+    if (!v)
+        return false;
+    if (q->rank != 4 || kt->rank != 4 || v->rank != 4 || kt->dims[2] != q->dims[3] ||
+        v->dims[2] != kt->dims[3] || memcmp(q->dims, kt->dims, 2 * sizeof *q->dims) != 0 ||
+        memcmp(q->dims, v->dims, 2 * sizeof *q->dims) != 0)
+        return eval_fail(c, "query (B, N, S, H), key_transposed (B, N, H, L) and value "
+                            "(B, N, L, Hv) expected");
+    Heads h = {.batch = 1, .seq = q->dims[2], .kv_seq = kt->dims[3], .heads = 1,
+               .qk_size = q->dims[3], .v_size = v->dims[3]};
+    h.scale = eval_attr_float(c, "scale", 0.0);
+    int64_t dims[4] = {q->dims[0], q->dims[1], h.seq, h.v_size}, n = q->dims[0] * q->dims[1];
+    Tensor *y = eval_result(c, q->dtype, 4, dims);
+    if (!y)
+        return false;
+    double *k = xmalloc((size_t)(h.kv_seq * h.qk_size) * sizeof *k + 1); /* one head's K */
+    for (int64_t i = 0; i < n; i++) {
+        const double *kt_i = kt->data + i * h.qk_size * h.kv_seq;
+        for (int64_t d = 0; d < h.qk_size; d++)
+            for (int64_t j = 0; j < h.kv_seq; j++)
+                k[j * h.qk_size + d] = kt_i[d * h.kv_seq + j];
+        Tensor one = {.data = y->data + i * h.seq * h.v_size};
+        attend(&h, q->data + i * h.seq * h.qk_size, h.qk_size, k, h.qk_size,
+               v->data + i * h.kv_seq * h.v_size, h.v_size, &one);
+    }
+    free(k);
+    return true;
+}
+
 const EvalOpDef eval_onnx_attention_ops[] = {
     {"Attention", op_attention},
     {"MultiHeadAttention", op_multi_head_attention},
+    {"SDPA", op_sdpa},
     {NULL, NULL},
 };

@@ -23,15 +23,43 @@ static void base_shape(const Instance *in, LeafCtx *c)
     verify_rank_shape(base_rank(in), c);
 }
 
-/* A guard operand's number, when the instance fixes it: a literal, or
+static bool known_number(Instance *in, const graft_expr *e, double *out);
+
+/* a OP b of two known numbers; a division by zero is none. */
+static bool known_arith(Instance *in, const graft_expr *e, double *out)
+{
+    double a, b;
+    if (!known_number(in, e->kids[0], &a) || !known_number(in, e->kids[1], &b))
+        return false;
+    switch (e->cmp) {
+    case '+': *out = a + b; return true;
+    case '-': *out = a - b; return true;
+    case '*': *out = a * b; return true;
+    case '/': *out = a / b; return b != 0;
+    default: return false;
+    }
+}
+
+/* A guard operand's number, when the instance fixes it: a literal,
  * shape(v)[i] of a variable already built (value(n) == shape(x)[0] asks
- * for a count of rows). */
+ * for a count of rows), value(k) of a one-element constant already built,
+ * or + - * / of such numbers (value(e) == shape(w)[1] / value(h): heads
+ * of a width, attention.graft's attention_fusion_qkv). */
 static bool known_number(Instance *in, const graft_expr *e, double *out)
 {
     if (e->kind == GRAFT_EXPR_NUM) {
         *out = e->f;
         return true;
     }
+    if (e->kind == GRAFT_EXPR_VALUE) {
+        const Tensor *t = verify_slot_tensor(in, e->slot);
+        if (!t || t->size != 1)
+            return false;
+        *out = t->data[0];
+        return true;
+    }
+    if (e->kind == GRAFT_EXPR_ARITH && e->nkids == 2)
+        return known_arith(in, e, out);
     if (e->kind != GRAFT_EXPR_GETITEM || e->kids[0]->kind != GRAFT_EXPR_SHAPE)
         return false;
     int slot = e->kids[0]->slot;
@@ -115,6 +143,12 @@ static graft_node *make_leaf_node(Instance *in, const graft_pat *p, VerifyLeaf *
         return make_scalar_const(in, l, lit);
     if (is_const && l->value.rank == 0)
         return make_scalar_const(in, l, eval_round(const_value(in, p->slot, upper), dtype));
+    if (is_const && !l->fixed && l->value.size == 1 && verify_reads_value(in->rule, p->slot)) {
+        /* one element of rank 1, as a Concat of shape dims wants it: the
+           guard's number too (value(h) of attention_fusion_qkv's heads) */
+        l->value.data[0] = eval_round(const_value(in, p->slot, upper), dtype);
+        l->fixed = true;
+    }
     if (is_const && l->fixed && verify_reads_value(in->rule, p->slot))
         return fold_tensor_const(in->g, &l->value, name); /* value(p)[i] reads its bytes */
     const graft_type *type = graph_type_tensor(in->g, dtype, l->value.dims, l->value.rank);
@@ -265,6 +299,27 @@ static bool is_elementwise_binary(const char *op)
  * (verify_operand.c); the primary leaf the base shape;
  * another leaf the shape of a known sibling of an element-wise op (else
  * the base shape), as is, its last dim or a scalar by the scheme's mode. */
+/* A fresh operand of an ONNX Concat of shape pieces (a sibling known is a
+ * 1-D int64 tensor, Unsqueeze(Gather(Shape(x), 0))): one int64 dim of its
+ * own, (1), that the guard values (value(h) of attention_fusion_qkv's
+ * head count in Concat(b, t, h, e)). */
+static bool shape_piece(Instance *in, const char *op, int i, graft_node *const *args,
+                        int nargs, LeafCtx *c)
+{
+    if (strcmp(op, "Concat") != 0)
+        return false;
+    for (int j = 0; j < nargs; j++) {
+        const Tensor *t = j != i && args[j] ? verify_tensor_of(in, args[j]) : NULL;
+        if (t && t->rank == 1 && strcmp(t->dtype, "int64") == 0) {
+            int64_t one = 1;
+            verify_ctx_set(c, 1, &one);
+            c->dtype = t->dtype;
+            return true;
+        }
+    }
+    return false;
+}
+
 void verify_leaf_context(Instance *in, const char *op, int i, const graft_attr *attrs,
                          int nattrs, graft_node *const *args, int nargs, const graft_pat *kid,
                          LeafCtx *c)
@@ -277,7 +332,8 @@ void verify_leaf_context(Instance *in, const char *op, int i, const graft_attr *
     }
     if (nargs > 2 && verify_onnx_gemm_c(op, i, attrs, nattrs, verify_tensor_of(in, args[1]), c))
         return;
-    if (verify_operand_shape(op, i, attrs, nattrs, first, base_rank(in), c))
+    if (verify_operand_shape(op, i, attrs, nattrs, first, base_rank(in), c) ||
+        shape_piece(in, op, i, args, nargs, c))
         return;
     base_shape(in, c);
     bool binary = (is_elementwise_binary(op) || verify_onnx_broadcasts(op)) && nargs >= 2;

@@ -294,11 +294,32 @@ static int fill(int64_t *out, int n, int64_t v)
     return n;
 }
 
+/* Reshape's target that splits the data's last dim into (d, 1) (k 3:
+ * heads of one element) or joins its last two (k 4), as attention's
+ * views into heads and back do (attention.graft's attention_fusion_bert);
+ * -1 past them or where the rank does not allow it. */
+static int heads_shape(const Tensor *x, int k, int64_t *out)
+{
+    int r = x->rank;
+    if ((k == 3 && r >= EVAL_MAX_RANK) || (k == 4 && r < 2) || k > 4)
+        return -1;
+    memcpy(out, x->dims, (size_t)r * sizeof *out);
+    if (k == 3) {
+        out[r] = 1;
+        return r + 1;
+    }
+    out[r - 2] *= x->dims[r - 1];
+    return r - 1;
+}
+
 /* Reshape's and Expand's target: the data's shape, reversed (Reshape),
- * or with a leading 2 (Expand), then flattened or 1s. */
+ * or with a leading 2 (Expand), then flattened or 1s; then heads_shape's
+ * (Reshape). */
 static int target_shape(bool reshape, const Tensor *x, int k, int64_t *out)
 {
     int r = x->rank;
+    if (k >= 3 && reshape)
+        return heads_shape(x, k, out);
     if (k == 0)
         memcpy(out, x->dims, (size_t)r * sizeof *out);
     else if (k == 1 && reshape)
@@ -367,6 +388,8 @@ static int pad_input(const Tensor *x, int k, int64_t *out)
 int verify_onnx_shape_input(const char *op, int i, const Tensor *x, int k, int64_t *out)
 {
     static const int64_t axes[] = {1, -1, 0};
+    if (x && x->rank == 0 && is(op, "Unsqueeze")) /* a scalar made a 1-D dim of a shape */
+        return k < 2 ? fill(out, 1, -k) : -1;
     if (!x || x->rank < 1 || !verify_onnx_is_shape_input(op, i))
         return -1;
     if (is(op, "Reshape") || is(op, "Expand"))

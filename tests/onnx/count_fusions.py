@@ -22,6 +22,7 @@ from onnx import numpy_helper, shape_inference
 
 class Graph:
     def __init__(self, model):
+        self.model, self.prop_ranks = model, None  # rank_of's
         model = shape_inference.infer_shapes(model)
         g = model.graph
         self.nodes = list(g.node)
@@ -480,12 +481,163 @@ def attention_block(g, root):
     return [root, tr4, pv, sm, qk, div, tr0, mm, add] + [n for h in heads for n in h]
 
 
+def projection(g, name):
+    """(x, W, b, nodes) when name is Add(MatMul(x, W), b) (either order of
+    the Add), W a 2-D and b a 1-D initializer, else None."""
+    add = g.op(name, "Add")
+    for m, b in operands(add) if add is not None else []:
+        mm = g.op(m, "MatMul")
+        if mm is not None and mm.input[1] in g.consts and b in g.consts and \
+                g.rank(mm.input[1]) == 2 and g.rank(b) == 1:
+            return mm.input[0], mm.input[1], b, [add, mm]
+    return None
+
+
+def scores(g, name):
+    """(q, k, v, s, nodes) when name is MatMul(Softmax(Div(MatMul(q, k),
+    s), axis=-1), v), s a one-element constant, else None."""
+    pv = g.op(name, "MatMul")
+    sm = g.op(pv.input[0], "Softmax") if pv is not None else None
+    div = g.op(sm.input[0], "Div") if sm is not None and attr(sm, "axis", -1) == -1 else None
+    qk = g.op(div.input[0], "MatMul") if div is not None else None
+    if qk is None or g.number(div.input[1]) is None:
+        return None
+    return qk.input[0], qk.input[1], pv.input[1], div.input[1], [pv, sm, div, qk]
+
+
+def heads_view(g, name, perm):
+    """(projection, reshape, nodes) when name is Transpose(Reshape(p),
+    perm) of a projection p, else None."""
+    tr = g.op(name, "Transpose")
+    rs = g.op(tr.input[0], "Reshape") if tr is not None else None
+    p = projection(g, rs.input[0]) if rs is not None else None
+    if p is None or list(attr(tr, "perm", [])) != perm:
+        return None
+    return p, rs, [tr, rs] + p[3]
+
+
+def same_projections(g, views):
+    """Whether Q, K and V project one x by weights and biases of one shape."""
+    (x, w, b, _), rest = views[0][0], [v[0] for v in views[1:]]
+    return all(p[0] == x and g.shape(p[1]) == g.shape(w) and g.shape(p[2]) == g.shape(b)
+               for p in rest)
+
+
+def bert_block(g, root):
+    """The nodes of ONNX Runtime's BERT attention ending at Reshape root
+    (attention.graft's attention_fusion_bert): softmax(Q K^T / s) V
+    transposed back by (0, 2, 1, 3), Q, K and V projections of one x of
+    known dims (B, S, ...) viewed as (B, S, N, H) with N H the projections'
+    width, transposed by (0, 2, 1, 3), K by (0, 2, 3, 1); root (B, S,
+    N H).  None when root is not one."""
+    tr = g.op(root.input[0], "Transpose")
+    sc = scores(g, tr.input[0]) if tr is not None else None
+    if sc is None or list(attr(tr, "perm", [])) != [0, 2, 1, 3]:
+        return None
+    views = [heads_view(g, sc[0], [0, 2, 1, 3]), heads_view(g, sc[1], [0, 2, 3, 1]),
+             heads_view(g, sc[2], [0, 2, 1, 3])]
+    if None in views or not same_projections(g, views):
+        return None
+    x, w = views[0][0][0], views[0][0][1]
+    sx, sq, width = g.shape(x), g.shape(views[0][1].output[0]), g.shape(w)[1]
+    if sx is None or len(sx) != 3 or sq is None or len(sq) != 4 or \
+            sq[:2] != sx[:2] or sq[2] * sq[3] != width or g.shape(views[0][0][2]) != (width,) or \
+            any(g.shape(v[1].output[0]) != sq for v in views) or \
+            g.shape(root.output[0]) != (sx[0], sx[1], width):
+        return None
+    return [root, tr] + sc[4] + [n for v in views for n in v[2]]
+
+
+def dim_of(g, name):
+    """(x, i, nodes) when name is Unsqueeze(Gather(Shape(x), i)) of a
+    scalar index i, else None."""
+    un = g.op(name, "Unsqueeze")
+    ga = g.op(un.input[0], "Gather") if un is not None else None
+    sh = g.op(ga.input[0], "Shape") if ga is not None else None
+    if sh is None or attr(ga, "axis", 0) != 0 or g.number(ga.input[1]) is None or \
+            g.rank(ga.input[1]) != 0 or attr(sh, "start") is not None or attr(sh, "end") is not None:
+        return None
+    return sh.input[0], int(g.number(ga.input[1])), [un]
+
+
+def view_shape(g, name, x):
+    """The view of a Reshape's shape input name, Concat of x's dims and
+    one-element constants: a list of "b", "t" (x's dims 0 and 1) and
+    numbers, else None."""
+    cat = g.op(name, "Concat")
+    if cat is None or attr(cat, "axis") != 0:
+        return None
+    out = []
+    for i in cat.input:
+        d = dim_of(g, i)
+        if d is not None and d[0] == x and d[1] in (0, 1):
+            out.append("bt"[d[1]])
+        elif g.number(i) is not None and g.rank(i) == 1:
+            out.append(int(g.number(i)))
+        else:
+            return None
+    return out
+
+
+def rank_of(g, name):
+    """name's rank; where onnx.shape_inference lost it (after a Reshape of
+    computed shape, which it evaluates only with data propagation), the
+    rank that inference with data_prop=True gives."""
+    if g.rank(name) is not None:
+        return g.rank(name)
+    if g.prop_ranks is None:
+        model = shape_inference.infer_shapes(g.model, data_prop=True)
+        g.prop_ranks = {v.name: len(v.type.tensor_type.shape.dim)
+                        for v in model.graph.value_info
+                        if v.type.tensor_type.HasField("shape")}
+    return g.prop_ranks.get(name)
+
+
+def qkv_block(g, root):
+    """The nodes of the dynamic export of separate projections with one
+    query head per K/V head ending at Reshape root (attention.graft's
+    attention_fusion_qkv): Q viewed as [b, t, N, 1, H], transposed by
+    (0, 2, 3, 1, 4), viewed as [b, N, t, H]; K and V viewed as [b, t, N, H],
+    transposed by (0, 2, 3, 1) and (0, 2, 1, 3); the result viewed as
+    [b, N, 1, t, H], transposed by (0, 3, 1, 2, 4) and viewed as [b, t, N H],
+    b and t x's dims read by Shape, N H the projections' width.  None when
+    root is not one."""
+    tr = g.op(root.input[0], "Transpose")
+    back = g.op(tr.input[0], "Reshape") if tr is not None else None
+    sc = scores(g, back.input[0]) if back is not None else None
+    if sc is None or list(attr(tr, "perm", [])) != [0, 3, 1, 2, 4]:
+        return None
+    q2 = g.op(sc[0], "Reshape")
+    q = heads_view(g, q2.input[0], [0, 2, 3, 1, 4]) if q2 is not None else None
+    views = [q, heads_view(g, sc[1], [0, 2, 3, 1]), heads_view(g, sc[2], [0, 2, 1, 3])]
+    if None in views or not same_projections(g, views):
+        return None
+    x, w = q[0][0], q[0][1]
+    width = g.shape(w)[1]
+    if rank_of(g, x) != 3 or g.shape(q[0][2]) != (width,):
+        return None
+    v_q = view_shape(g, q[1].input[1], x)
+    if v_q is None or len(v_q) != 5 or v_q[:2] != ["b", "t"] or v_q[3] != 1:
+        return None
+    n, h = v_q[2], v_q[4]
+    want = [(q2.input[1], ["b", n, "t", h]), (views[1][1].input[1], ["b", "t", n, h]),
+            (views[2][1].input[1], ["b", "t", n, h]), (back.input[1], ["b", n, 1, "t", h]),
+            (root.input[1], ["b", "t", width])]
+    if n * h != width or any(view_shape(g, s, x) != v for s, v in want):
+        return None
+    return [root, tr, back, q2] + sc[4] + [m for v in views for m in v[2]]
+
+
 def attention_fusions(g, c):
     for n in g.nodes:
-        block = attention_block(g, n) if n.op_type == "Reshape" else None
-        if block is not None:
-            c["attention_fusion"] += 1
-            g.fused.update(id(m) for m in block)
+        for rule, find in (("attention_fusion", attention_block),
+                           ("attention_fusion_bert", bert_block),
+                           ("attention_fusion_qkv", qkv_block)):
+            block = find(g, n) if n.op_type == "Reshape" else None
+            if block is not None:
+                c[rule] += 1
+                g.fused.update(id(m) for m in block)
+                break
 
 
 # ---- matmul.graft ----
@@ -560,7 +712,8 @@ eliminate_noop eliminate_reshape reshape_fusion eliminate_unsqueeze eliminate_tr
 fuse_relu_clip fuse_clip_relu
 gelu_erf_div gelu_erf_mul fast_gelu bias_gelu fast_gelu_bias conv_relu conv_sigmoid conv_tanh
 conv_leaky_relu conv_clip layer_norm rms_norm skip_layer_norm_bias skip_layer_norm
-skip_rms_norm bias_softmax attention_fusion matmul_add_gemm gemm_transpose_a gemm_transpose_b div_mul not_where
+skip_rms_norm bias_softmax attention_fusion attention_fusion_bert attention_fusion_qkv
+matmul_add_gemm gemm_transpose_a gemm_transpose_b div_mul not_where
 matmul_scale matmul_scale_div matmul_scale_input matmul_div_input matmul_transpose_b gemm_relu
 gemm_sigmoid gemm_tanh gemm_leaky_relu""".split()
 

@@ -199,6 +199,38 @@ class PositionalAttention(torch.nn.Module):
         return (a @ v).transpose(1, 2).reshape(b, t, -1)
 
 
+class BertSelfAttention(torch.nn.Module):
+    """BERT's self-attention layer (Hugging Face's BertSelfAttention and
+    BertSelfOutput, no mask): q, k and v of x by three Linear layers, each
+    viewed as heads and transposed, softmax(q k^T / sqrt(head size)) v,
+    the heads side by side again, the output projection, the residual and
+    LayerNorm.  Exported with its shapes fixed (no dynamic axes), so the
+    views' shapes are constants: the form ONNX Runtime's AttentionFusion
+    reads (onnxruntime/core/optimizer/attention_fusion.cc)."""
+
+    def __init__(self, d, heads):
+        super().__init__()
+        self.h, self.hd = heads, d // heads
+        self.q, self.k, self.v, self.o = (torch.nn.Linear(d, d) for _ in range(4))
+        self.norm = torch.nn.LayerNorm(d)
+
+    def forward(self, x):
+        b, t, d = x.shape
+        q, k, v = (p(x).view(b, t, self.h, self.hd).transpose(1, 2)
+                   for p in (self.q, self.k, self.v))
+        a = torch.softmax(q @ k.transpose(-2, -1) / self.hd ** 0.5, dim=-1)
+        y = (a @ v).transpose(1, 2).reshape(b, t, d)
+        return self.norm(x + self.o(y))
+
+
+def bert_attention():
+    """Two BertSelfAttention layers of width 32, 4 heads, on a batch of 2
+    sequences of 8 tokens: small, and a batch of more than one."""
+    torch.manual_seed(SEED)
+    model = torch.nn.Sequential(BertSelfAttention(32, 4), BertSelfAttention(32, 4))
+    return model, torch.randn(2, 8, 32, generator=torch.Generator().manual_seed(SEED))
+
+
 def positional_attention():
     """One PositionalAttention of width 16, 2 heads, 32 positions: tiny."""
     torch.manual_seed(SEED)
@@ -227,7 +259,8 @@ def conv_attention():
 # named without the _opN of the models above.  TOKENS: dynamic axes.
 ROOTS_MODELS = [("attention_qkv", blocks(8), True), ("attention_gqa", blocks(2), True),
                 ("attention_conv", conv_attention, False),
-                ("attention_pos", positional_attention, True)]
+                ("attention_pos", positional_attention, True),
+                ("attention_bert", bert_attention, False)]
 
 MODELS = [
     cnn("mobilenet_v2", lambda: torchvision.models.mobilenet_v2(width_mult=0.25,
