@@ -412,6 +412,76 @@ START_TEST(callee_slot_walks_shared_parts_once)
 }
 END_TEST
 
+/* note [compiled index]: rs's index as graft compile writes it: add heads
+ * items 2 and 3, nn.relu item 4; items 0, 1 and 4 (no OP item) generic;
+ * the value test on every node; the rules in file order. */
+static const uint32_t add_items[] = {2, 3}, relu_items[] = {4}, generic[] = {0, 1, 4};
+static const graft_automaton_op index_ops[] = {
+    {"add", 2, add_items, 0, NULL},
+    {"nn.relu", 1, relu_items, 0, NULL},
+};
+static const uint32_t item_op[] = {UINT32_MAX, UINT32_MAX, 0, 0, 1};
+static const uint32_t file_order[] = {0, 1, 2}, reversed[] = {2, 1, 0};
+static const graft_automaton_index rs_index = {
+    .nops = 2, .ops = index_ops, .item_op = item_op, .ngeneric = 3, .generic = generic,
+    .nnode_preds = 1, .node_preds = t0, .rule_order = file_order};
+
+static void assert_ids(const uint32_t *x, uint32_t nx, const uint32_t *y, uint32_t ny)
+{
+    ck_assert_uint_eq(nx, ny);
+    for (uint32_t i = 0; i < nx; i++)
+        ck_assert_uint_eq(x[i], y[i]);
+}
+
+/* What automaton_new builds from rs's tables is that index, which the
+ * emitter writes out (emit_c_index.c). */
+START_TEST(built_index_is_the_compiled_one)
+{
+    Automaton *a = automaton_new(&rs);
+    const graft_automaton_index *ix = automaton_index_of(a);
+    ck_assert_uint_eq(ix->nops, rs_index.nops);
+    for (uint32_t o = 0; o < ix->nops; o++) {
+        ck_assert_str_eq(ix->ops[o].name, index_ops[o].name);
+        assert_ids(ix->ops[o].items, ix->ops[o].nitems, index_ops[o].items, index_ops[o].nitems);
+        ck_assert_uint_eq(ix->ops[o].npreds, 0);
+    }
+    assert_ids(ix->item_op, rs.nitems, item_op, rs.nitems);
+    assert_ids(ix->generic, ix->ngeneric, generic, rs_index.ngeneric);
+    assert_ids(ix->node_preds, ix->nnode_preds, t0, 1);
+    ck_assert_uint_eq(ix->nfn_preds, 0);
+    assert_ids(ix->rule_order, rs.nrules, file_order, rs.nrules);
+    ck_assert(!ix->scopes);
+    automaton_free(a);
+}
+END_TEST
+
+/* A rule set that brings an index is read through it, not indexed again:
+ * the same arrays, and the rule order it gives (here reversed) is the
+ * order in which a state lists its rules: 0 + 0 is add_zero, double and
+ * relus (nn.relu* takes no relu too). */
+START_TEST(compiled_index_is_read)
+{
+    graft_automaton_index backwards = rs_index;
+    backwards.rule_order = reversed;
+    for (int form = 0; form < 2; form++) {
+        graft_rule_set compiled = rs;
+        compiled.automaton = form ? &backwards : &rs_index;
+        Automaton *a = automaton_new(&compiled);
+        ck_assert_ptr_eq(automaton_index_of(a)->ops, index_ops);
+        ck_assert_uint_eq(automaton_op_index(a, "nn.relu"), 1);
+        uint32_t zero_test = 0, n;
+        Symbol zero = {.tag = SYM_CONST, .npreds = 1, .preds = &zero_test};
+        uint32_t sz = automaton_step(a, &zero), both[] = {sz, sz};
+        Symbol sum = {.tag = SYM_OP, .a = 0, .nargs = 2, .args = both};
+        const uint32_t *r = automaton_state_rules(a, automaton_step(a, &sum), &n);
+        ck_assert_uint_eq(n, 3);
+        for (uint32_t k = 0; k < n; k++)
+            ck_assert_uint_eq(r[k], form ? 2 - k : k);
+        automaton_free(a);
+    }
+}
+END_TEST
+
 static Suite *automaton_suite(void)
 {
     Suite *s = suite_create("engine_automaton");
@@ -421,6 +491,8 @@ static Suite *automaton_suite(void)
     tcase_add_loop_test(tc, label_order_same_states, 0, 2);
     tcase_add_test(tc, step_cache_tells_keys_apart);
     tcase_add_test(tc, step_cache_tells_heads_apart);
+    tcase_add_test(tc, built_index_is_the_compiled_one);
+    tcase_add_test(tc, compiled_index_is_read);
     tcase_add_test(tc, dense_steps_repeat_the_memo);
     tcase_add_test(tc, keep_offering_in_order);
     tcase_add_test(tc, state_proves_plain_trees);

@@ -344,6 +344,45 @@ typedef struct graft_op_name {
                            what a node a rewrite makes imports */
 } graft_op_name;
 
+/* note [compiled index]: what the automaton indexes before any state
+ * (src/runtime/automaton_index.c), as graft compile writes it: ops named
+ * by rules with the items they head and their attribute tests, the items
+ * no op heads, the node and function tests in test order, the rules best
+ * first; and what the matcher decides of each rule (src/runtime/match.c).  A run of an interpreted rule set builds the same from the
+ * lowered tables at start-up; a compiled one reads these static arrays
+ * and builds nothing.  Ids index the rule set's own items, preds and
+ * rules, so the index belongs to the one rule set it was written with. */
+typedef struct graft_automaton_op {
+    const char *name;      /* the op, "nn.conv2d" */
+    uint32_t nitems;
+    const uint32_t *items; /* OP and STAR items headed by it, ascending */
+    uint32_t npreds;
+    const uint32_t *preds; /* its GRAFT_PRED_ATTR tests, in test order */
+} graft_automaton_op;
+
+typedef struct graft_automaton_index {
+    uint32_t nops;                  /* ops rules name, in first-use order */
+    const graft_automaton_op *ops;
+    const uint32_t *item_op;        /* per item: the op index of its head op,
+                                       UINT32_MAX when no op heads it */
+    uint32_t ngeneric;              /* items not headed by an op, ascending */
+    const uint32_t *generic;
+    uint32_t nnode_preds;           /* tests evaluated on every node */
+    const uint32_t *node_preds;
+    uint32_t nfn_preds;             /* function attribute tests */
+    const uint32_t *fn_preds;
+    const uint32_t *rule_order;     /* rule indices, best first */
+    bool scopes;                    /* some item is a fn, if or let */
+    /* What the matcher decides of each rule (in file order) before any
+     * node; NULL: decided at start-up. */
+    const uint32_t *proof_steps;    /* the most steps its try takes where its
+                                       state proves it, 0 when a try verifies
+                                       it (note [proven rules] in
+                                       src/runtime/match_check.c) */
+    const bool *checked;            /* the states tell it without a try (note
+                                       [checked rules] there) */
+} graft_automaton_index;
+
 typedef struct graft_rule_set {
     const char *name;                   /* for messages: the first rule file */
     uint32_t nrules;                    /* rules in file order */
@@ -361,6 +400,9 @@ typedef struct graft_rule_set {
     uint32_t nops;                      /* rules for ONNX: the ops declared, */
     const graft_op_name *ops;           /* in declaration order (graft compile
                                            writes them by domain) */
+    const graft_automaton_index *automaton; /* graft compile's index (note
+                                           [compiled index]); NULL: built
+                                           from the tables at start-up */
 } graft_rule_set;
 
 /* ---- guard values of compiled guards ---- */

@@ -363,7 +363,8 @@ static void free_names(RuleNames *rn)
     free(rn->parts);
 }
 
-static void emit_ruleset(Emitter *E, RuleNames *names, bool attr_tests, const char *ops)
+static void emit_ruleset(Emitter *E, RuleNames *names, bool attr_tests, const char *ops,
+                         const char *index)
 {
     const graft_rule_set *rs = E->rs;
     StrBuf s = {0};
@@ -393,6 +394,7 @@ static void emit_ruleset(Emitter *E, RuleNames *names, bool attr_tests, const ch
         emit_line(E, ".nops = %u,", rs->nops);
         emit_line(E, ".ops = %s,", ops ? ops : "NULL");
     }
+    emit_line(E, ".automaton = &%s,", index);
     E->indent--;
     emit_line(E, "};");
     strbuf_free(&s);
@@ -429,7 +431,8 @@ void emit_c_source(const RuleFile *rf, const Lowered *lw, const EmitOptions *opt
         emit_rule(&E, r, &names[r]);
     }
     const char *ops = emit_onnx_ops(&E);
-    emit_ruleset(&E, names, attr_tests, ops);
+    const char *index = emit_automaton_index(&E);
+    emit_ruleset(&E, names, attr_tests, ops, index);
     if (opts->standalone_main)
         emit_main(&E);
     for (uint32_t r = 0; r < E.rs->nrules; r++)

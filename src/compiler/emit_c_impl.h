@@ -150,6 +150,9 @@ void emit_items(Emitter *E, const EmitRefs *refs);
 /* A rule set for ONNX: the table of the ops its rule files declare
  * (emit_c_ops.c); its name, or NULL for rules for Relay. */
 const char *emit_onnx_ops(Emitter *E);
+/* The automaton's index (emit_c_index.c, note [compiled index] in
+ * graft_rules.h): its tables, then the graft_automaton_index; its name. */
+const char *emit_automaton_index(Emitter *E);
 /* One attribute value / pattern tree / expression tree: writes its
  * definitions (parts first) and returns its name. */
 const char *emit_attr_value(Emitter *E, const graft_attr_value *v);

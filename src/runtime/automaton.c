@@ -105,18 +105,22 @@ static void table_put(Table *t, const uint32_t *key, size_t len, uint64_t h,
     t->count++;
 }
 
-/* Indexes the rule set: items by head op, tests by kind (note [test
- * order]), rules best first.  No state exists until a node is labelled. */
+/* The rule set's index: graft compile's tables when it brings them (note
+ * [compiled index] in graft_rules.h), else built from the lowered tables
+ * (items by head op, tests by kind, rules best first).  No state exists
+ * until a node is labelled, and the step cache waits for the first step. */
 Automaton *automaton_new(const graft_rule_set *rs)
 {
     Automaton *a = xcalloc(1, sizeof *a);
     a->rs = rs;
-    automaton_index(a);
+    if (rs->automaton)
+        a->ix = *rs->automaton;
+    else
+        automaton_index(a);
     a->words = (rs->nitems + 63) / 64;
     if (a->words == 0)
         a->words = 1;
     a->scratch = xcalloc(a->words, sizeof(uint64_t));
-    a->cache = xcalloc((size_t)1 << STEP_CACHE_BITS, sizeof *a->cache);
     return a;
 }
 
@@ -124,16 +128,7 @@ void automaton_free(Automaton *a)
 {
     if (!a)
         return;
-    for (uint32_t i = 0; i < a->nops; i++) {
-        vec_free(&a->ops[i].items);
-        vec_free(&a->ops[i].preds);
-    }
-    free(a->ops);
-    free(a->item_op);
-    vec_free(&a->generic);
-    vec_free(&a->node_preds);
-    vec_free(&a->fn_preds);
-    free(a->rule_order);
+    automaton_index_free(a->built);
     free(a->bits);
     vec_free(&a->acc);
     free(a->acc_off);
@@ -199,7 +194,7 @@ static bool args_fit(const Automaton *a, const graft_item *it, const Symbol *sym
  * names do, since the automaton gives each name one index. */
 static bool is_op(const Automaton *a, uint32_t i, const Symbol *sym)
 {
-    return sym->tag == SYM_OP && sym->a != SYM_OTHER_OP && sym->a == a->item_op[i];
+    return sym->tag == SYM_OP && sym->a != SYM_OTHER_OP && sym->a == a->ix.item_op[i];
 }
 
 /* Every operand's state has item (vacuously true without operands). */
@@ -294,11 +289,11 @@ static void build_set(Automaton *a, const Symbol *sym)
 {
     uint64_t *set = a->scratch;
     memset(set, 0, a->words * sizeof *set);
-    const uint32_t *g = a->generic.items, *o = NULL;
-    uint32_t ng = (uint32_t)a->generic.len, no = 0, gi = 0, oi = 0;
+    const uint32_t *g = a->ix.generic, *o = NULL;
+    uint32_t ng = a->ix.ngeneric, no = 0, gi = 0, oi = 0;
     if (sym->tag == SYM_OP && sym->a != SYM_OTHER_OP) {
-        o = a->ops[sym->a].items.items;
-        no = (uint32_t)a->ops[sym->a].items.len;
+        o = a->ix.ops[sym->a].items;
+        no = a->ix.ops[sym->a].nitems;
     }
     while (gi < ng || oi < no) {
         uint32_t i;
@@ -324,7 +319,7 @@ static void add_accepts(Automaton *a, uint32_t s)
     a->acc_off[s] = (uint32_t)a->acc.len;
     a->acc_len[s] = 0;
     for (uint32_t k = 0; k < a->rs->nrules; k++) {
-        uint32_t r = a->rule_order[k];
+        uint32_t r = a->ix.rule_order[k];
         if (!bit(set, a->rs->rules[r].pattern->item))
             continue;
         vec_push(&a->acc, r);
@@ -409,6 +404,8 @@ uint32_t automaton_step(Automaton *a, const Symbol *sym)
     uint64_t head = (uint64_t)sym->tag | (uint64_t)sym->npreds << 8 |
                     (uint64_t)sym->nargs << 16 | (uint64_t)sym->a << 32;
     uint64_t words = (uint64_t)w[0] | (uint64_t)w[1] << 32;
+    if (!a->cache)
+        a->cache = xcalloc((size_t)1 << STEP_CACHE_BITS, sizeof *a->cache);
     StepEntry *e = &a->cache[cache_slot(hash_mix(head, words), STEP_CACHE_BITS)];
     if (e->state && e->head == head && e->words == words)
         return e->state - 1;

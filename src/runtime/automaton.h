@@ -55,6 +55,9 @@ typedef struct Symbol {
 Automaton *automaton_new(const graft_rule_set *rs);
 void automaton_free(Automaton *a);
 const graft_rule_set *automaton_rules(const Automaton *a);
+/* The index the automaton reads (note [compiled index] in graft_rules.h):
+ * what graft compile writes for the rule set. */
+const graft_automaton_index *automaton_index_of(const Automaton *a);
 
 /* Whether some rule has a fn, if or let pattern: only then are
  * functions, ifs and lets labelled with their operands' states (note

@@ -7,12 +7,25 @@
 #include "automaton.h"
 #include "util.h"
 
-/* What the automaton knows about one op named by some rule. */
+/* One op named by some rule, as automaton_index builds it for a rule set
+ * without graft compile's index (note [compiled index] in graft_rules.h). */
 typedef struct OpEntry {
     const char *name;    /* the op name, owned by the rule set */
     VEC(uint32_t) items; /* OP and STAR items headed by it, ascending */
     VEC(uint32_t) preds; /* its GRAFT_PRED_ATTR tests, grouped by attribute */
 } OpEntry;
+
+/* The index automaton_index built, which Automaton.ix points into. */
+typedef struct BuiltIndex {
+    OpEntry *ops;          /* ops named by rules, in first-use order */
+    uint32_t nops;
+    graft_automaton_op *views; /* per op: its entry as ix.ops reads it */
+    uint32_t *item_op;     /* per item: the op index of its head op */
+    VEC(uint32_t) generic; /* items not headed by an op, ascending */
+    VEC(uint32_t) node_preds; /* tests evaluated on every node */
+    VEC(uint32_t) fn_preds; /* function attribute tests */
+    uint32_t *rule_order;  /* rule indices, best first */
+} BuiltIndex;
 
 /* One open-addressing table entry: a key of uint32 words in a pool. */
 typedef struct Slot {
@@ -41,14 +54,10 @@ typedef struct Table {
 
 struct Automaton {
     const graft_rule_set *rs;     /* the rules, borrowed */
-    OpEntry *ops;          /* ops named by rules, in first-use order */
-    uint32_t nops;         /* count of ops */
-    uint32_t *item_op;     /* per item: the op index of its head op, or SYM_OTHER_OP */
-    VEC(uint32_t) generic; /* items not headed by an op, ascending */
-    VEC(uint32_t) node_preds; /* tests evaluated on every node */
-    VEC(uint32_t) fn_preds; /* function attribute tests */
-    uint32_t *rule_order;  /* rule indices, best first */
-    bool scopes;           /* some item is FN, IF or LET */
+    graft_automaton_index ix; /* the index read: the rule set's own (graft
+                                 compile's) or built's */
+    BuiltIndex *built;     /* the index built at start-up; NULL when the rule
+                              set brought its own */
     size_t words;          /* 64-bit words per state bitset */
     uint64_t *bits;        /* nstates * words */
     size_t bits_cap;       /* words allocated in bits */
@@ -60,11 +69,14 @@ struct Automaton {
     Table memo;            /* (symbol, operand states) -> state */
     Table sets;            /* item set -> state, to share equal sets */
     uint64_t *scratch;     /* one bitset being built */
-    StepEntry *cache;      /* small memo keys -> state (note [step cache]) */
+    StepEntry *cache;      /* small memo keys -> state (note [step cache]),
+                              allocated by the first step */
 };
 
-/* Indexes a->rs: items by head op, tests by kind (note [test order]),
- * rules best first (automaton_index.c). */
+/* Indexes a->rs into a->built and points a->ix at it: items by head op,
+ * tests by kind (note [test order]), rules best first (automaton_index.c);
+ * automaton_index_free frees it. */
 void automaton_index(Automaton *a);
+void automaton_index_free(BuiltIndex *b);
 
 #endif

@@ -2,21 +2,23 @@
  * set before any state (automaton.c): ops named by rules with their
  * items and attribute tests, the generic items, node and function tests
  * in test order, rules best first; and the accessors the labeller and the
- * dumper read them through. */
+ * dumper read them through.  A compiled rule set brings them as static
+ * tables (note [compiled index] in graft_rules.h), which graft compile
+ * writes from what this file builds. */
 #include "automaton_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t op_find_or_add(Automaton *a, const char *name)
+static uint32_t op_find_or_add(BuiltIndex *b, const char *name)
 {
-    for (uint32_t i = 0; i < a->nops; i++)
-        if (strcmp(a->ops[i].name, name) == 0)
+    for (uint32_t i = 0; i < b->nops; i++)
+        if (strcmp(b->ops[i].name, name) == 0)
             return i;
-    a->ops = xrealloc(a->ops, (a->nops + 1) * sizeof *a->ops);
-    memset(&a->ops[a->nops], 0, sizeof *a->ops);
-    a->ops[a->nops].name = name;
-    return a->nops++;
+    b->ops = xrealloc(b->ops, (b->nops + 1) * sizeof *b->ops);
+    memset(&b->ops[b->nops], 0, sizeof *b->ops);
+    b->ops[b->nops].name = name;
+    return b->nops++;
 }
 
 /* note [test order]: node tests are sorted by kind and then by the value
@@ -53,38 +55,40 @@ static void sort_preds(uint32_t *v, uint32_t n, const graft_pred *preds)
     sort_u32(v, n, pred_before, preds);
 }
 
-static void index_preds(Automaton *a)
+static void index_preds(BuiltIndex *b, const graft_rule_set *rs)
 {
-    const graft_rule_set *rs = a->rs;
     for (uint32_t p = 0; p < rs->npreds; p++) {
         const graft_pred *pr = &rs->preds[p];
         if (pr->kind != GRAFT_PRED_ATTR)
-            vec_push(&a->node_preds, p);
+            vec_push(&b->node_preds, p);
         else if (!pr->op)
-            vec_push(&a->fn_preds, p);
+            vec_push(&b->fn_preds, p);
         else {
-            uint32_t o = op_find_or_add(a, pr->op); /* may move a->ops */
-            vec_push(&a->ops[o].preds, p);
+            uint32_t o = op_find_or_add(b, pr->op); /* may move b->ops */
+            vec_push(&b->ops[o].preds, p);
         }
     }
 }
 
-static void index_items(Automaton *a)
+/* Items by head op and the generic ones; whether some item is a scope. */
+static bool index_items(BuiltIndex *b, const graft_rule_set *rs)
 {
-    a->item_op = xmalloc((a->rs->nitems + 1) * sizeof *a->item_op);
-    for (uint32_t i = 0; i < a->rs->nitems; i++) {
-        const graft_item *it = &a->rs->items[i];
-        a->item_op[i] = SYM_OTHER_OP;
+    bool scopes = false;
+    b->item_op = xmalloc((rs->nitems + 1) * sizeof *b->item_op);
+    for (uint32_t i = 0; i < rs->nitems; i++) {
+        const graft_item *it = &rs->items[i];
+        b->item_op[i] = SYM_OTHER_OP;
         if (it->kind == GRAFT_PITEM_OP || it->kind == GRAFT_PITEM_STAR) {
-            uint32_t o = op_find_or_add(a, it->op); /* may move a->ops */
-            vec_push(&a->ops[o].items, i);
-            a->item_op[i] = o;
+            uint32_t o = op_find_or_add(b, it->op); /* may move b->ops */
+            vec_push(&b->ops[o].items, i);
+            b->item_op[i] = o;
         }
         if (it->kind != GRAFT_PITEM_OP)
-            vec_push(&a->generic, i);
-        a->scopes |=
+            vec_push(&b->generic, i);
+        scopes |=
             it->kind == GRAFT_PITEM_FN || it->kind == GRAFT_PITEM_IF || it->kind == GRAFT_PITEM_LET;
     }
+    return scopes;
 }
 
 bool automaton_rule_before(const void *rules, uint32_t x, uint32_t y)
@@ -101,17 +105,64 @@ static void sort_rules(uint32_t *v, uint32_t n, const graft_rule *rules)
     sort_u32(v, n, automaton_rule_before, rules);
 }
 
+/* Points a->ix at what b holds. */
+static void index_view(Automaton *a, BuiltIndex *b)
+{
+    b->views = xcalloc(b->nops + 1, sizeof *b->views);
+    for (uint32_t o = 0; o < b->nops; o++)
+        b->views[o] = (graft_automaton_op){
+            .name = b->ops[o].name,
+            .nitems = (uint32_t)b->ops[o].items.len, .items = b->ops[o].items.items,
+            .npreds = (uint32_t)b->ops[o].preds.len, .preds = b->ops[o].preds.items,
+        };
+    a->ix.nops = b->nops;
+    a->ix.ops = b->views;
+    a->ix.item_op = b->item_op;
+    a->ix.ngeneric = (uint32_t)b->generic.len;
+    a->ix.generic = b->generic.items;
+    a->ix.nnode_preds = (uint32_t)b->node_preds.len;
+    a->ix.node_preds = b->node_preds.items;
+    a->ix.nfn_preds = (uint32_t)b->fn_preds.len;
+    a->ix.fn_preds = b->fn_preds.items;
+    a->ix.rule_order = b->rule_order;
+}
+
 void automaton_index(Automaton *a)
 {
     const graft_rule_set *rs = a->rs;
-    index_items(a);
-    index_preds(a);
-    for (uint32_t o = 0; o < a->nops; o++)
-        sort_preds(a->ops[o].preds.items, (uint32_t)a->ops[o].preds.len, rs->preds);
-    sort_preds(a->node_preds.items, (uint32_t)a->node_preds.len, rs->preds);
-    sort_preds(a->fn_preds.items, (uint32_t)a->fn_preds.len, rs->preds);
-    a->rule_order = xmalloc((rs->nrules + 1) * sizeof(uint32_t));
-    sort_rules(a->rule_order, rs->nrules, rs->rules);
+    BuiltIndex *b = a->built = xcalloc(1, sizeof *b);
+    a->ix.scopes = index_items(b, rs);
+    index_preds(b, rs);
+    for (uint32_t o = 0; o < b->nops; o++)
+        sort_preds(b->ops[o].preds.items, (uint32_t)b->ops[o].preds.len, rs->preds);
+    sort_preds(b->node_preds.items, (uint32_t)b->node_preds.len, rs->preds);
+    sort_preds(b->fn_preds.items, (uint32_t)b->fn_preds.len, rs->preds);
+    b->rule_order = xmalloc((rs->nrules + 1) * sizeof(uint32_t));
+    sort_rules(b->rule_order, rs->nrules, rs->rules);
+    index_view(a, b);
+}
+
+void automaton_index_free(BuiltIndex *b)
+{
+    if (!b)
+        return;
+    for (uint32_t i = 0; i < b->nops; i++) {
+        vec_free(&b->ops[i].items);
+        vec_free(&b->ops[i].preds);
+    }
+    free(b->ops);
+    free(b->views);
+    free(b->item_op);
+    vec_free(&b->generic);
+    vec_free(&b->node_preds);
+    vec_free(&b->fn_preds);
+    free(b->rule_order);
+    free(b);
+}
+
+const graft_automaton_index *automaton_index_of(const Automaton *a)
+{
+    return &a->ix;
 }
 
 const graft_rule_set *automaton_rules(const Automaton *a)
@@ -121,53 +172,53 @@ const graft_rule_set *automaton_rules(const Automaton *a)
 
 uint32_t automaton_op_index(const Automaton *a, const char *op)
 {
-    for (uint32_t i = 0; i < a->nops; i++)
-        if (strcmp(a->ops[i].name, op) == 0)
+    for (uint32_t i = 0; i < a->ix.nops; i++)
+        if (strcmp(a->ix.ops[i].name, op) == 0)
             return i;
     return SYM_OTHER_OP;
 }
 
 bool automaton_has_scopes(const Automaton *a)
 {
-    return a->scopes;
+    return a->ix.scopes;
 }
 
 const uint32_t *automaton_node_preds(const Automaton *a, uint32_t *n)
 {
-    *n = (uint32_t)a->node_preds.len;
-    return a->node_preds.items;
+    *n = a->ix.nnode_preds;
+    return a->ix.node_preds;
 }
 
 const uint32_t *automaton_op_preds(const Automaton *a, uint32_t op, uint32_t *n)
 {
-    if (op >= a->nops) {
+    if (op >= a->ix.nops) {
         *n = 0;
         return NULL;
     }
-    *n = (uint32_t)a->ops[op].preds.len;
-    return a->ops[op].preds.items;
+    *n = a->ix.ops[op].npreds;
+    return a->ix.ops[op].preds;
 }
 
 const uint32_t *automaton_fn_preds(const Automaton *a, uint32_t *n)
 {
-    *n = (uint32_t)a->fn_preds.len;
-    return a->fn_preds.items;
+    *n = a->ix.nfn_preds;
+    return a->ix.fn_preds;
 }
 
 /* ---- accessors for the dumper (automaton_dump.c) ---- */
 
 uint32_t automaton_nops(const Automaton *a)
 {
-    return a->nops;
+    return a->ix.nops;
 }
 
 const char *automaton_op_name(const Automaton *a, uint32_t op)
 {
-    return a->ops[op].name;
+    return a->ix.ops[op].name;
 }
 
 const uint32_t *automaton_op_items(const Automaton *a, uint32_t op, uint32_t *n)
 {
-    *n = (uint32_t)a->ops[op].items.len;
-    return a->ops[op].items.items;
+    *n = a->ix.ops[op].nitems;
+    return a->ix.ops[op].items;
 }

@@ -33,14 +33,25 @@ Matcher *matcher_new(Labels *labels, const graft_graph *g)
     m->rs = automaton_rules(m->a);
     m->g = g;
     m->max_steps = limit_defaults.match_steps;
-    m->proof = xmalloc(((size_t)m->rs->nrules + 1) * sizeof *m->proof);
-    m->checked = xmalloc(((size_t)m->rs->nrules + 1) * sizeof *m->checked);
-    for (uint32_t r = 0; r < m->rs->nrules; r++) {
-        m->proof[r] = matcher_proof_steps(&m->rs->rules[r]);
-        m->checked[r] = !m->proof[r] && matcher_checkable(&m->rs->rules[r]);
+    const graft_automaton_index *ix = m->rs->automaton;
+    if (ix && ix->proof_steps) { /* graft compile decided them (note [compiled index]) */
+        m->proof = ix->proof_steps;
+        m->checked = ix->checked;
+    } else {
+        uint32_t n = m->rs->nrules;
+        m->proof = m->proof_built = xmalloc(((size_t)n + 1) * sizeof *m->proof_built);
+        m->checked = m->checked_built = xmalloc(((size_t)n + 1) * sizeof *m->checked_built);
+        for (uint32_t r = 0; r < n; r++)
+            matcher_rule_facts(&m->rs->rules[r], &m->proof_built[r], &m->checked_built[r]);
     }
     matcher_roots_init(m);
     return m;
+}
+
+void matcher_rule_facts(const graft_rule *rule, uint32_t *proof_steps, bool *checked)
+{
+    *proof_steps = matcher_proof_steps(rule);
+    *checked = !*proof_steps && matcher_checkable(rule);
 }
 
 void matcher_set_max_steps(Matcher *m, uint64_t max_steps)
@@ -61,8 +72,8 @@ void matcher_free(Matcher *m)
     strbuf_free(&m->k2);
     free(m->mark);
     walk_free(&m->walk);
-    free(m->proof);
-    free(m->checked);
+    free(m->proof_built);
+    free(m->checked_built);
     free(m->at);
     walk_free(&m->todo);
     free(m->root_at);

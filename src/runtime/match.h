@@ -46,6 +46,12 @@ typedef struct MatchPair {
 } MatchPair;
 
 Matcher *matcher_new(Labels *labels, const graft_graph *g);
+/* What matcher_new decides of a rule before any node, which graft
+ * compile writes into the rule set's index (note [compiled index] in
+ * graft_rules.h): the most steps its try takes where its state proves it
+ * (0: a try verifies it), and whether matcher_check tells it without a
+ * try. */
+void matcher_rule_facts(const graft_rule *rule, uint32_t *proof_steps, bool *checked);
 void matcher_free(Matcher *m);
 /* Steps one try may take before it gives up with MATCH_BUDGET; the
  * default is limit_defaults.match_steps. */

@@ -83,11 +83,13 @@ struct Matcher {
     uint64_t max_steps;  /* steps a try may take */
     MatchFailure *rec;   /* explain mode: the deepest failure, or NULL */
     uint32_t nslots;     /* slots of the current rule */
-    uint32_t *proof;     /* per rule: the most steps its try can take when
+    const uint32_t *proof; /* per rule: the most steps its try can take when
                             its state proves it (note [proven rules]), or
                             0 when a try must verify it */
-    bool *checked;       /* per rule: matcher_check can tell without a try
+    const bool *checked; /* per rule: matcher_check can tell without a try
                             (note [checked rules]) */
+    uint32_t *proof_built; /* proof and checked when matcher_new made them, */
+    bool *checked_built;   /* NULL when the rule set's index brought them */
     graft_node **at;           /* matcher_check: per slot, the node it holds */
     size_t at_cap;       /* entries allocated in at */
     WALK(CheckGoal) todo; /* matcher_check: pattern nodes to look at */

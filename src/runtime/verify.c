@@ -102,6 +102,7 @@ graft_rule_set verify_single_rule(const graft_rule_set *rs, uint32_t rule)
     graft_rule_set one = *rs;
     one.rules = &rs->rules[rule];
     one.nrules = 1;
+    one.automaton = NULL; /* a compiled index orders all the rules */
     return one;
 }
 
