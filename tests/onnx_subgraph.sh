@@ -1,0 +1,106 @@
+#!/bin/sh
+# onnx_subgraph.sh - values of the main graph that an If's branches read
+# by name (note [outer reads] in src/onnx/onnx_subgraph.h), on
+# tests/onnx/subgraph/outer_reads.onnxtxt: a rewrite that replaces such a
+# value renames the branches' reads (nested If included), one that leaves
+# nothing else reading it keeps it (the If reads it), a new node in its
+# place takes its name, a match through it is refused (interior use), and
+# a model no rule touches comes back byte for byte.  Each output passes
+# python3-onnx's onnx.checker (full_check) and its node lists, per graph,
+# are exactly those below.  Without the If's reads, eliminate.graft left
+# the branches reading 'y', which nothing made any more (onnx.checker:
+# "input 'y' of node ... is not output of any previous nodes").
+set -u
+: "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
+data="$GRAFT_SRCDIR/tests/onnx/subgraph"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/onnx_subgraph.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+
+. "$GRAFT_SRCDIR/tests/python_onnx.sh"
+python_onnx 'import onnx'
+
+failures=0
+fail() {
+    echo "FAIL: $*"
+    failures=$((failures + 1))
+}
+run() { # run RULES OUT
+    "$GRAFT" run --allow-unknown-ops "$1" "$tmp/in.onnx" -o "$tmp/$2" 2>"$tmp/err" ||
+        fail "graft run $(basename "$1"): $(head -c 300 "$tmp/err")"
+}
+
+"$GRAFT" fmt "$data/outer_reads.onnxtxt" -o "$tmp/in.onnx" || exit 1
+printf 'opset onnx 17\n' >"$tmp/none.graft"
+run "$tmp/none.graft" same.onnx
+cmp -s "$tmp/in.onnx" "$tmp/same.onnx" || fail "a model no rule touches differs"
+run "$GRAFT_SRCDIR/stdpatterns/onnx/eliminate.graft" eliminated.onnx
+run "$data/outer_reads.graft" relu.onnx
+
+"$python" - "$tmp" <<'PY' || failures=$((failures + 1))
+import os, sys
+import onnx
+
+def lines(graph, depth=0):
+    """Each node as 'op(inputs) -> outputs', subgraphs indented under it."""
+    inits = ", ".join(i.name for i in graph.initializer)
+    out = ["  " * depth + "graph %s [%s]" % (graph.name, inits)]
+    for n in graph.node:
+        out.append("  " * depth + "%s(%s) -> %s" % (n.op_type, ", ".join(n.input),
+                                                    ", ".join(n.output)))
+        for a in n.attribute:
+            if a.type == onnx.AttributeProto.GRAPH:
+                out += lines(a.g, depth + 1)
+    return out
+
+branches = """\
+  graph then_graph []
+  If(c) -> t
+    graph inner_then []
+    Sigmoid(%(y)s) -> u
+    graph inner_else []
+    Neg(r2) -> v
+  graph else_graph []
+  Add(p, %(y)s) -> e1
+  Mul(e1, r2) -> e2
+  Reshape(e2, sh) -> e"""
+want = {
+    # y -> x renamed in both branches; sh kept for the else branch alone;
+    # q, a graph output, copied from x.
+    "eliminated.onnx": """\
+graph outer [sh]
+Neg(x) -> p
+Neg(p) -> w
+Relu(x) -> r1
+Relu(r1) -> r2
+If(c) -> z
+""" + branches % {"y": "x"} + """
+Identity(x) -> q""",
+    # r2 a new Relu of x under the old name; Neg(Neg(x)) left (p is read
+    # by the else branch).
+    "relu.onnx": """\
+graph outer [sh]
+Identity(x) -> y
+Expand(x, sh) -> q
+Neg(x) -> p
+Neg(p) -> w
+Relu(x) -> r2
+If(c) -> z
+""" + branches % {"y": "y"},
+}
+bad = 0
+for name, text in want.items():
+    model = onnx.load(os.path.join(sys.argv[1], name))
+    try:
+        onnx.checker.check_model(model, full_check=True)
+    except Exception as e:
+        print("FAIL: onnx.checker on %s: %s" % (name, str(e)[:300]))
+        bad += 1
+    got = "\n".join(lines(model.graph))
+    if got != text:
+        print("FAIL: %s:\n%s\n--- want:\n%s" % (name, got, text))
+        bad += 1
+sys.exit(1 if bad else 0)
+PY
+
+[ "$failures" -eq 0 ] && echo "onnx_subgraph: 0 failures"
+[ "$failures" -eq 0 ]
