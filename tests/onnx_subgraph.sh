@@ -2,7 +2,8 @@
 # onnx_subgraph.sh - values of the main graph that an If's branches read
 # by name (note [outer reads] in src/onnx/onnx_subgraph.h), on
 # tests/onnx/subgraph/outer_reads.onnxtxt: a rewrite that replaces such a
-# value renames the branches' reads (nested If included), one that leaves
+# value renames the branches' reads (nested If included; a Loop's body on
+# tests/onnx/subgraph/loop_reads.onnxtxt), one that leaves
 # nothing else reading it keeps it (the If reads it), a new node in its
 # place takes its name, a match through it is refused (interior use), and
 # a model no rule touches comes back byte for byte.  Each output passes
@@ -24,17 +25,21 @@ fail() {
     echo "FAIL: $*"
     failures=$((failures + 1))
 }
-run() { # run RULES OUT
-    "$GRAFT" run --allow-unknown-ops "$1" "$tmp/in.onnx" -o "$tmp/$2" 2>"$tmp/err" ||
-        fail "graft run $(basename "$1"): $(head -c 300 "$tmp/err")"
+run() { # run RULES IN OUT
+    "$GRAFT" run --allow-unknown-ops "$1" "$tmp/$2" -o "$tmp/$3" 2>"$tmp/err" ||
+        fail "graft run $(basename "$1") $2: $(head -c 300 "$tmp/err")"
 }
 
-"$GRAFT" fmt "$data/outer_reads.onnxtxt" -o "$tmp/in.onnx" || exit 1
+eliminate="$GRAFT_SRCDIR/stdpatterns/onnx/eliminate.graft"
 printf 'opset onnx 17\n' >"$tmp/none.graft"
-run "$tmp/none.graft" same.onnx
-cmp -s "$tmp/in.onnx" "$tmp/same.onnx" || fail "a model no rule touches differs"
-run "$GRAFT_SRCDIR/stdpatterns/onnx/eliminate.graft" eliminated.onnx
-run "$data/outer_reads.graft" relu.onnx
+for model in outer_reads loop_reads; do
+    "$GRAFT" fmt "$data/$model.onnxtxt" -o "$tmp/$model.onnx" || exit 1
+    run "$tmp/none.graft" "$model.onnx" "same_$model.onnx"
+    cmp -s "$tmp/$model.onnx" "$tmp/same_$model.onnx" || fail "$model: no rule, yet it differs"
+done
+run "$eliminate" outer_reads.onnx eliminated.onnx
+run "$data/outer_reads.graft" outer_reads.onnx relu.onnx
+run "$eliminate" loop_reads.onnx loop.onnx
 
 "$python" - "$tmp" <<'PY' || failures=$((failures + 1))
 import os, sys
@@ -86,6 +91,13 @@ Neg(p) -> w
 Relu(x) -> r2
 If(c) -> z
 """ + branches % {"y": "y"},
+    # the body reads x for y; the Loop's condition stays left out
+    "loop.onnx": """\
+graph loop []
+Loop(m, , x) -> z
+  graph body []
+  Identity(c) -> c_out
+  Add(v, x) -> v_out""",
 }
 bad = 0
 for name, text in want.items():
