@@ -1,12 +1,13 @@
 #!/bin/sh
-# onnx_subgraph.sh - values of the main graph that an If's branches read
-# by name (note [outer reads] in src/onnx/onnx_subgraph.h), on
-# tests/onnx/subgraph/outer_reads.onnxtxt: a rewrite that replaces such a
-# value renames the branches' reads (nested If included; a Loop's body on
-# tests/onnx/subgraph/loop_reads.onnxtxt), one that leaves
-# nothing else reading it keeps it (the If reads it), a new node in its
-# place takes its name, a match through it is refused (interior use), and
-# a model no rule touches comes back byte for byte.  Each output passes
+# onnx_subgraph.sh - values of the main graph that subgraphs read by name
+# (note [outer reads] in src/onnx/onnx_subgraph.h), in the models of
+# tests/onnx/subgraph/: a rewrite that replaces such a value renames the
+# subgraphs' reads (outer_reads.onnxtxt: an If's branches, a nested If's;
+# loop_reads.onnxtxt: a Loop's body), one that leaves nothing else reading
+# it keeps it (the If reads it), a new node in its place takes its name, a
+# match through it is refused (interior use), a partition makes the If's
+# branches read the function's parameter (partition_if.onnxtxt), and a
+# model no rule touches comes back byte for byte.  Each output passes
 # python3-onnx's onnx.checker (full_check) and its node lists, per graph,
 # are exactly those below.  Without the If's reads, eliminate.graft left
 # the branches reading 'y', which nothing made any more (onnx.checker:
@@ -40,6 +41,9 @@ done
 run "$eliminate" outer_reads.onnx eliminated.onnx
 run "$data/outer_reads.graft" outer_reads.onnx relu.onnx
 run "$eliminate" loop_reads.onnx loop.onnx
+"$GRAFT" fmt "$data/partition_if.onnxtxt" -o "$tmp/partition_if.onnx" || exit 1
+"$GRAFT" run "$data/partition_if.graft" "$tmp/partition_if.onnx" -o "$tmp/partition.onnx" \
+    2>"$tmp/err" || fail "graft run partition_if.graft: $(head -c 300 "$tmp/err")"
 
 "$python" - "$tmp" <<'PY' || failures=$((failures + 1))
 import os, sys
@@ -55,6 +59,13 @@ def lines(graph, depth=0):
         for a in n.attribute:
             if a.type == onnx.AttributeProto.GRAPH:
                 out += lines(a.g, depth + 1)
+    return out
+
+def model_lines(model):
+    out = lines(model.graph)
+    for f in model.functions:
+        out.append("function %s(%s) -> %s" % (f.name, ", ".join(f.input), ", ".join(f.output)))
+        out += lines(onnx.helper.make_graph(f.node, "body", [], []), 1)
     return out
 
 branches = """\
@@ -98,6 +109,19 @@ Loop(m, , x) -> z
   graph body []
   Identity(c) -> c_out
   Add(v, x) -> v_out""",
+    # the function's If reads its parameter where the branches read y
+    "partition.onnx": """\
+graph g []
+Identity(x) -> y
+graft.neg_if(c, y) -> z
+function graft.neg_if(FunctionVar_0_0, FunctionVar_0_1) -> t1
+  graph body []
+  If(FunctionVar_0_0) -> t0
+    graph a []
+    Sigmoid(FunctionVar_0_1) -> t
+    graph b []
+    Neg(FunctionVar_0_1) -> e
+  Neg(t0) -> t1""",
 }
 bad = 0
 for name, text in want.items():
@@ -107,7 +131,7 @@ for name, text in want.items():
     except Exception as e:
         print("FAIL: onnx.checker on %s: %s" % (name, str(e)[:300]))
         bad += 1
-    got = "\n".join(lines(model.graph))
+    got = "\n".join(model_lines(model))
     if got != text:
         print("FAIL: %s:\n%s\n--- want:\n%s" % (name, got, text))
         bad += 1
