@@ -6,8 +6,9 @@
 # loop_reads.onnxtxt: a Loop's body), one that leaves nothing else reading
 # it keeps it (the If reads it), a new node in its place takes its name, a
 # match through it is refused (interior use), a partition makes the If's
-# branches read the function's parameter (partition_if.onnxtxt), and a
-# model no rule touches comes back byte for byte.  Each output passes
+# branches read the function's parameter (partition_if.onnxtxt), a rename
+# onto a name the subgraph makes itself is refused (shadowed.onnxtxt), and
+# a model no rule touches comes back byte for byte.  Each output passes
 # python3-onnx's onnx.checker (full_check) and its node lists, per graph,
 # are exactly those below.  Without the If's reads, eliminate.graft left
 # the branches reading 'y', which nothing made any more (onnx.checker:
@@ -44,6 +45,14 @@ run "$eliminate" loop_reads.onnx loop.onnx
 "$GRAFT" fmt "$data/partition_if.onnxtxt" -o "$tmp/partition_if.onnx" || exit 1
 "$GRAFT" run "$data/partition_if.graft" "$tmp/partition_if.onnx" -o "$tmp/partition.onnx" \
     2>"$tmp/err" || fail "graft run partition_if.graft: $(head -c 300 "$tmp/err")"
+
+# A read the rename would hand to the subgraph's own x: refused, nothing
+# written (the message: tests/onnx/subgraph/shadowed.golden).
+if "$GRAFT" run --allow-unknown-ops "$eliminate" "$data/shadowed.onnxtxt" -o "$tmp/shadowed.onnx" \
+    2>/dev/null; then
+    fail "shadowed.onnxtxt: the rewrite that a subgraph's own x would capture succeeded"
+fi
+[ -e "$tmp/shadowed.onnx" ] && fail "shadowed.onnxtxt: an output was written"
 
 "$python" - "$tmp" <<'PY' || failures=$((failures + 1))
 import os, sys

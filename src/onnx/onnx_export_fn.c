@@ -138,8 +138,9 @@ static Onnx__AttributeProto **local_subgraphs(FnBuild *fb, const graft_node *n,
             keymap_put_ptr(&renames, outer[k], now);
     }
     free(outer);
-    Onnx__AttributeProto **attrs = renames.len ? onnx_rename_outer_reads(g, old, &renames)
-                                               : old->attribute;
+    Onnx__AttributeProto **attrs = renames.len
+                                       ? export_renamed_subgraphs(fb->ex, n, old, &renames)
+                                       : old->attribute;
     keymap_free(&renames);
     return attrs;
 }

@@ -200,6 +200,23 @@ void export_set_attrs(Exporter *ex, const graft_node *n, Onnx__NodeProto *np)
     }
 }
 
+Onnx__AttributeProto **export_renamed_subgraphs(Exporter *ex, const graft_node *n,
+                                                const Onnx__NodeProto *old,
+                                                const KeyMap *renames)
+{
+    const char *captured[2];
+    Onnx__AttributeProto **attrs = onnx_rename_outer_reads(ex->g, old, renames, captured);
+    if (attrs)
+        return attrs;
+    const char *label = onnx_node_label(ex->m, n);
+    diag_file_error(ex->d, ex->m->name, "node '%s' (%s): a subgraph reads '%s', which a rewrite "
+                    "replaced by '%s', a name that subgraph makes itself (ONNX forbids a "
+                    "subgraph to repeat an outer name)", label ? label : "?", node_op(n),
+                    captured[0], captured[1]);
+    ex->ok = false;
+    return old->attribute;
+}
+
 /* The NodeProto of call n: its own when nothing changed it, else a new
  * one (a rewritten call of the model keeps its name, domain, doc string
  * and attributes). */
@@ -231,8 +248,8 @@ Onnx__NodeProto *export_node_proto(Exporter *ex, const graft_node *n)
         np->domain = old->domain;
         np->doc_string = old->doc_string;
         np->n_attribute = old->n_attribute;
-        np->attribute = renames.len ? onnx_rename_outer_reads(ex->g, old, &renames)
-                                      : old->attribute;
+        np->attribute = renames.len ? export_renamed_subgraphs(ex, n, old, &renames)
+                                    : old->attribute;
     } else {
         np->name = (char *)export_call_name(ex, n);
         export_set_attrs(ex, n, np);

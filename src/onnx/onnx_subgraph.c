@@ -110,21 +110,27 @@ size_t onnx_outer_reads(graft_graph *g, const Onnx__NodeProto *np, const char **
 typedef struct Renamer {
     graft_graph *g;
     const KeyMap *renames;
+    const char *captured[2]; /* the first read whose new name a subgraph
+                                makes itself: its old name and the new */
 } Renamer;
 
 /* The name to read instead of name in scope s (name itself if none). */
-static const char *renamed(const Renamer *rn, const Scope *s, const char *name)
+static const char *renamed(Renamer *rn, const Scope *s, const char *name)
 {
     if (!name || !name[0] || inner(rn->g, s, name))
         return name;
     const char *to = keymap_get_ptr(rn->renames, graph_intern(rn->g, name));
+    if (to && inner(rn->g, s, to) && !rn->captured[0]) {
+        rn->captured[0] = name;
+        rn->captured[1] = to;
+    }
     return to ? to : name;
 }
 
-static Onnx__AttributeProto **copy_attrs(const Renamer *rn, const Scope *s,
+static Onnx__AttributeProto **copy_attrs(Renamer *rn, const Scope *s,
                                          const Onnx__NodeProto *np);
 
-static Onnx__NodeProto *copy_node(const Renamer *rn, const Scope *s, const Onnx__NodeProto *np)
+static Onnx__NodeProto *copy_node(Renamer *rn, const Scope *s, const Onnx__NodeProto *np)
 {
     Arena *arena = graph_arena(rn->g);
     Onnx__NodeProto *c = arena_dup(arena, np, sizeof *np);
@@ -137,7 +143,7 @@ static Onnx__NodeProto *copy_node(const Renamer *rn, const Scope *s, const Onnx_
 
 /* Graph gp with its outer reads renamed; its outputs too, which may name
  * an outer value (a branch that returns one). */
-static Onnx__GraphProto *copy_graph(const Renamer *rn, const Scope *outer,
+static Onnx__GraphProto *copy_graph(Renamer *rn, const Scope *outer,
                                     const Onnx__GraphProto *gp)
 {
     Arena *arena = graph_arena(rn->g);
@@ -160,7 +166,7 @@ static Onnx__GraphProto *copy_graph(const Renamer *rn, const Scope *outer,
     return c;
 }
 
-static Onnx__AttributeProto **copy_attrs(const Renamer *rn, const Scope *s,
+static Onnx__AttributeProto **copy_attrs(Renamer *rn, const Scope *s,
                                          const Onnx__NodeProto *np)
 {
     Arena *arena = graph_arena(rn->g);
@@ -181,8 +187,11 @@ static Onnx__AttributeProto **copy_attrs(const Renamer *rn, const Scope *s,
 }
 
 Onnx__AttributeProto **onnx_rename_outer_reads(graft_graph *g, const Onnx__NodeProto *np,
-                                               const KeyMap *renames)
+                                               const KeyMap *renames, const char *captured[2])
 {
-    Renamer rn = {g, renames};
-    return copy_attrs(&rn, NULL, np);
+    Renamer rn = {g, renames, {NULL, NULL}};
+    Onnx__AttributeProto **attrs = copy_attrs(&rn, NULL, np);
+    captured[0] = rn.captured[0];
+    captured[1] = rn.captured[1];
+    return rn.captured[0] ? NULL : attrs;
 }

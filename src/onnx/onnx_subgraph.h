@@ -16,7 +16,12 @@
  * written under another name (Identity(x) => x replaced y by x), the
  * subgraphs with their reads of the old name made reads of the new one
  * (onnx_export_node.c).  A name a subgraph defines itself is never an
- * outer read, nor renamed, even where it repeats an outer name.
+ * outer read, nor renamed, even where it repeats an outer name; and when
+ * the new name is one a subgraph that reads the value defines itself
+ * (ONNX's checker refuses such a subgraph, graft's graph check does not),
+ * the read cannot be renamed, and the model is not written: an error
+ * names the node and the name
+ * (tests/onnx/subgraph/shadowed.golden).
  */
 #ifndef GRAFT_ONNX_SUBGRAPH_H
 #define GRAFT_ONNX_SUBGRAPH_H
@@ -35,8 +40,10 @@ size_t onnx_outer_reads(graft_graph *g, const Onnx__NodeProto *np, const char **
 /* np's attributes (np->n_attribute of them) with every read of an outer
  * name that renames maps (an interned name of g -> the name to read
  * instead) renamed in its subgraphs; what differs from np's is copied
- * into g's arena, the rest shared. */
+ * into g's arena, the rest shared.  NULL, captured the old name and the
+ * new, when a subgraph that reads a renamed value makes a value of the
+ * new name itself, which the read would take instead. */
 Onnx__AttributeProto **onnx_rename_outer_reads(graft_graph *g, const Onnx__NodeProto *np,
-                                               const KeyMap *renames);
+                                               const KeyMap *renames, const char *captured[2]);
 
 #endif
