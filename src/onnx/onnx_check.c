@@ -24,6 +24,7 @@ typedef struct ScopeEntry {
 typedef struct Scope {
     const Onnx__GraphProto *graph;
     const struct Scope *outer;
+    int64_t at;     /* the index in outer of the node whose attribute it is */
     KeyMap by_hash; /* hash of a name -> its first entry, plus one */
     VEC(ScopeEntry) entries;
 } Scope;
@@ -54,19 +55,6 @@ static const ScopeEntry *scope_find(const Scope *s, const char *name)
     for (size_t i = first ? (size_t)*first : 0; i; i = s->entries.items[i - 1].next)
         if (strcmp(s->entries.items[i - 1].name, name) == 0)
             return &s->entries.items[i - 1];
-    return NULL;
-}
-
-/* The entry for name in s or a scope around it; NULL when none. */
-static const ScopeEntry *lookup(const Scope *s, const char *name, const Scope **where)
-{
-    for (; s; s = s->outer) {
-        const ScopeEntry *e = scope_find(s, name);
-        if (e) {
-            *where = s;
-            return e;
-        }
-    }
     return NULL;
 }
 
@@ -146,23 +134,42 @@ static void define_all(Checker *c, Scope *s)
             define(c, s, str(g->node[i]->output[k]), (int64_t)i);
 }
 
-/* Node index of s reads name: made before it, here or around. */
+/* The entry for name read in s at position *before (a node index; the
+ * graph's outputs read after every node) and *where its scope; *before
+ * becomes the position in *where it must be made before.  NULL: none. */
+static const ScopeEntry *find_before(const Scope *s, const char *name, const Scope **where,
+                                     int64_t *before)
+{
+    const ScopeEntry *e = NULL;
+    for (*where = s; *where && !(e = scope_find(*where, name)); *where = (*where)->outer)
+        *before = (*where)->at;
+    return e;
+}
+
+/* Node index of s reads name: made before it, here or around; around, before
+ * the node holding the subgraph that reads it (ONNX Runtime counts such a
+ * read among the node's implicit inputs, note [outer reads] in
+ * onnx_subgraph.h, and sorts by them). */
 static void check_read(Checker *c, const Scope *s, size_t index, const char *name)
 {
-    const Scope *where = NULL;
-    const ScopeEntry *e = lookup(s, name, &where);
-    if (e && (where != s || e->maker < (int64_t)index))
+    const Scope *where;
+    int64_t before = (int64_t)index; /* the reader in where, or the node holding it */
+    const ScopeEntry *e = find_before(s, name, &where, &before);
+    if (e && e->maker < before)
         return;
     StrBuf msg = {0};
     describe_node(s->graph->node[index], &msg);
     strbuf_printf(&msg, " of graph '%s' reads '%s'", graph_name(s), name);
     if (!e) {
         strbuf_puts(&msg, ", which no graph input, initializer or node makes");
-    } else if (e->maker == (int64_t)index) {
+    } else if (e->maker == before && where == s) {
         strbuf_puts(&msg, ", its own output");
+    } else if (e->maker == before) {
+        strbuf_printf(&msg, ", an output of the node of graph '%s' whose subgraph it is",
+                      graph_name(where));
     } else {
         strbuf_puts(&msg, " before ");
-        describe_maker(s, e->maker, &msg);
+        describe_maker(where, e->maker, &msg);
         strbuf_puts(&msg, " makes it; ONNX lists nodes in topological order");
     }
     report(c, &msg);
@@ -195,8 +202,9 @@ static void check_domain(Checker *c, const Onnx__NodeProto *n, const char *where
 }
 
 /* The graph attributes of node n, as scopes to check inside s. */
-static void push_subgraphs(Checker *c, const Scope *s, const Onnx__NodeProto *n)
+static void push_subgraphs(Checker *c, const Scope *s, size_t index)
 {
+    const Onnx__NodeProto *n = s->graph->node[index];
     for (size_t a = 0; a < n->n_attribute; a++) {
         const Onnx__AttributeProto *attr = n->attribute[a];
         for (size_t k = 0; k <= attr->n_graphs; k++) {
@@ -206,6 +214,7 @@ static void push_subgraphs(Checker *c, const Scope *s, const Onnx__NodeProto *n)
             Scope *sub = xcalloc(1, sizeof *sub);
             sub->graph = g;
             sub->outer = s;
+            sub->at = (int64_t)index;
             vec_push(&c->scopes, sub);
             vec_push(&c->todo, sub);
         }
@@ -224,17 +233,23 @@ static void check_graph(Checker *c, Scope *s)
         for (size_t k = 0; k < n->n_input; k++)
             if (str(n->input[k])[0])
                 check_read(c, s, i, n->input[k]);
-        push_subgraphs(c, s, n);
+        push_subgraphs(c, s, i);
     }
     strbuf_free(&where);
     const Scope *found;
     for (size_t i = 0; i < g->n_output; i++) {
         const char *name = str(g->output[i]->name);
-        if (lookup(s, name, &found))
+        int64_t before = (int64_t)g->n_node;
+        const ScopeEntry *e = find_before(s, name, &found, &before);
+        if (e && e->maker < before)
             continue;
         StrBuf msg = {0};
-        strbuf_printf(&msg, "output '%s' of graph '%s' is made by no node, graph input or "
-                      "initializer", name, graph_name(s));
+        if (e)
+            strbuf_printf(&msg, "output '%s' of graph '%s' is made after the node of graph "
+                          "'%s' whose subgraph it is", name, graph_name(s), graph_name(found));
+        else
+            strbuf_printf(&msg, "output '%s' of graph '%s' is made by no node, graph input or "
+                          "initializer", name, graph_name(s));
         report(c, &msg);
     }
 }

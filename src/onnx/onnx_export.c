@@ -32,6 +32,7 @@
 
 #include "dtype.h"
 #include "onnx_model.h"
+#include "onnx_subgraph.h"
 #include "onnx_text.h"
 
 static void take(Exporter *ex, const char *name)
@@ -156,10 +157,36 @@ static bool unnamed(const Exporter *ex, const graft_node *n)
            !graph_value_name(ex->g, n) && !(kind == NODE_CALL && node_noutputs(n) > 1);
 }
 
+/* Operand a read as old by a call of the model takes that name, when a
+ * rewrite made it and no live node makes old now. */
+static void inherit(Exporter *ex, KeyMap *made, const graft_node *a, const char *old)
+{
+    if (old[0] && unnamed(ex, a) && !keymap_get_ptr(made, old)) {
+        ex->value[node_id(a)] = old;
+        keymap_put_ptr(made, old, old);
+    }
+}
+
+/* The values call n (of the model, np) reads: its inputs, then those its
+ * subgraphs read (note [outer reads] in onnx_subgraph.h), under their old
+ * names. */
+static void inherit_operands(Exporter *ex, KeyMap *made, const graft_node *n,
+                             const Onnx__NodeProto *np)
+{
+    size_t nin = export_own_inputs(ex, n);
+    for (size_t i = 0; i < nin && i < (size_t)node_nargs(n); i++)
+        inherit(ex, made, node_arg(n, (int)i), graph_intern(ex->g, np->input[i]));
+    const char **outer;
+    size_t nouter = onnx_outer_reads(ex->g, np, &outer);
+    for (size_t k = 0; k < nouter && nin + k < (size_t)node_nargs(n); k++)
+        inherit(ex, made, node_arg(n, (int)(nin + k)), outer[k]);
+    free(outer);
+}
+
 /* A value a rewrite made in place of one the model named, which no live
  * node makes now, takes that name where a call of the model reads it, so
  * that the readers stay as they were (a rewrite of one node changes one
- * NodeProto). */
+ * NodeProto; a subgraph's read stays as it was). */
 static void inherit_names(Exporter *ex)
 {
     KeyMap made = {0}; /* the names live nodes make */
@@ -171,15 +198,8 @@ static void inherit_names(Exporter *ex)
     for (uint32_t id = 0; id < ex->m->norigin; id++) {
         const Onnx__NodeProto *np = ex->m->origin[id];
         const graft_node *n = graph_node(ex->g, id);
-        bool outside = np && ex->live[id] && !node_scope(n);
-        for (int i = 0; outside && i < node_nargs(n) && (size_t)i < np->n_input; i++) {
-            const graft_node *a = node_arg(n, i);
-            const char *old = graph_intern(ex->g, np->input[i]);
-            if (old[0] && unnamed(ex, a) && !keymap_get_ptr(&made, old)) {
-                ex->value[node_id(a)] = old;
-                keymap_put_ptr(&made, old, old);
-            }
-        }
+        if (np && ex->live[id] && !node_scope(n))
+            inherit_operands(ex, &made, n, np);
     }
     keymap_free(&made);
 }

@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "onnx_subgraph.h"
+
 static const char composite_domain[] = "graft.composite";
 
 /* One function being made: the local names of its values. */
@@ -120,6 +122,29 @@ static int results(const graft_node *n, bool *tuple)
     return count;
 }
 
+/* old's attributes, their subgraphs reading the body's local names of the
+ * values they read, operands nin on of n (note [outer reads] in
+ * onnx_subgraph.h). */
+static Onnx__AttributeProto **local_subgraphs(FnBuild *fb, const graft_node *n,
+                                              const Onnx__NodeProto *old, size_t nin)
+{
+    graft_graph *g = fb->ex->g;
+    KeyMap renames = {0};
+    const char **outer;
+    size_t nouter = onnx_outer_reads(g, old, &outer);
+    for (size_t k = 0; k < nouter && nin + k < (size_t)node_nargs(n); k++) {
+        const char *now = graph_intern(g, local_name(fb, node_arg(n, (int)(nin + k))));
+        if (now != outer[k])
+            keymap_put_ptr(&renames, outer[k], now);
+    }
+    free(outer);
+    Onnx__AttributeProto **attrs = renames.len
+                                       ? export_renamed_subgraphs(fb->ex, n, old, &renames)
+                                       : old->attribute;
+    keymap_free(&renames);
+    return attrs;
+}
+
 /* A call of the body, its operands named locally. */
 static void body_call(FnBuild *fb, const graft_node *n)
 {
@@ -128,10 +153,11 @@ static void body_call(FnBuild *fb, const graft_node *n)
     Onnx__NodeProto *old = id < ex->m->norigin ? ex->m->origin[id] : NULL;
     bool tuple;
     int nout = results(n, &tuple);
-    Onnx__NodeProto *np = new_node(ex, node_op(n), graph_node_domain(ex->g, n),
-                                   (size_t)node_nargs(n), (size_t)nout);
-    for (int i = 0; i < node_nargs(n); i++)
-        np->input[i] = (char *)local_name(fb, node_arg(n, i));
+    size_t nin = export_own_inputs(ex, n);
+    Onnx__NodeProto *np = new_node(ex, node_op(n), graph_node_domain(ex->g, n), nin,
+                                   (size_t)nout);
+    for (size_t i = 0; i < nin; i++)
+        np->input[i] = (char *)local_name(fb, node_arg(n, (int)i));
     for (int i = 0; i < nout; i++) {
         const graft_node *r = tuple ? export_result_of(ex, n, i) : n;
         np->output[i] = (char *)(r ? local_name(fb, r) : "");
@@ -140,7 +166,7 @@ static void body_call(FnBuild *fb, const graft_node *n)
         np->name = old->name;
         np->domain = old->domain;
         np->n_attribute = old->n_attribute;
-        np->attribute = old->attribute;
+        np->attribute = local_subgraphs(fb, n, old, nin);
     } else
         export_set_attrs(ex, n, np);
     vec_push(&fb->nodes, np);

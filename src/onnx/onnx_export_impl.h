@@ -60,6 +60,15 @@ Onnx__TensorProto *export_new_tensor(Exporter *ex, const char *name, const graft
                                      const void *data, size_t nbytes);
 /* The attributes of call n, a rewrite's, as AttributeProtos. */
 void export_set_attrs(Exporter *ex, const graft_node *n, Onnx__NodeProto *np);
+/* How many of call n's operands are inputs of its own, not reads of its
+ * subgraphs (note [outer reads] in onnx_subgraph.h). */
+size_t export_own_inputs(const Exporter *ex, const graft_node *n);
+/* old's attributes (call n's NodeProto) with its subgraphs' reads
+ * renamed as renames says (note [outer reads] in onnx_subgraph.h); after
+ * reporting a read that cannot be renamed, old's own. */
+Onnx__AttributeProto **export_renamed_subgraphs(Exporter *ex, const graft_node *n,
+                                                const Onnx__NodeProto *old,
+                                                const KeyMap *renames);
 /* The NodeProto of call n (onnx_export_node.c). */
 Onnx__NodeProto *export_node_proto(Exporter *ex, const graft_node *n);
 /* A scalar constant a rewrite made, as an initializer. */

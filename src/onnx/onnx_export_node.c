@@ -8,18 +8,31 @@
 #include <string.h>
 
 #include "dtype.h"
+#include "onnx_subgraph.h"
 
-/* The NodeProto call n came from, when nothing changed what it reads. */
-static Onnx__NodeProto *untouched(Exporter *ex, const graft_node *n)
+/* How many of call n's operands are its own inputs: all but those its
+ * subgraphs read (note [outer reads] in onnx_subgraph.h), which follow
+ * them.  Only a call of the model has a subgraph. */
+size_t export_own_inputs(const Exporter *ex, const graft_node *n)
 {
     uint32_t id = node_id(n);
-    Onnx__NodeProto *np = id < ex->m->norigin ? ex->m->origin[id] : NULL;
+    const Onnx__NodeProto *np = id < ex->m->norigin ? ex->m->origin[id] : NULL;
     if (!np)
-        return NULL;
+        return (size_t)node_nargs(n);
     size_t nin = np->n_input;
     while (nin > 0 && !np->input[nin - 1][0])
         nin--;
-    if (nin != (size_t)node_nargs(n))
+    return nin;
+}
+
+/* The NodeProto call n came from, when nothing changed what it reads
+ * (nin inputs of its own; the reads of its subgraphs, renames). */
+static Onnx__NodeProto *untouched(Exporter *ex, const graft_node *n, size_t nin,
+                                  const KeyMap *renames)
+{
+    uint32_t id = node_id(n);
+    Onnx__NodeProto *np = id < ex->m->norigin ? ex->m->origin[id] : NULL;
+    if (!np || renames->len)
         return NULL;
     for (size_t i = 0; i < nin; i++)
         if (strcmp(export_value_name(ex, node_arg(n, (int)i)), np->input[i]) != 0)
@@ -28,6 +41,21 @@ static Onnx__NodeProto *untouched(Exporter *ex, const graft_node *n)
         strcmp(export_value_name(ex, n), np->output[0]) != 0)
         return NULL;
     return np;
+}
+
+/* The outer names np's subgraphs read (operands nin on of n) that are now
+ * written under other names, mapped to those names (note [outer reads]). */
+static void outer_renames(Exporter *ex, const graft_node *n, const Onnx__NodeProto *np,
+                          size_t nin, KeyMap *renames)
+{
+    const char **outer;
+    size_t nouter = onnx_outer_reads(ex->g, np, &outer);
+    for (size_t k = 0; k < nouter && nin + k < (size_t)node_nargs(n); k++) {
+        const char *now = graph_intern(ex->g, export_value_name(ex, node_arg(n, (int)(nin + k))));
+        if (now != outer[k])
+            keymap_put_ptr(renames, outer[k], now);
+    }
+    free(outer);
 }
 
 char **export_name_array(Exporter *ex, size_t n)
@@ -172,20 +200,43 @@ void export_set_attrs(Exporter *ex, const graft_node *n, Onnx__NodeProto *np)
     }
 }
 
+Onnx__AttributeProto **export_renamed_subgraphs(Exporter *ex, const graft_node *n,
+                                                const Onnx__NodeProto *old,
+                                                const KeyMap *renames)
+{
+    const char *captured[2];
+    Onnx__AttributeProto **attrs = onnx_rename_outer_reads(ex->g, old, renames, captured);
+    if (attrs)
+        return attrs;
+    const char *label = onnx_node_label(ex->m, n);
+    diag_file_error(ex->d, ex->m->name, "node '%s' (%s): a subgraph reads '%s', which a rewrite "
+                    "replaced by '%s', a name that subgraph makes itself (ONNX forbids a "
+                    "subgraph to repeat an outer name)", label ? label : "?", node_op(n),
+                    captured[0], captured[1]);
+    ex->ok = false;
+    return old->attribute;
+}
+
 /* The NodeProto of call n: its own when nothing changed it, else a new
  * one (a rewritten call of the model keeps its name, domain, doc string
  * and attributes). */
 Onnx__NodeProto *export_node_proto(Exporter *ex, const graft_node *n)
 {
-    Onnx__NodeProto *old = untouched(ex, n);
-    if (old)
-        return old;
     uint32_t id = node_id(n);
-    old = id < ex->m->norigin ? ex->m->origin[id] : NULL;
+    Onnx__NodeProto *old = id < ex->m->norigin ? ex->m->origin[id] : NULL;
+    size_t nin = export_own_inputs(ex, n);
+    KeyMap renames = {0};
+    if (old)
+        outer_renames(ex, n, old, nin, &renames);
+    Onnx__NodeProto *same = untouched(ex, n, nin, &renames);
+    if (same) {
+        keymap_free(&renames);
+        return same;
+    }
     Onnx__NodeProto *np = xmalloc(sizeof *np);
     onnx__node_proto__init(np);
     vec_push(&ex->made_nodes, np);
-    np->n_input = (size_t)node_nargs(n);
+    np->n_input = nin;
     np->input = export_name_array(ex, np->n_input);
     for (size_t i = 0; i < np->n_input; i++)
         np->input[i] = (char *)export_value_name(ex, node_arg(n, (int)i));
@@ -197,11 +248,13 @@ Onnx__NodeProto *export_node_proto(Exporter *ex, const graft_node *n)
         np->domain = old->domain;
         np->doc_string = old->doc_string;
         np->n_attribute = old->n_attribute;
-        np->attribute = old->attribute;
+        np->attribute = renames.len ? export_renamed_subgraphs(ex, n, old, &renames)
+                                    : old->attribute;
     } else {
         np->name = (char *)export_call_name(ex, n);
         export_set_attrs(ex, n, np);
     }
+    keymap_free(&renames);
     return np;
 }
 

@@ -8,6 +8,7 @@
 
 #include "dtype.h"
 #include "onnx_model.h"
+#include "onnx_subgraph.h"
 
 typedef struct Importer {
     OnnxModel *m;
@@ -377,13 +378,35 @@ static bool import_constant(Importer *im, Onnx__NodeProto *np)
     return true;
 }
 
+/* The values np's subgraphs read from this graph, as np's operands after
+ * its own inputs (note [outer reads] in onnx_subgraph.h); args has room. */
+static int outer_operands(Importer *im, const Onnx__NodeProto *np, const char *const *outer,
+                          size_t nouter, graft_node **args)
+{
+    for (size_t k = 0; k < nouter; k++) {
+        args[k] = value_of(im, outer[k]); /* onnx_check saw it made before np */
+        if (!args[k]) { /* (a model the check did not see: never, but no crash) */
+            diag_file_error(im->d, im->m->name, "node '%s' (%s): a subgraph reads '%s', "
+                            "which no value before it makes", np->name ? np->name : "",
+                            np->op_type, outer[k]);
+            im->ok = false;
+            return (int)k;
+        }
+    }
+    return (int)nouter;
+}
+
 static void import_node(Importer *im, Onnx__NodeProto *np)
 {
     if (import_constant(im, np))
         return;
+    const char **outer;
+    size_t nouter = onnx_outer_reads(im->g, np, &outer), most = np->n_input + nouter;
     graft_node *few[8];
-    graft_node **args = np->n_input < 8 ? few : xmalloc(np->n_input * sizeof *args);
+    graft_node **args = most < 8 ? few : xmalloc(most * sizeof *args);
     int nargs = node_operands(im, np, args);
+    nargs += outer_operands(im, np, outer, nouter, args + nargs);
+    free(outer);
     graft_attr *attrs = arena_array(graph_arena(im->g), np->n_attribute + 1, sizeof *attrs);
     for (size_t i = 0; i < np->n_attribute; i++)
         attrs[i] = (graft_attr){graph_intern(im->g, np->attribute[i]->name),
