@@ -3,10 +3,10 @@ input conv_bn.relay, graft's fold_meta.graft output of it, and graft run
 --fold-constants' output of tensors.relay.
 
 Each #[metadata] section is decoded as TVM v0.14 loads one: the JSON graph
-of SaveJSON (src/node/serialization.cc: "root" a Map whose "keys" name
+of SaveJSON (tvm/src/node/serialization.cc: "root" a Map whose "keys" name
 the kinds and whose "data" point to one Array of nodes each; a
 relay.Constant node's attrs.data an index into "b64ndarrays"), each entry
-the base64 of runtime::SaveDLTensor's bytes (include/tvm/runtime/ndarray.h:
+the base64 of runtime::SaveDLTensor's bytes (tvm/include/tvm/runtime/ndarray.h:
 u64 magic 0xDD5E40F096B4A13F, u64 reserved, the device as two i32 (kDLCPU
 1, 0), i32 rank, the DLDataType as u8 code, u8 bits, u16 lanes, rank i64
 dims, i64 byte count, the bytes).  The new values must equal their folds

@@ -2,15 +2,16 @@
  * section (note [meta constants] in fold.h).
  *
  * The section is TVM's SaveJSON of the printer's meta map (apache/tvm
- * v0.14.0: src/relay/printer/meta_data.h GetMetaSection,
- * src/node/serialization.cc JSONGraph and JSONNode::Save), read by
+ * v0.14.0: tvm/src/relay/printer/meta_data.h GetMetaSection,
+ * tvm/src/node/serialization.cc JSONGraph and JSONNode::Save), read by
  * eval_meta.c (note [metadata values]).  A new constant k is one more
  * index in the relay.Constant Array's "data", one more relay.Constant
  * node whose attrs (sorted by name, as the AttrMap is a std::map) point
  * "data" at one more "b64ndarrays" entry and leave the object fields null
  * ("0": TVM's parser types the constant again), and that entry: the
- * NDArray as runtime::SaveDLTensor writes it (include/tvm/runtime/
- * ndarray.h), in base64 with '=' padding (src/support/base64.h).  The
+ * NDArray as runtime::SaveDLTensor writes it
+ * (tvm/include/tvm/runtime/ndarray.h), in base64 with '=' padding
+ * (tvm/src/support/base64.h).  The
  * section's own bytes are kept and the new text inserted after the last
  * entry of each list, so every constant it had keeps its index: TVM's
  * printer renumbers meta constants by first use and drops the unused

@@ -3,8 +3,8 @@ and a dense, each followed by an inference batch norm, every weight and
 statistic a meta[relay.Constant][i] whose value is in the #[metadata]
 section, an NDArray as TVM v0.14 saves one (magic, reserved, CPU device,
 rank, dtype, dims, byte count, bytes: SaveDLTensor in
-include/tvm/runtime/ndarray.h), laid out as SaveJSON writes the printer's
-meta map (src/node/serialization.cc), the layout src/runtime/eval_meta.c
+tvm/include/tvm/runtime/ndarray.h), laid out as SaveJSON writes the printer's
+meta map (tvm/src/node/serialization.cc), the layout src/runtime/eval_meta.c
 reads.  Run: /usr/bin/python3 make_input.py."""
 import base64
 import struct
