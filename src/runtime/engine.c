@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "eval.h"
 #include "util.h"
 #include "walk.h"
 
@@ -92,6 +93,7 @@ void engine_free(graft_engine *e)
     type_cache_free(e->types);
     keymap_free(&e->interned);
     vec_free(&e->folds);
+    eval_meta_free(e->meta);
     free(e);
 }
 
@@ -362,5 +364,6 @@ bool engine_run(graft_engine *e, graft_diag *d)
     if (!engine_rewrite(e, d))
         return false;
     engine_partition(e);
+    rewrite_fold_end(e);
     return true;
 }

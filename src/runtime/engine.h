@@ -44,6 +44,10 @@ typedef struct EngineOptions {
     bool untimed;          /* leave the per-rule times (Stats) at 0: no
                               clock read per try and per rewrite, for a
                               caller that will not print them */
+    bool folds_built;      /* fold(x) in an action builds x (graft verify:
+                              its instance's leaves are values, not
+                              constants whose bytes a fold reads, and it
+                              evaluates x to the value fold would make) */
 } EngineOptions;
 
 graft_engine *engine_new(const graft_rule_set *rs, graft_graph *g, const EngineOptions *opts);

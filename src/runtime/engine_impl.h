@@ -44,6 +44,11 @@ struct graft_engine {
                                value (rewrite_always_computable fails) */
     VEC(FoldMade) folds;   /* the folds of the action being built */
     bool fold_failed;      /* one of them has no value: no rewrite */
+    struct EvalMeta *meta; /* Relay: the #[metadata] section's values,
+                              read with the first fold, or NULL */
+    int64_t next_meta;     /* Relay, once meta is read: the next new meta
+                              constant's index (note [meta constants] in
+                              fold.h), -1 when the section takes none */
     uint32_t visit_rule;   /* engine_match_roots: the match being visited */
     graft_node *visit_root;
     bool visit_bound;      /* its bindings are in the matcher */
@@ -129,7 +134,7 @@ void engine_rewrite_verdict(graft_engine *e, uint32_t rule, const graft_node *ro
 
 /* rewrite_fold.c: fold(...) in actions (note [constant folding] in
  * fold.h).  Whether every fold of action x has constants for leaves on
- * b (always, on a Relay graph, where folds build their expression). */
+ * b. */
 bool rewrite_fold_ready(const graft_engine *e, const graft_expr *x, const graft_binding *b);
 /* Forgets the folds of the previous action. */
 void rewrite_fold_begin(graft_engine *e);
@@ -139,6 +144,9 @@ graft_node *rewrite_fold_find(const graft_engine *e, const graft_expr *x);
  * constant (ONNX), or built itself (Relay, or when it has no value:
  * then e->fold_failed is set). */
 graft_node *rewrite_fold(graft_engine *e, const graft_expr *x, graft_node *built);
+/* After the rewrites: the new meta constants' values into the Relay
+ * module's section (fold_meta_commit); frees what the folds read. */
+void rewrite_fold_end(graft_engine *e);
 
 /* rewrite_build.c: the values of rule r of several roots for bindings b,
  * by[j] replacing roots[j] (note [root values]); false, nothing built,

@@ -137,4 +137,15 @@ void eval_meta_free(EvalMeta *m);
  * it", "dtype not evaluated", ...) with *out untouched. */
 const char *eval_meta_constant(const EvalMeta *m, int64_t index, Tensor *out);
 
+/* Where new constants go into the section (meta_write.c): the counts of
+ * its relay.Constant entries, JSON nodes and base64 arrays, and the byte
+ * offsets in the section text after the last of each. */
+typedef struct EvalMetaLayout {
+    int64_t nconstants, nnodes, narrays;
+    size_t list_at, nodes_at, arrays_at;
+} EvalMetaLayout;
+/* NULL, or why constants cannot be added (no section, or one without a
+ * relay.Constant list). */
+const char *eval_meta_layout(const EvalMeta *m, EvalMetaLayout *out);
+
 #endif

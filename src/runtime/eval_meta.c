@@ -26,6 +26,8 @@ typedef struct Json {
     JsonKind kind;
     const char *text;     /* STRING: the bytes between the quotes; NUMBER */
     size_t len;
+    const char *end;      /* one past the value's last byte (its closing
+                             bracket or quote): where meta_write.c adds */
     int n;                /* OBJECT, ARRAY: members */
     struct Json *kids;    /* their values */
     const char **keys;    /* OBJECT: member names (quotes stripped) */
@@ -80,7 +82,7 @@ static bool read_members(JsonReader *r, Json *out, char close, int depth)
     size_t cap = 0;
     skip_space(r);
     if (r->p < r->end && *r->p == close) {
-        r->p++;
+        out->end = ++r->p;
         return true;
     }
     for (;;) {
@@ -112,7 +114,10 @@ static bool read_members(JsonReader *r, Json *out, char close, int depth)
             r->p++;
             continue;
         }
-        return r->p < r->end && *r->p++ == close;
+        if (r->p >= r->end || *r->p++ != close)
+            return false;
+        out->end = r->p;
+        return true;
     }
 }
 
@@ -129,13 +134,16 @@ static bool read_value(JsonReader *r, Json *out, int depth)
     }
     if (c == '"') {
         out->kind = J_STRING;
-        return read_string(r, &out->text, &out->len);
+        bool ok = read_string(r, &out->text, &out->len);
+        out->end = r->p;
+        return ok;
     }
     out->kind = strchr("-0123456789", c) ? J_NUMBER : J_OTHER;
     out->text = r->p;
     while (r->p < r->end && !is_space(*r->p) && *r->p != ',' && *r->p != ']' && *r->p != '}')
         r->p++;
     out->len = (size_t)(r->p - out->text);
+    out->end = r->p;
     return out->len > 0;
 }
 
@@ -172,23 +180,28 @@ static bool is_string(const Json *j, const char *s)
     return j && j->kind == J_STRING && j->len == strlen(s) && memcmp(j->text, s, j->len) == 0;
 }
 
-/* The base64 text of the index-th relay.Constant, or NULL. */
-static const Json *constant_array(const Json *root, int64_t index)
+/* The Array node listing the relay.Constant entries, or NULL. */
+static const Json *constant_list(const Json *root)
 {
     const Json *nodes = member(root, "nodes");
     const Json *map = item(nodes, integer(member(root, "root")));
     const Json *keys = member(map, "keys"), *data = member(map, "data");
     for (int k = 0; keys && k < keys->n; k++)
-        if (is_string(item(keys, k), "relay.Constant")) {
-            const Json *list = item(nodes, integer(item(data, k)));
-            const Json *node = item(nodes, integer(item(member(list, "data"), index)));
-            if (!is_string(member(node, "type_key"), "relay.Constant"))
-                return NULL;
-            int64_t at = integer(member(member(node, "attrs"), "data"));
-            const Json *b64 = item(member(root, "b64ndarrays"), at);
-            return b64 && b64->kind == J_STRING ? b64 : NULL;
-        }
+        if (is_string(item(keys, k), "relay.Constant"))
+            return item(nodes, integer(item(data, k)));
     return NULL;
+}
+
+/* The base64 text of the index-th relay.Constant, or NULL. */
+static const Json *constant_array(const Json *root, int64_t index)
+{
+    const Json *nodes = member(root, "nodes");
+    const Json *node = item(nodes, integer(item(member(constant_list(root), "data"), index)));
+    if (!is_string(member(node, "type_key"), "relay.Constant"))
+        return NULL;
+    int64_t at = integer(member(member(node, "attrs"), "data"));
+    const Json *b64 = item(member(root, "b64ndarrays"), at);
+    return b64 && b64->kind == J_STRING ? b64 : NULL;
 }
 
 /* ---- base64 and NDArray ---- */
@@ -274,6 +287,7 @@ static const char *decode_ndarray(const unsigned char *b, size_t n, Tensor *out)
 }
 
 struct EvalMeta {
+    const char *text; /* the section, as given */
     Json root;       /* the parsed section */
     const char *why; /* why it could not be read, or NULL */
 };
@@ -281,6 +295,7 @@ struct EvalMeta {
 EvalMeta *eval_meta_new(const char *metadata)
 {
     EvalMeta *m = xcalloc(1, sizeof *m);
+    m->text = metadata;
     const char *json = metadata ? strchr(metadata, '{') : NULL;
     JsonReader r = {json, json ? json + strlen(json) : NULL};
     if (!json)
@@ -310,4 +325,36 @@ const char *eval_meta_constant(const EvalMeta *m, int64_t index, Tensor *out)
                                : decode_ndarray(bytes, len, out);
     free(bytes);
     return why;
+}
+
+/* Where a new value of array j goes: after its last, or, when it has
+ * none, after its '['. */
+static size_t add_at(const EvalMeta *m, const Json *j)
+{
+    if (j->n)
+        return (size_t)(j->kids[j->n - 1].end - m->text);
+    const char *open = j->end - 1;
+    while (*open != '[')
+        open--;
+    return (size_t)(open + 1 - m->text);
+}
+
+const char *eval_meta_layout(const EvalMeta *m, EvalMetaLayout *out)
+{
+    if (m->why)
+        return m->why;
+    const Json *list = member(constant_list(&m->root), "data");
+    const Json *nodes = member(&m->root, "nodes");
+    const Json *arrays = member(&m->root, "b64ndarrays");
+    if (!list || list->kind != J_ARRAY || list->n == 0)
+        return "its metadata section has no list of relay.Constant entries";
+    if (!nodes || nodes->kind != J_ARRAY || !arrays || arrays->kind != J_ARRAY)
+        return "its metadata section is not JSON as TVM writes it";
+    out->nconstants = list->n;
+    out->nnodes = nodes->n;
+    out->narrays = arrays->n;
+    out->list_at = (size_t)(list->kids[list->n - 1].end - m->text);
+    out->nodes_at = add_at(m, nodes);
+    out->arrays_at = add_at(m, arrays);
+    return NULL;
 }

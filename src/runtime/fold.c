@@ -3,6 +3,7 @@
 #include "fold.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,12 +43,45 @@ static bool exact_tensor(const Tensor *t)
     return true;
 }
 
+/* A Relay meta constant's elements from the module's section (note [meta
+ * constants] in fold.h), of the type its annotation gives. */
+static bool meta_leaf(const graft_node *n, const FoldEnv *env, Value *out, StrBuf *why)
+{
+    long long index;
+    const graft_type *t = node_type(n);
+    if (sscanf(node_const_text(n), "meta[relay.Constant][%lld]", &index) != 1) {
+        strbuf_printf(why, "constant '%s' has no elements graft can read", node_const_text(n));
+        return false;
+    }
+    Tensor v = {0};
+    const char *no = eval_meta_constant(env->meta, index, &v);
+    bool typed = !no && t && t->kind == TYPE_TENSOR && t->rank == v.rank &&
+                 eval_dtype(t->dtype) && strcmp(eval_dtype(t->dtype), v.dtype) == 0;
+    for (int i = 0; typed && i < t->rank; i++)
+        typed = t->dims[i] == v.dims[i];
+    if (typed && v.size > env->max_elements)
+        no = "it is larger than the limit fold-elements";
+    else if (!no && !typed)
+        no = "its value in the metadata section is not of its annotated type";
+    if (no) {
+        strbuf_printf(why, "constant '%s': %s", node_const_text(n), no);
+        tensor_free(&v);
+        return false;
+    }
+    out->nfields = -1;
+    out->t = v;
+    return true;
+}
+
 /* A tensor constant's elements, read from its raw bytes. */
-static bool tensor_leaf(const graft_node *n, uint64_t max_elements, Value *out, StrBuf *why)
+static bool tensor_leaf(const graft_node *n, const FoldEnv *env, Value *out, StrBuf *why)
 {
     const graft_type *t = node_type(n);
     size_t nbytes;
     const unsigned char *bytes = node_const_data(n, &nbytes);
+    if (!bytes && env->meta)
+        return meta_leaf(n, env, out, why);
+    uint64_t max_elements = env->max_elements;
     const char *dtype = t && t->kind == TYPE_TENSOR ? eval_dtype(t->dtype) : NULL;
     size_t size = dtype ? dtype_size(dtype_from_name(dtype)) : 0;
     uint64_t count = 1;
@@ -74,7 +108,7 @@ static bool tensor_leaf(const graft_node *n, uint64_t max_elements, Value *out, 
     return true;
 }
 
-static bool leaf_value(const graft_node *n, uint64_t max_elements, Value *out, StrBuf *why)
+static bool leaf_value(const graft_node *n, const FoldEnv *env, Value *out, StrBuf *why)
 {
     if (node_kind(n) == NODE_TUPLE && node_nargs(n) == 0) {
         out->nfields = 0; /* a left-out optional input */
@@ -87,7 +121,7 @@ static bool leaf_value(const graft_node *n, uint64_t max_elements, Value *out, S
         return false;
     }
     if (!node_const_is_scalar(n))
-        return tensor_leaf(n, max_elements, out, why);
+        return tensor_leaf(n, env, out, why);
     const char *dtype = eval_dtype(node_const_dtype(n));
     if (!dtype) {
         strbuf_printf(why, "constant %s: dtype not evaluated", node_const_text(n));
@@ -95,21 +129,32 @@ static bool leaf_value(const graft_node *n, uint64_t max_elements, Value *out, S
     }
     out->nfields = -1;
     out->t = tensor_new(dtype, 0, NULL);
-    out->t.data[0] = node_const_value(n);
+    out->t.data[0] = eval_round(node_const_value(n), dtype); /* 1e-05f is a float32 */
     return true;
 }
 
+/* Rounds every tensor of v to its dtype (note [constant folding]). */
+static void round_value(Value *v)
+{
+    for (int i = 0; i < v->nfields; i++)
+        round_value(&v->fields[i]);
+    if (v->nfields < 0)
+        eval_round_array(v->t.data, v->t.size, v->t.dtype);
+}
+
 /* n's value from its operands' (args), or from itself for a leaf. */
-static bool node_value(const graft_node *n, const Value *args, uint64_t max_elements, Value *out,
+static bool node_value(const graft_node *n, const Value *args, const FoldEnv *env, Value *out,
                        StrBuf *why)
 {
     int nargs = node_nargs(n);
     if (node_kind(n) == NODE_CALL && node_op(n)) {
-        EvalOptions o = {.mode = EVAL_DTYPE, .max_elements = max_elements};
+        EvalOptions o = {.mode = EVAL_DTYPE, .max_elements = env->max_elements};
         EvalError err = {0};
         bool ok = eval_op(n, args, nargs, &o, out, &err);
         if (!ok)
             strbuf_printf(why, "%s", err.msg.data ? err.msg.data : node_op(n));
+        else /* each op's result in its dtype, as eval.c's walk rounds it */
+            round_value(out);
         strbuf_free(&err.msg);
         return ok;
     }
@@ -128,7 +173,7 @@ static bool node_value(const graft_node *n, const Value *args, uint64_t max_elem
             out->fields[i] = value_copy(&args[i]);
         return true;
     }
-    return leaf_value(n, max_elements, out, why);
+    return leaf_value(n, env, out, why);
 }
 
 /* ---- values as constants ---- */
@@ -203,9 +248,24 @@ graft_node *fold_tensor_const(graft_graph *g, const Tensor *t, const char *name)
     return c;
 }
 
+/* A new meta[relay.Constant][k] holding t (note [meta constants]), typed
+ * and annotated as TVM's printer writes a constant. */
+static graft_node *meta_const(graft_graph *g, const Tensor *t, int64_t *next_meta)
+{
+    StrBuf name = {0};
+    strbuf_printf(&name, "meta[relay.Constant][%lld]", (long long)(*next_meta)++);
+    graft_node *c = fold_tensor_const(g, t, name.data);
+    name.len = 0;
+    strbuf_printf(&name, "/* ty=%s */", node_type(c)->text);
+    graph_set_annotation(g, c, name.data);
+    strbuf_free(&name);
+    return c;
+}
+
 /* The constant of value v that n computed: a tensor constant in ONNX, a
- * scalar one in Relay (note [constant folding]). */
-static graft_node *make_const(graft_graph *g, const graft_node *n, const Value *v, StrBuf *why)
+ * scalar or a meta constant in Relay (note [meta constants]). */
+static graft_node *make_const(graft_graph *g, const graft_node *n, const Value *v,
+                              const FoldEnv *env, StrBuf *why)
 {
     if (v->nfields >= 0 || !exact_tensor(&v->t)) {
         strbuf_printf(why, v->nfields >= 0 ? "the value is a tuple"
@@ -220,8 +280,10 @@ static graft_node *make_const(graft_graph *g, const graft_node *n, const Value *
         strbuf_free(&name);
         return c;
     }
+    if (v->t.rank > 0 && env->next_meta)
+        return meta_const(g, &v->t, env->next_meta);
     StrBuf text = {0};
-    const char *no = v->t.rank > 0 ? "Relay's printer writes no new meta[relay.Constant]"
+    const char *no = v->t.rank > 0 ? "the metadata section cannot take a new constant"
                                    : pattern_const_text(v->t.data[0], v->t.dtype, &text);
     graft_node *c = NULL;
     if (no)
@@ -276,7 +338,7 @@ static void gather(const graft_node *n, const Value *vals, const KeyMap *index, 
         args[i] = vals[*keymap_get(index, keymap_ptr_key(node_arg(n, i)))];
 }
 
-graft_node *fold_expr(graft_graph *g, graft_node *root, uint64_t max_elements, StrBuf *why)
+graft_node *fold_expr(graft_graph *g, graft_node *root, const FoldEnv *env, StrBuf *why)
 {
     StrBuf scratch = {0};
     why = why ? why : &scratch;
@@ -291,10 +353,10 @@ graft_node *fold_expr(graft_graph *g, graft_node *root, uint64_t max_elements, S
         graft_node *n = order.items[done];
         Value *args = xcalloc((size_t)node_nargs(n) + 1, sizeof *args);
         gather(n, vals, &index, args);
-        ok = node_value(n, args, max_elements, &vals[done], why);
+        ok = node_value(n, args, env, &vals[done], why);
         free(args);
     }
-    graft_node *c = ok ? make_const(g, root, &vals[order.len - 1], why) : NULL;
+    graft_node *c = ok ? make_const(g, root, &vals[order.len - 1], env, why) : NULL;
     for (size_t i = 0; i < done; i++)
         value_free(&vals[i]);
     free(vals);
@@ -309,7 +371,7 @@ graft_node *fold_expr(graft_graph *g, graft_node *root, uint64_t max_elements, S
 /* One walk's state, per node id. */
 typedef struct Folder {
     graft_graph *g;
-    uint64_t max_elements;
+    FoldEnv env;
     Value *vals;        /* the value of a constant node, until settled */
     uint8_t *constant;  /* 1: its value is known (kept after settling) */
     uint32_t *pending;  /* operand slots of unvisited nodes reading it */
@@ -344,7 +406,7 @@ static void settle(Folder *f, graft_node *n)
     uint32_t id = node_id(n);
     if (replaceable(n) && f->vals[id].nfields < 0 && read_unfolded(f, n)) {
         StrBuf why = {0};
-        graft_node *c = make_const(f->g, n, &f->vals[id], &why);
+        graft_node *c = make_const(f->g, n, &f->vals[id], &f->env, &why);
         strbuf_free(&why);
         if (c) {
             graph_replace_all_uses(f->g, n, c);
@@ -367,7 +429,7 @@ static void visit(Folder *f, graft_node *n)
         for (int i = 0; i < nargs; i++)
             args[i] = f->vals[node_id(node_arg(n, i))];
         StrBuf why = {0};
-        f->constant[node_id(n)] = node_value(n, args, f->max_elements, &f->vals[node_id(n)], &why);
+        f->constant[node_id(n)] = node_value(n, args, &f->env, &f->vals[node_id(n)], &why);
         strbuf_free(&why);
         free(args);
     }
@@ -383,7 +445,11 @@ uint64_t fold_constants(graft_graph *g, uint64_t max_elements)
     uint32_t count = graph_node_count(g);
     graft_node **order = xcalloc((size_t)count + 1, sizeof *order);
     uint32_t n = graph_remove_dead_order(g, order);
-    Folder f = {.g = g, .max_elements = max_elements};
+    Folder f = {.g = g, .env = {.max_elements = max_elements}};
+    EvalMeta *meta = graph_ir(g) == IR_RELAY ? eval_meta_new(graph_metadata(g)) : NULL;
+    int64_t next_meta = meta ? fold_meta_base(g, meta, NULL) : -1; /* note [meta constants] */
+    f.env.meta = meta;
+    f.env.next_meta = next_meta >= 0 ? &next_meta : NULL;
     f.vals = xcalloc((size_t)count + 1, sizeof *f.vals);
     f.constant = xcalloc((size_t)count + 1, 1);
     f.pending = xcalloc((size_t)count + 1, sizeof *f.pending);
@@ -399,5 +465,7 @@ uint64_t fold_constants(graft_graph *g, uint64_t max_elements)
     free(f.constant);
     free(f.pending);
     free(order);
+    eval_meta_free(meta);
+    fold_meta_commit(g);
     return f.replaced;
 }

@@ -20,10 +20,15 @@
  * elements in its dtype, little-endian (ONNX's raw_data layout), named
  * "folded_<Op>" after the op that made it; the ONNX writer gives it a
  * fresh initializer name (note [onnx export] in src/onnx/onnx_export.c).
- * Relay's printer writes a tensor constant as meta[relay.Constant][i] and
- * has no way to add values to a model's #[metadata] section, so on a
- * Relay graph only values of rank 0 fold (into scalar constants, 3f);
- * fold(...) in an action on a Relay graph builds its expression unfolded.
+ *
+ * note [meta constants]: in Relay a tensor constant is
+ * meta[relay.Constant][i], its value the i-th entry of the module's
+ * #[metadata] section (note [metadata values] in eval_meta.c), which is
+ * where a fold reads a leaf's elements.  A folded tensor becomes a new
+ * meta[relay.Constant][k] holding its bytes, k counted on from the
+ * section's entries (FoldEnv.next_meta; a value of rank 0 stays a scalar
+ * constant, 3f); fold_meta_commit then writes the values that are still
+ * used into the section (meta_write.c).
  */
 #ifndef GRAFT_FOLD_H
 #define GRAFT_FOLD_H
@@ -35,13 +40,32 @@
 #include "graph.h"
 #include "util.h"
 
+/* What a fold reads and makes besides the graph's nodes. */
+typedef struct FoldEnv {
+    uint64_t max_elements;   /* the limit fold-elements */
+    const EvalMeta *meta;    /* Relay: the section's values, or NULL */
+    int64_t *next_meta;      /* Relay: the index of the next new meta
+                                constant; NULL: only scalars fold */
+} FoldEnv;
+
 /* The value of root, every operand of which down to the leaves is a
  * constant, as a new constant node of g (typed); NULL when a leaf is not
  * a constant with known elements, an op has no evaluator or refuses its
- * operands, a tensor has more than max_elements elements, or the graph
- * cannot hold the value as a constant (a tensor of rank > 0 in Relay).
- * why, when not NULL, gets the reason. */
-graft_node *fold_expr(graft_graph *g, graft_node *root, uint64_t max_elements, StrBuf *why);
+ * operands, a tensor has more than env->max_elements elements, or the
+ * graph cannot hold the value as a constant (a tensor of rank > 0 in
+ * Relay without env->next_meta).  why, when not NULL, gets the reason. */
+graft_node *fold_expr(graft_graph *g, graft_node *root, const FoldEnv *env, StrBuf *why);
+
+/* The index of the first new meta[relay.Constant] of g (the count of its
+ * section's entries, 0 without a section; m is eval_meta_new of the
+ * section), or -1 with *why when the section cannot take more
+ * (meta_write.c). */
+int64_t fold_meta_base(const graft_graph *g, const EvalMeta *m, const char **why);
+/* Writes the values of g's new meta constants that the module still uses
+ * into its #[metadata] section (a section made when it has none), renumbered
+ * without gaps in the order they were made; the entries the section had
+ * keep their indices and bytes.  A no-op on ONNX graphs. */
+void fold_meta_commit(graft_graph *g);
 
 /* A tensor constant named name holding t's elements as raw bytes in t's
  * dtype, which g owns (a folded value; graft verify's instance of a

@@ -3,7 +3,8 @@
  * constant that takes its place; the nodes built for it are left to the
  * next sweep, as nothing reads them.  Equal folds of one action (the
  * scale of a folded batch norm, used by the new weight and the new bias)
- * make one constant, so one initializer. */
+ * make one constant, so one initializer (ONNX) or one meta constant
+ * (Relay, note [meta constants]). */
 #include "engine_impl.h"
 
 #include <string.h>
@@ -33,7 +34,7 @@ static bool leaves_ready(const graft_expr *x, const graft_binding *b, bool insid
 
 bool rewrite_fold_ready(const graft_engine *e, const graft_expr *x, const graft_binding *b)
 {
-    return graph_ir(e->g) != IR_ONNX || leaves_ready(x, b, false);
+    return e->opts.folds_built || leaves_ready(x, b, false);
 }
 
 void rewrite_fold_begin(graft_engine *e)
@@ -73,7 +74,7 @@ static bool expr_equal(const graft_expr *a, const graft_expr *b)
 
 graft_node *rewrite_fold_find(const graft_engine *e, const graft_expr *x)
 {
-    if (graph_ir(e->g) != IR_ONNX)
+    if (e->opts.folds_built)
         return NULL;
     for (size_t i = 0; i < e->folds.len; i++)
         if (expr_equal(e->folds.items[i].expr, x))
@@ -81,15 +82,38 @@ graft_node *rewrite_fold_find(const graft_engine *e, const graft_expr *x)
     return NULL;
 }
 
+/* The environment of a fold: on a Relay graph the section's values and
+ * the next new constant's index, read with the first fold. */
+static FoldEnv fold_env(graft_engine *e)
+{
+    FoldEnv env = {.max_elements = e->limits->fold_elements};
+    if (graph_ir(e->g) != IR_RELAY)
+        return env;
+    if (!e->meta) {
+        e->meta = eval_meta_new(graph_metadata(e->g));
+        e->next_meta = fold_meta_base(e->g, e->meta, NULL);
+    }
+    env.meta = e->meta;
+    env.next_meta = e->next_meta >= 0 ? &e->next_meta : NULL;
+    return env;
+}
+
 graft_node *rewrite_fold(graft_engine *e, const graft_expr *x, graft_node *built)
 {
-    if (graph_ir(e->g) != IR_ONNX || e->fold_failed)
+    if (e->opts.folds_built || e->fold_failed)
         return built;
-    graft_node *c = fold_expr(e->g, built, e->limits->fold_elements, NULL);
+    FoldEnv env = fold_env(e);
+    graft_node *c = fold_expr(e->g, built, &env, NULL);
     if (!c) {
         e->fold_failed = true;
         return built;
     }
     vec_push(&e->folds, ((FoldMade){x, c}));
     return c;
+}
+
+void rewrite_fold_end(graft_engine *e)
+{
+    if (e->meta)
+        fold_meta_commit(e->g);
 }

@@ -30,7 +30,8 @@ const char runner_options_help[] =
     "  --verify=layers   the same, and each layer's activation RMS\n"
     "  --fold-constants  after rewriting, replace every node whose operands are\n"
     "                    all constants by its value (tensors up to --limit\n"
-    "                    fold-elements=N elements; Relay: scalars only)\n";
+    "                    fold-elements=N elements; in Relay a tensor becomes a\n"
+    "                    new meta[relay.Constant] of the #[metadata] section)\n";
 
 const char runner_explain_help[] =
     "  --at NODE         explain each rule (or --rule's) with NODE as root: a\n"

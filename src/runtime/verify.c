@@ -136,7 +136,7 @@ bool verify_rewrite_once(const graft_rule_set *one, graft_graph *g)
     size_t len = 0;
     FILE *sink = open_memstream(&buf, &len);
     graft_diag *d = diag_new(sink);
-    graft_engine *e = engine_new(one, g, &(EngineOptions){.stop_after = 1});
+    graft_engine *e = engine_new(one, g, &(EngineOptions){.stop_after = 1, .folds_built = true});
     engine_rewrite(e, d);
     bool rewrote = engine_stats(e)->rewrites > 0;
     engine_free(e);
