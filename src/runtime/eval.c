@@ -335,9 +335,7 @@ bool eval_attr_tensor(EvalCall *c, const char *name, Tensor *out)
         return eval_fail(c, "attribute %s: wants a tensor of an evaluated dtype", name);
     *out = tensor_new(dtype, type->rank, type->dims);
     int bytes = (int)(out->size ? nbytes / out->size : 0);
-    for (size_t i = 0; i < out->size; i++)
-        out->data[i] = eval_raw_element((const unsigned char *)v->data + i * (size_t)bytes,
-                                        dtype, bytes);
+    eval_raw_elements(out->data, out->size, v->data, dtype, bytes);
     return true;
 }
 
@@ -537,12 +535,33 @@ size_t eval_bcast_index(const Tensor *t, int rank, const int64_t *dims, size_t f
     return index;
 }
 
+/* How an operand is read along the result: as a block of this many
+ * elements repeated (1: a scalar; the result's size: element by element),
+ * or 0 where its index must be computed (eval_bcast_index). */
+static size_t bcast_period(const Tensor *t, const Tensor *r)
+{
+    if (t->size <= 1)
+        return 1;
+    return is_trailing_block(t, r->rank, r->dims) ? t->size : 0;
+}
+
+/* The operands' positions are counted, not divided out per element, where
+ * they repeat as blocks (a folded batch norm's per-channel scale over its
+ * weights, an elementwise op of equal shapes): the same positions as
+ * eval_bcast_index's, at a fraction of its cost. */
 void eval_bcast_apply(Tensor *r, const Tensor *a, const Tensor *b,
                       double (*fn)(double x, double y, const EvalCall *c), const EvalCall *c)
 {
-    for (size_t i = 0; i < r->size; i++)
-        r->data[i] = fn(a->data[eval_bcast_index(a, r->rank, r->dims, i)],
-                        b->data[eval_bcast_index(b, r->rank, r->dims, i)], c);
+    size_t pa = bcast_period(a, r), pb = bcast_period(b, r), ja = 0, jb = 0;
+    for (size_t i = 0; i < r->size; i++) {
+        size_t xa = pa ? ja : eval_bcast_index(a, r->rank, r->dims, i);
+        size_t xb = pb ? jb : eval_bcast_index(b, r->rank, r->dims, i);
+        r->data[i] = fn(a->data[xa], b->data[xb], c);
+        if (++ja == pa)
+            ja = 0;
+        if (++jb == pb)
+            jb = 0;
+    }
 }
 
 void eval_strides(int rank, const int64_t *dims, int64_t *strides)

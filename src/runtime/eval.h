@@ -102,6 +102,10 @@ uint64_t eval_le_uint(const unsigned char *p, int bytes);
 /* The element of dtype, bytes wide, stored little-endian at p (raw
  * tensor data: a Relay NDArray's, an ONNX initializer's). */
 double eval_raw_element(const unsigned char *p, const char *dtype, int bytes);
+/* The n elements of dtype, bytes wide each, stored from p, into out: the
+ * dtype looked up once (a model's weights are read through it). */
+void eval_raw_elements(double *out, size_t n, const unsigned char *p, const char *dtype,
+                       int bytes);
 /* A new zeroed tensor; dims may be NULL when rank is 0. */
 Tensor tensor_new(const char *dtype, int rank, const int64_t *dims);
 void tensor_free(Tensor *t);

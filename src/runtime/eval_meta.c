@@ -281,8 +281,7 @@ static const char *decode_ndarray(const unsigned char *b, size_t n, Tensor *out)
     if (size / (uint64_t)bytes != count || size > n - (size_t)(data + 8 - b))
         return "data size does not match the shape";
     *out = tensor_new(dtype, (int)ndim, dims);
-    for (size_t i = 0; i < out->size; i++)
-        out->data[i] = eval_raw_element(data + 8 + i * (size_t)bytes, dtype, bytes);
+    eval_raw_elements(out->data, out->size, data + 8, dtype, bytes);
     return NULL;
 }
 

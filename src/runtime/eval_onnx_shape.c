@@ -128,17 +128,27 @@ static bool op_unsqueeze(EvalCall *c)
     return eval_same_elements(c, x, rank, dims);
 }
 
-/* The flat index into a tensor of strides of the coordinates of flat in
- * dims, dimension i read as perm[i] of the source. */
-static size_t permuted_index(size_t flat, int rank, const int64_t *dims, const int *perm,
-                             const int64_t *strides)
+/* dst in row-major order over dims, dimension i read as perm[i] of src
+ * (whose strides are given): an odometer of the result's coordinates
+ * moves the source offset by one stride at a time, no division per
+ * element (a folded Conv's weights are transposed twice). */
+static void transpose_into(double *dst, size_t size, const double *src, int rank,
+                           const int64_t *dims, const int *perm, const int64_t *strides)
 {
-    size_t index = 0;
-    for (int i = rank - 1; i >= 0; i--) {
-        index += flat % (size_t)dims[i] * (size_t)strides[perm[i]];
-        flat /= (size_t)dims[i];
+    int64_t coord[EVAL_MAX_RANK] = {0}, step[EVAL_MAX_RANK];
+    for (int k = 0; k < rank; k++)
+        step[k] = strides[perm[k]];
+    int64_t off = 0;
+    for (size_t i = 0; i < size; i++) {
+        dst[i] = src[off];
+        for (int k = rank - 1; k >= 0; k--) {
+            off += step[k];
+            if (++coord[k] < dims[k])
+                break;
+            off -= step[k] * dims[k];
+            coord[k] = 0;
+        }
     }
-    return index;
 }
 
 /* Transpose(x, perm=reversed dims). */
@@ -165,8 +175,7 @@ static bool op_transpose(EvalCall *c)
     if (!r)
         return false;
     eval_strides(x->rank, x->dims, strides);
-    for (size_t i = 0; i < r->size; i++)
-        r->data[i] = x->data[permuted_index(i, r->rank, dims, perm, strides)];
+    transpose_into(r->data, r->size, x->data, r->rank, dims, perm, strides);
     return true;
 }
 

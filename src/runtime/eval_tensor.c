@@ -151,6 +151,24 @@ double eval_raw_element(const unsigned char *p, const char *dtype, int bytes)
                     : (double)u;
 }
 
+void eval_raw_elements(double *out, size_t n, const unsigned char *p, const char *dtype,
+                       int bytes)
+{
+    if (bytes == 4 && strcmp(dtype, "float32") == 0) {
+        for (size_t i = 0; i < n; i++) {
+            const unsigned char *q = p + 4 * i; /* one load, where eval_le_uint loops */
+            uint32_t w = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
+                         (uint32_t)q[3] << 24;
+            float f;
+            memcpy(&f, &w, sizeof f);
+            out[i] = f;
+        }
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        out[i] = eval_raw_element(p + i * (size_t)bytes, dtype, bytes);
+}
+
 void eval_round_array(double *data, size_t n, const char *dtype)
 {
     const DtypeInfo *d = dtype_info(dtype);

@@ -103,8 +103,7 @@ static bool tensor_leaf(const graft_node *n, const FoldEnv *env, Value *out, Str
         }
     out->nfields = -1;
     out->t = tensor_new(dtype, t->rank, t->dims);
-    for (size_t i = 0; i < out->t.size; i++)
-        out->t.data[i] = eval_raw_element(bytes + i * size, dtype, (int)size);
+    eval_raw_elements(out->t.data, out->t.size, bytes, dtype, (int)size);
     return true;
 }
 

@@ -34,15 +34,6 @@ typedef struct MetaValues {
     int ngiven;             /* the model's tensor constants with their bytes */
 } MetaValues;
 
-/* The little-endian float32 at p. */
-static double float_at(const unsigned char *p)
-{
-    uint32_t bits = (uint32_t)eval_le_uint(p, 4);
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
-}
-
 /* A tensor constant that carries its elements (an ONNX initializer) as
  * a tensor in mv->given, or NULL. */
 static const Tensor *given_value(MetaValues *mv, const graft_node *n)
@@ -58,12 +49,7 @@ static const Tensor *given_value(MetaValues *mv, const graft_node *n)
     if (mv->given.size == 0 || nbytes % mv->given.size)
         return mv->given.size == 0 && nbytes == 0 ? &mv->given : NULL;
     int width = (int)(nbytes / mv->given.size);
-    bool f32 = width == 4 && strcmp(mv->given.dtype, "float32") == 0; /* the weights: no
-                                                                         lookup per element */
-    for (size_t i = 0; i < mv->given.size; i++)
-        mv->given.data[i] = f32 ? float_at(bytes + i * 4)
-                                : eval_raw_element(bytes + i * (size_t)width, mv->given.dtype,
-                                                   width);
+    eval_raw_elements(mv->given.data, mv->given.size, bytes, mv->given.dtype, width);
     return &mv->given;
 }
 
