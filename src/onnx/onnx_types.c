@@ -11,8 +11,11 @@
 #include "onnx_infer.h"
 
 /* Constants whose elements inference may read (shapes, axes, starts):
- * small ones, as ONNX's inference reads initializers. */
-enum { MAX_CONST_VALUES = 4096 };
+ * small ones, as ONNX's inference reads initializers.  Of a float
+ * constant only a few: inference reads floats as scalars (Range's bounds)
+ * or short lists (NonZero's input), never a weight matrix, which it cost
+ * more to read than to infer its node (bench/RESULTS.md, issue 29). */
+enum { MAX_CONST_VALUES = 4096, MAX_FLOAT_VALUES = 64 };
 
 /* The raw bytes and type of a constant operand: an initializer, or a
  * Constant node's value; NULL otherwise. */
@@ -41,7 +44,8 @@ static double *const_values(const graft_node *a, int64_t *count)
     const uint8_t *p = const_data(a, &t, &nbytes);
     DType dt = p && t && t->kind == TYPE_TENSOR ? dtype_from_name(t->dtype) : DTYPE_UNDEFINED;
     size_t size = dtype_size(dt);
-    if (!size || nbytes % size != 0 || nbytes / size > MAX_CONST_VALUES)
+    size_t max = dtype_is_float(dt) ? MAX_FLOAT_VALUES : MAX_CONST_VALUES;
+    if (!size || nbytes % size != 0 || nbytes / size > max)
         return NULL;
     double *values = xmalloc((nbytes / size + 1) * sizeof *values);
     for (size_t k = 0; k < nbytes / size; k++)
