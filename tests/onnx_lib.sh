@@ -119,15 +119,7 @@ PY
         fail "$name: graft's counts (>) differ from count_fusions.py's (<)"
         cat "$tmp/diff"
     fi
-    "$python" - "$tmp/out_$name.onnx" <<'PY' || fail "onnx.checker on $name's output"
-import sys
-import onnx
-try:
-    onnx.checker.check_model(onnx.load(sys.argv[1]), full_check=True)
-except Exception as e:  # every checker failure, whatever its class
-    print(e)
-    sys.exit(1)
-PY
+    onnx_checked "$tmp/out_$name.onnx" || fail "onnx.checker on $name's output"
 done
 [ "$failures" -eq 0 ] && echo "$n models counted and checked, 0 failures" ||
     echo "FAIL: $failures failures"

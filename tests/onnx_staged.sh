@@ -58,15 +58,7 @@ for model in "$data"/attention_*.onnx "$data"/encoder_op13.onnx "$data"/encoder_
     [ -z "$verify" ] || grep -q '^verify: output 0 .*: within$' "$tmp/stats" ||
         fail "graft run --verify on $name: $(grep '^verify' "$tmp/stats")"
     [ "$(awk '$1 == "mha" { print $2 }' "$tmp/graft")" = 0 ] || fused=$((fused + 1))
-    "$python" - "$tmp/out.onnx" <<'PY' || fail "onnx.checker on $name's output"
-import sys
-import onnx
-try:
-    onnx.checker.check_model(onnx.load(sys.argv[1]), full_check=True)
-except Exception as e:  # every checker failure, whatever its class
-    print(e)
-    sys.exit(1)
-PY
+    onnx_checked "$tmp/out.onnx" || fail "onnx.checker on $name's output"
 done
 # attention_bert and sdpa_mul fused, sdpa_alone refused; the exports of
 # free dims (attention_pos, _qkv, _gqa) left as they are

@@ -15,3 +15,17 @@ python_onnx() {
     echo "SKIP: python3-onnx not installed"
     exit 77
 }
+
+# onnx_checked FILE: whether onnx.checker's full check passes on the model
+# FILE (its complaint printed when not), with the $python python_onnx set.
+onnx_checked() {
+    "$python" - "$1" <<'PY'
+import sys
+import onnx
+try:
+    onnx.checker.check_model(onnx.load(sys.argv[1]), full_check=True)
+except Exception as e:  # every checker failure, whatever its class
+    print(e)
+    sys.exit(1)
+PY
+}
