@@ -162,6 +162,21 @@ static graft_node *make_leaf_node(Instance *in, const graft_pat *p, VerifyLeaf *
     return graph_add_param(in->g, name, type);
 }
 
+/* Leaf l's node n (NULL: not made) takes l's value and stands for slot
+ * (when one): what every leaf, scalar or tensor, ends with. */
+static graft_node *bind_leaf(Instance *in, VerifyLeaf *l, graft_node *n, int slot)
+{
+    if (!n)
+        return NULL;
+    l->node = n;
+    Value *value = verify_value_of(in, n);
+    value->nfields = -1;
+    value->t = tensor_copy(&l->value);
+    if (slot >= 0)
+        in->slot_node[slot] = n;
+    return n;
+}
+
 /* A shape input whose value the rule reads: an int64 scalar constant of
  * value v, which the guard's value() sees in the graph (kid's node if it
  * is bound already). */
@@ -172,16 +187,7 @@ graft_node *verify_scalar_leaf(Instance *in, const graft_pat *kid, int64_t v)
     VerifyLeaf *l = new_leaf(in);
     l->slot = kid->slot;
     l->value = tensor_new("int64", 0, NULL);
-    graft_node *n = make_scalar_const(in, l, (double)v);
-    if (!n)
-        return NULL;
-    l->node = n;
-    Value *value = verify_value_of(in, n);
-    value->nfields = -1;
-    value->t = tensor_copy(&l->value);
-    if (kid->slot >= 0)
-        in->slot_node[kid->slot] = n;
-    return n;
+    return bind_leaf(in, l, make_scalar_const(in, l, (double)v), kid->slot);
 }
 
 /* What a leaf's node tests say of it. */
@@ -268,16 +274,8 @@ graft_node *verify_build_leaf(Instance *in, const graft_pat *p, const LeafCtx *g
     snprintf(anon, sizeof anon, "_%zu", in->leaves.len);
     if (!f.name)
         f.name = p->slot >= 0 ? in->rule->slot_names[p->slot] : anon;
-    graft_node *n = make_leaf_node(in, p, l, f.is_const, f.literal, f.lit, f.name, ctx.upper);
-    if (!n)
-        return NULL;
-    l->node = n;
-    Value *v = verify_value_of(in, n);
-    v->nfields = -1;
-    v->t = tensor_copy(&l->value);
-    if (p->slot >= 0)
-        in->slot_node[p->slot] = n;
-    return n;
+    return bind_leaf(in, l, make_leaf_node(in, p, l, f.is_const, f.literal, f.lit, f.name,
+                                           ctx.upper), p->slot);
 }
 
 /* ---- what each op wants of a fresh operand ---- */
