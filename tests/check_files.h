@@ -5,9 +5,12 @@
 #define GRAFT_CHECK_FILES_H
 
 #include <check.h>
+#include <dirent.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* $GRAFT_SRCDIR when make check sets it, else the configured one. */
 static inline const char *srcdir(void)
@@ -29,6 +32,34 @@ static inline uint8_t *read_file(const char *path, size_t *len)
     ck_assert(fread(bytes, 1, *len, f) == *len);
     fclose(f);
     return bytes;
+}
+
+/* Calls visit on the bytes of every .onnx file of dir (a path in the
+ * source tree); how many visits returned true.  The files' order is the
+ * directory's, so callers count, never list. */
+static inline int each_onnx_file(const char *dir,
+                                 bool (*visit)(const char *name, uint8_t *bytes, size_t len,
+                                               void *ctx),
+                                 void *ctx)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", srcdir(), dir);
+    DIR *d = opendir(path);
+    ck_assert_ptr_nonnull(d);
+    int visited = 0;
+    for (struct dirent *ent; (ent = readdir(d));) {
+        const char *dot = strrchr(ent->d_name, '.');
+        if (!dot || strcmp(dot, ".onnx") != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s/%s", srcdir(), dir, ent->d_name);
+        size_t len = 0;
+        uint8_t *bytes = read_file(path, &len);
+        ck_assert_ptr_nonnull(bytes);
+        visited += visit(ent->d_name, bytes, len, ctx);
+        free(bytes);
+    }
+    closedir(d);
+    return visited;
 }
 
 #endif

@@ -200,18 +200,24 @@ static char *nested_graphs(int levels, size_t *len)
     return model.data;
 }
 
+/* bytes read and written back by graft under lim are bytes again. */
+static void assert_round_trips(const char *bytes, size_t len, const graft_limits *lim)
+{
+    size_t out_len;
+    char *out = round_trip(bytes, len, &out_len, stderr, lim);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_uint_eq(out_len, len);
+    ck_assert(memcmp(out, bytes, len) == 0);
+    free(out);
+}
+
 START_TEST(test_depth_limit)
 {
     size_t len;
     char *bytes = nested_graphs(10, &len); /* 32 messages with the model */
     graft_limits lim = limit_defaults;
     lim.onnx_depth = 32;
-    size_t out_len;
-    char *out = round_trip(bytes, len, &out_len, stderr, &lim);
-    ck_assert_ptr_nonnull(out);
-    ck_assert_uint_eq(out_len, len);
-    ck_assert(memcmp(out, bytes, len) == 0);
-    free(out);
+    assert_round_trips(bytes, len, &lim);
     lim.onnx_depth = 31;
     char *err = read_error(bytes, len, &lim);
     ck_assert_str_eq(err, "m.onnx: error: byte 60: messages nested deeper than 31 levels, "
@@ -230,12 +236,7 @@ START_TEST(test_depth_ceiling)
     char *bytes = nested_graphs(340, &len);
     graft_limits lim = limit_defaults;
     lim.onnx_depth = 1024;
-    size_t out_len;
-    char *out = round_trip(bytes, len, &out_len, stderr, &lim);
-    ck_assert_ptr_nonnull(out);
-    ck_assert_uint_eq(out_len, len);
-    ck_assert(memcmp(out, bytes, len) == 0);
-    free(out);
+    assert_round_trips(bytes, len, &lim);
     free(bytes);
     bytes = nested_graphs(341, &len);
     char *err = read_error(bytes, len, &lim);

@@ -9,7 +9,6 @@
  * of a message.  And the import that follows: values of one declared type
  * share it (note [import types] in src/onnx/onnx_import.c). */
 #include <check.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,35 +78,18 @@ static int raw_in_place(const Onnx__ModelProto *m, const uint8_t *bytes, size_t 
     return n;
 }
 
-/* Decodes every model file in dir that passes the wire check; how many;
- * *raw counts the initializers' raw_data found in place. */
-static int compare_models_in(const char *dir, int *raw)
+/* Decodes a model that passes the wire check; whether it did.  *raw
+ * counts the initializers' raw_data found in place. */
+static bool compare_model(const char *name, uint8_t *bytes, size_t len, void *raw)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", srcdir(), dir);
-    DIR *d = opendir(path);
-    ck_assert_ptr_nonnull(d);
-    int compared = 0;
-    for (struct dirent *ent; (ent = readdir(d));) {
-        const char *dot = strrchr(ent->d_name, '.');
-        if (!dot || strcmp(dot, ".onnx") != 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s/%s", srcdir(), dir, ent->d_name);
-        size_t len = 0;
-        uint8_t *bytes = read_file(path, &len);
-        ck_assert_ptr_nonnull(bytes);
-        if (wire_ok(&onnx__model_proto__descriptor, bytes, len)) {
-            Arena *arena = arena_new();
-            ProtobufCMessage *m = decode_checked(&onnx__model_proto__descriptor, bytes, len,
-                                                 arena);
-            *raw += raw_in_place((Onnx__ModelProto *)m, bytes, len);
-            arena_free(arena);
-            compared++;
-        }
-        free(bytes);
-    }
-    closedir(d);
-    return compared;
+    (void)name;
+    if (!wire_ok(&onnx__model_proto__descriptor, bytes, len))
+        return false;
+    Arena *arena = arena_new();
+    ProtobufCMessage *m = decode_checked(&onnx__model_proto__descriptor, bytes, len, arena);
+    *(int *)raw += raw_in_place((Onnx__ModelProto *)m, bytes, len);
+    arena_free(arena);
+    return true;
 }
 
 START_TEST(test_corpus_models)
@@ -115,8 +97,8 @@ START_TEST(test_corpus_models)
     /* 16 models in tests/onnx/, 7 of the fuzz corpus's 9 that pass the
      * wire check; more may come, none may go */
     int raw = 0;
-    ck_assert_int_ge(compare_models_in("tests/onnx", &raw), 16);
-    ck_assert_int_ge(compare_models_in("fuzz/corpus/onnx", &raw), 7);
+    ck_assert_int_ge(each_onnx_file("tests/onnx", compare_model, &raw), 16);
+    ck_assert_int_ge(each_onnx_file("fuzz/corpus/onnx", compare_model, &raw), 7);
     ck_assert_int_ge(raw, 1690); /* the corpus CNNs' weights (python3-onnx counts 1690 in
                                   * tests/onnx/), none copied */
 }
