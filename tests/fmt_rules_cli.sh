@@ -5,14 +5,7 @@
 set -u
 graft=${GRAFT:?}
 srcdir=${GRAFT_SRCDIR:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { # description, then a command that must succeed
-    what=$1
-    shift
-    if "$@"; then echo "PASS: $what"; else echo "FAIL: $what"; fail=$((fail + 1)); fi
-}
+. "${GRAFT_SRCDIR:?}/tests/expect.sh" # check, $tmp
 bad=$srcdir/tests/fmt_rules/syntax_error.graft
 
 "$graft" fmt "$bad" -o "$tmp/new.graft" 2>/dev/null
@@ -36,4 +29,4 @@ check "and leaves the input as it was" cmp -s "$tmp/simplify.graft" "$tmp/stdout
 cp "$std" "$tmp/rules.txt"
 "$graft" fmt "$tmp/rules.txt" >"$tmp/txt.graft"
 check "a rule file named otherwise is formatted too" cmp -s "$tmp/txt.graft" "$tmp/stdout.graft"
-exit $fail
+expect_end fmt_rules_cli

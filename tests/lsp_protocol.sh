@@ -13,14 +13,7 @@ set -u
 graft=${GRAFT:?}
 srcdir=${GRAFT_SRCDIR:?}
 expected=$srcdir/tests/lsp/protocol.expected
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { # description, then a command that must succeed
-    what=$1
-    shift
-    if "$@"; then echo "PASS: $what"; else echo "FAIL: $what"; fail=$((fail + 1)); fi
-}
+. "${GRAFT_SRCDIR:?}/tests/expect.sh" # check, $tmp
 
 . "$srcdir/tests/lsp/frame.sh" # msg
 uri=file:///lsp-test/rules.graft
@@ -303,4 +296,4 @@ check "go to definition on a blank of 600 rules answers null" \
     grep -qF '{"jsonrpc":"2.0","id":2,"result":null}' "$tmp/many_out"
 check "go to definition on a blank of 600 rules writes nothing on stderr" [ ! -s "$tmp/many_err" ]
 
-[ $fail -eq 0 ]
+expect_end lsp_protocol

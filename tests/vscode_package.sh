@@ -15,14 +15,7 @@ if ! command -v npm >/dev/null 2>&1; then
     echo "SKIP: npm not installed"
     exit 77
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { # description, then a command that must succeed
-    what=$1
-    shift
-    if "$@"; then echo "PASS: $what"; else echo "FAIL: $what"; fail=$((fail + 1)); fi
-}
+. "${GRAFT_SRCDIR:?}/tests/expect.sh" # check, $tmp
 
 # A copy without a developer's node_modules or packages.
 mkdir "$tmp/vscode"
@@ -63,4 +56,4 @@ check "the .vsix holds the manifest, client, grammar and vscode-languageclient" 
 check "and none of the build tools" grep -qx 'no tools' "$tmp/contents"
 grep -qx 'no tools' "$tmp/contents" && [ "$(grep -c '^has ' "$tmp/contents")" -eq 6 ] ||
     cat "$tmp/contents"
-exit $fail
+expect_end vscode_package

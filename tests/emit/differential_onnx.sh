@@ -110,6 +110,17 @@ want() {
     fi
 }
 
+# want_fired RE N WHAT: in the last compiled run's --stats=counts table,
+# N rules whose names match RE fired once each, N rewrites in all.
+want_fired() {
+    fired=$(awk -v re="$1" '$1 ~ re && $4 == 1 { n++ } END { print n + 0 }' "$work/comp.err")
+    if [ "$fired" != "$2" ] || ! grep -q "^total: $2 rewrites" "$work/comp.err"; then
+        echo "FAIL: $3: $fired rules fired:"
+        cat "$work/comp.err"
+        fail=1
+    fi
+}
+
 src=$GRAFT_SRCDIR
 # Four corpus models in ONNX's text syntax.
 for name in conv_bn tiny local_function encoder_op17; do
@@ -201,12 +212,7 @@ r=stdpatterns/onnx/merge.graft
 build "$r" merge || exit 1
 compare "$r" merge "$src/tests/std/onnx_merge/input.onnx" -o out.onnx --stats=counts
 want 0
-fired=$(awk '$1 ~ /_(merge|share|concat)$/ && $4 == 1 { n++ } END { print n + 0 }' "$work/comp.err")
-if [ "$fired" != 6 ] || ! grep -q '^total: 6 rewrites' "$work/comp.err"; then
-    echo "FAIL: compiled merge.graft on tests/std/onnx_merge/input.onnx: $fired rules fired:"
-    cat "$work/comp.err"
-    fail=1
-fi
+want_fired '_(merge|share|concat)$' 6 "compiled merge.graft on tests/std/onnx_merge/input.onnx"
 
 # PadFusion's guards and computed pads read a constant's elements
 # (value(pads)[i], graft_gv_value_at in the compiled guard): the compiled
@@ -216,12 +222,7 @@ r=stdpatterns/onnx/conv.graft
 build "$r" conv || exit 1
 compare "$r" conv "$src/tests/onnx/fusions/pad_fusions.onnxtxt" -o out.onnx --stats=counts
 want 0
-fired=$(awk '$1 ~ /^pad_/ && $4 == 1 { n++ } END { print n + 0 }' "$work/comp.err")
-if [ "$fired" != 6 ] || ! grep -q '^total: 6 rewrites' "$work/comp.err"; then
-    echo "FAIL: compiled conv.graft on pad_fusions.onnxtxt: $fired pad rules fired:"
-    cat "$work/comp.err"
-    fail=1
-fi
+want_fired '^pad_' 6 "compiled conv.graft on pad_fusions.onnxtxt"
 
 # The comparison can fail: a rewriter of other rules differs.
 if ! "$GRAFT" run stdpatterns/onnx_partition.graft tests/onnx/conv_bn.onnx >"$work/p.out" ||
