@@ -100,10 +100,11 @@ static Z3_solver pose(Encoder *e, ProveReport *r)
     Z3_solver s = prove_new_solver(e);
     Z3_ast pv = pat.is_bool ? Z3_mk_ite(e->z, pat.v, prove_num(e, 1), prove_num(e, 0)) : pat.v;
     Z3_ast av = act.is_bool ? Z3_mk_ite(e->z, act.v, prove_num(e, 1), prove_num(e, 0)) : act.v;
-    vec_push(&e->oblige, prove_same(e, pv, av));
-    Z3_solver_assert(e->z, s, Z3_mk_not(e->z, Z3_mk_and(e->z, (unsigned)e->oblige.len,
-                                                      e->oblige.items)));
-    e->oblige.len--;
+    /* the claim: the action is defined wherever the pattern matched, and
+     * equal to it */
+    Z3_ast claim[2] = {Z3_mk_and(e->z, (unsigned)e->oblige.len, e->oblige.items),
+                       prove_same(e, pv, av)};
+    Z3_solver_assert(e->z, s, Z3_mk_not(e->z, Z3_mk_and(e->z, 2, claim)));
     return s;
 }
 
