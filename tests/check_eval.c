@@ -185,6 +185,27 @@ START_TEST(test_reductions)
 }
 END_TEST
 
+/* note [empty axis]: axis None or [] combines every axis, whatever
+ * exclude says, as TVM v0.14's GetReduceAxes (src/relay/op/tensor/
+ * reduce.cc) types it; before, axis=[] reduced nothing and exclude=True
+ * with no axis reduced nothing either, against graft's own types. */
+START_TEST(test_reduce_empty_axis)
+{
+    const int64_t *d = DIMS(2, 3);
+    const double *v = VALS(1, 2, 3, 4, 5, 9);
+    Result r = unary("sum(%x, axis=[])", 2, d, v);
+    want(&r, 0, NULL, VALS(24));
+    r = unary("sum(%x, axis=[], exclude=True)", 2, d, v);
+    want(&r, 0, NULL, VALS(24));
+    r = unary("max(%x, exclude=True)", 2, d, v);
+    want(&r, 0, NULL, VALS(9));
+    r = unary("mean(%x, axis=[], keepdims=True)", 2, d, v);
+    want(&r, 2, DIMS(1, 1), VALS(4));
+    r = unary("sum(%x, axis=[0, 1], exclude=True)", 2, d, v); /* nothing left to combine */
+    want(&r, 2, DIMS(2, 3), v);
+}
+END_TEST
+
 START_TEST(test_softmax)
 {
     Result r = unary("nn.softmax(%x)", 2, DIMS(2, 2), VALS(0, log(3), 5, 5));
@@ -925,6 +946,7 @@ static Suite *eval_suite(void)
     tcase_add_test(tc, test_integer_division);
     tcase_add_test(tc, test_activations);
     tcase_add_test(tc, test_reductions);
+    tcase_add_test(tc, test_reduce_empty_axis);
     tcase_add_test(tc, test_softmax);
     tcase_add_test(tc, test_norms);
     tcase_add_test(tc, test_norm_epsilon);

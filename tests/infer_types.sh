@@ -79,5 +79,33 @@ else
     bad "fmt --infer-types changed the typed $first"
 fi
 
+# Reductions with axis=[] or no axis combine every axis, exclude or not
+# (note [empty axis] in src/runtime/eval_reduce.c: TVM v0.14's
+# GetReduceAxes); before, axis=[] typed as the input's shape.
+cat >"$tmp/empty_axis.relay" <<'RELAY'
+#[version = "0.0.5"]
+def @main(%x: Tensor[(2, 3), float32]) {
+  %0 = sum(%x, axis=[]);
+  %1 = max(%x, exclude=True);
+  %2 = mean(%x, axis=[], keepdims=True);
+  (%0, %1, %2)
+}
+RELAY
+cat >"$tmp/empty_axis.want" <<'RELAY'
+#[version = "0.0.5"]
+def @main(%x: Tensor[(2, 3), float32] /* ty=Tensor[(2, 3), float32] */) {
+  %0 = sum(%x, axis=[]) /* ty=float32 */;
+  %1 = max(%x, exclude=True) /* ty=float32 */;
+  %2 = mean(%x, axis=[], keepdims=True) /* ty=Tensor[(1, 1), float32] */;
+  (%0, %1, %2) /* ty=(float32, float32, Tensor[(1, 1), float32]) */
+}
+RELAY
+if "$graft" fmt --infer-types "$tmp/empty_axis.relay" | cmp -s - "$tmp/empty_axis.want"; then
+    echo "PASS: axis=[] and exclude without axis reduce every axis"
+    pass=$((pass + 1))
+else
+    bad "axis=[] or exclude without axis typed otherwise"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

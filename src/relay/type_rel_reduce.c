@@ -7,16 +7,17 @@
 
 #include "type_infer.h"
 
-/* GetReduceAxes: axis None reduces every dim; exclude reduces the dims
- * not listed.  Marks the reduced dims in reduced; false after
- * reporting. */
+/* GetReduceAxes: exclude reduces the dims not listed; axis None or []
+ * reduces every dim, whatever exclude says (note [empty axis] in
+ * src/runtime/eval_reduce.c).  Marks the reduced dims in reduced; false
+ * after reporting. */
 static bool reduce_axes(RelCtx *c, const graft_type *data, bool *reduced)
 {
     int64_t axes[REL_MAX_RANK];
-    bool all = !rel_has(c, "axis");
-    int n = all ? 0 : rel_ints(c, "axis", axes, REL_MAX_RANK);
+    int n = rel_has(c, "axis") ? rel_ints(c, "axis", axes, REL_MAX_RANK) : 0;
     if (n < 0)
         return false;
+    bool all = n == 0;
     if (data->rank > REL_MAX_RANK) {
         rel_fail(c, "rank above %d", REL_MAX_RANK);
         return false;

@@ -7,16 +7,27 @@
 
 #include "eval_impl.h"
 
-/* Which axes a reduction combines: axis (None: all), exclude flips it. */
+/* note [empty axis]: Relay's reductions combine the listed axes, or with
+ * exclude the others; axis None or [] combines every axis whatever
+ * exclude says.  So TVM v0.14's type relation has it (GetReduceAxes in
+ * src/relay/op/tensor/reduce.cc returns every axis when the array is
+ * undefined or empty, before reading exclude), and types are what graft
+ * checks against the model's annotations.  TVM's own kernel disagrees
+ * for axis=[] (topi's GetRealAxis reduces nothing for a defined empty
+ * array), so v0.14 types such a call as a scalar and computes a tensor;
+ * graft's evaluator follows the type (tests/check_eval.c:
+ * test_reduce_empty_axis). */
+
+/* Which axes a reduction combines (note [empty axis]). */
 static bool reduce_axes(EvalCall *c, int rank, bool *reduced)
 {
     int64_t axes[EVAL_MAX_RANK];
     int n = eval_attr_ints(c, "axis", axes, EVAL_MAX_RANK);
     if (n == -2)
         return false;
-    bool exclude = eval_attr_bool(c, "exclude", false);
+    bool exclude = eval_attr_bool(c, "exclude", false) && n > 0;
     for (int i = 0; i < rank; i++)
-        reduced[i] = n < 0;
+        reduced[i] = n <= 0;
     for (int k = 0; k < n; k++) {
         int a = eval_axis(c, axes[k], rank);
         if (a < 0)
