@@ -186,8 +186,8 @@ START_TEST(test_reductions)
 END_TEST
 
 /* note [empty axis]: axis None or [] combines every axis, whatever
- * exclude says, as TVM v0.14's GetReduceAxes (src/relay/op/tensor/
- * reduce.cc) types it; before, axis=[] reduced nothing and exclude=True
+ * exclude says, as TVM v0.14's GetReduceAxes (tvm/src/relay/op/
+ * tensor/reduce.cc) types it; before, axis=[] reduced nothing and exclude=True
  * with no axis reduced nothing either, against graft's own types. */
 START_TEST(test_reduce_empty_axis)
 {

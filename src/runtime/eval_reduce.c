@@ -10,7 +10,7 @@
 /* note [empty axis]: Relay's reductions combine the listed axes, or with
  * exclude the others; axis None or [] combines every axis whatever
  * exclude says.  So TVM v0.14's type relation has it (GetReduceAxes in
- * src/relay/op/tensor/reduce.cc returns every axis when the array is
+ * tvm/src/relay/op/tensor/reduce.cc returns every axis when the array is
  * undefined or empty, before reading exclude), and types are what graft
  * checks against the model's annotations.  TVM's own kernel disagrees
  * for axis=[] (topi's GetRealAxis reduces nothing for a defined empty
