@@ -55,4 +55,28 @@ printf '<ir_version: 8, opset_import: ["" : 17]>\ng (float[N, 3] x) => (float[N,
 echo "graft: error: --verify: graph input 'x' needs a tensor type with every dim known (\"float[1, 3] x\")" >want
 expect 1 "$GRAFT" run --verify "$fold" dyn.onnxtxt
 
+# onnxscript's successive Clips and Max(Min(x, ub), lb) fused whatever the
+# bounds (tests/run_verify_onnx/clip_onnxscript.graft) differ where the
+# ranges do not meet; the library's rules leave those and fuse ranges that
+# meet, within the tolerance.
+clips() { # lo1 hi1 lo2 hi2: y = Clip(Clip(x, lo1, hi1), lo2, hi2), z = Max(Min(x, hi1), lo2)
+    printf '<ir_version: 8, opset_import: ["" : 17]>\ng (float[2, 3] x) => (float[2, 3] y, float[2, 3] z)\n'
+    printf '    <float lo1 = {%s}, float hi1 = {%s}, float lo2 = {%s}, float hi2 = {%s}> {\n' "$@"
+    printf '  c = Clip (x, lo1, hi1)\n  y = Clip (c, lo2, hi2)\n  m = Min (x, hi1)\n  z = Max (m, lo2)\n}\n'
+}
+clips 0 1 2 3 >disjoint.onnxtxt
+clips 0 2 1 3 >meeting.onnxtxt
+rm -f out.onnx
+expect_status 1 "$GRAFT" run --verify "$wrong/clip_onnxscript.graft" disjoint.onnxtxt -o out.onnx
+grep -q '^verify: rewrite 1 of 2 makes the difference .*clip_clip_any' err ||
+    fail "onnxscript's Clip fusion on disjoint ranges: $(cat err)"
+[ ! -e out.onnx ] || fail "onnxscript's Clip fusion on disjoint ranges: wrote its output"
+expect_status 0 "$GRAFT" run --verify --stats=counts "$src/stdpatterns/onnx/activation.graft" \
+    disjoint.onnxtxt -o out.onnx
+check "the library fuses no Clips of disjoint ranges" grep -q '^total: 0 rewrites' err
+expect_status 0 "$GRAFT" run --verify --stats=counts "$src/stdpatterns/onnx/activation.graft" \
+    meeting.onnxtxt -o out.onnx
+check "the library fuses Clips of ranges that meet" grep -q '^total: 2 rewrites' err
+check "and the result is within" grep -q '^verify: output 1 .*: within$' err
+
 expect_end run_verify_onnx

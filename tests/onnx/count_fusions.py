@@ -136,6 +136,18 @@ def eliminate(g, c):
             c["reshape_fusion"] += 1
         elif t == "Unsqueeze" and all(i in g.consts for i in n.input):
             c["eliminate_unsqueeze"] += 1
+        elif t == "Transpose" and attr(n, "perm") is not None and \
+                list(attr(n, "perm")) == list(range(len(attr(n, "perm")))) and \
+                2 <= len(attr(n, "perm")) <= 5:
+            c["eliminate_transpose_identity"] += 1
+        elif t == "Reshape" and g.op(n.input[0], "Reshape") is not None and \
+                g.nusers(n.input[0]) == 1 and g.shape(n.output[0]) is not None and \
+                not g.same_shape(n.output[0], g.producer[n.input[0]].input[0]):
+            c["reshape_reshape"] += 1
+        elif t == "Reshape" and g.op(n.input[0], "Squeeze") is not None and \
+                len(g.producer[n.input[0]].input) == 1 and g.nusers(n.input[0]) == 1 and \
+                g.rank(g.producer[n.input[0]].input[0]) == 1 and g.number(n.input[1]) == -1:
+            c["squeeze_reshape_1d"] += 1
         elif t == "Transpose" and g.op(n.input[0], "Transpose") is not None:
             p1 = attr(g.producer[n.input[0]], "perm")
             p2 = attr(n, "perm")
@@ -261,11 +273,43 @@ def cube_nodes(g, name, x):
     return []
 
 
+def bounds_meet(g, lo1, hi1, lo2, hi2):
+    """Whether four one-element constants bound two ranges that meet."""
+    v = [g.number(b) for b in (lo1, hi1, lo2, hi2)]
+    return None not in v and v[0] <= v[1] and v[2] <= v[3] and v[0] <= v[3] and v[2] <= v[1]
+
+
+def rank0(g, name):
+    return name in g.consts and g.consts[name].ndim == 0
+
+
+def min_max(g, n, src, c):
+    """onnxscript's Min/Max pairs by constants (_min_max_to_clip.py)."""
+    if len(n.input) != 2 or len(src.input) != 2:
+        return
+    a, b = src.input[1], n.input[1]
+    if (n.op_type, src.op_type) in (("Min", "Min"), ("Max", "Max")) and \
+            a in g.consts and b in g.consts:
+        c["fuse_min_min" if n.op_type == "Min" else "fuse_max_max"] += 1
+    elif n.op_type == "Min" and src.op_type == "Max" and rank0(g, a) and rank0(g, b):
+        c["min_max_clip"] += 1
+    elif n.op_type == "Max" and src.op_type == "Min" and rank0(g, a) and rank0(g, b) and \
+            g.number(b) <= g.number(a):
+        c["max_min_clip"] += 1
+
+
 def activations(g, c):
     for n in g.nodes:
         src = g.producer.get(n.input[0]) if n.input else None
+        if n.op_type == "Relu" and src is not None and src.op_type == "Relu":
+            c["fuse_relu_relu"] += 1  # whoever else reads the inner one
         if src is None or g.nusers(src.output[0]) != 1:
             continue
+        if n.op_type == "Clip" and src.op_type == "Clip" and len(n.input) == 3 and \
+                len(src.input) == 3 and bounds_meet(g, *src.input[1:], *n.input[1:]):
+            c["fuse_clip_clip"] += 1
+        if n.op_type in ("Min", "Max") and src.op_type in ("Min", "Max"):
+            min_max(g, n, src, c)
         if n.op_type == "Clip" and src.op_type == "Relu" and len(n.input) == 3 and \
                 (g.number(n.input[1]) or 0) >= 0 and g.number(n.input[1]) is not None:
             c["fuse_relu_clip"] += 1
@@ -709,7 +753,9 @@ def gemm_acts(g, c):
 
 RULES = """eliminate_identity eliminate_dropout eliminate_slice eliminate_expand eliminate_cast
 eliminate_noop eliminate_reshape reshape_fusion eliminate_unsqueeze eliminate_transpose_pair
-fuse_relu_clip fuse_clip_relu
+eliminate_transpose_identity reshape_reshape squeeze_reshape_1d
+fuse_relu_clip fuse_clip_relu fuse_relu_relu fuse_clip_clip fuse_min_min fuse_max_max
+min_max_clip max_min_clip
 gelu_erf_div gelu_erf_mul fast_gelu bias_gelu fast_gelu_bias conv_relu conv_sigmoid conv_tanh
 conv_leaky_relu conv_clip layer_norm rms_norm skip_layer_norm_bias skip_layer_norm
 skip_rms_norm bias_softmax attention_fusion attention_fusion_bert attention_fusion_qkv
