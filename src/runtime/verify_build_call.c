@@ -166,9 +166,11 @@ static graft_node *build_einsum_operands(Instance *in, const graft_pat *tup,
  * chosen among candidates for the data args[0] (note [onnx shape inputs]
  * in verify_onnx.c); as ctx wants it when there are none.  A leaf whose
  * whole value the guard or the action reads takes the candidates of one
- * element only, as a scalar, as value() reads no other (gather_share's
- * value(i) == value(j) of two index constants); one read element by
- * element (value(pads)[i]) keeps its candidates' values. */
+ * element only, as value() reads no other: a scalar (gather_share's
+ * value(i) == value(j) of two index constants, attention's Slice bounds),
+ * but a 1-D tensor of one element for Unsqueeze's axes, whose rank sets
+ * the result's (unsqueeze_unsqueeze's value(b) > value(a)); one read
+ * element by element (value(pads)[i]) keeps its candidates' values. */
 static graft_node *build_shape_input(Instance *in, const char *op, int i, graft_node *const *args,
                                      const graft_pat *kid, LeafCtx *ctx)
 {
@@ -182,7 +184,7 @@ static graft_node *build_shape_input(Instance *in, const char *op, int i, graft_
     if (count == 0)
         return verify_build_leaf(in, kid, ctx);
     n = verify_onnx_shape_input(op, i, x, fits[chooser_pick(in->ch, count)], vals);
-    if (one)
+    if (one && strcmp(op, "Unsqueeze") != 0)
         return verify_scalar_leaf(in, kid, vals[0]);
     int64_t len = n;
     memset(ctx, 0, sizeof *ctx);

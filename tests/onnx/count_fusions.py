@@ -144,6 +144,14 @@ def eliminate(g, c):
                 g.nusers(n.input[0]) == 1 and g.shape(n.output[0]) is not None and \
                 not g.same_shape(n.output[0], g.producer[n.input[0]].input[0]):
             c["reshape_reshape"] += 1
+        elif t == "Unsqueeze" and g.op(n.input[0], "Unsqueeze") is not None and \
+                g.nusers(n.input[0]) == 1 and len(n.input) == 2 and \
+                len(g.producer[n.input[0]].input) == 2:
+            a, b = g.number(g.producer[n.input[0]].input[1]), g.number(n.input[1])
+            if a is not None and b is not None and 0 <= a < b:
+                c["unsqueeze_unsqueeze"] += 1
+            elif a is not None and b is not None and 0 <= b <= a:
+                c["unsqueeze_unsqueeze_before"] += 1
         elif t == "Reshape" and g.op(n.input[0], "Squeeze") is not None and \
                 len(g.producer[n.input[0]].input) == 1 and g.nusers(n.input[0]) == 1 and \
                 g.rank(g.producer[n.input[0]].input[0]) == 1 and g.number(n.input[1]) == -1:
@@ -153,6 +161,31 @@ def eliminate(g, c):
             p2 = attr(n, "perm")
             if p1 and p2 and len(p1) == len(p2) and all(p1[p2[i]] == i for i in range(len(p2))):
                 c["eliminate_transpose_pair"] += 1
+
+
+def halves(g, first, second):
+    """Whether Slices first and second take [0, h) and [h, 2h) of their
+    input's last axis, 2h its last dim (slice_split)."""
+    if first.input[0] != second.input[0] or len(first.input) != 4 or len(second.input) != 4:
+        return False
+    v = [g.number(i) for i in first.input[1:] + second.input[1:]]
+    rank, shape = g.rank(first.input[0]), g.shape(first.input[0])
+    if None in v or rank is None or shape is None:
+        return False
+    b0, e0, ax, b1, e1, ax1 = v
+    return ax == ax1 and ax in (-1, rank - 1) and b0 == 0 and e0 == b1 and \
+        e1 == 2 * b1 == shape[-1]
+
+
+def slice_splits(g, c):
+    slices = [n for n in g.nodes if n.op_type == "Slice"]
+    taken = set()
+    for s0 in slices:
+        for s1 in slices:
+            if id(s0) not in taken and id(s1) not in taken and s0 is not s1 and \
+                    halves(g, s0, s1):
+                taken.update((id(s0), id(s1)))
+                c["slice_split"] += 1
 
 
 def keeps_shape(g, out, a, b):
@@ -753,7 +786,8 @@ def gemm_acts(g, c):
 
 RULES = """eliminate_identity eliminate_dropout eliminate_slice eliminate_expand eliminate_cast
 eliminate_noop eliminate_reshape reshape_fusion eliminate_unsqueeze eliminate_transpose_pair
-eliminate_transpose_identity reshape_reshape squeeze_reshape_1d
+eliminate_transpose_identity reshape_reshape unsqueeze_unsqueeze unsqueeze_unsqueeze_before
+slice_split squeeze_reshape_1d
 fuse_relu_clip fuse_clip_relu fuse_relu_relu fuse_clip_clip fuse_min_min fuse_max_max
 min_max_clip max_min_clip
 gelu_erf_div gelu_erf_mul fast_gelu bias_gelu fast_gelu_bias conv_relu conv_sigmoid conv_tanh
@@ -768,6 +802,7 @@ def main():
     g = Graph(onnx.load(sys.argv[1]))
     c = dict.fromkeys(RULES, 0)
     eliminate(g, c)
+    slice_splits(g, c)
     roots = gelus(g, c)
     activations(g, c)
     normalization(g, c)
