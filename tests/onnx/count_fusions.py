@@ -127,6 +127,11 @@ def eliminate(g, c):
             c["eliminate_expand"] += 1
         elif t == "Cast" and attr(n, "to") == g.dtype(n.input[0]):
             c["eliminate_cast"] += 1
+        elif t == "Cast" and g.op(n.input[0], "Cast") is not None and \
+                g.nusers(n.input[0]) == 1 and \
+                (g.dtype(g.producer[n.input[0]].input[0]), attr(g.producer[n.input[0]], "to")) \
+                in ((10, 1), (10, 11), (16, 1), (16, 11), (1, 11)):
+            c["cast_cast"] += 1  # float16, bfloat16 to float, double; float to double
         elif t in ("Add", "Sub", "Mul", "Div") and noop(g, n):
             c["eliminate_noop"] += 1
         elif t == "Reshape" and g.same_shape(n.output[0], n.input[0]):
@@ -787,7 +792,7 @@ def gemm_acts(g, c):
 RULES = """eliminate_identity eliminate_dropout eliminate_slice eliminate_expand eliminate_cast
 eliminate_noop eliminate_reshape reshape_fusion eliminate_unsqueeze eliminate_transpose_pair
 eliminate_transpose_identity reshape_reshape unsqueeze_unsqueeze unsqueeze_unsqueeze_before
-slice_split squeeze_reshape_1d
+slice_split squeeze_reshape_1d cast_cast
 fuse_relu_clip fuse_clip_relu fuse_relu_relu fuse_clip_clip fuse_min_min fuse_max_max
 min_max_clip max_min_clip
 gelu_erf_div gelu_erf_mul fast_gelu bias_gelu fast_gelu_bias conv_relu conv_sigmoid conv_tanh
