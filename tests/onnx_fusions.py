@@ -45,7 +45,8 @@ def count_fusions(model):
         for i in n.input:
             readers[i] = readers.get(i, 0) + 1
     made_by = {o: n for n in g.node for o in n.output}
-    counts = {"ConvBNFusion": 0, "ConvAddFusion": 0, "ConvMulFusion": 0, "MatmulBNFusion": 0}
+    counts = {"ConvBNFusion": 0, "ConvAddFusion": 0, "ConvMulFusion": 0, "MatmulBNFusion": 0,
+              "GemmBNFusion": 0, "ConvTransposeBNFusion": 0}
     for n in g.node:
         ins = [made_by.get(i) for i in n.input]
         first = ins[0] if ins else None
@@ -58,6 +59,14 @@ def count_fusions(model):
             if first.op_type == "MatMul" and first.input[1] in inits and \
                     len(inits[first.input[1]]) == 2:
                 counts["MatmulBNFusion"] += 1
+            beta = [a.f for a in first.attribute if a.name == "beta"]
+            if first.op_type == "Gemm" and all(i in inits for i in first.input[1:]) and \
+                    len(inits[first.input[1]]) == 2 and beta in ([], [1.0]):
+                counts["GemmBNFusion"] += 1  # onnxscript's, for a beta of 1
+            group = [a.i for a in first.attribute if a.name == "group"]
+            if first.op_type == "ConvTranspose" and group in ([], [1]) and \
+                    all(i in inits for i in first.input[1:]) and len(inits[first.input[1]]) == 4:
+                counts["ConvTransposeBNFusion"] += 1  # onnxscript's
         if n.op_type in ("Add", "Mul"):
             for k in (0, 1):
                 conv, other = ins[k], n.input[1 - k]
@@ -116,11 +125,13 @@ def applied(stats_path):
     rules = {"conv_bn_fusion": "ConvBNFusion", "conv_bias_bn_fusion": "ConvBNFusion",
              "matmul_bn_fusion": "MatmulBNFusion"}
     counts = {"ConvBNFusion": 0, "ConvAddFusion": 0, "ConvMulFusion": 0, "MatmulBNFusion": 0,
-              "PadFusion": 0}
+              "GemmBNFusion": 0, "ConvTransposeBNFusion": 0, "PadFusion": 0}
     for line in open(stats_path):
         f = line.split()
         if len(f) >= 4 and f[3].isdigit():
             name = rules.get(f[0]) or ("PadFusion" if f[0].startswith("pad_") else
+                                       "GemmBNFusion" if f[0].startswith("gemm_") else
+                                       "ConvTransposeBNFusion" if f[0].startswith("conv_tr") else
                                        "ConvAddFusion" if "_add_" in f[0] else "ConvMulFusion")
             counts[name] += int(f[3])
     return counts
@@ -141,6 +152,15 @@ def conv(x, w, b, a):
     ys = [np.einsum("nchwij,mcij->nmhw", win[:, k * cg:(k + 1) * cg], w[k * mg:(k + 1) * mg])
           for k in range(group)]
     y = np.concatenate(ys, axis=1)
+    return y if b is None else y + b.reshape(1, -1, 1, 1)
+
+
+def conv_transpose(x, w, b, a):
+    """ConvTranspose of 1 x 1 kernels, stride 1, no pads, group 1 (the
+    test models' only form: anything else fails here, not silently)."""
+    assert w.shape[2:] == (1, 1) and a.get("group", 1) == 1 and \
+        a.get("strides", [1, 1]) == [1, 1] and not any(a.get("pads", [])), a
+    y = np.einsum("nchw,co->nohw", x, w[:, :, 0, 0])
     return y if b is None else y + b.reshape(1, -1, 1, 1)
 
 
@@ -194,6 +214,8 @@ def run_node(node, ins, a):
         return numpy_helper.to_array(a["value"]).astype(np.float64)
     if op == "Conv":
         return conv(ins[0], ins[1], opt[2], a)
+    if op == "ConvTranspose":
+        return conv_transpose(ins[0], ins[1], opt[2], a)
     if op == "Pad":
         value = 0 if opt[2] is None else opt[2]
         return pad(ins[0], [int(v) for v in ins[1]], value, a.get("mode", b"constant"))

@@ -79,4 +79,24 @@ expect_status 0 "$GRAFT" run --verify --stats=counts "$src/stdpatterns/onnx/acti
 check "the library fuses Clips of ranges that meet" grep -q '^total: 2 rewrites' err
 check "and the result is within" grep -q '^verify: output 1 .*: within$' err
 
+# onnxscript's BatchNormalization into Gemm keeps a Gemm's beta of 0.5,
+# which then halves the new bias (tests/run_verify_onnx/gemm_bn_onnxscript.graft):
+# the model it writes differs; the library's rule leaves that Gemm.
+cat >gemm_bn.onnxtxt <<'MODEL'
+<ir_version: 8, opset_import: ["" : 17]>
+g (float[3, 4] x) => (float[3, 2] y) <float[4, 2] w = {1, -1, 0.5, 2, -0.25, 0.75, 3, -2},
+    float[2] c = {0.5, -1.5}, float[2] s = {2, -0.5}, float[2] t = {0.25, -0.25},
+    float[2] m = {0.5, 1}, float[2] v = {1.5, 0.25}> {
+  gb = Gemm <beta: float = 0.5> (x, w, c)
+  y = BatchNormalization (gb, s, t, m, v)
+}
+MODEL
+rm -f out.onnx
+expect_status 1 "$GRAFT" run --verify "$wrong/gemm_bn_onnxscript.graft" gemm_bn.onnxtxt -o out.onnx
+grep -q '^verify: rewrite 1 of 1 makes the difference .*gemm_bn_any' err ||
+    fail "onnxscript's Gemm + BatchNormalization with beta 0.5: $(cat err)"
+expect_status 0 "$GRAFT" run --stats=counts "$src/stdpatterns/onnx/conv.graft" gemm_bn.onnxtxt \
+    -o out.onnx
+check "the library leaves a Gemm of beta 0.5" grep -q '^total: 0 rewrites' err
+
 expect_end run_verify_onnx
