@@ -25,7 +25,7 @@ static bool exact_integer(double v, bool is_signed)
            (is_signed && v == -0x1p63);
 }
 
-static bool exact_raw_integer(uint64_t u, bool is_signed)
+bool fold_exact_raw_integer(uint64_t u, bool is_signed)
 {
     if (is_signed)
         return (int64_t)u == INT64_MAX || (int64_t)u == INT64_MIN ||
@@ -96,7 +96,7 @@ static bool tensor_leaf(const graft_node *n, const FoldEnv *env, Value *out, Str
     }
     bool wide = size == 8 && !eval_is_float(dtype);
     for (size_t i = 0; wide && i < count; i++)
-        if (!exact_raw_integer(eval_le_uint(bytes + i * size, 8), dtype[0] == 'i')) {
+        if (!fold_exact_raw_integer(eval_le_uint(bytes + i * size, 8), dtype[0] == 'i')) {
             strbuf_printf(why, "element %zu of '%s' is past 2^53, which the evaluator's "
                           "doubles do not hold exactly", i, node_const_text(n));
             return false;
@@ -234,6 +234,15 @@ static void put_element(unsigned char *p, double v, DType d, size_t size)
         p[b] = (unsigned char)(bits >> (8 * b));
 }
 
+graft_node *fold_raw_const(graft_graph *g, const char *name, const char *dtype, int rank,
+                           const int64_t *dims, unsigned char *bytes, size_t nbytes)
+{
+    graph_own(g, bytes);
+    graft_node *c = graph_add_tensor_const(g, name, NULL, bytes, nbytes);
+    graph_set_type(g, c, graph_type_tensor(g, dtype, dims, rank));
+    return c;
+}
+
 graft_node *fold_tensor_const(graft_graph *g, const Tensor *t, const char *name)
 {
     DType d = dtype_from_name(t->dtype);
@@ -241,10 +250,7 @@ graft_node *fold_tensor_const(graft_graph *g, const Tensor *t, const char *name)
     unsigned char *bytes = xmalloc(t->size * size + 1);
     for (size_t i = 0; i < t->size; i++)
         put_element(bytes + i * size, t->data[i], d, size);
-    graph_own(g, bytes);
-    graft_node *c = graph_add_tensor_const(g, name, NULL, bytes, t->size * size);
-    graph_set_type(g, c, graph_type_tensor(g, t->dtype, t->dims, t->rank));
-    return c;
+    return fold_raw_const(g, name, t->dtype, t->rank, t->dims, bytes, t->size * size);
 }
 
 /* A new meta[relay.Constant][k] holding t (note [meta constants]), typed
@@ -339,6 +345,9 @@ static void gather(const graft_node *n, const Value *vals, const KeyMap *index, 
 
 graft_node *fold_expr(graft_graph *g, graft_node *root, const FoldEnv *env, StrBuf *why)
 {
+    graft_node *packed = fold_bytes_concat(g, root, env); /* note [byte folds] */
+    if (packed)
+        return packed;
     StrBuf scratch = {0};
     why = why ? why : &scratch;
     NodeList order = {0};

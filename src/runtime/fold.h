@@ -56,6 +56,23 @@ typedef struct FoldEnv {
  * Relay without env->next_meta).  why, when not NULL, gets the reason. */
 graft_node *fold_expr(graft_graph *g, graft_node *root, const FoldEnv *env, StrBuf *why);
 
+/* note [byte folds]: packing weights is most of what a fusion's folds
+ * do (attention's fold(Concat(wq, wk, wv, axis=1)), ONNX Runtime's
+ * MergeQkvWeights), and the evaluator would read each element into a
+ * double, round it to its dtype and write it back.  fold_expr first tries
+ * fold_bytes_concat, which copies the blocks of the initializers' raw
+ * bytes instead.  It takes only what the evaluator would give back byte
+ * for byte: an ONNX Concat of tensor constants of one dtype with known
+ * elements within the limit fold-elements, no float of which is a NaN
+ * (the round trip changes a NaN's payload) and no 64-bit integer past
+ * 2^53; anything else, and every refusal with its reason, is left to the
+ * evaluator. */
+graft_node *fold_bytes_concat(graft_graph *g, const graft_node *root, const FoldEnv *env);
+/* Whether a 64-bit integer's bits (two's complement when is_signed) are
+ * held exactly by the evaluator's double: up to 2^53, and the ends of the
+ * range, which it saturates back. */
+bool fold_exact_raw_integer(uint64_t u, bool is_signed);
+
 /* The index of the first new meta[relay.Constant] of g (the count of its
  * section's entries, 0 without a section; m is eval_meta_new of the
  * section), or -1 with *why when the section cannot take more
@@ -71,6 +88,10 @@ void fold_meta_commit(graft_graph *g);
  * dtype, which g owns (a folded value; graft verify's instance of a
  * constant whose elements a rule reads, value(p)[i]). */
 graft_node *fold_tensor_const(graft_graph *g, const Tensor *t, const char *name);
+/* A tensor constant named name of dtype (eval_dtype's name) and dims
+ * holding nbytes raw bytes, which g takes (xmalloc'd). */
+graft_node *fold_raw_const(graft_graph *g, const char *name, const char *dtype, int rank,
+                           const int64_t *dims, unsigned char *bytes, size_t nbytes);
 
 /* graft run --fold-constants: every live op call (and element of one)
  * whose operands are all constants and whose value has at most

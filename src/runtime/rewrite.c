@@ -296,6 +296,8 @@ static uint64_t rewrite_pass(graft_engine *e, Grouper *gp, Cands *c, uint32_t r,
 {
     if (c->stale)
         cands_build(e, c);
+    if (c->start[r] == c->start[r + 1])
+        return 0; /* no candidate: most passes of a library, no grouper set up */
     grouper_begin(gp, r);
     VEC(Group) groups = {0};
     size_t nslots = (size_t)e->rs->rules[r].nslots;
