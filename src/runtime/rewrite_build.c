@@ -495,6 +495,7 @@ graft_node *rewrite_build(graft_engine *e, const graft_rule *r, const graft_bind
     if (!by || e->fold_failed)
         return NULL; /* a compiled action without its attributes' values, or a fold
                         without a value: what was built is left to the next sweep */
+    rewrite_share(e->g, first, &by, 1); /* note [shared sub-expressions] */
     infer_new(e, first);
     if (node_id(by) >= first && !node_type(by) && node_type(root))
         graph_set_type(e->g, by, node_type(root));
@@ -533,6 +534,7 @@ bool rewrite_build_roots(graft_engine *e, const graft_rule *r, const graft_bindi
         for (int j = 0; j < r->nroots; j++)
             by[j] = graph_add_getitem(e->g, n, j);
     }
+    rewrite_share(e->g, first, by, r->nroots); /* note [shared sub-expressions] */
     infer_new(e, first);
     for (int j = 0; j < r->nroots; j++)
         if (node_id(by[j]) >= first && !node_type(by[j]) && node_type(roots[j]))
