@@ -23,24 +23,11 @@
  * (newshape=[-1, shape(x)[2]]), each a number, or be shape(x), the dims
  * of x's type. */
 
-/* Whether every dim x reads (shape(y)[i]) is known: a guard reads an
- * unknown dim as -1, which must not become an attribute (units=-1). */
-static bool dims_known(const graft_expr *x, const graft_binding *b)
-{
-    if (x->kind == GRAFT_EXPR_GETITEM && x->nkids == 1 && x->kids[0]->kind == GRAFT_EXPR_SHAPE) {
-        graft_guard_val v = guard_value(x->kids[0], b);
-        return v.kind != GRAFT_GV_DIMS || x->i >= v.type->rank || v.type->dims[x->i] != DIM_ANY;
-    }
-    for (int i = 0; i < x->nkids; i++)
-        if (!dims_known(x->kids[i], b))
-            return false;
-    return true;
-}
-
-/* Whether x computes a number on b. */
+/* Whether x computes a number on b (a dim it reads unknown gives none:
+ * note [unknown dims] in emit_c_rt.c). */
 static bool number_known(const graft_expr *x, const graft_binding *b)
 {
-    return guard_value(x, b).kind == GRAFT_GV_NUM && dims_known(x, b);
+    return guard_value(x, b).kind == GRAFT_GV_NUM;
 }
 
 /* x's type, for shape(x), when it is a tensor type with every dim known. */
