@@ -76,8 +76,9 @@ graft_guard_val graft_gv_attr(const graft_binding *b, const char *name,
 
 graft_guard_val graft_gv_index(graft_guard_val base, int64_t i)
 {
-    if (base.kind == GRAFT_GV_DIMS && i < base.type->rank)
-        return graft_gv_num((double)base.type->dims[i]);
+    if (base.kind == GRAFT_GV_DIMS && i < base.type->rank) /* note [unknown dims] */
+        return base.type->dims[i] == DIM_ANY ? graft_gv_unknown()
+                                             : graft_gv_num((double)base.type->dims[i]);
     if (base.kind == GRAFT_GV_ATTR && base.attr->kind == GRAFT_ATTR_LIST && i < base.attr->nitems)
         return pattern_guard_of_attr(base.attr->items[i]);
     return graft_gv_unknown();
@@ -100,29 +101,70 @@ graft_guard_val graft_gv_arith(int op, graft_guard_val x, graft_guard_val y)
     }
 }
 
+/* note [unknown dims]: a dim a type leaves unknown ("?", an ONNX dim
+ * given by a parameter such as N, a Relay Any) is no number: shape(x)[i]
+ * of it is unknown, so no comparison of it holds, == and != alike (the
+ * rule cannot know which is true; a guard that wants "not 3" of a dim
+ * that may be 3 must not fire).  A whole shape with an unknown dim is
+ * unequal to a shape or list it differs from in rank or in a known dim,
+ * and neither equal nor unequal to one it agrees with on every known
+ * dim.  graft's types keep no dim's name, so two dims both named N are
+ * unknown too: shape(a)[0] == shape(b)[0] does not hold of them.  graft
+ * verify and graft prove build instances of known dims, so they never
+ * meet one.  The interpreter compares through graft_gv_cmp too, and
+ * reads shape(x)[i] as graft_gv_index does (match_guard.c). */
+
 /* Whether shape dims and an attribute value (a list, or None) have the
  * same text: a list of as many numbers, equal one by one (any other item
- * would bring quotes, brackets or "None"). */
+ * would bring quotes, brackets or "None"): 1 when they do, 0 when they
+ * differ where both are known, -1 when they differ only where a dim is
+ * unknown. */
 static int dims_are_list(const graft_type *t, const graft_attr_value *v)
 {
     if (v->kind != GRAFT_ATTR_LIST || v->nitems != t->rank)
         return 0;
+    int same = 1;
     for (int i = 0; i < t->rank; i++) {
         const graft_attr_value *item = v->items[i];
         if (item->kind != GRAFT_ATTR_INT && item->kind != GRAFT_ATTR_BOOL &&
             item->kind != GRAFT_ATTR_FLOAT)
             return 0;
-        if (!graft_attr_is_num(item, (double)t->dims[i]))
+        if (t->dims[i] == DIM_ANY)
+            same = -1;
+        else if (!graft_attr_is_num(item, (double)t->dims[i]))
             return 0;
     }
-    return 1;
+    return same;
+}
+
+/* Whether two shapes are the same dims: 1, 0 or -1 as dims_are_list. */
+static int dims_same(const graft_type *x, const graft_type *y)
+{
+    if (x->rank != y->rank)
+        return 0;
+    int same = 1;
+    for (int i = 0; i < x->rank; i++)
+        if (x->dims[i] == DIM_ANY || y->dims[i] == DIM_ANY)
+            same = -1;
+        else if (x->dims[i] != y->dims[i])
+            return 0;
+    return same;
+}
+
+/* Whether v is a shape with an unknown dim. */
+static bool dims_unknown(graft_guard_val v)
+{
+    for (int i = 0; v.kind == GRAFT_GV_DIMS && i < v.type->rank; i++)
+        if (v.type->dims[i] == DIM_ANY)
+            return true;
+    return false;
 }
 
 /* Whether x and y have the same canonical text, without writing it where
  * the kinds allow: two strings have the same text exactly when they are
  * equal, two shapes (or a shape and a list attribute) when their dims
- * are ("%.17g" is exact); a number and a string never (only a string's
- * text is quoted).  Else -1. */
+ * are ("%.17g" is exact; -2 when an unknown dim leaves it open); a number
+ * and a string never (only a string's text is quoted).  Else -1. */
 static int same_text_fast(graft_guard_val x, graft_guard_val y)
 {
     if (x.kind == GRAFT_GV_STR && y.kind == GRAFT_GV_STR)
@@ -134,19 +176,17 @@ static int same_text_fast(graft_guard_val x, graft_guard_val y)
         return same_text_fast(y, x);
     if (x.kind != GRAFT_GV_DIMS || (y.kind != GRAFT_GV_DIMS && y.kind != GRAFT_GV_ATTR))
         return -1;
-    if (y.kind == GRAFT_GV_ATTR)
-        return dims_are_list(x.type, y.attr);
-    if (x.type->rank != y.type->rank)
-        return 0;
-    for (int i = 0; i < x.type->rank; i++)
-        if ((double)x.type->dims[i] != (double)y.type->dims[i])
-            return 0;
-    return 1;
+    int same = y.kind == GRAFT_GV_ATTR ? dims_are_list(x.type, y.attr) : dims_same(x.type, y.type);
+    return same < 0 ? -2 : same;
 }
 
+/* strcmp of x's and y's canonical texts, or -2 when an unknown dim
+ * leaves their order open. */
 static int compare_text(graft_guard_val x, graft_guard_val y)
 {
     int same = same_text_fast(x, y);
+    if (same == -2 || (same == -1 && (dims_unknown(x) || dims_unknown(y))))
+        return -2; /* note [unknown dims] */
     if (same >= 0)
         return !same;
     StrBuf kx = {0}, ky = {0};
@@ -167,8 +207,8 @@ bool graft_gv_cmp(graft_cmp_op op, graft_guard_val x, graft_guard_val y)
         c = (x.f > y.f) - (x.f < y.f);
     else if (op != GRAFT_CMP_EQ && op != GRAFT_CMP_NE)
         return false;
-    else
-        c = compare_text(x, y);
+    else if ((c = compare_text(x, y)) == -2)
+        return false;
     return pattern_cmp_holds(op, c);
 }
 

@@ -157,6 +157,10 @@ bool rewrite_build_roots(graft_engine *e, const graft_rule *r, const graft_bindi
  * root; new nodes are labelled. */
 graft_node *rewrite_build(graft_engine *e, const graft_rule *r, const graft_binding *b,
                           graft_node *root);
+/* rewrite_share.c: the nodes made since first that equal one made
+ * before them become that one (note [shared sub-expressions]); by[0 ..
+ * nby) then name what they stand for. */
+void rewrite_share(graft_graph *g, uint32_t first, graft_node **by, int nby);
 /* Whether every computed attribute of action x has a value for b (note
  * [computed attributes] in rewrite_build.c); b NULL asks
  * rewrite_always_computable's question. */

@@ -23,24 +23,11 @@
  * (newshape=[-1, shape(x)[2]]), each a number, or be shape(x), the dims
  * of x's type. */
 
-/* Whether every dim x reads (shape(y)[i]) is known: a guard reads an
- * unknown dim as -1, which must not become an attribute (units=-1). */
-static bool dims_known(const graft_expr *x, const graft_binding *b)
-{
-    if (x->kind == GRAFT_EXPR_GETITEM && x->nkids == 1 && x->kids[0]->kind == GRAFT_EXPR_SHAPE) {
-        graft_guard_val v = guard_value(x->kids[0], b);
-        return v.kind != GRAFT_GV_DIMS || x->i >= v.type->rank || v.type->dims[x->i] != DIM_ANY;
-    }
-    for (int i = 0; i < x->nkids; i++)
-        if (!dims_known(x->kids[i], b))
-            return false;
-    return true;
-}
-
-/* Whether x computes a number on b. */
+/* Whether x computes a number on b (a dim it reads unknown gives none:
+ * note [unknown dims] in emit_c_rt.c). */
 static bool number_known(const graft_expr *x, const graft_binding *b)
 {
-    return guard_value(x, b).kind == GRAFT_GV_NUM && dims_known(x, b);
+    return guard_value(x, b).kind == GRAFT_GV_NUM;
 }
 
 /* x's type, for shape(x), when it is a tensor type with every dim known. */
@@ -495,6 +482,7 @@ graft_node *rewrite_build(graft_engine *e, const graft_rule *r, const graft_bind
     if (!by || e->fold_failed)
         return NULL; /* a compiled action without its attributes' values, or a fold
                         without a value: what was built is left to the next sweep */
+    rewrite_share(e->g, first, &by, 1); /* note [shared sub-expressions] */
     infer_new(e, first);
     if (node_id(by) >= first && !node_type(by) && node_type(root))
         graph_set_type(e->g, by, node_type(root));
@@ -533,6 +521,7 @@ bool rewrite_build_roots(graft_engine *e, const graft_rule *r, const graft_bindi
         for (int j = 0; j < r->nroots; j++)
             by[j] = graph_add_getitem(e->g, n, j);
     }
+    rewrite_share(e->g, first, by, r->nroots); /* note [shared sub-expressions] */
     infer_new(e, first);
     for (int j = 0; j < r->nroots; j++)
         if (node_id(by[j]) >= first && !node_type(by[j]) && node_type(roots[j]))

@@ -8,7 +8,11 @@
 # roots] in src/compiler/emit_c_tables.c), tests/onnx/gap_to_reducemean.graft
 # and tests/emit/onnx_attrs.graft (tensor, strings and graph attributes; a
 # domain of its own) and onnx_if.graft (a new node the writer refuses);
-# stdpatterns/onnx/conv.graft's PadFusion on tests/onnx/fusions/pad_fusions.onnxtxt.
+# stdpatterns/onnx/conv.graft's PadFusion on tests/onnx/fusions/pad_fusions.onnxtxt;
+# tests/golden/shared_subexpr/shared_onnx.graft on its shared.onnxtxt (actions
+# that write a sub-expression twice: note [shared sub-expressions]);
+# tests/golden/unknown_dims/dims.graft on its dims.onnxtxt (guards over
+# unknown dims: note [unknown dims]).
 # Each is compiled with -Wall -Wextra -Wpedantic -Werror, and the program
 # and graft run meet every model of tests/onnx/ (binary), the input of
 # tests/std/onnx_merge (where each rule of merge.graft fires once),
@@ -129,6 +133,7 @@ done
 small="$src/tests/onnx/conv_bn.onnx $src/tests/onnx/tiny.onnx $src/tests/onnx/attributes.onnx
        $src/tests/onnx/if_subgraph.onnx $src/tests/onnx/local_function.onnx
        $src/tests/std/onnx_merge/input.onnx $src/tests/golden/index_var/split.onnxtxt
+       $src/tests/golden/shared_subexpr/shared.onnxtxt $src/tests/golden/unknown_dims/dims.onnxtxt
        $src/tests/emit/onnx_attrs.onnxtxt $work/conv_bn.onnxtxt $work/tiny.onnxtxt
        $work/local_function.onnxtxt $work/encoder_op17.onnxtxt"
 large=""
@@ -137,7 +142,8 @@ for m in tests/onnx/*_op13.onnx tests/onnx/*_op17.onnx; do large="$large $src/$m
 first=1
 for r in stdpatterns/onnx_fold_bn.graft stdpatterns/onnx_partition.graft \
          stdpatterns/onnx/merge.graft tests/onnx/gap_to_reducemean.graft tests/emit/onnx_attrs.graft tests/emit/onnx_if.graft \
-         tests/golden/index_var/split_onnx.graft tests/golden/index_var/split_run.graft; do
+         tests/golden/index_var/split_onnx.graft tests/golden/index_var/split_run.graft \
+         tests/golden/shared_subexpr/shared_onnx.graft tests/golden/unknown_dims/dims.graft; do
     build "$r" prog || continue
     for m in $small; do
         case $m in *attributes.onnx|*if_subgraph.onnx|*/onnx_attrs.onnxtxt) ;; *) continue ;; esac

@@ -1,0 +1,162 @@
+/* rewrite_share.c - one node for each distinct sub-expression an action
+ * builds.
+ *
+ * note [shared sub-expressions]: an action that writes a sub-expression
+ * twice (Mul(Add(a, b), Add(a, b)), the scale of a batch norm fold read by
+ * both the new weight and the new bias) gives one node for it, as TVM's
+ * EliminateCommonSubexpr and ONNX Runtime's CommonSubexpressionElimination
+ * would leave it: two nodes the action made are one when they are calls
+ * of the same op (or the same callee) with the same operands, after
+ * sharing, and equal attributes (the same results too, for an ONNX call
+ * of several), tuples of the same fields, elements of the same tuple at
+ * the same index, or scalar constants of the same spelling and dtype.
+ * The action is built as written, then its new nodes are shared in id
+ * order, operands before their users: the interpreter and a compiled
+ * build function make the same nodes in the same order, so both share
+ * alike and write the same bytes.  A node equal to a node of the graph
+ * that the action did not make is not shared with it: that would join
+ * values the rule never matched, which is a pass of its own (the
+ * graph's users of that node would change, and ONNX names it), and
+ * finding it would need an index of the whole graph kept through every
+ * edit.  The copies left behind are read by nothing and go with the
+ * next sweep, as a fold's nodes do (rewrite_fold.c).  Calls of the ops
+ * ONNX Runtime counts as non-deterministic (RandomNormal, ...:
+ * kNonDeterministicOps in its onnxruntime/include/onnxruntime/core/
+ * optimizer/constants.h) are never shared: two draws are two values.
+ */
+#include "engine_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "keymap.h"
+#include "util.h"
+
+/* Whether op draws a new value at each call (never shared). */
+static bool draws(const char *op)
+{
+    static const char *const random_ops[] = {"RandomUniform", "RandomNormal",
+                                             "RandomUniformLike", "RandomNormalLike",
+                                             "Multinomial"};
+    for (size_t i = 0; i < sizeof random_ops / sizeof *random_ops; i++)
+        if (strcmp(op, random_ops[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Whether n is of a kind this sharing compares. */
+static bool shareable(const graft_node *n)
+{
+    switch (node_kind(n)) {
+    case NODE_CALL: return !node_op(n) || !draws(node_op(n));
+    case NODE_TUPLE:
+    case NODE_GETITEM: return true;
+    case NODE_CONST: return node_const_is_scalar(n);
+    default: return false;
+    }
+}
+
+/* A hash of what equal_nodes compares, but the attributes' values. */
+static uint64_t node_hash(const graft_node *n)
+{
+    uint64_t h = hash_mix(node_kind(n), (uint64_t)(uintptr_t)node_op(n));
+    if (node_kind(n) == NODE_CONST)
+        return hash_mix(h, (uint64_t)(uintptr_t)node_const_text(n)) | 1;
+    if (node_kind(n) == NODE_CALL)
+        h = hash_mix(hash_mix(h, (uint64_t)(uintptr_t)node_callee(n)), (uint64_t)node_nattrs(n));
+    if (node_kind(n) == NODE_GETITEM)
+        h = hash_mix(h, (uint64_t)node_index(n));
+    for (int i = 0; i < node_nargs(n); i++)
+        h = hash_mix(h, (uint64_t)(uintptr_t)node_arg(n, i));
+    return h | 1; /* a KeyMap key is never 0 */
+}
+
+/* Whether y holds every attribute of x with an equal value (x and y have
+ * as many). */
+static bool same_attrs(const graft_node *x, const graft_node *y)
+{
+    for (int i = 0; i < node_nattrs(x); i++) {
+        const graft_attr *a = node_attr(x, i);
+        const graft_attr_value *v = node_find_attr(y, a->name);
+        if (!v || !attr_value_equal(a->value, v))
+            return false;
+    }
+    return true;
+}
+
+/* Whether x and y, of one kind, compute the same value (operands by
+ * identity: they are shared first). */
+static bool equal_nodes(const graft_node *x, const graft_node *y)
+{
+    if (node_kind(x) != node_kind(y))
+        return false;
+    if (node_kind(x) == NODE_CONST) /* texts and dtypes interned in the graph */
+        return node_const_text(x) == node_const_text(y) &&
+               node_const_dtype(x) == node_const_dtype(y) &&
+               node_const_value(x) == node_const_value(y);
+    if (node_nargs(x) != node_nargs(y))
+        return false;
+    for (int i = 0; i < node_nargs(x); i++)
+        if (node_arg(x, i) != node_arg(y, i))
+            return false;
+    if (node_kind(x) == NODE_GETITEM)
+        return node_index(x) == node_index(y);
+    if (node_kind(x) == NODE_TUPLE)
+        return true;
+    return node_op(x) == node_op(y) && node_callee(x) == node_callee(y) &&
+           node_noutputs(x) == node_noutputs(y) && node_nattrs(x) == node_nattrs(y) &&
+           same_attrs(x, y);
+}
+
+/* What node n (made since first, or not) stands for after sharing. */
+static graft_node *kept(graft_node *const *canon, uint32_t first, graft_node *n)
+{
+    return n && node_id(n) >= first ? canon[node_id(n) - first] : n;
+}
+
+/* Points n's operands made since first at the nodes they stand for. */
+static void share_operands(graft_graph *g, graft_node *const *canon, uint32_t first,
+                           graft_node *n)
+{
+    for (int i = 0; i < node_nargs(n); i++) {
+        graft_node *a = node_arg(n, i), *k = kept(canon, first, a);
+        if (k != a)
+            graph_set_arg(g, n, i, k);
+    }
+}
+
+void rewrite_share(graft_graph *g, uint32_t first, graft_node **by, int nby)
+{
+    uint32_t count = graph_node_count(g);
+    if (count - first < 2)
+        return;
+    size_t n = count - first;
+    graft_node **canon = xmalloc(n * sizeof *canon);
+    uint32_t *next = xmalloc(n * sizeof *next); /* the chain of one hash, +1 */
+    KeyMap heads = {0};                         /* a hash -> its chain's first, +1 */
+    for (size_t k = 0; k < n; k++) {
+        graft_node *x = graph_node(g, first + (uint32_t)k);
+        canon[k] = x;
+        next[k] = 0;
+        if (node_is_dead(x))
+            continue;
+        share_operands(g, canon, first, x);
+        if (!shareable(x))
+            continue;
+        int64_t *head = keymap_put(&heads, node_hash(x), 0);
+        uint32_t j = (uint32_t)*head;
+        while (j && !equal_nodes(canon[j - 1], x))
+            j = next[j - 1];
+        if (j)
+            canon[k] = canon[j - 1];
+        else {
+            next[k] = (uint32_t)*head;
+            *head = (int64_t)k + 1;
+        }
+    }
+    for (int j = 0; j < nby; j++)
+        by[j] = kept(canon, first, by[j]);
+    keymap_free(&heads);
+    free(next);
+    free(canon);
+}
