@@ -6,17 +6,21 @@
 #include "graph_impl.h"
 #include "util.h"
 
-/* note [node size]: struct Node is 96 bytes on LP64 (checked by
- * tests/check_graph.c): an 8-byte header (kind, flags, id), operand and
- * user counts, the operand slots, callee use, users list head (the list
- * is circular through prev, so no tail pointer), one string (op, name or
- * constant spelling), attributes or a constant's dtype, index, type,
- * annotation, scope and one kind-specific word.  The operand slots (32
- * bytes each, struct Use) are allocated right after the node, so a unary
- * op takes 128 bytes of arena and a binary one 160; attributes live
- * beside it. */
-_Static_assert(sizeof(void *) != 8 || sizeof(graft_node) == 96,
-               "a node is 96 bytes (note [node size])");
+/* note [node size]: struct graft_node is 80 bytes on LP64 (checked here
+ * and by tests/check_graph.c): an 8-byte header (kind, flags, id), the
+ * operand, user and attribute counts, the users list head (the list is
+ * circular through prev, so no tail pointer), one string (op, name or
+ * constant spelling), attributes or a constant's dtype, type, annotation,
+ * scope and one kind-specific word (a constant's value, a function's or
+ * match's record, an element's index or a call's result count).  The
+ * operand slots (32 bytes each, struct Use) are allocated right after the
+ * node, a callee's after the operands, so their place is computed, not
+ * stored (node_slots, node_callee_slot): a unary op takes 112 bytes of
+ * arena and a binary one 144; attributes live beside it.  Step 1 of the
+ * layout by field (doc/architecture.md, "The graph as arrays") took the
+ * node from 96 bytes to 80; the use records go with step 2. */
+_Static_assert(sizeof(void *) != 8 || sizeof(graft_node) == 80,
+               "a node is 80 bytes (note [node size])");
 _Static_assert(sizeof(void *) != 8 || sizeof(struct Use) == 32,
                "a use is 32 bytes (note [node size])");
 
@@ -255,7 +259,6 @@ void graph_unlink_use(Use *u)
 graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots)
 {
     graft_node *n = arena_array(g->arena, 1, sizeof(graft_node) + (size_t)nslots * sizeof(Use));
-    n->slots = nslots ? (Use *)(n + 1) : NULL;
     n->kind = (uint8_t)kind;
     n->id = g->nnodes;
     if (g->nnodes == g->nodes_cap)
@@ -269,11 +272,12 @@ graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots)
  * its value's users list. */
 void graph_set_operands(graft_node *n, graft_node *const *args, int nargs)
 {
+    Use *slots = node_slots(n);
     n->nargs = nargs;
     for (int i = 0; i < nargs; i++) {
-        n->slots[i].user = n;
-        n->slots[i].value = args[i];
-        link_use(&n->slots[i]);
+        slots[i].user = n;
+        slots[i].value = args[i];
+        link_use(&slots[i]);
     }
 }
 
@@ -339,10 +343,11 @@ graft_node *graph_add_fn_call(graft_graph *g, graft_node *callee, graft_node *co
 {
     graft_node *n = graph_new_node(g, NODE_CALL, nargs + 1);
     graph_set_operands(n, args, nargs);
-    n->callee = &n->slots[nargs]; /* after the operands: not one of them */
-    n->callee->user = n;
-    n->callee->value = callee;
-    link_use(n->callee);
+    n->flag = 1; /* the callee is the slot after the operands */
+    Use *slot = node_callee_slot(n);
+    slot->user = n;
+    slot->value = callee;
+    link_use(slot);
     return n;
 }
 
@@ -357,7 +362,7 @@ graft_node *graph_add_getitem(graft_graph *g, graft_node *tuple, int index)
 {
     graft_node *n = graph_new_node(g, NODE_GETITEM, 1);
     graph_set_operands(n, &tuple, 1);
-    n->index = index;
+    n->u.index = index;
     return n;
 }
 
@@ -438,7 +443,7 @@ void graph_set_scope(graft_graph *g, graft_node *n, graft_node *fn)
 void graph_set_arg(graft_graph *g, graft_node *user, int i, graft_node *value)
 {
     (void)g;
-    Use *u = i == USE_CALLEE ? user->callee : &user->slots[i];
+    Use *u = i == USE_CALLEE ? node_callee_slot(user) : &node_slots(user)[i];
     if (u->value == value)
         return;
     graph_unlink_use(u);

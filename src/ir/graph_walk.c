@@ -17,12 +17,13 @@ static graft_node *child(const graft_node *n, int i)
             return fn->params[i];
         return i == fn->nparams ? fn->body : NULL;
     }
-    if (n->callee) {
+    const Use *callee = node_callee_slot(n);
+    if (callee) {
         if (i == 0)
-            return n->callee->value;
+            return callee->value;
         i--;
     }
-    return i < n->nargs ? n->slots[i].value : NULL;
+    return i < n->nargs ? node_arg(n, i) : NULL;
 }
 
 /* note [compact walk]: a depth-first walk that follows node pointers
@@ -53,13 +54,15 @@ static uint32_t put_kids(const graft_node *n, uint32_t *kids, uint32_t m)
             kids[m++] = fn->body->id;
         return m;
     }
-    if (n->callee) {
-        if (!n->callee->value)
+    const Use *callee = node_callee_slot(n);
+    if (callee) {
+        if (!callee->value)
             return m;
-        kids[m++] = n->callee->value->id;
+        kids[m++] = callee->value->id;
     }
-    for (int i = 0; i < n->nargs && n->slots[i].value; i++)
-        kids[m++] = n->slots[i].value->id;
+    const Use *slots = node_slots(n);
+    for (int i = 0; i < n->nargs && slots[i].value; i++)
+        kids[m++] = slots[i].value->id;
     return m;
 }
 
@@ -77,7 +80,7 @@ static inline void put_node(GraphArrays *a, const graft_node *n, uint32_t i)
                                 (n->type ? NODE_VAR_TYPED : 0));
         return;
     }
-    a->flags[i] = (uint8_t)((n->callee != NULL) * NODE_HAS_CALLEE |
+    a->flags[i] = (uint8_t)((node_callee_slot(n) != NULL) * NODE_HAS_CALLEE |
                             (n->nattrs != 0) * NODE_HAS_ATTRS);
 }
 
@@ -124,15 +127,16 @@ GRAFT_HOT void arrays_fill(const graft_graph *g, GraphArrays *a, bool nodes, con
         if (cl)
             a->cls[i] = cl->fn(cl->ctx, n);
         size_t most = n->kind == NODE_FUNC ? (size_t)n->u.fn->nparams + 1
-                                           : (size_t)n->nargs + (n->callee != NULL);
+                                           : (size_t)n->nargs + 1;
         if (m + most > cap)
             a->kids = xgrow_items(a->kids, &cap, m + most, sizeof *a->kids);
-        if (n->kind == NODE_FUNC || n->callee) {
+        if (n->kind == NODE_FUNC || node_callee_slot(n)) {
             m = put_kids(n, a->kids, m);
             continue;
         }
-        for (int k = 0; k < n->nargs && n->slots[k].value; k++) /* put_kids inline */
-            a->kids[m++] = n->slots[k].value->id;
+        const Use *slots = node_slots(n);
+        for (int k = 0; k < n->nargs && slots[k].value; k++) /* put_kids inline */
+            a->kids[m++] = slots[k].value->id;
     }
     a->start[g->nnodes] = m;
 }
@@ -272,9 +276,10 @@ void graph_order_free(GraphOrder *o)
 static void unlink_operands(graft_node *n)
 {
     for (int i = 0; i < n->nargs; i++)
-        graph_unlink_use(&n->slots[i]);
-    if (n->callee)
-        graph_unlink_use(n->callee);
+        graph_unlink_use(&node_slots(n)[i]);
+    Use *callee = node_callee_slot(n);
+    if (callee)
+        graph_unlink_use(callee);
 }
 
 /* Kills every node not marked live[] and not dead yet: it leaves its
@@ -346,7 +351,7 @@ static void adopt_body(graft_node *fn, uint32_t min_id)
         n->scope = fn;
         if (n->kind == NODE_FUNC)
             continue;
-        int nchildren = n->nargs + (n->callee != NULL);
+        int nchildren = n->nargs + (node_callee_slot(n) != NULL);
         walk_reserve(&w, (size_t)nchildren);
         for (int i = 0; i < nchildren; i++)
             walk_push_reserved(&w, child(n, i));
