@@ -6,21 +6,22 @@
 #include "graph_impl.h"
 #include "util.h"
 
-/* note [node size]: struct graft_node is 80 bytes on LP64 (checked here
+/* note [node size]: struct graft_node is 72 bytes on LP64 (checked here
  * and by tests/check_graph.c): an 8-byte header (kind, flags, id), the
- * operand, user and attribute counts, the users list head (the list is
- * circular through prev, so no tail pointer), one string (op, name or
- * constant spelling), attributes or a constant's dtype, type, annotation,
- * scope and one kind-specific word (a constant's value, a function's or
- * match's record, an element's index or a call's result count).  The
+ * operand and user counts, the users list head (the list is circular
+ * through prev, so no tail pointer), one string (op, name or constant
+ * spelling), attributes or a constant's dtype, type, annotation, scope
+ * and one kind-specific word (a constant's value, a function's or match's
+ * record, an element's index, a call's result and attribute counts; a
+ * function's attribute count is in its record).  The
  * operand slots (32 bytes each, struct Use) are allocated right after the
  * node, a callee's after the operands, so their place is computed, not
- * stored (node_slots, node_callee_slot): a unary op takes 112 bytes of
- * arena and a binary one 144; attributes live beside it.  Step 1 of the
+ * stored (node_slots, node_callee_slot): a unary op takes 104 bytes of
+ * arena and a binary one 136; attributes live beside it.  Step 1 of the
  * layout by field (doc/architecture.md, "The graph as arrays") took the
- * node from 96 bytes to 80; the use records go with step 2. */
-_Static_assert(sizeof(void *) != 8 || sizeof(graft_node) == 80,
-               "a node is 80 bytes (note [node size])");
+ * node from 96 bytes to 72; the use records go with step 2. */
+_Static_assert(sizeof(void *) != 8 || sizeof(graft_node) == 72,
+               "a node is 72 bytes (note [node size])");
 _Static_assert(sizeof(void *) != 8 || sizeof(struct Use) == 32,
                "a use is 32 bytes (note [node size])");
 
@@ -173,7 +174,7 @@ void graph_set_pos(graft_graph *g, graft_node *n, int line, int col)
 
 const graft_attr_value *node_find_attr(const graft_node *n, const char *name)
 {
-    for (int i = 0; i < n->nattrs; i++)
+    for (int i = 0, count = node_nattrs(n); i < count; i++)
         if (n->a.attrs[i].name == name || strcmp(n->a.attrs[i].name, name) == 0)
             return n->a.attrs[i].value;
     return NULL;
@@ -187,6 +188,11 @@ const char *node_const_dtype(const graft_node *n)
     if (n->flag)
         return n->a.dtype;
     return n->type && n->type->kind == TYPE_TENSOR ? n->type->dtype : NULL;
+}
+
+int node_func_nattrs(const graft_node *n)
+{
+    return n->u.fn->nattrs;
 }
 
 int node_nparams(const graft_node *n)
@@ -254,11 +260,34 @@ void graph_unlink_use(Use *u)
 
 /* ---- builders ---- */
 
+/* note [node pool]: the arena aligns what it hands out to 16 bytes, so a
+ * 72-byte node with its 32-byte slots would take 80 + 32 n bytes, as an
+ * 80-byte one does.  Nodes need 8: they are cut from 64 KB blocks of the
+ * arena (zeroed, as arena_alloc gives them) at 8-byte steps; a node too
+ * large for a block gets its own allocation. */
+enum { NODE_BLOCK = 64 * 1024 };
+_Static_assert(sizeof(graft_node) % 8 == 0 && sizeof(Use) % 8 == 0,
+               "nodes and slots keep 8-byte alignment (note [node pool])");
+
+static graft_node *node_memory(graft_graph *g, size_t size)
+{
+    if (size > NODE_BLOCK / 4)
+        return arena_alloc(g->arena, size);
+    if (g->node_pool_left < size) {
+        g->node_pool = arena_alloc(g->arena, NODE_BLOCK);
+        g->node_pool_left = NODE_BLOCK;
+    }
+    graft_node *n = (graft_node *)(void *)g->node_pool;
+    g->node_pool += size;
+    g->node_pool_left -= size;
+    return n;
+}
+
 /* A fresh node with the next id, registered in the node table, with
  * room for nslots operand slots right after it. */
 graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots)
 {
-    graft_node *n = arena_array(g->arena, 1, sizeof(graft_node) + (size_t)nslots * sizeof(Use));
+    graft_node *n = node_memory(g, sizeof(graft_node) + (size_t)nslots * sizeof(Use));
     n->kind = (uint8_t)kind;
     n->id = g->nnodes;
     if (g->nnodes == g->nodes_cap)
@@ -281,10 +310,14 @@ void graph_set_operands(graft_node *n, graft_node *const *args, int nargs)
     }
 }
 
-/* Copies attributes into the arena with interned names. */
+/* Copies attributes into the arena with interned names, for a call or a
+ * function (whose FuncInfo is made first: the count is kept there). */
 void graph_set_attrs(graft_graph *g, graft_node *n, const graft_attr *attrs, int nattrs)
 {
-    n->nattrs = nattrs;
+    if (n->kind == NODE_FUNC)
+        n->u.fn->nattrs = nattrs;
+    else
+        n->u.call.nattrs = nattrs;
     if (!nattrs)
         return;
     graft_attr *copy = arena_array(g->arena, (size_t)nattrs, sizeof(graft_attr));
@@ -362,7 +395,7 @@ graft_node *graph_add_getitem(graft_graph *g, graft_node *tuple, int index)
 {
     graft_node *n = graph_new_node(g, NODE_GETITEM, 1);
     graph_set_operands(n, &tuple, 1);
-    n->u.index = index;
+    n->u.call.index = index;
     return n;
 }
 

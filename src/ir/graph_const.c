@@ -51,7 +51,7 @@ void graph_set_noutputs(graft_graph *g, graft_node *call, int n)
 {
     (void)g;
     if (call->kind == NODE_CALL) /* the word is another kind's otherwise */
-        call->u.index = n;
+        call->u.call.index = n;
 }
 
 graft_node *graph_result(graft_graph *g, graft_node *n, int i)

@@ -14,6 +14,7 @@
 
 /* What a NODE_FUNC has beyond a plain node. */
 typedef struct FuncInfo {
+    int nattrs;      /* entries in the node's a.attrs */
     graft_node **params;   /* NODE_VARs, in order */
     int nparams;     /* entries in params */
     graft_node *body;      /* the result expression */
@@ -50,6 +51,9 @@ typedef struct SrcPos {
 
 struct graft_graph {
     Arena *arena;          /* owns nodes, uses, attrs, types, strings */
+    unsigned char *node_pool; /* free bytes for nodes, 8-byte aligned
+                              (note [node pool] in graph.c) */
+    size_t node_pool_left; /* bytes free at node_pool */
     SrcPos *pos;           /* per node id: where the model file wrote it
                               (a side table, note [node size]); entries
                               past pos_cap and {0, 0} mean "built" */

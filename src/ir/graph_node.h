@@ -42,11 +42,11 @@ struct graft_node {
     uint32_t id;           /* dense index into Graph.nodes */
     int32_t nargs;         /* operand slots (node_slots), callee excluded */
     int32_t nusers;        /* uses in the users list */
-    int32_t nattrs;        /* entries in a.attrs (0 for constants) */
     Use *first_use;        /* users list, oldest first, circular by prev */
     const char *str;       /* interned op name, var name or const spelling */
     union {
-        const graft_attr *attrs; /* NODE_CALL, NODE_FUNC: nattrs attributes */
+        const graft_attr *attrs; /* NODE_CALL, NODE_FUNC: node_nattrs
+                              attributes */
         const char *dtype; /* NODE_CONST: interned scalar dtype */
     } a;
     const graft_type *type;      /* known type, or NULL */
@@ -58,8 +58,11 @@ struct graft_node {
                               (graph_add_tensor_const), or NULL */
         struct FuncInfo *fn;    /* NODE_FUNC: params, body, result type */
         struct MatchInfo *match;  /* NODE_MATCH: the clauses' patterns */
-        int32_t index;     /* NODE_GETITEM: field index; NODE_CALL: its
+        struct {
+            int32_t index; /* NODE_GETITEM: field index; NODE_CALL: its
                               results, 0 or 1 for one (node_noutputs) */
+            int32_t nattrs; /* NODE_CALL: entries in a.attrs */
+        } call;
     } u;
 };
 
@@ -97,7 +100,14 @@ static inline int use_index(const Use *u)
     int i = (int)(u - node_slots(u->user));
     return i == u->user->nargs ? USE_CALLEE : i;
 }
-static inline int node_nattrs(const graft_node *n) { return n->nattrs; }
+/* A function's attribute count is in its FuncInfo (graph.c). */
+int node_func_nattrs(const graft_node *n);
+static inline int node_nattrs(const graft_node *n)
+{
+    if (n->kind == NODE_CALL)
+        return n->u.call.nattrs;
+    return n->kind == NODE_FUNC ? node_func_nattrs(n) : 0;
+}
 static inline const graft_attr *node_attr(const graft_node *n, int i) { return &n->a.attrs[i]; }
 static inline const graft_type *node_type(const graft_node *n) { return n->type; }
 static inline bool node_type_declared(const graft_node *n) { return n->type_declared; }
@@ -138,12 +148,12 @@ static inline double node_const_value(const graft_node *n)
 
 static inline int node_noutputs(const graft_node *n)
 {
-    return n->kind == NODE_CALL && n->u.index > 1 ? n->u.index : 1;
+    return n->kind == NODE_CALL && n->u.call.index > 1 ? n->u.call.index : 1;
 }
 
 static inline int node_index(const graft_node *n)
 {
-    return n->kind == NODE_GETITEM ? n->u.index : -1;
+    return n->kind == NODE_GETITEM ? n->u.call.index : -1;
 }
 
 static inline bool node_is_opaque(const graft_node *n)

@@ -81,7 +81,7 @@ static inline void put_node(GraphArrays *a, const graft_node *n, uint32_t i)
         return;
     }
     a->flags[i] = (uint8_t)((node_callee_slot(n) != NULL) * NODE_HAS_CALLEE |
-                            (n->nattrs != 0) * NODE_HAS_ATTRS);
+                            (node_nattrs(n) != 0) * NODE_HAS_ATTRS);
 }
 
 /* A classifier and its context (note [classified order]). */
@@ -369,8 +369,9 @@ graft_node *graph_add_func(graft_graph *g, graft_node *const *params, int nparam
                      const graft_attr *attrs, int nattrs)
 {
     graft_node *n = graph_new_node(g, NODE_FUNC, 0);
-    graph_set_attrs(g, n, attrs, nattrs);
     FuncInfo *fn = arena_alloc(g->arena, sizeof(FuncInfo));
+    n->u.fn = fn;
+    graph_set_attrs(g, n, attrs, nattrs);
     fn->params = arena_array(g->arena, (size_t)(nparams ? nparams : 1),
                              sizeof(graft_node *));
     uint32_t min_id = 0;
@@ -382,7 +383,6 @@ graft_node *graph_add_func(graft_graph *g, graft_node *const *params, int nparam
     }
     fn->nparams = nparams;
     fn->body = body;
-    n->u.fn = fn;
     if (body && body->id >= min_id) /* else it is not new: nothing to adopt */
         adopt_body(n, min_id);
     return n;
