@@ -290,6 +290,7 @@ graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots)
     graft_node *n = node_memory(g, sizeof(graft_node) + (size_t)nslots * sizeof(Use));
     n->kind = (uint8_t)kind;
     n->id = g->nnodes;
+    g->nkids += (size_t)nslots;
     if (g->nnodes == g->nodes_cap)
         g->nodes = xgrow_items(g->nodes, &g->nodes_cap, (size_t)g->nnodes + 1,
               sizeof(graft_node *));
@@ -331,6 +332,7 @@ void graph_set_attrs(graft_graph *g, graft_node *n, const graft_attr *attrs, int
 static graft_node *new_var(graft_graph *g, const char *name, const graft_type *type)
 {
     graft_node *n = graph_new_node(g, NODE_VAR, 0);
+    g->nvars++;
     n->str = graph_intern(g, name);
     n->type = type;
     n->type_declared = type != NULL;

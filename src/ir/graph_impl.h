@@ -64,6 +64,10 @@ struct graft_graph {
     graft_node **nodes;          /* all nodes by id (malloc'd table) */
     uint32_t nnodes;       /* ids handed out */
     uint32_t ndead;        /* nodes marked dead among them */
+    uint32_t nvars;        /* NODE_VARs among them */
+    size_t nkids;          /* the most children a walk lists: every
+                              node's slots, each function's parameters
+                              and body (note [compact walk]) */
     size_t nodes_cap;      /* capacity of nodes */
     graft_node **params;         /* @main's parameters (malloc'd) */
     int nparams;           /* entries in params */

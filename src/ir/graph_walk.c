@@ -37,7 +37,10 @@ static graft_node *child(const graft_node *n, int i)
  * the same order (bench/RESULTS.md, finding 4).  One builder,
  * arrays_fill, makes those arrays for every walk; the printer and the
  * labeller also want each node's kind and string beside them
- * (graph_arrays_build), a walk that only orders does not. */
+ * (graph_arrays_build), a walk that only orders does not.  The arrays
+ * are allocated once at the size the graph's counts give (its slots,
+ * its functions' parameters and bodies, its variables), so none grows
+ * and none is twice what it holds. */
 
 /* Stores the ids of n's children at kids + m, as child() lists them (up
  * to the first missing one), and returns the new end. */
@@ -102,7 +105,6 @@ typedef struct Classify {
 GRAFT_HOT void arrays_fill(const graft_graph *g, GraphArrays *a, bool nodes, const Classify *cl)
 {
     size_t size = g->nnodes ? g->nnodes : 1;
-    size_t cap = 2 * size + 8; /* most nodes have two operands or fewer */
     uint32_t m = 0;
     memset(a, 0, sizeof *a);
     a->nnodes = g->nnodes;
@@ -111,12 +113,12 @@ GRAFT_HOT void arrays_fill(const graft_graph *g, GraphArrays *a, bool nodes, con
         a->kind = xmalloc(size);
         a->flags = xmalloc(size);
         a->str = xmalloc(size * sizeof *a->str);
-        a->vars = xmalloc(size * sizeof *a->vars);
+        a->vars = xmalloc((g->nvars ? g->nvars : 1) * sizeof *a->vars);
     }
     if (cl)
         a->cls = xmalloc(size * sizeof *a->cls);
     a->start = xmalloc((size + 1) * sizeof *a->start);
-    a->kids = xmalloc(cap * sizeof *a->kids);
+    a->kids = xmalloc((g->nkids ? g->nkids : 1) * sizeof *a->kids);
     for (uint32_t i = 0; i < g->nnodes; i++) {
         const graft_node *n = g->nodes[i];
         a->start[i] = m;
@@ -126,10 +128,6 @@ GRAFT_HOT void arrays_fill(const graft_graph *g, GraphArrays *a, bool nodes, con
             continue;
         if (cl)
             a->cls[i] = cl->fn(cl->ctx, n);
-        size_t most = n->kind == NODE_FUNC ? (size_t)n->u.fn->nparams + 1
-                                           : (size_t)n->nargs + 1;
-        if (m + most > cap)
-            a->kids = xgrow_items(a->kids, &cap, m + most, sizeof *a->kids);
         if (n->kind == NODE_FUNC || node_callee_slot(n)) {
             m = put_kids(n, a->kids, m);
             continue;
@@ -382,6 +380,7 @@ graft_node *graph_add_func(graft_graph *g, graft_node *const *params, int nparam
             min_id = params[i]->id;
     }
     fn->nparams = nparams;
+    g->nkids += (size_t)nparams + 1;
     fn->body = body;
     if (body && body->id >= min_id) /* else it is not new: nothing to adopt */
         adopt_body(n, min_id);
