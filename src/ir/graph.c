@@ -25,6 +25,8 @@ _Static_assert(sizeof(void *) != 8 || sizeof(graft_node) == 72,
 _Static_assert(sizeof(void *) != 8 || sizeof(struct Use) == 32,
                "a use is 32 bytes (note [node size])");
 
+enum { NODE_BLOCK = 64 * 1024 }; /* bytes of a block nodes are cut from (note [node pool]) */
+
 graft_graph *graph_new(void)
 {
     graft_graph *g = xcalloc(1, sizeof(graft_graph));
@@ -65,6 +67,9 @@ void graph_free(graft_graph *g)
         free(g->owned.items[i]);
     vec_free(&g->owned);
     free(g->globals);
+    for (size_t i = 0; i < g->node_blocks.len; i++)
+        free(g->node_blocks.items[i]);
+    vec_free(&g->node_blocks);
     free(g);
 }
 
@@ -141,8 +146,8 @@ void graph_set_output(graft_graph *g, graft_node *out)
 
 size_t graph_bytes(const graft_graph *g)
 {
-    return arena_bytes(g->arena) + g->nodes_cap * sizeof(graft_node *) +
-           g->params_cap * sizeof(graft_node *);
+    return arena_bytes(g->arena) + g->node_blocks.len * (size_t)NODE_BLOCK +
+           g->nodes_cap * sizeof(graft_node *) + g->params_cap * sizeof(graft_node *);
 }
 
 size_t graph_node_size(void)
@@ -262,10 +267,13 @@ void graph_unlink_use(Use *u)
 
 /* note [node pool]: the arena aligns what it hands out to 16 bytes, so a
  * 72-byte node with its 32-byte slots would take 80 + 32 n bytes, as an
- * 80-byte one does.  Nodes need 8: they are cut from 64 KB blocks of the
- * arena (zeroed, as arena_alloc gives them) at 8-byte steps; a node too
- * large for a block gets its own allocation. */
-enum { NODE_BLOCK = 64 * 1024 };
+ * 80-byte one does.  Nodes need 8: they are cut from 64 KB blocks at
+ * 8-byte steps, each node zeroed as it is cut (as arena_alloc zeroes
+ * what it gives); a node too large for a block gets the arena's own
+ * allocation.  The blocks are malloc'd, not the arena's: the arena
+ * zeroes a large allocation twice (alloc_big, then arena_alloc), and
+ * glibc's memset counts an instruction a byte under callgrind, which
+ * put about 570 instructions on each op node of bench/e2e.sh's partition. */
 _Static_assert(sizeof(graft_node) % 8 == 0 && sizeof(Use) % 8 == 0,
                "nodes and slots keep 8-byte alignment (note [node pool])");
 
@@ -274,13 +282,14 @@ static graft_node *node_memory(graft_graph *g, size_t size)
     if (size > NODE_BLOCK / 4)
         return arena_alloc(g->arena, size);
     if (g->node_pool_left < size) {
-        g->node_pool = arena_alloc(g->arena, NODE_BLOCK);
+        g->node_pool = xmalloc(NODE_BLOCK);
+        vec_push(&g->node_blocks, g->node_pool);
         g->node_pool_left = NODE_BLOCK;
     }
     graft_node *n = (graft_node *)(void *)g->node_pool;
     g->node_pool += size;
     g->node_pool_left -= size;
-    return n;
+    return memset(n, 0, size);
 }
 
 /* A fresh node with the next id, registered in the node table, with

@@ -54,6 +54,7 @@ struct graft_graph {
     unsigned char *node_pool; /* free bytes for nodes, 8-byte aligned
                               (note [node pool] in graph.c) */
     size_t node_pool_left; /* bytes free at node_pool */
+    VEC(void *) node_blocks; /* the blocks nodes are cut from (malloc'd) */
     SrcPos *pos;           /* per node id: where the model file wrote it
                               (a side table, note [node size]); entries
                               past pos_cap and {0, 0} mean "built" */
