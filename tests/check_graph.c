@@ -1,7 +1,8 @@
 /* check_graph.c - the graph IR API: builders, users lists under edits,
- * topological order, dead-node removal, functions, types, node size. */
+ * topological order, dead-node removal, functions, types, node size and layout. */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -425,13 +426,13 @@ START_TEST(test_interning_and_reserve)
 }
 END_TEST
 
-/* note [node size] in graph.c: 96 bytes on LP64, plus 32 per operand,
- * so a unary op fits in 128 bytes of arena. */
+/* note [node size] in graph.c: 72 bytes on LP64, plus 32 per operand,
+ * so a unary op fits in 104 bytes of arena. */
 START_TEST(test_node_size)
 {
-    ck_assert_uint_le(graph_node_size(), 128);
+    ck_assert_uint_le(graph_node_size(), 104);
     if (sizeof(void *) == 8)
-        ck_assert_uint_eq(graph_node_size(), 96);
+        ck_assert_uint_eq(graph_node_size(), 72);
     graft_graph *g = graph_new();
     graft_node *x = graph_add_param(g, "x", NULL);
     size_t before = graph_bytes(g);
@@ -439,7 +440,66 @@ START_TEST(test_node_size)
         x = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
     size_t per_op = (graph_bytes(g) - before) / 10000;
     if (sizeof(void *) == 8)
-        ck_assert_uint_le(per_op, 128 + 8 + 8); /* + node table + arena slack */
+        ck_assert_uint_le(per_op, 104 + 8 + 8); /* + node table + arena slack */
+    graph_free(g);
+}
+END_TEST
+
+/* note [node size] and [node pool] in graph.c: the slots' place computed
+ * (a tuple too wide for a node block gets its own allocation, and the
+ * nodes after it come from the blocks again), a call of a function value
+ * told by its flag, an element's index, a call's result and attribute
+ * counts in one word, a function's attribute count in its record; and
+ * the walk's arrays, sized from the graph's counts, hold every child. */
+START_TEST(test_node_layout)
+{
+    graft_graph *g = graph_new();
+    graft_node *fields[1000];
+    for (int i = 0; i < 1000; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "p%d", i);
+        fields[i] = graph_add_param(g, name, NULL);
+    }
+    graft_node *wide = graph_add_tuple(g, fields, 1000); /* 32,072 bytes */
+    graft_node *last = graph_add_getitem(g, wide, 999);
+    ck_assert_int_eq(node_nargs(wide), 1000);
+    ck_assert_int_eq(node_index(last), 999);
+    for (int i = 0; i < 1000; i++) {
+        ck_assert_ptr_eq(node_arg(wide, i), fields[i]);
+        ck_assert_int_eq(node_nusers(fields[i]), 1);
+        ck_assert_ptr_eq(use_user(node_first_use(fields[i])), wide);
+        ck_assert_int_eq(use_index(node_first_use(fields[i])), i);
+    }
+    graft_attr_value *v = graph_new_attr_value(g, GRAFT_ATTR_STRING);
+    v->s = graph_intern(g, "bn");
+    graft_attr attr = {"Composite", v};
+    graft_node *split = graph_add_call(g, "split", &last, 1, &attr, 1);
+    graph_set_noutputs(g, split, 3);
+    ck_assert_int_eq(node_nattrs(split), 1);
+    ck_assert_int_eq(node_noutputs(split), 3);
+    ck_assert_int_eq(node_index(split), -1);
+    graft_node *q = graph_add_fn_param(g, "q", NULL);
+    graft_node *body = graph_add_call(g, "nn.relu", &q, 1, NULL, 0);
+    graft_node *fn = graph_add_func(g, &q, 1, body, &attr, 1);
+    ck_assert_int_eq(node_nattrs(fn), 1);
+    ck_assert_str_eq(node_attr(fn, 0)->name, "Composite");
+    graft_node *call = graph_add_fn_call(g, fn, &split, 1);
+    ck_assert_ptr_eq(node_callee(call), fn);
+    ck_assert_ptr_null(node_op(call));
+    ck_assert_int_eq(node_nargs(call), 1);
+    ck_assert_int_eq(use_index(node_first_use(fn)), USE_CALLEE);
+    ck_assert_int_eq(use_index(node_first_use(split)), 0);
+    graft_node *out[2] = {last, call};
+    graph_set_output(g, graph_add_tuple(g, out, 2));
+    GraphArrays a;
+    graph_arrays_build(g, &a);
+    ck_assert_uint_eq(a.nvars, 1001);
+    /* the wide tuple 1000, the element, split and relu 1 each, the
+     * function's parameter and body 2, the call's callee and operand 2,
+     * the output 2 */
+    ck_assert_uint_eq(a.start[a.nnodes], 1009);
+    ck_assert_uint_eq(a.kids[a.start[node_id(call)]], node_id(fn));
+    graph_arrays_free(&a);
     graph_free(g);
 }
 END_TEST
@@ -822,6 +882,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_build_and_access);
     tcase_add_test(tc, test_attrs);
     tcase_add_test(tc, test_node_size);
+    tcase_add_test(tc, test_node_layout);
     tcase_add_test(tc, test_attr_equality);
     suite_add_tcase(s, tc);
     tc = tcase_create("edits");

@@ -53,7 +53,7 @@ size_t grow_capacity(size_t cap, size_t need, size_t elem_size);
  * {0}; vec_push(&list, n); ... list.items[i] ... vec_free(&list).  Pointers
  * into items hold until the next push.  A walk's stack is a WALK (note
  * [one walk] in walk.h).  Every list that owns its capacity is a VEC but
- * for these calls of xgrow_items (exceptions: 62, counted by
+ * for these calls of xgrow_items (exceptions: 61, counted by
  * tests/one_notes.sh), each with its reason:
  *   - 19 maps by index: grown to cover an id, a state or a depth, filled
  *     where the index lands, no length (graph.c's pos, the Relay loader's
@@ -73,10 +73,9 @@ size_t grow_capacity(size_t cap, size_t need, size_t elem_size);
  *   - 9 arrays under one capacity (the grouper's four per-node arrays,
  *     eval_meta.c's kids, keys and lengths, the checker's variables with
  *     their facts and counts, the labeller's classes with their symbols);
- *   - 5 arrays a helper grows for its caller, who holds the pointer and
+ *   - 4 arrays a helper grows for its caller, who holds the pointer and
  *     count (the guard logic's excluded values, a tensor type's dims,
- *     emit_c_tests.c's numbers, the labeller's sorted tests, graph_walk.c's
- *     kids);
+ *     emit_c_tests.c's numbers, the labeller's sorted tests);
  *   - 1 StrBuf whose bytes fread fills in place (diag.c). */
 #define VEC(T)         \
     struct {           \

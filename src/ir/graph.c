@@ -6,19 +6,26 @@
 #include "graph_impl.h"
 #include "util.h"
 
-/* note [node size]: struct Node is 96 bytes on LP64 (checked by
- * tests/check_graph.c): an 8-byte header (kind, flags, id), operand and
- * user counts, the operand slots, callee use, users list head (the list
- * is circular through prev, so no tail pointer), one string (op, name or
- * constant spelling), attributes or a constant's dtype, index, type,
- * annotation, scope and one kind-specific word.  The operand slots (32
- * bytes each, struct Use) are allocated right after the node, so a unary
- * op takes 128 bytes of arena and a binary one 160; attributes live
- * beside it. */
-_Static_assert(sizeof(void *) != 8 || sizeof(graft_node) == 96,
-               "a node is 96 bytes (note [node size])");
+/* note [node size]: struct graft_node is 72 bytes on LP64 (checked here
+ * and by tests/check_graph.c): an 8-byte header (kind, flags, id), the
+ * operand and user counts, the users list head (the list is circular
+ * through prev, so no tail pointer), one string (op, name or constant
+ * spelling), attributes or a constant's dtype, type, annotation, scope
+ * and one kind-specific word (a constant's value, a function's or match's
+ * record, an element's index, a call's result and attribute counts; a
+ * function's attribute count is in its record).  The
+ * operand slots (32 bytes each, struct Use) are allocated right after the
+ * node, a callee's after the operands, so their place is computed, not
+ * stored (node_slots, node_callee_slot): a unary op takes 104 bytes of
+ * arena and a binary one 136; attributes live beside it.  Step 1 of the
+ * layout by field (doc/architecture.md, "The graph as arrays") took the
+ * node from 96 bytes to 72; the use records go with step 2. */
+_Static_assert(sizeof(void *) != 8 || sizeof(graft_node) == 72,
+               "a node is 72 bytes (note [node size])");
 _Static_assert(sizeof(void *) != 8 || sizeof(struct Use) == 32,
                "a use is 32 bytes (note [node size])");
+
+enum { NODE_BLOCK = 64 * 1024 }; /* bytes of a block nodes are cut from (note [node pool]) */
 
 graft_graph *graph_new(void)
 {
@@ -60,6 +67,9 @@ void graph_free(graft_graph *g)
         free(g->owned.items[i]);
     vec_free(&g->owned);
     free(g->globals);
+    for (size_t i = 0; i < g->node_blocks.len; i++)
+        free(g->node_blocks.items[i]);
+    vec_free(&g->node_blocks);
     free(g);
 }
 
@@ -136,8 +146,8 @@ void graph_set_output(graft_graph *g, graft_node *out)
 
 size_t graph_bytes(const graft_graph *g)
 {
-    return arena_bytes(g->arena) + g->nodes_cap * sizeof(graft_node *) +
-           g->params_cap * sizeof(graft_node *);
+    return arena_bytes(g->arena) + g->node_blocks.len * (size_t)NODE_BLOCK +
+           g->nodes_cap * sizeof(graft_node *) + g->params_cap * sizeof(graft_node *);
 }
 
 size_t graph_node_size(void)
@@ -169,7 +179,7 @@ void graph_set_pos(graft_graph *g, graft_node *n, int line, int col)
 
 const graft_attr_value *node_find_attr(const graft_node *n, const char *name)
 {
-    for (int i = 0; i < n->nattrs; i++)
+    for (int i = 0, count = node_nattrs(n); i < count; i++)
         if (n->a.attrs[i].name == name || strcmp(n->a.attrs[i].name, name) == 0)
             return n->a.attrs[i].value;
     return NULL;
@@ -183,6 +193,11 @@ const char *node_const_dtype(const graft_node *n)
     if (n->flag)
         return n->a.dtype;
     return n->type && n->type->kind == TYPE_TENSOR ? n->type->dtype : NULL;
+}
+
+int node_func_nattrs(const graft_node *n)
+{
+    return n->u.fn->nattrs;
 }
 
 int node_nparams(const graft_node *n)
@@ -250,14 +265,41 @@ void graph_unlink_use(Use *u)
 
 /* ---- builders ---- */
 
+/* note [node pool]: the arena aligns what it hands out to 16 bytes, so a
+ * 72-byte node with its 32-byte slots would take 80 + 32 n bytes, as an
+ * 80-byte one does.  Nodes need 8: they are cut from 64 KB blocks at
+ * 8-byte steps, each node zeroed as it is cut (as arena_alloc zeroes
+ * what it gives); a node too large for a block gets the arena's own
+ * allocation.  The blocks are malloc'd, not the arena's: the arena
+ * zeroes a large allocation twice (alloc_big, then arena_alloc), and
+ * glibc's memset counts an instruction a byte under callgrind, which
+ * put about 570 instructions on each op node of bench/e2e.sh's partition. */
+_Static_assert(sizeof(graft_node) % 8 == 0 && sizeof(Use) % 8 == 0,
+               "nodes and slots keep 8-byte alignment (note [node pool])");
+
+static graft_node *node_memory(graft_graph *g, size_t size)
+{
+    if (size > NODE_BLOCK / 4)
+        return arena_alloc(g->arena, size);
+    if (g->node_pool_left < size) {
+        g->node_pool = xmalloc(NODE_BLOCK);
+        vec_push(&g->node_blocks, g->node_pool);
+        g->node_pool_left = NODE_BLOCK;
+    }
+    graft_node *n = (graft_node *)(void *)g->node_pool;
+    g->node_pool += size;
+    g->node_pool_left -= size;
+    return memset(n, 0, size);
+}
+
 /* A fresh node with the next id, registered in the node table, with
  * room for nslots operand slots right after it. */
 graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots)
 {
-    graft_node *n = arena_array(g->arena, 1, sizeof(graft_node) + (size_t)nslots * sizeof(Use));
-    n->slots = nslots ? (Use *)(n + 1) : NULL;
+    graft_node *n = node_memory(g, sizeof(graft_node) + (size_t)nslots * sizeof(Use));
     n->kind = (uint8_t)kind;
     n->id = g->nnodes;
+    g->nkids += (size_t)nslots;
     if (g->nnodes == g->nodes_cap)
         g->nodes = xgrow_items(g->nodes, &g->nodes_cap, (size_t)g->nnodes + 1,
               sizeof(graft_node *));
@@ -269,18 +311,23 @@ graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots)
  * its value's users list. */
 void graph_set_operands(graft_node *n, graft_node *const *args, int nargs)
 {
+    Use *slots = node_slots(n);
     n->nargs = nargs;
     for (int i = 0; i < nargs; i++) {
-        n->slots[i].user = n;
-        n->slots[i].value = args[i];
-        link_use(&n->slots[i]);
+        slots[i].user = n;
+        slots[i].value = args[i];
+        link_use(&slots[i]);
     }
 }
 
-/* Copies attributes into the arena with interned names. */
+/* Copies attributes into the arena with interned names, for a call or a
+ * function (whose FuncInfo is made first: the count is kept there). */
 void graph_set_attrs(graft_graph *g, graft_node *n, const graft_attr *attrs, int nattrs)
 {
-    n->nattrs = nattrs;
+    if (n->kind == NODE_FUNC)
+        n->u.fn->nattrs = nattrs;
+    else
+        n->u.call.nattrs = nattrs;
     if (!nattrs)
         return;
     graft_attr *copy = arena_array(g->arena, (size_t)nattrs, sizeof(graft_attr));
@@ -294,6 +341,7 @@ void graph_set_attrs(graft_graph *g, graft_node *n, const graft_attr *attrs, int
 static graft_node *new_var(graft_graph *g, const char *name, const graft_type *type)
 {
     graft_node *n = graph_new_node(g, NODE_VAR, 0);
+    g->nvars++;
     n->str = graph_intern(g, name);
     n->type = type;
     n->type_declared = type != NULL;
@@ -339,10 +387,11 @@ graft_node *graph_add_fn_call(graft_graph *g, graft_node *callee, graft_node *co
 {
     graft_node *n = graph_new_node(g, NODE_CALL, nargs + 1);
     graph_set_operands(n, args, nargs);
-    n->callee = &n->slots[nargs]; /* after the operands: not one of them */
-    n->callee->user = n;
-    n->callee->value = callee;
-    link_use(n->callee);
+    n->flag = 1; /* the callee is the slot after the operands */
+    Use *slot = node_callee_slot(n);
+    slot->user = n;
+    slot->value = callee;
+    link_use(slot);
     return n;
 }
 
@@ -357,7 +406,7 @@ graft_node *graph_add_getitem(graft_graph *g, graft_node *tuple, int index)
 {
     graft_node *n = graph_new_node(g, NODE_GETITEM, 1);
     graph_set_operands(n, &tuple, 1);
-    n->index = index;
+    n->u.call.index = index;
     return n;
 }
 
@@ -438,7 +487,7 @@ void graph_set_scope(graft_graph *g, graft_node *n, graft_node *fn)
 void graph_set_arg(graft_graph *g, graft_node *user, int i, graft_node *value)
 {
     (void)g;
-    Use *u = i == USE_CALLEE ? user->callee : &user->slots[i];
+    Use *u = i == USE_CALLEE ? node_callee_slot(user) : &node_slots(user)[i];
     if (u->value == value)
         return;
     graph_unlink_use(u);

@@ -503,7 +503,7 @@ void graph_arrays_free(GraphArrays *a);
 
 /* Total bytes the graph holds (arena and node table); divide by
  * graph_node_count for bytes per node.  graph_node_size is sizeof(struct
- * Node): 96 on LP64, plus 32 per operand (graph.c, note [node size]). */
+ * Node): 72 on LP64, plus 32 per operand (graph.c, note [node size]). */
 size_t graph_bytes(const graft_graph *g);
 size_t graph_node_size(void);
 

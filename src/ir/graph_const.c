@@ -50,7 +50,8 @@ void graph_own(graft_graph *g, void *buffer)
 void graph_set_noutputs(graft_graph *g, graft_node *call, int n)
 {
     (void)g;
-    call->index = n;
+    if (call->kind == NODE_CALL) /* the word is another kind's otherwise */
+        call->u.call.index = n;
 }
 
 graft_node *graph_result(graft_graph *g, graft_node *n, int i)

@@ -14,6 +14,7 @@
 
 /* What a NODE_FUNC has beyond a plain node. */
 typedef struct FuncInfo {
+    int nattrs;      /* entries in the node's a.attrs */
     graft_node **params;   /* NODE_VARs, in order */
     int nparams;     /* entries in params */
     graft_node *body;      /* the result expression */
@@ -50,6 +51,10 @@ typedef struct SrcPos {
 
 struct graft_graph {
     Arena *arena;          /* owns nodes, uses, attrs, types, strings */
+    unsigned char *node_pool; /* free bytes for nodes, 8-byte aligned
+                              (note [node pool] in graph.c) */
+    size_t node_pool_left; /* bytes free at node_pool */
+    VEC(void *) node_blocks; /* the blocks nodes are cut from (malloc'd) */
     SrcPos *pos;           /* per node id: where the model file wrote it
                               (a side table, note [node size]); entries
                               past pos_cap and {0, 0} mean "built" */
@@ -60,6 +65,10 @@ struct graft_graph {
     graft_node **nodes;          /* all nodes by id (malloc'd table) */
     uint32_t nnodes;       /* ids handed out */
     uint32_t ndead;        /* nodes marked dead among them */
+    uint32_t nvars;        /* NODE_VARs among them */
+    size_t nkids;          /* the most children a walk lists: every
+                              node's slots, each function's parameters
+                              and body (note [compact walk]) */
     size_t nodes_cap;      /* capacity of nodes */
     graft_node **params;         /* @main's parameters (malloc'd) */
     int nparams;           /* entries in params */

@@ -170,7 +170,7 @@ void graph_make_main(graft_graph *g, graft_node *fn)
     g->ret = info->ret;
     g->type_params = info->type_params;
     g->main_attrs = fn->a.attrs;
-    g->nmain_attrs = fn->nattrs;
+    g->nmain_attrs = node_nattrs(fn);
     for (int i = 0; i < g->nglobals; i++)
         if (g->globals[i].fn == fn) {
             g->globals[i].fn = NULL;

@@ -36,22 +36,19 @@ struct graft_node {
     uint8_t type_declared; /* NODE_VAR: type written as "%x: T" */
     uint8_t flag;          /* NODE_CONST: not a meta[...] reference;
                               NODE_VAR: a free_var; NODE_MATCH: complete
-                              ("match", not "match?") */
+                              ("match", not "match?"); NODE_CALL: a call
+                              of a function value, whose callee is the
+                              slot after the operands */
     uint32_t id;           /* dense index into Graph.nodes */
-    int32_t nargs;         /* operand slots in slots */
+    int32_t nargs;         /* operand slots (node_slots), callee excluded */
     int32_t nusers;        /* uses in the users list */
-    Use *slots;            /* nargs operands: args, fields, or the tuple;
-                              allocated right after the node */
-    Use *callee;           /* NODE_CALL of a function value: its callee */
     Use *first_use;        /* users list, oldest first, circular by prev */
     const char *str;       /* interned op name, var name or const spelling */
     union {
-        const graft_attr *attrs; /* NODE_CALL, NODE_FUNC: nattrs attributes */
+        const graft_attr *attrs; /* NODE_CALL, NODE_FUNC: node_nattrs
+                              attributes */
         const char *dtype; /* NODE_CONST: interned scalar dtype */
     } a;
-    int32_t nattrs;        /* entries in a.attrs (0 for constants) */
-    int32_t index;         /* NODE_GETITEM: field index; NODE_CALL: its
-                              results, 0 or 1 for one (node_noutputs) */
     const graft_type *type;      /* known type, or NULL */
     const char *annot;     /* annotation comment verbatim, or NULL */
     graft_node *scope;           /* enclosing NODE_FUNC, NULL in @main */
@@ -61,8 +58,23 @@ struct graft_node {
                               (graph_add_tensor_const), or NULL */
         struct FuncInfo *fn;    /* NODE_FUNC: params, body, result type */
         struct MatchInfo *match;  /* NODE_MATCH: the clauses' patterns */
+        struct {
+            int32_t index; /* NODE_GETITEM: field index; NODE_CALL: its
+                              results, 0 or 1 for one (node_noutputs) */
+            int32_t nattrs; /* NODE_CALL: entries in a.attrs */
+        } call;
     } u;
 };
+
+/* The operand slots, allocated right after the node (graph_new_node):
+ * nargs operands, then a call of a function value's callee. */
+static inline Use *node_slots(const graft_node *n) { return (Use *)(n + 1); }
+
+/* NODE_CALL of a function value: the slot of its callee, else NULL. */
+static inline Use *node_callee_slot(const graft_node *n)
+{
+    return n->kind == NODE_CALL && n->flag ? &node_slots(n)[n->nargs] : NULL;
+}
 
 /* note [inline accessors]: callgrind of the partition of 2,000 side-by-side
  * batch norms counted 866,000 calls of node_id, node_kind, node_arg and
@@ -75,16 +87,27 @@ static inline NodeKind node_kind(const graft_node *n) { return (NodeKind)n->kind
 static inline uint32_t node_id(const graft_node *n) { return n->id; }
 static inline bool node_is_dead(const graft_node *n) { return n->dead; }
 static inline int node_nargs(const graft_node *n) { return n->nargs; }
-static inline graft_node *node_arg(const graft_node *n, int i) { return n->slots[i].value; }
+static inline graft_node *node_arg(const graft_node *n, int i)
+{
+    return node_slots(n)[i].value;
+}
 static inline int node_nusers(const graft_node *n) { return n->nusers; }
 static inline const Use *node_first_use(const graft_node *n) { return n->first_use; }
 static inline const Use *use_next(const Use *u) { return u->next; }
 static inline graft_node *use_user(const Use *u) { return u->user; }
 static inline int use_index(const Use *u)
 {
-    return u == u->user->callee ? USE_CALLEE : (int)(u - u->user->slots);
+    int i = (int)(u - node_slots(u->user));
+    return i == u->user->nargs ? USE_CALLEE : i;
 }
-static inline int node_nattrs(const graft_node *n) { return n->nattrs; }
+/* A function's attribute count is in its FuncInfo (graph.c). */
+int node_func_nattrs(const graft_node *n);
+static inline int node_nattrs(const graft_node *n)
+{
+    if (n->kind == NODE_CALL)
+        return n->u.call.nattrs;
+    return n->kind == NODE_FUNC ? node_func_nattrs(n) : 0;
+}
 static inline const graft_attr *node_attr(const graft_node *n, int i) { return &n->a.attrs[i]; }
 static inline const graft_type *node_type(const graft_node *n) { return n->type; }
 static inline bool node_type_declared(const graft_node *n) { return n->type_declared; }
@@ -93,12 +116,13 @@ static inline graft_node *node_scope(const graft_node *n) { return n->scope; }
 
 static inline const char *node_op(const graft_node *n)
 {
-    return n->kind == NODE_CALL && !n->callee ? n->str : NULL;
+    return n->kind == NODE_CALL && !n->flag ? n->str : NULL;
 }
 
 static inline graft_node *node_callee(const graft_node *n)
 {
-    return n->kind == NODE_CALL && n->callee ? n->callee->value : NULL;
+    const Use *callee = node_callee_slot(n);
+    return callee ? callee->value : NULL;
 }
 
 static inline const char *node_name(const graft_node *n)
@@ -124,12 +148,12 @@ static inline double node_const_value(const graft_node *n)
 
 static inline int node_noutputs(const graft_node *n)
 {
-    return n->kind == NODE_CALL && n->index > 1 ? n->index : 1;
+    return n->kind == NODE_CALL && n->u.call.index > 1 ? n->u.call.index : 1;
 }
 
 static inline int node_index(const graft_node *n)
 {
-    return n->kind == NODE_GETITEM ? n->index : -1;
+    return n->kind == NODE_GETITEM ? n->u.call.index : -1;
 }
 
 static inline bool node_is_opaque(const graft_node *n)

@@ -17,12 +17,13 @@ static graft_node *child(const graft_node *n, int i)
             return fn->params[i];
         return i == fn->nparams ? fn->body : NULL;
     }
-    if (n->callee) {
+    const Use *callee = node_callee_slot(n);
+    if (callee) {
         if (i == 0)
-            return n->callee->value;
+            return callee->value;
         i--;
     }
-    return i < n->nargs ? n->slots[i].value : NULL;
+    return i < n->nargs ? node_arg(n, i) : NULL;
 }
 
 /* note [compact walk]: a depth-first walk that follows node pointers
@@ -36,7 +37,10 @@ static graft_node *child(const graft_node *n, int i)
  * the same order (bench/RESULTS.md, finding 4).  One builder,
  * arrays_fill, makes those arrays for every walk; the printer and the
  * labeller also want each node's kind and string beside them
- * (graph_arrays_build), a walk that only orders does not. */
+ * (graph_arrays_build), a walk that only orders does not.  The arrays
+ * are allocated once at the size the graph's counts give (its slots,
+ * its functions' parameters and bodies, its variables), so none grows
+ * and none is twice what it holds. */
 
 /* Stores the ids of n's children at kids + m, as child() lists them (up
  * to the first missing one), and returns the new end. */
@@ -53,13 +57,15 @@ static uint32_t put_kids(const graft_node *n, uint32_t *kids, uint32_t m)
             kids[m++] = fn->body->id;
         return m;
     }
-    if (n->callee) {
-        if (!n->callee->value)
+    const Use *callee = node_callee_slot(n);
+    if (callee) {
+        if (!callee->value)
             return m;
-        kids[m++] = n->callee->value->id;
+        kids[m++] = callee->value->id;
     }
-    for (int i = 0; i < n->nargs && n->slots[i].value; i++)
-        kids[m++] = n->slots[i].value->id;
+    const Use *slots = node_slots(n);
+    for (int i = 0; i < n->nargs && slots[i].value; i++)
+        kids[m++] = slots[i].value->id;
     return m;
 }
 
@@ -77,8 +83,8 @@ static inline void put_node(GraphArrays *a, const graft_node *n, uint32_t i)
                                 (n->type ? NODE_VAR_TYPED : 0));
         return;
     }
-    a->flags[i] = (uint8_t)((n->callee != NULL) * NODE_HAS_CALLEE |
-                            (n->nattrs != 0) * NODE_HAS_ATTRS);
+    a->flags[i] = (uint8_t)((node_callee_slot(n) != NULL) * NODE_HAS_CALLEE |
+                            (node_nattrs(n) != 0) * NODE_HAS_ATTRS);
 }
 
 /* A classifier and its context (note [classified order]). */
@@ -99,7 +105,6 @@ typedef struct Classify {
 GRAFT_HOT void arrays_fill(const graft_graph *g, GraphArrays *a, bool nodes, const Classify *cl)
 {
     size_t size = g->nnodes ? g->nnodes : 1;
-    size_t cap = 2 * size + 8; /* most nodes have two operands or fewer */
     uint32_t m = 0;
     memset(a, 0, sizeof *a);
     a->nnodes = g->nnodes;
@@ -108,12 +113,12 @@ GRAFT_HOT void arrays_fill(const graft_graph *g, GraphArrays *a, bool nodes, con
         a->kind = xmalloc(size);
         a->flags = xmalloc(size);
         a->str = xmalloc(size * sizeof *a->str);
-        a->vars = xmalloc(size * sizeof *a->vars);
+        a->vars = xmalloc((g->nvars ? g->nvars : 1) * sizeof *a->vars);
     }
     if (cl)
         a->cls = xmalloc(size * sizeof *a->cls);
     a->start = xmalloc((size + 1) * sizeof *a->start);
-    a->kids = xmalloc(cap * sizeof *a->kids);
+    a->kids = xmalloc((g->nkids ? g->nkids : 1) * sizeof *a->kids);
     for (uint32_t i = 0; i < g->nnodes; i++) {
         const graft_node *n = g->nodes[i];
         a->start[i] = m;
@@ -123,16 +128,13 @@ GRAFT_HOT void arrays_fill(const graft_graph *g, GraphArrays *a, bool nodes, con
             continue;
         if (cl)
             a->cls[i] = cl->fn(cl->ctx, n);
-        size_t most = n->kind == NODE_FUNC ? (size_t)n->u.fn->nparams + 1
-                                           : (size_t)n->nargs + (n->callee != NULL);
-        if (m + most > cap)
-            a->kids = xgrow_items(a->kids, &cap, m + most, sizeof *a->kids);
-        if (n->kind == NODE_FUNC || n->callee) {
+        if (n->kind == NODE_FUNC || node_callee_slot(n)) {
             m = put_kids(n, a->kids, m);
             continue;
         }
-        for (int k = 0; k < n->nargs && n->slots[k].value; k++) /* put_kids inline */
-            a->kids[m++] = n->slots[k].value->id;
+        const Use *slots = node_slots(n);
+        for (int k = 0; k < n->nargs && slots[k].value; k++) /* put_kids inline */
+            a->kids[m++] = slots[k].value->id;
     }
     a->start[g->nnodes] = m;
 }
@@ -272,9 +274,10 @@ void graph_order_free(GraphOrder *o)
 static void unlink_operands(graft_node *n)
 {
     for (int i = 0; i < n->nargs; i++)
-        graph_unlink_use(&n->slots[i]);
-    if (n->callee)
-        graph_unlink_use(n->callee);
+        graph_unlink_use(&node_slots(n)[i]);
+    Use *callee = node_callee_slot(n);
+    if (callee)
+        graph_unlink_use(callee);
 }
 
 /* Kills every node not marked live[] and not dead yet: it leaves its
@@ -346,7 +349,7 @@ static void adopt_body(graft_node *fn, uint32_t min_id)
         n->scope = fn;
         if (n->kind == NODE_FUNC)
             continue;
-        int nchildren = n->nargs + (n->callee != NULL);
+        int nchildren = n->nargs + (node_callee_slot(n) != NULL);
         walk_reserve(&w, (size_t)nchildren);
         for (int i = 0; i < nchildren; i++)
             walk_push_reserved(&w, child(n, i));
@@ -364,8 +367,9 @@ graft_node *graph_add_func(graft_graph *g, graft_node *const *params, int nparam
                      const graft_attr *attrs, int nattrs)
 {
     graft_node *n = graph_new_node(g, NODE_FUNC, 0);
-    graph_set_attrs(g, n, attrs, nattrs);
     FuncInfo *fn = arena_alloc(g->arena, sizeof(FuncInfo));
+    n->u.fn = fn;
+    graph_set_attrs(g, n, attrs, nattrs);
     fn->params = arena_array(g->arena, (size_t)(nparams ? nparams : 1),
                              sizeof(graft_node *));
     uint32_t min_id = 0;
@@ -376,8 +380,8 @@ graft_node *graph_add_func(graft_graph *g, graft_node *const *params, int nparam
             min_id = params[i]->id;
     }
     fn->nparams = nparams;
+    g->nkids += (size_t)nparams + 1;
     fn->body = body;
-    n->u.fn = fn;
     if (body && body->id >= min_id) /* else it is not new: nothing to adopt */
         adopt_body(n, min_id);
     return n;
