@@ -477,7 +477,6 @@ static void reserve(RelayParser *ps)
     graph_reserve(ps->g, nodes);
     ps->where = xcalloc(nodes, sizeof *ps->where);
     ps->where_cap = nodes;
-    vec_reserve(&ps->syms, nodes);
 }
 
 /* What only parsing needs (names, lists, the scanner), freed before
@@ -491,8 +490,8 @@ static void parse_tables_free(RelayParser *ps)
     keymap_free(&ps->keys);
     free(ps->temps);
     ps->temps = NULL;
-    free(ps->marks);
-    ps->marks = NULL;
+    vec_free(&ps->temp_hidden);
+    vec_free(&ps->scopes);
     vec_free(&ps->fn_type_params);
     free(ps->scratch_nodes);
     ps->scratch_nodes = NULL;
@@ -501,6 +500,7 @@ static void parse_tables_free(RelayParser *ps)
     free(ps->scratch_attrs);
     ps->scratch_attrs = NULL;
     vec_free(&ps->late);
+    vec_free(&ps->operands);
     keymap_free(&ps->literals);
     keymap_free(&ps->annot_types);
     free(ps->literal_values);
@@ -526,6 +526,8 @@ static void parser_init(RelayParser *ps, const Source *src, const graft_limits *
     ps->g = graph_new();
     reserve(ps);
     ps->lexer = relay_lexer_new(src, d, fast);
+    if (fast)
+        ps->lexer->lines = ps;
 }
 
 /* note [long tokens] (relay_lex.l): the first attempt, with the long
