@@ -503,6 +503,7 @@ static void parse_tables_free(RelayParser *ps)
     vec_free(&ps->operands);
     keymap_free(&ps->literals);
     keymap_free(&ps->annot_types);
+    strbuf_free(&ps->annot_text);
     free(ps->literal_values);
     ps->literal_values = NULL;
 }

@@ -206,6 +206,7 @@ typedef struct RelayParser {
     bool have_def;       /* a "def" was read */
     RelayText first_def; /* where the first "def" names its function */
     KeyMap annot_types;  /* interned annotation -> its Type (or 0) */
+    StrBuf annot_text;   /* the annotation being set (note [annotation cache]) */
     KeyMap literals;     /* interned spelling -> index in literal_values */
     LiteralValue *literal_values; /* literals converted so far */
     size_t nliterals;    /* entries in literal_values */

@@ -55,15 +55,18 @@ const char *load_unquote(RelayParser *ps, RelayText t)
 
 /* note [annotation cache]: models repeat their annotations ("/ * ty=
  * Tensor[(1, 64, 56, 56), float32] * /" on every node of a stage), so
- * the comment is interned straight from the source and its type looked
- * up by the interned pointer: the "ty=" part is found and parsed once per
- * distinct comment. */
+ * the comment is interned once (graph_set_annotation interns what it is
+ * given: a NUL-terminated copy, ps->annot_text, not an interned string it
+ * would hash again) and its type looked up by the interned pointer: the
+ * "ty=" part is found and parsed once per distinct comment. */
 static void annotate(RelayParser *ps, graft_node *n, const char *text, size_t len)
 {
-    const char *annot = graph_intern_n(ps->g, text, len);
-    graph_set_annotation(ps->g, n, annot);
+    ps->annot_text.len = 0;
+    strbuf_append(&ps->annot_text, text, len);
+    graph_set_annotation(ps->g, n, ps->annot_text.data);
     if (node_type(n))
         return;
+    const char *annot = node_annotation(n);
     int64_t *known = keymap_get(&ps->annot_types, keymap_ptr_key(annot));
     const graft_type *t;
     if (known) {
