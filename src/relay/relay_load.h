@@ -344,6 +344,10 @@ graft_attr_value *load_global_value(RelayParser *ps, RelayText name);
 
 graft_attr_value *load_value(RelayParser *ps, graft_attr_kind kind, RelayText t);
 graft_attr_value *load_list(RelayParser *ps, size_t mark);
+/* load_list, spelled spelling (len bytes, the list as printed) when it
+ * is not NULL. */
+graft_attr_value *load_list_spelled(RelayParser *ps, size_t mark, const char *spelling,
+                                    size_t len);
 graft_attr_value *load_map(RelayParser *ps, size_t mark);
 
 const graft_type *load_dtype(RelayParser *ps, RelayText t);

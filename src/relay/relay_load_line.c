@@ -92,11 +92,23 @@ static Bytes string_end(Bytes s)
     return s + 1;
 }
 
+/* Whether the list [s, end) is written as load_list spells it: every
+ * ',' followed by one space, no other layout (a string in it, spelled as
+ * written, may fail this: then the list is spelled from its items). */
+static bool as_printed(Bytes s, Bytes end)
+{
+    for (; s < end; s++)
+        if ((*s == ',' && s[1] != ' ') || (is(*s, LAYOUT) && (s[-1] != ',' || *s != ' ')))
+            return false;
+    return true;
+}
+
 /* '[' values ']', each value pushed as load_list takes them. */
 static Bytes list(RelayParser *ps, Bytes s, int depth, graft_attr_value **v)
 {
     if (depth == MAX_LIST_DEPTH)
         return NULL;
+    Bytes start = s;
     size_t mark = load_mark(ps);
     s = skip(s + 1, LAYOUT);
     while (*s != ']') {
@@ -111,8 +123,10 @@ static Bytes list(RelayParser *ps, Bytes s, int depth, graft_attr_value **v)
             return NULL;
         s = skip(s + 1, LAYOUT);
     }
-    *v = load_list(ps, mark);
-    return s + 1;
+    s++;
+    *v = as_printed(start, s) ? load_list_spelled(ps, mark, (const char *)start, s - start)
+                              : load_list(ps, mark);
+    return s;
 }
 
 /* Whether the word at s is word and ends there (the scanner would make a
