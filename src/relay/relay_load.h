@@ -266,6 +266,11 @@ bool scope_define_var(RelayParser *ps, RelayText name, const char *interned, gra
  * than the fn-depth limit. */
 bool load_scope_open(RelayParser *ps, RelayText at, const char *type_params);
 void load_scope_close(RelayParser *ps);
+/* Opens the scope of an if branch or a match clause (bounded by the
+ * parser stack, not by fn-depth). */
+void load_block_open(RelayParser *ps);
+/* Forgets every name (at the end of a "def"). */
+void load_scope_reset(RelayParser *ps);
 
 /* Each returns NULL/false after reporting an error (the parser aborts);
  * the error points at the token named (a call's '(' for load_fn_call). */
@@ -311,11 +316,6 @@ uint32_t relay_read_lines(RelayParser *ps, uint32_t off);
 
 /* ---- whole modules (relay_load_module.c) ---- */
 
-/* Opens the scope of an if branch or a match clause (bounded by the
- * parser stack, not by fn-depth). */
-void load_block_open(RelayParser *ps);
-/* Forgets every name (at the end of a "def"). */
-void load_scope_reset(RelayParser *ps);
 /* def @NAME[TYPE_PARAMS](...) -> RET { BODY }: type_params "A, B" or NULL. */
 bool load_def(RelayParser *ps, RelayText name, const char *type_params, size_t mark,
               const graft_type *ret, graft_node *body);

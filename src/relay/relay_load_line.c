@@ -25,11 +25,11 @@
  *
  * A line of any other form (a call of a function value, a tuple, a map,
  * a meta constant, a comment in another place, a line break before the
- * '=') is left to the tokens: the reader reads the line to its ';'
- * before it makes a node, and gives up before (attribute values it made
- * by then are left unused in the arena).  An
- * error in a line it reads (an undefined temp, a duplicate) fails the
- * first attempt, and the second, with tokens only, reports it. */
+ * '=') is left to the tokens: the reader reads a line to its ';' before
+ * it makes a node, so a line it leaves has made none (only attribute
+ * values, left unused in the arena).  An error in a line it reads (an
+ * undefined temp, a duplicate) fails the first attempt, and the second,
+ * with tokens only, reports it. */
 
 enum { MAX_TEMP_DIGITS = 9, MAX_LIST_DEPTH = 8 };
 

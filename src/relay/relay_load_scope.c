@@ -91,13 +91,23 @@ static bool duplicate(RelayParser *ps, RelayText name, uint32_t off, uint32_t le
 
 static bool define_symbol(RelayParser *ps, RelayText name, uint64_t key, graft_node *n);
 
+/* The bytes of the temp ("%007") at off. */
+static uint32_t temp_length(const RelayParser *ps, uint32_t off)
+{
+    const char *s = ps->src->text + off;
+    uint32_t len = 1;
+    while (s[len] >= '0' && s[len] <= '9')
+        len++;
+    return len;
+}
+
 bool scope_define_temp(RelayParser *ps, uint64_t number, RelayText temp, graft_node *n)
 {
     if (number >= TEMP_DIRECT)
         return define_symbol(ps, temp, number * 2 + 1, n);
     TempCell *cell = temp_cell(ps, number);
     if (cell->node && cell->depth == ps->depth)
-        return duplicate(ps, temp, cell->off, temp.len);
+        return duplicate(ps, temp, cell->off, temp_length(ps, cell->off));
     if (ps->depth > 0)
         vec_push(&ps->temp_hidden, ((TempHidden){(uint32_t)number, *cell}));
     *cell = (TempCell){n, temp.off, ps->depth};
