@@ -30,7 +30,8 @@ from() {
 
 # phases FLAT CALLERS JOB: one line "MAIN LOAD LABEL VERIFY PASS PRINT",
 # the inclusive instructions of the whole run (main), loading
-# (relay_load_limited), labelling, verifying (matcher_try), the pass
+# (relay_load_checked or relay_load_limited), labelling, verifying
+# (matcher_try), the pass
 # (engine_JOB, JOB partition or rewrite; labelling and verifying are
 # inside it) and printing (relay_print).
 phases() {
@@ -52,6 +53,11 @@ phases() {
     done
     label=$(( $(incl "$1" node_class) + walk - order + $(incl "$1" labels_order) +
               $(incl "$1" labels_node) - $(from "$2" labels_order labels_node) ))
-    echo "$(incl "$1" main) $(incl "$1" relay_load_limited) $label" \
+    # loading: graft run's (relay_load_checked: the text read, the model
+    # checked against the registry, its types inferred), else a compiled
+    # rewriter's (relay_load_limited)
+    load=$(incl "$1" relay_load_checked)
+    [ "$load" != 0 ] || load=$(incl "$1" relay_load_limited)
+    echo "$(incl "$1" main) $load $label" \
          "$(incl "$1" matcher_try) $(incl "$1" "engine_$3") $(incl "$1" relay_print)"
 }

@@ -175,27 +175,38 @@ graft_attr_value *load_value(RelayParser *ps, graft_attr_kind kind, RelayText t)
     return v;
 }
 
-/* '[' values ']': the list's spelling is its items' joined by ", ". */
-graft_attr_value *load_list(RelayParser *ps, size_t mark)
+/* '[' values ']': the list's spelling is its items' joined by ", "; the
+ * values pushed from mark are popped.  spelling NULL: made from them. */
+graft_attr_value *load_list_spelled(RelayParser *ps, size_t mark, const char *spelling,
+                                    size_t len)
 {
     graft_attr_value *v = graph_new_attr_value(ps->g, GRAFT_ATTR_LIST);
     int n;
     graft_attr_value **items = take(ps, mark, ITEM_VALUE, sizeof(graft_attr_value *), &n);
     ps->items.len = mark;
     StrBuf sb = {0};
-    strbuf_putc(&sb, '[');
-    for (int i = 0; i < n; i++) {
-        if (i)
-            strbuf_append(&sb, ", ", 2);
-        strbuf_puts(&sb, items[i]->spelling);
+    if (!spelling) {
+        strbuf_putc(&sb, '[');
+        for (int i = 0; i < n; i++) {
+            if (i)
+                strbuf_append(&sb, ", ", 2);
+            strbuf_puts(&sb, items[i]->spelling);
+        }
+        strbuf_putc(&sb, ']');
+        spelling = sb.data;
+        len = sb.len;
     }
-    strbuf_putc(&sb, ']');
     v->nitems = n;
     v->items = arena_dup(graph_arena(ps->g), items, (size_t)n * sizeof(graft_attr_value *));
-    v->spelling = arena_strndup(graph_arena(ps->g), sb.data, sb.len);
+    v->spelling = arena_strndup(graph_arena(ps->g), spelling, len);
     strbuf_free(&sb);
     free(items);
     return v;
+}
+
+graft_attr_value *load_list(RelayParser *ps, size_t mark)
+{
+    return load_list_spelled(ps, mark, NULL, 0);
 }
 
 /* '{' KEY '=' VALUE, ... '}': a map, as TVM prints a Map or Attrs value
@@ -477,7 +488,6 @@ static void reserve(RelayParser *ps)
     graph_reserve(ps->g, nodes);
     ps->where = xcalloc(nodes, sizeof *ps->where);
     ps->where_cap = nodes;
-    vec_reserve(&ps->syms, nodes);
 }
 
 /* What only parsing needs (names, lists, the scanner), freed before
@@ -491,8 +501,8 @@ static void parse_tables_free(RelayParser *ps)
     keymap_free(&ps->keys);
     free(ps->temps);
     ps->temps = NULL;
-    free(ps->marks);
-    ps->marks = NULL;
+    vec_free(&ps->temp_hidden);
+    vec_free(&ps->scopes);
     vec_free(&ps->fn_type_params);
     free(ps->scratch_nodes);
     ps->scratch_nodes = NULL;
@@ -501,8 +511,10 @@ static void parse_tables_free(RelayParser *ps)
     free(ps->scratch_attrs);
     ps->scratch_attrs = NULL;
     vec_free(&ps->late);
+    vec_free(&ps->operands);
     keymap_free(&ps->literals);
     keymap_free(&ps->annot_types);
+    strbuf_free(&ps->annot_text);
     free(ps->literal_values);
     ps->literal_values = NULL;
 }
@@ -526,6 +538,8 @@ static void parser_init(RelayParser *ps, const Source *src, const graft_limits *
     ps->g = graph_new();
     reserve(ps);
     ps->lexer = relay_lexer_new(src, d, fast);
+    if (fast)
+        ps->lexer->lines = ps;
 }
 
 /* note [long tokens] (relay_lex.l): the first attempt, with the long

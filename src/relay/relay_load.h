@@ -26,6 +26,8 @@ typedef struct OpenBracket {
     uint32_t off; /* where it was opened */
 } OpenBracket;
 
+struct RelayParser;
+
 /* The scanner's state (flex "extra"). */
 typedef struct RelayLexer {
     VEC(OpenBracket) open; /* brackets not closed yet, innermost last */
@@ -46,8 +48,11 @@ typedef struct RelayLexer {
                           reports an error; at the end, a point (len 0) */
     RelayText last_text; /* the last match that is not white space */
     const Source *src; /* text being scanned */
+    struct RelayParser *lines; /* the first attempt's loader, which reads
+                          binding lines by hand (note [binding lines]) */
     graft_diag *diag;        /* where lexical errors go */
     void *scanner;     /* the flex scanner (yyscan_t) */
+    char *buffer;      /* the text it scans (note [relay lexer]) */
     size_t offset;     /* byte offset of the next token */
 } RelayLexer;
 
@@ -117,8 +122,8 @@ typedef struct Item {
     } u;
 } Item;
 
-/* A name in scope: a temp (%3) or a variable (%x).  32 bytes: a million
- * bindings are a million symbols. */
+/* A variable (%x), or a temp too large for a cell, in scope (note
+ * [relay scopes] in relay_load_scope.c).  32 bytes. */
 typedef struct Symbol {
     uint64_t key;      /* temp: 2 * number + 1; name: interned pointer */
     graft_node *node;        /* what it names */
@@ -127,6 +132,34 @@ typedef struct Symbol {
     int32_t depth;     /* scope depth it was defined at */
     int32_t shadowed;  /* index of the symbol it hides, or -1 */
 } Symbol;
+
+/* What a temp's number names now (note [temps by number]). */
+typedef struct TempCell {
+    graft_node *node;  /* its innermost definition, or NULL */
+    uint32_t off;      /* where that definition's "%N" is */
+    int32_t depth;     /* the scope depth it was defined at */
+} TempCell;
+
+/* A cell a definition inside a scope hid, put back at the scope's end. */
+typedef struct TempHidden {
+    uint32_t number;
+    TempCell cell;
+} TempHidden;
+
+/* Where an open scope's symbols and hidden cells start. */
+typedef struct ScopeMark {
+    size_t syms;
+    size_t temps;
+} ScopeMark;
+
+/* An operand of a binding line read by hand (relay_load_line.c): "%3"
+ * (number >= 0), "%x" (number -1) or a number literal, and its
+ * annotation (len 0: none). */
+typedef struct LineOperand {
+    RelayText text;
+    int64_t number;
+    RelayText annot;
+} LineOperand;
 
 /* A literal's value and dtype (interned), converted once per spelling
  * (note [literal cache] in relay_load_expr.c). */
@@ -151,13 +184,13 @@ typedef struct RelayParser {
     graft_graph *g;            /* graph being built */
     RelayLexer *lexer;   /* token source */
     VEC(Item) items;     /* open lists, innermost on top */
-    VEC(Symbol) syms;    /* names in scope, outermost first */
-    int32_t *temps;      /* dense temp number -> innermost symbol, or -1 */
+    VEC(Symbol) syms;    /* variables in scope, outermost first */
+    TempCell *temps;     /* per temp number (note [temps by number]) */
     size_t ntemps;       /* cells in temps */
-    KeyMap keys;         /* other keys -> innermost symbol, or -1 */
-    size_t *marks;       /* per open scope: nsyms at its start */
-    int depth;           /* open scopes (0: @main) */
-    size_t marks_cap;    /* capacity of marks */
+    VEC(TempHidden) temp_hidden; /* cells hidden by open scopes */
+    KeyMap keys;         /* symbol keys -> innermost symbol, or -1 */
+    VEC(ScopeMark) scopes; /* per open scope: where it starts */
+    int depth;           /* open scopes (0: a def's body) */
     VEC(const char *) fn_type_params; /* per open scope (items, by
                             depth): its fn's type parameters ("A, B"), or NULL */
     graft_node **scratch_nodes;     /* operands of the list being reduced */
@@ -173,11 +206,13 @@ typedef struct RelayParser {
     bool have_def;       /* a "def" was read */
     RelayText first_def; /* where the first "def" names its function */
     KeyMap annot_types;  /* interned annotation -> its Type (or 0) */
+    StrBuf annot_text;   /* the annotation being set (note [annotation cache]) */
     KeyMap literals;     /* interned spelling -> index in literal_values */
     LiteralValue *literal_values; /* literals converted so far */
     size_t nliterals;    /* entries in literal_values */
     size_t literal_values_cap; /* capacity of literal_values */
     VEC(LateRef) late;   /* references checked at the end */
+    VEC(LineOperand) operands; /* the operands of a line read by hand */
     CachedName names[1 << NAME_CACHE_BITS]; /* op and attribute names interned lately */
     bool failed;         /* an error was reported */
     struct AdtTable *adts; /* the module's constructors, read at the first
@@ -213,17 +248,37 @@ void load_push_type(RelayParser *ps, const graft_type *t);
 bool load_push_dim(RelayParser *ps, RelayText t);
 
 void load_note_opener(RelayParser *ps, const char *msg);
+
+/* ---- names in scope (relay_load_scope.c, note [relay scopes]) ---- */
+
+/* The node temp number names now, or NULL. */
+graft_node *scope_temp(const RelayParser *ps, uint64_t number);
+/* *found: the innermost definition of name ("%3" or "%x"), or NULL;
+ * false after reporting a bad temp number. */
+bool scope_lookup(RelayParser *ps, RelayText name, graft_node **found);
+/* Binds name (a temp or a variable; interned: its spelling without '%')
+ * to n in the current scope; false after reporting a duplicate. */
+bool scope_define(RelayParser *ps, RelayText name, graft_node *n);
+bool scope_define_temp(RelayParser *ps, uint64_t number, RelayText temp, graft_node *n);
+bool scope_define_var(RelayParser *ps, RelayText name, const char *interned, graft_node *v);
 /* Opens a fn's scope at its "fn" (at), the fn's type parameters
  * type_params (or NULL); false after reporting functions nested deeper
  * than the fn-depth limit. */
 bool load_scope_open(RelayParser *ps, RelayText at, const char *type_params);
 void load_scope_close(RelayParser *ps);
+/* Opens the scope of an if branch or a match clause (bounded by the
+ * parser stack, not by fn-depth). */
+void load_block_open(RelayParser *ps);
+/* Forgets every name (at the end of a "def"). */
+void load_scope_reset(RelayParser *ps);
 
 /* Each returns NULL/false after reporting an error (the parser aborts);
  * the error points at the token named (a call's '(' for load_fn_call). */
 graft_node *load_param(RelayParser *ps, RelayText name, const graft_type *type,
                  RelayText *annot);
 bool load_define(RelayParser *ps, RelayText temp, graft_node *value);
+/* load_define of temp number (its text: temp). */
+bool load_define_temp(RelayParser *ps, uint64_t number, RelayText temp, graft_node *value);
 graft_node *load_use(RelayParser *ps, RelayText name);
 graft_node *load_const(RelayParser *ps, RelayText t);
 graft_node *load_call(RelayParser *ps, RelayText op, size_t mark);
@@ -252,13 +307,15 @@ graft_node *load_paren_names(RelayParser *ps, RelayText names);
 /* NAMES as a def's or fn's parameters, pushed as load_push_node does. */
 bool load_param_names(RelayParser *ps, RelayText names);
 
+/* ---- binding lines read by hand (relay_load_line.c) ---- */
+
+/* Reads the binding lines at byte off that it can (note [binding
+ * lines]), making their nodes; the bytes read.  ps->failed after an
+ * error in one. */
+uint32_t relay_read_lines(RelayParser *ps, uint32_t off);
+
 /* ---- whole modules (relay_load_module.c) ---- */
 
-/* Opens the scope of an if branch or a match clause (bounded by the
- * parser stack, not by fn-depth). */
-void load_block_open(RelayParser *ps);
-/* Forgets every name (at the end of a "def"). */
-void load_scope_reset(RelayParser *ps);
 /* def @NAME[TYPE_PARAMS](...) -> RET { BODY }: type_params "A, B" or NULL. */
 bool load_def(RelayParser *ps, RelayText name, const char *type_params, size_t mark,
               const graft_type *ret, graft_node *body);
@@ -287,6 +344,10 @@ graft_attr_value *load_global_value(RelayParser *ps, RelayText name);
 
 graft_attr_value *load_value(RelayParser *ps, graft_attr_kind kind, RelayText t);
 graft_attr_value *load_list(RelayParser *ps, size_t mark);
+/* load_list, spelled spelling (len bytes, the list as printed) when it
+ * is not NULL. */
+graft_attr_value *load_list_spelled(RelayParser *ps, size_t mark, const char *spelling,
+                                    size_t len);
 graft_attr_value *load_map(RelayParser *ps, size_t mark);
 
 const graft_type *load_dtype(RelayParser *ps, RelayText t);

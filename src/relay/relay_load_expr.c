@@ -51,159 +51,22 @@ const char *load_unquote(RelayParser *ps, RelayText t)
     return out;
 }
 
-/* ---- scoped symbols (note [relay scopes]) ----
- * note [relay scopes]: a name (%x) or temp (%3) refers to its innermost
- * definition; a function body opens a scope, so its temps and parameters
- * vanish at its '}' and may reuse outer numbers.  Defining a name twice in
- * one scope is an error.  Each key has a cell holding its innermost
- * Symbol; closing a scope pops its symbols and restores what they hid.
- * Temps below TEMP_DIRECT (TVM numbers them densely from 0) have their
- * cells in an array indexed by number; names and larger temps in a hash
- * table.  Which one is fixed by the key, so lookups need only one. */
-
-enum { TEMP_DIRECT = 1 << 22 };
-
-static bool is_direct(uint64_t key)
-{
-    return (key & 1) && key / 2 < TEMP_DIRECT;
-}
-
-/* The index of key's innermost symbol, or -1. */
-static int32_t symbol_top(const RelayParser *ps, uint64_t key)
-{
-    if (is_direct(key))
-        return key / 2 < ps->ntemps ? ps->temps[key / 2] : -1;
-    const int64_t *cell = keymap_get(&ps->keys, key);
-    return cell ? (int32_t)*cell : -1;
-}
-
-/* Makes symbol sym key's innermost; a dense temp's array grows (cells of
- * -1) to reach it. */
-static void symbol_set_top(RelayParser *ps, uint64_t key, int32_t sym)
-{
-    if (!is_direct(key)) {
-        *keymap_put(&ps->keys, key, -1) = sym;
-        return;
-    }
-    uint64_t number = key / 2;
-    if (number >= ps->ntemps) {
-        size_t old = ps->ntemps;
-        ps->temps = xgrow_items(ps->temps, &ps->ntemps, number + 1, sizeof(int32_t));
-        memset(ps->temps + old, 0xff, (ps->ntemps - old) * sizeof(int32_t));
-    }
-    ps->temps[number] = sym;
-}
-
-/* The key of "%3" or "%name"; 0 after reporting a bad temp number. */
-static uint64_t symbol_key(RelayParser *ps, RelayText t)
-{
-    const char *s = load_text(ps, t) + 1;
-    if (s[0] < '0' || s[0] > '9')
-        return (uint64_t)(uintptr_t)graph_intern_n(ps->g, s, t.len - 1);
-    if (t.len > 19) {
-        diag_error(ps->diag, ps->src, load_range(ps, t), "temporary number too large");
-        return 0;
-    }
-    uint64_t n = 0;
-    for (size_t i = 0; i + 1 < t.len; i++)
-        n = n * 10 + (uint64_t)(s[i] - '0');
-    return n * 2 + 1;
-}
-
-static Symbol *lookup(RelayParser *ps, uint64_t key)
-{
-    int32_t top = symbol_top(ps, key);
-    return top >= 0 ? &ps->syms.items[top] : NULL;
-}
-
-/* Binds name (whose key is key, symbol_key) to n in the current scope,
- * or reports a duplicate. */
-static bool define(RelayParser *ps, RelayText name, uint64_t key, graft_node *n)
-{
-    if (ps->syms.len >= INT32_MAX) {
-        diag_error(ps->diag, ps->src, load_range(ps, name), "too many names");
-        return false;
-    }
-    if (!key)
-        return false;
-    /* a name's cell is found once, for the lookup and the update (a new
-     * key's cell holds -1, "none", until then) */
-    int64_t *named = is_direct(key) ? NULL : keymap_put(&ps->keys, key, -1);
-    int32_t top = named ? (int32_t)*named : symbol_top(ps, key);
-    Symbol *old = top >= 0 ? &ps->syms.items[top] : NULL;
-    if (old && old->depth == ps->depth) {
-        diag_error(ps->diag, ps->src, load_range(ps, name), "duplicate definition of '%.*s'",
-                   (int)name.len, load_text(ps, name));
-        diag_note(ps->diag, ps->src, source_range(ps->src, old->off, old->off + old->len),
-                  "'%.*s' was first defined here", (int)name.len, load_text(ps, name));
-        return false;
-    }
-    int32_t shadowed = old ? (int32_t)(old - ps->syms.items) : -1;
-    vec_reserve(&ps->syms, ps->syms.len + 1);
-    ps->syms.items[ps->syms.len] = (Symbol){key, n, (uint32_t)name.off, (uint32_t)name.len,
-                                         ps->depth, shadowed};
-    if (named)
-        *named = (int64_t)ps->syms.len++;
-    else
-        symbol_set_top(ps, key, (int32_t)ps->syms.len++);
-    return true;
-}
-
-bool load_scope_open(RelayParser *ps, RelayText at, const char *type_params)
-{
-    if ((uint64_t)ps->depth >= ps->max_fn_depth) {
-        diag_error(ps->diag, ps->src, load_range(ps, at),
-                   "functions nested deeper than %llu level%s [--limit fn-depth]",
-                   (unsigned long long)ps->max_fn_depth, ps->max_fn_depth == 1 ? "" : "s");
-        ps->failed = true;
-        return false;
-    }
-    vec_reserve(&ps->fn_type_params, (size_t)ps->depth + 1);
-    ps->fn_type_params.items[ps->depth] = type_params;
-    ps->marks = xgrow_items(ps->marks, &ps->marks_cap, (size_t)ps->depth + 1, sizeof(size_t));
-    ps->marks[ps->depth++] = ps->syms.len;
-    return true;
-}
-
-void load_block_open(RelayParser *ps)
-{
-    ps->marks = xgrow_items(ps->marks, &ps->marks_cap, (size_t)ps->depth + 1, sizeof(size_t));
-    ps->marks[ps->depth++] = ps->syms.len;
-}
-
-/* At the end of a def every name goes: the tables are emptied whole
- * rather than symbol by symbol (and the names' table freed). */
-void load_scope_reset(RelayParser *ps)
-{
-    ps->syms.len = 0;
-    keymap_free(&ps->keys);
-    ps->keys = (KeyMap){0};
-    if (ps->ntemps)
-        memset(ps->temps, 0xff, ps->ntemps * sizeof *ps->temps);
-}
-
-void load_scope_close(RelayParser *ps)
-{
-    size_t mark = ps->marks[--ps->depth];
-    while (ps->syms.len > mark) {
-        Symbol *s = &ps->syms.items[--ps->syms.len];
-        symbol_set_top(ps, s->key, s->shadowed);
-    }
-}
-
 /* ---- expressions ---- */
 
 /* note [annotation cache]: models repeat their annotations ("/ * ty=
  * Tensor[(1, 64, 56, 56), float32] * /" on every node of a stage), so
- * the comment is interned straight from the source and its type looked
- * up by the interned pointer: the "ty=" part is found and parsed once per
- * distinct comment. */
+ * the comment is interned once (graph_set_annotation interns what it is
+ * given: a NUL-terminated copy, ps->annot_text, not an interned string it
+ * would hash again) and its type looked up by the interned pointer: the
+ * "ty=" part is found and parsed once per distinct comment. */
 static void annotate(RelayParser *ps, graft_node *n, const char *text, size_t len)
 {
-    const char *annot = graph_intern_n(ps->g, text, len);
-    graph_set_annotation(ps->g, n, annot);
+    ps->annot_text.len = 0;
+    strbuf_append(&ps->annot_text, text, len);
+    graph_set_annotation(ps->g, n, ps->annot_text.data);
     if (node_type(n))
         return;
+    const char *annot = node_annotation(n);
     int64_t *known = keymap_get(&ps->annot_types, keymap_ptr_key(annot));
     const graft_type *t;
     if (known) {
@@ -257,20 +120,28 @@ graft_node *load_param(RelayParser *ps, RelayText name, const graft_type *type,
     load_at(ps, v, name);
     if (annot)
         annotate(ps, v, load_text(ps, *annot), annot->len);
-    /* the name's key is its interned spelling (symbol_key) */
-    return define(ps, name, (uint64_t)(uintptr_t)s, v) ? v : NULL;
+    return scope_define_var(ps, name, s, v) ? v : NULL;
+}
+
+/* "%1 = %x;" would make %1 an alias; TVM never prints that. */
+static bool computes(RelayParser *ps, RelayText temp, const graft_node *value)
+{
+    if (node_kind(value) != NODE_VAR && node_kind(value) != NODE_CONST)
+        return true;
+    diag_error(ps->diag, ps->src, load_range(ps, temp),
+               "a binding must compute something (got a %s)",
+               node_kind(value) == NODE_VAR ? "variable" : "constant");
+    return false;
 }
 
 bool load_define(RelayParser *ps, RelayText temp, graft_node *value)
 {
-    if (node_kind(value) == NODE_VAR || node_kind(value) == NODE_CONST) {
-        /* "%1 = %x;" would make %1 an alias; TVM never prints that. */
-        diag_error(ps->diag, ps->src, load_range(ps, temp),
-                   "a binding must compute something (got a %s)",
-                   node_kind(value) == NODE_VAR ? "variable" : "constant");
-        return false;
-    }
-    return define(ps, temp, symbol_key(ps, temp), value);
+    return computes(ps, temp, value) && scope_define(ps, temp, value);
+}
+
+bool load_define_temp(RelayParser *ps, uint64_t number, RelayText temp, graft_node *value)
+{
+    return computes(ps, temp, value) && scope_define_temp(ps, number, temp, value);
 }
 
 /* "%x.0" where %x is a name: TVM's printer writes a getitem of a
@@ -284,10 +155,10 @@ static graft_node *dotted_getitem(RelayParser *ps, RelayText name)
     if (dot == name.len || s[dot - 1] != '.' || name.len - dot > 9)
         return NULL;
     RelayText base = {name.off, dot - 1};
-    Symbol *sym = lookup(ps, symbol_key(ps, base));
-    if (!sym)
+    graft_node *tuple;
+    if (!scope_lookup(ps, base, &tuple) || !tuple)
         return NULL;
-    return load_at(ps, graph_add_getitem(ps->g, sym->node, atoi(s + dot)), name);
+    return load_at(ps, graph_add_getitem(ps->g, tuple, atoi(s + dot)), name);
 }
 
 /* After "'%3' is not defined": when a line further down starts with
@@ -313,13 +184,12 @@ static void note_later_definition(RelayParser *ps, RelayText name)
 /* A use of %3 or %x: its innermost definition, else an error. */
 graft_node *load_use(RelayParser *ps, RelayText name)
 {
-    uint64_t key = symbol_key(ps, name);
-    if (!key)
+    graft_node *n;
+    if (!scope_lookup(ps, name, &n))
         return NULL;
-    Symbol *sym = lookup(ps, key);
-    if (sym)
-        return sym->node;
-    graft_node *n = dotted_getitem(ps, name);
+    if (n)
+        return n;
+    n = dotted_getitem(ps, name);
     if (!n) {
         diag_error(ps->diag, ps->src, load_range(ps, name), "'%.*s' is not defined",
                    (int)name.len, load_text(ps, name));

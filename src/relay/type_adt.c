@@ -28,8 +28,10 @@ static const Adt *find_adt(const AdtTable *t, const char *name, size_t len)
 
 const Ctor *adt_find_ctor(const AdtTable *t, const char *name, size_t len)
 {
+    /* the first byte first: every op call of a model asks (model_check) */
     for (size_t i = 0; i < t->ctors.len; i++)
-        if (strncmp(t->ctors.items[i].name, name, len) == 0 && t->ctors.items[i].name[len] == '\0')
+        if (len && t->ctors.items[i].name[0] == name[0] &&
+            strncmp(t->ctors.items[i].name, name, len) == 0 && t->ctors.items[i].name[len] == '\0')
             return &t->ctors.items[i];
     return NULL;
 }

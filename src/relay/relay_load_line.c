@@ -1,0 +1,334 @@
+/* relay_load_line.c - a binding line read by hand and made into its node
+ * as it is read (note [binding lines]). */
+#include "relay_load.h"
+#include "relay_load_bytes.h"
+
+/* note [binding lines]: a model is nearly all binding lines,
+ *
+ *   %12 = nn.conv2d(%11, %w, padding=[1, 1]) / * ty=Tensor[...] * /;
+ *   %13 = %12.0 / * ty=Tensor[...] * /;
+ *
+ * and as tokens a line costs a dozen scanner matches and parser steps,
+ * more than the node it makes.  So the first attempt at a model (note
+ * [long tokens] in grammar/relay_lex.l) reads each line that follows a
+ * ';' here, before the scanner makes a token of it: the temp's number,
+ * the op, the operands (temps found by number as their digits are read,
+ * names, numbers, each with its annotation), the attributes (numbers,
+ * strings, True, False, None and lists of them) and the line's
+ * annotation, up to its ';'.  Each part is checked against the pattern
+ * the scanner matches it with (relay_load_bytes.h), and the node is made
+ * by the parser's own actions (load_const, load_value, load_list,
+ * load_call, load_annotate, load_define_temp), so it is the node the
+ * tokens would make.  The parser never sees the line: after a ';' it is
+ * reading a body's bindings, and a binding read or skipped leaves it
+ * where it was.
+ *
+ * A line of any other form (a call of a function value, a tuple, a map,
+ * a meta constant, a comment in another place, a line break before the
+ * '=') is left to the tokens: the reader reads a line to its ';' before
+ * it makes a node, so a line it leaves has made none (only attribute
+ * values, left unused in the arena).  An error in a line it reads (an
+ * undefined temp, a duplicate) fails the first attempt, and the second,
+ * with tokens only, reports it. */
+
+enum { MAX_TEMP_DIGITS = 9, MAX_LIST_DEPTH = 8 };
+
+/* A temp's number from its digits [s, end), or -1 when it has too many
+ * to be read here. */
+static int64_t temp_number(Bytes s, Bytes end)
+{
+    if (end - s > MAX_TEMP_DIGITS)
+        return -1;
+    int64_t n = 0;
+    for (; s < end; s++)
+        n = n * 10 + (*s - '0');
+    return n;
+}
+
+static RelayText span(const RelayParser *ps, Bytes s, Bytes end)
+{
+    Bytes text = (Bytes)ps->src->text;
+    return (RelayText){(uint32_t)(s - text), (uint32_t)(end - s)};
+}
+
+/* A comment at s, "/ *" to "* /": its end, or NULL. */
+static Bytes comment(Bytes s)
+{
+    if (s[0] != '/' || s[1] != '*')
+        return NULL;
+    const char *close = strstr((const char *)s + 2, "*/");
+    return close ? (Bytes)close + 2 : NULL;
+}
+
+/* Layout, then an annotation if one is there (*annot, else len 0), then
+ * layout: the end, or NULL at a comment that is not one. */
+static Bytes annotation(const RelayParser *ps, Bytes s, RelayText *annot)
+{
+    s = skip(s, LAYOUT);
+    *annot = (RelayText){0, 0};
+    if (*s != '/')
+        return s;
+    Bytes end = comment(s);
+    if (!end)
+        return NULL;
+    *annot = span(ps, s, end);
+    s = skip(end, LAYOUT);
+    return *s == '/' ? NULL : s; /* a second comment is layout: the tokens read it */
+}
+
+/* ---- attribute values ---- */
+
+static Bytes value(RelayParser *ps, Bytes s, int depth, graft_attr_value **v);
+
+/* STRING: '"' ([^"\\\n] | '\\' .)* '"': its end, or NULL. */
+static Bytes string_end(Bytes s)
+{
+    for (s++; *s != '"'; s++) {
+        if (*s == '\\')
+            s++;
+        if (*s == '\n' || *s == '\0')
+            return NULL;
+    }
+    return s + 1;
+}
+
+/* Whether the list [s, end) is written as load_list spells it: every
+ * ',' followed by one space, no other layout (a string in it, spelled as
+ * written, may fail this: then the list is spelled from its items). */
+static bool as_printed(Bytes s, Bytes end)
+{
+    for (; s < end; s++)
+        if ((*s == ',' && s[1] != ' ') || (is(*s, LAYOUT) && (s[-1] != ',' || *s != ' ')))
+            return false;
+    return true;
+}
+
+/* '[' values ']', each value pushed as load_list takes them. */
+static Bytes list(RelayParser *ps, Bytes s, int depth, graft_attr_value **v)
+{
+    if (depth == MAX_LIST_DEPTH)
+        return NULL;
+    Bytes start = s;
+    size_t mark = load_mark(ps);
+    s = skip(s + 1, LAYOUT);
+    while (*s != ']') {
+        graft_attr_value *item;
+        if (!(s = value(ps, s, depth + 1, &item)))
+            return NULL;
+        load_push_value(ps, item);
+        s = skip(s, LAYOUT);
+        if (*s == ']')
+            break;
+        if (*s != ',')
+            return NULL;
+        s = skip(s + 1, LAYOUT);
+    }
+    s++;
+    *v = as_printed(start, s) ? load_list_spelled(ps, mark, (const char *)start, s - start)
+                              : load_list(ps, mark);
+    return s;
+}
+
+/* Whether the word at s is word and ends there (the scanner would make a
+ * longer identifier of "Trueish" or "None.x"). */
+static bool is_word(Bytes s, const char *word, size_t len)
+{
+    return memcmp(s, word, len) == 0 && !is(s[len], IDENT) && s[len] != '.';
+}
+
+/* An attribute value: its end, or NULL for a form left to the tokens. */
+static Bytes value(RelayParser *ps, Bytes s, int depth, graft_attr_value **v)
+{
+    Bytes end;
+    graft_attr_kind kind;
+    if (*s == '[')
+        return list(ps, s, depth, v);
+    if (*s == '"') {
+        end = string_end(s);
+        kind = GRAFT_ATTR_STRING;
+    } else if (*s == '-' || is(*s, DIGIT)) {
+        end = scan_literal(s);
+        Bytes digits = s + (*s == '-');
+        kind = end && skip(digits, DIGIT) == end ? GRAFT_ATTR_INT : GRAFT_ATTR_FLOAT;
+    } else if (is_word(s, "True", 4) || is_word(s, "False", 5)) {
+        end = s + (*s == 'T' ? 4 : 5);
+        kind = GRAFT_ATTR_BOOL;
+    } else if (is_word(s, "None", 4)) {
+        end = s + 4;
+        kind = GRAFT_ATTR_NULL;
+    } else {
+        return NULL;
+    }
+    if (end)
+        *v = load_value(ps, kind, span(ps, s, end));
+    return end;
+}
+
+/* ---- operands and the call ---- */
+
+/* The operand at s into *o: the end of its annotation, or NULL. */
+static Bytes operand(RelayParser *ps, Bytes s, LineOperand *o)
+{
+    bool temp = *s == '%' && is(s[1], DIGIT);
+    Bytes end = *s == '%' ? scan_name(s) : scan_literal(s);
+    if (!end || (!is(*end, ENDS) && *end != '/'))
+        return NULL;
+    o->text = span(ps, s, end);
+    o->number = temp ? temp_number(s + 1, end) : -1;
+    if (temp && o->number < 0)
+        return NULL;
+    return annotation(ps, end, &o->annot);
+}
+
+/* The operand's node: a temp by number, else as the parser's actions
+ * make it; NULL after an error. */
+static graft_node *operand_node(RelayParser *ps, const LineOperand *o)
+{
+    graft_node *n = o->number >= 0 ? scope_temp(ps, (uint64_t)o->number) : NULL;
+    if (!n)
+        n = ps->src->text[o->text.off] == '%' ? load_use(ps, o->text)
+                                              : load_const(ps, o->text);
+    if (n && o->annot.len)
+        load_annotate(ps, n, o->annot);
+    return n;
+}
+
+/* An attribute "name=value" at s, pushed: its end, or NULL. */
+static Bytes attribute(RelayParser *ps, Bytes s)
+{
+    Bytes name = s;
+    s = skip(s + 1, IDENT);
+    RelayText name_text = span(ps, name, s);
+    s = skip(s, LAYOUT);
+    if (*s != '=' || s[1] == '>')
+        return NULL;
+    graft_attr_value *v;
+    if (!(s = value(ps, skip(s + 1, LAYOUT), 0, &v)))
+        return NULL;
+    load_push_attr(ps, name_text, v);
+    return *skip(s, LAYOUT) == '/' ? NULL : s; /* a comment: the tokens read it */
+}
+
+/* The arguments after "op(" up to the ')': operands into ps->operands (made
+ * once the line is read), attributes pushed.  The end, or NULL. */
+static Bytes arguments(RelayParser *ps, Bytes s)
+{
+    ps->operands.len = 0;
+    s = skip(s, LAYOUT);
+    if (*s == ')')
+        return s + 1;
+    for (;;) {
+        if (*s == '%' || *s == '-' || is(*s, DIGIT)) {
+            vec_reserve(&ps->operands, ps->operands.len + 1);
+            s = operand(ps, s, &ps->operands.items[ps->operands.len++]);
+        } else if (is(*s, IDSTART)) {
+            s = attribute(ps, s);
+        } else {
+            return NULL;
+        }
+        if (!s)
+            return NULL;
+        s = skip(s, LAYOUT);
+        if (*s == ')')
+            return s + 1;
+        if (*s != ',')
+            return NULL;
+        s = skip(s + 1, LAYOUT);
+    }
+}
+
+/* The op's name, "nn.conv2d", and the '(' right after it: the end of
+ * the name, or NULL (a keyword: "fn(" is a function). */
+static Bytes op_name(Bytes s)
+{
+    if (!is(*s, IDSTART))
+        return NULL;
+    Bytes op = s;
+    for (;;) {
+        s = skip(s + 1, IDENT);
+        if (*s != '.' || !is(s[1], IDSTART))
+            break;
+        s++;
+    }
+    return *s == '(' && !is_keyword(op, (size_t)(s - op)) ? s : NULL;
+}
+
+/* "op(args)" at s: its end, or NULL; the attributes pushed from mark,
+ * the operands read into ps->operands. */
+static Bytes call_end(RelayParser *ps, Bytes s)
+{
+    Bytes paren = op_name(s);
+    return paren ? arguments(ps, paren + 1) : NULL;
+}
+
+/* The call call_end read at s (NULL after an error). */
+static graft_node *call(RelayParser *ps, Bytes s, size_t mark)
+{
+    for (size_t i = 0; i < ps->operands.len; i++) {
+        graft_node *n = operand_node(ps, &ps->operands.items[i]);
+        if (!n)
+            return NULL;
+        load_push_node(ps, n);
+    }
+    RelayText op = span(ps, s, op_name(s));
+    return load_at(ps, load_call(ps, op, mark), op);
+}
+
+/* "%M.K" at s: its end, or NULL. */
+static Bytes element_end(Bytes s)
+{
+    Bytes dot = skip(s + 1, DIGIT), end = skip(dot + 1, DIGIT);
+    if (dot == s + 1 || temp_number(s + 1, dot) < 0 || *dot != '.' || end == dot + 1)
+        return NULL;
+    return end;
+}
+
+/* The element element_end read at s (NULL after an error). */
+static graft_node *element(RelayParser *ps, Bytes s)
+{
+    Bytes dot = skip(s + 1, DIGIT);
+    graft_node *tuple = scope_temp(ps, (uint64_t)temp_number(s + 1, dot));
+    if (!tuple)
+        tuple = load_use(ps, span(ps, s, dot));
+    return tuple ? load_getitem(ps, tuple, span(ps, dot + 1, skip(dot + 1, DIGIT))) : NULL;
+}
+
+/* One binding line at s, "%N = op(...)" or "%N = %M.K", its annotation
+ * and ';', read to its end before a node is made: the end, or NULL when
+ * it is left to the tokens; after an error, ps->failed. */
+static Bytes line(RelayParser *ps, Bytes s)
+{
+    s = skip(s, LAYOUT);
+    Bytes digits = s + 1, equals = skip(digits, DIGIT);
+    int64_t number = temp_number(digits, equals);
+    if (*s != '%' || equals == digits || number < 0)
+        return NULL;
+    RelayText temp = span(ps, s, equals);
+    equals = skip(equals, BLANK);
+    if (*equals != '=')
+        return NULL;
+    Bytes at = skip(equals + 1, BLANK);
+    size_t mark = load_mark(ps);
+    Bytes end = *at == '%' ? element_end(at) : call_end(ps, at);
+    RelayText annot;
+    if (!end || !(end = annotation(ps, end, &annot)) || *end != ';') {
+        ps->items.len = mark;
+        return NULL;
+    }
+    graft_node *value = *at == '%' ? element(ps, at) : call(ps, at, mark);
+    if (value && annot.len)
+        load_annotate(ps, value, annot);
+    if (!value || !load_define_temp(ps, (uint64_t)number, temp, value)) {
+        ps->failed = true;
+        return NULL;
+    }
+    return end + 1;
+}
+
+uint32_t relay_read_lines(RelayParser *ps, uint32_t off)
+{
+    Bytes text = (Bytes)ps->src->text, s = text + off, end;
+    while (!ps->failed && (end = line(ps, s)))
+        s = end;
+    return (uint32_t)(s - (text + off));
+}
