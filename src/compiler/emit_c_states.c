@@ -131,8 +131,9 @@ static const char *emit_heads(Emitter *E, const graft_automaton_states *st,
     emit_line(E, "static const graft_automaton_head %s[] = {", name);
     E->indent++;
     for (uint32_t h = 0; h < st->nheads; h++) {
-        emit_line(E, "/* %u: %s */ {%u, %s, %u, %s},", h, h < nops ? ops[h] : "any other symbol",
-                  st->heads[h].nclasses, cls[h], st->heads[h].ntests, tests[h]);
+        emit_line(E, "/* %u: %s */", h, h < nops ? ops[h] : "any other symbol");
+        emit_line(E, "{%u, %s, %u, %s},", st->heads[h].nclasses, cls[h], st->heads[h].ntests,
+                  tests[h]);
         free(cls[h]);
         free(tests[h]);
     }
