@@ -360,6 +360,51 @@ typedef struct graft_automaton_op {
     const uint32_t *preds; /* its GRAFT_PRED_ATTR tests, in test order */
 } graft_automaton_op;
 
+/* note [compiled states]: the automaton's states and transitions, as
+ * graft compile computes them ahead (src/runtime/automaton_close.c): the
+ * labelling's state construction run to a fixed point over the symbols the
+ * rule set can tell apart (each op rules name and every other kind of node,
+ * each with the tests it may pass and the operand counts its rules ask
+ * about).  A symbol's state depends on an operand's state only through the
+ * items the symbol's candidate items ask of their operands, so per head (an
+ * op rules name, or any other symbol) every state has a class, and a row
+ * (one symbol: kind, op or index, tests passed, operand count) gives the
+ * state for each tuple of operand classes.  A step the rows do not cover
+ * (more operands, an element index or a set of tests not enumerated, an
+ * operand state built at run time) is computed at run time as an
+ * interpreted rule set does, and finds its state among these unless the
+ * closure did not reach it (src/runtime/automaton_tables.c). */
+typedef struct graft_automaton_head {
+    uint32_t nclasses;        /* operand classes: states its items tell apart */
+    const uint32_t *class_of; /* per state: its class as an operand */
+    uint32_t ntests;          /* the tests its candidate items ask, ascending */
+    const uint32_t *tests;
+} graft_automaton_head;
+
+typedef struct graft_automaton_row {
+    uint32_t tag;          /* the symbol's kind (SymTag, src/runtime/automaton.h) */
+    uint32_t a;            /* its op index (UINT32_MAX: an op no rule names), or
+                              element index; 0 for other kinds */
+    uint32_t npreds;       /* the tests it passes among its head's, */
+    const uint32_t *preds; /* ascending */
+    uint32_t nargs;        /* operands */
+    const uint32_t *next;  /* the state, per operand classes c0..cn-1 at
+                              (c0 * k + c1) * k + ..., k the head's nclasses */
+} graft_automaton_row;
+
+typedef struct graft_automaton_states {
+    uint32_t nstates;
+    const uint64_t *bits;        /* per state, its item set: (nitems + 63) / 64
+                                    words, bit i = items[i] */
+    const uint32_t *accept_off;  /* per state, and one more: its run in accepts */
+    const uint32_t *accepts;     /* the rules each state accepts, best first */
+    uint32_t nheads;             /* the index's nops + 1 */
+    const graft_automaton_head *heads; /* per op index, then one for every other
+                                    symbol (index nops) */
+    uint32_t nrows;
+    const graft_automaton_row *rows;
+} graft_automaton_states;
+
 typedef struct graft_automaton_index {
     uint32_t nops;                  /* ops rules name, in first-use order */
     const graft_automaton_op *ops;
@@ -381,6 +426,9 @@ typedef struct graft_automaton_index {
                                        src/runtime/match_check.c) */
     const bool *checked;            /* the states tell it without a try (note
                                        [checked rules] there) */
+    const graft_automaton_states *states; /* the states and transitions
+                                       written ahead (note [compiled states]);
+                                       NULL: built as labelling reaches them */
 } graft_automaton_index;
 
 typedef struct graft_rule_set {

@@ -153,6 +153,10 @@ const char *emit_onnx_ops(Emitter *E);
 /* The automaton's index (emit_c_index.c, note [compiled index] in
  * graft_rules.h): its tables, then the graft_automaton_index; its name. */
 const char *emit_automaton_index(Emitter *E);
+/* The automaton's states and transitions (emit_c_states.c, note
+ * [compiled states] in graft_rules.h), ops the index's op names; the
+ * name of their graft_automaton_states, "NULL" when none are written. */
+const char *emit_automaton_states(Emitter *E, const char *const *ops);
 /* One attribute value / pattern tree / expression tree: writes its
  * definitions (parts first) and returns its name. */
 const char *emit_attr_value(Emitter *E, const graft_attr_value *v);

@@ -6,6 +6,7 @@
 #include "emit_c_impl.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "automaton.h"
 #include "match.h"
@@ -160,6 +161,11 @@ const char *emit_automaton_index(Emitter *E)
     emit_rule_facts(E, facts);
     emit_blank(E);
     const char *order = emit_rule_order(E, ix->rule_order);
+    const char **op_names = xcalloc((size_t)ix->nops + 1, sizeof *op_names);
+    for (uint32_t o = 0; o < ix->nops; o++)
+        op_names[o] = ix->ops[o].name;
+    const char *states = emit_automaton_states(E, op_names);
+    free(op_names);
     const char *name = emit_unique(E, "ix");
     emit_line(E, "static const graft_automaton_index %s = {", name);
     E->indent++;
@@ -179,6 +185,8 @@ const char *emit_automaton_index(Emitter *E)
     emit_line(E, " * proves it (0: a try verifies it), and whether the states tell it");
     emit_line(E, " * without a try (notes [proven rules], [checked rules]) */");
     emit_line(E, ".proof_steps = %s, .checked = %s,", facts[0], facts[1]);
+    emit_line(E, "/* the states and transitions, computed ahead */");
+    emit_line(E, ".states = %s%s,", strcmp(states, "NULL") ? "&" : "", states);
     E->indent--;
     emit_line(E, "};");
     emit_blank(E);

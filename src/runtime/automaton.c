@@ -23,7 +23,9 @@
  *
  * This file builds states and steps; the indexes built once from the
  * rule set, and what the labeller and the dumper read of them, are in
- * automaton_index.c.
+ * automaton_index.c; the states and transitions graft compile writes
+ * (note [compiled states] in graft_rules.h) are read in automaton_tables.c,
+ * and a compiled rule set's steps come from them before any is built here.
  */
 #include "automaton_impl.h"
 
@@ -107,8 +109,10 @@ static void table_put(Table *t, const uint32_t *key, size_t len, uint64_t h,
 
 /* The rule set's index: graft compile's tables when it brings them (note
  * [compiled index] in graft_rules.h), else built from the lowered tables
- * (items by head op, tests by kind, rules best first).  No state exists
- * until a node is labelled, and the step cache waits for the first step. */
+ * (items by head op, tests by kind, rules best first).  An interpreted
+ * rule set has no state until a node is labelled; a compiled one starts
+ * with the states it wrote, none reached yet.  The step cache waits for
+ * the first step. */
 Automaton *automaton_new(const graft_rule_set *rs)
 {
     Automaton *a = xcalloc(1, sizeof *a);
@@ -117,6 +121,18 @@ Automaton *automaton_new(const graft_rule_set *rs)
         a->ix = *rs->automaton;
     else
         automaton_index(a);
+    if (a->ix.states) {
+        a->st = a->ix.states;
+        a->nwritten = a->nstates = a->st->nstates;
+        a->reached = xcalloc((size_t)a->nwritten + 1, 1);
+        a->bits = a->st->bits;
+        a->acc = a->st->accepts;
+        a->acc_off = a->st->accept_off;
+    } else {
+        a->own_off = xcalloc(1, sizeof *a->own_off); /* state 0's run starts at 0 */
+        a->own_off_cap = 1;
+        a->acc_off = a->own_off;
+    }
     a->words = (rs->nitems + 63) / 64;
     if (a->words == 0)
         a->words = 1;
@@ -129,10 +145,10 @@ void automaton_free(Automaton *a)
     if (!a)
         return;
     automaton_index_free(a->built);
-    free(a->bits);
-    vec_free(&a->acc);
-    free(a->acc_off);
-    free(a->acc_len);
+    free(a->reached);
+    free(a->own_bits);
+    vec_free(&a->own_acc);
+    free(a->own_off);
     table_free(&a->memo);
     table_free(&a->sets);
     free(a->scratch);
@@ -150,6 +166,11 @@ static bool bit(const uint64_t *set, uint32_t i)
 static const uint64_t *state_bits(const Automaton *a, uint32_t s)
 {
     return a->bits + (size_t)s * a->words;
+}
+
+const uint64_t *automaton_state_set(const Automaton *a, uint32_t s)
+{
+    return state_bits(a, s);
 }
 
 bool automaton_state_has(const Automaton *a, uint32_t state, uint32_t item)
@@ -314,16 +335,45 @@ static void build_set(Automaton *a, const Symbol *sym)
 static void add_accepts(Automaton *a, uint32_t s)
 {
     const uint64_t *set = state_bits(a, s);
-    a->acc_off = xgrow_items(a->acc_off, &a->acc_off_cap, s + 1, sizeof *a->acc_off);
-    a->acc_len = xrealloc(a->acc_len, a->acc_off_cap * sizeof *a->acc_len);
-    a->acc_off[s] = (uint32_t)a->acc.len;
-    a->acc_len[s] = 0;
     for (uint32_t k = 0; k < a->rs->nrules; k++) {
         uint32_t r = a->ix.rule_order[k];
-        if (!bit(set, a->rs->rules[r].pattern->item))
-            continue;
-        vec_push(&a->acc, r);
-        a->acc_len[s]++;
+        if (bit(set, a->rs->rules[r].pattern->item))
+            vec_push(&a->own_acc, r);
+    }
+    a->own_off = xgrow_items(a->own_off, &a->own_off_cap, (size_t)s + 2, sizeof *a->own_off);
+    a->own_off[s + 1] = (uint32_t)a->own_acc.len;
+    a->acc = a->own_acc.items;
+    a->acc_off = a->own_off;
+}
+
+/* Before the first state is built: the written states' sets and accepted
+ * rules copied into the arrays built states append to (note [written
+ * until built] in automaton_impl.h). */
+static void own_written(Automaton *a)
+{
+    size_t n = a->nwritten;
+    a->own_bits = xmalloc((n * a->words + 1) * sizeof *a->own_bits);
+    a->own_bits_cap = n * a->words + 1;
+    memcpy(a->own_bits, a->st->bits, n * a->words * sizeof *a->own_bits);
+    uint32_t nacc = a->st->accept_off[n];
+    vec_reserve(&a->own_acc, nacc + 1);
+    if (nacc)
+        memcpy(a->own_acc.items, a->st->accepts, nacc * sizeof *a->own_acc.items);
+    a->own_acc.len = nacc;
+    a->own_off = xmalloc((n + 1) * sizeof *a->own_off);
+    a->own_off_cap = n + 1;
+    memcpy(a->own_off, a->st->accept_off, (n + 1) * sizeof *a->own_off);
+}
+
+/* Puts the written states into the sets, once, before the first set is
+ * built at run time: a built set equal to one of them is that state. */
+static void seed_sets(Automaton *a)
+{
+    size_t len = a->words * 2;
+    a->sets_seeded = true;
+    for (uint32_t s = 0; s < a->nwritten; s++) {
+        const uint32_t *key = (const uint32_t *)state_bits(a, s);
+        table_put(&a->sets, key, len, hash_key(key, len), s);
     }
 }
 
@@ -333,12 +383,21 @@ static uint32_t intern_set(Automaton *a)
     size_t len = a->words * 2;
     const uint32_t *key = (const uint32_t *)a->scratch;
     uint64_t h = hash_key(key, len);
+    if (!a->sets_seeded)
+        seed_sets(a);
     uint32_t s = table_get(&a->sets, key, len, h);
-    if (s != STATE_NONE)
+    if (s != STATE_NONE) {
+        automaton_reach(a, s);
         return s;
+    }
+    if (a->nwritten && !a->own_bits)
+        own_written(a);
     s = a->nstates++;
-    a->bits = xgrow_items(a->bits, &a->bits_cap, (size_t)a->nstates * a->words, sizeof *a->bits);
-    memcpy(a->bits + (size_t)s * a->words, a->scratch, a->words * sizeof *a->bits);
+    a->nreached++; /* a state built is reached */
+    a->own_bits = xgrow_items(a->own_bits, &a->own_bits_cap, (size_t)a->nstates * a->words,
+                              sizeof *a->own_bits);
+    memcpy(a->own_bits + (size_t)s * a->words, a->scratch, a->words * sizeof *a->own_bits);
+    a->bits = a->own_bits;
     table_put(&a->sets, key, len, h, s);
     add_accepts(a, s);
     return s;
@@ -374,8 +433,13 @@ static uint32_t step_memo(Automaton *a, const Symbol *sym)
     uint64_t h = hash_key(buf, len);
     uint32_t s = table_get(&a->memo, buf, len, h);
     if (s == STATE_NONE) {
-        build_set(a, sym);
-        s = intern_set(a);
+        s = a->st ? automaton_table_step(a, sym) : STATE_NONE;
+        if (s != STATE_NONE)
+            automaton_reach(a, s);
+        else {
+            build_set(a, sym);
+            s = intern_set(a);
+        }
         table_put(&a->memo, buf, len, h, s);
     }
     if (buf != small)
@@ -420,13 +484,24 @@ const uint32_t *automaton_state_rules(const Automaton *a, uint32_t state, uint32
         *n = 0;
         return NULL;
     }
-    *n = a->acc_len[state];
-    return a->acc.items ? a->acc.items + a->acc_off[state] : NULL; /* no rule accepts yet */
+    *n = a->acc_off[state + 1] - a->acc_off[state];
+    return *n ? a->acc + a->acc_off[state] : NULL;
 }
 
+/* note [states reached]: what --stats calls the automaton's states are
+ * those a run's steps reached, and its transitions the distinct steps
+ * taken (the memo's keys).  An interpreted rule set builds exactly these,
+ * as labelling reaches them; a compiled one holds more (note [compiled
+ * states] in graft_rules.h) and counts those it reached, so both forms
+ * print the same numbers on the same run. */
 uint32_t automaton_nstates(const Automaton *a)
 {
-    return a->nstates;
+    return a->nreached;
+}
+
+uint32_t automaton_nbuilt(const Automaton *a)
+{
+    return a->nstates - a->nwritten;
 }
 
 uint32_t automaton_ntransitions(const Automaton *a)

@@ -88,9 +88,20 @@ bool automaton_state_has(const Automaton *a, uint32_t state, uint32_t item);
  * order). */
 const uint32_t *automaton_state_rules(const Automaton *a, uint32_t state, uint32_t *n);
 
-/* Sizes, for statistics and the benchmark. */
+/* Sizes, for statistics and the benchmark: the states steps reached and
+ * the distinct steps taken (note [states reached] in automaton.c). */
 uint32_t automaton_nstates(const Automaton *a);
 uint32_t automaton_ntransitions(const Automaton *a);
+/* States built at run time: all of an interpreted rule set's, those
+ * beyond the written ones of a compiled set (note [compiled states]). */
+uint32_t automaton_nbuilt(const Automaton *a);
+
+/* graft compile's states and transitions of rs, computed ahead (note
+ * [compiled states] in graft_rules.h, automaton_close.c); NULL when the
+ * rule set reaches more states than are worth writing.  Free with
+ * automaton_states_free. */
+graft_automaton_states *automaton_close(const graft_rule_set *rs);
+void automaton_states_free(graft_automaton_states *st);
 
 /* The ops rules name, in first-use order, and the items headed by each. */
 uint32_t automaton_nops(const Automaton *a);

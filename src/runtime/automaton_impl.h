@@ -1,6 +1,7 @@
-/* automaton_impl.h - the automaton's state, shared by its two files:
- * automaton.c (states, steps, the memo) and automaton_index.c (the
- * indexes built once from the rule set). */
+/* automaton_impl.h - the automaton's state, shared by its files:
+ * automaton.c (states, steps, the memo), automaton_index.c (the indexes
+ * built once from the rule set) and automaton_tables.c (the states and
+ * transitions graft compile wrote). */
 #ifndef GRAFT_AUTOMATON_IMPL_H
 #define GRAFT_AUTOMATON_IMPL_H
 
@@ -59,13 +60,25 @@ struct Automaton {
     BuiltIndex *built;     /* the index built at start-up; NULL when the rule
                               set brought its own */
     size_t words;          /* 64-bit words per state bitset */
-    uint64_t *bits;        /* nstates * words */
-    size_t bits_cap;       /* words allocated in bits */
-    VEC(uint32_t) acc;     /* accepting rules of all states, back to back */
-    uint32_t *acc_off;     /* per state: offset into acc */
-    uint32_t *acc_len;     /* per state: number of accepting rules */
-    size_t acc_off_cap;    /* states allocated in acc_off/acc_len */
-    uint32_t nstates;      /* states built */
+    const graft_automaton_states *st; /* the states written ahead (note
+                              [compiled states] in graft_rules.h), or NULL */
+    uint32_t nwritten;     /* their number: states below it are st's */
+    uint8_t *reached;      /* per written state: a step reached it */
+    uint32_t nreached;     /* states reached: written ones reached, and built */
+    bool sets_seeded;      /* the written states are in sets */
+    /* note [written until built]: the states are read through bits, acc
+     * and acc_off alone, as they were before states were written; they
+     * point at the written tables until the first state is built, which
+     * copies those into the arrays owned below and appends to them. */
+    const uint64_t *bits;  /* per state, words each */
+    const uint32_t *acc;   /* the rules each state accepts, back to back */
+    const uint32_t *acc_off; /* per state and one more: its run in acc */
+    uint64_t *own_bits;    /* the states' sets once one is built */
+    size_t own_bits_cap;   /* words allocated in own_bits */
+    VEC(uint32_t) own_acc; /* acc once a state is built */
+    uint32_t *own_off;     /* acc_off once a state is built */
+    size_t own_off_cap;    /* entries allocated in own_off */
+    uint32_t nstates;      /* states: written, then built */
     Table memo;            /* (symbol, operand states) -> state */
     Table sets;            /* item set -> state, to share equal sets */
     uint64_t *scratch;     /* one bitset being built */
@@ -78,5 +91,15 @@ struct Automaton {
  * automaton_index_free frees it. */
 void automaton_index(Automaton *a);
 void automaton_index_free(BuiltIndex *b);
+
+/* ---- automaton_tables.c: the written states (note [compiled states]) ---- */
+
+/* The state of sym from the written rows, STATE_NONE when they do not
+ * cover it. */
+uint32_t automaton_table_step(const Automaton *a, const Symbol *sym);
+/* Records that a step reached state s (automaton_nstates counts them). */
+void automaton_reach(Automaton *a, uint32_t s);
+/* The item set of state s, written or built: a->words words. */
+const uint64_t *automaton_state_set(const Automaton *a, uint32_t s);
 
 #endif
