@@ -130,10 +130,11 @@ static Bytes list(RelayParser *ps, Bytes s, int depth, graft_attr_value **v)
 }
 
 /* Whether the word at s is word and ends there (the scanner would make a
- * longer identifier of "Trueish" or "None.x"). */
+ * longer identifier of "Trueish" or "None.x").  strncmp, not memcmp: it
+ * stops at the text's NUL, where the text may end before len bytes. */
 static bool is_word(Bytes s, const char *word, size_t len)
 {
-    return memcmp(s, word, len) == 0 && !is(s[len], IDENT) && s[len] != '.';
+    return strncmp((const char *)s, word, len) == 0 && !is(s[len], IDENT) && s[len] != '.';
 }
 
 /* An attribute value: its end, or NULL for a form left to the tokens. */
@@ -277,10 +278,11 @@ static graft_node *call(RelayParser *ps, Bytes s, size_t mark)
 /* "%M.K" at s: its end, or NULL. */
 static Bytes element_end(Bytes s)
 {
-    Bytes dot = skip(s + 1, DIGIT), end = skip(dot + 1, DIGIT);
-    if (dot == s + 1 || temp_number(s + 1, dot) < 0 || *dot != '.' || end == dot + 1)
-        return NULL;
-    return end;
+    Bytes dot = skip(s + 1, DIGIT);
+    if (dot == s + 1 || temp_number(s + 1, dot) < 0 || *dot != '.')
+        return NULL; /* (dot may be the text's NUL: nothing past it is read) */
+    Bytes end = skip(dot + 1, DIGIT);
+    return end == dot + 1 ? NULL : end;
 }
 
 /* The element element_end read at s (NULL after an error). */
@@ -299,9 +301,11 @@ static graft_node *element(RelayParser *ps, Bytes s)
 static Bytes line(RelayParser *ps, Bytes s)
 {
     s = skip(s, LAYOUT);
+    if (*s != '%') /* the text's NUL among others: nothing past it is read */
+        return NULL;
     Bytes digits = s + 1, equals = skip(digits, DIGIT);
     int64_t number = temp_number(digits, equals);
-    if (*s != '%' || equals == digits || number < 0)
+    if (equals == digits || number < 0)
         return NULL;
     RelayText temp = span(ps, s, equals);
     equals = skip(equals, BLANK);
