@@ -291,6 +291,16 @@ typedef graft_node *(*graft_build_fn)(graft_graph *g, const graft_binding *b, gr
  * false, having built nothing, as a graft_build_fn's NULL. */
 typedef bool (*graft_build_roots_fn)(graft_graph *g, const graft_binding *b, graft_node **by);
 
+/* An attribute that a compiled action gives a bound variable (alpha=c).
+ * The action refuses a match whose variable holds no value for it
+ * (graft_attr_slot_known); graft explain reads these rows to name the
+ * attribute, as it does from an interpreted action's tree. */
+typedef struct graft_slot_attr {
+    const char *attr; /* "alpha" */
+    const char *op;   /* the op it is given to, "LeakyRelu"; NULL for a call of a function */
+    int slot;         /* the variable's slot */
+} graft_slot_attr;
+
 /* One root of a rule of several, p & q & r (note [several roots] in
  * src/compiler/check_roots.c).  The first root is found by the automaton
  * as a rule's one root is; each later root among the users of a node an
@@ -326,6 +336,9 @@ typedef struct graft_rule {
     graft_build_roots_fn build_roots_fn; /* several roots, the action a tuple of
                                       their values: compiled, or NULL (note
                                       [root values] in src/runtime/rewrite_build.c) */
+    int nslot_attrs;               /* a compiled action's attributes given bound
+                                      variables, in the order it tests them */
+    const graft_slot_attr *slot_attrs;
 } graft_rule;
 
 /* A compiled attribute test (GRAFT_PRED_ATTR): true when the attribute

@@ -162,6 +162,8 @@ typedef struct RuleNames {
     char *build_fn; /* compiled action, or NULL */
     char *build_roots_fn; /* compiled action giving each root a value, or NULL */
     char *parts;    /* partition attributes, or NULL */
+    char *slot_attrs; /* a compiled action's attributes given variables, or NULL */
+    int nslot_attrs;
 } RuleNames;
 
 /* The rule's name and place, then its source text as written. */
@@ -240,6 +242,8 @@ static void emit_rule(Emitter *E, uint32_t r, RuleNames *rn)
     rn->guard_fn = emit_guard_fn(E, r);
     rn->build_fn = emit_build_fn(E, r);
     rn->build_roots_fn = emit_build_roots_fn(E, r);
+    if (rn->build_fn || rn->build_roots_fn)
+        rn->slot_attrs = emit_slot_attrs(E, r, &rn->nslot_attrs);
     bool trees = false;
     /* The guard's tree stays beside its function: graft explain (and the
      * --explain options of a compiled rewriter) read it to show the value
@@ -342,6 +346,10 @@ static void emit_rule_desc(Emitter *E, const graft_rule *rule, const RuleNames *
         emit_line(E, ".roots = %s,", rn->roots);
         emit_line(E, ".build_roots_fn = %s,", rn->build_roots_fn ? rn->build_roots_fn : "NULL");
     }
+    if (rn->slot_attrs) {
+        emit_line(E, ".nslot_attrs = %d,", rn->nslot_attrs);
+        emit_line(E, ".slot_attrs = %s,", rn->slot_attrs);
+    }
     E->indent--;
     emit_line(E, "},");
     strbuf_free(&s1);
@@ -361,6 +369,7 @@ static void free_names(RuleNames *rn)
     free(rn->build_fn);
     free(rn->build_roots_fn);
     free(rn->parts);
+    free(rn->slot_attrs);
 }
 
 static void emit_ruleset(Emitter *E, RuleNames *names, bool attr_tests, const char *ops,

@@ -256,6 +256,53 @@ static void emit_slot_checks(Emitter *E, const graft_expr *x, bool *done, const 
         emit_slot_checks(E, x->kids[i], done, fail);
 }
 
+/* The rows of emit_slot_checks's tests, in its order: one a slot, at the
+ * first attribute given it. */
+static int slot_attr_rows(const graft_expr *x, bool *done, StrBuf *rows)
+{
+    int n = 0;
+    for (int i = 0; i < x->nattrs; i++) {
+        const graft_expr *v = x->attrs[i].value;
+        if (x->attrs[i].src != GRAFT_ASRC_EXPR || v->kind != GRAFT_EXPR_SLOT || done[v->slot])
+            continue;
+        done[v->slot] = true;
+        strbuf_putc(rows, '{');
+        emit_c_string(rows, x->attrs[i].name);
+        strbuf_puts(rows, ", ");
+        if (x->s)
+            emit_c_string(rows, x->s);
+        else
+            strbuf_puts(rows, "NULL");
+        strbuf_printf(rows, ", %d},\n", v->slot);
+        n++;
+    }
+    for (int i = 0; i < x->nkids; i++)
+        n += slot_attr_rows(x->kids[i], done, rows);
+    return n;
+}
+
+char *emit_slot_attrs(Emitter *E, uint32_t r, int *n)
+{
+    const graft_rule *rule = &E->rs->rules[r];
+    StrBuf rows = {0}, hint = {0};
+    bool *done = xcalloc((size_t)rule->nslots + 1, sizeof *done);
+    strbuf_puts(&rows, "{\n");
+    *n = slot_attr_rows(rule->action, done, &rows);
+    strbuf_putc(&rows, '}');
+    free(done);
+    char *name = NULL;
+    if (*n) {
+        emit_line(E, "/* the attributes %s's action gives bound variables, for graft explain */",
+                  rule->name);
+        strbuf_printf(&hint, "%s_slot_attrs", E->prefix);
+        name = xstrdup(emit_def(E, "graft_slot_attr", true, hint.data, rows.data));
+        emit_blank(E);
+    }
+    strbuf_free(&rows);
+    strbuf_free(&hint);
+    return name;
+}
+
 /* Whether x is the action of a rule of several roots that gives each
  * root's value as a field of a tuple (note [root values] in
  * src/runtime/rewrite_build.c). */

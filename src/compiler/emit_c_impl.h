@@ -172,6 +172,10 @@ char *emit_roots(Emitter *E, const graft_rule *rule, const char *first);
 char *emit_guard_fn(Emitter *E, uint32_t r);
 char *emit_build_fn(Emitter *E, uint32_t r);
 char *emit_build_roots_fn(Emitter *E, uint32_t r);
+/* The table of the attributes a compiled action of rule r gives bound
+ * variables (graft_slot_attr), its name, or NULL when there are none;
+ * *n its rows. */
+char *emit_slot_attrs(Emitter *E, uint32_t r, int *n);
 
 /* The frame of those functions (emit_c_fn.c). */
 /* The function being finished: what emit_fn_finish writes. */

@@ -407,16 +407,44 @@ static void explain_partition(Explainer *x, uint32_t r, graft_node *root)
         explain_dropped(x, root, &v, "not grouped");
 }
 
+/* Says that attribute attr of the action's call op has no value because
+ * variable slot holds neither an attribute nor a number. */
+static void explain_slot_attr(Explainer *x, const graft_rule *rule, const char *attr,
+                              const char *op, int slot)
+{
+    const graft_node *n = matcher_bindings(x->e->m)[slot].node;
+    fprintf(x->out, "  not applied: attribute %s of the action's %s has no value on this "
+            "match:\n", attr, op ? op : "call");
+    fprintf(x->out, "  '%s' is bound to %s, neither an attribute nor a number (a scalar "
+            "or a rank-0 tensor constant)\n",
+            rule->slot_names[slot], n ? explain_label(x, n, &x->sb) : "nothing");
+}
+
+/* A compiled action (rule->action NULL) refuses a match as its table of
+ * attributes given variables says (graft_slot_attr): the first row whose
+ * variable has no value, the one its C tests first. */
+static bool explain_compiled_refusal(Explainer *x, const graft_rule *rule)
+{
+    const graft_binding *b = matcher_bindings(x->e->m);
+    for (int i = 0; i < rule->nslot_attrs; i++) {
+        const graft_slot_attr *sa = &rule->slot_attrs[i];
+        if (!graft_attr_slot_known(&b[sa->slot])) {
+            explain_slot_attr(x, rule, sa->attr, sa->op, sa->slot);
+            return true;
+        }
+    }
+    return false;
+}
+
 /* When the action cannot be made from this match (rewrite_computable
  * false: the rewrite refuses it as a guard would), says which attribute
  * or splice lacks a value; false when the action can be made. */
 static bool explain_uncomputable(Explainer *x, const graft_rule *rule)
 {
-    const graft_binding *b = matcher_bindings(x->e->m);
+    if (!rule->action)
+        return explain_compiled_refusal(x, rule);
     int attr;
-    /* a compiled rule's action is C (rule->action NULL): its own test
-       refuses such a match (graft_attr_slot_known) */
-    const graft_expr *at = rule->action ? rewrite_first_unknown(rule->action, b, &attr) : NULL;
+    const graft_expr *at = rewrite_first_unknown(rule->action, matcher_bindings(x->e->m), &attr);
     if (!at)
         return false;
     if (attr < 0) {
@@ -424,16 +452,13 @@ static bool explain_uncomputable(Explainer *x, const graft_rule *rule)
         return true;
     }
     const graft_act_attr *a = &at->attrs[attr];
+    if (a->value->kind == GRAFT_EXPR_SLOT) {
+        explain_slot_attr(x, rule, a->name, at->s, a->value->slot);
+        return true;
+    }
     fprintf(x->out, "  not applied: attribute %s of the action's %s has no value on this "
             "match:\n", a->name, at->s ? at->s : "call");
-    if (a->value->kind == GRAFT_EXPR_SLOT) {
-        const graft_node *n = b[a->value->slot].node;
-        fprintf(x->out, "  '%s' is bound to %s, neither an attribute nor a number (a scalar "
-                "or a rank-0 tensor constant)\n",
-                rule->slot_names[a->value->slot], n ? explain_label(x, n, &x->sb) : "nothing");
-    } else {
-        fputs("  it is computed from types or values this match does not give\n", x->out);
-    }
+    fputs("  it is computed from types or values this match does not give\n", x->out);
     return true;
 }
 

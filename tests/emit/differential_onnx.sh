@@ -28,8 +28,9 @@
 # file, a model with an op the rules do not declare (with and without
 # --allow-unknown-ops), --limit onnx-depth, and a rule set for Relay
 # given an ONNX model: the same messages and status, nothing written.
-# graft explain's --at on an ONNX node name, too, and a rewriter that
-# graft compile --exe built itself.
+# graft explain's --at on an ONNX node name, too (and on a match that the
+# compiled action refuses), and a rewriter that graft compile --exe built
+# itself.
 #
 # With GRAFT_SLOW_TESTS=0 (the sanitizer run) the large corpus models
 # meet the first rule file only.
@@ -198,6 +199,14 @@ compare "$r" fold "$src/tests/onnx/conv_bn.onnx" --at nothing
 want 1
 compare "$r" fold "$src/tests/onnx/conv_bn.onnx" --rule fold_conv_bn
 want 0
+# explain at a match the compiled action refuses (alpha=c, c a tensor of
+# two elements): the rewriter names the attribute, as graft run does, from
+# the rule's table of attributes given variables (graft_slot_attr).
+r=tests/onnx/scalar_tensor/refused.graft
+build "$r" refused || exit 1
+compare "$r" refused "$src/tests/onnx/scalar_tensor/model.onnxtxt" --at y5
+want 0
+r=stdpatterns/onnx_fold_bn.graft
 # graft compile --exe itself links an ONNX rewriter (libgraft.a with
 # protobuf-c's library), which does what the one linked above does.
 if ! "$GRAFT" compile --exe "$GRAFT_SRCDIR/$r" -o "$work/fold_exe" 2>"$work/exe.err"; then
