@@ -109,9 +109,11 @@ int onnx_call_nouter(const graft_node *call)
 static void import_domain(Onnx__ModelProto *m, const char *domain, Arena *arena)
 {
     domain = domain && strcmp(domain, "ai.onnx") != 0 ? domain : "";
-    for (size_t i = 0; i < m->n_opset_import; i++)
-        if (strcmp(m->opset_import[i]->domain, domain) == 0)
+    for (size_t i = 0; i < m->n_opset_import; i++) {
+        const char *has = m->opset_import[i]->domain ? m->opset_import[i]->domain : "";
+        if (strcmp(has, domain) == 0 || (!domain[0] && strcmp(has, "ai.onnx") == 0))
             return;
+    }
     Onnx__OperatorSetIdProto *op = arena_alloc(arena, sizeof *op);
     onnx__operator_set_id_proto__init(op);
     op->domain = (char *)domain;
@@ -140,10 +142,45 @@ static void import_domains(Onnx__ModelProto *m, const Onnx__GraphProto *gp, Aren
     }
 }
 
+/* A tensor type t as ONNX's TypeProto, in arena; NULL for another type
+ * or a dtype ONNX has no number for. */
+static Onnx__TypeProto *type_proto(const graft_type *t, Arena *arena)
+{
+    DType dt = t && t->kind == TYPE_TENSOR ? dtype_from_name(t->dtype) : DTYPE_UNDEFINED;
+    if (dt == DTYPE_UNDEFINED)
+        return NULL;
+    Onnx__TypeProto *tp = arena_alloc(arena, sizeof *tp);
+    Onnx__TypeProto__Tensor *tt = arena_alloc(arena, sizeof *tt);
+    Onnx__TensorShapeProto *shape = arena_alloc(arena, sizeof *shape);
+    onnx__type_proto__init(tp);
+    onnx__type_proto__tensor__init(tt);
+    onnx__tensor_shape_proto__init(shape);
+    tp->value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
+    tp->tensor_type = tt;
+    tt->has_elem_type = true;
+    tt->elem_type = (int32_t)dt;
+    tt->shape = shape;
+    shape->n_dim = (size_t)t->rank;
+    shape->dim = arena_array(arena, (size_t)t->rank + 1, sizeof *shape->dim);
+    for (int i = 0; i < t->rank; i++) {
+        Onnx__TensorShapeProto__Dimension *d = arena_alloc(arena, sizeof *d);
+        onnx__tensor_shape_proto__dimension__init(d);
+        if (t->dims[i] >= 0) {
+            d->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+            d->dim_value = t->dims[i];
+        }
+        shape->dim[i] = d;
+    }
+    return tp;
+}
+
 /* The model whose graph is gp with the outer names it reads as inputs
- * after its own, packed; *len its bytes (malloc'd). */
-static uint8_t *wrap_body(const Onnx__GraphProto *gp, const char *const *outer, size_t nouter,
-                          size_t *len)
+ * after its own (of types[k], where types and it are not NULL), packed;
+ * *len its bytes (malloc'd).  Its opset imports: top's (NULL: none), and
+ * one of every other domain gp's nodes call. */
+static uint8_t *wrap_body(const Onnx__GraphProto *gp, const Onnx__ModelProto *top,
+                          const char *const *outer, const graft_type *const *types,
+                          size_t nouter, size_t *len)
 {
     Arena *arena = arena_new();
     Onnx__GraphProto g = *gp;
@@ -154,6 +191,7 @@ static uint8_t *wrap_body(const Onnx__GraphProto *gp, const char *const *outer, 
         Onnx__ValueInfoProto *vi = arena_alloc(arena, sizeof *vi);
         onnx__value_info_proto__init(vi);
         vi->name = (char *)outer[k];
+        vi->type = types ? type_proto(types[k], arena) : NULL;
         g.input[gp->n_input + k] = vi;
     }
     g.n_input = gp->n_input + nouter;
@@ -162,6 +200,10 @@ static uint8_t *wrap_body(const Onnx__GraphProto *gp, const char *const *outer, 
     m.has_ir_version = true;
     m.ir_version = 8;
     m.graph = &g;
+    if (top) {
+        m.n_opset_import = top->n_opset_import;
+        m.opset_import = top->opset_import;
+    }
     import_domain(&m, "", arena);
     import_domains(&m, gp, arena);
     *len = onnx__model_proto__get_packed_size(&m);
@@ -188,12 +230,8 @@ static int index_of(const char *name, const char *const *names, int n)
     return -1;
 }
 
-/* The body gp imported with its own outer reads as parameters; the
- * call's outer names (call_outer, n of them) place each. */
-static bool import_body(const Onnx__GraphProto *gp, const char *const *call_outer, int ncall,
-                        OnnxBody *b, StrBuf *why)
+size_t onnx_graph_outer_reads(graft_graph *g, const Onnx__GraphProto *gp, const char ***names)
 {
-    graft_graph *scratch = graph_new();
     Onnx__NodeProto np;
     Onnx__AttributeProto a, *ap = &a;
     onnx__node_proto__init(&np);
@@ -201,18 +239,39 @@ static bool import_body(const Onnx__GraphProto *gp, const char *const *call_oute
     a.g = (Onnx__GraphProto *)gp;
     np.n_attribute = 1;
     np.attribute = &ap;
+    return onnx_outer_reads(g, &np, names);
+}
+
+Onnx__ModelProto *onnx_body_model(const Onnx__GraphProto *gp, const Onnx__ModelProto *top,
+                                  const char *const *outer, const graft_type *const *types,
+                                  size_t nouter, graft_diag *d)
+{
+    size_t len;
+    uint8_t *bytes = wrap_body(gp, top, outer, types, nouter, &len);
+    const char *name = gp->name && gp->name[0] ? gp->name : "subgraph";
+    /* gp nests less deeply than the model it came from, which passed its
+     * depth limit: the largest one --limit takes */
+    graft_limits limits = *limit_or_default(NULL);
+    limits.onnx_depth = 1024; /* onnx-depth's most (src/base/limit.h) */
+    return onnx_model_adopt(bytes, len, name, &limits, d); /* bytes its own */
+}
+
+/* The body gp imported with its own outer reads as parameters; the
+ * call's outer names (call_outer, n of them) place each. */
+static bool import_body(const Onnx__GraphProto *gp, const char *const *call_outer, int ncall,
+                        OnnxBody *b, StrBuf *why)
+{
+    graft_graph *scratch = graph_new();
     const char **own;
-    b->nouter = (int)onnx_outer_reads(scratch, &np, &own);
+    b->nouter = (int)onnx_graph_outer_reads(scratch, gp, &own);
     b->outer_at = xcalloc((size_t)b->nouter + 1, sizeof *b->outer_at);
     for (int k = 0; k < b->nouter; k++)
         b->outer_at[k] = index_of(own[k], call_outer, ncall); /* a subset: found */
-    size_t len;
-    uint8_t *bytes = wrap_body(gp, own, (size_t)b->nouter, &len);
+    graft_diag *d = diag_new_capture();
+    Onnx__ModelProto *model = onnx_body_model(gp, NULL, own, NULL, (size_t)b->nouter, d);
     free(own);
     graph_free(scratch);
-    graft_diag *d = diag_new_capture();
     const char *name = gp->name && gp->name[0] ? gp->name : "subgraph";
-    Onnx__ModelProto *model = onnx_model_adopt(bytes, len, name, NULL, d);
     b->m = model ? onnx_import(model, name, d) : NULL;
     if (!b->m)
         capture_why(d, why);

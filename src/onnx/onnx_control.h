@@ -43,6 +43,20 @@ OnnxType onnx_body_value_type(const Onnx__ValueInfoProto *vi);
  * unpack. */
 int onnx_call_nouter(const graft_node *call);
 
+/* The outer names subgraph gp reads (nested subgraphs' reads too), each
+ * once, in the order first read, interned in g: *names is malloc'd, the
+ * result its length (onnx_outer_reads of a node holding gp alone). */
+size_t onnx_graph_outer_reads(graft_graph *g, const Onnx__GraphProto *gp, const char ***names);
+
+/* gp as a model of its own (note [control bodies]): its inputs, then the
+ * outer names (nouter of them) as inputs of types[k] (untyped where types
+ * or types[k] is NULL, or not a tensor type); the opset imports of top
+ * (NULL: none) and one of each other domain its nodes call.  NULL after
+ * reporting through d.  Free with onnx_model_free. */
+Onnx__ModelProto *onnx_body_model(const Onnx__GraphProto *gp, const Onnx__ModelProto *top,
+                                  const char *const *outer, const graft_type *const *types,
+                                  size_t nouter, graft_diag *d);
+
 /* A body imported as a graph of its own (note [control bodies]). */
 typedef struct OnnxBody {
     OnnxModel *m;   /* its graph: parameters its inputs, then its outer reads */
