@@ -87,10 +87,13 @@ branches = """\
   graph else_graph []
   Add(p, %(y)s) -> e1
   Mul(e1, r2) -> e2
-  Reshape(e2, sh) -> e"""
+  %(e)s"""
 want = {
-    # y -> x renamed in both branches; sh kept for the else branch alone;
-    # q, a graph output, copied from x.
+    # y -> x renamed in both branches; in the else branch, whose types
+    # now say that Reshape keeps e2's shape, eliminate_reshape leaves e
+    # an Identity, as a graph output is (note [rules in subgraphs]); sh
+    # kept, as the If read it when the model was read; q, a graph output,
+    # copied from x.
     "eliminated.onnx": """\
 graph outer [sh]
 Neg(x) -> p
@@ -98,7 +101,7 @@ Neg(p) -> w
 Relu(x) -> r1
 Relu(r1) -> r2
 If(c) -> z
-""" + branches % {"y": "x"} + """
+""" + branches % {"y": "x", "e": "Identity(e2) -> e"} + """
 Identity(x) -> q""",
     # r2 a new Relu of x under the old name; Neg(Neg(x)) left (p is read
     # by the else branch).
@@ -110,14 +113,16 @@ Neg(x) -> p
 Neg(p) -> w
 Relu(x) -> r2
 If(c) -> z
-""" + branches % {"y": "y"},
-    # the body reads x for y; the Loop's condition stays left out
+""" + branches % {"y": "y", "e": "Reshape(e2, sh) -> e"},
+    # the body reads x for y; the Loop's condition stays left out; the
+    # body's eliminate_identity on c_out, a graph output, writes the
+    # Identity again, after the Add
     "loop.onnx": """\
 graph loop []
 Loop(m, , x) -> z
   graph body []
-  Identity(c) -> c_out
-  Add(v, x) -> v_out""",
+  Add(v, x) -> v_out
+  Identity(c) -> c_out""",
     # the function's If reads its parameter where the branches read y
     "partition.onnx": """\
 graph g []

@@ -11,7 +11,8 @@
 static const InferDef *const tables[] = {onnx_infer_elem_ops, onnx_infer_shape_ops,
                                          onnx_infer_index_ops, onnx_infer_nn_ops,
                                          onnx_infer_select_ops, onnx_infer_layout_ops,
-                                         onnx_infer_gather_ops, onnx_infer_contrib_ops};
+                                         onnx_infer_gather_ops, onnx_infer_contrib_ops,
+                                         onnx_infer_control_ops};
 
 /* note [inference cache]: the op's inference is looked up for every call
  * node, at load and after each rewrite, among 125 names; a small cache

@@ -32,6 +32,7 @@ extern const InferDef onnx_infer_select_ops[];
 extern const InferDef onnx_infer_layout_ops[];
 extern const InferDef onnx_infer_gather_ops[];
 extern const InferDef onnx_infer_contrib_ops[]; /* ONNX Runtime's com.microsoft ops */
+extern const InferDef onnx_infer_control_ops[]; /* If, Loop, Scan (onnx_control_infer.c) */
 
 /* Fails: "op: why" in c->why; returns false. */
 bool infer_fail(InferCall *c, const char *fmt, ...) GRAFT_PRINTF(2, 3);

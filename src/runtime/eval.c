@@ -17,7 +17,8 @@ static const EvalOpDef *const op_tables[] = {eval_elem_ops, eval_reduce_ops, eva
                                              eval_onnx_select_ops, eval_onnx_layout_ops,
                                              eval_onnx_gather_ops, eval_onnx_quant_ops,
                                              eval_onnx_reduce_ops, eval_onnx_contrib_ops,
-                                             eval_onnx_attention_ops};
+                                             eval_onnx_attention_ops, eval_onnx_control_ops,
+                                             eval_onnx_scan_ops};
 
 static EvalOpFn find_op(const char *op)
 {

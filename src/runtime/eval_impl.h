@@ -50,6 +50,8 @@ extern const EvalOpDef eval_onnx_reduce_ops[];
 extern const EvalOpDef eval_onnx_contrib_ops[];
 /* Their Attention and MultiHeadAttention (eval_onnx_attention.c). */
 extern const EvalOpDef eval_onnx_attention_ops[];
+/* ONNX's control flow: If and Loop (eval_onnx_control.c), Scan (eval_onnx_scan.c). */
+extern const EvalOpDef eval_onnx_control_ops[], eval_onnx_scan_ops[];
 
 /* Evaluates call c as op would, on operands args (an op's kernel reused
  * by another's: FusedConv computes Conv's result first); false after

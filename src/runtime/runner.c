@@ -9,9 +9,11 @@
 
 #include "engine.h"
 #include "fold.h"
+#include "onnx_file.h"
 #include "options.h"
 #include "outfile.h"
 #include "relay.h"
+#include "subgraph_rules.h"
 
 const char runner_options_help[] =
     "  -o OUT            write to OUT (atomically; '-' is standard output)\n"
@@ -234,6 +236,9 @@ bool runner_run(const graft_rule_set *rs, graft_graph *g, const RunOptions *o, g
     EngineOptions opts = {.trace = o->trace ? stderr : NULL, .limits = &o->limits,
                           .model = o->model, .refusals = o->stats != 0,
                           .untimed = o->stats != 2};
+    const OnnxOut *onnx = o->write == onnx_file_write ? o->write_ctx : NULL;
+    if (onnx && !subgraph_rules_run(rs, onnx->model, &opts, d)) /* note [rules in subgraphs] */
+        return false;
     graft_engine *e = engine_new(rs, g, &opts);
     bool ok = engine_run(e, d);
     uint64_t folded = ok && o->fold_constants ? fold_constants(g, o->limits.fold_elements) : 0;
