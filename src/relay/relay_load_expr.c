@@ -54,28 +54,35 @@ const char *load_unquote(RelayParser *ps, RelayText t)
 /* ---- expressions ---- */
 
 /* note [annotation cache]: models repeat their annotations ("/ * ty=
- * Tensor[(1, 64, 56, 56), float32] * /" on every node of a stage), so
- * the comment is interned once (graph_set_annotation interns what it is
- * given: a NUL-terminated copy, ps->annot_text, not an interned string it
- * would hash again) and its type looked up by the interned pointer: the
- * "ty=" part is found and parsed once per distinct comment. */
-static void annotate(RelayParser *ps, graft_node *n, const char *text, size_t len)
+ * Tensor[(1, 64, 56, 56), float32] * /" on every node of a stage), so a
+ * comment is found by its bytes in ps->annots (note [span caches] in
+ * relay_load_spans.c), which holds it interned and, once a node needs
+ * it, the type its "ty=" names: a repeated comment costs a hash of its
+ * bytes and a compare.  A node typed already (a parameter "%x: T / *
+ * ... * /", whose comment names the parameter and so never repeats) has
+ * its comment interned without the cache. */
+static void annotate(RelayParser *ps, graft_node *n, RelayText annot)
 {
-    ps->annot_text.len = 0;
-    strbuf_append(&ps->annot_text, text, len);
-    graph_set_annotation(ps->g, n, ps->annot_text.data);
-    if (node_type(n))
+    const char *text = load_text(ps, annot);
+    if (node_type(n)) {
+        graph_set_annotation(ps->g, n, graph_intern_n(ps->g, text, annot.len));
         return;
-    const char *annot = node_annotation(n);
-    int64_t *known = keymap_get(&ps->annot_types, keymap_ptr_key(annot));
-    const graft_type *t;
-    if (known) {
-        t = (const graft_type *)(intptr_t)*known;
-    } else {
-        t = graph_annotation_type(ps->g, annot);
-        *keymap_put(&ps->annot_types, keymap_ptr_key(annot), 0) = (int64_t)(intptr_t)t;
     }
-    graph_set_type(ps->g, n, t);
+    uint64_t key;
+    SpanEntry *known = span_cache_get(&ps->annots, text, annot.len, &key);
+    SpanEntry made;
+    if (!known) {
+        made = (SpanEntry){graph_intern_n(ps->g, text, annot.len), annot.len, false, NULL};
+        known = &made;
+    }
+    if (!known->typed) {
+        known->type = graph_annotation_type(ps->g, known->text);
+        known->typed = true;
+    }
+    if (known == &made)
+        span_cache_put(&ps->annots, key, &made);
+    graph_set_annotation(ps->g, n, known->text);
+    graph_set_type(ps->g, n, known->type);
 }
 
 /* The index of the line holding byte off: the line found last or the
@@ -119,7 +126,7 @@ graft_node *load_param(RelayParser *ps, RelayText name, const graft_type *type,
     graft_node *v = graph_add_fn_param(ps->g, s, type); /* note [modules] */
     load_at(ps, v, name);
     if (annot)
-        annotate(ps, v, load_text(ps, *annot), annot->len);
+        annotate(ps, v, *annot);
     return scope_define_var(ps, name, s, v) ? v : NULL;
 }
 
@@ -397,5 +404,5 @@ void load_annotate(RelayParser *ps, graft_node *n, RelayText annot)
 {
     if (node_kind(n) == NODE_VAR || node_kind(n) == NODE_GLOBAL || node_annotation(n))
         return;
-    annotate(ps, n, load_text(ps, annot), annot.len);
+    annotate(ps, n, annot);
 }
