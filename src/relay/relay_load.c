@@ -513,7 +513,7 @@ static void parse_tables_free(RelayParser *ps)
     vec_free(&ps->late);
     vec_free(&ps->operands);
     keymap_free(&ps->literals);
-    span_cache_free(&ps->annots);
+    span_cache_free(&ps->annot_types);
     span_cache_free(&ps->param_types);
     free(ps->literal_values);
     ps->literal_values = NULL;

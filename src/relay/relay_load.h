@@ -193,13 +193,14 @@ typedef struct CachedName {
 } CachedName;
 
 /* A text of the model found again by its bytes (note [span caches] in
- * relay_load_spans.c): a parameter's type, or an annotation. */
+ * relay_load_spans.c): a parameter's type, or the type in an
+ * annotation. */
 typedef struct SpanEntry {
     const char *text;       /* its bytes: the source's, or interned */
     uint32_t len;           /* how many */
-    bool typed;             /* type is known (an annotation's is found
-                               when a node first needs it) */
-    const graft_type *type; /* the type it is or holds, or NULL */
+    const graft_type *type; /* the type it is or names, or NULL */
+    const char *comment;    /* a type in an annotation: the interned
+                               comment "/ * ty=" text " * /", or NULL */
 } SpanEntry;
 
 typedef struct SpanCache {
@@ -242,7 +243,8 @@ typedef struct RelayParser {
     size_t line;         /* index of the line load_at found last */
     bool have_def;       /* a "def" was read */
     RelayText first_def; /* where the first "def" names its function */
-    SpanCache annots;    /* annotations by their bytes (note [span caches]) */
+    SpanCache annot_types; /* annotations' types by their "ty=" part's
+                            bytes (note [annotation cache]) */
     SpanCache param_types; /* parameters' types by their text's bytes */
     KeyMap literals;     /* interned spelling -> index in literal_values */
     LiteralValue *literal_values; /* literals converted so far */

@@ -53,36 +53,71 @@ const char *load_unquote(RelayParser *ps, RelayText t)
 
 /* ---- expressions ---- */
 
-/* note [annotation cache]: models repeat their annotations ("/ * ty=
- * Tensor[(1, 64, 56, 56), float32] * /" on every node of a stage), so a
- * comment is found by its bytes in ps->annots (note [span caches] in
- * relay_load_spans.c), which holds it interned and, once a node needs
- * it, the type its "ty=" names: a repeated comment costs a hash of its
- * bytes and a compare.  A node typed already (a parameter "%x: T / *
- * ... * /", whose comment names the parameter and so never repeats) has
- * its comment interned without the cache. */
+/* note [annotation cache]: every node of a TVM model has a comment, "/ *
+ * ty=T * /" or "/ * ty=T span=S * /", and most of their types repeat
+ * (vit_b_16: 1,128 comments, 36 types; TVM's span= part names the node,
+ * so those comments seldom repeat whole).  So the type is found by the
+ * bytes of the comment's "ty=" part in ps->annot_types (note [span
+ * caches] in relay_load_spans.c), with a hash and a compare, where the
+ * graph would search the comment three times and intern its type's text
+ * to find the type; and a comment that is nothing but "ty=T" is kept
+ * with its type, interned once.  A node typed already (a parameter "%x:
+ * T / * ... * /") has its comment interned, not looked at. */
+
+/* The "ty=" part of the n-byte comment s as graph_annotation_type finds
+ * it: from after the first "ty=" to the first " span=" or " * /" after
+ * it, or to the end; false when there is none. */
+static bool ty_part(const char *s, size_t n, RelayText *part)
+{
+    size_t at = 3; /* "/ * ty=": where TVM puts it */
+    if (n < 6 || memcmp(s, "/* ty=", 6) != 0)
+        for (at = 0; at + 3 <= n && memcmp(s + at, "ty=", 3) != 0; at++)
+            ;
+    if (at + 3 > n)
+        return false;
+    const char *p = s + at + 3, *end = s + n;
+    while ((p = memchr(p, ' ', (size_t)(end - p))) &&
+           !((end - p >= 6 && memcmp(p, " span=", 6) == 0) ||
+             (end - p >= 3 && memcmp(p, " */", 3) == 0)))
+        p++;
+    *part = (RelayText){(uint32_t)(at + 3), (uint32_t)((p ? p : end) - (s + at + 3))};
+    return true;
+}
+
+/* Gives node n the comment annot (n untyped) and the type in it. */
+static void annotate_typed(RelayParser *ps, graft_node *n, RelayText annot, RelayText part)
+{
+    const char *text = load_text(ps, annot);
+    bool plain = part.off == 6 && part.len + 9 == annot.len; /* "/ * ty=T * /" */
+    uint64_t key;
+    SpanEntry *known = span_cache_get(&ps->annot_types, text + part.off, part.len, &key);
+    const char *comment = known && plain ? known->comment : NULL;
+    if (!comment)
+        comment = graph_intern_n(ps->g, text, annot.len);
+    const graft_type *type;
+    if (known) {
+        type = known->type;
+        if (plain)
+            known->comment = comment;
+    } else {
+        /* the entry's bytes are the interned comment's, which the graph keeps */
+        SpanEntry made = {comment + part.off, part.len, graph_annotation_type(ps->g, comment),
+                          plain ? comment : NULL};
+        span_cache_put(&ps->annot_types, key, &made);
+        type = made.type;
+    }
+    graph_set_annotation(ps->g, n, comment);
+    graph_set_type(ps->g, n, type);
+}
+
 static void annotate(RelayParser *ps, graft_node *n, RelayText annot)
 {
     const char *text = load_text(ps, annot);
-    if (node_type(n)) {
+    RelayText part;
+    if (!node_type(n) && ty_part(text, annot.len, &part))
+        annotate_typed(ps, n, annot, part);
+    else
         graph_set_annotation(ps->g, n, graph_intern_n(ps->g, text, annot.len));
-        return;
-    }
-    uint64_t key;
-    SpanEntry *known = span_cache_get(&ps->annots, text, annot.len, &key);
-    SpanEntry made;
-    if (!known) {
-        made = (SpanEntry){graph_intern_n(ps->g, text, annot.len), annot.len, false, NULL};
-        known = &made;
-    }
-    if (!known->typed) {
-        known->type = graph_annotation_type(ps->g, known->text);
-        known->typed = true;
-    }
-    if (known == &made)
-        span_cache_put(&ps->annots, key, &made);
-    graph_set_annotation(ps->g, n, known->text);
-    graph_set_type(ps->g, n, known->type);
 }
 
 /* The index of the line holding byte off: the line found last or the
