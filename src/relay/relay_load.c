@@ -514,7 +514,7 @@ static void parse_tables_free(RelayParser *ps)
     vec_free(&ps->operands);
     keymap_free(&ps->literals);
     span_cache_free(&ps->annot_types);
-    span_cache_free(&ps->param_types);
+    span_cache_free(&ps->types);
     free(ps->literal_values);
     ps->literal_values = NULL;
 }

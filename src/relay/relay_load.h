@@ -245,7 +245,8 @@ typedef struct RelayParser {
     RelayText first_def; /* where the first "def" names its function */
     SpanCache annot_types; /* annotations' types by their "ty=" part's
                             bytes (note [annotation cache]) */
-    SpanCache param_types; /* parameters' types by their text's bytes */
+    SpanCache types;     /* parameters' types and the tensors of annotations'
+                            by their text's bytes (note [span caches]) */
     KeyMap literals;     /* interned spelling -> index in literal_values */
     LiteralValue *literal_values; /* literals converted so far */
     size_t nliterals;    /* entries in literal_values */
@@ -347,6 +348,11 @@ graft_node *load_paren_names(RelayParser *ps, RelayText names);
 bool load_param_names(RelayParser *ps, RelayText names);
 /* The last PARAMS token's parameters (relay_load_params.c), pushed so. */
 bool load_params(RelayParser *ps);
+
+/* The type TVM's text s (n bytes: the "ty=" part of an annotation)
+ * names, as graph_annotation_type makes it, when it is of the forms
+ * relay_load_types.c reads (note [types in annotations]); else NULL. */
+const graft_type *load_ty_type(RelayParser *ps, const char *s, size_t n);
 
 /* ---- binding lines read by hand (relay_load_line.c) ---- */
 

@@ -101,7 +101,9 @@ static void annotate_typed(RelayParser *ps, graft_node *n, RelayText annot, Rela
             known->comment = comment;
     } else {
         /* the entry's bytes are the interned comment's, which the graph keeps */
-        SpanEntry made = {comment + part.off, part.len, graph_annotation_type(ps->g, comment),
+        type = load_ty_type(ps, text + part.off, part.len);
+        SpanEntry made = {comment + part.off, part.len,
+                          type ? type : graph_annotation_type(ps->g, comment),
                           plain ? comment : NULL};
         span_cache_put(&ps->annot_types, key, &made);
         type = made.type;

@@ -193,11 +193,11 @@ static const graft_type *param_type(RelayParser *ps, RelayText t)
 {
     const char *text = load_text(ps, t);
     uint64_t key;
-    const SpanEntry *known = span_cache_get(&ps->param_types, text, t.len, &key);
+    const SpanEntry *known = span_cache_get(&ps->types, text, t.len, &key);
     if (known)
         return known->type;
     SpanEntry made = {text, t.len, make_type(ps, t), NULL};
-    span_cache_put(&ps->param_types, key, &made);
+    span_cache_put(&ps->types, key, &made);
     return made.type;
 }
 
