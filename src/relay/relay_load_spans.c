@@ -5,16 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* note [span caches]: a model repeats its type texts and annotations
- * ("Tensor[(64), float32]" on every batch norm's four parameters, "/ *
- * ty=Tensor[(1, 197, 768), float32] * /" on most of vit_b_16's lines),
- * and what the loader makes of one (a type, an interned comment and the
- * type in it) depends on its bytes alone.  So each is found again by a
- * hash of its bytes, a word at a time (note [one string hash] in
- * keymap.h), and one compare: one pass over the text instead of the copy,
- * the interner's hash and compare, and a second lookup of the interned
- * text.  A cache may forget: a text whose hash another text holds takes
- * the slow way, and is not kept. */
+/* note [span caches]: a model repeats its type texts ("Tensor[(64),
+ * float32]" on every batch norm's four parameters, "ty=Tensor[(1, 197,
+ * 768), float32]" in most of vit_b_16's comments), and what the loader
+ * makes of one (a type; for a comment that is only its type, the
+ * interned comment too) depends on its bytes alone.  So each is found
+ * again by a hash of its bytes, a word at a time (note [one string hash]
+ * in keymap.h), and one compare, instead of being parsed again or
+ * interned to be looked up by pointer.  A cache may forget: a text whose
+ * hash another text holds takes the slow way, and is not kept. */
 
 /* The key of the len bytes at s (0 is KeyMap's empty key). */
 static uint64_t span_key(const char *s, uint32_t len)
