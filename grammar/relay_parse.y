@@ -60,7 +60,7 @@ static void relay_error(RelayParser *ps, const char *msg);
 %token <text> IDENT "identifier" ANNOT "comment"
 %token <text> '(' ')' '[' ']' '{' '}' ',' '=' ';' ':' '.' '?'
 /* Only the first attempt's scanner makes these (note [long tokens] in relay_lex.l). */
-%token <text> BIND "binding head" NAMES "names" BINDING "binding"
+%token <text> BIND "binding head" NAMES "names" BINDING "binding" PARAMS "parameters"
 
 %type <node> expr_a postfix body fn_expr param let_head
 %type <node> if_expr block match_expr bound
@@ -131,7 +131,9 @@ type_names:
   | type_names ',' IDENT { load_push_type(ps, load_type_name(ps, $3)); }
   ;
 
-/* (note [long tokens] in relay_lex.l) "%x, %y)" as a function's parameters.  A long
+/* (note [long tokens] in relay_lex.l) "%x, %y)" as a function's parameters, or a
+ * def's with their types and annotations (PARAMS: note [def parameters] in
+ * src/relay/relay_load_params.c).  A long
  * token follows a mark, never an opener directly: the state after an
  * opener reduces the mark without reading the next token, as it did
  * before there were long tokens, and where the parser stands when the
@@ -139,6 +141,7 @@ type_names:
  * on that. */
 param_names:
     NAMES                { CHECK(load_param_names(ps, $1)); }
+  | PARAMS               { CHECK(load_params(ps)); }
   ;
 
 /* note [flat rules]: every reduction costs the parser about as much as

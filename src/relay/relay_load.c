@@ -513,8 +513,8 @@ static void parse_tables_free(RelayParser *ps)
     vec_free(&ps->late);
     vec_free(&ps->operands);
     keymap_free(&ps->literals);
-    keymap_free(&ps->annot_types);
-    strbuf_free(&ps->annot_text);
+    span_cache_free(&ps->annot_types);
+    span_cache_free(&ps->types);
     free(ps->literal_values);
     ps->literal_values = NULL;
 }

@@ -28,6 +28,15 @@ typedef struct OpenBracket {
 
 struct RelayParser;
 
+/* A parameter of a PARAMS token (note [def parameters] in
+ * relay_load_params.c): "%name", its type's text and its annotation
+ * (len 0: none). */
+typedef struct ParamText {
+    RelayText name;
+    RelayText type;
+    RelayText annot;
+} ParamText;
+
 /* The scanner's state (flex "extra"). */
 typedef struct RelayLexer {
     VEC(OpenBracket) open; /* brackets not closed yet, innermost last */
@@ -44,6 +53,9 @@ typedef struct RelayLexer {
     uint32_t bind_end;   /* and where it ends (after its '(') */
     uint32_t names_at;   /* where the last NAMES scanned starts */
     VEC(RelayText) items; /* the last NAMES token's items, in order */
+    bool def_head;     /* a "def" was returned, its '(' not yet */
+    bool def_opened;   /* the last token was that '(' (PARAMS may follow) */
+    VEC(ParamText) params; /* the last PARAMS token's parameters */
     RelayText tok;     /* the last match: the parser's lookahead when it
                           reports an error; at the end, a point (len 0) */
     RelayText last_text; /* the last match that is not white space */
@@ -68,6 +80,9 @@ void relay_lexer_free(RelayLexer *lx);
 uint32_t relay_scan_bind(RelayLexer *lx, uint32_t off);
 uint32_t relay_scan_names(RelayLexer *lx, uint32_t off);
 uint32_t relay_scan_semicolon(const RelayLexer *lx, uint32_t off);
+/* The length of PARAMS (a def's parameters and the ')', note [def
+ * parameters]) at byte off, or 0; sets lx->params. */
+uint32_t relay_scan_params(RelayLexer *lx, uint32_t off);
 /* The lines and columns of a token, as a diagnostic underlines it: a
  * token spanning lines (a comment, the metadata section) by its first
  * byte; len 0 is the point before off. */
@@ -177,6 +192,29 @@ typedef struct CachedName {
     uint32_t len;    /* its bytes */
 } CachedName;
 
+/* A text of the model found again by its bytes (note [span caches] in
+ * relay_load_spans.c): a parameter's type, or the type in an
+ * annotation. */
+typedef struct SpanEntry {
+    const char *text;       /* its bytes: the source's, or interned */
+    uint32_t len;           /* how many */
+    const graft_type *type; /* the type it is or names, or NULL */
+    const char *comment;    /* a type in an annotation: the interned
+                               comment "/ * ty=" text " * /", or NULL */
+} SpanEntry;
+
+typedef struct SpanCache {
+    KeyMap index;            /* the key of a text's bytes -> its entry */
+    VEC(SpanEntry) entries;
+} SpanCache;
+
+/* The entry of the len bytes at s, or NULL; *key is what to put a new
+ * one under.  Pointers into the cache hold until the next put. */
+SpanEntry *span_cache_get(SpanCache *c, const char *s, uint32_t len, uint64_t *key);
+/* Keeps a copy of e under key, unless another text holds the key. */
+void span_cache_put(SpanCache *c, uint64_t key, const SpanEntry *e);
+void span_cache_free(SpanCache *c);
+
 /* The parser's state, passed to every action. */
 typedef struct RelayParser {
     const Source *src;   /* text being parsed */
@@ -205,8 +243,10 @@ typedef struct RelayParser {
     size_t line;         /* index of the line load_at found last */
     bool have_def;       /* a "def" was read */
     RelayText first_def; /* where the first "def" names its function */
-    KeyMap annot_types;  /* interned annotation -> its Type (or 0) */
-    StrBuf annot_text;   /* the annotation being set (note [annotation cache]) */
+    SpanCache annot_types; /* annotations' types by their "ty=" part's
+                            bytes (note [annotation cache]) */
+    SpanCache types;     /* parameters' types and the tensors of annotations'
+                            by their text's bytes (note [span caches]) */
     KeyMap literals;     /* interned spelling -> index in literal_values */
     LiteralValue *literal_values; /* literals converted so far */
     size_t nliterals;    /* entries in literal_values */
@@ -306,6 +346,13 @@ graft_node *load_fn_call_names(RelayParser *ps, graft_node *callee, RelayText na
 graft_node *load_paren_names(RelayParser *ps, RelayText names);
 /* NAMES as a def's or fn's parameters, pushed as load_push_node does. */
 bool load_param_names(RelayParser *ps, RelayText names);
+/* The last PARAMS token's parameters (relay_load_params.c), pushed so. */
+bool load_params(RelayParser *ps);
+
+/* The type TVM's text s (n bytes: the "ty=" part of an annotation)
+ * names, as graph_annotation_type makes it, when it is of the forms
+ * relay_load_types.c reads (note [types in annotations]); else NULL. */
+const graft_type *load_ty_type(RelayParser *ps, const char *s, size_t n);
 
 /* ---- binding lines read by hand (relay_load_line.c) ---- */
 

@@ -107,6 +107,16 @@ static inline Bytes scan_literal(Bytes s)
     return end == p || is_suffix(p, end, whole) ? end : NULL;
 }
 
+/* A comment at s, "/ *" to the first "* /": its end, or NULL (none, or
+ * not closed). */
+static inline Bytes scan_comment(Bytes s)
+{
+    if (s[0] != '/' || s[1] != '*')
+        return NULL;
+    const char *close = strstr((const char *)s + 2, "*/");
+    return close ? (Bytes)close + 2 : NULL;
+}
+
 /* "%N = KEYWORD(" is not a call: the short tokens read it. */
 static inline bool is_keyword(Bytes s, size_t n)
 {

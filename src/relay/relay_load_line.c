@@ -51,15 +51,6 @@ static RelayText span(const RelayParser *ps, Bytes s, Bytes end)
     return (RelayText){(uint32_t)(s - text), (uint32_t)(end - s)};
 }
 
-/* A comment at s, "/ *" to "* /": its end, or NULL. */
-static Bytes comment(Bytes s)
-{
-    if (s[0] != '/' || s[1] != '*')
-        return NULL;
-    const char *close = strstr((const char *)s + 2, "*/");
-    return close ? (Bytes)close + 2 : NULL;
-}
-
 /* Layout, then an annotation if one is there (*annot, else len 0), then
  * layout: the end, or NULL at a comment that is not one. */
 static Bytes annotation(const RelayParser *ps, Bytes s, RelayText *annot)
@@ -68,7 +59,7 @@ static Bytes annotation(const RelayParser *ps, Bytes s, RelayText *annot)
     *annot = (RelayText){0, 0};
     if (*s != '/')
         return s;
-    Bytes end = comment(s);
+    Bytes end = scan_comment(s);
     if (!end)
         return NULL;
     *annot = span(ps, s, end);

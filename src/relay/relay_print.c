@@ -67,13 +67,12 @@ static void printer_init(Printer *p, const graft_graph *g)
     memcpy(p->next_text, "%0", 2);
     p->next_len = 2;
     graph_arrays_build(g, &p->ga);
-    size_t n = graph_node_count(g) ? graph_node_count(g) : 1;
-    p->off = xmalloc(n * sizeof(size_t)); /* set when a text is kept */
-    p->len = xmalloc(n * sizeof(size_t));
-    p->temp = xmalloc(n * sizeof *p->temp); /* set by bind */
-    p->visited = xcalloc(n, 1);
-    p->stack = xmalloc(n * sizeof(uint32_t));
+    /* first: its table is freed before the arrays per node id are made
+     * (note [printer memory] in relay_print_impl.h) */
     var_names_init(&p->names, &p->ga);
+    size_t n = graph_node_count(g) ? graph_node_count(g) : 1;
+    p->text = xmalloc(n * sizeof *p->text); /* set when a text is kept or bound */
+    p->visited = xcalloc(n, 1);
 }
 
 static void printer_free(Printer *p)
@@ -87,11 +86,9 @@ static void printer_free(Printer *p)
         free(p->scratch.items[i]);
     }
     vec_free(&p->scratch);
-    free(p->off);
-    free(p->len);
-    free(p->temp);
+    free(p->text);
     free(p->visited);
-    free(p->stack);
+    vec_free(&p->stack);
     var_names_free(&p->names);
     graph_arrays_free(&p->ga);
     adt_table_free(p->adts);
@@ -213,7 +210,7 @@ uint32_t *relay_temp_numbers(const graft_graph *g)
     strbuf_free(&out);
     uint32_t *temps = xmalloc((graph_node_count(g) ? graph_node_count(g) : 1) * sizeof *temps);
     for (uint32_t i = 0; i < graph_node_count(g); i++)
-        temps[i] = p.visited[i] == VISIT_BOUND ? temp_number(&p.temp[i]) : NO_TEMP;
+        temps[i] = p.visited[i] == VISIT_BOUND ? temp_number(&p.text[i].temp) : NO_TEMP;
     printer_free(&p);
     return temps;
 }

@@ -31,6 +31,32 @@ typedef struct TempText {
     char b[12];
 } TempText;
 
+/* note [printer memory]: what the printer keeps per node id beside its
+ * visit state is 16 bytes: a kept text's place and length (a constant's
+ * reference in consts, a scope-holding text in pending) or, for a call,
+ * tuple or getitem, the most its text takes (note [one reservation]);
+ * and once the node is bound (VISIT_BOUND), its temp's text in the same
+ * bytes, since its own text is printed then and never read again (the
+ * place of a text in pending is kept on the stack too, for dropping it).
+ * The names' check (note [distinct names] in relay_names.c), whose table
+ * holds every variable, is done before these arrays are made, so the
+ * two peaks do not add up.  The walk's arrays (GraphArrays) are the
+ * rest: 17 bytes per id and 4 per operand here, against 33 bytes per id
+ * in three arrays and a stack slot per id before. */
+typedef union NodeText {
+    struct {
+        size_t off; /* a kept text's offset in pending (a constant's in consts) */
+        size_t len; /* its length, or a call's, tuple's or getitem's bound */
+    } kept;
+    TempText temp; /* once VISIT_BOUND */
+} NodeText;
+
+/* A text waiting in pending (note [pending texts]) and where it starts. */
+typedef struct PendingText {
+    uint32_t id;
+    size_t off;
+} PendingText;
+
 /* A node's leaf-visit state (note [temp numbering]): not visited;
  * visited, its text not printed yet (note [texts written once]);
  * printed; printed in its binding line, and only then is its temp set.
@@ -52,19 +78,15 @@ enum { OP_LEN_BITS = 6 }; /* 64 op names' lengths kept (op_len) */
 typedef struct Printer {
     const graft_graph *g;     /* graph being printed */
     GraphArrays ga;     /* its nodes as arrays (note [compact walk]) */
-    TempText *temp;     /* per node id: its temp once VISIT_BOUND (note
-                           [temp texts]) */
+    NodeText *text;     /* per node id: its text's place or bound, then
+                           its temp (note [printer memory]) */
     uint8_t *visited;   /* per node id: VISIT_NOT, VISIT_TEXT or VISIT_USED */
     char next_text[11]; /* its text, "%N" (note [counted temps]) */
     uint8_t next_len;   /* the text's length */
     StrBuf pending;     /* texts of functions, lets, ifs and matches */
-    size_t *off;        /* per node id: its text's offset in pending (a
-                           constant's: in consts) */
-    size_t *len;        /* per node id: its text's length in pending or
-                           consts, or for a call, tuple or getitem, the
-                           most it takes (note [one reservation]) */
-    uint32_t *stack;    /* ids whose texts are in pending, in order */
-    size_t nstack;      /* entries in stack */
+    VEC(PendingText) stack; /* the texts in pending, in order: as many
+                           as scopes nested in one another, not a slot
+                           per node */
     StrBuf *lines;      /* binding lines of the current scope */
     int level;          /* nesting of the current scope (@main's body: 1) */
     uint32_t root;      /* the expression being printed inline (a scope's
@@ -155,7 +177,7 @@ GRAFT_HOT size_t printer_text_max(Printer *p, uint32_t id)
 {
     bool op = p->ga.kind[id] == NODE_CALL &&
               !((p->ga.flags[id] & NODE_HAS_CALLEE) && p->ga.start[id] < p->ga.start[id + 1]);
-    return p->len[id] + (op ? op_len(p, p->ga.str[id]) : 0);
+    return p->text[id].kept.len + (op ? op_len(p, p->ga.str[id]) : 0);
 }
 
 /* The length of variable v's printed name with its "%" (given now when

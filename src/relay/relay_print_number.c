@@ -74,8 +74,8 @@ static void keep_const(Printer *p, uint32_t m)
     if (has_comment(p, m))
         c = printer_comment(p, m);
     char *at = out_room(&p->consts, n + c.len);
-    p->off[m] = p->consts.len;
-    p->len[m] = n + c.len;
+    p->text[m].kept.off = p->consts.len;
+    p->text[m].kept.len = n + c.len;
     p->consts.len = (size_t)(printer_write_comment(write_mem(at, value, n), &c) - p->consts.data);
     p->visited[m] = VISIT_USED;
 }
@@ -108,7 +108,7 @@ GRAFT_HOT size_t resolve_operand(Printer *p, uint32_t m)
     case NODE_CONST:
         if (p->visited[m] == VISIT_NOT)
             keep_const(p, m);
-        return p->len[m];
+        return p->text[m].kept.len;
     case NODE_GLOBAL: return 1 + strlen(p->ga.str[m]);
     case NODE_OPREF: return strlen(p->ga.str[m]);
     default:
@@ -140,7 +140,7 @@ static void resolve_kids(Printer *p, uint32_t id)
         most += resolve_operand(p, *a);
     if (callee)
         most += resolve_operand(p, *k);
-    p->len[id] = most;
+    p->text[id].kept.len = most;
 }
 
 /* note [counted temps]: temps are given in increasing order, so the next
@@ -165,8 +165,6 @@ static void count_on(Printer *p)
 static void bind(Printer *p, uint32_t id)
 {
     StrBuf *lines = p->lines;
-    memcpy(p->temp[id].b, p->next_text, sizeof p->next_text);
-    p->temp[id].b[11] = (char)p->next_len;
     Comment c;
     bool commented = has_comment(p, id);
     if (commented)
@@ -181,6 +179,9 @@ static void bind(Printer *p, uint32_t id)
     if (commented)
         at = printer_write_comment(at, &c);
     lines->len = (size_t)(write_lit(at, ";\n") - lines->data);
+    /* the text is printed: its temp takes its place (note [printer memory]) */
+    memcpy(p->text[id].temp.b, p->next_text, sizeof p->next_text);
+    p->text[id].temp.b[11] = (char)p->next_len;
     count_on(p);
     p->visited[id] = VISIT_BOUND;
     drain(p);
@@ -193,12 +194,12 @@ static void bind(Printer *p, uint32_t id)
  * its size. */
 static void keep_text(Printer *p, uint32_t id, const StrBuf *text)
 {
-    while (p->nstack && p->visited[p->stack[p->nstack - 1]] >= VISIT_USED)
-        p->pending.len = p->off[p->stack[--p->nstack]];
-    p->off[id] = p->pending.len;
-    p->len[id] = text->len;
+    while (p->stack.len && p->visited[p->stack.items[p->stack.len - 1].id] >= VISIT_USED)
+        p->pending.len = vec_pop(&p->stack).off;
+    vec_push(&p->stack, ((PendingText){id, p->pending.len}));
+    p->text[id].kept.off = p->pending.len;
+    p->text[id].kept.len = text->len;
     out_mem(&p->pending, text->data ? text->data : "", text->len);
-    p->stack[p->nstack++] = id;
     p->visited[id] = VISIT_TEXT;
 }
 

@@ -217,8 +217,9 @@ GRAFT_HOT char *write_ref(Printer *p, char *at, uint32_t m)
         *at = '@';
         return write_mem(at + 1, p->ga.str[m], strlen(p->ga.str[m]));
     case NODE_OPREF: return write_mem(at, p->ga.str[m], strlen(p->ga.str[m]));
-    case NODE_CONST: return write_mem(at, p->consts.data + p->off[m], p->len[m]);
-    default: return write_temp_text(at, &p->temp[m]);
+    case NODE_CONST:
+        return write_mem(at, p->consts.data + p->text[m].kept.off, p->text[m].kept.len);
+    default: return write_temp_text(at, &p->text[m].temp);
     }
 }
 
@@ -299,7 +300,8 @@ GRAFT_HOT char *write_text(Printer *p, char *at, uint32_t id)
         at = write_ref(p, at, *k);
         *at++ = '.';
         return write_i64(at, node_index(node_of(p, id)));
-    default: return write_mem(at, p->pending.data + p->off[id], p->len[id]);
+    default:
+        return write_mem(at, p->pending.data + p->text[id].kept.off, p->text[id].kept.len);
     }
 }
 

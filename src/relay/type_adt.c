@@ -26,14 +26,54 @@ static const Adt *find_adt(const AdtTable *t, const char *name, size_t len)
     return NULL;
 }
 
-const Ctor *adt_find_ctor(const AdtTable *t, const char *name, size_t len)
+/* note [constructors by name]: model_check asks of every op call whether
+ * its op is a constructor (adt_is_constructor), and TVM's models declare
+ * some sixty (the tensor_* types of its Prelude, printed in every
+ * corpus model), so a search in order cost about a thousand
+ * instructions a call.  Once a table's constructors are all read they are
+ * found by a hash of the name's bytes (note [one string hash] in
+ * keymap.h) and one compare; the first declared of a name wins, as in
+ * the search, and a hash two names share is left to the search. */
+enum { SHARED_HASH = -1 };
+
+static uint64_t ctor_key(const char *name, size_t len)
 {
-    /* the first byte first: every op call of a model asks (model_check) */
+    return hash_bytes(name, len, 0) | 1; /* 0 is KeyMap's empty key */
+}
+
+static const Ctor *find_in_order(const AdtTable *t, const char *name, size_t len)
+{
     for (size_t i = 0; i < t->ctors.len; i++)
-        if (len && t->ctors.items[i].name[0] == name[0] &&
+        if (t->ctors.items[i].name[0] == name[0] &&
             strncmp(t->ctors.items[i].name, name, len) == 0 && t->ctors.items[i].name[len] == '\0')
             return &t->ctors.items[i];
     return NULL;
+}
+
+static void index_ctors(AdtTable *t)
+{
+    for (size_t i = 0; i < t->ctors.len; i++) {
+        const char *name = t->ctors.items[i].name;
+        int64_t *at = keymap_put(&t->by_name, ctor_key(name, strlen(name)), (int64_t)i);
+        if (*at >= 0 && strcmp(t->ctors.items[*at].name, name) != 0)
+            *at = SHARED_HASH;
+    }
+    t->indexed = true;
+}
+
+const Ctor *adt_find_ctor(const AdtTable *t, const char *name, size_t len)
+{
+    if (!len)
+        return NULL;
+    if (!t->indexed)
+        return find_in_order(t, name, len);
+    const int64_t *at = keymap_get(&t->by_name, ctor_key(name, len));
+    if (!at)
+        return NULL;
+    if (*at == SHARED_HASH)
+        return find_in_order(t, name, len);
+    const Ctor *c = &t->ctors.items[*at];
+    return strncmp(c->name, name, len) == 0 && c->name[len] == '\0' ? c : NULL;
 }
 
 static int param_index(const Adt *adt, const char *name, size_t len)
@@ -316,6 +356,7 @@ AdtTable *adt_table_new(const graft_graph *g)
     const char *at;
     for (size_t i = 0; i < t->adts.len; i++)
         add_ctors(t, &t->adts.items[i], &at);
+    index_ctors(t);
     return t;
 }
 
@@ -345,5 +386,6 @@ void adt_table_free(AdtTable *t)
     arena_free(t->arena);
     vec_free(&t->adts);
     vec_free(&t->ctors);
+    keymap_free(&t->by_name);
     free(t);
 }

@@ -54,6 +54,9 @@ struct AdtTable {
     Arena *arena;
     VEC(Adt) adts;
     VEC(Ctor) ctors;
+    KeyMap by_name;  /* a constructor name's key -> its first index
+                        (note [constructors by name] in type_adt.c) */
+    bool indexed;    /* by_name holds every constructor */
 };
 
 typedef struct Scan {

@@ -1,0 +1,220 @@
+/* relay_load_params.c - a def's parameters read by hand (note [def
+ * parameters]): the scanner's PARAMS token, and the parameters it holds
+ * made with their types found by the types' text. */
+#include "relay_load.h"
+#include "relay_load_bytes.h"
+
+#include <stdlib.h>
+
+/* note [def parameters]: after the binding lines (note [binding lines]
+ * in relay_load_line.c), what is left of a model's text is mostly its
+ * def's line: TVM prints every weight as a parameter,
+ *
+ *   def @main(%input: Tensor[(1, 3, 224, 224), float32] / * ty=... * /,
+ *             %conv.weight: Tensor[(64, 3, 7, 7), float32] / * ... * /, ...)
+ *
+ * a dozen tokens and parser steps a parameter (densenet121: 193 KB of
+ * text for 433 op nodes).  So the first attempt at a model (note [long
+ * tokens] in grammar/relay_lex.l) reads a def's whole parameter list,
+ * after "def @NAME(" or "def @NAME[A, B](", as one token, PARAMS: each
+ * parameter "%name", then optionally ": " and a type of the two forms TVM
+ * writes for tensors (a dtype, "Tensor[(dims), dtype]"), then optionally
+ * its annotation; a ',' between them and the ')' after.  Each part is
+ * checked against the pattern the scanner matches it with; anything else
+ * (another type, an attribute, a comment that is layout, a dimension too
+ * long to read here) leaves the list to the other tokens.  The grammar's
+ * action (load_params) then makes each parameter with the parser's own
+ * actions (load_param, and for a type not seen before load_dtype or
+ * load_push_dim and load_tensor_type), so it is the node the tokens
+ * would make.  A type is found by its text's bytes (note [span caches] in
+ * relay_load_spans.c): a model has few distinct ones.  An error in a
+ * parameter (a duplicate name) fails the first attempt, and the second,
+ * with tokens only, reports it. */
+
+enum { MAX_DIM_DIGITS = 18 }; /* below 2^63: read without overflow */
+
+static RelayText text_of(Bytes text, Bytes s, Bytes end)
+{
+    return (RelayText){(uint32_t)(s - text), (uint32_t)(end - s)};
+}
+
+/* A dtype at s, IDENT ("." IDENT)* as the IDENT token, not a word the
+ * scanner makes another token of ("fn", "None", "type" ...): its end,
+ * or NULL. */
+static Bytes dtype_end(Bytes s)
+{
+    if (!is(*s, IDSTART))
+        return NULL;
+    Bytes start = s;
+    for (;;) {
+        s = skip(s + 1, IDENT);
+        if (*s != '.' || !is(s[1], IDSTART))
+            break;
+        s++;
+    }
+    size_t n = (size_t)(s - start);
+    bool type_word = n == 4 && memcmp(start, "type", 4) == 0; /* a TYPEDEF may start so */
+    return is_keyword(start, n) || type_word ? NULL : s;
+}
+
+/* A dimension at s, '?' or up to MAX_DIM_DIGITS digits: its end, or NULL. */
+static Bytes dim_end(Bytes s)
+{
+    if (*s == '?')
+        return s + 1;
+    Bytes end = skip(s, DIGIT);
+    return end > s && end - s <= MAX_DIM_DIGITS ? end : NULL;
+}
+
+/* "[(dims), dtype]" at s, after "Tensor": its end, or NULL. */
+static Bytes tensor_end(Bytes s)
+{
+    s = skip(s, LAYOUT);
+    if (*s != '[')
+        return NULL;
+    s = skip(s + 1, LAYOUT);
+    if (*s != '(')
+        return NULL;
+    s = skip(s + 1, LAYOUT);
+    while (*s != ')') {
+        if (!(s = dim_end(s)))
+            return NULL;
+        s = skip(s, LAYOUT);
+        if (*s == ',' && *skip(s + 1, LAYOUT) != ')') /* "(1, )" is no list of dims */
+            s = skip(s + 1, LAYOUT);
+        else if (*s != ')')
+            return NULL;
+    }
+    s = skip(s + 1, LAYOUT);
+    if (*s != ',' || !(s = dtype_end(skip(s + 1, LAYOUT))))
+        return NULL;
+    s = skip(s, LAYOUT);
+    return *s == ']' ? s + 1 : NULL;
+}
+
+/* A parameter's type at s, a dtype or "Tensor[(dims), dtype]": its
+ * end, or NULL. */
+static Bytes type_end(Bytes s)
+{
+    Bytes end = dtype_end(s);
+    if (!end)
+        return NULL;
+    if (end - s == 6 && memcmp(s, "Tensor", 6) == 0 && *skip(end, LAYOUT) == '[')
+        return tensor_end(end);
+    return *skip(end, LAYOUT) == '[' ? NULL : end; /* "List[...]": the tokens read it */
+}
+
+/* The LOCAL token at s, "%" [A-Za-z_] (NAMEC | ":"+ NAMEC)*: its end,
+ * before a ':' that no NAMEC follows ("%x: T"). */
+static Bytes local_end(Bytes s)
+{
+    s = skip(s + 2, NAMEC);
+    for (;;) {
+        Bytes colons = s;
+        while (*colons == ':')
+            colons++;
+        if (colons == s || !is(*colons, NAMEC))
+            return s;
+        s = skip(colons, NAMEC);
+    }
+}
+
+/* One parameter at s into *p: its end and the layout after it, or NULL. */
+static Bytes param(Bytes text, Bytes s, ParamText *p)
+{
+    Bytes name = skip(s, LAYOUT);
+    if (*name != '%' || !is(name[1], IDSTART))
+        return NULL;
+    s = local_end(name);
+    *p = (ParamText){text_of(text, name, s), {0, 0}, {0, 0}};
+    s = skip(s, LAYOUT);
+    if (*s == ':') {
+        Bytes type = skip(s + 1, LAYOUT);
+        if (!(s = type_end(type)))
+            return NULL;
+        p->type = text_of(text, type, s);
+        s = skip(s, LAYOUT);
+    }
+    if (*s == '/') {
+        Bytes end = scan_comment(s);
+        if (!end)
+            return NULL;
+        p->annot = text_of(text, s, end);
+        s = skip(end, LAYOUT);
+    }
+    return s;
+}
+
+uint32_t relay_scan_params(RelayLexer *lx, uint32_t off)
+{
+    Bytes text = (Bytes)lx->src->text, s = text + off;
+    lx->params.len = 0;
+    for (;;) {
+        vec_reserve(&lx->params, lx->params.len + 1);
+        if (!(s = param(text, s, &lx->params.items[lx->params.len++])))
+            return 0;
+        if (*s == ')')
+            return (uint32_t)(s + 1 - (text + off));
+        if (*s++ != ',')
+            return 0;
+    }
+}
+
+/* ---- the parameters made ---- */
+
+/* Whether type_end read "Tensor[...]" (a dtype named "Tensor2" is not). */
+static bool is_tensor(Bytes s, uint32_t len)
+{
+    return len > 6 && memcmp(s, "Tensor", 6) == 0 && (is(s[6], LAYOUT) || s[6] == '[');
+}
+
+/* The type type_end read at t, made as the grammar's actions make it. */
+static const graft_type *make_type(RelayParser *ps, RelayText t)
+{
+    Bytes text = (Bytes)ps->src->text, s = text + t.off;
+    if (!is_tensor(s, t.len))
+        return load_dtype(ps, t);
+    RelayText tensor = {t.off, 6};
+    size_t mark = load_mark(ps);
+    s = skip(skip(skip(s + 6, LAYOUT) + 1, LAYOUT) + 1, LAYOUT); /* past "[(" */
+    while (*s != ')') {
+        Bytes end = dim_end(s);
+        load_push_dim(ps, text_of(text, s, end));
+        s = skip(end, LAYOUT);
+        if (*s == ',')
+            s = skip(s + 1, LAYOUT);
+    }
+    Bytes dtype = skip(skip(s + 1, LAYOUT) + 1, LAYOUT); /* past "), " */
+    return load_tensor_type(ps, tensor, mark, text_of(text, dtype, dtype_end(dtype)));
+}
+
+/* Parameter type t's type: found by its bytes, or made and kept. */
+static const graft_type *param_type(RelayParser *ps, RelayText t)
+{
+    const char *text = load_text(ps, t);
+    uint64_t key;
+    const SpanEntry *known = span_cache_get(&ps->types, text, t.len, &key);
+    if (known)
+        return known->type;
+    SpanEntry made = {text, t.len, make_type(ps, t), NULL};
+    span_cache_put(&ps->types, key, &made);
+    return made.type;
+}
+
+bool load_params(RelayParser *ps)
+{
+    const ParamText *p = ps->lexer->params.items;
+    size_t n = ps->lexer->params.len;
+    /* the stack and the names' table take them all at once */
+    vec_reserve(&ps->items, ps->items.len + n);
+    keymap_reserve(&ps->keys, n);
+    for (size_t i = 0; i < n; i++) {
+        const graft_type *type = p[i].type.len ? param_type(ps, p[i].type) : NULL;
+        RelayText annot = p[i].annot;
+        graft_node *v = load_param(ps, p[i].name, type, annot.len ? &annot : NULL);
+        if (!v)
+            return false;
+        load_push_node(ps, v);
+    }
+    return true;
+}
