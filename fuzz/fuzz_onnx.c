@@ -10,7 +10,9 @@
  * [bytes in place] in onnx_decode.h, against protobuf-c's: their packed
  * bytes equal), it is written, the written bytes read again without a
  * diagnostic, and writing that gives the same bytes (what graft writes is
- * canonical, note [onnx bytes] in onnx_model.h). */
+ * canonical, note [onnx bytes] in onnx_model.h); written with the spans
+ * of its canonical messages copied (note [canonical spans] in
+ * src/onnx/onnx_span.h) it is the same bytes again. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,17 +20,33 @@
 #include "fuzz.h"
 #include "onnx_model.h"
 
-/* The model written into memory (malloc'd, *len bytes). */
-static char *write_model(const Onnx__ModelProto *m, size_t *len)
+/* The model written into memory (malloc'd, *len bytes), its canonical
+ * messages copied from the bytes it was read from when spans. */
+static char *write_model_as(const Onnx__ModelProto *m, bool spans, size_t *len)
 {
     char *bytes = NULL;
     FILE *mem = open_memstream(&bytes, len);
     if (!mem)
         out_of_memory();
-    if (!onnx_model_write(m, mem))
+    if (!(spans ? onnx_model_write_from(m, m, mem) : onnx_model_write(m, mem)))
         fuzz_fail("writing a model into memory failed");
     fclose(mem);
     return bytes;
+}
+
+static char *write_model(const Onnx__ModelProto *m, size_t *len)
+{
+    return write_model_as(m, false, len);
+}
+
+/* Writing with spans gives bytes, len. */
+static void check_spans(const Onnx__ModelProto *m, const char *bytes, size_t len)
+{
+    size_t spanned_len;
+    char *spanned = write_model_as(m, true, &spanned_len);
+    if (spanned_len != len || memcmp(bytes, spanned, len) != 0)
+        fuzz_fail("written with spans, %zu bytes, not the %zu encoded", spanned_len, len);
+    free(spanned);
 }
 
 /* One line "fuzz.onnx: error: byte N: MESSAGE", N <= size; or graph
@@ -109,6 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_as_protobuf_c(data, size, m);
         size_t len;
         char *bytes = write_model(m, &len);
+        check_spans(m, bytes, len);
         check_canonical(bytes, len);
         free(bytes);
     }

@@ -50,7 +50,7 @@ static ProtobufCMessage *decode_checked(const ProtobufCMessageDescriptor *desc, 
                                         size_t len, Arena *arena)
 {
     ProtobufCMessage *got = arena_alloc(arena, desc->sizeof_message);
-    onnx_decode(desc, bytes, len, arena, got);
+    onnx_decode(desc, bytes, len, arena, NULL, got);
     ProtobufCMessage *want = protobuf_c_message_unpack(desc, NULL, len, bytes);
     ck_assert_ptr_nonnull(want);
     assert_same_packed(got, want);

@@ -27,11 +27,15 @@
 #include <protobuf-c/protobuf-c.h>
 
 #include "arena.h"
+#include "keymap.h"
 
 /* Decodes data[0..len), which onnx_wire_check passed as a message of type
  * desc, into msg (desc->sizeof_message bytes, zeroed); what msg points to
- * is allocated in arena, or is data itself, which must outlive msg. */
+ * is allocated in arena, or is data itself, which must outlive msg.  When
+ * spans is not NULL, each message decoded whose bytes the encoder would
+ * write again is mapped there to its OnnxSpan (note [canonical spans] in
+ * onnx_span.h), allocated in arena. */
 void onnx_decode(const ProtobufCMessageDescriptor *desc, uint8_t *data, size_t len,
-                 Arena *arena, ProtobufCMessage *msg);
+                 Arena *arena, KeyMap *spans, ProtobufCMessage *msg);
 
 #endif

@@ -413,7 +413,7 @@ bool onnx_export(OnnxModel *m, FILE *out, bool text, graft_diag *d)
         if (ok && text) /* a failed write: the caller's commit reports it */
             onnx_text_print(&model, out);
         else if (ok)
-            onnx_model_write(&model, out);
+            onnx_model_write_from(&model, m->proto, out); /* note [canonical spans] */
         free(graph.value_info);
         free(model.functions != m->proto->functions ? model.functions : NULL);
         free(model.opset_import != m->proto->opset_import ? model.opset_import : NULL);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "keymap.h"
 #include "onnx_check.h"
 #include "onnx_decode.h"
 #include "onnx_encode.h"
@@ -19,10 +20,12 @@
  * whole model goes with its arena.  Its bytes fields point into the file's
  * bytes (note [bytes in place] in onnx_decode.h), which the model owns.
  * Both are found from the model through a header placed before the
- * ModelProto. */
+ * ModelProto, and so are the spans of its canonical messages (note
+ * [canonical spans] in onnx_span.h). */
 typedef struct ModelHeader {
     Arena *arena;
     uint8_t *bytes; /* the file's, malloc'd */
+    KeyMap spans;   /* decoded message -> its OnnxSpan in bytes */
     _Alignas(16) unsigned char model[];
 } ModelHeader;
 
@@ -31,15 +34,19 @@ static ModelHeader *model_header(Onnx__ModelProto *model)
     return (ModelHeader *)((unsigned char *)model - offsetof(ModelHeader, model));
 }
 
+static const ModelHeader *model_header_const(const Onnx__ModelProto *model)
+{
+    return (const ModelHeader *)((const unsigned char *)model - offsetof(ModelHeader, model));
+}
+
 /* Checked bytes decoded into a new arena; the model owns bytes. */
 static Onnx__ModelProto *decode_into_arena(uint8_t *bytes, size_t len)
 {
     Arena *arena = arena_new();
     ModelHeader *h = arena_alloc(arena, sizeof *h + sizeof(Onnx__ModelProto));
-    h->arena = arena;
-    h->bytes = bytes;
+    *h = (ModelHeader){.arena = arena, .bytes = bytes};
     Onnx__ModelProto *model = (Onnx__ModelProto *)h->model;
-    onnx_decode(&onnx__model_proto__descriptor, bytes, len, arena, &model->base);
+    onnx_decode(&onnx__model_proto__descriptor, bytes, len, arena, &h->spans, &model->base);
     return model;
 }
 
@@ -90,7 +97,13 @@ Onnx__ModelProto *onnx_model_read_taking(Source *src, const graft_limits *limits
 
 bool onnx_model_write(const Onnx__ModelProto *model, FILE *out)
 {
-    return onnx_encode_file(&model->base, out);
+    return onnx_encode_file(&model->base, NULL, out);
+}
+
+bool onnx_model_write_from(const Onnx__ModelProto *model, const Onnx__ModelProto *read,
+                           FILE *out)
+{
+    return onnx_encode_file(&model->base, &model_header_const(read)->spans, out);
 }
 
 void onnx_model_free(Onnx__ModelProto *model)
@@ -99,6 +112,7 @@ void onnx_model_free(Onnx__ModelProto *model)
         return;
     ModelHeader *h = model_header(model);
     uint8_t *bytes = h->bytes;
+    keymap_free(&h->spans);
     arena_free(h->arena); /* h with it */
     free(bytes);
 }

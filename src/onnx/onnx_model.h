@@ -64,6 +64,13 @@ Onnx__ModelProto *onnx_model_adopt(uint8_t *bytes, size_t len, const char *name,
  * outfile_commit reports it). */
 bool onnx_model_write(const Onnx__ModelProto *model, FILE *out);
 
+/* The same, for a model that shares messages with read, a model this file
+ * read (or read itself): those read from canonical bytes are written as
+ * their bytes, not encoded again (note [canonical spans] in onnx_span.h);
+ * the output is onnx_model_write's, byte for byte. */
+bool onnx_model_write_from(const Onnx__ModelProto *model, const Onnx__ModelProto *read,
+                           FILE *out);
+
 void onnx_model_free(Onnx__ModelProto *model);
 
 /* Whether the bytes start like an ONNX model: a ModelProto whose first
