@@ -12,13 +12,18 @@
  * diagnostic, and writing that gives the same bytes (what graft writes is
  * canonical, note [onnx bytes] in onnx_model.h); written with the spans
  * of its canonical messages copied (note [canonical spans] in
- * src/onnx/onnx_span.h) it is the same bytes again. */
+ * src/onnx/onnx_span.h) it is the same bytes again.  And the decoder
+ * refuses exactly the inputs the wire check refuses (note [checked as
+ * decoded] in src/onnx/onnx_decode.h). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz.h"
+#include "arena.h"
+#include "onnx_decode.h"
 #include "onnx_model.h"
+#include "onnx_wire.h"
 
 /* The model written into memory (malloc'd, *len bytes), its canonical
  * messages copied from the bytes it was read from when spans. */
@@ -113,8 +118,33 @@ static void check_canonical(const char *bytes, size_t len)
     fuzz_diag_free(&fd);
 }
 
+/* The decoder's checks and the wire check give data one verdict. */
+static void check_decoder_agrees(const uint8_t *data, size_t size)
+{
+    uint64_t depth = limit_or_default(NULL)->onnx_depth;
+    FuzzDiag fd;
+    fuzz_diag_open(&fd);
+    bool wire = onnx_wire_check(data, size, &onnx__model_proto__descriptor, depth,
+                                "fuzz.onnx", fd.diag);
+    fuzz_diag_close(&fd);
+    fuzz_diag_free(&fd);
+    uint8_t *copy = xmalloc(size + 1);
+    if (size)
+        memcpy(copy, data, size);
+    Arena *arena = arena_new();
+    Onnx__ModelProto *m = arena_alloc(arena, sizeof *m);
+    bool decoded = onnx_decode(&onnx__model_proto__descriptor, copy, size, depth, arena, NULL,
+                               &m->base);
+    arena_free(arena);
+    free(copy);
+    if (decoded != wire)
+        fuzz_fail("the decoder %s what the wire check %s", decoded ? "reads" : "refuses",
+                  wire ? "passes" : "refuses");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    check_decoder_agrees(data, size);
     FuzzDiag fd;
     fuzz_diag_open(&fd);
     Onnx__ModelProto *m = onnx_model_unpack(data, size, "fuzz.onnx", NULL, fd.diag);

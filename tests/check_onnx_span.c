@@ -87,7 +87,8 @@ static bool check_model(const char *name, uint8_t *bytes, size_t len, void *ctx)
     Arena *arena = arena_new();
     KeyMap spans = {0};
     Onnx__ModelProto *m = arena_alloc(arena, sizeof *m);
-    onnx_decode(&onnx__model_proto__descriptor, bytes, len, arena, &spans, &m->base);
+    ck_assert(onnx_decode(&onnx__model_proto__descriptor, bytes, len, 100, arena, &spans,
+                          &m->base));
     if (m->graph)
         count_spans(m->graph, &spans, ctx);
     size_t want_len, got_len = 0, streamed_len = 0;
@@ -183,7 +184,7 @@ START_TEST(test_forms)
     Arena *arena = arena_new();
     KeyMap spans = {0};
     ProtobufCMessage *m = arena_alloc(arena, s->desc->sizeof_message);
-    onnx_decode(s->desc, copy, s->len, arena, &spans, m);
+    ck_assert(onnx_decode(s->desc, copy, s->len, 100, arena, &spans, m));
     ck_assert_msg(spanned(&spans, m) == s->canonical, "%s: %s", s->what,
                   s->canonical ? "no span" : "a span");
     size_t want_len, got_len;

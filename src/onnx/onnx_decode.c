@@ -33,9 +33,12 @@ typedef struct Decoder {
     Arena *arena;
     VEC(WireField) fields; /* of the messages being decoded, inner above outer */
     KeyMap *spans;         /* NULL: none noted */
+    uint64_t max_depth;    /* messages nest at most this deep, the root one */
+    uint64_t depth;        /* of the message being decoded, the root's 1 */
+    bool bad;              /* a fault found (note [checked as decoded]) */
 } Decoder;
 
-/* A varint the wire check found whole; bits past 64 are dropped, as
+/* A varint the checks found whole; bits past 64 are dropped, as
  * protobuf-c drops them. */
 static uint64_t read_varint(uint8_t **p)
 {
@@ -47,6 +50,22 @@ static uint64_t read_varint(uint8_t **p)
         if (!(byte & 0x80))
             return v;
     }
+}
+
+/* A varint at *p of at most max bytes (max <= 10) ending before end, into
+ * *v, *p moved past it; false when it is longer or does not end there. */
+static bool take_varint(uint8_t **p, const uint8_t *end, unsigned max, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (unsigned i = 0; i < max && *p < end; i++) {
+        uint8_t byte = *(*p)++;
+        x |= (uint64_t)(byte & 0x7f) << (7 * i);
+        if (!(byte & 0x80)) {
+            *v = x;
+            return true;
+        }
+    }
+    return false;
 }
 
 /* Whether the varint in at[0..n) is in its shortest form, the one the
@@ -66,32 +85,70 @@ static uint64_t read_le(const uint8_t *p, unsigned width)
     return v;
 }
 
-/* The field whose key is at p, inside a message of type msg. */
-static void read_field(const ProtobufCMessageDescriptor *msg, uint8_t *p, WireField *f)
+/* The wire type of a value of type t (a packed run's aside). */
+static uint8_t wire_type_of(ProtobufCType t)
+{
+    if (t == PROTOBUF_C_TYPE_FLOAT)
+        return WIRE_FIXED32;
+    if (t == PROTOBUF_C_TYPE_DOUBLE)
+        return WIRE_FIXED64;
+    bool len = t == PROTOBUF_C_TYPE_STRING || t == PROTOBUF_C_TYPE_BYTES ||
+               t == PROTOBUF_C_TYPE_MESSAGE;
+    return len ? WIRE_LEN : WIRE_VARINT;
+}
+
+/* Whether a known field's key has a wire type its values allow: theirs,
+ * or a packed run of a repeated scalar field. */
+static bool wire_type_fits(const WireField *f)
+{
+    uint8_t want = wire_type_of(f->desc->type);
+    return f->wire_type == want || (f->desc->label == PROTOBUF_C_LABEL_REPEATED &&
+                                    want != WIRE_LEN && f->wire_type == WIRE_LEN);
+}
+
+/* The field whose key is at p, inside a message of type msg that ends at
+ * end; false on a fault the wire check reports (note [checked as
+ * decoded]): a key or varint too long or past the end, a field number
+ * outside 1 to 536870911, a wire type ONNX never uses or the field does
+ * not allow, a value or length past the end. */
+static bool read_field(const ProtobufCMessageDescriptor *msg, uint8_t *p, const uint8_t *end,
+                       WireField *f)
 {
     uint8_t *at = p;
-    uint64_t key = read_varint(&p);
+    uint64_t key, len;
+    if (!take_varint(&p, end, 5, &key) || key >> 3 == 0 || key >> 3 > 536870911)
+        return false;
     f->shortest = shortest_varint(at, (size_t)(p - at));
     f->number = (uint32_t)(key >> 3);
     f->wire_type = (uint8_t)(key & 7);
     f->desc = onnx_wire_field(msg, f->number);
+    if (f->desc && !wire_type_fits(f))
+        return false;
     f->value = f->body = p;
     switch (f->wire_type) {
     case WIRE_VARINT:
-        read_varint(&p);
+        if (!take_varint(&p, end, 10, &len))
+            return false;
         f->len = (size_t)(p - f->body);
         break;
     case WIRE_FIXED64:
     case WIRE_FIXED32:
         f->len = f->wire_type == WIRE_FIXED32 ? 4 : 8;
+        if ((size_t)(end - p) < f->len)
+            return false;
         break;
-    default: /* WIRE_LEN: the only other type the wire check lets through */
-        f->len = (size_t)read_varint(&p);
+    case WIRE_LEN:
+        if (!take_varint(&p, end, 5, &len) || len > (uint64_t)(end - p))
+            return false;
+        f->len = (size_t)len;
         f->body = p;
         f->shortest = f->shortest && shortest_varint(f->value, (size_t)(p - f->value));
         break;
+    default: /* groups (3, 4) and the undefined 6 and 7 */
+        return false;
     }
     f->next = f->body + f->len;
+    return true;
 }
 
 /* note [onnx scalars]: onnx.proto's scalar fields are varints of type
@@ -131,17 +188,24 @@ static bool packed(const WireField *f)
            t != PROTOBUF_C_TYPE_BYTES && t != PROTOBUF_C_TYPE_MESSAGE;
 }
 
-/* How many elements a repeated field's value holds. */
+/* How many elements a repeated field's value holds; (size_t)-1 when a
+ * packed run is not whole: fixed-size values that do not divide it, a
+ * varint longer than 10 bytes or not ending inside it. */
 static size_t element_count(const WireField *f)
 {
     if (!packed(f))
         return 1;
-    if (fixed_width(f->desc->type))
-        return f->len / value_size(f->desc->type);
-    size_t count = 0; /* varints: one ends at each byte below 0x80 */
-    for (size_t i = 0; i < f->len; i++)
-        count += f->body[i] < 0x80;
-    return count;
+    if (fixed_width(f->desc->type)) {
+        size_t width = value_size(f->desc->type);
+        return f->len % width == 0 ? f->len / width : (size_t)-1;
+    }
+    size_t count = 0, run = 0; /* varints: one ends at each byte below 0x80 */
+    for (size_t i = 0; i < f->len && run < 10; i++) {
+        bool ends = f->body[i] < 0x80;
+        count += ends;
+        run = ends ? 0 : run + 1;
+    }
+    return run == 0 ? count : (size_t)-1;
 }
 
 static void *member_at(ProtobufCMessage *msg, unsigned offset)
@@ -188,6 +252,10 @@ static bool put_value(Decoder *dc, const WireField *f, void *member)
         return true;
     case PROTOBUF_C_TYPE_MESSAGE: {
         const ProtobufCMessageDescriptor *sub = f->desc->descriptor;
+        if (dc->depth >= dc->max_depth) { /* nested deeper than --limit onnx-depth */
+            dc->bad = true;
+            return false;
+        }
         ProtobufCMessage *m = arena_alloc(dc->arena, sub->sizeof_message);
         *(ProtobufCMessage **)member = m;
         return decode_message(dc, sub, f->body, f->len, m);
@@ -236,19 +304,6 @@ static bool put_repeated(Decoder *dc, ProtobufCMessage *msg, const WireField *f)
     return canonical;
 }
 
-/* The wire type the encoder writes a value of type t with (a packed
- * field's run aside). */
-static uint8_t written_wire_type(ProtobufCType t)
-{
-    if (t == PROTOBUF_C_TYPE_FLOAT)
-        return WIRE_FIXED32;
-    if (t == PROTOBUF_C_TYPE_DOUBLE)
-        return WIRE_FIXED64;
-    bool len = t == PROTOBUF_C_TYPE_STRING || t == PROTOBUF_C_TYPE_BYTES ||
-               t == PROTOBUF_C_TYPE_MESSAGE;
-    return len ? WIRE_LEN : WIRE_VARINT;
-}
-
 /* Whether known field f, after a field numbered last, has its key where
  * and as the encoder writes it (note [canonical spans]): in number order,
  * the same number again only for the next value of a repeated field that
@@ -262,24 +317,49 @@ static bool field_canonical(const WireField *f, uint32_t last)
         return false;
     if (packs)
         return f->wire_type == WIRE_LEN && f->len > 0;
-    return f->wire_type == written_wire_type(f->desc->type);
+    return f->wire_type == wire_type_of(f->desc->type);
+}
+
+/* Whether f is a singular message field seen before in its message
+ * (note [one occurrence] in onnx_wire.c); seen has bit i for desc's field
+ * i (onnx.proto's messages have fewer than 64 fields). */
+static bool again(const ProtobufCMessageDescriptor *desc, const WireField *f, uint64_t *seen)
+{
+    if (!f->desc || f->desc->type != PROTOBUF_C_TYPE_MESSAGE ||
+        f->desc->label == PROTOBUF_C_LABEL_REPEATED)
+        return false;
+    size_t index = (size_t)(f->desc - desc->fields);
+    uint64_t bit = index < 64 ? UINT64_C(1) << index : 0;
+    bool twice = (*seen & bit) != 0;
+    *seen |= bit;
+    return twice;
 }
 
 /* Reads the keys of the message in data[0..len) onto dc's stack, each
- * repeated field's count into its n_ member; how many are unknown. */
+ * repeated field's count into its n_ member; how many are unknown.  A
+ * fault sets dc->bad. */
 static size_t scan_fields(Decoder *dc, const ProtobufCMessageDescriptor *desc, uint8_t *data,
                           size_t len, ProtobufCMessage *msg)
 {
     size_t unknown = 0;
+    uint64_t seen = 0;
     for (uint8_t *p = data; p < data + len;) {
         vec_reserve(&dc->fields, dc->fields.len + 1);
         WireField *f = &dc->fields.items[dc->fields.len++];
-        read_field(desc, p, f);
+        if (!read_field(desc, p, data + len, f) || again(desc, f, &seen)) {
+            dc->bad = true;
+            return 0;
+        }
         p = f->next;
-        if (!f->desc)
-            unknown++;
-        else if (f->desc->label == PROTOBUF_C_LABEL_REPEATED)
-            *(size_t *)member_at(msg, f->desc->quantifier_offset) += element_count(f);
+        size_t count = f->desc && f->desc->label == PROTOBUF_C_LABEL_REPEATED ?
+                           element_count(f) : 0;
+        if (count == (size_t)-1) {
+            dc->bad = true;
+            return 0;
+        }
+        unknown += !f->desc;
+        if (count)
+            *(size_t *)member_at(msg, f->desc->quantifier_offset) += count;
     }
     return unknown;
 }
@@ -322,7 +402,8 @@ static void note_span(Decoder *dc, const ProtobufCMessage *msg, const uint8_t *d
 /* The message in data[0..len) into msg; the messages nested in it
  * read their keys onto dc's stack above its own, and leave it as they
  * found it.  Whether its bytes, and those of every message in it, are
- * canonical (note [canonical spans]). */
+ * canonical (note [canonical spans]); false too on a fault, which sets
+ * dc->bad and leaves msg half filled. */
 static bool decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, uint8_t *data,
                            size_t len, ProtobufCMessage *msg)
 {
@@ -330,6 +411,11 @@ static bool decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, 
     size_t first = dc->fields.len;
     size_t unknown = scan_fields(dc, desc, data, len, msg);
     size_t end = dc->fields.len;
+    if (dc->bad) {
+        dc->fields.len = first;
+        return false;
+    }
+    dc->depth++;
     if (dc->spans && desc == &onnx__graph_proto__descriptor) /* its lists counted */
         reserve_spans(dc->spans, (const Onnx__GraphProto *)msg);
     allocate_arrays(desc, dc->arena, msg);
@@ -350,17 +436,23 @@ static bool decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, 
             canonical = put_repeated(dc, msg, &f) && canonical;
         else
             canonical = put_single(dc, msg, &f) && canonical;
+        if (dc->bad)
+            break;
     }
     dc->fields.len = first;
+    dc->depth--;
+    if (dc->bad)
+        return false;
     if (canonical)
         note_span(dc, msg, data, len);
     return canonical;
 }
 
-void onnx_decode(const ProtobufCMessageDescriptor *desc, uint8_t *data, size_t len,
-                 Arena *arena, KeyMap *spans, ProtobufCMessage *msg)
+bool onnx_decode(const ProtobufCMessageDescriptor *desc, uint8_t *data, size_t len,
+                 uint64_t max_depth, Arena *arena, KeyMap *spans, ProtobufCMessage *msg)
 {
-    Decoder dc = {arena, {0}, spans};
+    Decoder dc = {.arena = arena, .spans = spans, .max_depth = max_depth};
     decode_message(&dc, desc, data, len, msg);
     vec_free(&dc.fields);
+    return !dc.bad;
 }

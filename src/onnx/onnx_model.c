@@ -39,26 +39,42 @@ static const ModelHeader *model_header_const(const Onnx__ModelProto *model)
     return (const ModelHeader *)((const unsigned char *)model - offsetof(ModelHeader, model));
 }
 
-/* Checked bytes decoded into a new arena; the model owns bytes. */
-static Onnx__ModelProto *decode_into_arena(uint8_t *bytes, size_t len)
+/* bytes decoded into a new arena, the model owning them; NULL on a fault
+ * of note [checked as decoded] (bytes then still the caller's). */
+static Onnx__ModelProto *decode_into_arena(uint8_t *bytes, size_t len, uint64_t depth)
 {
     Arena *arena = arena_new();
     ModelHeader *h = arena_alloc(arena, sizeof *h + sizeof(Onnx__ModelProto));
     *h = (ModelHeader){.arena = arena, .bytes = bytes};
     Onnx__ModelProto *model = (Onnx__ModelProto *)h->model;
-    onnx_decode(&onnx__model_proto__descriptor, bytes, len, arena, &h->spans, &model->base);
-    return model;
+    if (onnx_decode(&onnx__model_proto__descriptor, bytes, len, depth, arena, &h->spans,
+                    &model->base))
+        return model;
+    keymap_free(&h->spans);
+    arena_free(arena);
+    return NULL;
+}
+
+/* Reports the fault the decoder found in bytes (note [checked as
+ * decoded]): the wire check's message, by byte offset and field. */
+static void report_fault(const uint8_t *bytes, size_t len, uint64_t depth, const char *name,
+                         graft_diag *d)
+{
+    if (onnx_wire_check(bytes, len, &onnx__model_proto__descriptor, depth, name, d))
+        diag_byte_error(d, name, 0, "internal error: the decoder refused what the wire "
+                        "check passes");
 }
 
 Onnx__ModelProto *onnx_model_adopt(uint8_t *bytes, size_t len, const char *name,
                                    const graft_limits *limits, graft_diag *d)
 {
     uint64_t depth = limit_or_default(limits)->onnx_depth;
-    if (!onnx_wire_check(bytes, len, &onnx__model_proto__descriptor, depth, name, d)) {
+    Onnx__ModelProto *model = decode_into_arena(bytes, len, depth);
+    if (!model) {
+        report_fault(bytes, len, depth, name, d);
         free(bytes);
         return NULL;
     }
-    Onnx__ModelProto *model = decode_into_arena(bytes, len);
     if (!model->graph) {
         diag_byte_error(d, name, len, "the model has no graph (field 'graph' (7) of "
                         "onnx.ModelProto)");
