@@ -182,6 +182,7 @@ static void inherit_operands(Exporter *ex, KeyMap *made, const graft_node *n,
 static void inherit_names(Exporter *ex)
 {
     KeyMap made = {0}; /* the names live nodes make */
+    keymap_reserve(&made, graph_node_count(ex->g));
     for (uint32_t id = 0; id < graph_node_count(ex->g); id++) {
         const char *name = ex->live[id] ? graph_value_name(ex->g, graph_node(ex->g, id)) : NULL;
         if (name)
@@ -305,6 +306,7 @@ static void keep_initializers(Exporter *ex)
 {
     const Onnx__GraphProto *gp = ex->m->proto->graph;
     KeyMap read = {0};
+    keymap_reserve(&read, (size_t)graph_nparams(ex->g) + gp->n_initializer);
     for (uint32_t id = 0; id < graph_node_count(ex->g); id++) {
         const graft_node *n = graph_node(ex->g, id);
         bool tensor = node_kind(n) == NODE_CONST && !node_const_is_scalar(n);
@@ -329,7 +331,8 @@ static Onnx__ValueInfoProto **kept_value_info(Exporter *ex, size_t *n)
 {
     const Onnx__GraphProto *gp = ex->m->proto->graph;
     KeyMap made = {0};
-    made_names(ex, &made);
+    if (gp->n_value_info) /* (the map is most of the work) */
+        made_names(ex, &made);
     Onnx__ValueInfoProto **kept = xcalloc(gp->n_value_info + 1, sizeof *kept);
     *n = 0;
     for (size_t i = 0; i < gp->n_value_info; i++)
