@@ -336,10 +336,10 @@ static bool again(const ProtobufCMessageDescriptor *desc, const WireField *f, ui
 }
 
 /* Reads the keys of the message in data[0..len) onto dc's stack, each
- * repeated field's count into its n_ member; how many are unknown.  A
- * fault sets dc->bad. */
+ * repeated field's count into its n_ member (*repeats: whether any); how
+ * many are unknown.  A fault sets dc->bad. */
 static size_t scan_fields(Decoder *dc, const ProtobufCMessageDescriptor *desc, uint8_t *data,
-                          size_t len, ProtobufCMessage *msg)
+                          size_t len, ProtobufCMessage *msg, bool *repeats)
 {
     size_t unknown = 0;
     uint64_t seen = 0;
@@ -360,6 +360,7 @@ static size_t scan_fields(Decoder *dc, const ProtobufCMessageDescriptor *desc, u
         unknown += !f->desc;
         if (count)
             *(size_t *)member_at(msg, f->desc->quantifier_offset) += count;
+        *repeats = *repeats || count;
     }
     return unknown;
 }
@@ -409,7 +410,8 @@ static bool decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, 
 {
     protobuf_c_message_init(desc, msg);
     size_t first = dc->fields.len;
-    size_t unknown = scan_fields(dc, desc, data, len, msg);
+    bool repeats = false;
+    size_t unknown = scan_fields(dc, desc, data, len, msg, &repeats);
     size_t end = dc->fields.len;
     if (dc->bad) {
         dc->fields.len = first;
@@ -418,7 +420,8 @@ static bool decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, 
     dc->depth++;
     if (dc->spans && desc == &onnx__graph_proto__descriptor) /* its lists counted */
         reserve_spans(dc->spans, (const Onnx__GraphProto *)msg);
-    allocate_arrays(desc, dc->arena, msg);
+    if (repeats) /* (most messages have no repeated field: a dimension, a type) */
+        allocate_arrays(desc, dc->arena, msg);
     if (unknown)
         msg->unknown_fields = arena_array(dc->arena, unknown, sizeof *msg->unknown_fields);
     bool canonical = unknown == 0;
