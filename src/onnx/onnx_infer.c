@@ -20,8 +20,8 @@ static const InferDef *const tables[] = {onnx_infer_elem_ops, onnx_infer_shape_o
  * thread, and an entry is used only when its name equals op, since another
  * graph may intern another name at the same address.  The address is
  * hashed before its slot is taken: a graph interns a model's op names a
- * fixed stride apart, and cache_slot of the bare addresses put Sub, Add,
- * Sqrt and Div of the seed's batch norm in one slot (0x30 apart: 16,000
+ * fixed stride apart, and cache_slot of the bare addresses put the seed's
+ * Sub and Sqrt in one slot, Add and Div in another (0x30 apart: 16,000
  * scans of 24,000 lookups, 780 instructions an op node on
  * bench/onnx_e2e.sh). */
 enum { INFER_CACHE_BITS = 8 };
