@@ -10,25 +10,48 @@
  * [bytes in place] in onnx_decode.h, against protobuf-c's: their packed
  * bytes equal), it is written, the written bytes read again without a
  * diagnostic, and writing that gives the same bytes (what graft writes is
- * canonical, note [onnx bytes] in onnx_model.h). */
+ * canonical, note [onnx bytes] in onnx_model.h); written with the spans
+ * of its canonical messages copied (note [canonical spans] in
+ * src/onnx/onnx_span.h) it is the same bytes again.  And the decoder
+ * refuses exactly the inputs the wire check refuses (note [checked as
+ * decoded] in src/onnx/onnx_decode.h). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz.h"
+#include "arena.h"
+#include "onnx_decode.h"
 #include "onnx_model.h"
+#include "onnx_wire.h"
 
-/* The model written into memory (malloc'd, *len bytes). */
-static char *write_model(const Onnx__ModelProto *m, size_t *len)
+/* The model written into memory (malloc'd, *len bytes), its canonical
+ * messages copied from the bytes it was read from when spans. */
+static char *write_model_as(const Onnx__ModelProto *m, bool spans, size_t *len)
 {
     char *bytes = NULL;
     FILE *mem = open_memstream(&bytes, len);
     if (!mem)
         out_of_memory();
-    if (!onnx_model_write(m, mem))
+    if (!(spans ? onnx_model_write_from(m, m, mem) : onnx_model_write(m, mem)))
         fuzz_fail("writing a model into memory failed");
     fclose(mem);
     return bytes;
+}
+
+static char *write_model(const Onnx__ModelProto *m, size_t *len)
+{
+    return write_model_as(m, false, len);
+}
+
+/* Writing with spans gives bytes, len. */
+static void check_spans(const Onnx__ModelProto *m, const char *bytes, size_t len)
+{
+    size_t spanned_len;
+    char *spanned = write_model_as(m, true, &spanned_len);
+    if (spanned_len != len || memcmp(bytes, spanned, len) != 0)
+        fuzz_fail("written with spans, %zu bytes, not the %zu encoded", spanned_len, len);
+    free(spanned);
 }
 
 /* One line "fuzz.onnx: error: byte N: MESSAGE", N <= size; or graph
@@ -95,8 +118,33 @@ static void check_canonical(const char *bytes, size_t len)
     fuzz_diag_free(&fd);
 }
 
+/* The decoder's checks and the wire check give data one verdict. */
+static void check_decoder_agrees(const uint8_t *data, size_t size)
+{
+    uint64_t depth = limit_or_default(NULL)->onnx_depth;
+    FuzzDiag fd;
+    fuzz_diag_open(&fd);
+    bool wire = onnx_wire_check(data, size, &onnx__model_proto__descriptor, depth,
+                                "fuzz.onnx", fd.diag);
+    fuzz_diag_close(&fd);
+    fuzz_diag_free(&fd);
+    uint8_t *copy = xmalloc(size + 1);
+    if (size)
+        memcpy(copy, data, size);
+    Arena *arena = arena_new();
+    Onnx__ModelProto *m = arena_alloc(arena, sizeof *m);
+    bool decoded = onnx_decode(&onnx__model_proto__descriptor, copy, size, depth, arena, NULL,
+                               &m->base);
+    arena_free(arena);
+    free(copy);
+    if (decoded != wire)
+        fuzz_fail("the decoder %s what the wire check %s", decoded ? "reads" : "refuses",
+                  wire ? "passes" : "refuses");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    check_decoder_agrees(data, size);
     FuzzDiag fd;
     fuzz_diag_open(&fd);
     Onnx__ModelProto *m = onnx_model_unpack(data, size, "fuzz.onnx", NULL, fd.diag);
@@ -109,6 +157,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_as_protobuf_c(data, size, m);
         size_t len;
         char *bytes = write_model(m, &len);
+        check_spans(m, bytes, len);
         check_canonical(bytes, len);
         free(bytes);
     }

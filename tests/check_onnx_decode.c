@@ -7,7 +7,11 @@
  * oneof's members one after the other).  Equal means equal packed bytes:
  * protobuf-c's pack writes every value, presence flag and unknown field
  * of a message.  And the import that follows: values of one declared type
- * share it (note [import types] in src/onnx/onnx_import.c). */
+ * share it (note [import types] in src/onnx/onnx_import.c).  And the
+ * decoder refuses what the wire check refuses, no more and no less (note
+ * [checked as decoded] in src/onnx/onnx_decode.h): on every file of
+ * tests/onnx/, tests/onnx/bad/ and the fuzz corpus, every prefix of two
+ * small models and their every byte changed. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +54,7 @@ static ProtobufCMessage *decode_checked(const ProtobufCMessageDescriptor *desc, 
                                         size_t len, Arena *arena)
 {
     ProtobufCMessage *got = arena_alloc(arena, desc->sizeof_message);
-    onnx_decode(desc, bytes, len, arena, got);
+    ck_assert(onnx_decode(desc, bytes, len, 100, arena, NULL, got));
     ProtobufCMessage *want = protobuf_c_message_unpack(desc, NULL, len, bytes);
     ck_assert_ptr_nonnull(want);
     assert_same_packed(got, want);
@@ -234,6 +238,95 @@ START_TEST(test_import_shares_types)
 }
 END_TEST
 
+/* How often the decoder's checks and the wire check agreed that bytes are
+ * good and bad (note [checked as decoded] in onnx_decode.h). */
+typedef struct Verdicts {
+    FILE *quiet;
+    int good, bad;
+} Verdicts;
+
+/* Asserts that the decoder refuses bytes, a ModelProto nested at most
+ * depth deep, exactly when the wire check does. */
+static void assert_checks_agree(Verdicts *v, uint8_t *bytes, size_t len, uint64_t depth)
+{
+    graft_diag *diag = diag_new(v->quiet);
+    bool wire = onnx_wire_check(bytes, len, &onnx__model_proto__descriptor, depth, "t.onnx",
+                                diag);
+    diag_free(diag);
+    Arena *arena = arena_new();
+    Onnx__ModelProto *m = arena_alloc(arena, sizeof *m);
+    bool decoded = onnx_decode(&onnx__model_proto__descriptor, bytes, len, depth, arena, NULL,
+                               &m->base);
+    arena_free(arena);
+    ck_assert_int_eq(decoded, wire);
+    v->good += wire;
+    v->bad += !wire;
+}
+
+static bool agree_on_file(const char *name, uint8_t *bytes, size_t len, void *ctx)
+{
+    (void)name;
+    assert_checks_agree(ctx, bytes, len, 64);
+    return true;
+}
+
+/* The file's every prefix, and its every byte replaced by values that
+ * break keys, varints, lengths and wire types, at depth limits 1 to 6. */
+static void agree_on_mutants(Verdicts *v, const char *file)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", srcdir(), file);
+    size_t len = 0;
+    uint8_t *bytes = read_file(path, &len);
+    ck_assert_ptr_nonnull(bytes);
+    for (size_t n = 0; n <= len; n++)
+        assert_checks_agree(v, bytes, n, 64);
+    static const uint8_t values[] = {0x00, 0x7f, 0x80, 0xff, 0x08, 0x0a, 0x0b, 0x0d};
+    for (size_t i = 0; i < len; i++) {
+        uint8_t was = bytes[i];
+        for (size_t k = 0; k < sizeof values; k++) {
+            bytes[i] = values[k];
+            assert_checks_agree(v, bytes, len, 64);
+        }
+        bytes[i] = (uint8_t)(was ^ 0x07); /* another wire type */
+        assert_checks_agree(v, bytes, len, 64);
+        bytes[i] = was;
+    }
+    for (uint64_t depth = 1; depth <= 6; depth++)
+        assert_checks_agree(v, bytes, len, depth);
+    free(bytes);
+}
+
+/* A model whose one initializer holds int64_data (packed) of run's n
+ * bytes: whole varints or not. */
+static void agree_on_packed(Verdicts *v, const char *run, size_t n)
+{
+    uint8_t bytes[64] = {0x3a, (uint8_t)(n + 4), 0x2a, (uint8_t)(n + 2), 0x3a, (uint8_t)n};
+    memcpy(bytes + 6, run, n);
+    assert_checks_agree(v, bytes, n + 6, 64);
+}
+
+START_TEST(test_checks_agree)
+{
+    Verdicts v = {fopen("/dev/null", "w"), 0, 0};
+    ck_assert_int_ge(each_onnx_file("tests/onnx", agree_on_file, &v), 13);
+    ck_assert_int_ge(each_onnx_file("tests/onnx/bad", agree_on_file, &v), 18);
+    ck_assert_int_ge(each_onnx_file("fuzz/corpus/onnx", agree_on_file, &v), 12);
+    agree_on_mutants(&v, "tests/onnx/attributes.onnx");
+    agree_on_mutants(&v, "tests/onnx/if_subgraph.onnx");
+    int bad = v.bad;
+    agree_on_packed(&v, "\x01\x02", 2);
+    agree_on_packed(&v, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", 10);
+    ck_assert_int_eq(v.bad, bad);
+    agree_on_packed(&v, "\x01\x80", 2); /* the last varint runs past the run */
+    agree_on_packed(&v, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", 11);
+    ck_assert_int_eq(v.bad, bad + 2);
+    fclose(v.quiet);
+    ck_assert_int_gt(v.good, 1000); /* both verdicts, many times */
+    ck_assert_int_gt(v.bad, 1000);
+}
+END_TEST
+
 static Suite *decode_suite(void)
 {
     Suite *s = suite_create("onnx_decode");
@@ -243,6 +336,7 @@ static Suite *decode_suite(void)
     tcase_add_test(tc, test_oneof_twice);
     tcase_add_test(tc, test_scalar_types_known);
     tcase_add_test(tc, test_import_shares_types);
+    tcase_add_test(tc, test_checks_agree);
     suite_add_tcase(s, tc);
     return s;
 }

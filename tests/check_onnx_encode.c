@@ -22,14 +22,14 @@ static void assert_encodes_as_protobuf_c(const ProtobufCMessage *msg)
     uint8_t *want = malloc(want_len + 1);
     ck_assert_uint_eq(protobuf_c_message_pack(msg, want), want_len);
     size_t len = 0;
-    uint8_t *got = onnx_encode_bytes(msg, &len);
+    uint8_t *got = onnx_encode_bytes(msg, NULL, &len);
     ck_assert_uint_eq(len, want_len);
     ck_assert(memcmp(got, want, len) == 0);
     free(got);
     char *streamed = NULL;
     size_t streamed_len = 0;
     FILE *mem = open_memstream(&streamed, &streamed_len);
-    ck_assert(onnx_encode_file(msg, mem));
+    ck_assert(onnx_encode_file(msg, NULL, mem));
     fclose(mem);
     ck_assert_uint_eq(streamed_len, want_len);
     ck_assert(memcmp(streamed, want, want_len) == 0);
@@ -148,7 +148,7 @@ START_TEST(test_oneof_members)
     type.tensor_type = &tensor;
     assert_encodes_as_protobuf_c(&type.base);
     size_t len = 0;
-    uint8_t *got = onnx_encode_bytes(&shape.base, &len);
+    uint8_t *got = onnx_encode_bytes(&shape.base, NULL, &len);
     /* dim {dim_value: 0} dim {dim_param: "N"} dim {} */
     static const uint8_t want[] = {0x0a, 0x02, 0x08, 0x00, 0x0a, 0x03, 0x12, 0x01, 'N',
                                    0x0a, 0x00};
@@ -167,7 +167,7 @@ START_TEST(test_write_fails)
     Onnx__TensorProto t = ONNX__TENSOR_PROTO__INIT;
     t.has_raw_data = 1;
     t.raw_data = (ProtobufCBinaryData){sizeof raw, raw};
-    ck_assert(!onnx_encode_file(&t.base, full));
+    ck_assert(!onnx_encode_file(&t.base, NULL, full));
     fclose(full);
 }
 END_TEST

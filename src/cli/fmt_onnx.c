@@ -17,7 +17,7 @@ bool fmt_onnx(const char *in, const char *out, const graft_limits *limits, graft
         if (of) {
             /* a failed write: commit reports it */
             if (onnx_file_binary_output(out))
-                onnx_model_write(model, outfile_stream(of));
+                onnx_model_write_from(model, model, outfile_stream(of));
             else
                 onnx_text_print(model, outfile_stream(of));
             ok = outfile_commit(of, d);

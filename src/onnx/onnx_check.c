@@ -120,6 +120,8 @@ static void define(Checker *c, Scope *s, const char *name, int64_t maker)
 static void define_all(Checker *c, Scope *s)
 {
     const Onnx__GraphProto *g = s->graph;
+    /* most nodes make one value: one rehash, not one per doubling */
+    keymap_reserve(&s->by_hash, g->n_input + g->n_initializer + g->n_node);
     for (size_t i = 0; i < g->n_input; i++)
         define(c, s, str(g->input[i]->name), MADE_BY_INPUT);
     for (size_t i = 0; i < g->n_initializer; i++)

@@ -3,12 +3,15 @@
  * keys are read once, into a stack of fields that the messages nested in
  * it use above its own, counting the elements of each repeated field and
  * the unknown fields, so that each array is allocated once at its size;
- * then every value is stored from the stack. */
+ * then every value is stored from the stack, and whether the message's
+ * bytes are canonical is decided on the way (note [canonical spans] in
+ * onnx_span.h). */
 #include "onnx_decode.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "onnx_span.h"
 #include "onnx_wire.h"
 #include "util.h"
 
@@ -23,14 +26,19 @@ typedef struct WireField {
     uint8_t *body;  /* the value without its length prefix */
     size_t len;     /* bytes of body */
     uint8_t *next;  /* the next key */
+    bool shortest;  /* key and length prefix in their shortest form */
 } WireField;
 
 typedef struct Decoder {
     Arena *arena;
     VEC(WireField) fields; /* of the messages being decoded, inner above outer */
+    KeyMap *spans;         /* NULL: none noted */
+    uint64_t max_depth;    /* messages nest at most this deep, the root one */
+    uint64_t depth;        /* of the message being decoded, the root's 1 */
+    bool bad;              /* a fault found (note [checked as decoded]) */
 } Decoder;
 
-/* A varint the wire check found whole; bits past 64 are dropped, as
+/* A varint the checks found whole; bits past 64 are dropped, as
  * protobuf-c drops them. */
 static uint64_t read_varint(uint8_t **p)
 {
@@ -44,6 +52,31 @@ static uint64_t read_varint(uint8_t **p)
     }
 }
 
+/* A varint at *p of at most max bytes (max <= 10) ending before end, into
+ * *v, *p moved past it; false when it is longer or does not end there. */
+static bool take_varint(uint8_t **p, const uint8_t *end, unsigned max, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (unsigned i = 0; i < max && *p < end; i++) {
+        uint8_t byte = *(*p)++;
+        x |= (uint64_t)(byte & 0x7f) << (7 * i);
+        if (!(byte & 0x80)) {
+            *v = x;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Whether the varint in at[0..n) is in its shortest form, the one the
+ * encoder writes: one byte, or a last byte that adds bits (not 0), and of
+ * ten bytes only the 64th bit (1); cheaper than sizing the value. */
+static bool shortest_varint(const uint8_t *at, size_t n)
+{
+    uint8_t last = at[n - 1];
+    return n == 1 || (last != 0 && (n < 10 || last == 1));
+}
+
 static uint64_t read_le(const uint8_t *p, unsigned width)
 {
     uint64_t v = 0;
@@ -52,29 +85,70 @@ static uint64_t read_le(const uint8_t *p, unsigned width)
     return v;
 }
 
-/* The field whose key is at p, inside a message of type msg. */
-static void read_field(const ProtobufCMessageDescriptor *msg, uint8_t *p, WireField *f)
+/* The wire type of a value of type t (a packed run's aside). */
+static uint8_t wire_type_of(ProtobufCType t)
 {
-    uint64_t key = read_varint(&p);
+    if (t == PROTOBUF_C_TYPE_FLOAT)
+        return WIRE_FIXED32;
+    if (t == PROTOBUF_C_TYPE_DOUBLE)
+        return WIRE_FIXED64;
+    bool len = t == PROTOBUF_C_TYPE_STRING || t == PROTOBUF_C_TYPE_BYTES ||
+               t == PROTOBUF_C_TYPE_MESSAGE;
+    return len ? WIRE_LEN : WIRE_VARINT;
+}
+
+/* Whether a known field's key has a wire type its values allow: theirs,
+ * or a packed run of a repeated scalar field. */
+static bool wire_type_fits(const WireField *f)
+{
+    uint8_t want = wire_type_of(f->desc->type);
+    return f->wire_type == want || (f->desc->label == PROTOBUF_C_LABEL_REPEATED &&
+                                    want != WIRE_LEN && f->wire_type == WIRE_LEN);
+}
+
+/* The field whose key is at p, inside a message of type msg that ends at
+ * end; false on a fault the wire check reports (note [checked as
+ * decoded]): a key or varint too long or past the end, a field number
+ * outside 1 to 536870911, a wire type ONNX never uses or the field does
+ * not allow, a value or length past the end. */
+static bool read_field(const ProtobufCMessageDescriptor *msg, uint8_t *p, const uint8_t *end,
+                       WireField *f)
+{
+    uint8_t *at = p;
+    uint64_t key, len;
+    if (!take_varint(&p, end, 5, &key) || key >> 3 == 0 || key >> 3 > 536870911)
+        return false;
+    f->shortest = shortest_varint(at, (size_t)(p - at));
     f->number = (uint32_t)(key >> 3);
     f->wire_type = (uint8_t)(key & 7);
     f->desc = onnx_wire_field(msg, f->number);
+    if (f->desc && !wire_type_fits(f))
+        return false;
     f->value = f->body = p;
     switch (f->wire_type) {
     case WIRE_VARINT:
-        read_varint(&p);
+        if (!take_varint(&p, end, 10, &len))
+            return false;
         f->len = (size_t)(p - f->body);
         break;
     case WIRE_FIXED64:
     case WIRE_FIXED32:
         f->len = f->wire_type == WIRE_FIXED32 ? 4 : 8;
+        if ((size_t)(end - p) < f->len)
+            return false;
         break;
-    default: /* WIRE_LEN: the only other type the wire check lets through */
-        f->len = (size_t)read_varint(&p);
+    case WIRE_LEN:
+        if (!take_varint(&p, end, 5, &len) || len > (uint64_t)(end - p))
+            return false;
+        f->len = (size_t)len;
         f->body = p;
+        f->shortest = f->shortest && shortest_varint(f->value, (size_t)(p - f->value));
         break;
+    default: /* groups (3, 4) and the undefined 6 and 7 */
+        return false;
     }
     f->next = f->body + f->len;
+    return true;
 }
 
 /* note [onnx scalars]: onnx.proto's scalar fields are varints of type
@@ -114,17 +188,24 @@ static bool packed(const WireField *f)
            t != PROTOBUF_C_TYPE_BYTES && t != PROTOBUF_C_TYPE_MESSAGE;
 }
 
-/* How many elements a repeated field's value holds. */
+/* How many elements a repeated field's value holds; (size_t)-1 when a
+ * packed run is not whole: fixed-size values that do not divide it, a
+ * varint longer than 10 bytes or not ending inside it. */
 static size_t element_count(const WireField *f)
 {
     if (!packed(f))
         return 1;
-    if (fixed_width(f->desc->type))
-        return f->len / value_size(f->desc->type);
-    size_t count = 0; /* varints: one ends at each byte below 0x80 */
-    for (size_t i = 0; i < f->len; i++)
-        count += f->body[i] < 0x80;
-    return count;
+    if (fixed_width(f->desc->type)) {
+        size_t width = value_size(f->desc->type);
+        return f->len % width == 0 ? f->len / width : (size_t)-1;
+    }
+    size_t count = 0, run = 0; /* varints: one ends at each byte below 0x80 */
+    for (size_t i = 0; i < f->len && run < 10; i++) {
+        bool ends = f->body[i] < 0x80;
+        count += ends;
+        run = ends ? 0 : run + 1;
+    }
+    return run == 0 ? count : (size_t)-1;
 }
 
 static void *member_at(ProtobufCMessage *msg, unsigned offset)
@@ -134,52 +215,60 @@ static void *member_at(ProtobufCMessage *msg, unsigned offset)
 
 /* One scalar of type t at *p into member, as protobuf-c's unpack
  * converts it (an int32 or enum is the varint's low 32 bits); *p moves
- * past it. */
-static void put_scalar(ProtobufCType t, uint8_t **p, void *member)
+ * past it.  Whether its bytes are those the encoder writes of it: a
+ * varint's shortest form, of the value an int32 is sign-extended to. */
+static bool put_scalar(ProtobufCType t, uint8_t **p, void *member)
 {
     size_t size = value_size(t);
+    uint8_t *at = *p;
     uint64_t v = fixed_width(t) ? read_le(*p, (unsigned)size) : read_varint(p);
     if (fixed_width(t))
         *p += size;
+    uint64_t written = v;
     if (size == 4) {
         uint32_t low = (uint32_t)v;
         memcpy(member, &low, 4);
+        written = (uint64_t)(int64_t)(int32_t)low;
     } else {
         memcpy(member, &v, 8);
     }
+    return fixed_width(t) || (written == v && shortest_varint(at, (size_t)(*p - at)));
 }
 
-static void decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, uint8_t *data,
+static bool decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, uint8_t *data,
                            size_t len, ProtobufCMessage *msg);
 
-/* One value of a field that is not packed into member. */
-static void put_value(Decoder *dc, const WireField *f, void *member)
+/* One value of a field that is not packed into member; whether its bytes
+ * are canonical (note [canonical spans]). */
+static bool put_value(Decoder *dc, const WireField *f, void *member)
 {
     uint8_t *p = f->value;
     switch (f->desc->type) {
     case PROTOBUF_C_TYPE_STRING:
         *(char **)member = arena_strndup(dc->arena, (const char *)f->body, f->len);
-        break;
+        return f->len == 0 || !memchr(f->body, 0, f->len);
     case PROTOBUF_C_TYPE_BYTES: /* in place; empty bytes are NULL, as protobuf-c has them */
         *(ProtobufCBinaryData *)member = (ProtobufCBinaryData){f->len, f->len ? f->body : NULL};
-        break;
+        return true;
     case PROTOBUF_C_TYPE_MESSAGE: {
         const ProtobufCMessageDescriptor *sub = f->desc->descriptor;
+        if (dc->depth >= dc->max_depth) { /* nested deeper than --limit onnx-depth */
+            dc->bad = true;
+            return false;
+        }
         ProtobufCMessage *m = arena_alloc(dc->arena, sub->sizeof_message);
-        decode_message(dc, sub, f->body, f->len, m);
         *(ProtobufCMessage **)member = m;
-        break;
+        return decode_message(dc, sub, f->body, f->len, m);
     }
     default:
-        put_scalar(f->desc->type, &p, member);
-        break;
+        return put_scalar(f->desc->type, &p, member);
     }
 }
 
 /* A field read once per message: the last value wins; a member of a
  * oneof clears the member set before it (they share their place), as
- * protobuf-c's unpack does. */
-static void put_single(Decoder *dc, ProtobufCMessage *msg, const WireField *f)
+ * protobuf-c's unpack does, and the message is then not canonical. */
+static bool put_single(Decoder *dc, ProtobufCMessage *msg, const WireField *f)
 {
     void *member = member_at(msg, f->desc->offset);
     unsigned quantifier = f->desc->quantifier_offset;
@@ -189,46 +278,89 @@ static void put_single(Decoder *dc, ProtobufCMessage *msg, const WireField *f)
                                                                        *which) : NULL;
         if (old)
             memset(member, 0, value_size(old->type));
-        put_value(dc, f, member);
+        bool canonical = put_value(dc, f, member) && !*which;
         *which = f->number;
-        return;
+        return canonical;
     }
-    put_value(dc, f, member);
+    bool canonical = put_value(dc, f, member);
     if (quantifier)
         *(protobuf_c_boolean *)member_at(msg, quantifier) = 1;
+    return canonical;
 }
 
 /* A repeated field's values, appended to its array (allocated at its
  * size by allocate_arrays). */
-static void put_repeated(Decoder *dc, ProtobufCMessage *msg, const WireField *f)
+static bool put_repeated(Decoder *dc, ProtobufCMessage *msg, const WireField *f)
 {
     size_t *count = member_at(msg, f->desc->quantifier_offset);
     char *array = *(char **)member_at(msg, f->desc->offset);
     size_t size = value_size(f->desc->type);
-    if (!packed(f)) {
-        put_value(dc, f, array + size * (*count)++);
-        return;
-    }
+    if (!packed(f))
+        return put_value(dc, f, array + size * (*count)++);
+    bool canonical = true;
     uint8_t *p = f->body;
     while (p < f->next)
-        put_scalar(f->desc->type, &p, array + size * (*count)++);
+        canonical = put_scalar(f->desc->type, &p, array + size * (*count)++) && canonical;
+    return canonical;
+}
+
+/* Whether known field f, after a field numbered last, has its key where
+ * and as the encoder writes it (note [canonical spans]): in number order,
+ * the same number again only for the next value of a repeated field that
+ * is not packed, a packed field as one non-empty run, any other with the
+ * wire type of its values, key and length prefix shortest. */
+static bool field_canonical(const WireField *f, uint32_t last)
+{
+    bool packs = f->desc->flags & PROTOBUF_C_FIELD_FLAG_PACKED;
+    bool repeats = f->desc->label == PROTOBUF_C_LABEL_REPEATED && !packs;
+    if (!f->shortest || f->number < last || (f->number == last && !repeats))
+        return false;
+    if (packs)
+        return f->wire_type == WIRE_LEN && f->len > 0;
+    return f->wire_type == wire_type_of(f->desc->type);
+}
+
+/* Whether f is a singular message field seen before in its message
+ * (note [one occurrence] in onnx_wire.c); seen has bit i for desc's field
+ * i (onnx.proto's messages have fewer than 64 fields). */
+static bool again(const ProtobufCMessageDescriptor *desc, const WireField *f, uint64_t *seen)
+{
+    if (!f->desc || f->desc->type != PROTOBUF_C_TYPE_MESSAGE ||
+        f->desc->label == PROTOBUF_C_LABEL_REPEATED)
+        return false;
+    size_t index = (size_t)(f->desc - desc->fields);
+    uint64_t bit = index < 64 ? UINT64_C(1) << index : 0;
+    bool twice = (*seen & bit) != 0;
+    *seen |= bit;
+    return twice;
 }
 
 /* Reads the keys of the message in data[0..len) onto dc's stack, each
- * repeated field's count into its n_ member; how many are unknown. */
+ * repeated field's count into its n_ member (*repeats: whether any); how
+ * many are unknown.  A fault sets dc->bad. */
 static size_t scan_fields(Decoder *dc, const ProtobufCMessageDescriptor *desc, uint8_t *data,
-                          size_t len, ProtobufCMessage *msg)
+                          size_t len, ProtobufCMessage *msg, bool *repeats)
 {
     size_t unknown = 0;
+    uint64_t seen = 0;
     for (uint8_t *p = data; p < data + len;) {
         vec_reserve(&dc->fields, dc->fields.len + 1);
         WireField *f = &dc->fields.items[dc->fields.len++];
-        read_field(desc, p, f);
+        if (!read_field(desc, p, data + len, f) || again(desc, f, &seen)) {
+            dc->bad = true;
+            return 0;
+        }
         p = f->next;
-        if (!f->desc)
-            unknown++;
-        else if (f->desc->label == PROTOBUF_C_LABEL_REPEATED)
-            *(size_t *)member_at(msg, f->desc->quantifier_offset) += element_count(f);
+        size_t count = f->desc && f->desc->label == PROTOBUF_C_LABEL_REPEATED ?
+                           element_count(f) : 0;
+        if (count == (size_t)-1) {
+            dc->bad = true;
+            return 0;
+        }
+        unknown += !f->desc;
+        if (count)
+            *(size_t *)member_at(msg, f->desc->quantifier_offset) += count;
+        *repeats = *repeats || count;
     }
     return unknown;
 }
@@ -250,37 +382,80 @@ static void allocate_arrays(const ProtobufCMessageDescriptor *desc, Arena *arena
     }
 }
 
+/* Room in spans for the elements of graph's lists, which get spans when
+ * canonical: one rehash, not one per doubling. */
+static void reserve_spans(KeyMap *spans, const Onnx__GraphProto *graph)
+{
+    keymap_reserve(spans, graph->n_node + graph->n_initializer + graph->n_input +
+                              graph->n_output + graph->n_value_info);
+}
+
+/* Notes data[0..len) as msg's span when its type gets one. */
+static void note_span(Decoder *dc, const ProtobufCMessage *msg, const uint8_t *data, size_t len)
+{
+    if (!dc->spans || !onnx_span_kept(msg->descriptor))
+        return;
+    OnnxSpan *span = arena_alloc(dc->arena, sizeof *span);
+    *span = (OnnxSpan){data, len};
+    keymap_put_ptr(dc->spans, msg, span);
+}
+
 /* The message in data[0..len) into msg; the messages nested in it
  * read their keys onto dc's stack above its own, and leave it as they
- * found it. */
-static void decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, uint8_t *data,
+ * found it.  Whether its bytes, and those of every message in it, are
+ * canonical (note [canonical spans]); false too on a fault, which sets
+ * dc->bad and leaves msg half filled. */
+static bool decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, uint8_t *data,
                            size_t len, ProtobufCMessage *msg)
 {
     protobuf_c_message_init(desc, msg);
     size_t first = dc->fields.len;
-    size_t unknown = scan_fields(dc, desc, data, len, msg);
+    bool repeats = false;
+    size_t unknown = scan_fields(dc, desc, data, len, msg, &repeats);
     size_t end = dc->fields.len;
-    allocate_arrays(desc, dc->arena, msg);
+    if (dc->bad) {
+        dc->fields.len = first;
+        return false;
+    }
+    dc->depth++;
+    if (dc->spans && desc == &onnx__graph_proto__descriptor) /* its lists counted */
+        reserve_spans(dc->spans, (const Onnx__GraphProto *)msg);
+    if (repeats) /* (most messages have no repeated field: a dimension, a type) */
+        allocate_arrays(desc, dc->arena, msg);
     if (unknown)
         msg->unknown_fields = arena_array(dc->arena, unknown, sizeof *msg->unknown_fields);
+    bool canonical = unknown == 0;
+    uint32_t last = 0;
     for (size_t i = first; i < end; i++) {
         WireField f = dc->fields.items[i]; /* a copy: a nested message may move the stack */
         if (!f.desc) { /* kept with its bytes, in place: key, wire type, value */
             msg->unknown_fields[msg->n_unknown_fields++] = (ProtobufCMessageUnknownField){
                 f.number, (ProtobufCWireType)f.wire_type, (size_t)(f.next - f.value), f.value};
-        } else if (f.desc->label == PROTOBUF_C_LABEL_REPEATED) {
-            put_repeated(dc, msg, &f);
-        } else {
-            put_single(dc, msg, &f);
+            continue;
         }
+        canonical = field_canonical(&f, last) && canonical;
+        last = f.number;
+        if (f.desc->label == PROTOBUF_C_LABEL_REPEATED)
+            canonical = put_repeated(dc, msg, &f) && canonical;
+        else
+            canonical = put_single(dc, msg, &f) && canonical;
+        if (dc->bad)
+            break;
     }
     dc->fields.len = first;
+    dc->depth--;
+    if (dc->bad)
+        return false;
+    if (canonical)
+        note_span(dc, msg, data, len);
+    return canonical;
 }
 
-void onnx_decode(const ProtobufCMessageDescriptor *desc, uint8_t *data, size_t len,
-                 Arena *arena, ProtobufCMessage *msg)
+bool onnx_decode(const ProtobufCMessageDescriptor *desc, uint8_t *data, size_t len,
+                 uint64_t max_depth, Arena *arena, KeyMap *spans, ProtobufCMessage *msg)
 {
-    Decoder dc = {arena, {0}};
+    Decoder dc = {.arena = arena, .spans = spans, .max_depth = max_depth};
     decode_message(&dc, desc, data, len, msg);
     vec_free(&dc.fields);
+    return !dc.bad;
 }

@@ -1,5 +1,5 @@
-/* onnx_decode.h - checked protobuf bytes into protobuf-c's message
- * structs, with bytes fields left in place.
+/* onnx_decode.h - protobuf bytes into protobuf-c's message structs,
+ * checked as they are read, with bytes fields left in place.
  *
  * note [bytes in place]: protobuf-c's unpack copies every bytes field out
  * of the buffer it reads, and an initializer's raw_data is most of a
@@ -10,28 +10,44 @@
  * except that a bytes field, and an unknown field's bytes, point into the
  * buffer they were read from; the model owns that buffer (note [model
  * arena] in onnx_model.c).  Strings are copied, since graft reads them
- * NUL-terminated.  It decodes only bytes the wire check passed (note [wire
- * check] in onnx_wire.h), so it checks nothing itself: every key, varint
- * and length ends inside its message, each field has a wire type its type
- * allows, no singular message field occurs twice, and messages nest within
- * the onnx-depth limit, which bounds its recursion.  tests/check_onnx_decode.c
- * compares its structs with protobuf-c's unpack on every model of tests/onnx/
- * and of the fuzz corpus.
+ * NUL-terminated.  tests/check_onnx_decode.c compares its structs with
+ * protobuf-c's unpack on every model of tests/onnx/ and of the fuzz corpus.
+ *
+ * note [checked as decoded]: the decoder checks what the wire check (note
+ * [wire check] in onnx_wire.h) checks, as it reads each key and value:
+ * every key and varint whole and inside its message, field numbers from 1
+ * to 536870911, wire types 0, 1, 2 and 5 and the one a known field's type
+ * allows (or a packed run of a repeated scalar), packed runs whole, no
+ * singular message field twice in a message, messages nested within the
+ * onnx-depth limit, which bounds its recursion.  It does not say what it
+ * found: on a fault it stops, and the reader (onnx_model.c) drops what it
+ * decoded and runs the wire check over the file, which reports the first
+ * fault by byte offset and field.  So a good file is walked once, not
+ * twice (bench/onnx_e2e.sh: the wire check was 1,645 instructions an op
+ * node), and a bad one keeps the wire check's message, byte for byte.
+ * fuzz/fuzz_onnx.c asserts that the two agree on every input.
  */
 #ifndef GRAFT_ONNX_DECODE_H
 #define GRAFT_ONNX_DECODE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <protobuf-c/protobuf-c.h>
 
 #include "arena.h"
+#include "keymap.h"
 
-/* Decodes data[0..len), which onnx_wire_check passed as a message of type
- * desc, into msg (desc->sizeof_message bytes, zeroed); what msg points to
- * is allocated in arena, or is data itself, which must outlive msg. */
-void onnx_decode(const ProtobufCMessageDescriptor *desc, uint8_t *data, size_t len,
-                 Arena *arena, ProtobufCMessage *msg);
+/* Decodes data[0..len) as a message of type desc nested at most max_depth
+ * messages deep (itself one) into msg (desc->sizeof_message bytes); what
+ * msg points to is allocated in arena, or is data itself, which must
+ * outlive msg.  When spans is not NULL, each message decoded whose bytes
+ * the encoder would write again is mapped there to its OnnxSpan (note
+ * [canonical spans] in onnx_span.h), allocated in arena.  False when the
+ * bytes fail a check of note [checked as decoded] (msg is then half
+ * filled: only arena frees it; onnx_wire_check says what the fault is). */
+bool onnx_decode(const ProtobufCMessageDescriptor *desc, uint8_t *data, size_t len,
+                 uint64_t max_depth, Arena *arena, KeyMap *spans, ProtobufCMessage *msg);
 
 #endif

@@ -1,10 +1,12 @@
 /* onnx_encode.c - protobuf messages written with their lengths computed
- * once, bottom-up (note [onnx encode] in onnx_encode.h). */
+ * once, bottom-up (note [onnx encode] in onnx_encode.h), or copied from
+ * the bytes they were read from (note [canonical spans] in onnx_span.h). */
 #include "onnx_encode.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "onnx_span.h"
 #include "util.h"
 
 enum { STREAM_BUFFER = 64 * 1024 };
@@ -16,14 +18,12 @@ typedef struct Encoder {
     size_t used, cap;
     FILE *out; /* NULL: buf is of the encoding's size */
     bool ok;
+    const KeyMap *spans; /* NULL: every message encoded */
 } Encoder;
 
 static size_t varint_size(uint64_t v)
 {
-    size_t n = 1;
-    for (; v >= 0x80; v >>= 7)
-        n++;
-    return n;
+    return onnx_varint_size(v);
 }
 
 static uint32_t zigzag32(int32_t v)
@@ -133,7 +133,15 @@ static uint64_t varint_value(ProtobufCType type, const void *v)
 
 static size_t message_size(Encoder *e, const ProtobufCMessage *m);
 
-/* The bytes a value takes after its key, its length prefix included. */
+/* A message's length: its span's, or its fields' (recorded). */
+static size_t sub_message_size(Encoder *e, const ProtobufCMessage *m)
+{
+    if (!m)
+        return 0;
+    const OnnxSpan *span = onnx_span_of(e->spans, m);
+    return span ? span->len : message_size(e, m);
+}
+
 /* The bytes a value takes after its key, its length prefix included. */
 static size_t value_size(Encoder *e, ProtobufCType type, const void *v)
 {
@@ -143,7 +151,7 @@ static size_t value_size(Encoder *e, ProtobufCType type, const void *v)
     else if (type == PROTOBUF_C_TYPE_BYTES)
         len = ((const ProtobufCBinaryData *)v)->len;
     else if (type == PROTOBUF_C_TYPE_MESSAGE)
-        len = *(void *const *)v ? message_size(e, *(const ProtobufCMessage *const *)v) : 0;
+        len = sub_message_size(e, *(const ProtobufCMessage *const *)v);
     else if (wire_type(type) == PROTOBUF_C_WIRE_TYPE_VARINT)
         return varint_size(varint_value(type, v));
     else
@@ -257,6 +265,12 @@ static void put_value(Encoder *e, ProtobufCType type, const void *v)
         put(e, bd->data, bd->len);
     } else if (type == PROTOBUF_C_TYPE_MESSAGE) {
         const ProtobufCMessage *m = *(const ProtobufCMessage *const *)v;
+        const OnnxSpan *span = m ? onnx_span_of(e->spans, m) : NULL;
+        if (span) { /* as sub_message_size found it */
+            put_varint(e, span->len);
+            put(e, span->data, span->len);
+            return;
+        }
         put_varint(e, m ? e->lengths.items[e->next++] : 0);
         if (m)
             put_fields(e, m);
@@ -309,9 +323,9 @@ static void encode(Encoder *e, const ProtobufCMessage *msg)
     vec_free(&e->lengths);
 }
 
-bool onnx_encode_file(const ProtobufCMessage *msg, FILE *out)
+bool onnx_encode_file(const ProtobufCMessage *msg, const KeyMap *spans, FILE *out)
 {
-    Encoder e = {.out = out, .ok = true, .cap = STREAM_BUFFER};
+    Encoder e = {.out = out, .ok = true, .cap = STREAM_BUFFER, .spans = spans};
     message_size(&e, msg);
     e.buf = xmalloc(e.cap);
     encode(&e, msg);
@@ -319,9 +333,9 @@ bool onnx_encode_file(const ProtobufCMessage *msg, FILE *out)
     return e.ok;
 }
 
-uint8_t *onnx_encode_bytes(const ProtobufCMessage *msg, size_t *len)
+uint8_t *onnx_encode_bytes(const ProtobufCMessage *msg, const KeyMap *spans, size_t *len)
 {
-    Encoder e = {.ok = true};
+    Encoder e = {.ok = true, .spans = spans};
     *len = message_size(&e, msg);
     e.buf = xmalloc(*len + 1);
     e.cap = *len;

@@ -32,11 +32,15 @@
 
 #include <protobuf-c/protobuf-c.h>
 
-/* Writes msg's encoding to out; false when a write failed. */
-bool onnx_encode_file(const ProtobufCMessage *msg, FILE *out);
+#include "keymap.h"
+
+/* Writes msg's encoding to out; false when a write failed.  The messages
+ * in msg that spans maps (note [canonical spans] in onnx_span.h; spans
+ * NULL: none) are written as their spans' bytes. */
+bool onnx_encode_file(const ProtobufCMessage *msg, const KeyMap *spans, FILE *out);
 
 /* msg's encoding in a malloc'd buffer of *len bytes (one more allocated,
- * so that an empty encoding is not a NULL buffer). */
-uint8_t *onnx_encode_bytes(const ProtobufCMessage *msg, size_t *len);
+ * so that an empty encoding is not a NULL buffer), spans as above. */
+uint8_t *onnx_encode_bytes(const ProtobufCMessage *msg, const KeyMap *spans, size_t *len);
 
 #endif

@@ -36,6 +36,22 @@ typedef struct FnBuild {
     VEC(Onnx__NodeProto *) nodes;
 } FnBuild;
 
+/* "t<k>", written by hand: a function body's every value is named so, and
+ * a printf of each was a third of exporting a partition (bench/onnx_e2e.sh,
+ * 1,100 instructions a name). */
+static const char *temp_name(graft_graph *g, unsigned k)
+{
+    char digits[16], name[17];
+    size_t n = 0;
+    do
+        digits[n++] = (char)('0' + k % 10);
+    while ((k /= 10) != 0);
+    name[0] = 't';
+    for (size_t i = 0; i < n; i++)
+        name[1 + i] = digits[n - 1 - i];
+    return graph_intern_n(g, name, n + 1);
+}
+
 static const char *local_name(FnBuild *fb, const graft_node *n)
 {
     if (node_kind(n) == NODE_VAR)
@@ -45,10 +61,7 @@ static const char *local_name(FnBuild *fb, const graft_node *n)
     int64_t *slot = keymap_get(&fb->local, (uint64_t)node_id(n) + 1);
     if (slot)
         return (const char *)(intptr_t)*slot;
-    StrBuf sb = {0};
-    strbuf_printf(&sb, "t%u", fb->next++);
-    const char *name = graph_intern(fb->ex->g, sb.data);
-    strbuf_free(&sb);
+    const char *name = temp_name(fb->ex->g, fb->next++);
     *keymap_put(&fb->local, (uint64_t)node_id(n) + 1, 0) = (int64_t)(intptr_t)name;
     return name;
 }

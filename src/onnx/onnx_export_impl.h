@@ -25,7 +25,7 @@ typedef struct Exporter {
     const char **node;     /* per id: the fresh name of a call a rewrite made */
     uint8_t *live;         /* per id: reached from the output */
     uint8_t *done;         /* per id: its NodeProto is in nodes */
-    KeyMap taken;          /* interned names of nodes and values in use */
+    KeyMap taken;          /* interned names the export made (note [names in use]) */
     KeyMap scalars;        /* hash of a scalar's dtype and value -> the id of
                               the first constant written so */
     uint32_t fresh;        /* the next fresh number */

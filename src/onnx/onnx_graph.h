@@ -70,6 +70,12 @@ typedef struct OnnxModel {
                                   output itself when it is the only one */
     KeyMap decls;              /* op name interned in g -> its OnnxOpDecl (in
                                   g's arena), for the ops the rules declare */
+    KeyMap values;             /* name interned in g -> the node import made
+                                  of the main graph's value of that name */
+    KeyMap node_names;         /* name interned in g -> the node import made
+                                  of the main graph's node of that name; both
+                                  maps are the names in use, which the
+                                  export's fresh names avoid */
 } OnnxModel;
 
 /* The model proto (taken over: freed with the result, or here on

@@ -26,10 +26,24 @@ static graft_node *value_of(const Importer *im, const char *name)
     return (graft_node *)keymap_get_ptr(&im->values, key);
 }
 
+/* name interned once: the graph takes the interned copy back without
+ * hashing it again (note [canonical pointers] in src/ir/graph.c), and so
+ * does a name a builder interned already (a parameter's, a constant's). */
 static void set_value(Importer *im, const char *name, graft_node *n)
 {
-    keymap_put_ptr(&im->values, graph_intern(im->g, name), n);
-    graph_set_value_name(im->g, n, name);
+    const char *key = graph_intern(im->g, name);
+    keymap_put_ptr(&im->values, key, n);
+    graph_set_value_name(im->g, n, key);
+}
+
+/* n takes np's name, if any, which the names fresh at export then avoid
+ * (OnnxModel.node_names). */
+static void name_node(Importer *im, const graft_node *n, const Onnx__NodeProto *np)
+{
+    if (!np->name || !np->name[0])
+        return;
+    graph_set_node_name(im->g, n, np->name);
+    keymap_put_ptr(&im->m->node_names, graph_node_name(im->g, n), n);
 }
 
 /* The dtype of ONNX's element type number, NULL when graft has none. */
@@ -153,7 +167,7 @@ static void import_leaves(Importer *im, const Onnx__GraphProto *gp)
     for (size_t i = 0; i < gp->n_input; i++) {
         const Onnx__ValueInfoProto *in = gp->input[i];
         graft_node *p = graph_add_param(im->g, in->name, value_type(im, in->type));
-        set_value(im, in->name, p);
+        set_value(im, node_name(p), p);
     }
     for (size_t i = 0; i < gp->n_initializer && im->ok; i++) {
         const Onnx__TensorProto *t = gp->initializer[i];
@@ -166,7 +180,7 @@ static void import_leaves(Importer *im, const Onnx__GraphProto *gp)
         im->ok = !bad;
         graft_node *c = graph_add_tensor_const(im->g, t->name, type, bytes, nbytes);
         graph_set_type(im->g, c, type);
-        set_value(im, t->name, c);
+        set_value(im, node_const_text(c), c);
     }
     for (size_t i = 0; i < gp->n_sparse_initializer; i++) { /* values unknown to graft */
         const Onnx__SparseTensorProto *sp = gp->sparse_initializer[i];
@@ -371,8 +385,7 @@ static bool import_constant(Importer *im, Onnx__NodeProto *np)
         return bad;
     graft_node *c = graph_add_tensor_const(im->g, np->output[0], type, bytes, nbytes);
     graph_set_type(im->g, c, type);
-    if (np->name && np->name[0])
-        graph_set_node_name(im->g, c, np->name);
+    name_node(im, c, np);
     vec_push(&im->calls, node_id(c));
     set_value(im, np->output[0], c);
     return true;
@@ -417,8 +430,7 @@ static void import_node(Importer *im, Onnx__NodeProto *np)
         free(args);
     if (np->domain && np->domain[0] && strcmp(np->domain, "ai.onnx") != 0)
         graph_set_node_domain(im->g, call, np->domain);
-    if (np->name && np->name[0])
-        graph_set_node_name(im->g, call, np->name);
+    name_node(im, call, np);
     vec_push(&im->calls, node_id(call));
     node_results(im, np, call);
 }
@@ -513,6 +525,7 @@ OnnxModel *onnx_import(Onnx__ModelProto *proto, const char *name, graft_diag *d)
     if (gp->name)
         graph_set_name(m->g, gp->name);
     Importer im = {.m = m, .g = m->g, .d = d, .ok = true};
+    keymap_reserve(&im.values, gp->n_input + gp->n_initializer + gp->n_node);
     import_leaves(&im, gp);
     for (size_t i = 0; i < gp->n_node && im.ok; i++)
         import_node(&im, gp->node[i]);
@@ -522,7 +535,7 @@ OnnxModel *onnx_import(Onnx__ModelProto *proto, const char *name, graft_diag *d)
         import_value_info(&im, gp);
         infer_types(&im);
     }
-    keymap_free(&im.values);
+    m->values = im.values; /* the names in use, for the export's fresh ones */
     keymap_free(&im.types);
     vec_free(&im.calls);
     if (!im.ok) {
@@ -538,6 +551,8 @@ void onnx_graph_free(OnnxModel *m)
         return;
     graph_free(m->g);
     keymap_free(&m->decls);
+    keymap_free(&m->values);
+    keymap_free(&m->node_names);
     onnx_model_free(m->proto);
     free(m->origin);
     free(m->name);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "keymap.h"
 #include "onnx_check.h"
 #include "onnx_decode.h"
 #include "onnx_encode.h"
@@ -19,10 +20,12 @@
  * whole model goes with its arena.  Its bytes fields point into the file's
  * bytes (note [bytes in place] in onnx_decode.h), which the model owns.
  * Both are found from the model through a header placed before the
- * ModelProto. */
+ * ModelProto, and so are the spans of its canonical messages (note
+ * [canonical spans] in onnx_span.h). */
 typedef struct ModelHeader {
     Arena *arena;
     uint8_t *bytes; /* the file's, malloc'd */
+    KeyMap spans;   /* decoded message -> its OnnxSpan in bytes */
     _Alignas(16) unsigned char model[];
 } ModelHeader;
 
@@ -31,27 +34,47 @@ static ModelHeader *model_header(Onnx__ModelProto *model)
     return (ModelHeader *)((unsigned char *)model - offsetof(ModelHeader, model));
 }
 
-/* Checked bytes decoded into a new arena; the model owns bytes. */
-static Onnx__ModelProto *decode_into_arena(uint8_t *bytes, size_t len)
+static const ModelHeader *model_header_const(const Onnx__ModelProto *model)
+{
+    return (const ModelHeader *)((const unsigned char *)model - offsetof(ModelHeader, model));
+}
+
+/* bytes decoded into a new arena, the model owning them; NULL on a fault
+ * of note [checked as decoded] (bytes then still the caller's). */
+static Onnx__ModelProto *decode_into_arena(uint8_t *bytes, size_t len, uint64_t depth)
 {
     Arena *arena = arena_new();
     ModelHeader *h = arena_alloc(arena, sizeof *h + sizeof(Onnx__ModelProto));
-    h->arena = arena;
-    h->bytes = bytes;
+    *h = (ModelHeader){.arena = arena, .bytes = bytes};
     Onnx__ModelProto *model = (Onnx__ModelProto *)h->model;
-    onnx_decode(&onnx__model_proto__descriptor, bytes, len, arena, &model->base);
-    return model;
+    if (onnx_decode(&onnx__model_proto__descriptor, bytes, len, depth, arena, &h->spans,
+                    &model->base))
+        return model;
+    keymap_free(&h->spans);
+    arena_free(arena);
+    return NULL;
+}
+
+/* Reports the fault the decoder found in bytes (note [checked as
+ * decoded]): the wire check's message, by byte offset and field. */
+static void report_fault(const uint8_t *bytes, size_t len, uint64_t depth, const char *name,
+                         graft_diag *d)
+{
+    if (onnx_wire_check(bytes, len, &onnx__model_proto__descriptor, depth, name, d))
+        diag_byte_error(d, name, 0, "internal error: the decoder refused what the wire "
+                        "check passes");
 }
 
 Onnx__ModelProto *onnx_model_adopt(uint8_t *bytes, size_t len, const char *name,
                                    const graft_limits *limits, graft_diag *d)
 {
     uint64_t depth = limit_or_default(limits)->onnx_depth;
-    if (!onnx_wire_check(bytes, len, &onnx__model_proto__descriptor, depth, name, d)) {
+    Onnx__ModelProto *model = decode_into_arena(bytes, len, depth);
+    if (!model) {
+        report_fault(bytes, len, depth, name, d);
         free(bytes);
         return NULL;
     }
-    Onnx__ModelProto *model = decode_into_arena(bytes, len);
     if (!model->graph) {
         diag_byte_error(d, name, len, "the model has no graph (field 'graph' (7) of "
                         "onnx.ModelProto)");
@@ -90,7 +113,13 @@ Onnx__ModelProto *onnx_model_read_taking(Source *src, const graft_limits *limits
 
 bool onnx_model_write(const Onnx__ModelProto *model, FILE *out)
 {
-    return onnx_encode_file(&model->base, out);
+    return onnx_encode_file(&model->base, NULL, out);
+}
+
+bool onnx_model_write_from(const Onnx__ModelProto *model, const Onnx__ModelProto *read,
+                           FILE *out)
+{
+    return onnx_encode_file(&model->base, &model_header_const(read)->spans, out);
 }
 
 void onnx_model_free(Onnx__ModelProto *model)
@@ -99,6 +128,7 @@ void onnx_model_free(Onnx__ModelProto *model)
         return;
     ModelHeader *h = model_header(model);
     uint8_t *bytes = h->bytes;
+    keymap_free(&h->spans);
     arena_free(h->arena); /* h with it */
     free(bytes);
 }

@@ -1,12 +1,13 @@
 /* onnx_model.h - reading and writing ONNX model files (.onnx, protobuf).
  *
- * note [onnx bytes]: a model is read in two steps: the wire format check
- * (note [wire check] in onnx_wire.h), which reports bad input with its
- * byte offset, then graft's decoder into the onnx.ModelProto structs that
- * protobuf-c generated at build time from Debian's onnx.proto (onnx.pb-c.h
- * in the build tree), all of it in one arena, the file's bytes fields left
- * in place (note [bytes in place] in onnx_decode.h, note [model arena] in
- * onnx_model.c).  Writing encodes a ModelProto as protobuf-c's pack
+ * note [onnx bytes]: a model is read by graft's decoder into the
+ * onnx.ModelProto structs that protobuf-c generated at build time from
+ * Debian's onnx.proto (onnx.pb-c.h in the build tree), all of it in one
+ * arena, the file's bytes fields left in place (note [bytes in place] in
+ * onnx_decode.h, note [model arena] in onnx_model.c); it checks the wire
+ * format as it reads, and on a fault the wire check (note [wire check] in
+ * onnx_wire.h) reports it with its byte offset (note [checked as
+ * decoded]).  Writing encodes a ModelProto as protobuf-c's pack
  * would, byte for byte, with every length computed once (note [onnx
  * encode] in onnx_encode.h), into the output stream.
  *
@@ -63,6 +64,13 @@ Onnx__ModelProto *onnx_model_adopt(uint8_t *bytes, size_t len, const char *name,
 /* Packs model into out.  False when writing failed (the caller's
  * outfile_commit reports it). */
 bool onnx_model_write(const Onnx__ModelProto *model, FILE *out);
+
+/* The same, for a model that shares messages with read, a model this file
+ * read (or read itself): those read from canonical bytes are written as
+ * their bytes, not encoded again (note [canonical spans] in onnx_span.h);
+ * the output is onnx_model_write's, byte for byte. */
+bool onnx_model_write_from(const Onnx__ModelProto *model, const Onnx__ModelProto *read,
+                           FILE *out);
 
 void onnx_model_free(Onnx__ModelProto *model);
 

@@ -1,12 +1,11 @@
-/* onnx_wire.h - checking an ONNX file's protobuf wire format before
- * the decoder reads it (note [bytes in place] in onnx_decode.h).
+/* onnx_wire.h - checking an ONNX file's protobuf wire format, and
+ * saying where it is broken.
  *
  * note [wire check]: protobuf-c's unpack answers a malformed message with
- * NULL and nothing else, graft's decoder trusts its input, and both
- * recurse once per nested message.  So the reader first walks the bytes
- * itself, iteratively, against the same descriptors protobuf-c generated
- * from onnx.proto, and reports the first fault with its byte offset and
- * the field it is in:
+ * NULL and nothing else, and it recurses once per nested message.  So
+ * graft walks the bytes itself, iteratively, against the same descriptors
+ * protobuf-c generated from onnx.proto, and reports the first fault with
+ * its byte offset and the field it is in:
  *
  *   model.onnx: error: byte 1234: length 5000 of field 'raw_data' (9) of
  *   onnx.TensorProto runs past the end of the file (byte 2048)
@@ -19,7 +18,9 @@
  * bounds the decoder's recursion), and that no singular message field
  * occurs twice in one message (note [one occurrence]).  Unknown fields are checked for their
  * framing only; the decoder keeps them (onnx_model.h).  A file that passes
- * is one protobuf-c unpacks and the decoder reads as protobuf-c does.
+ * is one protobuf-c unpacks and the decoder reads as protobuf-c does.  The
+ * decoder makes the same checks as it reads (note [checked as decoded] in
+ * onnx_decode.h); this walk runs only to report a fault it found.
  */
 #ifndef GRAFT_ONNX_WIRE_H
 #define GRAFT_ONNX_WIRE_H

@@ -1,0 +1,80 @@
+/* onnx_span.h - the bytes a decoded message was read from, kept where
+ * writing the message would give those bytes back.
+ *
+ * note [canonical spans]: most of what graft writes it read and left
+ * alone: the graph's inputs and outputs, value_info, initializers, every
+ * node no rule touched.  Encoding such a message again walks its fields
+ * twice (note [onnx encode] in onnx_encode.h) to produce the bytes it came
+ * from, when they were canonical: the bytes protobuf-c's pack writes of
+ * the decoded struct.  So the decoder (onnx_decode.c) notes, for each
+ * NodeProto, ValueInfoProto and TensorProto it reads whose bytes are
+ * canonical, where they lie in the file, and the encoder copies them in
+ * place of encoding that struct (the model keeps the file's bytes, note
+ * [model arena] in onnx_model.c).  Canonical is decided while decoding,
+ * field by field, for the message and every message inside it:
+ *   - no unknown field;
+ *   - fields in field-number order, a number repeated only by the next
+ *     value of a repeated field that is not [packed = true];
+ *   - every key, varint and length prefix in its shortest form, and each
+ *     varint the one its stored value is written as (an int32 or enum
+ *     sign-extended to ten bytes; bits past 64 none);
+ *   - a [packed = true] field as one non-empty packed run, any other
+ *     repeated scalar one key per value;
+ *   - at most one member of a oneof;
+ *   - no NUL inside a string (the encoder writes a string up to its NUL).
+ * Any other message is encoded from its struct as before, and so is every
+ * message made or changed after reading, whose address is no decoded
+ * one's: the spans are looked up by the address of the decoded struct,
+ * which no code changes after decoding (the export shares such structs
+ * or makes new ones, note [onnx export] in onnx_export.c).  Only the three
+ * kinds are noted: they are the elements of a graph's lists, whole units
+ * the export keeps or drops, and a lookup per smaller message (a
+ * dimension, an attribute) would cost about what encoding it does.
+ * tests/check_onnx_encode.c compares the writing with spans against
+ * protobuf-c's pack on every model of tests/onnx/ and of the fuzz
+ * corpus, and shows each non-canonical form encoded afresh; fuzz/fuzz_onnx.c
+ * asserts that a model written with its spans is the one written without.
+ */
+#ifndef GRAFT_ONNX_SPAN_H
+#define GRAFT_ONNX_SPAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <protobuf-c/protobuf-c.h>
+
+#include "keymap.h"
+#include "onnx.pb-c.h"
+
+/* A decoded message's bytes: its fields, without its key and length. */
+typedef struct OnnxSpan {
+    const uint8_t *data;
+    size_t len;
+} OnnxSpan;
+
+/* Whether messages of type desc get spans (note [canonical spans]). */
+static inline bool onnx_span_kept(const ProtobufCMessageDescriptor *desc)
+{
+    return desc == &onnx__node_proto__descriptor ||
+           desc == &onnx__value_info_proto__descriptor ||
+           desc == &onnx__tensor_proto__descriptor;
+}
+
+/* m's span in spans (a map from decoded structs to their OnnxSpan), or
+ * NULL: none noted, or spans NULL. */
+static inline const OnnxSpan *onnx_span_of(const KeyMap *spans, const ProtobufCMessage *m)
+{
+    return spans && onnx_span_kept(m->descriptor) ? keymap_get_ptr(spans, m) : NULL;
+}
+
+/* The bytes of v as a varint. */
+static inline size_t onnx_varint_size(uint64_t v)
+{
+    size_t n = 1;
+    for (; v >= 0x80; v >>= 7)
+        n++;
+    return n;
+}
+
+#endif
