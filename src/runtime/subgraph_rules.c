@@ -240,23 +240,31 @@ static Onnx__GraphProto *rules_in_graph(SubRules *sr, OnnxModel *outer_m, uint32
 }
 
 /* Attribute i of np, the NodeProto of call id of m, now holds gp: a copy
- * of the attribute in np (which the export writes), and gp's encoding in
- * the call's GRAPH attribute (which inference and the evaluator read). */
-static void set_subgraph(OnnxModel *m, uint32_t id, Onnx__NodeProto *np, size_t i,
-                         Onnx__GraphProto *gp)
+ * of np whose attribute i holds it (which the export writes), and gp's
+ * encoding in the call's GRAPH attribute (which inference and the
+ * evaluator read); the copy.  np itself is left as decoded: the writer
+ * copies the bytes a decoded NodeProto came from, found by its address
+ * (note [canonical spans] in src/onnx/onnx_span.h). */
+static Onnx__NodeProto *set_subgraph(OnnxModel *m, uint32_t id, Onnx__NodeProto *np, size_t i,
+                                     Onnx__GraphProto *gp)
 {
-    Onnx__AttributeProto *a = arena_dup(graph_arena(m->g), np->attribute[i], sizeof *a);
+    Arena *arena = graph_arena(m->g);
+    Onnx__NodeProto *copy = arena_dup(arena, np, sizeof *copy);
+    copy->attribute = arena_dup(arena, np->attribute, np->n_attribute * sizeof *np->attribute);
+    Onnx__AttributeProto *a = arena_dup(arena, np->attribute[i], sizeof *a);
     a->g = gp;
-    np->attribute[i] = a;
+    copy->attribute[i] = a;
+    m->origin[id] = copy;
     /* the import made this value for this call alone, so it is changed in
      * place: graph.h gives no way to replace one attribute of a call */
     graft_attr_value *v = (graft_attr_value *)node_find_attr(graph_node(m->g, id), a->name);
     if (!v || v->kind != GRAFT_ATTR_GRAPH)
-        return;
+        return copy;
     v->nbytes = onnx__graph_proto__get_packed_size(gp);
-    uint8_t *bytes = arena_alloc(graph_arena(m->g), v->nbytes + 1);
+    uint8_t *bytes = arena_alloc(arena, v->nbytes + 1);
     onnx__graph_proto__pack(gp, bytes);
     v->data = bytes;
+    return copy;
 }
 
 /* The rules applied in every subgraph of m's nodes; whether one changed. */
@@ -270,7 +278,7 @@ static bool rules_in_model(SubRules *sr, OnnxModel *m)
                 continue;
             Onnx__GraphProto *gp = rules_in_graph(sr, m, id, np, np->attribute[i]->g);
             if (gp) {
-                set_subgraph(m, id, np, i, gp);
+                np = set_subgraph(m, id, np, i, gp);
                 changed = true;
             }
         }
