@@ -210,10 +210,16 @@ uint32_t labels_node(Labels *l, const graft_node *n)
  * instructions (the match 451 against 472 per op node) but costs time
  * (labels_all 118-125 ns per op node against 86-91 at 10^5 op nodes):
  * bench/RESULTS.md, "Checked rules, one builder, labelling in the walk's
- * order".  Every live node is labelled exactly
- * once; nodes no root reaches are not.  Stores the order in order (when
- * not NULL, else in scratch) and the nodes offering rules in offering
- * (when not NULL; *kept counts them); returns the count labelled. */
+ * order".  Labelling in id order, where a graph as loaded has every
+ * operand before its user, costs more too, since the walk's order must
+ * still be made and read for the nodes offering rules: inside the
+ * order's pass (its classifier labelling each node from its operands)
+ * +27% instructions of labels_offering, in a loop over the flat arrays
+ * after it +22% (bench/RESULTS.md, "Compiled rule sets that own their
+ * walk").  Every live node is labelled exactly once; nodes no root
+ * reaches are not.  Stores the order in order (when not NULL, else in
+ * scratch) and the nodes offering rules in offering (when not NULL;
+ * *kept counts them); returns the count labelled. */
 static uint32_t label_walk(Labels *l, uint32_t *order, uint32_t *offering, uint32_t *kept)
 {
     const graft_graph *g = l->g;
