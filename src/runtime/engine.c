@@ -90,7 +90,7 @@ void engine_free(graft_engine *e)
     free(e->mark);
     free(e->order);
     free(e->check_computable);
-    type_cache_free(e->types);
+    action_types_free(e->types);
     keymap_free(&e->interned);
     vec_free(&e->folds);
     eval_meta_free(e->meta);

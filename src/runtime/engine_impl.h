@@ -14,6 +14,15 @@ typedef struct FoldMade {
     graft_node *value;
 } FoldMade;
 
+/* The types of the calls actions made, by op, attributes and operand
+ * types (rewrite_types.c, note [action types]). */
+typedef struct ActionTypes ActionTypes;
+ActionTypes *action_types_new(void);
+void action_types_free(ActionTypes *at);
+/* n's type, as type_infer_cached gives it (the relations cached in at),
+ * taken from an earlier call of the same key when there was one. */
+const graft_type *action_type(ActionTypes *at, graft_graph *g, const graft_node *n, StrBuf *why);
+
 struct graft_engine {
     const graft_rule_set *rs;     /* the rules, borrowed */
     graft_graph *g;              /* the graph being changed, borrowed */
@@ -36,8 +45,9 @@ struct graft_engine {
     size_t order_cap;      /* entries allocated in order */
     NodeLabels *names;     /* the loaded model's node names, for the trace
                               and refusals; NULL when neither is asked */
-    TypeCache *types;      /* relations for typing what rewrites make,
-                              made with the first */
+    ActionTypes *types;    /* typing what rewrites make (note [action
+                              types] in rewrite_types.c), made with the
+                              first */
     KeyMap interned;       /* rule-set name -> its copy in g (note [names
                               interned once] in rewrite_build.c) */
     bool *check_computable; /* per rule: its action may lack a computed
