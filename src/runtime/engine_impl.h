@@ -52,6 +52,8 @@ struct graft_engine {
                               interned once] in rewrite_build.c) */
     bool *check_computable; /* per rule: its action may lack a computed
                                value (rewrite_always_computable fails) */
+    bool *check_fold_ready; /* per rule: its action folds (rewrite_has_fold),
+                               so rewrite_fold_ready asks of its leaves */
     VEC(FoldMade) folds;   /* the folds of the action being built */
     bool fold_failed;      /* one of them has no value: no rewrite */
     struct EvalMeta *meta; /* Relay: the #[metadata] section's values,
@@ -146,6 +148,9 @@ void engine_rewrite_verdict(graft_engine *e, uint32_t rule, const graft_node *ro
  * fold.h).  Whether every fold of action x has constants for leaves on
  * b. */
 bool rewrite_fold_ready(const graft_engine *e, const graft_expr *x, const graft_binding *b);
+/* Whether action x has a fold(...) anywhere: an action without one is
+ * always ready, and most have none (engine_new asks once per rule). */
+bool rewrite_has_fold(const graft_expr *x);
 /* Forgets the folds of the previous action. */
 void rewrite_fold_begin(graft_engine *e);
 /* The constant an equal fold of this action made already, or NULL. */

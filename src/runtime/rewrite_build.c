@@ -477,7 +477,8 @@ graft_node *rewrite_build(graft_engine *e, const graft_rule *r, const graft_bind
                           graft_node *root)
 {
     uint32_t first = graph_node_count(e->g);
-    if (!r->build_fn && !rewrite_fold_ready(e, r->action, b))
+    if (!r->build_fn && e->check_fold_ready[r - e->rs->rules] &&
+        !rewrite_fold_ready(e, r->action, b))
         return NULL; /* a fold whose leaves are not all constants */
     rewrite_fold_begin(e);
     graft_node *by = r->build_fn ? r->build_fn(e->g, b, root) : build(e, r->action, b);
