@@ -668,6 +668,55 @@ START_TEST(reused_node_keeps_its_type)
 }
 END_TEST
 
+/* Calls an action makes take the type their relation gives, remembered
+ * by op, attributes and operand types (note [action types] in
+ * src/runtime/rewrite_types.c): %a and %c, of one shape, get one type
+ * for their sum; %b, of another, its own; the scalar constants 2f and 3f
+ * make two keys of multiply (a relation may read a constant's value). */
+START_TEST(action_types_by_key)
+{
+    Run r;
+    run_rewrite(&r,
+                "r := nn.relu(x) => sum(expand_dims(x, axis=0), axis=[1])\n"
+                "s := sigmoid(x) => multiply(x, 2f)\n"
+                "t := tanh(x) => multiply(x, 3f)\n",
+                "#[version = \"0.0.5\"]\n"
+                "def @main(%a: Tensor[(2, 3), float32], %b: Tensor[(4), float32],\n"
+                "          %c: Tensor[(2, 3), float32], %d: Tensor[(5), float32]) {\n"
+                "  %0 = nn.relu(%a);\n"
+                "  %1 = nn.relu(%b);\n"
+                "  %2 = nn.relu(%c);\n"
+                "  %3 = sigmoid(%d);\n"
+                "  %4 = tanh(%d);\n"
+                "  (%0, %1, %2, %3, %4)\n"
+                "}\n");
+    const graft_type *sum_of[3] = {NULL, NULL, NULL}, *twice = NULL, *thrice = NULL;
+    for (uint32_t id = 0; id < graph_node_count(r.g); id++) {
+        const graft_node *n = graph_node(r.g, id);
+        if (!n || node_is_dead(n) || !node_op(n))
+            continue;
+        if (strcmp(node_op(n), "sum") == 0)
+            for (int i = 0; i < 3; i++)
+                if (node_arg(node_arg(n, 0), 0) == graph_param(r.g, i))
+                    sum_of[i] = node_type(n);
+        if (strcmp(node_op(n), "multiply") == 0)
+            *(strcmp(node_const_text(node_arg(n, 1)), "2f") == 0 ? &twice : &thrice) =
+                node_type(n);
+    }
+    ck_assert_ptr_nonnull(sum_of[0]);
+    ck_assert_ptr_nonnull(sum_of[1]);
+    ck_assert_str_eq(sum_of[0]->text, "Tensor[(1, 3), float32]");
+    ck_assert_str_eq(sum_of[1]->text, "Tensor[(1), float32]");
+    ck_assert_ptr_eq(sum_of[2], sum_of[0]); /* remembered */
+    ck_assert_ptr_nonnull(twice);
+    ck_assert_ptr_nonnull(thrice);
+    ck_assert_str_eq(twice->text, "Tensor[(5), float32]");
+    ck_assert_str_eq(thrice->text, "Tensor[(5), float32]");
+    ck_assert_ptr_ne(twice, thrice); /* two keys */
+    run_close(&r);
+}
+END_TEST
+
 START_TEST(million_node_chain)
 {
     graft_diag *d = diag_new(stderr);
@@ -733,6 +782,7 @@ static Suite *engine_suite(void)
     tc = tcase_create("deep");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, reused_node_keeps_its_type);
+    tcase_add_test(tc, action_types_by_key);
     tcase_add_test(tc, million_node_chain);
     suite_add_tcase(s, tc);
     return s;

@@ -24,9 +24,12 @@ graft_engine *engine_new(const graft_rule_set *rs, graft_graph *g, const EngineO
     matcher_set_max_steps(e->m, e->limits->match_steps);
     stats_init(&e->stats, rs->nrules);
     e->check_computable = xcalloc(rs->nrules + 1, sizeof *e->check_computable);
-    for (uint32_t r = 0; r < rs->nrules; r++)
+    e->check_fold_ready = xcalloc(rs->nrules + 1, sizeof *e->check_fold_ready);
+    for (uint32_t r = 0; r < rs->nrules; r++) {
         e->check_computable[r] = rs->rules[r].action &&
                                  !rewrite_always_computable(rs->rules[r].action);
+        e->check_fold_ready[r] = rs->rules[r].action && rewrite_has_fold(rs->rules[r].action);
+    }
     if (e->opts.trace || e->opts.refusals) {
         e->names = xmalloc(sizeof *e->names);
         node_labels_init(e->names, g, e->opts.model);
@@ -90,7 +93,8 @@ void engine_free(graft_engine *e)
     free(e->mark);
     free(e->order);
     free(e->check_computable);
-    type_cache_free(e->types);
+    free(e->check_fold_ready);
+    action_types_free(e->types);
     keymap_free(&e->interned);
     vec_free(&e->folds);
     eval_meta_free(e->meta);

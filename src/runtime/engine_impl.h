@@ -14,6 +14,15 @@ typedef struct FoldMade {
     graft_node *value;
 } FoldMade;
 
+/* The types of the calls actions made, by op, attributes and operand
+ * types (rewrite_types.c, note [action types]). */
+typedef struct ActionTypes ActionTypes;
+ActionTypes *action_types_new(void);
+void action_types_free(ActionTypes *at);
+/* n's type, as type_infer_cached gives it (the relations cached in at),
+ * taken from an earlier call of the same key when there was one. */
+const graft_type *action_type(ActionTypes *at, graft_graph *g, const graft_node *n, StrBuf *why);
+
 struct graft_engine {
     const graft_rule_set *rs;     /* the rules, borrowed */
     graft_graph *g;              /* the graph being changed, borrowed */
@@ -36,12 +45,15 @@ struct graft_engine {
     size_t order_cap;      /* entries allocated in order */
     NodeLabels *names;     /* the loaded model's node names, for the trace
                               and refusals; NULL when neither is asked */
-    TypeCache *types;      /* relations for typing what rewrites make,
-                              made with the first */
+    ActionTypes *types;    /* typing what rewrites make (note [action
+                              types] in rewrite_types.c), made with the
+                              first */
     KeyMap interned;       /* rule-set name -> its copy in g (note [names
                               interned once] in rewrite_build.c) */
     bool *check_computable; /* per rule: its action may lack a computed
                                value (rewrite_always_computable fails) */
+    bool *check_fold_ready; /* per rule: its action folds (rewrite_has_fold),
+                               so rewrite_fold_ready asks of its leaves */
     VEC(FoldMade) folds;   /* the folds of the action being built */
     bool fold_failed;      /* one of them has no value: no rewrite */
     struct EvalMeta *meta; /* Relay: the #[metadata] section's values,
@@ -136,6 +148,9 @@ void engine_rewrite_verdict(graft_engine *e, uint32_t rule, const graft_node *ro
  * fold.h).  Whether every fold of action x has constants for leaves on
  * b. */
 bool rewrite_fold_ready(const graft_engine *e, const graft_expr *x, const graft_binding *b);
+/* Whether action x has a fold(...) anywhere: an action without one is
+ * always ready, and most have none (engine_new asks once per rule). */
+bool rewrite_has_fold(const graft_expr *x);
 /* Forgets the folds of the previous action. */
 void rewrite_fold_begin(graft_engine *e);
 /* The constant an equal fold of this action made already, or NULL. */

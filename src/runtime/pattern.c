@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "numtext.h"
 #include "util.h"
 #include "walk.h"
 
@@ -149,7 +150,10 @@ const char *pattern_const_text(double value, const char *dtype, StrBuf *out)
     };
     for (size_t i = 0; i < ARRAY_LEN(floats); i++)
         if (strcmp(dtype, floats[i][0]) == 0) {
-            strbuf_printf(out, "%g%s", value == 0 ? 0.0 : value, floats[i][1]);
+            char text[NUMTEXT_G_MAX]; /* "%g" without printf: note [six digits] */
+            size_t len = numtext_g(value == 0 ? 0.0 : value, text);
+            strbuf_append(out, text, len);
+            strbuf_puts(out, floats[i][1]);
             return NULL;
         }
     if (strcmp(dtype, "int32") == 0)

@@ -445,19 +445,21 @@ static void adopt_new(graft_engine *e, uint32_t first)
  * on), node by node: the same types (a node that finds a contradiction
  * stays untyped, the rest goes on), with the engine's relation cache,
  * which serves every rewrite of the run (a lookup by name in the
- * relation tables was most of a rewrite's typing). */
+ * relation tables was most of a rewrite's typing), and a call of the
+ * same op, attributes and operand types as one typed before takes that
+ * one's type (note [action types] in rewrite_types.c). */
 static void infer_new(graft_engine *e, uint32_t first)
 {
     graft_graph *g = e->g;
     StrBuf why = {0}; /* allocated only for a contradiction's message */
     uint32_t count = graph_node_count(g);
     if (!e->types)
-        e->types = type_cache_new();
+        e->types = action_types_new();
     for (uint32_t id = first; id < count; id++) {
         graft_node *n = graph_node(g, id);
         if (node_type(n) || node_is_dead(n))
             continue;
-        const graft_type *t = type_infer_cached(g, n, e->types, &why);
+        const graft_type *t = action_type(e->types, g, n, &why); /* note [action types] */
         if (t)
             graph_set_type(g, n, t);
     }
@@ -475,7 +477,8 @@ graft_node *rewrite_build(graft_engine *e, const graft_rule *r, const graft_bind
                           graft_node *root)
 {
     uint32_t first = graph_node_count(e->g);
-    if (!r->build_fn && !rewrite_fold_ready(e, r->action, b))
+    if (!r->build_fn && e->check_fold_ready[r - e->rs->rules] &&
+        !rewrite_fold_ready(e, r->action, b))
         return NULL; /* a fold whose leaves are not all constants */
     rewrite_fold_begin(e);
     graft_node *by = r->build_fn ? r->build_fn(e->g, b, root) : build(e, r->action, b);

@@ -32,6 +32,16 @@ static bool leaves_ready(const graft_expr *x, const graft_binding *b, bool insid
     return true;
 }
 
+bool rewrite_has_fold(const graft_expr *x)
+{
+    if (x->kind == GRAFT_EXPR_FOLD)
+        return true;
+    for (int i = 0; i < x->nkids; i++)
+        if (rewrite_has_fold(x->kids[i]))
+            return true;
+    return false;
+}
+
 bool rewrite_fold_ready(const graft_engine *e, const graft_expr *x, const graft_binding *b)
 {
     return e->opts.folds_built || leaves_ready(x, b, false);

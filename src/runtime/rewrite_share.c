@@ -38,6 +38,8 @@ static bool draws(const char *op)
     static const char *const random_ops[] = {"RandomUniform", "RandomNormal",
                                              "RandomUniformLike", "RandomNormalLike",
                                              "Multinomial"};
+    if (op[0] != 'R' && op[0] != 'M')
+        return false;
     for (size_t i = 0; i < sizeof random_ops / sizeof *random_ops; i++)
         if (strcmp(op, random_ops[i]) == 0)
             return true;
@@ -125,15 +127,48 @@ static void share_operands(graft_graph *g, graft_node *const *canon, uint32_t fi
     }
 }
 
+/* An action of at most this many nodes (most: a batch norm's two, a
+ * fold's fifteen) is shared with its arrays on the stack and its chains'
+ * heads in a list searched in order: a map and three allocations cost
+ * more than the comparisons they save (750 instructions a rewrite). */
+enum { FEW_NEW = 32 };
+
+/* The heads of the chains of equal hashes, each its first node +1. */
+typedef struct {
+    KeyMap map;              /* a hash -> its head, for many nodes */
+    uint64_t hash[FEW_NEW];  /* or a list of them, for few */
+    int64_t head[FEW_NEW];
+    size_t len;
+    bool few;
+} Heads;
+
+/* The head of hash's chain (0 for none yet), to read and set. */
+static int64_t *head_of(Heads *h, uint64_t hash)
+{
+    if (!h->few)
+        return keymap_put(&h->map, hash, 0);
+    for (size_t i = 0; i < h->len; i++)
+        if (h->hash[i] == hash)
+            return &h->head[i];
+    h->hash[h->len] = hash;
+    h->head[h->len] = 0;
+    return &h->head[h->len++];
+}
+
 void rewrite_share(graft_graph *g, uint32_t first, graft_node **by, int nby)
 {
     uint32_t count = graph_node_count(g);
     if (count - first < 2)
         return;
     size_t n = count - first;
-    graft_node **canon = xmalloc(n * sizeof *canon);
-    uint32_t *next = xmalloc(n * sizeof *next); /* the chain of one hash, +1 */
-    KeyMap heads = {0};                         /* a hash -> its chain's first, +1 */
+    graft_node *canon_few[FEW_NEW];
+    uint32_t next_few[FEW_NEW];
+    Heads heads; /* not zeroed: the lists are read up to len */
+    heads.map = (KeyMap){0};
+    heads.len = 0;
+    heads.few = n <= FEW_NEW;
+    graft_node **canon = heads.few ? canon_few : xmalloc(n * sizeof *canon);
+    uint32_t *next = heads.few ? next_few : xmalloc(n * sizeof *next); /* a chain, +1 */
     for (size_t k = 0; k < n; k++) {
         graft_node *x = graph_node(g, first + (uint32_t)k);
         canon[k] = x;
@@ -143,7 +178,7 @@ void rewrite_share(graft_graph *g, uint32_t first, graft_node **by, int nby)
         share_operands(g, canon, first, x);
         if (!shareable(x))
             continue;
-        int64_t *head = keymap_put(&heads, node_hash(x), 0);
+        int64_t *head = head_of(&heads, node_hash(x));
         uint32_t j = (uint32_t)*head;
         while (j && !equal_nodes(canon[j - 1], x))
             j = next[j - 1];
@@ -156,7 +191,9 @@ void rewrite_share(graft_graph *g, uint32_t first, graft_node **by, int nby)
     }
     for (int j = 0; j < nby; j++)
         by[j] = kept(canon, first, by[j]);
-    keymap_free(&heads);
-    free(next);
-    free(canon);
+    if (!heads.few) {
+        keymap_free(&heads.map);
+        free(next);
+        free(canon);
+    }
 }
