@@ -106,6 +106,10 @@ double eval_raw_element(const unsigned char *p, const char *dtype, int bytes);
  * dtype looked up once (a model's weights are read through it). */
 void eval_raw_elements(double *out, size_t n, const unsigned char *p, const char *dtype,
                        int bytes);
+/* The elements tensor constant n carries (an ONNX initializer, a
+ * Constant's value), read into *slot after freeing what it held: slot, or
+ * NULL when n carries none of a dtype and rank the evaluator holds. */
+const Tensor *eval_const_tensor(Tensor *slot, const graft_node *n);
 /* A new zeroed tensor; dims may be NULL when rank is 0. */
 Tensor tensor_new(const char *dtype, int rank, const int64_t *dims);
 void tensor_free(Tensor *t);

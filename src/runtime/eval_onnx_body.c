@@ -12,19 +12,7 @@
 static const Tensor *body_constant(void *ctx, const graft_node *n)
 {
     BodyRun *r = ctx;
-    size_t nbytes;
-    const unsigned char *bytes = node_const_data(n, &nbytes);
-    const graft_type *type = node_type(n);
-    if (!bytes || !type || type->kind != TYPE_TENSOR || !eval_dtype(type->dtype) ||
-        type->rank > EVAL_MAX_RANK)
-        return NULL;
-    tensor_free(&r->given);
-    r->given = tensor_new(eval_dtype(type->dtype), type->rank, type->dims);
-    if (r->given.size == 0 || nbytes % r->given.size)
-        return r->given.size == 0 && nbytes == 0 ? &r->given : NULL;
-    int width = (int)(nbytes / r->given.size);
-    eval_raw_elements(r->given.data, r->given.size, bytes, r->given.dtype, width);
-    return &r->given;
+    return eval_const_tensor(&r->given, n);
 }
 
 void eval_body_close(BodyRun *r)

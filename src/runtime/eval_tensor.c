@@ -169,6 +169,23 @@ void eval_raw_elements(double *out, size_t n, const unsigned char *p, const char
         out[i] = eval_raw_element(p + i * (size_t)bytes, dtype, bytes);
 }
 
+const Tensor *eval_const_tensor(Tensor *slot, const graft_node *n)
+{
+    size_t nbytes;
+    const unsigned char *bytes = node_const_data(n, &nbytes);
+    const graft_type *type = node_type(n);
+    if (!bytes || !type || type->kind != TYPE_TENSOR || !eval_dtype(type->dtype) ||
+        type->rank > EVAL_MAX_RANK)
+        return NULL;
+    tensor_free(slot);
+    *slot = tensor_new(eval_dtype(type->dtype), type->rank, type->dims);
+    if (slot->size == 0 || nbytes % slot->size)
+        return slot->size == 0 && nbytes == 0 ? slot : NULL;
+    int width = (int)(nbytes / slot->size);
+    eval_raw_elements(slot->data, slot->size, bytes, slot->dtype, width);
+    return slot;
+}
+
 void eval_round_array(double *data, size_t n, const char *dtype)
 {
     const DtypeInfo *d = dtype_info(dtype);

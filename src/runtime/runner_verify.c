@@ -38,19 +38,7 @@ typedef struct MetaValues {
  * a tensor in mv->given, or NULL. */
 static const Tensor *given_value(MetaValues *mv, const graft_node *n)
 {
-    size_t nbytes;
-    const unsigned char *bytes = node_const_data(n, &nbytes);
-    const graft_type *type = node_type(n);
-    if (!bytes || !type || type->kind != TYPE_TENSOR || !eval_dtype(type->dtype) ||
-        type->rank > EVAL_MAX_RANK)
-        return NULL;
-    tensor_free(&mv->given);
-    mv->given = tensor_new(eval_dtype(type->dtype), type->rank, type->dims);
-    if (mv->given.size == 0 || nbytes % mv->given.size)
-        return mv->given.size == 0 && nbytes == 0 ? &mv->given : NULL;
-    int width = (int)(nbytes / mv->given.size);
-    eval_raw_elements(mv->given.data, mv->given.size, bytes, mv->given.dtype, width);
-    return &mv->given;
+    return eval_const_tensor(&mv->given, n);
 }
 
 static const Tensor *meta_value(void *ctx, const graft_node *n)
