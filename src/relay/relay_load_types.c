@@ -41,12 +41,16 @@ static const graft_type *make_tensor(RelayParser *ps, const char *s, const char 
         if (rank == MAX_RANK)
             return NULL;
         const char *digits = s;
+        while (is((unsigned char)*s, DIGIT))
+            s++;
+        if (s - digits > MAX_DIM_DIGITS) /* checked first: 19 digits overflow */
+            return NULL;
         int64_t d = 0;
-        for (; is((unsigned char)*s, DIGIT); s++)
-            d = d * 10 + (*s - '0');
+        for (const char *p = digits; p < s; p++)
+            d = d * 10 + (*p - '0');
         if (s == digits && *s == '?')
             d = DIM_ANY, s++;
-        else if (s == digits || s - digits > MAX_DIM_DIGITS)
+        else if (s == digits)
             return NULL;
         dims[rank++] = d;
         if (*s != ')' && (close - s < 2 || memcmp(s, ", ", 2) != 0 || *(s += 2) == ')'))
