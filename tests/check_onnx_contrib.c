@@ -17,31 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_consts.h"
 #include "eval.h"
 #include "onnx_graph.h"
 #include "onnx_text.h"
-
-/* The values of the tensor constants the evaluator asks for. */
-typedef struct Consts {
-    Tensor t[16];
-    int n;
-} Consts;
-
-static const Tensor *constant(void *ctx, const graft_node *n)
-{
-    Consts *cs = ctx;
-    size_t nbytes;
-    const unsigned char *bytes = node_const_data(n, &nbytes);
-    const graft_type *type = node_type(n);
-    const char *dtype = type ? eval_dtype(type->dtype) : NULL;
-    ck_assert_msg(bytes && dtype && cs->n < 16, "constant %s has no value", node_const_text(n));
-    Tensor *t = &cs->t[cs->n++];
-    *t = tensor_new(dtype, type->rank, type->dims);
-    int size = (int)(nbytes / (t->size ? t->size : 1));
-    for (size_t i = 0; i < t->size; i++)
-        t->data[i] = eval_raw_element(bytes + i * (size_t)size, dtype, size);
-    return t;
-}
 
 /* Evaluates the model in text (its output: field 0 of a tuple output or
  * the output) and compares each element with want[i] within
