@@ -117,6 +117,21 @@ static inline Bytes scan_comment(Bytes s)
     return close ? (Bytes)close + 2 : NULL;
 }
 
+/* A dotted name at s, IDENT ("." IDENT)*, as an op ("nn.conv2d") or a
+ * dtype ("custom.bf16") is spelled: its end, or NULL if s starts no
+ * identifier.  A '.' not followed by an identifier ends the name. */
+static inline Bytes dotted_name_end(Bytes s)
+{
+    if (!is(*s, IDSTART))
+        return NULL;
+    for (;;) {
+        s = skip(s + 1, IDENT);
+        if (*s != '.' || !is(s[1], IDSTART))
+            return s;
+        s++;
+    }
+}
+
 /* "%N = KEYWORD(" is not a call: the short tokens read it. */
 static inline bool is_keyword(Bytes s, size_t n)
 {

@@ -231,18 +231,10 @@ static Bytes arguments(RelayParser *ps, Bytes s)
 
 /* The op's name, "nn.conv2d", and the '(' right after it: the end of
  * the name, or NULL (a keyword: "fn(" is a function). */
-static Bytes op_name(Bytes s)
+static Bytes op_name(Bytes op)
 {
-    if (!is(*s, IDSTART))
-        return NULL;
-    Bytes op = s;
-    for (;;) {
-        s = skip(s + 1, IDENT);
-        if (*s != '.' || !is(s[1], IDSTART))
-            break;
-        s++;
-    }
-    return *s == '(' && !is_keyword(op, (size_t)(s - op)) ? s : NULL;
+    Bytes s = dotted_name_end(op);
+    return s && *s == '(' && !is_keyword(op, (size_t)(s - op)) ? s : NULL;
 }
 
 /* "op(args)" at s: its end, or NULL; the attributes pushed from mark,

@@ -41,17 +41,11 @@ static RelayText text_of(Bytes text, Bytes s, Bytes end)
 /* A dtype at s, IDENT ("." IDENT)* as the IDENT token, not a word the
  * scanner makes another token of ("fn", "None", "type" ...): its end,
  * or NULL. */
-static Bytes dtype_end(Bytes s)
+static Bytes dtype_end(Bytes start)
 {
-    if (!is(*s, IDSTART))
+    Bytes s = dotted_name_end(start);
+    if (!s)
         return NULL;
-    Bytes start = s;
-    for (;;) {
-        s = skip(s + 1, IDENT);
-        if (*s != '.' || !is(s[1], IDSTART))
-            break;
-        s++;
-    }
     size_t n = (size_t)(s - start);
     bool type_word = n == 4 && memcmp(start, "type", 4) == 0; /* a TYPEDEF may start so */
     return is_keyword(start, n) || type_word ? NULL : s;

@@ -51,15 +51,7 @@ uint32_t relay_scan_bind(RelayLexer *lx, uint32_t off)
         return 0;
     s = skip(s, BLANK);
     Bytes op = s;
-    if (!is(*s, IDSTART))
-        return 0;
-    for (;;) {
-        s = skip(s + 1, IDENT);
-        if (*s != '.' || !is(s[1], IDSTART))
-            break;
-        s++;
-    }
-    if (*s != '(' || is_keyword(op, (size_t)(s - op)))
+    if (!(s = dotted_name_end(op)) || *s != '(' || is_keyword(op, (size_t)(s - op)))
         return 0;
     lx->bind_temp = (RelayText){(uint32_t)(temp - text), (uint32_t)(temp_end - temp)};
     lx->bind_op = (RelayText){(uint32_t)(op - text), (uint32_t)(s - op)};
