@@ -370,6 +370,8 @@ int cmd_verify(int argc, char **argv, const graft_limits *limits)
 {
     VerifyArgs a = {.opts = {.seed = 1, .trials = 20}, .jobs = 1, .limits = *limits};
     int rc = parse_args(argc, argv, &a);
+    if (rc < 0 && a.prove)
+        rc = verify_prove_load();
     if (rc < 0) {
         a.opts.max_elements = a.limits.eval_elements;
         graft_diag *d = cli_diag_new(&a.limits);

@@ -7,6 +7,18 @@
 
 #include "cmd_verify_prove.h"
 
+int verify_prove_load(void)
+{
+    StrBuf why = {0};
+    int rc = -1;
+    if (!prove_load(&why)) {
+        fprintf(stderr, "graft: error: verify --prove: %s\n", why.data);
+        rc = EXIT_BAD_INPUT;
+    }
+    strbuf_free(&why);
+    return rc;
+}
+
 bool verify_prove_one(const RuleFile *rf, const Lowered *lw, int i, const ProveOptions *po,
                       FILE *out, FILE *err, VerifyVerdict *verdict)
 {

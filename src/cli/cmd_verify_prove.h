@@ -11,6 +11,9 @@
 #include "prove.h"
 #include "verify.h"
 
+/* Loads the prover's Z3 (note [Z3 loaded lazily]): -1 when loaded, else
+ * EXIT_BAD_INPUT after "graft: error: verify --prove: cannot load Z3: ...". */
+int verify_prove_load(void);
 /* Proves rule i of rf (lowered as lw) and prints its line to out (a
  * refutation's diagnostic and counterexample to err).  True when the
  * prover settled it (*verdict VERIFIED for proved, REFUTED); false for a

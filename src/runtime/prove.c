@@ -236,9 +236,14 @@ void prove_rule(const graft_rule_set *rs, uint32_t rule, const ProveOptions *o, 
     prove_report_free(&reals);
 }
 
+bool prove_load(StrBuf *why)
+{
+    return prove_z3_load(why);
+}
+
 void prove_shutdown(void)
 {
-    Z3_finalize_memory();
+    prove_z3_unload();
 }
 
 void prove_report_free(ProveReport *r)

@@ -59,13 +59,16 @@ typedef struct ProveReport {
                            lines "  ...\n" */
 } ProveReport;
 
+/* Loads Z3 (note [Z3 loaded lazily] in prove_z3.c); call before the
+ * first prove_rule.  False, the reason in *why, when it cannot be. */
+bool prove_load(StrBuf *why);
 /* Proves rule (an index into rs->rules, a rewrite rule) and fills *out
  * (free with prove_report_free). */
 void prove_rule(const graft_rule_set *rs, uint32_t rule, const ProveOptions *o,
                 ProveReport *out);
 void prove_report_free(ProveReport *r);
 /* Frees what Z3 keeps between contexts (its memory manager, symbol
- * tables); call once, after the last prove_rule. */
+ * tables) and closes its library; call once, after the last prove_rule. */
 void prove_shutdown(void);
 
 #endif

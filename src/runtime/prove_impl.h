@@ -4,9 +4,8 @@
 #ifndef GRAFT_PROVE_IMPL_H
 #define GRAFT_PROVE_IMPL_H
 
-#include <z3.h>
-
 #include "prove.h"
+#include "prove_z3.h"
 #include "verify_impl.h"
 
 enum {
