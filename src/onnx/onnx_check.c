@@ -33,6 +33,7 @@ typedef struct Checker {
     const char *file;
     graft_diag *d;
     const Onnx__ModelProto *model;
+    bool default_imported; /* the model imports an opset of the default domain */
     bool ok;
     VEC(Scope *) scopes; /* every scope made, freed at the end */
     VEC(Scope *) todo;   /* graphs still to check */
@@ -49,13 +50,19 @@ static uint64_t name_key(const char *name)
     return h ? h : 1; /* 0 is the empty slot */
 }
 
-static const ScopeEntry *scope_find(const Scope *s, const char *name)
+/* The entry for name, whose name_key is key, in s; NULL: none. */
+static const ScopeEntry *scope_find_keyed(const Scope *s, const char *name, uint64_t key)
 {
-    const int64_t *first = keymap_get(&s->by_hash, name_key(name));
+    const int64_t *first = keymap_get(&s->by_hash, key);
     for (size_t i = first ? (size_t)*first : 0; i; i = s->entries.items[i - 1].next)
         if (strcmp(s->entries.items[i - 1].name, name) == 0)
             return &s->entries.items[i - 1];
     return NULL;
+}
+
+static const ScopeEntry *scope_find(const Scope *s, const char *name)
+{
+    return scope_find_keyed(s, name, name_key(name));
 }
 
 /* "node 'NAME' (Op)", or "the Op node making 'OUT'" for a node without a
@@ -99,7 +106,8 @@ static void define(Checker *c, Scope *s, const char *name, int64_t maker)
 {
     if (!name[0])
         return; /* an omitted optional output */
-    const ScopeEntry *old = scope_find(s, name);
+    uint64_t key = name_key(name); /* hashed once, for the lookup and the entry */
+    const ScopeEntry *old = scope_find_keyed(s, name, key);
     if (old && old->maker == MADE_BY_INPUT && maker == MADE_BY_INITIALIZER)
         return;
     if (old) {
@@ -111,7 +119,7 @@ static void define(Checker *c, Scope *s, const char *name, int64_t maker)
         report(c, &msg);
         return;
     }
-    int64_t *first = keymap_put(&s->by_hash, name_key(name), 0);
+    int64_t *first = keymap_put(&s->by_hash, key, 0);
     ScopeEntry e = {name, maker, (size_t)*first};
     vec_push(&s->entries, e);
     *first = (int64_t)s->entries.len;
@@ -194,6 +202,8 @@ static void check_domain(Checker *c, const Onnx__NodeProto *n, const char *where
 {
     const Onnx__ModelProto *m = c->model;
     const char *domain = str(n->domain);
+    if (!domain[0] && c->default_imported) /* most nodes: asked once, not per node */
+        return;
     if (imports(m->opset_import, m->n_opset_import, domain) || imports(more, nmore, domain))
         return;
     StrBuf msg = {0};
@@ -269,7 +279,8 @@ static void check_function(Checker *c, const Onnx__FunctionProto *f)
 
 bool onnx_model_check(const Onnx__ModelProto *model, const char *name, graft_diag *d)
 {
-    Checker c = {name, d, model, true, {0}, {0}};
+    Checker c = {name, d, model, imports(model->opset_import, model->n_opset_import, ""),
+                 true, {0}, {0}};
     Scope *root = xcalloc(1, sizeof *root);
     root->graph = model->graph;
     vec_push(&c.scopes, root);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "onnx_decode_fast.h"
 #include "onnx_span.h"
 #include "onnx_wire.h"
 #include "util.h"
@@ -238,6 +239,30 @@ static bool put_scalar(ProtobufCType t, uint8_t **p, void *member)
 static bool decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, uint8_t *data,
                            size_t len, ProtobufCMessage *msg);
 
+static void note_span(Decoder *dc, const ProtobufCMessage *msg, const uint8_t *data,
+                      size_t len);
+
+/* A ValueInfoProto or NodeProto value of f read by a fast path (note
+ * [common value info], note [common node] in onnx_decode_fast.h), its
+ * span noted; NULL when f is of another type, the four messages nested
+ * in a ValueInfoProto would pass the depth limit, or its bytes are of
+ * another form. */
+static ProtobufCMessage *common_message(Decoder *dc, const ProtobufCMessageDescriptor *sub,
+                                        const WireField *f)
+{
+    ProtobufCMessage *m = NULL;
+    if (sub == &onnx__node_proto__descriptor) {
+        Onnx__NodeProto *node = onnx_decode_common_node(f->body, f->len, dc->arena);
+        m = node ? &node->base : NULL;
+    } else if (sub == &onnx__value_info_proto__descriptor && dc->depth + 4 < dc->max_depth) {
+        Onnx__ValueInfoProto *vi = onnx_decode_common_value(f->body, f->len, dc->arena);
+        m = vi ? &vi->base : NULL;
+    }
+    if (m)
+        note_span(dc, m, f->body, f->len);
+    return m;
+}
+
 /* One value of a field that is not packed into member; whether its bytes
  * are canonical (note [canonical spans]). */
 static bool put_value(Decoder *dc, const WireField *f, void *member)
@@ -256,7 +281,12 @@ static bool put_value(Decoder *dc, const WireField *f, void *member)
             dc->bad = true;
             return false;
         }
-        ProtobufCMessage *m = arena_alloc(dc->arena, sub->sizeof_message);
+        ProtobufCMessage *m = common_message(dc, sub, f);
+        if (m) {
+            *(ProtobufCMessage **)member = m;
+            return true;
+        }
+        m = arena_alloc(dc->arena, sub->sizeof_message);
         *(ProtobufCMessage **)member = m;
         return decode_message(dc, sub, f->body, f->len, m);
     }

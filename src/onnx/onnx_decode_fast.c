@@ -1,0 +1,206 @@
+/* onnx_decode_fast.c - a ValueInfoProto of the common shape read
+ * straight into protobuf-c's structs (note [common value info] in
+ * onnx_decode_fast.h). */
+#include "onnx_decode_fast.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+/* The bytes left to read of one message: [p, end). */
+typedef struct Cursor {
+    const uint8_t *p;
+    const uint8_t *end;
+} Cursor;
+
+/* A varint of at most max bytes in its shortest form (one byte, or a
+ * last byte that adds bits), inside c, into *v; false otherwise. */
+static bool take_shortest(Cursor *c, unsigned max, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (unsigned i = 0; i < max && c->p < c->end; i++) {
+        uint8_t byte = *c->p++;
+        x |= (uint64_t)(byte & 0x7f) << (7 * i);
+        if (!(byte & 0x80)) {
+            *v = x;
+            return i == 0 || byte != 0;
+        }
+    }
+    return false;
+}
+
+/* The key byte key next in c, then a shortest length prefix whose bytes
+ * lie inside c: *body the cursor over them, c moved past them. */
+static bool take_len(Cursor *c, uint8_t key, Cursor *body)
+{
+    uint64_t len;
+    if (c->p == c->end || *c->p != key)
+        return false;
+    c->p++;
+    if (!take_shortest(c, 5, &len) || len > (uint64_t)(c->end - c->p))
+        return false;
+    *body = (Cursor){c->p, c->p + len};
+    c->p += len;
+    return true;
+}
+
+/* A string field's bytes, without NUL (the canonical form, note
+ * [canonical spans] in onnx_span.h), copied NUL-terminated; NULL if not. */
+static char *take_string(Cursor *c, uint8_t key, Arena *arena)
+{
+    Cursor s;
+    if (!take_len(c, key, &s) || memchr(s.p, 0, (size_t)(s.end - s.p)))
+        return NULL;
+    return arena_strndup(arena, (const char *)s.p, (size_t)(s.end - s.p));
+}
+
+/* One Dimension's fields, all of c: dim_value or dim_param. */
+static bool read_dim(Cursor c, Arena *arena, Onnx__TensorShapeProto__Dimension *d)
+{
+    uint64_t v;
+    onnx__tensor_shape_proto__dimension__init(d);
+    if (c.p < c.end && *c.p == 0x08) { /* field 1, varint */
+        c.p++;
+        if (!take_shortest(&c, 9, &v) || v > INT64_MAX) /* (ten bytes: negative) */
+            return false;
+        d->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+        d->dim_value = (int64_t)v;
+    } else {
+        d->dim_param = take_string(&c, 0x12, arena); /* field 2 */
+        if (!d->dim_param)
+            return false;
+        d->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
+    }
+    return c.p == c.end;
+}
+
+/* A TensorShapeProto's fields, all of c: its dims, each a field 1; the
+ * first pass counts them, so the array is allocated at its size, as the
+ * general path allocates it. */
+static Onnx__TensorShapeProto *read_shape(Cursor c, Arena *arena)
+{
+    Onnx__TensorShapeProto *shape = arena_alloc(arena, sizeof *shape);
+    onnx__tensor_shape_proto__init(shape);
+    Cursor dim;
+    for (Cursor count = c; count.p < count.end; shape->n_dim++)
+        if (!take_len(&count, 0x0a, &dim))
+            return NULL;
+    if (shape->n_dim == 0)
+        return shape;
+    shape->dim = arena_array(arena, shape->n_dim, sizeof *shape->dim);
+    for (size_t i = 0; i < shape->n_dim; i++) {
+        take_len(&c, 0x0a, &dim); /* (whole: counted above) */
+        shape->dim[i] = arena_alloc(arena, sizeof *shape->dim[i]);
+        if (!read_dim(dim, arena, shape->dim[i]))
+            return NULL;
+    }
+    return shape;
+}
+
+/* A TypeProto.Tensor's fields, all of c: elem_type, then a shape or none. */
+static Onnx__TypeProto__Tensor *read_tensor(Cursor c, Arena *arena)
+{
+    uint64_t elem;
+    if (c.p == c.end || *c.p++ != 0x08 || !take_shortest(&c, 5, &elem) || elem > INT32_MAX)
+        return NULL;
+    Onnx__TypeProto__Tensor *t = arena_alloc(arena, sizeof *t);
+    onnx__type_proto__tensor__init(t);
+    t->has_elem_type = 1;
+    t->elem_type = (int32_t)elem;
+    Cursor shape;
+    if (c.p == c.end)
+        return t;
+    if (!take_len(&c, 0x12, &shape) || c.p != c.end || !(t->shape = read_shape(shape, arena)))
+        return NULL;
+    return t;
+}
+
+/* A TypeProto's fields, all of c: a tensor_type and nothing else. */
+static Onnx__TypeProto *read_type(Cursor c, Arena *arena)
+{
+    Cursor tensor;
+    if (!take_len(&c, 0x0a, &tensor) || c.p != c.end)
+        return NULL;
+    Onnx__TypeProto *type = arena_alloc(arena, sizeof *type);
+    onnx__type_proto__init(type);
+    type->value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
+    type->tensor_type = read_tensor(tensor, arena);
+    return type->tensor_type ? type : NULL;
+}
+
+Onnx__ValueInfoProto *onnx_decode_common_value(const uint8_t *data, size_t len, Arena *arena)
+{
+    Cursor c = {data, data + len}, type;
+    char *name = take_string(&c, 0x0a, arena); /* field 1 */
+    if (!name || !take_len(&c, 0x12, &type) || c.p != c.end) /* field 2, the last */
+        return NULL;
+    Onnx__ValueInfoProto *vi = arena_alloc(arena, sizeof *vi);
+    onnx__value_info_proto__init(vi);
+    vi->name = name;
+    vi->type = read_type(type, arena);
+    return vi->type ? vi : NULL;
+}
+
+/* A NodeProto's fields, all of c, when of note [common node]'s form:
+ * strings, keys in field-number order (input 1 and output 2 repeated),
+ * no NUL; counts[0] and counts[1] its inputs and outputs.  False when
+ * not. */
+static bool scan_node(Cursor c, size_t counts[2])
+{
+    unsigned last = 0;
+    Cursor s;
+    while (c.p < c.end) {
+        uint8_t key = *c.p;
+        unsigned number = key >> 3; /* a key of several bytes: above 7 */
+        bool string = number == 1 || number == 2 || number == 3 || number == 4 ||
+                      number == 6 || number == 7; /* (5: an attribute) */
+        if ((key & 7) != 2 || !string || number < last || (number == last && number > 2))
+            return false;
+        if (!take_len(&c, key, &s) || memchr(s.p, 0, (size_t)(s.end - s.p)))
+            return false;
+        if (number <= 2)
+            counts[number - 1]++;
+        last = number;
+    }
+    return true;
+}
+
+/* Where in node a string of field number goes: a slot of its input or
+ * output array (appended), or its name, op_type, doc_string, domain. */
+static char **node_slot(Onnx__NodeProto *node, unsigned number)
+{
+    switch (number) {
+    case 1:
+        return &node->input[node->n_input++];
+    case 2:
+        return &node->output[node->n_output++];
+    case 3:
+        return &node->name;
+    case 4:
+        return &node->op_type;
+    case 6:
+        return &node->doc_string;
+    default: /* 7, scan_node saw to it */
+        return &node->domain;
+    }
+}
+
+Onnx__NodeProto *onnx_decode_common_node(const uint8_t *data, size_t len, Arena *arena)
+{
+    Cursor c = {data, data + len}, s;
+    size_t counts[2] = {0, 0};
+    if (!scan_node(c, counts))
+        return NULL;
+    Onnx__NodeProto *node = arena_alloc(arena, sizeof *node);
+    onnx__node_proto__init(node);
+    if (counts[0])
+        node->input = arena_array(arena, counts[0], sizeof *node->input);
+    if (counts[1])
+        node->output = arena_array(arena, counts[1], sizeof *node->output);
+    while (c.p < c.end) {
+        uint8_t key = *c.p;
+        take_len(&c, key, &s); /* (whole: scan_node saw it) */
+        *node_slot(node, key >> 3) = arena_strndup(arena, (const char *)s.p,
+                                                   (size_t)(s.end - s.p));
+    }
+    return node;
+}

@@ -1,0 +1,56 @@
+/* onnx_decode_fast.h - the decoder's fast paths for the messages most of
+ * a model is: a ValueInfoProto of a tensor type, a NodeProto without
+ * attributes.
+ *
+ * note [common value info]: most of what a model's bytes hold, message by
+ * message, is its graph inputs and outputs: a ValueInfoProto naming a
+ * tensor type, six nested messages (the value, its TypeProto, the
+ * tensor type, its shape and each dimension; the seed's workload, 12,000
+ * of its 76,000 messages at 2,000 copies hold 64,000).  The general
+ * decoder (onnx_decode.c) reads each message's keys onto a stack, then
+ * stores its values through protobuf-c's descriptors, some 500
+ * instructions a message.  This path reads that one shape straight into
+ * the same structs, in its canonical form only:
+ *
+ *   0a len name  12 len ( 0a len ( 08 elem_type  [12 len ( 0a len dim )*] ) )
+ *
+ * with each dim `08 dim_value` or `12 len dim_param`, every key in its
+ * one byte, every varint and length prefix shortest, inside its message,
+ * no NUL in a string, elem_type from 0 to 2^31-1.  Anything else (a
+ * doc_string, a denotation, another type, a longer form, a fault) is left
+ * to the general path, which reads it as before: so this path refuses
+ * nothing, and what it accepts is whole, canonical and stored as the
+ * general path stores it (tests/check_onnx_decode.c compares the two).
+ */
+#ifndef GRAFT_ONNX_DECODE_FAST_H
+#define GRAFT_ONNX_DECODE_FAST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "onnx.pb-c.h"
+
+/* data[0..len), a ValueInfoProto's fields, read into a struct allocated
+ * in arena (its name copied, NUL-terminated), when they are of note
+ * [common value info]'s shape; NULL when not (then what it allocated is
+ * left in arena).  It nests four messages below the ValueInfoProto: the
+ * caller checks that the depth limit allows them. */
+Onnx__ValueInfoProto *onnx_decode_common_value(const uint8_t *data, size_t len, Arena *arena);
+
+/* note [common node]: after the graph's inputs, a model's next most
+ * numerous messages are its NodeProtos (the seed's workload: 12,000 of
+ * the 76,000), on the general path some 1,500 instructions each.  One of
+ * strings only (its inputs, outputs, name, op_type, doc_string, domain),
+ * keys in field-number order, one byte each, lengths shortest and inside
+ * it, no NUL in a string, is read straight into its struct, in two passes
+ * (the first checks it and counts the inputs and outputs, so that each
+ * array is allocated at its size, as the general path allocates it).  A
+ * node with an attribute, or of any other form, is left to the general
+ * path, as in note [common value info]. */
+
+/* data[0..len), a NodeProto's fields, read into a struct allocated in
+ * arena when they are of note [common node]'s form; NULL when not. */
+Onnx__NodeProto *onnx_decode_common_node(const uint8_t *data, size_t len, Arena *arena);
+
+#endif

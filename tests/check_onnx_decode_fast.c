@@ -1,0 +1,270 @@
+/* check_onnx_decode_fast.c - the decoder's fast paths for a
+ * ValueInfoProto of the common shape and a NodeProto of strings (note
+ * [common value info], note [common node] in
+ * src/onnx/onnx_decode_fast.h): what they accept they store as protobuf-c's
+ * unpack does, and those bytes are the ones protobuf-c packs again
+ * (canonical); every other form they leave to the general path (NULL), and
+ * the decoder with them reads a graph as protobuf-c does, its span noted,
+ * up to the depth limit and not past it. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "keymap.h"
+#include "onnx.pb-c.h"
+#include "onnx_decode.h"
+#include "onnx_decode_fast.h"
+#include "onnx_span.h"
+
+/* float[2, 16] x: the seed's graph input (bench/onnx_e2e.sh). */
+static const uint8_t seed_x[] = {0x0a, 0x02, 'x', '0', 0x12, 0x0e, 0x0a, 0x0c, 0x08, 0x01,
+                                 0x12, 0x08, 0x0a, 0x02, 0x08, 0x02, 0x0a, 0x02, 0x08, 0x10};
+
+/* Asserts that protobuf-c unpacks data as got holds it and packs it back
+ * to data: the fast path's struct is the general path's, and canonical. */
+static void assert_as_protobuf_c(const ProtobufCMessage *got, const uint8_t *data, size_t len)
+{
+    ProtobufCMessage *want = protobuf_c_message_unpack(got->descriptor, NULL, len, data);
+    ck_assert_ptr_nonnull(want);
+    ck_assert_uint_eq(protobuf_c_message_get_packed_size(got), len);
+    ck_assert_uint_eq(protobuf_c_message_get_packed_size(want), len);
+    uint8_t *a = malloc(len + 1), *b = malloc(len + 1);
+    protobuf_c_message_pack(got, a);
+    protobuf_c_message_pack(want, b);
+    ck_assert(memcmp(a, data, len) == 0);
+    ck_assert(memcmp(b, data, len) == 0);
+    free(a);
+    free(b);
+    protobuf_c_message_free_unpacked(want, NULL);
+}
+
+START_TEST(test_seed_input)
+{
+    Arena *arena = arena_new();
+    const Onnx__ValueInfoProto *vi = onnx_decode_common_value(seed_x, sizeof seed_x, arena);
+    ck_assert_ptr_nonnull(vi);
+    ck_assert_str_eq(vi->name, "x0");
+    ck_assert_ptr_null(vi->doc_string);
+    ck_assert_int_eq(vi->type->value_case, ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE);
+    ck_assert_ptr_null(vi->type->denotation);
+    const Onnx__TypeProto__Tensor *t = vi->type->tensor_type;
+    ck_assert(t->has_elem_type);
+    ck_assert_int_eq(t->elem_type, 1);
+    ck_assert_uint_eq(t->shape->n_dim, 2);
+    for (size_t i = 0; i < 2; i++) {
+        const Onnx__TensorShapeProto__Dimension *d = t->shape->dim[i];
+        ck_assert_int_eq(d->value_case, ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE);
+        ck_assert_ptr_null(d->denotation);
+        ck_assert_int_eq(d->dim_value, i == 0 ? 2 : 16);
+    }
+    assert_as_protobuf_c(&vi->base, seed_x, sizeof seed_x);
+    arena_free(arena);
+}
+END_TEST
+
+/* Other common forms: a parameter dim, a dim of several varint bytes,
+ * a scalar (a shape of no dims), no shape, element type 0, empty name. */
+START_TEST(test_other_common_forms)
+{
+    static const struct {
+        const char *bytes;
+        size_t len;
+        size_t rank;
+    } forms[] = {
+        {"\x0a\x01y\x12\x0b\x0a\x09\x08\x07\x12\x05\x0a\x03\x12\x01N", 16, 1},
+        {"\x0a\x01y\x12\x0c\x0a\x0a\x08\x01\x12\x06\x0a\x04\x08\xac\x82\x01", 17, 1},
+        {"\x0a\x01s\x12\x06\x0a\x04\x08\x01\x12\x00", 11, 0},
+        {"\x0a\x01u\x12\x04\x0a\x02\x08\x00", 9, 0},
+        {"\x0a\x00\x12\x06\x0a\x04\x08\x0b\x12\x00", 10, 0},
+    };
+    Arena *arena = arena_new();
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        const uint8_t *data = (const uint8_t *)forms[i].bytes;
+        const Onnx__ValueInfoProto *vi = onnx_decode_common_value(data, forms[i].len, arena);
+        ck_assert_msg(vi != NULL, "form %zu", i);
+        const Onnx__TensorShapeProto *shape = vi->type->tensor_type->shape;
+        ck_assert_uint_eq(shape ? shape->n_dim : 0, forms[i].rank);
+        assert_as_protobuf_c(&vi->base, data, forms[i].len);
+    }
+    const Onnx__ValueInfoProto *vi = onnx_decode_common_value(
+        (const uint8_t *)forms[0].bytes, forms[0].len, arena);
+    ck_assert_str_eq(vi->type->tensor_type->shape->dim[0]->dim_param, "N");
+    vi = onnx_decode_common_value((const uint8_t *)forms[1].bytes, forms[1].len, arena);
+    ck_assert_int_eq(vi->type->tensor_type->shape->dim[0]->dim_value, 16684);
+    ck_assert_ptr_null(onnx_decode_common_value((const uint8_t *)forms[3].bytes, 9, arena)
+                           ->type->tensor_type->shape);
+    arena_free(arena);
+}
+END_TEST
+
+/* Forms of another shape, canonical or not, good or not: NULL. */
+START_TEST(test_other_shapes_left)
+{
+    static const struct {
+        const char *bytes;
+        size_t len;
+    } others[] = {
+        {"\x0a\x01x\x12\x04\x0a\x02\x08\x01\x1a\x01" "d", 12},   /* a doc_string */
+        {"\x12\x04\x0a\x02\x08\x01\x0a\x01x", 9},                 /* type before name */
+        {"\x12\x04\x0a\x02\x08\x01", 6},                          /* no name */
+        {"\x0a\x01x", 3},                                         /* no type */
+        {"\x0a\x02x\x00\x12\x04\x0a\x02\x08\x01", 10},            /* a NUL in the name */
+        {"\x0a\x81\x00x\x12\x04\x0a\x02\x08\x01", 10},            /* a longer length */
+        {"\x0a\x01x\x12\x06\x0a\x02\x08\x01\x32\x00", 11},        /* a denotation */
+        {"\x0a\x01x\x12\x04\x12\x02\x0a\x00", 9},                 /* a sequence type */
+        {"\x0a\x01x\x12\x05\x0a\x03\x08\x81\x00", 10},            /* a longer elem_type */
+        {"\x0a\x01x\x12\x08\x0a\x06\x08\x01\x12\x02\x0a\x00", 13}, /* an empty dim */
+        {"\x0a\x01x\x12\x09\x0a\x07\x08\x01\x12\x03\x0a\x01\x08", 14}, /* a dim cut short */
+        {"\x0a\x01x\x12\x0b\x0a\x09\x08\x01\x12\x05\x0a\x03\x08\x82\x00", 16}, /* a longer dim */
+        {"\x0a\x01x\x12\x0a\x0a\x08\x08\x01\x12\x04\x0a\x02\x1a\x00", 15}, /* a dim denotation */
+        {"\x0a\x01x\x12\x06\x0a\x04\x12\x00\x08\x01", 11},        /* shape before elem_type */
+        {"\x0a\x01x\x12\x05\x0a\x02\x08\x01", 9},                 /* a type past the end */
+    };
+    Arena *arena = arena_new();
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+        ck_assert_msg(!onnx_decode_common_value((const uint8_t *)others[i].bytes,
+                                                others[i].len, arena), "form %zu", i);
+    for (size_t n = 0; n < sizeof seed_x; n++) /* every prefix */
+        ck_assert_ptr_null(onnx_decode_common_value(seed_x, n, arena));
+    arena_free(arena);
+}
+END_TEST
+
+/* Sub(x0, mean0) -> t0: the seed's first node. */
+static const uint8_t seed_sub[] = {0x0a, 0x02, 'x', '0', 0x0a, 0x05, 'm', 'e', 'a', 'n',
+                                   '0', 0x12, 0x02, 't', '0', 0x22, 0x03, 'S', 'u', 'b'};
+
+/* Every string field, an empty input left out in the middle, two outputs. */
+static const uint8_t every_string[] = {
+    0x0a, 0x00, 0x0a, 0x01, 'a', 0x12, 0x01, 'y', 0x12, 0x01, 'z', 0x1a, 0x01, 'n',
+    0x22, 0x05, 'S', 'p', 'l', 'i', 't', 0x32, 0x01, 'd', 0x3a, 0x07, 'a', 'i', '.',
+    'o', 'n', 'n', 'x'};
+
+START_TEST(test_common_nodes)
+{
+    Arena *arena = arena_new();
+    const Onnx__NodeProto *n = onnx_decode_common_node(seed_sub, sizeof seed_sub, arena);
+    ck_assert_ptr_nonnull(n);
+    ck_assert_uint_eq(n->n_input, 2);
+    ck_assert_str_eq(n->input[0], "x0");
+    ck_assert_str_eq(n->input[1], "mean0");
+    ck_assert_uint_eq(n->n_output, 1);
+    ck_assert_str_eq(n->output[0], "t0");
+    ck_assert_str_eq(n->op_type, "Sub");
+    ck_assert(!n->name && !n->domain && !n->doc_string && n->n_attribute == 0);
+    assert_as_protobuf_c(&n->base, seed_sub, sizeof seed_sub);
+    n = onnx_decode_common_node(every_string, sizeof every_string, arena);
+    ck_assert_ptr_nonnull(n);
+    ck_assert_uint_eq(n->n_input, 2);
+    ck_assert_str_eq(n->input[0], "");
+    ck_assert_uint_eq(n->n_output, 2);
+    ck_assert_str_eq(n->output[1], "z");
+    ck_assert_str_eq(n->name, "n");
+    ck_assert_str_eq(n->op_type, "Split");
+    ck_assert_str_eq(n->doc_string, "d");
+    ck_assert_str_eq(n->domain, "ai.onnx");
+    assert_as_protobuf_c(&n->base, every_string, sizeof every_string);
+    n = onnx_decode_common_node(seed_sub, 0, arena); /* no field at all */
+    ck_assert(n && n->n_input == 0 && n->n_output == 0 && !n->op_type && !n->input);
+    arena_free(arena);
+}
+END_TEST
+
+/* Nodes of another form: NULL. */
+START_TEST(test_other_nodes_left)
+{
+    static const struct {
+        const char *bytes;
+        size_t len;
+    } others[] = {
+        {"\x22\x01X\x2a\x00", 5},         /* an attribute */
+        {"\x1a\x01n\x1a\x01m", 6},        /* a name twice */
+        {"\x22\x01X\x1a\x01n", 6},        /* op_type before name */
+        {"\x12\x01y\x0a\x01x", 6},        /* an input after an output */
+        {"\x22\x02X\x00", 4},             /* a NUL in op_type */
+        {"\x22\x81\x00X", 4},             /* a longer length */
+        {"\xa2\x06\x00", 3},              /* an unknown field, 100 */
+        {"\x42\x00", 2},                  /* a field 8 */
+        {"\x08\x01", 2},                  /* a varint */
+        {"\x0a\x02x", 3},                 /* an input cut short */
+    };
+    Arena *arena = arena_new();
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+        ck_assert_msg(!onnx_decode_common_node((const uint8_t *)others[i].bytes,
+                                               others[i].len, arena), "form %zu", i);
+    arena_free(arena);
+}
+END_TEST
+
+/* A GraphProto of the seed's first node and its input x, twice. */
+static size_t seed_graph(uint8_t *out)
+{
+    size_t n = 0;
+    out[n++] = 0x0a; /* node */
+    out[n++] = (uint8_t)sizeof seed_sub;
+    memcpy(out + n, seed_sub, sizeof seed_sub);
+    n += sizeof seed_sub;
+    for (int k = 0; k < 2; k++) {
+        out[n++] = 0x5a; /* input */
+        out[n++] = (uint8_t)sizeof seed_x;
+        memcpy(out + n, seed_x, sizeof seed_x);
+        n += sizeof seed_x;
+    }
+    return n;
+}
+
+/* Through onnx_decode: protobuf-c's graph, each node's and input's span
+ * its bytes; six messages deep passes a depth limit of 6 (the fast path)
+ * and not one of 5 (the general path, which refuses it). */
+START_TEST(test_decoded_in_graph)
+{
+    uint8_t bytes[96];
+    size_t len = seed_graph(bytes);
+    Arena *arena = arena_new();
+    KeyMap spans = {0};
+    Onnx__GraphProto *g = arena_alloc(arena, sizeof *g);
+    ck_assert(onnx_decode(&onnx__graph_proto__descriptor, bytes, len, 6, arena, &spans,
+                          &g->base));
+    ck_assert_uint_eq(g->n_node, 1);
+    const OnnxSpan *span = onnx_span_of(&spans, &g->node[0]->base);
+    ck_assert(span && span->data == bytes + 2 && span->len == sizeof seed_sub);
+    assert_as_protobuf_c(&g->node[0]->base, seed_sub, sizeof seed_sub);
+    ck_assert_uint_eq(g->n_input, 2);
+    for (size_t i = 0; i < 2; i++) {
+        span = onnx_span_of(&spans, &g->input[i]->base);
+        ck_assert_ptr_nonnull(span);
+        ck_assert(span->data == bytes + 4 + sizeof seed_sub + i * (sizeof seed_x + 2));
+        ck_assert_uint_eq(span->len, sizeof seed_x);
+        assert_as_protobuf_c(&g->input[i]->base, seed_x, sizeof seed_x);
+    }
+    ck_assert(!onnx_decode(&onnx__graph_proto__descriptor, bytes, len, 5, arena, NULL,
+                           &g->base));
+    keymap_free(&spans);
+    arena_free(arena);
+}
+END_TEST
+
+static Suite *decode_fast_suite(void)
+{
+    Suite *s = suite_create("onnx_decode_fast");
+    TCase *tc = tcase_create("onnx_decode_fast");
+    tcase_add_test(tc, test_seed_input);
+    tcase_add_test(tc, test_other_common_forms);
+    tcase_add_test(tc, test_other_shapes_left);
+    tcase_add_test(tc, test_common_nodes);
+    tcase_add_test(tc, test_other_nodes_left);
+    tcase_add_test(tc, test_decoded_in_graph);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(decode_fast_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
