@@ -69,9 +69,8 @@ static const char *local_name(FnBuild *fb, const graft_node *n)
 static Onnx__NodeProto *new_node(Exporter *ex, const char *op, const char *domain, size_t nin,
                                  size_t nout)
 {
-    Onnx__NodeProto *np = xmalloc(sizeof *np);
+    Onnx__NodeProto *np = export_alloc(ex, sizeof *np);
     onnx__node_proto__init(np);
-    vec_push(&ex->made_nodes, np);
     np->op_type = (char *)op;
     np->domain = (char *)domain;
     np->n_input = nin;
@@ -110,11 +109,9 @@ static void constant_node(FnBuild *fb, const graft_node *c)
     }
     Onnx__NodeProto *np = new_node(ex, "Constant", NULL, 0, 1);
     np->output[0] = (char *)local_name(fb, c);
-    np->attribute = xcalloc(2, sizeof *np->attribute);
-    vec_push(&ex->made, np->attribute);
-    Onnx__AttributeProto *a = np->attribute[np->n_attribute++] = xmalloc(sizeof *a);
+    np->attribute = export_alloc(ex, 2 * sizeof *np->attribute);
+    Onnx__AttributeProto *a = np->attribute[np->n_attribute++] = export_alloc(ex, sizeof *a);
     onnx__attribute_proto__init(a);
-    vec_push(&ex->made_attrs, a);
     a->name = "value";
     a->has_type = true;
     a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR;

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "arena.h"
 #include "onnx_graph.h"
 #include "onnx_span.h"
 
@@ -36,10 +37,7 @@ typedef struct Exporter {
     StrBuf scratch;        /* the name being made (export_fresh_name) */
     VEC(Onnx__NodeProto *) nodes;    /* the node list being made */
     VEC(Onnx__TensorProto *) inits;  /* the initializer list being made */
-    VEC(void *) made;                /* what to free: NodeProto parts */
-    VEC(Onnx__NodeProto *) made_nodes;
-    VEC(Onnx__AttributeProto *) made_attrs;
-    VEC(Onnx__TensorProto *) made_tensors;
+    Arena *arena;          /* the protos made (note [export arena]) */
     VEC(Onnx__FunctionProto *) functions; /* the partitions' (made here) */
     VEC(PackedFunction) packed;           /* per function: its bytes */
     KeyMap function_spans; /* a FunctionProto made -> its OnnxSpan */
@@ -61,6 +59,8 @@ const char *export_call_name(Exporter *ex, const graft_node *call);
 graft_node *export_result_of(const Exporter *ex, const graft_node *n, int i);
 /* The name n's value is written under (note [onnx export]). */
 const char *export_value_name(Exporter *ex, const graft_node *n);
+/* size bytes, zeroed, freed with the export (note [export arena]). */
+void *export_alloc(Exporter *ex, size_t size);
 /* An array of n names, freed with the export. */
 char **export_name_array(Exporter *ex, size_t n);
 /* A tensor of type t holding nbytes raw bytes at data, named name. */
