@@ -743,6 +743,50 @@ START_TEST(test_const_number)
 }
 END_TEST
 
+/* A one-element float32 constant's number from its bits. */
+static double float_number(graft_graph *g, uint32_t bits)
+{
+    const graft_type *scalar = graph_type_tensor(g, "float32", NULL, 0);
+    const unsigned char le[4] = {bits & 0xff, bits >> 8 & 0xff, bits >> 16 & 0xff, bits >> 24};
+    double v = -1;
+    ck_assert(node_const_number(graph_add_tensor_const(g, "f", scalar, le, 4), &v));
+    return v;
+}
+
+/* The shortest spelling's number on edge values (note [float memo] in
+ * src/ir/graph_number.c keeps answers by the float's bits): asked twice,
+ * in turns with more floats than the memo has slots, each gives the double
+ * its shortest spelling reads as, -0 stays -0, and NaN stays NaN. */
+START_TEST(test_const_number_spelling)
+{
+    static const struct {
+        uint32_t bits;
+        double want;
+    } cases[] = {
+        {0x3dcccccd, 0.1},           {0x3727c5ac, 1e-5},
+        {0x7f7fffff, 3.4028235e+38}, {0x00000001, 1e-45}, /* FLT_MAX, least subnormal */
+        {0x007fffff, 1.1754942e-38}, {0x00800000, 1.1754944e-38}, /* subnormal, FLT_MIN */
+        {0x3fb504f3, 1.4142135},     {0x3eaaaaab, 0.33333334},
+        {0x4b800001, 16777218},      {0x35800000, 9.536743e-07},
+        {0x47f1205a, 123456.7},      {0x3e99999a, 0.3},
+        {0x7f800000, INFINITY},      {0xff800000, -INFINITY},
+        {0x00000000, 0},             {0x3f800000, 1},
+        {0x40000000, 2},             {0xbf800000, -1},
+    };
+    graft_graph *g = graph_new();
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+            ck_assert_msg(float_number(g, cases[i].bits) == cases[i].want, "0x%08x",
+                          (unsigned)cases[i].bits);
+    for (int round = 0; round < 2; round++) {
+        double zero = float_number(g, 0x00000000), minus_zero = float_number(g, 0x80000000);
+        ck_assert(zero == 0 && !signbit(zero) && minus_zero == 0 && signbit(minus_zero));
+        ck_assert(isnan(float_number(g, 0x7fc00000)) && isnan(float_number(g, 0xffc00001)));
+    }
+    graph_free(g);
+}
+END_TEST
+
 START_TEST(test_several_results)
 {
     graft_graph *g = graph_new();
@@ -906,6 +950,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_tensor_constants);
     tcase_add_test(tc, test_dtype_read_number);
     tcase_add_test(tc, test_const_number);
+    tcase_add_test(tc, test_const_number_spelling);
     tcase_add_test(tc, test_several_results);
     tcase_add_test(tc, test_ir_names);
     tcase_add_test(tc, test_accessors_by_id);

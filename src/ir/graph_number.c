@@ -1,6 +1,8 @@
 /* graph_number.c - the number a constant holds, scalar or one-element
  * tensor (note [one-element constants] in graph.h). */
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +13,7 @@
 /* A float32 element as the number its shortest spelling reads as
  * (1.4142135f is 1.4142135, as Relay's constant 1.4142135f holds it), so
  * that a rule's literal compares equal to it. */
-static double float_value(float f)
+static double shortest_value(float f)
 {
     if (f != f || f - f != 0) /* NaN and infinities spell no digits */
         return (double)f;
@@ -22,6 +24,37 @@ static double float_value(float f)
             break;
     }
     return strtod(buf, NULL);
+}
+
+/* note [float memo]: shortest_value costs a snprintf and a strtof a digit
+ * tried and a strtod (some 3,500 instructions for 1e-5f), and a rewrite asks
+ * for the same constant again and again: an ONNX model's epsilon is one
+ * rank-0 initializer that every batch norm reads, twice a match (the
+ * pattern's constant and the rewrite's attribute).  So the last values
+ * found are kept, a few slots direct-mapped by the float's bits; a slot
+ * holds the bits it answers for, so a hit is the same float and gives the
+ * same double.  Thread-local: the library may run graphs on several threads.
+ * The slot is the top 4 bits of a multiplicative hash of the bits. */
+enum { FLOAT_MEMO_SLOTS = 16, FLOAT_MEMO_SHIFT = 28 };
+
+struct float_memo_slot {
+    uint32_t bits;
+    bool used;
+    double value;
+};
+
+static _Thread_local struct float_memo_slot float_memo[FLOAT_MEMO_SLOTS];
+
+static double float_value(float f)
+{
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    struct float_memo_slot *slot = &float_memo[(bits * 2654435761u) >> FLOAT_MEMO_SHIFT];
+    if (slot->used && slot->bits == bits)
+        return slot->value;
+    double value = shortest_value(f);
+    *slot = (struct float_memo_slot){.bits = bits, .used = true, .value = value};
+    return value;
 }
 
 /* Element 0 of the little-endian bytes p of dtype d (dtype_read_number),

@@ -19,6 +19,7 @@ typedef struct Encoder {
     FILE *out; /* NULL: buf is of the encoding's size */
     bool ok;
     const KeyMap *spans; /* NULL: every message encoded */
+    const KeyMap *made;  /* FunctionProtos given as their bytes, or NULL */
 } Encoder;
 
 static size_t varint_size(uint64_t v)
@@ -133,12 +134,21 @@ static uint64_t varint_value(ProtobufCType type, const void *v)
 
 static size_t message_size(Encoder *e, const ProtobufCMessage *m);
 
+/* The bytes m is written as, or NULL: encoded from its fields. */
+static const OnnxSpan *span_of(const Encoder *e, const ProtobufCMessage *m)
+{
+    const OnnxSpan *span = onnx_span_of(e->spans, m);
+    if (!span && e->made && m->descriptor == &onnx__function_proto__descriptor)
+        span = keymap_get_ptr(e->made, m);
+    return span;
+}
+
 /* A message's length: its span's, or its fields' (recorded). */
 static size_t sub_message_size(Encoder *e, const ProtobufCMessage *m)
 {
     if (!m)
         return 0;
-    const OnnxSpan *span = onnx_span_of(e->spans, m);
+    const OnnxSpan *span = span_of(e, m);
     return span ? span->len : message_size(e, m);
 }
 
@@ -265,7 +275,7 @@ static void put_value(Encoder *e, ProtobufCType type, const void *v)
         put(e, bd->data, bd->len);
     } else if (type == PROTOBUF_C_TYPE_MESSAGE) {
         const ProtobufCMessage *m = *(const ProtobufCMessage *const *)v;
-        const OnnxSpan *span = m ? onnx_span_of(e->spans, m) : NULL;
+        const OnnxSpan *span = m ? span_of(e, m) : NULL;
         if (span) { /* as sub_message_size found it */
             put_varint(e, span->len);
             put(e, span->data, span->len);
@@ -325,7 +335,13 @@ static void encode(Encoder *e, const ProtobufCMessage *msg)
 
 bool onnx_encode_file(const ProtobufCMessage *msg, const KeyMap *spans, FILE *out)
 {
-    Encoder e = {.out = out, .ok = true, .cap = STREAM_BUFFER, .spans = spans};
+    return onnx_encode_file_made(msg, spans, NULL, out);
+}
+
+bool onnx_encode_file_made(const ProtobufCMessage *msg, const KeyMap *spans,
+                           const KeyMap *made, FILE *out)
+{
+    Encoder e = {.out = out, .ok = true, .cap = STREAM_BUFFER, .spans = spans, .made = made};
     message_size(&e, msg);
     e.buf = xmalloc(e.cap);
     encode(&e, msg);

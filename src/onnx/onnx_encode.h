@@ -39,6 +39,12 @@
  * NULL: none) are written as their spans' bytes. */
 bool onnx_encode_file(const ProtobufCMessage *msg, const KeyMap *spans, FILE *out);
 
+/* The same, and the FunctionProtos in msg that made maps (from their
+ * address to an OnnxSpan of their encoding, made by the caller: note
+ * [functions packed once] in onnx_export_fn.c) written as those bytes. */
+bool onnx_encode_file_made(const ProtobufCMessage *msg, const KeyMap *spans,
+                           const KeyMap *made, FILE *out);
+
 /* msg's encoding in a malloc'd buffer of *len bytes (one more allocated,
  * so that an empty encoding is not a NULL buffer), spans as above. */
 uint8_t *onnx_encode_bytes(const ProtobufCMessage *msg, const KeyMap *spans, size_t *len);

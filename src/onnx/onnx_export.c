@@ -42,6 +42,17 @@
  * rather than interning every name of the model again (bench/onnx_e2e.sh:
  * 14,000 names, 550 instructions an op node). */
 
+/* note [export arena]: the NodeProtos, AttributeProtos, TensorProtos,
+ * name arrays and opset imports the export makes live until the model is
+ * written and all go then, so they come from one arena (note [arenas] in
+ * src/base/arena.h), not a malloc and a free each: a partition's function
+ * makes a dozen, and their calloc and free were a sixth of exporting it
+ * (bench/onnx_e2e.sh). */
+void *export_alloc(Exporter *ex, size_t size)
+{
+    return arena_alloc(ex->arena, size);
+}
+
 /* name, interned, is one the export made. */
 static void take(Exporter *ex, const char *name)
 {
@@ -56,16 +67,32 @@ static bool taken(Exporter *ex, const char *name)
            keymap_get_ptr(&ex->m->node_names, key);
 }
 
+/* Written by hand, as a printf of each fresh name was half of exporting
+ * a rewritten batch norm (bench/onnx_e2e.sh, 2,300 instructions a name). */
+void export_put_number(StrBuf *sb, uint64_t k)
+{
+    char digits[20];
+    size_t n = sizeof digits;
+    do
+        digits[--n] = (char)('0' + k % 10);
+    while ((k /= 10) != 0);
+    strbuf_append(sb, digits + n, sizeof digits - n);
+}
+
 /* A name not in use: "graft_<stem>_<k>" with the first free k. */
 const char *export_fresh_name(Exporter *ex, const char *stem)
 {
-    StrBuf sb = {0};
+    StrBuf *sb = &ex->scratch;
+    sb->len = 0;
+    strbuf_append(sb, "graft_", 6);
+    strbuf_puts(sb, stem);
+    strbuf_putc(sb, '_');
+    size_t prefix = sb->len;
     do {
-        sb.len = 0;
-        strbuf_printf(&sb, "graft_%s_%u", stem, ex->fresh++);
-    } while (taken(ex, sb.data));
-    const char *name = graph_intern(ex->g, sb.data);
-    strbuf_free(&sb);
+        sb->len = prefix;
+        export_put_number(sb, ex->fresh++);
+    } while (taken(ex, sb->data));
+    const char *name = graph_intern_n(ex->g, sb->data, sb->len);
     take(ex, name);
     return name;
 }
@@ -99,6 +126,17 @@ static bool made_tensor(const Exporter *ex, const graft_node *n)
            node_id(n) >= ex->m->norigin;
 }
 
+/* "<call>_output_<i>", interned. */
+static const char *output_name(Exporter *ex, const char *call, unsigned i)
+{
+    StrBuf *sb = &ex->scratch;
+    sb->len = 0;
+    strbuf_puts(sb, call);
+    strbuf_append(sb, "_output_", 8);
+    export_put_number(sb, i);
+    return graph_intern_n(ex->g, sb->data, sb->len);
+}
+
 /* The name n's value is written under (note [onnx export]). */
 const char *export_value_name(Exporter *ex, const graft_node *n)
 {
@@ -106,7 +144,6 @@ const char *export_value_name(Exporter *ex, const graft_node *n)
     const char *name = ex->value[id] ? ex->value[id] : graph_value_name(ex->g, n);
     if (name)
         return name;
-    StrBuf sb = {0}; /* (this name's node is no call of several results) */
     if (node_kind(n) == NODE_VAR)
         name = node_name(n);
     else if (node_kind(n) == NODE_TUPLE && node_nargs(n) == 0)
@@ -117,18 +154,15 @@ const char *export_value_name(Exporter *ex, const graft_node *n)
         name = node_const_text(n);
     else if (node_kind(n) == NODE_CONST)
         name = export_fresh_name(ex, "Constant");
-    else if (node_kind(n) == NODE_CALL && node_op(n)) {
-        strbuf_printf(&sb, "%s_output_0", export_call_name(ex, n));
-        name = graph_intern(ex->g, sb.data);
-    } else if (node_kind(n) == NODE_GETITEM) {
+    else if (node_kind(n) == NODE_CALL && node_op(n))
+        name = output_name(ex, export_call_name(ex, n), 0); /* (no call of several results) */
+    else if (node_kind(n) == NODE_GETITEM) {
         const graft_node *call = node_arg(n, 0);
-        strbuf_printf(&sb, "%s_output_%d", graph_node_name(ex->g, call)
-                                               ? graph_node_name(ex->g, call)
-                                               : export_call_name(ex, call), node_index(n));
-        name = graph_intern(ex->g, sb.data);
+        const char *call_name = graph_node_name(ex->g, call);
+        name = output_name(ex, call_name ? call_name : export_call_name(ex, call),
+                           (unsigned)node_index(n));
     } else
         name = export_fresh_name(ex, "value");
-    strbuf_free(&sb);
     ex->value[id] = name;
     return name;
 }
@@ -258,9 +292,8 @@ static void emit_from(Exporter *ex, graft_node *root)
 /* An Identity node copying value from to graph output to. */
 static void copy_to_output(Exporter *ex, const char *from, const char *to)
 {
-    Onnx__NodeProto *np = xmalloc(sizeof *np);
+    Onnx__NodeProto *np = export_alloc(ex, sizeof *np);
     onnx__node_proto__init(np);
-    vec_push(&ex->made_nodes, np);
     np->n_input = np->n_output = 1;
     np->input = export_name_array(ex, 1);
     np->output = export_name_array(ex, 1);
@@ -344,23 +377,13 @@ static Onnx__ValueInfoProto **kept_value_info(Exporter *ex, size_t *n)
 
 static void exporter_free(Exporter *ex)
 {
-    for (size_t i = 0; i < ex->made.len; i++)
-        free(ex->made.items[i]);
-    for (size_t i = 0; i < ex->made_nodes.len; i++)
-        free(ex->made_nodes.items[i]);
-    for (size_t i = 0; i < ex->made_attrs.len; i++)
-        free(ex->made_attrs.items[i]);
-    for (size_t i = 0; i < ex->made_tensors.len; i++)
-        free(ex->made_tensors.items[i]);
-    vec_free(&ex->made);
-    vec_free(&ex->made_nodes);
-    vec_free(&ex->made_attrs);
-    vec_free(&ex->made_tensors);
+    arena_free(ex->arena);
     vec_free(&ex->nodes);
     vec_free(&ex->inits);
     vec_free(&ex->need);
     keymap_free(&ex->taken);
     keymap_free(&ex->scalars);
+    strbuf_free(&ex->scratch);
     export_functions_free(ex);
     free(ex->value);
     free(ex->node);
@@ -382,7 +405,7 @@ static void mark_live(Exporter *ex)
 bool onnx_export(OnnxModel *m, FILE *out, bool text, graft_diag *d)
 {
     size_t count = (size_t)graph_node_count(m->g) + 1;
-    Exporter ex = {.m = m, .g = m->g, .d = d, .ok = true};
+    Exporter ex = {.m = m, .g = m->g, .d = d, .ok = true, .arena = arena_new()};
     ex.value = xcalloc(count, sizeof *ex.value);
     ex.node = xcalloc(count, sizeof *ex.node);
     ex.live = xcalloc(count, 1);
@@ -406,8 +429,8 @@ bool onnx_export(OnnxModel *m, FILE *out, bool text, graft_diag *d)
         ok = export_opsets_finish(&ex, &model);
         if (ok && text) /* a failed write: the caller's commit reports it */
             onnx_text_print(&model, out);
-        else if (ok)
-            onnx_model_write_from(&model, m->proto, out); /* note [canonical spans] */
+        else if (ok) /* note [canonical spans], note [functions packed once] */
+            onnx_model_write_made(&model, m->proto, &ex.function_spans, out);
         free(graph.value_info);
         free(model.functions != m->proto->functions ? model.functions : NULL);
         free(model.opset_import != m->proto->opset_import ? model.opset_import : NULL);

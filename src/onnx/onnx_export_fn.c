@@ -69,9 +69,8 @@ static const char *local_name(FnBuild *fb, const graft_node *n)
 static Onnx__NodeProto *new_node(Exporter *ex, const char *op, const char *domain, size_t nin,
                                  size_t nout)
 {
-    Onnx__NodeProto *np = xmalloc(sizeof *np);
+    Onnx__NodeProto *np = export_alloc(ex, sizeof *np);
     onnx__node_proto__init(np);
-    vec_push(&ex->made_nodes, np);
     np->op_type = (char *)op;
     np->domain = (char *)domain;
     np->n_input = nin;
@@ -110,11 +109,9 @@ static void constant_node(FnBuild *fb, const graft_node *c)
     }
     Onnx__NodeProto *np = new_node(ex, "Constant", NULL, 0, 1);
     np->output[0] = (char *)local_name(fb, c);
-    np->attribute = xcalloc(2, sizeof *np->attribute);
-    vec_push(&ex->made, np->attribute);
-    Onnx__AttributeProto *a = np->attribute[np->n_attribute++] = xmalloc(sizeof *a);
+    np->attribute = export_alloc(ex, 2 * sizeof *np->attribute);
+    Onnx__AttributeProto *a = np->attribute[np->n_attribute++] = export_alloc(ex, sizeof *a);
     onnx__attribute_proto__init(a);
-    vec_push(&ex->made_attrs, a);
     a->name = "value";
     a->has_type = true;
     a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR;
@@ -252,16 +249,49 @@ static Onnx__FunctionProto *function_proto(FnBuild *fb, const graft_node *fn)
     return f;
 }
 
-/* f packed with its name left out, for comparing functions (malloc'd). */
-static uint8_t *packed(Onnx__FunctionProto *f, size_t *len)
+/* note [functions packed once]: a function made is packed by protobuf-c
+ * once, its name left out, for the comparison (note [one function per
+ * body]); a new one's bytes then get its name field in front and are
+ * written as they are (onnx_encode_file_made), not encoded again.  The
+ * name is FunctionProto's field 1, the first written, and protobuf-c's
+ * pack writes what graft's encoder writes (note [onnx encode] in
+ * onnx_encode.h; tests/check_onnx_encode.c compares the two), so the
+ * bytes are the ones the encoder would make (tests/onnx_graph.sh reads
+ * partitioned models and writes them back byte for byte).
+ * The bytes are packed with room before them for the name's key and
+ * length and the longest name numbered_name can make of the base name. */
+enum { NAME_FIELD_ROOM = 32 }; /* the key, a varint length, "_" and the
+                                  digits of an int64 */
+
+/* f packed with its name left out, in a block with room for the name. */
+static PackedFunction packed(Onnx__FunctionProto *f)
 {
+    PackedFunction p;
+    size_t room = sizeof(OnnxSpan) + strlen(f->name) + NAME_FIELD_ROOM;
     char *name = f->name;
     f->name = NULL;
-    *len = onnx__function_proto__get_packed_size(f);
-    uint8_t *bytes = xmalloc(*len + 1);
-    onnx__function_proto__pack(f, bytes);
+    p.len = onnx__function_proto__get_packed_size(f);
+    unsigned char *block = xmalloc(room + p.len + 1);
+    p.written = (OnnxSpan *)block;
+    p.body = block + room;
+    onnx__function_proto__pack(f, p.body);
     f->name = name;
-    return bytes;
+    return p;
+}
+
+/* p's bytes as written, with name: field 1's key and length, name, body. */
+static void name_packed(PackedFunction *p, const char *name)
+{
+    size_t n = strlen(name), prefix = 1 + onnx_varint_size(n) + n;
+    uint8_t *at = p->body - prefix;
+    p->written->data = at;
+    p->written->len = prefix + p->len;
+    *at++ = 1 << 3 | PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED;
+    uint64_t v = n;
+    for (; v >= 0x80; v >>= 7)
+        *at++ = (uint8_t)(v | 0x80);
+    *at++ = (uint8_t)v;
+    memcpy(at, name, n);
 }
 
 static void function_free(Onnx__FunctionProto *f)
@@ -285,7 +315,7 @@ static long equal_function(const Exporter *ex, const PackedFunction *mine, uint6
         return -1;
     for (size_t i = (size_t)*first - 1; i < ex->packed.len; i++) {
         const PackedFunction *o = &ex->packed.items[i];
-        if (o->len == mine->len && memcmp(o->bytes, mine->bytes, mine->len) == 0)
+        if (o->len == mine->len && memcmp(o->body, mine->body, mine->len) == 0)
             return (long)i;
     }
     return -1;
@@ -307,8 +337,10 @@ static char *numbered_name(Exporter *ex, const char *base)
     do {
         int64_t k = (*keymap_get(&ex->function_names, keymap_ptr_key(name)))++;
         sb.len = 0; /* written again from the start */
-        strbuf_printf(&sb, "%s_%lld", name, (long long)k);
-        numbered = graph_intern(ex->g, sb.data);
+        strbuf_puts(&sb, name);
+        strbuf_putc(&sb, '_');
+        export_put_number(&sb, (uint64_t)k);
+        numbered = graph_intern_n(ex->g, sb.data, sb.len);
     } while (keymap_get(&ex->function_names, keymap_ptr_key(numbered)));
     strbuf_free(&sb);
     keymap_put(&ex->function_names, keymap_ptr_key(numbered), 1);
@@ -318,17 +350,18 @@ static char *numbered_name(Exporter *ex, const char *base)
 /* f, or an equal function made before (f freed). */
 static Onnx__FunctionProto *unique_function(Exporter *ex, Onnx__FunctionProto *f)
 {
-    PackedFunction mine;
-    mine.bytes = packed(f, &mine.len);
-    uint64_t hash = hash_bytes(mine.bytes, mine.len, 0) | 1; /* keys are nonzero */
+    PackedFunction mine = packed(f);
+    uint64_t hash = hash_bytes(mine.body, mine.len, 0) | 1; /* keys are nonzero */
     long same = equal_function(ex, &mine, hash);
     if (same >= 0) {
-        free(mine.bytes);
+        free(mine.written);
         function_free(f);
         return ex->functions.items[same];
     }
     keymap_put(&ex->function_by_bytes, hash, (int64_t)ex->functions.len + 1);
     f->name = numbered_name(ex, f->name);
+    name_packed(&mine, f->name);
+    keymap_put_ptr(&ex->function_spans, f, mine.written);
     vec_push(&ex->functions, f);
     vec_push(&ex->packed, mine);
     return f;
@@ -410,11 +443,12 @@ void export_functions_free(Exporter *ex)
 {
     for (size_t i = 0; i < ex->functions.len; i++) {
         function_free(ex->functions.items[i]);
-        free(ex->packed.items[i].bytes);
+        free(ex->packed.items[i].written);
     }
     vec_free(&ex->functions);
     vec_free(&ex->packed);
     keymap_free(&ex->function_of);
     keymap_free(&ex->function_by_bytes);
+    keymap_free(&ex->function_spans);
     keymap_free(&ex->function_names);
 }

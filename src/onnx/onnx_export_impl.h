@@ -7,14 +7,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "arena.h"
 #include "onnx_graph.h"
+#include "onnx_span.h"
 
 /* A function made by the export, packed with its name left out: two
  * partitions with the same bytes are one function (note [one function per
- * body] in onnx_export_fn.c). */
+ * body] in onnx_export_fn.c); written as those bytes behind its name
+ * (note [functions packed once] there). */
 typedef struct PackedFunction {
-    uint8_t *bytes;
-    size_t len;
+    OnnxSpan *written; /* at the start of the malloc'd block that holds
+                          the bytes: the function as written, once named */
+    uint8_t *body;     /* in the block: the bytes without the name */
+    size_t len;        /* of body */
 } PackedFunction;
 
 typedef struct Exporter {
@@ -29,14 +34,13 @@ typedef struct Exporter {
     KeyMap scalars;        /* hash of a scalar's dtype and value -> the id of
                               the first constant written so */
     uint32_t fresh;        /* the next fresh number */
+    StrBuf scratch;        /* the name being made (export_fresh_name) */
     VEC(Onnx__NodeProto *) nodes;    /* the node list being made */
     VEC(Onnx__TensorProto *) inits;  /* the initializer list being made */
-    VEC(void *) made;                /* what to free: NodeProto parts */
-    VEC(Onnx__NodeProto *) made_nodes;
-    VEC(Onnx__AttributeProto *) made_attrs;
-    VEC(Onnx__TensorProto *) made_tensors;
+    Arena *arena;          /* the protos made (note [export arena]) */
     VEC(Onnx__FunctionProto *) functions; /* the partitions' (made here) */
     VEC(PackedFunction) packed;           /* per function: its bytes */
+    KeyMap function_spans; /* a FunctionProto made -> its OnnxSpan */
     KeyMap function_of;    /* a NODE_FUNC -> its FunctionProto */
     KeyMap function_by_bytes; /* hash of a function's bytes -> its index + 1 */
     KeyMap function_names; /* an interned base name -> functions named from it */
@@ -45,6 +49,8 @@ typedef struct Exporter {
     bool ok;
 } Exporter;
 
+/* k in decimal after sb's text. */
+void export_put_number(StrBuf *sb, uint64_t k);
 /* A name not in use: "graft_<stem>_<k>" with the first free k. */
 const char *export_fresh_name(Exporter *ex, const char *stem);
 /* The fresh name of a call a rewrite made, "graft_<Op>_<k>", made once. */
@@ -53,6 +59,8 @@ const char *export_call_name(Exporter *ex, const graft_node *call);
 graft_node *export_result_of(const Exporter *ex, const graft_node *n, int i);
 /* The name n's value is written under (note [onnx export]). */
 const char *export_value_name(Exporter *ex, const graft_node *n);
+/* size bytes, zeroed, freed with the export (note [export arena]). */
+void *export_alloc(Exporter *ex, size_t size);
 /* An array of n names, freed with the export. */
 char **export_name_array(Exporter *ex, size_t n);
 /* A tensor of type t holding nbytes raw bytes at data, named name. */

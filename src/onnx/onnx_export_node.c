@@ -60,9 +60,7 @@ static void outer_renames(Exporter *ex, const graft_node *n, const Onnx__NodePro
 
 char **export_name_array(Exporter *ex, size_t n)
 {
-    char **names = xcalloc(n + 1, sizeof *names);
-    vec_push(&ex->made, names);
-    return names;
+    return export_alloc(ex, (n + 1) * sizeof(char *));
 }
 
 /* The results of call n: its value, or when it is read by element as
@@ -85,9 +83,8 @@ static void set_outputs(Exporter *ex, const graft_node *n, Onnx__NodeProto *np)
 static Onnx__AttributeProto *new_attr(Exporter *ex, const char *name,
                                       Onnx__AttributeProto__AttributeType type)
 {
-    Onnx__AttributeProto *a = xmalloc(sizeof *a);
+    Onnx__AttributeProto *a = export_alloc(ex, sizeof *a);
     onnx__attribute_proto__init(a);
-    vec_push(&ex->made_attrs, a);
     a->name = (char *)name;
     a->has_type = true;
     a->type = type;
@@ -98,9 +95,8 @@ static Onnx__AttributeProto *new_attr(Exporter *ex, const char *name,
 Onnx__TensorProto *export_new_tensor(Exporter *ex, const char *name, const graft_type *t,
                                      const void *data, size_t nbytes)
 {
-    Onnx__TensorProto *tp = xmalloc(sizeof *tp);
+    Onnx__TensorProto *tp = export_alloc(ex, sizeof *tp);
     onnx__tensor_proto__init(tp);
-    vec_push(&ex->made_tensors, tp);
     tp->name = (char *)name;
     tp->n_dims = (size_t)t->rank;
     tp->dims = (int64_t *)t->dims;
@@ -121,8 +117,8 @@ static bool list_attr(Exporter *ex, const graft_attr_value *v, Onnx__AttributePr
             : kind == GRAFT_ATTR_STRING ? ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS
                                         : ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS;
     size_t n = (size_t)v->nitems;
-    void *items = xcalloc(n + 1, kind == GRAFT_ATTR_STRING ? sizeof(ProtobufCBinaryData) : 8);
-    vec_push(&ex->made, items);
+    void *items = export_alloc(ex, (n + 1) * (kind == GRAFT_ATTR_STRING
+                                                   ? sizeof(ProtobufCBinaryData) : 8));
     for (size_t i = 0; i < n; i++) {
         const graft_attr_value *it = v->items[i];
         if (it->kind != kind && !(kind == GRAFT_ATTR_FLOAT && it->kind == GRAFT_ATTR_INT))
@@ -191,8 +187,7 @@ static Onnx__AttributeProto *attr_proto(Exporter *ex, const graft_node *n, const
 
 void export_set_attrs(Exporter *ex, const graft_node *n, Onnx__NodeProto *np)
 {
-    np->attribute = xcalloc((size_t)node_nattrs(n) + 1, sizeof *np->attribute);
-    vec_push(&ex->made, np->attribute);
+    np->attribute = export_alloc(ex, ((size_t)node_nattrs(n) + 1) * sizeof *np->attribute);
     for (int i = 0; i < node_nattrs(n); i++) {
         Onnx__AttributeProto *a = attr_proto(ex, n, node_attr(n, i));
         if (a)
@@ -233,9 +228,8 @@ Onnx__NodeProto *export_node_proto(Exporter *ex, const graft_node *n)
         keymap_free(&renames);
         return same;
     }
-    Onnx__NodeProto *np = xmalloc(sizeof *np);
+    Onnx__NodeProto *np = export_alloc(ex, sizeof *np);
     onnx__node_proto__init(np);
-    vec_push(&ex->made_nodes, np);
     np->n_input = nin;
     np->input = export_name_array(ex, np->n_input);
     for (size_t i = 0; i < np->n_input; i++)

@@ -113,7 +113,7 @@ static bool has_roi_align(const Exporter *ex)
 static Onnx__OperatorSetIdProto *import_at(Exporter *ex, const Onnx__OperatorSetIdProto *import,
                                            const char *domain, int64_t v)
 {
-    Onnx__OperatorSetIdProto *copy = xmalloc(sizeof *copy);
+    Onnx__OperatorSetIdProto *copy = export_alloc(ex, sizeof *copy);
     onnx__operator_set_id_proto__init(copy);
     if (import)
         *copy = *import;
@@ -121,7 +121,6 @@ static Onnx__OperatorSetIdProto *import_at(Exporter *ex, const Onnx__OperatorSet
         copy->domain = (char *)domain;
     copy->has_version = true;
     copy->version = v;
-    vec_push(&ex->made, copy);
     return copy;
 }
 

@@ -119,7 +119,14 @@ bool onnx_model_write(const Onnx__ModelProto *model, FILE *out)
 bool onnx_model_write_from(const Onnx__ModelProto *model, const Onnx__ModelProto *read,
                            FILE *out)
 {
-    return onnx_encode_file(&model->base, &model_header_const(read)->spans, out);
+    return onnx_model_write_made(model, read, NULL, out);
+}
+
+bool onnx_model_write_made(const Onnx__ModelProto *model, const Onnx__ModelProto *read,
+                           const KeyMap *functions, FILE *out)
+{
+    return onnx_encode_file_made(&model->base, &model_header_const(read)->spans, functions,
+                                 out);
 }
 
 void onnx_model_free(Onnx__ModelProto *model)

@@ -34,6 +34,7 @@
 #include <stdio.h>
 
 #include "diag.h"
+#include "keymap.h"
 #include "limit.h"
 #include "onnx.pb-c.h"
 
@@ -71,6 +72,11 @@ bool onnx_model_write(const Onnx__ModelProto *model, FILE *out);
  * the output is onnx_model_write's, byte for byte. */
 bool onnx_model_write_from(const Onnx__ModelProto *model, const Onnx__ModelProto *read,
                            FILE *out);
+
+/* The same, and the FunctionProtos that functions maps written as their
+ * OnnxSpans' bytes (note [functions packed once] in onnx_export_fn.c). */
+bool onnx_model_write_made(const Onnx__ModelProto *model, const Onnx__ModelProto *read,
+                           const KeyMap *functions, FILE *out);
 
 void onnx_model_free(Onnx__ModelProto *model);
 
