@@ -262,6 +262,8 @@ typedef enum graft_guard_kind {
     GRAFT_GV_ATTR,    /* an attribute value that is no number or string */
     GRAFT_GV_DIMS,    /* shape(x): the dims of a tensor type */
     GRAFT_GV_LIST,    /* a literal list [1, 1] */
+    GRAFT_GV_SYM,     /* shape(x)[i] of a dim named by a symbol (ONNX's "N"): f is the dim;
+                         == only to the same symbol, no other comparison decided */
 } graft_guard_kind;
 
 typedef struct graft_guard_val {

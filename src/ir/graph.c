@@ -63,6 +63,8 @@ void graph_free(graft_graph *g)
     keymap_free(&g->node_names);
     keymap_free(&g->value_names);
     keymap_free(&g->domains);
+    keymap_free(&g->dim_symbols);
+    vec_free(&g->dim_names);
     for (size_t i = 0; i < g->owned.len; i++)
         free(g->owned.items[i]);
     vec_free(&g->owned);

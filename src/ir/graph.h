@@ -54,13 +54,15 @@ typedef enum TypeKind {
     TYPE_OTHER,  /* anything else (fn types, List[...]): kept as text only */
 } TypeKind;
 
-enum { DIM_ANY = -1 }; /* a "?" dimension */
+/* a "?" dimension; below it, a named one (note [symbolic dims] in
+ * dim_symbol.c) */
+enum { DIM_ANY = -1 };
 
 /* Types are immutable once made and may be shared between nodes. */
 struct graft_type {
     TypeKind kind;         /* which fields below are meaningful */
     int rank;              /* TYPE_TENSOR: number of dims */
-    const int64_t *dims;   /* TYPE_TENSOR: rank dims, DIM_ANY for "?" */
+    const int64_t *dims;   /* TYPE_TENSOR: rank dims, DIM_ANY for "?", below for "N" */
     const char *dtype;     /* TYPE_TENSOR: interned, e.g. "float32" */
     int nfields;           /* TYPE_TUPLE: number of fields */
     const graft_type *const *fields; /* TYPE_TUPLE: the field types */

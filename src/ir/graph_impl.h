@@ -99,6 +99,9 @@ struct graft_graph {
     KeyMap value_names;    /* id + 1 -> the IR's name of its value */
     KeyMap domains;        /* id + 1 -> an op call's domain, when not the
                               default one */
+    KeyMap dim_symbols;    /* interned dim name -> its number k (note
+                              [symbolic dims] in dim_symbol.c) */
+    VEC(const char *) dim_names; /* symbol k's name */
     VEC(void *) owned;     /* buffers freed with the graph (graph_own) */
     void *host;            /* what holds the graph (graph_set_host), or NULL */
 };

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "dim_symbol.h"
 #include "graph_impl.h"
 #include "util.h"
 
@@ -13,7 +14,7 @@ enum { TYPE_MAX_DEPTH = 64 };
 
 /* Dims are written digit by digit: types are made for every annotated
  * node of a model, and printf was most of their cost.  Dims are never
- * negative except DIM_ANY. */
+ * negative except DIM_ANY and symbols (note [symbolic dims]). */
 static void put_dim(StrBuf *sb, int64_t dim)
 {
     char digits[24];
@@ -25,13 +26,14 @@ static void put_dim(StrBuf *sb, int64_t dim)
     strbuf_append(sb, digits + n, sizeof digits - n);
 }
 
-static void put_dims(StrBuf *sb, const int64_t *dims, int rank)
+static void put_dims(StrBuf *sb, const graft_graph *g, const int64_t *dims, int rank)
 {
     for (int i = 0; i < rank; i++) {
         if (i)
             strbuf_append(sb, ", ", 2);
-        if (dims[i] == DIM_ANY)
-            strbuf_putc(sb, '?');
+        const char *name = dims[i] < DIM_ANY ? graph_dim_name(g, dims[i]) : NULL;
+        if (dims[i] < 0)
+            strbuf_puts(sb, name ? name : "?");
         else
             put_dim(sb, dims[i]);
     }
@@ -70,7 +72,7 @@ const graft_type *graph_type_tensor(graft_graph *g, const char *dtype, const int
         strbuf_puts(&sb, dtype);
     } else {
         strbuf_puts(&sb, "Tensor[(");
-        put_dims(&sb, dims, rank);
+        put_dims(&sb, g, dims, rank);
         strbuf_puts(&sb, "), ");
         strbuf_puts(&sb, dtype);
         strbuf_putc(&sb, ']');

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dim_symbol.h"
 #include "dtype.h"
 #include "onnx_model.h"
 #include "onnx_subgraph.h"
@@ -80,8 +81,21 @@ static const graft_type *shared_type(Importer *im, const char *dtype, const int6
     return t;
 }
 
+/* A dim of a ValueInfoProto: its number, the graph's symbol of its
+ * parameter ("N": note [symbolic dims] in src/ir/dim_symbol.c), or "?"
+ * when it gives neither (or a negative number, or an empty name). */
+static int64_t value_dim(Importer *im, const Onnx__TensorShapeProto__Dimension *d)
+{
+    if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE)
+        return d->dim_value >= 0 ? d->dim_value : DIM_ANY;
+    if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM && d->dim_param &&
+        d->dim_param[0])
+        return graph_dim_symbol(im->g, d->dim_param, strlen(d->dim_param));
+    return DIM_ANY;
+}
+
 /* A ValueInfoProto's tensor type; NULL for another type or an unknown
- * element type.  A dim given by a parameter ("N") or not at all is "?". */
+ * element type. */
 static const graft_type *value_type(Importer *im, const Onnx__TypeProto *tp)
 {
     if (!tp || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !tp->tensor_type ||
@@ -93,12 +107,8 @@ static const graft_type *value_type(Importer *im, const Onnx__TypeProto *tp)
         return NULL;
     int64_t small[8]; /* the dims, on the stack for most ranks */
     int64_t *dims = shape->n_dim <= 8 ? small : xcalloc(shape->n_dim, sizeof *dims);
-    for (size_t i = 0; i < shape->n_dim; i++) {
-        const Onnx__TensorShapeProto__Dimension *d = shape->dim[i];
-        bool known = d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
-                     d->dim_value >= 0;
-        dims[i] = known ? d->dim_value : DIM_ANY;
-    }
+    for (size_t i = 0; i < shape->n_dim; i++)
+        dims[i] = value_dim(im, shape->dim[i]);
     const graft_type *t = shared_type(im, dtype, dims, (int)shape->n_dim);
     if (dims != small)
         free(dims);

@@ -3,10 +3,11 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "onnx_infer_impl.h"
 #include "keymap.h"
+#include "onnx_infer_impl.h"
 
 static const InferDef *const tables[] = {onnx_infer_elem_ops, onnx_infer_shape_ops,
                                          onnx_infer_index_ops, onnx_infer_nn_ops,
@@ -27,51 +28,117 @@ static const InferDef *const tables[] = {onnx_infer_elem_ops, onnx_infer_shape_o
  * bench/onnx_e2e.sh). */
 enum { INFER_CACHE_BITS = 8 };
 static _Thread_local const InferDef *infer_cache[1 << INFER_CACHE_BITS];
+static _Thread_local bool infer_cache_symbols[1 << INFER_CACHE_BITS];
 
-static const InferDef *scan_tables(const char *op)
+/* note [symbols in inference]: a symbolic dim (note [symbolic dims] in
+ * src/ir/dim_symbol.c) is no number, and an op's inference that computed
+ * with one (a window, a product, a sum) would make a wrong number of it;
+ * so an op sees the symbols of its inputs only when its inference was
+ * written for them: the element-wise ops (a dim copied, or broadcast by
+ * infer_broadcast), and those below, which copy a dim through (Gemm,
+ * Transpose, Squeeze, Unsqueeze, Reshape's 0, the normalisations and
+ * Dropout: X's type), unify two (infer_dim_meet:
+ * Concat's other dims) or broadcast (MatMul's batch dims), as onnx/defs'
+ * helpers keep a dim_param (tests/onnx_symdims.sh says what ONNX 1.12's
+ * inference gives).  Every other op sees a symbol as "?" (and a new
+ * node's type that is its operand's stays shared: note [shared types] in
+ * onnx_types.c; a BatchNormalization a rewrite made cost 1,400
+ * instructions more as a type of its own). */
+static const char *const symbol_ops[] = {
+    "MatMul", "Gemm", "Concat", "Reshape", "Transpose", "Squeeze", "Unsqueeze",
+    "BatchNormalization", "LayerNormalization", "InstanceNormalization", "Dropout", "LRN",
+    "MeanVarianceNormalization", "Trilu", "SkipLayerNormalization",
+    "SkipSimplifiedLayerNormalization", "SimplifiedLayerNormalization", "Gelu", "BiasGelu",
+    "FastGelu", "BiasSoftmax"};
+
+/* Whether op, of tables[t], keeps symbols. */
+static bool keeps_symbols(size_t t, const char *op)
+{
+    if (tables[t] == onnx_infer_elem_ops)
+        return true;
+    for (size_t i = 0; i < ARRAY_LEN(symbol_ops); i++)
+        if (strcmp(symbol_ops[i], op) == 0)
+            return true;
+    return false;
+}
+
+static const InferDef *scan_tables(const char *op, bool *symbols)
 {
     for (size_t t = 0; t < ARRAY_LEN(tables); t++)
         for (const InferDef *d = tables[t]; d->name; d++)
-            if (strcmp(d->name, op) == 0)
+            if (strcmp(d->name, op) == 0) {
+                *symbols = keeps_symbols(t, op);
                 return d;
+            }
     return NULL;
 }
 
-static InferFn find_infer(const char *op)
+/* op's inference, and in *symbols whether it keeps symbols. */
+static InferFn find_infer(const char *op, bool *symbols)
 {
     if (!op)
         return NULL;
     uintptr_t at = (uintptr_t)op;
-    const InferDef **slot = &infer_cache[cache_slot(hash_bytes(&at, sizeof at, 0),
-                                                    INFER_CACHE_BITS)];
+    size_t k = cache_slot(hash_bytes(&at, sizeof at, 0), INFER_CACHE_BITS);
+    const InferDef **slot = &infer_cache[k];
     if (!*slot || strcmp((*slot)->name, op) != 0) {
-        const InferDef *d = scan_tables(op);
+        const InferDef *d = scan_tables(op, &infer_cache_symbols[k]);
         if (!d)
             return NULL;
         *slot = d;
     }
+    *symbols = infer_cache_symbols[k];
     return (*slot)->fn;
 }
 
 bool onnx_has_infer(const char *op)
 {
-    return find_infer(op) != NULL;
+    bool symbols;
+    return find_infer(op, &symbols) != NULL;
+}
+
+/* Whether an input of in has a symbolic dim. */
+static bool any_symbol(const OnnxType *in, int nin)
+{
+    for (int i = 0; i < nin; i++)
+        for (int k = 0; k < in[i].rank; k++)
+            if (dim_is_symbol(in[i].dims[k]))
+                return true;
+    return false;
+}
+
+/* in with every symbol "?", for an op that does not keep them (note
+ * [symbols in inference]); malloc'd. */
+static OnnxType *without_symbols(const OnnxType *in, int nin)
+{
+    OnnxType *plain = xcalloc((size_t)nin + 1, sizeof *plain); /* one more, as in[] has */
+    memcpy(plain, in, (size_t)nin * sizeof *plain);
+    for (int i = 0; i < nin; i++)
+        for (int k = 0; k < plain[i].rank; k++)
+            if (dim_is_symbol(plain[i].dims[k]))
+                plain[i].dims[k] = DIM_ANY;
+    return plain;
 }
 
 bool onnx_infer(const graft_node *n, const OnnxType *in, int nin, OnnxType *out, int nout,
                 StrBuf *why)
 {
     const char *op = node_op(n);
-    InferFn fn = find_infer(op);
+    bool symbols;
+    InferFn fn = find_infer(op, &symbols);
     if (!fn) {
         strbuf_printf(why, "%s: no shape inference for this op", op ? op : "call");
         return false;
     }
     for (int i = 0; i < nout; i++)
         out[i] = (OnnxType){.rank = -1};
-    InferCall c = {.node = n, .op = op, .in = in, .nin = nin, .out = out, .nout = nout,
-                   .why = why};
-    return fn(&c);
+    OnnxType *plain = !symbols && any_symbol(in, nin) ? without_symbols(in, nin) : NULL;
+    InferCall c = {.node = n, .op = op, .in = plain ? plain : in, .nin = nin, .out = out,
+                   .nout = nout, .why = why};
+    bool ok = fn(&c);
+    if (plain) /* (rare: no call for most nodes) */
+        free(plain);
+    return ok;
 }
 
 bool infer_fail(InferCall *c, const char *fmt, ...)
@@ -186,6 +253,29 @@ void infer_copy(InferCall *c, int i, const OnnxType *t)
     c->out[i].absent = false;
 }
 
+int64_t infer_dim_meet(int64_t a, int64_t b, bool *clash)
+{
+    *clash = dim_known(a) && dim_known(b) && a != b;
+    if (a == b || dim_known(a) || b == DIM_ANY)
+        return a;
+    if (dim_known(b) || a == DIM_ANY)
+        return b;
+    return DIM_ANY; /* two symbols */
+}
+
+/* One dim of a broadcast: 1 gives way to the other; a number to no
+ * symbol; two symbols of one name stay it, any other pair of unknowns is
+ * unknown (onnx/defs' multidirectionalBroadcastShapeInference: N with N
+ * is N, N with 3 is 3, N with M or "?" is unknown). */
+static int64_t broadcast_dim(int64_t da, int64_t db)
+{
+    if (da == 1 || db == 1)
+        return da == 1 ? db : da;
+    if (da == db || dim_known(da))
+        return da;
+    return dim_known(db) ? db : DIM_ANY;
+}
+
 bool infer_broadcast(InferCall *c, const OnnxType *a, const OnnxType *b, OnnxType *r)
 {
     if (a->rank < 0 || b->rank < 0) {
@@ -199,10 +289,10 @@ bool infer_broadcast(InferCall *c, const OnnxType *a, const OnnxType *b, OnnxTyp
     for (int i = 0; i < rank; i++) {
         int ia = i - (rank - a->rank), ib = i - (rank - b->rank);
         int64_t da = ia >= 0 ? a->dims[ia] : 1, db = ib >= 0 ? b->dims[ib] : 1;
-        if (da != db && da != 1 && db != 1 && da != DIM_ANY && db != DIM_ANY)
+        if (da != db && da != 1 && db != 1 && dim_known(da) && dim_known(db))
             return infer_fail(c, "dims %lld and %lld do not broadcast", (long long)da,
                               (long long)db);
-        r->dims[i] = da == 1 ? db : db == 1 ? da : da == DIM_ANY ? db : da;
+        r->dims[i] = broadcast_dim(da, db);
     }
     r->rank = rank;
     return true;

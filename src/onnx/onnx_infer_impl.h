@@ -3,6 +3,7 @@
 #ifndef GRAFT_ONNX_INFER_IMPL_H
 #define GRAFT_ONNX_INFER_IMPL_H
 
+#include "dim_symbol.h"
 #include "onnx_infer.h"
 
 /* One node being inferred. */
@@ -62,6 +63,11 @@ void infer_copy(InferCall *c, int i, const OnnxType *t);
 /* The numpy broadcast of a and b into *r (dtype not set); false after
  * failing. */
 bool infer_broadcast(InferCall *c, const OnnxType *a, const OnnxType *b, OnnxType *r);
+/* Two dims the schema says are one (Concat's dims off its axis): the
+ * same, a number over a symbol or "?", a symbol over "?", and two
+ * symbols of different names "?"; *clash when both are numbers that
+ * differ (note [symbols in inference] in onnx_infer.c). */
+int64_t infer_dim_meet(int64_t a, int64_t b, bool *clash);
 /* Whether a and b have one dtype (either unknown counts), else fails. */
 bool infer_same_dtype(InferCall *c, const OnnxType *a, const OnnxType *b);
 

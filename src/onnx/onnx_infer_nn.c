@@ -163,7 +163,7 @@ static bool infer_matmul(InferCall *c)
     if (!infer_broadcast(c, &ab, &bb, &r))
         return false;
     int64_t k1 = a->dims[a->rank - 1], k2 = b->dims[b->rank > 1 ? b->rank - 2 : 0];
-    if (k1 != k2 && k1 != DIM_ANY && k2 != DIM_ANY)
+    if (k1 != k2 && dim_known(k1) && dim_known(k2))
         return infer_fail(c, "inner dims %lld and %lld differ", (long long)k1, (long long)k2);
     if (a->rank > 1)
         r.dims[r.rank++] = a->dims[a->rank - 2];

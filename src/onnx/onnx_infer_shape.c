@@ -39,14 +39,14 @@ static int64_t known_size(const OnnxType *t)
 {
     int64_t n = t->rank >= 0 ? 1 : -1;
     for (int i = 0; i < t->rank && n >= 0; i++)
-        n = t->dims[i] == DIM_ANY ? -1 : n * t->dims[i];
+        n = !dim_known(t->dims[i]) ? -1 : n * t->dims[i];
     return n;
 }
 
 /* The rank a 1-D shape input gives, -1 when its length is unknown. */
 static int shape_input_rank(const OnnxType *shape)
 {
-    return shape->rank == 1 && shape->dims[0] != DIM_ANY ? (int)shape->dims[0] : -1;
+    return shape->rank == 1 && dim_known(shape->dims[0]) ? (int)shape->dims[0] : -1;
 }
 
 /* Reshape(x, shape, allowzero=0): 0 copies x's dim, one -1 inferred. */
@@ -73,7 +73,7 @@ static bool infer_reshape(InferCall *c)
         }
         int64_t d = dims[i] == 0 && !allowzero ? (i < x->rank ? x->dims[i] : DIM_ANY) : dims[i];
         r->dims[i] = d;
-        known = known < 0 || d == DIM_ANY ? -1 : known * d;
+        known = known < 0 || !dim_known(d) ? -1 : known * d;
     }
     if (infer >= 0 && known > 0 && total >= 0)
         r->dims[infer] = total / known;
@@ -126,13 +126,13 @@ static bool infer_squeeze(InferCall *c)
         int a = infer_axis(c, axes[i], x->rank);
         if (a < 0)
             return false;
-        if (x->dims[a] != 1 && x->dims[a] != DIM_ANY)
+        if (x->dims[a] != 1 && dim_known(x->dims[a]))
             return infer_fail(c, "dim %d is %lld, not 1", a, (long long)x->dims[a]);
         drop[a] = true;
     }
     r->rank = 0;
     for (int i = 0; i < x->rank; i++) {
-        if (n < 0 && x->dims[i] == DIM_ANY)
+        if (n < 0 && !dim_known(x->dims[i]))
             return infer_set(c, 0, x->dtype, -1) != NULL; /* which dims go is unknown */
         if (!(n < 0 ? x->dims[i] == 1 : drop[i]))
             r->dims[r->rank++] = x->dims[i];
@@ -215,12 +215,13 @@ static bool infer_concat(InferCall *c)
         int64_t v = d == axis ? 0 : DIM_ANY;
         for (int i = 0; i < c->nin; i++) {
             int64_t di = c->in[i].rank >= 0 ? c->in[i].dims[d] : DIM_ANY;
+            bool clash = false;
             if (d == axis)
-                v = v == DIM_ANY || di == DIM_ANY ? DIM_ANY : v + di;
-            else if (di != DIM_ANY && v != DIM_ANY && di != v)
+                v = !dim_known(v) || !dim_known(di) ? DIM_ANY : v + di;
+            else
+                v = infer_dim_meet(v, di, &clash); /* v itself on a clash */
+            if (clash)
                 return infer_fail(c, "dim %d is %lld and %lld", d, (long long)v, (long long)di);
-            else if (di != DIM_ANY)
-                v = di;
         }
         r->dims[d] = v;
     }

@@ -77,8 +77,7 @@ graft_guard_val graft_gv_attr(const graft_binding *b, const char *name,
 graft_guard_val graft_gv_index(graft_guard_val base, int64_t i)
 {
     if (base.kind == GRAFT_GV_DIMS && i < base.type->rank) /* note [unknown dims] */
-        return base.type->dims[i] == DIM_ANY ? graft_gv_unknown()
-                                             : graft_gv_num((double)base.type->dims[i]);
+        return pattern_guard_of_dim(base.type->dims[i]);
     if (base.kind == GRAFT_GV_ATTR && base.attr->kind == GRAFT_ATTR_LIST && i < base.attr->nitems)
         return pattern_guard_of_attr(base.attr->items[i]);
     return graft_gv_unknown();
@@ -102,14 +101,18 @@ graft_guard_val graft_gv_arith(int op, graft_guard_val x, graft_guard_val y)
 }
 
 /* note [unknown dims]: a dim a type leaves unknown ("?", an ONNX dim
- * given by a parameter such as N, a Relay Any) is no number: shape(x)[i]
+ * given by no number nor name, a Relay Any) is no number: shape(x)[i]
  * of it is unknown, so no comparison of it holds, == and != alike (the
  * rule cannot know which is true; a guard that wants "not 3" of a dim
  * that may be 3 must not fire).  A whole shape with an unknown dim is
  * unequal to a shape or list it differs from in rank or in a known dim,
  * and neither equal nor unequal to one it agrees with on every known
- * dim.  graft's types keep no dim's name, so two dims both named N are
- * unknown too: shape(a)[0] == shape(b)[0] does not hold of them.  graft
+ * dim.  A dim named by a symbol (ONNX's dim_param N: note [symbolic dims]
+ * in src/ir/dim_symbol.c) is one size wherever it is: shape(a)[0] is
+ * GRAFT_GV_SYM, and shape(a)[0] == shape(b)[0] holds (as <= and >= do)
+ * when both are N, and nothing else holds of it (N against M, 3 or "?",
+ * != included); shape(a) == shape(b) holds of (N, 16) and (N, 16), and of
+ * (N, 16) and (M, 16) neither == nor !=.  graft
  * verify and graft prove build instances of known dims, so they never
  * meet one.  The interpreter compares through graft_gv_cmp too, and
  * reads shape(x)[i] as graft_gv_index does (match_guard.c). */
@@ -129,7 +132,7 @@ static int dims_are_list(const graft_type *t, const graft_attr_value *v)
         if (item->kind != GRAFT_ATTR_INT && item->kind != GRAFT_ATTR_BOOL &&
             item->kind != GRAFT_ATTR_FLOAT)
             return 0;
-        if (t->dims[i] == DIM_ANY)
+        if (t->dims[i] < 0)
             same = -1;
         else if (!graft_attr_is_num(item, (double)t->dims[i]))
             return 0;
@@ -144,18 +147,20 @@ static int dims_same(const graft_type *x, const graft_type *y)
         return 0;
     int same = 1;
     for (int i = 0; i < x->rank; i++)
-        if (x->dims[i] == DIM_ANY || y->dims[i] == DIM_ANY)
+        if (x->dims[i] == y->dims[i] && x->dims[i] != DIM_ANY)
+            continue; /* one number, or one symbol */
+        else if (x->dims[i] < 0 || y->dims[i] < 0)
             same = -1;
-        else if (x->dims[i] != y->dims[i])
+        else
             return 0;
     return same;
 }
 
-/* Whether v is a shape with an unknown dim. */
+/* Whether v is a shape with an unknown or symbolic dim. */
 static bool dims_unknown(graft_guard_val v)
 {
     for (int i = 0; v.kind == GRAFT_GV_DIMS && i < v.type->rank; i++)
-        if (v.type->dims[i] == DIM_ANY)
+        if (v.type->dims[i] < 0)
             return true;
     return false;
 }
@@ -202,6 +207,8 @@ bool graft_gv_cmp(graft_cmp_op op, graft_guard_val x, graft_guard_val y)
 {
     if (x.kind == GRAFT_GV_UNKNOWN || y.kind == GRAFT_GV_UNKNOWN)
         return false;
+    if (x.kind == GRAFT_GV_SYM || y.kind == GRAFT_GV_SYM) /* note [unknown dims] */
+        return x.kind == y.kind && x.f == y.f && pattern_cmp_holds(op, 0);
     int c;
     if (x.kind == GRAFT_GV_NUM && y.kind == GRAFT_GV_NUM)
         c = (x.f > y.f) - (x.f < y.f);

@@ -70,7 +70,7 @@ static graft_guard_val index_of(const graft_expr *e, const graft_binding *b)
     }
     graft_guard_val base = eval(e->kids[0], b);
     if (base.kind == GRAFT_GV_DIMS && i < base.type->rank) /* note [unknown dims] */
-        return base.type->dims[i] == DIM_ANY ? unknown() : num((double)base.type->dims[i]);
+        return pattern_guard_of_dim(base.type->dims[i]);
     if (base.kind == GRAFT_GV_ATTR && base.attr->kind == GRAFT_ATTR_LIST && i < base.attr->nitems)
         return pattern_guard_of_attr(base.attr->items[i]);
     if (base.kind == GRAFT_GV_LIST && i < base.list->nkids)
@@ -115,12 +115,23 @@ static void key(const graft_guard_val *v, const graft_binding *b, StrBuf *out)
     strbuf_putc(out, ']');
 }
 
-/* Whether v is a shape with an unknown dim: its text, with a ? in it,
- * tells nothing about a literal list (note [unknown dims]). */
+/* Whether v is a shape with an unknown or symbolic dim, or a symbol:
+ * its text, with a ? in it, tells nothing about a literal list (note
+ * [unknown dims]). */
 static bool dims_unknown(graft_guard_val v)
 {
     for (int i = 0; v.kind == GRAFT_GV_DIMS && i < v.type->rank; i++)
-        if (v.type->dims[i] == DIM_ANY)
+        if (v.type->dims[i] < 0)
+            return true;
+    return v.kind == GRAFT_GV_SYM;
+}
+
+/* Whether literal list v has an item that is a symbol (its text "?"
+ * would equal another symbol's). */
+static bool list_has_symbol(graft_guard_val v, const graft_binding *b)
+{
+    for (int i = 0; v.kind == GRAFT_GV_LIST && i < v.list->nkids; i++)
+        if (eval(v.list->kids[i], b).kind == GRAFT_GV_SYM)
             return true;
     return false;
 }
@@ -135,7 +146,8 @@ static bool compare(const graft_expr *e, const graft_binding *b)
     if (x.kind != GRAFT_GV_LIST && y.kind != GRAFT_GV_LIST)
         return graft_gv_cmp((graft_cmp_op)e->cmp, x, y);
     if (x.kind == GRAFT_GV_UNKNOWN || y.kind == GRAFT_GV_UNKNOWN || dims_unknown(x) ||
-        dims_unknown(y) || (e->cmp != GRAFT_CMP_EQ && e->cmp != GRAFT_CMP_NE))
+        dims_unknown(y) || list_has_symbol(x, b) || list_has_symbol(y, b) ||
+        (e->cmp != GRAFT_CMP_EQ && e->cmp != GRAFT_CMP_NE))
         return false;
     StrBuf kx = {0}, ky = {0};
     key(&x, b, &kx);

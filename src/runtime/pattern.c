@@ -38,7 +38,10 @@ void pattern_dims_key(const graft_type *t, StrBuf *out)
     for (int i = 0; i < t->rank; i++) {
         if (i)
             strbuf_puts(out, ", ");
-        pattern_number_key((double)t->dims[i], out);
+        if (t->dims[i] < DIM_ANY)
+            strbuf_putc(out, '?'); /* a symbol (note [symbolic dims]) */
+        else
+            pattern_number_key((double)t->dims[i], out);
     }
     strbuf_putc(out, ']');
 }
@@ -97,6 +100,15 @@ graft_guard_val pattern_guard_of_attr(const graft_attr_value *v)
     }
 }
 
+graft_guard_val pattern_guard_of_dim(int64_t dim)
+{
+    if (dim >= 0)
+        return (graft_guard_val){.kind = GRAFT_GV_NUM, .f = (double)dim};
+    if (dim == DIM_ANY)
+        return (graft_guard_val){.kind = GRAFT_GV_UNKNOWN};
+    return (graft_guard_val){.kind = GRAFT_GV_SYM, .f = (double)dim};
+}
+
 void pattern_guard_key(const graft_guard_val *v, StrBuf *out)
 {
     switch (v->kind) {
@@ -116,6 +128,7 @@ void pattern_guard_key(const graft_guard_val *v, StrBuf *out)
         strbuf_puts(out, v->s);
         return;
     case GRAFT_GV_UNKNOWN:
+    case GRAFT_GV_SYM: /* (its name is its graph's: graft explain prints "?") */
         strbuf_puts(out, "?");
         return;
     }

@@ -32,8 +32,11 @@
 /* An attribute value as a guard value: numbers and strings unwrapped,
  * GRAFT_GV_UNKNOWN for NULL (an absent attribute without default). */
 graft_guard_val pattern_guard_of_attr(const graft_attr_value *v);
+/* A dim as a guard value, shape(x)[i]: a number, GRAFT_GV_UNKNOWN for
+ * "?", GRAFT_GV_SYM for a symbol (note [unknown dims] in emit_c_rt.c). */
+graft_guard_val pattern_guard_of_dim(int64_t dim);
 /* Appends to out the canonical text of v, as pattern_attr_key writes an
- * equal attribute value; "?" for GRAFT_GV_UNKNOWN.  A GRAFT_GV_LIST must carry its
+ * equal attribute value; "?" for GRAFT_GV_UNKNOWN and GRAFT_GV_SYM.  A GRAFT_GV_LIST must carry its
  * text (s): the interpreter writes its own lists item by item. */
 void pattern_guard_key(const graft_guard_val *v, StrBuf *out);
 /* Whether the order c of two values (<0, 0, >0) satisfies op. */

@@ -37,7 +37,7 @@ static const graft_type *shape_known(const graft_expr *x, const graft_binding *b
     if (v.kind != GRAFT_GV_DIMS)
         return NULL;
     for (int i = 0; i < v.type->rank; i++)
-        if (v.type->dims[i] == DIM_ANY)
+        if (v.type->dims[i] < 0)
             return NULL;
     return v.type;
 }
