@@ -20,6 +20,7 @@
 
 #include "cli.h"
 #include "cli_load.h"
+#include "onnx_file.h"
 #include "runner.h"
 #include "util.h"
 
@@ -105,6 +106,9 @@ int cmd_explain(int argc, char **argv, const graft_limits *limits)
         Loaded l;
         rc = EXIT_BAD_INPUT;
         if (cli_load(paths, npaths, &o.limits, allow_unknown_ops, &l, d)) {
+            OnnxOut onnx = {l.onnx, true}; /* its subgraphs: runner_onnx_model */
+            o.write = l.onnx ? onnx_file_write : NULL;
+            o.write_ctx = &onnx;
             rc = runner_explain(&l.rules->rs, l.g, l.src, &o, d);
             cli_load_free(&l);
         }
