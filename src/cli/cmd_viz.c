@@ -31,6 +31,8 @@ static const char viz_help[] =
     "'dot' (set GRAFT_DOT to use another binary).\n"
     "RULES (.graft files) highlight the nodes of every match, labelled with\n"
     "the rule's name and the match's number (as 'graft match' lists them).\n"
+    "An ONNX model's subgraphs (If's branches, Loop's and Scan's bodies) are\n"
+    "dashed clusters, each with a dashed edge to the node that holds it.\n"
     "The old order, MODEL RULES..., still works with a note on stderr.\n"
     "\n"
     "options:\n"

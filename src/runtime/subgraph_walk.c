@@ -53,7 +53,7 @@ static const char *scope_name(Walk *w, const Onnx__GraphProto *gp)
         strbuf_printf(&sb, "%s_%u", base, k);
         name = intern(w, sb.data);
         if (keymap_get_ptr(&w->graphs, name))
-            name = base; /* another graph's own name: the next k */
+            name = intern(w, base); /* another graph's own name: the next k */
     }
     strbuf_free(&sb);
     keymap_put_ptr(&w->named, name, (void *)1);
