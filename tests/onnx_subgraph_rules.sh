@@ -7,7 +7,9 @@
 # are exactly those below, the names a rewrite made inside each subgraph
 # are "GRAPH/NAME" and unique in the whole model, onnx.checker (full
 # check) passes on every output; the compiled rewriter of the same rules
-# writes the same bytes; untouched.graft, which matches in the main graph
+# writes the same bytes, and its --stats, --trace, --at, --rule and
+# --check-all print what graft run's and graft explain's do, subgraphs
+# included; untouched.graft, which matches in the main graph
 # only, leaves every subgraph's bytes as they were, and a rule file that
 # matches nothing gives the input back byte for byte.
 set -u
@@ -42,6 +44,25 @@ if "$GRAFT" compile --exe "$data/branch_rules.graft" -o "$tmp/rewriter" 2>"$tmp/
         fail "the compiled rewriter: $(head -c 300 "$tmp/err")"
     cmp -s "$tmp/branch_rules.onnx" "$tmp/compiled.onnx" ||
         fail "the compiled rewriter writes other bytes than graft run"
+    # Its --stats, --trace and explain options look inside the subgraphs
+    # as graft run's do (the goldens of tests/onnx/subgraph/ hold graft
+    # run's and graft explain's).
+    for opts in "--stats=counts --trace" "--at then_body/a" "--at inner_else/d" \
+        "--rule exp_add" "--check-all"; do
+        # shellcheck disable=SC2086 # opts is a list of options
+        "$tmp/rewriter" "$tmp/in.onnx" $opts -o "$tmp/c.onnx" >"$tmp/c.out" 2>&1
+        echo "exit $?" >>"$tmp/c.out"
+        # shellcheck disable=SC2086
+        "$GRAFT" run $opts "$data/branch_rules.graft" "$tmp/in.onnx" -o "$tmp/i.onnx" \
+            >"$tmp/i.out" 2>&1
+        echo "exit $?" >>"$tmp/i.out"
+        sed "s|$data/||g" "$tmp/i.out" >"$tmp/i.txt"
+        sed "s|$data/||g" "$tmp/c.out" >"$tmp/c.txt"
+        grep -q "then_body\|inner_\|check-all: 28 nodes" "$tmp/i.txt" ||
+            fail "graft run $opts does not look inside the subgraphs: $(head -c 300 "$tmp/i.txt")"
+        cmp -s "$tmp/i.txt" "$tmp/c.txt" ||
+            fail "the compiled rewriter's $opts differs: $(diff "$tmp/i.txt" "$tmp/c.txt")"
+    done
 else
     fail "graft compile --exe branch_rules.graft: $(head -c 300 "$tmp/err")"
 fi

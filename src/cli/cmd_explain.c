@@ -20,6 +20,7 @@
 
 #include "cli.h"
 #include "cli_load.h"
+#include "onnx_file.h"
 #include "runner.h"
 #include "util.h"
 
@@ -35,9 +36,11 @@ static const char explain_help[] =
     "condition of a guard; for a match, why graft run would not apply it\n"
     "(interior use, a rule whose pass runs first; for a partition rule, overlap\n"
     "with an earlier group).  NODE is a name as 'graft match' and\n"
-    "'graft fmt' print it (%5, %x, <output>) or a model position\n"
-    "(model.relay:42, :42:7).  Without --at, the N best partial matches of\n"
-    "the rule named by --rule, deepest first.\n"
+    "'graft fmt' print it (%5, %x, <output>; in an ONNX model's subgraph\n"
+    "GRAPH/NAME, then_body/a) or a model position (model.relay:42, :42:7).\n"
+    "Without --at, the N best partial matches of the rule named by --rule,\n"
+    "deepest first (in an ONNX model, those of each subgraph that has one\n"
+    "first).\n"
     "\n"
     "The same options work with graft run and with a rewriter built by graft\n"
     "compile --exe.\n"
@@ -105,6 +108,9 @@ int cmd_explain(int argc, char **argv, const graft_limits *limits)
         Loaded l;
         rc = EXIT_BAD_INPUT;
         if (cli_load(paths, npaths, &o.limits, allow_unknown_ops, &l, d)) {
+            OnnxOut onnx = {l.onnx, true}; /* its subgraphs: runner_onnx_model */
+            o.write = l.onnx ? onnx_file_write : NULL;
+            o.write_ctx = &onnx;
             rc = runner_explain(&l.rules->rs, l.g, l.src, &o, d);
             cli_load_free(&l);
         }

@@ -10,6 +10,9 @@
  * @main's result <output>; another node printed inline (a function's
  * result) shows as #ID; a node inside another global function is prefixed
  * with it: @f:%3, @f:<output>.  The root has its model file position.
+ * In an ONNX model the matches inside subgraphs come first, in the order
+ * graft run rewrites them (note [subgraph walk] in subgraph_walk.h), their
+ * nodes named "GRAPH/NAME" (note [subgraph node names] in node_label.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +22,7 @@
 #include "engine.h"
 #include "cli_load.h"
 #include "node_label.h"
+#include "subgraph_walk.h"
 #include "util.h"
 
 static const char match_help[] =
@@ -30,7 +34,10 @@ static const char match_help[] =
     "'graft fmt' prints the model; a node printed inline shows as #ID.  The\n"
     "node of a global function other than @main is prefixed with it (@f:%3).\n"
     "The root is followed by its position in MODEL, as graft explain --at takes\n"
-    "it.\n"
+    "it.  In an ONNX model, the matches inside subgraphs (If's branches, Loop's\n"
+    "and Scan's bodies) come first, nested ones before the graph around them,\n"
+    "as graft run rewrites them; their nodes are named GRAPH/NAME\n"
+    "(then_branch/a), as graft explain --at takes them.\n"
     "\n"
     "options:\n";
 
@@ -49,7 +56,8 @@ static void print_help(void)
 typedef struct MatchOut {
     const graft_rule_set *rs;  /* for rule and slot names */
     graft_engine *e;    /* the engine, for the roots of a match */
-    NodeLabels names;   /* node names */
+    const NodeLabels *names; /* the names of the graph's nodes */
+    const graft_limits *limits; /* for each graph's engine */
     uint64_t count;     /* matches printed */
     StrBuf key;         /* scratch for attribute values and names */
 } MatchOut;
@@ -58,9 +66,9 @@ static void put_node(MatchOut *o, const graft_node *n, bool at)
 {
     o->key.len = 0;
     if (at)
-        node_label_at(&o->names, n, &o->key);
+        node_label_at(o->names, n, &o->key);
     else
-        node_label(&o->names, n, &o->key);
+        node_label(o->names, n, &o->key);
     fputs(o->key.data, stdout);
 }
 
@@ -113,22 +121,43 @@ static void visit(void *ctx, uint32_t r, graft_node *root, const graft_binding *
     o->count++;
 }
 
+/* The matches in g, whose nodes names names. */
+static void list_graph(MatchOut *o, graft_graph *g, const NodeLabels *names,
+                       const graft_limits *limits)
+{
+    EngineOptions opts = {.limits = limits};
+    o->e = engine_new(o->rs, g, &opts);
+    o->names = names;
+    engine_matches(o->e, visit, o);
+    engine_free(o->e);
+}
+
+/* The subgraph walk's leave: the matches in subgraph v. */
+static Onnx__GraphProto *list_view(void *ctx, SubgraphView *v, bool changed)
+{
+    MatchOut *o = ctx;
+    (void)changed;
+    list_graph(o, v->m->g, &v->labels, o->limits);
+    return NULL;
+}
+
 static bool list_matches(const char *const *paths, int n, const graft_limits *limits,
                          bool allow_unknown_ops, graft_diag *d)
 {
     Loaded l;
     if (!cli_load(paths, n, limits, allow_unknown_ops, &l, d))
         return false;
-    EngineOptions opts = {.limits = limits};
-    graft_engine *e = engine_new(&l.rules->rs, l.g, &opts);
-    MatchOut o = {.rs = &l.rules->rs, .e = e};
-    node_labels_init(&o.names, l.g, l.src->name);
-    engine_matches(e, visit, &o);
-    node_labels_free(&o.names);
+    MatchOut o = {.rs = &l.rules->rs, .limits = limits};
+    SubgraphVisitor vis = {.leave = list_view, .ctx = &o};
+    bool ok = !l.onnx || subgraph_walk(l.onnx, o.rs, l.src->name, &vis, d);
+    NodeLabels names;
+    node_labels_init(&names, l.g, l.src->name);
+    if (ok)
+        list_graph(&o, l.g, &names, limits);
+    node_labels_free(&names);
     strbuf_free(&o.key);
-    engine_free(e);
     cli_load_free(&l);
-    return true; /* a write error: note [standard output errors] in main.c */
+    return ok; /* a write error: note [standard output errors] in main.c */
 }
 
 int cmd_match(int argc, char **argv, const graft_limits *limits)

@@ -15,6 +15,8 @@
 #include "util.h"
 #include "viz_focus.h"
 #include "viz_rules.h"
+#include "viz_subgraphs.h"
+#include "subgraph_walk.h"
 
 static const char viz_help[] =
     "usage: graft viz [RULES...] MODEL [-o OUT.dot|OUT.svg|OUT.png|OUT.pdf]\n"
@@ -29,6 +31,8 @@ static const char viz_help[] =
     "'dot' (set GRAFT_DOT to use another binary).\n"
     "RULES (.graft files) highlight the nodes of every match, labelled with\n"
     "the rule's name and the match's number (as 'graft match' lists them).\n"
+    "An ONNX model's subgraphs (If's branches, Loop's and Scan's bodies) are\n"
+    "dashed clusters, each with a dashed edge to the node that holds it.\n"
     "The old order, MODEL RULES..., still works with a note on stderr.\n"
     "\n"
     "options:\n"
@@ -153,14 +157,16 @@ static int parse_args(int argc, char **argv, VizArgs *a)
  * carry positions in model, as every command names nodes: note [node
  * names]) to the atomic output; true on success. */
 static bool write_drawing(const graft_graph *g, const VizMatches *vm, const uint8_t *keep,
-                          const char *model, const VizArgs *a, graft_diag *d)
+                          const char *model, const char *clusters, const VizArgs *a,
+                          graft_diag *d)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
     if (!mem)
         out_of_memory();
-    viz_write_some(g, vm->h.items, vm->h.len, keep, model, mem);
+    viz_write_with(g, vm->h.items + vm->main, vm->h.len - vm->main, keep, model, clusters,
+                   mem);
     fclose(mem);
     OutFile *of = outfile_open(a->out, d);
     bool ok = of != NULL;
@@ -176,36 +182,67 @@ static bool write_drawing(const graft_graph *g, const VizMatches *vm, const uint
     return ok;
 }
 
+/* The clusters of m's subgraphs, their matches found first into vm, and
+ * then the main graph's (rs NULL: none); *ok false after reporting.  No
+ * clusters for a model without subgraphs, nor for --at's neighbourhood. */
+static char *find_all(const VizArgs *a, OnnxModel *m, const graft_rule_set *rs, VizMatches *vm,
+                      bool *ok, graft_diag *d)
+{
+    char *clusters = NULL;
+    *ok = true;
+    if (m && !a->focus.at && subgraph_any(m)) {
+        clusters = viz_subgraphs(m, rs, &a->limits, vm, d);
+        *ok = clusters != NULL;
+    }
+    vm->main = vm->h.len;
+    if (*ok && rs)
+        *ok = viz_find_more(rs, m ? m->g : NULL, &a->limits, vm, d);
+    return clusters;
+}
+
+/* The model with the matches of the rules highlighted. */
+static bool run_viz_rules(const VizArgs *a, graft_diag *d)
+{
+    VizMatches vm = {0};
+    Loaded l;
+    if (!cli_load(a->paths, a->npaths, &a->limits, a->allow_unknown_ops, &l, d))
+        return false;
+    bool bad, ok = true;
+    uint8_t *keep = viz_focus_keep(&a->focus, l.g, l.src->name, &bad, d);
+    char *clusters = NULL;
+    if (!bad && a->focus.explain)
+        ok = viz_focus_explain(&a->focus, &l.rules->rs, l.g, l.src->name, &a->limits, &vm, d);
+    else if (!bad && l.onnx)
+        clusters = find_all(a, l.onnx, &l.rules->rs, &vm, &ok, d);
+    else if (!bad)
+        ok = viz_find_matches(&l.rules->rs, l.g, &a->limits, &vm, d);
+    ok = !bad && ok && write_drawing(l.g, &vm, keep, l.src->name, clusters, a, d);
+    free(clusters);
+    free(keep);
+    viz_matches_free(&vm);
+    cli_load_free(&l);
+    return ok;
+}
+
 /* The model alone, or with the matches of the rules highlighted. */
 static bool run_viz(const VizArgs *a, graft_diag *d)
 {
+    if (a->npaths > 1)
+        return run_viz_rules(a, d);
     VizMatches vm = {0};
-    if (a->npaths > 1) {
-        Loaded l;
-        if (!cli_load(a->paths, a->npaths, &a->limits, a->allow_unknown_ops, &l, d))
-            return false;
-        bool bad;
-        uint8_t *keep = viz_focus_keep(&a->focus, l.g, l.src->name, &bad, d);
-        bool ok = !bad && (a->focus.explain
-                               ? viz_focus_explain(&a->focus, &l.rules->rs, l.g, l.src->name,
-                                                   &a->limits, &vm, d)
-                               : viz_find_matches(&l.rules->rs, l.g, &a->limits, &vm, d)) &&
-                  write_drawing(l.g, &vm, keep, l.src->name, a, d);
-        free(keep);
-        viz_matches_free(&vm);
-        cli_load_free(&l);
-        return ok;
-    }
     bool onnx = input_kind_of_file(a->paths[0]) == INPUT_ONNX;
     OnnxModel *m = onnx ? onnx_file_load(a->paths[0], &a->limits, NULL, true, d) : NULL;
     Source *src = onnx ? (m ? source_from_string(a->paths[0], "", 0) : NULL)
                        : source_read(a->paths[0], d);
     graft_graph *g = m ? m->g
                  : src ? cli_load_model(src, &a->limits, NULL, a->allow_unknown_ops, d) : NULL;
-    bool bad = false;
+    bool bad = false, ok = true;
     uint8_t *keep = g ? viz_focus_keep(&a->focus, g, src->name, &bad, d) : NULL;
-    bool ok = g && !bad && write_drawing(g, &vm, keep, src->name, a, d);
+    char *clusters = g && !bad ? find_all(a, m, NULL, &vm, &ok, d) : NULL;
+    ok = g && !bad && ok && write_drawing(g, &vm, keep, src->name, clusters, a, d);
+    free(clusters);
     free(keep);
+    viz_matches_free(&vm);
     if (m)
         onnx_graph_free(m);
     else

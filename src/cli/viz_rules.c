@@ -80,10 +80,17 @@ static bool search_graph(Search *s, const graft_graph *g, VizMatches *out)
 bool viz_find_matches(const graft_rule_set *rs, const graft_graph *g, const graft_limits *limits,
                       VizMatches *out, graft_diag *d)
 {
-    limits = limit_or_default(limits);
     *out = (VizMatches){0};
-    Search s = {rs, automaton_new(rs), NULL, NULL,
-                xcalloc(rs->nrules + 1, sizeof(uint32_t)),
+    return viz_find_more(rs, g, limits, out, d);
+}
+
+bool viz_find_more(const graft_rule_set *rs, const graft_graph *g, const graft_limits *limits,
+                   VizMatches *out, graft_diag *d)
+{
+    limits = limit_or_default(limits);
+    if (!out->count)
+        out->count = xcalloc(rs->nrules + 1, sizeof(uint32_t));
+    Search s = {rs, automaton_new(rs), NULL, NULL, out->count,
                 xmalloc((rs->nrules + 1) * sizeof(uint32_t)), limits->viz_marks};
     s.labels = labels_new(s.a, g);
     s.m = matcher_new(s.labels, g);
@@ -93,7 +100,6 @@ bool viz_find_matches(const graft_rule_set *rs, const graft_graph *g, const graf
         diag_plain_error(d, "the matches of the rules mark more than %llu nodes in the "
                          "drawing; draw fewer rules or a smaller model [--limit viz-marks]",
                          (unsigned long long)limits->viz_marks);
-    free(s.count);
     free(s.rules);
     matcher_free(s.m);
     labels_free(s.labels);
@@ -108,5 +114,6 @@ void viz_matches_free(VizMatches *vm)
         free((void *)vm->h.items[i].label);
     }
     vec_free(&vm->h);
+    free(vm->count);
     *vm = (VizMatches){0};
 }

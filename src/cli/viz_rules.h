@@ -17,6 +17,9 @@
 typedef struct VizMatches {
     VEC(VizHighlight) h; /* one per match */
     uint64_t marks;  /* (match, node) pairs in h: the sum of nnodes */
+    uint32_t *count; /* per rule: its matches so far (the K of "RULE #K") */
+    size_t main;     /* h's first highlight of the main graph (after an
+                        ONNX model's subgraphs': viz_subgraphs.h) */
 } VizMatches;
 
 /* Every match of every rule, as graft match lists them (nodes in graph
@@ -31,6 +34,12 @@ typedef struct VizMatches {
  * viz-marks; out then holds the matches before it, for viz_matches_free. */
 bool viz_find_matches(const graft_rule_set *rs, const graft_graph *g, const graft_limits *limits,
                       VizMatches *out, graft_diag *d);
+/* The same for one more graph of the model (an ONNX subgraph, or the
+ * main graph after its subgraphs, as graft match lists them): its
+ * matches appended to out, numbered on from those out holds, and the
+ * viz-marks bound counting them all. */
+bool viz_find_more(const graft_rule_set *rs, const graft_graph *g, const graft_limits *limits,
+                   VizMatches *out, graft_diag *d);
 void viz_matches_free(VizMatches *vm);
 
 #endif

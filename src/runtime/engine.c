@@ -30,10 +30,11 @@ graft_engine *engine_new(const graft_rule_set *rs, graft_graph *g, const EngineO
                                  !rewrite_always_computable(rs->rules[r].action);
         e->check_fold_ready[r] = rs->rules[r].action && rewrite_has_fold(rs->rules[r].action);
     }
-    if (e->opts.trace || e->opts.refusals) {
-        e->names = xmalloc(sizeof *e->names);
-        node_labels_init(e->names, g, e->opts.model);
+    if (!e->opts.names && (e->opts.trace || e->opts.refusals)) {
+        e->own_names = xmalloc(sizeof *e->own_names);
+        node_labels_init(e->own_names, g, e->opts.model);
     }
+    e->names = e->opts.names ? e->opts.names : e->own_names;
     return e;
 }
 
@@ -82,9 +83,9 @@ void engine_free(graft_engine *e)
     if (!e)
         return;
     matcher_free(e->m);
-    if (e->names)
-        node_labels_free(e->names);
-    free(e->names);
+    if (e->own_names)
+        node_labels_free(e->own_names);
+    free(e->own_names);
     labels_free(e->labels);
     automaton_free(e->a);
     stats_free(&e->stats);

@@ -24,6 +24,7 @@
 #include "graph.h"
 #include "limit.h"
 #include "match.h"
+#include "node_label.h"
 #include "ruleset.h"
 #include "stats.h"
 
@@ -36,6 +37,9 @@ typedef struct EngineOptions {
                               limit_defaults */
     const char *model;     /* the model file's name, for node positions in
                               the trace and refusals (note [node names]) */
+    const NodeLabels *names; /* the names of the graph's nodes there, or
+                              NULL to name them from the graph (an ONNX
+                              subgraph's: note [subgraph node names]) */
     bool refusals;         /* keep a line per refusal with its nodes in
                               the statistics (Stats.refusals) */
     uint64_t stop_after;   /* stop, without error, after this many
@@ -105,6 +109,18 @@ bool explainer_parts(Explainer *x, uint32_t r, graft_node *root, uint32_t **ids,
  * engine_matches reports a match.  Prints a summary line (and every
  * disagreement); returns the number of disagreements. */
 uint64_t explainer_check_all(Explainer *x);
+/* The same in parts, for the graphs of one model (an ONNX model's
+ * subgraphs): each graph's disagreements printed and counted into
+ * *count, then the summary line of them all. */
+typedef struct CheckAllCount {
+    uint64_t nodes, matches, bad; /* nodes tried, matches, disagreements */
+} CheckAllCount;
+void explainer_check_graph(Explainer *x, CheckAllCount *count);
+void explainer_check_summary(FILE *out, uint32_t nrules, const CheckAllCount *count);
+/* Says "in WHERE: " ("in subgraph then_body: ") before explainer_near's
+ * next list; when quiet, leaves the list out if the rule has no match
+ * or partial match there (WHERE borrowed, used once). */
+void explainer_in_graph(Explainer *x, const char *where, bool quiet);
 
 const Stats *engine_stats(const graft_engine *e);
 const Automaton *engine_automaton(const graft_engine *e);

@@ -26,7 +26,9 @@ Explainer *explainer_new(graft_engine *e, const Source *model, FILE *out)
     x->model = model;
     x->out = out;
     x->diag = diag_new(out);
-    node_labels_init(&x->names, e->g, model ? model->name : NULL);
+    x->names = e->opts.names ? e->opts.names : &x->own;
+    if (!e->opts.names)
+        node_labels_init(&x->own, e->g, model ? model->name : NULL);
     engine_label_all(e);
     return x;
 }
@@ -39,16 +41,23 @@ void explainer_free(Explainer *x)
         source_free(x->srcs.items[i].src);
     vec_free(&x->srcs);
     match_failure_free(&x->rec);
-    node_labels_free(&x->names);
+    if (x->names == &x->own)
+        node_labels_free(&x->own);
     diag_free(x->diag);
     strbuf_free(&x->sb);
     strbuf_free(&x->sb2);
     free(x);
 }
 
+void explainer_in_graph(Explainer *x, const char *where, bool quiet)
+{
+    x->where = where;
+    x->quiet = quiet;
+}
+
 graft_node *explainer_find(const Explainer *x, const char *text)
 {
-    return node_labels_find(&x->names, text);
+    return node_labels_find(x->names, text);
 }
 
 /* ---- notes ---- */
@@ -139,21 +148,21 @@ void explain_model_note(Explainer *x, const graft_node *n, const char *msg)
         return;
     }
     int col = node_col(x->e->g, n);
-    explain_note(x, x->model, x->names.file ? x->names.file : "<model>",
+    explain_note(x, x->model, x->names->file ? x->names->file : "<model>",
                  (SrcRange){line, col, line, col}, msg);
 }
 
 const char *explain_label(Explainer *x, const graft_node *n, StrBuf *sb)
 {
     sb->len = 0;
-    node_label(&x->names, n, sb);
+    node_label(x->names, n, sb);
     return sb->data;
 }
 
 const char *explain_label_at(Explainer *x, const graft_node *n, StrBuf *sb)
 {
     sb->len = 0;
-    node_label_at(&x->names, n, sb);
+    node_label_at(x->names, n, sb);
     return sb->data;
 }
 
@@ -350,7 +359,7 @@ static void put_bindings(Explainer *x, const graft_rule *rule, const graft_bindi
         sep = ", ";
         x->sb.len = 0;
         if (b[s].node)
-            node_label(&x->names, b[s].node, &x->sb);
+            node_label(x->names, b[s].node, &x->sb);
         else
             pattern_attr_key(b[s].attr, &x->sb);
         fputs(x->sb.data, x->out);

@@ -18,10 +18,14 @@ struct Explainer {
     const Source *model;  /* the model's text, or NULL */
     FILE *out;            /* where explanations go */
     graft_diag *diag;           /* notes with excerpts, on out */
-    NodeLabels names;     /* node names (note [node names]) */
+    const NodeLabels *names; /* node names (note [node names]): the
+                             engine's (EngineOptions.names) or own */
+    NodeLabels own;       /* the names made here when the engine has none */
     MatchFailure rec;     /* the matcher's record of the last try */
     VEC(RuleSrc) srcs;    /* rule files read so far */
     StrBuf sb, sb2;       /* scratch */
+    const char *where;    /* explainer_in_graph's name, or NULL */
+    bool quiet;           /* and whether it leaves an empty list out */
 };
 
 /* The rule file of rule, read once; NULL when it cannot be read (a

@@ -120,6 +120,27 @@ static void near_none(Explainer *x, const graft_rule *rule, uint32_t matches)
             quoted ? " " : "", rule->file, rule->pattern->line, rule->pattern->col);
 }
 
+/* The line before the list, or the line that there is none; false when
+ * a subgraph has nothing to list (explainer_in_graph). */
+static bool near_header(Explainer *x, const graft_rule *rule, uint32_t matches, uint32_t nnear,
+                        uint32_t want)
+{
+    const char *where = x->where;
+    x->where = NULL;
+    if (where && x->quiet && !nnear && !matches)
+        return false;
+    if (where) /* note [subgraph node names] in node_label.h */
+        fprintf(x->out, "in %s: ", where);
+    if (nnear)
+        fprintf(x->out, "%s (%s:%d): %u match%s; %s %u partial match%s:\n", rule->name,
+                rule->file, rule->line, matches, matches == 1 ? "" : "es",
+                nnear > want ? "the best" : "all", nnear > want ? want : nnear,
+                (nnear > want ? want : nnear) == 1 ? "" : "es");
+    else /* what no node has, rather than an empty list */
+        near_none(x, rule, matches);
+    return true;
+}
+
 void explainer_near(Explainer *x, uint32_t r, uint32_t want)
 {
     graft_engine *e = x->e;
@@ -140,18 +161,13 @@ void explainer_near(Explainer *x, uint32_t r, uint32_t want)
         if (score > 0) /* the root itself matched something */
             near[nnear++] = (Near){score, ids[i], i};
     }
-    qsort(near, nnear, sizeof *near, near_cmp);
-    if (nnear)
-        fprintf(x->out, "%s (%s:%d): %u match%s; %s %u partial match%s:\n", rule->name,
-                rule->file, rule->line, matches, matches == 1 ? "" : "es",
-                nnear > want ? "the best" : "all", nnear > want ? want : nnear,
-                (nnear > want ? want : nnear) == 1 ? "" : "es");
-    else /* what no node has, rather than an empty list */
-        near_none(x, rule, matches);
-    for (uint32_t i = 0; i < nnear && i < want; i++) {
-        graft_node *root = graph_node(e->g, near[i].id);
-        matcher_try(e->m, r, root);
-        near_line(x, rule, root, near[i].score);
+    if (near_header(x, rule, matches, nnear, want)) {
+        qsort(near, nnear, sizeof *near, near_cmp);
+        for (uint32_t i = 0; i < nnear && i < want; i++) {
+            graft_node *root = graph_node(e->g, near[i].id);
+            matcher_try(e->m, r, root);
+            near_line(x, rule, root, near[i].score);
+        }
     }
     matcher_explain(e->m, NULL);
     free(near);
@@ -173,6 +189,21 @@ static void listed_visit(void *ctx, uint32_t rule, graft_node *root, const graft
 }
 
 uint64_t explainer_check_all(Explainer *x)
+{
+    CheckAllCount count = {0};
+    explainer_check_graph(x, &count);
+    explainer_check_summary(x->out, x->e->rs->nrules, &count);
+    return count.bad;
+}
+
+void explainer_check_summary(FILE *out, uint32_t nrules, const CheckAllCount *c)
+{
+    fprintf(out, "check-all: %llu nodes x %u rules: %llu matches, %llu disagreements\n",
+            (unsigned long long)c->nodes, nrules, (unsigned long long)c->matches,
+            (unsigned long long)c->bad);
+}
+
+void explainer_check_graph(Explainer *x, CheckAllCount *total)
 {
     graft_engine *e = x->e;
     uint32_t count = graph_node_count(e->g), nrules = e->rs->nrules;
@@ -197,9 +228,9 @@ uint64_t explainer_check_all(Explainer *x)
         }
     }
     matcher_explain(e->m, NULL);
-    fprintf(x->out, "check-all: %u nodes x %u rules: %llu matches, %llu disagreements\n", n,
-            nrules, (unsigned long long)matches, (unsigned long long)bad);
+    total->nodes += n;
+    total->matches += matches;
+    total->bad += bad;
     free(ids);
     free(l.hit);
-    return bad;
 }

@@ -43,8 +43,10 @@ struct graft_engine {
     uint32_t stamp;        /* current stamp */
     graft_node **order;          /* scratch: topological order */
     size_t order_cap;      /* entries allocated in order */
-    NodeLabels *names;     /* the loaded model's node names, for the trace
-                              and refusals; NULL when neither is asked */
+    const NodeLabels *names; /* the model's node names, for the trace and
+                              refusals: EngineOptions.names, or own_names;
+                              NULL when neither is asked */
+    NodeLabels *own_names; /* the names made here, or NULL */
     ActionTypes *types;    /* typing what rewrites make (note [action
                               types] in rewrite_types.c), made with the
                               first */

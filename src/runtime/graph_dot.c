@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "node_label.h"
 #include "relay.h"
 #include "util.h"
 
@@ -21,7 +22,26 @@ typedef struct Viz {
     const char **colors; /* per node id: fill colour of its first mark */
     const uint8_t *keep; /* per node id: drawn; NULL: every node */
     const char *model;   /* the model file, for positions, or NULL */
+    const VizSubgraph *sub; /* the subgraph drawn, or NULL for the graph */
+    const NodeLabels *names; /* an ONNX graph's node names, or NULL */
 } Viz;
+
+/* n's dot id: "n7", in a subgraph "s2_7", or the outer node's that a
+ * subgraph's parameter stands for. */
+static void put_id(const Viz *v, const graft_node *n)
+{
+    uint32_t id = node_id(n);
+    if (v->sub && id < v->sub->nouter && v->sub->outer[id])
+        fputs(v->sub->outer[id], v->out);
+    else
+        fprintf(v->out, "%s%u", v->sub ? v->sub->prefix : "n", id);
+}
+
+/* Whether n is drawn in another graph (a subgraph's outer value). */
+static bool elsewhere(const Viz *v, const graft_node *n)
+{
+    return v->sub && node_id(n) < v->sub->nouter && v->sub->outer[node_id(n)];
+}
 
 static bool kept(const Viz *v, const graft_node *n)
 {
@@ -44,19 +64,27 @@ static void put_quoted(FILE *out, const char *s)
 }
 
 /* The label of n: what it computes, then its type and match labels. */
-static void node_label(const Viz *v, const graft_node *n, StrBuf *sb)
+static void dot_label(const Viz *v, const graft_node *n, StrBuf *sb)
 {
     uint32_t id = node_id(n);
-    const char *onnx = graph_ir(v->g) == IR_ONNX && node_kind(n) == NODE_CALL
-                           ? graph_node_name(v->g, n)
-                           : NULL;
-    if (onnx && onnx[0]) /* an ONNX node by its name (note [node names]) */
-        strbuf_printf(sb, "%s = ", onnx);
-    else if (v->temps[id] != UINT32_MAX)
+    if (v->names && node_kind(n) == NODE_CALL) { /* ONNX: note [node names] */
+        node_label(v->names, n, sb);
+        strbuf_puts(sb, " = ");
+    } else if (v->temps[id] != UINT32_MAX)
         strbuf_printf(sb, "%%%u = ", v->temps[id]);
     switch (node_kind(n)) {
-    case NODE_VAR: strbuf_printf(sb, "%%%s", node_name(n)); break;
-    case NODE_CONST: strbuf_puts(sb, node_const_text(n)); break;
+    case NODE_VAR:
+        if (v->names) /* ONNX: "%x", in a subgraph "body/%v" */
+            node_label(v->names, n, sb);
+        else
+            strbuf_printf(sb, "%%%s", node_name(n));
+        break;
+    case NODE_CONST:
+        if (v->names)
+            node_label(v->names, n, sb);
+        else
+            strbuf_puts(sb, node_const_text(n));
+        break;
     case NODE_CALL:
         if (node_op(n))
             strbuf_puts(sb, node_op(n));
@@ -109,10 +137,11 @@ static const char *node_shape(const graft_node *n)
 static void put_node(const Viz *v, const graft_node *n)
 {
     StrBuf label = {0};
-    node_label(v, n, &label);
+    dot_label(v, n, &label);
     bool fn_call = node_kind(n) == NODE_CALL && !node_op(n);
     bool marked = v->marks[node_id(n)].len > 0;
-    fprintf(v->out, "n%u [%s", node_id(n), node_shape(n));
+    put_id(v, n);
+    fprintf(v->out, " [%s", node_shape(n));
     if (n == graph_output(v->g))
         fputs(", peripheries=2", v->out);
     if (fn_call || marked)
@@ -136,7 +165,10 @@ static void put_edges(const Viz *v, const graft_node *n)
     for (int i = 0; i < node_nargs(n); i++) {
         if (!kept(v, node_arg(n, i)))
             continue;
-        fprintf(v->out, "  n%u -> n%u", node_id(node_arg(n, i)), node_id(n));
+        fputs("  ", v->out);
+        put_id(v, node_arg(n, i));
+        fputs(" -> ", v->out);
+        put_id(v, n);
         if (node_nargs(n) > 1)
             fprintf(v->out, " [label=\"%d\"]", i);
         fputs(";\n", v->out);
@@ -165,7 +197,7 @@ static void put_nodes(const Viz *v, graft_node **order, uint32_t count)
 {
     VEC(const graft_node *) chain = {0};
     for (uint32_t i = 0; i < count; i++) {
-        if (!kept(v, order[i]))
+        if (!kept(v, order[i]) || elsewhere(v, order[i]))
             continue;
         chain.len = 0;
         for (const graft_node *s = drawn_scope(order[i]); s; s = drawn_scope(s))
@@ -198,34 +230,74 @@ static void collect_marks(Viz *v, const VizHighlight *h, size_t n)
         }
 }
 
-/* The header, every node (clustered by function), then every edge. */
 void viz_write(const graft_graph *g, const VizHighlight *highlights, size_t n, FILE *out)
 {
     viz_write_some(g, highlights, n, NULL, NULL, out);
 }
 
+/* Every node of v->g (clustered by function), then every edge. */
+static void put_graph(Viz *v, const VizHighlight *highlights, size_t n)
+{
+    uint32_t count = graph_node_count(v->g);
+    v->temps = relay_temp_numbers(v->g);
+    v->marks = xcalloc(count ? count : 1, sizeof(StrBuf));
+    v->colors = xcalloc(count ? count : 1, sizeof(const char *));
+    collect_marks(v, highlights, n);
+    graft_node **order = xmalloc((count ? count : 1) * sizeof(graft_node *));
+    uint32_t len = graph_topo_order(v->g, order);
+    put_nodes(v, order, len);
+    for (uint32_t i = 0; i < len; i++)
+        put_edges(v, order[i]);
+    for (uint32_t i = 0; i < count; i++)
+        strbuf_free(&v->marks[i]);
+    free(v->marks);
+    free(v->colors);
+    free(v->temps);
+    free(order);
+}
+
 void viz_write_some(const graft_graph *g, const VizHighlight *highlights, size_t n,
                     const uint8_t *keep, const char *model, FILE *out)
 {
-    uint32_t count = graph_node_count(g);
-    Viz v = {g, out, relay_temp_numbers(g), xcalloc(count ? count : 1, sizeof(StrBuf)),
-             xcalloc(count ? count : 1, sizeof(const char *)), keep, model};
-    collect_marks(&v, highlights, n);
-    graft_node **order = xmalloc((count ? count : 1) * sizeof(graft_node *));
-    uint32_t len = graph_topo_order(g, order);
+    viz_write_with(g, highlights, n, keep, model, NULL, out);
+}
+
+void viz_write_with(const graft_graph *g, const VizHighlight *highlights, size_t n,
+                    const uint8_t *keep, const char *model, const char *clusters, FILE *out)
+{
+    Viz v = {.g = g, .out = out, .keep = keep, .model = model};
+    NodeLabels names;
+    if (graph_ir(g) == IR_ONNX) {
+        node_labels_init(&names, g, NULL);
+        v.names = &names;
+    }
     fprintf(out, "digraph \"%s\" {\n  rankdir=TB;\n"
                  "  node [fontname=\"Helvetica\", fontsize=11];\n"
                  "  edge [fontname=\"Helvetica\", fontsize=9];\n", graph_name(g));
-    put_nodes(&v, order, len);
-    for (uint32_t i = 0; i < len; i++)
-        put_edges(&v, order[i]);
+    put_graph(&v, highlights, n);
+    if (clusters)
+        fputs(clusters, out);
     fputs("}\n", out);
-    for (uint32_t i = 0; i < count; i++)
-        strbuf_free(&v.marks[i]);
-    free(v.marks);
-    free(v.colors);
-    free(v.temps);
-    free(order);
+    if (v.names)
+        node_labels_free(&names);
+}
+
+void viz_write_subgraph(const graft_graph *g, const VizHighlight *highlights, size_t n,
+                        const VizSubgraph *sub, const char *inner, FILE *out)
+{
+    Viz v = {.g = g, .out = out, .sub = sub, .names = sub->names};
+    fprintf(out, "  subgraph cluster_%.*s { style=dashed; label=",
+            (int)strcspn(sub->prefix, "_"), sub->prefix);
+    put_quoted(out, sub->label);
+    fputs(";\n", out);
+    put_graph(&v, highlights, n);
+    if (inner)
+        fputs(inner, out);
+    fputs("  ", out);
+    put_id(&v, graph_output(g));
+    fprintf(out, " -> %s [style=dashed, label=", sub->holder);
+    put_quoted(out, sub->attr);
+    fputs("];\n  }\n", out);
 }
 
 /* Child side of viz_render: dot reads the pipe, writes fd out. */

@@ -19,6 +19,8 @@
 
 #include "graph.h"
 
+typedef struct VizSubgraph VizSubgraph;
+
 typedef struct VizHighlight {
     const uint32_t *nodes; /* node ids in the match */
     size_t nnodes;         /* entries in nodes */
@@ -35,6 +37,32 @@ void viz_write(const graft_graph *g, const VizHighlight *highlights, size_t n, F
  * in it, "model.relay:5:8" (note [node names] in node_label.h). */
 void viz_write_some(const graft_graph *g, const VizHighlight *highlights, size_t n,
                     const uint8_t *keep, const char *model, FILE *out);
+
+/* The same, with clusters (NULL: none), the text viz_write_subgraph
+ * wrote for the graph's subgraphs, before the closing brace. */
+void viz_write_with(const graft_graph *g, const VizHighlight *highlights, size_t n,
+                    const uint8_t *keep, const char *model, const char *clusters, FILE *out);
+
+/* An ONNX subgraph as a cluster of the drawing of the graph around it:
+ * its nodes' ids are prefix and the id ("s2_7"), the parameters that
+ * stand for outer values are not drawn but their edges come from those
+ * values' nodes, and a dashed edge labelled attr goes from its result to
+ * the node that holds it (graft viz on a model with control flow). */
+struct VizSubgraph {
+    const char *prefix; /* its nodes' dot ids: prefix, then the id */
+    const char *label;  /* the cluster's label */
+    char **outer;       /* per node id below nouter: the dot id of the
+                           outer node a parameter stands for, or NULL */
+    uint32_t nouter;    /* entries in outer */
+    const char *holder; /* the dot id of the node that holds it */
+    const char *attr;   /* the attribute that holds it ("then_branch") */
+    const struct NodeLabels *names; /* its nodes' names (node_label.h) */
+};
+
+/* Writes g, a subgraph, as sub says, with inner (NULL: none), the
+ * clusters of its own subgraphs, inside. */
+void viz_write_subgraph(const graft_graph *g, const VizHighlight *highlights, size_t n,
+                        const VizSubgraph *sub, const char *inner, FILE *out);
 
 /* Runs Graphviz's dot (or $GRAFT_DOT) on dot_text with -Tformat ("svg",
  * "png", "pdf"), writing the result to out's file descriptor.  Returns

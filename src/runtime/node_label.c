@@ -14,6 +14,34 @@ void node_labels_init(NodeLabels *nl, const graft_graph *g, const char *file)
     nl->temps = onnx ? NULL : relay_temp_numbers(g);
     nl->ntemps = onnx ? 0 : graph_node_count(g);
     nl->output = graph_output(g);
+    nl->prefix = NULL;
+    nl->given = NULL;
+    nl->ngiven = 0;
+}
+
+void node_labels_scope(NodeLabels *nl, const char *prefix)
+{
+    free((char *)nl->prefix);
+    nl->prefix = xstrdup(prefix);
+}
+
+void node_labels_give(NodeLabels *nl, const graft_node *n, const char *label)
+{
+    uint32_t id = node_id(n);
+    if (id >= nl->ngiven) {
+        uint32_t count = graph_node_count(nl->g) > id ? graph_node_count(nl->g) : id + 1;
+        nl->given = xrealloc(nl->given, count * sizeof *nl->given);
+        memset(nl->given + nl->ngiven, 0, (count - nl->ngiven) * sizeof *nl->given);
+        nl->ngiven = count;
+    }
+    free(nl->given[id]);
+    nl->given[id] = xstrdup(label);
+}
+
+/* The name given to n, or NULL. */
+static const char *given(const NodeLabels *nl, const graft_node *n)
+{
+    return node_id(n) < nl->ngiven ? nl->given[node_id(n)] : NULL;
 }
 
 /* An ONNX node's name: the node's own, else the name of the value it
@@ -35,6 +63,13 @@ void node_labels_free(NodeLabels *nl)
 {
     free(nl->temps);
     nl->temps = NULL;
+    for (uint32_t i = 0; i < nl->ngiven; i++)
+        free(nl->given[i]);
+    free(nl->given);
+    nl->given = NULL;
+    nl->ngiven = 0;
+    free((char *)nl->prefix);
+    nl->prefix = NULL;
 }
 
 /* The global function other than @main whose body holds n, or NULL;
@@ -52,6 +87,12 @@ void node_label(const NodeLabels *nl, const graft_node *n, StrBuf *out)
     const char *onnx = graph_ir(nl->g) == IR_ONNX ? onnx_name(nl->g, n) : NULL;
     int global;
     const graft_node *fn = other_global(nl->g, n, &global);
+    if (given(nl, n)) {
+        strbuf_puts(out, given(nl, n));
+        return;
+    }
+    if (nl->prefix) /* note [subgraph node names] */
+        strbuf_puts(out, nl->prefix);
     if (fn) /* a node of @f, not of @main: @f:%3 */
         strbuf_printf(out, "@%s:", graph_global_name(nl->g, global));
     if (fn && n == node_body(fn))
@@ -147,7 +188,7 @@ graft_node *node_labels_find(const NodeLabels *nl, const char *text)
     graft_node *found = NULL;
     for (uint32_t id = 0; id < graph_node_count(nl->g) && !found; id++) {
         graft_node *n = graph_node(nl->g, id);
-        if (node_is_dead(n))
+        if (node_is_dead(n) || given(nl, n))
             continue;
         sb.len = 0;
         node_label(nl, n, &sb);

@@ -12,6 +12,18 @@
  * its NodeProto's name, or the name of the value it makes when it has
  * none ("/features/features.0/Conv", "y"); variables and initializers by
  * their names ("%input", the constant's name).
+ *
+ * note [subgraph node names]: a node inside an ONNX subgraph (an If's
+ * branch, a Loop's or Scan's body, nested ones too) is named
+ * "GRAPH/NAME": GRAPH the subgraph's name, NAME as above ("then_body/a",
+ * "body/%i"), the form graft run gives what a rewrite makes there (note
+ * [rules in subgraphs] in subgraph_rules.h).  GRAPH is the name of the
+ * innermost subgraph, or "subgraph" when it has none; a name that an
+ * earlier subgraph of the model (outer ones first, then in node order)
+ * already has, or that another graph of the model has, gets "_2", "_3",
+ * ... added, so every subgraph's GRAPH differs.  A value a subgraph reads
+ * from a graph around it is named as in that graph ("%x", "m").  graft
+ * explain --at takes these names back (the main graph's nodes first).
  */
 #ifndef GRAFT_NODE_LABEL_H
 #define GRAFT_NODE_LABEL_H
@@ -27,11 +39,22 @@ typedef struct NodeLabels {
     uint32_t *temps;  /* per node id: printed temp number, or UINT32_MAX */
     uint32_t ntemps;  /* entries in temps */
     const graft_node *output; /* @main's result then, named <output> */
+    const char *prefix; /* "GRAPH/" before the names of an ONNX subgraph's
+                           own nodes (note [subgraph node names]), or NULL */
+    char **given;     /* per node id below ngiven: a name given (an outer
+                         value a subgraph reads), owned, or NULL */
+    uint32_t ngiven;  /* entries in given */
 } NodeLabels;
 
 /* Names g's nodes as printed now; renew after rewriting. */
 void node_labels_init(NodeLabels *nl, const graft_graph *g, const char *file);
 void node_labels_free(NodeLabels *nl);
+/* Names the nodes as those of an ONNX subgraph: prefix (copied) before
+ * each name (note [subgraph node names]). */
+void node_labels_scope(NodeLabels *nl, const char *prefix);
+/* Names n label (copied) instead, and node_labels_find does not find it:
+ * a parameter that stands for a value of a graph around it. */
+void node_labels_give(NodeLabels *nl, const graft_node *n, const char *label);
 
 /* Appends the name of n: "%7", "%x", "1f", "<output>", "#12". */
 void node_label(const NodeLabels *nl, const graft_node *n, StrBuf *out);

@@ -96,83 +96,6 @@ int runner_check_explain(const char *prog, const RunOptions *o)
     return -1;
 }
 
-/* The rule named name, or UINT32_MAX. */
-static uint32_t find_rule(const graft_rule_set *rs, const char *name)
-{
-    for (uint32_t r = 0; r < rs->nrules; r++)
-        if (strcmp(rs->rules[r].name, name) == 0)
-            return r;
-    return UINT32_MAX;
-}
-
-/* Whether g has the global function that @f:... names. */
-static bool has_global(const graft_graph *g, const char *at)
-{
-    size_t len = strcspn(at + 1, ":");
-    for (int i = 0; i < graph_nglobals(g); i++)
-        if (strlen(graph_global_name(g, i)) == len &&
-            strncmp(graph_global_name(g, i), at + 1, len) == 0)
-            return true;
-    return false;
-}
-
-/* --at NODE: every rule (or only) at the node. */
-static int explain_at(Explainer *x, const graft_graph *g, const graft_rule_set *rs, const char *at,
-                      uint32_t only, const Source *model, graft_diag *d)
-{
-    const char *file = model ? model->name : "the model";
-    if (at[0] == '@' && !has_global(g, at)) { /* @f:%3, a node of @f */
-        diag_plain_error(d, "no function %.*s in '%s'", (int)strcspn(at, ":"), at, file);
-        return EXIT_BAD_INPUT;
-    }
-    graft_node *n = explainer_find(x, at);
-    if (!n) {
-        diag_plain_error(d, "no node '%s' in '%s' (name it as 'graft fmt' prints it, or by "
-                         "its position, :LINE[:COL])", at, file);
-        return EXIT_BAD_INPUT;
-    }
-    for (uint32_t r = 0; r < rs->nrules; r++)
-        if (only == UINT32_MAX || r == only)
-            explainer_at(x, r, n);
-    return EXIT_OK;
-}
-
-int runner_explain(const graft_rule_set *rs, graft_graph *g, const Source *model,
-                   const RunOptions *o, graft_diag *d)
-{
-    uint32_t only = UINT32_MAX;
-    if (!runner_explaining(o)) {
-        diag_plain_error(d, "nothing to explain: give --at NODE, --rule NAME or --check-all");
-        return EXIT_USAGE;
-    }
-    if (o->rule && (only = find_rule(rs, o->rule)) == UINT32_MAX) {
-        diag_plain_error(d, "no rule '%s' in the rules", o->rule);
-        return EXIT_BAD_INPUT;
-    }
-    EngineOptions opts = {.limits = &o->limits};
-    graft_engine *e = engine_new(rs, g, &opts);
-    if (o->rewritten && !engine_rewrite(e, d)) {
-        engine_free(e);
-        return EXIT_BAD_INPUT;
-    }
-    Explainer *x = explainer_new(e, model, stdout);
-    int rc = EXIT_OK;
-    if (o->check_all)
-        rc = explainer_check_all(x) ? EXIT_BAD_INPUT : EXIT_OK;
-    else if (o->at)
-        rc = explain_at(x, g, rs, o->at, only, model, d);
-    else
-        explainer_near(x, only, o->near ? o->near : 5);
-    explainer_free(x);
-    engine_free(e);
-    errno = 0;
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        diag_plain_error(d, "cannot write standard output: %s", strerror(errno ? errno : EIO));
-        rc = EXIT_BAD_INPUT;
-    }
-    return rc;
-}
-
 /* --max-rewrites N: a positive decimal count. */
 static int parse_max_rewrites(const char *prog, int argc, char **argv, int *i,
                               RunOptions *o)
@@ -231,22 +154,31 @@ static bool write_model(const graft_graph *g, const RunOptions *o, graft_diag *d
     return outfile_commit(of, d);
 }
 
+OnnxModel *runner_onnx_model(const RunOptions *o)
+{
+    return o->write == onnx_file_write ? ((const OnnxOut *)o->write_ctx)->model : NULL;
+}
+
 bool runner_run(const graft_rule_set *rs, graft_graph *g, const RunOptions *o, graft_diag *d)
 {
     EngineOptions opts = {.trace = o->trace ? stderr : NULL, .limits = &o->limits,
                           .model = o->model, .refusals = o->stats != 0,
                           .untimed = o->stats != 2};
-    const OnnxOut *onnx = o->write == onnx_file_write ? o->write_ctx : NULL;
-    if (onnx && !subgraph_rules_run(rs, onnx->model, &opts, d)) /* note [rules in subgraphs] */
-        return false;
-    graft_engine *e = engine_new(rs, g, &opts);
-    bool ok = engine_run(e, d);
+    OnnxModel *onnx = runner_onnx_model(o);
+    Stats all; /* the main graph's and its subgraphs' */
+    stats_init(&all, rs->nrules);
+    bool ok = !onnx || subgraph_rules_run(rs, onnx, &opts, &all, d); /* note [rules in subgraphs] */
+    graft_engine *e = ok ? engine_new(rs, g, &opts) : NULL;
+    ok = ok && engine_run(e, d);
     uint64_t folded = ok && o->fold_constants ? fold_constants(g, o->limits.fold_elements) : 0;
     ok = ok && write_model(g, o, d);
-    if (o->stats)
-        stats_print(engine_stats(e), rs, stderr, o->stats == 2);
-    if (o->stats && o->fold_constants)
+    if (e && o->stats) {
+        stats_add(&all, engine_stats(e), false);
+        stats_print(&all, rs, stderr, o->stats == 2);
+    }
+    if (e && o->stats && o->fold_constants)
         fprintf(stderr, "constants folded: %llu nodes\n", (unsigned long long)folded);
     engine_free(e);
+    stats_free(&all);
     return ok;
 }

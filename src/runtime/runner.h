@@ -88,5 +88,8 @@ int runner_parse_option(const char *prog, int argc, char **argv, int *i, RunOpti
  * (atomically); statistics go to standard error when asked, and the trace
  * too.  False after reporting through d. */
 bool runner_run(const graft_rule_set *rs, graft_graph *g, const RunOptions *o, graft_diag *d);
+/* The ONNX model o writes (o->write is onnx_file_write), whose subgraphs
+ * the steps look inside, or NULL. */
+struct OnnxModel *runner_onnx_model(const RunOptions *o);
 
 #endif

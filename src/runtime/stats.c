@@ -20,6 +20,35 @@ void stats_free(Stats *s)
     strbuf_free(&s->refusals);
 }
 
+static void rule_add(RuleStats *to, const RuleStats *from)
+{
+    to->tried += from->tried;
+    to->matched += from->matched;
+    to->applied += from->applied;
+    to->guard += from->guard;
+    to->interior += from->interior;
+    to->overlap += from->overlap;
+    to->budget += from->budget;
+    to->seconds += from->seconds;
+}
+
+void stats_add(Stats *to, const Stats *from, bool inside)
+{
+    for (uint32_t i = 0; i < to->nrules && i < from->nrules; i++)
+        rule_add(&to->rules[i], &from->rules[i]);
+    to->labelled += from->labelled;
+    to->rounds += from->rounds;
+    to->rewrites += from->rewrites;
+    to->groups += from->groups;
+    to->states = to->states > from->states ? to->states : from->states;
+    to->transitions = to->transitions > from->transitions ? to->transitions : from->transitions;
+    if (from->refusals.len)
+        strbuf_puts(&to->refusals, from->refusals.data);
+    to->nrefusals += from->nrefusals;
+    to->subgraphs += from->subgraphs + inside;
+    to->inside += from->inside + (inside ? from->rewrites : 0);
+}
+
 /* "interior-use 2, overlap 1" or "-". */
 static void reasons(const RuleStats *r, char *buf, size_t size)
 {
@@ -66,6 +95,9 @@ void stats_print(const Stats *s, const graft_rule_set *rs, FILE *out, bool times
             (unsigned long long)s->rewrites, (unsigned long long)s->rounds,
             (unsigned long long)s->groups, (unsigned long long)s->labelled, s->states,
             s->transitions);
+    if (s->subgraphs)
+        fprintf(out, "inside subgraphs: %llu of the rewrites, in %u subgraph%s\n",
+                (unsigned long long)s->inside, s->subgraphs, s->subgraphs == 1 ? "" : "s");
     if (s->refusals.len)
         fputs(s->refusals.data, out);
     if (s->nrefusals * (s->refusals.len != 0) > 0) {

@@ -38,10 +38,17 @@ typedef struct Stats {
     StrBuf refusals;     /* the first refusals with their nodes, a line
                             each (note [refusal lines] in engine.c) */
     uint64_t nrefusals;  /* refusals in all, listed or not */
+    uint32_t subgraphs;  /* ONNX subgraphs whose counts were added */
+    uint64_t inside;     /* of rewrites, those inside them */
 } Stats;
 
 void stats_init(Stats *s, uint32_t nrules);
 void stats_free(Stats *s);
+/* Adds the counts of from, a run of the same rules, to to: the automaton's
+ * states and transitions are the larger (each run builds its own), the
+ * rest summed; inside: from ran in an ONNX subgraph (note [rules in
+ * subgraphs] in subgraph_rules.h). */
+void stats_add(Stats *to, const Stats *from, bool inside);
 /* The table: one line per rule; times only when times is true. */
 void stats_print(const Stats *s, const graft_rule_set *rs, FILE *out, bool times);
 

@@ -1,18 +1,14 @@
 /* subgraph_rules.c - the rules applied inside an ONNX model's subgraphs
- * (note [rules in subgraphs] in subgraph_rules.h).
- *
- * The walk recurses once per level of subgraph nesting, which the wire
- * check bounds (the onnx-depth limit, note [wire check] in
- * src/onnx/onnx_wire.h); the nodes of a level are a loop. */
+ * (note [rules in subgraphs] in subgraph_rules.h), over the walk of
+ * subgraph_walk.h, which puts what they become back into their nodes. */
 #include "subgraph_rules.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "onnx_control.h"
 #include "onnx_file.h"
-#include "onnx_subgraph.h"
+#include "subgraph_walk.h"
 
 typedef struct SubRules {
     const graft_rule_set *rs;
@@ -22,7 +18,8 @@ typedef struct SubRules {
                         holds the subgraphs written back */
     KeyMap taken;    /* every name of the model's graphs, and each given
                         (interned in top's graph) */
-    bool ok;
+    Stats *stats;    /* what the rules did inside, added up, or NULL */
+    SubgraphVisitor vis;
 } SubRules;
 
 static const char *intern(SubRules *sr, const char *name)
@@ -174,124 +171,41 @@ static Onnx__GraphProto *written_back(SubRules *sr, OnnxModel *m, const Onnx__Gr
                         "be written back", orig->name ? orig->name : "");
         gp = NULL;
     }
-    if (!gp) {
-        sr->ok = false;
+    if (!gp)
         return NULL;
-    }
     gp->n_input = orig->n_input;
     rename_new(sr, orig, gp);
     return gp;
 }
 
-static bool rules_in_model(SubRules *sr, OnnxModel *m);
-
-/* The types of the outer values that names[0..n-1] of call's subgraph
- * read: call's operands after its own inputs are those its subgraphs read
- * (note [outer reads]), in the order onnx_outer_reads finds them over np
- * (call's NodeProto); NULL for one not found. */
-static const graft_type **outer_types(graft_graph *g, const graft_node *call,
-                                      const Onnx__NodeProto *np, const char *const *names,
-                                      size_t n)
+/* The walk's leave (note [subgraph walk]): the rules applied to v, whose
+ * own subgraphs are rewritten (changed: one of them was), and v written
+ * back when something changed in it. */
+static Onnx__GraphProto *rewrite_view(void *ctx, SubgraphView *v, bool changed)
 {
-    const char **all;
-    size_t nall = onnx_outer_reads(g, np, &all);
-    int own = node_nargs(call) - (int)nall;
-    const graft_type **types = xcalloc(n + 1, sizeof *types);
-    for (size_t k = 0; k < n; k++)
-        for (size_t j = 0; j < nall && own >= 0; j++)
-            if (strcmp(all[j], names[k]) == 0)
-                types[k] = node_type(node_arg(call, own + (int)j));
-    free(all);
-    return types;
-}
-
-/* gp, a subgraph of call (np its NodeProto) of model outer, with the
- * rules applied inside (its subgraphs first), or NULL when nothing
- * changed in it or after failing (sr->ok false). */
-static Onnx__GraphProto *rules_in_graph(SubRules *sr, OnnxModel *outer_m, uint32_t id,
-                                        const Onnx__NodeProto *np, const Onnx__GraphProto *gp)
-{
-    const char **outer;
-    size_t nouter = onnx_graph_outer_reads(sr->top->g, gp, &outer);
-    const graft_type **types = outer_types(outer_m->g, graph_node(outer_m->g, id), np, outer,
-                                           nouter);
-    Onnx__ModelProto *proto = onnx_body_model(gp, sr->top->proto, outer, types, nouter, sr->d);
-    free(types);
-    free(outer);
-    StrBuf name = {0}; /* messages name the model's file and the subgraph */
-    strbuf_printf(&name, "%s, subgraph '%s'", sr->top->name, gp->name ? gp->name : "");
-    OnnxModel *m = proto ? onnx_import(proto, name.data, sr->d) : NULL;
-    strbuf_free(&name);
-    if (!m) {
-        sr->ok = false;
-        return NULL;
-    }
-    onnx_file_keep_decls(m, sr->rs);
-    bool changed = rules_in_model(sr, m);
-    if (sr->ok) {
-        graft_engine *e = engine_new(sr->rs, m->g, sr->opts);
-        sr->ok = engine_rewrite(e, sr->d);
-        changed |= engine_stats(e)->rewrites > 0;
-        engine_free(e);
-    }
-    Onnx__GraphProto *out = sr->ok && changed ? written_back(sr, m, gp, nouter) : NULL;
-    onnx_graph_free(m);
+    SubRules *sr = ctx;
+    EngineOptions opts = *sr->opts;
+    opts.names = &v->labels;
+    graft_engine *e = engine_new(sr->rs, v->m->g, &opts);
+    bool ok = engine_rewrite(e, sr->d);
+    const Stats *s = engine_stats(e);
+    changed |= s->rewrites > 0;
+    if (sr->stats)
+        stats_add(sr->stats, s, true);
+    engine_free(e);
+    Onnx__GraphProto *out = ok && changed ? written_back(sr, v->m, v->gp, v->nouter) : NULL;
+    if (!ok || (changed && !out))
+        sr->vis.ok = false;
     return out;
 }
 
-/* Attribute i of np, the NodeProto of call id of m, now holds gp: a copy
- * of np whose attribute i holds it (which the export writes), and gp's
- * encoding in the call's GRAPH attribute (which inference and the
- * evaluator read); the copy.  np itself is left as decoded: the writer
- * copies the bytes a decoded NodeProto came from, found by its address
- * (note [canonical spans] in src/onnx/onnx_span.h). */
-static Onnx__NodeProto *set_subgraph(OnnxModel *m, uint32_t id, Onnx__NodeProto *np, size_t i,
-                                     Onnx__GraphProto *gp)
-{
-    Arena *arena = graph_arena(m->g);
-    Onnx__NodeProto *copy = arena_dup(arena, np, sizeof *copy);
-    copy->attribute = arena_dup(arena, np->attribute, np->n_attribute * sizeof *np->attribute);
-    Onnx__AttributeProto *a = arena_dup(arena, np->attribute[i], sizeof *a);
-    a->g = gp;
-    copy->attribute[i] = a;
-    m->origin[id] = copy;
-    /* the import made this value for this call alone, so it is changed in
-     * place: graph.h gives no way to replace one attribute of a call */
-    graft_attr_value *v = (graft_attr_value *)node_find_attr(graph_node(m->g, id), a->name);
-    if (!v || v->kind != GRAFT_ATTR_GRAPH)
-        return copy;
-    v->nbytes = onnx__graph_proto__get_packed_size(gp);
-    uint8_t *bytes = arena_alloc(arena, v->nbytes + 1);
-    onnx__graph_proto__pack(gp, bytes);
-    v->data = bytes;
-    return copy;
-}
-
-/* The rules applied in every subgraph of m's nodes; whether one changed. */
-static bool rules_in_model(SubRules *sr, OnnxModel *m)
-{
-    bool changed = false;
-    for (uint32_t id = 0; id < m->norigin && sr->ok; id++) {
-        Onnx__NodeProto *np = m->origin[id];
-        for (size_t i = 0; np && i < np->n_attribute && sr->ok; i++) {
-            if (!np->attribute[i]->g)
-                continue;
-            Onnx__GraphProto *gp = rules_in_graph(sr, m, id, np, np->attribute[i]->g);
-            if (gp) {
-                np = set_subgraph(m, id, np, i, gp);
-                changed = true;
-            }
-        }
-    }
-    return changed;
-}
-
 bool subgraph_rules_run(const graft_rule_set *rs, OnnxModel *m, const EngineOptions *opts,
-                        graft_diag *d)
+                        Stats *stats, graft_diag *d)
 {
-    SubRules sr = {.rs = rs, .opts = opts, .d = d, .top = m, .ok = true};
+    SubRules sr = {.rs = rs, .opts = opts, .d = d, .top = m, .stats = stats};
+    sr.vis = (SubgraphVisitor){.leave = rewrite_view, .ctx = &sr};
     take_graph(&sr, m->proto->graph);
-    rules_in_model(&sr, m);
+    bool ok = subgraph_walk(m, rs, opts->model, &sr.vis, d);
     keymap_free(&sr.taken);
-    return sr.ok;
+    return ok;
 }

@@ -20,8 +20,9 @@
  * subgraph and the graph around it, make one name (ONNX forbids a
  * subgraph to repeat a name of the graphs around it; the main graph's
  * own fresh names, "graft_<Op>_<k>", never hold a '/').  Rewrites inside
- * subgraphs are traced (--trace) but not counted in --stats, whose table
- * is the main graph's.
+ * subgraphs are traced (--trace), their nodes named as note [subgraph
+ * node names] in node_label.h says, and counted in --stats, whose table
+ * adds them up with the main graph's and says how many were inside.
  */
 #ifndef GRAFT_SUBGRAPH_RULES_H
 #define GRAFT_SUBGRAPH_RULES_H
@@ -32,9 +33,10 @@
 #include "onnx_graph.h"
 
 /* Applies rs to every subgraph of m (note [rules in subgraphs]), with
- * the engine options opts; false after reporting through d (a rewrite
- * limit reached, a subgraph that cannot be written). */
+ * the engine options opts, adding what the rules did to stats (may be
+ * NULL: stats_add); false after reporting through d (a rewrite limit
+ * reached, a subgraph that cannot be written). */
 bool subgraph_rules_run(const graft_rule_set *rs, OnnxModel *m, const EngineOptions *opts,
-                        graft_diag *d);
+                        Stats *stats, graft_diag *d);
 
 #endif
