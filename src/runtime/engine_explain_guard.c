@@ -52,7 +52,7 @@ static void put_expr(Explainer *x, const graft_rule *rule, const graft_expr *e,
                 e->kind != GRAFT_EXPR_ARITH;
     if (values && leaf) {
         graft_guard_val v = guard_value(e, b);
-        guard_value_text(&v, b, out);
+        guard_value_text(&v, b, x->e->g, out);
         return;
     }
     switch (e->kind) {

@@ -85,9 +85,11 @@ const MatchPair *matcher_pairs(const Matcher *m, uint32_t *n);
 /* Evaluates a guard expression against bindings (match_guard.c). */
 bool guard_eval(const graft_expr *guard, const graft_binding *b);
 /* The value of any guard sub-expression, and its canonical text (a list
- * item by item; "?" for a query without an answer), for graft explain. */
+ * item by item; "?" for a query without an answer; a dim named by a
+ * symbol by its name in g), for graft explain. */
 graft_guard_val guard_value(const graft_expr *e, const graft_binding *b);
-void guard_value_text(const graft_guard_val *v, const graft_binding *b, StrBuf *out);
+void guard_value_text(const graft_guard_val *v, const graft_binding *b, const graft_graph *g,
+                      StrBuf *out);
 
 /* ---- explain mode (graft explain) ----
  * note [explain mode]: with a MatchFailure attached, matcher_try records

@@ -202,7 +202,13 @@ graft_guard_val guard_value(const graft_expr *e, const graft_binding *b)
     return eval(e, b);
 }
 
-void guard_value_text(const graft_guard_val *v, const graft_binding *b, StrBuf *out)
+void guard_value_text(const graft_guard_val *v, const graft_binding *b, const graft_graph *g,
+                      StrBuf *out)
 {
-    key(v, b, out);
+    if (v->kind == GRAFT_GV_SYM)
+        pattern_dim_symbol_text(g, (int64_t)v->f, out);
+    else if (v->kind == GRAFT_GV_DIMS)
+        pattern_dims_text(g, v->type, out);
+    else
+        key(v, b, out);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dim_symbol.h"
 #include "numtext.h"
 #include "util.h"
 #include "walk.h"
@@ -34,16 +35,27 @@ void pattern_number_key(double f, StrBuf *out)
 
 void pattern_dims_key(const graft_type *t, StrBuf *out)
 {
+    pattern_dims_text(NULL, t, out);
+}
+
+void pattern_dims_text(const graft_graph *g, const graft_type *t, StrBuf *out)
+{
     strbuf_putc(out, '[');
     for (int i = 0; i < t->rank; i++) {
         if (i)
             strbuf_puts(out, ", ");
-        if (t->dims[i] < DIM_ANY)
-            strbuf_putc(out, '?'); /* a symbol (note [symbolic dims]) */
+        if (t->dims[i] < DIM_ANY) /* a symbol (note [symbolic dims]) */
+            pattern_dim_symbol_text(g, t->dims[i], out);
         else
             pattern_number_key((double)t->dims[i], out);
     }
     strbuf_putc(out, ']');
+}
+
+void pattern_dim_symbol_text(const graft_graph *g, int64_t dim, StrBuf *out)
+{
+    const char *name = g ? graph_dim_name(g, dim) : NULL;
+    strbuf_puts(out, name ? name : "?");
 }
 
 void pattern_attr_key(const graft_attr_value *v, StrBuf *out)
@@ -128,7 +140,7 @@ void pattern_guard_key(const graft_guard_val *v, StrBuf *out)
         strbuf_puts(out, v->s);
         return;
     case GRAFT_GV_UNKNOWN:
-    case GRAFT_GV_SYM: /* (its name is its graph's: graft explain prints "?") */
+    case GRAFT_GV_SYM: /* (its name is its graph's: guard_value_text) */
         strbuf_puts(out, "?");
         return;
     }

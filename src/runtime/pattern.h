@@ -57,6 +57,10 @@ void pattern_attr_key(const graft_attr_value *v, StrBuf *out);
  * (emit_c_rt.c) alike. */
 void pattern_number_key(double f, StrBuf *out);
 void pattern_dims_key(const graft_type *t, StrBuf *out);
+/* The same for people (graft explain): a dim named by a symbol by its
+ * name in g (note [symbolic dims]), "?" when g is NULL. */
+void pattern_dims_text(const graft_graph *g, const graft_type *t, StrBuf *out);
+void pattern_dim_symbol_text(const graft_graph *g, int64_t dim, StrBuf *out);
 
 /* Appends to out the text of a new scalar constant of dtype with value,
  * spelled as TVM prints one: float32 "1.5f", float64 "1.5f64", float16
