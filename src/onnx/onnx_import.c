@@ -464,19 +464,27 @@ static bool unread(const graft_node *n)
     return node_nusers(n) == 0 && !(node_kind(n) == NODE_CALL && node_noutputs(n) > 1);
 }
 
-/* The output: the graph outputs, then (note [kept values]) every value
- * nothing reads, so that the walks from the output reach them. */
+/* The output: the graph outputs, then (note [kept values]) every other
+ * value nothing reads, so that the walks from the output reach them.  (A
+ * graph output is unread too until the tuple exists: listed is what keeps
+ * it from being listed a second time.) */
 static void import_outputs(Importer *im, const Onnx__GraphProto *gp)
 {
     VEC(graft_node *) outs = {0};
-    for (size_t i = 0; i < gp->n_output; i++)
-        vec_push(&outs, value_of(im, gp->output[i]->name)); /* onnx_check saw it made */
+    uint8_t *listed = xcalloc(graph_node_count(im->g) + 1, 1);
+    for (size_t i = 0; i < gp->n_output; i++) {
+        graft_node *n = value_of(im, gp->output[i]->name); /* onnx_check saw it made */
+        vec_push(&outs, n);
+        listed[node_id(n)] = 1;
+    }
     for (uint32_t id = 0; id < graph_node_count(im->g); id++) {
         graft_node *n = graph_node(im->g, id);
         NodeKind k = node_kind(n);
-        if ((k == NODE_CALL || k == NODE_GETITEM || k == NODE_CONST) && unread(n))
+        if ((k == NODE_CALL || k == NODE_GETITEM || k == NODE_CONST) && unread(n) &&
+            !listed[id])
             vec_push(&outs, n);
     }
+    free(listed);
     im->m->noutputs = (int)gp->n_output;
     im->m->tupled = !(outs.len == 1 && gp->n_output == 1);
     graph_set_output(im->g, im->m->tupled ? graph_add_tuple(im->g, outs.items, (int)outs.len)
