@@ -144,5 +144,5 @@ void registry_load_table(Registry *reg, const RegistryTable *table, const Source
 
 Source *registry_table_source(const RegistryTable *table)
 {
-    return source_from_string(table->name, table->text, table->len);
+    return source_borrow(table->name, table->text, table->len); /* a static string */
 }

@@ -94,7 +94,8 @@ typedef struct RegistryTable {
 extern const RegistryTable registry_builtin_table;
 extern const RegistryTable registry_onnx_table;
 
-/* The Source of table's text (the caller frees it, source_free). */
+/* The Source of table's text, borrowed, not copied (the caller frees
+ * it, source_free; note [lines indexed on first use] in diag.h). */
 Source *registry_table_source(const RegistryTable *table);
 /* Declares every op of table in reg, as registry_declare would the
  * declarations parsed from src, a Source of the table's text that must

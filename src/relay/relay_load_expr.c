@@ -126,7 +126,7 @@ static void annotate(RelayParser *ps, graft_node *n, RelayText annot)
  * next one (nodes come mostly in text order), else a binary search. */
 static size_t line_index(RelayParser *ps, size_t off)
 {
-    const size_t *starts = ps->src->line_starts;
+    const size_t *starts = source_line_starts(ps->src);
     size_t nlines = ps->src->nlines, l = ps->line;
     if (starts[l] <= off) {
         if (l + 1 == nlines || off < starts[l + 1])
@@ -149,7 +149,7 @@ graft_node *load_at(RelayParser *ps, graft_node *n, RelayText t)
 {
     if (n && !node_line(ps->g, n)) {
         size_t l = line_index(ps, t.off);
-        graph_set_pos(ps->g, n, (int)l + 1, (int)(t.off - ps->src->line_starts[l]) + 1);
+        graph_set_pos(ps->g, n, (int)l + 1, (int)(t.off - source_line_starts(ps->src)[l]) + 1);
     }
     return n;
 }
