@@ -104,5 +104,11 @@ Source *registry_table_source(const RegistryTable *table);
  * different declaration through d. */
 void registry_load_table(Registry *reg, const RegistryTable *table, const Source *src,
                          graft_diag *d);
+/* Declares table's ops (registry_load_table, with src and d) when a
+ * lookup first needs them, not now: note [Relay's table when needed] in
+ * registry.c.  Until then registry_count and registry_op see them only
+ * when they are of the target IR. */
+void registry_defer_table(Registry *reg, const RegistryTable *table, const Source *src,
+                          graft_diag *d);
 
 #endif
