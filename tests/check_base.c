@@ -141,7 +141,7 @@ END_TEST
 START_TEST(source_indexes_lines)
 {
     Source *src = source_from_string("t.graft", "ab\ncd\r\n\nlast", 12);
-    ck_assert_uint_eq(src->nlines, 4);
+    ck_assert_uint_eq(source_line_count(src), 4);
     size_t len;
     const char *line = source_line(src, 2, &len);
     ck_assert_uint_eq(len, 2);
@@ -164,9 +164,31 @@ START_TEST(source_final_newline_starts_no_line)
     } cases[] = {{"", 1}, {"\n", 1}, {"a\n", 1}, {"a\n\n", 2}, {"\n\nb", 3}};
     for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
         Source *src = source_from_string("t", cases[i].text, strlen(cases[i].text));
-        ck_assert_uint_eq(src->nlines, cases[i].nlines);
+        ck_assert_uint_eq(source_line_count(src), cases[i].nlines);
         source_free(src);
     }
+}
+END_TEST
+
+/* note [lines indexed on first use]: no index until a line is asked
+ * for; a borrowed text is not copied, nor freed with its Source. */
+START_TEST(source_borrows_and_indexes_late)
+{
+    static const char text[] = "op a(x)\nop b(x)\n";
+    Source *src = source_borrow("ops.graft", text, sizeof text - 1);
+    ck_assert_ptr_eq(src->text, text);
+    ck_assert_ptr_null(src->line_starts);
+    SrcRange r = source_range(src, 11, 12);
+    ck_assert_int_eq(r.first_line, 2);
+    ck_assert_int_eq(r.first_column, 4);
+    ck_assert_ptr_nonnull(src->line_starts);
+    ck_assert_uint_eq(source_line_count(src), 2);
+    ck_assert_uint_eq(source_line_starts(src)[1], 8);
+    size_t len;
+    const char *line = source_line(src, 2, &len);
+    ck_assert_uint_eq(len, 7);
+    ck_assert_int_eq(strncmp(line, "op b(x)", len), 0);
+    source_free(src);
 }
 END_TEST
 
@@ -217,8 +239,8 @@ START_TEST(source_reads_whole_file)
     ck_assert_uint_eq(src->len, len);
     ck_assert_int_eq(memcmp(src->text, text, len), 0);
     ck_assert_int_eq(src->text[len], '\0');
-    ck_assert_uint_eq(src->nlines, len / 40); /* the last newline ends the text */
-    ck_assert_uint_eq(src->line_starts[src->nlines - 1], len - 40);
+    ck_assert_uint_eq(source_line_count(src), len / 40); /* the last newline ends the text */
+    ck_assert_uint_eq(source_line_starts(src)[len / 40 - 1], len - 40);
     source_free(src);
     diag_free(d);
     free(text);
@@ -809,6 +831,7 @@ static Suite *base_suite(void)
     tc = tcase_create("diag");
     tcase_add_test(tc, source_indexes_lines);
     tcase_add_test(tc, source_final_newline_starts_no_line);
+    tcase_add_test(tc, source_borrows_and_indexes_late);
     tcase_add_test(tc, source_range_at_agrees);
     tcase_add_test(tc, source_reads_whole_file);
     tcase_add_test(tc, diag_prints_caret);

@@ -319,6 +319,47 @@ START_TEST(test_onnx_clash)
 }
 END_TEST
 
+/* note [Relay's table when needed]: rules whose first item is "opset
+ * onnx N" declare Relay's ops only when a lookup needs them: an ONNX run
+ * never, a Relay op named in them at once (its error and hint as
+ * before), a rule file of Relay's first thing. */
+START_TEST(test_relay_table_when_needed)
+{
+    int relay = declarations(registry_builtin_table.text);
+    int onnx = declarations(registry_onnx_table.text);
+    graft_diag *d = diag_new(NULL);
+    RuleFile *rf = frontend_load_string("t.graft", "opset onnx 17\n"
+                                        "r := Relu(Relu(x)) => Relu(x)\n", NULL, d);
+    ck_assert_ptr_nonnull(rf);
+    ck_assert_int_eq(registry_count(rf->registry), onnx);
+    ck_assert_ptr_null(registry_find(rf->registry, "nn.relu"));
+    ck_assert_int_eq(registry_count(rf->registry), onnx);
+    const OpInfo *op = registry_find_any(rf->registry, "nn.relu");
+    ck_assert_ptr_nonnull(op);
+    ck_assert(!op->onnx);
+    ck_assert_ptr_eq(op->decl->src, rf->sources[0]);
+    ck_assert_int_eq(registry_count(rf->registry), onnx + relay);
+    rulefile_free(rf);
+    rf = frontend_load_string("t.graft", "r := nn.relu(nn.relu(x)) => nn.relu(x)\n", NULL, d);
+    ck_assert_ptr_nonnull(rf);
+    ck_assert_int_eq(registry_count(rf->registry), relay);
+    rulefile_free(rf);
+    diag_free(d);
+    char *got = load_diagnostics("opset onnx 17\nop nn.relu(x)\n");
+    int line = line_of(registry_builtin_table.text, "op nn.relu(");
+    char want[400];
+    snprintf(want, sizeof want, "t.graft:2:4: error: op 'nn.relu' is already declared "
+             "differently\n"
+             "    2 | op nn.relu(x)\n"
+             "      |    ^~~~~~~\n"
+             "stdpatterns/ops.graft:%d:4: note: previous declaration is here\n"
+             "%5d | op nn.relu(data) elementwise\n"
+             "      |    ^~~~~~~\n", line, line);
+    ck_assert_str_eq(got, want);
+    free(got);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("registry_tables");
@@ -327,6 +368,7 @@ int main(void)
     tcase_add_test(tc, test_onnx_table_equals_parsed);
     tcase_add_test(tc, test_user_declarations);
     tcase_add_test(tc, test_onnx_clash);
+    tcase_add_test(tc, test_relay_table_when_needed);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -38,33 +38,50 @@ static void index_lines(Source *src)
     VEC(size_t) starts = {0};
     vec_push(&starts, 0);
     const char *text = src->text;
-    const char *last = text + (src->len ? src->len - 1 : 0);
-    for (const char *p = text; (p = memchr(p, '\n', (size_t)(last - p))) != NULL;)
+    const char *last = src->len ? text + src->len - 1 : text;
+    for (const char *p = text; !src->one_line && p < last &&
+                               (p = memchr(p, '\n', (size_t)(last - p))) != NULL;)
         vec_push(&starts, (size_t)(++p - text));
     src->line_starts = starts.items; /* the Source owns them now */
     src->nlines = starts.len;
 }
 
 /* A Source that owns text (len bytes and a NUL); lines false leaves the
- * whole text one line (a binary file, whose errors name byte offsets). */
+ * whole text one line (a binary file, whose errors name byte offsets).
+ * Its lines are indexed when first asked for (note [lines indexed on
+ * first use]). */
 static Source *source_adopt(const char *name, char *text, size_t len, bool lines)
 {
     Source *src = xcalloc(1, sizeof(Source));
     src->name = xstrdup(name);
     src->text = text;
     src->len = len;
-    if (lines) {
-        index_lines(src);
-    } else {
-        src->line_starts = xcalloc(1, sizeof *src->line_starts);
-        src->nlines = 1;
-    }
+    src->one_line = !lines;
     return src;
 }
 
 Source *source_from_string(const char *name, const char *text, size_t len)
 {
     return source_adopt(name, xstrndup(text, len), len, true);
+}
+
+Source *source_borrow(const char *name, const char *text, size_t len)
+{
+    /* The cast: the Source never writes its text, and frees it only
+     * when it is not borrowed (source_free). */
+    Source *src = source_adopt(name, (char *)text, len, true);
+    src->borrowed = true;
+    return src;
+}
+
+const size_t *source_index_lines(const Source *src)
+{
+    /* Every Source is made by source_adopt, on the heap: none is a const
+     * object, so building the index through a pointer to const is
+     * defined; the index is a cache of the text, which does not change. */
+    if (!src->line_starts)
+        index_lines((Source *)src);
+    return src->line_starts;
 }
 
 /* Reads f to its end into sb, straight into one buffer of the file's size
@@ -125,18 +142,20 @@ void source_free(Source *src)
     if (!src)
         return;
     free(src->name);
-    free(src->text);
+    if (!src->borrowed)
+        free(src->text);
     free(src->line_starts);
     free(src);
 }
 
 const char *source_line(const Source *src, int line, size_t *len)
 {
+    const size_t *starts = source_line_starts(src);
     if (line < 1 || (size_t)line > src->nlines) {
         *len = 0;
         return "";
     }
-    size_t begin = src->line_starts[line - 1];
+    size_t begin = starts[line - 1];
     size_t end = begin;
     while (end < src->len && src->text[end] != '\n')
         end++;
@@ -149,10 +168,11 @@ const char *source_line(const Source *src, int line, size_t *len)
 /* Line of a byte offset by binary search over line_starts. */
 static int line_of(const Source *src, size_t offset)
 {
+    const size_t *starts = source_line_starts(src);
     size_t lo = 0, hi = src->nlines;
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
-        if (src->line_starts[mid] <= offset)
+        if (starts[mid] <= offset)
             lo = mid;
         else
             hi = mid;
@@ -165,14 +185,15 @@ SrcRange source_range(const Source *src, size_t begin, size_t end)
     SrcRange r;
     if (end <= begin)
         end = begin + 1;
+    const size_t *starts = source_line_starts(src);
     r.first_line = line_of(src, begin);
-    r.first_column = (int)(begin - src->line_starts[r.first_line - 1]) + 1;
+    r.first_column = (int)(begin - starts[r.first_line - 1]) + 1;
     r.last_line = line_of(src, end - 1);
-    r.last_column = (int)(end - 1 - src->line_starts[r.last_line - 1]) + 1;
+    r.last_column = (int)(end - 1 - starts[r.last_line - 1]) + 1;
     return r;
 }
 
-/* The line (0-based) of offset, at or after line. */
+/* The line (0-based) of offset, at or after line; src's lines indexed. */
 static size_t line_after(const Source *src, size_t line, size_t offset)
 {
     while (line + 1 < src->nlines && src->line_starts[line + 1] <= offset)
@@ -184,17 +205,18 @@ SrcRange source_range_at(const Source *src, SrcCursor *cur, size_t begin, size_t
 {
     if (end <= begin)
         end = begin + 1;
+    const size_t *starts = source_line_starts(src);
     size_t first = cur->line;
-    if (first >= src->nlines || src->line_starts[first] > begin)
+    if (first >= src->nlines || starts[first] > begin)
         first = (size_t)line_of(src, begin) - 1;
     first = line_after(src, first, begin);
     size_t last = line_after(src, first, end - 1);
     cur->line = first;
     SrcRange r;
     r.first_line = (int)first + 1;
-    r.first_column = (int)(begin - src->line_starts[first]) + 1;
+    r.first_column = (int)(begin - starts[first]) + 1;
     r.last_line = (int)last + 1;
-    r.last_column = (int)(end - 1 - src->line_starts[last]) + 1;
+    r.last_column = (int)(end - 1 - starts[last]) + 1;
     return r;
 }
 

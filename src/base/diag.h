@@ -33,12 +33,23 @@ typedef struct SrcRange {
     int last_column;
 } SrcRange;
 
+/* note [lines indexed on first use]: a Source's line starts are found the
+ * first time something asks for a line (source_line_starts, source_line,
+ * source_range, a diagnostic), not when it is made: the builtin registry
+ * tables' Sources (registry_table_source) are made at every run for the
+ * diagnostics that may quote them, and most runs quote nothing.  Read
+ * line_starts and nlines only through source_line_starts and
+ * source_line_count, which build them.  A Source made by source_borrow
+ * does not copy its text either (the tables' text is static). */
 typedef struct Source {
     char *name;          /* as named by the user; "<stdin>" for "-" */
     char *text;          /* the contents, with a NUL appended */
     size_t len;          /* bytes of text, without the appended NUL */
-    size_t *line_starts; /* offset of each line's first byte */
-    size_t nlines;       /* lines in line_starts (at least 1) */
+    size_t *line_starts; /* offset of each line's first byte; NULL until asked
+                            for (note [lines indexed on first use]) */
+    size_t nlines;       /* lines in line_starts (at least 1 once built) */
+    bool one_line;       /* a binary file: the whole text is line 1 */
+    bool borrowed;       /* text is not the Source's (source_borrow) */
 } Source;
 
 /* Read a whole file ("-" for standard input).  On failure reports
@@ -49,7 +60,24 @@ Source *source_read(const char *path, graft_diag *d);
  * a scan of every byte; the whole file counts as line 1. */
 Source *source_read_binary(const char *path, graft_diag *d);
 Source *source_from_string(const char *name, const char *text, size_t len);
+/* A Source of a text that outlives it (static), not copied: text[len]
+ * must be its NUL. */
+Source *source_borrow(const char *name, const char *text, size_t len);
 void source_free(Source *src);
+/* Indexes src's lines now (note [lines indexed on first use]); returns
+ * line_starts.  Call source_line_starts instead. */
+const size_t *source_index_lines(const Source *src);
+/* Where each line starts, indexed on the first call; source_line_count()
+ * entries.  Inline: a loader asks at every node it places. */
+static inline const size_t *source_line_starts(const Source *src)
+{
+    return src->line_starts ? src->line_starts : source_index_lines(src);
+}
+static inline size_t source_line_count(const Source *src)
+{
+    source_line_starts(src);
+    return src->nlines;
+}
 /* Line number (1-based) and its bytes, without the newline. */
 const char *source_line(const Source *src, int line, size_t *len);
 /* The range covering byte offsets [begin, end) of src. */

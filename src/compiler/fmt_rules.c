@@ -33,7 +33,7 @@ typedef struct Fmt {
 
 static size_t offset_of(const Source *src, int line, int column)
 {
-    return src->line_starts[line - 1] + (size_t)(column - 1);
+    return source_line_starts(src)[line - 1] + (size_t)(column - 1);
 }
 
 static SrcRange comment_range(const Fmt *f, int i)

@@ -39,6 +39,8 @@ typedef struct Loader {
     size_t rules_cap;            /* entries allocated in rf->rules */
     size_t sources_cap;          /* entries allocated in rf->sources */
     size_t files_cap;            /* entries allocated in rf->files */
+    Source *builtin_pending;     /* ops.graft's Source while its table is not
+                                    yet declared (declare_builtin_ops) */
 } Loader;
 
 static void load_source(Loader *ld, Source *src);
@@ -105,7 +107,25 @@ static void load_builtin_ops(Loader *ld)
     Source *src = registry_table_source(&registry_builtin_table);
     add_source(ld, src);
     ld->rf->nbuiltin = ld->rf->nsources;
-    registry_load_table(ld->rf->registry, &registry_builtin_table, src, ld->d);
+    ld->builtin_pending = src; /* declared when the first file is parsed */
+}
+
+/* Declares the builtin registry's ops before the first file's items (first,
+ * or NULL when no file was parsed), or, when that file's first item is
+ * "opset onnx N", leaves them to the first lookup that needs them (note
+ * [Relay's table when needed] in registry.c). */
+static void declare_builtin_ops(Loader *ld, const AstFile *first)
+{
+    Source *src = ld->builtin_pending;
+    if (!src)
+        return;
+    ld->builtin_pending = NULL;
+    Registry *reg = ld->rf->registry;
+    if (first && first->nitems > 0 && first->items[0].kind == ITEM_OPSET &&
+        !ld->opts->parse_only)
+        registry_defer_table(reg, &registry_builtin_table, src, ld->d);
+    else
+        registry_load_table(reg, &registry_builtin_table, src, ld->d);
 }
 
 /* opset onnx N (note [target IR] in registry.h): the registry finds
@@ -243,6 +263,7 @@ static void load_source(Loader *ld, Source *src)
         free(canon);
         return;
     }
+    declare_builtin_ops(ld, file);
     RuleFile *rf = ld->rf;
     rf->files = xgrow_items(rf->files, &ld->files_cap, (size_t)rf->nfiles + 1, sizeof(AstFile *));
     rf->files[rf->nfiles++] = file;
@@ -265,6 +286,7 @@ static void load_source(Loader *ld, Source *src)
 /* Runs a load over the given sources (NULL entries are read failures). */
 static RuleFile *finish(Loader *ld, unsigned errors_before)
 {
+    declare_builtin_ops(ld, NULL); /* no file was parsed */
     if (!ld->opts->parse_only && !diag_gave_up(ld->d))
         check_rules(ld->rf, ld->limits, ld->d);
     for (size_t i = 0; i < ld->seen.len; i++)

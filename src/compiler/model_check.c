@@ -124,9 +124,9 @@ static bool scan_call(const Source *src, size_t off, CallText *ct)
 static size_t node_offset(const graft_graph *g, const graft_node *n, const Source *src)
 {
     size_t line = (size_t)node_line(g, n);
-    if (!line || line > src->nlines)
+    if (!line || line > source_line_count(src))
         return SIZE_MAX;
-    return src->line_starts[line - 1] + (size_t)node_col(g, n) - 1;
+    return source_line_starts(src)[line - 1] + (size_t)node_col(g, n) - 1;
 }
 
 /* The span of the k-th operand (attr false) or attribute of ct. */

@@ -36,6 +36,11 @@ Registry *registry_clone(const Registry *from, Arena *arena, Interner *names)
     keymap_copy(&reg->by_name, &from->by_name);
     reg->onnx = from->onnx;
     reg->opset = from->opset;
+    reg->deferred = from->deferred;
+    reg->deferred_src = from->deferred_src;
+    reg->deferred_d = from->deferred_d;
+    reg->deferred_onnx = from->deferred_onnx;
+    reg->load_deferred = from->load_deferred;
     return reg;
 }
 
@@ -55,17 +60,59 @@ void registry_insert(Registry *reg, OpInfo *op)
     *keymap_put(&reg->by_name, keymap_ptr_key(op->name), 0) = op->index;
 }
 
-const OpInfo *registry_find_any(const Registry *reg, const char *name)
+/* note [Relay's table when needed]: a rule file whose first item is
+ * "opset onnx N" names ONNX's ops, and its run need not pay for
+ * declaring Relay's 172 (400 K instructions, more than the rest of a
+ * small run's set-up: bench/RESULTS.md, "Session 18: the fixed set-up").
+ * The front end defers Relay's table then (load_first_file in
+ * frontend.c), and the table is declared at the first lookup that could
+ * find one of its ops: a name of either IR (registry_find_any: an op of
+ * the other IR is an error with a hint, an op declaration must not repeat
+ * a name of either) or of the table's IR (registry_find and the
+ * suggestions, were the target Relay's).  A lookup of an ONNX op in ONNX
+ * rules never needs it, so the usual ONNX run never loads it.  Nor do
+ * registry_count and registry_op see its ops before, unless they are of
+ * the target IR; loaded late, they come after ONNX's in registry_op's
+ * order (read by lower_onnx_ops, for ONNX's ops). */
+static const OpInfo *find_loaded(const Registry *reg, const char *name)
 {
     const char *key = interner_lookup(reg->names, name, strlen(name));
     const int64_t *index = key ? keymap_get(&reg->by_name, keymap_ptr_key(key)) : NULL;
     return index ? reg->ops.items[*index] : NULL;
 }
 
+/* Declares the deferred table now, if there is one and (any false) its
+ * ops are of the target IR.  The cast: a lookup through a const Registry
+ * completes it; every Registry is made by registry_new, none is const. */
+static void load_deferred(const Registry *creg, bool any)
+{
+    if (creg->deferred && (any || creg->deferred_onnx == creg->onnx))
+        creg->load_deferred((Registry *)creg);
+}
+
+const OpInfo *registry_find_any(const Registry *reg, const char *name)
+{
+    const OpInfo *op = find_loaded(reg, name);
+    if (!op && reg->deferred) {
+        load_deferred(reg, true);
+        op = find_loaded(reg, name);
+    }
+    return op;
+}
+
 const OpInfo *registry_find(const Registry *reg, const char *name)
 {
-    const OpInfo *op = registry_find_any(reg, name);
+    const OpInfo *op = find_loaded(reg, name);
+    if (!op && reg->deferred) {
+        load_deferred(reg, false);
+        op = find_loaded(reg, name);
+    }
     return op && op->onnx == reg->onnx ? op : NULL;
+}
+
+void registry_load_deferred_of_target(const Registry *reg)
+{
+    load_deferred(reg, false);
 }
 
 void registry_set_onnx(Registry *reg, int opset)
@@ -94,6 +141,7 @@ const char *registry_counterpart(const Registry *reg, const OpInfo *other)
 
 int registry_count(const Registry *reg)
 {
+    load_deferred(reg, false); /* the target IR's ops are all counted */
     return (int)reg->ops.len;
 }
 
@@ -120,6 +168,7 @@ const char *registry_trait_name(unsigned bit)
 
 int registry_class_ops(const Registry *reg, unsigned mask, const OpInfo **out)
 {
+    load_deferred(reg, false);
     int n = 0;
     for (size_t i = 0; i < reg->ops.len; i++)
         if ((reg->ops.items[i]->traits & mask) == mask && reg->ops.items[i]->onnx == reg->onnx)

@@ -188,6 +188,7 @@ bool registry_declare(Registry *reg, const AstOpDecl *decl, graft_diag *d)
  * name without an op's "nn." prefix counts as one), or NULL. */
 static const char *closest_op(const Registry *reg, const char *name, size_t limit)
 {
+    registry_load_deferred_of_target(reg);
     const char *best = NULL;
     size_t best_d = limit + 1;
     for (size_t i = 0; i < reg->ops.len; i++) {
@@ -215,6 +216,7 @@ const char *registry_suggest(const Registry *reg, const char *name)
 const char *registry_nearest(const Registry *reg, const char *name)
 {
     size_t limit = strlen(name);
+    registry_load_deferred_of_target(reg);
     for (size_t i = 0; i < reg->ops.len; i++)
         if (reg->ops.items[i]->onnx == reg->onnx && strlen(reg->ops.items[i]->name) > limit)
             limit = strlen(reg->ops.items[i]->name);

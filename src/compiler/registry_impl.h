@@ -13,7 +13,20 @@ struct Registry {
     bool onnx;            /* the rules are for ONNX ("opset onnx N"): only
                              ONNX ops are found (note [target IR] in registry.h) */
     int opset;            /* that N */
+    /* A table not declared yet (note [Relay's table when needed] in
+     * registry.c), NULL when none; its Source and where its errors go;
+     * deferred_onnx: its ops are ONNX's.  registry_tables.c declares it
+     * (graft-registry-gen links registry.c without the tables). */
+    const struct RegistryTable *deferred;
+    const Source *deferred_src;
+    graft_diag *deferred_d;
+    bool deferred_onnx;
+    void (*load_deferred)(Registry *reg);
 };
+
+/* Declares a deferred table of the target IR now, before a walk over the
+ * target's ops (note [Relay's table when needed] in registry.c). */
+void registry_load_deferred_of_target(const Registry *reg);
 
 /* Appends a checked op (its name interned) and indexes it. */
 void registry_insert(Registry *reg, OpInfo *op);

@@ -142,7 +142,25 @@ void registry_load_table(Registry *reg, const RegistryTable *table, const Source
     free(t);
 }
 
+/* registry_impl.h's load_deferred. */
+static void load_deferred_table(Registry *reg)
+{
+    const RegistryTable *table = reg->deferred;
+    reg->deferred = NULL; /* first: the load looks names up */
+    registry_load_table(reg, table, reg->deferred_src, reg->deferred_d);
+}
+
+void registry_defer_table(Registry *reg, const RegistryTable *table, const Source *src,
+                          graft_diag *d)
+{
+    reg->deferred = table;
+    reg->deferred_src = src;
+    reg->deferred_d = d;
+    reg->deferred_onnx = table->nops > 0 && table->ops[0].onnx;
+    reg->load_deferred = load_deferred_table;
+}
+
 Source *registry_table_source(const RegistryTable *table)
 {
-    return source_from_string(table->name, table->text, table->len);
+    return source_borrow(table->name, table->text, table->len); /* a static string */
 }

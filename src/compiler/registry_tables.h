@@ -94,7 +94,8 @@ typedef struct RegistryTable {
 extern const RegistryTable registry_builtin_table;
 extern const RegistryTable registry_onnx_table;
 
-/* The Source of table's text (the caller frees it, source_free). */
+/* The Source of table's text, borrowed, not copied (the caller frees
+ * it, source_free; note [lines indexed on first use] in diag.h). */
 Source *registry_table_source(const RegistryTable *table);
 /* Declares every op of table in reg, as registry_declare would the
  * declarations parsed from src, a Source of the table's text that must
@@ -103,5 +104,11 @@ Source *registry_table_source(const RegistryTable *table);
  * different declaration through d. */
 void registry_load_table(Registry *reg, const RegistryTable *table, const Source *src,
                          graft_diag *d);
+/* Declares table's ops (registry_load_table, with src and d) when a
+ * lookup first needs them, not now: note [Relay's table when needed] in
+ * registry.c.  Until then registry_count and registry_op see them only
+ * when they are of the target IR. */
+void registry_defer_table(Registry *reg, const RegistryTable *table, const Source *src,
+                          graft_diag *d);
 
 #endif

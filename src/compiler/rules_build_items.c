@@ -123,9 +123,9 @@ static AstItem *push_item(RulesParseCtx *ctx, ItemKind kind)
 /* Byte offset of a position in src. */
 static size_t offset_of(const Source *src, int line, int column)
 {
-    if (line < 1 || (size_t)line > src->nlines)
+    if (line < 1 || (size_t)line > source_line_count(src))
         return src->len;
-    size_t off = src->line_starts[line - 1] + (size_t)(column - 1);
+    size_t off = source_line_starts(src)[line - 1] + (size_t)(column - 1);
     return off > src->len ? src->len : off;
 }
 

@@ -123,16 +123,19 @@ static void annotate(RelayParser *ps, graft_node *n, RelayText annot)
 }
 
 /* The index of the line holding byte off: the line found last or the
- * next one (nodes come mostly in text order), else a binary search. */
-static size_t line_index(RelayParser *ps, size_t off)
+ * next one (nodes come mostly in text order), else a binary search.
+ * *start gets the line's first byte (the index read once a node). */
+static size_t line_index(RelayParser *ps, size_t off, size_t *start)
 {
-    const size_t *starts = ps->src->line_starts;
+    const size_t *starts = source_line_starts(ps->src);
     size_t nlines = ps->src->nlines, l = ps->line;
-    if (starts[l] <= off) {
-        if (l + 1 == nlines || off < starts[l + 1])
-            return l;
-        if (l + 2 == nlines || off < starts[l + 2])
-            return ps->line = l + 1;
+    if (starts[l] <= off && !(l + 1 < nlines && off >= starts[l + 1])) {
+        *start = starts[l];
+        return l;
+    }
+    if (starts[l] <= off && (l + 2 == nlines || off < starts[l + 2])) {
+        *start = starts[l + 1];
+        return ps->line = l + 1;
     }
     size_t lo = 0, hi = nlines;
     while (hi - lo > 1) {
@@ -142,14 +145,16 @@ static size_t line_index(RelayParser *ps, size_t off)
         else
             hi = mid;
     }
+    *start = starts[lo];
     return ps->line = lo;
 }
 
 graft_node *load_at(RelayParser *ps, graft_node *n, RelayText t)
 {
     if (n && !node_line(ps->g, n)) {
-        size_t l = line_index(ps, t.off);
-        graph_set_pos(ps->g, n, (int)l + 1, (int)(t.off - ps->src->line_starts[l]) + 1);
+        size_t start;
+        size_t l = line_index(ps, t.off, &start);
+        graph_set_pos(ps->g, n, (int)l + 1, (int)(t.off - start) + 1);
     }
     return n;
 }

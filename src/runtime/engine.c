@@ -167,7 +167,17 @@ uint32_t engine_new_stamp(graft_engine *e)
  * state; the check rides on the topological sweep.  e->order must hold
  * the n live nodes in topological order.  Rewrite passes relabel the
  * same way, and also the nodes they marked dirty: a user of a replaced
- * root may now read an old node (add(x, 0) => x). */
+ * root may now read an old node (add(x, 0) => x).
+ *
+ * note [new nodes labelled once]: a rewrite labels the nodes its action
+ * made as it makes them (adopt_new in rewrite_build.c: a later match of
+ * the same pass may read them), operands first, so a new node that has
+ * a state is treated as an old one: relabelled only when marked dirty
+ * (it read a root replaced since) or when an operand's state changed
+ * since (an old operand that was dirty then).  Only new nodes never
+ * labelled (a partition's) are labelled for being new.  Relabelling
+ * every new node again cost 118 instructions per op node on the
+ * workload's rewrite (bench/RESULTS.md, "Session 18: the fixed set-up"). */
 void engine_relabel_changed(graft_engine *e, uint32_t n, uint32_t *upto)
 {
     uint32_t count = graph_node_count(e->g);
@@ -176,7 +186,8 @@ void engine_relabel_changed(graft_engine *e, uint32_t n, uint32_t *upto)
     for (uint32_t i = 0; i < n; i++) {
         graft_node *x = e->order[i];
         uint32_t id = node_id(x);
-        bool need = id >= *upto || (id < e->dirty_cap && e->dirty[id]);
+        bool need = (id >= *upto && labels_state(e->labels, x) == STATE_NONE) ||
+                    (id < e->dirty_cap && e->dirty[id]);
         if (id < e->dirty_cap)
             e->dirty[id] = 0;
         /* with fn, if or let patterns a function's state reads its body
@@ -188,7 +199,7 @@ void engine_relabel_changed(graft_engine *e, uint32_t n, uint32_t *upto)
             continue;
         uint32_t old = labels_state(e->labels, x);
         uint32_t now = labels_node(e->labels, x);
-        changed[id] = id >= *upto || now != old;
+        changed[id] = now != old; /* old is STATE_NONE for a node never labelled */
         e->stats.labelled++;
     }
     free(changed);

@@ -131,7 +131,8 @@ static void put_conditions(Explainer *x, const graft_rule *rule, const graft_exp
 SrcRange explain_guard_range(Explainer *x, const graft_rule *rule)
 {
     const Source *src = explain_rule_source(x, rule);
-    for (int l = rule->line; src && l < rule->line + 20 && (size_t)l <= src->nlines; l++) {
+    for (int l = rule->line; src && l < rule->line + 20 && (size_t)l <= source_line_count(src);
+         l++) {
         size_t len;
         const char *line = source_line(src, l, &len);
         for (size_t i = 0; i + 5 <= len; i++)

@@ -164,12 +164,17 @@ static void set_forward(graft_engine *e, const graft_node *from, graft_node *to)
 
 /* Marks the users of root for relabelling before they read its
  * replacement, which may be an old node whose state did not change
- * (add(x, 0) => x).  Only these: the replacement's own users can be
- * many (every x of a chain of such rewrites). */
+ * (add(x, 0) => x), or a new one, labelled already (note [new nodes
+ * labelled once] in engine.c).  Only these: the replacement's own users
+ * can be many (every x of a chain of such rewrites).  A function whose
+ * body root is reads it too, through no use record. */
 static void mark_users(graft_engine *e, const graft_node *root)
 {
     for (const Use *u = node_first_use(root); u; u = use_next(u))
         engine_mark_dirty(e, node_id(use_user(u)));
+    const graft_node *fn = node_scope(root);
+    if (fn && node_kind(fn) == NODE_FUNC && node_body(fn) == root)
+        engine_mark_dirty(e, node_id(fn));
 }
 
 /* A slot of a node the action made that reads the matched root. */
