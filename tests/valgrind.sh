@@ -4,7 +4,7 @@
 # zero leaks.  Run from the build directory (make valgrind-check).
 # Prints one line per run, in the cases' order, and "valgrind: N passed, N
 # failed".  The cases run $(nproc) at a time (xargs -P): each writes only
-# files named by its number and name under tests/valgrind/ (two golden
+# files named by its number and name in $out (two golden
 # files of different cases may share a name), and its verdict is read back
 # from there once all have ended.
 set -u
