@@ -4,17 +4,31 @@
 #
 # For every rule file for Relay that graft check accepts (stdpatterns/,
 # tests/), the generated C must compile warning-free under -std=c11 -Wall
-# -Wextra -Wpedantic, and the standalone rewriter built by graft compile --exe must
-# print, for every model under tests/ (the real models of tests/corpus/
-# included), byte for byte the same model, the same --stats=counts table
-# and trace, and exit with the same status as graft run.  Each rule file
-# is compiled once and its program reused for every model.
+# -Wextra -Wpedantic, and the compiled rewriter must print, for every model
+# under tests/ (the real models of tests/corpus/ included), byte for byte
+# the same model, the same --stats=counts table and trace, and exit with
+# the same status as the interpreter.  Each rule file is compiled once.
+#
+# In-process (tests/emit/differential_main.c): one program per rule file,
+# its generated C linked with the driver, loads the rule file interpreted
+# (graft_rules_load) and runs graft_standalone_main, the main of every
+# compiled rewriter, on each model twice: with the interpreted table, then
+# with the compiled one; every (rule file, model) pair is compared so.
+# graft run (src/cli/cmd_run.c) differs from graft_standalone_main
+# (src/runtime/rewriter_main.c) only before the runner: it loads the rule
+# files itself and prints their warnings first, takes several rule files,
+# -I, -W options and --diagnostics-format, checks the model against the
+# op registry (--allow-unknown-ops here: compiled rewriters have none), and
+# names itself "graft run" in usage errors; both then call the same
+# runner_run with the same RunOptions.  So that this path stays compared
+# too, every 32nd pair (staggered from one rule file to the next, so that
+# every model meets several rule files) also runs graft run and the
+# compiled rewriter as two processes, as the whole test did before.
 #
 # With GRAFT_SLOW_TESTS=0 (the sanitizer run of tests/run_all.sh, where a
-# graft run costs ten times as much) each rule file meets every eighth
-# model, the eighths staggered from one rule file to the next so that
-# every model still meets several rule files; plain make check compares
-# every pair.
+# run costs ten times as much) each rule file meets every eighth model
+# in-process and every 64th through graft run, staggered alike; plain make
+# check compares every pair in-process.
 #
 # Environment: GRAFT, GRAFT_SRCDIR, GRAFT_BUILDDIR (set by make check), CC.
 . "${GRAFT_SRCDIR:?}/tests/emit/exe_env.sh"
@@ -26,14 +40,17 @@ cd "$GRAFT_SRCDIR" || exit 99
 fail=0
 nrules=0
 nruns=0
+ncli=0
 stride=1
-[ "${GRAFT_SLOW_TESTS:-1}" = 0 ] && stride=8
+cli_stride=32
+[ "${GRAFT_SLOW_TESTS:-1}" = 0 ] && stride=8 cli_stride=64
 
 # Rule files: those graft check accepts (warnings are fine).  A checker
 # that hangs on a broken file must not hang the test: timeout when there.
 rules=""
 to=""
-command -v timeout >/dev/null 2>&1 && to="timeout 20"
+to_all=""
+command -v timeout >/dev/null 2>&1 && to="timeout 20" to_all="timeout 3600"
 # Rule files for ONNX ("opset onnx N": onnx_ops.graft, a registry) are
 # left out: every model here is Relay, which such a file refuses, and
 # compiled rewriters read Relay models only (doc/onnx.md).
@@ -63,17 +80,17 @@ run_one() {
     echo $? >"$work/$tag.rc"
 }
 
-# The main of every program (tests/emit/standalone_main.c): the generated C without --exe is linked
-# with it (faster than graft compile --exe per file, which is tested on
-# tests/emit/small.graft below).
-$CC -std=c11 $GRAFT_CFLAGS -c "$GRAFT_SRCDIR/tests/emit/standalone_main.c" -o "$work/main.o" ||
-    exit 99
+# The driver (tests/emit/differential_main.c), linked with each rule
+# file's generated C; with --compiled first it is that rule file's
+# rewriter alone, standalone_main.c's program (the CLI comparison's side).
+$CC -std=c11 $GRAFT_CFLAGS -c "$GRAFT_SRCDIR/tests/emit/differential_main.c" \
+    -o "$work/main.o" || exit 99
 
 # Builds $work/prog from rule file $1; false after printing why.  A file
 # the checker accepts may still hold rules the matcher cannot run
 # (graft compile and graft run both reject them): status 2, not a failure.
 build() {
-    $to "$GRAFT" compile "$1" -o "$work/rules.c" 2>"$work/compile.err"
+    $to "$GRAFT" compile "$1" --name compiled_rules -o "$work/rules.c" 2>"$work/compile.err"
     case $? in
     0) ;;
     1) return 2 ;;
@@ -89,19 +106,18 @@ build() {
     fi
 }
 
-# Compares the program with graft run on every model.
-compare() {
-    r=$1
+# compare_cli RULES PROG MODEL...: graft run RULES against the program
+# PROG... on each model, as two processes.
+compare_cli() {
+    r=$1 prog=$2
+    shift 2
     # graft run prints the rule file's warnings first; the program cannot.
     $to "$GRAFT" check "$r" 2>"$work/warnings" >/dev/null
     skip=$(($(wc -c <"$work/warnings") + 1))
-    k=$nrules
-    for m in $models; do
-        k=$((k + 1))
-        [ $((k % stride)) -eq 0 ] || continue
-        nruns=$((nruns + 1))
+    for m; do
+        ncli=$((ncli + 1))
         run_one interp "$GRAFT" run --allow-unknown-ops "$r" "$m" --stats=counts --trace &
-        run_one comp "$work/prog" "$m" --stats=counts --trace
+        run_one comp $prog "$m" --stats=counts --trace
         wait
         mv "$work/interp.err" "$work/interp.all"
         tail -c +$skip "$work/interp.all" >"$work/interp.err"
@@ -114,6 +130,31 @@ compare() {
             fi
         done
     done
+}
+
+# compare RULES: the program in-process on this rule file's share of the
+# models, and through graft run on its sample.
+compare() {
+    r=$1
+    k=$nrules
+    mine=""
+    sample=""
+    for m in $models; do
+        k=$((k + 1))
+        [ $((k % stride)) -eq 0 ] && mine="$mine $m"
+        [ $((k % cli_stride)) -eq 0 ] && sample="$sample $m"
+    done
+    set -- $mine
+    nruns=$((nruns + $#))
+    # The driver stops itself on a hang (alarm); timeout is a second guard.
+    $to_all "$work/prog" "$r" "$work" "$@" -- --stats=counts --trace
+    status=$?
+    case $status in
+    0) ;;
+    1) fail=1 ;;
+    *) echo "FAIL: $r: the in-process comparison stopped (status $status)"; fail=1 ;;
+    esac
+    compare_cli "$r" "$work/prog --compiled" $sample
 }
 
 for r in $rules; do
@@ -132,14 +173,21 @@ for r in $rules; do
 done
 
 # graft compile --exe itself, on the golden rule file.
-if $to "$GRAFT" compile --exe tests/emit/small.graft -o "$work/prog" 2>"$work/compile.err"; then
-    compare tests/emit/small.graft
+if $to "$GRAFT" compile --exe tests/emit/small.graft -o "$work/exe" 2>"$work/compile.err"; then
+    k=$nrules
+    share=""
+    for m in $models; do # every model in plain make check
+        k=$((k + 1))
+        [ $((k % stride)) -eq 0 ] && share="$share $m"
+    done
+    compare_cli tests/emit/small.graft "$work/exe" $share
 else
     echo "FAIL: graft compile --exe tests/emit/small.graft:"
     cat "$work/compile.err"
     fail=1
 fi
 
-echo "differential: $nrules rule files x models, $nruns comparisons"
-[ "$nrules" -gt 0 ] && [ "$nruns" -gt 0 ] || { echo "FAIL: nothing compared"; exit 1; }
+echo "differential: $nrules rule files x $(echo $models | wc -w) models," \
+    "$nruns comparisons in-process, $ncli through graft run"
+[ "$nruns" -gt 0 ] && [ "$ncli" -gt 0 ] || { echo "FAIL: nothing compared"; exit 1; }
 exit $fail
