@@ -127,7 +127,27 @@ static Onnx__TypeProto *read_type(Cursor c, Arena *arena)
     return type->tensor_type ? type : NULL;
 }
 
-Onnx__ValueInfoProto *onnx_decode_common_value(const uint8_t *data, size_t len, Arena *arena)
+/* The TypeProto of the bytes at c: memo's, or read (and kept in memo,
+ * when there is one). */
+static Onnx__TypeProto *shared_type(Cursor c, Arena *arena, OnnxTypeMemo *memo)
+{
+    size_t len = (size_t)(c.end - c.p);
+    for (unsigned i = 0; memo && i < ONNX_TYPE_MEMO; i++)
+        if (memo->recent[i].type && memo->recent[i].len == len &&
+            memcmp(memo->recent[i].bytes, c.p, len) == 0)
+            return memo->recent[i].type;
+    Onnx__TypeProto *type = read_type(c, arena);
+    if (memo && type) {
+        memo->recent[memo->next].bytes = c.p;
+        memo->recent[memo->next].len = len;
+        memo->recent[memo->next].type = type;
+        memo->next = (memo->next + 1) % ONNX_TYPE_MEMO;
+    }
+    return type;
+}
+
+Onnx__ValueInfoProto *onnx_decode_common_value_memo(const uint8_t *data, size_t len,
+                                                    Arena *arena, OnnxTypeMemo *memo)
 {
     Cursor c = {data, data + len}, type;
     char *name = take_string(&c, 0x0a, arena); /* field 1 */
@@ -136,8 +156,13 @@ Onnx__ValueInfoProto *onnx_decode_common_value(const uint8_t *data, size_t len, 
     Onnx__ValueInfoProto *vi = arena_alloc(arena, sizeof *vi);
     onnx__value_info_proto__init(vi);
     vi->name = name;
-    vi->type = read_type(type, arena);
+    vi->type = shared_type(type, arena, memo);
     return vi->type ? vi : NULL;
+}
+
+Onnx__ValueInfoProto *onnx_decode_common_value(const uint8_t *data, size_t len, Arena *arena)
+{
+    return onnx_decode_common_value_memo(data, len, arena, NULL);
 }
 
 /* A NodeProto's fields, all of c, when of note [common node]'s form:
