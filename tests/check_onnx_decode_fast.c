@@ -246,6 +246,55 @@ START_TEST(test_decoded_in_graph)
 }
 END_TEST
 
+/* float[k] y, a ValueInfoProto of 15 bytes, into out. */
+static void rank1_value(uint8_t out[15], uint8_t k)
+{
+    const uint8_t bytes[15] = {0x0a, 0x01, 'y', 0x12, 0x0a, 0x0a, 0x08, 0x08,
+                               0x01, 0x12, 0x04, 0x0a, 0x02, 0x08, k};
+    memcpy(out, bytes, sizeof bytes);
+}
+
+/* note [shared value types]: a TypeProto of the bytes of one of the last
+ * four read is that one's struct; another is read anew, and so is one
+ * four others have pushed out; without a memo none is shared; in a graph,
+ * its two inputs of one type share it. */
+START_TEST(test_shared_types)
+{
+    Arena *arena = arena_new();
+    OnnxTypeMemo memo = {0};
+    uint8_t copy[sizeof seed_x], others[4][15];
+    memcpy(copy, seed_x, sizeof seed_x);
+    const Onnx__ValueInfoProto *a = onnx_decode_common_value_memo(seed_x, sizeof seed_x, arena,
+                                                                  &memo);
+    const Onnx__ValueInfoProto *b = onnx_decode_common_value_memo(copy, sizeof copy, arena, &memo);
+    ck_assert(a && b && a != b && a->type == b->type);
+    assert_as_protobuf_c(&b->base, seed_x, sizeof seed_x);
+    for (uint8_t k = 0; k < 4; k++) {
+        rank1_value(others[k], (uint8_t)(k + 1));
+        const Onnx__ValueInfoProto *o = onnx_decode_common_value_memo(others[k], 15, arena,
+                                                                      &memo);
+        ck_assert(o && o->type != a->type);
+        ck_assert_int_eq(o->type->tensor_type->shape->dim[0]->dim_value, k + 1);
+        assert_as_protobuf_c(&o->base, others[k], 15);
+    }
+    const Onnx__ValueInfoProto *c = onnx_decode_common_value_memo(seed_x, sizeof seed_x, arena,
+                                                                  &memo);
+    ck_assert(c && c->type != a->type);
+    assert_as_protobuf_c(&c->base, seed_x, sizeof seed_x);
+    const Onnx__ValueInfoProto *d = onnx_decode_common_value(seed_x, sizeof seed_x, arena);
+    const Onnx__ValueInfoProto *e = onnx_decode_common_value(seed_x, sizeof seed_x, arena);
+    ck_assert(d && e && d->type != e->type);
+    uint8_t bytes[96];
+    size_t len = seed_graph(bytes);
+    Onnx__GraphProto *g = arena_alloc(arena, sizeof *g);
+    ck_assert(onnx_decode(&onnx__graph_proto__descriptor, bytes, len, 6, arena, NULL,
+                          &g->base));
+    ck_assert_uint_eq(g->n_input, 2);
+    ck_assert_ptr_eq(g->input[0]->type, g->input[1]->type);
+    arena_free(arena);
+}
+END_TEST
+
 static Suite *decode_fast_suite(void)
 {
     Suite *s = suite_create("onnx_decode_fast");
@@ -256,6 +305,7 @@ static Suite *decode_fast_suite(void)
     tcase_add_test(tc, test_common_nodes);
     tcase_add_test(tc, test_other_nodes_left);
     tcase_add_test(tc, test_decoded_in_graph);
+    tcase_add_test(tc, test_shared_types);
     suite_add_tcase(s, tc);
     return s;
 }

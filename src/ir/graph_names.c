@@ -56,6 +56,12 @@ const char *graph_node_name(const graft_graph *g, const graft_node *n)
     return name_get(&g->node_names, n);
 }
 
+void graph_reserve_names(graft_graph *g, size_t strings, size_t values)
+{
+    interner_reserve(g->strings, strings);
+    keymap_reserve(&g->value_names, values);
+}
+
 void graph_set_value_name(graft_graph *g, const graft_node *n, const char *name)
 {
     name_put(g, &g->value_names, n, name);

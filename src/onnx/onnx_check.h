@@ -17,7 +17,9 @@
  *
  * Subgraphs (If's branches, Loop's and Scan's bodies) are checked the
  * same way, seeing the names of the graphs around them; the nodes of
- * model-local functions are checked for their opsets only.
+ * model-local functions are checked for their opsets only.  A binary
+ * model loaded to be worked on is checked as it is imported, with the
+ * same messages (note [check in the import] in onnx_import.c).
  */
 #ifndef GRAFT_ONNX_CHECK_H
 #define GRAFT_ONNX_CHECK_H

@@ -37,6 +37,7 @@ typedef struct Decoder {
     uint64_t max_depth;    /* messages nest at most this deep, the root one */
     uint64_t depth;        /* of the message being decoded, the root's 1 */
     bool bad;              /* a fault found (note [checked as decoded]) */
+    OnnxTypeMemo types;    /* note [shared value types] in onnx_decode_fast.h */
 } Decoder;
 
 /* A varint the checks found whole; bits past 64 are dropped, as
@@ -255,7 +256,8 @@ static ProtobufCMessage *common_message(Decoder *dc, const ProtobufCMessageDescr
         Onnx__NodeProto *node = onnx_decode_common_node(f->body, f->len, dc->arena);
         m = node ? &node->base : NULL;
     } else if (sub == &onnx__value_info_proto__descriptor && dc->depth + 4 < dc->max_depth) {
-        Onnx__ValueInfoProto *vi = onnx_decode_common_value(f->body, f->len, dc->arena);
+        Onnx__ValueInfoProto *vi = onnx_decode_common_value_memo(f->body, f->len, dc->arena,
+                                                                 &dc->types);
         m = vi ? &vi->base : NULL;
     }
     if (m)

@@ -127,7 +127,27 @@ static Onnx__TypeProto *read_type(Cursor c, Arena *arena)
     return type->tensor_type ? type : NULL;
 }
 
-Onnx__ValueInfoProto *onnx_decode_common_value(const uint8_t *data, size_t len, Arena *arena)
+/* The TypeProto of the bytes at c: memo's, or read (and kept in memo,
+ * when there is one). */
+static Onnx__TypeProto *shared_type(Cursor c, Arena *arena, OnnxTypeMemo *memo)
+{
+    size_t len = (size_t)(c.end - c.p);
+    for (unsigned i = 0; memo && i < ONNX_TYPE_MEMO; i++)
+        if (memo->recent[i].type && memo->recent[i].len == len &&
+            memcmp(memo->recent[i].bytes, c.p, len) == 0)
+            return memo->recent[i].type;
+    Onnx__TypeProto *type = read_type(c, arena);
+    if (memo && type) {
+        memo->recent[memo->next].bytes = c.p;
+        memo->recent[memo->next].len = len;
+        memo->recent[memo->next].type = type;
+        memo->next = (memo->next + 1) % ONNX_TYPE_MEMO;
+    }
+    return type;
+}
+
+Onnx__ValueInfoProto *onnx_decode_common_value_memo(const uint8_t *data, size_t len,
+                                                    Arena *arena, OnnxTypeMemo *memo)
 {
     Cursor c = {data, data + len}, type;
     char *name = take_string(&c, 0x0a, arena); /* field 1 */
@@ -136,15 +156,30 @@ Onnx__ValueInfoProto *onnx_decode_common_value(const uint8_t *data, size_t len, 
     Onnx__ValueInfoProto *vi = arena_alloc(arena, sizeof *vi);
     onnx__value_info_proto__init(vi);
     vi->name = name;
-    vi->type = read_type(type, arena);
+    vi->type = shared_type(type, arena, memo);
     return vi->type ? vi : NULL;
 }
 
+Onnx__ValueInfoProto *onnx_decode_common_value(const uint8_t *data, size_t len, Arena *arena)
+{
+    return onnx_decode_common_value_memo(data, len, arena, NULL);
+}
+
+/* The strings of a NodeProto as scan_node found them: their field
+ * numbers and bytes, for the second pass (a node of more than FEW_FIELDS
+ * fields is read twice instead). */
+enum { FEW_FIELDS = 16 };
+typedef struct NodeFields {
+    size_t counts[2]; /* its inputs and outputs */
+    size_t n;         /* the fields in field[], or more than FEW_FIELDS */
+    uint8_t number[FEW_FIELDS];
+    Cursor field[FEW_FIELDS];
+} NodeFields;
+
 /* A NodeProto's fields, all of c, when of note [common node]'s form:
  * strings, keys in field-number order (input 1 and output 2 repeated),
- * no NUL; counts[0] and counts[1] its inputs and outputs.  False when
- * not. */
-static bool scan_node(Cursor c, size_t counts[2])
+ * no NUL; into *nf.  False when not. */
+static bool scan_node(Cursor c, NodeFields *nf)
 {
     unsigned last = 0;
     Cursor s;
@@ -158,7 +193,12 @@ static bool scan_node(Cursor c, size_t counts[2])
         if (!take_len(&c, key, &s) || memchr(s.p, 0, (size_t)(s.end - s.p)))
             return false;
         if (number <= 2)
-            counts[number - 1]++;
+            nf->counts[number - 1]++;
+        if (nf->n < FEW_FIELDS) {
+            nf->number[nf->n] = (uint8_t)number;
+            nf->field[nf->n] = s;
+        }
+        nf->n++;
         last = number;
     }
     return true;
@@ -184,23 +224,33 @@ static char **node_slot(Onnx__NodeProto *node, unsigned number)
     }
 }
 
+static char *copy_string(Cursor s, Arena *arena)
+{
+    return arena_strndup(arena, (const char *)s.p, (size_t)(s.end - s.p));
+}
+
 Onnx__NodeProto *onnx_decode_common_node(const uint8_t *data, size_t len, Arena *arena)
 {
     Cursor c = {data, data + len}, s;
-    size_t counts[2] = {0, 0};
-    if (!scan_node(c, counts))
+    NodeFields nf; /* (its arrays written before they are read) */
+    nf.counts[0] = nf.counts[1] = nf.n = 0;
+    if (!scan_node(c, &nf))
         return NULL;
     Onnx__NodeProto *node = arena_alloc(arena, sizeof *node);
     onnx__node_proto__init(node);
-    if (counts[0])
-        node->input = arena_array(arena, counts[0], sizeof *node->input);
-    if (counts[1])
-        node->output = arena_array(arena, counts[1], sizeof *node->output);
+    if (nf.counts[0])
+        node->input = arena_array(arena, nf.counts[0], sizeof *node->input);
+    if (nf.counts[1])
+        node->output = arena_array(arena, nf.counts[1], sizeof *node->output);
+    if (nf.n <= FEW_FIELDS) { /* the fields as scan_node found them */
+        for (size_t i = 0; i < nf.n; i++)
+            *node_slot(node, nf.number[i]) = copy_string(nf.field[i], arena);
+        return node;
+    }
     while (c.p < c.end) {
         uint8_t key = *c.p;
         take_len(&c, key, &s); /* (whole: scan_node saw it) */
-        *node_slot(node, key >> 3) = arena_strndup(arena, (const char *)s.p,
-                                                   (size_t)(s.end - s.p));
+        *node_slot(node, key >> 3) = copy_string(s, arena);
     }
     return node;
 }

@@ -38,6 +38,29 @@
  * caller checks that the depth limit allows them. */
 Onnx__ValueInfoProto *onnx_decode_common_value(const uint8_t *data, size_t len, Arena *arena);
 
+/* note [shared value types]: a model's ValueInfoProtos mostly share a few
+ * types (the seed's workload: two among 60,000), and reading one's
+ * TypeProto, four messages, was most of its 960 instructions.  So a
+ * TypeProto whose bytes are those of one of the last few read is that
+ * one: the ValueInfoProtos share its struct, as they share its value.
+ * Decoded messages are never changed (an export makes new ones), and the
+ * arena frees them all at once, so a shared one is freed once too; a
+ * TypeProto has no span (onnx_span_kept), which would be its bytes. */
+enum { ONNX_TYPE_MEMO = 4 };
+typedef struct OnnxTypeMemo {
+    struct {
+        const uint8_t *bytes; /* a TypeProto's, read before */
+        size_t len;
+        Onnx__TypeProto *type; /* read from them */
+    } recent[ONNX_TYPE_MEMO];
+    unsigned next; /* the entry the next new one replaces */
+} OnnxTypeMemo;
+
+/* onnx_decode_common_value, its TypeProto taken from memo when the bytes
+ * are those of one there, else read and kept there. */
+Onnx__ValueInfoProto *onnx_decode_common_value_memo(const uint8_t *data, size_t len,
+                                                    Arena *arena, OnnxTypeMemo *memo);
+
 /* note [common node]: after the graph's inputs, a model's next most
  * numerous messages are its NodeProtos (the seed's workload: 12,000 of
  * the 76,000), on the general path some 1,500 instructions each.  One of
@@ -45,7 +68,9 @@ Onnx__ValueInfoProto *onnx_decode_common_value(const uint8_t *data, size_t len, 
  * keys in field-number order, one byte each, lengths shortest and inside
  * it, no NUL in a string, is read straight into its struct, in two passes
  * (the first checks it and counts the inputs and outputs, so that each
- * array is allocated at its size, as the general path allocates it).  A
+ * array is allocated at its size, as the general path allocates it; it
+ * keeps where the strings are, up to 16 of them, so that the second does
+ * not read the keys and lengths again: 124 instructions a node).  A
  * node with an attribute, or of any other form, is left to the general
  * path, as in note [common value info]. */
 

@@ -37,8 +37,10 @@ static const char *text_kind(const Source *src)
     return onnx_text_looks_like(src->text, n) ? "an ONNX model in text form" : NULL;
 }
 
+/* The binary model at path; checked (note [graph check]) unless the caller
+ * makes the checks itself. */
 static Onnx__ModelProto *read_binary(const char *path, const graft_limits *limits,
-                                     graft_diag *d)
+                                     bool checked, graft_diag *d)
 {
     Source *src = source_read_binary(path, d);
     if (!src)
@@ -48,7 +50,9 @@ static Onnx__ModelProto *read_binary(const char *path, const graft_limits *limit
     if (is)
         diag_byte_error(d, src->name, 0, "this is %s, not %s", is, onnx_text ?
                         "a binary ONNX model (name it *.onnxtxt)" : "an ONNX model");
-    Onnx__ModelProto *model = is ? NULL : onnx_model_read_taking(src, limits, d);
+    Onnx__ModelProto *model = is        ? NULL
+                              : checked ? onnx_model_read_taking(src, limits, d)
+                                        : onnx_model_read_unchecked(src, limits, d);
     source_free(src); /* the model holds the file's bytes now, not a copy */
     return model;
 }
@@ -75,7 +79,7 @@ static Onnx__ModelProto *read_text(const char *path, const graft_limits *limits,
 Onnx__ModelProto *onnx_file_read(const char *path, const graft_limits *limits, graft_diag *d)
 {
     return input_onnx_is_text(path) ? read_text(path, limits, d) :
-                                      read_binary(path, limits, d);
+                                      read_binary(path, limits, true, d);
 }
 
 /* Whether the model declares a function of that domain and name (a
@@ -156,8 +160,14 @@ OnnxModel *onnx_file_load(const char *path, const graft_limits *limits,
                          "for ONNX starts with 'opset onnx N'", path);
         return NULL;
     }
-    Onnx__ModelProto *proto = onnx_file_read(path, limits, d); /* binary or text */
-    OnnxModel *m = proto ? onnx_import(proto, path, d) : NULL;
+    OnnxModel *m;
+    if (input_onnx_is_text(path)) {
+        Onnx__ModelProto *proto = read_text(path, limits, d);
+        m = proto ? onnx_import(proto, path, d) : NULL;
+    } else { /* checked as imported: note [check in the import] in onnx_import.c */
+        Onnx__ModelProto *proto = read_binary(path, limits, false, d);
+        m = proto ? onnx_import_checking(proto, path, d) : NULL;
+    }
     if (m && rs && !allow_unknown_ops && check_ops(m, rs, d) > 0) {
         onnx_graph_free(m);
         return NULL;

@@ -83,6 +83,10 @@ typedef struct OnnxModel {
  * (a node whose type relation finds a contradiction is named: "node
  * 'conv1' (Conv): ...").  Free with onnx_graph_free. */
 OnnxModel *onnx_import(Onnx__ModelProto *proto, const char *name, graft_diag *d);
+/* The same for a model read without the checks of note [graph check]
+ * (onnx_model_read_unchecked), which it makes: note [check in the import]
+ * in onnx_import.c. */
+OnnxModel *onnx_import_checking(Onnx__ModelProto *proto, const char *name, graft_diag *d);
 void onnx_graph_free(OnnxModel *m);
 
 /* n's type by ONNX's shape inference (a GraphTypeFn, note [IR type

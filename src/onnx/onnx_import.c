@@ -8,6 +8,7 @@
 
 #include "dim_symbol.h"
 #include "dtype.h"
+#include "onnx_check.h"
 #include "onnx_model.h"
 #include "onnx_subgraph.h"
 
@@ -16,10 +17,39 @@ typedef struct Importer {
     graft_graph *g;
     KeyMap values;  /* interned value name -> the node that makes it */
     KeyMap types;   /* hash of a value's dtype and dims -> its type: note [import types] */
+    const Onnx__TypeProto *last_proto; /* the TypeProto value_type read last, */
+    const graft_type *last_type;       /* and its type: note [shared value types] */
+    const char *ops[16]; /* op names interned lately: note [import's op names] */
     VEC(uint32_t) calls; /* per NodeProto of the graph: its call's id */
     graft_diag *d;
     bool ok;
+    bool quiet; /* the first try of onnx_import_checking: note [check in the import] */
 } Importer;
+
+/* In a quiet import, something onnx_model_check may refuse, or an error
+ * this import would report: it stops, and the model is checked and
+ * imported again, to report what it finds as it would have; true then. */
+static bool unsure(Importer *im)
+{
+    if (im->quiet)
+        im->ok = false;
+    return im->quiet;
+}
+
+/* note [import's op names]: a model calls a few ops many times, and each
+ * NodeProto holds its own copy of the op's name, which interning hashed
+ * and looked up anew (190 instructions a node); a small cache of the
+ * names interned lately (note [one cache slot]), by a hash of the bytes,
+ * answers most for a third of that. */
+static const char *op_name(Importer *im, const char *op)
+{
+    if (!op)
+        return NULL;
+    const char **slot = &im->ops[cache_slot(hash_bytes(op, strlen(op), 0), 4)];
+    if (!*slot || strcmp(*slot, op) != 0)
+        *slot = graph_intern(im->g, op);
+    return *slot;
+}
 
 static graft_node *value_of(const Importer *im, const char *name)
 {
@@ -33,7 +63,10 @@ static graft_node *value_of(const Importer *im, const char *name)
 static void set_value(Importer *im, const char *name, graft_node *n)
 {
     const char *key = graph_intern(im->g, name);
-    keymap_put_ptr(&im->values, key, n);
+    int64_t *slot = keymap_put(&im->values, keymap_ptr_key(key), 0);
+    if (*slot && key && key[0]) /* made twice (an empty name makes nothing) */
+        unsure(im);
+    *slot = (int64_t)(intptr_t)n;
     graph_set_value_name(im->g, n, key);
 }
 
@@ -94,9 +127,9 @@ static int64_t value_dim(Importer *im, const Onnx__TensorShapeProto__Dimension *
     return DIM_ANY;
 }
 
-/* A ValueInfoProto's tensor type; NULL for another type or an unknown
+/* The tensor type of TypeProto tp; NULL for another type or an unknown
  * element type. */
-static const graft_type *value_type(Importer *im, const Onnx__TypeProto *tp)
+static const graft_type *proto_type(Importer *im, const Onnx__TypeProto *tp)
 {
     if (!tp || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !tp->tensor_type ||
         !tp->tensor_type->shape)
@@ -112,6 +145,19 @@ static const graft_type *value_type(Importer *im, const Onnx__TypeProto *tp)
     const graft_type *t = shared_type(im, dtype, dims, (int)shape->n_dim);
     if (dims != small)
         free(dims);
+    return t;
+}
+
+/* A ValueInfoProto's tensor type (proto_type).  The values of one
+ * TypeProto (note [shared value types] in onnx_decode_fast.h: most of a
+ * model's inputs, one after another) take one type, read once. */
+static const graft_type *value_type(Importer *im, const Onnx__TypeProto *tp)
+{
+    if (tp && tp == im->last_proto)
+        return im->last_type;
+    const graft_type *t = proto_type(im, tp);
+    im->last_proto = tp;
+    im->last_type = t;
     return t;
 }
 
@@ -161,7 +207,8 @@ static const void *tensor_bytes(Importer *im, const Onnx__TensorProto *t,
         have = want;
     }
     if (bytes && have != want) {
-        diag_file_error(im->d, im->m->name, "tensor '%s': raw_data has %zu bytes; its type %s "
+        if (!unsure(im))
+            diag_file_error(im->d, im->m->name, "tensor '%s': raw_data has %zu bytes; its type %s "
                         "needs %zu", t->name ? t->name : "", have, type->text, want);
         *bad = true;
         return NULL;
@@ -181,7 +228,10 @@ static void import_leaves(Importer *im, const Onnx__GraphProto *gp)
     }
     for (size_t i = 0; i < gp->n_initializer && im->ok; i++) {
         const Onnx__TensorProto *t = gp->initializer[i];
-        if (value_of(im, t->name))
+        const graft_node *old = value_of(im, t->name);
+        if (old && node_kind(old) != NODE_VAR)
+            unsure(im); /* made twice */
+        if (old)
             continue; /* an input's default value */
         const graft_type *type = tensor_type(im->g, t);
         size_t nbytes = 0;
@@ -318,8 +368,8 @@ static int node_operands(Importer *im, const Onnx__NodeProto *np, graft_node **a
             if (!im->m->absent)
                 im->m->absent = graph_add_tuple(im->g, NULL, 0);
             args[i] = im->m->absent;
-        } else
-            args[i] = value_of(im, np->input[i]); /* onnx_check saw it made */
+        } else if (!(args[i] = value_of(im, np->input[i])) && unsure(im))
+            return (int)i; /* not made before np: onnx_model_check says how */
     }
     return (int)n;
 }
@@ -408,6 +458,8 @@ static int outer_operands(Importer *im, const Onnx__NodeProto *np, const char *c
 {
     for (size_t k = 0; k < nouter; k++) {
         args[k] = value_of(im, outer[k]); /* onnx_check saw it made before np */
+        if (!args[k] && unsure(im))
+            return (int)k;
         if (!args[k]) { /* (a model the check did not see: never, but no crash) */
             diag_file_error(im->d, im->m->name, "node '%s' (%s): a subgraph reads '%s', "
                             "which no value before it makes", np->name ? np->name : "",
@@ -419,8 +471,24 @@ static int outer_operands(Importer *im, const Onnx__NodeProto *np, const char *c
     return (int)nouter;
 }
 
+/* Whether onnx_model_check passes np without looking further than its
+ * reads: an op of the default domain, no subgraph. */
+static bool plain_node(const Onnx__NodeProto *np)
+{
+    if (np->domain && np->domain[0])
+        return false;
+    for (size_t i = 0; i < np->n_attribute; i++)
+        if (np->attribute[i]->g || np->attribute[i]->n_graphs)
+            return false;
+    return true;
+}
+
 static void import_node(Importer *im, Onnx__NodeProto *np)
 {
+    if (im->quiet && !plain_node(np)) {
+        unsure(im);
+        return;
+    }
     if (import_constant(im, np))
         return;
     const char **outer;
@@ -430,11 +498,16 @@ static void import_node(Importer *im, Onnx__NodeProto *np)
     int nargs = node_operands(im, np, args);
     nargs += outer_operands(im, np, outer, nouter, args + nargs);
     free(outer);
+    if (!im->ok && im->quiet) {
+        if (args != few)
+            free(args);
+        return;
+    }
     graft_attr *attrs = arena_array(graph_arena(im->g), np->n_attribute + 1, sizeof *attrs);
     for (size_t i = 0; i < np->n_attribute; i++)
         attrs[i] = (graft_attr){graph_intern(im->g, np->attribute[i]->name),
                                 attr_value(im, np->attribute[i])};
-    graft_node *call = graph_add_call(im->g, np->op_type, args, nargs, attrs,
+    graft_node *call = graph_add_call(im->g, op_name(im, np->op_type), args, nargs, attrs,
                                       (int)np->n_attribute);
     if (args != few)
         free(args);
@@ -473,9 +546,16 @@ static void import_outputs(Importer *im, const Onnx__GraphProto *gp)
     VEC(graft_node *) outs = {0};
     uint8_t *listed = xcalloc(graph_node_count(im->g) + 1, 1);
     for (size_t i = 0; i < gp->n_output; i++) {
-        graft_node *n = value_of(im, gp->output[i]->name); /* onnx_check saw it made */
-        vec_push(&outs, n);
-        listed[node_id(n)] = 1;
+        const char *name = gp->output[i]->name;
+        graft_node *made = name && name[0] ? value_of(im, name) : NULL;
+        if (!made && unsure(im)) {
+            vec_free(&outs);
+            free(listed);
+            return;
+        }
+        vec_push(&outs, made); /* onnx_check saw it made */
+        if (made)
+            listed[node_id(made)] = 1;
     }
     for (uint32_t id = 0; id < graph_node_count(im->g); id++) {
         graft_node *n = graph_node(im->g, id);
@@ -509,6 +589,8 @@ static void infer_types(Importer *im)
                     ? tuple->fields[node_index(n)]
                     : NULL;
         }
+        if (why.len && unsure(im))
+            break;
         if (why.len) {
             const char *label = onnx_node_label(im->m, n);
             diag_file_error(im->d, im->m->name, "node '%s' (%s): %s", label ? label : "?",
@@ -530,7 +612,27 @@ static void record_origins(Importer *im, const Onnx__GraphProto *gp)
         m->origin[im->calls.items[k]] = gp->node[k];
 }
 
-OnnxModel *onnx_import(Onnx__ModelProto *proto, const char *name, graft_diag *d)
+/* The tables sized once from the model's counts, not grown from small
+ * (bench/RESULTS.md, "Session 18: reading ONNX": growing them cost 300
+ * instructions per op node): a node per graph input, initializer and
+ * NodeProto, an element per result of a NodeProto of several, and a name
+ * for each value; the interned strings are those names and a few ops'. */
+static void reserve_tables(Importer *im, const Onnx__GraphProto *gp)
+{
+    size_t outputs = 0, elements = 0;
+    for (size_t i = 0; i < gp->n_node; i++) {
+        outputs += gp->node[i]->n_output;
+        elements += gp->node[i]->n_output > 1 ? gp->node[i]->n_output : 0;
+    }
+    size_t leaves = gp->n_input + gp->n_initializer + gp->n_sparse_initializer;
+    graph_reserve_names(im->g, leaves + outputs + 64, leaves + outputs); /* first: */
+    graph_reserve(im->g, leaves + gp->n_node + elements + 2); /* its names fit then */
+    keymap_reserve(&im->values, leaves + outputs);
+}
+
+/* proto as a graph; NULL on failure (proto still the caller's). */
+static OnnxModel *import_model(Onnx__ModelProto *proto, const char *name, graft_diag *d,
+                               bool quiet)
 {
     OnnxModel *m = xcalloc(1, sizeof *m);
     m->proto = proto;
@@ -539,16 +641,16 @@ OnnxModel *onnx_import(Onnx__ModelProto *proto, const char *name, graft_diag *d)
     graph_set_ir(m->g, IR_ONNX);
     graph_set_type_fn(m->g, onnx_type_of);
     Onnx__GraphProto *gp = proto->graph;
-    graph_reserve(m->g, gp->n_node * 2 + gp->n_initializer + gp->n_input + 1);
+    Importer im = {.m = m, .g = m->g, .d = d, .ok = true, .quiet = quiet};
+    reserve_tables(&im, gp);
     if (gp->name)
         graph_set_name(m->g, gp->name);
-    Importer im = {.m = m, .g = m->g, .d = d, .ok = true};
-    keymap_reserve(&im.values, gp->n_input + gp->n_initializer + gp->n_node);
     import_leaves(&im, gp);
     for (size_t i = 0; i < gp->n_node && im.ok; i++)
         import_node(&im, gp->node[i]);
-    if (im.ok) {
+    if (im.ok)
         import_outputs(&im, gp);
+    if (im.ok) {
         record_origins(&im, gp);
         import_value_info(&im, gp);
         infer_types(&im);
@@ -557,10 +659,57 @@ OnnxModel *onnx_import(Onnx__ModelProto *proto, const char *name, graft_diag *d)
     keymap_free(&im.types);
     vec_free(&im.calls);
     if (!im.ok) {
+        m->proto = NULL; /* the caller's */
         onnx_graph_free(m);
         return NULL;
     }
     return m;
+}
+
+OnnxModel *onnx_import(Onnx__ModelProto *proto, const char *name, graft_diag *d)
+{
+    OnnxModel *m = import_model(proto, name, d, false);
+    if (!m)
+        onnx_model_free(proto);
+    return m;
+}
+
+/* Whether onnx_model_check passes model's opsets and lists without looking
+ * at them one by one: no function, no sparse initializer, the default
+ * domain imported (then each node's domain is its to check: plain_node). */
+static bool plain_model(const Onnx__ModelProto *model)
+{
+    if (model->n_functions || model->graph->n_sparse_initializer)
+        return false;
+    for (size_t i = 0; i < model->n_opset_import; i++) {
+        const char *domain = model->opset_import[i]->domain;
+        if (!domain || !domain[0] || strcmp(domain, "ai.onnx") == 0)
+            return true;
+    }
+    return false;
+}
+
+/* note [check in the import]: onnx_model_check hashed every name of the
+ * graph once more than the import does, in a table of its own (850
+ * instructions an op node of bench/onnx_e2e.sh's 13,000).  So a binary
+ * model read to be rewritten is imported first without it, quietly: the
+ * import finds made the values a node reads (made before it, or
+ * value_of would find none), a value made twice (set_value), a graph
+ * output made; a node of another domain, with a subgraph, or a model with
+ * functions or sparse initializers, it leaves to the check.  On any of
+ * these, and on an error of its own, the quiet import stops, and the
+ * model is checked and imported as onnx_import does: what is reported,
+ * and when, is the same. */
+OnnxModel *onnx_import_checking(Onnx__ModelProto *proto, const char *name, graft_diag *d)
+{
+    OnnxModel *m = plain_model(proto) ? import_model(proto, name, d, true) : NULL;
+    if (m)
+        return m;
+    if (!onnx_model_check(proto, name, d)) {
+        onnx_model_free(proto);
+        return NULL;
+    }
+    return onnx_import(proto, name, d);
 }
 
 void onnx_graph_free(OnnxModel *m)

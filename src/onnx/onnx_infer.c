@@ -17,15 +17,18 @@ static const InferDef *const tables[] = {onnx_infer_elem_ops, onnx_infer_shape_o
 
 /* note [inference cache]: the op's inference is looked up for every call
  * node, at load and after each rewrite, among 125 names; a small cache
- * keyed by the address of the op's name (interned by its graph) saves the
- * scan (bench/onnx_e2e.sh: 2,700 instructions a node before).  It is per
- * thread, and an entry is used only when its name equals op, since another
- * graph may intern another name at the same address.  The address is
- * hashed before its slot is taken: a graph interns a model's op names a
- * fixed stride apart, and cache_slot of the bare addresses put the seed's
- * Sub and Sqrt in one slot, Add and Div in another (0x30 apart: 16,000
- * scans of 24,000 lookups, 780 instructions an op node on
- * bench/onnx_e2e.sh). */
+ * (note [one cache slot]) saves the scan (bench/onnx_e2e.sh: 2,700
+ * instructions a node before).  It is per thread, and an entry is used
+ * only when its name equals op.  Its slot is the hash of the name's
+ * bytes, not of its address: slots of addresses put the seed's Sub and
+ * Sqrt in one, Add and Div in another (0x30 apart: 16,000 scans of
+ * 24,000 lookups, 780 instructions an op node on bench/onnx_e2e.sh), and
+ * hashed addresses left it to their luck (a graph's tables sized
+ * otherwise put two of the seed's ops in one slot again, 330 instructions
+ * an op node); which names share a slot is the same in every run, and no
+ * two of the common ops' do (Add, Sub, Mul, Div, Sqrt, Relu, Conv, Gemm,
+ * MatMul, Reshape, Transpose, Concat, Gather, Cast, Shape, Softmax,
+ * Unsqueeze, Constant, BatchNormalization). */
 enum { INFER_CACHE_BITS = 8 };
 static _Thread_local const InferDef *infer_cache[1 << INFER_CACHE_BITS];
 static _Thread_local bool infer_cache_symbols[1 << INFER_CACHE_BITS];
@@ -78,8 +81,7 @@ static InferFn find_infer(const char *op, bool *symbols)
 {
     if (!op)
         return NULL;
-    uintptr_t at = (uintptr_t)op;
-    size_t k = cache_slot(hash_bytes(&at, sizeof at, 0), INFER_CACHE_BITS);
+    size_t k = cache_slot(hash_bytes(op, strlen(op), 0), INFER_CACHE_BITS);
     const InferDef **slot = &infer_cache[k];
     if (!*slot || strcmp((*slot)->name, op) != 0) {
         const InferDef *d = scan_tables(op, &infer_cache_symbols[k]);

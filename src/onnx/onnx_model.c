@@ -65,8 +65,9 @@ static void report_fault(const uint8_t *bytes, size_t len, uint64_t depth, const
                         "check passes");
 }
 
-Onnx__ModelProto *onnx_model_adopt(uint8_t *bytes, size_t len, const char *name,
-                                   const graft_limits *limits, graft_diag *d)
+/* bytes (taken) decoded, a model with a graph; NULL after reporting. */
+static Onnx__ModelProto *adopt_unchecked(uint8_t *bytes, size_t len, const char *name,
+                                         const graft_limits *limits, graft_diag *d)
 {
     uint64_t depth = limit_or_default(limits)->onnx_depth;
     Onnx__ModelProto *model = decode_into_arena(bytes, len, depth);
@@ -81,7 +82,14 @@ Onnx__ModelProto *onnx_model_adopt(uint8_t *bytes, size_t len, const char *name,
         onnx_model_free(model);
         return NULL;
     }
-    if (!onnx_model_check(model, name, d)) {
+    return model;
+}
+
+Onnx__ModelProto *onnx_model_adopt(uint8_t *bytes, size_t len, const char *name,
+                                   const graft_limits *limits, graft_diag *d)
+{
+    Onnx__ModelProto *model = adopt_unchecked(bytes, len, name, limits, d);
+    if (model && !onnx_model_check(model, name, d)) {
         onnx_model_free(model);
         return NULL;
     }
@@ -109,6 +117,14 @@ Onnx__ModelProto *onnx_model_read_taking(Source *src, const graft_limits *limits
     uint8_t *bytes = (uint8_t *)src->text;
     src->text = NULL; /* the model's now */
     return onnx_model_adopt(bytes, src->len, src->name, limits, d);
+}
+
+Onnx__ModelProto *onnx_model_read_unchecked(Source *src, const graft_limits *limits,
+                                            graft_diag *d)
+{
+    uint8_t *bytes = (uint8_t *)src->text;
+    src->text = NULL; /* the model's now */
+    return adopt_unchecked(bytes, src->len, src->name, limits, d);
 }
 
 bool onnx_model_write(const Onnx__ModelProto *model, FILE *out)

@@ -52,6 +52,12 @@ Onnx__ModelProto *onnx_model_read(const Source *src, const graft_limits *limits,
 Onnx__ModelProto *onnx_model_read_taking(Source *src, const graft_limits *limits,
                                          graft_diag *d);
 
+/* The same without the graph's checks (note [graph check] in
+ * onnx_check.h), for onnx_import_checking, which makes them
+ * (note [check in the import] in onnx_import.c). */
+Onnx__ModelProto *onnx_model_read_unchecked(Source *src, const graft_limits *limits,
+                                            graft_diag *d);
+
 /* The same on bytes, which it copies; name is the file's name for
  * messages. */
 Onnx__ModelProto *onnx_model_unpack(const uint8_t *data, size_t len, const char *name,

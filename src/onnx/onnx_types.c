@@ -42,7 +42,9 @@ static double *const_values(const graft_node *a, int64_t *count)
     const graft_type *t = NULL;
     size_t nbytes = 0;
     const uint8_t *p = const_data(a, &t, &nbytes);
-    DType dt = p && t && t->kind == TYPE_TENSOR ? dtype_from_name(t->dtype) : DTYPE_UNDEFINED;
+    if (!p)
+        return NULL; /* most operands: no constant */
+    DType dt = t && t->kind == TYPE_TENSOR ? dtype_from_name(t->dtype) : DTYPE_UNDEFINED;
     size_t size = dtype_size(dt);
     size_t max = dtype_is_float(dt) ? MAX_FLOAT_VALUES : MAX_CONST_VALUES;
     if (!size || nbytes % size != 0 || nbytes / size > max)

@@ -115,6 +115,27 @@ CASES = {
     "subgraph_undefined": model(graph([node(["x"], ["y"], "If", "if", ld(5, (
         ld(1, "then_branch") +
         ld(6, graph([node(["x", "zz"], ["y"], "Add", "add")], name="then")) + v(20, 5))))])),
+    # the faults the import finds itself when it makes the checks (note
+    # [check in the import] in src/onnx/onnx_import.c): two graph inputs
+    # of one name
+    "duplicate_input": model(graph([node(["x"], ["y"], "Relu", "r")],
+                                   inputs=(("x", (2, 3)), ("x", (2, 3))))),
+    # two initializers of one name
+    "duplicate_initializer": model(graph([node(["x"], ["y"], "Relu", "r")]) +
+                                   ld(5, v(1, 3) + v(2, 1) + ld(8, "w") + ld(9, b"\0" * 12)) +
+                                   ld(5, v(1, 3) + v(2, 1) + ld(8, "w") + ld(9, b"\0" * 12))),
+    # a node makes the graph input's value
+    "shadowed_input": model(graph([node(["x"], ["x"], "Relu", "r"),
+                                   node(["x"], ["y"], "Relu", "r2")])),
+    # a node reads its own output
+    "own_output": model(graph([node(["x", "y"], ["y"], "Add", "add")])),
+    # a graph output without a name
+    "unnamed_output": model(graph([node(["x"], [""], "Relu", "r")], outputs=(("", (2, 3)),))),
+    # a graph fault and an initializer whose raw_data its shape contradicts
+    # (which only the import sees): the graph's is reported, and only it
+    "graph_and_tensor_faults": model(graph([node(["x"], ["y"], "Relu", "r1"),
+                                            node(["x"], ["y"], "Sigmoid", "s1")]) +
+                                     ld(5, v(1, 3) + v(2, 1) + ld(8, "w") + ld(9, b"\0" * 5))),
     # a Relay model named .onnx
     "relay_text": b"#[version = \"0.0.5\"]\ndef @main(%x) {\n  nn.relu(%x)\n}\n",
 }
