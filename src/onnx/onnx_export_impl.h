@@ -46,6 +46,8 @@ typedef struct Exporter {
     KeyMap function_names; /* an interned base name -> functions named from it */
     Onnx__OperatorSetIdProto composite_import; /* their domain's opset import */
     VEC(OnnxOpDecl) need;  /* the opsets made nodes need (onnx_export_opset.c) */
+    KeyMap introduced;     /* an op made (interned) -> the opset that
+                              introduced it, or 0 (onnx_export_opset.c) */
     bool ok;
 } Exporter;
 
