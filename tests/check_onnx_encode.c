@@ -182,7 +182,9 @@ START_TEST(test_every_field_kind)
 END_TEST
 
 /* A function with every field of FunctionProto and NodeProto, empty
- * strings, a node's attribute and unknown fields in both. */
+ * strings, a node's attributes (one the packing writes through graft's
+ * encoder, two tensor attributes it writes itself) and unknown fields in
+ * both. */
 START_TEST(test_function_every_field)
 {
     ProtobufCMessageUnknownField unknown[2] = {
@@ -196,7 +198,17 @@ START_TEST(test_function_every_field)
     a.f = 0.5f;
     a.has_type = 1;
     a.type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT;
-    Onnx__AttributeProto *attrs[] = {&a};
+    uint8_t raw[] = {0, 0, 128, 63};
+    Onnx__TensorProto t = ONNX__TENSOR_PROTO__INIT;
+    fill_tensor(&t, raw, sizeof raw);
+    Onnx__AttributeProto value = ONNX__ATTRIBUTE_PROTO__INIT; /* a Constant's */
+    value.name = "value";
+    value.t = &t;
+    value.has_type = 1;
+    value.type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR;
+    Onnx__AttributeProto bare = ONNX__ATTRIBUTE_PROTO__INIT; /* no name, no type */
+    bare.t = &t;
+    Onnx__AttributeProto *attrs[] = {&a, &value, &bare};
     char *in[] = {"x", "", "z"}, *out[] = {"y"}, *fattrs[] = {"alpha", ""};
     Onnx__NodeProto n = ONNX__NODE_PROTO__INIT;
     n.n_input = 3;
@@ -206,7 +218,7 @@ START_TEST(test_function_every_field)
     n.name = "";
     n.op_type = "LeakyRelu";
     n.domain = "ai.onnx";
-    n.n_attribute = 1;
+    n.n_attribute = 3;
     n.attribute = attrs;
     n.doc_string = "a node";
     n.base.n_unknown_fields = 1;
