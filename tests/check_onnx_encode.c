@@ -3,7 +3,10 @@
  * model of tests/onnx/ and of the fuzz corpus, and on a message built to
  * hold every kind of field onnx.proto has, with values whose encodings
  * differ in length (negative int32s take ten bytes), fields larger than
- * the stream's buffer and unknown fields. */
+ * the stream's buffer and unknown fields.  So does the export's packing
+ * of a partition's function (note [functions packed by hand] in
+ * src/onnx/onnx_export_pack.c): on each model's graph made a function,
+ * on each function a model has, and on one built with every field. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +15,7 @@
 #include "diag.h"
 #include "check_files.h"
 #include "onnx_encode.h"
+#include "onnx_export_impl.h"
 #include "onnx_model.h"
 
 /* Asserts that both of graft's encodings of msg (to a stream and to
@@ -37,6 +41,57 @@ static void assert_encodes_as_protobuf_c(const ProtobufCMessage *msg)
     free(want);
 }
 
+enum { ROOM = 40 }; /* asked of export_pack_function before the bytes */
+
+/* Asserts that export_pack_function writes protobuf-c's pack of f after
+ * ROOM bytes, again from the opset imports' encodings it kept. */
+static void assert_packs_as_protobuf_c(const Onnx__FunctionProto *f)
+{
+    size_t want_len = onnx__function_proto__get_packed_size(f);
+    uint8_t *want = malloc(want_len + 1);
+    ck_assert_uint_eq(onnx__function_proto__pack(f, want), want_len);
+    KeyMap imports = {0};
+    for (int round = 0; round < 2; round++) {
+        size_t len = 0;
+        uint8_t *got = export_pack_function(&imports, f, ROOM, &len);
+        ck_assert_uint_eq(len, want_len);
+        ck_assert(memcmp(got + ROOM, want, len) == 0);
+        free(got);
+    }
+    ck_assert_uint_eq(imports.len, f->n_opset_import);
+    for (size_t i = 0; i < imports.cap; i++)
+        free((void *)(intptr_t)imports.slots[i].value);
+    keymap_free(&imports);
+    free(want);
+}
+
+/* m's graph as a function (its nodes, its inputs' and outputs' names, the
+ * model's opset imports), and each function m has, packed. */
+static void compare_functions(const Onnx__ModelProto *m)
+{
+    const Onnx__GraphProto *gp = m->graph;
+    Onnx__FunctionProto f = ONNX__FUNCTION_PROTO__INIT;
+    f.name = gp->name;
+    f.doc_string = gp->doc_string;
+    f.n_input = gp->n_input;
+    f.input = calloc(gp->n_input + 1, sizeof *f.input);
+    for (size_t i = 0; i < gp->n_input; i++)
+        f.input[i] = gp->input[i]->name;
+    f.n_output = gp->n_output;
+    f.output = calloc(gp->n_output + 1, sizeof *f.output);
+    for (size_t i = 0; i < gp->n_output; i++)
+        f.output[i] = gp->output[i]->name;
+    f.n_node = gp->n_node;
+    f.node = gp->node;
+    f.n_opset_import = m->n_opset_import;
+    f.opset_import = m->opset_import;
+    assert_packs_as_protobuf_c(&f);
+    free(f.input);
+    free(f.output);
+    for (size_t i = 0; i < m->n_functions; i++)
+        assert_packs_as_protobuf_c(m->functions[i]);
+}
+
 /* Compares the encodings of a model that reads; whether it did (the
  * corpus's bad inputs are for the reader). */
 static bool compare_model(const char *name, uint8_t *bytes, size_t len, void *ctx)
@@ -50,6 +105,7 @@ static bool compare_model(const char *name, uint8_t *bytes, size_t len, void *ct
     if (!m)
         return false;
     assert_encodes_as_protobuf_c(&m->base);
+    compare_functions(m);
     onnx_model_free(m);
     return true;
 }
@@ -125,6 +181,76 @@ START_TEST(test_every_field_kind)
 }
 END_TEST
 
+/* A function with every field of FunctionProto and NodeProto, empty
+ * strings, a node's attributes (one the packing writes through graft's
+ * encoder, two tensor attributes it writes itself) and unknown fields in
+ * both. */
+START_TEST(test_function_every_field)
+{
+    ProtobufCMessageUnknownField unknown[2] = {
+        {.tag = 99, .wire_type = PROTOBUF_C_WIRE_TYPE_VARINT, .len = 1, .data = (uint8_t *)"\x05"},
+        {.tag = 1u << 28, .wire_type = PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED, .len = 3,
+         .data = (uint8_t *)"\x02hi"},
+    };
+    Onnx__AttributeProto a = ONNX__ATTRIBUTE_PROTO__INIT;
+    a.name = "alpha";
+    a.has_f = 1;
+    a.f = 0.5f;
+    a.has_type = 1;
+    a.type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT;
+    uint8_t raw[] = {0, 0, 128, 63};
+    Onnx__TensorProto t = ONNX__TENSOR_PROTO__INIT;
+    fill_tensor(&t, raw, sizeof raw);
+    Onnx__AttributeProto value = ONNX__ATTRIBUTE_PROTO__INIT; /* a Constant's */
+    value.name = "value";
+    value.t = &t;
+    value.has_type = 1;
+    value.type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR;
+    Onnx__AttributeProto bare = ONNX__ATTRIBUTE_PROTO__INIT; /* no name, no type */
+    bare.t = &t;
+    Onnx__AttributeProto *attrs[] = {&a, &value, &bare};
+    char *in[] = {"x", "", "z"}, *out[] = {"y"}, *fattrs[] = {"alpha", ""};
+    Onnx__NodeProto n = ONNX__NODE_PROTO__INIT;
+    n.n_input = 3;
+    n.input = in;
+    n.n_output = 1;
+    n.output = out;
+    n.name = "";
+    n.op_type = "LeakyRelu";
+    n.domain = "ai.onnx";
+    n.n_attribute = 3;
+    n.attribute = attrs;
+    n.doc_string = "a node";
+    n.base.n_unknown_fields = 1;
+    n.base.unknown_fields = unknown;
+    Onnx__NodeProto *nodes[] = {&n, &n};
+    Onnx__OperatorSetIdProto import = ONNX__OPERATOR_SET_ID_PROTO__INIT;
+    import.domain = "";
+    import.has_version = 1;
+    import.version = 300; /* two bytes */
+    Onnx__OperatorSetIdProto *imports[] = {&import};
+    Onnx__FunctionProto f = ONNX__FUNCTION_PROTO__INIT;
+    f.name = "graft.f_1";
+    f.n_input = 3;
+    f.input = in;
+    f.n_output = 1;
+    f.output = out;
+    f.n_attribute = 2;
+    f.attribute = fattrs;
+    f.n_node = 2;
+    f.node = nodes;
+    f.doc_string = "";
+    f.n_opset_import = 1;
+    f.opset_import = imports;
+    f.domain = "graft.composite";
+    f.base.n_unknown_fields = 2;
+    f.base.unknown_fields = unknown;
+    assert_packs_as_protobuf_c(&f);
+    f.name = NULL; /* as the export packs it, for its comparison */
+    assert_packs_as_protobuf_c(&f);
+}
+END_TEST
+
 /* A oneof writes the member its case names, and only that one. */
 START_TEST(test_oneof_members)
 {
@@ -179,6 +305,7 @@ static Suite *encode_suite(void)
     tcase_add_test(tc, test_corpus_models);
     tcase_add_test(tc, test_every_field_kind);
     tcase_add_test(tc, test_oneof_members);
+    tcase_add_test(tc, test_function_every_field);
     tcase_add_test(tc, test_write_fails);
     suite_add_tcase(s, tc);
     return s;

@@ -53,16 +53,10 @@ void *export_alloc(Exporter *ex, size_t size)
     return arena_alloc(ex->arena, size);
 }
 
-/* name, interned, is one the export made. */
-static void take(Exporter *ex, const char *name)
+/* Whether the model names a node or value key (interned), or the export
+ * made it. */
+static bool taken(const Exporter *ex, const char *key)
 {
-    keymap_put_ptr(&ex->taken, graph_intern(ex->g, name), name);
-}
-
-/* Whether the model names a node or value name, or the export made it. */
-static bool taken(Exporter *ex, const char *name)
-{
-    const char *key = graph_intern(ex->g, name);
     return keymap_get_ptr(&ex->taken, key) || keymap_get_ptr(&ex->m->values, key) ||
            keymap_get_ptr(&ex->m->node_names, key);
 }
@@ -88,12 +82,13 @@ const char *export_fresh_name(Exporter *ex, const char *stem)
     strbuf_puts(sb, stem);
     strbuf_putc(sb, '_');
     size_t prefix = sb->len;
-    do {
+    const char *name;
+    do { /* each candidate interned once: it is the key of all three maps */
         sb->len = prefix;
         export_put_number(sb, ex->fresh++);
-    } while (taken(ex, sb->data));
-    const char *name = graph_intern_n(ex->g, sb->data, sb->len);
-    take(ex, name);
+        name = graph_intern_n(ex->g, sb->data, sb->len);
+    } while (taken(ex, name));
+    keymap_put_ptr(&ex->taken, name, name);
     return name;
 }
 
@@ -183,25 +178,56 @@ static bool unnamed(const Exporter *ex, const graft_node *n)
            !graph_value_name(ex->g, n) && !(kind == NODE_CALL && node_noutputs(n) > 1);
 }
 
+/* The names live nodes make, gathered when an operand first needs them
+ * (note [names made lazily]). */
+typedef struct MadeNames {
+    KeyMap names;
+    bool gathered;
+} MadeNames;
+
+/* note [names made lazily]: only a value a rewrite made, read by a call
+ * of the model, asks which names live nodes make; most calls read none,
+ * and a model whose calls all went (issue 28's batch norms, each made
+ * one node) asks nothing, so the map is filled when first asked and each
+ * input's name interned only for such a value (filling it for every
+ * export was 120 instructions an op node, bench/onnx_e2e.sh). */
+static KeyMap *made_names_of(Exporter *ex, MadeNames *made)
+{
+    if (made->gathered)
+        return &made->names;
+    made->gathered = true;
+    keymap_reserve(&made->names, graph_node_count(ex->g));
+    for (uint32_t id = 0; id < graph_node_count(ex->g); id++) {
+        const char *name = ex->live[id] ? graph_value_name(ex->g, graph_node(ex->g, id)) : NULL;
+        if (name)
+            keymap_put_ptr(&made->names, name, name);
+    }
+    return &made->names;
+}
+
 /* Operand a read as old by a call of the model takes that name, when a
  * rewrite made it and no live node makes old now. */
-static void inherit(Exporter *ex, KeyMap *made, const graft_node *a, const char *old)
+static void inherit(Exporter *ex, MadeNames *made, const graft_node *a, const char *old)
 {
-    if (old[0] && unnamed(ex, a) && !keymap_get_ptr(made, old)) {
+    if (!old[0] || !unnamed(ex, a))
+        return;
+    old = graph_intern(ex->g, old);
+    KeyMap *names = made_names_of(ex, made);
+    if (!keymap_get_ptr(names, old)) {
         ex->value[node_id(a)] = old;
-        keymap_put_ptr(made, old, old);
+        keymap_put_ptr(names, old, old);
     }
 }
 
 /* The values call n (of the model, np) reads: its inputs, then those its
  * subgraphs read (note [outer reads] in onnx_subgraph.h), under their old
  * names. */
-static void inherit_operands(Exporter *ex, KeyMap *made, const graft_node *n,
+static void inherit_operands(Exporter *ex, MadeNames *made, const graft_node *n,
                              const Onnx__NodeProto *np)
 {
     size_t nin = export_own_inputs(ex, n);
     for (size_t i = 0; i < nin && i < (size_t)node_nargs(n); i++)
-        inherit(ex, made, node_arg(n, (int)i), graph_intern(ex->g, np->input[i]));
+        inherit(ex, made, node_arg(n, (int)i), np->input[i]);
     const char **outer;
     size_t nouter = onnx_outer_reads(ex->g, np, &outer);
     for (size_t k = 0; k < nouter && nin + k < (size_t)node_nargs(n); k++)
@@ -215,20 +241,14 @@ static void inherit_operands(Exporter *ex, KeyMap *made, const graft_node *n,
  * NodeProto; a subgraph's read stays as it was). */
 static void inherit_names(Exporter *ex)
 {
-    KeyMap made = {0}; /* the names live nodes make */
-    keymap_reserve(&made, graph_node_count(ex->g));
-    for (uint32_t id = 0; id < graph_node_count(ex->g); id++) {
-        const char *name = ex->live[id] ? graph_value_name(ex->g, graph_node(ex->g, id)) : NULL;
-        if (name)
-            keymap_put_ptr(&made, name, name);
-    }
+    MadeNames made = {0}; /* the names live nodes make */
     for (uint32_t id = 0; id < ex->m->norigin; id++) {
         const Onnx__NodeProto *np = ex->m->origin[id];
         const graft_node *n = graph_node(ex->g, id);
         if (np && ex->live[id] && !node_scope(n))
             inherit_operands(ex, &made, n, np);
     }
-    keymap_free(&made);
+    keymap_free(&made.names);
 }
 
 /* A call a rewrite made that makes graph output k is named after it. */
@@ -333,29 +353,52 @@ static void made_names(Exporter *ex, KeyMap *made)
             keymap_put_ptr(made, graph_intern(ex->g, ex->nodes.items[i]->output[k]), gp);
 }
 
+/* note [initializers read]: whether an initializer is still read is asked
+ * of a map of the initializers' names, marked by walking the variables
+ * and live tensor constants, not of a map of every such value's name: a
+ * model has far fewer initializers than inputs and values (issue 28's
+ * model, 50,000 inputs and one initializer: filling a map of 50,000 names
+ * was 270 instructions an op node, bench/onnx_e2e.sh).  The names
+ * export_value_name gives those values are interned already (a
+ * variable's or constant's own, a value name's, a fresh one), so they
+ * are keys as they are. */
+static void mark_read(Exporter *ex, KeyMap *read)
+{
+    for (uint32_t id = 0; id < graph_node_count(ex->g); id++) {
+        const graft_node *n = graph_node(ex->g, id);
+        bool tensor = node_kind(n) == NODE_CONST && !node_const_is_scalar(n);
+        if (node_kind(n) != NODE_VAR && !(ex->live[id] && tensor && !node_scope(n)))
+            continue;
+        int64_t *mark = keymap_get(read, keymap_ptr_key(export_value_name(ex, n)));
+        if (mark)
+            *mark = 1;
+    }
+}
+
 /* The initializers still read (note [kept values] keeps those nothing
  * read to begin with), in their order, before the new ones. */
 static void keep_initializers(Exporter *ex)
 {
     const Onnx__GraphProto *gp = ex->m->proto->graph;
-    KeyMap read = {0};
-    keymap_reserve(&read, (size_t)graph_nparams(ex->g) + gp->n_initializer);
-    for (uint32_t id = 0; id < graph_node_count(ex->g); id++) {
-        const graft_node *n = graph_node(ex->g, id);
-        bool tensor = node_kind(n) == NODE_CONST && !node_const_is_scalar(n);
-        if (node_kind(n) == NODE_VAR || (ex->live[id] && tensor && !node_scope(n)))
-            keymap_put_ptr(&read, graph_intern(ex->g, export_value_name(ex, n)), n);
+    KeyMap read = {0}; /* an initializer's interned name -> 1 once read */
+    const char **names = xcalloc(gp->n_initializer + 1, sizeof *names);
+    for (size_t i = 0; i < gp->n_initializer; i++) {
+        names[i] = graph_intern(ex->g, gp->initializer[i]->name);
+        keymap_put(&read, keymap_ptr_key(names[i]), 0);
     }
+    if (gp->n_initializer) /* note [initializers read] */
+        mark_read(ex, &read);
     Onnx__TensorProto **made = ex->inits.items; /* the scalars made */
     size_t nmade = ex->inits.len;
     ex->inits.items = NULL;
     ex->inits.len = ex->inits.cap = 0;
     for (size_t i = 0; i < gp->n_initializer; i++)
-        if (keymap_get_ptr(&read, graph_intern(ex->g, gp->initializer[i]->name)))
+        if (*keymap_get(&read, keymap_ptr_key(names[i])))
             vec_push(&ex->inits, gp->initializer[i]);
     for (size_t i = 0; i < nmade; i++)
         vec_push(&ex->inits, made[i]);
     free(made);
+    free(names);
     keymap_free(&read);
 }
 
@@ -383,6 +426,7 @@ static void exporter_free(Exporter *ex)
     vec_free(&ex->need);
     keymap_free(&ex->taken);
     keymap_free(&ex->scalars);
+    keymap_free(&ex->introduced);
     strbuf_free(&ex->scratch);
     export_functions_free(ex);
     free(ex->value);

@@ -39,7 +39,7 @@ typedef struct FnBuild {
 /* "t<k>", written by hand: a function body's every value is named so, and
  * a printf of each was a third of exporting a partition (bench/onnx_e2e.sh,
  * 1,100 instructions a name). */
-static const char *temp_name(graft_graph *g, unsigned k)
+static const char *make_temp_name(graft_graph *g, unsigned k)
 {
     char digits[16], name[17];
     size_t n = 0;
@@ -52,6 +52,18 @@ static const char *temp_name(graft_graph *g, unsigned k)
     return graph_intern_n(g, name, n + 1);
 }
 
+/* "t<k>", interned once an export: every function made names its values
+ * from t0 on (interning each again was 120 instructions an op node of
+ * issue 28's partitions, bench/onnx_e2e.sh). */
+static const char *temp_name(Exporter *ex, unsigned k)
+{
+    while (ex->temps.len <= k) {
+        const char *name = make_temp_name(ex->g, (unsigned)ex->temps.len);
+        vec_push(&ex->temps, name);
+    }
+    return ex->temps.items[k];
+}
+
 static const char *local_name(FnBuild *fb, const graft_node *n)
 {
     if (node_kind(n) == NODE_VAR)
@@ -61,7 +73,7 @@ static const char *local_name(FnBuild *fb, const graft_node *n)
     int64_t *slot = keymap_get(&fb->local, (uint64_t)node_id(n) + 1);
     if (slot)
         return (const char *)(intptr_t)*slot;
-    const char *name = temp_name(fb->ex->g, fb->next++);
+    const char *name = temp_name(fb->ex, fb->next++);
     *keymap_put(&fb->local, (uint64_t)node_id(n) + 1, 0) = (int64_t)(intptr_t)name;
     return name;
 }
@@ -249,7 +261,7 @@ static Onnx__FunctionProto *function_proto(FnBuild *fb, const graft_node *fn)
     return f;
 }
 
-/* note [functions packed once]: a function made is packed by protobuf-c
+/* note [functions packed once]: a function made is packed as protobuf-c packs it
  * once, its name left out, for the comparison (note [one function per
  * body]); a new one's bytes then get its name field in front and are
  * written as they are (onnx_encode_file_made), not encoded again.  The
@@ -258,23 +270,23 @@ static Onnx__FunctionProto *function_proto(FnBuild *fb, const graft_node *fn)
  * onnx_encode.h; tests/check_onnx_encode.c compares the two), so the
  * bytes are the ones the encoder would make (tests/onnx_graph.sh reads
  * partitioned models and writes them back byte for byte).
- * The bytes are packed with room before them for the name's key and
+ * The bytes are packed (note [functions packed by hand] in
+ * onnx_export_pack.c) with room before them for the name's key and
  * length and the longest name numbered_name can make of the base name. */
 enum { NAME_FIELD_ROOM = 32 }; /* the key, a varint length, "_" and the
                                   digits of an int64 */
 
 /* f packed with its name left out, in a block with room for the name. */
-static PackedFunction packed(Onnx__FunctionProto *f)
+static PackedFunction packed(Exporter *ex, Onnx__FunctionProto *f)
 {
     PackedFunction p;
     size_t room = sizeof(OnnxSpan) + strlen(f->name) + NAME_FIELD_ROOM;
     char *name = f->name;
     f->name = NULL;
-    p.len = onnx__function_proto__get_packed_size(f);
-    unsigned char *block = xmalloc(room + p.len + 1);
+    /* note [functions packed by hand] */
+    uint8_t *block = export_pack_function(&ex->import_bytes, f, room, &p.len);
     p.written = (OnnxSpan *)block;
     p.body = block + room;
-    onnx__function_proto__pack(f, p.body);
     f->name = name;
     return p;
 }
@@ -350,7 +362,7 @@ static char *numbered_name(Exporter *ex, const char *base)
 /* f, or an equal function made before (f freed). */
 static Onnx__FunctionProto *unique_function(Exporter *ex, Onnx__FunctionProto *f)
 {
-    PackedFunction mine = packed(f);
+    PackedFunction mine = packed(ex, f);
     uint64_t hash = hash_bytes(mine.body, mine.len, 0) | 1; /* keys are nonzero */
     long same = equal_function(ex, &mine, hash);
     if (same >= 0) {
@@ -451,4 +463,9 @@ void export_functions_free(Exporter *ex)
     keymap_free(&ex->function_by_bytes);
     keymap_free(&ex->function_spans);
     keymap_free(&ex->function_names);
+    for (size_t i = 0; i < ex->import_bytes.cap; i++)
+        if (ex->import_bytes.slots[i].key)
+            free((void *)(intptr_t)ex->import_bytes.slots[i].value);
+    keymap_free(&ex->import_bytes);
+    vec_free(&ex->temps);
 }

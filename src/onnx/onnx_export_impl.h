@@ -44,8 +44,13 @@ typedef struct Exporter {
     KeyMap function_of;    /* a NODE_FUNC -> its FunctionProto */
     KeyMap function_by_bytes; /* hash of a function's bytes -> its index + 1 */
     KeyMap function_names; /* an interned base name -> functions named from it */
+    KeyMap import_bytes;   /* an opset import the functions hold -> its
+                              encoding (export_pack_function) */
+    VEC(const char *) temps; /* "t<k>" at k, interned (onnx_export_fn.c) */
     Onnx__OperatorSetIdProto composite_import; /* their domain's opset import */
     VEC(OnnxOpDecl) need;  /* the opsets made nodes need (onnx_export_opset.c) */
+    KeyMap introduced;     /* an op made (interned) -> the opset that
+                              introduced it, or 0 (onnx_export_opset.c) */
     bool ok;
 } Exporter;
 
@@ -87,6 +92,13 @@ Onnx__TensorProto *export_scalar_tensor(Exporter *ex, const graft_node *n, const
 /* Emits call n of a function (a partition) and the function
  * (onnx_export_fn.c, note [onnx partitions]). */
 void export_function_call(Exporter *ex, const graft_node *n);
+/* f's encoding, protobuf-c's pack of it (note [functions packed by hand]
+ * in onnx_export_pack.c), *len bytes after room bytes left free at the
+ * start of the malloc'd block returned; imports keeps the encodings of
+ * the opset imports f holds (an OnnxSpan each, malloc'd with its bytes),
+ * which the caller frees. */
+uint8_t *export_pack_function(KeyMap *imports, const Onnx__FunctionProto *f, size_t room,
+                              size_t *len);
 /* Adds what the functions made need to the model written: the functions,
  * the opset import of their domain, IR version 8 (local functions). */
 void export_functions_finish(Exporter *ex, Onnx__ModelProto *model);

@@ -55,6 +55,21 @@ static const struct {
     {"STFT", 17},
 };
 
+/* The opset of 14 to 17 that introduced op (interned), or 0: looked up
+ * in introduced once an op, as comparing each made node's op with every
+ * entry was a tenth of exporting issue 28's rewritten batch norms
+ * (bench/onnx_e2e.sh, 730 instructions a node). */
+static int introduced_since(Exporter *ex, const char *op)
+{
+    int64_t *since = keymap_put(&ex->introduced, keymap_ptr_key(op), -1);
+    for (size_t i = 0; *since < 0 && i < ARRAY_LEN(introduced); i++)
+        if (strcmp(introduced[i].op, op) == 0)
+            *since = introduced[i].since;
+    if (*since < 0)
+        *since = 0;
+    return (int)*since;
+}
+
 /* note [private ops]: a staged fusion (onnxscript's attention fusions,
  * stdpatterns/onnx/) is two rules: the first makes an op of its own that
  * only the second reads, as onnxscript's SDPA op (domain
@@ -81,9 +96,9 @@ const char *export_made_domain(Exporter *ex, const graft_node *n)
     refuse_private(ex, n, decl);
     if (decl && decl->domain)
         need(ex, decl->domain, decl->since);
-    for (size_t i = 0; decl && !decl->domain && i < ARRAY_LEN(introduced); i++)
-        if (strcmp(introduced[i].op, node_op(n)) == 0)
-            need(ex, "", introduced[i].since);
+    int since = decl && !decl->domain ? introduced_since(ex, node_op(n)) : 0;
+    if (since)
+        need(ex, "", since);
     return domain || !decl ? domain : decl->domain;
 }
 

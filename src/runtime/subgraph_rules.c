@@ -17,7 +17,9 @@ typedef struct SubRules {
     OnnxModel *top;  /* the model: its opset imports; its graph's arena
                         holds the subgraphs written back */
     KeyMap taken;    /* every name of the model's graphs, and each given
-                        (interned in top's graph) */
+                        (interned in top's graph); gathered when the
+                        first is written back (note [names taken lazily]) */
+    bool gathered;   /* taken holds the model's names */
     Stats *stats;    /* what the rules did inside, added up, or NULL */
     SubgraphVisitor vis;
 } SubRules;
@@ -138,6 +140,20 @@ static void rename_new(SubRules *sr, const Onnx__GraphProto *orig, Onnx__GraphPr
     keymap_free(&map);
 }
 
+/* note [names taken lazily]: the names of every graph of the model are
+ * gathered when the first subgraph is written back, not before the walk:
+ * a model without subgraphs, or whose subgraphs nothing rewrote, needs
+ * none, and gathering them was a twentieth of rewriting issue 28's model
+ * (bench/onnx_e2e.sh, ~700 instructions an op node).  Nothing is written
+ * back before the first, so the names gathered then are the model's as it
+ * was read, as when they were gathered first. */
+static void gather_taken(SubRules *sr)
+{
+    if (!sr->gathered)
+        take_graph(sr, sr->top->proto->graph);
+    sr->gathered = true;
+}
+
 /* protobuf-c's allocations from an arena, freed with it. */
 static void *arena_pb_alloc(void *arena, size_t size)
 {
@@ -157,6 +173,7 @@ static void arena_pb_free(void *arena, void *p)
 static Onnx__GraphProto *written_back(SubRules *sr, OnnxModel *m, const Onnx__GraphProto *orig,
                                       size_t nouter)
 {
+    gather_taken(sr);
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
@@ -204,7 +221,6 @@ bool subgraph_rules_run(const graft_rule_set *rs, OnnxModel *m, const EngineOpti
 {
     SubRules sr = {.rs = rs, .opts = opts, .d = d, .top = m, .stats = stats};
     sr.vis = (SubgraphVisitor){.leave = rewrite_view, .ctx = &sr};
-    take_graph(&sr, m->proto->graph);
     bool ok = subgraph_walk(m, rs, opts->model, &sr.vis, d);
     keymap_free(&sr.taken);
     return ok;
