@@ -99,6 +99,11 @@ void export_function_call(Exporter *ex, const graft_node *n);
  * which the caller frees. */
 uint8_t *export_pack_function(KeyMap *imports, const Onnx__FunctionProto *f, size_t room,
                               size_t *len);
+/* Whether this build's onnx.proto has the fields export_pack_function
+ * writes by hand, no more; when not, it calls the generic one, protobuf-c's
+ * pack (the same block and room). */
+bool export_pack_fields_known(void);
+uint8_t *export_pack_function_generic(const Onnx__FunctionProto *f, size_t room, size_t *len);
 /* Adds what the functions made need to the model written: the functions,
  * the opset import of their domain, IR version 8 (local functions). */
 void export_functions_finish(Exporter *ex, Onnx__ModelProto *model);
