@@ -454,5 +454,6 @@ void emit_c_source(const RuleFile *rf, const Lowered *lw, const EmitOptions *opt
     vec_free(&E.obj_names);
     vec_free(&E.body);
     strtable_free(&E.taken);
+    strtable_free(&E.suffixes);
     strtable_free(&E.defs);
 }

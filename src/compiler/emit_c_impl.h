@@ -53,6 +53,7 @@ typedef struct Emitter {
     KeyMap objects;           /* object pointer -> 1 + index in obj_names */
     VEC(char *) obj_names;    /* names of the objects written */
     StrTable taken;           /* every file-scope name, to keep them distinct */
+    StrTable suffixes;        /* a name asked of emit_unique -> the k it tries next */
     StrTable defs;            /* "TYPE = INIT" -> the name it was written under */
     VEC(BodyLine) body;       /* lines of the function being written */
     bool in_body;             /* emit_line collects into body */

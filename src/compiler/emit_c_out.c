@@ -148,14 +148,29 @@ void strtable_free(StrTable *t)
 
 /* ---- names ---- */
 
+/* want itself (k 1), else the first of want_2, want_3, ... not taken.
+ * The search for want starts where its last one ended (E->suffixes): no
+ * name is ever given back, so every k below that is still taken, and
+ * the n-th name of one base no longer tries the n - 1 before it (a deep
+ * guard's thousands of temporaries made graft compile quadratic: 8 s for
+ * 4,000 levels, tests/emit/deep_guard.sh). */
 const char *emit_unique(Emitter *E, const char *want)
 {
+    const char *next = strtable_get(&E->suffixes, want);
     StrBuf sb = {0};
-    strbuf_puts(&sb, want);
-    for (int k = 2; strtable_get(&E->taken, sb.data); k++) {
+    int k = next ? atoi(next) : 1;
+    for (;; k++) {
         sb.len = 0;
-        strbuf_printf(&sb, "%s_%d", want, k);
+        if (k == 1)
+            strbuf_puts(&sb, want);
+        else
+            strbuf_printf(&sb, "%s_%d", want, k);
+        if (!strtable_get(&E->taken, sb.data))
+            break;
     }
+    char after[16];
+    snprintf(after, sizeof after, "%d", k + 1);
+    strtable_put(&E->suffixes, want, after);
     strtable_put(&E->taken, sb.data, sb.data);
     const char *name = strtable_get(&E->taken, sb.data);
     strbuf_free(&sb);
