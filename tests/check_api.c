@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "graft.h"
+#include "check_main.h"
 
 extern const graft_rule_set small_rules;
 
@@ -167,9 +168,5 @@ int main(void)
     tcase_add_test(tc, test_limits);
     tcase_add_test(tc, test_bad_model);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run_suite(s);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "graft_api.h"
+#include "check_main.h"
 
 #define SRC GRAFT_SRCDIR "/"
 
@@ -416,9 +417,5 @@ int main(void)
     tcase_add_test(tc, test_bad_text);
     tcase_add_test(tc, test_wrong_ir);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run_suite(s);
 }

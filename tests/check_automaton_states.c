@@ -13,6 +13,7 @@
 #include "graph.h"
 
 #include "check_rule_tables.h" /* rs */
+#include "check_main.h"
 
 /* An interpreted automaton of a rule set and a compiled one reading its
  * closure, as graft compile writes it. */
@@ -175,9 +176,5 @@ static Suite *states_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(states_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run_suite(states_suite());
 }

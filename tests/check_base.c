@@ -13,6 +13,7 @@
 #include "outfile.h"
 #include "util.h"
 #include "walk.h"
+#include "check_main.h"
 
 START_TEST(arena_zeroes_and_aligns)
 {
@@ -856,9 +857,5 @@ static Suite *base_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(base_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return check_run_suite(base_suite());
 }

@@ -10,6 +10,7 @@
 #include "graft_rules.h"
 #include "ruleset.h"
 #include "match.h"
+#include "check_main.h"
 
 /* ---- names and literals ---- */
 
@@ -494,9 +495,5 @@ static Suite *emit_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(emit_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run_suite(emit_suite());
 }

@@ -14,6 +14,7 @@
 #include "match.h"
 #include "pattern.h"
 #include "relay.h"
+#include "check_main.h"
 
 /* One loaded rule set and model, with diagnostics captured in text. */
 typedef struct Run {
@@ -790,9 +791,5 @@ static Suite *engine_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(engine_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run_suite(engine_suite());
 }

@@ -10,6 +10,7 @@
 #include "match.h"
 
 #include "check_rule_tables.h" /* rs */
+#include "check_main.h"
 
 /* The rule set rs run over a graph: its automaton, the graph labelled
  * through, and a matcher. */
@@ -478,9 +479,5 @@ static Suite *automaton_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(automaton_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run_suite(automaton_suite());
 }

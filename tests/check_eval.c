@@ -10,6 +10,7 @@
 
 #include "eval.h"
 #include "relay.h"
+#include "check_main.h"
 
 enum { MAX_PARAMS = 6 };
 
@@ -974,9 +975,5 @@ static Suite *eval_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(eval_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run_suite(eval_suite());
 }

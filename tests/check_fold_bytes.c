@@ -15,6 +15,7 @@
 #include "eval.h"
 #include "fold.h"
 #include "graph.h"
+#include "check_main.h"
 
 enum { NO_AXIS = 99 };
 
@@ -226,9 +227,5 @@ int main(void)
     tcase_add_test(tc, leaves_nan_to_the_evaluator);
     tcase_add_test(tc, leaves_refusals_to_the_evaluator);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run_suite(s);
 }

@@ -9,6 +9,7 @@
 #include "dtype.h"
 #include "graph.h"
 #include "relay.h"
+#include "check_main.h"
 
 /* a chain x -> add(x, 1f) -> relu -> output */
 typedef struct Small {
@@ -966,9 +967,5 @@ static Suite *graph_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(graph_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run_suite(graph_suite());
 }

@@ -14,6 +14,7 @@
 #include "fuzz.h"
 #include "lower.h"
 #include "relay.h"
+#include "check_main.h"
 
 /* Loads text as "m.relay"; *out gets the diagnostics (malloc'd). */
 static graft_graph *load(const char *text, size_t len, char **out)
@@ -557,9 +558,5 @@ static Suite *hostile_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(hostile_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run_suite(hostile_suite());
 }

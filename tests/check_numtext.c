@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "numtext.h"
+#include "check_main.h"
 
 /* Fails unless numtext_g(v) is snprintf's "%g" of v, byte for byte. */
 static void same_as_printf(double v)
@@ -163,9 +164,5 @@ int main(void)
     tcase_add_test(tc, spells_random_values);
     tcase_add_test(tc, takes_the_fast_path);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return check_run_suite(s);
 }

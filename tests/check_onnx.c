@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "limit.h"
 #include "onnx_model.h"
+#include "check_main.h"
 
 /* A tiny model, as protobuf's serializers write it: ir_version 8, graph
  * {node {input "x" output "y" op_type "Relu"} name "g" input {name "x"}},
@@ -264,9 +265,5 @@ static Suite *onnx_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(onnx_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return check_run_suite(onnx_suite());
 }

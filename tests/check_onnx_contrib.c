@@ -21,6 +21,7 @@
 #include "eval.h"
 #include "onnx_graph.h"
 #include "onnx_text.h"
+#include "check_main.h"
 
 /* Evaluates the model in text (its output: field 0 of a tuple output or
  * the output) and compares each element with want[i] within
@@ -362,9 +363,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run_suite(suite());
 }

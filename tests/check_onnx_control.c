@@ -23,6 +23,7 @@
 #include "eval.h"
 #include "onnx_graph.h"
 #include "onnx_text.h"
+#include "check_main.h"
 
 #define HEADER "<\n  ir_version: 8,\n  opset_import: [\"\" : 17]\n>\n"
 
@@ -344,9 +345,5 @@ static Suite *control_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(control_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return check_run_suite(control_suite());
 }

@@ -25,6 +25,7 @@
 #include "onnx_graph.h"
 #include "onnx_text.h"
 #include "onnx_wire.h"
+#include "check_main.h"
 
 static bool wire_ok(const ProtobufCMessageDescriptor *desc, const uint8_t *bytes, size_t len)
 {
@@ -345,9 +346,5 @@ static Suite *decode_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(decode_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return check_run_suite(decode_suite());
 }

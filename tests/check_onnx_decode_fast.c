@@ -17,6 +17,7 @@
 #include "onnx_decode.h"
 #include "onnx_decode_fast.h"
 #include "onnx_span.h"
+#include "check_main.h"
 
 /* float[2, 16] x: the seed's graph input (bench/onnx_e2e.sh). */
 static const uint8_t seed_x[] = {0x0a, 0x02, 'x', '0', 0x12, 0x0e, 0x0a, 0x0c, 0x08, 0x01,
@@ -312,9 +313,5 @@ static Suite *decode_fast_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(decode_fast_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return check_run_suite(decode_fast_suite());
 }

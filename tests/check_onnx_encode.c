@@ -17,6 +17,7 @@
 #include "onnx_encode.h"
 #include "onnx_export_impl.h"
 #include "onnx_model.h"
+#include "check_main.h"
 
 /* Asserts that both of graft's encodings of msg (to a stream and to
  * bytes) are protobuf-c's pack of it. */
@@ -328,9 +329,5 @@ static Suite *encode_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(encode_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return check_run_suite(encode_suite());
 }

@@ -34,6 +34,7 @@
 #include "onnx_model.h"
 #include "onnx_node_test.h"
 #include "registry.h"
+#include "check_main.h"
 
 static const char *srcdir(void)
 {
@@ -314,9 +315,5 @@ static Suite *onnx_ops_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(onnx_ops_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run_suite(onnx_ops_suite());
 }

@@ -14,6 +14,7 @@
 #include "onnx_infer.h"
 #include "registry.h"
 #include "registry_tables.h"
+#include "check_main.h"
 
 /* Loads text as "t.graft"; the diagnostics in *diag (malloc'd). */
 static RuleFile *load(const char *text, char **diag)
@@ -170,9 +171,5 @@ static Suite *onnx_rules_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(onnx_rules_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return check_run_suite(onnx_rules_suite());
 }

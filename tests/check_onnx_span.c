@@ -21,6 +21,7 @@
 #include "onnx_encode.h"
 #include "onnx_span.h"
 #include "onnx_wire.h"
+#include "check_main.h"
 
 static bool wire_ok(const ProtobufCMessageDescriptor *desc, const uint8_t *bytes, size_t len)
 {
@@ -240,9 +241,5 @@ static Suite *span_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(span_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return check_run_suite(span_suite());
 }

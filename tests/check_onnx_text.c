@@ -12,6 +12,7 @@
 #include "onnx_model.h"
 #include "onnx_text.h"
 #include "onnx_text_impl.h"
+#include "check_main.h"
 
 /* What text_print_float prints for v. */
 static char *float_text(float v)
@@ -150,9 +151,5 @@ static Suite *onnx_text_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(onnx_text_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run_suite(onnx_text_suite());
 }

@@ -13,6 +13,7 @@
 #include "limit.h"
 #include "registry_tables.h"
 #include "rules_lex.h"
+#include "check_main.h"
 
 /* A registry and everything it points into. */
 typedef struct Built {
@@ -370,9 +371,5 @@ int main(void)
     tcase_add_test(tc, test_onnx_clash);
     tcase_add_test(tc, test_relay_table_when_needed);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run_suite(s);
 }

@@ -13,6 +13,7 @@
 #include "util.h"
 #include "graph_dot.h"
 #include "node_label.h"
+#include "check_main.h"
 
 /* ---- helpers ---- */
 
@@ -1104,9 +1105,5 @@ static Suite *relay_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(relay_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run_suite(relay_suite());
 }
