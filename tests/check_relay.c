@@ -635,6 +635,9 @@ static const TypeCase type_cases[] = {
     /* shapes */
     {"%x: Tensor[(1, 512, 7, 7), float32]", "reshape(%x, newshape=[0, -1])",
      "Tensor[(1, 25088), float32]"},
+    /* a dim past int64 is unknown: its product is no size */
+    {"%x: Tensor[(3037000500, 3037000500), float32]", "reshape(%x, newshape=[-3])",
+     "Tensor[(?), float32]"},
     {"%x: Tensor[(2, 3, 4, 5), float32]", "reshape(%x, newshape=[-2])",
      "Tensor[(2, 3, 4, 5), float32]"},
     {"%x: Tensor[(2, 3, 4, 5), float32]", "reshape(%x, newshape=[-3, -2])",
@@ -803,6 +806,12 @@ END_TEST
  * error ("test.relay:2:3: error: type error: " then this); the body is the
  * only line of @main, so the column is always 3. */
 static const TypeCase type_errors[] = {
+    /* an element count past int64 is no count a known one equals (it
+     * overflowed, undefined behaviour the sanitizer build stops on) */
+    {"%x: Tensor[(2, 3), float32]",
+     "reshape(%x, newshape=[100000000, 100001000, 123000000456, 9999999999])",
+     "reshape: cannot reshape Tensor[(2, 3), float32] (6 elements) to "
+     "Tensor[(100000000, 100001000, 123000000456, 9999999999), float32]"},
     {"%x: Tensor[(8, 10, 10), float32]", "vision.multibox_prior(%x)",
      "vision.multibox_prior: data must be 4-D (got Tensor[(8, 10, 10), float32])"},
     {"%d: Tensor[(2, 300, 6), float32], %v: Tensor[(2, 1), int32], %i: Tensor[(2, 300), int32]",

@@ -135,22 +135,34 @@ int rel_axis(RelCtx *c, int64_t axis, int rank)
     return (int)(axis < 0 ? axis + rank : axis);
 }
 
+/* A sum or product of dims past int64 is no size a tensor can have: it
+ * is unknown ("?"), where C's arithmetic would overflow (TVM's wraps). */
 int64_t dim_add(int64_t a, int64_t b)
 {
-    return a == DIM_ANY || b == DIM_ANY ? DIM_ANY : a + b;
+    int64_t sum;
+    if (a == DIM_ANY || b == DIM_ANY || __builtin_add_overflow(a, b, &sum))
+        return DIM_ANY;
+    return sum;
 }
 
 int64_t dim_mul(int64_t a, int64_t b)
 {
-    return a == DIM_ANY || b == DIM_ANY ? DIM_ANY : a * b;
+    int64_t product;
+    if (a == DIM_ANY || b == DIM_ANY || __builtin_mul_overflow(a, b, &product))
+        return DIM_ANY;
+    return product;
 }
 
 int64_t rel_shape_size(const Shape *s)
 {
     int64_t n = 1;
-    for (int i = 0; i < s->rank; i++)
-        n = dim_mul(n, s->dims[i]);
-    return n;
+    bool past = false; /* the count is past int64 */
+    for (int i = 0; i < s->rank; i++) {
+        if (s->dims[i] == DIM_ANY)
+            return DIM_ANY;
+        past = past || __builtin_mul_overflow(n, s->dims[i], &n);
+    }
+    return past ? INT64_MAX : n;
 }
 
 const graft_type *rel_data_and_ints(RelCtx *c, const char *name, int64_t *v, int *n)

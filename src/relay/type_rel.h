@@ -57,7 +57,9 @@ typedef struct Shape {
     int64_t dims[REL_MAX_RANK];  /* DIM_ANY for "?" */
 } Shape;
 
-/* The element count of s (a product that stays DIM_ANY when a dim is). */
+/* The element count of s (a product that stays DIM_ANY when a dim is);
+ * INT64_MAX for a count past int64, which no known smaller count equals
+ * (reshape's check of its sizes). */
 int64_t rel_shape_size(const Shape *s);
 /* The prologue of an op of one tensor and one list attribute: the tensor,
  * with the integers of attribute name in v (at most REL_MAX_RANK) and

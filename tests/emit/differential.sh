@@ -151,8 +151,11 @@ compare() {
     status=$?
     case $status in
     0) ;;
-    1) fail=1 ;;
-    *) echo "FAIL: $r: the in-process comparison stopped (status $status)"; fail=1 ;;
+    3) fail=1 ;; # the driver printed each difference
+    *) echo "FAIL: $r: the in-process comparison stopped (status $status); the last run's" \
+            "standard error (a sanitizer's report, in the sanitizer build):"
+       tail -n 5 "$work/interp.err" "$work/comp.err"
+       fail=1 ;;
     esac
     compare_cli "$r" "$work/prog --compiled" $sample
 }
