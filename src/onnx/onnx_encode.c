@@ -234,10 +234,7 @@ static void put_varint(Encoder *e, uint64_t v)
 {
     uint8_t bytes[10];
     uint8_t *at = e->cap - e->used >= sizeof bytes ? e->buf + e->used : bytes;
-    size_t n = 0;
-    for (; v >= 0x80; v >>= 7)
-        at[n++] = (uint8_t)(v | 0x80);
-    at[n++] = (uint8_t)v;
+    size_t n = (size_t)(onnx_varint_write(at, v) - at);
     if (at == bytes)
         put(e, bytes, n);
     else

@@ -299,11 +299,7 @@ static void name_packed(PackedFunction *p, const char *name)
     p->written->data = at;
     p->written->len = prefix + p->len;
     *at++ = 1 << 3 | PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED;
-    uint64_t v = n;
-    for (; v >= 0x80; v >>= 7)
-        *at++ = (uint8_t)(v | 0x80);
-    *at++ = (uint8_t)v;
-    memcpy(at, name, n);
+    memcpy(onnx_varint_write(at, n), name, n);
 }
 
 static void function_free(Onnx__FunctionProto *f)

@@ -37,19 +37,10 @@ static void reserve(PackBuf *b, size_t n)
     vec_reserve(b, b->len + n);
 }
 
-/* v as a varint at at; the byte after it. */
-static uint8_t *varint_at(uint8_t *at, uint64_t v)
-{
-    for (; v >= 0x80; v >>= 7)
-        *at++ = (uint8_t)(v | 0x80);
-    *at++ = (uint8_t)v;
-    return at;
-}
-
 static void put_varint(PackBuf *b, uint64_t v)
 {
     reserve(b, 10);
-    b->len = (size_t)(varint_at(b->items + b->len, v) - b->items);
+    b->len = (size_t)(onnx_varint_write(b->items + b->len, v) - b->items);
 }
 
 static void put_bytes(PackBuf *b, const void *data, size_t n)
@@ -65,9 +56,9 @@ static void put_bytes(PackBuf *b, const void *data, size_t n)
 static void put_delimited(PackBuf *b, uint32_t id, const void *data, size_t n)
 {
     reserve(b, 20 + n); /* two varints of at most ten bytes */
-    uint8_t *at = varint_at(b->items + b->len,
+    uint8_t *at = onnx_varint_write(b->items + b->len,
                             (uint64_t)id << 3 | PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED);
-    at = varint_at(at, n);
+    at = onnx_varint_write(at, n);
     if (n)
         memcpy(at, data, n);
     b->len = (size_t)(at - b->items) + n;

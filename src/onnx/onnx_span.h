@@ -77,4 +77,14 @@ static inline size_t onnx_varint_size(uint64_t v)
     return n;
 }
 
+/* Writes v as a varint at at (room for onnx_varint_size(v) bytes, at
+ * most ten); returns the byte after it. */
+static inline uint8_t *onnx_varint_write(uint8_t *at, uint64_t v)
+{
+    for (; v >= 0x80; v >>= 7)
+        *at++ = (uint8_t)(v | 0x80);
+    *at++ = (uint8_t)v;
+    return at;
+}
+
 #endif
