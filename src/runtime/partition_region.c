@@ -31,13 +31,27 @@ static bool body_kind(const graft_node *n)
     return k == NODE_CALL || k == NODE_TUPLE || k == NODE_GETITEM || k == NODE_CONST;
 }
 
+/* A copy of constant n: a scalar by its spelling and value, a tensor whose
+ * bytes are known (an ONNX initializer) by its name, type and bytes,
+ * which the copy shares (they live as long as the graph).  A tensor made
+ * as a scalar held no bytes, so the ONNX function of a partition that
+ * copied a shared initializer read 0 for it (tests/onnx_partition_const.sh). */
+static graft_node *copy_const(graft_graph *g, const graft_node *n)
+{
+    size_t nbytes = 0;
+    const void *bytes = node_const_data(n, &nbytes);
+    if (!bytes) /* a scalar, or a tensor whose values the model does not give */
+        return graph_add_const(g, node_const_text(n), node_const_value(n), node_const_dtype(n));
+    return graph_add_tensor_const(g, node_const_text(n), node_type(n), bytes, nbytes);
+}
+
 /* A copy of n reading args, with n's attributes, type and annotation. */
 static graft_node *copy_node(graft_graph *g, graft_node *n, graft_node *const *args)
 {
     graft_node *c;
     switch (node_kind(n)) {
     case NODE_CONST:
-        c = graph_add_const(g, node_const_text(n), node_const_value(n), node_const_dtype(n));
+        c = copy_const(g, n);
         break;
     case NODE_TUPLE:
         c = graph_add_tuple(g, args, node_nargs(n));
