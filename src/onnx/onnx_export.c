@@ -362,12 +362,28 @@ static void made_names(Exporter *ex, KeyMap *made)
  * export_value_name gives those values are interned already (a
  * variable's or constant's own, a value name's, a fresh one), so they
  * are keys as they are. */
+/* Whether the graph itself reads tensor constant n: the graph's output, or
+ * an operand of a live node in no function.  A partition's function holds
+ * a Constant of its own for each constant of its body (note [onnx
+ * partitions] in onnx_export_fn.c), so an initializer that only bodies
+ * read is read no more (tests/onnx/shared_const/run.golden). */
+static bool read_by_graph(const Exporter *ex, const graft_node *n)
+{
+    if (n == graph_output(ex->g))
+        return true;
+    for (const Use *u = node_first_use(n); u; u = use_next(u))
+        if (ex->live[node_id(use_user(u))] && !node_scope(use_user(u)))
+            return true;
+    return false;
+}
+
 static void mark_read(Exporter *ex, KeyMap *read)
 {
     for (uint32_t id = 0; id < graph_node_count(ex->g); id++) {
         const graft_node *n = graph_node(ex->g, id);
         bool tensor = node_kind(n) == NODE_CONST && !node_const_is_scalar(n);
-        if (node_kind(n) != NODE_VAR && !(ex->live[id] && tensor && !node_scope(n)))
+        if (node_kind(n) != NODE_VAR &&
+            !(ex->live[id] && tensor && !node_scope(n) && read_by_graph(ex, n)))
             continue;
         int64_t *mark = keymap_get(read, keymap_ptr_key(export_value_name(ex, n)));
         if (mark)
