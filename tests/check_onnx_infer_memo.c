@@ -2,9 +2,10 @@
  * memo] in src/onnx/onnx_types_memo.c): every call of every corpus model
  * (the .onnx files of tests/onnx) typed through the memo gets the type inferred
  * afresh (onnx_type_of_fresh), and the memo is used; calls that differ
- * only in an attribute, in their result count, or in a constant
- * operand's values (note [values on demand]) get their own types, and a
- * call like one typed before gets that one's type. */
+ * only in an attribute, an operand's dtype or dims, their result count,
+ * or a constant operand's values (note [values on demand]) get their own
+ * types, and a call like one typed before (operands of other types of
+ * the same dtype and dims too) gets that one's type. */
 #include <check.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -156,6 +157,29 @@ START_TEST(test_memo_keys_attributes)
 }
 END_TEST
 
+/* Operands of equal dtype and dims by different types make one key (the
+ * first type of them stands for both); another dtype or dims another. */
+START_TEST(test_memo_keys_shapes)
+{
+    graft_graph *g = graph_new();
+    const graft_type *first = tensor(g, "float32", (int64_t[]){2, 3}, 2);
+    graft_node *a = graph_add_param(g, "a", first);
+    graft_node *b = graph_add_param(g, "b", tensor(g, "float32", (int64_t[]){2, 3}, 2));
+    graft_node *c = graph_add_param(g, "c", tensor(g, "float32", (int64_t[]){3, 2}, 2));
+    graft_node *d = graph_add_param(g, "d", tensor(g, "int64", (int64_t[]){2, 3}, 2));
+    ck_assert_ptr_ne(node_type(a), node_type(b));
+    ck_assert_ptr_eq(type_of(g, call(g, "Relu", &a, 1, NULL, NULL)), first);
+    ck_assert_ptr_eq(type_of(g, call(g, "Relu", &b, 1, NULL, NULL)), first);
+    ck_assert_uint_eq(type_memo_size(g), 1);
+    ck_assert_str_eq(type_of(g, call(g, "Relu", &c, 1, NULL, NULL))->text,
+                     "Tensor[(3, 2), float32]");
+    ck_assert_str_eq(type_of(g, call(g, "Relu", &d, 1, NULL, NULL))->text,
+                     "Tensor[(2, 3), int64]");
+    ck_assert_uint_eq(type_memo_size(g), 3);
+    graph_free(g);
+}
+END_TEST
+
 /* Split of one operand into 2 and 3 results: the result count is keyed. */
 START_TEST(test_memo_keys_result_count)
 {
@@ -223,6 +247,7 @@ static Suite *onnx_infer_memo_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_memo_agrees_on_corpus);
     tcase_add_test(tc, test_memo_keys_attributes);
+    tcase_add_test(tc, test_memo_keys_shapes);
     tcase_add_test(tc, test_memo_keys_result_count);
     tcase_add_test(tc, test_memo_skips_constant_values);
     tcase_add_test(tc, test_memo_skips_contradictions);

@@ -122,12 +122,12 @@ const graft_type *onnx_type_of(graft_graph *g, const graft_node *n, StrBuf *why)
     TypeKey key;
     bool keyed = type_key_of(g, n, nout, tuple, &key);
     const graft_type *t;
-    if (keyed && type_memo_find(g, &key, &t))
+    if (keyed && type_memo_find(&key, &t))
         return t; /* only ops inferred are remembered (note [inference memo]) */
     if (!onnx_has_infer(node_op(n)))
         return NULL; /* unknown to graft: untyped */
     if (infer_call(g, n, nout, tuple, &t, why, &read_values) && keyed && !read_values)
-        type_memo_put(g, &key, t);
+        type_memo_put(&key, t);
     return t;
 }
 

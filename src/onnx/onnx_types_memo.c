@@ -16,13 +16,15 @@
  *     or nested value is no key, so Constant, If, Loop and Scan (whose
  *     inference reads tensors and bodies) are inferred each time;
  *   - each operand as operand_type in onnx_types.c sees it: left out,
- *     a tensor's dtype (by address: a name interned in the graph or
- *     dtype.c's, either living as long as the graph) and dims, or
- *     nothing known (no type, a tuple); the operands' types are also
- *     all that output_type reads to share one as a result (note
- *     [shared types] in onnx_types.c), so a key's type is the one its
- *     first call got, of the dtype and dims inference would give again
- *     (types are immutable and may be shared, graph.h);
+ *     a tensor's dtype and dims, or nothing known (no type, a tuple); a
+ *     tensor by its canonical type, the first type of its dtype (by
+ *     address: a name interned in the graph or dtype.c's) and dims the
+ *     memo met, whose address stands for them as long as the graph
+ *     lives (a type is never changed once made and lives in the graph's
+ *     arena: note [shared types] in onnx_types.c); the operands' types
+ *     are also all that output_type reads to share one as a result, so
+ *     a key's type is the one its first call got, of the dtype and dims
+ *     inference would give again (types may be shared, graph.h);
  *   - the result count and whether the value is a tuple of them
  *     (result_count in onnx_types.c).
  * The domain is no part of it: only default-domain calls are inferred.
@@ -30,10 +32,11 @@
  * values (Reshape's shape, Unsqueeze's axes: note [values on demand] in
  * onnx_infer_values.c), as its type depends on a constant's bytes; and a
  * contradiction, whose message names each node where it is found.
- * Keys hold a type's dtype and dims rather than its address: a model's
- * layers make many types of one shape (each initializer's, each new
- * result's), and keys by address found 1,359 keys in the 1,714 calls of
- * the corpus, keys by shape 560.  The memo belongs to the graph
+ * Keys by the operands' own types found 1,359 keys in the 1,714 calls of
+ * the corpus (a model's layers make many types of one shape: each
+ * initializer's, each new result's), keys by canonical types 560, as
+ * keys by dtype and dims words do, which cost bench/onnx_e2e.sh about
+ * 70 instructions a call more.  The memo belongs to the graph
  * (graph_set_type_memo), freed with it: a graph made later at the same
  * address, whose types and names may sit at the old ones' addresses,
  * starts without one.  A key's hash (hash_bytes of its words) finds its
@@ -50,6 +53,10 @@
 
 #include "util.h"
 
+/* Slots of the cache in front of the canonical types: a model's calls
+ * read a few types' values over and over. */
+enum { RECENT_BITS = 6 };
+
 /* One key remembered: its words in the pool, and the type. */
 typedef struct MemoEntry {
     size_t at, len; /* words[at .. at + len - 1] of the pool */
@@ -60,22 +67,40 @@ typedef struct TypeMemo {
     KeyMap by_hash;          /* a key's hash -> its entry + 1 */
     VEC(MemoEntry) entries;
     VEC(uint64_t) words;     /* the keys' words, one after another */
+    KeyMap canonical;        /* a tensor type -> the first of its dtype and dims */
+    KeyMap by_shape;         /* a dtype and dims' hash -> the first type of them */
+    struct {                 /* canonical's recent answers (note [one cache slot]) */
+        const graft_type *type, *canonical;
+    } recent[1 << RECENT_BITS];
 } TypeMemo;
 
 static void memo_free(void *memo)
 {
     TypeMemo *m = memo;
     keymap_free(&m->by_hash);
+    keymap_free(&m->canonical);
+    keymap_free(&m->by_shape);
     vec_free(&m->entries);
     vec_free(&m->words);
     free(m);
 }
 
+/* g's memo, made on first use. */
+static TypeMemo *memo_of(graft_graph *g)
+{
+    TypeMemo *m = graph_type_memo(g, memo_free);
+    if (!m) {
+        m = xcalloc(1, sizeof *m);
+        graph_set_type_memo(g, m, memo_free);
+    }
+    return m;
+}
+
 /* ---- keys ---- */
 
-/* An operand's first word: a tensor's with its rank above the tag (its
- * dtype and dims follow), or one of these. */
-enum { UNKNOWN_OPERAND = 0, ABSENT_OPERAND = 1, TENSOR_OPERAND = 2 };
+/* An operand's word when it is no tensor: no type's address (types are
+ * aligned). */
+enum { UNKNOWN_OPERAND = 0, ABSENT_OPERAND = 1 };
 
 static bool put_word(TypeKey *k, uint64_t w)
 {
@@ -120,22 +145,48 @@ static bool put_value(graft_graph *g, TypeKey *k, const graft_attr_value *v)
     return true;
 }
 
+static bool same_shape(const graft_type *a, const graft_type *b)
+{
+    return a->dtype == b->dtype && a->rank == b->rank &&
+           memcmp(a->dims, b->dims, (size_t)a->rank * sizeof *a->dims) == 0;
+}
+
+/* The first tensor type of t's dtype and dims the memo met, which stands
+ * for them in keys (t itself when another shape has their hash). */
+static const graft_type *canonical_type(TypeMemo *m, const graft_type *t)
+{
+    size_t k = cache_slot((uint64_t)(uintptr_t)t, RECENT_BITS);
+    if (m->recent[k].type == t)
+        return m->recent[k].canonical;
+    const graft_type *known = keymap_get_ptr(&m->canonical, t);
+    if (known) {
+        m->recent[k].type = t;
+        m->recent[k].canonical = known;
+        return known;
+    }
+    uint64_t h = hash_bytes(t->dims, (size_t)t->rank * sizeof *t->dims,
+                            (uint64_t)(uintptr_t)t->dtype ^ (uint64_t)t->rank);
+    int64_t *first = keymap_put(&m->by_shape, h | 1, (int64_t)(intptr_t)t);
+    const graft_type *c = (const graft_type *)(intptr_t)*first;
+    if (!same_shape(c, t))
+        c = t;
+    keymap_put_ptr(&m->canonical, t, c);
+    m->recent[k].type = t;
+    m->recent[k].canonical = c;
+    return c;
+}
+
 /* Operand a as inference sees it (operand_type in onnx_types.c): left
- * out, a tensor's dtype and dims, or nothing known (no type, a tuple). */
-static bool put_operand(TypeKey *k, const graft_node *a)
+ * out, a tensor's dtype and dims (its canonical type), or nothing known
+ * (no type, a tuple). */
+static uint64_t operand_word(TypeMemo *m, const graft_node *a)
 {
     const graft_type *t = node_type(a);
     if (node_kind(a) == NODE_TUPLE && node_nargs(a) == 0)
-        return put_word(k, ABSENT_OPERAND);
+        return ABSENT_OPERAND;
     if (!t || t->kind != TYPE_TENSOR || t->rank < 0)
-        return put_word(k, UNKNOWN_OPERAND);
-    if (k->len + 2 + (size_t)t->rank > TYPE_KEY_WORDS)
-        return false;
-    k->words[k->len++] = TENSOR_OPERAND | (uint64_t)t->rank << 8;
-    k->words[k->len++] = (uint64_t)(uintptr_t)t->dtype;
-    memcpy(&k->words[k->len], t->dims, (size_t)t->rank * sizeof *t->dims);
-    k->len += (size_t)t->rank;
-    return true;
+        return UNKNOWN_OPERAND;
+    return (uint64_t)(uintptr_t)canonical_type(m, t);
 }
 
 bool type_key_of(graft_graph *g, const graft_node *n, int nout, bool tuple, TypeKey *key)
@@ -145,8 +196,9 @@ bool type_key_of(graft_graph *g, const graft_node *n, int nout, bool tuple, Type
     key->words[1] = (uint64_t)(uint32_t)nargs | (uint64_t)(uint32_t)nattrs << 32;
     key->words[2] = (uint64_t)(uint32_t)nout << 1 | tuple;
     key->len = 3;
+    key->memo = memo_of(g);
     for (int i = 0; i < nargs; i++)
-        if (!put_operand(key, node_arg(n, i)))
+        if (!put_word(key, operand_word(key->memo, node_arg(n, i))))
             return false;
     for (int i = 0; i < nattrs; i++) {
         const graft_attr *at = node_attr(n, i);
@@ -163,10 +215,10 @@ static uint64_t key_hash(const TypeKey *key)
     return hash_bytes(key->words, key->len * sizeof *key->words, 0) | 1; /* no KeyMap key is 0 */
 }
 
-bool type_memo_find(const graft_graph *g, const TypeKey *key, const graft_type **type)
+bool type_memo_find(const TypeKey *key, const graft_type **type)
 {
-    const TypeMemo *m = graph_type_memo(g, memo_free);
-    const int64_t *slot = m ? keymap_get(&m->by_hash, key_hash(key)) : NULL;
+    const TypeMemo *m = key->memo;
+    const int64_t *slot = keymap_get(&m->by_hash, key_hash(key));
     if (!slot)
         return false;
     const MemoEntry *e = &m->entries.items[*slot - 1];
@@ -177,13 +229,9 @@ bool type_memo_find(const graft_graph *g, const TypeKey *key, const graft_type *
     return true;
 }
 
-void type_memo_put(graft_graph *g, const TypeKey *key, const graft_type *type)
+void type_memo_put(const TypeKey *key, const graft_type *type)
 {
-    TypeMemo *m = graph_type_memo(g, memo_free);
-    if (!m) {
-        m = xcalloc(1, sizeof *m);
-        graph_set_type_memo(g, m, memo_free);
-    }
+    TypeMemo *m = key->memo;
     int64_t *slot = keymap_put(&m->by_hash, key_hash(key), 0);
     if (*slot)
         return; /* the hash is another key's: this one is inferred each time */
