@@ -52,6 +52,7 @@ void graph_free(graft_graph *g)
 {
     if (!g)
         return;
+    graph_set_type_memo(g, NULL, NULL); /* before the types it holds */
     interner_free(g->strings);
     arena_free(g->arena);
     free(g->nodes);

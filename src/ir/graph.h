@@ -330,6 +330,14 @@ typedef const graft_type *(*GraphTypeFn)(graft_graph *g, const graft_node *n, St
 void graph_set_type_fn(graft_graph *g, GraphTypeFn fn);
 /* NULL for a graph typed by Relay's relations. */
 GraphTypeFn graph_type_fn(const graft_graph *g);
+/* What a type fn remembers of g's calls (note [inference memo] in
+ * src/onnx/onnx_types_memo.c): the graph holds it, and frees it with
+ * free_memo when it is freed or given another type fn or memo, so that
+ * no other graph (one made later at the same address) ever sees it.
+ * graph_type_memo gives it only to the owner that set it, named by its
+ * free_memo; NULL to anyone else, and before it is set. */
+void graph_set_type_memo(graft_graph *g, void *memo, void (*free_memo)(void *));
+void *graph_type_memo(const graft_graph *g, void (*free_memo)(void *));
 
 /* ---- names an IR gives nodes (graph_names.c) ---- */
 

@@ -94,6 +94,8 @@ struct graft_graph {
                               [scalar types] in graph_type.c) */
     IrKind ir;             /* the IR whose loader made it */
     GraphTypeFn type_fn;   /* its op calls' types (note [IR type relations]) */
+    void *type_memo;       /* what type_fn remembers (graph_set_type_memo) */
+    void (*free_type_memo)(void *); /* frees it, and tags it as its owner's */
     KeyMap node_names;     /* id + 1 -> the IR's name of the node (note
                               [IR names] in graph.h) */
     KeyMap value_names;    /* id + 1 -> the IR's name of its value */

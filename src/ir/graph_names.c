@@ -39,11 +39,25 @@ void graph_set_host(graft_graph *g, void *host)
 void graph_set_type_fn(graft_graph *g, GraphTypeFn fn)
 {
     g->type_fn = fn;
+    graph_set_type_memo(g, NULL, NULL); /* the old fn's memo */
 }
 
 GraphTypeFn graph_type_fn(const graft_graph *g)
 {
     return g->type_fn;
+}
+
+void graph_set_type_memo(graft_graph *g, void *memo, void (*free_memo)(void *))
+{
+    if (g->type_memo)
+        g->free_type_memo(g->type_memo);
+    g->type_memo = memo;
+    g->free_type_memo = free_memo;
+}
+
+void *graph_type_memo(const graft_graph *g, void (*free_memo)(void *))
+{
+    return g->free_type_memo == free_memo ? g->type_memo : NULL;
 }
 
 void graph_set_node_name(graft_graph *g, const graft_node *n, const char *name)

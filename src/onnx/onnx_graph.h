@@ -92,8 +92,12 @@ void onnx_graph_free(OnnxModel *m);
 /* n's type by ONNX's shape inference (a GraphTypeFn, note [IR type
  * relations] in graph.h): NULL when unknown (an op graft has no inference
  * for, an op of another domain, inputs of unknown type), or contradictory
- * (why says how). */
+ * (why says how); a call like one typed before takes its type (note
+ * [inference memo] in onnx_types_memo.c). */
 const graft_type *onnx_type_of(graft_graph *g, const graft_node *n, StrBuf *why);
+/* The same inferred afresh, without the memo of note [inference memo]
+ * (onnx_types_memo.c), for the tests that compare the two. */
+const graft_type *onnx_type_of_fresh(graft_graph *g, const graft_node *n, StrBuf *why);
 
 /* The ONNX name of node n of m for messages: the node's name, or for a
  * node without one (or a value that is no node's) the name of the value

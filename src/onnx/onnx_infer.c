@@ -122,12 +122,13 @@ static OnnxType *without_symbols(const OnnxType *in, int nin)
     return plain;
 }
 
-bool onnx_infer(const graft_node *n, const OnnxType *in, int nin, OnnxType *out, int nout,
-                StrBuf *why)
+bool onnx_infer_reading(const graft_node *n, const OnnxType *in, int nin, OnnxType *out,
+                        int nout, StrBuf *why, bool *read_values)
 {
     const char *op = node_op(n);
     bool symbols;
     InferFn fn = find_infer(op, &symbols);
+    *read_values = false;
     if (!fn) {
         strbuf_printf(why, "%s: no shape inference for this op", op ? op : "call");
         return false;
@@ -135,12 +136,24 @@ bool onnx_infer(const graft_node *n, const OnnxType *in, int nin, OnnxType *out,
     for (int i = 0; i < nout; i++)
         out[i] = (OnnxType){.rank = -1};
     OnnxType *plain = !symbols && any_symbol(in, nin) ? without_symbols(in, nin) : NULL;
+    InferScratch scratch = {0};
     InferCall c = {.node = n, .op = op, .in = plain ? plain : in, .nin = nin, .out = out,
-                   .nout = nout, .why = why};
+                   .nout = nout, .why = why, .scratch = &scratch};
     bool ok = fn(&c);
     if (plain) /* (rare: no call for most nodes) */
         free(plain);
+    for (size_t i = 0; i < scratch.owned.len; i++)
+        free(scratch.owned.items[i]);
+    vec_free(&scratch.owned);
+    *read_values = scratch.read_values;
     return ok;
+}
+
+bool onnx_infer(const graft_node *n, const OnnxType *in, int nin, OnnxType *out, int nout,
+                StrBuf *why)
+{
+    bool read_values;
+    return onnx_infer_reading(n, in, nin, out, nout, why, &read_values);
 }
 
 bool infer_fail(InferCall *c, const char *fmt, ...)
@@ -218,15 +231,17 @@ int infer_attr_ints(InferCall *c, const char *name, int64_t *out, int max)
 int infer_in_ints(InferCall *c, int i, int64_t *out, int max)
 {
     const OnnxType *t = infer_in(c, i);
-    if (!t || !t->values)
+    int64_t n;
+    const double *values = t ? infer_values(c, t, &n) : NULL;
+    if (!values)
         return -1;
-    if (t->nvalues > max) {
+    if (n > max) {
         infer_fail(c, "input %d: more than %d values", i + 1, max);
         return -2;
     }
-    for (int64_t k = 0; k < t->nvalues; k++)
-        out[k] = (int64_t)t->values[k];
-    return (int)t->nvalues;
+    for (int64_t k = 0; k < n; k++)
+        out[k] = (int64_t)values[k];
+    return (int)n;
 }
 
 int infer_axis(InferCall *c, int64_t axis, int rank)
@@ -252,6 +267,7 @@ void infer_copy(InferCall *c, int i, const OnnxType *t)
     c->out[i] = *t;
     c->out[i].values = NULL;
     c->out[i].nvalues = 0;
+    c->out[i].source = NULL;
     c->out[i].absent = false;
 }
 

@@ -9,8 +9,9 @@
  * input's values (Reshape's shape, Slice's starts, Expand, Tile,
  * ConstantOfShape, Range, Split's sizes, the axes of Squeeze, Unsqueeze
  * and ReduceSum) read them when the input is a constant (an initializer,
- * a Constant node's value: OnnxType.values), as ONNX's inference reads
- * initializers, and give unknown dims otherwise.  A contradiction (shapes
+ * a Constant node's value: OnnxType.values, or OnnxType.source's read on
+ * demand by infer_values), as ONNX's inference reads initializers, and
+ * give unknown dims otherwise.  A contradiction (shapes
  * that do not broadcast, an axis out of range, dtypes that differ where
  * the schema binds them to one type variable) is an error with a reason;
  * so the loader can report it at the node.  One file per op family:
@@ -37,6 +38,9 @@ typedef struct OnnxType {
     int64_t dims[ONNX_MAX_RANK];  /* DIM_ANY unknown */
     const double *values;         /* a constant's elements (row-major), or NULL */
     int64_t nvalues;
+    const graft_node *source;     /* without values: the operand whose elements
+                                     are read when an op asks (note
+                                     [values on demand] in onnx_infer_values.c) */
 } OnnxType;
 
 /* Infers the outputs of call n (its op and attributes; nout of them, the
@@ -44,6 +48,11 @@ typedef struct OnnxType {
  * reason in *why, on a contradiction or an op without inference. */
 bool onnx_infer(const graft_node *n, const OnnxType *in, int nin, OnnxType *out, int nout,
                 StrBuf *why);
+/* onnx_infer, and *read_values whether the op asked for an input's
+ * values (then its result depends on more than the inputs' types: note
+ * [inference memo] in onnx_types_memo.c). */
+bool onnx_infer_reading(const graft_node *n, const OnnxType *in, int nin, OnnxType *out,
+                        int nout, StrBuf *why, bool *read_values);
 /* Whether op has inference. */
 bool onnx_has_infer(const char *op);
 

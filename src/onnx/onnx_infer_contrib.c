@@ -44,6 +44,7 @@ static bool infer_fused_matmul(InferCall *c)
     const char *trans[2] = {"transA", "transB"};
     for (int i = 0; i < 2; i++) {
         in[i].values = NULL;
+        in[i].source = NULL;
         if (infer_attr_int(c, trans[i], 0) && in[i].rank >= 2) {
             int64_t last = in[i].dims[in[i].rank - 1];
             in[i].dims[in[i].rank - 1] = in[i].dims[in[i].rank - 2];

@@ -28,10 +28,12 @@ static bool infer_nonzero(InferCall *c)
         return false;
     OnnxType *r = infer_set(c, 0, "int64", 2);
     r->dims[0] = x->rank >= 0 ? x->rank : DIM_ANY;
-    if (x->values) {
+    int64_t n;
+    const double *v = infer_values(c, x, &n);
+    if (v) {
         r->dims[1] = 0;
-        for (int64_t i = 0; i < x->nvalues; i++)
-            r->dims[1] += x->values[i] != 0;
+        for (int64_t i = 0; i < n; i++)
+            r->dims[1] += v[i] != 0;
     }
     return true;
 }
@@ -49,9 +51,11 @@ static bool infer_compress(InferCall *c)
     int axis = flat || x->rank < 0 ? 0 : infer_axis(c, infer_attr_int(c, "axis", 0), x->rank);
     if (axis < 0)
         return false;
-    int64_t kept = cond->values ? 0 : DIM_ANY;
-    for (int64_t i = 0; cond->values && i < cond->nvalues; i++)
-        kept += cond->values[i] != 0;
+    int64_t n;
+    const double *v = infer_values(c, cond, &n);
+    int64_t kept = v ? 0 : DIM_ANY;
+    for (int64_t i = 0; v && i < n; i++)
+        kept += v[i] != 0;
     if (flat) {
         infer_set(c, 0, x->dtype, 1)->dims[0] = kept;
         return true;

@@ -6,6 +6,13 @@
 #include "dim_symbol.h"
 #include "onnx_infer.h"
 
+/* What one onnx_infer shares with the calls it makes through others'
+ * inference (infer_as): the values it read, owned until it returns. */
+typedef struct InferScratch {
+    bool read_values;    /* an op asked for an input's values */
+    VEC(double *) owned; /* the values read from sources (malloc'd) */
+} InferScratch;
+
 /* One node being inferred. */
 typedef struct InferCall {
     const graft_node *node;
@@ -15,6 +22,7 @@ typedef struct InferCall {
     OnnxType *out;
     int nout;
     StrBuf *why;
+    InferScratch *scratch;
 } InferCall;
 
 typedef bool (*InferFn)(InferCall *c);
@@ -49,6 +57,10 @@ const char *infer_attr_str(const InferCall *c, const char *name, const char *dfl
 /* An ints attribute into out[0..max-1]: the count, -1 when absent, -2
  * after failing (not an int list, or longer than max). */
 int infer_attr_ints(InferCall *c, const char *name, int64_t *out, int max);
+/* The elements of t, an input of c, when it is a small constant (in
+ * *count; owned by the call), else NULL (note [values on demand] in
+ * onnx_infer_values.c). */
+const double *infer_values(InferCall *c, const OnnxType *t, int64_t *count);
 /* The values of a constant integer input i into out: the count, -1 when
  * absent or not constant, -2 after failing (more than max). */
 int infer_in_ints(InferCall *c, int i, int64_t *out, int max);

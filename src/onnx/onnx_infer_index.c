@@ -193,9 +193,11 @@ static bool infer_range(InferCall *c)
     if (!d || !infer_same_dtype(c, s, l) || !infer_same_dtype(c, s, d))
         return false;
     OnnxType *r = infer_set(c, 0, s->dtype, 1);
-    if (s->values && l->values && d->values && s->nvalues == 1 && l->nvalues == 1 &&
-        d->nvalues == 1 && d->values[0] != 0)
-        r->dims[0] = (int64_t)fmax(ceil((l->values[0] - s->values[0]) / d->values[0]), 0);
+    int64_t ns, nl, nd;
+    const double *vs = infer_values(c, s, &ns), *vl = infer_values(c, l, &nl);
+    const double *vd = infer_values(c, d, &nd);
+    if (vs && vl && vd && ns == 1 && nl == 1 && nd == 1 && vd[0] != 0)
+        r->dims[0] = (int64_t)fmax(ceil((vl[0] - vs[0]) / vd[0]), 0);
     return true;
 }
 

@@ -79,8 +79,10 @@ static bool infer_one_hot(InferCall *c)
     OnnxType *r = infer_set(c, 0, vals->dtype, idx->rank + 1);
     for (int i = 0, k = 0; i < r->rank; i++)
         r->dims[i] = i == axis ? DIM_ANY : idx->dims[k++];
-    if (depth->values && depth->nvalues == 1)
-        r->dims[axis] = (int64_t)depth->values[0];
+    int64_t n;
+    const double *v = infer_values(c, depth, &n);
+    if (v && n == 1)
+        r->dims[axis] = (int64_t)v[0];
     return true;
 }
 

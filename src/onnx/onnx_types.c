@@ -7,57 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dtype.h"
 #include "onnx_infer.h"
-
-/* Constants whose elements inference may read (shapes, axes, starts):
- * small ones, as ONNX's inference reads initializers.  Of a float
- * constant only a few: inference reads floats as scalars (Range's bounds)
- * or short lists (NonZero's input), never a weight matrix, which it cost
- * more to read than to infer its node (bench/RESULTS.md, issue 29). */
-enum { MAX_CONST_VALUES = 4096, MAX_FLOAT_VALUES = 64 };
-
-/* The raw bytes and type of a constant operand: an initializer, or a
- * Constant node's value; NULL otherwise. */
-static const uint8_t *const_data(const graft_node *n, const graft_type **type, size_t *nbytes)
-{
-    if (node_kind(n) == NODE_CONST && !node_const_is_scalar(n)) {
-        *type = node_type(n);
-        return node_const_data(n, nbytes);
-    }
-    const graft_attr_value *v = node_kind(n) == NODE_CALL && node_op(n) &&
-                                        strcmp(node_op(n), "Constant") == 0
-                                    ? node_find_attr(n, "value")
-                                    : NULL;
-    if (!v || v->kind != GRAFT_ATTR_TENSOR)
-        return NULL;
-    *type = v->type;
-    *nbytes = v->nbytes;
-    return v->data;
-}
-
-/* The values of operand a, when it is a small constant (malloc'd). */
-static double *const_values(const graft_node *a, int64_t *count)
-{
-    const graft_type *t = NULL;
-    size_t nbytes = 0;
-    const uint8_t *p = const_data(a, &t, &nbytes);
-    if (!p)
-        return NULL; /* most operands: no constant */
-    DType dt = t && t->kind == TYPE_TENSOR ? dtype_from_name(t->dtype) : DTYPE_UNDEFINED;
-    size_t size = dtype_size(dt);
-    size_t max = dtype_is_float(dt) ? MAX_FLOAT_VALUES : MAX_CONST_VALUES;
-    if (!size || nbytes % size != 0 || nbytes / size > max)
-        return NULL;
-    double *values = xmalloc((nbytes / size + 1) * sizeof *values);
-    for (size_t k = 0; k < nbytes / size; k++)
-        if (!dtype_read_number(dt, p + k * size, &values[k])) {
-            free(values); /* complex: no values to read */
-            return NULL;
-        }
-    *count = (int64_t)(nbytes / size);
-    return values;
-}
+#include "onnx_types_memo.h"
 
 /* What is known of operand a (note [absent operands] in
  * src/runtime/eval_impl.h: an empty tuple is a left-out input). */
@@ -71,7 +22,7 @@ static OnnxType operand_type(const graft_node *a)
         t.dtype = gt->dtype;
         t.rank = gt->rank;
         memcpy(t.dims, gt->dims, (size_t)gt->rank * sizeof(int64_t));
-        t.values = const_values(a, &t.nvalues);
+        t.source = a; /* its values read only if asked (note [values on demand]) */
     }
     return t;
 }
@@ -140,26 +91,53 @@ static const graft_type *call_type(graft_graph *g, const graft_node *n, const On
     return t;
 }
 
-const graft_type *onnx_type_of(graft_graph *g, const graft_node *n, StrBuf *why)
+/* Infers n's type from its operands' (nout results, a tuple when
+ * tuple) into *type; false on a contradiction (why says it).
+ * *read_values: whether its op read an input's values. */
+static bool infer_call(graft_graph *g, const graft_node *n, int nout, bool tuple,
+                       const graft_type **type, StrBuf *why, bool *read_values)
 {
-    if (!node_op(n) || !onnx_has_infer(node_op(n)) || graph_node_domain(g, n))
-        return NULL; /* unknown to graft: untyped */
-    bool tuple;
-    int nin = node_nargs(n), nout = result_count(n, &tuple);
+    int nin = node_nargs(n);
     OnnxType in_few[FEW + 1], out_few[FEW + 1];
     OnnxType *in = nin <= FEW ? in_few : xmalloc(((size_t)nin + 1) * sizeof *in);
     OnnxType *out = nout <= FEW ? out_few : xmalloc(((size_t)nout + 1) * sizeof *out);
     in[nin] = out[nout] = (OnnxType){0};
     for (int i = 0; i < nin; i++)
         in[i] = operand_type(node_arg(n, i));
-    const graft_type *t = NULL;
-    if (onnx_infer(n, in, nin, out, nout, why))
-        t = call_type(g, n, out, nout, tuple);
-    for (int i = 0; i < nin; i++)
-        free((void *)in[i].values);
+    bool ok = onnx_infer_reading(n, in, nin, out, nout, why, read_values);
+    *type = ok ? call_type(g, n, out, nout, tuple) : NULL;
     if (in != in_few)
         free(in);
     if (out != out_few)
         free(out);
+    return ok;
+}
+
+const graft_type *onnx_type_of(graft_graph *g, const graft_node *n, StrBuf *why)
+{
+    if (!node_op(n) || graph_node_domain(g, n))
+        return NULL; /* another domain's op: untyped */
+    bool tuple, read_values;
+    int nout = result_count(n, &tuple);
+    TypeKey key;
+    bool keyed = type_key_of(g, n, nout, tuple, &key);
+    const graft_type *t;
+    if (keyed && type_memo_find(&key, &t))
+        return t; /* only ops inferred are remembered (note [inference memo]) */
+    if (!onnx_has_infer(node_op(n)))
+        return NULL; /* unknown to graft: untyped */
+    if (infer_call(g, n, nout, tuple, &t, why, &read_values) && keyed && !read_values)
+        type_memo_put(&key, t);
+    return t;
+}
+
+const graft_type *onnx_type_of_fresh(graft_graph *g, const graft_node *n, StrBuf *why)
+{
+    if (!node_op(n) || graph_node_domain(g, n) || !onnx_has_infer(node_op(n)))
+        return NULL;
+    bool tuple, read_values;
+    int nout = result_count(n, &tuple);
+    const graft_type *t;
+    infer_call(g, n, nout, tuple, &t, why, &read_values);
     return t;
 }

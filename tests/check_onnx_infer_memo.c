@@ -1,0 +1,261 @@
+/* check_onnx_infer_memo.c - the memo of ONNX's inference (note [inference
+ * memo] in src/onnx/onnx_types_memo.c): every call of every corpus model
+ * (the .onnx files of tests/onnx) typed through the memo gets the type inferred
+ * afresh (onnx_type_of_fresh), and the memo is used; calls that differ
+ * only in an attribute, an operand's dtype or dims, their result count,
+ * or a constant operand's values (note [values on demand]) get their own
+ * types, and a call like one typed before (operands of other types of
+ * the same dtype and dims too) gets that one's type. */
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "graph.h"
+#include "limit.h"
+#include "onnx_file.h"
+#include "onnx_graph.h"
+#include "onnx_types_memo.h"
+#include "check_main.h"
+
+static const char *srcdir(void)
+{
+    const char *dir = getenv("GRAFT_SRCDIR");
+    return dir ? dir : GRAFT_SRCDIR;
+}
+
+/* ---- the corpus: with the memo and afresh ---- */
+
+/* Types every call of the model at path both ways and asserts they
+ * agree; adds to *calls the calls typed, to *kept the keys remembered. */
+static void agree_on_model(const char *path, size_t *calls, size_t *kept)
+{
+    graft_diag *d = graft_diag_new(stderr);
+    graft_limits *limits = graft_limits_new();
+    OnnxModel *m = onnx_file_load(path, limits, NULL, true, d);
+    ck_assert_msg(m != NULL, "%s: not loaded", path);
+    graft_graph *g = m->g;
+    for (uint32_t id = 0; id < graph_node_count(g); id++) {
+        graft_node *n = graph_node(g, id);
+        if (node_kind(n) != NODE_CALL)
+            continue;
+        StrBuf memo_why = {0}, fresh_why = {0};
+        const graft_type *memo = onnx_type_of(g, n, &memo_why);
+        const graft_type *fresh = onnx_type_of_fresh(g, n, &fresh_why);
+        ck_assert_msg((memo == NULL) == (fresh == NULL), "%s: node %u: %s, afresh %s", path,
+                      id, memo ? memo->text : "none", fresh ? fresh->text : "none");
+        if (memo) {
+            ck_assert_msg(type_equal(memo, fresh), "%s: node %u: %s, afresh %s", path, id,
+                          memo->text, fresh->text);
+            ck_assert_str_eq(memo->text, fresh->text);
+        }
+        ck_assert_str_eq(memo_why.len ? memo_why.data : "", fresh_why.len ? fresh_why.data : "");
+        strbuf_free(&memo_why);
+        strbuf_free(&fresh_why);
+        *calls += 1;
+    }
+    *kept += type_memo_size(g);
+    onnx_graph_free(m);
+    graft_limits_free(limits);
+    graft_diag_free(d);
+}
+
+START_TEST(test_memo_agrees_on_corpus)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/tests/onnx", srcdir());
+    DIR *dp = opendir(dir);
+    ck_assert_msg(dp != NULL, "%s: no corpus", dir);
+    size_t models = 0, calls = 0, kept = 0;
+    for (struct dirent *e; (e = readdir(dp));) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 5, ".onnx") != 0)
+            continue;
+        char path[8192];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        agree_on_model(path, &calls, &kept);
+        models++;
+    }
+    closedir(dp);
+    printf("%zu models, %zu calls typed both ways, %zu keys remembered\n", models, calls, kept);
+    ck_assert_uint_ge(models, 18);
+    ck_assert_uint_gt(kept, 0);       /* the memo was filled */
+    ck_assert_uint_lt(kept, calls / 2); /* and serves most calls */
+}
+END_TEST
+
+/* ---- calls made by hand ---- */
+
+static const graft_type *tensor(graft_graph *g, const char *dtype, const int64_t *dims, int rank)
+{
+    return graph_type_tensor(g, dtype, dims, rank);
+}
+
+/* An ints attribute value of n items (a new value each time). */
+static const graft_attr_value *ints(graft_graph *g, const int64_t *items, int n)
+{
+    graft_attr_value *list = graph_new_attr_value(g, GRAFT_ATTR_LIST);
+    const graft_attr_value **each = arena_array(graph_arena(g), (size_t)n + 1, sizeof *each);
+    for (int i = 0; i < n; i++) {
+        graft_attr_value *v = graph_new_attr_value(g, GRAFT_ATTR_INT);
+        v->i = items[i];
+        each[i] = v;
+    }
+    list->nitems = n;
+    list->items = (const graft_attr_value *const *)each;
+    return list;
+}
+
+static const graft_attr_value *one_int(graft_graph *g, int64_t i)
+{
+    graft_attr_value *v = graph_new_attr_value(g, GRAFT_ATTR_INT);
+    v->i = i;
+    return v;
+}
+
+/* A call of op on args with one attribute name=value (none when NULL). */
+static graft_node *call(graft_graph *g, const char *op, graft_node *const *args, int nargs,
+                        const char *name, const graft_attr_value *value)
+{
+    graft_attr attr = {name, value};
+    return graph_add_call(g, op, args, nargs, &attr, value ? 1 : 0);
+}
+
+static const graft_type *type_of(graft_graph *g, const graft_node *n)
+{
+    StrBuf why = {0};
+    const graft_type *t = onnx_type_of(g, n, &why);
+    ck_assert_msg(why.len == 0, "%s", why.data);
+    strbuf_free(&why);
+    ck_assert_ptr_nonnull(t);
+    return t;
+}
+
+/* Transpose and Concat of one operand, differing in an attribute. */
+START_TEST(test_memo_keys_attributes)
+{
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", tensor(g, "float32", (int64_t[]){2, 3, 4}, 3));
+    graft_node *xx[] = {x, x};
+    const graft_type *t1 = type_of(g, call(g, "Transpose", &x, 1, "perm",
+                                           ints(g, (int64_t[]){0, 2, 1}, 3)));
+    const graft_type *t2 = type_of(g, call(g, "Transpose", &x, 1, "perm",
+                                           ints(g, (int64_t[]){2, 1, 0}, 3)));
+    const graft_type *t3 = type_of(g, call(g, "Transpose", &x, 1, "perm",
+                                           ints(g, (int64_t[]){0, 2, 1}, 3)));
+    ck_assert_str_eq(t1->text, "Tensor[(2, 4, 3), float32]");
+    ck_assert_str_eq(t2->text, "Tensor[(4, 3, 2), float32]");
+    ck_assert_ptr_eq(t3, t1); /* an equal perm, another value: remembered */
+    const graft_type *c0 = type_of(g, call(g, "Concat", xx, 2, "axis", one_int(g, 0)));
+    const graft_type *c1 = type_of(g, call(g, "Concat", xx, 2, "axis", one_int(g, 1)));
+    ck_assert_str_eq(c0->text, "Tensor[(4, 3, 4), float32]");
+    ck_assert_str_eq(c1->text, "Tensor[(2, 6, 4), float32]");
+    ck_assert_uint_eq(type_memo_size(g), 4);
+    graph_free(g);
+}
+END_TEST
+
+/* Operands of equal dtype and dims by different types make one key (the
+ * first type of them stands for both); another dtype or dims another. */
+START_TEST(test_memo_keys_shapes)
+{
+    graft_graph *g = graph_new();
+    const graft_type *first = tensor(g, "float32", (int64_t[]){2, 3}, 2);
+    graft_node *a = graph_add_param(g, "a", first);
+    graft_node *b = graph_add_param(g, "b", tensor(g, "float32", (int64_t[]){2, 3}, 2));
+    graft_node *c = graph_add_param(g, "c", tensor(g, "float32", (int64_t[]){3, 2}, 2));
+    graft_node *d = graph_add_param(g, "d", tensor(g, "int64", (int64_t[]){2, 3}, 2));
+    ck_assert_ptr_ne(node_type(a), node_type(b));
+    ck_assert_ptr_eq(type_of(g, call(g, "Relu", &a, 1, NULL, NULL)), first);
+    ck_assert_ptr_eq(type_of(g, call(g, "Relu", &b, 1, NULL, NULL)), first);
+    ck_assert_uint_eq(type_memo_size(g), 1);
+    ck_assert_str_eq(type_of(g, call(g, "Relu", &c, 1, NULL, NULL))->text,
+                     "Tensor[(3, 2), float32]");
+    ck_assert_str_eq(type_of(g, call(g, "Relu", &d, 1, NULL, NULL))->text,
+                     "Tensor[(2, 3), int64]");
+    ck_assert_uint_eq(type_memo_size(g), 3);
+    graph_free(g);
+}
+END_TEST
+
+/* Split of one operand into 2 and 3 results: the result count is keyed. */
+START_TEST(test_memo_keys_result_count)
+{
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", tensor(g, "float32", (int64_t[]){6}, 1));
+    graft_node *two = call(g, "Split", &x, 1, NULL, NULL);
+    graft_node *three = call(g, "Split", &x, 1, NULL, NULL);
+    graph_set_noutputs(g, two, 2);
+    graph_set_noutputs(g, three, 3);
+    ck_assert_str_eq(type_of(g, two)->text, "(Tensor[(3), float32], Tensor[(3), float32])");
+    ck_assert_str_eq(type_of(g, three)->text,
+                     "(Tensor[(2), float32], Tensor[(2), float32], Tensor[(2), float32])");
+    ck_assert_uint_eq(type_memo_size(g), 2);
+    graph_free(g);
+}
+END_TEST
+
+/* Reshape by two initializers of one type and different values: a call
+ * that read values is not remembered. */
+START_TEST(test_memo_skips_constant_values)
+{
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", tensor(g, "float32", (int64_t[]){2, 6}, 2));
+    const graft_type *shape_type = tensor(g, "int64", (int64_t[]){2}, 1);
+    static const int64_t three_four[] = {3, 4}, four_three[] = {4, 3};
+    graft_node *s1 = graph_add_tensor_const(g, "s1", shape_type, three_four, sizeof three_four);
+    graft_node *s2 = graph_add_tensor_const(g, "s2", shape_type, four_three, sizeof four_three);
+    const graft_type *r1 = type_of(g, call(g, "Reshape", (graft_node *[]){x, s1}, 2, NULL, NULL));
+    const graft_type *r2 = type_of(g, call(g, "Reshape", (graft_node *[]){x, s2}, 2, NULL, NULL));
+    ck_assert_str_eq(r1->text, "Tensor[(3, 4), float32]");
+    ck_assert_str_eq(r2->text, "Tensor[(4, 3), float32]");
+    ck_assert_uint_eq(type_memo_size(g), 0);
+    /* an element-wise call on a constant reads no values: remembered */
+    const graft_type *a1 = type_of(g, call(g, "Add", (graft_node *[]){s1, s1}, 2, NULL, NULL));
+    const graft_type *a2 = type_of(g, call(g, "Add", (graft_node *[]){s2, s2}, 2, NULL, NULL));
+    ck_assert_ptr_eq(a1, shape_type);
+    ck_assert_ptr_eq(a2, shape_type);
+    ck_assert_uint_eq(type_memo_size(g), 1);
+    graph_free(g);
+}
+END_TEST
+
+/* A contradiction is reported at every call that has it. */
+START_TEST(test_memo_skips_contradictions)
+{
+    graft_graph *g = graph_new();
+    graft_node *a = graph_add_param(g, "a", tensor(g, "float32", (int64_t[]){2, 3}, 2));
+    graft_node *b = graph_add_param(g, "b", tensor(g, "float32", (int64_t[]){4, 3}, 2));
+    for (int i = 0; i < 2; i++) {
+        StrBuf why = {0};
+        graft_node *add = call(g, "Add", (graft_node *[]){a, b}, 2, NULL, NULL);
+        ck_assert_ptr_null(onnx_type_of(g, add, &why));
+        ck_assert_str_eq(why.data, "Add: dims 2 and 4 do not broadcast");
+        strbuf_free(&why);
+    }
+    ck_assert_uint_eq(type_memo_size(g), 0);
+    graph_free(g);
+}
+END_TEST
+
+static Suite *onnx_infer_memo_suite(void)
+{
+    Suite *s = suite_create("onnx_infer_memo");
+    TCase *tc = tcase_create("memo");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_memo_agrees_on_corpus);
+    tcase_add_test(tc, test_memo_keys_attributes);
+    tcase_add_test(tc, test_memo_keys_shapes);
+    tcase_add_test(tc, test_memo_keys_result_count);
+    tcase_add_test(tc, test_memo_skips_constant_values);
+    tcase_add_test(tc, test_memo_skips_contradictions);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return check_run_suite(onnx_infer_memo_suite());
+}
