@@ -30,11 +30,12 @@ typedef struct Exporter {
     const char **node;     /* per id: the fresh name of a call a rewrite made */
     uint8_t *live;         /* per id: reached from the output */
     uint8_t *done;         /* per id: its NodeProto is in nodes */
-    KeyMap taken;          /* interned names the export made (note [names in use]) */
     KeyMap scalars;        /* hash of a scalar's dtype and value -> the id of
                               the first constant written so */
     uint32_t fresh;        /* the next fresh number */
-    StrBuf scratch;        /* the name being made (export_fresh_name) */
+    StrBuf scratch;        /* the name being made (output_name) */
+    StrBuf fresh_prefix;   /* "graft_<fresh_stem>_" (note [fresh prefix]) */
+    const char *fresh_stem;
     VEC(Onnx__NodeProto *) nodes;    /* the node list being made */
     VEC(Onnx__TensorProto *) inits;  /* the initializer list being made */
     Arena *arena;          /* the protos made (note [export arena]) */
@@ -51,6 +52,10 @@ typedef struct Exporter {
     VEC(OnnxOpDecl) need;  /* the opsets made nodes need (onnx_export_opset.c) */
     KeyMap introduced;     /* an op made (interned) -> the opset that
                               introduced it, or 0 (onnx_export_opset.c) */
+    const char *made_op;   /* the op of the last node export_made_domain
+                              saw, and its declaration (onnx_export_opset.c,
+                              note [opsets once an op]) */
+    const OnnxOpDecl *made_decl;
     bool ok;
 } Exporter;
 
