@@ -170,18 +170,15 @@ static const char *unnamed_value_name(Exporter *ex, const graft_node *n)
     return export_fresh_name(ex, "value");
 }
 
-/* The name n's value is written under (note [onnx export]), kept in
- * ex->value once found, its value name's too (asked of the graph's map
- * for each of a graph input's readers and again by mark_read, it was a
- * twentieth of the export, bench/onnx_e2e.sh). */
-const char *export_value_name(Exporter *ex, const graft_node *n)
+/* The name n's value is written under, found and kept in ex->value, its
+ * value name's too (asked of the graph's map for each of a graph input's
+ * readers and again by mark_read, it was a twentieth of the export,
+ * bench/onnx_e2e.sh). */
+const char *export_find_value_name(Exporter *ex, const graft_node *n)
 {
-    uint32_t id = node_id(n);
-    if (!ex->value[id]) {
-        const char *name = graph_value_name(ex->g, n);
-        ex->value[id] = name ? name : unnamed_value_name(ex, n);
-    }
-    return ex->value[id];
+    const char *name = graph_value_name(ex->g, n);
+    ex->value[node_id(n)] = name ? name : unnamed_value_name(ex, n);
+    return ex->value[node_id(n)];
 }
 
 /* The graph's output k: the output itself, or field k of its tuple (note

@@ -67,8 +67,16 @@ const char *export_fresh_name(Exporter *ex, const char *stem);
 const char *export_call_name(Exporter *ex, const graft_node *call);
 /* The live element reading result i of call n, or NULL. */
 graft_node *export_result_of(const Exporter *ex, const graft_node *n, int i);
-/* The name n's value is written under (note [onnx export]). */
-const char *export_value_name(Exporter *ex, const graft_node *n);
+/* The name n's value is written under (note [onnx export]): the one
+ * found before, inline (most asks: a graph input's name is asked by its
+ * reader and again by mark_read; a call each was 200 K instructions of
+ * issue 28's export, bench/onnx_e2e.sh), else found now. */
+const char *export_find_value_name(Exporter *ex, const graft_node *n);
+static inline const char *export_value_name(Exporter *ex, const graft_node *n)
+{
+    const char *name = ex->value[node_id(n)];
+    return name ? name : export_find_value_name(ex, n);
+}
 /* size bytes, zeroed, freed with the export (note [export arena]). */
 void *export_alloc(Exporter *ex, size_t size);
 /* An array of n names, freed with the export. */
