@@ -75,9 +75,28 @@ static void assert_prints(const graft_graph *g, const char *want)
     free(text);
 }
 
+/* graph_reached marks what graph_topo_ids lists, no more (note [reached
+ * by a sweep] in src/ir/graph_walk.c). */
+static void assert_reached(const graft_graph *g)
+{
+    uint32_t count = graph_node_count(g);
+    uint8_t *reached = calloc(count + 1, 1), *listed = calloc(count + 1, 1);
+    uint32_t *ids = malloc((count + 1) * sizeof *ids);
+    uint32_t n = graph_topo_ids(g, ids);
+    for (uint32_t i = 0; i < n; i++)
+        listed[ids[i]] = 1;
+    graph_reached(g, reached);
+    for (uint32_t id = 0; id < count; id++)
+        ck_assert_uint_eq(reached[id], listed[id]);
+    free(ids);
+    free(listed);
+    free(reached);
+}
+
 /* g's topological order is want[0..n), as nodes and as ids. */
 static void assert_order(const graft_graph *g, graft_node *const *want, uint32_t n)
 {
+    assert_reached(g);
     graft_node **order = malloc((graph_node_count(g) + 1) * sizeof *order);
     uint32_t *ids = malloc((graph_node_count(g) + 1) * sizeof *ids);
     ck_assert_uint_eq(graph_topo_order(g, order), n);
@@ -610,6 +629,44 @@ START_TEST(test_random_edits)
 }
 END_TEST
 
+/* Nodes reading nodes made after them (as a rewrite links its new nodes
+ * into the model's): graph_reached marks what the walk lists, though the
+ * sweep by ids alone cannot.  Each new node reads only nodes below the
+ * one it is linked into, so the graph stays acyclic. */
+START_TEST(test_reached_newer_operands)
+{
+    uint32_t seed = 777u + (uint32_t)_i;
+    graft_graph *g = graph_new();
+    graft_node *nodes[200];
+    int n = 0;
+    nodes[n++] = graph_add_param(g, "a", NULL);
+    nodes[n++] = graph_add_param(g, "b", NULL);
+    while (n < 100) {
+        graft_node *args[2] = {nodes[rng_next(&seed) % (uint32_t)n],
+                               nodes[rng_next(&seed) % (uint32_t)n]};
+        nodes[n++] = graph_add_call(g, "f", args, 2, NULL, 0);
+    }
+    graph_set_output(g, graph_add_tuple(g, nodes + 90, 10));
+    for (int step = 0; step < 60; step++) {
+        graft_node *x = nodes[2 + rng_next(&seed) % 98];
+        graft_node *below = nodes[rng_next(&seed) % (uint32_t)node_id(x)];
+        if (node_is_dead(x) || node_is_dead(below))
+            continue;
+        graft_node *made = graph_add_call(g, "g", &below, 1, NULL, 0);
+        graph_set_arg(g, x, (int)(rng_next(&seed) % 2), made);
+        if (step % 20 == 0)
+            graph_remove_dead(g);
+    }
+    uint8_t *by_ids = calloc(graph_node_count(g) + 1, 1);
+    ck_assert(!graph_reached_by_ids(g, by_ids));
+    free(by_ids);
+    assert_reached(g);
+    graph_remove_dead(g);
+    assert_reached(g);
+    graph_free(g);
+}
+END_TEST
+
 /* ---- the core two IRs share: dtypes, tensor constants, several results,
  * names, accessors by id, tensor and graph attributes ---- */
 
@@ -938,6 +995,7 @@ static Suite *graph_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("traversal");
     tcase_add_test(tc, test_topo_order);
+    tcase_add_loop_test(tc, test_reached_newer_operands, 0, 4);
     tcase_add_test(tc, test_functions);
     tcase_add_test(tc, test_dead_function);
     tcase_add_test(tc, test_global_functions);

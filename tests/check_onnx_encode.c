@@ -15,6 +15,7 @@
 #include "diag.h"
 #include "check_files.h"
 #include "onnx_encode.h"
+#include "onnx_encode_impl.h"
 #include "onnx_export_impl.h"
 #include "onnx_model.h"
 #include "check_main.h"
@@ -266,6 +267,87 @@ START_TEST(test_function_every_field)
 }
 END_TEST
 
+/* note [nodes encoded by hand] in src/onnx/onnx_encode_node.c: nodes
+ * holding every kind of attribute the hand writes (numbers of one and
+ * ten bytes, strings, lists, a type of two key bytes, a reference, a doc
+ * string, unknown fields) and two it leaves to the descriptors (a tensor,
+ * a graph), alone, in a graph, and in a graph of more than the stream's
+ * 64 KB buffer (nodes written across its flushes, in place and not), and
+ * one node larger than the buffer: each as protobuf-c's pack writes it. */
+START_TEST(test_nodes_by_hand)
+{
+    ck_assert(encode_node_fields_known());
+    ProtobufCBinaryData strings[2] = {{1, (uint8_t *)"a"}, {0, NULL}};
+    Onnx__AttributeProto plain = ONNX__ATTRIBUTE_PROTO__INIT;
+    plain.name = "every";
+    plain.has_f = plain.has_i = plain.has_s = plain.has_type = 1;
+    plain.f = -1.5f;
+    plain.i = -3; /* ten bytes */
+    plain.s = (ProtobufCBinaryData){2, (uint8_t *)"hi"};
+    plain.n_floats = 4;
+    plain.floats = floats;
+    plain.n_ints = 5;
+    plain.ints = int64s;
+    plain.n_strings = 2;
+    plain.strings = strings;
+    plain.doc_string = "";
+    plain.type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS;
+    plain.ref_attr_name = "outer";
+    ProtobufCMessageUnknownField unknown = {.tag = 99, .wire_type = PROTOBUF_C_WIRE_TYPE_VARINT,
+                                            .len = 1, .data = (uint8_t *)"\x05"};
+    plain.base.n_unknown_fields = 1;
+    plain.base.unknown_fields = &unknown;
+    Onnx__AttributeProto bare = ONNX__ATTRIBUTE_PROTO__INIT; /* no field at all */
+    uint8_t raw[4] = {1, 2, 3, 4};
+    Onnx__TensorProto t = ONNX__TENSOR_PROTO__INIT;
+    fill_tensor(&t, raw, sizeof raw);
+    Onnx__AttributeProto tensor = ONNX__ATTRIBUTE_PROTO__INIT;
+    tensor.name = "value";
+    tensor.t = &t;
+    Onnx__GraphProto body = ONNX__GRAPH_PROTO__INIT;
+    body.name = "body";
+    Onnx__AttributeProto graph = ONNX__ATTRIBUTE_PROTO__INIT;
+    graph.name = "body";
+    graph.g = &body;
+    Onnx__AttributeProto *attrs[] = {&plain, &bare, &tensor, &graph};
+    char *in[] = {"x", "", "a_longer_input_name"}, *out[] = {"y"};
+    Onnx__NodeProto node = ONNX__NODE_PROTO__INIT;
+    node.n_input = 3;
+    node.input = in;
+    node.n_output = 1;
+    node.output = out;
+    node.name = "n";
+    node.op_type = "Op";
+    node.n_attribute = 4;
+    node.attribute = attrs;
+    node.doc_string = "doc";
+    node.domain = "";
+    node.base.n_unknown_fields = 1;
+    node.base.unknown_fields = &unknown;
+    assert_encodes_as_protobuf_c(&node.base);
+    Onnx__NodeProto empty = ONNX__NODE_PROTO__INIT;
+    assert_encodes_as_protobuf_c(&empty.base);
+    enum { NODES = 3000 }; /* 3000 nodes of about 170 bytes: past 64 KB */
+    Onnx__NodeProto **nodes = malloc(NODES * sizeof *nodes);
+    for (int i = 0; i < NODES; i++)
+        nodes[i] = i % 7 == 3 ? &empty : &node;
+    Onnx__GraphProto g = ONNX__GRAPH_PROTO__INIT;
+    g.n_node = NODES;
+    g.node = nodes;
+    assert_encodes_as_protobuf_c(&g.base);
+    size_t big_len = 100 * 1024; /* one node larger than the buffer */
+    char *big = malloc(big_len + 1);
+    memset(big, 'n', big_len);
+    big[big_len] = '\0';
+    Onnx__NodeProto large = node;
+    large.name = big;
+    nodes[NODES / 2] = &large;
+    assert_encodes_as_protobuf_c(&g.base);
+    free(big);
+    free(nodes);
+}
+END_TEST
+
 /* A oneof writes the member its case names, and only that one. */
 START_TEST(test_oneof_members)
 {
@@ -320,6 +402,7 @@ static Suite *encode_suite(void)
     tcase_add_test(tc, test_corpus_models);
     tcase_add_test(tc, test_every_field_kind);
     tcase_add_test(tc, test_oneof_members);
+    tcase_add_test(tc, test_nodes_by_hand);
     tcase_add_test(tc, test_pack_knows_every_field);
     tcase_add_test(tc, test_function_every_field);
     tcase_add_test(tc, test_write_fails);

@@ -112,6 +112,11 @@ const char *graph_intern_n(graft_graph *g, const char *s, size_t n)
     return canonical;
 }
 
+size_t graph_interned_count(const graft_graph *g)
+{
+    return interner_count(g->strings);
+}
+
 uint32_t graph_node_count(const graft_graph *g)
 {
     return g->nnodes;

@@ -223,6 +223,9 @@ Arena *graph_arena(graft_graph *g);
 const char *graph_intern(graft_graph *g, const char *s);
 /* The n bytes at s, interned. */
 const char *graph_intern_n(graft_graph *g, const char *s, size_t n);
+/* The distinct strings g has interned: a name whose interning raised it
+ * was new, a key of no map of g's names. */
+size_t graph_interned_count(const graft_graph *g);
 uint32_t graph_node_count(const graft_graph *g); /* ids handed out, dead included */
 /* Nodes not marked dead: those the roots reach, @main's parameters, and
  * nodes nothing reachable uses any more that no sweep has killed yet. */
@@ -462,6 +465,10 @@ uint32_t graph_topo_ids(const graft_graph *g, uint32_t *ids);
  * note [types in id order] in type_infer.c); false when a reached node
  * has a child at or after its own id, reached then half marked. */
 bool graph_reached_by_ids(const graft_graph *g, uint8_t *reached);
+/* The same marks for any graph, in the same sweep, a node reached after
+ * the sweep passed its id followed at once (note [reached by a sweep] in
+ * graph_walk.c). */
+void graph_reached(const graft_graph *g, uint8_t *reached);
 /* An order of the live nodes as graph_topo_ids gives it, made by a walk
  * that labels them too (labels_graph_order); free with graph_order_free. */
 typedef struct GraphOrder {

@@ -237,6 +237,8 @@ static void reach_root(const graft_node *root, uint8_t *reached)
         reached[root->id] = 1;
 }
 
+typedef VEC(uint32_t) IdStack;
+
 bool graph_reached_by_ids(const graft_graph *g, uint8_t *reached)
 {
     reach_root(g->output, reached);
@@ -254,6 +256,65 @@ bool graph_reached_by_ids(const graft_graph *g, uint8_t *reached)
         }
     }
     return true;
+}
+
+/* Marks c, when not marked yet, and puts it on later when the sweep has
+ * passed its id (at); false for NULL, the end of a node's children. */
+static inline bool reach(const graft_node *c, uint32_t at, uint8_t *reached, IdStack *later)
+{
+    if (!c)
+        return false;
+    if (c->dead || reached[c->id])
+        return true;
+    reached[c->id] = 1;
+    if (c->id >= at)
+        vec_push(later, c->id);
+    return true;
+}
+
+/* n's children as child() lists them, read straight from the node
+ * (child() asks its kind again for each; and a third caller of it made
+ * GCC call it where it was inlined, 19 instructions an op node more on
+ * Relay's load, bench/onnx_e2e.sh). */
+static void reach_children(const graft_node *n, uint32_t at, uint8_t *reached, IdStack *later)
+{
+    if (n->kind == NODE_FUNC) {
+        const FuncInfo *fn = n->u.fn;
+        for (int i = 0; i < fn->nparams; i++)
+            if (!reach(fn->params[i], at, reached, later))
+                return;
+        reach(fn->body, at, reached, later);
+        return;
+    }
+    const Use *callee = node_callee_slot(n);
+    if (callee && !reach(callee->value, at, reached, later))
+        return;
+    for (int i = 0; i < n->nargs && reach(node_arg(n, i), at, reached, later); i++)
+        ;
+}
+
+/* note [reached by a sweep]: the sweep of graph_reached_by_ids, which
+ * visits each reached node once with no walk's arrays, and a stack only
+ * for a child marked after the sweep passed its id (a node of the model
+ * reading one a rewrite made: issue 28's output tuple, its 2,000 batch
+ * norms); what those reach below the sweep's place it leaves to the
+ * sweep.  Each reached node's children are marked once: at its id by the
+ * sweep, or when popped. */
+void graph_reached(const graft_graph *g, uint8_t *reached)
+{
+    IdStack later = {0}; /* marked, at or after the sweep's place, children not yet */
+    reach_root(g->output, reached);
+    for (int i = 0; i < g->nglobals; i++)
+        reach_root(g->globals[i].fn, reached);
+    for (uint32_t id = g->nnodes; id-- > 0;) {
+        const graft_node *n = g->nodes[id];
+        if (!reached[id] || (n->nargs == 0 && n->kind != NODE_FUNC && !node_callee_slot(n)))
+            continue; /* (most reached nodes are variables and constants) */
+        reach_children(n, id, reached, &later);
+        while (later.len)
+            reach_children(g->nodes[later.items[--later.len]], id, reached, &later);
+    }
+    vec_free(&later);
 }
 
 uint32_t graph_arrays_topo_ids(const graft_graph *g, const GraphArrays *a, uint32_t *ids)

@@ -6,21 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "onnx_span.h"
-#include "util.h"
+#include "onnx_encode_impl.h"
 
 enum { STREAM_BUFFER = 64 * 1024 };
-
-typedef struct Encoder {
-    VEC(size_t) lengths; /* of each message and packed field, in walk order */
-    size_t next;         /* the next of lengths the write walk takes */
-    uint8_t *buf;
-    size_t used, cap;
-    FILE *out; /* NULL: buf is of the encoding's size */
-    bool ok;
-    const KeyMap *spans; /* NULL: every message encoded */
-    const KeyMap *made;  /* FunctionProtos given as their bytes, or NULL */
-} Encoder;
 
 static size_t varint_size(uint64_t v)
 {
@@ -132,8 +120,6 @@ static uint64_t varint_value(ProtobufCType type, const void *v)
     }
 }
 
-static size_t message_size(Encoder *e, const ProtobufCMessage *m);
-
 /* The bytes m is written as, or NULL: encoded from its fields. */
 static const OnnxSpan *span_of(const Encoder *e, const ProtobufCMessage *m)
 {
@@ -143,25 +129,34 @@ static const OnnxSpan *span_of(const Encoder *e, const ProtobufCMessage *m)
     return span;
 }
 
-/* A message's length: its span's, or its fields' (recorded). */
+/* note [spans found once]: a message written as its span's bytes is
+ * looked up once, by the sizes walk, which records the span for the
+ * writing walk with its length (issue 28's model: 12,000 graph inputs and
+ * outputs, a lookup each the writing walk no longer makes,
+ * bench/onnx_e2e.sh). */
+
+/* A message's length: its span's (recorded with it), or its fields'
+ * (recorded). */
 static size_t sub_message_size(Encoder *e, const ProtobufCMessage *m)
 {
     if (!m)
         return 0;
     const OnnxSpan *span = span_of(e, m);
-    return span ? span->len : message_size(e, m);
+    if (!span)
+        return encode_message_size(e, m);
+    vec_push(&e->lengths, ((EncodedLength){span->len, span}));
+    return span->len;
 }
 
-/* The bytes a value takes after its key, its length prefix included. */
-static size_t value_size(Encoder *e, ProtobufCType type, const void *v)
+/* The bytes a value not a message takes after its key, its length prefix
+ * included. */
+static size_t value_size(ProtobufCType type, const void *v)
 {
     size_t len;
     if (type == PROTOBUF_C_TYPE_STRING)
         len = *(const char *const *)v ? strlen(*(const char *const *)v) : 0;
     else if (type == PROTOBUF_C_TYPE_BYTES)
         len = ((const ProtobufCBinaryData *)v)->len;
-    else if (type == PROTOBUF_C_TYPE_MESSAGE)
-        len = sub_message_size(e, *(const ProtobufCMessage *const *)v);
     else if (wire_type(type) == PROTOBUF_C_WIRE_TYPE_VARINT)
         return varint_size(varint_value(type, v));
     else
@@ -182,26 +177,55 @@ static size_t field_size(Encoder *e, const ProtobufCFieldDescriptor *f,
         return 0;
     const char *v = first_value(f, m);
     size_t stride = value_stride(f->type), size = 0;
-    for (size_t k = 0; k < count; k++)
-        size += value_size(e, f->type, v + k * stride);
+    if (f->type == PROTOBUF_C_TYPE_MESSAGE) /* (a graph's lists: no switch per element) */
+        for (size_t k = 0; k < count; k++) {
+            size_t len = sub_message_size(e, ((const ProtobufCMessage *const *)v)[k]);
+            size += varint_size(len) + len;
+        }
+    else
+        for (size_t k = 0; k < count; k++)
+            size += value_size(f->type, v + k * stride);
     if (!(f->flags & PROTOBUF_C_FIELD_FLAG_PACKED))
         return count * key_size(f->id) + size;
-    vec_push(&e->lengths, size);
+    vec_push(&e->lengths, ((EncodedLength){size, NULL}));
     return key_size(f->id) + varint_size(size) + size;
 }
 
-/* m's length, recorded in e->lengths before those of what it holds. */
-static size_t message_size(Encoder *e, const ProtobufCMessage *m)
+size_t encode_unknown_size(const ProtobufCMessage *m)
 {
+    size_t size = 0;
+    for (unsigned i = 0; i < m->n_unknown_fields; i++)
+        size += key_size(m->unknown_fields[i].tag) + m->unknown_fields[i].len;
+    return size;
+}
+
+/* Whether m is a NodeProto or AttributeProto written by hand (note [nodes
+ * encoded by hand] in onnx_encode_node.c): 1 a node, 2 an attribute. */
+static int by_hand(const Encoder *e, const ProtobufCMessage *m)
+{
+    if (!e->by_hand)
+        return 0;
+    if (m->descriptor == &onnx__node_proto__descriptor)
+        return 1;
+    bool attribute = m->descriptor == &onnx__attribute_proto__descriptor;
+    return attribute && encode_attribute_plain((const Onnx__AttributeProto *)m) ? 2 : 0;
+}
+
+size_t encode_message_size(Encoder *e, const ProtobufCMessage *m)
+{
+    int hand = by_hand(e, m);
+    if (hand == 1)
+        return encode_node_size(e, (const Onnx__NodeProto *)m);
+    if (hand == 2)
+        return encode_attribute_size(e, (const Onnx__AttributeProto *)m);
     size_t slot = e->lengths.len;
-    vec_push(&e->lengths, 0);
+    vec_push(&e->lengths, ((EncodedLength){0, NULL}));
     const ProtobufCMessageDescriptor *desc = m->descriptor;
     size_t size = 0;
     for (unsigned i = 0; i < desc->n_fields; i++)
         size += field_size(e, &desc->fields[i], m);
-    for (unsigned i = 0; i < m->n_unknown_fields; i++)
-        size += key_size(m->unknown_fields[i].tag) + m->unknown_fields[i].len;
-    e->lengths.items[slot] = size;
+    size += encode_unknown_size(m);
+    e->lengths.items[slot].len = size;
     return size;
 }
 
@@ -212,7 +236,7 @@ static void flush(Encoder *e)
     e->used = 0;
 }
 
-static void put(Encoder *e, const void *data, size_t n)
+void encode_put(Encoder *e, const void *data, size_t n)
 {
     if (n == 0)
         return;
@@ -230,15 +254,45 @@ static void put(Encoder *e, const void *data, size_t n)
 
 /* Written in place where the buffer has room for the longest varint (a
  * call of put and memcpy per key and length cost more than the bytes). */
-static void put_varint(Encoder *e, uint64_t v)
+void encode_put_varint(Encoder *e, uint64_t v)
 {
     uint8_t bytes[10];
     uint8_t *at = e->cap - e->used >= sizeof bytes ? e->buf + e->used : bytes;
     size_t n = (size_t)(onnx_varint_write(at, v) - at);
     if (at == bytes)
-        put(e, bytes, n);
+        encode_put(e, bytes, n);
     else
         e->used += n;
+}
+
+/* n's length prefix and n bytes at data, in place where the buffer has
+ * room for both, as most are a short name or a span of tens of bytes. */
+static void put_prefixed(Encoder *e, const void *data, size_t n)
+{
+    if (e->cap - e->used < 10 + n) {
+        encode_put_varint(e, n);
+        encode_put(e, data, n);
+        return;
+    }
+    uint8_t *at = onnx_varint_write(e->buf + e->used, n);
+    if (n)
+        memcpy(at, data, n);
+    e->used = (size_t)(at - e->buf) + n;
+}
+
+void encode_put_delimited(Encoder *e, uint64_t key, const void *data, size_t n)
+{
+    encode_put_varint(e, key);
+    put_prefixed(e, data, n);
+}
+
+void encode_put_unknown(Encoder *e, const ProtobufCMessage *m)
+{
+    for (unsigned i = 0; i < m->n_unknown_fields; i++) {
+        const ProtobufCMessageUnknownField *u = &m->unknown_fields[i];
+        encode_put_varint(e, (uint64_t)u->tag << 3 | u->wire_type);
+        encode_put(e, u->data, u->len); /* its length prefix included */
+    }
 }
 
 /* A fixed-size value, little-endian whatever the host's order. */
@@ -254,35 +308,42 @@ static void put_fixed(Encoder *e, const void *v, size_t size)
         memcpy(&x, v, 8);
     for (size_t b = 0; b < size; b++)
         bytes[b] = (uint8_t)(x >> (8 * b));
-    put(e, bytes, size);
+    encode_put(e, bytes, size);
 }
 
-static void put_fields(Encoder *e, const ProtobufCMessage *m);
+/* A message after key: its length, then its span's bytes (as
+ * sub_message_size found them, written in place where the buffer has
+ * room: most are a graph's inputs of tens of bytes) or its fields. */
+static void put_message(Encoder *e, uint64_t key, const ProtobufCMessage *m)
+{
+    const EncodedLength *found = m ? &e->lengths.items[e->next++] : NULL;
+    if (found && found->span && e->cap - e->used >= 20 + found->len) {
+        uint8_t *at = onnx_varint_write(e->buf + e->used, key);
+        at = onnx_varint_write(at, found->len);
+        memcpy(at, found->span->data, found->len);
+        e->used = (size_t)(at - e->buf) + found->len;
+        return;
+    }
+    encode_put_varint(e, key);
+    if (found && found->span)
+        put_prefixed(e, found->span->data, found->len);
+    else if (found) {
+        encode_put_varint(e, found->len);
+        encode_put_fields(e, m);
+    } else
+        encode_put_varint(e, 0);
+}
 
 static void put_value(Encoder *e, ProtobufCType type, const void *v)
 {
     if (type == PROTOBUF_C_TYPE_STRING) {
         const char *s = *(const char *const *)v;
-        size_t len = s ? strlen(s) : 0;
-        put_varint(e, len);
-        put(e, s, len);
+        put_prefixed(e, s, s ? strlen(s) : 0);
     } else if (type == PROTOBUF_C_TYPE_BYTES) {
         const ProtobufCBinaryData *bd = v;
-        put_varint(e, bd->len);
-        put(e, bd->data, bd->len);
-    } else if (type == PROTOBUF_C_TYPE_MESSAGE) {
-        const ProtobufCMessage *m = *(const ProtobufCMessage *const *)v;
-        const OnnxSpan *span = m ? span_of(e, m) : NULL;
-        if (span) { /* as sub_message_size found it */
-            put_varint(e, span->len);
-            put(e, span->data, span->len);
-            return;
-        }
-        put_varint(e, m ? e->lengths.items[e->next++] : 0);
-        if (m)
-            put_fields(e, m);
+        put_prefixed(e, bd->data, bd->len);
     } else if (wire_type(type) == PROTOBUF_C_WIRE_TYPE_VARINT)
-        put_varint(e, varint_value(type, v));
+        encode_put_varint(e, varint_value(type, v));
     else
         put_fixed(e, v, value_stride(type));
 }
@@ -295,37 +356,46 @@ static void put_field(Encoder *e, const ProtobufCFieldDescriptor *f, const Proto
     const char *v = first_value(f, m);
     size_t stride = value_stride(f->type);
     if (f->flags & PROTOBUF_C_FIELD_FLAG_PACKED) {
-        put_varint(e, (uint64_t)f->id << 3 | PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED);
-        put_varint(e, e->lengths.items[e->next++]);
+        encode_put_varint(e, (uint64_t)f->id << 3 | PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED);
+        encode_put_varint(e, e->lengths.items[e->next++].len);
         for (size_t k = 0; k < count; k++)
             put_value(e, f->type, v + k * stride);
         return;
     }
     uint64_t key = (uint64_t)f->id << 3 | wire_type(f->type);
+    if (f->type == PROTOBUF_C_TYPE_MESSAGE) { /* (never packed) */
+        for (size_t k = 0; k < count; k++)
+            put_message(e, key, ((const ProtobufCMessage *const *)v)[k]);
+        return;
+    }
     for (size_t k = 0; k < count; k++) {
-        put_varint(e, key);
+        encode_put_varint(e, key);
         put_value(e, f->type, v + k * stride);
     }
 }
 
-/* m's fields, its own length already taken from e->lengths. */
-static void put_fields(Encoder *e, const ProtobufCMessage *m)
+void encode_put_fields(Encoder *e, const ProtobufCMessage *m)
 {
+    int hand = by_hand(e, m);
+    if (hand == 1) {
+        encode_put_node(e, (const Onnx__NodeProto *)m);
+        return;
+    }
+    if (hand == 2) {
+        encode_put_attribute(e, (const Onnx__AttributeProto *)m);
+        return;
+    }
     const ProtobufCMessageDescriptor *desc = m->descriptor;
     for (unsigned i = 0; i < desc->n_fields; i++)
         put_field(e, &desc->fields[i], m);
-    for (unsigned i = 0; i < m->n_unknown_fields; i++) {
-        const ProtobufCMessageUnknownField *u = &m->unknown_fields[i];
-        put_varint(e, (uint64_t)u->tag << 3 | u->wire_type);
-        put(e, u->data, u->len); /* its length prefix included */
-    }
+    encode_put_unknown(e, m);
 }
 
 /* Both walks over msg into e, whose buffer is set up. */
 static void encode(Encoder *e, const ProtobufCMessage *msg)
 {
     e->next = 1; /* lengths[0] is msg's own, written by nobody */
-    put_fields(e, msg);
+    encode_put_fields(e, msg);
     flush(e);
     vec_free(&e->lengths);
 }
@@ -338,8 +408,9 @@ bool onnx_encode_file(const ProtobufCMessage *msg, const KeyMap *spans, FILE *ou
 bool onnx_encode_file_made(const ProtobufCMessage *msg, const KeyMap *spans,
                            const KeyMap *made, FILE *out)
 {
-    Encoder e = {.out = out, .ok = true, .cap = STREAM_BUFFER, .spans = spans, .made = made};
-    message_size(&e, msg);
+    Encoder e = {.out = out, .ok = true, .cap = STREAM_BUFFER, .spans = spans, .made = made,
+                 .by_hand = encode_node_fields_known()};
+    encode_message_size(&e, msg);
     e.buf = xmalloc(e.cap);
     encode(&e, msg);
     free(e.buf);
@@ -348,8 +419,8 @@ bool onnx_encode_file_made(const ProtobufCMessage *msg, const KeyMap *spans,
 
 uint8_t *onnx_encode_bytes(const ProtobufCMessage *msg, const KeyMap *spans, size_t *len)
 {
-    Encoder e = {.ok = true, .spans = spans};
-    *len = message_size(&e, msg);
+    Encoder e = {.ok = true, .spans = spans, .by_hand = encode_node_fields_known()};
+    *len = encode_message_size(&e, msg);
     e.buf = xmalloc(*len + 1);
     e.cap = *len;
     encode(&e, msg);

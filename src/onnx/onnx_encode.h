@@ -19,6 +19,9 @@
  * buffer of the exact size).  Both walks recurse on the nesting of
  * messages, which the wire check bounds (--limit onnx-depth) for a model
  * read; the export nests nothing deeper than the model it came from.
+ * A NodeProto, and an AttributeProto holding no message, are written by
+ * hand, field by field (note [nodes encoded by hand] in
+ * onnx_encode_node.c), the same bytes with no descriptor asked.
  * onnx.proto is proto2: the fields are optional, repeated or in a oneof
  * (required ones are written always); proto3's unlabelled fields are not
  * among them, and the encoder does not take them.

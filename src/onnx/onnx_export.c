@@ -53,12 +53,13 @@ void *export_alloc(Exporter *ex, size_t size)
     return arena_alloc(ex->arena, size);
 }
 
-/* Whether the model names a node or value key (interned), or the export
- * made it. */
+/* Whether the model names a node or value key (interned).  A name
+ * export_fresh_name made is not asked after: its number, after its last
+ * '_', is the export's counter, which never repeats, so it makes no name
+ * twice and keeps no map of those it made. */
 static bool taken(const Exporter *ex, const char *key)
 {
-    return keymap_get_ptr(&ex->taken, key) || keymap_get_ptr(&ex->m->values, key) ||
-           keymap_get_ptr(&ex->m->node_names, key);
+    return keymap_get_ptr(&ex->m->values, key) || keymap_get_ptr(&ex->m->node_names, key);
 }
 
 /* Written by hand, as a printf of each fresh name was half of exporting
@@ -73,22 +74,34 @@ void export_put_number(StrBuf *sb, uint64_t k)
     strbuf_append(sb, digits + n, sizeof digits - n);
 }
 
-/* A name not in use: "graft_<stem>_<k>" with the first free k. */
+/* A name not in use: "graft_<stem>_<k>" with the first free k.
+ * note [fresh prefix]: "graft_<stem>_" is kept from the last call with
+ * the same stem (by address: every stem lives as long as the export, a
+ * literal, an interned op or constant name, a function's name), as a
+ * rewrite names its made nodes of one op one after another (issue 28's
+ * 2,000 BatchNormalization nodes: 190 instructions a name, bench/onnx_e2e.sh). */
 const char *export_fresh_name(Exporter *ex, const char *stem)
 {
-    StrBuf *sb = &ex->scratch;
-    sb->len = 0;
-    strbuf_append(sb, "graft_", 6);
-    strbuf_puts(sb, stem);
-    strbuf_putc(sb, '_');
+    StrBuf *sb = &ex->fresh_prefix;
+    if (stem != ex->fresh_stem || !sb->len) {
+        sb->len = 0;
+        strbuf_append(sb, "graft_", 6);
+        strbuf_puts(sb, stem);
+        strbuf_putc(sb, '_');
+        ex->fresh_stem = stem;
+    }
     size_t prefix = sb->len;
     const char *name;
-    do { /* each candidate interned once: it is the key of all three maps */
+    bool new_string;
+    do { /* each candidate interned once: it is the key of both maps, and
+            a string interned anew is in neither (graph_interned_count) */
         sb->len = prefix;
         export_put_number(sb, ex->fresh++);
+        size_t interned = graph_interned_count(ex->g);
         name = graph_intern_n(ex->g, sb->data, sb->len);
-    } while (taken(ex, name));
-    keymap_put_ptr(&ex->taken, name, name);
+        new_string = graph_interned_count(ex->g) > interned;
+    } while (!new_string && taken(ex, name));
+    sb->len = prefix;
     return name;
 }
 
@@ -132,34 +145,40 @@ static const char *output_name(Exporter *ex, const char *call, unsigned i)
     return graph_intern_n(ex->g, sb->data, sb->len);
 }
 
-/* The name n's value is written under (note [onnx export]). */
-const char *export_value_name(Exporter *ex, const graft_node *n)
+/* The name of n's value when the graph gives it none (note [onnx
+ * export]). */
+static const char *unnamed_value_name(Exporter *ex, const graft_node *n)
 {
-    uint32_t id = node_id(n);
-    const char *name = ex->value[id] ? ex->value[id] : graph_value_name(ex->g, n);
-    if (name)
-        return name;
     if (node_kind(n) == NODE_VAR)
-        name = node_name(n);
-    else if (node_kind(n) == NODE_TUPLE && node_nargs(n) == 0)
-        name = ""; /* a left-out input */
-    else if (made_tensor(ex, n))
-        name = export_fresh_name(ex, node_const_text(n)); /* "graft_folded_Mul_4" */
-    else if (node_kind(n) == NODE_CONST && !node_const_is_scalar(n))
-        name = node_const_text(n);
-    else if (node_kind(n) == NODE_CONST)
-        name = export_fresh_name(ex, "Constant");
-    else if (node_kind(n) == NODE_CALL && node_op(n))
-        name = output_name(ex, export_call_name(ex, n), 0); /* (no call of several results) */
-    else if (node_kind(n) == NODE_GETITEM) {
+        return node_name(n);
+    if (node_kind(n) == NODE_TUPLE && node_nargs(n) == 0)
+        return ""; /* a left-out input */
+    if (made_tensor(ex, n))
+        return export_fresh_name(ex, node_const_text(n)); /* "graft_folded_Mul_4" */
+    if (node_kind(n) == NODE_CONST && !node_const_is_scalar(n))
+        return node_const_text(n);
+    if (node_kind(n) == NODE_CONST)
+        return export_fresh_name(ex, "Constant");
+    if (node_kind(n) == NODE_CALL && node_op(n))
+        return output_name(ex, export_call_name(ex, n), 0); /* (no call of several results) */
+    if (node_kind(n) == NODE_GETITEM) {
         const graft_node *call = node_arg(n, 0);
         const char *call_name = graph_node_name(ex->g, call);
-        name = output_name(ex, call_name ? call_name : export_call_name(ex, call),
+        return output_name(ex, call_name ? call_name : export_call_name(ex, call),
                            (unsigned)node_index(n));
-    } else
-        name = export_fresh_name(ex, "value");
-    ex->value[id] = name;
-    return name;
+    }
+    return export_fresh_name(ex, "value");
+}
+
+/* The name n's value is written under, found and kept in ex->value, its
+ * value name's too (asked of the graph's map for each of a graph input's
+ * readers and again by mark_read, it was a twentieth of the export,
+ * bench/onnx_e2e.sh). */
+const char *export_find_value_name(Exporter *ex, const graft_node *n)
+{
+    const char *name = graph_value_name(ex->g, n);
+    ex->value[node_id(n)] = name ? name : unnamed_value_name(ex, n);
+    return ex->value[node_id(n)];
 }
 
 /* The graph's output k: the output itself, or field k of its tuple (note
@@ -242,10 +261,14 @@ static void inherit_operands(Exporter *ex, MadeNames *made, const graft_node *n,
 static void inherit_names(Exporter *ex)
 {
     MadeNames made = {0}; /* the names live nodes make */
-    for (uint32_t id = 0; id < ex->m->norigin; id++) {
-        const Onnx__NodeProto *np = ex->m->origin[id];
+    Onnx__NodeProto *const *origin = ex->m->origin; /* (read once, not per id) */
+    const uint8_t *live = ex->live;
+    for (uint32_t id = 0, norigin = ex->m->norigin; id < norigin; id++) {
+        const Onnx__NodeProto *np = origin[id];
+        if (!np || !live[id]) /* (most: a graph input, or a call rewritten) */
+            continue;
         const graft_node *n = graph_node(ex->g, id);
-        if (np && ex->live[id] && !node_scope(n))
+        if (!node_scope(n))
             inherit_operands(ex, &made, n, np);
     }
     keymap_free(&made.names);
@@ -285,7 +308,11 @@ static void emit(Exporter *ex, const graft_node *n)
         vec_push(&ex->nodes, ex->m->origin[id]); /* note [constant nodes] in onnx_import.c */
 }
 
-/* Emits root after what it reads, depth first, iteratively. */
+/* Emits root after what it reads, depth first, iteratively; an operand
+ * that reads nothing (a constant) at once, without a frame of its own,
+ * which it would leave at once, and a variable (a graph input, which
+ * puts nothing in the lists) not at all (issue 28's model: five of six
+ * operands, bench/onnx_e2e.sh). */
 static void emit_from(Exporter *ex, graft_node *root)
 {
     typedef struct Frame {
@@ -299,7 +326,11 @@ static void emit_from(Exporter *ex, graft_node *root)
         Frame *f = &stack.items[stack.len - 1];
         if (f->next < node_nargs(f->n) && !node_is_opaque(f->n)) {
             graft_node *a = node_arg(f->n, f->next++);
-            if (!ex->done[node_id(a)])
+            if (node_kind(a) == NODE_VAR || ex->done[node_id(a)])
+                continue;
+            if (node_nargs(a) == 0)
+                emit(ex, a);
+            else
                 vec_push(&stack, ((Frame){a, 0}));
             continue;
         }
@@ -329,8 +360,10 @@ static void copy_to_output(Exporter *ex, const char *from, const char *to)
 static void emit_nodes(Exporter *ex)
 {
     const Onnx__GraphProto *gp = ex->m->proto->graph;
-    for (uint32_t id = 0; id < ex->m->norigin && ex->ok; id++)
-        if (ex->m->origin[id] && ex->live[id] && !node_scope(graph_node(ex->g, id)))
+    Onnx__NodeProto *const *origin = ex->m->origin; /* (read once, not per id) */
+    const uint8_t *live = ex->live;
+    for (uint32_t id = 0, norigin = ex->m->norigin; id < norigin && ex->ok; id++)
+        if (origin[id] && live[id] && !node_scope(graph_node(ex->g, id)))
             emit_from(ex, graph_node(ex->g, id)); /* (a partition's nodes: its function's) */
     emit_from(ex, graph_output(ex->g));
     for (int k = 0; k < ex->m->noutputs && ex->ok; k++) {
@@ -379,7 +412,8 @@ static bool read_by_graph(const Exporter *ex, const graft_node *n)
 
 static void mark_read(Exporter *ex, KeyMap *read)
 {
-    for (uint32_t id = 0; id < graph_node_count(ex->g); id++) {
+    uint32_t count = graph_node_count(ex->g);
+    for (uint32_t id = 0; id < count; id++) {
         const graft_node *n = graph_node(ex->g, id);
         bool tensor = node_kind(n) == NODE_CONST && !node_const_is_scalar(n);
         if (node_kind(n) != NODE_VAR &&
@@ -440,10 +474,10 @@ static void exporter_free(Exporter *ex)
     vec_free(&ex->nodes);
     vec_free(&ex->inits);
     vec_free(&ex->need);
-    keymap_free(&ex->taken);
     keymap_free(&ex->scalars);
     keymap_free(&ex->introduced);
     strbuf_free(&ex->scratch);
+    strbuf_free(&ex->fresh_prefix);
     export_functions_free(ex);
     free(ex->value);
     free(ex->node);
@@ -451,15 +485,12 @@ static void exporter_free(Exporter *ex)
     free(ex->done);
 }
 
-/* Marks what the output reaches. */
+/* Marks what the output reaches (note [reached by a sweep] in
+ * src/ir/graph_walk.c: graph_topo_ids's order, not needed here, cost 90
+ * instructions an op node, bench/onnx_e2e.sh). */
 static void mark_live(Exporter *ex)
 {
-    uint32_t count = graph_node_count(ex->g);
-    uint32_t *ids = xmalloc(((size_t)count + 1) * sizeof *ids);
-    uint32_t n = graph_topo_ids(ex->g, ids);
-    for (uint32_t i = 0; i < n; i++)
-        ex->live[ids[i]] = 1;
-    free(ids);
+    graph_reached(ex->g, ex->live);
 }
 
 bool onnx_export(OnnxModel *m, FILE *out, bool text, graft_diag *d)

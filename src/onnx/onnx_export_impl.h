@@ -30,11 +30,12 @@ typedef struct Exporter {
     const char **node;     /* per id: the fresh name of a call a rewrite made */
     uint8_t *live;         /* per id: reached from the output */
     uint8_t *done;         /* per id: its NodeProto is in nodes */
-    KeyMap taken;          /* interned names the export made (note [names in use]) */
     KeyMap scalars;        /* hash of a scalar's dtype and value -> the id of
                               the first constant written so */
     uint32_t fresh;        /* the next fresh number */
-    StrBuf scratch;        /* the name being made (export_fresh_name) */
+    StrBuf scratch;        /* the name being made (output_name) */
+    StrBuf fresh_prefix;   /* "graft_<fresh_stem>_" (note [fresh prefix]) */
+    const char *fresh_stem;
     VEC(Onnx__NodeProto *) nodes;    /* the node list being made */
     VEC(Onnx__TensorProto *) inits;  /* the initializer list being made */
     Arena *arena;          /* the protos made (note [export arena]) */
@@ -51,6 +52,10 @@ typedef struct Exporter {
     VEC(OnnxOpDecl) need;  /* the opsets made nodes need (onnx_export_opset.c) */
     KeyMap introduced;     /* an op made (interned) -> the opset that
                               introduced it, or 0 (onnx_export_opset.c) */
+    const char *made_op;   /* the op of the last node export_made_domain
+                              saw, and its declaration (onnx_export_opset.c,
+                              note [opsets once an op]) */
+    const OnnxOpDecl *made_decl;
     bool ok;
 } Exporter;
 
@@ -62,8 +67,16 @@ const char *export_fresh_name(Exporter *ex, const char *stem);
 const char *export_call_name(Exporter *ex, const graft_node *call);
 /* The live element reading result i of call n, or NULL. */
 graft_node *export_result_of(const Exporter *ex, const graft_node *n, int i);
-/* The name n's value is written under (note [onnx export]). */
-const char *export_value_name(Exporter *ex, const graft_node *n);
+/* The name n's value is written under (note [onnx export]): the one
+ * found before, inline (most asks: a graph input's name is asked by its
+ * reader and again by mark_read; a call each was 200 K instructions of
+ * issue 28's export, bench/onnx_e2e.sh), else found now. */
+const char *export_find_value_name(Exporter *ex, const graft_node *n);
+static inline const char *export_value_name(Exporter *ex, const graft_node *n)
+{
+    const char *name = ex->value[node_id(n)];
+    return name ? name : export_find_value_name(ex, n);
+}
 /* size bytes, zeroed, freed with the export (note [export arena]). */
 void *export_alloc(Exporter *ex, size_t size);
 /* An array of n names, freed with the export. */

@@ -63,27 +63,32 @@ char **export_name_array(Exporter *ex, size_t n)
     return export_alloc(ex, (n + 1) * sizeof(char *));
 }
 
-/* The results of call n: its value, or when it is read by element as
- * many as it has or its elements read ("" for one nothing reads). */
-static void set_outputs(Exporter *ex, const graft_node *n, Onnx__NodeProto *np)
+/* How many results call n writes: its value, or when it is read by
+ * element as many as it has or its elements read. */
+static size_t output_count(const Exporter *ex, const graft_node *n, int *count)
 {
-    int count = node_noutputs(n) > 1 ? node_noutputs(n) : 0;
+    *count = node_noutputs(n) > 1 ? node_noutputs(n) : 0;
     for (const Use *u = node_first_use(n); u; u = use_next(u))
         if (node_kind(use_user(u)) == NODE_GETITEM && ex->live[node_id(use_user(u))] &&
-            node_index(use_user(u)) >= count)
-            count = node_index(use_user(u)) + 1;
-    np->n_output = count > 0 ? (size_t)count : 1;
-    np->output = export_name_array(ex, np->n_output);
+            node_index(use_user(u)) >= *count)
+            *count = node_index(use_user(u)) + 1;
+    return *count > 0 ? (size_t)*count : 1;
+}
+
+/* The results of call n into np->output (room for output_count's): its
+ * value, or its elements ("" for one nothing reads). */
+static void set_outputs(Exporter *ex, const graft_node *n, int count, Onnx__NodeProto *np)
+{
     for (size_t i = 0; i < np->n_output; i++) {
         const graft_node *r = count > 0 ? export_result_of(ex, n, (int)i) : n;
         np->output[i] = (char *)(r ? export_value_name(ex, r) : "");
     }
 }
 
-static Onnx__AttributeProto *new_attr(Exporter *ex, const char *name,
+/* a (room for it) as an attribute named name of type type. */
+static Onnx__AttributeProto *new_attr(Onnx__AttributeProto *a, const char *name,
                                       Onnx__AttributeProto__AttributeType type)
 {
-    Onnx__AttributeProto *a = export_alloc(ex, sizeof *a);
     onnx__attribute_proto__init(a);
     a->name = (char *)name;
     a->has_type = true;
@@ -141,12 +146,13 @@ static bool list_attr(Exporter *ex, const graft_attr_value *v, Onnx__AttributePr
 }
 
 /* One attribute of a call a rewrite made (note [onnx attributes] in
- * onnx_import.c, backwards); NULL for None (left out), and after
+ * onnx_import.c, backwards), in room; NULL for None (left out), and after
  * reporting a value ONNX has no attribute for. */
-static Onnx__AttributeProto *attr_proto(Exporter *ex, const graft_node *n, const graft_attr *at)
+static Onnx__AttributeProto *attr_proto(Exporter *ex, const graft_node *n, const graft_attr *at,
+                                        Onnx__AttributeProto *room)
 {
     const graft_attr_value *v = at->value;
-    Onnx__AttributeProto *a = new_attr(ex, at->name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT);
+    Onnx__AttributeProto *a = new_attr(room, at->name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT);
     bool ok = true;
     switch (v->kind) {
     case GRAFT_ATTR_INT:
@@ -187,9 +193,12 @@ static Onnx__AttributeProto *attr_proto(Exporter *ex, const graft_node *n, const
 
 void export_set_attrs(Exporter *ex, const graft_node *n, Onnx__NodeProto *np)
 {
-    np->attribute = export_alloc(ex, ((size_t)node_nattrs(n) + 1) * sizeof *np->attribute);
+    size_t nattrs = (size_t)node_nattrs(n); /* the list and the attributes in one block */
+    np->attribute = export_alloc(ex, (nattrs + 1) * sizeof *np->attribute +
+                                         nattrs * sizeof(Onnx__AttributeProto));
+    Onnx__AttributeProto *room = (Onnx__AttributeProto *)(np->attribute + nattrs + 1);
     for (int i = 0; i < node_nattrs(n); i++) {
-        Onnx__AttributeProto *a = attr_proto(ex, n, node_attr(n, i));
+        Onnx__AttributeProto *a = attr_proto(ex, n, node_attr(n, i), room + i);
         if (a)
             np->attribute[np->n_attribute++] = a;
     }
@@ -228,13 +237,18 @@ Onnx__NodeProto *export_node_proto(Exporter *ex, const graft_node *n)
         keymap_free(&renames);
         return same;
     }
-    Onnx__NodeProto *np = export_alloc(ex, sizeof *np);
+    int count;
+    size_t nout = output_count(ex, n, &count);
+    /* the node and its two name arrays in one block (note [export arena]) */
+    Onnx__NodeProto *np = export_alloc(ex, sizeof *np + (nin + nout + 2) * sizeof(char *));
     onnx__node_proto__init(np);
     np->n_input = nin;
-    np->input = export_name_array(ex, np->n_input);
+    np->input = (char **)(np + 1);
+    np->n_output = nout;
+    np->output = np->input + nin + 1;
     for (size_t i = 0; i < np->n_input; i++)
         np->input[i] = (char *)export_value_name(ex, node_arg(n, (int)i));
-    set_outputs(ex, n, np);
+    set_outputs(ex, n, count, np);
     np->op_type = (char *)node_op(n);
     np->domain = (char *)export_made_domain(ex, n);
     if (old) {

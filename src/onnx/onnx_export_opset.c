@@ -23,10 +23,11 @@
 
 #include "onnx_model.h"
 
-/* The declaration a made node of op follows, or NULL. */
+/* The declaration a made node of op (a node's, interned in the graph, a
+ * key as it is) follows, or NULL. */
 static const OnnxOpDecl *decl_of(const Exporter *ex, const char *op)
 {
-    return keymap_get_ptr(&ex->m->decls, graph_intern(ex->g, op));
+    return keymap_get_ptr(&ex->m->decls, op);
 }
 
 /* Records that the model needs domain at version v at least. */
@@ -89,17 +90,29 @@ static void refuse_private(Exporter *ex, const graft_node *n, const OnnxOpDecl *
     ex->ok = false;
 }
 
+/* note [opsets once an op]: a rewrite makes its nodes of one op one
+ * after another (issue 28's 2,000 BatchNormalization nodes), and what
+ * such a node needs of the opsets is its op's, recorded by need, which
+ * only raises: so its declaration is looked up and its opsets recorded
+ * once for each run of nodes of one op (100 instructions a node,
+ * bench/onnx_e2e.sh); a node's own domain and the refusal of a private
+ * op are still each node's. */
 const char *export_made_domain(Exporter *ex, const graft_node *n)
 {
+    const char *op = node_op(n);
+    if (op != ex->made_op) {
+        const OnnxOpDecl *decl = decl_of(ex, op);
+        if (decl && decl->domain)
+            need(ex, decl->domain, decl->since);
+        int since = decl && !decl->domain ? introduced_since(ex, op) : 0;
+        if (since)
+            need(ex, "", since);
+        ex->made_op = op;
+        ex->made_decl = decl;
+    }
     const char *domain = graph_node_domain(ex->g, n);
-    const OnnxOpDecl *decl = decl_of(ex, node_op(n));
-    refuse_private(ex, n, decl);
-    if (decl && decl->domain)
-        need(ex, decl->domain, decl->since);
-    int since = decl && !decl->domain ? introduced_since(ex, node_op(n)) : 0;
-    if (since)
-        need(ex, "", since);
-    return domain || !decl ? domain : decl->domain;
+    refuse_private(ex, n, ex->made_decl);
+    return domain || !ex->made_decl ? domain : ex->made_decl->domain;
 }
 
 /* The slot of the model's import of domain ("" the default), or NULL. */
