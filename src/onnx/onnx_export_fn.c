@@ -23,7 +23,7 @@
  * The model gains an opset import of graft.composite version 1 and, if it
  * had less, IR version 8, which brought local functions.
  */
-#include "onnx_export_impl.h"
+#include "onnx_export_fn.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -155,8 +155,7 @@ static void constant_node(FnBuild *fb, const graft_node *c)
     vec_push(&fb->nodes, np);
 }
 
-/* Whether call n's value is a tuple read by element. */
-static int results(const graft_node *n, bool *tuple)
+int export_fn_results(const graft_node *n, bool *tuple)
 {
     int count = node_noutputs(n);
     *tuple = count > 1;
@@ -198,7 +197,7 @@ static void body_call(FnBuild *fb, const graft_node *n)
     uint32_t id = node_id(n);
     Onnx__NodeProto *old = id < ex->m->norigin ? ex->m->origin[id] : NULL;
     bool tuple;
-    int nout = results(n, &tuple);
+    int nout = export_fn_results(n, &tuple);
     size_t nin = export_own_inputs(ex, n);
     Onnx__NodeProto *np = new_node(ex, node_op(n), graph_node_domain(ex->g, n), nin,
                                    (size_t)nout);
@@ -404,12 +403,16 @@ static Onnx__FunctionProto *function_of(Exporter *ex, const graft_node *fn)
     const void *known = keymap_get_ptr(&ex->function_of, fn);
     if (known)
         return (Onnx__FunctionProto *)known;
-    FnBuild fb = {.ex = ex};
-    name_params(&fb, fn);
-    body_nodes(&fb, node_body(fn));
-    Onnx__FunctionProto *f = function_proto(&fb, fn);
-    keymap_free(&fb.local);
-    f = unique_function(ex, f);
+    Onnx__FunctionProto *f = export_keyed_function(ex, fn); /* note [function keys] */
+    if (!f) {
+        FnBuild fb = {.ex = ex};
+        name_params(&fb, fn);
+        body_nodes(&fb, node_body(fn));
+        f = function_proto(&fb, fn);
+        keymap_free(&fb.local);
+        f = unique_function(ex, f);
+        export_key_function(ex, f);
+    }
     keymap_put_ptr(&ex->function_of, fn, f);
     return f;
 }
@@ -427,7 +430,7 @@ void export_function_call(Exporter *ex, const graft_node *n)
         return;
     }
     bool tuple;
-    int nout = results(n, &tuple);
+    int nout = export_fn_results(n, &tuple);
     Onnx__NodeProto *np = new_node(ex, f->name, composite_domain, (size_t)node_nargs(n),
                                    (size_t)nout);
     for (int i = 0; i < node_nargs(n); i++)
@@ -489,4 +492,5 @@ void export_functions_free(Exporter *ex)
     keymap_free(&ex->import_bytes);
     vec_free(&ex->temps);
     vec_free(&ex->inputs);
+    export_function_keys_free(ex);
 }
