@@ -96,12 +96,12 @@ START_TEST(test_several_roots)
 }
 END_TEST
 
-/* An If in the function, its branches reading a parameter: no key (a
- * graph attribute), the general path. */
+/* Two partitions of an If whose branches read a parameter: no key (a
+ * graph attribute), the general path, which finds them one function. */
 START_TEST(test_subgraph_general)
 {
     assert_agree(SRC "tests/onnx/subgraph/partition_if.graft",
-                 SRC "tests/onnx/subgraph/partition_if.onnxtxt", 0);
+                 SRC "tests/onnx/shared_partition_if/model.onnxtxt", 0);
 }
 END_TEST
 
