@@ -244,6 +244,27 @@ START_TEST(test_bytes_run)
 }
 END_TEST
 
+/* Rules applied inside an ONNX model's subgraphs (If's branches, a nested
+ * If's too) through the API, as graft run applies them
+ * (tests/onnx/subgraph/run_branches.golden): the API once rewrote the main
+ * graph only.  A partition alone leaves the branches as they are. */
+START_TEST(test_subgraphs_run)
+{
+    graft_rules *r = rules_file(SRC "tests/onnx/subgraph/branch_rules.graft");
+    const char *model = SRC "tests/onnx/subgraph/branch_rules.onnxtxt";
+    char *out = graft_rules_apply(r, model, NULL, 0, GRAFT_STEP_REWRITE, NULL, d);
+    char *want = golden_output(SRC "tests/onnx/subgraph/run_branches.golden");
+    ck_assert_str_eq(out, want);
+    free(want);
+    graft_string_free(out);
+    out = graft_rules_apply(r, model, NULL, 0, GRAFT_STEP_PARTITION, NULL, d);
+    ck_assert_ptr_nonnull(strstr(out, "    u = Add (x, m)\n    a = Exp (u)\n"));
+    graft_string_free(out);
+    no_errors();
+    graft_rules_free(r);
+}
+END_TEST
+
 /* graft match on an ONNX model (tests/onnx/fold_match.golden): node names
  * as the model gives them; protobuf bytes have no lines, so no
  * positions. */
@@ -410,6 +431,7 @@ int main(void)
     tcase_add_test(tc, test_made_op_domain);
     tcase_add_test(tc, test_bytes_unchanged);
     tcase_add_test(tc, test_bytes_run);
+    tcase_add_test(tc, test_subgraphs_run);
     tcase_add_test(tc, test_match);
     tcase_add_test(tc, test_explain);
     tcase_add_test(tc, test_verify);

@@ -124,7 +124,10 @@ const graft_rule_set *graft_rules_table(const graft_rules *r);
 /* ---- running (opts NULL: the defaults; g is edited in place) ---- */
 
 /* Rewrites to a fixpoint, then the partition passes (graft run); only the
- * rewrites; only the partition passes.  False after reporting through d. */
+ * rewrites; only the partition passes.  In an ONNX model the rewrites
+ * apply inside its subgraphs (If's branches, Loop's and Scan's bodies)
+ * first, as graft run does; partitions, the main graph only.  False after
+ * reporting through d. */
 bool graft_rules_run(const graft_rules *r, graft_graph *g, const graft_run_options *opts,
                      graft_diag *d);
 bool graft_rules_rewrite(const graft_rules *r, graft_graph *g,
@@ -182,9 +185,10 @@ typedef struct graft_match {
 
 typedef struct graft_matches graft_matches;
 
-/* Every match, nodes operands first, rules in file order at each node
- * (the match-steps limit of lim ends the search quietly, as in graft
- * match).  The strings belong to the result.  NULL after reporting
+/* Every match in the main graph (graft match also lists those inside an
+ * ONNX model's subgraphs, whose nodes are no node of g), nodes operands
+ * first, rules in file order at each node (the match-steps limit of lim
+ * ends the search quietly, as in graft match).  The strings belong to the result.  NULL after reporting
  * through d: rules for the other IR (as for running and explaining). */
 graft_matches *graft_rules_match(const graft_rules *r, graft_graph *g,
                                  const graft_limits *lim, graft_diag *d);

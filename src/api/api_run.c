@@ -29,6 +29,11 @@ static bool run_steps(const graft_rules *r, graft_graph *g, const graft_run_opti
     if (api_onnx_is(g)) /* the ops the rules make, in their domains */
         api_onnx_keep_decls(g, &r->lw->rs);
     EngineOptions o = api_engine_options(opts);
+    /* an ONNX model's subgraphs first, as graft run does (note [rules in
+     * subgraphs] in src/runtime/subgraph_rules.h) */
+    if ((steps & GRAFT_STEP_REWRITE) && api_onnx_is(g) &&
+        !api_onnx_rewrite_subgraphs(g, &r->lw->rs, &o, d))
+        return false;
     graft_engine *e = engine_new(&r->lw->rs, g, &o);
     bool ok = !(steps & GRAFT_STEP_REWRITE) || engine_rewrite(e, d);
     if (ok && (steps & GRAFT_STEP_PARTITION))

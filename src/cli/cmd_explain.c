@@ -88,7 +88,7 @@ static int parse_args(int argc, char **argv, const char **paths, int *npaths, Ru
         rc = cli_usage_error("explain", "say where: --at NODE, or --rule NAME for the "
                              "near misses, or --check-all");
     if (rc < 0)
-        rc = runner_check_explain("graft explain", o);
+        rc = runner_check_options("graft explain", o);
     if (rc < 0)
         rc = cli_check_stdin_once("explain", paths, *npaths);
     return rc;

@@ -78,7 +78,7 @@ static int parse_args(int argc, char **argv, RunArgs *a)
     int bad = cli_check_stdin_once("run", a->paths, a->npaths);
     if (bad >= 0)
         return bad;
-    bad = runner_check_explain("graft run", &a->opts);
+    bad = runner_check_options("graft run", &a->opts);
     if (bad >= 0)
         return bad;
     bad = cli_check_kinds("graft run RULES... MODEL", a->paths, a->npaths - 1,

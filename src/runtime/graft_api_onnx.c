@@ -12,6 +12,7 @@
 #include "onnx_graph.h"
 #include "onnx_model.h"
 #include "onnx_text.h"
+#include "subgraph_rules.h"
 
 /* What the graph's host points to. */
 typedef struct ApiOnnx {
@@ -36,6 +37,13 @@ void api_onnx_keep_decls(graft_graph *g, const graft_rule_set *rs)
 {
     const ApiOnnx *host = graph_host(g);
     onnx_file_keep_decls(host->model, rs);
+}
+
+bool api_onnx_rewrite_subgraphs(graft_graph *g, const graft_rule_set *rs,
+                                const EngineOptions *opts, graft_diag *d)
+{
+    const ApiOnnx *host = graph_host(g);
+    return subgraph_rules_run(rs, host->model, opts, NULL, d);
 }
 
 bool api_onnx_is(const graft_graph *g)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "diag.h"
+#include "engine.h"
 #include "graph.h"
 #include "graft_rules.h"
 #include "limit.h"
@@ -24,6 +25,11 @@ bool api_onnx_is(const graft_graph *g);
 /* Tells g's model the ops rs declares, so that a node a rewrite makes is
  * written in its op's domain (onnx_file_keep_decls). */
 void api_onnx_keep_decls(graft_graph *g, const graft_rule_set *rs);
+/* Rewrites g's subgraphs (If's branches, Loop's and Scan's bodies) with
+ * rs, as graft run does before the main graph (note [rules in subgraphs]
+ * in subgraph_rules.h); false after reporting through d. */
+bool api_onnx_rewrite_subgraphs(graft_graph *g, const graft_rule_set *rs,
+                                const EngineOptions *opts, graft_diag *d);
 /* Whether it came as text. */
 bool api_onnx_text(const graft_graph *g);
 /* Frees the model and g with it. */

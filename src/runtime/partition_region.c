@@ -35,7 +35,8 @@ static bool body_kind(const graft_node *n)
  * bytes are known (an ONNX initializer) by its name, type and bytes,
  * which the copy shares (they live as long as the graph).  A tensor made
  * as a scalar held no bytes, so the ONNX function of a partition that
- * copied a shared initializer read 0 for it (tests/onnx/shared_const/run.golden). */
+ * copied a shared initializer read 0 for it
+ * (tests/onnx/shared_const/run.golden). */
 static graft_node *copy_const(graft_graph *g, const graft_node *n)
 {
     size_t nbytes = 0;

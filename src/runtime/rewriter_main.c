@@ -73,7 +73,7 @@ static int parse_args(int argc, char **argv, StandaloneArgs *a)
     }
     if (!a->model)
         return options_usage_error(a->prog, "need a MODEL");
-    int bad = runner_check_explain(a->prog, &a->opts);
+    int bad = runner_check_options(a->prog, &a->opts);
     if (bad >= 0)
         return bad;
     if (a->opts.verify && input_kind_of_file(a->model) == INPUT_ONNX)

@@ -3,6 +3,7 @@
 #include "runner.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,9 @@ const char runner_options_help[] =
     "                    tolerance, the first rewrite that made it so, and no\n"
     "                    output\n"
     "  --verify=layers   the same, and each layer's activation RMS\n"
+    "  --dim NAME=N      with --verify: graph inputs' dim NAME (ONNX's dim_param)\n"
+    "                    is N; a named dim not given is 2, 3, 4, ... in the\n"
+    "                    order the inputs name them\n"
     "  --fold-constants  after rewriting, replace every node whose operands are\n"
     "                    all constants by its value (tensors up to --limit\n"
     "                    fold-elements=N elements; in Relay a tensor becomes a\n"
@@ -87,12 +91,33 @@ bool runner_explaining(const RunOptions *o)
     return o->at || o->rule || o->check_all;
 }
 
-int runner_check_explain(const char *prog, const RunOptions *o)
+int runner_check_options(const char *prog, const RunOptions *o)
 {
+    if (o->ndims && !o->verify)
+        return options_usage_error(prog, "--dim goes with --verify");
     if (o->rewritten && !runner_explaining(o))
         return options_usage_error(prog, "--rewritten goes with --at NODE or --rule NAME");
     if (o->near && (o->at || !o->rule))
         return options_usage_error(prog, "--near goes with --rule NAME alone (no --at)");
+    return -1;
+}
+
+/* --dim NAME=N: a name and a positive decimal count, kept as given
+ * (note [named dims in verify] in runner_verify.c reads it). */
+static int parse_dim(const char *prog, int argc, char **argv, int *i, RunOptions *o)
+{
+    if (++*i == argc)
+        return options_usage_error(prog, "option '--dim' needs NAME=N");
+    const char *s = argv[*i], *eq = strchr(s, '=');
+    char *end;
+    errno = 0;
+    unsigned long long v = eq ? strtoull(eq + 1, &end, 10) : 0;
+    if (!eq || eq == s || errno || *end || !eq[1] || eq[1] == '-' || v == 0 || v > INT32_MAX)
+        return options_usage_error(prog, "'--dim' needs NAME=N, N a positive number, not '%s'",
+                                   s);
+    if (o->ndims == RUNNER_MAX_DIMS)
+        return options_usage_error(prog, "at most %d '--dim' options", RUNNER_MAX_DIMS);
+    o->dims[o->ndims++] = s;
     return -1;
 }
 
@@ -133,6 +158,8 @@ int runner_parse_option(const char *prog, int argc, char **argv, int *i, RunOpti
         o->fold_constants = true;
     } else if (strcmp(arg, "--max-rewrites") == 0) {
         return parse_max_rewrites(prog, argc, argv, i, o);
+    } else if (strcmp(arg, "--dim") == 0) {
+        return parse_dim(prog, argc, argv, i, o);
     } else {
         int rc = runner_parse_explain_option(prog, argc, argv, i, o);
         return rc != OPTION_NOT_MINE ? rc : options_parse_limit(prog, argc, argv, i, &o->limits);

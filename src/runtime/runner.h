@@ -15,6 +15,8 @@
 #include "limit.h"
 #include "ruleset.h"
 
+enum { RUNNER_MAX_DIMS = 16 }; /* --dim options a run takes */
+
 /* Options of one run; out points into argv. */
 typedef struct RunOptions {
     const char *out; /* -o: output path, NULL or "-" for standard output */
@@ -23,6 +25,11 @@ typedef struct RunOptions {
     bool verify;     /* --verify: runner_verify first (runner_verify.h) */
     bool verify_layers; /* --verify=layers: and list every layer's RMS */
     bool fold_constants; /* --fold-constants: fold_constants after rewriting */
+    /* --dim NAME=N, each as given: the value --verify gives the graph
+     * inputs' dim named NAME (note [named dims in verify] in
+     * runner_verify.c) */
+    const char *dims[RUNNER_MAX_DIMS];
+    int ndims;
     graft_limits limits;   /* the defaults, GRAFT_LIMITS, then --limit and
                         --max-rewrites as given */
     /* graft explain's options, which graft run and a compiled rewriter
@@ -68,10 +75,10 @@ int runner_parse_explain_option(const char *prog, int argc, char **argv, int *i,
                                 RunOptions *o);
 /* Whether o asks for an explanation. */
 bool runner_explaining(const RunOptions *o);
-/* The explain options that make no sense together or alone (--rewritten
- * without --at or --rule, --near with --at): a usage error's status, or
- * -1.  PROG prefixes the message. */
-int runner_check_explain(const char *prog, const RunOptions *o);
+/* The options that make no sense together or alone (--rewritten without
+ * --at or --rule, --near with --at, --dim without --verify): a usage
+ * error's status, or -1.  PROG prefixes the message. */
+int runner_check_options(const char *prog, const RunOptions *o);
 /* Explains on standard output as o asks (graft explain): returns the exit
  * status; errors (no such node or rule) go through d.  model is the
  * model's text, for notes that quote it. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dim_symbol.h"
 #include "engine.h"
 #include "eval.h"
 #include "node_label.h"
@@ -99,10 +100,74 @@ static void meta_report(const MetaValues *mv, StrBuf *out)
                       mv->random == 1 ? "" : "s", CONSTANT_SEED, mv->why_random);
 }
 
-/* Values for every parameter of g, from its declared type, by their role
- * (note [model values]); false after reporting a parameter without a full
- * type or too large. */
-static bool make_inputs(const graft_graph *g, uint64_t max_elements, Tensor *params, graft_diag *d)
+/* note [named dims in verify]: an ONNX model exported with dynamic axes
+ * names its inputs' dims ("float[batch, tokens, 64] input"), and --verify
+ * needs numbers to draw inputs.  Each name gets one: the N of "--dim
+ * NAME=N", else the next of 2, 3, 4, ... in the order the inputs name
+ * them (each name its own number, so that a rewrite that confused two
+ * dims shows; 1 would hide a broadcast).  The original and the rewritten
+ * model read the same input tensors, so they see the same numbers; the
+ * evaluator computes shapes from the tensors, not from the declared
+ * types.  The numbers are said in the report ("dims batch=2 tokens=3"); a
+ * --dim naming no dim of the inputs is an error, and so is a dim with no
+ * name ("?"), which has no --dim to set it. */
+typedef struct NamedDims {
+    const RunOptions *o;
+    KeyMap value; /* -symbol -> its number */
+    int64_t next; /* the next number for a name not given */
+    bool *used;   /* per --dim: whether an input names it */
+    StrBuf said;  /* ", dims NAME=N ..." for the report */
+} NamedDims;
+
+/* The number of named dim sym of g (note [named dims in verify]). */
+static int64_t named_dim(NamedDims *nd, const graft_graph *g, int64_t sym)
+{
+    int64_t *known = keymap_get(&nd->value, (uint64_t)-sym);
+    if (known)
+        return *known;
+    const char *name = graph_dim_name(g, sym);
+    size_t len = name ? strlen(name) : 0;
+    int64_t v = 0;
+    for (int i = 0; i < nd->o->ndims && !v; i++)
+        if (name && strncmp(nd->o->dims[i], name, len) == 0 && nd->o->dims[i][len] == '=') {
+            v = strtoll(nd->o->dims[i] + len + 1, NULL, 10);
+            nd->used[i] = true;
+        }
+    if (!v)
+        v = nd->next++;
+    *keymap_put(&nd->value, (uint64_t)-sym, 0) = v;
+    strbuf_printf(&nd->said, "%s %s=%lld", nd->said.len ? "" : ", dims", name ? name : "?",
+                  (long long)v);
+    return v;
+}
+
+/* The --dim options that name no dim of the inputs: an error for each;
+ * false if any. */
+static bool dims_all_named(const NamedDims *nd, graft_diag *d)
+{
+    bool ok = true;
+    for (int i = 0; i < nd->o->ndims; i++)
+        if (!nd->used[i]) {
+            int len = (int)(strchr(nd->o->dims[i], '=') - nd->o->dims[i]);
+            diag_plain_error(d, "--dim %s: no graph input has a dim named '%.*s'",
+                             nd->o->dims[i], len, nd->o->dims[i]);
+            ok = false;
+        }
+    return ok;
+}
+
+static void named_dims_free(NamedDims *nd)
+{
+    keymap_free(&nd->value);
+    free(nd->used);
+    strbuf_free(&nd->said);
+}
+
+/* Values for every parameter of g, from its declared type, its named dims
+ * numbered by nd, by their role (note [model values]); false after
+ * reporting a parameter without a full type or too large. */
+static bool make_inputs(const graft_graph *g, uint64_t max_elements, NamedDims *nd,
+                        Tensor *params, graft_diag *d)
 {
     uint64_t rng = INPUT_SEED;
     for (int i = 0; i < graph_nparams(g); i++) {
@@ -111,13 +176,16 @@ static bool make_inputs(const graft_graph *g, uint64_t max_elements, Tensor *par
         bool full = t && t->kind == TYPE_TENSOR && eval_dtype(t->dtype) &&
                     t->rank <= EVAL_MAX_RANK;
         uint64_t size = 1;
+        int64_t dims[EVAL_MAX_RANK + 1];
         for (int k = 0; full && k < t->rank; k++) {
-            full = t->dims[k] >= 0;
-            size *= full ? (uint64_t)t->dims[k] : 1;
+            dims[k] = dim_is_symbol(t->dims[k]) ? named_dim(nd, g, t->dims[k]) : t->dims[k];
+            full = dims[k] >= 0;
+            size *= full ? (uint64_t)dims[k] : 1;
         }
         if (!full && graph_ir(g) == IR_ONNX) {
             diag_plain_error(d, "--verify: graph input '%s' needs a tensor type with every dim "
-                             "known (\"float[1, 3] %s\")", node_name(p), node_name(p));
+                             "a number or a name (\"float[1, 3] %s\", \"float[N, 3] %s\")",
+                             node_name(p), node_name(p), node_name(p));
             return false;
         }
         if (!full) {
@@ -133,10 +201,10 @@ static bool make_inputs(const graft_graph *g, uint64_t max_elements, Tensor *par
                              (unsigned long long)max_elements);
             return false;
         }
-        params[i] = tensor_new(eval_dtype(t->dtype), t->rank, t->dims);
+        params[i] = tensor_new(eval_dtype(t->dtype), t->rank, dims);
     }
     model_fill_params(g, params, &rng);
-    return true;
+    return dims_all_named(nd, d);
 }
 
 /* The longest chain of op calls from a parameter to the output: the
@@ -296,6 +364,7 @@ typedef struct Check {
     double tolerance;
     const graft_graph *g;    /* the original */
     const ModelWatch *watch; /* what its evaluation saw */
+    const char *dims;        /* the named dims' numbers, said ("" if none) */
 } Check;
 
 /* The difference after the first k rewrites (all when k is 0). */
@@ -453,12 +522,12 @@ static double tolerance_of(const graft_graph *g, const Value *want)
 
 /* Evaluates the original model, drawing its parameters' values; false
  * after reporting when it cannot, or when its output has inf or NaN. */
-static bool evaluate_original(const Model *m, Tensor *params, MetaValues *mv,
+static bool evaluate_original(const Model *m, Tensor *params, MetaValues *mv, NamedDims *nd,
                               const RunOptions *o, const Source *src, ModelWatch *w, Value *want,
                               graft_diag *d)
 {
     const graft_graph *g = m->g;
-    bool ok = make_inputs(g, o->limits.eval_elements, params, d) &&
+    bool ok = make_inputs(g, o->limits.eval_elements, nd, params, d) &&
               evaluate(g, params, mv, w, o->limits.eval_elements, want, "original", d);
     if (ok)
         model_outputs(want, m->noutputs);
@@ -487,8 +556,8 @@ static bool compare_rewritten(const Check *c, const Model *m, uint64_t total, gr
         double err = model_error(c->want, &got);
         StrBuf constants = {0};
         meta_report(c->mv, &constants);
-        fprintf(stderr, "verify: %llu rewrite%s, inputs random (seed %d)%s\n",
-                (unsigned long long)total, total == 1 ? "" : "s", INPUT_SEED,
+        fprintf(stderr, "verify: %llu rewrite%s, inputs random (seed %d)%s%s\n",
+                (unsigned long long)total, total == 1 ? "" : "s", INPUT_SEED, c->dims,
                 constants.data ? constants.data : "");
         strbuf_free(&constants);
         report_activations(c->g, c->watch, c->src, c->o->verify_layers);
@@ -539,11 +608,13 @@ bool runner_verify(const graft_rule_set *rs, const Source *src, const RunOptions
     uint64_t total = 0;
     MetaValues mv = {.meta = eval_meta_new(graph_metadata(g)), .rng = CONSTANT_SEED,
                      .ngiven = count_given(g)};
+    NamedDims nd = {.o = o, .next = 2, .used = xcalloc((size_t)o->ndims + 1, sizeof *nd.used)};
     ModelWatch w;
     model_watch_init(&w, g, params, true);
-    bool ok = evaluate_original(&orig, params, &mv, o, src, &w, &want, d);
+    bool ok = evaluate_original(&orig, params, &mv, &nd, o, src, &w, &want, d);
     if (ok) {
-        Check c = {rs, src, o, params, &mv, &want, tolerance_of(g, &want), g, &w};
+        Check c = {rs, src, o, params, &mv, &want, tolerance_of(g, &want), g, &w,
+                   nd.said.data ? nd.said.data : ""};
         Model r;
         ok = rewritten(rs, src, o, 0, &total, NULL, &r, d) && compare_rewritten(&c, &r, total, d);
         unload_model(o, &r);
@@ -551,6 +622,7 @@ bool runner_verify(const graft_rule_set *rs, const Source *src, const RunOptions
     value_free(&want);
     model_watch_free(&w);
     meta_values_free(&mv);
+    named_dims_free(&nd);
     for (int i = 0; i < np; i++)
         tensor_free(&params[i]);
     free(params);
