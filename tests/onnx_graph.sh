@@ -57,7 +57,9 @@ partitioned() {
 }
 rules="$GRAFT_SRCDIR/stdpatterns/onnx_partition.graft"
 n=$((n + 1))
-want=$(i=1; echo graft.conv_bn; while [ $i -le 51 ]; do echo "graft.conv_bn_$i"; i=$((i + 1)); done)
+# 52 Conv-BatchNormalization pairs of 9 kinds (kernel, stride, group):
+# 9 functions, the calls of one kind sharing one (note [onnx partitions])
+want=$(i=1; echo graft.conv_bn; while [ $i -le 8 ]; do echo "graft.conv_bn_$i"; i=$((i + 1)); done)
 [ "$(partitioned mobilenet_v2_op13 "$rules")" = "$want" ] ||
     fail "mobilenet_v2_op13's partitions: functions $(partitioned mobilenet_v2_op13 "$rules")"
 n=$((n + 1))

@@ -212,8 +212,31 @@ def partitioned_roots():
         check(np.array_equal(want, got), f"roots_partition: output {k} differs")
 
 
+def shared_partition():
+    """tests/onnx/shared_partition.graft on shared_partition.onnxtxt: the
+    batch norms of y0 and y1 (one eps) call one function, y2's (eps2) its
+    own, whose inputs are named by position; every output the same (in
+    float64, exactly: the same operations in the same order)."""
+    before = onnx.load(os.path.join(out, "shared.onnx"))
+    after = onnx.load(os.path.join(out, "shared_partitioned.onnx"))
+    calls = [(n.op_type, n.output[0]) for n in after.graph.node if n.domain == "graft.composite"]
+    check(calls == [("partition", "y0"), ("partition", "y1"), ("partition_1", "y2")],
+          f"shared_partition: calls {calls}")
+    funcs = [(f.name, list(f.input)) for f in after.functions]
+    inputs = [f"FunctionVar_{k}" for k in range(5)]
+    check(funcs == [("partition", inputs), ("partition_1", inputs)],
+          f"shared_partition: functions {funcs}")
+    rng = np.random.default_rng(19)
+    x = {i.name: rng.standard_normal([d.dim_value for d in i.type.tensor_type.shape.dim])
+         for i in before.graph.input}
+    x.update({k: np.abs(v) for k, v in x.items() if k.startswith("var")})
+    for k, (want, got) in enumerate(zip(evaluate(before, x), evaluate(after, x))):
+        check(np.array_equal(want, got), f"shared_partition: output {k} differs")
+
+
 one_node()
 merged()
+shared_partition()
 partitioned_roots()
 for model in ("conv_bn", "mobilenet_v2_op13", "mobilenet_v2_op17", "mnasnet_op13",
               "shufflenet_v2_op17"):

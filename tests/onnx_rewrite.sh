@@ -10,7 +10,8 @@
 # computes the same values too; stdpatterns/onnx/merge.graft's rules of
 # several roots compute the same values on tests/std/onnx_merge/input.onnx
 # (in float64, exactly), and so do tests/onnx/roots_partition.graft's
-# partitions of several roots there, functions of several outputs;
+# partitions of several roots there, functions of several outputs, and
+# tests/onnx/shared_partition.graft's, two calls of one function;
 # onnx.checker.check_model (full_check) accepts
 # every model written.  Needs python3-onnx (Debian's, 1.12) and numpy;
 # skips without them.
@@ -40,5 +41,7 @@ run "$data/roots_partition.graft" ../std/onnx_merge/input.onnx roots_partitioned
 for model in conv_bn mobilenet_v2_op13; do
     run "$GRAFT_SRCDIR/stdpatterns/onnx_partition.graft" "$model.onnx" "partitioned_$model.onnx"
 done
+"$GRAFT" fmt "$data/shared_partition.onnxtxt" -o "$tmp/shared.onnx" || failures=$((failures + 1))
+run "$data/shared_partition.graft" shared_partition.onnxtxt shared_partitioned.onnx
 [ "$failures" -eq 0 ] || exit 1
 "$python" "$GRAFT_SRCDIR/tests/onnx_rewrite.py" "$data" "$tmp"

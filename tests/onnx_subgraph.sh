@@ -128,13 +128,13 @@ Loop(m, , x) -> z
 graph g []
 Identity(x) -> y
 graft.neg_if(c, y) -> z
-function graft.neg_if(FunctionVar_0_0, FunctionVar_0_1) -> t1
+function graft.neg_if(FunctionVar_0, FunctionVar_1) -> t1
   graph body []
-  If(FunctionVar_0_0) -> t0
+  If(FunctionVar_0) -> t0
     graph a []
-    Sigmoid(FunctionVar_0_1) -> t
+    Sigmoid(FunctionVar_1) -> t
     graph b []
-    Neg(FunctionVar_0_1) -> e
+    Neg(FunctionVar_1) -> e
   Neg(t0) -> t1""",
 }
 bad = 0

@@ -10,16 +10,20 @@
  * op_type.  TVM's PartitionedFromPattern (the match's ops in post-order,
  * "Conv_BatchNormalization_") becomes the function's doc_string, as ONNX
  * functions have no attribute values.  The function's inputs are the
- * partition's parameters (FunctionVar_i_j), its nodes the body's calls in
- * operand-first order, each constant of the body a Constant node holding
- * its tensor (the initializer's TensorProto itself), its outputs the
- * body's results (the fields of a tuple body).  Partitions whose
- * functions come out the same share one; others of the same name are
- * numbered ("graft.conv_bn_1").  The model gains an opset import of
- * graft.composite version 1 and, if it had less, IR version 8, which
- * brought local functions.
+ * partition's parameters named by their position in it, FunctionVar_0,
+ * FunctionVar_1, ... (TVM's word; Relay's FunctionVar_i_j also carries
+ * the partition's number i, which would make every function's bytes its
+ * own), and the calling node passes the outer values.  Its nodes are the
+ * body's calls in operand-first order, without the names their nodes had
+ * in the model (a function several calls share is no one call's nodes),
+ * each constant of the body a Constant node holding its tensor (the
+ * initializer's TensorProto itself), its outputs the body's results (the
+ * fields of a tuple body).  Partitions whose functions come out the same
+ * share one; others of the same name are numbered ("graft.conv_bn_1").
+ * The model gains an opset import of graft.composite version 1 and, if it
+ * had less, IR version 8, which brought local functions.
  */
-#include "onnx_export_impl.h"
+#include "onnx_export_fn.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,20 +40,20 @@ typedef struct FnBuild {
     VEC(Onnx__NodeProto *) nodes;
 } FnBuild;
 
-/* "t<k>", written by hand: a function body's every value is named so, and
- * a printf of each was a third of exporting a partition (bench/onnx_e2e.sh,
- * 1,100 instructions a name). */
-static const char *make_temp_name(graft_graph *g, unsigned k)
+/* "<prefix><k>" interned, written by hand: a function body's every value
+ * is named so, and a printf of each was a third of exporting a partition
+ * (bench/onnx_e2e.sh, 1,100 instructions a name). */
+static const char *make_numbered_name(graft_graph *g, const char *prefix, unsigned k)
 {
-    char digits[16], name[17];
-    size_t n = 0;
+    char digits[16], name[48];
+    size_t n = 0, len = strlen(prefix);
     do
         digits[n++] = (char)('0' + k % 10);
     while ((k /= 10) != 0);
-    name[0] = 't';
+    memcpy(name, prefix, len);
     for (size_t i = 0; i < n; i++)
-        name[1 + i] = digits[n - 1 - i];
-    return graph_intern_n(g, name, n + 1);
+        name[len + i] = digits[n - 1 - i];
+    return graph_intern_n(g, name, len + n);
 }
 
 /* "t<k>", interned once an export: every function made names its values
@@ -58,21 +62,41 @@ static const char *make_temp_name(graft_graph *g, unsigned k)
 static const char *temp_name(Exporter *ex, unsigned k)
 {
     while (ex->temps.len <= k) {
-        const char *name = make_temp_name(ex->g, (unsigned)ex->temps.len);
+        const char *name = make_numbered_name(ex->g, "t", (unsigned)ex->temps.len);
         vec_push(&ex->temps, name);
     }
     return ex->temps.items[k];
 }
 
+/* "FunctionVar_<k>", the function's k-th input (note [onnx partitions]),
+ * interned once an export. */
+static const char *input_name(Exporter *ex, unsigned k)
+{
+    while (ex->inputs.len <= k) {
+        const char *name = make_numbered_name(ex->g, "FunctionVar_", (unsigned)ex->inputs.len);
+        vec_push(&ex->inputs, name);
+    }
+    return ex->inputs.items[k];
+}
+
+/* The function's parameters named by position (input_name). */
+static void name_params(FnBuild *fb, const graft_node *fn)
+{
+    for (int i = 0; i < node_nparams(fn); i++) {
+        uint64_t key = (uint64_t)node_id(node_param(fn, i)) + 1;
+        *keymap_put(&fb->local, key, 0) = (int64_t)(intptr_t)input_name(fb->ex, (unsigned)i);
+    }
+}
+
 static const char *local_name(FnBuild *fb, const graft_node *n)
 {
-    if (node_kind(n) == NODE_VAR)
-        return node_name(n);
     if (node_kind(n) == NODE_TUPLE && node_nargs(n) == 0)
         return ""; /* a left-out input */
     int64_t *slot = keymap_get(&fb->local, (uint64_t)node_id(n) + 1);
     if (slot)
         return (const char *)(intptr_t)*slot;
+    if (node_kind(n) == NODE_VAR)
+        return node_name(n); /* a variable no parameter (a body reads none) */
     const char *name = temp_name(fb->ex, fb->next++);
     *keymap_put(&fb->local, (uint64_t)node_id(n) + 1, 0) = (int64_t)(intptr_t)name;
     return name;
@@ -131,8 +155,7 @@ static void constant_node(FnBuild *fb, const graft_node *c)
     vec_push(&fb->nodes, np);
 }
 
-/* Whether call n's value is a tuple read by element. */
-static int results(const graft_node *n, bool *tuple)
+int export_fn_results(const graft_node *n, bool *tuple)
 {
     int count = node_noutputs(n);
     *tuple = count > 1;
@@ -174,7 +197,7 @@ static void body_call(FnBuild *fb, const graft_node *n)
     uint32_t id = node_id(n);
     Onnx__NodeProto *old = id < ex->m->norigin ? ex->m->origin[id] : NULL;
     bool tuple;
-    int nout = results(n, &tuple);
+    int nout = export_fn_results(n, &tuple);
     size_t nin = export_own_inputs(ex, n);
     Onnx__NodeProto *np = new_node(ex, node_op(n), graph_node_domain(ex->g, n), nin,
                                    (size_t)nout);
@@ -184,8 +207,7 @@ static void body_call(FnBuild *fb, const graft_node *n)
         const graft_node *r = tuple ? export_result_of(ex, n, i) : n;
         np->output[i] = (char *)(r ? local_name(fb, r) : "");
     }
-    if (old) {
-        np->name = old->name;
+    if (old) { /* not old->name: note [onnx partitions] */
         np->domain = old->domain;
         np->n_attribute = old->n_attribute;
         np->attribute = local_subgraphs(fb, n, old, nin);
@@ -247,7 +269,7 @@ static Onnx__FunctionProto *function_proto(FnBuild *fb, const graft_node *fn)
     f->n_input = (size_t)node_nparams(fn);
     f->input = export_name_array(ex, f->n_input);
     for (int i = 0; i < node_nparams(fn); i++)
-        f->input[i] = (char *)node_name(node_param(fn, i));
+        f->input[i] = (char *)input_name(ex, (unsigned)i);
     const graft_node *body = node_body(fn);
     bool tuple = node_kind(body) == NODE_TUPLE;
     f->n_output = tuple ? (size_t)node_nargs(body) : 1;
@@ -381,11 +403,16 @@ static Onnx__FunctionProto *function_of(Exporter *ex, const graft_node *fn)
     const void *known = keymap_get_ptr(&ex->function_of, fn);
     if (known)
         return (Onnx__FunctionProto *)known;
-    FnBuild fb = {.ex = ex};
-    body_nodes(&fb, node_body(fn));
-    Onnx__FunctionProto *f = function_proto(&fb, fn);
-    keymap_free(&fb.local);
-    f = unique_function(ex, f);
+    Onnx__FunctionProto *f = export_keyed_function(ex, fn); /* note [function keys] */
+    if (!f) {
+        FnBuild fb = {.ex = ex};
+        name_params(&fb, fn);
+        body_nodes(&fb, node_body(fn));
+        f = function_proto(&fb, fn);
+        keymap_free(&fb.local);
+        f = unique_function(ex, f);
+        export_key_function(ex, f);
+    }
     keymap_put_ptr(&ex->function_of, fn, f);
     return f;
 }
@@ -403,7 +430,7 @@ void export_function_call(Exporter *ex, const graft_node *n)
         return;
     }
     bool tuple;
-    int nout = results(n, &tuple);
+    int nout = export_fn_results(n, &tuple);
     Onnx__NodeProto *np = new_node(ex, f->name, composite_domain, (size_t)node_nargs(n),
                                    (size_t)nout);
     for (int i = 0; i < node_nargs(n); i++)
@@ -464,4 +491,6 @@ void export_functions_free(Exporter *ex)
             free((void *)(intptr_t)ex->import_bytes.slots[i].value);
     keymap_free(&ex->import_bytes);
     vec_free(&ex->temps);
+    vec_free(&ex->inputs);
+    export_function_keys_free(ex);
 }

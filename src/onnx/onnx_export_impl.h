@@ -48,6 +48,8 @@ typedef struct Exporter {
     KeyMap import_bytes;   /* an opset import the functions hold -> its
                               encoding (export_pack_function) */
     VEC(const char *) temps; /* "t<k>" at k, interned (onnx_export_fn.c) */
+    VEC(const char *) inputs; /* "FunctionVar_<k>" at k, interned (the same) */
+    struct FunctionKeys *keys; /* the bodies' keys (onnx_export_fnkey.c) */
     Onnx__OperatorSetIdProto composite_import; /* their domain's opset import */
     VEC(OnnxOpDecl) need;  /* the opsets made nodes need (onnx_export_opset.c) */
     KeyMap introduced;     /* an op made (interned) -> the opset that

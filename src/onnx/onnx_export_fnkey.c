@@ -1,0 +1,351 @@
+/* onnx_export_fnkey.c - a partition's function found by its body's key,
+ * without making it (note [function keys]).
+ *
+ * note [function keys]: partitions of one body share one FunctionProto
+ * (note [one function per body] in onnx_export_fn.c), found by packing
+ * each function made and comparing the bytes; but making and packing a
+ * function only to find it a copy was most of writing a partitioned model
+ * (bench/onnx_e2e.sh: 17,400 instructions a function of the seed's batch
+ * norm, 2,000 of them).  So a function's body is first read into a key,
+ * words that hold everything its bytes are made of, in the order
+ * onnx_export_fn.c makes them: per node of the body in its walk's order,
+ * a call's op (interned: equal names are equal pointers), its domain's
+ * text, its inputs and outputs as local references (the parameter's
+ * position, or the number of the value in the order local_name names
+ * them "t<k>", or a left-out input), its attributes' every field; a
+ * constant's dtype and value, or its name (which picks the initializer
+ * written), type and bytes (by their address); and the number of
+ * inputs, the doc string's text (by its interned address) and the
+ * outputs.  Equal keys so make equal bytes, and a key's function is the
+ * first function made with those bytes, the one the comparison of bytes
+ * would find: the output is the same byte for byte, which
+ * tests/check_onnx_fnkey.c asserts on partitioned models of tests/onnx/
+ * (a Conv's lists of ints, functions of several outputs, an If) written
+ * with the keys on and off.  Keys are compared whole (a hash
+ * finds the candidates), so a hash collision costs a comparison, not a
+ * wrong function.  What a key does not cover -- an attribute holding a
+ * tensor or a graph (a subgraph's reads are renamed), a node made by a
+ * rewrite that has attributes, a call of a function, a build whose
+ * onnx.proto has fields this file does not know (export_pack_fields_known)
+ * -- makes the body go the general way, and a key that differs only by an
+ * address (a copy of a constant's bytes) does too: then the bytes still
+ * find the function. */
+#include "onnx_export_fn.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+_Thread_local bool export_function_keys_on = true;
+_Thread_local unsigned long export_function_key_hits;
+
+typedef struct KeyFrame {
+    const graft_node *n;
+    int next;
+} KeyFrame;
+
+typedef struct KeyEntry {
+    size_t at, len;         /* the key's words in FunctionKeys.words */
+    Onnx__FunctionProto *f; /* the function made for it */
+    uint32_t next;          /* the entry of the same hash filed before, + 1 */
+} KeyEntry;
+
+struct FunctionKeys {
+    VEC(uint64_t) words;  /* the keys filed, back to back, then the one made */
+    size_t start;         /* where the key made last starts, when pending */
+    uint64_t hash;        /* the key made last, when pending */
+    bool pending;         /* a key was made and not found */
+    VEC(KeyEntry) entries;
+    KeyMap by_hash;       /* a key's hash -> its last entry + 1 */
+    uint32_t *seen;       /* per node id: the stamp of the walk that met it */
+    uint64_t *ref;        /* per node id: its local reference, when
+                             ref_stamp holds the walk's stamp */
+    uint32_t *ref_stamp;
+    uint32_t nids, stamp; /* entries in the per-id arrays; the walk's */
+    uint32_t next;        /* the next local number */
+    VEC(KeyFrame) stack;  /* key_nodes's, kept from one body to the next */
+};
+typedef struct FunctionKeys FunctionKeys;
+
+/* Local references: a number "t<k>" (k << 2), a parameter (position << 2
+ * | 1), a left-out input (2), a variable no parameter (3, then its name). */
+enum { REF_TEMP = 0, REF_PARAM = 1, REF_NONE = 2, REF_VAR = 3 };
+/* What a node of the key is, so that no two lists run together. */
+enum { KEY_CALL = 0x100, KEY_SCALAR, KEY_TENSOR, KEY_ATTR, KEY_END };
+
+static void put(FunctionKeys *k, uint64_t w)
+{
+    vec_push(&k->words, w);
+}
+
+static void put_ptr(FunctionKeys *k, const void *p)
+{
+    put(k, (uint64_t)(uintptr_t)p);
+}
+
+/* len bytes at data as words, the last one zero-padded. */
+static void put_words(FunctionKeys *k, const void *data, size_t len)
+{
+    for (size_t i = 0; i < len; i += 8) {
+        uint64_t w = 0;
+        memcpy(&w, (const uint8_t *)data + i, len - i < 8 ? len - i : 8);
+        put(k, w);
+    }
+}
+
+/* Bytes: their length, then their words. */
+static void put_bytes(FunctionKeys *k, const void *data, size_t len)
+{
+    put(k, len);
+    put_words(k, data, len);
+}
+
+/* A string field: 0 when unset, else its length + 1 and its words. */
+static void put_string(FunctionKeys *k, const char *s)
+{
+    size_t len = s ? strlen(s) : 0;
+    put(k, s ? len + 1 : 0);
+    put_words(k, s, len);
+}
+
+/* The per-id arrays, for ids below n, cleared where new. */
+static void cover_ids(FunctionKeys *k, uint32_t n)
+{
+    if (n <= k->nids)
+        return;
+    k->seen = xrealloc(k->seen, n * sizeof *k->seen);
+    k->ref = xrealloc(k->ref, n * sizeof *k->ref);
+    k->ref_stamp = xrealloc(k->ref_stamp, n * sizeof *k->ref_stamp);
+    memset(k->seen + k->nids, 0, (n - k->nids) * sizeof *k->seen);
+    memset(k->ref_stamp + k->nids, 0, (n - k->nids) * sizeof *k->ref_stamp);
+    k->nids = n;
+}
+
+/* n's local reference, numbered as local_name in onnx_export_fn.c names
+ * it: a new value takes the next number when first asked for. */
+static void put_ref(FunctionKeys *k, const graft_node *n)
+{
+    if (node_kind(n) == NODE_TUPLE && node_nargs(n) == 0) {
+        put(k, REF_NONE);
+        return;
+    }
+    uint32_t id = node_id(n);
+    if (k->ref_stamp[id] == k->stamp) {
+        put(k, k->ref[id]);
+        return;
+    }
+    if (node_kind(n) == NODE_VAR) {
+        put(k, REF_VAR);
+        put_ptr(k, node_name(n));
+        return;
+    }
+    k->ref_stamp[id] = k->stamp;
+    k->ref[id] = (uint64_t)k->next++ << 2 | REF_TEMP;
+    put(k, k->ref[id]);
+}
+
+/* Whether a sets only the fields a key holds: a number, a string, or
+ * lists of them (tensor_attribute in onnx_export_pack.c asks the same
+ * fields). */
+static bool plain_attribute(const Onnx__AttributeProto *a)
+{
+    return a && !a->t && !a->g && !a->sparse_tensor && !a->tp && !a->n_tensors &&
+           !a->n_graphs && !a->n_sparse_tensors && !a->n_type_protos && !a->ref_attr_name &&
+           !a->doc_string && !a->base.n_unknown_fields;
+}
+
+static void put_attribute(FunctionKeys *k, const Onnx__AttributeProto *a)
+{
+    put(k, KEY_ATTR);
+    put_string(k, a->name);
+    put(k, (uint64_t)a->has_type << 32 | (uint32_t)a->type);
+    put(k, (uint64_t)a->has_f << 1 | a->has_i << 2 | a->has_s << 3);
+    uint32_t f;
+    memcpy(&f, &a->f, sizeof f);
+    put(k, a->has_f ? f : 0);
+    put(k, a->has_i ? (uint64_t)a->i : 0);
+    if (a->has_s)
+        put_bytes(k, a->s.data, a->s.len);
+    put_bytes(k, a->floats, a->n_floats * sizeof *a->floats);
+    put_bytes(k, a->ints, a->n_ints * sizeof *a->ints);
+    put(k, a->n_strings);
+    for (size_t i = 0; i < a->n_strings; i++)
+        put_bytes(k, a->strings[i].data, a->strings[i].len);
+}
+
+/* Call n as body_call writes it; false for what a key does not cover. */
+static bool key_call(const Exporter *ex, FunctionKeys *k, const graft_node *n)
+{
+    uint32_t id = node_id(n);
+    const Onnx__NodeProto *old = id < ex->m->norigin ? ex->m->origin[id] : NULL;
+    size_t nin = export_own_inputs(ex, n);
+    if (nin != (size_t)node_nargs(n) || (!old && node_nattrs(n)))
+        return false;
+    put(k, KEY_CALL);
+    put_ptr(k, node_op(n));
+    put_string(k, old ? old->domain : graph_node_domain(ex->g, n));
+    put(k, nin);
+    for (size_t i = 0; i < nin; i++)
+        put_ref(k, node_arg(n, (int)i));
+    bool tuple;
+    int nout = export_fn_results(n, &tuple);
+    put(k, (uint64_t)nout << 1 | tuple);
+    for (int i = 0; i < nout; i++) {
+        const graft_node *r = tuple ? export_result_of(ex, n, i) : n;
+        if (r)
+            put_ref(k, r);
+        else
+            put(k, REF_NONE);
+    }
+    put(k, old ? old->n_attribute : 0);
+    for (size_t i = 0; old && i < old->n_attribute; i++) {
+        if (!plain_attribute(old->attribute[i]))
+            return false;
+        put_attribute(k, old->attribute[i]);
+    }
+    return true;
+}
+
+/* Constant c as constant_node writes it, then its name. */
+static void key_const(FunctionKeys *k, const graft_node *c)
+{
+    if (node_const_is_scalar(c)) {
+        double v = node_const_value(c);
+        uint64_t bits;
+        memcpy(&bits, &v, sizeof bits);
+        put(k, KEY_SCALAR);
+        put_ptr(k, node_const_dtype(c));
+        put(k, bits);
+    } else {
+        size_t nbytes = 0;
+        const void *data = node_const_data(c, &nbytes);
+        put(k, KEY_TENSOR);
+        put_ptr(k, node_const_text(c)); /* the initializer found by it */
+        put_ptr(k, node_type(c));
+        put_ptr(k, data);
+        put(k, nbytes);
+    }
+    put_ref(k, c);
+}
+
+/* The body's calls and constants, operands first, as body_nodes in
+ * onnx_export_fn.c walks them; false for what a key does not cover. */
+static bool key_nodes(const Exporter *ex, FunctionKeys *k, const graft_node *root)
+{
+    bool covered = true;
+    k->stack.len = 0;
+    vec_push(&k->stack, ((KeyFrame){root, 0}));
+    while (k->stack.len && covered) {
+        KeyFrame *f = &k->stack.items[k->stack.len - 1];
+        if (f->next < node_nargs(f->n) && node_kind(f->n) != NODE_VAR) {
+            const graft_node *a = node_arg(f->n, f->next++);
+            if (k->seen[node_id(a)] != k->stamp) {
+                k->seen[node_id(a)] = k->stamp;
+                vec_push(&k->stack, ((KeyFrame){a, 0}));
+            }
+            continue;
+        }
+        const graft_node *n = f->n;
+        k->stack.len--;
+        if (node_kind(n) == NODE_CALL && node_op(n))
+            covered = key_call(ex, k, n);
+        else if (node_kind(n) == NODE_CONST)
+            key_const(k, n);
+        else
+            covered = node_kind(n) == NODE_VAR || node_kind(n) == NODE_GETITEM ||
+                      node_kind(n) == NODE_TUPLE;
+    }
+    return covered;
+}
+
+/* Function fn's key after k's words: its nodes, inputs, doc string and
+ * outputs (function_proto in onnx_export_fn.c); false when not covered. */
+static bool make_key(const Exporter *ex, FunctionKeys *k, const graft_node *fn)
+{
+    cover_ids(k, graph_node_count(ex->g));
+    k->stamp++;
+    k->next = 0;
+    for (int i = 0; i < node_nparams(fn); i++) {
+        uint32_t id = node_id(node_param(fn, i));
+        k->ref_stamp[id] = k->stamp;
+        k->ref[id] = (uint64_t)i << 2 | REF_PARAM;
+    }
+    if (!key_nodes(ex, k, node_body(fn)))
+        return false;
+    put(k, KEY_END);
+    put(k, (uint64_t)node_nparams(fn));
+    const graft_attr_value *pfp = node_find_attr(fn, "PartitionedFromPattern");
+    put_ptr(k, pfp && pfp->kind == GRAFT_ATTR_STRING ? pfp->s : NULL);
+    const graft_node *body = node_body(fn);
+    bool tuple = node_kind(body) == NODE_TUPLE;
+    int nout = tuple ? node_nargs(body) : 1;
+    put(k, (uint64_t)nout << 1 | tuple);
+    for (int i = 0; i < nout; i++)
+        put_ref(k, tuple ? node_arg(body, i) : body);
+    return true;
+}
+
+/* The entry filed with key words[at, at + len) under hash, or NULL. */
+static const KeyEntry *find(const FunctionKeys *k, uint64_t hash, size_t at, size_t len)
+{
+    const int64_t *last = keymap_get(&k->by_hash, hash);
+    for (uint32_t e = last ? (uint32_t)*last : 0; e; e = k->entries.items[e - 1].next) {
+        const KeyEntry *o = &k->entries.items[e - 1];
+        if (o->len == len && memcmp(k->words.items + o->at, k->words.items + at,
+                                    len * sizeof *k->words.items) == 0)
+            return o;
+    }
+    return NULL;
+}
+
+Onnx__FunctionProto *export_keyed_function(Exporter *ex, const graft_node *fn)
+{
+    if (!export_function_keys_on || !export_pack_fields_known())
+        return NULL; /* fields plain_attribute would not know of */
+    if (!ex->keys)
+        ex->keys = xcalloc(1, sizeof *ex->keys);
+    FunctionKeys *k = ex->keys;
+    k->start = k->words.len;
+    k->pending = false;
+    if (!make_key(ex, k, fn)) {
+        k->words.len = k->start;
+        return NULL;
+    }
+    size_t len = k->words.len - k->start;
+    k->hash = hash_bytes(k->words.items + k->start, len * sizeof *k->words.items, 0) | 1;
+    const KeyEntry *same = find(k, k->hash, k->start, len);
+    if (same) {
+        k->words.len = k->start;
+        export_function_key_hits++;
+        return same->f;
+    }
+    k->pending = true;
+    return NULL;
+}
+
+void export_key_function(Exporter *ex, Onnx__FunctionProto *f)
+{
+    FunctionKeys *k = ex->keys;
+    if (!k || !k->pending)
+        return;
+    k->pending = false;
+    int64_t *last = keymap_put(&k->by_hash, k->hash, 0);
+    KeyEntry e = {k->start, k->words.len - k->start, f, (uint32_t)*last};
+    vec_push(&k->entries, e);
+    *last = (int64_t)k->entries.len;
+}
+
+void export_function_keys_free(Exporter *ex)
+{
+    FunctionKeys *k = ex->keys;
+    if (!k)
+        return;
+    vec_free(&k->words);
+    vec_free(&k->entries);
+    vec_free(&k->stack);
+    keymap_free(&k->by_hash);
+    free(k->seen);
+    free(k->ref);
+    free(k->ref_stamp);
+    free(k);
+    ex->keys = NULL;
+}
