@@ -84,6 +84,11 @@ void *arena_alloc(Arena *arena, size_t size)
     return memset(alloc_raw(arena, size), 0, size);
 }
 
+void *arena_alloc_raw(Arena *arena, size_t size)
+{
+    return alloc_raw(arena, size);
+}
+
 void *arena_array(Arena *arena, size_t count, size_t size)
 {
     if (size && count > SIZE_MAX / size)

@@ -16,6 +16,10 @@ Arena *arena_new(void);
 void arena_free(Arena *arena);
 /* size bytes, zeroed, aligned for any object (16 bytes). */
 void *arena_alloc(Arena *arena, size_t size);
+/* size bytes, aligned as arena_alloc's, not zeroed: for a caller that
+ * writes every byte (a struct it initialises whole), so that they are not
+ * written twice. */
+void *arena_alloc_raw(Arena *arena, size_t size);
 /* count * size bytes, zeroed; overflow-checked. */
 void *arena_array(Arena *arena, size_t count, size_t size);
 void *arena_dup(Arena *arena, const void *data, size_t size);
