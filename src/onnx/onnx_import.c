@@ -436,8 +436,8 @@ static bool import_constant(Importer *im, Onnx__NodeProto *np)
 {
     bool plain = !(np->domain && np->domain[0] && strcmp(np->domain, "ai.onnx") != 0);
     const Onnx__AttributeProto *a = np->n_attribute == 1 ? np->attribute[0] : NULL;
-    if (!plain || strcmp(np->op_type, "Constant") != 0 || np->n_input != 0 ||
-        np->n_output != 1 || !a)
+    if (!plain || !a || np->n_input != 0 || np->n_output != 1 || /* (cheap tests first) */
+        strcmp(np->op_type, "Constant") != 0)
         return false;
     const graft_type *type = NULL;
     size_t nbytes = 0;
