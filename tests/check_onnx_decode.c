@@ -23,6 +23,7 @@
 #include "onnx.pb-c.h"
 #include "onnx_decode.h"
 #include "onnx_graph.h"
+#include "onnx_model.h"
 #include "onnx_text.h"
 #include "onnx_wire.h"
 #include "check_main.h"
@@ -49,8 +50,36 @@ static void assert_same_packed(const ProtobufCMessage *got, const ProtobufCMessa
     free(b);
 }
 
+/* Asserts that every string of msg (a NodeProto's inputs and outputs
+ * among them) is names's copy of it; how many there are. */
+static size_t assert_interned(const ProtobufCMessage *msg, const Interner *names)
+{
+    size_t n = 0;
+    const ProtobufCMessageDescriptor *desc = msg->descriptor;
+    for (unsigned i = 0; i < desc->n_fields; i++) {
+        const ProtobufCFieldDescriptor *f = &desc->fields[i];
+        const char *at = (const char *)msg + f->offset;
+        const uint32_t *which = (const uint32_t *)((const char *)msg + f->quantifier_offset);
+        if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) && *which != f->id)
+            continue; /* (another member's place) */
+        bool many = f->label == PROTOBUF_C_LABEL_REPEATED;
+        size_t count = many ? *(const size_t *)((const char *)msg + f->quantifier_offset) : 1;
+        const void *const *items = many ? *(const void *const *const *)at
+                                        : (const void *const *)at;
+        for (size_t k = 0; k < count; k++) {
+            if (f->type == PROTOBUF_C_TYPE_MESSAGE && items[k])
+                n += assert_interned(items[k], names);
+            else if (f->type == PROTOBUF_C_TYPE_STRING && items[k] && ++n)
+                ck_assert_ptr_eq(interner_lookup(names, items[k], strlen(items[k])),
+                                 items[k]);
+        }
+    }
+    return n;
+}
+
 /* bytes decoded as a desc into arena, after asserting that protobuf-c's
- * unpack gives the same message. */
+ * unpack gives the same message, and so does the decoder interning its
+ * strings (note [interned strings] in onnx_decode.h), each interned. */
 static ProtobufCMessage *decode_checked(const ProtobufCMessageDescriptor *desc, uint8_t *bytes,
                                         size_t len, Arena *arena)
 {
@@ -59,6 +88,12 @@ static ProtobufCMessage *decode_checked(const ProtobufCMessageDescriptor *desc, 
     ProtobufCMessage *want = protobuf_c_message_unpack(desc, NULL, len, bytes);
     ck_assert_ptr_nonnull(want);
     assert_same_packed(got, want);
+    Interner *names = interner_new(arena);
+    ProtobufCMessage *named = arena_alloc(arena, desc->sizeof_message);
+    ck_assert(onnx_decode_named(desc, bytes, len, 100, arena, NULL, names, named));
+    assert_same_packed(named, want);
+    assert_interned(named, names);
+    interner_free(names);
     protobuf_c_message_free_unpacked(want, NULL);
     return got;
 }
@@ -241,6 +276,42 @@ START_TEST(test_import_shares_types)
 }
 END_TEST
 
+/* note [names as decoded]: a model's names are one pointer each (a
+ * node's output and the next one's input, a NUL cutting a name short),
+ * and the graph's own: a parameter's name and a value's are the
+ * model's strings, and so is what the graph interns of the same bytes. */
+START_TEST(test_names_interned)
+{
+    static const uint8_t graph[] = {
+        0x0a, 0x0c, 0x0a, 0x01, 'x', 0x12, 0x02, 't', '0', 0x22, 0x03, 'N', 'e', 'g',
+        0x0a, 0x0d, 0x0a, 0x02, 't', '0', 0x12, 0x01, 'y', 0x22, 0x04, 'R', 'e', 'l', 'u',
+        0x12, 0x01, 'z', 0x52, 0x04, 'z', 0x00, 'q', 'q', /* name, doc_string */
+        0x5a, 0x03, 0x0a, 0x01, 'x', 0x62, 0x03, 0x0a, 0x01, 'y'}; /* input x, output y */
+    uint8_t model[sizeof graph + 8] = {0x08, 0x08, 0x3a, sizeof graph}; /* ir_version 8 */
+    memcpy(model + 4, graph, sizeof graph);
+    memcpy(model + 4 + sizeof graph, "\x42\x02\x10\x11", 4); /* opset 17 */
+    graft_diag *d = diag_new(stderr);
+    Onnx__ModelProto *proto = onnx_model_unpack(model, sizeof model, "t.onnx", NULL, d);
+    ck_assert_ptr_nonnull(proto);
+    const Onnx__GraphProto *gp = proto->graph;
+    ck_assert_ptr_eq(gp->node[0]->output[0], gp->node[1]->input[0]);
+    ck_assert_ptr_eq(gp->node[0]->input[0], gp->input[0]->name);
+    ck_assert_ptr_eq(gp->node[1]->output[0], gp->output[0]->name);
+    ck_assert_ptr_eq(gp->doc_string, gp->name); /* "z" both, the NUL's tail dropped */
+    Interner *names = onnx_model_names(proto);
+    ck_assert_ptr_eq(interner_lookup(names, "t0", 2), gp->node[1]->input[0]);
+    OnnxModel *m = onnx_import(proto, "t.onnx", d);
+    ck_assert_ptr_nonnull(m);
+    ck_assert_ptr_eq(node_name(graph_param(m->g, 0)), gp->input[0]->name);
+    ck_assert_ptr_eq(graph_value_name(m->g, graph_param(m->g, 0)), gp->input[0]->name);
+    ck_assert_ptr_eq(graph_intern(m->g, "t0"), gp->node[0]->output[0]);
+    ck_assert_ptr_eq(node_op(node_arg(graph_output(m->g), 0)), gp->node[0]->op_type);
+    ck_assert_str_eq(node_op(graph_output(m->g)), "Relu");
+    onnx_graph_free(m);
+    diag_free(d);
+}
+END_TEST
+
 /* How often the decoder's checks and the wire check agreed that bytes are
  * good and bad (note [checked as decoded] in onnx_decode.h). */
 typedef struct Verdicts {
@@ -339,6 +410,7 @@ static Suite *decode_suite(void)
     tcase_add_test(tc, test_oneof_twice);
     tcase_add_test(tc, test_scalar_types_known);
     tcase_add_test(tc, test_import_shares_types);
+    tcase_add_test(tc, test_names_interned);
     tcase_add_test(tc, test_checks_agree);
     suite_add_tcase(s, tc);
     return s;

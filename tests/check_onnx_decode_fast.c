@@ -146,7 +146,8 @@ static const uint8_t every_string[] = {
 START_TEST(test_common_nodes)
 {
     Arena *arena = arena_new();
-    const Onnx__NodeProto *n = onnx_decode_common_node(seed_sub, sizeof seed_sub, arena);
+    const OnnxStrings to = {arena, NULL};
+    const Onnx__NodeProto *n = onnx_decode_common_node(seed_sub, sizeof seed_sub, &to);
     ck_assert_ptr_nonnull(n);
     ck_assert_uint_eq(n->n_input, 2);
     ck_assert_str_eq(n->input[0], "x0");
@@ -156,7 +157,7 @@ START_TEST(test_common_nodes)
     ck_assert_str_eq(n->op_type, "Sub");
     ck_assert(!n->name && !n->domain && !n->doc_string && n->n_attribute == 0);
     assert_as_protobuf_c(&n->base, seed_sub, sizeof seed_sub);
-    n = onnx_decode_common_node(every_string, sizeof every_string, arena);
+    n = onnx_decode_common_node(every_string, sizeof every_string, &to);
     ck_assert_ptr_nonnull(n);
     ck_assert_uint_eq(n->n_input, 2);
     ck_assert_str_eq(n->input[0], "");
@@ -167,7 +168,7 @@ START_TEST(test_common_nodes)
     ck_assert_str_eq(n->doc_string, "d");
     ck_assert_str_eq(n->domain, "ai.onnx");
     assert_as_protobuf_c(&n->base, every_string, sizeof every_string);
-    n = onnx_decode_common_node(seed_sub, 0, arena); /* no field at all */
+    n = onnx_decode_common_node(seed_sub, 0, &to); /* no field at all */
     ck_assert(n && n->n_input == 0 && n->n_output == 0 && !n->op_type && !n->input);
     arena_free(arena);
 }
@@ -192,9 +193,10 @@ START_TEST(test_other_nodes_left)
         {"\x0a\x02x", 3},                 /* an input cut short */
     };
     Arena *arena = arena_new();
+    const OnnxStrings to = {arena, NULL};
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
         ck_assert_msg(!onnx_decode_common_node((const uint8_t *)others[i].bytes,
-                                               others[i].len, arena), "form %zu", i);
+                                               others[i].len, &to), "form %zu", i);
     arena_free(arena);
 }
 END_TEST
@@ -262,23 +264,24 @@ static void rank1_value(uint8_t out[15], uint8_t k)
 START_TEST(test_shared_types)
 {
     Arena *arena = arena_new();
+    const OnnxStrings to = {arena, NULL};
     OnnxTypeMemo memo = {0};
     uint8_t copy[sizeof seed_x], others[4][15];
     memcpy(copy, seed_x, sizeof seed_x);
-    const Onnx__ValueInfoProto *a = onnx_decode_common_value_memo(seed_x, sizeof seed_x, arena,
+    const Onnx__ValueInfoProto *a = onnx_decode_common_value_memo(seed_x, sizeof seed_x, &to,
                                                                   &memo);
-    const Onnx__ValueInfoProto *b = onnx_decode_common_value_memo(copy, sizeof copy, arena, &memo);
+    const Onnx__ValueInfoProto *b = onnx_decode_common_value_memo(copy, sizeof copy, &to, &memo);
     ck_assert(a && b && a != b && a->type == b->type);
     assert_as_protobuf_c(&b->base, seed_x, sizeof seed_x);
     for (uint8_t k = 0; k < 4; k++) {
         rank1_value(others[k], (uint8_t)(k + 1));
-        const Onnx__ValueInfoProto *o = onnx_decode_common_value_memo(others[k], 15, arena,
+        const Onnx__ValueInfoProto *o = onnx_decode_common_value_memo(others[k], 15, &to,
                                                                       &memo);
         ck_assert(o && o->type != a->type);
         ck_assert_int_eq(o->type->tensor_type->shape->dim[0]->dim_value, k + 1);
         assert_as_protobuf_c(&o->base, others[k], 15);
     }
-    const Onnx__ValueInfoProto *c = onnx_decode_common_value_memo(seed_x, sizeof seed_x, arena,
+    const Onnx__ValueInfoProto *c = onnx_decode_common_value_memo(seed_x, sizeof seed_x, &to,
                                                                   &memo);
     ck_assert(c && c->type != a->type);
     assert_as_protobuf_c(&c->base, seed_x, sizeof seed_x);

@@ -28,10 +28,9 @@ static void keymap_resize(KeyMap *m, size_t cap)
     free(old);
 }
 
-int64_t *keymap_put(KeyMap *m, uint64_t key, int64_t dflt)
+int64_t *keymap_put_growing(KeyMap *m, uint64_t key, int64_t dflt)
 {
-    if ((m->len + 1) * 2 > m->cap)
-        keymap_resize(m, m->cap ? 2 * m->cap : 64);
+    keymap_resize(m, m->cap ? 2 * m->cap : 64);
     KeyMapSlot *slot = keymap_slot(m, key);
     if (!slot->key) {
         slot->key = key;

@@ -91,9 +91,8 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t v)
  * automaton's steps (note [step cache] in automaton.c), the Relay
  * loader's names (note [name cache] in relay_load_expr.c), the
  * printer's op names (relay_print_impl.h), the builtin registry's
- * names as its table is read (registry_tables.c), ONNX inference's ops
- * (note [inference cache] in onnx_infer.c) and the ONNX import's op
- * names (note [import's op names] in onnx_import.c); no other slot formula
+ * names as its table is read (registry_tables.c) and ONNX inference's
+ * ops (note [inference cache] in onnx_infer.c); no other slot formula
  * (exceptions: 0, counted by tests/one_notes.sh). */
 static inline size_t cache_slot(uint64_t key, unsigned bits)
 {
@@ -127,8 +126,29 @@ static inline int64_t *keymap_get(const KeyMap *m, uint64_t key)
         i = (i + 1) & mask;
     return m->slots[i].key ? &m->slots[i].value : NULL;
 }
-/* key's value, added as dflt when key is new. */
-int64_t *keymap_put(KeyMap *m, uint64_t key, int64_t dflt);
+/* keymap_put when the map must grow first (or allocate its first slots). */
+int64_t *keymap_put_growing(KeyMap *m, uint64_t key, int64_t dflt);
+
+/* key's value, added as dflt when key is new.  Inline, as keymap_get:
+ * reading an ONNX model puts two keys a value and one a node and a graph
+ * input (their spans), and the call was a third of a put (1.0 M of
+ * bench/onnx_e2e.sh's rewrite at 2,000 copies). */
+static inline int64_t *keymap_put(KeyMap *m, uint64_t key, int64_t dflt)
+{
+    if ((m->len + 1) * 2 > m->cap)
+        return keymap_put_growing(m, key, dflt);
+    size_t mask = m->cap - 1;
+    size_t i = (size_t)hash_mix(0, key) & mask;
+    while (m->slots[i].key && m->slots[i].key != key)
+        i = (i + 1) & mask;
+    KeyMapSlot *slot = &m->slots[i];
+    if (!slot->key) {
+        slot->key = key;
+        slot->value = dflt;
+        m->len++;
+    }
+    return &slot->value;
+}
 /* Room for n more keys without growing (one rehash instead of one per
  * doubling, when the caller knows how many are coming). */
 void keymap_reserve(KeyMap *m, size_t n);

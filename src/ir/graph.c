@@ -27,13 +27,26 @@ _Static_assert(sizeof(void *) != 8 || sizeof(struct Use) == 32,
 
 enum { NODE_BLOCK = 64 * 1024 }; /* bytes of a block nodes are cut from (note [node pool]) */
 
-graft_graph *graph_new(void)
+/* A graph whose names are interned in strings (NULL: a new interner of
+ * its own, in its arena). */
+static graft_graph *graph_with_strings(Interner *strings)
 {
     graft_graph *g = xcalloc(1, sizeof(graft_graph));
     g->arena = arena_new();
-    g->strings = interner_new(g->arena);
+    g->strings_borrowed = strings != NULL;
+    g->strings = strings ? strings : interner_new(g->arena);
     g->name = graph_intern(g, "main");
     return g;
+}
+
+graft_graph *graph_new(void)
+{
+    return graph_with_strings(NULL);
+}
+
+graft_graph *graph_new_named(Interner *names)
+{
+    return graph_with_strings(names);
 }
 
 void graph_reserve(graft_graph *g, size_t nodes)
@@ -53,7 +66,8 @@ void graph_free(graft_graph *g)
     if (!g)
         return;
     graph_set_type_memo(g, NULL, NULL); /* before the types it holds */
-    interner_free(g->strings);
+    if (!g->strings_borrowed)
+        interner_free(g->strings);
     arena_free(g->arena);
     free(g->nodes);
     free(g->pos);
@@ -346,17 +360,23 @@ void graph_set_attrs(graft_graph *g, graft_node *n, const graft_attr *attrs, int
     n->a.attrs = copy;
 }
 
+/* A variable named name, interned. */
 static graft_node *new_var(graft_graph *g, const char *name, const graft_type *type)
 {
     graft_node *n = graph_new_node(g, NODE_VAR, 0);
     g->nvars++;
-    n->str = graph_intern(g, name);
+    n->str = name;
     n->type = type;
     n->type_declared = type != NULL;
     return n;
 }
 
 graft_node *graph_add_param(graft_graph *g, const char *name, const graft_type *type)
+{
+    return graph_add_param_interned(g, graph_intern(g, name), type);
+}
+
+graft_node *graph_add_param_interned(graft_graph *g, const char *name, const graft_type *type)
 {
     graft_node *n = new_var(g, name, type);
     g->params =
@@ -367,7 +387,7 @@ graft_node *graph_add_param(graft_graph *g, const char *name, const graft_type *
 
 graft_node *graph_add_fn_param(graft_graph *g, const char *name, const graft_type *type)
 {
-    return new_var(g, name, type);
+    return new_var(g, graph_intern(g, name), type);
 }
 
 graft_node *graph_add_const(graft_graph *g, const char *text, double value, const char *dtype)

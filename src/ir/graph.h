@@ -210,6 +210,14 @@ int node_col(const graft_graph *g, const graft_node *n);
 /* ---- the graph ---- */
 
 graft_graph *graph_new(void);
+/* A graph that interns its names in names, the loader's (it neither
+ * copies nor frees it; names and its arena must outlive the graph): the
+ * strings names holds are the graph's canonical copies, so that a loader
+ * that interned its names as it read them (note [interned strings] in
+ * src/onnx/onnx_decode.h) builds with them as they are (the builders
+ * below that take "interned" names), and the strings the graph interns
+ * later go to names's arena. */
+graft_graph *graph_new_named(Interner *names);
 void graph_free(graft_graph *g);
 /* Room for nodes nodes (their positions, names for half as many) before
  * the tables grow: a
@@ -240,6 +248,10 @@ void graph_set_output(graft_graph *g, graft_node *out);
 
 /* Builders.  Strings need not be interned; names are given without '%'. */
 graft_node *graph_add_param(graft_graph *g, const char *name, const graft_type *type);
+/* The same, name already one of g's interned strings (graph_intern, or a
+ * string of the interner g was made from: graph_new_named), not hashed
+ * again. */
+graft_node *graph_add_param_interned(graft_graph *g, const char *name, const graft_type *type);
 graft_node *graph_add_const(graft_graph *g, const char *text, double value, const char *dtype);
 graft_node *graph_add_call(graft_graph *g, const char *op, graft_node *const *args, int nargs,
                      const graft_attr *attrs, int nattrs);
@@ -353,6 +365,10 @@ void graph_set_node_name(graft_graph *g, const graft_node *n, const char *name);
 /* The IR's name of node n itself, or NULL. */
 const char *graph_node_name(const graft_graph *g, const graft_node *n);
 void graph_set_value_name(graft_graph *g, const graft_node *n, const char *name);
+/* The same two, name NULL or one of g's interned strings (as
+ * graph_add_param_interned's), not hashed again. */
+void graph_set_node_name_interned(graft_graph *g, const graft_node *n, const char *name);
+void graph_set_value_name_interned(graft_graph *g, const graft_node *n, const char *name);
 /* The IR's name of the value n computes, or NULL. */
 const char *graph_value_name(const graft_graph *g, const graft_node *n);
 /* The domain of an op call (ONNX's NodeProto.domain), or NULL for the

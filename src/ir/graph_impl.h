@@ -59,7 +59,8 @@ struct graft_graph {
                               (a side table, note [node size]); entries
                               past pos_cap and {0, 0} mean "built" */
     size_t pos_cap;        /* entries allocated in pos */
-    Interner *strings;     /* interned names in arena */
+    Interner *strings;     /* interned names in arena, or the loader's (graph_new_named) */
+    bool strings_borrowed; /* strings the loader's: not freed with the graph */
     const char *canon[64]; /* strings the interner returned lately, by
                               address (note [canonical pointers]) */
     graft_node **nodes;          /* all nodes by id (malloc'd table) */

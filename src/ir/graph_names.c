@@ -4,10 +4,15 @@
 
 #include "graph_impl.h"
 
+/* n's name in names: interned, NULL or not. */
+static void interned_put(KeyMap *names, const graft_node *n, const char *interned)
+{
+    *keymap_put(names, (uint64_t)node_id(n) + 1, 0) = (int64_t)(intptr_t)interned;
+}
+
 static void name_put(graft_graph *g, KeyMap *names, const graft_node *n, const char *name)
 {
-    const char *interned = name ? graph_intern(g, name) : NULL;
-    *keymap_put(names, (uint64_t)node_id(n) + 1, 0) = (int64_t)(intptr_t)interned;
+    interned_put(names, n, name ? graph_intern(g, name) : NULL);
 }
 
 static const char *name_get(const KeyMap *names, const graft_node *n)
@@ -65,6 +70,11 @@ void graph_set_node_name(graft_graph *g, const graft_node *n, const char *name)
     name_put(g, &g->node_names, n, name);
 }
 
+void graph_set_node_name_interned(graft_graph *g, const graft_node *n, const char *name)
+{
+    interned_put(&g->node_names, n, name);
+}
+
 const char *graph_node_name(const graft_graph *g, const graft_node *n)
 {
     return name_get(&g->node_names, n);
@@ -79,6 +89,11 @@ void graph_reserve_names(graft_graph *g, size_t strings, size_t values)
 void graph_set_value_name(graft_graph *g, const graft_node *n, const char *name)
 {
     name_put(g, &g->value_names, n, name);
+}
+
+void graph_set_value_name_interned(graft_graph *g, const graft_node *n, const char *name)
+{
+    interned_put(&g->value_names, n, name);
 }
 
 const char *graph_value_name(const graft_graph *g, const graft_node *n)

@@ -32,6 +32,7 @@ typedef struct WireField {
 
 typedef struct Decoder {
     Arena *arena;
+    OnnxStrings strings;   /* where strings go: note [interned strings] */
     VEC(WireField) fields; /* of the messages being decoded, inner above outer */
     KeyMap *spans;         /* NULL: none noted */
     uint64_t max_depth;    /* messages nest at most this deep, the root one */
@@ -253,11 +254,11 @@ static ProtobufCMessage *common_message(Decoder *dc, const ProtobufCMessageDescr
 {
     ProtobufCMessage *m = NULL;
     if (sub == &onnx__node_proto__descriptor) {
-        Onnx__NodeProto *node = onnx_decode_common_node(f->body, f->len, dc->arena);
+        Onnx__NodeProto *node = onnx_decode_common_node(f->body, f->len, &dc->strings);
         m = node ? &node->base : NULL;
     } else if (sub == &onnx__value_info_proto__descriptor && dc->depth + 4 < dc->max_depth) {
-        Onnx__ValueInfoProto *vi = onnx_decode_common_value_memo(f->body, f->len, dc->arena,
-                                                                 &dc->types);
+        Onnx__ValueInfoProto *vi = onnx_decode_common_value_memo(f->body, f->len,
+                                                                 &dc->strings, &dc->types);
         m = vi ? &vi->base : NULL;
     }
     if (m)
@@ -271,9 +272,12 @@ static bool put_value(Decoder *dc, const WireField *f, void *member)
 {
     uint8_t *p = f->value;
     switch (f->desc->type) {
-    case PROTOBUF_C_TYPE_STRING:
-        *(char **)member = arena_strndup(dc->arena, (const char *)f->body, f->len);
-        return f->len == 0 || !memchr(f->body, 0, f->len);
+    case PROTOBUF_C_TYPE_STRING: {
+        bool nul = f->len && memchr(f->body, 0, f->len);
+        size_t n = nul && dc->strings.names ? strnlen((const char *)f->body, f->len) : f->len;
+        *(char **)member = onnx_decode_string(&dc->strings, f->body, n);
+        return !nul;
+    }
     case PROTOBUF_C_TYPE_BYTES: /* in place; empty bytes are NULL, as protobuf-c has them */
         *(ProtobufCBinaryData *)member = (ProtobufCBinaryData){f->len, f->len ? f->body : NULL};
         return true;
@@ -288,7 +292,7 @@ static bool put_value(Decoder *dc, const WireField *f, void *member)
             *(ProtobufCMessage **)member = m;
             return true;
         }
-        m = arena_alloc(dc->arena, sub->sizeof_message);
+        m = arena_alloc_raw(dc->arena, sub->sizeof_message); /* (inited whole first) */
         *(ProtobufCMessage **)member = m;
         return decode_message(dc, sub, f->body, f->len, m);
     }
@@ -415,11 +419,17 @@ static void allocate_arrays(const ProtobufCMessageDescriptor *desc, Arena *arena
 }
 
 /* Room in spans for the elements of graph's lists, which get spans when
- * canonical: one rehash, not one per doubling. */
-static void reserve_spans(KeyMap *spans, const Onnx__GraphProto *graph)
+ * canonical, and in the interner for their names (a node's output's, its
+ * op's: two a node): one rehash, not one per doubling. */
+static void reserve_lists(Decoder *dc, const Onnx__GraphProto *graph)
 {
-    keymap_reserve(spans, graph->n_node + graph->n_initializer + graph->n_input +
-                              graph->n_output + graph->n_value_info);
+    size_t values = graph->n_initializer + graph->n_input + graph->n_output +
+                    graph->n_value_info;
+    if (dc->spans)
+        keymap_reserve(dc->spans, graph->n_node + values);
+    if (dc->strings.names)
+        interner_reserve(dc->strings.names, interner_count(dc->strings.names) +
+                                                2 * graph->n_node + values);
 }
 
 /* Notes data[0..len) as msg's span when its type gets one. */
@@ -427,7 +437,7 @@ static void note_span(Decoder *dc, const ProtobufCMessage *msg, const uint8_t *d
 {
     if (!dc->spans || !onnx_span_kept(msg->descriptor))
         return;
-    OnnxSpan *span = arena_alloc(dc->arena, sizeof *span);
+    OnnxSpan *span = arena_alloc_raw(dc->arena, sizeof *span);
     *span = (OnnxSpan){data, len};
     keymap_put_ptr(dc->spans, msg, span);
 }
@@ -450,8 +460,8 @@ static bool decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, 
         return false;
     }
     dc->depth++;
-    if (dc->spans && desc == &onnx__graph_proto__descriptor) /* its lists counted */
-        reserve_spans(dc->spans, (const Onnx__GraphProto *)msg);
+    if (desc == &onnx__graph_proto__descriptor) /* its lists counted */
+        reserve_lists(dc, (const Onnx__GraphProto *)msg);
     if (repeats) /* (most messages have no repeated field: a dimension, a type) */
         allocate_arrays(desc, dc->arena, msg);
     if (unknown)
@@ -486,7 +496,15 @@ static bool decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, 
 bool onnx_decode(const ProtobufCMessageDescriptor *desc, uint8_t *data, size_t len,
                  uint64_t max_depth, Arena *arena, KeyMap *spans, ProtobufCMessage *msg)
 {
-    Decoder dc = {.arena = arena, .spans = spans, .max_depth = max_depth};
+    return onnx_decode_named(desc, data, len, max_depth, arena, spans, NULL, msg);
+}
+
+bool onnx_decode_named(const ProtobufCMessageDescriptor *desc, uint8_t *data, size_t len,
+                       uint64_t max_depth, Arena *arena, KeyMap *spans, Interner *names,
+                       ProtobufCMessage *msg)
+{
+    Decoder dc = {.arena = arena, .strings = {arena, names}, .spans = spans,
+                  .max_depth = max_depth};
     decode_message(&dc, desc, data, len, msg);
     vec_free(&dc.fields);
     return !dc.bad;

@@ -10,7 +10,8 @@
  * except that a bytes field, and an unknown field's bytes, point into the
  * buffer they were read from; the model owns that buffer (note [model
  * arena] in onnx_model.c).  Strings are copied, since graft reads them
- * NUL-terminated.  tests/check_onnx_decode.c compares its structs with
+ * NUL-terminated (or interned: note [interned strings]).
+ * tests/check_onnx_decode.c compares its structs with
  * protobuf-c's unpack on every model of tests/onnx/ and of the fuzz corpus.
  *
  * note [checked as decoded]: the decoder checks what the wire check (note
@@ -49,5 +50,26 @@
  * filled: only arena frees it; onnx_wire_check says what the fault is). */
 bool onnx_decode(const ProtobufCMessageDescriptor *desc, uint8_t *data, size_t len,
                  uint64_t max_depth, Arena *arena, KeyMap *spans, ProtobufCMessage *msg);
+
+/* note [interned strings]: a model's strings are mostly names, each
+ * written several times (a value's by the node that makes it and by each
+ * that reads it), and the import interned every one again in its graph
+ * (strlen, hash and probe: 10.6 M instructions of bench/onnx_e2e.sh's
+ * rewrite at 2,000 copies) after the decoder had copied it, its length in
+ * hand.  So the reader (onnx_model.c) has the decoder intern each string
+ * instead, from the file's bytes and length: equal names are one pointer,
+ * and the import's graph interns its names in this interner
+ * (graph_new_named), so that they are the graph's canonical names too
+ * (note [canonical pointers] in src/ir/graph.c), used as they are (note
+ * [names as decoded] in onnx_import.c).  A string is interned up to
+ * any NUL in it, the string graft reads (the decoder without names copies
+ * all its bytes, as protobuf-c's unpack does; a message with a NUL in a
+ * string gets no span either way).  Decoded strings are never changed.
+ * tests/check_onnx_decode.c decodes every model both ways and compares. */
+
+/* onnx_decode, its strings interned in names (NULL: copied into arena). */
+bool onnx_decode_named(const ProtobufCMessageDescriptor *desc, uint8_t *data, size_t len,
+                       uint64_t max_depth, Arena *arena, KeyMap *spans, Interner *names,
+                       ProtobufCMessage *msg);
 
 #endif

@@ -14,7 +14,7 @@ typedef struct Cursor {
 
 /* A varint of at most max bytes in its shortest form (one byte, or a
  * last byte that adds bits), inside c, into *v; false otherwise. */
-static bool take_shortest(Cursor *c, unsigned max, uint64_t *v)
+static inline bool take_shortest(Cursor *c, unsigned max, uint64_t *v)
 {
     uint64_t x = 0;
     for (unsigned i = 0; i < max && c->p < c->end; i++) {
@@ -29,8 +29,10 @@ static bool take_shortest(Cursor *c, unsigned max, uint64_t *v)
 }
 
 /* The key byte key next in c, then a shortest length prefix whose bytes
- * lie inside c: *body the cursor over them, c moved past them. */
-static bool take_len(Cursor *c, uint8_t key, Cursor *body)
+ * lie inside c: *body the cursor over them, c moved past them.  Inline
+ * (with take_shortest): every string of a common node is taken here, and
+ * the calls cost 120 instructions a node (bench/onnx_e2e.sh). */
+static inline bool take_len(Cursor *c, uint8_t key, Cursor *body)
 {
     uint64_t len;
     if (c->p == c->end || *c->p != key)
@@ -44,17 +46,18 @@ static bool take_len(Cursor *c, uint8_t key, Cursor *body)
 }
 
 /* A string field's bytes, without NUL (the canonical form, note
- * [canonical spans] in onnx_span.h), copied NUL-terminated; NULL if not. */
-static char *take_string(Cursor *c, uint8_t key, Arena *arena)
+ * [canonical spans] in onnx_span.h), as onnx_decode_string keeps them;
+ * NULL if not. */
+static char *take_string(Cursor *c, uint8_t key, const OnnxStrings *to)
 {
     Cursor s;
     if (!take_len(c, key, &s) || memchr(s.p, 0, (size_t)(s.end - s.p)))
         return NULL;
-    return arena_strndup(arena, (const char *)s.p, (size_t)(s.end - s.p));
+    return onnx_decode_string(to, s.p, (size_t)(s.end - s.p));
 }
 
 /* One Dimension's fields, all of c: dim_value or dim_param. */
-static bool read_dim(Cursor c, Arena *arena, Onnx__TensorShapeProto__Dimension *d)
+static bool read_dim(Cursor c, const OnnxStrings *to, Onnx__TensorShapeProto__Dimension *d)
 {
     uint64_t v;
     onnx__tensor_shape_proto__dimension__init(d);
@@ -65,7 +68,7 @@ static bool read_dim(Cursor c, Arena *arena, Onnx__TensorShapeProto__Dimension *
         d->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
         d->dim_value = (int64_t)v;
     } else {
-        d->dim_param = take_string(&c, 0x12, arena); /* field 2 */
+        d->dim_param = take_string(&c, 0x12, to); /* field 2 */
         if (!d->dim_param)
             return false;
         d->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
@@ -76,9 +79,10 @@ static bool read_dim(Cursor c, Arena *arena, Onnx__TensorShapeProto__Dimension *
 /* A TensorShapeProto's fields, all of c: its dims, each a field 1; the
  * first pass counts them, so the array is allocated at its size, as the
  * general path allocates it. */
-static Onnx__TensorShapeProto *read_shape(Cursor c, Arena *arena)
+static Onnx__TensorShapeProto *read_shape(Cursor c, const OnnxStrings *to)
 {
-    Onnx__TensorShapeProto *shape = arena_alloc(arena, sizeof *shape);
+    Arena *arena = to->arena;
+    Onnx__TensorShapeProto *shape = arena_alloc_raw(arena, sizeof *shape); /* (inited whole) */
     onnx__tensor_shape_proto__init(shape);
     Cursor dim;
     for (Cursor count = c; count.p < count.end; shape->n_dim++)
@@ -89,54 +93,54 @@ static Onnx__TensorShapeProto *read_shape(Cursor c, Arena *arena)
     shape->dim = arena_array(arena, shape->n_dim, sizeof *shape->dim);
     for (size_t i = 0; i < shape->n_dim; i++) {
         take_len(&c, 0x0a, &dim); /* (whole: counted above) */
-        shape->dim[i] = arena_alloc(arena, sizeof *shape->dim[i]);
-        if (!read_dim(dim, arena, shape->dim[i]))
+        shape->dim[i] = arena_alloc_raw(arena, sizeof *shape->dim[i]); /* (inited whole) */
+        if (!read_dim(dim, to, shape->dim[i]))
             return NULL;
     }
     return shape;
 }
 
 /* A TypeProto.Tensor's fields, all of c: elem_type, then a shape or none. */
-static Onnx__TypeProto__Tensor *read_tensor(Cursor c, Arena *arena)
+static Onnx__TypeProto__Tensor *read_tensor(Cursor c, const OnnxStrings *to)
 {
     uint64_t elem;
     if (c.p == c.end || *c.p++ != 0x08 || !take_shortest(&c, 5, &elem) || elem > INT32_MAX)
         return NULL;
-    Onnx__TypeProto__Tensor *t = arena_alloc(arena, sizeof *t);
+    Onnx__TypeProto__Tensor *t = arena_alloc_raw(to->arena, sizeof *t); /* (inited whole) */
     onnx__type_proto__tensor__init(t);
     t->has_elem_type = 1;
     t->elem_type = (int32_t)elem;
     Cursor shape;
     if (c.p == c.end)
         return t;
-    if (!take_len(&c, 0x12, &shape) || c.p != c.end || !(t->shape = read_shape(shape, arena)))
+    if (!take_len(&c, 0x12, &shape) || c.p != c.end || !(t->shape = read_shape(shape, to)))
         return NULL;
     return t;
 }
 
 /* A TypeProto's fields, all of c: a tensor_type and nothing else. */
-static Onnx__TypeProto *read_type(Cursor c, Arena *arena)
+static Onnx__TypeProto *read_type(Cursor c, const OnnxStrings *to)
 {
     Cursor tensor;
     if (!take_len(&c, 0x0a, &tensor) || c.p != c.end)
         return NULL;
-    Onnx__TypeProto *type = arena_alloc(arena, sizeof *type);
+    Onnx__TypeProto *type = arena_alloc_raw(to->arena, sizeof *type); /* (inited whole) */
     onnx__type_proto__init(type);
     type->value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
-    type->tensor_type = read_tensor(tensor, arena);
+    type->tensor_type = read_tensor(tensor, to);
     return type->tensor_type ? type : NULL;
 }
 
 /* The TypeProto of the bytes at c: memo's, or read (and kept in memo,
  * when there is one). */
-static Onnx__TypeProto *shared_type(Cursor c, Arena *arena, OnnxTypeMemo *memo)
+static Onnx__TypeProto *shared_type(Cursor c, const OnnxStrings *to, OnnxTypeMemo *memo)
 {
     size_t len = (size_t)(c.end - c.p);
     for (unsigned i = 0; memo && i < ONNX_TYPE_MEMO; i++)
         if (memo->recent[i].type && memo->recent[i].len == len &&
             memcmp(memo->recent[i].bytes, c.p, len) == 0)
             return memo->recent[i].type;
-    Onnx__TypeProto *type = read_type(c, arena);
+    Onnx__TypeProto *type = read_type(c, to);
     if (memo && type) {
         memo->recent[memo->next].bytes = c.p;
         memo->recent[memo->next].len = len;
@@ -147,22 +151,22 @@ static Onnx__TypeProto *shared_type(Cursor c, Arena *arena, OnnxTypeMemo *memo)
 }
 
 Onnx__ValueInfoProto *onnx_decode_common_value_memo(const uint8_t *data, size_t len,
-                                                    Arena *arena, OnnxTypeMemo *memo)
+                                                    const OnnxStrings *to, OnnxTypeMemo *memo)
 {
     Cursor c = {data, data + len}, type;
-    char *name = take_string(&c, 0x0a, arena); /* field 1 */
+    char *name = take_string(&c, 0x0a, to); /* field 1 */
     if (!name || !take_len(&c, 0x12, &type) || c.p != c.end) /* field 2, the last */
         return NULL;
-    Onnx__ValueInfoProto *vi = arena_alloc(arena, sizeof *vi);
+    Onnx__ValueInfoProto *vi = arena_alloc_raw(to->arena, sizeof *vi); /* (inited whole) */
     onnx__value_info_proto__init(vi);
     vi->name = name;
-    vi->type = shared_type(type, arena, memo);
+    vi->type = shared_type(type, to, memo);
     return vi->type ? vi : NULL;
 }
 
 Onnx__ValueInfoProto *onnx_decode_common_value(const uint8_t *data, size_t len, Arena *arena)
 {
-    return onnx_decode_common_value_memo(data, len, arena, NULL);
+    return onnx_decode_common_value_memo(data, len, &(OnnxStrings){arena, NULL}, NULL);
 }
 
 /* The strings of a NodeProto as scan_node found them: their field
@@ -224,33 +228,35 @@ static char **node_slot(Onnx__NodeProto *node, unsigned number)
     }
 }
 
-static char *copy_string(Cursor s, Arena *arena)
+static char *copy_string(Cursor s, const OnnxStrings *to)
 {
-    return arena_strndup(arena, (const char *)s.p, (size_t)(s.end - s.p));
+    return onnx_decode_string(to, s.p, (size_t)(s.end - s.p));
 }
 
-Onnx__NodeProto *onnx_decode_common_node(const uint8_t *data, size_t len, Arena *arena)
+Onnx__NodeProto *onnx_decode_common_node(const uint8_t *data, size_t len,
+                                         const OnnxStrings *to)
 {
-    Cursor c = {data, data + len}, s;
+    Arena *arena = to->arena;
+    Cursor c = {data, data + len}, s = {data, data}; /* (s: take_len sets it) */
     NodeFields nf; /* (its arrays written before they are read) */
     nf.counts[0] = nf.counts[1] = nf.n = 0;
     if (!scan_node(c, &nf))
         return NULL;
-    Onnx__NodeProto *node = arena_alloc(arena, sizeof *node);
+    Onnx__NodeProto *node = arena_alloc_raw(arena, sizeof *node); /* (inited whole) */
     onnx__node_proto__init(node);
-    if (nf.counts[0])
-        node->input = arena_array(arena, nf.counts[0], sizeof *node->input);
+    if (nf.counts[0]) /* (each element written below; counts below len) */
+        node->input = arena_alloc_raw(arena, nf.counts[0] * sizeof *node->input);
     if (nf.counts[1])
-        node->output = arena_array(arena, nf.counts[1], sizeof *node->output);
+        node->output = arena_alloc_raw(arena, nf.counts[1] * sizeof *node->output);
     if (nf.n <= FEW_FIELDS) { /* the fields as scan_node found them */
         for (size_t i = 0; i < nf.n; i++)
-            *node_slot(node, nf.number[i]) = copy_string(nf.field[i], arena);
+            *node_slot(node, nf.number[i]) = copy_string(nf.field[i], to);
         return node;
     }
     while (c.p < c.end) {
         uint8_t key = *c.p;
         take_len(&c, key, &s); /* (whole: scan_node saw it) */
-        *node_slot(node, key >> 3) = copy_string(s, arena);
+        *node_slot(node, key >> 3) = copy_string(s, to);
     }
     return node;
 }

@@ -31,8 +31,24 @@
 #include "arena.h"
 #include "onnx.pb-c.h"
 
+/* Where decoded strings go: interned in names (note [interned strings] in
+ * onnx_decode.h), or, when names is NULL, each copied into arena; the
+ * decoded messages themselves are allocated in arena. */
+typedef struct OnnxStrings {
+    Arena *arena;
+    Interner *names;
+} OnnxStrings;
+
+/* The n bytes at s (no NUL among them) as a decoded string. */
+static inline char *onnx_decode_string(const OnnxStrings *to, const uint8_t *s, size_t n)
+{
+    if (to->names) /* (never changed: a decoded message is read only) */
+        return (char *)interner_intern(to->names, (const char *)s, n);
+    return arena_strndup(to->arena, (const char *)s, n);
+}
+
 /* data[0..len), a ValueInfoProto's fields, read into a struct allocated
- * in arena (its name copied, NUL-terminated), when they are of note
+ * in arena (its name copied, NUL-terminated, not interned), when they are of note
  * [common value info]'s shape; NULL when not (then what it allocated is
  * left in arena).  It nests four messages below the ValueInfoProto: the
  * caller checks that the depth limit allows them. */
@@ -56,10 +72,11 @@ typedef struct OnnxTypeMemo {
     unsigned next; /* the entry the next new one replaces */
 } OnnxTypeMemo;
 
-/* onnx_decode_common_value, its TypeProto taken from memo when the bytes
- * are those of one there, else read and kept there. */
+/* onnx_decode_common_value, its strings where to says, its TypeProto
+ * taken from memo when the bytes are those of one there, else read and
+ * kept there. */
 Onnx__ValueInfoProto *onnx_decode_common_value_memo(const uint8_t *data, size_t len,
-                                                    Arena *arena, OnnxTypeMemo *memo);
+                                                    const OnnxStrings *to, OnnxTypeMemo *memo);
 
 /* note [common node]: after the graph's inputs, a model's next most
  * numerous messages are its NodeProtos (the seed's workload: 12,000 of
@@ -75,7 +92,9 @@ Onnx__ValueInfoProto *onnx_decode_common_value_memo(const uint8_t *data, size_t 
  * path, as in note [common value info]. */
 
 /* data[0..len), a NodeProto's fields, read into a struct allocated in
- * arena when they are of note [common node]'s form; NULL when not. */
-Onnx__NodeProto *onnx_decode_common_node(const uint8_t *data, size_t len, Arena *arena);
+ * to->arena, its strings where to says, when they are of note [common
+ * node]'s form; NULL when not. */
+Onnx__NodeProto *onnx_decode_common_node(const uint8_t *data, size_t len,
+                                         const OnnxStrings *to);
 
 #endif

@@ -9,6 +9,7 @@
 #include "dim_symbol.h"
 #include "dtype.h"
 #include "onnx_check.h"
+#include "onnx_decode_fast.h"
 #include "onnx_model.h"
 #include "onnx_subgraph.h"
 
@@ -17,9 +18,11 @@ typedef struct Importer {
     graft_graph *g;
     KeyMap values;  /* interned value name -> the node that makes it */
     KeyMap types;   /* hash of a value's dtype and dims -> its type: note [import types] */
-    const Onnx__TypeProto *last_proto; /* the TypeProto value_type read last, */
-    const graft_type *last_type;       /* and its type: note [shared value types] */
-    const char *ops[16]; /* op names interned lately: note [import's op names] */
+    struct {
+        const Onnx__TypeProto *proto; /* a TypeProto value_type read lately, */
+        const graft_type *type;       /* and its type: note [shared value types] */
+    } recent[ONNX_TYPE_MEMO];
+    unsigned next_recent; /* the entry of recent the next new one replaces */
     VEC(uint32_t) calls; /* per NodeProto of the graph: its call's id */
     graft_diag *d;
     bool ok;
@@ -36,38 +39,39 @@ static bool unsure(Importer *im)
     return im->quiet;
 }
 
-/* note [import's op names]: a model calls a few ops many times, and each
- * NodeProto holds its own copy of the op's name, which interning hashed
- * and looked up anew (190 instructions a node); a small cache of the
- * names interned lately (note [one cache slot]), by a hash of the bytes,
- * answers most for a third of that. */
-static const char *op_name(Importer *im, const char *op)
-{
-    if (!op)
-        return NULL;
-    const char **slot = &im->ops[cache_slot(hash_bytes(op, strlen(op), 0), 4)];
-    if (!*slot || strcmp(*slot, op) != 0)
-        *slot = graph_intern(im->g, op);
-    return *slot;
-}
-
+/* note [names as decoded]: every string of a decoded model is interned
+ * as it is read (note [interned strings] in onnx_decode.h), and the
+ * graph interns its names in that same interner (graph_new_named), so a
+ * NodeProto's inputs, outputs, op and name, a value's, an initializer's
+ * are the graph's canonical names as they are: the import keys its values
+ * by them and hands them to the builders that take interned names, with
+ * no strlen, hash or probe (10.6 M instructions of bench/onnx_e2e.sh's
+ * rewrite at 2,000 copies, and a cache of op names before them).  A name
+ * the import makes or is given from elsewhere (a sparse initializer's
+ * default, a subgraph's outer reads, which onnx_outer_reads interned) is
+ * interned by graph_intern first, which gives a decoded name back as it
+ * is: one pointer per name either way.
+ *
+ * note [import's op names]: a model calls a few ops many times, and each
+ * NodeProto held its own copy of the op's name, which interning hashed
+ * and looked up anew (190 instructions a node), later a small cache by a
+ * hash of the bytes (a third of that); an op_type is now the one interned
+ * name of that op, which graph_add_call finds among the canonical
+ * pointers it saw lately (note [canonical pointers] in src/ir/graph.c). */
 static graft_node *value_of(const Importer *im, const char *name)
 {
-    const char *key = graph_intern(im->g, name);
-    return (graft_node *)keymap_get_ptr(&im->values, key);
+    return (graft_node *)keymap_get_ptr(&im->values, name);
 }
 
-/* name interned once: the graph takes the interned copy back without
- * hashing it again (note [canonical pointers] in src/ir/graph.c), and so
- * does a name a builder interned already (a parameter's, a constant's). */
+/* n is the value name names, which is interned (note [names interned
+ * once]). */
 static void set_value(Importer *im, const char *name, graft_node *n)
 {
-    const char *key = graph_intern(im->g, name);
-    int64_t *slot = keymap_put(&im->values, keymap_ptr_key(key), 0);
-    if (*slot && key && key[0]) /* made twice (an empty name makes nothing) */
+    int64_t *slot = keymap_put(&im->values, keymap_ptr_key(name), 0);
+    if (*slot && name && name[0]) /* made twice (an empty name makes nothing) */
         unsure(im);
     *slot = (int64_t)(intptr_t)n;
-    graph_set_value_name(im->g, n, key);
+    graph_set_value_name_interned(im->g, n, name);
 }
 
 /* n takes np's name, if any, which the names fresh at export then avoid
@@ -76,8 +80,8 @@ static void name_node(Importer *im, const graft_node *n, const Onnx__NodeProto *
 {
     if (!np->name || !np->name[0])
         return;
-    graph_set_node_name(im->g, n, np->name);
-    keymap_put_ptr(&im->m->node_names, graph_node_name(im->g, n), n);
+    graph_set_node_name_interned(im->g, n, np->name);
+    keymap_put_ptr(&im->m->node_names, np->name, n);
 }
 
 /* The dtype of ONNX's element type number, NULL when graft has none. */
@@ -150,14 +154,19 @@ static const graft_type *proto_type(Importer *im, const Onnx__TypeProto *tp)
 
 /* A ValueInfoProto's tensor type (proto_type).  The values of one
  * TypeProto (note [shared value types] in onnx_decode_fast.h: most of a
- * model's inputs, one after another) take one type, read once. */
+ * model's inputs, a few types taking turns) take one type, read once: the
+ * decoder shares the last ONNX_TYPE_MEMO TypeProtos, so as many are
+ * remembered here (the seed's workload: two types, one proto_type a
+ * copy's five inputs where it was two). */
 static const graft_type *value_type(Importer *im, const Onnx__TypeProto *tp)
 {
-    if (tp && tp == im->last_proto)
-        return im->last_type;
+    for (unsigned i = 0; tp && i < ONNX_TYPE_MEMO; i++)
+        if (im->recent[i].proto == tp)
+            return im->recent[i].type;
     const graft_type *t = proto_type(im, tp);
-    im->last_proto = tp;
-    im->last_type = t;
+    im->recent[im->next_recent].proto = tp;
+    im->recent[im->next_recent].type = t;
+    im->next_recent = (im->next_recent + 1) % ONNX_TYPE_MEMO;
     return t;
 }
 
@@ -223,8 +232,8 @@ static void import_leaves(Importer *im, const Onnx__GraphProto *gp)
 {
     for (size_t i = 0; i < gp->n_input; i++) {
         const Onnx__ValueInfoProto *in = gp->input[i];
-        graft_node *p = graph_add_param(im->g, in->name, value_type(im, in->type));
-        set_value(im, node_name(p), p);
+        graft_node *p = graph_add_param_interned(im->g, in->name, value_type(im, in->type));
+        set_value(im, in->name, p);
     }
     for (size_t i = 0; i < gp->n_initializer && im->ok; i++) {
         const Onnx__TensorProto *t = gp->initializer[i];
@@ -251,7 +260,7 @@ static void import_leaves(Importer *im, const Onnx__GraphProto *gp)
                                        : NULL;
         graft_node *c = graph_add_tensor_const(im->g, name, type, NULL, 0);
         graph_set_type(im->g, c, type);
-        set_value(im, name, c);
+        set_value(im, graph_intern(im->g, name), c);
     }
 }
 
@@ -427,8 +436,8 @@ static bool import_constant(Importer *im, Onnx__NodeProto *np)
 {
     bool plain = !(np->domain && np->domain[0] && strcmp(np->domain, "ai.onnx") != 0);
     const Onnx__AttributeProto *a = np->n_attribute == 1 ? np->attribute[0] : NULL;
-    if (!plain || strcmp(np->op_type, "Constant") != 0 || np->n_input != 0 ||
-        np->n_output != 1 || !a)
+    if (!plain || !a || np->n_input != 0 || np->n_output != 1 || /* (cheap tests first) */
+        strcmp(np->op_type, "Constant") != 0)
         return false;
     const graft_type *type = NULL;
     size_t nbytes = 0;
@@ -491,8 +500,9 @@ static void import_node(Importer *im, Onnx__NodeProto *np)
     }
     if (import_constant(im, np))
         return;
-    const char **outer;
-    size_t nouter = onnx_outer_reads(im->g, np, &outer), most = np->n_input + nouter;
+    const char **outer = NULL; /* (a subgraph is an attribute: none without) */
+    size_t nouter = np->n_attribute ? onnx_outer_reads(im->g, np, &outer) : 0;
+    size_t most = np->n_input + nouter;
     graft_node *few[8];
     graft_node **args = most < 8 ? few : xmalloc(most * sizeof *args);
     int nargs = node_operands(im, np, args);
@@ -503,11 +513,12 @@ static void import_node(Importer *im, Onnx__NodeProto *np)
             free(args);
         return;
     }
-    graft_attr *attrs = arena_array(graph_arena(im->g), np->n_attribute + 1, sizeof *attrs);
+    graft_attr *attrs = np->n_attribute ? arena_array(graph_arena(im->g), np->n_attribute,
+                                                      sizeof *attrs) : NULL;
     for (size_t i = 0; i < np->n_attribute; i++)
         attrs[i] = (graft_attr){graph_intern(im->g, np->attribute[i]->name),
                                 attr_value(im, np->attribute[i])};
-    graft_node *call = graph_add_call(im->g, op_name(im, np->op_type), args, nargs, attrs,
+    graft_node *call = graph_add_call(im->g, np->op_type, args, nargs, attrs,
                                       (int)np->n_attribute);
     if (args != few)
         free(args);
@@ -637,7 +648,7 @@ static OnnxModel *import_model(Onnx__ModelProto *proto, const char *name, graft_
     OnnxModel *m = xcalloc(1, sizeof *m);
     m->proto = proto;
     m->name = xstrdup(name);
-    m->g = graph_new();
+    m->g = graph_new_named(onnx_model_names(proto)); /* note [names as decoded] */
     graph_set_ir(m->g, IR_ONNX);
     graph_set_type_fn(m->g, onnx_type_of);
     Onnx__GraphProto *gp = proto->graph;

@@ -21,11 +21,13 @@
  * bytes (note [bytes in place] in onnx_decode.h), which the model owns.
  * Both are found from the model through a header placed before the
  * ModelProto, and so are the spans of its canonical messages (note
- * [canonical spans] in onnx_span.h). */
+ * [canonical spans] in onnx_span.h) and the interner of its strings (note
+ * [interned strings] in onnx_decode.h). */
 typedef struct ModelHeader {
     Arena *arena;
-    uint8_t *bytes; /* the file's, malloc'd */
-    KeyMap spans;   /* decoded message -> its OnnxSpan in bytes */
+    uint8_t *bytes;   /* the file's, malloc'd */
+    KeyMap spans;     /* decoded message -> its OnnxSpan in bytes */
+    Interner *names;  /* every string of the model, copies in arena */
     _Alignas(16) unsigned char model[];
 } ModelHeader;
 
@@ -45,12 +47,13 @@ static Onnx__ModelProto *decode_into_arena(uint8_t *bytes, size_t len, uint64_t 
 {
     Arena *arena = arena_new();
     ModelHeader *h = arena_alloc(arena, sizeof *h + sizeof(Onnx__ModelProto));
-    *h = (ModelHeader){.arena = arena, .bytes = bytes};
+    *h = (ModelHeader){.arena = arena, .bytes = bytes, .names = interner_new(arena)};
     Onnx__ModelProto *model = (Onnx__ModelProto *)h->model;
-    if (onnx_decode(&onnx__model_proto__descriptor, bytes, len, depth, arena, &h->spans,
-                    &model->base))
+    if (onnx_decode_named(&onnx__model_proto__descriptor, bytes, len, depth, arena, &h->spans,
+                          h->names, &model->base))
         return model;
     keymap_free(&h->spans);
+    interner_free(h->names);
     arena_free(arena);
     return NULL;
 }
@@ -152,8 +155,14 @@ void onnx_model_free(Onnx__ModelProto *model)
     ModelHeader *h = model_header(model);
     uint8_t *bytes = h->bytes;
     keymap_free(&h->spans);
+    interner_free(h->names);
     arena_free(h->arena); /* h with it */
     free(bytes);
+}
+
+Interner *onnx_model_names(Onnx__ModelProto *model)
+{
+    return model_header(model)->names;
 }
 
 /* A varint at *pos before len; false when it does not end there. */

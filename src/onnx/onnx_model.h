@@ -33,6 +33,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "arena.h"
 #include "diag.h"
 #include "keymap.h"
 #include "limit.h"
@@ -85,6 +86,12 @@ bool onnx_model_write_made(const Onnx__ModelProto *model, const Onnx__ModelProto
                            const KeyMap *functions, FILE *out);
 
 void onnx_model_free(Onnx__ModelProto *model);
+
+/* The interner holding every string of model (note [interned strings] in
+ * onnx_decode.h): a string of model equal to one it holds is that one.
+ * It lives as long as model, and so do the strings interned in it later
+ * (its arena is the model's). */
+Interner *onnx_model_names(Onnx__ModelProto *model);
 
 /* Whether the bytes start like an ONNX model: a ModelProto whose first
  * fields have the wire types onnx.proto gives them (for telling an .onnx
