@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "relay.h"
+#include "type_infer.h"
 #include "util.h"
 #include "graph_dot.h"
 #include "node_label.h"
@@ -941,6 +942,39 @@ END_TEST
 /* ---- size limits ---- */
 
 /* A chain of a million bindings loads and prints back unchanged. */
+/* note [function types remembered]: functions whose body and parameters
+ * have the same type pointers get one type, the text func_type_text
+ * makes (the general path, type_infer_node, agrees); other types or an
+ * order of them get their own; an untyped body leaves a function
+ * untyped. */
+static graft_node *fn_of(graft_graph *g, const graft_type *a, const graft_type *b, int body)
+{
+    graft_node *params[2] = {graph_add_fn_param(g, "p", a), graph_add_fn_param(g, "q", b)};
+    return graph_add_func(g, params, 2, params[body], NULL, 0);
+}
+
+START_TEST(test_function_types_remembered)
+{
+    graft_graph *g = graph_new();
+    const graft_type *a = graph_parse_type(g, "Tensor[(1, 64), float32]", 24, NULL);
+    const graft_type *b = graph_parse_type(g, "Tensor[(64), float32]", 21, NULL);
+    graft_node *fns[4] = {fn_of(g, a, b, 0), fn_of(g, a, b, 0), fn_of(g, b, a, 1),
+                          fn_of(g, NULL, b, 0)};
+    type_infer_list(g, fns, 4);
+    const char *ab = "fn (Tensor[(1, 64), float32], Tensor[(64), float32]) -> "
+                     "Tensor[(1, 64), float32]";
+    ck_assert_str_eq(node_type(fns[0])->text, ab);
+    ck_assert_ptr_eq(node_type(fns[1]), node_type(fns[0]));
+    ck_assert_str_eq(node_type(fns[2])->text, "fn (Tensor[(64), float32], Tensor[(1, 64), "
+                                              "float32]) -> Tensor[(1, 64), float32]");
+    ck_assert_ptr_null(node_type(fns[3]));
+    StrBuf why = {0};
+    ck_assert_str_eq(type_infer_node(g, fns[1], &why)->text, ab);
+    strbuf_free(&why);
+    graph_free(g);
+}
+END_TEST
+
 START_TEST(test_million_bindings)
 {
     /* GRAFT_SLOW_TESTS=0 (valgrind) keeps the shape at 10,000 bindings */
@@ -1105,6 +1139,7 @@ static Suite *relay_suite(void)
     tc = tcase_create("limits");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_million_bindings);
+    tcase_add_test(tc, test_function_types_remembered);
     tcase_add_loop_test(tc, test_deep_nesting, 0, 3);
     tcase_add_test(tc, test_nesting_within_limit);
     tcase_add_test(tc, test_deepest_functions);

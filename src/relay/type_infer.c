@@ -63,10 +63,34 @@ int type_relation_outputs(const char *op)
 /* What one walk looks up once: relations by interned op name (a graph
  * of a million calls has a few dozen distinct ops), and the module's type
  * declarations, read at the first call without a relation or match. */
+typedef struct FnTypeEntry {
+    size_t at, len;        /* its key in FnTypeMemo.words */
+    const graft_type *t;   /* the function type made for it */
+} FnTypeEntry;
+
+/* note [function types remembered]: a partition makes one function per
+ * match, typed by type_infer_list as "fn (T1, ...) -> R", a text built
+ * and copied per function: 650 instructions an op node of issue 28's
+ * partitions (bench/onnx_e2e.sh), where the 2,000 functions' types are
+ * the same few.  So a walk keeping maps remembers each function type by
+ * its key, the body's type and the parameters' types as pointers: equal
+ * pointers are equal texts, so the type remembered has the text
+ * func_type_text would make (types are not changed once made).  Unequal
+ * pointers of equal texts just miss.  A key is compared whole (its hash
+ * finds the one candidate filed), so a collision costs a miss, not a
+ * wrong type; tests/check_relay.c asserts a remembered type's
+ * text. */
+typedef struct FnTypeMemo {
+    VEC(const graft_type *) words; /* the keys filed, back to back */
+    VEC(FnTypeEntry) entries;
+    KeyMap by_hash;                /* a key's hash -> its entry + 1 */
+} FnTypeMemo;
+
 typedef struct RelCache {
     KeyMap map;      /* interned name -> TypeRel pointer, or 0 for none */
     bool use_map;    /* false for one node: no map to fill */
     AdtTable *adts;  /* NULL until needed */
+    FnTypeMemo *fns; /* NULL until a function is typed with use_map */
 } RelCache;
 
 static const AdtTable *cached_adts(graft_graph *g, RelCache *rc)
@@ -80,6 +104,12 @@ static void relcache_free(RelCache *rc)
 {
     keymap_free(&rc->map);
     adt_table_free(rc->adts);
+    if (rc->fns) {
+        vec_free(&rc->fns->words);
+        vec_free(&rc->fns->entries);
+        keymap_free(&rc->fns->by_hash);
+        free(rc->fns);
+    }
 }
 
 static const TypeRel *cached_relation(RelCache *rc, const char *op)
@@ -192,7 +222,7 @@ static const graft_type *getitem_type(const graft_node *n, StrBuf *why)
 
 /* "fn (T1, T2) -> R", as TVM prints a FuncType, once every parameter and
  * the body are typed. */
-static const graft_type *func_type(graft_graph *g, const graft_node *n)
+static const graft_type *func_type_text(graft_graph *g, const graft_node *n)
 {
     const graft_type *body = node_type(node_body(n));
     if (!body || strlen(body->text) > TYPE_TEXT_MAX)
@@ -219,6 +249,45 @@ static const graft_type *func_type(graft_graph *g, const graft_node *n)
     const graft_type *t = graph_type_other(g, sb.data, sb.len);
     strbuf_free(&sb);
     return t;
+}
+
+/* n's type, its body typed, remembered by rc's memo (note [function
+ * types remembered]). */
+static const graft_type *remembered_func_type(graft_graph *g, const graft_node *n, RelCache *rc)
+{
+    if (!rc->fns)
+        rc->fns = xcalloc(1, sizeof *rc->fns);
+    FnTypeMemo *m = rc->fns;
+    size_t at = m->words.len;
+    vec_push(&m->words, node_type(node_body(n)));
+    for (int i = 0; i < node_nparams(n); i++)
+        vec_push(&m->words, node_type(node_param(n, i)));
+    size_t len = m->words.len - at;
+    uint64_t hash = hash_bytes(m->words.items + at, len * sizeof *m->words.items, 0) | 1;
+    const int64_t *slot = keymap_get(&m->by_hash, hash);
+    const FnTypeEntry *e = slot ? &m->entries.items[*slot - 1] : NULL;
+    if (e && e->len == len &&
+        memcmp(m->words.items + e->at, m->words.items + at, len * sizeof *m->words.items) == 0) {
+        m->words.len = at;
+        return e->t;
+    }
+    const graft_type *t = func_type_text(g, n);
+    if (slot) { /* a collision: the first key filed keeps the hash */
+        m->words.len = at;
+        return t;
+    }
+    vec_push(&m->entries, ((FnTypeEntry){at, len, t}));
+    keymap_put(&m->by_hash, hash, (int64_t)m->entries.len);
+    return t;
+}
+
+/* n's type: unknown while its body's is (Relay's partitions, untyped,
+ * stop here), else remembered when rc keeps maps. */
+static const graft_type *func_type(graft_graph *g, const graft_node *n, RelCache *rc)
+{
+    if (!node_type(node_body(n)))
+        return NULL;
+    return rc->use_map ? remembered_func_type(g, n, rc) : func_type_text(g, n);
 }
 
 /* The type of a call of callee: a function literal's body's, or for a
@@ -260,7 +329,7 @@ static const graft_type *infer(graft_graph *g, const graft_node *n, RelCache *rc
     case NODE_GETITEM:
         return getitem_type(n, why);
     case NODE_FUNC:
-        return func_type(g, n);
+        return func_type(g, n, rc);
     case NODE_CALL:
         if (node_callee(n))
             return called_type(g, node_callee(n));
@@ -282,7 +351,7 @@ static const graft_type *infer(graft_graph *g, const graft_node *n, RelCache *rc
 
 const graft_type *type_infer_node(graft_graph *g, const graft_node *n, StrBuf *why)
 {
-    RelCache rc = {{0}, false, NULL};
+    RelCache rc = {{0}, false, NULL, NULL};
     why->len = 0;
     const graft_type *t = infer(g, n, &rc, why);
     relcache_free(&rc);
@@ -367,7 +436,7 @@ graft_node *type_infer_graph(graft_graph *g, StrBuf *why)
 {
     graft_node **order = xmalloc(((size_t)graph_node_count(g) + 1) * sizeof *order);
     uint32_t count = graph_topo_order(g, order);
-    RelCache rc = {{0}, true, NULL};
+    RelCache rc = {{0}, true, NULL, NULL};
     VEC(graft_node *) matches = {0};
     graft_node *bad = NULL;
     for (uint32_t i = 0; i < count && !bad; i++) {
@@ -406,7 +475,7 @@ graft_node *type_infer_loaded(graft_graph *g, StrBuf *why)
     uint32_t count = graph_node_count(g);
     uint8_t *reached = xcalloc(count ? count : 1, 1);
     bool typed = graph_reached_by_ids(g, reached);
-    RelCache rc = {{0}, true, NULL};
+    RelCache rc = {{0}, true, NULL, NULL};
     for (uint32_t id = 0; typed && id < count; id++) {
         if (!reached[id])
             continue;
@@ -420,7 +489,7 @@ graft_node *type_infer_loaded(graft_graph *g, StrBuf *why)
 
 graft_node *type_infer_new(graft_graph *g, uint32_t first, StrBuf *why)
 {
-    RelCache rc = {{0}, true, NULL};
+    RelCache rc = {{0}, true, NULL, NULL};
     graft_node *bad = NULL;
     for (uint32_t id = first; id < graph_node_count(g) && !bad; id++)
         if (!infer_one(g, graph_node(g, id), &rc, why))
@@ -442,7 +511,7 @@ void type_infer_edit(graft_graph *g, uint32_t first)
 void type_infer_list(graft_graph *g, graft_node *const *list, size_t n)
 {
     StrBuf why = {0};
-    RelCache rc = {{0}, true, NULL};
+    RelCache rc = {{0}, true, NULL, NULL};
     for (size_t i = 0; i < n; i++)
         if (!node_type(list[i]) && !unknown_operand(list[i]))
             infer_one(g, list[i], &rc, &why); /* a contradiction leaves it untyped */
