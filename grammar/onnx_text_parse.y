@@ -297,9 +297,18 @@ id:
   | name
   ;
 
+/* note [quoted op types]: a node's op type, or a part of its domain, may
+ * be quoted as a name is, so that an op type that is no identifier reads
+ * back: a partition's Composite names its function, and so the op type of
+ * the node calling it, with dots, as TVM's back ends spell them
+ * ("dnnl.conv2d_relu"), and the last dot of an unquoted run splits the
+ * domain from the op type (onnx/defs/parser.cc).  The printer quotes a
+ * part only when it is no identifier (text_print_op), so every other node
+ * prints as onnx.printer prints it.  onnx's parser quotes a function's name
+ * (1.12's does not) but never an op type: this is graft's extension. */
 op:
-    IDENT                     { $$ = one(ps, text_new_name(ps, $1, @1)); }
-  | op '.' IDENT              { $$ = more(ps, $1, text_new_name(ps, $3, @3)); }
+    name                      { $$ = one(ps, $1); }
+  | op '.' name               { $$ = more(ps, $1, $3); }
   ;
 
 attrs_opt:

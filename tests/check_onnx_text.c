@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "dtype.h"
 #include "onnx_model.h"
 #include "onnx_text.h"
 #include "onnx_text_impl.h"
@@ -137,6 +138,27 @@ START_TEST(test_typed_fields)
 }
 END_TEST
 
+/* note [lowercase words]: every element type's spelling starts with one of
+ * the ten letters, and is reserved, as are the other words; an op type that
+ * starts with a capital is not, but for inf, nan and infinity in any case. */
+START_TEST(test_reserved_words)
+{
+    for (int d = DTYPE_UNDEFINED + 1; d < DTYPE_COUNT; d++) {
+        const char *word = dtype_onnx_text_name((DType)d);
+        ck_assert_msg(memchr("bcdfimorsu", word[0], 10), "%s", word);
+        ck_assert_msg(text_is_reserved(word, strlen(word)), "%s", word);
+    }
+    static const char *const words[] = {"seq", "map", "optional", "sparse_tensor", "raw",
+                                        "inf", "INF", "NaN", "Infinity", "iNfInItY"};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        ck_assert_msg(text_is_reserved(words[i], strlen(words[i])), "%s", words[i]);
+    static const char *const names[] = {"Conv", "Float", "Seq", "Raw", "floats", "x", "Info",
+                                        "t0", "input", ""};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        ck_assert_msg(!text_is_reserved(names[i], strlen(names[i])), "%s", names[i]);
+}
+END_TEST
+
 static Suite *onnx_text_suite(void)
 {
     Suite *s = suite_create("onnx_text");
@@ -145,6 +167,7 @@ static Suite *onnx_text_suite(void)
     tcase_add_test(tc, test_float_special);
     tcase_add_test(tc, test_raw_data_round_trip);
     tcase_add_test(tc, test_typed_fields);
+    tcase_add_test(tc, test_reserved_words);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -51,6 +51,34 @@ for model in "$data"/*.onnx; do
     done
 done
 
+# A partition's calls print with their op type quoted, graft.composite.
+# "graft.conv_bn" (note [quoted op types] in grammar/onnx_text_parse.y),
+# and the text read back is the binary output of the same run, byte for
+# byte, for every model the text carries whole.
+partitioned=0
+for model in "$data"/*.onnx; do
+    name=$(basename "$model" .onnx)
+    case " $lossy " in *" $name "*) continue ;; esac
+    rules="$GRAFT_SRCDIR/stdpatterns/onnx_partition.graft"
+    if ! "$GRAFT" run "$rules" "$model" -o "$tmp/$name.part.onnx" 2>"$tmp/err" ||
+       ! "$GRAFT" run "$rules" "$model" >"$tmp/$name.part.onnxtxt" 2>>"$tmp/err" ||
+       ! "$GRAFT" fmt "$tmp/$name.part.onnxtxt" -o "$tmp/$name.back.onnx" 2>>"$tmp/err"; then
+        echo "FAIL: partitioning $name through the text: $(cat "$tmp/err")"
+        failures=$((failures + 1))
+        continue
+    fi
+    if ! cmp "$tmp/$name.part.onnx" "$tmp/$name.back.onnx"; then
+        echo "FAIL: $name partitioned, printed and read back is not the binary output"
+        failures=$((failures + 1))
+    fi
+    grep -q '= graft\.composite\."graft\.conv_bn[_0-9]*" (' "$tmp/$name.part.onnxtxt" &&
+        partitioned=$((partitioned + 1))
+done
+if [ "$partitioned" -ne 6 ]; then
+    echo "FAIL: $partitioned models print a quoted partition call, not the six CNNs"
+    failures=$((failures + 1))
+fi
+
 # The exporters' names, which the syntax can only quote, are quoted.
 if ! grep -q '^  \["/features/features.0/features.0.0/Conv"\] "/features/features.0/features.0.0/Conv_output_0" = Conv <' \
         "$tmp/mobilenet_v2_op17.onnxtxt"; then
@@ -69,4 +97,4 @@ if [ "$failures" -ne 0 ]; then
     echo "onnx_text: $failures failures"
     exit 1
 fi
-echo "onnx_text: $n models through the text form"
+echo "onnx_text: $n models through the text form, $partitioned partitioned"

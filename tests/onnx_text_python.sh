@@ -6,7 +6,12 @@
 #     reads from them (onnx 1.12's parser reads neither quoted names nor
 #     node names, so these have none), and onnx.checker accepts it;
 #   - the four corpus models the text cannot carry whole come back from
-#     it with exactly what doc/onnx.md says the text loses removed.
+#     it with exactly what doc/onnx.md says the text loses removed;
+#   - a dotted op type (a partition's call, graft.conv_bn): onnx.parser
+#     splits an unquoted run at its last dot, as graft does, so it must be
+#     quoted; graft reads the quoted form (note [quoted op types] in
+#     grammar/onnx_text_parse.y), which onnx 1.12's parser refuses, as it
+#     refuses a quoted function name (newer ones read that, no op type).
 # onnx.parser writes empty strings (a node's domain, an attribute tensor's
 # name) where graft writes none (doc/onnx.md): both mean the same, and the
 # comparison with onnx.parser clears every empty string field.
@@ -35,6 +40,10 @@ for name in attributes conv_bn if_subgraph local_function; do
         failures=$((failures + 1))
     fi
 done
+if ! "$GRAFT" fmt "$data/text/quoted_op_type.onnxtxt" -o "$tmp/quoted_op_type.onnx"; then
+    echo "FAIL: graft fmt quoted_op_type"
+    failures=$((failures + 1))
+fi
 
 "$python" - "$data" "$tmp" <<'PY' || failures=$((failures + 1))
 import glob, os, sys
@@ -126,6 +135,36 @@ for name in ("attributes", "conv_bn", "if_subgraph", "local_function"):
     if original != back:
         print(f"FAIL: {name} lost more through the text form than doc/onnx.md says")
         bad += 1
+def parses(text):
+    try:
+        return onnx.parser.parse_model(text)
+    except onnx.parser.ParseError:
+        return None
+
+header = '<ir_version: 8, opset_import: ["" : 13, "graft.composite" : 1]>\n'
+call = header + 'g (float[2] x) => (float[2] y) {{ y = {} (x) }}\n'
+plain = parses(call.format("graft.composite.graft.conv_bn"))
+if plain is None or (plain.graph.node[0].domain, plain.graph.node[0].op_type) != \
+        ("graft.composite.graft", "conv_bn"):
+    print("FAIL: onnx.parser does not split graft.composite.graft.conv_bn at its last dot")
+    bad += 1
+function = '<domain: "graft.composite", opset_import: ["" : 13]>\n' \
+    '"graft.conv_bn" (t) => (u) { u = Relu (t) }\n'
+if onnx.__version__.startswith("1.12."):
+    if parses(call.format('graft.composite."graft.conv_bn"')) is not None:
+        print("FAIL: onnx 1.12's parser reads a quoted op type")
+        bad += 1
+    if parses(call.format("graft.composite.f") + function) is not None:
+        print("FAIL: onnx 1.12's parser reads a quoted function name")
+        bad += 1
+
+quoted = onnx.load(os.path.join(tmp, "quoted_op_type.onnx"))
+want = [("", "Relu"), ("graft.composite", "graft.relu"), ("my-ops.v1.", "float"),
+        ("my-ops.v1.", "tanh.2")]
+got = [(n.domain, n.op_type) for n in quoted.graph.node]
+if got != want or [f.name for f in quoted.functions] != ["graft.relu", "float", "tanh.2"]:
+    print(f"FAIL: graft reads quoted_op_type.onnxtxt's op types as {got}")
+    bad += 1
 sys.exit(1 if bad else 0)
 PY
 

@@ -19,7 +19,9 @@
  * every exporter writes and onnx.printer would lose: a tensor's raw_data,
  * written "raw {1, 2}" (or raw {"HEX"} when its elements would not give
  * back its bytes), so that a model exported by torch comes back byte for
- * byte.
+ * byte.  Another lets an op type that is no identifier (a partition's
+ * call, graft.composite."graft.conv_bn") be quoted: note [quoted op types]
+ * in grammar/onnx_text_parse.y.
  */
 #ifndef GRAFT_ONNX_TEXT_H
 #define GRAFT_ONNX_TEXT_H

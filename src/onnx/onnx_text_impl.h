@@ -20,6 +20,8 @@ typedef struct TextPrinter {
 /* A name as an identifier when it is one and no keyword of the syntax,
  * else quoted; NULL (an absent name) as "". */
 void text_print_id(TextPrinter *p, const char *name);
+/* The same for the len bytes at name (a part of a dotted domain). */
+void text_print_id_len(TextPrinter *p, const char *name, size_t len);
 /* s in double quotes, '"' and '\\' escaped with '\\'. */
 void text_print_string(TextPrinter *p, const char *s, size_t len);
 /* The shortest decimal that reads back as v; inf, -inf, nan, -nan. */

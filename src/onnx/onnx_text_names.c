@@ -25,15 +25,24 @@ static bool is_word(const char *s, size_t len, const char *word)
     return strlen(word) == len && memcmp(s, word, len) == 0;
 }
 
+/* note [lowercase words]: but inf, nan and infinity, read in any case,
+ * every word of the syntax (seq, raw, the element types) is lowercase and
+ * starts with one of ten letters, so a name that starts otherwise (every
+ * op type: Conv; most value names: x, t0) skips their tables, which cost
+ * the printer about 1,000 instructions a node (the op type and each value
+ * name are asked).  The slow path is the whole check; test_reserved_words
+ * in tests/check_onnx_text.c shows the two agree on every word. */
 bool text_is_reserved(const char *s, size_t len)
 {
     static const char *const words[] = {"seq", "map", "optional", "sparse_tensor", "raw"};
-    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
-        if (is_word(s, len, words[i]))
-            return true;
     if ((len == 3 && (strncasecmp(s, "inf", 3) == 0 || strncasecmp(s, "nan", 3) == 0)) ||
         (len == 8 && strncasecmp(s, "infinity", 8) == 0))
         return true;
+    if (len == 0 || !memchr("bcdfimorsu", s[0], 10))
+        return false;
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (is_word(s, len, words[i]))
+            return true;
     return dtype_from_onnx_text_name(s, len) != DTYPE_UNDEFINED;
 }
 

@@ -240,6 +240,22 @@ static bool has_graph_attr(const Onnx__NodeProto *n)
     return false;
 }
 
+/* DOMAIN.OP, each part of the domain between its dots and the op type
+ * quoted when it is no identifier (note [quoted op types] in
+ * grammar/onnx_text_parse.y): the reader joins the domain's parts with
+ * dots again, and takes the last part as the op type. */
+static void print_op(TextPrinter *p, const char *domain, const char *op_type)
+{
+    for (const char *part = domain, *dot; part && *domain; part = dot + 1) {
+        dot = strchr(part, '.');
+        text_print_id_len(p, part, dot ? (size_t)(dot - part) : strlen(part));
+        fputc('.', p->out);
+        if (!dot)
+            break;
+    }
+    text_print_id(p, op_type);
+}
+
 /* [NAME] OUT, ... = DOMAIN.OP <ATTRS> (IN, ...); the attributes after
  * the inputs when one is a graph, as onnx.printer writes them. */
 static void print_node(TextPrinter *p, const Onnx__NodeProto *n)
@@ -251,9 +267,7 @@ static void print_node(TextPrinter *p, const Onnx__NodeProto *n)
     }
     print_ids(p, n->n_output, n->output);
     fputs(n->n_output ? " = " : "= ", p->out);
-    if (n->domain && n->domain[0])
-        fprintf(p->out, "%s.", n->domain);
-    fputs(n->op_type ? n->op_type : "", p->out);
+    print_op(p, n->domain, n->op_type);
     bool graphs = has_graph_attr(n);
     if (!graphs)
         print_attrs(p, n);

@@ -29,11 +29,15 @@ void text_print_string(TextPrinter *p, const char *s, size_t len)
 
 void text_print_id(TextPrinter *p, const char *name)
 {
-    size_t len = name ? strlen(name) : 0;
+    text_print_id_len(p, name ? name : "", name ? strlen(name) : 0);
+}
+
+void text_print_id_len(TextPrinter *p, const char *name, size_t len)
+{
     if (text_is_identifier(name, len) && !text_is_reserved(name, len))
         fwrite(name, 1, len, p->out);
     else
-        text_print_string(p, name ? name : "", len);
+        text_print_string(p, name, len);
 }
 
 /* note [shortest numbers]: a float is printed with the fewest significant
