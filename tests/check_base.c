@@ -33,6 +33,25 @@ START_TEST(arena_zeroes_and_aligns)
 }
 END_TEST
 
+/* An allocation of 0 bytes is a valid pointer, on a new arena too, and
+ * after a large block was its first (the bump's fast path once gave a new
+ * arena's NULL, which UBSan refused in memset). */
+START_TEST(arena_empty_allocations)
+{
+    Arena *a = arena_new();
+    ck_assert_ptr_nonnull(arena_alloc(a, 0));
+    ck_assert_ptr_nonnull(arena_array(a, 0, 8));
+    ck_assert_ptr_nonnull(arena_dup(a, "", 0));
+    arena_free(a);
+    a = arena_new();
+    ck_assert_ptr_nonnull(arena_alloc(a, 1 << 20));
+    ck_assert_ptr_nonnull(arena_alloc(a, 0));
+    char *s = arena_strndup(a, "x", 0);
+    ck_assert_str_eq(s, "");
+    arena_free(a);
+}
+END_TEST
+
 START_TEST(interner_gives_one_copy)
 {
     Arena *a = arena_new();
@@ -814,6 +833,7 @@ static Suite *base_suite(void)
     Suite *s = suite_create("base");
     TCase *tc = tcase_create("arena");
     tcase_add_test(tc, arena_zeroes_and_aligns);
+    tcase_add_test(tc, arena_empty_allocations);
     tcase_add_test(tc, interner_gives_one_copy);
     tcase_add_test(tc, interner_every_tail_length);
     tcase_add_test(tc, strbuf_formats);
