@@ -395,6 +395,18 @@ static void file_error_to_sink(graft_diag *d, const char *name, bool has_byte, u
     d->sink(d->sink_ctx, &rec);
 }
 
+/* msg on one line: a line break in it (a quoted name of a model may hold
+ * one) is written \x0a or \x0d, so that the line after it is the
+ * excerpt (fuzz/fuzz_onnx_text found an opset domain with a newline). */
+static void put_one_line(FILE *out, const char *msg)
+{
+    for (const char *p = msg; *p; p++)
+        if (*p == '\n' || *p == '\r')
+            fprintf(out, "\\x%02x", (unsigned char)*p);
+        else
+            fputc(*p, out);
+}
+
 static void report(graft_diag *d, const Source *src, SrcRange where, const char *kind,
                    const char *flag, const char *fmt, va_list ap)
 {
@@ -409,7 +421,9 @@ static void report(graft_diag *d, const Source *src, SrcRange where, const char 
                 where.first_column, kind);
     else
         fprintf(d->out, "graft: %s: ", kind);
-    vfprintf(d->out, fmt, ap);
+    char *msg = formatted(fmt, ap);
+    put_one_line(d->out, msg);
+    free(msg);
     if (flag)
         fprintf(d->out, " [%s-W%s]", d->werror ? "-Werror," : "", flag);
     fputc('\n', d->out);
