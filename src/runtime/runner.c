@@ -3,6 +3,7 @@
 #include "runner.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +103,16 @@ int runner_check_options(const char *prog, const RunOptions *o)
     return -1;
 }
 
+/* The positive decimal number s spells, at most max, in *v; false for
+ * anything else (a sign, a trailing byte, 0, an overflow). */
+static bool positive_number(const char *s, unsigned long long max, unsigned long long *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtoull(s, &end, 10);
+    return !errno && !*end && *s && *s != '-' && *v != 0 && *v <= max;
+}
+
 /* --dim NAME=N: a name and a positive decimal count, kept as given
  * (note [named dims in verify] in runner_verify.c reads it). */
 static int parse_dim(const char *prog, int argc, char **argv, int *i, RunOptions *o)
@@ -109,10 +120,8 @@ static int parse_dim(const char *prog, int argc, char **argv, int *i, RunOptions
     if (++*i == argc)
         return options_usage_error(prog, "option '--dim' needs NAME=N");
     const char *s = argv[*i], *eq = strchr(s, '=');
-    char *end;
-    errno = 0;
-    unsigned long long v = eq ? strtoull(eq + 1, &end, 10) : 0;
-    if (!eq || eq == s || errno || *end || !eq[1] || eq[1] == '-' || v == 0 || v > INT32_MAX)
+    unsigned long long v;
+    if (!eq || eq == s || !positive_number(eq + 1, INT32_MAX, &v))
         return options_usage_error(prog, "'--dim' needs NAME=N, N a positive number, not '%s'",
                                    s);
     if (o->ndims == RUNNER_MAX_DIMS)
@@ -128,10 +137,8 @@ static int parse_max_rewrites(const char *prog, int argc, char **argv, int *i,
     if (++*i == argc)
         return options_usage_error(prog, "option '--max-rewrites' needs a number");
     const char *s = argv[*i];
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end || !*s || *s == '-' || v == 0)
+    unsigned long long v;
+    if (!positive_number(s, ULLONG_MAX, &v))
         return options_usage_error(prog, "'--max-rewrites' needs a positive number, not '%s'",
                                    s);
     o->limits.rewrites = v;
