@@ -14,7 +14,9 @@
  * of its canonical messages copied (note [canonical spans] in
  * src/onnx/onnx_span.h) it is the same bytes again.  And the decoder
  * refuses exactly the inputs the wire check refuses (note [checked as
- * decoded] in src/onnx/onnx_decode.h). */
+ * decoded] in src/onnx/onnx_decode.h); the same bytes read lean (note
+ * [lean read] in src/onnx/onnx_lean.h) give the same messages, and a
+ * model that reads is written as the same bytes. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +144,36 @@ static void check_decoder_agrees(const uint8_t *data, size_t size)
                   wire ? "passes" : "refuses");
 }
 
+/* data read lean: refused with the messages whole gave (whole_text), or
+ * written as whole_bytes (whole_len; NULL: whole refused). */
+static void check_lean(const uint8_t *data, size_t size, const char *whole_text,
+                       const char *whole_bytes, size_t whole_len)
+{
+    FuzzDiag fd;
+    fuzz_diag_open(&fd);
+    Source src = {.name = "fuzz.onnx", .text = xmalloc(size + 1), .len = size};
+    if (size)
+        memcpy(src.text, data, size);
+    Onnx__ModelProto *m = onnx_model_read_lean(&src, NULL, fd.diag);
+    free(src.text); /* NULL: the model took it */
+    fuzz_diag_close(&fd);
+    if (strcmp(fd.text ? fd.text : "", whole_text ? whole_text : "") != 0)
+        fuzz_fail("read lean:\n%s\nread whole:\n%s", fd.text ? fd.text : "",
+                  whole_text ? whole_text : "");
+    if ((m != NULL) != (whole_bytes != NULL))
+        fuzz_fail("read lean, the model %s", m ? "reads" : "does not read");
+    if (m) {
+        size_t len;
+        char *bytes = write_model_as(m, true, &len);
+        if (len != whole_len || memcmp(bytes, whole_bytes, len) != 0)
+            fuzz_fail("read lean, written as %zu bytes, not the %zu of a whole read", len,
+                      whole_len);
+        free(bytes);
+    }
+    onnx_model_free(m);
+    fuzz_diag_free(&fd);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     check_decoder_agrees(data, size);
@@ -151,6 +183,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_diag_close(&fd);
     if (!m) {
         check_error(&fd, size);
+        check_lean(data, size, fd.text, NULL, 0);
     } else if (fd.len) {
         fuzz_fail("a model was read, with a diagnostic:\n%s", fd.text);
     } else {
@@ -159,6 +192,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         char *bytes = write_model(m, &len);
         check_spans(m, bytes, len);
         check_canonical(bytes, len);
+        check_lean(data, size, NULL, bytes, len);
         free(bytes);
     }
     onnx_model_free(m);

@@ -43,6 +43,26 @@ void arena_free(Arena *arena)
     free(arena);
 }
 
+void arena_reset(Arena *arena)
+{
+    Chunk *keep = arena->head;
+    /* the current chunk, unless it is a request of its own (then room 0) */
+    if (keep && arena->bump + arena->room != keep->data + ARENA_CHUNK)
+        keep = NULL;
+    for (Chunk *c = arena->head; c;) {
+        Chunk *next = c->next;
+        if (c != keep)
+            free(c);
+        c = next;
+    }
+    arena->head = keep;
+    arena->bump = keep ? keep->data : no_bytes;
+    arena->room = keep ? ARENA_CHUNK : 0;
+    arena->reserved = keep ? sizeof(Chunk) + ARENA_CHUNK : 0;
+    if (keep)
+        keep->next = NULL;
+}
+
 /* A request larger than a quarter chunk gets a chunk of its own, linked
  * behind the current one so the current chunk's free tail is not wasted. */
 static void *alloc_big(Arena *arena, size_t size)

@@ -46,6 +46,10 @@ static inline void *arena_alloc_raw(Arena *arena, size_t size)
 
 Arena *arena_new(void);
 void arena_free(Arena *arena);
+/* Everything allocated from arena released at once, its current chunk
+ * kept for what comes next: a scratch arena used again for each of many
+ * short-lived things (note [lean read] in src/onnx/onnx_lean.h). */
+void arena_reset(Arena *arena);
 /* size bytes, zeroed, aligned for any object (16 bytes). */
 void *arena_alloc(Arena *arena, size_t size);
 /* count * size bytes, zeroed; overflow-checked. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "onnx_model.h"
 #include "util.h"
 
 /* Who makes a value: a graph input, an initializer (dense or sparse), or
@@ -37,6 +38,10 @@ typedef struct Checker {
     bool ok;
     VEC(Scope *) scopes; /* every scope made, freed at the end */
     VEC(Scope *) todo;   /* graphs still to check */
+    /* the model's lists, read lean (note [lean read] in onnx_lean.h); or NULL */
+    const OnnxLeanGraph *lean;
+    Arena *scratch; /* a lean list's element being checked, decoded again */
+    Arena *aside;   /* those a message describes */
 } Checker;
 
 static const char *str(const char *s)
@@ -77,14 +82,34 @@ static void describe_node(const Onnx__NodeProto *n, StrBuf *sb)
         strbuf_printf(sb, "a %s node", str(n->op_type));
 }
 
-static void describe_maker(const Scope *s, int64_t maker, StrBuf *sb)
+/* Whether s's graph is the one whose lists c->lean holds. */
+static bool lean_scope(const Checker *c, const Scope *s)
+{
+    return c->lean && s->graph == c->lean->graph;
+}
+
+static size_t node_count(const Checker *c, const Scope *s)
+{
+    return lean_scope(c, s) ? c->lean->node.n : s->graph->n_node;
+}
+
+/* Node i of s's graph; of a lean list, decoded into arena. */
+static const Onnx__NodeProto *node_at(const Checker *c, const Scope *s, size_t i, Arena *arena)
+{
+    if (!lean_scope(c, s))
+        return s->graph->node[i];
+    return (const Onnx__NodeProto *)onnx_lean_item(c->lean, &c->lean->node, i,
+                                                   &onnx__node_proto__descriptor, arena);
+}
+
+static void describe_maker(const Checker *c, const Scope *s, int64_t maker, StrBuf *sb)
 {
     if (maker == MADE_BY_INPUT)
         strbuf_puts(sb, "a graph input");
     else if (maker == MADE_BY_INITIALIZER)
         strbuf_puts(sb, "an initializer");
     else
-        describe_node(s->graph->node[maker], sb);
+        describe_node(node_at(c, s, (size_t)maker, c->aside), sb);
 }
 
 /* Reports msg (and frees it). */
@@ -113,9 +138,9 @@ static void define(Checker *c, Scope *s, const char *name, int64_t maker)
     if (old) {
         StrBuf msg = {0};
         strbuf_printf(&msg, "value '%s' of graph '%s' is made twice: by ", name, graph_name(s));
-        describe_maker(s, old->maker, &msg);
+        describe_maker(c, s, old->maker, &msg);
         strbuf_puts(&msg, " and by ");
-        describe_maker(s, maker, &msg);
+        describe_maker(c, s, maker, &msg);
         report(c, &msg);
         return;
     }
@@ -125,23 +150,45 @@ static void define(Checker *c, Scope *s, const char *name, int64_t maker)
     *first = (int64_t)s->entries.len;
 }
 
+/* The names of s's initializers, made (a lean list's decoded one at a
+ * time: their names are interned, they outlive the scratch arena). */
+static void define_initializers(Checker *c, Scope *s)
+{
+    const Onnx__GraphProto *g = s->graph;
+    if (!lean_scope(c, s)) {
+        for (size_t i = 0; i < g->n_initializer; i++)
+            define(c, s, str(g->initializer[i]->name), MADE_BY_INITIALIZER);
+        return;
+    }
+    for (size_t i = 0; i < c->lean->initializer.n; i++) {
+        const Onnx__TensorProto *t = (const Onnx__TensorProto *)onnx_lean_item(
+            c->lean, &c->lean->initializer, i, &onnx__tensor_proto__descriptor, c->scratch);
+        define(c, s, str(t->name), MADE_BY_INITIALIZER);
+        arena_reset(c->scratch);
+    }
+}
+
 static void define_all(Checker *c, Scope *s)
 {
     const Onnx__GraphProto *g = s->graph;
+    size_t nodes = node_count(c, s);
+    size_t initializers = lean_scope(c, s) ? c->lean->initializer.n : g->n_initializer;
     /* most nodes make one value: one rehash, not one per doubling */
-    keymap_reserve(&s->by_hash, g->n_input + g->n_initializer + g->n_node);
+    keymap_reserve(&s->by_hash, g->n_input + initializers + nodes);
     for (size_t i = 0; i < g->n_input; i++)
         define(c, s, str(g->input[i]->name), MADE_BY_INPUT);
-    for (size_t i = 0; i < g->n_initializer; i++)
-        define(c, s, str(g->initializer[i]->name), MADE_BY_INITIALIZER);
+    define_initializers(c, s);
     for (size_t i = 0; i < g->n_sparse_initializer; i++) {
         const Onnx__TensorProto *values = g->sparse_initializer[i]->values;
         if (values)
             define(c, s, str(values->name), MADE_BY_INITIALIZER);
     }
-    for (size_t i = 0; i < g->n_node; i++)
-        for (size_t k = 0; k < g->node[i]->n_output; k++)
-            define(c, s, str(g->node[i]->output[k]), (int64_t)i);
+    for (size_t i = 0; i < nodes; i++) {
+        const Onnx__NodeProto *n = node_at(c, s, i, c->scratch);
+        for (size_t k = 0; k < n->n_output; k++)
+            define(c, s, str(n->output[k]), (int64_t)i);
+        arena_reset(c->scratch);
+    }
 }
 
 /* The entry for name read in s at position *before (a node index; the
@@ -156,11 +203,12 @@ static const ScopeEntry *find_before(const Scope *s, const char *name, const Sco
     return e;
 }
 
-/* Node index of s reads name: made before it, here or around; around, before
- * the node holding the subgraph that reads it (ONNX Runtime counts such a
- * read among the node's implicit inputs, note [outer reads] in
+/* Node n, at index of s, reads name: made before it, here or around; around,
+ * before the node holding the subgraph that reads it (ONNX Runtime counts
+ * such a read among the node's implicit inputs, note [outer reads] in
  * onnx_subgraph.h, and sorts by them). */
-static void check_read(Checker *c, const Scope *s, size_t index, const char *name)
+static void check_read(Checker *c, const Scope *s, const Onnx__NodeProto *n, size_t index,
+                       const char *name)
 {
     const Scope *where;
     int64_t before = (int64_t)index; /* the reader in where, or the node holding it */
@@ -168,7 +216,7 @@ static void check_read(Checker *c, const Scope *s, size_t index, const char *nam
     if (e && e->maker < before)
         return;
     StrBuf msg = {0};
-    describe_node(s->graph->node[index], &msg);
+    describe_node(n, &msg);
     strbuf_printf(&msg, " of graph '%s' reads '%s'", graph_name(s), name);
     if (!e) {
         strbuf_puts(&msg, ", which no graph input, initializer or node makes");
@@ -179,7 +227,7 @@ static void check_read(Checker *c, const Scope *s, size_t index, const char *nam
                       graph_name(where));
     } else {
         strbuf_puts(&msg, " before ");
-        describe_maker(where, e->maker, &msg);
+        describe_maker(c, where, e->maker, &msg);
         strbuf_puts(&msg, " makes it; ONNX lists nodes in topological order");
     }
     report(c, &msg);
@@ -213,10 +261,10 @@ static void check_domain(Checker *c, const Onnx__NodeProto *n, const char *where
     report(c, &msg);
 }
 
-/* The graph attributes of node n, as scopes to check inside s. */
-static void push_subgraphs(Checker *c, const Scope *s, size_t index)
+/* The graph attributes of node n, at index of s, as scopes to check
+ * inside s. */
+static void push_subgraphs(Checker *c, const Scope *s, const Onnx__NodeProto *n, size_t index)
 {
-    const Onnx__NodeProto *n = s->graph->node[index];
     for (size_t a = 0; a < n->n_attribute; a++) {
         const Onnx__AttributeProto *attr = n->attribute[a];
         for (size_t k = 0; k <= attr->n_graphs; k++) {
@@ -239,19 +287,21 @@ static void check_graph(Checker *c, Scope *s)
     const Onnx__GraphProto *g = s->graph;
     StrBuf where = {0};
     strbuf_printf(&where, "graph '%s'", graph_name(s));
-    for (size_t i = 0; i < g->n_node && !diag_gave_up(c->d); i++) {
-        const Onnx__NodeProto *n = g->node[i];
+    size_t nodes = node_count(c, s);
+    for (size_t i = 0; i < nodes && !diag_gave_up(c->d); i++) {
+        const Onnx__NodeProto *n = node_at(c, s, i, c->scratch);
         check_domain(c, n, where.data, NULL, 0);
         for (size_t k = 0; k < n->n_input; k++)
             if (str(n->input[k])[0])
-                check_read(c, s, i, n->input[k]);
-        push_subgraphs(c, s, i);
+                check_read(c, s, n, i, n->input[k]);
+        push_subgraphs(c, s, n, i); /* (a lean list keeps a node with a graph) */
+        arena_reset(c->scratch);
     }
     strbuf_free(&where);
     const Scope *found;
     for (size_t i = 0; i < g->n_output; i++) {
         const char *name = str(g->output[i]->name);
-        int64_t before = (int64_t)g->n_node;
+        int64_t before = (int64_t)nodes;
         const ScopeEntry *e = find_before(s, name, &found, &before);
         if (e && e->maker < before)
             continue;
@@ -280,7 +330,7 @@ static void check_function(Checker *c, const Onnx__FunctionProto *f)
 bool onnx_model_check(const Onnx__ModelProto *model, const char *name, graft_diag *d)
 {
     Checker c = {name, d, model, imports(model->opset_import, model->n_opset_import, ""),
-                 true, {0}, {0}};
+                 true, {0}, {0}, onnx_model_lean(model), arena_new(), arena_new()};
     Scope *root = xcalloc(1, sizeof *root);
     root->graph = model->graph;
     vec_push(&c.scopes, root);
@@ -296,5 +346,7 @@ bool onnx_model_check(const Onnx__ModelProto *model, const char *name, graft_dia
     }
     vec_free(&c.scopes);
     vec_free(&c.todo);
+    arena_free(c.scratch);
+    arena_free(c.aside);
     return c.ok;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "onnx_decode_fast.h"
+#include "onnx_lean.h"
 #include "onnx_span.h"
 #include "onnx_wire.h"
 #include "util.h"
@@ -39,6 +40,8 @@ typedef struct Decoder {
     uint64_t depth;        /* of the message being decoded, the root's 1 */
     bool bad;              /* a fault found (note [checked as decoded]) */
     OnnxTypeMemo types;    /* note [shared value types] in onnx_decode_fast.h */
+    OnnxLeanGraph *lean;   /* NULL: a full read; else note [lean read] in onnx_lean.h */
+    Arena *scratch;        /* where a lean read checks each element */
 } Decoder;
 
 /* A varint the checks found whole; bits past 64 are dropped, as
@@ -243,6 +246,7 @@ static bool decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, 
 
 static void note_span(Decoder *dc, const ProtobufCMessage *msg, const uint8_t *data,
                       size_t len);
+static void put_lean_lists(Decoder *dc, Onnx__GraphProto *graph, uint8_t *data, size_t len);
 
 /* A ValueInfoProto or NodeProto value of f read by a fast path (note
  * [common value info], note [common node] in onnx_decode_fast.h), its
@@ -371,7 +375,15 @@ static bool again(const ProtobufCMessageDescriptor *desc, const WireField *f, ui
     return twice;
 }
 
-/* Reads the keys of the message in data[0..len) onto dc's stack, each
+/* Whether f is an element of a lean list of msg (note [lean read] in onnx_lean.h). */
+static bool in_lean_list(const Decoder *dc, const ProtobufCMessage *msg, const WireField *f)
+{
+    return dc->lean && msg == &dc->lean->graph->base && f->desc &&
+           onnx_lean_list(dc->lean, f->desc->id);
+}
+
+/* Reads the keys of the message in data[0..len) onto dc's stack (but
+ * the elements of a lean list, which put_lean_lists reads again), each
  * repeated field's count into its n_ member (*repeats: whether any); how
  * many are unknown.  A fault sets dc->bad. */
 static size_t scan_fields(Decoder *dc, const ProtobufCMessageDescriptor *desc, uint8_t *data,
@@ -397,6 +409,8 @@ static size_t scan_fields(Decoder *dc, const ProtobufCMessageDescriptor *desc, u
         if (count)
             *(size_t *)member_at(msg, f->desc->quantifier_offset) += count;
         *repeats = *repeats || count;
+        if (in_lean_list(dc, msg, f)) /* counted, not kept: the lists are most of a model */
+            dc->fields.len--;
     }
     return unknown;
 }
@@ -425,8 +439,10 @@ static void reserve_lists(Decoder *dc, const Onnx__GraphProto *graph)
 {
     size_t values = graph->n_initializer + graph->n_input + graph->n_output +
                     graph->n_value_info;
+    bool lean = dc->lean && graph == dc->lean->graph; /* (its lists get no spans) */
     if (dc->spans)
-        keymap_reserve(dc->spans, graph->n_node + values);
+        keymap_reserve(dc->spans, lean ? graph->n_input + graph->n_output :
+                                         graph->n_node + values);
     if (dc->strings.names)
         interner_reserve(dc->strings.names, interner_count(dc->strings.names) +
                                                 2 * graph->n_node + values);
@@ -451,6 +467,8 @@ static bool decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, 
                            size_t len, ProtobufCMessage *msg)
 {
     protobuf_c_message_init(desc, msg);
+    if (dc->lean && desc == &onnx__graph_proto__descriptor && dc->depth == 1)
+        dc->lean->graph = (const Onnx__GraphProto *)msg; /* the model's graph */
     size_t first = dc->fields.len;
     bool repeats = false;
     size_t unknown = scan_fields(dc, desc, data, len, msg, &repeats);
@@ -460,8 +478,11 @@ static bool decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, 
         return false;
     }
     dc->depth++;
-    if (desc == &onnx__graph_proto__descriptor) /* its lists counted */
+    if (desc == &onnx__graph_proto__descriptor) { /* its lists counted */
         reserve_lists(dc, (const Onnx__GraphProto *)msg);
+        if (dc->lean && msg == &dc->lean->graph->base)
+            put_lean_lists(dc, (Onnx__GraphProto *)msg, data, len);
+    }
     if (repeats) /* (most messages have no repeated field: a dimension, a type) */
         allocate_arrays(desc, dc->arena, msg);
     if (unknown)
@@ -493,6 +514,67 @@ static bool decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, 
     return canonical;
 }
 
+static bool put_lean(Decoder *dc, OnnxLeanList *list, const WireField *f);
+
+/* The lists of the model's graph (note [lean read] in onnx_lean.h), in data[0..len)
+ * (scanned whole, counted), get items at their counts, read from the
+ * graph's bytes again; the graph's own arrays of them stay empty. */
+static void put_lean_lists(Decoder *dc, Onnx__GraphProto *graph, uint8_t *data, size_t len)
+{
+    OnnxLeanGraph *lean = dc->lean;
+    size_t *counts[] = {&graph->n_node, &graph->n_initializer, &graph->n_value_info};
+    OnnxLeanList *lists[] = {&lean->node, &lean->initializer, &lean->value_info};
+    for (size_t i = 0; i < 3; i++) {
+        lists[i]->items = arena_array(dc->arena, *counts[i], sizeof(OnnxLeanItem));
+        *counts[i] = 0;
+    }
+    WireField f;
+    for (uint8_t *p = data; p < data + len && !dc->bad; p = f.next) {
+        read_field(&onnx__graph_proto__descriptor, p, data + len, &f); /* (read before) */
+        OnnxLeanList *list = f.desc ? (OnnxLeanList *)onnx_lean_list(lean, f.desc->id) : NULL;
+        if (list)
+            put_lean(dc, list, &f);
+    }
+}
+
+/* Whether m is a node with a graph among its attributes. */
+static bool holds_graph(const ProtobufCMessage *m)
+{
+    if (!m || m->descriptor != &onnx__node_proto__descriptor)
+        return false;
+    const Onnx__NodeProto *node = (const Onnx__NodeProto *)m;
+    for (size_t i = 0; i < node->n_attribute; i++)
+        if (node->attribute[i]->g || node->attribute[i]->n_graphs)
+            return true;
+    return false;
+}
+
+/* Element f of a lean list, decoded into the scratch arena to be checked
+ * (its strings interned in the model's interner, the type memo left as
+ * it was, since what the scratch arena holds is gone after); kept as its
+ * bytes when they are canonical and it holds no graph, else decoded again
+ * as a full read keeps it. */
+static bool put_lean(Decoder *dc, OnnxLeanList *list, const WireField *f)
+{
+    OnnxLeanItem *item = &list->items[list->n++];
+    *item = (OnnxLeanItem){f->body, f->len, NULL};
+    Arena *arena = dc->arena;
+    KeyMap *spans = dc->spans;
+    OnnxTypeMemo types = dc->types;
+    dc->arena = dc->strings.arena = dc->scratch;
+    dc->spans = NULL;
+    ProtobufCMessage *m = NULL;
+    bool canonical = put_value(dc, f, &m);
+    bool keep = !dc->bad && (!canonical || holds_graph(m));
+    dc->arena = dc->strings.arena = arena;
+    dc->spans = spans;
+    dc->types = types;
+    arena_reset(dc->scratch);
+    if (dc->bad || !keep)
+        return canonical;
+    return put_value(dc, f, &item->msg);
+}
+
 bool onnx_decode(const ProtobufCMessageDescriptor *desc, uint8_t *data, size_t len,
                  uint64_t max_depth, Arena *arena, KeyMap *spans, ProtobufCMessage *msg)
 {
@@ -508,4 +590,31 @@ bool onnx_decode_named(const ProtobufCMessageDescriptor *desc, uint8_t *data, si
     decode_message(&dc, desc, data, len, msg);
     vec_free(&dc.fields);
     return !dc.bad;
+}
+
+bool onnx_decode_lean(uint8_t *data, size_t len, uint64_t max_depth, Arena *arena,
+                      KeyMap *spans, Interner *names, OnnxLeanGraph *lean,
+                      Onnx__ModelProto *model)
+{
+    *lean = (OnnxLeanGraph){.names = names, .item_depth = max_depth > 2 ? max_depth - 2 : 0};
+    Decoder dc = {.arena = arena, .strings = {arena, names}, .spans = spans,
+                  .max_depth = max_depth, .lean = lean, .scratch = arena_new()};
+    decode_message(&dc, &onnx__model_proto__descriptor, data, len, &model->base);
+    vec_free(&dc.fields);
+    arena_free(dc.scratch);
+    return !dc.bad;
+}
+
+const ProtobufCMessage *onnx_lean_item(const OnnxLeanGraph *lean, const OnnxLeanList *list,
+                                       size_t i, const ProtobufCMessageDescriptor *desc,
+                                       Arena *scratch)
+{
+    const OnnxLeanItem *item = &list->items[i];
+    if (item->msg)
+        return item->msg;
+    ProtobufCMessage *m = arena_alloc_raw(scratch, desc->sizeof_message);
+    /* (it decoded once: it decodes again) */
+    onnx_decode_named(desc, (uint8_t *)item->data, item->len, lean->item_depth, scratch, NULL,
+                      lean->names, m);
+    return m;
 }

@@ -39,6 +39,7 @@
 
 #include "arena.h"
 #include "keymap.h"
+#include "onnx_lean.h"
 
 /* Decodes data[0..len) as a message of type desc nested at most max_depth
  * messages deep (itself one) into msg (desc->sizeof_message bytes); what
@@ -71,5 +72,12 @@ bool onnx_decode(const ProtobufCMessageDescriptor *desc, uint8_t *data, size_t l
 bool onnx_decode_named(const ProtobufCMessageDescriptor *desc, uint8_t *data, size_t len,
                        uint64_t max_depth, Arena *arena, KeyMap *spans, Interner *names,
                        ProtobufCMessage *msg);
+
+/* note [lean read] in onnx_lean.h: the model in data[0..len) decoded as
+ * onnx_decode_named decodes it, but for the three long lists of its
+ * graph, which lean holds instead (every element checked). */
+bool onnx_decode_lean(uint8_t *data, size_t len, uint64_t max_depth, Arena *arena,
+                      KeyMap *spans, Interner *names, OnnxLeanGraph *lean,
+                      Onnx__ModelProto *model);
 
 #endif

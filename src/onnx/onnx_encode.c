@@ -8,7 +8,13 @@
 
 #include "onnx_encode_impl.h"
 
-enum { STREAM_BUFFER = 64 * 1024 };
+/* note [stream buffer]: the buffer a model is written through.  Every
+ * page of it a large model touches counts in graft fmt's peak memory
+ * (issue 28 bounds it by the file's size and 300 bytes a node: note [lean
+ * read] in onnx_lean.h), while a write of 16 KB costs a system call for
+ * some 60,000 instructions of encoding; a bytes field larger than the
+ * buffer (an initializer's raw_data) goes to the stream directly. */
+enum { STREAM_BUFFER = 16 * 1024 };
 
 static size_t varint_size(uint64_t v)
 {
@@ -169,9 +175,32 @@ static size_t key_size(uint32_t id)
     return varint_size((uint64_t)id << 3);
 }
 
+/* The list of m's field f that a lean read holds (note [lean read] in
+ * onnx_lean.h), or NULL: f is in m's struct. */
+static const OnnxLeanList *lean_list(const Encoder *e, const ProtobufCFieldDescriptor *f,
+                                     const ProtobufCMessage *m)
+{
+    return e->lean && m == &e->lean->graph->base ? onnx_lean_list(e->lean, f->id) : NULL;
+}
+
+/* The bytes list's elements take, keys and lengths included. */
+static size_t lean_list_size(Encoder *e, uint32_t id, const OnnxLeanList *list)
+{
+    size_t size = 0;
+    for (size_t k = 0; k < list->n; k++) {
+        const OnnxLeanItem *item = &list->items[k];
+        size_t len = item->msg ? sub_message_size(e, item->msg) : item->len;
+        size += key_size(id) + varint_size(len) + len;
+    }
+    return size;
+}
+
 static size_t field_size(Encoder *e, const ProtobufCFieldDescriptor *f,
                          const ProtobufCMessage *m)
 {
+    const OnnxLeanList *list = lean_list(e, f, m);
+    if (list)
+        return lean_list_size(e, f->id, list);
     size_t count = value_count(f, m);
     if (count == 0)
         return 0;
@@ -348,8 +377,25 @@ static void put_value(Encoder *e, ProtobufCType type, const void *v)
         put_fixed(e, v, value_stride(type));
 }
 
+/* list's elements, each after key: its bytes, or its struct's fields. */
+static void put_lean_list(Encoder *e, uint64_t key, const OnnxLeanList *list)
+{
+    for (size_t k = 0; k < list->n; k++) {
+        const OnnxLeanItem *item = &list->items[k];
+        if (item->msg)
+            put_message(e, key, item->msg);
+        else
+            encode_put_delimited(e, key, item->data, item->len);
+    }
+}
+
 static void put_field(Encoder *e, const ProtobufCFieldDescriptor *f, const ProtobufCMessage *m)
 {
+    const OnnxLeanList *list = lean_list(e, f, m);
+    if (list) {
+        put_lean_list(e, (uint64_t)f->id << 3 | PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED, list);
+        return;
+    }
     size_t count = value_count(f, m);
     if (count == 0)
         return;
@@ -408,8 +454,14 @@ bool onnx_encode_file(const ProtobufCMessage *msg, const KeyMap *spans, FILE *ou
 bool onnx_encode_file_made(const ProtobufCMessage *msg, const KeyMap *spans,
                            const KeyMap *made, FILE *out)
 {
+    return onnx_encode_file_lean(msg, spans, made, NULL, out);
+}
+
+bool onnx_encode_file_lean(const ProtobufCMessage *msg, const KeyMap *spans,
+                           const KeyMap *made, const OnnxLeanGraph *lean, FILE *out)
+{
     Encoder e = {.out = out, .ok = true, .cap = STREAM_BUFFER, .spans = spans, .made = made,
-                 .by_hand = encode_node_fields_known()};
+                 .by_hand = encode_node_fields_known(), .lean = lean};
     encode_message_size(&e, msg);
     e.buf = xmalloc(e.cap);
     encode(&e, msg);

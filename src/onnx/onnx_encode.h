@@ -36,6 +36,7 @@
 #include <protobuf-c/protobuf-c.h>
 
 #include "keymap.h"
+#include "onnx_lean.h"
 
 /* Writes msg's encoding to out; false when a write failed.  The messages
  * in msg that spans maps (note [canonical spans] in onnx_span.h; spans
@@ -47,6 +48,11 @@ bool onnx_encode_file(const ProtobufCMessage *msg, const KeyMap *spans, FILE *ou
  * [functions packed once] in onnx_export_fn.c) written as those bytes. */
 bool onnx_encode_file_made(const ProtobufCMessage *msg, const KeyMap *spans,
                            const KeyMap *made, FILE *out);
+
+/* The same, and the lists of lean (a lean read's, note [lean read] in
+ * onnx_lean.h; NULL: none) written in place of its graph's own. */
+bool onnx_encode_file_lean(const ProtobufCMessage *msg, const KeyMap *spans,
+                           const KeyMap *made, const OnnxLeanGraph *lean, FILE *out);
 
 /* msg's encoding in a malloc'd buffer of *len bytes (one more allocated,
  * so that an empty encoding is not a NULL buffer), spans as above. */

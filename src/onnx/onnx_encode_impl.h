@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "keymap.h"
+#include "onnx_lean.h"
 #include "onnx_span.h"
 #include "util.h"
 
@@ -30,6 +31,7 @@ typedef struct Encoder {
     bool by_hand; /* note [nodes encoded by hand] in onnx_encode_node.c */
     const KeyMap *spans; /* NULL: every message encoded */
     const KeyMap *made;  /* FunctionProtos given as their bytes, or NULL */
+    const OnnxLeanGraph *lean; /* a lean read's lists, or NULL: note [lean read] in onnx_lean.h */
 } Encoder;
 
 /* m's length, recorded in e->lengths before those of what it holds. */

@@ -37,10 +37,13 @@ static const char *text_kind(const Source *src)
     return onnx_text_looks_like(src->text, n) ? "an ONNX model in text form" : NULL;
 }
 
-/* The binary model at path; checked (note [graph check]) unless the caller
- * makes the checks itself. */
+/* How a binary model is read: checked (note [graph check]), or not (the
+ * caller makes the checks itself), or checked and lean (note [lean read]
+ * in onnx_lean.h: only to be written back). */
+typedef enum { READ_CHECKED, READ_UNCHECKED, READ_LEAN } ReadMode;
+
 static Onnx__ModelProto *read_binary(const char *path, const graft_limits *limits,
-                                     bool checked, graft_diag *d)
+                                     ReadMode mode, graft_diag *d)
 {
     Source *src = source_read_binary(path, d);
     if (!src)
@@ -50,9 +53,10 @@ static Onnx__ModelProto *read_binary(const char *path, const graft_limits *limit
     if (is)
         diag_byte_error(d, src->name, 0, "this is %s, not %s", is, onnx_text ?
                         "a binary ONNX model (name it *.onnxtxt)" : "an ONNX model");
-    Onnx__ModelProto *model = is        ? NULL
-                              : checked ? onnx_model_read_taking(src, limits, d)
-                                        : onnx_model_read_unchecked(src, limits, d);
+    Onnx__ModelProto *model = is                     ? NULL
+                              : mode == READ_LEAN    ? onnx_model_read_lean(src, limits, d)
+                              : mode == READ_CHECKED ? onnx_model_read_taking(src, limits, d)
+                                                     : onnx_model_read_unchecked(src, limits, d);
     source_free(src); /* the model holds the file's bytes now, not a copy */
     return model;
 }
@@ -79,7 +83,14 @@ static Onnx__ModelProto *read_text(const char *path, const graft_limits *limits,
 Onnx__ModelProto *onnx_file_read(const char *path, const graft_limits *limits, graft_diag *d)
 {
     return input_onnx_is_text(path) ? read_text(path, limits, d) :
-                                      read_binary(path, limits, true, d);
+                                      read_binary(path, limits, READ_CHECKED, d);
+}
+
+Onnx__ModelProto *onnx_file_read_lean(const char *path, const graft_limits *limits,
+                                      graft_diag *d)
+{
+    return input_onnx_is_text(path) ? read_text(path, limits, d) :
+                                      read_binary(path, limits, READ_LEAN, d);
 }
 
 /* Whether the model declares a function of that domain and name (a
@@ -165,7 +176,7 @@ OnnxModel *onnx_file_load(const char *path, const graft_limits *limits,
         Onnx__ModelProto *proto = read_text(path, limits, d);
         m = proto ? onnx_import(proto, path, d) : NULL;
     } else { /* checked as imported: note [check in the import] in onnx_import.c */
-        Onnx__ModelProto *proto = read_binary(path, limits, false, d);
+        Onnx__ModelProto *proto = read_binary(path, limits, READ_UNCHECKED, d);
         m = proto ? onnx_import_checking(proto, path, d) : NULL;
     }
     if (m && rs && !allow_unknown_ops && check_ops(m, rs, d) > 0) {

@@ -27,6 +27,11 @@ bool onnx_file_binary_output(const char *out);
  * it with onnx_model_free. */
 Onnx__ModelProto *onnx_file_read(const char *path, const graft_limits *limits, graft_diag *d);
 
+/* The same, a binary model read lean (note [lean read] in onnx_lean.h):
+ * only to be written back with onnx_model_write_from. */
+Onnx__ModelProto *onnx_file_read_lean(const char *path, const graft_limits *limits,
+                                      graft_diag *d);
+
 /* The ONNX model at path as a graph, its nodes checked against the ops of
  * rs (note [onnx models checked]; rs NULL: not checked); NULL after
  * reporting through d, also when rs holds rules for Relay. */

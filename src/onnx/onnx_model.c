@@ -28,6 +28,8 @@ typedef struct ModelHeader {
     uint8_t *bytes;   /* the file's, malloc'd */
     KeyMap spans;     /* decoded message -> its OnnxSpan in bytes */
     Interner *names;  /* every string of the model, copies in arena */
+    /* a lean read's lists (note [lean read] in onnx_lean.h); graph NULL: none */
+    OnnxLeanGraph lean;
     _Alignas(16) unsigned char model[];
 } ModelHeader;
 
@@ -41,16 +43,21 @@ static const ModelHeader *model_header_const(const Onnx__ModelProto *model)
     return (const ModelHeader *)((const unsigned char *)model - offsetof(ModelHeader, model));
 }
 
-/* bytes decoded into a new arena, the model owning them; NULL on a fault
- * of note [checked as decoded] (bytes then still the caller's). */
-static Onnx__ModelProto *decode_into_arena(uint8_t *bytes, size_t len, uint64_t depth)
+/* bytes decoded into a new arena (lean: note [lean read] in onnx_lean.h), the model
+ * owning them; NULL on a fault of note [checked as decoded] (bytes then
+ * still the caller's). */
+static Onnx__ModelProto *decode_into_arena(uint8_t *bytes, size_t len, uint64_t depth,
+                                           bool lean)
 {
     Arena *arena = arena_new();
     ModelHeader *h = arena_alloc(arena, sizeof *h + sizeof(Onnx__ModelProto));
     *h = (ModelHeader){.arena = arena, .bytes = bytes, .names = interner_new(arena)};
     Onnx__ModelProto *model = (Onnx__ModelProto *)h->model;
-    if (onnx_decode_named(&onnx__model_proto__descriptor, bytes, len, depth, arena, &h->spans,
-                          h->names, &model->base))
+    bool ok = lean ? onnx_decode_lean(bytes, len, depth, arena, &h->spans, h->names, &h->lean,
+                                      model)
+                   : onnx_decode_named(&onnx__model_proto__descriptor, bytes, len, depth,
+                                       arena, &h->spans, h->names, &model->base);
+    if (ok)
         return model;
     keymap_free(&h->spans);
     interner_free(h->names);
@@ -70,10 +77,10 @@ static void report_fault(const uint8_t *bytes, size_t len, uint64_t depth, const
 
 /* bytes (taken) decoded, a model with a graph; NULL after reporting. */
 static Onnx__ModelProto *adopt_unchecked(uint8_t *bytes, size_t len, const char *name,
-                                         const graft_limits *limits, graft_diag *d)
+                                         const graft_limits *limits, bool lean, graft_diag *d)
 {
     uint64_t depth = limit_or_default(limits)->onnx_depth;
-    Onnx__ModelProto *model = decode_into_arena(bytes, len, depth);
+    Onnx__ModelProto *model = decode_into_arena(bytes, len, depth, lean);
     if (!model) {
         report_fault(bytes, len, depth, name, d);
         free(bytes);
@@ -88,15 +95,22 @@ static Onnx__ModelProto *adopt_unchecked(uint8_t *bytes, size_t len, const char 
     return model;
 }
 
-Onnx__ModelProto *onnx_model_adopt(uint8_t *bytes, size_t len, const char *name,
-                                   const graft_limits *limits, graft_diag *d)
+/* bytes (taken) decoded and checked; NULL after reporting. */
+static Onnx__ModelProto *adopt(uint8_t *bytes, size_t len, const char *name,
+                               const graft_limits *limits, bool lean, graft_diag *d)
 {
-    Onnx__ModelProto *model = adopt_unchecked(bytes, len, name, limits, d);
+    Onnx__ModelProto *model = adopt_unchecked(bytes, len, name, limits, lean, d);
     if (model && !onnx_model_check(model, name, d)) {
         onnx_model_free(model);
         return NULL;
     }
     return model;
+}
+
+Onnx__ModelProto *onnx_model_adopt(uint8_t *bytes, size_t len, const char *name,
+                                   const graft_limits *limits, graft_diag *d)
+{
+    return adopt(bytes, len, name, limits, false, d);
 }
 
 Onnx__ModelProto *onnx_model_unpack(const uint8_t *data, size_t len, const char *name,
@@ -127,7 +141,20 @@ Onnx__ModelProto *onnx_model_read_unchecked(Source *src, const graft_limits *lim
 {
     uint8_t *bytes = (uint8_t *)src->text;
     src->text = NULL; /* the model's now */
-    return adopt_unchecked(bytes, src->len, src->name, limits, d);
+    return adopt_unchecked(bytes, src->len, src->name, limits, false, d);
+}
+
+Onnx__ModelProto *onnx_model_read_lean(Source *src, const graft_limits *limits, graft_diag *d)
+{
+    uint8_t *bytes = (uint8_t *)src->text;
+    src->text = NULL; /* the model's now */
+    return adopt(bytes, src->len, src->name, limits, true, d);
+}
+
+const OnnxLeanGraph *onnx_model_lean(const Onnx__ModelProto *model)
+{
+    const ModelHeader *h = model_header_const(model);
+    return h->lean.graph ? &h->lean : NULL;
 }
 
 bool onnx_model_write(const Onnx__ModelProto *model, FILE *out)
@@ -144,7 +171,8 @@ bool onnx_model_write_from(const Onnx__ModelProto *model, const Onnx__ModelProto
 bool onnx_model_write_made(const Onnx__ModelProto *model, const Onnx__ModelProto *read,
                            const KeyMap *functions, FILE *out)
 {
-    return onnx_encode_file_made(&model->base, &model_header_const(read)->spans, functions,
+    const ModelHeader *h = model_header_const(read);
+    return onnx_encode_file_lean(&model->base, &h->spans, functions, onnx_model_lean(read),
                                  out);
 }
 

@@ -37,6 +37,7 @@
 #include "diag.h"
 #include "keymap.h"
 #include "limit.h"
+#include "onnx_lean.h"
 #include "onnx.pb-c.h"
 
 /* The model in src (the bytes of a .onnx file), or NULL after reporting
@@ -58,6 +59,15 @@ Onnx__ModelProto *onnx_model_read_taking(Source *src, const graft_limits *limits
  * (note [check in the import] in onnx_import.c). */
 Onnx__ModelProto *onnx_model_read_unchecked(Source *src, const graft_limits *limits,
                                             graft_diag *d);
+
+/* The same, the model read lean (note [lean read] in onnx_lean.h): only
+ * for writing it back (onnx_model_write_from, with read the model
+ * itself); its graph's nodes, initializers and value_info are not in its
+ * structs but in onnx_model_lean's lists. */
+Onnx__ModelProto *onnx_model_read_lean(Source *src, const graft_limits *limits, graft_diag *d);
+
+/* The lists of a model read lean, or NULL: it was read whole. */
+const OnnxLeanGraph *onnx_model_lean(const Onnx__ModelProto *model);
 
 /* The same on bytes, which it copies; name is the file's name for
  * messages. */
