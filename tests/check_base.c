@@ -52,6 +52,39 @@ START_TEST(arena_empty_allocations)
 }
 END_TEST
 
+/* arena_reset keeps the current chunk for what comes next, so that a
+ * scratch arena used per element (note [lean read] in
+ * src/onnx/onnx_lean.h) allocates again from the same bytes; it frees the
+ * rest: an older chunk, a large request of its own, even one that was the
+ * arena's first allocation. */
+START_TEST(arena_reset_keeps_its_chunk)
+{
+    Arena *a = arena_new();
+    arena_reset(a); /* (no chunk yet) */
+    ck_assert_uint_eq(arena_bytes(a), 0);
+    arena_alloc(a, 100);
+    size_t chunk = arena_bytes(a);
+    for (int i = 0; i < 2000; i++) /* past one chunk, and a large request */
+        arena_alloc(a, 100);
+    arena_alloc(a, 1 << 20);
+    ck_assert_uint_gt(arena_bytes(a), chunk + (1 << 20));
+    arena_reset(a);
+    ck_assert_uint_eq(arena_bytes(a), chunk);
+    char *again = arena_alloc(a, 100);
+    ck_assert_ptr_nonnull(again);
+    memset(again, 1, 100);
+    arena_reset(a);
+    ck_assert_ptr_eq(arena_alloc(a, 100), again);
+    arena_free(a);
+    a = arena_new();
+    arena_alloc(a, 1 << 20); /* a request of its own as the only chunk */
+    arena_reset(a);
+    ck_assert_uint_eq(arena_bytes(a), 0);
+    ck_assert_ptr_nonnull(arena_alloc(a, 16));
+    arena_free(a);
+}
+END_TEST
+
 START_TEST(interner_gives_one_copy)
 {
     Arena *a = arena_new();
@@ -834,6 +867,7 @@ static Suite *base_suite(void)
     TCase *tc = tcase_create("arena");
     tcase_add_test(tc, arena_zeroes_and_aligns);
     tcase_add_test(tc, arena_empty_allocations);
+    tcase_add_test(tc, arena_reset_keeps_its_chunk);
     tcase_add_test(tc, interner_gives_one_copy);
     tcase_add_test(tc, interner_every_tail_length);
     tcase_add_test(tc, strbuf_formats);

@@ -40,8 +40,8 @@ typedef struct Checker {
     VEC(Scope *) todo;   /* graphs still to check */
     /* the model's lists, read lean (note [lean read] in onnx_lean.h); or NULL */
     const OnnxLeanGraph *lean;
-    Arena *scratch; /* a lean list's element being checked, decoded again */
-    Arena *aside;   /* those a message describes */
+    OnnxLeanNode current; /* a lean list's node being checked, read again */
+    OnnxLeanNode aside;   /* one a message describes */
 } Checker;
 
 static const char *str(const char *s)
@@ -93,23 +93,23 @@ static size_t node_count(const Checker *c, const Scope *s)
     return lean_scope(c, s) ? c->lean->node.n : s->graph->n_node;
 }
 
-/* Node i of s's graph; of a lean list, decoded into arena. */
-static const Onnx__NodeProto *node_at(const Checker *c, const Scope *s, size_t i, Arena *arena)
+/* Node i of s's graph; of a lean list, its strings read into into. */
+static const Onnx__NodeProto *node_at(const Checker *c, const Scope *s, size_t i,
+                                      OnnxLeanNode *into)
 {
     if (!lean_scope(c, s))
         return s->graph->node[i];
-    return (const Onnx__NodeProto *)onnx_lean_item(c->lean, &c->lean->node, i,
-                                                   &onnx__node_proto__descriptor, arena);
+    return onnx_lean_node(c->lean, i, into);
 }
 
-static void describe_maker(const Checker *c, const Scope *s, int64_t maker, StrBuf *sb)
+static void describe_maker(Checker *c, const Scope *s, int64_t maker, StrBuf *sb)
 {
     if (maker == MADE_BY_INPUT)
         strbuf_puts(sb, "a graph input");
     else if (maker == MADE_BY_INITIALIZER)
         strbuf_puts(sb, "an initializer");
     else
-        describe_node(node_at(c, s, (size_t)maker, c->aside), sb);
+        describe_node(node_at(c, s, (size_t)maker, &c->aside), sb);
 }
 
 /* Reports msg (and frees it). */
@@ -150,8 +150,8 @@ static void define(Checker *c, Scope *s, const char *name, int64_t maker)
     *first = (int64_t)s->entries.len;
 }
 
-/* The names of s's initializers, made (a lean list's decoded one at a
- * time: their names are interned, they outlive the scratch arena). */
+/* The names of s's initializers, made (a lean list's read from its
+ * bytes, interned). */
 static void define_initializers(Checker *c, Scope *s)
 {
     const Onnx__GraphProto *g = s->graph;
@@ -160,12 +160,8 @@ static void define_initializers(Checker *c, Scope *s)
             define(c, s, str(g->initializer[i]->name), MADE_BY_INITIALIZER);
         return;
     }
-    for (size_t i = 0; i < c->lean->initializer.n; i++) {
-        const Onnx__TensorProto *t = (const Onnx__TensorProto *)onnx_lean_item(
-            c->lean, &c->lean->initializer, i, &onnx__tensor_proto__descriptor, c->scratch);
-        define(c, s, str(t->name), MADE_BY_INITIALIZER);
-        arena_reset(c->scratch);
-    }
+    for (size_t i = 0; i < c->lean->initializer.n; i++)
+        define(c, s, str(onnx_lean_initializer_name(c->lean, i)), MADE_BY_INITIALIZER);
 }
 
 static void define_all(Checker *c, Scope *s)
@@ -184,10 +180,9 @@ static void define_all(Checker *c, Scope *s)
             define(c, s, str(values->name), MADE_BY_INITIALIZER);
     }
     for (size_t i = 0; i < nodes; i++) {
-        const Onnx__NodeProto *n = node_at(c, s, i, c->scratch);
+        const Onnx__NodeProto *n = node_at(c, s, i, &c->current);
         for (size_t k = 0; k < n->n_output; k++)
             define(c, s, str(n->output[k]), (int64_t)i);
-        arena_reset(c->scratch);
     }
 }
 
@@ -289,13 +284,12 @@ static void check_graph(Checker *c, Scope *s)
     strbuf_printf(&where, "graph '%s'", graph_name(s));
     size_t nodes = node_count(c, s);
     for (size_t i = 0; i < nodes && !diag_gave_up(c->d); i++) {
-        const Onnx__NodeProto *n = node_at(c, s, i, c->scratch);
+        const Onnx__NodeProto *n = node_at(c, s, i, &c->current);
         check_domain(c, n, where.data, NULL, 0);
         for (size_t k = 0; k < n->n_input; k++)
             if (str(n->input[k])[0])
                 check_read(c, s, n, i, n->input[k]);
         push_subgraphs(c, s, n, i); /* (a lean list keeps a node with a graph) */
-        arena_reset(c->scratch);
     }
     strbuf_free(&where);
     const Scope *found;
@@ -329,8 +323,9 @@ static void check_function(Checker *c, const Onnx__FunctionProto *f)
 
 bool onnx_model_check(const Onnx__ModelProto *model, const char *name, graft_diag *d)
 {
-    Checker c = {name, d, model, imports(model->opset_import, model->n_opset_import, ""),
-                 true, {0}, {0}, onnx_model_lean(model), arena_new(), arena_new()};
+    Checker c = {.file = name, .d = d, .model = model, .ok = true,
+                 .default_imported = imports(model->opset_import, model->n_opset_import, ""),
+                 .lean = onnx_model_lean(model)};
     Scope *root = xcalloc(1, sizeof *root);
     root->graph = model->graph;
     vec_push(&c.scopes, root);
@@ -346,7 +341,7 @@ bool onnx_model_check(const Onnx__ModelProto *model, const char *name, graft_dia
     }
     vec_free(&c.scopes);
     vec_free(&c.todo);
-    arena_free(c.scratch);
-    arena_free(c.aside);
+    onnx_lean_node_free(&c.current);
+    onnx_lean_node_free(&c.aside);
     return c.ok;
 }

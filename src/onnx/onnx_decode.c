@@ -44,18 +44,10 @@ typedef struct Decoder {
     Arena *scratch;        /* where a lean read checks each element */
 } Decoder;
 
-/* A varint the checks found whole; bits past 64 are dropped, as
- * protobuf-c drops them. */
+/* A varint the checks found whole (onnx_span.h). */
 static uint64_t read_varint(uint8_t **p)
 {
-    uint64_t v = 0;
-    for (unsigned shift = 0;; shift += 7) {
-        uint8_t byte = *(*p)++;
-        if (shift < 64)
-            v |= (uint64_t)(byte & 0x7f) << shift;
-        if (!(byte & 0x80))
-            return v;
-    }
+    return onnx_varint_read((const uint8_t **)p);
 }
 
 /* A varint at *p of at most max bytes (max <= 10) ending before end, into
@@ -603,18 +595,4 @@ bool onnx_decode_lean(uint8_t *data, size_t len, uint64_t max_depth, Arena *aren
     vec_free(&dc.fields);
     arena_free(dc.scratch);
     return !dc.bad;
-}
-
-const ProtobufCMessage *onnx_lean_item(const OnnxLeanGraph *lean, const OnnxLeanList *list,
-                                       size_t i, const ProtobufCMessageDescriptor *desc,
-                                       Arena *scratch)
-{
-    const OnnxLeanItem *item = &list->items[i];
-    if (item->msg)
-        return item->msg;
-    ProtobufCMessage *m = arena_alloc_raw(scratch, desc->sizeof_message);
-    /* (it decoded once: it decodes again) */
-    onnx_decode_named(desc, (uint8_t *)item->data, item->len, lean->item_depth, scratch, NULL,
-                      lean->names, m);
-    return m;
 }

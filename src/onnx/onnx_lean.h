@@ -17,13 +17,15 @@
  * encoder writes them back as they are.  An element whose bytes are not
  * canonical, or a node holding a graph (an If's branches, a Loop's body:
  * the graph check walks it), is decoded as a full read decodes it and
- * kept.  The graph check reads the kept bytes again, one element at a
- * time (onnx_lean_item); the graph's own arrays of those lists are empty
+ * kept.  The graph check reads what it needs of each element from its
+ * bytes again, one at a time (a node's strings, an initializer's name:
+ * onnx_lean.c); the graph's own arrays of those lists are empty
  * (NULL, count 0), so code that does not know the lean form sees no node
  * rather than a wrong one.  Only graft fmt's binary output reads a model
- * this way; tests/check_onnx_lean.c shows, on every model of tests/onnx/
- * and of the fuzz corpus, that it writes the bytes a full read writes and
- * reports what a full read reports.
+ * this way; tests/check_onnx_lean.c shows, on every model of tests/onnx/,
+ * of its bad inputs and of the fuzz corpus, that it writes the bytes a
+ * full read writes and reports what a full read reports, and
+ * fuzz/fuzz_onnx.c asserts it of every input.
  */
 #ifndef GRAFT_ONNX_LEAN_H
 #define GRAFT_ONNX_LEAN_H
@@ -73,10 +75,22 @@ static inline const OnnxLeanList *onnx_lean_list(const OnnxLeanGraph *lean, uint
     }
 }
 
-/* Element i of list as a struct of type desc: the kept one, or its bytes
- * decoded into scratch (which the caller frees or resets). */
-const ProtobufCMessage *onnx_lean_item(const OnnxLeanGraph *lean, const OnnxLeanList *list,
-                                       size_t i, const ProtobufCMessageDescriptor *desc,
-                                       Arena *scratch);
+/* A node of a lean list as onnx_lean_node reads it, used again for each:
+ * its struct, and room for its inputs and outputs (malloc'd). */
+typedef struct OnnxLeanNode {
+    Onnx__NodeProto node;
+    char **strings;
+    size_t room;
+} OnnxLeanNode;
+
+/* Node i of lean's list: the kept struct, or into's, filled from its bytes
+ * with only its strings (name, op type, domain, inputs and outputs,
+ * interned in lean->names), no attribute: all the graph check reads of a
+ * node that holds no graph.  Valid until into is filled again. */
+const Onnx__NodeProto *onnx_lean_node(const OnnxLeanGraph *lean, size_t i, OnnxLeanNode *into);
+void onnx_lean_node_free(OnnxLeanNode *node);
+
+/* The name of initializer i of lean's list (interned), or NULL: none. */
+const char *onnx_lean_initializer_name(const OnnxLeanGraph *lean, size_t i);
 
 #endif

@@ -1,0 +1,127 @@
+/* onnx_lean.c - what the graph check reads of a lean read's elements,
+ * read again from their bytes (note [lean read] in onnx_lean.h).  Such an
+ * element was decoded and found canonical (note [canonical spans] in
+ * onnx_span.h): its keys are whole, its known fields have their wire
+ * types, it has no unknown field and no NUL in a string, so it is read
+ * here without checks.  Decoding each node whole again cost the check
+ * more than the rest of graft fmt (3.2 M of mnasnet_op17's 6.0 M
+ * instructions, bench/RESULTS.md). */
+#include "onnx_lean.h"
+
+#include <stdlib.h>
+
+#include "onnx_span.h"
+#include "util.h"
+
+/* onnx.proto's field numbers read here. */
+enum {
+    NODE_INPUT = 1,
+    NODE_OUTPUT = 2,
+    NODE_NAME = 3,
+    NODE_OP_TYPE = 4,
+    NODE_DOMAIN = 7,
+    TENSOR_NAME = 8,
+};
+
+enum { WIRE_VARINT = 0, WIRE_FIXED64 = 1, WIRE_LEN = 2, WIRE_FIXED32 = 5 };
+
+/* The field at *p: its number; its value (a length-delimited field's
+ * body) in *value and *len; *p moved past it. */
+static uint32_t next_field(const uint8_t **p, const uint8_t **value, size_t *len)
+{
+    uint64_t key = onnx_varint_read(p);
+    const uint8_t *at = *p;
+    switch (key & 7) {
+    case WIRE_VARINT:
+        onnx_varint_read(p);
+        break;
+    case WIRE_FIXED64:
+        *p += 8;
+        break;
+    case WIRE_FIXED32:
+        *p += 4;
+        break;
+    default: /* WIRE_LEN: no other reaches a canonical element */
+        *len = (size_t)onnx_varint_read(p);
+        *value = *p;
+        *p += *len;
+        return (uint32_t)(key >> 3);
+    }
+    *value = at;
+    *len = (size_t)(*p - at);
+    return (uint32_t)(key >> 3);
+}
+
+static char *intern(const OnnxLeanGraph *lean, const uint8_t *s, size_t n)
+{
+    return (char *)interner_intern(lean->names, (const char *)s, n);
+}
+
+/* Stores field number of a node's bytes, when it is a string the check
+ * reads, in node (its input and output arrays at room, counted). */
+static void put_node_string(const OnnxLeanGraph *lean, Onnx__NodeProto *node, uint32_t number,
+                            const uint8_t *s, size_t n)
+{
+    switch (number) {
+    case NODE_INPUT:
+        node->input[node->n_input++] = intern(lean, s, n);
+        break;
+    case NODE_OUTPUT:
+        node->output[node->n_output++] = intern(lean, s, n);
+        break;
+    case NODE_NAME:
+        node->name = intern(lean, s, n);
+        break;
+    case NODE_OP_TYPE:
+        node->op_type = intern(lean, s, n);
+        break;
+    case NODE_DOMAIN:
+        node->domain = intern(lean, s, n);
+        break;
+    default: /* attributes, doc string, the rest */
+        break;
+    }
+}
+
+const Onnx__NodeProto *onnx_lean_node(const OnnxLeanGraph *lean, size_t i, OnnxLeanNode *into)
+{
+    const OnnxLeanItem *item = &lean->node.items[i];
+    if (item->msg)
+        return (const Onnx__NodeProto *)item->msg;
+    const uint8_t *end = item->data + item->len, *value;
+    size_t inputs = 0, outputs = 0, len;
+    for (const uint8_t *p = item->data; p < end;) {
+        uint32_t number = next_field(&p, &value, &len);
+        inputs += number == NODE_INPUT;
+        outputs += number == NODE_OUTPUT;
+    }
+    into->strings = xgrow_items(into->strings, &into->room, inputs + outputs,
+                                sizeof *into->strings);
+    Onnx__NodeProto *node = &into->node;
+    onnx__node_proto__init(node);
+    node->input = into->strings;
+    node->output = into->strings + inputs;
+    for (const uint8_t *p = item->data; p < end;) {
+        uint32_t number = next_field(&p, &value, &len);
+        put_node_string(lean, node, number, value, len);
+    }
+    return node;
+}
+
+void onnx_lean_node_free(OnnxLeanNode *node)
+{
+    free(node->strings);
+}
+
+const char *onnx_lean_initializer_name(const OnnxLeanGraph *lean, size_t i)
+{
+    const OnnxLeanItem *item = &lean->initializer.items[i];
+    if (item->msg)
+        return ((const Onnx__TensorProto *)item->msg)->name;
+    const uint8_t *end = item->data + item->len, *value;
+    size_t len;
+    for (const uint8_t *p = item->data; p < end;)
+        if (next_field(&p, &value, &len) == TENSOR_NAME)
+            return intern(lean, value, len); /* (canonical: named once) */
+    return NULL;
+}
