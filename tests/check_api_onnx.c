@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "graft_api.h"
 #include "check_main.h"
@@ -265,6 +266,125 @@ START_TEST(test_subgraphs_run)
 }
 END_TEST
 
+/* m's matches as graft match prints them (src/cli/cmd_match.c), one a
+ * line, into buf; the nodes of these ONNX models have no positions. */
+static void match_text(const graft_matches *m, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < graft_matches_count(m); i++) {
+        const graft_match *x = graft_matches_get(m, i);
+        ck_assert_int_eq(x->line, 0);
+        n += (size_t)snprintf(buf + n, size - n, "%s at %s %s", x->rule, x->root, x->kind);
+        for (size_t b = 0; b < x->nbindings && n < size; b++)
+            n += (size_t)snprintf(buf + n, size - n, "%s%s=%s", b ? ", " : ": ",
+                                  x->bindings[b].var, x->bindings[b].value);
+        n += (size_t)snprintf(buf + n, size - n, "\n");
+        ck_assert_uint_lt(n, size);
+    }
+}
+
+/* A golden file of tests/onnx/subgraph/ and the rules and model of its
+ * command (at and rule: graft explain's --at and --rule). */
+typedef struct SubgraphCase {
+    const char *golden, *rules, *model, *at, *rule;
+} SubgraphCase;
+
+#define SUBGRAPH SRC "tests/onnx/subgraph/"
+
+/* graft match through the API lists what the command prints: in a model
+ * with If and Loop bodies, the matches inside them first, their nodes
+ * named GRAPH/NAME (the API once listed the main graph's alone); in a
+ * model with none, the same list as before.  Twice on one graph, the
+ * same. */
+START_TEST(test_match_subgraphs)
+{
+    static const SubgraphCase cases[] = {
+        {"match_branches", "branch_rules.graft", "branch_rules.onnxtxt", NULL, NULL},
+        {"match_loop", "body_rules.graft", "loop_reads.onnxtxt", NULL, NULL},
+        {"same_names_match", "branch_rules.graft", "same_names.onnxtxt", NULL, NULL},
+        {"../fold_match", "../../../stdpatterns/onnx_fold_bn.graft", "../conv_bn.onnx", NULL,
+         NULL},
+    };
+    char path[3][512], got[2][2048];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const SubgraphCase *c = &cases[i];
+        snprintf(path[0], sizeof path[0], SUBGRAPH "%s.golden", c->golden);
+        snprintf(path[1], sizeof path[1], SUBGRAPH "%s", c->rules);
+        snprintf(path[2], sizeof path[2], SUBGRAPH "%s", c->model);
+        graft_rules *r = rules_file(path[1]);
+        graft_graph *g = graft_model_load(path[2], NULL, d);
+        for (int k = 0; k < 2; k++) {
+            graft_matches *m = graft_rules_match(r, g, NULL, d);
+            ck_assert_ptr_nonnull(m);
+            match_text(m, got[k], sizeof got[k]);
+            graft_matches_free(m);
+        }
+        char *want = golden_output(path[0]);
+        ck_assert_str_eq(got[0], want);
+        ck_assert_str_eq(got[1], want);
+        free(want);
+        graft_model_free(g);
+        graft_rules_free(r);
+    }
+    no_errors();
+}
+END_TEST
+
+/* graft explain through the API at a node of a subgraph, named as graft
+ * match names it, and a rule's near misses in every graph, as the command
+ * prints them: run where the goldens' commands run, so that the rules'
+ * file is named as they name it (Check runs each test in a process of
+ * its own; the other tests name their files by absolute paths). */
+START_TEST(test_explain_subgraphs)
+{
+    static const SubgraphCase cases[] = {
+        {"explain_at_branch", "branch_rules.graft", "branch_rules.onnxtxt", "then_body/a",
+         NULL},
+        {"explain_at_nested", "branch_rules.graft", "branch_rules.onnxtxt", "inner_else/d",
+         "neg_neg"},
+        {"explain_rule_branches", "branch_rules.graft", "branch_rules.onnxtxt", NULL,
+         "neg_neg"},
+        {"explain_loop", "body_rules.graft", "loop_reads.onnxtxt", "body/v_out", NULL},
+        {"same_names_explain", "branch_rules.graft", "same_names.onnxtxt", "branch_4/a2",
+         "neg_neg"},
+    };
+    ck_assert_int_eq(chdir(SUBGRAPH), 0);
+    char path[512];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const SubgraphCase *c = &cases[i];
+        graft_rules *r = rules_file(c->rules);
+        graft_graph *g = graft_model_load(c->model, NULL, d);
+        char *got = graft_rules_explain(r, g, c->at, c->rule, NULL, d);
+        snprintf(path, sizeof path, "%s.golden", c->golden);
+        char *want = golden_output(path);
+        ck_assert_str_eq(got, want);
+        free(want);
+        graft_string_free(got);
+        graft_model_free(g);
+        graft_rules_free(r);
+    }
+    no_errors();
+}
+END_TEST
+
+/* A subgraph's parameter that stands for an outer value is no node of
+ * its own (tests/onnx/subgraph/explain_at_outer.golden). */
+START_TEST(test_explain_outer_read)
+{
+    graft_rules *r = rules_file(SUBGRAPH "branch_rules.graft");
+    graft_graph *g = graft_model_load(SUBGRAPH "branch_rules.onnxtxt", NULL, d);
+    no_errors();
+    ck_assert_ptr_null(graft_rules_explain(r, g, "inner_then/%x", NULL, NULL, d));
+    ck_assert_uint_eq(graft_diag_count(d), 1);
+    ck_assert_str_eq(graft_diag_message(d, 0)->text,
+                     "no node 'inner_then/%x' in the model (name it as 'graft fmt' prints "
+                     "it, or by its position, :LINE[:COL])");
+    graft_model_free(g);
+    graft_rules_free(r);
+}
+END_TEST
+
 /* graft match on an ONNX model (tests/onnx/fold_match.golden): node names
  * as the model gives them; protobuf bytes have no lines, so no
  * positions. */
@@ -434,6 +554,9 @@ int main(void)
     tcase_add_test(tc, test_subgraphs_run);
     tcase_add_test(tc, test_match);
     tcase_add_test(tc, test_explain);
+    tcase_add_test(tc, test_match_subgraphs);
+    tcase_add_test(tc, test_explain_subgraphs);
+    tcase_add_test(tc, test_explain_outer_read);
     tcase_add_test(tc, test_verify);
     tcase_add_test(tc, test_bad_bytes);
     tcase_add_test(tc, test_bad_text);

@@ -156,8 +156,11 @@ void *graft_rules_apply_model(const graft_rules *r, const char *path, const void
 
 /* graft explain: why rule (NULL: every rule) does or does not match at
  * the node at ("%7", "%x", ":LINE[:COL]", as graft explain --at takes it;
- * NULL: the near misses of rule, which then must be given).  The text is
- * malloc'd (graft_string_free); NULL after reporting through d. */
+ * in an ONNX model a subgraph's node too, "then_body/a", named as
+ * graft_rules_match names it; NULL: the near misses of rule, which then
+ * must be given, in an ONNX model with subgraphs for each graph, each
+ * list headed "in subgraph then_body: " or "in the main graph: ").  The
+ * text is malloc'd (graft_string_free); NULL after reporting through d. */
 char *graft_rules_explain(const graft_rules *r, graft_graph *g, const char *at,
                           const char *rule, const graft_limits *lim, graft_diag *d);
 
@@ -185,11 +188,21 @@ typedef struct graft_match {
 
 typedef struct graft_matches graft_matches;
 
-/* Every match in the main graph (graft match also lists those inside an
- * ONNX model's subgraphs, whose nodes are no node of g), nodes operands
- * first, rules in file order at each node (the match-steps limit of lim
- * ends the search quietly, as in graft match).  The strings belong to the result.  NULL after reporting
- * through d: rules for the other IR (as for running and explaining). */
+/* Every match in g, as graft match lists them: nodes operands first,
+ * rules in file order at each node (the match-steps limit of lim ends a
+ * graph's search quietly, as in graft match).  In an ONNX model the
+ * matches inside its subgraphs (If's branches, Loop's and Scan's bodies)
+ * come first, nested ones before the graph around them, as graft run
+ * rewrites them.  A match inside a subgraph is told by its root's name,
+ * "GRAPH/NAME": the subgraph's name (the GraphProto's, "subgraph" when it
+ * has none, with "_2", "_3", ... when an earlier subgraph took it: note
+ * [subgraph node names] in src/runtime/node_label.h), '/', and the
+ * node's name there ("then_body/a", a body's input "body/%v"); a
+ * binding to a value the subgraph reads from the graph around it names it
+ * as that graph does ("%x", "m").  These nodes are no nodes of g;
+ * graft_rules_explain takes their names.  The strings belong to the
+ * result.  NULL after reporting through d: rules for the other IR (as for
+ * running and explaining), a subgraph that does not import. */
 graft_matches *graft_rules_match(const graft_rules *r, graft_graph *g,
                                  const graft_limits *lim, graft_diag *d);
 size_t graft_matches_count(const graft_matches *m);

@@ -346,7 +346,10 @@ class Rules:
 
     def match(self, model: Model) -> List[Match]:
         """Every match in the model (graft match): nodes operands first,
-        rules in file order at each node."""
+        rules in file order at each node.  In an ONNX model the matches
+        inside If's branches and Loop's and Scan's bodies come first,
+        their nodes named "GRAPH/NAME" ("then_body/a"), as graft match
+        prints them."""
         def step(handle: int, g: int, d: _Diags, kind: str) -> List[Match]:
             ms = _LIB.graft_rules_match(handle, g, self._limits.ptr, d.ptr)
             if not ms:
@@ -361,8 +364,9 @@ class Rules:
     def explain(self, model: Model, at: Optional[str] = None,
                 rule: Optional[str] = None) -> str:
         """Why rules match or not (graft explain): at the node ``at`` ("%7",
-        "%x", ":LINE[:COL]"), for every rule or only ``rule``; with ``rule``
-        alone, the rule's near misses in the whole model."""
+        "%x", ":LINE[:COL]", an ONNX subgraph's "then_body/a"), for every
+        rule or only ``rule``; with ``rule`` alone, the rule's near misses
+        in the whole model, an ONNX model's subgraphs too."""
         def step(handle: int, g: int, d: _Diags, kind: str) -> str:
             p = _LIB.graft_rules_explain(handle, g, at.encode() if at else None,
                                          rule.encode() if rule else None,

@@ -243,6 +243,54 @@ def test_onnx_fold_bn_as_readme_says():
         "graft_folded_Transpose_0", "graft_folded_Sub_1"]
 
 
+SUBGRAPH = TOP / "tests" / "onnx" / "subgraph"
+
+
+def test_onnx_match_and_explain_inside_subgraphs():
+    """Inside If's branches (a nested If's too) and a Loop's body, as graft
+    match prints it (tests/onnx/subgraph/match_branches.golden,
+    match_loop.golden): the subgraphs' matches first, their nodes named
+    GRAPH/NAME, a value read from the graph around by its name there."""
+    def m(rule, root, kind, **bindings):
+        return graft.Match(rule, root, kind, 0, 0,
+                           {k: graft.Binding(v, True, 0, 0) for k, v in bindings.items()})
+    rules = SUBGRAPH / "branch_rules.graft"
+    with graft.Rules.from_file(rules) as r:
+        model = SUBGRAPH / "branch_rules.onnxtxt"
+        assert r.match(model) == [
+            m("exp_add", "then_body/a", "Exp", a="%x", b="m"),
+            m("exp_add", "inner_then/d", "Exp", a="%z", b="%x"),
+            m("neg_neg", "inner_else/d", "Neg", x="%x"),
+            m("exp_add", "m", "Exp", a="%x", b="%z"),
+        ]
+        assert r.explain(model, at="inner_else/d", rule="neg_neg") == (
+            f"neg_neg ({rules}:10) at inner_else/d: matches: x=%x\n"
+            "  applied by graft run's next round\n")
+        assert r.explain(model, rule="neg_neg") == (
+            f"in subgraph inner_else: neg_neg ({rules}:10): 1 match; all 1 partial match:\n"
+            f"  inner_else/n: 1 part matched; 'Neg(x)' ({rules}:10:16) wants a call of Neg; "
+            "%x is a variable\n"
+            f"in the main graph: neg_neg ({rules}:10): 0 matches; no partial match: no node "
+            f"matches the pattern's root 'Neg(Neg(x))' ({rules}:10:12)\n")
+        with pytest.raises(graft.Error) as e:
+            r.explain(model, at="inner_then/%x")   # an outer value, no node of the branch
+        assert e.value.diagnostics[0].message.startswith("no node 'inner_then/%x' in the model")
+    with graft.Rules.from_file(SUBGRAPH / "body_rules.graft") as r:
+        assert r.match(SUBGRAPH / "loop_reads.onnxtxt") == [
+            m("add_sub", "body/v_out", "Add", a="body/%v", b="y")]
+
+
+def test_onnx_match_without_subgraphs_unchanged():
+    """A model with no subgraph: the one match of tests/onnx/fold_match.golden."""
+    with graft.Rules.from_file(TOP / "stdpatterns" / "onnx_fold_bn.graft") as r:
+        (x,) = r.match(TOP / "tests" / "onnx" / "conv_bn.onnx")
+    assert (x.rule, x.root, x.kind, x.line, x.column) == (
+        "fold_conv_bn", "bn", "BatchNormalization", 0, 0)
+    assert {k: b.value for k, b in x.bindings.items()} == {
+        "c": "conv", "x": "%x", "w": "w", "gamma": "scale", "beta": "bias", "mean": "mean",
+        "var": "var", "e": "9.9999997473787516e-06"}
+
+
 def test_onnx_bad_bytes_raise_with_the_byte(onnx_rules):
     with pytest.raises(graft.Error) as e:
         onnx_rules.run(b"\x08\x07\x12\x09onnx")   # producer_name of 9 bytes, 4 there

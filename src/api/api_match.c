@@ -1,13 +1,17 @@
 /* api_match.c - every match of a rule set in a model as structures
  * (graft_api.h): what graft match prints, one graft_match a line, with
- * positions as numbers instead of text. */
+ * positions as numbers instead of text; in an ONNX model the matches
+ * inside its subgraphs first, named as graft match names them
+ * (src/cli/cmd_match.c). */
 #include "api_impl.h"
 
 #include <stdlib.h>
 
 #include "arena.h"
+#include "graft_api_onnx.h"
 #include "node_label.h"
 #include "pattern.h"
+#include "subgraph_walk.h"
 
 struct graft_matches {
     Arena *arena;       /* the strings and binding arrays */
@@ -19,8 +23,11 @@ struct graft_matches {
 typedef struct Collect {
     graft_matches *m;
     const graft_rule_set *rs;
-    const graft_graph *g;
-    NodeLabels names; /* node names as graft fmt prints the model */
+    const graft_limits *lim;  /* for each graph's engine */
+    const graft_graph *g;     /* the graph being matched: the main graph
+                                 or a subgraph's */
+    const NodeLabels *names;  /* its node names, as graft match prints
+                                 them (a subgraph's "GRAPH/NAME") */
     StrBuf scratch;
 } Collect;
 
@@ -31,7 +38,7 @@ static const char *label_copy(Collect *c, const graft_node *n, bool callee)
     if (callee && node_op(n))
         strbuf_puts(&c->scratch, node_op(n));
     else
-        node_label(&c->names, callee ? node_callee(n) : n, &c->scratch);
+        node_label(c->names, callee ? node_callee(n) : n, &c->scratch);
     return arena_strdup(c->m->arena, c->scratch.data ? c->scratch.data : "");
 }
 
@@ -64,7 +71,9 @@ static void visit(void *ctx, uint32_t r, graft_node *root, const graft_binding *
     graft_match *out = &m->items[m->n++];
     out->rule = arena_strdup(m->arena, rule->name);
     out->root = label_copy(c, root, false);
-    out->kind = node_kind_name(root);
+    /* copied: a subgraph's graph, which holds its op's name, is freed
+     * once the walk leaves it */
+    out->kind = arena_strdup(m->arena, node_kind_name(root));
     out->line = node_line(c->g, root);
     out->column = out->line ? node_col(c->g, root) : 0;
     graft_match_binding *bs = arena_array(m->arena, (size_t)rule->nslots + 1, sizeof *bs);
@@ -76,6 +85,25 @@ static void visit(void *ctx, uint32_t r, graft_node *root, const graft_binding *
     out->bindings = bs;
 }
 
+/* The matches in g, whose nodes names names, appended. */
+static void collect_graph(Collect *c, graft_graph *g, const NodeLabels *names)
+{
+    EngineOptions o = {.limits = c->lim, .untimed = true};
+    graft_engine *e = engine_new(c->rs, g, &o);
+    c->g = g;
+    c->names = names;
+    engine_matches(e, visit, c);
+    engine_free(e);
+}
+
+/* The subgraph walk's leave: the matches in subgraph v. */
+static Onnx__GraphProto *collect_view(void *ctx, SubgraphView *v, bool changed)
+{
+    (void)changed;
+    collect_graph(ctx, v->m->g, &v->labels);
+    return NULL;
+}
+
 graft_matches *graft_rules_match(const graft_rules *r, graft_graph *g,
                                  const graft_limits *lim, graft_diag *d)
 {
@@ -83,14 +111,22 @@ graft_matches *graft_rules_match(const graft_rules *r, graft_graph *g,
         return NULL; /* else matching reports nothing: bounds stop it quietly */
     graft_matches *m = xcalloc(1, sizeof *m);
     m->arena = arena_new();
-    EngineOptions o = {.limits = lim, .untimed = true};
-    graft_engine *e = engine_new(&r->lw->rs, g, &o);
-    Collect c = {.m = m, .rs = &r->lw->rs, .g = g};
-    node_labels_init(&c.names, g, NULL);
-    engine_matches(e, visit, &c);
-    node_labels_free(&c.names);
+    Collect c = {.m = m, .rs = &r->lw->rs, .lim = lim};
+    /* an ONNX model's subgraphs first, as graft match lists them (note
+     * [subgraph walk] in src/runtime/subgraph_walk.h) */
+    SubgraphVisitor vis = {.leave = collect_view, .ctx = &c};
+    OnnxModel *onnx = api_onnx_is(g) ? api_onnx_model(g) : NULL;
+    bool ok = !onnx || !subgraph_any(onnx) || subgraph_walk(onnx, c.rs, NULL, &vis, d);
+    NodeLabels names;
+    node_labels_init(&names, g, NULL);
+    if (ok)
+        collect_graph(&c, g, &names);
+    node_labels_free(&names);
     strbuf_free(&c.scratch);
-    engine_free(e);
+    if (!ok) {
+        graft_matches_free(m);
+        return NULL;
+    }
     return m;
 }
 

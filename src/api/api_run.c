@@ -1,12 +1,9 @@
-/* api_run.c - running a loaded rule set on a model, and explaining its
- * matches into memory (graft_api.h), as graft run and graft explain do. */
+/* api_run.c - running a loaded rule set on a model into memory
+ * (graft_api.h), as graft run does. */
 #include "api_impl.h"
 
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "diag.h"
 #include "graft_api_onnx.h"
 
 EngineOptions api_engine_options(const graft_run_options *opts)
@@ -102,69 +99,4 @@ void *graft_rules_apply_model(const graft_rules *r, const char *path, const void
         *out_len = 0;
     graft_model_free(g);
     return out;
-}
-
-/* The index of the rule named name, or UINT32_MAX. */
-static uint32_t find_rule(const graft_rule_set *rs, const char *name)
-{
-    for (uint32_t i = 0; i < rs->nrules; i++)
-        if (strcmp(rs->rules[i].name, name) == 0)
-            return i;
-    return UINT32_MAX;
-}
-
-/* Writes the explanation through x; false after reporting through d. */
-static bool explain_into(Explainer *x, const graft_rule_set *rs, const char *at,
-                         uint32_t only, graft_diag *d)
-{
-    if (!at) {
-        explainer_near(x, only, 5);
-        return true;
-    }
-    graft_node *n = explainer_find(x, at);
-    if (!n) {
-        diag_plain_error(d, "no node '%s' in the model (name it as 'graft fmt' prints it, "
-                         "or by its position, :LINE[:COL])", at);
-        return false;
-    }
-    for (uint32_t i = 0; i < rs->nrules; i++)
-        if (only == UINT32_MAX || i == only)
-            explainer_at(x, i, n);
-    return true;
-}
-
-char *graft_rules_explain(const graft_rules *r, graft_graph *g, const char *at,
-                          const char *rule, const graft_limits *lim, graft_diag *d)
-{
-    const graft_rule_set *rs = &r->lw->rs;
-    uint32_t only = UINT32_MAX;
-    if (!at && !rule) {
-        diag_plain_error(d, "nothing to explain: give a node (at) or a rule");
-        return NULL;
-    }
-    if (rule && (only = find_rule(rs, rule)) == UINT32_MAX) {
-        diag_plain_error(d, "no rule '%s' in the rules", rule);
-        return NULL;
-    }
-    if (!api_rules_fit(r, g, d))
-        return NULL;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    if (!out) {
-        diag_plain_error(d, "cannot open a memory stream for the explanation");
-        return NULL;
-    }
-    EngineOptions o = {.limits = lim, .untimed = true};
-    graft_engine *e = engine_new(rs, g, &o);
-    Explainer *x = explainer_new(e, NULL, out);
-    bool ok = explain_into(x, rs, at, only, d);
-    explainer_free(x);
-    engine_free(e);
-    fclose(out);
-    if (!ok) {
-        free(text);
-        return NULL;
-    }
-    return text;
 }

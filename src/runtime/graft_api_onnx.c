@@ -51,6 +51,12 @@ bool api_onnx_is(const graft_graph *g)
     return g && graph_ir(g) == IR_ONNX && graph_host(g);
 }
 
+OnnxModel *api_onnx_model(const graft_graph *g)
+{
+    const ApiOnnx *host = graph_host(g);
+    return host->model;
+}
+
 bool api_onnx_text(const graft_graph *g)
 {
     const ApiOnnx *host = graph_host(g);

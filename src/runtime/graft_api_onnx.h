@@ -30,6 +30,10 @@ void api_onnx_keep_decls(graft_graph *g, const graft_rule_set *rs);
  * in subgraph_rules.h); false after reporting through d. */
 bool api_onnx_rewrite_subgraphs(graft_graph *g, const graft_rule_set *rs,
                                 const EngineOptions *opts, graft_diag *d);
+/* The model g's host keeps (g a graph of api_onnx_load), for the walks
+ * of its subgraphs (subgraph_walk.h) that the API's match and explain
+ * make. */
+struct OnnxModel *api_onnx_model(const graft_graph *g);
 /* Whether it came as text. */
 bool api_onnx_text(const graft_graph *g);
 /* Frees the model and g with it. */
