@@ -98,6 +98,7 @@ static bool read_stream(FILE *f, StrBuf *sb)
         if (!sb->data) {
             sb->cap = want + 1;
             sb->data = xmalloc(sb->cap);
+            populate_pages(sb->data, sb->cap); /* note [buffer populated] in pages.c */
         }
     }
     for (;;) {

@@ -40,6 +40,9 @@ GRAFT_NORETURN void out_of_memory(void);
 void *xmalloc(size_t size);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *ptr, size_t size);
+/* Makes the pages of data[0..size) resident at once when it is large,
+ * before a read fills it (note [buffer populated] in pages.c). */
+void populate_pages(void *data, size_t size);
 /* items (an array of *cap elements of elem_size bytes), grown so that it
  * holds at least need elements: the capacity doubles, overflow-checked.
  * Used as p = xgrow_items(p, &cap, need, sizeof *p), or through VEC. */
