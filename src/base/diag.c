@@ -419,13 +419,20 @@ static void report_to_sink(graft_diag *d, const Source *src, SrcRange where, con
     free(msg);
 }
 
-/* An error about file name (at byte offset when has_byte), msg as
- * formatted, for the sink. */
-static void file_error_to_sink(graft_diag *d, const char *name, bool has_byte, uint64_t offset,
-                               const char *msg)
+/* An error about file name (at byte offset when has_byte), fmt with
+ * ap, to the sink or printed. */
+static void report_file(graft_diag *d, const char *name, bool has_byte, uint64_t offset,
+                        const char *fmt, va_list ap)
 {
+    char *msg = formatted(fmt, ap);
     DiagRecord rec = {"error", NULL, NULL, {0, 0, 0, 0}, msg, name, has_byte, offset};
-    d->sink(d->sink_ctx, &rec);
+    if (d->sink)
+        d->sink(d->sink_ctx, &rec);
+    else if (has_byte)
+        fprintf(d->out, "%s: error: byte %" PRIu64 ": %s\n", name, offset, msg);
+    else
+        fprintf(d->out, "%s: error: %s\n", name, msg);
+    free(msg);
 }
 
 static void report(graft_diag *d, const Source *src, SrcRange where, const char *kind,
@@ -560,13 +567,8 @@ void diag_byte_error(graft_diag *d, const char *name, uint64_t offset, const cha
         return;
     va_list ap;
     va_start(ap, fmt);
-    char *msg = formatted(fmt, ap);
+    report_file(d, name, true, offset, fmt, ap);
     va_end(ap);
-    if (d->sink)
-        file_error_to_sink(d, name, true, offset, msg);
-    else
-        fprintf(d->out, "%s: error: byte %" PRIu64 ": %s\n", name, offset, msg);
-    free(msg);
 }
 
 void diag_file_error(graft_diag *d, const char *name, const char *fmt, ...)
@@ -575,13 +577,8 @@ void diag_file_error(graft_diag *d, const char *name, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    char *msg = formatted(fmt, ap);
+    report_file(d, name, false, 0, fmt, ap);
     va_end(ap);
-    if (d->sink)
-        file_error_to_sink(d, name, false, 0, msg);
-    else
-        fprintf(d->out, "%s: error: %s\n", name, msg);
-    free(msg);
 }
 
 void diag_set_werror(graft_diag *d, bool on)
