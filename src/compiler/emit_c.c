@@ -384,9 +384,7 @@ static void emit_ruleset(Emitter *E, RuleNames *names, bool attr_tests, const ch
         E->indent++;
         for (uint32_t r = 0; r < rs->nrules; r++)
             emit_rule_desc(E, &rs->rules[r], &names[r]);
-        E->indent--;
-        emit_line(E, "};");
-        emit_blank(E);
+        emit_table_end(E);
     }
     emit_line(E, "const graft_rule_set %s = {", E->opts->name);
     E->indent++;

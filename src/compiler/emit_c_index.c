@@ -66,9 +66,7 @@ static const char *emit_index_ops(Emitter *E, const graft_automaton_index *ix)
         free(items[o]);
         free(preds[o]);
     }
-    E->indent--;
-    emit_line(E, "};");
-    emit_blank(E);
+    emit_table_end(E);
     free(items);
     free(preds);
     strbuf_free(&s);
@@ -95,9 +93,7 @@ static const char *emit_rule_order(Emitter *E, const uint32_t *order)
         strbuf_free(&sb);
         strbuf_free(&text);
     }
-    E->indent--;
-    emit_line(E, "};");
-    emit_blank(E);
+    emit_table_end(E);
     return name;
 }
 
@@ -187,9 +183,7 @@ const char *emit_automaton_index(Emitter *E)
     emit_line(E, ".proof_steps = %s, .checked = %s,", facts[0], facts[1]);
     emit_line(E, "/* the states and transitions, computed ahead */");
     emit_line(E, ".states = %s%s,", strcmp(states, "NULL") ? "&" : "", states);
-    E->indent--;
-    emit_line(E, "};");
-    emit_blank(E);
+    emit_table_end(E);
     automaton_free(a);
     return name;
 }

@@ -75,8 +75,6 @@ const char *emit_onnx_ops(Emitter *E)
     for (uint32_t i = 0; i < rs->nops; i++)
         if (!domain_seen(rs, i))
             emit_domain(E, i);
-    E->indent--;
-    emit_line(E, "};");
-    emit_blank(E);
+    emit_table_end(E);
     return name;
 }

@@ -44,6 +44,13 @@ void emit_blank(Emitter *E)
     emit_line(E, "%s", "");
 }
 
+void emit_table_end(Emitter *E)
+{
+    E->indent--;
+    emit_line(E, "};");
+    emit_blank(E);
+}
+
 /* ---- #line ---- */
 
 static void write_line_to(Emitter *E, const SrcRange *where, const char *file)

@@ -95,9 +95,7 @@ static const char *emit_state_bits(Emitter *E, const graft_automaton_states *st)
         strbuf_free(&sb);
         strbuf_free(&text);
     }
-    E->indent--;
-    emit_line(E, "};");
-    emit_blank(E);
+    emit_table_end(E);
     return name;
 }
 
@@ -137,9 +135,7 @@ static const char *emit_heads(Emitter *E, const graft_automaton_states *st,
         free(cls[h]);
         free(tests[h]);
     }
-    E->indent--;
-    emit_line(E, "};");
-    emit_blank(E);
+    emit_table_end(E);
     free(cls);
     free(tests);
     return name;
@@ -222,9 +218,7 @@ static const char *emit_rows(Emitter *E, const graft_automaton_states *st, const
         free(next[r]);
         free(preds[r]);
     }
-    E->indent--;
-    emit_line(E, "};");
-    emit_blank(E);
+    emit_table_end(E);
     free(next);
     free(preds);
     return name;
@@ -259,9 +253,7 @@ const char *emit_automaton_states(Emitter *E, const char *const *ops)
     emit_line(E, ".accept_off = %s, .accepts = %s,", off, acc);
     emit_line(E, ".nheads = %u, .heads = %s,", st->nheads, heads);
     emit_line(E, ".nrows = %u, .rows = %s,", st->nrows, rows);
-    E->indent--;
-    emit_line(E, "};");
-    emit_blank(E);
+    emit_table_end(E);
     strbuf_free(&sb);
     automaton_states_free(st);
     return name;

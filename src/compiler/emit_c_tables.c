@@ -242,9 +242,7 @@ void emit_preds(Emitter *E, const EmitRefs *refs)
         pred_init(E, &rs->preds[i], dims[i]);
         free(dims[i]);
     }
-    E->indent--;
-    emit_line(E, "};");
-    emit_blank(E);
+    emit_table_end(E);
     free(dims);
 }
 
@@ -294,9 +292,7 @@ void emit_items(Emitter *E, const EmitRefs *refs)
         free(names[i][0]);
         free(names[i][1]);
     }
-    E->indent--;
-    emit_line(E, "};");
-    emit_blank(E);
+    emit_table_end(E);
     free(names);
 }
 

@@ -163,9 +163,7 @@ bool emit_attr_tests(Emitter *E, const EmitRefs *refs)
         }
         strbuf_free(&ref);
     }
-    E->indent--;
-    emit_line(E, "};");
-    emit_blank(E);
+    emit_table_end(E);
     free(fns);
     return true;
 }
