@@ -118,6 +118,31 @@ START_TEST(strbuf_formats)
 }
 END_TEST
 
+static void GRAFT_PRINTF(2, 3) append_formatted(StrBuf *sb, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    strbuf_vprintf(sb, fmt, ap);
+    va_end(ap);
+}
+
+/* A failure's message (eval_fail, infer_fail, verify_fail, prove_fail)
+ * goes through strbuf_vprintf: appended whole, however long. */
+START_TEST(strbuf_vprintf_appends_whole)
+{
+    char name[1001];
+    memset(name, 'n', 1000);
+    name[1000] = '\0';
+    StrBuf sb = {0};
+    strbuf_puts(&sb, "op: ");
+    append_formatted(&sb, "'%s' of %d", name, 7);
+    ck_assert_uint_eq(sb.len, 4 + 1002 + 5);
+    ck_assert_int_eq(strncmp(sb.data, "op: 'nnn", 8), 0);
+    ck_assert_str_eq(sb.data + 4 + 1001, "' of 7");
+    strbuf_free(&sb);
+}
+END_TEST
+
 /* Whether this process runs under valgrind's memcheck, which preloads its
  * own library. */
 static bool under_memcheck(void)
@@ -909,6 +934,7 @@ static Suite *base_suite(void)
     tcase_add_test(tc, interner_gives_one_copy);
     tcase_add_test(tc, interner_every_tail_length);
     tcase_add_test(tc, strbuf_formats);
+    tcase_add_test(tc, strbuf_vprintf_appends_whole);
     tcase_add_test(tc, out_of_memory_exits_3);
     tcase_add_test(tc, vec_pushes_and_pops);
     tcase_add_test(tc, sort_is_stable);

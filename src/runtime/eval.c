@@ -41,12 +41,10 @@ static bool set_error(EvalError *err, EvalStatus status, const graft_node *n, co
 {
     err->status = status;
     err->node = n;
-    char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    strbuf_vprintf(&err->msg, fmt, ap);
     va_end(ap);
-    strbuf_puts(&err->msg, buf);
     return false;
 }
 
@@ -294,12 +292,12 @@ bool eval_graph(const graft_graph *g, const EvalInputs *in, const EvalOptions *o
 
 bool eval_fail(EvalCall *c, const char *fmt, ...)
 {
-    char buf[400];
+    set_error(c->err, EVAL_BAD_INPUT, c->node, "%s: ", c->op);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    strbuf_vprintf(&c->err->msg, fmt, ap);
     va_end(ap);
-    return set_error(c->err, EVAL_BAD_INPUT, c->node, "%s: %s", c->op, buf);
+    return false;
 }
 
 const Tensor *eval_opt_arg(EvalCall *c, int i)
