@@ -398,15 +398,9 @@ static char *escaped(char *raw)
  * messages]). */
 static char *formatted(const char *fmt, va_list ap)
 {
-    va_list len_ap;
-    va_copy(len_ap, ap);
-    int len = vsnprintf(NULL, 0, fmt, len_ap);
-    va_end(len_ap);
-    size_t size = len > 0 ? (size_t)len + 1 : 1;
-    char *msg = xmalloc(size);
-    vsnprintf(msg, size, fmt, ap);
-    msg[size - 1] = '\0';
-    return escaped(msg);
+    StrBuf msg = {0};
+    strbuf_vprintf(&msg, fmt, ap);
+    return escaped(msg.data ? msg.data : xstrdup(""));
 }
 
 /* The report formatted once and handed to the sink. */
