@@ -501,6 +501,15 @@ bool eval_broadcast(EvalCall *c, const Tensor *a, const Tensor *b, int *rank, in
     return true;
 }
 
+Tensor *eval_broadcast_result(EvalCall *c, const Tensor *a, const Tensor *b, const char *dtype)
+{
+    int rank;
+    int64_t dims[EVAL_MAX_RANK * 2];
+    if (!eval_broadcast(c, a, b, &rank, dims))
+        return NULL;
+    return eval_result(c, dtype, rank, dims);
+}
+
 /* Whether t's dims, leading 1s aside, are the last of dims: t is then a
  * block repeated, element flat reading t at flat % size. */
 static bool is_trailing_block(const Tensor *t, int rank, const int64_t *dims)
