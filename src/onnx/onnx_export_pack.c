@@ -162,6 +162,7 @@ uint8_t *export_pack_function(KeyMap *imports, const Onnx__FunctionProto *f, siz
 {
     if (!export_pack_fields_known())
         return export_pack_function_generic(f, room, len);
+    /* by_hand: the fields known here are those onnx_encode_node.c knows */
     Encoder e = {.ok = true, .by_hand = true}, node = e; /* each node's bytes, for its length */
     encode_grow(&e, room + 1024); /* (a batch norm's function takes 400) */
     encode_grow(&node, 256);
