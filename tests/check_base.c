@@ -151,6 +151,31 @@ START_TEST(strbuf_formats)
 }
 END_TEST
 
+static void GRAFT_PRINTF(2, 3) append_formatted(StrBuf *sb, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    strbuf_vprintf(sb, fmt, ap);
+    va_end(ap);
+}
+
+/* A failure's message (eval_fail, infer_fail, verify_fail, prove_fail)
+ * goes through strbuf_vprintf: appended whole, however long. */
+START_TEST(strbuf_vprintf_appends_whole)
+{
+    char name[1001];
+    memset(name, 'n', 1000);
+    name[1000] = '\0';
+    StrBuf sb = {0};
+    strbuf_puts(&sb, "op: ");
+    append_formatted(&sb, "'%s' of %d", name, 7);
+    ck_assert_uint_eq(sb.len, 4 + 1002 + 5);
+    ck_assert_int_eq(strncmp(sb.data, "op: 'nnn", 8), 0);
+    ck_assert_str_eq(sb.data + 4 + 1001, "' of 7");
+    strbuf_free(&sb);
+}
+END_TEST
+
 /* Whether this process runs under valgrind's memcheck, which preloads its
  * own library. */
 static bool under_memcheck(void)
@@ -420,6 +445,78 @@ START_TEST(diag_error_limit_zero_is_none)
     char *text = capture(report_unlimited);
     ck_assert_ptr_nonnull(strstr(text, "error 29\n"));
     ck_assert_ptr_null(strstr(text, "too many errors"));
+    free(text);
+}
+END_TEST
+
+/* A name holding every kind of control byte: a line break, a carriage
+ * return, a tab, an escape sequence's ESC, DEL. */
+#define CONTROL_NAME "a\nb\rc\td\x1b[31me\x7f"
+#define CONTROL_NAME_ESCAPED "a\\x0ab\\x0dc\\x09d\\x1b[31me\\x7f"
+
+static void report_control_bytes(graft_diag *d, const Source *src)
+{
+    SrcRange r = {2, 13, 2, 16};
+    diag_error(d, src, r, "unknown op '%s'", CONTROL_NAME);
+    diag_plain_error(d, "cannot read '%s'", CONTROL_NAME);
+}
+
+/* note [one-line messages]: a positioned error stays one line, its
+ * excerpt the next; a plain error too. */
+START_TEST(diag_escapes_control_bytes)
+{
+    char *text = capture(report_control_bytes);
+    ck_assert_str_eq(text, "rules.graft:2:13: error: unknown op '" CONTROL_NAME_ESCAPED "'\n"
+                           "    2 | add_zero := addd(x, 0) => x\n"
+                           "      |             ^~~~\n"
+                           "graft: error: cannot read '" CONTROL_NAME_ESCAPED "'\n");
+    free(text);
+}
+END_TEST
+
+static void report_file_control_bytes(graft_diag *d, const Source *src)
+{
+    (void)src;
+    diag_file_error(d, "m.onnx", "node '%s' has no op_type", CONTROL_NAME);
+    diag_byte_error(d, "m.onnx", 12, "opset domain '%s'", CONTROL_NAME);
+}
+
+/* The same escape for the errors about a file or a byte of it. */
+START_TEST(diag_file_error_escapes_control_bytes)
+{
+    char *text = capture(report_file_control_bytes);
+    ck_assert_str_eq(text, "m.onnx: error: node '" CONTROL_NAME_ESCAPED "' has no op_type\n"
+                           "m.onnx: error: byte 12: opset domain '" CONTROL_NAME_ESCAPED "'\n");
+    free(text);
+}
+END_TEST
+
+/* Each message a sink receives, one a line. */
+static void sink_messages(void *ctx, const DiagRecord *rec)
+{
+    fprintf(ctx, "%s\n", rec->message);
+}
+
+/* A sink (graft lsp, --diagnostics-format) gets the messages escaped as
+ * the terminal does, every kind of report. */
+START_TEST(diag_sink_gets_escaped_messages)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    graft_diag *d = diag_new(NULL);
+    diag_set_sink(d, sink_messages, mem);
+    Source *src = source_from_string("rules.graft",
+                                     "# simplify\nadd_zero := addd(x, 0) => x\n", 40);
+    report_control_bytes(d, src);
+    report_file_control_bytes(d, src);
+    fclose(mem);
+    ck_assert_str_eq(text, "unknown op '" CONTROL_NAME_ESCAPED "'\n"
+                           "cannot read '" CONTROL_NAME_ESCAPED "'\n"
+                           "node '" CONTROL_NAME_ESCAPED "' has no op_type\n"
+                           "opset domain '" CONTROL_NAME_ESCAPED "'\n");
+    diag_free(d);
+    source_free(src);
     free(text);
 }
 END_TEST
@@ -871,6 +968,7 @@ static Suite *base_suite(void)
     tcase_add_test(tc, interner_gives_one_copy);
     tcase_add_test(tc, interner_every_tail_length);
     tcase_add_test(tc, strbuf_formats);
+    tcase_add_test(tc, strbuf_vprintf_appends_whole);
     tcase_add_test(tc, out_of_memory_exits_3);
     tcase_add_test(tc, vec_pushes_and_pops);
     tcase_add_test(tc, sort_is_stable);
@@ -894,6 +992,9 @@ static Suite *base_suite(void)
     tcase_add_test(tc, diag_warning_names_flag);
     tcase_add_test(tc, diag_stops_at_limit);
     tcase_add_test(tc, diag_error_limit_zero_is_none);
+    tcase_add_test(tc, diag_escapes_control_bytes);
+    tcase_add_test(tc, diag_file_error_escapes_control_bytes);
+    tcase_add_test(tc, diag_sink_gets_escaped_messages);
     suite_add_tcase(s, tc);
     tc = tcase_create("limit");
     tcase_add_test(tc, limit_parse_sets_each_item);

@@ -363,18 +363,45 @@ void diag_set_sink(graft_diag *d, DiagSink sink, void *ctx)
     d->sink_ctx = ctx;
 }
 
-/* fmt with ap, malloc'd. */
+/* note [one-line messages]: a message may quote what a file holds (a
+ * name in an ONNX model, binary or text), and so any byte: a control byte
+ * in it (below 0x20, and 0x7f) is written \xNN, a line break \x0a, to
+ * the terminal and to a sink alike, so that an error stays one line, the
+ * line after it its excerpt, and no escape sequence reaches a terminal
+ * (the fuzz smoke found an ONNX text whose opset domain holds a newline,
+ * fuzz/corpus/onnx_text/opset_domain_newline.onnxtxt).  An excerpt shows
+ * a control byte of its line as <XX> instead (note [clipped excerpts]). */
+static bool control_byte(char c)
+{
+    return (unsigned char)c < 0x20 || c == 0x7f;
+}
+
+/* raw (malloc'd, taken) with its control bytes escaped, malloc'd. */
+static char *escaped(char *raw)
+{
+    size_t len = 0, controls = 0;
+    for (; raw[len]; len++)
+        controls += control_byte(raw[len]);
+    if (!controls)
+        return raw;
+    char *msg = xmalloc(len + 3 * controls + 1), *at = msg;
+    for (const char *p = raw; *p; p++)
+        if (control_byte(*p))
+            at += sprintf(at, "\\x%02x", (unsigned char)*p);
+        else
+            *at++ = *p;
+    *at = '\0';
+    free(raw);
+    return msg;
+}
+
+/* fmt with ap, malloc'd, its control bytes escaped (note [one-line
+ * messages]). */
 static char *formatted(const char *fmt, va_list ap)
 {
-    va_list len_ap;
-    va_copy(len_ap, ap);
-    int len = vsnprintf(NULL, 0, fmt, len_ap);
-    va_end(len_ap);
-    size_t size = len > 0 ? (size_t)len + 1 : 1;
-    char *msg = xmalloc(size);
-    vsnprintf(msg, size, fmt, ap);
-    msg[size - 1] = '\0';
-    return msg;
+    StrBuf msg = {0};
+    strbuf_vprintf(&msg, fmt, ap);
+    return escaped(msg.data ? msg.data : xstrdup(""));
 }
 
 /* The report formatted once and handed to the sink. */
@@ -387,25 +414,20 @@ static void report_to_sink(graft_diag *d, const Source *src, SrcRange where, con
     free(msg);
 }
 
-/* An error about file name (at byte offset when has_byte), msg as
- * formatted, for the sink. */
-static void file_error_to_sink(graft_diag *d, const char *name, bool has_byte, uint64_t offset,
-                               const char *msg)
+/* An error about file name (at byte offset when has_byte), fmt with
+ * ap, to the sink or printed. */
+static void report_file(graft_diag *d, const char *name, bool has_byte, uint64_t offset,
+                        const char *fmt, va_list ap)
 {
+    char *msg = formatted(fmt, ap);
     DiagRecord rec = {"error", NULL, NULL, {0, 0, 0, 0}, msg, name, has_byte, offset};
-    d->sink(d->sink_ctx, &rec);
-}
-
-/* msg on one line: a line break in it (a quoted name of a model may hold
- * one) is written \x0a or \x0d, so that the line after it is the
- * excerpt (fuzz/fuzz_onnx_text found an opset domain with a newline). */
-static void put_one_line(FILE *out, const char *msg)
-{
-    for (const char *p = msg; *p; p++)
-        if (*p == '\n' || *p == '\r')
-            fprintf(out, "\\x%02x", (unsigned char)*p);
-        else
-            fputc(*p, out);
+    if (d->sink)
+        d->sink(d->sink_ctx, &rec);
+    else if (has_byte)
+        fprintf(d->out, "%s: error: byte %" PRIu64 ": %s\n", name, offset, msg);
+    else
+        fprintf(d->out, "%s: error: %s\n", name, msg);
+    free(msg);
 }
 
 static void report(graft_diag *d, const Source *src, SrcRange where, const char *kind,
@@ -423,7 +445,7 @@ static void report(graft_diag *d, const Source *src, SrcRange where, const char 
     else
         fprintf(d->out, "graft: %s: ", kind);
     char *msg = formatted(fmt, ap);
-    put_one_line(d->out, msg);
+    fputs(msg, d->out);
     free(msg);
     if (flag)
         fprintf(d->out, " [%s-W%s]", d->werror ? "-Werror," : "", flag);
@@ -458,12 +480,7 @@ static bool count_error(graft_diag *d)
 static bool repeats_last(graft_diag *d, const Source *src, SrcRange where, const char *fmt,
                          va_list ap)
 {
-    va_list len_ap;
-    va_copy(len_ap, ap);
-    int len = vsnprintf(NULL, 0, fmt, len_ap);
-    va_end(len_ap);
-    char *msg = xmalloc(len > 0 ? (size_t)len + 1 : 1);
-    vsnprintf(msg, len > 0 ? (size_t)len + 1 : 1, fmt, ap);
+    char *msg = formatted(fmt, ap);
     const SrcRange *w = &d->last_where;
     bool same = d->last_msg && d->last_src == src && w->first_line == where.first_line &&
                 w->first_column == where.first_column && w->last_line == where.last_line &&
@@ -545,13 +562,8 @@ void diag_byte_error(graft_diag *d, const char *name, uint64_t offset, const cha
         return;
     va_list ap;
     va_start(ap, fmt);
-    char *msg = formatted(fmt, ap);
+    report_file(d, name, true, offset, fmt, ap);
     va_end(ap);
-    if (d->sink)
-        file_error_to_sink(d, name, true, offset, msg);
-    else
-        fprintf(d->out, "%s: error: byte %" PRIu64 ": %s\n", name, offset, msg);
-    free(msg);
 }
 
 void diag_file_error(graft_diag *d, const char *name, const char *fmt, ...)
@@ -560,25 +572,8 @@ void diag_file_error(graft_diag *d, const char *name, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    char *raw = formatted(fmt, ap);
+    report_file(d, name, false, 0, fmt, ap);
     va_end(ap);
-    /* names from a binary file may hold any byte: a control byte is shown
-     * as \xNN, so that one error stays one line */
-    StrBuf msg = {0};
-    for (const char *p = raw; *p; p++) {
-        unsigned char c = (unsigned char)*p;
-        if (c < 0x20 || c == 0x7f)
-            strbuf_printf(&msg, "\\x%02x", c);
-        else
-            strbuf_putc(&msg, (char)c);
-    }
-    free(raw);
-    const char *text = msg.data ? msg.data : "";
-    if (d->sink)
-        file_error_to_sink(d, name, false, 0, text);
-    else
-        fprintf(d->out, "%s: error: %s\n", name, text);
-    strbuf_free(&msg);
 }
 
 void diag_set_werror(graft_diag *d, bool on)

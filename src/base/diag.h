@@ -139,8 +139,9 @@ void diag_byte_error(graft_diag *d, const char *name, uint64_t offset, const cha
     GRAFT_PRINTF(4, 5);
 
 /* An error about a file as a whole, or a part of it that has no line or
- * byte to show (a node of an ONNX model): "NAME: error: ...", control
- * bytes of the message shown as \xNN (one error, one line). */
+ * byte to show (a node of an ONNX model): "NAME: error: ...".  (Control
+ * bytes of every report's message are shown as \xNN: note [one-line
+ * messages] in diag.c.) */
 void diag_file_error(graft_diag *d, const char *name, const char *fmt, ...) GRAFT_PRINTF(3, 4);
 
 /* Treat warnings as errors (graft check -Werror). */

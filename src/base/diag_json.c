@@ -196,16 +196,23 @@ static void put_gcc_record(const DiagLog *log, size_t i, FILE *out)
     fputs("]}", out);
 }
 
+/* Each record of log that is not a note of another, by put, sep before
+ * each (first before the first). */
+static void put_top_records(const DiagLog *log, FILE *out, const char *first, const char *sep,
+                            void (*put)(const DiagLog *, size_t, FILE *))
+{
+    for (size_t i = 0; i < log->records.len; i++)
+        if (log->records.items[i].parent < 0) {
+            fputs(first, out);
+            put(log, i, out);
+            first = sep;
+        }
+}
+
 static void write_gcc(const DiagLog *log, FILE *out)
 {
     fputc('[', out);
-    const char *sep = "";
-    for (size_t i = 0; i < log->records.len; i++)
-        if (log->records.items[i].parent < 0) {
-            fputs(sep, out);
-            put_gcc_record(log, i, out);
-            sep = ",\n ";
-        }
+    put_top_records(log, out, "", ",\n ", put_gcc_record);
     fputs("]\n", out);
 }
 
@@ -269,13 +276,7 @@ static void write_sarif(const DiagLog *log, FILE *out)
           "\"version\": \"2.1.0\", \"runs\": [{\"tool\": {\"driver\": {\"name\": "
           "\"graft\", \"version\": \"" PACKAGE_VERSION "\"}}, "
           "\"columnKind\": \"unicodeCodePoints\", \"results\": [", out);
-    const char *sep = "\n  ";
-    for (size_t i = 0; i < log->records.len; i++)
-        if (log->records.items[i].parent < 0) {
-            fputs(sep, out);
-            put_sarif_result(log, i, out);
-            sep = ",\n  ";
-        }
+    put_top_records(log, out, "\n  ", ",\n  ", put_sarif_result);
     fputs("]}]}\n", out);
 }
 

@@ -103,19 +103,25 @@ void strbuf_putc(StrBuf *sb, char c)
     strbuf_append(sb, &c, 1);
 }
 
+void strbuf_vprintf(StrBuf *sb, const char *fmt, va_list ap)
+{
+    va_list len_ap;
+    va_copy(len_ap, ap);
+    int n = vsnprintf(NULL, 0, fmt, len_ap);
+    va_end(len_ap);
+    if (n < 0)
+        return;
+    sb->data = xgrow_items(sb->data, &sb->cap, sb->len + (size_t)n + 1, 1);
+    vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
+    sb->len += (size_t)n;
+}
+
 void strbuf_printf(StrBuf *sb, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    strbuf_vprintf(sb, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        return;
-    sb->data = xgrow_items(sb->data, &sb->cap, sb->len + (size_t)n + 1, 1);
-    va_start(ap, fmt);
-    vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    sb->len += (size_t)n;
 }
 
 void strbuf_free(StrBuf *sb)

@@ -7,6 +7,7 @@
 #ifndef GRAFT_UTIL_H
 #define GRAFT_UTIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -109,6 +110,9 @@ void strbuf_append(StrBuf *sb, const char *s, size_t n);
 void strbuf_puts(StrBuf *sb, const char *s);
 void strbuf_putc(StrBuf *sb, char c);
 void strbuf_printf(StrBuf *sb, const char *fmt, ...) GRAFT_PRINTF(2, 3);
+/* The same with ap: a function taking a format appends it whole (no
+ * buffer of a fixed size, which cut a long message). */
+void strbuf_vprintf(StrBuf *sb, const char *fmt, va_list ap) GRAFT_PRINTF(2, 0);
 void strbuf_free(StrBuf *sb);
 
 /* note [one sort]: sorts a[0..n) stably, x before y when before(ctx, x, y)

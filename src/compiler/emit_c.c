@@ -380,13 +380,10 @@ static void emit_ruleset(Emitter *E, RuleNames *names, bool attr_tests, const ch
     if (rs->nrules) {
         emit_line(E, "/* ---- the rules, in file order ---- */");
         emit_blank(E);
-        emit_line(E, "static const graft_rule rules[] = {");
-        E->indent++;
+        emit_table_start(E, "graft_rule", "rules");
         for (uint32_t r = 0; r < rs->nrules; r++)
             emit_rule_desc(E, &rs->rules[r], &names[r]);
-        E->indent--;
-        emit_line(E, "};");
-        emit_blank(E);
+        emit_table_end(E);
     }
     emit_line(E, "const graft_rule_set %s = {", E->opts->name);
     E->indent++;

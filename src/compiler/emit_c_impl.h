@@ -70,6 +70,11 @@ typedef struct Emitter {
 void emit_line(Emitter *E, const char *fmt, ...) GRAFT_PRINTF(2, 3);
 /* Writes an empty line. */
 void emit_blank(Emitter *E);
+/* Opens a static table: "static const TYPE NAME[] = {", its elements'
+ * lines then written one level in, to emit_table_end: "};" one level
+ * out, then an empty line. */
+void emit_table_start(Emitter *E, const char *type, const char *name);
+void emit_table_end(Emitter *E);
 /* Writes text (one line, no '\n') starting at column col, broken into
  * lines of at most EMIT_WIDTH columns (emit_c_wrap.c). */
 void emit_wrapped(Emitter *E, int col, const char *text);

@@ -57,8 +57,7 @@ static const char *emit_index_ops(Emitter *E, const graft_automaton_index *ix)
         preds[o] = op_array(E, op->name, "_tests", op->preds, op->npreds);
     }
     const char *name = emit_unique(E, "ix_ops");
-    emit_line(E, "static const graft_automaton_op %s[] = {", name);
-    E->indent++;
+    emit_table_start(E, "graft_automaton_op", name);
     for (uint32_t o = 0; o < ix->nops; o++) {
         const graft_automaton_op *op = &ix->ops[o];
         emit_line(E, "/* %u */ {%s, %u, %s, %u, %s},", o, emit_str(&s, op->name), op->nitems,
@@ -66,9 +65,7 @@ static const char *emit_index_ops(Emitter *E, const graft_automaton_index *ix)
         free(items[o]);
         free(preds[o]);
     }
-    E->indent--;
-    emit_line(E, "};");
-    emit_blank(E);
+    emit_table_end(E);
     free(items);
     free(preds);
     strbuf_free(&s);
@@ -84,8 +81,7 @@ static const char *emit_rule_order(Emitter *E, const uint32_t *order)
     const char *name = emit_unique(E, "ix_rule_order");
     emit_line(E, "/* The rules best first (higher priority, then file order): the order in");
     emit_line(E, " * which a state lists the rules it accepts. */");
-    emit_line(E, "static const uint32_t %s[] = {", name);
-    E->indent++;
+    emit_table_start(E, "uint32_t", name);
     for (uint32_t k = 0; k < rs->nrules; k++) {
         const graft_rule *r = &rs->rules[order[k]];
         StrBuf sb = {0}, text = {0};
@@ -95,9 +91,7 @@ static const char *emit_rule_order(Emitter *E, const uint32_t *order)
         strbuf_free(&sb);
         strbuf_free(&text);
     }
-    E->indent--;
-    emit_line(E, "};");
-    emit_blank(E);
+    emit_table_end(E);
     return name;
 }
 
@@ -187,9 +181,7 @@ const char *emit_automaton_index(Emitter *E)
     emit_line(E, ".proof_steps = %s, .checked = %s,", facts[0], facts[1]);
     emit_line(E, "/* the states and transitions, computed ahead */");
     emit_line(E, ".states = %s%s,", strcmp(states, "NULL") ? "&" : "", states);
-    E->indent--;
-    emit_line(E, "};");
-    emit_blank(E);
+    emit_table_end(E);
     automaton_free(a);
     return name;
 }

@@ -70,13 +70,10 @@ const char *emit_onnx_ops(Emitter *E)
     emit_line(E, " * model-local function defines it or --allow-unknown-ops is given, as");
     emit_line(E, " * graft run does: the one fact of the op registry the runtime reads. */");
     emit_blank(E);
-    emit_line(E, "static const graft_op_name %s[] = {", name);
-    E->indent++;
+    emit_table_start(E, "graft_op_name", name);
     for (uint32_t i = 0; i < rs->nops; i++)
         if (!domain_seen(rs, i))
             emit_domain(E, i);
-    E->indent--;
-    emit_line(E, "};");
-    emit_blank(E);
+    emit_table_end(E);
     return name;
 }

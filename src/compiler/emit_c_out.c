@@ -44,6 +44,19 @@ void emit_blank(Emitter *E)
     emit_line(E, "%s", "");
 }
 
+void emit_table_start(Emitter *E, const char *type, const char *name)
+{
+    emit_line(E, "static const %s %s[] = {", type, name);
+    E->indent++;
+}
+
+void emit_table_end(Emitter *E)
+{
+    E->indent--;
+    emit_line(E, "};");
+    emit_blank(E);
+}
+
 /* ---- #line ---- */
 
 static void write_line_to(Emitter *E, const SrcRange *where, const char *file)

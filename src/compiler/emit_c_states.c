@@ -81,8 +81,7 @@ static const char *emit_state_bits(Emitter *E, const graft_automaton_states *st)
     size_t words = (E->rs->nitems + 63) / 64 ? (E->rs->nitems + 63) / 64 : 1;
     const char *name = emit_unique(E, "st_bits");
     emit_line(E, "/* Each state's item set: bit i of word i / 64 is items[i]. */");
-    emit_line(E, "static const uint64_t %s[] = {", name);
-    E->indent++;
+    emit_table_start(E, "uint64_t", name);
     for (uint32_t s = 0; s < st->nstates; s++) {
         StrBuf sb = {0}, text = {0};
         state_comment(E, st, s, &sb);
@@ -95,9 +94,7 @@ static const char *emit_state_bits(Emitter *E, const graft_automaton_states *st)
         strbuf_free(&sb);
         strbuf_free(&text);
     }
-    E->indent--;
-    emit_line(E, "};");
-    emit_blank(E);
+    emit_table_end(E);
     return name;
 }
 
@@ -128,8 +125,7 @@ static const char *emit_heads(Emitter *E, const graft_automaton_states *st,
     emit_line(E, "/* Per head (an op rules name, then every other symbol): how many classes of");
     emit_line(E, " * operand states its items tell apart, each state's class, and the tests its");
     emit_line(E, " * items ask (ids into preds[]). */");
-    emit_line(E, "static const graft_automaton_head %s[] = {", name);
-    E->indent++;
+    emit_table_start(E, "graft_automaton_head", name);
     for (uint32_t h = 0; h < st->nheads; h++) {
         emit_line(E, "/* %u: %s */", h, h < nops ? ops[h] : "any other symbol");
         emit_line(E, "{%u, %s, %u, %s},", st->heads[h].nclasses, cls[h], st->heads[h].ntests,
@@ -137,9 +133,7 @@ static const char *emit_heads(Emitter *E, const graft_automaton_states *st,
         free(cls[h]);
         free(tests[h]);
     }
-    E->indent--;
-    emit_line(E, "};");
-    emit_blank(E);
+    emit_table_end(E);
     free(cls);
     free(tests);
     return name;
@@ -207,8 +201,7 @@ static const char *emit_rows(Emitter *E, const graft_automaton_states *st, const
     emit_line(E, "/* Per symbol: its kind (SymTag), op index or element index, the tests it");
     emit_line(E, " * passes among its head's, its operands, and its state per tuple of its");
     emit_line(E, " * operands' classes (their head's class_of). */");
-    emit_line(E, "static const graft_automaton_row %s[] = {", name);
-    E->indent++;
+    emit_table_start(E, "graft_automaton_row", name);
     for (uint32_t r = 0; r < st->nrows; r++) {
         const graft_automaton_row *row = &st->rows[r];
         row_comment_line(E, st, row, ops);
@@ -222,9 +215,7 @@ static const char *emit_rows(Emitter *E, const graft_automaton_states *st, const
         free(next[r]);
         free(preds[r]);
     }
-    E->indent--;
-    emit_line(E, "};");
-    emit_blank(E);
+    emit_table_end(E);
     free(next);
     free(preds);
     return name;
@@ -259,9 +250,7 @@ const char *emit_automaton_states(Emitter *E, const char *const *ops)
     emit_line(E, ".accept_off = %s, .accepts = %s,", off, acc);
     emit_line(E, ".nheads = %u, .heads = %s,", st->nheads, heads);
     emit_line(E, ".nrows = %u, .rows = %s,", st->nrows, rows);
-    E->indent--;
-    emit_line(E, "};");
-    emit_blank(E);
+    emit_table_end(E);
     strbuf_free(&sb);
     automaton_states_free(st);
     return name;

@@ -235,16 +235,13 @@ void emit_preds(Emitter *E, const EmitRefs *refs)
     for (uint32_t i = 0; i < rs->npreds; i++)
         if (rs->preds[i].dims && rs->preds[i].rank)
             dims[i] = xstrdup(pred_dims(E, i, &rs->preds[i]));
-    emit_line(E, "static const graft_pred preds[] = {");
-    E->indent++;
+    emit_table_start(E, "graft_pred", "preds");
     for (uint32_t i = 0; i < rs->npreds; i++) {
         emit_ref_comment(E, i, refs->pred_first[i], refs->pred_line[i], refs->pred_count[i]);
         pred_init(E, &rs->preds[i], dims[i]);
         free(dims[i]);
     }
-    E->indent--;
-    emit_line(E, "};");
-    emit_blank(E);
+    emit_table_end(E);
     free(dims);
 }
 
@@ -286,17 +283,14 @@ void emit_items(Emitter *E, const EmitRefs *refs)
     char *(*names)[2] = xcalloc(rs->nitems, sizeof *names);
     for (uint32_t i = 0; i < rs->nitems; i++)
         item_arrays(E, &rs->items[i], names[i]);
-    emit_line(E, "static const graft_item items[] = {");
-    E->indent++;
+    emit_table_start(E, "graft_item", "items");
     for (uint32_t i = 0; i < rs->nitems; i++) {
         emit_ref_comment(E, i, refs->item_first[i], refs->item_line[i], refs->item_count[i]);
         item_init(E, &rs->items[i], names[i]);
         free(names[i][0]);
         free(names[i][1]);
     }
-    E->indent--;
-    emit_line(E, "};");
-    emit_blank(E);
+    emit_table_end(E);
     free(names);
 }
 

@@ -150,8 +150,7 @@ bool emit_attr_tests(Emitter *E, const EmitRefs *refs)
     for (uint32_t i = 0; i < rs->npreds; i++)
         if (rs->preds[i].kind == GRAFT_PRED_ATTR)
             fns[i] = emit_attr_test(E, i, &rs->preds[i], refs);
-    emit_line(E, "static const graft_attr_test_fn attr_tests[] = {");
-    E->indent++;
+    emit_table_start(E, "graft_attr_test_fn", "attr_tests");
     for (uint32_t i = 0; i < rs->npreds; i++) {
         StrBuf ref = {0};
         emit_ref_text(rs, refs->pred_first[i], refs->pred_line[i], refs->pred_count[i], &ref);
@@ -163,9 +162,7 @@ bool emit_attr_tests(Emitter *E, const EmitRefs *refs)
         }
         strbuf_free(&ref);
     }
-    E->indent--;
-    emit_line(E, "};");
-    emit_blank(E);
+    emit_table_end(E);
     free(fns);
     return true;
 }

@@ -265,11 +265,22 @@ static void flush(Encoder *e)
     e->used = 0;
 }
 
+void encode_grow(Encoder *e, size_t n)
+{
+    size_t cap = e->cap < 256 ? 256 : e->cap;
+    while (cap - e->used < n)
+        cap *= 2;
+    e->buf = xrealloc(e->buf, cap);
+    e->cap = cap;
+}
+
 void encode_put(Encoder *e, const void *data, size_t n)
 {
     if (n == 0)
         return;
-    if (e->cap - e->used < n) {
+    if (e->cap - e->used < n && !e->out) /* (one of the encoding's size never lacks it) */
+        encode_grow(e, n);
+    else if (e->cap - e->used < n) {
         flush(e);
         if (n > e->cap) { /* a large bytes field: straight to the stream */
             if (fwrite(data, 1, n, e->out) != n)
@@ -309,10 +320,19 @@ static void put_prefixed(Encoder *e, const void *data, size_t n)
     e->used = (size_t)(at - e->buf) + n;
 }
 
+/* In place where the buffer has room for key, length and bytes (a check
+ * for all three: most are a short name). */
 void encode_put_delimited(Encoder *e, uint64_t key, const void *data, size_t n)
 {
-    encode_put_varint(e, key);
-    put_prefixed(e, data, n);
+    if (e->cap - e->used < 20 + n) {
+        encode_put_varint(e, key);
+        put_prefixed(e, data, n);
+        return;
+    }
+    uint8_t *at = onnx_varint_write(onnx_varint_write(e->buf + e->used, key), n);
+    if (n)
+        memcpy(at, data, n);
+    e->used = (size_t)(at - e->buf) + n;
 }
 
 void encode_put_unknown(Encoder *e, const ProtobufCMessage *m)

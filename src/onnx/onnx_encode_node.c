@@ -26,21 +26,6 @@
 
 #include <string.h>
 
-/* Keys of one byte: field numbers 1 to 15. */
-static uint8_t key(uint32_t id, unsigned wire_type)
-{
-    return (uint8_t)(id << 3 | wire_type);
-}
-
-enum {
-    LEN = PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED,
-    VARINT = PROTOBUF_C_WIRE_TYPE_VARINT,
-    FIXED32 = PROTOBUF_C_WIRE_TYPE_32BIT,
-    /* AttributeProto's type (20) and ref_attr_name (21): keys of two bytes */
-    TYPE_KEY = 20u << 3 | PROTOBUF_C_WIRE_TYPE_VARINT,
-    REF_KEY = 21u << 3 | PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED,
-};
-
 /* This file writes the fields of the onnx.proto graft is built with
  * (Debian 12's libonnx-dev, onnx 1.12): NodeProto's 7, AttributeProto's
  * 18.  A later onnx.proto adds fields (NodeProto's overload, ...) that it
@@ -79,16 +64,16 @@ static size_t strings_size(char *const *s, size_t n)
     return size;
 }
 
-static void put_string(Encoder *e, uint8_t k, const char *s)
+void encode_put_string(Encoder *e, uint64_t key, const char *s)
 {
     if (s)
-        encode_put_delimited(e, k, s, strlen(s));
+        encode_put_delimited(e, key, s, strlen(s));
 }
 
-static void put_strings(Encoder *e, uint8_t k, char *const *s, size_t n)
+void encode_put_strings(Encoder *e, uint64_t key, char *const *s, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        encode_put_delimited(e, k, s[i] ? s[i] : "", s[i] ? strlen(s[i]) : 0);
+        encode_put_delimited(e, key, s[i] ? s[i] : "", s[i] ? strlen(s[i]) : 0);
 }
 
 /* A slot for the length of the message being sized. */
@@ -143,15 +128,15 @@ static bool put_node_in_place(Encoder *e, const Onnx__NodeProto *np)
 {
     if (e->cap - e->used < e->lengths.items[e->next - 1].len)
         return false;
-    uint8_t *at = strings_at(e->buf + e->used, key(1, LEN), np->input, np->n_input);
-    at = strings_at(at, key(2, LEN), np->output, np->n_output);
+    uint8_t *at = strings_at(e->buf + e->used, encode_key(1, LEN), np->input, np->n_input);
+    at = strings_at(at, encode_key(2, LEN), np->output, np->n_output);
     if (np->name)
-        at = string_at(at, key(3, LEN), np->name);
+        at = string_at(at, encode_key(3, LEN), np->name);
     if (np->op_type)
-        at = string_at(at, key(4, LEN), np->op_type);
+        at = string_at(at, encode_key(4, LEN), np->op_type);
     for (size_t i = 0; i < np->n_attribute; i++) {
         const Onnx__AttributeProto *a = np->attribute[i];
-        *at++ = key(5, LEN);
+        *at++ = encode_key(5, LEN);
         at = onnx_varint_write(at, a ? e->lengths.items[e->next++].len : 0);
         e->used = (size_t)(at - e->buf);
         if (a)
@@ -159,32 +144,42 @@ static bool put_node_in_place(Encoder *e, const Onnx__NodeProto *np)
         at = e->buf + e->used;
     }
     if (np->doc_string)
-        at = string_at(at, key(6, LEN), np->doc_string);
+        at = string_at(at, encode_key(6, LEN), np->doc_string);
     if (np->domain)
-        at = string_at(at, key(7, LEN), np->domain);
+        at = string_at(at, encode_key(7, LEN), np->domain);
     e->used = (size_t)(at - e->buf);
     encode_put_unknown(e, &np->base);
     return true;
 }
 
+void encode_put_node_fields(Encoder *e, const Onnx__NodeProto *np,
+                            EncodeAttributeFn *put_attribute)
+{
+    encode_put_strings(e, encode_key(1, LEN), np->input, np->n_input);
+    encode_put_strings(e, encode_key(2, LEN), np->output, np->n_output);
+    encode_put_string(e, encode_key(3, LEN), np->name);
+    encode_put_string(e, encode_key(4, LEN), np->op_type);
+    for (size_t i = 0; i < np->n_attribute; i++)
+        put_attribute(e, encode_key(5, LEN), np->attribute[i]);
+    encode_put_string(e, encode_key(6, LEN), np->doc_string);
+    encode_put_string(e, encode_key(7, LEN), np->domain);
+    encode_put_unknown(e, &np->base);
+}
+
+/* An attribute after key in the writing walk: the length the sizes walk
+ * found, then its fields. */
+static void put_walked_attribute(Encoder *e, uint64_t key, const Onnx__AttributeProto *a)
+{
+    encode_put_varint(e, key);
+    encode_put_varint(e, a ? e->lengths.items[e->next++].len : 0);
+    if (a)
+        encode_put_fields(e, &a->base);
+}
+
 void encode_put_node(Encoder *e, const Onnx__NodeProto *np)
 {
-    if (put_node_in_place(e, np))
-        return;
-    put_strings(e, key(1, LEN), np->input, np->n_input);
-    put_strings(e, key(2, LEN), np->output, np->n_output);
-    put_string(e, key(3, LEN), np->name);
-    put_string(e, key(4, LEN), np->op_type);
-    for (size_t i = 0; i < np->n_attribute; i++) {
-        const Onnx__AttributeProto *a = np->attribute[i];
-        encode_put_varint(e, key(5, LEN));
-        encode_put_varint(e, a ? e->lengths.items[e->next++].len : 0);
-        if (a)
-            encode_put_fields(e, &a->base);
-    }
-    put_string(e, key(6, LEN), np->doc_string);
-    put_string(e, key(7, LEN), np->domain);
-    encode_put_unknown(e, &np->base);
+    if (!put_node_in_place(e, np))
+        encode_put_node_fields(e, np, put_walked_attribute);
 }
 
 /* The bytes of an attribute's numbers: f (2), i (3), floats (7), ints (8)
@@ -234,25 +229,25 @@ static void put_int(Encoder *e, uint8_t k, uint64_t v)
 /* Fields 1 to 9 (no message among them) of an attribute. */
 static void put_attribute_values(Encoder *e, const Onnx__AttributeProto *a)
 {
-    put_string(e, key(1, LEN), a->name);
+    encode_put_string(e, encode_key(1, LEN), a->name);
     if (a->has_f)
-        put_float(e, key(2, FIXED32), a->f);
+        put_float(e, encode_key(2, FIXED32), a->f);
     if (a->has_i)
-        put_int(e, key(3, VARINT), (uint64_t)a->i);
+        put_int(e, encode_key(3, VARINT), (uint64_t)a->i);
     if (a->has_s)
-        encode_put_delimited(e, key(4, LEN), a->s.data, a->s.len);
+        encode_put_delimited(e, encode_key(4, LEN), a->s.data, a->s.len);
     for (size_t k = 0; k < a->n_floats; k++)
-        put_float(e, key(7, FIXED32), a->floats[k]);
+        put_float(e, encode_key(7, FIXED32), a->floats[k]);
     for (size_t k = 0; k < a->n_ints; k++)
-        put_int(e, key(8, VARINT), (uint64_t)a->ints[k]);
+        put_int(e, encode_key(8, VARINT), (uint64_t)a->ints[k]);
     for (size_t k = 0; k < a->n_strings; k++)
-        encode_put_delimited(e, key(9, LEN), a->strings[k].data, a->strings[k].len);
+        encode_put_delimited(e, encode_key(9, LEN), a->strings[k].data, a->strings[k].len);
 }
 
 void encode_put_attribute(Encoder *e, const Onnx__AttributeProto *a)
 {
     put_attribute_values(e, a);
-    put_string(e, key(13, LEN), a->doc_string);
+    encode_put_string(e, encode_key(13, LEN), a->doc_string);
     if (a->has_type)
         put_int(e, TYPE_KEY, (uint64_t)(int64_t)(int32_t)a->type);
     if (a->ref_attr_name)

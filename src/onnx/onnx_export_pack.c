@@ -9,15 +9,17 @@
  * for a batch norm's function of seven nodes (bench/onnx_e2e.sh), and
  * graft's encoder (note [onnx encode] in onnx_encode.h), as generic, was
  * no faster there.  A FunctionProto and its NodeProtos are strings, lists
- * of strings and lists of messages, so they are written here field by
- * field, in field-number order as the pack writes them: an optional string
- * where its pointer is set, each element of a list (a NULL one empty, as
- * graft's encoder writes it; the pack takes none), the unknown fields
- * after the known ones.  Each message inside them (a node's attribute, an
- * opset import) is written by graft's encoder, which writes what the pack
- * writes; the model's opset imports, which every function repeats, once
- * an export; a Constant's tensor attribute here, around its tensor.  So a
- * batch norm's function costs 7,300 instructions.
+ * of strings and lists of messages, so they are written here in one pass,
+ * through the encoder's writer (onnx_encode_impl.h, graft's one protobuf
+ * writer, whose buffer grows here), in field-number order as the pack
+ * writes them: a function's fields here, a node's by the encoder's own
+ * (encode_put_node_fields) into a scratch buffer for its length.  Each
+ * message inside them (a node's attribute, an opset import) the encoder
+ * sizes, then writes; the model's opset imports, which every function
+ * repeats, once an export; a Constant's tensor attribute here, around its
+ * tensor.  So a batch norm's function costs 6,700 instructions (7,300
+ * when this file had a writer of its own, which copied each attribute
+ * from a buffer the encoder allocated for it).
  * tests/check_onnx_encode.c compares the result with protobuf-c's pack on
  * functions holding every node of the models of tests/onnx/ and of the
  * fuzz corpus, and on one with every field.
@@ -28,65 +30,79 @@
 #include <string.h>
 
 #include "onnx_encode.h"
+#include "onnx_encode_impl.h"
 
-typedef VEC(uint8_t) PackBuf;
-
-/* Room for n more bytes. */
-static void reserve(PackBuf *b, size_t n)
+/* Whether a sets no field of AttributeProto but name, t and type (a
+ * Constant node's value, as constant_node in onnx_export_fn.c makes it):
+ * every other field of onnx.proto's AttributeProto is asked (one a later
+ * onnx.proto adds must be asked too). */
+static bool tensor_attribute(const Onnx__AttributeProto *a)
 {
-    vec_reserve(b, b->len + n);
+    return a->t && !a->ref_attr_name && !a->doc_string && !a->has_f && !a->has_i &&
+           !a->has_s && !a->g && !a->sparse_tensor && !a->tp && !a->n_floats && !a->n_ints &&
+           !a->n_strings && !a->n_tensors && !a->n_graphs && !a->n_sparse_tensors &&
+           !a->n_type_protos && !a->base.n_unknown_fields;
 }
 
-static void put_varint(PackBuf *b, uint64_t v)
+/* m's length, its lengths found into e->lengths (which holds no other:
+ * put_sized writes m next). */
+static size_t sized(Encoder *e, const ProtobufCMessage *m)
 {
-    reserve(b, 10);
-    b->len = (size_t)(onnx_varint_write(b->items + b->len, v) - b->items);
+    e->lengths.len = 0;
+    e->next = 1;
+    return encode_message_size(e, m);
 }
 
-static void put_bytes(PackBuf *b, const void *data, size_t n)
+/* The fields of the m sized last. */
+static void put_sized(Encoder *e, const ProtobufCMessage *m)
 {
-    reserve(b, n);
-    if (n)
-        memcpy(b->items + b->len, data, n);
-    b->len += n;
+    encode_put_fields(e, m);
+    e->lengths.len = 0;
 }
 
-/* Field id's key (length-delimited), n's length prefix, n bytes at data:
- * room made once for all three, as most are a short name. */
-static void put_delimited(PackBuf *b, uint32_t id, const void *data, size_t n)
+/* A tensor attribute after key: name 1, t 5 (by the encoder), type 20
+ * written here (a third of packing a batch norm's function went to its
+ * Constant's attribute through the descriptors). */
+static void put_tensor_attribute(Encoder *e, uint64_t key, const Onnx__AttributeProto *a)
 {
-    reserve(b, 20 + n); /* two varints of at most ten bytes */
-    uint8_t *at = onnx_varint_write(b->items + b->len,
-                            (uint64_t)id << 3 | PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED);
-    at = onnx_varint_write(at, n);
-    if (n)
-        memcpy(at, data, n);
-    b->len = (size_t)(at - b->items) + n;
-}
-
-/* An optional string field, written where it is set. */
-static void put_string(PackBuf *b, uint32_t id, const char *s)
-{
-    if (s)
-        put_delimited(b, id, s, strlen(s));
-}
-
-/* A repeated string field. */
-static void put_strings(PackBuf *b, uint32_t id, char *const *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        put_delimited(b, id, s[i] ? s[i] : "", s[i] ? strlen(s[i]) : 0);
-}
-
-/* A repeated message field, each message by graft's encoder. */
-static void put_messages(PackBuf *b, uint32_t id, void *const *messages, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        size_t len = 0;
-        uint8_t *bytes = messages[i] ? onnx_encode_bytes(messages[i], NULL, &len) : NULL;
-        put_delimited(b, id, bytes, len);
-        free(bytes);
+    size_t tensor = sized(e, &a->t->base), name = a->name ? strlen(a->name) : 0;
+    uint64_t type = (uint64_t)(int64_t)(int32_t)a->type; /* an enum: int32's varint */
+    size_t len = 1 + onnx_varint_size(tensor) + tensor;
+    len += (a->name ? 1 + onnx_varint_size(name) + name : 0) +
+           (a->has_type ? 2 + onnx_varint_size(type) : 0);
+    encode_put_varint(e, key);
+    encode_put_varint(e, len);
+    encode_put_string(e, encode_key(1, LEN), a->name);
+    encode_put_varint(e, encode_key(5, LEN));
+    encode_put_varint(e, tensor);
+    put_sized(e, &a->t->base);
+    if (a->has_type) {
+        encode_put_varint(e, TYPE_KEY);
+        encode_put_varint(e, type);
     }
+}
+
+/* An attribute after key, as the encoder writes it. */
+static void put_attribute(Encoder *e, uint64_t key, const Onnx__AttributeProto *a)
+{
+    if (a && tensor_attribute(a)) {
+        put_tensor_attribute(e, key, a);
+    } else if (a) {
+        encode_put_varint(e, key);
+        encode_put_varint(e, sized(e, &a->base));
+        put_sized(e, &a->base);
+    } else
+        encode_put_delimited(e, key, NULL, 0);
+}
+
+/* A node after key: its fields written into node (emptied first), for
+ * their length, then copied. */
+static void put_node(Encoder *e, Encoder *node, uint64_t key, const Onnx__NodeProto *np)
+{
+    node->used = 0;
+    if (np)
+        encode_put_node_fields(node, np, put_attribute);
+    encode_put_delimited(e, key, node->buf, node->used);
 }
 
 /* The encoding of import, one of the model's opset imports, which every
@@ -107,72 +123,14 @@ static const OnnxSpan *import_bytes(KeyMap *known, const Onnx__OperatorSetIdProt
     return span;
 }
 
-static void put_imports(PackBuf *b, KeyMap *known, Onnx__OperatorSetIdProto *const *imports,
+static void put_imports(Encoder *e, KeyMap *known, Onnx__OperatorSetIdProto *const *imports,
                         size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         const OnnxSpan *span = imports[i] ? import_bytes(known, imports[i]) : NULL;
-        put_delimited(b, 9, span ? span->data : NULL, span ? span->len : 0);
+        encode_put_delimited(e, encode_key(9, LEN), span ? span->data : NULL,
+                             span ? span->len : 0);
     }
-}
-
-/* Whether a sets no field of AttributeProto but name, t and type (a
- * Constant node's value, as constant_node in onnx_export_fn.c makes it):
- * every other field of onnx.proto's AttributeProto is asked (one a later
- * onnx.proto adds must be asked too). */
-static bool tensor_attribute(const Onnx__AttributeProto *a)
-{
-    return a->t && !a->ref_attr_name && !a->doc_string && !a->has_f && !a->has_i &&
-           !a->has_s && !a->g && !a->sparse_tensor && !a->tp && !a->n_floats && !a->n_ints &&
-           !a->n_strings && !a->n_tensors && !a->n_graphs && !a->n_sparse_tensors &&
-           !a->n_type_protos && !a->base.n_unknown_fields;
-}
-
-/* A node's attributes: a tensor attribute written here (name 1, t 5 by
- * graft's encoder, type 20: a third of packing a batch norm's function
- * went to encoding its Constant's attribute through the descriptors),
- * any other by graft's encoder. */
-static void put_attributes(PackBuf *b, PackBuf *scratch, Onnx__AttributeProto *const *attrs,
-                           size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        const Onnx__AttributeProto *a = attrs[i];
-        if (!a || !tensor_attribute(a)) {
-            put_messages(b, 5, (void *const *)&attrs[i], 1);
-            continue;
-        }
-        scratch->len = 0;
-        put_string(scratch, 1, a->name);
-        put_messages(scratch, 5, (void *const *)&a->t, 1);
-        if (a->has_type) {
-            put_varint(scratch, 20u << 3 | PROTOBUF_C_WIRE_TYPE_VARINT);
-            put_varint(scratch, (uint64_t)(int64_t)(int32_t)a->type); /* an enum: int32's */
-        }
-        put_delimited(b, 5, scratch->items, scratch->len);
-    }
-}
-
-static void put_unknown(PackBuf *b, const ProtobufCMessage *m)
-{
-    for (unsigned i = 0; i < m->n_unknown_fields; i++) {
-        const ProtobufCMessageUnknownField *u = &m->unknown_fields[i];
-        put_varint(b, (uint64_t)u->tag << 3 | u->wire_type);
-        put_bytes(b, u->data, u->len); /* its length prefix included */
-    }
-}
-
-/* A NodeProto's fields: input 1, output 2, name 3, op_type 4, attribute 5,
- * doc_string 6, domain 7. */
-static void put_node_fields(PackBuf *b, PackBuf *scratch, const Onnx__NodeProto *np)
-{
-    put_strings(b, 1, np->input, np->n_input);
-    put_strings(b, 2, np->output, np->n_output);
-    put_string(b, 3, np->name);
-    put_string(b, 4, np->op_type);
-    put_attributes(b, scratch, np->attribute, np->n_attribute);
-    put_string(b, 6, np->doc_string);
-    put_string(b, 7, np->domain);
-    put_unknown(b, &np->base);
 }
 
 /* This file writes the fields of the onnx.proto graft is built with
@@ -204,27 +162,23 @@ uint8_t *export_pack_function(KeyMap *imports, const Onnx__FunctionProto *f, siz
 {
     if (!export_pack_fields_known())
         return export_pack_function_generic(f, room, len);
-    PackBuf b = {0}, node = {0}, attr = {0}; /* each node's and attribute's bytes,
-                                                 for its length */
-    reserve(&b, room + 1024);    /* (a batch norm's function takes 400) */
-    reserve(&node, 256);
-    b.len = room;
-    put_string(&b, 1, f->name);
-    put_strings(&b, 4, f->input, f->n_input);
-    put_strings(&b, 5, f->output, f->n_output);
-    put_strings(&b, 6, f->attribute, f->n_attribute);
-    for (size_t i = 0; i < f->n_node; i++) {
-        node.len = 0;
-        if (f->node[i])
-            put_node_fields(&node, &attr, f->node[i]);
-        put_delimited(&b, 7, node.items, node.len);
-    }
-    put_string(&b, 8, f->doc_string);
-    put_imports(&b, imports, f->opset_import, f->n_opset_import);
-    put_string(&b, 10, f->domain);
-    put_unknown(&b, &f->base);
-    vec_free(&node);
-    vec_free(&attr);
-    *len = b.len - room;
-    return b.items;
+    /* by_hand: the fields known here are those onnx_encode_node.c knows */
+    Encoder e = {.ok = true, .by_hand = true}, node = e; /* each node's bytes, for its length */
+    encode_grow(&e, room + 1024); /* (a batch norm's function takes 400) */
+    encode_grow(&node, 256);
+    e.used = room;
+    encode_put_string(&e, encode_key(1, LEN), f->name);
+    encode_put_strings(&e, encode_key(4, LEN), f->input, f->n_input);
+    encode_put_strings(&e, encode_key(5, LEN), f->output, f->n_output);
+    encode_put_strings(&e, encode_key(6, LEN), f->attribute, f->n_attribute);
+    for (size_t i = 0; i < f->n_node; i++)
+        put_node(&e, &node, encode_key(7, LEN), f->node[i]);
+    encode_put_string(&e, encode_key(8, LEN), f->doc_string);
+    put_imports(&e, imports, f->opset_import, f->n_opset_import);
+    encode_put_string(&e, encode_key(10, LEN), f->domain);
+    encode_put_unknown(&e, &f->base);
+    vec_free(&node.lengths);
+    free(node.buf);
+    *len = e.used - room;
+    return e.buf;
 }

@@ -158,12 +158,11 @@ bool onnx_infer(const graft_node *n, const OnnxType *in, int nin, OnnxType *out,
 
 bool infer_fail(InferCall *c, const char *fmt, ...)
 {
-    char buf[400];
+    strbuf_printf(c->why, "%s: ", c->op);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    strbuf_vprintf(c->why, fmt, ap);
     va_end(ap);
-    strbuf_printf(c->why, "%s: %s", c->op, buf);
     return false;
 }
 

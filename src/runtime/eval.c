@@ -41,12 +41,10 @@ static bool set_error(EvalError *err, EvalStatus status, const graft_node *n, co
 {
     err->status = status;
     err->node = n;
-    char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    strbuf_vprintf(&err->msg, fmt, ap);
     va_end(ap);
-    strbuf_puts(&err->msg, buf);
     return false;
 }
 
@@ -294,12 +292,12 @@ bool eval_graph(const graft_graph *g, const EvalInputs *in, const EvalOptions *o
 
 bool eval_fail(EvalCall *c, const char *fmt, ...)
 {
-    char buf[400];
+    set_error(c->err, EVAL_BAD_INPUT, c->node, "%s: ", c->op);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    strbuf_vprintf(&c->err->msg, fmt, ap);
     va_end(ap);
-    return set_error(c->err, EVAL_BAD_INPUT, c->node, "%s: %s", c->op, buf);
+    return false;
 }
 
 const Tensor *eval_opt_arg(EvalCall *c, int i)
@@ -501,6 +499,15 @@ bool eval_broadcast(EvalCall *c, const Tensor *a, const Tensor *b, int *rank, in
     }
     *rank = r;
     return true;
+}
+
+Tensor *eval_broadcast_result(EvalCall *c, const Tensor *a, const Tensor *b, const char *dtype)
+{
+    int rank;
+    int64_t dims[EVAL_MAX_RANK * 2];
+    if (!eval_broadcast(c, a, b, &rank, dims))
+        return NULL;
+    return eval_result(c, dtype, rank, dims);
 }
 
 /* Whether t's dims, leading 1s aside, are the last of dims: t is then a

@@ -80,6 +80,9 @@ bool eval_nargs(EvalCall *c, int lo, int hi);
 /* Allocates the result tensor (zeroed) in c->out; NULL after failing
  * when it would pass the element limit or EVAL_MAX_RANK. */
 Tensor *eval_result(EvalCall *c, const char *dtype, int rank, const int64_t *dims);
+/* The result of an op on a and b, which broadcast (eval_broadcast): as
+ * eval_result, of their broadcast shape; NULL after failing. */
+Tensor *eval_broadcast_result(EvalCall *c, const Tensor *a, const Tensor *b, const char *dtype);
 /* The result as a tuple of n fields, each to be filled with eval_field. */
 bool eval_tuple_result(EvalCall *c, int n);
 Tensor *eval_field(EvalCall *c, int i, const char *dtype, int rank, const int64_t *dims);

@@ -109,16 +109,12 @@ static bool op_prelu(EvalCall *c)
 {
     const Tensor *x = eval_nargs(c, 2, 2) ? eval_arg(c, 0) : NULL;
     const Tensor *slope = x ? eval_arg(c, 1) : NULL;
-    int rank;
-    int64_t dims[EVAL_MAX_RANK * 2];
-    if (!slope || !eval_broadcast(c, x, slope, &rank, dims))
-        return false;
-    Tensor *r = eval_result(c, x->dtype, rank, dims);
+    Tensor *r = slope ? eval_broadcast_result(c, x, slope, x->dtype) : NULL;
     if (!r)
         return false;
     for (size_t i = 0; i < r->size; i++) {
-        double v = x->data[eval_bcast_index(x, rank, dims, i)];
-        r->data[i] = v >= 0 ? v : v * slope->data[eval_bcast_index(slope, rank, dims, i)];
+        double v = x->data[eval_bcast_index(x, r->rank, r->dims, i)];
+        r->data[i] = v >= 0 ? v : v * slope->data[eval_bcast_index(slope, r->rank, r->dims, i)];
     }
     return true;
 }

@@ -150,16 +150,6 @@ static const struct {
     {"Xor", f_xor, true, true},
 };
 
-/* The broadcast result of a and b into c->out with dtype. */
-static Tensor *bcast_result(EvalCall *c, const Tensor *a, const Tensor *b, const char *dtype)
-{
-    int rank;
-    int64_t dims[EVAL_MAX_RANK * 2];
-    if (!eval_broadcast(c, a, b, &rank, dims))
-        return NULL;
-    return eval_result(c, dtype, rank, dims);
-}
-
 static bool op_binary(EvalCall *c)
 {
     size_t k = 0;
@@ -171,7 +161,7 @@ static bool op_binary(EvalCall *c)
         return false;
     if (binary_fns[k].same_dtype && strcmp(a->dtype, b->dtype) != 0)
         return eval_fail(c, "operands of dtypes %s and %s", a->dtype, b->dtype);
-    Tensor *r = bcast_result(c, a, b, binary_fns[k].bool_result ? "bool" : a->dtype);
+    Tensor *r = eval_broadcast_result(c, a, b, binary_fns[k].bool_result ? "bool" : a->dtype);
     if (!r)
         return false;
     eval_bcast_apply(r, a, b, binary_fns[k].fn, c);
@@ -189,7 +179,7 @@ static bool op_variadic(EvalCall *c)
     Tensor acc = tensor_copy(first);
     for (int i = 1; i < c->nargs; i++) {
         const Tensor *b = eval_arg(c, i);
-        Tensor *r = b ? bcast_result(c, &acc, b, acc.dtype) : NULL;
+        Tensor *r = b ? eval_broadcast_result(c, &acc, b, acc.dtype) : NULL;
         if (!r) {
             tensor_free(&acc);
             return false;
@@ -215,7 +205,7 @@ static bool op_where(EvalCall *c)
     Tensor xy = {.rank = 0};
     if (!y || !eval_broadcast(c, x, y, &xy.rank, xy.dims))
         return false;
-    Tensor *r = bcast_result(c, cond, &xy, x->dtype);
+    Tensor *r = eval_broadcast_result(c, cond, &xy, x->dtype);
     if (!r)
         return false;
     for (size_t i = 0; i < r->size; i++)

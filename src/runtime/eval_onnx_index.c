@@ -123,13 +123,9 @@ static bool op_expand(EvalCall *c)
     if (n < 0)
         return n == -2 ? false : eval_fail(c, "no shape");
     shape.rank = n;
-    int rank;
-    int64_t dims[EVAL_MAX_RANK * 2];
-    if (!eval_broadcast(c, x, &shape, &rank, dims))
-        return false;
-    Tensor *r = eval_result(c, x->dtype, rank, dims);
+    Tensor *r = eval_broadcast_result(c, x, &shape, x->dtype);
     for (size_t i = 0; r && i < r->size; i++)
-        r->data[i] = x->data[eval_bcast_index(x, rank, dims, i)];
+        r->data[i] = x->data[eval_bcast_index(x, r->rank, r->dims, i)];
     return r != NULL;
 }
 

@@ -6,6 +6,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Whether the states say all a try would find of a pattern node of kind
+ * kind: not of a dominator walk nor of scopes, nor a repeated op's chain
+ * unless star. */
+static bool states_decide(graft_pat_kind kind, bool star)
+{
+    switch (kind) {
+    case GRAFT_PAT_ANY:
+    case GRAFT_PAT_OP:
+    case GRAFT_PAT_FNCALL:
+    case GRAFT_PAT_TUPLE:
+    case GRAFT_PAT_GETITEM:
+    case GRAFT_PAT_ALT:
+    case GRAFT_PAT_CALL:
+        return true;
+    case GRAFT_PAT_STAR:
+        return star;
+    default:
+        return false;
+    }
+}
+
 /* note [proven rules]: a state is exact for everything a pattern says
  * about its nodes and their shape (automaton.h); what a try adds is a
  * variable used twice, attribute values bound twice, a guard, a
@@ -32,15 +53,7 @@ uint32_t matcher_proof_steps(const graft_rule *rule)
         proven = !(*again)++; /* a shared sub-pattern: a try may walk it twice */
         parts++;
         int slots[3] = {p->slot, p->callee - 1, -1};
-        switch (p->kind) {
-        case GRAFT_PAT_ANY:
-        case GRAFT_PAT_OP:
-        case GRAFT_PAT_FNCALL:
-        case GRAFT_PAT_TUPLE:
-        case GRAFT_PAT_GETITEM:
-        case GRAFT_PAT_ALT: case GRAFT_PAT_CALL: break;
-        default: proven = false; /* a repeated op, a dominator walk, scopes */
-        }
+        proven = proven && states_decide(p->kind, false); /* nor a repeated op */
         for (int i = 0; i < 2; i++) /* the node's own slot, a callee variable */
             if (slots[i] >= 0)
                 proven = proven && !seen[slots[i]]++;
@@ -93,15 +106,7 @@ bool matcher_checkable(const graft_rule *rule)
             shared = true;
             continue;
         }
-        switch (p->kind) {
-        case GRAFT_PAT_ANY:
-        case GRAFT_PAT_OP:
-        case GRAFT_PAT_FNCALL:
-        case GRAFT_PAT_TUPLE:
-        case GRAFT_PAT_GETITEM:
-        case GRAFT_PAT_ALT: case GRAFT_PAT_CALL: case GRAFT_PAT_STAR: break;
-        default: ok = false; /* a dominator walk, scopes */
-        }
+        ok = states_decide(p->kind, true);
         if (p->slot >= 0)
             node_slot[p->slot] = 1;
         values = values || p->callee > 0 || p->nbinds > 0;

@@ -10,12 +10,10 @@
 ProveTerm prove_fail(Encoder *e, const char *fmt, ...)
 {
     if (!e->outside.len) {
-        char buf[256];
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(buf, sizeof buf, fmt, ap);
+        strbuf_vprintf(&e->outside, fmt, ap);
         va_end(ap);
-        strbuf_puts(&e->outside, buf);
     }
     return (ProveTerm){0};
 }

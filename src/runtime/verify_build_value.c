@@ -10,13 +10,12 @@
 
 graft_node *verify_fail(Instance *in, const char *fmt, ...)
 {
-    char buf[512];
+    if (in->why.len)
+        return NULL;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    strbuf_vprintf(&in->why, fmt, ap);
     va_end(ap);
-    if (!in->why.len)
-        strbuf_puts(&in->why, buf);
     return NULL;
 }
 
