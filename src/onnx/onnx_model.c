@@ -11,6 +11,7 @@
 #include "onnx_check.h"
 #include "onnx_decode.h"
 #include "onnx_encode.h"
+#include "onnx_text_where.h"
 #include "onnx_wire.h"
 #include "util.h"
 
@@ -28,6 +29,7 @@ typedef struct ModelHeader {
     uint8_t *bytes;   /* the file's, malloc'd */
     KeyMap spans;     /* decoded message -> its OnnxSpan in bytes */
     Interner *names;  /* every string of the model, copies in arena */
+    OnnxTextWhere *text_where; /* a text model's places: note [text positions] */
     _Alignas(16) unsigned char model[];
 } ModelHeader;
 
@@ -68,9 +70,8 @@ static void report_fault(const uint8_t *bytes, size_t len, uint64_t depth, const
                         "check passes");
 }
 
-/* bytes (taken) decoded, a model with a graph; NULL after reporting. */
-static Onnx__ModelProto *adopt_unchecked(uint8_t *bytes, size_t len, const char *name,
-                                         const graft_limits *limits, graft_diag *d)
+Onnx__ModelProto *onnx_model_adopt_unchecked(uint8_t *bytes, size_t len, const char *name,
+                                             const graft_limits *limits, graft_diag *d)
 {
     uint64_t depth = limit_or_default(limits)->onnx_depth;
     Onnx__ModelProto *model = decode_into_arena(bytes, len, depth);
@@ -91,7 +92,7 @@ static Onnx__ModelProto *adopt_unchecked(uint8_t *bytes, size_t len, const char 
 Onnx__ModelProto *onnx_model_adopt(uint8_t *bytes, size_t len, const char *name,
                                    const graft_limits *limits, graft_diag *d)
 {
-    Onnx__ModelProto *model = adopt_unchecked(bytes, len, name, limits, d);
+    Onnx__ModelProto *model = onnx_model_adopt_unchecked(bytes, len, name, limits, d);
     if (model && !onnx_model_check(model, name, d)) {
         onnx_model_free(model);
         return NULL;
@@ -127,7 +128,7 @@ Onnx__ModelProto *onnx_model_read_unchecked(Source *src, const graft_limits *lim
 {
     uint8_t *bytes = (uint8_t *)src->text;
     src->text = NULL; /* the model's now */
-    return adopt_unchecked(bytes, src->len, src->name, limits, d);
+    return onnx_model_adopt_unchecked(bytes, src->len, src->name, limits, d);
 }
 
 bool onnx_model_write(const Onnx__ModelProto *model, FILE *out)
@@ -156,6 +157,7 @@ void onnx_model_free(Onnx__ModelProto *model)
     uint8_t *bytes = h->bytes;
     keymap_free(&h->spans);
     interner_free(h->names);
+    onnx_text_where_free(h->text_where);
     arena_free(h->arena); /* h with it */
     free(bytes);
 }
@@ -163,6 +165,16 @@ void onnx_model_free(Onnx__ModelProto *model)
 Interner *onnx_model_names(Onnx__ModelProto *model)
 {
     return model_header(model)->names;
+}
+
+void onnx_model_set_text_where(Onnx__ModelProto *model, OnnxTextWhere *where)
+{
+    model_header(model)->text_where = where;
+}
+
+OnnxTextWhere *onnx_model_text_where(const Onnx__ModelProto *model)
+{
+    return model_header_const(model)->text_where;
 }
 
 /* A varint at *pos before len; false when it does not end there. */
