@@ -7,8 +7,10 @@
  * inputs and outputs, and each graph output were written, so that an
  * error found after parsing (the graph check, note [graph check] in
  * onnx_check.h; the unknown ops, note [onnx models checked] in
- * onnx_file.c; a type inference's contradiction at import) points at its
- * line, with the line and a caret, as the parser's own errors do:
+ * onnx_file.c; a type inference's contradiction at import; a rewrite the
+ * export refuses at a node of the model, export_renamed_subgraphs in
+ * onnx_export_node.c) points at its line, with the line and a caret, as
+ * the parser's own errors do:
  *
  *   m.onnxtxt:3:12: error: the Relu node making 'T' of graph 'g' reads
  *   'Z', which no graph input, initializer or node makes
