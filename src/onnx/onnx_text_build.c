@@ -254,7 +254,7 @@ TextNode *text_node(OnnxTextParser *ps, TextName *name, TextList outputs, TextLi
     n->attribute = (Onnx__AttributeProto **)attributes.items;
     node->outputs = outputs;
     node->inputs = inputs;
-    ps->places += 1 + inputs.n + outputs.n;
+    ps->places += 1 + inputs.n;
     const SrcRange *op_end = &((TextName *)op.items[op.n - 1])->where;
     node->op = ((TextName *)op.items[0])->where;
     node->op.last_line = op_end->last_line;

@@ -89,7 +89,7 @@ typedef struct OnnxTextParser {
     TextTok last;      /* the last token scanned (the parser's lookahead) */
     bool lex_error;    /* the scanner reported the error; no syntax error after it */
     Onnx__ModelProto *model; /* the result, in the arena */
-    size_t places;     /* names of nodes and graph outputs: note [text positions] */
+    size_t places;     /* nodes' ops and inputs, graphs' outputs: note [text positions] */
 } OnnxTextParser;
 
 void text_list_push(OnnxTextParser *ps, TextList *list, void *item);

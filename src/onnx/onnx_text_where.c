@@ -11,14 +11,14 @@
 #include "onnx_text_build.h"
 
 /* The places are in the order walk() visits the model's nodes and
- * graphs: a node's op, then its inputs, then its outputs; a graph's
- * outputs.  The walk that records them visits the model being built, the
- * one that indexes them by key the model decoded from it, which has the
- * same messages in the same order: reading costs a push per name, with no
- * hash; the index is made when an error asks for a place. */
+ * graphs: a node's op, then its inputs; a graph's outputs.  The walk that
+ * records them visits the model being built, the one that indexes them by
+ * key the model decoded from it, which has the same messages in the same
+ * order: reading costs a push per name, with no hash; the index is made
+ * when an error asks for a place. */
 struct OnnxTextWhere {
     Source *src;            /* a copy of the text, for the excerpts */
-    VEC(SrcRange) places;   /* first_line 0: an optional input or output left out */
+    VEC(SrcRange) places;   /* first_line 0: an optional input left out */
     KeyMap index;           /* keymap_ptr_key of a key -> its place: made by the
                                first error (place_of) */
 };
@@ -50,7 +50,7 @@ static bool walk_node(Walk *w, const Onnx__NodeProto *node)
 {
     if (w->visit(w->ctx, NULL, node, w->at))
         return true;
-    w->at += 1 + node->n_input + node->n_output;
+    w->at += 1 + node->n_input;
     for (size_t a = 0; a < node->n_attribute; a++) {
         const Onnx__AttributeProto *attr = node->attribute[a];
         if (attr->g)
@@ -107,7 +107,6 @@ static bool record(void *ctx, const Onnx__GraphProto *graph, const Onnx__NodePro
     const TextNode *tn = text_node_of(node);
     vec_push(&w->places, tn->op);
     record_names(w, &tn->inputs, false);
-    record_names(w, &tn->outputs, false);
     return false;
 }
 
@@ -134,8 +133,6 @@ static bool index_places(void *ctx, const Onnx__GraphProto *graph,
     *keymap_put(index, keymap_ptr_key(node), 0) = (int64_t)at++;
     for (size_t k = 0; k < node->n_input; k++)
         *keymap_put(index, keymap_ptr_key(&node->input[k]), 0) = (int64_t)at++;
-    for (size_t k = 0; k < node->n_output; k++)
-        *keymap_put(index, keymap_ptr_key(&node->output[k]), 0) = (int64_t)at++;
     return false;
 }
 
