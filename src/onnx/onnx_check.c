@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "onnx_model.h"
+#include "onnx_text_where.h"
 #include "util.h"
 
 /* Who makes a value: a graph input, an initializer (dense or sparse), or
@@ -112,10 +113,11 @@ static void describe_maker(Checker *c, const Scope *s, int64_t maker, StrBuf *sb
         describe_node(node_at(c, s, (size_t)maker, &c->aside), sb);
 }
 
-/* Reports msg (and frees it). */
-static void report(Checker *c, StrBuf *msg)
+/* Reports msg (and frees it) at where key was written in a text model
+ * (note [text positions] in onnx_text_where.h). */
+static void report(Checker *c, const void *key, StrBuf *msg)
 {
-    diag_file_error(c->d, c->file, "%s", msg->data);
+    onnx_error_at(c->d, c->model, c->file, key, "%s", msg->data);
     strbuf_free(msg);
     c->ok = false;
 }
@@ -141,7 +143,7 @@ static void define(Checker *c, Scope *s, const char *name, int64_t maker)
         describe_maker(c, s, old->maker, &msg);
         strbuf_puts(&msg, " and by ");
         describe_maker(c, s, maker, &msg);
-        report(c, &msg);
+        report(c, NULL, &msg); /* never from text: note [text positions] */
         return;
     }
     int64_t *first = keymap_put(&s->by_hash, key, 0);
@@ -198,13 +200,14 @@ static const ScopeEntry *find_before(const Scope *s, const char *name, const Sco
     return e;
 }
 
-/* Node n, at index of s, reads name: made before it, here or around; around,
- * before the node holding the subgraph that reads it (ONNX Runtime counts
- * such a read among the node's implicit inputs, note [outer reads] in
- * onnx_subgraph.h, and sorts by them). */
+/* Node n, at index of s, reads *slot, one of its inputs: made before it,
+ * here or around; around, before the node holding the subgraph that reads
+ * it (ONNX Runtime counts such a read among the node's implicit inputs,
+ * note [outer reads] in onnx_subgraph.h, and sorts by them). */
 static void check_read(Checker *c, const Scope *s, const Onnx__NodeProto *n, size_t index,
-                       const char *name)
+                       char *const *slot)
 {
+    const char *name = *slot;
     const Scope *where;
     int64_t before = (int64_t)index; /* the reader in where, or the node holding it */
     const ScopeEntry *e = find_before(s, name, &where, &before);
@@ -225,7 +228,7 @@ static void check_read(Checker *c, const Scope *s, const Onnx__NodeProto *n, siz
         describe_maker(c, where, e->maker, &msg);
         strbuf_puts(&msg, " makes it; ONNX lists nodes in topological order");
     }
-    report(c, &msg);
+    report(c, slot, &msg);
 }
 
 /* Whether the opsets imports name domain ("" and "ai.onnx" are one). */
@@ -253,7 +256,7 @@ static void check_domain(Checker *c, const Onnx__NodeProto *n, const char *where
     describe_node(n, &msg);
     strbuf_printf(&msg, " of %s is in domain '%s', of which the model imports no opset "
                   "(opset_import)", where, domain);
-    report(c, &msg);
+    report(c, n, &msg);
 }
 
 /* The graph attributes of node n, at index of s, as scopes to check
@@ -288,7 +291,7 @@ static void check_graph(Checker *c, Scope *s)
         check_domain(c, n, where.data, NULL, 0);
         for (size_t k = 0; k < n->n_input; k++)
             if (str(n->input[k])[0])
-                check_read(c, s, n, i, n->input[k]);
+                check_read(c, s, n, i, &n->input[k]);
         push_subgraphs(c, s, n, i); /* (a lean list keeps a node with a graph) */
     }
     strbuf_free(&where);
@@ -306,7 +309,7 @@ static void check_graph(Checker *c, Scope *s)
         else
             strbuf_printf(&msg, "output '%s' of graph '%s' is made by no node, graph input or "
                           "initializer", name, graph_name(s));
-        report(c, &msg);
+        report(c, g->output[i], &msg);
     }
 }
 

@@ -13,7 +13,8 @@
  *   model.onnx: error: node 'relu' (Relu) of graph 'g' reads 'c' before
  *   node 'conv' (Conv) makes it; ONNX lists nodes in topological order
  *
- * (one line).
+ * (one line).  A model read from text has it at the place it is about,
+ * with the line and a caret (note [text positions] in onnx_text_where.h).
  *
  * Subgraphs (If's branches, Loop's and Scan's bodies) are checked the
  * same way, seeing the names of the graphs around them; the nodes of

@@ -9,6 +9,7 @@
 
 #include "dtype.h"
 #include "onnx_subgraph.h"
+#include "onnx_text_where.h"
 
 /* How many of call n's operands are its own inputs: all but those its
  * subgraphs read (note [outer reads] in onnx_subgraph.h), which follow
@@ -212,11 +213,11 @@ Onnx__AttributeProto **export_renamed_subgraphs(Exporter *ex, const graft_node *
     Onnx__AttributeProto **attrs = onnx_rename_outer_reads(ex->g, old, renames, captured);
     if (attrs)
         return attrs;
-    const char *label = onnx_node_label(ex->m, n);
-    diag_file_error(ex->d, ex->m->name, "node '%s' (%s): a subgraph reads '%s', which a rewrite "
-                    "replaced by '%s', a name that subgraph makes itself (ONNX forbids a "
-                    "subgraph to repeat an outer name)", label ? label : "?", node_op(n),
-                    captured[0], captured[1]);
+    const char *label = onnx_node_label(ex->m, n); /* at old's op in a text model: */
+    onnx_error_at(ex->d, ex->m->proto, ex->m->name, old, /* note [text positions] */
+                  "node '%s' (%s): a subgraph reads '%s', which a rewrite replaced by '%s', a "
+                  "name that subgraph makes itself (ONNX forbids a subgraph to repeat an outer "
+                  "name)", label ? label : "?", node_op(n), captured[0], captured[1]);
     ex->ok = false;
     return old->attribute;
 }

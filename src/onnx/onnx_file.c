@@ -11,6 +11,7 @@
 #include "input_kind.h"
 #include "keymap.h"
 #include "onnx_text.h"
+#include "onnx_text_where.h"
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -124,7 +125,8 @@ static const graft_op_name *find_op(const graft_rule_set *rs, const char *op, Ke
  * rules declare (stdpatterns/onnx_ops.graft, and what the rule files
  * declare: another domain's ops among them), in its domain, or a
  * model-local function; else, unless --allow-unknown-ops, an error naming
- * the node:
+ * the node (at its op in a text model, note [text positions] in
+ * onnx_text_where.h):
  *   model.onnx: error: node 'n1' (Frobnicate): unknown op; ...
  * The rule set carries the declared ops (graft_rule_set.ops), so that a
  * rewriter graft compile --exe built, which has no registry, checks a
@@ -143,10 +145,10 @@ static int check_ops(const OnnxModel *m, const graft_rule_set *rs, graft_diag *d
         if (same_domain || local_function(m->proto, domain, node_op(n)))
             continue;
         const char *label = onnx_node_label(m, n);
-        diag_file_error(d, m->name, "node '%s' (%s%s%s): unknown op; the rules' ONNX registry "
-                        "declares no such op%s", label ? label : "?", domain ? domain : "",
-                        domain ? "." : "", node_op(n),
-                        domain ? " in that domain (declare it in a rule file)" : "");
+        onnx_error_at(d, m->proto, m->name, id < m->norigin ? m->origin[id] : NULL,
+                      "node '%s' (%s%s%s): unknown op; the rules' ONNX registry declares no "
+                      "such op%s", label ? label : "?", domain ? domain : "", domain ? "." : "",
+                      node_op(n), domain ? " in that domain (declare it in a rule file)" : "");
         bad++;
     }
     keymap_free(&found);

@@ -12,6 +12,7 @@
 #include "onnx_decode_fast.h"
 #include "onnx_model.h"
 #include "onnx_subgraph.h"
+#include "onnx_text_where.h"
 
 typedef struct Importer {
     OnnxModel *m;
@@ -602,10 +603,11 @@ static void infer_types(Importer *im)
         }
         if (why.len && unsure(im))
             break;
-        if (why.len) {
+        if (why.len) { /* at the node's op in a text model: note [text positions] */
             const char *label = onnx_node_label(im->m, n);
-            diag_file_error(im->d, im->m->name, "node '%s' (%s): %s", label ? label : "?",
-                            node_op(n), why.data);
+            const Onnx__NodeProto *np = id < im->m->norigin ? im->m->origin[id] : NULL;
+            onnx_error_at(im->d, im->m->proto, im->m->name, np, "node '%s' (%s): %s",
+                          label ? label : "?", node_op(n), why.data);
             im->ok = false;
         } else if (t && !node_type(n))
             graph_set_type(im->g, n, t);

@@ -11,6 +11,7 @@
 #include "onnx_check.h"
 #include "onnx_decode.h"
 #include "onnx_encode.h"
+#include "onnx_text_where.h"
 #include "onnx_wire.h"
 #include "util.h"
 
@@ -30,6 +31,7 @@ typedef struct ModelHeader {
     Interner *names;  /* every string of the model, copies in arena */
     /* a lean read's lists (note [lean read] in onnx_lean.h); graph NULL: none */
     OnnxLeanGraph lean;
+    OnnxTextWhere *text_where; /* a text model's places: note [text positions] */
     _Alignas(16) unsigned char model[];
 } ModelHeader;
 
@@ -93,6 +95,12 @@ static Onnx__ModelProto *adopt_unchecked(uint8_t *bytes, size_t len, const char 
         return NULL;
     }
     return model;
+}
+
+Onnx__ModelProto *onnx_model_adopt_unchecked(uint8_t *bytes, size_t len, const char *name,
+                                             const graft_limits *limits, graft_diag *d)
+{
+    return adopt_unchecked(bytes, len, name, limits, false, d);
 }
 
 /* bytes (taken) decoded and checked; NULL after reporting. */
@@ -184,6 +192,7 @@ void onnx_model_free(Onnx__ModelProto *model)
     uint8_t *bytes = h->bytes;
     keymap_free(&h->spans);
     interner_free(h->names);
+    onnx_text_where_free(h->text_where);
     arena_free(h->arena); /* h with it */
     free(bytes);
 }
@@ -191,6 +200,16 @@ void onnx_model_free(Onnx__ModelProto *model)
 Interner *onnx_model_names(Onnx__ModelProto *model)
 {
     return model_header(model)->names;
+}
+
+void onnx_model_set_text_where(Onnx__ModelProto *model, OnnxTextWhere *where)
+{
+    model_header(model)->text_where = where;
+}
+
+OnnxTextWhere *onnx_model_text_where(const Onnx__ModelProto *model)
+{
+    return model_header_const(model)->text_where;
 }
 
 /* A varint at *pos before len; false when it does not end there. */

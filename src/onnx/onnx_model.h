@@ -79,6 +79,12 @@ Onnx__ModelProto *onnx_model_unpack(const uint8_t *data, size_t len, const char 
 Onnx__ModelProto *onnx_model_adopt(uint8_t *bytes, size_t len, const char *name,
                                    const graft_limits *limits, graft_diag *d);
 
+/* The same without the checks of note [graph check], for the text reader,
+ * which makes them once the model knows where its nodes were written
+ * (note [text positions] in onnx_text_where.h). */
+Onnx__ModelProto *onnx_model_adopt_unchecked(uint8_t *bytes, size_t len, const char *name,
+                                             const graft_limits *limits, graft_diag *d);
+
 /* Packs model into out.  False when writing failed (the caller's
  * outfile_commit reports it). */
 bool onnx_model_write(const Onnx__ModelProto *model, FILE *out);
@@ -102,6 +108,14 @@ void onnx_model_free(Onnx__ModelProto *model);
  * It lives as long as model, and so do the strings interned in it later
  * (its arena is the model's). */
 Interner *onnx_model_names(Onnx__ModelProto *model);
+
+/* Where a model read from text was written (note [text positions] in
+ * onnx_text_where.h): NULL for a binary model; not const, since it
+ * indexes itself when first asked.  Setting it hands where to the model,
+ * which frees it. */
+struct OnnxTextWhere;
+void onnx_model_set_text_where(Onnx__ModelProto *model, struct OnnxTextWhere *where);
+struct OnnxTextWhere *onnx_model_text_where(const Onnx__ModelProto *model);
 
 /* Whether the bytes start like an ONNX model: a ModelProto whose first
  * fields have the wire types onnx.proto gives them (for telling an .onnx

@@ -39,8 +39,9 @@
 bool onnx_text_print(const Onnx__ModelProto *model, FILE *out);
 
 /* The model written in src in ONNX's text syntax, or NULL after reporting
- * "FILE:LINE:COL: error: ..." with the line and a caret through d, or the
- * faults of note [graph check] (onnx_check.h).  Brackets nest at most
+ * "FILE:LINE:COL: error: ..." with the line and a caret through d, the
+ * faults of note [graph check] (onnx_check.h) among them (note [text
+ * positions] in onnx_text_where.h: the model keeps its places).  Brackets nest at most
  * limits' onnx-depth deep.  Free the result with onnx_model_free. */
 Onnx__ModelProto *onnx_text_read(const Source *src, const graft_limits *limits,
                                  graft_diag *d);

@@ -241,17 +241,24 @@ TextNode *text_node(OnnxTextParser *ps, TextName *name, TextList outputs, TextLi
         return NULL;
     }
     TextList attributes = attrs.n ? attrs : attrs_after;
-    Onnx__NodeProto *n = arena_alloc(ps->arena, sizeof *n);
+    TextNode *node = arena_alloc(ps->arena, sizeof *node);
+    Onnx__NodeProto *n = &node->proto;
     onnx__node_proto__init(n);
     n->name = name ? name->s : NULL;
     outputs = node_ids(outputs);
+    inputs = node_ids(inputs);
     n->output = name_strings(ps, outputs, &n->n_output);
-    n->input = name_strings(ps, node_ids(inputs), &n->n_input);
+    n->input = name_strings(ps, inputs, &n->n_input);
     node_op(ps, n, op);
     n->n_attribute = attributes.n;
     n->attribute = (Onnx__AttributeProto **)attributes.items;
-    TextNode *node = arena_alloc(ps->arena, sizeof *node);
-    *node = (TextNode){n, outputs};
+    node->outputs = outputs;
+    node->inputs = inputs;
+    ps->places += 1 + inputs.n;
+    const SrcRange *op_end = &((TextName *)op.items[op.n - 1])->where;
+    node->op = ((TextName *)op.items[0])->where;
+    node->op.last_line = op_end->last_line;
+    node->op.last_column = op_end->last_column;
     return node;
 }
 
@@ -354,7 +361,7 @@ static Onnx__NodeProto **node_protos(OnnxTextParser *ps, TextList nodes, size_t 
 {
     Onnx__NodeProto **out = arena_array(ps->arena, nodes.n, sizeof *out);
     for (size_t i = 0; i < nodes.n; i++)
-        out[i] = ((TextNode *)nodes.items[i])->proto;
+        out[i] = &((TextNode *)nodes.items[i])->proto;
     *n = nodes.n;
     return out;
 }
@@ -364,7 +371,10 @@ Onnx__GraphProto *text_graph(OnnxTextParser *ps, TextName *name, TextList inputs
 {
     if (!graph_defs_ok(ps, name->s, inputs, values, nodes))
         return NULL;
-    Onnx__GraphProto *g = arena_alloc(ps->arena, sizeof *g);
+    TextGraph *graph = arena_alloc(ps->arena, sizeof *graph);
+    graph->outputs = outputs;
+    ps->places += outputs.n;
+    Onnx__GraphProto *g = &graph->proto;
     onnx__graph_proto__init(g);
     g->name = name->s[0] ? name->s : NULL; /* "": no name */
     g->input = value_infos(ps, inputs, &g->n_input);

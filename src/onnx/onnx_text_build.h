@@ -89,6 +89,7 @@ typedef struct OnnxTextParser {
     TextTok last;      /* the last token scanned (the parser's lookahead) */
     bool lex_error;    /* the scanner reported the error; no syntax error after it */
     Onnx__ModelProto *model; /* the result, in the arena */
+    size_t places;     /* nodes' ops and inputs, graphs' outputs: note [text positions] */
 } OnnxTextParser;
 
 void text_list_push(OnnxTextParser *ps, TextList *list, void *item);
@@ -155,11 +156,32 @@ Onnx__AttributeProto *text_attr(OnnxTextParser *ps, TextName *name, const TextTo
                                 SrcRange kind_at, const TextAvalue *value);
 
 /* Nodes, graphs, functions and the model.  A node keeps where its
- * outputs were written, for the graph's check of names defined twice. */
+ * outputs were written, for the graph's check of names defined twice, and
+ * its op and inputs, for the model's (note [text positions] in
+ * onnx_text_where.h); a graph where its outputs were.  Each holds its
+ * message, so that the message finds them (text_node_of, text_graph_of). */
 typedef struct TextNode {
-    Onnx__NodeProto *proto;
-    TextList outputs; /* TextName * */
+    Onnx__NodeProto proto;
+    TextList outputs; /* TextName *, NULL for one left out */
+    TextList inputs;  /* the same */
+    SrcRange op;      /* DOMAIN.OP */
 } TextNode;
+
+typedef struct TextGraph {
+    Onnx__GraphProto proto;
+    TextList outputs; /* TextValue * */
+} TextGraph;
+
+/* The TextNode holding n, a NodeProto of the model being built; the
+ * TextGraph holding g. */
+static inline const TextNode *text_node_of(const Onnx__NodeProto *n)
+{
+    return (const TextNode *)(const void *)((const char *)n - offsetof(TextNode, proto));
+}
+static inline const TextGraph *text_graph_of(const Onnx__GraphProto *g)
+{
+    return (const TextGraph *)(const void *)((const char *)g - offsetof(TextGraph, proto));
+}
 
 TextNode *text_node(OnnxTextParser *ps, TextName *name, TextList outputs,
                            TextList op, TextList attrs, TextList inputs, TextList attrs_after,
@@ -171,6 +193,11 @@ Onnx__FunctionProto *text_function(OnnxTextParser *ps, TextList header, TextName
                                    TextList nodes);
 bool text_model(OnnxTextParser *ps, TextList header, Onnx__GraphProto *graph,
                 TextList functions);
+
+/* Where the nodes and graph outputs of built, the model ps built, were
+ * written (note [text positions] in onnx_text_where.h), for the model
+ * decoded from its bytes, message for message the same. */
+struct OnnxTextWhere *text_where_of(const OnnxTextParser *ps, const Onnx__ModelProto *built);
 
 /* The scanner (grammar/onnx_text_lex.l). */
 void text_lexer_init(OnnxTextParser *ps);
