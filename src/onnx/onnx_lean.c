@@ -95,12 +95,11 @@ const Onnx__NodeProto *onnx_lean_node(const OnnxLeanGraph *lean, size_t i, OnnxL
         inputs += number == NODE_INPUT;
         outputs += number == NODE_OUTPUT;
     }
-    into->strings = xgrow_items(into->strings, &into->room, inputs + outputs,
-                                sizeof *into->strings);
+    vec_reserve(&into->strings, inputs + outputs);
     Onnx__NodeProto *node = &into->node;
     onnx__node_proto__init(node);
-    node->input = into->strings;
-    node->output = into->strings + inputs;
+    node->input = into->strings.items;
+    node->output = into->strings.items + inputs;
     for (const uint8_t *p = item->data; p < end;) {
         uint32_t number = next_field(&p, &value, &len);
         put_node_string(lean, node, number, value, len);
@@ -110,7 +109,7 @@ const Onnx__NodeProto *onnx_lean_node(const OnnxLeanGraph *lean, size_t i, OnnxL
 
 void onnx_lean_node_free(OnnxLeanNode *node)
 {
-    free(node->strings);
+    vec_free(&node->strings);
 }
 
 const char *onnx_lean_initializer_name(const OnnxLeanGraph *lean, size_t i)

@@ -37,6 +37,7 @@
 
 #include "arena.h"
 #include "onnx.pb-c.h"
+#include "util.h"
 
 /* One element of a lean list: its bytes (without key and length), and
  * its struct when it was kept decoded (NULL: written as its bytes). */
@@ -79,8 +80,7 @@ static inline const OnnxLeanList *onnx_lean_list(const OnnxLeanGraph *lean, uint
  * its struct, and room for its inputs and outputs (malloc'd). */
 typedef struct OnnxLeanNode {
     Onnx__NodeProto node;
-    char **strings;
-    size_t room;
+    VEC(char *) strings;
 } OnnxLeanNode;
 
 /* Node i of lean's list: the kept struct, or into's, filled from its bytes
