@@ -114,6 +114,40 @@ START_TEST(test_fuzz_corpus)
 }
 END_TEST
 
+/* A node whose fields are out of field-number order (op_type before its
+ * input and output) is not canonical: a lean read keeps it decoded, and
+ * writes it in order, as a whole read does. */
+START_TEST(test_noncanonical_node_kept)
+{
+    static const uint8_t model[] = {
+        0x08, 0x08,                   /* ir_version 8 */
+        0x3a, 0x1b,                   /* graph, 27 bytes */
+        0x0a, 0x0c,                   /*   node, 12 bytes: */
+        0x22, 0x04, 'R', 'e', 'l', 'u', /* op_type first */
+        0x0a, 0x01, 'X', 0x12, 0x01, 'Y', /* input, output */
+        0x12, 0x01, 'g',              /*   name */
+        0x5a, 0x03, 0x0a, 0x01, 'X',  /*   input X */
+        0x62, 0x03, 0x0a, 0x01, 'Y',  /*   output Y */
+        0x42, 0x02, 0x10, 0x11,       /* opset_import: version 17 */
+    };
+    static const uint8_t written[] = {
+        0x08, 0x08, 0x3a, 0x1b, 0x0a, 0x0c, 0x0a, 0x01, 'X', 0x12, 0x01, 'Y',
+        0x22, 0x04, 'R', 'e', 'l', 'u', 0x12, 0x01, 'g', 0x5a, 0x03, 0x0a, 0x01, 'X',
+        0x62, 0x03, 0x0a, 0x01, 'Y', 0x42, 0x02, 0x10, 0x11,
+    };
+    Tally t = {0};
+    compare_reads("noncanonical.onnx", (uint8_t *)model, sizeof model, &t);
+    ck_assert_int_eq(t.read, 1);
+    ck_assert_uint_eq(t.lean, 1);
+    ck_assert_uint_eq(t.kept, 1);
+    Outcome lean = read_and_write("noncanonical.onnx", model, sizeof model, true);
+    ck_assert_uint_eq(lean.written_len, sizeof written);
+    ck_assert(memcmp(lean.written, written, sizeof written) == 0);
+    free(lean.written);
+    free(lean.messages);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("onnx_lean");
@@ -122,6 +156,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_corpus_models);
     tcase_add_test(tc, test_bad_models);
     tcase_add_test(tc, test_fuzz_corpus);
+    tcase_add_test(tc, test_noncanonical_node_kept);
     suite_add_tcase(s, tc);
     return s;
 }
