@@ -370,7 +370,7 @@ static bool again(const ProtobufCMessageDescriptor *desc, const WireField *f, ui
 /* Whether f is an element of a lean list of msg (note [lean read] in onnx_lean.h). */
 static bool in_lean_list(const Decoder *dc, const ProtobufCMessage *msg, const WireField *f)
 {
-    return dc->lean && msg == &dc->lean->graph->base && f->desc &&
+    return onnx_lean_graph_is(dc->lean, msg) && f->desc &&
            onnx_lean_list(dc->lean, f->desc->id);
 }
 
@@ -472,7 +472,7 @@ static bool decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, 
     dc->depth++;
     if (desc == &onnx__graph_proto__descriptor) { /* its lists counted */
         reserve_lists(dc, (const Onnx__GraphProto *)msg);
-        if (dc->lean && msg == &dc->lean->graph->base)
+        if (onnx_lean_graph_is(dc->lean, msg))
             put_lean_lists(dc, (Onnx__GraphProto *)msg, data, len);
     }
     if (repeats) /* (most messages have no repeated field: a dimension, a type) */

@@ -180,7 +180,7 @@ static size_t key_size(uint32_t id)
 static const OnnxLeanList *lean_list(const Encoder *e, const ProtobufCFieldDescriptor *f,
                                      const ProtobufCMessage *m)
 {
-    return e->lean && m == &e->lean->graph->base ? onnx_lean_list(e->lean, f->id) : NULL;
+    return onnx_lean_graph_is(e->lean, m) ? onnx_lean_list(e->lean, f->id) : NULL;
 }
 
 /* The bytes list's elements take, keys and lengths included. */

@@ -30,6 +30,7 @@
 #ifndef GRAFT_ONNX_LEAN_H
 #define GRAFT_ONNX_LEAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -59,6 +60,13 @@ typedef struct OnnxLeanGraph {
     Interner *names;     /* the model's (note [interned strings]) */
     uint64_t item_depth; /* how deep messages may nest in an element */
 } OnnxLeanGraph;
+
+/* Whether m is lean's graph (lean NULL, or its graph not yet met: no):
+ * compared as pointers, since the graph may still be NULL. */
+static inline bool onnx_lean_graph_is(const OnnxLeanGraph *lean, const ProtobufCMessage *m)
+{
+    return lean && lean->graph && (const void *)m == (const void *)lean->graph;
+}
 
 /* lean's list for graph field number id, or NULL when the field is not
  * one of the three. */
