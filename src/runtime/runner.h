@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "diag.h"
+#include "engine.h"
 #include "graph.h"
 #include "limit.h"
 #include "ruleset.h"
@@ -84,6 +85,37 @@ int runner_check_options(const char *prog, const RunOptions *o);
  * model's text, for notes that quote it. */
 int runner_explain(const graft_rule_set *rs, graft_graph *g, const Source *model,
                    const RunOptions *o, graft_diag *d);
+
+struct OnnxModel; /* src/onnx/onnx_graph.h */
+
+/* What an explanation asks: graft explain's (runner_explain) or the
+ * API's (graft_rules_explain, src/api/api_explain.c), whose steps over
+ * the main graph and an ONNX model's subgraphs are one,
+ * runner_explain_graphs. */
+typedef struct ExplainAsk {
+    const graft_limits *limits;
+    const Source *model; /* the model's text, for notes that quote it; or NULL */
+    FILE *out;
+    const char *at;      /* the node asked about (--at), or NULL */
+    uint32_t only;       /* the rule asked about (--rule), or UINT32_MAX: every rule */
+    unsigned near;       /* near misses listed a rule */
+    bool check_all;      /* --check-all, counted into the count given */
+    bool untimed;        /* (the API's engines read no clock) */
+} ExplainAsk;
+
+/* The index of rs's rule named name (--rule), or UINT32_MAX: none. */
+uint32_t runner_find_rule(const graft_rule_set *rs, const char *name);
+
+/* ask's explanation of g and, in onnx (NULL: none), of its subgraphs
+ * (note [subgraph walk] in subgraph_walk.h): for a node, g first and the
+ * subgraphs only when g has no such node (a subgraph's node names hold a
+ * '/'); else the subgraphs' lists, then g's, each said to be of which
+ * graph when onnx has subgraphs.  *found: whether ask->at's node was;
+ * count: --check-all's, over every graph.  False after reporting a
+ * subgraph's fault through d. */
+bool runner_explain_graphs(const graft_rule_set *rs, graft_graph *g, struct OnnxModel *onnx,
+                           const ExplainAsk *ask, bool *found, CheckAllCount *count,
+                           graft_diag *d);
 
 /* argv[*i] when it is a run option (-o, --stats[=counts], --trace,
  * --max-rewrites N, --limit SPEC): takes it into o (moving *i past its
