@@ -95,7 +95,10 @@ const Onnx__NodeProto *onnx_lean_node(const OnnxLeanGraph *lean, size_t i, OnnxL
         inputs += number == NODE_INPUT;
         outputs += number == NODE_OUTPUT;
     }
-    vec_reserve(&into->strings, inputs + outputs);
+    /* + 1: room even for a node of no input and no output, so that the
+     * outputs' place is never NULL + 0 (UBSan refuses it; the fuzz smoke
+     * found such a node) */
+    vec_reserve(&into->strings, inputs + outputs + 1);
     Onnx__NodeProto *node = &into->node;
     onnx__node_proto__init(node);
     node->input = into->strings.items;
