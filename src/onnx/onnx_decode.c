@@ -44,12 +44,6 @@ typedef struct Decoder {
     Arena *scratch;        /* where a lean read checks each element */
 } Decoder;
 
-/* A varint the checks found whole (onnx_span.h). */
-static uint64_t read_varint(uint8_t **p)
-{
-    return onnx_varint_read((const uint8_t **)p);
-}
-
 /* A varint at *p of at most max bytes (max <= 10) ending before end, into
  * *v, *p moved past it; false when it is longer or does not end there. */
 static bool take_varint(uint8_t **p, const uint8_t *end, unsigned max, uint64_t *v)
@@ -219,7 +213,8 @@ static bool put_scalar(ProtobufCType t, uint8_t **p, void *member)
 {
     size_t size = value_size(t);
     uint8_t *at = *p;
-    uint64_t v = fixed_width(t) ? read_le(*p, (unsigned)size) : read_varint(p);
+    uint64_t v = fixed_width(t) ? read_le(*p, (unsigned)size) :
+                                  onnx_varint_read((const uint8_t **)p);
     if (fixed_width(t))
         *p += size;
     uint64_t written = v;
