@@ -12,12 +12,11 @@
 #include <string.h>
 
 #include "onnx_decode_fast.h"
+#include "onnx_field.h"
 #include "onnx_lean.h"
 #include "onnx_span.h"
 #include "onnx_wire.h"
 #include "util.h"
-
-enum { WIRE_VARINT = 0, WIRE_FIXED64 = 1, WIRE_LEN = 2, WIRE_FIXED32 = 5 };
 
 /* One field of a message: its key and where its value lies. */
 typedef struct WireField {
@@ -43,22 +42,6 @@ typedef struct Decoder {
     OnnxLeanGraph *lean;   /* NULL: a full read; else note [lean read] in onnx_lean.h */
     Arena *scratch;        /* where a lean read checks each element */
 } Decoder;
-
-/* A varint at *p of at most max bytes (max <= 10) ending before end, into
- * *v, *p moved past it; false when it is longer or does not end there. */
-static bool take_varint(uint8_t **p, const uint8_t *end, unsigned max, uint64_t *v)
-{
-    uint64_t x = 0;
-    for (unsigned i = 0; i < max && *p < end; i++) {
-        uint8_t byte = *(*p)++;
-        x |= (uint64_t)(byte & 0x7f) << (7 * i);
-        if (!(byte & 0x80)) {
-            *v = x;
-            return true;
-        }
-    }
-    return false;
-}
 
 /* Whether the varint in at[0..n) is in its shortest form, the one the
  * encoder writes: one byte, or a last byte that adds bits (not 0), and of
@@ -99,48 +82,25 @@ static bool wire_type_fits(const WireField *f)
 }
 
 /* The field whose key is at p, inside a message of type msg that ends at
- * end; false on a fault the wire check reports (note [checked as
- * decoded]): a key or varint too long or past the end, a field number
- * outside 1 to 536870911, a wire type ONNX never uses or the field does
- * not allow, a value or length past the end. */
+ * end, read checked (note [field reader] in onnx_field.h); false on a
+ * fault the wire check reports (note [checked as decoded]): a key or
+ * varint too long or past the end, a field number outside 1 to
+ * 536870911, a wire type ONNX never uses or the field does not allow, a
+ * value or length past the end. */
 static bool read_field(const ProtobufCMessageDescriptor *msg, uint8_t *p, const uint8_t *end,
                        WireField *f)
 {
     uint8_t *at = p;
-    uint64_t key, len;
-    if (!take_varint(&p, end, 5, &key) || key >> 3 == 0 || key >> 3 > 536870911)
+    if (!onnx_key_take(&p, end, true, &f->number, &f->wire_type))
         return false;
-    f->shortest = shortest_varint(at, (size_t)(p - at));
-    f->number = (uint32_t)(key >> 3);
-    f->wire_type = (uint8_t)(key & 7);
+    f->value = p;
+    if (!onnx_value_take(&p, end, f->wire_type, true, &f->body, &f->len))
+        return false;
+    f->next = p;
+    f->shortest = shortest_varint(at, (size_t)(f->value - at)) &&
+                  (f->body == f->value || shortest_varint(f->value, (size_t)(f->body - f->value)));
     f->desc = onnx_wire_field(msg, f->number);
-    if (f->desc && !wire_type_fits(f))
-        return false;
-    f->value = f->body = p;
-    switch (f->wire_type) {
-    case WIRE_VARINT:
-        if (!take_varint(&p, end, 10, &len))
-            return false;
-        f->len = (size_t)(p - f->body);
-        break;
-    case WIRE_FIXED64:
-    case WIRE_FIXED32:
-        f->len = f->wire_type == WIRE_FIXED32 ? 4 : 8;
-        if ((size_t)(end - p) < f->len)
-            return false;
-        break;
-    case WIRE_LEN:
-        if (!take_varint(&p, end, 5, &len) || len > (uint64_t)(end - p))
-            return false;
-        f->len = (size_t)len;
-        f->body = p;
-        f->shortest = f->shortest && shortest_varint(f->value, (size_t)(p - f->value));
-        break;
-    default: /* groups (3, 4) and the undefined 6 and 7 */
-        return false;
-    }
-    f->next = f->body + f->len;
-    return true;
+    return !f->desc || wire_type_fits(f);
 }
 
 /* note [onnx scalars]: onnx.proto's scalar fields are varints of type
@@ -213,10 +173,13 @@ static bool put_scalar(ProtobufCType t, uint8_t **p, void *member)
 {
     size_t size = value_size(t);
     uint8_t *at = *p;
-    uint64_t v = fixed_width(t) ? read_le(*p, (unsigned)size) :
-                                  onnx_varint_read((const uint8_t **)p);
-    if (fixed_width(t))
+    uint64_t v;
+    if (fixed_width(t)) {
+        v = read_le(*p, (unsigned)size);
         *p += size;
+    } else {
+        onnx_varint_take(p, NULL, 10, false, &v); /* (whole: read_field or element_count) */
+    }
     uint64_t written = v;
     if (size == 4) {
         uint32_t low = (uint32_t)v;

@@ -3,14 +3,15 @@
  * element was decoded and found canonical (note [canonical spans] in
  * onnx_span.h): its keys are whole, its known fields have their wire
  * types, it has no unknown field and no NUL in a string, so it is read
- * here without checks.  Decoding each node whole again cost the check
- * more than the rest of graft fmt (3.2 M of mnasnet_op17's 6.0 M
- * instructions, bench/RESULTS.md). */
+ * here without checks (note [field reader] in onnx_field.h).
+ * Decoding each node whole again cost the check more than the rest of
+ * graft fmt (3.2 M of mnasnet_op17's 6.0 M instructions,
+ * bench/RESULTS.md). */
 #include "onnx_lean.h"
 
 #include <stdlib.h>
 
-#include "onnx_span.h"
+#include "onnx_field.h"
 #include "util.h"
 
 /* onnx.proto's field numbers read here. */
@@ -23,33 +24,15 @@ enum {
     TENSOR_NAME = 8,
 };
 
-enum { WIRE_VARINT = 0, WIRE_FIXED64 = 1, WIRE_LEN = 2, WIRE_FIXED32 = 5 };
-
-/* The field at *p: its number; its value (a length-delimited field's
- * body) in *value and *len; *p moved past it. */
-static uint32_t next_field(const uint8_t **p, const uint8_t **value, size_t *len)
+/* The field at *p, unchecked: its number; its value (a length-delimited field's body) in *value and
+ * *len; *p moved past it. */
+static uint32_t next_field(uint8_t **p, uint8_t **value, size_t *len)
 {
-    uint64_t key = onnx_varint_read(p);
-    const uint8_t *at = *p;
-    switch (key & 7) {
-    case WIRE_VARINT:
-        onnx_varint_read(p);
-        break;
-    case WIRE_FIXED64:
-        *p += 8;
-        break;
-    case WIRE_FIXED32:
-        *p += 4;
-        break;
-    default: /* WIRE_LEN: no other reaches a canonical element */
-        *len = (size_t)onnx_varint_read(p);
-        *value = *p;
-        *p += *len;
-        return (uint32_t)(key >> 3);
-    }
-    *value = at;
-    *len = (size_t)(*p - at);
-    return (uint32_t)(key >> 3);
+    uint32_t number;
+    uint8_t wire_type;
+    onnx_key_take(p, NULL, false, &number, &wire_type);
+    onnx_value_take(p, NULL, wire_type, false, value, len);
+    return number;
 }
 
 static char *intern(const OnnxLeanGraph *lean, const uint8_t *s, size_t n)
@@ -88,9 +71,10 @@ const Onnx__NodeProto *onnx_lean_node(const OnnxLeanGraph *lean, size_t i, OnnxL
     const OnnxLeanItem *item = &lean->node.items[i];
     if (item->msg)
         return (const Onnx__NodeProto *)item->msg;
-    const uint8_t *end = item->data + item->len, *value;
+    const uint8_t *end = item->data + item->len;
+    uint8_t *value;
     size_t inputs = 0, outputs = 0, len;
-    for (const uint8_t *p = item->data; p < end;) {
+    for (uint8_t *p = item->data; p < end;) {
         uint32_t number = next_field(&p, &value, &len);
         inputs += number == NODE_INPUT;
         outputs += number == NODE_OUTPUT;
@@ -103,7 +87,7 @@ const Onnx__NodeProto *onnx_lean_node(const OnnxLeanGraph *lean, size_t i, OnnxL
     onnx__node_proto__init(node);
     node->input = into->strings.items;
     node->output = into->strings.items + inputs;
-    for (const uint8_t *p = item->data; p < end;) {
+    for (uint8_t *p = item->data; p < end;) {
         uint32_t number = next_field(&p, &value, &len);
         put_node_string(lean, node, number, value, len);
     }
@@ -120,9 +104,10 @@ const char *onnx_lean_initializer_name(const OnnxLeanGraph *lean, size_t i)
     const OnnxLeanItem *item = &lean->initializer.items[i];
     if (item->msg)
         return ((const Onnx__TensorProto *)item->msg)->name;
-    const uint8_t *end = item->data + item->len, *value;
+    const uint8_t *end = item->data + item->len;
+    uint8_t *value;
     size_t len;
-    for (const uint8_t *p = item->data; p < end;)
+    for (uint8_t *p = item->data; p < end;)
         if (next_field(&p, &value, &len) == TENSOR_NAME)
             return intern(lean, value, len); /* (canonical: named once) */
     return NULL;

@@ -41,9 +41,12 @@
 #include "util.h"
 
 /* One element of a lean list: its bytes (without key and length), and
- * its struct when it was kept decoded (NULL: written as its bytes). */
+ * its struct when it was kept decoded (NULL: written as its bytes).  The
+ * bytes are the model's buffer, not const, as the bytes fields that point
+ * into it (note [bytes in place] in onnx_decode.h): the field reader takes
+ * them so (note [field reader] in onnx_field.h); nothing writes them. */
 typedef struct OnnxLeanItem {
-    const uint8_t *data;
+    uint8_t *data;
     size_t len;
     ProtobufCMessage *msg;
 } OnnxLeanItem;

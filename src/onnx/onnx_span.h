@@ -77,20 +77,6 @@ static inline size_t onnx_varint_size(uint64_t v)
     return n;
 }
 
-/* The varint at *p, which a check found whole, *p moved past it; bits
- * past 64 are dropped, as protobuf-c drops them. */
-static inline uint64_t onnx_varint_read(const uint8_t **p)
-{
-    uint64_t v = 0;
-    for (unsigned shift = 0;; shift += 7) {
-        uint8_t byte = *(*p)++;
-        if (shift < 64)
-            v |= (uint64_t)(byte & 0x7f) << shift;
-        if (!(byte & 0x80))
-            return v;
-    }
-}
-
 /* Writes v as a varint at at (room for onnx_varint_size(v) bytes, at
  * most ten); returns the byte after it. */
 static inline uint8_t *onnx_varint_write(uint8_t *at, uint64_t v)

@@ -6,11 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "onnx_field.h"
 #include "util.h"
-
-/* protobuf's wire types; 3 and 4 are groups, which proto3 dropped and
- * onnx.proto never uses (protobuf-c refuses them too). */
-enum { WIRE_VARINT = 0, WIRE_FIXED64 = 1, WIRE_LEN = 2, WIRE_FIXED32 = 5 };
 
 /* A message being walked: its type, where it ends, the field that holds
  * it (NULL for the root), and which of its singular message fields have
