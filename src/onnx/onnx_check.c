@@ -91,16 +91,48 @@ static bool lean_scope(const Checker *c, const Scope *s)
 
 static size_t node_count(const Checker *c, const Scope *s)
 {
-    return lean_scope(c, s) ? c->lean->node.n : s->graph->n_node;
+    return lean_scope(c, s) ? c->lean->lists[ONNX_LEAN_NODE].n : s->graph->n_node;
 }
 
-/* Node i of s's graph; of a lean list, its strings read into into. */
+static size_t initializer_count(const Checker *c, const Scope *s)
+{
+    return lean_scope(c, s) ? c->lean->lists[ONNX_LEAN_INITIALIZER].n : s->graph->n_initializer;
+}
+
+/* The name of initializer i of s's graph (a lean list's read from its
+ * bytes, interned), or NULL. */
+static const char *initializer_name(const Checker *c, const Scope *s, size_t i)
+{
+    if (!lean_scope(c, s))
+        return s->graph->initializer[i]->name;
+    return onnx_lean_initializer_name(c->lean, i);
+}
+
+/* Node i of s's graph; of a lean list, the set strings of its strings
+ * (ONNX_LEAN_OUTPUTS, ...) read into into.
+ *
+ * note [lean strings as needed]: the check reads a lean list's nodes in
+ * two passes, define_all for their outputs and check_graph for their
+ * inputs and domains, and each interns only those (a message, rare, reads
+ * its node whole again).  When both read every string, each was interned
+ * twice: onnx_lean_node took 670,360 of graft fmt mnasnet_op17.onnx's
+ * 3.52 M instructions; now 275,457, each string interned once (110,598)
+ * and the keys walked twice (103,760).  Keeping the first pass's strings
+ * for the second would save at most the second walk, about 52,000, for
+ * memory a node where graft fmt's peak is held to a bound (note [lean
+ * read] in onnx_lean.h; bench/RESULTS.md, "Session 21, tidy"). */
 static const Onnx__NodeProto *node_at(const Checker *c, const Scope *s, size_t i,
-                                      OnnxLeanNode *into)
+                                      unsigned strings, OnnxLeanNode *into)
 {
     if (!lean_scope(c, s))
         return s->graph->node[i];
-    return onnx_lean_node(c->lean, i, into);
+    return onnx_lean_node(c->lean, i, strings, into);
+}
+
+/* Node i of s's graph, whole, for a message (note [lean strings as needed]). */
+static const Onnx__NodeProto *node_described(Checker *c, const Scope *s, size_t i)
+{
+    return node_at(c, s, i, ONNX_LEAN_STRINGS, &c->aside);
 }
 
 static void describe_maker(Checker *c, const Scope *s, int64_t maker, StrBuf *sb)
@@ -110,7 +142,7 @@ static void describe_maker(Checker *c, const Scope *s, int64_t maker, StrBuf *sb
     else if (maker == MADE_BY_INITIALIZER)
         strbuf_puts(sb, "an initializer");
     else
-        describe_node(node_at(c, s, (size_t)maker, &c->aside), sb);
+        describe_node(node_described(c, s, (size_t)maker), sb);
 }
 
 /* Reports msg (and frees it) at where key was written in a text model
@@ -152,37 +184,23 @@ static void define(Checker *c, Scope *s, const char *name, int64_t maker)
     *first = (int64_t)s->entries.len;
 }
 
-/* The names of s's initializers, made (a lean list's read from its
- * bytes, interned). */
-static void define_initializers(Checker *c, Scope *s)
-{
-    const Onnx__GraphProto *g = s->graph;
-    if (!lean_scope(c, s)) {
-        for (size_t i = 0; i < g->n_initializer; i++)
-            define(c, s, str(g->initializer[i]->name), MADE_BY_INITIALIZER);
-        return;
-    }
-    for (size_t i = 0; i < c->lean->initializer.n; i++)
-        define(c, s, str(onnx_lean_initializer_name(c->lean, i)), MADE_BY_INITIALIZER);
-}
-
 static void define_all(Checker *c, Scope *s)
 {
     const Onnx__GraphProto *g = s->graph;
-    size_t nodes = node_count(c, s);
-    size_t initializers = lean_scope(c, s) ? c->lean->initializer.n : g->n_initializer;
+    size_t nodes = node_count(c, s), initializers = initializer_count(c, s);
     /* most nodes make one value: one rehash, not one per doubling */
     keymap_reserve(&s->by_hash, g->n_input + initializers + nodes);
     for (size_t i = 0; i < g->n_input; i++)
         define(c, s, str(g->input[i]->name), MADE_BY_INPUT);
-    define_initializers(c, s);
+    for (size_t i = 0; i < initializers; i++)
+        define(c, s, str(initializer_name(c, s, i)), MADE_BY_INITIALIZER);
     for (size_t i = 0; i < g->n_sparse_initializer; i++) {
         const Onnx__TensorProto *values = g->sparse_initializer[i]->values;
         if (values)
             define(c, s, str(values->name), MADE_BY_INITIALIZER);
     }
     for (size_t i = 0; i < nodes; i++) {
-        const Onnx__NodeProto *n = node_at(c, s, i, &c->current);
+        const Onnx__NodeProto *n = node_at(c, s, i, ONNX_LEAN_OUTPUTS, &c->current);
         for (size_t k = 0; k < n->n_output; k++)
             define(c, s, str(n->output[k]), (int64_t)i);
     }
@@ -200,12 +218,11 @@ static const ScopeEntry *find_before(const Scope *s, const char *name, const Sco
     return e;
 }
 
-/* Node n, at index of s, reads *slot, one of its inputs: made before it,
+/* The node at index of s reads *slot, one of its inputs: made before it,
  * here or around; around, before the node holding the subgraph that reads
  * it (ONNX Runtime counts such a read among the node's implicit inputs,
  * note [outer reads] in onnx_subgraph.h, and sorts by them). */
-static void check_read(Checker *c, const Scope *s, const Onnx__NodeProto *n, size_t index,
-                       char *const *slot)
+static void check_read(Checker *c, const Scope *s, size_t index, char *const *slot)
 {
     const char *name = *slot;
     const Scope *where;
@@ -214,7 +231,7 @@ static void check_read(Checker *c, const Scope *s, const Onnx__NodeProto *n, siz
     if (e && e->maker < before)
         return;
     StrBuf msg = {0};
-    describe_node(n, &msg);
+    describe_maker(c, s, (int64_t)index, &msg);
     strbuf_printf(&msg, " of graph '%s' reads '%s'", graph_name(s), name);
     if (!e) {
         strbuf_puts(&msg, ", which no graph input, initializer or node makes");
@@ -243,19 +260,23 @@ static bool imports(Onnx__OperatorSetIdProto *const *opsets, size_t n, const cha
     return false;
 }
 
-static void check_domain(Checker *c, const Onnx__NodeProto *n, const char *where,
-                         Onnx__OperatorSetIdProto *const *more, size_t nmore)
+/* Whether the model, or more, imports an opset of domain. */
+static bool domain_imported(const Checker *c, const char *domain,
+                            Onnx__OperatorSetIdProto *const *more, size_t nmore)
 {
     const Onnx__ModelProto *m = c->model;
-    const char *domain = str(n->domain);
     if (!domain[0] && c->default_imported) /* most nodes: asked once, not per node */
-        return;
-    if (imports(m->opset_import, m->n_opset_import, domain) || imports(more, nmore, domain))
-        return;
+        return true;
+    return imports(m->opset_import, m->n_opset_import, domain) || imports(more, nmore, domain);
+}
+
+/* Reports node n of where, in a domain of which no opset is imported. */
+static void report_domain(Checker *c, const Onnx__NodeProto *n, const char *where)
+{
     StrBuf msg = {0};
     describe_node(n, &msg);
     strbuf_printf(&msg, " of %s is in domain '%s', of which the model imports no opset "
-                  "(opset_import)", where, domain);
+                  "(opset_import)", where, str(n->domain));
     report(c, n, &msg);
 }
 
@@ -287,11 +308,13 @@ static void check_graph(Checker *c, Scope *s)
     strbuf_printf(&where, "graph '%s'", graph_name(s));
     size_t nodes = node_count(c, s);
     for (size_t i = 0; i < nodes && !diag_gave_up(c->d); i++) {
-        const Onnx__NodeProto *n = node_at(c, s, i, &c->current);
-        check_domain(c, n, where.data, NULL, 0);
+        unsigned reads = ONNX_LEAN_INPUTS | ONNX_LEAN_DOMAIN;
+        const Onnx__NodeProto *n = node_at(c, s, i, reads, &c->current);
+        if (!domain_imported(c, str(n->domain), NULL, 0))
+            report_domain(c, node_described(c, s, i), where.data);
         for (size_t k = 0; k < n->n_input; k++)
             if (str(n->input[k])[0])
-                check_read(c, s, n, i, &n->input[k]);
+                check_read(c, s, i, &n->input[k]);
         push_subgraphs(c, s, n, i); /* (a lean list keeps a node with a graph) */
     }
     strbuf_free(&where);
@@ -320,7 +343,8 @@ static void check_function(Checker *c, const Onnx__FunctionProto *f)
     StrBuf where = {0};
     strbuf_printf(&where, "function '%s' (domain '%s')", str(f->name), str(f->domain));
     for (size_t i = 0; i < f->n_node; i++)
-        check_domain(c, f->node[i], where.data, f->opset_import, f->n_opset_import);
+        if (!domain_imported(c, str(f->node[i]->domain), f->opset_import, f->n_opset_import))
+            report_domain(c, f->node[i], where.data);
     strbuf_free(&where);
 }
 

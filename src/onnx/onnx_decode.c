@@ -471,19 +471,22 @@ static bool put_lean(Decoder *dc, OnnxLeanList *list, const WireField *f);
  * graph's bytes again; the graph's own arrays of them stay empty. */
 static void put_lean_lists(Decoder *dc, Onnx__GraphProto *graph, uint8_t *data, size_t len)
 {
-    OnnxLeanGraph *lean = dc->lean;
-    size_t *counts[] = {&graph->n_node, &graph->n_initializer, &graph->n_value_info};
-    OnnxLeanList *lists[] = {&lean->node, &lean->initializer, &lean->value_info};
-    for (size_t i = 0; i < 3; i++) {
-        lists[i]->items = arena_array(dc->arena, *counts[i], sizeof(OnnxLeanItem));
+    OnnxLeanList *lists = dc->lean->lists;
+    size_t *counts[ONNX_LEAN_LISTS] = {
+        [ONNX_LEAN_NODE] = &graph->n_node,
+        [ONNX_LEAN_INITIALIZER] = &graph->n_initializer,
+        [ONNX_LEAN_VALUE_INFO] = &graph->n_value_info,
+    };
+    for (size_t i = 0; i < ONNX_LEAN_LISTS; i++) {
+        lists[i].items = arena_array(dc->arena, *counts[i], sizeof(OnnxLeanItem));
         *counts[i] = 0;
     }
     WireField f;
     for (uint8_t *p = data; p < data + len && !dc->bad; p = f.next) {
         read_field(&onnx__graph_proto__descriptor, p, data + len, &f); /* (read before) */
-        OnnxLeanList *list = f.desc ? (OnnxLeanList *)onnx_lean_list(lean, f.desc->id) : NULL;
-        if (list)
-            put_lean(dc, list, &f);
+        int list = f.desc ? onnx_lean_list_index(f.desc->id) : -1;
+        if (list >= 0)
+            put_lean(dc, &lists[list], &f);
     }
 }
 

@@ -24,8 +24,8 @@ enum {
     TENSOR_NAME = 8,
 };
 
-/* The field at *p, unchecked: its number; its value (a length-delimited field's body) in *value and
- * *len; *p moved past it. */
+/* The field at *p, unchecked: its number; its value (a length-delimited
+ * field's body) in *value and *len; *p moved past it. */
 static uint32_t next_field(uint8_t **p, uint8_t **value, size_t *len)
 {
     uint32_t number;
@@ -40,68 +40,66 @@ static char *intern(const OnnxLeanGraph *lean, const uint8_t *s, size_t n)
     return (char *)interner_intern(lean->names, (const char *)s, n);
 }
 
-/* Stores field number of a node's bytes, when it is a string the check
- * reads, in node (its input and output arrays at room, counted). */
-static void put_node_string(const OnnxLeanGraph *lean, Onnx__NodeProto *node, uint32_t number,
+/* Stores the string s[0..n) of field number of a node's bytes in into,
+ * when it is one the graph check reads. */
+static void put_node_string(const OnnxLeanGraph *lean, OnnxLeanNode *into, uint32_t number,
                             const uint8_t *s, size_t n)
 {
     switch (number) {
     case NODE_INPUT:
-        node->input[node->n_input++] = intern(lean, s, n);
+        vec_push(&into->inputs, intern(lean, s, n));
         break;
     case NODE_OUTPUT:
-        node->output[node->n_output++] = intern(lean, s, n);
+        vec_push(&into->outputs, intern(lean, s, n));
         break;
     case NODE_NAME:
-        node->name = intern(lean, s, n);
+        into->node.name = intern(lean, s, n);
         break;
     case NODE_OP_TYPE:
-        node->op_type = intern(lean, s, n);
+        into->node.op_type = intern(lean, s, n);
         break;
     case NODE_DOMAIN:
-        node->domain = intern(lean, s, n);
+        into->node.domain = intern(lean, s, n);
         break;
     default: /* attributes, doc string, the rest */
         break;
     }
 }
 
-const Onnx__NodeProto *onnx_lean_node(const OnnxLeanGraph *lean, size_t i, OnnxLeanNode *into)
+const Onnx__NodeProto *onnx_lean_node(const OnnxLeanGraph *lean, size_t i, unsigned strings,
+                                      OnnxLeanNode *into)
 {
-    const OnnxLeanItem *item = &lean->node.items[i];
+    const OnnxLeanItem *item = &lean->lists[ONNX_LEAN_NODE].items[i];
     if (item->msg)
         return (const Onnx__NodeProto *)item->msg;
-    const uint8_t *end = item->data + item->len;
-    uint8_t *value;
-    size_t inputs = 0, outputs = 0, len;
-    for (uint8_t *p = item->data; p < end;) {
-        uint32_t number = next_field(&p, &value, &len);
-        inputs += number == NODE_INPUT;
-        outputs += number == NODE_OUTPUT;
-    }
-    /* + 1: room even for a node of no input and no output, so that the
-     * outputs' place is never NULL + 0 (UBSan refuses it; the fuzz smoke
-     * found such a node) */
-    vec_reserve(&into->strings, inputs + outputs + 1);
     Onnx__NodeProto *node = &into->node;
     onnx__node_proto__init(node);
-    node->input = into->strings.items;
-    node->output = into->strings.items + inputs;
+    into->inputs.len = into->outputs.len = 0;
+    const uint8_t *end = item->data + item->len;
+    uint8_t *value;
+    size_t len;
     for (uint8_t *p = item->data; p < end;) {
         uint32_t number = next_field(&p, &value, &len);
-        put_node_string(lean, node, number, value, len);
+        if (number <= NODE_DOMAIN && strings >> number & 1)
+            put_node_string(lean, into, number, value, len);
     }
+    /* (an empty array stays NULL, as protobuf-c leaves it) */
+    node->input = into->inputs.items;
+    node->n_input = into->inputs.len;
+    node->output = into->outputs.items;
+    node->n_output = into->outputs.len;
     return node;
 }
 
 void onnx_lean_node_free(OnnxLeanNode *node)
 {
-    vec_free(&node->strings);
+    vec_free(&node->inputs);
+    vec_free(&node->outputs);
 }
 
 const char *onnx_lean_initializer_name(const OnnxLeanGraph *lean, size_t i)
 {
-    const OnnxLeanItem *item = &lean->initializer.items[i];
+    const OnnxLeanItem *item = &lean->lists[ONNX_LEAN_INITIALIZER].items[i];
     if (item->msg)
         return ((const Onnx__TensorProto *)item->msg)->name;
     const uint8_t *end = item->data + item->len;

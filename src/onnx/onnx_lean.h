@@ -56,10 +56,13 @@ typedef struct OnnxLeanList {
     size_t n;
 } OnnxLeanList;
 
-/* The lists of the model's graph, by GraphProto field. */
+/* The lists a lean read holds, by their index in OnnxLeanGraph's lists. */
+enum { ONNX_LEAN_NODE, ONNX_LEAN_INITIALIZER, ONNX_LEAN_VALUE_INFO, ONNX_LEAN_LISTS };
+
+/* The lists of the model's graph. */
 typedef struct OnnxLeanGraph {
     const Onnx__GraphProto *graph;
-    OnnxLeanList node, initializer, value_info;
+    OnnxLeanList lists[ONNX_LEAN_LISTS]; /* by ONNX_LEAN_NODE, ... */
     Interner *names;     /* the model's (note [interned strings]) */
     uint64_t item_depth; /* how deep messages may nest in an element */
 } OnnxLeanGraph;
@@ -71,34 +74,56 @@ static inline bool onnx_lean_graph_is(const OnnxLeanGraph *lean, const ProtobufC
     return lean && lean->graph && (const void *)m == (const void *)lean->graph;
 }
 
+/* The index in OnnxLeanGraph's lists of the list of GraphProto field
+ * number id, or -1 when the field is not one of the three. */
+static inline int onnx_lean_list_index(uint32_t id)
+{
+    switch (id) {
+    case 1:
+        return ONNX_LEAN_NODE;
+    case 5:
+        return ONNX_LEAN_INITIALIZER;
+    case 13:
+        return ONNX_LEAN_VALUE_INFO;
+    default:
+        return -1;
+    }
+}
+
 /* lean's list for graph field number id, or NULL when the field is not
  * one of the three. */
 static inline const OnnxLeanList *onnx_lean_list(const OnnxLeanGraph *lean, uint32_t id)
 {
-    switch (id) {
-    case 1:
-        return &lean->node;
-    case 5:
-        return &lean->initializer;
-    case 13:
-        return &lean->value_info;
-    default:
-        return NULL;
-    }
+    int i = onnx_lean_list_index(id);
+    return i < 0 ? NULL : &lean->lists[i];
 }
 
+/* Which strings of a node onnx_lean_node reads: a set of these, a bit
+ * per NodeProto field number. */
+enum {
+    ONNX_LEAN_INPUTS = 1u << 1,
+    ONNX_LEAN_OUTPUTS = 1u << 2,
+    ONNX_LEAN_NAME = 1u << 3,
+    ONNX_LEAN_OP_TYPE = 1u << 4,
+    ONNX_LEAN_DOMAIN = 1u << 7,
+    ONNX_LEAN_STRINGS = ONNX_LEAN_INPUTS | ONNX_LEAN_OUTPUTS | ONNX_LEAN_NAME |
+                        ONNX_LEAN_OP_TYPE | ONNX_LEAN_DOMAIN, /* all five */
+};
+
 /* A node of a lean list as onnx_lean_node reads it, used again for each:
- * its struct, and room for its inputs and outputs (malloc'd). */
+ * its struct, and its inputs and outputs (malloc'd). */
 typedef struct OnnxLeanNode {
     Onnx__NodeProto node;
-    VEC(char *) strings;
+    VEC(char *) inputs;
+    VEC(char *) outputs;
 } OnnxLeanNode;
 
 /* Node i of lean's list: the kept struct, or into's, filled from its bytes
- * with only its strings (name, op type, domain, inputs and outputs,
- * interned in lean->names), no attribute: all the graph check reads of a
- * node that holds no graph.  Valid until into is filled again. */
-const Onnx__NodeProto *onnx_lean_node(const OnnxLeanGraph *lean, size_t i, OnnxLeanNode *into);
+ * with the strings of the set strings (interned in lean->names; the others
+ * NULL or none) and no attribute: all the graph check reads of a node
+ * that holds no graph.  Valid until into is filled again. */
+const Onnx__NodeProto *onnx_lean_node(const OnnxLeanGraph *lean, size_t i, unsigned strings,
+                                      OnnxLeanNode *into);
 void onnx_lean_node_free(OnnxLeanNode *node);
 
 /* The name of initializer i of lean's list (interned), or NULL: none. */
