@@ -470,22 +470,30 @@ START_TEST(test_verify)
 }
 END_TEST
 
+/* The one diagnostic of the model in file path parsed from memory as
+ * name: an error about name, and no model. */
+static const graft_message *parse_error(const char *path, const char *name)
+{
+    size_t len;
+    char *in = slurp(path, &len);
+    ck_assert_ptr_null(graft_model_parse(name, in, len, NULL, d));
+    free(in); /* (the diagnostic holds its own copies) */
+    ck_assert_uint_eq(graft_diag_count(d), 1);
+    const graft_message *m = graft_diag_message(d, 0);
+    ck_assert_int_eq(m->severity, GRAFT_SEVERITY_ERROR);
+    ck_assert_str_eq(m->file, name);
+    return m;
+}
+
 /* Bad bytes: the file, no line, the byte offset, the message without it
  * (tests/onnx/bad/truncated.golden). */
 START_TEST(test_bad_bytes)
 {
-    size_t len;
-    char *in = slurp(SRC "tests/onnx/bad/truncated.onnx", &len);
-    ck_assert_ptr_null(graft_model_parse("truncated.onnx", in, len, NULL, d));
-    ck_assert_uint_eq(graft_diag_count(d), 1);
-    const graft_message *m = graft_diag_message(d, 0);
-    ck_assert_int_eq(m->severity, GRAFT_SEVERITY_ERROR);
-    ck_assert_str_eq(m->file, "truncated.onnx");
+    const graft_message *m = parse_error(SRC "tests/onnx/bad/truncated.onnx", "truncated.onnx");
     ck_assert_int_eq(m->line, 0);
     ck_assert_int_eq(m->byte, 16);
     ck_assert_str_eq(m->text, "length 69 of field 'graph' (7) of onnx.ModelProto runs past "
                               "the end of the file (byte 40)");
-    free(in);
 }
 END_TEST
 
@@ -493,12 +501,8 @@ END_TEST
  * (tests/onnx/text/mismatched_brace.golden). */
 START_TEST(test_bad_text)
 {
-    size_t len;
-    char *in = slurp(SRC "tests/onnx/text/mismatched_brace.onnxtxt", &len);
-    ck_assert_ptr_null(graft_model_parse("mismatched_brace.onnxtxt", in, len, NULL, d));
-    ck_assert_uint_eq(graft_diag_count(d), 1);
-    const graft_message *m = graft_diag_message(d, 0);
-    ck_assert_str_eq(m->file, "mismatched_brace.onnxtxt");
+    const graft_message *m = parse_error(SRC "tests/onnx/text/mismatched_brace.onnxtxt",
+                                         "mismatched_brace.onnxtxt");
     ck_assert_int_eq(m->line, 4);
     ck_assert_int_eq(m->column, 1);
     ck_assert_int_eq(m->byte, -1);
@@ -508,7 +512,6 @@ START_TEST(test_bad_text)
     ck_assert_int_eq(m->notes[0].line, 2);
     ck_assert_int_eq(m->notes[0].column, 32);
     ck_assert_str_eq(m->notes[0].text, "inside this '{'");
-    free(in);
 }
 END_TEST
 
