@@ -45,16 +45,10 @@ void text_print_id_len(TextPrinter *p, const char *name, size_t len)
  * onnx.printer's std::to_chars does.  Digits that suffice stay sufficient
  * when more are added, so the fewest are found by bisection, in four
  * printf calls or so instead of nine. */
-static bool float_fits(char *buf, size_t size, int digits, float v)
-{
-    snprintf(buf, size, "%.*g", digits, (double)v);
-    return strtof(buf, NULL) == v;
-}
-
-static bool double_fits(char *buf, size_t size, int digits, double v)
+static bool digits_fit(char *buf, size_t size, int digits, double v, bool single)
 {
     snprintf(buf, size, "%.*g", digits, v);
-    return strtod(buf, NULL) == v;
+    return single ? strtof(buf, NULL) == (float)v : strtod(buf, NULL) == v;
 }
 
 /* inf, -inf, nan or -nan for v; false when v is finite. */
@@ -85,38 +79,33 @@ static void print_shorter(TextPrinter *p, char *buf, size_t size, double v)
     fputs(buf, p->out);
 }
 
-void text_print_float(TextPrinter *p, float v)
+/* v with the fewest digits that read back to it (note [shortest
+ * numbers]), as a float's (single: v is one) or a double's. */
+static void print_shortest(TextPrinter *p, double v, bool single)
 {
     if (print_special(p, v))
         return;
     char buf[40];
-    int lo = 1, hi = 9; /* hi digits always suffice */
+    int lo = 1, hi = single ? 9 : 17; /* hi digits always suffice */
     while (lo < hi) {
         int mid = (lo + hi) / 2;
-        if (float_fits(buf, sizeof buf, mid, v))
+        if (digits_fit(buf, sizeof buf, mid, v, single))
             hi = mid;
         else
             lo = mid + 1;
     }
-    float_fits(buf, sizeof buf, lo, v);
+    digits_fit(buf, sizeof buf, lo, v, single);
     print_shorter(p, buf, sizeof buf, v);
+}
+
+void text_print_float(TextPrinter *p, float v)
+{
+    print_shortest(p, v, true);
 }
 
 void text_print_double(TextPrinter *p, double v)
 {
-    if (print_special(p, v))
-        return;
-    char buf[40];
-    int lo = 1, hi = 17;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (double_fits(buf, sizeof buf, mid, v))
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    double_fits(buf, sizeof buf, lo, v);
-    print_shorter(p, buf, sizeof buf, v);
+    print_shortest(p, v, false);
 }
 
 /* The n bytes at b as a little-endian unsigned number (protobuf's and
