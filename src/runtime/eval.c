@@ -581,6 +581,39 @@ void eval_strides(int rank, const int64_t *dims, int64_t *strides)
     }
 }
 
+/* One row of eval_softmax: n values stride apart. */
+static void softmax_row(const double *x, double *r, int64_t n, int64_t stride,
+                        EvalSoftmaxKind kind)
+{
+    double max = -INFINITY, sum = 0;
+    int64_t arg = 0;
+    for (int64_t j = 0; j < n; j++)
+        if (x[j * stride] > max || j == 0) {
+            max = x[j * stride];
+            arg = j;
+        }
+    for (int64_t j = 0; j < n; j++)
+        sum += exp(x[j * stride] - max);
+    for (int64_t j = 0; j < n; j++) {
+        double d = x[j * stride] - max;
+        r[j * stride] = kind == EVAL_SOFTMAX       ? exp(d) / sum :
+                        kind == EVAL_LOG_SOFTMAX ? d - log(sum) :
+                                                   j == arg;
+    }
+}
+
+void eval_softmax(const Tensor *x, int axis, EvalSoftmaxKind kind, Tensor *r)
+{
+    int64_t strides[EVAL_MAX_RANK];
+    eval_strides(x->rank, x->dims, strides);
+    int64_t n = x->dims[axis], inner = strides[axis];
+    if (n == 0)
+        return;
+    for (size_t base = 0; base < x->size; base++)
+        if ((int64_t)base / inner % n == 0) /* base starts a row along axis */
+            softmax_row(x->data + base, r->data + base, n, inner, kind);
+}
+
 bool eval_value_finite(const Value *v)
 {
     if (v->nfields >= 0) {

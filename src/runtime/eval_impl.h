@@ -137,4 +137,11 @@ size_t eval_reduce_index(const Tensor *x, const bool *reduced, size_t flat);
 /* Row-major strides of dims. */
 void eval_strides(int rank, const int64_t *dims, int64_t *strides);
 
+/* Relay's nn.softmax and nn.log_softmax, ONNX's Softmax, LogSoftmax and
+ * Hardmax: one kernel, kind says which. */
+typedef enum { EVAL_SOFTMAX, EVAL_LOG_SOFTMAX, EVAL_HARDMAX } EvalSoftmaxKind;
+/* The softmax of kind of x along axis into r, of x's shape: each row
+ * shifted by its maximum (hardmax: 1 at the first maximum, 0 elsewhere). */
+void eval_softmax(const Tensor *x, int axis, EvalSoftmaxKind kind, Tensor *r);
+
 #endif

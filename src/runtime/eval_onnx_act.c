@@ -149,25 +149,6 @@ static bool op_clip(EvalCall *c)
     return true;
 }
 
-/* One row of Softmax (kind 0), LogSoftmax (1) or Hardmax (2): n values
- * stride apart. */
-static void softmax_row(const double *x, double *r, int64_t n, int64_t stride, int kind)
-{
-    double max = -INFINITY, sum = 0;
-    int64_t arg = 0;
-    for (int64_t j = 0; j < n; j++)
-        if (x[j * stride] > max || j == 0) {
-            max = x[j * stride];
-            arg = j;
-        }
-    for (int64_t j = 0; j < n; j++)
-        sum += exp(x[j * stride] - max);
-    for (int64_t j = 0; j < n; j++) {
-        double d = x[j * stride] - max;
-        r[j * stride] = kind == 0 ? exp(d) / sum : kind == 1 ? d - log(sum) : j == arg;
-    }
-}
-
 /* Softmax, LogSoftmax, Hardmax along axis (default -1). */
 static bool op_softmax(EvalCall *c)
 {
@@ -176,15 +157,9 @@ static bool op_softmax(EvalCall *c)
     Tensor *r = axis >= 0 ? eval_result(c, x->dtype, x->rank, x->dims) : NULL;
     if (!r)
         return false;
-    int kind = c->op[0] == 'S' ? 0 : c->op[0] == 'L' ? 1 : 2;
-    int64_t strides[EVAL_MAX_RANK];
-    eval_strides(x->rank, x->dims, strides);
-    int64_t n = x->dims[axis], inner = strides[axis];
-    if (n == 0)
-        return true;
-    for (size_t base = 0; base < x->size; base++)
-        if ((int64_t)base / inner % n == 0)
-            softmax_row(x->data + base, r->data + base, n, inner, kind);
+    EvalSoftmaxKind kind = c->op[0] == 'S' ? EVAL_SOFTMAX :
+                           c->op[0] == 'L' ? EVAL_LOG_SOFTMAX : EVAL_HARDMAX;
+    eval_softmax(x, axis, kind, r);
     return true;
 }
 

@@ -129,7 +129,7 @@ static bool op_variance(EvalCall *c)
     return true;
 }
 
-/* softmax and log_softmax along one axis, shifted by the maximum. */
+/* softmax and log_softmax along one axis (eval_softmax). */
 static bool op_softmax(EvalCall *c)
 {
     const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
@@ -137,23 +137,8 @@ static bool op_softmax(EvalCall *c)
     Tensor *r = axis >= 0 ? eval_result(c, x->dtype, x->rank, x->dims) : NULL;
     if (!r)
         return false;
-    int64_t strides[EVAL_MAX_RANK];
-    eval_strides(x->rank, x->dims, strides);
-    size_t n = (size_t)x->dims[axis], step = (size_t)strides[axis];
     bool log_form = strcmp(c->op, "nn.log_softmax") == 0;
-    for (size_t i = 0; i < x->size; i++) {
-        if ((i / step) % n != 0)
-            continue; /* i starts a row along axis */
-        double max = -INFINITY, sum = 0;
-        for (size_t k = 0; k < n; k++)
-            max = x->data[i + k * step] > max ? x->data[i + k * step] : max;
-        for (size_t k = 0; k < n; k++)
-            sum += exp(x->data[i + k * step] - max);
-        for (size_t k = 0; k < n; k++) {
-            double shifted = x->data[i + k * step] - max;
-            r->data[i + k * step] = log_form ? shifted - log(sum) : exp(shifted) / sum;
-        }
-    }
+    eval_softmax(x, axis, log_form ? EVAL_LOG_SOFTMAX : EVAL_SOFTMAX, r);
     return true;
 }
 
