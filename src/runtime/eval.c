@@ -602,16 +602,20 @@ static void softmax_row(const double *x, double *r, int64_t n, int64_t stride,
     }
 }
 
-void eval_softmax(const Tensor *x, int axis, EvalSoftmaxKind kind, Tensor *r)
+bool eval_softmax(EvalCall *c, EvalSoftmaxKind kind)
 {
+    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
+    int axis = x ? eval_attr_axis(c, -1, x->rank) : -1;
+    Tensor *r = axis >= 0 ? eval_result(c, x->dtype, x->rank, x->dims) : NULL;
+    if (!r)
+        return false;
     int64_t strides[EVAL_MAX_RANK];
     eval_strides(x->rank, x->dims, strides);
     int64_t n = x->dims[axis], inner = strides[axis];
-    if (n == 0)
-        return;
-    for (size_t base = 0; base < x->size; base++)
+    for (size_t base = 0; n > 0 && base < x->size; base++)
         if ((int64_t)base / inner % n == 0) /* base starts a row along axis */
             softmax_row(x->data + base, r->data + base, n, inner, kind);
+    return true;
 }
 
 bool eval_value_finite(const Value *v)

@@ -140,8 +140,9 @@ void eval_strides(int rank, const int64_t *dims, int64_t *strides);
 /* Relay's nn.softmax and nn.log_softmax, ONNX's Softmax, LogSoftmax and
  * Hardmax: one kernel, kind says which. */
 typedef enum { EVAL_SOFTMAX, EVAL_LOG_SOFTMAX, EVAL_HARDMAX } EvalSoftmaxKind;
-/* The softmax of kind of x along axis into r, of x's shape: each row
- * shifted by its maximum (hardmax: 1 at the first maximum, 0 elsewhere). */
-void eval_softmax(const Tensor *x, int axis, EvalSoftmaxKind kind, Tensor *r);
+/* The call's one operand's softmax of kind along its attribute axis
+ * (default -1): each row shifted by its maximum (hardmax: 1 at the first
+ * maximum, 0 elsewhere); false after failing. */
+bool eval_softmax(EvalCall *c, EvalSoftmaxKind kind);
 
 #endif

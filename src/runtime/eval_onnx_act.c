@@ -152,15 +152,9 @@ static bool op_clip(EvalCall *c)
 /* Softmax, LogSoftmax, Hardmax along axis (default -1). */
 static bool op_softmax(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
-    int axis = x ? eval_attr_axis(c, -1, x->rank) : -1;
-    Tensor *r = axis >= 0 ? eval_result(c, x->dtype, x->rank, x->dims) : NULL;
-    if (!r)
-        return false;
     EvalSoftmaxKind kind = c->op[0] == 'S' ? EVAL_SOFTMAX :
                            c->op[0] == 'L' ? EVAL_LOG_SOFTMAX : EVAL_HARDMAX;
-    eval_softmax(x, axis, kind, r);
-    return true;
+    return eval_softmax(c, kind);
 }
 
 const EvalOpDef eval_onnx_act_ops[] = {

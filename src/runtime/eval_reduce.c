@@ -132,14 +132,8 @@ static bool op_variance(EvalCall *c)
 /* softmax and log_softmax along one axis (eval_softmax). */
 static bool op_softmax(EvalCall *c)
 {
-    const Tensor *x = eval_nargs(c, 1, 1) ? eval_arg(c, 0) : NULL;
-    int axis = x ? eval_attr_axis(c, -1, x->rank) : -1;
-    Tensor *r = axis >= 0 ? eval_result(c, x->dtype, x->rank, x->dims) : NULL;
-    if (!r)
-        return false;
     bool log_form = strcmp(c->op, "nn.log_softmax") == 0;
-    eval_softmax(x, axis, log_form ? EVAL_LOG_SOFTMAX : EVAL_SOFTMAX, r);
-    return true;
+    return eval_softmax(c, log_form ? EVAL_LOG_SOFTMAX : EVAL_SOFTMAX);
 }
 
 /* A per-channel vector operand of length n (gamma, beta, mean, var). */
