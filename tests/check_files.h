@@ -1,6 +1,6 @@
 /* check_files.h - the source tree and whole files, for the Check programs
  * that read the repository's models (check_onnx_encode.c,
- * check_onnx_decode.c). */
+ * check_onnx_decode.c, ...), and whether bytes pass the wire check. */
 #ifndef GRAFT_CHECK_FILES_H
 #define GRAFT_CHECK_FILES_H
 
@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "diag.h"
+#include "onnx_wire.h"
 
 /* $GRAFT_SRCDIR when make check sets it, else the configured one. */
 static inline const char *srcdir(void)
@@ -60,6 +63,20 @@ static inline int each_onnx_file(const char *dir,
     }
     closedir(d);
     return visited;
+}
+
+/* Whether bytes[0..len) pass the wire check (note [wire check] in
+ * src/onnx/onnx_wire.h) as a message of type desc, nested at most 100
+ * deep; what it says of a fault is thrown away. */
+static inline bool wire_ok(const ProtobufCMessageDescriptor *desc, const uint8_t *bytes,
+                           size_t len)
+{
+    FILE *quiet = fopen("/dev/null", "w");
+    graft_diag *diag = diag_new(quiet);
+    bool ok = onnx_wire_check(bytes, len, desc, 100, "t.onnx", diag);
+    diag_free(diag);
+    fclose(quiet);
+    return ok;
 }
 
 #endif

@@ -28,16 +28,6 @@
 #include "onnx_wire.h"
 #include "check_main.h"
 
-static bool wire_ok(const ProtobufCMessageDescriptor *desc, const uint8_t *bytes, size_t len)
-{
-    FILE *quiet = fopen("/dev/null", "w");
-    graft_diag *diag = diag_new(quiet);
-    bool ok = onnx_wire_check(bytes, len, desc, 100, "t.onnx", diag);
-    diag_free(diag);
-    fclose(quiet);
-    return ok;
-}
-
 static void assert_same_packed(const ProtobufCMessage *got, const ProtobufCMessage *want)
 {
     size_t len = protobuf_c_message_get_packed_size(want);

@@ -23,16 +23,6 @@
 #include "onnx_wire.h"
 #include "check_main.h"
 
-static bool wire_ok(const ProtobufCMessageDescriptor *desc, const uint8_t *bytes, size_t len)
-{
-    FILE *quiet = fopen("/dev/null", "w");
-    graft_diag *diag = diag_new(quiet);
-    bool ok = onnx_wire_check(bytes, len, desc, 100, "t.onnx", diag);
-    diag_free(diag);
-    fclose(quiet);
-    return ok;
-}
-
 /* msg's encoding by protobuf-c (malloc'd, *len bytes). */
 static uint8_t *packed(const ProtobufCMessage *msg, size_t *len)
 {
