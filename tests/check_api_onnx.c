@@ -368,6 +368,18 @@ START_TEST(test_explain_subgraphs)
 }
 END_TEST
 
+/* graft explain at a node g does not have: nothing, and the one error
+ * that names it (after no other). */
+static void explain_no_node(graft_rules *r, graft_graph *g, const char *at)
+{
+    ck_assert_ptr_null(graft_rules_explain(r, g, at, NULL, NULL, d));
+    ck_assert_uint_eq(graft_diag_count(d), 1);
+    char want[256];
+    snprintf(want, sizeof want, "no node '%s' in the model (name it as 'graft fmt' prints it, "
+             "or by its position, :LINE[:COL])", at);
+    ck_assert_str_eq(graft_diag_message(d, 0)->text, want);
+}
+
 /* A subgraph's parameter that stands for an outer value is no node of
  * its own (tests/onnx/subgraph/explain_at_outer.golden). */
 START_TEST(test_explain_outer_read)
@@ -375,11 +387,7 @@ START_TEST(test_explain_outer_read)
     graft_rules *r = rules_file(SUBGRAPH "branch_rules.graft");
     graft_graph *g = graft_model_load(SUBGRAPH "branch_rules.onnxtxt", NULL, d);
     no_errors();
-    ck_assert_ptr_null(graft_rules_explain(r, g, "inner_then/%x", NULL, NULL, d));
-    ck_assert_uint_eq(graft_diag_count(d), 1);
-    ck_assert_str_eq(graft_diag_message(d, 0)->text,
-                     "no node 'inner_then/%x' in the model (name it as 'graft fmt' prints "
-                     "it, or by its position, :LINE[:COL])");
+    explain_no_node(r, g, "inner_then/%x");
     graft_model_free(g);
     graft_rules_free(r);
 }
@@ -438,11 +446,7 @@ START_TEST(test_explain)
         "  applied by graft run's next round\n");
     graft_string_free(at);
     no_errors();
-    ck_assert_ptr_null(graft_rules_explain(r, g, "no_such_node", NULL, NULL, d));
-    ck_assert_uint_eq(graft_diag_count(d), 1);
-    ck_assert_str_eq(graft_diag_message(d, 0)->text,
-                     "no node 'no_such_node' in the model (name it as 'graft fmt' prints it, "
-                     "or by its position, :LINE[:COL])");
+    explain_no_node(r, g, "no_such_node");
     graft_model_free(g);
     graft_rules_free(r);
 }
