@@ -18,8 +18,9 @@
  * canonical, or a node holding a graph (an If's branches, a Loop's body:
  * the graph check walks it), is decoded as a full read decodes it and
  * kept.  The graph check reads what it needs of each element from its
- * bytes again, one at a time (a node's strings, an initializer's name:
- * onnx_lean.c); the graph's own arrays of those lists are empty
+ * bytes again, one at a time (a node's strings, each pass those it
+ * reads, note [lean strings as needed] in onnx_check.c; an initializer's
+ * name: onnx_lean.c); the graph's own arrays of those lists are empty
  * (NULL, count 0), so code that does not know the lean form sees no node
  * rather than a wrong one.  Only graft fmt's binary output reads a model
  * this way; tests/check_onnx_lean.c shows, on every model of tests/onnx/,
