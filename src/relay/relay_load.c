@@ -488,6 +488,7 @@ static void reserve(RelayParser *ps)
     graph_reserve(ps->g, nodes);
     ps->where = xcalloc(nodes, sizeof *ps->where);
     ps->where_cap = nodes;
+    load_scope_reserve(ps, nodes);
 }
 
 /* What only parsing needs (names, lists, the scanner), freed before

@@ -311,6 +311,9 @@ void load_scope_close(RelayParser *ps);
 void load_block_open(RelayParser *ps);
 /* Forgets every name (at the end of a "def"). */
 void load_scope_reset(RelayParser *ps);
+/* Makes room for temps 0 to ntemps - 1 before the first is defined, in
+ * one zeroed allocation (note [sized from the text] in relay_load.c). */
+void load_scope_reserve(RelayParser *ps, size_t ntemps);
 
 /* Each returns NULL/false after reporting an error (the parser aborts);
  * the error points at the token named (a call's '(' for load_fn_call). */

@@ -237,16 +237,18 @@ static Bytes op_name(Bytes op)
     return s && *s == '(' && !is_keyword(op, (size_t)(s - op)) ? s : NULL;
 }
 
-/* "op(args)" at s: its end, or NULL; the attributes pushed from mark,
- * the operands read into ps->operands. */
-static Bytes call_end(RelayParser *ps, Bytes s)
+/* "op(args)" at s: its end, or NULL; *paren: the '(' after the op's
+ * name; the attributes pushed from mark, the operands read into
+ * ps->operands. */
+static Bytes call_end(RelayParser *ps, Bytes s, Bytes *paren)
 {
-    Bytes paren = op_name(s);
-    return paren ? arguments(ps, paren + 1) : NULL;
+    *paren = op_name(s);
+    return *paren ? arguments(ps, *paren + 1) : NULL;
 }
 
-/* The call call_end read at s (NULL after an error). */
-static graft_node *call(RelayParser *ps, Bytes s, size_t mark)
+/* The call call_end read at s, its op's name ending at paren (NULL after
+ * an error). */
+static graft_node *call(RelayParser *ps, Bytes s, Bytes paren, size_t mark)
 {
     for (size_t i = 0; i < ps->operands.len; i++) {
         graft_node *n = operand_node(ps, &ps->operands.items[i]);
@@ -254,7 +256,7 @@ static graft_node *call(RelayParser *ps, Bytes s, size_t mark)
             return NULL;
         load_push_node(ps, n);
     }
-    RelayText op = span(ps, s, op_name(s));
+    RelayText op = span(ps, s, paren);
     return load_at(ps, load_call(ps, op, mark), op);
 }
 
@@ -296,13 +298,14 @@ static Bytes line(RelayParser *ps, Bytes s)
         return NULL;
     Bytes at = skip(equals + 1, BLANK);
     size_t mark = load_mark(ps);
-    Bytes end = *at == '%' ? element_end(at) : call_end(ps, at);
+    Bytes paren = NULL;
+    Bytes end = *at == '%' ? element_end(at) : call_end(ps, at, &paren);
     RelayText annot;
     if (!end || !(end = annotation(ps, end, &annot)) || *end != ';') {
         ps->items.len = mark;
         return NULL;
     }
-    graft_node *value = *at == '%' ? element(ps, at) : call(ps, at, mark);
+    graft_node *value = *at == '%' ? element(ps, at) : call(ps, at, paren, mark);
     if (value && annot.len)
         load_annotate(ps, value, annot);
     if (!value || !load_define_temp(ps, (uint64_t)number, temp, value)) {
