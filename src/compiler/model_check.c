@@ -288,10 +288,10 @@ static bool check_call(CallCheck *cc, const OpInfo *op, const Registry *reg,
  * ops over thousands of calls: each answer cost about 270 instructions
  * a call (the name's length, two hashes, two probes).  The graph interns
  * op names, so one name is one pointer while the check runs, and the
- * answers are kept in a small table by that pointer (a pointer that is
- * not interned only misses).  OPS_SEEN slots: more than the distinct ops
- * of any corpus model. */
-enum { OPS_SEEN = 64 };
+ * answers are kept in a small table by that pointer (note [one cache
+ * slot] in keymap.h; a pointer that is not interned only misses).  Its
+ * 64 slots are more than the distinct ops of any corpus model. */
+enum { OPS_SEEN_BITS = 6 };
 
 typedef struct OpSeen {
     const char *name;  /* the op's name as the node holds it, or NULL */
@@ -302,7 +302,7 @@ typedef struct OpSeen {
 static const OpSeen *op_seen(OpSeen *seen, const char *name, const AdtTable *adts,
                              const Registry *reg)
 {
-    OpSeen *slot = &seen[((uintptr_t)name >> 4) % OPS_SEEN];
+    OpSeen *slot = &seen[cache_slot((uintptr_t)name, OPS_SEEN_BITS)];
     if (slot->name != name) {
         slot->name = name;
         slot->constructor = adt_is_constructor(adts, name);
@@ -316,7 +316,7 @@ int model_check(const graft_graph *g, const Source *src, const Registry *reg,
 {
     CallCheck cc = {.g = g, .src = src, .d = d};
     AdtTable *adts = adt_table_new(g); /* constructor calls are the loader's */
-    OpSeen seen[OPS_SEEN] = {{0}};
+    OpSeen seen[1 << OPS_SEEN_BITS] = {{0}};
     int errors = 0;
     for (uint32_t id = 0; id < graph_node_count(g) && !diag_gave_up(d); id++) {
         cc.n = graph_node(g, id);

@@ -513,6 +513,7 @@ static void parse_tables_free(RelayParser *ps)
     ps->scratch_attrs = NULL;
     vec_free(&ps->late);
     vec_free(&ps->operands);
+    vec_free(&ps->line_args);
     keymap_free(&ps->literals);
     span_cache_free(&ps->annot_types);
     span_cache_free(&ps->types);

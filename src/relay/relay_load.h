@@ -253,6 +253,7 @@ typedef struct RelayParser {
     size_t literal_values_cap; /* capacity of literal_values */
     VEC(LateRef) late;   /* references checked at the end */
     VEC(LineOperand) operands; /* the operands of a line read by hand */
+    VEC(graft_node *) line_args; /* and their nodes, made once it is read */
     CachedName names[1 << NAME_CACHE_BITS]; /* op and attribute names interned lately */
     bool failed;         /* an error was reported */
     struct AdtTable *adts; /* the module's constructors, read at the first
@@ -325,6 +326,10 @@ bool load_define_temp(RelayParser *ps, uint64_t number, RelayText temp, graft_no
 graft_node *load_use(RelayParser *ps, RelayText name);
 graft_node *load_const(RelayParser *ps, RelayText t);
 graft_node *load_call(RelayParser *ps, RelayText op, size_t mark);
+/* load_call of a binding line read by hand (relay_load_line.c): its
+ * operands made already, in args; only its attributes listed from mark. */
+graft_node *load_line_call(RelayParser *ps, RelayText op, size_t mark, graft_node *const *args,
+                           int nargs);
 graft_node *load_fn_call(RelayParser *ps, graft_node *callee, size_t mark, RelayText paren);
 graft_node *load_tuple(RelayParser *ps, size_t mark);
 /* '(' fields ')': one field is that expression, more are a tuple. */
