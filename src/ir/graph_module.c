@@ -178,11 +178,10 @@ graft_node *graph_add_main(graft_graph *g, graft_node *const *params, int nparam
 void graph_make_main(graft_graph *g, graft_node *fn)
 {
     FuncInfo *info = fn->u.fn;
-    for (int i = 0; i < info->nparams; i++) {
-        g->params =
-            xgrow_items(g->params, &g->params_cap, (size_t)g->nparams + 1, sizeof(graft_node *));
+    g->params = xgrow_items(g->params, &g->params_cap, (size_t)g->nparams + info->nparams + 1,
+                            sizeof(graft_node *)); /* all at once, not one a parameter */
+    for (int i = 0; i < info->nparams; i++)
         g->params[g->nparams++] = info->params[i];
-    }
     for (uint32_t id = 0; id < g->nnodes && !info->unscoped; id++)
         if (g->nodes[id]->scope == fn)
             g->nodes[id]->scope = NULL;
