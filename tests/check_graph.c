@@ -249,6 +249,58 @@ START_TEST(test_global_functions)
 }
 END_TEST
 
+/* @main's function made by graph_add_main (note [main unscoped]) or by
+ * graph_add_func, with a function nested in its body. */
+static graft_graph *main_with_nested_fn(bool unscoped)
+{
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_fn_param(g, "x", NULL);
+    graft_node *p = graph_add_fn_param(g, "p", NULL);
+    graft_node *neg = graph_add_call(g, "negative", &p, 1, NULL, 0);
+    graft_node *fn = graph_add_func(g, &p, 1, neg, NULL, 0);
+    graft_node *call = graph_add_fn_call(g, fn, &x, 1);
+    graft_node *out = graph_add_call(g, "nn.relu", &call, 1, NULL, 0);
+    graft_node *main = unscoped ? graph_add_main(g, &x, 1, out, NULL, 0)
+                                : graph_add_func(g, &x, 1, out, NULL, 0);
+    ck_assert(graph_add_global(g, "main", main));
+    graph_make_main(g, main);
+    return g;
+}
+
+/* Once graph_make_main has run, both are the same graph: every node in
+ * the same scope (the nested function's body in it, the rest in
+ * @main's), the same parameters, the same text. */
+START_TEST(test_main_unscoped)
+{
+    graft_graph *a = main_with_nested_fn(false), *b = main_with_nested_fn(true);
+    ck_assert_uint_eq(graph_node_count(a), 7);
+    ck_assert_uint_eq(graph_node_count(b), 7);
+    for (uint32_t id = 0; id < 7; id++) {
+        const graft_node *sa = node_scope(graph_node(a, id)), *sb = node_scope(graph_node(b, id));
+        ck_assert_int_eq(sa ? (int)node_id(sa) : -1, sb ? (int)node_id(sb) : -1);
+    }
+    ck_assert_ptr_eq(node_scope(graph_node(b, 1)), graph_node(b, 3)); /* %p in fn */
+    ck_assert_ptr_eq(node_scope(graph_node(b, 2)), graph_node(b, 3)); /* negative in fn */
+    ck_assert_ptr_null(node_scope(graph_node(b, 0)));                 /* %x */
+    ck_assert_ptr_null(node_scope(graph_node(b, 4)));                 /* the call */
+    ck_assert_ptr_null(node_scope(graph_node(b, 5)));                 /* the output */
+    ck_assert_int_eq(graph_nparams(b), 1);
+    ck_assert_ptr_eq(graph_param(b, 0), graph_node(b, 0));
+    ck_assert_ptr_eq(graph_output(b), graph_node(b, 5));
+    const char *text = "def @main(%x) {\n"
+                       "  %0 = fn (%p) {\n"
+                       "    negative(%p)\n"
+                       "  };\n"
+                       "  %1 = %0(%x);\n"
+                       "  nn.relu(%1)\n"
+                       "}\n";
+    assert_prints(a, text);
+    assert_prints(b, text);
+    graph_free(a);
+    graph_free(b);
+}
+END_TEST
+
 START_TEST(test_set_arg_keeps_users)
 {
     Small s = small_new();
@@ -999,6 +1051,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_functions);
     tcase_add_test(tc, test_dead_function);
     tcase_add_test(tc, test_global_functions);
+    tcase_add_test(tc, test_main_unscoped);
     suite_add_tcase(s, tc);
     tc = tcase_create("types");
     tcase_add_test(tc, test_types);

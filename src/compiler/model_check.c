@@ -257,10 +257,10 @@ static bool attrs_fit(const graft_node *n, const OpInfo *op)
 /* Checks one op call; false after reporting.  The call's text is scanned
  * only for a call found wrong (a scan of each of f(f(f(...))) would take
  * time quadratic in the depth). */
-static bool check_call(CallCheck *cc, const Registry *reg, bool allow_unknown)
+static bool check_call(CallCheck *cc, const OpInfo *op, const Registry *reg,
+                       bool allow_unknown)
 {
     const char *name = node_op(cc->n);
-    const OpInfo *op = registry_find(reg, name);
     if (!op && allow_unknown)
         return true;
     if (op && opinfo_accepts_nargs(op, node_nargs(cc->n)) && attrs_fit(cc->n, op))
@@ -283,16 +283,47 @@ static bool check_call(CallCheck *cc, const Registry *reg, bool allow_unknown)
     return ok;
 }
 
+/* note [ops seen]: every op call asks whether its op is a constructor
+ * and which registry entry it is, and a model has a few dozen distinct
+ * ops over thousands of calls: each answer cost about 270 instructions
+ * a call (the name's length, two hashes, two probes).  The graph interns
+ * op names, so one name is one pointer while the check runs, and the
+ * answers are kept in a small table by that pointer (note [one cache
+ * slot] in keymap.h; a pointer that is not interned only misses).  Its
+ * 64 slots are more than the distinct ops of any corpus model. */
+enum { OPS_SEEN_BITS = 6 };
+
+typedef struct OpSeen {
+    const char *name;  /* the op's name as the node holds it, or NULL */
+    const OpInfo *op;  /* registry_find's answer */
+    bool constructor;  /* an ADT constructor: not the registry's to check */
+} OpSeen;
+
+static const OpSeen *op_seen(OpSeen *seen, const char *name, const AdtTable *adts,
+                             const Registry *reg)
+{
+    OpSeen *slot = &seen[cache_slot((uintptr_t)name, OPS_SEEN_BITS)];
+    if (slot->name != name) {
+        slot->name = name;
+        slot->constructor = adt_is_constructor(adts, name);
+        slot->op = slot->constructor ? NULL : registry_find(reg, name);
+    }
+    return slot;
+}
+
 int model_check(const graft_graph *g, const Source *src, const Registry *reg,
                 bool allow_unknown, graft_diag *d)
 {
     CallCheck cc = {.g = g, .src = src, .d = d};
     AdtTable *adts = adt_table_new(g); /* constructor calls are the loader's */
+    OpSeen seen[1 << OPS_SEEN_BITS] = {{0}};
     int errors = 0;
     for (uint32_t id = 0; id < graph_node_count(g) && !diag_gave_up(d); id++) {
         cc.n = graph_node(g, id);
-        if (node_kind(cc.n) == NODE_CALL && node_op(cc.n) &&
-            !adt_is_constructor(adts, node_op(cc.n)) && !check_call(&cc, reg, allow_unknown))
+        if (node_kind(cc.n) != NODE_CALL || !node_op(cc.n))
+            continue;
+        const OpSeen *op = op_seen(seen, node_op(cc.n), adts, reg);
+        if (!op->constructor && !check_call(&cc, op->op, reg, allow_unknown))
             errors++;
     }
     adt_table_free(adts);

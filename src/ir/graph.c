@@ -54,7 +54,10 @@ void graph_reserve(graft_graph *g, size_t nodes)
     if (nodes > g->nodes_cap)
         g->nodes = xgrow_items(g->nodes, &g->nodes_cap, nodes, sizeof(graft_node *));
     interner_reserve(g->strings, nodes / 2);
-    if (nodes > g->pos_cap) {
+    if (!g->pos && nodes) { /* calloc's fresh pages come zeroed: no memset */
+        g->pos = xcalloc(nodes, sizeof *g->pos);
+        g->pos_cap = nodes;
+    } else if (nodes > g->pos_cap) {
         size_t old = g->pos_cap;
         g->pos = xgrow_items(g->pos, &g->pos_cap, nodes, sizeof *g->pos);
         memset(g->pos + old, 0, (g->pos_cap - old) * sizeof *g->pos);

@@ -442,6 +442,10 @@ bool graph_add_global(graft_graph *g, const char *name, graft_node *fn);
 /* Makes function fn (a global's NODE_FUNC) the graph's @main: its
  * parameters become the graph's, its body the output; fn itself dies. */
 void graph_make_main(graft_graph *g, graft_node *fn);
+/* graph_add_func for the function graph_make_main will be given: its
+ * body and parameters are left in @main's scope (note [main unscoped]). */
+graft_node *graph_add_main(graft_graph *g, graft_node *const *params, int nparams,
+                           graft_node *body, const graft_attr *attrs, int nattrs);
 /* The global function's name ("main") and declared result type. */
 const char *graph_name(const graft_graph *g);
 void graph_set_name(graft_graph *g, const char *name);

@@ -20,6 +20,7 @@ typedef struct FuncInfo {
     graft_node *body;      /* the result expression */
     const graft_type *ret; /* declared result type, or NULL */
     const char *type_params; /* "A, B" of fn [A, B](...), or NULL */
+    bool unscoped;         /* graph_add_main's: no node is in its scope */
 } FuncInfo;
 
 /* What a NODE_MATCH has beyond its operands (data, then each clause's

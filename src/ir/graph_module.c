@@ -152,18 +152,37 @@ bool graph_add_global(graft_graph *g, const char *name, graft_node *fn)
     return true;
 }
 
+/* note [main unscoped]: graph_add_func puts a function's body into its
+ * scope (note [function scope] in graph_walk.c), a walk of the whole
+ * body, and graph_make_main takes every node out of it again, a pass
+ * over every node: for "def @main" both together were about 150
+ * instructions an op node of loading (bench/RESULTS.md, "Session 21:
+ * loading").  graph_add_main makes the function whose body is @main's
+ * with its parameters and body in @main's scope (NULL) from the start,
+ * as graph_make_main would leave them; the nested functions in it adopt
+ * their own bodies when they are made, as before. */
+graft_node *graph_add_main(graft_graph *g, graft_node *const *params, int nparams,
+                           graft_node *body, const graft_attr *attrs, int nattrs)
+{
+    graft_node *fn = graph_add_func(g, params, nparams, NULL, attrs, nattrs);
+    for (int i = 0; i < nparams; i++)
+        params[i]->scope = NULL;
+    fn->u.fn->body = body;
+    fn->u.fn->unscoped = true;
+    return fn;
+}
+
 /* The loader builds every "def" as a function, then makes the one that is
  * @main the graph's own parameters and output (note [modules] in
  * relay_load.c).  Nodes in fn's scope move to @main's (NULL). */
 void graph_make_main(graft_graph *g, graft_node *fn)
 {
     FuncInfo *info = fn->u.fn;
-    for (int i = 0; i < info->nparams; i++) {
-        g->params =
-            xgrow_items(g->params, &g->params_cap, (size_t)g->nparams + 1, sizeof(graft_node *));
+    g->params = xgrow_items(g->params, &g->params_cap, (size_t)g->nparams + info->nparams + 1,
+                            sizeof(graft_node *)); /* all at once, not one a parameter */
+    for (int i = 0; i < info->nparams; i++)
         g->params[g->nparams++] = info->params[i];
-    }
-    for (uint32_t id = 0; id < g->nnodes; id++)
+    for (uint32_t id = 0; id < g->nnodes && !info->unscoped; id++)
         if (g->nodes[id]->scope == fn)
             g->nodes[id]->scope = NULL;
     g->output = info->body;

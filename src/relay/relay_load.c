@@ -488,6 +488,7 @@ static void reserve(RelayParser *ps)
     graph_reserve(ps->g, nodes);
     ps->where = xcalloc(nodes, sizeof *ps->where);
     ps->where_cap = nodes;
+    load_scope_reserve(ps, nodes);
 }
 
 /* What only parsing needs (names, lists, the scanner), freed before
@@ -512,6 +513,7 @@ static void parse_tables_free(RelayParser *ps)
     ps->scratch_attrs = NULL;
     vec_free(&ps->late);
     vec_free(&ps->operands);
+    vec_free(&ps->line_args);
     keymap_free(&ps->literals);
     span_cache_free(&ps->annot_types);
     span_cache_free(&ps->types);

@@ -253,6 +253,7 @@ typedef struct RelayParser {
     size_t literal_values_cap; /* capacity of literal_values */
     VEC(LateRef) late;   /* references checked at the end */
     VEC(LineOperand) operands; /* the operands of a line read by hand */
+    VEC(graft_node *) line_args; /* and their nodes, made once it is read */
     CachedName names[1 << NAME_CACHE_BITS]; /* op and attribute names interned lately */
     bool failed;         /* an error was reported */
     struct AdtTable *adts; /* the module's constructors, read at the first
@@ -311,6 +312,9 @@ void load_scope_close(RelayParser *ps);
 void load_block_open(RelayParser *ps);
 /* Forgets every name (at the end of a "def"). */
 void load_scope_reset(RelayParser *ps);
+/* Makes room for temps 0 to ntemps - 1 before the first is defined, in
+ * one zeroed allocation (note [sized from the text] in relay_load.c). */
+void load_scope_reserve(RelayParser *ps, size_t ntemps);
 
 /* Each returns NULL/false after reporting an error (the parser aborts);
  * the error points at the token named (a call's '(' for load_fn_call). */
@@ -322,6 +326,10 @@ bool load_define_temp(RelayParser *ps, uint64_t number, RelayText temp, graft_no
 graft_node *load_use(RelayParser *ps, RelayText name);
 graft_node *load_const(RelayParser *ps, RelayText t);
 graft_node *load_call(RelayParser *ps, RelayText op, size_t mark);
+/* load_call of a binding line read by hand (relay_load_line.c): its
+ * operands made already, in args; only its attributes listed from mark. */
+graft_node *load_line_call(RelayParser *ps, RelayText op, size_t mark, graft_node *const *args,
+                           int nargs);
 graft_node *load_fn_call(RelayParser *ps, graft_node *callee, size_t mark, RelayText paren);
 graft_node *load_tuple(RelayParser *ps, size_t mark);
 /* '(' fields ')': one field is that expression, more are a tuple. */

@@ -331,6 +331,15 @@ graft_node *load_const(RelayParser *ps, RelayText t)
 
 /* Operands and attributes listed from mark (popped), in the parser's
  * scratch arrays: each list is used up before the next one is taken. */
+/* The parser's scratch array of attributes, room for n. */
+static graft_attr *scratch_attrs(RelayParser *ps, size_t n)
+{
+    if (n + 1 > ps->scratch_attrs_cap)
+        ps->scratch_attrs = xgrow_items(ps->scratch_attrs, &ps->scratch_attrs_cap, n + 1,
+              sizeof(graft_attr));
+    return ps->scratch_attrs;
+}
+
 static void take_args(RelayParser *ps, size_t mark, graft_node ***args, int *nargs,
                       graft_attr **attrs, int *nattrs)
 {
@@ -338,11 +347,8 @@ static void take_args(RelayParser *ps, size_t mark, graft_node ***args, int *nar
     if (n + 1 > ps->scratch_nodes_cap)
         ps->scratch_nodes = xgrow_items(ps->scratch_nodes, &ps->scratch_nodes_cap, n + 1,
               sizeof(graft_node *));
-    if (n + 1 > ps->scratch_attrs_cap)
-        ps->scratch_attrs = xgrow_items(ps->scratch_attrs, &ps->scratch_attrs_cap, n + 1,
-              sizeof(graft_attr));
     *args = ps->scratch_nodes;
-    *attrs = ps->scratch_attrs;
+    *attrs = scratch_attrs(ps, n);
     *nargs = *nattrs = 0;
     for (size_t i = mark; i < ps->items.len; i++) {
         if (ps->items.items[i].kind == ITEM_NODE)
@@ -353,6 +359,27 @@ static void take_args(RelayParser *ps, size_t mark, graft_node ***args, int *nar
     ps->items.len = mark;
 }
 
+/* The attributes listed from mark (popped; nothing else is listed
+ * there), in the parser's scratch array. */
+static graft_attr *take_attrs(RelayParser *ps, size_t mark, int *nattrs)
+{
+    size_t n = ps->items.len - mark;
+    graft_attr *attrs = scratch_attrs(ps, n);
+    for (size_t i = 0; i < n; i++)
+        attrs[i] = ps->items.items[mark + i].u.attr;
+    *nattrs = (int)n;
+    ps->items.len = mark;
+    return attrs;
+}
+
+static graft_node *make_call(RelayParser *ps, RelayText op, graft_node *const *args, int nargs,
+                             const graft_attr *attrs, int nattrs)
+{
+    graft_node *n = graph_add_call(ps->g, load_intern(ps, op), args, nargs, attrs, nattrs);
+    load_note_where(ps, n, op);
+    return n;
+}
+
 /* call -> IDENT '(' args ')' */
 graft_node *load_call(RelayParser *ps, RelayText op, size_t mark)
 {
@@ -360,9 +387,15 @@ graft_node *load_call(RelayParser *ps, RelayText op, size_t mark)
     graft_attr *attrs;
     int nargs, nattrs;
     take_args(ps, mark, &args, &nargs, &attrs, &nattrs);
-    graft_node *n = graph_add_call(ps->g, load_intern(ps, op), args, nargs, attrs, nattrs);
-    load_note_where(ps, n, op);
-    return n;
+    return make_call(ps, op, args, nargs, attrs, nattrs);
+}
+
+graft_node *load_line_call(RelayParser *ps, RelayText op, size_t mark, graft_node *const *args,
+                           int nargs)
+{
+    int nattrs;
+    graft_attr *attrs = take_attrs(ps, mark, &nattrs);
+    return make_call(ps, op, args, nargs, attrs, nattrs);
 }
 
 /* call -> postfix '(' args ')' where postfix is a function or variable */

@@ -18,8 +18,8 @@
  * annotation, up to its ';'.  Each part is checked against the pattern
  * the scanner matches it with (relay_load_bytes.h), and the node is made
  * by the parser's own actions (load_const, load_value, load_list,
- * load_call, load_annotate, load_define_temp), so it is the node the
- * tokens would make.  The parser never sees the line: after a ';' it is
+ * load_call's load_line_call, load_annotate, load_define_temp), so it is
+ * the node the tokens would make.  The parser never sees the line: after a ';' it is
  * reading a body's bindings, and a binding read or skipped leaves it
  * where it was.
  *
@@ -33,16 +33,17 @@
 
 enum { MAX_TEMP_DIGITS = 9, MAX_LIST_DEPTH = 8 };
 
-/* A temp's number from its digits [s, end), or -1 when it has too many
- * to be read here. */
-static int64_t temp_number(Bytes s, Bytes end)
+/* The digits at s: their end; *number, the temp number they spell, or
+ * -1 when there are too many to be read here.  (One pass: the number is
+ * read as the digits are skipped.) */
+static Bytes temp_digits(Bytes s, int64_t *number)
 {
-    if (end - s > MAX_TEMP_DIGITS)
-        return -1;
-    int64_t n = 0;
-    for (; s < end; s++)
-        n = n * 10 + (*s - '0');
-    return n;
+    Bytes start = s;
+    uint64_t n = 0; /* unsigned: too many digits wrap, and are refused */
+    for (; is(*s, DIGIT); s++)
+        n = n * 10 + (uint64_t)(*s - '0');
+    *number = s - start > MAX_TEMP_DIGITS ? -1 : (int64_t)n;
+    return s;
 }
 
 static RelayText span(const RelayParser *ps, Bytes s, Bytes end)
@@ -162,11 +163,12 @@ static Bytes value(RelayParser *ps, Bytes s, int depth, graft_attr_value **v)
 static Bytes operand(RelayParser *ps, Bytes s, LineOperand *o)
 {
     bool temp = *s == '%' && is(s[1], DIGIT);
-    Bytes end = *s == '%' ? scan_name(s) : scan_literal(s);
+    o->number = -1;
+    Bytes end = temp ? temp_digits(s + 1, &o->number) : *s == '%' ? scan_name(s)
+                                                                  : scan_literal(s);
     if (!end || (!is(*end, ENDS) && *end != '/'))
         return NULL;
     o->text = span(ps, s, end);
-    o->number = temp ? temp_number(s + 1, end) : -1;
     if (temp && o->number < 0)
         return NULL;
     return annotation(ps, end, &o->annot);
@@ -237,32 +239,34 @@ static Bytes op_name(Bytes op)
     return s && *s == '(' && !is_keyword(op, (size_t)(s - op)) ? s : NULL;
 }
 
-/* "op(args)" at s: its end, or NULL; the attributes pushed from mark,
- * the operands read into ps->operands. */
-static Bytes call_end(RelayParser *ps, Bytes s)
+/* "op(args)" at s: its end, or NULL; *paren: the '(' after the op's
+ * name; the attributes pushed from mark, the operands read into
+ * ps->operands. */
+static Bytes call_end(RelayParser *ps, Bytes s, Bytes *paren)
 {
-    Bytes paren = op_name(s);
-    return paren ? arguments(ps, paren + 1) : NULL;
+    *paren = op_name(s);
+    return *paren ? arguments(ps, *paren + 1) : NULL;
 }
 
-/* The call call_end read at s (NULL after an error). */
-static graft_node *call(RelayParser *ps, Bytes s, size_t mark)
+/* The call call_end read at s, its op's name ending at paren (NULL after
+ * an error). */
+static graft_node *call(RelayParser *ps, Bytes s, Bytes paren, size_t mark)
 {
-    for (size_t i = 0; i < ps->operands.len; i++) {
-        graft_node *n = operand_node(ps, &ps->operands.items[i]);
-        if (!n)
+    size_t nargs = ps->operands.len;
+    vec_reserve(&ps->line_args, nargs);
+    for (size_t i = 0; i < nargs; i++)
+        if (!(ps->line_args.items[i] = operand_node(ps, &ps->operands.items[i])))
             return NULL;
-        load_push_node(ps, n);
-    }
-    RelayText op = span(ps, s, op_name(s));
-    return load_at(ps, load_call(ps, op, mark), op);
+    RelayText op = span(ps, s, paren);
+    return load_at(ps, load_line_call(ps, op, mark, ps->line_args.items, (int)nargs), op);
 }
 
 /* "%M.K" at s: its end, or NULL. */
 static Bytes element_end(Bytes s)
 {
-    Bytes dot = skip(s + 1, DIGIT);
-    if (dot == s + 1 || temp_number(s + 1, dot) < 0 || *dot != '.')
+    int64_t number;
+    Bytes dot = temp_digits(s + 1, &number);
+    if (dot == s + 1 || number < 0 || *dot != '.')
         return NULL; /* (dot may be the text's NUL: nothing past it is read) */
     Bytes end = skip(dot + 1, DIGIT);
     return end == dot + 1 ? NULL : end;
@@ -271,8 +275,9 @@ static Bytes element_end(Bytes s)
 /* The element element_end read at s (NULL after an error). */
 static graft_node *element(RelayParser *ps, Bytes s)
 {
-    Bytes dot = skip(s + 1, DIGIT);
-    graft_node *tuple = scope_temp(ps, (uint64_t)temp_number(s + 1, dot));
+    int64_t number;
+    Bytes dot = temp_digits(s + 1, &number);
+    graft_node *tuple = scope_temp(ps, (uint64_t)number);
     if (!tuple)
         tuple = load_use(ps, span(ps, s, dot));
     return tuple ? load_getitem(ps, tuple, span(ps, dot + 1, skip(dot + 1, DIGIT))) : NULL;
@@ -286,8 +291,8 @@ static Bytes line(RelayParser *ps, Bytes s)
     s = skip(s, LAYOUT);
     if (*s != '%') /* the text's NUL among others: nothing past it is read */
         return NULL;
-    Bytes digits = s + 1, equals = skip(digits, DIGIT);
-    int64_t number = temp_number(digits, equals);
+    int64_t number;
+    Bytes digits = s + 1, equals = temp_digits(digits, &number);
     if (equals == digits || number < 0)
         return NULL;
     RelayText temp = span(ps, s, equals);
@@ -296,13 +301,14 @@ static Bytes line(RelayParser *ps, Bytes s)
         return NULL;
     Bytes at = skip(equals + 1, BLANK);
     size_t mark = load_mark(ps);
-    Bytes end = *at == '%' ? element_end(at) : call_end(ps, at);
+    Bytes paren = NULL;
+    Bytes end = *at == '%' ? element_end(at) : call_end(ps, at, &paren);
     RelayText annot;
     if (!end || !(end = annotation(ps, end, &annot)) || *end != ';') {
         ps->items.len = mark;
         return NULL;
     }
-    graft_node *value = *at == '%' ? element(ps, at) : call(ps, at, mark);
+    graft_node *value = *at == '%' ? element(ps, at) : call(ps, at, paren, mark);
     if (value && annot.len)
         load_annotate(ps, value, annot);
     if (!value || !load_define_temp(ps, (uint64_t)number, temp, value)) {

@@ -48,7 +48,9 @@ bool load_def(RelayParser *ps, RelayText name, const char *type_params, size_t m
     }
     ps->items.len = mark;
     const char *s = graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1);
-    graft_node *fn = graph_add_func(ps->g, params, nparams, body, attrs, nattrs);
+    graft_node *fn = strcmp(s, "main") == 0 /* note [main unscoped] in graph_module.c */
+                         ? graph_add_main(ps->g, params, nparams, body, attrs, nattrs)
+                         : graph_add_func(ps->g, params, nparams, body, attrs, nattrs);
     graph_set_ret_type(ps->g, fn, ret);
     graph_set_type_params(ps->g, fn, type_params);
     free(params);
@@ -69,7 +71,7 @@ bool load_def(RelayParser *ps, RelayText name, const char *type_params, size_t m
  * [bare module] in graph_module.c). */
 void load_bare(RelayParser *ps, graft_node *body)
 {
-    graft_node *fn = graph_add_func(ps->g, NULL, 0, body, NULL, 0);
+    graft_node *fn = graph_add_main(ps->g, NULL, 0, body, NULL, 0);
     graph_add_global(ps->g, graph_intern(ps->g, "main"), fn);
     graph_set_bare(ps->g);
 }

@@ -34,6 +34,14 @@ static TempCell *temp_cell(RelayParser *ps, uint64_t number)
     return &ps->temps[number];
 }
 
+void load_scope_reserve(RelayParser *ps, size_t ntemps)
+{
+    if (ps->temps || !ntemps)
+        return;
+    ps->temps = xcalloc(ntemps, sizeof *ps->temps); /* zeroed pages: empty cells */
+    ps->ntemps = ntemps;
+}
+
 graft_node *scope_temp(const RelayParser *ps, uint64_t number)
 {
     return number < ps->ntemps ? ps->temps[number].node : NULL;

@@ -86,11 +86,24 @@ typedef struct FnTypeMemo {
     KeyMap by_hash;                /* a key's hash -> its entry + 1 */
 } FnTypeMemo;
 
+/* note [relations seen]: a loaded model asks for its calls' relations
+ * in text order, a few dozen distinct ops over thousands of calls, and
+ * the map's lookup (a hash and a probe) was about 57 instructions a
+ * call; a direct-mapped table by the op's pointer in front of it (note
+ * [one cache slot] in keymap.h) answers most in a compare. */
+enum { RELATIONS_SEEN_BITS = 5 };
+
+typedef struct RelationSeen {
+    const char *op;     /* an interned op name, or NULL */
+    const TypeRel *rel; /* its relation, or NULL for none */
+} RelationSeen;
+
 typedef struct RelCache {
     KeyMap map;      /* interned name -> TypeRel pointer, or 0 for none */
     bool use_map;    /* false for one node: no map to fill */
     AdtTable *adts;  /* NULL until needed */
     FnTypeMemo *fns; /* NULL until a function is typed with use_map */
+    RelationSeen seen[1 << RELATIONS_SEEN_BITS]; /* in front of map */
 } RelCache;
 
 static const AdtTable *cached_adts(graft_graph *g, RelCache *rc)
@@ -114,12 +127,16 @@ static void relcache_free(RelCache *rc)
 
 static const TypeRel *cached_relation(RelCache *rc, const char *op)
 {
+    RelationSeen *seen = &rc->seen[cache_slot((uintptr_t)op, RELATIONS_SEEN_BITS)];
+    if (seen->op == op)
+        return seen->rel;
     int64_t *slot = keymap_get(&rc->map, keymap_ptr_key(op));
     if (!slot) {
         const TypeRel *r = find_relation(op);
         slot = keymap_put(&rc->map, keymap_ptr_key(op), (int64_t)(intptr_t)r);
     }
-    return (const TypeRel *)(intptr_t)*slot;
+    *seen = (RelationSeen){op, (const TypeRel *)(intptr_t)*slot};
+    return seen->rel;
 }
 
 /* note [type size]: a tuple's type text holds its fields' texts, so a
@@ -351,7 +368,7 @@ static const graft_type *infer(graft_graph *g, const graft_node *n, RelCache *rc
 
 const graft_type *type_infer_node(graft_graph *g, const graft_node *n, StrBuf *why)
 {
-    RelCache rc = {{0}, false, NULL, NULL};
+    RelCache rc = {.use_map = false};
     why->len = 0;
     const graft_type *t = infer(g, n, &rc, why);
     relcache_free(&rc);
@@ -398,10 +415,12 @@ const graft_type *type_infer_cached(graft_graph *g, const graft_node *n, TypeCac
     return unknown_operand(n) ? NULL : infer(g, n, &tc->rc, why);
 }
 
-/* Types one node; false on a contradiction. */
+/* Types one node; false on a contradiction.  A variable's type is its
+ * declaration's, or none (a model's untyped parameters: every one of the
+ * workload's, bench/RESULTS.md "Session 21: loading"). */
 static bool infer_one(graft_graph *g, graft_node *n, RelCache *rc, StrBuf *why)
 {
-    if (node_type(n) || node_is_dead(n))
+    if (node_type(n) || node_is_dead(n) || node_kind(n) == NODE_VAR)
         return true;
     why->len = 0;
     const graft_type *t = infer(g, n, rc, why);
@@ -436,7 +455,7 @@ graft_node *type_infer_graph(graft_graph *g, StrBuf *why)
 {
     graft_node **order = xmalloc(((size_t)graph_node_count(g) + 1) * sizeof *order);
     uint32_t count = graph_topo_order(g, order);
-    RelCache rc = {{0}, true, NULL, NULL};
+    RelCache rc = {.use_map = true};
     VEC(graft_node *) matches = {0};
     graft_node *bad = NULL;
     for (uint32_t i = 0; i < count && !bad; i++) {
@@ -475,7 +494,7 @@ graft_node *type_infer_loaded(graft_graph *g, StrBuf *why)
     uint32_t count = graph_node_count(g);
     uint8_t *reached = xcalloc(count ? count : 1, 1);
     bool typed = graph_reached_by_ids(g, reached);
-    RelCache rc = {{0}, true, NULL, NULL};
+    RelCache rc = {.use_map = true};
     for (uint32_t id = 0; typed && id < count; id++) {
         if (!reached[id])
             continue;
@@ -489,7 +508,7 @@ graft_node *type_infer_loaded(graft_graph *g, StrBuf *why)
 
 graft_node *type_infer_new(graft_graph *g, uint32_t first, StrBuf *why)
 {
-    RelCache rc = {{0}, true, NULL, NULL};
+    RelCache rc = {.use_map = true};
     graft_node *bad = NULL;
     for (uint32_t id = first; id < graph_node_count(g) && !bad; id++)
         if (!infer_one(g, graph_node(g, id), &rc, why))
@@ -511,7 +530,7 @@ void type_infer_edit(graft_graph *g, uint32_t first)
 void type_infer_list(graft_graph *g, graft_node *const *list, size_t n)
 {
     StrBuf why = {0};
-    RelCache rc = {{0}, true, NULL, NULL};
+    RelCache rc = {.use_map = true};
     for (size_t i = 0; i < n; i++)
         if (!node_type(list[i]) && !unknown_operand(list[i]))
             infer_one(g, list[i], &rc, &why); /* a contradiction leaves it untyped */
