@@ -54,6 +54,21 @@ if "$GRAFT" run --allow-unknown-ops "$eliminate" "$data/shadowed.onnxtxt" -o "$t
 fi
 [ -e "$tmp/shadowed.onnx" ] && fail "shadowed.onnxtxt: an output was written"
 
+# A type contradiction inside a nested If's branch (branch_types.onnxtxt):
+# read from text it is placed at its line (tests/onnx/subgraph/
+# run_branch_types.golden); read from the binary model it came from, which
+# has no lines, the message names the file and the subgraph; either way
+# nothing is written.
+"$GRAFT" fmt "$data/branch_types.onnxtxt" -o "$tmp/branch_types.onnx" || exit 1
+if "$GRAFT" run "$data/untouched.graft" "$tmp/branch_types.onnx" -o "$tmp/types.onnx" \
+    2>"$tmp/err"; then
+    fail "branch_types.onnx: the Sub of an int64 and a float was not refused"
+fi
+want="$tmp/branch_types.onnx, subgraph 'inner_else': error: node 's' (Sub): Sub: inputs"
+want="$want of dtypes int64 and float32"
+[ "$(cat "$tmp/err")" = "$want" ] || fail "branch_types.onnx: stderr is $(cat "$tmp/err")"
+[ -e "$tmp/types.onnx" ] && fail "branch_types.onnx: an output was written"
+
 "$python" - "$tmp" <<'PY' || failures=$((failures + 1))
 import os, sys
 import onnx

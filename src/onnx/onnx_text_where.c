@@ -5,7 +5,9 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "onnx_model.h"
 #include "onnx_text_build.h"
@@ -18,6 +20,8 @@
  * when an error asks for a place. */
 struct OnnxTextWhere {
     Source *src;            /* a copy of the text, for the excerpts */
+    bool src_borrowed;      /* src is the whole model's: a subgraph's places
+                               (note [subgraph positions]) */
     VEC(SrcRange) places;   /* first_line 0: an optional input left out */
     KeyMap index;           /* keymap_ptr_key of a key -> its place: made by the
                                first error (place_of) */
@@ -27,7 +31,8 @@ void onnx_text_where_free(OnnxTextWhere *where)
 {
     if (!where)
         return;
-    source_free(where->src);
+    if (!where->src_borrowed)
+        source_free(where->src);
     vec_free(&where->places);
     keymap_free(&where->index);
     free(where);
@@ -61,6 +66,22 @@ static bool walk_node(Walk *w, const Onnx__NodeProto *node)
     return false;
 }
 
+/* Visits the graphs stacked in w, their outputs and nodes, and the
+ * graphs of those nodes' attributes in turn; true when visit stopped it. */
+static bool walk_graphs(Walk *w)
+{
+    bool stopped = false;
+    while (w->graphs.len && !stopped) {
+        const Onnx__GraphProto *g = vec_pop(&w->graphs);
+        stopped = w->visit(w->ctx, g, NULL, w->at);
+        w->at += g->n_output;
+        for (size_t i = 0; i < g->n_node && !stopped; i++)
+            stopped = walk_node(w, g->node[i]);
+    }
+    vec_free(&w->graphs);
+    return stopped;
+}
+
 /* Visits model's functions' nodes, then its graph's outputs and nodes and
  * every subgraph's; true when visit stopped it. */
 static bool walk(const Onnx__ModelProto *model, Visit visit, void *ctx)
@@ -71,15 +92,9 @@ static bool walk(const Onnx__ModelProto *model, Visit visit, void *ctx)
     for (size_t f = 0; f < model->n_functions && !stopped; f++)
         for (size_t i = 0; i < model->functions[f]->n_node && !stopped; i++)
             stopped = walk_node(&w, model->functions[f]->node[i]);
-    while (w.graphs.len && !stopped) {
-        const Onnx__GraphProto *g = vec_pop(&w.graphs);
-        stopped = visit(ctx, g, NULL, w.at);
-        w.at += g->n_output;
-        for (size_t i = 0; i < g->n_node && !stopped; i++)
-            stopped = walk_node(&w, g->node[i]);
-    }
-    vec_free(&w.graphs);
-    return stopped;
+    if (stopped)
+        vec_free(&w.graphs);
+    return stopped || walk_graphs(&w);
 }
 
 /* The places of names (TextName *, NULL: none), or of values (TextValue *). */
@@ -150,6 +165,72 @@ static const SrcRange *place_of(const Onnx__ModelProto *model, const void *key)
     if (!at || (size_t)*at >= w->places.len || !w->places.items[*at].first_line)
         return NULL;
     return &w->places.items[*at];
+}
+
+/* note [subgraph positions]: the commands that look inside an ONNX
+ * model's subgraphs import each as a model of its own (note [control
+ * bodies] in onnx_control.h), packed and decoded again, so its nodes are
+ * other messages than the ones the text's places are keyed by.  But the
+ * body model is the subgraph's graph with inputs added: its walk (above)
+ * visits the same outputs and nodes, in the same order, as the walk of
+ * the model it came from visits from that subgraph on.  So its places
+ * are a slice of that model's, from where the walk reaches the subgraph,
+ * as long as the subgraph's walk; the text is the whole model's,
+ * borrowed, since every subgraph model lives inside the command that
+ * holds the whole one.  An error found importing the subgraph (a type
+ * contradiction in an If's branch) is then placed as one in the main
+ * graph is. */
+
+typedef struct FindGraph {
+    const Onnx__GraphProto *graph; /* the graph looked for */
+    size_t at;                     /* its first place; SIZE_MAX: not found */
+} FindGraph;
+
+static bool find_graph(void *ctx, const Onnx__GraphProto *graph, const Onnx__NodeProto *node,
+                       size_t at)
+{
+    FindGraph *f = ctx;
+    (void)node;
+    if (graph != f->graph)
+        return false;
+    f->at = at;
+    return true;
+}
+
+static bool visit_nothing(void *ctx, const Onnx__GraphProto *graph, const Onnx__NodeProto *node,
+                          size_t at)
+{
+    (void)ctx, (void)graph, (void)node, (void)at;
+    return false;
+}
+
+/* How many places the walk of gp and its subgraphs passes. */
+static size_t places_under(const Onnx__GraphProto *gp)
+{
+    Walk w = {visit_nothing, NULL, 0, {0}};
+    vec_push(&w.graphs, gp);
+    walk_graphs(&w);
+    return w.at;
+}
+
+OnnxTextWhere *onnx_text_where_of_subgraph(const Onnx__ModelProto *model,
+                                           const Onnx__GraphProto *gp)
+{
+    const OnnxTextWhere *whole = model ? onnx_model_text_where(model) : NULL;
+    if (!whole || !gp)
+        return NULL;
+    FindGraph f = {gp, SIZE_MAX};
+    walk(model, find_graph, &f);
+    size_t n = f.at == SIZE_MAX ? 0 : places_under(gp);
+    if (!n || n > whole->places.len - f.at)
+        return NULL;
+    OnnxTextWhere *w = xcalloc(1, sizeof *w);
+    w->src = whole->src;
+    w->src_borrowed = true;
+    vec_reserve(&w->places, n);
+    memcpy(w->places.items, whole->places.items + f.at, n * sizeof *w->places.items);
+    w->places.len = n;
+    return w;
 }
 
 /* The message fmt and ap make, malloc'd. */

@@ -43,6 +43,14 @@ typedef struct OnnxTextWhere OnnxTextWhere;
 
 void onnx_text_where_free(OnnxTextWhere *where);
 
+/* The places of gp, a graph that model holds (a subgraph of one of its
+ * nodes), for the model of gp alone that onnx_body_model makes, to be
+ * given it with onnx_model_set_text_where (note [subgraph positions] in
+ * onnx_text_where.c); it borrows model's text, so free it first.  NULL
+ * when model has no places (a binary model) or does not hold gp. */
+OnnxTextWhere *onnx_text_where_of_subgraph(const Onnx__ModelProto *model,
+                                           const Onnx__GraphProto *gp);
+
 /* Reports "FILE:LINE:COL: error: MESSAGE" with the line and a caret, at
  * where key (a NodeProto, the address of one of its input slots, a graph
  * output's ValueInfoProto) was written in model's text; or, for a

@@ -11,7 +11,9 @@
 
 #include "onnx_control.h"
 #include "onnx_file.h"
+#include "onnx_model.h"
 #include "onnx_subgraph.h"
+#include "onnx_text_where.h"
 
 typedef struct Walk {
     OnnxModel *top;        /* the model; its graph interns the names */
@@ -114,6 +116,8 @@ static SubgraphView *import_view(Walk *w, const SubgraphView *outer, uint32_t id
     Onnx__ModelProto *proto = onnx_body_model(gp, w->top->proto, names, types, nouter, w->d);
     free(types);
     free(names);
+    if (proto) /* its errors at their place in a text model's text */
+        onnx_model_set_text_where(proto, onnx_text_where_of_subgraph(outer->m->proto, gp));
     StrBuf file = {0}; /* messages name the model's file and the subgraph */
     strbuf_printf(&file, "%s, subgraph '%s'", w->top->name, gp->name ? gp->name : "");
     OnnxModel *m = proto ? onnx_import(proto, file.data, w->d) : NULL;
