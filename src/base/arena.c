@@ -315,9 +315,10 @@ static uint32_t store(Interner *in, const char *s, size_t n)
     size_t need = 4 + n + 1;
     if (need > STRING_CHUNK_MAX / 4) {
         add_chunk(in, need); /* filled now: the next string takes a new one */
-    } else if (need > in->room) {
+    } else if (need > in->room) { /* (need may be more than an early chunk) */
         size_t doublings = in->chunks.len < 6 ? in->chunks.len : 6;
-        add_chunk(in, (size_t)STRING_CHUNK_MIN << doublings);
+        size_t size = (size_t)STRING_CHUNK_MIN << doublings;
+        add_chunk(in, size > need ? size : need);
     }
     size_t last = in->chunks.len - 1;
     char *at = in->bump;
