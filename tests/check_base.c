@@ -110,6 +110,70 @@ START_TEST(interner_gives_one_copy)
 }
 END_TEST
 
+/* note [interner memory]: strings packed in chunks of the interner's own
+ * (1 KB doubling to 64 KB), a long one in a chunk of its own, each
+ * string found again whole after many chunks; a clone shares the
+ * strings it was cloned from and keeps its new ones to itself; a
+ * string longer than an early chunk (but not long) gets a chunk it
+ * fits in. */
+START_TEST(interner_packed_chunks)
+{
+    Arena *a = arena_new(), *b = arena_new();
+    Interner *in = interner_new(a);
+    enum { NAMES = 20000, LONG = 40000, MIDDLE = 5000 };
+    static const char *first[NAMES];
+    char name[32];
+    char *middle = malloc(MIDDLE + 1);
+    memset(middle, 'm', MIDDLE);
+    middle[MIDDLE] = '\0';
+    const char *small = interner_cstr(in, "small");
+    const char *middle_name = interner_intern(in, middle, MIDDLE); /* > the 1 KB chunk */
+    const char *small2 = interner_cstr(in, "small2");
+    ck_assert_str_eq(middle_name, middle);
+    ck_assert_str_eq(small, "small");
+    ck_assert_str_eq(small2, "small2");
+    for (int i = 0; i < NAMES; i++) {
+        snprintf(name, sizeof name, "name%d", i);
+        first[i] = interner_cstr(in, name);
+    }
+    char *long_text = malloc(LONG + 1);
+    memset(long_text, 'x', LONG);
+    long_text[LONG] = '\0';
+    const char *long_name = interner_intern(in, long_text, LONG);
+    const char *after = interner_cstr(in, "after");
+    for (int i = 0; i < NAMES; i++) {
+        snprintf(name, sizeof name, "name%d", i);
+        ck_assert_str_eq(first[i], name);
+        ck_assert_ptr_eq(interner_lookup(in, name, strlen(name)), first[i]);
+    }
+    ck_assert_str_eq(long_name, long_text);
+    ck_assert_ptr_eq(interner_intern(in, long_text, LONG), long_name);
+    ck_assert_str_eq(after, "after");
+    ck_assert_str_eq(middle_name, middle);
+    ck_assert_ptr_eq(interner_intern(in, middle, MIDDLE), middle_name);
+    ck_assert_str_eq(small, "small");
+    ck_assert_uint_eq(interner_count(in), NAMES + 5);
+    Interner *copy = interner_clone(in, b);
+    const char *mine = interner_cstr(copy, "only in the clone");
+    const char *theirs = interner_cstr(in, "only in the first");
+    ck_assert_ptr_eq(interner_cstr(copy, "name7"), first[7]);
+    ck_assert_ptr_eq(interner_lookup(copy, long_text, LONG), long_name);
+    ck_assert_ptr_null(interner_lookup(in, "only in the clone", 17));
+    ck_assert_ptr_null(interner_lookup(copy, "only in the first", 17));
+    ck_assert_ptr_ne(interner_cstr(in, "only in the clone"), mine);
+    ck_assert_str_eq(mine, "only in the clone");
+    ck_assert_str_eq(theirs, "only in the first");
+    ck_assert_uint_eq(interner_count(copy), NAMES + 6);
+    ck_assert_uint_eq(interner_count(in), NAMES + 7);
+    interner_free(copy);
+    interner_free(in);
+    free(long_text);
+    free(middle);
+    arena_free(b);
+    arena_free(a);
+}
+END_TEST
+
 /* Names of every length up to three words, so the hash's tail of 1 to 7
  * bytes is taken in each of its pieces; names one byte apart stay apart. */
 START_TEST(interner_every_tail_length)
@@ -967,6 +1031,7 @@ static Suite *base_suite(void)
     tcase_add_test(tc, arena_reset_keeps_its_chunk);
     tcase_add_test(tc, interner_gives_one_copy);
     tcase_add_test(tc, interner_every_tail_length);
+    tcase_add_test(tc, interner_packed_chunks);
     tcase_add_test(tc, strbuf_formats);
     tcase_add_test(tc, strbuf_vprintf_appends_whole);
     tcase_add_test(tc, out_of_memory_exits_3);

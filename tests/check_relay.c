@@ -343,6 +343,34 @@ START_TEST(test_temp_numbers)
 }
 END_TEST
 
+/* note [distinct names]: the check that every variable prints as its own
+ * name, in each of its outcomes: distinct by pointer; distinct by text
+ * (a name takes a "v"); two alike by text ("_x" and "v_x" both print
+ * "%v_x"), and two alike by pointer (a function's "x"), where names are
+ * then made as TVM's GetUniqueName makes them. */
+START_TEST(test_printed_names)
+{
+    static const struct {
+        const char *input, *expected;
+    } cases[] = {
+        {"def @main(%x, %y) {\n  add(%x, %y)\n}\n",
+         "def @main(%x, %y) {\n  add(%x, %y)\n}\n"},
+        {"def @main(%_x, %w, %y) {\n  add(%_x, add(%w, %y))\n}\n",
+         "def @main(%v_x, %w, %y) {\n  %0 = add(%w, %y);\n  add(%v_x, %0)\n}\n"},
+        {"def @main(%_x, %v_x, %y) {\n  add(%_x, add(%v_x, %y))\n}\n",
+         "def @main(%v_x, %v_x1, %y) {\n  %0 = add(%v_x1, %y);\n  add(%v_x, %0)\n}\n"},
+        {"def @main(%x, %y) {\n  %0 = fn (%x) { %x };\n  %0(%y)\n}\n",
+         "def @main(%x, %y) {\n  %0 = fn (%x1) {\n    %x1\n  };\n  %0(%y)\n}\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *printed = reprint("names.relay", cases[i].input, strlen(cases[i].input), NULL);
+        ck_assert_msg(printed != NULL, "case %zu did not load", i);
+        ck_assert_str_eq(printed, cases[i].expected);
+        free(printed);
+    }
+}
+END_TEST
+
 /* note [node names]: every loaded node has the position of its op name,
  * variable, constant, '(' or index; node_labels_find takes a name, a
  * position or @main:NAME, and nothing else. */
@@ -1116,6 +1144,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_scopes);
     tcase_add_test(tc, test_temp_numbers);
     tcase_add_test(tc, test_node_names);
+    tcase_add_test(tc, test_printed_names);
     tcase_add_test(tc, test_viz_write);
     tcase_add_test(tc, test_viz_ids_past_graph);
     suite_add_tcase(s, tc);

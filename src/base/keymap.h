@@ -10,9 +10,11 @@
  * caller (relay_names.c, emit_c_out.c).  No table iterates a KeyMap, so
  * output never depends on its order.  Two tables keep their own layout:
  * the interner (arena.c), the map from byte strings to the canonical
- * copies that pointer keys come from, and the automaton's memo and item
- * sets (automaton.c), keyed by arrays of ids held in a pool (exceptions:
- * 2, counted by tests/one_notes.sh).
+ * copies that pointer keys come from; the automaton's memo and item
+ * sets (automaton.c), keyed by arrays of ids held in a pool; and the
+ * printer's check that every variable's name is its own, a table of ids
+ * in memory it borrows (note [distinct names] in relay_names.c)
+ * (exceptions: 3, counted by tests/one_notes.sh).
  */
 #ifndef GRAFT_KEYMAP_H
 #define GRAFT_KEYMAP_H

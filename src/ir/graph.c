@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "graph_impl.h"
+#include "keymap.h"
 #include "util.h"
 
 /* note [node size]: struct graft_node is 72 bytes on LP64 (checked here
@@ -107,7 +108,9 @@ Arena *graph_arena(graft_graph *g)
  * address remembers recent ones and skips the hash. */
 static const char **canon_slot(graft_graph *g, const char *s)
 {
-    return &g->canon[((uintptr_t)s >> 4) & (ARRAY_LEN(g->canon) - 1)];
+    /* (by note [one cache slot]'s formula: interned strings are packed,
+     * not 16 bytes apart, note [interner memory] in arena.c) */
+    return &g->canon[cache_slot((uint64_t)(uintptr_t)s, CANON_BITS)];
 }
 
 const char *graph_intern(graft_graph *g, const char *s)

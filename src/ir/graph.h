@@ -500,12 +500,9 @@ void graph_order_free(GraphOrder *o);
  * [sweep] in graph_walk.c); returns the count of live nodes ordered. */
 uint32_t graph_remove_dead_order(graft_graph *g, graft_node **order);
 
-/* note [compact walk] in graph_walk.c: every node's kind, string and
+/* note [compact walk] in graph_walk.c: every node's kind, flags and
  * children as flat per-id arrays, read from the nodes once in id order,
  * for a walk of the whole graph that touches no node (the printer's).
- * str holds node_op of an op call, node_name of a variable, global or op
- * value (interned, so equal names are equal pointers), node_const_text of
- * a constant, and nothing of use for other nodes;
  * kids holds the children as the graph's walks visit them: a callee,
  * then the operands; a function's parameters, then its body; up to the
  * first missing one (none for a dead node).  flags tells what a walk
@@ -523,7 +520,6 @@ typedef struct GraphArrays {
     graft_node *const *nodes; /* per id: the node (the graph's own table) */
     uint8_t *kind;      /* per id: NodeKind */
     uint8_t *flags;     /* per id: NODE_FREE, ... */
-    const char **str;   /* per id: the node's string, as above */
     uint32_t *start;    /* per id: its first child in kids; nnodes + 1 */
     uint32_t *kids;     /* children's ids, node by node */
     uint32_t *vars;     /* the variables' ids, in order */

@@ -50,6 +50,8 @@ typedef struct SrcPos {
     int32_t line, col;
 } SrcPos;
 
+enum { CANON_BITS = 6 }; /* graft_graph.canon's 64 entries */
+
 struct graft_graph {
     Arena *arena;          /* owns nodes, uses, attrs, types, strings */
     unsigned char *node_pool; /* free bytes for nodes, 8-byte aligned
@@ -62,8 +64,8 @@ struct graft_graph {
     size_t pos_cap;        /* entries allocated in pos */
     Interner *strings;     /* interned names in arena, or the loader's (graph_new_named) */
     bool strings_borrowed; /* strings the loader's: not freed with the graph */
-    const char *canon[64]; /* strings the interner returned lately, by
-                              address (note [canonical pointers]) */
+    const char *canon[1 << CANON_BITS]; /* strings the interner returned
+                              lately, by address (note [canonical pointers]) */
     graft_node **nodes;          /* all nodes by id (malloc'd table) */
     uint32_t nnodes;       /* ids handed out */
     uint32_t ndead;        /* nodes marked dead among them */

@@ -35,9 +35,11 @@ static graft_node *child(const graft_node *n, int i)
  * about 12 bytes per node against the graph's 290.  The walk visits the
  * same children in the same order as child() gives them, so it produces
  * the same order (bench/RESULTS.md, finding 4).  One builder,
- * arrays_fill, makes those arrays for every walk; the printer and the
- * labeller also want each node's kind and string beside them
- * (graph_arrays_build), a walk that only orders does not.  The arrays
+ * arrays_fill, makes those arrays for every walk; the printer also
+ * wants each node's kind and flags beside them (graph_arrays_build), a
+ * walk that only orders does not (a node's string it reads from the node,
+ * which it reads then anyway: note [printer memory] in
+ * src/relay/relay_print_impl.h).  The arrays
  * are allocated once at the size the graph's counts give (its slots,
  * its functions' parameters and bodies, its variables), so none grows
  * and none is twice what it holds. */
@@ -70,11 +72,10 @@ static uint32_t put_kids(const graft_node *n, uint32_t *kids, uint32_t m)
 }
 
 /* Records what a walk asks of node i besides its children: its kind,
- * string and flags, and a variable's id in a->vars. */
+ * flags, and a variable's id in a->vars. */
 static inline void put_node(GraphArrays *a, const graft_node *n, uint32_t i)
 {
     a->kind[i] = n->kind;
-    a->str[i] = n->str;
     if (n->kind == NODE_VAR) {
         a->vars[a->nvars++] = i;
         a->flags[i] = (uint8_t)((n->flag ? NODE_FREE : 0) |
@@ -112,7 +113,6 @@ GRAFT_HOT void arrays_fill(const graft_graph *g, GraphArrays *a, bool nodes, con
     if (nodes) {
         a->kind = xmalloc(size);
         a->flags = xmalloc(size);
-        a->str = xmalloc(size * sizeof *a->str);
         a->vars = xmalloc((g->nvars ? g->nvars : 1) * sizeof *a->vars);
     }
     if (cl)
@@ -449,7 +449,7 @@ graft_node *graph_add_func(graft_graph *g, graft_node *const *params, int nparam
 }
 
 /* graph_arrays_build: the adjacency of note [compact walk] with each
- * node's kind and string beside it, in the same one read of the nodes. */
+ * node's kind and flags beside it, in the same one read of the nodes. */
 void graph_arrays_build(const graft_graph *g, GraphArrays *a)
 {
     arrays_fill(g, a, true, NULL);
@@ -473,7 +473,6 @@ void graph_arrays_free(GraphArrays *a)
 {
     free(a->kind);
     free(a->flags);
-    free(a->str);
     free(a->start);
     free(a->kids);
     free(a->vars);

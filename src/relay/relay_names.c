@@ -72,111 +72,161 @@ static const char *unique_name(VarNames *vn, const char *prefix, size_t n, size_
     return name;
 }
 
+/* Variable id's name as the graph holds it, "" for none. */
+static const char *base_name(const GraphArrays *ga, uint32_t id)
+{
+    const char *s = ga->nodes[id]->str;
+    return s ? s : "";
+}
+
+/* Whether a variable named base prints with a "v" after its "%". */
+static bool takes_v(const char *base)
+{
+    return !starts_with_letter(base);
+}
+
 /* note [variable names]: "%" + name, "v"-prefixed when the name does not
  * start with a letter, then made unique. */
 const char *var_names_slow(VarNames *vn, uint32_t id, size_t *len)
 {
-    if (vn->name[id]) {
-        *len = vn->len[id];
-        return vn->name[id];
+    VarName *given = &vn->slot[id].var;
+    if (given->text) {
+        *len = given->len;
+        return given->text;
     }
-    const char *base = vn->ga->str[id] ? vn->ga->str[id] : "";
+    const char *base = base_name(vn->ga, id);
     size_t nbase = strlen(base);
-    bool v_prefix = !starts_with_letter(base);
+    bool v_prefix = takes_v(base);
     size_t n = 1 + v_prefix + nbase;
     char *prefix = arena_alloc(vn->arena, n + 1);
     prefix[0] = '%';
     prefix[1] = 'v'; /* overwritten by base unless v_prefix */
     memcpy(prefix + 1 + v_prefix, base, nbase + 1);
-    const char *name = unique_name(vn, prefix, n, len);
-    vn->name[id] = name;
-    vn->len[id] = (uint32_t)*len;
-    return name;
+    given->text = unique_name(vn, prefix, n, len);
+    given->len = *len;
+    return given->text;
+}
+
+/* The printed name of a variable named base, from the "v" it starts
+ * with when it starts with one: base itself when it takes a "v", base
+ * after its "v" when it has one, else NULL (it prints as base). */
+static const char *after_v(const char *base)
+{
+    return takes_v(base) ? base : base[0] == 'v' ? base + 1 : NULL;
+}
+
+/* Whether variables named a and b print alike (by_text: some name takes
+ * a "v", so "1" prints as "v1" does; else the names are interned, and
+ * alike exactly when one pointer). */
+static bool print_alike(const char *a, const char *b, bool by_text)
+{
+    if (!by_text || a == b)
+        return a == b;
+    const char *ra = after_v(a), *rb = after_v(b);
+    if (!ra || !rb)
+        return !ra && !rb && strcmp(a, b) == 0;
+    return strcmp(ra, rb) == 0;
+}
+
+/* The cell of a variable named base in all_distinct's table of 1 << bits
+ * cells, where probing starts: by the name's address (as note [one cache
+ * slot] in keymap.h takes a slot), or by a hash of its printed text. */
+static size_t alike_cell(const char *base, bool by_text, unsigned bits)
+{
+    if (!by_text)
+        return cache_slot((uint64_t)(uintptr_t)base, bits);
+    const char *rest = after_v(base);
+    rest = rest ? rest : base;
+    return cache_slot(name_hash(rest, strlen(rest)), bits);
+}
+
+enum { ALIKE, DISTINCT, TAKES_V };
+
+/* Puts every variable in the table of 1 << bits cells; ALIKE at the
+ * first that prints as one put before, and, unless by_text, TAKES_V at
+ * the first that takes a "v" (then the table is all again, by text). */
+static int put_all(const GraphArrays *ga, uint32_t *cell, unsigned bits, bool by_text)
+{
+    size_t mask = ((size_t)1 << bits) - 1;
+    for (uint32_t i = 0; i < ga->nvars; i++) {
+        uint32_t id = ga->vars[i];
+        const char *name = base_name(ga, id);
+        if (!by_text && takes_v(name))
+            return TAKES_V;
+        size_t at = alike_cell(name, by_text, bits);
+        for (; cell[at]; at = (at + 1) & mask)
+            if (print_alike(base_name(ga, cell[at] - 1), name, by_text))
+                return ALIKE;
+        cell[at] = id + 1;
+    }
+    return DISTINCT;
 }
 
 /* note [distinct names]: in most models every variable has a name of its
  * own, and then each prints as itself: GetUniqueName never adds a suffix.
- * var_names_init checks that once for all the graph's variables, each
- * put in a KeyMap by its printed name; then a name costs nothing when
- * printed.  The graph interns names, so two variables print alike exactly
- * when their names are one pointer, and the key is the pointer; unless a
- * name takes a "v" ("1" prints as "%v1", as "v1" does), and then the key
- * is a hash of the printed text, and two names of one hash count as alike
- * (the names made as below are right either way).  When two variables
- * print alike, every name is made as note [name table] says. */
-static bool all_distinct(const VarNames *vn, bool by_text)
+ * var_names_init checks that once for all the graph's variables, each put
+ * in a table by its printed name (print_alike); then a name costs nothing
+ * when printed.  The table is of variable ids, 4 bytes, at most half
+ * full, in the printer's per-id slots before they hold anything (note
+ * [printer memory] in relay_print_impl.h): 4 * nvars cells fit in 16
+ * bytes per id, and they come zeroed (a large calloc stores nothing).
+ * So it takes no memory of its own (a KeyMap of every variable was the
+ * printing's peak: 4 MB of 48 at 10,000 copies of bench/graft-bench
+ * sidebyside), and it is a linear probe of its own (note [one hash map]
+ * in keymap.h counts it).  When two variables print alike, every name
+ * is made as note [name table] says. */
+static bool all_distinct(const VarNames *vn)
 {
-    const GraphArrays *ga = vn->ga;
-    KeyMap seen = {0};
-    keymap_reserve(&seen, ga->nvars);
-    bool distinct = true;
-    for (uint32_t i = 0; i < ga->nvars && distinct; i++) {
-        uint32_t id = ga->vars[i];
-        const char *name = vn->name[id];
-        uint64_t key = by_text ? name_hash(name, vn->len[id]) : keymap_ptr_key(name);
-        int64_t *taken = keymap_put(&seen, key, 0);
-        distinct = !*taken;
-        *taken = 1;
+    unsigned bits = 2;
+    while (((size_t)1 << bits) < 2 * (size_t)vn->ga->nvars)
+        bits++;
+    uint32_t *cell = (uint32_t *)(void *)vn->slot; /* 1 + a variable's id, or 0 */
+    int put = put_all(vn->ga, cell, bits, false);
+    if (put == TAKES_V) {
+        memset(cell, 0, ((size_t)1 << bits) * sizeof *cell);
+        put = put_all(vn->ga, cell, bits, true);
     }
-    keymap_free(&seen);
-    return distinct;
+    return put == DISTINCT;
 }
 
-/* The printed names of the graph's variables in a table of their own,
- * each with its "v" where it takes one. */
-static void own_names(VarNames *vn)
+/* Every variable's printed name into its slot when all are distinct,
+ * each with its "v" where it takes one; else none yet (var_names_slow
+ * gives each at its first printing). */
+static void give_names(VarNames *vn)
 {
     const GraphArrays *ga = vn->ga;
-    const char **name = xmalloc((vn->nnodes ? vn->nnodes : 1) * sizeof *name);
     for (uint32_t i = 0; i < ga->nvars; i++) {
         uint32_t id = ga->vars[i];
-        const char *base = ga->str[id] ? ga->str[id] : "";
-        if (!starts_with_letter(base)) {
-            size_t len = vn->len[id];
+        VarName *name = &vn->slot[id].var;
+        if (!vn->distinct) {
+            *name = (VarName){NULL, 0};
+            continue;
+        }
+        const char *base = base_name(ga, id);
+        size_t len = strlen(base);
+        if (takes_v(base)) {
             char *text = arena_alloc(vn->arena, len + 2);
             text[0] = 'v';
             memcpy(text + 1, base, len + 1);
             base = text;
-            vn->len[id] = (uint32_t)len + 1;
+            len++;
         }
-        name[id] = base;
+        *name = (VarName){base, len};
     }
-    vn->name = name;
-    vn->own_name = true;
 }
 
-void var_names_init(VarNames *vn, const GraphArrays *ga)
+void var_names_init(VarNames *vn, const GraphArrays *ga, NodeText *slot)
 {
     memset(vn, 0, sizeof *vn);
     vn->ga = ga;
-    vn->nnodes = ga->nnodes;
+    vn->slot = slot;
     vn->arena = arena_new();
-    size_t size = vn->nnodes ? vn->nnodes : 1;
-    vn->len = xmalloc(size * sizeof *vn->len);
-    bool any_v = false;
-    for (uint32_t i = 0; i < ga->nvars; i++) {
-        uint32_t id = ga->vars[i];
-        const char *base = ga->str[id];
-        any_v |= !base || !starts_with_letter(base);
-        vn->len[id] = base ? (uint32_t)strlen(base) : 0;
-    }
-    vn->name = ga->str;
-    if (any_v)
-        own_names(vn);
-    vn->distinct = all_distinct(vn, any_v);
-    if (!vn->distinct) { /* the slow path fills name and len as it goes */
-        if (vn->own_name)
-            free(vn->name);
-        vn->name = xcalloc(size, sizeof *vn->name);
-        vn->own_name = true;
-    }
+    vn->distinct = all_distinct(vn);
+    give_names(vn);
 }
 
 void var_names_free(VarNames *vn)
 {
-    if (vn->own_name)
-        free(vn->name);
-    free(vn->len);
     vec_free(&vn->names);
     keymap_free(&vn->taken);
     arena_free(vn->arena);

@@ -19,6 +19,32 @@ typedef struct TakenName {
     int64_t counter;  /* the last suffix tried with this name as prefix */
 } TakenName;
 
+/* note [temp texts]: a bound node's temp is kept as its text, "%N" in
+ * bytes 0 to 10 and its length in byte 11, so that each use of the temp
+ * copies twelve bytes instead of converting a number (the binding line
+ * takes the text from note [counted temps] in relay_print_number.c). */
+typedef struct TempText {
+    char b[12];
+} TempText;
+
+/* A variable's printed name: without its "%" when every name is
+ * distinct, with it when given by var_names_slow (NULL until then). */
+typedef struct VarName {
+    const char *text;
+    size_t len;
+} VarName;
+
+/* A node's slot in the printer's array per node id (note [printer
+ * memory] in relay_print_impl.h). */
+typedef union NodeText {
+    struct {
+        size_t off; /* a kept text's offset in pending (a constant's in consts) */
+        size_t len; /* its length, or a call's, tuple's or getitem's bound */
+    } kept;
+    TempText temp; /* once VISIT_BOUND */
+    VarName var;   /* a variable's */
+} NodeText;
+
 /* (note [variable names] in relay_names.c) TVM prints a variable as "%" + its name, prefixed
  * with "v" when the name does not start with a letter, and made unique
  * per module by appending 1, 2, ... (so a second %x prints as %x1). */
@@ -26,18 +52,15 @@ typedef struct VarNames {
     const GraphArrays *ga; /* the graph's nodes: kinds and names */
     bool distinct;      /* note [distinct names] in relay_names.c: every variable of the
                            graph prints as itself */
-    const char **name;  /* per node id: the printed name without "%"
-                           (distinct: the graph's own names, ga->str,
-                           unless a name takes a "v"), NULL until given */
-    bool own_name;      /* name is this table's own */
-    uint32_t *len;      /* per node id: name's length */
-    uint32_t nnodes;    /* entries in name and len */
+    NodeText *slot;     /* the printer's, per node id: a variable's .var */
     Arena *arena;       /* owns the printed names */
     KeyMap taken;       /* hash of a name -> 1 + its chain's first entry */
     VEC(TakenName) names; /* every name handed out */
 } VarNames;
 
-void var_names_init(VarNames *vn, const GraphArrays *ga);
+/* Names the variables of ga into slot, the printer's array of
+ * ga->nnodes (at least one) slots, zeroed, which holds nothing yet. */
+void var_names_init(VarNames *vn, const GraphArrays *ga, NodeText *slot);
 void var_names_free(VarNames *vn);
 /* Variable id's printed name, given on the first call (the name's
  * declaration, or a free variable's first use): not distinct, the name
@@ -50,8 +73,8 @@ static inline const char *var_names_get(VarNames *vn, uint32_t id, bool *percent
 {
     if (vn->distinct) {
         *percent = true;
-        *len = vn->len[id];
-        return vn->name[id];
+        *len = vn->slot[id].var.len;
+        return vn->slot[id].var.text;
     }
     *percent = false;
     return var_names_slow(vn, id, len);
@@ -63,7 +86,7 @@ static inline size_t var_names_len(VarNames *vn, uint32_t id)
 {
     size_t len;
     if (vn->distinct)
-        return (size_t)vn->len[id] + 1;
+        return vn->slot[id].var.len + 1;
     var_names_slow(vn, id, &len);
     return len;
 }

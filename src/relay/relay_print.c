@@ -67,11 +67,11 @@ static void printer_init(Printer *p, const graft_graph *g)
     memcpy(p->next_text, "%0", 2);
     p->next_len = 2;
     graph_arrays_build(g, &p->ga);
-    /* first: its table is freed before the arrays per node id are made
-     * (note [printer memory] in relay_print_impl.h) */
-    var_names_init(&p->names, &p->ga);
     size_t n = graph_node_count(g) ? graph_node_count(g) : 1;
-    p->text = xmalloc(n * sizeof *p->text); /* set when a text is kept or bound */
+    /* set when a text is kept or bound, a variable's when it is named
+     * (note [printer memory] in relay_print_impl.h) */
+    p->text = xcalloc(n, sizeof *p->text);
+    var_names_init(&p->names, &p->ga, p->text);
     p->visited = xcalloc(n, 1);
 }
 

@@ -23,33 +23,21 @@
 
 enum { NO_TEMP = UINT32_MAX, NO_ROOT = UINT32_MAX };
 
-/* note [temp texts]: a bound node's temp is kept as its text, "%N" in
- * bytes 0 to 10 and its length in byte 11, so that each use of the temp
- * copies twelve bytes instead of converting a number (the binding line
- * takes the text from note [counted temps]). */
-typedef struct TempText {
-    char b[12];
-} TempText;
-
 /* note [printer memory]: what the printer keeps per node id beside its
  * visit state is 16 bytes: a kept text's place and length (a constant's
  * reference in consts, a scope-holding text in pending) or, for a call,
  * tuple or getitem, the most its text takes (note [one reservation]);
- * and once the node is bound (VISIT_BOUND), its temp's text in the same
+ * once the node is bound (VISIT_BOUND), its temp's text in the same
  * bytes, since its own text is printed then and never read again (the
- * place of a text in pending is kept on the stack too, for dropping it).
- * The names' check (note [distinct names] in relay_names.c), whose table
- * holds every variable, is done before these arrays are made, so the
- * two peaks do not add up.  The walk's arrays (GraphArrays) are the
- * rest: 17 bytes per id and 4 per operand here, against 33 bytes per id
- * in three arrays and a stack slot per id before. */
-typedef union NodeText {
-    struct {
-        size_t off; /* a kept text's offset in pending (a constant's in consts) */
-        size_t len; /* its length, or a call's, tuple's or getitem's bound */
-    } kept;
-    TempText temp; /* once VISIT_BOUND */
-} NodeText;
+ * place of a text in pending is kept on the stack too, for dropping it);
+ * for a variable, which is never bound nor kept, its printed name (the
+ * union is NodeText, in relay_names.h).  Before any of that, the names'
+ * check borrows the bytes as its table (note [distinct names] in
+ * relay_names.c).  So the names keep nothing per id of their own, and a
+ * node's string is read from the node where it is printed (the node is
+ * read there anyway, for its comment), not kept per id; the walk's
+ * arrays (GraphArrays) are the rest: 6 bytes per id, 4 per operand and
+ * 4 per variable. */
 
 /* A text waiting in pending (note [pending texts]) and where it starts. */
 typedef struct PendingText {
@@ -122,6 +110,14 @@ static inline const graft_node *node_of(const Printer *p, uint32_t id)
     return p->ga.nodes[id];
 }
 
+/* Node id's string: an op's name, a variable's, global's or op value's
+ * name, a constant's spelling (read from the node, which the printer
+ * reads then anyway, not kept per id: note [printer memory]). */
+static inline const char *node_str(const Printer *p, uint32_t id)
+{
+    return p->ga.nodes[id]->str;
+}
+
 /* note [streaming]: @main's binding lines are final once written, so
  * relay_print writes the module's text out every DRAIN_AT bytes instead
  * of holding a second copy of a large model in memory; its buffer is
@@ -177,7 +173,7 @@ GRAFT_HOT size_t printer_text_max(Printer *p, uint32_t id)
 {
     bool op = p->ga.kind[id] == NODE_CALL &&
               !((p->ga.flags[id] & NODE_HAS_CALLEE) && p->ga.start[id] < p->ga.start[id + 1]);
-    return p->text[id].kept.len + (op ? op_len(p, p->ga.str[id]) : 0);
+    return p->text[id].kept.len + (op ? op_len(p, node_str(p, id)) : 0);
 }
 
 /* The length of variable v's printed name with its "%" (given now when

@@ -68,7 +68,7 @@ static void bind(Printer *p, uint32_t id);
  * from there. */
 static void keep_const(Printer *p, uint32_t m)
 {
-    const char *value = p->ga.str[m];
+    const char *value = node_str(p, m);
     size_t n = strlen(value);
     Comment c = {0};
     if (has_comment(p, m))
@@ -109,8 +109,8 @@ GRAFT_HOT size_t resolve_operand(Printer *p, uint32_t m)
         if (p->visited[m] == VISIT_NOT)
             keep_const(p, m);
         return p->text[m].kept.len;
-    case NODE_GLOBAL: return 1 + strlen(p->ga.str[m]);
-    case NODE_OPREF: return strlen(p->ga.str[m]);
+    case NODE_GLOBAL: return 1 + strlen(node_str(p, m));
+    case NODE_OPREF: return strlen(node_str(p, m));
     default:
         if (p->visited[m] != VISIT_BOUND)
             bind(p, m);

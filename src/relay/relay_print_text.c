@@ -215,8 +215,8 @@ GRAFT_HOT char *write_ref(Printer *p, char *at, uint32_t m)
     case NODE_VAR: return write_name(p, at, m);
     case NODE_GLOBAL: /* always inline, no comment */
         *at = '@';
-        return write_mem(at + 1, p->ga.str[m], strlen(p->ga.str[m]));
-    case NODE_OPREF: return write_mem(at, p->ga.str[m], strlen(p->ga.str[m]));
+        return write_mem(at + 1, node_str(p, m), strlen(node_str(p, m)));
+    case NODE_OPREF: return write_mem(at, node_str(p, m), strlen(node_str(p, m)));
     case NODE_CONST:
         return write_mem(at, p->consts.data + p->text[m].kept.off, p->text[m].kept.len);
     default: return write_temp_text(at, &p->text[m].temp);
@@ -234,7 +234,7 @@ static bool nullary_constructor(Printer *p, uint32_t id)
 {
     if (!p->adts)
         p->adts = adt_table_new(p->g);
-    return adt_constructor_fields(p->adts, p->ga.str[id]) == 0;
+    return adt_constructor_fields(p->adts, node_str(p, id)) == 0;
 }
 
 /* The references of operands k..end separated by ", ". */
@@ -259,7 +259,7 @@ GRAFT_HOT char *write_call_open(Printer *p, char *at, uint32_t id, bool *closed)
     if ((p->ga.flags[id] & NODE_HAS_CALLEE) && k < end) {
         at = write_ref(p, at, *k++);
     } else {
-        const char *op = p->ga.str[id];
+        const char *op = node_str(p, id);
         at = write_mem(at, op, op_len(p, op));
         if (k == end && !(p->ga.flags[id] & NODE_HAS_ATTRS) && nullary_constructor(p, id)) {
             *closed = true;
