@@ -403,11 +403,34 @@ void engine_matches(graft_engine *e, MatchVisitor fn, void *ctx)
     match_all(e, true, eager_visit, &(EagerVisit){e, fn, ctx});
 }
 
+/* note [pass scratch]: the order, the forwarding map, the walk stamps
+ * and the relabelling marks are per node id and serve the passes only;
+ * the engine lives on while the model is written (runner_run), so they
+ * are freed when the passes end, not with the engine: the partition's
+ * peak comes while its output is printed, and its order (960,024 bytes
+ * on the workload) was part of it.  Each grows again from nothing if a
+ * later call (graft explain, the API) asks: a first labelling clears
+ * every mark anyway, and stamps count on. */
+static void drop_pass_scratch(graft_engine *e)
+{
+    free(e->order);
+    free(e->forward);
+    free(e->mark);
+    free(e->dirty);
+    e->order = NULL;
+    e->forward = NULL;
+    e->mark = NULL;
+    e->dirty = NULL;
+    e->order_cap = e->forward_cap = e->mark_cap = e->dirty_cap = 0;
+}
+
 bool engine_run(graft_engine *e, graft_diag *d)
 {
-    if (!engine_rewrite(e, d))
-        return false;
-    engine_partition(e);
-    rewrite_fold_end(e);
-    return true;
+    bool ok = engine_rewrite(e, d);
+    if (ok)
+        engine_partition(e);
+    drop_pass_scratch(e);
+    if (ok)
+        rewrite_fold_end(e);
+    return ok;
 }
