@@ -408,9 +408,12 @@ void engine_matches(graft_engine *e, MatchVisitor fn, void *ctx)
  * the engine lives on while the model is written (runner_run), so they
  * are freed when the passes end, not with the engine: the partition's
  * peak comes while its output is printed, and its order (960,024 bytes
- * on the workload) was part of it.  Each grows again from nothing if a
- * later call (graft explain, the API) asks: a first labelling clears
- * every mark anyway, and stamps count on. */
+ * on the workload) was part of it.  The forwarding map serves one pass,
+ * and a rewrite pass that rewrote frees it before its sweep, the
+ * rewrite's peak (rewrite_pass: a megabyte on the workload), since the
+ * sweep costs as much as growing it again.  Each grows again from
+ * nothing if a later call (graft explain, the API) asks: a first
+ * labelling clears every mark anyway, and stamps count on. */
 static void drop_pass_scratch(graft_engine *e)
 {
     free(e->order);

@@ -331,7 +331,10 @@ static uint64_t rewrite_pass(graft_engine *e, Grouper *gp, Cands *c, uint32_t r,
     }
     vec_free(&groups);
     vec_free(&binds);
-    if (applied) {
+    if (applied) { /* note [pass scratch] in engine.c: the sweep is the pass's peak */
+        free(e->forward);
+        e->forward = NULL;
+        e->forward_cap = 0;
         c->fresh = engine_remove_dead_order(e) + 1;
         c->stale = true;
     }
