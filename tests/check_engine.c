@@ -184,6 +184,38 @@ START_TEST(overlap_is_counted)
 }
 END_TEST
 
+/* note [pass scratch]: engine_run frees the passes' order, forwarding
+ * map, stamps and marks when they end; a second run on the same engine
+ * grows them again and, the graph being a fixpoint now, changes
+ * nothing: a rewrite, then a partition (which asks the stamps of the
+ * post-dominance walk). */
+START_TEST(second_run_regrows_pass_scratch)
+{
+    Run r;
+    run_rewrite(&r, "r := nn.relu(x) => exp(x)\np := add(x, exp(y)) => partition\n",
+                "def @main(%a) {\n  %0 = nn.relu(%a);\n  %1 = nn.relu(%0);\n"
+                "  add(%1, %0)\n}\n");
+    const char *want = "def @main(%a) {\n"
+                       "  %1 = exp(%a);\n"
+                       "  %2 = exp(%1);\n"
+                       "  %3 = fn (%FunctionVar_0_0, %FunctionVar_0_1, "
+                       "PartitionedFromPattern=\"exp_add_\") {\n"
+                       "    %0 = exp(%FunctionVar_0_1);\n"
+                       "    add(%FunctionVar_0_0, %0)\n"
+                       "  };\n"
+                       "  %3(%2, %a)\n"
+                       "}\n";
+    assert_output(&r, want);
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 2);
+    ck_assert_uint_eq(rule_stats(&r, 1)->applied, 1);
+    ck_assert(engine_run(r.e, r.d));
+    assert_output(&r, want);
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 2);
+    ck_assert_uint_eq(rule_stats(&r, 1)->applied, 1);
+    run_close(&r);
+}
+END_TEST
+
 START_TEST(interior_use_is_refused)
 {
     Run r;
@@ -745,6 +777,7 @@ static Suite *engine_suite(void)
     Suite *s = suite_create("engine");
     TCase *tc = tcase_create("refusals");
     tcase_add_test(tc, overlap_is_counted);
+    tcase_add_test(tc, second_run_regrows_pass_scratch);
     tcase_add_test(tc, interior_use_is_refused);
     tcase_add_test(tc, interior_use_postdominated);
     tcase_add_test(tc, guard_refusals_are_counted);

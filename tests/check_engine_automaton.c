@@ -320,7 +320,8 @@ END_TEST
 
 /* labels_order keeps the nodes whose state accepts a rule, in the
  * order's order: with add_zero alone, a+0 and 0+a (the tuple's first two
- * fields, so first in the depth-first order). */
+ * fields, so first in the depth-first order); the order as nodes is
+ * graph_topo_order's. */
 START_TEST(keep_offering_in_order)
 {
     Fix f = fixture();
@@ -329,13 +330,86 @@ START_TEST(keep_offering_in_order)
     Automaton *a = automaton_new(&one);
     Labels *l = labels_new(a, f.e.g);
     GraphOrder o;
-    labels_graph_order(l, &o);
+    uint32_t count = graph_node_count(f.e.g);
+    graft_node **nodes = malloc((count + 1) * sizeof *nodes);
+    graft_node **topo = malloc((count + 1) * sizeof *topo);
+    labels_graph_order(l, &o, nodes);
+    ck_assert_uint_eq(graph_topo_order(f.e.g, topo), o.n);
+    for (uint32_t i = 0; i < o.n; i++) {
+        ck_assert_ptr_eq(nodes[i], topo[i]);
+        ck_assert_uint_eq(node_id(nodes[i]), o.ids[i]);
+    }
     uint32_t *ids = malloc((o.n + 1) * sizeof *ids);
     ck_assert_uint_eq(labels_order(l, &o, ids), 2);
     ck_assert_uint_eq(ids[0], node_id(f.a0));
     ck_assert_uint_eq(ids[1], node_id(f.za));
     free(ids);
+    free(nodes);
+    free(topo);
     graph_order_free(&o);
+    labels_free(l);
+    automaton_free(a);
+    engine_stop(&f.e);
+}
+END_TEST
+
+/* note [wide steps]: calls of three to seven operands (the cache takes
+ * up to WIDE_ARGS, six; seven go to the memo alone), labelled twice
+ * through the cache, the second time from it, get the states labelling
+ * with a cold cache gives, and add no state or transition; two calls of
+ * the same operand states in another order are told apart where the
+ * automaton tells them apart. */
+static graft_node *wide_call(graft_graph *g, graft_node *const *args, int n)
+{
+    return graph_add_call(g, "concatenate", args, n, NULL, 0);
+}
+
+START_TEST(wide_steps_repeat_the_memo)
+{
+    Fix f = fixture();
+    graft_node *x[] = {f.a, f.zero, f.a0, f.r1, f.r2, f.aa, f.ab};
+    graft_node *y[] = {f.zero, f.a, f.a0, f.r1, f.r2, f.aa, f.ab};
+    graft_node *calls[10];
+    for (int n = 3; n <= 7; n++) {
+        calls[n - 3] = wide_call(f.e.g, x, n);
+        calls[n + 2] = wide_call(f.e.g, y, n);
+    }
+    uint32_t first[10];
+    for (int i = 0; i < 10; i++)
+        first[i] = labels_node(f.e.l, calls[i]);
+    uint32_t states = automaton_nstates(f.e.a), trans = automaton_ntransitions(f.e.a);
+    Labels *cold = labels_new(f.e.a, f.e.g);
+    labels_all(cold);
+    for (int i = 0; i < 10; i++) {
+        ck_assert_uint_eq(labels_node(f.e.l, calls[i]), first[i]); /* from the cache */
+        ck_assert_uint_eq(labels_node(cold, calls[i]), first[i]);
+    }
+    ck_assert_uint_eq(automaton_nstates(f.e.a), states);
+    ck_assert_uint_eq(automaton_ntransitions(f.e.a), trans);
+    labels_free(cold);
+    engine_stop(&f.e);
+}
+END_TEST
+
+/* labels_next_offering steps through an order to the nodes whose state
+ * accepts a rule: with add_zero alone, a+0 and 0+a, then the end. */
+START_TEST(next_offering_in_order)
+{
+    Fix f = fixture();
+    graft_rule_set one = rs;
+    one.nrules = 1;
+    Automaton *a = automaton_new(&one);
+    Labels *l = labels_new(a, f.e.g);
+    labels_all(l);
+    graft_node **order = malloc((graph_node_count(f.e.g) + 1) * sizeof *order);
+    uint32_t n = graph_topo_order(f.e.g, order);
+    uint32_t i = labels_next_offering(l, order, 0, n);
+    ck_assert_ptr_eq(order[i], f.a0);
+    i = labels_next_offering(l, order, i + 1, n);
+    ck_assert_ptr_eq(order[i], f.za);
+    ck_assert_uint_eq(labels_next_offering(l, order, i + 1, n), n);
+    ck_assert_uint_eq(labels_next_offering(l, order, n, n), n);
+    free(order);
     labels_free(l);
     automaton_free(a);
     engine_stop(&f.e);
@@ -462,6 +536,8 @@ static Suite *automaton_suite(void)
     tcase_add_test(tc, compiled_index_is_read);
     tcase_add_test(tc, dense_steps_repeat_the_memo);
     tcase_add_test(tc, keep_offering_in_order);
+    tcase_add_test(tc, wide_steps_repeat_the_memo);
+    tcase_add_test(tc, next_offering_in_order);
     tcase_add_test(tc, state_proves_plain_trees);
     tcase_add_test(tc, callee_slot_walks_shared_parts_once);
     suite_add_tcase(s, tc);

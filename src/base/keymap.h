@@ -89,7 +89,8 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t v)
  * colliding key evicts, so a slot needs no probing, only this one slot
  * function: the key (a pointer, a hash of bytes, a value's bits, a packed
  * symbol) times an odd constant, its top bits.  The caches: the labeller's
- * ops, constants and attribute texts (automaton_label_class.c), the
+ * ops, constants and attribute texts (automaton_label_class.c) and its
+ * steps of three to six operands (note [wide steps]), the
  * automaton's steps (note [step cache] in automaton.c), the Relay
  * loader's names (note [name cache] in relay_load_expr.c), the
  * printer's op names (relay_print_impl.h), the builtin registry's

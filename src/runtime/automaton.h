@@ -126,8 +126,9 @@ uint32_t labels_node(Labels *l, const graft_node *n);
 void labels_all(Labels *l);
 /* Labels every live node in the order of the depth-first walk from the
  * roots (note [label order] in automaton_label.c), and gives that order,
- * graph_topo_ids's; free with graph_order_free. */
-void labels_graph_order(Labels *l, GraphOrder *o);
+ * graph_topo_ids's; free with graph_order_free.  When nodes is not NULL
+ * (graph_node_count entries), the same order as nodes, graph_topo_order's. */
+void labels_graph_order(Labels *l, GraphOrder *o, graft_node **nodes);
 /* After labels_graph_order made o: stores in offering (when not NULL),
  * in o's order, the ids whose state accepts some rule (the nodes worth
  * verifying) and returns how many.  offering may be o->ids. */
@@ -136,15 +137,36 @@ uint32_t labels_order(Labels *l, const GraphOrder *o, uint32_t *offering);
  * order: offering has graph_node_count entries; *nlabelled gets the
  * count of nodes labelled. */
 uint32_t labels_offering(Labels *l, uint32_t *offering, uint32_t *nlabelled);
+/* The first i of [from, n) whose nodes[i]'s state accepts some rule, or
+ * n: a sweep over an order for the nodes worth verifying, one call per
+ * such node (rewrite.c's candidate lists). */
+uint32_t labels_next_offering(Labels *l, graft_node *const *nodes, uint32_t from, uint32_t n);
+/* note [states inline]: the matcher asks a node's state at every
+ * pattern step (about 290,000 times on the workload's 60,000 op nodes),
+ * so the states are read inline, not through a call: a Labels begins
+ * with its LabelStates, which a pointer to it, converted, points to. */
+typedef struct LabelStates {
+    uint32_t *state; /* per node id, STATE_NONE when unlabelled */
+    size_t cap;      /* entries allocated in state */
+} LabelStates;
+
+/* The stored state of node id, STATE_NONE if never labelled. */
+static inline uint32_t labels_state_id(const Labels *l, uint32_t id)
+{
+    const LabelStates *st = (const LabelStates *)(const void *)l;
+    return id < st->cap ? st->state[id] : STATE_NONE;
+}
+
 /* The stored state of n, STATE_NONE if never labelled. */
-uint32_t labels_state(const Labels *l, const graft_node *n);
+static inline uint32_t labels_state(const Labels *l, const graft_node *n)
+{
+    return labels_state_id(l, node_id(n));
+}
 /* Changes whenever a state is stored: what was found from the states
  * (and the users lists, which change only where nodes are relabelled
  * next) holds while it stays the same (note [root misses] in
  * match_roots.c). */
 uint64_t labels_epoch(const Labels *l);
-/* The same by node id. */
-uint32_t labels_state_id(const Labels *l, uint32_t id);
 Automaton *labels_automaton(const Labels *l);
 
 #endif

@@ -38,7 +38,7 @@ void labels_free(Labels *l)
 {
     if (!l)
         return;
-    free(l->state);
+    free(l->st.state);
     keymap_free(&l->ops);
     keymap_free(&l->tested);
     free(l->preds);
@@ -65,11 +65,11 @@ Automaton *labels_automaton(const Labels *l)
 /* Makes room for node ids below count in the state array. */
 static void state_reserve(Labels *l, size_t count)
 {
-    if (count <= l->cap)
+    if (count <= l->st.cap)
         return;
-    size_t old = l->cap;
-    l->state = xgrow_items(l->state, &l->cap, count, sizeof *l->state);
-    memset(l->state + old, 0xff, (l->cap - old) * sizeof *l->state);
+    size_t old = l->st.cap;
+    l->st.state = xgrow_items(l->st.state, &l->st.cap, count, sizeof *l->st.state);
+    memset(l->st.state + old, 0xff, (l->st.cap - old) * sizeof *l->st.state);
 }
 
 /* Puts the ids of n's operands (pattern_operand) in l->operands and
@@ -82,6 +82,11 @@ static uint32_t gather_operands(Labels *l, const graft_node *n, NodeKind kind)
     if (count >= l->operands_cap)
         l->operands = xgrow_items(l->operands, &l->operands_cap, count + 1,
                                   sizeof *l->operands);
+    if (kind <= NODE_GETITEM) { /* pattern_operand is node_arg: read inline */
+        for (uint32_t k = 0; k < count; k++)
+            l->operands[k] = node_id(node_arg(n, (int)k));
+        return count;
+    }
     for (uint32_t k = 0; k < count; k++)
         l->operands[k] = node_id(pattern_operand(n, (int)k));
     return count;
@@ -90,17 +95,6 @@ static uint32_t gather_operands(Labels *l, const graft_node *n, NodeKind kind)
 uint64_t labels_epoch(const Labels *l)
 {
     return l->epoch;
-}
-
-uint32_t labels_state(const Labels *l, const graft_node *n)
-{
-    uint32_t id = node_id(n);
-    return id < l->cap ? l->state[id] : STATE_NONE;
-}
-
-uint32_t labels_state_id(const Labels *l, uint32_t id)
-{
-    return id < l->cap ? l->state[id] : STATE_NONE;
 }
 
 /* Learns whether state s accepts some rule. */
@@ -132,13 +126,37 @@ static uint32_t class_step_memo(Labels *l, uint32_t c, const uint32_t *ids, uint
     if (na >= l->args_cap)
         l->args = xgrow_items(l->args, &l->args_cap, na + 1, sizeof *l->args);
     for (uint32_t k = 0; k < na; k++)
-        l->args[k] = l->state[ids[k]];
+        l->args[k] = l->st.state[ids[k]];
     Symbol sym = l->syms[c];
     sym.nargs = na;
     sym.args = l->args;
     uint32_t s = automaton_step(l->a, &sym);
     if (cell)
         *cell = s;
+    return s;
+}
+
+/* The state of a node of class c with na operands (3 to WIDE_ARGS),
+ * whose ids are at ids: note [wide steps]. */
+static uint32_t wide_step(Labels *l, uint32_t c, const uint32_t *ids, uint32_t na)
+{
+    uint32_t args[WIDE_ARGS];
+    uint64_t h = (uint64_t)c << 8 | na;
+    for (uint32_t k = 0; k < na; k++) {
+        args[k] = l->st.state[ids[k]];
+        h = hash_mix(h, args[k]);
+    }
+    WideSlot *w = &l->wide[cache_slot(h, WIDE_SLOT_BITS)];
+    bool hit = w->cls == c + 1 && w->nargs == na;
+    for (uint32_t k = 0; hit && k < na; k++)
+        hit = w->args[k] == args[k];
+    if (hit)
+        return w->state;
+    uint32_t s = class_step_memo(l, c, ids, na, NULL);
+    w->cls = c + 1;
+    w->nargs = na;
+    memcpy(w->args, args, na * sizeof *args);
+    w->state = s;
     return s;
 }
 
@@ -151,12 +169,13 @@ static uint32_t *dense_table(Labels *l, uint32_t c)
 }
 
 /* The state of a node of class c whose operands are the na ids at ids:
- * a dense entry (note [dense steps]), else class_step_memo. */
-static inline uint32_t class_step(Labels *l, uint32_t c, const uint32_t *ids, uint32_t na)
+ * a dense entry (note [dense steps]), else wide_step or class_step_memo.
+ * Inlined into label_walk's loop, which most nodes take. */
+GRAFT_HOT uint32_t class_step(Labels *l, uint32_t c, const uint32_t *ids, uint32_t na)
 {
     if (na > 2)
-        return class_step_memo(l, c, ids, na, NULL);
-    uint32_t s0 = na > 0 ? l->state[ids[0]] : 0, s1 = na > 1 ? l->state[ids[1]] : 0;
+        return na <= WIDE_ARGS ? wide_step(l, c, ids, na) : class_step_memo(l, c, ids, na, NULL);
+    uint32_t s0 = na > 0 ? l->st.state[ids[0]] : 0, s1 = na > 1 ? l->st.state[ids[1]] : 0;
     if (s0 >= DENSE || s1 >= DENSE)
         return class_step_memo(l, c, ids, na, NULL);
     uint32_t *table = l->dense[c] ? l->dense[c] : dense_table(l, c);
@@ -172,7 +191,7 @@ static uint32_t node_step(Labels *l, const graft_node *n, NodeKind kind)
     if (na >= l->args_cap)
         l->args = xgrow_items(l->args, &l->args_cap, na + 1, sizeof *l->args);
     for (uint32_t k = 0; k < na; k++)
-        l->args[k] = l->state[l->operands[k]];
+        l->args[k] = l->st.state[l->operands[k]];
     Symbol sym;
     labels_symbol(l, n, kind, &sym);
     sym.nargs = na;
@@ -184,7 +203,9 @@ uint32_t labels_node(Labels *l, const graft_node *n)
 {
     NodeKind kind = node_kind(n);
     uint32_t id = node_id(n), c = labels_class(l, kind, node_op(n), n), s;
-    state_reserve(l, graph_node_count(l->g)); /* operands made by an edit too */
+    uint32_t count = graph_node_count(l->g);
+    if (count > l->st.cap)
+        state_reserve(l, count); /* operands made by an edit too */
     if (c == CLASS_NODE)
         s = node_step(l, n, kind);
     else if (c == l->nops + 4) /* opaque: no operands */
@@ -193,7 +214,7 @@ uint32_t labels_node(Labels *l, const graft_node *n)
         uint32_t na = gather_operands(l, n, kind);
         s = class_step(l, c, l->operands, na);
     }
-    l->state[id] = s;
+    l->st.state[id] = s;
     l->epoch++;
     return s;
 }
@@ -218,9 +239,14 @@ uint32_t labels_node(Labels *l, const graft_node *n)
  * after it +22% (bench/RESULTS.md, "Compiled rule sets that own their
  * walk").  Every live node is labelled exactly once; nodes no root
  * reaches are not.  Stores the order in order (when not NULL, else in
- * scratch) and the nodes offering rules in offering (when not NULL;
- * *kept counts them); returns the count labelled. */
-static uint32_t label_walk(Labels *l, uint32_t *order, uint32_t *offering, uint32_t *kept)
+ * scratch), as nodes in nodes (when not NULL: the engine's order, read
+ * from the arrays' node pointers instead of a graph_node call a node),
+ * and the nodes offering rules in offering (when not NULL; *kept counts
+ * them); returns the count labelled.  Inlined into its three callers,
+ * each with the outputs it asks for constant, so that the loop tests
+ * none of the others (as arrays_fill in graph_walk.c). */
+GRAFT_HOT uint32_t label_walk(Labels *l, uint32_t *order, graft_node **nodes, uint32_t *offering,
+                              uint32_t *kept)
 {
     const graft_graph *g = l->g;
     uint32_t count = graph_node_count(g), opaque = l->nops + 4;
@@ -235,13 +261,15 @@ static uint32_t label_walk(Labels *l, uint32_t *order, uint32_t *offering, uint3
         uint32_t id = ids[i], c = a.cls[id], s;
         if (c == CLASS_NODE) {
             const graft_node *node = a.nodes[id];
-            s = l->state[id] = node_step(l, node, node_kind(node));
+            s = l->st.state[id] = node_step(l, node, node_kind(node));
         } else {
             uint32_t first = a.start[id], na = c == opaque ? 0 : a.start[id + 1] - first;
-            s = l->state[id] = class_step(l, c, a.kids + first, na);
+            s = l->st.state[id] = class_step(l, c, a.kids + first, na);
         }
         if (offering && offers(l, s))
             offering[(*kept)++] = id;
+        if (nodes)
+            nodes[i] = a.nodes[id];
     }
     if (!order)
         free(ids);
@@ -249,31 +277,41 @@ static uint32_t label_walk(Labels *l, uint32_t *order, uint32_t *offering, uint3
     return n;
 }
 
-void labels_graph_order(Labels *l, GraphOrder *o)
+void labels_graph_order(Labels *l, GraphOrder *o, graft_node **nodes)
 {
     uint32_t kept;
     o->ids = xmalloc(((size_t)graph_node_count(l->g) + 1) * sizeof *o->ids);
-    o->n = label_walk(l, o->ids, NULL, &kept);
+    o->n = label_walk(l, o->ids, nodes, NULL, &kept);
 }
 
 uint32_t labels_order(Labels *l, const GraphOrder *o, uint32_t *offering)
 {
     uint32_t kept = 0;
     for (uint32_t i = 0; offering && i < o->n; i++)
-        if (offers(l, l->state[o->ids[i]]))
+        if (offers(l, l->st.state[o->ids[i]]))
             offering[kept++] = o->ids[i];
     return kept;
+}
+
+uint32_t labels_next_offering(Labels *l, graft_node *const *nodes, uint32_t from, uint32_t n)
+{
+    for (uint32_t i = from; i < n; i++) {
+        uint32_t s = labels_state(l, nodes[i]);
+        if (s != STATE_NONE && offers(l, s)) /* unlabelled: offers nothing */
+            return i;
+    }
+    return n;
 }
 
 uint32_t labels_offering(Labels *l, uint32_t *offering, uint32_t *nlabelled)
 {
     uint32_t kept;
-    *nlabelled = label_walk(l, NULL, offering, &kept);
+    *nlabelled = label_walk(l, NULL, NULL, offering, &kept);
     return kept;
 }
 
 void labels_all(Labels *l)
 {
     uint32_t kept;
-    label_walk(l, NULL, NULL, &kept);
+    label_walk(l, NULL, NULL, NULL, &kept);
 }

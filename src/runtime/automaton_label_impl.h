@@ -78,17 +78,35 @@ typedef struct KeySlot {
     char *key;            /* its canonical text */
 } KeySlot;
 
+/* note [wide steps]: a node of a dense class with three to WIDE_ARGS
+ * operands (nn.batch_norm's five, a concatenate of a few) has no dense
+ * entry, and its step went to the automaton's memo, which hashes and
+ * compares the whole symbol: about 280 instructions, most of labelling a
+ * rewrite's new batch norm.  Such steps go first to a direct-mapped cache
+ * keyed by the class and the operand states (note [one cache slot] in
+ * keymap.h), which holds only answers the memo gave, as the dense tables
+ * do, so the states and their numbering stay the same. */
+#define WIDE_ARGS 6
+#define WIDE_SLOT_BITS 6
+#define WIDE_SLOTS (1 << WIDE_SLOT_BITS)
+
+typedef struct WideSlot {
+    uint32_t cls;             /* the class + 1, or 0 when empty */
+    uint32_t nargs;           /* operands, 3 to WIDE_ARGS */
+    uint32_t args[WIDE_ARGS]; /* their states */
+    uint32_t state;           /* the step's state */
+} WideSlot;
+
 typedef struct ConstSlot {
     uint64_t bits;  /* the value's bits */
     uint32_t cls;   /* its class, or 0 when empty (class 0 is an op's) */
 } ConstSlot;
 
 struct Labels {
+    LabelStates st;    /* first: read inline by labels_state (automaton.h) */
     Automaton *a;      /* the automaton, borrowed */
     const graft_graph *g;    /* the graph, borrowed */
-    uint32_t *state;   /* per node id, STATE_NONE when unlabelled */
     uint64_t epoch;    /* counts the labellings (labels_epoch) */
-    size_t cap;        /* entries allocated in state */
     KeyMap ops;        /* keymap_ptr_key(op name) -> op index (op_index) */
     OpSlot recent[OP_SLOTS]; /* direct-mapped front of ops (note [op slots]) */
     bool kind_tests[NODE_MATCH + 1]; /* per node kind: a node test may apply */
@@ -107,6 +125,7 @@ struct Labels {
     Symbol *syms;      /* per class: its symbol, no operands (note [node classes]) */
     ConstSlot consts[CONST_SLOTS]; /* scalar constants' classes by value */
     KeySlot keys[KEY_SLOTS]; /* canonical texts by spelling (note [attribute keys]) */
+    WideSlot wide[WIDE_SLOTS]; /* steps of three to WIDE_ARGS operands (note [wide steps]) */
     KeyMap tested;     /* hash of an op and its tests passed -> class */
     uint8_t *offers;   /* per state: 0 not known yet, 1 offers no rule, 2 some */
     size_t offers_cap; /* entries allocated in offers */

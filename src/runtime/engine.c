@@ -122,17 +122,31 @@ double engine_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* note [order size]: e->order is sized to the node count exactly, not
+ * doubled as a growing array is: it grows once per pass at most (by the
+ * nodes the pass made), so its copies cost nothing beside the walk that
+ * fills it, and a doubled order was a megabyte of the rewrite's peak on
+ * the workload (140,001 nodes in 262,144 slots), which comes during the
+ * sweep after the pass (bench/RESULTS.md, "Session 21: the engine's
+ * order"). */
+static void order_reserve(graft_engine *e)
+{
+    size_t need = (size_t)graph_node_count(e->g) + 1;
+    if (need <= e->order_cap)
+        return;
+    e->order = xrealloc(e->order, need * sizeof *e->order);
+    e->order_cap = need;
+}
+
 uint32_t engine_order(graft_engine *e)
 {
-    uint32_t count = graph_node_count(e->g);
-    e->order = xgrow_items(e->order, &e->order_cap, (size_t)count + 1, sizeof *e->order);
+    order_reserve(e);
     return graph_topo_order(e->g, e->order);
 }
 
 uint32_t engine_remove_dead_order(graft_engine *e)
 {
-    uint32_t count = graph_node_count(e->g);
-    e->order = xgrow_items(e->order, &e->order_cap, (size_t)count + 1, sizeof *e->order);
+    order_reserve(e);
     return graph_remove_dead_order(e->g, e->order);
 }
 
@@ -193,8 +207,9 @@ void engine_relabel_changed(graft_engine *e, uint32_t n, uint32_t *upto)
         /* with fn, if or let patterns a function's state reads its body
          * and parameters (note [pattern operands] in pattern.h) */
         int na = need || (!scopes && node_is_opaque(x)) ? 0 : pattern_noperands(x);
+        bool args = node_kind(x) <= NODE_GETITEM; /* pattern_operand is node_arg */
         for (int k = 0; k < na && !need; k++)
-            need = changed[node_id(pattern_operand(x, k))];
+            need = changed[node_id(args ? node_arg(x, k) : pattern_operand(x, k))];
         if (!need)
             continue;
         uint32_t old = labels_state(e->labels, x);
@@ -215,17 +230,30 @@ void engine_relabel_changed(graft_engine *e, uint32_t n, uint32_t *upto)
  * picks the nodes offering rules out of that order.  It labels and counts
  * every live node, as engine_relabel_changed with nothing labelled yet
  * does, clears their relabelling marks as it does, and sets *upto to the
- * node count. */
+ * node count.  A rewrite's first lists want only the nodes offering
+ * rules, and before any edit no mark is set: then the walk's loop keeps
+ * them itself (labels_offering), without a second pass over the order
+ * (30 instructions per op node on the workload's rewrite). */
+static uint32_t label_offering(graft_engine *e, uint32_t **offering, uint32_t *noffering,
+                               uint32_t *upto)
+{
+    uint32_t n, *ids = xmalloc(((size_t)graph_node_count(e->g) + 1) * sizeof *ids);
+    *noffering = labels_offering(e->labels, ids, &n);
+    *offering = ids;
+    e->stats.labelled += n;
+    *upto = graph_node_count(e->g);
+    return n;
+}
+
 uint32_t engine_label_order(graft_engine *e, bool nodes, uint32_t **offering, uint32_t *noffering,
                             uint32_t *upto)
 {
+    if (!nodes && offering && !e->dirty_cap) /* no order wanted, no mark to clear */
+        return label_offering(e, offering, noffering, upto);
     GraphOrder o;
-    labels_graph_order(e->labels, &o);
-    if (nodes) {
-        e->order = xgrow_items(e->order, &e->order_cap, (size_t)o.n + 1, sizeof *e->order);
-        for (uint32_t i = 0; i < o.n; i++)
-            e->order[i] = graph_node(e->g, o.ids[i]);
-    }
+    if (nodes) /* as many as the walk can order */
+        order_reserve(e);
+    labels_graph_order(e->labels, &o, nodes ? e->order : NULL);
     for (uint32_t i = 0; e->dirty_cap && i < o.n; i++)
         if (o.ids[i] < e->dirty_cap)
             e->dirty[o.ids[i]] = 0;
@@ -375,11 +403,37 @@ void engine_matches(graft_engine *e, MatchVisitor fn, void *ctx)
     match_all(e, true, eager_visit, &(EagerVisit){e, fn, ctx});
 }
 
+/* note [pass scratch]: the order, the forwarding map, the walk stamps
+ * and the relabelling marks are per node id and serve the passes only;
+ * the engine lives on while the model is written (runner_run), so they
+ * are freed when the passes end, not with the engine: the partition's
+ * peak comes while its output is printed, and its order (960,024 bytes
+ * on the workload) was part of it.  The forwarding map serves one pass,
+ * and a rewrite pass that rewrote frees it before its sweep, the
+ * rewrite's peak (rewrite_pass: a megabyte on the workload), since the
+ * sweep costs as much as growing it again.  Each grows again from
+ * nothing if a later call (graft explain, the API) asks: a first
+ * labelling clears every mark anyway, and stamps count on. */
+static void drop_pass_scratch(graft_engine *e)
+{
+    free(e->order);
+    free(e->forward);
+    free(e->mark);
+    free(e->dirty);
+    e->order = NULL;
+    e->forward = NULL;
+    e->mark = NULL;
+    e->dirty = NULL;
+    e->order_cap = e->forward_cap = e->mark_cap = e->dirty_cap = 0;
+}
+
 bool engine_run(graft_engine *e, graft_diag *d)
 {
-    if (!engine_rewrite(e, d))
-        return false;
-    engine_partition(e);
-    rewrite_fold_end(e);
-    return true;
+    bool ok = engine_rewrite(e, d);
+    if (ok)
+        engine_partition(e);
+    drop_pass_scratch(e);
+    if (ok)
+        rewrite_fold_end(e);
+    return ok;
 }

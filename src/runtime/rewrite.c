@@ -111,7 +111,8 @@ static uint32_t cands_build(graft_engine *e, Cands *c)
     } else {
         n = c->fresh ? c->fresh - 1 : engine_order(e);
         engine_relabel_changed(e, n, &c->upto);
-        for (uint32_t i = 0; i < n; i++)
+        for (uint32_t i = labels_next_offering(e->labels, e->order, 0, n); i < n;
+             i = labels_next_offering(e->labels, e->order, i + 1, n))
             total += offer(e, c, e->order[i]);
     }
     c->fresh = 0;
@@ -330,7 +331,10 @@ static uint64_t rewrite_pass(graft_engine *e, Grouper *gp, Cands *c, uint32_t r,
     }
     vec_free(&groups);
     vec_free(&binds);
-    if (applied) {
+    if (applied) { /* note [pass scratch] in engine.c: the sweep is the pass's peak */
+        free(e->forward);
+        e->forward = NULL;
+        e->forward_cap = 0;
         c->fresh = engine_remove_dead_order(e) + 1;
         c->stale = true;
     }
