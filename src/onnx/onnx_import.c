@@ -595,7 +595,7 @@ static void import_outputs(Importer *im, const Onnx__GraphProto *gp)
  * whose inputs contradict each other (Add of a float and an int64) is
  * refused whether or not its result is declared.  Where they agree, the
  * declared type stays, as it may know more (a dim inference leaves "?").
- * On the ten corpus models of tests/onnx with the value_info of ONNX's
+ * On the 17 models of tests/onnx with the value_info of ONNX's
  * own shape inference, graft's inference agreed at every node
  * (tests/onnx_declared_types.sh). */
 
