@@ -299,6 +299,120 @@ START_TEST(test_shared_types)
 }
 END_TEST
 
+/* A GraphProto's bytes: two inputs x (a run of field 11, note [field
+ * runs] in src/onnx/onnx_decode.c), the second's length prefix in two
+ * bytes when long_prefix, its length one more than its bytes when
+ * past_end; into out, its size. */
+static size_t input_run(uint8_t *out, bool long_prefix, bool past_end)
+{
+    size_t n = 0;
+    for (int k = 0; k < 2; k++) {
+        out[n++] = 0x5a; /* input */
+        out[n++] = (uint8_t)(sizeof seed_x + (k == 1 && past_end));
+        if (k == 1 && long_prefix) {
+            out[n - 1] |= 0x80;
+            out[n++] = 0x00;
+        }
+        memcpy(out + n, seed_x, sizeof seed_x);
+        n += sizeof seed_x;
+    }
+    return n;
+}
+
+/* An If node whose attribute b is the graph in graph[0..len), into out;
+ * its size. */
+static size_t if_node(uint8_t *out, const uint8_t *graph, size_t len)
+{
+    size_t n = 0;
+    const uint8_t head[] = {0x22, 0x02, 'I', 'f', 0x2a, (uint8_t)(len + 8), 0x0a, 0x01, 'b',
+                            0x32, (uint8_t)len};
+    memcpy(out, head, sizeof head);
+    n += sizeof head;
+    memcpy(out + n, graph, len);
+    n += len;
+    out[n++] = 0xa0; /* type (20): GRAPH */
+    out[n++] = 0x01;
+    out[n++] = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH;
+    return n;
+}
+
+/* note [field runs]: the elements of a run are read as any field is: a
+ * run's length prefix not shortest leaves the node that holds its graph
+ * without a span (not canonical), shortest with one; one past the end of
+ * the graph is a fault; a run broken by another field and taken up again
+ * counts each field's elements. */
+START_TEST(test_field_runs)
+{
+    uint8_t graph[64], node[96];
+    Arena *arena = arena_new();
+    KeyMap spans = {0};
+    for (int long_prefix = 0; long_prefix < 2; long_prefix++) {
+        size_t len = if_node(node, graph, input_run(graph, long_prefix, false));
+        Onnx__NodeProto *n = arena_alloc(arena, sizeof *n);
+        ck_assert(onnx_decode(&onnx__node_proto__descriptor, node, len, 10, arena, &spans,
+                              &n->base));
+        const Onnx__GraphProto *g = n->attribute[0]->g;
+        ck_assert_uint_eq(g->n_input, 2);
+        ck_assert_str_eq(g->input[1]->name, "x0");
+        ck_assert_int_eq(g->input[1]->type->tensor_type->shape->dim[1]->dim_value, 16);
+        ck_assert_int_eq(onnx_span_of(&spans, &n->base) != NULL, !long_prefix);
+    }
+    size_t len = if_node(node, graph, input_run(graph, false, true));
+    Onnx__NodeProto *n = arena_alloc(arena, sizeof *n);
+    ck_assert(!onnx_decode(&onnx__node_proto__descriptor, node, len, 10, arena, NULL,
+                           &n->base));
+    uint8_t broken[96]; /* input, node, input */
+    size_t at = input_run(broken, false, false) - sizeof seed_x - 2;
+    memmove(broken + at + 2 + sizeof seed_sub, broken + at, sizeof seed_x + 2);
+    broken[at] = 0x0a;
+    broken[at + 1] = (uint8_t)sizeof seed_sub;
+    memcpy(broken + at + 2, seed_sub, sizeof seed_sub);
+    Onnx__GraphProto *g = arena_alloc(arena, sizeof *g);
+    ck_assert(onnx_decode(&onnx__graph_proto__descriptor, broken,
+                          at + 4 + sizeof seed_sub + sizeof seed_x, 6, arena, NULL, &g->base));
+    ck_assert(g->n_input == 2 && g->n_node == 1);
+    ck_assert_str_eq(g->input[1]->name, "x0");
+    ck_assert_str_eq(g->node[0]->op_type, "Sub");
+    keymap_free(&spans);
+    arena_free(arena);
+}
+END_TEST
+
+/* note [op name memo]: each node's op_type is the interned name of its
+ * bytes, among more ops than the memo has slots (so some share one), each
+ * met twice; without an interner, a copy. */
+START_TEST(test_op_names)
+{
+    enum { OPS = 3 * ONNX_OP_MEMO };
+    uint8_t bytes[2 * OPS * 8];
+    char want[OPS][8];
+    size_t len = 0;
+    for (int k = 0; k < 2 * OPS; k++) {
+        int op = k % OPS;
+        snprintf(want[op], sizeof want[op], "Op%d", op);
+        uint8_t n = (uint8_t)strlen(want[op]);
+        const uint8_t head[] = {0x0a, (uint8_t)(n + 2), 0x22, n}; /* node: op_type */
+        memcpy(bytes + len, head, sizeof head);
+        memcpy(bytes + len + sizeof head, want[op], n);
+        len += sizeof head + n;
+    }
+    Arena *arena = arena_new();
+    Interner *names = interner_new(arena);
+    Onnx__GraphProto *g = arena_alloc(arena, sizeof *g);
+    ck_assert(onnx_decode_named(&onnx__graph_proto__descriptor, bytes, len, 6, arena, NULL,
+                                names, &g->base));
+    ck_assert_uint_eq(g->n_node, 2 * OPS);
+    for (size_t k = 0; k < g->n_node; k++)
+        ck_assert_ptr_eq(g->node[k]->op_type, interner_cstr(names, want[k % OPS]));
+    ck_assert(onnx_decode(&onnx__graph_proto__descriptor, bytes, len, 6, arena, NULL,
+                          &g->base));
+    ck_assert_str_eq(g->node[OPS + 1]->op_type, "Op1");
+    ck_assert_ptr_ne(g->node[OPS + 1]->op_type, g->node[1]->op_type);
+    interner_free(names);
+    arena_free(arena);
+}
+END_TEST
+
 static Suite *decode_fast_suite(void)
 {
     Suite *s = suite_create("onnx_decode_fast");
@@ -310,6 +424,8 @@ static Suite *decode_fast_suite(void)
     tcase_add_test(tc, test_other_nodes_left);
     tcase_add_test(tc, test_decoded_in_graph);
     tcase_add_test(tc, test_shared_types);
+    tcase_add_test(tc, test_field_runs);
+    tcase_add_test(tc, test_op_names);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -28,6 +28,7 @@ typedef struct WireField {
     size_t len;     /* bytes of body */
     uint8_t *next;  /* the next key */
     bool shortest;  /* key and length prefix in their shortest form */
+    size_t more;    /* the fields of its run after it (note [field runs]) */
 } WireField;
 
 typedef struct Decoder {
@@ -39,6 +40,7 @@ typedef struct Decoder {
     uint64_t depth;        /* of the message being decoded, the root's 1 */
     bool bad;              /* a fault found (note [checked as decoded]) */
     OnnxTypeMemo types;    /* note [shared value types] in onnx_decode_fast.h */
+    OnnxOpMemo ops;        /* note [op name memo] there */
     OnnxLeanGraph *lean;   /* NULL: a full read; else note [lean read] in onnx_lean.h */
     Arena *scratch;        /* where a lean read checks each element */
 } Decoder;
@@ -91,6 +93,7 @@ static bool read_field(const ProtobufCMessageDescriptor *msg, uint8_t *p, const 
                        WireField *f)
 {
     uint8_t *at = p;
+    f->more = 0;
     if (!onnx_key_take(&p, end, true, &f->number, &f->wire_type))
         return false;
     f->value = p;
@@ -220,6 +223,25 @@ static ProtobufCMessage *common_message(Decoder *dc, const ProtobufCMessageDescr
     return m;
 }
 
+/* A message field's value f into *member; whether its bytes are
+ * canonical. */
+static bool put_message(Decoder *dc, const WireField *f, ProtobufCMessage **member)
+{
+    const ProtobufCMessageDescriptor *sub = f->desc->descriptor;
+    if (dc->depth >= dc->max_depth) { /* nested deeper than --limit onnx-depth */
+        dc->bad = true;
+        return false;
+    }
+    ProtobufCMessage *m = common_message(dc, sub, f);
+    if (m) {
+        *member = m;
+        return true;
+    }
+    m = arena_alloc_raw(dc->arena, sub->sizeof_message); /* (inited whole first) */
+    *member = m;
+    return decode_message(dc, sub, f->body, f->len, m);
+}
+
 /* One value of a field that is not packed into member; whether its bytes
  * are canonical (note [canonical spans]). */
 static bool put_value(Decoder *dc, const WireField *f, void *member)
@@ -235,21 +257,8 @@ static bool put_value(Decoder *dc, const WireField *f, void *member)
     case PROTOBUF_C_TYPE_BYTES: /* in place; empty bytes are NULL, as protobuf-c has them */
         *(ProtobufCBinaryData *)member = (ProtobufCBinaryData){f->len, f->len ? f->body : NULL};
         return true;
-    case PROTOBUF_C_TYPE_MESSAGE: {
-        const ProtobufCMessageDescriptor *sub = f->desc->descriptor;
-        if (dc->depth >= dc->max_depth) { /* nested deeper than --limit onnx-depth */
-            dc->bad = true;
-            return false;
-        }
-        ProtobufCMessage *m = common_message(dc, sub, f);
-        if (m) {
-            *(ProtobufCMessage **)member = m;
-            return true;
-        }
-        m = arena_alloc_raw(dc->arena, sub->sizeof_message); /* (inited whole first) */
-        *(ProtobufCMessage **)member = m;
-        return decode_message(dc, sub, f->body, f->len, m);
-    }
+    case PROTOBUF_C_TYPE_MESSAGE:
+        return put_message(dc, f, member);
     default:
         return put_scalar(f->desc->type, &p, member);
     }
@@ -294,6 +303,86 @@ static bool put_repeated(Decoder *dc, ProtobufCMessage *msg, const WireField *f)
     return canonical;
 }
 
+/* note [field runs]: most of a model's bytes are a few runs of one
+ * repeated message field, its key the same byte each time (a graph's
+ * nodes, inputs and outputs: the seed's workload, two fields per op
+ * node), and read_field reads each key in full, finds its descriptor and
+ * checks its wire type again: 125 instructions a field of
+ * bench/onnx_e2e.sh's rewrite.  A field whose one-byte key is that of the
+ * field before it, when that one was of a repeated message field (run,
+ * its descriptor), is that field once more: only its length prefix is
+ * read, checked as read_field checks it.  When it is not whole, read_field
+ * reads it again and finds the fault.  Nor is such a field kept on the
+ * stack: the run's first field counts those after it (WireField.more),
+ * which the second pass reads again from the bytes, as it stores each.
+ * So a graph's stack is a few fields, not one a node and a value (the
+ * seed's workload: 6.7 MB at 10,000 copies, grown by doubling; freeing it
+ * raised malloc's threshold for fresh zeroed pages, and the import's
+ * tables were zeroed by memset after it, 169 instructions an op node).
+ *
+ * The body of the field of a run whose key is at p, before end: its
+ * length prefix read as read_field reads it; false when not whole. */
+static inline bool take_run_body(uint8_t *p, const uint8_t *end, uint8_t **body, size_t *len)
+{
+    uint8_t *at = p + 1; /* (the key byte, the run's) */
+    uint64_t n;
+    if (!onnx_varint_take(&at, end, 5, true, &n) || n > (uint64_t)(end - at))
+        return false;
+    *body = at;
+    *len = (size_t)n;
+    return true;
+}
+
+/* f, a field of a run, becomes the next field of its run, whose bytes
+ * before end scan_fields found whole. */
+static inline void next_in_run(WireField *f, const uint8_t *end)
+{
+    uint8_t *key = f->next;
+    take_run_body(key, end, &f->body, &f->len);
+    f->value = key + 1;
+    f->next = f->body + f->len;
+    f->shortest = shortest_varint(f->value, (size_t)(f->body - f->value));
+}
+
+/* The descriptor of a run of f (note [field runs]), whose key was the
+ * byte at key: f's when that key is one byte of a repeated message
+ * field; else NULL. */
+static const ProtobufCFieldDescriptor *run_of(const WireField *f, const uint8_t *key)
+{
+    bool one_byte = f->value == key + 1;
+    return one_byte && f->desc && f->desc->label == PROTOBUF_C_LABEL_REPEATED &&
+                   f->desc->type == PROTOBUF_C_TYPE_MESSAGE
+               ? f->desc
+               : NULL;
+}
+
+/* A value of a repeated message field, f after a field numbered last,
+ * appended to its array: what field_canonical, put_repeated and put_value
+ * do for it without their tests of other types (a graph's nodes, inputs
+ * and outputs, most of a model: note [field runs]).  Whether canonical. */
+static inline bool put_element(Decoder *dc, ProtobufCMessage *msg, const WireField *f,
+                               uint32_t last)
+{
+    size_t *count = member_at(msg, f->desc->quantifier_offset);
+    ProtobufCMessage **array = *(ProtobufCMessage ***)member_at(msg, f->desc->offset);
+    bool canonical = f->shortest && f->number >= last && f->wire_type == WIRE_LEN;
+    return put_message(dc, f, &array[(*count)++]) && canonical;
+}
+
+/* A repeated message field's value f, after a field numbered last, and
+ * the f->more of its run after it, read again from the bytes before end
+ * (note [field runs]); whether canonical. */
+static bool put_run(Decoder *dc, ProtobufCMessage *msg, WireField *f, uint32_t last,
+                    const uint8_t *end)
+{
+    bool canonical = put_element(dc, msg, f, last);
+    for (size_t k = 0, more = f->more; k < more && !dc->bad; k++) {
+        next_in_run(f, end);
+        canonical = put_element(dc, msg, f, f->number) && canonical;
+    }
+    return canonical;
+}
+
 /* Whether known field f, after a field numbered last, has its key where
  * and as the encoder writes it (note [canonical spans]): in number order,
  * the same number again only for the next value of a repeated field that
@@ -308,6 +397,16 @@ static bool field_canonical(const WireField *f, uint32_t last)
     if (packs)
         return f->wire_type == WIRE_LEN && f->len > 0;
     return f->wire_type == wire_type_of(f->desc->type);
+}
+
+/* Known field f, after a field numbered last, into msg; whether
+ * canonical. */
+static bool put_field(Decoder *dc, ProtobufCMessage *msg, const WireField *f, uint32_t last)
+{
+    bool canonical = field_canonical(f, last);
+    if (f->desc->label == PROTOBUF_C_LABEL_REPEATED)
+        return put_repeated(dc, msg, f) && canonical;
+    return put_single(dc, msg, f) && canonical;
 }
 
 /* Whether f is a singular message field seen before in its message
@@ -341,13 +440,27 @@ static size_t scan_fields(Decoder *dc, const ProtobufCMessageDescriptor *desc, u
 {
     size_t unknown = 0;
     uint64_t seen = 0;
+    const ProtobufCFieldDescriptor *run = NULL; /* note [field runs] */
+    uint8_t run_key = 0;
+    size_t head = 0; /* the run's first field on the stack, + 1; 0: not kept */
     for (uint8_t *p = data; p < data + len;) {
+        uint8_t *body;
+        size_t n;
+        if (run && *p == run_key && take_run_body(p, data + len, &body, &n)) {
+            p = body + n;
+            (*(size_t *)member_at(msg, run->quantifier_offset))++;
+            if (head)
+                dc->fields.items[head - 1].more++;
+            continue;
+        }
         vec_reserve(&dc->fields, dc->fields.len + 1);
         WireField *f = &dc->fields.items[dc->fields.len++];
         if (!read_field(desc, p, data + len, f) || again(desc, f, &seen)) {
             dc->bad = true;
             return 0;
         }
+        run = run_of(f, p);
+        run_key = *p;
         p = f->next;
         size_t count = f->desc && f->desc->label == PROTOBUF_C_LABEL_REPEATED ?
                            element_count(f) : 0;
@@ -359,8 +472,10 @@ static size_t scan_fields(Decoder *dc, const ProtobufCMessageDescriptor *desc, u
         if (count)
             *(size_t *)member_at(msg, f->desc->quantifier_offset) += count;
         *repeats = *repeats || count;
-        if (in_lean_list(dc, msg, f)) /* counted, not kept: the lists are most of a model */
+        bool lean = in_lean_list(dc, msg, f);
+        if (lean) /* counted, not kept: the lists are most of a model */
             dc->fields.len--;
+        head = run && !lean ? dc->fields.len : 0;
     }
     return unknown;
 }
@@ -446,12 +561,11 @@ static bool decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, 
                 f.number, (ProtobufCWireType)f.wire_type, (size_t)(f.next - f.value), f.value};
             continue;
         }
-        canonical = field_canonical(&f, last) && canonical;
-        last = f.number;
-        if (f.desc->label == PROTOBUF_C_LABEL_REPEATED)
-            canonical = put_repeated(dc, msg, &f) && canonical;
+        if (f.desc->label == PROTOBUF_C_LABEL_REPEATED && f.desc->type == PROTOBUF_C_TYPE_MESSAGE)
+            canonical = put_run(dc, msg, &f, last, data + len) && canonical;
         else
-            canonical = put_single(dc, msg, &f) && canonical;
+            canonical = put_field(dc, msg, &f, last) && canonical;
+        last = f.number;
         if (dc->bad)
             break;
     }
@@ -540,6 +654,7 @@ bool onnx_decode_named(const ProtobufCMessageDescriptor *desc, uint8_t *data, si
 {
     Decoder dc = {.arena = arena, .strings = {arena, names}, .spans = spans,
                   .max_depth = max_depth};
+    dc.strings.ops = &dc.ops;
     decode_message(&dc, desc, data, len, msg);
     vec_free(&dc.fields);
     return !dc.bad;
@@ -552,6 +667,7 @@ bool onnx_decode_lean(uint8_t *data, size_t len, uint64_t max_depth, Arena *aren
     *lean = (OnnxLeanGraph){.names = names, .item_depth = max_depth > 2 ? max_depth - 2 : 0};
     Decoder dc = {.arena = arena, .strings = {arena, names}, .spans = spans,
                   .max_depth = max_depth, .lean = lean, .scratch = arena_new()};
+    dc.strings.ops = &dc.ops;
     decode_message(&dc, &onnx__model_proto__descriptor, data, len, &model->base);
     vec_free(&dc.fields);
     arena_free(dc.scratch);

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "keymap.h" /* hash_bytes */
+
 /* The bytes left to read of one message: [p, end). */
 typedef struct Cursor {
     const uint8_t *p;
@@ -166,7 +168,7 @@ Onnx__ValueInfoProto *onnx_decode_common_value_memo(const uint8_t *data, size_t 
 
 Onnx__ValueInfoProto *onnx_decode_common_value(const uint8_t *data, size_t len, Arena *arena)
 {
-    return onnx_decode_common_value_memo(data, len, &(OnnxStrings){arena, NULL}, NULL);
+    return onnx_decode_common_value_memo(data, len, &(OnnxStrings){arena, NULL, NULL}, NULL);
 }
 
 /* The strings of a NodeProto as scan_node found them: their field
@@ -209,8 +211,9 @@ static bool scan_node(Cursor c, NodeFields *nf)
 }
 
 /* Where in node a string of field number goes: a slot of its input or
- * output array (appended), or its name, op_type, doc_string, domain. */
-static char **node_slot(Onnx__NodeProto *node, unsigned number)
+ * output array (appended), or its name, op_type, doc_string, domain.
+ * Inline: a call was 12 instructions a string. */
+static inline char **node_slot(Onnx__NodeProto *node, unsigned number)
 {
     switch (number) {
     case 1:
@@ -233,6 +236,28 @@ static char *copy_string(Cursor s, const OnnxStrings *to)
     return onnx_decode_string(to, s.p, (size_t)(s.end - s.p));
 }
 
+/* An op_type's bytes s, interned through to->ops (note [op name memo])
+ * when there is one. */
+static char *op_name(Cursor s, const OnnxStrings *to)
+{
+    size_t n = (size_t)(s.end - s.p);
+    if (!to->ops || !to->names)
+        return copy_string(s, to);
+    OnnxOpMemo *memo = to->ops;
+    size_t slot = (size_t)hash_bytes(s.p, n, 0) % ONNX_OP_MEMO;
+    if (memo->name[slot] && memo->len[slot] == n && memcmp(memo->name[slot], s.p, n) == 0)
+        return (char *)memo->name[slot];
+    memo->name[slot] = copy_string(s, to);
+    memo->len[slot] = n;
+    return (char *)memo->name[slot];
+}
+
+/* The string s of field number, as node stores it. */
+static char *node_string(Cursor s, unsigned number, const OnnxStrings *to)
+{
+    return number == 4 ? op_name(s, to) : copy_string(s, to);
+}
+
 Onnx__NodeProto *onnx_decode_common_node(const uint8_t *data, size_t len,
                                          const OnnxStrings *to)
 {
@@ -250,13 +275,13 @@ Onnx__NodeProto *onnx_decode_common_node(const uint8_t *data, size_t len,
         node->output = arena_alloc_raw(arena, nf.counts[1] * sizeof *node->output);
     if (nf.n <= FEW_FIELDS) { /* the fields as scan_node found them */
         for (size_t i = 0; i < nf.n; i++)
-            *node_slot(node, nf.number[i]) = copy_string(nf.field[i], to);
+            *node_slot(node, nf.number[i]) = node_string(nf.field[i], nf.number[i], to);
         return node;
     }
     while (c.p < c.end) {
         uint8_t key = *c.p;
         take_len(&c, key, &s); /* (whole: scan_node saw it) */
-        *node_slot(node, key >> 3) = copy_string(s, to);
+        *node_slot(node, key >> 3) = node_string(s, key >> 3, to);
     }
     return node;
 }

@@ -31,12 +31,27 @@
 #include "arena.h"
 #include "onnx.pb-c.h"
 
+/* note [op name memo]: a model calls a few ops many times, and each
+ * NodeProto spells its op_type anew, which interning hashed and probed
+ * (115 instructions a node of bench/onnx_e2e.sh's rewrite).  So the
+ * common node's op_type is looked up first among the ones interned
+ * lately, in the slot of its hash (no probe: a table of its own); a hit
+ * is the interned pointer whose bytes it compares, a miss (or a
+ * collision) interns it and takes the slot. */
+enum { ONNX_OP_MEMO = 32 };
+typedef struct OnnxOpMemo {
+    const char *name[ONNX_OP_MEMO]; /* interned, NULL: empty */
+    size_t len[ONNX_OP_MEMO];
+} OnnxOpMemo;
+
 /* Where decoded strings go: interned in names (note [interned strings] in
  * onnx_decode.h), or, when names is NULL, each copied into arena; the
- * decoded messages themselves are allocated in arena. */
+ * decoded messages themselves are allocated in arena.  ops: the op names
+ * interned lately (note [op name memo]), NULL for none; with names only. */
 typedef struct OnnxStrings {
     Arena *arena;
     Interner *names;
+    OnnxOpMemo *ops;
 } OnnxStrings;
 
 /* The n bytes at s (no NUL among them) as a decoded string. */
