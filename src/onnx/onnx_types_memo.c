@@ -72,6 +72,10 @@ typedef struct TypeMemo {
     struct {                 /* canonical's recent answers (note [one cache slot]) */
         const graft_type *type, *canonical;
     } recent[1 << RECENT_BITS];
+    struct {                 /* by_hash's recent answers: note [hot keys] */
+        uint64_t hash;
+        int64_t entry;       /* + 1 */
+    } hot[1 << RECENT_BITS];
 } TypeMemo;
 
 static void memo_free(void *memo)
@@ -215,13 +219,26 @@ static uint64_t key_hash(const TypeKey *key)
     return hash_bytes(key->words, key->len * sizeof *key->words, 0) | 1; /* no KeyMap key is 0 */
 }
 
+/* note [hot keys]: a model's calls meet a few keys over and over (the
+ * seed's workload: five, 70,000 times), so the entry of a hash found
+ * lately is kept in a slot of hot chosen by the hash, and a hash found
+ * there skips by_hash's lookup (10 instructions a call of
+ * bench/onnx_e2e.sh's rewrite).  The words are compared either way. */
 bool type_memo_find(const TypeKey *key, const graft_type **type)
 {
-    const TypeMemo *m = key->memo;
-    const int64_t *slot = keymap_get(&m->by_hash, key_hash(key));
-    if (!slot)
-        return false;
-    const MemoEntry *e = &m->entries.items[*slot - 1];
+    TypeMemo *m = key->memo;
+    uint64_t h = key_hash(key);
+    size_t k = cache_slot(h, RECENT_BITS);
+    int64_t entry = m->hot[k].hash == h ? m->hot[k].entry : 0;
+    if (!entry) {
+        const int64_t *slot = keymap_get(&m->by_hash, h);
+        if (!slot)
+            return false;
+        entry = *slot;
+        m->hot[k].hash = h;
+        m->hot[k].entry = entry;
+    }
+    const MemoEntry *e = &m->entries.items[entry - 1];
     if (e->len != key->len ||
         memcmp(&m->words.items[e->at], key->words, key->len * sizeof *key->words) != 0)
         return false; /* another key of this hash */
