@@ -413,6 +413,30 @@ START_TEST(test_op_names)
 }
 END_TEST
 
+/* A string with a NUL at any place of its words or its last bytes is
+ * left to the general path; one of any length without, of bytes from 1
+ * to 255, is read. */
+START_TEST(test_nul_anywhere)
+{
+    Arena *arena = arena_new();
+    const OnnxStrings to = {arena, NULL, NULL};
+    for (size_t len = 1; len <= 20; len++) {
+        uint8_t node[24] = {0x0a, (uint8_t)len}; /* an input of len bytes */
+        for (size_t k = 0; k < len; k++)
+            node[2 + k] = (uint8_t)(k % 2 ? 0x80 + k : 1 + k);
+        const Onnx__NodeProto *n = onnx_decode_common_node(node, len + 2, &to);
+        ck_assert_msg(n && strlen(n->input[0]) == len, "len %zu", len);
+        for (size_t at = 0; at < len; at++) {
+            uint8_t was = node[2 + at];
+            node[2 + at] = 0;
+            ck_assert_msg(!onnx_decode_common_node(node, len + 2, &to), "%zu at %zu", len, at);
+            node[2 + at] = was;
+        }
+    }
+    arena_free(arena);
+}
+END_TEST
+
 static Suite *decode_fast_suite(void)
 {
     Suite *s = suite_create("onnx_decode_fast");
@@ -426,6 +450,7 @@ static Suite *decode_fast_suite(void)
     tcase_add_test(tc, test_shared_types);
     tcase_add_test(tc, test_field_runs);
     tcase_add_test(tc, test_op_names);
+    tcase_add_test(tc, test_nul_anywhere);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -222,7 +222,7 @@ static uint64_t key_hash(const TypeKey *key)
 /* note [hot keys]: a model's calls meet a few keys over and over (the
  * seed's workload: five, 70,000 times), so the entry of a hash found
  * lately is kept in a slot of hot chosen by the hash, and a hash found
- * there skips by_hash's lookup (10 instructions a call of
+ * there skips by_hash's lookup (9 instructions a call of
  * bench/onnx_e2e.sh's rewrite).  The words are compared either way. */
 bool type_memo_find(const TypeKey *key, const graft_type **type)
 {
