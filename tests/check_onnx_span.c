@@ -218,6 +218,67 @@ START_TEST(test_encoder_copies)
 }
 END_TEST
 
+/* Graph g with nodes order[0..n) of nodes (-1: made, a Relu with no
+ * span) encoded with spans, to bytes and to a stream, is want. */
+static void assert_list_encodes(Onnx__NodeProto *nodes, const int *order, size_t n,
+                                const KeyMap *spans, const char *want, size_t want_len)
+{
+    Onnx__NodeProto made = ONNX__NODE_PROTO__INIT, *list[8];
+    made.op_type = "Relu";
+    for (size_t i = 0; i < n; i++)
+        list[i] = order[i] < 0 ? &made : &nodes[order[i]];
+    Onnx__GraphProto graph = ONNX__GRAPH_PROTO__INIT;
+    graph.n_node = n;
+    graph.node = list;
+    size_t len;
+    uint8_t *got = onnx_encode_bytes(&graph.base, spans, &len);
+    ck_assert_uint_eq(len, want_len);
+    ck_assert(memcmp(got, want, len) == 0);
+    free(got);
+    char *streamed = NULL;
+    FILE *mem = open_memstream(&streamed, &len);
+    ck_assert(onnx_encode_file(&graph.base, spans, mem));
+    fclose(mem);
+    ck_assert_uint_eq(len, want_len);
+    ck_assert(memcmp(streamed, want, len) == 0);
+    free(streamed);
+}
+
+/* note [runs of spans] in src/onnx/onnx_encode.c: messages of a list
+ * whose spans follow one another in the bytes read are copied as one
+ * run, the bytes between them included only where they are the key and
+ * length the encoder writes (not a length of two bytes, not another
+ * field's key); a list in another order, or with a message made between,
+ * is written message by message. */
+START_TEST(test_runs_of_spans)
+{
+    static const char read[] = "\x0a\x06\x22\x04" "Tanh" "\x0a\x06\x22\x04" "Sigm"
+                               "\x0a\x86\x00\x22\x04" "Gelu" "\x12\x06\x22\x04" "Cosh"
+                               "\x0a\x06\x22\x04" "Sinh";
+    static const size_t at[] = {2, 10, 19, 27, 35};
+    Onnx__NodeProto nodes[5];
+    OnnxSpan span[5];
+    KeyMap spans = {0};
+    for (int i = 0; i < 5; i++) {
+        onnx__node_proto__init(&nodes[i]);
+        nodes[i].op_type = "Abs"; /* not what is written: the spans are */
+        span[i] = (OnnxSpan){(const uint8_t *)read + at[i], 6};
+        keymap_put_ptr(&spans, &nodes[i], &span[i]);
+    }
+    static const char all[] = "\x0a\x06\x22\x04" "Tanh" "\x0a\x06\x22\x04" "Sigm"
+                              "\x0a\x06\x22\x04" "Gelu" "\x0a\x06\x22\x04" "Cosh"
+                              "\x0a\x06\x22\x04" "Sinh";
+    assert_list_encodes(nodes, (const int[]){0, 1, 2, 3, 4}, 5, &spans, all, 40);
+    static const char reordered[] = "\x0a\x06\x22\x04" "Sigm" "\x0a\x06\x22\x04" "Tanh"
+                                    "\x0a\x06\x22\x04" "Sinh" "\x0a\x06\x22\x04" "Cosh";
+    assert_list_encodes(nodes, (const int[]){1, 0, 4, 3}, 4, &spans, reordered, 32);
+    static const char made[] = "\x0a\x06\x22\x04" "Tanh" "\x0a\x06\x22\x04" "Relu"
+                               "\x0a\x06\x22\x04" "Sigm";
+    assert_list_encodes(nodes, (const int[]){0, -1, 1}, 3, &spans, made, 24);
+    keymap_free(&spans);
+}
+END_TEST
+
 static Suite *span_suite(void)
 {
     Suite *s = suite_create("onnx_span");
@@ -225,6 +286,7 @@ static Suite *span_suite(void)
     tcase_add_test(tc, test_corpus_spans);
     tcase_add_loop_test(tc, test_forms, 0, (int)(sizeof samples / sizeof samples[0]));
     tcase_add_test(tc, test_encoder_copies);
+    tcase_add_test(tc, test_runs_of_spans);
     suite_add_tcase(s, tc);
     return s;
 }

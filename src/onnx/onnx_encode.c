@@ -143,15 +143,77 @@ static const OnnxSpan *span_of(const Encoder *e, const ProtobufCMessage *m)
 
 /* A message's length: its span's (recorded with it), or its fields'
  * (recorded). */
-static size_t sub_message_size(Encoder *e, const ProtobufCMessage *m)
+static size_t spanned_size(Encoder *e, const ProtobufCMessage *m, const OnnxSpan *span)
 {
-    if (!m)
-        return 0;
-    const OnnxSpan *span = span_of(e, m);
     if (!span)
         return encode_message_size(e, m);
-    vec_push(&e->lengths, ((EncodedLength){span->len, span}));
+    vec_push(&e->lengths, ((EncodedLength){span->len, span, NULL, 0}));
     return span->len;
+}
+
+static size_t sub_message_size(Encoder *e, const ProtobufCMessage *m)
+{
+    return m ? spanned_size(e, m, span_of(e, m)) : 0;
+}
+
+/* note [runs of spans]: the messages of a list the model read and kept
+ * in their order (a graph's inputs and outputs, its nodes no rule
+ * touched, issue 28's 10,000 graph inputs) lie one after the other in the
+ * bytes read, each after its key and length prefix, the bytes the
+ * encoder would write before it.  So a message whose span follows the
+ * one before it so (follows) joins that one's run: the sizes walk records
+ * the run once, as the bytes from the end of its first message's span to
+ * the end of its last one's, and the writing walk copies them at once
+ * after writing the first, without a key, a length and a copy per
+ * message (bench/onnx_e2e.sh: 146 instructions a graph input).  Only the
+ * model's spans run together (note [canonical spans] in onnx_span.h: all
+ * in the one buffer of the bytes read), not the export's functions. */
+
+/* Whether span, the next message of a list of field key (one byte) whose
+ * message before it was read ending at end, comes right after it: the
+ * bytes between are that key and span's length, both as the encoder
+ * writes them. */
+static bool follows(const uint8_t *end, uint8_t key, const OnnxSpan *span)
+{
+    size_t len = span->len, n = 1 + varint_size(len);
+    if (!end || (uintptr_t)span->data - (uintptr_t)end != n || *end++ != key)
+        return false;
+    for (; len >= 0x80; len >>= 7)
+        if (*end++ != (uint8_t)(len | 0x80))
+            return false;
+    return *end == (uint8_t)len;
+}
+
+/* The bytes list's count messages of field id take after their keys: a
+ * length prefix and the message each, the run of each message that
+ * follows the one before it recorded once (note [runs of spans]). */
+static size_t message_list_size(Encoder *e, uint32_t id, const ProtobufCMessage *const *list,
+                                size_t count)
+{
+    const uint8_t *end = NULL; /* where the message before ends in the bytes read */
+    EncodedLength run = {0};   /* the open run, while run.tail */
+    size_t size = 0;
+    for (size_t k = 0; k < count; k++) {
+        const ProtobufCMessage *m = list[k];
+        const OnnxSpan *span = m ? span_of(e, m) : NULL;
+        bool model_span = span && onnx_span_kept(m->descriptor) && id < 16;
+        size_t len = span ? span->len : 0;
+        if (model_span && follows(end, encode_key(id, LEN), span)) {
+            run.run = run.tail ? run.run : end;
+            run.tail++;
+        } else {
+            if (run.tail) /* (the run's bytes: from its start to end) */
+                vec_push(&e->lengths, ((EncodedLength){(size_t)(end - run.run), NULL, run.run,
+                                                       run.tail}));
+            run.tail = 0;
+            len = m ? spanned_size(e, m, span) : 0;
+        }
+        end = model_span ? span->data + len : NULL;
+        size += varint_size(len) + len;
+    }
+    if (run.tail)
+        vec_push(&e->lengths, ((EncodedLength){(size_t)(end - run.run), NULL, run.run, run.tail}));
+    return size;
 }
 
 /* The bytes a value not a message takes after its key, its length prefix
@@ -207,16 +269,13 @@ static size_t field_size(Encoder *e, const ProtobufCFieldDescriptor *f,
     const char *v = first_value(f, m);
     size_t stride = value_stride(f->type), size = 0;
     if (f->type == PROTOBUF_C_TYPE_MESSAGE) /* (a graph's lists: no switch per element) */
-        for (size_t k = 0; k < count; k++) {
-            size_t len = sub_message_size(e, ((const ProtobufCMessage *const *)v)[k]);
-            size += varint_size(len) + len;
-        }
+        size = message_list_size(e, f->id, (const ProtobufCMessage *const *)v, count);
     else
         for (size_t k = 0; k < count; k++)
             size += value_size(f->type, v + k * stride);
     if (!(f->flags & PROTOBUF_C_FIELD_FLAG_PACKED))
         return count * key_size(f->id) + size;
-    vec_push(&e->lengths, ((EncodedLength){size, NULL}));
+    vec_push(&e->lengths, ((EncodedLength){size, NULL, NULL, 0}));
     return key_size(f->id) + varint_size(size) + size;
 }
 
@@ -248,7 +307,7 @@ size_t encode_message_size(Encoder *e, const ProtobufCMessage *m)
     if (hand == 2)
         return encode_attribute_size(e, (const Onnx__AttributeProto *)m);
     size_t slot = e->lengths.len;
-    vec_push(&e->lengths, ((EncodedLength){0, NULL}));
+    vec_push(&e->lengths, ((EncodedLength){0, NULL, NULL, 0}));
     const ProtobufCMessageDescriptor *desc = m->descriptor;
     size_t size = 0;
     for (unsigned i = 0; i < desc->n_fields; i++)
@@ -383,6 +442,22 @@ static void put_message(Encoder *e, uint64_t key, const ProtobufCMessage *m)
         encode_put_varint(e, 0);
 }
 
+/* list's count messages, each after key, a run the sizes walk recorded
+ * after a message copied whole (note [runs of spans]). */
+static void put_message_list(Encoder *e, uint64_t key, const ProtobufCMessage *const *list,
+                             size_t count)
+{
+    for (size_t k = 0; k < count; k++) {
+        put_message(e, key, list[k]);
+        const EncodedLength *run = e->next < e->lengths.len ? &e->lengths.items[e->next] : NULL;
+        if (run && run->tail) {
+            encode_put(e, run->run, run->len);
+            e->next++;
+            k += run->tail;
+        }
+    }
+}
+
 static void put_value(Encoder *e, ProtobufCType type, const void *v)
 {
     if (type == PROTOBUF_C_TYPE_STRING) {
@@ -430,8 +505,7 @@ static void put_field(Encoder *e, const ProtobufCFieldDescriptor *f, const Proto
     }
     uint64_t key = (uint64_t)f->id << 3 | wire_type(f->type);
     if (f->type == PROTOBUF_C_TYPE_MESSAGE) { /* (never packed) */
-        for (size_t k = 0; k < count; k++)
-            put_message(e, key, ((const ProtobufCMessage *const *)v)[k]);
+        put_message_list(e, key, (const ProtobufCMessage *const *)v, count);
         return;
     }
     for (size_t k = 0; k < count; k++) {

@@ -34,10 +34,15 @@ static inline uint8_t encode_key(uint32_t id, unsigned wire_type)
 
 /* What the sizes walk found of one message or packed field, for the
  * writing walk: its length, and for a message written as its span's
- * bytes that span (note [spans found once] in onnx_encode.c). */
+ * bytes that span (note [spans found once] in onnx_encode.c); or, after
+ * a message of a list, the next tail messages of the list as the len
+ * bytes at run, their keys and lengths included (note [runs of spans] in
+ * onnx_encode.c). */
 typedef struct EncodedLength {
     size_t len;
     const OnnxSpan *span;
+    const uint8_t *run;
+    size_t tail;
 } EncodedLength;
 
 typedef struct Encoder {

@@ -79,7 +79,7 @@ void encode_put_strings(Encoder *e, uint64_t key, char *const *s, size_t n)
 /* A slot for the length of the message being sized. */
 static size_t slot(Encoder *e)
 {
-    vec_push(&e->lengths, ((EncodedLength){0, NULL}));
+    vec_push(&e->lengths, ((EncodedLength){0, NULL, NULL, 0}));
     return e->lengths.len - 1;
 }
 

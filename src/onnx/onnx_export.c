@@ -71,7 +71,12 @@ void export_put_number(StrBuf *sb, uint64_t k)
     do
         digits[--n] = (char)('0' + k % 10);
     while ((k /= 10) != 0);
-    strbuf_append(sb, digits + n, sizeof digits - n);
+    if (sb->cap - sb->len <= sizeof digits) /* (in place, not strbuf_append's call:
+                                               a third of the number's cost) */
+        sb->data = xgrow_items(sb->data, &sb->cap, sb->len + sizeof digits + 1, 1);
+    for (; n < sizeof digits; n++)
+        sb->data[sb->len++] = digits[n];
+    sb->data[sb->len] = '\0';
 }
 
 /* A name not in use: "graft_<stem>_<k>" with the first free k.
@@ -274,6 +279,15 @@ static void inherit_names(Exporter *ex)
     keymap_free(&made.names);
 }
 
+/* name interned: name itself when the model keys a value by it (a
+ * decoded name is the interned one, note [names as decoded] in
+ * onnx_import.c; a lookup of the pointer is a third of interning it
+ * again, bench/onnx_e2e.sh's 2,000 graph outputs), else interned. */
+static const char *interned_name(const Exporter *ex, const char *name)
+{
+    return keymap_get_ptr(&ex->m->values, name) ? name : graph_intern(ex->g, name);
+}
+
 /* A call a rewrite made that makes graph output k is named after it. */
 static void name_outputs(Exporter *ex)
 {
@@ -281,7 +295,7 @@ static void name_outputs(Exporter *ex)
     for (int k = 0; k < ex->m->noutputs; k++) {
         graft_node *o = graph_output_at(ex->m, k);
         if (unnamed(ex, o))
-            ex->value[node_id(o)] = graph_intern(ex->g, gp->output[k]->name);
+            ex->value[node_id(o)] = interned_name(ex, gp->output[k]->name);
     }
 }
 

@@ -9,8 +9,8 @@
  * norm, 2,000 of them).  So a function's body is first read into a key,
  * words that hold everything its bytes are made of, in the order
  * onnx_export_fn.c makes them: per node of the body in its walk's order,
- * a call's op (interned: equal names are equal pointers), its domain's
- * text, its inputs and outputs as local references (the parameter's
+ * a call's op (interned: equal names are equal pointers), its domain
+ * (by its address, key_call_values), its inputs and outputs as local references (the parameter's
  * position, or the number of the value in the order local_name names
  * them "t<k>", or a left-out input), its attributes' every field; a
  * constant's dtype and value, or its name (which picks the initializer
@@ -121,26 +121,36 @@ static void cover_ids(FunctionKeys *k, uint32_t n)
 }
 
 /* n's local reference, numbered as local_name in onnx_export_fn.c names
- * it: a new value takes the next number when first asked for. */
-static void put_ref(FunctionKeys *k, const graft_node *n)
+ * it: a new value takes the next number when first asked for.  Written
+ * at w (room for two words, reserved by the caller: a push per word
+ * reloaded the vector's length after each store); returns the word
+ * after it. */
+static inline uint64_t *put_ref_at(FunctionKeys *k, uint64_t *w, const graft_node *n)
 {
-    if (node_kind(n) == NODE_TUPLE && node_nargs(n) == 0) {
-        put(k, REF_NONE);
-        return;
-    }
     uint32_t id = node_id(n);
-    if (k->ref_stamp[id] == k->stamp) {
-        put(k, k->ref[id]);
-        return;
+    if (k->ref_stamp[id] == k->stamp) { /* (most: a parameter, a value met) */
+        *w = k->ref[id];
+        return w + 1;
+    }
+    if (node_kind(n) == NODE_TUPLE && node_nargs(n) == 0) {
+        *w = REF_NONE;
+        return w + 1;
     }
     if (node_kind(n) == NODE_VAR) {
-        put(k, REF_VAR);
-        put_ptr(k, node_name(n));
-        return;
+        w[0] = REF_VAR;
+        w[1] = (uint64_t)(uintptr_t)node_name(n);
+        return w + 2;
     }
     k->ref_stamp[id] = k->stamp;
     k->ref[id] = (uint64_t)k->next++ << 2 | REF_TEMP;
-    put(k, k->ref[id]);
+    *w = k->ref[id];
+    return w + 1;
+}
+
+static void put_ref(FunctionKeys *k, const graft_node *n)
+{
+    vec_reserve(&k->words, k->words.len + 2);
+    k->words.len = (size_t)(put_ref_at(k, k->words.items + k->words.len, n) - k->words.items);
 }
 
 /* Whether a sets only the fields a key holds: a number, a string, or
@@ -172,6 +182,38 @@ static void put_attribute(FunctionKeys *k, const Onnx__AttributeProto *a)
         put_bytes(k, a->strings[i].data, a->strings[i].len);
 }
 
+/* Call n's op, domain, inputs and outputs at the end of k's words, as
+ * body_call writes them.  The domain by its address, not its text (a
+ * strlen and its words, 36 instructions a node of the key,
+ * bench/onnx_e2e.sh): the decoder interns every string (note [interned
+ * strings] in onnx_decode.h), so equal addresses are equal texts, and a
+ * text at two addresses would only send a body the general way (note
+ * [function keys]), which finds its function by the bytes. */
+static void key_call_values(const Exporter *ex, FunctionKeys *k, const graft_node *n,
+                            const Onnx__NodeProto *old, size_t nin)
+{
+    bool tuple;
+    int nout = export_fn_results(n, &tuple);
+    vec_reserve(&k->words, k->words.len + 6 + 2 * (nin + (size_t)nout));
+    uint64_t *w = k->words.items + k->words.len;
+    *w++ = KEY_CALL;
+    *w++ = (uint64_t)(uintptr_t)node_op(n);
+    *w++ = (uint64_t)(uintptr_t)(old ? old->domain : graph_node_domain(ex->g, n));
+    *w++ = nin;
+    for (size_t i = 0; i < nin; i++)
+        w = put_ref_at(k, w, node_arg(n, (int)i));
+    *w++ = (uint64_t)nout << 1 | tuple;
+    for (int i = 0; i < nout; i++) {
+        const graft_node *r = tuple ? export_result_of(ex, n, i) : n;
+        if (r)
+            w = put_ref_at(k, w, r);
+        else
+            *w++ = REF_NONE;
+    }
+    *w++ = old ? old->n_attribute : 0;
+    k->words.len = (size_t)(w - k->words.items);
+}
+
 /* Call n as body_call writes it; false for what a key does not cover. */
 static bool key_call(const Exporter *ex, FunctionKeys *k, const graft_node *n)
 {
@@ -180,23 +222,7 @@ static bool key_call(const Exporter *ex, FunctionKeys *k, const graft_node *n)
     size_t nin = export_own_inputs(ex, n);
     if (nin != (size_t)node_nargs(n) || (!old && node_nattrs(n)))
         return false;
-    put(k, KEY_CALL);
-    put_ptr(k, node_op(n));
-    put_string(k, old ? old->domain : graph_node_domain(ex->g, n));
-    put(k, nin);
-    for (size_t i = 0; i < nin; i++)
-        put_ref(k, node_arg(n, (int)i));
-    bool tuple;
-    int nout = export_fn_results(n, &tuple);
-    put(k, (uint64_t)nout << 1 | tuple);
-    for (int i = 0; i < nout; i++) {
-        const graft_node *r = tuple ? export_result_of(ex, n, i) : n;
-        if (r)
-            put_ref(k, r);
-        else
-            put(k, REF_NONE);
-    }
-    put(k, old ? old->n_attribute : 0);
+    key_call_values(ex, k, n, old, nin);
     for (size_t i = 0; old && i < old->n_attribute; i++) {
         if (!plain_attribute(old->attribute[i]))
             return false;
@@ -264,7 +290,7 @@ static bool make_key(const Exporter *ex, FunctionKeys *k, const graft_node *fn)
     cover_ids(k, graph_node_count(ex->g));
     k->stamp++;
     k->next = 0;
-    for (int i = 0; i < node_nparams(fn); i++) {
+    for (int i = 0, nparams = node_nparams(fn); i < nparams; i++) {
         uint32_t id = node_id(node_param(fn, i));
         k->ref_stamp[id] = k->stamp;
         k->ref[id] = (uint64_t)i << 2 | REF_PARAM;
