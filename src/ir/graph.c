@@ -87,6 +87,7 @@ void graph_free(graft_graph *g)
     for (size_t i = 0; i < g->owned.len; i++)
         free(g->owned.items[i]);
     vec_free(&g->owned);
+    vec_free(&g->span_ends);
     free(g->globals);
     for (size_t i = 0; i < g->node_blocks.len; i++)
         free(g->node_blocks.items[i]);
@@ -488,12 +489,6 @@ void graph_declare_type(graft_graph *g, graft_node *var, const graft_type *type)
     (void)g;
     var->type = type;
     var->type_declared = type != NULL;
-}
-
-/* Interned: models repeat annotations, and equal ones share a copy. */
-void graph_set_annotation(graft_graph *g, graft_node *n, const char *text)
-{
-    n->annot = text ? graph_intern(g, text) : NULL;
 }
 
 void graph_set_ret_type(graft_graph *g, graft_node *fn, const graft_type *type)

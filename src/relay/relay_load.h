@@ -64,7 +64,8 @@ typedef struct RelayLexer {
                           binding lines by hand (note [binding lines]) */
     graft_diag *diag;        /* where lexical errors go */
     void *scanner;     /* the flex scanner (yyscan_t) */
-    char *buffer;      /* the text it scans (note [relay lexer]) */
+    char *buffer;      /* the text it scans (note [relay lexer]); NULL once
+                          the graph keeps it (note [annotation spans]) */
     size_t offset;     /* byte offset of the next token */
 } RelayLexer;
 
@@ -199,8 +200,6 @@ typedef struct SpanEntry {
     const char *text;       /* its bytes: the source's, or interned */
     uint32_t len;           /* how many */
     const graft_type *type; /* the type it is or names, or NULL */
-    const char *comment;    /* a type in an annotation: the interned
-                               comment "/ * ty=" text " * /", or NULL */
 } SpanEntry;
 
 typedef struct SpanCache {
