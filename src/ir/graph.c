@@ -87,7 +87,6 @@ void graph_free(graft_graph *g)
     for (size_t i = 0; i < g->owned.len; i++)
         free(g->owned.items[i]);
     vec_free(&g->owned);
-    vec_free(&g->span_ends);
     free(g->globals);
     for (size_t i = 0; i < g->node_blocks.len; i++)
         free(g->node_blocks.items[i]);

@@ -315,8 +315,9 @@ void graph_set_annotation(graft_graph *g, graft_node *n, const char *text);
  * bytes, then at least one byte more, a NUL) gives it to g before making
  * nodes; the text stays the loader's until graph_text_keep. */
 void graph_text_begin(graft_graph *g, char *text, size_t len);
-/* n's annotation is the comment "/ * ... * /" of len bytes at text, a
- * span of the text begun; anything else is interned. */
+/* n's annotation is the comment "/ * ... * /" of len bytes at text (no
+ * "* /" before its end), a span of the text begun; anything else is
+ * interned. */
 void graph_set_annotation_span(graft_graph *g, graft_node *n, const char *text, size_t len);
 /* Loading done: when spans were set, ends each with a NUL and makes the
  * text the graph's (true: the loader must not free it); else forgets it. */

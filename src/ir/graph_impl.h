@@ -113,7 +113,7 @@ struct graft_graph {
                               (note [annotation spans] in graph_text.c) */
     size_t text_len;       /* its bytes, the NUL after them not counted */
     bool text_kept;        /* text is the graph's (graph_text_keep) */
-    VEC(uint32_t) span_ends; /* while loading: where each span ends */
+    size_t nspans;         /* spans set (graph_set_annotation_span) */
     void *host;            /* what holds the graph (graph_set_host), or NULL */
 };
 

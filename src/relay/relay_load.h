@@ -200,6 +200,8 @@ typedef struct SpanEntry {
     const char *text;       /* its bytes: the source's, or interned */
     uint32_t len;           /* how many */
     const graft_type *type; /* the type it is or names, or NULL */
+    const char *comment;    /* a type in an annotation: the interned
+                               comment "/ * ty=" text " * /", or NULL */
 } SpanEntry;
 
 typedef struct SpanCache {

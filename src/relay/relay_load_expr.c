@@ -60,10 +60,12 @@ const char *load_unquote(RelayParser *ps, RelayText t)
  * bytes of the comment's "ty=" part in ps->annot_types (note [span
  * caches] in relay_load_spans.c), with a hash and a compare, where the
  * graph would search the comment three times and intern its type's text
- * to find the type; the comment itself is a span of the text, neither
- * copied nor looked up (note [annotation spans] in src/ir/graph_text.c).
- * A node typed already (a parameter "%x: T / * ... * /") has its comment
- * kept, not looked at. */
+ * to find the type.  A comment that is nothing but "ty=T" is kept with
+ * its type, interned once (a model's plain comments repeat: cheaper than
+ * a span, and a model whose comments are all plain keeps no text); any
+ * other is a span of the text, neither copied nor looked up (note
+ * [annotation spans] in src/ir/graph_text.c).  A node typed already (a
+ * parameter "%x: T / * ... * /") has its comment kept, not looked at. */
 
 /* The "ty=" part of the n-byte comment s as graph_annotation_type finds
  * it: from after the first "ty=" to the first " span=" or " * /" after
@@ -98,13 +100,27 @@ static void set_comment(RelayParser *ps, graft_node *n, RelayText annot)
         graph_set_annotation_span(ps->g, n, ps->lexer->buffer + annot.off, annot.len);
 }
 
+/* The comment annot, nothing but "/ * ty=T * /" (at most one per type),
+ * interned once and shared through its type's entry known (or NULL). */
+static const char *plain_comment(RelayParser *ps, SpanEntry *known, RelayText annot)
+{
+    if (known && known->comment)
+        return known->comment;
+    const char *comment = graph_intern_n(ps->g, load_text(ps, annot), annot.len);
+    if (known)
+        known->comment = comment;
+    return comment;
+}
+
 /* Gives node n (untyped) the comment annot and the type of its "ty="
  * part, found by its bytes or made once. */
 static void annotate_typed(RelayParser *ps, graft_node *n, RelayText annot, RelayText part)
 {
     const char *ty = load_text(ps, annot) + part.off;
+    bool plain = part.off == 6 && part.len + 9 == annot.len; /* "/ * ty=T * /" */
     uint64_t key;
     SpanEntry *known = span_cache_get(&ps->annot_types, ty, part.len, &key);
+    const char *comment = plain ? plain_comment(ps, known, annot) : NULL;
     const graft_type *type;
     if (known) {
         type = known->type;
@@ -113,10 +129,13 @@ static void annotate_typed(RelayParser *ps, graft_node *n, RelayText annot, Rela
         type = load_ty_type(ps, ty, part.len);
         if (!type)
             type = graph_type_of_text(ps->g, ty, part.len);
-        SpanEntry made = {ty, part.len, type};
+        SpanEntry made = {ty, part.len, type, comment};
         span_cache_put(&ps->annot_types, key, &made);
     }
-    set_comment(ps, n, annot);
+    if (comment)
+        graph_set_annotation(ps->g, n, comment);
+    else
+        set_comment(ps, n, annot);
     graph_set_type(ps->g, n, type);
 }
 

@@ -190,7 +190,7 @@ static const graft_type *param_type(RelayParser *ps, RelayText t)
     const SpanEntry *known = span_cache_get(&ps->types, text, t.len, &key);
     if (known)
         return known->type;
-    SpanEntry made = {text, t.len, make_type(ps, t)};
+    SpanEntry made = {text, t.len, make_type(ps, t), NULL};
     span_cache_put(&ps->types, key, &made);
     return made.type;
 }

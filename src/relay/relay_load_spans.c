@@ -8,7 +8,8 @@
 /* note [span caches]: a model repeats its type texts ("Tensor[(64),
  * float32]" on every batch norm's four parameters, "ty=Tensor[(1, 197,
  * 768), float32]" in most of vit_b_16's comments), and what the loader
- * makes of one (a type) depends on its bytes alone.  So each is found
+ * makes of one (a type; for a comment that is only its type, the
+ * interned comment too) depends on its bytes alone.  So each is found
  * again by a hash of its bytes, a word at a time (note [one string hash]
  * in keymap.h), and one compare, instead of being parsed again or
  * interned to be looked up by pointer.  A cache may forget: a text whose

@@ -85,7 +85,7 @@ static const char *field(RelayParser *ps, const char *s, const char *end, const 
                 : graph_type_tensor(ps->g, graph_intern_n(ps->g, s, (size_t)(e - s)), NULL, 0);
     if (!*t)
         return NULL;
-    SpanEntry made = {s, (uint32_t)(e - s), *t};
+    SpanEntry made = {s, (uint32_t)(e - s), *t, NULL};
     span_cache_put(&ps->types, key, &made);
     return e;
 }
