@@ -9,6 +9,7 @@
 #include "dtype.h"
 #include "graph.h"
 #include "relay.h"
+#include "util.h"
 #include "check_main.h"
 
 /* a chain x -> add(x, 1f) -> relu -> output */
@@ -1029,6 +1030,65 @@ START_TEST(test_tensor_and_graph_attrs)
 }
 END_TEST
 
+/* note [annotation spans]: a comment given as a span of the text is that
+ * text's bytes, ended by a NUL once the graph keeps the text; one that
+ * another comment follows at once, or that is not in the text, is a copy;
+ * a copy of a node shares its original's span. */
+START_TEST(test_annotation_spans)
+{
+    const char *model = "%0 /* ty=int8 */ /* a *//* b */\n/* end */";
+    size_t len = strlen(model);
+    char *text = xmalloc(len + 2);
+    memcpy(text, model, len + 1);
+    text[len + 1] = '\0';
+    graft_graph *g = graph_new();
+    graph_text_begin(g, text, len);
+    graft_node *n[5];
+    for (int i = 0; i < 5; i++)
+        n[i] = graph_add_param(g, "x", NULL);
+    graph_set_annotation_span(g, n[0], text + 3, 13);  /* "/ * ty=int8 * /" */
+    graph_set_annotation_span(g, n[1], text + 17, 7);  /* followed by '/' */
+    graph_set_annotation_span(g, n[2], text + 24, 7);  /* "/ * b * /" */
+    graph_set_annotation_span(g, n[3], text + 32, 9);  /* at the text's end */
+    ck_assert_ptr_null(graph_kept_text(g, NULL));
+    ck_assert(graph_text_keep(g));
+    size_t kept_len = 0;
+    ck_assert_ptr_eq(graph_kept_text(g, &kept_len), text);
+    ck_assert_uint_eq(kept_len, len);
+    ck_assert_ptr_eq(node_annotation(n[0]), text + 3);
+    ck_assert_str_eq(node_annotation(n[0]), "/* ty=int8 */");
+    ck_assert(node_annotation(n[1]) < text || node_annotation(n[1]) > text + len);
+    ck_assert_str_eq(node_annotation(n[1]), "/* a */");
+    ck_assert_ptr_eq(node_annotation(n[2]), text + 24);
+    ck_assert_str_eq(node_annotation(n[2]), "/* b */");
+    ck_assert_ptr_eq(node_annotation(n[3]), text + 32);
+    ck_assert_str_eq(node_annotation(n[3]), "/* end */");
+    graph_set_annotation(g, n[4], node_annotation(n[2]));
+    ck_assert_ptr_eq(node_annotation(n[4]), text + 24);
+    graph_set_annotation(g, n[4], "/* b */");
+    ck_assert(node_annotation(n[4]) != text + 24);
+    ck_assert_str_eq(node_annotation(n[4]), "/* b */");
+    graph_free(g); /* frees text */
+}
+END_TEST
+
+/* A graph given a text but no span forgets it: the text stays the
+ * caller's, and a span after graph_text_keep is a copy. */
+START_TEST(test_annotation_spans_none)
+{
+    char text[] = "/* ty=int8 */";
+    graft_graph *g = graph_new();
+    graph_text_begin(g, text, sizeof text - 1);
+    ck_assert(!graph_text_keep(g));
+    ck_assert_ptr_null(graph_kept_text(g, NULL));
+    graft_node *v = graph_add_param(g, "x", NULL);
+    graph_set_annotation_span(g, v, text, sizeof text - 1);
+    ck_assert(node_annotation(v) != text);
+    ck_assert_str_eq(node_annotation(v), text);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -1037,6 +1097,8 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_attrs);
     tcase_add_test(tc, test_node_size);
     tcase_add_test(tc, test_node_layout);
+    tcase_add_test(tc, test_annotation_spans);
+    tcase_add_test(tc, test_annotation_spans_none);
     tcase_add_test(tc, test_attr_equality);
     suite_add_tcase(s, tc);
     tc = tcase_create("edits");

@@ -1130,6 +1130,62 @@ START_TEST(test_deepest_functions)
 }
 END_TEST
 
+/* note [annotation spans]: a loaded comment is a span of the text the
+ * graph keeps (the Source is freed after loading, so valgrind sees any
+ * read of it), but for one that is nothing but its type (note [annotation
+ * cache]); it prints back exactly, and its type is the one the graph's
+ * parser makes of its "ty=" part, made once per distinct text; a model
+ * without comments, or with plain ones only, keeps no text. */
+START_TEST(test_annotation_spans)
+{
+    const char *text =
+        "def @main(%x: Tensor[(1, 8), float32]) {\n"
+        "  %0 = nn.relu(%x) /* ty=Tensor[(1, 8), float32] span=aten::relu_0:0:0 */;\n"
+        "  %1 = add(%0, %0) /* ty=Tensor[(1, 8), float32] */;\n"
+        "  nn.relu(%1) /* ty=(Tensor[(1, 8), float32],) span=out */\n"
+        "}\n";
+    graft_graph *g = load_string(text);
+    size_t len = 0;
+    const char *kept = graph_kept_text(g, &len);
+    ck_assert_ptr_nonnull(kept);
+    ck_assert_uint_eq(len, strlen(text));
+    const graft_node *out = graph_output(g);
+    const graft_node *add = node_arg(out, 0), *relu = node_arg(add, 0);
+    const graft_node *nodes[] = {relu, add, out};
+    const char *comments[] = {"/* ty=Tensor[(1, 8), float32] span=aten::relu_0:0:0 */",
+                              "/* ty=Tensor[(1, 8), float32] */",
+                              "/* ty=(Tensor[(1, 8), float32],) span=out */"};
+    graft_graph *parsed = graph_new();
+    for (int i = 0; i < 3; i++) {
+        const char *a = node_annotation(nodes[i]);
+        if (i == 1) /* nothing but its type: interned, shared by its type */
+            ck_assert(a < kept || a >= kept + len);
+        else
+            ck_assert_ptr_eq(a, kept + (strstr(text, comments[i]) - text));
+        ck_assert_str_eq(a, comments[i]);
+        const graft_type *t = graph_annotation_type(parsed, comments[i]);
+        ck_assert(type_equal(node_type(nodes[i]), t));
+        ck_assert_str_eq(node_type(nodes[i])->text, t->text);
+    }
+    graph_free(parsed);
+    ck_assert_ptr_eq(node_type(relu), node_type(add));
+    char *printed = relay_print_string(g);
+    ck_assert_str_eq(printed, text);
+    free(printed);
+    graph_free(g);
+    g = load_string("def @main(%x) {\n  nn.relu(%x)\n}\n");
+    ck_assert_ptr_null(graph_kept_text(g, NULL));
+    graph_free(g);
+    g = load_string("def @main(%x) {\n  %0 = nn.relu(%x) /* ty=int8 */;\n"
+                    "  nn.relu(%0) /* ty=int8 */\n}\n");
+    ck_assert_ptr_null(graph_kept_text(g, NULL));
+    out = graph_output(g);
+    ck_assert_ptr_eq(node_annotation(out), node_annotation(node_arg(out, 0)));
+    ck_assert_str_eq(node_annotation(out), "/* ty=int8 */");
+    graph_free(g);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -1137,6 +1193,7 @@ static Suite *relay_suite(void)
     tcase_add_loop_test(tc, test_syntax, 0, (int)(sizeof syntax_cases / sizeof syntax_cases[0]));
     tcase_add_test(tc, test_dotted_name);
     tcase_add_test(tc, test_module_parts);
+    tcase_add_test(tc, test_annotation_spans);
     tcase_add_test(tc, test_bare_and_main_attrs);
     suite_add_tcase(s, tc);
     tc = tcase_create("graph");

@@ -490,12 +490,6 @@ void graph_declare_type(graft_graph *g, graft_node *var, const graft_type *type)
     var->type_declared = type != NULL;
 }
 
-/* Interned: models repeat annotations, and equal ones share a copy. */
-void graph_set_annotation(graft_graph *g, graft_node *n, const char *text)
-{
-    n->annot = text ? graph_intern(g, text) : NULL;
-}
-
 void graph_set_ret_type(graft_graph *g, graft_node *fn, const graft_type *type)
 {
     (void)g;

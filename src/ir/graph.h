@@ -197,7 +197,8 @@ static inline const graft_type *node_type(const graft_node *n);
 static inline bool node_type_declared(const graft_node *n);
 /* The text of the node's annotation comment, verbatim as loaded
  * ("/ * ty=float32 * /", with the comment markers), or NULL; nodes created
- * by edits have none. */
+ * by edits have none.  A span of the model's text that the graph keeps,
+ * or an interned copy (note [annotation spans] in graph_text.c). */
 static inline const char *node_annotation(const graft_node *n);
 /* Where the model file wrote the node (1-based line and column of its op
  * name, variable, constant, '(' of a tuple, or index of an element
@@ -307,7 +308,22 @@ const graft_attr_value *graph_copy_attr_value(graft_graph *g, const graft_attr_v
 void graph_set_type(graft_graph *g, graft_node *n, const graft_type *type);
 /* Sets a NODE_VAR's declared type (printed as "%x: T"). */
 void graph_declare_type(graft_graph *g, graft_node *var, const graft_type *type);
+/* n's annotation comment: interned, or shared when text is a span of
+ * the text g keeps (a copy of a loaded node's). */
 void graph_set_annotation(graft_graph *g, graft_node *n, const char *text);
+/* note [annotation spans] (graph_text.c): a loader that scans text (len
+ * bytes, then at least one byte more, a NUL) gives it to g before making
+ * nodes; the text stays the loader's until graph_text_keep. */
+void graph_text_begin(graft_graph *g, char *text, size_t len);
+/* n's annotation is the comment "/ * ... * /" of len bytes at text (no
+ * "* /" before its end), a span of the text begun; anything else is
+ * interned. */
+void graph_set_annotation_span(graft_graph *g, graft_node *n, const char *text, size_t len);
+/* Loading done: when spans were set, ends each with a NUL and makes the
+ * text the graph's (true: the loader must not free it); else forgets it. */
+bool graph_text_keep(graft_graph *g);
+/* The text g keeps for its annotations (*len its bytes), or NULL. */
+const char *graph_kept_text(const graft_graph *g, size_t *len);
 void graph_set_pos(graft_graph *g, graft_node *n, int line, int col);
 void graph_set_ret_type(graft_graph *g, graft_node *fn, const graft_type *type);
 /* Sets a NODE_FUNC's type parameters (interned text, or NULL). */
@@ -401,6 +417,10 @@ const graft_type *graph_type_other(graft_graph *g, const char *text, size_t len)
  * when nothing type-like is there. */
 const graft_type *graph_parse_type(graft_graph *g, const char *text, size_t len,
                              size_t *consumed);
+/* The type written as the len bytes at text (an annotation's "ty="
+ * part), parsed once per distinct text (note [annotation types]); one
+ * that does not parse whole is TYPE_OTHER text. */
+const graft_type *graph_type_of_text(graft_graph *g, const char *text, size_t len);
 /* Parses "ty=TYPE" out of an annotation comment; NULL when absent. */
 const graft_type *graph_annotation_type(graft_graph *g, const char *annotation);
 bool type_equal(const graft_type *a, const graft_type *b);

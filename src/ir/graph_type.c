@@ -277,7 +277,7 @@ const graft_type *graph_parse_type(graft_graph *g, const char *text, size_t len,
 /* note [annotation types]: every binding of a real model carries a "ty="
  * annotation and most types repeat, so they are parsed once per distinct
  * text and shared (node types are never modified in place). */
-static const graft_type *cached_type(graft_graph *g, const char *text, size_t len)
+const graft_type *graph_type_of_text(graft_graph *g, const char *text, size_t len)
 {
     const char *key = graph_intern_n(g, text, len);
     const graft_type *known = keymap_get_ptr(&g->annotation_types, key);
@@ -304,7 +304,7 @@ const graft_type *graph_annotation_type(graft_graph *g, const char *annotation)
         end = close;
     if (!end)
         end = ty + strlen(ty);
-    return cached_type(g, ty, (size_t)(end - ty));
+    return graph_type_of_text(g, ty, (size_t)(end - ty));
 }
 
 /* Structural equality; TYPE_OTHER compares text.  Recursion follows

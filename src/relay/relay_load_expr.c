@@ -60,9 +60,12 @@ const char *load_unquote(RelayParser *ps, RelayText t)
  * bytes of the comment's "ty=" part in ps->annot_types (note [span
  * caches] in relay_load_spans.c), with a hash and a compare, where the
  * graph would search the comment three times and intern its type's text
- * to find the type; and a comment that is nothing but "ty=T" is kept
- * with its type, interned once.  A node typed already (a parameter "%x:
- * T / * ... * /") has its comment interned, not looked at. */
+ * to find the type.  A comment that is nothing but "ty=T" is kept with
+ * its type, interned once (a model's plain comments repeat: cheaper than
+ * a span, and a model whose comments are all plain keeps no text); any
+ * other is a span of the text, neither copied nor looked up (note
+ * [annotation spans] in src/ir/graph_text.c).  A node typed already (a
+ * parameter "%x: T / * ... * /") has its comment kept, not looked at. */
 
 /* The "ty=" part of the n-byte comment s as graph_annotation_type finds
  * it: from after the first "ty=" to the first " span=" or " * /" after
@@ -84,31 +87,55 @@ static bool ty_part(const char *s, size_t n, RelayText *part)
     return true;
 }
 
-/* Gives node n the comment annot (n untyped) and the type in it. */
+/* The comment annot as a span of the scanner's copy of the text, which
+ * the graph keeps when loading succeeds (note [annotation spans] in
+ * src/ir/graph_text.c).  The byte after it is read in the Source: in the
+ * copy, flex may have set it aside (note [relay lexer]) and left a NUL. */
+static void set_comment(RelayParser *ps, graft_node *n, RelayText annot)
+{
+    size_t end = (size_t)annot.off + annot.len;
+    if (end < ps->src->len && ps->src->text[end] == '/') /* another comment? */
+        graph_set_annotation(ps->g, n, graph_intern_n(ps->g, load_text(ps, annot), annot.len));
+    else
+        graph_set_annotation_span(ps->g, n, ps->lexer->buffer + annot.off, annot.len);
+}
+
+/* The comment annot, nothing but "/ * ty=T * /" (at most one per type),
+ * interned once and shared through its type's entry known (or NULL). */
+static const char *plain_comment(RelayParser *ps, SpanEntry *known, RelayText annot)
+{
+    if (known && known->comment)
+        return known->comment;
+    const char *comment = graph_intern_n(ps->g, load_text(ps, annot), annot.len);
+    if (known)
+        known->comment = comment;
+    return comment;
+}
+
+/* Gives node n (untyped) the comment annot and the type of its "ty="
+ * part, found by its bytes or made once. */
 static void annotate_typed(RelayParser *ps, graft_node *n, RelayText annot, RelayText part)
 {
-    const char *text = load_text(ps, annot);
+    const char *ty = load_text(ps, annot) + part.off;
     bool plain = part.off == 6 && part.len + 9 == annot.len; /* "/ * ty=T * /" */
     uint64_t key;
-    SpanEntry *known = span_cache_get(&ps->annot_types, text + part.off, part.len, &key);
-    const char *comment = known && plain ? known->comment : NULL;
-    if (!comment)
-        comment = graph_intern_n(ps->g, text, annot.len);
+    SpanEntry *known = span_cache_get(&ps->annot_types, ty, part.len, &key);
+    const char *comment = plain ? plain_comment(ps, known, annot) : NULL;
     const graft_type *type;
     if (known) {
         type = known->type;
-        if (plain)
-            known->comment = comment;
     } else {
-        /* the entry's bytes are the interned comment's, which the graph keeps */
-        type = load_ty_type(ps, text + part.off, part.len);
-        SpanEntry made = {comment + part.off, part.len,
-                          type ? type : graph_annotation_type(ps->g, comment),
-                          plain ? comment : NULL};
+        /* the entry's bytes are the Source's, which outlives the cache */
+        type = load_ty_type(ps, ty, part.len);
+        if (!type)
+            type = graph_type_of_text(ps->g, ty, part.len);
+        SpanEntry made = {ty, part.len, type, comment};
         span_cache_put(&ps->annot_types, key, &made);
-        type = made.type;
     }
-    graph_set_annotation(ps->g, n, comment);
+    if (comment)
+        graph_set_annotation(ps->g, n, comment);
+    else
+        set_comment(ps, n, annot);
     graph_set_type(ps->g, n, type);
 }
 
@@ -119,7 +146,7 @@ static void annotate(RelayParser *ps, graft_node *n, RelayText annot)
     if (!node_type(n) && ty_part(text, annot.len, &part))
         annotate_typed(ps, n, annot, part);
     else
-        graph_set_annotation(ps->g, n, graph_intern_n(ps->g, text, annot.len));
+        set_comment(ps, n, annot);
 }
 
 /* The index of the line holding byte off: the line found last or the
