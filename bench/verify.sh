@@ -98,7 +98,7 @@ for m in $onnx_models; do
     done
 done
 python=
-for candidate in /usr/bin/python3 python3; do # Debian's python3-onnx: tests/python_onnx.sh
+for candidate in /usr/bin/python3 python3; do # Debian's python3-onnx: tests/shell_lib.sh
     if [ -z "$python" ] && "$candidate" -c 'import onnx, numpy' >/dev/null 2>&1; then
         python=$candidate
     fi

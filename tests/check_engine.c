@@ -80,15 +80,6 @@ static void run_rewrite(Run *r, const char *rules, const char *model)
     ck_assert(engine_run(r->e, r->d));
 }
 
-/* Rewriting model with rules prints as want. */
-static void assert_rewrite(const char *rules, const char *model, const char *want)
-{
-    Run r;
-    run_rewrite(&r, rules, model);
-    assert_output(&r, want);
-    run_close(&r);
-}
-
 /* ---- per-rule times ---- */
 
 /* The seconds rule 0 spent on 200 rewrites of a chain of nn.relu, the
@@ -216,62 +207,72 @@ START_TEST(second_run_regrows_pass_scratch)
 }
 END_TEST
 
-START_TEST(interior_use_is_refused)
-{
-    Run r;
-    run_rewrite(&r, "twice := nn.relu(nn.relu(x)) => nn.relu(x)\n",
-                "def @main(%x) {\n  %0 = nn.relu(%x);\n  %1 = nn.relu(%0);\n  (%1, %0)\n}\n");
-    ck_assert_uint_eq(rule_stats(&r, 0)->matched, 1);
-    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 0);
-    ck_assert_uint_eq(rule_stats(&r, 0)->interior, 1);
-    assert_output(&r, "def @main(%x) {\n  %0 = nn.relu(%x);\n  %1 = nn.relu(%0);\n  (%1, %0)\n}\n");
-    run_close(&r);
-}
-END_TEST
+/* ---- rewrites: the rules, the model, what it prints, rule 0's counts ---- */
 
-START_TEST(interior_use_postdominated)
-{
+typedef struct RewriteCase {
+    const char *rules;   /* the rule file */
+    const char *model;   /* the Relay model */
+    const char *want;    /* the model printed after the run */
+    uint64_t matched;    /* rule 0's counts after the run */
+    uint64_t applied;
+    uint64_t guard;
+    uint64_t interior;
+} RewriteCase;
+
+static const RewriteCase rewrite_cases[] = {
+    /* A match whose interior node %0 the tuple also uses is refused. */
+    {"twice := nn.relu(nn.relu(x)) => nn.relu(x)\n",
+     "def @main(%x) {\n  %0 = nn.relu(%x);\n  %1 = nn.relu(%0);\n  (%1, %0)\n}\n",
+     "def @main(%x) {\n  %0 = nn.relu(%x);\n  %1 = nn.relu(%0);\n  (%1, %0)\n}\n", 1, 0, 0, 1},
     /* %0 is also used by %1, but every path from %1 leads through the
        root %2: the rewrite goes ahead. */
+    {"f := add(nn.relu(x), y) => multiply(x, y)\n",
+     "def @main(%x) {\n  %0 = nn.relu(%x);\n  %1 = exp(%0);\n  add(%0, %1)\n}\n",
+     "def @main(%x) {\n  %0 = nn.relu(%x);\n  %1 = exp(%0);\n  multiply(%x, %1)\n}\n",
+     1, 1, 0, 0},
+    /* A guard's refusals are counted: 0.5 is refused both ways round the
+       commutative add. */
+    {"g := x + e:const where value(e) > 1 => x\n",
+     "def @main(%x) {\n  %0 = add(%x, 0.5f);\n  add(%0, 2f)\n}\n",
+     "def @main(%x) {\n  add(%x, 0.5f)\n}\n", 1, 1, 2, 0},
+    /* A guard that fails for one way of matching is retried the other
+       way: a commutative add whose operands both fit. */
+    {"g := x + y where value(y) == 3 => x\n", "def @main(%x) {\n  add(3f, 2f)\n}\n",
+     "def @main(%x) {\n  2f\n}\n", 1, 1, 0, 0},
+    /* An alternative is retried when a later part fails: relu(x) binds x
+       to %a, the second x then fails; the other choice binds x to %0. */
+    {"f := (nn.relu(x) | x) * x => exp(x)\n",
+     "def @main(%a) {\n  %0 = nn.relu(%a);\n  multiply(%0, %0)\n}\n",
+     "def @main(%a) {\n  %0 = nn.relu(%a);\n  exp(%0)\n}\n", 1, 1, 0, 0},
+    /* Typed constants in an action. */
+    {"c := multiply(x, 1.5:float32) => add(x, 2:int64)\n",
+     "def @main(%x) {\n  multiply(%x, 1.5f)\n}\n", "def @main(%x) {\n  add(%x, 2i64)\n}\n",
+     1, 1, 0, 0},
+    /* A named sub-pattern used again inside a partition's group. */
+    {"shared := sqrt(s) + s@exp(x) => partition\n",
+     "def @main(%x) {\n  %0 = exp(%x);\n  %1 = sqrt(%0);\n  add(%1, %0)\n}\n",
+     "def @main(%x) {\n"
+     "  %2 = fn (%FunctionVar_0_0, PartitionedFromPattern=\"exp_sqrt_add_\") {\n"
+     "    %0 = exp(%FunctionVar_0_0);\n"
+     "    %1 = sqrt(%0);\n"
+     "    add(%1, %0)\n"
+     "  };\n"
+     "  %2(%x)\n"
+     "}\n",
+     1, 1, 0, 0},
+};
+
+START_TEST(rewrite_case)
+{
+    const RewriteCase *c = &rewrite_cases[_i];
     Run r;
-    run_rewrite(&r, "f := add(nn.relu(x), y) => multiply(x, y)\n",
-                "def @main(%x) {\n  %0 = nn.relu(%x);\n  %1 = exp(%0);\n  add(%0, %1)\n}\n");
-    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 1);
-    assert_output(&r, "def @main(%x) {\n  %0 = nn.relu(%x);\n  %1 = exp(%0);\n"
-                      "  multiply(%x, %1)\n}\n");
+    run_rewrite(&r, c->rules, c->model);
+    assert_output(&r, c->want);
+    ck_assert_uint_eq(rule_stats(&r, 0)->matched, c->matched);
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, c->applied);
+    ck_assert_uint_eq(rule_stats(&r, 0)->guard, c->guard);
+    ck_assert_uint_eq(rule_stats(&r, 0)->interior, c->interior);
     run_close(&r);
-}
-END_TEST
-
-START_TEST(guard_refusals_are_counted)
-{
-    Run r;
-    run_rewrite(&r, "g := x + e:const where value(e) > 1 => x\n",
-                "def @main(%x) {\n  %0 = add(%x, 0.5f);\n  add(%0, 2f)\n}\n");
-    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 1);
-    ck_assert_uint_ge(rule_stats(&r, 0)->guard, 1);
-    assert_output(&r, "def @main(%x) {\n  add(%x, 0.5f)\n}\n");
-    run_close(&r);
-}
-END_TEST
-
-/* A guard that fails for one way of matching is retried the other way:
- * a commutative add whose operands both fit. */
-START_TEST(guard_backtracks_over_commutative)
-{
-    assert_rewrite("g := x + y where value(y) == 3 => x\n",
-                   "def @main(%x) {\n  add(3f, 2f)\n}\n",
-                   "def @main(%x) {\n  2f\n}\n");
-}
-END_TEST
-
-/* An alternative is retried when a later part fails: relu(x) binds x to
- * %a, the second x then fails; the other choice binds x to %0. */
-START_TEST(alternative_is_retried)
-{
-    assert_rewrite("f := (nn.relu(x) | x) * x => exp(x)\n",
-                   "def @main(%a) {\n  %0 = nn.relu(%a);\n  multiply(%0, %0)\n}\n",
-                   "def @main(%a) {\n  %0 = nn.relu(%a);\n  exp(%0)\n}\n");
 }
 END_TEST
 
@@ -547,31 +548,6 @@ START_TEST(typed_constant_spellings)
 }
 END_TEST
 
-START_TEST(typed_constant_in_action)
-{
-    assert_rewrite("c := multiply(x, 1.5:float32) => add(x, 2:int64)\n",
-                   "def @main(%x) {\n  multiply(%x, 1.5f)\n}\n",
-                   "def @main(%x) {\n  add(%x, 2i64)\n}\n");
-}
-END_TEST
-
-/* ---- named sub-patterns in partitions ---- */
-
-START_TEST(named_reuse_inside_group)
-{
-    assert_rewrite("shared := sqrt(s) + s@exp(x) => partition\n",
-                   "def @main(%x) {\n  %0 = exp(%x);\n  %1 = sqrt(%0);\n  add(%1, %0)\n}\n",
-                   "def @main(%x) {\n"
-                   "  %2 = fn (%FunctionVar_0_0, PartitionedFromPattern=\"exp_sqrt_add_\") {\n"
-                   "    %0 = exp(%FunctionVar_0_0);\n"
-                   "    %1 = sqrt(%0);\n"
-                   "    add(%1, %0)\n"
-                   "  };\n"
-                   "  %2(%x)\n"
-                   "}\n");
-}
-END_TEST
-
 /* ---- attributes of built calls ---- */
 
 /* The interned variant (names compared by pointer) orders and filters as
@@ -778,11 +754,7 @@ static Suite *engine_suite(void)
     TCase *tc = tcase_create("refusals");
     tcase_add_test(tc, overlap_is_counted);
     tcase_add_test(tc, second_run_regrows_pass_scratch);
-    tcase_add_test(tc, interior_use_is_refused);
-    tcase_add_test(tc, interior_use_postdominated);
-    tcase_add_test(tc, guard_refusals_are_counted);
-    tcase_add_test(tc, guard_backtracks_over_commutative);
-    tcase_add_test(tc, alternative_is_retried);
+    tcase_add_loop_test(tc, rewrite_case, 0, (int)ARRAY_LEN(rewrite_cases));
     suite_add_tcase(s, tc);
     tc = tcase_create("times");
     tcase_add_test(tc, untimed_reads_no_clock);
@@ -805,10 +777,6 @@ static Suite *engine_suite(void)
     tc = tcase_create("actions");
     tcase_add_test(tc, canonical_by_interned_names);
     tcase_add_test(tc, typed_constant_spellings);
-    tcase_add_test(tc, typed_constant_in_action);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("partition");
-    tcase_add_test(tc, named_reuse_inside_group);
     suite_add_tcase(s, tc);
     tc = tcase_create("roots");
     tcase_add_test(tc, root_precheck_before_steps);

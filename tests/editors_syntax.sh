@@ -12,9 +12,8 @@
 # stand-ins for VS Code's modules.  GRAFT_REGEN=1 rewrites the expected
 # files.
 set -u
-srcdir=${GRAFT_SRCDIR:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "${GRAFT_SRCDIR:?}/tests/shell_lib.sh"
+test_tmpdir editors_syntax
 fail=0
 for editor in vim emacs node; do
     if ! command -v $editor >/dev/null; then
@@ -22,18 +21,18 @@ for editor in vim emacs node; do
         exit 1
     fi
 done
-SYNTAX_CASES=$srcdir/tests/editors/syntax.cases SYNTAX_OUT=$tmp/vim \
-    vim -u NONE -N -es -i NONE --cmd "set rtp^=$srcdir/editors/vim" -c 'filetype on' \
-    -c 'syntax on' -c "edit $srcdir/tests/editors/sample.graft" \
-    -c "source $srcdir/tests/editors/vim_groups.vim" </dev/null
-SYNTAX_SAMPLE=$srcdir/tests/editors/sample.graft SYNTAX_CASES=$srcdir/tests/editors/syntax.cases \
-    SYNTAX_OUT=$tmp/emacs emacs --batch -Q -L "$srcdir/editors/emacs" \
-    -l "$srcdir/tests/editors/emacs_faces.el" </dev/null 2>"$tmp/emacs.log" ||
+SYNTAX_CASES=$src/tests/editors/syntax.cases SYNTAX_OUT=$tmp/vim \
+    vim -u NONE -N -es -i NONE --cmd "set rtp^=$src/editors/vim" -c 'filetype on' \
+    -c 'syntax on' -c "edit $src/tests/editors/sample.graft" \
+    -c "source $src/tests/editors/vim_groups.vim" </dev/null
+SYNTAX_SAMPLE=$src/tests/editors/sample.graft SYNTAX_CASES=$src/tests/editors/syntax.cases \
+    SYNTAX_OUT=$tmp/emacs emacs --batch -Q -L "$src/editors/emacs" \
+    -l "$src/tests/editors/emacs_faces.el" </dev/null 2>"$tmp/emacs.log" ||
     cat "$tmp/emacs.log"
-node "$srcdir/tests/editors/tmgrammar_test.js" "$srcdir/editors/vscode/syntaxes/graft.tmLanguage.json" \
-    "$srcdir/tests/editors/sample.graft" "$srcdir/tests/editors/syntax.cases" >"$tmp/vscode"
+node "$src/tests/editors/tmgrammar_test.js" "$src/editors/vscode/syntaxes/graft.tmLanguage.json" \
+    "$src/tests/editors/sample.graft" "$src/tests/editors/syntax.cases" >"$tmp/vscode"
 for editor in vim emacs vscode; do
-    expected=$srcdir/tests/editors/$editor.expected
+    expected=$src/tests/editors/$editor.expected
     [ "${GRAFT_REGEN:-0}" = 1 ] && cp "$tmp/$editor" "$expected"
     if cmp -s "$expected" "$tmp/$editor"; then
         echo "PASS: $editor highlights each token class as tests/editors/$editor.expected"
@@ -43,5 +42,5 @@ for editor in vim emacs vscode; do
         fail=1
     fi
 done
-node "$srcdir/tests/editors/vscode_extension_test.js" "$srcdir/editors/vscode" || fail=1
+node "$src/tests/editors/vscode_extension_test.js" "$src/editors/vscode" || fail=1
 exit $fail

@@ -1,18 +1,16 @@
 # expect.sh - the one harness of the shell tests that run graft and check
 # each exit status (expect_status) or each status and message exactly
 # (expect), or any command that must succeed (check): sourced by tests/hostile.sh, tests/limits.sh, tests/hints.sh,
-# tests/ir_cli.sh and the others that name it.  Sets up a temporary directory and
-# works in it: every scratch file (out, err, want, the generated inputs)
-# goes there, never into the source tree, and the script stops when it
-# cannot get there.  The script ends with `expect_end NAME`.
+# tests/ir_cli.sh and the others that name it.  On tests/shell_lib.sh's
+# setup ($src, $build, fail, python_onnx), it makes the temporary
+# directory and works in it: every scratch file (out, err, want, the
+# generated inputs) goes there, never into the source tree, and the script
+# stops when it cannot get there.  The script ends with `expect_end NAME`.
 set -u
-GRAFT=${GRAFT:?} src=${GRAFT_SRCDIR:?} build=${GRAFT_BUILDDIR:?}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/graft-test.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+. "${GRAFT_SRCDIR:?}/tests/shell_lib.sh" # $src, $build, test_tmpdir, fail
+test_tmpdir graft-test
 cd "$tmp" && [ "$(pwd -P)" = "$(cd "$tmp" && pwd -P)" ] || exit 99
-fails=0 cases=0
-
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+cases=0
 
 # expect STATUS CMD...: runs CMD (for at most 120 s); status and stderr
 # (against $tmp/want) must match exactly.
@@ -51,6 +49,6 @@ expect_status() {
 
 # expect_end NAME: the tally; the script's status.
 expect_end() {
-    echo "$1: $cases cases, $fails failed"
-    [ "$fails" -eq 0 ]
+    echo "$1: $cases cases, $failures failed"
+    [ "$failures" -eq 0 ]
 }

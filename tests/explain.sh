@@ -14,13 +14,12 @@
 #   3. the man page's examples (doc/graft.1) are what graft prints.
 # Run by make check.
 set -u
-srcdir=${GRAFT_SRCDIR:?}
+. "${GRAFT_SRCDIR:?}/tests/shell_lib.sh"
 graft=${GRAFT:?}
-. "$srcdir/tests/golden_format.sh"
-. "$srcdir/tests/emit/exe_env.sh"
-dir=$srcdir/tests/explain
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$src/tests/golden_format.sh"
+. "$src/tests/emit/exe_env.sh"
+dir=$src/tests/explain
+test_tmpdir explain
 out=$tmp/out
 pass=0
 fail=0
@@ -64,7 +63,7 @@ done
 # 2. Explain agrees with match everywhere (the issue's "done when"): the
 # corpus beside the tree (../shared/corpus) or tests/corpus.
 corpus=
-for c in "$srcdir/tests/corpus" "${GRAFT_SHARED:-$srcdir/../shared}/corpus"; do
+for c in "$src/tests/corpus" "${GRAFT_SHARED:-$src/../shared}/corpus"; do
     [ -f "$c/resnet18.relay" ] && { corpus=$c; break; }
 done
 if [ -z "$corpus" ]; then
@@ -72,12 +71,12 @@ if [ -z "$corpus" ]; then
     exit 1
 fi
 for model in resnet18 encoder; do
-    for rules in "$srcdir"/stdpatterns/*.graft; do
+    for rules in "$src"/stdpatterns/*.graft; do
         case $rules in */ops.graft | */onnx_ops.graft) continue ;; esac # the registries
         input=$corpus/$model.relay
         if head -n 1 "$rules" | grep -q '^opset onnx'; then # rules for ONNX: the ONNX corpus
-            [ $model = resnet18 ] && input=$srcdir/tests/onnx/mobilenet_v2_op13.onnx
-            [ $model = encoder ] && input=$srcdir/tests/onnx/encoder_op17.onnx
+            [ $model = resnet18 ] && input=$src/tests/onnx/mobilenet_v2_op13.onnx
+            [ $model = encoder ] && input=$src/tests/onnx/encoder_op17.onnx
         fi
         "$graft" explain "$rules" "$input" --check-all >"$out" 2>"$out.err"
         st=$?
@@ -94,14 +93,14 @@ done
 
 # 3. The man page's examples (doc/graft.1, ".\" run: ARGS" then .EX,
 # "$ graft ...", the output, .EE) are what graft prints.
-cp "$srcdir/stdpatterns/composite.graft" "$corpus/resnet18.relay" "$tmp/"
+cp "$src/stdpatterns/composite.graft" "$corpus/resnet18.relay" "$tmp/"
 awk -v dir="$tmp" '
     /^\.\\" run: / { args = substr($0, 10); n++; next }
     args != "" && /^\.EX$/ { inex = 1; skip = 1; next }
     inex && /^\.EE$/ { print args > (dir "/man" n ".args"); inex = 0; args = ""; next }
     inex && skip { skip = 0; next }
     inex { gsub(/\\e/, "\\"); print > (dir "/man" n ".want") }
-' "$srcdir/doc/graft.1"
+' "$src/doc/graft.1"
 for want in "$tmp"/man*.want; do
     [ -f "$want" ] || { fail=$((fail + 1)); echo "FAIL: explain/man (no example)"; break; }
     args=$(cat "${want%.want}.args")

@@ -10,19 +10,11 @@
 # with the input's, byte for byte.  The printed models themselves are
 # golden files (tests/golden/fold_meta/).  Needs numpy; skips without it.
 set -u
-: "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
-data="$GRAFT_SRCDIR/tests/golden/fold_meta"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/fold_meta.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-
-. "$GRAFT_SRCDIR/tests/python_onnx.sh"
+. "${GRAFT_SRCDIR:?}/tests/shell_lib.sh"
+data="$src/tests/golden/fold_meta"
+test_tmpdir fold_meta
 python_onnx 'import numpy'
 
-failures=0
-fail() {
-    echo "FAIL: $1"
-    failures=$((failures + 1))
-}
 run() { # run OUT ARGS...: graft run ARGS... -o OUT, stderr in OUT.err
     out=$1
     shift
@@ -45,5 +37,5 @@ run "$tmp/tensors.relay" --fold-constants "$data/no_rules.graft" "$data/tensors.
 run "$tmp/tensors_again.relay" "$data/no_rules.graft" "$tmp/tensors.relay"
 cmp -s "$tmp/tensors.relay" "$tmp/tensors_again.relay" || fail "the made section printed again differs"
 [ "$failures" -eq 0 ] || exit 1
-"$python" "$GRAFT_SRCDIR/tests/fold_meta.py" "$data/conv_bn.relay" "$tmp/folded.relay" \
+"$python" "$src/tests/fold_meta.py" "$data/conv_bn.relay" "$tmp/folded.relay" \
     "$tmp/tensors.relay"

@@ -13,15 +13,14 @@
 #
 # The models are read from tests/corpus; a missing corpus is a failure.
 set -u
-srcdir=${GRAFT_SRCDIR:?}
+. "${GRAFT_SRCDIR:?}/tests/shell_lib.sh"
 graft=${GRAFT:?}
-corpus=$srcdir/tests/corpus
+corpus=$src/tests/corpus
 if [ ! -d "$corpus" ]; then
     echo "FAIL: no corpus in $corpus"
     exit 1
 fi
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+test_tmpdir infer_types
 pass=0
 fail=0
 bad() {

@@ -18,19 +18,16 @@
 # The test checks at the end that the build tree's graft and libraries
 # were not written while it ran.
 set -u
-: "${GRAFT:?}" "${GRAFT_SRCDIR:?}" "${GRAFT_BUILDDIR:?}"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/graft-install.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "${GRAFT_SRCDIR:?}/tests/shell_lib.sh"
+test_tmpdir graft-install
 unset GRAFT_CFLAGS GRAFT_LIBS GRAFT_CC MAKEFLAGS MFLAGS MAKELEVEL
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 command -v pkg-config >/dev/null 2>&1 || { echo "SKIP: pkg-config is not installed"; exit 77; }
 
-mk=$GRAFT_BUILDDIR/Makefile
+mk=$build/Makefile
 touch "$tmp/stamp" || exit 99
 san=$(sed -n 's/^SANITIZER_CFLAGS = //p' "$mk")
 CC=$(sed -n 's/^CC = //p' "$mk")
-cp "$GRAFT_SRCDIR/examples/bn.graft" "$GRAFT_SRCDIR/examples/bn.relay" "$tmp/" || exit 99
+cp "$src/examples/bn.graft" "$src/examples/bn.relay" "$tmp/" || exit 99
 "$GRAFT" run "$tmp/bn.graft" "$tmp/bn.relay" >"$tmp/want" || exit 99
 # A program of its own on graft.h's functions (doc/compile.md).
 cat >"$tmp/main.c" <<'EOF'
@@ -128,7 +125,7 @@ sys.stdout.write(graft._core._LIB._name + "\n" + r.run(sys.argv[2]))' "$tmp/bn.g
 # the test took 100 s of CPU against 150 s at autoconf's default -O2.
 if [ "${GRAFT_SLOW_TESTS:-1}" != 0 ]; then
     c=$tmp/configured
-    if make -s -C "$GRAFT_BUILDDIR" distdir distdir="$tmp/src" >"$tmp/log" 2>&1 &&
+    if make -s -C "$build" distdir distdir="$tmp/src" >"$tmp/log" 2>&1 &&
        (cd "$tmp/src" && ./configure -q --prefix="$c" CFLAGS="-O0" && make -s -j2) \
            >"$tmp/log" 2>&1; then
         san= # the copy is a plain build
@@ -174,9 +171,9 @@ else
 fi
 
 # Nothing above may have rebuilt the build tree (the comment at the top).
-for f in "$GRAFT" "$GRAFT_BUILDDIR"/libgraft*.a; do
+for f in "$GRAFT" "$build"/libgraft*.a; do
     [ -e "$f" ] && [ "$f" -nt "$tmp/stamp" ] && fail "$f was rebuilt while install.sh ran"
 done
 
-echo "install.sh: $fails failed"
-[ "$fails" -eq 0 ]
+echo "install.sh: $failures failed"
+[ "$failures" -eq 0 ]

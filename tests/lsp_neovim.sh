@@ -10,20 +10,19 @@
 # (.ci/run installs neovim); without it the test fails.
 set -u
 graft=${GRAFT:?}
-srcdir=${GRAFT_SRCDIR:?}
-expected=$srcdir/tests/lsp/neovim.expected
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "${GRAFT_SRCDIR:?}/tests/shell_lib.sh"
+expected=$src/tests/lsp/neovim.expected
+test_tmpdir lsp_neovim
 if ! command -v nvim >/dev/null; then
     echo "FAIL: nvim is not installed (Debian: neovim)"
     exit 1
 fi
-cp "$srcdir/tests/lsp/mistakes.graft" "$tmp/"
-cp "$srcdir/tests/lsp/lens.graft" "$srcdir/tests/std/simplify/input.relay" "$tmp/"
+cp "$src/tests/lsp/mistakes.graft" "$tmp/"
+cp "$src/tests/lsp/lens.graft" "$src/tests/std/simplify/input.relay" "$tmp/"
 GRAFT=$graft LSP_FILE=$tmp/mistakes.graft LSP_OUT=$tmp/out LSP_MODEL=$tmp/input.relay \
     LSP_LENS_FILE=$tmp/lens.graft \
     timeout 120 nvim --headless -u NONE -i NONE \
-    -c "luafile $srcdir/tests/lsp/neovim_test.lua" </dev/null >"$tmp/log" 2>&1
+    -c "luafile $src/tests/lsp/neovim_test.lua" </dev/null >"$tmp/log" 2>&1
 status=$?
 [ "${GRAFT_REGEN:-0}" = 1 ] && cp "$tmp/out" "$expected"
 fail=0

@@ -6,13 +6,10 @@
 set -u
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not installed"; exit 77; }
 command -v git >/dev/null 2>&1 || { echo "SKIP: git is not installed"; exit 77; }
-src=${GRAFT_SRCDIR:?}
+. "${GRAFT_SRCDIR:?}/tests/shell_lib.sh"
 git -C "$src" rev-parse --git-dir >/dev/null 2>&1 ||
     { echo "SKIP: $src is not a git checkout (mutate.py lists src/ with git)"; exit 77; }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-status=0
-fail() { echo "FAIL: $*"; status=1; }
+test_tmpdir mutation_test
 
 python3 "$src/tests/mutation/selftest.py" || fail "selftest.py"
 
@@ -26,5 +23,5 @@ cmp -s "$tmp/a" "$tmp/c" && fail "--seed 3 and --seed 4 listed one sample"
 mutate --seed 3 --count 5 --file src/base/limit.c >"$tmp/d"
 [ "$(grep -c '^[0-9a-f]\{10\} src/base/limit.c:' "$tmp/d")" -eq 5 ] ||
     fail "--file src/base/limit.c: not 5 mutants of it"
-[ "$status" -eq 0 ] && echo "mutation_test.sh: selftest, samples by seed, count and file"
-exit $status
+[ "$failures" -eq 0 ] && echo "mutation_test.sh: selftest, samples by seed, count and file"
+[ "$failures" -eq 0 ]

@@ -4,21 +4,16 @@
 # back in python3-onnx equal to the model it was written from.  Needs
 # python3-onnx (Debian's, 1.12); skips without it.
 set -u
-: "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
-data="$GRAFT_SRCDIR/tests/onnx"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/onnx_checker.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-
-. "$GRAFT_SRCDIR/tests/python_onnx.sh"
+. "${GRAFT_SRCDIR:?}/tests/shell_lib.sh"
+data="$src/tests/onnx"
+test_tmpdir onnx_checker
 python_onnx 'import onnx'
 
-failures=0
 n=0
 for model in "$data"/*.onnx; do
     name=$(basename "$model")
     if ! "$GRAFT" fmt "$model" -o "$tmp/$name" 2>"$tmp/err"; then
-        echo "FAIL: graft fmt $name: $(cat "$tmp/err")"
-        failures=$((failures + 1))
+        fail "graft fmt $name: $(cat "$tmp/err")"
     fi
     n=$((n + 1))
 done

@@ -14,7 +14,6 @@
 # builds from merge.graft gives each model the same output file, byte for
 # byte, and the same counts.
 . "${GRAFT_SRCDIR:?}/tests/expect.sh"
-. "$src/tests/python_onnx.sh"
 python_onnx 'import onnx'
 GRAFT_CFLAGS="-I$src/include/graft"
 GRAFT_LIBS="-L$build -lgraft -lprotobuf-c -lm"

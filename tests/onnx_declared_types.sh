@@ -12,21 +12,12 @@
 # exit 1 and no output written.  The text models' messages are goldens
 # (tests/onnx/text/declared_output_*.golden).
 set -u
-: "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/onnx_declared_types.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-
-. "$GRAFT_SRCDIR/tests/python_onnx.sh"
+. "${GRAFT_SRCDIR:?}/tests/shell_lib.sh"
+test_tmpdir onnx_declared_types
 python_onnx 'import onnx'
 
-failures=0
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
-
 mkdir "$tmp/inferred" || exit 99
-"$python" - "$GRAFT_SRCDIR/tests/onnx" "$tmp" <<'PY' || exit 1
+"$python" - "$src/tests/onnx" "$tmp" <<'PY' || exit 1
 import glob, os, sys
 import onnx
 from onnx import shape_inference

@@ -9,22 +9,17 @@
 # exact outputs and counts are golden files (tests/onnx/fusions/).
 # Needs python3-onnx (Debian's, 1.12) and numpy; skips without them.
 set -u
-: "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
-data="$GRAFT_SRCDIR/tests/onnx"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/onnx_fusions.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-
-. "$GRAFT_SRCDIR/tests/python_onnx.sh"
+. "${GRAFT_SRCDIR:?}/tests/shell_lib.sh"
+data="$src/tests/onnx"
+test_tmpdir onnx_fusions
 python_onnx 'import onnx, numpy'
 
-failures=0
 names=
 fuse() { # fuse NAME MODEL: MODEL as NAME.before.onnx, fused as NAME.onnx
     if ! "$GRAFT" fmt "$2" -o "$tmp/$1.before.onnx" 2>"$tmp/err" ||
-        ! "$GRAFT" run --stats=counts "$GRAFT_SRCDIR/stdpatterns/onnx/conv.graft" \
+        ! "$GRAFT" run --stats=counts "$src/stdpatterns/onnx/conv.graft" \
             "$tmp/$1.before.onnx" -o "$tmp/$1.onnx" 2>"$tmp/$1.stats"; then
-        echo "FAIL: $1: $(head -c 300 "$tmp/err" "$tmp/$1.stats")"
-        failures=$((failures + 1))
+        fail "$1: $(head -c 300 "$tmp/err" "$tmp/$1.stats")"
     fi
     names="$names $1"
 }
@@ -34,15 +29,14 @@ for model in conv_bn mobilenet_v2_op13 mnasnet_op13; do
     fuse "$model" "$data/$model.onnx"
 done
 # Every rule of conv.graft applies on one of these models at least.
-grep -o '^[a-z_0-9]* :=' "$GRAFT_SRCDIR/stdpatterns/onnx/conv.graft" | sed 's/ .*//' | sort \
+grep -o '^[a-z_0-9]* :=' "$src/stdpatterns/onnx/conv.graft" | sed 's/ .*//' | sort \
     >"$tmp/rules"
 cat "$tmp"/*.stats | awk 'NF >= 4 && $4 ~ /^[0-9]+$/ && $4 > 0 { print $1 }' | sort -u \
     >"$tmp/fired"
 for rule in $(comm -23 "$tmp/rules" "$tmp/fired"); do
-    echo "FAIL: conv.graft's $rule applies on none of the models"
-    failures=$((failures + 1))
+    fail "conv.graft's $rule applies on none of the models"
 done
 [ -s "$tmp/rules" ] || { echo "FAIL: no rules in conv.graft"; failures=$((failures + 1)); }
 [ "$failures" -eq 0 ] || exit 1
 # shellcheck disable=SC2086 # the names are words
-"$python" "$GRAFT_SRCDIR/tests/onnx_fusions.py" "$data" "$tmp" $names
+"$python" "$src/tests/onnx_fusions.py" "$data" "$tmp" $names

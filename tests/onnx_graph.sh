@@ -12,17 +12,10 @@
 # the functions are named in order, a name of 136 bytes (a two-byte length)
 # as well.
 set -u
-: "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
-data="$GRAFT_SRCDIR/tests/onnx"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/onnx_graph.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-failures=0
+. "${GRAFT_SRCDIR:?}/tests/shell_lib.sh"
+data="$src/tests/onnx"
+test_tmpdir onnx_graph
 n=0
-
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
 
 printf 'opset onnx 17\n' >"$tmp/none.graft"
 for model in "$data"/*.onnx; do
@@ -55,7 +48,7 @@ partitioned() {
     "$GRAFT" fmt "$tmp/p.onnx" -o "$tmp/p.onnxtxt" &&
         sed -n 's/^"\([^"]*\)" (.*/\1/p' "$tmp/p.onnxtxt"
 }
-rules="$GRAFT_SRCDIR/stdpatterns/onnx_partition.graft"
+rules="$src/stdpatterns/onnx_partition.graft"
 n=$((n + 1))
 # 52 Conv-BatchNormalization pairs of 9 kinds (kernel, stride, group):
 # 9 functions, the calls of one kind sharing one (note [onnx partitions])

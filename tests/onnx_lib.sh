@@ -22,14 +22,11 @@
 #    onnx.checker.check_model with full_check.
 # Needs python3-onnx for 3 (skips without it).
 set -u
-: "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
-lib="$GRAFT_SRCDIR/stdpatterns/onnx"
-data="$GRAFT_SRCDIR/tests/onnx"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/onnx_lib.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-. "$GRAFT_SRCDIR/tests/golden_format.sh"
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+. "${GRAFT_SRCDIR:?}/tests/shell_lib.sh"
+lib="$src/stdpatterns/onnx"
+data="$src/tests/onnx"
+test_tmpdir onnx_lib
+. "$src/tests/golden_format.sh"
 
 files="eliminate activation normalization attention matmul"
 
@@ -57,7 +54,7 @@ done
 
 # 3.
 documented='graft run -Wno-ambiguous-overlap onnx/library.graft model.onnx -o fused.onnx'
-grep -qxF "$documented" "$GRAFT_SRCDIR/doc/stdpatterns.md" ||
+grep -qxF "$documented" "$src/doc/stdpatterns.md" ||
     fail "doc/stdpatterns.md does not show the command '$documented'"
 # A rule file named on the command line is found in the library only when
 # the current directory has none of that name, and one found nowhere is
@@ -72,7 +69,6 @@ printf 'opset onnx 17\nmine := Identity(x) => x\n' >"$tmp/own/onnx/library.graft
 want="graft: error: cannot read 'onnx/nowhere.graft': No such file or directory"
 [ "$(cat "$tmp/own.out")" = "$want" ] ||
     fail "a rule file found nowhere: $(cat "$tmp/own.out")"
-. "$GRAFT_SRCDIR/tests/python_onnx.sh"
 python_onnx 'import onnx'
 n=0
 mkdir "$tmp/cwd"

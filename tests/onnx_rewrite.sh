@@ -16,32 +16,27 @@
 # every model written.  Needs python3-onnx (Debian's, 1.12) and numpy;
 # skips without them.
 set -u
-: "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
-data="$GRAFT_SRCDIR/tests/onnx"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/onnx_rewrite.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-
-. "$GRAFT_SRCDIR/tests/python_onnx.sh"
+. "${GRAFT_SRCDIR:?}/tests/shell_lib.sh"
+data="$src/tests/onnx"
+test_tmpdir onnx_rewrite
 python_onnx 'import onnx, numpy'
 
-failures=0
 run() { # run RULES MODEL OUT
     if ! "$GRAFT" run "$1" "$data/$2" -o "$tmp/$3" 2>"$tmp/err"; then
-        echo "FAIL: graft run $(basename "$1") $2: $(head -c 300 "$tmp/err")"
-        failures=$((failures + 1))
+        fail "graft run $(basename "$1") $2: $(head -c 300 "$tmp/err")"
     fi
 }
 run "$data/gap_to_reducemean.graft" mobilenet_v2_op13.onnx one_node.onnx
 for model in conv_bn mobilenet_v2_op13 mobilenet_v2_op17 mnasnet_op13 shufflenet_v2_op17; do
-    run "$GRAFT_SRCDIR/stdpatterns/onnx_fold_bn.graft" "$model.onnx" "folded_$model.onnx"
+    run "$src/stdpatterns/onnx_fold_bn.graft" "$model.onnx" "folded_$model.onnx"
 done
-run "$GRAFT_SRCDIR/stdpatterns/onnx_fold_bn.graft" ../std/onnx_fold_bn/input.onnx folded_std.onnx
-run "$GRAFT_SRCDIR/stdpatterns/onnx/merge.graft" ../std/onnx_merge/input.onnx merged_std.onnx
+run "$src/stdpatterns/onnx_fold_bn.graft" ../std/onnx_fold_bn/input.onnx folded_std.onnx
+run "$src/stdpatterns/onnx/merge.graft" ../std/onnx_merge/input.onnx merged_std.onnx
 run "$data/roots_partition.graft" ../std/onnx_merge/input.onnx roots_partitioned.onnx
 for model in conv_bn mobilenet_v2_op13; do
-    run "$GRAFT_SRCDIR/stdpatterns/onnx_partition.graft" "$model.onnx" "partitioned_$model.onnx"
+    run "$src/stdpatterns/onnx_partition.graft" "$model.onnx" "partitioned_$model.onnx"
 done
 "$GRAFT" fmt "$data/shared_partition.onnxtxt" -o "$tmp/shared.onnx" || failures=$((failures + 1))
 run "$data/shared_partition.graft" shared_partition.onnxtxt shared_partitioned.onnx
 [ "$failures" -eq 0 ] || exit 1
-"$python" "$GRAFT_SRCDIR/tests/onnx_rewrite.py" "$data" "$tmp"
+"$python" "$src/tests/onnx_rewrite.py" "$data" "$tmp"

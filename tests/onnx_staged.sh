@@ -14,16 +14,12 @@
 # clean with -Werror.
 # Needs python3-onnx (skips without it).
 set -u
-: "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
-data="$GRAFT_SRCDIR/tests/onnx"
-rules="$GRAFT_SRCDIR/stdpatterns/onnx/sdpa_mha.graft"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/onnx_staged.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+. "${GRAFT_SRCDIR:?}/tests/shell_lib.sh"
+data="$src/tests/onnx"
+rules="$src/stdpatterns/onnx/sdpa_mha.graft"
+test_tmpdir onnx_staged
 "$GRAFT" check -Werror "$rules" >"$tmp/check" 2>&1 && [ ! -s "$tmp/check" ] ||
     fail "graft check -Werror sdpa_mha.graft: $(head -3 "$tmp/check")"
-. "$GRAFT_SRCDIR/tests/python_onnx.sh"
 python_onnx 'import onnx'
 n=0 fused=0 refused=0
 for model in "$data"/attention_*.onnx "$data"/encoder_op13.onnx "$data"/encoder_op17.onnx \

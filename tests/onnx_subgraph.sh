@@ -14,25 +14,17 @@
 # the branches reading 'y', which nothing made any more (onnx.checker:
 # "input 'y' of node ... is not output of any previous nodes").
 set -u
-: "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
-data="$GRAFT_SRCDIR/tests/onnx/subgraph"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/onnx_subgraph.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-
-. "$GRAFT_SRCDIR/tests/python_onnx.sh"
+. "${GRAFT_SRCDIR:?}/tests/shell_lib.sh"
+data="$src/tests/onnx/subgraph"
+test_tmpdir onnx_subgraph
 python_onnx 'import onnx'
 
-failures=0
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
 run() { # run RULES IN OUT
     "$GRAFT" run --allow-unknown-ops "$1" "$tmp/$2" -o "$tmp/$3" 2>"$tmp/err" ||
         fail "graft run $(basename "$1") $2: $(head -c 300 "$tmp/err")"
 }
 
-eliminate="$GRAFT_SRCDIR/stdpatterns/onnx/eliminate.graft"
+eliminate="$src/stdpatterns/onnx/eliminate.graft"
 printf 'opset onnx 17\n' >"$tmp/none.graft"
 for model in outer_reads loop_reads; do
     "$GRAFT" fmt "$data/$model.onnxtxt" -o "$tmp/$model.onnx" || exit 1

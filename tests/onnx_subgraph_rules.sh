@@ -13,19 +13,10 @@
 # only, leaves every subgraph's bytes as they were, and a rule file that
 # matches nothing gives the input back byte for byte.
 set -u
-: "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
-data="$GRAFT_SRCDIR/tests/onnx/subgraph"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/onnx_subgraph_rules.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-
-. "$GRAFT_SRCDIR/tests/python_onnx.sh"
+. "${GRAFT_SRCDIR:?}/tests/shell_lib.sh"
+data="$src/tests/onnx/subgraph"
+test_tmpdir onnx_subgraph_rules
 python_onnx 'import onnx'
-
-failures=0
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
 
 "$GRAFT" fmt "$data/branch_rules.onnxtxt" -o "$tmp/in.onnx" || exit 1
 for rules in branch_rules untouched; do

@@ -6,7 +6,6 @@
 # keeps its names and passes onnx.checker; one it leaves untouched is
 # written back byte for byte.  Skips without python3-onnx.
 . "${GRAFT_SRCDIR:?}/tests/expect.sh"
-. "$GRAFT_SRCDIR/tests/python_onnx.sh"
 python_onnx 'import onnx'
 data="$GRAFT_SRCDIR/tests/onnx/symdims"
 

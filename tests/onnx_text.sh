@@ -7,10 +7,9 @@
 # that they lose that and nothing else); the text read back prints the
 # same text again, and printing a text file gives the same text.
 set -u
-: "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
-data="$GRAFT_SRCDIR/tests/onnx"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/onnx_text.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+. "${GRAFT_SRCDIR:?}/tests/shell_lib.sh"
+data="$src/tests/onnx"
+test_tmpdir onnx_text
 
 # What the text cannot carry: a node's doc string (conv_bn), a sparse
 # initializer (attributes), training info (local_function), and the
@@ -18,7 +17,6 @@ trap 'rm -rf "$tmp"' EXIT
 # helper, which writes it; exporters leave it out).
 lossy="attributes conv_bn if_subgraph local_function"
 
-failures=0
 n=0
 for model in "$data"/*.onnx; do
     name=$(basename "$model" .onnx)
@@ -27,26 +25,22 @@ for model in "$data"/*.onnx; do
        ! "$GRAFT" fmt "$tmp/$name.onnxtxt" -o "$tmp/$name.onnx" 2>>"$tmp/err" ||
        ! "$GRAFT" fmt "$tmp/$name.onnx" -o "$tmp/$name.again.onnxtxt" 2>>"$tmp/err" ||
        ! "$GRAFT" fmt "$tmp/$name.onnxtxt" >"$tmp/$name.stdout.onnxtxt" 2>>"$tmp/err"; then
-        echo "FAIL: $name: $(cat "$tmp/err")"
-        failures=$((failures + 1))
+        fail "$name: $(cat "$tmp/err")"
         continue
     fi
     case " $lossy " in
     *" $name "*)
         if cmp -s "$model" "$tmp/$name.onnx"; then
-            echo "FAIL: $name came back byte for byte; the list of models the text loses parts of is stale"
-            failures=$((failures + 1))
+            fail "$name came back byte for byte; the list of models the text loses parts of is stale"
         fi ;;
     *)
         if ! cmp "$model" "$tmp/$name.onnx"; then
-            echo "FAIL: $name.onnx -> text -> .onnx is not the original"
-            failures=$((failures + 1))
+            fail "$name.onnx -> text -> .onnx is not the original"
         fi ;;
     esac
     for again in again stdout; do
         if ! cmp "$tmp/$name.onnxtxt" "$tmp/$name.$again.onnxtxt"; then
-            echo "FAIL: $name: the text printed again ($again) differs"
-            failures=$((failures + 1))
+            fail "$name: the text printed again ($again) differs"
         fi
     done
 done
@@ -59,37 +53,33 @@ partitioned=0
 for model in "$data"/*.onnx; do
     name=$(basename "$model" .onnx)
     case " $lossy " in *" $name "*) continue ;; esac
-    rules="$GRAFT_SRCDIR/stdpatterns/onnx_partition.graft"
+    rules="$src/stdpatterns/onnx_partition.graft"
     if ! "$GRAFT" run "$rules" "$model" -o "$tmp/$name.part.onnx" 2>"$tmp/err" ||
        ! "$GRAFT" run "$rules" "$model" >"$tmp/$name.part.onnxtxt" 2>>"$tmp/err" ||
        ! "$GRAFT" fmt "$tmp/$name.part.onnxtxt" -o "$tmp/$name.back.onnx" 2>>"$tmp/err"; then
-        echo "FAIL: partitioning $name through the text: $(cat "$tmp/err")"
-        failures=$((failures + 1))
+        fail "partitioning $name through the text: $(cat "$tmp/err")"
         continue
     fi
     if ! cmp "$tmp/$name.part.onnx" "$tmp/$name.back.onnx"; then
-        echo "FAIL: $name partitioned, printed and read back is not the binary output"
-        failures=$((failures + 1))
+        fail "$name partitioned, printed and read back is not the binary output"
     fi
     grep -q '= graft\.composite\."graft\.conv_bn[_0-9]*" (' "$tmp/$name.part.onnxtxt" &&
         partitioned=$((partitioned + 1))
 done
 if [ "$partitioned" -ne 6 ]; then
-    echo "FAIL: $partitioned models print a quoted partition call, not the six CNNs"
-    failures=$((failures + 1))
+    fail "$partitioned models print a quoted partition call, not the six CNNs"
 fi
 
 # The exporters' names, which the syntax can only quote, are quoted.
 if ! grep -q '^  \["/features/features.0/features.0.0/Conv"\] "/features/features.0/features.0.0/Conv_output_0" = Conv <' \
         "$tmp/mobilenet_v2_op17.onnxtxt"; then
-    echo "FAIL: mobilenet_v2_op17's first Conv is not printed with its quoted names"
-    failures=$((failures + 1))
+    fail "mobilenet_v2_op17's first Conv is not printed with its quoted names"
 fi
 
 # The README shows graft fmt tests/onnx/tiny.onnx's print, indented.
 sed 's/^/    /' "$tmp/tiny.stdout.onnxtxt" >"$tmp/quoted"
 awk 'NR==FNR { want = want $0 "\n"; next } { text = text $0 "\n" }
-     END { exit index(text, want) ? 0 : 1 }' "$tmp/quoted" "$GRAFT_SRCDIR/README.md" || {
+     END { exit index(text, want) ? 0 : 1 }' "$tmp/quoted" "$src/README.md" || {
     echo "FAIL: README.md does not show graft fmt tests/onnx/tiny.onnx's print"
     failures=$((failures + 1)); }
 

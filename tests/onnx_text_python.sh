@@ -16,33 +16,26 @@
 # name) where graft writes none (doc/onnx.md): both mean the same, and the
 # comparison with onnx.parser clears every empty string field.
 set -u
-: "${GRAFT:?}" "${GRAFT_SRCDIR:?}"
-data="$GRAFT_SRCDIR/tests/onnx"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/onnx_text_python.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-
-. "$GRAFT_SRCDIR/tests/python_onnx.sh"
+. "${GRAFT_SRCDIR:?}/tests/shell_lib.sh"
+data="$src/tests/onnx"
+test_tmpdir onnx_text_python
 python_onnx 'import onnx.parser'
 
-failures=0
 for text in "$data"/text/parser_*.onnxtxt; do
     name=$(basename "$text" .onnxtxt)
     if ! "$GRAFT" fmt "$text" -o "$tmp/$name.onnx" ||
        ! "$GRAFT" fmt "$tmp/$name.onnx" -o "$tmp/$name.printed.onnxtxt"; then
-        echo "FAIL: graft fmt $name"
-        failures=$((failures + 1))
+        fail "graft fmt $name"
     fi
 done
 for name in attributes conv_bn if_subgraph local_function; do
     if ! "$GRAFT" fmt "$data/$name.onnx" -o "$tmp/$name.onnxtxt" ||
        ! "$GRAFT" fmt "$tmp/$name.onnxtxt" -o "$tmp/lossy_$name.onnx"; then
-        echo "FAIL: graft fmt $name"
-        failures=$((failures + 1))
+        fail "graft fmt $name"
     fi
 done
 if ! "$GRAFT" fmt "$data/text/quoted_op_type.onnxtxt" -o "$tmp/quoted_op_type.onnx"; then
-    echo "FAIL: graft fmt quoted_op_type"
-    failures=$((failures + 1))
+    fail "graft fmt quoted_op_type"
 fi
 
 "$python" - "$data" "$tmp" <<'PY' || failures=$((failures + 1))

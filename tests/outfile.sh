@@ -192,9 +192,8 @@ fi
 
 # ---- the driver: a work directory anyone can read, the inputs, a
 # compiled rewriter and libgraft in it ----
-: "${GRAFT:?}" "${GRAFT_SRCDIR:?}" "${GRAFT_BUILDDIR:?}"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/graft-outfile.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "${GRAFT_SRCDIR:?}/tests/shell_lib.sh"
+test_tmpdir graft-outfile
 chmod 755 "$tmp"
 mkdir "$tmp/share" "$tmp/share/in" "$tmp/share/inc" "$tmp/share/lib" || exit 99
 cp "$GRAFT_SRCDIR/examples/bn.relay" "$GRAFT_SRCDIR/examples/bn.graft" "$tmp/share/in/"

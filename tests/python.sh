@@ -10,8 +10,8 @@
 # under them by tests/api_example.sh) or when a Debian package it needs is
 # missing (README.md lists them).
 set -u
-: "${GRAFT_SRCDIR:?}" "${GRAFT_BUILDDIR:?}"
-mk=$GRAFT_BUILDDIR/Makefile
+. "${GRAFT_SRCDIR:?}/tests/shell_lib.sh"
+mk=$build/Makefile
 if [ -n "$(sed -n 's/^SANITIZER_CFLAGS = //p' "$mk")" ]; then
     echo "SKIP: python.sh: not in a sanitizer build: python3 cannot load an ASan libgraft.so"
     echo "      without preloading libasan; examples/api.c covers the C API there"
@@ -22,16 +22,15 @@ for mod in venv pip setuptools pytest; do
     "$py" -c "import $mod" 2>/dev/null ||
         { echo "SKIP: python.sh: $py has no $mod (apt-get install python3-$mod)"; exit 77; }
 done
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-cp -R "$GRAFT_SRCDIR/python" "$tmp/src" || exit 99
+test_tmpdir python
+cp -R "$src/python" "$tmp/src" || exit 99
 chmod -R u+w "$tmp/src"
 "$py" -m venv --system-site-packages "$tmp/v" >"$tmp/log" 2>&1 &&
-    GRAFT_BUILDDIR=$GRAFT_BUILDDIR "$tmp/v/bin/pip" install -q --no-build-isolation \
+    GRAFT_BUILDDIR=$build "$tmp/v/bin/pip" install -q --no-build-isolation \
         --no-index "$tmp/src" >>"$tmp/log" 2>&1 ||
     { cat "$tmp/log"; echo "FAIL: python.sh: pip install of python/ in a fresh venv"; exit 1; }
 # The tests read examples/ and README.md from the source tree and write
 # nothing there (no cache, no bytecode).
 cd "$tmp" || exit 99
 PYTHONDONTWRITEBYTECODE=1 "$tmp/v/bin/python" -m pytest -q -p no:cacheprovider \
-    --rootdir="$tmp" "$GRAFT_SRCDIR/python/tests"
+    --rootdir="$tmp" "$src/python/tests"

@@ -4,9 +4,9 @@
 # and the README shows that same text; the README quotes the example's
 # rule, and graft verify verifies it (it once normalised the wrong axis).
 set -u
-cd "${GRAFT_SRCDIR:?}" || exit 99
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
+. "${GRAFT_SRCDIR:?}/tests/shell_lib.sh"
+cd "$src" || exit 99
+test_tmpdir readme
 status=0
 
 "$GRAFT" run examples/bn.graft examples/bn.relay >"$tmp/out" 2>"$tmp/err" || {

@@ -15,20 +15,19 @@
 #    WHY" of its near_miss.txt (its statistics show the refusal).
 # Run by make check.
 set -u
-srcdir=${GRAFT_SRCDIR:?}
+. "${GRAFT_SRCDIR:?}/tests/shell_lib.sh"
 graft=${GRAFT:?}
-. "$srcdir/tests/golden_format.sh"
+. "$src/tests/golden_format.sh"
 pass=0
 fail=0
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+test_tmpdir std
 
 ok() { pass=$((pass + 1)); echo "PASS: $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
 
 # The rule files: stdpatterns/*.graft, and those for ONNX of stdpatterns/onnx/.
 rule_files() {
-    for f in "$srcdir"/stdpatterns/*.graft "$srcdir"/stdpatterns/onnx/*.graft; do
+    for f in "$src"/stdpatterns/*.graft "$src"/stdpatterns/onnx/*.graft; do
         [ -e "$f" ] && printf '%s\n' "$f"
     done
 }
@@ -36,7 +35,7 @@ rule_files() {
 # 1. graft check on each rule file.  onnx/library.graft joins families
 # whose rules overlap by design (its comment): that warning alone is off.
 for f in $(rule_files); do
-    name=stdpatterns/${f#"$srcdir"/stdpatterns/}
+    name=stdpatterns/${f#"$src"/stdpatterns/}
     off=-Werror
     [ "$name" = stdpatterns/onnx/library.graft ] && off=-Wno-ambiguous-overlap
     if "$graft" check -Werror "$off" "$f" >"$tmp/check.out" 2>&1 && [ ! -s "$tmp/check.out" ]
@@ -55,7 +54,7 @@ applied_counts() {
 
 # 2. The expected output of each case loads again (with --allow-unknown-ops:
 # it may call the ops of fused_ops.graft, which only the rule files declare).
-for golden in "$srcdir"/tests/std/*/*.golden; do
+for golden in "$src"/tests/std/*/*.golden; do
     name=std/$(basename "$golden" .golden)
     if [ -e "$(dirname "$golden")/input.onnx" ]; then
         continue # an ONNX model, written to a file: tests/onnx_rewrite.sh checks it
@@ -69,21 +68,21 @@ for golden in "$srcdir"/tests/std/*/*.golden; do
 done
 
 # 3. Every rule fires somewhere and has a near miss somewhere.
-for golden in "$srcdir"/tests/std/*/*.golden; do
+for golden in "$src"/tests/std/*/*.golden; do
     applied_counts "$golden"
 done >"$tmp/all.counts"
 # The fusion library's files (stdpatterns/onnx/ but merge.graft) have their
 # firing cases and near misses in tests/onnx/lib (tests/onnx_lib.sh: every
 # rule fires, counted against python3-onnx) and tests/onnx/fusions
 # (conv.graft, tests/onnx_fusions.sh); here, the others.
-for f in "$srcdir"/stdpatterns/*.graft "$srcdir"/stdpatterns/onnx/merge.graft; do
+for f in "$src"/stdpatterns/*.graft "$src"/stdpatterns/onnx/merge.graft; do
     # Rule names: items "NAME [...] :=" at the start of a line.
     sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)[^=]*:=.*/\1/p' "$f"
 done | sort -u >"$tmp/rules"
 while read -r rule; do
     if ! awk -v r="$rule" '$1 == r && $2 > 0 { found = 1 } END { exit !found }' "$tmp/all.counts"; then
         bad "rule $rule never fires in tests/std"
-    elif ! cat "$srcdir"/tests/std/*/input.relay "$srcdir"/tests/std/*/near_miss.txt |
+    elif ! cat "$src"/tests/std/*/input.relay "$src"/tests/std/*/near_miss.txt |
         grep -qE "// no: $rule( |:|\$)"; then
         bad "rule $rule has no near miss (// no: $rule) in tests/std"
     else

@@ -8,19 +8,17 @@
 # lower_dot.graft's rewriter on two models of the corpus.
 # Run by make check.
 set -u
-srcdir=${GRAFT_SRCDIR:?}
-builddir=${GRAFT_BUILDDIR:?}
+. "${GRAFT_SRCDIR:?}/tests/shell_lib.sh"
 graft=${GRAFT:?}
-GRAFT_CFLAGS="-I$srcdir/include/graft"
-GRAFT_LIBS="-L$builddir -lgraft -lprotobuf-c -lm"
+GRAFT_CFLAGS="-I$src/include/graft"
+GRAFT_LIBS="-L$build -lgraft -lprotobuf-c -lm"
 export GRAFT_CFLAGS GRAFT_LIBS
-. "$srcdir/tests/golden_format.sh"
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$src/tests/golden_format.sh"
+test_tmpdir std_compiled
 pass=0
 fail=0
 
-for golden in "$srcdir"/tests/std/*/*.golden; do
+for golden in "$src"/tests/std/*/*.golden; do
     dir=$(dirname "$golden")
     name=std/$(basename "$dir")/$(basename "$golden" .golden)
     # compiled rewriters read and write Relay text only so far (doc/onnx.md)
@@ -55,12 +53,12 @@ done
 # lower_dot.graft on the transformer models of the corpus: the compiled
 # rewriter's output and statistics are the interpreter's (its computed
 # attributes, newshape=shape(m), included).
-if "$graft" compile --exe "$srcdir/stdpatterns/lower_dot.graft" -o "$tmp/lower_dot" \
+if "$graft" compile --exe "$src/stdpatterns/lower_dot.graft" -o "$tmp/lower_dot" \
     >"$tmp/err" 2>&1; then
     for m in vit_b_16 encoder; do
-        "$graft" run --stats=counts "$srcdir/stdpatterns/lower_dot.graft" \
-            "$srcdir/tests/corpus/$m.relay" >"$tmp/want" 2>"$tmp/want.stats"
-        "$tmp/lower_dot" "$srcdir/tests/corpus/$m.relay" --stats=counts >"$tmp/got" \
+        "$graft" run --stats=counts "$src/stdpatterns/lower_dot.graft" \
+            "$src/tests/corpus/$m.relay" >"$tmp/want" 2>"$tmp/want.stats"
+        "$tmp/lower_dot" "$src/tests/corpus/$m.relay" --stats=counts >"$tmp/got" \
             2>"$tmp/got.stats"
         if [ -s "$tmp/want" ] && cmp -s "$tmp/want" "$tmp/got" &&
             cmp -s "$tmp/want.stats" "$tmp/got.stats"; then

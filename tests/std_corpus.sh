@@ -22,18 +22,17 @@
 #    conv2d each followed by a batch norm, and after fold_bn 9 of them are
 #    followed by relu).
 set -u
-srcdir=${GRAFT_SRCDIR:?}
+. "${GRAFT_SRCDIR:?}/tests/shell_lib.sh"
 graft=${GRAFT:?}
-corpus=$srcdir/tests/corpus
+corpus=$src/tests/corpus
 if [ ! -d "$corpus" ]; then
     echo "FAIL: no corpus at $corpus"
     exit 1
 fi
-std=$srcdir/stdpatterns
+std=$src/stdpatterns
 pass=0
 fail=0
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+test_tmpdir std_corpus
 
 # run NAME MODEL RULEFILE...: apply the rules; the output goes to
 # $tmp/NAME.relay, the statistics to $tmp/NAME.stats.  The output is

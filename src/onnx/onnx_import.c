@@ -610,8 +610,8 @@ static bool types_agree(const graft_type *declared, const graft_type *made)
         return true;
     if (declared->rank != made->rank)
         return false;
-    for (int k = 0; k < declared->rank; k++)
-        if (declared->dims[k] >= 0 && made->dims[k] >= 0 && declared->dims[k] != made->dims[k])
+    for (int k = 0; k < declared->rank; k++) /* dim_param "N" may be any size, as in ONNX */
+        if (!dims_may_be_equal(declared->dims[k], made->dims[k], DIM_SYMBOL_ANY_SIZE))
             return false;
     return true;
 }

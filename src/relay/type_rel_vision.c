@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "dim_symbol.h"
 #include "type_infer.h"
 
 /* Operand i as a tensor of rank want; NULL after reporting otherwise. */
@@ -29,10 +30,11 @@ static int list_len(const RelCtx *c, const char *name, int dflt)
 }
 
 /* Whether two dims may be equal (a "?" may be anything), as TVM's
- * reporter->AssertEQ, which defers what it cannot decide. */
+ * reporter->AssertEQ, which defers what it cannot decide: a symbol is
+ * only itself (note [dims may be equal] in src/ir/dim_symbol.h). */
 static bool dims_agree(int64_t a, int64_t b)
 {
-    return a == DIM_ANY || b == DIM_ANY || a == b;
+    return dims_may_be_equal(a, b, DIM_SYMBOL_ITSELF);
 }
 
 static const graft_type *tensor(RelCtx *c, const char *dtype, int rank, const int64_t *dims)
