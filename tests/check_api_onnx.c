@@ -331,6 +331,51 @@ START_TEST(test_match_subgraphs)
 }
 END_TEST
 
+/* Where each match's root is: the subgraph, its holder named as the graph
+ * around it names it, and the attribute; NULL three times in the main
+ * graph (tests/onnx/subgraph/match_branches.golden and match_loop.golden
+ * list the same matches). */
+START_TEST(test_match_where)
+{
+    static const struct {
+        const char *rules, *model, *want;
+    } cases[] = {
+        {"branch_rules.graft", "branch_rules.onnxtxt",
+         "then_body/a: then_body in y's then_branch\n"
+         "inner_then/d: inner_then in else_body/b's then_branch\n"
+         "inner_else/d: inner_else in else_body/b's else_branch\n"
+         "m: main graph\n"},
+        {"body_rules.graft", "loop_reads.onnxtxt", "body/v_out: body in z's body\n"},
+    };
+    char path[2][512], got[512];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(path[0], sizeof path[0], SUBGRAPH "%s", cases[i].rules);
+        snprintf(path[1], sizeof path[1], SUBGRAPH "%s", cases[i].model);
+        graft_rules *r = rules_file(path[0]);
+        graft_graph *g = graft_model_load(path[1], NULL, d);
+        graft_matches *m = graft_rules_match(r, g, NULL, d);
+        ck_assert_ptr_nonnull(m);
+        size_t n = 0;
+        for (size_t k = 0; k < graft_matches_count(m); k++) {
+            const graft_match *x = graft_matches_get(m, k);
+            ck_assert((x->subgraph == NULL) == (x->holder == NULL));
+            ck_assert((x->subgraph == NULL) == (x->attribute == NULL));
+            if (x->subgraph)
+                n += (size_t)snprintf(got + n, sizeof got - n, "%s: %s in %s's %s\n", x->root,
+                                      x->subgraph, x->holder, x->attribute);
+            else
+                n += (size_t)snprintf(got + n, sizeof got - n, "%s: main graph\n", x->root);
+            ck_assert_uint_lt(n, sizeof got);
+        }
+        ck_assert_str_eq(got, cases[i].want);
+        graft_matches_free(m);
+        graft_model_free(g);
+        graft_rules_free(r);
+    }
+    no_errors();
+}
+END_TEST
+
 /* graft explain through the API at a node of a subgraph, named as graft
  * match names it, and a rule's near misses in every graph, as the command
  * prints them: run where the goldens' commands run, so that the rules'
@@ -562,6 +607,7 @@ int main(void)
     tcase_add_test(tc, test_match);
     tcase_add_test(tc, test_explain);
     tcase_add_test(tc, test_match_subgraphs);
+    tcase_add_test(tc, test_match_where);
     tcase_add_test(tc, test_explain_subgraphs);
     tcase_add_test(tc, test_explain_outer_read);
     tcase_add_test(tc, test_verify);

@@ -207,6 +207,99 @@ START_TEST(second_run_regrows_pass_scratch)
 }
 END_TEST
 
+/* note [relabelling through users] in src/runtime/engine_relabel.c: after
+ * a pass that rewrote, the next lists relabel what changed through the
+ * users lists and walk the graph for an order only when some node still
+ * offers a rule.  Each row: the labellings and rounds are those of the
+ * walk-based relabelling before it (graft run --stats=counts of main
+ * b324518 on the same files), the orders those walked now.  Eight pairs
+ * rewritten in one round dirty only the output tuple and leave nothing
+ * offering: one order, the first labelling's (before: two).  A chain of
+ * nine relus: four rounds rewrite, each change relabelled through the
+ * users; the lists of the three after the first need an order, for
+ * nodes still offer, and the last finds none (4, before: 5).  An exp at
+ * a chain's head: the change reaches the whole chain, relabelled through
+ * the users, and nothing offers (1, before: 2).  A second rule whose
+ * guard refuses it still offers at the add: the lists need an order
+ * again (2, as before). */
+static const struct RelabelCase {
+    const char *rules, *model, *want;
+    uint64_t rewrites, rounds, labelled, orders;
+} relabel_cases[] = {
+    {"t := nn.relu(nn.relu(x)) => nn.relu(x)\n",
+     "def @main(%x) {\n  %0 = nn.relu(%x);\n  %1 = nn.relu(%0);\n  %2 = nn.relu(%x);\n"
+     "  %3 = nn.relu(%2);\n  %4 = nn.relu(%x);\n  %5 = nn.relu(%4);\n  %6 = nn.relu(%x);\n"
+     "  %7 = nn.relu(%6);\n  %8 = nn.relu(%x);\n  %9 = nn.relu(%8);\n  %10 = nn.relu(%x);\n"
+     "  %11 = nn.relu(%10);\n  %12 = nn.relu(%x);\n  %13 = nn.relu(%12);\n"
+     "  %14 = nn.relu(%x);\n  %15 = nn.relu(%14);\n"
+     "  (%1, %3, %5, %7, %9, %11, %13, %15)\n}\n",
+     "def @main(%x) {\n  %0 = nn.relu(%x);\n  %1 = nn.relu(%x);\n  %2 = nn.relu(%x);\n"
+     "  %3 = nn.relu(%x);\n  %4 = nn.relu(%x);\n  %5 = nn.relu(%x);\n  %6 = nn.relu(%x);\n"
+     "  %7 = nn.relu(%x);\n  (%0, %1, %2, %3, %4, %5, %6, %7)\n}\n",
+     8, 2, 27, 1},
+    {"t := nn.relu(nn.relu(x)) => nn.relu(x)\n",
+     "def @main(%x) {\n  %0 = nn.relu(%x);\n  %1 = nn.relu(%0);\n  %2 = nn.relu(%1);\n"
+     "  %3 = nn.relu(%2);\n  %4 = nn.relu(%3);\n  %5 = nn.relu(%4);\n  %6 = nn.relu(%5);\n"
+     "  %7 = nn.relu(%6);\n  nn.relu(%7)\n}\n",
+     "def @main(%x) {\n  nn.relu(%x)\n}\n", 8, 5, 18, 4},
+    {"e := exp(x) => log(x)\n",
+     "def @main(%x) {\n  %0 = exp(%x);\n  %1 = nn.relu(%0);\n  %2 = nn.relu(%1);\n"
+     "  %3 = nn.relu(%2);\n  %4 = nn.relu(%3);\n  %5 = nn.relu(%4);\n  %6 = nn.relu(%5);\n"
+     "  %7 = nn.relu(%6);\n  %8 = nn.relu(%7);\n  nn.relu(%8)\n}\n",
+     "def @main(%x) {\n  %0 = log(%x);\n  %1 = nn.relu(%0);\n  %2 = nn.relu(%1);\n"
+     "  %3 = nn.relu(%2);\n  %4 = nn.relu(%3);\n  %5 = nn.relu(%4);\n  %6 = nn.relu(%5);\n"
+     "  %7 = nn.relu(%6);\n  %8 = nn.relu(%7);\n  nn.relu(%8)\n}\n",
+     1, 2, 13, 1},
+    {"t := nn.relu(nn.relu(x)) => nn.relu(x)\n"
+     "lone := add(x, y) where users(x) == 5 => subtract(x, y)\n",
+     "def @main(%x, %y) {\n  %0 = nn.relu(%x);\n  %1 = nn.relu(%0);\n  %2 = exp(%y);\n"
+     "  %3 = add(%1, %2);\n  (%3, %2)\n}\n",
+     "def @main(%x, %y) {\n  %0 = nn.relu(%x);\n  %1 = exp(%y);\n  %2 = add(%0, %1);\n"
+     "  (%2, %1)\n}\n",
+     1, 2, 9, 2},
+};
+
+START_TEST(relabelled_through_users)
+{
+    const struct RelabelCase *c = &relabel_cases[_i];
+    Run r;
+    run_rewrite(&r, c->rules, c->model);
+    assert_output(&r, c->want);
+    const Stats *s = engine_stats(r.e);
+    ck_assert_uint_eq(s->rewrites, c->rewrites);
+    ck_assert_uint_eq(s->rounds, c->rounds);
+    ck_assert_uint_eq(s->labelled, c->labelled);
+    ck_assert_uint_eq(s->orders, c->orders);
+    run_close(&r);
+}
+END_TEST
+
+/* A change that reaches more than REGION_MAX nodes (engine_relabel.c):
+ * an exp at the head of a chain of 299 relus.  The region is given up and
+ * the sweep walks as before: two orders; 303 labellings, as graft run
+ * --stats=counts of main b324518 counts them. */
+START_TEST(large_change_walks)
+{
+    StrBuf model = {0};
+    strbuf_puts(&model, "def @main(%x) {\n  %0 = exp(%x);\n");
+    for (int i = 1; i < 300; i++)
+        strbuf_printf(&model, "  %%%d = nn.relu(%%%d);\n", i, i - 1);
+    strbuf_puts(&model, "  %299\n}\n");
+    Run r;
+    run_rewrite(&r, "e := exp(x) => log(x)\n", model.data);
+    const Stats *s = engine_stats(r.e);
+    ck_assert_uint_eq(s->rewrites, 1);
+    ck_assert_uint_eq(s->rounds, 2);
+    ck_assert_uint_eq(s->labelled, 303);
+    ck_assert_uint_eq(s->orders, 2);
+    char *got = relay_print_string(r.g);
+    ck_assert_ptr_nonnull(strstr(got, "  %0 = log(%x);\n  %1 = nn.relu(%0);\n"));
+    free(got);
+    run_close(&r);
+    strbuf_free(&model);
+}
+END_TEST
+
 /* ---- rewrites: the rules, the model, what it prints, rule 0's counts ---- */
 
 typedef struct RewriteCase {
@@ -755,6 +848,8 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, overlap_is_counted);
     tcase_add_test(tc, second_run_regrows_pass_scratch);
     tcase_add_loop_test(tc, rewrite_case, 0, (int)ARRAY_LEN(rewrite_cases));
+    tcase_add_loop_test(tc, relabelled_through_users, 0, (int)ARRAY_LEN(relabel_cases));
+    tcase_add_test(tc, large_change_walks);
     suite_add_tcase(s, tc);
     tc = tcase_create("times");
     tcase_add_test(tc, untimed_reads_no_clock);

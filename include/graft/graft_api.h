@@ -184,6 +184,12 @@ typedef struct graft_match {
     int line, column;   /* the root's position in the model; 0: none */
     size_t nbindings;   /* entries in bindings, in the rule's variable order */
     const graft_match_binding *bindings;
+    /* Where the root is, in an ONNX model: the subgraph that holds it, as
+     * root's "GRAPH/" names it ("then_body"), the node that holds that
+     * subgraph, named as the graph around it names it ("m", or
+     * "then_body/n" for a nested one), and the attribute it is in
+     * ("then_branch", "body").  All three NULL in the model's main graph. */
+    const char *subgraph, *holder, *attribute;
 } graft_match;
 
 typedef struct graft_matches graft_matches;

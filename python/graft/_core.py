@@ -84,13 +84,20 @@ class Binding:
 @dataclass(frozen=True)
 class Match:
     """One match: the rule, the root node (name, what it is, position in
-    the model) and the bindings of the rule's variables, by name."""
+    the model) and the bindings of the rule's variables, by name.  In an
+    ONNX model's subgraph, where the root is: the subgraph's name (as the
+    root's "GRAPH/" says), the node holding it, named as the graph around
+    it names it, and its attribute there ("then_branch", "body"); None in
+    the main graph."""
     rule: str
     root: str
     kind: str
     line: int
     column: int
     bindings: Dict[str, Binding] = field(default_factory=dict)
+    subgraph: Optional[str] = None
+    holder: Optional[str] = None
+    attribute: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -404,7 +411,7 @@ def _match(m: "_lib.Match") -> Match:
         bindings[b.var.decode()] = Binding(b.value.decode(), bool(b.is_node), b.line,
                                            b.column)
     return Match(m.rule.decode(), m.root.decode(), m.kind.decode(), m.line, m.column,
-                 bindings)
+                 bindings, _str(m.subgraph), _str(m.holder), _str(m.attribute))
 
 
 def _verdict(v: "_lib.Verdict") -> Verdict:

@@ -75,7 +75,8 @@ class MatchBinding(Structure):
 class Match(Structure):
     _fields_ = [("rule", c_char_p), ("root", c_char_p), ("kind", c_char_p),
                 ("line", c_int), ("column", c_int), ("nbindings", c_size_t),
-                ("bindings", POINTER(MatchBinding))]
+                ("bindings", POINTER(MatchBinding)), ("subgraph", c_char_p),
+                ("holder", c_char_p), ("attribute", c_char_p)]
 
 
 class VerifyOptions(Structure):

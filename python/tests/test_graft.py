@@ -251,16 +251,20 @@ def test_onnx_match_and_explain_inside_subgraphs():
     match prints it (tests/onnx/subgraph/match_branches.golden,
     match_loop.golden): the subgraphs' matches first, their nodes named
     GRAPH/NAME, a value read from the graph around by its name there."""
-    def m(rule, root, kind, **bindings):
+    def m(rule, root, kind, where=(None, None, None), **bindings):
         return graft.Match(rule, root, kind, 0, 0,
-                           {k: graft.Binding(v, True, 0, 0) for k, v in bindings.items()})
+                           {k: graft.Binding(v, True, 0, 0) for k, v in bindings.items()},
+                           *where)
     rules = SUBGRAPH / "branch_rules.graft"
     with graft.Rules.from_file(rules) as r:
         model = SUBGRAPH / "branch_rules.onnxtxt"
         assert r.match(model) == [
-            m("exp_add", "then_body/a", "Exp", a="%x", b="m"),
-            m("exp_add", "inner_then/d", "Exp", a="%z", b="%x"),
-            m("neg_neg", "inner_else/d", "Neg", x="%x"),
+            m("exp_add", "then_body/a", "Exp", ("then_body", "y", "then_branch"),
+              a="%x", b="m"),
+            m("exp_add", "inner_then/d", "Exp", ("inner_then", "else_body/b", "then_branch"),
+              a="%z", b="%x"),
+            m("neg_neg", "inner_else/d", "Neg", ("inner_else", "else_body/b", "else_branch"),
+              x="%x"),
             m("exp_add", "m", "Exp", a="%x", b="%z"),
         ]
         assert r.explain(model, at="inner_else/d", rule="neg_neg") == (
@@ -277,7 +281,7 @@ def test_onnx_match_and_explain_inside_subgraphs():
         assert e.value.diagnostics[0].message.startswith("no node 'inner_then/%x' in the model")
     with graft.Rules.from_file(SUBGRAPH / "body_rules.graft") as r:
         assert r.match(SUBGRAPH / "loop_reads.onnxtxt") == [
-            m("add_sub", "body/v_out", "Add", a="body/%v", b="y")]
+            m("add_sub", "body/v_out", "Add", ("body", "z", "body"), a="body/%v", b="y")]
 
 
 def test_onnx_match_without_subgraphs_unchanged():

@@ -28,6 +28,8 @@ typedef struct Collect {
                                  or a subgraph's */
     const NodeLabels *names;  /* its node names, as graft match prints
                                  them (a subgraph's "GRAPH/NAME") */
+    const char *subgraph, *holder, *attribute; /* where g is (graft_match's
+                                 fields of the same names), copied */
     StrBuf scratch;
 } Collect;
 
@@ -76,6 +78,9 @@ static void visit(void *ctx, uint32_t r, graft_node *root, const graft_binding *
     out->kind = arena_strdup(m->arena, node_kind_name(root));
     out->line = node_line(c->g, root);
     out->column = out->line ? node_col(c->g, root) : 0;
+    out->subgraph = c->subgraph;
+    out->holder = c->holder;
+    out->attribute = c->attribute;
     graft_match_binding *bs = arena_array(m->arena, (size_t)rule->nslots + 1, sizeof *bs);
     size_t nb = 0;
     for (int s = 0; s < rule->nslots; s++)
@@ -96,11 +101,18 @@ static void collect_graph(Collect *c, graft_graph *g, const NodeLabels *names)
     engine_free(e);
 }
 
-/* The subgraph walk's leave: the matches in subgraph v. */
+/* The subgraph walk's leave: the matches in subgraph v, told where v is
+ * (the outer graph's labels name its holder as graft match would). */
 static Onnx__GraphProto *collect_view(void *ctx, SubgraphView *v, bool changed)
 {
     (void)changed;
-    collect_graph(ctx, v->m->g, &v->labels);
+    Collect *c = ctx;
+    c->subgraph = arena_strdup(c->m->arena, v->name);
+    c->names = &v->outer->labels;
+    c->holder = label_copy(c, graph_node(v->outer->m->g, v->holder), false);
+    c->attribute = arena_strdup(c->m->arena, v->attr);
+    collect_graph(c, v->m->g, &v->labels);
+    c->subgraph = c->holder = c->attribute = NULL;
     return NULL;
 }
 

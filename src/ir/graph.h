@@ -519,6 +519,12 @@ void graph_order_free(GraphOrder *o);
 /* graph_remove_dead, then graph_topo_order into order, in one walk (note
  * [sweep] in graph_walk.c); returns the count of live nodes ordered. */
 uint32_t graph_remove_dead_order(graft_graph *g, graft_node **order);
+/* graph_remove_dead without a walk's arrays (note [sweep without order]
+ * in graph_walk.c): marks in reached (graph_node_count bytes, zeroed) bit 0
+ * for the nodes graph_topo_order would list, and bit 1 for @main's
+ * parameters; kills the rest and returns the count of bit 0's, the live
+ * nodes an order would hold. */
+uint32_t graph_remove_unreached(graft_graph *g, uint8_t *reached);
 
 /* note [compact walk] in graph_walk.c: every node's kind, flags and
  * children as flat per-id arrays, read from the nodes once in id order,

@@ -342,11 +342,12 @@ static void unlink_operands(graft_node *n)
 }
 
 /* Kills every node not marked live[] and not dead yet: it leaves its
- * operands' users lists.  @main's parameters always live. */
+ * operands' users lists.  @main's parameters always live: they get bit 1,
+ * so bit 0 still tells the nodes the walk reached. */
 static uint32_t kill_unmarked(graft_graph *g, uint8_t *live)
 {
     for (int i = 0; i < g->nparams; i++)
-        live[g->params[i]->id] = 1;
+        live[g->params[i]->id] |= 2;
     uint32_t killed = 0;
     for (uint32_t i = 0; i < g->nnodes; i++) {
         graft_node *n = g->nodes[i];
@@ -391,6 +392,23 @@ uint32_t graph_remove_dead_order(graft_graph *g, graft_node **order)
     graph_arrays_free(&a);
     kill_unmarked(g, seen);
     free(seen);
+    return n;
+}
+
+/* note [sweep without order]: after a rewrite pass the next candidate
+ * lists want an order only when some live node's state offers a rule;
+ * the last round of every rewrite finds none, and its order (the flat
+ * arrays and the walk of graph_remove_dead_order) was the rewrite's
+ * memory peak.  So the sweep can be graph_reached's, which needs no
+ * arrays, and leave the order to whoever wants it
+ * (note [relabelling through users] in src/runtime/engine_relabel.c). */
+uint32_t graph_remove_unreached(graft_graph *g, uint8_t *reached)
+{
+    graph_reached(g, reached);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < g->nnodes; i++)
+        n += reached[i];
+    kill_unmarked(g, reached);
     return n;
 }
 

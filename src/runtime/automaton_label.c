@@ -303,6 +303,18 @@ uint32_t labels_next_offering(Labels *l, graft_node *const *nodes, uint32_t from
     return n;
 }
 
+bool labels_any_offering(Labels *l, const uint8_t *reached, uint32_t n)
+{
+    for (uint32_t id = 0; id < n; id++) {
+        if (!(reached[id] & 1))
+            continue;
+        uint32_t s = labels_state_id(l, id);
+        if (s != STATE_NONE && offers(l, s))
+            return true;
+    }
+    return false;
+}
+
 uint32_t labels_offering(Labels *l, uint32_t *offering, uint32_t *nlabelled)
 {
     uint32_t kept;

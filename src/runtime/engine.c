@@ -140,12 +140,14 @@ static void order_reserve(graft_engine *e)
 
 uint32_t engine_order(graft_engine *e)
 {
+    e->stats.orders++;
     order_reserve(e);
     return graph_topo_order(e->g, e->order);
 }
 
 uint32_t engine_remove_dead_order(graft_engine *e)
 {
+    e->stats.orders++;
     order_reserve(e);
     return graph_remove_dead_order(e->g, e->order);
 }
@@ -202,8 +204,6 @@ void engine_relabel_changed(graft_engine *e, uint32_t n, uint32_t *upto)
         uint32_t id = node_id(x);
         bool need = (id >= *upto && labels_state(e->labels, x) == STATE_NONE) ||
                     (id < e->dirty_cap && e->dirty[id]);
-        if (id < e->dirty_cap)
-            e->dirty[id] = 0;
         /* with fn, if or let patterns a function's state reads its body
          * and parameters (note [pattern operands] in pattern.h) */
         int na = need || (!scopes && node_is_opaque(x)) ? 0 : pattern_noperands(x);
@@ -217,6 +217,8 @@ void engine_relabel_changed(graft_engine *e, uint32_t n, uint32_t *upto)
         changed[id] = now != old; /* old is STATE_NONE for a node never labelled */
         e->stats.labelled++;
     }
+    if (e->dirty_cap) /* every mark read; a dead node's is read never again */
+        memset(e->dirty, 0, e->dirty_cap);
     free(changed);
     *upto = count;
 }
@@ -248,15 +250,15 @@ static uint32_t label_offering(graft_engine *e, uint32_t **offering, uint32_t *n
 uint32_t engine_label_order(graft_engine *e, bool nodes, uint32_t **offering, uint32_t *noffering,
                             uint32_t *upto)
 {
+    e->stats.orders++;
     if (!nodes && offering && !e->dirty_cap) /* no order wanted, no mark to clear */
         return label_offering(e, offering, noffering, upto);
     GraphOrder o;
     if (nodes) /* as many as the walk can order */
         order_reserve(e);
     labels_graph_order(e->labels, &o, nodes ? e->order : NULL);
-    for (uint32_t i = 0; e->dirty_cap && i < o.n; i++)
-        if (o.ids[i] < e->dirty_cap)
-            e->dirty[o.ids[i]] = 0;
+    if (e->dirty_cap) /* every live node labelled */
+        memset(e->dirty, 0, e->dirty_cap);
     uint32_t n = o.n;
     e->stats.labelled += n;
     /* the ids a node offering rules is written to were read already */
@@ -317,6 +319,7 @@ bool engine_postdominates(graft_engine *e, const graft_node *root, const graft_n
 
 void engine_label_all(graft_engine *e)
 {
+    e->stats.orders++;
     labels_all(e->labels);
 }
 

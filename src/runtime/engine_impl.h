@@ -109,6 +109,20 @@ static inline double engine_clock(const graft_engine *e)
  * changed (note [partition relabelling]); e->order holds the n live nodes
  * in topological order.  Sets *upto to the node count. */
 void engine_relabel_changed(graft_engine *e, uint32_t n, uint32_t *upto);
+/* The same relabelling without an order, through the users lists (note
+ * [relabelling through users] in engine_relabel.c).  engine_region, before
+ * the sweep, finds the nodes the pass's change can reach (nodes made from
+ * upto on included); NULL when rules look inside scopes or the change
+ * reaches too much of the graph (then engine_relabel_changed over an
+ * order).  engine_region_relabel, after graph_remove_unreached marked
+ * reached, relabels them, sets *upto as engine_relabel_changed does and
+ * frees r. */
+typedef struct EngineRegion EngineRegion;
+EngineRegion *engine_region(graft_engine *e, uint32_t upto);
+void engine_region_relabel(graft_engine *e, EngineRegion *r, const uint8_t *reached,
+                           uint32_t *upto);
+/* Frees a region not relabelled (the dirty marks it was made from stay). */
+void engine_region_free(EngineRegion *r);
 /* Labels every live node in the order's pass (note [first labelling]);
  * returns their count.  When nodes, e->order then holds them in
  * topological order; when offering is not NULL, *offering (to free) holds

@@ -74,6 +74,11 @@ typedef struct Cands {
     uint32_t fresh;   /* e->order holds the fresh(-1) live nodes in
                          topological order already (made by the sweep
                          after a pass), or 0 */
+    uint8_t *reached; /* or the sweep after a pass made no order, and
+                         marked the nreached live nodes here (note [sweep
+                         without order] in src/ir/graph_walk.c), or NULL */
+    uint32_t nreached;
+    EngineRegion *region; /* with reached: what the pass's change can reach */
     VEC(Offer) offers; /* scratch: the nodes that offer rules, in order */
     uint32_t live;    /* live nodes when the lists were last made */
 } Cands;
@@ -90,6 +95,24 @@ static uint32_t offer(const graft_engine *e, Cands *c, graft_node *node)
         c->start[cand[k] + 2]++;
     vec_push(&c->offers, ((Offer){node, nr, cand}));
     return nr;
+}
+
+/* Relabels what changed since the last lists; returns the count of
+ * nodes in e->order for the lists to read, 0 when no live node's state
+ * offers a rule (note [relabelling through users] in engine_relabel.c:
+ * then no order is made). */
+static uint32_t relabel(graft_engine *e, Cands *c)
+{
+    if (!c->reached) {
+        uint32_t n = c->fresh ? c->fresh - 1 : engine_order(e);
+        engine_relabel_changed(e, n, &c->upto);
+        return n;
+    }
+    engine_region_relabel(e, c->region, c->reached, &c->upto);
+    c->region = NULL;
+    if (!labels_any_offering(e->labels, c->reached, graph_node_count(e->g)))
+        return 0;
+    return engine_order(e);
 }
 
 /* Relabels what changed (everything the first time: note [first
@@ -109,12 +132,14 @@ static uint32_t cands_build(graft_engine *e, Cands *c)
             total += offer(e, c, graph_node(e->g, ids[i]));
         free(ids);
     } else {
-        n = c->fresh ? c->fresh - 1 : engine_order(e);
-        engine_relabel_changed(e, n, &c->upto);
+        n = relabel(e, c);
         for (uint32_t i = labels_next_offering(e->labels, e->order, 0, n); i < n;
              i = labels_next_offering(e->labels, e->order, i + 1, n))
             total += offer(e, c, e->order[i]);
+        n = c->reached ? c->nreached : n;
     }
+    free(c->reached);
+    c->reached = NULL;
     c->fresh = 0;
     for (uint32_t r = 0; r < nrules; r++) /* start[r + 2]: first of rule r + 1 */
         c->start[r + 2] += c->start[r + 1];
@@ -296,6 +321,28 @@ static bool room(const graft_engine *e, uint64_t limit)
            (!e->opts.stop_after || e->stats.rewrites < e->opts.stop_after);
 }
 
+/* The dead-node sweep after a pass that applied rewrites: with an order
+ * for the next lists, unless the pass replaced every node the lists held
+ * (the last pass of a rewrite finds none left, most often) and its change
+ * can be relabelled through the users; then only the marks of what lives
+ * (note [sweep without order] in src/ir/graph_walk.c).  A node of the
+ * lists left (another rule's candidate, a refused one) will most likely
+ * offer again, and the lists then need the order anyway: sweeping without
+ * it costs more there (bench/RESULTS.md, "Session 22: the last round
+ * without an order"). */
+static void sweep(graft_engine *e, Cands *c, uint64_t applied)
+{
+    engine_region_free(c->region); /* a last sweep's, not read: its marks stay */
+    c->region = c->offers.len <= applied ? engine_region(e, c->upto) : NULL;
+    if (!c->region) {
+        c->fresh = engine_remove_dead_order(e) + 1;
+        return;
+    }
+    free(c->reached);
+    c->reached = xcalloc((size_t)graph_node_count(e->g) + 1, 1);
+    c->nreached = graph_remove_unreached(e->g, c->reached);
+}
+
 /* One pass of rule r (note [rewrite rounds]); returns the rewrites done.
  * Stops applying once total rewrites exceed limit. */
 static uint64_t rewrite_pass(graft_engine *e, Grouper *gp, Cands *c, uint32_t r, uint64_t limit)
@@ -335,7 +382,7 @@ static uint64_t rewrite_pass(graft_engine *e, Grouper *gp, Cands *c, uint32_t r,
         free(e->forward);
         e->forward = NULL;
         e->forward_cap = 0;
-        c->fresh = engine_remove_dead_order(e) + 1;
+        sweep(e, c, applied);
         c->stale = true;
     }
     return applied;
@@ -480,6 +527,8 @@ bool engine_rewrite(graft_engine *e, graft_diag *d)
     grouper_free(&gp);
     free(c.start);
     free(c.nodes);
+    free(c.reached);
+    engine_region_free(c.region);
     vec_free(&c.offers);
     free(fired);
     free(done);

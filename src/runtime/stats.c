@@ -47,6 +47,7 @@ void stats_add(Stats *to, const Stats *from, bool inside)
     to->nrefusals += from->nrefusals;
     to->subgraphs += from->subgraphs + inside;
     to->inside += from->inside + (inside ? from->rewrites : 0);
+    to->orders += from->orders;
 }
 
 /* "interior-use 2, overlap 1" or "-". */

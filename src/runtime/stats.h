@@ -40,6 +40,8 @@ typedef struct Stats {
     uint64_t nrefusals;  /* refusals in all, listed or not */
     uint32_t subgraphs;  /* ONNX subgraphs whose counts were added */
     uint64_t inside;     /* of rewrites, those inside them */
+    uint64_t orders;     /* walks that ordered the whole graph (not
+                            printed: the tests and the bench read it) */
 } Stats;
 
 void stats_init(Stats *s, uint32_t nrules);
