@@ -108,6 +108,13 @@ typedef struct StrBuf {
 } StrBuf;
 
 void strbuf_append(StrBuf *sb, const char *s, size_t n);
+/* Room for n more bytes and the NUL, inline: for writers that store bytes
+ * themselves where a call per append would cost more than the bytes. */
+static inline void strbuf_room(StrBuf *sb, size_t n)
+{
+    if (sb->cap - sb->len <= n)
+        sb->data = xgrow_items(sb->data, &sb->cap, sb->len + n + 1, 1);
+}
 void strbuf_puts(StrBuf *sb, const char *s);
 void strbuf_putc(StrBuf *sb, char c);
 void strbuf_printf(StrBuf *sb, const char *fmt, ...) GRAFT_PRINTF(2, 3);

@@ -71,9 +71,8 @@ void export_put_number(StrBuf *sb, uint64_t k)
     do
         digits[--n] = (char)('0' + k % 10);
     while ((k /= 10) != 0);
-    if (sb->cap - sb->len <= sizeof digits) /* (in place, not strbuf_append's call:
-                                               a third of the number's cost) */
-        sb->data = xgrow_items(sb->data, &sb->cap, sb->len + sizeof digits + 1, 1);
+    strbuf_room(sb, sizeof digits); /* (not strbuf_append's call: a third of the
+                                       number's cost) */
     for (; n < sizeof digits; n++)
         sb->data[sb->len++] = digits[n];
     sb->data[sb->len] = '\0';
