@@ -51,6 +51,23 @@ static inline uint64_t hash_word(uint64_t h, uint64_t w)
     return h ^ (h >> 29);
 }
 
+/* The 1 to 7 bytes at p over the low bytes of w (in memory order), the
+ * rest of w kept: the tail of a word-at-a-time loop, in fixed-size pieces
+ * the compiler inlines (a memcpy of a variable size cost as much as the
+ * rest of a short key's hash).  Shared by hash_bytes and the ONNX
+ * decoder's NUL test (src/onnx/onnx_decode_fast.c). */
+static inline uint64_t bytes_tail(const unsigned char *p, size_t n, uint64_t w)
+{
+    unsigned char *to = (unsigned char *)&w;
+    if (n & 4)
+        memcpy(to, p, 4), to += 4, p += 4;
+    if (n & 2)
+        memcpy(to, p, 2), to += 2, p += 2;
+    if (n & 1)
+        *to = *p;
+    return w;
+}
+
 static inline uint64_t hash_bytes(const void *data, size_t len, uint64_t seed)
 {
     const unsigned char *p = data;
@@ -60,19 +77,8 @@ static inline uint64_t hash_bytes(const void *data, size_t len, uint64_t seed)
         memcpy(&w, p, 8);
         h = hash_word(h, HASH_LE64(w));
     }
-    if (len) {
-        /* The 1 to 7 last bytes in fixed-size pieces the compiler
-         * inlines (a memcpy of a variable size cost as much as the rest). */
-        w = 0;
-        unsigned char *to = (unsigned char *)&w;
-        if (len & 4)
-            memcpy(to, p, 4), to += 4, p += 4;
-        if (len & 2)
-            memcpy(to, p, 2), to += 2, p += 2;
-        if (len & 1)
-            *to = *p;
-        h = hash_word(h, HASH_LE64(w));
-    }
+    if (len)
+        h = hash_word(h, HASH_LE64(bytes_tail(p, len, 0)));
     h *= 0x9e3779b97f4a7c15ull;
     return h ^ (h >> 32);
 }

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "keymap.h" /* hash_bytes */
+#include "keymap.h" /* hash_bytes, bytes_tail */
 
 /* The bytes left to read of one message: [p, end). */
 typedef struct Cursor {
@@ -64,14 +64,7 @@ static inline bool has_nul(const uint8_t *p, size_t n)
     }
     if (n == 0)
         return false;
-    w = ~(uint64_t)0;
-    unsigned char *to = (unsigned char *)&w;
-    if (n & 4)
-        memcpy(to, p, 4), to += 4, p += 4;
-    if (n & 2)
-        memcpy(to, p, 2), to += 2, p += 2;
-    if (n & 1)
-        *to = *p;
+    w = bytes_tail(p, n, ~(uint64_t)0); /* (no NUL in the bytes not read) */
     return ((w - ones) & ~w & highs) != 0;
 }
 
