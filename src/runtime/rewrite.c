@@ -132,11 +132,11 @@ static uint32_t cands_build(graft_engine *e, Cands *c)
             total += offer(e, c, graph_node(e->g, ids[i]));
         free(ids);
     } else {
-        n = relabel(e, c);
-        for (uint32_t i = labels_next_offering(e->labels, e->order, 0, n); i < n;
-             i = labels_next_offering(e->labels, e->order, i + 1, n))
+        uint32_t ordered = relabel(e, c); /* 0 when nothing offers: no order */
+        for (uint32_t i = labels_next_offering(e->labels, e->order, 0, ordered); i < ordered;
+             i = labels_next_offering(e->labels, e->order, i + 1, ordered))
             total += offer(e, c, e->order[i]);
-        n = c->reached ? c->nreached : n;
+        n = c->reached ? c->nreached : ordered;
     }
     free(c->reached);
     c->reached = NULL;
