@@ -1030,45 +1030,45 @@ START_TEST(test_tensor_and_graph_attrs)
 }
 END_TEST
 
-/* note [annotation spans]: a comment given as a span of the text is that
- * text's bytes, ended by a NUL once the graph keeps the text; one that
- * another comment follows at once, or that is not in the text, is a copy;
- * a copy of a node shares its original's span. */
+/* note [annotation spans]: a comment given as a span of the text is
+ * read there until graph_text_keep copies it, NUL-ended, into the graph's
+ * buffer of spans, in the order of the nodes; the text is never written,
+ * and a comment that another comment follows at once is a span like any
+ * other; one not in the text is a copy; a copy of a node shares its
+ * original's span. */
 START_TEST(test_annotation_spans)
 {
     const char *model = "%0 /* ty=int8 */ /* a *//* b */\n/* end */";
     size_t len = strlen(model);
-    char *text = xmalloc(len + 2);
-    memcpy(text, model, len + 1);
-    text[len + 1] = '\0';
     graft_graph *g = graph_new();
-    graph_text_begin(g, text, len);
+    graph_text_begin(g, model, len);
     graft_node *n[5];
     for (int i = 0; i < 5; i++)
         n[i] = graph_add_param(g, "x", NULL);
-    graph_set_annotation_span(g, n[0], text + 3, 13);  /* "/ * ty=int8 * /" */
-    graph_set_annotation_span(g, n[1], text + 17, 7);  /* followed by '/' */
-    graph_set_annotation_span(g, n[2], text + 24, 7);  /* "/ * b * /" */
-    graph_set_annotation_span(g, n[3], text + 32, 9);  /* at the text's end */
+    graph_set_annotation_span(g, n[0], model + 3, 13);  /* "/ * ty=int8 * /" */
+    graph_set_annotation_span(g, n[1], model + 17, 7);  /* followed by '/' */
+    graph_set_annotation_span(g, n[2], model + 24, 7);  /* "/ * b * /" */
+    graph_set_annotation_span(g, n[3], model + 32, 9);  /* at the text's end */
+    ck_assert_ptr_eq(node_annotation(n[1]), model + 17);
     ck_assert_ptr_null(graph_kept_text(g, NULL));
     ck_assert(graph_text_keep(g));
     size_t kept_len = 0;
-    ck_assert_ptr_eq(graph_kept_text(g, &kept_len), text);
-    ck_assert_uint_eq(kept_len, len);
-    ck_assert_ptr_eq(node_annotation(n[0]), text + 3);
-    ck_assert_str_eq(node_annotation(n[0]), "/* ty=int8 */");
-    ck_assert(node_annotation(n[1]) < text || node_annotation(n[1]) > text + len);
-    ck_assert_str_eq(node_annotation(n[1]), "/* a */");
-    ck_assert_ptr_eq(node_annotation(n[2]), text + 24);
-    ck_assert_str_eq(node_annotation(n[2]), "/* b */");
-    ck_assert_ptr_eq(node_annotation(n[3]), text + 32);
+    const char *kept = graph_kept_text(g, &kept_len);
+    static const char spans[] = "/* ty=int8 */\0/* a */\0/* b */\0/* end */";
+    ck_assert_uint_eq(kept_len, sizeof spans);
+    ck_assert_mem_eq(kept, spans, sizeof spans);
+    ck_assert_str_eq(model, "%0 /* ty=int8 */ /* a *//* b */\n/* end */");
+    ck_assert_ptr_eq(node_annotation(n[0]), kept);
+    ck_assert_ptr_eq(node_annotation(n[1]), kept + 14);
+    ck_assert_ptr_eq(node_annotation(n[2]), kept + 22);
+    ck_assert_ptr_eq(node_annotation(n[3]), kept + 30);
     ck_assert_str_eq(node_annotation(n[3]), "/* end */");
     graph_set_annotation(g, n[4], node_annotation(n[2]));
-    ck_assert_ptr_eq(node_annotation(n[4]), text + 24);
+    ck_assert_ptr_eq(node_annotation(n[4]), kept + 22);
     graph_set_annotation(g, n[4], "/* b */");
-    ck_assert(node_annotation(n[4]) != text + 24);
+    ck_assert(node_annotation(n[4]) < kept || node_annotation(n[4]) >= kept + kept_len);
     ck_assert_str_eq(node_annotation(n[4]), "/* b */");
-    graph_free(g); /* frees text */
+    graph_free(g); /* frees the spans' buffer */
 }
 END_TEST
 

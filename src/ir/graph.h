@@ -313,16 +313,19 @@ void graph_declare_type(graft_graph *g, graft_node *var, const graft_type *type)
 void graph_set_annotation(graft_graph *g, graft_node *n, const char *text);
 /* note [annotation spans] (graph_text.c): a loader that scans text (len
  * bytes, then at least one byte more, a NUL) gives it to g before making
- * nodes; the text stays the loader's until graph_text_keep. */
-void graph_text_begin(graft_graph *g, char *text, size_t len);
+ * nodes; the text stays the loader's, never written, and must outlive
+ * graph_text_keep. */
+void graph_text_begin(graft_graph *g, const char *text, size_t len);
 /* n's annotation is the comment "/ * ... * /" of len bytes at text (no
  * "* /" before its end), a span of the text begun; anything else is
  * interned. */
 void graph_set_annotation_span(graft_graph *g, graft_node *n, const char *text, size_t len);
-/* Loading done: when spans were set, ends each with a NUL and makes the
- * text the graph's (true: the loader must not free it); else forgets it. */
+/* Loading done: when spans were set, copies each, NUL-ended, into a
+ * buffer of the graph's and points its nodes there (true); the text
+ * itself is forgotten either way (the loader may free it). */
 bool graph_text_keep(graft_graph *g);
-/* The text g keeps for its annotations (*len its bytes), or NULL. */
+/* The spans g keeps for its annotations, NUL-ended one after another
+ * (*len their bytes), or NULL. */
 const char *graph_kept_text(const graft_graph *g, size_t *len);
 void graph_set_pos(graft_graph *g, graft_node *n, int line, int col);
 void graph_set_ret_type(graft_graph *g, graft_node *fn, const graft_type *type);

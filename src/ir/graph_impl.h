@@ -109,11 +109,13 @@ struct graft_graph {
                               [symbolic dims] in dim_symbol.c) */
     VEC(const char *) dim_names; /* symbol k's name */
     VEC(void *) owned;     /* buffers freed with the graph (graph_own) */
-    char *text;            /* the text annotation spans point into, or NULL
+    const char *text;      /* the text annotation spans point into, or NULL
                               (note [annotation spans] in graph_text.c) */
     size_t text_len;       /* its bytes, the NUL after them not counted */
-    bool text_kept;        /* text is the graph's (graph_text_keep) */
-    size_t nspans;         /* spans set (graph_set_annotation_span) */
+    bool text_kept;        /* text is the graph's copy of the spans
+                              (graph_text_keep) */
+    size_t span_bytes;     /* bytes of the spans set, a NUL after each
+                              (graph_set_annotation_span) */
     void *host;            /* what holds the graph (graph_set_host), or NULL */
 };
 

@@ -4,26 +4,22 @@
  * comment, "/ * ty=T span=S * /", printed back verbatim, and TVM's span=
  * part names the node, so most comments are distinct: interning each
  * one (hash, compare, copy into the arena) cost about 240 instructions
- * a comment.  A loader that scans a copy of the text of its own (Relay's
- * scanner does) gives the graph that copy instead (graph_text_begin), and
- * a node's comment is a pointer into it (graph_set_annotation_span): no
- * hash, no copy, and the node keeps its one pointer (note [node size] in
- * graph.c).  The spans are not NUL-terminated while the scanner still
- * reads the text; when loading is done, graph_text_keep writes a NUL
- * after each span's closing "* /" (the byte that follows a comment is
- * layout, ';', ')' or ',', never read again: the printer reads
- * annotations, the diagnostics the Source) and takes the text, so
- * node_annotation stays a C string for every reader.  It finds each end
- * again with a memchr from the node's pointer: a list of where spans
- * end, 4 bytes a comment, grew at the loader's peak (0.67 MB more at
- * 60,000 op nodes).  A span followed by '/' could be followed by another
- * comment that is a span, whose first byte the NUL would take: such a
- * comment is interned as before (Relay's loader reads that byte in the
- * Source, since flex may keep a NUL there while it scans).  A graph
- * whose loader set no span does not keep the text: its loader frees it
- * as it always did.  Annotations of nodes built by edits are interned
- * (graph_set_annotation); a copy of a node (a partition's body) shares
- * its original's span. */
+ * a comment.  A loader that scans text gives the graph that text
+ * (graph_text_begin), and while it loads, a node's comment is a pointer
+ * into it (graph_set_annotation_span): no hash, no copy, and the node
+ * keeps its one pointer (note [node size] in graph.c).  The text is
+ * never written: it may be the Source itself, which diagnostics read
+ * (note [relay lexer] in grammar/relay_lex.l).  When loading is done,
+ * graph_text_keep copies the spans, each followed by a NUL, into one
+ * buffer of the graph's, in the order of the nodes, and points the nodes
+ * there, so node_annotation is a C string for every reader and the graph
+ * keeps only its comments' bytes, not the whole text (about half of a
+ * TVM model's).  The end of each comment is found again by its first
+ * "* /" (comments do not nest); what follows a comment does not matter,
+ * so a comment that another comment follows at once is a span like any
+ * other.  A graph whose loader set no span keeps nothing.  Annotations
+ * of nodes built by edits are interned (graph_set_annotation); a copy of
+ * a node (a partition's body) shares its original's copied span. */
 #include "graph.h"
 
 #include <string.h>
@@ -31,7 +27,7 @@
 #include "graph_impl.h"
 #include "util.h"
 
-void graph_text_begin(graft_graph *g, char *text, size_t len)
+void graph_text_begin(graft_graph *g, const char *text, size_t len)
 {
     g->text = text;
     g->text_len = len;
@@ -55,9 +51,7 @@ static bool span_fits(const graft_graph *g, const char *s, size_t n)
     size_t off;
     if (g->text_kept || !in_text(g, s, &off) || n < 4 || n > g->text_len - off)
         return false;
-    if (memcmp(s, "/*", 2) != 0 || memcmp(s + n - 2, "*/", 2) != 0)
-        return false;
-    return off + n == g->text_len || s[n] != '/';
+    return memcmp(s, "/*", 2) == 0 && memcmp(s + n - 2, "*/", 2) == 0;
 }
 
 void graph_set_annotation_span(graft_graph *g, graft_node *n, const char *text, size_t len)
@@ -66,38 +60,54 @@ void graph_set_annotation_span(graft_graph *g, graft_node *n, const char *text, 
         n->annot = graph_intern_n(g, text, len);
         return;
     }
-    g->nspans++;
+    g->span_bytes += len + 1;
     n->annot = text;
 }
 
-/* Ends the comment at p, in a text that ends at end, with a NUL after
+/* The bytes of the comment at p, in a text that ends at end, up to
  * its first "* /" (a comment's end: they do not nest). */
-static void end_comment(char *p, const char *end)
+static size_t comment_len(const char *p, const char *end)
 {
-    char *star = p + 2;
+    const char *star = p + 2;
     while ((star = memchr(star, '*', (size_t)(end - star))) && star[1] != '/')
         star++;
-    if (star)
-        star[2] = '\0';
+    return (size_t)(star + 2 - p);
+}
+
+/* Copies each node's span, NUL-ended, into kept (span_bytes bytes: a
+ * span's comment ends at or before the bytes it was set with). */
+static void copy_spans(graft_graph *g, char *kept)
+{
+    const char *end = g->text + g->text_len;
+    char *to = kept;
+    for (uint32_t id = 0; id < g->nnodes; id++) {
+        graft_node *n = g->nodes[id];
+        size_t off;
+        if (!n || !n->annot || !in_text(g, n->annot, &off))
+            continue;
+        size_t len = comment_len(n->annot, end);
+        memcpy(to, n->annot, len);
+        to[len] = '\0';
+        n->annot = to;
+        to += len + 1;
+    }
 }
 
 bool graph_text_keep(graft_graph *g)
 {
     if (!g->text || g->text_kept)
         return false;
-    if (g->nspans == 0) {
-        g->text = NULL; /* the loader's to free */
+    if (g->span_bytes == 0) {
+        g->text = NULL; /* the loader's: nothing points into it */
         g->text_len = 0;
         return false;
     }
-    for (uint32_t id = 0; id < g->nnodes; id++) {
-        const graft_node *n = g->nodes[id];
-        size_t off;
-        if (n && n->annot && in_text(g, n->annot, &off))
-            end_comment(g->text + off, g->text + g->text_len);
-    }
+    char *kept = xmalloc(g->span_bytes);
+    copy_spans(g, kept);
+    graph_own(g, kept);
+    g->text = kept;
+    g->text_len = g->span_bytes;
     g->text_kept = true;
-    graph_own(g, g->text);
     return true;
 }
 

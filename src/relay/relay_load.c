@@ -540,7 +540,7 @@ static void parser_init(RelayParser *ps, const Source *src, const graft_limits *
     ps->g = graph_new();
     reserve(ps);
     ps->lexer = relay_lexer_new(src, d, fast);
-    graph_text_begin(ps->g, ps->lexer->buffer, src->len); /* note [annotation spans] */
+    graph_text_begin(ps->g, src->text, src->len); /* note [annotation spans] */
     if (fast)
         ps->lexer->lines = ps;
 }
@@ -597,8 +597,8 @@ graft_graph *relay_load_checked(const Source *src, const graft_limits *limits,
         parser_init(&ps, src, limits, d, false);
         rc = relay_parse(&ps);
     }
-    if (rc == 0 && !ps.failed && graph_text_keep(ps.g))
-        ps.lexer->buffer = NULL; /* the graph's now: its annotations' text */
+    if (rc == 0 && !ps.failed)
+        graph_text_keep(ps.g); /* the spans copied (note [annotation spans]) */
     parse_tables_free(&ps);
     bool checked = rc == 0 && !ps.failed && (!check || check->fn(ps.g, src, check->ctx, d) == 0);
     bool typed = checked && infer_types(&ps);

@@ -64,8 +64,7 @@ typedef struct RelayLexer {
                           binding lines by hand (note [binding lines]) */
     graft_diag *diag;        /* where lexical errors go */
     void *scanner;     /* the flex scanner (yyscan_t) */
-    char *buffer;      /* the text it scans (note [relay lexer]); NULL once
-                          the graph keeps it (note [annotation spans]) */
+    char *buffer;      /* the text it scans (note [relay lexer]) */
     size_t offset;     /* byte offset of the next token */
 } RelayLexer;
 

@@ -87,17 +87,11 @@ static bool ty_part(const char *s, size_t n, RelayText *part)
     return true;
 }
 
-/* The comment annot as a span of the scanner's copy of the text, which
- * the graph keeps when loading succeeds (note [annotation spans] in
- * src/ir/graph_text.c).  The byte after it is read in the Source: in the
- * copy, flex may have set it aside (note [relay lexer]) and left a NUL. */
+/* The comment annot as a span of the Source, which the graph copies
+ * when loading succeeds (note [annotation spans] in src/ir/graph_text.c). */
 static void set_comment(RelayParser *ps, graft_node *n, RelayText annot)
 {
-    size_t end = (size_t)annot.off + annot.len;
-    if (end < ps->src->len && ps->src->text[end] == '/') /* another comment? */
-        graph_set_annotation(ps->g, n, graph_intern_n(ps->g, load_text(ps, annot), annot.len));
-    else
-        graph_set_annotation_span(ps->g, n, ps->lexer->buffer + annot.off, annot.len);
+    graph_set_annotation_span(ps->g, n, load_text(ps, annot), annot.len);
 }
 
 /* The comment annot, nothing but "/ * ty=T * /" (at most one per type),
