@@ -1217,6 +1217,42 @@ START_TEST(test_annotation_span_then_comment)
 }
 END_TEST
 
+/* note [relay lexer]: a file's Source is scanned in place, and the
+ * scanner writes nothing into it: after loading its text is the file's,
+ * ended by two NULs, and a syntax error quotes its line whole (a NUL
+ * written after the token would cut it at the ';'). */
+START_TEST(test_scan_in_place)
+{
+    static const char model[] = "def @main(%x) {\n  %0 = nn.relu(%x) %x;\n  %0\n}\n";
+    char path[] = "/tmp/check_relay_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "wb");
+    fputs(model, f);
+    fclose(f);
+    char *out = NULL;
+    size_t outlen = 0;
+    FILE *mem = open_memstream(&out, &outlen);
+    graft_diag *d = diag_new(mem);
+    Source *src = source_read(path, d);
+    remove(path);
+    ck_assert(src->padded);
+    ck_assert_ptr_null(relay_load(src, d));
+    ck_assert_mem_eq(src->text, model, sizeof model); /* the NUL after it too */
+    ck_assert_int_eq(src->text[src->len + 1], '\0');
+    source_free(src);
+    diag_free(d);
+    fclose(mem);
+    char want[512];
+    snprintf(want, sizeof want,
+             "%s:2:20: error: syntax error, unexpected name (%%x), expecting ';'\n"
+             "    2 |   %%0 = nn.relu(%%x) %%x;\n"
+             "      |                    ^~\n", path);
+    ck_assert_str_eq(out, want);
+    free(out);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -1226,6 +1262,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_module_parts);
     tcase_add_test(tc, test_annotation_spans);
     tcase_add_test(tc, test_annotation_span_then_comment);
+    tcase_add_test(tc, test_scan_in_place);
     tcase_add_test(tc, test_bare_and_main_attrs);
     suite_add_tcase(s, tc);
     tc = tcase_create("graph");

@@ -131,9 +131,13 @@ static Source *read_file(const char *path, bool lines, graft_diag *d)
         strbuf_free(&sb);
         return NULL;
     }
-    /* The buffer becomes the Source's text, trimmed to its length. */
-    return source_adopt(is_stdin ? "<stdin>" : path, xrealloc(sb.data, sb.len + 1), sb.len,
-                        lines);
+    /* The buffer becomes the Source's text, trimmed to its length and
+     * two NUL bytes, which a scanner that reads it in place needs. */
+    char *text = xrealloc(sb.data, sb.len + 2);
+    text[sb.len] = text[sb.len + 1] = '\0';
+    Source *src = source_adopt(is_stdin ? "<stdin>" : path, text, sb.len, lines);
+    src->padded = true;
+    return src;
 }
 
 Source *source_read(const char *path, graft_diag *d)

@@ -50,6 +50,9 @@ typedef struct Source {
     size_t nlines;       /* lines in line_starts (at least 1 once built) */
     bool one_line;       /* a binary file: the whole text is line 1 */
     bool borrowed;       /* text is not the Source's (source_borrow) */
+    bool padded;         /* text[len + 1] is a NUL too (source_read): a
+                            scanner may read text in place (note [relay
+                            lexer] in grammar/relay_lex.l) */
 } Source;
 
 /* Read a whole file ("-" for standard input).  On failure reports

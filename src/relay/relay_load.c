@@ -597,9 +597,9 @@ graft_graph *relay_load_checked(const Source *src, const graft_limits *limits,
         parser_init(&ps, src, limits, d, false);
         rc = relay_parse(&ps);
     }
-    if (rc == 0 && !ps.failed)
-        graph_text_keep(ps.g); /* the spans copied (note [annotation spans]) */
     parse_tables_free(&ps);
+    if (rc == 0 && !ps.failed) /* the spans copied, the two peaks apart */
+        graph_text_keep(ps.g); /* (note [annotation spans]) */
     bool checked = rc == 0 && !ps.failed && (!check || check->fn(ps.g, src, check->ctx, d) == 0);
     bool typed = checked && infer_types(&ps);
     parser_free(&ps);

@@ -64,7 +64,8 @@ typedef struct RelayLexer {
                           binding lines by hand (note [binding lines]) */
     graft_diag *diag;        /* where lexical errors go */
     void *scanner;     /* the flex scanner (yyscan_t) */
-    char *buffer;      /* the text it scans (note [relay lexer]) */
+    char *copy;        /* the copy of the text it scans, or NULL: it scans
+                          the Source in place (note [relay lexer]) */
     size_t offset;     /* byte offset of the next token */
 } RelayLexer;
 
