@@ -1253,6 +1253,29 @@ START_TEST(test_scan_in_place)
 }
 END_TEST
 
+/* note [sized from the text]: the temps' cells are reserved for the
+ * last "%N" of the text (here @f's %0: one cell); @main, read first,
+ * needs six and grows them, and @f's are made afresh after @main's end. */
+START_TEST(test_temps_past_hint)
+{
+    const char *text = "def @main(%x: float32) -> float32 {\n"
+                       "  %0 = add(%x, %x);\n  %1 = add(%0, %0);\n  %2 = add(%1, %1);\n"
+                       "  %3 = add(%2, %2);\n  %4 = @f(%3);\n  add(%4, %4)\n}\n\n"
+                       "def @f(%y: float32) -> float32 {\n"
+                       "  %0 = multiply(%y, %y);\n  negative(%0)\n}\n";
+    graft_graph *g = load_string(text);
+    char *printed = relay_print_string(g);
+    ck_assert_str_eq(printed, "def @f(%y: float32) -> float32 {\n"
+                              "  %0 = multiply(%y, %y);\n  negative(%0)\n}\n\n"
+                              "def @main(%x: float32) -> float32 {\n"
+                              "  %1 = add(%x, %x);\n  %2 = add(%1, %1);\n"
+                              "  %3 = add(%2, %2);\n  %4 = add(%3, %3);\n"
+                              "  %5 = @f(%4);\n  add(%5, %5)\n}\n");
+    free(printed);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -1263,6 +1286,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_annotation_spans);
     tcase_add_test(tc, test_annotation_span_then_comment);
     tcase_add_test(tc, test_scan_in_place);
+    tcase_add_test(tc, test_temps_past_hint);
     tcase_add_test(tc, test_bare_and_main_attrs);
     suite_add_tcase(s, tc);
     tc = tcase_create("graph");

@@ -479,8 +479,32 @@ static bool infer_types(RelayParser *ps)
  * sized once from its length (real models spend 20 to 60 bytes of text
  * on a node; 16 is the estimate), so that a large model is not copied
  * from table to table as they double; past the estimate they still
- * grow.  Untouched pages of a large allocation take no memory. */
-enum { TEXT_BYTES_PER_NODE = 16 };
+ * grow.  Untouched pages of a large allocation take no memory.  The
+ * temps' cells (note [temps by number] in relay_load_scope.c), all live
+ * at the loader's peak, are sized from a count instead: TVM numbers a
+ * def's temps from 0 in order and its last lines use the last one (the
+ * def's result), so the last "%N" in the text's last TEMPS_TAIL bytes
+ * tells how many the last def has (the estimate of nodes took 2.7 MB of
+ * cells for 60,000 temps, of which 1 MB was used: a weight is a node and
+ * no temp).  Without one there, the cells double from empty. */
+enum { TEXT_BYTES_PER_NODE = 16, TEMPS_TAIL = 4096 };
+
+/* The cells for the temps "%N" at the end of src implies, at most limit;
+ * 0 when none is there. */
+static size_t temps_hint(const Source *src, size_t limit)
+{
+    size_t stop = src->len > TEMPS_TAIL ? src->len - TEMPS_TAIL : 0;
+    for (size_t i = src->len; i-- > stop;) {
+        const char *s = src->text + i;
+        if (s[0] != '%' || !isdigit((unsigned char)s[1]))
+            continue;
+        size_t n = 0;
+        for (s++; isdigit((unsigned char)*s) && n < limit; s++)
+            n = n * 10 + (size_t)(*s - '0');
+        return n < limit ? n + 1 : limit;
+    }
+    return 0;
+}
 
 static void reserve(RelayParser *ps)
 {
@@ -488,7 +512,7 @@ static void reserve(RelayParser *ps)
     graph_reserve(ps->g, nodes);
     ps->where = xcalloc(nodes, sizeof *ps->where);
     ps->where_cap = nodes;
-    load_scope_reserve(ps, nodes);
+    load_scope_reserve(ps, temps_hint(ps->src, nodes));
 }
 
 /* What only parsing needs (names, lists, the scanner), freed before
@@ -511,6 +535,8 @@ static void parse_tables_free(RelayParser *ps)
     ps->adts = NULL;
     free(ps->scratch_attrs);
     ps->scratch_attrs = NULL;
+    free(ps->def_params);
+    ps->def_params = NULL;
     vec_free(&ps->late);
     vec_free(&ps->operands);
     vec_free(&ps->line_args);

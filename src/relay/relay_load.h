@@ -252,6 +252,9 @@ typedef struct RelayParser {
     LiteralValue *literal_values; /* literals converted so far */
     size_t nliterals;    /* entries in literal_values */
     size_t literal_values_cap; /* capacity of literal_values */
+    graft_node **def_params; /* the def's parameters read from PARAMS (note
+                            [def parameters]), or NULL */
+    size_t ndef_params;  /* entries in def_params */
     VEC(LateRef) late;   /* references checked at the end */
     VEC(LineOperand) operands; /* the operands of a line read by hand */
     VEC(graft_node *) line_args; /* and their nodes, made once it is read */
@@ -355,7 +358,8 @@ graft_node *load_fn_call_names(RelayParser *ps, graft_node *callee, RelayText na
 graft_node *load_paren_names(RelayParser *ps, RelayText names);
 /* NAMES as a def's or fn's parameters, pushed as load_push_node does. */
 bool load_param_names(RelayParser *ps, RelayText names);
-/* The last PARAMS token's parameters (relay_load_params.c), pushed so. */
+/* The last PARAMS token's parameters (relay_load_params.c), made and
+ * kept in ps->def_params for load_def (nothing pushed). */
 bool load_params(RelayParser *ps);
 
 /* The type TVM's text s (n bytes: the "ty=" part of an annotation)

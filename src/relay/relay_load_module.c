@@ -32,21 +32,46 @@ static void push_late(RelayParser *ps, const char *name, int64_t index, RelayTex
 
 /* ---- definitions ---- */
 
+/* A def's parameters and attributes, listed from mark (malloc'd: attrs
+ * NULL when it has none).  Made when the body is whole, at the loader's
+ * peak: a model's parameters (tens of thousands) are PARAMS's array when
+ * it read them (the whole list, to its ')'), its attrs few or none. */
+static graft_node **def_items(RelayParser *ps, size_t mark, int *nparams, graft_attr **attrs,
+                              int *nattrs)
+{
+    graft_node **params = ps->def_params;
+    *nparams = (int)ps->ndef_params;
+    *attrs = NULL;
+    *nattrs = 0;
+    ps->def_params = NULL;
+    ps->ndef_params = 0;
+    if (params)
+        return params;
+    params = xmalloc((ps->items.len - mark + 1) * sizeof *params);
+    for (size_t i = mark; i < ps->items.len; i++) {
+        if (ps->items.items[i].kind == ITEM_NODE) {
+            params[(*nparams)++] = ps->items.items[i].u.node;
+            continue;
+        }
+        if (!*attrs) /* for the items left */
+            *attrs = xmalloc((ps->items.len - i) * sizeof **attrs);
+        (*attrs)[(*nattrs)++] = ps->items.items[i].u.attr;
+    }
+    return params;
+}
+
 /* def -> "def" GLOBAL ['[' type-params ']'] '(' params-and-attrs ')'
  *        [-> type] '{' body '}' */
 bool load_def(RelayParser *ps, RelayText name, const char *type_params, size_t mark,
               const graft_type *ret, graft_node *body)
 {
-    graft_node **params = xmalloc((ps->items.len - mark + 1) * sizeof *params);
-    graft_attr *attrs = xmalloc((ps->items.len - mark + 1) * sizeof *attrs);
-    int nparams = 0, nattrs = 0;
-    for (size_t i = mark; i < ps->items.len; i++) {
-        if (ps->items.items[i].kind == ITEM_NODE)
-            params[nparams++] = ps->items.items[i].u.node;
-        else
-            attrs[nattrs++] = ps->items.items[i].u.attr;
-    }
+    int nparams, nattrs;
+    graft_attr *attrs;
+    graft_node **params = def_items(ps, mark, &nparams, &attrs, &nattrs);
     ps->items.len = mark;
+    if (!mark) /* the parameters' items are out: the stack may be freed */
+        vec_free(&ps->items);
+    load_scope_reset(ps); /* before the function is made: not both at once */
     const char *s = graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1);
     graft_node *fn = strcmp(s, "main") == 0 /* note [main unscoped] in graph_module.c */
                          ? graph_add_main(ps->g, params, nparams, body, attrs, nattrs)
@@ -55,7 +80,6 @@ bool load_def(RelayParser *ps, RelayText name, const char *type_params, size_t m
     graph_set_type_params(ps->g, fn, type_params);
     free(params);
     free(attrs);
-    load_scope_reset(ps);
     if (!ps->have_def)
         ps->first_def = name;
     ps->have_def = true;

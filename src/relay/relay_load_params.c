@@ -195,20 +195,25 @@ static const graft_type *param_type(RelayParser *ps, RelayText t)
     return made.type;
 }
 
+/* The parameters are not pushed on the item stack (32 bytes an item,
+ * doubled, through the whole body) but kept in an array of their own, of
+ * their number, which load_def takes as the function's. */
 bool load_params(RelayParser *ps)
 {
     const ParamText *p = ps->lexer->params.items;
     size_t n = ps->lexer->params.len;
-    /* the stack and the names' table take them all at once */
-    vec_reserve(&ps->items, ps->items.len + n);
-    keymap_reserve(&ps->keys, n);
+    keymap_reserve(&ps->keys, n); /* the names' table takes them all at once */
+    free(ps->def_params);
+    ps->def_params = xmalloc((n + 1) * sizeof *ps->def_params);
+    ps->ndef_params = 0;
     for (size_t i = 0; i < n; i++) {
         const graft_type *type = p[i].type.len ? param_type(ps, p[i].type) : NULL;
         RelayText annot = p[i].annot;
         graft_node *v = load_param(ps, p[i].name, type, annot.len ? &annot : NULL);
         if (!v)
             return false;
-        load_push_node(ps, v);
+        ps->def_params[ps->ndef_params++] = v;
     }
+    vec_free(&ps->lexer->params); /* read: not kept through the body */
     return true;
 }

@@ -184,10 +184,11 @@ void load_block_open(RelayParser *ps)
 }
 
 /* At the end of a def every name goes: the tables are freed whole
- * rather than emptied symbol by symbol. */
+ * rather than emptied symbol by symbol (a model's one def may have
+ * named tens of thousands). */
 void load_scope_reset(RelayParser *ps)
 {
-    ps->syms.len = 0;
+    vec_free(&ps->syms);
     keymap_free(&ps->keys);
     ps->keys = (KeyMap){0};
     free(ps->temps);
