@@ -2,13 +2,16 @@
  * src/runtime/match_direct.c) against the goal machine: the same result,
  * pairs and bindings at every node the states offer a rule at, and the
  * goal machine's answer where the direct try hands over (a guard refusing
- * where a later way fits, labels no longer current). */
+ * where a later way fits, labels no longer current); the grouper's claim
+ * stamps (note [claim stamps] in src/runtime/group.h). */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "automaton.h"
+#include "engine.h"
 #include "frontend.h"
+#include "group.h"
 #include "lower.h"
 #include "match_impl.h"
 #include "relay.h"
@@ -228,6 +231,48 @@ START_TEST(stale_labels_go_to_the_goal_machine)
 }
 END_TEST
 
+/* note [claim stamps] (group.h): one word per node id tells whether this
+ * pass claimed a node and which group: two groups of one pass, each
+ * owning its region; the next pass sees neither claimed.  A pass whose
+ * stamps would pass half the range starts again from 1 with the claims
+ * cleared, so a claim of the pass before (a stamp near the top) does not
+ * read as current. */
+START_TEST(claim_stamps_tell_pass_and_owner)
+{
+    Fixture f;
+    open_fixture(&f, "e := exp(x) => partition\n",
+                 "def @main(%p, %q) {\n  %0 = exp(%p);\n  %1 = exp(%q);\n  (%0, %1)\n}\n");
+    graft_engine *e = engine_new(&f.rules->rs, f.g, NULL);
+    engine_label_all(e);
+    graft_node *ep = graph_node(f.g, 2), *eq = graph_node(f.g, 3);
+    Grouper gp;
+    grouper_init(&gp, e);
+    grouper_begin(&gp, 0);
+    Group gr;
+    ck_assert(grouper_try(&gp, ep, false, &gr) && grouper_try(&gp, eq, false, &gr));
+    ck_assert(grouper_claimed(&gp, ep) && grouper_claimed(&gp, eq));
+    ck_assert(!grouper_claimed(&gp, graph_node(f.g, 0)));
+    ck_assert_ptr_eq(grouper_owner(&gp, ep), ep);
+    ck_assert_ptr_eq(grouper_owner(&gp, eq), eq);
+    ck_assert_uint_eq(gp.pass, 1);
+    grouper_begin(&gp, 0);
+    ck_assert_uint_eq(gp.pass, 4); /* after the stamps 1 and 2 of the pass before */
+    ck_assert(!grouper_claimed(&gp, ep) && !grouper_claimed(&gp, eq));
+    gp.pass = UINT32_MAX / 2 - 1; /* as after many passes */
+    ck_assert(grouper_try(&gp, ep, false, &gr));
+    ck_assert(grouper_claimed(&gp, ep) && !grouper_claimed(&gp, eq));
+    grouper_begin(&gp, 0);
+    ck_assert_uint_eq(gp.pass, 1);
+    ck_assert(!grouper_claimed(&gp, ep));
+    ck_assert(grouper_try(&gp, eq, false, &gr));
+    ck_assert(!grouper_claimed(&gp, ep) && grouper_claimed(&gp, eq));
+    ck_assert_ptr_eq(grouper_owner(&gp, eq), eq);
+    grouper_free(&gp);
+    engine_free(e);
+    close_fixture(&f);
+}
+END_TEST
+
 static Suite *match_suite(void)
 {
     Suite *s = suite_create("match");
@@ -235,6 +280,9 @@ static Suite *match_suite(void)
     tcase_add_test(tc, direct_tries_find_the_goal_machines_matches);
     tcase_add_test(tc, stale_labels_go_to_the_goal_machine);
     suite_add_tcase(s, tc);
+    TCase *groups = tcase_create("groups");
+    tcase_add_test(groups, claim_stamps_tell_pass_and_owner);
+    suite_add_tcase(s, groups);
     return s;
 }
 
