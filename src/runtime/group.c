@@ -161,7 +161,7 @@ static bool is_input(const Grouper *gp, const graft_node *n)
 }
 
 /* Adds n to gr's inputs, the last in gp->inputs, unless there. */
-static void add_input(Grouper *gp, Group *gr, graft_node *n)
+static inline void add_input(Grouper *gp, Group *gr, graft_node *n)
 {
     if (is_input(gp, n))
         return;
