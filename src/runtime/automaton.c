@@ -178,6 +178,12 @@ bool automaton_state_has(const Automaton *a, uint32_t state, uint32_t item)
     return state < a->nstates && bit(state_bits(a, state), item);
 }
 
+const uint64_t *automaton_state_sets(const Automaton *a, size_t *words)
+{
+    *words = a->words;
+    return a->bits;
+}
+
 /* Every test of the item is among the node's passed tests (both sorted). */
 static bool preds_hold(const graft_item *it, const Symbol *sym)
 {

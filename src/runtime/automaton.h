@@ -84,6 +84,11 @@ bool automaton_rule_before(const void *rules, uint32_t x, uint32_t y);
 uint32_t automaton_step(Automaton *a, const Symbol *sym);
 
 bool automaton_state_has(const Automaton *a, uint32_t state, uint32_t item);
+/* The states' item sets as they stand, *words 64-bit words each (state
+ * s's from s * *words), until the next state is built: for a reader that
+ * asks many items between two steps and tests the bits inline (note
+ * [direct try] in match_direct.c). */
+const uint64_t *automaton_state_sets(const Automaton *a, size_t *words);
 /* Rules whose whole pattern is in state, best first (priority, then file
  * order). */
 const uint32_t *automaton_state_rules(const Automaton *a, uint32_t state, uint32_t *n);

@@ -78,9 +78,8 @@ void grouper_free(Grouper *gp)
     free(gp->named);
     keymap_free(&gp->in_fn);
     free(gp->claim);
-    free(gp->owner);
-    free(gp->inreg);
-    free(gp->isin);
+    vec_free(&gp->owners);
+    free(gp->mark);
     vec_free(&gp->inputs);
     vec_free(&gp->roots);
     vec_free(&gp->region);
@@ -98,42 +97,48 @@ static void grouper_grow(Grouper *gp)
     size_t old = gp->size, size = old;
     if (!old) { /* calloc's fresh pages need no clearing */
         gp->claim = xcalloc(count, sizeof *gp->claim);
-        gp->owner = xcalloc(count, sizeof *gp->owner);
-        gp->inreg = xcalloc(count, sizeof *gp->inreg);
-        gp->isin = xcalloc(count, sizeof *gp->isin);
+        gp->mark = xcalloc(count, sizeof *gp->mark);
         gp->size = count;
         return;
     }
     gp->claim = xgrow_items(gp->claim, &size, count, sizeof *gp->claim);
     size = old;
-    gp->owner = xgrow_items(gp->owner, &size, count, sizeof *gp->owner);
-    size = old;
-    gp->inreg = xgrow_items(gp->inreg, &size, count, sizeof *gp->inreg);
-    size = old;
-    gp->isin = xgrow_items(gp->isin, &size, count, sizeof *gp->isin);
+    gp->mark = xgrow_items(gp->mark, &size, count, sizeof *gp->mark);
     memset(gp->claim + old, 0, (size - old) * sizeof *gp->claim);
-    memset(gp->owner + old, 0, (size - old) * sizeof *gp->owner);
-    memset(gp->inreg + old, 0, (size - old) * sizeof *gp->inreg);
-    memset(gp->isin + old, 0, (size - old) * sizeof *gp->isin);
+    memset(gp->mark + old, 0, (size - old) * sizeof *gp->mark);
     gp->size = size;
 }
 
-/* The next stamp for one of the arrays; on wrap-around the array is
- * cleared, so an old stamp never reads as current. */
-static uint32_t next_stamp(uint32_t *stamp, uint32_t *marks, size_t n)
+/* The next pass's first claim stamp (note [claim stamps]). */
+static void next_pass(Grouper *gp)
 {
-    if (++*stamp == 0) {
-        memset(marks, 0, n * sizeof *marks);
-        *stamp = 1;
+    uint64_t next = (uint64_t)gp->pass + gp->owners.len + 1;
+    if (next > UINT32_MAX / 2) {
+        if (gp->size)
+            memset(gp->claim, 0, gp->size * sizeof *gp->claim);
+        next = 1;
     }
-    return *stamp;
+    gp->pass = (uint32_t)next;
+    gp->owners.len = 0;
+}
+
+/* The input and region stamps of the next candidate; the marks cleared
+ * when they would wrap, so an old stamp never reads as current. */
+static void next_stamps(Grouper *gp)
+{
+    if (gp->stamp >= UINT32_MAX - 2) {
+        memset(gp->mark, 0, gp->size * sizeof *gp->mark);
+        gp->stamp = 0;
+    }
+    gp->istamp = gp->stamp + 1;
+    gp->stamp = gp->istamp + 1;
 }
 
 void grouper_begin(Grouper *gp, uint32_t rule)
 {
     /* grouper_try grows the arrays: a pass that tries no root (every pass
      * after the last rewrite, mostly) does not pay for the nodes made */
-    next_stamp(&gp->pass, gp->claim, gp->size);
+    next_pass(gp);
     free(gp->named);
     keymap_free(&gp->in_fn);
     gp->in_fn = (KeyMap){0};
@@ -152,15 +157,15 @@ void grouper_begin(Grouper *gp, uint32_t rule)
 /* Whether n is an input of the last candidate (collect_inputs). */
 static bool is_input(const Grouper *gp, const graft_node *n)
 {
-    return gp->isin[node_id(n)] == gp->istamp;
+    return gp->mark[node_id(n)] == gp->istamp;
 }
 
 /* Adds n to gr's inputs, the last in gp->inputs, unless there. */
-static void add_input(Grouper *gp, Group *gr, graft_node *n)
+static inline void add_input(Grouper *gp, Group *gr, graft_node *n)
 {
     if (is_input(gp, n))
         return;
-    gp->isin[node_id(n)] = gp->istamp;
+    gp->mark[node_id(n)] = gp->istamp;
     vec_push(&gp->inputs, n);
     gr->ninputs++;
 }
@@ -210,7 +215,7 @@ static bool may_be_input(const graft_node *n)
  * ...), ...)[0]) takes x, the weight, then gamma, beta, mean, var. */
 static void collect_inputs(Grouper *gp, Group *gr)
 {
-    next_stamp(&gp->istamp, gp->isin, gp->size);
+    next_stamps(gp);
     uint32_t npairs;
     const MatchPair *pairs = matcher_pairs(gp->e->m, &npairs);
     /* never NULL, even for a group of no inputs: group_inputs adds
@@ -249,15 +254,14 @@ static bool is_root(const Grouper *gp, const Group *gr, const graft_node *n)
 static void collect_region(Grouper *gp, const Group *gr)
 {
     gp->region.len = 0;
-    next_stamp(&gp->stamp, gp->inreg, gp->size);
     for (int j = gr->nroots - 1; j >= 1; j--)
         walk_push(&gp->walk, group_roots(gp, gr)[j]);
     walk_push(&gp->walk, gr->root); /* frames kept from one candidate to the next */
     while (gp->walk.depth) {
         graft_node *n = walk_pop(&gp->walk);
-        if (gp->inreg[node_id(n)] == gp->stamp || is_input(gp, n))
+        if (gp->mark[node_id(n)] == gp->stamp || is_input(gp, n))
             continue;
-        gp->inreg[node_id(n)] = gp->stamp;
+        gp->mark[node_id(n)] = gp->stamp;
         vec_push(&gp->region, n);
         int na = node_is_opaque(n) ? 0 : node_nargs(n);
         walk_reserve(&gp->walk, (size_t)na + 1);
@@ -306,7 +310,7 @@ static graft_node *interior_escapes(Grouper *gp, const Group *gr, graft_node **o
             continue;
         for (const Use *u = node_first_use(x); u; u = use_next(u)) {
             graft_node *user = use_user(u);
-            if (gp->inreg[node_id(user)] != gp->stamp && !root_postdominates(gp, gr, user)) {
+            if (gp->mark[node_id(user)] != gp->stamp && !root_postdominates(gp, gr, user)) {
                 *outside = user;
                 return x;
             }
@@ -337,7 +341,7 @@ static graft_node *root_read_inside(const Grouper *gp, const Group *gr, graft_no
             return roots[j];
         /* an input of the group is read by a node of its region too */
         for (const Use *u = node_first_use(roots[j]); u; u = use_next(u))
-            if (gp->inreg[node_id(use_user(u))] == gp->stamp) {
+            if (gp->mark[node_id(use_user(u))] == gp->stamp) {
                 *reader = use_user(u);
                 return roots[j];
             }
@@ -413,10 +417,10 @@ static bool candidate(Grouper *gp, graft_node *root, bool leaf_ok, Group *gr)
         return false;
     }
     grouper_verdict(gp, root, PART_KEPT, NULL, NULL);
-    for (size_t i = 0; i < gp->region.len; i++) {
-        gp->claim[node_id(gp->region.items[i])] = gp->pass;
-        gp->owner[node_id(gp->region.items[i])] = root;
-    }
+    uint32_t stamp = gp->pass + (uint32_t)gp->owners.len; /* note [claim stamps] */
+    vec_push(&gp->owners, root);
+    for (size_t i = 0; i < gp->region.len; i++)
+        gp->claim[node_id(gp->region.items[i])] = stamp;
     return true;
 }
 

@@ -40,15 +40,15 @@ typedef struct Grouper {
     bool has_dom;     /* the rule's pattern has a dominator pattern */
     KeyMap in_fn;     /* pattern nodes below a function pattern (their
                          matches are no inputs), by address */
-    uint32_t *claim;  /* per node id: the pass that claimed it */
-    graft_node **owner;     /* per node id: the root of the group that claimed
-                         it (read only where claim is current) */
-    uint32_t *inreg;  /* per node id: region stamp */
-    uint32_t *isin;   /* per node id: input stamp (an input of the last
-                         candidate when it is istamp) */
-    size_t size;      /* entries in claim and inreg */
-    uint32_t pass;    /* current pass stamp */
-    uint32_t stamp;   /* current region stamp */
+    uint32_t *claim;  /* per node id: the claim stamp of the group that
+                         claimed it (note [claim stamps]) */
+    VEC(graft_node *) owners; /* the roots of the groups kept in this pass,
+                         by claim stamp less pass */
+    uint32_t *mark;   /* per node id: istamp for an input of the last
+                         candidate, stamp for a node of its region */
+    size_t size;      /* entries in claim and mark */
+    uint32_t pass;    /* the first claim stamp of this pass */
+    uint32_t stamp;   /* current region stamp: istamp + 1 */
     uint32_t istamp;  /* current input stamp */
     uint32_t *counter; /* candidate groups in this pass, per global function
                           (graph_global_of + 1): TVM partitions and rewrites
@@ -67,18 +67,27 @@ void grouper_init(Grouper *gp, graft_engine *e);
 void grouper_free(Grouper *gp);
 /* Starts a pass of rule: nothing claimed, group numbers from 0. */
 void grouper_begin(Grouper *gp, uint32_t rule);
+/* note [claim stamps]: a group kept in a pass claims its region with the
+ * pass's first stamp plus its place among the pass's kept groups, so one
+ * word per node id says both whether a group of this pass claimed the
+ * node (a stamp from pass on; earlier passes' are below) and which (its
+ * root in owners), where a stamp and the root's pointer took three.  A
+ * pass's stamps follow the last pass's; they start again from 1, the
+ * array cleared, once past half the range: a pass keeps fewer groups
+ * than the graph has nodes, which are fewer than 2^31 (72 bytes each). */
+
 /* Whether a group kept in this pass claimed n (inline: a partition pass
  * asks it of every node). */
 static inline bool grouper_claimed(const Grouper *gp, const graft_node *n)
 {
     uint32_t id = node_id(n);
-    return id < gp->size && gp->claim[id] == gp->pass;
+    return id < gp->size && gp->claim[id] >= gp->pass;
 }
 
 /* The root of the group that claimed n in this pass (n claimed). */
 static inline graft_node *grouper_owner(const Grouper *gp, const graft_node *n)
 {
-    return gp->owner[node_id(n)];
+    return gp->owners.items[gp->claim[node_id(n)] - gp->pass];
 }
 /* graft explain: records what becomes of root when it is the watched
  * one (gp->watch). */

@@ -44,6 +44,9 @@ Matcher *matcher_new(Labels *labels, const graft_graph *g)
         for (uint32_t r = 0; r < n; r++)
             matcher_rule_facts(&m->rs->rules[r], &m->proof_built[r], &m->checked_built[r]);
     }
+    m->direct = xmalloc(((size_t)m->rs->nrules + 1) * sizeof *m->direct);
+    for (uint32_t r = 0; r < m->rs->nrules; r++)
+        m->direct[r] = DIRECT_UNKNOWN;
     matcher_roots_init(m);
     return m;
 }
@@ -81,6 +84,8 @@ void matcher_free(Matcher *m)
     vec_free(&m->level);
     free(m->seen);
     matcher_roots_free(m);
+    free(m->direct);
+    walk_free(&m->line);
     for (size_t k = 0; k < m->indexes.len; k++)
         free(m->indexes.items[k]);
     vec_free(&m->indexes);
@@ -154,8 +159,7 @@ static bool same_attr(Matcher *m, const graft_attr_value *x, const graft_attr_va
     return strcmp(m->k1.data, m->k2.data) == 0;
 }
 
-/* The value an index variable binds at element node n: its index. */
-static const graft_attr_value *index_value(Matcher *m, const graft_node *n)
+const graft_attr_value *matcher_index_value(Matcher *m, const graft_node *n)
 {
     size_t k = (size_t)node_index(n);
     while (m->indexes.len <= k) {
@@ -193,7 +197,8 @@ static bool bind_all(Matcher *m, const graft_pat *p, graft_node *n)
     }
     for (int i = 0; i < p->nbinds; i++) {
         const graft_attr_bind *ab = &p->binds[i];
-        const graft_attr_value *v = ab->name ? node_find_attr(n, ab->name) : index_value(m, n);
+        const graft_attr_value *v = ab->name ? node_find_attr(n, ab->name)
+                                                : matcher_index_value(m, n);
         if (!v)
             v = ab->dflt;
         graft_binding *b = &m->b[ab->slot];
@@ -378,7 +383,7 @@ static bool step(Matcher *m, uint32_t gi, uint32_t *list)
     return try_ways(m, g.pat, g.node, g.nobind, 0, g.next, list);
 }
 
-static bool guard_ok(const Matcher *m, const graft_rule *rule)
+bool matcher_guard_ok(const Matcher *m, const graft_rule *rule)
 {
     if (rule->guard_fn)
         return rule->guard_fn(m->g, m->b);
@@ -404,6 +409,12 @@ MatchResult matcher_try(Matcher *m, uint32_t r, graft_node *root)
 {
     const graft_rule *rule = &m->rs->rules[r];
     reset(m, rule);
+    MatchResult direct;
+    if (matcher_direct_fits(m, r)) { /* note [direct try] in match_direct.c */
+        if (matcher_direct(m, rule, root, &direct))
+            return direct;
+        reset(m, rule);
+    }
     if (rule->nroots > 1 && !m->rec && !matcher_roots_possible(m, root))
         return MATCH_FAIL; /* note [root precheck] in match_roots.c */
     bool guard_refused = false;
@@ -421,7 +432,7 @@ MatchResult matcher_try(Matcher *m, uint32_t r, graft_node *root)
         }
         bool ok;
         if (list == NIL) {
-            if (guard_ok(m, rule))
+            if (matcher_guard_ok(m, rule))
                 return MATCH_OK;
             matcher_record(m, MFAIL_GUARD, rule->pattern, root);
             guard_refused = true;

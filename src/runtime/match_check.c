@@ -39,7 +39,14 @@ static bool states_decide(graft_pat_kind kind, bool star)
  * that bound or graft explain records the try. */
 uint32_t matcher_proof_steps(const graft_rule *rule)
 {
-    if (rule->guard || rule->guard_fn || !rule->pattern || rule->nroots)
+    return rule->guard || rule->guard_fn ? 0 : matcher_linear_steps(rule);
+}
+
+/* The same bound but for the guard: a rule whose try can fail only at its
+ * guard where its state offers it (note [direct try] in match_direct.c). */
+uint32_t matcher_linear_steps(const graft_rule *rule)
+{
+    if (!rule->pattern || rule->nroots)
         return 0;
     uint8_t *seen = xcalloc((size_t)rule->nslots + 1, 1);
     VEC(const graft_pat *) todo = {0};

@@ -9,6 +9,9 @@
  *                  (note [checked rules])
  *   match_ways.c   the ways that need more than a look at the states: a
  *                  repeated op's chain, a dominator walk
+ *   match_direct.c trying a rule that only its guard can refuse straight
+ *                  down its pattern, before the goal machine (note [direct
+ *                  try])
  *
  * A pattern node's ways, judged by the states, are read by the try and
  * the check alike (below, inline: the try asks at every goal).
@@ -24,6 +27,7 @@
 #include "walk.h"
 
 enum { NIL = UINT32_MAX };
+#define DIRECT_UNKNOWN UINT32_MAX /* Matcher.direct before a rule's first try */
 
 typedef struct Goal {
     const graft_pat *pat; /* what to match */
@@ -55,6 +59,16 @@ typedef struct CheckGoal {
     graft_node *node;         /* where */
     bool nobind;        /* as in Goal */
 } CheckGoal;
+
+/* The direct try's pattern node to match (note [direct try]). */
+typedef struct DirectGoal {
+    const graft_pat *pat; /* what to match */
+    graft_node *node;     /* where */
+    bool known;           /* its item is known to be in the node's state
+                             (the way above it asked) */
+    bool tail;            /* no match: records the tail pair of a variadic
+                             pattern (MatchPair) */
+} DirectGoal;
 
 /* A root for which no user of the shared node via was in the root's
  * state, as long as the labels' epoch is epoch (note [root misses]). */
@@ -105,6 +119,13 @@ struct Matcher {
     RootMiss *misses;    /* match_roots.c: per root of every rule of
                             several, the last miss (note [root misses]) */
     uint32_t *miss_at;   /* per rule: its roots' first entry in misses */
+    uint32_t *direct;    /* per rule: the most steps of its try when only
+                            the guard can refuse it, 0 when more can, or
+                            DIRECT_UNKNOWN before its first try (note
+                            [direct try]) */
+    WALK(DirectGoal) line; /* the direct try's pattern nodes to match */
+    const uint64_t *sets; /* the direct try's view of the states' item sets */
+    size_t set_words;     /* (automaton_state_sets), taken as it starts */
     VEC(graft_attr_value *) indexes; /* [k]: the int k, what an index
                             variable binds (note [index variables] in
                             src/compiler/check_vars.c); made when first
@@ -118,6 +139,10 @@ void matcher_add_pair(Matcher *m, const graft_pat *p, graft_node *n);
 
 /* The goal "match p at n" before next, in the pool; its index. */
 uint32_t matcher_goal(Matcher *m, const graft_pat *p, graft_node *n, bool nobind, uint32_t next);
+/* The value an index variable binds at element node n: its index. */
+const graft_attr_value *matcher_index_value(Matcher *m, const graft_node *n);
+/* Whether the rule's guard, if any, accepts the bindings. */
+bool matcher_guard_ok(const Matcher *m, const graft_rule *rule);
 /* Explain mode: records a failure of kind at (p, n) when it is the
  * deepest so far; true when recorded. */
 bool matcher_record(Matcher *m, MatchFailKind kind, const graft_pat *p, graft_node *n);
@@ -147,11 +172,23 @@ bool matcher_star_extends(const Matcher *m, const graft_pat *p, graft_node *n);
 bool matcher_dom_walk(Matcher *m, const graft_pat *p, graft_node *n, bool keep_path,
                       graft_node **parent);
 
+/* ---- match_direct.c (note [direct try]) ---- */
+
+/* Whether rule r is tried straight down its pattern first. */
+bool matcher_direct_fits(Matcher *m, uint32_t r);
+/* Tries rule at root straight down its pattern, after reset: true with
+ * *res MATCH_OK or MATCH_GUARD when that decides the try, false when the
+ * goal machine must (after another reset). */
+bool matcher_direct(Matcher *m, const graft_rule *rule, graft_node *root, MatchResult *res);
+
 /* ---- match_check.c ---- */
 
 /* The most steps rule's try takes when its state proves it (note [proven
  * rules]), or 0 when a try must verify it. */
 uint32_t matcher_proof_steps(const graft_rule *rule);
+/* The same bound for a rule whose try only its guard can refuse where its
+ * state offers it (guard or not), 0 for another. */
+uint32_t matcher_linear_steps(const graft_rule *rule);
 /* Whether matcher_check can tell for rule without a try (note [checked
  * rules]). */
 bool matcher_checkable(const graft_rule *rule);

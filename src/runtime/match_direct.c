@@ -1,0 +1,179 @@
+/* match_direct.c - trying a rule that only its guard can refuse straight
+ * down its pattern, before the goal machine (note [direct try]). */
+#include "match_impl.h"
+
+/* note [direct try]: the goal machine (note [goal machine] in match.c)
+ * takes at every pattern node the first way that fits and pushes a
+ * choice point when a later one fits too; a try that meets no failure
+ * ends with the first ways' pairs and bindings, its choice points never
+ * read, its trail never unwound.  A rule that only its guard can refuse
+ * where its state offers it (each variable bound once, no repeated op,
+ * dominator or scope: note [proven rules] in match_check.c, the guard
+ * aside) meets no failure but the guard's.  So matcher_try first walks
+ * such a rule's pattern straight down, in the goals' order (depth first,
+ * operands left to right, a variadic pattern's tail pair after its
+ * operands), taking the first way that fits, with one stack of pattern
+ * nodes: no goal pool, choice points or trail.  Every test the goal
+ * machine makes on the way is made too (an operand's item asked by the
+ * way above it is not asked again), and anything failing (an item not in
+ * a state where the labels are not current, a variable bound twice) hands
+ * the try to the goal machine from the start, which finds what it would
+ * have found alone; so does a guard refusing where some node had a later
+ * way fitting.  A guard refusing where none had is the goal machine's
+ * MATCH_GUARD, with nothing to backtrack to.  The steps stay under the
+ * limit: the rule's bound (one per pattern part and tail pair, and the
+ * last) is at most the limit, or the goal machine tries it.  Each
+ * grouper's candidate (group.c) is tried so. */
+
+bool matcher_direct_fits(Matcher *m, uint32_t r)
+{
+    if (m->rec) /* explain mode records the goal machine's failures */
+        return false;
+    if (m->direct[r] == DIRECT_UNKNOWN) {
+        const graft_rule *rule = &m->rs->rules[r];
+        bool guarded = rule->guard || rule->guard_fn;
+        m->direct[r] = guarded ? matcher_linear_steps(rule) : m->proof[r];
+    }
+    return m->direct[r] && m->direct[r] <= m->max_steps;
+}
+
+/* has, with the bits read inline from the sets taken as the try began:
+ * no state is built during a try, and a stored state is one of them
+ * (STATE_NONE aside). */
+static inline bool direct_has(const Matcher *m, const graft_node *n, uint32_t item)
+{
+    uint32_t s = labels_state(m->labels, n);
+    return s != STATE_NONE && (m->sets[s * m->set_words + item / 64] >> (item % 64)) & 1;
+}
+
+/* pattern_operand, inline for the nodes that are no functions. */
+static inline graft_node *operand(const graft_node *n, int i)
+{
+    return node_kind(n) == NODE_FUNC ? pattern_operand(n, i) : node_arg(n, i);
+}
+
+static inline void add_pair(Matcher *m, const graft_pat *p, graft_node *n, bool tail)
+{
+    vec_push(&m->pairs, ((MatchPair){p, n, tail}));
+}
+
+/* Binds p's slots at n as bind_all does; false when one is bound before
+ * (the goal machine then decides whether it holds the same). */
+static bool direct_bind(Matcher *m, const graft_pat *p, graft_node *n)
+{
+    if (p->callee > 0) {
+        if (m->b[p->callee - 1].node)
+            return false;
+        m->b[p->callee - 1].node = n;
+    }
+    if (p->slot >= 0) {
+        if (m->b[p->slot].node)
+            return false;
+        m->b[p->slot].node = n;
+    }
+    for (int i = 0; i < p->nbinds; i++) {
+        const graft_attr_bind *ab = &p->binds[i];
+        graft_binding *b = &m->b[ab->slot];
+        if (b->attr || b->node)
+            return false;
+        b->attr = ab->name ? node_find_attr(n, ab->name) : matcher_index_value(m, n);
+        if (!b->attr)
+            b->attr = ab->dflt;
+    }
+    return true;
+}
+
+/* Whether p's operand items are in the states of n's operands, in the
+ * order swap says (kids_fit). */
+static inline bool operands_fit(const Matcher *m, const graft_pat *p, const graft_node *n,
+                                bool swap)
+{
+    for (int k = 0; k < p->nkids; k++)
+        if (!direct_has(m, operand(n, swap ? swapped[k] : k), p->kids[k]->item))
+            return false;
+    return true;
+}
+
+/* An alternative: its first choice whose item n's state holds, its goal
+ * pushed; *open set when a later one holds too (open NULL: not asked). */
+static bool direct_alt(Matcher *m, const graft_pat *p, graft_node *n, bool *open)
+{
+    int w = 0;
+    while (w < p->nkids && !direct_has(m, n, p->kids[w]->item))
+        w++;
+    if (w == p->nkids)
+        return false;
+    for (int later = w + 1; open && !*open && later < p->nkids; later++)
+        *open = direct_has(m, n, p->kids[later]->item);
+    walk_push(&m->line, ((DirectGoal){p->kids[w], n, true, false}));
+    return true;
+}
+
+/* A node with operands (GRAFT_PAT_OP, GRAFT_PAT_FNCALL, GRAFT_PAT_TUPLE,
+ * GRAFT_PAT_CALL): an op's first operand order that fits (its operands'
+ * items then known), its pair, the goals of its operands and the tail's. */
+static bool direct_call(Matcher *m, const graft_pat *p, graft_node *n, bool *open)
+{
+    bool op = p->kind == GRAFT_PAT_OP, swap = false;
+    if (op && !operands_fit(m, p, n, false)) {
+        if (nways(m, p) == 1 || !operands_fit(m, p, n, true))
+            return false;
+        swap = true;
+    } else if (op && open && !*open && nways(m, p) == 2)
+        *open = operands_fit(m, p, n, true);
+    add_pair(m, p, n, false);
+    walk_reserve(&m->line, (size_t)p->nkids + 1);
+    if (m->rs->items[p->item].variadic && pattern_noperands(n) > p->nkids)
+        walk_push_reserved(&m->line, ((DirectGoal){p, n, false, true}));
+    for (int k = p->nkids - 1; k >= 0; k--) {
+        graft_node *o = operand(n, swap ? swapped[k] : k);
+        walk_push_reserved(&m->line, ((DirectGoal){p->kids[k], o, op, false}));
+    }
+    return true;
+}
+
+/* One pattern node: step's tests, then its first way as try_ways takes
+ * it; false when something fails.  *open is set when a later way fits
+ * too (open NULL: not asked, the rule has no guard to refuse). */
+static bool direct_step(Matcher *m, DirectGoal g, bool *open)
+{
+    const graft_pat *p = g.pat;
+    if (g.tail) {
+        add_pair(m, p, g.node, true);
+        return true;
+    }
+    if (!g.known && !direct_has(m, g.node, p->item))
+        return false;
+    if ((p->slot >= 0 || p->callee > 0 || p->nbinds > 0) && !direct_bind(m, p, g.node))
+        return false;
+    switch (p->kind) {
+    case GRAFT_PAT_ANY:
+        add_pair(m, p, g.node, false);
+        return true;
+    case GRAFT_PAT_ALT:
+        return direct_alt(m, p, g.node, open);
+    case GRAFT_PAT_GETITEM:
+        add_pair(m, p, g.node, false);
+        walk_push(&m->line, ((DirectGoal){p->kids[0], node_arg(g.node, 0), false, false}));
+        return true;
+    default: /* the kinds with operands matcher_linear_steps allows */
+        return direct_call(m, p, g.node, open);
+    }
+}
+
+bool matcher_direct(Matcher *m, const graft_rule *rule, graft_node *root, MatchResult *res)
+{
+    bool guarded = rule->guard || rule->guard_fn, open = false;
+    m->sets = automaton_state_sets(m->a, &m->set_words);
+    walk_clear(&m->line);
+    walk_push(&m->line, ((DirectGoal){rule->pattern, root, false, false}));
+    while (m->line.depth)
+        if (!direct_step(m, walk_pop(&m->line), guarded ? &open : NULL))
+            return false;
+    if (!guarded || matcher_guard_ok(m, rule)) {
+        *res = MATCH_OK;
+        return true;
+    }
+    *res = MATCH_GUARD;
+    return !open;
+}

@@ -1,0 +1,292 @@
+/* check_match.c - the matcher's direct try (note [direct try] in
+ * src/runtime/match_direct.c) against the goal machine: the same result,
+ * pairs and bindings at every node the states offer a rule at, and the
+ * goal machine's answer where the direct try hands over (a guard refusing
+ * where a later way fits, labels no longer current); the grouper's claim
+ * stamps (note [claim stamps] in src/runtime/group.h). */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "automaton.h"
+#include "engine.h"
+#include "frontend.h"
+#include "group.h"
+#include "lower.h"
+#include "match_impl.h"
+#include "relay.h"
+#include "check_main.h"
+
+/* One loaded rule set and model, labelled, with a matcher. */
+typedef struct Fixture {
+    char *text;       /* diagnostics written (the shadowed rules' warnings) */
+    size_t len;       /* bytes in text */
+    FILE *out;        /* the stream they are written to */
+    graft_diag *d;    /* diagnostics */
+    Lowered *rules;   /* lowered rules */
+    Source *src;      /* model text */
+    graft_graph *g;   /* model */
+    Automaton *a;     /* the rules' automaton */
+    Labels *l;        /* every node labelled */
+    Matcher *m;       /* the matcher under test */
+} Fixture;
+
+static void open_fixture(Fixture *f, const char *rules, const char *model)
+{
+    f->out = open_memstream(&f->text, &f->len);
+    f->d = diag_new(f->out);
+    RuleFile *rf = frontend_load_string("test.graft", rules, NULL, f->d);
+    ck_assert_ptr_nonnull(rf);
+    f->rules = lower_rules(rf, f->d);
+    rulefile_free(rf);
+    ck_assert_ptr_nonnull(f->rules);
+    f->src = source_from_string("test.relay", model, strlen(model));
+    f->g = relay_load(f->src, f->d);
+    ck_assert_ptr_nonnull(f->g);
+    f->a = automaton_new(&f->rules->rs);
+    f->l = labels_new(f->a, f->g);
+    labels_all(f->l);
+    f->m = matcher_new(f->l, f->g);
+}
+
+static void close_fixture(Fixture *f)
+{
+    matcher_free(f->m);
+    labels_free(f->l);
+    automaton_free(f->a);
+    graph_free(f->g);
+    source_free(f->src);
+    lower_free(f->rules);
+    diag_free(f->d);
+    fclose(f->out);
+    free(f->text);
+}
+
+static const char *result_name(MatchResult res)
+{
+    static const char *const names[] = {"ok", "fail", "guard", "budget"};
+    return names[res];
+}
+
+/* A try's outcome in text: the result, then after MATCH_OK the pairs'
+ * nodes (by id, + for a tail pair) and each slot's node id or attribute
+ * integer. */
+static void outcome(const Matcher *m, const graft_rule *rule, MatchResult res, StrBuf *out)
+{
+    strbuf_printf(out, "%s", result_name(res));
+    if (res != MATCH_OK)
+        return;
+    uint32_t n;
+    const MatchPair *pairs = matcher_pairs(m, &n);
+    strbuf_printf(out, " [");
+    for (uint32_t i = 0; i < n; i++)
+        strbuf_printf(out, "%s%u%s", i ? " " : "", node_id(pairs[i].node),
+                      pairs[i].tail ? "+" : "");
+    strbuf_printf(out, "]");
+    const graft_binding *b = matcher_bindings(m);
+    for (int s = 0; s < rule->nslots; s++) {
+        if (b[s].node)
+            strbuf_printf(out, " %u", node_id(b[s].node));
+        else if (b[s].attr)
+            strbuf_printf(out, " =%lld", (long long)b[s].attr->i);
+        else
+            strbuf_printf(out, " -");
+    }
+}
+
+/* The pairs of the last try, kept to compare with another's. */
+static MatchPair *copy_pairs(const Matcher *m, uint32_t *n)
+{
+    const MatchPair *pairs = matcher_pairs(m, n);
+    MatchPair *copy = malloc((*n + 1) * sizeof *copy);
+    if (*n)
+        memcpy(copy, pairs, *n * sizeof *copy);
+    return copy;
+}
+
+/* Tries rule r at n as graft does, then with explain mode attached, which
+ * runs the goal machine alone (note [explain mode]): both must find the
+ * same, pattern nodes of the pairs included.  Returns the outcome. */
+static void try_both(Fixture *f, uint32_t r, graft_node *n, StrBuf *out)
+{
+    const graft_rule *rule = &f->rules->rs.rules[r];
+    StrBuf direct = {0}, machine = {0};
+    outcome(f->m, rule, matcher_try(f->m, r, n), &direct);
+    uint32_t nd, nm;
+    MatchPair *pairs = copy_pairs(f->m, &nd);
+    MatchFailure rec = {0};
+    matcher_explain(f->m, &rec);
+    outcome(f->m, rule, matcher_try(f->m, r, n), &machine);
+    matcher_explain(f->m, NULL);
+    ck_assert_str_eq(direct.data, machine.data);
+    const MatchPair *want = matcher_pairs(f->m, &nm);
+    ck_assert_uint_eq(nd, nm);
+    for (uint32_t i = 0; i < nd && direct.data[0] == 'o'; i++)
+        ck_assert_ptr_eq(pairs[i].pat, want[i].pat);
+    strbuf_printf(out, "%s at %u: %s\n", rule->name, node_id(n), direct.data);
+    free(pairs);
+    match_failure_free(&rec);
+    strbuf_free(&direct);
+    strbuf_free(&machine);
+}
+
+/* Every (rule, node) the states offer, in node order, through try_both. */
+static void try_all(Fixture *f, StrBuf *out)
+{
+    for (uint32_t id = 0; id < graph_node_count(f->g); id++) {
+        uint32_t nr;
+        const uint32_t *rules = automaton_state_rules(f->a, labels_state_id(f->l, id), &nr);
+        for (uint32_t k = 0; k < nr; k++)
+            try_both(f, rules[k], graph_node(f->g, id), out);
+    }
+}
+
+static const char *const rules_text =
+    "comm := exp(a) + y => partition\n"
+    "alt := nn.relu(x) | sigmoid(z) => partition\n"
+    "tail := nn.relu(_(x, ...)) => partition\n"
+    "item := nn.relu(split(x, indices_or_sections=3, axis=ax)[i]) => partition\n"
+    "pick := exp(a) + y where users(a) == 2 => partition\n"
+    "none := sigmoid(a) where users(a) == 3 => partition\n"
+    "twice := x * exp(x) => partition\n";
+
+/* %p has three users, %q two, %r four. */
+static const char *const model_text =
+    "def @main(%p, %q, %s, %r) {\n"
+    "  %0 = exp(%p);\n"
+    "  %1 = exp(%q);\n"
+    "  %2 = add(%0, %1);\n"
+    "  %3 = nn.relu(%q);\n"
+    "  %4 = sigmoid(%p);\n"
+    "  %5 = add(%p, %r);\n"
+    "  %6 = nn.relu(%5);\n"
+    "  %7 = split(%s, indices_or_sections=3, axis=1);\n"
+    "  %8 = %7.1;\n"
+    "  %9 = nn.relu(%8);\n"
+    "  %10 = exp(%r);\n"
+    "  %11 = multiply(%r, %10);\n"
+    "  %12 = sigmoid(%r);\n"
+    "  (%2, %3, %4, %6, %9, %11, %12)\n"
+    "}\n";
+
+/* note [direct try]: every rule but twice (x bound twice) is tried
+ * directly first, and finds what the goal machine finds (nodes by id: %p
+ * 0, %q 1, %s 2, %r 3, then the temps from 4 in order, the tuple 17):
+ * comm the first operand order of add(exp(p), exp(q)) though the second
+ * fits too; alt its first fitting choice; tail the tail pair (+) of
+ * add(p, r) after its operand's; item the element access, the split's
+ * axis and the index; pick, whose guard refuses a = p (three users), the
+ * second order (a = q) through the goal machine; none at sigmoid(r) the
+ * guard's refusal with no other way (MATCH_GUARD).  Below the steps a try
+ * may take, the goal machine tries comm; with 3 steps it runs out. */
+START_TEST(direct_tries_find_the_goal_machines_matches)
+{
+    Fixture f;
+    open_fixture(&f, rules_text, model_text);
+    for (uint32_t r = 0; r < f.rules->rs.nrules; r++)
+        ck_assert_int_eq(matcher_direct_fits(f.m, r), strcmp(f.rules->rs.rules[r].name, "twice") != 0);
+    StrBuf got = {0};
+    try_all(&f, &got);
+    ck_assert_str_eq(got.data, "comm at 6: ok [6 4 0 5] 0 5\n"
+                               "pick at 6: ok [6 5 1 4] 1 4\n"
+                               "alt at 7: ok [7 1] 1 -\n"
+                               "alt at 8: ok [8 0] - 0\n"
+                               "none at 8: ok [8 0] 0\n"
+                               "alt at 10: ok [10 9] 9 -\n"
+                               "tail at 10: ok [10 9 0 9+] 0\n"
+                               "alt at 13: ok [13 12] 12 -\n"
+                               "item at 13: ok [13 12 11 2] 2 =1 =1\n"
+                               "twice at 15: ok [15 3 14 3] 3\n"
+                               "alt at 16: ok [16 3] - 3\n"
+                               "none at 16: guard\n");
+    matcher_set_max_steps(f.m, 8); /* comm's try may take 9 (2 per part, 1) */
+    ck_assert(!matcher_direct_fits(f.m, 0));
+    ck_assert_int_eq(matcher_try(f.m, 0, graph_node(f.g, 6)), MATCH_OK);
+    matcher_set_max_steps(f.m, 3);
+    ck_assert_int_eq(matcher_try(f.m, 0, graph_node(f.g, 6)), MATCH_BUDGET);
+    strbuf_free(&got);
+    close_fixture(&f);
+}
+END_TEST
+
+/* Labels no longer current (add's operand replaced after labelling): the
+ * stale state of add still offers both, whose operands' states no longer
+ * fit; the direct try fails at the operands and hands over, and the goal
+ * machine's MATCH_FAIL is the answer, as with explain mode. */
+START_TEST(stale_labels_go_to_the_goal_machine)
+{
+    Fixture f;
+    open_fixture(&f, "both := exp(a) + exp(b) => partition\n",
+                 "def @main(%p, %q) {\n  %0 = exp(%p);\n  %1 = exp(%q);\n"
+                 "  add(%0, %1)\n}\n");
+    graft_node *add = graph_node(f.g, 4), *q = graph_node(f.g, 1);
+    StrBuf got = {0};
+    try_both(&f, 0, add, &got);
+    graph_set_arg(f.g, add, 1, q);
+    try_both(&f, 0, add, &got);
+    ck_assert_str_eq(got.data, "both at 4: ok [4 2 0 3 1] 0 1\n"
+                               "both at 4: fail\n");
+    strbuf_free(&got);
+    close_fixture(&f);
+}
+END_TEST
+
+/* note [claim stamps] (group.h): one word per node id tells whether this
+ * pass claimed a node and which group: two groups of one pass, each
+ * owning its region; the next pass sees neither claimed.  A pass whose
+ * stamps would pass half the range starts again from 1 with the claims
+ * cleared, so a claim of the pass before (a stamp near the top) does not
+ * read as current. */
+START_TEST(claim_stamps_tell_pass_and_owner)
+{
+    Fixture f;
+    open_fixture(&f, "e := exp(x) => partition\n",
+                 "def @main(%p, %q) {\n  %0 = exp(%p);\n  %1 = exp(%q);\n  (%0, %1)\n}\n");
+    graft_engine *e = engine_new(&f.rules->rs, f.g, NULL);
+    engine_label_all(e);
+    graft_node *ep = graph_node(f.g, 2), *eq = graph_node(f.g, 3);
+    Grouper gp;
+    grouper_init(&gp, e);
+    grouper_begin(&gp, 0);
+    Group gr;
+    ck_assert(grouper_try(&gp, ep, false, &gr) && grouper_try(&gp, eq, false, &gr));
+    ck_assert(grouper_claimed(&gp, ep) && grouper_claimed(&gp, eq));
+    ck_assert(!grouper_claimed(&gp, graph_node(f.g, 0)));
+    ck_assert_ptr_eq(grouper_owner(&gp, ep), ep);
+    ck_assert_ptr_eq(grouper_owner(&gp, eq), eq);
+    ck_assert_uint_eq(gp.pass, 1);
+    grouper_begin(&gp, 0);
+    ck_assert_uint_eq(gp.pass, 4); /* after the stamps 1 and 2 of the pass before */
+    ck_assert(!grouper_claimed(&gp, ep) && !grouper_claimed(&gp, eq));
+    gp.pass = UINT32_MAX / 2 - 1; /* as after many passes */
+    ck_assert(grouper_try(&gp, ep, false, &gr));
+    ck_assert(grouper_claimed(&gp, ep) && !grouper_claimed(&gp, eq));
+    grouper_begin(&gp, 0);
+    ck_assert_uint_eq(gp.pass, 1);
+    ck_assert(!grouper_claimed(&gp, ep));
+    ck_assert(grouper_try(&gp, eq, false, &gr));
+    ck_assert(!grouper_claimed(&gp, ep) && grouper_claimed(&gp, eq));
+    ck_assert_ptr_eq(grouper_owner(&gp, eq), eq);
+    grouper_free(&gp);
+    engine_free(e);
+    close_fixture(&f);
+}
+END_TEST
+
+static Suite *match_suite(void)
+{
+    Suite *s = suite_create("match");
+    TCase *tc = tcase_create("direct");
+    tcase_add_test(tc, direct_tries_find_the_goal_machines_matches);
+    tcase_add_test(tc, stale_labels_go_to_the_goal_machine);
+    suite_add_tcase(s, tc);
+    TCase *groups = tcase_create("groups");
+    tcase_add_test(groups, claim_stamps_tell_pass_and_owner);
+    suite_add_tcase(s, groups);
+    return s;
+}
+
+int main(void)
+{
+    return check_run_suite(match_suite());
+}
