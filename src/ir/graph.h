@@ -522,12 +522,26 @@ void graph_order_free(GraphOrder *o);
 /* graph_remove_dead, then graph_topo_order into order, in one walk (note
  * [sweep] in graph_walk.c); returns the count of live nodes ordered. */
 uint32_t graph_remove_dead_order(graft_graph *g, graft_node **order);
+/* The same, and *clean set when no live node is a function (note [kill of
+ * given nodes] in graph_walk.c: every live node is reached after it). */
+uint32_t graph_sweep_order(graft_graph *g, graft_node **order, bool *clean);
 /* graph_remove_dead without a walk's arrays (note [sweep without order]
  * in graph_walk.c): marks in reached (graph_node_count bytes, zeroed) bit 0
  * for the nodes graph_topo_order would list, and bit 1 for @main's
  * parameters; kills the rest and returns the count of bit 0's, the live
  * nodes an order would hold. */
 uint32_t graph_remove_unreached(graft_graph *g, uint8_t *reached);
+/* The sweep of a rewrite pass as a kill of given nodes (note [kill of
+ * given nodes] in graph_walk.c), for a graph where every live node but
+ * @main's unused parameters is reached and none is a function: kills the
+ * nodes of given[0, ngiven) and those made from id first on that no node
+ * uses, then their operands left unused, and so on; returns how many died,
+ * or UINT32_MAX, nothing killed, when a node from first on is a function.
+ * graph_clean_reached tells whether a walk from the roots lists node id,
+ * and graph_clean_reached_count how many it lists, in such a graph. */
+uint32_t graph_kill_given(graft_graph *g, const uint32_t *given, size_t ngiven, uint32_t first);
+bool graph_clean_reached(const graft_graph *g, uint32_t id);
+uint32_t graph_clean_reached_count(const graft_graph *g);
 
 /* note [compact walk] in graph_walk.c: every node's kind, flags and
  * children as flat per-id arrays, read from the nodes once in id order,
@@ -554,6 +568,7 @@ typedef struct GraphArrays {
     uint32_t *vars;     /* the variables' ids, in order */
     uint32_t nvars;     /* entries in vars */
     uint32_t *cls;      /* per live node id: its class (graph_arrays_classified) */
+    uint32_t nfuncs;    /* live NODE_FUNCs (a walk's: graph_arrays_build counts none) */
 } GraphArrays;
 void graph_arrays_build(const graft_graph *g, GraphArrays *a);
 /* note [classified order] in graph_walk.c: only start and kids, and

@@ -146,10 +146,12 @@ uint32_t labels_offering(Labels *l, uint32_t *offering, uint32_t *nlabelled);
  * n: a sweep over an order for the nodes worth verifying, one call per
  * such node (rewrite.c's candidate lists). */
 uint32_t labels_next_offering(Labels *l, graft_node *const *nodes, uint32_t from, uint32_t n);
-/* Whether a node id below n with bit 0 of reached[id] set (as
- * graph_remove_unreached marks them) has a state that accepts some rule:
- * whether candidate lists would hold anything. */
-bool labels_any_offering(Labels *l, const uint8_t *reached, uint32_t n);
+/* Whether node id has a state that accepts some rule (a node never
+ * labelled has none). */
+bool labels_id_offers(Labels *l, uint32_t id);
+/* The functions the last walk of the whole graph listed (labels_all,
+ * labels_graph_order, labels_offering): GraphArrays.nfuncs. */
+uint32_t labels_walk_funcs(const Labels *l);
 /* note [states inline]: the matcher asks a node's state at every
  * pattern step (about 290,000 times on the workload's 60,000 op nodes),
  * so the states are read inline, not through a call: a Labels begins

@@ -252,6 +252,7 @@ GRAFT_HOT uint32_t label_walk(Labels *l, uint32_t *order, graft_node **nodes, ui
     uint32_t count = graph_node_count(g), opaque = l->nops + 4;
     GraphArrays a;
     graph_arrays_classified(g, labels_node_class, l, &a);
+    l->walk_funcs = a.nfuncs;
     uint32_t *ids = order ? order : xmalloc(((size_t)count + 1) * sizeof *ids);
     uint32_t n = graph_arrays_topo_ids(g, &a, ids);
     state_reserve(l, count);
@@ -303,16 +304,15 @@ uint32_t labels_next_offering(Labels *l, graft_node *const *nodes, uint32_t from
     return n;
 }
 
-bool labels_any_offering(Labels *l, const uint8_t *reached, uint32_t n)
+bool labels_id_offers(Labels *l, uint32_t id)
 {
-    for (uint32_t id = 0; id < n; id++) {
-        if (!(reached[id] & 1))
-            continue;
-        uint32_t s = labels_state_id(l, id);
-        if (s != STATE_NONE && offers(l, s))
-            return true;
-    }
-    return false;
+    uint32_t s = labels_state_id(l, id);
+    return s != STATE_NONE && offers(l, s);
+}
+
+uint32_t labels_walk_funcs(const Labels *l)
+{
+    return l->walk_funcs;
 }
 
 uint32_t labels_offering(Labels *l, uint32_t *offering, uint32_t *nlabelled)

@@ -107,6 +107,7 @@ struct Labels {
     Automaton *a;      /* the automaton, borrowed */
     const graft_graph *g;    /* the graph, borrowed */
     uint64_t epoch;    /* counts the labellings (labels_epoch) */
+    uint32_t walk_funcs; /* the last walk's GraphArrays.nfuncs */
     KeyMap ops;        /* keymap_ptr_key(op name) -> op index (op_index) */
     OpSlot recent[OP_SLOTS]; /* direct-mapped front of ops (note [op slots]) */
     bool kind_tests[NODE_MATCH + 1]; /* per node kind: a node test may apply */

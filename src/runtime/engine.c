@@ -93,6 +93,7 @@ void engine_free(graft_engine *e)
     free(e->dirty);
     free(e->mark);
     free(e->order);
+    vec_free(&e->replaced);
     free(e->check_computable);
     free(e->check_fold_ready);
     action_types_free(e->types);
@@ -149,7 +150,7 @@ uint32_t engine_remove_dead_order(graft_engine *e)
 {
     e->stats.orders++;
     order_reserve(e);
-    return graph_remove_dead_order(e->g, e->order);
+    return graph_sweep_order(e->g, e->order, &e->clean);
 }
 
 void engine_grow_dirty(graft_engine *e, uint32_t id)
@@ -247,12 +248,26 @@ static uint32_t label_offering(graft_engine *e, uint32_t **offering, uint32_t *n
     return n;
 }
 
+/* Whether the graph the walk that listed n nodes ordered is clean
+ * (graft_engine.clean): the count graph_clean_reached_count gives counts
+ * every live node but the unused parameters, and a parameter some node
+ * uses; it exceeds n by the live nodes the walk did not reach, and by
+ * the used parameters among them, so the two agree exactly when the
+ * walk reached every node but the unused parameters. */
+static bool walked_clean(const graft_engine *e, uint32_t n)
+{
+    return labels_walk_funcs(e->labels) == 0 && n == graph_clean_reached_count(e->g);
+}
+
 uint32_t engine_label_order(graft_engine *e, bool nodes, uint32_t **offering, uint32_t *noffering,
                             uint32_t *upto)
 {
     e->stats.orders++;
-    if (!nodes && offering && !e->dirty_cap) /* no order wanted, no mark to clear */
-        return label_offering(e, offering, noffering, upto);
+    if (!nodes && offering && !e->dirty_cap) { /* no order wanted, no mark to clear */
+        uint32_t n = label_offering(e, offering, noffering, upto);
+        e->clean = walked_clean(e, n);
+        return n;
+    }
     GraphOrder o;
     if (nodes) /* as many as the walk can order */
         order_reserve(e);
@@ -261,6 +276,7 @@ uint32_t engine_label_order(graft_engine *e, bool nodes, uint32_t **offering, ui
         memset(e->dirty, 0, e->dirty_cap);
     uint32_t n = o.n;
     e->stats.labelled += n;
+    e->clean = offering && walked_clean(e, n); /* a rewrite's: it sweeps */
     /* the ids a node offering rules is written to were read already */
     uint32_t kept = labels_order(e->labels, &o, offering ? o.ids : NULL);
     if (offering) {
@@ -428,6 +444,7 @@ static void drop_pass_scratch(graft_engine *e)
     e->mark = NULL;
     e->dirty = NULL;
     e->order_cap = e->forward_cap = e->mark_cap = e->dirty_cap = 0;
+    vec_free(&e->replaced);
 }
 
 bool engine_run(graft_engine *e, graft_diag *d)

@@ -66,6 +66,11 @@ struct graft_engine {
     uint32_t visit_rule;   /* engine_match_roots: the match being visited */
     graft_node *visit_root;
     bool visit_bound;      /* its bindings are in the matcher */
+    bool clean;            /* every live node but @main's unused parameters
+                              is reached, none is a function: a sweep can
+                              be graph_kill_given's (note [kill of given
+                              nodes] in src/ir/graph_walk.c) */
+    VEC(uint32_t) replaced; /* the roots the current pass replaced */
 };
 
 /* Appends n's name (note [node names]) as the trace and refusals give
@@ -115,11 +120,12 @@ void engine_relabel_changed(graft_engine *e, uint32_t n, uint32_t *upto);
  * upto on included); NULL when rules look inside scopes or the change
  * reaches too much of the graph (then engine_relabel_changed over an
  * order).  engine_region_relabel, after graph_remove_unreached marked
- * reached, relabels them, sets *upto as engine_relabel_changed does and
- * frees r. */
+ * reached (or graph_kill_given marked nothing: reached NULL), relabels them,
+ * tells whether a live one's state offers a rule now, sets *upto as
+ * engine_relabel_changed does and frees r. */
 typedef struct EngineRegion EngineRegion;
 EngineRegion *engine_region(graft_engine *e, uint32_t upto);
-void engine_region_relabel(graft_engine *e, EngineRegion *r, const uint8_t *reached,
+bool engine_region_relabel(graft_engine *e, EngineRegion *r, const uint8_t *reached,
                            uint32_t *upto);
 /* Frees a region not relabelled (the dirty marks it was made from stay). */
 void engine_region_free(EngineRegion *r);

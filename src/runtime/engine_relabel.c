@@ -177,17 +177,22 @@ static void relabel(graft_engine *e, EngineRegion *r, int m)
 
 /* After the sweep: labels the region's live members operands first, a
  * node once its operands in the region are done (a dead node is no
- * operand of a live one, and the sweep took it out of the users lists). */
-void engine_region_relabel(graft_engine *e, EngineRegion *r, const uint8_t *reached,
+ * operand of a live one, and the sweep took it out of the users lists).
+ * reached NULL: the sweep was graph_kill_given's, which marks nothing.
+ * Returns whether a live member's state offers a rule now. */
+bool engine_region_relabel(graft_engine *e, EngineRegion *r, const uint8_t *reached,
                            uint32_t *upto)
 {
     int ready[REGION_MAX], nready = 0; /* each member goes in once */
+    bool offering = false;
     for (uint32_t m = 0; m < r->n; m++)
-        if (r->indeg[m] == 0 && (reached[r->id[m]] & 1))
+        if (r->indeg[m] == 0 && (reached ? reached[r->id[m]] & 1
+                                         : graph_clean_reached(e->g, r->id[m])))
             ready[nready++] = (int)m;
     while (nready) {
         int m = ready[--nready];
         relabel(e, r, m);
+        offering = offering || labels_id_offers(e->labels, r->id[m]);
         const graft_node *n = graph_node(e->g, r->id[m]);
         for (const Use *u = node_first_use(n); u; u = use_next(u)) {
             int user = pattern_use(u) ? region_find(r, node_id(use_user(u))) : -1;
@@ -199,4 +204,5 @@ void engine_region_relabel(graft_engine *e, EngineRegion *r, const uint8_t *reac
         memset(e->dirty, 0, e->dirty_cap);
     *upto = r->count;
     free(r);
+    return offering;
 }

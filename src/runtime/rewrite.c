@@ -78,6 +78,10 @@ typedef struct Cands {
                          marked the nreached live nodes here (note [sweep
                          without order] in src/ir/graph_walk.c), or NULL */
     uint32_t nreached;
+    bool killed;      /* or the sweep was a kill of given nodes and left
+                         no marks (note [kill of given nodes] in
+                         src/ir/graph_walk.c): nreached still counts */
+    uint32_t pass_first; /* graph_node_count when the pass began */
     EngineRegion *region; /* with reached: what the pass's change can reach */
     VEC(Offer) offers; /* scratch: the nodes that offer rules, in order */
     uint32_t live;    /* live nodes when the lists were last made */
@@ -97,20 +101,48 @@ static uint32_t offer(const graft_engine *e, Cands *c, graft_node *node)
     return nr;
 }
 
+/* Whether node id lives and a walk from the roots lists it, as the
+ * sweep after the pass left the marks (or none: c->killed). */
+static bool reached(const graft_engine *e, const Cands *c, uint32_t id)
+{
+    return c->killed ? graph_clean_reached(e->g, id) : c->reached[id] & 1;
+}
+
+/* note [offering after a region]: whether a live node offers a rule
+ * after a pass relabelled through the users was a scan of every node's
+ * state (1.75 M instructions on the workload's rewrite, to find none).
+ * A live node's state changed since the last lists only if the region
+ * relabelled it (engine_region_relabel tells), or it was made since
+ * (ids from first on, labelled as made); any other's offers what it did,
+ * and then it was in those lists (c->offers).  So those suffice. */
+static bool offers_after_region(graft_engine *e, const Cands *c, uint32_t first)
+{
+    for (size_t i = 0; i < c->offers.len; i++) {
+        uint32_t id = node_id(c->offers.items[i].node);
+        if (reached(e, c, id) && labels_id_offers(e->labels, id))
+            return true;
+    }
+    for (uint32_t id = first; id < graph_node_count(e->g); id++)
+        if (labels_id_offers(e->labels, id) && reached(e, c, id))
+            return true;
+    return false;
+}
+
 /* Relabels what changed since the last lists; returns the count of
  * nodes in e->order for the lists to read, 0 when no live node's state
  * offers a rule (note [relabelling through users] in engine_relabel.c:
  * then no order is made). */
 static uint32_t relabel(graft_engine *e, Cands *c)
 {
-    if (!c->reached) {
+    if (!c->reached && !c->killed) {
         uint32_t n = c->fresh ? c->fresh - 1 : engine_order(e);
         engine_relabel_changed(e, n, &c->upto);
         return n;
     }
-    engine_region_relabel(e, c->region, c->reached, &c->upto);
+    uint32_t first = c->upto; /* the nodes made since the last lists */
+    bool offering = engine_region_relabel(e, c->region, c->reached, &c->upto);
     c->region = NULL;
-    if (!labels_any_offering(e->labels, c->reached, graph_node_count(e->g)))
+    if (!offering && !offers_after_region(e, c, first))
         return 0;
     return engine_order(e);
 }
@@ -123,9 +155,9 @@ static uint32_t cands_build(graft_engine *e, Cands *c)
     uint32_t nrules = e->rs->nrules;
     memset(c->start, 0, ((size_t)nrules + 2) * sizeof *c->start);
     size_t total = 0;
-    c->offers.len = 0;
     uint32_t n;
     if (c->upto == 0) { /* nothing labelled yet */
+        c->offers.len = 0;
         uint32_t *ids, nids;
         n = engine_label_order(e, false, &ids, &nids, &c->upto);
         for (uint32_t i = 0; i < nids; i++) /* each state's rules looked up once */
@@ -133,13 +165,15 @@ static uint32_t cands_build(graft_engine *e, Cands *c)
         free(ids);
     } else {
         uint32_t ordered = relabel(e, c); /* 0 when nothing offers: no order */
+        c->offers.len = 0; /* read by relabel: the last lists' */
         for (uint32_t i = labels_next_offering(e->labels, e->order, 0, ordered); i < ordered;
              i = labels_next_offering(e->labels, e->order, i + 1, ordered))
             total += offer(e, c, e->order[i]);
-        n = c->reached ? c->nreached : ordered;
+        n = c->reached || c->killed ? c->nreached : ordered;
     }
     free(c->reached);
     c->reached = NULL;
+    c->killed = false;
     c->fresh = 0;
     for (uint32_t r = 0; r < nrules; r++) /* start[r + 2]: first of rule r + 1 */
         c->start[r + 2] += c->start[r + 1];
@@ -334,13 +368,38 @@ static void sweep(graft_engine *e, Cands *c, uint64_t applied)
 {
     engine_region_free(c->region); /* a last sweep's, not read: its marks stay */
     c->region = c->offers.len <= applied ? engine_region(e, c->upto) : NULL;
+    size_t nreplaced = e->replaced.len;
+    e->replaced.len = 0; /* (kept only when the region is likely) */
     if (!c->region) {
         c->fresh = engine_remove_dead_order(e) + 1;
         return;
     }
     free(c->reached);
+    c->reached = NULL;
+    if (e->clean && /* note [kill of given nodes] in src/ir/graph_walk.c */
+        graph_kill_given(e->g, e->replaced.items, nreplaced, c->pass_first) != UINT32_MAX) {
+        c->nreached = graph_clean_reached_count(e->g);
+        c->killed = true;
+        e->stats.kills++;
+        return;
+    }
+    e->clean = false; /* a function made: marked, as it may hold nodes */
     c->reached = xcalloc((size_t)graph_node_count(e->g) + 1, 1);
     c->nreached = graph_remove_unreached(e->g, c->reached);
+}
+
+/* Clears root's entry of the forwarding map, and when keep and the pass
+ * replaced root, keeps its id for a kill of given nodes (the sweep's,
+ * which wants the roots replaced: note [kill of given nodes] in
+ * src/ir/graph_walk.c). */
+static void unforward(graft_engine *e, const graft_node *root, bool keep)
+{
+    uint32_t id = node_id(root);
+    if (id >= e->forward_cap)
+        return; /* never forwarded */
+    if (keep && e->forward[id])
+        vec_push(&e->replaced, id);
+    e->forward[id] = NULL;
 }
 
 /* One pass of rule r (note [rewrite rounds]); returns the rewrites done.
@@ -351,6 +410,7 @@ static uint64_t rewrite_pass(graft_engine *e, Grouper *gp, Cands *c, uint32_t r,
         cands_build(e, c);
     if (c->start[r] == c->start[r + 1])
         return 0; /* no candidate: most passes of a library, no grouper set up */
+    c->pass_first = graph_node_count(e->g);
     grouper_begin(gp, r);
     VEC(Group) groups = {0};
     size_t nslots = (size_t)e->rs->rules[r].nslots;
@@ -371,10 +431,11 @@ static uint64_t rewrite_pass(graft_engine *e, Grouper *gp, Cands *c, uint32_t r,
         if (room(e, limit) && apply_group(e, gp, r, &group[k]))
             applied++;
     }
+    bool kill = applied && e->clean && c->offers.len <= applied; /* as sweep decides */
     for (size_t k = 0; k < groups.len; k++) {
-        set_forward(e, group[k].root, NULL);
+        unforward(e, group[k].root, kill);
         for (int j = 1; j < group[k].nroots; j++)
-            set_forward(e, group_roots(gp, &group[k])[j], NULL);
+            unforward(e, group_roots(gp, &group[k])[j], kill);
     }
     vec_free(&groups);
     vec_free(&binds);

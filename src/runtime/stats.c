@@ -48,6 +48,7 @@ void stats_add(Stats *to, const Stats *from, bool inside)
     to->subgraphs += from->subgraphs + inside;
     to->inside += from->inside + (inside ? from->rewrites : 0);
     to->orders += from->orders;
+    to->kills += from->kills;
 }
 
 /* "interior-use 2, overlap 1" or "-". */

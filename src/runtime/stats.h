@@ -42,6 +42,8 @@ typedef struct Stats {
     uint64_t inside;     /* of rewrites, those inside them */
     uint64_t orders;     /* walks that ordered the whole graph (not
                             printed: the tests and the bench read it) */
+    uint64_t kills;      /* sweeps that killed given nodes (note [kill of
+                            given nodes] in src/ir/graph_walk.c; not printed) */
 } Stats;
 
 void stats_init(Stats *s, uint32_t nrules);
