@@ -396,6 +396,12 @@ graft_node *graph_add_fn_param(graft_graph *g, const char *name, const graft_typ
     return new_var(g, graph_intern(g, name), type);
 }
 
+graft_node *graph_add_fn_param_interned(graft_graph *g, const char *name,
+                                        const graft_type *type)
+{
+    return new_var(g, name, type);
+}
+
 graft_node *graph_add_const(graft_graph *g, const char *text, double value, const char *dtype)
 {
     graft_node *n = graph_new_node(g, NODE_CONST, 0);

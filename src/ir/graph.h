@@ -262,6 +262,10 @@ graft_node *graph_add_tuple(graft_graph *g, graft_node *const *fields, int nfiel
 graft_node *graph_add_getitem(graft_graph *g, graft_node *tuple, int index);
 /* A function: params are new NODE_VARs made with graph_add_fn_param. */
 graft_node *graph_add_fn_param(graft_graph *g, const char *name, const graft_type *type);
+/* The same, name already one of g's interned strings (as
+ * graph_add_param_interned). */
+graft_node *graph_add_fn_param_interned(graft_graph *g, const char *name,
+                                        const graft_type *type);
 graft_node *graph_add_func(graft_graph *g, graft_node *const *params, int nparams, graft_node *body,
                      const graft_attr *attrs, int nattrs);
 /* The NODE_GLOBAL naming global function name, one per name (made on

@@ -62,10 +62,12 @@ void partition_adopt_moved(Pass *p, graft_node *fn);
 
 /* partition_name.c: the name parts of n, and of function fn with its
  * body, appended to p->key (note [names once], note [function names]); the
- * new function's attributes, *n of them; the group's parameters. */
+ * new function's attributes, *n of them; the group's parameters; room
+ * for the pass's names (note [parameter names]). */
 void partition_key_part(Pass *p, const graft_node *n);
 void partition_key_function(Pass *p, graft_node *fn);
 const graft_attr *partition_fn_attrs(Pass *p, const graft_rule *rule, int *n);
 graft_node **partition_make_params(Pass *p, const Group *gr, graft_node *const *inputs);
+void partition_reserve_names(Pass *p);
 
 #endif
