@@ -225,6 +225,9 @@ void graph_free(graft_graph *g);
  * loader sizes them once from the text (an estimate; they still grow
  * past it). */
 void graph_reserve(graft_graph *g, size_t nodes);
+/* Room for exactly more nodes than there are in the node table: a pass
+ * that knows what it adds (note [node table] in graph.c). */
+void graph_fit_nodes(graft_graph *g, size_t more);
 /* Room for strings interned names and values value names (graph_set_value_name)
  * in all: a loader that knows its counts (an ONNX model's lists) grows neither. */
 void graph_reserve_names(graft_graph *g, size_t strings, size_t values);

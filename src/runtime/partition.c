@@ -187,7 +187,7 @@ static bool partition_pass(graft_engine *e, Grouper *gp, uint32_t rule, uint32_t
     if (!labelled)
         engine_relabel_changed(e, n, upto);
     find_groups(&p, n);
-    partition_reserve_names(&p);
+    partition_reserve(&p);
     partition_apply_groups(&p);
     e->stats.rules[rule].applied += p.groups.len;
     e->stats.groups += p.groups.len;

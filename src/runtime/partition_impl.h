@@ -68,6 +68,6 @@ void partition_key_part(Pass *p, const graft_node *n);
 void partition_key_function(Pass *p, graft_node *fn);
 const graft_attr *partition_fn_attrs(Pass *p, const graft_rule *rule, int *n);
 graft_node **partition_make_params(Pass *p, const Group *gr, graft_node *const *inputs);
-void partition_reserve_names(Pass *p);
+void partition_reserve(Pass *p);
 
 #endif

@@ -162,24 +162,31 @@ const graft_attr *partition_fn_attrs(Pass *p, const graft_rule *rule, int *n)
  * length known (graph_intern_n: no strlen, no look-up in the cache of
  * recent pointers, which never holds a new name), and the interner is
  * sized for all of a pass's names before the first group is applied
- * (partition_reserve_names), so it does not grow, holding its old and
+ * (partition_reserve), so it does not grow, holding its old and
  * new tables at once, while the groups' nodes are made: that growth was
  * the partition's peak (3.1 MB of 41.1 MB at 10,000 side-by-side batch
  * norms, bench/RESULTS.md, session 23). */
 
-/* Room in the interner for the pass's parameter names, and the names of
- * its functions' attributes (a few). */
-void partition_reserve_names(Pass *p)
+/* Room in the interner for the pass's parameter names and the names of
+ * its functions' attributes (a few), and in the node table for the
+ * parameters, functions and calls it makes, with a tuple and its fields
+ * for a group of several roots (note [node table] in graph.c; a copied
+ * region's nodes are not counted: the table grows for them). */
+void partition_reserve(Pass *p)
 {
-    size_t names = 0;
-    for (size_t i = 0; i < p->groups.len; i++)
-        names += p->groups.items[i].ninputs;
-    if (!names)
+    size_t names = 0, nodes = 0;
+    for (size_t i = 0; i < p->groups.len; i++) {
+        const Group *gr = &p->groups.items[i];
+        names += gr->ninputs;
+        nodes += gr->ninputs + 2 + (gr->nroots ? 1 + (size_t)gr->nroots : 0);
+    }
+    if (!nodes)
         return;
     graft_graph *g = p->e->g;
     const graft_rule *rule = &p->e->rs->rules[p->rule];
     names += graph_interned_count(g) + 2 + 2 * (size_t)rule->npart_attrs;
     graph_reserve_names(g, names, 0);
+    graph_fit_nodes(g, nodes);
 }
 
 /* The group's parameters, FunctionVar_<group>_<k>, typed as its inputs
