@@ -499,6 +499,38 @@ START_TEST(test_interning_and_reserve)
 }
 END_TEST
 
+/* note [node table] in graph.c: graph_fit_nodes sizes the node table to
+ * exactly the room asked for (graph_bytes counts it), shrinking a
+ * reservation too large, and the table grows past it with every node
+ * still found by id; a parameter made from an interned name keeps that
+ * pointer and interns nothing (note [parameter names] in
+ * src/runtime/partition_name.c). */
+START_TEST(test_fit_nodes)
+{
+    graft_graph *g = graph_new();
+    graph_reserve(g, 100);
+    graft_node *x = graph_add_param(g, "x", NULL);
+    for (int i = 0; i < 9; i++)
+        x = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    size_t reserved = graph_bytes(g);
+    graph_fit_nodes(g, 5);
+    ck_assert_uint_eq(reserved - graph_bytes(g), (100 - 15) * sizeof(graft_node *));
+    const char *name = graph_intern(g, "FunctionVar_0_0");
+    size_t interned = graph_interned_count(g);
+    graft_node *p = graph_add_fn_param_interned(g, name, NULL);
+    ck_assert_ptr_eq(node_name(p), name);
+    ck_assert_uint_eq(graph_interned_count(g), interned);
+    for (int i = 0; i < 20; i++)
+        x = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    ck_assert_uint_eq(graph_node_count(g), 31);
+    ck_assert_ptr_eq(graph_node(g, 10), p);
+    ck_assert_ptr_eq(graph_node(g, 30), x);
+    ck_assert_ptr_eq(node_arg(graph_node(g, 30), 0), graph_node(g, 29));
+    ck_assert_uint_eq(node_id(graph_node(g, 11)), 11);
+    graph_free(g);
+}
+END_TEST
+
 /* note [node size] in graph.c: 72 bytes on LP64, plus 32 per operand,
  * so a unary op fits in 104 bytes of arena. */
 START_TEST(test_node_size)
@@ -1118,6 +1150,7 @@ static Suite *graph_suite(void)
     tc = tcase_create("types");
     tcase_add_test(tc, test_types);
     tcase_add_test(tc, test_interning_and_reserve);
+    tcase_add_test(tc, test_fit_nodes);
     suite_add_tcase(s, tc);
     tc = tcase_create("two IRs");
     tcase_add_test(tc, test_dtype_table);

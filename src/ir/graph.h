@@ -225,6 +225,9 @@ void graph_free(graft_graph *g);
  * loader sizes them once from the text (an estimate; they still grow
  * past it). */
 void graph_reserve(graft_graph *g, size_t nodes);
+/* Room for exactly more nodes than there are in the node table: a pass
+ * that knows what it adds (note [node table] in graph.c). */
+void graph_fit_nodes(graft_graph *g, size_t more);
 /* Room for strings interned names and values value names (graph_set_value_name)
  * in all: a loader that knows its counts (an ONNX model's lists) grows neither. */
 void graph_reserve_names(graft_graph *g, size_t strings, size_t values);
@@ -262,6 +265,10 @@ graft_node *graph_add_tuple(graft_graph *g, graft_node *const *fields, int nfiel
 graft_node *graph_add_getitem(graft_graph *g, graft_node *tuple, int index);
 /* A function: params are new NODE_VARs made with graph_add_fn_param. */
 graft_node *graph_add_fn_param(graft_graph *g, const char *name, const graft_type *type);
+/* The same, name already one of g's interned strings (as
+ * graph_add_param_interned). */
+graft_node *graph_add_fn_param_interned(graft_graph *g, const char *name,
+                                        const graft_type *type);
 graft_node *graph_add_func(graft_graph *g, graft_node *const *params, int nparams, graft_node *body,
                      const graft_attr *attrs, int nattrs);
 /* The NODE_GLOBAL naming global function name, one per name (made on

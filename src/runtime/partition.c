@@ -93,16 +93,14 @@ static void pass_init(Pass *p, graft_engine *e, Grouper *gp, uint32_t rule)
     grouper_begin(gp, rule);
     p->size = graph_node_count(e->g);
     p->pre = xcalloc((size_t)p->size + 1, 1);
-    p->body = xcalloc((size_t)p->size + 1, sizeof *p->body);
-    p->input = xcalloc((size_t)p->size + 1, sizeof *p->input);
+    p->stand = xcalloc((size_t)p->size + 1, sizeof *p->stand);
 }
 
 static void pass_free(Pass *p)
 {
     vec_free(&p->groups);
     free(p->pre);
-    free(p->body);
-    free(p->input);
+    free(p->stand);
     vec_free(&p->untyped);
     vec_free(&p->made);
     vec_free(&p->key);
@@ -187,6 +185,7 @@ static bool partition_pass(graft_engine *e, Grouper *gp, uint32_t rule, uint32_t
     if (!labelled)
         engine_relabel_changed(e, n, upto);
     find_groups(&p, n);
+    partition_reserve(&p);
     partition_apply_groups(&p);
     e->stats.rules[rule].applied += p.groups.len;
     e->stats.groups += p.groups.len;

@@ -5,14 +5,14 @@
 
 #include "type_infer.h"
 
-/* Marks a group's inputs in p->input (or clears them: on false); inputs
- * are nodes of the graph before the pass. */
-static void mark_inputs(Pass *p, graft_node *const *inputs, uint32_t ninputs, bool on)
+/* Marks a group's inputs in p->stand (note [stand-ins]), or clears them:
+ * on false; inputs are nodes of the graph before the pass. */
+static inline void mark_inputs(Pass *p, graft_node *const *inputs, uint32_t ninputs, bool on)
 {
     for (uint32_t k = 0; k < ninputs; k++) {
         uint32_t id = node_id(inputs[k]);
         if (id < p->size)
-            p->input[id] = on ? k + 1 : 0;
+            p->stand[id] = on ? (uintptr_t)(k + 1) << 1 | 1 : 0;
     }
 }
 
@@ -23,7 +23,7 @@ static graft_node *roots_tuple(Pass *p, const Group *gr)
     graft_node *const *roots = group_roots(p->gp, gr);
     VEC(graft_node *) fields = {0};
     for (int j = 0; j < gr->nroots; j++)
-        vec_push(&fields, p->body[node_id(roots[j])]);
+        vec_push(&fields, pass_body(p, node_id(roots[j])));
     graft_node *t = graph_add_tuple(p->e->g, fields.items, gr->nroots);
     vec_free(&fields);
     vec_push(&p->untyped, t);
@@ -46,7 +46,7 @@ static void roots_to_fields(Pass *p, const Group *gr, graft_node *call, graft_no
             graph_set_type(g, field, node_type(roots[j]));
         graph_set_scope(g, roots[j], outer);
         graph_replace_all_uses(g, roots[j], field);
-        graft_node *in_body = p->body[node_id(roots[j])];
+        graft_node *in_body = pass_body(p, node_id(roots[j]));
         if (node_arg(tuple, j) != in_body)
             graph_set_arg(g, tuple, j, in_body);
     }
@@ -88,7 +88,7 @@ static void apply_group(Pass *p, const Group *gr)
     if (move)
         partition_adopt_moved(p, fn);
     for (size_t r = 0; r < p->region.len; r++) /* body nodes belong to this group */
-        p->body[node_id(p->region.items[r])] = NULL;
+        pass_set_body(p, node_id(p->region.items[r]), NULL);
     mark_inputs(p, inputs, gr->ninputs, false);
     vec_push(&p->made, fn);
     vec_push(&p->made, call);

@@ -155,18 +155,45 @@ const graft_attr *partition_fn_attrs(Pass *p, const graft_rule *rule, int *n)
     return attrs;
 }
 
-/* "FunctionVar_<group>_<k>" in buf, which holds "FunctionVar_<group>_"
- * up to prefix; graph_add_fn_param interns it (once: the name is new). */
-static const char *param_name(char buf[static 40], char *prefix, uint32_t k)
+/* note [parameter names]: a group's parameters are named
+ * FunctionVar_<group>_<k>, every name new to the graph (unless the model
+ * itself spells one), so each is interned once: its text is made by
+ * appending k's digits to the group's prefix and interned with the
+ * length known (graph_intern_n: no strlen, no look-up in the cache of
+ * recent pointers, which never holds a new name), and the interner is
+ * sized for all of a pass's names before the first group is applied
+ * (partition_reserve), so it does not grow, holding its old and
+ * new tables at once, while the groups' nodes are made: that growth was
+ * the partition's peak (3.1 MB of 41.1 MB at 10,000 side-by-side batch
+ * norms, bench/RESULTS.md, session 23). */
+
+/* Room in the interner for the pass's parameter names and the names of
+ * its functions' attributes (a few), and in the node table for the
+ * parameters, functions and calls it makes, with a tuple and its fields
+ * for a group of several roots (note [node table] in graph.c; a copied
+ * region's nodes are not counted: the table grows for them). */
+void partition_reserve(Pass *p)
 {
-    char *end = k < 10 ? (*prefix = (char)('0' + k), prefix + 1) : put_digits(prefix, k);
-    *end = '\0';
-    return buf;
+    size_t names = 0, nodes = 0;
+    for (size_t i = 0; i < p->groups.len; i++) {
+        const Group *gr = &p->groups.items[i];
+        names += gr->ninputs;
+        nodes += gr->ninputs + 2 + (gr->nroots ? 1 + (size_t)gr->nroots : 0);
+    }
+    if (!nodes)
+        return;
+    graft_graph *g = p->e->g;
+    const graft_rule *rule = &p->e->rs->rules[p->rule];
+    names += graph_interned_count(g) + 2 + 2 * (size_t)rule->npart_attrs;
+    graph_reserve_names(g, names, 0);
+    graph_fit_nodes(g, nodes);
 }
 
-/* The group's parameters, FunctionVar_<group>_<k>, typed as its inputs. */
+/* The group's parameters, FunctionVar_<group>_<k>, typed as its inputs
+ * (note [parameter names]). */
 graft_node **partition_make_params(Pass *p, const Group *gr, graft_node *const *inputs)
 {
+    graft_graph *g = p->e->g;
     p->params.len = 0;
     vec_reserve(&p->params, gr->ninputs + 1); /* items not NULL for a group of no inputs */
     char pname[40];
@@ -174,11 +201,13 @@ graft_node **partition_make_params(Pass *p, const Group *gr, graft_node *const *
     char *prefix = put_digits(pname + 12, gr->number);
     *prefix++ = '_';
     for (uint32_t k = 0; k < gr->ninputs; k++) {
+        char *end = k < 10 ? (*prefix = (char)('0' + k), prefix + 1) : put_digits(prefix, k);
+        const char *name = graph_intern_n(g, pname, (size_t)(end - pname));
         /* TVM's PatternGrouper (tvm/src/relay/ir/dataflow_matcher.cc) makes
          * Var("FunctionVar_N_k", NullValue<Type>()): no annotation to
          * print.  The type stays known, undeclared, for later rules. */
-        vec_push(&p->params, graph_add_fn_param(p->e->g, param_name(pname, prefix, k), NULL));
-        graph_set_type(p->e->g, p->params.items[k], node_type(inputs[k]));
+        vec_push(&p->params, graph_add_fn_param_interned(g, name, NULL));
+        graph_set_type(g, p->params.items[k], node_type(inputs[k]));
     }
     return p->params.items;
 }

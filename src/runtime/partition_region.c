@@ -95,12 +95,12 @@ static void walk_region(Pass *p, graft_node *root)
             partition_key_function(p, callee); /* note [function names] */
         if (next < (uint32_t)na) {
             graft_node *a = node_arg(n, (int)next);
-            if (node_id(a) < p->size && !p->input[node_id(a)] && !p->body[node_id(a)])
+            if (node_id(a) < p->size && !p->stand[node_id(a)])
                 walk_push(&w, a);
             continue;
         }
         (void)walk_pop(&w);
-        p->body[node_id(n)] = n;
+        pass_set_body(p, node_id(n), n);
         vec_push(&p->region, n);
         if (node_kind(n) != NODE_FUNC)
             partition_key_part(p, n);
@@ -115,7 +115,7 @@ static bool used_inside(const Pass *p, const graft_node *x)
 {
     for (const Use *u = node_first_use(x); u; u = use_next(u)) {
         uint32_t id = node_id(use_user(u));
-        if (id >= p->size || !p->body[id])
+        if (id >= p->size || !pass_body(p, id))
             return false;
     }
     return true;
@@ -150,9 +150,11 @@ static graft_node *body_operand(const Pass *p, graft_node *const *params, graft_
     uint32_t id = node_id(a);
     if (id >= p->size)
         return a;
-    if (p->input[id]) /* inputs are distinct */
-        return params[p->input[id] - 1];
-    return p->body[id] ? p->body[id] : a;
+    uint32_t input = pass_input(p, id);
+    if (input) /* inputs are distinct */
+        return params[input - 1];
+    graft_node *in_body = pass_body(p, id);
+    return in_body ? in_body : a;
 }
 
 /* Copies the region's body kinds in post-order, inputs replaced by
@@ -168,11 +170,11 @@ graft_node *partition_copy_region(Pass *p, const Group *gr, graft_node *const *p
         for (int i = 0; i < na; i++)
             p->args[i] = body_operand(p, params, node_arg(n, i));
         graft_node *c = copy_node(p->e->g, n, p->args);
-        p->body[node_id(n)] = c;
+        pass_set_body(p, node_id(n), c);
         if (!node_type(c))
             vec_push(&p->untyped, c);
     }
-    return p->body[node_id(gr->root)];
+    return pass_body(p, node_id(gr->root));
 }
 
 /* Moves the region into the body (note [moved body]); returns the
@@ -186,7 +188,7 @@ graft_node *partition_move_region(Pass *p, const Group *gr, graft_node *const *p
             continue;
         if (node_kind(n) == NODE_CONST && !used_inside(p, n)) {
             graft_node *c = copy_node(g, n, NULL); /* shared with the outside */
-            p->body[node_id(n)] = c;
+            pass_set_body(p, node_id(n), c);
             if (!node_type(c))
                 vec_push(&p->untyped, c);
             continue;
@@ -212,7 +214,7 @@ void partition_adopt_moved(Pass *p, graft_node *fn)
 {
     for (size_t r = 0; r < p->region.len; r++) {
         graft_node *n = p->region.items[r];
-        if (body_kind(n) && node_kind(n) != NODE_CONST && p->body[node_id(n)] == n)
+        if (body_kind(n) && node_kind(n) != NODE_CONST && p->stand[node_id(n)] == (uintptr_t)n)
             graph_set_scope(p->e->g, n, fn);
     }
 }
