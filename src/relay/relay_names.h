@@ -22,7 +22,7 @@ typedef struct TakenName {
 /* note [temp texts]: a bound node's temp is kept as its text, "%N" in
  * bytes 0 to 10 and its length in byte 11, so that each use of the temp
  * copies twelve bytes instead of converting a number (the binding line
- * takes the text from note [counted temps] in relay_print_number.c). */
+ * takes the text from note [counted temps] in relay_print_text.c). */
 typedef struct TempText {
     char b[12];
 } TempText;

@@ -78,7 +78,7 @@ static void printer_init(Printer *p, const graft_graph *g)
 static void printer_free(Printer *p)
 {
     strbuf_free(&p->pending);
-    strbuf_free(&p->quoted);
+    strbuf_free(&p->attr_text);
     strbuf_free(&p->consts);
     vec_free(&p->frames);
     for (size_t i = 0; i < p->scratch.len; i++) {

@@ -2,13 +2,12 @@
  *
  *   relay_print.c         the module: heads, defs in TVM's order, @main, the
  *                         entry points (relay.h)
- *   relay_print_number.c  TVM's temp numbering: the leaf visits, binding
- *                         lines, scopes and inline results (note [temp
- *                         numbering])
+ *   relay_print_number.c  TVM's temp numbering: the leaf visits, scopes
+ *                         and inline results (note [temp numbering])
  *   relay_print_scope.c   texts that hold scopes: functions, let, if, match
  *                         (note [control])
  *   relay_print_text.c    a node's own text: references, calls, tuples,
- *                         attributes, comments, parameters
+ *                         attributes, comments, parameters; binding lines
  *
  * The byte tricks of the output are outbuf.h's (note [fast output]).
  */
@@ -94,8 +93,9 @@ typedef struct Printer {
     AdtTable *adts;     /* the module's constructors, read at the first
                            call without operands */
     StrBuf consts;      /* constants' references (note [constant texts]) */
-    const char *quoted_of; /* the string attribute quoted last ... */
-    StrBuf quoted;      /* ... and its text (put_quoted) */
+    const char *attr_name;   /* the string attribute printed last: its name, */
+    const char *attr_string; /* its string, ... */
+    StrBuf attr_text;   /* ... and its text (note [attribute texts]) */
 } Printer;
 
 /* Variables, constants, globals and op values print inline. */
@@ -226,9 +226,9 @@ void printer_put_attr(Printer *p, StrBuf *sb, const graft_attr *a);
 /* Operand m's reference, resolved, at at (room for what
  * resolve_operand bounded). */
 char *printer_write_ref(Printer *p, char *at, uint32_t m);
-/* Node id's text written at at, in out, where room for printer_text_max
- * was made (note [one reservation]), with room for more bytes after it. */
-char *printer_write_text_in(Printer *p, StrBuf *out, char *at, uint32_t id, size_t more);
+/* Gives node id the next temp and writes its binding line into the
+ * current scope (note [counted temps]). */
+void printer_bind(Printer *p, uint32_t id);
 /* A visited node's text appended where it is used. */
 void printer_put_text(Printer *p, StrBuf *out, uint32_t id);
 

@@ -40,15 +40,6 @@ static void scratch_done(Printer *p)
     p->nscratch--;
 }
 
-static void drain(Printer *p)
-{
-    if (p->lines != p->top || p->top->len < DRAIN_AT || (!p->sink && !p->discard))
-        return;
-    if (p->sink)
-        fwrite(p->top->data, 1, p->top->len, p->sink);
-    p->top->len = 0;
-}
-
 /* "free_var %x: T;" where a free variable is first printed, as TVM's
  * PrintExpr does (into the current scope's lines). */
 static void declare_free(Printer *p, uint32_t v)
@@ -59,8 +50,6 @@ static void declare_free(Printer *p, uint32_t v)
     printer_put_param(p, p->lines, v);
     out_lit(p->lines, ";\n");
 }
-
-static void bind(Printer *p, uint32_t id);
 
 /* note [constant texts]: a constant prints the same reference at every
  * use, its value and comment ("1e-05f / * ty=float32 * /"); that text is
@@ -113,7 +102,7 @@ GRAFT_HOT size_t resolve_operand(Printer *p, uint32_t m)
     case NODE_OPREF: return strlen(node_str(p, m));
     default:
         if (p->visited[m] != VISIT_BOUND)
-            bind(p, m);
+            printer_bind(p, m);
         return TEMP_MAX;
     }
 }
@@ -141,50 +130,6 @@ static void resolve_kids(Printer *p, uint32_t id)
     if (callee)
         most += resolve_operand(p, *k);
     p->text[id].kept.len = most;
-}
-
-/* note [counted temps]: temps are given in increasing order, so the next
- * one's text is kept and counted on in decimal, a digit or so a temp,
- * instead of converting each number. */
-static void count_on(Printer *p)
-{
-    size_t i = p->next_len - 1;
-    while (p->next_text[i] == '9')
-        p->next_text[i--] = '0';
-    if (i == 0) { /* all nines, now zeros: one digit more */
-        p->next_text[1] = '1';
-        p->next_text[p->next_len++] = '0';
-    } else {
-        p->next_text[i]++;
-    }
-}
-
-/* Gives node id the next temp and writes its binding line "%N = TEXT;"
- * into the current scope, in one reservation (note [one reservation])
- * unless a call's attributes come between. */
-static void bind(Printer *p, uint32_t id)
-{
-    StrBuf *lines = p->lines;
-    Comment c;
-    bool commented = has_comment(p, id);
-    if (commented)
-        c = printer_comment(p, id);
-    size_t n = 2 * (size_t)(p->level > 0 ? p->level : 0);
-    size_t tail = (commented ? c.len : 0) + 2; /* the comment and ";\n" */
-    char *at = out_room(lines, (n > OUT_INDENT_ROOM ? n : OUT_INDENT_ROOM) + TEMP_MAX + 3 +
-                                   printer_text_max(p, id) + tail);
-    at = write_indent(at, p->level);
-    at = write_mem(at, p->next_text, p->next_len);
-    at = printer_write_text_in(p, lines, write_lit(at, " = "), id, tail);
-    if (commented)
-        at = printer_write_comment(at, &c);
-    lines->len = (size_t)(write_lit(at, ";\n") - lines->data);
-    /* the text is printed: its temp takes its place (note [printer memory]) */
-    memcpy(p->text[id].temp.b, p->next_text, sizeof p->next_text);
-    p->text[id].temp.b[11] = (char)p->next_len;
-    count_on(p);
-    p->visited[id] = VISIT_BOUND;
-    drain(p);
 }
 
 /* note [pending texts]: the texts of functions, lets, ifs and matches

@@ -81,20 +81,6 @@ void printer_put_annot(const Printer *p, StrBuf *sb, uint32_t id)
         put_comment(p, sb, id);
 }
 
-/* A quoted string attribute made by an edit: partitioning gives every
- * function the same PartitionedFromPattern, so the last one quoted is
- * kept and copied when it comes again (strings are interned: one
- * pointer). */
-static void put_quoted(Printer *p, StrBuf *sb, const char *s)
-{
-    if (s != p->quoted_of) {
-        p->quoted.len = 0;
-        relay_put_string(&p->quoted, s);
-        p->quoted_of = s;
-    }
-    out_mem(sb, p->quoted.data, p->quoted.len);
-}
-
 /* An attribute value: its spelling as loaded, or for one made by an edit
  * the canonical form.  Loaded lists have a spelling, so the recursion
  * only follows lists an edit nested. */
@@ -112,7 +98,7 @@ static void put_attr_value(Printer *p, StrBuf *sb, const graft_attr_value *v)
     case GRAFT_ATTR_OPAQUE: break; /* only loaded, always spelled */
     case GRAFT_ATTR_TENSOR:
     case GRAFT_ATTR_GRAPH: break; /* only ONNX models hold these */
-    case GRAFT_ATTR_STRING: put_quoted(p, sb, v->s); break;
+    case GRAFT_ATTR_STRING: relay_put_string(sb, v->s); break;
     case GRAFT_ATTR_LIST:
         out_chr(sb, '[');
         for (int i = 0; i < v->nitems; i++) {
@@ -125,8 +111,32 @@ static void put_attr_value(Printer *p, StrBuf *sb, const graft_attr_value *v)
     }
 }
 
+/* note [attribute texts]: partitioning gives every function it makes
+ * the same string attribute, PartitionedFromPattern="..." (names and
+ * strings are interned: the same two pointers), so the whole text of the
+ * string attribute printed last is kept, and copied when it comes again
+ * instead of its name measured and its string quoted each time. */
+static bool put_kept_attr(Printer *p, StrBuf *sb, const graft_attr *a)
+{
+    const graft_attr_value *v = a->value;
+    if (v->spelling || v->kind != GRAFT_ATTR_STRING)
+        return false;
+    if (a->name != p->attr_name || v->s != p->attr_string) {
+        p->attr_text.len = 0;
+        out_str(&p->attr_text, a->name);
+        out_chr(&p->attr_text, '=');
+        relay_put_string(&p->attr_text, v->s);
+        p->attr_name = a->name;
+        p->attr_string = v->s;
+    }
+    out_mem(sb, p->attr_text.data, p->attr_text.len);
+    return true;
+}
+
 GRAFT_HOT void put_attr(Printer *p, StrBuf *sb, const graft_attr *a)
 {
+    if (put_kept_attr(p, sb, a))
+        return;
     out_str(sb, a->name);
     out_chr(sb, '=');
     put_attr_value(p, sb, a->value);
@@ -305,13 +315,11 @@ GRAFT_HOT char *write_text(Printer *p, char *at, uint32_t id)
     }
 }
 
-/* A visited node's text at at, in out, where room for printer_text_max was
- * made: a call's attributes append checked between its operands and its
- * ")", and room for more bytes after the text is made then. */
-char *printer_write_text_in(Printer *p, StrBuf *out, char *at, uint32_t id, size_t more)
+/* A call's text with attributes at at, in out: they append checked
+ * between its operands and its ")", and room for more bytes after the
+ * text is made then. */
+static char *write_attrs_text_in(Printer *p, StrBuf *out, char *at, uint32_t id, size_t more)
 {
-    if (!has_attrs(p, id))
-        return write_text(p, at, id);
     bool closed;
     uint32_t nkids = p->ga.start[id + 1] - p->ga.start[id];
     bool callee = (p->ga.flags[id] & NODE_HAS_CALLEE) && nkids;
@@ -322,9 +330,76 @@ char *printer_write_text_in(Printer *p, StrBuf *out, char *at, uint32_t id, size
     return at;
 }
 
+/* A visited node's text at at, in out, where room for printer_text_max
+ * was made, and room for more bytes after it.  Inline in printer_bind,
+ * which is here for that: as a call of its own, it saved and restored
+ * registers for every binding line (0.7 M instructions of the partition
+ * of bench/RESULTS.md's "Session 23: printing the partition"). */
+GRAFT_HOT char *write_text_in(Printer *p, StrBuf *out, char *at, uint32_t id, size_t more)
+{
+    if (!has_attrs(p, id))
+        return write_text(p, at, id);
+    return write_attrs_text_in(p, out, at, id, more);
+}
+
+/* Writes the module's text out (note [streaming]) once enough of it is
+ * final. */
+static void drain(Printer *p)
+{
+    if (p->lines != p->top || p->top->len < DRAIN_AT || (!p->sink && !p->discard))
+        return;
+    if (p->sink)
+        fwrite(p->top->data, 1, p->top->len, p->sink);
+    p->top->len = 0;
+}
+
+/* note [counted temps]: temps are given in increasing order, so the next
+ * one's text is kept and counted on in decimal, a digit or so a temp,
+ * instead of converting each number. */
+static void count_on(Printer *p)
+{
+    size_t i = p->next_len - 1;
+    while (p->next_text[i] == '9')
+        p->next_text[i--] = '0';
+    if (i == 0) { /* all nines, now zeros: one digit more */
+        p->next_text[1] = '1';
+        p->next_text[p->next_len++] = '0';
+    } else {
+        p->next_text[i]++;
+    }
+}
+
+/* Gives node id the next temp and writes its binding line "%N = TEXT;"
+ * into the current scope, in one reservation (note [one reservation])
+ * unless a call's attributes come between. */
+void printer_bind(Printer *p, uint32_t id)
+{
+    StrBuf *lines = p->lines;
+    Comment c;
+    bool commented = has_comment(p, id);
+    if (commented)
+        c = printer_comment(p, id);
+    size_t n = 2 * (size_t)(p->level > 0 ? p->level : 0);
+    size_t tail = (commented ? c.len : 0) + 2; /* the comment and ";\n" */
+    char *at = out_room(lines, (n > OUT_INDENT_ROOM ? n : OUT_INDENT_ROOM) + TEMP_MAX + 3 +
+                                   printer_text_max(p, id) + tail);
+    at = write_indent(at, p->level);
+    at = write_mem(at, p->next_text, p->next_len);
+    at = write_text_in(p, lines, write_lit(at, " = "), id, tail);
+    if (commented)
+        at = printer_write_comment(at, &c);
+    lines->len = (size_t)(write_lit(at, ";\n") - lines->data);
+    /* the text is printed: its temp takes its place (note [printer memory]) */
+    memcpy(p->text[id].temp.b, p->next_text, sizeof p->next_text);
+    p->text[id].temp.b[11] = (char)p->next_len;
+    count_on(p);
+    p->visited[id] = VISIT_BOUND;
+    drain(p);
+}
+
 /* A visited node's text where it is used (note [texts written once]). */
 void printer_put_text(Printer *p, StrBuf *out, uint32_t id)
 {
     char *at = out_room(out, printer_text_max(p, id));
-    out->len = (size_t)(printer_write_text_in(p, out, at, id, 0) - out->data);
+    out->len = (size_t)(write_text_in(p, out, at, id, 0) - out->data);
 }
