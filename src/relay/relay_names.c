@@ -195,13 +195,14 @@ static bool all_distinct(const VarNames *vn)
 static void give_names(VarNames *vn)
 {
     const GraphArrays *ga = vn->ga;
+    if (!vn->distinct) {
+        for (uint32_t i = 0; i < ga->nvars; i++)
+            vn->slot[ga->vars[i]].var = (VarName){NULL, 0};
+        return;
+    }
     for (uint32_t i = 0; i < ga->nvars; i++) {
         uint32_t id = ga->vars[i];
         VarName *name = &vn->slot[id].var;
-        if (!vn->distinct) {
-            *name = (VarName){NULL, 0};
-            continue;
-        }
         const char *base = base_name(ga, id);
         size_t len = strlen(base);
         if (takes_v(base)) {
