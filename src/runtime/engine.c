@@ -428,9 +428,8 @@ void engine_matches(graft_engine *e, MatchVisitor fn, void *ctx)
  * are freed when the passes end, not with the engine: the partition's
  * peak comes while its output is printed, and its order (960,024 bytes
  * on the workload) was part of it.  The forwarding map serves one pass,
- * and a rewrite pass that rewrote frees it before its sweep, the
- * rewrite's peak (rewrite_pass: a megabyte on the workload), since the
- * sweep costs as much as growing it again.  Each grows again from
+ * which frees it before its sweep (note [forwarding map] in
+ * rewrite.c).  Each grows again from
  * nothing if a later call (graft explain, the API) asks: a first
  * labelling clears every mark anyway, and stamps count on. */
 static void drop_pass_scratch(graft_engine *e)
