@@ -57,6 +57,14 @@ void labels_free(Labels *l)
     free(l);
 }
 
+void labels_drop_states(Labels *l)
+{
+    free(l->st.state);
+    l->st.state = NULL;
+    l->st.cap = 0;
+    l->epoch++; /* every state changed */
+}
+
 Automaton *labels_automaton(const Labels *l)
 {
     return l->a;

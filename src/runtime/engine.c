@@ -429,9 +429,12 @@ void engine_matches(graft_engine *e, MatchVisitor fn, void *ctx)
  * peak comes while its output is printed, and its order (960,024 bytes
  * on the workload) was part of it.  The forwarding map serves one pass,
  * which frees it before its sweep (note [forwarding map] in
- * rewrite.c).  Each grows again from
- * nothing if a later call (graft explain, the API) asks: a first
- * labelling clears every mark anyway, and stamps count on. */
+ * rewrite.c).  So are the labels' states: a later call labels
+ * every node first anyway, as the marks are gone, and the states were
+ * 600,020 bytes of the rewrite's peak, which comes while its output is
+ * printed.  Each grows again from nothing if a later call (graft
+ * explain, the API) asks: a first labelling clears every mark anyway,
+ * and stamps count on. */
 static void drop_pass_scratch(graft_engine *e)
 {
     free(e->order);
@@ -444,6 +447,7 @@ static void drop_pass_scratch(graft_engine *e)
     e->dirty = NULL;
     e->order_cap = e->forward_cap = e->mark_cap = e->dirty_cap = 0;
     vec_free(&e->replaced);
+    labels_drop_states(e->labels);
 }
 
 bool engine_run(graft_engine *e, graft_diag *d)
