@@ -57,21 +57,24 @@ size_t grow_capacity(size_t cap, size_t need, size_t elem_size);
  * {0}; vec_push(&list, n); ... list.items[i] ... vec_free(&list).  Pointers
  * into items hold until the next push.  A walk's stack is a WALK (note
  * [one walk] in walk.h).  Every list that owns its capacity is a VEC but
- * for these calls of xgrow_items (exceptions: 52, counted by
+ * for these calls of xgrow_items (exceptions: 50, counted by
  * tests/one_notes.sh), each with its reason:
- *   - 17 maps by index: grown to cover an id, a state or a depth, filled
+ *   - 15 maps by index: grown to cover an id, a state or a depth, filled
  *     where the index lands, no length (graph.c's pos, the Relay loader's
  *     where, temps and literal_values, the automaton's acc_off and
- *     bits, the labeller's state and offers, the engine's dirty and mark,
- *     rewrite.c's forward, match_roots.c's and match_ways.c's marks, the
+ *     bits, the labeller's offers, the engine's dirty and mark,
+ *     match_roots.c's and match_ways.c's marks, the
  *     verifier's and prover's values by id, runner_verify.c's values);
  *   - 14 scratch buffers: a capacity refilled whole for each use, no
  *     length (the loader's scratch nodes and attributes, the automaton's
  *     memo key, the labeller's operands and args, rewrite.c's candidates,
  *     the matcher's bindings, pairs' copy, roots and check slots,
  *     partition_region.c's args; the engine's order is sized exactly,
- *     note [order size] in src/runtime/engine.c, and the graph's node
- *     table, note [node table] in src/ir/graph.c);
+ *     note [order size] in src/runtime/engine.c, and so are the graph's
+ *     node table, note [node table] in src/ir/graph.c, rewrite.c's
+ *     forwarding map, note [forwarding map] in src/runtime/rewrite.c,
+ *     and the labeller's state, note [state size] in
+ *     src/runtime/automaton_label.c);
  *   - 9 arrays of structs that the rest of the tree reads by int count,
  *     or that are public: the graph's params, typedefs and globals, the
  *     rule file's sources, rules and files, and graft_attr_list

@@ -428,11 +428,13 @@ void engine_matches(graft_engine *e, MatchVisitor fn, void *ctx)
  * are freed when the passes end, not with the engine: the partition's
  * peak comes while its output is printed, and its order (960,024 bytes
  * on the workload) was part of it.  The forwarding map serves one pass,
- * and a rewrite pass that rewrote frees it before its sweep, the
- * rewrite's peak (rewrite_pass: a megabyte on the workload), since the
- * sweep costs as much as growing it again.  Each grows again from
- * nothing if a later call (graft explain, the API) asks: a first
- * labelling clears every mark anyway, and stamps count on. */
+ * which frees it before its sweep (note [forwarding map] in
+ * rewrite.c).  So are the labels' states: a later call labels
+ * every node first anyway, as the marks are gone, and the states were
+ * 600,020 bytes of the rewrite's peak, which comes while its output is
+ * printed.  Each grows again from nothing if a later call (graft
+ * explain, the API) asks: a first labelling clears every mark anyway,
+ * and stamps count on. */
 static void drop_pass_scratch(graft_engine *e)
 {
     free(e->order);
@@ -445,6 +447,7 @@ static void drop_pass_scratch(graft_engine *e)
     e->dirty = NULL;
     e->order_cap = e->forward_cap = e->mark_cap = e->dirty_cap = 0;
     vec_free(&e->replaced);
+    labels_drop_states(e->labels);
 }
 
 bool engine_run(graft_engine *e, graft_diag *d)

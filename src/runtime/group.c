@@ -435,6 +435,8 @@ bool grouper_try(Grouper *gp, graft_node *root, bool leaf_ok, Group *out)
     if (res == MATCH_OK) {
         st->matched++;
         kept = candidate(gp, root, leaf_ok, out);
+        if (kept && leaf_ok) /* note [rewrite keeps no inputs] in group.h */
+            gp->inputs.len = out->inputs;
     } else if (res == MATCH_GUARD)
         st->guard++;
     else if (res == MATCH_BUDGET)

@@ -203,23 +203,25 @@ static bool in_partitioned(const graft_node *n)
 }
 
 /* What a node bound at match time stands for now: its replacement when
- * a group applied earlier in the pass replaced it. */
+ * a group applied earlier in the pass replaced it (note [forwarding map]). */
 static graft_node *current(const graft_engine *e, graft_node *n)
 {
     while (n && node_id(n) < e->forward_cap && e->forward[node_id(n)])
-        n = e->forward[node_id(n)];
+        n = graph_node(e->g, e->forward[node_id(n)] - 1);
     return n;
 }
 
-static void set_forward(graft_engine *e, const graft_node *from, graft_node *to)
+/* note [forwarding map]: a pass replaces only roots of its groups, nodes
+ * that were there when it began; so the map that says what each was
+ * replaced by covers the ids below c->pass_first exactly, made once when
+ * the pass has groups (fresh calloc'd pages, nothing cleared), and holds
+ * 1 + the replacement's id (0: not replaced), 4 bytes an id.  A map of
+ * pointers, doubled as it grew, was a megabyte of the rewrite's peak on
+ * the workload (131,072 slots for 120,001 ids); this one is 480,008
+ * bytes, freed when the pass ends. */
+static void set_forward(graft_engine *e, const graft_node *from, const graft_node *to)
 {
-    size_t old = e->forward_cap;
-    if (node_id(from) >= old) {
-        e->forward = xgrow_items(e->forward, &e->forward_cap, (size_t)node_id(from) + 1,
-                                 sizeof *e->forward);
-        memset(e->forward + old, 0, (e->forward_cap - old) * sizeof *e->forward);
-    }
-    e->forward[node_id(from)] = to;
+    e->forward[node_id(from)] = node_id(to) + 1; /* from: a root, below forward_cap */
 }
 
 /* Marks the users of root for relabelling before they read its
@@ -388,18 +390,28 @@ static void sweep(graft_engine *e, Cands *c, uint64_t applied)
     c->nreached = graph_remove_unreached(e->g, c->reached);
 }
 
-/* Clears root's entry of the forwarding map, and when keep and the pass
- * replaced root, keeps its id for a kill of given nodes (the sweep's,
- * which wants the roots replaced: note [kill of given nodes] in
- * src/ir/graph_walk.c). */
-static void unforward(graft_engine *e, const graft_node *root, bool keep)
+/* When the pass replaced root, keeps its id for a kill of given nodes
+ * (the sweep's, which wants the roots replaced: note [kill of given
+ * nodes] in src/ir/graph_walk.c). */
+static void keep_replaced(graft_engine *e, const graft_node *root)
 {
-    uint32_t id = node_id(root);
-    if (id >= e->forward_cap)
-        return; /* never forwarded */
-    if (keep && e->forward[id])
-        vec_push(&e->replaced, id);
-    e->forward[id] = NULL;
+    if (e->forward[node_id(root)])
+        vec_push(&e->replaced, node_id(root));
+}
+
+/* Frees the pass's forwarding map (note [forwarding map]), first keeping
+ * the roots replaced when the sweep will kill given nodes. */
+static void drop_forward(graft_engine *e, const Grouper *gp, const Group *group, size_t n,
+                         bool kill)
+{
+    for (size_t k = 0; kill && k < n; k++) {
+        keep_replaced(e, group[k].root);
+        for (int j = 1; j < group[k].nroots; j++)
+            keep_replaced(e, group_roots(gp, &group[k])[j]);
+    }
+    free(e->forward);
+    e->forward = NULL;
+    e->forward_cap = 0;
 }
 
 /* One pass of rule r (note [rewrite rounds]); returns the rewrites done.
@@ -426,23 +438,20 @@ static uint64_t rewrite_pass(graft_engine *e, Grouper *gp, Cands *c, uint32_t r,
     Group *group = groups.items;
     for (size_t k = 0; k < groups.len; k++) /* binds is complete: no more moves */
         group[k].bind = binds.items + k * nslots;
+    if (groups.len) {
+        e->forward = xcalloc((size_t)c->pass_first + 1, sizeof *e->forward);
+        e->forward_cap = c->pass_first;
+    }
     uint64_t applied = 0;
     for (size_t k = groups.len; k-- > 0;) { /* operands first */
         if (room(e, limit) && apply_group(e, gp, r, &group[k]))
             applied++;
     }
     bool kill = applied && e->clean && c->offers.len <= applied; /* as sweep decides */
-    for (size_t k = 0; k < groups.len; k++) {
-        unforward(e, group[k].root, kill);
-        for (int j = 1; j < group[k].nroots; j++)
-            unforward(e, group_roots(gp, &group[k])[j], kill);
-    }
+    drop_forward(e, gp, group, groups.len, kill); /* before the sweep, the pass's peak */
     vec_free(&groups);
     vec_free(&binds);
-    if (applied) { /* note [pass scratch] in engine.c: the sweep is the pass's peak */
-        free(e->forward);
-        e->forward = NULL;
-        e->forward_cap = 0;
+    if (applied) {
         sweep(e, c, applied);
         c->stale = true;
     }
