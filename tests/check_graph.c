@@ -531,13 +531,13 @@ START_TEST(test_fit_nodes)
 }
 END_TEST
 
-/* note [node size] in graph.c: 72 bytes on LP64, plus 32 per operand,
- * so a unary op fits in 104 bytes of arena. */
+/* note [node size] in graph.c: 64 bytes on LP64, plus 32 per operand,
+ * so a unary op fits in 96 bytes of arena. */
 START_TEST(test_node_size)
 {
-    ck_assert_uint_le(graph_node_size(), 104);
+    ck_assert_uint_le(graph_node_size(), 96);
     if (sizeof(void *) == 8)
-        ck_assert_uint_eq(graph_node_size(), 72);
+        ck_assert_uint_eq(graph_node_size(), 64);
     graft_graph *g = graph_new();
     graft_node *x = graph_add_param(g, "x", NULL);
     size_t before = graph_bytes(g);
@@ -545,7 +545,42 @@ START_TEST(test_node_size)
         x = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
     size_t per_op = (graph_bytes(g) - before) / 10000;
     if (sizeof(void *) == 8)
-        ck_assert_uint_le(per_op, 104 + 8 + 8); /* + node table + arena slack */
+        ck_assert_uint_le(per_op, 96 + 8 + 8); /* + node table + arena slack */
+    graph_free(g);
+}
+END_TEST
+
+/* note [annotation table] in graph_node.h: a graph none of whose nodes
+ * has an annotation has no table (setting none makes none); the first
+ * annotation makes it as large as the node table, a later node's grows
+ * it, and every other node reads NULL. */
+START_TEST(test_annotation_table)
+{
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL);
+    for (int i = 0; i < 99; i++)
+        x = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    size_t before = graph_bytes(g);
+    graph_set_annotation(g, x, NULL);
+    ck_assert_uint_eq(graph_bytes(g), before);
+    ck_assert_ptr_null(node_annotation(g, x));
+    graft_node *first = graph_node(g, 0);
+    graph_set_annotation(g, first, "/* a */");
+    /* the node table's 121 entries (16, 24, 36, 54, 81, 121: note [node
+     * table]); the interned text fits in the arena's block */
+    ck_assert_uint_eq(graph_bytes(g) - before, 121 * sizeof(char *));
+    ck_assert_str_eq(node_annotation(g, first), "/* a */");
+    for (uint32_t id = 1; id < 100; id++)
+        ck_assert_ptr_null(node_annotation(g, graph_node(g, id)));
+    for (int i = 0; i < 200; i++)
+        x = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    ck_assert_ptr_null(node_annotation(g, x));
+    graph_set_annotation(g, x, "/* b */");
+    ck_assert_str_eq(node_annotation(g, x), "/* b */");
+    ck_assert_str_eq(node_annotation(g, first), "/* a */");
+    ck_assert_ptr_null(node_annotation(g, node_arg(x, 0)));
+    graph_set_annotation(g, first, NULL);
+    ck_assert_ptr_null(node_annotation(g, first));
     graph_free(g);
 }
 END_TEST
@@ -1081,7 +1116,7 @@ START_TEST(test_annotation_spans)
     graph_set_annotation_span(g, n[1], model + 17, 7);  /* followed by '/' */
     graph_set_annotation_span(g, n[2], model + 24, 7);  /* "/ * b * /" */
     graph_set_annotation_span(g, n[3], model + 32, 9);  /* at the text's end */
-    ck_assert_ptr_eq(node_annotation(n[1]), model + 17);
+    ck_assert_ptr_eq(node_annotation(g, n[1]), model + 17);
     ck_assert_ptr_null(graph_kept_text(g, NULL));
     ck_assert(graph_text_keep(g));
     size_t kept_len = 0;
@@ -1090,16 +1125,17 @@ START_TEST(test_annotation_spans)
     ck_assert_uint_eq(kept_len, sizeof spans);
     ck_assert_mem_eq(kept, spans, sizeof spans);
     ck_assert_str_eq(model, "%0 /* ty=int8 */ /* a *//* b */\n/* end */");
-    ck_assert_ptr_eq(node_annotation(n[0]), kept);
-    ck_assert_ptr_eq(node_annotation(n[1]), kept + 14);
-    ck_assert_ptr_eq(node_annotation(n[2]), kept + 22);
-    ck_assert_ptr_eq(node_annotation(n[3]), kept + 30);
-    ck_assert_str_eq(node_annotation(n[3]), "/* end */");
-    graph_set_annotation(g, n[4], node_annotation(n[2]));
-    ck_assert_ptr_eq(node_annotation(n[4]), kept + 22);
+    ck_assert_ptr_eq(node_annotation(g, n[0]), kept);
+    ck_assert_ptr_eq(node_annotation(g, n[1]), kept + 14);
+    ck_assert_ptr_eq(node_annotation(g, n[2]), kept + 22);
+    ck_assert_ptr_eq(node_annotation(g, n[3]), kept + 30);
+    ck_assert_str_eq(node_annotation(g, n[3]), "/* end */");
+    graph_set_annotation(g, n[4], node_annotation(g, n[2]));
+    ck_assert_ptr_eq(node_annotation(g, n[4]), kept + 22);
     graph_set_annotation(g, n[4], "/* b */");
-    ck_assert(node_annotation(n[4]) < kept || node_annotation(n[4]) >= kept + kept_len);
-    ck_assert_str_eq(node_annotation(n[4]), "/* b */");
+    const char *b = node_annotation(g, n[4]);
+    ck_assert(b < kept || b >= kept + kept_len);
+    ck_assert_str_eq(node_annotation(g, n[4]), "/* b */");
     graph_free(g); /* frees the spans' buffer */
 }
 END_TEST
@@ -1115,8 +1151,8 @@ START_TEST(test_annotation_spans_none)
     ck_assert_ptr_null(graph_kept_text(g, NULL));
     graft_node *v = graph_add_param(g, "x", NULL);
     graph_set_annotation_span(g, v, text, sizeof text - 1);
-    ck_assert(node_annotation(v) != text);
-    ck_assert_str_eq(node_annotation(v), text);
+    ck_assert(node_annotation(g, v) != text);
+    ck_assert_str_eq(node_annotation(g, v), text);
     graph_free(g);
 }
 END_TEST
@@ -1128,6 +1164,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_build_and_access);
     tcase_add_test(tc, test_attrs);
     tcase_add_test(tc, test_node_size);
+    tcase_add_test(tc, test_annotation_table);
     tcase_add_test(tc, test_node_layout);
     tcase_add_test(tc, test_annotation_spans);
     tcase_add_test(tc, test_annotation_spans_none);

@@ -208,7 +208,7 @@ START_TEST(test_module_parts)
     const graft_node *data = graph_param(g, 0);
     ck_assert(node_type_declared(data));
     ck_assert_int_eq(node_type(data)->dims[2], DIM_ANY);
-    ck_assert_str_eq(node_annotation(data),
+    ck_assert_str_eq(node_annotation(g, data),
                      "/* ty=Tensor[(1, 3, ?, 224), float32] span=data:0:0 */");
     ck_assert_str_eq(node_name(graph_param(g, 1)), "aten::conv_0.weight");
     ck_assert_int_eq(node_type(graph_param(g, 3))->kind, TYPE_TUPLE);
@@ -290,7 +290,7 @@ START_TEST(test_loaded_graph)
     ck_assert(node_find_attr(conv, "eps")->f == 1e-05);
     ck_assert_int_eq(node_find_attr(conv, "flag")->i, 1);
     ck_assert_str_eq(node_type(conv)->text, "Tensor[(1, 8), float32]");
-    ck_assert_str_eq(node_annotation(conv), "/* ty=Tensor[(1, 8), float32] */");
+    ck_assert_str_eq(node_annotation(g, conv), "/* ty=Tensor[(1, 8), float32] */");
     graph_free(g);
 }
 END_TEST
@@ -1158,7 +1158,7 @@ START_TEST(test_annotation_spans)
     ck_assert_uint_eq(len, strlen(comments[0]) + strlen(comments[2]) + 2);
     graft_graph *parsed = graph_new();
     for (int i = 0; i < 3; i++) {
-        const char *a = node_annotation(nodes[i]);
+        const char *a = node_annotation(g, nodes[i]);
         if (i == 1) /* nothing but its type: interned, shared by its type */
             ck_assert(a < kept || a >= kept + len);
         else
@@ -1181,8 +1181,8 @@ START_TEST(test_annotation_spans)
                     "  nn.relu(%0) /* ty=int8 */\n}\n");
     ck_assert_ptr_null(graph_kept_text(g, NULL));
     out = graph_output(g);
-    ck_assert_ptr_eq(node_annotation(out), node_annotation(node_arg(out, 0)));
-    ck_assert_str_eq(node_annotation(out), "/* ty=int8 */");
+    ck_assert_ptr_eq(node_annotation(g, out), node_annotation(g, node_arg(out, 0)));
+    ck_assert_str_eq(node_annotation(g, out), "/* ty=int8 */");
     graph_free(g);
 }
 END_TEST
@@ -1205,8 +1205,8 @@ START_TEST(test_annotation_span_then_comment)
     ck_assert_uint_eq(len, sizeof spans);
     ck_assert_mem_eq(kept, spans, sizeof spans);
     const graft_node *out = graph_output(g);
-    ck_assert_ptr_eq(node_annotation(node_arg(out, 0)), kept);
-    ck_assert_ptr_eq(node_annotation(out), kept + 40);
+    ck_assert_ptr_eq(node_annotation(g, node_arg(out, 0)), kept);
+    ck_assert_ptr_eq(node_annotation(g, out), kept + 40);
     char *printed = relay_print_string(g);
     ck_assert_str_eq(printed, "def @main(%x: Tensor[(1, 8), float32]) {\n"
                               "  %0 = nn.relu(%x) /* ty=Tensor[(1, 8), float32] span=a */;\n"

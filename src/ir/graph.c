@@ -7,22 +7,24 @@
 #include "keymap.h"
 #include "util.h"
 
-/* note [node size]: struct graft_node is 72 bytes on LP64 (checked here
+/* note [node size]: struct graft_node is 64 bytes on LP64 (checked here
  * and by tests/check_graph.c): an 8-byte header (kind, flags, id), the
  * operand and user counts, the users list head (the list is circular
  * through prev, so no tail pointer), one string (op, name or constant
- * spelling), attributes or a constant's dtype, type, annotation, scope
- * and one kind-specific word (a constant's value, a function's or match's
+ * spelling), attributes or a constant's dtype, type, scope and one
+ * kind-specific word (a constant's value, a function's or match's
  * record, an element's index, a call's result and attribute counts; a
  * function's attribute count is in its record).  The
  * operand slots (32 bytes each, struct Use) are allocated right after the
  * node, a callee's after the operands, so their place is computed, not
- * stored (node_slots, node_callee_slot): a unary op takes 104 bytes of
- * arena and a binary one 136; attributes live beside it.  Step 1 of the
+ * stored (node_slots, node_callee_slot): a unary op takes 96 bytes of
+ * arena and a binary one 128; attributes live beside it.  Step 1 of the
  * layout by field (doc/architecture.md, "The graph as arrays") took the
- * node from 96 bytes to 72; the use records go with step 2. */
-_Static_assert(sizeof(void *) != 8 || sizeof(graft_node) == 72,
-               "a node is 72 bytes (note [node size])");
+ * node from 96 bytes to 72, and the annotation's move to a table of the
+ * graph's to 64 (note [annotation table] in graph_node.h); the use
+ * records go with step 2. */
+_Static_assert(sizeof(void *) != 8 || sizeof(graft_node) == 64,
+               "a node is 64 bytes (note [node size])");
 _Static_assert(sizeof(void *) != 8 || sizeof(struct Use) == 32,
                "a use is 32 bytes (note [node size])");
 
@@ -102,6 +104,7 @@ void graph_free(graft_graph *g)
     arena_free(g->arena);
     free(g->nodes);
     free(g->pos);
+    free(g->annots.by_id);
     free(g->params);
     free(g->typedefs);
     keymap_free(&g->annotation_types);
@@ -202,7 +205,8 @@ void graph_set_output(graft_graph *g, graft_node *out)
 size_t graph_bytes(const graft_graph *g)
 {
     return arena_bytes(g->arena) + g->node_blocks.len * (size_t)NODE_BLOCK +
-           g->nodes_cap * sizeof(graft_node *) + g->params_cap * sizeof(graft_node *);
+           g->nodes_cap * sizeof(graft_node *) + g->params_cap * sizeof(graft_node *) +
+           g->annots_alloc * sizeof *g->annots.by_id;
 }
 
 size_t graph_node_size(void)

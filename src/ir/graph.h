@@ -198,8 +198,9 @@ static inline bool node_type_declared(const graft_node *n);
 /* The text of the node's annotation comment, verbatim as loaded
  * ("/ * ty=float32 * /", with the comment markers), or NULL; nodes created
  * by edits have none.  A span of the model's text that the graph keeps,
- * or an interned copy (note [annotation spans] in graph_text.c). */
-static inline const char *node_annotation(const graft_node *n);
+ * or an interned copy (note [annotation spans] in graph_text.c), held
+ * by the graph, not the node (note [annotation table] in graph_node.h). */
+static inline const char *node_annotation(const graft_graph *g, const graft_node *n);
 /* Where the model file wrote the node (1-based line and column of its op
  * name, variable, constant, '(' of a tuple, or index of an element
  * access); 0 for a node a rewrite built.  A node keeps its position
@@ -590,7 +591,7 @@ void graph_arrays_free(GraphArrays *a);
 
 /* Total bytes the graph holds (arena and node table); divide by
  * graph_node_count for bytes per node.  graph_node_size is sizeof(struct
- * Node): 72 on LP64, plus 32 per operand (graph.c, note [node size]). */
+ * Node): 64 on LP64, plus 32 per operand (graph.c, note [node size]). */
 size_t graph_bytes(const graft_graph *g);
 size_t graph_node_size(void);
 

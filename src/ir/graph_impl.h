@@ -53,6 +53,10 @@ typedef struct SrcPos {
 enum { CANON_BITS = 6 }; /* graft_graph.canon's 64 entries */
 
 struct graft_graph {
+    struct GraphAnnots annots; /* first: node_annotation reads it inline
+                              (note [annotation table] in graph_node.h) */
+    size_t annots_alloc;   /* entries allocated at annots.by_id; those
+                              past annots.cap are not yet zeroed */
     Arena *arena;          /* owns nodes, uses, attrs, types, strings */
     unsigned char *node_pool; /* free bytes for nodes, 8-byte aligned
                               (note [node pool] in graph.c) */

@@ -50,7 +50,6 @@ struct graft_node {
         const char *dtype; /* NODE_CONST: interned scalar dtype */
     } a;
     const graft_type *type;      /* known type, or NULL */
-    const char *annot;     /* annotation comment verbatim, or NULL */
     graft_node *scope;           /* enclosing NODE_FUNC, NULL in @main */
     union {
         double value;      /* NODE_CONST, scalar (flag set): its value */
@@ -64,6 +63,19 @@ struct graft_node {
             int32_t nattrs; /* NODE_CALL: entries in a.attrs */
         } call;
     } u;
+};
+
+/* note [annotation table]: a node's annotation comment is not a field
+ * of the node but an entry of a table by id that the graph makes when a
+ * node first gets one: a graph built by passes or from ONNX (and the
+ * side-by-side workload) has none and pays nothing for it, 8 bytes a node
+ * less (note [node size] in graph.c); a Relay model annotates nearly
+ * every node and pays the 8 bytes in the table instead.  The table is the
+ * graph's first member, so this header, which does not see the graph's
+ * layout (graph_impl.h), reads it inline as its own struct. */
+struct GraphAnnots {
+    const char **by_id; /* per node id: its annotation, or NULL */
+    size_t cap;         /* entries set in by_id; ids past it have none */
 };
 
 /* The operand slots, allocated right after the node (graph_new_node):
@@ -111,7 +123,11 @@ static inline int node_nattrs(const graft_node *n)
 static inline const graft_attr *node_attr(const graft_node *n, int i) { return &n->a.attrs[i]; }
 static inline const graft_type *node_type(const graft_node *n) { return n->type; }
 static inline bool node_type_declared(const graft_node *n) { return n->type_declared; }
-static inline const char *node_annotation(const graft_node *n) { return n->annot; }
+static inline const char *node_annotation(const graft_graph *g, const graft_node *n)
+{
+    const struct GraphAnnots *t = (const struct GraphAnnots *)(const void *)g;
+    return n->id < t->cap ? t->by_id[n->id] : NULL;
+}
 static inline graft_node *node_scope(const graft_node *n) { return n->scope; }
 
 static inline const char *node_op(const graft_node *n)

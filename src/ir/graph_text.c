@@ -6,14 +6,15 @@
  * one (hash, compare, copy into the arena) cost about 240 instructions
  * a comment.  A loader that scans text gives the graph that text
  * (graph_text_begin), and while it loads, a node's comment is a pointer
- * into it (graph_set_annotation_span): no hash, no copy, and the node
- * keeps its one pointer (note [node size] in graph.c).  The text is
- * never written: it may be the Source itself, which diagnostics read
- * (note [relay lexer] in grammar/relay_lex.l).  When loading is done,
- * graph_text_keep copies the spans, each followed by a NUL, into one
- * buffer of the graph's, in the order of the nodes, and points the nodes
- * there, so node_annotation is a C string for every reader and the graph
- * keeps only its comments' bytes, not the whole text (about half of a
+ * into it (graph_set_annotation_span): no hash, no copy, and the node's
+ * entry of the annotation table (note [annotation table] in
+ * graph_node.h) is its one pointer.  The text is never written: it may
+ * be the Source itself, which diagnostics read (note [relay lexer] in
+ * grammar/relay_lex.l).  When loading is done, graph_text_keep copies
+ * the spans, each followed by a NUL, into one buffer of the graph's, in
+ * the order of the nodes, and points the table's entries there, so
+ * node_annotation is a C string for every reader and the graph keeps
+ * only its comments' bytes, not the whole text (about half of a
  * TVM model's).  The end of each comment is found again by its first
  * "* /" (comments do not nest); what follows a comment does not matter,
  * so a comment that another comment follows at once is a span like any
@@ -54,14 +55,39 @@ static bool span_fits(const graft_graph *g, const char *s, size_t n)
     return memcmp(s, "/*", 2) == 0 && memcmp(s + n - 2, "*/", 2) == 0;
 }
 
+/* n's entry of the annotation table set to text.  The table is
+ * allocated when the first annotation is set, and grown, to the node
+ * table's capacity exactly (sized to what the loader and the passes
+ * make: note [node table] in graph.c); its entries are zeroed only up to
+ * the last id annotated (t->cap, what readers see), as ids are
+ * annotated: a loader's node table is an estimate well above what it
+ * makes, and zeroing all of it cost densenet121's fmt 97,000
+ * instructions of memset, 1.3% of its run. */
+static inline void put_annotation(graft_graph *g, const graft_node *n, const char *text)
+{
+    struct GraphAnnots *t = &g->annots;
+    if (n->id >= t->cap) {
+        if (!text)
+            return; /* ids past the table have none already */
+        if (n->id >= g->annots_alloc) { /* nodes_cap > n->id: n is in the node table */
+            t->by_id = xrealloc(t->by_id, g->nodes_cap * sizeof *t->by_id);
+            g->annots_alloc = g->nodes_cap;
+        }
+        if (n->id > t->cap) /* a loader annotates in id order: seldom */
+            memset(t->by_id + t->cap, 0, (n->id - t->cap) * sizeof *t->by_id);
+        t->cap = (size_t)n->id + 1;
+    }
+    t->by_id[n->id] = text;
+}
+
 void graph_set_annotation_span(graft_graph *g, graft_node *n, const char *text, size_t len)
 {
     if (!span_fits(g, text, len)) {
-        n->annot = graph_intern_n(g, text, len);
+        put_annotation(g, n, graph_intern_n(g, text, len));
         return;
     }
     g->span_bytes += len + 1;
-    n->annot = text;
+    put_annotation(g, n, text);
 }
 
 /* The bytes of the comment at p, in a text that ends at end, up to
@@ -79,16 +105,16 @@ static size_t comment_len(const char *p, const char *end)
 static void copy_spans(graft_graph *g, char *kept)
 {
     const char *end = g->text + g->text_len;
+    const char **annot = g->annots.by_id;
     char *to = kept;
-    for (uint32_t id = 0; id < g->nnodes; id++) {
-        graft_node *n = g->nodes[id];
+    for (size_t id = 0; id < g->annots.cap; id++) {
         size_t off;
-        if (!n || !n->annot || !in_text(g, n->annot, &off))
+        if (!annot[id] || !in_text(g, annot[id], &off))
             continue;
-        size_t len = comment_len(n->annot, end);
-        memcpy(to, n->annot, len);
+        size_t len = comment_len(annot[id], end);
+        memcpy(to, annot[id], len);
         to[len] = '\0';
-        n->annot = to;
+        annot[id] = to;
         to += len + 1;
     }
 }
@@ -126,7 +152,7 @@ void graph_set_annotation(graft_graph *g, graft_node *n, const char *text)
 {
     size_t off;
     if (text && g->text_kept && in_text(g, text, &off))
-        n->annot = text;
+        put_annotation(g, n, text);
     else
-        n->annot = text ? graph_intern(g, text) : NULL;
+        put_annotation(g, n, text ? graph_intern(g, text) : NULL);
 }

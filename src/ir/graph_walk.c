@@ -73,14 +73,15 @@ static uint32_t put_kids(const graft_node *n, uint32_t *kids, uint32_t m)
 
 /* Records what a walk asks of node i besides its children: its kind,
  * flags, and a variable's id in a->vars. */
-static inline void put_node(GraphArrays *a, const graft_node *n, uint32_t i)
+static inline void put_node(const graft_graph *g, GraphArrays *a, const graft_node *n,
+                            uint32_t i)
 {
     a->kind[i] = n->kind;
     if (n->kind == NODE_VAR) {
         a->vars[a->nvars++] = i;
         a->flags[i] = (uint8_t)((n->flag ? NODE_FREE : 0) |
                                 (n->type_declared && n->type ? NODE_TYPE_WRITTEN : 0) |
-                                (n->annot ? NODE_VAR_ANNOT : 0) |
+                                (node_annotation(g, n) ? NODE_VAR_ANNOT : 0) |
                                 (n->type ? NODE_VAR_TYPED : 0));
         return;
     }
@@ -123,7 +124,7 @@ GRAFT_HOT void arrays_fill(const graft_graph *g, GraphArrays *a, bool nodes, con
         const graft_node *n = g->nodes[i];
         a->start[i] = m;
         if (nodes)
-            put_node(a, n, i);
+            put_node(g, a, n, i);
         if (n->dead)
             continue;
         if (cl)

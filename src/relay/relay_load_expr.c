@@ -498,7 +498,7 @@ graft_node *load_func(RelayParser *ps, size_t mark, const graft_type *ret, graft
  * to a variable or earlier temp keeps its own. */
 void load_annotate(RelayParser *ps, graft_node *n, RelayText annot)
 {
-    if (node_kind(n) == NODE_VAR || node_kind(n) == NODE_GLOBAL || node_annotation(n))
+    if (node_kind(n) == NODE_VAR || node_kind(n) == NODE_GLOBAL || node_annotation(ps->g, n))
         return;
     annotate(ps, n, annot);
 }

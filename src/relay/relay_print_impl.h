@@ -151,7 +151,7 @@ typedef struct Comment {
 GRAFT_HOT bool has_comment(const Printer *p, uint32_t id)
 {
     const graft_node *n = node_of(p, id);
-    return node_annotation(n) || (p->types && node_type(n));
+    return node_annotation(p->g, n) || (p->types && node_type(n));
 }
 
 /* An op's name's length: a model has few ops, so their lengths are kept,

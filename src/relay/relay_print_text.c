@@ -32,7 +32,7 @@ static void annot_rest(const char *annot, const char **rest, size_t *len)
 Comment printer_comment(const Printer *p, uint32_t id)
 {
     const graft_node *n = node_of(p, id);
-    const char *annot = node_annotation(n);
+    const char *annot = node_annotation(p->g, n);
     NodeKind kind = node_kind(n); /* PrintOptionalInfo skips these three */
     bool typed = kind != NODE_IF && kind != NODE_LET && kind != NODE_MATCH;
     Comment c = {0};

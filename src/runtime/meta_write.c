@@ -215,7 +215,7 @@ static void renumber(graft_graph *g, NodeList *made, int64_t base)
         size_t nbytes;
         const void *bytes = node_const_data(n, &nbytes);
         graft_node *c = graph_add_tensor_const(g, name.data, node_type(n), bytes, nbytes);
-        graph_set_annotation(g, c, node_annotation(n));
+        graph_set_annotation(g, c, node_annotation(g, n));
         graph_replace_all_uses(g, n, c);
         made->items[i] = c;
         strbuf_free(&name);

@@ -73,8 +73,8 @@ static graft_node *copy_node(graft_graph *g, graft_node *n, graft_node *const *a
     }
     if (node_type(n))
         graph_set_type(g, c, node_type(n));
-    if (node_annotation(n))
-        graph_set_annotation(g, c, node_annotation(n));
+    if (node_annotation(g, n))
+        graph_set_annotation(g, c, node_annotation(g, n));
     return c;
 }
 
