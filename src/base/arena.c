@@ -221,35 +221,6 @@ void interner_free(Interner *interner)
     free(interner);
 }
 
-/* Whether n bytes at a and b are equal: eight at a step, inline (the
- * strings are short, and a hash match is nearly always a string match,
- * so the call to memcmp was most of the comparison); the last step, or
- * a string shorter than eight, in two overlapping reads, not a byte at
- * a time (3.7 M instructions of the 11.8 M interning at 10,000 copies of
- * bench/graft-bench sidebyside were the bytes after the last eight). */
-static bool same_bytes(const char *a, const char *b, size_t n)
-{
-    uint64_t x, y;
-    if (n >= 8) {
-        for (; n > 8; a += 8, b += 8, n -= 8) {
-            memcpy(&x, a, 8);
-            memcpy(&y, b, 8);
-            if (x != y)
-                return false;
-        }
-        memcpy(&x, a + n - 8, 8); /* the last eight, some compared already */
-        memcpy(&y, b + n - 8, 8);
-        return x == y;
-    }
-    if (n >= 4) {
-        uint32_t p, q, r, t;
-        memcpy(&p, a, 4), memcpy(&q, b, 4);
-        memcpy(&r, a + n - 4, 4), memcpy(&t, b + n - 4, 4);
-        return p == q && r == t;
-    }
-    return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
-}
-
 /* The slot of s, or the empty one where it goes.  Inline: the ONNX
  * decoder interns every string of a model (note [interned strings] in
  * src/onnx/onnx_decode.h), and the call was a quarter of a probe (0.66 M
@@ -262,7 +233,7 @@ static inline size_t probe(const Interner *in, const char *s, size_t n, uint32_t
     while (slots[i].ref) {
         if (slots[i].hash == h) {
             const char *t = string_at(in, slots[i].ref);
-            if (string_len(t) == n && same_bytes(t, s, n))
+            if (string_len(t) == n && bytes_equal(t, s, n))
                 return i;
         }
         i = (i + 1) & mask;

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "keymap.h" /* hash_bytes, bytes_tail */
+#include "keymap.h" /* hash_bytes, bytes_tail, bytes_equal */
 
 /* The bytes left to read of one message: [p, end). */
 typedef struct Cursor {
@@ -161,7 +161,7 @@ static Onnx__TypeProto *shared_type(Cursor c, const OnnxStrings *to, OnnxTypeMem
     size_t len = (size_t)(c.end - c.p);
     for (unsigned i = 0; memo && i < ONNX_TYPE_MEMO; i++)
         if (memo->recent[i].type && memo->recent[i].len == len &&
-            memcmp(memo->recent[i].bytes, c.p, len) == 0)
+            bytes_equal(memo->recent[i].bytes, c.p, len))
             return memo->recent[i].type;
     Onnx__TypeProto *type = read_type(c, to);
     if (memo && type) {
@@ -266,7 +266,7 @@ static char *op_name(Cursor s, const OnnxStrings *to)
         return copy_string(s, to);
     OnnxOpMemo *memo = to->ops;
     size_t slot = (size_t)hash_bytes(s.p, n, 0) % ONNX_OP_MEMO;
-    if (memo->name[slot] && memo->len[slot] == n && memcmp(memo->name[slot], s.p, n) == 0)
+    if (memo->name[slot] && memo->len[slot] == n && bytes_equal(memo->name[slot], s.p, n))
         return (char *)memo->name[slot];
     memo->name[slot] = copy_string(s, to);
     memo->len[slot] = n;
