@@ -458,20 +458,21 @@ uint32_t graph_clean_reached_count(const graft_graph *g)
 /* Drops dead n's uses from its operands' users lists (unlink_operands)
  * and puts on dying each operand left with no user: an operand read
  * twice is put on when its second use goes. */
+static void unlink_orphan(Use *slot, IdStack *dying)
+{
+    graph_unlink_use(slot);
+    if (!slot->value->first_use)
+        vec_push(dying, slot->value->id);
+}
+
 static void unlink_orphans(graft_node *n, IdStack *dying)
 {
     Use *slots = node_slots(n);
-    for (int i = 0; i < n->nargs; i++) {
-        graph_unlink_use(&slots[i]);
-        if (!slots[i].value->first_use)
-            vec_push(dying, slots[i].value->id);
-    }
+    for (int i = 0; i < n->nargs; i++)
+        unlink_orphan(&slots[i], dying);
     Use *callee = node_callee_slot(n);
-    if (callee) {
-        graph_unlink_use(callee);
-        if (!callee->value->first_use)
-            vec_push(dying, callee->value->id);
-    }
+    if (callee)
+        unlink_orphan(callee, dying);
 }
 
 /* @main's parameters killed as unused variables live again (they always
