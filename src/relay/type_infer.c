@@ -125,11 +125,10 @@ static void relcache_free(RelCache *rc)
     }
 }
 
-static const TypeRel *cached_relation(RelCache *rc, const char *op)
+/* The relation of op, not in its seen slot: from the map, or found and
+ * put there; the slot now holds it. */
+static const TypeRel *relation_missed(RelCache *rc, const char *op, RelationSeen *seen)
 {
-    RelationSeen *seen = &rc->seen[cache_slot((uintptr_t)op, RELATIONS_SEEN_BITS)];
-    if (seen->op == op)
-        return seen->rel;
     int64_t *slot = keymap_get(&rc->map, keymap_ptr_key(op));
     if (!slot) {
         const TypeRel *r = find_relation(op);
@@ -137,6 +136,14 @@ static const TypeRel *cached_relation(RelCache *rc, const char *op)
     }
     *seen = (RelationSeen){op, (const TypeRel *)(intptr_t)*slot};
     return seen->rel;
+}
+
+/* Inline, the miss apart: typing a loaded model asks for the relation of
+ * nearly every call, and the call to this was nearly half of a hit. */
+static inline const TypeRel *cached_relation(RelCache *rc, const char *op)
+{
+    RelationSeen *seen = &rc->seen[cache_slot((uintptr_t)op, RELATIONS_SEEN_BITS)];
+    return seen->op == op ? seen->rel : relation_missed(rc, op, seen);
 }
 
 /* note [type size]: a tuple's type text holds its fields' texts, so a
@@ -166,7 +173,7 @@ static bool operand_types(const graft_node *n, const graft_type **types)
 }
 
 /* The relation of n's op, through rc's map when it keeps one. */
-static const TypeRel *relation(RelCache *rc, const graft_node *n)
+static inline const TypeRel *relation(RelCache *rc, const graft_node *n)
 {
     return rc->use_map ? cached_relation(rc, node_op(n)) : find_relation(node_op(n));
 }
