@@ -313,10 +313,10 @@ START_TEST(test_scopes)
     ck_assert_str_eq(node_op(node_arg(call, 0)), "nn.relu");
     graft_node *body = node_body(fn);
     ck_assert_str_eq(node_op(node_arg(body, 0)), "negative");
-    ck_assert_ptr_eq(node_scope(body), fn);
-    ck_assert_ptr_eq(node_scope(node_arg(body, 0)), fn);
-    ck_assert_ptr_eq(node_scope(node_param(fn, 0)), fn);
-    ck_assert_ptr_null(node_scope(node_arg(call, 0)));
+    ck_assert_ptr_eq(node_scope(g, body), fn);
+    ck_assert_ptr_eq(node_scope(g, node_arg(body, 0)), fn);
+    ck_assert_ptr_eq(node_scope(g, node_param(fn, 0)), fn);
+    ck_assert_ptr_null(node_scope(g, node_arg(call, 0)));
     graph_free(g);
 }
 END_TEST

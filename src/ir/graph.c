@@ -7,24 +7,25 @@
 #include "keymap.h"
 #include "util.h"
 
-/* note [node size]: struct graft_node is 64 bytes on LP64 (checked here
+/* note [node size]: struct graft_node is 56 bytes on LP64 (checked here
  * and by tests/check_graph.c): an 8-byte header (kind, flags, id), the
  * operand and user counts, the users list head (the list is circular
  * through prev, so no tail pointer), one string (op, name or constant
- * spelling), attributes or a constant's dtype, type, scope and one
+ * spelling), attributes or a constant's dtype, type and one
  * kind-specific word (a constant's value, a function's or match's
  * record, an element's index, a call's result and attribute counts; a
  * function's attribute count is in its record).  The
  * operand slots (32 bytes each, struct Use) are allocated right after the
  * node, a callee's after the operands, so their place is computed, not
- * stored (node_slots, node_callee_slot): a unary op takes 96 bytes of
- * arena and a binary one 128; attributes live beside it.  Step 1 of the
+ * stored (node_slots, node_callee_slot): a unary op takes 88 bytes of
+ * arena and a binary one 120; attributes live beside it.  Step 1 of the
  * layout by field (doc/architecture.md, "The graph as arrays") took the
- * node from 96 bytes to 72, and the annotation's move to a table of the
- * graph's to 64 (note [annotation table] in graph_node.h); the use
- * records go with step 2. */
-_Static_assert(sizeof(void *) != 8 || sizeof(graft_node) == 64,
-               "a node is 64 bytes (note [node size])");
+ * node from 96 bytes to 72, the annotation's move to a table of the
+ * graph's to 64 (note [annotation table] in graph_node.h) and the
+ * scope's to 56 (note [scope table] there); the use records go with
+ * step 2. */
+_Static_assert(sizeof(void *) != 8 || sizeof(graft_node) == 56,
+               "a node is 56 bytes (note [node size])");
 _Static_assert(sizeof(void *) != 8 || sizeof(struct Use) == 32,
                "a use is 32 bytes (note [node size])");
 
@@ -70,6 +71,7 @@ static void nodes_resize(graft_graph *g, size_t cap)
         out_of_memory();
     g->nodes = xrealloc(g->nodes, cap * sizeof(graft_node *));
     g->nodes_cap = cap;
+    g->side.nodes.by_id = g->nodes; /* (struct GraphNodeView in graph_node.h) */
 }
 
 void graph_reserve(graft_graph *g, size_t nodes)
@@ -104,7 +106,8 @@ void graph_free(graft_graph *g)
     arena_free(g->arena);
     free(g->nodes);
     free(g->pos);
-    free(g->annots.by_id);
+    free(g->side.annots.by_id);
+    free(g->side.scopes.fn_id);
     free(g->params);
     free(g->typedefs);
     keymap_free(&g->annotation_types);
@@ -177,11 +180,6 @@ uint32_t graph_live_count(const graft_graph *g)
     return g->nnodes - g->ndead;
 }
 
-graft_node *graph_node(const graft_graph *g, uint32_t id)
-{
-    return id < g->nnodes ? g->nodes[id] : NULL;
-}
-
 int graph_nparams(const graft_graph *g)
 {
     return g->nparams;
@@ -206,7 +204,8 @@ size_t graph_bytes(const graft_graph *g)
 {
     return arena_bytes(g->arena) + g->node_blocks.len * (size_t)NODE_BLOCK +
            g->nodes_cap * sizeof(graft_node *) + g->params_cap * sizeof(graft_node *) +
-           g->annots_alloc * sizeof *g->annots.by_id;
+           g->annots_alloc * sizeof *g->side.annots.by_id +
+           g->side.scopes.cap * sizeof *g->side.scopes.fn_id;
 }
 
 size_t graph_node_size(void)
@@ -365,6 +364,7 @@ graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots)
     if (g->nnodes == g->nodes_cap) /* by half (note [node table]) */
         nodes_resize(g, g->nodes_cap < 8 ? 16 : g->nodes_cap + g->nodes_cap / 2);
     g->nodes[g->nnodes++] = n;
+    g->side.nodes.count = g->nnodes; /* (struct GraphNodeView in graph_node.h) */
     return n;
 }
 
@@ -543,10 +543,34 @@ void graph_set_type_params(graft_graph *g, graft_node *fn, const char *names)
         fn->u.fn->type_params = names;
 }
 
+/* The table takes the node table's capacity, zeroed: calloc, whose
+ * fresh pages need no memset, then the new part of each growth.  (The
+ * annotations' table zeroes only up to the highest id set, note
+ * [annotation table]; here that zeroed the gap of two ids, a function and
+ * its call, before each of a partition's functions' parameters, and gcc
+ * makes a loop over such a gap a call of memset: 600,000 instructions on
+ * the workload's partition.) */
+void graph_scopes_grow(graft_graph *g)
+{
+    struct GraphScopes *t = &g->side.scopes;
+    if (!t->fn_id) {
+        t->fn_id = xcalloc(g->nodes_cap, sizeof *t->fn_id);
+    } else {
+        t->fn_id = xrealloc(t->fn_id, g->nodes_cap * sizeof *t->fn_id);
+        memset(t->fn_id + t->cap, 0, (g->nodes_cap - t->cap) * sizeof *t->fn_id);
+    }
+    t->cap = g->nodes_cap; /* every node's id is below it */
+}
+
+void graph_scope_past(graft_graph *g, const graft_node *n, const graft_node *fn)
+{
+    graph_scopes_grow(g);
+    g->side.scopes.fn_id[n->id] = fn->id + 1;
+}
+
 void graph_set_scope(graft_graph *g, graft_node *n, graft_node *fn)
 {
-    (void)g;
-    n->scope = fn;
+    graph_put_scope(g, n, fn);
 }
 
 /* ---- edits ---- */
@@ -567,11 +591,11 @@ static void replace_body(graft_graph *g, graft_node *old, graft_node *new_node_)
 {
     if (g->output == old)
         g->output = new_node_;
-    graft_node *fn = old->scope;
+    graft_node *fn = node_scope(g, old);
     if (fn && fn->u.fn->body == old) {
         fn->u.fn->body = new_node_;
-        if (!new_node_->scope)
-            new_node_->scope = fn;
+        if (!node_scope(g, new_node_))
+            graph_put_scope(g, new_node_, fn);
     }
 }
 

@@ -188,7 +188,7 @@ const graft_type *node_ret_type(const graft_node *n);
  * "fn [A, B](...)" or "def @f[A, B](...)"), or NULL. */
 const char *node_type_params(const graft_node *n);
 /* The function whose body n belongs to; NULL for @main's body and params. */
-static inline graft_node *node_scope(const graft_node *n);
+static inline graft_node *node_scope(const graft_graph *g, const graft_node *n);
 /* The type from the source text (parameter annotation or "ty=" comment),
  * or one set by graph_set_type; NULL when unknown. */
 static inline const graft_type *node_type(const graft_node *n);
@@ -243,7 +243,7 @@ uint32_t graph_node_count(const graft_graph *g); /* ids handed out, dead include
 /* Nodes not marked dead: those the roots reach, @main's parameters, and
  * nodes nothing reachable uses any more that no sweep has killed yet. */
 uint32_t graph_live_count(const graft_graph *g);
-graft_node *graph_node(const graft_graph *g, uint32_t id);
+static inline graft_node *graph_node(const graft_graph *g, uint32_t id);
 
 /* @main: parameters and result. */
 int graph_nparams(const graft_graph *g);

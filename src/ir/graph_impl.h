@@ -53,10 +53,11 @@ typedef struct SrcPos {
 enum { CANON_BITS = 6 }; /* graft_graph.canon's 64 entries */
 
 struct graft_graph {
-    struct GraphAnnots annots; /* first: node_annotation reads it inline
-                              (note [annotation table] in graph_node.h) */
-    size_t annots_alloc;   /* entries allocated at annots.by_id; those
-                              past annots.cap are not yet zeroed */
+    struct GraphSide side; /* first: node_annotation and node_scope read
+                              it inline (note [annotation table], note
+                              [scope table] in graph_node.h) */
+    size_t annots_alloc;   /* entries allocated at side.annots.by_id;
+                              those past its cap are not yet zeroed */
     Arena *arena;          /* owns nodes, uses, attrs, types, strings */
     unsigned char *node_pool; /* free bytes for nodes, 8-byte aligned
                               (note [node pool] in graph.c) */
@@ -127,6 +128,34 @@ struct graft_graph {
  * the node with room for nslots operand slots after it. */
 graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots);
 void graph_set_attrs(graft_graph *g, graft_node *n, const graft_attr *attrs, int nattrs);
+/* Grows the scope table over every node id, the new entries @main's (0)
+ * (note [scope table] in graph_node.h). */
+void graph_scopes_grow(graft_graph *g);
+/* The same, then puts n, past the old table, in fn's scope. */
+void graph_scope_past(graft_graph *g, const graft_node *n, const graft_node *fn);
+/* graph_set_scope, inline.  The growth is a call of its own, last, so
+ * that the common store saves no registers. */
+static inline void graph_put_scope(graft_graph *g, const graft_node *n, const graft_node *fn)
+{
+    struct GraphScopes *t = &g->side.scopes;
+    if (n->id < t->cap)
+        t->fn_id[n->id] = fn ? fn->id + 1 : 0;
+    else if (fn) /* (ids past the table are @main's already) */
+        graph_scope_past(g, n, fn);
+}
+/* The scope table by id, grown first to cover n's id: for a function's
+ * walk of what it adopts (graph_add_func), all made before it. */
+static inline uint32_t *graph_scopes_over(graft_graph *g, const graft_node *n)
+{
+    if (n->id >= g->side.scopes.cap)
+        graph_scopes_grow(g);
+    return g->side.scopes.fn_id;
+}
+/* A NODE_FUNC of params with no body, nothing put in its scope yet: the
+ * start of graph_add_func, and all of graph_add_main's (note [main
+ * unscoped] in graph_module.c) but its body.  In graph_walk.c. */
+graft_node *graph_new_func(graft_graph *g, graft_node *const *params, int nparams,
+                           const graft_attr *attrs, int nattrs);
 /* Fills n's first nargs operand slots (allocated by graph_new_node). */
 void graph_set_operands(graft_node *n, graft_node *const *args, int nargs);
 /* Removes u from its value's users list. */

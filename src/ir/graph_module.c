@@ -119,9 +119,9 @@ bool graph_global_defined(const graft_graph *g, int i)
 
 int graph_global_of(const graft_graph *g, const graft_node *n)
 {
-    const graft_node *fn = n->kind == NODE_FUNC ? n : n->scope;
-    while (fn && fn->scope)
-        fn = fn->scope;
+    const graft_node *fn = n->kind == NODE_FUNC ? n : node_scope(g, n);
+    while (fn && node_scope(g, fn))
+        fn = node_scope(g, fn);
     for (int i = 0; i < g->nglobals; i++)
         if (g->globals[i].defined && g->globals[i].fn == fn)
             return i;
@@ -164,9 +164,7 @@ bool graph_add_global(graft_graph *g, const char *name, graft_node *fn)
 graft_node *graph_add_main(graft_graph *g, graft_node *const *params, int nparams,
                            graft_node *body, const graft_attr *attrs, int nattrs)
 {
-    graft_node *fn = graph_add_func(g, params, nparams, NULL, attrs, nattrs);
-    for (int i = 0; i < nparams; i++)
-        params[i]->scope = NULL;
+    graft_node *fn = graph_new_func(g, params, nparams, attrs, nattrs);
     fn->u.fn->body = body;
     fn->u.fn->unscoped = true;
     return fn;
@@ -182,9 +180,10 @@ void graph_make_main(graft_graph *g, graft_node *fn)
                             sizeof(graft_node *)); /* all at once, not one a parameter */
     for (int i = 0; i < info->nparams; i++)
         g->params[g->nparams++] = info->params[i];
-    for (uint32_t id = 0; id < g->nnodes && !info->unscoped; id++)
-        if (g->nodes[id]->scope == fn)
-            g->nodes[id]->scope = NULL;
+    uint32_t *fn_id = g->side.scopes.fn_id;
+    for (size_t id = 0; id < g->side.scopes.cap && !info->unscoped; id++)
+        if (fn_id[id] == fn->id + 1)
+            fn_id[id] = 0;
     g->output = info->body;
     g->ret = info->ret;
     g->type_params = info->type_params;

@@ -50,7 +50,6 @@ struct graft_node {
         const char *dtype; /* NODE_CONST: interned scalar dtype */
     } a;
     const graft_type *type;      /* known type, or NULL */
-    graft_node *scope;           /* enclosing NODE_FUNC, NULL in @main */
     union {
         double value;      /* NODE_CONST, scalar (flag set): its value */
         const struct ConstData *data; /* NODE_CONST, tensor: its elements
@@ -76,6 +75,39 @@ struct graft_node {
 struct GraphAnnots {
     const char **by_id; /* per node id: its annotation, or NULL */
     size_t cap;         /* entries set in by_id; ids past it have none */
+};
+
+/* note [scope table]: the function a node belongs to is not a field of
+ * the node either but a table by id of 4-byte function ids (1 + the
+ * id, 0 for @main's), made when a node is first put in a function's
+ * scope: a graph with no functions but @main (the rewrite's workload,
+ * every ONNX model without subgraphs) pays nothing for it, 8 bytes a
+ * node less (note [node size] in graph.c); a partition's nodes, nearly
+ * all in functions, pay 4 bytes in the table where the node paid 8.
+ * node_scope reads the function from its id in the node table, which
+ * this header sees as struct GraphNodeView. */
+struct GraphScopes {
+    uint32_t *fn_id;          /* per node id: 1 + its function's id, or 0 */
+    size_t cap;               /* entries zeroed in fn_id; ids past it are
+                                 @main's */
+};
+
+/* The node table as node_scope and graph_node read it inline: a copy of
+ * graft_graph's nodes and nnodes, which nodes_resize and graph_new_node
+ * (graph.c), their only writers, keep equal to them.  graph_node was a
+ * call of 7 instructions, 640,000 of them on the ONNX workload's
+ * partition (bench/RESULTS.md, session 24). */
+struct GraphNodeView {
+    graft_node *const *by_id;
+    uint32_t count;
+};
+
+/* The tables by node id that this header reads inline: the graph's first
+ * member (struct graft_graph in graph_impl.h). */
+struct GraphSide {
+    struct GraphAnnots annots;
+    struct GraphScopes scopes;
+    struct GraphNodeView nodes;
 };
 
 /* The operand slots, allocated right after the node (graph_new_node):
@@ -125,10 +157,20 @@ static inline const graft_type *node_type(const graft_node *n) { return n->type;
 static inline bool node_type_declared(const graft_node *n) { return n->type_declared; }
 static inline const char *node_annotation(const graft_graph *g, const graft_node *n)
 {
-    const struct GraphAnnots *t = (const struct GraphAnnots *)(const void *)g;
+    const struct GraphAnnots *t = &((const struct GraphSide *)(const void *)g)->annots;
     return n->id < t->cap ? t->by_id[n->id] : NULL;
 }
-static inline graft_node *node_scope(const graft_node *n) { return n->scope; }
+static inline graft_node *node_scope(const graft_graph *g, const graft_node *n)
+{
+    const struct GraphSide *side = (const struct GraphSide *)(const void *)g;
+    uint32_t fn = n->id < side->scopes.cap ? side->scopes.fn_id[n->id] : 0;
+    return fn ? side->nodes.by_id[fn - 1] : NULL;
+}
+static inline graft_node *graph_node(const graft_graph *g, uint32_t id)
+{
+    const struct GraphNodeView *t = &((const struct GraphSide *)(const void *)g)->nodes;
+    return id < t->count ? t->by_id[id] : NULL;
+}
 
 static inline const char *node_op(const graft_node *n)
 {

@@ -65,7 +65,7 @@ static bool span_fits(const graft_graph *g, const char *s, size_t n)
  * instructions of memset, 1.3% of its run. */
 static inline void put_annotation(graft_graph *g, const graft_node *n, const char *text)
 {
-    struct GraphAnnots *t = &g->annots;
+    struct GraphAnnots *t = &g->side.annots;
     if (n->id >= t->cap) {
         if (!text)
             return; /* ids past the table have none already */
@@ -105,9 +105,9 @@ static size_t comment_len(const char *p, const char *end)
 static void copy_spans(graft_graph *g, char *kept)
 {
     const char *end = g->text + g->text_len;
-    const char **annot = g->annots.by_id;
+    const char **annot = g->side.annots.by_id;
     char *to = kept;
-    for (size_t id = 0; id < g->annots.cap; id++) {
+    for (size_t id = 0; id < g->side.annots.cap; id++) {
         size_t off;
         if (!annot[id] || !in_text(g, annot[id], &off))
             continue;

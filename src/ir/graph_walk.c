@@ -523,16 +523,16 @@ uint32_t graph_kill_given(graft_graph *g, const uint32_t *given, size_t ngiven, 
  * node reachable from the body, created after the function's first
  * parameter, and not a variable, constant or function (note [function
  * scope]). */
-static void adopt_body(graft_node *fn, uint32_t min_id)
+static void adopt_body(uint32_t *fn_id, graft_node *fn, uint32_t min_id)
 {
     WALK(graft_node *) w = {0};
     walk_push(&w, fn->u.fn->body);
     while (w.depth) {
         graft_node *n = walk_pop(&w);
-        if (n->scope == fn || n->id < min_id || n->kind == NODE_VAR ||
-            n->kind == NODE_CONST || n->kind == NODE_GLOBAL)
+        if (n->id < min_id || n->kind == NODE_VAR || n->kind == NODE_CONST ||
+            n->kind == NODE_GLOBAL || fn_id[n->id] == fn->id + 1)
             continue;
-        n->scope = fn;
+        fn_id[n->id] = fn->id + 1;
         if (n->kind == NODE_FUNC)
             continue;
         int nchildren = n->nargs + (node_callee_slot(n) != NULL);
@@ -552,24 +552,33 @@ static void adopt_body(graft_node *fn, uint32_t min_id)
 graft_node *graph_add_func(graft_graph *g, graft_node *const *params, int nparams, graft_node *body,
                      const graft_attr *attrs, int nattrs)
 {
+    graft_node *n = graph_new_func(g, params, nparams, attrs, nattrs);
+    uint32_t *fn_id = graph_scopes_over(g, n); /* (note [scope table] in graph_node.h) */
+    uint32_t min_id = 0;
+    for (int i = 0; i < nparams; i++) {
+        fn_id[params[i]->id] = n->id + 1;
+        if (i == 0 || params[i]->id < min_id)
+            min_id = params[i]->id;
+    }
+    n->u.fn->body = body;
+    if (body && body->id >= min_id) /* else it is not new: nothing to adopt */
+        adopt_body(fn_id, n, min_id);
+    return n;
+}
+
+graft_node *graph_new_func(graft_graph *g, graft_node *const *params, int nparams,
+                           const graft_attr *attrs, int nattrs)
+{
     graft_node *n = graph_new_node(g, NODE_FUNC, 0);
     FuncInfo *fn = arena_alloc(g->arena, sizeof(FuncInfo));
     n->u.fn = fn;
     graph_set_attrs(g, n, attrs, nattrs);
     fn->params = arena_array(g->arena, (size_t)(nparams ? nparams : 1),
                              sizeof(graft_node *));
-    uint32_t min_id = 0;
-    for (int i = 0; i < nparams; i++) {
+    for (int i = 0; i < nparams; i++)
         fn->params[i] = params[i];
-        params[i]->scope = n;
-        if (i == 0 || params[i]->id < min_id)
-            min_id = params[i]->id;
-    }
     fn->nparams = nparams;
     g->nkids += (size_t)nparams + 1;
-    fn->body = body;
-    if (body && body->id >= min_id) /* else it is not new: nothing to adopt */
-        adopt_body(n, min_id);
     return n;
 }
 

@@ -272,7 +272,7 @@ static void inherit_names(Exporter *ex)
         if (!np || !live[id]) /* (most: a graph input, or a call rewritten) */
             continue;
         const graft_node *n = graph_node(ex->g, id);
-        if (!node_scope(n))
+        if (!node_scope(ex->g, n))
             inherit_operands(ex, &made, n, np);
     }
     keymap_free(&made.names);
@@ -376,7 +376,7 @@ static void emit_nodes(Exporter *ex)
     Onnx__NodeProto *const *origin = ex->m->origin; /* (read once, not per id) */
     const uint8_t *live = ex->live;
     for (uint32_t id = 0, norigin = ex->m->norigin; id < norigin && ex->ok; id++)
-        if (origin[id] && live[id] && !node_scope(graph_node(ex->g, id)))
+        if (origin[id] && live[id] && !node_scope(ex->g, graph_node(ex->g, id)))
             emit_from(ex, graph_node(ex->g, id)); /* (a partition's nodes: its function's) */
     emit_from(ex, graph_output(ex->g));
     for (int k = 0; k < ex->m->noutputs && ex->ok; k++) {
@@ -418,7 +418,7 @@ static bool read_by_graph(const Exporter *ex, const graft_node *n)
     if (n == graph_output(ex->g))
         return true;
     for (const Use *u = node_first_use(n); u; u = use_next(u))
-        if (ex->live[node_id(use_user(u))] && !node_scope(use_user(u)))
+        if (ex->live[node_id(use_user(u))] && !node_scope(ex->g, use_user(u)))
             return true;
     return false;
 }
@@ -430,7 +430,7 @@ static void mark_read(Exporter *ex, KeyMap *read)
         const graft_node *n = graph_node(ex->g, id);
         bool tensor = node_kind(n) == NODE_CONST && !node_const_is_scalar(n);
         if (node_kind(n) != NODE_VAR &&
-            !(ex->live[id] && tensor && !node_scope(n) && read_by_graph(ex, n)))
+            !(ex->live[id] && tensor && !node_scope(ex->g, n) && read_by_graph(ex, n)))
             continue;
         int64_t *mark = keymap_get(read, keymap_ptr_key(export_value_name(ex, n)));
         if (mark)

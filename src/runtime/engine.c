@@ -304,7 +304,7 @@ static bool is_exit(const graft_graph *g, const graft_node *n)
 {
     if (n == graph_output(g))
         return true;
-    const graft_node *fn = node_scope(n);
+    const graft_node *fn = node_scope(g, n);
     return fn && node_body(fn) == n;
 }
 

@@ -264,7 +264,7 @@ bool eval_graph(const graft_graph *g, const EvalInputs *in, const EvalOptions *o
     graft_node **order = xcalloc(nnodes + 1, sizeof *order);
     uint32_t count = 0, all = graph_topo_order(g, order);
     for (uint32_t k = 0; k < all; k++)
-        if (!node_scope(order[k])) /* function bodies run only when called */
+        if (!node_scope(g, order[k])) /* function bodies run only when called */
             order[count++] = order[k];
     uint32_t *uses = count_uses(order, count, nnodes);
     Value *vals = xcalloc(nnodes + 1, sizeof *vals);

@@ -183,11 +183,11 @@ static void put_edges(const Viz *v, const graft_node *n)
 
 /* The function a node is drawn in: its scope, or for a constant (which
  * has none) its first user's. */
-static const graft_node *drawn_scope(const graft_node *n)
+static const graft_node *drawn_scope(const graft_graph *g, const graft_node *n)
 {
     if (node_kind(n) == NODE_CONST && node_first_use(n))
-        return node_scope(use_user(node_first_use(n)));
-    return node_scope(n);
+        return node_scope(g, use_user(node_first_use(n)));
+    return node_scope(g, n);
 }
 
 /* Nodes in topological order, each inside the clusters of the
@@ -200,7 +200,7 @@ static void put_nodes(const Viz *v, graft_node **order, uint32_t count)
         if (!kept(v, order[i]) || elsewhere(v, order[i]))
             continue;
         chain.len = 0;
-        for (const graft_node *s = drawn_scope(order[i]); s; s = drawn_scope(s))
+        for (const graft_node *s = drawn_scope(v->g, order[i]); s; s = drawn_scope(v->g, s))
             vec_push(&chain, s);
         size_t depth = chain.len;
         fputs("  ", v->out);

@@ -337,7 +337,7 @@ static graft_node *root_read_inside(const Grouper *gp, const Group *gr, graft_no
     graft_node *const *roots = group_roots(gp, gr);
     for (int j = 0; j < gr->nroots; j++) {
         *reader = NULL;
-        if (node_scope(roots[j]) != node_scope(gr->root))
+        if (node_scope(gp->e->g, roots[j]) != node_scope(gp->e->g, gr->root))
             return roots[j];
         /* an input of the group is read by a node of its region too */
         for (const Use *u = node_first_use(roots[j]); u; u = use_next(u))

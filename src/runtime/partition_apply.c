@@ -71,7 +71,7 @@ static void apply_group(Pass *p, const Group *gr)
     p->copied |= !move;
     int nattrs;
     const graft_attr *attrs = partition_fn_attrs(p, rule, &nattrs);
-    graft_node *outer = node_scope(gr->root);
+    graft_node *outer = node_scope(g, gr->root);
     graft_node *fn = graph_add_func(g, params, (int)gr->ninputs, body, attrs, nattrs);
     graft_node *call = graph_add_fn_call(g, fn, inputs, (int)gr->ninputs);
     if (gr->nroots) {

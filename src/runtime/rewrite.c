@@ -194,9 +194,9 @@ typedef VEC(graft_binding) BindingVec;
 
 /* Inside a function that partitioning made: TVM's grouper never looks
  * there. */
-static bool in_partitioned(const graft_node *n)
+static bool in_partitioned(const graft_graph *g, const graft_node *n)
 {
-    for (const graft_node *f = node_scope(n); f; f = node_scope(f))
+    for (const graft_node *f = node_scope(g, n); f; f = node_scope(g, f))
         if (node_find_attr(f, "PartitionedFromPattern"))
             return true;
     return false;
@@ -234,7 +234,7 @@ static void mark_users(graft_engine *e, const graft_node *root)
 {
     for (const Use *u = node_first_use(root); u; u = use_next(u))
         engine_mark_dirty(e, node_id(use_user(u)));
-    const graft_node *fn = node_scope(root);
+    const graft_node *fn = node_scope(e->g, root);
     if (fn && node_kind(fn) == NODE_FUNC && node_body(fn) == root)
         engine_mark_dirty(e, node_id(fn));
 }
@@ -430,7 +430,7 @@ static uint64_t rewrite_pass(graft_engine *e, Grouper *gp, Cands *c, uint32_t r,
     for (uint32_t i = c->start[r]; i < c->start[r + 1]; i++) {
         graft_node *x = c->nodes[i];
         Group gr;
-        if (grouper_claimed(gp, x) || in_partitioned(x) || !grouper_try(gp, x, true, &gr))
+        if (grouper_claimed(gp, x) || in_partitioned(e->g, x) || !grouper_try(gp, x, true, &gr))
             continue;
         save_bindings(e, r, &binds);
         vec_push(&groups, gr);
@@ -476,7 +476,7 @@ void engine_rewrite_verdict(graft_engine *e, uint32_t r, const graft_node *root,
         Group gr;
         if (grouper_claimed(&gp, x))
             grouper_verdict(&gp, x, PART_CLAIMED, grouper_owner(&gp, x), NULL);
-        else if (in_partitioned(x))
+        else if (in_partitioned(e->g, x))
             grouper_verdict(&gp, x, PART_PARTITIONED, NULL, NULL);
         else
             (void)grouper_try(&gp, x, true, &gr);
