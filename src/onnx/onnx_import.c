@@ -511,8 +511,10 @@ static void import_node(Importer *im, Onnx__NodeProto *np)
     graft_node *few[8];
     graft_node **args = most < 8 ? few : xmalloc(most * sizeof *args);
     int nargs = node_operands(im, np, args);
-    nargs += outer_operands(im, np, outer, nouter, args + nargs);
-    free(outer);
+    if (outer) { /* (most nodes read none: no loop, no free) */
+        nargs += outer_operands(im, np, outer, nouter, args + nargs);
+        free(outer);
+    }
     if (!im->ok && im->quiet) {
         if (args != few)
             free(args);
