@@ -240,6 +240,44 @@ START_TEST(test_memo_skips_contradictions)
 }
 END_TEST
 
+/* note [plain calls]: a call of no attribute on typed tensors is found by
+ * its operands' types' addresses; what is not plain (another domain, an
+ * operand left out or untyped, another result count) is not taken for
+ * one that is, and the cache adds no key to the memo. */
+START_TEST(test_plain_calls)
+{
+    graft_graph *g = graph_new();
+    const graft_type *first = tensor(g, "float32", (int64_t[]){2, 3}, 2);
+    graft_node *a = graph_add_param(g, "a", first);
+    graft_node *b = graph_add_param(g, "b", tensor(g, "float32", (int64_t[]){3}, 1));
+    graft_node *c = graph_add_param(g, "c", tensor(g, "float32", (int64_t[]){2, 3}, 2));
+    graft_node *untyped = graph_add_param(g, "u", NULL);
+    graft_node *absent = graph_add_tuple(g, NULL, 0);
+    graft_node *ab[] = {a, b};
+    ck_assert_ptr_eq(type_of(g, call(g, "Add", ab, 2, NULL, NULL)), first);
+    ck_assert_ptr_eq(type_of(g, call(g, "Add", ab, 2, NULL, NULL)), first); /* cached */
+    ck_assert_ptr_eq(type_of(g, call(g, "Add", (graft_node *[]){c, b}, 2, NULL, NULL)), first);
+    ck_assert_uint_eq(type_memo_size(g), 1); /* the same key: c's type stands for first */
+    graft_node *other = call(g, "Add", ab, 2, NULL, NULL);
+    graph_set_node_domain(g, other, "com.example");
+    StrBuf why = {0};
+    ck_assert_ptr_null(onnx_type_of(g, other, &why)); /* another domain's op: untyped */
+    ck_assert_ptr_null(onnx_type_of(g, call(g, "Add", (graft_node *[]){a, untyped}, 2, NULL,
+                                            NULL), &why));
+    ck_assert_uint_eq(why.len, 0);
+    /* Clip's min left out, its max given: the operand is absent, not unknown */
+    ck_assert_str_eq(type_of(g, call(g, "Clip", (graft_node *[]){a, absent, b}, 3, NULL,
+                                     NULL))->text, "Tensor[(2, 3), float32]");
+    graft_node *split = call(g, "Split", &a, 1, NULL, NULL);
+    graph_set_noutputs(g, split, 2);
+    ck_assert_str_eq(type_of(g, call(g, "Split", &a, 1, NULL, NULL))->text,
+                     "Tensor[(2, 3), float32]");
+    ck_assert_str_eq(type_of(g, split)->text,
+                     "(Tensor[(1, 3), float32], Tensor[(1, 3), float32])");
+    graph_free(g);
+}
+END_TEST
+
 static Suite *onnx_infer_memo_suite(void)
 {
     Suite *s = suite_create("onnx_infer_memo");
@@ -251,6 +289,7 @@ static Suite *onnx_infer_memo_suite(void)
     tcase_add_test(tc, test_memo_keys_result_count);
     tcase_add_test(tc, test_memo_skips_constant_values);
     tcase_add_test(tc, test_memo_skips_contradictions);
+    tcase_add_test(tc, test_plain_calls);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -119,15 +119,21 @@ const graft_type *onnx_type_of(graft_graph *g, const graft_node *n, StrBuf *why)
         return NULL; /* another domain's op: untyped */
     bool tuple, read_values;
     int nout = result_count(n, &tuple);
+    PlainKey plain;
+    const graft_type *t;
+    if (plain_memo_find(g, n, nout, tuple, &plain, &t))
+        return t; /* note [plain calls] in onnx_types_memo.c */
     TypeKey key;
     bool keyed = type_key_of(g, n, nout, tuple, &key);
-    const graft_type *t;
-    if (keyed && type_memo_find(&key, &t))
-        return t; /* only ops inferred are remembered (note [inference memo]) */
-    if (!onnx_has_infer(node_op(n)))
-        return NULL; /* unknown to graft: untyped */
-    if (infer_call(g, n, nout, tuple, &t, why, &read_values) && keyed && !read_values)
+    bool known = keyed && type_memo_find(&key, &t);
+    if (!known && !onnx_has_infer(node_op(n)))
+        return NULL; /* unknown to graft: untyped (only ops inferred are remembered) */
+    if (!known && infer_call(g, n, nout, tuple, &t, why, &read_values) && keyed && !read_values) {
         type_memo_put(&key, t);
+        known = true;
+    }
+    if (known)
+        plain_memo_put(&plain, t);
     return t;
 }
 
