@@ -132,22 +132,46 @@ static inline bool offers(Labels *l, uint32_t s)
     return l->offers[s] == 2;
 }
 
+/* Room for na operand states in l->args. */
+static void args_reserve(Labels *l, uint32_t na)
+{
+    if (na >= l->args_cap)
+        l->args = xgrow_items(l->args, &l->args_cap, na + 1, sizeof *l->args);
+}
+
+/* One step built from class c's symbol and the na operand states in
+ * l->args. */
+static uint32_t args_step(Labels *l, uint32_t c, uint32_t na)
+{
+    Symbol sym = l->syms[c];
+    sym.nargs = na;
+    sym.args = l->args;
+    return automaton_step(l->a, &sym);
+}
+
 /* class_step's way when the dense entry does not answer: one step built
  * from the class's symbol, kept in the entry when there is one. */
 static uint32_t class_step_memo(Labels *l, uint32_t c, const uint32_t *ids, uint32_t na,
                                 uint32_t *cell)
 {
-    if (na >= l->args_cap)
-        l->args = xgrow_items(l->args, &l->args_cap, na + 1, sizeof *l->args);
+    args_reserve(l, na);
     for (uint32_t k = 0; k < na; k++)
         l->args[k] = l->st.state[ids[k]];
-    Symbol sym = l->syms[c];
-    sym.nargs = na;
-    sym.args = l->args;
-    uint32_t s = automaton_step(l->a, &sym);
+    uint32_t s = args_step(l, c, na);
     if (cell)
         *cell = s;
     return s;
+}
+
+/* The state of n, of class c with more than WIDE_ARGS operands (an output
+ * tuple of thousands), its operands' states read from its slots straight
+ * into l->args: their ids are wanted nowhere. */
+static uint32_t many_step(Labels *l, uint32_t c, const graft_node *n, uint32_t na)
+{
+    args_reserve(l, na);
+    for (uint32_t k = 0; k < na; k++)
+        l->args[k] = l->st.state[node_id(node_arg(n, (int)k))];
+    return args_step(l, c, na);
 }
 
 /* The state of a node of class c with na operands (3 to WIDE_ARGS),
@@ -234,17 +258,20 @@ static uint32_t node_step(Labels *l, const graft_node *n, NodeKind kind)
  * one step of labels_node and of label_walk's loop, inlined into both.
  * A node of a class other than CLASS_NODE and the opaque one is a
  * parameter, a constant, a tuple, an element access or an op call: its
- * operands are its arguments (gather_operands), most often at most two. */
+ * operands are its arguments, most often at most two. */
 GRAFT_HOT uint32_t label_one(Labels *l, const graft_node *n, NodeKind kind, uint32_t c)
 {
     if (c == CLASS_NODE)
         return node_step(l, n, kind);
-    if (c == l->nops + 4) /* opaque: no operands */
-        return class_step(l, c, NULL, 0);
-    uint32_t na = (uint32_t)node_nargs(n);
+    uint32_t na = c == l->nops + 4 ? 0 : (uint32_t)node_nargs(n); /* opaque: none */
     if (na <= 2)
         return small_step(l, c, n, na);
-    return class_step(l, c, l->operands, gather_operands(l, n, kind));
+    if (na > WIDE_ARGS)
+        return many_step(l, c, n, na);
+    uint32_t ids[WIDE_ARGS];
+    for (uint32_t k = 0; k < na; k++)
+        ids[k] = node_id(node_arg(n, (int)k));
+    return wide_step(l, c, ids, na);
 }
 
 uint32_t labels_node(Labels *l, const graft_node *n)
