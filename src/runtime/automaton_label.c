@@ -254,16 +254,18 @@ static uint32_t node_step(Labels *l, const graft_node *n, NodeKind kind)
     return automaton_step(l->a, &sym);
 }
 
-/* The state of n, of kind kind and class c, its operands labelled: the
- * one step of labels_node and of label_walk's loop, inlined into both.
+/* The state of n, of kind kind and class c (opaque the opaque class,
+ * l->nops + 4), its operands labelled: the one step of labels_node and
+ * of label_walk's loop, inlined into both.
  * A node of a class other than CLASS_NODE and the opaque one is a
  * parameter, a constant, a tuple, an element access or an op call: its
  * operands are its arguments, most often at most two. */
-GRAFT_HOT uint32_t label_one(Labels *l, const graft_node *n, NodeKind kind, uint32_t c)
+GRAFT_HOT uint32_t label_one(Labels *l, const graft_node *n, NodeKind kind, uint32_t c,
+                             uint32_t opaque)
 {
     if (c == CLASS_NODE)
         return node_step(l, n, kind);
-    uint32_t na = c == l->nops + 4 ? 0 : (uint32_t)node_nargs(n); /* opaque: none */
+    uint32_t na = c == opaque ? 0 : (uint32_t)node_nargs(n); /* opaque: none */
     if (na <= 2)
         return small_step(l, c, n, na);
     if (na > WIDE_ARGS)
@@ -277,11 +279,11 @@ GRAFT_HOT uint32_t label_one(Labels *l, const graft_node *n, NodeKind kind, uint
 uint32_t labels_node(Labels *l, const graft_node *n)
 {
     NodeKind kind = node_kind(n);
-    uint32_t c = labels_class(l, n, kind);
+    uint32_t c = labels_class(l, n, kind, l->nops);
     uint32_t count = graph_node_count(l->g);
     if (count > l->st.cap)
         state_reserve(l, count); /* operands made by an edit too */
-    uint32_t s = l->st.state[node_id(n)] = label_one(l, n, kind, c);
+    uint32_t s = l->st.state[node_id(n)] = label_one(l, n, kind, c, l->nops + 4);
     l->epoch++;
     return s;
 }
@@ -316,11 +318,12 @@ GRAFT_HOT uint32_t label_walk(Labels *l, uint32_t *order, graft_node **nodes, ui
     state_reserve(l, graph_node_count(l->g));
     l->epoch++; /* every state below may change */
     *kept = 0;
-    uint32_t i = 0;
+    /* locals: the loop's calls may write *l, so its fields are read again */
+    uint32_t i = 0, nops = l->nops, opaque = nops + 4;
     for (graft_node *node; (node = graph_walk_next(&w)); i++) {
         NodeKind kind = node_kind(node);
-        uint32_t id = node_id(node), c = labels_class(l, node, kind);
-        uint32_t s = l->st.state[id] = label_one(l, node, kind, c);
+        uint32_t id = node_id(node), c = labels_class(l, node, kind, nops);
+        uint32_t s = l->st.state[id] = label_one(l, node, kind, c, opaque);
         if (offering && offers(l, s))
             offering[(*kept)++] = id;
         if (order)

@@ -163,12 +163,11 @@ static inline const OpSlot *labels_op_slot(Labels *l, const char *op)
     return slot;
 }
 
-/* The class of n, of kind kind (note [node classes]): the one place a
- * node's class is decided, inlined into the labelling walk's loop and
- * labels_node. */
-GRAFT_HOT uint32_t labels_class(Labels *l, const graft_node *n, NodeKind kind)
+/* The class of n, of kind kind (note [node classes]), nops l->nops: the
+ * one place a node's class is decided, inlined into the labelling walk's
+ * loop and labels_node. */
+GRAFT_HOT uint32_t labels_class(Labels *l, const graft_node *n, NodeKind kind, uint32_t nops)
 {
-    uint32_t nops = l->nops;
     if (kind > NODE_MATCH) /* a kind added later: read it */
         return CLASS_NODE;
     if (l->kind_tests[kind])
