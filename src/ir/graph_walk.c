@@ -234,10 +234,10 @@ uint32_t graph_topo_ids(const graft_graph *g, uint32_t *ids)
  * order from graph_walk_next, which walks the nodes themselves, and
  * labels each as it comes.  The arrays' builder (which asked each node's
  * class), the walk over them and a loop over the order were three passes
- * with a per-id array each (children, classes, order); this is one, 390
- * -> 284 instructions per op node of the first labelling of the
- * workload's rewrite (bench/RESULTS.md, "Session 24: labelling in the
- * walk").  The children are graph_child's, as the arrays list them, so
+ * with a per-id array each (children, classes, order); this is one, 395
+ * -> 278 instructions per op node of the first labelling of the
+ * workload's Relay rewrite (bench/RESULTS.md, "Session 24: labelling in
+ * the walk").  The children are graph_child's, as the arrays list them, so
  * the order is the same.  A node without children is handed out as it is
  * entered, never pushed: most nodes are parameters and constants.  The
  * walk is inline (graph.h), so that its stack stays in the labeller's
