@@ -35,23 +35,15 @@ from() {
 # (engine_JOB, JOB partition or rewrite; labelling and verifying are
 # inside it) and printing (relay_print).
 phases() {
-    # labelling: the classes the order's pass asks for (node_class), the
-    # labelling loop over that order (label_walk, without the order's own
-    # pass: graph_arrays_classified and graph_arrays_topo_ids; when the
-    # compiler inlined label_walk, its callers), picking the nodes that
-    # offer rules (labels_order, which labels a node of no class with
-    # labels_node) and each node labelled alone (labels_node)
-    walker=label_walk
+    # labelling: the walk that orders the graph and labels each node as
+    # it comes (label_walk, the walk included since session 24: note [node
+    # walk] in src/ir/graph_walk.c; when the compiler inlined label_walk,
+    # its callers), picking the nodes that offer rules (labels_order,
+    # which labels a node of no class with labels_node) and each node
+    # labelled alone (labels_node)
     walk=$(incl "$1" label_walk)
-    if [ "$walk" = 0 ]; then
-        walker=labels_graph_order
-        walk=$(incl "$1" labels_graph_order)
-    fi
-    order=0
-    for fn in graph_arrays_classified graph_arrays_topo_ids graph_arrays_free; do
-        order=$(( order + $(from "$2" $walker $fn) ))
-    done
-    label=$(( $(incl "$1" node_class) + walk - order + $(incl "$1" labels_order) +
+    [ "$walk" != 0 ] || walk=$(incl "$1" labels_graph_order)
+    label=$(( walk + $(incl "$1" labels_order) +
               $(incl "$1" labels_node) - $(from "$2" labels_order labels_node) ))
     # loading: graft run's (relay_load_checked: the text read, the model
     # checked against the registry, its types inferred), else a compiled

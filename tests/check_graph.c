@@ -94,10 +94,30 @@ static void assert_reached(const graft_graph *g)
     free(reached);
 }
 
+/* graph_walk_next hands out graph_topo_order's nodes in its order (note
+ * [node walk] in src/ir/graph_walk.c); returns the NODE_FUNCs it counted. */
+static uint32_t assert_walk(const graft_graph *g)
+{
+    graft_node **order = malloc((graph_node_count(g) + 1) * sizeof *order);
+    uint32_t n = graph_topo_order(g, order), i = 0;
+    GraphWalk w;
+    graph_walk_start(g, &w);
+    for (graft_node *x; (x = graph_walk_next(&w)); i++) {
+        ck_assert_uint_lt(i, n);
+        ck_assert_ptr_eq(x, order[i]);
+    }
+    ck_assert_uint_eq(i, n);
+    uint32_t funcs = w.nfuncs;
+    graph_walk_end(&w);
+    free(order);
+    return funcs;
+}
+
 /* g's topological order is want[0..n), as nodes and as ids. */
 static void assert_order(const graft_graph *g, graft_node *const *want, uint32_t n)
 {
     assert_reached(g);
+    assert_walk(g);
     graft_node **order = malloc((graph_node_count(g) + 1) * sizeof *order);
     uint32_t *ids = malloc((graph_node_count(g) + 1) * sizeof *ids);
     ck_assert_uint_eq(graph_topo_order(g, order), n);
@@ -230,6 +250,7 @@ START_TEST(test_global_functions)
     graft_node **order = malloc(graph_node_count(g) * sizeof *order);
     uint32_t n = graph_topo_order(g, order);
     ck_assert_ptr_eq(order[n - 1], f); /* after @main's nodes */
+    ck_assert_uint_eq(assert_walk(g), 1); /* @f's function, a root */
     ck_assert_int_eq(graph_global_of(g, neg), 1);
     ck_assert_int_eq(graph_global_of(g, cond), 0);
     free(order);
@@ -398,7 +419,25 @@ START_TEST(test_topo_order)
     graft_node *out = graph_add_call(g, "add", (graft_node *[]){a, b}, 2, NULL, 0);
     graph_set_output(g, out);
     assert_order(g, (graft_node *[]){x, r, n, t, a, b, out}, 7);
+    ck_assert_uint_eq(assert_walk(g), 0);
     ck_assert_int_eq(node_index(b), 1);
+    graph_free(g);
+}
+END_TEST
+
+/* Leaves, handed out by the walk as they are entered (note [node walk]
+ * in src/ir/graph_walk.c): the output itself, and a tuple reading one
+ * parameter twice and a constant. */
+START_TEST(test_walk_leaves)
+{
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graft_node *c = graph_add_const(g, "1f", 1.0, "float32");
+    graph_set_output(g, x);
+    assert_order(g, (graft_node *[]){x}, 1);
+    graft_node *t = graph_add_tuple(g, (graft_node *[]){x, x, c}, 3);
+    graph_set_output(g, t);
+    assert_order(g, (graft_node *[]){x, c, t}, 3);
     graph_free(g);
 }
 END_TEST
@@ -420,6 +459,7 @@ START_TEST(test_functions)
     ck_assert_int_eq(node_nparams(fn), 1);
     ck_assert_ptr_eq(node_body(fn), neg);
     assert_order(g, (graft_node *[]){p, neg, fn, x, call}, 5);
+    ck_assert_uint_eq(assert_walk(g), 1); /* fn, entered as the callee */
     /* replacing the body result updates the function */
     graft_node *relu = graph_add_call(g, "nn.relu", &p, 1, NULL, 0);
     graph_replace_all_uses(g, neg, relu);
@@ -695,6 +735,7 @@ START_TEST(test_million_chain)
     ck_assert_uint_eq(graph_topo_order(g, order), (uint32_t)n_ops + 1);
     ck_assert_ptr_eq(order[n_ops], n);
     free(order);
+    ck_assert_uint_eq(assert_walk(g), 0);
     char *text = relay_print_string(g);
     char tail[96];
     snprintf(tail, sizeof tail, "  %%%d = nn.relu(%%%d);\n  nn.relu(%%%d)\n}\n",
@@ -781,6 +822,7 @@ START_TEST(test_random_edits)
     }
     graph_remove_dead(g);
     check_users(g);
+    assert_walk(g);
     graph_free(g);
 }
 END_TEST
@@ -1214,6 +1256,7 @@ static Suite *graph_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("traversal");
     tcase_add_test(tc, test_topo_order);
+    tcase_add_test(tc, test_walk_leaves);
     tcase_add_loop_test(tc, test_reached_newer_operands, 0, 4);
     tcase_add_test(tc, test_functions);
     tcase_add_test(tc, test_dead_function);

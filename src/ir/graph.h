@@ -23,6 +23,7 @@
 #include "arena.h"
 #include "graft.h"
 #include "util.h"
+#include "walk.h"
 
 typedef enum NodeKind {
     NODE_VAR,     /* %x, %aten::_convolution_0.weight: a parameter */
@@ -575,19 +576,30 @@ typedef struct GraphArrays {
     uint32_t *kids;     /* children's ids, node by node */
     uint32_t *vars;     /* the variables' ids, in order */
     uint32_t nvars;     /* entries in vars */
-    uint32_t *cls;      /* per live node id: its class (graph_arrays_classified) */
     uint32_t nfuncs;    /* live NODE_FUNCs (a walk's: graph_arrays_build counts none) */
 } GraphArrays;
 void graph_arrays_build(const graft_graph *g, GraphArrays *a);
-/* note [classified order] in graph_walk.c: only start and kids, and
- * beside them classify(ctx, n) of every live node, called in id order
- * while the node is read anyway (a labeller's classes). */
-typedef uint32_t (*NodeClassFn)(void *ctx, const graft_node *n);
-void graph_arrays_classified(const graft_graph *g, NodeClassFn classify, void *ctx, GraphArrays *a);
-/* graph_topo_ids's order, walked over a (made by one of the two above
- * from g, unchanged since). */
-uint32_t graph_arrays_topo_ids(const graft_graph *g, const GraphArrays *a, uint32_t *ids);
 void graph_arrays_free(GraphArrays *a);
+
+/* note [node walk] in graph_walk.c: graph_topo_order's order handed out
+ * one node at a time, read from the nodes themselves, for a caller that
+ * reads each node as it comes (the labeller).  graph_walk_start, then
+ * graph_walk_next until it returns NULL, then graph_walk_end; inline
+ * below, so that the walk's state stays in the caller's registers. */
+typedef WALK(graft_node *) NodeStack;
+typedef struct GraphWalk {
+    NodeStack stack;    /* the nodes entered and not handed out yet */
+    uint8_t *seen;      /* per id: entered */
+    graft_node **roots; /* graph_roots' */
+    uint32_t root;      /* the next of roots */
+    uint32_t nfuncs;    /* NODE_FUNCs entered */
+} GraphWalk;
+/* The roots of a walk of the module (note [module roots] in graph_walk.c),
+ * NULL-terminated; the caller frees them. */
+graft_node **graph_roots(const graft_graph *g);
+/* The i-th child of n in a walk's order: the callee, then the operands;
+ * for a function its parameters, then its body.  NULL past the end. */
+graft_node *graph_child(const graft_node *n, int i);
 
 /* Total bytes the graph holds (arena and node table); divide by
  * graph_node_count for bytes per node.  graph_node_size is sizeof(struct
@@ -597,6 +609,60 @@ size_t graph_node_size(void);
 
 /* The node layout and the inline accessors declared above. */
 #include "graph_node.h"
+
+/* The walk of note [node walk] in graph_walk.c. */
+static inline void graph_walk_start(const graft_graph *g, GraphWalk *w)
+{
+    uint32_t count = graph_node_count(g);
+    *w = (GraphWalk){.seen = xcalloc(count ? count : 1, 1), .roots = graph_roots(g)};
+}
+
+/* Whether n has children in a walk's order: operands, a callee, or a
+ * function's parameters and body. */
+static inline bool graph_walk_has_children(const graft_node *n)
+{
+    return n->nargs || n->kind == NODE_FUNC || node_callee_slot(n);
+}
+
+GRAFT_HOT graft_node *graph_walk_next(GraphWalk *w)
+{
+    for (;;) {
+        if (!w->stack.depth) {
+            graft_node *r;
+            while ((r = w->roots[w->root]) && w->seen[node_id(r)])
+                w->root++;
+            if (!r)
+                return NULL;
+            w->seen[node_id(r)] = 1;
+            walk_push(&w->stack, r);
+        }
+        graft_node *n = walk_top(&w->stack), *c;
+        uint32_t k = walk_next(&w->stack);
+        if (n->kind == NODE_FUNC || node_callee_slot(n)) {
+            w->nfuncs += k == 0 && n->kind == NODE_FUNC; /* once, entering it */
+            c = graph_child(n, (int)k);
+        } else { /* the common node: its operands */
+            c = k < (uint32_t)n->nargs ? node_slots(n)[k].value : NULL;
+        }
+        if (!c) {
+            (void)walk_pop(&w->stack);
+            return n;
+        }
+        if (w->seen[node_id(c)])
+            continue;
+        w->seen[node_id(c)] = 1;
+        if (!graph_walk_has_children(c))
+            return c; /* a leaf finishes as it is entered */
+        walk_push(&w->stack, c);
+    }
+}
+
+static inline void graph_walk_end(GraphWalk *w)
+{
+    walk_free(&w->stack);
+    free(w->seen);
+    free(w->roots);
+}
 
 static inline NodeKind graph_kind_at(const graft_graph *g, uint32_t id)
 {

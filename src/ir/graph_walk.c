@@ -8,8 +8,11 @@
 #include "walk.h"
 
 /* The i-th child of n in traversal order: the callee, then the operands;
- * for a function its parameters, then its body.  NULL past the end. */
-static graft_node *child(const graft_node *n, int i)
+ * for a function its parameters, then its body.  NULL past the end.
+ * Inlined into each caller: a fourth (graph_child) made GCC call it out
+ * of line in graph_reached_by_ids, 18 instructions an op node more on
+ * Relay's load. */
+GRAFT_HOT graft_node *child(const graft_node *n, int i)
 {
     if (n->kind == NODE_FUNC) {
         const FuncInfo *fn = n->u.fn;
@@ -89,22 +92,15 @@ static inline void put_node(const graft_graph *g, GraphArrays *a, const graft_no
                             (node_nattrs(n) != 0) * NODE_HAS_ATTRS);
 }
 
-/* A classifier and its context (note [classified order]). */
-typedef struct Classify {
-    NodeClassFn fn;
-    void *ctx;
-} Classify;
-
 /* The one builder of note [compact walk], which fills a->start and a->kids
  * with the children of every node of g; when nodes is set, the per-node
- * arrays of graph_arrays_build too, and when cl is not NULL, the class
- * of every live node.  A dead node's children are not listed: no walk
- * from the roots reaches it (note [sweep]).  Inlined into each of its
- * three callers (kids_fill, graph_arrays_build, graph_arrays_classified)
- * with nodes and cl constant there, so each loop tests only what its
- * caller asked for: the tests cost the printer 48 instructions per op
- * node when one loop served all three. */
-GRAFT_HOT void arrays_fill(const graft_graph *g, GraphArrays *a, bool nodes, const Classify *cl)
+ * arrays of graph_arrays_build too.  A dead node's children are not
+ * listed: no walk from the roots reaches it (note [sweep]).  Inlined into
+ * each of its two callers (kids_fill, graph_arrays_build) with nodes
+ * constant there, so each loop tests only what its caller asked for: the
+ * tests cost the printer 48 instructions per op node when one loop served
+ * the printer and the walks. */
+GRAFT_HOT void arrays_fill(const graft_graph *g, GraphArrays *a, bool nodes)
 {
     size_t size = g->nnodes ? g->nnodes : 1;
     uint32_t m = 0;
@@ -116,8 +112,6 @@ GRAFT_HOT void arrays_fill(const graft_graph *g, GraphArrays *a, bool nodes, con
         a->flags = xmalloc(size);
         a->vars = xmalloc((g->nvars ? g->nvars : 1) * sizeof *a->vars);
     }
-    if (cl)
-        a->cls = xmalloc(size * sizeof *a->cls);
     a->start = xmalloc((size + 1) * sizeof *a->start);
     a->kids = xmalloc((g->nkids ? g->nkids : 1) * sizeof *a->kids);
     for (uint32_t i = 0; i < g->nnodes; i++) {
@@ -127,8 +121,6 @@ GRAFT_HOT void arrays_fill(const graft_graph *g, GraphArrays *a, bool nodes, con
             put_node(g, a, n, i);
         if (n->dead)
             continue;
-        if (cl)
-            a->cls[i] = cl->fn(cl->ctx, n);
         if (n->kind == NODE_FUNC || node_callee_slot(n)) {
             if (!nodes) /* (a walk's: the printer's loop counts none) */
                 a->nfuncs += n->kind == NODE_FUNC;
@@ -145,7 +137,7 @@ GRAFT_HOT void arrays_fill(const graft_graph *g, GraphArrays *a, bool nodes, con
 /* The children alone, for the walks that only order or sweep. */
 static void kids_fill(const graft_graph *g, GraphArrays *a)
 {
-    arrays_fill(g, a, false, NULL);
+    arrays_fill(g, a, false);
 }
 
 /* Post-order DFS from root without recursion (note [one walk]), over a's
@@ -189,25 +181,27 @@ static uint32_t post_order(const graft_graph *g, const GraphArrays *a, uint32_t 
  * then those each other global function reaches (its NODE_FUNC, after
  * its parameters and body), in definition order; so a one-function model
  * walks as before, and rules see inside every function. */
-static uint32_t module_roots(const graft_graph *g, uint32_t *roots)
+graft_node **graph_roots(const graft_graph *g)
 {
+    graft_node **roots = xmalloc(((size_t)g->nglobals + 2) * sizeof *roots);
     uint32_t n = 0;
     if (g->output)
-        roots[n++] = g->output->id;
+        roots[n++] = g->output;
     for (int i = 0; i < g->nglobals; i++)
         if (g->globals[i].fn)
-            roots[n++] = g->globals[i].fn->id;
-    return n;
+            roots[n++] = g->globals[i].fn;
+    roots[n] = NULL;
+    return roots;
 }
 
 /* Every node the roots reach, from each root in turn, in post-order. */
 static uint32_t walk_roots(const graft_graph *g, const GraphArrays *a, uint8_t *seen,
                            graft_node **order, uint32_t *ids)
 {
-    uint32_t *roots = xmalloc(((size_t)g->nglobals + 1) * sizeof *roots);
-    uint32_t nroots = module_roots(g, roots), n = 0;
-    for (uint32_t r = 0; r < nroots; r++)
-        n += post_order(g, a, roots[r], seen, order ? order + n : NULL, ids ? ids + n : NULL);
+    graft_node **roots = graph_roots(g);
+    uint32_t n = 0;
+    for (graft_node **r = roots; *r; r++)
+        n += post_order(g, a, node_id(*r), seen, order ? order + n : NULL, ids ? ids + n : NULL);
     free(roots);
     return n;
 }
@@ -232,6 +226,26 @@ uint32_t graph_topo_order(const graft_graph *g, graft_node **order)
 uint32_t graph_topo_ids(const graft_graph *g, uint32_t *ids)
 {
     return topo_walk(g, NULL, ids);
+}
+
+/* note [node walk]: the labeller reads every live node once anyway (its
+ * kind, its op, its operands' states), so the flat arrays of note
+ * [compact walk] only cost it: it takes the nodes in graph_topo_order's
+ * order from graph_walk_next, which walks the nodes themselves, and
+ * labels each as it comes.  The arrays' builder (which asked each node's
+ * class), the walk over them and a loop over the order were three passes
+ * with a per-id array each (children, classes, order); this is one, 395
+ * -> 278 instructions per op node of the first labelling of the
+ * workload's Relay rewrite (bench/RESULTS.md, "Session 24: labelling in
+ * the walk").  The children are graph_child's, as the arrays list them, so
+ * the order is the same.  A node without children is handed out as it is
+ * entered, never pushed: most nodes are parameters and constants.  The
+ * walk is inline (graph.h), so that its stack stays in the labeller's
+ * registers; the walks that only order or sweep keep the arrays, which
+ * read the nodes in id order. */
+graft_node *graph_child(const graft_node *n, int i)
+{
+    return child(n, i);
 }
 
 static void reach_root(const graft_node *root, uint8_t *reached)
@@ -318,14 +332,6 @@ void graph_reached(const graft_graph *g, uint8_t *reached)
             reach_children(g->nodes[later.items[--later.len]], id, reached, &later);
     }
     vec_free(&later);
-}
-
-uint32_t graph_arrays_topo_ids(const graft_graph *g, const GraphArrays *a, uint32_t *ids)
-{
-    uint8_t *seen = xcalloc(g->nnodes ? g->nnodes : 1, 1);
-    uint32_t n = walk_roots(g, a, seen, NULL, ids);
-    free(seen);
-    return n;
 }
 
 void graph_order_free(GraphOrder *o)
@@ -586,21 +592,7 @@ graft_node *graph_new_func(graft_graph *g, graft_node *const *params, int nparam
  * node's kind and flags beside it, in the same one read of the nodes. */
 void graph_arrays_build(const graft_graph *g, GraphArrays *a)
 {
-    arrays_fill(g, a, true, NULL);
-}
-
-/* note [classified order]: labelling a node wants what the automaton
- * sees of it (its kind, its op) and its operands' states, in an order
- * with operands first.  The builder already reads every node once, in id
- * order where the nodes sit in memory, to copy its children into flat
- * arrays (note [compact walk]); so it asks the labeller for the node's
- * class right there, while the node is in cache.  Labelling then reads
- * only flat arrays in the walk's order, and no node again unless its
- * class says it must (bench/RESULTS.md, "Matching in the order's pass"
- * and "Checked rules, one builder, labelling in the walk's order"). */
-void graph_arrays_classified(const graft_graph *g, NodeClassFn classify, void *ctx, GraphArrays *a)
-{
-    arrays_fill(g, a, false, &(Classify){classify, ctx});
+    arrays_fill(g, a, true);
 }
 
 void graph_arrays_free(GraphArrays *a)
@@ -610,5 +602,4 @@ void graph_arrays_free(GraphArrays *a)
     free(a->start);
     free(a->kids);
     free(a->vars);
-    free(a->cls);
 }

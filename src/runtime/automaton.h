@@ -153,7 +153,7 @@ uint32_t labels_next_offering(Labels *l, graft_node *const *nodes, uint32_t from
  * labelled has none). */
 bool labels_id_offers(Labels *l, uint32_t id);
 /* The functions the last walk of the whole graph listed (labels_all,
- * labels_graph_order, labels_offering): GraphArrays.nfuncs. */
+ * labels_graph_order, labels_offering): GraphWalk.nfuncs. */
 uint32_t labels_walk_funcs(const Labels *l);
 /* note [states inline]: the matcher asks a node's state at every
  * pattern step (about 290,000 times on the workload's 60,000 op nodes),

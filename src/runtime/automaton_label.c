@@ -132,22 +132,46 @@ static inline bool offers(Labels *l, uint32_t s)
     return l->offers[s] == 2;
 }
 
+/* Room for na operand states in l->args. */
+static void args_reserve(Labels *l, uint32_t na)
+{
+    if (na >= l->args_cap)
+        l->args = xgrow_items(l->args, &l->args_cap, na + 1, sizeof *l->args);
+}
+
+/* One step built from class c's symbol and the na operand states in
+ * l->args. */
+static uint32_t args_step(Labels *l, uint32_t c, uint32_t na)
+{
+    Symbol sym = l->syms[c];
+    sym.nargs = na;
+    sym.args = l->args;
+    return automaton_step(l->a, &sym);
+}
+
 /* class_step's way when the dense entry does not answer: one step built
  * from the class's symbol, kept in the entry when there is one. */
 static uint32_t class_step_memo(Labels *l, uint32_t c, const uint32_t *ids, uint32_t na,
                                 uint32_t *cell)
 {
-    if (na >= l->args_cap)
-        l->args = xgrow_items(l->args, &l->args_cap, na + 1, sizeof *l->args);
+    args_reserve(l, na);
     for (uint32_t k = 0; k < na; k++)
         l->args[k] = l->st.state[ids[k]];
-    Symbol sym = l->syms[c];
-    sym.nargs = na;
-    sym.args = l->args;
-    uint32_t s = automaton_step(l->a, &sym);
+    uint32_t s = args_step(l, c, na);
     if (cell)
         *cell = s;
     return s;
+}
+
+/* The state of n, of class c with more than WIDE_ARGS operands (an output
+ * tuple of thousands), its operands' states read from its slots straight
+ * into l->args: their ids are wanted nowhere. */
+static uint32_t many_step(Labels *l, uint32_t c, const graft_node *n, uint32_t na)
+{
+    args_reserve(l, na);
+    for (uint32_t k = 0; k < na; k++)
+        l->args[k] = l->st.state[node_id(node_arg(n, (int)k))];
+    return args_step(l, c, na);
 }
 
 /* The state of a node of class c with na operands (3 to WIDE_ARGS),
@@ -183,9 +207,8 @@ static uint32_t *dense_table(Labels *l, uint32_t c)
 }
 
 /* The state of a node of class c whose operands are the na ids at ids:
- * a dense entry (note [dense steps]), else wide_step or class_step_memo.
- * Inlined into label_walk's loop, which most nodes take. */
-GRAFT_HOT uint32_t class_step(Labels *l, uint32_t c, const uint32_t *ids, uint32_t na)
+ * a dense entry (note [dense steps]), else wide_step or class_step_memo. */
+static uint32_t class_step(Labels *l, uint32_t c, const uint32_t *ids, uint32_t na)
 {
     if (na > 2)
         return na <= WIDE_ARGS ? wide_step(l, c, ids, na) : class_step_memo(l, c, ids, na, NULL);
@@ -195,6 +218,24 @@ GRAFT_HOT uint32_t class_step(Labels *l, uint32_t c, const uint32_t *ids, uint32
     uint32_t *table = l->dense[c] ? l->dense[c] : dense_table(l, c);
     uint32_t *cell = &table[na == 0 ? 0 : na == 1 ? 1 + s0 : 1 + DENSE + s0 * DENSE + s1];
     return *cell != STATE_NONE ? *cell : class_step_memo(l, c, ids, na, cell);
+}
+
+/* The state of a node n of class c with at most two operands, read from
+ * its slots: class_step's dense entry without copying the operands' ids,
+ * which only a miss wants. */
+GRAFT_HOT uint32_t small_step(Labels *l, uint32_t c, const graft_node *n, uint32_t na)
+{
+    const uint32_t *state = l->st.state;
+    uint32_t s0 = na > 0 ? state[node_id(node_arg(n, 0))] : 0;
+    uint32_t s1 = na > 1 ? state[node_id(node_arg(n, 1))] : 0;
+    const uint32_t *table = l->dense[c];
+    if (s0 < DENSE && s1 < DENSE && table) {
+        uint32_t s = table[na == 0 ? 0 : na == 1 ? 1 + s0 : 1 + DENSE + s0 * DENSE + s1];
+        if (s != STATE_NONE)
+            return s;
+    }
+    uint32_t ids[2] = {na > 0 ? node_id(node_arg(n, 0)) : 0, na > 1 ? node_id(node_arg(n, 1)) : 0};
+    return class_step(l, c, ids, na);
 }
 
 /* The state of n, whose class says to read it (a call of a function,
@@ -213,22 +254,36 @@ static uint32_t node_step(Labels *l, const graft_node *n, NodeKind kind)
     return automaton_step(l->a, &sym);
 }
 
+/* The state of n, of kind kind and class c (opaque the opaque class,
+ * l->nops + 4), its operands labelled: the one step of labels_node and
+ * of label_walk's loop, inlined into both.
+ * A node of a class other than CLASS_NODE and the opaque one is a
+ * parameter, a constant, a tuple, an element access or an op call: its
+ * operands are its arguments, most often at most two. */
+GRAFT_HOT uint32_t label_one(Labels *l, const graft_node *n, NodeKind kind, uint32_t c,
+                             uint32_t opaque)
+{
+    if (c == CLASS_NODE)
+        return node_step(l, n, kind);
+    uint32_t na = c == opaque ? 0 : (uint32_t)node_nargs(n); /* opaque: none */
+    if (na <= 2)
+        return small_step(l, c, n, na);
+    if (na > WIDE_ARGS)
+        return many_step(l, c, n, na);
+    uint32_t ids[WIDE_ARGS];
+    for (uint32_t k = 0; k < na; k++)
+        ids[k] = node_id(node_arg(n, (int)k));
+    return wide_step(l, c, ids, na);
+}
+
 uint32_t labels_node(Labels *l, const graft_node *n)
 {
     NodeKind kind = node_kind(n);
-    uint32_t id = node_id(n), c = labels_class(l, kind, node_op(n), n), s;
+    uint32_t c = labels_class(l, n, kind, l->nops);
     uint32_t count = graph_node_count(l->g);
     if (count > l->st.cap)
         state_reserve(l, count); /* operands made by an edit too */
-    if (c == CLASS_NODE)
-        s = node_step(l, n, kind);
-    else if (c == l->nops + 4) /* opaque: no operands */
-        s = class_step(l, c, NULL, 0);
-    else {
-        uint32_t na = gather_operands(l, n, kind);
-        s = class_step(l, c, l->operands, na);
-    }
-    l->st.state[id] = s;
+    uint32_t s = l->st.state[node_id(n)] = label_one(l, n, kind, c, l->nops + 4);
     l->epoch++;
     return s;
 }
@@ -237,59 +292,48 @@ uint32_t labels_node(Labels *l, const graft_node *n)
  * operands' states, so any order that labels operands first gives every
  * node the same state; only the numbering of new automaton states
  * follows the order, and nothing prints it.  The walk's own order is
- * one: labelling follows it over the flat arrays of note [classified
- * order], reading a node only when its class says so, which beyond the
- * cache keeps the labelling off the nodes, and keeps the nodes whose
- * state offers a rule in the same loop.  Labelling where the walk
- * finishes each node, in the walk's own loop, saves this loop's
- * instructions (the match 451 against 472 per op node) but costs time
- * (labels_all 118-125 ns per op node against 86-91 at 10^5 op nodes):
- * bench/RESULTS.md, "Checked rules, one builder, labelling in the walk's
- * order".  Labelling in id order, where a graph as loaded has every
- * operand before its user, costs more too, since the walk's order must
- * still be made and read for the nodes offering rules: inside the
- * order's pass (its classifier labelling each node from its operands)
- * +27% instructions of labels_offering, in a loop over the flat arrays
- * after it +22% (bench/RESULTS.md, "Compiled rule sets that own their
- * walk").  Every live node is labelled exactly once; nodes no root
- * reaches are not.  Stores the order in order (when not NULL, else in
- * scratch), as nodes in nodes (when not NULL: the engine's order, read
- * from the arrays' node pointers instead of a graph_node call a node),
- * and the nodes offering rules in offering (when not NULL; *kept counts
- * them); returns the count labelled.  Inlined into its three callers,
- * each with the outputs it asks for constant, so that the loop tests
- * none of the others (as arrays_fill in graph_walk.c). */
+ * one, and the order the engine and graft match want: labelling takes
+ * each node as the walk hands it out (note [node walk] in graph_walk.c),
+ * decides its class and steps there, and keeps the nodes whose state
+ * offers a rule in the same loop.  Sessions 16 to 23 labelled in a loop
+ * over the order after a pass that copied every node's children and
+ * class into flat arrays: faster in time on graphs beyond the cache
+ * (bench/RESULTS.md, "Checked rules, one builder, labelling in the
+ * walk's order"), more instructions (note [node walk]).  Labelling in id
+ * order, where a graph as loaded has every operand before its user,
+ * costs more, since the walk's order must still be made and read for
+ * the nodes offering rules (bench/RESULTS.md, "Compiled rule sets that
+ * own their walk").  Every live node is labelled exactly once; nodes no
+ * root reaches are not.  Stores the order's ids in order and its nodes
+ * in nodes (each when not NULL: the engine's order), and the nodes
+ * offering rules in offering (when not NULL; *kept counts them); returns
+ * the count labelled.  Inlined into its three callers, each with the
+ * outputs it asks for constant, so that the loop tests none of the
+ * others (as arrays_fill in graph_walk.c). */
 GRAFT_HOT uint32_t label_walk(Labels *l, uint32_t *order, graft_node **nodes, uint32_t *offering,
                               uint32_t *kept)
 {
-    const graft_graph *g = l->g;
-    uint32_t count = graph_node_count(g), opaque = l->nops + 4;
-    GraphArrays a;
-    graph_arrays_classified(g, labels_node_class, l, &a);
-    l->walk_funcs = a.nfuncs;
-    uint32_t *ids = order ? order : xmalloc(((size_t)count + 1) * sizeof *ids);
-    uint32_t n = graph_arrays_topo_ids(g, &a, ids);
-    state_reserve(l, count);
+    GraphWalk w;
+    graph_walk_start(l->g, &w);
+    state_reserve(l, graph_node_count(l->g));
     l->epoch++; /* every state below may change */
     *kept = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t id = ids[i], c = a.cls[id], s;
-        if (c == CLASS_NODE) {
-            const graft_node *node = a.nodes[id];
-            s = l->st.state[id] = node_step(l, node, node_kind(node));
-        } else {
-            uint32_t first = a.start[id], na = c == opaque ? 0 : a.start[id + 1] - first;
-            s = l->st.state[id] = class_step(l, c, a.kids + first, na);
-        }
+    /* locals: the loop's calls may write *l, so its fields are read again */
+    uint32_t i = 0, nops = l->nops, opaque = nops + 4;
+    for (graft_node *node; (node = graph_walk_next(&w)); i++) {
+        NodeKind kind = node_kind(node);
+        uint32_t id = node_id(node), c = labels_class(l, node, kind, nops);
+        uint32_t s = l->st.state[id] = label_one(l, node, kind, c, opaque);
         if (offering && offers(l, s))
             offering[(*kept)++] = id;
+        if (order)
+            order[i] = id;
         if (nodes)
-            nodes[i] = a.nodes[id];
+            nodes[i] = node;
     }
-    if (!order)
-        free(ids);
-    graph_arrays_free(&a);
-    return n;
+    l->walk_funcs = w.nfuncs;
+    graph_walk_end(&w);
+    return i;
 }
 
 void labels_graph_order(Labels *l, GraphOrder *o, graft_node **nodes)

@@ -66,7 +66,7 @@ void labels_classes_init(Labels *l)
 }
 
 /* Fills slot for op from the map, itself filled once per distinct name. */
-static void op_slot_fill(Labels *l, OpSlot *slot, const char *op)
+void labels_op_slot_fill(Labels *l, OpSlot *slot, const char *op)
 {
     uint64_t key = keymap_ptr_key(op);
     int64_t *v = keymap_get(&l->ops, key);
@@ -76,16 +76,6 @@ static void op_slot_fill(Labels *l, OpSlot *slot, const char *op)
     slot->index = (uint32_t)*v;
     slot->tests = automaton_op_preds(l->a, slot->index, &slot->ntests);
     slot->dense = slot->index == SYM_OTHER_OP ? automaton_nops(l->a) : slot->index;
-}
-
-/* The op slot of an op name pointer (note [one cache slot] in keymap.h),
- * filled when it holds another op. */
-static inline const OpSlot *op_slot(Labels *l, const char *op)
-{
-    OpSlot *slot = &l->recent[cache_slot((uint64_t)(uintptr_t)op, OP_SLOT_BITS)];
-    if (slot->op != op)
-        op_slot_fill(l, slot, op);
-    return slot;
 }
 
 static void add_pred(Labels *l, uint32_t *n, uint32_t p)
@@ -253,7 +243,7 @@ void labels_symbol(Labels *l, const graft_node *n, NodeKind kind, Symbol *sym)
         break;
     case NODE_CALL:
         if ((op = node_op(n)) != NULL) {
-            const OpSlot *slot = op_slot(l, op);
+            const OpSlot *slot = labels_op_slot(l, op);
             sym->tag = SYM_OP;
             sym->a = slot->index;
             if (slot->ntests)
@@ -273,7 +263,7 @@ void labels_symbol(Labels *l, const graft_node *n, NodeKind kind, Symbol *sym)
 /* A scalar constant's class when rules test constants and not types:
  * one per value (note [node classes]), or CLASS_NODE once there are too
  * many classes. */
-static uint32_t const_class(Labels *l, const graft_node *n)
+uint32_t labels_const_class(Labels *l, const graft_node *n)
 {
     uint32_t nops = l->nops, np = 0;
     double v;
@@ -293,10 +283,10 @@ static uint32_t const_class(Labels *l, const graft_node *n)
 }
 
 /* The class of op call n, whose op has attribute tests: its tests are
- * decided here, in the order's pass, and each op with each set of tests
- * passed gets one class (note [node classes]); CLASS_NODE on a clash of
+ * decided here, as the walk comes to it, and each op with each set of
+ * tests passed gets one class (note [node classes]); CLASS_NODE on a clash of
  * hashes or once there are too many classes. */
-static uint32_t tested_class(Labels *l, const graft_node *n, const OpSlot *slot)
+uint32_t labels_tested_class(Labels *l, const graft_node *n, const OpSlot *slot)
 {
     uint32_t np = 0;
     attr_preds(l, n, slot->tests, slot->ntests, &np);
@@ -314,48 +304,4 @@ static uint32_t tested_class(Labels *l, const graft_node *n, const OpSlot *slot)
                                           .preds = l->preds});
     keymap_put(&l->tested, key, cls);
     return cls;
-}
-
-/* The class of n, of kind kind (note [node classes]), whose op, for an
- * op call, is op (NULL for a call of a function value).  The one place a
- * node's class is decided, for the order's pass (labels_node_class) and for
- * labels_node alike. */
-static inline uint32_t class_of(Labels *l, NodeKind kind, const char *op,
-                                const graft_node *n)
-{
-    uint32_t nops = l->nops;
-    if (kind > NODE_MATCH) /* a kind added later: read it */
-        return CLASS_NODE;
-    if (l->kind_tests[kind])
-        return kind == NODE_CONST && !l->type_tests ? const_class(l, n) : CLASS_NODE;
-    switch (kind) {
-    case NODE_VAR: return nops + 1;
-    case NODE_CONST: return nops + 2;
-    case NODE_TUPLE: return nops + 3;
-    case NODE_CALL: {
-        if (!op)
-            return CLASS_NODE;
-        const OpSlot *slot = op_slot(l, op);
-        return slot->ntests ? tested_class(l, n, slot) : slot->dense;
-    }
-    case NODE_GETITEM: {
-        int k = node_index(n);
-        return k >= 0 && k < GETITEM_CLASSES ? nops + 5 + (uint32_t)k : CLASS_NODE;
-    }
-    case NODE_FUNC: case NODE_IF: case NODE_LET:
-        return l->scopes ? CLASS_NODE : nops + 4;
-    default: return nops + 4; /* a global, an op value, a match: opaque */
-    }
-}
-
-/* The class of n as the order's pass asks for it (note [classified
- * order] in graph_walk.c), once per live node, in id order. */
-uint32_t labels_node_class(void *ctx, const graft_node *n)
-{
-    return class_of(ctx, node_kind(n), node_op(n), n);
-}
-
-uint32_t labels_class(Labels *l, NodeKind kind, const char *op, const graft_node *n)
-{
-    return class_of(l, kind, op, n);
 }

@@ -14,6 +14,7 @@
 
 #include "automaton.h"
 
+#include "keymap.h"
 #include "util.h"
 
 /* note [op slots]: a node's op, an interned name pointer, becomes the
@@ -45,18 +46,17 @@ typedef struct OpSlot {
 #define DENSE 32
 #define DENSE_CELLS (1 + DENSE + DENSE * DENSE)
 
-/* note [node classes]: the order's pass (note [classified order] in
- * graph_walk.c) asks for each node's class while it reads the node: a
- * dense class (note [dense steps]) or one of these, each standing for
- * one symbol without operands, so that labelling builds the node's
- * symbol from its class and the operand states through its children in
- * the flat arrays, without reading the node again: an opaque value
- * (labelled without its operands), an element access of a small index, a scalar
- * constant when rules test constants (its tests depend on its value
- * alone, so one class per value, found through a small direct-mapped
- * cache), and an op call with attribute tests (one class per op and
- * tests passed).  CLASS_NODE says: build the symbol from the node (a
- * call of a function, type tests, scopes). */
+/* note [node classes]: labelling asks for each node's class as the walk
+ * hands it out (note [node walk] in graph_walk.c): a dense class (note
+ * [dense steps]) or one of these, each standing for one symbol without
+ * operands, so that labelling builds the node's symbol from its class and
+ * its operands' states alone: an opaque value (labelled without its
+ * operands), an element access of a small index, a scalar constant when
+ * rules test constants (its tests depend on its value alone, so one class
+ * per value, found through a small direct-mapped cache), and an op call
+ * with attribute tests (one class per op and tests passed).  CLASS_NODE
+ * says: build the symbol from the node (a call of a function, type
+ * tests, scopes). */
 #define CLASS_NODE UINT32_MAX
 #define GETITEM_CLASSES 8 /* element accesses .0 to .7 have classes */
 #define MAX_CLASSES 4096  /* beyond, constants are read as nodes */
@@ -107,7 +107,7 @@ struct Labels {
     Automaton *a;      /* the automaton, borrowed */
     const graft_graph *g;    /* the graph, borrowed */
     uint64_t epoch;    /* counts the labellings (labels_epoch) */
-    uint32_t walk_funcs; /* the last walk's GraphArrays.nfuncs */
+    uint32_t walk_funcs; /* the last walk's GraphWalk.nfuncs */
     KeyMap ops;        /* keymap_ptr_key(op name) -> op index (op_index) */
     OpSlot recent[OP_SLOTS]; /* direct-mapped front of ops (note [op slots]) */
     bool kind_tests[NODE_MATCH + 1]; /* per node kind: a node test may apply */
@@ -144,11 +144,53 @@ void labels_kind_tests(Labels *l);
 void labels_classes_init(Labels *l);
 /* Fills sym with n's symbol (operand states excluded). */
 void labels_symbol(Labels *l, const graft_node *n, NodeKind kind, Symbol *sym);
-/* The class of n, of kind kind, whose op, for an op call, is op (NULL
- * for a call of a function value): note [node classes]. */
-uint32_t labels_class(Labels *l, NodeKind kind, const char *op, const graft_node *n);
-/* The same for the order's pass (note [classified order] in graph_walk.c),
- * ctx the Labels. */
-uint32_t labels_node_class(void *ctx, const graft_node *n);
+/* Fills slot for op (note [op slots]). */
+void labels_op_slot_fill(Labels *l, OpSlot *slot, const char *op);
+/* A scalar constant's class when rules test constants and not types
+ * (note [node classes]), or CLASS_NODE. */
+uint32_t labels_const_class(Labels *l, const graft_node *n);
+/* The class of op call n, whose op (in slot) has attribute tests, or
+ * CLASS_NODE. */
+uint32_t labels_tested_class(Labels *l, const graft_node *n, const OpSlot *slot);
+
+/* The op slot of an op name pointer (note [one cache slot] in keymap.h),
+ * filled when it holds another op. */
+static inline const OpSlot *labels_op_slot(Labels *l, const char *op)
+{
+    OpSlot *slot = &l->recent[cache_slot((uint64_t)(uintptr_t)op, OP_SLOT_BITS)];
+    if (slot->op != op)
+        labels_op_slot_fill(l, slot, op);
+    return slot;
+}
+
+/* The class of n, of kind kind (note [node classes]), nops l->nops: the
+ * one place a node's class is decided, inlined into the labelling walk's
+ * loop and labels_node. */
+GRAFT_HOT uint32_t labels_class(Labels *l, const graft_node *n, NodeKind kind, uint32_t nops)
+{
+    if (kind > NODE_MATCH) /* a kind added later: read it */
+        return CLASS_NODE;
+    if (l->kind_tests[kind])
+        return kind == NODE_CONST && !l->type_tests ? labels_const_class(l, n) : CLASS_NODE;
+    switch (kind) {
+    case NODE_VAR: return nops + 1;
+    case NODE_CONST: return nops + 2;
+    case NODE_TUPLE: return nops + 3;
+    case NODE_CALL: {
+        const char *op = node_op(n);
+        if (!op)
+            return CLASS_NODE;
+        const OpSlot *slot = labels_op_slot(l, op);
+        return slot->ntests ? labels_tested_class(l, n, slot) : slot->dense;
+    }
+    case NODE_GETITEM: {
+        int k = node_index(n);
+        return k >= 0 && k < GETITEM_CLASSES ? nops + 5 + (uint32_t)k : CLASS_NODE;
+    }
+    case NODE_FUNC: case NODE_IF: case NODE_LET:
+        return l->scopes ? CLASS_NODE : nops + 4;
+    default: return nops + 4; /* a global, an op value, a match: opaque */
+    }
+}
 
 #endif

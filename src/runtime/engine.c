@@ -227,9 +227,9 @@ void engine_relabel_changed(graft_engine *e, uint32_t n, uint32_t *upto)
 /* note [first labelling]: a driver's first labelling of the whole graph
  * (a partition's first pass, a rewrite's first candidate lists) labels
  * in the walk that orders the live nodes (labels_graph_order, note
- * [label order] in automaton_label.c), over the flat child arrays with
- * the classes asked for in id order, instead of engine_order and then
- * each node and its operands again (labels_node); labels_order then
+ * [label order] in automaton_label.c), each node as the walk hands it
+ * out, instead of engine_order and then each node and its operands
+ * again (labels_node); labels_order then
  * picks the nodes offering rules out of that order.  It labels and counts
  * every live node, as engine_relabel_changed with nothing labelled yet
  * does, clears their relabelling marks as it does, and sets *upto to the

@@ -130,9 +130,9 @@ bool engine_region_relabel(graft_engine *e, EngineRegion *r, const uint8_t *reac
                            uint32_t *upto);
 /* Frees a region not relabelled (the dirty marks it was made from stay). */
 void engine_region_free(EngineRegion *r);
-/* Labels every live node in the order's pass (note [first labelling]);
- * returns their count.  When nodes, e->order then holds them in
- * topological order; when offering is not NULL, *offering (to free) holds
+/* Labels every live node in the walk that orders them (note [first
+ * labelling]); returns their count.  When nodes, e->order then holds them
+ * in topological order; when offering is not NULL, *offering (to free) holds
  * the *noffering ids among them whose state accepts some rule, in that
  * order.  Sets *upto as engine_relabel_changed does. */
 uint32_t engine_label_order(graft_engine *e, bool nodes, uint32_t **offering, uint32_t *noffering,
