@@ -1021,6 +1021,31 @@ START_TEST(constant_read_once_per_group)
 }
 END_TEST
 
+START_TEST(literal_values_copied_once)
+{
+    /* both rewrites' alpha is the one copy of the rule's 0.5 in the
+       graph (note [names interned once] in src/runtime/rewrite_build.c) */
+    Run r;
+    run_rewrite(&r, "r := exp(x) => nn.leaky_relu(x, alpha=0.5)\n",
+                "def @main(%a, %b) {\n  %0 = exp(%a);\n  %1 = exp(%b);\n  (%0, %1)\n}\n");
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 2);
+    const graft_attr_value *alpha[2] = {NULL, NULL};
+    for (uint32_t id = 0; id < graph_node_count(r.g); id++) {
+        const graft_node *n = graph_node(r.g, id);
+        if (n && !node_is_dead(n) && node_op(n) && strcmp(node_op(n), "nn.leaky_relu") == 0)
+            alpha[node_arg(n, 0) == graph_param(r.g, 1)] = node_find_attr(n, "alpha");
+    }
+    ck_assert_ptr_nonnull(alpha[0]);
+    ck_assert_ptr_eq(alpha[0], alpha[1]);
+    assert_output(&r, "def @main(%a, %b) {\n"
+                      "  %0 = nn.leaky_relu(%a, alpha=0.5f);\n"
+                      "  %1 = nn.leaky_relu(%b, alpha=0.5f);\n"
+                      "  (%0, %1)\n"
+                      "}\n");
+    run_close(&r);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -1066,6 +1091,7 @@ static Suite *engine_suite(void)
     tc = tcase_create("places");
     tcase_add_test(tc, action_places_in_walk_order);
     tcase_add_test(tc, constant_read_once_per_group);
+    tcase_add_test(tc, literal_values_copied_once);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -141,6 +141,18 @@ static bool const_number(graft_engine *e, const graft_node *n, double *v)
     return true;
 }
 
+/* The graph's copy of literal attribute value v of the rule set, made
+ * once (note [names interned once]). */
+static const graft_attr_value *literal_once(graft_engine *e, const graft_attr_value *v)
+{
+    int64_t *slot = keymap_get(&e->interned, (uint64_t)(uintptr_t)v);
+    if (slot)
+        return (const graft_attr_value *)(intptr_t)*slot;
+    const graft_attr_value *c = graph_copy_attr_value(e->g, v);
+    *keymap_put(&e->interned, (uint64_t)(uintptr_t)v, 0) = (int64_t)(intptr_t)c;
+    return c;
+}
+
 /* The value of name=EXPR in a new op call, or NULL when the expression has
  * none (an attribute absent without default: then left out). */
 static const graft_attr_value *attr_value(graft_engine *e, const graft_expr *x,
@@ -169,11 +181,11 @@ static const graft_attr_value *attr_value(graft_engine *e, const graft_expr *x,
     case GRAFT_EXPR_VALUE:
         return computed_value(g, x, b);
     case GRAFT_EXPR_LIST:
-        return x->attr ? graph_copy_attr_value(g, x->attr) : computed_list(e, x, b);
+        return x->attr ? literal_once(e, x->attr) : computed_list(e, x, b);
     case GRAFT_EXPR_SHAPE:
         return shape_value(g, x, b);
     default:
-        return x->attr ? graph_copy_attr_value(g, x->attr) : NULL;
+        return x->attr ? literal_once(e, x->attr) : NULL;
     }
 }
 
@@ -195,7 +207,10 @@ static void put_attr(graft_attr *attrs, int *n, const char *name, const graft_at
  * the rule set, and every node built interned them in the graph again (a
  * hash of the name each time: the graph's table of recent canonical
  * pointers knows only the graph's own copies).  The engine remembers the
- * graph's copy of each rule-set name it has interned. */
+ * graph's copy of each rule-set name it has interned, and so of each
+ * literal attribute value it has copied (axis=-1: a copy made and 88
+ * bytes kept per rewrite); nodes share it, as attribute values are never
+ * changed once made (graph_set_attrs copies the pointers). */
 static const char *intern_once(graft_engine *e, const char *s)
 {
     int64_t *slot = keymap_get(&e->interned, (uint64_t)(uintptr_t)s);
