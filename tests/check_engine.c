@@ -1046,6 +1046,38 @@ START_TEST(literal_values_copied_once)
 }
 END_TEST
 
+START_TEST(constant_numbers_shared)
+{
+    /* an attribute made of a bound constant's number is shared by the
+       next rewrite whose constant has the same dtype and number (note
+       [constant read once] in src/runtime/rewrite_build.c), not by one
+       of another number */
+    Run r;
+    run_rewrite(&r, "leaky := x + c:const => nn.leaky_relu(x, alpha=c)\n",
+                "#[version = \"0.0.5\"]\n"
+                "def @main(%x: Tensor[(2), float32]) {\n"
+                "  %0 = add(%x, 0.2f);\n"
+                "  %1 = add(%0, 0.2f);\n"
+                "  add(%1, 0.5f)\n"
+                "}\n");
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 3);
+    const graft_node *out = graph_output(r.g), *mid = node_arg(out, 0);
+    const graft_attr_value *alpha[3] = {node_find_attr(node_arg(mid, 0), "alpha"),
+                                        node_find_attr(mid, "alpha"),
+                                        node_find_attr(out, "alpha")};
+    ck_assert_ptr_nonnull(alpha[0]);
+    ck_assert_ptr_eq(alpha[0], alpha[1]);
+    ck_assert_ptr_ne(alpha[1], alpha[2]);
+    assert_output(&r, "#[version = \"0.0.5\"]\n"
+                      "def @main(%x: Tensor[(2), float32]) {\n"
+                      "  %0 = nn.leaky_relu(%x, alpha=0.2f);\n"
+                      "  %1 = nn.leaky_relu(%0, alpha=0.2f);\n"
+                      "  nn.leaky_relu(%1, alpha=0.5f)\n"
+                      "}\n");
+    run_close(&r);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -1092,6 +1124,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, action_places_in_walk_order);
     tcase_add_test(tc, constant_read_once_per_group);
     tcase_add_test(tc, literal_values_copied_once);
+    tcase_add_test(tc, constant_numbers_shared);
     suite_add_tcase(s, tc);
     return s;
 }

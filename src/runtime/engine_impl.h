@@ -76,6 +76,11 @@ struct graft_engine {
                               check read, for its build, or NULL (note
                               [constant read once] in rewrite_build.c) */
     double read_number;    /* that number */
+    const graft_attr_value *made_number; /* the last attribute value made
+                              of a bound constant's number, shared by the
+                              next of the same dtype and number (note
+                              [constant read once] in rewrite_build.c) */
+    const char *made_dtype; /* its constant's dtype (interned), or NULL */
 };
 
 /* Appends n's name (note [node names]) as the trace and refusals give
