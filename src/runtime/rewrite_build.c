@@ -328,7 +328,7 @@ static bool plain_kids(const graft_expr *x)
 
 /* build_kids for plain_kids' operands, each built in order: the same
  * nodes made in the same order, without the places a splice or an
- * attribute operand needs (180 instructions a batch norm built); a bound
+ * attribute operand needs (150 instructions a batch norm built); a bound
  * node, most operands, is read here, as build would. */
 static graft_node **build_plain_kids(graft_engine *e, const graft_expr *x, const graft_binding *b,
                                      int *n, graft_node **few)
