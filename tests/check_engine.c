@@ -942,6 +942,142 @@ START_TEST(million_node_chain)
 }
 END_TEST
 
+/* ---- where an action's values may lack, asked per group ---- */
+
+/* The places of each rule's action (note [places that may lack a value]
+ * in src/runtime/rewrite_build.c): per rule, its attributes' names and
+ * "..." for a splice, in order, rules separated by ';'. */
+static void assert_action_places(const char *rules, const char *want)
+{
+    Run r;
+    run_open(&r, rules, "def @main(%x) {\n  nn.relu(%x)\n}\n", 0);
+    StrBuf got = {0};
+    for (uint32_t i = 0; i < r.rules->rs.nrules; i++) {
+        ActionPlaces places = {0};
+        rewrite_action_places(r.rules->rs.rules[i].action, &places);
+        strbuf_puts(&got, i ? ";" : "");
+        for (size_t k = 0; k < places.len; k++) {
+            const ActionPlace *p = &places.items[k];
+            strbuf_printf(&got, "%s%s", k ? "," : "",
+                          p->attr < 0 ? "..." : p->x->attrs[p->attr].name);
+        }
+        /* as many as rewrite_always_computable needs */
+        ck_assert(rewrite_always_computable(r.rules->rs.rules[i].action) == (places.len == 0));
+        vec_free(&places);
+    }
+    ck_assert_str_eq(got.data, want);
+    strbuf_free(&got);
+    run_close(&r);
+}
+
+START_TEST(action_places_in_walk_order)
+{
+    /* a call's own attributes before its operands', as
+       rewrite_first_unknown walks */
+    assert_action_places(
+        "plain := nn.relu(x) => exp(x)\n"
+        "bound := nn.leaky_relu(x, alpha=a) => nn.leaky_relu(exp(x), alpha=a)\n"
+        "axis := e@expand_dims(_:rank(1), axis=a, num_newaxis=1) => squeeze(e, axis=[a])\n"
+        "deep := nn.dense(x, w, units=None) => exp(nn.dense(x, w, units=shape(w)[0]))\n"
+        "two := nn.leaky_relu(nn.dense(x, w, units=None), alpha=a)\n"
+        "    => nn.leaky_relu(nn.dense(x, w, units=shape(w)[0]), alpha=a)\n"
+        "rotate := (x, rest...) => (rest..., x)\n",
+        ";alpha;axis;units;alpha,units;...");
+}
+END_TEST
+
+START_TEST(constant_read_once_per_group)
+{
+    /* each group's build takes the number its own check read (note
+       [constant read once] in src/runtime/rewrite_build.c), and the
+       engine holds none once the build is done */
+    Run r;
+    run_rewrite(&r, "leaky := x + c:const => nn.leaky_relu(x, alpha=c)\n",
+                "#[version = \"0.0.5\"]\n"
+                "def @main(%x: Tensor[(2), float32]) {\n"
+                "  %0 = add(%x, 0.2f);\n"
+                "  add(%0, 0.5f)\n"
+                "}\n");
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 2);
+    ck_assert_ptr_null(r.e->read_const);
+    assert_output(&r, "#[version = \"0.0.5\"]\n"
+                      "def @main(%x: Tensor[(2), float32]) {\n"
+                      "  %0 = nn.leaky_relu(%x, alpha=0.2f);\n"
+                      "  nn.leaky_relu(%0, alpha=0.5f)\n"
+                      "}\n");
+    /* the check keeps the constant it read; a variable has no number */
+    ActionPlaces places = {0};
+    rewrite_action_places(r.rules->rs.rules[0].action, &places);
+    graft_node *half = graph_add_const(r.g, "0.5f", 0.5, "float32");
+    graft_binding b[2] = {{.node = graph_param(r.g, 0)}, {.node = half}};
+    ck_assert(rewrite_places_known(r.e, &places, b));
+    ck_assert_ptr_eq(r.e->read_const, half);
+    ck_assert(r.e->read_number == 0.5);
+    b[1].node = graph_param(r.g, 0);
+    ck_assert(!rewrite_places_known(r.e, &places, b));
+    ck_assert_ptr_eq(r.e->read_const, half);
+    vec_free(&places);
+    run_close(&r);
+}
+END_TEST
+
+START_TEST(literal_values_copied_once)
+{
+    /* both rewrites' alpha is the one copy of the rule's 0.5 in the
+       graph (note [names interned once] in src/runtime/rewrite_build.c) */
+    Run r;
+    run_rewrite(&r, "r := exp(x) => nn.leaky_relu(x, alpha=0.5)\n",
+                "def @main(%a, %b) {\n  %0 = exp(%a);\n  %1 = exp(%b);\n  (%0, %1)\n}\n");
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 2);
+    const graft_attr_value *alpha[2] = {NULL, NULL};
+    for (uint32_t id = 0; id < graph_node_count(r.g); id++) {
+        const graft_node *n = graph_node(r.g, id);
+        if (n && !node_is_dead(n) && node_op(n) && strcmp(node_op(n), "nn.leaky_relu") == 0)
+            alpha[node_arg(n, 0) == graph_param(r.g, 1)] = node_find_attr(n, "alpha");
+    }
+    ck_assert_ptr_nonnull(alpha[0]);
+    ck_assert_ptr_eq(alpha[0], alpha[1]);
+    assert_output(&r, "def @main(%a, %b) {\n"
+                      "  %0 = nn.leaky_relu(%a, alpha=0.5f);\n"
+                      "  %1 = nn.leaky_relu(%b, alpha=0.5f);\n"
+                      "  (%0, %1)\n"
+                      "}\n");
+    run_close(&r);
+}
+END_TEST
+
+START_TEST(constant_numbers_shared)
+{
+    /* an attribute made of a bound constant's number is shared by the
+       next rewrite whose constant has the same dtype and number (note
+       [constant read once] in src/runtime/rewrite_build.c), not by one
+       of another number */
+    Run r;
+    run_rewrite(&r, "leaky := x + c:const => nn.leaky_relu(x, alpha=c)\n",
+                "#[version = \"0.0.5\"]\n"
+                "def @main(%x: Tensor[(2), float32]) {\n"
+                "  %0 = add(%x, 0.2f);\n"
+                "  %1 = add(%0, 0.2f);\n"
+                "  add(%1, 0.5f)\n"
+                "}\n");
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 3);
+    const graft_node *out = graph_output(r.g), *mid = node_arg(out, 0);
+    const graft_attr_value *alpha[3] = {node_find_attr(node_arg(mid, 0), "alpha"),
+                                        node_find_attr(mid, "alpha"),
+                                        node_find_attr(out, "alpha")};
+    ck_assert_ptr_nonnull(alpha[0]);
+    ck_assert_ptr_eq(alpha[0], alpha[1]);
+    ck_assert_ptr_ne(alpha[1], alpha[2]);
+    assert_output(&r, "#[version = \"0.0.5\"]\n"
+                      "def @main(%x: Tensor[(2), float32]) {\n"
+                      "  %0 = nn.leaky_relu(%x, alpha=0.2f);\n"
+                      "  %1 = nn.leaky_relu(%0, alpha=0.2f);\n"
+                      "  nn.leaky_relu(%1, alpha=0.5f)\n"
+                      "}\n");
+    run_close(&r);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -983,6 +1119,12 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, reused_node_keeps_its_type);
     tcase_add_test(tc, action_types_by_key);
     tcase_add_test(tc, million_node_chain);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("places");
+    tcase_add_test(tc, action_places_in_walk_order);
+    tcase_add_test(tc, constant_read_once_per_group);
+    tcase_add_test(tc, literal_values_copied_once);
+    tcase_add_test(tc, constant_numbers_shared);
     suite_add_tcase(s, tc);
     return s;
 }

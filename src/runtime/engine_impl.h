@@ -72,6 +72,15 @@ struct graft_engine {
                               be graph_kill_given's (note [kill of given
                               nodes] in src/ir/graph_walk.c) */
     VEC(uint32_t) replaced; /* the roots the current pass replaced */
+    const graft_node *read_const; /* the constant whose number a group's
+                              check read, for its build, or NULL (note
+                              [constant read once] in rewrite_build.c) */
+    double read_number;    /* that number */
+    const graft_attr_value *made_number; /* the last attribute value made
+                              of a bound constant's number, shared by the
+                              next of the same dtype and number (note
+                              [constant read once] in rewrite_build.c) */
+    const char *made_dtype; /* its constant's dtype (interned), or NULL */
 };
 
 /* Appends n's name (note [node names]) as the trace and refusals give
@@ -207,6 +216,18 @@ bool rewrite_computable(const graft_expr *x, const graft_binding *b);
  * *attr has no value on b, or a splice without a range (*attr -1); NULL
  * when there is none. */
 const graft_expr *rewrite_first_unknown(const graft_expr *x, const graft_binding *b, int *attr);
+/* A place of an action where a value may lack (note [places that may
+ * lack a value] in rewrite_build.c): attribute attr of call x, or (attr
+ * -1) splice x. */
+typedef struct ActionPlace {
+    const graft_expr *x;
+    int attr;
+} ActionPlace;
+typedef VEC(ActionPlace) ActionPlaces;
+/* Appends the places of action x, in rewrite_first_unknown's order. */
+void rewrite_action_places(const graft_expr *x, ActionPlaces *places);
+/* rewrite_computable on b, asking only at the action's places. */
+bool rewrite_places_known(graft_engine *e, const ActionPlaces *places, const graft_binding *b);
 /* Whether rewrite_computable holds for x on any bindings: no computed
  * attribute, list or shape, and no splice.  Decided once per rule
  * (Engine.check_computable), as most actions have none. */

@@ -247,6 +247,17 @@ static bool is_root(const Grouper *gp, const Group *gr, const graft_node *n)
     return n == gr->root;
 }
 
+/* Pushes n for collect_region's walk unless the walk would pass it by
+ * when popped: an input, or a node of the region already (a mark the
+ * walk sets stays while it runs).  The skipped half of the pushes of a
+ * batch norm's region are its inputs. */
+static inline void push_unless_seen(Grouper *gp, graft_node *n)
+{
+    uint32_t mark = gp->mark[node_id(n)];
+    if (mark != gp->stamp && mark != gp->istamp)
+        walk_push_reserved(&gp->walk, n);
+}
+
 /* The region: nodes reachable from the root (from every root of a rule
  * of several) without passing an input; a function literal called there
  * with its body, which TVM's MatchExtractor takes into the group (so no
@@ -266,11 +277,11 @@ static void collect_region(Grouper *gp, const Group *gr)
         int na = node_is_opaque(n) ? 0 : node_nargs(n);
         walk_reserve(&gp->walk, (size_t)na + 1);
         for (int i = 0; i < na; i++)
-            walk_push_reserved(&gp->walk, node_arg(n, i));
+            push_unless_seen(gp, node_arg(n, i));
         if (node_callee(n) && node_kind(node_callee(n)) == NODE_FUNC)
-            walk_push_reserved(&gp->walk, node_callee(n));
+            push_unless_seen(gp, node_callee(n));
         else if (node_kind(n) == NODE_FUNC && node_body(n))
-            walk_push_reserved(&gp->walk, node_body(n));
+            push_unless_seen(gp, node_body(n));
     }
 }
 

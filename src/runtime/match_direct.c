@@ -59,7 +59,7 @@ static inline void add_pair(Matcher *m, const graft_pat *p, graft_node *n, bool 
 
 /* Binds p's slots at n as bind_all does; false when one is bound before
  * (the goal machine then decides whether it holds the same). */
-static bool direct_bind(Matcher *m, const graft_pat *p, graft_node *n)
+GRAFT_HOT bool direct_bind(Matcher *m, const graft_pat *p, graft_node *n)
 {
     if (p->callee > 0) {
         if (m->b[p->callee - 1].node)
@@ -109,9 +109,21 @@ static bool direct_alt(Matcher *m, const graft_pat *p, graft_node *n, bool *open
     return true;
 }
 
+/* A leaf (GRAFT_PAT_ANY) at n, its item known: bound, its pair. */
+GRAFT_HOT bool direct_leaf(Matcher *m, const graft_pat *p, graft_node *n)
+{
+    if ((p->slot >= 0 || p->callee > 0 || p->nbinds > 0) && !direct_bind(m, p, n))
+        return false;
+    add_pair(m, p, n, false);
+    return true;
+}
+
 /* A node with operands (GRAFT_PAT_OP, GRAFT_PAT_FNCALL, GRAFT_PAT_TUPLE,
  * GRAFT_PAT_CALL): an op's first operand order that fits (its operands'
- * items then known), its pair, the goals of its operands and the tail's. */
+ * items then known), its pair, the goals of its operands and the tail's.
+ * An op's first operands that are leaves would be the next goals popped,
+ * in order: they are taken here instead (gamma*(x-mean)/sqrt(var+eps:const)
+ * +beta: five of its six leaves, a push and a pop each spared). */
 static bool direct_call(Matcher *m, const graft_pat *p, graft_node *n, bool *open)
 {
     bool op = p->kind == GRAFT_PAT_OP, swap = false;
@@ -125,7 +137,11 @@ static bool direct_call(Matcher *m, const graft_pat *p, graft_node *n, bool *ope
     walk_reserve(&m->line, (size_t)p->nkids + 1);
     if (m->rs->items[p->item].variadic && pattern_noperands(n) > p->nkids)
         walk_push_reserved(&m->line, ((DirectGoal){p, n, false, true}));
-    for (int k = p->nkids - 1; k >= 0; k--) {
+    int lead = 0;
+    for (; op && lead < p->nkids && p->kids[lead]->kind == GRAFT_PAT_ANY; lead++)
+        if (!direct_leaf(m, p->kids[lead], operand(n, swap ? swapped[lead] : lead)))
+            return false;
+    for (int k = p->nkids - 1; k >= lead; k--) {
         graft_node *o = operand(n, swap ? swapped[k] : k);
         walk_push_reserved(&m->line, ((DirectGoal){p->kids[k], o, op, false}));
     }
@@ -144,12 +160,11 @@ static bool direct_step(Matcher *m, DirectGoal g, bool *open)
     }
     if (!g.known && !direct_has(m, g.node, p->item))
         return false;
+    if (p->kind == GRAFT_PAT_ANY)
+        return direct_leaf(m, p, g.node);
     if ((p->slot >= 0 || p->callee > 0 || p->nbinds > 0) && !direct_bind(m, p, g.node))
         return false;
     switch (p->kind) {
-    case GRAFT_PAT_ANY:
-        add_pair(m, p, g.node, false);
-        return true;
     case GRAFT_PAT_ALT:
         return direct_alt(m, p, g.node, open);
     case GRAFT_PAT_GETITEM:

@@ -217,8 +217,11 @@ int pattern_node_rank(const graft_node *n)
 const graft_attr_value *pattern_const_attr(graft_graph *g, const graft_node *n)
 {
     double value;
-    if (!node_const_number(n, &value))
-        return NULL;
+    return node_const_number(n, &value) ? pattern_number_attr(g, n, value) : NULL;
+}
+
+const graft_attr_value *pattern_number_attr(graft_graph *g, const graft_node *n, double value)
+{
     const char *dt = node_const_dtype(n);
     bool is_float = !dt || strncmp(dt, "float", 5) == 0 || strncmp(dt, "bfloat", 6) == 0;
     graft_attr_value *v = graph_new_attr_value(g, is_float ? GRAFT_ATTR_FLOAT : GRAFT_ATTR_INT);

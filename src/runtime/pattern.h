@@ -119,5 +119,7 @@ int pattern_node_rank(const graft_node *n);
  * attribute it is bound to (epsilon=eps): a float for float dtypes, an int
  * otherwise; NULL for any other node. */
 const graft_attr_value *pattern_const_attr(graft_graph *g, const graft_node *n);
+/* The same for number constant n whose number, value, is read already. */
+const graft_attr_value *pattern_number_attr(graft_graph *g, const graft_node *n, double value);
 
 #endif

@@ -280,10 +280,11 @@ static void replace(graft_engine *e, const graft_rule *rule, graft_node *root, g
 /* A group of a rule of several roots (note [root values] in
  * rewrite_build.c): each root replaced by its value; one rewrite, false
  * when every value is its root. */
-static bool apply_roots(graft_engine *e, uint32_t r, const Group *gr, graft_node *const *roots)
+static bool apply_roots(graft_engine *e, uint32_t r, const ActionPlaces *places, const Group *gr,
+                        graft_node *const *roots)
 {
     const graft_rule *rule = &e->rs->rules[r];
-    if (e->check_computable[r] && !rewrite_computable(rule->action, gr->bind)) {
+    if (!rewrite_places_known(e, places, gr->bind)) {
         e->stats.rules[r].guard++;
         return false;
     }
@@ -310,16 +311,18 @@ static bool apply_roots(graft_engine *e, uint32_t r, const Group *gr, graft_node
 
 /* Applies one group of rule r: builds the action from the bindings as
  * they read now and replaces the root; false when the action gives the
- * root back. */
-static bool apply_group(graft_engine *e, const Grouper *gp, uint32_t r, Group *gr)
+ * root back.  places: where the action's values may lack (note [places
+ * that may lack a value] in rewrite_build.c). */
+static bool apply_group(graft_engine *e, const Grouper *gp, uint32_t r,
+                        const ActionPlaces *places, Group *gr)
 {
     const graft_rule *rule = &e->rs->rules[r];
     for (int s = 0; s < rule->nslots; s++)
         gr->bind[s].node = current(e, gr->bind[s].node);
     if (gr->nroots)
-        return apply_roots(e, r, gr, group_roots(gp, gr));
+        return apply_roots(e, r, places, gr, group_roots(gp, gr));
     graft_node *root = gr->root;
-    if (e->check_computable[r] && !rewrite_computable(rule->action, gr->bind)) {
+    if (!rewrite_places_known(e, places, gr->bind)) {
         e->stats.rules[r].guard++; /* a computed attribute without a value */
         return false;
     }
@@ -328,7 +331,7 @@ static bool apply_group(graft_engine *e, const Grouper *gp, uint32_t r, Group *g
     graft_node *by = rewrite_build(e, rule, gr->bind, root);
     e->stats.rules[r].seconds += engine_clock(e) - t0;
     if (!by) {
-        e->stats.rules[r].guard++; /* as rewrite_computable's refusal above */
+        e->stats.rules[r].guard++; /* as rewrite_places_known's refusal above */
         return false;
     }
     if (by == root)
@@ -427,6 +430,12 @@ static uint64_t rewrite_pass(graft_engine *e, Grouper *gp, Cands *c, uint32_t r,
     VEC(Group) groups = {0};
     size_t nslots = (size_t)e->rs->rules[r].nslots;
     BindingVec binds = {0};
+    /* room for every candidate at once: grown by doubling, the arrays
+     * were copied a dozen times a pass (2 M instructions on the
+     * workload's rewrite), to the capacity this asks for at first */
+    size_t ncands = c->start[r + 1] - c->start[r];
+    vec_reserve(&groups, ncands);
+    vec_reserve(&binds, ncands * nslots + 1);
     for (uint32_t i = c->start[r]; i < c->start[r + 1]; i++) {
         graft_node *x = c->nodes[i];
         Group gr;
@@ -442,11 +451,15 @@ static uint64_t rewrite_pass(graft_engine *e, Grouper *gp, Cands *c, uint32_t r,
         e->forward = xcalloc((size_t)c->pass_first + 1, sizeof *e->forward);
         e->forward_cap = c->pass_first;
     }
+    ActionPlaces places = {0}; /* none when the action always has its values */
+    if (groups.len && e->check_computable[r])
+        rewrite_action_places(e->rs->rules[r].action, &places);
     uint64_t applied = 0;
     for (size_t k = groups.len; k-- > 0;) { /* operands first */
-        if (room(e, limit) && apply_group(e, gp, r, &group[k]))
+        if (room(e, limit) && apply_group(e, gp, r, &places, &group[k]))
             applied++;
     }
+    vec_free(&places);
     bool kill = applied && e->clean && c->offers.len <= applied; /* as sweep decides */
     drop_forward(e, gp, group, groups.len, kill); /* before the sweep, the pass's peak */
     vec_free(&groups);

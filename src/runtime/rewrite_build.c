@@ -77,21 +77,22 @@ static const graft_attr_value *computed_value(graft_graph *g, const graft_expr *
     return a;
 }
 
-static const graft_attr_value *attr_value(graft_graph *g, const graft_expr *x,
+static const graft_attr_value *attr_value(graft_engine *e, const graft_expr *x,
                                           const graft_binding *b);
 
 /* A list whose items are computed ([-1, shape(x)[2]]): literals, and
  * numbers that all have a value, or no value. */
-static const graft_attr_value *computed_list(graft_graph *g, const graft_expr *x,
+static const graft_attr_value *computed_list(graft_engine *e, const graft_expr *x,
                                              const graft_binding *b)
 {
+    graft_graph *g = e->g;
     const graft_attr_value **items = arena_array(graph_arena(g), (size_t)x->nkids + 1,
                                           sizeof *items);
     for (int i = 0; i < x->nkids; i++) {
         const graft_expr *item = x->kids[i];
         if (!is_literal(item) && !number_known(item, b))
             return NULL;
-        if (!(items[i] = attr_value(g, item, b)))
+        if (!(items[i] = attr_value(e, item, b)))
             return NULL;
     }
     graft_attr_value *a = graph_new_attr_value(g, GRAFT_ATTR_LIST);
@@ -119,17 +120,71 @@ static const graft_attr_value *shape_value(graft_graph *g, const graft_expr *x,
     return a;
 }
 
+/* note [constant read once]: a bound variable given as an attribute
+ * value (epsilon=eps) is a scalar constant's number, read by the group's
+ * check (rewrite_places_known: whether it has one) and again by the
+ * build; an ONNX constant's number is its initializer's bytes decoded,
+ * 340 instructions each time on the workload's rewrite.  So the check
+ * keeps the constant it read and its number in the engine, the build
+ * takes them from there, and rewrite_build forgets them: they hold from
+ * one group's check to its build only.  The attribute value made of the
+ * number is a function of it and the constant's dtype, and the workload
+ * gives every rewrite the same eps: the engine keeps the last one made,
+ * and a constant of the same dtype and number shares it (attribute values
+ * are never changed once made: note [names interned once]), 85
+ * instructions and 88 bytes a rewrite fewer. */
+static bool const_number(graft_engine *e, const graft_node *n, double *v)
+{
+    if (n == e->read_const) {
+        *v = e->read_number;
+        return true;
+    }
+    if (!node_const_number(n, v))
+        return false;
+    e->read_const = n;
+    e->read_number = *v;
+    return true;
+}
+
+/* The graph's copy of literal attribute value v of the rule set, made
+ * once (note [names interned once]). */
+static const graft_attr_value *literal_once(graft_engine *e, const graft_attr_value *v)
+{
+    int64_t *slot = keymap_get(&e->interned, (uint64_t)(uintptr_t)v);
+    if (slot)
+        return (const graft_attr_value *)(intptr_t)*slot;
+    const graft_attr_value *c = graph_copy_attr_value(e->g, v);
+    *keymap_put(&e->interned, (uint64_t)(uintptr_t)v, 0) = (int64_t)(intptr_t)c;
+    return c;
+}
+
+/* The attribute value of number constant n, whose number is number:
+ * the last one made when of the same dtype and number (note [constant
+ * read once]). */
+static const graft_attr_value *number_value(graft_engine *e, const graft_node *n, double number)
+{
+    const char *dtype = node_const_dtype(n);
+    if (e->made_number && dtype == e->made_dtype &&
+        memcmp(&number, &e->made_number->f, sizeof number) == 0)
+        return e->made_number;
+    e->made_number = pattern_number_attr(e->g, n, number);
+    e->made_dtype = dtype;
+    return e->made_number;
+}
+
 /* The value of name=EXPR in a new op call, or NULL when the expression has
  * none (an attribute absent without default: then left out). */
-static const graft_attr_value *attr_value(graft_graph *g, const graft_expr *x,
+static const graft_attr_value *attr_value(graft_engine *e, const graft_expr *x,
                                           const graft_binding *b)
 {
+    graft_graph *g = e->g;
+    double v;
     switch (x->kind) {
     case GRAFT_EXPR_SLOT: {
         const graft_binding *s = &b[x->slot];
         if (s->attr)
             return graph_copy_attr_value(g, s->attr);
-        return s->node ? pattern_const_attr(g, s->node) : NULL;
+        return s->node && const_number(e, s->node, &v) ? number_value(e, s->node, v) : NULL;
     }
     case GRAFT_EXPR_ATTR: {
         const graft_node *n = b[x->slot].node;
@@ -144,11 +199,11 @@ static const graft_attr_value *attr_value(graft_graph *g, const graft_expr *x,
     case GRAFT_EXPR_VALUE:
         return computed_value(g, x, b);
     case GRAFT_EXPR_LIST:
-        return x->attr ? graph_copy_attr_value(g, x->attr) : computed_list(g, x, b);
+        return x->attr ? literal_once(e, x->attr) : computed_list(e, x, b);
     case GRAFT_EXPR_SHAPE:
         return shape_value(g, x, b);
     default:
-        return x->attr ? graph_copy_attr_value(g, x->attr) : NULL;
+        return x->attr ? literal_once(e, x->attr) : NULL;
     }
 }
 
@@ -170,7 +225,10 @@ static void put_attr(graft_attr *attrs, int *n, const char *name, const graft_at
  * the rule set, and every node built interned them in the graph again (a
  * hash of the name each time: the graph's table of recent canonical
  * pointers knows only the graph's own copies).  The engine remembers the
- * graph's copy of each rule-set name it has interned. */
+ * graph's copy of each rule-set name it has interned, and so of each
+ * literal attribute value it has copied (axis=-1: a copy made and 88
+ * bytes kept per rewrite); nodes share it, as attribute values are never
+ * changed once made (graph_set_attrs copies the pointers). */
 static const char *intern_once(graft_engine *e, const char *s)
 {
     int64_t *slot = keymap_get(&e->interned, (uint64_t)(uintptr_t)s);
@@ -199,17 +257,24 @@ static const graft_attr_decl *interned_decls(graft_engine *e, const graft_expr *
     return d;
 }
 
+/* Attributes of a new call that fit its builder's buffer on the stack. */
+enum { FEW_ATTRS = 16 };
+
 /* The attributes of a new op call: copied ones (**c) and those written,
  * then as TVM prints them (note [created attributes] in pattern.h); every
- * name is the graph's, so compared by pointer. */
-static graft_attr *call_attrs(graft_engine *e, const graft_expr *x, const graft_binding *b, int *n)
+ * name is the graph's, so compared by pointer.  They are put in few
+ * (FEW_ATTRS entries) when they fit, else in a buffer to free: the call
+ * made copies them (graph_set_attrs), so they were a dead copy in the
+ * graph's arena, 112 bytes a rewrite on the workload. */
+static graft_attr *call_attrs(graft_engine *e, const graft_expr *x, const graft_binding *b, int *n,
+                              graft_attr *few)
 {
-    graft_graph *g = e->g;
     int cap = 0;
     for (int i = 0; i < x->nattrs; i++)
         cap += x->attrs[i].src == GRAFT_ASRC_COPY && b[x->attrs[i].slot].node
                    ? node_nattrs(b[x->attrs[i].slot].node) : 1;
-    graft_attr *attrs = arena_array(graph_arena(g), (size_t)(cap + x->ndecls) + 1, sizeof *attrs);
+    size_t need = (size_t)(cap + x->ndecls) + 1;
+    graft_attr *attrs = need <= FEW_ATTRS ? few : xmalloc(need * sizeof *attrs);
     *n = 0;
     for (int i = 0; i < x->nattrs; i++) {
         const graft_act_attr *a = &x->attrs[i];
@@ -219,7 +284,7 @@ static graft_attr *call_attrs(graft_engine *e, const graft_expr *x, const graft_
                 put_attr(attrs, n, node_attr(from, k)->name, node_attr(from, k)->value);
             continue;
         }
-        const graft_attr_value *v = attr_value(g, a->value, b);
+        const graft_attr_value *v = attr_value(e, a->value, b);
         if (v)
             put_attr(attrs, n, intern_once(e, a->name), v);
     }
@@ -251,6 +316,32 @@ static bool splice_range(const graft_expr *x, const graft_binding *b, int *from,
 /* Operands an action's node takes without a heap buffer. */
 enum { FEW_KIDS = 8 };
 
+/* Whether every operand of x is one node, built where it stands: no
+ * splice, no bound attribute value. */
+static bool plain_kids(const graft_expr *x)
+{
+    for (int i = 0; i < x->nkids; i++)
+        if (x->kids[i]->kind == GRAFT_EXPR_SPLICE || attr_operand(x->kids[i]))
+            return false;
+    return true;
+}
+
+/* build_kids for plain_kids' operands, each built in order: the same
+ * nodes made in the same order, without the places a splice or an
+ * attribute operand needs (150 instructions a batch norm built); a bound
+ * node, most operands, is read here, as build would. */
+static graft_node **build_plain_kids(graft_engine *e, const graft_expr *x, const graft_binding *b,
+                                     int *n, graft_node **few)
+{
+    graft_node **kids = x->nkids < FEW_KIDS ? few : xcalloc((size_t)x->nkids + 1, sizeof *kids);
+    for (int i = 0; i < x->nkids; i++) {
+        const graft_expr *k = x->kids[i];
+        kids[i] = k->kind == GRAFT_EXPR_SLOT ? b[k->slot].node : build(e, k, b);
+    }
+    *n = x->nkids;
+    return kids;
+}
+
 /* The operands of x: the others first, then constants made of bound
  * attribute values, which take their dtype from the others; a splice
  * gives the fields of its tuple (note [sequence variables] in
@@ -259,6 +350,8 @@ enum { FEW_KIDS = 8 };
 static graft_node **build_kids(graft_engine *e, const graft_expr *x, const graft_binding *b, int *n,
                                graft_node **few)
 {
+    if (plain_kids(x)) /* most: each operand its own node, in order */
+        return build_plain_kids(e, x, b, n, few);
     graft_graph *g = e->g;
     int at_few[FEW_KIDS], from, end;
     int *at = x->nkids < FEW_KIDS ? at_few : xcalloc((size_t)x->nkids + 1, sizeof *at);
@@ -319,8 +412,11 @@ static graft_node *build(graft_engine *e, const graft_expr *x, const graft_bindi
         return n ? n : rewrite_fold(e, x, build(e, x->kids[0], b));
     case GRAFT_EXPR_CALL: {
         kids = build_kids(e, x, b, &nkids, few);
-        graft_attr *attrs = call_attrs(e, x, b, &nattrs);
+        graft_attr few_attrs[FEW_ATTRS];
+        graft_attr *attrs = call_attrs(e, x, b, &nattrs, few_attrs);
         n = graph_add_call(g, intern_once(e, x->s), kids, nkids, attrs, nattrs);
+        if (attrs != few_attrs)
+            free(attrs);
         break;
     }
     case GRAFT_EXPR_CALLEE:
@@ -425,6 +521,48 @@ bool rewrite_computable(const graft_expr *x, const graft_binding *b)
     return rewrite_first_unknown(x, b, &attr) == NULL;
 }
 
+/* note [places that may lack a value]: rewrite_computable walked the
+ * whole action at every rewrite (392 instructions each on the workload's
+ * rewrite, for the one attribute, epsilon=eps, that may lack a value).
+ * Where a value may lack is the same for every binding: the attributes
+ * has_value asks of (may_lack_value) and the splices.  A pass finds them
+ * once, in rewrite_first_unknown's order (rewrite_action_places), and
+ * asks each group's bindings of those alone (rewrite_places_known). */
+void rewrite_action_places(const graft_expr *x, ActionPlaces *places)
+{
+    for (int i = 0; i < x->nattrs; i++)
+        if (x->attrs[i].src == GRAFT_ASRC_EXPR && may_lack_value(x->attrs[i].value))
+            vec_push(places, ((ActionPlace){x, i}));
+    for (int i = 0; i < x->nkids; i++) {
+        if (x->kids[i]->kind == GRAFT_EXPR_SPLICE)
+            vec_push(places, ((ActionPlace){x->kids[i], -1}));
+        else
+            rewrite_action_places(x->kids[i], places);
+    }
+}
+
+/* has_value, reading a bound constant's number once (note [constant
+ * read once]). */
+static bool place_has_value(graft_engine *e, const graft_expr *v, const graft_binding *b)
+{
+    double number;
+    if (v->kind != GRAFT_EXPR_SLOT)
+        return has_value(v, b);
+    const graft_binding *s = &b[v->slot];
+    return s->attr || !s->node || const_number(e, s->node, &number);
+}
+
+bool rewrite_places_known(graft_engine *e, const ActionPlaces *places, const graft_binding *b)
+{
+    for (size_t k = 0; k < places->len; k++) {
+        const ActionPlace *p = &places->items[k];
+        if (p->attr < 0 ? !splice_known(p->x, b)
+                        : !place_has_value(e, p->x->attrs[p->attr].value, b))
+            return false;
+    }
+    return true;
+}
+
 bool rewrite_always_computable(const graft_expr *x)
 {
     return rewrite_computable(x, NULL);
@@ -473,8 +611,8 @@ static void infer_new(graft_engine *e, uint32_t first)
  * its own.  An action that builds an ill-typed node leaves that node's
  * type unknown: the rule, not the model, is at fault, and the model still
  * prints. */
-graft_node *rewrite_build(graft_engine *e, const graft_rule *r, const graft_binding *b,
-                          graft_node *root)
+static graft_node *build_action(graft_engine *e, const graft_rule *r, const graft_binding *b,
+                                graft_node *root)
 {
     uint32_t first = graph_node_count(e->g);
     if (!r->build_fn && e->check_fold_ready[r - e->rs->rules] &&
@@ -493,6 +631,14 @@ graft_node *rewrite_build(graft_engine *e, const graft_rule *r, const graft_bind
     return by;
 }
 
+graft_node *rewrite_build(graft_engine *e, const graft_rule *r, const graft_binding *b,
+                          graft_node *root)
+{
+    graft_node *by = build_action(e, r, b, root);
+    e->read_const = NULL; /* note [constant read once] */
+    return by;
+}
+
 /* note [root values]: the action of a rule of several roots gives one
  * value per root, in the roots' order (note [several roots] in
  * src/compiler/check_roots.c): a tuple's fields are built each as a
@@ -503,8 +649,8 @@ graft_node *rewrite_build(graft_engine *e, const graft_rule *r, const graft_bind
  * stays unknown takes its root's, as rewrite_build does.  Compiled (note
  * [compiled roots] in src/compiler/emit_c_tables.c), a tuple's fields
  * are built by build_roots_fn, any other action by build_fn. */
-bool rewrite_build_roots(graft_engine *e, const graft_rule *r, const graft_binding *b,
-                         graft_node *const *roots, graft_node **by)
+static bool build_roots(graft_engine *e, const graft_rule *r, const graft_binding *b,
+                        graft_node *const *roots, graft_node **by)
 {
     uint32_t first = graph_node_count(e->g);
     const graft_expr *x = r->action;
@@ -531,4 +677,12 @@ bool rewrite_build_roots(graft_engine *e, const graft_rule *r, const graft_bindi
             graph_set_type(e->g, by[j], node_type(roots[j]));
     adopt_new(e, first);
     return true;
+}
+
+bool rewrite_build_roots(graft_engine *e, const graft_rule *r, const graft_binding *b,
+                         graft_node *const *roots, graft_node **by)
+{
+    bool built = build_roots(e, r, b, roots, by);
+    e->read_const = NULL; /* note [constant read once] */
+    return built;
 }
