@@ -415,24 +415,32 @@ END_TEST
 
 /* A string with a NUL at any place of its words or its last bytes is
  * left to the general path; one of any length without, of bytes from 1
- * to 255, is read. */
+ * to 255, is read, and with an interner it is interner_intern's copy
+ * (the hash taken as the NUL is looked for is the interner's). */
 START_TEST(test_nul_anywhere)
 {
     Arena *arena = arena_new();
-    const OnnxStrings to = {arena, NULL, NULL};
+    Interner *names = interner_new(arena);
+    const OnnxStrings copied = {arena, NULL, NULL}, interned = {arena, names, NULL};
     for (size_t len = 1; len <= 20; len++) {
         uint8_t node[24] = {0x0a, (uint8_t)len}; /* an input of len bytes */
         for (size_t k = 0; k < len; k++)
             node[2 + k] = (uint8_t)(k % 2 ? 0x80 + k : 1 + k);
-        const Onnx__NodeProto *n = onnx_decode_common_node(node, len + 2, &to);
+        const Onnx__NodeProto *n = onnx_decode_common_node(node, len + 2, &copied);
         ck_assert_msg(n && strlen(n->input[0]) == len, "len %zu", len);
+        n = onnx_decode_common_node(node, len + 2, &interned);
+        ck_assert_ptr_eq(n->input[0], interner_intern(names, (const char *)node + 2, len));
         for (size_t at = 0; at < len; at++) {
             uint8_t was = node[2 + at];
             node[2 + at] = 0;
-            ck_assert_msg(!onnx_decode_common_node(node, len + 2, &to), "%zu at %zu", len, at);
+            ck_assert_msg(!onnx_decode_common_node(node, len + 2, &copied), "%zu at %zu", len,
+                          at);
+            ck_assert(!onnx_decode_common_node(node, len + 2, &interned));
             node[2 + at] = was;
         }
     }
+    ck_assert_uint_eq(interner_count(names), 20);
+    interner_free(names);
     arena_free(arena);
 }
 END_TEST
