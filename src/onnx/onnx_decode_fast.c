@@ -220,6 +220,10 @@ typedef struct NodeFields {
     uint32_t hash[FEW_FIELDS]; /* their interner_hash */
 } NodeFields;
 
+/* The numbers of a NodeProto's string fields, a bit each: input 1, output
+ * 2, name 3, op_type 4, doc_string 6, domain 7 (5: an attribute). */
+enum { STRING_FIELDS = 1 << 1 | 1 << 2 | 1 << 3 | 1 << 4 | 1 << 6 | 1 << 7 };
+
 /* A NodeProto's fields, all of c, when of note [common node]'s form:
  * strings, keys in field-number order (input 1 and output 2 repeated),
  * no NUL; into *nf.  False when not. */
@@ -231,8 +235,7 @@ static bool scan_node(Cursor c, NodeFields *nf)
     while (c.p < c.end) {
         uint8_t key = *c.p;
         unsigned number = key >> 3; /* a key of several bytes: above 7 */
-        bool string = number == 1 || number == 2 || number == 3 || number == 4 ||
-                      number == 6 || number == 7; /* (5: an attribute) */
+        bool string = (STRING_FIELDS >> number) & 1;
         if ((key & 7) != 2 || !string || number < last || (number == last && number > 2))
             return false;
         if (!take_len(&c, key, &s) || !hash_without_nul(s.p, (size_t)(s.end - s.p), &hash))
