@@ -151,8 +151,9 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t v)
  * printer's op names (relay_print_impl.h), the builtin registry's
  * names as its table is read (registry_tables.c), ONNX inference's
  * ops (note [inference cache] in onnx_infer.c), a model check's ops
- * (note [ops seen] in model_check.c) and type inference's relations
- * (note [relations seen] in type_infer.c); no other slot formula
+ * (note [ops seen] in model_check.c), an ONNX model's ops among the
+ * rules' (note [ops checked] in onnx_file.c) and type inference's
+ * relations (note [relations seen] in type_infer.c); no other slot formula
  * (exceptions: 0, counted by tests/one_notes.sh). */
 static inline size_t cache_slot(uint64_t key, unsigned bits)
 {
