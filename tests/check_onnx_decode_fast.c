@@ -445,6 +445,34 @@ START_TEST(test_nul_anywhere)
 }
 END_TEST
 
+/* A string's last bytes read as a whole word when the message goes on
+ * eight bytes after them: what follows, a 0 among it (an empty name's
+ * length), counts for neither the NUL test nor the hash. */
+START_TEST(test_nul_test_masked)
+{
+    Arena *arena = arena_new();
+    Interner *names = interner_new(arena);
+    const OnnxStrings interned = {arena, names, NULL};
+    const uint8_t after[] = {0x1a, 0x00, 0x22, 0x08, 'A', 'b', 'c', 'd', 'e', 'f', 'g', 'h'};
+    for (size_t len = 1; len <= 20; len++) {
+        uint8_t node[40] = {0x0a, (uint8_t)len}; /* an input, an empty name, an op */
+        for (size_t k = 0; k < len; k++)
+            node[2 + k] = (uint8_t)('a' + k);
+        memcpy(node + 2 + len, after, sizeof after);
+        size_t n = 2 + len + sizeof after;
+        const Onnx__NodeProto *got = onnx_decode_common_node(node, n, &interned);
+        ck_assert_msg(got != NULL, "len %zu", len);
+        ck_assert_ptr_eq(got->input[0], interner_intern(names, (const char *)node + 2, len));
+        ck_assert_str_eq(got->name, "");
+        ck_assert_ptr_eq(got->op_type, interner_cstr(names, "Abcdefgh"));
+        node[1 + len] = 0; /* the input's last byte */
+        ck_assert_msg(!onnx_decode_common_node(node, n, &interned), "len %zu", len);
+    }
+    interner_free(names);
+    arena_free(arena);
+}
+END_TEST
+
 static Suite *decode_fast_suite(void)
 {
     Suite *s = suite_create("onnx_decode_fast");
@@ -459,6 +487,7 @@ static Suite *decode_fast_suite(void)
     tcase_add_test(tc, test_field_runs);
     tcase_add_test(tc, test_op_names);
     tcase_add_test(tc, test_nul_anywhere);
+    tcase_add_test(tc, test_nul_test_masked);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -56,13 +56,16 @@ static inline bool take_len(Cursor *c, uint8_t key, Cursor *body)
 /* Whether the n bytes at p hold no NUL, and if so their interner_hash
  * (arena.h) in *hash: one walk over their words for both, each word
  * tested for a zero byte ((w - ones) & ~w & highs is not 0 iff a byte of
- * w is 0) as it is hashed, in hash_bytes's steps (the last 1 to 7 bytes
- * in fixed-size pieces, the bytes after them 0 for the hash and 0xff for
- * the test).  Inline: every string of a common node and value is tested
- * and interned, and hashing it again in the interner cost 40
- * instructions a string of bench/onnx_e2e.sh's model (names of a few
- * bytes), testing it apart, in a walk of its own, 15. */
-static inline bool hash_without_nul(const uint8_t *p, size_t n, uint32_t *hash)
+ * w is 0) as it is hashed, in hash_bytes's steps.  The last 1 to 7 bytes
+ * are a word read whole when eight bytes from them lie before limit (the
+ * end of the message the string is in), the bytes after them masked: 0
+ * for the hash, 0xff for the test; else they are read in fixed-size
+ * pieces.  Inline: every string of a common node and value is tested and
+ * interned, and hashing it again in the interner cost 40 instructions a
+ * string of bench/onnx_e2e.sh's model (names of a few bytes), testing it
+ * apart, in a walk of its own, 15, its last bytes in pieces 8 more. */
+static inline bool hash_without_nul(const uint8_t *p, size_t n, const uint8_t *limit,
+                                    uint32_t *hash)
 {
     const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
     uint64_t h = hash_begin(n, 0), w;
@@ -73,11 +76,15 @@ static inline bool hash_without_nul(const uint8_t *p, size_t n, uint32_t *hash)
         h = hash_word(h, HASH_LE64(w));
     }
     if (n) {
-        w = bytes_tail(p, n, 0);
-        uint64_t tested = w | HASH_LE64(~(uint64_t)0 << (8 * n)); /* (the bytes after: 0xff) */
+        uint64_t kept = ~(uint64_t)0 >> (64 - 8 * n); /* its bytes, in the word's order */
+        if ((size_t)(limit - p) >= 8)
+            memcpy(&w, p, 8), w = HASH_LE64(w) & kept;
+        else
+            w = HASH_LE64(bytes_tail(p, n, 0));
+        uint64_t tested = w | ~kept;
         if ((tested - ones) & ~tested & highs)
             return false;
-        h = hash_word(h, HASH_LE64(w));
+        h = hash_word(h, w);
     }
     *hash = (uint32_t)hash_end(h);
     return true;
@@ -90,7 +97,7 @@ static char *take_string(Cursor *c, uint8_t key, const OnnxStrings *to)
 {
     Cursor s;
     uint32_t hash;
-    if (!take_len(c, key, &s) || !hash_without_nul(s.p, (size_t)(s.end - s.p), &hash))
+    if (!take_len(c, key, &s) || !hash_without_nul(s.p, (size_t)(s.end - s.p), c->end, &hash))
         return NULL;
     return onnx_decode_string_hashed(to, s.p, (size_t)(s.end - s.p), hash);
 }
@@ -238,7 +245,7 @@ static bool scan_node(Cursor c, NodeFields *nf)
         bool string = (STRING_FIELDS >> number) & 1;
         if ((key & 7) != 2 || !string || number < last || (number == last && number > 2))
             return false;
-        if (!take_len(&c, key, &s) || !hash_without_nul(s.p, (size_t)(s.end - s.p), &hash))
+        if (!take_len(&c, key, &s) || !hash_without_nul(s.p, (size_t)(s.end - s.p), c.end, &hash))
             return false;
         if (number <= 2)
             nf->counts[number - 1]++;
