@@ -128,8 +128,10 @@ static const graft_op_name *find_op(const graft_rule_set *rs, const char *op, Ke
  * 100 instructions an op node (bench/onnx_e2e.sh).  The graph interns
  * op names, so the answers are kept by the name's pointer in a small
  * table (note [one cache slot] in keymap.h) in front of find_op's map,
- * and two domains are the same text first when they are one pointer. */
-enum { OPS_CHECKED_BITS = 6 };
+ * and two domains are the same text first when they are one pointer.
+ * Its 256 slots keep a few dozen ops apart (with 64, two of the
+ * workload's five ops shared one, and a third of the calls missed). */
+enum { OPS_CHECKED_BITS = 8 };
 typedef struct OpChecked {
     const char *name;         /* an op's interned name, or NULL */
     const graft_op_name *op;  /* find_op's answer */
