@@ -11,11 +11,11 @@
  * output never depends on its order.  Two tables keep their own layout:
  * the interner (its probe inline in arena.h, the rest in arena.c), the
  * map from byte strings to the canonical copies that pointer keys come
- * from; the automaton's memo and item
- * sets (automaton.c), keyed by arrays of ids held in a pool; and the
- * printer's check that every variable's name is its own, a table of ids
- * in memory it borrows (note [distinct names] in relay_names.c)
- * (exceptions: 4 files, counted by tests/one_notes.sh).
+ * from; the automaton's memo and item sets (automaton.c), keyed by
+ * arrays of ids held in a pool; and the printer's check that every
+ * variable's name is its own, a table of ids in memory it borrows
+ * (note [distinct names] in relay_names.c) (exceptions: 4 files,
+ * counted by tests/one_notes.sh).
  */
 #ifndef GRAFT_KEYMAP_H
 #define GRAFT_KEYMAP_H

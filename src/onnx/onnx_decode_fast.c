@@ -76,7 +76,7 @@ static inline bool hash_without_nul(const uint8_t *p, size_t n, const uint8_t *l
         h = hash_word(h, HASH_LE64(w));
     }
     if (n) {
-        uint64_t kept = ~(uint64_t)0 >> (64 - 8 * n); /* its bytes, in the word's order */
+        uint64_t kept = ((uint64_t)1 << (8 * n)) - 1; /* its bytes, in the word's order */
         if ((size_t)(limit - p) >= 8)
             memcpy(&w, p, 8), w = HASH_LE64(w) & kept;
         else
