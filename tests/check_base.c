@@ -202,6 +202,47 @@ START_TEST(interner_every_tail_length)
 }
 END_TEST
 
+/* note [interner hit inline]: a string interned with the hash its
+ * caller took, in hash_bytes's three steps (hash_begin, hash_word a
+ * word, hash_end), is the one interner_intern gives, at every length of
+ * the hash's tail; the first string of each chunk (offset 0 there) is
+ * found again after the table has grown. */
+START_TEST(interner_hashed_is_interned)
+{
+    Arena *a = arena_new();
+    Interner *in = interner_new(a);
+    const char *text = "ABCDEFGHIJKLMNOPQRSTUVWX";
+    const char *hashed[25];
+    for (size_t n = 0; n <= 24; n++) {
+        uint64_t h = hash_begin(n, 0), w;
+        size_t k = 0;
+        for (; k + 8 <= n; k += 8) {
+            memcpy(&w, text + k, 8);
+            h = hash_word(h, HASH_LE64(w));
+        }
+        if (k < n)
+            h = hash_word(h, HASH_LE64(bytes_tail((const unsigned char *)text + k, n - k, 0)));
+        ck_assert_uint_eq(hash_end(h), hash_bytes(text, n, 0));
+        ck_assert_uint_eq(interner_hash(text, n), (uint32_t)hash_end(h));
+        hashed[n] = interner_intern_hashed(in, text, n, (uint32_t)hash_end(h));
+        ck_assert_uint_eq(strlen(hashed[n]), n);
+    }
+    char name[16];
+    for (int i = 0; i < 5000; i++) { /* chunks and rehashes */
+        snprintf(name, sizeof name, "v%d", i);
+        interner_cstr(in, name);
+    }
+    for (size_t n = 0; n <= 24; n++) {
+        ck_assert_ptr_eq(interner_intern(in, text, n), hashed[n]);
+        ck_assert_ptr_eq(interner_lookup(in, text, n), hashed[n]);
+    }
+    ck_assert_ptr_eq(interner_lookup(in, "v0", 2), interner_cstr(in, "v0"));
+    ck_assert_uint_eq(interner_count(in), 25 + 5000);
+    interner_free(in);
+    arena_free(a);
+}
+END_TEST
+
 START_TEST(strbuf_formats)
 {
     StrBuf sb = {0};
@@ -1031,6 +1072,7 @@ static Suite *base_suite(void)
     tcase_add_test(tc, arena_reset_keeps_its_chunk);
     tcase_add_test(tc, interner_gives_one_copy);
     tcase_add_test(tc, interner_every_tail_length);
+    tcase_add_test(tc, interner_hashed_is_interned);
     tcase_add_test(tc, interner_packed_chunks);
     tcase_add_test(tc, strbuf_formats);
     tcase_add_test(tc, strbuf_vprintf_appends_whole);

@@ -415,24 +415,60 @@ END_TEST
 
 /* A string with a NUL at any place of its words or its last bytes is
  * left to the general path; one of any length without, of bytes from 1
- * to 255, is read. */
+ * to 255, is read, and with an interner it is interner_intern's copy
+ * (the hash taken as the NUL is looked for is the interner's). */
 START_TEST(test_nul_anywhere)
 {
     Arena *arena = arena_new();
-    const OnnxStrings to = {arena, NULL, NULL};
+    Interner *names = interner_new(arena);
+    const OnnxStrings copied = {arena, NULL, NULL}, interned = {arena, names, NULL};
     for (size_t len = 1; len <= 20; len++) {
         uint8_t node[24] = {0x0a, (uint8_t)len}; /* an input of len bytes */
         for (size_t k = 0; k < len; k++)
             node[2 + k] = (uint8_t)(k % 2 ? 0x80 + k : 1 + k);
-        const Onnx__NodeProto *n = onnx_decode_common_node(node, len + 2, &to);
+        const Onnx__NodeProto *n = onnx_decode_common_node(node, len + 2, &copied);
         ck_assert_msg(n && strlen(n->input[0]) == len, "len %zu", len);
+        n = onnx_decode_common_node(node, len + 2, &interned);
+        ck_assert_ptr_eq(n->input[0], interner_intern(names, (const char *)node + 2, len));
         for (size_t at = 0; at < len; at++) {
             uint8_t was = node[2 + at];
             node[2 + at] = 0;
-            ck_assert_msg(!onnx_decode_common_node(node, len + 2, &to), "%zu at %zu", len, at);
+            ck_assert_msg(!onnx_decode_common_node(node, len + 2, &copied), "%zu at %zu", len,
+                          at);
+            ck_assert(!onnx_decode_common_node(node, len + 2, &interned));
             node[2 + at] = was;
         }
     }
+    ck_assert_uint_eq(interner_count(names), 20);
+    interner_free(names);
+    arena_free(arena);
+}
+END_TEST
+
+/* A string's last bytes read as a whole word when the message goes on
+ * eight bytes after them: what follows, a 0 among it (an empty name's
+ * length), counts for neither the NUL test nor the hash. */
+START_TEST(test_nul_test_masked)
+{
+    Arena *arena = arena_new();
+    Interner *names = interner_new(arena);
+    const OnnxStrings interned = {arena, names, NULL};
+    const uint8_t after[] = {0x1a, 0x00, 0x22, 0x08, 'A', 'b', 'c', 'd', 'e', 'f', 'g', 'h'};
+    for (size_t len = 1; len <= 20; len++) {
+        uint8_t node[40] = {0x0a, (uint8_t)len}; /* an input, an empty name, an op */
+        for (size_t k = 0; k < len; k++)
+            node[2 + k] = (uint8_t)('a' + k);
+        memcpy(node + 2 + len, after, sizeof after);
+        size_t n = 2 + len + sizeof after;
+        const Onnx__NodeProto *got = onnx_decode_common_node(node, n, &interned);
+        ck_assert_msg(got != NULL, "len %zu", len);
+        ck_assert_ptr_eq(got->input[0], interner_intern(names, (const char *)node + 2, len));
+        ck_assert_str_eq(got->name, "");
+        ck_assert_ptr_eq(got->op_type, interner_cstr(names, "Abcdefgh"));
+        node[1 + len] = 0; /* the input's last byte */
+        ck_assert_msg(!onnx_decode_common_node(node, n, &interned), "len %zu", len);
+    }
+    interner_free(names);
     arena_free(arena);
 }
 END_TEST
@@ -451,6 +487,7 @@ static Suite *decode_fast_suite(void)
     tcase_add_test(tc, test_field_runs);
     tcase_add_test(tc, test_op_names);
     tcase_add_test(tc, test_nul_anywhere);
+    tcase_add_test(tc, test_nul_test_masked);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -151,50 +151,21 @@ size_t arena_bytes(const Arena *arena)
  * strings are packed one after another, each its length (4 bytes) and
  * its bytes and NUL, in chunks of the interner's own taken from the
  * arena (1 KB first, doubling to 64 KB: a small interner stays small),
- * not each rounded up to the arena's 16 bytes.  A reference is 1 + the
- * chunk's index << 16 + the string's offset in it (a string longer than
- * a quarter chunk takes a chunk of its own, at offset 0); 0 is an empty
- * slot.  A hash match is nearly always a string match, so reading the
- * length from the string costs no more than reading it from the slot. */
-enum { CHUNK_BITS = 16, STRING_CHUNK_MAX = 1 << CHUNK_BITS, STRING_CHUNK_MIN = 1024 };
-
-typedef struct Slot {
-    uint32_t hash; /* the low half of intern_hash */
-    uint32_t ref;  /* where the string is, 0 when empty */
-} Slot;
-
-struct Interner {
-    Arena *arena;  /* owns the chunks of strings */
-    Slot *slots;   /* open addressing, power-of-two size */
-    size_t nslots;
-    size_t count;
-    VEC(char *) chunks; /* the strings' chunks, by index (a clone's
-                           first ones are those it was cloned from) */
-    char *bump;    /* the current chunk's bytes not used, */
-    size_t room;   /* how many (0: the next string takes a chunk) */
-};
-
-/* The string (after its length) that ref refers to. */
-static inline const char *string_at(const Interner *in, uint32_t ref)
-{
-    uint32_t r = ref - 1;
-    return in->chunks.items[r >> CHUNK_BITS] + (r & (STRING_CHUNK_MAX - 1)) + 4;
-}
-
-/* The length of an interned string, kept in front of it. */
-static inline uint32_t string_len(const char *s)
-{
-    uint32_t n;
-    memcpy(&n, s - 4, 4);
-    return n;
-}
+ * not each rounded up to the arena's 16 bytes.  A reference is the
+ * chunk's index << 16 + the string's offset in it, past its length (a
+ * string longer than a quarter chunk takes a chunk of its own, at offset
+ * 4), so never 0, an empty slot's.  A hash match is nearly always a
+ * string match, so reading the length from the string costs no more than
+ * reading it from the slot.  The lookup is arena.h's (note [interner hit
+ * inline]). */
+enum { STRING_CHUNK_MAX = 1 << INTERNER_CHUNK_BITS, STRING_CHUNK_MIN = 1024 };
 
 Interner *interner_new(Arena *arena)
 {
     Interner *in = xcalloc(1, sizeof(Interner));
     in->arena = arena;
     in->nslots = 256;
-    in->slots = xcalloc(in->nslots, sizeof(Slot));
+    in->slots = xcalloc(in->nslots, sizeof(InternerSlot));
     return in;
 }
 
@@ -204,8 +175,8 @@ Interner *interner_clone(const Interner *from, Arena *arena)
     in->arena = arena;
     in->nslots = from->nslots;
     in->count = from->count;
-    in->slots = xmalloc(in->nslots * sizeof(Slot));
-    memcpy(in->slots, from->slots, in->nslots * sizeof(Slot));
+    in->slots = xmalloc(in->nslots * sizeof(InternerSlot));
+    memcpy(in->slots, from->slots, in->nslots * sizeof(InternerSlot));
     vec_reserve(&in->chunks, from->chunks.len);
     for (size_t i = 0; i < from->chunks.len; i++)
         vec_push(&in->chunks, from->chunks.items[i]);
@@ -221,34 +192,14 @@ void interner_free(Interner *interner)
     free(interner);
 }
 
-/* The slot of s, or the empty one where it goes.  Inline: the ONNX
- * decoder interns every string of a model (note [interned strings] in
- * src/onnx/onnx_decode.h), and the call was a quarter of a probe (0.66 M
- * of bench/onnx_e2e.sh's 8.3 M interning at 2,000 copies). */
-static inline size_t probe(const Interner *in, const char *s, size_t n, uint32_t h)
-{
-    const Slot *slots = in->slots;
-    size_t mask = in->nslots - 1;
-    size_t i = (size_t)h & mask;
-    while (slots[i].ref) {
-        if (slots[i].hash == h) {
-            const char *t = string_at(in, slots[i].ref);
-            if (string_len(t) == n && bytes_equal(t, s, n))
-                return i;
-        }
-        i = (i + 1) & mask;
-    }
-    return i;
-}
-
 /* Moves the strings into a table of nslots slots (all distinct: each
  * goes to the first empty slot from its hash). */
 static void rehash_to(Interner *in, size_t nslots)
 {
-    Slot *slots = xcalloc(nslots, sizeof(Slot));
+    InternerSlot *slots = xcalloc(nslots, sizeof(InternerSlot));
     size_t mask = nslots - 1;
     for (size_t i = 0; i < in->nslots; i++) {
-        Slot old = in->slots[i];
+        InternerSlot old = in->slots[i];
         if (!old.ref)
             continue;
         size_t at = (size_t)old.hash & mask;
@@ -261,16 +212,22 @@ static void rehash_to(Interner *in, size_t nslots)
     in->nslots = nslots;
 }
 
-static void rehash(Interner *in)
+/* The empty slot where a string of hash h goes (it is not in the table:
+ * the table has just grown). */
+static size_t empty_slot(const Interner *in, uint32_t h)
 {
-    rehash_to(in, in->nslots * 2);
+    size_t mask = in->nslots - 1;
+    size_t i = (size_t)h & mask;
+    while (in->slots[i].ref)
+        i = (i + 1) & mask;
+    return i;
 }
 
 /* A chunk of size bytes from the arena, the interner's next by index
  * and now its current one. */
 static void add_chunk(Interner *in, size_t size)
 {
-    if (in->chunks.len >= ((size_t)1 << (32 - CHUNK_BITS)) - 1)
+    if (in->chunks.len >= ((size_t)1 << (32 - INTERNER_CHUNK_BITS)) - 1)
         out_of_memory(); /* (a reference would not fit in 32 bits) */
     char *chunk = arena_alloc_raw(in->arena, size);
     vec_push(&in->chunks, chunk);
@@ -293,32 +250,28 @@ static uint32_t store(Interner *in, const char *s, size_t n)
     }
     size_t last = in->chunks.len - 1;
     char *at = in->bump;
-    uint32_t ref = ((uint32_t)last << CHUNK_BITS | (uint32_t)(at - in->chunks.items[last])) + 1;
+    uint32_t offset = (uint32_t)(at + 4 - in->chunks.items[last]);
     uint32_t len = (uint32_t)n;
     memcpy(at, &len, 4);
     memcpy(at + 4, s, n);
     at[4 + n] = '\0';
     in->bump += need;
     in->room -= need;
-    return ref;
+    return (uint32_t)last << INTERNER_CHUNK_BITS | offset;
 }
 
-const char *interner_intern(Interner *interner, const char *s, size_t n)
+const char *interner_add(Interner *interner, const char *s, size_t n, uint32_t h, size_t slot)
 {
     if (n > UINT32_MAX - 8)
         out_of_memory();
-    uint32_t h = (uint32_t)hash_bytes(s, n, 0);
-    size_t i = probe(interner, s, n, h);
-    if (interner->slots[i].ref)
-        return string_at(interner, interner->slots[i].ref);
     if ((interner->count + 1) * 4 > interner->nslots * 3) {
-        rehash(interner);
-        i = probe(interner, s, n, h);
+        rehash_to(interner, interner->nslots * 2);
+        slot = empty_slot(interner, h);
     }
     uint32_t ref = store(interner, s, n);
-    interner->slots[i] = (Slot){h, ref};
+    interner->slots[slot] = (InternerSlot){h, ref};
     interner->count++;
-    return string_at(interner, ref);
+    return interner_string(interner, ref);
 }
 
 const char *interner_cstr(Interner *interner, const char *s)
@@ -330,9 +283,14 @@ const char *interner_lookup(const Interner *interner, const char *s, size_t n)
 {
     if (n > UINT32_MAX)
         return NULL;
-    uint32_t h = (uint32_t)hash_bytes(s, n, 0);
-    size_t i = probe(interner, s, n, h);
-    return interner->slots[i].ref ? string_at(interner, interner->slots[i].ref) : NULL;
+    uint32_t h = interner_hash(s, n);
+    size_t mask = interner->nslots - 1;
+    for (size_t i = h & mask; interner->slots[i].ref; i = (i + 1) & mask) {
+        const char *t = interner_string(interner, interner->slots[i].ref);
+        if (interner->slots[i].hash == h && interner_length(t) == n && bytes_equal(t, s, n))
+            return t;
+    }
+    return NULL;
 }
 
 size_t interner_count(const Interner *interner)

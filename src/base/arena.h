@@ -9,6 +9,11 @@
 #define GRAFT_ARENA_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "keymap.h" /* hash_bytes, bytes_equal */
+#include "util.h"   /* VEC */
 
 /* note [arena bump]: a model read from a file is some 100,000 small
  * allocations (its messages, strings, spans: bench/onnx_e2e.sh at 2,000
@@ -64,8 +69,83 @@ size_t arena_bytes(const Arena *arena);
 /* An interner hands out one canonical copy of each distinct byte string,
  * so interned strings compare equal exactly when their pointers do.  The
  * copies live in the arena given at creation; the table itself is freed by
- * interner_free. */
-typedef struct Interner Interner;
+ * interner_free.
+ *
+ * note [interner hit inline]: a model's loader interns every name it
+ * reads (the ONNX decoder 230,000 at 10,000 copies of bench/graft-bench
+ * sidebyside-onnx, the Relay loader 110,000), and most of a name's 130
+ * instructions were the call's: saving and restoring the registers the
+ * insertion needs, the hash and probe behind a call.  So the lookup is
+ * inline, here: the probe from the hash to the string or to an empty
+ * slot, and only a string not there yet calls interner_add (arena.c).
+ * interner_intern_hashed takes a hash its caller computed as it read the
+ * bytes (interner_hash's: the ONNX decoder hashes a name as it looks for
+ * a NUL in it).  The fields below are arena.c's but for this lookup. */
+typedef struct InternerSlot {
+    uint32_t hash; /* the low half of hash_bytes */
+    uint32_t ref;  /* where the string is, 0 when empty (note [interner memory]) */
+} InternerSlot;
+
+typedef struct Interner {
+    Arena *arena;         /* owns the chunks of strings */
+    InternerSlot *slots;  /* open addressing, power-of-two size */
+    size_t nslots;
+    size_t count;
+    VEC(char *) chunks;   /* the strings' chunks, by index (a clone's
+                             first ones are those it was cloned from) */
+    char *bump;           /* the current chunk's bytes not used, */
+    size_t room;          /* how many (0: the next string takes a chunk) */
+} Interner;
+
+/* The interned string ref refers to (note [interner memory] in arena.c),
+ * and its length, kept in front of it. */
+enum { INTERNER_CHUNK_BITS = 16 };
+static inline const char *interner_string(const Interner *in, uint32_t ref)
+{
+    return in->chunks.items[ref >> INTERNER_CHUNK_BITS] +
+           (ref & (((uint32_t)1 << INTERNER_CHUNK_BITS) - 1));
+}
+static inline uint32_t interner_length(const char *s)
+{
+    uint32_t n;
+    memcpy(&n, s - 4, 4);
+    return n;
+}
+
+/* The hash the interner files the n bytes at s under. */
+static inline uint32_t interner_hash(const char *s, size_t n)
+{
+    return (uint32_t)hash_bytes(s, n, 0);
+}
+
+/* interner_intern's insertion: s, of hash h, is not interned, and
+ * slot is the empty one its probe ended at. */
+const char *interner_add(Interner *interner, const char *s, size_t n, uint32_t h, size_t slot);
+
+/* interner_intern of the n bytes at s, whose interner_hash is h: the
+ * probe from h to their copy, or to the empty slot where interner_add
+ * puts one. */
+static inline const char *interner_intern_hashed(Interner *interner, const char *s, size_t n,
+                                                 uint32_t h)
+{
+    size_t mask = interner->nslots - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        InternerSlot slot = interner->slots[i];
+        if (!slot.ref)
+            return interner_add(interner, s, n, h, i);
+        if (slot.hash == h) {
+            const char *t = interner_string(interner, slot.ref);
+            if (interner_length(t) == n && bytes_equal(t, s, n))
+                return t;
+        }
+    }
+}
+
+/* The canonical copy of the n bytes at s. */
+static inline const char *interner_intern(Interner *interner, const char *s, size_t n)
+{
+    return interner_intern_hashed(interner, s, n, interner_hash(s, n));
+}
 
 Interner *interner_new(Arena *arena);
 /* A copy of from: the strings from holds keep their canonical copies
@@ -73,7 +153,6 @@ Interner *interner_new(Arena *arena);
  * sets that start from one parsed op registry share its names this way. */
 Interner *interner_clone(const Interner *from, Arena *arena);
 void interner_free(Interner *interner);
-const char *interner_intern(Interner *interner, const char *s, size_t n);
 const char *interner_cstr(Interner *interner, const char *s);
 /* The canonical copy if s was interned before, else NULL; never adds. */
 const char *interner_lookup(const Interner *interner, const char *s, size_t n);

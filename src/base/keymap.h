@@ -9,12 +9,13 @@
  * a pointer, or hashed with the entries of one hash chained by the
  * caller (relay_names.c, emit_c_out.c).  No table iterates a KeyMap, so
  * output never depends on its order.  Two tables keep their own layout:
- * the interner (arena.c), the map from byte strings to the canonical
- * copies that pointer keys come from; the automaton's memo and item
- * sets (automaton.c), keyed by arrays of ids held in a pool; and the
- * printer's check that every variable's name is its own, a table of ids
- * in memory it borrows (note [distinct names] in relay_names.c)
- * (exceptions: 3, counted by tests/one_notes.sh).
+ * the interner (its probe inline in arena.h, the rest in arena.c), the
+ * map from byte strings to the canonical copies that pointer keys come
+ * from; the automaton's memo and item sets (automaton.c), keyed by
+ * arrays of ids held in a pool; and the printer's check that every
+ * variable's name is its own, a table of ids in memory it borrows
+ * (note [distinct names] in relay_names.c) (exceptions: 4 files,
+ * counted by tests/one_notes.sh).
  */
 #ifndef GRAFT_KEYMAP_H
 #define GRAFT_KEYMAP_H
@@ -103,10 +104,24 @@ static inline bool bytes_equal(const void *left, const void *right, size_t n)
     return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
 }
 
+/* hash_bytes in three steps, for a caller that reads the words itself
+ * (the ONNX decoder tests each for a NUL as it hashes it): the hash
+ * before the first word, each word folded in by hash_word (the last one's
+ * bytes after the end 0), and the hash after the last. */
+static inline uint64_t hash_begin(size_t len, uint64_t seed)
+{
+    return (seed ^ len) * 0x9e3779b97f4a7c15ull;
+}
+static inline uint64_t hash_end(uint64_t h)
+{
+    h *= 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 32);
+}
+
 static inline uint64_t hash_bytes(const void *data, size_t len, uint64_t seed)
 {
     const unsigned char *p = data;
-    uint64_t h = (seed ^ len) * 0x9e3779b97f4a7c15ull;
+    uint64_t h = hash_begin(len, seed);
     uint64_t w;
     for (; len >= 8; p += 8, len -= 8) {
         memcpy(&w, p, 8);
@@ -114,8 +129,7 @@ static inline uint64_t hash_bytes(const void *data, size_t len, uint64_t seed)
     }
     if (len)
         h = hash_word(h, HASH_LE64(bytes_tail(p, len, 0)));
-    h *= 0x9e3779b97f4a7c15ull;
-    return h ^ (h >> 32);
+    return hash_end(h);
 }
 /* Folds v into h, for keys that are already words: a KeyMap's slot, the
  * automaton's step cache.  Inline: the labeller looks up every node. */
@@ -137,8 +151,9 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t v)
  * printer's op names (relay_print_impl.h), the builtin registry's
  * names as its table is read (registry_tables.c), ONNX inference's
  * ops (note [inference cache] in onnx_infer.c), a model check's ops
- * (note [ops seen] in model_check.c) and type inference's relations
- * (note [relations seen] in type_infer.c); no other slot formula
+ * (note [ops seen] in model_check.c), an ONNX model's ops among the
+ * rules' (note [ops checked] in onnx_file.c) and type inference's
+ * relations (note [relations seen] in type_infer.c); no other slot formula
  * (exceptions: 0, counted by tests/one_notes.sh). */
 static inline size_t cache_slot(uint64_t key, unsigned bits)
 {

@@ -197,8 +197,8 @@ static bool put_scalar(ProtobufCType t, uint8_t **p, void *member)
 static bool decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, uint8_t *data,
                            size_t len, ProtobufCMessage *msg);
 
-static void note_span(Decoder *dc, const ProtobufCMessage *msg, const uint8_t *data,
-                      size_t len);
+static inline void note_span(Decoder *dc, const ProtobufCMessage *msg, const uint8_t *data,
+                             size_t len);
 static void put_lean_lists(Decoder *dc, Onnx__GraphProto *graph, uint8_t *data, size_t len);
 
 /* A ValueInfoProto or NodeProto value of f read by a fast path (note
@@ -206,8 +206,9 @@ static void put_lean_lists(Decoder *dc, Onnx__GraphProto *graph, uint8_t *data, 
  * span noted; NULL when f is of another type, the four messages nested
  * in a ValueInfoProto would pass the depth limit, or its bytes are of
  * another form. */
-static ProtobufCMessage *common_message(Decoder *dc, const ProtobufCMessageDescriptor *sub,
-                                        const WireField *f)
+static inline ProtobufCMessage *common_message(Decoder *dc,
+                                               const ProtobufCMessageDescriptor *sub,
+                                               const WireField *f)
 {
     ProtobufCMessage *m = NULL;
     if (sub == &onnx__node_proto__descriptor) {
@@ -223,9 +224,20 @@ static ProtobufCMessage *common_message(Decoder *dc, const ProtobufCMessageDescr
     return m;
 }
 
+/* A message field's value f, of type sub, read by the general path into
+ * *member; whether its bytes are canonical. */
+static bool decode_nested(Decoder *dc, const ProtobufCMessageDescriptor *sub, const WireField *f,
+                          ProtobufCMessage **member)
+{
+    ProtobufCMessage *m = arena_alloc_raw(dc->arena, sub->sizeof_message); /* (inited whole) */
+    *member = m;
+    return decode_message(dc, sub, f->body, f->len, m);
+}
+
 /* A message field's value f into *member; whether its bytes are
- * canonical. */
-static bool put_message(Decoder *dc, const WireField *f, ProtobufCMessage **member)
+ * canonical.  Inline, the general path apart: a graph's nodes and values
+ * take a fast path, and the call was 20 instructions of each. */
+static inline bool put_message(Decoder *dc, const WireField *f, ProtobufCMessage **member)
 {
     const ProtobufCMessageDescriptor *sub = f->desc->descriptor;
     if (dc->depth >= dc->max_depth) { /* nested deeper than --limit onnx-depth */
@@ -233,13 +245,10 @@ static bool put_message(Decoder *dc, const WireField *f, ProtobufCMessage **memb
         return false;
     }
     ProtobufCMessage *m = common_message(dc, sub, f);
-    if (m) {
-        *member = m;
-        return true;
-    }
-    m = arena_alloc_raw(dc->arena, sub->sizeof_message); /* (inited whole first) */
+    if (!m)
+        return decode_nested(dc, sub, f, member);
     *member = m;
-    return decode_message(dc, sub, f->body, f->len, m);
+    return true;
 }
 
 /* One value of a field that is not packed into member; whether its bytes
@@ -514,7 +523,8 @@ static void reserve_lists(Decoder *dc, const Onnx__GraphProto *graph)
 }
 
 /* Notes data[0..len) as msg's span when its type gets one. */
-static void note_span(Decoder *dc, const ProtobufCMessage *msg, const uint8_t *data, size_t len)
+static inline void note_span(Decoder *dc, const ProtobufCMessage *msg, const uint8_t *data,
+                             size_t len)
 {
     if (!dc->spans || !onnx_span_kept(msg->descriptor))
         return;

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "keymap.h" /* hash_bytes, bytes_tail, bytes_equal */
+#include "keymap.h" /* hash_begin, hash_word, hash_end, bytes_tail, bytes_equal */
 
 /* The bytes left to read of one message: [p, end). */
 typedef struct Cursor {
@@ -15,9 +15,15 @@ typedef struct Cursor {
 } Cursor;
 
 /* A varint of at most max bytes in its shortest form (one byte, or a
- * last byte that adds bits), inside c, into *v; false otherwise. */
+ * last byte that adds bits), inside c, into *v; false otherwise.  One
+ * byte, the length of every name and the most of other values, is taken
+ * before the loop (which cost it 15 instructions, bench/onnx_e2e.sh). */
 static inline bool take_shortest(Cursor *c, unsigned max, uint64_t *v)
 {
+    if (c->p < c->end && *c->p < 0x80) {
+        *v = *c->p++;
+        return true;
+    }
     uint64_t x = 0;
     for (unsigned i = 0; i < max && c->p < c->end; i++) {
         uint8_t byte = *c->p++;
@@ -47,25 +53,41 @@ static inline bool take_len(Cursor *c, uint8_t key, Cursor *body)
     return true;
 }
 
-/* Whether the n bytes at p hold a NUL: a word at a time, each word's
- * test exact ((w - ones) & ~w & highs is not 0 iff a byte of w is 0),
- * the last 1 to 7 bytes in fixed-size pieces over bytes of 0xff.
- * Inline: every string of a common node and value is tested, and
- * memchr's call cost 18 instructions a string of bench/onnx_e2e.sh's
- * model (names of a few bytes). */
-static inline bool has_nul(const uint8_t *p, size_t n)
+/* Whether the n bytes at p hold no NUL, and if so their interner_hash
+ * (arena.h) in *hash: one walk over their words for both, each word
+ * tested for a zero byte ((w - ones) & ~w & highs is not 0 iff a byte of
+ * w is 0) as it is hashed, in hash_bytes's steps.  The last 1 to 7 bytes
+ * are a word read whole when eight bytes from them lie before limit (the
+ * end of the message the string is in), the bytes after them masked: 0
+ * for the hash, 0xff for the test; else they are read in fixed-size
+ * pieces.  Inline: every string of a common node and value is tested and
+ * interned, and hashing it again in the interner cost 40 instructions a
+ * string of bench/onnx_e2e.sh's model (names of a few bytes), testing it
+ * apart, in a walk of its own, 15, its last bytes in pieces 8 more. */
+static inline bool hash_without_nul(const uint8_t *p, size_t n, const uint8_t *limit,
+                                    uint32_t *hash)
 {
     const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-    uint64_t w;
+    uint64_t h = hash_begin(n, 0), w;
     for (; n >= 8; p += 8, n -= 8) {
         memcpy(&w, p, 8);
         if ((w - ones) & ~w & highs)
-            return true;
+            return false;
+        h = hash_word(h, HASH_LE64(w));
     }
-    if (n == 0)
-        return false;
-    w = bytes_tail(p, n, ~(uint64_t)0); /* (no NUL in the bytes not read) */
-    return ((w - ones) & ~w & highs) != 0;
+    if (n) {
+        uint64_t kept = ((uint64_t)1 << (8 * n)) - 1; /* its bytes, in the word's order */
+        if ((size_t)(limit - p) >= 8)
+            memcpy(&w, p, 8), w = HASH_LE64(w) & kept;
+        else
+            w = HASH_LE64(bytes_tail(p, n, 0));
+        uint64_t tested = w | ~kept;
+        if ((tested - ones) & ~tested & highs)
+            return false;
+        h = hash_word(h, w);
+    }
+    *hash = (uint32_t)hash_end(h);
+    return true;
 }
 
 /* A string field's bytes, without NUL (the canonical form, note
@@ -74,9 +96,10 @@ static inline bool has_nul(const uint8_t *p, size_t n)
 static char *take_string(Cursor *c, uint8_t key, const OnnxStrings *to)
 {
     Cursor s;
-    if (!take_len(c, key, &s) || has_nul(s.p, (size_t)(s.end - s.p)))
+    uint32_t hash;
+    if (!take_len(c, key, &s) || !hash_without_nul(s.p, (size_t)(s.end - s.p), c->end, &hash))
         return NULL;
-    return onnx_decode_string(to, s.p, (size_t)(s.end - s.p));
+    return onnx_decode_string_hashed(to, s.p, (size_t)(s.end - s.p), hash);
 }
 
 /* One Dimension's fields, all of c: dim_value or dim_param. */
@@ -180,8 +203,8 @@ Onnx__ValueInfoProto *onnx_decode_common_value_memo(const uint8_t *data, size_t 
     char *name = take_string(&c, 0x0a, to); /* field 1 */
     if (!name || !take_len(&c, 0x12, &type) || c.p != c.end) /* field 2, the last */
         return NULL;
-    Onnx__ValueInfoProto *vi = arena_alloc_raw(to->arena, sizeof *vi); /* (inited whole) */
-    onnx__value_info_proto__init(vi);
+    Onnx__ValueInfoProto *vi = arena_alloc_raw(to->arena, sizeof *vi);
+    *vi = (Onnx__ValueInfoProto)ONNX__VALUE_INFO_PROTO__INIT; /* (stores, not a call) */
     vi->name = name;
     vi->type = shared_type(type, to, memo);
     return vi->type ? vi : NULL;
@@ -201,7 +224,12 @@ typedef struct NodeFields {
     size_t n;         /* the fields in field[], or more than FEW_FIELDS */
     uint8_t number[FEW_FIELDS];
     Cursor field[FEW_FIELDS];
+    uint32_t hash[FEW_FIELDS]; /* their interner_hash */
 } NodeFields;
+
+/* The numbers of a NodeProto's string fields, a bit each: input 1, output
+ * 2, name 3, op_type 4, doc_string 6, domain 7 (5: an attribute). */
+enum { STRING_FIELDS = 1 << 1 | 1 << 2 | 1 << 3 | 1 << 4 | 1 << 6 | 1 << 7 };
 
 /* A NodeProto's fields, all of c, when of note [common node]'s form:
  * strings, keys in field-number order (input 1 and output 2 repeated),
@@ -210,20 +238,21 @@ static bool scan_node(Cursor c, NodeFields *nf)
 {
     unsigned last = 0;
     Cursor s;
+    uint32_t hash;
     while (c.p < c.end) {
         uint8_t key = *c.p;
         unsigned number = key >> 3; /* a key of several bytes: above 7 */
-        bool string = number == 1 || number == 2 || number == 3 || number == 4 ||
-                      number == 6 || number == 7; /* (5: an attribute) */
+        bool string = (STRING_FIELDS >> number) & 1;
         if ((key & 7) != 2 || !string || number < last || (number == last && number > 2))
             return false;
-        if (!take_len(&c, key, &s) || has_nul(s.p, (size_t)(s.end - s.p)))
+        if (!take_len(&c, key, &s) || !hash_without_nul(s.p, (size_t)(s.end - s.p), c.end, &hash))
             return false;
         if (number <= 2)
             nf->counts[number - 1]++;
         if (nf->n < FEW_FIELDS) {
             nf->number[nf->n] = (uint8_t)number;
             nf->field[nf->n] = s;
+            nf->hash[nf->n] = hash;
         }
         nf->n++;
         last = number;
@@ -252,31 +281,32 @@ static inline char **node_slot(Onnx__NodeProto *node, unsigned number)
     }
 }
 
-static char *copy_string(Cursor s, const OnnxStrings *to)
+/* The bytes s, of interner_hash hash, as onnx_decode_string keeps them. */
+static char *copy_string(Cursor s, uint32_t hash, const OnnxStrings *to)
 {
-    return onnx_decode_string(to, s.p, (size_t)(s.end - s.p));
+    return onnx_decode_string_hashed(to, s.p, (size_t)(s.end - s.p), hash);
 }
 
-/* An op_type's bytes s, interned through to->ops (note [op name memo])
- * when there is one. */
-static char *op_name(Cursor s, const OnnxStrings *to)
+/* An op_type's bytes s, of interner_hash hash, interned through to->ops
+ * (note [op name memo]) when there is one. */
+static inline char *op_name(Cursor s, uint32_t hash, const OnnxStrings *to)
 {
     size_t n = (size_t)(s.end - s.p);
     if (!to->ops || !to->names)
-        return copy_string(s, to);
+        return copy_string(s, hash, to);
     OnnxOpMemo *memo = to->ops;
-    size_t slot = (size_t)hash_bytes(s.p, n, 0) % ONNX_OP_MEMO;
+    size_t slot = hash % ONNX_OP_MEMO;
     if (memo->name[slot] && memo->len[slot] == n && bytes_equal(memo->name[slot], s.p, n))
         return (char *)memo->name[slot];
-    memo->name[slot] = copy_string(s, to);
+    memo->name[slot] = copy_string(s, hash, to);
     memo->len[slot] = n;
     return (char *)memo->name[slot];
 }
 
-/* The string s of field number, as node stores it. */
-static char *node_string(Cursor s, unsigned number, const OnnxStrings *to)
+/* The string s of field number, of interner_hash hash, as node stores it. */
+static char *node_string(Cursor s, unsigned number, uint32_t hash, const OnnxStrings *to)
 {
-    return number == 4 ? op_name(s, to) : copy_string(s, to);
+    return number == 4 ? op_name(s, hash, to) : copy_string(s, hash, to);
 }
 
 Onnx__NodeProto *onnx_decode_common_node(const uint8_t *data, size_t len,
@@ -288,21 +318,23 @@ Onnx__NodeProto *onnx_decode_common_node(const uint8_t *data, size_t len,
     nf.counts[0] = nf.counts[1] = nf.n = 0;
     if (!scan_node(c, &nf))
         return NULL;
-    Onnx__NodeProto *node = arena_alloc_raw(arena, sizeof *node); /* (inited whole) */
-    onnx__node_proto__init(node);
+    Onnx__NodeProto *node = arena_alloc_raw(arena, sizeof *node);
+    *node = (Onnx__NodeProto)ONNX__NODE_PROTO__INIT; /* (stores, not a call) */
     if (nf.counts[0]) /* (each element written below; counts below len) */
         node->input = arena_alloc_raw(arena, nf.counts[0] * sizeof *node->input);
     if (nf.counts[1])
         node->output = arena_alloc_raw(arena, nf.counts[1] * sizeof *node->output);
     if (nf.n <= FEW_FIELDS) { /* the fields as scan_node found them */
         for (size_t i = 0; i < nf.n; i++)
-            *node_slot(node, nf.number[i]) = node_string(nf.field[i], nf.number[i], to);
+            *node_slot(node, nf.number[i]) =
+                node_string(nf.field[i], nf.number[i], nf.hash[i], to);
         return node;
     }
     while (c.p < c.end) {
         uint8_t key = *c.p;
         take_len(&c, key, &s); /* (whole: scan_node saw it) */
-        *node_slot(node, key >> 3) = node_string(s, key >> 3, to);
+        uint32_t hash = interner_hash((const char *)s.p, (size_t)(s.end - s.p));
+        *node_slot(node, key >> 3) = node_string(s, key >> 3, hash, to);
     }
     return node;
 }

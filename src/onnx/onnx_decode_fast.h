@@ -54,10 +54,20 @@ typedef struct OnnxStrings {
     OnnxOpMemo *ops;
 } OnnxStrings;
 
+/* The n bytes at s (no NUL among them), of interner_hash hash (arena.h),
+ * as a decoded string. */
+static inline char *onnx_decode_string_hashed(const OnnxStrings *to, const uint8_t *s, size_t n,
+                                              uint32_t hash)
+{
+    if (to->names) /* (never changed: a decoded message is read only) */
+        return (char *)interner_intern_hashed(to->names, (const char *)s, n, hash);
+    return arena_strndup(to->arena, (const char *)s, n);
+}
+
 /* The n bytes at s (no NUL among them) as a decoded string. */
 static inline char *onnx_decode_string(const OnnxStrings *to, const uint8_t *s, size_t n)
 {
-    if (to->names) /* (never changed: a decoded message is read only) */
+    if (to->names)
         return (char *)interner_intern(to->names, (const char *)s, n);
     return arena_strndup(to->arena, (const char *)s, n);
 }

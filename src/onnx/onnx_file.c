@@ -121,6 +121,40 @@ static const graft_op_name *find_op(const graft_rule_set *rs, const char *op, Ke
     return *slot ? &rs->ops[*slot - 1] : NULL;
 }
 
+/* note [ops checked]: check_ops asks, for each call of a model, which of
+ * the rule set's declared ops it names, and a model has a few dozen
+ * distinct ops over thousands of calls: find_op's KeyMap put, and the
+ * call of strcmp that compared two empty domains, were 60 of check_ops'
+ * 100 instructions an op node (bench/onnx_e2e.sh).  The graph interns
+ * op names, so the answers are kept by the name's pointer in a small
+ * table (note [one cache slot] in keymap.h) in front of find_op's map,
+ * and two domains are the same text first when they are one pointer.
+ * Its 256 slots keep a few dozen ops apart (with 64, two of the
+ * workload's five ops shared one, and a third of the calls missed). */
+enum { OPS_CHECKED_BITS = 8 };
+typedef struct OpChecked {
+    const char *name;         /* an op's interned name, or NULL */
+    const graft_op_name *op;  /* find_op's answer */
+} OpChecked;
+
+/* find_op's answer for op, through checked. */
+static const graft_op_name *op_checked(OpChecked *checked, const graft_rule_set *rs,
+                                       const char *op, KeyMap *found)
+{
+    OpChecked *slot = &checked[cache_slot((uintptr_t)op, OPS_CHECKED_BITS)];
+    if (slot->name != op) {
+        slot->name = op;
+        slot->op = find_op(rs, op, found);
+    }
+    return slot->op;
+}
+
+/* Whether two domains (NULL: the default, "") are the same. */
+static bool same_domain_name(const char *a, const char *b)
+{
+    return a == b || strcmp(a ? a : "", b ? b : "") == 0;
+}
+
 /* note [onnx models checked]: each call of an ONNX model names an op the
  * rules declare (stdpatterns/onnx_ops.graft, and what the rule files
  * declare: another domain's ops among them), in its domain, or a
@@ -135,13 +169,15 @@ static int check_ops(const OnnxModel *m, const graft_rule_set *rs, graft_diag *d
 {
     int bad = 0;
     KeyMap found = {0};
-    for (uint32_t id = 0; id < graph_node_count(m->g); id++) {
+    OpChecked checked[1 << OPS_CHECKED_BITS] = {{0}};
+    uint32_t count = graph_node_count(m->g);
+    for (uint32_t id = 0; id < count; id++) {
         const graft_node *n = graph_node(m->g, id);
         if (node_kind(n) != NODE_CALL || !node_op(n))
             continue;
         const char *domain = graph_node_domain(m->g, n);
-        const graft_op_name *op = find_op(rs, node_op(n), &found);
-        bool same_domain = op && strcmp(op->domain ? op->domain : "", domain ? domain : "") == 0;
+        const graft_op_name *op = op_checked(checked, rs, node_op(n), &found);
+        bool same_domain = op && same_domain_name(op->domain, domain);
         if (same_domain || local_function(m->proto, domain, node_op(n)))
             continue;
         const char *label = onnx_node_label(m, n);
