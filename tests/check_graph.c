@@ -1235,6 +1235,34 @@ START_TEST(test_annotation_spans_none)
 }
 END_TEST
 
+/* note [node table] in graph.c: graph_fit_positions cuts the positions
+ * to the nodes made, each keeping its own; a node made after has none
+ * until one is set. */
+START_TEST(test_fit_positions)
+{
+    graft_graph *g = graph_new();
+    graph_reserve(g, 100);
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graph_set_pos(g, x, 1, 11);
+    for (int i = 0; i < 9; i++) {
+        x = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+        graph_set_pos(g, x, i + 2, 3);
+    }
+    graph_fit_positions(g);
+    ck_assert_int_eq(node_line(g, graph_node(g, 0)), 1);
+    ck_assert_int_eq(node_col(g, graph_node(g, 0)), 11);
+    ck_assert_int_eq(node_line(g, x), 10);
+    ck_assert_int_eq(node_col(g, x), 3);
+    graft_node *y = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    ck_assert_int_eq(node_line(g, y), 0);
+    graph_set_pos(g, y, 12, 5);
+    ck_assert_int_eq(node_line(g, y), 12);
+    ck_assert_int_eq(node_col(g, y), 5);
+    ck_assert_int_eq(node_line(g, x), 10);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -1268,6 +1296,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_types);
     tcase_add_test(tc, test_interning_and_reserve);
     tcase_add_test(tc, test_fit_nodes);
+    tcase_add_test(tc, test_fit_positions);
     suite_add_tcase(s, tc);
     tc = tcase_create("two IRs");
     tcase_add_test(tc, test_dtype_table);

@@ -59,10 +59,13 @@ graft_graph *graph_new_named(Interner *names)
  * of 10,000 side-by-side batch norms), and a power of two on top of it
  * took 262,144 entries, 2 MB live through the partition's peak.  A pass
  * that knows what it adds fits the table to that (graph_fit_nodes, 190,001
- * entries there); past that the table grows by half, not double.  (The
- * positions keep the loader's estimate: shrinking them is a copy, which
- * cost more instructions, a byte each under callgrind's count of memcpy,
- * than the 0.37 MB it saved was worth.) */
+ * entries there); past that the table grows by half, not double.  The
+ * positions are cut to the ids the loader handed out when it is done
+ * (graph_fit_positions: 0.37 MB there): glibc's realloc cuts a block
+ * where it is (a large one by mremap) and copies nothing, and only the
+ * loader sets positions, so they do not grow again.  (valgrind's massif
+ * keeps a block that realloc shrinks whole and counts the cut bytes as
+ * extra heap, so its peaks do not show the cut.) */
 
 /* The node table's capacity set to cap, exactly. */
 static void nodes_resize(graft_graph *g, size_t cap)
@@ -86,6 +89,14 @@ void graph_reserve(graft_graph *g, size_t nodes)
         size_t old = g->pos_cap;
         g->pos = xgrow_items(g->pos, &g->pos_cap, nodes, sizeof *g->pos);
         memset(g->pos + old, 0, (g->pos_cap - old) * sizeof *g->pos);
+    }
+}
+
+void graph_fit_positions(graft_graph *g)
+{
+    if (g->nnodes && g->nnodes < g->pos_cap) {
+        g->pos = xrealloc(g->pos, g->nnodes * sizeof *g->pos);
+        g->pos_cap = g->nnodes;
     }
 }
 

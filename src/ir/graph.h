@@ -227,6 +227,9 @@ void graph_free(graft_graph *g);
  * loader sizes them once from the text (an estimate; they still grow
  * past it). */
 void graph_reserve(graft_graph *g, size_t nodes);
+/* Loading done: the positions' table cut to the nodes made (note [node
+ * table] in graph.c); a node made after has no position. */
+void graph_fit_positions(graft_graph *g);
 /* Room for exactly more nodes than there are in the node table: a pass
  * that knows what it adds (note [node table] in graph.c). */
 void graph_fit_nodes(graft_graph *g, size_t more);

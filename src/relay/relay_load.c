@@ -624,8 +624,10 @@ graft_graph *relay_load_checked(const Source *src, const graft_limits *limits,
         rc = relay_parse(&ps);
     }
     parse_tables_free(&ps);
-    if (rc == 0 && !ps.failed) /* the spans copied, the two peaks apart */
+    if (rc == 0 && !ps.failed) { /* the spans copied, the two peaks apart */
         graph_text_keep(ps.g); /* (note [annotation spans]) */
+        graph_fit_positions(ps.g); /* note [node table] in graph.c */
+    }
     bool checked = rc == 0 && !ps.failed && (!check || check->fn(ps.g, src, check->ctx, d) == 0);
     bool typed = checked && infer_types(&ps);
     parser_free(&ps);
