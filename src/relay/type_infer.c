@@ -90,7 +90,12 @@ typedef struct FnTypeMemo {
  * in text order, a few dozen distinct ops over thousands of calls, and
  * the map's lookup (a hash and a probe) was about 57 instructions a
  * call; a direct-mapped table by the op's pointer in front of it (note
- * [one cache slot] in keymap.h) answers most in a compare. */
+ * [one cache slot] in keymap.h) answers most in a compare.  Two of a
+ * model's few ops may share a slot, as the addresses the names were
+ * interned at fall (on the workload, 20,000 of 60,000 lookups went to
+ * the map in some builds, none in others): a miss looks in the slot's
+ * partner (index ^ 1) before the map, and the op it displaces moves
+ * there. */
 enum { RELATIONS_SEEN_BITS = 5 };
 
 typedef struct RelationSeen {
@@ -125,15 +130,20 @@ static void relcache_free(RelCache *rc)
     }
 }
 
-/* The relation of op, not in its seen slot: from the map, or found and
- * put there; the slot now holds it. */
+/* The relation of op, not in its seen slot: from the slot's partner
+ * (note [relations seen]), else from the map, or found and put there;
+ * then the slot holds it and the partner what the slot held. */
 static const TypeRel *relation_missed(RelCache *rc, const char *op, RelationSeen *seen)
 {
+    RelationSeen *partner = &rc->seen[(size_t)(seen - rc->seen) ^ 1];
+    if (partner->op == op)
+        return partner->rel;
     int64_t *slot = keymap_get(&rc->map, keymap_ptr_key(op));
     if (!slot) {
         const TypeRel *r = find_relation(op);
         slot = keymap_put(&rc->map, keymap_ptr_key(op), (int64_t)(intptr_t)r);
     }
+    *partner = *seen;
     *seen = (RelationSeen){op, (const TypeRel *)(intptr_t)*slot};
     return seen->rel;
 }
@@ -506,6 +516,8 @@ graft_node *type_infer_loaded(graft_graph *g, StrBuf *why)
         if (!reached[id])
             continue;
         graft_node *n = graph_node(g, id);
+        if (node_kind(n) == NODE_VAR) /* infer_one keeps its type: not called for */
+            continue;                 /* a model's many parameters */
         typed = node_kind(n) != NODE_MATCH && infer_one(g, n, &rc, why);
     }
     relcache_free(&rc);
