@@ -202,7 +202,8 @@ bool load_params(RelayParser *ps)
 {
     const ParamText *p = ps->lexer->params.items;
     size_t n = ps->lexer->params.len;
-    keymap_reserve(&ps->keys, n); /* the names' table takes them all at once */
+    keymap_reserve(&ps->keys, n); /* the names' table takes them all at once, */
+    vec_reserve(&ps->syms, ps->syms.len + n); /* and their symbols' array */
     free(ps->def_params);
     ps->def_params = xmalloc((n + 1) * sizeof *ps->def_params);
     ps->ndef_params = 0;
