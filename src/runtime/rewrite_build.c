@@ -146,16 +146,27 @@ static bool const_number(graft_engine *e, const graft_node *n, double *v)
     return true;
 }
 
+/* The graph's copy of rule-set object key (a name, a literal value, a
+ * declaration array) made before, or NULL (note [names interned once]). */
+static const void *copy_found(graft_engine *e, const void *key)
+{
+    int64_t *slot = keymap_get(&e->interned, (uint64_t)(uintptr_t)key);
+    return slot ? (const void *)(intptr_t)*slot : NULL;
+}
+
+/* Remember copy as the graph's copy of key; returns copy. */
+static const void *copy_kept(graft_engine *e, const void *key, const void *copy)
+{
+    *keymap_put(&e->interned, (uint64_t)(uintptr_t)key, 0) = (int64_t)(intptr_t)copy;
+    return copy;
+}
+
 /* The graph's copy of literal attribute value v of the rule set, made
  * once (note [names interned once]). */
 static const graft_attr_value *literal_once(graft_engine *e, const graft_attr_value *v)
 {
-    int64_t *slot = keymap_get(&e->interned, (uint64_t)(uintptr_t)v);
-    if (slot)
-        return (const graft_attr_value *)(intptr_t)*slot;
-    const graft_attr_value *c = graph_copy_attr_value(e->g, v);
-    *keymap_put(&e->interned, (uint64_t)(uintptr_t)v, 0) = (int64_t)(intptr_t)c;
-    return c;
+    const graft_attr_value *c = copy_found(e, v);
+    return c ? c : copy_kept(e, v, graph_copy_attr_value(e->g, v));
 }
 
 /* The attribute value of number constant n, whose number is number:
@@ -231,12 +242,8 @@ static void put_attr(graft_attr *attrs, int *n, const char *name, const graft_at
  * changed once made (graph_set_attrs copies the pointers). */
 static const char *intern_once(graft_engine *e, const char *s)
 {
-    int64_t *slot = keymap_get(&e->interned, (uint64_t)(uintptr_t)s);
-    if (slot)
-        return (const char *)(intptr_t)*slot;
-    const char *c = graph_intern(e->g, s);
-    *keymap_put(&e->interned, (uint64_t)(uintptr_t)s, 0) = (int64_t)(intptr_t)c;
-    return c;
+    const char *c = copy_found(e, s);
+    return c ? c : copy_kept(e, s, graph_intern(e->g, s));
 }
 
 /* x's attribute declarations with the graph's copies of their names,
@@ -244,17 +251,15 @@ static const char *intern_once(graft_engine *e, const char *s)
  * are rule-set addresses, names and declaration arrays alike). */
 static const graft_attr_decl *interned_decls(graft_engine *e, const graft_expr *x)
 {
-    uint64_t key = (uint64_t)(uintptr_t)x->decls;
-    int64_t *slot = keymap_get(&e->interned, key);
-    if (slot)
-        return (const graft_attr_decl *)(intptr_t)*slot;
+    const graft_attr_decl *found = copy_found(e, x->decls);
+    if (found)
+        return found;
     graft_attr_decl *d = arena_array(graph_arena(e->g), (size_t)x->ndecls, sizeof *d);
     for (int i = 0; i < x->ndecls; i++) {
         d[i] = x->decls[i];
         d[i].name = intern_once(e, x->decls[i].name);
     }
-    *keymap_put(&e->interned, key, 0) = (int64_t)(intptr_t)d;
-    return d;
+    return copy_kept(e, x->decls, d);
 }
 
 /* Attributes of a new call that fit its builder's buffer on the stack. */
