@@ -1325,6 +1325,29 @@ START_TEST(test_relations_sharing_slots)
 }
 END_TEST
 
+/* note [distinct names] reads a variable's name's length from the graph's
+ * interned copy: names given through the graph's API, short, long and
+ * taking a "v", print whole. */
+START_TEST(test_api_names_lengths)
+{
+    graft_graph *g = graph_new();
+    graft_node *a = graph_add_param(g, "a", NULL);
+    graft_node *b = graph_add_param(g, "a_name_longer_than_thirty_two_bytes", NULL);
+    graft_node *c = graph_add_param(g, "0c", NULL);
+    graft_node *ab[] = {a, b};
+    graft_node *sum = graph_add_call(g, "add", ab, 2, NULL, 0);
+    graft_node *sc[] = {sum, c};
+    graph_set_output(g, graph_add_call(g, "multiply", sc, 2, NULL, 0));
+    char *text = relay_print_string(g);
+    ck_assert_str_eq(text, "def @main(%a, %a_name_longer_than_thirty_two_bytes, %v0c) {\n"
+                           "  %0 = add(%a, %a_name_longer_than_thirty_two_bytes);\n"
+                           "  multiply(%0, %v0c)\n"
+                           "}\n");
+    free(text);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -1372,6 +1395,9 @@ static Suite *relay_suite(void)
     tcase_add_loop_test(tc, test_deep_nesting, 0, 3);
     tcase_add_test(tc, test_nesting_within_limit);
     tcase_add_test(tc, test_deepest_functions);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("names");
+    tcase_add_test(tc, test_api_names_lengths);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -79,6 +79,15 @@ static const char *base_name(const GraphArrays *ga, uint32_t id)
     return s ? s : "";
 }
 
+/* The length of base, a variable's name (base_name's): the graph interns
+ * its variables' names (graph.h), and an interned string keeps its
+ * length in front of it (interner_length in arena.h), so naming every
+ * variable of a model costs no strlen each; "" stands for no name. */
+static size_t base_len(const char *base)
+{
+    return *base ? interner_length(base) : 0;
+}
+
 /* Whether a variable named base prints with a "v" after its "%". */
 static bool takes_v(const char *base)
 {
@@ -95,7 +104,7 @@ const char *var_names_slow(VarNames *vn, uint32_t id, size_t *len)
         return given->text;
     }
     const char *base = base_name(vn->ga, id);
-    size_t nbase = strlen(base);
+    size_t nbase = base_len(base);
     bool v_prefix = takes_v(base);
     size_t n = 1 + v_prefix + nbase;
     char *prefix = arena_alloc(vn->arena, n + 1);
@@ -204,7 +213,7 @@ static void give_names(VarNames *vn)
         uint32_t id = ga->vars[i];
         VarName *name = &vn->slot[id].var;
         const char *base = base_name(ga, id);
-        size_t len = strlen(base);
+        size_t len = base_len(base);
         if (takes_v(base)) {
             char *text = arena_alloc(vn->arena, len + 2);
             text[0] = 'v';

@@ -133,12 +133,21 @@ static bool put_kept_attr(Printer *p, StrBuf *sb, const graft_attr *a)
     return true;
 }
 
+/* "name=" of an attribute in one reservation: the graph interns its
+ * attributes' names (graph_set_attrs), and an interned string keeps its
+ * length in front of it (interner_length in arena.h), so no strlen. */
+static void put_attr_name(StrBuf *sb, const char *name)
+{
+    size_t n = interner_length(name);
+    *write_mem(out_room(sb, n + 1), name, n) = '=';
+    sb->len += n + 1;
+}
+
 GRAFT_HOT void put_attr(Printer *p, StrBuf *sb, const graft_attr *a)
 {
     if (put_kept_attr(p, sb, a))
         return;
-    out_str(sb, a->name);
-    out_chr(sb, '=');
+    put_attr_name(sb, a->name);
     put_attr_value(p, sb, a->value);
 }
 
