@@ -177,13 +177,18 @@ static size_t line_index(RelayParser *ps, size_t off, size_t *start)
     return ps->line = lo;
 }
 
+/* Places n, which has no position yet, at t's line and column. */
+static void place(RelayParser *ps, graft_node *n, RelayText t)
+{
+    size_t start;
+    size_t l = line_index(ps, t.off, &start);
+    graph_set_pos(ps->g, n, (int)l + 1, (int)(t.off - start) + 1);
+}
+
 graft_node *load_at(RelayParser *ps, graft_node *n, RelayText t)
 {
-    if (n && !node_line(ps->g, n)) {
-        size_t start;
-        size_t l = line_index(ps, t.off, &start);
-        graph_set_pos(ps->g, n, (int)l + 1, (int)(t.off - start) + 1);
-    }
+    if (n && !node_line(ps->g, n))
+        place(ps, n, t);
     return n;
 }
 
@@ -193,8 +198,10 @@ graft_node *load_param(RelayParser *ps, RelayText name, const graft_type *type,
                  RelayText *annot)
 {
     const char *s = graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1);
-    graft_node *v = graph_add_fn_param(ps->g, s, type); /* note [modules] */
-    load_at(ps, v, name);
+    /* (s is interned: graph_add_fn_param would look it up again; v is
+     * new, so it has no position for load_at to keep) */
+    graft_node *v = graph_add_fn_param_interned(ps->g, s, type); /* note [modules] */
+    place(ps, v, name);
     if (annot)
         annotate(ps, v, *annot);
     return scope_define_var(ps, name, s, v) ? v : NULL;

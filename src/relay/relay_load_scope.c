@@ -66,7 +66,8 @@ static uint64_t symbol_key(RelayParser *ps, RelayText t, uint64_t *number)
     return n * 2 + 1;
 }
 
-static Symbol *symbol_top(RelayParser *ps, uint64_t key)
+/* Inline: each of a model's variable uses looks its Symbol up here. */
+static inline Symbol *symbol_top(RelayParser *ps, uint64_t key)
 {
     const int64_t *cell = keymap_get(&ps->keys, key);
     return cell && *cell >= 0 ? &ps->syms.items[*cell] : NULL;
