@@ -20,7 +20,8 @@ typedef struct Pass {
     graft_engine *e;          /* the driver */
     uint32_t rule;      /* the partition rule */
     Grouper *gp;        /* candidates and claims */
-    uint8_t *pre;       /* per node id: inside a partitioned function */
+    uint8_t *pre;       /* per node id: inside a partitioned function;
+                           NULL until the pass meets one (mark_pre) */
     uintptr_t *stand;   /* per node id: what stands for it in the group
                            being applied, 0 for nothing (note [stand-ins]) */
     uint32_t size;      /* entries in the per-node arrays */

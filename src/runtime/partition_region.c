@@ -233,8 +233,10 @@ void partition_region_of(Pass *p, const Group *gr)
 {
     p->region.len = 0;
     p->key.len = 0;
-    keymap_free(&p->fn_seen);
-    p->fn_seen = (KeyMap){0};
+    if (p->fn_seen.len) { /* a group with a function literal (rare) */
+        keymap_free(&p->fn_seen);
+        p->fn_seen = (KeyMap){0};
+    }
     walk_region(p, gr->root);
     graft_node *const *roots = group_roots(p->gp, gr);
     for (int j = 1; j < gr->nroots; j++) /* roots[0] is gr->root */
