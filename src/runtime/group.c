@@ -120,6 +120,7 @@ static void next_pass(Grouper *gp)
     }
     gp->pass = (uint32_t)next;
     gp->owners.len = 0;
+    gp->nclaimed = 0;
 }
 
 /* The input and region stamps of the next candidate; the marks cleared
@@ -432,6 +433,7 @@ static bool candidate(Grouper *gp, graft_node *root, bool leaf_ok, Group *gr)
     vec_push(&gp->owners, root);
     for (size_t i = 0; i < gp->region.len; i++)
         gp->claim[node_id(gp->region.items[i])] = stamp;
+    gp->nclaimed += gp->region.len;
     return true;
 }
 

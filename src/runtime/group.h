@@ -44,6 +44,7 @@ typedef struct Grouper {
                          claimed it (note [claim stamps]) */
     VEC(graft_node *) owners; /* the roots of the groups kept in this pass,
                          by claim stamp less pass */
+    size_t nclaimed;  /* the nodes the groups kept in this pass claimed */
     uint32_t *mark;   /* per node id: istamp for an input of the last
                          candidate, stamp for a node of its region */
     size_t size;      /* entries in claim and mark */

@@ -48,6 +48,8 @@ static void mark_pre(Pass *p, graft_node *fn)
 {
     WALK(graft_node *) w = {0};
     walk_push(&w, node_body(fn));
+    if (!p->pre) /* made at the first: a graph none was partitioned in has none */
+        p->pre = xcalloc((size_t)p->size + 1, 1);
     p->pre[node_id(fn)] = 1;
     while (w.depth) {
         graft_node *n = walk_pop(&w);
@@ -92,7 +94,6 @@ static void pass_init(Pass *p, graft_engine *e, Grouper *gp, uint32_t rule)
     p->gp = gp;
     grouper_begin(gp, rule);
     p->size = graph_node_count(e->g);
-    p->pre = xcalloc((size_t)p->size + 1, 1);
     p->stand = xcalloc((size_t)p->size + 1, sizeof *p->stand);
 }
 
@@ -124,7 +125,7 @@ static void find_groups(Pass *p, uint32_t n)
             grouper_verdict(gp, x, PART_CLAIMED, grouper_owner(gp, x), NULL);
             continue;
         }
-        if (p->pre[node_id(x)]) {
+        if (p->pre && p->pre[node_id(x)]) {
             grouper_verdict(gp, x, PART_PARTITIONED, NULL, NULL);
             continue;
         }

@@ -98,6 +98,20 @@ static void apply_group(Pass *p, const Group *gr)
                 p->last_name, gr->ninputs);
 }
 
+/* note [typing lists]: the lists of nodes typed after the pass are sized
+ * before it, where a list grown push by push was copied whole at each of
+ * its dozen growths: the new nodes are a function and a call per group,
+ * and the body nodes without a type at most the nodes the groups claimed
+ * (partition_copy_region and partition_move_region list a region node
+ * once at most; a bound, not a count: a push past it still grows).  The
+ * lists live for the pass only, freed before the graph is printed, where
+ * the partition's peak lies. */
+static void reserve_lists(Pass *p)
+{
+    vec_reserve(&p->made, p->made.len + 2 * p->groups.len);
+    vec_reserve(&p->untyped, p->untyped.len + p->gp->nclaimed);
+}
+
 /* Applies the pass's groups in the order found.  The bodies keep their
  * nodes' types, the parameters their inputs', the calls their roots';
  * the rest (the functions, body nodes without a type) is inferred once
@@ -108,6 +122,7 @@ static void apply_group(Pass *p, const Group *gr)
  * come before the functions that return them. */
 void partition_apply_groups(Pass *p)
 {
+    reserve_lists(p);
     for (size_t i = 0; i < p->groups.len; i++)
         apply_group(p, &p->groups.items[i]);
     type_infer_list(p->e->g, p->untyped.items, p->untyped.len);

@@ -20,7 +20,8 @@ typedef struct Pass {
     graft_engine *e;          /* the driver */
     uint32_t rule;      /* the partition rule */
     Grouper *gp;        /* candidates and claims */
-    uint8_t *pre;       /* per node id: inside a partitioned function */
+    uint8_t *pre;       /* per node id: inside a partitioned function;
+                           NULL until the pass meets one (mark_pre) */
     uintptr_t *stand;   /* per node id: what stands for it in the group
                            being applied, 0 for nothing (note [stand-ins]) */
     uint32_t size;      /* entries in the per-node arrays */
@@ -71,6 +72,35 @@ static inline void pass_set_body(Pass *p, uint32_t id, graft_node *n)
     p->stand[id] = (uintptr_t)n;
 }
 
+/* Key entries that are no op name (an interned name's address is
+ * never this small). */
+enum { KEY_CALL = 1, KEY_TUPLE, KEY_GETITEM, KEY_FUNCTION };
+
+/* The name parts of n as key entries (note [names once] in
+ * partition_name.c): an op name (interned, so its address says which),
+ * or a small kind marker and a tuple index.  Inline: walk_region takes
+ * the parts of every region node. */
+static inline void partition_key_part(Pass *p, const graft_node *n)
+{
+    switch (node_kind(n)) {
+    case NODE_CALL:
+        vec_push(&p->key, node_op(n) ? (uintptr_t)node_op(n) : (uintptr_t)KEY_CALL);
+        break;
+    case NODE_TUPLE:
+        vec_push(&p->key, (uintptr_t)KEY_TUPLE);
+        break;
+    case NODE_GETITEM:
+        vec_push(&p->key, (uintptr_t)KEY_GETITEM);
+        vec_push(&p->key, (uintptr_t)(uint32_t)node_index(n));
+        break;
+    case NODE_FUNC:
+        vec_push(&p->key, (uintptr_t)KEY_FUNCTION);
+        break;
+    default:
+        break;
+    }
+}
+
 /* partition_apply.c: applies the pass's groups in the order found. */
 void partition_apply_groups(Pass *p);
 
@@ -85,11 +115,10 @@ graft_node *partition_move_region(Pass *p, const Group *gr, graft_node *const *p
 graft_node *partition_copy_region(Pass *p, const Group *gr, graft_node *const *params);
 void partition_adopt_moved(Pass *p, graft_node *fn);
 
-/* partition_name.c: the name parts of n, and of function fn with its
- * body, appended to p->key (note [names once], note [function names]); the
+/* partition_name.c: the name parts of function fn with its body,
+ * appended to p->key (note [names once], note [function names]); the
  * new function's attributes, *n of them; the group's parameters; room
  * for the pass's names (note [parameter names]). */
-void partition_key_part(Pass *p, const graft_node *n);
 void partition_key_function(Pass *p, graft_node *fn);
 const graft_attr *partition_fn_attrs(Pass *p, const graft_rule *rule, int *n);
 graft_node **partition_make_params(Pass *p, const Group *gr, graft_node *const *inputs);

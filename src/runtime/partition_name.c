@@ -28,33 +28,6 @@ static char *put_digits(char *at, uint32_t v)
  * attributes as they are; the text is made and interned only when the
  * parts change. */
 
-/* Key entries that are no op name (an interned name's address is
- * never this small). */
-enum { KEY_CALL = 1, KEY_TUPLE, KEY_GETITEM, KEY_FUNCTION };
-
-/* The name parts of n as key entries: an op name (interned, so its
- * address says which), or a small kind marker and a tuple index. */
-void partition_key_part(Pass *p, const graft_node *n)
-{
-    switch (node_kind(n)) {
-    case NODE_CALL:
-        vec_push(&p->key, node_op(n) ? (uintptr_t)node_op(n) : (uintptr_t)KEY_CALL);
-        break;
-    case NODE_TUPLE:
-        vec_push(&p->key, (uintptr_t)KEY_TUPLE);
-        break;
-    case NODE_GETITEM:
-        vec_push(&p->key, (uintptr_t)KEY_GETITEM);
-        vec_push(&p->key, (uintptr_t)(uint32_t)node_index(n));
-        break;
-    case NODE_FUNC:
-        vec_push(&p->key, (uintptr_t)KEY_FUNCTION);
-        break;
-    default:
-        break;
-    }
-}
-
 /* The name a key spells, as TVM's MatchExtractor appends it: an op's
  * name and '_', "Call_", "Tuple_", "TupleGetItem<i>_", "Function". */
 static void key_name(StrBuf *name, const NameKey *key)

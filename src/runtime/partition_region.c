@@ -78,6 +78,16 @@ static graft_node *copy_node(graft_graph *g, graft_node *n, graft_node *const *a
     return c;
 }
 
+/* The name's key of the function literal n calls, unless keyed already
+ * (note [function names] in partition_name.c). */
+static void key_callee(Pass *p, const graft_node *n)
+{
+    graft_node *callee = node_callee(n);
+    if (callee && node_kind(callee) == NODE_FUNC &&
+        !keymap_get(&p->fn_seen, keymap_ptr_key(callee)))
+        partition_key_function(p, callee);
+}
+
 /* The region below root, not yet in p->region, onto p->region in post-
  * order (operands left to right), each node its own body node for now,
  * and its name's key. */
@@ -89,10 +99,8 @@ static void walk_region(Pass *p, graft_node *root)
         graft_node *n = walk_top(&w);
         int na = node_is_opaque(n) ? 0 : node_nargs(n);
         uint32_t next = walk_next(&w);
-        graft_node *callee = node_callee(n);
-        if (next == 0 && callee && node_kind(callee) == NODE_FUNC &&
-            !keymap_get(&p->fn_seen, keymap_ptr_key(callee)))
-            partition_key_function(p, callee); /* note [function names] */
+        if (next == 0) /* n's first visit: its callee's name once */
+            key_callee(p, n);
         if (next < (uint32_t)na) {
             graft_node *a = node_arg(n, (int)next);
             if (node_id(a) < p->size && !p->stand[node_id(a)])
@@ -225,8 +233,10 @@ void partition_region_of(Pass *p, const Group *gr)
 {
     p->region.len = 0;
     p->key.len = 0;
-    keymap_free(&p->fn_seen);
-    p->fn_seen = (KeyMap){0};
+    if (p->fn_seen.len) { /* a group with a function literal (rare) */
+        keymap_free(&p->fn_seen);
+        p->fn_seen = (KeyMap){0};
+    }
     walk_region(p, gr->root);
     graft_node *const *roots = group_roots(p->gp, gr);
     for (int j = 1; j < gr->nroots; j++) /* roots[0] is gr->root */
