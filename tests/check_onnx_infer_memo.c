@@ -278,6 +278,45 @@ START_TEST(test_plain_calls)
 }
 END_TEST
 
+/* note [plain calls]: a slot of the plain calls' cache holds the last two
+ * keys put there, so two keys that meet in one slot (as the allocator's
+ * addresses decide) do not evict each other.  200 keys in 64 slots: every
+ * key among the last two put in its slot is found with its type, every
+ * older one is not, and some slot holds two. */
+START_TEST(test_plain_calls_two_a_slot)
+{
+    enum { KEYS = 200 };
+    graft_graph *g = graph_new();
+    graft_node *calls[KEYS];
+    PlainKey keys[KEYS];
+    int last[64][2] = {{0}}; /* per slot: 1 + the last two keys put, newest first */
+    for (int i = 0; i < KEYS; i++) {
+        graft_node *x = graph_add_param(g, "x", tensor(g, "float32", (int64_t[]){i + 1}, 1));
+        calls[i] = call(g, "Relu", &x, 1, NULL, NULL);
+        const graft_type *t;
+        ck_assert(!plain_memo_find(g, calls[i], 1, false, &keys[i], &t));
+        ck_assert_uint_lt(keys[i].slot, 64);
+        plain_memo_put(&keys[i], node_type(node_arg(calls[i], 0)));
+        last[keys[i].slot][1] = last[keys[i].slot][0];
+        last[keys[i].slot][0] = i + 1;
+    }
+    int slots_with_two = 0;
+    for (int s = 0; s < 64; s++)
+        slots_with_two += last[s][1] != 0;
+    ck_assert_int_gt(slots_with_two, 0);
+    for (int i = 0; i < KEYS; i++) {
+        PlainKey key;
+        const graft_type *t = NULL;
+        size_t slot = keys[i].slot;
+        bool kept = last[slot][0] == i + 1 || last[slot][1] == i + 1;
+        ck_assert_int_eq(plain_memo_find(g, calls[i], 1, false, &key, &t), kept);
+        if (kept)
+            ck_assert_ptr_eq(t, node_type(node_arg(calls[i], 0)));
+    }
+    graph_free(g);
+}
+END_TEST
+
 static Suite *onnx_infer_memo_suite(void)
 {
     Suite *s = suite_create("onnx_infer_memo");
@@ -290,6 +329,7 @@ static Suite *onnx_infer_memo_suite(void)
     tcase_add_test(tc, test_memo_skips_constant_values);
     tcase_add_test(tc, test_memo_skips_contradictions);
     tcase_add_test(tc, test_plain_calls);
+    tcase_add_test(tc, test_plain_calls_two_a_slot);
     suite_add_tcase(s, tc);
     return s;
 }
