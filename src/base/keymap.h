@@ -140,8 +140,11 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t v)
 
 /* note [one cache slot]: a small direct-mapped cache in front of a
  * slower answer (a KeyMap, the automaton's memo, the interner, a
- * conversion) holds one entry per slot and simply forgets what a
- * colliding key evicts, so a slot needs no probing, only this one slot
+ * conversion) holds one entry per slot, or the last two put there where
+ * two keys that the allocator's addresses place in one slot would evict
+ * each other on every call (type inference's relations, ONNX typing's
+ * plain calls), and simply forgets what a colliding key evicts, so a slot
+ * needs no probing beyond its entries, only this one slot
  * function: the key (a pointer, a hash of bytes, a value's bits, a packed
  * symbol) times an odd constant, its top bits.  The caches: the labeller's
  * ops, constants and attribute texts (automaton_label_class.c) and its
@@ -152,8 +155,9 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t v)
  * names as its table is read (registry_tables.c), ONNX inference's
  * ops (note [inference cache] in onnx_infer.c), a model check's ops
  * (note [ops seen] in model_check.c), an ONNX model's ops among the
- * rules' (note [ops checked] in onnx_file.c) and type inference's
- * relations (note [relations seen] in type_infer.c); no other slot formula
+ * rules' (note [ops checked] in onnx_file.c), type inference's
+ * relations (note [relations seen] in type_infer.c) and ONNX typing's
+ * plain calls (note [plain calls] in onnx_types_memo.c); no other slot formula
  * (exceptions: 0, counted by tests/one_notes.sh). */
 static inline size_t cache_slot(uint64_t key, unsigned bits)
 {

@@ -453,10 +453,14 @@ static bool is_computed(const graft_expr *v)
  * attribute, or a scalar constant (note [computed attributes]); a node
  * that is neither (a tensor constant bound to c:const in alpha=c) has
  * none, so the rewrite does not happen rather than drop the attribute. */
-static bool slot_has_value(const graft_binding *s)
+static bool slot_has_value(graft_engine *e, const graft_binding *s)
 {
     double v;
-    return s->attr || !s->node || node_const_number(s->node, &v);
+    if (s->attr || !s->node)
+        return true;
+    /* with an engine, the number read is kept for the build (note
+     * [constant read once]) */
+    return e ? const_number(e, s->node, &v) : node_const_number(s->node, &v);
 }
 
 /* Whether a computed value (a number, a list of them, a shape) or a bound
@@ -464,7 +468,7 @@ static bool slot_has_value(const graft_binding *s)
 static bool has_value(const graft_expr *v, const graft_binding *b)
 {
     if (v->kind == GRAFT_EXPR_SLOT)
-        return slot_has_value(&b[v->slot]);
+        return slot_has_value(NULL, &b[v->slot]);
     if (v->kind == GRAFT_EXPR_LIST && !v->attr) {
         for (int i = 0; i < v->nkids; i++)
             if (!is_literal(v->kids[i]) && !number_known(v->kids[i], b))
@@ -550,11 +554,7 @@ void rewrite_action_places(const graft_expr *x, ActionPlaces *places)
  * read once]). */
 static bool place_has_value(graft_engine *e, const graft_expr *v, const graft_binding *b)
 {
-    double number;
-    if (v->kind != GRAFT_EXPR_SLOT)
-        return has_value(v, b);
-    const graft_binding *s = &b[v->slot];
-    return s->attr || !s->node || const_number(e, s->node, &number);
+    return v->kind == GRAFT_EXPR_SLOT ? slot_has_value(e, &b[v->slot]) : has_value(v, b);
 }
 
 bool rewrite_places_known(graft_engine *e, const ActionPlaces *places, const graft_binding *b)
