@@ -31,6 +31,15 @@ static Small small_new(void)
     return s;
 }
 
+/* x, then n calls of nn.relu each reading the last; returns the last
+ * node (x itself when n is 0). */
+static graft_node *relu_chain(graft_graph *g, graft_node *x, int n)
+{
+    for (int i = 0; i < n; i++)
+        x = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    return x;
+}
+
 /* @main's parameter x and fn (%p) { negative(%p) }, the function named
  * PartitionedFromPattern=pfp when pfp is not NULL; nothing calls it yet. */
 typedef struct FnGraph {
@@ -564,8 +573,7 @@ START_TEST(test_interning_and_reserve)
     graph_reserve(g, 100);
     ck_assert_uint_eq(graph_node_count(g), 0);
     graft_node *x = graph_add_param(g, "x", NULL);
-    for (int i = 0; i < 300; i++)
-        x = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    x = relu_chain(g, x, 300);
     graph_set_pos(g, x, 7, 3);
     ck_assert_int_eq(node_line(g, x), 7);
     ck_assert_int_eq(node_col(g, x), 3);
@@ -586,8 +594,7 @@ START_TEST(test_fit_nodes)
     graft_graph *g = graph_new();
     graph_reserve(g, 100);
     graft_node *x = graph_add_param(g, "x", NULL);
-    for (int i = 0; i < 9; i++)
-        x = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    x = relu_chain(g, x, 9);
     size_t reserved = graph_bytes(g);
     graph_fit_nodes(g, 5);
     ck_assert_uint_eq(reserved - graph_bytes(g), (100 - 15) * sizeof(graft_node *));
@@ -596,8 +603,7 @@ START_TEST(test_fit_nodes)
     graft_node *p = graph_add_fn_param_interned(g, name, NULL);
     ck_assert_ptr_eq(node_name(p), name);
     ck_assert_uint_eq(graph_interned_count(g), interned);
-    for (int i = 0; i < 20; i++)
-        x = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    x = relu_chain(g, x, 20);
     ck_assert_uint_eq(graph_node_count(g), 31);
     ck_assert_ptr_eq(graph_node(g, 10), p);
     ck_assert_ptr_eq(graph_node(g, 30), x);
@@ -617,8 +623,7 @@ START_TEST(test_node_size)
     graft_graph *g = graph_new();
     graft_node *x = graph_add_param(g, "x", NULL);
     size_t before = graph_bytes(g);
-    for (int i = 0; i < 10000; i++)
-        x = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    x = relu_chain(g, x, 10000);
     size_t per_op = (graph_bytes(g) - before) / 10000;
     if (sizeof(void *) == 8)
         ck_assert_uint_le(per_op, 96 + 8 + 8); /* + node table + arena slack */
@@ -634,8 +639,7 @@ START_TEST(test_annotation_table)
 {
     graft_graph *g = graph_new();
     graft_node *x = graph_add_param(g, "x", NULL);
-    for (int i = 0; i < 99; i++)
-        x = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    x = relu_chain(g, x, 99);
     size_t before = graph_bytes(g);
     graph_set_annotation(g, x, NULL);
     ck_assert_uint_eq(graph_bytes(g), before);
@@ -648,8 +652,7 @@ START_TEST(test_annotation_table)
     ck_assert_str_eq(node_annotation(g, first), "/* a */");
     for (uint32_t id = 1; id < 100; id++)
         ck_assert_ptr_null(node_annotation(g, graph_node(g, id)));
-    for (int i = 0; i < 200; i++)
-        x = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    x = relu_chain(g, x, 200);
     ck_assert_ptr_null(node_annotation(g, x));
     graph_set_annotation(g, x, "/* b */");
     ck_assert_str_eq(node_annotation(g, x), "/* b */");
@@ -728,8 +731,7 @@ START_TEST(test_million_chain)
     int n_ops = slow && strcmp(slow, "0") == 0 ? 10000 : 1000000;
     graft_graph *g = graph_new();
     graft_node *n = graph_add_param(g, "x", NULL);
-    for (int i = 0; i < n_ops; i++)
-        n = graph_add_call(g, "nn.relu", &n, 1, NULL, 0);
+    n = relu_chain(g, n, n_ops);
     graph_set_output(g, n);
     graft_node **order = malloc(graph_node_count(g) * sizeof(graft_node *));
     ck_assert_uint_eq(graph_topo_order(g, order), (uint32_t)n_ops + 1);
