@@ -103,22 +103,59 @@ static void assert_reached(const graft_graph *g)
     free(reached);
 }
 
-/* graph_walk_next hands out graph_topo_order's nodes in its order (note
- * [node walk] in src/ir/graph_walk.c); returns the NODE_FUNCs it counted. */
+/* The depth-first post-order of note [node walk] written the plain way,
+ * as the reference the graph's walks are checked against: from each of
+ * graph_roots in turn, children in graph_child's order up to the first
+ * missing one, each node once.  An explicit stack of (node, next child),
+ * so that the million-node chain needs no deep recursion.  Returns the
+ * count stored in order. */
+static uint32_t reference_order(const graft_graph *g, graft_node **order)
+{
+    uint32_t count = graph_node_count(g), n = 0, depth = 0;
+    uint8_t *seen = calloc(count ? count : 1, 1);
+    graft_node **stack = malloc((count + 1) * sizeof *stack);
+    int *next = malloc((count + 1) * sizeof *next);
+    graft_node **roots = graph_roots(g);
+    for (graft_node **r = roots; *r; r++) {
+        if (seen[node_id(*r)])
+            continue;
+        seen[node_id(*r)] = 1;
+        stack[0] = *r, next[0] = 0, depth = 1;
+        while (depth) {
+            graft_node *c = graph_child(stack[depth - 1], next[depth - 1]++);
+            if (!c)
+                order[n++] = stack[--depth];
+            else if (!seen[node_id(c)])
+                seen[node_id(c)] = 1, stack[depth] = c, next[depth++] = 0;
+        }
+    }
+    free(roots);
+    free(next);
+    free(stack);
+    free(seen);
+    return n;
+}
+
+/* graph_topo_order and graph_walk_next both give reference_order's
+ * nodes in its order; returns the NODE_FUNCs the walk counted. */
 static uint32_t assert_walk(const graft_graph *g)
 {
+    graft_node **want = malloc((graph_node_count(g) + 1) * sizeof *want);
     graft_node **order = malloc((graph_node_count(g) + 1) * sizeof *order);
-    uint32_t n = graph_topo_order(g, order), i = 0;
+    uint32_t n = reference_order(g, want), i = 0;
+    ck_assert_uint_eq(graph_topo_order(g, order), n);
+    ck_assert_int_eq(memcmp(order, want, n * sizeof *order), 0);
     GraphWalk w;
     graph_walk_start(g, &w);
     for (graft_node *x; (x = graph_walk_next(&w)); i++) {
         ck_assert_uint_lt(i, n);
-        ck_assert_ptr_eq(x, order[i]);
+        ck_assert_ptr_eq(x, want[i]);
     }
     ck_assert_uint_eq(i, n);
     uint32_t funcs = w.nfuncs;
     graph_walk_end(&w);
     free(order);
+    free(want);
     return funcs;
 }
 

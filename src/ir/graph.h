@@ -579,7 +579,6 @@ typedef struct GraphArrays {
     uint32_t *kids;     /* children's ids, node by node */
     uint32_t *vars;     /* the variables' ids, in order */
     uint32_t nvars;     /* entries in vars */
-    uint32_t nfuncs;    /* live NODE_FUNCs (a walk's: graph_arrays_build counts none) */
 } GraphArrays;
 void graph_arrays_build(const graft_graph *g, GraphArrays *a);
 void graph_arrays_free(GraphArrays *a);

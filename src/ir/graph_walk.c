@@ -29,23 +29,18 @@ GRAFT_HOT graft_node *child(const graft_node *n, int i)
     return i < n->nargs ? node_arg(n, i) : NULL;
 }
 
-/* note [compact walk]: a depth-first walk that follows node pointers
- * reads the graph in an order unrelated to where the nodes sit in memory,
- * and on a graph larger than the cache (10^6 op nodes are 400 MB) most
- * steps wait on a miss.  So the walks below first copy every node's
- * children, as ids, into two flat arrays, reading the nodes once in id
- * order (the order they sit in the arena), and then walk those arrays:
- * about 12 bytes per node against the graph's 290.  The walk visits the
- * same children in the same order as child() gives them, so it produces
- * the same order (bench/RESULTS.md, finding 4).  One builder,
- * arrays_fill, makes those arrays for every walk; the printer also
- * wants each node's kind and flags beside them (graph_arrays_build), a
- * walk that only orders does not (a node's string it reads from the node,
- * which it reads then anyway: note [printer memory] in
- * src/relay/relay_print_impl.h).  The arrays
- * are allocated once at the size the graph's counts give (its slots,
- * its functions' parameters and bodies, its variables), so none grows
- * and none is twice what it holds. */
+/* note [compact walk]: the Relay printer walks the graph twice (numbering,
+ * then printing) and asks each node's kind and flags on both, so
+ * graph_arrays_build copies every node's children, as ids, into two flat
+ * arrays, with its kind and flags beside them, reading the nodes once in
+ * id order (the order they sit in memory); both walks then read those
+ * arrays, about 12 bytes per node against the graph's 290.  The children
+ * are listed in child()'s order, so a walk over them gives the same order
+ * as graph_topo_order.  The walks that only order or sweep read the
+ * nodes themselves (note [node walk]): each reads a node once, so a copy
+ * would only add a pass.  The arrays are allocated once at the size the
+ * graph's counts give (its slots, its functions' parameters and bodies,
+ * its variables), so none grows and none is twice what it holds. */
 
 /* Stores the ids of n's children at kids + m, as child() lists them (up
  * to the first missing one), and returns the new end. */
@@ -92,38 +87,29 @@ static inline void put_node(const graft_graph *g, GraphArrays *a, const graft_no
                             (node_nattrs(n) != 0) * NODE_HAS_ATTRS);
 }
 
-/* The one builder of note [compact walk], which fills a->start and a->kids
- * with the children of every node of g; when nodes is set, the per-node
- * arrays of graph_arrays_build too.  A dead node's children are not
- * listed: no walk from the roots reaches it (note [sweep]).  Inlined into
- * each of its two callers (kids_fill, graph_arrays_build) with nodes
- * constant there, so each loop tests only what its caller asked for: the
- * tests cost the printer 48 instructions per op node when one loop served
- * the printer and the walks. */
-GRAFT_HOT void arrays_fill(const graft_graph *g, GraphArrays *a, bool nodes)
+/* Fills the arrays of note [compact walk] from every node of g: a->start
+ * and a->kids with its children, and the per-node ones.  A dead node's
+ * children are not listed: no walk from the roots reaches it (note
+ * [sweep]). */
+void graph_arrays_build(const graft_graph *g, GraphArrays *a)
 {
     size_t size = g->nnodes ? g->nnodes : 1;
     uint32_t m = 0;
     memset(a, 0, sizeof *a);
     a->nnodes = g->nnodes;
     a->nodes = g->nodes;
-    if (nodes) {
-        a->kind = xmalloc(size);
-        a->flags = xmalloc(size);
-        a->vars = xmalloc((g->nvars ? g->nvars : 1) * sizeof *a->vars);
-    }
+    a->kind = xmalloc(size);
+    a->flags = xmalloc(size);
+    a->vars = xmalloc((g->nvars ? g->nvars : 1) * sizeof *a->vars);
     a->start = xmalloc((size + 1) * sizeof *a->start);
     a->kids = xmalloc((g->nkids ? g->nkids : 1) * sizeof *a->kids);
     for (uint32_t i = 0; i < g->nnodes; i++) {
         const graft_node *n = g->nodes[i];
         a->start[i] = m;
-        if (nodes)
-            put_node(g, a, n, i);
+        put_node(g, a, n, i);
         if (n->dead)
             continue;
         if (n->kind == NODE_FUNC || node_callee_slot(n)) {
-            if (!nodes) /* (a walk's: the printer's loop counts none) */
-                a->nfuncs += n->kind == NODE_FUNC;
             m = put_kids(n, a->kids, m);
             continue;
         }
@@ -132,49 +118,6 @@ GRAFT_HOT void arrays_fill(const graft_graph *g, GraphArrays *a, bool nodes)
             a->kids[m++] = slots[k].value->id;
     }
     a->start[g->nnodes] = m;
-}
-
-/* The children alone, for the walks that only order or sweep. */
-static void kids_fill(const graft_graph *g, GraphArrays *a)
-{
-    arrays_fill(g, a, false);
-}
-
-/* Post-order DFS from root without recursion (note [one walk]), over a's
- * children (note [compact walk]): a frame's cursor is its node's next
- * child in a->kids.  seen (graph_node_count bytes) marks visited nodes;
- * each newly finished node is stored in order and its id in ids (each
- * when not NULL) and counted. */
-static uint32_t post_order(const graft_graph *g, const GraphArrays *a, uint32_t root,
-                           uint8_t *seen, graft_node **order, uint32_t *ids)
-{
-    uint32_t count = 0;
-    if (seen[root])
-        return count;
-    WALK(uint32_t) w = {0};
-    walk_reserve(&w, (size_t)g->nnodes + 1); /* every node is pushed at most once */
-    walk_push_from(&w, root, a->start[root]);
-    seen[root] = 1;
-    while (w.depth) {
-        uint32_t id = walk_top(&w);
-        uint32_t k = walk_next(&w);
-        if (k == a->start[id + 1]) {
-            if (order)
-                order[count] = g->nodes[id];
-            if (ids)
-                ids[count] = id;
-            count++;
-            (void)walk_pop(&w);
-            continue;
-        }
-        uint32_t c = a->kids[k];
-        if (!seen[c]) {
-            seen[c] = 1;
-            walk_push_from(&w, c, a->start[c]);
-        }
-    }
-    walk_free(&w);
-    return count;
 }
 
 /* note [module roots]: a module's nodes are those the output reaches,
@@ -194,38 +137,40 @@ graft_node **graph_roots(const graft_graph *g)
     return roots;
 }
 
-/* Every node the roots reach, from each root in turn, in post-order. */
-static uint32_t walk_roots(const graft_graph *g, const GraphArrays *a, uint8_t *seen,
-                           graft_node **order, uint32_t *ids)
+/* The live nodes from the roots in post-order (note [node walk]), into
+ * order or ids (each when not NULL); the walk's marks are left in *seen
+ * (graph_node_count bytes, the caller frees them) when seen is not NULL,
+ * and the count of functions reached in *nfuncs. */
+static uint32_t topo_walk(const graft_graph *g, graft_node **order, uint32_t *ids,
+                          uint8_t **seen, uint32_t *nfuncs)
 {
-    graft_node **roots = graph_roots(g);
+    GraphWalk w;
+    graph_walk_start(g, &w);
     uint32_t n = 0;
-    for (graft_node **r = roots; *r; r++)
-        n += post_order(g, a, node_id(*r), seen, order ? order + n : NULL, ids ? ids + n : NULL);
-    free(roots);
-    return n;
-}
-
-/* The live nodes from the roots in post-order, into order or ids. */
-static uint32_t topo_walk(const graft_graph *g, graft_node **order, uint32_t *ids)
-{
-    GraphArrays a;
-    kids_fill(g, &a);
-    uint8_t *seen = xcalloc(g->nnodes ? g->nnodes : 1, 1);
-    uint32_t n = walk_roots(g, &a, seen, order, ids);
-    free(seen);
-    graph_arrays_free(&a);
+    for (graft_node *node; (node = graph_walk_next(&w)); n++) {
+        if (order)
+            order[n] = node;
+        if (ids)
+            ids[n] = node_id(node);
+    }
+    if (nfuncs)
+        *nfuncs = w.nfuncs;
+    if (seen) {
+        *seen = w.seen;
+        w.seen = NULL;
+    }
+    graph_walk_end(&w);
     return n;
 }
 
 uint32_t graph_topo_order(const graft_graph *g, graft_node **order)
 {
-    return topo_walk(g, order, NULL);
+    return topo_walk(g, order, NULL, NULL, NULL);
 }
 
 uint32_t graph_topo_ids(const graft_graph *g, uint32_t *ids)
 {
-    return topo_walk(g, NULL, ids);
+    return topo_walk(g, NULL, ids, NULL, NULL);
 }
 
 /* note [node walk]: the labeller reads every live node once anyway (its
@@ -241,8 +186,12 @@ uint32_t graph_topo_ids(const graft_graph *g, uint32_t *ids)
  * the order is the same.  A node without children is handed out as it is
  * entered, never pushed: most nodes are parameters and constants.  The
  * walk is inline (graph.h), so that its stack stays in the labeller's
- * registers; the walks that only order or sweep keep the arrays, which
- * read the nodes in id order. */
+ * registers.  graph_topo_order, graph_topo_ids and the sweeps are this
+ * walk too, so there is one implementation of the order: with the flat
+ * arrays of note [compact walk] they cost a copy of every node's
+ * children first, and the workload's partition 0.3 M instructions more
+ * (bench/RESULTS.md, "Session 25: one walk order"); cachegrind counts
+ * the same cache misses either way at 100,000 copies. */
 graft_node *graph_child(const graft_node *n, int i)
 {
     return child(n, i);
@@ -374,11 +323,8 @@ static uint32_t kill_unmarked(graft_graph *g, uint8_t *live)
  * other node not dead yet dies now and leaves its operands' users lists. */
 uint32_t graph_remove_dead(graft_graph *g)
 {
-    GraphArrays a;
-    kids_fill(g, &a);
-    uint8_t *live = xcalloc(g->nnodes ? g->nnodes : 1, 1);
-    walk_roots(g, &a, live, NULL, NULL);
-    graph_arrays_free(&a);
+    uint8_t *live;
+    topo_walk(g, NULL, NULL, &live, NULL);
     uint32_t killed = kill_unmarked(g, live);
     free(live);
     return killed;
@@ -387,19 +333,16 @@ uint32_t graph_remove_dead(graft_graph *g)
 /* note [sweep]: an edit that replaced nodes is followed by a dead-node
  * sweep and, before the next pass, a topological order: one walk makes
  * both.  A dead node is never reachable again (it was unreachable when it
- * died, and edits only link live nodes; its children are not even
- * listed, note [compact walk]), so the walk that orders the live nodes
+ * died, and edits only link live nodes), so the walk that orders the live nodes
  * reaches exactly what the dead-node sweep's walk reaches; and the nodes
  * dying now are unreachable, so the
  * order is the one graph_topo_order gives after the sweep. */
 uint32_t graph_sweep_order(graft_graph *g, graft_node **order, bool *clean)
 {
-    GraphArrays a;
-    kids_fill(g, &a);
-    uint8_t *seen = xcalloc(g->nnodes ? g->nnodes : 1, 1);
-    uint32_t n = walk_roots(g, &a, seen, order, NULL);
-    *clean = a.nfuncs == 0; /* and every live node reached, now */
-    graph_arrays_free(&a);
+    uint8_t *seen;
+    uint32_t nfuncs;
+    uint32_t n = topo_walk(g, order, NULL, &seen, &nfuncs);
+    *clean = nfuncs == 0; /* the reached are the live, after the kill */
     kill_unmarked(g, seen);
     free(seen);
     return n;
@@ -586,13 +529,6 @@ graft_node *graph_new_func(graft_graph *g, graft_node *const *params, int nparam
     fn->nparams = nparams;
     g->nkids += (size_t)nparams + 1;
     return n;
-}
-
-/* graph_arrays_build: the adjacency of note [compact walk] with each
- * node's kind and flags beside it, in the same one read of the nodes. */
-void graph_arrays_build(const graft_graph *g, GraphArrays *a)
-{
-    arrays_fill(g, a, true);
 }
 
 void graph_arrays_free(GraphArrays *a)
