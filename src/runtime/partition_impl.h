@@ -107,13 +107,13 @@ void partition_apply_groups(Pass *p);
 /* partition_region.c: the group's region into p->region, each root's in
  * the roots' order, its name's key into p->key; whether the region can
  * move (note [moved body]); the region moved, or copied, into the body of
- * a function of params (returns the body's root); the moved nodes put
- * into fn's scope. */
+ * a function of params (returns the body's root); the region released,
+ * its moved nodes put into fn's scope. */
 void partition_region_of(Pass *p, const Group *gr);
 bool partition_movable(const Pass *p, const Group *gr);
 graft_node *partition_move_region(Pass *p, const Group *gr, graft_node *const *params);
 graft_node *partition_copy_region(Pass *p, const Group *gr, graft_node *const *params);
-void partition_adopt_moved(Pass *p, graft_node *fn);
+void partition_release_region(Pass *p, graft_node *fn);
 
 /* partition_name.c: the name parts of function fn with its body,
  * appended to p->key (note [names once], note [function names]); the

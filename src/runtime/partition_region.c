@@ -88,23 +88,37 @@ static void key_callee(Pass *p, const graft_node *n)
         partition_key_function(p, callee);
 }
 
+/* The first operand of n from index *next on that the region walk has
+ * not met, nor stops at (an input), or NULL; *next is then past it. */
+static graft_node *next_region_kid(const Pass *p, const graft_node *n, uint32_t *next)
+{
+    uint32_t na = node_is_opaque(n) ? 0 : (uint32_t)node_nargs(n);
+    for (uint32_t i = *next; i < na; i++) {
+        graft_node *a = node_arg(n, (int)i);
+        if (node_id(a) < p->size && !p->stand[node_id(a)]) {
+            *next = i + 1;
+            return a;
+        }
+    }
+    *next = na;
+    return NULL;
+}
+
 /* The region below root, not yet in p->region, onto p->region in post-
  * order (operands left to right), each node its own body node for now,
- * and its name's key. */
+ * and its name's key.  A frame's cursor skips the operands the walk
+ * passes by in one loop, not a turn of the walk each. */
 static void walk_region(Pass *p, graft_node *root)
 {
     NodeWalk w = p->walk; /* frames kept from one group to the next */
     walk_push(&w, root);
+    key_callee(p, root); /* each node's callee's name at its first visit */
     while (w.depth) {
         graft_node *n = walk_top(&w);
-        int na = node_is_opaque(n) ? 0 : node_nargs(n);
-        uint32_t next = walk_next(&w);
-        if (next == 0) /* n's first visit: its callee's name once */
-            key_callee(p, n);
-        if (next < (uint32_t)na) {
-            graft_node *a = node_arg(n, (int)next);
-            if (node_id(a) < p->size && !p->stand[node_id(a)])
-                walk_push(&w, a);
+        graft_node *a = next_region_kid(p, n, &w.frames[w.depth - 1].next);
+        if (a) {
+            walk_push(&w, a);
+            key_callee(p, a);
             continue;
         }
         (void)walk_pop(&w);
@@ -185,6 +199,19 @@ graft_node *partition_copy_region(Pass *p, const Group *gr, graft_node *const *p
     return pass_body(p, node_id(gr->root));
 }
 
+/* Re-points n's operands that something else stands for in the body
+ * (note [stand-ins]): an input's parameter, a shared constant's copy;
+ * operands standing for themselves and nodes outside stay. */
+static void point_into_body(Pass *p, graft_node *n, graft_node *const *params)
+{
+    for (int i = 0; i < node_nargs(n); i++) {
+        graft_node *a = node_arg(n, i);
+        uintptr_t s = node_id(a) < p->size ? p->stand[node_id(a)] : 0;
+        if (s && s != (uintptr_t)a)
+            graph_set_arg(p->e->g, n, i, s & 1 ? params[(s >> 1) - 1] : (graft_node *)s);
+    }
+}
+
 /* Moves the region into the body (note [moved body]); returns the
  * body's root, the group's. */
 graft_node *partition_move_region(Pass *p, const Group *gr, graft_node *const *params)
@@ -194,21 +221,17 @@ graft_node *partition_move_region(Pass *p, const Group *gr, graft_node *const *p
         graft_node *n = p->region.items[r];
         if (!body_kind(n))
             continue;
-        if (node_kind(n) == NODE_CONST && !used_inside(p, n)) {
+        if (node_kind(n) != NODE_CONST) {
+            point_into_body(p, n, params);
+        } else if (used_inside(p, n)) {
+            graph_set_scope(g, n, NULL); /* as a copy's: in no function */
+        } else {
             graft_node *c = copy_node(g, n, NULL); /* shared with the outside */
             pass_set_body(p, node_id(n), c);
             if (!node_type(c))
                 vec_push(&p->untyped, c);
             continue;
         }
-        for (int i = 0; i < node_nargs(n); i++) {
-            graft_node *a = node_arg(n, i);
-            graft_node *in_body = body_operand(p, params, a);
-            if (in_body != a)
-                graph_set_arg(g, n, i, in_body);
-        }
-        if (node_kind(n) == NODE_CONST)
-            graph_set_scope(g, n, NULL); /* as a copy's: in no function */
         engine_mark_dirty(p->e, node_id(n));
         if (!node_type(n))
             vec_push(&p->untyped, n);
@@ -216,14 +239,20 @@ graft_node *partition_move_region(Pass *p, const Group *gr, graft_node *const *p
     return gr->root;
 }
 
-/* Puts the moved nodes that compute into fn's scope, as graph_add_func
- * puts a new body's (note [function scope] in graph_walk.c). */
-void partition_adopt_moved(Pass *p, graft_node *fn)
+/* The group done with its region: a moved region's nodes that compute
+ * put into fn's scope, as graph_add_func puts a new body's (note
+ * [function scope] in graph_walk.c), and no region node standing for
+ * itself any more (the body nodes belong to this group); fn NULL for a
+ * copied region. */
+void partition_release_region(Pass *p, graft_node *fn)
 {
+    graft_graph *g = p->e->g;
     for (size_t r = 0; r < p->region.len; r++) {
         graft_node *n = p->region.items[r];
-        if (body_kind(n) && node_kind(n) != NODE_CONST && p->stand[node_id(n)] == (uintptr_t)n)
-            graph_set_scope(p->e->g, n, fn);
+        if (fn && body_kind(n) && node_kind(n) != NODE_CONST &&
+            p->stand[node_id(n)] == (uintptr_t)n)
+            graph_set_scope(g, n, fn);
+        pass_set_body(p, node_id(n), NULL);
     }
 }
 
