@@ -12,6 +12,7 @@
 #include "frontend.h"
 #include "lower.h"
 #include "match.h"
+#include "partition_impl.h"
 #include "pattern.h"
 #include "relay.h"
 #include "check_main.h"
@@ -1114,6 +1115,36 @@ START_TEST(partition_functions_share_attributes)
 }
 END_TEST
 
+START_TEST(partition_groups_past_a_block)
+{
+    /* a pass of more groups than a block holds (note [group blocks] in
+       src/runtime/partition_impl.h) applies each, in the order found */
+    enum { N = 2 * GROUP_BLOCK + 5 };
+    StrBuf model = {0};
+    strbuf_puts(&model, "def @main(%x) {\n");
+    for (int i = 0; i < N; i++)
+        strbuf_printf(&model, "  %%%d = exp(%%x);\n", i);
+    strbuf_puts(&model, "  (%0");
+    for (int i = 1; i < N; i++)
+        strbuf_printf(&model, ", %%%d", i);
+    strbuf_puts(&model, ")\n}\n");
+    Run r;
+    run_rewrite(&r, "p := exp(x) => partition\n", model.data);
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, N);
+    const graft_node *fields = graph_output(r.g);
+    for (int i = 0; i < N; i++) {
+        const graft_node *fn = node_callee(node_arg(fields, i));
+        ck_assert_ptr_nonnull(fn);
+        /* the last exp is found first: group 0 */
+        char want[40];
+        snprintf(want, sizeof want, "FunctionVar_%d_0", N - 1 - i);
+        ck_assert_str_eq(node_name(node_param(fn, 0)), want);
+    }
+    run_close(&r);
+    strbuf_free(&model);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -1164,6 +1195,7 @@ static Suite *engine_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("partition");
     tcase_add_test(tc, partition_functions_share_attributes);
+    tcase_add_test(tc, partition_groups_past_a_block);
     suite_add_tcase(s, tc);
     return s;
 }

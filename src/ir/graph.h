@@ -349,10 +349,9 @@ void graph_set_pos(graft_graph *g, graft_node *n, int line, int col);
 void graph_set_ret_type(graft_graph *g, graft_node *fn, const graft_type *type);
 /* Sets a NODE_FUNC's type parameters (interned text, or NULL). */
 void graph_set_type_params(graft_graph *g, graft_node *fn, const char *names);
-/* Puts n in function fn's scope (NULL: @main's), for nodes an edit
- * creates inside a function body after graph_add_func (note [function
- * scope] in graph_walk.c). */
-void graph_set_scope(graft_graph *g, graft_node *n, graft_node *fn);
+/* graph_set_scope (inline, graph_node.h) puts n in function fn's scope
+ * (NULL: @main's), for nodes an edit creates inside a function body after
+ * graph_add_func (note [function scope] in graph_walk.c). */
 
 /* ---- which IR a graph came from ---- */
 

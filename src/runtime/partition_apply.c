@@ -121,7 +121,7 @@ void partition_apply_groups(Pass *p)
 {
     reserve_lists(p);
     for (size_t i = 0; i < p->groups.len; i++)
-        apply_group(p, &p->groups.items[i]);
+        apply_group(p, group_at(&p->groups, i));
     type_infer_list(p->e->g, p->untyped.items, p->untyped.len);
     type_infer_list(p->e->g, p->made.items, p->made.len);
 }

@@ -149,7 +149,7 @@ void partition_reserve(Pass *p)
 {
     size_t names = 0, nodes = 0;
     for (size_t i = 0; i < p->groups.len; i++) {
-        const Group *gr = &p->groups.items[i];
+        const Group *gr = group_at(&p->groups, i);
         names += gr->ninputs;
         nodes += gr->ninputs + 2 + (gr->nroots ? 1 + (size_t)gr->nroots : 0);
     }

@@ -80,7 +80,7 @@ static graft_node *copy_node(graft_graph *g, graft_node *n, graft_node *const *a
 
 /* The name's key of the function literal n calls, unless keyed already
  * (note [function names] in partition_name.c). */
-static void key_callee(Pass *p, const graft_node *n)
+static inline void key_callee(Pass *p, const graft_node *n)
 {
     graft_node *callee = node_callee(n);
     if (callee && node_kind(callee) == NODE_FUNC &&
@@ -111,6 +111,7 @@ static graft_node *next_region_kid(const Pass *p, const graft_node *n, uint32_t 
 static void walk_region(Pass *p, graft_node *root)
 {
     NodeWalk w = p->walk; /* frames kept from one group to the next */
+    NodeList region = p->region; /* (in registers while the walk runs) */
     walk_push(&w, root);
     key_callee(p, root); /* each node's callee's name at its first visit */
     while (w.depth) {
@@ -123,13 +124,14 @@ static void walk_region(Pass *p, graft_node *root)
         }
         (void)walk_pop(&w);
         pass_set_body(p, node_id(n), n);
-        vec_push(&p->region, n);
+        vec_push(&region, n);
         if (node_kind(n) != NODE_FUNC)
             partition_key_part(p, n);
         else if (!keymap_get(&p->fn_seen, keymap_ptr_key(n)))
             partition_key_function(p, n);
     }
     p->walk = w;
+    p->region = region;
 }
 
 /* Whether every user of x is in the region. */
@@ -154,13 +156,15 @@ static bool is_root(const Pass *p, const Group *gr, const graft_node *x)
 }
 
 /* Whether the region can move (note [moved body]): no interior node but
- * constants is read outside. */
+ * constants is read outside.  A node the walk met by one of its uses, and
+ * used once, is read inside only: the users list is walked for the
+ * others. */
 bool partition_movable(const Pass *p, const Group *gr)
 {
     for (size_t i = 0; i < p->region.len; i++) {
         const graft_node *x = p->region.items[i];
-        if (body_kind(x) && node_kind(x) != NODE_CONST && !is_root(p, gr, x) &&
-            !used_inside(p, x))
+        if (node_nusers(x) > 1 && body_kind(x) && node_kind(x) != NODE_CONST &&
+            !is_root(p, gr, x) && !used_inside(p, x))
             return false;
     }
     return true;
