@@ -88,26 +88,11 @@ static inline void key_callee(Pass *p, const graft_node *n)
         partition_key_function(p, callee);
 }
 
-/* The first operand of n from index *next on that the region walk has
- * not met, nor stops at (an input), or NULL; *next is then past it. */
-static graft_node *next_region_kid(const Pass *p, const graft_node *n, uint32_t *next)
-{
-    uint32_t na = node_is_opaque(n) ? 0 : (uint32_t)node_nargs(n);
-    for (uint32_t i = *next; i < na; i++) {
-        graft_node *a = node_arg(n, (int)i);
-        if (node_id(a) < p->size && !p->stand[node_id(a)]) {
-            *next = i + 1;
-            return a;
-        }
-    }
-    *next = na;
-    return NULL;
-}
-
 /* The region below root, not yet in p->region, onto p->region in post-
  * order (operands left to right), each node its own body node for now,
- * and its name's key.  A frame's cursor skips the operands the walk
- * passes by in one loop, not a turn of the walk each. */
+ * and its name's key.  A frame's cursor passes the operands the walk
+ * stops at (inputs, nodes met) in one loop, not a turn of the walk each
+ * (note [one walk]'s post-order shape). */
 static void walk_region(Pass *p, graft_node *root)
 {
     NodeWalk w = p->walk; /* frames kept from one group to the next */
@@ -116,7 +101,13 @@ static void walk_region(Pass *p, graft_node *root)
     key_callee(p, root); /* each node's callee's name at its first visit */
     while (w.depth) {
         graft_node *n = walk_top(&w);
-        graft_node *a = next_region_kid(p, n, &w.frames[w.depth - 1].next);
+        uint32_t na = node_is_opaque(n) ? 0 : (uint32_t)node_nargs(n);
+        graft_node *a = NULL;
+        for (uint32_t i; !a && (i = walk_next(&w)) < na;) {
+            a = node_arg(n, (int)i);
+            if (node_id(a) >= p->size || p->stand[node_id(a)])
+                a = NULL;
+        }
         if (a) {
             walk_push(&w, a);
             key_callee(p, a);
