@@ -201,9 +201,9 @@ static void point_into_body(Pass *p, graft_node *n, graft_node *const *params)
 {
     for (int i = 0; i < node_nargs(n); i++) {
         graft_node *a = node_arg(n, i);
-        uintptr_t s = node_id(a) < p->size ? p->stand[node_id(a)] : 0;
-        if (s && s != (uintptr_t)a)
-            graph_set_arg(p->e->g, n, i, s & 1 ? params[(s >> 1) - 1] : (graft_node *)s);
+        graft_node *in_body = body_operand(p, params, a);
+        if (in_body != a)
+            graph_set_arg(p->e->g, n, i, in_body);
     }
 }
 
