@@ -12,6 +12,7 @@
 #include "frontend.h"
 #include "lower.h"
 #include "match.h"
+#include "partition_impl.h"
 #include "pattern.h"
 #include "relay.h"
 #include "check_main.h"
@@ -1078,6 +1079,72 @@ START_TEST(constant_numbers_shared)
 }
 END_TEST
 
+START_TEST(partition_functions_share_attributes)
+{
+    /* two groups of one name share their function's attribute array
+       (graph_add_func_sharing); another rule's function has its own */
+    Run r;
+    run_rewrite(&r, "p := exp(x) => partition\nq := tanh(x) => partition\n",
+                "def @main(%a, %b, %c) {\n"
+                "  %0 = exp(%a);\n  %1 = exp(%b);\n  %2 = tanh(%c);\n  (%0, %1, %2)\n}\n");
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 2);
+    ck_assert_uint_eq(rule_stats(&r, 1)->applied, 1);
+    const graft_node *fields = graph_output(r.g);
+    const graft_node *fn[3];
+    for (int i = 0; i < 3; i++)
+        fn[i] = node_callee(node_arg(fields, i));
+    ck_assert_int_eq(node_nattrs(fn[0]), 1);
+    ck_assert_ptr_eq(node_attr(fn[0], 0), node_attr(fn[1], 0));
+    ck_assert_ptr_ne(node_attr(fn[1], 0), node_attr(fn[2], 0));
+    assert_output(&r, "def @main(%a, %b, %c) {\n"
+                      "  %0 = fn (%FunctionVar_1_0, PartitionedFromPattern=\"exp_\") {\n"
+                      "    exp(%FunctionVar_1_0)\n"
+                      "  };\n"
+                      "  %1 = fn (%FunctionVar_0_0, PartitionedFromPattern=\"exp_\") {\n"
+                      "    exp(%FunctionVar_0_0)\n"
+                      "  };\n"
+                      "  %2 = fn (%FunctionVar_0_01, PartitionedFromPattern=\"tanh_\") {\n"
+                      "    tanh(%FunctionVar_0_01)\n"
+                      "  };\n"
+                      "  %3 = %0(%a);\n"
+                      "  %4 = %1(%b);\n"
+                      "  %5 = %2(%c);\n"
+                      "  (%3, %4, %5)\n"
+                      "}\n");
+    run_close(&r);
+}
+END_TEST
+
+START_TEST(partition_groups_past_a_block)
+{
+    /* a pass of more groups than a block holds (note [group blocks] in
+       src/runtime/partition_impl.h) applies each, in the order found */
+    enum { N = 2 * GROUP_BLOCK + 5 };
+    StrBuf model = {0};
+    strbuf_puts(&model, "def @main(%x) {\n");
+    for (int i = 0; i < N; i++)
+        strbuf_printf(&model, "  %%%d = exp(%%x);\n", i);
+    strbuf_puts(&model, "  (%0");
+    for (int i = 1; i < N; i++)
+        strbuf_printf(&model, ", %%%d", i);
+    strbuf_puts(&model, ")\n}\n");
+    Run r;
+    run_rewrite(&r, "p := exp(x) => partition\n", model.data);
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, N);
+    const graft_node *fields = graph_output(r.g);
+    for (int i = 0; i < N; i++) {
+        const graft_node *fn = node_callee(node_arg(fields, i));
+        ck_assert_ptr_nonnull(fn);
+        /* the last exp is found first: group 0 */
+        char want[40];
+        snprintf(want, sizeof want, "FunctionVar_%d_0", N - 1 - i);
+        ck_assert_str_eq(node_name(node_param(fn, 0)), want);
+    }
+    run_close(&r);
+    strbuf_free(&model);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -1125,6 +1192,10 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, constant_read_once_per_group);
     tcase_add_test(tc, literal_values_copied_once);
     tcase_add_test(tc, constant_numbers_shared);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("partition");
+    tcase_add_test(tc, partition_functions_share_attributes);
+    tcase_add_test(tc, partition_groups_past_a_block);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -579,11 +579,6 @@ void graph_scope_past(graft_graph *g, const graft_node *n, const graft_node *fn)
     g->side.scopes.fn_id[n->id] = fn->id + 1;
 }
 
-void graph_set_scope(graft_graph *g, graft_node *n, graft_node *fn)
-{
-    graph_put_scope(g, n, fn);
-}
-
 /* ---- edits ---- */
 
 void graph_set_arg(graft_graph *g, graft_node *user, int i, graft_node *value)
@@ -606,7 +601,7 @@ static void replace_body(graft_graph *g, graft_node *old, graft_node *new_node_)
     if (fn && fn->u.fn->body == old) {
         fn->u.fn->body = new_node_;
         if (!node_scope(g, new_node_))
-            graph_put_scope(g, new_node_, fn);
+            graph_set_scope(g, new_node_, fn);
     }
 }
 

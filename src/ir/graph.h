@@ -276,6 +276,12 @@ graft_node *graph_add_fn_param_interned(graft_graph *g, const char *name,
                                         const graft_type *type);
 graft_node *graph_add_func(graft_graph *g, graft_node *const *params, int nparams, graft_node *body,
                      const graft_attr *attrs, int nattrs);
+/* graph_add_func with attrs as they are, not copied: an array of g's own
+ * (in its arena, names interned) that nothing changes, which functions
+ * made alike share (a partition's functions of one name: note [names
+ * once] in partition_name.c). */
+graft_node *graph_add_func_sharing(graft_graph *g, graft_node *const *params, int nparams,
+                                   graft_node *body, const graft_attr *attrs, int nattrs);
 /* The NODE_GLOBAL naming global function name, one per name (made on
  * first use; the function may be defined later: graph_find_global). */
 graft_node *graph_global_ref(graft_graph *g, const char *name);
@@ -343,10 +349,9 @@ void graph_set_pos(graft_graph *g, graft_node *n, int line, int col);
 void graph_set_ret_type(graft_graph *g, graft_node *fn, const graft_type *type);
 /* Sets a NODE_FUNC's type parameters (interned text, or NULL). */
 void graph_set_type_params(graft_graph *g, graft_node *fn, const char *names);
-/* Puts n in function fn's scope (NULL: @main's), for nodes an edit
- * creates inside a function body after graph_add_func (note [function
- * scope] in graph_walk.c). */
-void graph_set_scope(graft_graph *g, graft_node *n, graft_node *fn);
+/* graph_set_scope (inline, graph_node.h) puts n in function fn's scope
+ * (NULL: @main's), for nodes an edit creates inside a function body after
+ * graph_add_func (note [function scope] in graph_walk.c). */
 
 /* ---- which IR a graph came from ---- */
 

@@ -13,13 +13,13 @@
 #include "util.h"
 
 /* What a NODE_FUNC has beyond a plain node. */
-typedef struct FuncInfo {
-    int nattrs;      /* entries in the node's a.attrs */
+typedef struct FuncInfo { /* pointers first: 48 bytes, not 56 (64 in the arena) */
     graft_node **params;   /* NODE_VARs, in order */
-    int nparams;     /* entries in params */
     graft_node *body;      /* the result expression */
     const graft_type *ret; /* declared result type, or NULL */
     const char *type_params; /* "A, B" of fn [A, B](...), or NULL */
+    int nattrs;      /* entries in the node's a.attrs */
+    int nparams;     /* entries in params */
     bool unscoped;         /* graph_add_main's: no node is in its scope */
 } FuncInfo;
 
@@ -131,18 +131,6 @@ void graph_set_attrs(graft_graph *g, graft_node *n, const graft_attr *attrs, int
 /* Grows the scope table over every node id, the new entries @main's (0)
  * (note [scope table] in graph_node.h). */
 void graph_scopes_grow(graft_graph *g);
-/* The same, then puts n, past the old table, in fn's scope. */
-void graph_scope_past(graft_graph *g, const graft_node *n, const graft_node *fn);
-/* graph_set_scope, inline.  The growth is a call of its own, last, so
- * that the common store saves no registers. */
-static inline void graph_put_scope(graft_graph *g, const graft_node *n, const graft_node *fn)
-{
-    struct GraphScopes *t = &g->side.scopes;
-    if (n->id < t->cap)
-        t->fn_id[n->id] = fn ? fn->id + 1 : 0;
-    else if (fn) /* (ids past the table are @main's already) */
-        graph_scope_past(g, n, fn);
-}
 /* The scope table by id, grown first to cover n's id: for a function's
  * walk of what it adopts (graph_add_func), all made before it. */
 static inline uint32_t *graph_scopes_over(graft_graph *g, const graft_node *n)

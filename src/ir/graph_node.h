@@ -166,6 +166,20 @@ static inline graft_node *node_scope(const graft_graph *g, const graft_node *n)
     uint32_t fn = n->id < side->scopes.cap ? side->scopes.fn_id[n->id] : 0;
     return fn ? side->nodes.by_id[fn - 1] : NULL;
 }
+/* graph_set_scope's growth of the table over every node id, then n put
+ * past the old table in fn's scope (graph.c). */
+void graph_scope_past(graft_graph *g, const graft_node *n, const graft_node *fn);
+/* Puts n in fn's scope (graph.h), inline: a partition puts each node it
+ * moves into its function's.  The growth is a call of its own, last, so
+ * that the common store saves no registers. */
+static inline void graph_set_scope(graft_graph *g, const graft_node *n, const graft_node *fn)
+{
+    struct GraphScopes *t = &((struct GraphSide *)(void *)g)->scopes;
+    if (n->id < t->cap)
+        t->fn_id[n->id] = fn ? fn->id + 1 : 0;
+    else if (fn) /* (ids past the table are @main's already) */
+        graph_scope_past(g, n, fn);
+}
 static inline graft_node *graph_node(const graft_graph *g, uint32_t id)
 {
     const struct GraphNodeView *t = &((const struct GraphSide *)(const void *)g)->nodes;

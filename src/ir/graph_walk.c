@@ -498,10 +498,9 @@ static void adopt_body(uint32_t *fn_id, graft_node *fn, uint32_t min_id)
  * first parameter (those belong to an enclosing scope).  Both the loader
  * (parameters are made when "fn (" is read) and partitioning (parameters
  * first, then the body over them) build functions in that order. */
-graft_node *graph_add_func(graft_graph *g, graft_node *const *params, int nparams, graft_node *body,
-                     const graft_attr *attrs, int nattrs)
+static void scope_body(graft_graph *g, graft_node *n, graft_node *const *params, int nparams,
+                       graft_node *body)
 {
-    graft_node *n = graph_new_func(g, params, nparams, attrs, nattrs);
     uint32_t *fn_id = graph_scopes_over(g, n); /* (note [scope table] in graph_node.h) */
     uint32_t min_id = 0;
     for (int i = 0; i < nparams; i++) {
@@ -512,22 +511,46 @@ graft_node *graph_add_func(graft_graph *g, graft_node *const *params, int nparam
     n->u.fn->body = body;
     if (body && body->id >= min_id) /* else it is not new: nothing to adopt */
         adopt_body(fn_id, n, min_id);
+}
+
+graft_node *graph_add_func(graft_graph *g, graft_node *const *params, int nparams, graft_node *body,
+                     const graft_attr *attrs, int nattrs)
+{
+    graft_node *n = graph_new_func(g, params, nparams, attrs, nattrs);
+    scope_body(g, n, params, nparams, body);
+    return n;
+}
+
+/* A NODE_FUNC of params, with no attributes, body or scope yet. */
+static graft_node *func_node(graft_graph *g, graft_node *const *params, int nparams)
+{
+    graft_node *n = graph_new_node(g, NODE_FUNC, 0);
+    FuncInfo *fn = arena_alloc(g->arena, sizeof(FuncInfo));
+    n->u.fn = fn;
+    /* written whole below: not zeroed first */
+    fn->params = arena_alloc_raw(g->arena, (size_t)(nparams ? nparams : 1) * sizeof *fn->params);
+    for (int i = 0; i < nparams; i++)
+        fn->params[i] = params[i];
+    fn->nparams = nparams;
+    g->nkids += (size_t)nparams + 1;
     return n;
 }
 
 graft_node *graph_new_func(graft_graph *g, graft_node *const *params, int nparams,
                            const graft_attr *attrs, int nattrs)
 {
-    graft_node *n = graph_new_node(g, NODE_FUNC, 0);
-    FuncInfo *fn = arena_alloc(g->arena, sizeof(FuncInfo));
-    n->u.fn = fn;
+    graft_node *n = func_node(g, params, nparams);
     graph_set_attrs(g, n, attrs, nattrs);
-    fn->params = arena_array(g->arena, (size_t)(nparams ? nparams : 1),
-                             sizeof(graft_node *));
-    for (int i = 0; i < nparams; i++)
-        fn->params[i] = params[i];
-    fn->nparams = nparams;
-    g->nkids += (size_t)nparams + 1;
+    return n;
+}
+
+graft_node *graph_add_func_sharing(graft_graph *g, graft_node *const *params, int nparams,
+                                   graft_node *body, const graft_attr *attrs, int nattrs)
+{
+    graft_node *n = func_node(g, params, nparams);
+    n->u.fn->nattrs = nattrs;
+    n->a.attrs = attrs;
+    scope_body(g, n, params, nparams, body);
     return n;
 }
 

@@ -81,7 +81,10 @@ static void try_root(Pass *p, graft_node *x)
     Group gr;
     if (!grouper_try(p->gp, x, false, &gr))
         return;
-    vec_push(&p->groups, gr);
+    GroupList *l = &p->groups;
+    if (l->len % GROUP_BLOCK == 0)
+        vec_push(&l->blocks, xmalloc(GROUP_BLOCK * sizeof(Group)));
+    *group_at(l, l->len++) = gr;
 }
 
 /* ---- one pass ---- */
@@ -99,7 +102,9 @@ static void pass_init(Pass *p, graft_engine *e, Grouper *gp, uint32_t rule)
 
 static void pass_free(Pass *p)
 {
-    vec_free(&p->groups);
+    for (size_t i = 0; i < p->groups.blocks.len; i++)
+        free(p->groups.blocks.items[i]);
+    vec_free(&p->groups.blocks);
     free(p->pre);
     free(p->stand);
     vec_free(&p->untyped);
@@ -163,7 +168,8 @@ static bool has_garbage(const graft_engine *e, uint32_t reachable)
 {
     const graft_graph *g = e->g;
     uint32_t kept = reachable;
-    for (int i = 0; i < graph_nparams(g); i++) {
+    int nparams = graph_nparams(g);
+    for (int i = 0; i < nparams; i++) {
         const graft_node *x = graph_param(g, i);
         kept += node_nusers(x) == 0 && x != graph_output(g);
     }

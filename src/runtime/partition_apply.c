@@ -72,7 +72,7 @@ static void apply_group(Pass *p, const Group *gr)
     int nattrs;
     const graft_attr *attrs = partition_fn_attrs(p, rule, &nattrs);
     graft_node *outer = node_scope(g, gr->root);
-    graft_node *fn = graph_add_func(g, params, (int)gr->ninputs, body, attrs, nattrs);
+    graft_node *fn = graph_add_func_sharing(g, params, (int)gr->ninputs, body, attrs, nattrs);
     graft_node *call = graph_add_fn_call(g, fn, inputs, (int)gr->ninputs);
     if (gr->nroots) {
         roots_to_fields(p, gr, call, body, outer);
@@ -85,10 +85,7 @@ static void apply_group(Pass *p, const Group *gr)
         graph_set_scope(g, gr->root, outer);
         graph_replace_all_uses(g, gr->root, call);
     }
-    if (move)
-        partition_adopt_moved(p, fn);
-    for (size_t r = 0; r < p->region.len; r++) /* body nodes belong to this group */
-        pass_set_body(p, node_id(p->region.items[r]), NULL);
+    partition_release_region(p, move ? fn : NULL);
     mark_inputs(p, inputs, gr->ninputs, false);
     vec_push(&p->made, fn);
     vec_push(&p->made, call);
@@ -124,7 +121,7 @@ void partition_apply_groups(Pass *p)
 {
     reserve_lists(p);
     for (size_t i = 0; i < p->groups.len; i++)
-        apply_group(p, &p->groups.items[i]);
+        apply_group(p, group_at(&p->groups, i));
     type_infer_list(p->e->g, p->untyped.items, p->untyped.len);
     type_infer_list(p->e->g, p->made.items, p->made.len);
 }

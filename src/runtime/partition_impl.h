@@ -15,6 +15,26 @@ typedef VEC(uintptr_t) NameKey;
 
 /* walk_region's stack (note [one walk]), kept in the pass between groups. */
 typedef WALK(graft_node *) NodeWalk;
+typedef VEC(graft_node *) NodeList;
+
+/* note [group blocks]: a pass keeps every group it finds before it
+ * applies the first (note [partition semantics] in partition.c), 10,000
+ * of 56 bytes on the workload of bench/workload.sh; one array grown by
+ * doubling copied them a dozen times, 0.9 M instructions (glibc's copy
+ * counts an instruction a byte under callgrind).  So they are kept in
+ * blocks of GROUP_BLOCK that never move, each allocated when the last
+ * is full. */
+enum { GROUP_BLOCK = 1024 };
+typedef struct GroupList {
+    VEC(Group *) blocks; /* GROUP_BLOCK groups each, the last maybe not full */
+    size_t len;          /* groups in all */
+} GroupList;
+
+/* The i-th group of l. */
+static inline Group *group_at(const GroupList *l, size_t i)
+{
+    return &l->blocks.items[i / GROUP_BLOCK][i % GROUP_BLOCK];
+}
 
 typedef struct Pass {
     graft_engine *e;          /* the driver */
@@ -25,8 +45,8 @@ typedef struct Pass {
     uintptr_t *stand;   /* per node id: what stands for it in the group
                            being applied, 0 for nothing (note [stand-ins]) */
     uint32_t size;      /* entries in the per-node arrays */
-    VEC(Group) groups;  /* groups kept */
-    VEC(graft_node *) region; /* scratch: a group's region in post-order */
+    GroupList groups;   /* groups kept (note [group blocks]) */
+    NodeList region;    /* scratch: a group's region in post-order */
     NodeWalk walk;      /* scratch: walk_region's frames */
     graft_node **args;        /* scratch: a copy's operands */
     size_t args_cap;
@@ -107,13 +127,13 @@ void partition_apply_groups(Pass *p);
 /* partition_region.c: the group's region into p->region, each root's in
  * the roots' order, its name's key into p->key; whether the region can
  * move (note [moved body]); the region moved, or copied, into the body of
- * a function of params (returns the body's root); the moved nodes put
- * into fn's scope. */
+ * a function of params (returns the body's root); the region released,
+ * its moved nodes put into fn's scope. */
 void partition_region_of(Pass *p, const Group *gr);
 bool partition_movable(const Pass *p, const Group *gr);
 graft_node *partition_move_region(Pass *p, const Group *gr, graft_node *const *params);
 graft_node *partition_copy_region(Pass *p, const Group *gr, graft_node *const *params);
-void partition_adopt_moved(Pass *p, graft_node *fn);
+void partition_release_region(Pass *p, graft_node *fn);
 
 /* partition_name.c: the name parts of function fn with its body,
  * appended to p->key (note [names once], note [function names]); the

@@ -149,7 +149,7 @@ void partition_reserve(Pass *p)
 {
     size_t names = 0, nodes = 0;
     for (size_t i = 0; i < p->groups.len; i++) {
-        const Group *gr = &p->groups.items[i];
+        const Group *gr = group_at(&p->groups, i);
         names += gr->ninputs;
         nodes += gr->ninputs + 2 + (gr->nroots ? 1 + (size_t)gr->nroots : 0);
     }
@@ -167,8 +167,9 @@ void partition_reserve(Pass *p)
 graft_node **partition_make_params(Pass *p, const Group *gr, graft_node *const *inputs)
 {
     graft_graph *g = p->e->g;
-    p->params.len = 0;
     vec_reserve(&p->params, gr->ninputs + 1); /* items not NULL for a group of no inputs */
+    graft_node **params = p->params.items;
+    p->params.len = gr->ninputs;
     char pname[40];
     memcpy(pname, "FunctionVar_", 12);
     char *prefix = put_digits(pname + 12, gr->number);
@@ -179,8 +180,8 @@ graft_node **partition_make_params(Pass *p, const Group *gr, graft_node *const *
         /* TVM's PatternGrouper (tvm/src/relay/ir/dataflow_matcher.cc) makes
          * Var("FunctionVar_N_k", NullValue<Type>()): no annotation to
          * print.  The type stays known, undeclared, for later rules. */
-        vec_push(&p->params, graph_add_fn_param_interned(g, name, NULL));
-        graph_set_type(g, p->params.items[k], node_type(inputs[k]));
+        params[k] = graph_add_fn_param_interned(g, name, NULL);
+        graph_set_type(g, params[k], node_type(inputs[k]));
     }
-    return p->params.items;
+    return params;
 }

@@ -80,7 +80,7 @@ static graft_node *copy_node(graft_graph *g, graft_node *n, graft_node *const *a
 
 /* The name's key of the function literal n calls, unless keyed already
  * (note [function names] in partition_name.c). */
-static void key_callee(Pass *p, const graft_node *n)
+static inline void key_callee(Pass *p, const graft_node *n)
 {
     graft_node *callee = node_callee(n);
     if (callee && node_kind(callee) == NODE_FUNC &&
@@ -90,32 +90,39 @@ static void key_callee(Pass *p, const graft_node *n)
 
 /* The region below root, not yet in p->region, onto p->region in post-
  * order (operands left to right), each node its own body node for now,
- * and its name's key. */
+ * and its name's key.  A frame's cursor passes the operands the walk
+ * stops at (inputs, nodes met) in one loop, not a turn of the walk each
+ * (note [one walk]'s post-order shape). */
 static void walk_region(Pass *p, graft_node *root)
 {
     NodeWalk w = p->walk; /* frames kept from one group to the next */
+    NodeList region = p->region; /* (in registers while the walk runs) */
     walk_push(&w, root);
+    key_callee(p, root); /* each node's callee's name at its first visit */
     while (w.depth) {
         graft_node *n = walk_top(&w);
-        int na = node_is_opaque(n) ? 0 : node_nargs(n);
-        uint32_t next = walk_next(&w);
-        if (next == 0) /* n's first visit: its callee's name once */
-            key_callee(p, n);
-        if (next < (uint32_t)na) {
-            graft_node *a = node_arg(n, (int)next);
-            if (node_id(a) < p->size && !p->stand[node_id(a)])
-                walk_push(&w, a);
+        uint32_t na = node_is_opaque(n) ? 0 : (uint32_t)node_nargs(n);
+        graft_node *a = NULL;
+        for (uint32_t i; !a && (i = walk_next(&w)) < na;) {
+            a = node_arg(n, (int)i);
+            if (node_id(a) >= p->size || p->stand[node_id(a)])
+                a = NULL;
+        }
+        if (a) {
+            walk_push(&w, a);
+            key_callee(p, a);
             continue;
         }
         (void)walk_pop(&w);
         pass_set_body(p, node_id(n), n);
-        vec_push(&p->region, n);
+        vec_push(&region, n);
         if (node_kind(n) != NODE_FUNC)
             partition_key_part(p, n);
         else if (!keymap_get(&p->fn_seen, keymap_ptr_key(n)))
             partition_key_function(p, n);
     }
     p->walk = w;
+    p->region = region;
 }
 
 /* Whether every user of x is in the region. */
@@ -140,13 +147,15 @@ static bool is_root(const Pass *p, const Group *gr, const graft_node *x)
 }
 
 /* Whether the region can move (note [moved body]): no interior node but
- * constants is read outside. */
+ * constants is read outside.  A node the walk met by one of its uses, and
+ * used once, is read inside only: the users list is walked for the
+ * others. */
 bool partition_movable(const Pass *p, const Group *gr)
 {
     for (size_t i = 0; i < p->region.len; i++) {
         const graft_node *x = p->region.items[i];
-        if (body_kind(x) && node_kind(x) != NODE_CONST && !is_root(p, gr, x) &&
-            !used_inside(p, x))
+        if (node_nusers(x) > 1 && body_kind(x) && node_kind(x) != NODE_CONST &&
+            !is_root(p, gr, x) && !used_inside(p, x))
             return false;
     }
     return true;
@@ -185,6 +194,19 @@ graft_node *partition_copy_region(Pass *p, const Group *gr, graft_node *const *p
     return pass_body(p, node_id(gr->root));
 }
 
+/* Re-points n's operands that something else stands for in the body
+ * (note [stand-ins]): an input's parameter, a shared constant's copy;
+ * operands standing for themselves and nodes outside stay. */
+static void point_into_body(Pass *p, graft_node *n, graft_node *const *params)
+{
+    for (int i = 0; i < node_nargs(n); i++) {
+        graft_node *a = node_arg(n, i);
+        graft_node *in_body = body_operand(p, params, a);
+        if (in_body != a)
+            graph_set_arg(p->e->g, n, i, in_body);
+    }
+}
+
 /* Moves the region into the body (note [moved body]); returns the
  * body's root, the group's. */
 graft_node *partition_move_region(Pass *p, const Group *gr, graft_node *const *params)
@@ -194,21 +216,17 @@ graft_node *partition_move_region(Pass *p, const Group *gr, graft_node *const *p
         graft_node *n = p->region.items[r];
         if (!body_kind(n))
             continue;
-        if (node_kind(n) == NODE_CONST && !used_inside(p, n)) {
+        if (node_kind(n) != NODE_CONST) {
+            point_into_body(p, n, params);
+        } else if (used_inside(p, n)) {
+            graph_set_scope(g, n, NULL); /* as a copy's: in no function */
+        } else {
             graft_node *c = copy_node(g, n, NULL); /* shared with the outside */
             pass_set_body(p, node_id(n), c);
             if (!node_type(c))
                 vec_push(&p->untyped, c);
             continue;
         }
-        for (int i = 0; i < node_nargs(n); i++) {
-            graft_node *a = node_arg(n, i);
-            graft_node *in_body = body_operand(p, params, a);
-            if (in_body != a)
-                graph_set_arg(g, n, i, in_body);
-        }
-        if (node_kind(n) == NODE_CONST)
-            graph_set_scope(g, n, NULL); /* as a copy's: in no function */
         engine_mark_dirty(p->e, node_id(n));
         if (!node_type(n))
             vec_push(&p->untyped, n);
@@ -216,14 +234,20 @@ graft_node *partition_move_region(Pass *p, const Group *gr, graft_node *const *p
     return gr->root;
 }
 
-/* Puts the moved nodes that compute into fn's scope, as graph_add_func
- * puts a new body's (note [function scope] in graph_walk.c). */
-void partition_adopt_moved(Pass *p, graft_node *fn)
+/* The group done with its region: a moved region's nodes that compute
+ * put into fn's scope, as graph_add_func puts a new body's (note
+ * [function scope] in graph_walk.c), and no region node standing for
+ * itself any more (the body nodes belong to this group); fn NULL for a
+ * copied region. */
+void partition_release_region(Pass *p, graft_node *fn)
 {
+    graft_graph *g = p->e->g;
     for (size_t r = 0; r < p->region.len; r++) {
         graft_node *n = p->region.items[r];
-        if (body_kind(n) && node_kind(n) != NODE_CONST && p->stand[node_id(n)] == (uintptr_t)n)
-            graph_set_scope(p->e->g, n, fn);
+        if (fn && body_kind(n) && node_kind(n) != NODE_CONST &&
+            p->stand[node_id(n)] == (uintptr_t)n)
+            graph_set_scope(g, n, fn);
+        pass_set_body(p, node_id(n), NULL);
     }
 }
 
