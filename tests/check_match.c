@@ -273,12 +273,69 @@ START_TEST(claim_stamps_tell_pass_and_owner)
 }
 END_TEST
 
+/* The steps of rule r's direct line (note [direct line] in
+ * src/runtime/match_direct.c), 0 for none. */
+static uint32_t line_steps(Fixture *f, uint32_t r)
+{
+    (void)matcher_direct_fits(f->m, r); /* the line is made with the rule's fact */
+    return f->m->lines[r].n;
+}
+
+/* note [direct line]: a rule of ops, leaves and element accesses has a
+ * line, its pattern's nodes in pre-order (comm 4, item 4: relu, the
+ * element, split, x; pick 4, none 2); an alternative, a call of any
+ * callee and a rule the direct try does not take (twice) have none.  A
+ * try down the line takes add(p, exp(q))'s second operand order as the
+ * goal machine does; a pattern of more than LINE_MAX nodes (33 leaves
+ * and 32 adds) has no line and is tried down the stack, finding the
+ * same. */
+START_TEST(direct_lines_find_the_goal_machines_matches)
+{
+    Fixture f;
+    open_fixture(&f, rules_text, model_text);
+    static const uint32_t want[] = {4, 0, 0, 4, 4, 2, 0}; /* rules_text's order */
+    for (uint32_t r = 0; r < f.rules->rs.nrules; r++)
+        ck_assert_uint_eq(line_steps(&f, r), want[r]);
+    close_fixture(&f);
+    open_fixture(&f, "comm := exp(a) + y => partition\n",
+                 "def @main(%p, %q) {\n  %0 = exp(%q);\n  add(%p, %0)\n}\n");
+    StrBuf got = {0};
+    try_all(&f, &got);
+    ck_assert_str_eq(got.data, "comm at 3: ok [3 2 1 0] 1 0\n");
+    close_fixture(&f);
+    StrBuf rule = {0}, model = {0};
+    strbuf_printf(&rule, "long := x0");
+    strbuf_printf(&model, "def @main(%%p0");
+    for (int k = 1; k <= 32; k++) {
+        strbuf_printf(&rule, " + x%d", k);
+        strbuf_printf(&model, ", %%p%d", k);
+    }
+    strbuf_printf(&rule, " => partition\n");
+    strbuf_printf(&model, ") {\n  %%0 = add(%%p0, %%p1);\n");
+    for (int k = 2; k <= 32; k++)
+        strbuf_printf(&model, "  %%%d = add(%%%d, %%p%d);\n", k - 1, k - 2, k);
+    strbuf_printf(&model, "  %%31\n}\n");
+    open_fixture(&f, rule.data, model.data);
+    ck_assert(matcher_direct_fits(f.m, 0));
+    ck_assert_uint_eq(line_steps(&f, 0), 0);
+    graft_node *top = graph_node(f.g, 64); /* %31: the 33 parameters, then the adds */
+    strbuf_free(&got);
+    try_both(&f, 0, top, &got);
+    ck_assert_int_eq(strncmp(got.data, "long at 64: ok [64 63 62", 24), 0);
+    close_fixture(&f);
+    strbuf_free(&got);
+    strbuf_free(&rule);
+    strbuf_free(&model);
+}
+END_TEST
+
 static Suite *match_suite(void)
 {
     Suite *s = suite_create("match");
     TCase *tc = tcase_create("direct");
     tcase_add_test(tc, direct_tries_find_the_goal_machines_matches);
     tcase_add_test(tc, stale_labels_go_to_the_goal_machine);
+    tcase_add_test(tc, direct_lines_find_the_goal_machines_matches);
     suite_add_tcase(s, tc);
     TCase *groups = tcase_create("groups");
     tcase_add_test(groups, claim_stamps_tell_pass_and_owner);
