@@ -329,6 +329,62 @@ START_TEST(direct_lines_find_the_goal_machines_matches)
 }
 END_TEST
 
+/* The grouper of a fresh engine over f's graph, at a pass of rule r. */
+static graft_engine *begin_pass(Fixture *f, Grouper *gp, uint32_t r)
+{
+    graft_engine *e = engine_new(&f->rules->rs, f->g, NULL);
+    engine_label_all(e);
+    grouper_init(gp, e);
+    grouper_begin(gp, r);
+    return e;
+}
+
+/* note [region from the pairs] (src/runtime/group.c): add(exp(p), exp(p))
+ * matched by exp(a) + exp(b) lists exp once (inputs p); by x + exp(y) exp
+ * is an input too, so the walk stops there (region add, inputs exp and p,
+ * in the pairs' order).  A refused group reports what the walk finds
+ * first: of add(exp(p), sigmoid(p)), whose exp and sigmoid another add
+ * reads, the sigmoid (the walk takes the last operand first), not the
+ * exp that comes first in the pairs. */
+START_TEST(regions_from_the_pairs_are_the_walks)
+{
+    Fixture f;
+    open_fixture(&f, "sh := exp(a) + exp(b) => partition\nii := x + exp(y) => partition\n",
+                 "def @main(%p) {\n  %0 = exp(%p);\n  add(%0, %0)\n}\n");
+    graft_node *p = graph_node(f.g, 0), *ex = graph_node(f.g, 1), *add = graph_node(f.g, 2);
+    Grouper gp;
+    graft_engine *e = begin_pass(&f, &gp, 0);
+    Group gr;
+    ck_assert(grouper_try(&gp, add, false, &gr));
+    ck_assert_uint_eq(gp.region.len, 2);
+    ck_assert(gp.region.items[0] == add && gp.region.items[1] == ex);
+    ck_assert_uint_eq(gr.ninputs, 1);
+    ck_assert_ptr_eq(group_inputs(&gp, &gr)[0], p);
+    grouper_begin(&gp, 1);
+    ck_assert(grouper_try(&gp, add, false, &gr));
+    ck_assert_uint_eq(gp.region.len, 1);
+    ck_assert_ptr_eq(gp.region.items[0], add);
+    ck_assert_uint_eq(gr.ninputs, 2);
+    ck_assert(group_inputs(&gp, &gr)[0] == ex && group_inputs(&gp, &gr)[1] == p);
+    grouper_free(&gp);
+    engine_free(e);
+    close_fixture(&f);
+    open_fixture(&f, "ov := exp(a) + sigmoid(b) => partition\n",
+                 "def @main(%p) {\n  %0 = exp(%p);\n  %1 = sigmoid(%p);\n"
+                 "  %2 = add(%0, %1);\n  %3 = add(%0, %1);\n  (%2, %3)\n}\n");
+    e = begin_pass(&f, &gp, 0);
+    PartVerdict v = {PART_UNTRIED, NULL, NULL};
+    gp.watch = graph_node(f.g, 4);
+    gp.verdict = &v;
+    ck_assert(!grouper_try(&gp, graph_node(f.g, 4), false, &gr));
+    ck_assert_int_eq(v.fate, PART_INTERIOR);
+    ck_assert(v.a == graph_node(f.g, 2) && v.b == graph_node(f.g, 3));
+    grouper_free(&gp);
+    engine_free(e);
+    close_fixture(&f);
+}
+END_TEST
+
 static Suite *match_suite(void)
 {
     Suite *s = suite_create("match");
@@ -339,6 +395,7 @@ static Suite *match_suite(void)
     suite_add_tcase(s, tc);
     TCase *groups = tcase_create("groups");
     tcase_add_test(groups, claim_stamps_tell_pass_and_owner);
+    tcase_add_test(groups, regions_from_the_pairs_are_the_walks);
     suite_add_tcase(s, groups);
     return s;
 }

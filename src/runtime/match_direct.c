@@ -37,9 +37,9 @@
  * it out, its pair stored at its step's index.  The tests, bindings and
  * pairs are the stack's, in the same order (the pair of a leaf an op
  * takes at once too: it is the next in pre-order); what goes is the
- * goals pushed and popped and each node's kind asked again (3,071 -> ...
- * instructions a batch norm's try on the workload).  Alternatives, tails,
- * tuples and calls of functions keep the stack. */
+ * goals pushed and popped and each node's kind asked again (matcher_direct
+ * 1,424 -> 1,015 instructions a batch norm's try on the workload).
+ * Alternatives, tails, tuples and calls of functions keep the stack. */
 
 /* Whether a pattern node of p's kind may be on a line: a leaf, an
  * element access, an op of a fixed number of operands. */
