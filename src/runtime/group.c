@@ -333,7 +333,9 @@ static bool give_back(Grouper *gp, const Group *gr)
 /* One pass over the last match's pairs making gr's inputs, as
  * collect_inputs does, and its region (note [region from the pairs]);
  * false, neither made, when the pairs do not make the region (the marks
- * it set are the stamps' that collect_inputs then leaves behind). */
+ * it set are the stamps' that collect_inputs then leaves behind).  The
+ * lists' ends are kept in locals: the stores into the marks would make
+ * the compiler read them again. */
 static bool inputs_and_region(Grouper *gp, Group *gr)
 {
     next_stamps(gp);
@@ -341,8 +343,9 @@ static bool inputs_and_region(Grouper *gp, Group *gr)
     const MatchPair *pairs = matcher_pairs(gp->e->m, &npairs);
     vec_reserve(&gp->inputs, gp->inputs.len + npairs + 1); /* never NULL: collect_inputs */
     vec_reserve(&gp->region, npairs);
+    graft_node **input = gp->inputs.items + gp->inputs.len, **first = input;
+    graft_node **listed = gp->region.items;
     gr->inputs = gp->inputs.len;
-    gr->ninputs = 0;
     gp->region.len = 0;
     for (uint32_t i = 0; i < npairs; i++) {
         const MatchPair *p = &pairs[i];
@@ -357,8 +360,7 @@ static bool inputs_and_region(Grouper *gp, Group *gr)
                 return give_back(gp, gr);
             if (*at != istamp) {
                 *at = istamp;
-                gp->inputs.items[gp->inputs.len++] = p->node;
-                gr->ninputs++;
+                *input++ = p->node;
             }
             continue;
         } else if (*at == istamp || *at == stamp)
@@ -366,8 +368,11 @@ static bool inputs_and_region(Grouper *gp, Group *gr)
         else if (!plain_leaf(p->node))
             return give_back(gp, gr);
         *at = stamp;
-        gp->region.items[gp->region.len++] = p->node;
+        *listed++ = p->node;
     }
+    gr->ninputs = (uint32_t)(input - first);
+    gp->inputs.len += gr->ninputs;
+    gp->region.len = (size_t)(listed - gp->region.items);
     return true;
 }
 
