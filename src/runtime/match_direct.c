@@ -246,17 +246,42 @@ static bool direct_step(Matcher *m, DirectGoal g, bool *open)
     }
 }
 
+/* The states and their item sets as a try down a line reads them, in
+ * locals: the stores of the pairs and bindings would make the compiler
+ * read the matcher's and the labels' fields again at every ask. */
+typedef struct LineView {
+    LabelStates st;       /* the labels' states (automaton.h) */
+    const uint64_t *sets; /* the states' item sets, words a set each */
+    size_t words;
+} LineView;
+
+/* direct_has, read through the view. */
+static inline bool view_has(const LineView *v, const graft_node *n, uint32_t item)
+{
+    uint32_t id = node_id(n), s = id < v->st.cap ? v->st.state[id] : STATE_NONE;
+    return s != STATE_NONE && (v->sets[s * v->words + item / 64] >> (item % 64)) & 1;
+}
+
+/* operands_fit, read through the view. */
+static inline bool view_fit(const LineView *v, const graft_pat *p, const graft_node *n, bool swap)
+{
+    for (int k = 0; k < p->nkids; k++)
+        if (!view_has(v, operand(n, swap ? swapped[k] : k), p->kids[k]->item))
+            return false;
+    return true;
+}
+
 /* An op's first operand order that fits at n, in *swap, as direct_call
  * takes it; *open set as there. */
-static inline bool line_order(const Matcher *m, const graft_pat *p, const graft_node *n,
+static inline bool line_order(const LineView *v, const graft_pat *p, const graft_node *n,
                               uint8_t ways, uint8_t *swap, bool *open)
 {
-    if (!operands_fit(m, p, n, false)) {
-        if (ways == 1 || !operands_fit(m, p, n, true))
+    if (!view_fit(v, p, n, false)) {
+        if (ways == 1 || !view_fit(v, p, n, true))
             return false;
         *swap = 1;
     } else if (open && !*open && ways == 2)
-        *open = operands_fit(m, p, n, true);
+        *open = view_fit(v, p, n, true);
     return true;
 }
 
@@ -266,20 +291,21 @@ static bool line_try(Matcher *m, const DirectLine *dl, graft_node *root, bool *o
 {
     graft_node *at[LINE_MAX];
     uint8_t swap[LINE_MAX];
+    const LineView v = {*(const LabelStates *)(const void *)m->labels, m->sets, m->set_words};
     vec_reserve(&m->pairs, dl->n);
     MatchPair *pairs = m->pairs.items;
     for (uint32_t i = 0; i < dl->n; i++) {
         const LineStep *s = &dl->steps[i];
         const graft_pat *p = s->pat;
         graft_node *n = i ? operand(at[s->parent], s->k ^ swap[s->parent]) : root;
-        if (s->ask && !direct_has(m, n, p->item))
+        if (s->ask && !view_has(&v, n, p->item))
             return false;
         if (s->binds && !direct_bind(m, p, n))
             return false;
         at[i] = n;
         swap[i] = 0;
         pairs[i] = (MatchPair){p, n, false};
-        if (s->ways && !line_order(m, p, n, s->ways, &swap[i], open))
+        if (s->ways && !line_order(&v, p, n, s->ways, &swap[i], open))
             return false;
     }
     m->pairs.len = dl->n;
