@@ -383,15 +383,6 @@ static bool shared_kind(const graft_node *n)
     return node_kind(n) == NODE_CONST || node_kind(n) == NODE_FUNC;
 }
 
-/* The first region node a group kept earlier claimed, or NULL. */
-static graft_node *overlaps(const Grouper *gp)
-{
-    for (size_t i = 0; i < gp->region.len; i++)
-        if (!shared_kind(gp->region.items[i]) && grouper_claimed(gp, gp->region.items[i]))
-            return gp->region.items[i];
-    return NULL;
-}
-
 /* Whether a root of gr post-dominates user. */
 static bool root_postdominates(const Grouper *gp, const Group *gr, const graft_node *user)
 {
@@ -401,24 +392,41 @@ static bool root_postdominates(const Grouper *gp, const Group *gr, const graft_n
     return engine_postdominates(gp->e, gr->root, user);
 }
 
-/* An interior node used outside the region where no root post-dominates
- * the use: returns it, with the user in *outside.  The roots are no
- * interior nodes: their users read the action's values. */
-static graft_node *interior_escapes(Grouper *gp, const Group *gr, graft_node **outside)
+/* The first user of x outside the region that no root of gr
+ * post-dominates, or NULL. */
+static graft_node *used_outside(const Grouper *gp, const Group *gr, const graft_node *x)
 {
-    for (size_t i = 0; i < gp->region.len; i++) {
-        graft_node *x = gp->region.items[i];
-        if (is_root(gp, gr, x) || shared_kind(x))
-            continue;
-        for (const Use *u = node_first_use(x); u; u = use_next(u)) {
-            graft_node *user = use_user(u);
-            if (gp->mark[node_id(user)] != gp->stamp && !root_postdominates(gp, gr, user)) {
-                *outside = user;
-                return x;
-            }
-        }
+    for (const Use *u = node_first_use(x); u; u = use_next(u)) {
+        graft_node *user = use_user(u);
+        if (gp->mark[node_id(user)] != gp->stamp && !root_postdominates(gp, gr, user))
+            return user;
     }
     return NULL;
+}
+
+/* Why the last candidate's region refuses it, in one pass over it:
+ * PART_OVERLAP with the first node a group kept earlier claimed in *x;
+ * else PART_INTERIOR with the first interior node used outside where no
+ * root post-dominates the use in *x and that user in *outside; else
+ * PART_KEPT.  Constants and functions are neither; the roots are no
+ * interior nodes (their users read the action's values). */
+static PartFate region_check(const Grouper *gp, const Group *gr, graft_node **x,
+                             graft_node **outside)
+{
+    graft_node *escape = NULL;
+    for (size_t i = 0; i < gp->region.len; i++) {
+        graft_node *n = gp->region.items[i];
+        if (shared_kind(n))
+            continue;
+        if (grouper_claimed(gp, n)) {
+            *x = n;
+            return PART_OVERLAP;
+        }
+        if (!escape && !is_root(gp, gr, n) && (*outside = used_outside(gp, gr, n)))
+            escape = n;
+    }
+    *x = escape;
+    return escape ? PART_INTERIOR : PART_KEPT;
 }
 
 /* note [partition roots]: a partition of several roots moves their
@@ -483,18 +491,14 @@ static void walk_region_again(Grouper *gp, const Group *gr)
     collect_region(gp, gr);
 }
 
-/* Why the last candidate's region refuses it: PART_OVERLAP with the
- * first node a group kept earlier claimed in *x, PART_INTERIOR with the
- * first interior node used outside in *x and the user in *user, or
- * PART_KEPT.  A region listed from the pairs that is refused is walked
- * first, for the walk's order the report reads. */
+/* region_check of the last candidate; a region listed from the pairs
+ * that is refused is walked first, for the walk's order the report
+ * reads. */
 static PartFate region_refusal(Grouper *gp, const Group *gr, bool listed, graft_node **x,
                                graft_node **user)
 {
     for (;; listed = false) {
-        PartFate fate = (*x = overlaps(gp))                   ? PART_OVERLAP
-                        : (*x = interior_escapes(gp, gr, user)) ? PART_INTERIOR
-                                                                : PART_KEPT;
+        PartFate fate = region_check(gp, gr, x, user);
         if (fate == PART_KEPT || !listed)
             return fate;
         walk_region_again(gp, gr);
