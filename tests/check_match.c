@@ -385,6 +385,42 @@ START_TEST(regions_from_the_pairs_are_the_walks)
 }
 END_TEST
 
+/* note [offers known] (src/runtime/automaton_label.c): a fresh labeller's
+ * walk lists the nodes whose state accepts a rule, each once, and no
+ * other: the nodes a scan of every labelled node's rules finds (here in
+ * the same order, the model's lines being in the walk's).  The states
+ * come from dense entries, a tuple of seven (many_step) and the split's
+ * tested class; the function @main is labelled by no walk. */
+START_TEST(offering_nodes_are_those_whose_state_accepts)
+{
+    Fixture f;
+    open_fixture(&f, rules_text, model_text);
+    Labels *l = labels_new(f.a, f.g);
+    uint32_t count = graph_node_count(f.g), nlabelled;
+    uint32_t *offering = malloc(count * sizeof *offering);
+    uint32_t kept = labels_offering(l, offering, &nlabelled);
+    ck_assert_uint_eq(nlabelled, count - 1);
+    ck_assert_uint_eq(labels_state_id(l, count - 1), STATE_NONE); /* @main, no operand */
+    ck_assert_int_eq(node_kind(graph_node(f.g, count - 1)), NODE_FUNC);
+    StrBuf walk = {0}, scan = {0};
+    for (uint32_t k = 0; k < kept; k++)
+        strbuf_printf(&walk, " %u", offering[k]);
+    for (uint32_t id = 0; id < count; id++) {
+        uint32_t nr;
+        automaton_state_rules(f.a, labels_state_id(l, id), &nr);
+        if (nr)
+            strbuf_printf(&scan, " %u", id);
+    }
+    ck_assert_str_eq(scan.data, " 6 7 8 10 13 15 16");
+    ck_assert_str_eq(walk.data, " 6 7 8 10 13 15 16");
+    strbuf_free(&walk);
+    strbuf_free(&scan);
+    free(offering);
+    labels_free(l);
+    close_fixture(&f);
+}
+END_TEST
+
 static Suite *match_suite(void)
 {
     Suite *s = suite_create("match");
@@ -392,6 +428,7 @@ static Suite *match_suite(void)
     tcase_add_test(tc, direct_tries_find_the_goal_machines_matches);
     tcase_add_test(tc, stale_labels_go_to_the_goal_machine);
     tcase_add_test(tc, direct_lines_find_the_goal_machines_matches);
+    tcase_add_test(tc, offering_nodes_are_those_whose_state_accepts);
     suite_add_tcase(s, tc);
     TCase *groups = tcase_create("groups");
     tcase_add_test(groups, claim_stamps_tell_pass_and_owner);

@@ -132,6 +132,24 @@ static inline bool offers(Labels *l, uint32_t s)
     return l->offers[s] == 2;
 }
 
+/* note [offers known]: every state label_one gives was once the answer
+ * of an automaton step taken here (the dense and wide entries keep only
+ * such answers), and each such answer's offer is learnt as it comes
+ * (stepped); so the labelling walk reads a state's offer with one load,
+ * no test of the array's size or of an offer not known yet
+ * (labels_offering 16.37 M -> 15.52 M instructions on the workload's
+ * rewrite, 120,001 nodes).  The other readers of offers, which read
+ * states a labelling stored earlier, keep offers(). */
+
+/* A state an automaton step just gave, its offer learnt (note [offers
+ * known]). */
+static uint32_t stepped(Labels *l, uint32_t s)
+{
+    if (s >= l->offers_cap || !l->offers[s])
+        offers_learn(l, s);
+    return s;
+}
+
 /* Room for na operand states in l->args. */
 static void args_reserve(Labels *l, uint32_t na)
 {
@@ -146,7 +164,7 @@ static uint32_t args_step(Labels *l, uint32_t c, uint32_t na)
     Symbol sym = l->syms[c];
     sym.nargs = na;
     sym.args = l->args;
-    return automaton_step(l->a, &sym);
+    return stepped(l, automaton_step(l->a, &sym));
 }
 
 /* class_step's way when the dense entry does not answer: one step built
@@ -251,7 +269,7 @@ static uint32_t node_step(Labels *l, const graft_node *n, NodeKind kind)
     labels_symbol(l, n, kind, &sym);
     sym.nargs = na;
     sym.args = l->args;
-    return automaton_step(l->a, &sym);
+    return stepped(l, automaton_step(l->a, &sym));
 }
 
 /* The state of n, of kind kind and class c (opaque the opaque class,
@@ -324,7 +342,7 @@ GRAFT_HOT uint32_t label_walk(Labels *l, uint32_t *order, graft_node **nodes, ui
         NodeKind kind = node_kind(node);
         uint32_t id = node_id(node), c = labels_class(l, node, kind, nops);
         uint32_t s = l->st.state[id] = label_one(l, node, kind, c, opaque);
-        if (offering && offers(l, s))
+        if (offering && l->offers[s] == 2) /* note [offers known] */
             offering[(*kept)++] = id;
         if (order)
             order[i] = id;
