@@ -68,7 +68,7 @@ static void line_make(Matcher *m, uint32_t r)
         const graft_pat *p = s.pat;
         if (!(fits = n < LINE_MAX && line_kind(m, p)))
             break;
-        s.binds = p->slot >= 0 || p->callee > 0 || p->nbinds > 0;
+        s.binds = p->callee > 0 || p->nbinds > 0 ? LINE_BINDS : p->slot >= 0 ? LINE_SLOT : 0;
         s.ways = p->kind == GRAFT_PAT_OP ? (uint8_t)nways(m, p) : 0;
         steps[n] = s;
         walk_reserve(&todo, (size_t)p->nkids);
@@ -300,7 +300,11 @@ static bool line_try(Matcher *m, const DirectLine *dl, graft_node *root, bool *o
         graft_node *n = i ? operand(at[s->parent], s->k ^ swap[s->parent]) : root;
         if (s->ask && !view_has(&v, n, p->item))
             return false;
-        if (s->binds && !direct_bind(m, p, n))
+        if (s->binds == LINE_SLOT) { /* direct_bind's common case */
+            if (m->b[p->slot].node)
+                return false;
+            m->b[p->slot].node = n;
+        } else if (s->binds && !direct_bind(m, p, n))
             return false;
         at[i] = n;
         swap[i] = 0;

@@ -79,11 +79,13 @@ typedef struct LineStep {
     bool ask;             /* its item is asked here (the root, an element
                              access's operand); an op's operands' items
                              the op's order asked */
-    bool binds;           /* it binds a slot, a callee or attributes */
+    uint8_t binds;        /* LINE_SLOT: it binds its slot alone;
+                             LINE_BINDS: a callee or attributes too */
     uint8_t ways;         /* an op's operand orders (nways), 0 for a leaf
                              or an element access */
 } LineStep;
 
+enum { LINE_SLOT = 1, LINE_BINDS = 2 };
 #define LINE_MAX 64 /* a longer pattern is tried down the goal stack */
 
 /* A rule's direct line: its pattern in pre-order, n steps, or none (n 0). */
