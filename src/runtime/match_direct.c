@@ -93,18 +93,13 @@ void matcher_lines_free(Matcher *m)
     free(m->lines);
 }
 
-bool matcher_direct_fits(Matcher *m, uint32_t r)
+void matcher_direct_learn(Matcher *m, uint32_t r)
 {
-    if (m->rec) /* explain mode records the goal machine's failures */
-        return false;
-    if (m->direct[r] == DIRECT_UNKNOWN) {
-        const graft_rule *rule = &m->rs->rules[r];
-        bool guarded = rule->guard || rule->guard_fn;
-        m->direct[r] = guarded ? matcher_linear_steps(rule) : m->proof[r];
-        if (m->direct[r])
-            line_make(m, r);
-    }
-    return m->direct[r] && m->direct[r] <= m->max_steps;
+    const graft_rule *rule = &m->rs->rules[r];
+    bool guarded = rule->guard || rule->guard_fn;
+    m->direct[r] = guarded ? matcher_linear_steps(rule) : m->proof[r];
+    if (m->direct[r])
+        line_make(m, r);
 }
 
 /* has, with the bits read inline from the sets taken as the try began:

@@ -199,8 +199,19 @@ bool matcher_dom_walk(Matcher *m, const graft_pat *p, graft_node *n, bool keep_p
 
 /* ---- match_direct.c (note [direct try]) ---- */
 
-/* Whether rule r is tried straight down its pattern first. */
-bool matcher_direct_fits(Matcher *m, uint32_t r);
+/* Decides m->direct[r] at rule r's first try, and makes its line. */
+void matcher_direct_learn(Matcher *m, uint32_t r);
+
+/* Whether rule r is tried straight down its pattern first (inline: asked
+ * at every try). */
+static inline bool matcher_direct_fits(Matcher *m, uint32_t r)
+{
+    if (m->rec) /* explain mode records the goal machine's failures */
+        return false;
+    if (m->direct[r] == DIRECT_UNKNOWN)
+        matcher_direct_learn(m, r);
+    return m->direct[r] && m->direct[r] <= m->max_steps;
+}
 /* Tries rule at root straight down its pattern, after reset: true with
  * *res MATCH_OK or MATCH_GUARD when that decides the try, false when the
  * goal machine must (after another reset). */
