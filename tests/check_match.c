@@ -345,7 +345,8 @@ static graft_engine *begin_pass(Fixture *f, Grouper *gp, uint32_t r)
  * in the pairs' order).  A refused group reports what the walk finds
  * first: of add(exp(p), sigmoid(p)), whose exp and sigmoid another add
  * reads, the sigmoid (the walk takes the last operand first), not the
- * exp that comes first in the pairs. */
+ * exp that comes first in the pairs; of a chain of exps, the middle one
+ * that the group at the top claimed. */
 START_TEST(regions_from_the_pairs_are_the_walks)
 {
     Fixture f;
@@ -378,6 +379,18 @@ START_TEST(regions_from_the_pairs_are_the_walks)
     gp.verdict = &v;
     ck_assert(!grouper_try(&gp, graph_node(f.g, 4), false, &gr));
     ck_assert_int_eq(v.fate, PART_INTERIOR);
+    ck_assert(v.a == graph_node(f.g, 2) && v.b == graph_node(f.g, 3));
+    grouper_free(&gp);
+    engine_free(e);
+    close_fixture(&f);
+    open_fixture(&f, "ee := exp(exp(a)) => partition\n",
+                 "def @main(%p) {\n  %0 = exp(%p);\n  %1 = exp(%0);\n  exp(%1)\n}\n");
+    e = begin_pass(&f, &gp, 0);
+    ck_assert(grouper_try(&gp, graph_node(f.g, 3), false, &gr)); /* claims %1 too */
+    gp.watch = graph_node(f.g, 2);
+    gp.verdict = &v;
+    ck_assert(!grouper_try(&gp, graph_node(f.g, 2), false, &gr));
+    ck_assert_int_eq(v.fate, PART_OVERLAP);
     ck_assert(v.a == graph_node(f.g, 2) && v.b == graph_node(f.g, 3));
     grouper_free(&gp);
     engine_free(e);
