@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "automaton.h"
+#include "automaton_label_impl.h"
 #include "engine.h"
 #include "frontend.h"
 #include "group.h"
@@ -434,6 +435,44 @@ START_TEST(offering_nodes_are_those_whose_state_accepts)
 }
 END_TEST
 
+/* Labels f's graph by the walk and node by node (labels_node, in id
+ * order: operands first) with a second labeller of the same automaton:
+ * the same state at every node. */
+static Labels *walk_against_nodes(Fixture *f)
+{
+    Labels *walked = labels_new(f->a, f->g), *one = labels_new(f->a, f->g);
+    labels_all(walked);
+    for (uint32_t id = 0; id + 1 < graph_node_count(f->g); id++) /* @main last */
+        ck_assert_uint_eq(labels_node(one, graph_node(f->g, id)), labels_state_id(walked, id));
+    labels_free(one);
+    return walked;
+}
+
+/* note [leaf states] (src/runtime/automaton_label.c): the walk keeps a
+ * parameter's and a constant's state when no test applies to them, and
+ * gives every one the state their own step gives; where rules test
+ * constants (a literal 1f in a pattern), a constant's state is its own
+ * (1f and 2f differ) and none is kept. */
+START_TEST(leaf_states_are_their_steps)
+{
+    Fixture f;
+    open_fixture(&f, rules_text, model_text);
+    Labels *l = walk_against_nodes(&f);
+    ck_assert_uint_eq(l->leaf[NODE_VAR], labels_state_id(l, 0));
+    labels_free(l);
+    close_fixture(&f);
+    open_fixture(&f, "one := x + 1f => partition\n",
+                 "def @main(%p, %q) {\n  %0 = add(%p, 1f);\n  %1 = add(%q, 2f);\n"
+                 "  %2 = add(%0, 1f);\n  (%1, %2)\n}\n");
+    l = walk_against_nodes(&f);
+    ck_assert_uint_eq(l->leaf[NODE_CONST], STATE_NONE);
+    ck_assert_uint_ne(labels_state_id(l, 2), labels_state_id(l, 4)); /* 1f, 2f */
+    ck_assert_uint_eq(labels_state_id(l, 2), labels_state_id(l, 6)); /* 1f twice */
+    labels_free(l);
+    close_fixture(&f);
+}
+END_TEST
+
 static Suite *match_suite(void)
 {
     Suite *s = suite_create("match");
@@ -442,6 +481,7 @@ static Suite *match_suite(void)
     tcase_add_test(tc, stale_labels_go_to_the_goal_machine);
     tcase_add_test(tc, direct_lines_find_the_goal_machines_matches);
     tcase_add_test(tc, offering_nodes_are_those_whose_state_accepts);
+    tcase_add_test(tc, leaf_states_are_their_steps);
     suite_add_tcase(s, tc);
     TCase *groups = tcase_create("groups");
     tcase_add_test(groups, claim_stamps_tell_pass_and_owner);

@@ -29,6 +29,7 @@ Labels *labels_new(Automaton *a, const graft_graph *g)
         l->hi[all[ps[i]].kind] = i + 1;
     labels_kind_tests(l);
     labels_classes_init(l);
+    l->leaf[NODE_VAR] = l->leaf[NODE_CONST] = STATE_NONE;
     l->args_cap = 8;
     l->args = xmalloc(l->args_cap * sizeof *l->args);
     return l;
@@ -328,6 +329,31 @@ uint32_t labels_node(Labels *l, const graft_node *n)
  * the count labelled.  Inlined into its three callers, each with the
  * outputs it asks for constant, so that the loop tests none of the
  * others (as arrays_fill in graph_walk.c). */
+/* note [leaf states]: half of a model's nodes are parameters and
+ * constants, and where no node test applies to them their class is
+ * fixed (note [node classes]) and they have no operands: every one's
+ * state is its class's step from nothing, the same.  So the walk keeps
+ * that state once the first of each kind is labelled, and takes it for
+ * the next without deciding the class or reading the dense entry (the
+ * first one steps as before, so the states and their numbering stay the
+ * same): labels_offering 15.52 M -> 14.39 M instructions on the
+ * workload's rewrite, whose 120,001 nodes have 60,000 such leaves. */
+
+/* The state of n, of kind kind, in the labelling walk: a leaf's kept
+ * state (note [leaf states]) or its step. */
+GRAFT_HOT uint32_t walk_state(Labels *l, const graft_node *n, NodeKind kind, uint32_t nops,
+                              uint32_t opaque)
+{
+    if (kind > NODE_CONST)
+        return label_one(l, n, kind, labels_class(l, n, kind, nops), opaque);
+    if (l->leaf[kind] != STATE_NONE)
+        return l->leaf[kind];
+    uint32_t s = label_one(l, n, kind, labels_class(l, n, kind, nops), opaque);
+    if (!l->kind_tests[kind])
+        l->leaf[kind] = s;
+    return s;
+}
+
 GRAFT_HOT uint32_t label_walk(Labels *l, uint32_t *order, graft_node **nodes, uint32_t *offering,
                               uint32_t *kept)
 {
@@ -339,9 +365,8 @@ GRAFT_HOT uint32_t label_walk(Labels *l, uint32_t *order, graft_node **nodes, ui
     /* locals: the loop's calls may write *l, so its fields are read again */
     uint32_t i = 0, nops = l->nops, opaque = nops + 4;
     for (graft_node *node; (node = graph_walk_next(&w)); i++) {
-        NodeKind kind = node_kind(node);
-        uint32_t id = node_id(node), c = labels_class(l, node, kind, nops);
-        uint32_t s = l->st.state[id] = label_one(l, node, kind, c, opaque);
+        uint32_t id = node_id(node);
+        uint32_t s = l->st.state[id] = walk_state(l, node, node_kind(node), nops, opaque);
         if (offering && l->offers[s] == 2) /* note [offers known] */
             offering[(*kept)++] = id;
         if (order)
