@@ -449,10 +449,11 @@ static Labels *walk_against_nodes(Fixture *f)
 }
 
 /* note [leaf states] (src/runtime/automaton_label.c): the walk keeps a
- * parameter's and a constant's state when no test applies to them, and
- * gives every one the state their own step gives; where rules test
- * constants (a literal 1f in a pattern), a constant's state is its own
- * (1f and 2f differ) and none is kept. */
+ * parameter's and a constant's state when the rules test them by kind
+ * alone, and gives every one the state their own step gives; where rules
+ * test constants' values (a literal 1f in a pattern), a constant's state
+ * is its own (1f and 2f differ) and none is kept; y:const tests the
+ * kind, and every constant has the state kept. */
 START_TEST(leaf_states_are_their_steps)
 {
     Fixture f;
@@ -468,6 +469,14 @@ START_TEST(leaf_states_are_their_steps)
     ck_assert_uint_eq(l->leaf[NODE_CONST], STATE_NONE);
     ck_assert_uint_ne(labels_state_id(l, 2), labels_state_id(l, 4)); /* 1f, 2f */
     ck_assert_uint_eq(labels_state_id(l, 2), labels_state_id(l, 6)); /* 1f twice */
+    labels_free(l);
+    close_fixture(&f);
+    open_fixture(&f, "any := x + y:const => partition\n",
+                 "def @main(%p, %q) {\n  %0 = add(%p, 1f);\n  %1 = add(%q, 2f);\n"
+                 "  %2 = add(%0, 1f);\n  (%1, %2)\n}\n");
+    l = walk_against_nodes(&f);
+    ck_assert_uint_eq(l->leaf[NODE_CONST], labels_state_id(l, 2));
+    ck_assert_uint_eq(labels_state_id(l, 2), labels_state_id(l, 4)); /* y:const: 1f as 2f */
     labels_free(l);
     close_fixture(&f);
 }
