@@ -307,28 +307,6 @@ uint32_t labels_node(Labels *l, const graft_node *n)
     return s;
 }
 
-/* note [label order]: a node's state depends only on its symbol and its
- * operands' states, so any order that labels operands first gives every
- * node the same state; only the numbering of new automaton states
- * follows the order, and nothing prints it.  The walk's own order is
- * one, and the order the engine and graft match want: labelling takes
- * each node as the walk hands it out (note [node walk] in graph_walk.c),
- * decides its class and steps there, and keeps the nodes whose state
- * offers a rule in the same loop.  Sessions 16 to 23 labelled in a loop
- * over the order after a pass that copied every node's children and
- * class into flat arrays: faster in time on graphs beyond the cache
- * (bench/RESULTS.md, "Checked rules, one builder, labelling in the
- * walk's order"), more instructions (note [node walk]).  Labelling in id
- * order, where a graph as loaded has every operand before its user,
- * costs more, since the walk's order must still be made and read for
- * the nodes offering rules (bench/RESULTS.md, "Compiled rule sets that
- * own their walk").  Every live node is labelled exactly once; nodes no
- * root reaches are not.  Stores the order's ids in order and its nodes
- * in nodes (each when not NULL: the engine's order), and the nodes
- * offering rules in offering (when not NULL; *kept counts them); returns
- * the count labelled.  Inlined into its three callers, each with the
- * outputs it asks for constant, so that the loop tests none of the
- * others (as arrays_fill in graph_walk.c). */
 /* note [leaf states]: half of a model's nodes are parameters and
  * constants, and where the rules test none of them but by its kind (no
  * name, value or type tests; x:const is the kind's) every one of a kind
@@ -356,6 +334,28 @@ GRAFT_HOT uint32_t walk_state(Labels *l, const graft_node *n, NodeKind kind, uin
     return s;
 }
 
+/* note [label order]: a node's state depends only on its symbol and its
+ * operands' states, so any order that labels operands first gives every
+ * node the same state; only the numbering of new automaton states
+ * follows the order, and nothing prints it.  The walk's own order is
+ * one, and the order the engine and graft match want: labelling takes
+ * each node as the walk hands it out (note [node walk] in graph_walk.c),
+ * decides its class and steps there, and keeps the nodes whose state
+ * offers a rule in the same loop.  Sessions 16 to 23 labelled in a loop
+ * over the order after a pass that copied every node's children and
+ * class into flat arrays: faster in time on graphs beyond the cache
+ * (bench/RESULTS.md, "Checked rules, one builder, labelling in the
+ * walk's order"), more instructions (note [node walk]).  Labelling in id
+ * order, where a graph as loaded has every operand before its user,
+ * costs more, since the walk's order must still be made and read for
+ * the nodes offering rules (bench/RESULTS.md, "Compiled rule sets that
+ * own their walk").  Every live node is labelled exactly once; nodes no
+ * root reaches are not.  Stores the order's ids in order and its nodes
+ * in nodes (each when not NULL: the engine's order), and the nodes
+ * offering rules in offering (when not NULL; *kept counts them); returns
+ * the count labelled.  Inlined into its three callers, each with the
+ * outputs it asks for constant, so that the loop tests none of the
+ * others (as arrays_fill in graph_walk.c). */
 GRAFT_HOT uint32_t label_walk(Labels *l, uint32_t *order, graft_node **nodes, uint32_t *offering,
                               uint32_t *kept)
 {
