@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "automaton.h"
+#include "automaton_label_impl.h"
 #include "engine.h"
 #include "frontend.h"
 #include "group.h"
@@ -273,15 +274,227 @@ START_TEST(claim_stamps_tell_pass_and_owner)
 }
 END_TEST
 
+/* The steps of rule r's direct line (note [direct line] in
+ * src/runtime/match_direct.c), 0 for none. */
+static uint32_t line_steps(Fixture *f, uint32_t r)
+{
+    (void)matcher_direct_fits(f->m, r); /* the line is made with the rule's fact */
+    return f->m->lines[r].n;
+}
+
+/* note [direct line]: a rule of ops, leaves and element accesses has a
+ * line, its pattern's nodes in pre-order (comm 4, item 4: relu, the
+ * element, split, x; pick 4, none 2); an alternative, a call of any
+ * callee and a rule the direct try does not take (twice) have none.  A
+ * try down the line takes add(p, exp(q))'s second operand order as the
+ * goal machine does; a pattern of more than LINE_MAX nodes (33 leaves
+ * and 32 adds) has no line and is tried down the stack, finding the
+ * same. */
+START_TEST(direct_lines_find_the_goal_machines_matches)
+{
+    Fixture f;
+    open_fixture(&f, rules_text, model_text);
+    static const uint32_t want[] = {4, 0, 0, 4, 4, 2, 0}; /* rules_text's order */
+    for (uint32_t r = 0; r < f.rules->rs.nrules; r++)
+        ck_assert_uint_eq(line_steps(&f, r), want[r]);
+    close_fixture(&f);
+    open_fixture(&f, "comm := exp(a) + y => partition\n",
+                 "def @main(%p, %q) {\n  %0 = exp(%q);\n  add(%p, %0)\n}\n");
+    StrBuf got = {0};
+    try_all(&f, &got);
+    ck_assert_str_eq(got.data, "comm at 3: ok [3 2 1 0] 1 0\n");
+    close_fixture(&f);
+    StrBuf rule = {0}, model = {0};
+    strbuf_printf(&rule, "long := x0");
+    strbuf_printf(&model, "def @main(%%p0");
+    for (int k = 1; k <= 32; k++) {
+        strbuf_printf(&rule, " + x%d", k);
+        strbuf_printf(&model, ", %%p%d", k);
+    }
+    strbuf_printf(&rule, " => partition\n");
+    strbuf_printf(&model, ") {\n  %%0 = add(%%p0, %%p1);\n");
+    for (int k = 2; k <= 32; k++)
+        strbuf_printf(&model, "  %%%d = add(%%%d, %%p%d);\n", k - 1, k - 2, k);
+    strbuf_printf(&model, "  %%31\n}\n");
+    open_fixture(&f, rule.data, model.data);
+    ck_assert(matcher_direct_fits(f.m, 0));
+    ck_assert_uint_eq(line_steps(&f, 0), 0);
+    graft_node *top = graph_node(f.g, 64); /* %31: the 33 parameters, then the adds */
+    strbuf_free(&got);
+    try_both(&f, 0, top, &got);
+    ck_assert_int_eq(strncmp(got.data, "long at 64: ok [64 63 62", 24), 0);
+    close_fixture(&f);
+    strbuf_free(&got);
+    strbuf_free(&rule);
+    strbuf_free(&model);
+}
+END_TEST
+
+/* The grouper of a fresh engine over f's graph, at a pass of rule r. */
+static graft_engine *begin_pass(Fixture *f, Grouper *gp, uint32_t r)
+{
+    graft_engine *e = engine_new(&f->rules->rs, f->g, NULL);
+    engine_label_all(e);
+    grouper_init(gp, e);
+    grouper_begin(gp, r);
+    return e;
+}
+
+/* note [region from the pairs] (src/runtime/group.c): add(exp(p), exp(p))
+ * matched by exp(a) + exp(b) lists exp once (inputs p); by x + exp(y) exp
+ * is an input too, so the walk stops there (region add, inputs exp and p,
+ * in the pairs' order).  A refused group reports what the walk finds
+ * first: of add(exp(p), sigmoid(p)), whose exp and sigmoid another add
+ * reads, the sigmoid (the walk takes the last operand first), not the
+ * exp that comes first in the pairs; of a chain of exps, the middle one
+ * that the group at the top claimed. */
+START_TEST(regions_from_the_pairs_are_the_walks)
+{
+    Fixture f;
+    open_fixture(&f, "sh := exp(a) + exp(b) => partition\nii := x + exp(y) => partition\n",
+                 "def @main(%p) {\n  %0 = exp(%p);\n  add(%0, %0)\n}\n");
+    graft_node *p = graph_node(f.g, 0), *ex = graph_node(f.g, 1), *add = graph_node(f.g, 2);
+    Grouper gp;
+    graft_engine *e = begin_pass(&f, &gp, 0);
+    Group gr;
+    ck_assert(grouper_try(&gp, add, false, &gr));
+    ck_assert_uint_eq(gp.region.len, 2);
+    ck_assert(gp.region.items[0] == add && gp.region.items[1] == ex);
+    ck_assert_uint_eq(gr.ninputs, 1);
+    ck_assert_ptr_eq(group_inputs(&gp, &gr)[0], p);
+    grouper_begin(&gp, 1);
+    ck_assert(grouper_try(&gp, add, false, &gr));
+    ck_assert_uint_eq(gp.region.len, 1);
+    ck_assert_ptr_eq(gp.region.items[0], add);
+    ck_assert_uint_eq(gr.ninputs, 2);
+    ck_assert(group_inputs(&gp, &gr)[0] == ex && group_inputs(&gp, &gr)[1] == p);
+    grouper_free(&gp);
+    engine_free(e);
+    close_fixture(&f);
+    open_fixture(&f, "ov := exp(a) + sigmoid(b) => partition\n",
+                 "def @main(%p) {\n  %0 = exp(%p);\n  %1 = sigmoid(%p);\n"
+                 "  %2 = add(%0, %1);\n  %3 = add(%0, %1);\n  (%2, %3)\n}\n");
+    e = begin_pass(&f, &gp, 0);
+    PartVerdict v = {PART_UNTRIED, NULL, NULL};
+    gp.watch = graph_node(f.g, 4);
+    gp.verdict = &v;
+    ck_assert(!grouper_try(&gp, graph_node(f.g, 4), false, &gr));
+    ck_assert_int_eq(v.fate, PART_INTERIOR);
+    ck_assert(v.a == graph_node(f.g, 2) && v.b == graph_node(f.g, 3));
+    grouper_free(&gp);
+    engine_free(e);
+    close_fixture(&f);
+    open_fixture(&f, "ee := exp(exp(a)) => partition\n",
+                 "def @main(%p) {\n  %0 = exp(%p);\n  %1 = exp(%0);\n  exp(%1)\n}\n");
+    e = begin_pass(&f, &gp, 0);
+    ck_assert(grouper_try(&gp, graph_node(f.g, 3), false, &gr)); /* claims %1 too */
+    gp.watch = graph_node(f.g, 2);
+    gp.verdict = &v;
+    ck_assert(!grouper_try(&gp, graph_node(f.g, 2), false, &gr));
+    ck_assert_int_eq(v.fate, PART_OVERLAP);
+    ck_assert(v.a == graph_node(f.g, 2) && v.b == graph_node(f.g, 3));
+    grouper_free(&gp);
+    engine_free(e);
+    close_fixture(&f);
+}
+END_TEST
+
+/* note [offers known] (src/runtime/automaton_label.c): a fresh labeller's
+ * walk lists the nodes whose state accepts a rule, each once, and no
+ * other: the nodes a scan of every labelled node's rules finds (here in
+ * the same order, the model's lines being in the walk's).  The states
+ * come from dense entries, a tuple of seven (many_step) and the split's
+ * tested class; the function @main is labelled by no walk. */
+START_TEST(offering_nodes_are_those_whose_state_accepts)
+{
+    Fixture f;
+    open_fixture(&f, rules_text, model_text);
+    Labels *l = labels_new(f.a, f.g);
+    uint32_t count = graph_node_count(f.g), nlabelled;
+    uint32_t *offering = malloc(count * sizeof *offering);
+    uint32_t kept = labels_offering(l, offering, &nlabelled);
+    ck_assert_uint_eq(nlabelled, count - 1);
+    ck_assert_uint_eq(labels_state_id(l, count - 1), STATE_NONE); /* @main, no operand */
+    ck_assert_int_eq(node_kind(graph_node(f.g, count - 1)), NODE_FUNC);
+    StrBuf walk = {0}, scan = {0};
+    for (uint32_t k = 0; k < kept; k++)
+        strbuf_printf(&walk, " %u", offering[k]);
+    for (uint32_t id = 0; id < count; id++) {
+        uint32_t nr;
+        automaton_state_rules(f.a, labels_state_id(l, id), &nr);
+        if (nr)
+            strbuf_printf(&scan, " %u", id);
+    }
+    ck_assert_str_eq(scan.data, " 6 7 8 10 13 15 16");
+    ck_assert_str_eq(walk.data, " 6 7 8 10 13 15 16");
+    strbuf_free(&walk);
+    strbuf_free(&scan);
+    free(offering);
+    labels_free(l);
+    close_fixture(&f);
+}
+END_TEST
+
+/* Labels f's graph by the walk and node by node (labels_node, in id
+ * order: operands first) with a second labeller of the same automaton:
+ * the same state at every node. */
+static Labels *walk_against_nodes(Fixture *f)
+{
+    Labels *walked = labels_new(f->a, f->g), *one = labels_new(f->a, f->g);
+    labels_all(walked);
+    for (uint32_t id = 0; id + 1 < graph_node_count(f->g); id++) /* @main last */
+        ck_assert_uint_eq(labels_node(one, graph_node(f->g, id)), labels_state_id(walked, id));
+    labels_free(one);
+    return walked;
+}
+
+/* note [leaf states] (src/runtime/automaton_label.c): the walk keeps a
+ * parameter's and a constant's state when the rules test them by kind
+ * alone, and gives every one the state their own step gives; where rules
+ * test constants' values (a literal 1f in a pattern), a constant's state
+ * is its own (1f and 2f differ) and none is kept; y:const tests the
+ * kind, and every constant has the state kept. */
+START_TEST(leaf_states_are_their_steps)
+{
+    Fixture f;
+    open_fixture(&f, rules_text, model_text);
+    Labels *l = walk_against_nodes(&f);
+    ck_assert_uint_eq(l->leaf[NODE_VAR], labels_state_id(l, 0));
+    labels_free(l);
+    close_fixture(&f);
+    open_fixture(&f, "one := x + 1f => partition\n",
+                 "def @main(%p, %q) {\n  %0 = add(%p, 1f);\n  %1 = add(%q, 2f);\n"
+                 "  %2 = add(%0, 1f);\n  (%1, %2)\n}\n");
+    l = walk_against_nodes(&f);
+    ck_assert_uint_eq(l->leaf[NODE_CONST], STATE_NONE);
+    ck_assert_uint_ne(labels_state_id(l, 2), labels_state_id(l, 4)); /* 1f, 2f */
+    ck_assert_uint_eq(labels_state_id(l, 2), labels_state_id(l, 6)); /* 1f twice */
+    labels_free(l);
+    close_fixture(&f);
+    open_fixture(&f, "any := x + y:const => partition\n",
+                 "def @main(%p, %q) {\n  %0 = add(%p, 1f);\n  %1 = add(%q, 2f);\n"
+                 "  %2 = add(%0, 1f);\n  (%1, %2)\n}\n");
+    l = walk_against_nodes(&f);
+    ck_assert_uint_eq(l->leaf[NODE_CONST], labels_state_id(l, 2));
+    ck_assert_uint_eq(labels_state_id(l, 2), labels_state_id(l, 4)); /* y:const: 1f as 2f */
+    labels_free(l);
+    close_fixture(&f);
+}
+END_TEST
+
 static Suite *match_suite(void)
 {
     Suite *s = suite_create("match");
     TCase *tc = tcase_create("direct");
     tcase_add_test(tc, direct_tries_find_the_goal_machines_matches);
     tcase_add_test(tc, stale_labels_go_to_the_goal_machine);
+    tcase_add_test(tc, direct_lines_find_the_goal_machines_matches);
+    tcase_add_test(tc, offering_nodes_are_those_whose_state_accepts);
+    tcase_add_test(tc, leaf_states_are_their_steps);
     suite_add_tcase(s, tc);
     TCase *groups = tcase_create("groups");
     tcase_add_test(groups, claim_stamps_tell_pass_and_owner);
+    tcase_add_test(groups, regions_from_the_pairs_are_the_walks);
     suite_add_tcase(s, groups);
     return s;
 }

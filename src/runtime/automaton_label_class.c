@@ -27,6 +27,9 @@ void labels_kind_tests(Labels *l)
         has_tests(l, GRAFT_PRED_IS_CONST) || has_tests(l, GRAFT_PRED_VALUE);
     l->kind_tests[NODE_VAR] |= has_tests(l, GRAFT_PRED_IS_VAR) || has_tests(l, GRAFT_PRED_VAR_NAME);
     l->kind_tests[NODE_OPREF] |= has_tests(l, GRAFT_PRED_OP_VALUE);
+    /* a constant's tests but its value's (x:const) hold for every one */
+    l->leaf_fixed[NODE_CONST] = !any && !has_tests(l, GRAFT_PRED_VALUE);
+    l->leaf_fixed[NODE_VAR] = !any && !has_tests(l, GRAFT_PRED_VAR_NAME);
 }
 
 /* Adds a class for sym (its preds copied); returns its index. */

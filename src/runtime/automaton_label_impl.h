@@ -128,6 +128,11 @@ struct Labels {
     KeySlot keys[KEY_SLOTS]; /* canonical texts by spelling (note [attribute keys]) */
     WideSlot wide[WIDE_SLOTS]; /* steps of three to WIDE_ARGS operands (note [wide steps]) */
     KeyMap tested;     /* hash of an op and its tests passed -> class */
+    bool leaf_fixed[NODE_CONST + 1]; /* every parameter's (constant's)
+                          symbol is the same: its tests are none or of its
+                          kind alone (note [leaf states]) */
+    uint32_t leaf[NODE_CONST + 1]; /* then their state, once known, else
+                          STATE_NONE */
     uint8_t *offers;   /* per state: 0 not known yet, 1 offers no rule, 2 some */
     size_t offers_cap; /* entries allocated in offers */
     bool scopes;       /* label fns, ifs and lets with their operands */

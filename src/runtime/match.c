@@ -45,6 +45,7 @@ Matcher *matcher_new(Labels *labels, const graft_graph *g)
             matcher_rule_facts(&m->rs->rules[r], &m->proof_built[r], &m->checked_built[r]);
     }
     m->direct = xmalloc(((size_t)m->rs->nrules + 1) * sizeof *m->direct);
+    m->lines = xcalloc((size_t)m->rs->nrules + 1, sizeof *m->lines);
     for (uint32_t r = 0; r < m->rs->nrules; r++)
         m->direct[r] = DIRECT_UNKNOWN;
     matcher_roots_init(m);
@@ -85,6 +86,7 @@ void matcher_free(Matcher *m)
     free(m->seen);
     matcher_roots_free(m);
     free(m->direct);
+    matcher_lines_free(m);
     walk_free(&m->line);
     for (size_t k = 0; k < m->indexes.len; k++)
         free(m->indexes.items[k]);
@@ -411,7 +413,7 @@ MatchResult matcher_try(Matcher *m, uint32_t r, graft_node *root)
     reset(m, rule);
     MatchResult direct;
     if (matcher_direct_fits(m, r)) { /* note [direct try] in match_direct.c */
-        if (matcher_direct(m, rule, root, &direct))
+        if (matcher_direct(m, r, root, &direct))
             return direct;
         reset(m, rule);
     }

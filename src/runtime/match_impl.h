@@ -70,6 +70,30 @@ typedef struct DirectGoal {
                              pattern (MatchPair) */
 } DirectGoal;
 
+/* One pattern node of a rule's direct line (note [direct line] in
+ * match_direct.c). */
+typedef struct LineStep {
+    const graft_pat *pat; /* what to match */
+    uint32_t parent;      /* the step whose node's operand it matches */
+    uint8_t k;            /* which operand, in the pattern's order */
+    bool ask;             /* its item is asked here (the root, an element
+                             access's operand); an op's operands' items
+                             the op's order asked */
+    uint8_t binds;        /* LINE_SLOT: it binds its slot alone;
+                             LINE_BINDS: a callee or attributes too */
+    uint8_t ways;         /* an op's operand orders (nways), 0 for a leaf
+                             or an element access */
+} LineStep;
+
+enum { LINE_SLOT = 1, LINE_BINDS = 2 };
+#define LINE_MAX 64 /* a longer pattern is tried down the goal stack */
+
+/* A rule's direct line: its pattern in pre-order, n steps, or none (n 0). */
+typedef struct DirectLine {
+    LineStep *steps;
+    uint32_t n;
+} DirectLine;
+
 /* A root for which no user of the shared node via was in the root's
  * state, as long as the labels' epoch is epoch (note [root misses]). */
 typedef struct RootMiss {
@@ -124,6 +148,7 @@ struct Matcher {
                             DIRECT_UNKNOWN before its first try (note
                             [direct try]) */
     WALK(DirectGoal) line; /* the direct try's pattern nodes to match */
+    DirectLine *lines;    /* per rule: its direct line, made with direct */
     const uint64_t *sets; /* the direct try's view of the states' item sets */
     size_t set_words;     /* (automaton_state_sets), taken as it starts */
     VEC(graft_attr_value *) indexes; /* [k]: the int k, what an index
@@ -174,12 +199,25 @@ bool matcher_dom_walk(Matcher *m, const graft_pat *p, graft_node *n, bool keep_p
 
 /* ---- match_direct.c (note [direct try]) ---- */
 
-/* Whether rule r is tried straight down its pattern first. */
-bool matcher_direct_fits(Matcher *m, uint32_t r);
+/* Decides m->direct[r] at rule r's first try, and makes its line. */
+void matcher_direct_learn(Matcher *m, uint32_t r);
+
+/* Whether rule r is tried straight down its pattern first (inline: asked
+ * at every try). */
+static inline bool matcher_direct_fits(Matcher *m, uint32_t r)
+{
+    if (m->rec) /* explain mode records the goal machine's failures */
+        return false;
+    if (m->direct[r] == DIRECT_UNKNOWN)
+        matcher_direct_learn(m, r);
+    return m->direct[r] && m->direct[r] <= m->max_steps;
+}
 /* Tries rule at root straight down its pattern, after reset: true with
  * *res MATCH_OK or MATCH_GUARD when that decides the try, false when the
  * goal machine must (after another reset). */
-bool matcher_direct(Matcher *m, const graft_rule *rule, graft_node *root, MatchResult *res);
+bool matcher_direct(Matcher *m, uint32_t r, graft_node *root, MatchResult *res);
+/* Frees the rules' direct lines. */
+void matcher_lines_free(Matcher *m);
 
 /* ---- match_check.c ---- */
 
