@@ -344,13 +344,14 @@ static bool scan_node(Cursor c, size_t counts[2])
     return true;
 }
 
-/* The inputs and outputs of node, of counts, allocated at their size. */
+/* The inputs and outputs of node, of counts, allocated at their size, in
+ * one block (the outputs after the inputs, as the export makes a node). */
 static void allocate_lists(Onnx__NodeProto *node, const size_t counts[2], Arena *arena)
 {
-    if (counts[0]) /* (each element written after; counts below the node's bytes) */
-        node->input = arena_alloc_raw(arena, counts[0] * sizeof *node->input);
-    if (counts[1])
-        node->output = arena_alloc_raw(arena, counts[1] * sizeof *node->output);
+    size_t listed = counts[0] + counts[1]; /* (below the node's bytes) */
+    char **block = listed ? arena_alloc_raw(arena, listed * sizeof *block) : NULL;
+    node->input = counts[0] ? block : NULL; /* (each element written after) */
+    node->output = counts[1] ? block + counts[0] : NULL;
 }
 
 /* A node of more than FEW_LISTED inputs and outputs, its fields c (of
@@ -375,16 +376,16 @@ static void read_node_again(Cursor c, const OnnxStrings *to, Onnx__NodeProto *no
     }
 }
 
-/* Copies the inputs and outputs ns read into node's arrays (allocated at
- * their counts). */
+/* Copies the inputs and outputs ns read into node's block of them
+ * (allocate_lists). */
 static void copy_lists(Onnx__NodeProto *node, const NodeStrings *ns)
 {
     node->n_input = ns->counts[0];
     node->n_output = ns->counts[1];
-    for (size_t i = 0; i < ns->counts[0]; i++)
-        node->input[i] = ns->listed[i];
-    for (size_t i = 0; i < ns->counts[1]; i++)
-        node->output[i] = ns->listed[ns->counts[0] + i];
+    char **block = node->input ? node->input : node->output;
+    size_t listed = ns->counts[0] + ns->counts[1];
+    if (listed)
+        memcpy(block, ns->listed, listed * sizeof *block);
 }
 
 Onnx__NodeProto *onnx_decode_common_node(const uint8_t *data, size_t len,
