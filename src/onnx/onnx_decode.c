@@ -201,54 +201,62 @@ static inline void note_span(Decoder *dc, const ProtobufCMessage *msg, const uin
                              size_t len);
 static void put_lean_lists(Decoder *dc, Onnx__GraphProto *graph, uint8_t *data, size_t len);
 
-/* A ValueInfoProto or NodeProto value of f read by a fast path (note
- * [common value info], note [common node] in onnx_decode_fast.h), its
- * span noted; NULL when f is of another type, the four messages nested
- * in a ValueInfoProto would pass the depth limit, or its bytes are of
- * another form. */
+/* A ValueInfoProto or NodeProto of type sub in body[0..len) read by a
+ * fast path (note [common value info], note [common node] in
+ * onnx_decode_fast.h), its span noted; NULL when of another type, the
+ * four messages nested in a ValueInfoProto would pass the depth limit, or
+ * its bytes are of another form. */
 static inline ProtobufCMessage *common_message(Decoder *dc,
                                                const ProtobufCMessageDescriptor *sub,
-                                               const WireField *f)
+                                               const uint8_t *body, size_t len)
 {
     ProtobufCMessage *m = NULL;
     if (sub == &onnx__node_proto__descriptor) {
-        Onnx__NodeProto *node = onnx_decode_common_node(f->body, f->len, &dc->strings);
+        Onnx__NodeProto *node = onnx_decode_common_node(body, len, &dc->strings);
         m = node ? &node->base : NULL;
     } else if (sub == &onnx__value_info_proto__descriptor && dc->depth + 4 < dc->max_depth) {
-        Onnx__ValueInfoProto *vi = onnx_decode_common_value_memo(f->body, f->len,
-                                                                 &dc->strings, &dc->types);
+        Onnx__ValueInfoProto *vi = onnx_decode_common_value_memo(body, len, &dc->strings,
+                                                                 &dc->types);
         m = vi ? &vi->base : NULL;
     }
     if (m)
-        note_span(dc, m, f->body, f->len);
+        note_span(dc, m, body, len);
     return m;
 }
 
-/* A message field's value f, of type sub, read by the general path into
+/* A message of type sub in body[0..len) read by the general path into
  * *member; whether its bytes are canonical. */
-static bool decode_nested(Decoder *dc, const ProtobufCMessageDescriptor *sub, const WireField *f,
-                          ProtobufCMessage **member)
+static bool decode_nested(Decoder *dc, const ProtobufCMessageDescriptor *sub, uint8_t *body,
+                          size_t len, ProtobufCMessage **member)
 {
     ProtobufCMessage *m = arena_alloc_raw(dc->arena, sub->sizeof_message); /* (inited whole) */
     *member = m;
-    return decode_message(dc, sub, f->body, f->len, m);
+    return decode_message(dc, sub, body, len, m);
+}
+
+/* A message of type sub in body[0..len), nested as deep as the depth
+ * limit allows, into *member; whether its bytes are canonical.  Inline,
+ * the general path apart: a graph's nodes and values take a fast path,
+ * and the call was 20 instructions of each. */
+static inline bool put_body(Decoder *dc, const ProtobufCMessageDescriptor *sub, uint8_t *body,
+                            size_t len, ProtobufCMessage **member)
+{
+    ProtobufCMessage *m = common_message(dc, sub, body, len);
+    if (!m)
+        return decode_nested(dc, sub, body, len, member);
+    *member = m;
+    return true;
 }
 
 /* A message field's value f into *member; whether its bytes are
- * canonical.  Inline, the general path apart: a graph's nodes and values
- * take a fast path, and the call was 20 instructions of each. */
+ * canonical. */
 static inline bool put_message(Decoder *dc, const WireField *f, ProtobufCMessage **member)
 {
-    const ProtobufCMessageDescriptor *sub = f->desc->descriptor;
     if (dc->depth >= dc->max_depth) { /* nested deeper than --limit onnx-depth */
         dc->bad = true;
         return false;
     }
-    ProtobufCMessage *m = common_message(dc, sub, f);
-    if (!m)
-        return decode_nested(dc, sub, f, member);
-    *member = m;
-    return true;
+    return put_body(dc, f->desc->descriptor, f->body, f->len, member);
 }
 
 /* One value of a field that is not packed into member; whether its bytes
@@ -342,17 +350,6 @@ static inline bool take_run_body(uint8_t *p, const uint8_t *end, uint8_t **body,
     return true;
 }
 
-/* f, a field of a run, becomes the next field of its run, whose bytes
- * before end scan_fields found whole. */
-static inline void next_in_run(WireField *f, const uint8_t *end)
-{
-    uint8_t *key = f->next;
-    take_run_body(key, end, &f->body, &f->len);
-    f->value = key + 1;
-    f->next = f->body + f->len;
-    f->shortest = shortest_varint(f->value, (size_t)(f->body - f->value));
-}
-
 /* The descriptor of a run of f (note [field runs]), whose key was the
  * byte at key: f's when that key is one byte of a repeated message
  * field; else NULL. */
@@ -380,14 +377,26 @@ static inline bool put_element(Decoder *dc, ProtobufCMessage *msg, const WireFie
 
 /* A repeated message field's value f, after a field numbered last, and
  * the f->more of its run after it, read again from the bytes before end
- * (note [field runs]); whether canonical. */
+ * (note [field runs]); whether canonical.  Those after it are put as they
+ * are found, no WireField made of each (40 instructions an element of
+ * the workload's graph): each is of f's type and nested as deep (f passed
+ * the depth limit), its one-byte key and length whole (scan_fields read
+ * them), after a key of its number, so canonical when its length prefix
+ * is shortest and its bytes are. */
 static bool put_run(Decoder *dc, ProtobufCMessage *msg, WireField *f, uint32_t last,
                     const uint8_t *end)
 {
     bool canonical = put_element(dc, msg, f, last);
+    const ProtobufCMessageDescriptor *sub = f->desc->descriptor;
+    size_t *count = member_at(msg, f->desc->quantifier_offset);
+    ProtobufCMessage **array = *(ProtobufCMessage ***)member_at(msg, f->desc->offset);
+    uint8_t *key = f->next, *body = key; /* (body and len: take_run_body sets them) */
+    size_t len = 0;
     for (size_t k = 0, more = f->more; k < more && !dc->bad; k++) {
-        next_in_run(f, end);
-        canonical = put_element(dc, msg, f, f->number) && canonical;
+        take_run_body(key, end, &body, &len); /* (whole: scan_fields read it) */
+        bool shortest = shortest_varint(key + 1, (size_t)(body - key - 1));
+        canonical = put_body(dc, sub, body, len, &array[(*count)++]) && shortest && canonical;
+        key = body + len;
     }
     return canonical;
 }
