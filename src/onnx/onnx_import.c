@@ -79,7 +79,7 @@ static void set_value(Importer *im, const char *name, graft_node *n)
 
 /* n takes np's name, if any, which the names fresh at export then avoid
  * (OnnxModel.node_names). */
-static void name_node(Importer *im, const graft_node *n, const Onnx__NodeProto *np)
+static inline void name_node(Importer *im, const graft_node *n, const Onnx__NodeProto *np)
 {
     if (!np->name || !np->name[0])
         return;
@@ -161,7 +161,7 @@ static const graft_type *proto_type(Importer *im, const Onnx__TypeProto *tp)
  * decoder shares the last ONNX_TYPE_MEMO TypeProtos, so as many are
  * remembered here (the seed's workload: two types, one proto_type a
  * copy's five inputs where it was two). */
-static const graft_type *value_type(Importer *im, const Onnx__TypeProto *tp)
+static inline const graft_type *value_type(Importer *im, const Onnx__TypeProto *tp)
 {
     for (unsigned i = 0; tp && i < ONNX_TYPE_MEMO; i++)
         if (im->recent[i].proto == tp)
