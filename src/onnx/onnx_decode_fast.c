@@ -93,7 +93,7 @@ static inline bool hash_without_nul(const uint8_t *p, size_t n, const uint8_t *l
 /* A string field's bytes, without NUL (the canonical form, note
  * [canonical spans] in onnx_span.h), as onnx_decode_string keeps them;
  * NULL if not. */
-static char *take_string(Cursor *c, uint8_t key, const OnnxStrings *to)
+static inline char *take_string(Cursor *c, uint8_t key, const OnnxStrings *to)
 {
     Cursor s;
     uint32_t hash;
@@ -138,10 +138,9 @@ static Onnx__TensorShapeProto *read_shape(Cursor c, const OnnxStrings *to)
         return shape;
     shape->dim = arena_array(arena, shape->n_dim, sizeof *shape->dim);
     for (size_t i = 0; i < shape->n_dim; i++) {
-        take_len(&c, 0x0a, &dim); /* (whole: counted above) */
         shape->dim[i] = arena_alloc_raw(arena, sizeof *shape->dim[i]); /* (inited whole) */
-        if (!read_dim(dim, to, shape->dim[i]))
-            return NULL;
+        if (!take_len(&c, 0x0a, &dim) || !read_dim(dim, to, shape->dim[i]))
+            return NULL; /* (take_len: never, the dims were counted above) */
     }
     return shape;
 }
