@@ -59,8 +59,12 @@ static bool unsure(Importer *im)
  * NodeProto held its own copy of the op's name, which interning hashed
  * and looked up anew (190 instructions a node), later a small cache by a
  * hash of the bytes (a third of that); an op_type is now the one interned
- * name of that op, which graph_add_call finds among the canonical
- * pointers it saw lately (note [canonical pointers] in src/ir/graph.c). */
+ * name of that op, which graph_add_call_interned takes as it is.  (Through
+ * graph_add_call, it was looked up among the canonical pointers seen
+ * lately, note [canonical pointers] in src/ir/graph.c, a table of 64 slots
+ * by address, where two of the workload's five ops met in some layouts of
+ * the interner and not in others: 2.1 M instructions, 35 an op node,
+ * that came and went between builds.) */
 static graft_node *value_of(const Importer *im, const char *name)
 {
     return (graft_node *)keymap_get_ptr(&im->values, name);
@@ -525,8 +529,8 @@ static void import_node(Importer *im, Onnx__NodeProto *np)
     for (size_t i = 0; i < np->n_attribute; i++)
         attrs[i] = (graft_attr){graph_intern(im->g, np->attribute[i]->name),
                                 attr_value(im, np->attribute[i])};
-    graft_node *call = graph_add_call(im->g, np->op_type, args, nargs, attrs,
-                                      (int)np->n_attribute);
+    graft_node *call = graph_add_call_interned(im->g, np->op_type, args, nargs, attrs,
+                                               (int)np->n_attribute);
     if (args != few)
         free(args);
     if (np->domain && np->domain[0] && strcmp(np->domain, "ai.onnx") != 0)
