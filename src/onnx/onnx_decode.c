@@ -197,8 +197,8 @@ static bool put_scalar(ProtobufCType t, uint8_t **p, void *member)
 static bool decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, uint8_t *data,
                            size_t len, ProtobufCMessage *msg);
 
-static inline void note_span(Decoder *dc, const ProtobufCMessage *msg, const uint8_t *data,
-                             size_t len);
+static inline void put_span(Decoder *dc, const ProtobufCMessage *msg, const uint8_t *data,
+                            size_t len);
 static void put_lean_lists(Decoder *dc, Onnx__GraphProto *graph, uint8_t *data, size_t len);
 
 /* A ValueInfoProto or NodeProto of type sub in body[0..len) read by a
@@ -219,8 +219,8 @@ static inline ProtobufCMessage *common_message(Decoder *dc,
                                                                  &dc->types);
         m = vi ? &vi->base : NULL;
     }
-    if (m)
-        note_span(dc, m, body, len);
+    if (m) /* (a node and a value get spans: onnx_span_kept) */
+        put_span(dc, m, body, len);
     return m;
 }
 
@@ -535,15 +535,24 @@ static void reserve_lists(Decoder *dc, const Onnx__GraphProto *graph)
                                                 2 * graph->n_node + values);
 }
 
-/* Notes data[0..len) as msg's span when its type gets one. */
-static inline void note_span(Decoder *dc, const ProtobufCMessage *msg, const uint8_t *data,
-                             size_t len)
+/* Notes data[0..len) as msg's span, msg of a type that gets one, when
+ * spans are noted. */
+static inline void put_span(Decoder *dc, const ProtobufCMessage *msg, const uint8_t *data,
+                            size_t len)
 {
-    if (!dc->spans || !onnx_span_kept(msg->descriptor))
+    if (!dc->spans)
         return;
     OnnxSpan *span = arena_alloc_raw(dc->arena, sizeof *span);
     *span = (OnnxSpan){data, len};
     keymap_put_ptr(dc->spans, msg, span);
+}
+
+/* Notes data[0..len) as msg's span when its type gets one. */
+static inline void note_span(Decoder *dc, const ProtobufCMessage *msg, const uint8_t *data,
+                             size_t len)
+{
+    if (onnx_span_kept(msg->descriptor))
+        put_span(dc, msg, data, len);
 }
 
 /* The message in data[0..len) into msg; the messages nested in it
