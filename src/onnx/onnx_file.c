@@ -171,7 +171,9 @@ static int check_ops(const OnnxModel *m, const graft_rule_set *rs, graft_diag *d
     KeyMap found = {0};
     OpChecked checked[1 << OPS_CHECKED_BITS] = {{0}};
     uint32_t count = graph_node_count(m->g);
-    for (uint32_t id = 0; id < count; id++) {
+    /* (past the graph inputs' parameters, the import's first nodes: note
+     * [leaves skipped] in onnx_import.c) */
+    for (uint32_t id = (uint32_t)graph_nparams(m->g); id < count; id++) {
         const graft_node *n = graph_node(m->g, id);
         if (node_kind(n) != NODE_CALL || !node_op(n))
             continue;
