@@ -394,7 +394,9 @@ END_TEST
 /* A node's op_type goes to its call as the decoder interned it
  * (graph_add_call_interned), for more distinct ops than the graph's table
  * of canonical pointers has slots: each call's op is its NodeProto's
- * pointer and the graph's interned string of those bytes. */
+ * pointer and the graph's interned string of those bytes; and each call's
+ * origin is its NodeProto (note [origins] in onnx_import.c), for the ids
+ * made. */
 START_TEST(test_ops_as_decoded)
 {
     enum { OPS = 80 };
@@ -442,7 +444,10 @@ START_TEST(test_ops_as_decoded)
         char op[8];
         snprintf(op, sizeof op, "Op%d", k);
         ck_assert_ptr_eq(graph_intern_n(m->g, op, strlen(op)), node_op(call));
+        ck_assert_ptr_eq(m->origin[node_id(call)], np);
     }
+    ck_assert_uint_eq(m->norigin, graph_node_count(m->g));
+    ck_assert_ptr_null(m->origin[0]); /* x */
     onnx_graph_free(m);
     diag_free(d);
 }
