@@ -444,6 +444,21 @@ static bool again(const ProtobufCMessageDescriptor *desc, const WireField *f, ui
     return twice;
 }
 
+/* How many whole fields of key byte key follow one another from *p,
+ * before end; *p moved past them (counted in a loop of its own, not a
+ * step each of scan_fields': 10 instructions an element). */
+static size_t run_length(uint8_t **p, const uint8_t *end, uint8_t key)
+{
+    size_t more = 0;
+    uint8_t *body;
+    size_t n;
+    while (*p < end && **p == key && take_run_body(*p, end, &body, &n)) {
+        *p = body + n;
+        more++;
+    }
+    return more;
+}
+
 /* Whether f is an element of a lean list of msg (note [lean read] in onnx_lean.h). */
 static bool in_lean_list(const Decoder *dc, const ProtobufCMessage *msg, const WireField *f)
 {
@@ -464,14 +479,13 @@ static size_t scan_fields(Decoder *dc, const ProtobufCMessageDescriptor *desc, u
     uint8_t run_key = 0;
     size_t head = 0; /* the run's first field on the stack, + 1; 0: not kept */
     for (uint8_t *p = data; p < data + len;) {
-        uint8_t *body;
-        size_t n;
-        if (run && *p == run_key && take_run_body(p, data + len, &body, &n)) {
-            p = body + n;
-            (*(size_t *)member_at(msg, run->quantifier_offset))++;
+        if (run && *p == run_key) {
+            size_t more = run_length(&p, data + len, run_key);
+            *(size_t *)member_at(msg, run->quantifier_offset) += more;
             if (head)
-                dc->fields.items[head - 1].more++;
-            continue;
+                dc->fields.items[head - 1].more += more;
+            if (more)
+                continue; /* (else a field not whole, which read_field finds) */
         }
         vec_reserve(&dc->fields, dc->fields.len + 1);
         WireField *f = &dc->fields.items[dc->fields.len++];
