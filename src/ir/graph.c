@@ -472,7 +472,8 @@ graft_node *graph_add_call_interned(graft_graph *g, const char *op, graft_node *
     graft_node *n = graph_new_node(g, NODE_CALL, nargs);
     n->str = op;
     graph_set_operands(n, args, nargs);
-    graph_set_attrs(g, n, attrs, nattrs);
+    if (nattrs) /* (a new node has none) */
+        graph_set_attrs(g, n, attrs, nattrs);
     return n;
 }
 
