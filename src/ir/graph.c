@@ -429,8 +429,9 @@ graft_node *graph_add_param(graft_graph *g, const char *name, const graft_type *
 graft_node *graph_add_param_interned(graft_graph *g, const char *name, const graft_type *type)
 {
     graft_node *n = new_var(g, name, type);
-    g->params =
-        xgrow_items(g->params, &g->params_cap, (size_t)g->nparams + 1, sizeof(graft_node *));
+    if ((size_t)g->nparams + 1 > g->params_cap) /* (a call per parameter: 15 instructions) */
+        g->params =
+            xgrow_items(g->params, &g->params_cap, (size_t)g->nparams + 1, sizeof(graft_node *));
     g->params[g->nparams++] = n;
     return n;
 }
