@@ -72,7 +72,7 @@ static graft_node *value_of(const Importer *im, const char *name)
 
 /* n is the value name names, which is interned (note [names interned
  * once]). */
-static void set_value(Importer *im, const char *name, graft_node *n)
+static inline void set_value(Importer *im, const char *name, graft_node *n)
 {
     int64_t *slot = keymap_put(&im->values, keymap_ptr_key(name), 0);
     if (*slot && name && name[0]) /* made twice (an empty name makes nothing) */
