@@ -390,14 +390,15 @@ static bool put_run(Decoder *dc, ProtobufCMessage *msg, WireField *f, uint32_t l
     const ProtobufCMessageDescriptor *sub = f->desc->descriptor;
     size_t *count = member_at(msg, f->desc->quantifier_offset);
     ProtobufCMessage **array = *(ProtobufCMessage ***)member_at(msg, f->desc->offset);
+    array += *count; /* (the run's elements after f; on a fault, nothing reads them) */
+    *count += f->more;
     uint8_t *key = f->next;
     for (size_t k = 0, more = f->more; k < more && !dc->bad; k++) {
         uint8_t *body = key + 1;
         uint64_t len;
         onnx_varint_take(&body, NULL, 5, false, &len); /* (whole: scan_fields read it) */
         bool shortest = shortest_varint(key + 1, (size_t)(body - key - 1));
-        canonical = put_body(dc, sub, body, (size_t)len, &array[(*count)++]) && shortest &&
-                    canonical;
+        canonical = put_body(dc, sub, body, (size_t)len, &array[k]) && shortest && canonical;
         key = body + len;
     }
     return canonical;
