@@ -96,8 +96,8 @@ static inline void name_node(Importer *im, const graft_node *n, const Onnx__Node
  * node's bytes back, errors name it).  It is allocated at the import's
  * start with room for every id the import may make (reserve_tables'
  * count), and each NodeProto's node writes its entry as it is made: a
- * list of the ids, copied at the end, was 13 instructions an op node
- * (bench/onnx_e2e.sh).  norigin is the count of the ids made. */
+ * list of the ids, copied at the end, was 17 instructions an op node of
+ * the workload.  norigin is the count of the ids made. */
 static inline void set_origin(Importer *im, const graft_node *n, Onnx__NodeProto *np)
 {
     if (node_id(n) < im->origin_room) /* (always: the room counts every id) */
