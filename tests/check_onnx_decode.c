@@ -391,6 +391,68 @@ START_TEST(test_checks_agree)
 }
 END_TEST
 
+/* A node's op_type goes to its call as the decoder interned it
+ * (graph_add_call_interned), for more distinct ops than the graph's table
+ * of canonical pointers has slots: each call's op is its NodeProto's
+ * pointer and the graph's interned string of those bytes; and each call's
+ * origin is its NodeProto (note [origins] in onnx_import.c), for the ids
+ * made. */
+START_TEST(test_ops_as_decoded)
+{
+    enum { OPS = 80 };
+    uint8_t graph[OPS * 16 + 16], model[OPS * 16 + 32];
+    size_t n = 0;
+    for (int k = 0; k < OPS; k++) { /* yK = OpK(x) */
+        char op[8], out[8];
+        int oplen = snprintf(op, sizeof op, "Op%d", k), outlen = snprintf(out, sizeof out,
+                                                                           "y%d", k);
+        graph[n++] = 0x0a; /* node */
+        graph[n++] = (uint8_t)(3 + 2 + outlen + 2 + oplen);
+        memcpy(graph + n, "\x0a\x01x", 3);
+        n += 3;
+        graph[n++] = 0x12;
+        graph[n++] = (uint8_t)outlen;
+        memcpy(graph + n, out, (size_t)outlen);
+        n += (size_t)outlen;
+        graph[n++] = 0x22;
+        graph[n++] = (uint8_t)oplen;
+        memcpy(graph + n, op, (size_t)oplen);
+        n += (size_t)oplen;
+    }
+    memcpy(graph + n, "\x5a\x03\x0a\x01x", 5); /* input x, untyped */
+    n += 5;
+    size_t len = 0;
+    memcpy(model, "\x08\x08\x3a", 3); /* ir_version 8, the graph */
+    len = 3;
+    model[len++] = (uint8_t)(0x80 | (n & 0x7f));
+    model[len++] = (uint8_t)(n >> 7);
+    memcpy(model + len, graph, n);
+    len += n;
+    memcpy(model + len, "\x42\x02\x10\x11", 4); /* opset 17 */
+    len += 4;
+    graft_diag *d = diag_new(stderr);
+    Onnx__ModelProto *proto = onnx_model_unpack(model, len, "t.onnx", NULL, d);
+    ck_assert_ptr_nonnull(proto);
+    OnnxModel *m = onnx_import(proto, "t.onnx", d);
+    ck_assert_ptr_nonnull(m);
+    for (int k = 0; k < OPS; k++) {
+        const Onnx__NodeProto *np = proto->graph->node[k];
+        const graft_node *call = graph_node(m->g, (uint32_t)k + 1); /* (after x) */
+        ck_assert_int_eq(node_kind(call), NODE_CALL);
+        ck_assert_ptr_eq(node_op(call), np->op_type);
+        ck_assert_ptr_eq(graph_intern(m->g, np->op_type), np->op_type);
+        char op[8];
+        snprintf(op, sizeof op, "Op%d", k);
+        ck_assert_ptr_eq(graph_intern_n(m->g, op, strlen(op)), node_op(call));
+        ck_assert_ptr_eq(m->origin[node_id(call)], np);
+    }
+    ck_assert_uint_eq(m->norigin, graph_node_count(m->g));
+    ck_assert_ptr_null(m->origin[0]); /* x */
+    onnx_graph_free(m);
+    diag_free(d);
+}
+END_TEST
+
 static Suite *decode_suite(void)
 {
     Suite *s = suite_create("onnx_decode");
@@ -402,6 +464,7 @@ static Suite *decode_suite(void)
     tcase_add_test(tc, test_import_shares_types);
     tcase_add_test(tc, test_names_interned);
     tcase_add_test(tc, test_checks_agree);
+    tcase_add_test(tc, test_ops_as_decoded);
     suite_add_tcase(s, tc);
     return s;
 }

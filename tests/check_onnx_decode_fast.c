@@ -473,6 +473,44 @@ START_TEST(test_nul_test_masked)
 }
 END_TEST
 
+/* Nodes of 14 to 20 inputs and outputs, about FEW_LISTED (note [node in
+ * one pass]): read in one pass or, past it, in two, as protobuf-c reads
+ * them, interned, and a NUL in the last output refused either way. */
+START_TEST(test_many_inputs)
+{
+    Arena *arena = arena_new();
+    Interner *names = interner_new(arena);
+    const OnnxStrings interned = {arena, names, NULL};
+    for (size_t count = 14; count <= 20; count++) {
+        uint8_t node[128];
+        size_t n = 0;
+        for (size_t k = 0; k < count; k++) { /* all inputs but the last two */
+            node[n++] = k + 2 < count ? 0x0a : 0x12;
+            node[n++] = 2;
+            node[n++] = (uint8_t)('a' + k);
+            node[n++] = (uint8_t)('0' + count % 10);
+        }
+        const uint8_t after[] = {0x1a, 0x01, 'n', 0x22, 0x06, 'C', 'o', 'n', 'c', 'a', 't'};
+        memcpy(node + n, after, sizeof after);
+        n += sizeof after;
+        const Onnx__NodeProto *got = onnx_decode_common_node(node, n, &interned);
+        ck_assert_msg(got != NULL, "count %zu", count);
+        ck_assert_uint_eq(got->n_input, count - 2);
+        ck_assert_uint_eq(got->n_output, 2);
+        ck_assert_ptr_eq(got->input[0], interner_intern(names, (const char *)node + 2, 2));
+        ck_assert_ptr_eq(got->output[1], interner_intern(names, (const char *)node +
+                                                                4 * (count - 1) + 2, 2));
+        ck_assert_str_eq(got->name, "n");
+        ck_assert_ptr_eq(got->op_type, interner_cstr(names, "Concat"));
+        assert_as_protobuf_c(&got->base, node, n);
+        node[4 * count - 1] = 0; /* the last output's last byte */
+        ck_assert_msg(!onnx_decode_common_node(node, n, &interned), "count %zu", count);
+    }
+    interner_free(names);
+    arena_free(arena);
+}
+END_TEST
+
 static Suite *decode_fast_suite(void)
 {
     Suite *s = suite_create("onnx_decode_fast");
@@ -488,6 +526,7 @@ static Suite *decode_fast_suite(void)
     tcase_add_test(tc, test_op_names);
     tcase_add_test(tc, test_nul_anywhere);
     tcase_add_test(tc, test_nul_test_masked);
+    tcase_add_test(tc, test_many_inputs);
     suite_add_tcase(s, tc);
     return s;
 }

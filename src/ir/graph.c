@@ -429,8 +429,9 @@ graft_node *graph_add_param(graft_graph *g, const char *name, const graft_type *
 graft_node *graph_add_param_interned(graft_graph *g, const char *name, const graft_type *type)
 {
     graft_node *n = new_var(g, name, type);
-    g->params =
-        xgrow_items(g->params, &g->params_cap, (size_t)g->nparams + 1, sizeof(graft_node *));
+    if ((size_t)g->nparams + 1 > g->params_cap) /* (a call per parameter: 15 instructions) */
+        g->params =
+            xgrow_items(g->params, &g->params_cap, (size_t)g->nparams + 1, sizeof(graft_node *));
     g->params[g->nparams++] = n;
     return n;
 }
@@ -463,6 +464,17 @@ graft_node *graph_add_call(graft_graph *g, const char *op, graft_node *const *ar
     n->str = graph_intern(g, op);
     graph_set_operands(n, args, nargs);
     graph_set_attrs(g, n, attrs, nattrs);
+    return n;
+}
+
+graft_node *graph_add_call_interned(graft_graph *g, const char *op, graft_node *const *args,
+                                    int nargs, const graft_attr *attrs, int nattrs)
+{
+    graft_node *n = graph_new_node(g, NODE_CALL, nargs);
+    n->str = op;
+    graph_set_operands(n, args, nargs);
+    if (nattrs) /* (a new node has none) */
+        graph_set_attrs(g, n, attrs, nattrs);
     return n;
 }
 

@@ -197,58 +197,66 @@ static bool put_scalar(ProtobufCType t, uint8_t **p, void *member)
 static bool decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, uint8_t *data,
                            size_t len, ProtobufCMessage *msg);
 
-static inline void note_span(Decoder *dc, const ProtobufCMessage *msg, const uint8_t *data,
-                             size_t len);
+static inline void put_span(Decoder *dc, const ProtobufCMessage *msg, const uint8_t *data,
+                            size_t len);
 static void put_lean_lists(Decoder *dc, Onnx__GraphProto *graph, uint8_t *data, size_t len);
 
-/* A ValueInfoProto or NodeProto value of f read by a fast path (note
- * [common value info], note [common node] in onnx_decode_fast.h), its
- * span noted; NULL when f is of another type, the four messages nested
- * in a ValueInfoProto would pass the depth limit, or its bytes are of
- * another form. */
+/* A ValueInfoProto or NodeProto of type sub in body[0..len) read by a
+ * fast path (note [common value info], note [common node] in
+ * onnx_decode_fast.h), its span noted; NULL when of another type, the
+ * four messages nested in a ValueInfoProto would pass the depth limit, or
+ * its bytes are of another form. */
 static inline ProtobufCMessage *common_message(Decoder *dc,
                                                const ProtobufCMessageDescriptor *sub,
-                                               const WireField *f)
+                                               const uint8_t *body, size_t len)
 {
     ProtobufCMessage *m = NULL;
     if (sub == &onnx__node_proto__descriptor) {
-        Onnx__NodeProto *node = onnx_decode_common_node(f->body, f->len, &dc->strings);
+        Onnx__NodeProto *node = onnx_decode_common_node(body, len, &dc->strings);
         m = node ? &node->base : NULL;
     } else if (sub == &onnx__value_info_proto__descriptor && dc->depth + 4 < dc->max_depth) {
-        Onnx__ValueInfoProto *vi = onnx_decode_common_value_memo(f->body, f->len,
-                                                                 &dc->strings, &dc->types);
+        Onnx__ValueInfoProto *vi = onnx_decode_common_value_memo(body, len, &dc->strings,
+                                                                 &dc->types);
         m = vi ? &vi->base : NULL;
     }
-    if (m)
-        note_span(dc, m, f->body, f->len);
+    if (m) /* (a node and a value get spans: onnx_span_kept) */
+        put_span(dc, m, body, len);
     return m;
 }
 
-/* A message field's value f, of type sub, read by the general path into
+/* A message of type sub in body[0..len) read by the general path into
  * *member; whether its bytes are canonical. */
-static bool decode_nested(Decoder *dc, const ProtobufCMessageDescriptor *sub, const WireField *f,
-                          ProtobufCMessage **member)
+static bool decode_nested(Decoder *dc, const ProtobufCMessageDescriptor *sub, uint8_t *body,
+                          size_t len, ProtobufCMessage **member)
 {
     ProtobufCMessage *m = arena_alloc_raw(dc->arena, sub->sizeof_message); /* (inited whole) */
     *member = m;
-    return decode_message(dc, sub, f->body, f->len, m);
+    return decode_message(dc, sub, body, len, m);
+}
+
+/* A message of type sub in body[0..len), nested as deep as the depth
+ * limit allows, into *member; whether its bytes are canonical.  Inline,
+ * the general path apart: a graph's nodes and values take a fast path,
+ * and the call was 20 instructions of each. */
+static inline bool put_body(Decoder *dc, const ProtobufCMessageDescriptor *sub, uint8_t *body,
+                            size_t len, ProtobufCMessage **member)
+{
+    ProtobufCMessage *m = common_message(dc, sub, body, len);
+    if (!m)
+        return decode_nested(dc, sub, body, len, member);
+    *member = m;
+    return true;
 }
 
 /* A message field's value f into *member; whether its bytes are
- * canonical.  Inline, the general path apart: a graph's nodes and values
- * take a fast path, and the call was 20 instructions of each. */
+ * canonical. */
 static inline bool put_message(Decoder *dc, const WireField *f, ProtobufCMessage **member)
 {
-    const ProtobufCMessageDescriptor *sub = f->desc->descriptor;
     if (dc->depth >= dc->max_depth) { /* nested deeper than --limit onnx-depth */
         dc->bad = true;
         return false;
     }
-    ProtobufCMessage *m = common_message(dc, sub, f);
-    if (!m)
-        return decode_nested(dc, sub, f, member);
-    *member = m;
-    return true;
+    return put_body(dc, f->desc->descriptor, f->body, f->len, member);
 }
 
 /* One value of a field that is not packed into member; whether its bytes
@@ -342,17 +350,6 @@ static inline bool take_run_body(uint8_t *p, const uint8_t *end, uint8_t **body,
     return true;
 }
 
-/* f, a field of a run, becomes the next field of its run, whose bytes
- * before end scan_fields found whole. */
-static inline void next_in_run(WireField *f, const uint8_t *end)
-{
-    uint8_t *key = f->next;
-    take_run_body(key, end, &f->body, &f->len);
-    f->value = key + 1;
-    f->next = f->body + f->len;
-    f->shortest = shortest_varint(f->value, (size_t)(f->body - f->value));
-}
-
 /* The descriptor of a run of f (note [field runs]), whose key was the
  * byte at key: f's when that key is one byte of a repeated message
  * field; else NULL. */
@@ -379,15 +376,30 @@ static inline bool put_element(Decoder *dc, ProtobufCMessage *msg, const WireFie
 }
 
 /* A repeated message field's value f, after a field numbered last, and
- * the f->more of its run after it, read again from the bytes before end
- * (note [field runs]); whether canonical. */
-static bool put_run(Decoder *dc, ProtobufCMessage *msg, WireField *f, uint32_t last,
-                    const uint8_t *end)
+ * the f->more of its run after it, read again from the bytes (note [field
+ * runs]); whether canonical.  Those after it are put as they are found,
+ * no WireField made of each (40 instructions an element of the
+ * workload's graph): each is of f's type and nested as deep (f passed the
+ * depth limit), its one-byte key and length whole (scan_fields read them,
+ * so the length is read again unchecked: 20 instructions fewer), after a
+ * key of its number, so canonical when its length prefix is shortest and
+ * its bytes are. */
+static bool put_run(Decoder *dc, ProtobufCMessage *msg, WireField *f, uint32_t last)
 {
     bool canonical = put_element(dc, msg, f, last);
+    const ProtobufCMessageDescriptor *sub = f->desc->descriptor;
+    size_t *count = member_at(msg, f->desc->quantifier_offset);
+    ProtobufCMessage **array = *(ProtobufCMessage ***)member_at(msg, f->desc->offset);
+    array += *count; /* (the run's elements after f; on a fault, nothing reads them) */
+    *count += f->more;
+    uint8_t *key = f->next;
     for (size_t k = 0, more = f->more; k < more && !dc->bad; k++) {
-        next_in_run(f, end);
-        canonical = put_element(dc, msg, f, f->number) && canonical;
+        uint8_t *body = key + 1;
+        uint64_t len;
+        onnx_varint_take(&body, NULL, 5, false, &len); /* (whole: scan_fields read it) */
+        bool shortest = shortest_varint(key + 1, (size_t)(body - key - 1));
+        canonical = put_body(dc, sub, body, (size_t)len, &array[k]) && shortest && canonical;
+        key = body + len;
     }
     return canonical;
 }
@@ -433,6 +445,21 @@ static bool again(const ProtobufCMessageDescriptor *desc, const WireField *f, ui
     return twice;
 }
 
+/* How many whole fields of key byte key follow one another from *p,
+ * before end; *p moved past them (counted in a loop of its own, not a
+ * step each of scan_fields': 10 instructions an element). */
+static size_t run_length(uint8_t **p, const uint8_t *end, uint8_t key)
+{
+    size_t more = 0;
+    uint8_t *body;
+    size_t n;
+    while (*p < end && **p == key && take_run_body(*p, end, &body, &n)) {
+        *p = body + n;
+        more++;
+    }
+    return more;
+}
+
 /* Whether f is an element of a lean list of msg (note [lean read] in onnx_lean.h). */
 static bool in_lean_list(const Decoder *dc, const ProtobufCMessage *msg, const WireField *f)
 {
@@ -453,14 +480,13 @@ static size_t scan_fields(Decoder *dc, const ProtobufCMessageDescriptor *desc, u
     uint8_t run_key = 0;
     size_t head = 0; /* the run's first field on the stack, + 1; 0: not kept */
     for (uint8_t *p = data; p < data + len;) {
-        uint8_t *body;
-        size_t n;
-        if (run && *p == run_key && take_run_body(p, data + len, &body, &n)) {
-            p = body + n;
-            (*(size_t *)member_at(msg, run->quantifier_offset))++;
+        if (run && *p == run_key) {
+            size_t more = run_length(&p, data + len, run_key);
+            *(size_t *)member_at(msg, run->quantifier_offset) += more;
             if (head)
-                dc->fields.items[head - 1].more++;
-            continue;
+                dc->fields.items[head - 1].more += more;
+            if (more)
+                continue; /* (else a field not whole, which read_field finds) */
         }
         vec_reserve(&dc->fields, dc->fields.len + 1);
         WireField *f = &dc->fields.items[dc->fields.len++];
@@ -490,7 +516,11 @@ static size_t scan_fields(Decoder *dc, const ProtobufCMessageDescriptor *desc, u
 }
 
 /* Each counted repeated field's array, its count reset to count again
- * as the values are stored. */
+ * as the values are stored: every element is written before the message
+ * is read (or the decode fails), so the arrays are not zeroed (a graph's
+ * arrays of nodes and inputs were 16 instructions an op node of the
+ * workload); a count is below the message's bytes, so count * size does
+ * not overflow. */
 static void allocate_arrays(const ProtobufCMessageDescriptor *desc, Arena *arena,
                             ProtobufCMessage *msg)
 {
@@ -501,7 +531,7 @@ static void allocate_arrays(const ProtobufCMessageDescriptor *desc, Arena *arena
         if (!count || *count == 0)
             continue;
         *(void **)member_at(msg, field->offset) =
-            arena_array(arena, *count, value_size(field->type));
+            arena_alloc_raw(arena, *count * value_size(field->type));
         *count = 0;
     }
 }
@@ -522,15 +552,24 @@ static void reserve_lists(Decoder *dc, const Onnx__GraphProto *graph)
                                                 2 * graph->n_node + values);
 }
 
-/* Notes data[0..len) as msg's span when its type gets one. */
-static inline void note_span(Decoder *dc, const ProtobufCMessage *msg, const uint8_t *data,
-                             size_t len)
+/* Notes data[0..len) as msg's span, msg of a type that gets one, when
+ * spans are noted. */
+static inline void put_span(Decoder *dc, const ProtobufCMessage *msg, const uint8_t *data,
+                            size_t len)
 {
-    if (!dc->spans || !onnx_span_kept(msg->descriptor))
+    if (!dc->spans)
         return;
     OnnxSpan *span = arena_alloc_raw(dc->arena, sizeof *span);
     *span = (OnnxSpan){data, len};
     keymap_put_ptr(dc->spans, msg, span);
+}
+
+/* Notes data[0..len) as msg's span when its type gets one. */
+static inline void note_span(Decoder *dc, const ProtobufCMessage *msg, const uint8_t *data,
+                             size_t len)
+{
+    if (onnx_span_kept(msg->descriptor))
+        put_span(dc, msg, data, len);
 }
 
 /* The message in data[0..len) into msg; the messages nested in it
@@ -572,7 +611,7 @@ static bool decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, 
             continue;
         }
         if (f.desc->label == PROTOBUF_C_LABEL_REPEATED && f.desc->type == PROTOBUF_C_TYPE_MESSAGE)
-            canonical = put_run(dc, msg, &f, last, data + len) && canonical;
+            canonical = put_run(dc, msg, &f, last) && canonical;
         else
             canonical = put_field(dc, msg, &f, last) && canonical;
         last = f.number;

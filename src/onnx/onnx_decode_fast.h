@@ -108,13 +108,11 @@ Onnx__ValueInfoProto *onnx_decode_common_value_memo(const uint8_t *data, size_t 
  * the 76,000), on the general path some 1,500 instructions each.  One of
  * strings only (its inputs, outputs, name, op_type, doc_string, domain),
  * keys in field-number order, one byte each, lengths shortest and inside
- * it, no NUL in a string, is read straight into its struct, in two passes
- * (the first checks it and counts the inputs and outputs, so that each
- * array is allocated at its size, as the general path allocates it; it
- * keeps where the strings are, up to 16 of them, so that the second does
- * not read the keys and lengths again: 124 instructions a node).  A
- * node with an attribute, or of any other form, is left to the general
- * path, as in note [common value info]. */
+ * it, no NUL in a string, is read straight into its struct, each array
+ * allocated at its size, as the general path allocates it (note [node in
+ * one pass] in onnx_decode_fast.c).  A node with an attribute, or of any
+ * other form, is left to the general path, as in note [common value
+ * info]. */
 
 /* data[0..len), a NodeProto's fields, read into a struct allocated in
  * to->arena, its strings where to says, when they are of note [common

@@ -24,7 +24,7 @@ typedef struct Importer {
         const graft_type *type;       /* and its type: note [shared value types] */
     } recent[ONNX_TYPE_MEMO];
     unsigned next_recent; /* the entry of recent the next new one replaces */
-    VEC(uint32_t) calls; /* per NodeProto of the graph: its call's id */
+    uint32_t origin_room; /* entries of m->origin: more than the ids import makes */
     uint32_t after_inputs; /* the ids before it: the graph inputs' parameters */
     uint32_t after_leaves; /* before it: those, initializers and sparse ones */
     graft_diag *d;
@@ -59,8 +59,12 @@ static bool unsure(Importer *im)
  * NodeProto held its own copy of the op's name, which interning hashed
  * and looked up anew (190 instructions a node), later a small cache by a
  * hash of the bytes (a third of that); an op_type is now the one interned
- * name of that op, which graph_add_call finds among the canonical
- * pointers it saw lately (note [canonical pointers] in src/ir/graph.c). */
+ * name of that op, which graph_add_call_interned takes as it is.  (Through
+ * graph_add_call, it was looked up among the canonical pointers seen
+ * lately, note [canonical pointers] in src/ir/graph.c, a table of 64 slots
+ * by address, where two of the workload's five ops met in some layouts of
+ * the interner and not in others: 2.1 M instructions, 35 an op node,
+ * that came and went between builds.) */
 static graft_node *value_of(const Importer *im, const char *name)
 {
     return (graft_node *)keymap_get_ptr(&im->values, name);
@@ -68,7 +72,7 @@ static graft_node *value_of(const Importer *im, const char *name)
 
 /* n is the value name names, which is interned (note [names interned
  * once]). */
-static void set_value(Importer *im, const char *name, graft_node *n)
+static inline void set_value(Importer *im, const char *name, graft_node *n)
 {
     int64_t *slot = keymap_put(&im->values, keymap_ptr_key(name), 0);
     if (*slot && name && name[0]) /* made twice (an empty name makes nothing) */
@@ -79,12 +83,25 @@ static void set_value(Importer *im, const char *name, graft_node *n)
 
 /* n takes np's name, if any, which the names fresh at export then avoid
  * (OnnxModel.node_names). */
-static void name_node(Importer *im, const graft_node *n, const Onnx__NodeProto *np)
+static inline void name_node(Importer *im, const graft_node *n, const Onnx__NodeProto *np)
 {
     if (!np->name || !np->name[0])
         return;
     graph_set_node_name_interned(im->g, n, np->name);
     keymap_put_ptr(&im->m->node_names, np->name, n);
+}
+
+/* note [origins]: m->origin maps a call, and a constant of a Constant
+ * node, to the NodeProto it was made of (the export writes an unchanged
+ * node's bytes back, errors name it).  It is allocated at the import's
+ * start with room for every id the import may make (reserve_tables'
+ * count), and each NodeProto's node writes its entry as it is made: a
+ * list of the ids, copied at the end, was 17 instructions an op node of
+ * the workload.  norigin is the count of the ids made. */
+static inline void set_origin(Importer *im, const graft_node *n, Onnx__NodeProto *np)
+{
+    if (node_id(n) < im->origin_room) /* (always: the room counts every id) */
+        im->m->origin[node_id(n)] = np;
 }
 
 /* The dtype of ONNX's element type number, NULL when graft has none. */
@@ -161,7 +178,7 @@ static const graft_type *proto_type(Importer *im, const Onnx__TypeProto *tp)
  * decoder shares the last ONNX_TYPE_MEMO TypeProtos, so as many are
  * remembered here (the seed's workload: two types, one proto_type a
  * copy's five inputs where it was two). */
-static const graft_type *value_type(Importer *im, const Onnx__TypeProto *tp)
+static inline const graft_type *value_type(Importer *im, const Onnx__TypeProto *tp)
 {
     for (unsigned i = 0; tp && i < ONNX_TYPE_MEMO; i++)
         if (im->recent[i].proto == tp)
@@ -460,7 +477,7 @@ static bool import_constant(Importer *im, Onnx__NodeProto *np)
     graft_node *c = graph_add_tensor_const(im->g, np->output[0], type, bytes, nbytes);
     graph_set_type(im->g, c, type);
     name_node(im, c, np);
-    vec_push(&im->calls, node_id(c));
+    set_origin(im, c, np);
     set_value(im, np->output[0], c);
     return true;
 }
@@ -525,14 +542,14 @@ static void import_node(Importer *im, Onnx__NodeProto *np)
     for (size_t i = 0; i < np->n_attribute; i++)
         attrs[i] = (graft_attr){graph_intern(im->g, np->attribute[i]->name),
                                 attr_value(im, np->attribute[i])};
-    graft_node *call = graph_add_call(im->g, np->op_type, args, nargs, attrs,
-                                      (int)np->n_attribute);
+    graft_node *call = graph_add_call_interned(im->g, np->op_type, args, nargs, attrs,
+                                               (int)np->n_attribute);
     if (args != few)
         free(args);
     if (np->domain && np->domain[0] && strcmp(np->domain, "ai.onnx") != 0)
         graph_set_node_domain(im->g, call, np->domain);
     name_node(im, call, np);
-    vec_push(&im->calls, node_id(call));
+    set_origin(im, call, np);
     node_results(im, np, call);
 }
 
@@ -682,16 +699,6 @@ static void infer_types(Importer *im)
     strbuf_free(&why);
 }
 
-/* The origin of each call: the NodeProto it came from. */
-static void record_origins(Importer *im, const Onnx__GraphProto *gp)
-{
-    OnnxModel *m = im->m;
-    m->norigin = graph_node_count(im->g);
-    m->origin = xcalloc((size_t)m->norigin + 1, sizeof *m->origin);
-    for (size_t k = 0; k < im->calls.len; k++)
-        m->origin[im->calls.items[k]] = gp->node[k];
-}
-
 /* The tables sized once from the model's counts, not grown from small
  * (bench/RESULTS.md, "Session 18: reading ONNX": growing them cost 300
  * instructions per op node): a node per graph input, initializer and
@@ -705,9 +712,12 @@ static void reserve_tables(Importer *im, const Onnx__GraphProto *gp)
         elements += gp->node[i]->n_output > 1 ? gp->node[i]->n_output : 0;
     }
     size_t leaves = gp->n_input + gp->n_initializer + gp->n_sparse_initializer;
+    size_t nodes = leaves + gp->n_node + elements + 2; /* (the empty tuple, the output's) */
     graph_reserve_names(im->g, leaves + outputs + 64, leaves + outputs); /* first: */
-    graph_reserve(im->g, leaves + gp->n_node + elements + 2); /* its names fit then */
+    graph_reserve(im->g, nodes); /* its names fit then */
     keymap_reserve(&im->values, leaves + outputs);
+    im->m->origin = xcalloc(nodes + 1, sizeof *im->m->origin); /* note [origins] */
+    im->origin_room = (uint32_t)(nodes + 1);
 }
 
 /* proto as a graph; NULL on failure (proto still the caller's). */
@@ -730,14 +740,14 @@ static OnnxModel *import_model(Onnx__ModelProto *proto, const char *name, graft_
         import_node(&im, gp->node[i]);
     if (im.ok)
         import_outputs(&im, gp);
+    uint32_t made = graph_node_count(m->g); /* (below origin_room: note [origins]) */
+    m->norigin = made < im.origin_room ? made : im.origin_room;
     if (im.ok) {
-        record_origins(&im, gp);
         import_value_info(&im, gp);
         infer_types(&im);
     }
     m->values = im.values; /* the names in use, for the export's fresh ones */
     keymap_free(&im.types);
-    vec_free(&im.calls);
     if (!im.ok) {
         m->proto = NULL; /* the caller's */
         onnx_graph_free(m);
