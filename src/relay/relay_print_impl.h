@@ -60,8 +60,6 @@ typedef struct Frame {
     uint32_t end;  /* past its last child to visit */
 } Frame;
 
-enum { OP_LEN_BITS = 6 }; /* 64 op names' lengths kept (op_len) */
-
 typedef struct Printer {
     const graft_graph *g;     /* graph being printed */
     GraphArrays ga;     /* its nodes as arrays (note [compact walk]) */
@@ -88,8 +86,6 @@ typedef struct Printer {
     FILE *sink;         /* where top goes as it fills, or NULL */
     bool discard;       /* drop top as it fills (temp numbers only) */
     bool types;         /* RELAY_PRINT_TYPES: "ty=" from node types */
-    const char *op[1 << OP_LEN_BITS]; /* op names printed lately ... */
-    uint32_t op_len[1 << OP_LEN_BITS]; /* ... and their lengths (op_len) */
     AdtTable *adts;     /* the module's constructors, read at the first
                            call without operands */
     StrBuf consts;      /* constants' references (note [constant texts]) */
@@ -154,16 +150,13 @@ GRAFT_HOT bool has_comment(const Printer *p, uint32_t id)
     return node_annotation(p->g, n) || (p->types && node_type(n));
 }
 
-/* An op's name's length: a model has few ops, so their lengths are kept,
- * by name pointer (note [one cache slot] in keymap.h). */
-GRAFT_HOT size_t op_len(Printer *p, const char *op)
+/* An op's name's length: the graph interns op names (graph_add_call),
+ * and an interned string keeps its length in front of it
+ * (interner_length in arena.h), one load where a cache of lengths by
+ * name pointer hashed the pointer twice per call printed. */
+static inline size_t op_len(const char *op)
 {
-    size_t slot = cache_slot((uint64_t)(uintptr_t)op, OP_LEN_BITS);
-    if (p->op[slot] != op) {
-        p->op[slot] = op;
-        p->op_len[slot] = (uint32_t)strlen(op);
-    }
-    return p->op_len[slot];
+    return interner_length(op);
 }
 
 /* The most bytes node id's text takes (note [one reservation]), a
@@ -173,7 +166,7 @@ GRAFT_HOT size_t printer_text_max(Printer *p, uint32_t id)
 {
     bool op = p->ga.kind[id] == NODE_CALL &&
               !((p->ga.flags[id] & NODE_HAS_CALLEE) && p->ga.start[id] < p->ga.start[id + 1]);
-    return p->text[id].kept.len + (op ? op_len(p, node_str(p, id)) : 0);
+    return p->text[id].kept.len + (op ? op_len(node_str(p, id)) : 0);
 }
 
 /* The length of variable v's printed name with its "%" (given now when

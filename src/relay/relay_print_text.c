@@ -279,7 +279,7 @@ GRAFT_HOT char *write_call_open(Printer *p, char *at, uint32_t id, bool *closed)
         at = write_ref(p, at, *k++);
     } else {
         const char *op = node_str(p, id);
-        at = write_mem(at, op, op_len(p, op));
+        at = write_mem(at, op, op_len(op));
         if (k == end && !(p->ga.flags[id] & NODE_HAS_ATTRS) && nullary_constructor(p, id)) {
             *closed = true;
             return at;
