@@ -1348,6 +1348,57 @@ START_TEST(test_api_names_lengths)
 }
 END_TEST
 
+/* note [pending texts]: functions kept at once, in one another and
+ * side by side, each used from its own buffer (a function inside a
+ * function, two before their calls, two before a tuple, one used twice). */
+START_TEST(test_pending_texts)
+{
+    static const char input[] = "def @main(%x, %y) {\n"
+                                "  %0 = fn (%a) {\n"
+                                "    %1 = fn (%b) { add(%b, %a) };\n"
+                                "    %2 = fn (%c) { multiply(%c, %c) };\n"
+                                "    (%1(%a), %2(%a))\n"
+                                "  };\n"
+                                "  %3 = fn (%d) { subtract(%d, %d) };\n"
+                                "  %4 = (%0, %3);\n"
+                                "  %5 = %4.0;\n"
+                                "  %6 = %4.1;\n"
+                                "  (%5(%x), %6(%y), if (%x) { %3 } else { %0 })\n"
+                                "}\n";
+    static const char expected[] = "def @main(%x, %y) {\n"
+                                   "  %4 = fn (%a) {\n"
+                                   "    %0 = fn (%b) {\n"
+                                   "      add(%b, %a)\n"
+                                   "    };\n"
+                                   "    %1 = fn (%c) {\n"
+                                   "      multiply(%c, %c)\n"
+                                   "    };\n"
+                                   "    %2 = %0(%a);\n"
+                                   "    %3 = %1(%a);\n"
+                                   "    (%2, %3)\n"
+                                   "  };\n"
+                                   "  %5 = fn (%d) {\n"
+                                   "    subtract(%d, %d)\n"
+                                   "  };\n"
+                                   "  %6 = (%4, %5);\n"
+                                   "  %7 = %6.0;\n"
+                                   "  %8 = %6.1;\n"
+                                   "  %9 = %7(%x);\n"
+                                   "  %10 = %8(%y);\n"
+                                   "  %11 = if (%x) {\n"
+                                   "    %5\n"
+                                   "  } else {\n"
+                                   "    %4\n"
+                                   "  };\n"
+                                   "  (%9, %10, %11)\n"
+                                   "}\n";
+    char *printed = reprint("pending.relay", input, sizeof input - 1, NULL);
+    ck_assert_ptr_nonnull(printed);
+    ck_assert_str_eq(printed, expected);
+    free(printed);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -1398,6 +1449,7 @@ static Suite *relay_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("names");
     tcase_add_test(tc, test_api_names_lengths);
+    tcase_add_test(tc, test_pending_texts);
     suite_add_tcase(s, tc);
     return s;
 }

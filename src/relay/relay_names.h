@@ -38,7 +38,7 @@ typedef struct VarName {
  * memory] in relay_print_impl.h). */
 typedef union NodeText {
     struct {
-        size_t off; /* a kept text's offset in pending (a constant's in consts) */
+        size_t off; /* a kept text's entry in pending (a constant's offset in consts) */
         size_t len; /* its length, or a call's, tuple's or getitem's bound */
     } kept;
     TempText temp; /* once VISIT_BOUND */

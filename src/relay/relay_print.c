@@ -77,18 +77,19 @@ static void printer_init(Printer *p, const graft_graph *g)
 
 static void printer_free(Printer *p)
 {
-    strbuf_free(&p->pending);
     strbuf_free(&p->attr_text);
     strbuf_free(&p->consts);
     vec_free(&p->frames);
-    for (size_t i = 0; i < p->scratch.len; i++) {
-        strbuf_free(p->scratch.items[i]);
-        free(p->scratch.items[i]);
+    for (size_t i = 0; i < p->pending.len; i++)
+        vec_push(&p->spare, p->pending.items[i].text);
+    vec_free(&p->pending);
+    for (size_t i = 0; i < p->spare.len; i++) {
+        strbuf_free(p->spare.items[i]);
+        free(p->spare.items[i]);
     }
-    vec_free(&p->scratch);
+    vec_free(&p->spare);
     free(p->text);
     free(p->visited);
-    vec_free(&p->stack);
     var_names_free(&p->names);
     graph_arrays_free(&p->ga);
     adt_table_free(p->adts);

@@ -24,24 +24,26 @@ enum { NO_TEMP = UINT32_MAX, NO_ROOT = UINT32_MAX };
 
 /* note [printer memory]: what the printer keeps per node id beside its
  * visit state is 16 bytes: a kept text's place and length (a constant's
- * reference in consts, a scope-holding text in pending) or, for a call,
- * tuple or getitem, the most its text takes (note [one reservation]);
- * once the node is bound (VISIT_BOUND), its temp's text in the same
- * bytes, since its own text is printed then and never read again (the
- * place of a text in pending is kept on the stack too, for dropping it);
- * for a variable, which is never bound nor kept, its printed name (the
- * union is NodeText, in relay_names.h).  Before any of that, the names'
- * check borrows the bytes as its table (note [distinct names] in
+ * reference in consts, a scope-holding text's entry in pending) or, for
+ * a call, tuple or getitem, the most its text takes (note [one
+ * reservation]); once the node is bound (VISIT_BOUND), its temp's text in
+ * the same bytes, since its own text is printed then and never read
+ * again (a pending text's entry keeps its id, for dropping it); for a
+ * variable, which is never bound nor kept, its printed name, unless
+ * names are read from the nodes (note [names as loaded] in relay_names.c;
+ * the union is NodeText, in relay_names.h).  Before any of that, the
+ * names' check borrows the bytes as its table (note [distinct names] in
  * relay_names.c).  So the names keep nothing per id of their own, and a
  * node's string is read from the node where it is printed (the node is
  * read there anyway, for its comment), not kept per id; the walk's
  * arrays (GraphArrays) are the rest: 6 bytes per id, 4 per operand and
  * 4 per variable. */
 
-/* A text waiting in pending (note [pending texts]) and where it starts. */
+/* A text waiting to be used (note [pending texts]), in a buffer of its
+ * own. */
 typedef struct PendingText {
     uint32_t id;
-    size_t off;
+    StrBuf *text;
 } PendingText;
 
 /* A node's leaf-visit state (note [temp numbering]): not visited;
@@ -68,18 +70,17 @@ typedef struct Printer {
     uint8_t *visited;   /* per node id: VISIT_NOT, VISIT_TEXT or VISIT_USED */
     char next_text[11]; /* its text, "%N" (note [counted temps]) */
     uint8_t next_len;   /* the text's length */
-    StrBuf pending;     /* texts of functions, lets, ifs and matches */
-    VEC(PendingText) stack; /* the texts in pending, in order: as many
-                           as scopes nested in one another, not a slot
-                           per node */
+    VEC(PendingText) pending; /* texts of functions, lets, ifs and
+                           matches, in order: as many as wait at once,
+                           not a slot per node */
     StrBuf *lines;      /* binding lines of the current scope */
     int level;          /* nesting of the current scope (@main's body: 1) */
     uint32_t root;      /* the expression being printed inline (a scope's
                            result, a let's value: note [control]), or
                            NO_ROOT */
     int root_level;     /* the level root's text is placed at */
-    VEC(StrBuf *) scratch; /* nested texts' buffers, reused by depth */
-    size_t nscratch;    /* buffers in use, the first of scratch */
+    VEC(StrBuf *) spare; /* pending texts' buffers, used and kept for
+                           the next */
     VEC(Frame) frames;  /* the stack of printer_visit_all's walks */
     VarNames names;     /* printed names of variables */
     StrBuf *top;        /* the module's text (note [streaming]) */

@@ -22,22 +22,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* An empty buffer for a nested text (a function's text, a let's lines):
- * texts nest as scopes do, so buffers are kept and reused by depth
- * instead of allocated per function. */
-static StrBuf *scratch_get(Printer *p)
+/* An empty buffer for a scope-holding text: a used text's buffer when
+ * there is one (note [pending texts]), so that buffers are allocated as
+ * many as texts wait at once, not per function. */
+static StrBuf *spare_get(Printer *p)
 {
-    if (p->nscratch == p->scratch.len)
-        vec_push(&p->scratch, xcalloc(1, sizeof(StrBuf)));
-    StrBuf *sb = p->scratch.items[p->nscratch++];
+    StrBuf *sb = p->spare.len ? vec_pop(&p->spare) : xcalloc(1, sizeof(StrBuf));
     sb->len = 0;
     return sb;
-}
-
-/* Gives back the buffer scratch_get gave last. */
-static void scratch_done(Printer *p)
-{
-    p->nscratch--;
 }
 
 /* "free_var %x: T;" where a free variable is first printed, as TVM's
@@ -133,24 +125,26 @@ static void resolve_kids(Printer *p, uint32_t id)
 }
 
 /* note [pending texts]: the texts of functions, lets, ifs and matches
- * wait in one buffer between their leaf visit and their use.  Most are
- * used soon after, so before a new text is added, used texts at the end
- * of the buffer are dropped; memory then follows the graph's width, not
- * its size. */
-static void keep_text(Printer *p, uint32_t id, const StrBuf *text)
+ * wait between their leaf visit and their use, each in the buffer it
+ * was printed into, where its use copies it from: one copy, where
+ * copying it into one buffer of all pending texts made two.  Most are
+ * used soon after, so before a new text is kept, used texts on top of
+ * the stack give their buffers back; memory then follows the graph's
+ * width, not its size.  A text's place (kept.off) is its entry in the
+ * stack, which stays while it waits: only entries above it go first. */
+static void keep_text(Printer *p, uint32_t id, StrBuf *text)
 {
-    while (p->stack.len && p->visited[p->stack.items[p->stack.len - 1].id] >= VISIT_USED)
-        p->pending.len = vec_pop(&p->stack).off;
-    vec_push(&p->stack, ((PendingText){id, p->pending.len}));
+    while (p->pending.len && p->visited[p->pending.items[p->pending.len - 1].id] >= VISIT_USED)
+        vec_push(&p->spare, vec_pop(&p->pending).text);
     p->text[id].kept.off = p->pending.len;
     p->text[id].kept.len = text->len;
-    out_mem(&p->pending, text->data ? text->data : "", text->len);
+    vec_push(&p->pending, ((PendingText){id, text}));
     p->visited[id] = VISIT_TEXT;
 }
 
 /* Step 2 of note [temp numbering] for node id: its operands resolved
  * (note [texts written once]), or a scope-holding text built in a buffer
- * of its own (its scopes' leaf visits use the scratch) and kept. */
+ * of its own and kept there (note [pending texts]). */
 static void leaf_visit(Printer *p, uint32_t id)
 {
     uint8_t kind = p->ga.kind[id];
@@ -163,7 +157,7 @@ static void leaf_visit(Printer *p, uint32_t id)
      * line at the scope's level, or inline at root_level */
     int level = id == p->root ? p->root_level : p->level;
     const graft_node *n = node_of(p, id);
-    StrBuf *out = scratch_get(p);
+    StrBuf *out = spare_get(p);
     switch (kind) {
     case NODE_FUNC: printer_put_func(p, out, n, "fn ", level); break;
     case NODE_LET: printer_put_let(p, out, n, level); break;
@@ -172,7 +166,6 @@ static void leaf_visit(Printer *p, uint32_t id)
     default: break; /* always inline: never visited */
     }
     keep_text(p, id, out);
-    scratch_done(p);
 }
 
 /* Pushes a frame for node id: its children in leaf-visit order are its

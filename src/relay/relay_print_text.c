@@ -319,8 +319,9 @@ GRAFT_HOT char *write_text(Printer *p, char *at, uint32_t id)
         at = write_ref(p, at, *k);
         *at++ = '.';
         return write_i64(at, node_index(node_of(p, id)));
-    default:
-        return write_mem(at, p->pending.data + p->text[id].kept.off, p->text[id].kept.len);
+    default: /* a pending text (note [pending texts]) */
+        return write_mem(at, p->pending.items[p->text[id].kept.off].text->data,
+                         p->text[id].kept.len);
     }
 }
 
