@@ -1399,6 +1399,57 @@ START_TEST(test_pending_texts)
 }
 END_TEST
 
+/* note [attribute texts]: attribute texts kept by name, each used again
+ * only for the same value: spelled values (loaded) by their spelling,
+ * made ones by kind and value, a name's text replaced when its value
+ * changes and kept again after, a list made by an edit not kept. */
+START_TEST(test_attribute_texts)
+{
+    static const char loaded[] = "def @main(%x) {\n"
+                                 "  %0 = nn.softmax(%x, axis=1);\n"
+                                 "  %1 = nn.softmax(%0, axis=-1);\n"
+                                 "  nn.softmax(%1, axis=1)\n"
+                                 "}\n";
+    char *printed = reprint("attrs.relay", loaded, sizeof loaded - 1, NULL);
+    ck_assert_ptr_nonnull(printed);
+    ck_assert_str_eq(printed, loaded);
+    free(printed);
+    graft_graph *g = graph_new();
+    graft_attr_value *one = graph_new_attr_value(g, GRAFT_ATTR_INT);
+    graft_attr_value *minus = graph_new_attr_value(g, GRAFT_ATTR_INT);
+    graft_attr_value *half = graph_new_attr_value(g, GRAFT_ATTR_FLOAT);
+    graft_attr_value *yes = graph_new_attr_value(g, GRAFT_ATTR_BOOL);
+    graft_attr_value *none = graph_new_attr_value(g, GRAFT_ATTR_NULL);
+    graft_attr_value *nchw = graph_new_attr_value(g, GRAFT_ATTR_STRING);
+    graft_attr_value *list = graph_new_attr_value(g, GRAFT_ATTR_LIST);
+    one->i = 1;
+    minus->i = -1;
+    half->f = 0.5;
+    yes->i = 1;
+    nchw->s = "NCHW";
+    const graft_attr_value *items[] = {one, minus};
+    list->items = items;
+    list->nitems = 2;
+    graft_attr first[] = {{"axis", one}, {"eps", half}, {"layout", nchw}, {"keep", yes},
+                          {"pad", list}};
+    graft_attr second[] = {{"axis", minus}, {"eps", half}, {"layout", nchw}, {"keep", none},
+                           {"pad", list}};
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graft_node *a = graph_add_call(g, "f", &x, 1, first, 5);
+    graft_node *b = graph_add_call(g, "f", &a, 1, second, 5);
+    graph_set_output(g, graph_add_call(g, "f", &b, 1, first, 5));
+    char *text = relay_print_string(g);
+    ck_assert_str_eq(text,
+                     "def @main(%x) {\n"
+                     "  %0 = f(%x, axis=1, eps=0.5f, layout=\"NCHW\", keep=True, pad=[1, -1]);\n"
+                     "  %1 = f(%0, axis=-1, eps=0.5f, layout=\"NCHW\", keep=None, pad=[1, -1]);\n"
+                     "  f(%1, axis=1, eps=0.5f, layout=\"NCHW\", keep=True, pad=[1, -1])\n"
+                     "}\n");
+    free(text);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -1450,6 +1501,7 @@ static Suite *relay_suite(void)
     tc = tcase_create("names");
     tcase_add_test(tc, test_api_names_lengths);
     tcase_add_test(tc, test_pending_texts);
+    tcase_add_test(tc, test_attribute_texts);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -77,7 +77,8 @@ static void printer_init(Printer *p, const graft_graph *g)
 
 static void printer_free(Printer *p)
 {
-    strbuf_free(&p->attr_text);
+    for (size_t i = 0; i < sizeof p->attrs / sizeof p->attrs[0]; i++)
+        strbuf_free(&p->attrs[i].text);
     strbuf_free(&p->consts);
     vec_free(&p->frames);
     for (size_t i = 0; i < p->pending.len; i++)

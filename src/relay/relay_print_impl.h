@@ -62,6 +62,18 @@ typedef struct Frame {
     uint32_t end;  /* past its last child to visit */
 } Frame;
 
+/* The text of the attribute printed last under a name (note [attribute
+ * texts] in relay_print_text.c). */
+typedef struct AttrText {
+    const char *name; /* its name, NULL for none yet */
+    int kind;         /* its value's kind, -1 when spelled */
+    uint64_t key;     /* its value: its spelling's or string's address,
+                         its number or its bits */
+    StrBuf text;      /* name=value */
+} AttrText;
+
+enum { ATTR_TEXT_BITS = 4 }; /* 16 names' texts kept */
+
 typedef struct Printer {
     const graft_graph *g;     /* graph being printed */
     GraphArrays ga;     /* its nodes as arrays (note [compact walk]) */
@@ -90,9 +102,8 @@ typedef struct Printer {
     AdtTable *adts;     /* the module's constructors, read at the first
                            call without operands */
     StrBuf consts;      /* constants' references (note [constant texts]) */
-    const char *attr_name;   /* the string attribute printed last: its name, */
-    const char *attr_string; /* its string, ... */
-    StrBuf attr_text;   /* ... and its text (note [attribute texts]) */
+    AttrText attrs[1 << ATTR_TEXT_BITS]; /* attributes' texts, by name
+                           (note [attribute texts] in relay_print_text.c) */
 } Printer;
 
 /* Variables, constants, globals and op values print inline. */

@@ -111,28 +111,6 @@ static void put_attr_value(Printer *p, StrBuf *sb, const graft_attr_value *v)
     }
 }
 
-/* note [attribute texts]: partitioning gives every function it makes
- * the same string attribute, PartitionedFromPattern="..." (names and
- * strings are interned: the same two pointers), so the whole text of the
- * string attribute printed last is kept, and copied when it comes again
- * instead of its name measured and its string quoted each time. */
-static bool put_kept_attr(Printer *p, StrBuf *sb, const graft_attr *a)
-{
-    const graft_attr_value *v = a->value;
-    if (v->spelling || v->kind != GRAFT_ATTR_STRING)
-        return false;
-    if (a->name != p->attr_name || v->s != p->attr_string) {
-        p->attr_text.len = 0;
-        out_str(&p->attr_text, a->name);
-        out_chr(&p->attr_text, '=');
-        relay_put_string(&p->attr_text, v->s);
-        p->attr_name = a->name;
-        p->attr_string = v->s;
-    }
-    out_mem(sb, p->attr_text.data, p->attr_text.len);
-    return true;
-}
-
 /* "name=" of an attribute in one reservation: the graph interns its
  * attributes' names (graph_set_attrs), and an interned string keeps its
  * length in front of it (interner_length in arena.h), so no strlen. */
@@ -143,12 +121,48 @@ static void put_attr_name(StrBuf *sb, const char *name)
     sb->len += n + 1;
 }
 
+/* note [attribute texts]: a model's attributes repeat: partitioning
+ * gives every function it makes the same PartitionedFromPattern="...",
+ * a rewrite's replacements the same axis=-1, a loaded model's calls the
+ * same few spellings.  So the whole text of the attribute printed last
+ * under a name is kept, in a slot by the name's address (note [one cache
+ * slot] in keymap.h; names are interned: one pointer), and copied when
+ * the same value comes again, instead of the name measured and the value
+ * converted or quoted each time.  A value is the same when spelled by
+ * the same text (one pointer), or unspelled of the same kind and the
+ * same number, bits or string pointer; an unspelled list is not kept.
+ * Returns false for a value not kept, with *kind and *key unset. */
+static bool attr_key(const graft_attr_value *v, int *kind, uint64_t *key)
+{
+    *kind = v->spelling ? -1 : (int)v->kind;
+    switch (*kind) {
+    case -1: *key = (uint64_t)(uintptr_t)v->spelling; return true;
+    case GRAFT_ATTR_INT:
+    case GRAFT_ATTR_BOOL: *key = (uint64_t)v->i; return true;
+    case GRAFT_ATTR_FLOAT: memcpy(key, &v->f, sizeof *key); return true;
+    case GRAFT_ATTR_STRING: *key = (uint64_t)(uintptr_t)v->s; return true;
+    case GRAFT_ATTR_NULL: *key = 0; return true;
+    default: return false;
+    }
+}
+
 GRAFT_HOT void put_attr(Printer *p, StrBuf *sb, const graft_attr *a)
 {
-    if (put_kept_attr(p, sb, a))
+    int kind;
+    uint64_t key;
+    if (!attr_key(a->value, &kind, &key)) {
+        put_attr_name(sb, a->name);
+        put_attr_value(p, sb, a->value);
         return;
-    put_attr_name(sb, a->name);
-    put_attr_value(p, sb, a->value);
+    }
+    AttrText *t = &p->attrs[cache_slot((uint64_t)(uintptr_t)a->name, ATTR_TEXT_BITS)];
+    if (t->name != a->name || t->kind != kind || t->key != key) {
+        t->text.len = 0;
+        put_attr_name(&t->text, a->name);
+        put_attr_value(p, &t->text, a->value);
+        *t = (AttrText){a->name, kind, key, t->text};
+    }
+    out_mem(sb, t->text.data, t->text.len);
 }
 
 void printer_put_attr(Printer *p, StrBuf *sb, const graft_attr *a)
