@@ -1450,6 +1450,49 @@ START_TEST(test_attribute_texts)
 }
 END_TEST
 
+/* note [streaming]: @main's parameters drain in runs of at most 1,024,
+ * so a line of 5,000 parameters (about 100 KB, past DRAIN_AT) and 6,000
+ * binding lines print whole, as relay_print_string prints them. */
+START_TEST(test_params_streamed)
+{
+    enum { NPARAMS = 5000, NCALLS = 6000 };
+    graft_graph *g = graph_new();
+    StrBuf want = {0};
+    strbuf_puts(&want, "def @main(");
+    graft_node *params[NPARAMS];
+    for (int i = 0; i < NPARAMS; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "input_number_%d", i);
+        params[i] = graph_add_param(g, name, NULL);
+        strbuf_printf(&want, "%s%%%s", i ? ", " : "", name);
+    }
+    strbuf_puts(&want, ") {\n");
+    graft_node *last = params[0];
+    for (int i = 0; i < NCALLS; i++) {
+        graft_node *ab[] = {last, params[i % NPARAMS]};
+        last = graph_add_call(g, "add", ab, 2, NULL, 0);
+        if (i + 1 < NCALLS)
+            strbuf_printf(&want, "  %%%d = add(%s%d, %%input_number_%d);\n", i,
+                          i ? "%" : "%input_number_", i ? i - 1 : 0, i % NPARAMS);
+    }
+    strbuf_printf(&want, "  add(%%%d, %%input_number_%d)\n}\n", NCALLS - 2,
+                  (NCALLS - 1) % NPARAMS);
+    graph_set_output(g, last);
+    char *streamed = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&streamed, &len);
+    relay_print(g, mem);
+    fclose(mem);
+    char *whole = relay_print_string(g);
+    ck_assert_str_eq(whole, want.data);
+    ck_assert_str_eq(streamed, want.data);
+    free(streamed);
+    free(whole);
+    strbuf_free(&want);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -1502,6 +1545,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_api_names_lengths);
     tcase_add_test(tc, test_pending_texts);
     tcase_add_test(tc, test_attribute_texts);
+    tcase_add_test(tc, test_params_streamed);
     suite_add_tcase(s, tc);
     return s;
 }

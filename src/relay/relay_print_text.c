@@ -206,11 +206,25 @@ void printer_put_param(Printer *p, StrBuf *out, uint32_t v)
         put_comment(p, out, v); /* printer_put_annot without a look at the node */
 }
 
+/* Writes the module's text out (note [streaming]) once enough of it is
+ * final, when out, the buffer being written, is the module's text. */
+GRAFT_HOT void drain(Printer *p, const StrBuf *out)
+{
+    if (out != p->top || p->top->len < DRAIN_AT || (!p->sink && !p->discard))
+        return;
+    if (p->sink)
+        fwrite(p->top->data, 1, p->top->len, p->sink);
+    p->top->len = 0;
+}
+
 /* The parameters ids[0..n) of a signature, ", " between them: each run
  * of parameters without a type or a comment (all of them, in most
- * modules) written in one reservation, its names given in order. */
+ * modules) written in one reservation, its names given in order.  A
+ * run is at most PARAMS_AT_ONCE, and @main's line drains between runs
+ * (note [streaming]): a model's inputs can be a line of megabytes. */
 void printer_put_params(Printer *p, StrBuf *out, const uint32_t *ids, size_t n)
 {
+    enum { PARAMS_AT_ONCE = 1024 };
     uint8_t extra = NODE_TYPE_WRITTEN | NODE_VAR_ANNOT | (p->types ? NODE_VAR_TYPED : 0);
     size_t i = 0;
     while (i < n) {
@@ -220,8 +234,8 @@ void printer_put_params(Printer *p, StrBuf *out, const uint32_t *ids, size_t n)
             printer_put_param(p, out, ids[i++]);
             continue;
         }
-        size_t run = i, most = 0;
-        for (; run < n && !(p->ga.flags[ids[run]] & extra); run++)
+        size_t run = i, most = 0, last = n - i > PARAMS_AT_ONCE ? i + PARAMS_AT_ONCE : n;
+        for (; run < last && !(p->ga.flags[ids[run]] & extra); run++)
             most += 2 + name_len(p, ids[run]);
         char *at = out_room(out, most);
         for (; i < run; i++) {
@@ -230,6 +244,7 @@ void printer_put_params(Printer *p, StrBuf *out, const uint32_t *ids, size_t n)
             at = write_name(p, at, ids[i]);
         }
         out->len = (size_t)(at - out->data);
+        drain(p, out);
     }
 }
 
@@ -366,17 +381,6 @@ GRAFT_HOT char *write_text_in(Printer *p, StrBuf *out, char *at, uint32_t id, si
     return write_attrs_text_in(p, out, at, id, more);
 }
 
-/* Writes the module's text out (note [streaming]) once enough of it is
- * final. */
-static void drain(Printer *p)
-{
-    if (p->lines != p->top || p->top->len < DRAIN_AT || (!p->sink && !p->discard))
-        return;
-    if (p->sink)
-        fwrite(p->top->data, 1, p->top->len, p->sink);
-    p->top->len = 0;
-}
-
 /* note [counted temps]: temps are given in increasing order, so the next
  * one's text is kept and counted on in decimal, a digit or so a temp,
  * instead of converting each number. */
@@ -418,7 +422,7 @@ void printer_bind(Printer *p, uint32_t id)
     p->text[id].temp.b[11] = (char)p->next_len;
     count_on(p);
     p->visited[id] = VISIT_BOUND;
-    drain(p);
+    drain(p, lines);
 }
 
 /* A visited node's text where it is used (note [texts written once]). */
