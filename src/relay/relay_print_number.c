@@ -46,11 +46,12 @@ static void declare_free(Printer *p, uint32_t v)
 /* note [constant texts]: a constant prints the same reference at every
  * use, its value and comment ("1e-05f / * ty=float32 * /"); that text is
  * written once, at its first use, into a buffer of its own, and copied
- * from there. */
+ * from there.  Its spelling's length is its interned copy's (the graph
+ * interns constants' spellings: graph_add_const). */
 static void keep_const(Printer *p, uint32_t m)
 {
     const char *value = node_str(p, m);
-    size_t n = strlen(value);
+    size_t n = interner_length(value);
     Comment c = {0};
     if (has_comment(p, m))
         c = printer_comment(p, m);
