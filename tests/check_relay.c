@@ -1493,6 +1493,37 @@ START_TEST(test_params_streamed)
 }
 END_TEST
 
+/* A getitem's index prints in one digit below 10 (write_index), through
+ * write_i64 from 10 on. */
+START_TEST(test_getitem_indices)
+{
+    graft_graph *g = graph_new();
+    graft_node *fields[12];
+    for (int i = 0; i < 12; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "f%d", i);
+        fields[i] = graph_add_param(g, name, NULL);
+    }
+    graft_node *t = graph_add_tuple(g, fields, 12);
+    graft_node *picked[] = {graph_add_getitem(g, t, 0), graph_add_getitem(g, t, 9),
+                            graph_add_getitem(g, t, 10), graph_add_getitem(g, t, 11)};
+    graph_set_output(g, graph_add_tuple(g, picked, 4));
+    char *text = relay_print_string(g);
+    ck_assert_str_eq(text, "def @main(%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8, %f9, %f10, "
+                           "%f11) {\n"
+                           "  %0 = (%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8, %f9, %f10, "
+                           "%f11);\n"
+                           "  %1 = %0.0;\n"
+                           "  %2 = %0.9;\n"
+                           "  %3 = %0.10;\n"
+                           "  %4 = %0.11;\n"
+                           "  (%1, %2, %3, %4)\n"
+                           "}\n");
+    free(text);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -1546,6 +1577,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_pending_texts);
     tcase_add_test(tc, test_attribute_texts);
     tcase_add_test(tc, test_params_streamed);
+    tcase_add_test(tc, test_getitem_indices);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -324,6 +324,17 @@ GRAFT_HOT bool has_attrs(const Printer *p, uint32_t id)
     return p->ga.kind[id] == NODE_CALL && (p->ga.flags[id] & NODE_HAS_ATTRS);
 }
 
+/* A getitem's index: mostly one digit (a batch norm's result is .0),
+ * written as one without write_i64's count of digits and its call. */
+GRAFT_HOT char *write_index(char *at, int index)
+{
+    if ((unsigned)index < 10) {
+        *at = (char)('0' + index);
+        return at + 1;
+    }
+    return write_i64(at, index);
+}
+
 /* A visited node's text (note [texts written once]), without
  * attributes, into room for printer_text_max. */
 GRAFT_HOT char *write_text(Printer *p, char *at, uint32_t id)
@@ -347,7 +358,7 @@ GRAFT_HOT char *write_text(Printer *p, char *at, uint32_t id)
     case NODE_GETITEM:
         at = write_ref(p, at, *k);
         *at++ = '.';
-        return write_i64(at, node_index(node_of(p, id)));
+        return write_index(at, node_index(node_of(p, id)));
     default: /* a pending text (note [pending texts]) */
         return write_mem(at, p->pending.items[p->text[id].kept.off].text->data,
                          p->text[id].kept.len);
