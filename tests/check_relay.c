@@ -1524,6 +1524,32 @@ START_TEST(test_getitem_indices)
 }
 END_TEST
 
+/* note [compact walk]: the printer's arrays skip dead nodes (their kind
+ * and flags unset), which no walk reaches: a graph with nodes an edit
+ * left dead prints its live ones only, numbered as before the edit. */
+START_TEST(test_dead_nodes_skipped)
+{
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL), *y = graph_add_param(g, "y", NULL);
+    graft_node *one = graph_add_const(g, "1f", 1.0, "float32");
+    graft_node *x1[] = {x, one};
+    graft_node *sum = graph_add_call(g, "add", x1, 2, NULL, 0);
+    graft_node *sy[] = {sum, y};
+    graft_node *product = graph_add_call(g, "multiply", sy, 2, NULL, 0);
+    graft_node *py[] = {product, y};
+    graph_set_output(g, graph_add_call(g, "subtract", py, 2, NULL, 0));
+    graph_replace_all_uses(g, sum, x);
+    ck_assert_uint_eq(graph_remove_dead(g), 2); /* the add and its constant */
+    char *text = relay_print_string(g);
+    ck_assert_str_eq(text, "def @main(%x, %y) {\n"
+                           "  %0 = multiply(%x, %y);\n"
+                           "  subtract(%0, %y)\n"
+                           "}\n");
+    free(text);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -1578,6 +1604,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_attribute_texts);
     tcase_add_test(tc, test_params_streamed);
     tcase_add_test(tc, test_getitem_indices);
+    tcase_add_test(tc, test_dead_nodes_skipped);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -94,8 +94,9 @@ static inline void put_node(const graft_graph *g, GraphArrays *a, const graft_no
 
 /* The one builder of note [compact walk], which fills a->start and a->kids
  * with the children of every node of g; when nodes is set, the per-node
- * arrays of graph_arrays_build too.  A dead node's children are not
- * listed: no walk from the roots reaches it (note [sweep]).  Inlined into
+ * arrays of graph_arrays_build too.  A dead node's children, kind and
+ * flags are not set, nor is it among the variables: no walk from the
+ * roots reaches it (note [sweep]).  Inlined into
  * each of its two callers (kids_fill, graph_arrays_build) with nodes
  * constant there, so each loop tests only what its caller asked for: the
  * tests cost the printer 48 instructions per op node when one loop served
@@ -117,10 +118,10 @@ GRAFT_HOT void arrays_fill(const graft_graph *g, GraphArrays *a, bool nodes)
     for (uint32_t i = 0; i < g->nnodes; i++) {
         const graft_node *n = g->nodes[i];
         a->start[i] = m;
+        if (n->dead) /* no walk reaches it: nothing of it is read */
+            continue;
         if (nodes)
             put_node(g, a, n, i);
-        if (n->dead)
-            continue;
         if (n->kind == NODE_FUNC || node_callee_slot(n)) {
             if (!nodes) /* (a walk's: the printer's loop counts none) */
                 a->nfuncs += n->kind == NODE_FUNC;
