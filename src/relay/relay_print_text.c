@@ -217,33 +217,39 @@ GRAFT_HOT void drain(Printer *p, const StrBuf *out)
     p->top->len = 0;
 }
 
-/* The parameters ids[0..n) of a signature, ", " between them: each run
- * of parameters without a type or a comment (all of them, in most
- * modules) written in one reservation, its names given in order.  A
- * run is at most PARAMS_AT_ONCE, and @main's line drains between runs
- * (note [streaming]): a model's inputs can be a line of megabytes. */
+/* ", %x" for parameter v without a type or a comment, ", " unless
+ * first: its name read once, for its room and its bytes. */
+GRAFT_HOT void put_plain_param(Printer *p, StrBuf *out, uint32_t v, bool first)
+{
+    bool percent;
+    size_t len;
+    const char *name = var_names_get(&p->names, v, &percent, &len);
+    char *at = out_room(out, 3 + len);
+    if (!first)
+        at = write_lit(at, ", ");
+    *at = '%';
+    copy_bytes(at + percent, name, len);
+    out->len = (size_t)(at + percent + len - out->data);
+}
+
+/* The parameters ids[0..n) of a signature, ", " between them.  @main's
+ * line drains every PARAMS_AT_ONCE of them (note [streaming]): a model's
+ * inputs can be a line of megabytes. */
 void printer_put_params(Printer *p, StrBuf *out, const uint32_t *ids, size_t n)
 {
     enum { PARAMS_AT_ONCE = 1024 };
     uint8_t extra = NODE_TYPE_WRITTEN | NODE_VAR_ANNOT | (p->types ? NODE_VAR_TYPED : 0);
-    size_t i = 0;
-    while (i < n) {
-        if (p->ga.flags[ids[i]] & extra) {
+    for (size_t i = 0; i < n;) {
+        size_t last = n - i > PARAMS_AT_ONCE ? i + PARAMS_AT_ONCE : n;
+        for (; i < last; i++) {
+            if (!(p->ga.flags[ids[i]] & extra)) { /* most modules' every parameter */
+                put_plain_param(p, out, ids[i], i == 0);
+                continue;
+            }
             if (i)
                 out_lit(out, ", ");
-            printer_put_param(p, out, ids[i++]);
-            continue;
+            printer_put_param(p, out, ids[i]);
         }
-        size_t run = i, most = 0, last = n - i > PARAMS_AT_ONCE ? i + PARAMS_AT_ONCE : n;
-        for (; run < last && !(p->ga.flags[ids[run]] & extra); run++)
-            most += 2 + name_len(p, ids[run]);
-        char *at = out_room(out, most);
-        for (; i < run; i++) {
-            if (i)
-                at = write_lit(at, ", ");
-            at = write_name(p, at, ids[i]);
-        }
-        out->len = (size_t)(at - out->data);
         drain(p, out);
     }
 }
