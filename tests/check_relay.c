@@ -1550,6 +1550,21 @@ START_TEST(test_dead_nodes_skipped)
 }
 END_TEST
 
+/* A free variable is declared at its first use only (its visit state,
+ * the one a variable keeps), however often it is used after. */
+START_TEST(test_free_declared_once)
+{
+    static const char text[] = "free_var %x: Tensor[(2), float32];\n"
+                               "%0 = nn.relu(%x);\n"
+                               "%1 = add(%0, %x);\n"
+                               "multiply(%1, %x)\n";
+    char *printed = reprint("free.relay", text, sizeof text - 1, NULL);
+    ck_assert_ptr_nonnull(printed);
+    ck_assert_str_eq(printed, text);
+    free(printed);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -1605,6 +1620,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_params_streamed);
     tcase_add_test(tc, test_getitem_indices);
     tcase_add_test(tc, test_dead_nodes_skipped);
+    tcase_add_test(tc, test_free_declared_once);
     suite_add_tcase(s, tc);
     return s;
 }

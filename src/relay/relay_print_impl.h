@@ -49,7 +49,8 @@ typedef struct PendingText {
 /* A node's leaf-visit state (note [temp numbering]): not visited;
  * visited, its text not printed yet (note [texts written once]);
  * printed; printed in its binding line, and only then is its temp set.
- * A variable is VISIT_USED once declared or found not free. */
+ * A free variable is VISIT_USED once declared; another keeps
+ * VISIT_NOT (nothing reads it: it is always inline). */
 enum { VISIT_NOT, VISIT_TEXT, VISIT_USED, VISIT_BOUND };
 
 /* One frame of printer_visit_all's walk.  Not a WALK (note [one walk]): a frame

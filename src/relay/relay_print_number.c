@@ -79,13 +79,9 @@ static void keep_const(Printer *p, uint32_t m)
 GRAFT_HOT size_t resolve_operand(Printer *p, uint32_t m)
 {
     switch (p->ga.kind[m]) {
-    case NODE_VAR:
-        if (p->visited[m] == VISIT_NOT) {
-            if (p->ga.flags[m] & NODE_FREE)
-                declare_free(p, m);
-            else
-                p->visited[m] = VISIT_USED;
-        }
+    case NODE_VAR: /* only a free one has a state: declared or not */
+        if ((p->ga.flags[m] & NODE_FREE) && p->visited[m] == VISIT_NOT)
+            declare_free(p, m);
         return name_len(p, m);
     case NODE_CONST:
         if (p->visited[m] == VISIT_NOT)
