@@ -1565,6 +1565,24 @@ START_TEST(test_free_declared_once)
 }
 END_TEST
 
+/* graph_annotation_by_id, which the printer asks for every binding line,
+ * is node_annotation by the node's id: a loaded comment, NULL for a node
+ * without one and for an id past the annotation table. */
+START_TEST(test_annotation_by_id)
+{
+    graft_graph *g = load_string("def @main(%x) {\n"
+                                 "  %0 = nn.relu(%x) /* ty=float32 */;\n"
+                                 "  add(%0, %x)\n"
+                                 "}\n");
+    graft_node *out = graph_output(g), *relu = node_arg(out, 0);
+    ck_assert_str_eq(graph_annotation_by_id(g, node_id(relu)), "/* ty=float32 */");
+    ck_assert_ptr_eq(graph_annotation_by_id(g, node_id(relu)), node_annotation(g, relu));
+    ck_assert_ptr_null(graph_annotation_by_id(g, node_id(out)));
+    ck_assert_ptr_null(graph_annotation_by_id(g, graph_node_count(g) + 1000));
+    graph_free(g);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -1621,6 +1639,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_getitem_indices);
     tcase_add_test(tc, test_dead_nodes_skipped);
     tcase_add_test(tc, test_free_declared_once);
+    tcase_add_test(tc, test_annotation_by_id);
     suite_add_tcase(s, tc);
     return s;
 }

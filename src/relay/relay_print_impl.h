@@ -159,8 +159,7 @@ typedef struct Comment {
 /* Whether node id prints a comment where its text first appears. */
 GRAFT_HOT bool has_comment(const Printer *p, uint32_t id)
 {
-    const graft_node *n = node_of(p, id);
-    return node_annotation(p->g, n) || (p->types && node_type(n));
+    return graph_annotation_by_id(p->g, id) || (p->types && node_type(node_of(p, id)));
 }
 
 /* An op's name's length: the graph interns op names (graph_add_call),
