@@ -64,8 +64,8 @@ static void printer_init(Printer *p, const graft_graph *g)
     memset(p, 0, sizeof *p);
     p->g = g;
     p->root = NO_ROOT;
-    memcpy(p->next_text, "%0", 2);
-    p->next_len = 2;
+    memcpy(p->next.b, "%0", 2);
+    p->next.b[11] = 2;
     graph_arrays_build(g, &p->ga);
     size_t n = graph_node_count(g) ? graph_node_count(g) : 1;
     /* set when a text is kept or bound, a variable's when it is named

@@ -81,8 +81,8 @@ typedef struct Printer {
     NodeText *text;     /* per node id: its text's place or bound, then
                            its temp (note [printer memory]) */
     uint8_t *visited;   /* per node id: VISIT_NOT, VISIT_TEXT or VISIT_USED */
-    char next_text[11]; /* its text, "%N" (note [counted temps]) */
-    uint8_t next_len;   /* the text's length */
+    TempText next;      /* the next temp's text, "%N", and its length
+                           (note [counted temps]) */
     VEC(PendingText) pending; /* texts of functions, lets, ifs and
                            matches, in order: as many as wait at once,
                            not a slot per node */

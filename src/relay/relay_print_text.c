@@ -400,17 +400,20 @@ GRAFT_HOT char *write_text_in(Printer *p, StrBuf *out, char *at, uint32_t id, si
 
 /* note [counted temps]: temps are given in increasing order, so the next
  * one's text is kept and counted on in decimal, a digit or so a temp,
- * instead of converting each number. */
+ * instead of converting each number; it is kept as a bound temp's text
+ * is (note [temp texts]), so that its binding line and its node's slot
+ * take it by one twelve-byte copy each. */
 static void count_on(Printer *p)
 {
-    size_t i = p->next_len - 1;
-    while (p->next_text[i] == '9')
-        p->next_text[i--] = '0';
+    char *b = p->next.b;
+    size_t i = (size_t)b[11] - 1;
+    while (b[i] == '9')
+        b[i--] = '0';
     if (i == 0) { /* all nines, now zeros: one digit more */
-        p->next_text[1] = '1';
-        p->next_text[p->next_len++] = '0';
+        b[1] = '1';
+        b[(size_t)b[11]++] = '0';
     } else {
-        p->next_text[i]++;
+        b[i]++;
     }
 }
 
@@ -429,14 +432,13 @@ void printer_bind(Printer *p, uint32_t id)
     char *at = out_room(lines, (n > OUT_INDENT_ROOM ? n : OUT_INDENT_ROOM) + TEMP_MAX + 3 +
                                    printer_text_max(p, id) + tail);
     at = write_indent(at, p->level);
-    at = write_mem(at, p->next_text, p->next_len);
+    at = write_temp_text(at, &p->next);
     at = write_text_in(p, lines, write_lit(at, " = "), id, tail);
     if (commented)
         at = printer_write_comment(at, &c);
     lines->len = (size_t)(write_lit(at, ";\n") - lines->data);
     /* the text is printed: its temp takes its place (note [printer memory]) */
-    memcpy(p->text[id].temp.b, p->next_text, sizeof p->next_text);
-    p->text[id].temp.b[11] = (char)p->next_len;
+    p->text[id].temp = p->next;
     count_on(p);
     p->visited[id] = VISIT_BOUND;
     drain(p, lines);
