@@ -172,13 +172,11 @@ static inline size_t op_len(const char *op)
 }
 
 /* The most bytes node id's text takes (note [one reservation]), a
- * call's attributes apart: a kept text's length, or resolve_kids' bound
- * and a call's op name.  Inline: bind asks for every temp. */
-GRAFT_HOT size_t printer_text_max(Printer *p, uint32_t id)
+ * call's attributes apart: a kept text's length, or resolve_kids' bound.
+ * Inline: bind asks for every temp. */
+GRAFT_HOT size_t printer_text_max(const Printer *p, uint32_t id)
 {
-    bool op = p->ga.kind[id] == NODE_CALL &&
-              !((p->ga.flags[id] & NODE_HAS_CALLEE) && p->ga.start[id] < p->ga.start[id + 1]);
-    return p->text[id].kept.len + (op ? op_len(node_str(p, id)) : 0);
+    return p->text[id].kept.len;
 }
 
 /* The length of variable v's printed name with its "%" (given now when

@@ -103,17 +103,20 @@ void printer_put_operand(Printer *p, StrBuf *out, uint32_t m)
     out->len = (size_t)(printer_write_ref(p, out_room(out, most), m) - out->data);
 }
 
-/* The operands of a call, tuple or getitem, resolved in the order its
- * text prints them: a call's arguments before its callee, so they take
- * temps before a function callee does; then the most bytes its text
- * takes apart from an op's name and attributes: the references, ", "
- * between them, "(" and ",)", or "." and an index. */
-static void resolve_kids(Printer *p, uint32_t id)
+/* The operands of a call, tuple or getitem (kind), resolved in the
+ * order its text prints them: a call's arguments before its callee, so
+ * they take temps before a function callee does; then the most bytes its
+ * text takes apart from attributes: the references, ", " between them,
+ * "(" and ",)", or "." and an index, and an op's name (found here, where
+ * the node is read, so that printer_text_max reads the bound alone). */
+static void resolve_kids(Printer *p, uint32_t id, uint8_t kind)
 {
     const uint32_t *k = p->ga.kids + p->ga.start[id];
     const uint32_t *end = p->ga.kids + p->ga.start[id + 1];
     bool callee = (p->ga.flags[id] & NODE_HAS_CALLEE) && k < end;
     size_t most = 3 + 2 * (size_t)(end - k) + 21;
+    if (kind == NODE_CALL && !callee)
+        most += op_len(node_str(p, id));
     for (const uint32_t *a = k + callee; a < end; a++)
         most += resolve_operand(p, *a);
     if (callee)
@@ -146,7 +149,7 @@ static void leaf_visit(Printer *p, uint32_t id)
 {
     uint8_t kind = p->ga.kind[id];
     if (kind == NODE_CALL || kind == NODE_TUPLE || kind == NODE_GETITEM) {
-        resolve_kids(p, id);
+        resolve_kids(p, id, kind);
         p->visited[id] = VISIT_TEXT;
         return;
     }
