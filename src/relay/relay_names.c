@@ -153,8 +153,12 @@ enum { ALIKE, DISTINCT, TAKES_V };
 
 /* Puts every variable in the table of 1 << bits cells; ALIKE at the
  * first that prints as one put before, and, unless by_text, TAKES_V at
- * the first that takes a "v" (then the table is all again, by text). */
-static int put_all(const GraphArrays *ga, uint32_t *cell, unsigned bits, bool by_text)
+ * the first that takes a "v" (then the table is all again, by text).
+ * Inline in all_distinct, so that each of its two passes is compiled for
+ * its by_text (the pass by address, the usual one, then keeps its state
+ * in registers: -0.95 M instructions on the partition of bench/RESULTS.md's
+ * "Session 25: ..." section). */
+GRAFT_HOT int put_all(const GraphArrays *ga, uint32_t *cell, unsigned bits, bool by_text)
 {
     size_t mask = ((size_t)1 << bits) - 1;
     for (uint32_t i = 0; i < ga->nvars; i++) {
