@@ -132,7 +132,7 @@ static void put_attr_name(StrBuf *sb, const char *name)
  * the same text (one pointer), or unspelled of the same kind and the
  * same number, bits or string pointer; an unspelled list is not kept.
  * Returns false for a value not kept, with *kind and *key unset. */
-static bool attr_key(const graft_attr_value *v, int *kind, uint64_t *key)
+GRAFT_HOT bool attr_key(const graft_attr_value *v, int *kind, uint64_t *key)
 {
     *kind = v->spelling ? -1 : (int)v->kind;
     switch (*kind) {
