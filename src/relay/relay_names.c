@@ -157,7 +157,7 @@ enum { ALIKE, DISTINCT, TAKES_V };
  * Inline in all_distinct, so that each of its two passes is compiled for
  * its by_text (the pass by address, the usual one, then keeps its state
  * in registers: -0.95 M instructions on the partition of bench/RESULTS.md's
- * "Session 25: ..." section). */
+ * "Session 25: Relay printing" section). */
 GRAFT_HOT int put_all(const GraphArrays *ga, uint32_t *cell, unsigned bits, bool by_text)
 {
     size_t mask = ((size_t)1 << bits) - 1;
@@ -209,11 +209,11 @@ static int all_distinct(const VarNames *vn)
  * with its length in front of it (interner_length in arena.h).  So
  * nothing is given ahead: var_names_get reads the name from the node
  * where it is printed, a load more per use, instead of give_names' pass
- * over every variable (-2.5 M instructions, 42 per op node, on the
- * partition of bench/RESULTS.md's "Session 25: ..." section), and the
- * slots keep the table all_distinct left in them, which nothing reads
- * (a slot is written before it is read: note [printer memory] in
- * relay_print_impl.h). */
+ * over every variable (-1.67 M instructions, 28 per op node, on the
+ * partition of bench/RESULTS.md's "Session 25: Relay printing"
+ * section), and the slots keep the table all_distinct left in them,
+ * which nothing reads (a slot is written before it is read: note
+ * [printer memory] in relay_print_impl.h). */
 
 /* Every variable's printed name into its slot when all are distinct,
  * each with its "v" where it takes one; else none yet (var_names_slow
