@@ -417,31 +417,46 @@ static void count_on(Printer *p)
     }
 }
 
-/* Gives node id the next temp and writes its binding line "%N = TEXT;"
- * into the current scope, in one reservation (note [one reservation])
- * unless a call's attributes come between. */
-void printer_bind(Printer *p, uint32_t id)
+/* Node id's binding line "%N = TEXT;" with comment c (NULL: none) into
+ * the current scope, in one reservation (note [one reservation]) unless a
+ * call's attributes come between, and its temp given.  Inline in both
+ * cases of printer_bind, so that the usual one, without a comment,
+ * keeps no comment's pieces on the stack. */
+GRAFT_HOT void bind_line(Printer *p, uint32_t id, const Comment *c)
 {
     StrBuf *lines = p->lines;
-    Comment c;
-    bool commented = has_comment(p, id);
-    if (commented)
-        c = printer_comment(p, id);
     size_t n = 2 * (size_t)(p->level > 0 ? p->level : 0);
-    size_t tail = (commented ? c.len : 0) + 2; /* the comment and ";\n" */
+    size_t tail = (c ? c->len : 0) + 2; /* the comment and ";\n" */
     char *at = out_room(lines, (n > OUT_INDENT_ROOM ? n : OUT_INDENT_ROOM) + TEMP_MAX + 3 +
                                    printer_text_max(p, id) + tail);
     at = write_indent(at, p->level);
     at = write_temp_text(at, &p->next);
     at = write_text_in(p, lines, write_lit(at, " = "), id, tail);
-    if (commented)
-        at = printer_write_comment(at, &c);
+    if (c)
+        at = printer_write_comment(at, c);
     lines->len = (size_t)(write_lit(at, ";\n") - lines->data);
     /* the text is printed: its temp takes its place (note [printer memory]) */
     p->text[id].temp = p->next;
     count_on(p);
     p->visited[id] = VISIT_BOUND;
     drain(p, lines);
+}
+
+/* A commented node's binding line, apart from the usual one. */
+static void bind_commented(Printer *p, uint32_t id)
+{
+    Comment c = printer_comment(p, id);
+    bind_line(p, id, &c);
+}
+
+/* Gives node id the next temp and writes its binding line "%N = TEXT;"
+ * into the current scope (note [counted temps]). */
+void printer_bind(Printer *p, uint32_t id)
+{
+    if (has_comment(p, id))
+        bind_commented(p, id);
+    else
+        bind_line(p, id, NULL);
 }
 
 /* A visited node's text where it is used (note [texts written once]). */
