@@ -1348,6 +1348,241 @@ START_TEST(test_api_names_lengths)
 }
 END_TEST
 
+/* note [pending texts]: functions kept at once, in one another and
+ * side by side, each used from its own buffer (a function inside a
+ * function, two before their calls, two before a tuple, one used twice). */
+START_TEST(test_pending_texts)
+{
+    static const char input[] = "def @main(%x, %y) {\n"
+                                "  %0 = fn (%a) {\n"
+                                "    %1 = fn (%b) { add(%b, %a) };\n"
+                                "    %2 = fn (%c) { multiply(%c, %c) };\n"
+                                "    (%1(%a), %2(%a))\n"
+                                "  };\n"
+                                "  %3 = fn (%d) { subtract(%d, %d) };\n"
+                                "  %4 = (%0, %3);\n"
+                                "  %5 = %4.0;\n"
+                                "  %6 = %4.1;\n"
+                                "  (%5(%x), %6(%y), if (%x) { %3 } else { %0 })\n"
+                                "}\n";
+    static const char expected[] = "def @main(%x, %y) {\n"
+                                   "  %4 = fn (%a) {\n"
+                                   "    %0 = fn (%b) {\n"
+                                   "      add(%b, %a)\n"
+                                   "    };\n"
+                                   "    %1 = fn (%c) {\n"
+                                   "      multiply(%c, %c)\n"
+                                   "    };\n"
+                                   "    %2 = %0(%a);\n"
+                                   "    %3 = %1(%a);\n"
+                                   "    (%2, %3)\n"
+                                   "  };\n"
+                                   "  %5 = fn (%d) {\n"
+                                   "    subtract(%d, %d)\n"
+                                   "  };\n"
+                                   "  %6 = (%4, %5);\n"
+                                   "  %7 = %6.0;\n"
+                                   "  %8 = %6.1;\n"
+                                   "  %9 = %7(%x);\n"
+                                   "  %10 = %8(%y);\n"
+                                   "  %11 = if (%x) {\n"
+                                   "    %5\n"
+                                   "  } else {\n"
+                                   "    %4\n"
+                                   "  };\n"
+                                   "  (%9, %10, %11)\n"
+                                   "}\n";
+    char *printed = reprint("pending.relay", input, sizeof input - 1, NULL);
+    ck_assert_ptr_nonnull(printed);
+    ck_assert_str_eq(printed, expected);
+    free(printed);
+}
+END_TEST
+
+/* note [attribute texts]: attribute texts kept by name, each used again
+ * only for the same value: spelled values (loaded) by their spelling,
+ * made ones by kind and value, a name's text replaced when its value
+ * changes and kept again after, a list made by an edit not kept. */
+START_TEST(test_attribute_texts)
+{
+    static const char loaded[] = "def @main(%x) {\n"
+                                 "  %0 = nn.softmax(%x, axis=1);\n"
+                                 "  %1 = nn.softmax(%0, axis=-1);\n"
+                                 "  nn.softmax(%1, axis=1)\n"
+                                 "}\n";
+    char *printed = reprint("attrs.relay", loaded, sizeof loaded - 1, NULL);
+    ck_assert_ptr_nonnull(printed);
+    ck_assert_str_eq(printed, loaded);
+    free(printed);
+    graft_graph *g = graph_new();
+    graft_attr_value *one = graph_new_attr_value(g, GRAFT_ATTR_INT);
+    graft_attr_value *minus = graph_new_attr_value(g, GRAFT_ATTR_INT);
+    graft_attr_value *half = graph_new_attr_value(g, GRAFT_ATTR_FLOAT);
+    graft_attr_value *yes = graph_new_attr_value(g, GRAFT_ATTR_BOOL);
+    graft_attr_value *none = graph_new_attr_value(g, GRAFT_ATTR_NULL);
+    graft_attr_value *nchw = graph_new_attr_value(g, GRAFT_ATTR_STRING);
+    graft_attr_value *list = graph_new_attr_value(g, GRAFT_ATTR_LIST);
+    one->i = 1;
+    minus->i = -1;
+    half->f = 0.5;
+    yes->i = 1;
+    nchw->s = "NCHW";
+    const graft_attr_value *items[] = {one, minus};
+    list->items = items;
+    list->nitems = 2;
+    graft_attr first[] = {{"axis", one}, {"eps", half}, {"layout", nchw}, {"keep", yes},
+                          {"pad", list}};
+    graft_attr second[] = {{"axis", minus}, {"eps", half}, {"layout", nchw}, {"keep", none},
+                           {"pad", list}};
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graft_node *a = graph_add_call(g, "f", &x, 1, first, 5);
+    graft_node *b = graph_add_call(g, "f", &a, 1, second, 5);
+    graph_set_output(g, graph_add_call(g, "f", &b, 1, first, 5));
+    char *text = relay_print_string(g);
+    ck_assert_str_eq(text,
+                     "def @main(%x) {\n"
+                     "  %0 = f(%x, axis=1, eps=0.5f, layout=\"NCHW\", keep=True, pad=[1, -1]);\n"
+                     "  %1 = f(%0, axis=-1, eps=0.5f, layout=\"NCHW\", keep=None, pad=[1, -1]);\n"
+                     "  f(%1, axis=1, eps=0.5f, layout=\"NCHW\", keep=True, pad=[1, -1])\n"
+                     "}\n");
+    free(text);
+    graph_free(g);
+}
+END_TEST
+
+/* note [streaming]: @main's parameters drain in runs of at most 1,024,
+ * so a line of 5,000 parameters (about 100 KB, past DRAIN_AT) and 6,000
+ * binding lines print whole, as relay_print_string prints them. */
+START_TEST(test_params_streamed)
+{
+    enum { NPARAMS = 5000, NCALLS = 6000 };
+    graft_graph *g = graph_new();
+    StrBuf want = {0};
+    strbuf_puts(&want, "def @main(");
+    graft_node *params[NPARAMS];
+    for (int i = 0; i < NPARAMS; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "input_number_%d", i);
+        params[i] = graph_add_param(g, name, NULL);
+        strbuf_printf(&want, "%s%%%s", i ? ", " : "", name);
+    }
+    strbuf_puts(&want, ") {\n");
+    graft_node *last = params[0];
+    for (int i = 0; i < NCALLS; i++) {
+        graft_node *ab[] = {last, params[i % NPARAMS]};
+        last = graph_add_call(g, "add", ab, 2, NULL, 0);
+        if (i + 1 < NCALLS)
+            strbuf_printf(&want, "  %%%d = add(%s%d, %%input_number_%d);\n", i,
+                          i ? "%" : "%input_number_", i ? i - 1 : 0, i % NPARAMS);
+    }
+    strbuf_printf(&want, "  add(%%%d, %%input_number_%d)\n}\n", NCALLS - 2,
+                  (NCALLS - 1) % NPARAMS);
+    graph_set_output(g, last);
+    char *streamed = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&streamed, &len);
+    relay_print(g, mem);
+    fclose(mem);
+    char *whole = relay_print_string(g);
+    ck_assert_str_eq(whole, want.data);
+    ck_assert_str_eq(streamed, want.data);
+    free(streamed);
+    free(whole);
+    strbuf_free(&want);
+    graph_free(g);
+}
+END_TEST
+
+/* A getitem's index prints in one digit below 10 (write_index), through
+ * write_i64 from 10 on. */
+START_TEST(test_getitem_indices)
+{
+    graft_graph *g = graph_new();
+    graft_node *fields[12];
+    for (int i = 0; i < 12; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "f%d", i);
+        fields[i] = graph_add_param(g, name, NULL);
+    }
+    graft_node *t = graph_add_tuple(g, fields, 12);
+    graft_node *picked[] = {graph_add_getitem(g, t, 0), graph_add_getitem(g, t, 9),
+                            graph_add_getitem(g, t, 10), graph_add_getitem(g, t, 11)};
+    graph_set_output(g, graph_add_tuple(g, picked, 4));
+    char *text = relay_print_string(g);
+    ck_assert_str_eq(text, "def @main(%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8, %f9, %f10, "
+                           "%f11) {\n"
+                           "  %0 = (%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8, %f9, %f10, "
+                           "%f11);\n"
+                           "  %1 = %0.0;\n"
+                           "  %2 = %0.9;\n"
+                           "  %3 = %0.10;\n"
+                           "  %4 = %0.11;\n"
+                           "  (%1, %2, %3, %4)\n"
+                           "}\n");
+    free(text);
+    graph_free(g);
+}
+END_TEST
+
+/* note [compact walk]: the printer's arrays skip dead nodes (their kind
+ * and flags unset), which no walk reaches: a graph with nodes an edit
+ * left dead prints its live ones only, numbered as before the edit. */
+START_TEST(test_dead_nodes_skipped)
+{
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL), *y = graph_add_param(g, "y", NULL);
+    graft_node *one = graph_add_const(g, "1f", 1.0, "float32");
+    graft_node *x1[] = {x, one};
+    graft_node *sum = graph_add_call(g, "add", x1, 2, NULL, 0);
+    graft_node *sy[] = {sum, y};
+    graft_node *product = graph_add_call(g, "multiply", sy, 2, NULL, 0);
+    graft_node *py[] = {product, y};
+    graph_set_output(g, graph_add_call(g, "subtract", py, 2, NULL, 0));
+    graph_replace_all_uses(g, sum, x);
+    ck_assert_uint_eq(graph_remove_dead(g), 2); /* the add and its constant */
+    char *text = relay_print_string(g);
+    ck_assert_str_eq(text, "def @main(%x, %y) {\n"
+                           "  %0 = multiply(%x, %y);\n"
+                           "  subtract(%0, %y)\n"
+                           "}\n");
+    free(text);
+    graph_free(g);
+}
+END_TEST
+
+/* A free variable is declared at its first use only (its visit state,
+ * the one a variable keeps), however often it is used after. */
+START_TEST(test_free_declared_once)
+{
+    static const char text[] = "free_var %x: Tensor[(2), float32];\n"
+                               "%0 = nn.relu(%x);\n"
+                               "%1 = add(%0, %x);\n"
+                               "multiply(%1, %x)\n";
+    char *printed = reprint("free.relay", text, sizeof text - 1, NULL);
+    ck_assert_ptr_nonnull(printed);
+    ck_assert_str_eq(printed, text);
+    free(printed);
+}
+END_TEST
+
+/* graph_annotation_by_id, which the printer asks for every binding line,
+ * is node_annotation by the node's id: a loaded comment, NULL for a node
+ * without one and for an id past the annotation table. */
+START_TEST(test_annotation_by_id)
+{
+    graft_graph *g = load_string("def @main(%x) {\n"
+                                 "  %0 = nn.relu(%x) /* ty=float32 */;\n"
+                                 "  add(%0, %x)\n"
+                                 "}\n");
+    graft_node *out = graph_output(g), *relu = node_arg(out, 0);
+    ck_assert_str_eq(graph_annotation_by_id(g, node_id(relu)), "/* ty=float32 */");
+    ck_assert_ptr_eq(graph_annotation_by_id(g, node_id(relu)), node_annotation(g, relu));
+    ck_assert_ptr_null(graph_annotation_by_id(g, node_id(out)));
+    ck_assert_ptr_null(graph_annotation_by_id(g, graph_node_count(g) + 1000));
+    graph_free(g);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -1398,6 +1633,13 @@ static Suite *relay_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("names");
     tcase_add_test(tc, test_api_names_lengths);
+    tcase_add_test(tc, test_pending_texts);
+    tcase_add_test(tc, test_attribute_texts);
+    tcase_add_test(tc, test_params_streamed);
+    tcase_add_test(tc, test_getitem_indices);
+    tcase_add_test(tc, test_dead_nodes_skipped);
+    tcase_add_test(tc, test_free_declared_once);
+    tcase_add_test(tc, test_annotation_by_id);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -150,9 +150,10 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t v)
  * ops, constants and attribute texts (automaton_label_class.c) and its
  * steps of three to six operands (note [wide steps]), the
  * automaton's steps (note [step cache] in automaton.c), the Relay
- * loader's names (note [name cache] in relay_load_expr.c), the
- * printer's op names (relay_print_impl.h), the builtin registry's
- * names as its table is read (registry_tables.c), ONNX inference's
+ * loader's names (note [name cache] in relay_load_expr.c), the Relay
+ * printer's attribute texts (note [attribute texts] in
+ * relay_print_text.c), the builtin registry's names as its table is read
+ * (registry_tables.c), ONNX inference's
  * ops (note [inference cache] in onnx_infer.c), a model check's ops
  * (note [ops seen] in model_check.c), an ONNX model's ops among the
  * rules' (note [ops checked] in onnx_file.c), type inference's

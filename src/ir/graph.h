@@ -202,6 +202,8 @@ static inline bool node_type_declared(const graft_node *n);
  * or an interned copy (note [annotation spans] in graph_text.c), held
  * by the graph, not the node (note [annotation table] in graph_node.h). */
 static inline const char *node_annotation(const graft_graph *g, const graft_node *n);
+/* The same by the node's id, for a caller that holds ids (the printer). */
+static inline const char *graph_annotation_by_id(const graft_graph *g, uint32_t id);
 /* Where the model file wrote the node (1-based line and column of its op
  * name, variable, constant, '(' of a tuple, or index of an element
  * access); 0 for a node a rewrite built.  A node keeps its position

@@ -154,6 +154,11 @@ static inline int node_nattrs(const graft_node *n)
 }
 static inline const graft_attr *node_attr(const graft_node *n, int i) { return &n->a.attrs[i]; }
 static inline const graft_type *node_type(const graft_node *n) { return n->type; }
+static inline const char *graph_annotation_by_id(const graft_graph *g, uint32_t id)
+{
+    const struct GraphAnnots *t = &((const struct GraphSide *)(const void *)g)->annots;
+    return id < t->cap ? t->by_id[id] : NULL;
+}
 static inline bool node_type_declared(const graft_node *n) { return n->type_declared; }
 static inline const char *node_annotation(const graft_graph *g, const graft_node *n)
 {

@@ -89,9 +89,9 @@ static inline void put_node(const graft_graph *g, GraphArrays *a, const graft_no
 
 /* Fills the arrays of note [compact walk] from every node of g: a->start
  * and a->kids with its children, and the per-node ones.  A dead node's
- * children are not listed: no walk from the roots reaches it (note
- * [sweep]). */
-void graph_arrays_build(const graft_graph *g, GraphArrays *a)
+ * children, kind and flags are not set, nor is it among the variables:
+ * no walk from the roots reaches it (note [sweep]). */
+GRAFT_HOT void graph_arrays_build(const graft_graph *g, GraphArrays *a)
 {
     size_t size = g->nnodes ? g->nnodes : 1;
     uint32_t m = 0;
@@ -106,9 +106,9 @@ void graph_arrays_build(const graft_graph *g, GraphArrays *a)
     for (uint32_t i = 0; i < g->nnodes; i++) {
         const graft_node *n = g->nodes[i];
         a->start[i] = m;
-        put_node(g, a, n, i);
-        if (n->dead)
+        if (n->dead) /* no walk reaches it: nothing of it is read */
             continue;
+        put_node(g, a, n, i);
         if (n->kind == NODE_FUNC || node_callee_slot(n)) {
             m = put_kids(n, a->kids, m);
             continue;

@@ -153,8 +153,12 @@ enum { ALIKE, DISTINCT, TAKES_V };
 
 /* Puts every variable in the table of 1 << bits cells; ALIKE at the
  * first that prints as one put before, and, unless by_text, TAKES_V at
- * the first that takes a "v" (then the table is all again, by text). */
-static int put_all(const GraphArrays *ga, uint32_t *cell, unsigned bits, bool by_text)
+ * the first that takes a "v" (then the table is all again, by text).
+ * Inline in all_distinct, so that each of its two passes is compiled for
+ * its by_text (the pass by address, the usual one, then keeps its state
+ * in registers: -0.95 M instructions on the partition of bench/RESULTS.md's
+ * "Session 25: Relay printing" section). */
+GRAFT_HOT int put_all(const GraphArrays *ga, uint32_t *cell, unsigned bits, bool by_text)
 {
     size_t mask = ((size_t)1 << bits) - 1;
     for (uint32_t i = 0; i < ga->nvars; i++) {
@@ -184,7 +188,7 @@ static int put_all(const GraphArrays *ga, uint32_t *cell, unsigned bits, bool by
  * sidebyside), and it is a linear probe of its own (note [one hash map]
  * in keymap.h counts it).  When two variables print alike, every name
  * is made as note [name table] says. */
-static bool all_distinct(const VarNames *vn)
+static int all_distinct(const VarNames *vn)
 {
     unsigned bits = 2;
     while (((size_t)1 << bits) < 2 * (size_t)vn->ga->nvars)
@@ -194,9 +198,22 @@ static bool all_distinct(const VarNames *vn)
     if (put == TAKES_V) {
         memset(cell, 0, ((size_t)1 << bits) * sizeof *cell);
         put = put_all(vn->ga, cell, bits, true);
+        return put == DISTINCT ? TAKES_V : ALIKE;
     }
-    return put == DISTINCT;
+    return put;
 }
+
+/* note [names as loaded]: when every variable prints as itself and none
+ * takes a "v" (all_distinct's DISTINCT: the common case), a variable's
+ * printed name is its node's name, which the graph interns (graph.h),
+ * with its length in front of it (interner_length in arena.h).  So
+ * nothing is given ahead: var_names_get reads the name from the node
+ * where it is printed, a load more per use, instead of give_names' pass
+ * over every variable (-1.67 M instructions, 28 per op node, on the
+ * partition of bench/RESULTS.md's "Session 25: Relay printing"
+ * section), and the slots keep the table all_distinct left in them,
+ * which nothing reads (a slot is written before it is read: note
+ * [printer memory] in relay_print_impl.h). */
 
 /* Every variable's printed name into its slot when all are distinct,
  * each with its "v" where it takes one; else none yet (var_names_slow
@@ -231,8 +248,11 @@ void var_names_init(VarNames *vn, const GraphArrays *ga, NodeText *slot)
     vn->ga = ga;
     vn->slot = slot;
     vn->arena = arena_new();
-    vn->distinct = all_distinct(vn);
-    give_names(vn);
+    int distinct = all_distinct(vn);
+    vn->distinct = distinct != ALIKE;
+    vn->as_loaded = distinct == DISTINCT;
+    if (!vn->as_loaded)
+        give_names(vn);
 }
 
 void var_names_free(VarNames *vn)

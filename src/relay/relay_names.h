@@ -38,7 +38,7 @@ typedef struct VarName {
  * memory] in relay_print_impl.h). */
 typedef union NodeText {
     struct {
-        size_t off; /* a kept text's offset in pending (a constant's in consts) */
+        size_t off; /* a kept text's entry in pending (a constant's offset in consts) */
         size_t len; /* its length, or a call's, tuple's or getitem's bound */
     } kept;
     TempText temp; /* once VISIT_BOUND */
@@ -52,6 +52,9 @@ typedef struct VarNames {
     const GraphArrays *ga; /* the graph's nodes: kinds and names */
     bool distinct;      /* note [distinct names] in relay_names.c: every variable of the
                            graph prints as itself */
+    bool as_loaded;     /* distinct, and none takes a "v": each prints as
+                           its node's interned name (note [names as
+                           loaded] in relay_names.c), the slots unused */
     NodeText *slot;     /* the printer's, per node id: a variable's .var */
     Arena *arena;       /* owns the printed names */
     KeyMap taken;       /* hash of a name -> 1 + its chain's first entry */
@@ -71,6 +74,12 @@ const char *var_names_slow(VarNames *vn, uint32_t id, size_t *len);
  * *percent. */
 static inline const char *var_names_get(VarNames *vn, uint32_t id, bool *percent, size_t *len)
 {
+    if (vn->as_loaded) {
+        const char *name = vn->ga->nodes[id]->str;
+        *percent = true;
+        *len = interner_length(name);
+        return name;
+    }
     if (vn->distinct) {
         *percent = true;
         *len = vn->slot[id].var.len;
@@ -85,6 +94,8 @@ static inline const char *var_names_get(VarNames *vn, uint32_t id, bool *percent
 static inline size_t var_names_len(VarNames *vn, uint32_t id)
 {
     size_t len;
+    if (vn->as_loaded)
+        return interner_length(vn->ga->nodes[id]->str) + 1;
     if (vn->distinct)
         return vn->slot[id].var.len + 1;
     var_names_slow(vn, id, &len);

@@ -64,8 +64,8 @@ static void printer_init(Printer *p, const graft_graph *g)
     memset(p, 0, sizeof *p);
     p->g = g;
     p->root = NO_ROOT;
-    memcpy(p->next_text, "%0", 2);
-    p->next_len = 2;
+    memcpy(p->next.b, "%0", 2);
+    p->next.b[11] = 2;
     graph_arrays_build(g, &p->ga);
     size_t n = graph_node_count(g) ? graph_node_count(g) : 1;
     /* set when a text is kept or bound, a variable's when it is named
@@ -77,18 +77,20 @@ static void printer_init(Printer *p, const graft_graph *g)
 
 static void printer_free(Printer *p)
 {
-    strbuf_free(&p->pending);
-    strbuf_free(&p->attr_text);
+    for (size_t i = 0; i < sizeof p->attrs / sizeof p->attrs[0]; i++)
+        strbuf_free(&p->attrs[i].text);
     strbuf_free(&p->consts);
     vec_free(&p->frames);
-    for (size_t i = 0; i < p->scratch.len; i++) {
-        strbuf_free(p->scratch.items[i]);
-        free(p->scratch.items[i]);
+    for (size_t i = 0; i < p->pending.len; i++)
+        vec_push(&p->spare, p->pending.items[i].text);
+    vec_free(&p->pending);
+    for (size_t i = 0; i < p->spare.len; i++) {
+        strbuf_free(p->spare.items[i]);
+        free(p->spare.items[i]);
     }
-    vec_free(&p->scratch);
+    vec_free(&p->spare);
     free(p->text);
     free(p->visited);
-    vec_free(&p->stack);
     var_names_free(&p->names);
     graph_arrays_free(&p->ga);
     adt_table_free(p->adts);

@@ -24,30 +24,33 @@ enum { NO_TEMP = UINT32_MAX, NO_ROOT = UINT32_MAX };
 
 /* note [printer memory]: what the printer keeps per node id beside its
  * visit state is 16 bytes: a kept text's place and length (a constant's
- * reference in consts, a scope-holding text in pending) or, for a call,
- * tuple or getitem, the most its text takes (note [one reservation]);
- * once the node is bound (VISIT_BOUND), its temp's text in the same
- * bytes, since its own text is printed then and never read again (the
- * place of a text in pending is kept on the stack too, for dropping it);
- * for a variable, which is never bound nor kept, its printed name (the
- * union is NodeText, in relay_names.h).  Before any of that, the names'
- * check borrows the bytes as its table (note [distinct names] in
+ * reference in consts, a scope-holding text's entry in pending) or, for
+ * a call, tuple or getitem, the most its text takes (note [one
+ * reservation]); once the node is bound (VISIT_BOUND), its temp's text in
+ * the same bytes, since its own text is printed then and never read
+ * again (a pending text's entry keeps its id, for dropping it); for a
+ * variable, which is never bound nor kept, its printed name, unless
+ * names are read from the nodes (note [names as loaded] in relay_names.c;
+ * the union is NodeText, in relay_names.h).  Before any of that, the
+ * names' check borrows the bytes as its table (note [distinct names] in
  * relay_names.c).  So the names keep nothing per id of their own, and a
  * node's string is read from the node where it is printed (the node is
  * read there anyway, for its comment), not kept per id; the walk's
  * arrays (GraphArrays) are the rest: 6 bytes per id, 4 per operand and
  * 4 per variable. */
 
-/* A text waiting in pending (note [pending texts]) and where it starts. */
+/* A text waiting to be used (note [pending texts]), in a buffer of its
+ * own. */
 typedef struct PendingText {
     uint32_t id;
-    size_t off;
+    StrBuf *text;
 } PendingText;
 
 /* A node's leaf-visit state (note [temp numbering]): not visited;
  * visited, its text not printed yet (note [texts written once]);
  * printed; printed in its binding line, and only then is its temp set.
- * A variable is VISIT_USED once declared or found not free. */
+ * A free variable is VISIT_USED once declared; another keeps
+ * VISIT_NOT (nothing reads it: it is always inline). */
 enum { VISIT_NOT, VISIT_TEXT, VISIT_USED, VISIT_BOUND };
 
 /* One frame of printer_visit_all's walk.  Not a WALK (note [one walk]): a frame
@@ -60,7 +63,17 @@ typedef struct Frame {
     uint32_t end;  /* past its last child to visit */
 } Frame;
 
-enum { OP_LEN_BITS = 6 }; /* 64 op names' lengths kept (op_len) */
+/* The text of the attribute printed last under a name (note [attribute
+ * texts] in relay_print_text.c). */
+typedef struct AttrText {
+    const char *name; /* its name, NULL for none yet */
+    int kind;         /* its value's kind, -1 when spelled */
+    uint64_t key;     /* its value: its spelling's or string's address,
+                         its number or its bits */
+    StrBuf text;      /* name=value */
+} AttrText;
+
+enum { ATTR_TEXT_BITS = 4 }; /* 16 names' texts kept */
 
 typedef struct Printer {
     const graft_graph *g;     /* graph being printed */
@@ -68,34 +81,30 @@ typedef struct Printer {
     NodeText *text;     /* per node id: its text's place or bound, then
                            its temp (note [printer memory]) */
     uint8_t *visited;   /* per node id: VISIT_NOT, VISIT_TEXT or VISIT_USED */
-    char next_text[11]; /* its text, "%N" (note [counted temps]) */
-    uint8_t next_len;   /* the text's length */
-    StrBuf pending;     /* texts of functions, lets, ifs and matches */
-    VEC(PendingText) stack; /* the texts in pending, in order: as many
-                           as scopes nested in one another, not a slot
-                           per node */
+    TempText next;      /* the next temp's text, "%N", and its length
+                           (note [counted temps]) */
+    VEC(PendingText) pending; /* texts of functions, lets, ifs and
+                           matches, in order: as many as wait at once,
+                           not a slot per node */
     StrBuf *lines;      /* binding lines of the current scope */
     int level;          /* nesting of the current scope (@main's body: 1) */
     uint32_t root;      /* the expression being printed inline (a scope's
                            result, a let's value: note [control]), or
                            NO_ROOT */
     int root_level;     /* the level root's text is placed at */
-    VEC(StrBuf *) scratch; /* nested texts' buffers, reused by depth */
-    size_t nscratch;    /* buffers in use, the first of scratch */
+    VEC(StrBuf *) spare; /* pending texts' buffers, used and kept for
+                           the next */
     VEC(Frame) frames;  /* the stack of printer_visit_all's walks */
     VarNames names;     /* printed names of variables */
     StrBuf *top;        /* the module's text (note [streaming]) */
     FILE *sink;         /* where top goes as it fills, or NULL */
     bool discard;       /* drop top as it fills (temp numbers only) */
     bool types;         /* RELAY_PRINT_TYPES: "ty=" from node types */
-    const char *op[1 << OP_LEN_BITS]; /* op names printed lately ... */
-    uint32_t op_len[1 << OP_LEN_BITS]; /* ... and their lengths (op_len) */
     AdtTable *adts;     /* the module's constructors, read at the first
                            call without operands */
     StrBuf consts;      /* constants' references (note [constant texts]) */
-    const char *attr_name;   /* the string attribute printed last: its name, */
-    const char *attr_string; /* its string, ... */
-    StrBuf attr_text;   /* ... and its text (note [attribute texts]) */
+    AttrText attrs[1 << ATTR_TEXT_BITS]; /* attributes' texts, by name
+                           (note [attribute texts] in relay_print_text.c) */
 } Printer;
 
 /* Variables, constants, globals and op values print inline. */
@@ -150,30 +159,24 @@ typedef struct Comment {
 /* Whether node id prints a comment where its text first appears. */
 GRAFT_HOT bool has_comment(const Printer *p, uint32_t id)
 {
-    const graft_node *n = node_of(p, id);
-    return node_annotation(p->g, n) || (p->types && node_type(n));
+    return graph_annotation_by_id(p->g, id) || (p->types && node_type(node_of(p, id)));
 }
 
-/* An op's name's length: a model has few ops, so their lengths are kept,
- * by name pointer (note [one cache slot] in keymap.h). */
-GRAFT_HOT size_t op_len(Printer *p, const char *op)
+/* An op's name's length: the graph interns op names (graph_add_call),
+ * and an interned string keeps its length in front of it
+ * (interner_length in arena.h), one load where a cache of lengths by
+ * name pointer hashed the pointer twice per call printed. */
+static inline size_t op_len(const char *op)
 {
-    size_t slot = cache_slot((uint64_t)(uintptr_t)op, OP_LEN_BITS);
-    if (p->op[slot] != op) {
-        p->op[slot] = op;
-        p->op_len[slot] = (uint32_t)strlen(op);
-    }
-    return p->op_len[slot];
+    return interner_length(op);
 }
 
 /* The most bytes node id's text takes (note [one reservation]), a
- * call's attributes apart: a kept text's length, or resolve_kids' bound
- * and a call's op name.  Inline: bind asks for every temp. */
-GRAFT_HOT size_t printer_text_max(Printer *p, uint32_t id)
+ * call's attributes apart: a kept text's length, or resolve_kids' bound.
+ * Inline: bind asks for every temp. */
+GRAFT_HOT size_t printer_text_max(const Printer *p, uint32_t id)
 {
-    bool op = p->ga.kind[id] == NODE_CALL &&
-              !((p->ga.flags[id] & NODE_HAS_CALLEE) && p->ga.start[id] < p->ga.start[id + 1]);
-    return p->text[id].kept.len + (op ? op_len(p, node_str(p, id)) : 0);
+    return p->text[id].kept.len;
 }
 
 /* The length of variable v's printed name with its "%" (given now when

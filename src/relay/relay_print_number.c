@@ -22,22 +22,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* An empty buffer for a nested text (a function's text, a let's lines):
- * texts nest as scopes do, so buffers are kept and reused by depth
- * instead of allocated per function. */
-static StrBuf *scratch_get(Printer *p)
+/* An empty buffer for a scope-holding text: a used text's buffer when
+ * there is one (note [pending texts]), so that buffers are allocated as
+ * many as texts wait at once, not per function. */
+static StrBuf *spare_get(Printer *p)
 {
-    if (p->nscratch == p->scratch.len)
-        vec_push(&p->scratch, xcalloc(1, sizeof(StrBuf)));
-    StrBuf *sb = p->scratch.items[p->nscratch++];
+    StrBuf *sb = p->spare.len ? vec_pop(&p->spare) : xcalloc(1, sizeof(StrBuf));
     sb->len = 0;
     return sb;
-}
-
-/* Gives back the buffer scratch_get gave last. */
-static void scratch_done(Printer *p)
-{
-    p->nscratch--;
 }
 
 /* "free_var %x: T;" where a free variable is first printed, as TVM's
@@ -54,11 +46,12 @@ static void declare_free(Printer *p, uint32_t v)
 /* note [constant texts]: a constant prints the same reference at every
  * use, its value and comment ("1e-05f / * ty=float32 * /"); that text is
  * written once, at its first use, into a buffer of its own, and copied
- * from there. */
+ * from there.  Its spelling's length is its interned copy's (the graph
+ * interns constants' spellings: graph_add_const). */
 static void keep_const(Printer *p, uint32_t m)
 {
     const char *value = node_str(p, m);
-    size_t n = strlen(value);
+    size_t n = interner_length(value);
     Comment c = {0};
     if (has_comment(p, m))
         c = printer_comment(p, m);
@@ -86,13 +79,9 @@ static void keep_const(Printer *p, uint32_t m)
 GRAFT_HOT size_t resolve_operand(Printer *p, uint32_t m)
 {
     switch (p->ga.kind[m]) {
-    case NODE_VAR:
-        if (p->visited[m] == VISIT_NOT) {
-            if (p->ga.flags[m] & NODE_FREE)
-                declare_free(p, m);
-            else
-                p->visited[m] = VISIT_USED;
-        }
+    case NODE_VAR: /* only a free one has a state: declared or not */
+        if ((p->ga.flags[m] & NODE_FREE) && p->visited[m] == VISIT_NOT)
+            declare_free(p, m);
         return name_len(p, m);
     case NODE_CONST:
         if (p->visited[m] == VISIT_NOT)
@@ -114,17 +103,20 @@ void printer_put_operand(Printer *p, StrBuf *out, uint32_t m)
     out->len = (size_t)(printer_write_ref(p, out_room(out, most), m) - out->data);
 }
 
-/* The operands of a call, tuple or getitem, resolved in the order its
- * text prints them: a call's arguments before its callee, so they take
- * temps before a function callee does; then the most bytes its text
- * takes apart from an op's name and attributes: the references, ", "
- * between them, "(" and ",)", or "." and an index. */
-static void resolve_kids(Printer *p, uint32_t id)
+/* The operands of a call, tuple or getitem (kind), resolved in the
+ * order its text prints them: a call's arguments before its callee, so
+ * they take temps before a function callee does; then the most bytes its
+ * text takes apart from attributes: the references, ", " between them,
+ * "(" and ",)", or "." and an index, and an op's name (found here, where
+ * the node is read, so that printer_text_max reads the bound alone). */
+static void resolve_kids(Printer *p, uint32_t id, uint8_t kind)
 {
     const uint32_t *k = p->ga.kids + p->ga.start[id];
     const uint32_t *end = p->ga.kids + p->ga.start[id + 1];
     bool callee = (p->ga.flags[id] & NODE_HAS_CALLEE) && k < end;
     size_t most = 3 + 2 * (size_t)(end - k) + 21;
+    if (kind == NODE_CALL && !callee)
+        most += op_len(node_str(p, id));
     for (const uint32_t *a = k + callee; a < end; a++)
         most += resolve_operand(p, *a);
     if (callee)
@@ -133,29 +125,31 @@ static void resolve_kids(Printer *p, uint32_t id)
 }
 
 /* note [pending texts]: the texts of functions, lets, ifs and matches
- * wait in one buffer between their leaf visit and their use.  Most are
- * used soon after, so before a new text is added, used texts at the end
- * of the buffer are dropped; memory then follows the graph's width, not
- * its size. */
-static void keep_text(Printer *p, uint32_t id, const StrBuf *text)
+ * wait between their leaf visit and their use, each in the buffer it
+ * was printed into, where its use copies it from: one copy, where
+ * copying it into one buffer of all pending texts made two.  Most are
+ * used soon after, so before a new text is kept, used texts on top of
+ * the stack give their buffers back; memory then follows the graph's
+ * width, not its size.  A text's place (kept.off) is its entry in the
+ * stack, which stays while it waits: only entries above it go first. */
+static void keep_text(Printer *p, uint32_t id, StrBuf *text)
 {
-    while (p->stack.len && p->visited[p->stack.items[p->stack.len - 1].id] >= VISIT_USED)
-        p->pending.len = vec_pop(&p->stack).off;
-    vec_push(&p->stack, ((PendingText){id, p->pending.len}));
+    while (p->pending.len && p->visited[p->pending.items[p->pending.len - 1].id] >= VISIT_USED)
+        vec_push(&p->spare, vec_pop(&p->pending).text);
     p->text[id].kept.off = p->pending.len;
     p->text[id].kept.len = text->len;
-    out_mem(&p->pending, text->data ? text->data : "", text->len);
+    vec_push(&p->pending, ((PendingText){id, text}));
     p->visited[id] = VISIT_TEXT;
 }
 
 /* Step 2 of note [temp numbering] for node id: its operands resolved
  * (note [texts written once]), or a scope-holding text built in a buffer
- * of its own (its scopes' leaf visits use the scratch) and kept. */
+ * of its own and kept there (note [pending texts]). */
 static void leaf_visit(Printer *p, uint32_t id)
 {
     uint8_t kind = p->ga.kind[id];
     if (kind == NODE_CALL || kind == NODE_TUPLE || kind == NODE_GETITEM) {
-        resolve_kids(p, id);
+        resolve_kids(p, id, kind);
         p->visited[id] = VISIT_TEXT;
         return;
     }
@@ -163,7 +157,7 @@ static void leaf_visit(Printer *p, uint32_t id)
      * line at the scope's level, or inline at root_level */
     int level = id == p->root ? p->root_level : p->level;
     const graft_node *n = node_of(p, id);
-    StrBuf *out = scratch_get(p);
+    StrBuf *out = spare_get(p);
     switch (kind) {
     case NODE_FUNC: printer_put_func(p, out, n, "fn ", level); break;
     case NODE_LET: printer_put_let(p, out, n, level); break;
@@ -172,7 +166,6 @@ static void leaf_visit(Printer *p, uint32_t id)
     default: break; /* always inline: never visited */
     }
     keep_text(p, id, out);
-    scratch_done(p);
 }
 
 /* Pushes a frame for node id: its children in leaf-visit order are its

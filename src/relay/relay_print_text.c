@@ -111,28 +111,6 @@ static void put_attr_value(Printer *p, StrBuf *sb, const graft_attr_value *v)
     }
 }
 
-/* note [attribute texts]: partitioning gives every function it makes
- * the same string attribute, PartitionedFromPattern="..." (names and
- * strings are interned: the same two pointers), so the whole text of the
- * string attribute printed last is kept, and copied when it comes again
- * instead of its name measured and its string quoted each time. */
-static bool put_kept_attr(Printer *p, StrBuf *sb, const graft_attr *a)
-{
-    const graft_attr_value *v = a->value;
-    if (v->spelling || v->kind != GRAFT_ATTR_STRING)
-        return false;
-    if (a->name != p->attr_name || v->s != p->attr_string) {
-        p->attr_text.len = 0;
-        out_str(&p->attr_text, a->name);
-        out_chr(&p->attr_text, '=');
-        relay_put_string(&p->attr_text, v->s);
-        p->attr_name = a->name;
-        p->attr_string = v->s;
-    }
-    out_mem(sb, p->attr_text.data, p->attr_text.len);
-    return true;
-}
-
 /* "name=" of an attribute in one reservation: the graph interns its
  * attributes' names (graph_set_attrs), and an interned string keeps its
  * length in front of it (interner_length in arena.h), so no strlen. */
@@ -143,12 +121,48 @@ static void put_attr_name(StrBuf *sb, const char *name)
     sb->len += n + 1;
 }
 
+/* note [attribute texts]: a model's attributes repeat: partitioning
+ * gives every function it makes the same PartitionedFromPattern="...",
+ * a rewrite's replacements the same axis=-1, a loaded model's calls the
+ * same few spellings.  So the whole text of the attribute printed last
+ * under a name is kept, in a slot by the name's address (note [one cache
+ * slot] in keymap.h; names are interned: one pointer), and copied when
+ * the same value comes again, instead of the name measured and the value
+ * converted or quoted each time.  A value is the same when spelled by
+ * the same text (one pointer), or unspelled of the same kind and the
+ * same number, bits or string pointer; an unspelled list is not kept.
+ * Returns false for a value not kept, with *kind and *key unset. */
+GRAFT_HOT bool attr_key(const graft_attr_value *v, int *kind, uint64_t *key)
+{
+    *kind = v->spelling ? -1 : (int)v->kind;
+    switch (*kind) {
+    case -1: *key = (uint64_t)(uintptr_t)v->spelling; return true;
+    case GRAFT_ATTR_INT:
+    case GRAFT_ATTR_BOOL: *key = (uint64_t)v->i; return true;
+    case GRAFT_ATTR_FLOAT: memcpy(key, &v->f, sizeof *key); return true;
+    case GRAFT_ATTR_STRING: *key = (uint64_t)(uintptr_t)v->s; return true;
+    case GRAFT_ATTR_NULL: *key = 0; return true;
+    default: return false;
+    }
+}
+
 GRAFT_HOT void put_attr(Printer *p, StrBuf *sb, const graft_attr *a)
 {
-    if (put_kept_attr(p, sb, a))
+    int kind;
+    uint64_t key;
+    if (!attr_key(a->value, &kind, &key)) {
+        put_attr_name(sb, a->name);
+        put_attr_value(p, sb, a->value);
         return;
-    put_attr_name(sb, a->name);
-    put_attr_value(p, sb, a->value);
+    }
+    AttrText *t = &p->attrs[cache_slot((uint64_t)(uintptr_t)a->name, ATTR_TEXT_BITS)];
+    if (t->name != a->name || t->kind != kind || t->key != key) {
+        t->text.len = 0;
+        put_attr_name(&t->text, a->name);
+        put_attr_value(p, &t->text, a->value);
+        *t = (AttrText){a->name, kind, key, t->text};
+    }
+    out_mem(sb, t->text.data, t->text.len);
 }
 
 void printer_put_attr(Printer *p, StrBuf *sb, const graft_attr *a)
@@ -192,30 +206,51 @@ void printer_put_param(Printer *p, StrBuf *out, uint32_t v)
         put_comment(p, out, v); /* printer_put_annot without a look at the node */
 }
 
-/* The parameters ids[0..n) of a signature, ", " between them: each run
- * of parameters without a type or a comment (all of them, in most
- * modules) written in one reservation, its names given in order. */
+/* Writes the module's text out (note [streaming]) once enough of it is
+ * final, when out, the buffer being written, is the module's text. */
+GRAFT_HOT void drain(Printer *p, const StrBuf *out)
+{
+    if (out != p->top || p->top->len < DRAIN_AT || (!p->sink && !p->discard))
+        return;
+    if (p->sink)
+        fwrite(p->top->data, 1, p->top->len, p->sink);
+    p->top->len = 0;
+}
+
+/* ", %x" for parameter v without a type or a comment, ", " unless
+ * first: its name read once, for its room and its bytes. */
+GRAFT_HOT void put_plain_param(Printer *p, StrBuf *out, uint32_t v, bool first)
+{
+    bool percent;
+    size_t len;
+    const char *name = var_names_get(&p->names, v, &percent, &len);
+    char *at = out_room(out, 3 + len);
+    if (!first)
+        at = write_lit(at, ", ");
+    *at = '%';
+    copy_bytes(at + percent, name, len);
+    out->len = (size_t)(at + percent + len - out->data);
+}
+
+/* The parameters ids[0..n) of a signature, ", " between them.  @main's
+ * line drains every PARAMS_AT_ONCE of them (note [streaming]): a model's
+ * inputs can be a line of megabytes. */
 void printer_put_params(Printer *p, StrBuf *out, const uint32_t *ids, size_t n)
 {
+    enum { PARAMS_AT_ONCE = 1024 };
     uint8_t extra = NODE_TYPE_WRITTEN | NODE_VAR_ANNOT | (p->types ? NODE_VAR_TYPED : 0);
-    size_t i = 0;
-    while (i < n) {
-        if (p->ga.flags[ids[i]] & extra) {
+    for (size_t i = 0; i < n;) {
+        size_t last = n - i > PARAMS_AT_ONCE ? i + PARAMS_AT_ONCE : n;
+        for (; i < last; i++) {
+            if (!(p->ga.flags[ids[i]] & extra)) { /* most modules' every parameter */
+                put_plain_param(p, out, ids[i], i == 0);
+                continue;
+            }
             if (i)
                 out_lit(out, ", ");
-            printer_put_param(p, out, ids[i++]);
-            continue;
+            printer_put_param(p, out, ids[i]);
         }
-        size_t run = i, most = 0;
-        for (; run < n && !(p->ga.flags[ids[run]] & extra); run++)
-            most += 2 + name_len(p, ids[run]);
-        char *at = out_room(out, most);
-        for (; i < run; i++) {
-            if (i)
-                at = write_lit(at, ", ");
-            at = write_name(p, at, ids[i]);
-        }
-        out->len = (size_t)(at - out->data);
+        drain(p, out);
     }
 }
 
@@ -279,7 +314,7 @@ GRAFT_HOT char *write_call_open(Printer *p, char *at, uint32_t id, bool *closed)
         at = write_ref(p, at, *k++);
     } else {
         const char *op = node_str(p, id);
-        at = write_mem(at, op, op_len(p, op));
+        at = write_mem(at, op, op_len(op));
         if (k == end && !(p->ga.flags[id] & NODE_HAS_ATTRS) && nullary_constructor(p, id)) {
             *closed = true;
             return at;
@@ -293,6 +328,17 @@ GRAFT_HOT char *write_call_open(Printer *p, char *at, uint32_t id, bool *closed)
 GRAFT_HOT bool has_attrs(const Printer *p, uint32_t id)
 {
     return p->ga.kind[id] == NODE_CALL && (p->ga.flags[id] & NODE_HAS_ATTRS);
+}
+
+/* A getitem's index: mostly one digit (a batch norm's result is .0),
+ * written as one without write_i64's count of digits and its call. */
+GRAFT_HOT char *write_index(char *at, int index)
+{
+    if ((unsigned)index < 10) {
+        *at = (char)('0' + index);
+        return at + 1;
+    }
+    return write_i64(at, index);
 }
 
 /* A visited node's text (note [texts written once]), without
@@ -318,9 +364,10 @@ GRAFT_HOT char *write_text(Printer *p, char *at, uint32_t id)
     case NODE_GETITEM:
         at = write_ref(p, at, *k);
         *at++ = '.';
-        return write_i64(at, node_index(node_of(p, id)));
-    default:
-        return write_mem(at, p->pending.data + p->text[id].kept.off, p->text[id].kept.len);
+        return write_index(at, node_index(node_of(p, id)));
+    default: /* a pending text (note [pending texts]) */
+        return write_mem(at, p->pending.items[p->text[id].kept.off].text->data,
+                         p->text[id].kept.len);
     }
 }
 
@@ -351,59 +398,65 @@ GRAFT_HOT char *write_text_in(Printer *p, StrBuf *out, char *at, uint32_t id, si
     return write_attrs_text_in(p, out, at, id, more);
 }
 
-/* Writes the module's text out (note [streaming]) once enough of it is
- * final. */
-static void drain(Printer *p)
-{
-    if (p->lines != p->top || p->top->len < DRAIN_AT || (!p->sink && !p->discard))
-        return;
-    if (p->sink)
-        fwrite(p->top->data, 1, p->top->len, p->sink);
-    p->top->len = 0;
-}
-
 /* note [counted temps]: temps are given in increasing order, so the next
  * one's text is kept and counted on in decimal, a digit or so a temp,
- * instead of converting each number. */
+ * instead of converting each number; it is kept as a bound temp's text
+ * is (note [temp texts]), so that its binding line and its node's slot
+ * take it by one twelve-byte copy each. */
 static void count_on(Printer *p)
 {
-    size_t i = p->next_len - 1;
-    while (p->next_text[i] == '9')
-        p->next_text[i--] = '0';
+    char *b = p->next.b;
+    size_t i = (size_t)b[11] - 1;
+    while (b[i] == '9')
+        b[i--] = '0';
     if (i == 0) { /* all nines, now zeros: one digit more */
-        p->next_text[1] = '1';
-        p->next_text[p->next_len++] = '0';
+        b[1] = '1';
+        b[(size_t)b[11]++] = '0';
     } else {
-        p->next_text[i]++;
+        b[i]++;
     }
 }
 
-/* Gives node id the next temp and writes its binding line "%N = TEXT;"
- * into the current scope, in one reservation (note [one reservation])
- * unless a call's attributes come between. */
-void printer_bind(Printer *p, uint32_t id)
+/* Node id's binding line "%N = TEXT;" with comment c (NULL: none) into
+ * the current scope, in one reservation (note [one reservation]) unless a
+ * call's attributes come between, and its temp given.  Inline in both
+ * cases of printer_bind, so that the usual one, without a comment,
+ * keeps no comment's pieces on the stack. */
+GRAFT_HOT void bind_line(Printer *p, uint32_t id, const Comment *c)
 {
     StrBuf *lines = p->lines;
-    Comment c;
-    bool commented = has_comment(p, id);
-    if (commented)
-        c = printer_comment(p, id);
     size_t n = 2 * (size_t)(p->level > 0 ? p->level : 0);
-    size_t tail = (commented ? c.len : 0) + 2; /* the comment and ";\n" */
+    size_t tail = (c ? c->len : 0) + 2; /* the comment and ";\n" */
     char *at = out_room(lines, (n > OUT_INDENT_ROOM ? n : OUT_INDENT_ROOM) + TEMP_MAX + 3 +
                                    printer_text_max(p, id) + tail);
     at = write_indent(at, p->level);
-    at = write_mem(at, p->next_text, p->next_len);
+    at = write_temp_text(at, &p->next);
     at = write_text_in(p, lines, write_lit(at, " = "), id, tail);
-    if (commented)
-        at = printer_write_comment(at, &c);
+    if (c)
+        at = printer_write_comment(at, c);
     lines->len = (size_t)(write_lit(at, ";\n") - lines->data);
     /* the text is printed: its temp takes its place (note [printer memory]) */
-    memcpy(p->text[id].temp.b, p->next_text, sizeof p->next_text);
-    p->text[id].temp.b[11] = (char)p->next_len;
+    p->text[id].temp = p->next;
     count_on(p);
     p->visited[id] = VISIT_BOUND;
-    drain(p);
+    drain(p, lines);
+}
+
+/* A commented node's binding line, apart from the usual one. */
+static void bind_commented(Printer *p, uint32_t id)
+{
+    Comment c = printer_comment(p, id);
+    bind_line(p, id, &c);
+}
+
+/* Gives node id the next temp and writes its binding line "%N = TEXT;"
+ * into the current scope (note [counted temps]). */
+void printer_bind(Printer *p, uint32_t id)
+{
+    if (has_comment(p, id))
+        bind_commented(p, id);
+    else
+        bind_line(p, id, NULL);
 }
 
 /* A visited node's text where it is used (note [texts written once]). */
