@@ -91,7 +91,7 @@ static inline void put_node(const graft_graph *g, GraphArrays *a, const graft_no
  * and a->kids with its children, and the per-node ones.  A dead node's
  * children, kind and flags are not set, nor is it among the variables:
  * no walk from the roots reaches it (note [sweep]). */
-GRAFT_HOT void graph_arrays_build(const graft_graph *g, GraphArrays *a)
+void graph_arrays_build(const graft_graph *g, GraphArrays *a)
 {
     size_t size = g->nnodes ? g->nnodes : 1;
     uint32_t m = 0;
