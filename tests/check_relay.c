@@ -1348,6 +1348,41 @@ START_TEST(test_api_names_lengths)
 }
 END_TEST
 
+/* note [line cursor] in src/relay/relay_load_expr.c: positions read
+ * from the cursor are the line table's, across parameters on two lines,
+ * a binding line broken inside (left to the tokens), a comment holding a
+ * newline, blank lines and a carriage return before a newline. */
+START_TEST(test_positions_on_cursor)
+{
+    static const char text[] = "def @main(%x,\n"
+                               "          %y) {\n"
+                               "  %0 = add(%x,\n"
+                               "           %y);\n"
+                               "  %1 = multiply(%0, %0) /* a\n"
+                               "  note */;\n"
+                               "  %2 = subtract(%1, 2f);\r\n"
+                               "\n"
+                               "\n"
+                               "  %3 = divide(%2, %x);\n"
+                               "  %4 = (%3, %1);\n"
+                               "  %4.1\n"
+                               "}\n";
+    graft_graph *g = load_string(text);
+    graft_node *get = graph_output(g), *tuple = node_arg(get, 0);
+    graft_node *div = node_arg(tuple, 0), *mul = node_arg(tuple, 1);
+    graft_node *sub = node_arg(div, 0), *two = node_arg(sub, 1), *add = node_arg(mul, 0);
+    const graft_node *nodes[] = {graph_param(g, 0), graph_param(g, 1), add, mul, sub, two,
+                                 div, tuple, get};
+    const int where[][2] = {{1, 11}, {2, 11}, {3, 8}, {5, 8}, {7, 8}, {7, 21},
+                            {10, 8}, {11, 8}, {12, 6}};
+    for (size_t i = 0; i < ARRAY_LEN(nodes); i++) {
+        ck_assert_int_eq(node_line(g, nodes[i]), where[i][0]);
+        ck_assert_int_eq(node_col(g, nodes[i]), where[i][1]);
+    }
+    graph_free(g);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -1398,6 +1433,7 @@ static Suite *relay_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("names");
     tcase_add_test(tc, test_api_names_lengths);
+    tcase_add_test(tc, test_positions_on_cursor);
     suite_add_tcase(s, tc);
     return s;
 }

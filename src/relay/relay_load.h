@@ -177,6 +177,15 @@ typedef struct LineOperand {
     RelayText annot;
 } LineOperand;
 
+/* The line a node's position is read from without the Source's line
+ * table (note [line cursor] in relay_load_expr.c): bytes [start, end)
+ * hold no newline, and start is the first byte of line index line. */
+typedef struct LineCursor {
+    uint32_t line;
+    uint32_t start;
+    uint32_t end;
+} LineCursor;
+
 /* A literal's value and dtype (interned), converted once per spelling
  * (note [literal cache] in relay_load_expr.c). */
 typedef struct LiteralValue {
@@ -242,6 +251,7 @@ typedef struct RelayParser {
                             tuple index (for type errors), 0 for none */
     size_t where_cap;    /* entries allocated in where */
     size_t line;         /* index of the line load_at found last */
+    LineCursor cursor;   /* the line the reading has got to */
     bool have_def;       /* a "def" was read */
     RelayText first_def; /* where the first "def" names its function */
     SpanCache annot_types; /* annotations' types by their "ty=" part's
@@ -368,6 +378,16 @@ bool load_params(RelayParser *ps);
 const graft_type *load_ty_type(RelayParser *ps, const char *s, size_t n);
 
 /* ---- binding lines read by hand (relay_load_line.c) ---- */
+
+/* The newline at byte off, met by a reader that has passed every byte
+ * from the cursor's end to off (note [line cursor] in relay_load_expr.c). */
+static inline void load_newline(RelayParser *ps, uint32_t off)
+{
+    ps->cursor.line++;
+    ps->cursor.start = ps->cursor.end = off + 1;
+}
+/* The cursor moved to byte off's line, at or after its start. */
+void load_cursor_seek(RelayParser *ps, uint32_t off);
 
 /* Reads the binding lines at byte off that it can (note [binding
  * lines]), making their nodes; the bytes read.  ps->failed after an

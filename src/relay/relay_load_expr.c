@@ -177,12 +177,49 @@ static size_t line_index(RelayParser *ps, size_t off, size_t *start)
     return ps->line = lo;
 }
 
+/* note [line cursor]: nodes are made nearly in text order, so a node's
+ * line is found from a cursor on the line the reading has got to, not
+ * from the Source's table of line starts (whose making read the whole
+ * text once more: 51 instructions a line).  The cursor holds a line's
+ * number and a stretch of it, [start, end), known to hold no newline.  A
+ * node written in that stretch is placed by two comparisons; one written
+ * after it moves the cursor there with memchr, a line at a time (the
+ * def's parameters, all on its line, find its end once); one written
+ * before the line's start (the reading went on past a newline before
+ * making it) is found in the table.  The binding lines' reader counts
+ * the newlines it passes over (load_newline) and moves the cursor's end
+ * to each line's ';', so that its nodes are placed with no memchr. */
+void load_cursor_seek(RelayParser *ps, uint32_t off)
+{
+    LineCursor *c = &ps->cursor;
+    const char *text = ps->src->text;
+    if (off < c->start)
+        *c = (LineCursor){0, 0, 0};
+    while (off >= c->end) {
+        const char *newline = memchr(text + c->end, '\n', ps->src->len - c->end);
+        uint32_t at = newline ? (uint32_t)(newline - text) : (uint32_t)ps->src->len;
+        if (off <= at) {
+            c->end = at;
+            return;
+        }
+        c->line++;
+        c->start = c->end = at + 1;
+    }
+}
+
 /* Places n, which has no position yet, at t's line and column. */
 static void place(RelayParser *ps, graft_node *n, RelayText t)
 {
-    size_t start;
-    size_t l = line_index(ps, t.off, &start);
-    graph_set_pos(ps->g, n, (int)l + 1, (int)(t.off - start) + 1);
+    size_t line, start;
+    if (t.off >= ps->cursor.start) {
+        if (t.off >= ps->cursor.end)
+            load_cursor_seek(ps, t.off);
+        line = ps->cursor.line;
+        start = ps->cursor.start;
+    } else {
+        line = line_index(ps, t.off, &start);
+    }
+    graph_set_pos(ps->g, n, (int)line + 1, (int)(t.off - start) + 1);
 }
 
 graft_node *load_at(RelayParser *ps, graft_node *n, RelayText t)

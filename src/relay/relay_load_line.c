@@ -24,8 +24,8 @@
  * where it was.
  *
  * A line of any other form (a call of a function value, a tuple, a map,
- * a meta constant, a comment in another place, a line break before the
- * '=') is left to the tokens: the reader reads a line to its ';' before
+ * a meta constant, a comment in another place, a line break inside it:
+ * note [line cursor] in relay_load_expr.c) is left to the tokens: the reader reads a line to its ';' before
  * it makes a node, so a line it leaves has made none (only attribute
  * values, left unused in the arena).  An error in a line it reads (an
  * undefined temp, a duplicate) fails the first attempt, and the second,
@@ -53,14 +53,15 @@ static RelayText span(const RelayParser *ps, Bytes s, Bytes end)
 }
 
 /* The annotation at s (a '/') into *annot, then layout: the end, or NULL
- * at a comment that is not one. */
+ * at a comment that is not one, or that holds a newline (note [line
+ * cursor] in relay_load_expr.c: a line read here lies on one line). */
 static Bytes comment(const RelayParser *ps, Bytes s, RelayText *annot)
 {
     Bytes end = scan_comment(s);
-    if (!end)
+    if (!end || memchr(s, '\n', (size_t)(end - s)))
         return NULL;
     *annot = span(ps, s, end);
-    s = skip(end, LAYOUT);
+    s = skip(end, SPACE);
     return *s == '/' ? NULL : s; /* a second comment is layout: the tokens read it */
 }
 
@@ -70,7 +71,7 @@ static Bytes comment(const RelayParser *ps, Bytes s, RelayText *annot)
  * two thirds of its cost when no annotation is there (issue 34). */
 static inline Bytes annotation(const RelayParser *ps, Bytes s, RelayText *annot)
 {
-    s = skip(s, LAYOUT);
+    s = skip(s, SPACE);
     *annot = (RelayText){0, 0};
     return *s == '/' ? comment(ps, s, annot) : s;
 }
@@ -109,18 +110,18 @@ static Bytes list(RelayParser *ps, Bytes s, int depth, graft_attr_value **v)
         return NULL;
     Bytes start = s;
     size_t mark = load_mark(ps);
-    s = skip(s + 1, LAYOUT);
+    s = skip(s + 1, SPACE);
     while (*s != ']') {
         graft_attr_value *item;
         if (!(s = value(ps, s, depth + 1, &item)))
             return NULL;
         load_push_value(ps, item);
-        s = skip(s, LAYOUT);
+        s = skip(s, SPACE);
         if (*s == ']')
             break;
         if (*s != ',')
             return NULL;
-        s = skip(s + 1, LAYOUT);
+        s = skip(s + 1, SPACE);
     }
     s++;
     *v = as_printed(start, s) ? load_list_spelled(ps, mark, (const char *)start, s - start)
@@ -200,14 +201,14 @@ static Bytes attribute(RelayParser *ps, Bytes s)
     Bytes name = s;
     s = skip(s + 1, IDENT);
     RelayText name_text = span(ps, name, s);
-    s = skip(s, LAYOUT);
+    s = skip(s, SPACE);
     if (*s != '=' || s[1] == '>')
         return NULL;
     graft_attr_value *v;
-    if (!(s = value(ps, skip(s + 1, LAYOUT), 0, &v)))
+    if (!(s = value(ps, skip(s + 1, SPACE), 0, &v)))
         return NULL;
     load_push_attr(ps, name_text, v);
-    return *skip(s, LAYOUT) == '/' ? NULL : s; /* a comment: the tokens read it */
+    return *skip(s, SPACE) == '/' ? NULL : s; /* a comment: the tokens read it */
 }
 
 /* The arguments after "op(" up to the ')': operands into ps->operands (made
@@ -215,7 +216,7 @@ static Bytes attribute(RelayParser *ps, Bytes s)
 static Bytes arguments(RelayParser *ps, Bytes s)
 {
     ps->operands.len = 0;
-    s = skip(s, LAYOUT);
+    s = skip(s, SPACE);
     if (*s == ')')
         return s + 1;
     for (;;) {
@@ -229,12 +230,12 @@ static Bytes arguments(RelayParser *ps, Bytes s)
         }
         if (!s)
             return NULL;
-        s = skip(s, LAYOUT);
+        s = skip(s, SPACE);
         if (*s == ')')
             return s + 1;
         if (*s != ',')
             return NULL;
-        s = skip(s + 1, LAYOUT);
+        s = skip(s + 1, SPACE);
     }
 }
 
@@ -290,12 +291,22 @@ static graft_node *element(RelayParser *ps, Bytes s)
     return tuple ? load_getitem(ps, tuple, span(ps, dot + 1, skip(dot + 1, DIGIT))) : NULL;
 }
 
+/* The layout before a line at s, its newlines counted on the line
+ * cursor: its end. */
+static inline Bytes layout_before(RelayParser *ps, Bytes s)
+{
+    for (; is(*s, LAYOUT); s++)
+        if (*s == '\n')
+            load_newline(ps, (uint32_t)(s - (Bytes)ps->src->text));
+    return s;
+}
+
 /* One binding line at s, "%N = op(...)" or "%N = %M.K", its annotation
  * and ';', read to its end before a node is made: the end, or NULL when
  * it is left to the tokens; after an error, ps->failed. */
 static Bytes line(RelayParser *ps, Bytes s)
 {
-    s = skip(s, LAYOUT);
+    s = layout_before(ps, s);
     if (*s != '%') /* the text's NUL among others: nothing past it is read */
         return NULL;
     int64_t number;
@@ -315,6 +326,9 @@ static Bytes line(RelayParser *ps, Bytes s)
         ps->items.len = mark;
         return NULL;
     }
+    uint32_t read = (uint32_t)(end + 1 - (Bytes)ps->src->text);
+    if (ps->cursor.end < read) /* no newline in it: its nodes are placed on the cursor */
+        ps->cursor.end = read;
     graft_node *value = *at == '%' ? element(ps, at) : call(ps, at, paren, mark);
     if (value && annot.len)
         load_annotate(ps, value, annot);
@@ -328,6 +342,7 @@ static Bytes line(RelayParser *ps, Bytes s)
 uint32_t relay_read_lines(RelayParser *ps, uint32_t off)
 {
     Bytes text = (Bytes)ps->src->text, s = text + off, end;
+    load_cursor_seek(ps, off);
     while (!ps->failed && (end = line(ps, s)))
         s = end;
     return (uint32_t)(s - (text + off));
