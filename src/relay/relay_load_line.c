@@ -25,9 +25,10 @@
  *
  * A line of any other form (a call of a function value, a tuple, a map,
  * a meta constant, a comment in another place, a line break inside it:
- * note [line cursor] in relay_load_expr.c) is left to the tokens: the reader reads a line to its ';' before
- * it makes a node, so a line it leaves has made none (only attribute
- * values, left unused in the arena).  An error in a line it reads (an
+ * note [line cursor] in relay_load_expr.c) is left to the tokens: the
+ * reader reads a line to its ';' before it makes a node, so a line it
+ * leaves has made none (only attribute values, left unused in the
+ * arena).  An error in a line it reads (an
  * undefined temp, a duplicate) fails the first attempt, and the second,
  * with tokens only, reports it. */
 
