@@ -1383,6 +1383,35 @@ START_TEST(test_positions_on_cursor)
 }
 END_TEST
 
+/* note [control blocks] in src/relay/relay_load.c: every byte, at each
+ * place of a comment over the first four blocks of sixteen, is reported
+ * exactly when it is a control byte, at its column; any other loads. */
+START_TEST(test_control_bytes_at_each_place)
+{
+    char model[128];
+    snprintf(model, sizeof model, "/*%.62s*/\ndef @main(%%x) {\n  %%x\n}\n",
+             "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz");
+    for (unsigned b = 0; b < 256; b++)
+        for (size_t at = 2; at < 64; at++) {
+            char text[128];
+            strcpy(text, model);
+            text[at] = (char)b;
+            char *diags;
+            char *printed = reprint("c.relay", text, strlen(model), &diags);
+            if ((b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7f) {
+                char want[96];
+                snprintf(want, sizeof want, "c.relay:1:%zu: error: unexpected byte 0x%02x",
+                         at + 1, b);
+                ck_assert_msg(!printed && strncmp(diags, want, strlen(want)) == 0, "%s", diags);
+            } else {
+                ck_assert_msg(printed && !*diags, "byte 0x%02x at %zu: %s", b, at, diags);
+            }
+            free(printed);
+            free(diags);
+        }
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -1422,6 +1451,7 @@ static Suite *relay_suite(void)
     tc = tcase_create("errors");
     tcase_add_loop_test(tc, test_bad_input, 0, (int)(sizeof bad_files / sizeof bad_files[0]));
     tcase_add_test(tc, test_control_bytes);
+    tcase_add_test(tc, test_control_bytes_at_each_place);
     suite_add_tcase(s, tc);
     tc = tcase_create("limits");
     tcase_set_timeout(tc, 120);
