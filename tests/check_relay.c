@@ -1383,16 +1383,18 @@ START_TEST(test_positions_on_cursor)
 }
 END_TEST
 
-/* note [control blocks] in src/relay/relay_load.c: every byte, at each
- * place of a comment over the first four blocks of sixteen, is reported
- * exactly when it is a control byte, at its column; any other loads. */
+/* note [control blocks] in src/relay/relay_load.c: the bytes below 0x20
+ * and those next to the other edges, at each place of a comment over the
+ * first blocks of sixteen (each place in a block and two blocks' ends),
+ * are reported exactly when they are control bytes, at their column;
+ * any other loads. */
 START_TEST(test_control_bytes_at_each_place)
 {
     char model[128];
     snprintf(model, sizeof model, "/*%.62s*/\ndef @main(%%x) {\n  %%x\n}\n",
              "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz");
-    for (unsigned b = 0; b < 256; b++)
-        for (size_t at = 2; at < 64; at++) {
+    for (unsigned b = 0; b < 256; b = b == 0x20 ? 0x7e : b == 0x80 ? 0xff : b + 1)
+        for (size_t at = 2; at < 34; at++) {
             char text[128];
             strcpy(text, model);
             text[at] = (char)b;
@@ -1409,6 +1411,41 @@ START_TEST(test_control_bytes_at_each_place)
             free(printed);
             free(diags);
         }
+}
+END_TEST
+
+/* note [ops read] in src/relay/relay_load_line.c: ops that share their
+ * first two bytes, one the start of another, a name followed by a space
+ * or not by '(' (read by the tokens) and the text ending in an op's
+ * bytes: each call gets its own op. */
+START_TEST(test_ops_seen)
+{
+    static const char text[] = "def @main(%x, %y) {\n"
+                               "  %0 = nn.relu(%x);\n"
+                               "  %1 = nn.relu6(%0);\n"
+                               "  %2 = nn.relu(%1);\n"
+                               "  %3 = nn.relu (%2);\n"
+                               "  %4 = add(%3, %y);\n"
+                               "  %5 = adv(%4);\n"
+                               "  %6 = add(%5, %4);\n"
+                               "  %7 = nn.relu6(%6);\n"
+                               "  nn.relu(%7)\n"
+                               "}\n";
+    static const char *const ops[] = {"nn.relu", "nn.relu6", "add", "adv", "add", "nn.relu", /* out */
+                                      "nn.relu", "nn.relu6", "nn.relu"};
+    graft_graph *g = load_string(text);
+    const graft_node *n = graph_output(g);
+    for (size_t i = 0; i < ARRAY_LEN(ops); i++, n = node_arg(n, 0))
+        ck_assert_str_eq(node_op(n), ops[i]);
+    ck_assert_int_eq(node_kind(n), NODE_VAR);
+    graph_free(g);
+    char *diags;
+    ck_assert_ptr_null(reprint("end.relay", "def @main(%x) {\n  %0 = nn.relu(%x);\n  %1 = nn.rel",
+                               strlen("def @main(%x) {\n  %0 = nn.relu(%x);\n  %1 = nn.rel"),
+                               &diags));
+    const char *want = "end.relay:3:14: error: syntax error, unexpected end of file";
+    ck_assert_msg(strncmp(diags, want, strlen(want)) == 0, "%s", diags);
+    free(diags);
 }
 END_TEST
 
@@ -1464,6 +1501,7 @@ static Suite *relay_suite(void)
     tc = tcase_create("names");
     tcase_add_test(tc, test_api_names_lengths);
     tcase_add_test(tc, test_positions_on_cursor);
+    tcase_add_test(tc, test_ops_seen);
     suite_add_tcase(s, tc);
     return s;
 }

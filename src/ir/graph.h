@@ -264,6 +264,10 @@ graft_node *graph_add_param_interned(graft_graph *g, const char *name, const gra
 graft_node *graph_add_const(graft_graph *g, const char *text, double value, const char *dtype);
 graft_node *graph_add_call(graft_graph *g, const char *op, graft_node *const *args, int nargs,
                      const graft_attr *attrs, int nattrs);
+/* The same, op already one of g's interned strings (as
+ * graph_add_param_interned). */
+graft_node *graph_add_call_interned(graft_graph *g, const char *op, graft_node *const *args,
+                                    int nargs, const graft_attr *attrs, int nattrs);
 graft_node *graph_add_fn_call(graft_graph *g, graft_node *callee, graft_node *const *args,
                               int nargs);
 graft_node *graph_add_tuple(graft_graph *g, graft_node *const *fields, int nfields);

@@ -202,6 +202,14 @@ typedef struct CachedName {
     uint32_t len;    /* its bytes */
 } CachedName;
 
+/* An op the binding lines have called, found again by its bytes (note
+ * [ops seen] in relay_load_line.c). */
+#define OPS_SEEN_BITS 6
+typedef struct SeenOp {
+    const char *name; /* interned, or NULL */
+    uint32_t len;     /* its bytes */
+} SeenOp;
+
 /* A text of the model found again by its bytes (note [span caches] in
  * relay_load_spans.c): a parameter's type, or the type in an
  * annotation. */
@@ -269,6 +277,7 @@ typedef struct RelayParser {
     VEC(LineOperand) operands; /* the operands of a line read by hand */
     VEC(graft_node *) line_args; /* and their nodes, made once it is read */
     CachedName names[1 << NAME_CACHE_BITS]; /* op and attribute names interned lately */
+    SeenOp ops_seen[1 << OPS_SEEN_BITS]; /* the binding lines' ops, by their first bytes */
     bool failed;         /* an error was reported */
     struct AdtTable *adts; /* the module's constructors, read at the first
                               name used as a value (type_adt.h) */
@@ -340,10 +349,11 @@ bool load_define_temp(RelayParser *ps, uint64_t number, RelayText temp, graft_no
 graft_node *load_use(RelayParser *ps, RelayText name);
 graft_node *load_const(RelayParser *ps, RelayText t);
 graft_node *load_call(RelayParser *ps, RelayText op, size_t mark);
-/* load_call of a binding line read by hand (relay_load_line.c): its
- * operands made already, in args; only its attributes listed from mark. */
-graft_node *load_line_call(RelayParser *ps, RelayText op, size_t mark, graft_node *const *args,
-                           int nargs);
+/* load_call of a binding line read by hand (relay_load_line.c), placed:
+ * its op's name interned already (name), its operands made already, in
+ * args; only its attributes listed from mark. */
+graft_node *load_line_call(RelayParser *ps, RelayText op, const char *name, size_t mark,
+                           graft_node *const *args, int nargs);
 graft_node *load_fn_call(RelayParser *ps, graft_node *callee, size_t mark, RelayText paren);
 graft_node *load_tuple(RelayParser *ps, size_t mark);
 /* '(' fields ')': one field is that expression, more are a tuple. */

@@ -462,12 +462,15 @@ graft_node *load_call(RelayParser *ps, RelayText op, size_t mark)
     return make_call(ps, op, args, nargs, attrs, nattrs);
 }
 
-graft_node *load_line_call(RelayParser *ps, RelayText op, size_t mark, graft_node *const *args,
-                           int nargs)
+graft_node *load_line_call(RelayParser *ps, RelayText op, const char *name, size_t mark,
+                           graft_node *const *args, int nargs)
 {
     int nattrs;
     graft_attr *attrs = take_attrs(ps, mark, &nattrs);
-    return make_call(ps, op, args, nargs, attrs, nattrs);
+    graft_node *n = graph_add_call_interned(ps->g, name, args, nargs, attrs, nattrs);
+    load_note_where(ps, n, op);
+    place(ps, n, op); /* (n is new: load_at's test is not needed) */
+    return n;
 }
 
 /* call -> postfix '(' args ')' where postfix is a function or variable */

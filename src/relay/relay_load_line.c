@@ -240,34 +240,68 @@ static Bytes arguments(RelayParser *ps, Bytes s)
     }
 }
 
-/* The op's name, "nn.conv2d", and the '(' right after it: the end of
- * the name, or NULL (a keyword: "fn(" is a function). */
-static Bytes op_name(Bytes op)
+/* note [ops read]: a model calls a few dozen ops, each on many lines,
+ * and scanning an op's name, checking that it is no keyword and finding
+ * it in the name cache (note [name cache] in relay_load_expr.c) took a
+ * sixth of a line's reading.  So each slot of ps->ops_seen keeps the
+ * last op read whose first two bytes lead there, interned; a line whose
+ * op has its bytes and then '(' takes it from there: the scan would end
+ * at that '(' too, where it ended when the op was first read. */
+static SeenOp *seen_slot(RelayParser *ps, Bytes op)
 {
+    return &ps->ops_seen[cache_slot((uint64_t)op[0] << 8 | op[1], OPS_SEEN_BITS)];
+}
+
+/* Whether the bytes at s are seen's name and then '(' (compared up to
+ * the first that differs: the text may end before its length). */
+static bool is_seen(Bytes s, const SeenOp *seen)
+{
+    if (!seen->name)
+        return false;
+    for (uint32_t i = 0; i < seen->len; i++)
+        if (s[i] != (unsigned char)seen->name[i])
+            return false;
+    return s[seen->len] == '(';
+}
+
+/* The op's name at op, "nn.conv2d", and the '(' right after it: the end
+ * of the name, *name interned, or NULL (a keyword: "fn(" is a function). */
+static Bytes op_name(RelayParser *ps, Bytes op, const char **name)
+{
+    if (!is(*op, IDSTART))
+        return NULL;
+    SeenOp *seen = seen_slot(ps, op);
+    if (is_seen(op, seen)) {
+        *name = seen->name;
+        return op + seen->len;
+    }
     Bytes s = dotted_name_end(op);
-    return s && *s == '(' && !is_keyword(op, (size_t)(s - op)) ? s : NULL;
+    if (*s != '(' || is_keyword(op, (size_t)(s - op)))
+        return NULL;
+    *name = load_intern(ps, span(ps, op, s));
+    *seen = (SeenOp){*name, (uint32_t)(s - op)};
+    return s;
 }
 
 /* "op(args)" at s: its end, or NULL; *paren: the '(' after the op's
- * name; the attributes pushed from mark, the operands read into
- * ps->operands. */
-static Bytes call_end(RelayParser *ps, Bytes s, Bytes *paren)
+ * name, *name: the name interned; the attributes pushed from mark, the
+ * operands read into ps->operands. */
+static Bytes call_end(RelayParser *ps, Bytes s, Bytes *paren, const char **name)
 {
-    *paren = op_name(s);
+    *paren = op_name(ps, s, name);
     return *paren ? arguments(ps, *paren + 1) : NULL;
 }
 
 /* The call call_end read at s, its op's name ending at paren (NULL after
  * an error). */
-static graft_node *call(RelayParser *ps, Bytes s, Bytes paren, size_t mark)
+static graft_node *call(RelayParser *ps, Bytes s, Bytes paren, const char *name, size_t mark)
 {
     size_t nargs = ps->operands.len;
     vec_reserve(&ps->line_args, nargs);
     for (size_t i = 0; i < nargs; i++)
         if (!(ps->line_args.items[i] = operand_node(ps, &ps->operands.items[i])))
             return NULL;
-    RelayText op = span(ps, s, paren);
-    return load_at(ps, load_line_call(ps, op, mark, ps->line_args.items, (int)nargs), op);
+    return load_line_call(ps, span(ps, s, paren), name, mark, ps->line_args.items, (int)nargs);
 }
 
 /* "%M.K" at s: its end, or NULL. */
@@ -321,7 +355,8 @@ static Bytes line(RelayParser *ps, Bytes s)
     Bytes at = skip(equals + 1, BLANK);
     size_t mark = load_mark(ps);
     Bytes paren = NULL;
-    Bytes end = *at == '%' ? element_end(at) : call_end(ps, at, &paren);
+    const char *op = NULL;
+    Bytes end = *at == '%' ? element_end(at) : call_end(ps, at, &paren, &op);
     RelayText annot;
     if (!end || !(end = annotation(ps, end, &annot)) || *end != ';') {
         ps->items.len = mark;
@@ -330,7 +365,7 @@ static Bytes line(RelayParser *ps, Bytes s)
     uint32_t read = (uint32_t)(end + 1 - (Bytes)ps->src->text);
     if (ps->cursor.end < read) /* no newline in it: its nodes are placed on the cursor */
         ps->cursor.end = read;
-    graft_node *value = *at == '%' ? element(ps, at) : call(ps, at, paren, mark);
+    graft_node *value = *at == '%' ? element(ps, at) : call(ps, at, paren, op, mark);
     if (value && annot.len)
         load_annotate(ps, value, annot);
     if (!value || !load_define_temp(ps, (uint64_t)number, temp, value)) {
