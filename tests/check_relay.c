@@ -1449,6 +1449,45 @@ START_TEST(test_ops_seen)
 }
 END_TEST
 
+/* Literals of a line (note [name cache] in src/relay/relay_load_expr.c)
+ * and their types (scalar_const_type in type_infer.c): each keeps its
+ * spelling, value and dtype, one type a dtype, whatever came before. */
+START_TEST(test_literal_types)
+{
+    static const char text[] = "def @main(%x) {\n"
+                               "  %0 = add(%x, 1f);\n"
+                               "  %1 = add(%0, 2i64);\n"
+                               "  %2 = add(%1, 1f);\n"
+                               "  %3 = where(True, %2, 1e-05f);\n"
+                               "  %4 = add(%3, 3u8);\n"
+                               "  add(%4, 2i64)\n"
+                               "}\n";
+    static const struct {
+        const char *spelling, *type;
+        double value;
+    } want[] = {{"2i64", "int64", 2}, {"3u8", "uint8", 3}, {"1e-05f", "float32", 1e-05},
+                {"True", "bool", 1}, {"1f", "float32", 1}, {"2i64", "int64", 2},
+                {"1f", "float32", 1}};
+    graft_graph *g = load_string(text);
+    graft_node *out = graph_output(g), *n4 = node_arg(out, 0), *n3 = node_arg(n4, 0);
+    graft_node *n2 = node_arg(n3, 1), *n1 = node_arg(n2, 0), *n0 = node_arg(n1, 0);
+    const graft_node *consts[] = {node_arg(out, 1), node_arg(n4, 1), node_arg(n3, 2),
+                                  node_arg(n3, 0),  node_arg(n2, 1), node_arg(n1, 1),
+                                  node_arg(n0, 1)};
+    for (size_t i = 0; i < ARRAY_LEN(want); i++) {
+        const graft_node *c = consts[i];
+        ck_assert_str_eq(node_const_text(c), want[i].spelling);
+        ck_assert_str_eq(node_const_dtype(c), want[i].type);
+        ck_assert(node_const_value(c) == want[i].value);
+        ck_assert_str_eq(node_type(c)->text, want[i].type);
+        for (size_t j = 0; j < i; j++)
+            ck_assert((node_type(consts[j]) == node_type(c)) ==
+                      (strcmp(want[j].type, want[i].type) == 0));
+    }
+    graph_free(g);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -1502,6 +1541,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_api_names_lengths);
     tcase_add_test(tc, test_positions_on_cursor);
     tcase_add_test(tc, test_ops_seen);
+    tcase_add_test(tc, test_literal_types);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -468,14 +468,11 @@ static bool check_bytes(const Source *src, graft_diag *d)
     return true;
 }
 
-void load_note_where(RelayParser *ps, const graft_node *n, RelayText t)
+void load_where_grow(RelayParser *ps, size_t id)
 {
-    size_t id = node_id(n), old = ps->where_cap;
-    if (id >= old) {
-        ps->where = xgrow_items(ps->where, &ps->where_cap, id + 1, sizeof *ps->where);
-        memset(ps->where + old, 0, (ps->where_cap - old) * sizeof *ps->where);
-    }
-    ps->where[id] = (uint32_t)t.off + 1;
+    size_t old = ps->where_cap;
+    ps->where = xgrow_items(ps->where, &ps->where_cap, id + 1, sizeof *ps->where);
+    memset(ps->where + old, 0, (ps->where_cap - old) * sizeof *ps->where);
 }
 
 /* The bytes of the name or number starting at off. */

@@ -290,9 +290,18 @@ typedef struct RelayParser {
 graft_node *load_at(RelayParser *ps, graft_node *n, RelayText t);
 /* Token t's place, for a diagnostic (relay_text_range). */
 SrcRange load_range(const RelayParser *ps, RelayText t);
+/* load_note_where's room for node id. */
+void load_where_grow(RelayParser *ps, size_t id);
 /* Remembers where n was written (t: its op name or index), for type
- * errors found after parsing (note [types on load] in relay_load.c). */
-void load_note_where(RelayParser *ps, const graft_node *n, RelayText t);
+ * errors found after parsing (note [types on load] in relay_load.c).
+ * Inline: every call's. */
+static inline void load_note_where(RelayParser *ps, const graft_node *n, RelayText t)
+{
+    size_t id = node_id(n);
+    if (id >= ps->where_cap)
+        load_where_grow(ps, id);
+    ps->where[id] = (uint32_t)t.off + 1;
+}
 
 /* The token's bytes in the source (inline: every action reads some). */
 static inline const char *load_text(const RelayParser *ps, RelayText t)
@@ -344,8 +353,6 @@ void load_scope_reserve(RelayParser *ps, size_t ntemps);
 graft_node *load_param(RelayParser *ps, RelayText name, const graft_type *type,
                  RelayText *annot);
 bool load_define(RelayParser *ps, RelayText temp, graft_node *value);
-/* load_define of temp number (its text: temp). */
-bool load_define_temp(RelayParser *ps, uint64_t number, RelayText temp, graft_node *value);
 graft_node *load_use(RelayParser *ps, RelayText name);
 graft_node *load_const(RelayParser *ps, RelayText t);
 graft_node *load_call(RelayParser *ps, RelayText op, size_t mark);

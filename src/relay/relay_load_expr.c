@@ -7,7 +7,8 @@
 #include <string.h>
 
 /* note [name cache]: op and attribute names repeat (a model has a few
- * dozen distinct ones and a call on every line), so load_intern keeps the
+ * dozen distinct ones and a call on every line), and so do literals'
+ * spellings (every batch norm's 1e-05f), so load_intern keeps the
  * name it interned last in the cache slot of a name's first bytes and
  * length (note [one cache slot] in keymap.h): a hit compares the bytes
  * and skips the interner's hash and probe. */
@@ -260,11 +261,6 @@ bool load_define(RelayParser *ps, RelayText temp, graft_node *value)
     return computes(ps, temp, value) && scope_define(ps, temp, value);
 }
 
-bool load_define_temp(RelayParser *ps, uint64_t number, RelayText temp, graft_node *value)
-{
-    return computes(ps, temp, value) && scope_define_temp(ps, number, temp, value);
-}
-
 /* "%x.0" where %x is a name: TVM's printer writes a getitem of a
  * variable that way, so a dotted name that is undefined may be one. */
 static graft_node *dotted_getitem(RelayParser *ps, RelayText name)
@@ -387,18 +383,22 @@ static bool literal(RelayParser *ps, RelayText t, const char *spelling, double *
 graft_node *load_const(RelayParser *ps, RelayText t)
 {
     const char *s = load_text(ps, t);
-    const char *spelling = graph_intern_n(ps->g, s, t.len);
-    double value = 0;
-    const char *dtype = NULL;
+    const char *spelling = intern_cached(ps, t); /* (literals repeat, as names do) */
     if (t.len >= 5 && memcmp(s, "meta[", 5) == 0) {
         load_meta_ref(ps, t);
-    } else if (s[0] == 'T' || s[0] == 'F') {
-        dtype = "bool";
+        return load_at(ps, graph_add_const(ps->g, spelling, 0, NULL), t);
+    }
+    double value;
+    const char *dtype;
+    if (s[0] == 'T' || s[0] == 'F') {
+        dtype = graph_intern(ps->g, "bool");
         value = s[0] == 'T';
     } else if (!literal(ps, t, spelling, &value, &dtype)) {
         return NULL;
     }
-    return load_at(ps, graph_add_const(ps->g, spelling, value, dtype), t);
+    graft_node *n = graph_add_literal_interned(ps->g, spelling, value, dtype);
+    place(ps, n, t); /* (n is new: load_at's test is not needed) */
+    return n;
 }
 
 /* Operands and attributes listed from mark (popped), in the parser's

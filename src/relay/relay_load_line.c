@@ -18,7 +18,7 @@
  * annotation, up to its ';'.  Each part is checked against the pattern
  * the scanner matches it with (relay_load_bytes.h), and the node is made
  * by the parser's own actions (load_const, load_value, load_list,
- * load_call's load_line_call, load_annotate, load_define_temp), so it is
+ * load_call's load_line_call, load_annotate, scope_define_temp), so it is
  * the node the tokens would make.  The parser never sees the line: after a ';' it is
  * reading a body's bindings, and a binding read or skipped leaves it
  * where it was.
@@ -368,7 +368,8 @@ static Bytes line(RelayParser *ps, Bytes s)
     graft_node *value = *at == '%' ? element(ps, at) : call(ps, at, paren, op, mark);
     if (value && annot.len)
         load_annotate(ps, value, annot);
-    if (!value || !load_define_temp(ps, (uint64_t)number, temp, value)) {
+    /* (a call or an element: load_define's test that it computes holds) */
+    if (!value || !scope_define_temp(ps, (uint64_t)number, temp, value)) {
         ps->failed = true;
         return NULL;
     }

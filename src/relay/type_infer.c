@@ -108,6 +108,8 @@ typedef struct RelCache {
     AdtTable *adts;  /* NULL until needed */
     FnTypeMemo *fns; /* NULL until a function is typed with use_map */
     RelationSeen seen[1 << RELATIONS_SEEN_BITS]; /* in front of map */
+    const char *scalar_dtype;  /* the dtype of the last scalar constant typed */
+    const graft_type *scalar;  /* and its type, or NULL */
 } RelCache;
 
 static const AdtTable *cached_adts(graft_graph *g, RelCache *rc)
@@ -347,15 +349,25 @@ static const graft_type *called_type(graft_graph *g, const graft_node *callee)
     return r && used == len ? r : graph_type_other(g, s, len);
 }
 
+/* A scalar constant's type: the last one's again when its dtype is
+ * (graph_type_tensor gives one type a dtype: models repeat a literal). */
+static const graft_type *scalar_const_type(graft_graph *g, const graft_node *n, RelCache *rc)
+{
+    const char *dtype = node_const_dtype(n);
+    if (!rc->scalar || dtype != rc->scalar_dtype) {
+        rc->scalar = graph_type_tensor(g, dtype, NULL, 0);
+        rc->scalar_dtype = dtype;
+    }
+    return rc->scalar;
+}
+
 static const graft_type *infer(graft_graph *g, const graft_node *n, RelCache *rc, StrBuf *why)
 {
     switch (node_kind(n)) {
     case NODE_VAR:
         return node_type(n);
     case NODE_CONST:
-        return node_const_is_scalar(n)
-                   ? graph_type_tensor(g, node_const_dtype(n), NULL, 0)
-                   : NULL;
+        return node_const_is_scalar(n) ? scalar_const_type(g, n, rc) : NULL;
     case NODE_TUPLE:
         return tuple_type(g, n);
     case NODE_GETITEM:
