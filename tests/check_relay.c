@@ -1415,29 +1415,26 @@ START_TEST(test_control_bytes_at_each_place)
 END_TEST
 
 /* note [ops read] in src/relay/relay_load_line.c: ops that share their
- * first two bytes, one the start of another, a name followed by a space
- * or not by '(' (read by the tokens) and the text ending in an op's
- * bytes: each call gets its own op. */
+ * first two bytes, one the start of another, shorter and longer than
+ * eight bytes, a name followed by a space (read by the tokens) and the
+ * text ending in an op's first bytes: each call gets its own op. */
 START_TEST(test_ops_seen)
 {
-    static const char text[] = "def @main(%x, %y) {\n"
-                               "  %0 = nn.relu(%x);\n"
-                               "  %1 = nn.relu6(%0);\n"
-                               "  %2 = nn.relu(%1);\n"
-                               "  %3 = nn.relu (%2);\n"
-                               "  %4 = add(%3, %y);\n"
-                               "  %5 = adv(%4);\n"
-                               "  %6 = add(%5, %4);\n"
-                               "  %7 = nn.relu6(%6);\n"
-                               "  nn.relu(%7)\n"
-                               "}\n";
-    static const char *const ops[] = {"nn.relu", "nn.relu6", "add", "adv", "add", "nn.relu", /* out */
-                                      "nn.relu", "nn.relu6", "nn.relu"};
+    static const char *const ops[] = {"nn.relu", "nn.relu6", "nn.relu", "nn.relu ", "add",
+                                      "adv", "add", "nn.relu6", "nn.batch_flatten",
+                                      "nn.batch_flattens", "nn.batch_flatten", "nn.relu"};
+    char text[1024];
+    int len = snprintf(text, sizeof text, "def @main(%%x) {\n  %%0 = nn.relu(%%x);\n");
+    for (size_t i = 0; i < ARRAY_LEN(ops); i++)
+        len += snprintf(text + len, sizeof text - (size_t)len, "  %%%zu = %s(%%%zu);\n", i + 1,
+                        ops[i], i);
+    snprintf(text + len, sizeof text - (size_t)len, "  %%%zu\n}\n", ARRAY_LEN(ops));
     graft_graph *g = load_string(text);
     const graft_node *n = graph_output(g);
-    for (size_t i = 0; i < ARRAY_LEN(ops); i++, n = node_arg(n, 0))
-        ck_assert_str_eq(node_op(n), ops[i]);
-    ck_assert_int_eq(node_kind(n), NODE_VAR);
+    for (size_t i = ARRAY_LEN(ops); i-- > 0; n = node_arg(n, 0))
+        ck_assert_str_eq(node_op(n), strcmp(ops[i], "nn.relu ") == 0 ? "nn.relu" : ops[i]);
+    ck_assert_str_eq(node_op(n), "nn.relu");
+    ck_assert_int_eq(node_kind(node_arg(n, 0)), NODE_VAR);
     graph_free(g);
     char *diags;
     ck_assert_ptr_null(reprint("end.relay", "def @main(%x) {\n  %0 = nn.relu(%x);\n  %1 = nn.rel",

@@ -207,6 +207,8 @@ typedef struct CachedName {
 #define OPS_SEEN_BITS 6
 typedef struct SeenOp {
     const char *name; /* interned, or NULL */
+    uint64_t head;    /* its first bytes and '(', up to eight, */
+    uint64_t mask;    /* which bytes of a word those are */
     uint32_t len;     /* its bytes */
 } SeenOp;
 

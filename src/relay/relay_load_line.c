@@ -244,24 +244,43 @@ static Bytes arguments(RelayParser *ps, Bytes s)
  * and scanning an op's name, checking that it is no keyword and finding
  * it in the name cache (note [name cache] in relay_load_expr.c) took a
  * sixth of a line's reading.  So each slot of ps->ops_seen keeps the
- * last op read whose first two bytes lead there, interned; a line whose
- * op has its bytes and then '(' takes it from there: the scan would end
- * at that '(' too, where it ended when the op was first read. */
+ * last op read whose first two bytes lead there, interned, with its first
+ * eight bytes and the '(' after it when they fit in eight; a line whose
+ * op has its bytes and then '(' takes it from there, mostly by one
+ * comparison of words: the scan would end at that '(' too, where it
+ * ended when the op was first read. */
 static SeenOp *seen_slot(RelayParser *ps, Bytes op)
 {
     return &ps->ops_seen[cache_slot((uint64_t)op[0] << 8 | op[1], OPS_SEEN_BITS)];
 }
 
-/* Whether the bytes at s are seen's name and then '(' (compared up to
- * the first that differs: the text may end before its length). */
-static bool is_seen(Bytes s, const SeenOp *seen)
+/* The op read at op, its name len bytes and a '(' after them, kept in
+ * *seen under its interned name. */
+static void keep_seen(SeenOp *seen, Bytes op, size_t len, const char *name)
 {
-    if (!seen->name)
+    size_t kept = len + 1 < 8 ? len + 1 : 8;
+    uint64_t head = 0, mask = 0;
+    memcpy(&head, op, kept);
+    memset(&mask, 0xff, kept);
+    *seen = (SeenOp){name, head, mask, (uint32_t)len};
+}
+
+/* Whether the bytes at s are seen's name and then '(' (compared past
+ * the first eight up to the first that differs: the text may end before
+ * the name's length; a text ending in fewer than eight is not compared). */
+static bool is_seen(const RelayParser *ps, Bytes s, const SeenOp *seen)
+{
+    Bytes end = (Bytes)ps->src->text + ps->src->len; /* its NUL is read too */
+    uint64_t word;
+    if (!seen->name || end + 1 - s < 8)
         return false;
-    for (uint32_t i = 0; i < seen->len; i++)
+    memcpy(&word, s, 8);
+    if ((word & seen->mask) != seen->head)
+        return false;
+    for (uint32_t i = 8; i < seen->len; i++)
         if (s[i] != (unsigned char)seen->name[i])
             return false;
-    return s[seen->len] == '(';
+    return seen->len < 8 || s[seen->len] == '(';
 }
 
 /* The op's name at op, "nn.conv2d", and the '(' right after it: the end
@@ -271,7 +290,7 @@ static Bytes op_name(RelayParser *ps, Bytes op, const char **name)
     if (!is(*op, IDSTART))
         return NULL;
     SeenOp *seen = seen_slot(ps, op);
-    if (is_seen(op, seen)) {
+    if (is_seen(ps, op, seen)) {
         *name = seen->name;
         return op + seen->len;
     }
@@ -279,7 +298,7 @@ static Bytes op_name(RelayParser *ps, Bytes op, const char **name)
     if (*s != '(' || is_keyword(op, (size_t)(s - op)))
         return NULL;
     *name = load_intern(ps, span(ps, op, s));
-    *seen = (SeenOp){*name, (uint32_t)(s - op)};
+    keep_seen(seen, op, (size_t)(s - op), *name);
     return s;
 }
 
