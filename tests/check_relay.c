@@ -1485,6 +1485,40 @@ START_TEST(test_literal_types)
 }
 END_TEST
 
+/* stays_untyped in src/relay/type_infer.c: a call reading an untyped
+ * operand stays untyped, the typed ones around it are typed, and a
+ * contradiction after it is still found. */
+START_TEST(test_calls_of_untyped_operands)
+{
+    static const char text[] = "def @main(%x, %y: Tensor[(2), float32]) {\n"
+                               "  %0 = add(%x, %y);\n"
+                               "  %1 = add(%y, %y);\n"
+                               "  %2 = add(%0, %1);\n"
+                               "  %3 = nn.relu(%1);\n"
+                               "  (%2, %3)\n"
+                               "}\n";
+    graft_graph *g = load_string(text);
+    graft_node *out = graph_output(g), *two = node_arg(out, 0), *three = node_arg(out, 1);
+    ck_assert_ptr_null(node_type(two));
+    ck_assert_ptr_null(node_type(node_arg(two, 0)));
+    ck_assert_str_eq(node_type(node_arg(two, 1))->text, "Tensor[(2), float32]");
+    ck_assert_str_eq(node_type(three)->text, "Tensor[(2), float32]");
+    ck_assert_ptr_null(node_type(out));
+    graph_free(g);
+    static const char bad[] = "def @main(%x, %y: Tensor[(2), float32],\n"
+                              "          %z: Tensor[(3), float32]) {\n"
+                              "  %0 = add(%x, %y);\n"
+                              "  %1 = add(%y, %z);\n"
+                              "  (%0, %1)\n"
+                              "}\n";
+    char *diags;
+    ck_assert_ptr_null(reprint("bad.relay", bad, strlen(bad), &diags));
+    const char *want = "bad.relay:4:8: error: type error: ";
+    ck_assert_msg(strncmp(diags, want, strlen(want)) == 0, "%s", diags);
+    free(diags);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -1516,6 +1550,7 @@ static Suite *relay_suite(void)
     tc = tcase_create("types");
     tcase_add_test(tc, test_type_size_bound);
     tcase_add_test(tc, test_relations_sharing_slots);
+    tcase_add_test(tc, test_calls_of_untyped_operands);
     tcase_add_loop_test(tc, test_type_relations, 0,
                         (int)(sizeof type_cases / sizeof type_cases[0]));
     tcase_add_loop_test(tc, test_type_contradictions, 0,

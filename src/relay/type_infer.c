@@ -516,11 +516,26 @@ graft_node *type_infer_graph(graft_graph *g, StrBuf *why)
  * match passes (note [match passes]), and reports its own first
  * contradiction (which of two comes first depends on the order). */
 
+/* Whether n, untyped, is an op call that reads an untyped operand and
+ * whose op has a relation: call_type leaves it untyped, with no
+ * contradiction (every call of a model whose parameters are untyped,
+ * as the workload's: told here without infer_one's calls). */
+static bool stays_untyped(const graft_node *n, RelCache *rc)
+{
+    if (node_kind(n) != NODE_CALL || node_callee(n) || node_type(n))
+        return false;
+    for (int i = 0; i < node_nargs(n); i++)
+        if (!node_type(node_arg(n, i)))
+            return relation(rc, n) != NULL;
+    return false;
+}
+
 graft_node *type_infer_loaded(graft_graph *g, StrBuf *why)
 {
     uint32_t count = graph_node_count(g);
     uint8_t *reached = xcalloc(count ? count : 1, 1);
     bool typed = graph_reached_by_ids(g, reached);
+    bool relay = !graph_type_fn(g); /* (another IR's calls have their own relations) */
     RelCache rc = {.use_map = true};
     for (uint32_t id = 0; typed && id < count; id++) {
         if (!reached[id])
@@ -528,6 +543,8 @@ graft_node *type_infer_loaded(graft_graph *g, StrBuf *why)
         graft_node *n = graph_node(g, id);
         if (node_kind(n) == NODE_VAR) /* infer_one keeps its type: not called for */
             continue;                 /* a model's many parameters */
+        if (relay && stays_untyped(n, &rc))
+            continue;
         typed = node_kind(n) != NODE_MATCH && infer_one(g, n, &rc, why);
     }
     relcache_free(&rc);
