@@ -80,11 +80,6 @@ void load_note_opener(RelayParser *ps, const char *msg)
 
 /* ---- the item stack ---- */
 
-size_t load_mark(RelayParser *ps)
-{
-    return ps->items.len;
-}
-
 static Item *push(RelayParser *ps, ItemKind kind)
 {
     vec_reserve(&ps->items, ps->items.len + 1);

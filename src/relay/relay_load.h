@@ -315,7 +315,10 @@ const char *load_intern(RelayParser *ps, RelayText t);
 /* A STRING token's contents without quotes and escapes, interned. */
 const char *load_unquote(RelayParser *ps, RelayText t);
 /* Pushes a list item; load_mark returns where the next list starts. */
-size_t load_mark(RelayParser *ps);
+static inline size_t load_mark(const RelayParser *ps)
+{
+    return ps->items.len;
+}
 void load_push_node(RelayParser *ps, graft_node *n);
 void load_push_attr(RelayParser *ps, RelayText name, graft_attr_value *v);
 void load_push_value(RelayParser *ps, graft_attr_value *v);

@@ -187,7 +187,11 @@ static Bytes operand(RelayParser *ps, Bytes s, LineOperand *o)
  * make it; NULL after an error. */
 static graft_node *operand_node(RelayParser *ps, const LineOperand *o)
 {
-    graft_node *n = o->number >= 0 ? scope_temp(ps, (uint64_t)o->number) : NULL;
+    graft_node *n = NULL;
+    if (o->number >= 0)
+        n = scope_temp(ps, (uint64_t)o->number);
+    else if (ps->src->text[o->text.off] == '%')
+        scope_lookup(ps, o->text, &n); /* (load_use's, without its call) */
     if (!n)
         n = ps->src->text[o->text.off] == '%' ? load_use(ps, o->text)
                                               : load_const(ps, o->text);
@@ -196,7 +200,8 @@ static graft_node *operand_node(RelayParser *ps, const LineOperand *o)
     return n;
 }
 
-/* An attribute "name=value" at s, pushed: its end, or NULL. */
+/* An attribute "name=value" at s, pushed: its end and the layout after
+ * it, or NULL. */
 static Bytes attribute(RelayParser *ps, Bytes s)
 {
     Bytes name = s;
@@ -209,7 +214,8 @@ static Bytes attribute(RelayParser *ps, Bytes s)
     if (!(s = value(ps, skip(s + 1, SPACE), 0, &v)))
         return NULL;
     load_push_attr(ps, name_text, v);
-    return *skip(s, SPACE) == '/' ? NULL : s; /* a comment: the tokens read it */
+    s = skip(s, SPACE);
+    return *s == '/' ? NULL : s; /* a comment: the tokens read it */
 }
 
 /* The arguments after "op(" up to the ')': operands into ps->operands (made
@@ -229,9 +235,8 @@ static Bytes arguments(RelayParser *ps, Bytes s)
         } else {
             return NULL;
         }
-        if (!s)
+        if (!s) /* (each ends past the layout after it) */
             return NULL;
-        s = skip(s, SPACE);
         if (*s == ')')
             return s + 1;
         if (*s != ',')
