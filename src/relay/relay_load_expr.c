@@ -208,19 +208,30 @@ void load_cursor_seek(RelayParser *ps, uint32_t off)
     }
 }
 
-/* Places n, which has no position yet, at t's line and column. */
-static void place(RelayParser *ps, graft_node *n, RelayText t)
+/* place's n written off the cursor's stretch: after it, the cursor moved
+ * there; before its line, found in the table. */
+static void place_off_cursor(RelayParser *ps, graft_node *n, RelayText t)
 {
     size_t line, start;
     if (t.off >= ps->cursor.start) {
-        if (t.off >= ps->cursor.end)
-            load_cursor_seek(ps, t.off);
+        load_cursor_seek(ps, t.off);
         line = ps->cursor.line;
         start = ps->cursor.start;
     } else {
         line = line_index(ps, t.off, &start);
     }
     graph_set_pos(ps->g, n, (int)line + 1, (int)(t.off - start) + 1);
+}
+
+/* Places n, which has no position yet, at t's line and column.  Inline,
+ * the stretch apart: every node made is placed. */
+static inline void place(RelayParser *ps, graft_node *n, RelayText t)
+{
+    const LineCursor *c = &ps->cursor;
+    if (t.off < c->start || t.off >= c->end)
+        place_off_cursor(ps, n, t);
+    else
+        graph_set_pos(ps->g, n, (int)c->line + 1, (int)(t.off - c->start) + 1);
 }
 
 graft_node *load_at(RelayParser *ps, graft_node *n, RelayText t)
