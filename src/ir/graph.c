@@ -470,7 +470,11 @@ graft_node *graph_add_literal_interned(graft_graph *g, const char *text, double 
 graft_node *graph_add_call(graft_graph *g, const char *op, graft_node *const *args, int nargs,
                      const graft_attr *attrs, int nattrs)
 {
-    return graph_add_call_interned(g, graph_intern(g, op), args, nargs, attrs, nattrs);
+    graft_node *n = graph_new_node(g, NODE_CALL, nargs);
+    n->str = graph_intern(g, op);
+    graph_set_operands(n, args, nargs);
+    graph_set_attrs(g, n, attrs, nattrs);
+    return n;
 }
 
 graft_node *graph_add_call_interned(graft_graph *g, const char *op, graft_node *const *args,
