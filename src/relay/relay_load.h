@@ -203,7 +203,7 @@ typedef struct CachedName {
 } CachedName;
 
 /* An op the binding lines have called, found again by its bytes (note
- * [ops seen] in relay_load_line.c). */
+ * [ops read] in relay_load_line.c). */
 #define OPS_SEEN_BITS 6
 typedef struct SeenOp {
     const char *name; /* interned, or NULL */
