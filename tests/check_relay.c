@@ -1519,6 +1519,31 @@ START_TEST(test_calls_of_untyped_operands)
 }
 END_TEST
 
+/* A NAMES token's items (relay_load_names.c's operand): a temp and a
+ * parameter found, an undefined name and a temp number too large each
+ * reported once, at its place. */
+START_TEST(test_names_items_found_once)
+{
+    graft_graph *g = load_string("def @main(%x) {\n  %0 = nn.relu(%x);\n  (%0, %x)\n}\n");
+    graft_node *out = graph_output(g);
+    ck_assert_str_eq(node_op(node_arg(out, 0)), "nn.relu");
+    ck_assert_ptr_eq(node_arg(out, 1), graph_param(g, 0));
+    graph_free(g);
+    static const char *const bad[][2] = {
+        {"def @main(%x) {\n  (%x, %y)\n}\n", "b.relay:2:8: error: '%y' is not defined\n"},
+        {"def @main(%x) {\n  (%x, %123456789012345678901)\n}\n",
+         "b.relay:2:8: error: temporary number too large\n"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+        char *diags;
+        ck_assert_ptr_null(reprint("b.relay", bad[i][0], strlen(bad[i][0]), &diags));
+        ck_assert_msg(strncmp(diags, bad[i][1], strlen(bad[i][1])) == 0, "%s", diags);
+        ck_assert_msg(!strstr(diags + 1, "b.relay:"), "%s", diags); /* one diagnostic */
+        free(diags);
+    }
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -1574,6 +1599,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_positions_on_cursor);
     tcase_add_test(tc, test_ops_seen);
     tcase_add_test(tc, test_literal_types);
+    tcase_add_test(tc, test_names_items_found_once);
     suite_add_tcase(s, tc);
     return s;
 }

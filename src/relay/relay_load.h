@@ -329,8 +329,12 @@ void load_note_opener(RelayParser *ps, const char *msg);
 
 /* ---- names in scope (relay_load_scope.c, note [relay scopes]) ---- */
 
-/* The node temp number names now, or NULL. */
-graft_node *scope_temp(const RelayParser *ps, uint64_t number);
+/* The node temp number names now, or NULL.  Inline: the binding lines
+ * look up every temp operand here. */
+static inline graft_node *scope_temp(const RelayParser *ps, uint64_t number)
+{
+    return number < ps->ntemps ? ps->temps[number].node : NULL;
+}
 /* *found: the innermost definition of name ("%3" or "%x"), or NULL;
  * false after reporting a bad temp number. */
 bool scope_lookup(RelayParser *ps, RelayText name, graft_node **found);
