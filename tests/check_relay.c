@@ -1583,6 +1583,202 @@ START_TEST(test_annotation_by_id)
 }
 END_TEST
 
+/* note [line cursor] in src/relay/relay_load_expr.c: positions read
+ * from the cursor are the line table's, across parameters on two lines,
+ * a binding line broken inside (left to the tokens), a comment holding a
+ * newline, blank lines and a carriage return before a newline. */
+START_TEST(test_positions_on_cursor)
+{
+    static const char text[] = "def @main(%x,\n"
+                               "          %y) {\n"
+                               "  %0 = add(%x,\n"
+                               "           %y);\n"
+                               "  %1 = multiply(%0, %0) /* a\n"
+                               "  note */;\n"
+                               "  %2 = subtract(%1, 2f);\r\n"
+                               "\n"
+                               "\n"
+                               "  %3 = divide(%2, %x);\n"
+                               "  %4 = (%3, %1);\n"
+                               "  %4.1\n"
+                               "}\n";
+    graft_graph *g = load_string(text);
+    graft_node *get = graph_output(g), *tuple = node_arg(get, 0);
+    graft_node *div = node_arg(tuple, 0), *mul = node_arg(tuple, 1);
+    graft_node *sub = node_arg(div, 0), *two = node_arg(sub, 1), *add = node_arg(mul, 0);
+    const graft_node *nodes[] = {graph_param(g, 0), graph_param(g, 1), add, mul, sub, two,
+                                 div, tuple, get};
+    const int where[][2] = {{1, 11}, {2, 11}, {3, 8}, {5, 8}, {7, 8}, {7, 21},
+                            {10, 8}, {11, 8}, {12, 6}};
+    for (size_t i = 0; i < ARRAY_LEN(nodes); i++) {
+        ck_assert_int_eq(node_line(g, nodes[i]), where[i][0]);
+        ck_assert_int_eq(node_col(g, nodes[i]), where[i][1]);
+    }
+    graph_free(g);
+}
+END_TEST
+
+/* note [control blocks] in src/relay/relay_load.c: the bytes below 0x20
+ * and those next to the other edges, at each place of a comment over the
+ * first blocks of sixteen (each place in a block and two blocks' ends),
+ * are reported exactly when they are control bytes, at their column;
+ * any other loads. */
+START_TEST(test_control_bytes_at_each_place)
+{
+    char model[128];
+    snprintf(model, sizeof model, "/*%.62s*/\ndef @main(%%x) {\n  %%x\n}\n",
+             "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz");
+    for (unsigned b = 0; b < 256; b = b == 0x20 ? 0x7e : b == 0x80 ? 0xff : b + 1)
+        for (size_t at = 2; at < 34; at++) {
+            char text[128];
+            strcpy(text, model);
+            text[at] = (char)b;
+            char *diags;
+            char *printed = reprint("c.relay", text, strlen(model), &diags);
+            if ((b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7f) {
+                char want[96];
+                snprintf(want, sizeof want, "c.relay:1:%zu: error: unexpected byte 0x%02x",
+                         at + 1, b);
+                ck_assert_msg(!printed && strncmp(diags, want, strlen(want)) == 0, "%s", diags);
+            } else {
+                ck_assert_msg(printed && !*diags, "byte 0x%02x at %zu: %s", b, at, diags);
+            }
+            free(printed);
+            free(diags);
+        }
+}
+END_TEST
+
+/* note [ops read] in src/relay/relay_load_line.c: ops that share their
+ * first two bytes, one the start of another, shorter and longer than
+ * eight bytes, a name followed by a space (read by the tokens) and the
+ * text ending in an op's first bytes: each call gets its own op. */
+START_TEST(test_ops_seen)
+{
+    static const char *const ops[] = {"nn.relu", "nn.relu6", "nn.relu", "nn.relu ", "add",
+                                      "adv", "add", "nn.relu6", "nn.batch_flatten",
+                                      "nn.batch_flattens", "nn.batch_flatten", "nn.relu"};
+    char text[1024];
+    int len = snprintf(text, sizeof text, "def @main(%%x) {\n  %%0 = nn.relu(%%x);\n");
+    for (size_t i = 0; i < ARRAY_LEN(ops); i++)
+        len += snprintf(text + len, sizeof text - (size_t)len, "  %%%zu = %s(%%%zu);\n", i + 1,
+                        ops[i], i);
+    snprintf(text + len, sizeof text - (size_t)len, "  %%%zu\n}\n", ARRAY_LEN(ops));
+    graft_graph *g = load_string(text);
+    const graft_node *n = graph_output(g);
+    for (size_t i = ARRAY_LEN(ops); i-- > 0; n = node_arg(n, 0))
+        ck_assert_str_eq(node_op(n), strcmp(ops[i], "nn.relu ") == 0 ? "nn.relu" : ops[i]);
+    ck_assert_str_eq(node_op(n), "nn.relu");
+    ck_assert_int_eq(node_kind(node_arg(n, 0)), NODE_VAR);
+    graph_free(g);
+    char *diags;
+    ck_assert_ptr_null(reprint("end.relay", "def @main(%x) {\n  %0 = nn.relu(%x);\n  %1 = nn.rel",
+                               strlen("def @main(%x) {\n  %0 = nn.relu(%x);\n  %1 = nn.rel"),
+                               &diags));
+    const char *want = "end.relay:3:14: error: syntax error, unexpected end of file";
+    ck_assert_msg(strncmp(diags, want, strlen(want)) == 0, "%s", diags);
+    free(diags);
+}
+END_TEST
+
+/* Literals of a line (note [name cache] in src/relay/relay_load_expr.c)
+ * and their types (scalar_const_type in type_infer.c): each keeps its
+ * spelling, value and dtype, one type a dtype, whatever came before. */
+START_TEST(test_literal_types)
+{
+    static const char text[] = "def @main(%x) {\n"
+                               "  %0 = add(%x, 1f);\n"
+                               "  %1 = add(%0, 2i64);\n"
+                               "  %2 = add(%1, 1f);\n"
+                               "  %3 = where(True, %2, 1e-05f);\n"
+                               "  %4 = add(%3, 3u8);\n"
+                               "  add(%4, 2i64)\n"
+                               "}\n";
+    static const struct {
+        const char *spelling, *type;
+        double value;
+    } want[] = {{"2i64", "int64", 2}, {"3u8", "uint8", 3}, {"1e-05f", "float32", 1e-05},
+                {"True", "bool", 1}, {"1f", "float32", 1}, {"2i64", "int64", 2},
+                {"1f", "float32", 1}};
+    graft_graph *g = load_string(text);
+    graft_node *out = graph_output(g), *n4 = node_arg(out, 0), *n3 = node_arg(n4, 0);
+    graft_node *n2 = node_arg(n3, 1), *n1 = node_arg(n2, 0), *n0 = node_arg(n1, 0);
+    const graft_node *consts[] = {node_arg(out, 1), node_arg(n4, 1), node_arg(n3, 2),
+                                  node_arg(n3, 0),  node_arg(n2, 1), node_arg(n1, 1),
+                                  node_arg(n0, 1)};
+    for (size_t i = 0; i < ARRAY_LEN(want); i++) {
+        const graft_node *c = consts[i];
+        ck_assert_str_eq(node_const_text(c), want[i].spelling);
+        ck_assert_str_eq(node_const_dtype(c), want[i].type);
+        ck_assert(node_const_value(c) == want[i].value);
+        ck_assert_str_eq(node_type(c)->text, want[i].type);
+        for (size_t j = 0; j < i; j++)
+            ck_assert((node_type(consts[j]) == node_type(c)) ==
+                      (strcmp(want[j].type, want[i].type) == 0));
+    }
+    graph_free(g);
+}
+END_TEST
+
+/* stays_untyped in src/relay/type_infer.c: a call reading an untyped
+ * operand stays untyped, the typed ones around it are typed, and a
+ * contradiction after it is still found. */
+START_TEST(test_calls_of_untyped_operands)
+{
+    static const char text[] = "def @main(%x, %y: Tensor[(2), float32]) {\n"
+                               "  %0 = add(%x, %y);\n"
+                               "  %1 = add(%y, %y);\n"
+                               "  %2 = add(%0, %1);\n"
+                               "  %3 = nn.relu(%1);\n"
+                               "  (%2, %3)\n"
+                               "}\n";
+    graft_graph *g = load_string(text);
+    graft_node *out = graph_output(g), *two = node_arg(out, 0), *three = node_arg(out, 1);
+    ck_assert_ptr_null(node_type(two));
+    ck_assert_ptr_null(node_type(node_arg(two, 0)));
+    ck_assert_str_eq(node_type(node_arg(two, 1))->text, "Tensor[(2), float32]");
+    ck_assert_str_eq(node_type(three)->text, "Tensor[(2), float32]");
+    ck_assert_ptr_null(node_type(out));
+    graph_free(g);
+    static const char bad[] = "def @main(%x, %y: Tensor[(2), float32],\n"
+                              "          %z: Tensor[(3), float32]) {\n"
+                              "  %0 = add(%x, %y);\n"
+                              "  %1 = add(%y, %z);\n"
+                              "  (%0, %1)\n"
+                              "}\n";
+    char *diags;
+    ck_assert_ptr_null(reprint("bad.relay", bad, strlen(bad), &diags));
+    const char *want = "bad.relay:4:8: error: type error: ";
+    ck_assert_msg(strncmp(diags, want, strlen(want)) == 0, "%s", diags);
+    free(diags);
+}
+END_TEST
+
+/* A NAMES token's items (relay_load_names.c's operand): a temp and a
+ * parameter found, an undefined name and a temp number too large each
+ * reported once, at its place. */
+START_TEST(test_names_items_found_once)
+{
+    graft_graph *g = load_string("def @main(%x) {\n  %0 = nn.relu(%x);\n  (%0, %x)\n}\n");
+    graft_node *out = graph_output(g);
+    ck_assert_str_eq(node_op(node_arg(out, 0)), "nn.relu");
+    ck_assert_ptr_eq(node_arg(out, 1), graph_param(g, 0));
+    graph_free(g);
+    static const char *const bad[][2] = {
+        {"def @main(%x) {\n  (%x, %y)\n}\n", "b.relay:2:8: error: '%y' is not defined\n"},
+        {"def @main(%x) {\n  (%x, %123456789012345678901)\n}\n",
+         "b.relay:2:8: error: temporary number too large\n"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+        char *diags;
+        ck_assert_ptr_null(reprint("b.relay", bad[i][0], strlen(bad[i][0]), &diags));
+        ck_assert_msg(strncmp(diags, bad[i][1], strlen(bad[i][1])) == 0, "%s", diags);
+        ck_assert_msg(!strstr(diags + 1, "b.relay:"), "%s", diags); /* one diagnostic */
+        free(diags);
+    }
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -1614,6 +1810,7 @@ static Suite *relay_suite(void)
     tc = tcase_create("types");
     tcase_add_test(tc, test_type_size_bound);
     tcase_add_test(tc, test_relations_sharing_slots);
+    tcase_add_test(tc, test_calls_of_untyped_operands);
     tcase_add_loop_test(tc, test_type_relations, 0,
                         (int)(sizeof type_cases / sizeof type_cases[0]));
     tcase_add_loop_test(tc, test_type_contradictions, 0,
@@ -1622,6 +1819,7 @@ static Suite *relay_suite(void)
     tc = tcase_create("errors");
     tcase_add_loop_test(tc, test_bad_input, 0, (int)(sizeof bad_files / sizeof bad_files[0]));
     tcase_add_test(tc, test_control_bytes);
+    tcase_add_test(tc, test_control_bytes_at_each_place);
     suite_add_tcase(s, tc);
     tc = tcase_create("limits");
     tcase_set_timeout(tc, 120);
@@ -1640,6 +1838,10 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_dead_nodes_skipped);
     tcase_add_test(tc, test_free_declared_once);
     tcase_add_test(tc, test_annotation_by_id);
+    tcase_add_test(tc, test_positions_on_cursor);
+    tcase_add_test(tc, test_ops_seen);
+    tcase_add_test(tc, test_literal_types);
+    tcase_add_test(tc, test_names_items_found_once);
     suite_add_tcase(s, tc);
     return s;
 }

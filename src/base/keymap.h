@@ -150,7 +150,8 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t v)
  * ops, constants and attribute texts (automaton_label_class.c) and its
  * steps of three to six operands (note [wide steps]), the
  * automaton's steps (note [step cache] in automaton.c), the Relay
- * loader's names (note [name cache] in relay_load_expr.c), the Relay
+ * loader's names (note [name cache] in relay_load_expr.c) and its
+ * binding lines' ops (note [ops read] in relay_load_line.c), the Relay
  * printer's attribute texts (note [attribute texts] in
  * relay_print_text.c), the builtin registry's names as its table is read
  * (registry_tables.c), ONNX inference's

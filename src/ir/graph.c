@@ -457,6 +457,17 @@ graft_node *graph_add_const(graft_graph *g, const char *text, double value, cons
     return n;
 }
 
+graft_node *graph_add_literal_interned(graft_graph *g, const char *text, double value,
+                                       const char *dtype)
+{
+    graft_node *n = graph_new_node(g, NODE_CONST, 0);
+    n->str = text;
+    n->u.value = value;
+    n->a.dtype = dtype;
+    n->flag = 1;
+    return n;
+}
+
 graft_node *graph_add_call(graft_graph *g, const char *op, graft_node *const *args, int nargs,
                      const graft_attr *attrs, int nattrs)
 {

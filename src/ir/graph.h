@@ -264,6 +264,10 @@ graft_node *graph_add_param(graft_graph *g, const char *name, const graft_type *
  * again. */
 graft_node *graph_add_param_interned(graft_graph *g, const char *name, const graft_type *type);
 graft_node *graph_add_const(graft_graph *g, const char *text, double value, const char *dtype);
+/* A scalar literal's constant (not "meta[...]"), its spelling text and
+ * dtype already g's interned strings (as graph_add_param_interned). */
+graft_node *graph_add_literal_interned(graft_graph *g, const char *text, double value,
+                                       const char *dtype);
 graft_node *graph_add_call(graft_graph *g, const char *op, graft_node *const *args, int nargs,
                      const graft_attr *attrs, int nattrs);
 /* The same, op already one of g's interned strings (as

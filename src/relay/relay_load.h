@@ -177,6 +177,15 @@ typedef struct LineOperand {
     RelayText annot;
 } LineOperand;
 
+/* The line a node's position is read from without the Source's line
+ * table (note [line cursor] in relay_load_expr.c): bytes [start, end)
+ * hold no newline, and start is the first byte of line index line. */
+typedef struct LineCursor {
+    uint32_t line;
+    uint32_t start;
+    uint32_t end;
+} LineCursor;
+
 /* A literal's value and dtype (interned), converted once per spelling
  * (note [literal cache] in relay_load_expr.c). */
 typedef struct LiteralValue {
@@ -192,6 +201,16 @@ typedef struct CachedName {
     uint64_t head;   /* its first eight bytes (zeros past its end) */
     uint32_t len;    /* its bytes */
 } CachedName;
+
+/* An op the binding lines have called, found again by its bytes (note
+ * [ops read] in relay_load_line.c). */
+#define OPS_SEEN_BITS 6
+typedef struct SeenOp {
+    const char *name; /* interned, or NULL */
+    uint64_t head;    /* its first bytes and '(', up to eight, */
+    uint64_t mask;    /* which bytes of a word those are */
+    uint32_t len;     /* its bytes */
+} SeenOp;
 
 /* A text of the model found again by its bytes (note [span caches] in
  * relay_load_spans.c): a parameter's type, or the type in an
@@ -242,6 +261,7 @@ typedef struct RelayParser {
                             tuple index (for type errors), 0 for none */
     size_t where_cap;    /* entries allocated in where */
     size_t line;         /* index of the line load_at found last */
+    LineCursor cursor;   /* the line the reading has got to */
     bool have_def;       /* a "def" was read */
     RelayText first_def; /* where the first "def" names its function */
     SpanCache annot_types; /* annotations' types by their "ty=" part's
@@ -259,6 +279,7 @@ typedef struct RelayParser {
     VEC(LineOperand) operands; /* the operands of a line read by hand */
     VEC(graft_node *) line_args; /* and their nodes, made once it is read */
     CachedName names[1 << NAME_CACHE_BITS]; /* op and attribute names interned lately */
+    SeenOp ops_seen[1 << OPS_SEEN_BITS]; /* the binding lines' ops, by their first bytes */
     bool failed;         /* an error was reported */
     struct AdtTable *adts; /* the module's constructors, read at the first
                               name used as a value (type_adt.h) */
@@ -271,9 +292,18 @@ typedef struct RelayParser {
 graft_node *load_at(RelayParser *ps, graft_node *n, RelayText t);
 /* Token t's place, for a diagnostic (relay_text_range). */
 SrcRange load_range(const RelayParser *ps, RelayText t);
+/* load_note_where's room for node id. */
+void load_where_grow(RelayParser *ps, size_t id);
 /* Remembers where n was written (t: its op name or index), for type
- * errors found after parsing (note [types on load] in relay_load.c). */
-void load_note_where(RelayParser *ps, const graft_node *n, RelayText t);
+ * errors found after parsing (note [types on load] in relay_load.c).
+ * Inline: every call's. */
+static inline void load_note_where(RelayParser *ps, const graft_node *n, RelayText t)
+{
+    size_t id = node_id(n);
+    if (id >= ps->where_cap)
+        load_where_grow(ps, id);
+    ps->where[id] = (uint32_t)t.off + 1;
+}
 
 /* The token's bytes in the source (inline: every action reads some). */
 static inline const char *load_text(const RelayParser *ps, RelayText t)
@@ -285,7 +315,10 @@ const char *load_intern(RelayParser *ps, RelayText t);
 /* A STRING token's contents without quotes and escapes, interned. */
 const char *load_unquote(RelayParser *ps, RelayText t);
 /* Pushes a list item; load_mark returns where the next list starts. */
-size_t load_mark(RelayParser *ps);
+static inline size_t load_mark(const RelayParser *ps)
+{
+    return ps->items.len;
+}
 void load_push_node(RelayParser *ps, graft_node *n);
 void load_push_attr(RelayParser *ps, RelayText name, graft_attr_value *v);
 void load_push_value(RelayParser *ps, graft_attr_value *v);
@@ -296,8 +329,12 @@ void load_note_opener(RelayParser *ps, const char *msg);
 
 /* ---- names in scope (relay_load_scope.c, note [relay scopes]) ---- */
 
-/* The node temp number names now, or NULL. */
-graft_node *scope_temp(const RelayParser *ps, uint64_t number);
+/* The node temp number names now, or NULL.  Inline: the binding lines
+ * look up every temp operand here. */
+static inline graft_node *scope_temp(const RelayParser *ps, uint64_t number)
+{
+    return number < ps->ntemps ? ps->temps[number].node : NULL;
+}
 /* *found: the innermost definition of name ("%3" or "%x"), or NULL;
  * false after reporting a bad temp number. */
 bool scope_lookup(RelayParser *ps, RelayText name, graft_node **found);
@@ -325,15 +362,14 @@ void load_scope_reserve(RelayParser *ps, size_t ntemps);
 graft_node *load_param(RelayParser *ps, RelayText name, const graft_type *type,
                  RelayText *annot);
 bool load_define(RelayParser *ps, RelayText temp, graft_node *value);
-/* load_define of temp number (its text: temp). */
-bool load_define_temp(RelayParser *ps, uint64_t number, RelayText temp, graft_node *value);
 graft_node *load_use(RelayParser *ps, RelayText name);
 graft_node *load_const(RelayParser *ps, RelayText t);
 graft_node *load_call(RelayParser *ps, RelayText op, size_t mark);
-/* load_call of a binding line read by hand (relay_load_line.c): its
- * operands made already, in args; only its attributes listed from mark. */
-graft_node *load_line_call(RelayParser *ps, RelayText op, size_t mark, graft_node *const *args,
-                           int nargs);
+/* load_call of a binding line read by hand (relay_load_line.c), placed:
+ * its op's name interned already (name), its operands made already, in
+ * args; only its attributes listed from mark. */
+graft_node *load_line_call(RelayParser *ps, RelayText op, const char *name, size_t mark,
+                           graft_node *const *args, int nargs);
 graft_node *load_fn_call(RelayParser *ps, graft_node *callee, size_t mark, RelayText paren);
 graft_node *load_tuple(RelayParser *ps, size_t mark);
 /* '(' fields ')': one field is that expression, more are a tuple. */
@@ -368,6 +404,16 @@ bool load_params(RelayParser *ps);
 const graft_type *load_ty_type(RelayParser *ps, const char *s, size_t n);
 
 /* ---- binding lines read by hand (relay_load_line.c) ---- */
+
+/* The newline at byte off, met by a reader that has passed every byte
+ * from the cursor's end to off (note [line cursor] in relay_load_expr.c). */
+static inline void load_newline(RelayParser *ps, uint32_t off)
+{
+    ps->cursor.line++;
+    ps->cursor.start = ps->cursor.end = off + 1;
+}
+/* The cursor moved to byte off's line, at or after its start. */
+void load_cursor_seek(RelayParser *ps, uint32_t off);
 
 /* Reads the binding lines at byte off that it can (note [binding
  * lines]), making their nodes; the bytes read.  ps->failed after an

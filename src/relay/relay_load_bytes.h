@@ -13,14 +13,17 @@
 /* The classes of a byte (as in Lua's lctype.c): LAYOUT [ \t\r\n]; ENDS,
  * what ends an item (layout, ',', ')' and the NUL after the text);
  * DIGIT; IDSTART [A-Za-z_]; IDENT [A-Za-z0-9_]; NAMEC, what a name's
- * parts are made of ([A-Za-z0-9_./-]); BLANK [ \t].  Bytes from 0x80 are
- * in none. */
-enum { LAYOUT = 1, ENDS = 2, DIGIT = 4, IDSTART = 8, IDENT = 16, NAMEC = 32, BLANK = 64 };
+ * parts are made of ([A-Za-z0-9_./-]); BLANK [ \t]; SPACE, layout but a
+ * newline [ \t\r].  Bytes from 0x80 are in none. */
+enum {
+    LAYOUT = 1, ENDS = 2, DIGIT = 4, IDSTART = 8, IDENT = 16, NAMEC = 32, BLANK = 64,
+    SPACE = 128
+};
 
 static const unsigned char byte_class[256] = {
-     2,  0,  0,  0,  0,  0,  0,  0,  0, 67,  3,  0,  0,  3,  0,  0,
+     2,  0,  0,  0,  0,  0,  0,  0,  0,195,  3,  0,  0,131,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-    67,  0,  0,  0,  0,  0,  0,  0,  0,  2,  0,  0,  2, 32, 32, 32,
+   195,  0,  0,  0,  0,  0,  0,  0,  0,  2,  0,  0,  2, 32, 32, 32,
     52, 52, 52, 52, 52, 52, 52, 52, 52, 52,  0,  0,  0,  0,  0,  0,
      0, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56,
     56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 56,  0,  0,  0,  0, 56,

@@ -7,7 +7,8 @@
 #include <string.h>
 
 /* note [name cache]: op and attribute names repeat (a model has a few
- * dozen distinct ones and a call on every line), so load_intern keeps the
+ * dozen distinct ones and a call on every line), and so do literals'
+ * spellings (every batch norm's 1e-05f), so load_intern keeps the
  * name it interned last in the cache slot of a name's first bytes and
  * length (note [one cache slot] in keymap.h): a hit compares the bytes
  * and skips the interner's hash and probe. */
@@ -177,12 +178,60 @@ static size_t line_index(RelayParser *ps, size_t off, size_t *start)
     return ps->line = lo;
 }
 
-/* Places n, which has no position yet, at t's line and column. */
-static void place(RelayParser *ps, graft_node *n, RelayText t)
+/* note [line cursor]: nodes are made nearly in text order, so a node's
+ * line is found from a cursor on the line the reading has got to, not
+ * from the Source's table of line starts (whose making read the whole
+ * text once more: 51 instructions a line).  The cursor holds a line's
+ * number and a stretch of it, [start, end), known to hold no newline.  A
+ * node written in that stretch is placed by two comparisons; one written
+ * after it moves the cursor there with memchr, a line at a time (the
+ * def's parameters, all on its line, find its end once); one written
+ * before the line's start (the reading went on past a newline before
+ * making it) is found in the table.  The binding lines' reader counts
+ * the newlines it passes over (load_newline) and moves the cursor's end
+ * to each line's ';', so that its nodes are placed with no memchr. */
+void load_cursor_seek(RelayParser *ps, uint32_t off)
 {
-    size_t start;
-    size_t l = line_index(ps, t.off, &start);
-    graph_set_pos(ps->g, n, (int)l + 1, (int)(t.off - start) + 1);
+    LineCursor *c = &ps->cursor;
+    const char *text = ps->src->text;
+    if (off < c->start)
+        *c = (LineCursor){0, 0, 0};
+    while (off >= c->end) {
+        const char *newline = memchr(text + c->end, '\n', ps->src->len - c->end);
+        uint32_t at = newline ? (uint32_t)(newline - text) : (uint32_t)ps->src->len;
+        if (off <= at) {
+            c->end = at;
+            return;
+        }
+        c->line++;
+        c->start = c->end = at + 1;
+    }
+}
+
+/* place's n written off the cursor's stretch: after it, the cursor moved
+ * there; before its line, found in the table. */
+static void place_off_cursor(RelayParser *ps, graft_node *n, RelayText t)
+{
+    size_t line, start;
+    if (t.off >= ps->cursor.start) {
+        load_cursor_seek(ps, t.off);
+        line = ps->cursor.line;
+        start = ps->cursor.start;
+    } else {
+        line = line_index(ps, t.off, &start);
+    }
+    graph_set_pos(ps->g, n, (int)line + 1, (int)(t.off - start) + 1);
+}
+
+/* Places n, which has no position yet, at t's line and column.  Inline,
+ * the stretch apart: every node made is placed. */
+static inline void place(RelayParser *ps, graft_node *n, RelayText t)
+{
+    const LineCursor *c = &ps->cursor;
+    if (t.off < c->start || t.off >= c->end)
+        place_off_cursor(ps, n, t);
+    else
+        graph_set_pos(ps->g, n, (int)c->line + 1, (int)(t.off - c->start) + 1);
 }
 
 graft_node *load_at(RelayParser *ps, graft_node *n, RelayText t)
@@ -221,11 +270,6 @@ static bool computes(RelayParser *ps, RelayText temp, const graft_node *value)
 bool load_define(RelayParser *ps, RelayText temp, graft_node *value)
 {
     return computes(ps, temp, value) && scope_define(ps, temp, value);
-}
-
-bool load_define_temp(RelayParser *ps, uint64_t number, RelayText temp, graft_node *value)
-{
-    return computes(ps, temp, value) && scope_define_temp(ps, number, temp, value);
 }
 
 /* "%x.0" where %x is a name: TVM's printer writes a getitem of a
@@ -350,18 +394,22 @@ static bool literal(RelayParser *ps, RelayText t, const char *spelling, double *
 graft_node *load_const(RelayParser *ps, RelayText t)
 {
     const char *s = load_text(ps, t);
-    const char *spelling = graph_intern_n(ps->g, s, t.len);
-    double value = 0;
-    const char *dtype = NULL;
+    const char *spelling = intern_cached(ps, t); /* (literals repeat, as names do) */
     if (t.len >= 5 && memcmp(s, "meta[", 5) == 0) {
         load_meta_ref(ps, t);
-    } else if (s[0] == 'T' || s[0] == 'F') {
-        dtype = "bool";
+        return load_at(ps, graph_add_const(ps->g, spelling, 0, NULL), t);
+    }
+    double value;
+    const char *dtype;
+    if (s[0] == 'T' || s[0] == 'F') {
+        dtype = graph_intern(ps->g, "bool");
         value = s[0] == 'T';
     } else if (!literal(ps, t, spelling, &value, &dtype)) {
         return NULL;
     }
-    return load_at(ps, graph_add_const(ps->g, spelling, value, dtype), t);
+    graft_node *n = graph_add_literal_interned(ps->g, spelling, value, dtype);
+    place(ps, n, t); /* (n is new: load_at's test is not needed) */
+    return n;
 }
 
 /* Operands and attributes listed from mark (popped), in the parser's
@@ -425,12 +473,15 @@ graft_node *load_call(RelayParser *ps, RelayText op, size_t mark)
     return make_call(ps, op, args, nargs, attrs, nattrs);
 }
 
-graft_node *load_line_call(RelayParser *ps, RelayText op, size_t mark, graft_node *const *args,
-                           int nargs)
+graft_node *load_line_call(RelayParser *ps, RelayText op, const char *name, size_t mark,
+                           graft_node *const *args, int nargs)
 {
     int nattrs;
     graft_attr *attrs = take_attrs(ps, mark, &nattrs);
-    return make_call(ps, op, args, nargs, attrs, nattrs);
+    graft_node *n = graph_add_call_interned(ps->g, name, args, nargs, attrs, nattrs);
+    load_note_where(ps, n, op);
+    place(ps, n, op); /* (n is new: load_at's test is not needed) */
+    return n;
 }
 
 /* call -> postfix '(' args ')' where postfix is a function or variable */

@@ -18,16 +18,17 @@
  * annotation, up to its ';'.  Each part is checked against the pattern
  * the scanner matches it with (relay_load_bytes.h), and the node is made
  * by the parser's own actions (load_const, load_value, load_list,
- * load_call's load_line_call, load_annotate, load_define_temp), so it is
+ * load_call's load_line_call, load_annotate, scope_define_temp), so it is
  * the node the tokens would make.  The parser never sees the line: after a ';' it is
  * reading a body's bindings, and a binding read or skipped leaves it
  * where it was.
  *
  * A line of any other form (a call of a function value, a tuple, a map,
- * a meta constant, a comment in another place, a line break before the
- * '=') is left to the tokens: the reader reads a line to its ';' before
- * it makes a node, so a line it leaves has made none (only attribute
- * values, left unused in the arena).  An error in a line it reads (an
+ * a meta constant, a comment in another place, a line break inside it:
+ * note [line cursor] in relay_load_expr.c) is left to the tokens: the
+ * reader reads a line to its ';' before it makes a node, so a line it
+ * leaves has made none (only attribute values, left unused in the
+ * arena).  An error in a line it reads (an
  * undefined temp, a duplicate) fails the first attempt, and the second,
  * with tokens only, reports it. */
 
@@ -53,14 +54,15 @@ static RelayText span(const RelayParser *ps, Bytes s, Bytes end)
 }
 
 /* The annotation at s (a '/') into *annot, then layout: the end, or NULL
- * at a comment that is not one. */
+ * at a comment that is not one, or that holds a newline (note [line
+ * cursor] in relay_load_expr.c: a line read here lies on one line). */
 static Bytes comment(const RelayParser *ps, Bytes s, RelayText *annot)
 {
     Bytes end = scan_comment(s);
-    if (!end)
+    if (!end || memchr(s, '\n', (size_t)(end - s)))
         return NULL;
     *annot = span(ps, s, end);
-    s = skip(end, LAYOUT);
+    s = skip(end, SPACE);
     return *s == '/' ? NULL : s; /* a second comment is layout: the tokens read it */
 }
 
@@ -70,7 +72,7 @@ static Bytes comment(const RelayParser *ps, Bytes s, RelayText *annot)
  * two thirds of its cost when no annotation is there (issue 34). */
 static inline Bytes annotation(const RelayParser *ps, Bytes s, RelayText *annot)
 {
-    s = skip(s, LAYOUT);
+    s = skip(s, SPACE);
     *annot = (RelayText){0, 0};
     return *s == '/' ? comment(ps, s, annot) : s;
 }
@@ -109,18 +111,18 @@ static Bytes list(RelayParser *ps, Bytes s, int depth, graft_attr_value **v)
         return NULL;
     Bytes start = s;
     size_t mark = load_mark(ps);
-    s = skip(s + 1, LAYOUT);
+    s = skip(s + 1, SPACE);
     while (*s != ']') {
         graft_attr_value *item;
         if (!(s = value(ps, s, depth + 1, &item)))
             return NULL;
         load_push_value(ps, item);
-        s = skip(s, LAYOUT);
+        s = skip(s, SPACE);
         if (*s == ']')
             break;
         if (*s != ',')
             return NULL;
-        s = skip(s + 1, LAYOUT);
+        s = skip(s + 1, SPACE);
     }
     s++;
     *v = as_printed(start, s) ? load_list_spelled(ps, mark, (const char *)start, s - start)
@@ -185,7 +187,11 @@ static Bytes operand(RelayParser *ps, Bytes s, LineOperand *o)
  * make it; NULL after an error. */
 static graft_node *operand_node(RelayParser *ps, const LineOperand *o)
 {
-    graft_node *n = o->number >= 0 ? scope_temp(ps, (uint64_t)o->number) : NULL;
+    graft_node *n = NULL;
+    if (o->number >= 0)
+        n = scope_temp(ps, (uint64_t)o->number);
+    else if (ps->src->text[o->text.off] == '%')
+        scope_lookup(ps, o->text, &n); /* (load_use's, without its call) */
     if (!n)
         n = ps->src->text[o->text.off] == '%' ? load_use(ps, o->text)
                                               : load_const(ps, o->text);
@@ -194,20 +200,22 @@ static graft_node *operand_node(RelayParser *ps, const LineOperand *o)
     return n;
 }
 
-/* An attribute "name=value" at s, pushed: its end, or NULL. */
+/* An attribute "name=value" at s, pushed: its end and the layout after
+ * it, or NULL. */
 static Bytes attribute(RelayParser *ps, Bytes s)
 {
     Bytes name = s;
     s = skip(s + 1, IDENT);
     RelayText name_text = span(ps, name, s);
-    s = skip(s, LAYOUT);
+    s = skip(s, SPACE);
     if (*s != '=' || s[1] == '>')
         return NULL;
     graft_attr_value *v;
-    if (!(s = value(ps, skip(s + 1, LAYOUT), 0, &v)))
+    if (!(s = value(ps, skip(s + 1, SPACE), 0, &v)))
         return NULL;
     load_push_attr(ps, name_text, v);
-    return *skip(s, LAYOUT) == '/' ? NULL : s; /* a comment: the tokens read it */
+    s = skip(s, SPACE);
+    return *s == '/' ? NULL : s; /* a comment: the tokens read it */
 }
 
 /* The arguments after "op(" up to the ')': operands into ps->operands (made
@@ -215,7 +223,7 @@ static Bytes attribute(RelayParser *ps, Bytes s)
 static Bytes arguments(RelayParser *ps, Bytes s)
 {
     ps->operands.len = 0;
-    s = skip(s, LAYOUT);
+    s = skip(s, SPACE);
     if (*s == ')')
         return s + 1;
     for (;;) {
@@ -227,45 +235,97 @@ static Bytes arguments(RelayParser *ps, Bytes s)
         } else {
             return NULL;
         }
-        if (!s)
+        if (!s) /* (each ends past the layout after it) */
             return NULL;
-        s = skip(s, LAYOUT);
         if (*s == ')')
             return s + 1;
         if (*s != ',')
             return NULL;
-        s = skip(s + 1, LAYOUT);
+        s = skip(s + 1, SPACE);
     }
 }
 
-/* The op's name, "nn.conv2d", and the '(' right after it: the end of
- * the name, or NULL (a keyword: "fn(" is a function). */
-static Bytes op_name(Bytes op)
+/* note [ops read]: a model calls a few dozen ops, each on many lines,
+ * and scanning an op's name, checking that it is no keyword and finding
+ * it in the name cache (note [name cache] in relay_load_expr.c) took a
+ * sixth of a line's reading.  So each slot of ps->ops_seen keeps the
+ * last op read whose first two bytes lead there, interned, with its first
+ * eight bytes and the '(' after it when they fit in eight; a line whose
+ * op has its bytes and then '(' takes it from there, mostly by one
+ * comparison of words: the scan would end at that '(' too, where it
+ * ended when the op was first read. */
+static SeenOp *seen_slot(RelayParser *ps, Bytes op)
 {
+    return &ps->ops_seen[cache_slot((uint64_t)op[0] << 8 | op[1], OPS_SEEN_BITS)];
+}
+
+/* The op read at op, its name len bytes and a '(' after them, kept in
+ * *seen under its interned name. */
+static void keep_seen(SeenOp *seen, Bytes op, size_t len, const char *name)
+{
+    size_t kept = len + 1 < 8 ? len + 1 : 8;
+    uint64_t head = 0, mask = 0;
+    memcpy(&head, op, kept);
+    memset(&mask, 0xff, kept);
+    *seen = (SeenOp){name, head, mask, (uint32_t)len};
+}
+
+/* Whether the bytes at s are seen's name and then '(' (compared past
+ * the first eight up to the first that differs: the text may end before
+ * the name's length; a text ending in fewer than eight is not compared). */
+static bool is_seen(const RelayParser *ps, Bytes s, const SeenOp *seen)
+{
+    Bytes end = (Bytes)ps->src->text + ps->src->len; /* its NUL is read too */
+    uint64_t word;
+    if (!seen->name || end + 1 - s < 8)
+        return false;
+    memcpy(&word, s, 8);
+    if ((word & seen->mask) != seen->head)
+        return false;
+    for (uint32_t i = 8; i < seen->len; i++)
+        if (s[i] != (unsigned char)seen->name[i])
+            return false;
+    return seen->len < 8 || s[seen->len] == '(';
+}
+
+/* The op's name at op, "nn.conv2d", and the '(' right after it: the end
+ * of the name, *name interned, or NULL (a keyword: "fn(" is a function). */
+static Bytes op_name(RelayParser *ps, Bytes op, const char **name)
+{
+    if (!is(*op, IDSTART))
+        return NULL;
+    SeenOp *seen = seen_slot(ps, op);
+    if (is_seen(ps, op, seen)) {
+        *name = seen->name;
+        return op + seen->len;
+    }
     Bytes s = dotted_name_end(op);
-    return s && *s == '(' && !is_keyword(op, (size_t)(s - op)) ? s : NULL;
+    if (*s != '(' || is_keyword(op, (size_t)(s - op)))
+        return NULL;
+    *name = load_intern(ps, span(ps, op, s));
+    keep_seen(seen, op, (size_t)(s - op), *name);
+    return s;
 }
 
 /* "op(args)" at s: its end, or NULL; *paren: the '(' after the op's
- * name; the attributes pushed from mark, the operands read into
- * ps->operands. */
-static Bytes call_end(RelayParser *ps, Bytes s, Bytes *paren)
+ * name, *name: the name interned; the attributes pushed from mark, the
+ * operands read into ps->operands. */
+static Bytes call_end(RelayParser *ps, Bytes s, Bytes *paren, const char **name)
 {
-    *paren = op_name(s);
+    *paren = op_name(ps, s, name);
     return *paren ? arguments(ps, *paren + 1) : NULL;
 }
 
 /* The call call_end read at s, its op's name ending at paren (NULL after
  * an error). */
-static graft_node *call(RelayParser *ps, Bytes s, Bytes paren, size_t mark)
+static graft_node *call(RelayParser *ps, Bytes s, Bytes paren, const char *name, size_t mark)
 {
     size_t nargs = ps->operands.len;
     vec_reserve(&ps->line_args, nargs);
     for (size_t i = 0; i < nargs; i++)
         if (!(ps->line_args.items[i] = operand_node(ps, &ps->operands.items[i])))
             return NULL;
-    RelayText op = span(ps, s, paren);
-    return load_at(ps, load_line_call(ps, op, mark, ps->line_args.items, (int)nargs), op);
+    return load_line_call(ps, span(ps, s, paren), name, mark, ps->line_args.items, (int)nargs);
 }
 
 /* "%M.K" at s: its end, or NULL. */
@@ -290,12 +350,22 @@ static graft_node *element(RelayParser *ps, Bytes s)
     return tuple ? load_getitem(ps, tuple, span(ps, dot + 1, skip(dot + 1, DIGIT))) : NULL;
 }
 
+/* The layout before a line at s, its newlines counted on the line
+ * cursor: its end. */
+static inline Bytes layout_before(RelayParser *ps, Bytes s)
+{
+    for (; is(*s, LAYOUT); s++)
+        if (*s == '\n')
+            load_newline(ps, (uint32_t)(s - (Bytes)ps->src->text));
+    return s;
+}
+
 /* One binding line at s, "%N = op(...)" or "%N = %M.K", its annotation
  * and ';', read to its end before a node is made: the end, or NULL when
  * it is left to the tokens; after an error, ps->failed. */
 static Bytes line(RelayParser *ps, Bytes s)
 {
-    s = skip(s, LAYOUT);
+    s = layout_before(ps, s);
     if (*s != '%') /* the text's NUL among others: nothing past it is read */
         return NULL;
     int64_t number;
@@ -309,16 +379,21 @@ static Bytes line(RelayParser *ps, Bytes s)
     Bytes at = skip(equals + 1, BLANK);
     size_t mark = load_mark(ps);
     Bytes paren = NULL;
-    Bytes end = *at == '%' ? element_end(at) : call_end(ps, at, &paren);
+    const char *op = NULL;
+    Bytes end = *at == '%' ? element_end(at) : call_end(ps, at, &paren, &op);
     RelayText annot;
     if (!end || !(end = annotation(ps, end, &annot)) || *end != ';') {
         ps->items.len = mark;
         return NULL;
     }
-    graft_node *value = *at == '%' ? element(ps, at) : call(ps, at, paren, mark);
+    uint32_t read = (uint32_t)(end + 1 - (Bytes)ps->src->text);
+    if (ps->cursor.end < read) /* no newline in it: its nodes are placed on the cursor */
+        ps->cursor.end = read;
+    graft_node *value = *at == '%' ? element(ps, at) : call(ps, at, paren, op, mark);
     if (value && annot.len)
         load_annotate(ps, value, annot);
-    if (!value || !load_define_temp(ps, (uint64_t)number, temp, value)) {
+    /* (a call or an element: load_define's test that it computes holds) */
+    if (!value || !scope_define_temp(ps, (uint64_t)number, temp, value)) {
         ps->failed = true;
         return NULL;
     }
@@ -328,6 +403,7 @@ static Bytes line(RelayParser *ps, Bytes s)
 uint32_t relay_read_lines(RelayParser *ps, uint32_t off)
 {
     Bytes text = (Bytes)ps->src->text, s = text + off, end;
+    load_cursor_seek(ps, off);
     while (!ps->failed && (end = line(ps, s)))
         s = end;
     return (uint32_t)(s - (text + off));

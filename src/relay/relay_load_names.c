@@ -18,11 +18,17 @@ static const RelayText *names_items(RelayParser *ps, RelayText names, size_t *n)
     return lx->items.items;
 }
 
-/* An item as an operand: a name's definition (load_use), a number's
- * constant (load_const). */
+/* An item as an operand: a name's definition (load_use, found by
+ * scope_lookup without its call when it is defined), a number's constant
+ * (load_const). */
 static graft_node *operand(RelayParser *ps, RelayText item)
 {
-    return ps->src->text[item.off] == '%' ? load_use(ps, item) : load_const(ps, item);
+    if (ps->src->text[item.off] != '%')
+        return load_const(ps, item);
+    graft_node *n;
+    if (!scope_lookup(ps, item, &n)) /* (reported: a temp number too large) */
+        return NULL;
+    return n ? n : load_use(ps, item);
 }
 
 /* BIND's "%N" and op name were found by the scanner (lx->bind_temp

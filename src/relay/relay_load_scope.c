@@ -42,11 +42,6 @@ void load_scope_reserve(RelayParser *ps, size_t ntemps)
     ps->ntemps = ntemps;
 }
 
-graft_node *scope_temp(const RelayParser *ps, uint64_t number)
-{
-    return number < ps->ntemps ? ps->temps[number].node : NULL;
-}
-
 /* The key of "%name" (its interned spelling) or of a temp too large for
  * a cell; 0 after reporting a bad temp number. */
 static uint64_t symbol_key(RelayParser *ps, RelayText t, uint64_t *number)

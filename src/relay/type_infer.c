@@ -108,6 +108,8 @@ typedef struct RelCache {
     AdtTable *adts;  /* NULL until needed */
     FnTypeMemo *fns; /* NULL until a function is typed with use_map */
     RelationSeen seen[1 << RELATIONS_SEEN_BITS]; /* in front of map */
+    const char *scalar_dtype;  /* the dtype of the last scalar constant typed */
+    const graft_type *scalar;  /* and its type, or NULL */
 } RelCache;
 
 static const AdtTable *cached_adts(graft_graph *g, RelCache *rc)
@@ -347,15 +349,25 @@ static const graft_type *called_type(graft_graph *g, const graft_node *callee)
     return r && used == len ? r : graph_type_other(g, s, len);
 }
 
+/* A scalar constant's type: the last one's again when its dtype is
+ * (graph_type_tensor gives one type a dtype: models repeat a literal). */
+static const graft_type *scalar_const_type(graft_graph *g, const graft_node *n, RelCache *rc)
+{
+    const char *dtype = node_const_dtype(n);
+    if (!rc->scalar || dtype != rc->scalar_dtype) {
+        rc->scalar = graph_type_tensor(g, dtype, NULL, 0);
+        rc->scalar_dtype = dtype;
+    }
+    return rc->scalar;
+}
+
 static const graft_type *infer(graft_graph *g, const graft_node *n, RelCache *rc, StrBuf *why)
 {
     switch (node_kind(n)) {
     case NODE_VAR:
         return node_type(n);
     case NODE_CONST:
-        return node_const_is_scalar(n)
-                   ? graph_type_tensor(g, node_const_dtype(n), NULL, 0)
-                   : NULL;
+        return node_const_is_scalar(n) ? scalar_const_type(g, n, rc) : NULL;
     case NODE_TUPLE:
         return tuple_type(g, n);
     case NODE_GETITEM:
@@ -504,11 +516,26 @@ graft_node *type_infer_graph(graft_graph *g, StrBuf *why)
  * match passes (note [match passes]), and reports its own first
  * contradiction (which of two comes first depends on the order). */
 
+/* Whether n, untyped, is an op call that reads an untyped operand and
+ * whose op has a relation: call_type leaves it untyped, with no
+ * contradiction (every call of a model whose parameters are untyped,
+ * as the workload's: told here without infer_one's calls). */
+static bool stays_untyped(const graft_node *n, RelCache *rc)
+{
+    if (node_kind(n) != NODE_CALL || node_callee(n) || node_type(n))
+        return false;
+    for (int i = 0; i < node_nargs(n); i++)
+        if (!node_type(node_arg(n, i)))
+            return relation(rc, n) != NULL;
+    return false;
+}
+
 graft_node *type_infer_loaded(graft_graph *g, StrBuf *why)
 {
     uint32_t count = graph_node_count(g);
     uint8_t *reached = xcalloc(count ? count : 1, 1);
     bool typed = graph_reached_by_ids(g, reached);
+    bool relay = !graph_type_fn(g); /* (another IR's calls have their own relations) */
     RelCache rc = {.use_map = true};
     for (uint32_t id = 0; typed && id < count; id++) {
         if (!reached[id])
@@ -516,6 +543,8 @@ graft_node *type_infer_loaded(graft_graph *g, StrBuf *why)
         graft_node *n = graph_node(g, id);
         if (node_kind(n) == NODE_VAR) /* infer_one keeps its type: not called for */
             continue;                 /* a model's many parameters */
+        if (relay && stays_untyped(n, &rc))
+            continue;
         typed = node_kind(n) != NODE_MATCH && infer_one(g, n, &rc, why);
     }
     relcache_free(&rc);
