@@ -29,7 +29,7 @@ typedef struct TableLoad {
     NameCache *names; /* 1 << NAME_CACHE_BITS slots; NULL for one op's load */
 } TableLoad;
 
-static const char *intern(TableLoad *t, const char *s)
+static inline const char *intern(TableLoad *t, const char *s)
 {
     if (!s)
         return NULL;
@@ -133,13 +133,11 @@ static void fill_op(OpInfo *op, const RegOp *r, const AstOpDecl *decl)
                    .domain = decl->domain, .since = r->since};
 }
 
-/* The op named name that a lookup declared alone from the table whose
- * text is src, or NULL. */
-static OpInfo *declared_alone(const Registry *reg, const char *name, const Source *src)
+/* The op declared under name so far, or NULL. */
+static OpInfo *declared(const Registry *reg, const char *name)
 {
     const int64_t *index = keymap_get(&reg->by_name, keymap_ptr_key(name));
-    OpInfo *op = index ? reg->ops.items[*index] : NULL;
-    return op && op->decl->src == src ? op : NULL;
+    return index ? reg->ops.items[*index] : NULL;
 }
 
 /* Puts the table's ops (ours, n of them, in its order) at ops[at], before
@@ -174,14 +172,14 @@ static void load_table_at(Registry *reg, const RegistryTable *table, const Sourc
     interner_reserve(reg->names, interner_count(reg->names) + (size_t)table->nstrings);
     for (int i = 0; i < table->nops; i++) {
         const RegOp *r = &table->ops[i];
-        OpInfo *op = declared_alone(reg, intern(&t, r->name), src);
-        if (op) {
-            ours[n++] = op;
+        OpInfo *old = declared(reg, intern(&t, r->name));
+        if (old && old->decl->src == src) { /* a lookup declared it alone */
+            ours[n++] = old;
             continue;
         }
-        op = arena_alloc(reg->arena, sizeof(OpInfo));
+        OpInfo *op = arena_alloc(reg->arena, sizeof(OpInfo));
         const AstOpDecl *decl = load_decl(&t, r, op);
-        if (keymap_get(&reg->by_name, keymap_ptr_key(decl->name))) {
+        if (old) {
             registry_declare(reg, decl, d); /* a rule file's before "opset onnx N" */
             continue;
         }
