@@ -11,6 +11,7 @@
 
 #include "frontend.h"
 #include "limit.h"
+#include "registry_impl.h"
 #include "registry_tables.h"
 #include "rules_lex.h"
 #include "check_main.h"
@@ -400,6 +401,31 @@ START_TEST(test_ops_declared_alone)
 }
 END_TEST
 
+/* The 32 first lookups that read a deferred table declare their ops
+ * alone; the next declares the rest, in the table's order (note [Relay's
+ * table when needed] in registry.c). */
+START_TEST(test_many_lookups_load_the_table)
+{
+    const RegistryTable *table = &registry_builtin_table;
+    Built t = built_new(table);
+    graft_diag *d = diag_new(stderr);
+    registry_defer_table(t.reg, table, t.src, d, true);
+    for (int i = 0; i < 32; i++)
+        ck_assert_ptr_nonnull(registry_find(t.reg, table->ops[63 - i].name));
+    ck_assert_uint_eq(t.reg->ops.len, 32);
+    ck_assert_str_eq(registry_op(t.reg, 0)->name, table->ops[63].name);
+    ck_assert_ptr_nonnull(registry_find(t.reg, table->ops[100].name));
+    ck_assert_uint_eq(t.reg->ops.len, (size_t)table->nops);
+    for (int i = 0; i < table->nops; i++) {
+        ck_assert_str_eq(registry_op(t.reg, i)->name, table->ops[i].name);
+        ck_assert_int_eq(registry_op(t.reg, i)->index, i);
+    }
+    ck_assert_int_eq(diag_errors(d), 0);
+    diag_free(d);
+    built_free(&t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("registry_tables");
@@ -410,6 +436,7 @@ int main(void)
     tcase_add_test(tc, test_onnx_clash);
     tcase_add_test(tc, test_relay_table_when_needed);
     tcase_add_test(tc, test_ops_declared_alone);
+    tcase_add_test(tc, test_many_lookups_load_the_table);
     suite_add_tcase(s, tc);
     return check_run_suite(s);
 }

@@ -42,6 +42,7 @@ Registry *registry_clone(const Registry *from, Arena *arena, Interner *names)
     reg->deferred_onnx = from->deferred_onnx;
     reg->deferred_placed = from->deferred_placed;
     reg->deferred_at = from->deferred_at;
+    reg->deferred_lookups = from->deferred_lookups;
     reg->load_deferred = from->load_deferred;
     reg->load_deferred_op = from->load_deferred_op;
     return reg;
@@ -74,7 +75,10 @@ void registry_insert(Registry *reg, OpInfo *op)
  * op declaration must not repeat a name of either) or of the table's IR
  * (registry_find, were the target Relay's).  A walk over the ops
  * (registry_count, registry_class_ops, the suggestions) declares the rest
- * of the table first, when it is of the target IR.
+ * of the table first, when it is of the target IR.  So does the lookup
+ * after DEFERRED_LOOKUPS_MAX that read the table: each searches it, and a
+ * file that names many of its ops (stdpatterns/ops.graft names all)
+ * would pay more for the searches than for the whole table.
  *
  * The ops keep the order a whole load would give them: the table's ops
  * go where the table was placed, in its order, before the ops declared
@@ -106,6 +110,8 @@ static void load_deferred(const Registry *creg, bool any)
         creg->load_deferred((Registry *)creg);
 }
 
+enum { DEFERRED_LOOKUPS_MAX = 32 };
+
 /* The deferred table's op named name, declared now, or NULL. */
 static const OpInfo *find_deferred(const Registry *creg, const char *name, bool any)
 {
@@ -114,7 +120,10 @@ static const OpInfo *find_deferred(const Registry *creg, const char *name, bool 
     Registry *reg = (Registry *)creg;
     if (!reg->deferred_placed)
         registry_place_deferred(reg);
-    return reg->load_deferred_op(reg, name);
+    if (reg->deferred_lookups++ < DEFERRED_LOOKUPS_MAX)
+        return reg->load_deferred_op(reg, name);
+    reg->load_deferred(reg);
+    return find_loaded(reg, name);
 }
 
 void registry_place_deferred(Registry *reg)

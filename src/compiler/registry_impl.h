@@ -23,6 +23,7 @@ struct Registry {
     bool deferred_onnx;
     bool deferred_placed; /* deferred_at is where its ops go in ops */
     size_t deferred_at;
+    int deferred_lookups; /* lookups that read it so far */
     void (*load_deferred)(Registry *reg);
     /* Declares the deferred table's op named name alone, or NULL when
      * the table has none. */
