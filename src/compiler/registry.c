@@ -68,7 +68,7 @@ void registry_insert(Registry *reg, OpInfo *op)
  * costs 340 K instructions, more than the rest of a small run's set-up
  * (bench/RESULTS.md, "Session 18: the fixed set-up" and "Session 25"),
  * and a rule file names a few of them.  So the front end defers the
- * table (load_first_file in frontend.c), and a lookup of a name that is
+ * table (declare_builtin_ops in frontend.c), and a lookup of a name that is
  * not declared yet declares the table's op of that name alone, if it has
  * one.  The lookups that may do so: a name of either IR
  * (registry_find_any: an op of the other IR is an error with a hint, an
