@@ -11,6 +11,7 @@
 
 #include "frontend.h"
 #include "limit.h"
+#include "registry_impl.h"
 #include "registry_tables.h"
 #include "rules_lex.h"
 #include "check_main.h"
@@ -322,8 +323,8 @@ END_TEST
 
 /* note [Relay's table when needed]: rules whose first item is "opset
  * onnx N" declare Relay's ops only when a lookup needs them: an ONNX run
- * never, a Relay op named in them at once (its error and hint as
- * before), a rule file of Relay's first thing. */
+ * never, a Relay op named in them alone at once (its error and hint as
+ * before), a rule file of Relay's first thing when its ops are walked. */
 START_TEST(test_relay_table_when_needed)
 {
     int relay = declarations(registry_builtin_table.text);
@@ -339,7 +340,8 @@ START_TEST(test_relay_table_when_needed)
     ck_assert_ptr_nonnull(op);
     ck_assert(!op->onnx);
     ck_assert_ptr_eq(op->decl->src, rf->sources[0]);
-    ck_assert_int_eq(registry_count(rf->registry), onnx + relay);
+    ck_assert_int_eq(registry_count(rf->registry), onnx + 1);
+    ck_assert_ptr_eq(registry_op(rf->registry, onnx), op);
     rulefile_free(rf);
     rf = frontend_load_string("t.graft", "r := nn.relu(nn.relu(x)) => nn.relu(x)\n", NULL, d);
     ck_assert_ptr_nonnull(rf);
@@ -361,6 +363,69 @@ START_TEST(test_relay_table_when_needed)
 }
 END_TEST
 
+/* A deferred table's ops looked up alone, in another order than the
+ * table's, beside a rule file's op declared between the lookups: a walk
+ * over the ops declares the rest and finds the table's ops in its order,
+ * each as a whole load makes it (its index too), the file's op after
+ * them (note [Relay's table when needed] in registry.c). */
+START_TEST(test_ops_declared_alone)
+{
+    const RegistryTable *table = &registry_builtin_table;
+    Built p = parsed(table), t = built_new(table);
+    graft_diag *d = diag_new(stderr);
+    registry_defer_table(t.reg, table, t.src, d, true);
+    const OpInfo *conv = registry_find(t.reg, "nn.conv2d");
+    ck_assert_ptr_nonnull(conv);
+    ck_assert_int_eq(conv->index, 0);
+    Source *mine = source_from_string("my.graft", "op my.op(x)\n", 12);
+    AstBuilder ab = {t.arena, t.names, mine, false};
+    AstFile *file = rules_parse_source(mine, &ab, (int)limit_defaults.rule_depth, d);
+    ck_assert(registry_declare(t.reg, file->items[0].u.op, d));
+    ck_assert_ptr_nonnull(registry_find_any(t.reg, "nn.batch_norm"));
+    ck_assert_ptr_nonnull(registry_find(t.reg, "add"));
+    ck_assert_ptr_null(registry_find_any(t.reg, "no.such_op"));
+    ck_assert_int_eq(registry_find(t.reg, "my.op")->index, 1);
+    int nops = registry_count(p.reg);
+    ck_assert_int_eq(registry_count(t.reg), nops + 1);
+    for (int i = 0; i < nops; i++)
+        same_op(registry_op(t.reg, i), registry_op(p.reg, i), &t);
+    ck_assert_ptr_eq(registry_find(t.reg, "nn.conv2d"), conv);
+    const OpInfo *my = registry_find(t.reg, "my.op");
+    ck_assert_int_eq(my->index, nops);
+    ck_assert_ptr_eq(registry_op(t.reg, nops), my);
+    ck_assert_int_eq(diag_errors(d), 0);
+    diag_free(d);
+    source_free(mine);
+    built_free(&p);
+    built_free(&t);
+}
+END_TEST
+
+/* The 32 first lookups that read a deferred table declare their ops
+ * alone; the next declares the rest, in the table's order (note [Relay's
+ * table when needed] in registry.c). */
+START_TEST(test_many_lookups_load_the_table)
+{
+    const RegistryTable *table = &registry_builtin_table;
+    Built t = built_new(table);
+    graft_diag *d = diag_new(stderr);
+    registry_defer_table(t.reg, table, t.src, d, true);
+    for (int i = 0; i < 32; i++)
+        ck_assert_ptr_nonnull(registry_find(t.reg, table->ops[63 - i].name));
+    ck_assert_uint_eq(t.reg->ops.len, 32);
+    ck_assert_str_eq(registry_op(t.reg, 0)->name, table->ops[63].name);
+    ck_assert_ptr_nonnull(registry_find(t.reg, table->ops[100].name));
+    ck_assert_uint_eq(t.reg->ops.len, (size_t)table->nops);
+    for (int i = 0; i < table->nops; i++) {
+        ck_assert_str_eq(registry_op(t.reg, i)->name, table->ops[i].name);
+        ck_assert_int_eq(registry_op(t.reg, i)->index, i);
+    }
+    ck_assert_int_eq(diag_errors(d), 0);
+    diag_free(d);
+    built_free(&t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("registry_tables");
@@ -370,6 +435,8 @@ int main(void)
     tcase_add_test(tc, test_user_declarations);
     tcase_add_test(tc, test_onnx_clash);
     tcase_add_test(tc, test_relay_table_when_needed);
+    tcase_add_test(tc, test_ops_declared_alone);
+    tcase_add_test(tc, test_many_lookups_load_the_table);
     suite_add_tcase(s, tc);
     return check_run_suite(s);
 }

@@ -99,13 +99,23 @@ static void print_args(StrBuf *out, const AstNode *n)
     strbuf_putc(out, ')');
 }
 
+/* " word ": an infix operator between its operands, without printf,
+ * which cost most of printing a rule's action (check_overlap.c prints
+ * every rule's). */
+static void put_infix(StrBuf *out, const char *word)
+{
+    strbuf_putc(out, ' ');
+    strbuf_puts(out, word);
+    strbuf_putc(out, ' ');
+}
+
 static void print_call(StrBuf *out, const AstNode *n)
 {
     const char *infix = ast_infix_spelling(n->u.call.name);
     if (n->u.call.syntax == CALL_INFIX && infix) {
         int p = prec_of(n);
         print_at(out, n->u.call.args.items[0], p);
-        strbuf_printf(out, " %s ", infix);
+        put_infix(out, infix);
         print_at(out, n->u.call.args.items[1], p + 1);
     } else if (n->u.call.syntax == CALL_NEGATE) {
         strbuf_putc(out, '-');
@@ -199,7 +209,7 @@ static void print_oper(StrBuf *out, const AstNode *n)
     }
     bool cmp = p == 3;
     print_at(out, n->u.op.left, cmp ? p + 1 : p);
-    strbuf_printf(out, " %s ", ast_oper_spelling(n->u.op.oper));
+    put_infix(out, ast_oper_spelling(n->u.op.oper));
     print_at(out, n->u.op.right, p + 1);
 }
 
@@ -426,7 +436,8 @@ static void print_bare(StrBuf *out, const AstNode *n)
         print_constrain(out, n);
         break;
     case AST_BIND:
-        strbuf_printf(out, "%s@", n->u.bind.name);
+        strbuf_puts(out, n->u.bind.name);
+        strbuf_putc(out, '@');
         print_at(out, n->u.bind.operand, PREC_UNARY);
         break;
     case AST_DOMINATES:

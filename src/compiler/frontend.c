@@ -110,10 +110,11 @@ static void load_builtin_ops(Loader *ld)
     ld->builtin_pending = src; /* declared when the first file is parsed */
 }
 
-/* Declares the builtin registry's ops before the first file's items (first,
- * or NULL when no file was parsed), or, when that file's first item is
- * "opset onnx N", leaves them to the first lookup that needs them (note
- * [Relay's table when needed] in registry.c). */
+/* Declares the builtin registry's ops as they are looked up, placed
+ * before the first file's items (first, or NULL when no file was parsed)
+ * or, when that file's first item is "opset onnx N", where the first
+ * lookup that may need them finds the ops end (note [Relay's table when
+ * needed] in registry.c).  Parsed only, or with no file, all now. */
 static void declare_builtin_ops(Loader *ld, const AstFile *first)
 {
     Source *src = ld->builtin_pending;
@@ -121,11 +122,11 @@ static void declare_builtin_ops(Loader *ld, const AstFile *first)
         return;
     ld->builtin_pending = NULL;
     Registry *reg = ld->rf->registry;
-    if (first && first->nitems > 0 && first->items[0].kind == ITEM_OPSET &&
-        !ld->opts->parse_only)
-        registry_defer_table(reg, &registry_builtin_table, src, ld->d);
-    else
+    if (!first || ld->opts->parse_only)
         registry_load_table(reg, &registry_builtin_table, src, ld->d);
+    else
+        registry_defer_table(reg, &registry_builtin_table, src, ld->d,
+                             !(first->nitems > 0 && first->items[0].kind == ITEM_OPSET));
 }
 
 /* opset onnx N (note [target IR] in registry.h): the registry finds

@@ -8,6 +8,7 @@
  */
 #include "lower_impl.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,18 +25,63 @@ static uint32_t shared_id(Lowerer *L, KeyMap *ids, const StrBuf *key, uint32_t n
     return (uint32_t)*id;
 }
 
+/* ---- keys ---- */
+
+/* note [binary keys]: a test's or an item's key is its fields written as
+ * raw bytes, numbers at a fixed width and strings after their length, so
+ * two keys are equal exactly when the fields are.  Keys are only compared
+ * (never shown), and formatting them as text with printf cost more than
+ * the rest of lowering a small rule file together. */
+static void key_bytes(StrBuf *k, const void *bytes, size_t n)
+{
+    strbuf_room(k, n);
+    memcpy(k->data + k->len, bytes, n);
+    k->len += n;
+    k->data[k->len] = '\0';
+}
+
+static void key_int(StrBuf *k, int64_t v)
+{
+    key_bytes(k, &v, sizeof v);
+}
+
+static void key_id(StrBuf *k, uint32_t v)
+{
+    key_bytes(k, &v, sizeof v);
+}
+
+/* A missing string keys as "" (a test or item without one). */
+static void key_str(StrBuf *k, const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    key_int(k, (int64_t)n);
+    key_bytes(k, s ? s : "", n);
+}
+
+/* A number by its bits, each NaN as one (a NaN equals no value anyway). */
+static void key_double(StrBuf *k, double f)
+{
+    double canonical = isnan(f) ? copysign(NAN, f) : f;
+    key_bytes(k, &canonical, sizeof canonical);
+}
+
 /* ---- tests ---- */
 
 static uint32_t add_pred(Lowerer *L, const graft_pred *p)
 {
     StrBuf *k = &L->key;
     k->len = 0;
-    strbuf_printf(k, "%d|%s|%lld|%a|%d|", (int)p->kind, p->s ? p->s : "",
-                  (long long)p->i, p->f, p->rank);
+    key_int(k, p->kind);
+    key_str(k, p->s);
+    key_int(k, p->i);
+    key_double(k, p->f);
+    key_int(k, p->rank);
     for (int i = 0; i < p->rank; i++)
-        strbuf_printf(k, "%lld,", (long long)p->dims[i]);
-    strbuf_printf(k, "|%s|%s|%s", p->op ? p->op : "", p->key ? p->key : "",
-                  p->dflt ? p->dflt : "\x01");
+        key_int(k, p->dims[i]);
+    key_str(k, p->op);
+    key_str(k, p->key);
+    key_int(k, p->dflt != NULL); /* no default differs from an empty one */
+    key_str(k, p->dflt);
     bool fresh;
     uint32_t id = shared_id(L, &L->pred_ids, k, (uint32_t)L->preds.len, &fresh);
     if (fresh) {
@@ -50,13 +96,17 @@ static uint32_t add_item(Lowerer *L, const graft_item *it)
 {
     StrBuf *k = &L->key;
     k->len = 0;
-    strbuf_printf(k, "%d|%s|%d%d|%d|", (int)it->kind, it->op ? it->op : "",
-                  it->commutative, it->variadic, it->index);
+    key_int(k, it->kind);
+    key_str(k, it->op);
+    key_int(k, it->commutative);
+    key_int(k, it->variadic);
+    key_int(k, it->index);
+    key_int(k, it->npreds);
     for (int i = 0; i < it->npreds; i++)
-        strbuf_printf(k, "%u,", it->preds[i]);
-    strbuf_putc(k, '|');
+        key_id(k, it->preds[i]);
+    key_int(k, it->nargs);
     for (int i = 0; i < it->nargs; i++)
-        strbuf_printf(k, "%u,", it->args[i]);
+        key_id(k, it->args[i]);
     bool fresh;
     uint32_t id = shared_id(L, &L->item_ids, k, (uint32_t)L->items.len, &fresh);
     if (fresh) {

@@ -40,7 +40,11 @@ Registry *registry_clone(const Registry *from, Arena *arena, Interner *names)
     reg->deferred_src = from->deferred_src;
     reg->deferred_d = from->deferred_d;
     reg->deferred_onnx = from->deferred_onnx;
+    reg->deferred_placed = from->deferred_placed;
+    reg->deferred_at = from->deferred_at;
+    reg->deferred_lookups = from->deferred_lookups;
     reg->load_deferred = from->load_deferred;
+    reg->load_deferred_op = from->load_deferred_op;
     return reg;
 }
 
@@ -60,20 +64,29 @@ void registry_insert(Registry *reg, OpInfo *op)
     *keymap_put(&reg->by_name, keymap_ptr_key(op->name), 0) = op->index;
 }
 
-/* note [Relay's table when needed]: a rule file whose first item is
- * "opset onnx N" names ONNX's ops, and its run need not pay for
- * declaring Relay's 172 (400 K instructions, more than the rest of a
- * small run's set-up: bench/RESULTS.md, "Session 18: the fixed set-up").
- * The front end defers Relay's table then (load_first_file in
- * frontend.c), and the table is declared at the first lookup that could
- * find one of its ops: a name of either IR (registry_find_any: an op of
- * the other IR is an error with a hint, an op declaration must not repeat
- * a name of either) or of the table's IR (registry_find and the
- * suggestions, were the target Relay's).  A lookup of an ONNX op in ONNX
- * rules never needs it, so the usual ONNX run never loads it.  Nor do
- * registry_count and registry_op see its ops before, unless they are of
- * the target IR; loaded late, they come after ONNX's in registry_op's
- * order (read by lower_onnx_ops, for ONNX's ops). */
+/* note [Relay's table when needed]: declaring all of Relay's 172 ops
+ * costs 340 K instructions, more than the rest of a small run's set-up
+ * (bench/RESULTS.md, "Session 18: the fixed set-up" and "Session 25"),
+ * and a rule file names a few of them.  So the front end defers the
+ * table (declare_builtin_ops in frontend.c), and a lookup of a name that is
+ * not declared yet declares the table's op of that name alone, if it has
+ * one.  The lookups that may do so: a name of either IR
+ * (registry_find_any: an op of the other IR is an error with a hint, an
+ * op declaration must not repeat a name of either) or of the table's IR
+ * (registry_find, were the target Relay's).  A walk over the ops
+ * (registry_count, registry_class_ops, the suggestions) declares the rest
+ * of the table first, when it is of the target IR.  So does the lookup
+ * after DEFERRED_LOOKUPS_MAX that read the table: each searches it, and a
+ * file that names many of its ops (stdpatterns/ops.graft names all)
+ * would pay more for the searches than for the whole table.
+ *
+ * The ops keep the order a whole load would give them: the table's ops
+ * go where the table was placed, in its order, before the ops declared
+ * after that.  Placed is when the front end deferred it for Relay's
+ * rules, or, for rules whose first item is "opset onnx N", at the first
+ * lookup that could find one of its ops; so a lookup of an ONNX op in
+ * ONNX rules never needs it, and its ops come after ONNX's in
+ * registry_op's order (read by lower_onnx_ops, for ONNX's ops). */
 static const OpInfo *find_loaded(const Registry *reg, const char *name)
 {
     const char *key = interner_lookup(reg->names, name, strlen(name));
@@ -81,32 +94,55 @@ static const OpInfo *find_loaded(const Registry *reg, const char *name)
     return index ? reg->ops.items[*index] : NULL;
 }
 
-/* Declares the deferred table now, if there is one and (any false) its
- * ops are of the target IR.  The cast: a lookup through a const Registry
+/* Whether a lookup (of either IR's names when any) may read the deferred
+ * table.  The cast, here and below: a lookup through a const Registry
  * completes it; every Registry is made by registry_new, none is const. */
+static bool deferred_for(const Registry *creg, bool any)
+{
+    return creg->deferred && (any || creg->deferred_onnx == creg->onnx);
+}
+
+/* Declares the deferred table now, if there is one and (any false) its
+ * ops are of the target IR. */
 static void load_deferred(const Registry *creg, bool any)
 {
-    if (creg->deferred && (any || creg->deferred_onnx == creg->onnx))
+    if (deferred_for(creg, any))
         creg->load_deferred((Registry *)creg);
+}
+
+enum { DEFERRED_LOOKUPS_MAX = 32 };
+
+/* The deferred table's op named name, declared now, or NULL. */
+static const OpInfo *find_deferred(const Registry *creg, const char *name, bool any)
+{
+    if (!deferred_for(creg, any))
+        return NULL;
+    Registry *reg = (Registry *)creg;
+    if (!reg->deferred_placed)
+        registry_place_deferred(reg);
+    if (reg->deferred_lookups++ < DEFERRED_LOOKUPS_MAX)
+        return reg->load_deferred_op(reg, name);
+    reg->load_deferred(reg);
+    return find_loaded(reg, name);
+}
+
+void registry_place_deferred(Registry *reg)
+{
+    reg->deferred_placed = true;
+    reg->deferred_at = reg->ops.len;
 }
 
 const OpInfo *registry_find_any(const Registry *reg, const char *name)
 {
     const OpInfo *op = find_loaded(reg, name);
-    if (!op && reg->deferred) {
-        load_deferred(reg, true);
-        op = find_loaded(reg, name);
-    }
-    return op;
+    return op ? op : find_deferred(reg, name, true);
 }
 
 const OpInfo *registry_find(const Registry *reg, const char *name)
 {
     const OpInfo *op = find_loaded(reg, name);
-    if (!op && reg->deferred) {
-        load_deferred(reg, false);
-        op = find_loaded(reg, name);
-    }
+    if (!op)
+        op = find_deferred(reg, name, false);
     return op && op->onnx == reg->onnx ? op : NULL;
 }
 

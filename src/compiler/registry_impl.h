@@ -21,12 +21,22 @@ struct Registry {
     const Source *deferred_src;
     graft_diag *deferred_d;
     bool deferred_onnx;
+    bool deferred_placed; /* deferred_at is where its ops go in ops */
+    size_t deferred_at;
+    int deferred_lookups; /* lookups that read it so far */
     void (*load_deferred)(Registry *reg);
+    /* Declares the deferred table's op named name alone, or NULL when
+     * the table has none. */
+    const OpInfo *(*load_deferred_op)(Registry *reg, const char *name);
 };
 
 /* Declares a deferred table of the target IR now, before a walk over the
  * target's ops (note [Relay's table when needed] in registry.c). */
 void registry_load_deferred_of_target(const Registry *reg);
+
+/* Places the deferred table's ops at the end of those declared so far
+ * (note [Relay's table when needed] in registry.c). */
+void registry_place_deferred(Registry *reg);
 
 /* Appends a checked op (its name interned) and indexes it. */
 void registry_insert(Registry *reg, OpInfo *op);

@@ -18,19 +18,23 @@ enum { NAME_CACHE_BITS = 9 };
  * copy of each string literal, so a direct-mapped cache by the literal's
  * address (note [one cache slot] in keymap.h) interns most of them with
  * no hashing. */
+typedef struct NameCache {
+    const char *literal;  /* a string of the table */
+    const char *interned; /* its canonical copy */
+} NameCache;
+
 typedef struct TableLoad {
     Registry *reg;
     const Source *src;
-    struct {
-        const char *literal;  /* a string of the table */
-        const char *interned; /* its canonical copy */
-    } names[1u << NAME_CACHE_BITS];
+    NameCache *names; /* 1 << NAME_CACHE_BITS slots; NULL for one op's load */
 } TableLoad;
 
-static const char *intern(TableLoad *t, const char *s)
+static inline const char *intern(TableLoad *t, const char *s)
 {
     if (!s)
         return NULL;
+    if (!t->names)
+        return interner_cstr(t->reg->names, s);
     size_t slot = cache_slot((uint64_t)(uintptr_t)s, NAME_CACHE_BITS);
     if (t->names[slot].literal != s) {
         t->names[slot].literal = s;
@@ -119,27 +123,79 @@ static AstOpDecl *load_decl(TableLoad *t, const RegOp *r, OpInfo *op)
     return decl;
 }
 
-void registry_load_table(Registry *reg, const RegistryTable *table, const Source *src,
-                         graft_diag *d)
+/* op, the OpInfo of r, whose declaration load_decl made (op's attributes
+ * with it). */
+static void fill_op(OpInfo *op, const RegOp *r, const AstOpDecl *decl)
 {
-    TableLoad *t = xcalloc(1, sizeof *t);
-    *t = (TableLoad){.reg = reg, .src = src};
+    *op = (OpInfo){.name = decl->name, .min_args = r->min_args, .max_args = r->max_args,
+                   .traits = r->trait_bits, .attrs = op->attrs, .nattrs = op->nattrs,
+                   .decl = decl, .outputs = r->outputs, .onnx = r->onnx,
+                   .domain = decl->domain, .since = r->since};
+}
+
+/* The op declared under name so far, or NULL. */
+static OpInfo *declared(const Registry *reg, const char *name)
+{
+    const int64_t *index = keymap_get(&reg->by_name, keymap_ptr_key(name));
+    return index ? reg->ops.items[*index] : NULL;
+}
+
+/* Puts the table's ops (ours, n of them, in its order) at ops[at], before
+ * the other ops declared since, and reindexes what moved. */
+static void place_table_ops(Registry *reg, size_t at, OpInfo **ours, size_t n,
+                            const Source *src)
+{
+    size_t nrest = reg->ops.len - at;
+    if (nrest == n && memcmp(reg->ops.items + at, ours, n * sizeof *ours) == 0)
+        return; /* in place already: no op was declared alone or since */
+    OpInfo **rest = xmalloc((nrest + 1) * sizeof *rest);
+    memcpy(rest, reg->ops.items + at, nrest * sizeof *rest);
+    memcpy(reg->ops.items + at, ours, n * sizeof *ours);
+    size_t k = at + n;
+    for (size_t i = 0; i < nrest; i++)
+        if (rest[i]->decl->src != src)
+            reg->ops.items[k++] = rest[i];
+    free(rest);
+    for (size_t i = at; i < reg->ops.len; i++) {
+        reg->ops.items[i]->index = (int)i;
+        *keymap_put(&reg->by_name, keymap_ptr_key(reg->ops.items[i]->name), 0) = (int64_t)i;
+    }
+}
+
+/* registry_load_table with the table's ops placed at ops[at]. */
+static void load_table_at(Registry *reg, const RegistryTable *table, const Source *src,
+                          graft_diag *d, size_t at)
+{
+    TableLoad t = {reg, src, xcalloc(1u << NAME_CACHE_BITS, sizeof(NameCache))};
+    OpInfo **ours = xmalloc(((size_t)table->nops + 1) * sizeof *ours);
+    size_t n = 0;
     interner_reserve(reg->names, interner_count(reg->names) + (size_t)table->nstrings);
     for (int i = 0; i < table->nops; i++) {
         const RegOp *r = &table->ops[i];
+        OpInfo *old = declared(reg, intern(&t, r->name));
+        if (old && old->decl->src == src) { /* a lookup declared it alone */
+            ours[n++] = old;
+            continue;
+        }
         OpInfo *op = arena_alloc(reg->arena, sizeof(OpInfo));
-        const AstOpDecl *decl = load_decl(t, r, op);
-        if (keymap_get(&reg->by_name, keymap_ptr_key(decl->name))) {
+        const AstOpDecl *decl = load_decl(&t, r, op);
+        if (old) {
             registry_declare(reg, decl, d); /* a rule file's before "opset onnx N" */
             continue;
         }
-        *op = (OpInfo){.name = decl->name, .min_args = r->min_args, .max_args = r->max_args,
-                       .traits = r->trait_bits, .attrs = op->attrs, .nattrs = op->nattrs,
-                       .decl = decl, .outputs = r->outputs, .onnx = r->onnx,
-                       .domain = decl->domain, .since = r->since};
+        fill_op(op, r, decl);
         registry_insert(reg, op);
+        ours[n++] = op;
     }
-    free(t);
+    place_table_ops(reg, at, ours, n, src);
+    free(ours);
+    free(t.names);
+}
+
+void registry_load_table(Registry *reg, const RegistryTable *table, const Source *src,
+                         graft_diag *d)
+{
+    load_table_at(reg, table, src, d, reg->ops.len);
 }
 
 /* registry_impl.h's load_deferred. */
@@ -147,17 +203,39 @@ static void load_deferred_table(Registry *reg)
 {
     const RegistryTable *table = reg->deferred;
     reg->deferred = NULL; /* first: the load looks names up */
-    registry_load_table(reg, table, reg->deferred_src, reg->deferred_d);
+    size_t at = reg->deferred_placed ? reg->deferred_at : reg->ops.len;
+    load_table_at(reg, table, reg->deferred_src, reg->deferred_d, at);
+}
+
+/* registry_impl.h's load_deferred_op: a search of the table's names, as
+ * a rule file names a few ops, each found once. */
+static const OpInfo *load_deferred_op(Registry *reg, const char *name)
+{
+    const RegistryTable *table = reg->deferred;
+    for (int i = 0; i < table->nops; i++) {
+        const RegOp *r = &table->ops[i];
+        if (strcmp(r->name, name) != 0)
+            continue;
+        TableLoad t = {reg, reg->deferred_src, NULL};
+        OpInfo *op = arena_alloc(reg->arena, sizeof(OpInfo));
+        fill_op(op, r, load_decl(&t, r, op));
+        registry_insert(reg, op);
+        return op;
+    }
+    return NULL;
 }
 
 void registry_defer_table(Registry *reg, const RegistryTable *table, const Source *src,
-                          graft_diag *d)
+                          graft_diag *d, bool placed_now)
 {
     reg->deferred = table;
     reg->deferred_src = src;
     reg->deferred_d = d;
     reg->deferred_onnx = table->nops > 0 && table->ops[0].onnx;
     reg->load_deferred = load_deferred_table;
+    reg->load_deferred_op = load_deferred_op;
+    if (placed_now)
+        registry_place_deferred(reg);
 }
 
 Source *registry_table_source(const RegistryTable *table)

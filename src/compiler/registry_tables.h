@@ -105,10 +105,13 @@ Source *registry_table_source(const RegistryTable *table);
 void registry_load_table(Registry *reg, const RegistryTable *table, const Source *src,
                          graft_diag *d);
 /* Declares table's ops (registry_load_table, with src and d) when a
- * lookup first needs them, not now: note [Relay's table when needed] in
- * registry.c.  Until then registry_count and registry_op see them only
- * when they are of the target IR. */
+ * lookup first needs them, not now, each op alone for a lookup of its
+ * name: note [Relay's table when needed] in registry.c.  Until a walk
+ * over the ops, registry_count and registry_op see only those declared,
+ * or, when the table is of the target IR, all of them.  placed_now: its
+ * ops go before any declared later, else where the first lookup that
+ * may read the table finds the ops end. */
 void registry_defer_table(Registry *reg, const RegistryTable *table, const Source *src,
-                          graft_diag *d);
+                          graft_diag *d, bool placed_now);
 
 #endif

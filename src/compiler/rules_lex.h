@@ -36,6 +36,7 @@ typedef struct RulesParseCtx {
     AstBuilder b;          /* where nodes go */
     graft_diag *diag;            /* where errors go */
     void *scanner;         /* the flex scanner (yyscan_t) */
+    char *scan_text;       /* its copy of the text (heap), two NULs after */
     size_t offset;         /* byte offset of the next match */
     size_t match;          /* byte offset of the last match */
     SrcCursor at;          /* the line of the last range computed */
