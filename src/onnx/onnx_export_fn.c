@@ -397,10 +397,22 @@ static Onnx__FunctionProto *unique_function(Exporter *ex, Onnx__FunctionProto *f
     return f;
 }
 
+/* Whether fn is called by one call only (a partition's function: the
+ * workload's 10,000), whose FunctionProto nobody asks again: not filed in
+ * ex->function_of (a lookup and an insertion a call, 70 instructions,
+ * bench/workload.sh).  A use list that still holds a dead call only
+ * files it. */
+static bool called_once(const graft_node *fn)
+{
+    const Use *u = node_first_use(fn);
+    return u && !use_next(u);
+}
+
 /* The FunctionProto of function fn, made once. */
 static Onnx__FunctionProto *function_of(Exporter *ex, const graft_node *fn)
 {
-    const void *known = keymap_get_ptr(&ex->function_of, fn);
+    bool once = called_once(fn);
+    const void *known = once ? NULL : keymap_get_ptr(&ex->function_of, fn);
     if (known)
         return (Onnx__FunctionProto *)known;
     Onnx__FunctionProto *f = export_keyed_function(ex, fn); /* note [function keys] */
@@ -413,7 +425,8 @@ static Onnx__FunctionProto *function_of(Exporter *ex, const graft_node *fn)
         f = unique_function(ex, f);
         export_key_function(ex, f);
     }
-    keymap_put_ptr(&ex->function_of, fn, f);
+    if (!once)
+        keymap_put_ptr(&ex->function_of, fn, f);
     return f;
 }
 

@@ -32,7 +32,9 @@ typedef struct Exporter {
     uint8_t *done;         /* per id: its NodeProto is in nodes */
     KeyMap scalars;        /* hash of a scalar's dtype and value -> the id of
                               the first constant written so */
-    uint32_t fresh;        /* the next fresh number */
+    char fresh[24];        /* the next fresh number, its decimal digits
+                              (note [fresh digits] in onnx_export.c) */
+    size_t fresh_len;      /* how many */
     StrBuf scratch;        /* the name being made (output_name) */
     StrBuf fresh_prefix;   /* "graft_<fresh_stem>_" (note [fresh prefix]) */
     const char *fresh_stem;
@@ -89,8 +91,22 @@ Onnx__TensorProto *export_new_tensor(Exporter *ex, const char *name, const graft
 /* The attributes of call n, a rewrite's, as AttributeProtos. */
 void export_set_attrs(Exporter *ex, const graft_node *n, Onnx__NodeProto *np);
 /* How many of call n's operands are inputs of its own, not reads of its
- * subgraphs (note [outer reads] in onnx_subgraph.h). */
-size_t export_own_inputs(const Exporter *ex, const graft_node *n);
+ * subgraphs (note [outer reads] in onnx_subgraph.h), which follow them:
+ * all of a call a rewrite made (only a call of the model has a subgraph),
+ * else its NodeProto's inputs but the empty ones at their end.  Inline:
+ * the key of a partition's function asks it of each call (17
+ * instructions a call, a third of them the call's, bench/workload.sh). */
+static inline size_t export_own_inputs(const Exporter *ex, const graft_node *n)
+{
+    uint32_t id = node_id(n);
+    const Onnx__NodeProto *np = id < ex->m->norigin ? ex->m->origin[id] : NULL;
+    if (!np)
+        return (size_t)node_nargs(n);
+    size_t nin = np->n_input;
+    while (nin > 0 && !np->input[nin - 1][0])
+        nin--;
+    return nin;
+}
 /* old's attributes (call n's NodeProto) with its subgraphs' reads
  * renamed as renames says (note [outer reads] in onnx_subgraph.h); after
  * reporting a read that cannot be renamed, old's own. */

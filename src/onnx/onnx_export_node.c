@@ -11,21 +11,6 @@
 #include "onnx_subgraph.h"
 #include "onnx_text_where.h"
 
-/* How many of call n's operands are its own inputs: all but those its
- * subgraphs read (note [outer reads] in onnx_subgraph.h), which follow
- * them.  Only a call of the model has a subgraph. */
-size_t export_own_inputs(const Exporter *ex, const graft_node *n)
-{
-    uint32_t id = node_id(n);
-    const Onnx__NodeProto *np = id < ex->m->norigin ? ex->m->origin[id] : NULL;
-    if (!np)
-        return (size_t)node_nargs(n);
-    size_t nin = np->n_input;
-    while (nin > 0 && !np->input[nin - 1][0])
-        nin--;
-    return nin;
-}
-
 /* The NodeProto call n came from, when nothing changed what it reads
  * (nin inputs of its own; the reads of its subgraphs, renames). */
 static Onnx__NodeProto *untouched(Exporter *ex, const graft_node *n, size_t nin,
