@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "dtype.h"
+#include "onnx_encode.h"
 #include "onnx_model.h"
 #include "onnx_subgraph.h"
 #include "onnx_text.h"
@@ -318,6 +319,23 @@ static void name_outputs(Exporter *ex)
     }
 }
 
+void export_push_made(Exporter *ex, Onnx__NodeProto *np)
+{
+    vec_push(&ex->made, (uint32_t)ex->nodes.len);
+    vec_push(&ex->nodes, np);
+}
+
+/* Puts call n's NodeProto in the node list: the model's, or one made. */
+static void push_node_proto(Exporter *ex, const graft_node *n)
+{
+    uint32_t id = node_id(n);
+    Onnx__NodeProto *np = export_node_proto(ex, n);
+    if (id < ex->m->norigin && np == ex->m->origin[id])
+        vec_push(&ex->nodes, np);
+    else
+        export_push_made(ex, np);
+}
+
 /* Puts n in the lists once its operands are there. */
 static void emit(Exporter *ex, const graft_node *n)
 {
@@ -328,7 +346,7 @@ static void emit(Exporter *ex, const graft_node *n)
     if (node_kind(n) == NODE_CALL && node_callee(n))
         export_function_call(ex, n);
     else if (node_kind(n) == NODE_CALL)
-        vec_push(&ex->nodes, export_node_proto(ex, n));
+        push_node_proto(ex, n);
     else if (node_kind(n) == NODE_CONST && node_const_is_scalar(n))
         export_scalar_initializer(ex, n);
     else if (made_tensor(ex, n)) {
@@ -385,7 +403,7 @@ static void copy_to_output(Exporter *ex, const char *from, const char *to)
     np->output[0] = (char *)to;
     np->op_type = "Identity";
     np->name = (char *)export_fresh_name(ex, "Identity");
-    vec_push(&ex->nodes, np);
+    export_push_made(ex, np);
 }
 
 /* Calls in the model's order, each after what it reads; then what the
@@ -518,10 +536,31 @@ static Onnx__ValueInfoProto **kept_value_info(Exporter *ex, size_t *n)
     return kept;
 }
 
+/* model, whose graph holds ex's nodes, as bytes: the messages the model
+ * read as the bytes read (note [canonical spans] in onnx_span.h), the
+ * functions and nodes made here as the bytes packed (note [functions
+ * packed once] in onnx_export_fn.c, note [made nodes packed] in
+ * onnx_export_pack.c). */
+static void write_binary(Exporter *ex, const Onnx__ModelProto *model, FILE *out)
+{
+    OnnxMadeBytes made = {.functions = &ex->function_spans, .graph = &model->graph->base};
+    OnnxSpan *nodes = NULL;
+    uint8_t *block = NULL;
+    if (ex->made.len && export_pack_fields_known()) {
+        nodes = xcalloc(ex->nodes.len, sizeof *nodes);
+        block = export_pack_nodes(ex->nodes.items, ex->made.items, ex->made.len, nodes);
+        made.nodes = nodes;
+    }
+    onnx_model_write_made(model, ex->m->proto, &made, out);
+    free(block);
+    free(nodes);
+}
+
 static void exporter_free(Exporter *ex)
 {
     arena_free(ex->arena);
     vec_free(&ex->nodes);
+    vec_free(&ex->made);
     vec_free(&ex->inits);
     vec_free(&ex->need);
     keymap_free(&ex->scalars);
@@ -571,8 +610,8 @@ bool onnx_export(OnnxModel *m, FILE *out, bool text, graft_diag *d)
         ok = export_opsets_finish(&ex, &model);
         if (ok && text) /* a failed write: the caller's commit reports it */
             onnx_text_print(&model, out);
-        else if (ok) /* note [canonical spans], note [functions packed once] */
-            onnx_model_write_made(&model, m->proto, &ex.function_spans, out);
+        else if (ok)
+            write_binary(&ex, &model, out);
         free(graph.value_info);
         free(model.functions != m->proto->functions ? model.functions : NULL);
         free(model.opset_import != m->proto->opset_import ? model.opset_import : NULL);

@@ -457,7 +457,7 @@ void export_function_call(Exporter *ex, const graft_node *n)
         np->output[i] = (char *)(r ? export_value_name(ex, r) : "");
     }
     np->name = (char *)(tuple ? ex->node[node_id(n)] : export_fresh_name(ex, f->name));
-    vec_push(&ex->nodes, np);
+    export_push_made(ex, np);
 }
 
 void export_functions_finish(Exporter *ex, Onnx__ModelProto *model)

@@ -39,6 +39,8 @@ typedef struct Exporter {
     StrBuf fresh_prefix;   /* "graft_<fresh_stem>_" (note [fresh prefix]) */
     const char *fresh_stem;
     VEC(Onnx__NodeProto *) nodes;    /* the node list being made */
+    VEC(uint32_t) made;              /* where in it the nodes made here are
+                                        (note [made nodes packed]) */
     VEC(Onnx__TensorProto *) inits;  /* the initializer list being made */
     Arena *arena;          /* the protos made (note [export arena]) */
     VEC(Onnx__FunctionProto *) functions; /* the partitions' (made here) */
@@ -120,6 +122,8 @@ void export_scalar_initializer(Exporter *ex, const graft_node *n);
 /* Scalar constant n as a tensor of rank 0 named name; NULL after
  * reporting a dtype graft cannot write. */
 Onnx__TensorProto *export_scalar_tensor(Exporter *ex, const graft_node *n, const char *name);
+/* Puts np, a node made here, at the end of the node list. */
+void export_push_made(Exporter *ex, Onnx__NodeProto *np);
 /* Emits call n of a function (a partition) and the function
  * (onnx_export_fn.c, note [onnx partitions]). */
 void export_function_call(Exporter *ex, const graft_node *n);
@@ -130,6 +134,12 @@ void export_function_call(Exporter *ex, const graft_node *n);
  * which the caller frees. */
 uint8_t *export_pack_function(KeyMap *imports, const Onnx__FunctionProto *f, size_t room,
                               size_t *len);
+/* The encodings of the nmade nodes of nodes at the indices made lists,
+ * into bytes at those indices (note [made nodes packed] in
+ * onnx_export_pack.c): their block, malloc'd, which the caller frees
+ * after writing them.  Only where export_pack_fields_known. */
+uint8_t *export_pack_nodes(Onnx__NodeProto *const *nodes, const uint32_t *made, size_t nmade,
+                           OnnxSpan *bytes);
 /* Whether this build's onnx.proto has the fields export_pack_function
  * writes by hand, no more; when not, it calls the generic one, protobuf-c's
  * pack (the same block and room). */
