@@ -419,7 +419,7 @@ static void emit_nodes(Exporter *ex)
     emit_from(ex, graph_output(ex->g));
     for (int k = 0; k < ex->m->noutputs && ex->ok; k++) {
         const char *name = export_value_name(ex, graph_output_at(ex->m, k));
-        if (strcmp(name, gp->output[k]->name) != 0)
+        if (name != gp->output[k]->name && strcmp(name, gp->output[k]->name) != 0)
             copy_to_output(ex, name, gp->output[k]->name);
     }
 }
@@ -474,14 +474,20 @@ static uint64_t name_bit(const char *name)
     return (uint64_t)1 << cache_slot((uint64_t)(uintptr_t)name, 6);
 }
 
-/* bits: the initializers' name_bit's (note [initializer filter]). */
+/* bits: the initializers' name_bit's (note [initializer filter]).  A
+ * variable of a function, a partition's parameter, reads no initializer
+ * (the function's inputs are named by position, note [onnx partitions]
+ * in onnx_export_fn.c; the value passed to it is the graph's): it is not
+ * asked (its name was 46 instructions a parameter, 50,000 on the
+ * workload's partition, bench/workload.sh). */
 static void mark_read(Exporter *ex, KeyMap *read, uint64_t bits)
 {
     uint32_t count = graph_node_count(ex->g);
     for (uint32_t id = 0; id < count; id++) {
         const graft_node *n = graph_node(ex->g, id);
         bool tensor = node_kind(n) == NODE_CONST && !node_const_is_scalar(n);
-        if (node_kind(n) != NODE_VAR &&
+        bool variable = node_kind(n) == NODE_VAR && !node_scope(ex->g, n);
+        if (!variable &&
             !(ex->live[id] && tensor && !node_scope(ex->g, n) && read_by_graph(ex, n)))
             continue;
         const char *name = export_value_name(ex, n);

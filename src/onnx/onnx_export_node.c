@@ -180,6 +180,8 @@ static Onnx__AttributeProto *attr_proto(Exporter *ex, const graft_node *n, const
 void export_set_attrs(Exporter *ex, const graft_node *n, Onnx__NodeProto *np)
 {
     size_t nattrs = (size_t)node_nattrs(n); /* the list and the attributes in one block */
+    if (!nattrs)
+        return; /* (no list: as protobuf-c decodes a node of none) */
     np->attribute = export_alloc(ex, (nattrs + 1) * sizeof *np->attribute +
                                          nattrs * sizeof(Onnx__AttributeProto));
     Onnx__AttributeProto *room = (Onnx__AttributeProto *)(np->attribute + nattrs + 1);
