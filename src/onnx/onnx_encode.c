@@ -194,21 +194,35 @@ static const OnnxSpan *made_list(const Encoder *e, const ProtobufCFieldDescripto
                                                                           : NULL;
 }
 
-/* The bytes list's count messages of field id take after their keys: a
+/* The span of m, a message of a kind with spans (onnx_span_kept), or NULL:
+ * span_of, its kind asked once a list (a message's kind three
+ * comparisons, asked twice an element, bench/workload.sh). */
+static const OnnxSpan *kept_span_of(const Encoder *e, const ProtobufCMessage *m)
+{
+    return e->spans ? keymap_get_ptr(e->spans, m) : NULL;
+}
+
+/* The bytes list's count messages of field f take after their keys: a
  * length prefix and the message each, the run of each message that
  * follows the one before it recorded once (note [runs of spans]); made,
  * when not NULL, the bytes the caller made of some (made_list), asked
  * before the spans. */
-static size_t message_list_size(Encoder *e, uint32_t id, const ProtobufCMessage *const *list,
-                                size_t count, const OnnxSpan *made)
+static size_t message_list_size(Encoder *e, const ProtobufCFieldDescriptor *f,
+                                const ProtobufCMessage *const *list, size_t count,
+                                const OnnxSpan *made)
 {
     const uint8_t *end = NULL; /* where the message before ends in the bytes read */
     EncodedLength run = {0};   /* the open run, while run.tail */
     size_t size = 0;
+    uint32_t id = f->id;
+    bool kept = onnx_span_kept(f->descriptor); /* the elements' kind */
     for (size_t k = 0; k < count; k++) {
         const ProtobufCMessage *m = list[k];
-        const OnnxSpan *span = made && made[k].data ? &made[k] : m ? span_of(e, m) : NULL;
-        bool model_span = span && onnx_span_kept(m->descriptor) && id < 16;
+        const OnnxSpan *span = made && made[k].data ? &made[k]
+                             : !m                    ? NULL
+                             : kept                  ? kept_span_of(e, m)
+                                                     : span_of(e, m);
+        bool model_span = span && kept && id < 16;
         size_t len = span ? span->len : 0;
         if (model_span && follows(end, encode_key(id, LEN), span)) {
             run.run = run.tail ? run.run : end;
@@ -281,7 +295,7 @@ static size_t field_size(Encoder *e, const ProtobufCFieldDescriptor *f,
     const char *v = first_value(f, m);
     size_t stride = value_stride(f->type), size = 0;
     if (f->type == PROTOBUF_C_TYPE_MESSAGE) /* (a graph's lists: no switch per element) */
-        size = message_list_size(e, f->id, (const ProtobufCMessage *const *)v, count,
+        size = message_list_size(e, f, (const ProtobufCMessage *const *)v, count,
                                  made_list(e, f, m));
     else
         for (size_t k = 0; k < count; k++)
