@@ -141,13 +141,31 @@ graft_node *export_result_of(const Exporter *ex, const graft_node *n, int i)
     return NULL;
 }
 
-/* The name of a call a rewrite made: "graft_<Op>_<k>", made once. */
+/* note [made calls' names]: the fresh names of calls are kept per id,
+ * and nearly every call that takes one is one a rewrite or the partition
+ * made, whose id is past the model's (norigin): those are kept in an
+ * array of the ids past it, those of the model's calls (a call of a
+ * nameless NodeProto whose results a rewrite reads by element) in a map.
+ * An array of every id, zeroed, was 8 bytes an id, 15 instructions an op
+ * node of the workload's ONNX rewrite (bench/workload.sh). */
+const char *export_named_call(Exporter *ex, const graft_node *call, const char *stem)
+{
+    uint32_t id = node_id(call), norigin = ex->m->norigin;
+    if (id >= norigin) {
+        const char **name = &ex->made_call[id - norigin];
+        if (!*name)
+            *name = export_fresh_name(ex, stem);
+        return *name;
+    }
+    int64_t *name = keymap_put(&ex->model_call, (uint64_t)id + 1, 0);
+    if (!*name)
+        *name = (int64_t)(intptr_t)export_fresh_name(ex, stem);
+    return (const char *)(intptr_t)*name;
+}
+
 const char *export_call_name(Exporter *ex, const graft_node *call)
 {
-    uint32_t id = node_id(call);
-    if (!ex->node[id])
-        ex->node[id] = export_fresh_name(ex, node_op(call));
-    return ex->node[id];
+    return export_named_call(ex, call, node_op(call));
 }
 
 /* Whether n is a tensor constant a rewrite or --fold-constants made (note
@@ -575,7 +593,8 @@ static void exporter_free(Exporter *ex)
     strbuf_free(&ex->fresh_prefix);
     export_functions_free(ex);
     free(ex->value);
-    free(ex->node);
+    free(ex->made_call);
+    keymap_free(&ex->model_call);
     free(ex->live);
     free(ex->done);
 }
@@ -594,7 +613,7 @@ bool onnx_export(OnnxModel *m, FILE *out, bool text, graft_diag *d)
     Exporter ex = {.m = m, .g = m->g, .d = d, .ok = true, .arena = arena_new(),
                    .fresh = "0", .fresh_len = 1};
     ex.value = xcalloc(count, sizeof *ex.value);
-    ex.node = xcalloc(count, sizeof *ex.node);
+    ex.made_call = xcalloc(count - m->norigin, sizeof *ex.made_call);
     ex.live = xcalloc(count, 1);
     ex.done = xcalloc(count, 1);
     mark_live(&ex);

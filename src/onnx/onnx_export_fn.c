@@ -102,17 +102,20 @@ static const char *local_name(FnBuild *fb, const graft_node *n)
     return name;
 }
 
+/* A node and its two name arrays in one block (as export_node_proto
+ * makes one, note [export arena]: three were 110 instructions of each
+ * partition's call, bench/workload.sh). */
 static Onnx__NodeProto *new_node(Exporter *ex, const char *op, const char *domain, size_t nin,
                                  size_t nout)
 {
-    Onnx__NodeProto *np = export_alloc(ex, sizeof *np);
+    Onnx__NodeProto *np = export_alloc(ex, sizeof *np + (nin + nout + 2) * sizeof(char *));
     onnx__node_proto__init(np);
     np->op_type = (char *)op;
     np->domain = (char *)domain;
     np->n_input = nin;
-    np->input = export_name_array(ex, nin);
+    np->input = (char **)(np + 1);
     np->n_output = nout;
-    np->output = export_name_array(ex, nout);
+    np->output = np->input + nin + 1;
     return np;
 }
 
@@ -450,13 +453,12 @@ void export_function_call(Exporter *ex, const graft_node *n)
         np->input[i] = (char *)export_value_name(ex, node_arg(n, i));
     /* the results of a partition of several roots are named after the
      * call, "graft_graft.qkv_0_output_1", so it is named first */
-    if (tuple && !ex->node[node_id(n)])
-        ex->node[node_id(n)] = export_fresh_name(ex, f->name);
+    const char *name = tuple ? export_named_call(ex, n, f->name) : NULL;
     for (int i = 0; i < nout; i++) {
         const graft_node *r = tuple ? export_result_of(ex, n, i) : n;
         np->output[i] = (char *)(r ? export_value_name(ex, r) : "");
     }
-    np->name = (char *)(tuple ? ex->node[node_id(n)] : export_fresh_name(ex, f->name));
+    np->name = (char *)(name ? name : export_fresh_name(ex, f->name));
     export_push_made(ex, np);
 }
 

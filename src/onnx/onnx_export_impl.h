@@ -27,7 +27,9 @@ typedef struct Exporter {
     graft_graph *g;
     graft_diag *d;
     const char **value;    /* per id: the name its value is written under */
-    const char **node;     /* per id: the fresh name of a call a rewrite made */
+    const char **made_call; /* per id past the model's: the fresh name of
+                               a call made (note [made calls' names]) */
+    KeyMap model_call;     /* a call of the model's id + 1 -> its fresh name */
     uint8_t *live;         /* per id: reached from the output */
     uint8_t *done;         /* per id: its NodeProto is in nodes */
     KeyMap scalars;        /* hash of a scalar's dtype and value -> the id of
@@ -69,8 +71,10 @@ typedef struct Exporter {
 void export_put_number(StrBuf *sb, uint64_t k);
 /* A name not in use: "graft_<stem>_<k>" with the first free k. */
 const char *export_fresh_name(Exporter *ex, const char *stem);
-/* The fresh name of a call a rewrite made, "graft_<Op>_<k>", made once. */
+/* The fresh name of a call a rewrite made, "graft_<Op>_<k>", made once;
+ * the same, "graft_<stem>_<k>" (note [made calls' names] in onnx_export.c). */
 const char *export_call_name(Exporter *ex, const graft_node *call);
+const char *export_named_call(Exporter *ex, const graft_node *call, const char *stem);
 /* The live element reading result i of call n, or NULL. */
 graft_node *export_result_of(const Exporter *ex, const graft_node *n, int i);
 /* The name n's value is written under (note [onnx export]): the one
