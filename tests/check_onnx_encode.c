@@ -469,14 +469,19 @@ START_TEST(test_made_nodes_packed)
     name[sizeof name - 1] = '\0';
     Onnx__NodeProto large = bare;
     large.name = name;
-    Onnx__NodeProto *nodes[] = {&bare,  &unnamed, &attributed, &bare, &empty,
-                                &large, &bare,    &unnamed,    &bare};
+    char *lengths[] = {"abc", "abcd", "abcdefg", "abcdefgh", "abcdefghi", "abcdefghijklmno",
+                       "abcdefghijklmnop", "abcdefghijklmnopq"}; /* copy_name's cases */
+    Onnx__NodeProto copied = unnamed;
+    copied.n_input = sizeof lengths / sizeof *lengths;
+    copied.input = lengths;
+    Onnx__NodeProto *nodes[] = {&bare,  &unnamed, &attributed, &bare,  &empty,
+                                &large, &bare,    &unnamed,    &bare,  &copied};
     Onnx__GraphProto g = ONNX__GRAPH_PROTO__INIT;
     g.n_node = sizeof nodes / sizeof *nodes;
     g.node = nodes;
     g.name = "made";
-    uint32_t all[] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
-    assert_made_nodes_write_as_protobuf_c(&g, all, 9);
+    uint32_t all[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+    assert_made_nodes_write_as_protobuf_c(&g, all, 10);
     uint32_t some[] = {1, 2, 5, 6, 8}; /* the others encoded: runs broken */
     assert_made_nodes_write_as_protobuf_c(&g, some, 5);
 }

@@ -177,13 +177,34 @@ static uint8_t *doc_and_domain_at(uint8_t *at, const Onnx__NodeProto *np)
     return at;
 }
 
+/* The len bytes at s copied to at: from 4 to 16 (most names) as two
+ * words that overlap where len is not twice their size, each read within
+ * the bytes at s, as bytes_equal in keymap.h compares them (a call of
+ * memcpy a name was a third of packing it, bench/workload.sh). */
+static inline void copy_name(uint8_t *at, const char *s, uint32_t len)
+{
+    if (len >= 8 && len <= 16) {
+        uint64_t first, last;
+        memcpy(&first, s, 8);
+        memcpy(&last, s + len - 8, 8);
+        memcpy(at, &first, 8);
+        memcpy(at + len - 8, &last, 8);
+    } else if (len >= 4 && len < 8) {
+        uint32_t first, last;
+        memcpy(&first, s, 4);
+        memcpy(&last, s + len - 4, 4);
+        memcpy(at, &first, 4);
+        memcpy(at + len - 4, &last, 4);
+    } else if (len)
+        memcpy(at, s, len);
+}
+
 /* String field s of len bytes (s NULL: none) after key k, at at. */
 static inline uint8_t *measured_at(uint8_t *at, uint8_t k, const char *s, uint32_t len)
 {
     *at++ = k;
     at = onnx_varint_write(at, len);
-    if (len)
-        memcpy(at, s, len);
+    copy_name(at, s, len);
     return at + len;
 }
 

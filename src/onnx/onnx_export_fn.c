@@ -158,18 +158,6 @@ static void constant_node(FnBuild *fb, const graft_node *c)
     vec_push(&fb->nodes, np);
 }
 
-int export_fn_results(const graft_node *n, bool *tuple)
-{
-    int count = node_noutputs(n);
-    *tuple = count > 1;
-    for (const Use *u = node_first_use(n); u; u = use_next(u))
-        if (node_kind(use_user(u)) == NODE_GETITEM && !node_is_dead(use_user(u))) {
-            *tuple = true;
-            count = node_index(use_user(u)) >= count ? node_index(use_user(u)) + 1 : count;
-        }
-    return count;
-}
-
 /* old's attributes, their subgraphs reading the body's local names of the
  * values they read, operands nin on of n (note [outer reads] in
  * onnx_subgraph.h). */

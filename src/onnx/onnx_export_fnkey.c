@@ -64,6 +64,10 @@ struct FunctionKeys {
                              mark of a node met (note [walk marks]) */
     uint32_t next;        /* the next local number */
     VEC(KeyFrame) stack;  /* key_nodes's, kept from one body to the next */
+    const char *pfp;      /* "PartitionedFromPattern", interned: the
+                             partition's name of the attribute, which
+                             node_find_attr finds by its address first (a
+                             strcmp was 40 instructions a function) */
 };
 typedef struct FunctionKeys FunctionKeys;
 
@@ -325,7 +329,9 @@ static bool make_key(const Exporter *ex, FunctionKeys *k, const graft_node *fn)
         return false;
     put(k, KEY_END);
     put(k, (uint64_t)node_nparams(fn));
-    const graft_attr_value *pfp = node_find_attr(fn, "PartitionedFromPattern");
+    if (!k->pfp)
+        k->pfp = graph_intern(ex->g, "PartitionedFromPattern");
+    const graft_attr_value *pfp = node_find_attr(fn, k->pfp);
     put_ptr(k, pfp && pfp->kind == GRAFT_ATTR_STRING ? pfp->s : NULL);
     const graft_node *body = node_body(fn);
     bool tuple = node_kind(body) == NODE_TUPLE;
