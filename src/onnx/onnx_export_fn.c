@@ -102,9 +102,9 @@ static const char *local_name(FnBuild *fb, const graft_node *n)
     return name;
 }
 
-/* A node and its two name arrays in one block (as export_node_proto
- * makes one, note [export arena]: three were 110 instructions of each
- * partition's call, bench/workload.sh). */
+/* A node and its two name arrays in one block, as export_node_proto
+ * makes one (note [export arena] in onnx_export.c; three blocks were 110
+ * instructions of each partition's call, bench/workload.sh). */
 static Onnx__NodeProto *new_node(Exporter *ex, const char *op, const char *domain, size_t nin,
                                  size_t nout)
 {
