@@ -98,6 +98,18 @@ static void count_fresh(Exporter *ex)
     ex->fresh[0] = '1';
 }
 
+/* note [fresh names not interned]: a candidate fresh name that the
+ * graph's interner (the model's, note [names as decoded] in
+ * onnx_import.c) does not hold is no name of the model's, nor of the
+ * export's before it (note [names in use]), and is taken as it is, a
+ * copy in the export's arena (note [export arena]); one it holds is
+ * asked of the model's maps.  Interning each candidate, to tell a new
+ * one by the interner's count, was 180 instructions a name (10,000 names
+ * in each ONNX job of bench/workload.sh), a lookup and a copy are half
+ * that.  Nothing asks a fresh name's address: a map keyed by names
+ * (mark_read's initializers, made_names's) interns the names it asks
+ * after, or holds the model's, which a fresh name is not. */
+
 /* A name not in use: "graft_<stem>_<k>" with the first free k.
  * note [fresh prefix]: "graft_<stem>_" is kept from the last call with
  * the same stem (by address: every stem lives as long as the export, a
@@ -114,20 +126,17 @@ const char *export_fresh_name(Exporter *ex, const char *stem)
         strbuf_putc(sb, '_');
         ex->fresh_stem = stem;
     }
-    size_t prefix = sb->len;
+    size_t prefix = sb->len, len;
     strbuf_room(sb, sizeof ex->fresh);
+    Interner *names = onnx_model_names(ex->m->proto); /* the graph's */
     const char *name;
-    bool new_string;
-    do { /* each candidate interned once: it is the key of both maps, and
-            a string interned anew is in neither (graph_interned_count) */
+    do { /* each candidate looked up once: note [fresh names not interned] */
         memcpy(sb->data + prefix, ex->fresh, ex->fresh_len);
-        size_t len = prefix + ex->fresh_len;
+        len = prefix + ex->fresh_len;
         count_fresh(ex);
-        size_t interned = graph_interned_count(ex->g);
-        name = graph_intern_n(ex->g, sb->data, len);
-        new_string = graph_interned_count(ex->g) > interned;
-    } while (!new_string && taken(ex, name));
-    return name;
+        name = interner_lookup(names, sb->data, len);
+    } while (name && taken(ex, name));
+    return name ? name : arena_strndup(ex->arena, sb->data, len);
 }
 
 /* The live element reading result i of call n, or NULL. */
@@ -462,8 +471,9 @@ static void made_names(Exporter *ex, KeyMap *made)
  * model, 50,000 inputs and one initializer: filling a map of 50,000 names
  * was 270 instructions an op node, bench/onnx_e2e.sh).  The names
  * export_value_name gives those values are interned already (a
- * variable's or constant's own, a value name's, a fresh one), so they
- * are keys as they are. */
+ * variable's or constant's own, a value name's), so they are keys as
+ * they are, or fresh, and no initializer's (note [fresh names not
+ * interned]). */
 /* Whether the graph itself reads tensor constant n: the graph's output, or
  * an operand of a live node in no function.  A partition's function holds
  * a Constant of its own for each constant of its body (note [onnx
