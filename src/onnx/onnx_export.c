@@ -306,22 +306,33 @@ static void inherit_operands(Exporter *ex, MadeNames *made, const graft_node *n,
     free(outer);
 }
 
+typedef VEC(uint32_t) IdList;
+
+/* note [live calls listed]: the ids of the nodes of the model (its calls,
+ * its Constant nodes) still live in @main, in the model's order, found
+ * once for inherit_names and emit_nodes: each walked the model's ids
+ * (most a graph input, or a call rewritten or moved into a partition's
+ * function), 8 instructions an id, 110,000 ids in each ONNX job of
+ * bench/workload.sh. */
+static void list_live_calls(const Exporter *ex, IdList *calls)
+{
+    Onnx__NodeProto *const *origin = ex->m->origin; /* (read once, not per id) */
+    const uint8_t *live = ex->live;
+    for (uint32_t id = 0, norigin = ex->m->norigin; id < norigin; id++)
+        if (origin[id] && live[id] && !node_scope(ex->g, graph_node(ex->g, id)))
+            vec_push(calls, id);
+}
+
 /* A value a rewrite made in place of one the model named, which no live
  * node makes now, takes that name where a call of the model reads it, so
  * that the readers stay as they were (a rewrite of one node changes one
- * NodeProto; a subgraph's read stays as it was). */
-static void inherit_names(Exporter *ex)
+ * NodeProto; a subgraph's read stays as it was).  calls: list_live_calls's. */
+static void inherit_names(Exporter *ex, const IdList *calls)
 {
     MadeNames made = {0}; /* the names live nodes make */
-    Onnx__NodeProto *const *origin = ex->m->origin; /* (read once, not per id) */
-    const uint8_t *live = ex->live;
-    for (uint32_t id = 0, norigin = ex->m->norigin; id < norigin; id++) {
-        const Onnx__NodeProto *np = origin[id];
-        if (!np || !live[id]) /* (most: a graph input, or a call rewritten) */
-            continue;
-        const graft_node *n = graph_node(ex->g, id);
-        if (!node_scope(ex->g, n))
-            inherit_operands(ex, &made, n, np);
+    for (size_t i = 0; i < calls->len; i++) {
+        uint32_t id = calls->items[i];
+        inherit_operands(ex, &made, graph_node(ex->g, id), ex->m->origin[id]);
     }
     keymap_free(&made.names);
 }
@@ -433,16 +444,15 @@ static void copy_to_output(Exporter *ex, const char *from, const char *to)
     export_push_made(ex, np);
 }
 
-/* Calls in the model's order, each after what it reads; then what the
- * output reads; then the copies to graph outputs named otherwise. */
-static void emit_nodes(Exporter *ex)
+/* Calls in the model's order (calls: list_live_calls's), each after what
+ * it reads; then what the output reads; then the copies to graph outputs
+ * named otherwise. */
+static void emit_nodes(Exporter *ex, const IdList *calls)
 {
     const Onnx__GraphProto *gp = ex->m->proto->graph;
-    Onnx__NodeProto *const *origin = ex->m->origin; /* (read once, not per id) */
-    const uint8_t *live = ex->live;
-    for (uint32_t id = 0, norigin = ex->m->norigin; id < norigin && ex->ok; id++)
-        if (origin[id] && live[id] && !node_scope(ex->g, graph_node(ex->g, id)))
-            emit_from(ex, graph_node(ex->g, id)); /* (a partition's nodes: its function's) */
+    for (size_t i = 0; i < calls->len && ex->ok; i++)
+        emit_from(ex, graph_node(ex->g, calls->items[i])); /* (a partition's nodes: its
+                                                              function's, not listed) */
     emit_from(ex, graph_output(ex->g));
     for (int k = 0; k < ex->m->noutputs && ex->ok; k++) {
         const char *name = export_value_name(ex, graph_output_at(ex->m, k));
@@ -628,8 +638,11 @@ bool onnx_export(OnnxModel *m, FILE *out, bool text, graft_diag *d)
     ex.done = xcalloc(count, 1);
     mark_live(&ex);
     name_outputs(&ex);
-    inherit_names(&ex);
-    emit_nodes(&ex);
+    IdList calls = {0};
+    list_live_calls(&ex, &calls);
+    inherit_names(&ex, &calls);
+    emit_nodes(&ex, &calls);
+    vec_free(&calls);
     bool ok = ex.ok;
     if (ok) {
         keep_initializers(&ex);
