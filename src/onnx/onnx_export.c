@@ -225,11 +225,17 @@ static const char *unnamed_value_name(Exporter *ex, const graft_node *n)
 /* The name n's value is written under, found and kept in ex->value, its
  * value name's too (asked of the graph's map for each of a graph input's
  * readers and again by mark_read, it was a twentieth of the export,
- * bench/onnx_e2e.sh). */
+ * bench/onnx_e2e.sh).
+ * note [names not zeroed]: ex->value is read only where ex->state says
+ * the id was named (EXPORT_NAMED), a bit of the byte that also says it
+ * was emitted (EXPORT_DONE), so it is not zeroed: zeroing its 8 bytes an
+ * id was 16 instructions an op node of the workload's ONNX rewrite
+ * (bench/workload.sh), where the heap reused gives calloc no fresh,
+ * zeroed pages. */
 const char *export_find_value_name(Exporter *ex, const graft_node *n)
 {
     const char *name = graph_value_name(ex->g, n);
-    ex->value[node_id(n)] = name ? name : unnamed_value_name(ex, n);
+    export_name_value(ex, n, name ? name : unnamed_value_name(ex, n));
     return ex->value[node_id(n)];
 }
 
@@ -245,7 +251,7 @@ static graft_node *graph_output_at(const OnnxModel *m, int k)
 static bool unnamed(const Exporter *ex, const graft_node *n)
 {
     NodeKind kind = node_kind(n);
-    return (kind == NODE_CALL || kind == NODE_GETITEM) && !ex->value[node_id(n)] &&
+    return (kind == NODE_CALL || kind == NODE_GETITEM) && !(ex->state[node_id(n)] & EXPORT_NAMED) &&
            !graph_value_name(ex->g, n) && !(kind == NODE_CALL && node_noutputs(n) > 1);
 }
 
@@ -285,7 +291,7 @@ static void inherit(Exporter *ex, MadeNames *made, const graft_node *a, const ch
     old = graph_intern(ex->g, old);
     KeyMap *names = made_names_of(ex, made);
     if (!keymap_get_ptr(names, old)) {
-        ex->value[node_id(a)] = old;
+        export_name_value(ex, a, old);
         keymap_put_ptr(names, old, old);
     }
 }
@@ -353,7 +359,7 @@ static void name_outputs(Exporter *ex)
     for (int k = 0; k < ex->m->noutputs; k++) {
         graft_node *o = graph_output_at(ex->m, k);
         if (unnamed(ex, o))
-            ex->value[node_id(o)] = interned_name(ex, gp->output[k]->name);
+            export_name_value(ex, o, interned_name(ex, gp->output[k]->name));
     }
 }
 
@@ -378,9 +384,9 @@ static void push_node_proto(Exporter *ex, const graft_node *n)
 static void emit(Exporter *ex, const graft_node *n)
 {
     uint32_t id = node_id(n);
-    if (ex->done[id])
+    if (ex->state[id] & EXPORT_DONE)
         return;
-    ex->done[id] = 1;
+    ex->state[id] |= EXPORT_DONE;
     if (node_kind(n) == NODE_CALL && node_callee(n))
         export_function_call(ex, n);
     else if (node_kind(n) == NODE_CALL)
@@ -409,13 +415,13 @@ static void emit_from(Exporter *ex, graft_node *root)
         int next;
     } Frame;
     VEC(Frame) stack = {0};
-    if (!ex->done[node_id(root)])
+    if (!(ex->state[node_id(root)] & EXPORT_DONE))
         vec_push(&stack, ((Frame){root, 0}));
     while (stack.len) {
         Frame *f = &stack.items[stack.len - 1];
         if (f->next < node_nargs(f->n) && !node_is_opaque(f->n)) {
             graft_node *a = node_arg(f->n, f->next++);
-            if (node_kind(a) == NODE_VAR || ex->done[node_id(a)])
+            if (node_kind(a) == NODE_VAR || ex->state[node_id(a)] & EXPORT_DONE)
                 continue;
             if (node_nargs(a) == 0)
                 emit(ex, a);
@@ -616,7 +622,7 @@ static void exporter_free(Exporter *ex)
     free(ex->made_call);
     keymap_free(&ex->model_call);
     free(ex->live);
-    free(ex->done);
+    free(ex->state);
 }
 
 /* Marks what the output reaches (note [reached by a sweep] in
@@ -632,10 +638,10 @@ bool onnx_export(OnnxModel *m, FILE *out, bool text, graft_diag *d)
     size_t count = (size_t)graph_node_count(m->g) + 1;
     Exporter ex = {.m = m, .g = m->g, .d = d, .ok = true, .arena = arena_new(),
                    .fresh = "0", .fresh_len = 1};
-    ex.value = xcalloc(count, sizeof *ex.value);
+    ex.value = xmalloc(count * sizeof *ex.value); /* note [names not zeroed] */
     ex.made_call = xcalloc(count - m->norigin, sizeof *ex.made_call);
     ex.live = xcalloc(count, 1);
-    ex.done = xcalloc(count, 1);
+    ex.state = xcalloc(count, 1);
     mark_live(&ex);
     name_outputs(&ex);
     IdList calls = {0};

@@ -26,12 +26,14 @@ typedef struct Exporter {
     OnnxModel *m;
     graft_graph *g;
     graft_diag *d;
-    const char **value;    /* per id: the name its value is written under */
+    const char **value;    /* per id: the name its value is written under,
+                              where state says EXPORT_NAMED (note [names
+                              not zeroed]) */
     const char **made_call; /* per id past the model's: the fresh name of
                                a call made (note [made calls' names]) */
     KeyMap model_call;     /* a call of the model's id + 1 -> its fresh name */
     uint8_t *live;         /* per id: reached from the output */
-    uint8_t *done;         /* per id: its NodeProto is in nodes */
+    uint8_t *state;        /* per id: EXPORT_DONE, EXPORT_NAMED */
     KeyMap scalars;        /* hash of a scalar's dtype and value -> the id of
                               the first constant written so */
     char fresh[24];        /* the next fresh number, its decimal digits
@@ -67,6 +69,10 @@ typedef struct Exporter {
     bool ok;
 } Exporter;
 
+/* What Exporter.state says of an id: its NodeProto (or initializer) is
+ * in the lists; its value's name is in Exporter.value. */
+enum { EXPORT_DONE = 1, EXPORT_NAMED = 2 };
+
 /* k in decimal after sb's text. */
 void export_put_number(StrBuf *sb, uint64_t k);
 /* A name not in use: "graft_<stem>_<k>" with the first free k. */
@@ -84,8 +90,14 @@ graft_node *export_result_of(const Exporter *ex, const graft_node *n, int i);
 const char *export_find_value_name(Exporter *ex, const graft_node *n);
 static inline const char *export_value_name(Exporter *ex, const graft_node *n)
 {
-    const char *name = ex->value[node_id(n)];
-    return name ? name : export_find_value_name(ex, n);
+    uint32_t id = node_id(n);
+    return ex->state[id] & EXPORT_NAMED ? ex->value[id] : export_find_value_name(ex, n);
+}
+/* n's value named name. */
+static inline void export_name_value(Exporter *ex, const graft_node *n, const char *name)
+{
+    ex->value[node_id(n)] = name;
+    ex->state[node_id(n)] |= EXPORT_NAMED;
 }
 /* size bytes, zeroed, freed with the export (note [export arena]). */
 void *export_alloc(Exporter *ex, size_t size);

@@ -293,7 +293,7 @@ void export_scalar_initializer(Exporter *ex, const graft_node *n)
     const graft_node *first = seen ? graph_node(ex->g, (uint32_t)*seen) : NULL;
     if (first && node_const_value(first) == value && /* not a hash collision */
         strcmp(node_const_dtype(first) ? node_const_dtype(first) : "", dtype ? dtype : "") == 0) {
-        ex->value[node_id(n)] = export_value_name(ex, first);
+        export_name_value(ex, n, export_value_name(ex, first));
         return;
     }
     *keymap_put(&ex->scalars, key | 1, 0) = node_id(n);
