@@ -153,8 +153,8 @@ graft_node *export_result_of(const Exporter *ex, const graft_node *n, int i)
 /* note [made calls' names]: the fresh names of calls are kept per id,
  * and nearly every call that takes one is one a rewrite or the partition
  * made, whose id is past the model's (norigin): those are kept in an
- * array of the ids past it, those of the model's calls (a call of a
- * nameless NodeProto whose results a rewrite reads by element) in a map.
+ * array of the ids past it, those of the model's calls (such as a call
+ * of a nameless NodeProto whose element a rewrite made reads) in a map.
  * An array of every id, zeroed, was 8 bytes an id, 15 instructions an op
  * node of the workload's ONNX rewrite (bench/workload.sh). */
 const char *export_named_call(Exporter *ex, const graft_node *call, const char *stem)
@@ -450,15 +450,15 @@ static void copy_to_output(Exporter *ex, const char *from, const char *to)
     export_push_made(ex, np);
 }
 
-/* Calls in the model's order (calls: list_live_calls's), each after what
- * it reads; then what the output reads; then the copies to graph outputs
+/* Calls in the model's order (calls: list_live_calls's, which leaves out
+ * a partition's nodes, written in its function), each after what it
+ * reads; then what the output reads; then the copies to graph outputs
  * named otherwise. */
 static void emit_nodes(Exporter *ex, const IdList *calls)
 {
     const Onnx__GraphProto *gp = ex->m->proto->graph;
     for (size_t i = 0; i < calls->len && ex->ok; i++)
-        emit_from(ex, graph_node(ex->g, calls->items[i])); /* (a partition's nodes: its
-                                                              function's, not listed) */
+        emit_from(ex, graph_node(ex->g, calls->items[i]));
     emit_from(ex, graph_output(ex->g));
     for (int k = 0; k < ex->m->noutputs && ex->ok; k++) {
         const char *name = export_value_name(ex, graph_output_at(ex->m, k));

@@ -286,8 +286,9 @@ static bool key_node(const Exporter *ex, FunctionKeys *k, const graft_node *n)
  * note [leaves keyed at once]: an operand that reads nothing is keyed
  * when the walk meets it, without a frame it would leave at once (the
  * order is the same), and a variable, which puts nothing in the key,
- * not at all: of a batch norm's twelve operands, five parameters and a
- * constant (as emit_from in onnx_export.c; bench/workload.sh). */
+ * not at all: of the eleven operands of a batch norm's body, five are
+ * parameters and one a constant (as emit_from in onnx_export.c does;
+ * bench/workload.sh). */
 static bool key_nodes(const Exporter *ex, FunctionKeys *k, const graft_node *root)
 {
     bool covered = true;
