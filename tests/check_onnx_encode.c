@@ -395,6 +395,98 @@ START_TEST(test_write_fails)
 }
 END_TEST
 
+/* Graph g written with the nodes at the indices made lists packed by
+ * export_pack_nodes (note [made nodes packed] in onnx_export_pack.c):
+ * protobuf-c's pack of g, byte for byte; the nodes packed those of them
+ * that are bare, at their encodings (after a key of field 1 and a length
+ * each), the others left to the encoder. */
+static void assert_made_nodes_write_as_protobuf_c(const Onnx__GraphProto *g,
+                                                  const uint32_t *made, size_t nmade)
+{
+    OnnxSpan *bytes = calloc(g->n_node + 1, sizeof *bytes);
+    uint8_t *block = export_pack_nodes(g->node, made, nmade, bytes);
+    size_t npacked = 0;
+    for (size_t i = 0; i < nmade; i++) {
+        const Onnx__NodeProto *np = g->node[made[i]];
+        const OnnxSpan *b = &bytes[made[i]];
+        size_t want_len = onnx__node_proto__get_packed_size(np);
+        ck_assert(b->data == NULL || b->len == want_len);
+        ck_assert_int_eq(b->data != NULL, encode_node_bare(np) && want_len > 0);
+        uint8_t *want = malloc(want_len + 1);
+        onnx__node_proto__pack(np, want);
+        ck_assert(b->data == NULL || memcmp(b->data, want, want_len) == 0);
+        ck_assert(b->data == NULL || b->data[-2 - (want_len >= 128)] == 0x0a);
+        npacked += b->data != NULL;
+        free(want);
+    }
+    ck_assert_uint_gt(npacked, 0);
+    size_t want_len = protobuf_c_message_get_packed_size(&g->base);
+    uint8_t *want = malloc(want_len + 1);
+    protobuf_c_message_pack(&g->base, want);
+    OnnxMadeBytes given = {.graph = &g->base, .nodes = bytes};
+    char *streamed = NULL;
+    size_t streamed_len = 0;
+    FILE *mem = open_memstream(&streamed, &streamed_len);
+    ck_assert(onnx_encode_file_made(&g->base, NULL, &given, mem));
+    fclose(mem);
+    ck_assert_uint_eq(streamed_len, want_len);
+    ck_assert(memcmp(streamed, want, want_len) == 0);
+    free(streamed);
+    free(want);
+    free(block);
+    free(bytes);
+}
+
+START_TEST(test_made_nodes_packed)
+{
+    char *in[] = {"x", "", "a_longer_input_name"}, *out[] = {"y", ""};
+    Onnx__NodeProto bare = ONNX__NODE_PROTO__INIT; /* every field a bare node has */
+    bare.n_input = 3;
+    bare.input = in;
+    bare.n_output = 2;
+    bare.output = out;
+    bare.name = "n";
+    bare.op_type = "Op";
+    bare.doc_string = "doc";
+    bare.domain = "";
+    Onnx__NodeProto unnamed = ONNX__NODE_PROTO__INIT; /* inputs, outputs and op only */
+    unnamed.n_input = 1;
+    unnamed.input = in;
+    unnamed.n_output = 1;
+    unnamed.output = out;
+    unnamed.op_type = "Relu";
+    Onnx__AttributeProto a = ONNX__ATTRIBUTE_PROTO__INIT;
+    a.name = "alpha";
+    a.has_f = 1;
+    a.f = 0.5f;
+    Onnx__AttributeProto *attrs[] = {&a};
+    Onnx__NodeProto attributed = unnamed; /* not bare: the encoder's */
+    attributed.n_attribute = 1;
+    attributed.attribute = attrs;
+    Onnx__NodeProto empty = ONNX__NODE_PROTO__INIT; /* no bytes: the encoder's */
+    char name[200]; /* a node of over 127 bytes: a length of two bytes */
+    memset(name, 'n', sizeof name - 1);
+    name[sizeof name - 1] = '\0';
+    Onnx__NodeProto large = bare;
+    large.name = name;
+    char *lengths[] = {"abc", "abcd", "abcdefg", "abcdefgh", "abcdefghi", "abcdefghijklmno",
+                       "abcdefghijklmnop", "abcdefghijklmnopq"}; /* copy_name's cases */
+    Onnx__NodeProto copied = unnamed;
+    copied.n_input = sizeof lengths / sizeof *lengths;
+    copied.input = lengths;
+    Onnx__NodeProto *nodes[] = {&bare,  &unnamed, &attributed, &bare,  &empty,
+                                &large, &bare,    &unnamed,    &bare,  &copied};
+    Onnx__GraphProto g = ONNX__GRAPH_PROTO__INIT;
+    g.n_node = sizeof nodes / sizeof *nodes;
+    g.node = nodes;
+    g.name = "made";
+    uint32_t all[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+    assert_made_nodes_write_as_protobuf_c(&g, all, 10);
+    uint32_t some[] = {1, 2, 5, 6, 8}; /* the others encoded: runs broken */
+    assert_made_nodes_write_as_protobuf_c(&g, some, 5);
+}
+END_TEST
+
 static Suite *encode_suite(void)
 {
     Suite *s = suite_create("onnx_encode");
@@ -406,6 +498,7 @@ static Suite *encode_suite(void)
     tcase_add_test(tc, test_pack_knows_every_field);
     tcase_add_test(tc, test_function_every_field);
     tcase_add_test(tc, test_write_fails);
+    tcase_add_test(tc, test_made_nodes_packed);
     suite_add_tcase(s, tc);
     return s;
 }

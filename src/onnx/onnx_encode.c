@@ -130,8 +130,9 @@ static uint64_t varint_value(ProtobufCType type, const void *v)
 static const OnnxSpan *span_of(const Encoder *e, const ProtobufCMessage *m)
 {
     const OnnxSpan *span = onnx_span_of(e->spans, m);
-    if (!span && e->made && m->descriptor == &onnx__function_proto__descriptor)
-        span = keymap_get_ptr(e->made, m);
+    if (!span && e->made && e->made->functions &&
+        m->descriptor == &onnx__function_proto__descriptor)
+        span = keymap_get_ptr(e->made->functions, m);
     return span;
 }
 
@@ -184,19 +185,44 @@ static bool follows(const uint8_t *end, uint8_t key, const OnnxSpan *span)
     return *end == (uint8_t)len;
 }
 
-/* The bytes list's count messages of field id take after their keys: a
+/* The bytes of the messages of m's field f that the caller made
+ * (OnnxMadeBytes: a graph's nodes), or NULL. */
+static const OnnxSpan *made_list(const Encoder *e, const ProtobufCFieldDescriptor *f,
+                                 const ProtobufCMessage *m)
+{
+    return e->made && e->made->nodes && m == e->made->graph && f->id == 1 ? e->made->nodes
+                                                                          : NULL;
+}
+
+/* The span of m, a message of a kind with spans (onnx_span_kept), or NULL:
+ * span_of, its kind asked once a list (a message's kind three
+ * comparisons, asked twice an element, bench/workload.sh). */
+static const OnnxSpan *kept_span_of(const Encoder *e, const ProtobufCMessage *m)
+{
+    return e->spans ? keymap_get_ptr(e->spans, m) : NULL;
+}
+
+/* The bytes list's count messages of field f take after their keys: a
  * length prefix and the message each, the run of each message that
- * follows the one before it recorded once (note [runs of spans]). */
-static size_t message_list_size(Encoder *e, uint32_t id, const ProtobufCMessage *const *list,
-                                size_t count)
+ * follows the one before it recorded once (note [runs of spans]); made,
+ * when not NULL, the bytes the caller made of some (made_list), asked
+ * before the spans. */
+static size_t message_list_size(Encoder *e, const ProtobufCFieldDescriptor *f,
+                                const ProtobufCMessage *const *list, size_t count,
+                                const OnnxSpan *made)
 {
     const uint8_t *end = NULL; /* where the message before ends in the bytes read */
     EncodedLength run = {0};   /* the open run, while run.tail */
     size_t size = 0;
+    uint32_t id = f->id;
+    bool kept = onnx_span_kept(f->descriptor); /* the elements' kind */
     for (size_t k = 0; k < count; k++) {
         const ProtobufCMessage *m = list[k];
-        const OnnxSpan *span = m ? span_of(e, m) : NULL;
-        bool model_span = span && onnx_span_kept(m->descriptor) && id < 16;
+        const OnnxSpan *span = made && made[k].data ? &made[k]
+                             : !m                    ? NULL
+                             : kept                  ? kept_span_of(e, m)
+                                                     : span_of(e, m);
+        bool model_span = span && kept && id < 16;
         size_t len = span ? span->len : 0;
         if (model_span && follows(end, encode_key(id, LEN), span)) {
             run.run = run.tail ? run.run : end;
@@ -269,7 +295,8 @@ static size_t field_size(Encoder *e, const ProtobufCFieldDescriptor *f,
     const char *v = first_value(f, m);
     size_t stride = value_stride(f->type), size = 0;
     if (f->type == PROTOBUF_C_TYPE_MESSAGE) /* (a graph's lists: no switch per element) */
-        size = message_list_size(e, f->id, (const ProtobufCMessage *const *)v, count);
+        size = message_list_size(e, f, (const ProtobufCMessage *const *)v, count,
+                                 made_list(e, f, m));
     else
         for (size_t k = 0; k < count; k++)
             size += value_size(f->type, v + k * stride);
@@ -546,13 +573,13 @@ bool onnx_encode_file(const ProtobufCMessage *msg, const KeyMap *spans, FILE *ou
 }
 
 bool onnx_encode_file_made(const ProtobufCMessage *msg, const KeyMap *spans,
-                           const KeyMap *made, FILE *out)
+                           const OnnxMadeBytes *made, FILE *out)
 {
     return onnx_encode_file_lean(msg, spans, made, NULL, out);
 }
 
 bool onnx_encode_file_lean(const ProtobufCMessage *msg, const KeyMap *spans,
-                           const KeyMap *made, const OnnxLeanGraph *lean, FILE *out)
+                           const OnnxMadeBytes *made, const OnnxLeanGraph *lean, FILE *out)
 {
     Encoder e = {.out = out, .ok = true, .cap = STREAM_BUFFER, .spans = spans, .made = made,
                  .by_hand = encode_node_fields_known(), .lean = lean};

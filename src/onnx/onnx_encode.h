@@ -37,22 +37,32 @@
 
 #include "keymap.h"
 #include "onnx_lean.h"
+#include "onnx_span.h"
 
 /* Writes msg's encoding to out; false when a write failed.  The messages
  * in msg that spans maps (note [canonical spans] in onnx_span.h; spans
  * NULL: none) are written as their spans' bytes. */
 bool onnx_encode_file(const ProtobufCMessage *msg, const KeyMap *spans, FILE *out);
 
-/* The same, and the FunctionProtos in msg that made maps (from their
- * address to an OnnxSpan of their encoding, made by the caller: note
- * [functions packed once] in onnx_export_fn.c) written as those bytes. */
+/* The encodings a caller made of messages it made (the export: note
+ * [functions packed once] in onnx_export_fn.c, note [made nodes packed]
+ * in onnx_export_pack.c), written as those bytes. */
+typedef struct OnnxMadeBytes {
+    const KeyMap *functions;       /* a FunctionProto -> its OnnxSpan, or NULL */
+    const ProtobufCMessage *graph; /* a GraphProto, or NULL, */
+    const OnnxSpan *nodes;         /* and per element of its node list, the
+                                      node's bytes, or data NULL: encoded */
+} OnnxMadeBytes;
+
+/* The same, and the messages in msg that made gives (NULL: none) written
+ * as those bytes. */
 bool onnx_encode_file_made(const ProtobufCMessage *msg, const KeyMap *spans,
-                           const KeyMap *made, FILE *out);
+                           const OnnxMadeBytes *made, FILE *out);
 
 /* The same, and the lists of lean (a lean read's, note [lean read] in
  * onnx_lean.h; NULL: none) written in place of its graph's own. */
 bool onnx_encode_file_lean(const ProtobufCMessage *msg, const KeyMap *spans,
-                           const KeyMap *made, const OnnxLeanGraph *lean, FILE *out);
+                           const OnnxMadeBytes *made, const OnnxLeanGraph *lean, FILE *out);
 
 /* msg's encoding in a malloc'd buffer of *len bytes (one more allocated,
  * so that an empty encoding is not a NULL buffer), spans as above. */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "keymap.h"
+#include "onnx_encode.h"
 #include "onnx_lean.h"
 #include "onnx_span.h"
 #include "util.h"
@@ -55,7 +56,7 @@ typedef struct Encoder {
     bool ok;
     bool by_hand; /* note [nodes encoded by hand] in onnx_encode_node.c */
     const KeyMap *spans; /* NULL: every message encoded */
-    const KeyMap *made;  /* FunctionProtos given as their bytes, or NULL */
+    const OnnxMadeBytes *made; /* messages given as their bytes, or NULL */
     const OnnxLeanGraph *lean; /* a lean read's lists, or NULL: note [lean read] in onnx_lean.h */
 } Encoder;
 
@@ -86,6 +87,16 @@ bool encode_node_fields_known(void);
  * its fields. */
 bool encode_attribute_plain(const Onnx__AttributeProto *a);
 size_t encode_node_size(Encoder *e, const Onnx__NodeProto *np);
+/* A bare node (no attribute, no unknown field), as the writing walk
+ * writes it, in two steps (note [made nodes packed] in
+ * onnx_export_pack.c): its fields' size, each string's length kept in
+ * lens (room for encode_bare_node_strings), then them written at at,
+ * where the caller made room for them, with those lengths; returns the
+ * byte after them. */
+bool encode_node_bare(const Onnx__NodeProto *np);
+size_t encode_bare_node_strings(const Onnx__NodeProto *np);
+size_t encode_bare_node_size(const Onnx__NodeProto *np, uint32_t *lens);
+uint8_t *encode_bare_node_at(uint8_t *at, const Onnx__NodeProto *np, const uint32_t *lens);
 void encode_put_node(Encoder *e, const Onnx__NodeProto *np);
 /* A NodeProto's fields in one pass, each attribute (NULL: an empty one)
  * written by put_attribute after its key (key included): as the writing

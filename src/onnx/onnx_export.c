@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "dtype.h"
+#include "onnx_encode.h"
 #include "onnx_model.h"
 #include "onnx_subgraph.h"
 #include "onnx_text.h"
@@ -78,6 +79,37 @@ void export_put_number(StrBuf *sb, uint64_t k)
     sb->data[sb->len] = '\0';
 }
 
+/* note [fresh digits]: the fresh names' counter, which only counts up,
+ * is kept as its decimal digits (ex->fresh, "0" at the start), counted
+ * up in place (most steps one digit's), and a name copies them: writing
+ * the number out anew for each name was a third of making it (120
+ * instructions a name, 10,000 names in each ONNX job of
+ * bench/workload.sh). */
+static void count_fresh(Exporter *ex)
+{
+    size_t i = ex->fresh_len;
+    while (i > 0 && ex->fresh[i - 1] == '9')
+        ex->fresh[--i] = '0';
+    if (i > 0) {
+        ex->fresh[i - 1]++;
+        return;
+    }
+    memmove(ex->fresh + 1, ex->fresh, ex->fresh_len++); /* 99 -> 100 */
+    ex->fresh[0] = '1';
+}
+
+/* note [fresh names not interned]: a candidate fresh name that the
+ * graph's interner (the model's, note [names as decoded] in
+ * onnx_import.c) does not hold is no name of the model's, nor of the
+ * export's before it (note [names in use]), and is taken as it is, a
+ * copy in the export's arena (note [export arena]); one it holds is
+ * asked of the model's maps.  Interning each candidate, to tell a new
+ * one by the interner's count, was 180 instructions a name (10,000 names
+ * in each ONNX job of bench/workload.sh), a lookup and a copy are half
+ * that.  Nothing asks a fresh name's address: a map keyed by names
+ * (mark_read's initializers, made_names's) interns the names it asks
+ * after, or holds the model's, which a fresh name is not. */
+
 /* A name not in use: "graft_<stem>_<k>" with the first free k.
  * note [fresh prefix]: "graft_<stem>_" is kept from the last call with
  * the same stem (by address: every stem lives as long as the export, a
@@ -94,19 +126,17 @@ const char *export_fresh_name(Exporter *ex, const char *stem)
         strbuf_putc(sb, '_');
         ex->fresh_stem = stem;
     }
-    size_t prefix = sb->len;
+    size_t prefix = sb->len, len;
+    strbuf_room(sb, sizeof ex->fresh);
+    Interner *names = onnx_model_names(ex->m->proto); /* the graph's */
     const char *name;
-    bool new_string;
-    do { /* each candidate interned once: it is the key of both maps, and
-            a string interned anew is in neither (graph_interned_count) */
-        sb->len = prefix;
-        export_put_number(sb, ex->fresh++);
-        size_t interned = graph_interned_count(ex->g);
-        name = graph_intern_n(ex->g, sb->data, sb->len);
-        new_string = graph_interned_count(ex->g) > interned;
-    } while (!new_string && taken(ex, name));
-    sb->len = prefix;
-    return name;
+    do { /* each candidate looked up once: note [fresh names not interned] */
+        memcpy(sb->data + prefix, ex->fresh, ex->fresh_len);
+        len = prefix + ex->fresh_len;
+        count_fresh(ex);
+        name = interner_lookup(names, sb->data, len);
+    } while (name && taken(ex, name));
+    return name ? name : arena_strndup(ex->arena, sb->data, len);
 }
 
 /* The live element reading result i of call n, or NULL. */
@@ -120,13 +150,31 @@ graft_node *export_result_of(const Exporter *ex, const graft_node *n, int i)
     return NULL;
 }
 
-/* The name of a call a rewrite made: "graft_<Op>_<k>", made once. */
+/* note [made calls' names]: the fresh names of calls are kept per id,
+ * and nearly every call that takes one is one a rewrite or the partition
+ * made, whose id is past the model's (norigin): those are kept in an
+ * array of the ids past it, those of the model's calls (such as a call
+ * of a nameless NodeProto whose element a rewrite made reads) in a map.
+ * An array of every id, zeroed, was 8 bytes an id, 15 instructions an op
+ * node of the workload's ONNX rewrite (bench/workload.sh). */
+const char *export_named_call(Exporter *ex, const graft_node *call, const char *stem)
+{
+    uint32_t id = node_id(call), norigin = ex->m->norigin;
+    if (id >= norigin) {
+        const char **name = &ex->made_call[id - norigin];
+        if (!*name)
+            *name = export_fresh_name(ex, stem);
+        return *name;
+    }
+    int64_t *name = keymap_put(&ex->model_call, (uint64_t)id + 1, 0);
+    if (!*name)
+        *name = (int64_t)(intptr_t)export_fresh_name(ex, stem);
+    return (const char *)(intptr_t)*name;
+}
+
 const char *export_call_name(Exporter *ex, const graft_node *call)
 {
-    uint32_t id = node_id(call);
-    if (!ex->node[id])
-        ex->node[id] = export_fresh_name(ex, node_op(call));
-    return ex->node[id];
+    return export_named_call(ex, call, node_op(call));
 }
 
 /* Whether n is a tensor constant a rewrite or --fold-constants made (note
@@ -177,11 +225,17 @@ static const char *unnamed_value_name(Exporter *ex, const graft_node *n)
 /* The name n's value is written under, found and kept in ex->value, its
  * value name's too (asked of the graph's map for each of a graph input's
  * readers and again by mark_read, it was a twentieth of the export,
- * bench/onnx_e2e.sh). */
+ * bench/onnx_e2e.sh).
+ * note [names not zeroed]: ex->value is read only where ex->state says
+ * the id was named (EXPORT_NAMED), a bit of the byte that also says it
+ * was emitted (EXPORT_DONE), so it is not zeroed: zeroing its 8 bytes an
+ * id was 16 instructions an op node of the workload's ONNX rewrite
+ * (bench/workload.sh), where the heap reused gives calloc no fresh,
+ * zeroed pages. */
 const char *export_find_value_name(Exporter *ex, const graft_node *n)
 {
     const char *name = graph_value_name(ex->g, n);
-    ex->value[node_id(n)] = name ? name : unnamed_value_name(ex, n);
+    export_name_value(ex, n, name ? name : unnamed_value_name(ex, n));
     return ex->value[node_id(n)];
 }
 
@@ -197,7 +251,7 @@ static graft_node *graph_output_at(const OnnxModel *m, int k)
 static bool unnamed(const Exporter *ex, const graft_node *n)
 {
     NodeKind kind = node_kind(n);
-    return (kind == NODE_CALL || kind == NODE_GETITEM) && !ex->value[node_id(n)] &&
+    return (kind == NODE_CALL || kind == NODE_GETITEM) && !(ex->state[node_id(n)] & EXPORT_NAMED) &&
            !graph_value_name(ex->g, n) && !(kind == NODE_CALL && node_noutputs(n) > 1);
 }
 
@@ -237,7 +291,7 @@ static void inherit(Exporter *ex, MadeNames *made, const graft_node *a, const ch
     old = graph_intern(ex->g, old);
     KeyMap *names = made_names_of(ex, made);
     if (!keymap_get_ptr(names, old)) {
-        ex->value[node_id(a)] = old;
+        export_name_value(ex, a, old);
         keymap_put_ptr(names, old, old);
     }
 }
@@ -258,22 +312,33 @@ static void inherit_operands(Exporter *ex, MadeNames *made, const graft_node *n,
     free(outer);
 }
 
+typedef VEC(uint32_t) IdList;
+
+/* note [live calls listed]: the ids of the nodes of the model (its calls,
+ * its Constant nodes) still live in @main, in the model's order, found
+ * once for inherit_names and emit_nodes: each walked the model's ids
+ * (most a graph input, or a call rewritten or moved into a partition's
+ * function), 8 instructions an id, 110,000 ids in each ONNX job of
+ * bench/workload.sh. */
+static void list_live_calls(const Exporter *ex, IdList *calls)
+{
+    Onnx__NodeProto *const *origin = ex->m->origin; /* (read once, not per id) */
+    const uint8_t *live = ex->live;
+    for (uint32_t id = 0, norigin = ex->m->norigin; id < norigin; id++)
+        if (origin[id] && live[id] && !node_scope(ex->g, graph_node(ex->g, id)))
+            vec_push(calls, id);
+}
+
 /* A value a rewrite made in place of one the model named, which no live
  * node makes now, takes that name where a call of the model reads it, so
  * that the readers stay as they were (a rewrite of one node changes one
- * NodeProto; a subgraph's read stays as it was). */
-static void inherit_names(Exporter *ex)
+ * NodeProto; a subgraph's read stays as it was).  calls: list_live_calls's. */
+static void inherit_names(Exporter *ex, const IdList *calls)
 {
     MadeNames made = {0}; /* the names live nodes make */
-    Onnx__NodeProto *const *origin = ex->m->origin; /* (read once, not per id) */
-    const uint8_t *live = ex->live;
-    for (uint32_t id = 0, norigin = ex->m->norigin; id < norigin; id++) {
-        const Onnx__NodeProto *np = origin[id];
-        if (!np || !live[id]) /* (most: a graph input, or a call rewritten) */
-            continue;
-        const graft_node *n = graph_node(ex->g, id);
-        if (!node_scope(ex->g, n))
-            inherit_operands(ex, &made, n, np);
+    for (size_t i = 0; i < calls->len; i++) {
+        uint32_t id = calls->items[i];
+        inherit_operands(ex, &made, graph_node(ex->g, id), ex->m->origin[id]);
     }
     keymap_free(&made.names);
 }
@@ -294,21 +359,38 @@ static void name_outputs(Exporter *ex)
     for (int k = 0; k < ex->m->noutputs; k++) {
         graft_node *o = graph_output_at(ex->m, k);
         if (unnamed(ex, o))
-            ex->value[node_id(o)] = interned_name(ex, gp->output[k]->name);
+            export_name_value(ex, o, interned_name(ex, gp->output[k]->name));
     }
+}
+
+void export_push_made(Exporter *ex, Onnx__NodeProto *np)
+{
+    vec_push(&ex->made, (uint32_t)ex->nodes.len);
+    vec_push(&ex->nodes, np);
+}
+
+/* Puts call n's NodeProto in the node list: the model's, or one made. */
+static void push_node_proto(Exporter *ex, const graft_node *n)
+{
+    uint32_t id = node_id(n);
+    Onnx__NodeProto *np = export_node_proto(ex, n);
+    if (id < ex->m->norigin && np == ex->m->origin[id])
+        vec_push(&ex->nodes, np);
+    else
+        export_push_made(ex, np);
 }
 
 /* Puts n in the lists once its operands are there. */
 static void emit(Exporter *ex, const graft_node *n)
 {
     uint32_t id = node_id(n);
-    if (ex->done[id])
+    if (ex->state[id] & EXPORT_DONE)
         return;
-    ex->done[id] = 1;
+    ex->state[id] |= EXPORT_DONE;
     if (node_kind(n) == NODE_CALL && node_callee(n))
         export_function_call(ex, n);
     else if (node_kind(n) == NODE_CALL)
-        vec_push(&ex->nodes, export_node_proto(ex, n));
+        push_node_proto(ex, n);
     else if (node_kind(n) == NODE_CONST && node_const_is_scalar(n))
         export_scalar_initializer(ex, n);
     else if (made_tensor(ex, n)) {
@@ -321,11 +403,27 @@ static void emit(Exporter *ex, const graft_node *n)
         vec_push(&ex->nodes, ex->m->origin[id]); /* note [constant nodes] in onnx_import.c */
 }
 
+/* Whether n reads nothing still to emit: each operand a variable or
+ * emitted (or none walked: n opaque). */
+static bool operands_emitted(const Exporter *ex, const graft_node *n)
+{
+    if (node_is_opaque(n))
+        return true;
+    for (int i = 0; i < node_nargs(n); i++) {
+        const graft_node *a = node_arg(n, i);
+        if (node_kind(a) != NODE_VAR && !(ex->state[node_id(a)] & EXPORT_DONE))
+            return false;
+    }
+    return true;
+}
+
 /* Emits root after what it reads, depth first, iteratively; an operand
- * that reads nothing (a constant) at once, without a frame of its own,
- * which it would leave at once, and a variable (a graph input, which
- * puts nothing in the lists) not at all (issue 28's model: five of six
- * operands, bench/onnx_e2e.sh). */
+ * that reads nothing (a constant), or nothing still to emit (a call of
+ * graph inputs: the workload's 10,000 made batch norms and partitions'
+ * calls, 50 instructions each, bench/workload.sh), at once, without a
+ * frame of its own, which it would leave at once, and a variable (a
+ * graph input, which puts nothing in the lists) not at all (issue 28's
+ * model: five of six operands, bench/onnx_e2e.sh). */
 static void emit_from(Exporter *ex, graft_node *root)
 {
     typedef struct Frame {
@@ -333,15 +431,15 @@ static void emit_from(Exporter *ex, graft_node *root)
         int next;
     } Frame;
     VEC(Frame) stack = {0};
-    if (!ex->done[node_id(root)])
+    if (!(ex->state[node_id(root)] & EXPORT_DONE))
         vec_push(&stack, ((Frame){root, 0}));
     while (stack.len) {
         Frame *f = &stack.items[stack.len - 1];
         if (f->next < node_nargs(f->n) && !node_is_opaque(f->n)) {
             graft_node *a = node_arg(f->n, f->next++);
-            if (node_kind(a) == NODE_VAR || ex->done[node_id(a)])
+            if (node_kind(a) == NODE_VAR || ex->state[node_id(a)] & EXPORT_DONE)
                 continue;
-            if (node_nargs(a) == 0)
+            if (node_nargs(a) == 0 || operands_emitted(ex, a))
                 emit(ex, a);
             else
                 vec_push(&stack, ((Frame){a, 0}));
@@ -365,23 +463,22 @@ static void copy_to_output(Exporter *ex, const char *from, const char *to)
     np->output[0] = (char *)to;
     np->op_type = "Identity";
     np->name = (char *)export_fresh_name(ex, "Identity");
-    vec_push(&ex->nodes, np);
+    export_push_made(ex, np);
 }
 
-/* Calls in the model's order, each after what it reads; then what the
- * output reads; then the copies to graph outputs named otherwise. */
-static void emit_nodes(Exporter *ex)
+/* Calls in the model's order (calls: list_live_calls's, which leaves out
+ * a partition's nodes, written in its function), each after what it
+ * reads; then what the output reads; then the copies to graph outputs
+ * named otherwise. */
+static void emit_nodes(Exporter *ex, const IdList *calls)
 {
     const Onnx__GraphProto *gp = ex->m->proto->graph;
-    Onnx__NodeProto *const *origin = ex->m->origin; /* (read once, not per id) */
-    const uint8_t *live = ex->live;
-    for (uint32_t id = 0, norigin = ex->m->norigin; id < norigin && ex->ok; id++)
-        if (origin[id] && live[id] && !node_scope(ex->g, graph_node(ex->g, id)))
-            emit_from(ex, graph_node(ex->g, id)); /* (a partition's nodes: its function's) */
+    for (size_t i = 0; i < calls->len && ex->ok; i++)
+        emit_from(ex, graph_node(ex->g, calls->items[i]));
     emit_from(ex, graph_output(ex->g));
     for (int k = 0; k < ex->m->noutputs && ex->ok; k++) {
         const char *name = export_value_name(ex, graph_output_at(ex->m, k));
-        if (strcmp(name, gp->output[k]->name) != 0)
+        if (name != gp->output[k]->name && strcmp(name, gp->output[k]->name) != 0)
             copy_to_output(ex, name, gp->output[k]->name);
     }
 }
@@ -406,8 +503,9 @@ static void made_names(Exporter *ex, KeyMap *made)
  * model, 50,000 inputs and one initializer: filling a map of 50,000 names
  * was 270 instructions an op node, bench/onnx_e2e.sh).  The names
  * export_value_name gives those values are interned already (a
- * variable's or constant's own, a value name's, a fresh one), so they
- * are keys as they are. */
+ * variable's or constant's own, a value name's), so they are keys as
+ * they are, or fresh, and no initializer's (note [fresh names not
+ * interned]). */
 /* Whether the graph itself reads tensor constant n: the graph's output, or
  * an operand of a live node in no function.  A partition's function holds
  * a Constant of its own for each constant of its body (note [onnx
@@ -436,14 +534,20 @@ static uint64_t name_bit(const char *name)
     return (uint64_t)1 << cache_slot((uint64_t)(uintptr_t)name, 6);
 }
 
-/* bits: the initializers' name_bit's (note [initializer filter]). */
+/* bits: the initializers' name_bit's (note [initializer filter]).  A
+ * variable of a function, a partition's parameter, reads no initializer
+ * (the function's inputs are named by position, note [onnx partitions]
+ * in onnx_export_fn.c; the value passed to it is the graph's): it is not
+ * asked (its name was 46 instructions a parameter, 50,000 on the
+ * workload's partition, bench/workload.sh). */
 static void mark_read(Exporter *ex, KeyMap *read, uint64_t bits)
 {
     uint32_t count = graph_node_count(ex->g);
     for (uint32_t id = 0; id < count; id++) {
         const graft_node *n = graph_node(ex->g, id);
         bool tensor = node_kind(n) == NODE_CONST && !node_const_is_scalar(n);
-        if (node_kind(n) != NODE_VAR &&
+        bool variable = node_kind(n) == NODE_VAR && !node_scope(ex->g, n);
+        if (!variable &&
             !(ex->live[id] && tensor && !node_scope(ex->g, n) && read_by_graph(ex, n)))
             continue;
         const char *name = export_value_name(ex, n);
@@ -498,10 +602,31 @@ static Onnx__ValueInfoProto **kept_value_info(Exporter *ex, size_t *n)
     return kept;
 }
 
+/* model, whose graph holds ex's nodes, as bytes: the messages the model
+ * read as the bytes read (note [canonical spans] in onnx_span.h), the
+ * functions and nodes made here as the bytes packed (note [functions
+ * packed once] in onnx_export_fn.c, note [made nodes packed] in
+ * onnx_export_pack.c). */
+static void write_binary(Exporter *ex, const Onnx__ModelProto *model, FILE *out)
+{
+    OnnxMadeBytes made = {.functions = &ex->function_spans, .graph = &model->graph->base};
+    OnnxSpan *nodes = NULL;
+    uint8_t *block = NULL;
+    if (ex->made.len && export_pack_fields_known()) {
+        nodes = xcalloc(ex->nodes.len, sizeof *nodes);
+        block = export_pack_nodes(ex->nodes.items, ex->made.items, ex->made.len, nodes);
+        made.nodes = nodes;
+    }
+    onnx_model_write_made(model, ex->m->proto, &made, out);
+    free(block);
+    free(nodes);
+}
+
 static void exporter_free(Exporter *ex)
 {
     arena_free(ex->arena);
     vec_free(&ex->nodes);
+    vec_free(&ex->made);
     vec_free(&ex->inits);
     vec_free(&ex->need);
     keymap_free(&ex->scalars);
@@ -510,9 +635,10 @@ static void exporter_free(Exporter *ex)
     strbuf_free(&ex->fresh_prefix);
     export_functions_free(ex);
     free(ex->value);
-    free(ex->node);
+    free(ex->made_call);
+    keymap_free(&ex->model_call);
     free(ex->live);
-    free(ex->done);
+    free(ex->state);
 }
 
 /* Marks what the output reaches (note [reached by a sweep] in
@@ -526,15 +652,19 @@ static void mark_live(Exporter *ex)
 bool onnx_export(OnnxModel *m, FILE *out, bool text, graft_diag *d)
 {
     size_t count = (size_t)graph_node_count(m->g) + 1;
-    Exporter ex = {.m = m, .g = m->g, .d = d, .ok = true, .arena = arena_new()};
-    ex.value = xcalloc(count, sizeof *ex.value);
-    ex.node = xcalloc(count, sizeof *ex.node);
+    Exporter ex = {.m = m, .g = m->g, .d = d, .ok = true, .arena = arena_new(),
+                   .fresh = "0", .fresh_len = 1};
+    ex.value = xmalloc(count * sizeof *ex.value); /* note [names not zeroed] */
+    ex.made_call = xcalloc(count - m->norigin, sizeof *ex.made_call);
     ex.live = xcalloc(count, 1);
-    ex.done = xcalloc(count, 1);
+    ex.state = xcalloc(count, 1);
     mark_live(&ex);
     name_outputs(&ex);
-    inherit_names(&ex);
-    emit_nodes(&ex);
+    IdList calls = {0};
+    list_live_calls(&ex, &calls);
+    inherit_names(&ex, &calls);
+    emit_nodes(&ex, &calls);
+    vec_free(&calls);
     bool ok = ex.ok;
     if (ok) {
         keep_initializers(&ex);
@@ -550,8 +680,8 @@ bool onnx_export(OnnxModel *m, FILE *out, bool text, graft_diag *d)
         ok = export_opsets_finish(&ex, &model);
         if (ok && text) /* a failed write: the caller's commit reports it */
             onnx_text_print(&model, out);
-        else if (ok) /* note [canonical spans], note [functions packed once] */
-            onnx_model_write_made(&model, m->proto, &ex.function_spans, out);
+        else if (ok)
+            write_binary(&ex, &model, out);
         free(graph.value_info);
         free(model.functions != m->proto->functions ? model.functions : NULL);
         free(model.opset_import != m->proto->opset_import ? model.opset_import : NULL);

@@ -102,17 +102,20 @@ static const char *local_name(FnBuild *fb, const graft_node *n)
     return name;
 }
 
+/* A node and its two name arrays in one block, as export_node_proto
+ * makes one (note [export arena] in onnx_export.c; three blocks were 110
+ * instructions of each partition's call, bench/workload.sh). */
 static Onnx__NodeProto *new_node(Exporter *ex, const char *op, const char *domain, size_t nin,
                                  size_t nout)
 {
-    Onnx__NodeProto *np = export_alloc(ex, sizeof *np);
+    Onnx__NodeProto *np = export_alloc(ex, sizeof *np + (nin + nout + 2) * sizeof(char *));
     onnx__node_proto__init(np);
     np->op_type = (char *)op;
     np->domain = (char *)domain;
     np->n_input = nin;
-    np->input = export_name_array(ex, nin);
+    np->input = (char **)(np + 1);
     np->n_output = nout;
-    np->output = export_name_array(ex, nout);
+    np->output = np->input + nin + 1;
     return np;
 }
 
@@ -153,18 +156,6 @@ static void constant_node(FnBuild *fb, const graft_node *c)
     a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR;
     a->t = t;
     vec_push(&fb->nodes, np);
-}
-
-int export_fn_results(const graft_node *n, bool *tuple)
-{
-    int count = node_noutputs(n);
-    *tuple = count > 1;
-    for (const Use *u = node_first_use(n); u; u = use_next(u))
-        if (node_kind(use_user(u)) == NODE_GETITEM && !node_is_dead(use_user(u))) {
-            *tuple = true;
-            count = node_index(use_user(u)) >= count ? node_index(use_user(u)) + 1 : count;
-        }
-    return count;
 }
 
 /* old's attributes, their subgraphs reading the body's local names of the
@@ -397,10 +388,22 @@ static Onnx__FunctionProto *unique_function(Exporter *ex, Onnx__FunctionProto *f
     return f;
 }
 
+/* Whether fn is called by one call only (a partition's function: the
+ * workload's 10,000), whose FunctionProto nobody asks again: not filed in
+ * ex->function_of (a lookup and an insertion a call, 70 instructions,
+ * bench/workload.sh).  A use list that still holds a dead call only
+ * files it. */
+static bool called_once(const graft_node *fn)
+{
+    const Use *u = node_first_use(fn);
+    return u && !use_next(u);
+}
+
 /* The FunctionProto of function fn, made once. */
 static Onnx__FunctionProto *function_of(Exporter *ex, const graft_node *fn)
 {
-    const void *known = keymap_get_ptr(&ex->function_of, fn);
+    bool once = called_once(fn);
+    const void *known = once ? NULL : keymap_get_ptr(&ex->function_of, fn);
     if (known)
         return (Onnx__FunctionProto *)known;
     Onnx__FunctionProto *f = export_keyed_function(ex, fn); /* note [function keys] */
@@ -413,7 +416,8 @@ static Onnx__FunctionProto *function_of(Exporter *ex, const graft_node *fn)
         f = unique_function(ex, f);
         export_key_function(ex, f);
     }
-    keymap_put_ptr(&ex->function_of, fn, f);
+    if (!once)
+        keymap_put_ptr(&ex->function_of, fn, f);
     return f;
 }
 
@@ -437,14 +441,13 @@ void export_function_call(Exporter *ex, const graft_node *n)
         np->input[i] = (char *)export_value_name(ex, node_arg(n, i));
     /* the results of a partition of several roots are named after the
      * call, "graft_graft.qkv_0_output_1", so it is named first */
-    if (tuple && !ex->node[node_id(n)])
-        ex->node[node_id(n)] = export_fresh_name(ex, f->name);
+    const char *name = tuple ? export_named_call(ex, n, f->name) : NULL;
     for (int i = 0; i < nout; i++) {
         const graft_node *r = tuple ? export_result_of(ex, n, i) : n;
         np->output[i] = (char *)(r ? export_value_name(ex, r) : "");
     }
-    np->name = (char *)(tuple ? ex->node[node_id(n)] : export_fresh_name(ex, f->name));
-    vec_push(&ex->nodes, np);
+    np->name = (char *)(name ? name : export_fresh_name(ex, f->name));
+    export_push_made(ex, np);
 }
 
 void export_functions_finish(Exporter *ex, Onnx__ModelProto *model)

@@ -57,13 +57,17 @@ struct FunctionKeys {
     VEC(KeyEntry) entries;
     KeyMap by_hash;       /* a key's hash -> its last entry + 1 */
     uint32_t last;        /* the entry found or filed last, + 1: note [last key first] */
-    uint32_t *seen;       /* per node id: the stamp of the walk that met it */
+    uint32_t *mark;       /* per node id: note [walk marks] */
     uint64_t *ref;        /* per node id: its local reference, when
-                             ref_stamp holds the walk's stamp */
-    uint32_t *ref_stamp;
-    uint32_t nids, stamp; /* entries in the per-id arrays; the walk's */
+                             mark says it has one */
+    uint32_t nids, met;   /* entries in the per-id arrays; the walk's
+                             mark of a node met (note [walk marks]) */
     uint32_t next;        /* the next local number */
     VEC(KeyFrame) stack;  /* key_nodes's, kept from one body to the next */
+    const char *pfp;      /* "PartitionedFromPattern", interned: the
+                             partition's name of the attribute, which
+                             node_find_attr finds by its address first (a
+                             strcmp was 40 instructions a function) */
 };
 typedef struct FunctionKeys FunctionKeys;
 
@@ -108,16 +112,25 @@ static void put_string(FunctionKeys *k, const char *s)
     put_words(k, s, len);
 }
 
-/* The per-id arrays, for ids below n, cleared where new. */
+/* note [walk marks]: a walk of a body marks the nodes it meets and
+ * those it gave a local reference in one array of words, cleared once:
+ * each walk takes two marks of its own, met (even) and met + 1, a node
+ * it met at least met, one with a reference met + 1, so that every mark
+ * of the walks before is below both.  Every node is met before it gets a
+ * reference, but for a parameter (given one at the start; a variable is
+ * never walked) and an element of a call's result (given one with the
+ * call; walked, it would only read the call, met already).  A second
+ * array of marks cleared was 13 instructions an op node of the
+ * workload's partition (bench/workload.sh). */
+
+/* The per-id arrays, for ids below n, the marks cleared where new. */
 static void cover_ids(FunctionKeys *k, uint32_t n)
 {
     if (n <= k->nids)
         return;
-    k->seen = xrealloc(k->seen, n * sizeof *k->seen);
+    k->mark = xrealloc(k->mark, n * sizeof *k->mark);
     k->ref = xrealloc(k->ref, n * sizeof *k->ref);
-    k->ref_stamp = xrealloc(k->ref_stamp, n * sizeof *k->ref_stamp);
-    memset(k->seen + k->nids, 0, (n - k->nids) * sizeof *k->seen);
-    memset(k->ref_stamp + k->nids, 0, (n - k->nids) * sizeof *k->ref_stamp);
+    memset(k->mark + k->nids, 0, (n - k->nids) * sizeof *k->mark);
     k->nids = n;
 }
 
@@ -129,7 +142,7 @@ static void cover_ids(FunctionKeys *k, uint32_t n)
 static inline uint64_t *put_ref_at(FunctionKeys *k, uint64_t *w, const graft_node *n)
 {
     uint32_t id = node_id(n);
-    if (k->ref_stamp[id] == k->stamp) { /* (most: a parameter, a value met) */
+    if (k->mark[id] == k->met + 1) { /* (most: a parameter, a value met) */
         *w = k->ref[id];
         return w + 1;
     }
@@ -142,7 +155,7 @@ static inline uint64_t *put_ref_at(FunctionKeys *k, uint64_t *w, const graft_nod
         w[1] = (uint64_t)(uintptr_t)node_name(n);
         return w + 2;
     }
-    k->ref_stamp[id] = k->stamp;
+    k->mark[id] = k->met + 1;
     k->ref[id] = (uint64_t)k->next++ << 2 | REF_TEMP;
     *w = k->ref[id];
     return w + 1;
@@ -254,8 +267,28 @@ static void key_const(FunctionKeys *k, const graft_node *c)
     put_ref(k, c);
 }
 
+/* Node n of the body as body_nodes writes it; false for what a key does
+ * not cover. */
+static bool key_node(const Exporter *ex, FunctionKeys *k, const graft_node *n)
+{
+    if (node_kind(n) == NODE_CALL && node_op(n))
+        return key_call(ex, k, n);
+    if (node_kind(n) == NODE_CONST) {
+        key_const(k, n);
+        return true;
+    }
+    return node_kind(n) == NODE_VAR || node_kind(n) == NODE_GETITEM ||
+           node_kind(n) == NODE_TUPLE;
+}
+
 /* The body's calls and constants, operands first, as body_nodes in
- * onnx_export_fn.c walks them; false for what a key does not cover. */
+ * onnx_export_fn.c walks them; false for what a key does not cover.
+ * note [leaves keyed at once]: an operand that reads nothing is keyed
+ * when the walk meets it, without a frame it would leave at once (the
+ * order is the same), and a variable, which puts nothing in the key,
+ * not at all: of the eleven operands of a batch norm's body, five are
+ * parameters and one a constant (as emit_from in onnx_export.c does;
+ * bench/workload.sh). */
 static bool key_nodes(const Exporter *ex, FunctionKeys *k, const graft_node *root)
 {
     bool covered = true;
@@ -265,21 +298,18 @@ static bool key_nodes(const Exporter *ex, FunctionKeys *k, const graft_node *roo
         KeyFrame *f = &k->stack.items[k->stack.len - 1];
         if (f->next < node_nargs(f->n) && node_kind(f->n) != NODE_VAR) {
             const graft_node *a = node_arg(f->n, f->next++);
-            if (k->seen[node_id(a)] != k->stamp) {
-                k->seen[node_id(a)] = k->stamp;
+            if (node_kind(a) == NODE_VAR || k->mark[node_id(a)] >= k->met)
+                continue;
+            k->mark[node_id(a)] = k->met;
+            if (node_nargs(a) == 0)
+                covered = key_node(ex, k, a);
+            else
                 vec_push(&k->stack, ((KeyFrame){a, 0}));
-            }
             continue;
         }
         const graft_node *n = f->n;
         k->stack.len--;
-        if (node_kind(n) == NODE_CALL && node_op(n))
-            covered = key_call(ex, k, n);
-        else if (node_kind(n) == NODE_CONST)
-            key_const(k, n);
-        else
-            covered = node_kind(n) == NODE_VAR || node_kind(n) == NODE_GETITEM ||
-                      node_kind(n) == NODE_TUPLE;
+        covered = key_node(ex, k, n);
     }
     return covered;
 }
@@ -289,18 +319,20 @@ static bool key_nodes(const Exporter *ex, FunctionKeys *k, const graft_node *roo
 static bool make_key(const Exporter *ex, FunctionKeys *k, const graft_node *fn)
 {
     cover_ids(k, graph_node_count(ex->g));
-    k->stamp++;
+    k->met += 2;
     k->next = 0;
     for (int i = 0, nparams = node_nparams(fn); i < nparams; i++) {
         uint32_t id = node_id(node_param(fn, i));
-        k->ref_stamp[id] = k->stamp;
+        k->mark[id] = k->met + 1;
         k->ref[id] = (uint64_t)i << 2 | REF_PARAM;
     }
     if (!key_nodes(ex, k, node_body(fn)))
         return false;
     put(k, KEY_END);
     put(k, (uint64_t)node_nparams(fn));
-    const graft_attr_value *pfp = node_find_attr(fn, "PartitionedFromPattern");
+    if (!k->pfp)
+        k->pfp = graph_intern(ex->g, "PartitionedFromPattern");
+    const graft_attr_value *pfp = node_find_attr(fn, k->pfp);
     put_ptr(k, pfp && pfp->kind == GRAFT_ATTR_STRING ? pfp->s : NULL);
     const graft_node *body = node_body(fn);
     bool tuple = node_kind(body) == NODE_TUPLE;
@@ -392,9 +424,8 @@ void export_function_keys_free(Exporter *ex)
     vec_free(&k->entries);
     vec_free(&k->stack);
     keymap_free(&k->by_hash);
-    free(k->seen);
+    free(k->mark);
     free(k->ref);
-    free(k->ref_stamp);
     free(k);
     ex->keys = NULL;
 }

@@ -26,17 +26,25 @@ typedef struct Exporter {
     OnnxModel *m;
     graft_graph *g;
     graft_diag *d;
-    const char **value;    /* per id: the name its value is written under */
-    const char **node;     /* per id: the fresh name of a call a rewrite made */
+    const char **value;    /* per id: the name its value is written under,
+                              where state says EXPORT_NAMED (note [names
+                              not zeroed]) */
+    const char **made_call; /* per id past the model's: the fresh name of
+                               a call made (note [made calls' names]) */
+    KeyMap model_call;     /* a call of the model's id + 1 -> its fresh name */
     uint8_t *live;         /* per id: reached from the output */
-    uint8_t *done;         /* per id: its NodeProto is in nodes */
+    uint8_t *state;        /* per id: EXPORT_DONE, EXPORT_NAMED */
     KeyMap scalars;        /* hash of a scalar's dtype and value -> the id of
                               the first constant written so */
-    uint32_t fresh;        /* the next fresh number */
+    char fresh[24];        /* the next fresh number, its decimal digits
+                              (note [fresh digits] in onnx_export.c) */
+    size_t fresh_len;      /* how many */
     StrBuf scratch;        /* the name being made (output_name) */
     StrBuf fresh_prefix;   /* "graft_<fresh_stem>_" (note [fresh prefix]) */
     const char *fresh_stem;
     VEC(Onnx__NodeProto *) nodes;    /* the node list being made */
+    VEC(uint32_t) made;              /* where in it the nodes made here are
+                                        (note [made nodes packed]) */
     VEC(Onnx__TensorProto *) inits;  /* the initializer list being made */
     Arena *arena;          /* the protos made (note [export arena]) */
     VEC(Onnx__FunctionProto *) functions; /* the partitions' (made here) */
@@ -61,12 +69,18 @@ typedef struct Exporter {
     bool ok;
 } Exporter;
 
+/* What Exporter.state says of an id: its NodeProto (or initializer) is
+ * in the lists; its value's name is in Exporter.value. */
+enum { EXPORT_DONE = 1, EXPORT_NAMED = 2 };
+
 /* k in decimal after sb's text. */
 void export_put_number(StrBuf *sb, uint64_t k);
 /* A name not in use: "graft_<stem>_<k>" with the first free k. */
 const char *export_fresh_name(Exporter *ex, const char *stem);
-/* The fresh name of a call a rewrite made, "graft_<Op>_<k>", made once. */
+/* The fresh name of a call a rewrite made, "graft_<Op>_<k>", made once;
+ * the same, "graft_<stem>_<k>" (note [made calls' names] in onnx_export.c). */
 const char *export_call_name(Exporter *ex, const graft_node *call);
+const char *export_named_call(Exporter *ex, const graft_node *call, const char *stem);
 /* The live element reading result i of call n, or NULL. */
 graft_node *export_result_of(const Exporter *ex, const graft_node *n, int i);
 /* The name n's value is written under (note [onnx export]): the one
@@ -76,8 +90,14 @@ graft_node *export_result_of(const Exporter *ex, const graft_node *n, int i);
 const char *export_find_value_name(Exporter *ex, const graft_node *n);
 static inline const char *export_value_name(Exporter *ex, const graft_node *n)
 {
-    const char *name = ex->value[node_id(n)];
-    return name ? name : export_find_value_name(ex, n);
+    uint32_t id = node_id(n);
+    return ex->state[id] & EXPORT_NAMED ? ex->value[id] : export_find_value_name(ex, n);
+}
+/* n's value named name. */
+static inline void export_name_value(Exporter *ex, const graft_node *n, const char *name)
+{
+    ex->value[node_id(n)] = name;
+    ex->state[node_id(n)] |= EXPORT_NAMED;
 }
 /* size bytes, zeroed, freed with the export (note [export arena]). */
 void *export_alloc(Exporter *ex, size_t size);
@@ -89,8 +109,22 @@ Onnx__TensorProto *export_new_tensor(Exporter *ex, const char *name, const graft
 /* The attributes of call n, a rewrite's, as AttributeProtos. */
 void export_set_attrs(Exporter *ex, const graft_node *n, Onnx__NodeProto *np);
 /* How many of call n's operands are inputs of its own, not reads of its
- * subgraphs (note [outer reads] in onnx_subgraph.h). */
-size_t export_own_inputs(const Exporter *ex, const graft_node *n);
+ * subgraphs (note [outer reads] in onnx_subgraph.h), which follow them:
+ * all of a call a rewrite made (only a call of the model has a subgraph),
+ * else its NodeProto's inputs but the empty ones at their end.  Inline:
+ * the key of a partition's function asks it of each call (17
+ * instructions a call, a third of them the call's, bench/workload.sh). */
+static inline size_t export_own_inputs(const Exporter *ex, const graft_node *n)
+{
+    uint32_t id = node_id(n);
+    const Onnx__NodeProto *np = id < ex->m->norigin ? ex->m->origin[id] : NULL;
+    if (!np)
+        return (size_t)node_nargs(n);
+    size_t nin = np->n_input;
+    while (nin > 0 && !np->input[nin - 1][0])
+        nin--;
+    return nin;
+}
 /* old's attributes (call n's NodeProto) with its subgraphs' reads
  * renamed as renames says (note [outer reads] in onnx_subgraph.h); after
  * reporting a read that cannot be renamed, old's own. */
@@ -104,6 +138,8 @@ void export_scalar_initializer(Exporter *ex, const graft_node *n);
 /* Scalar constant n as a tensor of rank 0 named name; NULL after
  * reporting a dtype graft cannot write. */
 Onnx__TensorProto *export_scalar_tensor(Exporter *ex, const graft_node *n, const char *name);
+/* Puts np, a node made here, at the end of the node list. */
+void export_push_made(Exporter *ex, Onnx__NodeProto *np);
 /* Emits call n of a function (a partition) and the function
  * (onnx_export_fn.c, note [onnx partitions]). */
 void export_function_call(Exporter *ex, const graft_node *n);
@@ -114,6 +150,12 @@ void export_function_call(Exporter *ex, const graft_node *n);
  * which the caller frees. */
 uint8_t *export_pack_function(KeyMap *imports, const Onnx__FunctionProto *f, size_t room,
                               size_t *len);
+/* The encodings of the nmade nodes of nodes at the indices made lists,
+ * into bytes at those indices (note [made nodes packed] in
+ * onnx_export_pack.c): their block, malloc'd, which the caller frees
+ * after writing them.  Only where export_pack_fields_known. */
+uint8_t *export_pack_nodes(Onnx__NodeProto *const *nodes, const uint32_t *made, size_t nmade,
+                           OnnxSpan *bytes);
 /* Whether this build's onnx.proto has the fields export_pack_function
  * writes by hand, no more; when not, it calls the generic one, protobuf-c's
  * pack (the same block and room). */

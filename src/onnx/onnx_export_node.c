@@ -11,21 +11,6 @@
 #include "onnx_subgraph.h"
 #include "onnx_text_where.h"
 
-/* How many of call n's operands are its own inputs: all but those its
- * subgraphs read (note [outer reads] in onnx_subgraph.h), which follow
- * them.  Only a call of the model has a subgraph. */
-size_t export_own_inputs(const Exporter *ex, const graft_node *n)
-{
-    uint32_t id = node_id(n);
-    const Onnx__NodeProto *np = id < ex->m->norigin ? ex->m->origin[id] : NULL;
-    if (!np)
-        return (size_t)node_nargs(n);
-    size_t nin = np->n_input;
-    while (nin > 0 && !np->input[nin - 1][0])
-        nin--;
-    return nin;
-}
-
 /* The NodeProto call n came from, when nothing changed what it reads
  * (nin inputs of its own; the reads of its subgraphs, renames). */
 static Onnx__NodeProto *untouched(Exporter *ex, const graft_node *n, size_t nin,
@@ -195,6 +180,8 @@ static Onnx__AttributeProto *attr_proto(Exporter *ex, const graft_node *n, const
 void export_set_attrs(Exporter *ex, const graft_node *n, Onnx__NodeProto *np)
 {
     size_t nattrs = (size_t)node_nattrs(n); /* the list and the attributes in one block */
+    if (!nattrs)
+        return; /* (no list: as protobuf-c decodes a node of none) */
     np->attribute = export_alloc(ex, (nattrs + 1) * sizeof *np->attribute +
                                          nattrs * sizeof(Onnx__AttributeProto));
     Onnx__AttributeProto *room = (Onnx__AttributeProto *)(np->attribute + nattrs + 1);
@@ -306,7 +293,7 @@ void export_scalar_initializer(Exporter *ex, const graft_node *n)
     const graft_node *first = seen ? graph_node(ex->g, (uint32_t)*seen) : NULL;
     if (first && node_const_value(first) == value && /* not a hash collision */
         strcmp(node_const_dtype(first) ? node_const_dtype(first) : "", dtype ? dtype : "") == 0) {
-        ex->value[node_id(n)] = export_value_name(ex, first);
+        export_name_value(ex, n, export_value_name(ex, first));
         return;
     }
     *keymap_put(&ex->scalars, key | 1, 0) = node_id(n);

@@ -177,10 +177,10 @@ bool onnx_model_write_from(const Onnx__ModelProto *model, const Onnx__ModelProto
 }
 
 bool onnx_model_write_made(const Onnx__ModelProto *model, const Onnx__ModelProto *read,
-                           const KeyMap *functions, FILE *out)
+                           const OnnxMadeBytes *made, FILE *out)
 {
     const ModelHeader *h = model_header_const(read);
-    return onnx_encode_file_lean(&model->base, &h->spans, functions, onnx_model_lean(read),
+    return onnx_encode_file_lean(&model->base, &h->spans, made, onnx_model_lean(read),
                                  out);
 }
 

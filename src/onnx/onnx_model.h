@@ -96,10 +96,12 @@ bool onnx_model_write(const Onnx__ModelProto *model, FILE *out);
 bool onnx_model_write_from(const Onnx__ModelProto *model, const Onnx__ModelProto *read,
                            FILE *out);
 
-/* The same, and the FunctionProtos that functions maps written as their
- * OnnxSpans' bytes (note [functions packed once] in onnx_export_fn.c). */
+/* The same, and the messages the export made that made gives written as
+ * their bytes (OnnxMadeBytes in onnx_encode.h: note [functions packed
+ * once] in onnx_export_fn.c, note [made nodes packed] in onnx_export_pack.c). */
+struct OnnxMadeBytes;
 bool onnx_model_write_made(const Onnx__ModelProto *model, const Onnx__ModelProto *read,
-                           const KeyMap *functions, FILE *out);
+                           const struct OnnxMadeBytes *made, FILE *out);
 
 void onnx_model_free(Onnx__ModelProto *model);
 
