@@ -98,6 +98,10 @@ static void assert_reached(const graft_graph *g)
     graph_reached(g, reached);
     for (uint32_t id = 0; id < count; id++)
         ck_assert_uint_eq(reached[id], listed[id]);
+    memset(reached, 0, count + 1);
+    if (graph_reached_by_ids(g, reached)) /* every child below its node */
+        for (uint32_t id = 0; id < count; id++)
+            ck_assert_uint_eq(reached[id], listed[id]);
     free(ids);
     free(listed);
     free(reached);
@@ -1302,6 +1306,46 @@ START_TEST(test_fit_positions)
 }
 END_TEST
 
+/* The sweeps read a plain call's operand slots straight and take the
+ * other nodes through child() (note [reached plain calls] in
+ * src/ir/graph_walk.c): on a graph built children first, with every kind
+ * of node, an unused call, a dead one and a nullary op, both mark what
+ * the walk lists; a call of a function value whose callee comes after
+ * it stops the sweep by ids. */
+START_TEST(test_reached_every_kind)
+{
+    FnGraph f = fn_graph_new(NULL);
+    graft_graph *g = f.g;
+    graft_node *c = graph_add_const(g, "1f", 1, "float32");
+    graft_node *none = graph_add_call(g, "zeros", NULL, 0, NULL, 0);
+    graft_node *args[3] = {f.x, c, none};
+    graft_node *add = graph_add_call(g, "add3", args, 3, NULL, 0);
+    graft_node *dead = graph_add_call(g, "negative", &c, 1, NULL, 0);
+    graft_node *call = graph_add_fn_call(g, f.fn, &add, 1);
+    graft_node *pair[2] = {call, add};
+    graft_node *tuple = graph_add_tuple(g, pair, 2);
+    graph_set_output(g, graph_add_getitem(g, tuple, 0));
+    graph_remove_dead(g);
+    graft_node *unused = graph_add_call(g, "negative", &add, 1, NULL, 0);
+    ck_assert(node_is_dead(dead) && !node_is_dead(unused));
+    uint32_t count = graph_node_count(g);
+    uint8_t *by_ids = calloc(count, 1);
+    ck_assert(graph_reached_by_ids(g, by_ids));
+    ck_assert(by_ids[node_id(none)] && by_ids[node_id(f.p)] && by_ids[node_id(f.neg)]);
+    ck_assert(!by_ids[node_id(unused)] && !by_ids[node_id(dead)]);
+    free(by_ids);
+    assert_reached(g);
+    graft_node *q = graph_add_fn_param(g, "q", NULL);
+    graft_node *fn2 = graph_add_func(g, &q, 1, q, NULL, 0);
+    graph_set_arg(g, call, USE_CALLEE, fn2); /* the callee after the call */
+    by_ids = calloc(graph_node_count(g), 1);
+    ck_assert(!graph_reached_by_ids(g, by_ids));
+    free(by_ids);
+    assert_reached(g);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -1352,6 +1396,9 @@ static Suite *graph_suite(void)
     tc = tcase_create("large");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_million_chain);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("sweeps");
+    tcase_add_test(tc, test_reached_every_kind);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -205,6 +205,42 @@ static void reach_root(const graft_node *root, uint8_t *reached)
 
 typedef VEC(uint32_t) IdStack;
 
+/* Marks n's children, as child() lists them, for graph_reached_by_ids;
+ * false when one comes at or after n's id. */
+static bool reach_by_ids_children(const graft_node *n, uint8_t *reached)
+{
+    const graft_node *c;
+    for (int i = 0; (c = child(n, i)); i++) {
+        if (c->id >= n->id)
+            return false;
+        if (!c->dead)
+            reached[c->id] = 1;
+    }
+    return true;
+}
+
+/* note [reached plain calls]: most reached nodes with children are
+ * calls of an op (no callee slot, not a function), whose children are
+ * their operand slots in order: the sweeps read those straight from the
+ * slots, and leave functions and calls of a function value to child()'s
+ * order, which asks the node's kind again for each child.  A variable
+ * or a constant is told by its count of operands and its kind, before
+ * plain_call asks for a callee slot.  On the workload, 85 -> 64
+ * instructions per op node of graph_reached_by_ids on Relay's load, and
+ * 205 -> 161 of graph_reached on the ONNX partition's export
+ * (bench/RESULTS.md, "Session 25, round 2: the reached sweeps"). */
+static inline bool plain_call(const graft_node *n)
+{
+    return n->kind != NODE_FUNC && !node_callee_slot(n);
+}
+
+/* Whether n is told to have no children by its kind and count alone:
+ * a variable, a constant (most reached nodes), an empty tuple. */
+static inline bool childless_kind(const graft_node *n)
+{
+    return n->nargs == 0 && n->kind != NODE_FUNC && n->kind != NODE_CALL;
+}
+
 bool graph_reached_by_ids(const graft_graph *g, uint8_t *reached)
 {
     reach_root(g->output, reached);
@@ -213,8 +249,18 @@ bool graph_reached_by_ids(const graft_graph *g, uint8_t *reached)
     for (uint32_t id = g->nnodes; id-- > 0;) {
         if (!reached[id])
             continue;
-        const graft_node *n = g->nodes[id], *c;
-        for (int i = 0; (c = child(n, i)); i++) {
+        const graft_node *n = g->nodes[id];
+        if (childless_kind(n))
+            continue;
+        if (!plain_call(n)) {
+            if (!reach_by_ids_children(n, reached))
+                return false;
+            continue;
+        }
+        const Use *slots = node_slots(n); /* note [reached plain calls] */
+        int nargs = n->nargs; /* (read once: a store to reached may alias it) */
+        for (int i = 0; i < nargs && slots[i].value; i++) {
+            const graft_node *c = slots[i].value;
             if (c->id >= id)
                 return false;
             if (!c->dead)
@@ -259,6 +305,23 @@ static void reach_children(const graft_node *n, uint32_t at, uint8_t *reached, I
         ;
 }
 
+/* reach_children for graph_reached's sweep and stack, with the common
+ * nodes inline: variables and constants, which have no children, and
+ * plain calls (note [reached plain calls]). */
+GRAFT_HOT void reach_from(const graft_node *n, uint32_t at, uint8_t *reached, IdStack *later)
+{
+    if (childless_kind(n))
+        return;
+    if (!plain_call(n)) {
+        reach_children(n, at, reached, later);
+        return;
+    }
+    const Use *slots = node_slots(n);
+    int nargs = n->nargs; /* (read once: a store to reached may alias it) */
+    for (int i = 0; i < nargs && reach(slots[i].value, at, reached, later); i++)
+        ;
+}
+
 /* note [reached by a sweep]: the sweep of graph_reached_by_ids, which
  * visits each reached node once with no walk's arrays, and a stack only
  * for a child marked after the sweep passed its id (a node of the model
@@ -273,12 +336,11 @@ void graph_reached(const graft_graph *g, uint8_t *reached)
     for (int i = 0; i < g->nglobals; i++)
         reach_root(g->globals[i].fn, reached);
     for (uint32_t id = g->nnodes; id-- > 0;) {
-        const graft_node *n = g->nodes[id];
-        if (!reached[id] || (n->nargs == 0 && n->kind != NODE_FUNC && !node_callee_slot(n)))
-            continue; /* (most reached nodes are variables and constants) */
-        reach_children(n, id, reached, &later);
+        if (!reached[id])
+            continue;
+        reach_from(g->nodes[id], id, reached, &later);
         while (later.len)
-            reach_children(g->nodes[later.items[--later.len]], id, reached, &later);
+            reach_from(g->nodes[later.items[--later.len]], id, reached, &later);
     }
     vec_free(&later);
 }
