@@ -1346,6 +1346,42 @@ START_TEST(test_reached_every_kind)
 }
 END_TEST
 
+/* Nodes made past the node table's capacity, across the pool's blocks,
+ * and one too large for a block (note [new node's fast path] in
+ * src/ir/graph.c): each gets the next id, is found by it, and starts
+ * zeroed but for its kind and operands. */
+START_TEST(test_new_node_paths)
+{
+    enum { NPARAMS = 5000, WIDE = 600 };
+    graft_graph *g = graph_new();
+    graft_node **params = malloc(NPARAMS * sizeof *params);
+    for (int i = 0; i < NPARAMS; i++) {
+        params[i] = graph_add_param(g, "p", NULL);
+        ck_assert_uint_eq(node_id(params[i]), (uint32_t)i);
+    }
+    graft_node *wide = graph_add_call(g, "concat", params, WIDE, NULL, 0);
+    graft_node *after = graph_add_call(g, "nn.relu", &wide, 1, NULL, 0);
+    graph_set_output(g, after);
+    ck_assert_uint_eq(graph_node_count(g), NPARAMS + 2);
+    for (int i = 0; i < NPARAMS; i++) {
+        ck_assert_ptr_eq(graph_node(g, (uint32_t)i), params[i]);
+        ck_assert_int_eq(node_kind(params[i]), NODE_VAR);
+        ck_assert_ptr_null(node_type(params[i]));
+    }
+    ck_assert_uint_eq(node_id(wide), NPARAMS);
+    ck_assert_ptr_eq(graph_node(g, NPARAMS + 1), after);
+    ck_assert_int_eq(node_nargs(wide), WIDE);
+    for (int i = 0; i < WIDE; i++)
+        ck_assert_ptr_eq(node_arg(wide, i), params[i]);
+    ck_assert_ptr_null(node_callee(wide));
+    ck_assert_ptr_null(node_type(wide));
+    ck_assert_ptr_eq(node_arg(after, 0), wide);
+    assert_reached(g);
+    free(params);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -1399,6 +1435,7 @@ static Suite *graph_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("sweeps");
     tcase_add_test(tc, test_reached_every_kind);
+    tcase_add_test(tc, test_new_node_paths);
     suite_add_tcase(s, tc);
     return s;
 }

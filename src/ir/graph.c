@@ -364,19 +364,52 @@ static graft_node *node_memory(graft_graph *g, size_t size)
     return n;
 }
 
+/* Gives n, fresh from node_memory, its kind and the next id, and
+ * registers it in the node table, which has room for it. */
+static inline graft_node *node_register(graft_graph *g, graft_node *n, NodeKind kind,
+                                        int nslots)
+{
+    n->kind = (uint8_t)kind;
+    n->id = g->nnodes;
+    g->nkids += (size_t)nslots;
+    g->nodes[g->nnodes++] = n;
+    g->side.nodes.count = g->nnodes; /* (struct GraphNodeView in graph_node.h) */
+    return n;
+}
+
+/* graph_new_node when the node table is full, the pool has no room or
+ * the node is too large for it (note [new node's fast path]). */
+static __attribute__((noinline)) graft_node *new_node_making_room(graft_graph *g,
+                                                                  NodeKind kind, int nslots)
+{
+    if (g->nnodes == g->nodes_cap) /* by half (note [node table]) */
+        nodes_resize(g, g->nodes_cap < 8 ? 16 : g->nodes_cap + g->nodes_cap / 2);
+    graft_node *n = node_memory(g, sizeof(graft_node) + (size_t)nslots * sizeof(Use));
+    return node_register(g, n, kind, nslots);
+}
+
+/* note [new node's fast path]: a node is made for every operator, operand
+ * and parameter the loaders read and every node a pass makes; when it
+ * fits the pool's block and the node table, making it is a few stores
+ * and needs no call, and graph_new_node does only that, leaving the rest
+ * to new_node_making_room.  With the block's refill and the table's
+ * growth in it, GCC saved and restored five registers on every node
+ * (48 -> 37 instructions a node on the workload's Relay rewrite,
+ * bench/RESULTS.md, "Session 25, round 2: the reached sweeps and the
+ * node builder"). */
+
 /* A fresh node with the next id, registered in the node table, with
  * room for nslots operand slots right after it. */
 graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots)
 {
-    graft_node *n = node_memory(g, sizeof(graft_node) + (size_t)nslots * sizeof(Use));
-    n->kind = (uint8_t)kind;
-    n->id = g->nnodes;
-    g->nkids += (size_t)nslots;
-    if (g->nnodes == g->nodes_cap) /* by half (note [node table]) */
-        nodes_resize(g, g->nodes_cap < 8 ? 16 : g->nodes_cap + g->nodes_cap / 2);
-    g->nodes[g->nnodes++] = n;
-    g->side.nodes.count = g->nnodes; /* (struct GraphNodeView in graph_node.h) */
-    return n;
+    size_t size = sizeof(graft_node) + (size_t)nslots * sizeof(Use);
+    if (size > g->node_pool_left || size > NODE_BLOCK / 4 || g->nnodes == g->nodes_cap)
+        return new_node_making_room(g, kind, nslots);
+    graft_node *n = (graft_node *)(void *)g->node_pool;
+    g->node_pool += size;
+    g->node_pool_left -= size;
+    *n = (graft_node){0}; /* a constant size: stores, no call (note [node pool]) */
+    return node_register(g, n, kind, nslots);
 }
 
 /* Fills n's operand slots (allocated with it), each a use linked into

@@ -227,8 +227,9 @@ static bool reach_by_ids_children(const graft_node *n, uint8_t *reached)
  * or a constant is told by its count of operands and its kind, before
  * plain_call asks for a callee slot.  On the workload, 85 -> 64
  * instructions per op node of graph_reached_by_ids on Relay's load, and
- * 205 -> 161 of graph_reached on the ONNX partition's export
- * (bench/RESULTS.md, "Session 25, round 2: the reached sweeps"). */
+ * 205 -> 162 of graph_reached on the ONNX partition's export
+ * (bench/RESULTS.md, "Session 25, round 2: the reached sweeps and the
+ * node builder"). */
 static inline bool plain_call(const graft_node *n)
 {
     return n->kind != NODE_FUNC && !node_callee_slot(n);
