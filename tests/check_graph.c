@@ -1382,6 +1382,47 @@ START_TEST(test_new_node_paths)
 }
 END_TEST
 
+/* After a dead-node sweep graph_reached reads the live nodes for the
+ * reached (note [swept graph] in src/ir/graph_walk.c), but for @main's
+ * unused parameters; each edit that could change what is reached ends
+ * that: a node made, an operand or every use moved, the output set.
+ * assert_reached compares graph_reached's marks with a walk's. */
+START_TEST(test_swept_graph)
+{
+    graft_graph *g = graph_new();
+    graft_node *a = graph_add_param(g, "a", NULL);
+    graft_node *unused = graph_add_param(g, "u", NULL);
+    graft_node *b = graph_add_call(g, "f", &a, 1, NULL, 0);
+    graft_node *c = graph_add_call(g, "g", &b, 1, NULL, 0);
+    graft_node *garbage = graph_add_call(g, "h", &a, 1, NULL, 0);
+    graph_set_output(g, c);
+    ck_assert_uint_eq(graph_remove_dead(g), 1);
+    ck_assert(node_is_dead(garbage) && !node_is_dead(unused));
+    assert_reached(g);
+    graph_set_arg(g, c, 0, a); /* b unreached, still live */
+    assert_reached(g);
+    graph_remove_dead(g);
+    graft_node *made = graph_add_call(g, "k", &a, 1, NULL, 0); /* no user */
+    assert_reached(g);
+    graph_remove_dead(g);
+    ck_assert(node_is_dead(b) && node_is_dead(made));
+    graft_node *d = graph_add_call(g, "relu", &a, 1, NULL, 0);
+    graft_node *e = graph_add_call(g, "relu", &d, 1, NULL, 0);
+    graph_set_arg(g, c, 0, e);
+    graph_remove_dead(g);
+    graph_replace_all_uses(g, e, d); /* e unreached */
+    assert_reached(g);
+    graph_remove_dead(g);
+    graph_set_output(g, unused); /* c and d unreached, u reached */
+    assert_reached(g);
+    graph_remove_dead(g);
+    assert_reached(g);
+    graph_set_swept(g); /* as a caller that knows nothing would die */
+    assert_reached(g);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -1436,6 +1477,7 @@ static Suite *graph_suite(void)
     tc = tcase_create("sweeps");
     tcase_add_test(tc, test_reached_every_kind);
     tcase_add_test(tc, test_new_node_paths);
+    tcase_add_test(tc, test_swept_graph);
     suite_add_tcase(s, tc);
     return s;
 }

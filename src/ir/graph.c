@@ -209,6 +209,7 @@ graft_node *graph_output(const graft_graph *g)
 void graph_set_output(graft_graph *g, graft_node *out)
 {
     g->output = out;
+    g->swept = false; /* (note [swept graph] in graph_walk.c) */
 }
 
 size_t graph_bytes(const graft_graph *g)
@@ -374,6 +375,7 @@ static inline graft_node *node_register(graft_graph *g, graft_node *n, NodeKind 
     g->nkids += (size_t)nslots;
     g->nodes[g->nnodes++] = n;
     g->side.nodes.count = g->nnodes; /* (struct GraphNodeView in graph_node.h) */
+    g->swept = false; /* unreached till an edit links it (note [swept graph] in graph_walk.c) */
     return n;
 }
 
@@ -639,10 +641,10 @@ void graph_scope_past(graft_graph *g, const graft_node *n, const graft_node *fn)
 
 void graph_set_arg(graft_graph *g, graft_node *user, int i, graft_node *value)
 {
-    (void)g;
     Use *u = i == USE_CALLEE ? node_callee_slot(user) : &node_slots(user)[i];
     if (u->value == value)
         return;
+    g->swept = false; /* (note [swept graph] in graph_walk.c) */
     graph_unlink_use(u);
     u->value = value;
     link_use(u);
@@ -667,6 +669,7 @@ void graph_replace_all_uses(graft_graph *g, graft_node *old, graft_node *new_nod
 {
     if (old == new_node_)
         return;
+    g->swept = false; /* (note [swept graph] in graph_walk.c) */
     Use *u = old->first_use;
     while (u) {
         Use *next = u->next;

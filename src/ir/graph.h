@@ -540,6 +540,10 @@ bool graph_reached_by_ids(const graft_graph *g, uint8_t *reached);
  * the sweep passed its id followed at once (note [reached by a sweep] in
  * graph_walk.c). */
 void graph_reached(const graft_graph *g, uint8_t *reached);
+/* Tells g that a dead-node sweep now would kill nothing: every live node
+ * but @main's unused parameters is reached, as after one, until the next
+ * change (note [swept graph] in graph_walk.c). */
+void graph_set_swept(graft_graph *g);
 /* An order of the live nodes as graph_topo_ids gives it, made by a walk
  * that labels them too (labels_graph_order); free with graph_order_free. */
 typedef struct GraphOrder {

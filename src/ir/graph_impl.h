@@ -79,6 +79,8 @@ struct graft_graph {
                               node's slots, each function's parameters
                               and body (note [compact walk]) */
     size_t nodes_cap;      /* capacity of nodes */
+    bool swept;            /* no edit since the last dead-node sweep (note
+                              [swept graph] in graph_walk.c) */
     graft_node **params;         /* @main's parameters (malloc'd) */
     int nparams;           /* entries in params */
     size_t params_cap;     /* capacity of params */

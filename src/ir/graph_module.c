@@ -149,6 +149,7 @@ bool graph_add_global(graft_graph *g, const char *name, graft_node *fn)
     }
     g->globals[i].fn = fn;
     g->globals[i].defined = true;
+    g->swept = false; /* a new root (note [swept graph] in graph_walk.c) */
     return true;
 }
 
@@ -196,4 +197,5 @@ void graph_make_main(graft_graph *g, graft_node *fn)
         }
     fn->dead = 1;
     g->ndead++;
+    g->swept = false; /* new roots (note [swept graph] in graph_walk.c) */
 }

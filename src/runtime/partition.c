@@ -202,6 +202,8 @@ static bool partition_pass(graft_engine *e, Grouper *gp, uint32_t rule, uint32_t
         else
             *fresh = engine_remove_dead_order(e) + 1;
         *garbage = false;
+    } else if (p.groups.len) { /* a sweep would kill nothing (note [no sweep]) */
+        graph_set_swept(e->g); /* (note [swept graph] in src/ir/graph_walk.c) */
     }
     if (!p.groups.len) /* the graph is as the order and labels found it */
         *fresh = n + 1;
