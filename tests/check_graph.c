@@ -1423,6 +1423,51 @@ START_TEST(test_swept_graph)
 }
 END_TEST
 
+/* g's nodes marked by graph_reached_by_ids, as '1' and '0' by id, are
+ * want, and are graph_reached's (assert_reached). */
+static void assert_by_ids(const graft_graph *g, const char *want)
+{
+    uint32_t count = graph_node_count(g);
+    uint8_t *reached = calloc(count + 1, 1);
+    ck_assert(graph_reached_by_ids(g, reached));
+    char got[64] = "";
+    for (uint32_t id = 0; id < count && id < sizeof got - 1; id++)
+        got[id] = reached[id] ? '1' : '0';
+    ck_assert_str_eq(got, want);
+    free(reached);
+    assert_reached(g);
+}
+
+/* graph_reached_by_ids reads a graph no edit relinked by its users
+ * (note [reached by users] in src/ir/graph_walk.c): an unused parameter
+ * and one that is the output; an unused binding (garbage) and a moved
+ * operand leave it to the sweep, with the same marks. */
+START_TEST(test_reached_by_users)
+{
+    graft_graph *g = graph_new();
+    graft_node *a = graph_add_param(g, "a", NULL);
+    graph_add_param(g, "u", NULL);
+    graft_node *b = graph_add_call(g, "f", &a, 1, NULL, 0);
+    graft_node *c = graph_add_call(g, "g", &b, 1, NULL, 0);
+    graph_set_output(g, c);
+    assert_by_ids(g, "1011");
+    graft_node *only_garbage = graph_add_param(g, "v", NULL);
+    graph_add_call(g, "h", &only_garbage, 1, NULL, 0);
+    assert_by_ids(g, "101100");
+    graph_set_arg(g, c, 0, b); /* the same operand: nothing moved */
+    assert_by_ids(g, "101100");
+    graph_set_arg(g, c, 0, a);
+    assert_by_ids(g, "100100");
+    graph_free(g);
+    g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graph_add_param(g, "y", NULL);
+    graph_set_output(g, x);
+    assert_by_ids(g, "10");
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -1478,6 +1523,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_reached_every_kind);
     tcase_add_test(tc, test_new_node_paths);
     tcase_add_test(tc, test_swept_graph);
+    tcase_add_test(tc, test_reached_by_users);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -645,6 +645,7 @@ void graph_set_arg(graft_graph *g, graft_node *user, int i, graft_node *value)
     if (u->value == value)
         return;
     g->swept = false; /* (note [swept graph] in graph_walk.c) */
+    g->relinked = true; /* (note [reached by users] in graph_walk.c) */
     graph_unlink_use(u);
     u->value = value;
     link_use(u);
@@ -670,6 +671,7 @@ void graph_replace_all_uses(graft_graph *g, graft_node *old, graft_node *new_nod
     if (old == new_node_)
         return;
     g->swept = false; /* (note [swept graph] in graph_walk.c) */
+    g->relinked = true; /* (note [reached by users] in graph_walk.c) */
     Use *u = old->first_use;
     while (u) {
         Use *next = u->next;

@@ -81,6 +81,9 @@ struct graft_graph {
     size_t nodes_cap;      /* capacity of nodes */
     bool swept;            /* no edit since the last dead-node sweep (note
                               [swept graph] in graph_walk.c) */
+    bool relinked;         /* an edit has moved a use (graph_set_arg,
+                              graph_replace_all_uses): a node's operand may
+                              come after it (note [reached by users]) */
     graft_node **params;         /* @main's parameters (malloc'd) */
     int nparams;           /* entries in params */
     size_t params_cap;     /* capacity of params */
