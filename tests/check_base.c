@@ -1063,6 +1063,44 @@ START_TEST(walk_million_chain)
 }
 END_TEST
 
+/* cache_pair_find and cache_pair_put (note [one cache slot] in keymap.h):
+ * a slot keeps the last two entries put, newest first, and finds each;
+ * a third put forgets the oldest, so two keys met in one slot both stay
+ * found however they alternate. */
+typedef struct PairEntry {
+    int key, value;
+} PairEntry;
+
+static bool pair_entry_is(const PairEntry *entry, int key)
+{
+    return entry->key == key;
+}
+
+START_TEST(cache_pair_keeps_last_two)
+{
+    PairEntry pair[2] = {{0}};
+    int key = 7;
+    ck_assert_ptr_null(cache_pair_find(pair, key, pair_entry_is));
+    cache_pair_put(pair, ((PairEntry){7, 70}));
+    cache_pair_put(pair, ((PairEntry){8, 80}));
+    for (int round = 0; round < 3; round++) {
+        key = 7 + round % 2;
+        const PairEntry *found = cache_pair_find(pair, key, pair_entry_is);
+        ck_assert_ptr_nonnull(found);
+        ck_assert_int_eq(found->value, 10 * key);
+    }
+    ck_assert_int_eq(pair[0].key, 8); /* the last put first */
+    ck_assert_int_eq(pair[1].key, 7);
+    cache_pair_put(pair, ((PairEntry){9, 90}));
+    key = 7;
+    ck_assert_ptr_null(cache_pair_find(pair, key, pair_entry_is));
+    key = 8;
+    ck_assert_ptr_eq(cache_pair_find(pair, key, pair_entry_is), &pair[1]);
+    key = 9;
+    ck_assert_ptr_eq(cache_pair_find(pair, key, pair_entry_is), &pair[0]);
+}
+END_TEST
+
 static Suite *base_suite(void)
 {
     Suite *s = suite_create("base");
@@ -1082,6 +1120,7 @@ static Suite *base_suite(void)
     tcase_add_test(tc, keymap_keeps_values);
     tcase_add_test(tc, keymap_reserve_makes_room_once);
     tcase_add_test(tc, keymap_maps_pointers);
+    tcase_add_test(tc, cache_pair_keeps_last_two);
     suite_add_tcase(s, tc);
     tc = tcase_create("walk");
     tcase_add_test(tc, walk_pre_order);

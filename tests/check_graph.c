@@ -8,6 +8,8 @@
 
 #include "dtype.h"
 #include "graph.h"
+#include "graph_impl.h"
+#include "keymap.h"
 #include "relay.h"
 #include "util.h"
 #include "check_main.h"
@@ -1468,6 +1470,58 @@ START_TEST(test_reached_by_users)
 }
 END_TEST
 
+/* note [canonical pointers]: graph_intern's cache keeps the last two
+ * canonical strings put in each slot, so that two names the allocator
+ * places in one slot do not evict each other.  200 names in 32 slots:
+ * every name among the last two interned in its slot is remembered,
+ * every older one is not, some slot holds two, and a slot's two stay
+ * remembered however they are asked for; graph_intern_n's names are
+ * remembered only once graph_intern is asked for them. */
+START_TEST(test_canonical_pointers_two_a_slot)
+{
+    enum { NAMES = 200, SLOTS = 1 << CANON_BITS };
+    graft_graph *g = graph_new();
+    const char *names[NAMES];
+    int last[SLOTS][2] = {{0}}; /* per slot: 1 + the last two names put, newest first */
+    size_t slot_of[NAMES];
+    for (int i = 0; i < NAMES; i++) {
+        char buf[16];
+        snprintf(buf, sizeof buf, "name%d", i);
+        names[i] = graph_intern(g, buf);
+        slot_of[i] = cache_slot((uint64_t)(uintptr_t)names[i], CANON_BITS);
+        last[slot_of[i]][1] = last[slot_of[i]][0];
+        last[slot_of[i]][0] = i + 1;
+    }
+    int two = -1; /* a slot that holds two names */
+    for (int s = 0; s < SLOTS; s++)
+        if (last[s][1])
+            two = s;
+    ck_assert_int_ge(two, 0);
+    for (int i = 0; i < NAMES; i++) {
+        const char *const *pair = g->canon[slot_of[i]];
+        bool kept = last[slot_of[i]][0] == i + 1 || last[slot_of[i]][1] == i + 1;
+        ck_assert_int_eq(pair[0] == names[i] || pair[1] == names[i], kept);
+    }
+    const char *newer = names[last[two][0] - 1], *older = names[last[two][1] - 1];
+    for (int round = 0; round < 4; round++) {
+        ck_assert_ptr_eq(graph_intern(g, round % 2 ? newer : older), round % 2 ? newer : older);
+        ck_assert_ptr_eq(g->canon[two][0], newer); /* hits move nothing */
+        ck_assert_ptr_eq(g->canon[two][1], older);
+    }
+    char copy[16];
+    strcpy(copy, older); /* a copy misses, and finds its canonical there */
+    ck_assert_ptr_eq(graph_intern(g, copy), older);
+    ck_assert_ptr_eq(g->canon[two][0], newer);
+    ck_assert_ptr_eq(g->canon[two][1], older);
+    const char *fresh = graph_intern_n(g, "fresh name", 10); /* remembers nothing */
+    const char *const *pair = g->canon[cache_slot((uint64_t)(uintptr_t)fresh, CANON_BITS)];
+    ck_assert(pair[0] != fresh && pair[1] != fresh);
+    ck_assert_ptr_eq(graph_intern(g, "fresh name"), fresh);
+    ck_assert_ptr_eq(pair[0], fresh);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -1502,6 +1556,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_interning_and_reserve);
     tcase_add_test(tc, test_fit_nodes);
     tcase_add_test(tc, test_fit_positions);
+    tcase_add_test(tc, test_canonical_pointers_two_a_slot);
     suite_add_tcase(s, tc);
     tc = tcase_create("two IRs");
     tcase_add_test(tc, test_dtype_table);

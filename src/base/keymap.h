@@ -142,10 +142,9 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t v)
  * slower answer (a KeyMap, the automaton's memo, the interner, a
  * conversion) holds one entry per slot, or the last two put there where
  * two keys that the allocator's addresses place in one slot would evict
- * each other on every call (type inference's relations, ONNX typing's
- * plain calls), and simply forgets what a colliding key evicts, so a slot
- * needs no probing beyond its entries, only this one slot
- * function: the key (a pointer, a hash of bytes, a value's bits, a packed
+ * each other on every call, and simply forgets what a colliding key
+ * evicts, so a slot needs no probing beyond its entries, only this one
+ * slot function: the key (a pointer, a hash of bytes, a value's bits, a packed
  * symbol) times an odd constant, its top bits.  The caches: the labeller's
  * ops, constants and attribute texts (automaton_label_class.c) and its
  * steps of three to six operands (note [wide steps]), the
@@ -158,13 +157,29 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t v)
  * ops (note [inference cache] in onnx_infer.c), a model check's ops
  * (note [ops seen] in model_check.c), an ONNX model's ops among the
  * rules' (note [ops checked] in onnx_file.c), type inference's
- * relations (note [relations seen] in type_infer.c) and ONNX typing's
- * plain calls (note [plain calls] in onnx_types_memo.c); no other slot formula
- * (exceptions: 0, counted by tests/one_notes.sh). */
+ * relations (note [relations seen] in type_infer.c), ONNX typing's
+ * plain calls (note [plain calls] in onnx_types_memo.c) and the graph's
+ * canonical strings (note [canonical pointers] in graph.c); no other slot
+ * formula (exceptions: 0, counted by tests/one_notes.sh).  The last three,
+ * keyed by addresses, keep two entries a slot through cache_pair_find and
+ * cache_pair_put below, the one copy of that slot's rules. */
 static inline size_t cache_slot(uint64_t key, unsigned bits)
 {
     return (size_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - bits));
 }
+
+/* A slot of two entries (note [one cache slot]): pair is an array of two
+ * entries of any type, the last put first.  cache_pair_find gives the
+ * entry of the two that same(entry's address, key) holds equal to key,
+ * the first compared first, or NULL; an empty entry must equal no key.
+ * cache_pair_put moves the first to the second, forgetting what that
+ * held, and puts entry first.  Macros, so that an entry keeps its type
+ * and same inlines; pair and key are read twice (pass names, not
+ * calls). */
+#define cache_pair_find(pair, key, same)                                      \
+    (same(&(pair)[0], key) ? &(pair)[0] : same(&(pair)[1], key) ? &(pair)[1] \
+                                                                 : NULL)
+#define cache_pair_put(pair, entry) ((pair)[1] = (pair)[0], (pair)[0] = (entry))
 
 /* An open-addressing hash map from nonzero 64-bit keys (numbers, or
  * pointers through keymap_ptr_key) to 64-bit values.  A zeroed KeyMap

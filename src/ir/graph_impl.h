@@ -50,7 +50,7 @@ typedef struct SrcPos {
     int32_t line, col;
 } SrcPos;
 
-enum { CANON_BITS = 6 }; /* graft_graph.canon's 64 entries */
+enum { CANON_BITS = 5 }; /* graft_graph.canon's 32 slots of two */
 
 struct graft_graph {
     struct GraphSide side; /* first: node_annotation and node_scope read
@@ -69,7 +69,7 @@ struct graft_graph {
     size_t pos_cap;        /* entries allocated in pos */
     Interner *strings;     /* interned names in arena, or the loader's (graph_new_named) */
     bool strings_borrowed; /* strings the loader's: not freed with the graph */
-    const char *canon[1 << CANON_BITS]; /* strings the interner returned
+    const char *canon[1 << CANON_BITS][2]; /* strings the interner returned
                               lately, by address (note [canonical pointers]) */
     graft_node **nodes;          /* all nodes by id (malloc'd table) */
     uint32_t nnodes;       /* ids handed out */

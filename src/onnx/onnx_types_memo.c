@@ -63,6 +63,12 @@ typedef struct MemoEntry {
     const graft_type *type;
 } MemoEntry;
 
+/* A plain call's key and the memo's answer for it. */
+typedef struct PlainEntry {
+    PlainKey key;
+    const graft_type *type;
+} PlainEntry;
+
 typedef struct TypeMemo {
     KeyMap by_hash;          /* a key's hash -> its entry + 1 */
     VEC(MemoEntry) entries;
@@ -76,11 +82,9 @@ typedef struct TypeMemo {
         uint64_t hash;
         int64_t entry;       /* + 1 */
     } hot[1 << RECENT_BITS];
-    struct {                 /* the memo's answers for plain calls, the last two put
-                                in each slot: note [plain calls] */
-        PlainKey key;
-        const graft_type *type;
-    } plain[1 << RECENT_BITS][2];
+    PlainEntry plain[1 << RECENT_BITS][2]; /* the memo's answers for plain
+                                calls, the last two put in each slot: note
+                                [plain calls] */
 } TypeMemo;
 
 static void memo_free(void *memo)
@@ -282,7 +286,8 @@ void type_memo_put(const TypeKey *key, const graft_type *type)
  * one, and so does an attribute: those go to the full key only.  The
  * slot is hash_word's of the key's words (hash_mix's lighter fold sent a
  * third of the workload's calls to slots other keys held), and it holds
- * the last two keys put there: the slot of an address-keyed hash depends
+ * the last two keys put there (cache_pair_find and cache_pair_put in
+ * keymap.h): the slot of an address-keyed hash depends
  * on where the allocator put the types, so with one key a slot, two of
  * the workload's keys met in one slot in some runs and not in others
  * (the same build's ONNX partition read 325.8 M or 331.3 M instructions
@@ -321,28 +326,31 @@ static bool same_plain_key(const PlainKey *a, const PlainKey *b)
     return true;
 }
 
+static bool entry_has_key(const PlainEntry *entry, const PlainKey *key)
+{
+    return same_plain_key(&entry->key, key);
+}
+
 bool plain_memo_find(graft_graph *g, const graft_node *n, int nout, bool tuple, PlainKey *key,
                      const graft_type **type)
 {
     if (!plain_key_of(n, nout, tuple, key))
         return false;
     key->memo = memo_of(g);
-    for (int way = 0; way < 2; way++) {
-        if (same_plain_key(&key->memo->plain[key->slot][way].key, key)) {
-            *type = key->memo->plain[key->slot][way].type;
-            return true;
-        }
-    }
-    return false; /* (an empty entry's op is NULL, never a key's) */
+    PlainEntry *pair = key->memo->plain[key->slot];
+    const PlainEntry *entry = cache_pair_find(pair, key, entry_has_key);
+    if (!entry)
+        return false; /* (an empty entry's op is NULL, never a key's) */
+    *type = entry->type;
+    return true;
 }
 
 void plain_memo_put(const PlainKey *key, const graft_type *type)
 {
     if (!key->op)
         return;
-    key->memo->plain[key->slot][1] = key->memo->plain[key->slot][0];
-    key->memo->plain[key->slot][0].key = *key;
-    key->memo->plain[key->slot][0].type = type;
+    PlainEntry *pair = key->memo->plain[key->slot];
+    cache_pair_put(pair, ((PlainEntry){*key, type}));
 }
 
 size_t type_memo_size(const graft_graph *g)

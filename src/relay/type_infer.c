@@ -91,11 +91,12 @@ typedef struct FnTypeMemo {
  * the map's lookup (a hash and a probe) was about 57 instructions a
  * call; a direct-mapped table by the op's pointer in front of it (note
  * [one cache slot] in keymap.h) answers most in a compare or two.  It
- * holds two ops a slot, the last two asked for there: the workload's
+ * holds two ops a slot, the last two asked for there (cache_pair_find
+ * and cache_pair_put in keymap.h): the workload's
  * five ops took 20,000 of 60,000 lookups to the map in builds where two
  * of them shared a slot of a table of one op a slot (which ops do falls
  * as the addresses their names were interned at). */
-enum { RELATIONS_SEEN_BITS = 5 };
+enum { RELATIONS_SEEN_BITS = 4 }; /* slots of two ops */
 
 typedef struct RelationSeen {
     const char *op;     /* an interned op name, or NULL */
@@ -107,7 +108,7 @@ typedef struct RelCache {
     bool use_map;    /* false for one node: no map to fill */
     AdtTable *adts;  /* NULL until needed */
     FnTypeMemo *fns; /* NULL until a function is typed with use_map */
-    RelationSeen seen[1 << RELATIONS_SEEN_BITS]; /* in front of map */
+    RelationSeen seen[1 << RELATIONS_SEEN_BITS][2]; /* in front of map */
     const char *scalar_dtype;  /* the dtype of the last scalar constant typed */
     const graft_type *scalar;  /* and its type, or NULL */
 } RelCache;
@@ -132,28 +133,31 @@ static void relcache_free(RelCache *rc)
 }
 
 /* The relation of op, in neither of its slot's two (note [relations
- * seen]): from the map, or found and put there; the slot's first now
- * holds it and its second the op the first held. */
-static const TypeRel *relation_missed(RelCache *rc, const char *op, RelationSeen *slot)
+ * seen]): from the map, or found and put there; then put in the slot. */
+static const TypeRel *relation_missed(RelCache *rc, const char *op, RelationSeen *pair)
 {
     int64_t *cell = keymap_get(&rc->map, keymap_ptr_key(op));
     if (!cell) {
         const TypeRel *r = find_relation(op);
         cell = keymap_put(&rc->map, keymap_ptr_key(op), (int64_t)(intptr_t)r);
     }
-    slot[1] = slot[0];
-    slot[0] = (RelationSeen){op, (const TypeRel *)(intptr_t)*cell};
-    return slot[0].rel;
+    RelationSeen seen = {op, (const TypeRel *)(intptr_t)*cell};
+    cache_pair_put(pair, seen);
+    return seen.rel;
+}
+
+static inline bool seen_op_is(const RelationSeen *seen, const char *op)
+{
+    return seen->op == op;
 }
 
 /* Inline, the miss apart: typing a loaded model asks for the relation of
  * nearly every call, and the call to this was nearly half of a hit. */
 static inline const TypeRel *cached_relation(RelCache *rc, const char *op)
 {
-    RelationSeen *slot = &rc->seen[2 * cache_slot((uintptr_t)op, RELATIONS_SEEN_BITS - 1)];
-    if (slot[0].op == op)
-        return slot[0].rel;
-    return slot[1].op == op ? slot[1].rel : relation_missed(rc, op, slot);
+    RelationSeen *pair = rc->seen[cache_slot((uintptr_t)op, RELATIONS_SEEN_BITS)];
+    const RelationSeen *seen = cache_pair_find(pair, op, seen_op_is);
+    return seen ? seen->rel : relation_missed(rc, op, pair);
 }
 
 /* note [type size]: a tuple's type text holds its fields' texts, so a
