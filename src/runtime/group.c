@@ -411,6 +411,17 @@ static bool inputs_and_region(Grouper *gp, Group *gr, bool *clean)
     return true;
 }
 
+/* note [interior read inside]: a group whose region the pairs listed
+ * clean (inputs_and_region) has no interior node that anything outside
+ * the region reads: each node's users were listed before it.  A
+ * partition moves such a region without looking at the users again
+ * (partition_movable, note [moved body] in partition_region.c); the
+ * groups applied before it add no user to its nodes, since a group reads
+ * another's node only as its input, which is a use outside that the
+ * listing saw.  The region the partition walks holds the same nodes
+ * (no function literal, one root).  On the workload's partition this
+ * answered every group. */
+
 /* Whether a root of gr post-dominates user. */
 static bool root_postdominates(const Grouper *gp, const Group *gr, const graft_node *user)
 {
@@ -582,6 +593,7 @@ static bool candidate(Grouper *gp, graft_node *root, bool leaf_ok, Group *gr)
         return false;
     }
     grouper_verdict(gp, root, PART_KEPT, NULL, NULL);
+    gr->read_inside = listed && clean;
     uint32_t stamp = gp->pass + (uint32_t)gp->owners.len; /* note [claim stamps] */
     vec_push(&gp->owners, root);
     for (size_t i = 0; i < gp->region.len; i++)

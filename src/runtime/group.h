@@ -23,6 +23,9 @@
 typedef struct Group {
     graft_node *root;       /* the match's root */
     uint32_t number;  /* candidate number within the pass (FunctionVar_N_k) */
+    bool read_inside; /* every interior node's users are in the region, as the
+                         grouper found it (note [interior read inside] in
+                         group.c); false: not known */
     size_t inputs;    /* parameters' arguments, in order: the grouper's
                          inputs from this index (group_inputs) */
     uint32_t ninputs; /* how many */

@@ -147,11 +147,14 @@ static bool is_root(const Pass *p, const Group *gr, const graft_node *x)
 }
 
 /* Whether the region can move (note [moved body]): no interior node but
- * constants is read outside.  A node the walk met by one of its uses, and
- * used once, is read inside only: the users list is walked for the
- * others. */
+ * constants is read outside.  The grouper may know it already (note
+ * [interior read inside] in group.c).  A node the walk met by one of its
+ * uses, and used once, is read inside only: the users list is walked for
+ * the others. */
 bool partition_movable(const Pass *p, const Group *gr)
 {
+    if (gr->read_inside)
+        return true;
     for (size_t i = 0; i < p->region.len; i++) {
         const graft_node *x = p->region.items[i];
         if (node_nusers(x) > 1 && body_kind(x) && node_kind(x) != NODE_CONST &&
