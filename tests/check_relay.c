@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "relay.h"
+#include "relay_load_control.h"
 #include "type_infer.h"
 #include "util.h"
 #include "graph_dot.h"
@@ -1779,6 +1780,41 @@ START_TEST(test_names_items_found_once)
 }
 END_TEST
 
+/* note [control blocks] in src/relay/relay_load_control.h: the words'
+ * form, the loader's where there is no SSE2, gives the SSE2 form's
+ * answer (and the plain one: the first sixteen-byte block holding a
+ * byte below 0x20 but tab, newline and carriage return, or 0x7f) for
+ * every byte at every place of three blocks and a tail. */
+static size_t plain_blocks(const char *text, size_t len)
+{
+    size_t i = 0;
+    for (; i + 16 <= len; i += 16)
+        for (size_t k = i; k < i + 16; k++) {
+            unsigned char b = (unsigned char)text[k];
+            if ((b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7f)
+                return i;
+        }
+    return i;
+}
+
+START_TEST(test_control_blocks_both_forms)
+{
+    char text[56];
+    for (unsigned b = 0; b < 256; b++)
+        for (size_t at = 0; at < sizeof text; at++) {
+            for (size_t k = 0; k < sizeof text; k++)
+                text[k] = "ab \tc\nd\re"[k % 9];
+            text[at] = (char)b;
+            size_t want = plain_blocks(text, sizeof text);
+            ck_assert_uint_eq(skip_plain_blocks_words(text, sizeof text), want);
+#if defined(__SSE2__)
+            ck_assert_uint_eq(skip_plain_blocks_sse2(text, sizeof text), want);
+#endif
+            ck_assert_uint_eq(skip_plain_words(text, sizeof text), want);
+        }
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -1820,6 +1856,7 @@ static Suite *relay_suite(void)
     tcase_add_loop_test(tc, test_bad_input, 0, (int)(sizeof bad_files / sizeof bad_files[0]));
     tcase_add_test(tc, test_control_bytes);
     tcase_add_test(tc, test_control_bytes_at_each_place);
+    tcase_add_test(tc, test_control_blocks_both_forms);
     suite_add_tcase(s, tc);
     tc = tcase_create("limits");
     tcase_set_timeout(tc, 120);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "relay_load_control.h"
 #include "relay_parse.h"
 #include "type_adt.h"
 #include "type_infer.h"
@@ -372,77 +373,6 @@ static bool is_control(unsigned char b)
 {
     return (b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7f;
 }
-
-/* note [control words]: the text is checked eight bytes at a time, each
- * byte's flag exact (no borrow crosses bytes: below, every byte has its
- * high bit set before 0x20 is taken from it), so that the tabs and
- * newlines in nearly every word are told from control bytes without
- * looking at bytes one by one. */
-static const uint64_t ONES = 0x0101010101010101ull, HIGHS = 0x8080808080808080ull;
-
-/* The high bit of each byte of w that is zero. */
-static inline uint64_t zero_bytes(uint64_t w)
-{
-    return ~(((w & ~HIGHS) + ~HIGHS) | w | ~HIGHS);
-}
-
-/* The high bit of each byte of w that is a control byte: below 0x20
- * (0x20 taken from the byte with its high bit set: no borrow) or 0x7f
- * (1 added to its low seven bits: no carry), high bit clear; then tab,
- * newline and carriage return, found in about one word in five, are
- * let through. */
-static inline uint64_t control_bytes(uint64_t w)
-{
-    uint64_t bad = (~((w | HIGHS) - 0x20 * ONES) | ((w & ~HIGHS) + ONES)) & ~w & HIGHS;
-    if (bad)
-        bad &= ~(zero_bytes(w ^ ('\t' * ONES)) | zero_bytes(w ^ ('\n' * ONES)) |
-                 zero_bytes(w ^ ('\r' * ONES)));
-    return bad;
-}
-
-#if defined(__SSE2__)
-/* note [control blocks]: where the machine has SSE2 (every x86-64), the
- * text is checked sixteen bytes at a time with its byte comparisons:
- * about 16 instructions a block where the words of note [control words]
- * take 40 (the check was 110 instructions per op node of the batch-norm
- * workload, bench/RESULTS.md).  The bytes are the same, so is the
- * answer; tests/check_relay.c's test_control_bytes_at_each_place puts a
- * control byte at each place of a block and around it. */
-#include <emmintrin.h>
-
-/* Skips the blocks of sixteen bytes without a control byte. */
-static size_t skip_plain_words(const char *text, size_t len)
-{
-    const __m128i last_control = _mm_set1_epi8(0x1f), del = _mm_set1_epi8(0x7f);
-    const __m128i tab = _mm_set1_epi8('\t'), newline = _mm_set1_epi8('\n');
-    const __m128i ret = _mm_set1_epi8('\r');
-    size_t i = 0;
-    for (; i + 16 <= len; i += 16) {
-        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(text + i));
-        __m128i low = _mm_cmpeq_epi8(_mm_min_epu8(b, last_control), b); /* b <= 0x1f */
-        __m128i layout = _mm_or_si128(_mm_cmpeq_epi8(b, tab),
-                                      _mm_or_si128(_mm_cmpeq_epi8(b, newline),
-                                                   _mm_cmpeq_epi8(b, ret)));
-        __m128i bad = _mm_or_si128(_mm_andnot_si128(layout, low), _mm_cmpeq_epi8(b, del));
-        if (_mm_movemask_epi8(bad))
-            break;
-    }
-    return i;
-}
-#else
-/* Skips the words without a control byte, two at a time. */
-static size_t skip_plain_words(const char *text, size_t len)
-{
-    size_t i = 0;
-    for (; i + 16 <= len; i += 16) {
-        uint64_t w[2];
-        memcpy(w, text + i, 16);
-        if (control_bytes(w[0]) | control_bytes(w[1]))
-            break;
-    }
-    return i;
-}
-#endif
 
 /* Reports the first control byte (note [control bytes]). */
 static bool check_bytes(const Source *src, graft_diag *d)
