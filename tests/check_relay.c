@@ -1619,7 +1619,7 @@ START_TEST(test_positions_on_cursor)
 }
 END_TEST
 
-/* note [control blocks] in src/relay/relay_load.c: the bytes below 0x20
+/* note [control blocks] in src/relay/relay_load_control.h: the bytes below 0x20
  * and those next to the other edges, at each place of a comment over the
  * first blocks of sixteen (each place in a block and two blocks' ends),
  * are reported exactly when they are control bytes, at their column;
