@@ -463,6 +463,61 @@ START_TEST(test_rt_attrs)
 }
 END_TEST
 
+/* A list's first GRAFT_FEW_ATTRS pairs live in the list itself; the
+ * next one moves them to an allocation, keeping order and values, and
+ * graft_attrs_canonical grows it again for the declarations (under
+ * valgrind: nothing leaks, nothing freed twice). */
+START_TEST(test_rt_attrs_past_few)
+{
+    GuardFix f = guard_fixture();
+    static const char *const names[] = {"a0", "a1", "a2", "a3", "a4", "a5",
+                                        "a6", "a7", "a8", "a9"};
+    graft_attr_list a = {0};
+    for (int i = 0; i < 10; i++) {
+        graft_attrs_put(&a, names[i], int_value(f.g, i));
+        ck_assert_int_eq(a.attrs == a.few, i < GRAFT_FEW_ATTRS);
+    }
+    graft_attrs_put(&a, "a3", int_value(f.g, 33)); /* replaces, no growth */
+    ck_assert_int_eq(a.n, 10);
+    for (int i = 0; i < 10; i++) {
+        ck_assert_str_eq(a.attrs[i].name, names[i]);
+        ck_assert_int_eq(a.attrs[i].value->i, i == 3 ? 33 : i);
+    }
+    static const graft_attr_decl decls[] = {{.name = "a9"}, {.name = "b"}};
+    graft_attrs_canonical(&a, decls, 2);
+    ck_assert_int_eq(a.n, 11); /* a9 first, b absent (no default), a0-a8 */
+    ck_assert_str_eq(a.attrs[0].name, "a9");
+    ck_assert_str_eq(a.attrs[1].name, "b");
+    ck_assert_int_eq(a.attrs[1].value->kind, GRAFT_ATTR_NULL);
+    ck_assert_str_eq(a.attrs[10].name, "a8");
+    graft_attrs_free(&a);
+    ck_assert_int_eq(a.n, 0);
+    graph_free(f.g);
+}
+END_TEST
+
+/* graft_add_call names its op and attributes by the graph's interned
+ * copies, whatever literal it was given (note [fixed names] in
+ * src/ir/graph.c): two calls from two literals of one text share one
+ * name, and the names are those graph_intern gives. */
+START_TEST(test_rt_add_call_names_interned)
+{
+    GuardFix f = guard_fixture();
+    char op[] = "nn.relu", attr[] = "alpha"; /* not the graph's copies */
+    graft_attr at = {attr, int_value(f.g, 1)};
+    graft_node *x = f.b[0].node;
+    graft_node *a = graft_add_call(f.g, op, &x, 1, &at, 1);
+    graft_node *b = graft_add_call(f.g, "nn.relu", &x, 1, &at, 1);
+    ck_assert_ptr_eq(node_op(a), graph_intern(f.g, "nn.relu"));
+    ck_assert_ptr_eq(node_op(b), node_op(a));
+    ck_assert_ptr_ne(node_op(a), op);
+    ck_assert_ptr_eq(node_attr(a, 0)->name, graph_intern(f.g, "alpha"));
+    ck_assert_ptr_eq(node_attr(b, 0)->name, node_attr(a, 0)->name);
+    ck_assert_int_eq(node_attr(b, 0)->value->i, 1);
+    graph_free(f.g);
+}
+END_TEST
+
 static Suite *emit_suite(void)
 {
     Suite *s = suite_create("emit");
@@ -489,6 +544,8 @@ static Suite *emit_suite(void)
     tcase_add_test(rt, test_gv_matches_interpreter);
     tcase_add_test(rt, test_attr_tests_match_text);
     tcase_add_test(rt, test_rt_attrs);
+    tcase_add_test(rt, test_rt_attrs_past_few);
+    tcase_add_test(rt, test_rt_add_call_names_interned);
     suite_add_tcase(s, rt);
     return s;
 }

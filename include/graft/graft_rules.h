@@ -545,11 +545,15 @@ bool graft_attr_key_is(const graft_attr_value *v, const char *key);
 /* ---- attributes of a new op call ---- */
 
 /* Attributes being collected; graft_attrs_free releases the array (the
- * values live in the graph). */
+ * values live in the graph).  A list starts as {0}: its first GRAFT_FEW_ATTRS
+ * pairs go to few, so a rewrite's action allocates nothing for them; the
+ * list must not be copied while it points at its own few. */
+enum { GRAFT_FEW_ATTRS = 8 };
 typedef struct graft_attr_list {
-    graft_attr *attrs; /* name/value pairs in order */
+    graft_attr *attrs; /* name/value pairs in order: few, or allocated */
     int n;             /* used */
-    size_t cap;        /* allocated */
+    size_t cap;        /* room at attrs */
+    graft_attr few[GRAFT_FEW_ATTRS];
 } graft_attr_list;
 
 /* **c: every attribute of node from (none when from is NULL). */
@@ -583,7 +587,10 @@ const graft_attr_value *graft_attr_of(graft_graph *g, const graft_binding *b, co
 /* ---- nodes of a replacement, as the interpreter makes them ---- */
 
 /* A scalar constant spelled text ("1f", "2i64") of dtype; an op call with
- * its attributes in the order given; a tuple; element index of a tuple. */
+ * its attributes in the order given (op and the attributes' names are
+ * string literals or names of g's, whose bytes never change while g
+ * lives: they are interned by address); a tuple; element index of a
+ * tuple. */
 graft_node *graft_add_const(graft_graph *g, const char *text, double value, const char *dtype);
 graft_node *graft_add_call(graft_graph *g, const char *op, graft_node *const *args, int nargs,
                            const graft_attr *attrs, int nattrs);

@@ -127,6 +127,7 @@ void graph_free(graft_graph *g)
     keymap_free(&g->value_names);
     keymap_free(&g->domains);
     keymap_free(&g->dim_symbols);
+    keymap_free(&g->fixed_names);
     vec_free(&g->dim_names);
     for (size_t i = 0; i < g->owned.len; i++)
         free(g->owned.items[i]);
@@ -189,6 +190,30 @@ const char *graph_intern(graft_graph *g, const char *s)
     if (cache_pair_find(pair, s, canon_is))
         return s;
     return remember_canonical(g, interner_cstr(g->strings, s));
+}
+
+/* note [fixed names]: a compiled action names its ops and attributes by
+ * string literals (graft_add_call(g, "nn.batch_norm", ...)), whose
+ * addresses are not the graph's copies, so graph_intern hashed each of
+ * them on every rewrite: 3 hashes of a batch norm's 1,875 instructions, a
+ * compiled build dearer than the interpreter's, which remembers the
+ * graph's copy of each rule-set name (note [names interned once] in
+ * rewrite_build.c).  graph_intern_fixed remembers it by the literal's
+ * address for the graph's life.  That is sound only for a string whose
+ * bytes cannot change while the graph lives, which is what its callers
+ * promise: a literal of the compiled rule set, or a name the graph
+ * interned itself (its arena keeps it unchanged until the graph is
+ * freed). */
+const char *graph_intern_fixed(graft_graph *g, const char *s)
+{
+    if (!s)
+        return s;
+    const char *copy = keymap_get_ptr(&g->fixed_names, s);
+    if (!copy) {
+        copy = graph_intern(g, s);
+        keymap_put_ptr(&g->fixed_names, s, copy);
+    }
+    return copy;
 }
 
 const char *graph_intern_n(graft_graph *g, const char *s, size_t n)

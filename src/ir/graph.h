@@ -240,6 +240,11 @@ void graph_fit_nodes(graft_graph *g, size_t more);
 void graph_reserve_names(graft_graph *g, size_t strings, size_t values);
 Arena *graph_arena(graft_graph *g);
 const char *graph_intern(graft_graph *g, const char *s);
+/* s interned, for a string whose bytes never change while g lives (a
+ * string literal of a compiled rule set, or one of g's own names): the
+ * answer is remembered by s's address, so a name asked for again costs a
+ * probe instead of a hash (note [fixed names] in graph.c). */
+const char *graph_intern_fixed(graft_graph *g, const char *s);
 /* The n bytes at s, interned. */
 const char *graph_intern_n(graft_graph *g, const char *s, size_t n);
 /* The distinct strings g has interned: a name whose interning raised it

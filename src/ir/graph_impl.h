@@ -117,6 +117,8 @@ struct graft_graph {
                               default one */
     KeyMap dim_symbols;    /* interned dim name -> its number k (note
                               [symbolic dims] in dim_symbol.c) */
+    KeyMap fixed_names;    /* a fixed string's address -> its interned
+                              copy (note [fixed names] in graph.c) */
     VEC(const char *) dim_names; /* symbol k's name */
     VEC(void *) owned;     /* buffers freed with the graph (graph_own) */
     const char *text;      /* the text annotation spans point into, or NULL

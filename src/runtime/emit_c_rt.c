@@ -242,6 +242,27 @@ bool graft_attr_key_is(const graft_attr_value *v, const char *key)
 
 /* ---- attributes of new op calls ---- */
 
+/* Room for need pairs in a: its own few first, then an allocation that
+ * graft_attrs_free releases (note [fixed names] in src/ir/graph.c says
+ * why an action's build should cost no more than the interpreter's). */
+static void attrs_reserve(graft_attr_list *a, size_t need)
+{
+    if (!a->attrs) {
+        a->attrs = a->few;
+        a->cap = GRAFT_FEW_ATTRS;
+    }
+    if (need <= a->cap)
+        return;
+    if (a->attrs == a->few) {
+        a->attrs = NULL;
+        a->cap = 0;
+        a->attrs = xgrow_items(a->attrs, &a->cap, need, sizeof *a->attrs);
+        memcpy(a->attrs, a->few, (size_t)a->n * sizeof *a->attrs);
+    } else {
+        a->attrs = xgrow_items(a->attrs, &a->cap, need, sizeof *a->attrs);
+    }
+}
+
 void graft_attrs_put(graft_attr_list *a, const char *name, const graft_attr_value *value)
 {
     if (!value)
@@ -251,7 +272,7 @@ void graft_attrs_put(graft_attr_list *a, const char *name, const graft_attr_valu
             a->attrs[i].value = value;
             return;
         }
-    a->attrs = xgrow_items(a->attrs, &a->cap, (size_t)a->n + 1, sizeof *a->attrs);
+    attrs_reserve(a, (size_t)a->n + 1);
     a->attrs[a->n].name = name;
     a->attrs[a->n].value = value;
     a->n++;
@@ -265,13 +286,14 @@ void graft_attrs_copy(graft_attr_list *a, const graft_node *from)
 
 void graft_attrs_canonical(graft_attr_list *a, const graft_attr_decl *decls, int ndecls)
 {
-    a->attrs = xgrow_items(a->attrs, &a->cap, (size_t)(a->n + ndecls) + 1, sizeof *a->attrs);
+    attrs_reserve(a, (size_t)(a->n + ndecls) + 1);
     a->n = pattern_attrs_canonical(a->attrs, a->n, decls, ndecls);
 }
 
 void graft_attrs_free(graft_attr_list *a)
 {
-    free(a->attrs);
+    if (a->attrs != a->few)
+        free(a->attrs);
     a->attrs = NULL;
     a->n = 0;
     a->cap = 0;
@@ -329,10 +351,23 @@ graft_node *graft_add_const(graft_graph *g, const char *text, double value, cons
     return graph_add_const(g, text, value, dtype);
 }
 
+/* An action's attributes that fit on graft_add_call's stack. */
+enum { FEW_CALL_ATTRS = 16 };
+
 graft_node *graft_add_call(graft_graph *g, const char *op, graft_node *const *args, int nargs,
                            const graft_attr *attrs, int nattrs)
 {
-    return graph_add_call(g, op, args, nargs, attrs, nattrs);
+    /* Every name here is a literal of the compiled rule set or a name of
+     * g's (copied from a bound node): fixed, so interned by address (note
+     * [fixed names] in src/ir/graph.c). */
+    graft_attr few[FEW_CALL_ATTRS];
+    graft_attr *named = nattrs <= FEW_CALL_ATTRS ? few : xmalloc((size_t)nattrs * sizeof *named);
+    for (int i = 0; i < nattrs; i++)
+        named[i] = (graft_attr){graph_intern_fixed(g, attrs[i].name), attrs[i].value};
+    graft_node *n = graph_add_call_interned(g, graph_intern_fixed(g, op), args, nargs, named, nattrs);
+    if (named != few)
+        free(named);
+    return n;
 }
 
 graft_node *graft_add_tuple(graft_graph *g, graft_node *const *fields, int nfields)

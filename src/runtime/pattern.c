@@ -295,10 +295,15 @@ bool pattern_pred_holds(const graft_pred *p, const graft_node *n)
 }
 
 /* Whether two attribute names are the same: by pointer when both are
- * interned in one table (pattern_attrs_canonical_interned). */
+ * interned in one table (pattern_attrs_canonical_interned); else by
+ * their bytes, the first read inline, since most pairs a canonical order
+ * tries differ there (a compiled action's "axis" against "epsilon",
+ * "center", "scale"). */
 static inline bool same_name(const char *a, const char *b, bool interned)
 {
-    return interned ? a == b : strcmp(a, b) == 0;
+    if (interned || a == b)
+        return a == b;
+    return a[0] == b[0] && strcmp(a, b) == 0;
 }
 
 /* The attribute name in attrs[0..n), or -1. */
