@@ -364,7 +364,8 @@ graft_node *graft_add_call(graft_graph *g, const char *op, graft_node *const *ar
     graft_attr *named = nattrs <= FEW_CALL_ATTRS ? few : xmalloc((size_t)nattrs * sizeof *named);
     for (int i = 0; i < nattrs; i++)
         named[i] = (graft_attr){graph_intern_fixed(g, attrs[i].name), attrs[i].value};
-    graft_node *n = graph_add_call_interned(g, graph_intern_fixed(g, op), args, nargs, named, nattrs);
+    const char *name = graph_intern_fixed(g, op);
+    graft_node *n = graph_add_call_interned(g, name, args, nargs, named, nattrs);
     if (named != few)
         free(named);
     return n;
