@@ -1,6 +1,7 @@
 /* check_base.c - tests of the shared infrastructure: arenas, interning,
  * string buffers, source line indexing, diagnostics and atomic output. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -1101,6 +1102,36 @@ START_TEST(cache_pair_keeps_last_two)
 }
 END_TEST
 
+/* note [interner load]: the table doubles past four fifths full: 204
+ * strings in 256 slots, the 205th in 512; a reservation sizes it the
+ * same, and every string is found after each growth. */
+START_TEST(interner_load_four_fifths)
+{
+    Arena *a = arena_new();
+    Interner *in = interner_new(a);
+    ck_assert_uint_eq(in->nslots, 256);
+    char name[16];
+    for (int i = 0; i < 204; i++) {
+        snprintf(name, sizeof name, "v%d", i);
+        interner_cstr(in, name);
+    }
+    ck_assert_uint_eq(in->nslots, 256);
+    interner_cstr(in, "one more");
+    ck_assert_uint_eq(in->nslots, 512);
+    interner_reserve(in, 409);
+    ck_assert_uint_eq(in->nslots, 512);
+    interner_reserve(in, 410);
+    ck_assert_uint_eq(in->nslots, 1024);
+    for (int i = 0; i < 204; i++) {
+        snprintf(name, sizeof name, "v%d", i);
+        ck_assert_ptr_nonnull(interner_lookup(in, name, strlen(name)));
+    }
+    ck_assert_uint_eq(interner_count(in), 205);
+    interner_free(in);
+    arena_free(a);
+}
+END_TEST
+
 static Suite *base_suite(void)
 {
     Suite *s = suite_create("base");
@@ -1112,6 +1143,7 @@ static Suite *base_suite(void)
     tcase_add_test(tc, interner_every_tail_length);
     tcase_add_test(tc, interner_hashed_is_interned);
     tcase_add_test(tc, interner_packed_chunks);
+    tcase_add_test(tc, interner_load_four_fifths);
     tcase_add_test(tc, strbuf_formats);
     tcase_add_test(tc, strbuf_vprintf_appends_whole);
     tcase_add_test(tc, out_of_memory_exits_3);

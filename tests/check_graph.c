@@ -1522,6 +1522,128 @@ START_TEST(test_canonical_pointers_two_a_slot)
 }
 END_TEST
 
+/* graph_release_dead frees each node block holding only dead nodes (note
+ * [dead blocks] in src/ir/graph_compact.c).  A chain of 3,000 relus left
+ * dead, 88 bytes each and 744 to a 64 KB block, with @f's NODE_GLOBAL
+ * (unused, so dead) made after its 1,500th: block 0 holds %x and the
+ * first 744, block 1 the next 744 (freed), block 2 the next 12, the
+ * NODE_GLOBAL and 732 more (kept for the global), block 3 744 (freed)
+ * and block 4 the last 24 and the live chain.  Nothing live moves, the
+ * print is the same, a freed node's entry is the one released node (a
+ * dead tuple of no operands), walks by id pass over it, and nodes made
+ * after are made as before. */
+START_TEST(test_release_dead_blocks)
+{
+    enum { DEAD = 3000, LIVE = 100, PER_BLOCK = 744 };
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graft_node **dead = malloc(DEAD * sizeof *dead), *ref = NULL;
+    uint32_t *dead_id = malloc(DEAD * sizeof *dead_id); /* (a freed node is not read) */
+    graft_node *at = x;
+    for (int i = 0; i < DEAD; i++) {
+        if (i == DEAD / 2)
+            ref = graph_global_ref(g, "f");
+        dead[i] = at = graph_add_call(g, "nn.relu", &at, 1, NULL, 0);
+        dead_id[i] = node_id(at);
+    }
+    graft_node *live[LIVE];
+    at = x;
+    for (int i = 0; i < LIVE; i++)
+        live[i] = at = graph_add_call(g, "negative", &at, 1, NULL, 0);
+    graft_node *p = graph_add_fn_param(g, "p", NULL);
+    graft_node *fn = graph_add_func(g, &p, 1, graph_add_call(g, "exp", &p, 1, NULL, 0),
+                                    NULL, 0);
+    ck_assert(graph_add_global(g, "main", NULL));
+    ck_assert(graph_add_global(g, "f", fn));
+    graph_set_output(g, at);
+    ck_assert_uint_eq(graph_remove_dead(g), DEAD + 1);
+    ck_assert(node_is_dead(ref));
+    char *before = relay_print_string(g);
+    uint32_t nlive = graph_live_count(g);
+    ck_assert_uint_eq(graph_release_dead(g), 2 * (size_t)NODE_BLOCK);
+    graft_node *released = graph_node(g, dead_id[PER_BLOCK]);
+    ck_assert(node_is_dead(released));
+    ck_assert_int_eq(node_kind(released), NODE_TUPLE);
+    ck_assert_int_eq(node_nargs(released), 0);
+    ck_assert_ptr_null(node_first_use(released));
+    for (int i = 0; i < DEAD; i++) {
+        bool freed = (i >= PER_BLOCK && i < 2 * PER_BLOCK) ||
+                     (i >= 3 * PER_BLOCK && i < 4 * PER_BLOCK);
+        ck_assert_ptr_eq(graph_node(g, dead_id[i]), freed ? released : dead[i]);
+    }
+    ck_assert_ptr_eq(graph_node(g, node_id(ref)), ref);
+    ck_assert_ptr_eq(graph_node(g, 0), x);
+    for (int i = 0; i < LIVE; i++)
+        ck_assert_ptr_eq(graph_node(g, node_id(live[i])), live[i]);
+    ck_assert_uint_eq(graph_live_count(g), nlive);
+    char *after = relay_print_string(g);
+    ck_assert_str_eq(after, before);
+    assert_reached(g);
+    graft_node *more = graph_add_call(g, "nn.relu", &at, 1, NULL, 0);
+    ck_assert_uint_eq(node_id(more), graph_node_count(g) - 1);
+    graph_set_output(g, more);
+    ck_assert_uint_eq(graph_remove_dead(g), 0);
+    ck_assert_uint_eq(graph_release_dead(g), 0); /* nothing more all dead */
+    assert_reached(g);
+    free(before);
+    free(after);
+    free(dead);
+    free(dead_id);
+    graph_free(g);
+}
+END_TEST
+
+/* graph_drop_positions: every node's position reads 0 after, and one set
+ * after is kept. */
+START_TEST(test_drop_positions)
+{
+    graft_graph *g = graph_new();
+    graph_reserve(g, 4);
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graft_node *y = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    graph_set_pos(g, x, 1, 11);
+    graph_set_pos(g, y, 2, 3);
+    graph_drop_positions(g);
+    ck_assert_int_eq(node_line(g, x), 0);
+    ck_assert_int_eq(node_col(g, x), 0);
+    ck_assert_int_eq(node_line(g, y), 0);
+    ck_assert_int_eq(node_col(g, y), 0);
+    graph_set_pos(g, y, 7, 5);
+    ck_assert_int_eq(node_line(g, y), 7);
+    ck_assert_int_eq(node_col(g, y), 5);
+    ck_assert_int_eq(node_line(g, x), 0);
+    graph_free(g);
+}
+END_TEST
+
+/* graph_make_main's graph borrows @main's function's table of parameters
+ * (note [main's parameters] in src/ir/graph.c); a parameter added after
+ * goes to a table of the graph's own, the others kept in order. */
+START_TEST(test_main_parameters_borrowed)
+{
+    graft_graph *g = graph_new();
+    graft_node *p[3] = {graph_add_fn_param(g, "a", NULL), graph_add_fn_param(g, "b", NULL),
+                        graph_add_fn_param(g, "c", NULL)};
+    graft_node *body = graph_add_tuple(g, p, 3);
+    graft_node *main = graph_add_func(g, p, 3, body, NULL, 0);
+    ck_assert(graph_add_global(g, "main", main));
+    graph_make_main(g, main);
+    ck_assert_int_eq(graph_nparams(g), 3);
+    for (int i = 0; i < 3; i++)
+        ck_assert_ptr_eq(graph_param(g, i), p[i]);
+    ck_assert_ptr_eq(graph_output(g), body);
+    graft_node *d = graph_add_param(g, "d", NULL);
+    ck_assert_int_eq(graph_nparams(g), 4);
+    for (int i = 0; i < 3; i++)
+        ck_assert_ptr_eq(graph_param(g, i), p[i]);
+    ck_assert_ptr_eq(graph_param(g, 3), d);
+    ck_assert_ptr_eq(node_param(main, 0), p[0]); /* the function's own table as it was */
+    ck_assert_int_eq(node_nparams(main), 3);
+    assert_prints(g, "def @main(%a, %b, %c, %d) {\n  (%a, %b, %c)\n}\n");
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -1579,6 +1701,11 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_new_node_paths);
     tcase_add_test(tc, test_swept_graph);
     tcase_add_test(tc, test_reached_by_users);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("memory");
+    tcase_add_test(tc, test_release_dead_blocks);
+    tcase_add_test(tc, test_drop_positions);
+    tcase_add_test(tc, test_main_parameters_borrowed);
     suite_add_tcase(s, tc);
     return s;
 }

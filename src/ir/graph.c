@@ -29,8 +29,6 @@ _Static_assert(sizeof(void *) != 8 || sizeof(graft_node) == 56,
 _Static_assert(sizeof(void *) != 8 || sizeof(struct Use) == 32,
                "a use is 32 bytes (note [node size])");
 
-enum { NODE_BLOCK = 64 * 1024 }; /* bytes of a block nodes are cut from (note [node pool]) */
-
 /* A graph whose names are interned in strings (NULL: a new interner of
  * its own, in its arena). */
 static graft_graph *graph_with_strings(Interner *strings)
@@ -40,6 +38,8 @@ static graft_graph *graph_with_strings(Interner *strings)
     g->strings_borrowed = strings != NULL;
     g->strings = strings ? strings : interner_new(g->arena);
     g->name = graph_intern(g, "main");
+    g->released = (graft_node){.kind = NODE_TUPLE, .dead = 1}; /* (note [dead blocks]
+                                                                 in graph_compact.c) */
     return g;
 }
 
@@ -119,7 +119,8 @@ void graph_free(graft_graph *g)
     free(g->pos);
     free(g->side.annots.by_id);
     free(g->side.scopes.fn_id);
-    free(g->params);
+    if (!g->params_borrowed)
+        free(g->params);
     free(g->typedefs);
     keymap_free(&g->annotation_types);
     keymap_free(&g->scalar_types);
@@ -134,7 +135,7 @@ void graph_free(graft_graph *g)
     vec_free(&g->owned);
     free(g->globals);
     for (size_t i = 0; i < g->node_blocks.len; i++)
-        free(g->node_blocks.items[i]);
+        free(g->node_blocks.items[i].mem);
     vec_free(&g->node_blocks);
     free(g);
 }
@@ -399,8 +400,9 @@ static graft_node *node_memory(graft_graph *g, size_t size)
     if (size > NODE_BLOCK / 4)
         return arena_alloc(g->arena, size);
     if (g->node_pool_left < size) {
-        g->node_pool = xmalloc(NODE_BLOCK);
-        vec_push(&g->node_blocks, g->node_pool);
+        NodeBlock block = {xmalloc(NODE_BLOCK), g->nnodes}; /* (the id node_register gives) */
+        vec_push(&g->node_blocks, block);
+        g->node_pool = block.mem;
         g->node_pool_left = NODE_BLOCK;
     }
     graft_node *n = (graft_node *)(void *)g->node_pool;
@@ -506,9 +508,29 @@ graft_node *graph_add_param(graft_graph *g, const char *name, const graft_type *
     return graph_add_param_interned(g, graph_intern(g, name), type);
 }
 
+/* note [main's parameters]: the Relay loader makes @main a function
+ * first, whose table of parameters (in the arena) graph_make_main copied
+ * to the graph's, malloc'd: 400,008 bytes twice (524,288 by the growth)
+ * for the 50,000 parameters of the workload's model, through the passes
+ * and the printing (bench/RESULTS.md, "Session 26: the dead nodes'
+ * blocks and the positions freed before printing").  So a graph with no
+ * parameters yet borrows the function's table, which nothing changes
+ * after (the function is dead), and a parameter added after copies it
+ * into a table of the graph's own. */
+static void params_own(graft_graph *g)
+{
+    graft_node **own = xmalloc(((size_t)g->nparams + 1) * sizeof *own);
+    memcpy(own, g->params, (size_t)g->nparams * sizeof *own);
+    g->params = own;
+    g->params_cap = (size_t)g->nparams + 1;
+    g->params_borrowed = false;
+}
+
 graft_node *graph_add_param_interned(graft_graph *g, const char *name, const graft_type *type)
 {
     graft_node *n = new_var(g, name, type);
+    if (g->params_borrowed)
+        params_own(g);
     if ((size_t)g->nparams + 1 > g->params_cap) /* (a call per parameter: 15 instructions) */
         g->params =
             xgrow_items(g->params, &g->params_cap, (size_t)g->nparams + 1, sizeof(graft_node *));

@@ -232,6 +232,14 @@ void graph_reserve(graft_graph *g, size_t nodes);
 /* Loading done: the positions' table cut to the nodes made (note [node
  * table] in graph.c); a node made after has no position. */
 void graph_fit_positions(graft_graph *g);
+/* The passes done: frees each block of nodes that holds only dead nodes,
+ * whose entries in the node table then point to one dead node of the
+ * graph's (note [dead blocks] in graph_compact.c); returns the bytes
+ * freed.  No node moves; nodes can be made after. */
+size_t graph_release_dead(graft_graph *g);
+/* The positions freed: node_line and node_col are 0 for every node after
+ * (for a step that reports none, as writing the output). */
+void graph_drop_positions(graft_graph *g);
 /* Room for exactly more nodes than there are in the node table: a pass
  * that knows what it adds (note [node table] in graph.c). */
 void graph_fit_nodes(graft_graph *g, size_t more);

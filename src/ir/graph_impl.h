@@ -50,7 +50,17 @@ typedef struct SrcPos {
     int32_t line, col;
 } SrcPos;
 
+/* A block nodes are cut from (note [node pool] in graph.c). */
+typedef struct NodeBlock {
+    void *mem;         /* NODE_BLOCK bytes, malloc'd */
+    uint32_t first_id; /* its first node's id: its nodes' ids run from it up
+                          to the next block's (note [dead blocks] in
+                          graph_compact.c) */
+} NodeBlock;
+
 enum { CANON_BITS = 5 }; /* graft_graph.canon's 32 slots of two */
+enum { NODE_BLOCK = 64 * 1024 }; /* bytes of a block nodes are cut from (note [node pool]
+                                    in graph.c) */
 
 struct graft_graph {
     struct GraphSide side; /* first: node_annotation and node_scope read
@@ -62,7 +72,7 @@ struct graft_graph {
     unsigned char *node_pool; /* free bytes for nodes, 8-byte aligned
                               (note [node pool] in graph.c) */
     size_t node_pool_left; /* bytes free at node_pool */
-    VEC(void *) node_blocks; /* the blocks nodes are cut from (malloc'd) */
+    VEC(NodeBlock) node_blocks; /* the blocks nodes are cut from */
     SrcPos *pos;           /* per node id: where the model file wrote it
                               (a side table, note [node size]); entries
                               past pos_cap and {0, 0} mean "built" */
@@ -84,7 +94,9 @@ struct graft_graph {
     bool relinked;         /* an edit has moved a use (graph_set_arg,
                               graph_replace_all_uses): a node's operand may
                               come after it (note [reached by users]) */
-    graft_node **params;         /* @main's parameters (malloc'd) */
+    graft_node **params;         /* @main's parameters (malloc'd, or borrowed) */
+    bool params_borrowed;  /* params is @main's function's, in the arena
+                              (note [main's parameters] in graph.c) */
     int nparams;           /* entries in params */
     size_t params_cap;     /* capacity of params */
     graft_node *output;          /* @main's result */
@@ -129,6 +141,9 @@ struct graft_graph {
     size_t span_bytes;     /* bytes of the spans set, a NUL after each
                               (graph_set_annotation_span) */
     void *host;            /* what holds the graph (graph_set_host), or NULL */
+    graft_node released;   /* a dead node, in the node table for every dead
+                              node whose block graph_release_dead freed
+                              (note [dead blocks] in graph_compact.c) */
 };
 
 /* Helpers shared by graph.c and graph_walk.c.  graph_new_node allocates

@@ -177,10 +177,17 @@ graft_node *graph_add_main(graft_graph *g, graft_node *const *params, int nparam
 void graph_make_main(graft_graph *g, graft_node *fn)
 {
     FuncInfo *info = fn->u.fn;
-    g->params = xgrow_items(g->params, &g->params_cap, (size_t)g->nparams + info->nparams + 1,
-                            sizeof(graft_node *)); /* all at once, not one a parameter */
-    for (int i = 0; i < info->nparams; i++)
-        g->params[g->nparams++] = info->params[i];
+    if (!g->nparams && !g->params) { /* (note [main's parameters] in graph.c) */
+        g->params = info->params;
+        g->params_borrowed = true;
+        g->nparams = info->nparams;
+    } else {
+        g->params = xgrow_items(g->params, &g->params_cap,
+                                (size_t)g->nparams + info->nparams + 1,
+                                sizeof(graft_node *)); /* all at once, not one a parameter */
+        for (int i = 0; i < info->nparams; i++)
+            g->params[g->nparams++] = info->params[i];
+    }
     uint32_t *fn_id = g->side.scopes.fn_id;
     for (size_t id = 0; id < g->side.scopes.cap && !info->unscoped; id++)
         if (fn_id[id] == fn->id + 1)

@@ -193,6 +193,18 @@ OnnxModel *runner_onnx_model(const RunOptions *o)
     return o->write == onnx_file_write ? ((const OnnxOut *)o->write_ctx)->model : NULL;
 }
 
+/* note [memory before the output]: the peak of a run comes while its
+ * output is written, the writer's tables on top of the graph, so what
+ * the passes leave that no writer reads goes first: the blocks of dead
+ * nodes (note [dead blocks] in graph_compact.c) and the positions, which
+ * serve the passes' messages and traces only (neither writer reports a
+ * position). */
+static void release_pass_memory(graft_graph *g)
+{
+    graph_release_dead(g);
+    graph_drop_positions(g);
+}
+
 bool runner_run(const graft_rule_set *rs, graft_graph *g, const RunOptions *o, graft_diag *d)
 {
     EngineOptions opts = {.trace = o->trace ? stderr : NULL, .limits = &o->limits,
@@ -205,6 +217,8 @@ bool runner_run(const graft_rule_set *rs, graft_graph *g, const RunOptions *o, g
     graft_engine *e = ok ? engine_new(rs, g, &opts) : NULL;
     ok = ok && engine_run(e, d);
     uint64_t folded = ok && o->fold_constants ? fold_constants(g, o->limits.fold_elements) : 0;
+    if (ok)
+        release_pass_memory(g);
     ok = ok && write_model(g, o, d);
     if (e && o->stats) {
         stats_add(&all, engine_stats(e), false);

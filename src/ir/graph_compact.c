@@ -1,0 +1,103 @@
+/* graph_compact.c - the memory of dead nodes and of positions returned
+ * when the passes are done (graph_release_dead, graph_drop_positions). */
+#include "graph.h"
+
+#include "graph_impl.h"
+
+/* note [dead blocks]: a dead node keeps its memory in the block it was
+ * cut from (note [node pool] in graph.c) until the graph is freed, and a
+ * rewrite's peak comes after its passes, while its output is printed:
+ * the workload's Relay rewrite replaces each of its 10,000 arithmetic
+ * batch norms by a new call, and the loader's nodes it leaves dead, about
+ * 690 bytes a copy, were half the node memory at the peak.  When the
+ * passes are done, graph_release_dead frees every block all of whose
+ * nodes are dead.  It moves no node: a live node's address is in its
+ * users' slots, in the users lists, in the tables of the IRs' writers and
+ * in whatever else holds it, and none of those changes.  A freed node's
+ * entry in the node table points to the graph's one released node
+ * instead, a dead tuple of no operands: a walk by id that skips dead
+ * nodes (every one does: a dead node is never reached again, note
+ * [sweep] in graph_walk.c) reads only its dead flag, and one that reads
+ * more reads a node with nothing to follow.  No live node points to a
+ * dead one: a sweep unlinks a dead node's uses from its operands' lists,
+ * and its own users are dead; the roots (the output, @main's parameters,
+ * the global functions) live.  The global functions' blocks are kept all
+ * the same, as the writers read their table without a walk, and the
+ * table holds a global's NODE_GLOBAL too, live or not.
+ * Blocks with a live node stay whole: the loader's blocks of the rewrite
+ * are its parameters or its dead batch norms, so nearly all that is dead
+ * goes (bench/RESULTS.md, "Session 26: the dead nodes' blocks and the
+ * positions freed before printing").  Nodes are cut in id order, so a
+ * block's nodes are the ids from its first (kept with it) to the next
+ * block's first: a block is known to live at its first live node, and
+ * only a dead block's entries are all read, then set; a node too large
+ * for a block (the arena's) among them counts as the block's. */
+
+/* Whether n was cut from block. */
+static bool in_block(const NodeBlock *block, const graft_node *n)
+{
+    uintptr_t at = (uintptr_t)n, start = (uintptr_t)block->mem;
+    return at >= start && at - start < NODE_BLOCK;
+}
+
+/* The id past block b's last node: the next block's first. */
+static uint32_t block_end(const graft_graph *g, size_t b)
+{
+    return b + 1 < g->node_blocks.len ? g->node_blocks.items[b + 1].first_id : g->nnodes;
+}
+
+/* Whether a node of an id of block b lives: one cut from b, or one the
+ * arena holds (too large for a block) made between two of b's, which
+ * keeps b all the same. */
+static bool block_lives(const graft_graph *g, size_t b)
+{
+    for (uint32_t id = g->node_blocks.items[b].first_id, end = block_end(g, b); id < end; id++)
+        if (!g->nodes[id]->dead)
+            return true;
+    return false;
+}
+
+/* Whether block b holds one of the nodes the writers read from the table
+ * of global functions, not by a walk: a function, or its NODE_GLOBAL. */
+static bool block_holds_global(const graft_graph *g, size_t b)
+{
+    const NodeBlock *block = &g->node_blocks.items[b];
+    for (int i = 0; i < g->nglobals; i++)
+        if ((g->globals[i].fn && in_block(block, g->globals[i].fn)) ||
+            (g->globals[i].ref && in_block(block, g->globals[i].ref)))
+            return true;
+    return false;
+}
+
+/* Whether block b is freed: all its ids' nodes dead, no global's node in
+ * it, and not the block the node pool is cut from. */
+static bool block_released(const graft_graph *g, size_t b)
+{
+    return b + 1 < g->node_blocks.len && !block_lives(g, b) && !block_holds_global(g, b);
+}
+
+size_t graph_release_dead(graft_graph *g)
+{
+    if (!g->ndead)
+        return 0;
+    size_t kept = 0, nblocks = g->node_blocks.len;
+    for (size_t b = 0; b < nblocks; b++) {
+        NodeBlock block = g->node_blocks.items[b];
+        if (!block_released(g, b)) {
+            g->node_blocks.items[kept++] = block;
+            continue;
+        }
+        for (uint32_t id = block.first_id, end = block_end(g, b); id < end; id++)
+            g->nodes[id] = &g->released; /* (an arena's dead node among them too) */
+        free(block.mem);
+    }
+    g->node_blocks.len = kept;
+    return (nblocks - kept) * (size_t)NODE_BLOCK;
+}
+
+void graph_drop_positions(graft_graph *g)
+{
+    free(g->pos);
+    g->pos = NULL;
+    g->pos_cap = 0;
+}
