@@ -388,6 +388,12 @@ void labels_graph_order(Labels *l, GraphOrder *o, graft_node **nodes)
     o->n = label_walk(l, o->ids, nodes, NULL, &kept);
 }
 
+uint32_t labels_graph_nodes(Labels *l, graft_node **nodes)
+{
+    uint32_t kept;
+    return label_walk(l, NULL, nodes, NULL, &kept);
+}
+
 uint32_t labels_order(Labels *l, const GraphOrder *o, uint32_t *offering)
 {
     uint32_t kept = 0;
