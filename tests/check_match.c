@@ -550,7 +550,7 @@ END_TEST
 /* note [pair roles] (src/runtime/group.c): a pass of a rule with a line
  * learns its pairs' roles at its first group and reads them at the
  * next: both groups embed their constant (c:const is no input) and take
- * their exp's operand as their one input.  A rule without a line (the
+ * their exp's operand as their one input; they are numbered 0 and 1.  A rule without a line (the
  * tail) works its roles out at each match and keeps none. */
 START_TEST(line_roles_are_learnt_once_a_pass)
 {
@@ -567,6 +567,7 @@ START_TEST(line_roles_are_learnt_once_a_pass)
         graft_node *add = graph_node(f.g, 4 + 3 * k);
         ck_assert(grouper_try(&gp, add, false, &gr));
         ck_assert(gp.roles_lined);
+        ck_assert_uint_eq(gr.number, k); /* @main's counter: no other global */
         ck_assert_uint_eq(gp.region.len, 3); /* add, the constant, exp */
         ck_assert_ptr_eq(gp.region.items[0], add);
         ck_assert_uint_eq(gr.ninputs, 1);

@@ -603,6 +603,15 @@ static PartFate region_refusal(Grouper *gp, const Group *gr, bool listed, graft_
     }
 }
 
+/* The next group number of root's global function: a module of no
+ * globals but @main (ncounters 1) has one counter, without looking for
+ * root's function. */
+static uint32_t next_number(Grouper *gp, const graft_node *root)
+{
+    int at = gp->ncounters == 1 ? 0 : graph_global_of(gp->e->g, root) + 1;
+    return gp->counter[at]++;
+}
+
 /* A match at root: a candidate group, kept unless it overlaps or leaks. */
 static bool candidate(Grouper *gp, graft_node *root, bool leaf_ok, Group *gr)
 {
@@ -615,14 +624,14 @@ static bool candidate(Grouper *gp, graft_node *root, bool leaf_ok, Group *gr)
     if (is_input(gp, root)) { /* a bare leaf pattern: nothing to group */
         if (leaf_ok) {
             grouper_verdict(gp, root, PART_KEPT, NULL, NULL);
-            gr->number = gp->counter[graph_global_of(gp->e->g, root) + 1]++;
+            gr->number = next_number(gp, root);
             gp->region.len = 0;
             return true;
         }
         drop(gp, gr);
         return false;
     }
-    gr->number = gp->counter[graph_global_of(gp->e->g, root) + 1]++;
+    gr->number = next_number(gp, root);
     if (!listed)
         collect_region(gp, gr);
     graft_node *x, *user = NULL;

@@ -270,11 +270,11 @@ static inline bool view_has(const LineView *v, const graft_node *n, uint32_t ite
     return s != STATE_NONE && (v->sets[s * v->words + item / 64] >> (item % 64)) & 1;
 }
 
-/* operands_fit, read through the view. */
+/* operands_fit, read through the view, at an op (note [line nodes]). */
 static inline bool view_fit(const LineView *v, const graft_pat *p, const graft_node *n, bool swap)
 {
     for (int k = 0; k < p->nkids; k++)
-        if (!view_has(v, operand(n, swap ? swapped[k] : k), p->kids[k]->item))
+        if (!view_has(v, node_arg(n, swap ? swapped[k] : k), p->kids[k]->item))
             return false;
     return true;
 }
@@ -293,6 +293,15 @@ static inline bool line_order(const LineView *v, const graft_pat *p, const graft
     return true;
 }
 
+/* note [line nodes]: a line's parent steps are ops and element
+ * accesses, and a step's node is read only after its item was asked
+ * (at its own step, or at its commutative parent's).  A node in a
+ * state holding an op's or an element access's item was a call of that
+ * op or an element access when labelled, stale labels or not, and a
+ * node's kind never changes: so no node a line reads operands of is a
+ * function, and its operands are its arguments (node_arg, not
+ * operand's test of the kind). */
+
 /* The direct try down rule's line (note [direct line]): false when
  * something fails. */
 static bool line_try(Matcher *m, const DirectLine *dl, graft_node *root, bool *open)
@@ -305,7 +314,7 @@ static bool line_try(Matcher *m, const DirectLine *dl, graft_node *root, bool *o
     for (uint32_t i = 0; i < dl->n; i++) {
         const LineStep *s = &dl->steps[i];
         const graft_pat *p = s->pat;
-        graft_node *n = i ? operand(at[s->parent], s->k ^ swap[s->parent]) : root;
+        graft_node *n = i ? node_arg(at[s->parent], s->k ^ swap[s->parent]) : root;
         if (s->ask && !view_has(&v, n, p->item))
             return false;
         if (s->binds == LINE_SLOT) { /* direct_bind's common case */
