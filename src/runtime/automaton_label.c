@@ -353,7 +353,7 @@ GRAFT_HOT uint32_t walk_state(Labels *l, const graft_node *n, NodeKind kind, uin
  * root reaches are not.  Stores the order's ids in order and its nodes
  * in nodes (each when not NULL: the engine's order), and the nodes
  * offering rules in offering (when not NULL; *kept counts them); returns
- * the count labelled.  Inlined into its three callers, each with the
+ * the count labelled.  Inlined into its four callers, each with the
  * outputs it asks for constant, so that the loop tests none of the
  * others (as arrays_fill in graph_walk.c). */
 GRAFT_HOT uint32_t label_walk(Labels *l, uint32_t *order, graft_node **nodes, uint32_t *offering,
