@@ -512,6 +512,100 @@ START_TEST(groups_tell_interior_read_inside)
 }
 END_TEST
 
+/* note [asks where they fail] (src/runtime/match_direct.c): on a line a
+ * commutative op's step asks its operands' items, any other op's
+ * operands ask their own (subtract's two exps; add's exp and y do not).
+ * Labels no longer current under a subtract, its second operand
+ * replaced by a parameter: the direct try fails at that operand's own
+ * step and hands over, and the goal machine's MATCH_FAIL is the answer,
+ * as with explain mode; the first try's pairs were the line's, the
+ * goal machine's are not. */
+START_TEST(operands_of_one_order_ask_at_their_steps)
+{
+    Fixture f;
+    open_fixture(&f, "sub := exp(a) - exp(b) => partition\ncomm := exp(a) + y => partition\n",
+                 "def @main(%p, %q) {\n  %0 = exp(%p);\n  %1 = exp(%q);\n"
+                 "  subtract(%0, %1)\n}\n");
+    ck_assert_uint_eq(line_steps(&f, 0), 5);
+    const LineStep *sub = f.m->lines[0].steps;
+    ck_assert(sub[0].ask && sub[1].ask && sub[3].ask && sub[0].ways == 0);
+    ck_assert_uint_eq(line_steps(&f, 1), 4);
+    const LineStep *comm = f.m->lines[1].steps;
+    ck_assert(comm[0].ask && !comm[1].ask && !comm[3].ask && comm[0].ways == 2);
+    graft_node *root = graph_node(f.g, 4), *q = graph_node(f.g, 1);
+    ck_assert_int_eq(matcher_try(f.m, 0, root), MATCH_OK);
+    ck_assert(matcher_pairs_lined(f.m));
+    StrBuf got = {0};
+    try_both(&f, 0, root, &got);
+    ck_assert(!matcher_pairs_lined(f.m)); /* explain mode's goal machine */
+    graph_set_arg(f.g, root, 1, q);
+    try_both(&f, 0, root, &got);
+    ck_assert_str_eq(got.data, "sub at 4: ok [4 2 0 3 1] 0 1\n"
+                               "sub at 4: fail\n");
+    strbuf_free(&got);
+    close_fixture(&f);
+}
+END_TEST
+
+/* note [pair roles] (src/runtime/group.c): a pass of a rule with a line
+ * learns its pairs' roles at its first group and reads them at the
+ * next: both groups embed their constant (c:const is no input) and take
+ * their exp's operand as their one input; they are numbered 0 and 1.  A rule without a line (the
+ * tail) works its roles out at each match and keeps none. */
+START_TEST(line_roles_are_learnt_once_a_pass)
+{
+    Fixture f;
+    open_fixture(&f, "ec := exp(a) + c:const => partition\ntail := nn.relu(_(x, ...)) => partition\n",
+                 "def @main(%p, %q) {\n  %0 = exp(%p);\n  %1 = add(%0, 1f);\n"
+                 "  %2 = exp(%q);\n  %3 = add(%2, 2f);\n  %4 = nn.relu(%3);\n"
+                 "  (%1, %4)\n}\n");
+    Grouper gp;
+    graft_engine *e = begin_pass(&f, &gp, 0);
+    Group gr;
+    ck_assert(!gp.roles_lined);
+    for (uint32_t k = 0; k < 2; k++) {
+        graft_node *add = graph_node(f.g, 4 + 3 * k);
+        ck_assert(grouper_try(&gp, add, false, &gr));
+        ck_assert(gp.roles_lined);
+        ck_assert_uint_eq(gr.number, k); /* @main's counter: no other global */
+        ck_assert_uint_eq(gp.region.len, 3); /* add, the constant, exp */
+        ck_assert_ptr_eq(gp.region.items[0], add);
+        ck_assert_uint_eq(gr.ninputs, 1);
+        ck_assert_ptr_eq(group_inputs(&gp, &gr)[0], graph_node(f.g, k));
+    }
+    grouper_begin(&gp, 1);
+    ck_assert(grouper_try(&gp, graph_node(f.g, 8), false, &gr));
+    ck_assert(!gp.roles_lined);
+    ck_assert_uint_eq(gr.ninputs, 2); /* the add's operands: exp(q) and 2f */
+    grouper_free(&gp);
+    engine_free(e);
+    close_fixture(&f);
+}
+END_TEST
+
+/* labels_graph_nodes: the walk's nodes, graph_topo_order's, each with
+ * the state the walk of labels_all gives it. */
+START_TEST(nodes_walk_is_the_topo_order)
+{
+    Fixture f;
+    open_fixture(&f, rules_text, model_text);
+    Labels *l = labels_new(f.a, f.g);
+    uint32_t count = graph_node_count(f.g);
+    graft_node **nodes = malloc(count * sizeof *nodes), **topo = malloc(count * sizeof *topo);
+    uint32_t n = labels_graph_nodes(l, nodes);
+    ck_assert_uint_eq(n, count - 1); /* @main: no walk reaches it */
+    ck_assert_uint_eq(graph_topo_order(f.g, topo), n);
+    for (uint32_t i = 0; i < n; i++) {
+        ck_assert_ptr_eq(nodes[i], topo[i]);
+        ck_assert_uint_eq(labels_state(l, nodes[i]), labels_state(f.l, nodes[i]));
+    }
+    free(nodes);
+    free(topo);
+    labels_free(l);
+    close_fixture(&f);
+}
+END_TEST
+
 static Suite *match_suite(void)
 {
     Suite *s = suite_create("match");
@@ -521,11 +615,14 @@ static Suite *match_suite(void)
     tcase_add_test(tc, direct_lines_find_the_goal_machines_matches);
     tcase_add_test(tc, offering_nodes_are_those_whose_state_accepts);
     tcase_add_test(tc, leaf_states_are_their_steps);
+    tcase_add_test(tc, operands_of_one_order_ask_at_their_steps);
+    tcase_add_test(tc, nodes_walk_is_the_topo_order);
     suite_add_tcase(s, tc);
     TCase *groups = tcase_create("groups");
     tcase_add_test(groups, claim_stamps_tell_pass_and_owner);
     tcase_add_test(groups, regions_from_the_pairs_are_the_walks);
     tcase_add_test(groups, groups_tell_interior_read_inside);
+    tcase_add_test(groups, line_roles_are_learnt_once_a_pass);
     suite_add_tcase(s, groups);
     return s;
 }

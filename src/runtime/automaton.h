@@ -137,6 +137,9 @@ void labels_all(Labels *l);
  * graph_topo_ids's; free with graph_order_free.  When nodes is not NULL
  * (graph_node_count entries), the same order as nodes, graph_topo_order's. */
 void labels_graph_order(Labels *l, GraphOrder *o, graft_node **nodes);
+/* labels_graph_order's walk keeping only the nodes, in nodes
+ * (graph_node_count entries); returns their count. */
+uint32_t labels_graph_nodes(Labels *l, graft_node **nodes);
 /* After labels_graph_order made o: stores in offering (when not NULL),
  * in o's order, the ids whose state accepts some rule (the nodes worth
  * verifying) and returns how many.  offering may be o->ids. */

@@ -353,7 +353,7 @@ GRAFT_HOT uint32_t walk_state(Labels *l, const graft_node *n, NodeKind kind, uin
  * root reaches are not.  Stores the order's ids in order and its nodes
  * in nodes (each when not NULL: the engine's order), and the nodes
  * offering rules in offering (when not NULL; *kept counts them); returns
- * the count labelled.  Inlined into its three callers, each with the
+ * the count labelled.  Inlined into its four callers, each with the
  * outputs it asks for constant, so that the loop tests none of the
  * others (as arrays_fill in graph_walk.c). */
 GRAFT_HOT uint32_t label_walk(Labels *l, uint32_t *order, graft_node **nodes, uint32_t *offering,
@@ -386,6 +386,12 @@ void labels_graph_order(Labels *l, GraphOrder *o, graft_node **nodes)
     uint32_t kept;
     o->ids = xmalloc(((size_t)graph_node_count(l->g) + 1) * sizeof *o->ids);
     o->n = label_walk(l, o->ids, nodes, NULL, &kept);
+}
+
+uint32_t labels_graph_nodes(Labels *l, graft_node **nodes)
+{
+    uint32_t kept;
+    return label_walk(l, NULL, nodes, NULL, &kept);
 }
 
 uint32_t labels_order(Labels *l, const GraphOrder *o, uint32_t *offering)

@@ -177,17 +177,17 @@ GRAFT_HOT uint32_t labels_class(Labels *l, const graft_node *n, NodeKind kind, u
         return CLASS_NODE;
     if (l->kind_tests[kind])
         return kind == NODE_CONST && !l->type_tests ? labels_const_class(l, n) : CLASS_NODE;
-    switch (kind) {
-    case NODE_VAR: return nops + 1;
-    case NODE_CONST: return nops + 2;
-    case NODE_TUPLE: return nops + 3;
-    case NODE_CALL: {
+    if (kind == NODE_CALL) { /* the most common kind past the leaves: before the switch */
         const char *op = node_op(n);
         if (!op)
             return CLASS_NODE;
         const OpSlot *slot = labels_op_slot(l, op);
         return slot->ntests ? labels_tested_class(l, n, slot) : slot->dense;
     }
+    switch (kind) {
+    case NODE_VAR: return nops + 1;
+    case NODE_CONST: return nops + 2;
+    case NODE_TUPLE: return nops + 3;
     case NODE_GETITEM: {
         int k = node_index(n);
         return k >= 0 && k < GETITEM_CLASSES ? nops + 5 + (uint32_t)k : CLASS_NODE;

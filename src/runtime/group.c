@@ -83,6 +83,7 @@ void grouper_free(Grouper *gp)
     vec_free(&gp->inputs);
     vec_free(&gp->roots);
     vec_free(&gp->region);
+    vec_free(&gp->roles);
     walk_free(&gp->walk);
     free(gp->counter);
 }
@@ -145,6 +146,7 @@ void grouper_begin(Grouper *gp, uint32_t rule)
     gp->in_fn = (KeyMap){0};
     gp->named = named_slots(&gp->e->rs->rules[rule], &gp->has_dom, &gp->in_fn);
     gp->rule = rule;
+    gp->roles_lined = false;
     gp->inputs.len = 0;
     gp->roots.len = 0;
     /* globals do not change during a run, but are counted anew per pass */
@@ -308,15 +310,12 @@ static void collect_region(Grouper *gp, const Group *gr)
  * batch norm (2,614 -> 2,346, its match's 1,131 included), and to 93
  * less again with the checks in the pass. */
 
-/* An interior pair whose node's operands are its pattern's operands' and
- * nothing else the walk would enter. */
+/* An interior pair's node whose operands are its pattern's operands'
+ * and nothing else the walk would enter, its pattern's role PAIR_PLAIN. */
 static bool plain_interior(const MatchPair *p)
 {
-    graft_pat_kind kind = p->pat->kind;
     const graft_node *n = p->node;
-    return (kind == GRAFT_PAT_OP || kind == GRAFT_PAT_GETITEM || kind == GRAFT_PAT_TUPLE) &&
-           !p->tail && !node_is_opaque(n) && !node_callee_slot(n) &&
-           node_nargs(n) == p->pat->nkids;
+    return !node_is_opaque(n) && !node_callee_slot(n) && node_nargs(n) == p->pat->nkids;
 }
 
 /* A leaf's node that is no input and that the walk enters and leaves: a
@@ -324,6 +323,65 @@ static bool plain_interior(const MatchPair *p)
 static bool plain_leaf(const graft_node *n)
 {
     return (node_kind(n) == NODE_CONST || node_kind(n) == NODE_OPREF) && !node_nargs(n);
+}
+
+/* note [pair roles]: what inputs_and_region asks of a pair's pattern
+ * node (interior or leaf; whether an interior one's pattern may list a
+ * plain node; whether a leaf's may be an input: not below a function
+ * pattern, not a named sub-pattern's reuse, and whether it embeds a
+ * constant) depends on the pattern node alone.  A match the rule's line
+ * made (matcher_pairs_lined) has the line's pattern nodes in the line's
+ * order at every match, so their roles are learnt at the pass's first
+ * such match and read by the pair's index after; any other match's are
+ * worked out pair by pair (grouper_try 2,170 -> 2,114 instructions a
+ * batch norm's group on the workload's partition, its match included). */
+typedef enum PairRole {
+    PAIR_PLAIN,       /* an op, tuple or element access, no tail */
+    PAIR_WALKED,      /* any other interior pair: the walk's region */
+    PAIR_LEAF_INPUT,  /* a leaf that is an input unless its node says not */
+    PAIR_LEAF_EMBED,  /* the same, but a constant is embedded */
+    PAIR_LEAF_INSIDE, /* a leaf that is never an input (leaf_is_input) */
+} PairRole;
+
+/* The role of pair p's pattern node (note [pair roles]). */
+static uint8_t pair_role(const Grouper *gp, const MatchPair *p)
+{
+    const graft_pat *pat = p->pat;
+    if (pat->kind != GRAFT_PAT_ANY || p->tail)
+        return !p->tail && (pat->kind == GRAFT_PAT_OP || pat->kind == GRAFT_PAT_GETITEM ||
+                            pat->kind == GRAFT_PAT_TUPLE)
+                   ? PAIR_PLAIN
+                   : PAIR_WALKED;
+    if ((gp->in_fn.len && keymap_get(&gp->in_fn, keymap_ptr_key(pat))) ||
+        (pat->slot >= 0 && gp->named[pat->slot]))
+        return PAIR_LEAF_INSIDE;
+    return pat->embed ? PAIR_LEAF_EMBED : PAIR_LEAF_INPUT;
+}
+
+/* The roles of the last match's npairs pairs: the line's learnt once
+ * per pass, any other match's worked out (note [pair roles]). */
+static const uint8_t *pair_roles(Grouper *gp, const MatchPair *pairs, uint32_t npairs)
+{
+    bool lined = matcher_pairs_lined(gp->e->m);
+    if (lined && gp->roles_lined)
+        return gp->roles.items;
+    vec_reserve(&gp->roles, npairs);
+    for (uint32_t i = 0; i < npairs; i++)
+        gp->roles.items[i] = pair_role(gp, &pairs[i]);
+    gp->roles_lined = lined;
+    return gp->roles.items;
+}
+
+/* Whether a leaf pair p of role role is an input (may_be_input and
+ * leaf_is_input, the pattern's part read from the role). */
+static inline bool leaf_input(const Grouper *gp, const MatchPair *pairs, uint32_t npairs,
+                              const MatchPair *p, uint8_t role)
+{
+    NodeKind kind = node_kind(p->node);
+    if (role == PAIR_LEAF_INSIDE || kind == NODE_OPREF || kind == NODE_FUNC ||
+        (role == PAIR_LEAF_EMBED && kind == NODE_CONST))
+        return false;
+    return !gp->has_dom || !on_dom_path(pairs, npairs, p->node);
 }
 
 /* Gives back what inputs_and_region made of gr: false. */
@@ -373,6 +431,7 @@ static bool inputs_and_region(Grouper *gp, Group *gr, bool *clean)
     next_stamps(gp);
     uint32_t npairs, *mark = gp->mark, stamp = gp->stamp, istamp = gp->istamp;
     const MatchPair *pairs = matcher_pairs(gp->e->m, &npairs);
+    const uint8_t *role = pair_roles(gp, pairs, npairs);
     vec_reserve(&gp->inputs, gp->inputs.len + npairs + 1); /* never NULL: collect_inputs */
     vec_reserve(&gp->region, npairs);
     graft_node **input = gp->inputs.items + gp->inputs.len, **first = input;
@@ -383,12 +442,12 @@ static bool inputs_and_region(Grouper *gp, Group *gr, bool *clean)
     for (uint32_t i = 0; i < npairs; i++) {
         const MatchPair *p = &pairs[i];
         uint32_t *at = &mark[node_id(p->node)];
-        if (p->pat->kind != GRAFT_PAT_ANY || p->tail) { /* an interior node */
-            if (*at == istamp || !plain_interior(p))
+        if (role[i] <= PAIR_WALKED) { /* an interior node */
+            if (*at == istamp || role[i] == PAIR_WALKED || !plain_interior(p))
                 return give_back(gp, gr);
             if (*at == stamp)
                 continue; /* two pattern nodes matched it */
-        } else if (may_be_input(p->node) && leaf_is_input(gp, pairs, npairs, p)) {
+        } else if (leaf_input(gp, pairs, npairs, p, role[i])) {
             if (*at == stamp) /* listed: the walk would stop at it */
                 return give_back(gp, gr);
             if (*at != istamp) {
@@ -544,6 +603,15 @@ static PartFate region_refusal(Grouper *gp, const Group *gr, bool listed, graft_
     }
 }
 
+/* The next group number of root's global function: a module of no
+ * globals but @main (ncounters 1) has one counter, without looking for
+ * root's function. */
+static uint32_t next_number(Grouper *gp, const graft_node *root)
+{
+    int at = gp->ncounters == 1 ? 0 : graph_global_of(gp->e->g, root) + 1;
+    return gp->counter[at]++;
+}
+
 /* A match at root: a candidate group, kept unless it overlaps or leaks. */
 static bool candidate(Grouper *gp, graft_node *root, bool leaf_ok, Group *gr)
 {
@@ -556,14 +624,14 @@ static bool candidate(Grouper *gp, graft_node *root, bool leaf_ok, Group *gr)
     if (is_input(gp, root)) { /* a bare leaf pattern: nothing to group */
         if (leaf_ok) {
             grouper_verdict(gp, root, PART_KEPT, NULL, NULL);
-            gr->number = gp->counter[graph_global_of(gp->e->g, root) + 1]++;
+            gr->number = next_number(gp, root);
             gp->region.len = 0;
             return true;
         }
         drop(gp, gr);
         return false;
     }
-    gr->number = gp->counter[graph_global_of(gp->e->g, root) + 1]++;
+    gr->number = next_number(gp, root);
     if (!listed)
         collect_region(gp, gr);
     graft_node *x, *user = NULL;

@@ -62,6 +62,9 @@ typedef struct Grouper {
                          group's after another (note [pass buffers]) */
     VEC(graft_node *) roots; /* the same for the roots of a rule of several */
     VEC(graft_node *) region; /* the region of the last candidate */
+    VEC(uint8_t) roles; /* the last match's pairs' roles (note [pair roles]
+                         in group.c) */
+    bool roles_lined;   /* roles are the rule's line's, learnt this pass */
     WALK(graft_node *) walk; /* scratch: collect_region's walk */
     const graft_node *watch;    /* graft explain: the root whose fate to record */
     PartVerdict *verdict; /* where to record it, or NULL */

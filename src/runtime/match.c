@@ -105,6 +105,11 @@ const MatchPair *matcher_pairs(const Matcher *m, uint32_t *n)
     return m->pairs.items;
 }
 
+bool matcher_pairs_lined(const Matcher *m)
+{
+    return m->lined;
+}
+
 const graft_rule_set *matcher_ruleset(const Matcher *m)
 {
     return m->rs;
@@ -398,6 +403,7 @@ static void reset(Matcher *m, const graft_rule *rule)
         m->b = xgrow_items(m->b, &m->b_cap, (size_t)rule->nslots + 1, sizeof *m->b);
     memset(m->b, 0, ((size_t)rule->nslots + 1) * sizeof *m->b);
     m->pool.len = m->choices.len = m->trail.len = m->pairs.len = 0;
+    m->lined = false;
     m->steps = 0;
     m->nslots = (uint32_t)rule->nslots;
     m->rule = rule;

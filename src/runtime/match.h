@@ -81,6 +81,10 @@ graft_node *const *matcher_roots(const Matcher *m, int *n);
  * operands left to right, as written).  A node may appear twice when a
  * variable is used twice. */
 const MatchPair *matcher_pairs(const Matcher *m, uint32_t *n);
+/* After MATCH_OK: whether the rule's direct line made the pairs (note
+ * [direct line] in match_direct.c): then the i-th pair's pattern node is
+ * the line's i-th, the same at every match of the rule so made. */
+bool matcher_pairs_lined(const Matcher *m);
 
 /* Evaluates a guard expression against bindings (match_guard.c). */
 bool guard_eval(const graft_expr *guard, const graft_binding *b);

@@ -36,10 +36,21 @@
  * node found from its parent's as the stack of goals would have handed
  * it out, its pair stored at its step's index.  The tests, bindings and
  * pairs are the stack's, in the same order (the pair of a leaf an op
- * takes at once too: it is the next in pre-order); what goes is the
+ * takes at once too: it is the next in pre-order; where an operand's
+ * item is asked, note [asks where they fail]); what goes is the
  * goals pushed and popped and each node's kind asked again (matcher_direct
  * 1,424 -> 1,015 instructions a batch norm's try on the workload).
  * Alternatives, tails, tuples and calls of functions keep the stack. */
+
+/* note [asks where they fail]: the goal machine asks an op's operands'
+ * items where it chooses the op's operand order; an op of one order has
+ * nothing to choose, and a line fails as a whole whichever ask fails
+ * first (the goal machine then tries the rule from the start).  So on a
+ * line only a commutative op's step asks its operands' items (both
+ * orders may be wanted, and which fits decides the swap); an operand of
+ * any other op asks its own item at its own step, where its node is
+ * found already, without the op's loop over its operands (line_try
+ * 873 -> 792 instructions a batch norm's try on the workload). */
 
 /* Whether a pattern node of p's kind may be on a line: a leaf, an
  * element access, an op of a fixed number of operands. */
@@ -69,12 +80,14 @@ static void line_make(Matcher *m, uint32_t r)
         if (!(fits = n < LINE_MAX && line_kind(m, p)))
             break;
         s.binds = p->callee > 0 || p->nbinds > 0 ? LINE_BINDS : p->slot >= 0 ? LINE_SLOT : 0;
-        s.ways = p->kind == GRAFT_PAT_OP ? (uint8_t)nways(m, p) : 0;
+        /* an op of one order leaves its operands' asks to their steps
+         * (note [asks where they fail]) */
+        s.ways = p->kind == GRAFT_PAT_OP && nways(m, p) == 2 ? 2 : 0;
         steps[n] = s;
         walk_reserve(&todo, (size_t)p->nkids);
         for (int k = p->nkids - 1; k >= 0; k--)
             walk_push_reserved(&todo, ((LineStep){.pat = p->kids[k], .parent = n, .k = (uint8_t)k,
-                                                   .ask = p->kind != GRAFT_PAT_OP}));
+                                                   .ask = !s.ways}));
         n++;
     }
     walk_free(&todo);
@@ -257,28 +270,37 @@ static inline bool view_has(const LineView *v, const graft_node *n, uint32_t ite
     return s != STATE_NONE && (v->sets[s * v->words + item / 64] >> (item % 64)) & 1;
 }
 
-/* operands_fit, read through the view. */
+/* operands_fit, read through the view, at an op (note [line nodes]). */
 static inline bool view_fit(const LineView *v, const graft_pat *p, const graft_node *n, bool swap)
 {
     for (int k = 0; k < p->nkids; k++)
-        if (!view_has(v, operand(n, swap ? swapped[k] : k), p->kids[k]->item))
+        if (!view_has(v, node_arg(n, swap ? swapped[k] : k), p->kids[k]->item))
             return false;
     return true;
 }
 
-/* An op's first operand order that fits at n, in *swap, as direct_call
- * takes it; *open set as there. */
+/* A commutative op's first operand order that fits at n, in *swap, as
+ * direct_call takes it; *open set as there. */
 static inline bool line_order(const LineView *v, const graft_pat *p, const graft_node *n,
-                              uint8_t ways, uint8_t *swap, bool *open)
+                              uint8_t *swap, bool *open)
 {
     if (!view_fit(v, p, n, false)) {
-        if (ways == 1 || !view_fit(v, p, n, true))
+        if (!view_fit(v, p, n, true))
             return false;
         *swap = 1;
-    } else if (open && !*open && ways == 2)
+    } else if (open && !*open)
         *open = view_fit(v, p, n, true);
     return true;
 }
+
+/* note [line nodes]: a line's parent steps are ops and element
+ * accesses, and a step's node is read only after its item was asked
+ * (at its own step, or at its commutative parent's).  A node in a
+ * state holding an op's or an element access's item was a call of that
+ * op or an element access when labelled, stale labels or not, and a
+ * node's kind never changes: so no node a line reads operands of is a
+ * function, and its operands are its arguments (node_arg, not
+ * operand's test of the kind). */
 
 /* The direct try down rule's line (note [direct line]): false when
  * something fails. */
@@ -292,7 +314,7 @@ static bool line_try(Matcher *m, const DirectLine *dl, graft_node *root, bool *o
     for (uint32_t i = 0; i < dl->n; i++) {
         const LineStep *s = &dl->steps[i];
         const graft_pat *p = s->pat;
-        graft_node *n = i ? operand(at[s->parent], s->k ^ swap[s->parent]) : root;
+        graft_node *n = i ? node_arg(at[s->parent], s->k ^ swap[s->parent]) : root;
         if (s->ask && !view_has(&v, n, p->item))
             return false;
         if (s->binds == LINE_SLOT) { /* direct_bind's common case */
@@ -304,10 +326,11 @@ static bool line_try(Matcher *m, const DirectLine *dl, graft_node *root, bool *o
         at[i] = n;
         swap[i] = 0;
         pairs[i] = (MatchPair){p, n, false};
-        if (s->ways && !line_order(&v, p, n, s->ways, &swap[i], open))
+        if (s->ways && !line_order(&v, p, n, &swap[i], open))
             return false;
     }
     m->pairs.len = dl->n;
+    m->lined = true;
     return true;
 }
 

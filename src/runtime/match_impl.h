@@ -76,13 +76,14 @@ typedef struct LineStep {
     const graft_pat *pat; /* what to match */
     uint32_t parent;      /* the step whose node's operand it matches */
     uint8_t k;            /* which operand, in the pattern's order */
-    bool ask;             /* its item is asked here (the root, an element
-                             access's operand); an op's operands' items
-                             the op's order asked */
+    bool ask;             /* its item is asked here (all but a commutative
+                             op's operands, whose items the op's order
+                             asked: note [asks where they fail] in
+                             match_direct.c) */
     uint8_t binds;        /* LINE_SLOT: it binds its slot alone;
                              LINE_BINDS: a callee or attributes too */
-    uint8_t ways;         /* an op's operand orders (nways), 0 for a leaf
-                             or an element access */
+    uint8_t ways;         /* 2 for a commutative op (its operand orders),
+                             else 0 */
 } LineStep;
 
 enum { LINE_SLOT = 1, LINE_BINDS = 2 };
@@ -149,6 +150,8 @@ struct Matcher {
                             [direct try]) */
     WALK(DirectGoal) line; /* the direct try's pattern nodes to match */
     DirectLine *lines;    /* per rule: its direct line, made with direct */
+    bool lined;           /* the last try's pairs are its rule's line's
+                             (matcher_pairs_lined) */
     const uint64_t *sets; /* the direct try's view of the states' item sets */
     size_t set_words;     /* (automaton_state_sets), taken as it starts */
     VEC(graft_attr_value *) indexes; /* [k]: the int k, what an index
