@@ -1815,6 +1815,52 @@ START_TEST(test_control_blocks_both_forms)
 }
 END_TEST
 
+
+/* Temp numbers read a word at a time (note [temp digits] in
+ * src/relay/relay_load_line.c): of one to ten digits (eight and more a
+ * byte at a time, ten left to the tokens), with leading zeros, and the
+ * result's temp within eight bytes of the text's end; each use finds the
+ * line it names, and a number spelled twice is one temp. */
+START_TEST(test_temp_digits)
+{
+    static const char *const temps[] = {"0",       "7",        "42",        "0042x",
+                                        "999",     "1234",     "98765",     "100000",
+                                        "1234567", "12345678", "123456789", "1234567890",
+                                        "5"};
+    char text[1024];
+    int len = snprintf(text, sizeof text, "def @main(%%x) {\n  %%0 = nn.relu(%%x);\n");
+    const char *prev = "0";
+    size_t lines = 1;
+    for (size_t i = 1; i < ARRAY_LEN(temps); i++) {
+        if (strcmp(temps[i], "0042x") == 0) { /* a use of %42 spelled %0042 */
+            len += snprintf(text + len, sizeof text - (size_t)len, "  %%43 = nn.relu(%%0042);\n");
+            prev = "43";
+        } else {
+            len += snprintf(text + len, sizeof text - (size_t)len, "  %%%s = nn.relu(%%%s);\n",
+                            temps[i], prev);
+            prev = temps[i];
+        }
+        lines++;
+    }
+    snprintf(text + len, sizeof text - (size_t)len, "  %%%s\n}", prev);
+    graft_graph *g = load_string(text);
+    const graft_node *n = graph_output(g);
+    size_t calls = 0;
+    for (; node_kind(n) == NODE_CALL; n = node_arg(n, 0))
+        calls++;
+    ck_assert_int_eq(calls, lines);
+    ck_assert_int_eq(node_kind(n), NODE_VAR);
+    graph_free(g);
+    char *diags;
+    static const char twice[] = "def @main(%x) {\n  %7 = nn.relu(%x);\n  %007 = nn.relu(%7);\n"
+                                "  %007\n}\n";
+    ck_assert_ptr_null(reprint("twice.relay", twice, strlen(twice), &diags));
+    const char *want = "twice.relay:3:3: error: duplicate definition of '%007'";
+    ck_assert_msg(strncmp(diags, want, strlen(want)) == 0, "%s", diags);
+    free(diags);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -1879,6 +1925,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_ops_seen);
     tcase_add_test(tc, test_literal_types);
     tcase_add_test(tc, test_names_items_found_once);
+    tcase_add_test(tc, test_temp_digits);
     suite_add_tcase(s, tc);
     return s;
 }

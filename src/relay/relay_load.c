@@ -511,6 +511,7 @@ static void parser_init(RelayParser *ps, const Source *src, const graft_limits *
 {
     *ps = (RelayParser){0};
     ps->src = src;
+    ps->text_past = src->text + src->len + 1;
     ps->diag = d;
     ps->max_depth = (long)limit_or_default(limits)->model_depth;
     if (fast)

@@ -238,6 +238,8 @@ void span_cache_free(SpanCache *c);
 /* The parser's state, passed to every action. */
 typedef struct RelayParser {
     const Source *src;   /* text being parsed */
+    const char *text_past; /* past the text's NUL: the binding lines' reader
+                            reads eight bytes at s where text_past - s >= 8 */
     graft_diag *diag;          /* where errors go */
     graft_graph *g;            /* graph being built */
     RelayLexer *lexer;   /* token source */
