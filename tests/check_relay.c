@@ -1861,6 +1861,41 @@ START_TEST(test_temp_digits)
 }
 END_TEST
 
+
+/* Positions stored in the graph's table (note [positions stored] in
+ * src/relay/relay_load_expr.c), past the room the text's length reserves
+ * too (a node every 16 bytes: here one every 5), where graph_set_pos
+ * places the node and the table is taken again: every node at its line
+ * and column. */
+START_TEST(test_positions_past_reserve)
+{
+    enum { FIELDS = 300 };
+    char text[4096];
+    int len = snprintf(text, sizeof text, "def @main(%%x) {\n  (");
+    int cols[FIELDS];
+    for (int i = 0; i < FIELDS; i++) {
+        cols[i] = len - (int)strlen("def @main(%x) {\n") + 1;
+        len += snprintf(text + len, sizeof text - (size_t)len, "%s%df", i ? ", " : "", i % 10);
+        if (i)
+            cols[i] += 2;
+    }
+    snprintf(text + len, sizeof text - (size_t)len, ")\n}\n");
+    ck_assert_int_gt(FIELDS, (int)strlen(text) / 16 + 16); /* past what reserve makes room for */
+    graft_graph *g = load_string(text);
+    const graft_node *tuple = graph_output(g);
+    ck_assert_int_eq(node_nargs(tuple), FIELDS);
+    ck_assert_int_eq(node_line(g, tuple), 2);
+    ck_assert_int_eq(node_col(g, tuple), 3);
+    for (int i = 0; i < FIELDS; i++) {
+        ck_assert_int_eq(node_line(g, node_arg(tuple, i)), 2);
+        ck_assert_int_eq(node_col(g, node_arg(tuple, i)), cols[i]);
+    }
+    ck_assert_int_eq(node_line(g, graph_param(g, 0)), 1);
+    ck_assert_int_eq(node_col(g, graph_param(g, 0)), 11);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -1926,6 +1961,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_literal_types);
     tcase_add_test(tc, test_names_items_found_once);
     tcase_add_test(tc, test_temp_digits);
+    tcase_add_test(tc, test_positions_past_reserve);
     suite_add_tcase(s, tc);
     return s;
 }

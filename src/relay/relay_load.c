@@ -519,6 +519,7 @@ static void parser_init(RelayParser *ps, const Source *src, const graft_limits *
     ps->max_fn_depth = limit_or_default(limits)->fn_depth;
     ps->g = graph_new();
     reserve(ps);
+    ps->pos = graph_positions(ps->g, &ps->pos_cap); /* (as reserve sized them) */
     ps->lexer = relay_lexer_new(src, d, fast);
     graph_text_begin(ps->g, src->text, src->len); /* note [annotation spans] */
     if (fast)

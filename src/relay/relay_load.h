@@ -264,6 +264,8 @@ typedef struct RelayParser {
     size_t where_cap;    /* entries allocated in where */
     size_t line;         /* index of the line load_at found last */
     LineCursor cursor;   /* the line the reading has got to */
+    int32_t *pos;        /* the graph's positions (graph_positions) */
+    size_t pos_cap;      /* ids below this placed by a store */
     bool have_def;       /* a "def" was read */
     RelayText first_def; /* where the first "def" names its function */
     SpanCache annot_types; /* annotations' types by their "ty=" part's

@@ -208,6 +208,25 @@ void load_cursor_seek(RelayParser *ps, uint32_t off)
     }
 }
 
+/* note [positions stored]: the loader places every node it makes (the
+ * workload: 120,000 of them), and graph_set_pos's call was 27
+ * instructions of a node's placing.  So the loader stores the line and
+ * column in the graph's positions table (graph_positions) itself, for
+ * the ids the table has room for (reserve sizes it from the text), and
+ * calls graph_set_pos only for an id past it, taking the table again
+ * after the call, which may have moved it. */
+static inline void set_pos(RelayParser *ps, graft_node *n, uint32_t line, uint32_t col)
+{
+    uint32_t id = node_id(n);
+    if (id < ps->pos_cap) {
+        ps->pos[2 * (size_t)id] = (int32_t)line;
+        ps->pos[2 * (size_t)id + 1] = (int32_t)col;
+    } else {
+        graph_set_pos(ps->g, n, (int)line, (int)col);
+        ps->pos = graph_positions(ps->g, &ps->pos_cap);
+    }
+}
+
 /* place's n written off the cursor's stretch: after it, the cursor moved
  * there; before its line, found in the table. */
 static void place_off_cursor(RelayParser *ps, graft_node *n, RelayText t)
@@ -220,7 +239,7 @@ static void place_off_cursor(RelayParser *ps, graft_node *n, RelayText t)
     } else {
         line = line_index(ps, t.off, &start);
     }
-    graph_set_pos(ps->g, n, (int)line + 1, (int)(t.off - start) + 1);
+    set_pos(ps, n, (uint32_t)line + 1, (uint32_t)(t.off - start) + 1);
 }
 
 /* Places n, which has no position yet, at t's line and column.  Inline,
@@ -231,7 +250,7 @@ static inline void place(RelayParser *ps, graft_node *n, RelayText t)
     if (t.off < c->start || t.off >= c->end)
         place_off_cursor(ps, n, t);
     else
-        graph_set_pos(ps->g, n, (int)c->line + 1, (int)(t.off - c->start) + 1);
+        set_pos(ps, n, c->line + 1, t.off - c->start + 1);
 }
 
 graft_node *load_at(RelayParser *ps, graft_node *n, RelayText t)
