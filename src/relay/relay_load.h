@@ -346,6 +346,21 @@ bool scope_lookup(RelayParser *ps, RelayText name, graft_node **found);
  * to n in the current scope; false after reporting a duplicate. */
 bool scope_define(RelayParser *ps, RelayText name, graft_node *n);
 bool scope_define_temp(RelayParser *ps, uint64_t number, RelayText temp, graft_node *n);
+/* The temps below this are cells (note [temps by number] in relay_load_scope.c). */
+enum { TEMP_DIRECT = 1 << 22 };
+/* scope_define_temp, its common case inline (a binding line defines a
+ * temp each, and the call was two thirds of the defining): a cell there
+ * and empty, in a def's body (depth 0), where a cell hides none. */
+static inline bool scope_define_line_temp(RelayParser *ps, uint64_t number, RelayText temp,
+                                          graft_node *n)
+{
+    if (number < ps->ntemps && number < TEMP_DIRECT && ps->depth == 0 &&
+        !ps->temps[number].node) {
+        ps->temps[number] = (TempCell){n, temp.off, 0};
+        return true;
+    }
+    return scope_define_temp(ps, number, temp, n);
+}
 bool scope_define_var(RelayParser *ps, RelayText name, const char *interned, graft_node *v);
 /* Opens a fn's scope at its "fn" (at), the fn's type parameters
  * type_params (or NULL); false after reporting functions nested deeper

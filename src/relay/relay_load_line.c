@@ -426,7 +426,7 @@ static Bytes line(RelayParser *ps, Bytes s)
     if (value && annot.len)
         load_annotate(ps, value, annot);
     /* (a call or an element: load_define's test that it computes holds) */
-    if (!value || !scope_define_temp(ps, (uint64_t)number, temp, value)) {
+    if (!value || !scope_define_line_temp(ps, (uint64_t)number, temp, value)) {
         ps->failed = true;
         return NULL;
     }

@@ -21,8 +21,6 @@
  * 2 * number + 1) to the innermost Symbol, each Symbol naming the one it
  * hides. */
 
-enum { TEMP_DIRECT = 1 << 22 };
-
 /* The cell of temp number, grown (empty cells) to reach it. */
 static TempCell *temp_cell(RelayParser *ps, uint64_t number)
 {
