@@ -1896,6 +1896,38 @@ START_TEST(test_positions_past_reserve)
 }
 END_TEST
 
+
+/* A result tuple's temps (src/relay/relay_load_names.c's temp_in_cell):
+ * of one to six digits, leading zeros too, found in their cells; of
+ * seven, and one of a cell not defined, by scope_lookup as before; an
+ * undefined one reported once. */
+START_TEST(test_names_temps_in_cells)
+{
+    static const char text[] = "def @main(%x) {\n"
+                               "  %3 = nn.relu(%x);\n"
+                               "  %123456 = nn.relu(%3);\n"
+                               "  %1234567 = nn.relu(%123456);\n"
+                               "  (%3, %0003, %123456, %1234567, %x)\n"
+                               "}\n";
+    graft_graph *g = load_string(text);
+    graft_node *out = graph_output(g);
+    graft_node *n3 = node_arg(out, 0), *n6 = node_arg(out, 2), *n7 = node_arg(out, 3);
+    ck_assert_ptr_eq(node_arg(out, 1), n3);
+    ck_assert_ptr_eq(node_arg(n7, 0), n6);
+    ck_assert_ptr_eq(node_arg(n6, 0), n3);
+    ck_assert_ptr_eq(node_arg(n3, 0), graph_param(g, 0));
+    ck_assert_ptr_eq(node_arg(out, 4), graph_param(g, 0));
+    graph_free(g);
+    static const char bad[] = "def @main(%x) {\n  %3 = nn.relu(%x);\n  (%3, %4)\n}\n";
+    const char *want = "b.relay:3:8: error: '%4' is not defined\n";
+    char *diags;
+    ck_assert_ptr_null(reprint("b.relay", bad, strlen(bad), &diags));
+    ck_assert_msg(strncmp(diags, want, strlen(want)) == 0, "%s", diags);
+    ck_assert_msg(!strstr(diags + 1, "b.relay:"), "%s", diags);
+    free(diags);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -1962,6 +1994,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_names_items_found_once);
     tcase_add_test(tc, test_temp_digits);
     tcase_add_test(tc, test_positions_past_reserve);
+    tcase_add_test(tc, test_names_temps_in_cells);
     suite_add_tcase(s, tc);
     return s;
 }
