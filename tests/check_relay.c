@@ -1863,7 +1863,7 @@ END_TEST
 
 
 /* Positions stored in the graph's table (note [positions stored] in
- * src/relay/relay_load_expr.c), past the room the text's length reserves
+ * src/relay/relay_load.h), past the room the text's length reserves
  * too (a node every 16 bytes: here one every 5), where graph_set_pos
  * places the node and the table is taken again: every node at its line
  * and column. */

@@ -18,7 +18,7 @@
  * annotation, up to its ';'.  Each part is checked against the pattern
  * the scanner matches it with (relay_load_bytes.h), and the node is made
  * by the parser's own actions (load_const, load_value, load_list,
- * load_call's load_line_call, load_annotate, scope_define_temp), so it is
+ * load_call's line_call, load_annotate, scope_define_temp), so it is
  * the node the tokens would make.  The parser never sees the line: after a ';' it is
  * reading a body's bindings, and a binding read or skipped leaves it
  * where it was.
@@ -350,6 +350,21 @@ static Bytes call_end(RelayParser *ps, Bytes s, Bytes *paren, const char **name)
     return *paren ? arguments(ps, *paren + 1) : NULL;
 }
 
+/* load_call of a binding line, placed: its op's name interned already
+ * (name), its operands made already, in args; only its attributes listed
+ * from mark.  Here, not with load_call: inlined in call, whose line has
+ * one (its call was a tenth of the line's node). */
+static graft_node *line_call(RelayParser *ps, RelayText op, const char *name, size_t mark,
+                             graft_node *const *args, int nargs)
+{
+    int nattrs;
+    graft_attr *attrs = load_take_attrs(ps, mark, &nattrs);
+    graft_node *n = graph_add_call_interned(ps->g, name, args, nargs, attrs, nattrs);
+    load_note_where(ps, n, op);
+    load_place(ps, n, op); /* (n is new: load_at's test is not needed) */
+    return n;
+}
+
 /* The call call_end read at s, its op's name ending at paren (NULL after
  * an error). */
 static graft_node *call(RelayParser *ps, Bytes s, Bytes paren, const char *name, size_t mark)
@@ -359,7 +374,7 @@ static graft_node *call(RelayParser *ps, Bytes s, Bytes paren, const char *name,
     for (size_t i = 0; i < nargs; i++)
         if (!(ps->line_args.items[i] = operand_node(ps, &ps->operands.items[i])))
             return NULL;
-    return load_line_call(ps, span(ps, s, paren), name, mark, ps->line_args.items, (int)nargs);
+    return line_call(ps, span(ps, s, paren), name, mark, ps->line_args.items, (int)nargs);
 }
 
 /* "%M.K" at s: its end, or NULL. */
