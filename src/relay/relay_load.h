@@ -400,6 +400,15 @@ static inline graft_node *scope_temp(const RelayParser *ps, uint64_t number)
 /* *found: the innermost definition of name ("%3" or "%x"), or NULL;
  * false after reporting a bad temp number. */
 bool scope_lookup(RelayParser *ps, RelayText name, graft_node **found);
+/* scope_lookup of a variable ("%x"): the node of its innermost
+ * definition, or NULL.  Inline: the binding lines look up each variable
+ * operand here (a def's parameters, each used once or so). */
+static inline graft_node *scope_var(RelayParser *ps, RelayText name)
+{
+    const char *s = graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1);
+    const int64_t *cell = keymap_get(&ps->keys, (uint64_t)(uintptr_t)s); /* (its key) */
+    return cell && *cell >= 0 ? ps->syms.items[*cell].node : NULL;
+}
 /* Binds name (a temp or a variable; interned: its spelling without '%')
  * to n in the current scope; false after reporting a duplicate. */
 bool scope_define(RelayParser *ps, RelayText name, graft_node *n);

@@ -225,8 +225,8 @@ static graft_node *operand_node(RelayParser *ps, const LineOperand *o)
     graft_node *n = NULL;
     if (o->number >= 0)
         n = scope_temp(ps, (uint64_t)o->number);
-    else if (ps->src->text[o->text.off] == '%')
-        scope_lookup(ps, o->text, &n); /* (load_use's, without its call) */
+    else if (ps->src->text[o->text.off] == '%') /* a variable: a temp has its number */
+        n = scope_var(ps, o->text); /* (load_use's, without its call) */
     if (!n)
         n = ps->src->text[o->text.off] == '%' ? load_use(ps, o->text)
                                               : load_const(ps, o->text);
