@@ -1815,6 +1815,119 @@ START_TEST(test_control_blocks_both_forms)
 }
 END_TEST
 
+
+/* Temp numbers read a word at a time (note [temp digits] in
+ * src/relay/relay_load_line.c): of one to ten digits (eight and more a
+ * byte at a time, ten left to the tokens), with leading zeros, and the
+ * result's temp within eight bytes of the text's end; each use finds the
+ * line it names, and a number spelled twice is one temp. */
+START_TEST(test_temp_digits)
+{
+    static const char *const temps[] = {"0",       "7",        "42",        "0042x",
+                                        "999",     "1234",     "98765",     "100000",
+                                        "1234567", "12345678", "123456789", "1234567890",
+                                        "5"};
+    char text[1024];
+    int len = snprintf(text, sizeof text, "def @main(%%x) {\n  %%0 = nn.relu(%%x);\n");
+    const char *prev = "0";
+    size_t lines = 1;
+    for (size_t i = 1; i < ARRAY_LEN(temps); i++) {
+        if (strcmp(temps[i], "0042x") == 0) { /* a use of %42 spelled %0042 */
+            len += snprintf(text + len, sizeof text - (size_t)len, "  %%43 = nn.relu(%%0042);\n");
+            prev = "43";
+        } else {
+            len += snprintf(text + len, sizeof text - (size_t)len, "  %%%s = nn.relu(%%%s);\n",
+                            temps[i], prev);
+            prev = temps[i];
+        }
+        lines++;
+    }
+    snprintf(text + len, sizeof text - (size_t)len, "  %%%s\n}", prev);
+    graft_graph *g = load_string(text);
+    const graft_node *n = graph_output(g);
+    size_t calls = 0;
+    for (; node_kind(n) == NODE_CALL; n = node_arg(n, 0))
+        calls++;
+    ck_assert_int_eq(calls, lines);
+    ck_assert_int_eq(node_kind(n), NODE_VAR);
+    graph_free(g);
+    char *diags;
+    static const char twice[] = "def @main(%x) {\n  %7 = nn.relu(%x);\n  %007 = nn.relu(%7);\n"
+                                "  %007\n}\n";
+    ck_assert_ptr_null(reprint("twice.relay", twice, strlen(twice), &diags));
+    const char *want = "twice.relay:3:3: error: duplicate definition of '%007'";
+    ck_assert_msg(strncmp(diags, want, strlen(want)) == 0, "%s", diags);
+    free(diags);
+}
+END_TEST
+
+
+/* Positions stored in the graph's table (note [positions stored] in
+ * src/relay/relay_load.h), past the room the text's length reserves
+ * too (a node every 16 bytes: here one every 5), where graph_set_pos
+ * places the node and the table is taken again: every node at its line
+ * and column. */
+START_TEST(test_positions_past_reserve)
+{
+    enum { FIELDS = 300 };
+    char text[4096];
+    int len = snprintf(text, sizeof text, "def @main(%%x) {\n  (");
+    int cols[FIELDS];
+    for (int i = 0; i < FIELDS; i++) {
+        cols[i] = len - (int)strlen("def @main(%x) {\n") + 1;
+        len += snprintf(text + len, sizeof text - (size_t)len, "%s%df", i ? ", " : "", i % 10);
+        if (i)
+            cols[i] += 2;
+    }
+    snprintf(text + len, sizeof text - (size_t)len, ")\n}\n");
+    ck_assert_int_gt(FIELDS, (int)strlen(text) / 16 + 16); /* past what reserve makes room for */
+    graft_graph *g = load_string(text);
+    const graft_node *tuple = graph_output(g);
+    ck_assert_int_eq(node_nargs(tuple), FIELDS);
+    ck_assert_int_eq(node_line(g, tuple), 2);
+    ck_assert_int_eq(node_col(g, tuple), 3);
+    for (int i = 0; i < FIELDS; i++) {
+        ck_assert_int_eq(node_line(g, node_arg(tuple, i)), 2);
+        ck_assert_int_eq(node_col(g, node_arg(tuple, i)), cols[i]);
+    }
+    ck_assert_int_eq(node_line(g, graph_param(g, 0)), 1);
+    ck_assert_int_eq(node_col(g, graph_param(g, 0)), 11);
+    graph_free(g);
+}
+END_TEST
+
+
+/* A result tuple's temps (src/relay/relay_load_names.c's temp_in_cell):
+ * of one to six digits, leading zeros too, found in their cells; of
+ * seven, and one of a cell not defined, by scope_lookup as before; an
+ * undefined one reported once. */
+START_TEST(test_names_temps_in_cells)
+{
+    static const char text[] = "def @main(%x) {\n"
+                               "  %3 = nn.relu(%x);\n"
+                               "  %123456 = nn.relu(%3);\n"
+                               "  %1234567 = nn.relu(%123456);\n"
+                               "  (%3, %0003, %123456, %1234567, %x)\n"
+                               "}\n";
+    graft_graph *g = load_string(text);
+    graft_node *out = graph_output(g);
+    graft_node *n3 = node_arg(out, 0), *n6 = node_arg(out, 2), *n7 = node_arg(out, 3);
+    ck_assert_ptr_eq(node_arg(out, 1), n3);
+    ck_assert_ptr_eq(node_arg(n7, 0), n6);
+    ck_assert_ptr_eq(node_arg(n6, 0), n3);
+    ck_assert_ptr_eq(node_arg(n3, 0), graph_param(g, 0));
+    ck_assert_ptr_eq(node_arg(out, 4), graph_param(g, 0));
+    graph_free(g);
+    static const char bad[] = "def @main(%x) {\n  %3 = nn.relu(%x);\n  (%3, %4)\n}\n";
+    const char *want = "b.relay:3:8: error: '%4' is not defined\n";
+    char *diags;
+    ck_assert_ptr_null(reprint("b.relay", bad, strlen(bad), &diags));
+    ck_assert_msg(strncmp(diags, want, strlen(want)) == 0, "%s", diags);
+    ck_assert_msg(!strstr(diags + 1, "b.relay:"), "%s", diags);
+    free(diags);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -1879,6 +1992,9 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_ops_seen);
     tcase_add_test(tc, test_literal_types);
     tcase_add_test(tc, test_names_items_found_once);
+    tcase_add_test(tc, test_temp_digits);
+    tcase_add_test(tc, test_positions_past_reserve);
+    tcase_add_test(tc, test_names_temps_in_cells);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -293,6 +293,13 @@ void graph_set_pos(graft_graph *g, graft_node *n, int line, int col)
     g->pos[n->id] = (SrcPos){line, col};
 }
 
+int32_t *graph_positions(graft_graph *g, size_t *cap)
+{
+    _Static_assert(sizeof(SrcPos) == 2 * sizeof(int32_t), "a position is a line and a column");
+    *cap = g->pos_cap;
+    return (int32_t *)(void *)g->pos;
+}
+
 const graft_attr_value *node_find_attr(const graft_node *n, const char *name)
 {
     for (int i = 0, count = node_nattrs(n); i < count; i++)

@@ -370,6 +370,12 @@ bool graph_text_keep(graft_graph *g);
  * (*len their bytes), or NULL. */
 const char *graph_kept_text(const graft_graph *g, size_t *len);
 void graph_set_pos(graft_graph *g, graft_node *n, int line, int col);
+/* For a loader that places each node it makes by a store, not a call
+ * (the Relay loader's note [positions stored]): the positions' table,
+ * node id's line at [2 * id] and its column at [2 * id + 1], with room
+ * for the ids below *cap.  graph_set_pos places an id past that, and may
+ * move the table. */
+int32_t *graph_positions(graft_graph *g, size_t *cap);
 void graph_set_ret_type(graft_graph *g, graft_node *fn, const graft_type *type);
 /* Sets a NODE_FUNC's type parameters (interned text, or NULL). */
 void graph_set_type_params(graft_graph *g, graft_node *fn, const char *names);

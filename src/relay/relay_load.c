@@ -511,6 +511,7 @@ static void parser_init(RelayParser *ps, const Source *src, const graft_limits *
 {
     *ps = (RelayParser){0};
     ps->src = src;
+    ps->text_past = src->text + src->len + 1;
     ps->diag = d;
     ps->max_depth = (long)limit_or_default(limits)->model_depth;
     if (fast)
@@ -518,6 +519,7 @@ static void parser_init(RelayParser *ps, const Source *src, const graft_limits *
     ps->max_fn_depth = limit_or_default(limits)->fn_depth;
     ps->g = graph_new();
     reserve(ps);
+    ps->pos = graph_positions(ps->g, &ps->pos_cap); /* (as reserve sized them) */
     ps->lexer = relay_lexer_new(src, d, fast);
     graph_text_begin(ps->g, src->text, src->len); /* note [annotation spans] */
     if (fast)

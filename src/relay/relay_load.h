@@ -238,6 +238,8 @@ void span_cache_free(SpanCache *c);
 /* The parser's state, passed to every action. */
 typedef struct RelayParser {
     const Source *src;   /* text being parsed */
+    const char *text_past; /* past the text's NUL: the binding lines' reader
+                            reads eight bytes at s where text_past - s >= 8 */
     graft_diag *diag;          /* where errors go */
     graft_graph *g;            /* graph being built */
     RelayLexer *lexer;   /* token source */
@@ -262,6 +264,8 @@ typedef struct RelayParser {
     size_t where_cap;    /* entries allocated in where */
     size_t line;         /* index of the line load_at found last */
     LineCursor cursor;   /* the line the reading has got to */
+    int32_t *pos;        /* the graph's positions (graph_positions) */
+    size_t pos_cap;      /* ids below this placed by a store */
     bool have_def;       /* a "def" was read */
     RelayText first_def; /* where the first "def" names its function */
     SpanCache annot_types; /* annotations' types by their "ty=" part's
@@ -305,6 +309,64 @@ static inline void load_note_where(RelayParser *ps, const graft_node *n, RelayTe
     ps->where[id] = (uint32_t)t.off + 1;
 }
 
+/* Annotates n, new, with the comment annot (load_annotate's test is not
+ * needed). */
+void load_annotate_new(RelayParser *ps, graft_node *n, RelayText annot);
+/* load_place's node off the cursor's stretch (relay_load_expr.c). */
+void load_place_off_cursor(RelayParser *ps, graft_node *n, RelayText t);
+
+/* note [positions stored]: the loader places every node it makes (the
+ * workload: 120,000 of them), and graph_set_pos's call was 27
+ * instructions of a node's placing.  So the loader stores the line and
+ * column in the graph's positions table (graph_positions) itself, for
+ * the ids the table has room for (reserve sizes it from the text), and
+ * calls graph_set_pos only for an id past it, taking the table again
+ * after the call, which may have moved it. */
+static inline void load_set_pos(RelayParser *ps, graft_node *n, uint32_t line, uint32_t col)
+{
+    uint32_t id = node_id(n);
+    if (id < ps->pos_cap) {
+        ps->pos[2 * (size_t)id] = (int32_t)line;
+        ps->pos[2 * (size_t)id + 1] = (int32_t)col;
+    } else {
+        graph_set_pos(ps->g, n, (int)line, (int)col);
+        ps->pos = graph_positions(ps->g, &ps->pos_cap);
+    }
+}
+
+/* Places n, which has no position yet, at t's line and column.  Inline,
+ * the stretch apart: every node made is placed. */
+static inline void load_place(RelayParser *ps, graft_node *n, RelayText t)
+{
+    const LineCursor *c = &ps->cursor;
+    if (t.off < c->start || t.off >= c->end)
+        load_place_off_cursor(ps, n, t);
+    else
+        load_set_pos(ps, n, c->line + 1, t.off - c->start + 1);
+}
+
+/* The parser's scratch array of attributes, room for n. */
+static inline graft_attr *load_scratch_attrs(RelayParser *ps, size_t n)
+{
+    if (n + 1 > ps->scratch_attrs_cap)
+        ps->scratch_attrs = xgrow_items(ps->scratch_attrs, &ps->scratch_attrs_cap, n + 1,
+              sizeof(graft_attr));
+    return ps->scratch_attrs;
+}
+
+/* The attributes listed from mark (popped; nothing else is listed
+ * there), in the parser's scratch array. */
+static inline graft_attr *load_take_attrs(RelayParser *ps, size_t mark, int *nattrs)
+{
+    size_t n = ps->items.len - mark;
+    graft_attr *attrs = load_scratch_attrs(ps, n);
+    for (size_t i = 0; i < n; i++)
+        attrs[i] = ps->items.items[mark + i].u.attr;
+    *nattrs = (int)n;
+    ps->items.len = mark;
+    return attrs;
+}
+
 /* The token's bytes in the source (inline: every action reads some). */
 static inline const char *load_text(const RelayParser *ps, RelayText t)
 {
@@ -338,10 +400,34 @@ static inline graft_node *scope_temp(const RelayParser *ps, uint64_t number)
 /* *found: the innermost definition of name ("%3" or "%x"), or NULL;
  * false after reporting a bad temp number. */
 bool scope_lookup(RelayParser *ps, RelayText name, graft_node **found);
+/* scope_lookup of a variable ("%x"): the node of its innermost
+ * definition, or NULL.  Inline: the binding lines look up each variable
+ * operand here (a def's parameters, each used once or so). */
+static inline graft_node *scope_var(RelayParser *ps, RelayText name)
+{
+    const char *s = graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1);
+    const int64_t *cell = keymap_get(&ps->keys, (uint64_t)(uintptr_t)s); /* (its key) */
+    return cell && *cell >= 0 ? ps->syms.items[*cell].node : NULL;
+}
 /* Binds name (a temp or a variable; interned: its spelling without '%')
  * to n in the current scope; false after reporting a duplicate. */
 bool scope_define(RelayParser *ps, RelayText name, graft_node *n);
 bool scope_define_temp(RelayParser *ps, uint64_t number, RelayText temp, graft_node *n);
+/* The temps below this are cells (note [temps by number] in relay_load_scope.c). */
+enum { TEMP_DIRECT = 1 << 22 };
+/* scope_define_temp, its common case inline (a binding line defines a
+ * temp each, and the call was two thirds of the defining): a cell there
+ * and empty, in a def's body (depth 0), where a cell hides none. */
+static inline bool scope_define_line_temp(RelayParser *ps, uint64_t number, RelayText temp,
+                                          graft_node *n)
+{
+    if (number < ps->ntemps && number < TEMP_DIRECT && ps->depth == 0 &&
+        !ps->temps[number].node) {
+        ps->temps[number] = (TempCell){n, temp.off, 0};
+        return true;
+    }
+    return scope_define_temp(ps, number, temp, n);
+}
 bool scope_define_var(RelayParser *ps, RelayText name, const char *interned, graft_node *v);
 /* Opens a fn's scope at its "fn" (at), the fn's type parameters
  * type_params (or NULL); false after reporting functions nested deeper
@@ -359,17 +445,25 @@ void load_scope_reserve(RelayParser *ps, size_t ntemps);
 
 /* Each returns NULL/false after reporting an error (the parser aborts);
  * the error points at the token named (a call's '(' for load_fn_call). */
-graft_node *load_param(RelayParser *ps, RelayText name, const graft_type *type,
-                 RelayText *annot);
+/* param -> LOCAL [':' type] [ANNOT]: of a def, a fn, a let, a pattern or
+ * a free_var.  Inline: a def's parameters are made in a loop
+ * (load_params), whose call of this was a tenth of a parameter's making. */
+static inline graft_node *load_param(RelayParser *ps, RelayText name, const graft_type *type,
+                                     RelayText *annot)
+{
+    const char *s = graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1);
+    /* (s is interned: graph_add_fn_param would look it up again; v is
+     * new, so it has no position for load_at to keep) */
+    graft_node *v = graph_add_fn_param_interned(ps->g, s, type); /* note [modules] */
+    load_place(ps, v, name);
+    if (annot)
+        load_annotate_new(ps, v, *annot);
+    return scope_define_var(ps, name, s, v) ? v : NULL;
+}
 bool load_define(RelayParser *ps, RelayText temp, graft_node *value);
 graft_node *load_use(RelayParser *ps, RelayText name);
 graft_node *load_const(RelayParser *ps, RelayText t);
 graft_node *load_call(RelayParser *ps, RelayText op, size_t mark);
-/* load_call of a binding line read by hand (relay_load_line.c), placed:
- * its op's name interned already (name), its operands made already, in
- * args; only its attributes listed from mark. */
-graft_node *load_line_call(RelayParser *ps, RelayText op, const char *name, size_t mark,
-                           graft_node *const *args, int nargs);
 graft_node *load_fn_call(RelayParser *ps, graft_node *callee, size_t mark, RelayText paren);
 graft_node *load_tuple(RelayParser *ps, size_t mark);
 /* '(' fields ')': one field is that expression, more are a tuple. */

@@ -208,9 +208,9 @@ void load_cursor_seek(RelayParser *ps, uint32_t off)
     }
 }
 
-/* place's n written off the cursor's stretch: after it, the cursor moved
- * there; before its line, found in the table. */
-static void place_off_cursor(RelayParser *ps, graft_node *n, RelayText t)
+/* load_place's n written off the cursor's stretch: after it, the cursor
+ * moved there; before its line, found in the table. */
+void load_place_off_cursor(RelayParser *ps, graft_node *n, RelayText t)
 {
     size_t line, start;
     if (t.off >= ps->cursor.start) {
@@ -220,40 +220,19 @@ static void place_off_cursor(RelayParser *ps, graft_node *n, RelayText t)
     } else {
         line = line_index(ps, t.off, &start);
     }
-    graph_set_pos(ps->g, n, (int)line + 1, (int)(t.off - start) + 1);
-}
-
-/* Places n, which has no position yet, at t's line and column.  Inline,
- * the stretch apart: every node made is placed. */
-static inline void place(RelayParser *ps, graft_node *n, RelayText t)
-{
-    const LineCursor *c = &ps->cursor;
-    if (t.off < c->start || t.off >= c->end)
-        place_off_cursor(ps, n, t);
-    else
-        graph_set_pos(ps->g, n, (int)c->line + 1, (int)(t.off - c->start) + 1);
+    load_set_pos(ps, n, (uint32_t)line + 1, (uint32_t)(t.off - start) + 1);
 }
 
 graft_node *load_at(RelayParser *ps, graft_node *n, RelayText t)
 {
     if (n && !node_line(ps->g, n))
-        place(ps, n, t);
+        load_place(ps, n, t);
     return n;
 }
 
-/* param -> LOCAL [':' type] [ANNOT]: of a def, a fn, a let, a pattern or
- * a free_var. */
-graft_node *load_param(RelayParser *ps, RelayText name, const graft_type *type,
-                 RelayText *annot)
+void load_annotate_new(RelayParser *ps, graft_node *n, RelayText annot)
 {
-    const char *s = graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1);
-    /* (s is interned: graph_add_fn_param would look it up again; v is
-     * new, so it has no position for load_at to keep) */
-    graft_node *v = graph_add_fn_param_interned(ps->g, s, type); /* note [modules] */
-    place(ps, v, name);
-    if (annot)
-        annotate(ps, v, *annot);
-    return scope_define_var(ps, name, s, v) ? v : NULL;
+    annotate(ps, n, annot);
 }
 
 /* "%1 = %x;" would make %1 an alias; TVM never prints that. */
@@ -408,21 +387,12 @@ graft_node *load_const(RelayParser *ps, RelayText t)
         return NULL;
     }
     graft_node *n = graph_add_literal_interned(ps->g, spelling, value, dtype);
-    place(ps, n, t); /* (n is new: load_at's test is not needed) */
+    load_place(ps, n, t); /* (n is new: load_at's test is not needed) */
     return n;
 }
 
 /* Operands and attributes listed from mark (popped), in the parser's
  * scratch arrays: each list is used up before the next one is taken. */
-/* The parser's scratch array of attributes, room for n. */
-static graft_attr *scratch_attrs(RelayParser *ps, size_t n)
-{
-    if (n + 1 > ps->scratch_attrs_cap)
-        ps->scratch_attrs = xgrow_items(ps->scratch_attrs, &ps->scratch_attrs_cap, n + 1,
-              sizeof(graft_attr));
-    return ps->scratch_attrs;
-}
-
 static void take_args(RelayParser *ps, size_t mark, graft_node ***args, int *nargs,
                       graft_attr **attrs, int *nattrs)
 {
@@ -431,7 +401,7 @@ static void take_args(RelayParser *ps, size_t mark, graft_node ***args, int *nar
         ps->scratch_nodes = xgrow_items(ps->scratch_nodes, &ps->scratch_nodes_cap, n + 1,
               sizeof(graft_node *));
     *args = ps->scratch_nodes;
-    *attrs = scratch_attrs(ps, n);
+    *attrs = load_scratch_attrs(ps, n);
     *nargs = *nattrs = 0;
     for (size_t i = mark; i < ps->items.len; i++) {
         if (ps->items.items[i].kind == ITEM_NODE)
@@ -440,19 +410,6 @@ static void take_args(RelayParser *ps, size_t mark, graft_node ***args, int *nar
             (*attrs)[(*nattrs)++] = ps->items.items[i].u.attr;
     }
     ps->items.len = mark;
-}
-
-/* The attributes listed from mark (popped; nothing else is listed
- * there), in the parser's scratch array. */
-static graft_attr *take_attrs(RelayParser *ps, size_t mark, int *nattrs)
-{
-    size_t n = ps->items.len - mark;
-    graft_attr *attrs = scratch_attrs(ps, n);
-    for (size_t i = 0; i < n; i++)
-        attrs[i] = ps->items.items[mark + i].u.attr;
-    *nattrs = (int)n;
-    ps->items.len = mark;
-    return attrs;
 }
 
 static graft_node *make_call(RelayParser *ps, RelayText op, graft_node *const *args, int nargs,
@@ -473,16 +430,6 @@ graft_node *load_call(RelayParser *ps, RelayText op, size_t mark)
     return make_call(ps, op, args, nargs, attrs, nattrs);
 }
 
-graft_node *load_line_call(RelayParser *ps, RelayText op, const char *name, size_t mark,
-                           graft_node *const *args, int nargs)
-{
-    int nattrs;
-    graft_attr *attrs = take_attrs(ps, mark, &nattrs);
-    graft_node *n = graph_add_call_interned(ps->g, name, args, nargs, attrs, nattrs);
-    load_note_where(ps, n, op);
-    place(ps, n, op); /* (n is new: load_at's test is not needed) */
-    return n;
-}
 
 /* call -> postfix '(' args ')' where postfix is a function or variable */
 graft_node *load_fn_call(RelayParser *ps, graft_node *callee, size_t mark, RelayText paren)

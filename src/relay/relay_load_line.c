@@ -18,7 +18,7 @@
  * annotation, up to its ';'.  Each part is checked against the pattern
  * the scanner matches it with (relay_load_bytes.h), and the node is made
  * by the parser's own actions (load_const, load_value, load_list,
- * load_call's load_line_call, load_annotate, scope_define_temp), so it is
+ * load_call's line_call, load_annotate, scope_define_temp), so it is
  * the node the tokens would make.  The parser never sees the line: after a ';' it is
  * reading a body's bindings, and a binding read or skipped leaves it
  * where it was.
@@ -34,10 +34,9 @@
 
 enum { MAX_TEMP_DIGITS = 9, MAX_LIST_DEPTH = 8 };
 
-/* The digits at s: their end; *number, the temp number they spell, or
- * -1 when there are too many to be read here.  (One pass: the number is
- * read as the digits are skipped.) */
-static Bytes temp_digits(Bytes s, int64_t *number)
+/* The digits at s read a byte at a time: temp_digits' own way for a
+ * number of eight digits or more, or near the end of the text. */
+static Bytes digits_bytewise(Bytes s, int64_t *number)
 {
     Bytes start = s;
     uint64_t n = 0; /* unsigned: too many digits wrap, and are refused */
@@ -45,6 +44,42 @@ static Bytes temp_digits(Bytes s, int64_t *number)
         n = n * 10 + digit;
     *number = s - start > MAX_TEMP_DIGITS ? -1 : (int64_t)n;
     return s;
+}
+
+/* note [temp digits]: a binding line reads two temps or so ("%12 =",
+ * "%11"), of four or five digits in a model of tens of thousands of
+ * nodes, and a byte at a time that was ten instructions a digit.  So the
+ * eight bytes at s are read as one word: each byte less '0' is a digit's
+ * value when below ten, which one addition puts in the byte's high bit
+ * (a borrow or carry between bytes only follows the first byte that is
+ * no digit, whose flag is the lowest set); the digits, moved to the
+ * word's top, are summed in pairs, fours and eights by three multiplies. */
+static const uint64_t ZEROS = 0x3030303030303030ull, HIGH_BITS = 0x8080808080808080ull,
+                      PAST_NINE = 0x7676767676767676ull; /* 0x80 - 10 a byte */
+
+/* The digits at s: their end; *number, the temp number they spell, or
+ * -1 when there are too many to be read here.  Inline: the call was a
+ * fifth of a number's reading. */
+static inline Bytes temp_digits(const RelayParser *ps, Bytes s, int64_t *number)
+{
+    if ((Bytes)ps->text_past - s < 8)
+        return digits_bytewise(s, number);
+    uint64_t w;
+    memcpy(&w, s, 8);
+    uint64_t x = HASH_LE64(w) - ZEROS; /* the first byte lowest */
+    uint64_t not_digit = (x | (x + PAST_NINE)) & HIGH_BITS;
+    if (!not_digit)
+        return digits_bytewise(s, number);
+    unsigned n = (unsigned)__builtin_ctzll(not_digit) / 8; /* digits */
+    if (n == 0) {
+        *number = 0;
+        return s;
+    }
+    x <<= 8 * (8 - n); /* the digits at the top, the last in the top byte */
+    x = (x * 10 + (x >> 8)) & 0x00ff00ff00ff00ffull; /* pairs */
+    x = (x * 100 + (x >> 16)) & 0x0000ffff0000ffffull; /* fours */
+    *number = (int64_t)((x * 10000 + (x >> 32)) & 0xffffffffull); /* eight */
+    return s + n;
 }
 
 static RelayText span(const RelayParser *ps, Bytes s, Bytes end)
@@ -173,7 +208,7 @@ static Bytes operand(RelayParser *ps, Bytes s, LineOperand *o)
 {
     bool temp = *s == '%' && is(s[1], DIGIT);
     o->number = -1;
-    Bytes end = temp ? temp_digits(s + 1, &o->number) : *s == '%' ? scan_name(s)
+    Bytes end = temp ? temp_digits(ps, s + 1, &o->number) : *s == '%' ? scan_name(s)
                                                                   : scan_literal(s);
     if (!end || (!is(*end, ENDS) && *end != '/'))
         return NULL;
@@ -190,8 +225,8 @@ static graft_node *operand_node(RelayParser *ps, const LineOperand *o)
     graft_node *n = NULL;
     if (o->number >= 0)
         n = scope_temp(ps, (uint64_t)o->number);
-    else if (ps->src->text[o->text.off] == '%')
-        scope_lookup(ps, o->text, &n); /* (load_use's, without its call) */
+    else if (ps->src->text[o->text.off] == '%') /* a variable: a temp has its number */
+        n = scope_var(ps, o->text); /* (load_use's, without its call) */
     if (!n)
         n = ps->src->text[o->text.off] == '%' ? load_use(ps, o->text)
                                               : load_const(ps, o->text);
@@ -275,9 +310,8 @@ static void keep_seen(SeenOp *seen, Bytes op, size_t len, const char *name)
  * the name's length; a text ending in fewer than eight is not compared). */
 static bool is_seen(const RelayParser *ps, Bytes s, const SeenOp *seen)
 {
-    Bytes end = (Bytes)ps->src->text + ps->src->len; /* its NUL is read too */
     uint64_t word;
-    if (!seen->name || end + 1 - s < 8)
+    if (!seen->name || (Bytes)ps->text_past - s < 8)
         return false;
     memcpy(&word, s, 8);
     if ((word & seen->mask) != seen->head)
@@ -316,6 +350,21 @@ static Bytes call_end(RelayParser *ps, Bytes s, Bytes *paren, const char **name)
     return *paren ? arguments(ps, *paren + 1) : NULL;
 }
 
+/* load_call of a binding line, placed: its op's name interned already
+ * (name), its operands made already, in args; only its attributes listed
+ * from mark.  Here, not with load_call: inlined in call, whose line has
+ * one (its call was a tenth of the line's node). */
+static graft_node *line_call(RelayParser *ps, RelayText op, const char *name, size_t mark,
+                             graft_node *const *args, int nargs)
+{
+    int nattrs;
+    graft_attr *attrs = load_take_attrs(ps, mark, &nattrs);
+    graft_node *n = graph_add_call_interned(ps->g, name, args, nargs, attrs, nattrs);
+    load_note_where(ps, n, op);
+    load_place(ps, n, op); /* (n is new: load_at's test is not needed) */
+    return n;
+}
+
 /* The call call_end read at s, its op's name ending at paren (NULL after
  * an error). */
 static graft_node *call(RelayParser *ps, Bytes s, Bytes paren, const char *name, size_t mark)
@@ -325,14 +374,14 @@ static graft_node *call(RelayParser *ps, Bytes s, Bytes paren, const char *name,
     for (size_t i = 0; i < nargs; i++)
         if (!(ps->line_args.items[i] = operand_node(ps, &ps->operands.items[i])))
             return NULL;
-    return load_line_call(ps, span(ps, s, paren), name, mark, ps->line_args.items, (int)nargs);
+    return line_call(ps, span(ps, s, paren), name, mark, ps->line_args.items, (int)nargs);
 }
 
 /* "%M.K" at s: its end, or NULL. */
-static Bytes element_end(Bytes s)
+static Bytes element_end(const RelayParser *ps, Bytes s)
 {
     int64_t number;
-    Bytes dot = temp_digits(s + 1, &number);
+    Bytes dot = temp_digits(ps, s + 1, &number);
     if (dot == s + 1 || number < 0 || *dot != '.')
         return NULL; /* (dot may be the text's NUL: nothing past it is read) */
     Bytes end = skip(dot + 1, DIGIT);
@@ -343,7 +392,7 @@ static Bytes element_end(Bytes s)
 static graft_node *element(RelayParser *ps, Bytes s)
 {
     int64_t number;
-    Bytes dot = temp_digits(s + 1, &number);
+    Bytes dot = temp_digits(ps, s + 1, &number);
     graft_node *tuple = scope_temp(ps, (uint64_t)number);
     if (!tuple)
         tuple = load_use(ps, span(ps, s, dot));
@@ -369,7 +418,7 @@ static Bytes line(RelayParser *ps, Bytes s)
     if (*s != '%') /* the text's NUL among others: nothing past it is read */
         return NULL;
     int64_t number;
-    Bytes digits = s + 1, equals = temp_digits(digits, &number);
+    Bytes digits = s + 1, equals = temp_digits(ps, digits, &number);
     if (equals == digits || number < 0)
         return NULL;
     RelayText temp = span(ps, s, equals);
@@ -380,7 +429,7 @@ static Bytes line(RelayParser *ps, Bytes s)
     size_t mark = load_mark(ps);
     Bytes paren = NULL;
     const char *op = NULL;
-    Bytes end = *at == '%' ? element_end(at) : call_end(ps, at, &paren, &op);
+    Bytes end = *at == '%' ? element_end(ps, at) : call_end(ps, at, &paren, &op);
     RelayText annot;
     if (!end || !(end = annotation(ps, end, &annot)) || *end != ';') {
         ps->items.len = mark;
@@ -393,7 +442,7 @@ static Bytes line(RelayParser *ps, Bytes s)
     if (value && annot.len)
         load_annotate(ps, value, annot);
     /* (a call or an element: load_define's test that it computes holds) */
-    if (!value || !scope_define_temp(ps, (uint64_t)number, temp, value)) {
+    if (!value || !scope_define_line_temp(ps, (uint64_t)number, temp, value)) {
         ps->failed = true;
         return NULL;
     }

@@ -18,6 +18,26 @@ static const RelayText *names_items(RelayParser *ps, RelayText names, size_t *n)
     return lx->items.items;
 }
 
+enum { CELL_DIGITS = 6 }; /* a temp of up to six digits is below TEMP_DIRECT */
+
+/* The node of the temp item ("%12") when it is a cell's (note [temps by
+ * number] in relay_load_scope.c), read here: a model's result tuple
+ * lists thousands of temps, and scope_lookup's call was most of each. */
+static graft_node *temp_in_cell(const RelayParser *ps, RelayText item)
+{
+    const char *s = ps->src->text + item.off + 1;
+    if (item.len < 2 || item.len > 1 + CELL_DIGITS)
+        return NULL;
+    uint64_t number = 0;
+    for (uint32_t i = 0; i + 1 < item.len; i++) {
+        unsigned digit = (unsigned char)s[i] - '0';
+        if (digit > 9)
+            return NULL;
+        number = number * 10 + digit;
+    }
+    return scope_temp(ps, number);
+}
+
 /* An item as an operand: a name's definition (load_use, found by
  * scope_lookup without its call when it is defined), a number's constant
  * (load_const). */
@@ -25,7 +45,9 @@ static graft_node *operand(RelayParser *ps, RelayText item)
 {
     if (ps->src->text[item.off] != '%')
         return load_const(ps, item);
-    graft_node *n;
+    graft_node *n = temp_in_cell(ps, item);
+    if (n)
+        return n;
     if (!scope_lookup(ps, item, &n)) /* (reported: a temp number too large) */
         return NULL;
     return n ? n : load_use(ps, item);

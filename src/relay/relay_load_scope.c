@@ -21,8 +21,6 @@
  * 2 * number + 1) to the innermost Symbol, each Symbol naming the one it
  * hides. */
 
-enum { TEMP_DIRECT = 1 << 22 };
-
 /* The cell of temp number, grown (empty cells) to reach it. */
 static TempCell *temp_cell(RelayParser *ps, uint64_t number)
 {
@@ -72,9 +70,7 @@ bool scope_lookup(RelayParser *ps, RelayText name, graft_node **found)
 {
     const char *s = load_text(ps, name) + 1;
     if (s[0] < '0' || s[0] > '9') { /* a variable, keyed as symbol_key keys it */
-        uint64_t key = (uint64_t)(uintptr_t)graph_intern_n(ps->g, s, name.len - 1);
-        Symbol *sym = symbol_top(ps, key); /* (most uses: no call for the key) */
-        *found = sym ? sym->node : NULL;
+        *found = scope_var(ps, name);
         return true;
     }
     uint64_t number, key = symbol_key(ps, name, &number);
