@@ -221,6 +221,16 @@ graft_node *graph_param(const graft_graph *g, int i)
     return g->params[i];
 }
 
+graft_node *const *graph_params(const graft_graph *g)
+{
+    return g->params;
+}
+
+uint32_t graph_var_count(const graft_graph *g)
+{
+    return g->nvars;
+}
+
 graft_node *graph_output(const graft_graph *g)
 {
     return g->output;
@@ -298,6 +308,11 @@ int node_nparams(const graft_node *n)
 graft_node *node_param(const graft_node *n, int i)
 {
     return n->u.fn->params[i];
+}
+
+graft_node *const *node_params(const graft_node *n)
+{
+    return n->u.fn->params;
 }
 
 graft_node *node_body(const graft_node *n)

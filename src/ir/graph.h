@@ -176,8 +176,11 @@ static inline int node_noutputs(const graft_node *n);
 int node_nparams(const graft_node *n);
 graft_node *node_param(const graft_node *n, int i);
 graft_node *node_body(const graft_node *n);
+/* NODE_FUNC: its node_nparams parameters as an array (for a reader of
+ * them all, as the printer is, one call instead of one each). */
+graft_node *const *node_params(const graft_node *n);
 /* NODE_VAR: declared by "free_var %x;" (bound nowhere). */
-bool node_is_free(const graft_node *n);
+static inline bool node_is_free(const graft_node *n);
 /* NODE_MATCH: its clauses (clause i's result is operand i + 1) and
  * whether it is complete ("match", not "match?"). */
 int node_nclauses(const graft_node *n);
@@ -250,10 +253,17 @@ uint32_t graph_node_count(const graft_graph *g); /* ids handed out, dead include
  * nodes nothing reachable uses any more that no sweep has killed yet. */
 uint32_t graph_live_count(const graft_graph *g);
 static inline graft_node *graph_node(const graft_graph *g, uint32_t id);
+/* The node table: graph_node_count entries by id, dead nodes included
+ * (for a pass over every node, without graph_node's bound check each). */
+static inline graft_node *const *graph_node_table(const graft_graph *g);
+/* NODE_VARs made, dead included. */
+uint32_t graph_var_count(const graft_graph *g);
 
 /* @main: parameters and result. */
 int graph_nparams(const graft_graph *g);
 graft_node *graph_param(const graft_graph *g, int i);
+/* The graph_nparams parameters as an array. */
+graft_node *const *graph_params(const graft_graph *g);
 graft_node *graph_output(const graft_graph *g);
 void graph_set_output(graft_graph *g, graft_node *out);
 
