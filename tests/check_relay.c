@@ -1525,9 +1525,10 @@ START_TEST(test_getitem_indices)
 }
 END_TEST
 
-/* note [compact walk]: the printer's arrays skip dead nodes (their kind
- * and flags unset), which no walk reaches: a graph with nodes an edit
- * left dead prints its live ones only, numbered as before the edit. */
+/* note [walks on the nodes] in relay_print_number.c: the printer's walks
+ * and its names' check skip dead nodes, which no walk reaches: a graph
+ * with nodes an edit left dead prints its live ones only, numbered as
+ * before the edit. */
 START_TEST(test_dead_nodes_skipped)
 {
     graft_graph *g = graph_new();

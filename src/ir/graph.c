@@ -402,12 +402,10 @@ static graft_node *node_memory(graft_graph *g, size_t size)
 
 /* Gives n, fresh from node_memory, its kind and the next id, and
  * registers it in the node table, which has room for it. */
-static inline graft_node *node_register(graft_graph *g, graft_node *n, NodeKind kind,
-                                        int nslots)
+static inline graft_node *node_register(graft_graph *g, graft_node *n, NodeKind kind)
 {
     n->kind = (uint8_t)kind;
     n->id = g->nnodes;
-    g->nkids += (size_t)nslots;
     g->nodes[g->nnodes++] = n;
     g->side.nodes.count = g->nnodes; /* (struct GraphNodeView in graph_node.h) */
     g->swept = false; /* unreached till an edit links it (note [swept graph] in graph_walk.c) */
@@ -422,7 +420,7 @@ static __attribute__((noinline)) graft_node *new_node_making_room(graft_graph *g
     if (g->nnodes == g->nodes_cap) /* by half (note [node table]) */
         nodes_resize(g, g->nodes_cap < 8 ? 16 : g->nodes_cap + g->nodes_cap / 2);
     graft_node *n = node_memory(g, sizeof(graft_node) + (size_t)nslots * sizeof(Use));
-    return node_register(g, n, kind, nslots);
+    return node_register(g, n, kind);
 }
 
 /* note [new node's fast path]: a node is made for every operator, operand
@@ -446,7 +444,7 @@ graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots)
     g->node_pool += size;
     g->node_pool_left -= size;
     *n = (graft_node){0}; /* a constant size: stores, no call (note [node pool]) */
-    return node_register(g, n, kind, nslots);
+    return node_register(g, n, kind);
 }
 
 /* Fills n's operand slots (allocated with it), each a use linked into
