@@ -79,13 +79,17 @@ static const char *base_name(const graft_node *v)
     return s ? s : "";
 }
 
-/* Node id when it is a live variable, else NULL: the variables
- * are found among the nodes (nodes: the graph's table), not kept in a
- * list of their own. */
-static inline const graft_node *live_var(graft_node *const *nodes, uint32_t id)
+/* The first live variable's id from id on among the count nodes of
+ * the graph's table, or count: the variables are found among the nodes,
+ * not kept in a list of their own.  A loop of its own, so that a node
+ * of another kind costs a load and a compare, not a turn of the
+ * caller's loop. */
+static inline uint32_t next_var(graft_node *const *nodes, uint32_t id, uint32_t count)
 {
-    const graft_node *n = nodes[id];
-    return node_kind(n) == NODE_VAR && !node_is_dead(n) ? n : NULL;
+    for (; id < count; id++)
+        if (node_kind(nodes[id]) == NODE_VAR && !node_is_dead(nodes[id]))
+            break;
+    return id;
 }
 
 /* The length of base, a variable's name (base_name's): the graph interns
@@ -171,11 +175,9 @@ GRAFT_HOT int put_all(const graft_graph *g, uint32_t *cell, unsigned bits, bool 
 {
     size_t mask = ((size_t)1 << bits) - 1;
     graft_node *const *nodes = graph_node_table(g);
-    for (uint32_t id = 0, count = graph_node_count(g); id < count; id++) {
-        const graft_node *v = live_var(nodes, id);
-        if (!v)
-            continue;
-        const char *name = base_name(v);
+    uint32_t count = graph_node_count(g);
+    for (uint32_t id = next_var(nodes, 0, count); id < count; id = next_var(nodes, id + 1, count)) {
+        const char *name = base_name(nodes[id]);
         if (!by_text && takes_v(name))
             return TAKES_V;
         size_t at = alike_cell(name, by_text, bits);
@@ -203,7 +205,8 @@ GRAFT_HOT int put_all(const graft_graph *g, uint32_t *cell, unsigned bits, bool 
 static int all_distinct(const VarNames *vn)
 {
     unsigned bits = 2;
-    while (((size_t)1 << bits) < 2 * (size_t)graph_var_count(vn->g))
+    size_t nvars = graph_var_count(vn->g);
+    while (((size_t)1 << bits) < 2 * nvars)
         bits++;
     uint32_t *cell = (uint32_t *)(void *)vn->slot; /* 1 + a variable's id, or 0 */
     int put = put_all(vn->g, cell, bits, false);
@@ -233,16 +236,14 @@ static int all_distinct(const VarNames *vn)
 static void give_names(VarNames *vn)
 {
     graft_node *const *nodes = graph_node_table(vn->g);
-    for (uint32_t id = 0, count = graph_node_count(vn->g); id < count; id++) {
-        const graft_node *v = live_var(nodes, id);
-        if (!v)
-            continue;
+    uint32_t count = graph_node_count(vn->g);
+    for (uint32_t id = next_var(nodes, 0, count); id < count; id = next_var(nodes, id + 1, count)) {
         VarName *name = &vn->slot[id].var;
         if (!vn->distinct) {
             *name = (VarName){NULL, 0};
             continue;
         }
-        const char *base = base_name(v);
+        const char *base = base_name(nodes[id]);
         size_t len = base_len(base);
         if (takes_v(base)) {
             char *text = arena_alloc(vn->arena, len + 2);
