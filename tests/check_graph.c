@@ -753,15 +753,8 @@ START_TEST(test_node_layout)
     ck_assert_int_eq(use_index(node_first_use(split)), 0);
     graft_node *out[2] = {last, call};
     graph_set_output(g, graph_add_tuple(g, out, 2));
-    GraphArrays a;
-    graph_arrays_build(g, &a);
-    ck_assert_uint_eq(a.nvars, 1001);
-    /* the wide tuple 1000, the element, split and relu 1 each, the
-     * function's parameter and body 2, the call's callee and operand 2,
-     * the output 2 */
-    ck_assert_uint_eq(a.start[a.nnodes], 1009);
-    ck_assert_uint_eq(a.kids[a.start[node_id(call)]], node_id(fn));
-    graph_arrays_free(&a);
+    ck_assert_uint_eq(graph_var_count(g), 1001);
+    ck_assert_ptr_eq(graph_child(call, 0), fn);
     graph_free(g);
 }
 END_TEST
@@ -1470,6 +1463,36 @@ START_TEST(test_reached_by_users)
 }
 END_TEST
 
+/* The arrays a reader of every parameter or node takes at once (the
+ * printer's): @main's and a function's parameters, the node table by
+ * id with the dead among it, the variables made, and a free variable
+ * told inline. */
+START_TEST(test_tables_at_once)
+{
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL), *y = graph_add_param(g, "y", NULL);
+    graft_node *q[] = {graph_add_fn_param(g, "q", NULL), graph_add_fn_param(g, "r", NULL)};
+    graft_node *fn = graph_add_func(g, q, 2, graph_add_call(g, "add", q, 2, NULL, 0), NULL, 0);
+    graft_node *xy[] = {x, y};
+    graft_node *call = graph_add_fn_call(g, fn, xy, 2);
+    graft_node *z = graph_add_fn_param(g, "z", NULL);
+    graph_set_free(g, z);
+    graph_set_output(g, call);
+    ck_assert_ptr_eq(graph_params(g)[0], x);
+    ck_assert_ptr_eq(graph_params(g)[1], y);
+    ck_assert_ptr_eq(node_params(fn)[0], q[0]);
+    ck_assert_ptr_eq(node_params(fn)[1], q[1]);
+    ck_assert_uint_eq(graph_var_count(g), 5);
+    ck_assert(node_is_free(z));
+    ck_assert(!node_is_free(x));
+    ck_assert(!node_is_free(call));
+    graft_node *const *table = graph_node_table(g);
+    for (uint32_t id = 0; id < graph_node_count(g); id++)
+        ck_assert_ptr_eq(table[id], graph_node(g, id));
+    graph_free(g);
+}
+END_TEST
+
 /* note [canonical pointers]: graph_intern's cache keeps the last two
  * canonical strings put in each slot, so that two names the allocator
  * places in one slot do not evict each other.  200 names in 32 slots:
@@ -1701,6 +1724,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_new_node_paths);
     tcase_add_test(tc, test_swept_graph);
     tcase_add_test(tc, test_reached_by_users);
+    tcase_add_test(tc, test_tables_at_once);
     suite_add_tcase(s, tc);
     tc = tcase_create("memory");
     tcase_add_test(tc, test_release_dead_blocks);

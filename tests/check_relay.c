@@ -1525,9 +1525,10 @@ START_TEST(test_getitem_indices)
 }
 END_TEST
 
-/* note [compact walk]: the printer's arrays skip dead nodes (their kind
- * and flags unset), which no walk reaches: a graph with nodes an edit
- * left dead prints its live ones only, numbered as before the edit. */
+/* note [walks on the nodes] in relay_print_number.c: the printer's walks
+ * and its names' check skip dead nodes, which no walk reaches: a graph
+ * with nodes an edit left dead prints its live ones only, numbered as
+ * before the edit. */
 START_TEST(test_dead_nodes_skipped)
 {
     graft_graph *g = graph_new();
@@ -1925,6 +1926,63 @@ START_TEST(test_names_temps_in_cells)
     ck_assert_msg(strncmp(diags, want, strlen(want)) == 0, "%s", diags);
     ck_assert_msg(!strstr(diags + 1, "b.relay:"), "%s", diags);
     free(diags);
+/* note [walks on the nodes] in relay_print_number.c: a callee comes
+ * first among its call's children though its slot is after the
+ * operands; a call whose callee is a call of a function value pushes
+ * both callees' frames above its own.  TVM's order: the function's body
+ * takes %0 at its leaf visit, the calls' operands their temps before
+ * the function does. */
+START_TEST(test_callee_chain_frames)
+{
+    static const char text[] = "def @main(%x, %y, %z) {\n"
+                               "  %0 = fn (%a) {\n"
+                               "    fn (%b) {\n"
+                               "      %1 = nn.relu(%b);\n"
+                               "      add(%a, %1)\n"
+                               "    }\n"
+                               "  };\n"
+                               "  %2 = nn.relu(%x);\n"
+                               "  %3 = %0(%2);\n"
+                               "  %4 = %3(%y);\n"
+                               "  multiply(%4, %z)\n"
+                               "}\n";
+    char *printed = reprint("chain.relay", text, sizeof text - 1, NULL);
+    ck_assert_str_eq(printed, "def @main(%x, %y, %z) {\n"
+                              "  %1 = nn.relu(%x);\n"
+                              "  %2 = fn (%a) {\n"
+                              "    fn (%b) {\n"
+                              "      %0 = nn.relu(%b);\n"
+                              "      add(%a, %0)\n"
+                              "    }\n"
+                              "  };\n"
+                              "  %3 = %2(%1);\n"
+                              "  %4 = %3(%y);\n"
+                              "  multiply(%4, %z)\n"
+                              "}\n");
+    free(printed);
+}
+END_TEST
+
+/* A chain of calls each of whose callee is the call before, 10,000
+ * deep: push_frame's loop pushes every callee's frame, no recursion. */
+START_TEST(test_long_callee_chain)
+{
+    enum { DEPTH = 10000 };
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graft_node *a = graph_add_fn_param(g, "a", NULL);
+    graft_node *callee = graph_add_func(g, &a, 1, a, NULL, 0);
+    for (int i = 0; i < DEPTH; i++)
+        callee = graph_add_fn_call(g, callee, &x, 1);
+    graph_set_output(g, callee);
+    char *text = relay_print_string(g);
+    char tail[64];
+    snprintf(tail, sizeof tail, "  %%%d = %%%d(%%x);\n  %%%d(%%x)\n}\n", DEPTH - 1, DEPTH - 2,
+             DEPTH - 1);
+    ck_assert_str_eq(text + strlen(text) - strlen(tail), tail);
+    ck_assert(strstr(text, "  %0 = fn (%a) {\n    %a\n  };\n  %1 = %0(%x);\n"));
+    free(text);
+    graph_free(g);
 }
 END_TEST
 
@@ -1995,6 +2053,8 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_temp_digits);
     tcase_add_test(tc, test_positions_past_reserve);
     tcase_add_test(tc, test_names_temps_in_cells);
+    tcase_add_test(tc, test_callee_chain_frames);
+    tcase_add_test(tc, test_long_callee_chain);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -41,8 +41,8 @@
  *         ... n's children are done ...
  *     }
  *
- * Where every node's children sit in one flat array (graph_walk.c's
- * compact walk), walk_push_from starts the cursor at the node's first, so
+ * Where every node's children sit in one flat array (a CSR layout),
+ * walk_push_from starts the cursor at the node's first, so
  * the cursor is the index of its next child there.  A walk that runs
  * inside another (a printer's function body inside the module) may share
  * its stack: it remembers the depth it started at and stops when the

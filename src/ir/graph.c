@@ -247,6 +247,16 @@ graft_node *graph_param(const graft_graph *g, int i)
     return g->params[i];
 }
 
+graft_node *const *graph_params(const graft_graph *g)
+{
+    return g->params;
+}
+
+uint32_t graph_var_count(const graft_graph *g)
+{
+    return g->nvars;
+}
+
 graft_node *graph_output(const graft_graph *g)
 {
     return g->output;
@@ -331,6 +341,11 @@ int node_nparams(const graft_node *n)
 graft_node *node_param(const graft_node *n, int i)
 {
     return n->u.fn->params[i];
+}
+
+graft_node *const *node_params(const graft_node *n)
+{
+    return n->u.fn->params;
 }
 
 graft_node *node_body(const graft_node *n)
@@ -421,12 +436,10 @@ static graft_node *node_memory(graft_graph *g, size_t size)
 
 /* Gives n, fresh from node_memory, its kind and the next id, and
  * registers it in the node table, which has room for it. */
-static inline graft_node *node_register(graft_graph *g, graft_node *n, NodeKind kind,
-                                        int nslots)
+static inline graft_node *node_register(graft_graph *g, graft_node *n, NodeKind kind)
 {
     n->kind = (uint8_t)kind;
     n->id = g->nnodes;
-    g->nkids += (size_t)nslots;
     g->nodes[g->nnodes++] = n;
     g->side.nodes.count = g->nnodes; /* (struct GraphNodeView in graph_node.h) */
     g->swept = false; /* unreached till an edit links it (note [swept graph] in graph_walk.c) */
@@ -441,7 +454,7 @@ static __attribute__((noinline)) graft_node *new_node_making_room(graft_graph *g
     if (g->nnodes == g->nodes_cap) /* by half (note [node table]) */
         nodes_resize(g, g->nodes_cap < 8 ? 16 : g->nodes_cap + g->nodes_cap / 2);
     graft_node *n = node_memory(g, sizeof(graft_node) + (size_t)nslots * sizeof(Use));
-    return node_register(g, n, kind, nslots);
+    return node_register(g, n, kind);
 }
 
 /* note [new node's fast path]: a node is made for every operator, operand
@@ -465,7 +478,7 @@ graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots)
     g->node_pool += size;
     g->node_pool_left -= size;
     *n = (graft_node){0}; /* a constant size: stores, no call (note [node pool]) */
-    return node_register(g, n, kind, nslots);
+    return node_register(g, n, kind);
 }
 
 /* Fills n's operand slots (allocated with it), each a use linked into

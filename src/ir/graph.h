@@ -176,8 +176,11 @@ static inline int node_noutputs(const graft_node *n);
 int node_nparams(const graft_node *n);
 graft_node *node_param(const graft_node *n, int i);
 graft_node *node_body(const graft_node *n);
+/* NODE_FUNC: its node_nparams parameters as an array (for a reader of
+ * them all, as the printer is, one call instead of one each). */
+graft_node *const *node_params(const graft_node *n);
 /* NODE_VAR: declared by "free_var %x;" (bound nowhere). */
-bool node_is_free(const graft_node *n);
+static inline bool node_is_free(const graft_node *n);
 /* NODE_MATCH: its clauses (clause i's result is operand i + 1) and
  * whether it is complete ("match", not "match?"). */
 int node_nclauses(const graft_node *n);
@@ -263,10 +266,17 @@ uint32_t graph_node_count(const graft_graph *g); /* ids handed out, dead include
  * nodes nothing reachable uses any more that no sweep has killed yet. */
 uint32_t graph_live_count(const graft_graph *g);
 static inline graft_node *graph_node(const graft_graph *g, uint32_t id);
+/* The node table: graph_node_count entries by id, dead nodes included
+ * (for a pass over every node, without graph_node's bound check each). */
+static inline graft_node *const *graph_node_table(const graft_graph *g);
+/* NODE_VARs made, dead included. */
+uint32_t graph_var_count(const graft_graph *g);
 
 /* @main: parameters and result. */
 int graph_nparams(const graft_graph *g);
 graft_node *graph_param(const graft_graph *g, int i);
+/* The graph_nparams parameters as an array. */
+graft_node *const *graph_params(const graft_graph *g);
 graft_node *graph_output(const graft_graph *g);
 void graph_set_output(graft_graph *g, graft_node *out);
 
@@ -593,34 +603,6 @@ uint32_t graph_remove_unreached(graft_graph *g, uint8_t *reached);
 uint32_t graph_kill_given(graft_graph *g, const uint32_t *given, size_t ngiven, uint32_t first);
 bool graph_clean_reached(const graft_graph *g, uint32_t id);
 uint32_t graph_clean_reached_count(const graft_graph *g);
-
-/* note [compact walk] in graph_walk.c: every node's kind, flags and
- * children as flat per-id arrays, read from the nodes once in id order,
- * for a walk of the whole graph that touches no node (the printer's).
- * kids holds the children as the graph's walks visit them: a callee,
- * then the operands; a function's parameters, then its body; up to the
- * first missing one (none for a dead node).  flags tells what a walk
- * asks of a variable or a call besides. */
-enum {
-    NODE_FREE = 1,          /* a variable: node_is_free */
-    NODE_TYPE_WRITTEN = 2,  /* a variable: node_type_declared and typed */
-    NODE_HAS_CALLEE = 4,    /* a call of a function value: node_callee */
-    NODE_HAS_ATTRS = 8,     /* not a variable: node_nattrs is not 0 */
-    NODE_VAR_ANNOT = 16,    /* a variable: node_annotation is not NULL */
-    NODE_VAR_TYPED = 32,    /* a variable: node_type is not NULL */
-};
-typedef struct GraphArrays {
-    uint32_t nnodes;    /* graph_node_count when built */
-    graft_node *const *nodes; /* per id: the node (the graph's own table) */
-    uint8_t *kind;      /* per id: NodeKind */
-    uint8_t *flags;     /* per id: NODE_FREE, ... */
-    uint32_t *start;    /* per id: its first child in kids; nnodes + 1 */
-    uint32_t *kids;     /* children's ids, node by node */
-    uint32_t *vars;     /* the variables' ids, in order */
-    uint32_t nvars;     /* entries in vars */
-} GraphArrays;
-void graph_arrays_build(const graft_graph *g, GraphArrays *a);
-void graph_arrays_free(GraphArrays *a);
 
 /* note [node walk] in graph_walk.c: graph_topo_order's order handed out
  * one node at a time, read from the nodes themselves, for a caller that

@@ -7,11 +7,6 @@
 #include "graph_impl.h"
 #include "util.h"
 
-bool node_is_free(const graft_node *n)
-{
-    return n->kind == NODE_VAR && n->flag;
-}
-
 int node_nclauses(const graft_node *n)
 {
     return n->kind == NODE_MATCH ? n->u.match->nclauses : 0;

@@ -85,9 +85,6 @@ struct graft_graph {
     uint32_t nnodes;       /* ids handed out */
     uint32_t ndead;        /* nodes marked dead among them */
     uint32_t nvars;        /* NODE_VARs among them */
-    size_t nkids;          /* the most children a walk lists: every
-                              node's slots, each function's parameters
-                              and body (note [compact walk]) */
     size_t nodes_cap;      /* capacity of nodes */
     bool swept;            /* no edit since the last dead-node sweep (note
                               [swept graph] in graph_walk.c) */

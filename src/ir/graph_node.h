@@ -190,6 +190,14 @@ static inline graft_node *graph_node(const graft_graph *g, uint32_t id)
     const struct GraphNodeView *t = &((const struct GraphSide *)(const void *)g)->nodes;
     return id < t->count ? t->by_id[id] : NULL;
 }
+static inline graft_node *const *graph_node_table(const graft_graph *g)
+{
+    return ((const struct GraphSide *)(const void *)g)->nodes.by_id;
+}
+static inline bool node_is_free(const graft_node *n)
+{
+    return n->kind == NODE_VAR && n->flag;
+}
 
 static inline const char *node_op(const graft_node *n)
 {

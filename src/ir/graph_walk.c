@@ -29,97 +29,6 @@ GRAFT_HOT graft_node *child(const graft_node *n, int i)
     return i < n->nargs ? node_arg(n, i) : NULL;
 }
 
-/* note [compact walk]: the Relay printer walks the graph twice (numbering,
- * then printing) and asks each node's kind and flags on both, so
- * graph_arrays_build copies every node's children, as ids, into two flat
- * arrays, with its kind and flags beside them, reading the nodes once in
- * id order (the order they sit in memory); both walks then read those
- * arrays, about 12 bytes per node against the graph's 290.  The children
- * are listed in child()'s order, so a walk over them gives the same order
- * as graph_topo_order.  The walks that only order or sweep read the
- * nodes themselves (note [node walk]): each reads a node once, so a copy
- * would only add a pass.  The arrays are allocated once at the size the
- * graph's counts give (its slots, its functions' parameters and bodies,
- * its variables), so none grows and none is twice what it holds. */
-
-/* Stores the ids of n's children at kids + m, as child() lists them (up
- * to the first missing one), and returns the new end. */
-static uint32_t put_kids(const graft_node *n, uint32_t *kids, uint32_t m)
-{
-    if (n->kind == NODE_FUNC) {
-        const FuncInfo *fn = n->u.fn;
-        for (int i = 0; i < fn->nparams; i++) {
-            if (!fn->params[i])
-                return m;
-            kids[m++] = fn->params[i]->id;
-        }
-        if (fn->body)
-            kids[m++] = fn->body->id;
-        return m;
-    }
-    const Use *callee = node_callee_slot(n);
-    if (callee) {
-        if (!callee->value)
-            return m;
-        kids[m++] = callee->value->id;
-    }
-    const Use *slots = node_slots(n);
-    for (int i = 0; i < n->nargs && slots[i].value; i++)
-        kids[m++] = slots[i].value->id;
-    return m;
-}
-
-/* Records what a walk asks of node i besides its children: its kind,
- * flags, and a variable's id in a->vars. */
-static inline void put_node(const graft_graph *g, GraphArrays *a, const graft_node *n,
-                            uint32_t i)
-{
-    a->kind[i] = n->kind;
-    if (n->kind == NODE_VAR) {
-        a->vars[a->nvars++] = i;
-        a->flags[i] = (uint8_t)((n->flag ? NODE_FREE : 0) |
-                                (n->type_declared && n->type ? NODE_TYPE_WRITTEN : 0) |
-                                (node_annotation(g, n) ? NODE_VAR_ANNOT : 0) |
-                                (n->type ? NODE_VAR_TYPED : 0));
-        return;
-    }
-    a->flags[i] = (uint8_t)((node_callee_slot(n) != NULL) * NODE_HAS_CALLEE |
-                            (node_nattrs(n) != 0) * NODE_HAS_ATTRS);
-}
-
-/* Fills the arrays of note [compact walk] from every node of g: a->start
- * and a->kids with its children, and the per-node ones.  A dead node's
- * children, kind and flags are not set, nor is it among the variables:
- * no walk from the roots reaches it (note [sweep]). */
-void graph_arrays_build(const graft_graph *g, GraphArrays *a)
-{
-    size_t size = g->nnodes ? g->nnodes : 1;
-    uint32_t m = 0;
-    memset(a, 0, sizeof *a);
-    a->nnodes = g->nnodes;
-    a->nodes = g->nodes;
-    a->kind = xmalloc(size);
-    a->flags = xmalloc(size);
-    a->vars = xmalloc((g->nvars ? g->nvars : 1) * sizeof *a->vars);
-    a->start = xmalloc((size + 1) * sizeof *a->start);
-    a->kids = xmalloc((g->nkids ? g->nkids : 1) * sizeof *a->kids);
-    for (uint32_t i = 0; i < g->nnodes; i++) {
-        const graft_node *n = g->nodes[i];
-        a->start[i] = m;
-        if (n->dead) /* no walk reaches it: nothing of it is read */
-            continue;
-        put_node(g, a, n, i);
-        if (n->kind == NODE_FUNC || node_callee_slot(n)) {
-            m = put_kids(n, a->kids, m);
-            continue;
-        }
-        const Use *slots = node_slots(n);
-        for (int k = 0; k < n->nargs && slots[k].value; k++) /* put_kids inline */
-            a->kids[m++] = slots[k].value->id;
-    }
-    a->start[g->nnodes] = m;
-}
-
 /* note [module roots]: a module's nodes are those the output reaches,
  * then those each other global function reaches (its NODE_FUNC, after
  * its parameters and body), in definition order; so a one-function model
@@ -173,9 +82,20 @@ uint32_t graph_topo_ids(const graft_graph *g, uint32_t *ids)
     return topo_walk(g, NULL, ids, NULL, NULL);
 }
 
+/* note [compact walk]: no walk copies the graph into flat arrays of
+ * every node's kind, flags and children by id first.  The printer did
+ * until session 26 (graph_arrays_build, for its two walks), as the
+ * labeller did before note [node walk]; the copy is a pass over every node
+ * and a store of every operand, for walks that each read a node's few
+ * fields once or twice, which the node, in cache then, gives at a load
+ * more each (note [walks on the nodes] in relay_print_number.c:
+ * -186 instructions per op node on the workload's Relay partition).
+ * Per-id arrays pay when the graph itself is them (doc/architecture.md's
+ * target), not as a copy. */
+
 /* note [node walk]: the labeller reads every live node once anyway (its
  * kind, its op, its operands' states), so the flat arrays of note
- * [compact walk] only cost it: it takes the nodes in graph_topo_order's
+ * [compact walk] would only cost it: it takes the nodes in graph_topo_order's
  * order from graph_walk_next, which walks the nodes themselves, and
  * labels each as it comes.  The arrays' builder (which asked each node's
  * class), the walk over them and a loop over the order were three passes
@@ -673,7 +593,6 @@ static graft_node *func_node(graft_graph *g, graft_node *const *params, int npar
     for (int i = 0; i < nparams; i++)
         fn->params[i] = params[i];
     fn->nparams = nparams;
-    g->nkids += (size_t)nparams + 1;
     return n;
 }
 
@@ -695,11 +614,3 @@ graft_node *graph_add_func_sharing(graft_graph *g, graft_node *const *params, in
     return n;
 }
 
-void graph_arrays_free(GraphArrays *a)
-{
-    free(a->kind);
-    free(a->flags);
-    free(a->start);
-    free(a->kids);
-    free(a->vars);
-}

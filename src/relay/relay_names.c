@@ -72,11 +72,24 @@ static const char *unique_name(VarNames *vn, const char *prefix, size_t n, size_
     return name;
 }
 
-/* Variable id's name as the graph holds it, "" for none. */
-static const char *base_name(const GraphArrays *ga, uint32_t id)
+/* Variable v's name as the graph holds it, "" for none. */
+static const char *base_name(const graft_node *v)
 {
-    const char *s = ga->nodes[id]->str;
+    const char *s = v->str;
     return s ? s : "";
+}
+
+/* The first live variable's id from id on among the count nodes of
+ * the graph's table, or count: the variables are found among the nodes,
+ * not kept in a list of their own.  A loop of its own, so that a node
+ * of another kind costs a load and a compare, not a turn of the
+ * caller's loop. */
+static inline uint32_t next_var(graft_node *const *nodes, uint32_t id, uint32_t count)
+{
+    for (; id < count; id++)
+        if (node_kind(nodes[id]) == NODE_VAR && !node_is_dead(nodes[id]))
+            break;
+    return id;
 }
 
 /* The length of base, a variable's name (base_name's): the graph interns
@@ -96,14 +109,14 @@ static bool takes_v(const char *base)
 
 /* note [variable names]: "%" + name, "v"-prefixed when the name does not
  * start with a letter, then made unique. */
-const char *var_names_slow(VarNames *vn, uint32_t id, size_t *len)
+const char *var_names_slow(VarNames *vn, const graft_node *v, size_t *len)
 {
-    VarName *given = &vn->slot[id].var;
+    VarName *given = &vn->slot[node_id(v)].var;
     if (given->text) {
         *len = given->len;
         return given->text;
     }
-    const char *base = base_name(vn->ga, id);
+    const char *base = base_name(v);
     size_t nbase = base_len(base);
     bool v_prefix = takes_v(base);
     size_t n = 1 + v_prefix + nbase;
@@ -158,17 +171,18 @@ enum { ALIKE, DISTINCT, TAKES_V };
  * its by_text (the pass by address, the usual one, then keeps its state
  * in registers: -0.95 M instructions on the partition of bench/RESULTS.md's
  * "Session 25: Relay printing" section). */
-GRAFT_HOT int put_all(const GraphArrays *ga, uint32_t *cell, unsigned bits, bool by_text)
+GRAFT_HOT int put_all(const graft_graph *g, uint32_t *cell, unsigned bits, bool by_text)
 {
     size_t mask = ((size_t)1 << bits) - 1;
-    for (uint32_t i = 0; i < ga->nvars; i++) {
-        uint32_t id = ga->vars[i];
-        const char *name = base_name(ga, id);
+    graft_node *const *nodes = graph_node_table(g);
+    uint32_t count = graph_node_count(g);
+    for (uint32_t id = next_var(nodes, 0, count); id < count; id = next_var(nodes, id + 1, count)) {
+        const char *name = base_name(nodes[id]);
         if (!by_text && takes_v(name))
             return TAKES_V;
         size_t at = alike_cell(name, by_text, bits);
         for (; cell[at]; at = (at + 1) & mask)
-            if (print_alike(base_name(ga, cell[at] - 1), name, by_text))
+            if (print_alike(base_name(nodes[cell[at] - 1]), name, by_text))
                 return ALIKE;
         cell[at] = id + 1;
     }
@@ -191,13 +205,14 @@ GRAFT_HOT int put_all(const GraphArrays *ga, uint32_t *cell, unsigned bits, bool
 static int all_distinct(const VarNames *vn)
 {
     unsigned bits = 2;
-    while (((size_t)1 << bits) < 2 * (size_t)vn->ga->nvars)
+    size_t nvars = graph_var_count(vn->g);
+    while (((size_t)1 << bits) < 2 * nvars)
         bits++;
     uint32_t *cell = (uint32_t *)(void *)vn->slot; /* 1 + a variable's id, or 0 */
-    int put = put_all(vn->ga, cell, bits, false);
+    int put = put_all(vn->g, cell, bits, false);
     if (put == TAKES_V) {
         memset(cell, 0, ((size_t)1 << bits) * sizeof *cell);
-        put = put_all(vn->ga, cell, bits, true);
+        put = put_all(vn->g, cell, bits, true);
         return put == DISTINCT ? TAKES_V : ALIKE;
     }
     return put;
@@ -220,16 +235,15 @@ static int all_distinct(const VarNames *vn)
  * gives each at its first printing). */
 static void give_names(VarNames *vn)
 {
-    const GraphArrays *ga = vn->ga;
-    if (!vn->distinct) {
-        for (uint32_t i = 0; i < ga->nvars; i++)
-            vn->slot[ga->vars[i]].var = (VarName){NULL, 0};
-        return;
-    }
-    for (uint32_t i = 0; i < ga->nvars; i++) {
-        uint32_t id = ga->vars[i];
+    graft_node *const *nodes = graph_node_table(vn->g);
+    uint32_t count = graph_node_count(vn->g);
+    for (uint32_t id = next_var(nodes, 0, count); id < count; id = next_var(nodes, id + 1, count)) {
         VarName *name = &vn->slot[id].var;
-        const char *base = base_name(ga, id);
+        if (!vn->distinct) {
+            *name = (VarName){NULL, 0};
+            continue;
+        }
+        const char *base = base_name(nodes[id]);
         size_t len = base_len(base);
         if (takes_v(base)) {
             char *text = arena_alloc(vn->arena, len + 2);
@@ -242,10 +256,10 @@ static void give_names(VarNames *vn)
     }
 }
 
-void var_names_init(VarNames *vn, const GraphArrays *ga, NodeText *slot)
+void var_names_init(VarNames *vn, const graft_graph *g, NodeText *slot)
 {
     memset(vn, 0, sizeof *vn);
-    vn->ga = ga;
+    vn->g = g;
     vn->slot = slot;
     vn->arena = arena_new();
     int distinct = all_distinct(vn);

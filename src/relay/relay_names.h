@@ -49,7 +49,7 @@ typedef union NodeText {
  * with "v" when the name does not start with a letter, and made unique
  * per module by appending 1, 2, ... (so a second %x prints as %x1). */
 typedef struct VarNames {
-    const GraphArrays *ga; /* the graph's nodes: kinds and names */
+    const graft_graph *g; /* the graph whose variables these are */
     bool distinct;      /* note [distinct names] in relay_names.c: every variable of the
                            graph prints as itself */
     bool as_loaded;     /* distinct, and none takes a "v": each prints as
@@ -61,44 +61,46 @@ typedef struct VarNames {
     VEC(TakenName) names; /* every name handed out */
 } VarNames;
 
-/* Names the variables of ga into slot, the printer's array of
- * ga->nnodes (at least one) slots, zeroed, which holds nothing yet. */
-void var_names_init(VarNames *vn, const GraphArrays *ga, NodeText *slot);
+/* Names the variables of g into slot, the printer's array of
+ * graph_node_count (at least one) slots, zeroed, which holds nothing
+ * yet. */
+void var_names_init(VarNames *vn, const graft_graph *g, NodeText *slot);
 void var_names_free(VarNames *vn);
-/* Variable id's printed name, given on the first call (the name's
+/* Variable v's printed name, given on the first call (the name's
  * declaration, or a free variable's first use): not distinct, the name
  * returned has its "%" (*percent false). */
-const char *var_names_slow(VarNames *vn, uint32_t id, size_t *len);
+const char *var_names_slow(VarNames *vn, const graft_node *v, size_t *len);
 
-/* The *len bytes of variable id's printed name, after a "%" when
+/* The *len bytes of variable v's printed name, after a "%" when
  * *percent. */
-static inline const char *var_names_get(VarNames *vn, uint32_t id, bool *percent, size_t *len)
+static inline const char *var_names_get(VarNames *vn, const graft_node *v, bool *percent,
+                                        size_t *len)
 {
     if (vn->as_loaded) {
-        const char *name = vn->ga->nodes[id]->str;
+        const char *name = v->str; /* interned: graph.h */
         *percent = true;
         *len = interner_length(name);
         return name;
     }
     if (vn->distinct) {
         *percent = true;
-        *len = vn->slot[id].var.len;
-        return vn->slot[id].var.text;
+        *len = vn->slot[node_id(v)].var.len;
+        return vn->slot[node_id(v)].var.text;
     }
     *percent = false;
-    return var_names_slow(vn, id, len);
+    return var_names_slow(vn, v, len);
 }
 
-/* The length of variable id's printed name with its "%", the name given
+/* The length of variable v's printed name with its "%", the name given
  * now when names depend on the printing order (not distinct). */
-static inline size_t var_names_len(VarNames *vn, uint32_t id)
+static inline size_t var_names_len(VarNames *vn, const graft_node *v)
 {
     size_t len;
     if (vn->as_loaded)
-        return interner_length(vn->ga->nodes[id]->str) + 1;
+        return interner_length(v->str) + 1;
     if (vn->distinct)
-        return vn->slot[id].var.len + 1;
-    var_names_slow(vn, id, &len);
+        return vn->slot[node_id(v)].var.len + 1;
+    var_names_slow(vn, v, &len);
     return len;
 }
 

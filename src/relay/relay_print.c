@@ -27,7 +27,7 @@ static void put_main(Printer *p, StrBuf *out)
     const graft_graph *g = p->g;
     if (graph_is_bare(g)) { /* note [bare module] in graph_module.c */
         if (graph_output(g))
-            printer_put_scope(p, out, node_id(graph_output(g)), 0);
+            printer_put_scope(p, out, graph_output(g), 0);
         out_chr(out, '\n');
         return;
     }
@@ -35,12 +35,7 @@ static void put_main(Printer *p, StrBuf *out)
     out_str(out, graph_name(g));
     printer_put_type_params(out, graph_type_params(g));
     out_chr(out, '(');
-    int nparams = graph_nparams(g);
-    uint32_t *ids = xmalloc((size_t)(nparams ? nparams : 1) * sizeof *ids);
-    for (int i = 0; i < nparams; i++)
-        ids[i] = node_id(graph_param(g, i));
-    printer_put_params(p, out, ids, (size_t)nparams);
-    free(ids);
+    printer_put_params(p, out, graph_params(g), (size_t)graph_nparams(g));
     for (int i = 0; i < graph_main_nattrs(g); i++) {
         if (i || graph_nparams(g))
             out_lit(out, ", ");
@@ -55,7 +50,7 @@ static void put_main(Printer *p, StrBuf *out)
     }
     out_lit(out, "{\n");
     if (graph_output(g))
-        printer_put_scope(p, out, node_id(graph_output(g)), 1);
+        printer_put_scope(p, out, graph_output(g), 1);
     out_lit(out, "\n}\n");
 }
 
@@ -66,12 +61,11 @@ static void printer_init(Printer *p, const graft_graph *g)
     p->root = NO_ROOT;
     memcpy(p->next.b, "%0", 2);
     p->next.b[11] = 2;
-    graph_arrays_build(g, &p->ga);
     size_t n = graph_node_count(g) ? graph_node_count(g) : 1;
     /* set when a text is kept or bound, a variable's when it is named
      * (note [printer memory] in relay_print_impl.h) */
     p->text = xcalloc(n, sizeof *p->text);
-    var_names_init(&p->names, &p->ga, p->text);
+    var_names_init(&p->names, g, p->text);
     p->visited = xcalloc(n, 1);
 }
 
@@ -92,7 +86,6 @@ static void printer_free(Printer *p)
     free(p->text);
     free(p->visited);
     var_names_free(&p->names);
-    graph_arrays_free(&p->ga);
     adt_table_free(p->adts);
 }
 

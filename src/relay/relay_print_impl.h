@@ -35,9 +35,10 @@ enum { NO_TEMP = UINT32_MAX, NO_ROOT = UINT32_MAX };
  * names' check borrows the bytes as its table (note [distinct names] in
  * relay_names.c).  So the names keep nothing per id of their own, and a
  * node's string is read from the node where it is printed (the node is
- * read there anyway, for its comment), not kept per id; the walk's
- * arrays (GraphArrays) are the rest: 6 bytes per id, 4 per operand and
- * 4 per variable. */
+ * read there anyway, for its comment), not kept per id; and the walks
+ * read each node's kind and operands from the node itself (note [walks
+ * on the nodes] in relay_print_number.c), so that the visit state is
+ * the rest: one byte per id. */
 
 /* A text waiting to be used (note [pending texts]), in a buffer of its
  * own. */
@@ -54,13 +55,13 @@ typedef struct PendingText {
 enum { VISIT_NOT, VISIT_TEXT, VISIT_USED, VISIT_BOUND };
 
 /* One frame of printer_visit_all's walk.  Not a WALK (note [one walk]): a frame
- * keeps where its node's children to visit end, which for functions,
- * lets, ifs and matches is not where the flat array's end, so the
- * printer's hottest loop need not look at the node's kind at each step. */
+ * keeps where its node's operands to visit end, which for functions,
+ * lets, ifs and matches is not where its slots end, so the printer's
+ * hottest loop need not look at the node's kind at each step. */
 typedef struct Frame {
-    uint32_t id;   /* node whose children are being visited */
-    uint32_t next; /* its next child to visit, an index in kids */
-    uint32_t end;  /* past its last child to visit */
+    const graft_node *n; /* node whose operands are being visited */
+    const Use *next;     /* its next operand slot to visit */
+    const Use *end;      /* past its last slot to visit */
 } Frame;
 
 /* The text of the attribute printed last under a name (note [attribute
@@ -77,7 +78,6 @@ enum { ATTR_TEXT_BITS = 4 }; /* 16 names' texts kept */
 
 typedef struct Printer {
     const graft_graph *g;     /* graph being printed */
-    GraphArrays ga;     /* its nodes as arrays (note [compact walk]) */
     NodeText *text;     /* per node id: its text's place or bound, then
                            its temp (note [printer memory]) */
     uint8_t *visited;   /* per node id: VISIT_NOT, VISIT_TEXT or VISIT_USED */
@@ -114,17 +114,12 @@ static inline bool always_inline(uint8_t kind)
     return kind < 32 && (INLINE >> kind & 1);
 }
 
-static inline const graft_node *node_of(const Printer *p, uint32_t id)
-{
-    return p->ga.nodes[id];
-}
-
-/* Node id's string: an op's name, a variable's, global's or op value's
+/* Node n's string: an op's name, a variable's, global's or op value's
  * name, a constant's spelling (read from the node, which the printer
  * reads then anyway, not kept per id: note [printer memory]). */
-static inline const char *node_str(const Printer *p, uint32_t id)
+static inline const char *node_str(const graft_node *n)
 {
-    return p->ga.nodes[id]->str;
+    return n->str;
 }
 
 /* note [streaming]: @main's binding lines are final once written, so
@@ -156,10 +151,10 @@ typedef struct Comment {
     size_t len;       /* the comment's length, 0 when it prints nothing */
 } Comment;
 
-/* Whether node id prints a comment where its text first appears. */
-GRAFT_HOT bool has_comment(const Printer *p, uint32_t id)
+/* Whether node n prints a comment where its text first appears. */
+GRAFT_HOT bool has_comment(const Printer *p, const graft_node *n)
 {
-    return graph_annotation_by_id(p->g, id) || (p->types && node_type(node_of(p, id)));
+    return node_annotation(p->g, n) || (p->types && node_type(n));
 }
 
 /* An op's name's length: the graph interns op names (graph_add_call),
@@ -181,7 +176,7 @@ GRAFT_HOT size_t printer_text_max(const Printer *p, uint32_t id)
 
 /* The length of variable v's printed name with its "%" (given now when
  * names follow the printing order, note [variable names]). */
-GRAFT_HOT size_t name_len(Printer *p, uint32_t v)
+GRAFT_HOT size_t name_len(Printer *p, const graft_node *v)
 {
     return var_names_len(&p->names, v);
 }
@@ -190,14 +185,15 @@ GRAFT_HOT size_t name_len(Printer *p, uint32_t v)
 
 /* Step 1 of note [temp numbering] from root, and so step 2 for every
  * node it reaches that was not visited yet. */
-void printer_visit_all(Printer *p, uint32_t root);
+void printer_visit_all(Printer *p, const graft_node *root);
 /* A node's reference from its user, resolved first (step 2). */
-void printer_put_operand(Printer *p, StrBuf *out, uint32_t m);
+void printer_put_operand(Printer *p, StrBuf *out, const graft_node *m);
 /* An expression printed inline where TVM tries to inline it: a scope's
  * result (result: indented, after the scope's lines), a let's value. */
-void printer_put_inline(Printer *p, StrBuf *out, uint32_t root, int level, bool result);
+void printer_put_inline(Printer *p, StrBuf *out, const graft_node *root, int level,
+                        bool result);
 /* A scope: its binding lines, then its result inline (no newline). */
-void printer_put_scope(Printer *p, StrBuf *out, uint32_t root, int level);
+void printer_put_scope(Printer *p, StrBuf *out, const graft_node *root, int level);
 
 /* ---- relay_print_scope.c (note [control]) ---- */
 
@@ -214,25 +210,25 @@ void printer_put_match(Printer *p, StrBuf *out, const graft_node *n, int level);
 
 /* ---- relay_print_text.c ---- */
 
-/* Node id's comment (note [printed types]), and it written at at. */
-Comment printer_comment(const Printer *p, uint32_t id);
+/* Node n's comment (note [printed types]), and it written at at. */
+Comment printer_comment(const Printer *p, const graft_node *n);
 char *printer_write_comment(char *at, const Comment *c);
-/* Node id's comment appended, when it has one. */
-void printer_put_annot(const Printer *p, StrBuf *sb, uint32_t id);
-/* "%x: T / * ann * /" for a parameter; ids[0..n) with ", " between. */
-void printer_put_param(Printer *p, StrBuf *out, uint32_t v);
-void printer_put_params(Printer *p, StrBuf *out, const uint32_t *ids, size_t n);
+/* Node n's comment appended, when it has one. */
+void printer_put_annot(const Printer *p, StrBuf *sb, const graft_node *n);
+/* "%x: T / * ann * /" for a parameter; params[0..n) with ", " between. */
+void printer_put_param(Printer *p, StrBuf *out, const graft_node *v);
+void printer_put_params(Printer *p, StrBuf *out, graft_node *const *params, size_t n);
 /* "name=value" for each attribute of n, after ", " unless first. */
 void printer_put_attrs(Printer *p, StrBuf *sb, const graft_node *n, bool first);
 /* "name=value": the value's spelling as loaded, or its printed form. */
 void printer_put_attr(Printer *p, StrBuf *sb, const graft_attr *a);
 /* Operand m's reference, resolved, at at (room for what
  * resolve_operand bounded). */
-char *printer_write_ref(Printer *p, char *at, uint32_t m);
-/* Gives node id the next temp and writes its binding line into the
+char *printer_write_ref(Printer *p, char *at, const graft_node *m);
+/* Gives node n the next temp and writes its binding line into the
  * current scope (note [counted temps]). */
-void printer_bind(Printer *p, uint32_t id);
+void printer_bind(Printer *p, const graft_node *n);
 /* A visited node's text appended where it is used. */
-void printer_put_text(Printer *p, StrBuf *out, uint32_t id);
+void printer_put_text(Printer *p, StrBuf *out, const graft_node *n);
 
 #endif

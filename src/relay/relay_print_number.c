@@ -34,9 +34,9 @@ static StrBuf *spare_get(Printer *p)
 
 /* "free_var %x: T;" where a free variable is first printed, as TVM's
  * PrintExpr does (into the current scope's lines). */
-static void declare_free(Printer *p, uint32_t v)
+static void declare_free(Printer *p, const graft_node *v)
 {
-    p->visited[v] = VISIT_USED;
+    p->visited[node_id(v)] = VISIT_USED;
     out_indent(p->lines, p->level);
     out_lit(p->lines, "free_var ");
     printer_put_param(p, p->lines, v);
@@ -48,18 +48,18 @@ static void declare_free(Printer *p, uint32_t v)
  * written once, at its first use, into a buffer of its own, and copied
  * from there.  Its spelling's length is its interned copy's (the graph
  * interns constants' spellings: graph_add_const). */
-static void keep_const(Printer *p, uint32_t m)
+static void keep_const(Printer *p, const graft_node *m)
 {
-    const char *value = node_str(p, m);
+    const char *value = node_str(m);
     size_t n = interner_length(value);
     Comment c = {0};
     if (has_comment(p, m))
         c = printer_comment(p, m);
     char *at = out_room(&p->consts, n + c.len);
-    p->text[m].kept.off = p->consts.len;
-    p->text[m].kept.len = n + c.len;
+    p->text[node_id(m)].kept.off = p->consts.len;
+    p->text[node_id(m)].kept.len = n + c.len;
     p->consts.len = (size_t)(printer_write_comment(write_mem(at, value, n), &c) - p->consts.data);
-    p->visited[m] = VISIT_USED;
+    p->visited[node_id(m)] = VISIT_USED;
 }
 
 /* note [texts written once]: step 2 of note [temp numbering] builds a
@@ -76,28 +76,29 @@ static void keep_const(Printer *p, uint32_t m)
  * scopes, printed at the leaf visit, so it waits in pending (note
  * [pending texts]).  Returns the most bytes operand m's reference
  * takes. */
-GRAFT_HOT size_t resolve_operand(Printer *p, uint32_t m)
+GRAFT_HOT size_t resolve_operand(Printer *p, const graft_node *m)
 {
-    switch (p->ga.kind[m]) {
+    uint32_t id = node_id(m);
+    switch (node_kind(m)) {
     case NODE_VAR: /* only a free one has a state: declared or not */
-        if ((p->ga.flags[m] & NODE_FREE) && p->visited[m] == VISIT_NOT)
+        if (node_is_free(m) && p->visited[id] == VISIT_NOT)
             declare_free(p, m);
         return name_len(p, m);
     case NODE_CONST:
-        if (p->visited[m] == VISIT_NOT)
+        if (p->visited[id] == VISIT_NOT)
             keep_const(p, m);
-        return p->text[m].kept.len;
-    case NODE_GLOBAL: return 1 + strlen(node_str(p, m));
-    case NODE_OPREF: return strlen(node_str(p, m));
+        return p->text[id].kept.len;
+    case NODE_GLOBAL: return 1 + strlen(node_str(m));
+    case NODE_OPREF: return strlen(node_str(m));
     default:
-        if (p->visited[m] != VISIT_BOUND)
+        if (p->visited[id] != VISIT_BOUND)
             printer_bind(p, m);
         return TEMP_MAX;
     }
 }
 
 /* A node's reference from its user (step 2 of note [temp numbering]). */
-void printer_put_operand(Printer *p, StrBuf *out, uint32_t m)
+void printer_put_operand(Printer *p, StrBuf *out, const graft_node *m)
 {
     size_t most = resolve_operand(p, m);
     out->len = (size_t)(printer_write_ref(p, out_room(out, most), m) - out->data);
@@ -109,19 +110,18 @@ void printer_put_operand(Printer *p, StrBuf *out, uint32_t m)
  * text takes apart from attributes: the references, ", " between them,
  * "(" and ",)", or "." and an index, and an op's name (found here, where
  * the node is read, so that printer_text_max reads the bound alone). */
-static void resolve_kids(Printer *p, uint32_t id, uint8_t kind)
+static void resolve_kids(Printer *p, const graft_node *n, uint8_t kind)
 {
-    const uint32_t *k = p->ga.kids + p->ga.start[id];
-    const uint32_t *end = p->ga.kids + p->ga.start[id + 1];
-    bool callee = (p->ga.flags[id] & NODE_HAS_CALLEE) && k < end;
-    size_t most = 3 + 2 * (size_t)(end - k) + 21;
+    const Use *a = node_slots(n), *end = a + node_nargs(n);
+    const Use *callee = node_callee_slot(n); /* the slot after the operands */
+    size_t most = 3 + 2 * (size_t)(end - a + (callee != NULL)) + 21;
     if (kind == NODE_CALL && !callee)
-        most += op_len(node_str(p, id));
-    for (const uint32_t *a = k + callee; a < end; a++)
-        most += resolve_operand(p, *a);
+        most += op_len(node_str(n));
+    for (; a < end; a++)
+        most += resolve_operand(p, a->value);
     if (callee)
-        most += resolve_operand(p, *k);
-    p->text[id].kept.len = most;
+        most += resolve_operand(p, callee->value);
+    p->text[node_id(n)].kept.len = most;
 }
 
 /* note [pending texts]: the texts of functions, lets, ifs and matches
@@ -145,18 +145,18 @@ static void keep_text(Printer *p, uint32_t id, StrBuf *text)
 /* Step 2 of note [temp numbering] for node id: its operands resolved
  * (note [texts written once]), or a scope-holding text built in a buffer
  * of its own and kept there (note [pending texts]). */
-static void leaf_visit(Printer *p, uint32_t id)
+static void leaf_visit(Printer *p, const graft_node *n)
 {
-    uint8_t kind = p->ga.kind[id];
+    uint8_t kind = node_kind(n);
+    uint32_t id = node_id(n);
     if (kind == NODE_CALL || kind == NODE_TUPLE || kind == NODE_GETITEM) {
-        resolve_kids(p, id, kind);
+        resolve_kids(p, n, kind);
         p->visited[id] = VISIT_TEXT;
         return;
     }
     /* the text's own blocks are placed where the text goes: a binding
      * line at the scope's level, or inline at root_level */
     int level = id == p->root ? p->root_level : p->level;
-    const graft_node *n = node_of(p, id);
     StrBuf *out = spare_get(p);
     switch (kind) {
     case NODE_FUNC: printer_put_func(p, out, n, "fn ", level); break;
@@ -168,33 +168,52 @@ static void leaf_visit(Printer *p, uint32_t id)
     keep_text(p, id, out);
 }
 
-/* Pushes a frame for node id: its children in leaf-visit order are its
- * callee, then its operands (the graph's own order, note [compact
- * walk]); a function's and a let's are none (their scopes print in their
- * own walks), an if's and a match's the first operand only (the rest are
- * scopes). */
-GRAFT_HOT void push_frame(Printer *p, uint32_t id)
+static bool needs_visit(const Printer *p, const graft_node *n)
 {
-    uint32_t start = p->ga.start[id], end = p->ga.start[id + 1];
-    switch (p->ga.kind[id]) {
-    case NODE_FUNC:
-    case NODE_LET: end = start; break;
-    case NODE_IF:
-    case NODE_MATCH: end = end > start ? start + 1 : start; break;
-    default: break;
-    }
-    vec_push(&p->frames, ((Frame){id, start, end}));
+    return !always_inline(node_kind(n)) && p->visited[node_id(n)] == VISIT_NOT;
 }
 
-static bool needs_visit(const Printer *p, uint32_t id)
+/* note [walks on the nodes]: the walks read each node's kind and
+ * operands from the node itself, its operand slots in place: a frame
+ * steps through the slots, so a child costs the load of its slot's
+ * value more than an array of children's ids would, and no such array
+ * is built (graph_arrays_build's pass over every node and copy of every
+ * operand was 186 instructions per op node of the 990 of the printing
+ * of issue 34's partition, and 2.3 MB of its peak).  The one child not
+ * in slot order is a callee: it comes first (graph_child's order) but
+ * sits after the operands, so it gets a frame of its own, pushed above
+ * its user's, whose walk then finishes before the user's operands'
+ * starts, as if it were the first of them. */
+
+/* Pushes a frame for node n: its children in leaf-visit order are its
+ * callee, then its operands; a function's and a let's are none (their
+ * scopes print in their own walks), an if's and a match's the first
+ * operand only (the rest are scopes).  A callee that needs a visit gets
+ * the next frame up (note [walks on the nodes]), and its callee the
+ * next, and so on, in a loop. */
+GRAFT_HOT void push_frame(Printer *p, const graft_node *n)
 {
-    return !always_inline(p->ga.kind[id]) && p->visited[id] == VISIT_NOT;
+    for (;;) {
+        const Use *start = node_slots(n), *end = start + node_nargs(n);
+        switch (node_kind(n)) {
+        case NODE_FUNC:
+        case NODE_LET: end = start; break;
+        case NODE_IF:
+        case NODE_MATCH: end = end > start ? start + 1 : start; break;
+        default: break;
+        }
+        vec_push(&p->frames, ((Frame){n, start, end}));
+        const Use *callee = node_callee_slot(n);
+        if (!callee || !needs_visit(p, callee->value))
+            return;
+        n = callee->value;
+    }
 }
 
 /* note [temp numbering], step 1: iterative post-order from root.  A
  * leaf visit of a function visits its body, so walks nest: each works
  * above the frames of the walks it is inside, in one stack. */
-void printer_visit_all(Printer *p, uint32_t root)
+void printer_visit_all(Printer *p, const graft_node *root)
 {
     if (!needs_visit(p, root))
         return;
@@ -202,19 +221,18 @@ void printer_visit_all(Printer *p, uint32_t root)
     push_frame(p, root);
     while (p->frames.len > base) {
         Frame *f = &p->frames.items[p->frames.len - 1];
-        const uint32_t *kids = p->ga.kids;
-        uint32_t next = f->next;
-        while (next < f->end && !needs_visit(p, kids[next])) /* no stores: */
-            next++;                                         /* all in registers */
+        const Use *next = f->next;
+        while (next < f->end && !needs_visit(p, next->value)) /* no stores: */
+            next++;                                          /* all in registers */
         if (next < f->end) {
             f->next = next + 1;
-            push_frame(p, kids[next]);
+            push_frame(p, next->value);
             continue;
         }
-        uint32_t id = f->id;
+        const graft_node *n = f->n;
         p->frames.len--;
-        if (p->visited[id] == VISIT_NOT)
-            leaf_visit(p, id);
+        if (p->visited[node_id(n)] == VISIT_NOT)
+            leaf_visit(p, n);
     }
 }
 
@@ -223,14 +241,15 @@ void printer_visit_all(Printer *p, uint32_t root)
  * need; a node with a temp already prints as it.  For a scope's result
  * (result: out holds the scope's lines) the indentation goes between
  * those bindings and the text. */
-void printer_put_inline(Printer *p, StrBuf *out, uint32_t root, int level, bool result)
+void printer_put_inline(Printer *p, StrBuf *out, const graft_node *root, int level,
+                        bool result)
 {
     uint32_t saved_root = p->root;
     int saved_level = p->root_level;
-    p->root = root;
+    p->root = node_id(root);
     p->root_level = level;
     printer_visit_all(p, root);
-    bool as_operand = always_inline(p->ga.kind[root]) || p->visited[root] == VISIT_BOUND;
+    bool as_operand = always_inline(node_kind(root)) || p->visited[node_id(root)] == VISIT_BOUND;
     size_t most = as_operand ? resolve_operand(p, root) : 0;
     if (result)
         out_indent(out, level);
@@ -239,7 +258,7 @@ void printer_put_inline(Printer *p, StrBuf *out, uint32_t root, int level, bool 
     } else {
         printer_put_text(p, out, root);
         printer_put_annot(p, out, root);
-        p->visited[root] = VISIT_USED;
+        p->visited[node_id(root)] = VISIT_USED;
     }
     p->root = saved_root;
     p->root_level = saved_level;
@@ -247,7 +266,7 @@ void printer_put_inline(Printer *p, StrBuf *out, uint32_t root, int level, bool 
 
 /* A scope: its binding lines, then its result inline (no newline).
  * Nothing else writes to out meanwhile, so the lines go straight there. */
-void printer_put_scope(Printer *p, StrBuf *out, uint32_t root, int level)
+void printer_put_scope(Printer *p, StrBuf *out, const graft_node *root, int level)
 {
     StrBuf *saved_lines = p->lines;
     int saved_level = p->level;

@@ -11,7 +11,7 @@
 static void put_block(Printer *p, StrBuf *out, const graft_node *root, int level)
 {
     out_lit(out, "{\n");
-    printer_put_scope(p, out, node_id(root), level + 1);
+    printer_put_scope(p, out, root, level + 1);
     out_chr(out, '\n');
     out_indent(out, level);
     out_chr(out, '}');
@@ -32,20 +32,10 @@ void printer_put_func(Printer *p, StrBuf *out, const graft_node *n, const char *
                      int level)
 {
     int nparams = node_nparams(n);
-    uint32_t id = node_id(n);
     out_str(out, prefix);
     printer_put_type_params(out, node_type_params(n));
     out_chr(out, '(');
-    if (p->ga.start[id + 1] - p->ga.start[id] >= (uint32_t)nparams) {
-        /* the parameters, then the body */
-        printer_put_params(p, out, p->ga.kids + p->ga.start[id], (size_t)nparams);
-    } else { /* a parameter missing: note [compact walk] lists none after it */
-        for (int i = 0; i < nparams; i++) {
-            if (i)
-                out_lit(out, ", ");
-            printer_put_param(p, out, node_id(node_param(n, i)));
-        }
-    }
+    printer_put_params(p, out, node_params(n), (size_t)nparams);
     printer_put_attrs(p, out, n, nparams == 0);
     out_lit(out, ") ");
     if (node_ret_type(n))
@@ -87,15 +77,14 @@ void printer_put_let(Printer *p, StrBuf *out, const graft_node *n, int at)
     for (; node_kind(let) == NODE_LET; let = node_arg(let, 2)) {
         line.len = 0;
         out_lit(&line, "let ");
-        printer_put_param(p, &line, node_id(node_arg(let, 0)));
+        printer_put_param(p, &line, node_arg(let, 0));
         out_lit(&line, " = ");
         const graft_node *value = node_arg(let, 1);
-        uint32_t vid = node_id(value);
         if (node_nusers(value) > 1 && !always_inline(node_kind(value))) { /* not IsUnique */
-            printer_visit_all(p, vid);
-            printer_put_operand(p, &line, vid);
+            printer_visit_all(p, value);
+            printer_put_operand(p, &line, value);
         } else {
-            printer_put_inline(p, &line, vid, level, false); /* bindings go first */
+            printer_put_inline(p, &line, value, level, false); /* bindings go first */
         }
         out_lit(&line, ";\n");
         if (let != n)
@@ -105,7 +94,7 @@ void printer_put_let(Printer *p, StrBuf *out, const graft_node *n, int at)
         p->level = level;
     }
     strbuf_free(&line);
-    printer_put_scope(p, &doc, node_id(let), level);
+    printer_put_scope(p, &doc, let, level);
     p->lines = saved_lines;
     p->level = saved_level;
     if (wrapped) {
@@ -124,7 +113,7 @@ void printer_put_let(Printer *p, StrBuf *out, const graft_node *n, int at)
 void printer_put_if(Printer *p, StrBuf *out, const graft_node *n, int level)
 {
     out_lit(out, "if (");
-    printer_put_operand(p, out, node_id(node_arg(n, 0)));
+    printer_put_operand(p, out, node_arg(n, 0));
     out_lit(out, ") ");
     put_block(p, out, node_arg(n, 1), level);
     out_lit(out, " else ");
@@ -134,7 +123,7 @@ void printer_put_if(Printer *p, StrBuf *out, const graft_node *n, int level)
 void printer_put_match(Printer *p, StrBuf *out, const graft_node *n, int level)
 {
     out_str(out, node_match_complete(n) ? "match (" : "match? (");
-    printer_put_operand(p, out, node_id(node_arg(n, 0)));
+    printer_put_operand(p, out, node_arg(n, 0));
     out_lit(out, ") {\n");
     for (int i = 0; i < node_nclauses(n); i++) {
         const MatchClause *c = node_clause(n, i);
@@ -143,10 +132,10 @@ void printer_put_match(Printer *p, StrBuf *out, const graft_node *n, int level)
             if (c->pieces[k].text)
                 out_str(out, c->pieces[k].text);
             else
-                printer_put_param(p, out, node_id(c->pieces[k].var));
+                printer_put_param(p, out, c->pieces[k].var);
         }
         out_lit(out, " => {\n");
-        printer_put_scope(p, out, node_id(node_arg(n, i + 1)), level + 2);
+        printer_put_scope(p, out, node_arg(n, i + 1), level + 2);
         out_chr(out, '\n');
         out_indent(out, level + 1);
         out_lit(out, "},\n");

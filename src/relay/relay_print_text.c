@@ -29,9 +29,8 @@ static void annot_rest(const char *annot, const char **rest, size_t *len)
  * "/ * ty=TYPE * /", followed inside the comment by the rest of its
  * loaded annotation (its span), as TVM prints a type-checked module;
  * otherwise the annotation prints as it was loaded. */
-Comment printer_comment(const Printer *p, uint32_t id)
+Comment printer_comment(const Printer *p, const graft_node *n)
 {
-    const graft_node *n = node_of(p, id);
     const char *annot = node_annotation(p->g, n);
     NodeKind kind = node_kind(n); /* PrintOptionalInfo skips these three */
     bool typed = kind != NODE_IF && kind != NODE_LET && kind != NODE_MATCH;
@@ -69,16 +68,16 @@ char *printer_write_comment(char *at, const Comment *c)
     return at;
 }
 
-static void put_comment(const Printer *p, StrBuf *sb, uint32_t id)
+static void put_comment(const Printer *p, StrBuf *sb, const graft_node *n)
 {
-    Comment c = printer_comment(p, id);
+    Comment c = printer_comment(p, n);
     sb->len = (size_t)(printer_write_comment(out_room(sb, c.len), &c) - sb->data);
 }
 
-void printer_put_annot(const Printer *p, StrBuf *sb, uint32_t id)
+void printer_put_annot(const Printer *p, StrBuf *sb, const graft_node *n)
 {
-    if (has_comment(p, id))
-        put_comment(p, sb, id);
+    if (has_comment(p, n))
+        put_comment(p, sb, n);
 }
 
 /* An attribute value: its spelling as loaded, or for one made by an edit
@@ -183,7 +182,7 @@ void printer_put_attrs(Printer *p, StrBuf *sb, const graft_node *n, bool first)
 }
 
 /* A variable's printed name (given at its first printing). */
-GRAFT_HOT char *write_name(Printer *p, char *at, uint32_t v)
+GRAFT_HOT char *write_name(Printer *p, char *at, const graft_node *v)
 {
     bool percent;
     size_t len;
@@ -194,16 +193,21 @@ GRAFT_HOT char *write_name(Printer *p, char *at, uint32_t v)
 }
 
 /* "%x: T / * ann * /" for a parameter in a signature. */
-void printer_put_param(Printer *p, StrBuf *out, uint32_t v)
+void printer_put_param(Printer *p, StrBuf *out, const graft_node *v)
 {
     out->len = (size_t)(write_name(p, out_room(out, name_len(p, v)), v) - out->data);
-    uint8_t flags = p->ga.flags[v];
-    if (flags & NODE_TYPE_WRITTEN) {
+    if (node_type_declared(v) && node_type(v)) {
         out_lit(out, ": ");
-        out_str(out, node_type(node_of(p, v))->text);
+        out_str(out, node_type(v)->text);
     }
-    if (flags & (p->types ? NODE_VAR_ANNOT | NODE_VAR_TYPED : NODE_VAR_ANNOT))
-        put_comment(p, out, v); /* printer_put_annot without a look at the node */
+    printer_put_annot(p, out, v);
+}
+
+/* Whether parameter v prints more than its name: a type written, or a
+ * comment (printer_put_param's two cases). */
+GRAFT_HOT bool param_is_plain(const Printer *p, const graft_node *v)
+{
+    return !(node_type(v) && (node_type_declared(v) || p->types)) && !node_annotation(p->g, v);
 }
 
 /* Writes the module's text out (note [streaming]) once enough of it is
@@ -219,7 +223,7 @@ GRAFT_HOT void drain(Printer *p, const StrBuf *out)
 
 /* ", %x" for parameter v without a type or a comment, ", " unless
  * first: its name read once, for its room and its bytes. */
-GRAFT_HOT void put_plain_param(Printer *p, StrBuf *out, uint32_t v, bool first)
+GRAFT_HOT void put_plain_param(Printer *p, StrBuf *out, const graft_node *v, bool first)
 {
     bool percent;
     size_t len;
@@ -232,23 +236,22 @@ GRAFT_HOT void put_plain_param(Printer *p, StrBuf *out, uint32_t v, bool first)
     out->len = (size_t)(at + percent + len - out->data);
 }
 
-/* The parameters ids[0..n) of a signature, ", " between them.  @main's
- * line drains every PARAMS_AT_ONCE of them (note [streaming]): a model's
- * inputs can be a line of megabytes. */
-void printer_put_params(Printer *p, StrBuf *out, const uint32_t *ids, size_t n)
+/* The parameters params[0..n) of a signature, ", " between them.
+ * @main's line drains every PARAMS_AT_ONCE of them (note [streaming]): a
+ * model's inputs can be a line of megabytes. */
+void printer_put_params(Printer *p, StrBuf *out, graft_node *const *params, size_t n)
 {
     enum { PARAMS_AT_ONCE = 1024 };
-    uint8_t extra = NODE_TYPE_WRITTEN | NODE_VAR_ANNOT | (p->types ? NODE_VAR_TYPED : 0);
     for (size_t i = 0; i < n;) {
         size_t last = n - i > PARAMS_AT_ONCE ? i + PARAMS_AT_ONCE : n;
         for (; i < last; i++) {
-            if (!(p->ga.flags[ids[i]] & extra)) { /* most modules' every parameter */
-                put_plain_param(p, out, ids[i], i == 0);
+            if (param_is_plain(p, params[i])) { /* most modules' every parameter */
+                put_plain_param(p, out, params[i], i == 0);
                 continue;
             }
             if (i)
                 out_lit(out, ", ");
-            printer_put_param(p, out, ids[i]);
+            printer_put_param(p, out, params[i]);
         }
         drain(p, out);
     }
@@ -263,71 +266,72 @@ GRAFT_HOT char *write_temp_text(char *at, const TempText *t)
 
 /* Operand m as its user's text prints it, once resolved, into room
  * resolve_operand bounded. */
-GRAFT_HOT char *write_ref(Printer *p, char *at, uint32_t m)
+GRAFT_HOT char *write_ref(Printer *p, char *at, const graft_node *m)
 {
-    switch (p->ga.kind[m]) {
+    uint32_t id = node_id(m);
+    switch (node_kind(m)) {
     case NODE_VAR: return write_name(p, at, m);
     case NODE_GLOBAL: /* always inline, no comment */
         *at = '@';
-        return write_mem(at + 1, node_str(p, m), strlen(node_str(p, m)));
-    case NODE_OPREF: return write_mem(at, node_str(p, m), strlen(node_str(p, m)));
+        return write_mem(at + 1, node_str(m), strlen(node_str(m)));
+    case NODE_OPREF: return write_mem(at, node_str(m), strlen(node_str(m)));
     case NODE_CONST:
-        return write_mem(at, p->consts.data + p->text[m].kept.off, p->text[m].kept.len);
-    default: return write_temp_text(at, &p->text[m].temp);
+        return write_mem(at, p->consts.data + p->text[id].kept.off, p->text[id].kept.len);
+    default: return write_temp_text(at, &p->text[id].temp);
     }
 }
 
-char *printer_write_ref(Printer *p, char *at, uint32_t m)
+char *printer_write_ref(Printer *p, char *at, const graft_node *m)
 {
     return write_ref(p, at, m);
 }
 
-/* Whether call id's op is a constructor of no fields: its call prints
+/* Whether call n's op is a constructor of no fields: its call prints
  * as its bare name, as TVM prints it. */
-static bool nullary_constructor(Printer *p, uint32_t id)
+static bool nullary_constructor(Printer *p, const graft_node *n)
 {
     if (!p->adts)
         p->adts = adt_table_new(p->g);
-    return adt_constructor_fields(p->adts, node_str(p, id)) == 0;
+    return adt_constructor_fields(p->adts, node_str(n)) == 0;
 }
 
-/* The references of operands k..end separated by ", ". */
-GRAFT_HOT char *write_refs(Printer *p, char *at, const uint32_t *k, const uint32_t *end)
+/* The references of the operands in slots a..end separated by ", ". */
+GRAFT_HOT char *write_refs(Printer *p, char *at, const Use *a, const Use *end)
 {
-    for (const uint32_t *a = k; a < end; a++) {
-        if (a > k)
+    for (const Use *first = a; a < end; a++) {
+        if (a > first)
             at = write_lit(at, ", ");
-        at = write_ref(p, at, *a);
+        at = write_ref(p, at, a->value);
     }
     return at;
 }
 
-/* "op(args" or "%5(args" of call id, without its attributes and ")";
+/* "op(args" or "%5(args" of call n, without its attributes and ")";
  * or "Nil" alone, and *closed, for a constructor of no fields (as TVM
  * prints it). */
-GRAFT_HOT char *write_call_open(Printer *p, char *at, uint32_t id, bool *closed)
+GRAFT_HOT char *write_call_open(Printer *p, char *at, const graft_node *n, bool *closed)
 {
-    const uint32_t *k = p->ga.kids + p->ga.start[id];
-    const uint32_t *end = p->ga.kids + p->ga.start[id + 1];
+    const Use *a = node_slots(n), *end = a + node_nargs(n);
+    const Use *callee = node_callee_slot(n);
     *closed = false;
-    if ((p->ga.flags[id] & NODE_HAS_CALLEE) && k < end) {
-        at = write_ref(p, at, *k++);
+    if (callee) {
+        at = write_ref(p, at, callee->value);
     } else {
-        const char *op = node_str(p, id);
+        const char *op = node_str(n);
         at = write_mem(at, op, op_len(op));
-        if (k == end && !(p->ga.flags[id] & NODE_HAS_ATTRS) && nullary_constructor(p, id)) {
+        if (a == end && !node_nattrs(n) && nullary_constructor(p, n)) {
             *closed = true;
             return at;
         }
     }
     *at++ = '(';
-    return write_refs(p, at, k, end);
+    return write_refs(p, at, a, end);
 }
 
-/* Whether node id's text has a part printer_text_max does not bound. */
-GRAFT_HOT bool has_attrs(const Printer *p, uint32_t id)
+/* Whether node n's text has a part printer_text_max does not bound. */
+GRAFT_HOT bool has_attrs(const graft_node *n)
 {
-    return p->ga.kind[id] == NODE_CALL && (p->ga.flags[id] & NODE_HAS_ATTRS);
+    return node_kind(n) == NODE_CALL && node_nattrs(n);
 }
 
 /* A getitem's index: mostly one digit (a batch norm's result is .0),
@@ -343,28 +347,28 @@ GRAFT_HOT char *write_index(char *at, int index)
 
 /* A visited node's text (note [texts written once]), without
  * attributes, into room for printer_text_max. */
-GRAFT_HOT char *write_text(Printer *p, char *at, uint32_t id)
+GRAFT_HOT char *write_text(Printer *p, char *at, const graft_node *n)
 {
-    const uint32_t *k = p->ga.kids + p->ga.start[id];
-    const uint32_t *end = p->ga.kids + p->ga.start[id + 1];
+    const Use *a = node_slots(n), *end = a + node_nargs(n);
+    uint32_t id = node_id(n);
     bool closed;
-    switch (p->ga.kind[id]) {
+    switch (node_kind(n)) {
     case NODE_CALL:
-        at = write_call_open(p, at, id, &closed);
+        at = write_call_open(p, at, n, &closed);
         if (!closed)
             *at++ = ')';
         return at;
     case NODE_TUPLE:
         *at++ = '(';
-        at = write_refs(p, at, k, end);
-        if (end - k == 1)
+        at = write_refs(p, at, a, end);
+        if (end - a == 1)
             return write_lit(at, ",)");
         *at++ = ')';
         return at;
     case NODE_GETITEM:
-        at = write_ref(p, at, *k);
+        at = write_ref(p, at, a->value);
         *at++ = '.';
-        return write_index(at, node_index(node_of(p, id)));
+        return write_index(at, node_index(n));
     default: /* a pending text (note [pending texts]) */
         return write_mem(at, p->pending.items[p->text[id].kept.off].text->data,
                          p->text[id].kept.len);
@@ -374,13 +378,12 @@ GRAFT_HOT char *write_text(Printer *p, char *at, uint32_t id)
 /* A call's text with attributes at at, in out: they append checked
  * between its operands and its ")", and room for more bytes after the
  * text is made then. */
-static char *write_attrs_text_in(Printer *p, StrBuf *out, char *at, uint32_t id, size_t more)
+static char *write_attrs_text_in(Printer *p, StrBuf *out, char *at, const graft_node *n,
+                                 size_t more)
 {
     bool closed;
-    uint32_t nkids = p->ga.start[id + 1] - p->ga.start[id];
-    bool callee = (p->ga.flags[id] & NODE_HAS_CALLEE) && nkids;
-    out->len = (size_t)(write_call_open(p, at, id, &closed) - out->data);
-    printer_put_attrs(p, out, node_of(p, id), nkids == callee);
+    out->len = (size_t)(write_call_open(p, at, n, &closed) - out->data);
+    printer_put_attrs(p, out, n, node_nargs(n) == 0);
     at = out_room(out, 1 + more);
     *at++ = ')';
     return at;
@@ -391,11 +394,12 @@ static char *write_attrs_text_in(Printer *p, StrBuf *out, char *at, uint32_t id,
  * which is here for that: as a call of its own, it saved and restored
  * registers for every binding line (0.7 M instructions of the partition
  * of bench/RESULTS.md's "Session 23: printing the partition"). */
-GRAFT_HOT char *write_text_in(Printer *p, StrBuf *out, char *at, uint32_t id, size_t more)
+GRAFT_HOT char *write_text_in(Printer *p, StrBuf *out, char *at, const graft_node *n,
+                              size_t more)
 {
-    if (!has_attrs(p, id))
-        return write_text(p, at, id);
-    return write_attrs_text_in(p, out, at, id, more);
+    if (!has_attrs(n))
+        return write_text(p, at, n);
+    return write_attrs_text_in(p, out, at, n, more);
 }
 
 /* note [counted temps]: temps are given in increasing order, so the next
@@ -422,16 +426,17 @@ static void count_on(Printer *p)
  * call's attributes come between, and its temp given.  Inline in both
  * cases of printer_bind, so that the usual one, without a comment,
  * keeps no comment's pieces on the stack. */
-GRAFT_HOT void bind_line(Printer *p, uint32_t id, const Comment *c)
+GRAFT_HOT void bind_line(Printer *p, const graft_node *n, const Comment *c)
 {
+    uint32_t id = node_id(n);
     StrBuf *lines = p->lines;
-    size_t n = 2 * (size_t)(p->level > 0 ? p->level : 0);
+    size_t indent = 2 * (size_t)(p->level > 0 ? p->level : 0);
     size_t tail = (c ? c->len : 0) + 2; /* the comment and ";\n" */
-    char *at = out_room(lines, (n > OUT_INDENT_ROOM ? n : OUT_INDENT_ROOM) + TEMP_MAX + 3 +
-                                   printer_text_max(p, id) + tail);
+    size_t room = (indent > OUT_INDENT_ROOM ? indent : OUT_INDENT_ROOM) + TEMP_MAX + 3;
+    char *at = out_room(lines, room + printer_text_max(p, id) + tail);
     at = write_indent(at, p->level);
     at = write_temp_text(at, &p->next);
-    at = write_text_in(p, lines, write_lit(at, " = "), id, tail);
+    at = write_text_in(p, lines, write_lit(at, " = "), n, tail);
     if (c)
         at = printer_write_comment(at, c);
     lines->len = (size_t)(write_lit(at, ";\n") - lines->data);
@@ -443,25 +448,25 @@ GRAFT_HOT void bind_line(Printer *p, uint32_t id, const Comment *c)
 }
 
 /* A commented node's binding line, apart from the usual one. */
-static void bind_commented(Printer *p, uint32_t id)
+static void bind_commented(Printer *p, const graft_node *n)
 {
-    Comment c = printer_comment(p, id);
-    bind_line(p, id, &c);
+    Comment c = printer_comment(p, n);
+    bind_line(p, n, &c);
 }
 
-/* Gives node id the next temp and writes its binding line "%N = TEXT;"
+/* Gives node n the next temp and writes its binding line "%N = TEXT;"
  * into the current scope (note [counted temps]). */
-void printer_bind(Printer *p, uint32_t id)
+void printer_bind(Printer *p, const graft_node *n)
 {
-    if (has_comment(p, id))
-        bind_commented(p, id);
+    if (has_comment(p, n))
+        bind_commented(p, n);
     else
-        bind_line(p, id, NULL);
+        bind_line(p, n, NULL);
 }
 
 /* A visited node's text where it is used (note [texts written once]). */
-void printer_put_text(Printer *p, StrBuf *out, uint32_t id)
+void printer_put_text(Printer *p, StrBuf *out, const graft_node *n)
 {
-    char *at = out_room(out, printer_text_max(p, id));
-    out->len = (size_t)(write_text_in(p, out, at, id, 0) - out->data);
+    char *at = out_room(out, printer_text_max(p, node_id(n)));
+    out->len = (size_t)(write_text_in(p, out, at, n, 0) - out->data);
 }
