@@ -1926,6 +1926,9 @@ START_TEST(test_names_temps_in_cells)
     ck_assert_msg(strncmp(diags, want, strlen(want)) == 0, "%s", diags);
     ck_assert_msg(!strstr(diags + 1, "b.relay:"), "%s", diags);
     free(diags);
+}
+END_TEST
+
 /* note [walks on the nodes] in relay_print_number.c: a callee comes
  * first among its call's children though its slot is after the
  * operands; a call whose callee is a call of a function value pushes
