@@ -453,6 +453,46 @@ START_TEST(test_ops_as_decoded)
 }
 END_TEST
 
+/* note [values by address]: each value name of an imported model finds
+ * the node made of it (three hundred values, so that some share a slot
+ * and are probed past), a name no value has and a NULL name none; the
+ * table is at most half full. */
+START_TEST(test_values_by_address)
+{
+    enum { CHAIN = 300 };
+    StrBuf text = {0};
+    strbuf_printf(&text, "<\n  ir_version: 8,\n  opset_import: [\"\" : 17]\n>\n"
+                         "g (float[3] x, float[3] w) => (float[3] y%d) {\n", CHAIN - 1);
+    for (int k = 0; k < CHAIN; k++)
+        strbuf_printf(&text, k ? "  y%d = Add (y%d, w)\n" : "  y%d = Add (x, w)\n", k, k - 1);
+    strbuf_printf(&text, "}\n");
+    Source *src = source_from_string("t.onnxtxt", text.data, text.len);
+    graft_diag *d = diag_new(stderr);
+    OnnxModel *m = onnx_import(onnx_text_read(src, NULL, d), "t.onnxtxt", d);
+    ck_assert_ptr_nonnull(m);
+    ck_assert_ptr_eq(onnx_value_named(&m->values, graph_intern(m->g, "x")), graph_param(m->g, 0));
+    ck_assert_ptr_eq(onnx_value_named(&m->values, graph_intern(m->g, "w")), graph_param(m->g, 1));
+    for (int k = 0; k < CHAIN; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "y%d", k);
+        const graft_node *made = onnx_value_named(&m->values, graph_intern(m->g, name));
+        ck_assert_ptr_nonnull(made);
+        ck_assert_int_eq(node_kind(made), NODE_CALL);
+        ck_assert_uint_eq(node_id(made), (uint32_t)k + 2); /* (after x and w) */
+        ck_assert_ptr_eq(graph_value_name(m->g, made), graph_intern(m->g, name));
+    }
+    ck_assert_ptr_null(onnx_value_named(&m->values, graph_intern(m->g, "y300")));
+    ck_assert_ptr_null(onnx_value_named(&m->values, NULL));
+    ck_assert_uint_eq(m->values.len, CHAIN + 2);
+    ck_assert_uint_eq(m->values.room, (size_t)1 << (m->values.bits - 1));
+    ck_assert_uint_le(m->values.len, m->values.room);
+    onnx_graph_free(m);
+    diag_free(d);
+    source_free(src);
+    strbuf_free(&text);
+}
+END_TEST
+
 static Suite *decode_suite(void)
 {
     Suite *s = suite_create("onnx_decode");
@@ -465,6 +505,7 @@ static Suite *decode_suite(void)
     tcase_add_test(tc, test_names_interned);
     tcase_add_test(tc, test_checks_agree);
     tcase_add_test(tc, test_ops_as_decoded);
+    tcase_add_test(tc, test_values_by_address);
     suite_add_tcase(s, tc);
     return s;
 }

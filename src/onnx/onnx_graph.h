@@ -40,6 +40,7 @@
 
 #include "diag.h"
 #include "graph.h"
+#include "keymap.h"
 #include "onnx.pb-c.h"
 
 /* What a rule file declares of an op a rewrite may make: its domain
@@ -53,6 +54,45 @@ typedef struct OnnxOpDecl {
     const char *domain;
     int since;
 } OnnxOpDecl;
+
+/* note [values by address]: the import looks up a value's node by its
+ * name twice a value (made, then read: 220,000 times on issue 34's
+ * workload), and a KeyMap keyed by the name's address mixed it through
+ * keymap_ptr_key first, then probed: 37 instructions a lookup.  A name is
+ * interned (note [names as decoded] in onnx_import.c), and interned
+ * strings lie one after another in the interner's chunks, so the
+ * address's top bits after cache_slot's multiply (note [one cache slot]
+ * in keymap.h) already spread them: the values' table is keyed by the
+ * address itself, its slot that multiply, probed linearly, at most half
+ * full.  The export asks it which names are in use. */
+typedef struct OnnxValueSlot {
+    const char *name; /* interned in the graph; NULL: an empty slot */
+    graft_node *node; /* the node made of the value; NULL in an empty slot */
+} OnnxValueSlot;
+
+typedef struct OnnxValues {
+    OnnxValueSlot *slots; /* 1 << bits of them; NULL before the first */
+    unsigned bits;
+    size_t len;           /* the slots used, */
+    size_t room;          /* and how many may be: half of them (0: none) */
+} OnnxValues;
+
+/* The slot of name in values (which has slots): its own, or the empty
+ * one where it goes. */
+static inline OnnxValueSlot *onnx_values_slot(const OnnxValues *values, const char *name)
+{
+    size_t mask = ((size_t)1 << values->bits) - 1;
+    size_t i = cache_slot((uint64_t)(uintptr_t)name, values->bits);
+    while (values->slots[i].name && values->slots[i].name != name)
+        i = (i + 1) & mask;
+    return &values->slots[i];
+}
+
+/* The node made of the value name (interned), NULL when none. */
+static inline graft_node *onnx_value_named(const OnnxValues *values, const char *name)
+{
+    return values->slots && name ? onnx_values_slot(values, name)->node : NULL;
+}
 
 typedef struct OnnxModel {
     Onnx__ModelProto *proto;   /* the model as read (owned) */
@@ -70,8 +110,9 @@ typedef struct OnnxModel {
                                   output itself when it is the only one */
     KeyMap decls;              /* op name interned in g -> its OnnxOpDecl (in
                                   g's arena), for the ops the rules declare */
-    KeyMap values;             /* name interned in g -> the node import made
-                                  of the main graph's value of that name */
+    OnnxValues values;         /* name interned in g -> the node import made
+                                  of the main graph's value of that name
+                                  (note [values by address]) */
     KeyMap node_names;         /* name interned in g -> the node import made
                                   of the main graph's node of that name; both
                                   maps are the names in use, which the

@@ -17,7 +17,7 @@
 typedef struct Importer {
     OnnxModel *m;
     graft_graph *g;
-    KeyMap values;  /* interned value name -> the node that makes it */
+    OnnxValues values; /* interned value name -> the node that makes it */
     KeyMap types;   /* hash of a value's dtype and dims -> its type: note [import types] */
     struct {
         const Onnx__TypeProto *proto; /* a TypeProto value_type read lately, */
@@ -67,17 +67,61 @@ static bool unsure(Importer *im)
  * that came and went between builds.) */
 static graft_node *value_of(const Importer *im, const char *name)
 {
-    return (graft_node *)keymap_get_ptr(&im->values, name);
+    return onnx_value_named(&im->values, name);
+}
+
+/* values with 1 << bits slots, its names moved there (all distinct: each
+ * goes to the first empty slot from its own). */
+static void values_resize(OnnxValues *values, unsigned bits)
+{
+    OnnxValues grown = {xcalloc((size_t)1 << bits, sizeof *grown.slots), bits, values->len,
+                        (size_t)1 << (bits - 1)};
+    for (size_t i = 0; values->slots && i < ((size_t)1 << values->bits); i++)
+        if (values->slots[i].name)
+            *onnx_values_slot(&grown, values->slots[i].name) = values->slots[i];
+    free(values->slots);
+    *values = grown;
+}
+
+/* Room in values for count names in all, at most half its slots. */
+static void values_reserve(OnnxValues *values, size_t count)
+{
+    unsigned bits = values->slots ? values->bits : 6;
+    while (count * 2 > (size_t)1 << bits)
+        bits++;
+    if (!values->slots || bits != values->bits)
+        values_resize(values, bits);
+}
+
+static void values_free(OnnxValues *values)
+{
+    free(values->slots);
+    *values = (OnnxValues){0};
+}
+
+/* name's slot in values (name not NULL), taken when it had none. */
+static inline OnnxValueSlot *values_put(OnnxValues *values, const char *name)
+{
+    if (values->len == values->room) /* (never in an import: reserve_tables made room) */
+        values_reserve(values, values->len + 1);
+    OnnxValueSlot *slot = onnx_values_slot(values, name);
+    if (!slot->name) {
+        slot->name = name;
+        values->len++;
+    }
+    return slot;
 }
 
 /* n is the value name names, which is interned (note [names interned
- * once]). */
+ * once]); a NULL name names nothing. */
 static inline void set_value(Importer *im, const char *name, graft_node *n)
 {
-    int64_t *slot = keymap_put(&im->values, keymap_ptr_key(name), 0);
-    if (*slot && name && name[0]) /* made twice (an empty name makes nothing) */
-        unsure(im);
-    *slot = (int64_t)(intptr_t)n;
+    if (name) {
+        OnnxValueSlot *slot = values_put(&im->values, name);
+        if (slot->node && name[0]) /* made twice (an empty name makes nothing) */
+            unsure(im);
+        slot->node = n;
+    }
     graph_set_value_name_interned(im->g, n, name);
 }
 
@@ -715,7 +759,7 @@ static void reserve_tables(Importer *im, const Onnx__GraphProto *gp)
     size_t nodes = leaves + gp->n_node + elements + 2; /* (the empty tuple, the output's) */
     graph_reserve_names(im->g, leaves + outputs + 64, leaves + outputs); /* first: */
     graph_reserve(im->g, nodes); /* its names fit then */
-    keymap_reserve(&im->values, leaves + outputs);
+    values_reserve(&im->values, leaves + outputs);
     im->m->origin = xcalloc(nodes + 1, sizeof *im->m->origin); /* note [origins] */
     im->origin_room = (uint32_t)(nodes + 1);
 }
@@ -808,7 +852,7 @@ void onnx_graph_free(OnnxModel *m)
         return;
     graph_free(m->g);
     keymap_free(&m->decls);
-    keymap_free(&m->values);
+    values_free(&m->values);
     keymap_free(&m->node_names);
     onnx_model_free(m->proto);
     free(m->origin);
