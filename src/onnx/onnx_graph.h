@@ -136,6 +136,12 @@ void onnx_graph_free(OnnxModel *m);
  * (why says how); a call like one typed before takes its type (note
  * [inference memo] in onnx_types_memo.c). */
 const graft_type *onnx_type_of(graft_graph *g, const graft_node *n, StrBuf *why);
+/* onnx_type_of of call n, which the caller knows is of the default
+ * domain (graph_node_domain NULL), with nout results, a tuple of them
+ * when tuple (note [several results] in graph.h): the import's calls
+ * (note [calls typed as made] in onnx_import.c). */
+const graft_type *onnx_type_of_default(graft_graph *g, const graft_node *n, int nout, bool tuple,
+                                       StrBuf *why);
 /* The same inferred afresh, without the memo of note [inference memo]
  * (onnx_types_memo.c), for the tests that compare the two. */
 const graft_type *onnx_type_of_fresh(graft_graph *g, const graft_node *n, StrBuf *why);

@@ -689,12 +689,30 @@ static bool types_agree(const graft_type *declared, const graft_type *made)
     return true;
 }
 
+/* note [calls typed as made]: onnx_type_of asks a call's domain
+ * (graph_node_domain, a call into src/ir and a KeyMap's) and counts its
+ * results by walking its uses, and the import knows both of every call
+ * it made from its NodeProto: no domain but the default's (import_node
+ * names another), one result (a NodeProto of one output or none; several
+ * are elements, and no element of a call of one exists yet).  So such a
+ * call is typed by onnx_type_of_default, told so: 25 instructions a call
+ * fewer on issue 34's workload.  Any other call goes through onnx_type_of
+ * as a rewrite's do. */
+static const graft_type *call_type(Importer *im, const graft_node *n, StrBuf *why)
+{
+    uint32_t id = node_id(n);
+    const Onnx__NodeProto *np = id < im->m->norigin ? im->m->origin[id] : NULL;
+    if (!np || np->n_output > 1 || (np->domain && np->domain[0]))
+        return onnx_type_of(im->g, n, why);
+    return onnx_type_of_default(im->g, n, 1, false, why);
+}
+
 /* The type inference gives n: its relation's for a call, the tuple's
  * field for an element; NULL when it knows none.  why: a contradiction. */
 static const graft_type *inferred_type(Importer *im, const graft_node *n, StrBuf *why)
 {
     if (node_kind(n) == NODE_CALL)
-        return onnx_type_of(im->g, n, why);
+        return call_type(im, n, why);
     if (node_kind(n) != NODE_GETITEM)
         return NULL;
     const graft_type *tuple = node_type(node_arg(n, 0));
