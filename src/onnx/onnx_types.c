@@ -114,10 +114,9 @@ static bool infer_call(graft_graph *g, const graft_node *n, int nout, bool tuple
 }
 
 /* onnx_type_of of call n of the default domain, with nout results (a
- * tuple when tuple), through the memo.  Inline in both callers: a call
- * more was 17 instructions of each rewrite's typing. */
-static inline const graft_type *type_of_default(graft_graph *g, const graft_node *n, int nout,
-                                                bool tuple, StrBuf *why)
+ * tuple when tuple), through the memo: both entries below end in it. */
+static const graft_type *type_of_default(graft_graph *g, const graft_node *n, int nout,
+                                         bool tuple, StrBuf *why)
 {
     bool read_values;
     PlainKey plain;
