@@ -493,38 +493,62 @@ START_TEST(test_values_by_address)
 }
 END_TEST
 
-/* note [calls typed as made]: a call of one result typed as imported,
- * told its domain and result count, gets the type onnx_type_of gives it
+/* note [calls typed as made], note [made calls' types]: a call of one
+ * result typed as imported gets the type onnx_type_of gives it
  * (float[2, 3] for the Add, float[3, 2] for the Transpose, whose declared
- * type of that text stays its own); the Split of
- * two results, typed through onnx_type_of, is a tuple of its two. */
+ * type of that text stays its own); made keeps the memo's answer for the
+ * Add's key and gives it again, but none for the Transpose (an
+ * attribute), nor for the Reshape (its type read its shape's values);
+ * the Split of two results, typed through onnx_type_of, is a tuple of
+ * its two. */
 START_TEST(test_calls_typed_as_made)
 {
     const char *text = "<\n  ir_version: 8,\n  opset_import: [\"\" : 17]\n>\n"
-                       "g (float[2, 3] x, float[3] b) => (float[3, 2] t, float[1, 3] p) {\n"
-                       "  s = Add (x, b)\n  t = Transpose (s)\n"
-                       "  p, q = Split <axis = 0> (s)\n}\n";
+                       "g (float[2, 3] x, float[3] b) => (float[3, 2] t, float[1, 3] p, "
+                       "float[3, 2] r) <int64[2] shape = {3, 2}> {\n"
+                       "  s = Add (x, b)\n  t = Transpose <perm = [1, 0]> (s)\n"
+                       "  p, q = Split <axis = 0> (s)\n  r = Reshape (s, shape)\n}\n";
     Source *src = source_from_string("t.onnxtxt", text, strlen(text));
     graft_diag *d = diag_new(stderr);
     OnnxModel *m = onnx_import(onnx_text_read(src, NULL, d), "t.onnxtxt", d);
     ck_assert_ptr_nonnull(m);
     const graft_node *add = onnx_value_named(&m->values, graph_intern(m->g, "s"));
     const graft_node *transpose = onnx_value_named(&m->values, graph_intern(m->g, "t"));
+    const graft_node *reshape = onnx_value_named(&m->values, graph_intern(m->g, "r"));
     const graft_node *p = onnx_value_named(&m->values, graph_intern(m->g, "p"));
     ck_assert_str_eq(node_type(add)->text, "Tensor[(2, 3), float32]");
     ck_assert_str_eq(node_type(transpose)->text, "Tensor[(3, 2), float32]");
     StrBuf why = {0};
-    ck_assert_ptr_eq(onnx_type_of_default(m->g, add, 1, false, &why), node_type(add));
+    OnnxMadeTypes *made = calloc(1, sizeof *made);
+    ck_assert_ptr_eq(onnx_type_of_made(m->g, add, made, &why), node_type(add));
     ck_assert_ptr_eq(onnx_type_of(m->g, add, &why), node_type(add));
-    const graft_type *inferred = onnx_type_of_default(m->g, transpose, 1, false, &why);
+    const graft_type *inferred = onnx_type_of_made(m->g, transpose, made, &why);
     ck_assert_str_eq(inferred->text, "Tensor[(3, 2), float32]"); /* (t's declared type stays) */
     ck_assert_ptr_eq(onnx_type_of(m->g, transpose, &why), inferred);
+    ck_assert_str_eq(onnx_type_of_made(m->g, reshape, made, &why)->text,
+                     "Tensor[(3, 2), float32]");
     ck_assert_uint_eq(why.len, 0);
+    int kept = 0;
+    for (int i = 0; i < 1 << ONNX_MADE_TYPES_BITS; i++)
+        for (int k = 0; k < 2; k++) {
+            const OnnxMadeType *e = &made->pair[i][k];
+            if (!e->op)
+                continue;
+            kept++;
+            ck_assert_ptr_eq(e->op, node_op(add));
+            ck_assert_int_eq(e->nargs, 2);
+            ck_assert_ptr_eq(e->operand[0], node_type(node_arg(add, 0)));
+            ck_assert_ptr_eq(e->operand[1], node_type(node_arg(add, 1)));
+            ck_assert_ptr_eq(e->type, node_type(add));
+        }
+    ck_assert_int_eq(kept, 1);
+    ck_assert_ptr_eq(onnx_type_of_made(m->g, add, made, &why), node_type(add)); /* (made's) */
     const graft_node *split = node_arg(p, 0);
     ck_assert_int_eq(node_kind(p), NODE_GETITEM);
     ck_assert_int_eq(node_type(split)->kind, TYPE_TUPLE);
     ck_assert_int_eq(node_type(split)->nfields, 2);
     ck_assert_str_eq(node_type(p)->text, "Tensor[(1, 3), float32]");
+    free(made);
     strbuf_free(&why);
     onnx_graph_free(m);
     diag_free(d);

@@ -136,12 +136,26 @@ void onnx_graph_free(OnnxModel *m);
  * (why says how); a call like one typed before takes its type (note
  * [inference memo] in onnx_types_memo.c). */
 const graft_type *onnx_type_of(graft_graph *g, const graft_node *n, StrBuf *why);
+/* The memo's answers for the calls an import typed lately, its own
+ * (note [made calls' types] in onnx_types.c); zeroed: empty. */
+enum { ONNX_MADE_TYPES_BITS = 5 };
+typedef struct OnnxMadeType {
+    const char *op;               /* interned; NULL: an empty entry */
+    int nargs;                    /* 1 or 2 */
+    const graft_type *operand[2]; /* tensor types (NULL past the last) */
+    const graft_type *type;       /* the memo's answer */
+} OnnxMadeType;
+typedef struct OnnxMadeTypes {
+    OnnxMadeType pair[1 << ONNX_MADE_TYPES_BITS][2]; /* note [one cache slot] in keymap.h */
+} OnnxMadeTypes;
+
 /* onnx_type_of of call n, which the caller knows is of the default
- * domain (graph_node_domain NULL), with nout results, a tuple of them
- * when tuple (note [several results] in graph.h): the import's calls
- * (note [calls typed as made] in onnx_import.c). */
-const graft_type *onnx_type_of_default(graft_graph *g, const graft_node *n, int nout, bool tuple,
-                                       StrBuf *why);
+ * domain (graph_node_domain NULL) and of one result, not read by element:
+ * the import's calls (note [calls typed as made] in onnx_import.c),
+ * answered from made when it holds the memo's answer for n's op and
+ * operand types. */
+const graft_type *onnx_type_of_made(graft_graph *g, const graft_node *n, OnnxMadeTypes *made,
+                                    StrBuf *why);
 /* The same inferred afresh, without the memo of note [inference memo]
  * (onnx_types_memo.c), for the tests that compare the two. */
 const graft_type *onnx_type_of_fresh(graft_graph *g, const graft_node *n, StrBuf *why);

@@ -114,25 +114,28 @@ static bool infer_call(graft_graph *g, const graft_node *n, int nout, bool tuple
 }
 
 /* onnx_type_of of call n of the default domain, with nout results (a
- * tuple when tuple), through the memo: both entries below end in it. */
+ * tuple when tuple), through the memo: both entries below end in it.
+ * *known: whether the type is the memo's answer for n's key. */
 static const graft_type *type_of_default(graft_graph *g, const graft_node *n, int nout,
-                                         bool tuple, StrBuf *why)
+                                         bool tuple, StrBuf *why, bool *known)
 {
     bool read_values;
     PlainKey plain;
     const graft_type *t;
+    *known = true;
     if (plain_memo_find(g, n, nout, tuple, &plain, &t))
         return t; /* note [plain calls] in onnx_types_memo.c */
     TypeKey key;
     bool keyed = type_key_of(g, n, nout, tuple, &key);
-    bool known = keyed && type_memo_find(&key, &t);
-    if (!known && !onnx_has_infer(node_op(n)))
+    *known = keyed && type_memo_find(&key, &t);
+    if (!*known && !onnx_has_infer(node_op(n)))
         return NULL; /* unknown to graft: untyped (only ops inferred are remembered) */
-    if (!known && infer_call(g, n, nout, tuple, &t, why, &read_values) && keyed && !read_values) {
+    if (!*known && infer_call(g, n, nout, tuple, &t, why, &read_values) && keyed &&
+        !read_values) {
         type_memo_put(&key, t);
-        known = true;
+        *known = true;
     }
-    if (known)
+    if (*known)
         plain_memo_put(&plain, t);
     return t;
 }
@@ -141,15 +144,74 @@ const graft_type *onnx_type_of(graft_graph *g, const graft_node *n, StrBuf *why)
 {
     if (!node_op(n) || graph_node_domain(g, n))
         return NULL; /* another domain's op: untyped */
-    bool tuple;
+    bool tuple, known;
     int nout = result_count(n, &tuple);
-    return type_of_default(g, n, nout, tuple, why);
+    return type_of_default(g, n, nout, tuple, why, &known);
 }
 
-const graft_type *onnx_type_of_default(graft_graph *g, const graft_node *n, int nout, bool tuple,
-                                       StrBuf *why)
+/* note [made calls' types]: the import types each call it made
+ * (infer_types in onnx_import.c), most of them plain calls of one or two
+ * operands (note [plain calls] in onnx_types_memo.c: every one of issue
+ * 34's workload's 60,000, of six keys), and the plain memo answered one
+ * in 160 instructions: the memo found through the graph (a call into
+ * src/ir), a key of three operands and its counts built in memory, the
+ * calls between.  So the import keeps the memo's answers for such calls
+ * itself (OnnxMadeTypes, in its own struct), keyed as the plain memo is,
+ * by the op and the operands' types by address (an address stands for
+ * one dtype and dims while the graph lives: types are never changed), a
+ * slot of two entries chosen by their hash (note [one cache slot] in
+ * keymap.h), and takes one when the memo gave or took the answer for
+ * that key (type_of_default's known): never a type inferred each time
+ * (a call whose op read an input's values, note [inference memo]) nor a
+ * contradiction.  What it holds is what the memo would answer, so the
+ * import's types are the ones it gave before; a call of another shape
+ * goes to the memo as before.  The workload's import typed a call in 87
+ * instructions where it took 163 (onnx_type_of_made's, and the memo's
+ * through onnx_type_of_default before). */
+
+/* The slot of made for op and the operand types t. */
+static size_t made_slot(const char *op, const graft_type *const t[2])
 {
-    return node_op(n) ? type_of_default(g, n, nout, tuple, why) : NULL;
+    uint64_t h = hash_word(hash_word((uint64_t)(uintptr_t)op, (uint64_t)(uintptr_t)t[0]),
+                           (uint64_t)(uintptr_t)t[1]);
+    return cache_slot(h, ONNX_MADE_TYPES_BITS);
+}
+
+/* Whether entry e holds the key of op, nargs and operand types t. */
+static inline bool made_key_is(const OnnxMadeType *e, const char *op, int nargs,
+                               const graft_type *const t[2])
+{
+    return e->op == op && e->nargs == nargs && e->operand[0] == t[0] && e->operand[1] == t[1];
+}
+
+/* The tensor type of operand i of n, NULL when it has none or n fewer
+ * operands. */
+static inline const graft_type *tensor_operand(const graft_node *n, int i)
+{
+    const graft_type *t = i < node_nargs(n) ? node_type(node_arg(n, i)) : NULL;
+    return t && t->kind == TYPE_TENSOR ? t : NULL;
+}
+
+const graft_type *onnx_type_of_made(graft_graph *g, const graft_node *n, OnnxMadeTypes *made,
+                                    StrBuf *why)
+{
+    const char *op = node_op(n);
+    int nargs = node_nargs(n);
+    bool known;
+    if (!op)
+        return NULL;
+    const graft_type *t[2] = {tensor_operand(n, 0), tensor_operand(n, 1)};
+    if (nargs < 1 || nargs > 2 || node_nattrs(n) != 0 || !t[0] || (nargs == 2 && !t[1]))
+        return type_of_default(g, n, 1, false, why, &known); /* (no key of made's) */
+    OnnxMadeType *pair = made->pair[made_slot(op, t)];
+    if (made_key_is(&pair[0], op, nargs, t))
+        return pair[0].type;
+    if (made_key_is(&pair[1], op, nargs, t))
+        return pair[1].type;
+    const graft_type *type = type_of_default(g, n, 1, false, why, &known);
+    if (known)
+        cache_pair_put(pair, ((OnnxMadeType){op, nargs, {t[0], t[1]}, type}));
+    return type;
 }
 
 const graft_type *onnx_type_of_fresh(graft_graph *g, const graft_node *n, StrBuf *why)
