@@ -155,7 +155,8 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t v)
  * binding lines' ops (note [ops read] in relay_load_line.c), the Relay
  * printer's attribute texts (note [attribute texts] in
  * relay_print_text.c), the builtin registry's names as its table is read
- * (registry_tables.c), ONNX inference's
+ * (registry_tables.c), the ONNX decoder's op names (note [op name
+ * memo] in onnx_decode_fast.h), ONNX inference's
  * ops (note [inference cache] in onnx_infer.c), a model check's ops
  * (note [ops seen] in model_check.c), an ONNX model's ops among the
  * rules' (note [ops checked] in onnx_file.c), type inference's
