@@ -153,7 +153,7 @@ const graft_type *onnx_type_of(graft_graph *g, const graft_node *n, StrBuf *why)
  * (infer_types in onnx_import.c), most of them plain calls of one or two
  * operands (note [plain calls] in onnx_types_memo.c: every one of issue
  * 34's workload's 60,000, of six keys), and the plain memo answered one
- * in 160 instructions: the memo found through the graph (a call into
+ * in 163 instructions: the memo found through the graph (a call into
  * src/ir), a key of three operands and its counts built in memory, the
  * calls between.  So the import keeps the memo's answers for such calls
  * itself (OnnxMadeTypes, in its own struct), keyed as the plain memo is,
@@ -165,51 +165,21 @@ const graft_type *onnx_type_of(graft_graph *g, const graft_node *n, StrBuf *why)
  * (a call whose op read an input's values, note [inference memo]) nor a
  * contradiction.  What it holds is what the memo would answer, so the
  * import's types are the ones it gave before; a call of another shape
- * goes to the memo as before.  The workload's import types a call in 87
- * instructions where the memo's plain path took 163. */
+ * goes to the memo as before.  The lookup is inline in the import
+ * (onnx_type_of_made in onnx_graph.h), the memo behind a call
+ * (onnx_type_of_made_missed): the workload's import types a call in
+ * about 58 instructions where the memo's plain path took 163. */
 
-/* The slot of made for op and the operand types t. */
-static size_t made_slot(const char *op, const graft_type *const t[2])
+const graft_type *onnx_type_of_made_missed(graft_graph *g, const graft_node *n,
+                                           OnnxMadeType *pair, StrBuf *why)
 {
-    uint64_t h = hash_word(hash_word((uint64_t)(uintptr_t)op, (uint64_t)(uintptr_t)t[0]),
-                           (uint64_t)(uintptr_t)t[1]);
-    return cache_slot(h, ONNX_MADE_TYPES_BITS);
-}
-
-/* Whether entry e holds the key of op, nargs and operand types t. */
-static inline bool made_key_is(const OnnxMadeType *e, const char *op, int nargs,
-                               const graft_type *const t[2])
-{
-    return e->op == op && e->nargs == nargs && e->operand[0] == t[0] && e->operand[1] == t[1];
-}
-
-/* The tensor type of operand i of n, NULL when it has none or n fewer
- * operands. */
-static inline const graft_type *tensor_operand(const graft_node *n, int i)
-{
-    const graft_type *t = i < node_nargs(n) ? node_type(node_arg(n, i)) : NULL;
-    return t && t->kind == TYPE_TENSOR ? t : NULL;
-}
-
-const graft_type *onnx_type_of_made(graft_graph *g, const graft_node *n, OnnxMadeTypes *made,
-                                    StrBuf *why)
-{
-    const char *op = node_op(n);
-    int nargs = node_nargs(n);
     bool known;
-    if (!op)
-        return NULL;
-    const graft_type *t[2] = {tensor_operand(n, 0), tensor_operand(n, 1)};
-    if (nargs < 1 || nargs > 2 || node_nattrs(n) != 0 || !t[0] || (nargs == 2 && !t[1]))
-        return type_of_default(g, n, 1, false, why, &known); /* (no key of made's) */
-    OnnxMadeType *pair = made->pair[made_slot(op, t)];
-    if (made_key_is(&pair[0], op, nargs, t))
-        return pair[0].type;
-    if (made_key_is(&pair[1], op, nargs, t))
-        return pair[1].type;
     const graft_type *type = type_of_default(g, n, 1, false, why, &known);
-    if (known)
-        cache_pair_put(pair, ((OnnxMadeType){op, nargs, {t[0], t[1]}, type}));
+    if (known && pair) {
+        const graft_type *t[2];
+        int nargs = onnx_made_key(n, t);
+        cache_pair_put(pair, ((OnnxMadeType){node_op(n), nargs, {t[0], t[1]}, type}));
+    }
     return type;
 }
 
