@@ -453,6 +453,109 @@ START_TEST(test_ops_as_decoded)
 }
 END_TEST
 
+/* note [values by address]: each value name of an imported model finds
+ * the node made of it (three hundred values, so that some share a slot
+ * and are probed past), a name no value has and a NULL name none; the
+ * table is at most half full. */
+START_TEST(test_values_by_address)
+{
+    enum { CHAIN = 300 };
+    StrBuf text = {0};
+    strbuf_printf(&text, "<\n  ir_version: 8,\n  opset_import: [\"\" : 17]\n>\n"
+                         "g (float[3] x, float[3] w) => (float[3] y%d) {\n", CHAIN - 1);
+    for (int k = 0; k < CHAIN; k++)
+        strbuf_printf(&text, k ? "  y%d = Add (y%d, w)\n" : "  y%d = Add (x, w)\n", k, k - 1);
+    strbuf_printf(&text, "}\n");
+    Source *src = source_from_string("t.onnxtxt", text.data, text.len);
+    graft_diag *d = diag_new(stderr);
+    OnnxModel *m = onnx_import(onnx_text_read(src, NULL, d), "t.onnxtxt", d);
+    ck_assert_ptr_nonnull(m);
+    ck_assert_ptr_eq(onnx_value_named(&m->values, graph_intern(m->g, "x")), graph_param(m->g, 0));
+    ck_assert_ptr_eq(onnx_value_named(&m->values, graph_intern(m->g, "w")), graph_param(m->g, 1));
+    for (int k = 0; k < CHAIN; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "y%d", k);
+        const graft_node *made = onnx_value_named(&m->values, graph_intern(m->g, name));
+        ck_assert_ptr_nonnull(made);
+        ck_assert_int_eq(node_kind(made), NODE_CALL);
+        ck_assert_uint_eq(node_id(made), (uint32_t)k + 2); /* (after x and w) */
+        ck_assert_ptr_eq(graph_value_name(m->g, made), graph_intern(m->g, name));
+    }
+    ck_assert_ptr_null(onnx_value_named(&m->values, graph_intern(m->g, "y300")));
+    ck_assert_ptr_null(onnx_value_named(&m->values, NULL));
+    ck_assert_uint_eq(m->values.len, CHAIN + 2);
+    ck_assert_uint_eq(m->values.room, (size_t)1 << (m->values.bits - 1));
+    ck_assert_uint_le(m->values.len, m->values.room);
+    onnx_graph_free(m);
+    diag_free(d);
+    source_free(src);
+    strbuf_free(&text);
+}
+END_TEST
+
+/* note [calls typed as made], note [made calls' types]: a call of one
+ * result typed as imported gets the type onnx_type_of gives it
+ * (float[2, 3] for the Add, float[3, 2] for the Transpose, whose declared
+ * type of that text stays its own); made keeps the memo's answer for the
+ * Add's key and gives it again, but none for the Transpose (an
+ * attribute), nor for the Reshape (its type read its shape's values);
+ * the Split of two results, typed through onnx_type_of, is a tuple of
+ * its two. */
+START_TEST(test_calls_typed_as_made)
+{
+    const char *text = "<\n  ir_version: 8,\n  opset_import: [\"\" : 17]\n>\n"
+                       "g (float[2, 3] x, float[3] b) => (float[3, 2] t, float[1, 3] p, "
+                       "float[3, 2] r) <int64[2] shape = {3, 2}> {\n"
+                       "  s = Add (x, b)\n  t = Transpose <perm = [1, 0]> (s)\n"
+                       "  p, q = Split <axis = 0> (s)\n  r = Reshape (s, shape)\n}\n";
+    Source *src = source_from_string("t.onnxtxt", text, strlen(text));
+    graft_diag *d = diag_new(stderr);
+    OnnxModel *m = onnx_import(onnx_text_read(src, NULL, d), "t.onnxtxt", d);
+    ck_assert_ptr_nonnull(m);
+    const graft_node *add = onnx_value_named(&m->values, graph_intern(m->g, "s"));
+    const graft_node *transpose = onnx_value_named(&m->values, graph_intern(m->g, "t"));
+    const graft_node *reshape = onnx_value_named(&m->values, graph_intern(m->g, "r"));
+    const graft_node *p = onnx_value_named(&m->values, graph_intern(m->g, "p"));
+    ck_assert_str_eq(node_type(add)->text, "Tensor[(2, 3), float32]");
+    ck_assert_str_eq(node_type(transpose)->text, "Tensor[(3, 2), float32]");
+    StrBuf why = {0};
+    OnnxMadeTypes *made = calloc(1, sizeof *made);
+    ck_assert_ptr_eq(onnx_type_of_made(m->g, add, made, &why), node_type(add));
+    ck_assert_ptr_eq(onnx_type_of(m->g, add, &why), node_type(add));
+    const graft_type *inferred = onnx_type_of_made(m->g, transpose, made, &why);
+    ck_assert_str_eq(inferred->text, "Tensor[(3, 2), float32]"); /* (t's declared type stays) */
+    ck_assert_ptr_eq(onnx_type_of(m->g, transpose, &why), inferred);
+    ck_assert_str_eq(onnx_type_of_made(m->g, reshape, made, &why)->text,
+                     "Tensor[(3, 2), float32]");
+    ck_assert_uint_eq(why.len, 0);
+    int kept = 0;
+    for (int i = 0; i < 1 << ONNX_MADE_TYPES_BITS; i++)
+        for (int k = 0; k < 2; k++) {
+            const OnnxMadeType *e = &made->pair[i][k];
+            if (!e->op)
+                continue;
+            kept++;
+            ck_assert_ptr_eq(e->op, node_op(add));
+            ck_assert_int_eq(e->nargs, 2);
+            ck_assert_ptr_eq(e->operand[0], node_type(node_arg(add, 0)));
+            ck_assert_ptr_eq(e->operand[1], node_type(node_arg(add, 1)));
+            ck_assert_ptr_eq(e->type, node_type(add));
+        }
+    ck_assert_int_eq(kept, 1);
+    ck_assert_ptr_eq(onnx_type_of_made(m->g, add, made, &why), node_type(add)); /* (made's) */
+    const graft_node *split = node_arg(p, 0);
+    ck_assert_int_eq(node_kind(p), NODE_GETITEM);
+    ck_assert_int_eq(node_type(split)->kind, TYPE_TUPLE);
+    ck_assert_int_eq(node_type(split)->nfields, 2);
+    ck_assert_str_eq(node_type(p)->text, "Tensor[(1, 3), float32]");
+    free(made);
+    strbuf_free(&why);
+    onnx_graph_free(m);
+    diag_free(d);
+    source_free(src);
+}
+END_TEST
+
 static Suite *decode_suite(void)
 {
     Suite *s = suite_create("onnx_decode");
@@ -465,6 +568,8 @@ static Suite *decode_suite(void)
     tcase_add_test(tc, test_names_interned);
     tcase_add_test(tc, test_checks_agree);
     tcase_add_test(tc, test_ops_as_decoded);
+    tcase_add_test(tc, test_values_by_address);
+    tcase_add_test(tc, test_calls_typed_as_made);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -511,6 +511,56 @@ START_TEST(test_many_inputs)
 }
 END_TEST
 
+/* A node of op_type op (n bytes), then, when doc, a doc_string of eight
+ * bytes after it (so that op's first word is read whole), decoded by the
+ * fast path through memo. */
+static const Onnx__NodeProto *node_of_op(const char *op, size_t n, bool doc,
+                                         const OnnxStrings *to)
+{
+    static uint8_t node[64];
+    node[0] = 0x22; /* op_type */
+    node[1] = (uint8_t)n;
+    memcpy(node + 2, op, n);
+    memcpy(node + 2 + n, "\x32\x08" "document", 10); /* doc_string */
+    return onnx_decode_common_node(node, 2 + n + (doc ? 10 : 0), to);
+}
+
+/* note [op name memo]: an op_type found in the memo by its first eight
+ * bytes and its length is the interned name of all its bytes, at the
+ * message's end or with bytes after it, of 1 to 20 bytes: two names of
+ * one length and first word are two; a name with a NUL anywhere is left
+ * to the general path, the same name without one in the memo or not. */
+START_TEST(test_op_names_by_head)
+{
+    Arena *arena = arena_new();
+    Interner *names = interner_new(arena);
+    OnnxOpMemo memo = {0};
+    const OnnxStrings to = {arena, names, &memo};
+    for (size_t n = 1; n <= 20; n++)
+        for (int doc = 0; doc < 2; doc++) {
+            char op[24], other[24];
+            for (size_t k = 0; k < n; k++)
+                op[k] = other[k] = (char)('A' + k);
+            other[n - 1] = 'z'; /* (past the first word from 9 bytes on) */
+            for (int again = 0; again < 2; again++) {
+                const Onnx__NodeProto *a = node_of_op(op, n, doc, &to);
+                ck_assert_ptr_eq(a->op_type, interner_intern(names, op, n));
+                const Onnx__NodeProto *b = node_of_op(other, n, doc, &to);
+                ck_assert_ptr_eq(b->op_type, interner_intern(names, other, n));
+                ck_assert_ptr_ne(a->op_type, b->op_type);
+            }
+            for (size_t at = 0; at < n; at++) {
+                char was = op[at];
+                op[at] = 0;
+                ck_assert_msg(!node_of_op(op, n, doc, &to), "%zu at %zu", n, at);
+                op[at] = was;
+            }
+        }
+    interner_free(names);
+    arena_free(arena);
+}
+END_TEST
+
 static Suite *decode_fast_suite(void)
 {
     Suite *s = suite_create("onnx_decode_fast");
@@ -527,6 +577,7 @@ static Suite *decode_fast_suite(void)
     tcase_add_test(tc, test_nul_anywhere);
     tcase_add_test(tc, test_nul_test_masked);
     tcase_add_test(tc, test_many_inputs);
+    tcase_add_test(tc, test_op_names_by_head);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -8,14 +8,16 @@
  * types, the emitter's objects and texts.  Keys of bytes are interned to
  * a pointer, or hashed with the entries of one hash chained by the
  * caller (relay_names.c, emit_c_out.c).  No table iterates a KeyMap, so
- * output never depends on its order.  Two tables keep their own layout:
+ * output never depends on its order.  Four tables keep their own layout:
  * the interner (its probe inline in arena.h, the rest in arena.c), the
  * map from byte strings to the canonical copies that pointer keys come
  * from; the automaton's memo and item sets (automaton.c), keyed by
  * arrays of ids held in a pool; and the printer's check that every
  * variable's name is its own, a table of ids in memory it borrows
- * (note [distinct names] in relay_names.c) (exceptions: 4 files,
- * counted by tests/one_notes.sh).
+ * (note [distinct names] in relay_names.c); and an ONNX model's values
+ * by their names' addresses, not mixed first (note [values by address]
+ * in src/onnx/onnx_graph.h) (exceptions: 5 files, counted by
+ * tests/one_notes.sh).
  */
 #ifndef GRAFT_KEYMAP_H
 #define GRAFT_KEYMAP_H
@@ -153,14 +155,17 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t v)
  * binding lines' ops (note [ops read] in relay_load_line.c), the Relay
  * printer's attribute texts (note [attribute texts] in
  * relay_print_text.c), the builtin registry's names as its table is read
- * (registry_tables.c), ONNX inference's
+ * (registry_tables.c), the ONNX decoder's op names (note [op name
+ * memo] in onnx_decode_fast.h), ONNX inference's
  * ops (note [inference cache] in onnx_infer.c), a model check's ops
  * (note [ops seen] in model_check.c), an ONNX model's ops among the
  * rules' (note [ops checked] in onnx_file.c), type inference's
  * relations (note [relations seen] in type_infer.c), ONNX typing's
- * plain calls (note [plain calls] in onnx_types_memo.c) and the graph's
- * canonical strings (note [canonical pointers] in graph.c); no other slot
- * formula (exceptions: 0, counted by tests/one_notes.sh).  The last three,
+ * plain calls (note [plain calls] in onnx_types_memo.c), the ONNX
+ * import's calls (note [made calls' types] in onnx_types.c) and the
+ * graph's canonical strings (note [canonical pointers] in graph.c); no
+ * other slot formula (exceptions: 0, counted by tests/one_notes.sh).  The
+ * last four,
  * keyed by addresses, keep two entries a slot through cache_pair_find and
  * cache_pair_put below, the one copy of that slot's rules. */
 static inline size_t cache_slot(uint64_t key, unsigned bits)

@@ -244,26 +244,45 @@ static char *copy_string(Cursor s, uint32_t hash, const OnnxStrings *to)
     return onnx_decode_string_hashed(to, s.p, (size_t)(s.end - s.p), hash);
 }
 
-/* An op_type's bytes s, of interner_hash hash, interned through to->ops
- * (note [op name memo]) when there is one. */
-static inline char *op_name(Cursor s, uint32_t hash, const OnnxStrings *to)
+/* The first of the n bytes at s, up to eight, as a little-endian word
+ * (0 past them), read whole when eight bytes from s lie before limit. */
+static inline uint64_t string_head(const uint8_t *s, size_t n, const uint8_t *limit)
+{
+    uint64_t w;
+    if (n >= 8 || (size_t)(limit - s) >= 8) {
+        memcpy(&w, s, 8);
+        w = HASH_LE64(w);
+        return n >= 8 ? w : w & (((uint64_t)1 << (8 * n)) - 1);
+    }
+    return n ? HASH_LE64(bytes_tail(s, n, 0)) : 0;
+}
+
+/* An op_type's bytes s, inside a message ending at limit, interned
+ * through to->ops (note [op name memo]); NULL when a NUL is among them. */
+static inline char *op_name(Cursor s, const uint8_t *limit, const OnnxStrings *to)
 {
     size_t n = (size_t)(s.end - s.p);
-    if (!to->ops || !to->names)
-        return copy_string(s, hash, to);
+    uint64_t head = string_head(s.p, n, limit);
     OnnxOpMemo *memo = to->ops;
-    size_t slot = hash % ONNX_OP_MEMO;
-    if (memo->name[slot] && memo->len[slot] == n && bytes_equal(memo->name[slot], s.p, n))
-        return (char *)memo->name[slot];
+    size_t slot = cache_slot(head ^ n, ONNX_OP_MEMO_BITS);
+    if (memo->name[slot] && memo->len[slot] == n && memo->head[slot] == head &&
+        (n <= 8 || bytes_equal(memo->name[slot] + 8, s.p + 8, n - 8)))
+        return (char *)memo->name[slot]; /* (no NUL: the memo's names have none) */
+    uint32_t hash;
+    if (!hash_without_nul(s.p, n, limit, &hash))
+        return NULL;
     memo->name[slot] = copy_string(s, hash, to);
     memo->len[slot] = n;
+    memo->head[slot] = head;
     return (char *)memo->name[slot];
 }
 
-/* The string s of field number, of interner_hash hash, as node stores it. */
+/* The string s of field number, of interner_hash hash, as node stores it
+ * (an op_type through to->ops, when there is one). */
 static char *node_string(Cursor s, unsigned number, uint32_t hash, const OnnxStrings *to)
 {
-    return number == 4 ? op_name(s, hash, to) : copy_string(s, hash, to);
+    bool memo = number == 4 && to->ops && to->names;
+    return memo ? op_name(s, s.end, to) : copy_string(s, hash, to);
 }
 
 /* note [node in one pass]: a node's inputs and outputs, the strings of
@@ -311,6 +330,14 @@ static int read_node_once(Cursor c, const OnnxStrings *to, NodeStrings *ns)
     uint32_t hash;
     while (c.p < c.end) {
         unsigned number = *c.p >> 3;
+        if (number == 4 && to->ops && to->names) { /* (not hashed when the memo has it) */
+            uint8_t key = *c.p;
+            if (!node_key_fits(key, last) || !take_len(&c, key, &s) ||
+                !(ns->op_type = op_name(s, c.end, to)))
+                return 0;
+            last = number;
+            continue;
+        }
         if (!take_node_string(&c, last, &s, &hash))
             return 0;
         last = number;

@@ -35,13 +35,18 @@
  * NodeProto spells its op_type anew, which interning hashed and probed
  * (115 instructions a node of bench/onnx_e2e.sh's rewrite).  So the
  * common node's op_type is looked up first among the ones interned
- * lately, in the slot of its hash (no probe: a table of its own); a hit
- * is the interned pointer whose bytes it compares, a miss (or a
- * collision) interns it and takes the slot. */
-enum { ONNX_OP_MEMO = 32 };
+ * lately, in a slot of its own table (no probe), chosen by its first
+ * eight bytes and its length (note [one cache slot] in keymap.h), not by
+ * the interner's hash: a hit is the interned pointer whose length, first
+ * word and later bytes it compares, and has no NUL, as no name there
+ * has; only a miss (or a collision) hashes it, tests it for a NUL and
+ * interns it, and takes the slot (the hash and its test before each
+ * lookup were 17 instructions a node of issue 34's workload). */
+enum { ONNX_OP_MEMO_BITS = 5, ONNX_OP_MEMO = 1 << ONNX_OP_MEMO_BITS };
 typedef struct OnnxOpMemo {
     const char *name[ONNX_OP_MEMO]; /* interned, NULL: empty */
     size_t len[ONNX_OP_MEMO];
+    uint64_t head[ONNX_OP_MEMO];    /* its first eight bytes (string_head) */
 } OnnxOpMemo;
 
 /* Where decoded strings go: interned in names (note [interned strings] in

@@ -60,7 +60,7 @@ void *export_alloc(Exporter *ex, size_t size)
  * twice and keeps no map of those it made. */
 static bool taken(const Exporter *ex, const char *key)
 {
-    return keymap_get_ptr(&ex->m->values, key) || keymap_get_ptr(&ex->m->node_names, key);
+    return onnx_value_named(&ex->m->values, key) || keymap_get_ptr(&ex->m->node_names, key);
 }
 
 /* Written by hand, as a printf of each fresh name was half of exporting
@@ -349,7 +349,7 @@ static void inherit_names(Exporter *ex, const IdList *calls)
  * again, bench/onnx_e2e.sh's 2,000 graph outputs), else interned. */
 static const char *interned_name(const Exporter *ex, const char *name)
 {
-    return keymap_get_ptr(&ex->m->values, name) ? name : graph_intern(ex->g, name);
+    return onnx_value_named(&ex->m->values, name) ? name : graph_intern(ex->g, name);
 }
 
 /* A call a rewrite made that makes graph output k is named after it. */

@@ -40,6 +40,7 @@
 
 #include "diag.h"
 #include "graph.h"
+#include "keymap.h"
 #include "onnx.pb-c.h"
 
 /* What a rule file declares of an op a rewrite may make: its domain
@@ -53,6 +54,45 @@ typedef struct OnnxOpDecl {
     const char *domain;
     int since;
 } OnnxOpDecl;
+
+/* note [values by address]: the import looks up a value's node by its
+ * name twice a value (made, then read: 220,000 times on issue 34's
+ * workload), and a KeyMap keyed by the name's address mixed it through
+ * keymap_ptr_key first, then probed: 37 instructions a lookup.  A name is
+ * interned (note [names as decoded] in onnx_import.c), and interned
+ * strings lie one after another in the interner's chunks, so the
+ * address's top bits after cache_slot's multiply (note [one cache slot]
+ * in keymap.h) already spread them: the values' table is keyed by the
+ * address itself, its slot that multiply, probed linearly, at most half
+ * full.  The export asks it which names are in use. */
+typedef struct OnnxValueSlot {
+    const char *name; /* interned in the graph; NULL: an empty slot */
+    graft_node *node; /* the node made of the value; NULL in an empty slot */
+} OnnxValueSlot;
+
+typedef struct OnnxValues {
+    OnnxValueSlot *slots; /* 1 << bits of them; NULL before the first */
+    unsigned bits;
+    size_t len;           /* the slots used, */
+    size_t room;          /* and how many may be: half of them (0: none) */
+} OnnxValues;
+
+/* The slot of name in values (which has slots): its own, or the empty
+ * one where it goes. */
+static inline OnnxValueSlot *onnx_values_slot(const OnnxValues *values, const char *name)
+{
+    size_t mask = ((size_t)1 << values->bits) - 1;
+    size_t i = cache_slot((uint64_t)(uintptr_t)name, values->bits);
+    while (values->slots[i].name && values->slots[i].name != name)
+        i = (i + 1) & mask;
+    return &values->slots[i];
+}
+
+/* The node made of the value name (interned), NULL when none. */
+static inline graft_node *onnx_value_named(const OnnxValues *values, const char *name)
+{
+    return values->slots && name ? onnx_values_slot(values, name)->node : NULL;
+}
 
 typedef struct OnnxModel {
     Onnx__ModelProto *proto;   /* the model as read (owned) */
@@ -70,8 +110,9 @@ typedef struct OnnxModel {
                                   output itself when it is the only one */
     KeyMap decls;              /* op name interned in g -> its OnnxOpDecl (in
                                   g's arena), for the ops the rules declare */
-    KeyMap values;             /* name interned in g -> the node import made
-                                  of the main graph's value of that name */
+    OnnxValues values;         /* name interned in g -> the node import made
+                                  of the main graph's value of that name
+                                  (note [values by address]) */
     KeyMap node_names;         /* name interned in g -> the node import made
                                   of the main graph's node of that name; both
                                   maps are the names in use, which the
@@ -95,6 +136,69 @@ void onnx_graph_free(OnnxModel *m);
  * (why says how); a call like one typed before takes its type (note
  * [inference memo] in onnx_types_memo.c). */
 const graft_type *onnx_type_of(graft_graph *g, const graft_node *n, StrBuf *why);
+/* The memo's answers for the calls an import typed lately, its own
+ * (note [made calls' types] in onnx_types.c); zeroed: empty. */
+enum { ONNX_MADE_TYPES_BITS = 5 };
+typedef struct OnnxMadeType {
+    const char *op;               /* interned; NULL: an empty entry */
+    int nargs;                    /* 1 or 2 */
+    const graft_type *operand[2]; /* tensor types (NULL past the last) */
+    const graft_type *type;       /* the memo's answer */
+} OnnxMadeType;
+typedef struct OnnxMadeTypes {
+    OnnxMadeType pair[1 << ONNX_MADE_TYPES_BITS][2]; /* note [one cache slot] in keymap.h */
+} OnnxMadeTypes;
+
+/* onnx_type_of_made when made has no answer for n's key: the memo's,
+ * put in pair (n's slot of made; NULL: n has no key of made's) when it
+ * is the memo's answer for that key. */
+const graft_type *onnx_type_of_made_missed(graft_graph *g, const graft_node *n,
+                                           OnnxMadeType *pair, StrBuf *why);
+
+/* The tensor type of operand i of n, NULL when it has none or n fewer
+ * operands. */
+static inline const graft_type *onnx_made_operand(const graft_node *n, int i)
+{
+    const graft_type *t = i < node_nargs(n) ? node_type(node_arg(n, i)) : NULL;
+    return t && t->kind == TYPE_TENSOR ? t : NULL;
+}
+
+/* Call n's key in OnnxMadeTypes, its operands' types into t: its count
+ * of operands, 0 when it has no key there (an attribute, no op, other
+ * than one or two operands, one of no tensor type). */
+static inline int onnx_made_key(const graft_node *n, const graft_type *t[2])
+{
+    int nargs = node_nargs(n);
+    t[0] = onnx_made_operand(n, 0);
+    t[1] = onnx_made_operand(n, 1);
+    bool keyed = node_op(n) && node_nattrs(n) == 0 && t[0] &&
+                 (nargs == 1 || (nargs == 2 && t[1]));
+    return keyed ? nargs : 0;
+}
+
+/* onnx_type_of of call n, which the caller knows is of the default
+ * domain (graph_node_domain NULL) and of one result, not read by element:
+ * the import's calls (note [calls typed as made] in onnx_import.c),
+ * answered from made when it holds the memo's answer for n's op and
+ * operand types (note [made calls' types] in onnx_types.c); inline, the
+ * memo behind a call. */
+static inline const graft_type *onnx_type_of_made(graft_graph *g, const graft_node *n,
+                                                  OnnxMadeTypes *made, StrBuf *why)
+{
+    const graft_type *t[2];
+    int nargs = onnx_made_key(n, t);
+    const char *op = node_op(n);
+    if (!nargs)
+        return op ? onnx_type_of_made_missed(g, n, NULL, why) : NULL;
+    uint64_t h = hash_word(hash_word((uint64_t)(uintptr_t)op, (uint64_t)(uintptr_t)t[0]),
+                           (uint64_t)(uintptr_t)t[1]);
+    OnnxMadeType *pair = made->pair[cache_slot(h, ONNX_MADE_TYPES_BITS)];
+    for (int k = 0; k < 2; k++)
+        if (pair[k].op == op && pair[k].nargs == nargs && pair[k].operand[0] == t[0] &&
+            pair[k].operand[1] == t[1])
+            return pair[k].type;
+    return onnx_type_of_made_missed(g, n, pair, why);
+}
 /* The same inferred afresh, without the memo of note [inference memo]
  * (onnx_types_memo.c), for the tests that compare the two. */
 const graft_type *onnx_type_of_fresh(graft_graph *g, const graft_node *n, StrBuf *why);

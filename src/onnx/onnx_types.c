@@ -113,28 +113,74 @@ static bool infer_call(graft_graph *g, const graft_node *n, int nout, bool tuple
     return ok;
 }
 
-const graft_type *onnx_type_of(graft_graph *g, const graft_node *n, StrBuf *why)
+/* onnx_type_of of call n of the default domain, with nout results (a
+ * tuple when tuple), through the memo: both entries below end in it.
+ * *known: whether the type is the memo's answer for n's key. */
+static const graft_type *type_of_default(graft_graph *g, const graft_node *n, int nout,
+                                         bool tuple, StrBuf *why, bool *known)
 {
-    if (!node_op(n) || graph_node_domain(g, n))
-        return NULL; /* another domain's op: untyped */
-    bool tuple, read_values;
-    int nout = result_count(n, &tuple);
+    bool read_values;
     PlainKey plain;
     const graft_type *t;
+    *known = true;
     if (plain_memo_find(g, n, nout, tuple, &plain, &t))
         return t; /* note [plain calls] in onnx_types_memo.c */
     TypeKey key;
     bool keyed = type_key_of(g, n, nout, tuple, &key);
-    bool known = keyed && type_memo_find(&key, &t);
-    if (!known && !onnx_has_infer(node_op(n)))
+    *known = keyed && type_memo_find(&key, &t);
+    if (!*known && !onnx_has_infer(node_op(n)))
         return NULL; /* unknown to graft: untyped (only ops inferred are remembered) */
-    if (!known && infer_call(g, n, nout, tuple, &t, why, &read_values) && keyed && !read_values) {
+    if (!*known && infer_call(g, n, nout, tuple, &t, why, &read_values) && keyed &&
+        !read_values) {
         type_memo_put(&key, t);
-        known = true;
+        *known = true;
     }
-    if (known)
+    if (*known)
         plain_memo_put(&plain, t);
     return t;
+}
+
+const graft_type *onnx_type_of(graft_graph *g, const graft_node *n, StrBuf *why)
+{
+    if (!node_op(n) || graph_node_domain(g, n))
+        return NULL; /* another domain's op: untyped */
+    bool tuple, known;
+    int nout = result_count(n, &tuple);
+    return type_of_default(g, n, nout, tuple, why, &known);
+}
+
+/* note [made calls' types]: the import types each call it made
+ * (infer_types in onnx_import.c), most of them plain calls of one or two
+ * operands (note [plain calls] in onnx_types_memo.c: every one of issue
+ * 34's workload's 60,000, of six keys), and the plain memo answered one
+ * in 163 instructions: the memo found through the graph (a call into
+ * src/ir), a key of three operands and its counts built in memory, the
+ * calls between.  So the import keeps the memo's answers for such calls
+ * itself (OnnxMadeTypes, in its own struct), keyed as the plain memo is,
+ * by the op and the operands' types by address (an address stands for
+ * one dtype and dims while the graph lives: types are never changed), a
+ * slot of two entries chosen by their hash (note [one cache slot] in
+ * keymap.h), and takes one when the memo gave or took the answer for
+ * that key (type_of_default's known): never a type inferred each time
+ * (a call whose op read an input's values, note [inference memo]) nor a
+ * contradiction.  What it holds is what the memo would answer, so the
+ * import's types are the ones it gave before; a call of another shape
+ * goes to the memo as before.  The lookup is inline in the import
+ * (onnx_type_of_made in onnx_graph.h), the memo behind a call
+ * (onnx_type_of_made_missed): the workload's import types a call in
+ * about 70 instructions where the memo's plain path took 163. */
+
+const graft_type *onnx_type_of_made_missed(graft_graph *g, const graft_node *n,
+                                           OnnxMadeType *pair, StrBuf *why)
+{
+    bool known;
+    const graft_type *type = type_of_default(g, n, 1, false, why, &known);
+    if (known && pair) {
+        const graft_type *t[2];
+        int nargs = onnx_made_key(n, t);
+        cache_pair_put(pair, ((OnnxMadeType){node_op(n), nargs, {t[0], t[1]}, type}));
+    }
+    return type;
 }
 
 const graft_type *onnx_type_of_fresh(graft_graph *g, const graft_node *n, StrBuf *why)
