@@ -199,8 +199,10 @@ graft_node **partition_make_params(Pass *p, const Group *gr, graft_node *const *
          * Var("FunctionVar_N_k", NullValue<Type>()): no annotation to
          * print.  The type stays known, undeclared, for later rules. */
         size_t len = (size_t)(end - pname);
-        params[k] = p->names_new ? graph_add_fn_param_new(g, pname, len)
-                                 : graph_add_fn_param_interned(g, graph_intern_n(g, pname, len), NULL);
+        if (p->names_new)
+            params[k] = graph_add_fn_param_new(g, pname, len);
+        else
+            params[k] = graph_add_fn_param_interned(g, graph_intern_n(g, pname, len), NULL);
         graph_set_type(g, params[k], node_type(inputs[k]));
     }
     return params;
