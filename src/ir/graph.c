@@ -5,6 +5,7 @@
 
 #include "graph_impl.h"
 #include "keymap.h"
+#include "outbuf.h"
 #include "util.h"
 
 /* note [node size]: struct graft_node is 56 bytes on LP64 (checked here
@@ -574,9 +575,11 @@ graft_node *graph_add_fn_param_interned(graft_graph *g, const char *name,
     return new_var(g, name, type);
 }
 
-/* A copy of the n bytes at s laid out as an interned string (note [names
- * made new]), from a chunk of the graph's arena. */
-static const char *copy_new_name(graft_graph *g, const char *s, size_t n)
+/* Room for a name of at most n bytes made new, laid out as an interned
+ * string (note [names made new]): the name's bytes and NUL the caller's
+ * to write, its length in front keep_new_name's; from a chunk of the
+ * graph's arena. */
+static char *new_name_room(graft_graph *g, size_t n)
 {
     enum { NEW_NAMES_CHUNK = 4096 };
     NewNames *nn = &g->new_names;
@@ -586,29 +589,55 @@ static const char *copy_new_name(graft_graph *g, const char *s, size_t n)
         nn->bump = arena_alloc_raw(g->arena, size);
         nn->room = size;
     }
-    char *at = nn->bump;
-    uint32_t len = (uint32_t)n;
-    memcpy(at, &len, 4);
-    memcpy(at + 4, s, n);
-    at[4 + n] = '\0';
-    nn->bump += need;
-    nn->room -= need;
-    return at + 4;
+    return nn->bump + 4;
 }
 
-graft_node *graph_add_fn_param_new(graft_graph *g, const char *s, size_t n)
+/* The name of n bytes written at new_name_room's answer kept. */
+static const char *keep_new_name(NewNames *nn, size_t n)
+{
+    uint32_t len = (uint32_t)n;
+    memcpy(nn->bump, &len, 4);
+    nn->bump[4 + n] = '\0';
+    const char *s = nn->bump + 4;
+    nn->bump += 4 + n + 1;
+    nn->room -= 4 + n + 1;
+    return s;
+}
+
+/* A parameter of graph_add_fn_params_new, its name's n bytes written at
+ * s: its interned copy when there may be one, else s, kept and listed. */
+static graft_node *param_named_new(graft_graph *g, const char *s, size_t n)
 {
     NewNames *nn = &g->new_names;
-    if (n < nn->prefix_len || !bytes_equal(s, nn->prefix, nn->prefix_len))
-        return new_var(g, graph_intern_n(g, s, n), NULL); /* not of the batch */
     const char *interned = nn->prefix_unused ? NULL : interner_lookup(g->strings, s, n);
     if (interned)
         return new_var(g, interned, NULL);
-    graft_node *v = new_var(g, copy_new_name(g, s, n), NULL);
+    graft_node *v = new_var(g, keep_new_name(nn, n), NULL);
     vec_push(&nn->ids, v->id);
-    nn->min_len = n < nn->min_len ? n : nn->min_len;
-    nn->max_len = n > nn->max_len ? n : nn->max_len;
     return v;
+}
+
+void graph_add_fn_params_new(graft_graph *g, const char *stem, size_t stem_len, uint32_t count,
+                             graft_node **params)
+{
+    NewNames *nn = &g->new_names;
+    bool of_batch = stem_len >= nn->prefix_len && bytes_equal(stem, nn->prefix, nn->prefix_len);
+    size_t shortest = SIZE_MAX, longest = 0;
+    for (uint32_t k = 0; k < count; k++) {
+        char *s = new_name_room(g, stem_len + 10); /* (a uint32_t's 10 digits) */
+        memcpy(s, stem, stem_len);
+        size_t n = stem_len + (k < 10 ? (s[stem_len] = (char)('0' + k), 1) /* (most) */
+                                      : write_u32(s + stem_len, k));
+        if (!of_batch) { /* interned now */
+            params[k] = new_var(g, graph_intern_n(g, s, n), NULL);
+            continue;
+        }
+        params[k] = param_named_new(g, s, n);
+        shortest = n < shortest ? n : shortest;
+        longest = n;
+    }
+    nn->min_len = shortest < nn->min_len ? shortest : nn->min_len;
+    nn->max_len = longest > nn->max_len ? longest : nn->max_len;
 }
 
 graft_node *graph_add_const(graft_graph *g, const char *text, double value, const char *dtype)

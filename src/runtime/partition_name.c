@@ -6,21 +6,10 @@
 
 #include <string.h>
 
+#include "outbuf.h"
+
 /* What every parameter's name starts with (note [parameter names]). */
 #define PARAM_PREFIX "FunctionVar_"
-
-/* Writes the decimal digits of v at at; returns the end. */
-static char *put_digits(char *at, uint32_t v)
-{
-    char buf[10];
-    int i = sizeof buf;
-    do {
-        buf[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    memcpy(at, buf + i, sizeof buf - (size_t)i);
-    return at + (sizeof buf - (size_t)i);
-}
 
 /* note [names once]: groups of one pattern mostly get one name
  * ("subtract_multiply_add_sqrt_divide_add_" for every copy of the seed),
@@ -135,7 +124,7 @@ const graft_attr *partition_fn_attrs(Pass *p, const graft_rule *rule, int *n)
  * FunctionVar_<group>_<k>, every name new to the graph (unless the model
  * itself spells one): its text is made by appending k's digits to the
  * group's prefix, and the graph keeps it beside its interner until
- * something may ask for it (graph_add_fn_param_new, note [names made
+ * something may ask for it (graph_add_fn_params_new, note [names made
  * new] in src/ir/graph.c), so the interner neither hashes nor stores
  * the pass's 50,000 names at 10,000 side-by-side batch norms, nor grows
  * for them (bench/RESULTS.md, session 26).  A pass whose groups lie in
@@ -189,21 +178,23 @@ graft_node **partition_make_params(Pass *p, const Group *gr, graft_node *const *
     vec_reserve(&p->params, gr->ninputs + 1); /* items not NULL for a group of no inputs */
     graft_node **params = p->params.items;
     p->params.len = gr->ninputs;
-    char pname[40];
-    memcpy(pname, PARAM_PREFIX, sizeof PARAM_PREFIX - 1);
-    char *prefix = put_digits(pname + sizeof PARAM_PREFIX - 1, gr->number);
-    *prefix++ = '_';
-    for (uint32_t k = 0; k < gr->ninputs; k++) {
-        char *end = k < 10 ? (*prefix = (char)('0' + k), prefix + 1) : put_digits(prefix, k);
-        /* TVM's PatternGrouper (tvm/src/relay/ir/dataflow_matcher.cc) makes
-         * Var("FunctionVar_N_k", NullValue<Type>()): no annotation to
-         * print.  The type stays known, undeclared, for later rules. */
-        size_t len = (size_t)(end - pname);
-        if (p->names_new)
-            params[k] = graph_add_fn_param_new(g, pname, len);
-        else
-            params[k] = graph_add_fn_param_interned(g, graph_intern_n(g, pname, len), NULL);
-        graph_set_type(g, params[k], node_type(inputs[k]));
+    char stem[40]; /* FunctionVar_<group>_ */
+    size_t len = sizeof PARAM_PREFIX - 1;
+    memcpy(stem, PARAM_PREFIX, len);
+    len += write_u32(stem + len, gr->number);
+    stem[len++] = '_';
+    if (p->names_new) {
+        graph_add_fn_params_new(g, stem, len, gr->ninputs, params);
+    } else {
+        for (uint32_t k = 0; k < gr->ninputs; k++) {
+            size_t n = len + write_u32(stem + len, k);
+            params[k] = graph_add_fn_param_interned(g, graph_intern_n(g, stem, n), NULL);
+        }
     }
+    /* TVM's PatternGrouper (tvm/src/relay/ir/dataflow_matcher.cc) makes
+     * Var("FunctionVar_N_k", NullValue<Type>()): no annotation to print.
+     * The type stays known, undeclared, for later rules. */
+    for (uint32_t k = 0; k < gr->ninputs; k++)
+        graph_set_type(g, params[k], node_type(inputs[k]));
     return params;
 }
