@@ -262,10 +262,21 @@ const char *graph_intern(graft_graph *g, const char *s)
     return remember_canonical(g, interner_cstr(g->strings, s));
 }
 
+/* graph_intern_n once a batch of names made new began: out of line, so
+ * that the loaders' interning (150,000 names on the workload's Relay
+ * jobs) keeps its registers (+0.6 M instructions on the rewrite
+ * inline). */
+static __attribute__((noinline)) const char *intern_n_beside_new(graft_graph *g, const char *s,
+                                                                 size_t n)
+{
+    before_interning(g, s, n);
+    return interner_intern(g->strings, s, n);
+}
+
 const char *graph_intern_n(graft_graph *g, const char *s, size_t n)
 {
     if (g->new_names.prefix)
-        before_interning(g, s, n);
+        return intern_n_beside_new(g, s, n);
     return interner_intern(g->strings, s, n);
 }
 
