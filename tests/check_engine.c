@@ -1145,6 +1145,50 @@ START_TEST(partition_groups_past_a_block)
 }
 END_TEST
 
+START_TEST(partition_names_interned_when_asked)
+{
+    /* note [parameter names] in src/runtime/partition_name.c: the pass's
+       parameters' names are interned only when one is asked for */
+    Run r;
+    run_rewrite(&r, "p := exp(x) => partition\n",
+                "def @main(%x, %y) {\n  (exp(%x), exp(%y))\n}\n");
+    const graft_node *fields = graph_output(r.g);
+    const graft_node *first = node_param(node_callee(node_arg(fields, 0)), 0);
+    const graft_node *second = node_param(node_callee(node_arg(fields, 1)), 0);
+    ck_assert_str_eq(node_name(first), "FunctionVar_1_0");
+    ck_assert_str_eq(node_name(second), "FunctionVar_0_0");
+    size_t interned = graph_interned_count(r.g);
+    const char *asked = graph_intern(r.g, "FunctionVar_0_0");
+    ck_assert_uint_eq(graph_interned_count(r.g), interned + 2);
+    ck_assert_ptr_eq(asked, node_name(second));
+    ck_assert_ptr_eq(graph_intern(r.g, "FunctionVar_1_0"), node_name(first));
+    run_close(&r);
+}
+END_TEST
+
+START_TEST(partition_names_of_two_passes_alike)
+{
+    /* a second pass's names equal to the first's are one name: the
+       printer tells the variables apart (note [distinct names] in
+       src/relay/relay_names.c) */
+    Run r;
+    run_rewrite(&r, "p := exp(x) => partition\nq := nn.relu(x) => partition\n",
+                "def @main(%x) {\n  nn.relu(exp(%x))\n}\n");
+    assert_output(&r,
+        "def @main(%x) {\n"
+        "  %0 = fn (%FunctionVar_0_01, PartitionedFromPattern=\"exp_\") {\n"
+        "    exp(%FunctionVar_0_01)\n"
+        "  };\n"
+        "  %1 = %0(%x);\n"
+        "  %2 = fn (%FunctionVar_0_0, PartitionedFromPattern=\"nn.relu_\") {\n"
+        "    nn.relu(%FunctionVar_0_0)\n"
+        "  };\n"
+        "  %2(%1)\n"
+        "}\n");
+    run_close(&r);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -1196,6 +1240,8 @@ static Suite *engine_suite(void)
     tc = tcase_create("partition");
     tcase_add_test(tc, partition_functions_share_attributes);
     tcase_add_test(tc, partition_groups_past_a_block);
+    tcase_add_test(tc, partition_names_interned_when_asked);
+    tcase_add_test(tc, partition_names_of_two_passes_alike);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1667,6 +1667,77 @@ START_TEST(test_main_parameters_borrowed)
 }
 END_TEST
 
+START_TEST(test_names_made_new)
+{
+    /* note [names made new] in src/ir/graph.c: a batch's names stay out of
+       the interner until a string that could be one is asked for */
+    graft_graph *g = graph_new();
+    size_t before = graph_interned_count(g);
+    graph_begin_new_names(g, "FunctionVar_", 12);
+    graft_node *p[12];
+    graph_add_fn_params_new(g, "FunctionVar_0_xx", 14, 11, p); /* stem_len bytes only */
+    ck_assert_str_eq(node_name(p[0]), "FunctionVar_0_0");
+    ck_assert_str_eq(node_name(p[10]), "FunctionVar_0_10");
+    ck_assert_uint_eq(interner_length(node_name(p[0])), 15);
+    ck_assert_uint_eq(interner_length(node_name(p[10])), 16);
+    ck_assert_ptr_null(node_type(p[0]));
+    ck_assert_uint_eq(graph_interned_count(g), before);
+    ck_assert_ptr_null(interner_lookup(g->strings, "FunctionVar_0_0", 15));
+    /* of the prefix but shorter than any (ONNX's FunctionVar_<k>), or of
+       another prefix: the batch stays as it is */
+    ck_assert_ptr_eq(graph_intern(g, "FunctionVar_0"),
+                     interner_lookup(g->strings, "FunctionVar_0", 13));
+    ck_assert_ptr_eq(graph_intern_n(g, "x_FunctionVar", 13), graph_intern(g, "x_FunctionVar"));
+    ck_assert_uint_eq(graph_interned_count(g), before + 2);
+    ck_assert_ptr_null(interner_lookup(g->strings, "FunctionVar_0_0", 15));
+    /* one that could be: every name of the batch interned first, and the
+       variables pointed at their interned copies */
+    const char *old_10 = node_name(p[10]);
+    const char *asked = graph_intern(g, "FunctionVar_0_0");
+    ck_assert_ptr_eq(asked, node_name(p[0]));
+    ck_assert_ptr_ne(node_name(p[10]), old_10);
+    ck_assert_ptr_eq(graph_intern_n(g, "FunctionVar_0_10", 16), node_name(p[10]));
+    ck_assert_uint_eq(graph_interned_count(g), before + 13);
+    /* the prefix now interned: the next names are looked up, an
+       interned one taken as it is */
+    graph_add_fn_params_new(g, "FunctionVar_0_", 14, 1, p);
+    ck_assert_ptr_eq(node_name(p[0]), asked);
+    graph_add_fn_params_new(g, "FunctionVar_1_", 14, 1, p);
+    ck_assert_str_eq(node_name(p[0]), "FunctionVar_1_0");
+    ck_assert_ptr_null(interner_lookup(g->strings, "FunctionVar_1_0", 15));
+    /* a stem not of the prefix: interned at once */
+    graft_node *other;
+    graph_add_fn_params_new(g, "other", 5, 1, &other);
+    ck_assert_ptr_eq(node_name(other), interner_lookup(g->strings, "other0", 6));
+    /* a new batch interns the last one's names first */
+    const char *old_1 = node_name(p[0]);
+    graph_begin_new_names(g, "FunctionVar_", 1);
+    ck_assert_ptr_ne(node_name(p[0]), old_1);
+    ck_assert_ptr_eq(interner_lookup(g->strings, "FunctionVar_1_0", 15), node_name(p[0]));
+    graft_node *again;
+    graph_add_fn_params_new(g, "FunctionVar_1_", 14, 1, &again);
+    ck_assert_ptr_eq(node_name(again), node_name(p[0]));
+    graph_free(g);
+}
+END_TEST
+
+START_TEST(test_names_made_new_spelled_before)
+{
+    /* a model that spells a name of the prefix: the batch looks each name
+       up, and takes the model's where it is one */
+    graft_graph *g = graph_new();
+    graft_node *model = graph_add_param(g, "FunctionVar_0_1", NULL);
+    graph_begin_new_names(g, "FunctionVar_", 2);
+    graft_node *p[2];
+    graph_add_fn_params_new(g, "FunctionVar_0_", 14, 2, p);
+    ck_assert_ptr_eq(node_name(p[1]), node_name(model));
+    ck_assert_ptr_null(interner_lookup(g->strings, "FunctionVar_0_0", 15));
+    graph_intern_new_names(g);
+    ck_assert_ptr_eq(interner_lookup(g->strings, "FunctionVar_0_0", 15), node_name(p[0]));
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -1702,6 +1773,8 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_fit_nodes);
     tcase_add_test(tc, test_fit_positions);
     tcase_add_test(tc, test_canonical_pointers_two_a_slot);
+    tcase_add_test(tc, test_names_made_new);
+    tcase_add_test(tc, test_names_made_new_spelled_before);
     suite_add_tcase(s, tc);
     tc = tcase_create("two IRs");
     tcase_add_test(tc, test_dtype_table);

@@ -80,7 +80,8 @@ size_t arena_bytes(const Arena *arena);
  * slot, and only a string not there yet calls interner_add (arena.c).
  * interner_intern_hashed takes a hash its caller computed as it read the
  * bytes (interner_hash's: the ONNX decoder hashes a name as it looks for
- * a NUL in it).  The fields below are arena.c's but for this lookup. */
+ * a NUL in it).  The fields below are arena.c's but for this lookup and
+ * interner_has_prefix's walk. */
 typedef struct InternerSlot {
     uint32_t hash; /* the low half of hash_bytes */
     uint32_t ref;  /* where the string is, 0 when empty (note [interner memory]) */
@@ -145,6 +146,23 @@ static inline const char *interner_intern_hashed(Interner *interner, const char 
 static inline const char *interner_intern(Interner *interner, const char *s, size_t n)
 {
     return interner_intern_hashed(interner, s, n, interner_hash(s, n));
+}
+
+/* Whether some string interned starts with the n bytes at prefix: one
+ * walk of the table, for a caller about to make many names of that
+ * prefix that would otherwise look each up (note [names made new] in
+ * src/ir/graph.c). */
+static inline bool interner_has_prefix(const Interner *interner, const char *prefix, size_t n)
+{
+    for (size_t i = 0; i < interner->nslots; i++) {
+        uint32_t ref = interner->slots[i].ref;
+        if (!ref)
+            continue;
+        const char *t = interner_string(interner, ref);
+        if (interner_length(t) >= n && bytes_equal(t, prefix, n))
+            return true;
+    }
+    return false;
 }
 
 Interner *interner_new(Arena *arena);

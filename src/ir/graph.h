@@ -258,6 +258,18 @@ const char *graph_intern(graft_graph *g, const char *s);
 const char *graph_intern_fixed(graft_graph *g, const char *s);
 /* The n bytes at s, interned. */
 const char *graph_intern_n(graft_graph *g, const char *s, size_t n);
+/* Parameters named with names made new (note [names made new] in
+ * graph.c): graph_begin_new_names before a batch of about count names,
+ * distinct, each starting with prefix (a string that outlives the
+ * batch); graph_add_fn_params_new count function parameters into params,
+ * untyped, named stem followed by 0, 1, ... count - 1 in decimal, their
+ * names interned only when something may ask for one (those of a stem
+ * not of the prefix are interned at once); graph_intern_new_names
+ * interns the batch's names now. */
+void graph_begin_new_names(graft_graph *g, const char *prefix, size_t count);
+void graph_add_fn_params_new(graft_graph *g, const char *stem, size_t stem_len, uint32_t count,
+                             graft_node **params);
+void graph_intern_new_names(graft_graph *g);
 /* The distinct strings g has interned: a name whose interning raised it
  * was new, a key of no map of g's names. */
 size_t graph_interned_count(const graft_graph *g);

@@ -62,6 +62,18 @@ enum { CANON_BITS = 5 }; /* graft_graph.canon's 32 slots of two */
 enum { NODE_BLOCK = 64 * 1024 }; /* bytes of a block nodes are cut from (note [node pool]
                                     in graph.c) */
 
+/* Variables named by a pass with names the interner does not hold yet
+ * (note [names made new] in graph.c). */
+typedef struct NewNames {
+    VEC(uint32_t) ids;    /* the variables, by id */
+    const char *prefix;   /* what every name of the batch starts with, */
+    size_t prefix_len;    /* its length, */
+    size_t min_len, max_len; /* and the shortest and longest name made */
+    bool prefix_unused;   /* no string interned before the batch has it */
+    char *bump;           /* free bytes for the names' copies, */
+    size_t room;          /* how many */
+} NewNames;
+
 struct graft_graph {
     struct GraphSide side; /* first: node_annotation and node_scope read
                               it inline (note [annotation table], note
@@ -130,6 +142,7 @@ struct graft_graph {
                               copy (note [fixed names] in graph.c) */
     VEC(const char *) dim_names; /* symbol k's name */
     VEC(void *) owned;     /* buffers freed with the graph (graph_own) */
+    NewNames new_names;    /* note [names made new] in graph.c */
     const char *text;      /* the text annotation spans point into, or NULL
                               (note [annotation spans] in graph_text.c) */
     size_t text_len;       /* its bytes, the NUL after them not counted */

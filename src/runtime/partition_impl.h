@@ -53,6 +53,8 @@ typedef struct Pass {
     VEC(graft_node *) params; /* scratch: a group's parameters */
     VEC(graft_node *) untyped; /* moved nodes without a type, to infer */
     bool copied;        /* a group was copied: its originals are garbage */
+    bool names_new;     /* the parameters' names made new (note [parameter
+                           names] in partition_name.c) */
     VEC(graft_node *) made;   /* functions and calls made, to type */
     StrBuf name;        /* scratch: a group's PartitionedFromPattern */
     NameKey key, last_key; /* what a group's name is made of, and

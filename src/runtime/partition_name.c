@@ -6,18 +6,10 @@
 
 #include <string.h>
 
-/* Writes the decimal digits of v at at; returns the end. */
-static char *put_digits(char *at, uint32_t v)
-{
-    char buf[10];
-    int i = sizeof buf;
-    do {
-        buf[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    memcpy(at, buf + i, sizeof buf - (size_t)i);
-    return at + (sizeof buf - (size_t)i);
-}
+#include "outbuf.h"
+
+/* What every parameter's name starts with (note [parameter names]). */
+#define PARAM_PREFIX "FunctionVar_"
 
 /* note [names once]: groups of one pattern mostly get one name
  * ("subtract_multiply_add_sqrt_divide_add_" for every copy of the seed),
@@ -130,21 +122,33 @@ const graft_attr *partition_fn_attrs(Pass *p, const graft_rule *rule, int *n)
 
 /* note [parameter names]: a group's parameters are named
  * FunctionVar_<group>_<k>, every name new to the graph (unless the model
- * itself spells one), so each is interned once: its text is made by
- * appending k's digits to the group's prefix and interned with the
- * length known (graph_intern_n: no strlen, no look-up in the cache of
- * recent pointers, which never holds a new name), and the interner is
- * sized for all of a pass's names before the first group is applied
- * (partition_reserve), so it does not grow, holding its old and
- * new tables at once, while the groups' nodes are made: that growth was
- * the partition's peak (3.1 MB of 41.1 MB at 10,000 side-by-side batch
- * norms, bench/RESULTS.md, session 23). */
+ * itself spells one): its text is made by appending k's digits to the
+ * group's prefix, and the graph keeps it beside its interner until
+ * something may ask for it (graph_add_fn_params_new, note [names made
+ * new] in src/ir/graph.c), so the interner neither hashes nor stores
+ * the pass's 50,000 names at 10,000 side-by-side batch norms, nor grows
+ * for them (bench/RESULTS.md, session 26).  A pass whose groups lie in
+ * several functions (a module's) may repeat a name: it interns them as
+ * it makes them. */
 
-/* Room in the interner for the pass's parameter names and the names of
- * its functions' attributes (a few), and in the node table for the
- * parameters, functions and calls it makes, with a tuple and its fields
- * for a group of several roots (note [node table] in graph.c; a copied
- * region's nodes are not counted: the table grows for them). */
+/* Whether the pass's groups all lie in one function: the grouper numbers
+ * each function's groups from 0 (group.h), so only then are their
+ * parameters' names distinct, as a batch of names made new must be. */
+static bool numbered_once(const Grouper *gp)
+{
+    int functions = 0;
+    for (int i = 0; i < gp->ncounters; i++)
+        functions += gp->counter[i] != 0;
+    return functions <= 1;
+}
+
+/* Room in the interner for the names of the pass's functions'
+ * attributes (a few), beside it for the parameters' names (in the
+ * interner when its groups lie in several functions), and in the
+ * node table for the parameters, functions and calls it makes, with a
+ * tuple and its fields for a group of several roots (note [node table]
+ * in graph.c; a copied region's nodes are not counted: the table grows
+ * for them). */
 void partition_reserve(Pass *p)
 {
     size_t names = 0, nodes = 0;
@@ -157,8 +161,12 @@ void partition_reserve(Pass *p)
         return;
     graft_graph *g = p->e->g;
     const graft_rule *rule = &p->e->rs->rules[p->rule];
-    names += graph_interned_count(g) + 2 + 2 * (size_t)rule->npart_attrs;
-    graph_reserve_names(g, names, 0);
+    p->names_new = numbered_once(p->gp);
+    if (p->names_new)
+        graph_begin_new_names(g, PARAM_PREFIX, names);
+    else
+        names += graph_interned_count(g); /* interned as made */
+    graph_reserve_names(g, names + 2 + 2 * (size_t)rule->npart_attrs, 0);
     graph_fit_nodes(g, nodes);
 }
 
@@ -170,18 +178,23 @@ graft_node **partition_make_params(Pass *p, const Group *gr, graft_node *const *
     vec_reserve(&p->params, gr->ninputs + 1); /* items not NULL for a group of no inputs */
     graft_node **params = p->params.items;
     p->params.len = gr->ninputs;
-    char pname[40];
-    memcpy(pname, "FunctionVar_", 12);
-    char *prefix = put_digits(pname + 12, gr->number);
-    *prefix++ = '_';
-    for (uint32_t k = 0; k < gr->ninputs; k++) {
-        char *end = k < 10 ? (*prefix = (char)('0' + k), prefix + 1) : put_digits(prefix, k);
-        const char *name = graph_intern_n(g, pname, (size_t)(end - pname));
-        /* TVM's PatternGrouper (tvm/src/relay/ir/dataflow_matcher.cc) makes
-         * Var("FunctionVar_N_k", NullValue<Type>()): no annotation to
-         * print.  The type stays known, undeclared, for later rules. */
-        params[k] = graph_add_fn_param_interned(g, name, NULL);
-        graph_set_type(g, params[k], node_type(inputs[k]));
+    char stem[40]; /* FunctionVar_<group>_ */
+    size_t len = sizeof PARAM_PREFIX - 1;
+    memcpy(stem, PARAM_PREFIX, len);
+    len += write_u32(stem + len, gr->number);
+    stem[len++] = '_';
+    if (p->names_new) {
+        graph_add_fn_params_new(g, stem, len, gr->ninputs, params);
+    } else {
+        for (uint32_t k = 0; k < gr->ninputs; k++) {
+            size_t n = len + write_u32(stem + len, k);
+            params[k] = graph_add_fn_param_interned(g, graph_intern_n(g, stem, n), NULL);
+        }
     }
+    /* TVM's PatternGrouper (tvm/src/relay/ir/dataflow_matcher.cc) makes
+     * Var("FunctionVar_N_k", NullValue<Type>()): no annotation to print.
+     * The type stays known, undeclared, for later rules. */
+    for (uint32_t k = 0; k < gr->ninputs; k++)
+        graph_set_type(g, params[k], node_type(inputs[k]));
     return params;
 }
