@@ -57,6 +57,12 @@ struct graft_engine {
                                value (rewrite_always_computable fails) */
     bool *check_fold_ready; /* per rule: its action folds (rewrite_has_fold),
                                so rewrite_fold_ready asks of its leaves */
+    bool *check_share;     /* per rule: its action may make nodes to share
+                              (rewrite_may_share) */
+    struct CanonMemos *canon; /* new calls' attributes in canonical order,
+                              per action node (note [canonical attributes
+                              once] in rewrite_build.c), made with the
+                              first */
     VEC(FoldMade) folds;   /* the folds of the action being built */
     bool fold_failed;      /* one of them has no value: no rewrite */
     struct EvalMeta *meta; /* Relay: the #[metadata] section's values,
@@ -200,6 +206,9 @@ void rewrite_fold_end(graft_engine *e);
  * when a compiled action refuses the bindings (graft_attr_slot_known). */
 bool rewrite_build_roots(graft_engine *e, const graft_rule *r, const graft_binding *b,
                          graft_node *const *roots, graft_node **by);
+/* rewrite_build.c: frees the engine's canonical attributes' memos
+ * (note [canonical attributes once]); NULL is none. */
+void rewrite_canon_free(struct CanonMemos *cm);
 /* rewrite_build.c: builds the action of rule r for bindings b, replacing
  * root; new nodes are labelled. */
 graft_node *rewrite_build(graft_engine *e, const graft_rule *r, const graft_binding *b,
@@ -208,6 +217,10 @@ graft_node *rewrite_build(graft_engine *e, const graft_rule *r, const graft_bind
  * before them become that one (note [shared sub-expressions]); by[0 ..
  * nby) then name what they stand for. */
 void rewrite_share(graft_graph *g, uint32_t first, graft_node **by, int nby);
+/* rewrite_share.c: whether the nodes action makes may hold two that
+ * rewrite_share would make one; false when they are all of distinct
+ * kinds and ops (note [actions of distinct nodes]). */
+bool rewrite_may_share(const graft_expr *action);
 /* Whether every computed attribute of action x has a value for b (note
  * [computed attributes] in rewrite_build.c); b NULL asks
  * rewrite_always_computable's question. */

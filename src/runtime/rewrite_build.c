@@ -262,6 +262,95 @@ static const graft_attr_decl *interned_decls(graft_engine *e, const graft_expr *
     return copy_kept(e, x->decls, d);
 }
 
+/* note [canonical attributes once]: a new call's attributes are put in
+ * their declarations' order, defaults left out (pattern_attrs_canonical,
+ * note [created attributes] in pattern.h): 323 instructions a batch norm
+ * rebuilt on the workload's Relay rewrite, 204 on ONNX's, for the same
+ * answer each time.  The answer is a function of the attributes given,
+ * names and values, and the action node's declarations, and the values
+ * given are mostly the same pointers rewrite after rewrite: a literal's
+ * copy is made once (note [names interned once]), a bound constant's
+ * number shared (note [constant read once]).  So the engine keeps, per
+ * action node, the last attributes given and their canonical order, and
+ * attributes given again, each name and value the same pointer as
+ * before, take that order; values are never changed once made, so an
+ * equal pointer is an equal value.  Attributes of other values are put
+ * in order afresh, and kept in place of the last. */
+typedef struct CanonMemo {
+    int nin, nout, cap;   /* cap: room in each of in and out */
+    graft_attr *in, *out; /* nin given, nout in canonical order */
+} CanonMemo;
+
+struct CanonMemos {
+    KeyMap by_action;     /* an action node -> its entry in memos, +1 */
+    VEC(CanonMemo) memos;
+};
+
+void rewrite_canon_free(struct CanonMemos *cm)
+{
+    if (!cm)
+        return;
+    for (size_t i = 0; i < cm->memos.len; i++) {
+        free(cm->memos.items[i].in);
+        free(cm->memos.items[i].out);
+    }
+    vec_free(&cm->memos);
+    keymap_free(&cm->by_action);
+    free(cm);
+}
+
+/* Action node x's memo, made empty the first time. */
+static CanonMemo *canon_memo(graft_engine *e, const graft_expr *x)
+{
+    if (!e->canon)
+        e->canon = xcalloc(1, sizeof *e->canon);
+    int64_t *at = keymap_put(&e->canon->by_action, (uint64_t)(uintptr_t)x, 0);
+    if (!*at) {
+        vec_push(&e->canon->memos, ((CanonMemo){0, 0, 0, NULL, NULL}));
+        *at = (int64_t)e->canon->memos.len;
+    }
+    return &e->canon->memos.items[*at - 1];
+}
+
+/* Whether attrs[0 .. n) are memo's given ones, pointer by pointer. */
+static bool canon_same(const CanonMemo *memo, const graft_attr *attrs, int n)
+{
+    if (memo->nin != n || !memo->in)
+        return false;
+    for (int i = 0; i < n; i++)
+        if (memo->in[i].name != attrs[i].name || memo->in[i].value != attrs[i].value)
+            return false;
+    return true;
+}
+
+/* pattern_attrs_canonical_interned of x's attributes attrs[0 .. n) on
+ * x's declarations, taken from the last time when they are the same
+ * (note [canonical attributes once]); returns the count.  A miss costs
+ * the lookup and two copies (values copied from a matched node, new
+ * pointers each time, always miss): the memo's arrays grow only when
+ * more attributes come. */
+static int canonical_once(graft_engine *e, const graft_expr *x, graft_attr *attrs, int n)
+{
+    CanonMemo *memo = canon_memo(e, x);
+    if (canon_same(memo, attrs, n)) {
+        memcpy(attrs, memo->out, (size_t)memo->nout * sizeof *attrs);
+        return memo->nout;
+    }
+    int need = n + x->ndecls + 1; /* the canonical order adds at most a value per declaration */
+    if (need > memo->cap) {
+        free(memo->in);
+        free(memo->out);
+        memo->in = xmalloc((size_t)need * sizeof *memo->in);
+        memo->out = xmalloc((size_t)need * sizeof *memo->out);
+        memo->cap = need;
+    }
+    memcpy(memo->in, attrs, (size_t)n * sizeof *attrs);
+    memo->nin = n;
+    memo->nout = pattern_attrs_canonical_interned(attrs, n, interned_decls(e, x), x->ndecls);
+    memcpy(memo->out, attrs, (size_t)memo->nout * sizeof *attrs);
+    return memo->nout;
+}
+
 /* Attributes of a new call that fit its builder's buffer on the stack. */
 enum { FEW_ATTRS = 16 };
 
@@ -294,7 +383,7 @@ static graft_attr *call_attrs(graft_engine *e, const graft_expr *x, const graft_
             put_attr(attrs, n, intern_once(e, a->name), v);
     }
     if (x->ndecls)
-        *n = pattern_attrs_canonical_interned(attrs, *n, interned_decls(e, x), x->ndecls);
+        *n = canonical_once(e, x, attrs, *n); /* note [canonical attributes once] */
     return attrs;
 }
 
@@ -628,7 +717,8 @@ static graft_node *build_action(graft_engine *e, const graft_rule *r, const graf
     if (!by || e->fold_failed)
         return NULL; /* a compiled action without its attributes' values, or a fold
                         without a value: what was built is left to the next sweep */
-    rewrite_share(e->g, first, &by, 1); /* note [shared sub-expressions] */
+    if (e->check_share[r - e->rs->rules]) /* note [actions of distinct nodes] */
+        rewrite_share(e->g, first, &by, 1); /* note [shared sub-expressions] */
     infer_new(e, first);
     if (node_id(by) >= first && !node_type(by) && node_type(root))
         graph_set_type(e->g, by, node_type(root));
