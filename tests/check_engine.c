@@ -1213,6 +1213,20 @@ START_TEST(canonical_attributes_remembered)
                       "  nn.softmax(%2)\n"
                       "}\n");
     run_close(&r);
+    /* calls made alike share one array of attributes, another value
+       has its own */
+    run_rewrite(&r, "leaky := x + c:const => nn.leaky_relu(x, alpha=c)\n",
+                "#[version = \"0.0.5\"]\n"
+                "def @main(%x: Tensor[(2), float32]) {\n"
+                "  %0 = add(%x, 0.2f);\n"
+                "  %1 = add(%0, 0.2f);\n"
+                "  add(%1, 0.5f)\n"
+                "}\n");
+    const graft_node *out = graph_output(r.g), *mid = node_arg(out, 0);
+    ck_assert_int_eq(node_nattrs(mid), 1);
+    ck_assert_ptr_eq(node_attr(mid, 0), node_attr(node_arg(mid, 0), 0));
+    ck_assert_ptr_ne(node_attr(mid, 0), node_attr(out, 0));
+    run_close(&r);
     /* values copied from the matched node are new pointers each time */
     run_rewrite(&r, "l := exp(nn.leaky_relu(x, alpha=a)) => nn.leaky_relu(x, alpha=a)\n",
                 "def @main(%x) {\n"

@@ -275,10 +275,16 @@ static const graft_attr_decl *interned_decls(graft_engine *e, const graft_expr *
  * attributes given again, each name and value the same pointer as
  * before, take that order; values are never changed once made, so an
  * equal pointer is an equal value.  Attributes of other values are put
- * in order afresh, and kept in place of the last. */
+ * in order afresh, and kept in place of the last.  The order is an array
+ * in the graph's arena, names interned, that the calls made alike share
+ * (graph_add_call_sharing): a node's attributes are never changed in
+ * place, and graph_set_attrs's copy cost 106 instructions and 32 bytes a
+ * batch norm rebuilt. */
 typedef struct CanonMemo {
-    int nin, nout, cap;   /* cap: room in each of in and out */
-    graft_attr *in, *out; /* nin given, nout in canonical order */
+    int nin, nout, cap;      /* cap: room in in */
+    graft_attr *in;          /* the nin given */
+    const graft_attr *out;   /* the nout in canonical order, in the
+                                graph's arena */
 } CanonMemo;
 
 struct CanonMemos {
@@ -290,10 +296,8 @@ void rewrite_canon_free(struct CanonMemos *cm)
 {
     if (!cm)
         return;
-    for (size_t i = 0; i < cm->memos.len; i++) {
+    for (size_t i = 0; i < cm->memos.len; i++)
         free(cm->memos.items[i].in);
-        free(cm->memos.items[i].out);
-    }
     vec_free(&cm->memos);
     keymap_free(&cm->by_action);
     free(cm);
@@ -323,40 +327,43 @@ static bool canon_same(const CanonMemo *memo, const graft_attr *attrs, int n)
     return true;
 }
 
-/* pattern_attrs_canonical_interned of x's attributes attrs[0 .. n) on
- * x's declarations, taken from the last time when they are the same
- * (note [canonical attributes once]); returns the count.  A miss costs
- * the lookup and two copies (values copied from a matched node, new
- * pointers each time, always miss): the memo's arrays grow only when
- * more attributes come. */
-static int canonical_once(graft_engine *e, const graft_expr *x, graft_attr *attrs, int n)
+/* x's attributes attrs[0 .. *n) in canonical order
+ * (pattern_attrs_canonical_interned on x's declarations), an array of
+ * the graph's that the calls x made alike share, taken from the last
+ * time when they are the same (note [canonical attributes once]); *n
+ * gets its count.  A miss costs the lookup and a copy of the given (a
+ * value copied from a matched node is a new pointer each time, and
+ * misses always), and makes the array graph_set_attrs would have made. */
+static const graft_attr *canonical_once(graft_engine *e, const graft_expr *x, graft_attr *attrs,
+                                        int *n)
 {
     CanonMemo *memo = canon_memo(e, x);
-    if (canon_same(memo, attrs, n)) {
-        memcpy(attrs, memo->out, (size_t)memo->nout * sizeof *attrs);
-        return memo->nout;
+    if (canon_same(memo, attrs, *n)) {
+        *n = memo->nout;
+        return memo->out;
     }
-    int need = n + x->ndecls + 1; /* the canonical order adds at most a value per declaration */
-    if (need > memo->cap) {
+    if (*n + 1 > memo->cap) {
         free(memo->in);
-        free(memo->out);
-        memo->in = xmalloc((size_t)need * sizeof *memo->in);
-        memo->out = xmalloc((size_t)need * sizeof *memo->out);
-        memo->cap = need;
+        memo->cap = *n + 1;
+        memo->in = xmalloc((size_t)memo->cap * sizeof *memo->in);
     }
-    memcpy(memo->in, attrs, (size_t)n * sizeof *attrs);
-    memo->nin = n;
-    memo->nout = pattern_attrs_canonical_interned(attrs, n, interned_decls(e, x), x->ndecls);
-    memcpy(memo->out, attrs, (size_t)memo->nout * sizeof *attrs);
-    return memo->nout;
+    memcpy(memo->in, attrs, (size_t)*n * sizeof *attrs);
+    memo->nin = *n;
+    memo->nout = pattern_attrs_canonical_interned(attrs, *n, interned_decls(e, x), x->ndecls);
+    graft_attr *out = arena_array(graph_arena(e->g), (size_t)memo->nout + 1, sizeof *out);
+    memcpy(out, attrs, (size_t)memo->nout * sizeof *out);
+    memo->out = out;
+    *n = memo->nout;
+    return out;
 }
 
 /* Attributes of a new call that fit its builder's buffer on the stack. */
 enum { FEW_ATTRS = 16 };
 
 /* The attributes of a new op call: copied ones (**c) and those written,
- * then as TVM prints them (note [created attributes] in pattern.h); every
- * name is the graph's, so compared by pointer.  They are put in few
+ * in that order (new_call puts them as TVM prints them: note [created
+ * attributes] in pattern.h); every name is the graph's, so compared by
+ * pointer.  They are put in few
  * (FEW_ATTRS entries) when they fit, else in a buffer to free: the call
  * made copies them (graph_set_attrs), so they were a dead copy in the
  * graph's arena, 112 bytes a rewrite on the workload. */
@@ -382,9 +389,28 @@ static graft_attr *call_attrs(graft_engine *e, const graft_expr *x, const graft_
         if (v)
             put_attr(attrs, n, intern_once(e, a->name), v);
     }
-    if (x->ndecls)
-        *n = canonical_once(e, x, attrs, *n); /* note [canonical attributes once] */
     return attrs;
+}
+
+/* A new call of x's op on kids[0 .. nkids), with its attributes: in
+ * canonical order when the op declares some, an array shared with the
+ * calls x made alike (note [canonical attributes once]). */
+static graft_node *new_call(graft_engine *e, const graft_expr *x, const graft_binding *b,
+                            graft_node *const *kids, int nkids)
+{
+    graft_attr few[FEW_ATTRS];
+    int nattrs;
+    graft_attr *attrs = call_attrs(e, x, b, &nattrs, few);
+    const char *op = intern_once(e, x->s);
+    graft_node *n;
+    if (x->ndecls) {
+        const graft_attr *shared = canonical_once(e, x, attrs, &nattrs);
+        n = graph_add_call_sharing(e->g, op, kids, nkids, shared, nattrs);
+    } else
+        n = graph_add_call_interned(e->g, op, kids, nkids, attrs, nattrs);
+    if (attrs != few)
+        free(attrs);
+    return n;
 }
 
 static graft_node *build(graft_engine *e, const graft_expr *x, const graft_binding *b);
@@ -493,7 +519,7 @@ static graft_node *build(graft_engine *e, const graft_expr *x, const graft_bindi
 {
     graft_graph *g = e->g;
     graft_node *n, **kids, *few[FEW_KIDS];
-    int nattrs, nkids;
+    int nkids;
     switch (x->kind) {
     case GRAFT_EXPR_SLOT:
         return b[x->slot].node;
@@ -504,15 +530,10 @@ static graft_node *build(graft_engine *e, const graft_expr *x, const graft_bindi
     case GRAFT_EXPR_FOLD: /* note [constant folding] in fold.h */
         n = rewrite_fold_find(e, x);
         return n ? n : rewrite_fold(e, x, build(e, x->kids[0], b));
-    case GRAFT_EXPR_CALL: {
+    case GRAFT_EXPR_CALL:
         kids = build_kids(e, x, b, &nkids, few);
-        graft_attr few_attrs[FEW_ATTRS];
-        graft_attr *attrs = call_attrs(e, x, b, &nattrs, few_attrs);
-        n = graph_add_call(g, intern_once(e, x->s), kids, nkids, attrs, nattrs);
-        if (attrs != few_attrs)
-            free(attrs);
+        n = new_call(e, x, b, kids, nkids);
         break;
-    }
     case GRAFT_EXPR_CALLEE:
         kids = build_kids(e, x, b, &nkids, few);
         n = callee_call(g, b[x->slot].node, kids, nkids);
