@@ -1243,6 +1243,45 @@ START_TEST(canonical_attributes_remembered)
 }
 END_TEST
 
+/* ---- a tensor constant's number known again by its bytes ---- */
+
+START_TEST(tensor_constant_bytes_read_once)
+{
+    /* three one-element tensor constants: two of one type and bytes
+       give one number, kept from the first (note [constant bytes read
+       once] in src/runtime/rewrite_build.c), the third, of other bytes,
+       its own; a two-element one has none */
+    Run r;
+    run_open(&r, "leaky := x + c:const => nn.leaky_relu(x, alpha=c)\n",
+             "def @main(%x) {\n  nn.relu(%x)\n}\n", 0);
+    static const float half = 0.5f, quarter = 0.25f, pair[2] = {1.0f, 2.0f};
+    int64_t two = 2;
+    const graft_type *one_t = graph_type_tensor(r.g, "float32", &two, 0);
+    const graft_type *pair_t = graph_type_tensor(r.g, "float32", &two, 1);
+    graft_node *c[4] = {graph_add_tensor_const(r.g, "a", one_t, &half, sizeof half),
+                        graph_add_tensor_const(r.g, "b", one_t, &half, sizeof half),
+                        graph_add_tensor_const(r.g, "c", one_t, &quarter, sizeof quarter),
+                        graph_add_tensor_const(r.g, "d", pair_t, pair, sizeof pair)};
+    ActionPlaces places = {0};
+    rewrite_action_places(r.rules->rs.rules[0].action, &places);
+    graft_binding b[2] = {{.node = graph_param(r.g, 0)}, {.node = c[0]}};
+    const double want[3] = {0.5, 0.5, 0.25};
+    for (int i = 0; i < 3; i++) {
+        b[1].node = c[i];
+        ck_assert(rewrite_places_known(r.e, &places, b));
+        ck_assert_ptr_eq(r.e->read_const, c[i]);
+        ck_assert(r.e->read_number == want[i]);
+        ck_assert_ptr_eq(r.e->bytes_type, one_t);
+        r.e->read_const = NULL; /* as rewrite_build leaves it */
+    }
+    b[1].node = c[3];
+    ck_assert(!rewrite_places_known(r.e, &places, b));
+    ck_assert_ptr_null(r.e->read_const);
+    vec_free(&places);
+    run_close(&r);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -1298,6 +1337,7 @@ static Suite *engine_suite(void)
     tc = tcase_create("share");
     tcase_add_test(tc, distinct_actions_not_shared);
     tcase_add_test(tc, canonical_attributes_remembered);
+    tcase_add_test(tc, tensor_constant_bytes_read_once);
     suite_add_tcase(s, tc);
     return s;
 }

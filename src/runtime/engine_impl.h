@@ -23,6 +23,11 @@ void action_types_free(ActionTypes *at);
  * taken from an earlier call of the same key when there was one. */
 const graft_type *action_type(ActionTypes *at, graft_graph *g, const graft_node *n, StrBuf *why);
 
+/* The bytes of a tensor constant the engine keeps to know its number
+ * again (note [constant bytes read once] in rewrite_build.c): one
+ * element of any dtype. */
+enum { CONST_BYTES = 16 };
+
 struct graft_engine {
     const graft_rule_set *rs;     /* the rules, borrowed */
     graft_graph *g;              /* the graph being changed, borrowed */
@@ -87,6 +92,13 @@ struct graft_engine {
                               next of the same dtype and number (note
                               [constant read once] in rewrite_build.c) */
     const char *made_dtype; /* its constant's dtype (interned), or NULL */
+    const graft_type *bytes_type; /* the last tensor constant whose number
+                              was read: its type, or NULL (note [constant
+                              bytes read once] in rewrite_build.c) */
+    size_t bytes_len;      /* its bytes' count */
+    unsigned char bytes[CONST_BYTES]; /* its bytes */
+    bool bytes_has_number; /* whether it has a number */
+    double bytes_number;   /* that number */
 };
 
 /* Appends n's name (note [node names]) as the trace and refusals give
