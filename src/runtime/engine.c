@@ -99,7 +99,7 @@ void engine_free(graft_engine *e)
     free(e->check_computable);
     free(e->check_fold_ready);
     free(e->check_share);
-    rewrite_canon_free(e->canon);
+    rewrite_calls_free(e->calls);
     action_types_free(e->types);
     keymap_free(&e->interned);
     vec_free(&e->folds);

@@ -64,10 +64,10 @@ struct graft_engine {
                                so rewrite_fold_ready asks of its leaves */
     bool *check_share;     /* per rule: its action may make nodes to share
                               (rewrite_may_share) */
-    struct CanonMemos *canon; /* new calls' attributes in canonical order,
-                              per action node (note [canonical attributes
-                              once] in rewrite_build.c), made with the
-                              first */
+    struct ActionCalls *calls; /* per call action node, its op and names
+                              and its attributes in canonical order (note
+                              [canonical attributes once] in
+                              rewrite_build.c), made with the first */
     VEC(FoldMade) folds;   /* the folds of the action being built */
     bool fold_failed;      /* one of them has no value: no rewrite */
     struct EvalMeta *meta; /* Relay: the #[metadata] section's values,
@@ -218,9 +218,9 @@ void rewrite_fold_end(graft_engine *e);
  * when a compiled action refuses the bindings (graft_attr_slot_known). */
 bool rewrite_build_roots(graft_engine *e, const graft_rule *r, const graft_binding *b,
                          graft_node *const *roots, graft_node **by);
-/* rewrite_build.c: frees the engine's canonical attributes' memos
+/* rewrite_build.c: frees the engine's entries of call action nodes
  * (note [canonical attributes once]); NULL is none. */
-void rewrite_canon_free(struct CanonMemos *cm);
+void rewrite_calls_free(struct ActionCalls *ac);
 /* rewrite_build.c: builds the action of rule r for bindings b, replacing
  * root; new nodes are labelled. */
 graft_node *rewrite_build(graft_engine *e, const graft_rule *r, const graft_binding *b,

@@ -306,45 +306,94 @@ static const graft_attr_decl *interned_decls(graft_engine *e, const graft_expr *
  * in the graph's arena, names interned, that the calls made alike share
  * (graph_add_call_sharing): a node's attributes are never changed in
  * place, and graph_set_attrs's copy cost 106 instructions and 32 bytes a
- * batch norm rebuilt. */
-typedef struct CanonMemo {
+ * batch norm rebuilt.  The same entry holds what the call's build reads
+ * of the action node alone, found by its one lookup: the graph's copies
+ * of its op, attribute names and literal values (note [names interned
+ * once]; a lookup each, 120 instructions a batch norm), and whether its
+ * operands are plain (plain_kids, 80).  Entries are allocated one by one,
+ * so one stays where it is while the operands' builds add others. */
+typedef struct ActionCall {
+    const char *op;          /* the op, the graph's copy */
+    const char **names;      /* per attribute written, its name's copy
+                                (NULL for a copy of a node's) */
+    const graft_attr_value **literals; /* per attribute, its literal
+                                value's copy, or NULL */
+    bool plain;              /* plain_kids(x) */
     int nin, nout, cap;      /* cap: room in in */
     graft_attr *in;          /* the nin given */
     const graft_attr *out;   /* the nout in canonical order, in the
                                 graph's arena */
-} CanonMemo;
+} ActionCall;
 
-struct CanonMemos {
-    KeyMap by_action;     /* an action node -> its entry in memos, +1 */
-    VEC(CanonMemo) memos;
+struct ActionCalls {
+    KeyMap by_action;     /* an action node -> its entry in calls, +1 */
+    VEC(ActionCall *) calls;
 };
 
-void rewrite_canon_free(struct CanonMemos *cm)
+void rewrite_calls_free(struct ActionCalls *ac)
 {
-    if (!cm)
+    if (!ac)
         return;
-    for (size_t i = 0; i < cm->memos.len; i++)
-        free(cm->memos.items[i].in);
-    vec_free(&cm->memos);
-    keymap_free(&cm->by_action);
-    free(cm);
+    for (size_t i = 0; i < ac->calls.len; i++) {
+        free(ac->calls.items[i]->names);
+        free(ac->calls.items[i]->literals);
+        free(ac->calls.items[i]->in);
+        free(ac->calls.items[i]);
+    }
+    vec_free(&ac->calls);
+    keymap_free(&ac->by_action);
+    free(ac);
 }
 
-/* Action node x's memo, made empty the first time. */
-static CanonMemo *canon_memo(graft_engine *e, const graft_expr *x)
+static bool plain_kids(const graft_expr *x);
+
+/* Whether attribute value x is a literal, its value x->attr as written
+ * (attr_value's literal cases). */
+static bool literal_value(const graft_expr *x)
 {
-    if (!e->canon)
-        e->canon = xcalloc(1, sizeof *e->canon);
-    int64_t *at = keymap_put(&e->canon->by_action, (uint64_t)(uintptr_t)x, 0);
-    if (!*at) {
-        vec_push(&e->canon->memos, ((CanonMemo){0, 0, 0, NULL, NULL}));
-        *at = (int64_t)e->canon->memos.len;
+    switch (x->kind) {
+    case GRAFT_EXPR_SLOT:
+    case GRAFT_EXPR_ATTR:
+    case GRAFT_EXPR_ARITH:
+    case GRAFT_EXPR_GETITEM:
+    case GRAFT_EXPR_RANK:
+    case GRAFT_EXPR_USERS:
+    case GRAFT_EXPR_VALUE:
+    case GRAFT_EXPR_SHAPE:
+        return false;
+    default: /* a list's items computed have no x->attr */
+        return x->attr != NULL;
     }
-    return &e->canon->memos.items[*at - 1];
+}
+
+/* Call action node x's entry, made the first time (note [canonical
+ * attributes once]). */
+static ActionCall *action_call(graft_engine *e, const graft_expr *x)
+{
+    if (!e->calls)
+        e->calls = xcalloc(1, sizeof *e->calls);
+    const int64_t *at = keymap_get(&e->calls->by_action, (uint64_t)(uintptr_t)x);
+    if (at)
+        return e->calls->calls.items[*at - 1];
+    ActionCall *c = xcalloc(1, sizeof *c);
+    c->op = intern_once(e, x->s);
+    c->names = xcalloc((size_t)x->nattrs + 1, sizeof *c->names);
+    c->literals = xcalloc((size_t)x->nattrs + 1, sizeof *c->literals);
+    for (int i = 0; i < x->nattrs; i++) {
+        const graft_act_attr *a = &x->attrs[i];
+        if (a->src == GRAFT_ASRC_COPY)
+            continue;
+        c->names[i] = intern_once(e, a->name);
+        c->literals[i] = literal_value(a->value) ? literal_once(e, a->value->attr) : NULL;
+    }
+    c->plain = plain_kids(x);
+    vec_push(&e->calls->calls, c);
+    *keymap_put(&e->calls->by_action, (uint64_t)(uintptr_t)x, 0) = (int64_t)e->calls->calls.len;
+    return c;
 }
 
 /* Whether attrs[0 .. n) are memo's given ones, pointer by pointer. */
-static bool canon_same(const CanonMemo *memo, const graft_attr *attrs, int n)
+static bool canon_same(const ActionCall *memo, const graft_attr *attrs, int n)
 {
     if (memo->nin != n || !memo->in)
         return false;
@@ -361,10 +410,9 @@ static bool canon_same(const CanonMemo *memo, const graft_attr *attrs, int n)
  * gets its count.  A miss costs the lookup and a copy of the given (a
  * value copied from a matched node is a new pointer each time, and
  * misses always), and makes the array graph_set_attrs would have made. */
-static const graft_attr *canonical_once(graft_engine *e, const graft_expr *x, graft_attr *attrs,
-                                        int *n)
+static const graft_attr *canonical_once(graft_engine *e, const graft_expr *x, ActionCall *memo,
+                                        graft_attr *attrs, int *n)
 {
-    CanonMemo *memo = canon_memo(e, x);
     if (canon_same(memo, attrs, *n)) {
         *n = memo->nout;
         return memo->out;
@@ -394,8 +442,8 @@ enum { FEW_ATTRS = 16 };
  * (FEW_ATTRS entries) when they fit, else in a buffer to free: the call
  * made copies them (graph_set_attrs), so they were a dead copy in the
  * graph's arena, 112 bytes a rewrite on the workload. */
-static graft_attr *call_attrs(graft_engine *e, const graft_expr *x, const graft_binding *b, int *n,
-                              graft_attr *few)
+static graft_attr *call_attrs(graft_engine *e, const graft_expr *x, const ActionCall *c,
+                              const graft_binding *b, int *n, graft_attr *few)
 {
     int cap = 0;
     for (int i = 0; i < x->nattrs; i++)
@@ -412,9 +460,9 @@ static graft_attr *call_attrs(graft_engine *e, const graft_expr *x, const graft_
                 put_attr(attrs, n, node_attr(from, k)->name, node_attr(from, k)->value);
             continue;
         }
-        const graft_attr_value *v = attr_value(e, a->value, b);
+        const graft_attr_value *v = c->literals[i] ? c->literals[i] : attr_value(e, a->value, b);
         if (v)
-            put_attr(attrs, n, intern_once(e, a->name), v);
+            put_attr(attrs, n, c->names[i], v);
     }
     return attrs;
 }
@@ -422,19 +470,18 @@ static graft_attr *call_attrs(graft_engine *e, const graft_expr *x, const graft_
 /* A new call of x's op on kids[0 .. nkids), with its attributes: in
  * canonical order when the op declares some, an array shared with the
  * calls x made alike (note [canonical attributes once]). */
-static graft_node *new_call(graft_engine *e, const graft_expr *x, const graft_binding *b,
-                            graft_node *const *kids, int nkids)
+static graft_node *new_call(graft_engine *e, const graft_expr *x, ActionCall *c,
+                            const graft_binding *b, graft_node *const *kids, int nkids)
 {
     graft_attr few[FEW_ATTRS];
     int nattrs;
-    graft_attr *attrs = call_attrs(e, x, b, &nattrs, few);
-    const char *op = intern_once(e, x->s);
+    graft_attr *attrs = call_attrs(e, x, c, b, &nattrs, few);
     graft_node *n;
     if (x->ndecls) {
-        const graft_attr *shared = canonical_once(e, x, attrs, &nattrs);
-        n = graph_add_call_sharing(e->g, op, kids, nkids, shared, nattrs);
+        const graft_attr *shared = canonical_once(e, x, c, attrs, &nattrs);
+        n = graph_add_call_sharing(e->g, c->op, kids, nkids, shared, nattrs);
     } else
-        n = graph_add_call_interned(e->g, op, kids, nkids, attrs, nattrs);
+        n = graph_add_call_interned(e->g, c->op, kids, nkids, attrs, nattrs);
     if (attrs != few)
         free(attrs);
     return n;
@@ -557,10 +604,13 @@ static graft_node *build(graft_engine *e, const graft_expr *x, const graft_bindi
     case GRAFT_EXPR_FOLD: /* note [constant folding] in fold.h */
         n = rewrite_fold_find(e, x);
         return n ? n : rewrite_fold(e, x, build(e, x->kids[0], b));
-    case GRAFT_EXPR_CALL:
-        kids = build_kids(e, x, b, &nkids, few);
-        n = new_call(e, x, b, kids, nkids);
+    case GRAFT_EXPR_CALL: {
+        ActionCall *c = action_call(e, x); /* note [canonical attributes once] */
+        kids = c->plain ? build_plain_kids(e, x, b, &nkids, few)
+                        : build_kids(e, x, b, &nkids, few);
+        n = new_call(e, x, c, b, kids, nkids);
         break;
+    }
     case GRAFT_EXPR_CALLEE:
         kids = build_kids(e, x, b, &nkids, few);
         n = callee_call(g, b[x->slot].node, kids, nkids);
