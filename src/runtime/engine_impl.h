@@ -17,7 +17,8 @@ typedef struct FoldMade {
 /* The types of the calls actions made, by op, attributes and operand
  * types (rewrite_types.c, note [action types]). */
 typedef struct ActionTypes ActionTypes;
-ActionTypes *action_types_new(void);
+/* Typing the calls actions make in g (of g's IR). */
+ActionTypes *action_types_new(const graft_graph *g);
 void action_types_free(ActionTypes *at);
 /* n's type, as type_infer_cached gives it (the relations cached in at),
  * taken from an earlier call of the same key when there was one. */

@@ -787,7 +787,7 @@ static void infer_new(graft_engine *e, uint32_t first)
     StrBuf why = {0}; /* allocated only for a contradiction's message */
     uint32_t count = graph_node_count(g);
     if (!e->types)
-        e->types = action_types_new();
+        e->types = action_types_new(g);
     for (uint32_t id = first; id < count; id++) {
         graft_node *n = graph_node(g, id);
         if (node_type(n) || node_is_dead(n))

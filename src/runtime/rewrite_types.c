@@ -64,12 +64,14 @@ struct ActionTypes {
                              addressed, +1 */
     VEC(AddressTyped) addressed;
     TypeCache *relations; /* type_infer_cached's cache of relations */
+    IrKind ir;            /* the graph's IR */
 };
 
-ActionTypes *action_types_new(void)
+ActionTypes *action_types_new(const graft_graph *g)
 {
     ActionTypes *at = xcalloc(1, sizeof *at);
     at->relations = type_cache_new();
+    at->ir = graph_ir(g);
     return at;
 }
 
@@ -177,9 +179,9 @@ static bool scalar_const(const graft_node *n)
 }
 
 /* Whether n's type may be remembered (note [action types]). */
-static bool rememberable(const graft_graph *g, const graft_node *n)
+static bool rememberable(const ActionTypes *at, const graft_node *n)
 {
-    if (graph_ir(g) != IR_RELAY || node_kind(n) != NODE_CALL || !node_op(n) || node_callee(n))
+    if (at->ir != IR_RELAY || node_kind(n) != NODE_CALL || !node_op(n) || node_callee(n))
         return false;
     for (int i = 0; i < node_nargs(n); i++)
         if (!scalar_const(node_arg(n, i)) && !node_type(node_arg(n, i)))
@@ -362,9 +364,9 @@ static const graft_type *address_type(ActionTypes *at, graft_graph *g, const gra
 
 const graft_type *action_type(ActionTypes *at, graft_graph *g, const graft_node *n, StrBuf *why)
 {
-    if (graph_ir(g) == IR_ONNX)
+    if (at->ir == IR_ONNX)
         return address_type(at, g, n, why);
-    if (!rememberable(g, n))
+    if (!rememberable(at, n))
         return type_infer_cached(g, n, at->relations, why);
     int64_t *entry = keymap_put(&at->by_key, call_hash(n), 0);
     if (*entry) {
