@@ -120,30 +120,18 @@ static const graft_attr_value *shape_value(graft_graph *g, const graft_expr *x,
     return a;
 }
 
-/* note [constant read once]: a bound variable given as an attribute
- * value (epsilon=eps) is a scalar constant's number, read by the group's
- * check (rewrite_places_known: whether it has one) and again by the
- * build; an ONNX constant's number is its initializer's bytes decoded,
- * 340 instructions each time on the workload's rewrite.  So the check
- * keeps the constant it read and its number in the engine, the build
- * takes them from there, and rewrite_build forgets them: they hold from
- * one group's check to its build only.  The attribute value made of the
- * number is a function of it and the constant's dtype, and the workload
- * gives every rewrite the same eps: the engine keeps the last one made,
- * and a constant of the same dtype and number shares it (attribute values
- * are never changed once made: note [names interned once]), 85
- * instructions and 88 bytes a rewrite fewer. */
 /* note [constant bytes read once]: a tensor constant's number (an ONNX
  * initializer of one element, the workload's eps) is its bytes decoded
  * (node_const_number: the dtype found by name, the size checked, the
- * element converted), 340 instructions, and the workload's 10,000
- * rewrites each read an initializer of their own, of the same type and
- * bytes.  The number is a function of the constant's type and bytes, and
- * a type is never changed once made, so the engine keeps the last tensor
- * constant's type, bytes (up to CONST_BYTES) and answer, and a constant
- * of that type and those bytes takes the answer.  Out of line: inlined,
- * its registers' saves cost every read of a scalar (Relay's eps) 28
- * instructions. */
+ * element converted), 340 instructions, and each of the workload's
+ * 10,000 groups decoded the one eps again (what a check read holds for
+ * its group only: note [constant read once]).  The number is a function
+ * of the constant's type and bytes, and a type is never changed once
+ * made, so the engine keeps the last tensor constant's type, bytes (up
+ * to CONST_BYTES) and answer, and a constant of that type and those
+ * bytes, itself or another (a model may hold many initializers of one
+ * value), takes the answer.  Out of line: inlined, its registers' saves
+ * cost every read of a scalar (Relay's eps) 28 instructions. */
 static __attribute__((noinline)) bool tensor_number(graft_engine *e, const graft_node *n,
                                                     double *v)
 {
@@ -162,6 +150,19 @@ static __attribute__((noinline)) bool tensor_number(graft_engine *e, const graft
     return e->bytes_has_number;
 }
 
+/* note [constant read once]: a bound variable given as an attribute
+ * value (epsilon=eps) is a scalar constant's number, read by the group's
+ * check (rewrite_places_known: whether it has one) and again by the
+ * build; an ONNX constant's number is its initializer's bytes decoded,
+ * 340 instructions each time on the workload's rewrite.  So the check
+ * keeps the constant it read and its number in the engine, the build
+ * takes them from there, and rewrite_build forgets them: they hold from
+ * one group's check to its build only.  The attribute value made of the
+ * number is a function of it and the constant's dtype, and the workload
+ * gives every rewrite the same eps: the engine keeps the last one made,
+ * and a constant of the same dtype and number shares it (attribute values
+ * are never changed once made: note [names interned once]), 85
+ * instructions and 88 bytes a rewrite fewer. */
 static bool const_number(graft_engine *e, const graft_node *n, double *v)
 {
     if (n == e->read_const) {
@@ -441,10 +442,10 @@ enum { FEW_ATTRS = 16 };
 /* The attributes of a new op call: copied ones (**c) and those written,
  * in that order (new_call puts them as TVM prints them: note [created
  * attributes] in pattern.h); every name is the graph's, so compared by
- * pointer.  They are put in few
- * (FEW_ATTRS entries) when they fit, else in a buffer to free: the call
- * made copies them (graph_set_attrs), so they were a dead copy in the
- * graph's arena, 112 bytes a rewrite on the workload. */
+ * pointer.  They are put in few (FEW_ATTRS entries) when they fit, else
+ * in a buffer to free: the call keeps a copy (graph_set_attrs, or
+ * canonical_once's), so they were a dead copy in the graph's arena, 112
+ * bytes a rewrite on the workload. */
 static graft_attr *call_attrs(graft_engine *e, const graft_expr *x, const ActionCall *c,
                               const graft_binding *b, int *n, graft_attr *few)
 {
@@ -818,7 +819,7 @@ static graft_node *build_action(graft_engine *e, const graft_rule *r, const graf
     if (!by || e->fold_failed)
         return NULL; /* a compiled action without its attributes' values, or a fold
                         without a value: what was built is left to the next sweep */
-    if (e->check_share[r - e->rs->rules]) /* note [actions of distinct nodes] */
+    if (e->check_share[r - e->rs->rules]) /* note [actions of distinct nodes] in rewrite_share.c */
         rewrite_share(e->g, first, &by, 1); /* note [shared sub-expressions] */
     infer_new(e, first);
     if (node_id(by) >= first && !node_type(by) && node_type(root))
