@@ -202,9 +202,9 @@ void rewrite_share(graft_graph *g, uint32_t first, graft_node **by, int nby)
  * only when they are of one kind, calls of one op (note [shared
  * sub-expressions]), so an action whose new nodes all differ so has
  * nothing to share, and most actions are such: a batch norm rebuilt as
- * nn.batch_norm(...)[0] makes a call and an element, and sharing them
- * found so at 385 instructions a rewrite (the workload's Relay rewrite,
- * 64 per op node).  Engine_new asks once per rule.  What an action
+ * nn.batch_norm(...)[0] makes a call and an element, and rewrite_share
+ * found them different at 385 instructions a rewrite (the workload's
+ * Relay rewrite, 64 per op node).  Engine_new asks once per rule.  What an action
  * makes is read off its expression: a call of its op, a tuple, an
  * element, a constant for a literal number or for a bound attribute
  * value given as an operand; an op given as a value is never shared.
@@ -224,18 +224,19 @@ typedef struct Made {
 typedef struct {
     Made made[FEW_MADE];
     int n;
-    bool unknown; /* a node of no known kind, or too many */
+    bool may_share; /* two of one kind and op, a node of no known kind,
+                       or too many */
 } MadeList;
 
 /* Adds one node made, kind (and op), to list; a second of the same
- * is as unknown, since the two may be shared. */
+ * kind and op may be shared with the first. */
 static void made_add(MadeList *list, int kind, const char *op)
 {
     for (int i = 0; i < list->n; i++)
         if (list->made[i].kind == kind && (!op || strcmp(list->made[i].op, op) == 0))
-            list->unknown = true;
+            list->may_share = true;
     if (list->n == FEW_MADE)
-        list->unknown = true;
+        list->may_share = true;
     else
         list->made[list->n++] = (Made){kind, op};
 }
@@ -261,16 +262,16 @@ static void made_by(const graft_expr *x, MadeList *list)
         made_add(list, x->kind, x->s);
         break;
     default: /* a callee's call, a fold, or no node of an action */
-        list->unknown = true;
+        list->may_share = true;
         return;
     }
-    for (int i = 0; i < x->nkids && !list->unknown; i++)
+    for (int i = 0; i < x->nkids && !list->may_share; i++)
         made_by(x->kids[i], list);
 }
 
 bool rewrite_may_share(const graft_expr *action)
 {
-    MadeList list = {.n = 0, .unknown = false};
+    MadeList list = {.n = 0, .may_share = false};
     made_by(action, &list);
-    return list.unknown;
+    return list.may_share;
 }
