@@ -1189,6 +1189,143 @@ START_TEST(partition_names_of_two_passes_alike)
 }
 END_TEST
 
+/* ---- actions whose new nodes are all distinct ---- */
+
+START_TEST(distinct_actions_not_shared)
+{
+    /* per rule, whether its action may make two nodes to share (note
+       [actions of distinct nodes] in src/runtime/rewrite_share.c): a
+       second call of one op, a second constant, a fold or a callee's
+       call may; a call and its element, or calls of two ops, may not */
+    Run r;
+    run_open(&r,
+             "bn := nn.relu(x) => nn.batch_norm(x, x, x, x, x)[0]\n"
+             "two := sigmoid(x) => add(exp(x), exp(x))\n"
+             "ops := tanh(x) => add(exp(x), negative(x))\n"
+             "nums := exp(x) => add(multiply(x, 2f), 3f)\n"
+             "folded := negative(x) => add(x, fold(multiply(2f, 3f)))\n"
+             "callee := sqrt((f)(x)) => f(negative(x))\n",
+             "def @main(%x) {\n  nn.relu(%x)\n}\n", 0);
+    const bool want[] = {false, true, false, true, true, true};
+    ck_assert_uint_eq(r.rules->rs.nrules, ARRAY_LEN(want));
+    for (uint32_t i = 0; i < r.rules->rs.nrules; i++) {
+        ck_assert_int_eq(rewrite_may_share(r.rules->rs.rules[i].action), want[i]);
+        ck_assert_int_eq(r.e->check_share[i], want[i]);
+    }
+    run_close(&r);
+    /* the rule of two equal calls still makes one, the other two */
+    run_rewrite(&r,
+                "two := sigmoid(x) => add(exp(x), exp(x))\n"
+                "ops := tanh(x) => add(exp(x), negative(x))\n",
+                "def @main(%a, %b) {\n  %0 = sigmoid(%a);\n  %1 = tanh(%b);\n  (%0, %1)\n}\n");
+    assert_output(&r, "def @main(%a, %b) {\n"
+                      "  %0 = exp(%a);\n"
+                      "  %1 = exp(%b);\n"
+                      "  %2 = negative(%b);\n"
+                      "  %3 = add(%0, %0);\n"
+                      "  %4 = add(%1, %2);\n"
+                      "  (%3, %4)\n"
+                      "}\n");
+    run_close(&r);
+}
+END_TEST
+
+/* ---- a new call's attributes put in order once per value ---- */
+
+START_TEST(canonical_attributes_remembered)
+{
+    /* the second rewrite takes the first's canonical order (the same
+       shared value: note [canonical attributes once] in
+       src/runtime/rewrite_build.c), axis=-1 the default left out; the
+       third's value is another, put in order afresh, and the fourth's
+       is the first's value again */
+    Run r;
+    run_rewrite(&r, "s := x + c:const => nn.softmax(x, axis=c)\n",
+                "#[version = \"0.0.5\"]\n"
+                "def @main(%x: Tensor[(2, 2), int32]) {\n"
+                "  %0 = add(%x, -1);\n"
+                "  %1 = add(%0, -1);\n"
+                "  %2 = add(%1, 0);\n"
+                "  add(%2, -1)\n"
+                "}\n");
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 4);
+    assert_output(&r, "#[version = \"0.0.5\"]\n"
+                      "def @main(%x: Tensor[(2, 2), int32]) {\n"
+                      "  %0 = nn.softmax(%x);\n"
+                      "  %1 = nn.softmax(%0);\n"
+                      "  %2 = nn.softmax(%1, axis=0);\n"
+                      "  nn.softmax(%2)\n"
+                      "}\n");
+    run_close(&r);
+    /* calls made alike share one array of attributes, another value
+       has its own */
+    run_rewrite(&r, "leaky := x + c:const => nn.leaky_relu(x, alpha=c)\n",
+                "#[version = \"0.0.5\"]\n"
+                "def @main(%x: Tensor[(2), float32]) {\n"
+                "  %0 = add(%x, 0.2f);\n"
+                "  %1 = add(%0, 0.2f);\n"
+                "  add(%1, 0.5f)\n"
+                "}\n");
+    const graft_node *out = graph_output(r.g), *mid = node_arg(out, 0);
+    ck_assert_int_eq(node_nattrs(mid), 1);
+    ck_assert_ptr_eq(node_attr(mid, 0), node_attr(node_arg(mid, 0), 0));
+    ck_assert_ptr_ne(node_attr(mid, 0), node_attr(out, 0));
+    run_close(&r);
+    /* values copied from the matched node are new pointers each time */
+    run_rewrite(&r, "l := exp(nn.leaky_relu(x, alpha=a)) => nn.leaky_relu(x, alpha=a)\n",
+                "def @main(%x) {\n"
+                "  %0 = nn.leaky_relu(%x, alpha=0.2f);\n"
+                "  %1 = exp(%0);\n"
+                "  %2 = nn.leaky_relu(%1, alpha=0.01f);\n"
+                "  exp(%2)\n"
+                "}\n");
+    assert_output(&r, "def @main(%x) {\n"
+                      "  %0 = nn.leaky_relu(%x, alpha=0.2f);\n"
+                      "  nn.leaky_relu(%0, alpha=0.01f)\n"
+                      "}\n");
+    run_close(&r);
+}
+END_TEST
+
+/* ---- a tensor constant's number known again by its bytes ---- */
+
+START_TEST(tensor_constant_bytes_read_once)
+{
+    /* three one-element tensor constants: two of one type and bytes
+       give one number, kept from the first (note [constant bytes read
+       once] in src/runtime/rewrite_build.c), the third, of other bytes,
+       its own; a two-element one has none */
+    Run r;
+    run_open(&r, "leaky := x + c:const => nn.leaky_relu(x, alpha=c)\n",
+             "def @main(%x) {\n  nn.relu(%x)\n}\n", 0);
+    static const float half = 0.5f, quarter = 0.25f, pair[2] = {1.0f, 2.0f};
+    int64_t two = 2;
+    const graft_type *one_t = graph_type_tensor(r.g, "float32", &two, 0);
+    const graft_type *pair_t = graph_type_tensor(r.g, "float32", &two, 1);
+    graft_node *c[4] = {graph_add_tensor_const(r.g, "a", one_t, &half, sizeof half),
+                        graph_add_tensor_const(r.g, "b", one_t, &half, sizeof half),
+                        graph_add_tensor_const(r.g, "c", one_t, &quarter, sizeof quarter),
+                        graph_add_tensor_const(r.g, "d", pair_t, pair, sizeof pair)};
+    ActionPlaces places = {0};
+    rewrite_action_places(r.rules->rs.rules[0].action, &places);
+    graft_binding b[2] = {{.node = graph_param(r.g, 0)}, {.node = c[0]}};
+    const double want[3] = {0.5, 0.5, 0.25};
+    for (int i = 0; i < 3; i++) {
+        b[1].node = c[i];
+        ck_assert(rewrite_places_known(r.e, &places, b));
+        ck_assert_ptr_eq(r.e->read_const, c[i]);
+        ck_assert(r.e->read_number == want[i]);
+        ck_assert_ptr_eq(r.e->bytes_type, one_t);
+        r.e->read_const = NULL; /* as rewrite_build leaves it */
+    }
+    b[1].node = c[3];
+    ck_assert(!rewrite_places_known(r.e, &places, b));
+    ck_assert_ptr_null(r.e->read_const);
+    vec_free(&places);
+    run_close(&r);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -1242,6 +1379,11 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, partition_groups_past_a_block);
     tcase_add_test(tc, partition_names_interned_when_asked);
     tcase_add_test(tc, partition_names_of_two_passes_alike);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("share");
+    tcase_add_test(tc, distinct_actions_not_shared);
+    tcase_add_test(tc, canonical_attributes_remembered);
+    tcase_add_test(tc, tensor_constant_bytes_read_once);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -760,6 +760,17 @@ graft_node *graph_add_call_interned(graft_graph *g, const char *op, graft_node *
     return n;
 }
 
+graft_node *graph_add_call_sharing(graft_graph *g, const char *op, graft_node *const *args,
+                                   int nargs, const graft_attr *attrs, int nattrs)
+{
+    graft_node *n = graph_new_node(g, NODE_CALL, nargs);
+    n->str = op;
+    graph_set_operands(n, args, nargs);
+    n->u.call.nattrs = nattrs;
+    n->a.attrs = attrs;
+    return n;
+}
+
 graft_node *graph_add_fn_call(graft_graph *g, graft_node *callee, graft_node *const *args,
                               int nargs)
 {

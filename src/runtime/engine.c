@@ -25,10 +25,12 @@ graft_engine *engine_new(const graft_rule_set *rs, graft_graph *g, const EngineO
     stats_init(&e->stats, rs->nrules);
     e->check_computable = xcalloc(rs->nrules + 1, sizeof *e->check_computable);
     e->check_fold_ready = xcalloc(rs->nrules + 1, sizeof *e->check_fold_ready);
+    e->check_share = xcalloc(rs->nrules + 1, sizeof *e->check_share);
     for (uint32_t r = 0; r < rs->nrules; r++) {
         e->check_computable[r] = rs->rules[r].action &&
                                  !rewrite_always_computable(rs->rules[r].action);
         e->check_fold_ready[r] = rs->rules[r].action && rewrite_has_fold(rs->rules[r].action);
+        e->check_share[r] = !rs->rules[r].action || rewrite_may_share(rs->rules[r].action);
     }
     if (!e->opts.names && (e->opts.trace || e->opts.refusals)) {
         e->own_names = xmalloc(sizeof *e->own_names);
@@ -96,6 +98,8 @@ void engine_free(graft_engine *e)
     vec_free(&e->replaced);
     free(e->check_computable);
     free(e->check_fold_ready);
+    free(e->check_share);
+    rewrite_calls_free(e->calls);
     action_types_free(e->types);
     keymap_free(&e->interned);
     vec_free(&e->folds);

@@ -17,11 +17,17 @@ typedef struct FoldMade {
 /* The types of the calls actions made, by op, attributes and operand
  * types (rewrite_types.c, note [action types]). */
 typedef struct ActionTypes ActionTypes;
-ActionTypes *action_types_new(void);
+/* Typing the calls actions make in g (of g's IR). */
+ActionTypes *action_types_new(const graft_graph *g);
 void action_types_free(ActionTypes *at);
 /* n's type, as type_infer_cached gives it (the relations cached in at),
  * taken from an earlier call of the same key when there was one. */
 const graft_type *action_type(ActionTypes *at, graft_graph *g, const graft_node *n, StrBuf *why);
+
+/* The bytes of a tensor constant the engine keeps to know its number
+ * again (note [constant bytes read once] in rewrite_build.c): one
+ * element of any dtype. */
+enum { CONST_BYTES = 16 };
 
 struct graft_engine {
     const graft_rule_set *rs;     /* the rules, borrowed */
@@ -57,6 +63,12 @@ struct graft_engine {
                                value (rewrite_always_computable fails) */
     bool *check_fold_ready; /* per rule: its action folds (rewrite_has_fold),
                                so rewrite_fold_ready asks of its leaves */
+    bool *check_share;     /* per rule: its action may make nodes to share
+                              (rewrite_may_share) */
+    struct ActionCalls *calls; /* per call action node, its op and names
+                              and its attributes in canonical order (note
+                              [canonical attributes once] in
+                              rewrite_build.c), made with the first */
     VEC(FoldMade) folds;   /* the folds of the action being built */
     bool fold_failed;      /* one of them has no value: no rewrite */
     struct EvalMeta *meta; /* Relay: the #[metadata] section's values,
@@ -81,6 +93,13 @@ struct graft_engine {
                               next of the same dtype and number (note
                               [constant read once] in rewrite_build.c) */
     const char *made_dtype; /* its constant's dtype (interned), or NULL */
+    const graft_type *bytes_type; /* the last tensor constant whose number
+                              was read: its type, or NULL (note [constant
+                              bytes read once] in rewrite_build.c) */
+    size_t bytes_len;      /* its bytes' count */
+    unsigned char bytes[CONST_BYTES]; /* its bytes */
+    bool bytes_has_number; /* whether it has a number */
+    double bytes_number;   /* that number */
 };
 
 /* Appends n's name (note [node names]) as the trace and refusals give
@@ -200,6 +219,9 @@ void rewrite_fold_end(graft_engine *e);
  * when a compiled action refuses the bindings (graft_attr_slot_known). */
 bool rewrite_build_roots(graft_engine *e, const graft_rule *r, const graft_binding *b,
                          graft_node *const *roots, graft_node **by);
+/* rewrite_build.c: frees the engine's entries of call action nodes
+ * (note [canonical attributes once]); NULL is none. */
+void rewrite_calls_free(struct ActionCalls *ac);
 /* rewrite_build.c: builds the action of rule r for bindings b, replacing
  * root; new nodes are labelled. */
 graft_node *rewrite_build(graft_engine *e, const graft_rule *r, const graft_binding *b,
@@ -208,6 +230,10 @@ graft_node *rewrite_build(graft_engine *e, const graft_rule *r, const graft_bind
  * before them become that one (note [shared sub-expressions]); by[0 ..
  * nby) then name what they stand for. */
 void rewrite_share(graft_graph *g, uint32_t first, graft_node **by, int nby);
+/* rewrite_share.c: whether the nodes action makes may hold two that
+ * rewrite_share would make one; false when they are all of distinct
+ * kinds and ops (note [actions of distinct nodes]). */
+bool rewrite_may_share(const graft_expr *action);
 /* Whether every computed attribute of action x has a value for b (note
  * [computed attributes] in rewrite_build.c); b NULL asks
  * rewrite_always_computable's question. */

@@ -252,12 +252,14 @@ typedef struct RootUse {
 static void replace_root(graft_graph *g, graft_node *root, graft_node *by, uint32_t first_new)
 {
     VEC(RootUse) keep = {0};
-    for (uint32_t id = first_new; id < graph_node_count(g); id++) {
+    uint32_t count = graph_node_count(g);
+    for (uint32_t id = first_new; id < count; id++) {
         graft_node *n = graph_node(g, id);
+        if (n == by) /* by itself reads what it reads */
+            continue;
         for (int i = 0; i < node_nargs(n); i++)
-            if (n != by && node_arg(n, i) == root) {
+            if (node_arg(n, i) == root)
                 vec_push(&keep, ((RootUse){n, i}));
-            }
     }
     graph_replace_all_uses(g, root, by);
     for (size_t k = 0; k < keep.len; k++)

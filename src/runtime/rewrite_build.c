@@ -120,6 +120,36 @@ static const graft_attr_value *shape_value(graft_graph *g, const graft_expr *x,
     return a;
 }
 
+/* note [constant bytes read once]: a tensor constant's number (an ONNX
+ * initializer of one element, the workload's eps) is its bytes decoded
+ * (node_const_number: the dtype found by name, the size checked, the
+ * element converted), 340 instructions, and each of the workload's
+ * 10,000 groups decoded the one eps again (what a check read holds for
+ * its group only: note [constant read once]).  The number is a function
+ * of the constant's type and bytes, and a type is never changed once
+ * made, so the engine keeps the last tensor constant's type, bytes (up
+ * to CONST_BYTES) and answer, and a constant of that type and those
+ * bytes, itself or another (a model may hold many initializers of one
+ * value), takes the answer.  Out of line: inlined, its registers' saves
+ * cost every read of a scalar (Relay's eps) 28 instructions. */
+static __attribute__((noinline)) bool tensor_number(graft_engine *e, const graft_node *n,
+                                                    double *v)
+{
+    size_t nbytes;
+    const void *bytes = node_const_data(n, &nbytes);
+    if (!bytes || nbytes > CONST_BYTES || !node_type(n))
+        return node_const_number(n, v); /* not kept */
+    if (node_type(n) != e->bytes_type || nbytes != e->bytes_len ||
+        memcmp(bytes, e->bytes, nbytes) != 0) {
+        e->bytes_has_number = node_const_number(n, &e->bytes_number);
+        e->bytes_type = node_type(n);
+        e->bytes_len = nbytes;
+        memcpy(e->bytes, bytes, nbytes);
+    }
+    *v = e->bytes_number;
+    return e->bytes_has_number;
+}
+
 /* note [constant read once]: a bound variable given as an attribute
  * value (epsilon=eps) is a scalar constant's number, read by the group's
  * check (rewrite_places_known: whether it has one) and again by the
@@ -139,8 +169,9 @@ static bool const_number(graft_engine *e, const graft_node *n, double *v)
         *v = e->read_number;
         return true;
     }
-    if (!node_const_number(n, v))
-        return false;
+    bool tensor = node_kind(n) == NODE_CONST && !node_const_is_scalar(n);
+    if (!(tensor ? tensor_number(e, n, v) : node_const_number(n, v)))
+        return false; /* note [constant bytes read once] */
     e->read_const = n;
     e->read_number = *v;
     return true;
@@ -262,17 +293,161 @@ static const graft_attr_decl *interned_decls(graft_engine *e, const graft_expr *
     return copy_kept(e, x->decls, d);
 }
 
+/* note [canonical attributes once]: a new call's attributes are put in
+ * their declarations' order, defaults left out (pattern_attrs_canonical,
+ * note [created attributes] in pattern.h): 323 instructions a batch norm
+ * rebuilt on the workload's Relay rewrite, 204 on ONNX's, for the same
+ * answer each time.  The answer is a function of the attributes given,
+ * names and values, and the action node's declarations, and the values
+ * given are mostly the same pointers rewrite after rewrite: a literal's
+ * copy is made once (note [names interned once]), a bound constant's
+ * number shared (note [constant read once]).  So the engine keeps, per
+ * action node, the last attributes given and their canonical order, and
+ * attributes given again, each name and value the same pointer as
+ * before, take that order; values are never changed once made, so an
+ * equal pointer is an equal value.  Attributes of other values are put
+ * in order afresh, and kept in place of the last.  The order is an array
+ * in the graph's arena, names interned, that the calls made alike share
+ * (graph_add_call_sharing): a node's attributes are never changed in
+ * place, and graph_set_attrs's copy cost 106 instructions and 32 bytes a
+ * batch norm rebuilt.  The same entry holds what the call's build reads
+ * of the action node alone, found by its one lookup: the graph's copies
+ * of its op, attribute names and literal values (note [names interned
+ * once]; a lookup each, 120 instructions a batch norm), and whether its
+ * operands are plain (plain_kids, 80).  Entries are allocated one by one,
+ * so one stays where it is while the operands' builds add others. */
+typedef struct ActionCall {
+    const char *op;          /* the op, the graph's copy */
+    const char **names;      /* per attribute written, its name's copy
+                                (NULL for a copy of a node's) */
+    const graft_attr_value **literals; /* per attribute, its literal
+                                value's copy, or NULL */
+    bool plain;              /* plain_kids(x) */
+    int nin, nout, cap;      /* cap: room in in */
+    graft_attr *in;          /* the nin given */
+    const graft_attr *out;   /* the nout in canonical order, in the
+                                graph's arena */
+} ActionCall;
+
+struct ActionCalls {
+    KeyMap by_action;     /* an action node -> its entry in calls, +1 */
+    VEC(ActionCall *) calls;
+};
+
+void rewrite_calls_free(struct ActionCalls *ac)
+{
+    if (!ac)
+        return;
+    for (size_t i = 0; i < ac->calls.len; i++) {
+        free(ac->calls.items[i]->names);
+        free(ac->calls.items[i]->literals);
+        free(ac->calls.items[i]->in);
+        free(ac->calls.items[i]);
+    }
+    vec_free(&ac->calls);
+    keymap_free(&ac->by_action);
+    free(ac);
+}
+
+static bool plain_kids(const graft_expr *x);
+
+/* Whether attribute value x is a literal, its value x->attr as written
+ * (attr_value's literal cases). */
+static bool literal_value(const graft_expr *x)
+{
+    switch (x->kind) {
+    case GRAFT_EXPR_SLOT:
+    case GRAFT_EXPR_ATTR:
+    case GRAFT_EXPR_ARITH:
+    case GRAFT_EXPR_GETITEM:
+    case GRAFT_EXPR_RANK:
+    case GRAFT_EXPR_USERS:
+    case GRAFT_EXPR_VALUE:
+    case GRAFT_EXPR_SHAPE:
+        return false;
+    default: /* a list's items computed have no x->attr */
+        return x->attr != NULL;
+    }
+}
+
+/* Call action node x's entry, made the first time (note [canonical
+ * attributes once]). */
+static ActionCall *action_call(graft_engine *e, const graft_expr *x)
+{
+    if (!e->calls)
+        e->calls = xcalloc(1, sizeof *e->calls);
+    const int64_t *at = keymap_get(&e->calls->by_action, (uint64_t)(uintptr_t)x);
+    if (at)
+        return e->calls->calls.items[*at - 1];
+    ActionCall *c = xcalloc(1, sizeof *c);
+    c->op = intern_once(e, x->s);
+    c->names = xcalloc((size_t)x->nattrs + 1, sizeof *c->names);
+    c->literals = xcalloc((size_t)x->nattrs + 1, sizeof *c->literals);
+    for (int i = 0; i < x->nattrs; i++) {
+        const graft_act_attr *a = &x->attrs[i];
+        if (a->src == GRAFT_ASRC_COPY)
+            continue;
+        c->names[i] = intern_once(e, a->name);
+        c->literals[i] = literal_value(a->value) ? literal_once(e, a->value->attr) : NULL;
+    }
+    c->plain = plain_kids(x);
+    vec_push(&e->calls->calls, c);
+    *keymap_put(&e->calls->by_action, (uint64_t)(uintptr_t)x, 0) = (int64_t)e->calls->calls.len;
+    return c;
+}
+
+/* Whether attrs[0 .. n) are memo's given ones, pointer by pointer. */
+static bool canon_same(const ActionCall *memo, const graft_attr *attrs, int n)
+{
+    if (memo->nin != n || !memo->in)
+        return false;
+    for (int i = 0; i < n; i++)
+        if (memo->in[i].name != attrs[i].name || memo->in[i].value != attrs[i].value)
+            return false;
+    return true;
+}
+
+/* x's attributes attrs[0 .. *n) in canonical order
+ * (pattern_attrs_canonical_interned on x's declarations), an array of
+ * the graph's that the calls x made alike share, taken from the last
+ * time when they are the same (note [canonical attributes once]); *n
+ * gets its count.  A miss costs the lookup and a copy of the given (a
+ * value copied from a matched node is a new pointer each time, and
+ * misses always), and makes the array graph_set_attrs would have made. */
+static const graft_attr *canonical_once(graft_engine *e, const graft_expr *x, ActionCall *memo,
+                                        graft_attr *attrs, int *n)
+{
+    if (canon_same(memo, attrs, *n)) {
+        *n = memo->nout;
+        return memo->out;
+    }
+    if (*n + 1 > memo->cap) {
+        free(memo->in);
+        memo->cap = *n + 1;
+        memo->in = xmalloc((size_t)memo->cap * sizeof *memo->in);
+    }
+    memcpy(memo->in, attrs, (size_t)*n * sizeof *attrs);
+    memo->nin = *n;
+    memo->nout = pattern_attrs_canonical_interned(attrs, *n, interned_decls(e, x), x->ndecls);
+    graft_attr *out = arena_array(graph_arena(e->g), (size_t)memo->nout + 1, sizeof *out);
+    memcpy(out, attrs, (size_t)memo->nout * sizeof *out);
+    memo->out = out;
+    *n = memo->nout;
+    return out;
+}
+
 /* Attributes of a new call that fit its builder's buffer on the stack. */
 enum { FEW_ATTRS = 16 };
 
 /* The attributes of a new op call: copied ones (**c) and those written,
- * then as TVM prints them (note [created attributes] in pattern.h); every
- * name is the graph's, so compared by pointer.  They are put in few
- * (FEW_ATTRS entries) when they fit, else in a buffer to free: the call
- * made copies them (graph_set_attrs), so they were a dead copy in the
- * graph's arena, 112 bytes a rewrite on the workload. */
-static graft_attr *call_attrs(graft_engine *e, const graft_expr *x, const graft_binding *b, int *n,
-                              graft_attr *few)
+ * in that order (new_call puts them as TVM prints them: note [created
+ * attributes] in pattern.h); every name is the graph's, so compared by
+ * pointer.  They are put in few (FEW_ATTRS entries) when they fit, else
+ * in a buffer to free: the call keeps a copy (graph_set_attrs, or
+ * canonical_once's), so they were a dead copy in the graph's arena, 112
+ * bytes a rewrite on the workload. */
+static graft_attr *call_attrs(graft_engine *e, const graft_expr *x, const ActionCall *c,
+                              const graft_binding *b, int *n, graft_attr *few)
 {
     int cap = 0;
     for (int i = 0; i < x->nattrs; i++)
@@ -289,13 +464,31 @@ static graft_attr *call_attrs(graft_engine *e, const graft_expr *x, const graft_
                 put_attr(attrs, n, node_attr(from, k)->name, node_attr(from, k)->value);
             continue;
         }
-        const graft_attr_value *v = attr_value(e, a->value, b);
+        const graft_attr_value *v = c->literals[i] ? c->literals[i] : attr_value(e, a->value, b);
         if (v)
-            put_attr(attrs, n, intern_once(e, a->name), v);
+            put_attr(attrs, n, c->names[i], v);
     }
-    if (x->ndecls)
-        *n = pattern_attrs_canonical_interned(attrs, *n, interned_decls(e, x), x->ndecls);
     return attrs;
+}
+
+/* A new call of x's op on kids[0 .. nkids), with its attributes: in
+ * canonical order when the op declares some, an array shared with the
+ * calls x made alike (note [canonical attributes once]). */
+static graft_node *new_call(graft_engine *e, const graft_expr *x, ActionCall *c,
+                            const graft_binding *b, graft_node *const *kids, int nkids)
+{
+    graft_attr few[FEW_ATTRS];
+    int nattrs;
+    graft_attr *attrs = call_attrs(e, x, c, b, &nattrs, few);
+    graft_node *n;
+    if (x->ndecls) {
+        const graft_attr *shared = canonical_once(e, x, c, attrs, &nattrs);
+        n = graph_add_call_sharing(e->g, c->op, kids, nkids, shared, nattrs);
+    } else
+        n = graph_add_call_interned(e->g, c->op, kids, nkids, attrs, nattrs);
+    if (attrs != few)
+        free(attrs);
+    return n;
 }
 
 static graft_node *build(graft_engine *e, const graft_expr *x, const graft_binding *b);
@@ -404,7 +597,7 @@ static graft_node *build(graft_engine *e, const graft_expr *x, const graft_bindi
 {
     graft_graph *g = e->g;
     graft_node *n, **kids, *few[FEW_KIDS];
-    int nattrs, nkids;
+    int nkids;
     switch (x->kind) {
     case GRAFT_EXPR_SLOT:
         return b[x->slot].node;
@@ -416,12 +609,10 @@ static graft_node *build(graft_engine *e, const graft_expr *x, const graft_bindi
         n = rewrite_fold_find(e, x);
         return n ? n : rewrite_fold(e, x, build(e, x->kids[0], b));
     case GRAFT_EXPR_CALL: {
-        kids = build_kids(e, x, b, &nkids, few);
-        graft_attr few_attrs[FEW_ATTRS];
-        graft_attr *attrs = call_attrs(e, x, b, &nattrs, few_attrs);
-        n = graph_add_call(g, intern_once(e, x->s), kids, nkids, attrs, nattrs);
-        if (attrs != few_attrs)
-            free(attrs);
+        ActionCall *c = action_call(e, x); /* note [canonical attributes once] */
+        kids = c->plain ? build_plain_kids(e, x, b, &nkids, few)
+                        : build_kids(e, x, b, &nkids, few);
+        n = new_call(e, x, c, b, kids, nkids);
         break;
     }
     case GRAFT_EXPR_CALLEE:
@@ -597,7 +788,7 @@ static void infer_new(graft_engine *e, uint32_t first)
     StrBuf why = {0}; /* allocated only for a contradiction's message */
     uint32_t count = graph_node_count(g);
     if (!e->types)
-        e->types = action_types_new();
+        e->types = action_types_new(g);
     for (uint32_t id = first; id < count; id++) {
         graft_node *n = graph_node(g, id);
         if (node_type(n) || node_is_dead(n))
@@ -628,7 +819,8 @@ static graft_node *build_action(graft_engine *e, const graft_rule *r, const graf
     if (!by || e->fold_failed)
         return NULL; /* a compiled action without its attributes' values, or a fold
                         without a value: what was built is left to the next sweep */
-    rewrite_share(e->g, first, &by, 1); /* note [shared sub-expressions] */
+    if (e->check_share[r - e->rs->rules]) /* note [actions of distinct nodes] in rewrite_share.c */
+        rewrite_share(e->g, first, &by, 1); /* note [shared sub-expressions] */
     infer_new(e, first);
     if (node_id(by) >= first && !node_type(by) && node_type(root))
         graph_set_type(e->g, by, node_type(root));

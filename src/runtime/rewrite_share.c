@@ -197,3 +197,81 @@ void rewrite_share(graft_graph *g, uint32_t first, graft_node **by, int nby)
         free(canon);
     }
 }
+
+/* note [actions of distinct nodes]: two nodes an action made are shared
+ * only when they are of one kind, calls of one op (note [shared
+ * sub-expressions]), so an action whose new nodes all differ so has
+ * nothing to share, and most actions are such: a batch norm rebuilt as
+ * nn.batch_norm(...)[0] makes a call and an element, and rewrite_share
+ * found them different at 385 instructions a rewrite (the workload's
+ * Relay rewrite, 64 per op node).  Engine_new asks once per rule.  What an action
+ * makes is read off its expression: a call of its op, a tuple, an
+ * element, a constant for a literal number or for a bound attribute
+ * value given as an operand; an op given as a value is never shared.
+ * A callee's call (its op is the bound call's), a fold (its nodes are
+ * made by folding) and any other kind are not known here, so their
+ * actions are shared as before, as are actions of more than FEW_MADE
+ * nodes and every action of several roots (rewrite_build_roots adds
+ * an element per root). */
+enum { FEW_MADE = 16 };
+
+/* What one node an action makes is: a kind, and a call's op. */
+typedef struct Made {
+    int kind;
+    const char *op;
+} Made;
+
+typedef struct {
+    Made made[FEW_MADE];
+    int n;
+    bool may_share; /* two of one kind and op, a node of no known kind,
+                       or too many */
+} MadeList;
+
+/* Adds one node made, kind (and op), to list; a second of the same
+ * kind and op may be shared with the first. */
+static void made_add(MadeList *list, int kind, const char *op)
+{
+    for (int i = 0; i < list->n; i++)
+        if (list->made[i].kind == kind && (!op || strcmp(list->made[i].op, op) == 0))
+            list->may_share = true;
+    if (list->n == FEW_MADE)
+        list->may_share = true;
+    else
+        list->made[list->n++] = (Made){kind, op};
+}
+
+/* The nodes action expression x makes, into list (recursion: action
+ * trees nest no deeper than AST_MAX_DEPTH). */
+static void made_by(const graft_expr *x, MadeList *list)
+{
+    switch (x->kind) {
+    case GRAFT_EXPR_SLOT: /* a bound node, or an attribute operand's constant */
+        if (x->i == 1)
+            made_add(list, GRAFT_EXPR_NUM, NULL);
+        return;
+    case GRAFT_EXPR_SPLICE: /* its tuple's fields, bound */
+    case GRAFT_EXPR_OPREF:  /* never shared */
+        return;
+    case GRAFT_EXPR_NUM:
+    case GRAFT_EXPR_TUPLE:
+    case GRAFT_EXPR_GETITEM:
+        made_add(list, x->kind, NULL);
+        break;
+    case GRAFT_EXPR_CALL:
+        made_add(list, x->kind, x->s);
+        break;
+    default: /* a callee's call, a fold, or no node of an action */
+        list->may_share = true;
+        return;
+    }
+    for (int i = 0; i < x->nkids && !list->may_share; i++)
+        made_by(x->kids[i], list);
+}
+
+bool rewrite_may_share(const graft_expr *action)
+{
+    MadeList list = {.n = 0, .may_share = false};
+    made_by(action, &list);
+    return list.may_share;
+}

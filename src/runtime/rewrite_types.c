@@ -47,16 +47,31 @@ typedef struct Typed {
     const graft_type *type;
 } Typed;
 
+/* An ONNX call typed once, its key by addresses (note [action types by
+ * address]), copied, and the type. */
+typedef struct AddressTyped {
+    const char *op, *domain;
+    int nargs, nattrs, noutputs;
+    const graft_type **args; /* nargs operand types */
+    graft_attr *attrs;       /* nattrs names and values */
+    const graft_type *type;
+} AddressTyped;
+
 struct ActionTypes {
     KeyMap by_key;        /* a key's hash -> its entry in typed, +1 */
     VEC(Typed) typed;
+    KeyMap by_address;    /* an address key's hash -> its entry in
+                             addressed, +1 */
+    VEC(AddressTyped) addressed;
     TypeCache *relations; /* type_infer_cached's cache of relations */
+    IrKind ir;            /* the graph's IR */
 };
 
-ActionTypes *action_types_new(void)
+ActionTypes *action_types_new(const graft_graph *g)
 {
     ActionTypes *at = xcalloc(1, sizeof *at);
     at->relations = type_cache_new();
+    at->ir = graph_ir(g);
     return at;
 }
 
@@ -70,6 +85,12 @@ void action_types_free(ActionTypes *at)
         free(at->typed.items[i].attrs);
     }
     vec_free(&at->typed);
+    keymap_free(&at->by_address);
+    for (size_t i = 0; i < at->addressed.len; i++) {
+        free(at->addressed.items[i].args);
+        free(at->addressed.items[i].attrs);
+    }
+    vec_free(&at->addressed);
     type_cache_free(at->relations);
     free(at);
 }
@@ -158,9 +179,9 @@ static bool scalar_const(const graft_node *n)
 }
 
 /* Whether n's type may be remembered (note [action types]). */
-static bool rememberable(const graft_graph *g, const graft_node *n)
+static bool rememberable(const ActionTypes *at, const graft_node *n)
 {
-    if (graph_ir(g) != IR_RELAY || node_kind(n) != NODE_CALL || !node_op(n) || node_callee(n))
+    if (at->ir != IR_RELAY || node_kind(n) != NODE_CALL || !node_op(n) || node_callee(n))
         return false;
     for (int i = 0; i < node_nargs(n); i++)
         if (!scalar_const(node_arg(n, i)) && !node_type(node_arg(n, i)))
@@ -228,11 +249,124 @@ static void remember(ActionTypes *at, const graft_node *n, const graft_type *typ
     vec_push(&at->typed, t);
 }
 
+/* ---- ONNX calls, by address ---- */
+
+/* note [action types by address]: ONNX's relations are not remembered
+ * by note [action types] (they read initializers' bytes), and its own
+ * memo (note [inference memo] in src/onnx/onnx_types_memo.c) keys a
+ * call of attributes by each operand's dtype and dims, 638 instructions
+ * a rewrite on the workload's ONNX rewrite, where the action makes the
+ * same call (its op, epsilon=eps) on operands of the same few types
+ * each time: the importer gives the values of one dtype and dims one
+ * type (note [import types] in src/onnx/onnx_import.c), and the
+ * attributes' values are the engine's shared copies (note [names
+ * interned once], note [constant read once] in rewrite_build.c).  An
+ * ONNX call's type is a function of what onnx_type_of reads: its op and
+ * domain, its attributes, its result count, and its operands' types,
+ * and the values of a constant operand (an initializer, a Constant
+ * call: note [values on demand] in src/onnx/onnx_infer_values.c).  Types
+ * and attribute values are never changed once made, so an address
+ * stands for one type or value as long as the graph lives: a call whose
+ * op, domain, result count, operand types and attribute names and
+ * values are the addresses of one typed before takes its type.  Not
+ * keyed so, and typed as before: a call with an operand untyped, absent
+ * or constant, or with users (the result count reads its elements), and
+ * a call that found a contradiction (its message names the node); a
+ * second key of a hash already taken is typed each time. */
+
+/* Whether operand a of an ONNX call keys by its type's address. */
+static bool address_operand(const graft_node *a)
+{
+    NodeKind k = node_kind(a);
+    return node_type(a) && k != NODE_CONST && k != NODE_TUPLE &&
+           !(k == NODE_CALL && node_op(a) && strcmp(node_op(a), "Constant") == 0);
+}
+
+/* Whether ONNX call n keys by addresses. */
+static bool addressable(const graft_node *n)
+{
+    if (node_kind(n) != NODE_CALL || !node_op(n) || node_callee(n) || node_first_use(n))
+        return false;
+    for (int i = 0; i < node_nargs(n); i++)
+        if (!address_operand(node_arg(n, i)))
+            return false;
+    return true;
+}
+
+static uint64_t address_hash(const graft_node *n, const char *domain)
+{
+    uint64_t h = hash_mix(hash_mix((uint64_t)(uintptr_t)node_op(n), (uint64_t)(uintptr_t)domain),
+                          (uint64_t)node_nargs(n) << 32 | (uint32_t)node_noutputs(n));
+    for (int i = 0; i < node_nargs(n); i++)
+        h = hash_mix(h, (uint64_t)(uintptr_t)node_type(node_arg(n, i)));
+    for (int i = 0; i < node_nattrs(n); i++)
+        h = hash_mix(hash_mix(h, (uint64_t)(uintptr_t)node_attr(n, i)->name),
+                     (uint64_t)(uintptr_t)node_attr(n, i)->value);
+    return h | 1; /* a KeyMap key is never 0 */
+}
+
+/* Whether call n has t's key by addresses. */
+static bool address_same(const AddressTyped *t, const graft_node *n, const char *domain)
+{
+    if (t->op != node_op(n) || t->domain != domain || t->nargs != node_nargs(n) ||
+        t->nattrs != node_nattrs(n) || t->noutputs != node_noutputs(n))
+        return false;
+    for (int i = 0; i < t->nargs; i++)
+        if (t->args[i] != node_type(node_arg(n, i)))
+            return false;
+    for (int i = 0; i < t->nattrs; i++)
+        if (t->attrs[i].name != node_attr(n, i)->name ||
+            t->attrs[i].value != node_attr(n, i)->value)
+            return false;
+    return true;
+}
+
+/* Remembers n's key by addresses and its type. */
+static void address_remember(ActionTypes *at, const graft_node *n, const char *domain,
+                             const graft_type *type)
+{
+    AddressTyped t = {node_op(n), domain, node_nargs(n), node_nattrs(n), node_noutputs(n),
+                      NULL, NULL, type};
+    t.args = xmalloc(((size_t)t.nargs + 1) * sizeof *t.args);
+    for (int i = 0; i < t.nargs; i++)
+        t.args[i] = node_type(node_arg(n, i));
+    t.attrs = xmalloc(((size_t)t.nattrs + 1) * sizeof *t.attrs);
+    for (int i = 0; i < t.nattrs; i++)
+        t.attrs[i] = *node_attr(n, i);
+    vec_push(&at->addressed, t);
+}
+
+/* action_type of an ONNX call (note [action types by address]). */
+static const graft_type *address_type(ActionTypes *at, graft_graph *g, const graft_node *n,
+                                      StrBuf *why)
+{
+    if (!addressable(n))
+        return type_infer_cached(g, n, at->relations, why);
+    const char *domain = graph_node_domain(g, n);
+    int64_t *entry = keymap_put(&at->by_address, address_hash(n, domain), 0);
+    if (*entry) {
+        const AddressTyped *t = &at->addressed.items[*entry - 1];
+        if (address_same(t, n, domain))
+            return t->type;
+        return type_infer_cached(g, n, at->relations, why); /* another key's hash */
+    }
+    const graft_type *type = type_infer_cached(g, n, at->relations, why);
+    if (!type || why->len) {
+        *entry = 0; /* nothing kept: the key's slot stays free */
+        return type;
+    }
+    address_remember(at, n, domain, type);
+    *entry = (int64_t)at->addressed.len;
+    return type;
+}
+
 /* ---- typing ---- */
 
 const graft_type *action_type(ActionTypes *at, graft_graph *g, const graft_node *n, StrBuf *why)
 {
-    if (!rememberable(g, n))
+    if (at->ir == IR_ONNX)
+        return address_type(at, g, n, why);
+    if (!rememberable(at, n))
         return type_infer_cached(g, n, at->relations, why);
     int64_t *entry = keymap_put(&at->by_key, call_hash(n), 0);
     if (*entry) {
