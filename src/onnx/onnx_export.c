@@ -197,12 +197,20 @@ static const char *output_name(Exporter *ex, const char *call, unsigned i)
     return graph_intern_n(ex->g, sb->data, sb->len);
 }
 
+/* note [variables named as imported]: a variable's value is written
+ * under its own name (node_name), asked of no map: the import names a
+ * graph input's parameter with the input's interned name and files the
+ * same pointer as its value name (import_leaves and set_value in
+ * onnx_import.c), no other code sets a variable's value name, and a
+ * variable of a function (a partition's parameter) has none, so that
+ * graph_value_name gives a variable its name or nothing.  Asking the
+ * map, then filing the name in ex->value, was 48 instructions a graph
+ * input, 50,000 in each ONNX job of bench/workload.sh. */
+
 /* The name of n's value when the graph gives it none (note [onnx
  * export]). */
 static const char *unnamed_value_name(Exporter *ex, const graft_node *n)
 {
-    if (node_kind(n) == NODE_VAR)
-        return node_name(n);
     if (node_kind(n) == NODE_TUPLE && node_nargs(n) == 0)
         return ""; /* a left-out input */
     if (made_tensor(ex, n))

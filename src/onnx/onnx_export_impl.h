@@ -83,13 +83,16 @@ const char *export_call_name(Exporter *ex, const graft_node *call);
 const char *export_named_call(Exporter *ex, const graft_node *call, const char *stem);
 /* The live element reading result i of call n, or NULL. */
 graft_node *export_result_of(const Exporter *ex, const graft_node *n, int i);
-/* The name n's value is written under (note [onnx export]): the one
- * found before, inline (most asks: a graph input's name is asked by its
- * reader and again by mark_read; a call each was 200 K instructions of
- * issue 28's export, bench/onnx_e2e.sh), else found now. */
+/* The name n's value is written under (note [onnx export]): a
+ * variable's own (note [variables named as imported] in onnx_export.c),
+ * else the one found before, inline (most asks: a graph input's name is
+ * asked by its reader and again by mark_read; a call each was 200 K
+ * instructions of issue 28's export, bench/onnx_e2e.sh), else found now. */
 const char *export_find_value_name(Exporter *ex, const graft_node *n);
 static inline const char *export_value_name(Exporter *ex, const graft_node *n)
 {
+    if (node_kind(n) == NODE_VAR)
+        return node_name(n);
     uint32_t id = node_id(n);
     return ex->state[id] & EXPORT_NAMED ? ex->value[id] : export_find_value_name(ex, n);
 }
