@@ -88,15 +88,12 @@ bool encode_node_fields_known(void);
 bool encode_attribute_plain(const Onnx__AttributeProto *a);
 size_t encode_node_size(Encoder *e, const Onnx__NodeProto *np);
 /* A bare node (no attribute, no unknown field), as the writing walk
- * writes it, in two steps (note [made nodes packed] in
- * onnx_export_pack.c): its fields' size, each string's length kept in
- * lens (room for encode_bare_node_strings), then them written at at,
- * where the caller made room for them, with those lengths; returns the
- * byte after them. */
+ * writes it (note [made nodes packed] in onnx_export_pack.c): its fields
+ * at the end of bytes, each string's room made as its length is found;
+ * returns their size. */
+typedef VEC(uint8_t) EncodeBytes;
 bool encode_node_bare(const Onnx__NodeProto *np);
-size_t encode_bare_node_strings(const Onnx__NodeProto *np);
-size_t encode_bare_node_size(const Onnx__NodeProto *np, uint32_t *lens);
-uint8_t *encode_bare_node_at(uint8_t *at, const Onnx__NodeProto *np, const uint32_t *lens);
+size_t encode_bare_node_append(EncodeBytes *bytes, const Onnx__NodeProto *np);
 void encode_put_node(Encoder *e, const Onnx__NodeProto *np);
 /* A NodeProto's fields in one pass, each attribute (NULL: an empty one)
  * written by put_attribute after its key (key included): as the writing

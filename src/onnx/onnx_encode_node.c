@@ -109,34 +109,6 @@ bool encode_node_bare(const Onnx__NodeProto *np)
     return !np->n_attribute && !np->base.n_unknown_fields;
 }
 
-size_t encode_bare_node_strings(const Onnx__NodeProto *np)
-{
-    return np->n_input + np->n_output + 4;
-}
-
-/* The bytes of string field s (NULL: empty) after a key of one byte, its
- * length kept at *len, which moves on. */
-static size_t measured_size(const char *s, uint32_t **len)
-{
-    size_t n = s ? strlen(s) : 0;
-    *(*len)++ = (uint32_t)n;
-    return delimited_size(1, n);
-}
-
-size_t encode_bare_node_size(const Onnx__NodeProto *np, uint32_t *lens)
-{
-    size_t size = 0;
-    for (size_t i = 0; i < np->n_input; i++)
-        size += measured_size(np->input[i], &lens);
-    for (size_t i = 0; i < np->n_output; i++)
-        size += measured_size(np->output[i], &lens);
-    const char *optional[] = {np->name, np->op_type, np->doc_string, np->domain}; /* 3, 4, 6, 7 */
-    for (size_t i = 0; i < 4; i++)
-        if (optional[i])
-            size += measured_size(optional[i], &lens);
-    return size;
-}
-
 /* A string field at at, the buffer's room checked. */
 static uint8_t *string_at(uint8_t *at, uint8_t k, const char *s)
 {
@@ -199,30 +171,35 @@ static inline void copy_name(uint8_t *at, const char *s, uint32_t len)
         memcpy(at, s, len);
 }
 
-/* String field s of len bytes (s NULL: none) after key k, at at. */
-static inline uint8_t *measured_at(uint8_t *at, uint8_t k, const char *s, uint32_t len)
+/* String field s (NULL: empty) after key k at the end of bytes, room
+ * made for it once its length is known. */
+static inline void append_string(EncodeBytes *bytes, uint8_t k, const char *s)
 {
+    size_t len = s ? strlen(s) : 0;
+    vec_reserve(bytes, bytes->len + 1 + 10 + len);
+    uint8_t *at = bytes->items + bytes->len;
     *at++ = k;
     at = onnx_varint_write(at, len);
-    copy_name(at, s, len);
-    return at + len;
+    copy_name(at, s, (uint32_t)len);
+    bytes->len = (size_t)(at - bytes->items) + len;
 }
 
-uint8_t *encode_bare_node_at(uint8_t *at, const Onnx__NodeProto *np, const uint32_t *lens)
+size_t encode_bare_node_append(EncodeBytes *bytes, const Onnx__NodeProto *np)
 {
+    size_t start = bytes->len;
     for (size_t i = 0; i < np->n_input; i++)
-        at = measured_at(at, encode_key(1, LEN), np->input[i], *lens++);
+        append_string(bytes, encode_key(1, LEN), np->input[i]);
     for (size_t i = 0; i < np->n_output; i++)
-        at = measured_at(at, encode_key(2, LEN), np->output[i], *lens++);
+        append_string(bytes, encode_key(2, LEN), np->output[i]);
     if (np->name)
-        at = measured_at(at, encode_key(3, LEN), np->name, *lens++);
+        append_string(bytes, encode_key(3, LEN), np->name);
     if (np->op_type)
-        at = measured_at(at, encode_key(4, LEN), np->op_type, *lens++);
+        append_string(bytes, encode_key(4, LEN), np->op_type);
     if (np->doc_string)
-        at = measured_at(at, encode_key(6, LEN), np->doc_string, *lens++);
+        append_string(bytes, encode_key(6, LEN), np->doc_string);
     if (np->domain)
-        at = measured_at(at, encode_key(7, LEN), np->domain, *lens++);
-    return at;
+        append_string(bytes, encode_key(7, LEN), np->domain);
+    return bytes->len - start;
 }
 
 /* note [nodes written in place]: a node's bytes, whose length the sizes
