@@ -197,15 +197,26 @@ static const char *output_name(Exporter *ex, const char *call, unsigned i)
     return graph_intern_n(ex->g, sb->data, sb->len);
 }
 
-/* note [variables named as imported]: a variable's value is written
- * under its own name (node_name), asked of no map: the import names a
- * graph input's parameter with the input's interned name and files the
- * same pointer as its value name (import_leaves and set_value in
- * onnx_import.c), no other code sets a variable's value name, and a
- * variable of a function (a partition's parameter) has none, so that
- * graph_value_name gives a variable its name or nothing.  Asking the
- * map, then filing the name in ex->value, was 48 instructions a graph
- * input, 50,000 in each ONNX job of bench/workload.sh. */
+/* note [value names as imported]: the graph's value names are the
+ * import's (set_value in onnx_import.c, the one caller of
+ * graph_set_value_name_interned; no code calls graph_set_value_name),
+ * so the export asks the map only where it may hold one:
+ *   - a variable's value is written under its own name (node_name): the
+ *     import names a graph input's parameter with the input's interned
+ *     name and files the same pointer as its value name (import_leaves),
+ *     and a variable of a function (a partition's parameter) has none,
+ *     so that the map gives a variable its name or nothing; asking it,
+ *     then filing the name in ex->value, was 48 instructions a graph
+ *     input, 50,000 in each ONNX job of bench/workload.sh;
+ *   - a node made after the import (an id past norigin: a rewrite's, a
+ *     partition's call) has none (the map asked for nothing: 21
+ *     instructions a made node, twice, 10,000 in each ONNX job). */
+
+/* n's value name in the graph, asked only of a node the import made. */
+static const char *imported_value_name(const Exporter *ex, const graft_node *n)
+{
+    return node_id(n) < ex->m->norigin ? graph_value_name(ex->g, n) : NULL;
+}
 
 /* The name of n's value when the graph gives it none (note [onnx
  * export]). */
@@ -242,7 +253,7 @@ static const char *unnamed_value_name(Exporter *ex, const graft_node *n)
  * zeroed pages. */
 const char *export_find_value_name(Exporter *ex, const graft_node *n)
 {
-    const char *name = graph_value_name(ex->g, n);
+    const char *name = imported_value_name(ex, n);
     export_name_value(ex, n, name ? name : unnamed_value_name(ex, n));
     return ex->value[node_id(n)];
 }
@@ -260,7 +271,7 @@ static bool unnamed(const Exporter *ex, const graft_node *n)
 {
     NodeKind kind = node_kind(n);
     return (kind == NODE_CALL || kind == NODE_GETITEM) && !(ex->state[node_id(n)] & EXPORT_NAMED) &&
-           !graph_value_name(ex->g, n) && !(kind == NODE_CALL && node_noutputs(n) > 1);
+           !imported_value_name(ex, n) && !(kind == NODE_CALL && node_noutputs(n) > 1);
 }
 
 /* The names live nodes make, gathered when an operand first needs them

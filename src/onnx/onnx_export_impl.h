@@ -84,7 +84,7 @@ const char *export_named_call(Exporter *ex, const graft_node *call, const char *
 /* The live element reading result i of call n, or NULL. */
 graft_node *export_result_of(const Exporter *ex, const graft_node *n, int i);
 /* The name n's value is written under (note [onnx export]): a
- * variable's own (note [variables named as imported] in onnx_export.c),
+ * variable's own (note [value names as imported] in onnx_export.c),
  * else the one found before, inline (most asks: a graph input's name is
  * asked by its reader and again by mark_read; a call each was 200 K
  * instructions of issue 28's export, bench/onnx_e2e.sh), else found now. */
