@@ -221,6 +221,11 @@ graft_node *graph_param(const graft_graph *g, int i)
     return g->params[i];
 }
 
+graft_node *const *graph_params(const graft_graph *g)
+{
+    return g->params;
+}
+
 graft_node *graph_output(const graft_graph *g)
 {
     return g->output;

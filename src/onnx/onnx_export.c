@@ -338,14 +338,24 @@ typedef VEC(uint32_t) IdList;
  * once for inherit_names and emit_nodes: each walked the model's ids
  * (most a graph input, or a call rewritten or moved into a partition's
  * function), 8 instructions an id, 110,000 ids in each ONNX job of
- * bench/workload.sh. */
-static void list_live_calls(const Exporter *ex, IdList *calls)
+ * bench/workload.sh.  The same walk lists the model's tensor constants
+ * live in @main, for mark_read (note [initializers read]). */
+static void list_live_calls(const Exporter *ex, IdList *calls, IdList *tensors)
 {
     Onnx__NodeProto *const *origin = ex->m->origin; /* (read once, not per id) */
     const uint8_t *live = ex->live;
-    for (uint32_t id = 0, norigin = ex->m->norigin; id < norigin; id++)
-        if (origin[id] && live[id] && !node_scope(ex->g, graph_node(ex->g, id)))
-            vec_push(calls, id);
+    for (uint32_t id = 0, norigin = ex->m->norigin; id < norigin; id++) {
+        if (!live[id])
+            continue;
+        const graft_node *n = graph_node(ex->g, id);
+        bool tensor = node_kind(n) == NODE_CONST && !node_const_is_scalar(n);
+        if ((origin[id] || tensor) && !node_scope(ex->g, n)) {
+            if (origin[id])
+                vec_push(calls, id);
+            if (tensor)
+                vec_push(tensors, id);
+        }
+    }
 }
 
 /* A value a rewrite made in place of one the model named, which no live
@@ -516,15 +526,22 @@ static void made_names(Exporter *ex, KeyMap *made)
 }
 
 /* note [initializers read]: whether an initializer is still read is asked
- * of a map of the initializers' names, marked by walking the variables
- * and live tensor constants, not of a map of every such value's name: a
- * model has far fewer initializers than inputs and values (issue 28's
- * model, 50,000 inputs and one initializer: filling a map of 50,000 names
- * was 270 instructions an op node, bench/onnx_e2e.sh).  The names
+ * of a map of the initializers' names, marked by the names of the
+ * variables and live tensor constants, not of a map of every such value's
+ * name: a model has far fewer initializers than inputs and values (issue
+ * 28's model, 50,000 inputs and one initializer: filling a map of 50,000
+ * names was 270 instructions an op node, bench/onnx_e2e.sh).  The names
  * export_value_name gives those values are interned already (a
  * variable's or constant's own, a value name's), so they are keys as
  * they are, or fresh, and no initializer's (note [fresh names not
- * interned]). */
+ * interned]).  Those values are not found by a walk over every id (12
+ * instructions an id, 120,000 in each ONNX job of bench/workload.sh): the
+ * variables in no function are @main's parameters (a function's are put
+ * in its scope as it is made, graph_add_func), and the tensor constants
+ * that may have an initializer's name are the model's, listed by
+ * list_live_calls: one a rewrite made (an id past norigin) is named
+ * afresh (made_tensor), and a fresh name is no name the model has. */
+
 /* Whether the graph itself reads tensor constant n: the graph's output, or
  * an operand of a live node in no function.  A partition's function holds
  * a Constant of its own for each constant of its body (note [onnx
@@ -553,32 +570,40 @@ static uint64_t name_bit(const char *name)
     return (uint64_t)1 << cache_slot((uint64_t)(uintptr_t)name, 6);
 }
 
-/* bits: the initializers' name_bit's (note [initializer filter]).  A
+/* Marks the initializer named as n's value, if any; bits: the
+ * initializers' name_bit's (note [initializer filter]). */
+static inline void mark_name(Exporter *ex, KeyMap *read, uint64_t bits, const graft_node *n)
+{
+    const char *name = export_value_name(ex, n);
+    int64_t *mark = bits & name_bit(name) ? keymap_get(read, keymap_ptr_key(name)) : NULL;
+    if (mark)
+        *mark = 1;
+}
+
+/* Marks the initializers the graph reads: those @main's parameters are
+ * named as, and those of the model's tensor constants (tensors:
+ * list_live_calls's) the graph reads (note [initializers read]).  A
  * variable of a function, a partition's parameter, reads no initializer
  * (the function's inputs are named by position, note [onnx partitions]
  * in onnx_export_fn.c; the value passed to it is the graph's): it is not
  * asked (its name was 46 instructions a parameter, 50,000 on the
  * workload's partition, bench/workload.sh). */
-static void mark_read(Exporter *ex, KeyMap *read, uint64_t bits)
+static void mark_read(Exporter *ex, KeyMap *read, uint64_t bits, const IdList *tensors)
 {
-    uint32_t count = graph_node_count(ex->g);
-    for (uint32_t id = 0; id < count; id++) {
-        const graft_node *n = graph_node(ex->g, id);
-        bool tensor = node_kind(n) == NODE_CONST && !node_const_is_scalar(n);
-        bool variable = node_kind(n) == NODE_VAR && !node_scope(ex->g, n);
-        if (!variable &&
-            !(ex->live[id] && tensor && !node_scope(ex->g, n) && read_by_graph(ex, n)))
-            continue;
-        const char *name = export_value_name(ex, n);
-        int64_t *mark = bits & name_bit(name) ? keymap_get(read, keymap_ptr_key(name)) : NULL;
-        if (mark)
-            *mark = 1;
+    graft_node *const *params = graph_params(ex->g);
+    for (int i = 0, n = graph_nparams(ex->g); i < n; i++)
+        if (node_kind(params[i]) == NODE_VAR && !node_scope(ex->g, params[i]))
+            mark_name(ex, read, bits, params[i]);
+    for (size_t i = 0; i < tensors->len; i++) {
+        const graft_node *c = graph_node(ex->g, tensors->items[i]);
+        if (read_by_graph(ex, c))
+            mark_name(ex, read, bits, c);
     }
 }
 
 /* The initializers still read (note [kept values] keeps those nothing
  * read to begin with), in their order, before the new ones. */
-static void keep_initializers(Exporter *ex)
+static void keep_initializers(Exporter *ex, const IdList *tensors)
 {
     const Onnx__GraphProto *gp = ex->m->proto->graph;
     KeyMap read = {0}; /* an initializer's interned name -> 1 once read */
@@ -590,7 +615,7 @@ static void keep_initializers(Exporter *ex)
         bits |= name_bit(names[i]);
     }
     if (gp->n_initializer) /* note [initializers read] */
-        mark_read(ex, &read, bits);
+        mark_read(ex, &read, bits, tensors);
     Onnx__TensorProto **made = ex->inits.items; /* the scalars made */
     size_t nmade = ex->inits.len;
     ex->inits.items = NULL;
@@ -679,14 +704,14 @@ bool onnx_export(OnnxModel *m, FILE *out, bool text, graft_diag *d)
     ex.state = xcalloc(count, 1);
     mark_live(&ex);
     name_outputs(&ex);
-    IdList calls = {0};
-    list_live_calls(&ex, &calls);
+    IdList calls = {0}, tensors = {0};
+    list_live_calls(&ex, &calls, &tensors);
     inherit_names(&ex, &calls);
     emit_nodes(&ex, &calls);
     vec_free(&calls);
     bool ok = ex.ok;
     if (ok) {
-        keep_initializers(&ex);
+        keep_initializers(&ex, &tensors);
         Onnx__GraphProto graph = *m->proto->graph;
         graph.n_node = ex.nodes.len;
         graph.node = ex.nodes.items;
@@ -705,6 +730,7 @@ bool onnx_export(OnnxModel *m, FILE *out, bool text, graft_diag *d)
         free(model.functions != m->proto->functions ? model.functions : NULL);
         free(model.opset_import != m->proto->opset_import ? model.opset_import : NULL);
     }
+    vec_free(&tensors);
     exporter_free(&ex);
     return ok;
 }
