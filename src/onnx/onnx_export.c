@@ -200,7 +200,8 @@ static const char *output_name(Exporter *ex, const char *call, unsigned i)
 /* note [value names as imported]: the graph's value names are the
  * import's (set_value in onnx_import.c, the one caller of
  * graph_set_value_name_interned; no code calls graph_set_value_name),
- * so the export asks the map only where it may hold one:
+ * and so are its nodes' domains (import_node, graph_set_node_domain's one
+ * caller), so the export asks those maps only where they may hold one:
  *   - a variable's value is written under its own name (node_name): the
  *     import names a graph input's parameter with the input's interned
  *     name and files the same pointer as its value name (import_leaves),
@@ -209,8 +210,9 @@ static const char *output_name(Exporter *ex, const char *call, unsigned i)
  *     then filing the name in ex->value, was 48 instructions a graph
  *     input, 50,000 in each ONNX job of bench/workload.sh;
  *   - a node made after the import (an id past norigin: a rewrite's, a
- *     partition's call) has none (the map asked for nothing: 21
- *     instructions a made node, twice, 10,000 in each ONNX job). */
+ *     partition's call) has neither (each map asked for nothing: 21
+ *     instructions a made node, twice, and 30 for its domain, 10,000
+ *     made nodes in each ONNX job). */
 
 /* n's value name in the graph, asked only of a node the import made. */
 static const char *imported_value_name(const Exporter *ex, const graft_node *n)

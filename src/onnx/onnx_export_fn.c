@@ -102,20 +102,15 @@ static const char *local_name(FnBuild *fb, const graft_node *n)
     return name;
 }
 
-/* A node and its two name arrays in one block, as export_node_proto
- * makes one (note [export arena] in onnx_export.c; three blocks were 110
- * instructions of each partition's call, bench/workload.sh). */
+/* A node of op in domain and its two name arrays in one block
+ * (export_new_node: three blocks were 110 instructions of each
+ * partition's call, bench/workload.sh), its names the caller's. */
 static Onnx__NodeProto *new_node(Exporter *ex, const char *op, const char *domain, size_t nin,
                                  size_t nout)
 {
-    Onnx__NodeProto *np = export_alloc(ex, sizeof *np + (nin + nout + 2) * sizeof(char *));
-    onnx__node_proto__init(np);
+    Onnx__NodeProto *np = export_new_node(ex, nin, nout);
     np->op_type = (char *)op;
     np->domain = (char *)domain;
-    np->n_input = nin;
-    np->input = (char **)(np + 1);
-    np->n_output = nout;
-    np->output = np->input + nin + 1;
     return np;
 }
 

@@ -134,6 +134,9 @@ static inline size_t export_own_inputs(const Exporter *ex, const graft_node *n)
 Onnx__AttributeProto **export_renamed_subgraphs(Exporter *ex, const graft_node *n,
                                                 const Onnx__NodeProto *old,
                                                 const KeyMap *renames);
+/* A NodeProto with room for nin inputs and nout outputs, which the
+ * caller names (onnx_export_node.c). */
+Onnx__NodeProto *export_new_node(Exporter *ex, size_t nin, size_t nout);
 /* The NodeProto of call n (onnx_export_node.c). */
 Onnx__NodeProto *export_node_proto(Exporter *ex, const graft_node *n);
 /* A scalar constant a rewrite made, as an initializer. */
