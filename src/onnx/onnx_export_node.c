@@ -216,7 +216,8 @@ Onnx__AttributeProto **export_renamed_subgraphs(Exporter *ex, const graft_node *
  * 45 instructions of each node the export makes, bench/workload.sh). */
 Onnx__NodeProto *export_new_node(Exporter *ex, size_t nin, size_t nout)
 {
-    Onnx__NodeProto *np = arena_alloc_raw(ex->arena, sizeof *np + (nin + nout + 2) * sizeof(char *));
+    size_t size = sizeof(Onnx__NodeProto) + (nin + nout + 2) * sizeof(char *);
+    Onnx__NodeProto *np = arena_alloc_raw(ex->arena, size);
     *np = (Onnx__NodeProto)ONNX__NODE_PROTO__INIT;
     np->n_input = nin;
     np->input = (char **)(np + 1);
