@@ -223,38 +223,37 @@ static inline const OnnxSpan *element_span(const Encoder *e, const ProtobufCMess
  * length prefix and the message each, the run of each message that
  * follows the one before it recorded once (note [runs of spans]); made,
  * when not NULL, the bytes the caller made of some (made_list), asked
- * before the spans.  A message that continues the open run costs its
- * span's lookup and the check of the bytes before it (a graph's 50,000
- * inputs in each ONNX job of bench/workload.sh). */
+ * before the spans.  The messages that continue a run are taken by a loop
+ * of their own, each its span's lookup and the check of the bytes before
+ * it (a graph's 50,000 inputs in each ONNX job of bench/workload.sh). */
 static size_t message_list_size(Encoder *e, const ProtobufCFieldDescriptor *f,
                                 const ProtobufCMessage *const *list, size_t count,
                                 const OnnxSpan *made)
 {
-    const uint8_t *end = NULL; /* where the message before ends in the bytes read */
-    EncodedLength run = {0};   /* the open run, while run.tail */
     size_t size = 0;
     bool kept = onnx_span_kept(f->descriptor); /* the elements' kind */
     bool runs = kept && f->id < 16;            /* (a key of one byte) */
     uint8_t key = encode_key(f->id & 15, LEN);
-    for (size_t k = 0; k < count; k++) {
+    for (size_t k = 0; k < count;) {
         const OnnxSpan *span = element_span(e, list, k, made, kept);
-        if (span && end && follows(end, key, span)) {
-            run.run = run.tail ? run.run : end;
-            run.tail++;
-            end = span->data + span->len;
-            size += varint_size(span->len) + span->len;
+        size_t len = list[k] ? spanned_size(e, list[k], span) : 0;
+        size += varint_size(len) + len;
+        if (!span || !runs) {
+            k++;
             continue;
         }
-        if (run.tail) /* (the run's bytes: from its start to end) */
-            vec_push(&e->lengths, ((EncodedLength){(size_t)(end - run.run), NULL, run.run,
-                                                   run.tail}));
-        run.tail = 0;
-        size_t len = list[k] ? spanned_size(e, list[k], span) : 0;
-        end = span && runs ? span->data + len : NULL;
-        size += varint_size(len) + len;
+        const uint8_t *start = span->data + len, *end = start; /* the run's bytes */
+        size_t tail = 0;
+        for (k++; k < count; k++, tail++) {
+            span = element_span(e, list, k, made, kept);
+            if (!span || !follows(end, key, span))
+                break;
+            end = span->data + span->len;
+            size += varint_size(span->len) + span->len;
+        }
+        if (tail)
+            vec_push(&e->lengths, ((EncodedLength){(size_t)(end - start), NULL, start, tail}));
     }
-    if (run.tail)
-        vec_push(&e->lengths, ((EncodedLength){(size_t)(end - run.run), NULL, run.run, run.tail}));
     return size;
 }
 

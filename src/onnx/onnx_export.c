@@ -131,7 +131,7 @@ const char *export_fresh_name(Exporter *ex, const char *stem)
     Interner *names = onnx_model_names(ex->m->proto); /* the graph's */
     const char *name;
     do { /* each candidate looked up once: note [fresh names not interned] */
-        memcpy(sb->data + prefix, ex->fresh, ex->fresh_len);
+        memcpy(sb->data + prefix, ex->fresh, sizeof ex->fresh); /* (a copy of fixed size) */
         len = prefix + ex->fresh_len;
         count_fresh(ex);
         name = interner_lookup(names, sb->data, len);
@@ -504,6 +504,12 @@ static void copy_to_output(Exporter *ex, const char *from, const char *to)
 static void emit_nodes(Exporter *ex, const IdList *calls)
 {
     const Onnx__GraphProto *gp = ex->m->proto->graph;
+    /* room for the most the lists take, each live call's node, each made
+     * one's and a copy to each graph output (as they grew, 20 instructions
+     * a node a rewrite made, bench/workload.sh) */
+    size_t most = calls->len + (graph_node_count(ex->g) - ex->m->norigin) + (size_t)ex->m->noutputs;
+    vec_reserve(&ex->nodes, most);
+    vec_reserve(&ex->made, most);
     for (size_t i = 0; i < calls->len && ex->ok; i++)
         emit_from(ex, graph_node(ex->g, calls->items[i]));
     emit_from(ex, graph_output(ex->g));
