@@ -491,7 +491,8 @@ END_TEST
  * onnx_export_pack.c): each node's length prefix guessed from the node
  * before, so nodes whose lengths take one, two and three bytes, in every
  * order, and a block grown past its guess from the first node (a short
- * one before long ones) write as protobuf-c packs them. */
+ * one before long ones), and names of 16 to 33 bytes, write as
+ * protobuf-c packs them. */
 START_TEST(test_made_nodes_packed_prefixes)
 {
     char *in[] = {"x"}, *out[] = {"y"};
@@ -508,13 +509,18 @@ START_TEST(test_made_nodes_packed_prefixes)
     Onnx__NodeProto medium = small, huge = small; /* two bytes, three bytes */
     medium.name = medium_name;
     huge.name = huge_name;
-    Onnx__NodeProto *nodes[] = {&small, &huge,  &small,  &medium, &huge, &huge,
-                                &medium, &small, &small, &huge,   &medium};
+    char *lengths[] = {"abcdefghijklmnop", "abcdefghijklmnopq", "abcdefghijklmnopqrstuvwxyz01234",
+                       "abcdefghijklmnopqrstuvwxyz012345", "abcdefghijklmnopqrstuvwxyz0123456"};
+    Onnx__NodeProto copied = small; /* copy_name's pieces of 16: names of 16 to 33 */
+    copied.n_input = sizeof lengths / sizeof *lengths;
+    copied.input = lengths;
+    Onnx__NodeProto *nodes[] = {&small,  &huge,  &small, &medium, &huge,   &huge,
+                                &medium, &small, &small, &huge,   &medium, &copied};
     Onnx__GraphProto g = ONNX__GRAPH_PROTO__INIT;
     g.n_node = sizeof nodes / sizeof *nodes;
     g.node = nodes;
-    uint32_t all[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-    assert_made_nodes_write_as_protobuf_c(&g, all, 11);
+    uint32_t all[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+    assert_made_nodes_write_as_protobuf_c(&g, all, 12);
     uint32_t some[] = {1, 3, 4, 7}; /* three bytes first: the guess of two wrong */
     assert_made_nodes_write_as_protobuf_c(&g, some, 4);
     free(medium_name);

@@ -264,7 +264,8 @@ Onnx__NodeProto *export_node_proto(Exporter *ex, const graft_node *n)
         if (node_nattrs(n)) /* (a call a rewrite made has none, mostly) */
             export_set_attrs(ex, n, np);
     }
-    keymap_free(&renames);
+    if (old) /* (else renames has no keys, nothing to free) */
+        keymap_free(&renames);
     return np;
 }
 
