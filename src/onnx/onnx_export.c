@@ -260,16 +260,17 @@ const char *export_find_value_name(Exporter *ex, const graft_node *n)
     return ex->value[node_id(n)];
 }
 
-/* The graph's output k: the output itself, or field k of its tuple (note
- * [kept values] in onnx_graph.h). */
-static graft_node *graph_output_at(const OnnxModel *m, int k)
+/* The graph's output k, out being graph_output's (asked once a loop):
+ * the output itself, or field k of its tuple (note [kept values] in
+ * onnx_graph.h). */
+static graft_node *graph_output_at(const OnnxModel *m, graft_node *out, int k)
 {
-    graft_node *out = graph_output(m->g);
     return m->tupled ? node_arg(out, k) : out;
 }
 
-/* Whether n is a value a rewrite made, not yet named. */
-static bool unnamed(const Exporter *ex, const graft_node *n)
+/* Whether n is a value a rewrite made, not yet named.  Inline: asked of
+ * each graph output (10,000 in each ONNX job of bench/workload.sh). */
+static inline bool unnamed(const Exporter *ex, const graft_node *n)
 {
     NodeKind kind = node_kind(n);
     return (kind == NODE_CALL || kind == NODE_GETITEM) && !(ex->state[node_id(n)] & EXPORT_NAMED) &&
@@ -387,8 +388,9 @@ static const char *interned_name(const Exporter *ex, const char *name)
 static void name_outputs(Exporter *ex)
 {
     const Onnx__GraphProto *gp = ex->m->proto->graph;
+    graft_node *out = graph_output(ex->g);
     for (int k = 0; k < ex->m->noutputs; k++) {
-        graft_node *o = graph_output_at(ex->m, k);
+        graft_node *o = graph_output_at(ex->m, out, k);
         if (unnamed(ex, o))
             export_name_value(ex, o, interned_name(ex, gp->output[k]->name));
     }
@@ -512,9 +514,10 @@ static void emit_nodes(Exporter *ex, const IdList *calls)
     vec_reserve(&ex->made, most);
     for (size_t i = 0; i < calls->len && ex->ok; i++)
         emit_from(ex, graph_node(ex->g, calls->items[i]));
-    emit_from(ex, graph_output(ex->g));
+    graft_node *out = graph_output(ex->g);
+    emit_from(ex, out);
     for (int k = 0; k < ex->m->noutputs && ex->ok; k++) {
-        const char *name = export_value_name(ex, graph_output_at(ex->m, k));
+        const char *name = export_value_name(ex, graph_output_at(ex->m, out, k));
         if (name != gp->output[k]->name && strcmp(name, gp->output[k]->name) != 0)
             copy_to_output(ex, name, gp->output[k]->name);
     }
