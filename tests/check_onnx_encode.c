@@ -404,7 +404,7 @@ static void assert_made_nodes_write_as_protobuf_c(const Onnx__GraphProto *g,
                                                   const uint32_t *made, size_t nmade)
 {
     OnnxSpan *bytes = calloc(g->n_node + 1, sizeof *bytes);
-    uint8_t *block = export_pack_nodes(g->node, made, nmade, bytes);
+    uint8_t *block = export_pack_nodes(g->node, made, NULL, nmade, bytes);
     size_t npacked = 0;
     for (size_t i = 0; i < nmade; i++) {
         const Onnx__NodeProto *np = g->node[made[i]];
@@ -528,6 +528,40 @@ START_TEST(test_made_nodes_packed_prefixes)
 }
 END_TEST
 
+/* A bare node whose strings are partly interned (note [interned lengths]
+ * in onnx_export_pack.c): the lengths the interner keeps are those
+ * written, for the inputs its bits name and its op, the others' found by
+ * strlen, and the bytes are protobuf-c's pack of the node. */
+START_TEST(test_made_nodes_interned_lengths)
+{
+    Arena *arena = arena_new();
+    Interner *names = interner_new(arena);
+    const char *x = interner_intern(names, "x", 1), *op = interner_intern(names, "Relu", 4);
+    const char *long_name = interner_intern(names, "a_graph_input_of_a_long_name", 28);
+    char *in[] = {(char *)x, "not_interned", (char *)long_name}, *out[] = {"y"};
+    Onnx__NodeProto np = ONNX__NODE_PROTO__INIT;
+    np.n_input = 3;
+    np.input = in;
+    np.n_output = 1;
+    np.output = out;
+    np.name = "graft_Relu_1";
+    np.op_type = (char *)op;
+    np.domain = "";
+    EncodeBytes bytes = {0};
+    size_t size = encode_bare_node_append(&bytes, &np, (EncodeInterned){1 | 4, true});
+    size_t want_len = onnx__node_proto__get_packed_size(&np);
+    uint8_t *want = malloc(want_len);
+    onnx__node_proto__pack(&np, want);
+    ck_assert_uint_eq(size, want_len);
+    ck_assert_uint_eq(bytes.len, want_len);
+    ck_assert(memcmp(bytes.items, want, want_len) == 0);
+    free(want);
+    vec_free(&bytes);
+    interner_free(names);
+    arena_free(arena);
+}
+END_TEST
+
 static Suite *encode_suite(void)
 {
     Suite *s = suite_create("onnx_encode");
@@ -541,6 +575,7 @@ static Suite *encode_suite(void)
     tcase_add_test(tc, test_write_fails);
     tcase_add_test(tc, test_made_nodes_packed);
     tcase_add_test(tc, test_made_nodes_packed_prefixes);
+    tcase_add_test(tc, test_made_nodes_interned_lengths);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -180,10 +180,12 @@ static inline void copy_name(uint8_t *at, const char *s, uint32_t len)
 }
 
 /* String field s (NULL: empty) after key k at the end of bytes, room
- * made for it once its length is known. */
-static inline void append_string(EncodeBytes *bytes, uint8_t k, const char *s)
+ * made for it once its length is known: interned, the length the
+ * interner keeps before it (note [interned lengths] in
+ * onnx_export_pack.c), else its strlen. */
+static inline void append_string(EncodeBytes *bytes, uint8_t k, const char *s, bool interned)
 {
-    size_t len = s ? strlen(s) : 0;
+    size_t len = interned ? interner_length(s) : s ? strlen(s) : 0;
     vec_reserve(bytes, bytes->len + 1 + 10 + len);
     uint8_t *at = bytes->items + bytes->len;
     *at++ = k;
@@ -192,21 +194,23 @@ static inline void append_string(EncodeBytes *bytes, uint8_t k, const char *s)
     bytes->len = (size_t)(at - bytes->items) + len;
 }
 
-size_t encode_bare_node_append(EncodeBytes *bytes, const Onnx__NodeProto *np)
+size_t encode_bare_node_append(EncodeBytes *bytes, const Onnx__NodeProto *np,
+                               EncodeInterned interned)
 {
     size_t start = bytes->len;
     for (size_t i = 0; i < np->n_input; i++)
-        append_string(bytes, encode_key(1, LEN), np->input[i]);
+        append_string(bytes, encode_key(1, LEN), np->input[i],
+                      i < 64 && interned.inputs >> i & 1);
     for (size_t i = 0; i < np->n_output; i++)
-        append_string(bytes, encode_key(2, LEN), np->output[i]);
+        append_string(bytes, encode_key(2, LEN), np->output[i], false);
     if (np->name)
-        append_string(bytes, encode_key(3, LEN), np->name);
+        append_string(bytes, encode_key(3, LEN), np->name, false);
     if (np->op_type)
-        append_string(bytes, encode_key(4, LEN), np->op_type);
+        append_string(bytes, encode_key(4, LEN), np->op_type, interned.op_type);
     if (np->doc_string)
-        append_string(bytes, encode_key(6, LEN), np->doc_string);
+        append_string(bytes, encode_key(6, LEN), np->doc_string, false);
     if (np->domain)
-        append_string(bytes, encode_key(7, LEN), np->domain);
+        append_string(bytes, encode_key(7, LEN), np->domain, false);
     return bytes->len - start;
 }
 

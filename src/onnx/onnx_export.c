@@ -396,8 +396,9 @@ static void name_outputs(Exporter *ex)
     }
 }
 
-void export_push_made(Exporter *ex, Onnx__NodeProto *np)
+void export_push_made(Exporter *ex, Onnx__NodeProto *np, EncodeInterned interned)
 {
+    vec_push(&ex->made_interned, interned);
     vec_push(&ex->made, (uint32_t)ex->nodes.len);
     vec_push(&ex->nodes, np);
 }
@@ -406,11 +407,12 @@ void export_push_made(Exporter *ex, Onnx__NodeProto *np)
 static void push_node_proto(Exporter *ex, const graft_node *n)
 {
     uint32_t id = node_id(n);
-    Onnx__NodeProto *np = export_node_proto(ex, n);
+    EncodeInterned interned;
+    Onnx__NodeProto *np = export_node_proto(ex, n, &interned);
     if (id < ex->m->norigin && np == ex->m->origin[id])
         vec_push(&ex->nodes, np);
     else
-        export_push_made(ex, np);
+        export_push_made(ex, np, interned);
 }
 
 /* Puts n in the lists once its operands are there. */
@@ -496,7 +498,7 @@ static void copy_to_output(Exporter *ex, const char *from, const char *to)
     np->output[0] = (char *)to;
     np->op_type = "Identity";
     np->name = (char *)export_fresh_name(ex, "Identity");
-    export_push_made(ex, np);
+    export_push_made(ex, np, (EncodeInterned){0, false});
 }
 
 /* Calls in the model's order (calls: list_live_calls's, which leaves out
@@ -512,6 +514,7 @@ static void emit_nodes(Exporter *ex, const IdList *calls)
     size_t most = calls->len + (graph_node_count(ex->g) - ex->m->norigin) + (size_t)ex->m->noutputs;
     vec_reserve(&ex->nodes, most);
     vec_reserve(&ex->made, most);
+    vec_reserve(&ex->made_interned, most);
     for (size_t i = 0; i < calls->len && ex->ok; i++)
         emit_from(ex, graph_node(ex->g, calls->items[i]));
     graft_node *out = graph_output(ex->g);
@@ -669,7 +672,8 @@ static void write_binary(Exporter *ex, const Onnx__ModelProto *model, FILE *out)
     uint8_t *block = NULL;
     if (ex->made.len && export_pack_fields_known()) {
         nodes = xcalloc(ex->nodes.len, sizeof *nodes);
-        block = export_pack_nodes(ex->nodes.items, ex->made.items, ex->made.len, nodes);
+        block = export_pack_nodes(ex->nodes.items, ex->made.items, ex->made_interned.items,
+                                  ex->made.len, nodes);
         made.nodes = nodes;
     }
     onnx_model_write_made(model, ex->m->proto, &made, out);
@@ -682,6 +686,7 @@ static void exporter_free(Exporter *ex)
     arena_free(ex->arena);
     vec_free(&ex->nodes);
     vec_free(&ex->made);
+    vec_free(&ex->made_interned);
     vec_free(&ex->inits);
     vec_free(&ex->need);
     keymap_free(&ex->scalars);

@@ -432,8 +432,7 @@ void export_function_call(Exporter *ex, const graft_node *n)
     int nout = export_fn_results(n, &tuple);
     Onnx__NodeProto *np = new_node(ex, f->name, composite_domain, (size_t)node_nargs(n),
                                    (size_t)nout);
-    for (int i = 0; i < node_nargs(n); i++)
-        np->input[i] = (char *)export_value_name(ex, node_arg(n, i));
+    uint64_t variables = export_operand_names(ex, n, (size_t)node_nargs(n), np->input);
     /* the results of a partition of several roots are named after the
      * call, "graft_graft.qkv_0_output_1", so it is named first */
     const char *name = tuple ? export_named_call(ex, n, f->name) : NULL;
@@ -442,7 +441,7 @@ void export_function_call(Exporter *ex, const graft_node *n)
         np->output[i] = (char *)(r ? export_value_name(ex, r) : "");
     }
     np->name = (char *)(name ? name : export_fresh_name(ex, f->name));
-    export_push_made(ex, np);
+    export_push_made(ex, np, (EncodeInterned){variables, false}); /* (its op a function's) */
 }
 
 void export_functions_finish(Exporter *ex, Onnx__ModelProto *model)

@@ -231,7 +231,7 @@ Onnx__NodeProto *export_new_node(Exporter *ex, size_t nin, size_t nout)
 /* The NodeProto of call n: its own when nothing changed it, else a new
  * one (a rewritten call of the model keeps its name, domain, doc string
  * and attributes). */
-Onnx__NodeProto *export_node_proto(Exporter *ex, const graft_node *n)
+Onnx__NodeProto *export_node_proto(Exporter *ex, const graft_node *n, EncodeInterned *interned)
 {
     uint32_t id = node_id(n);
     Onnx__NodeProto *old = id < ex->m->norigin ? ex->m->origin[id] : NULL;
@@ -247,8 +247,8 @@ Onnx__NodeProto *export_node_proto(Exporter *ex, const graft_node *n)
     int count;
     size_t nout = output_count(ex, n, &count);
     Onnx__NodeProto *np = export_new_node(ex, nin, nout);
-    for (size_t i = 0; i < np->n_input; i++)
-        np->input[i] = (char *)export_value_name(ex, node_arg(n, (int)i));
+    /* its op, node_op(n), and its variables' names interned */
+    *interned = (EncodeInterned){export_operand_names(ex, n, nin, np->input), true};
     set_outputs(ex, n, count, np);
     np->op_type = (char *)node_op(n);
     np->domain = (char *)export_made_domain(ex, n);

@@ -143,8 +143,17 @@ static size_t put_node_prefix(EncodeBytes *block, size_t start, size_t guess, si
     return prefix;
 }
 
-uint8_t *export_pack_nodes(Onnx__NodeProto *const *nodes, const uint32_t *made, size_t nmade,
-                           OnnxSpan *bytes)
+/* note [interned lengths]: a made node's strings are mostly names the
+ * graph interned, a variable's (node_name: a graph input's, interned as
+ * the model was read, note [names as decoded] in onnx_import.c) and a
+ * call's op (node_op), whose lengths the interner keeps before them
+ * (interner_length in src/base/arena.h).  Its maker says which
+ * (EncodeInterned: export_operand_names as it names the inputs, and the
+ * op of a node made of a call with that op), and their lengths are read,
+ * not found by strlen (22 instructions a string, six of a made batch
+ * norm's eight, 10,000 in each ONNX job of bench/workload.sh). */
+uint8_t *export_pack_nodes(Onnx__NodeProto *const *nodes, const uint32_t *made,
+                           const EncodeInterned *interned, size_t nmade, OnnxSpan *bytes)
 {
     EncodeBytes block = {0};
     size_t guess = 2; /* the prefix of the node before: nodes made alike */
@@ -155,7 +164,8 @@ uint8_t *export_pack_nodes(Onnx__NodeProto *const *nodes, const uint32_t *made, 
         size_t start = block.len;
         vec_reserve(&block, start + guess);
         block.len = start + guess;
-        size_t size = encode_bare_node_append(&block, np);
+        EncodeInterned none = {0, false};
+        size_t size = encode_bare_node_append(&block, np, interned ? interned[i] : none);
         bytes[made[i]].len = size;
         if (!size) {
             block.len = start; /* (an empty node: the encoder's) */
