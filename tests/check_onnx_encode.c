@@ -548,7 +548,7 @@ START_TEST(test_made_nodes_interned_lengths)
     np.op_type = (char *)op;
     np.domain = "";
     EncodeBytes bytes = {0};
-    size_t size = encode_bare_node_append(&bytes, &np, (EncodeInterned){1 | 4, true});
+    size_t size = encode_bare_node_append(&bytes, &np, (EncodeInterned){1 | 4, false, false, true});
     size_t want_len = onnx__node_proto__get_packed_size(&np);
     uint8_t *want = malloc(want_len);
     onnx__node_proto__pack(&np, want);

@@ -91,14 +91,15 @@ size_t encode_node_size(Encoder *e, const Onnx__NodeProto *np);
 /* A bare node (no attribute, no unknown field), as the writing walk
  * writes it (note [made nodes packed] in onnx_export_pack.c): its fields
  * at the end of bytes, each string's room made as its length is found;
- * returns their size.  interned says which of its strings are interned
- * strings (note [interned lengths] there): bit i of inputs input i's (of
- * the first 64), op_type its op's; their lengths are read, not found by
+ * returns their size.  interned says which of its strings have their
+ * lengths before them, as interned strings (note [interned lengths]
+ * there): bit i of inputs input i (of the first 64), outputs every
+ * output, name and op_type those; their lengths are read, not found by
  * strlen. */
 typedef VEC(uint8_t) EncodeBytes;
 typedef struct EncodeInterned {
     uint64_t inputs;
-    bool op_type;
+    bool outputs, name, op_type;
 } EncodeInterned;
 bool encode_node_bare(const Onnx__NodeProto *np);
 size_t encode_bare_node_append(EncodeBytes *bytes, const Onnx__NodeProto *np,

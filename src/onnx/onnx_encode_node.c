@@ -202,9 +202,9 @@ size_t encode_bare_node_append(EncodeBytes *bytes, const Onnx__NodeProto *np,
         append_string(bytes, encode_key(1, LEN), np->input[i],
                       i < 64 && interned.inputs >> i & 1);
     for (size_t i = 0; i < np->n_output; i++)
-        append_string(bytes, encode_key(2, LEN), np->output[i], false);
+        append_string(bytes, encode_key(2, LEN), np->output[i], interned.outputs);
     if (np->name)
-        append_string(bytes, encode_key(3, LEN), np->name, false);
+        append_string(bytes, encode_key(3, LEN), np->name, interned.name);
     if (np->op_type)
         append_string(bytes, encode_key(4, LEN), np->op_type, interned.op_type);
     if (np->doc_string)

@@ -136,7 +136,9 @@ const char *export_fresh_name(Exporter *ex, const char *stem)
         count_fresh(ex);
         name = interner_lookup(names, sb->data, len);
     } while (name && taken(ex, name));
-    return name ? name : arena_strndup(ex->arena, sb->data, len);
+    /* interned, or a copy whose length is kept as an interned string's
+     * (note [interned lengths] in onnx_export_pack.c) */
+    return name ? name : arena_strndup_counted(ex->arena, sb->data, len);
 }
 
 /* The live element reading result i of call n, or NULL. */
@@ -407,7 +409,7 @@ void export_push_made(Exporter *ex, Onnx__NodeProto *np, EncodeInterned interned
 static void push_node_proto(Exporter *ex, const graft_node *n)
 {
     uint32_t id = node_id(n);
-    EncodeInterned interned;
+    EncodeInterned interned = {0, false, false, false};
     Onnx__NodeProto *np = export_node_proto(ex, n, &interned);
     if (id < ex->m->norigin && np == ex->m->origin[id])
         vec_push(&ex->nodes, np);
@@ -498,7 +500,7 @@ static void copy_to_output(Exporter *ex, const char *from, const char *to)
     np->output[0] = (char *)to;
     np->op_type = "Identity";
     np->name = (char *)export_fresh_name(ex, "Identity");
-    export_push_made(ex, np, (EncodeInterned){0, false});
+    export_push_made(ex, np, (EncodeInterned){0, false, true, false}); /* (its name fresh) */
 }
 
 /* Calls in the model's order (calls: list_live_calls's, which leaves out

@@ -441,7 +441,9 @@ void export_function_call(Exporter *ex, const graft_node *n)
         np->output[i] = (char *)(r ? export_value_name(ex, r) : "");
     }
     np->name = (char *)(name ? name : export_fresh_name(ex, f->name));
-    export_push_made(ex, np, (EncodeInterned){variables, false}); /* (its op a function's) */
+    /* its variables' names, its value's (a call's) and its name (fresh)
+     * have their lengths before them; its op is a function's name */
+    export_push_made(ex, np, (EncodeInterned){variables, !tuple, true, false});
 }
 
 void export_functions_finish(Exporter *ex, Onnx__ModelProto *model)

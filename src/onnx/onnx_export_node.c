@@ -247,8 +247,11 @@ Onnx__NodeProto *export_node_proto(Exporter *ex, const graft_node *n, EncodeInte
     int count;
     size_t nout = output_count(ex, n, &count);
     Onnx__NodeProto *np = export_new_node(ex, nin, nout);
-    /* its op, node_op(n), and its variables' names interned */
-    *interned = (EncodeInterned){export_operand_names(ex, n, nin, np->input), true};
+    /* its variables' names interned, its value's name a call's (none but
+     * an interned one: note [interned lengths] in onnx_export_pack.c),
+     * and its op, node_op(n) */
+    *interned = (EncodeInterned){export_operand_names(ex, n, nin, np->input), count == 0,
+                                 false, true};
     set_outputs(ex, n, count, np);
     np->op_type = (char *)node_op(n);
     np->domain = (char *)export_made_domain(ex, n);
@@ -261,6 +264,7 @@ Onnx__NodeProto *export_node_proto(Exporter *ex, const graft_node *n, EncodeInte
                                     : old->attribute;
     } else {
         np->name = (char *)export_call_name(ex, n);
+        interned->name = true; /* (a fresh name's length kept as an interned one's) */
         if (node_nattrs(n)) /* (a call a rewrite made has none, mostly) */
             export_set_attrs(ex, n, np);
     }

@@ -143,15 +143,20 @@ static size_t put_node_prefix(EncodeBytes *block, size_t start, size_t guess, si
     return prefix;
 }
 
-/* note [interned lengths]: a made node's strings are mostly names the
- * graph interned, a variable's (node_name: a graph input's, interned as
- * the model was read, note [names as decoded] in onnx_import.c) and a
- * call's op (node_op), whose lengths the interner keeps before them
- * (interner_length in src/base/arena.h).  Its maker says which
- * (EncodeInterned: export_operand_names as it names the inputs, and the
- * op of a node made of a call with that op), and their lengths are read,
- * not found by strlen (22 instructions a string, six of a made batch
- * norm's eight, 10,000 in each ONNX job of bench/workload.sh). */
+/* note [interned lengths]: a made node's strings are mostly names whose
+ * lengths are kept in front of them, as the interner keeps an interned
+ * string's (interner_length in src/base/arena.h): a variable's name
+ * (node_name: a graph input's, interned as the model was read, note
+ * [names as decoded] in onnx_import.c), a call's op (node_op), a call's
+ * value name (the export gives a call none but an interned one: the
+ * model's, an output's, an inherited one, or output_name's,
+ * "graft_<Op>_<k>_output_<i>"), and a fresh name (export_fresh_name's:
+ * interned, or a copy made by arena_strndup_counted).  Its maker says
+ * which (EncodeInterned: export_operand_names as it names the inputs,
+ * the call's own value and op, its fresh name), and their lengths are
+ * read, not found by strlen (22 instructions a string, eight of a made
+ * batch norm's eight, 10,000 in each ONNX job of bench/workload.sh). */
+
 uint8_t *export_pack_nodes(Onnx__NodeProto *const *nodes, const uint32_t *made,
                            const EncodeInterned *interned, size_t nmade, OnnxSpan *bytes)
 {
@@ -164,7 +169,7 @@ uint8_t *export_pack_nodes(Onnx__NodeProto *const *nodes, const uint32_t *made,
         size_t start = block.len;
         vec_reserve(&block, start + guess);
         block.len = start + guess;
-        EncodeInterned none = {0, false};
+        EncodeInterned none = {0, false, false, false};
         size_t size = encode_bare_node_append(&block, np, interned ? interned[i] : none);
         bytes[made[i]].len = size;
         if (!size) {
