@@ -249,10 +249,11 @@ static size_t message_list_size(Encoder *e, const ProtobufCFieldDescriptor *f,
             if (!span || !follows(end, key, span))
                 break;
             end = span->data + span->len;
-            size += varint_size(span->len) + span->len;
         }
-        if (tail)
-            vec_push(&e->lengths, ((EncodedLength){(size_t)(end - start), NULL, start, tail}));
+        if (!tail)
+            continue;
+        vec_push(&e->lengths, ((EncodedLength){(size_t)(end - start), NULL, start, tail}));
+        size += (size_t)(end - start) - tail; /* (each message's key counted by the caller) */
     }
     return size;
 }
