@@ -417,8 +417,10 @@ static void push_node_proto(Exporter *ex, const graft_node *n)
         export_push_made(ex, np, interned);
 }
 
-/* Puts n in the lists once its operands are there. */
-static void emit(Exporter *ex, const graft_node *n)
+/* Puts n in the lists once its operands are there.  Inline in emit_from,
+ * its two callers (the call was 9 instructions a node emitted,
+ * bench/workload.sh). */
+GRAFT_HOT void emit(Exporter *ex, const graft_node *n)
 {
     uint32_t id = node_id(n);
     if (ex->state[id] & EXPORT_DONE)
