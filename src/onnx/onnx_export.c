@@ -338,6 +338,18 @@ static void inherit_operands(Exporter *ex, MadeNames *made, const graft_node *n,
 
 typedef VEC(uint32_t) IdList;
 
+/* The ids below which all nodes are @main's parameters: the import makes
+ * them first, so that they are ids 0 to graph_nparams - 1 when the last
+ * one is graph_nparams - 1 (each one made takes the next id), and
+ * list_live_calls passes them by (a parameter is no call and no constant:
+ * 8 instructions each, 50,000 in each ONNX job of bench/workload.sh);
+ * else 0. */
+static uint32_t params_first(const graft_graph *g)
+{
+    int n = graph_nparams(g);
+    return n > 0 && node_id(graph_params(g)[n - 1]) == (uint32_t)n - 1 ? (uint32_t)n : 0;
+}
+
 /* note [live calls listed]: the ids of the nodes of the model (its calls,
  * its Constant nodes) still live in @main, in the model's order, found
  * once for inherit_names and emit_nodes: each walked the model's ids
@@ -349,7 +361,7 @@ static void list_live_calls(const Exporter *ex, IdList *calls, IdList *tensors)
 {
     Onnx__NodeProto *const *origin = ex->m->origin; /* (read once, not per id) */
     const uint8_t *live = ex->live;
-    for (uint32_t id = 0, norigin = ex->m->norigin; id < norigin; id++) {
+    for (uint32_t id = params_first(ex->g), norigin = ex->m->norigin; id < norigin; id++) {
         if (!live[id])
             continue;
         const graft_node *n = graph_node(ex->g, id);
