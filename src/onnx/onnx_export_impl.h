@@ -151,15 +151,11 @@ Onnx__NodeProto *export_node_proto(Exporter *ex, const graft_node *n, EncodeInte
 static inline uint64_t export_operand_names(Exporter *ex, const graft_node *n, size_t count,
                                             char **names)
 {
-    uint64_t variables = 0;
-    for (size_t i = 0; i < count; i++) {
+    uint64_t variables = 0, bit = 1; /* (bit: i's, 0 past the 64th) */
+    for (size_t i = 0; i < count; i++, bit <<= 1) {
         const graft_node *a = node_arg(n, (int)i);
-        if (node_kind(a) != NODE_VAR) {
-            names[i] = (char *)export_value_name(ex, a);
-            continue;
-        }
-        names[i] = (char *)node_name(a); /* (export_value_name's) */
-        variables |= (uint64_t)(i < 64) << (i & 63);
+        names[i] = (char *)export_value_name(ex, a);
+        variables |= node_kind(a) == NODE_VAR ? bit : 0;
     }
     return variables;
 }
