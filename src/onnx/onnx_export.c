@@ -524,13 +524,14 @@ static void copy_to_output(Exporter *ex, const char *from, const char *to)
 static void emit_nodes(Exporter *ex, const IdList *calls)
 {
     const Onnx__GraphProto *gp = ex->m->proto->graph;
-    /* room for the most the lists take, each live call's node, each made
-     * one's and a copy to each graph output (as they grew, 20 instructions
-     * a node a rewrite made, bench/workload.sh) */
-    size_t most = calls->len + (graph_node_count(ex->g) - ex->m->norigin) + (size_t)ex->m->noutputs;
-    vec_reserve(&ex->nodes, most);
-    vec_reserve(&ex->made, most);
-    vec_reserve(&ex->made_interned, most);
+    /* room for a node of each live call and of each graph output, what a
+     * rewrite's made nodes mostly make (as the lists grew from nothing, 40
+     * instructions a node made, bench/workload.sh; room for every id made
+     * since the import was 3 MB more at the partition's peak) */
+    size_t room = calls->len + (size_t)ex->m->noutputs;
+    vec_reserve(&ex->nodes, room);
+    vec_reserve(&ex->made, room);
+    vec_reserve(&ex->made_interned, room);
     for (size_t i = 0; i < calls->len && ex->ok; i++)
         emit_from(ex, graph_node(ex->g, calls->items[i]));
     graft_node *out = graph_output(ex->g);
