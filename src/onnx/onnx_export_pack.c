@@ -157,10 +157,22 @@ static size_t put_node_prefix(EncodeBytes *block, size_t start, size_t guess, si
  * read, not found by strlen (22 instructions a string, eight of a made
  * batch norm's eight, 10,000 in each ONNX job of bench/workload.sh). */
 
+/* Room for need bytes in block, exactly: vec_reserve's capacities are
+ * powers of two, and the workload's ONNX rewrite, whose nodes take a
+ * megabyte and a little, had a block of two (bench/workload.sh). */
+static void reserve_exactly(EncodeBytes *block, size_t need)
+{
+    if (need > block->cap) {
+        block->items = xrealloc(block->items, need);
+        block->cap = need;
+    }
+}
+
 uint8_t *export_pack_nodes(Onnx__NodeProto *const *nodes, const uint32_t *made,
                            const EncodeInterned *interned, size_t nmade, OnnxSpan *bytes)
 {
     EncodeBytes block = {0};
+    vec_reserve(&block, 3); /* (a prefix: then the first node's room, then the rest's) */
     size_t guess = 2; /* the prefix of the node before: nodes made alike */
     for (size_t i = 0; i < nmade; i++) {
         const Onnx__NodeProto *np = nodes[made[i]];
@@ -178,7 +190,7 @@ uint8_t *export_pack_nodes(Onnx__NodeProto *const *nodes, const uint32_t *made,
         }
         guess = put_node_prefix(&block, start, guess, size);
         if (start == 0) /* room for the rest as large as the first, and a quarter */
-            vec_reserve(&block, block.len * (nmade - i) / 4 * 5);
+            reserve_exactly(&block, block.len * (nmade - i) / 4 * 5);
     }
     const uint8_t *at = block.items;
     for (size_t i = 0; i < nmade; i++) {
