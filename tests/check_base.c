@@ -1132,6 +1132,27 @@ START_TEST(interner_load_four_fifths)
 }
 END_TEST
 
+/* arena_strndup_counted: a NUL-terminated copy of n bytes (a NUL among
+ * them kept), its length where interner_length reads an interned
+ * string's, as it reads an interned one's. */
+START_TEST(strndup_counted_keeps_length)
+{
+    Arena *arena = arena_new();
+    Interner *in = interner_new(arena);
+    const char *copy = arena_strndup_counted(arena, "graft_Relu_12 and more", 13);
+    ck_assert_str_eq(copy, "graft_Relu_12");
+    ck_assert_uint_eq(interner_length(copy), 13);
+    const char *empty = arena_strndup_counted(arena, "x", 0);
+    ck_assert_str_eq(empty, "");
+    ck_assert_uint_eq(interner_length(empty), 0);
+    const char *interned = interner_intern(in, "graft_Relu_12", 13);
+    ck_assert_uint_eq(interner_length(interned), interner_length(copy));
+    ck_assert_ptr_ne(interned, copy); /* a copy, not interned */
+    interner_free(in);
+    arena_free(arena);
+}
+END_TEST
+
 static Suite *base_suite(void)
 {
     Suite *s = suite_create("base");
@@ -1184,6 +1205,7 @@ static Suite *base_suite(void)
     tcase_add_test(tc, outfile_writes_what_links_name);
     tcase_add_test(tc, outfile_writes_devices_through);
     tcase_add_test(tc, outfile_refuses_directories);
+    tcase_add_test(tc, strndup_counted_keeps_length);
     suite_add_tcase(s, tc);
     return s;
 }

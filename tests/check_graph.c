@@ -1545,6 +1545,25 @@ START_TEST(test_canonical_pointers_two_a_slot)
 }
 END_TEST
 
+/* graph_params: @main's parameters in order, as graph_param gives them,
+ * a function's parameter not among them. */
+START_TEST(test_params_array)
+{
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL), *y = graph_add_param(g, "y", NULL);
+    graft_node *p = graph_add_fn_param(g, "p", NULL);
+    graft_node *fn = graph_add_func(g, &p, 1, p, NULL, 0);
+    graft_node *args[] = {graph_add_call(g, "add", (graft_node *[]){x, y}, 2, NULL, 0)};
+    graph_set_output(g, graph_add_fn_call(g, fn, args, 1));
+    ck_assert_int_eq(graph_nparams(g), 2);
+    ck_assert_ptr_eq(graph_params(g)[0], x);
+    ck_assert_ptr_eq(graph_params(g)[1], y);
+    ck_assert_ptr_eq(graph_params(g)[1], graph_param(g, 1));
+    ck_assert_ptr_eq(node_scope(g, p), fn);
+    graph_free(g);
+}
+END_TEST
+
 /* graph_release_dead frees each node block holding only dead nodes (note
  * [dead blocks] in src/ir/graph_compact.c).  A chain of 3,000 relus left
  * dead, 88 bytes each and 744 to a 64 KB block, with @f's NODE_GLOBAL
@@ -1797,6 +1816,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_new_node_paths);
     tcase_add_test(tc, test_swept_graph);
     tcase_add_test(tc, test_reached_by_users);
+    tcase_add_test(tc, test_params_array);
     tcase_add_test(tc, test_tables_at_once);
     suite_add_tcase(s, tc);
     tc = tcase_create("memory");

@@ -404,7 +404,7 @@ static void assert_made_nodes_write_as_protobuf_c(const Onnx__GraphProto *g,
                                                   const uint32_t *made, size_t nmade)
 {
     OnnxSpan *bytes = calloc(g->n_node + 1, sizeof *bytes);
-    uint8_t *block = export_pack_nodes(g->node, made, nmade, bytes);
+    uint8_t *block = export_pack_nodes(g->node, made, NULL, nmade, bytes);
     size_t npacked = 0;
     for (size_t i = 0; i < nmade; i++) {
         const Onnx__NodeProto *np = g->node[made[i]];
@@ -415,7 +415,7 @@ static void assert_made_nodes_write_as_protobuf_c(const Onnx__GraphProto *g,
         uint8_t *want = malloc(want_len + 1);
         onnx__node_proto__pack(np, want);
         ck_assert(b->data == NULL || memcmp(b->data, want, want_len) == 0);
-        ck_assert(b->data == NULL || b->data[-2 - (want_len >= 128)] == 0x0a);
+        ck_assert(b->data == NULL || b->data[-1 - (ptrdiff_t)onnx_varint_size(want_len)] == 0x0a);
         npacked += b->data != NULL;
         free(want);
     }
@@ -487,6 +487,81 @@ START_TEST(test_made_nodes_packed)
 }
 END_TEST
 
+/* The made nodes packed in one pass (note [made nodes packed] in
+ * onnx_export_pack.c): each node's length prefix guessed from the node
+ * before, so nodes whose lengths take one, two and three bytes, in every
+ * order, and a block grown past its guess from the first node (a short
+ * one before long ones), and names of 16 to 33 bytes, write as
+ * protobuf-c packs them. */
+START_TEST(test_made_nodes_packed_prefixes)
+{
+    char *in[] = {"x"}, *out[] = {"y"};
+    Onnx__NodeProto small = ONNX__NODE_PROTO__INIT; /* a length of one byte */
+    small.n_input = small.n_output = 1;
+    small.input = in;
+    small.output = out;
+    small.op_type = "Relu";
+    char *medium_name = malloc(300), *huge_name = malloc(20000);
+    memset(medium_name, 'm', 299);
+    medium_name[299] = '\0';
+    memset(huge_name, 'h', 19999);
+    huge_name[19999] = '\0';
+    Onnx__NodeProto medium = small, huge = small; /* two bytes, three bytes */
+    medium.name = medium_name;
+    huge.name = huge_name;
+    char *lengths[] = {"abcdefghijklmnop", "abcdefghijklmnopq", "abcdefghijklmnopqrstuvwxyz01234",
+                       "abcdefghijklmnopqrstuvwxyz012345", "abcdefghijklmnopqrstuvwxyz0123456"};
+    Onnx__NodeProto copied = small; /* copy_name's pieces of 16: names of 16 to 33 */
+    copied.n_input = sizeof lengths / sizeof *lengths;
+    copied.input = lengths;
+    Onnx__NodeProto *nodes[] = {&small,  &huge,  &small, &medium, &huge,   &huge,
+                                &medium, &small, &small, &huge,   &medium, &copied};
+    Onnx__GraphProto g = ONNX__GRAPH_PROTO__INIT;
+    g.n_node = sizeof nodes / sizeof *nodes;
+    g.node = nodes;
+    uint32_t all[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+    assert_made_nodes_write_as_protobuf_c(&g, all, 12);
+    uint32_t some[] = {1, 3, 4, 7}; /* three bytes first: the guess of two wrong */
+    assert_made_nodes_write_as_protobuf_c(&g, some, 4);
+    free(medium_name);
+    free(huge_name);
+}
+END_TEST
+
+/* A bare node whose strings are partly interned (note [interned lengths]
+ * in onnx_export_pack.c): the lengths the interner keeps are those
+ * written, for the inputs its bits name and its op, the others' found by
+ * strlen, and the bytes are protobuf-c's pack of the node. */
+START_TEST(test_made_nodes_interned_lengths)
+{
+    Arena *arena = arena_new();
+    Interner *names = interner_new(arena);
+    const char *x = interner_intern(names, "x", 1), *op = interner_intern(names, "Relu", 4);
+    const char *long_name = interner_intern(names, "a_graph_input_of_a_long_name", 28);
+    char *in[] = {(char *)x, "not_interned", (char *)long_name}, *out[] = {"y"};
+    Onnx__NodeProto np = ONNX__NODE_PROTO__INIT;
+    np.n_input = 3;
+    np.input = in;
+    np.n_output = 1;
+    np.output = out;
+    np.name = "graft_Relu_1";
+    np.op_type = (char *)op;
+    np.domain = "";
+    EncodeBytes bytes = {0};
+    size_t size = encode_bare_node_append(&bytes, &np, (EncodeInterned){1 | 4, false, false, true});
+    size_t want_len = onnx__node_proto__get_packed_size(&np);
+    uint8_t *want = malloc(want_len);
+    onnx__node_proto__pack(&np, want);
+    ck_assert_uint_eq(size, want_len);
+    ck_assert_uint_eq(bytes.len, want_len);
+    ck_assert(memcmp(bytes.items, want, want_len) == 0);
+    free(want);
+    vec_free(&bytes);
+    interner_free(names);
+    arena_free(arena);
+}
+END_TEST
+
 static Suite *encode_suite(void)
 {
     Suite *s = suite_create("onnx_encode");
@@ -499,6 +574,8 @@ static Suite *encode_suite(void)
     tcase_add_test(tc, test_function_every_field);
     tcase_add_test(tc, test_write_fails);
     tcase_add_test(tc, test_made_nodes_packed);
+    tcase_add_test(tc, test_made_nodes_packed_prefixes);
+    tcase_add_test(tc, test_made_nodes_interned_lengths);
     suite_add_tcase(s, tc);
     return s;
 }

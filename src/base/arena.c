@@ -132,6 +132,18 @@ char *arena_strndup(Arena *arena, const char *s, size_t n)
     return p;
 }
 
+const char *arena_strndup_counted(Arena *arena, const char *s, size_t n)
+{
+    if (n > UINT32_MAX)
+        out_of_memory();
+    uint32_t len = (uint32_t)n;
+    char *p = arena_alloc_raw(arena, sizeof len + n + 1);
+    memcpy(p, &len, sizeof len);
+    memcpy(p + sizeof len, s, n);
+    p[sizeof len + n] = '\0';
+    return p + sizeof len;
+}
+
 char *arena_strdup(Arena *arena, const char *s)
 {
     return arena_strndup(arena, s, strlen(s));

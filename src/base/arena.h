@@ -113,6 +113,13 @@ static inline uint32_t interner_length(const char *s)
     return n;
 }
 
+/* A NUL-terminated copy of the n bytes at s in arena, its length kept in
+ * front of it as an interned string's (interner_length reads it): a
+ * string that is not interned, which a writer asks the length of as it
+ * asks an interned one's (note [interned lengths] in
+ * src/onnx/onnx_export_pack.c). */
+const char *arena_strndup_counted(Arena *arena, const char *s, size_t n);
+
 /* The hash the interner files the n bytes at s under. */
 static inline uint32_t interner_hash(const char *s, size_t n)
 {

@@ -287,7 +287,8 @@ uint32_t graph_var_count(const graft_graph *g);
 /* @main: parameters and result. */
 int graph_nparams(const graft_graph *g);
 graft_node *graph_param(const graft_graph *g, int i);
-/* The graph_nparams parameters as an array. */
+/* The graph_nparams parameters, in order (a loop over them asks no
+ * graph_param a parameter). */
 graft_node *const *graph_params(const graft_graph *g);
 graft_node *graph_output(const graft_graph *g);
 void graph_set_output(graft_graph *g, graft_node *out);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arena.h"
 #include "keymap.h"
 #include "onnx_encode.h"
 #include "onnx_lean.h"
@@ -88,15 +89,21 @@ bool encode_node_fields_known(void);
 bool encode_attribute_plain(const Onnx__AttributeProto *a);
 size_t encode_node_size(Encoder *e, const Onnx__NodeProto *np);
 /* A bare node (no attribute, no unknown field), as the writing walk
- * writes it, in two steps (note [made nodes packed] in
- * onnx_export_pack.c): its fields' size, each string's length kept in
- * lens (room for encode_bare_node_strings), then them written at at,
- * where the caller made room for them, with those lengths; returns the
- * byte after them. */
+ * writes it (note [made nodes packed] in onnx_export_pack.c): its fields
+ * at the end of bytes, each string's room made as its length is found;
+ * returns their size.  interned says which of its strings have their
+ * lengths before them, as interned strings (note [interned lengths]
+ * there): bit i of inputs input i (of the first 64), outputs every
+ * output, name and op_type those; their lengths are read, not found by
+ * strlen. */
+typedef VEC(uint8_t) EncodeBytes;
+typedef struct EncodeInterned {
+    uint64_t inputs;
+    bool outputs, name, op_type;
+} EncodeInterned;
 bool encode_node_bare(const Onnx__NodeProto *np);
-size_t encode_bare_node_strings(const Onnx__NodeProto *np);
-size_t encode_bare_node_size(const Onnx__NodeProto *np, uint32_t *lens);
-uint8_t *encode_bare_node_at(uint8_t *at, const Onnx__NodeProto *np, const uint32_t *lens);
+size_t encode_bare_node_append(EncodeBytes *bytes, const Onnx__NodeProto *np,
+                               EncodeInterned interned);
 void encode_put_node(Encoder *e, const Onnx__NodeProto *np);
 /* A NodeProto's fields in one pass, each attribute (NULL: an empty one)
  * written by put_attribute after its key (key included): as the writing

@@ -109,34 +109,6 @@ bool encode_node_bare(const Onnx__NodeProto *np)
     return !np->n_attribute && !np->base.n_unknown_fields;
 }
 
-size_t encode_bare_node_strings(const Onnx__NodeProto *np)
-{
-    return np->n_input + np->n_output + 4;
-}
-
-/* The bytes of string field s (NULL: empty) after a key of one byte, its
- * length kept at *len, which moves on. */
-static size_t measured_size(const char *s, uint32_t **len)
-{
-    size_t n = s ? strlen(s) : 0;
-    *(*len)++ = (uint32_t)n;
-    return delimited_size(1, n);
-}
-
-size_t encode_bare_node_size(const Onnx__NodeProto *np, uint32_t *lens)
-{
-    size_t size = 0;
-    for (size_t i = 0; i < np->n_input; i++)
-        size += measured_size(np->input[i], &lens);
-    for (size_t i = 0; i < np->n_output; i++)
-        size += measured_size(np->output[i], &lens);
-    const char *optional[] = {np->name, np->op_type, np->doc_string, np->domain}; /* 3, 4, 6, 7 */
-    for (size_t i = 0; i < 4; i++)
-        if (optional[i])
-            size += measured_size(optional[i], &lens);
-    return size;
-}
-
 /* A string field at at, the buffer's room checked. */
 static uint8_t *string_at(uint8_t *at, uint8_t k, const char *s)
 {
@@ -177,13 +149,21 @@ static uint8_t *doc_and_domain_at(uint8_t *at, const Onnx__NodeProto *np)
     return at;
 }
 
-/* The len bytes at s copied to at: from 4 to 16 (most names) as two
- * words that overlap where len is not twice their size, each read within
+/* The len bytes at s copied to at: from 4 to 32 (most names) as two
+ * pieces that overlap where len is not twice their size, each read within
  * the bytes at s, as bytes_equal in keymap.h compares them (a call of
- * memcpy a name was a third of packing it, bench/workload.sh). */
+ * memcpy a name was a third of packing it, bench/workload.sh; a made
+ * node's op and fresh name, "BatchNormalization" and
+ * "graft_BatchNormalization_1234", take 17 to 32). */
 static inline void copy_name(uint8_t *at, const char *s, uint32_t len)
 {
-    if (len >= 8 && len <= 16) {
+    if (len > 16 && len <= 32) {
+        uint8_t first[16], last[16];
+        memcpy(first, s, 16);
+        memcpy(last, s + len - 16, 16);
+        memcpy(at, first, 16);
+        memcpy(at + len - 16, last, 16);
+    } else if (len >= 8 && len <= 16) {
         uint64_t first, last;
         memcpy(&first, s, 8);
         memcpy(&last, s + len - 8, 8);
@@ -199,30 +179,39 @@ static inline void copy_name(uint8_t *at, const char *s, uint32_t len)
         memcpy(at, s, len);
 }
 
-/* String field s of len bytes (s NULL: none) after key k, at at. */
-static inline uint8_t *measured_at(uint8_t *at, uint8_t k, const char *s, uint32_t len)
+/* String field s (NULL: empty) after key k at the end of bytes, room
+ * made for it once its length is known: interned, the length the
+ * interner keeps before it (note [interned lengths] in
+ * onnx_export_pack.c), else its strlen. */
+static inline void append_string(EncodeBytes *bytes, uint8_t k, const char *s, bool interned)
 {
+    size_t len = interned ? interner_length(s) : s ? strlen(s) : 0;
+    vec_reserve(bytes, bytes->len + 1 + 10 + len);
+    uint8_t *at = bytes->items + bytes->len;
     *at++ = k;
     at = onnx_varint_write(at, len);
-    copy_name(at, s, len);
-    return at + len;
+    copy_name(at, s, (uint32_t)len);
+    bytes->len = (size_t)(at - bytes->items) + len;
 }
 
-uint8_t *encode_bare_node_at(uint8_t *at, const Onnx__NodeProto *np, const uint32_t *lens)
+size_t encode_bare_node_append(EncodeBytes *bytes, const Onnx__NodeProto *np,
+                               EncodeInterned interned)
 {
+    size_t start = bytes->len;
     for (size_t i = 0; i < np->n_input; i++)
-        at = measured_at(at, encode_key(1, LEN), np->input[i], *lens++);
+        append_string(bytes, encode_key(1, LEN), np->input[i],
+                      i < 64 && interned.inputs >> i & 1);
     for (size_t i = 0; i < np->n_output; i++)
-        at = measured_at(at, encode_key(2, LEN), np->output[i], *lens++);
+        append_string(bytes, encode_key(2, LEN), np->output[i], interned.outputs);
     if (np->name)
-        at = measured_at(at, encode_key(3, LEN), np->name, *lens++);
+        append_string(bytes, encode_key(3, LEN), np->name, interned.name);
     if (np->op_type)
-        at = measured_at(at, encode_key(4, LEN), np->op_type, *lens++);
+        append_string(bytes, encode_key(4, LEN), np->op_type, interned.op_type);
     if (np->doc_string)
-        at = measured_at(at, encode_key(6, LEN), np->doc_string, *lens++);
+        append_string(bytes, encode_key(6, LEN), np->doc_string, false);
     if (np->domain)
-        at = measured_at(at, encode_key(7, LEN), np->domain, *lens++);
-    return at;
+        append_string(bytes, encode_key(7, LEN), np->domain, false);
+    return bytes->len - start;
 }
 
 /* note [nodes written in place]: a node's bytes, whose length the sizes

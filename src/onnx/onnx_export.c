@@ -131,12 +131,14 @@ const char *export_fresh_name(Exporter *ex, const char *stem)
     Interner *names = onnx_model_names(ex->m->proto); /* the graph's */
     const char *name;
     do { /* each candidate looked up once: note [fresh names not interned] */
-        memcpy(sb->data + prefix, ex->fresh, ex->fresh_len);
+        memcpy(sb->data + prefix, ex->fresh, sizeof ex->fresh); /* (a copy of fixed size) */
         len = prefix + ex->fresh_len;
         count_fresh(ex);
         name = interner_lookup(names, sb->data, len);
     } while (name && taken(ex, name));
-    return name ? name : arena_strndup(ex->arena, sb->data, len);
+    /* interned, or a copy whose length is kept as an interned string's
+     * (note [interned lengths] in onnx_export_pack.c) */
+    return name ? name : arena_strndup_counted(ex->arena, sb->data, len);
 }
 
 /* The live element reading result i of call n, or NULL. */
@@ -197,12 +199,33 @@ static const char *output_name(Exporter *ex, const char *call, unsigned i)
     return graph_intern_n(ex->g, sb->data, sb->len);
 }
 
+/* note [value names as imported]: the graph's value names are the
+ * import's (set_value in onnx_import.c, the one caller of
+ * graph_set_value_name_interned; no code calls graph_set_value_name),
+ * and so are its nodes' domains (import_node, graph_set_node_domain's one
+ * caller), so the export asks those maps only where they may hold one:
+ *   - a variable's value is written under its own name (node_name): the
+ *     import names a graph input's parameter with the input's interned
+ *     name and files the same pointer as its value name (import_leaves),
+ *     and a variable of a function (a partition's parameter) has none,
+ *     so that the map gives a variable its name or nothing; asking it,
+ *     then filing the name in ex->value, was 48 instructions a graph
+ *     input, 50,000 in each ONNX job of bench/workload.sh;
+ *   - a node made after the import (an id past norigin: a rewrite's, a
+ *     partition's call) has neither (each map asked for nothing: 21
+ *     instructions a made node, twice, and 30 for its domain, 10,000
+ *     made nodes in each ONNX job). */
+
+/* n's value name in the graph, asked only of a node the import made. */
+static const char *imported_value_name(const Exporter *ex, const graft_node *n)
+{
+    return node_id(n) < ex->m->norigin ? graph_value_name(ex->g, n) : NULL;
+}
+
 /* The name of n's value when the graph gives it none (note [onnx
  * export]). */
 static const char *unnamed_value_name(Exporter *ex, const graft_node *n)
 {
-    if (node_kind(n) == NODE_VAR)
-        return node_name(n);
     if (node_kind(n) == NODE_TUPLE && node_nargs(n) == 0)
         return ""; /* a left-out input */
     if (made_tensor(ex, n))
@@ -234,25 +257,26 @@ static const char *unnamed_value_name(Exporter *ex, const graft_node *n)
  * zeroed pages. */
 const char *export_find_value_name(Exporter *ex, const graft_node *n)
 {
-    const char *name = graph_value_name(ex->g, n);
+    const char *name = imported_value_name(ex, n);
     export_name_value(ex, n, name ? name : unnamed_value_name(ex, n));
     return ex->value[node_id(n)];
 }
 
-/* The graph's output k: the output itself, or field k of its tuple (note
- * [kept values] in onnx_graph.h). */
-static graft_node *graph_output_at(const OnnxModel *m, int k)
+/* The graph's output k, out being graph_output's (asked once a loop):
+ * the output itself, or field k of its tuple (note [kept values] in
+ * onnx_graph.h). */
+static graft_node *graph_output_at(const OnnxModel *m, graft_node *out, int k)
 {
-    graft_node *out = graph_output(m->g);
     return m->tupled ? node_arg(out, k) : out;
 }
 
-/* Whether n is a value a rewrite made, not yet named. */
-static bool unnamed(const Exporter *ex, const graft_node *n)
+/* Whether n is a value a rewrite made, not yet named.  Inline: asked of
+ * each graph output (10,000 in each ONNX job of bench/workload.sh). */
+static inline bool unnamed(const Exporter *ex, const graft_node *n)
 {
     NodeKind kind = node_kind(n);
     return (kind == NODE_CALL || kind == NODE_GETITEM) && !(ex->state[node_id(n)] & EXPORT_NAMED) &&
-           !graph_value_name(ex->g, n) && !(kind == NODE_CALL && node_noutputs(n) > 1);
+           !imported_value_name(ex, n) && !(kind == NODE_CALL && node_noutputs(n) > 1);
 }
 
 /* The names live nodes make, gathered when an operand first needs them
@@ -314,19 +338,41 @@ static void inherit_operands(Exporter *ex, MadeNames *made, const graft_node *n,
 
 typedef VEC(uint32_t) IdList;
 
+/* The ids below which all nodes are @main's parameters: the import makes
+ * them first, so that they are ids 0 to graph_nparams - 1 when the last
+ * one is graph_nparams - 1 (each one made takes the next id), and
+ * list_live_calls passes them by (a parameter is no call and no constant:
+ * 8 instructions each, 50,000 in each ONNX job of bench/workload.sh);
+ * else 0. */
+static uint32_t params_first(const graft_graph *g)
+{
+    int n = graph_nparams(g);
+    return n > 0 && node_id(graph_params(g)[n - 1]) == (uint32_t)n - 1 ? (uint32_t)n : 0;
+}
+
 /* note [live calls listed]: the ids of the nodes of the model (its calls,
  * its Constant nodes) still live in @main, in the model's order, found
  * once for inherit_names and emit_nodes: each walked the model's ids
  * (most a graph input, or a call rewritten or moved into a partition's
  * function), 8 instructions an id, 110,000 ids in each ONNX job of
- * bench/workload.sh. */
-static void list_live_calls(const Exporter *ex, IdList *calls)
+ * bench/workload.sh.  The same walk lists the model's tensor constants
+ * live in @main, for mark_read (note [initializers read]). */
+static void list_live_calls(const Exporter *ex, IdList *calls, IdList *tensors)
 {
     Onnx__NodeProto *const *origin = ex->m->origin; /* (read once, not per id) */
     const uint8_t *live = ex->live;
-    for (uint32_t id = 0, norigin = ex->m->norigin; id < norigin; id++)
-        if (origin[id] && live[id] && !node_scope(ex->g, graph_node(ex->g, id)))
-            vec_push(calls, id);
+    for (uint32_t id = params_first(ex->g), norigin = ex->m->norigin; id < norigin; id++) {
+        if (!live[id])
+            continue;
+        const graft_node *n = graph_node(ex->g, id);
+        bool tensor = node_kind(n) == NODE_CONST && !node_const_is_scalar(n);
+        if ((origin[id] || tensor) && !node_scope(ex->g, n)) {
+            if (origin[id])
+                vec_push(calls, id);
+            if (tensor)
+                vec_push(tensors, id);
+        }
+    }
 }
 
 /* A value a rewrite made in place of one the model named, which no live
@@ -356,15 +402,17 @@ static const char *interned_name(const Exporter *ex, const char *name)
 static void name_outputs(Exporter *ex)
 {
     const Onnx__GraphProto *gp = ex->m->proto->graph;
+    graft_node *out = graph_output(ex->g);
     for (int k = 0; k < ex->m->noutputs; k++) {
-        graft_node *o = graph_output_at(ex->m, k);
+        graft_node *o = graph_output_at(ex->m, out, k);
         if (unnamed(ex, o))
             export_name_value(ex, o, interned_name(ex, gp->output[k]->name));
     }
 }
 
-void export_push_made(Exporter *ex, Onnx__NodeProto *np)
+void export_push_made(Exporter *ex, Onnx__NodeProto *np, EncodeInterned interned)
 {
+    vec_push(&ex->made_interned, interned);
     vec_push(&ex->made, (uint32_t)ex->nodes.len);
     vec_push(&ex->nodes, np);
 }
@@ -373,15 +421,18 @@ void export_push_made(Exporter *ex, Onnx__NodeProto *np)
 static void push_node_proto(Exporter *ex, const graft_node *n)
 {
     uint32_t id = node_id(n);
-    Onnx__NodeProto *np = export_node_proto(ex, n);
+    EncodeInterned interned = {0, false, false, false};
+    Onnx__NodeProto *np = export_node_proto(ex, n, &interned);
     if (id < ex->m->norigin && np == ex->m->origin[id])
         vec_push(&ex->nodes, np);
     else
-        export_push_made(ex, np);
+        export_push_made(ex, np, interned);
 }
 
-/* Puts n in the lists once its operands are there. */
-static void emit(Exporter *ex, const graft_node *n)
+/* Puts n in the lists once its operands are there.  Inline in emit_from,
+ * its two callers (the call was 9 instructions a node emitted,
+ * bench/workload.sh). */
+GRAFT_HOT void emit(Exporter *ex, const graft_node *n)
 {
     uint32_t id = node_id(n);
     if (ex->state[id] & EXPORT_DONE)
@@ -463,7 +514,7 @@ static void copy_to_output(Exporter *ex, const char *from, const char *to)
     np->output[0] = (char *)to;
     np->op_type = "Identity";
     np->name = (char *)export_fresh_name(ex, "Identity");
-    export_push_made(ex, np);
+    export_push_made(ex, np, (EncodeInterned){0, false, true, false}); /* (its name fresh) */
 }
 
 /* Calls in the model's order (calls: list_live_calls's, which leaves out
@@ -473,11 +524,20 @@ static void copy_to_output(Exporter *ex, const char *from, const char *to)
 static void emit_nodes(Exporter *ex, const IdList *calls)
 {
     const Onnx__GraphProto *gp = ex->m->proto->graph;
+    /* room for a node of each live call and of each graph output, what a
+     * rewrite's made nodes mostly make (as the lists grew from nothing, 40
+     * instructions a node made, bench/workload.sh; room for every id made
+     * since the import was 3 MB more at the partition's peak) */
+    size_t room = calls->len + (size_t)ex->m->noutputs;
+    vec_reserve(&ex->nodes, room);
+    vec_reserve(&ex->made, room);
+    vec_reserve(&ex->made_interned, room);
     for (size_t i = 0; i < calls->len && ex->ok; i++)
         emit_from(ex, graph_node(ex->g, calls->items[i]));
-    emit_from(ex, graph_output(ex->g));
+    graft_node *out = graph_output(ex->g);
+    emit_from(ex, out);
     for (int k = 0; k < ex->m->noutputs && ex->ok; k++) {
-        const char *name = export_value_name(ex, graph_output_at(ex->m, k));
+        const char *name = export_value_name(ex, graph_output_at(ex->m, out, k));
         if (name != gp->output[k]->name && strcmp(name, gp->output[k]->name) != 0)
             copy_to_output(ex, name, gp->output[k]->name);
     }
@@ -497,15 +557,22 @@ static void made_names(Exporter *ex, KeyMap *made)
 }
 
 /* note [initializers read]: whether an initializer is still read is asked
- * of a map of the initializers' names, marked by walking the variables
- * and live tensor constants, not of a map of every such value's name: a
- * model has far fewer initializers than inputs and values (issue 28's
- * model, 50,000 inputs and one initializer: filling a map of 50,000 names
- * was 270 instructions an op node, bench/onnx_e2e.sh).  The names
+ * of a map of the initializers' names, marked by the names of the
+ * variables and live tensor constants, not of a map of every such value's
+ * name: a model has far fewer initializers than inputs and values (issue
+ * 28's model, 50,000 inputs and one initializer: filling a map of 50,000
+ * names was 270 instructions an op node, bench/onnx_e2e.sh).  The names
  * export_value_name gives those values are interned already (a
  * variable's or constant's own, a value name's), so they are keys as
  * they are, or fresh, and no initializer's (note [fresh names not
- * interned]). */
+ * interned]).  Those values are not found by a walk over every id (12
+ * instructions an id, 120,000 in each ONNX job of bench/workload.sh): the
+ * variables in no function are @main's parameters (a function's are put
+ * in its scope as it is made, graph_add_func), and the tensor constants
+ * that may have an initializer's name are the model's, listed by
+ * list_live_calls: one a rewrite made (an id past norigin) is named
+ * afresh (made_tensor), and a fresh name is no name the model has. */
+
 /* Whether the graph itself reads tensor constant n: the graph's output, or
  * an operand of a live node in no function.  A partition's function holds
  * a Constant of its own for each constant of its body (note [onnx
@@ -534,32 +601,40 @@ static uint64_t name_bit(const char *name)
     return (uint64_t)1 << cache_slot((uint64_t)(uintptr_t)name, 6);
 }
 
-/* bits: the initializers' name_bit's (note [initializer filter]).  A
+/* Marks the initializer named as n's value, if any; bits: the
+ * initializers' name_bit's (note [initializer filter]). */
+static inline void mark_name(Exporter *ex, KeyMap *read, uint64_t bits, const graft_node *n)
+{
+    const char *name = export_value_name(ex, n);
+    int64_t *mark = bits & name_bit(name) ? keymap_get(read, keymap_ptr_key(name)) : NULL;
+    if (mark)
+        *mark = 1;
+}
+
+/* Marks the initializers the graph reads: those @main's parameters are
+ * named as, and those of the model's tensor constants (tensors:
+ * list_live_calls's) the graph reads (note [initializers read]).  A
  * variable of a function, a partition's parameter, reads no initializer
  * (the function's inputs are named by position, note [onnx partitions]
  * in onnx_export_fn.c; the value passed to it is the graph's): it is not
  * asked (its name was 46 instructions a parameter, 50,000 on the
  * workload's partition, bench/workload.sh). */
-static void mark_read(Exporter *ex, KeyMap *read, uint64_t bits)
+static void mark_read(Exporter *ex, KeyMap *read, uint64_t bits, const IdList *tensors)
 {
-    uint32_t count = graph_node_count(ex->g);
-    for (uint32_t id = 0; id < count; id++) {
-        const graft_node *n = graph_node(ex->g, id);
-        bool tensor = node_kind(n) == NODE_CONST && !node_const_is_scalar(n);
-        bool variable = node_kind(n) == NODE_VAR && !node_scope(ex->g, n);
-        if (!variable &&
-            !(ex->live[id] && tensor && !node_scope(ex->g, n) && read_by_graph(ex, n)))
-            continue;
-        const char *name = export_value_name(ex, n);
-        int64_t *mark = bits & name_bit(name) ? keymap_get(read, keymap_ptr_key(name)) : NULL;
-        if (mark)
-            *mark = 1;
+    graft_node *const *params = graph_params(ex->g);
+    for (int i = 0, n = graph_nparams(ex->g); i < n; i++)
+        if (node_kind(params[i]) == NODE_VAR && !node_scope(ex->g, params[i]))
+            mark_name(ex, read, bits, params[i]);
+    for (size_t i = 0; i < tensors->len; i++) {
+        const graft_node *c = graph_node(ex->g, tensors->items[i]);
+        if (read_by_graph(ex, c))
+            mark_name(ex, read, bits, c);
     }
 }
 
 /* The initializers still read (note [kept values] keeps those nothing
  * read to begin with), in their order, before the new ones. */
-static void keep_initializers(Exporter *ex)
+static void keep_initializers(Exporter *ex, const IdList *tensors)
 {
     const Onnx__GraphProto *gp = ex->m->proto->graph;
     KeyMap read = {0}; /* an initializer's interned name -> 1 once read */
@@ -571,7 +646,7 @@ static void keep_initializers(Exporter *ex)
         bits |= name_bit(names[i]);
     }
     if (gp->n_initializer) /* note [initializers read] */
-        mark_read(ex, &read, bits);
+        mark_read(ex, &read, bits, tensors);
     Onnx__TensorProto **made = ex->inits.items; /* the scalars made */
     size_t nmade = ex->inits.len;
     ex->inits.items = NULL;
@@ -614,7 +689,8 @@ static void write_binary(Exporter *ex, const Onnx__ModelProto *model, FILE *out)
     uint8_t *block = NULL;
     if (ex->made.len && export_pack_fields_known()) {
         nodes = xcalloc(ex->nodes.len, sizeof *nodes);
-        block = export_pack_nodes(ex->nodes.items, ex->made.items, ex->made.len, nodes);
+        block = export_pack_nodes(ex->nodes.items, ex->made.items, ex->made_interned.items,
+                                  ex->made.len, nodes);
         made.nodes = nodes;
     }
     onnx_model_write_made(model, ex->m->proto, &made, out);
@@ -627,6 +703,7 @@ static void exporter_free(Exporter *ex)
     arena_free(ex->arena);
     vec_free(&ex->nodes);
     vec_free(&ex->made);
+    vec_free(&ex->made_interned);
     vec_free(&ex->inits);
     vec_free(&ex->need);
     keymap_free(&ex->scalars);
@@ -660,14 +737,14 @@ bool onnx_export(OnnxModel *m, FILE *out, bool text, graft_diag *d)
     ex.state = xcalloc(count, 1);
     mark_live(&ex);
     name_outputs(&ex);
-    IdList calls = {0};
-    list_live_calls(&ex, &calls);
+    IdList calls = {0}, tensors = {0};
+    list_live_calls(&ex, &calls, &tensors);
     inherit_names(&ex, &calls);
     emit_nodes(&ex, &calls);
     vec_free(&calls);
     bool ok = ex.ok;
     if (ok) {
-        keep_initializers(&ex);
+        keep_initializers(&ex, &tensors);
         Onnx__GraphProto graph = *m->proto->graph;
         graph.n_node = ex.nodes.len;
         graph.node = ex.nodes.items;
@@ -686,6 +763,7 @@ bool onnx_export(OnnxModel *m, FILE *out, bool text, graft_diag *d)
         free(model.functions != m->proto->functions ? model.functions : NULL);
         free(model.opset_import != m->proto->opset_import ? model.opset_import : NULL);
     }
+    vec_free(&tensors);
     exporter_free(&ex);
     return ok;
 }

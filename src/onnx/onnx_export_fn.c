@@ -102,20 +102,15 @@ static const char *local_name(FnBuild *fb, const graft_node *n)
     return name;
 }
 
-/* A node and its two name arrays in one block, as export_node_proto
- * makes one (note [export arena] in onnx_export.c; three blocks were 110
- * instructions of each partition's call, bench/workload.sh). */
+/* A node of op in domain and its two name arrays in one block
+ * (export_new_node: three blocks were 110 instructions of each
+ * partition's call, bench/workload.sh), its names the caller's. */
 static Onnx__NodeProto *new_node(Exporter *ex, const char *op, const char *domain, size_t nin,
                                  size_t nout)
 {
-    Onnx__NodeProto *np = export_alloc(ex, sizeof *np + (nin + nout + 2) * sizeof(char *));
-    onnx__node_proto__init(np);
+    Onnx__NodeProto *np = export_new_node(ex, nin, nout);
     np->op_type = (char *)op;
     np->domain = (char *)domain;
-    np->n_input = nin;
-    np->input = (char **)(np + 1);
-    np->n_output = nout;
-    np->output = np->input + nin + 1;
     return np;
 }
 
@@ -437,8 +432,7 @@ void export_function_call(Exporter *ex, const graft_node *n)
     int nout = export_fn_results(n, &tuple);
     Onnx__NodeProto *np = new_node(ex, f->name, composite_domain, (size_t)node_nargs(n),
                                    (size_t)nout);
-    for (int i = 0; i < node_nargs(n); i++)
-        np->input[i] = (char *)export_value_name(ex, node_arg(n, i));
+    uint64_t variables = export_operand_names(ex, n, (size_t)node_nargs(n), np->input);
     /* the results of a partition of several roots are named after the
      * call, "graft_graft.qkv_0_output_1", so it is named first */
     const char *name = tuple ? export_named_call(ex, n, f->name) : NULL;
@@ -447,7 +441,9 @@ void export_function_call(Exporter *ex, const graft_node *n)
         np->output[i] = (char *)(r ? export_value_name(ex, r) : "");
     }
     np->name = (char *)(name ? name : export_fresh_name(ex, f->name));
-    export_push_made(ex, np);
+    /* its variables' names, its value's (a call's) and its name (fresh)
+     * have their lengths before them; its op is a function's name */
+    export_push_made(ex, np, (EncodeInterned){variables, !tuple, true, false});
 }
 
 void export_functions_finish(Exporter *ex, Onnx__ModelProto *model)

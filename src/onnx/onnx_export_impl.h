@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "arena.h"
+#include "onnx_encode_impl.h"
 #include "onnx_graph.h"
 #include "onnx_span.h"
 
@@ -45,6 +46,9 @@ typedef struct Exporter {
     VEC(Onnx__NodeProto *) nodes;    /* the node list being made */
     VEC(uint32_t) made;              /* where in it the nodes made here are
                                         (note [made nodes packed]) */
+    VEC(EncodeInterned) made_interned; /* per one: which of its strings
+                                          are interned (note [interned
+                                          lengths]) */
     VEC(Onnx__TensorProto *) inits;  /* the initializer list being made */
     Arena *arena;          /* the protos made (note [export arena]) */
     VEC(Onnx__FunctionProto *) functions; /* the partitions' (made here) */
@@ -83,13 +87,16 @@ const char *export_call_name(Exporter *ex, const graft_node *call);
 const char *export_named_call(Exporter *ex, const graft_node *call, const char *stem);
 /* The live element reading result i of call n, or NULL. */
 graft_node *export_result_of(const Exporter *ex, const graft_node *n, int i);
-/* The name n's value is written under (note [onnx export]): the one
- * found before, inline (most asks: a graph input's name is asked by its
- * reader and again by mark_read; a call each was 200 K instructions of
- * issue 28's export, bench/onnx_e2e.sh), else found now. */
+/* The name n's value is written under (note [onnx export]): a
+ * variable's own (note [value names as imported] in onnx_export.c),
+ * else the one found before, inline (most asks: a graph input's name is
+ * asked by its reader and again by mark_read; a call each was 200 K
+ * instructions of issue 28's export, bench/onnx_e2e.sh), else found now. */
 const char *export_find_value_name(Exporter *ex, const graft_node *n);
 static inline const char *export_value_name(Exporter *ex, const graft_node *n)
 {
+    if (node_kind(n) == NODE_VAR)
+        return node_name(n);
     uint32_t id = node_id(n);
     return ex->state[id] & EXPORT_NAMED ? ex->value[id] : export_find_value_name(ex, n);
 }
@@ -131,15 +138,36 @@ static inline size_t export_own_inputs(const Exporter *ex, const graft_node *n)
 Onnx__AttributeProto **export_renamed_subgraphs(Exporter *ex, const graft_node *n,
                                                 const Onnx__NodeProto *old,
                                                 const KeyMap *renames);
-/* The NodeProto of call n (onnx_export_node.c). */
-Onnx__NodeProto *export_node_proto(Exporter *ex, const graft_node *n);
+/* A NodeProto with room for nin inputs and nout outputs, which the
+ * caller names (onnx_export_node.c). */
+Onnx__NodeProto *export_new_node(Exporter *ex, size_t nin, size_t nout);
+/* The NodeProto of call n (onnx_export_node.c), and when it is made here
+ * which of its strings are interned (note [interned lengths] in
+ * onnx_export_pack.c). */
+Onnx__NodeProto *export_node_proto(Exporter *ex, const graft_node *n, EncodeInterned *interned);
+/* The names of n's first count operands into names, and which of them
+ * (of the first 64) are variables', interned (note [interned lengths] in
+ * onnx_export_pack.c). */
+static inline uint64_t export_operand_names(Exporter *ex, const graft_node *n, size_t count,
+                                            char **names)
+{
+    uint64_t variables = 0, bit = 1; /* (bit: i's, 0 past the 64th) */
+    for (size_t i = 0; i < count; i++, bit <<= 1) {
+        const graft_node *a = node_arg(n, (int)i);
+        names[i] = (char *)export_value_name(ex, a);
+        variables |= node_kind(a) == NODE_VAR ? bit : 0;
+    }
+    return variables;
+}
 /* A scalar constant a rewrite made, as an initializer. */
 void export_scalar_initializer(Exporter *ex, const graft_node *n);
 /* Scalar constant n as a tensor of rank 0 named name; NULL after
  * reporting a dtype graft cannot write. */
 Onnx__TensorProto *export_scalar_tensor(Exporter *ex, const graft_node *n, const char *name);
-/* Puts np, a node made here, at the end of the node list. */
-void export_push_made(Exporter *ex, Onnx__NodeProto *np);
+/* Puts np, a node made here, at the end of the node list; interned: which
+ * of its strings are interned (note [interned lengths] in
+ * onnx_export_pack.c). */
+void export_push_made(Exporter *ex, Onnx__NodeProto *np, EncodeInterned interned);
 /* Emits call n of a function (a partition) and the function
  * (onnx_export_fn.c, note [onnx partitions]). */
 void export_function_call(Exporter *ex, const graft_node *n);
@@ -153,9 +181,11 @@ uint8_t *export_pack_function(KeyMap *imports, const Onnx__FunctionProto *f, siz
 /* The encodings of the nmade nodes of nodes at the indices made lists,
  * into bytes at those indices (note [made nodes packed] in
  * onnx_export_pack.c): their block, malloc'd, which the caller frees
- * after writing them.  Only where export_pack_fields_known. */
-uint8_t *export_pack_nodes(Onnx__NodeProto *const *nodes, const uint32_t *made, size_t nmade,
-                           OnnxSpan *bytes);
+ * after writing them.  interned, when not NULL, per node which of its
+ * strings are interned (note [interned lengths] there).  Only where
+ * export_pack_fields_known. */
+uint8_t *export_pack_nodes(Onnx__NodeProto *const *nodes, const uint32_t *made,
+                           const EncodeInterned *interned, size_t nmade, OnnxSpan *bytes);
 /* Whether this build's onnx.proto has the fields export_pack_function
  * writes by hand, no more; when not, it calls the generic one, protobuf-c's
  * pack (the same block and room). */

@@ -209,10 +209,29 @@ Onnx__AttributeProto **export_renamed_subgraphs(Exporter *ex, const graft_node *
     return old->attribute;
 }
 
+/* The node and its two name arrays in one block (note [export arena] in
+ * onnx_export.c), not zeroed: the node is set from its initial value and
+ * the arrays' NULLs after their ends here, their names by the caller
+ * (zeroing the block in arena_alloc's call, then setting the node, was
+ * 45 instructions of each node the export makes, bench/workload.sh). */
+Onnx__NodeProto *export_new_node(Exporter *ex, size_t nin, size_t nout)
+{
+    size_t size = sizeof(Onnx__NodeProto) + (nin + nout + 2) * sizeof(char *);
+    Onnx__NodeProto *np = arena_alloc_raw(ex->arena, size);
+    *np = (Onnx__NodeProto)ONNX__NODE_PROTO__INIT;
+    np->n_input = nin;
+    np->input = (char **)(np + 1);
+    np->input[nin] = NULL;
+    np->n_output = nout;
+    np->output = np->input + nin + 1;
+    np->output[nout] = NULL;
+    return np;
+}
+
 /* The NodeProto of call n: its own when nothing changed it, else a new
  * one (a rewritten call of the model keeps its name, domain, doc string
  * and attributes). */
-Onnx__NodeProto *export_node_proto(Exporter *ex, const graft_node *n)
+Onnx__NodeProto *export_node_proto(Exporter *ex, const graft_node *n, EncodeInterned *interned)
 {
     uint32_t id = node_id(n);
     Onnx__NodeProto *old = id < ex->m->norigin ? ex->m->origin[id] : NULL;
@@ -227,15 +246,12 @@ Onnx__NodeProto *export_node_proto(Exporter *ex, const graft_node *n)
     }
     int count;
     size_t nout = output_count(ex, n, &count);
-    /* the node and its two name arrays in one block (note [export arena]) */
-    Onnx__NodeProto *np = export_alloc(ex, sizeof *np + (nin + nout + 2) * sizeof(char *));
-    onnx__node_proto__init(np);
-    np->n_input = nin;
-    np->input = (char **)(np + 1);
-    np->n_output = nout;
-    np->output = np->input + nin + 1;
-    for (size_t i = 0; i < np->n_input; i++)
-        np->input[i] = (char *)export_value_name(ex, node_arg(n, (int)i));
+    Onnx__NodeProto *np = export_new_node(ex, nin, nout);
+    /* its variables' names interned, its value's name a call's (none but
+     * an interned one: note [interned lengths] in onnx_export_pack.c),
+     * and its op, node_op(n) */
+    *interned = (EncodeInterned){export_operand_names(ex, n, nin, np->input), count == 0,
+                                 false, true};
     set_outputs(ex, n, count, np);
     np->op_type = (char *)node_op(n);
     np->domain = (char *)export_made_domain(ex, n);
@@ -248,9 +264,12 @@ Onnx__NodeProto *export_node_proto(Exporter *ex, const graft_node *n)
                                     : old->attribute;
     } else {
         np->name = (char *)export_call_name(ex, n);
-        export_set_attrs(ex, n, np);
+        interned->name = true; /* (a fresh name's length kept as an interned one's) */
+        if (node_nattrs(n)) /* (a call a rewrite made has none, mostly) */
+            export_set_attrs(ex, n, np);
     }
-    keymap_free(&renames);
+    if (old) /* (else renames has no keys, nothing to free) */
+        keymap_free(&renames);
     return np;
 }
 

@@ -113,43 +113,95 @@ static void put_node(Encoder *e, Encoder *node, uint64_t key, const Onnx__NodePr
  * them as it takes a span of the model (OnnxMadeBytes in onnx_encode.h),
  * and a node's bytes that follow the one before it so join its run (note
  * [runs of spans] in onnx_encode.c, whose check reads the bytes between),
- * written with one copy.  Two passes, each string's length kept from the
- * first for the second: the block is allocated once, at its size.  In
- * the encoder's two walks such a node cost 970 instructions (the length
- * walk asked each string's strlen, the writing walk asked it again) and a
+ * written with one copy.  One pass, each string's strlen asked once: a
+ * node's fields are written after room for its key and a length of two
+ * bytes (a node of 128 to 16,383 bytes, as most are: five to ten names),
+ * then moved where its length takes fewer or more (put_node_prefix), the
+ * block grown by doubling and the spans set once it is whole.  In the
+ * encoder's two walks such a node cost 970 instructions (the length walk
+ * asked each string's strlen, the writing walk asked it again) and a
  * lookup of a span it never has (10,000 nodes in each ONNX job of
- * bench/workload.sh); here 690.  A node with attributes is left to the
+ * bench/workload.sh); packed here in two passes (a sizes pass keeping
+ * each string's length for the writing pass, the block allocated at its
+ * size) 630, in one 588.  A node with attributes is left to the
  * encoder. */
-uint8_t *export_pack_nodes(Onnx__NodeProto *const *nodes, const uint32_t *made, size_t nmade,
-                           OnnxSpan *bytes)
+
+/* A node's key and length prefix, room for guess bytes of them left at
+ * start in block (note [made nodes packed]): written there, the node's
+ * size bytes after them moved where its prefix takes more or fewer;
+ * returns the prefix's size. */
+static size_t put_node_prefix(EncodeBytes *block, size_t start, size_t guess, size_t size)
 {
-    size_t nstrings = 0;
-    for (size_t i = 0; i < nmade; i++)
-        nstrings += encode_bare_node_strings(nodes[made[i]]);
-    uint32_t *lens = xmalloc((nstrings + 1) * sizeof *lens), *len = lens;
-    size_t total = 0;
+    size_t prefix = 1 + onnx_varint_size(size);
+    if (prefix != guess) {
+        vec_reserve(block, start + prefix + size);
+        memmove(block->items + start + prefix, block->items + start + guess, size);
+        block->len = start + prefix + size;
+    }
+    block->items[start] = encode_key(1, LEN); /* GraphProto's node */
+    onnx_varint_write(block->items + start + 1, size);
+    return prefix;
+}
+
+/* note [interned lengths]: a made node's strings are mostly names whose
+ * lengths are kept in front of them, as the interner keeps an interned
+ * string's (interner_length in src/base/arena.h): a variable's name
+ * (node_name: a graph input's, interned as the model was read, note
+ * [names as decoded] in onnx_import.c), a call's op (node_op), a call's
+ * value name (the export gives a call none but an interned one: the
+ * model's, an output's, an inherited one, or output_name's,
+ * "graft_<Op>_<k>_output_<i>"), and a fresh name (export_fresh_name's:
+ * interned, or a copy made by arena_strndup_counted).  Its maker says
+ * which (EncodeInterned: export_operand_names as it names the inputs,
+ * the call's own value and op, its fresh name), and their lengths are
+ * read, not found by strlen (22 instructions a string, eight of a made
+ * batch norm's eight, 10,000 in each ONNX job of bench/workload.sh). */
+
+/* Room for need bytes in block, exactly: vec_reserve's capacities are
+ * powers of two, and the workload's ONNX rewrite, whose nodes take a
+ * megabyte and a little, had a block of two (bench/workload.sh). */
+static void reserve_exactly(EncodeBytes *block, size_t need)
+{
+    if (need > block->cap) {
+        block->items = xrealloc(block->items, need);
+        block->cap = need;
+    }
+}
+
+uint8_t *export_pack_nodes(Onnx__NodeProto *const *nodes, const uint32_t *made,
+                           const EncodeInterned *interned, size_t nmade, OnnxSpan *bytes)
+{
+    EncodeBytes block = {0};
+    vec_reserve(&block, 3); /* (a prefix: then the first node's room, then the rest's) */
+    size_t guess = 2; /* the prefix of the node before: nodes made alike */
     for (size_t i = 0; i < nmade; i++) {
         const Onnx__NodeProto *np = nodes[made[i]];
-        size_t size = encode_node_bare(np) ? encode_bare_node_size(np, len) : 0;
-        len += encode_bare_node_strings(np);
+        if (!encode_node_bare(np))
+            continue; /* (the encoder's) */
+        size_t start = block.len;
+        vec_reserve(&block, start + guess);
+        block.len = start + guess;
+        EncodeInterned none = {0, false, false, false};
+        size_t size = encode_bare_node_append(&block, np, interned ? interned[i] : none);
         bytes[made[i]].len = size;
-        total += size ? 1 + onnx_varint_size(size) + size : 0;
+        if (!size) {
+            block.len = start; /* (an empty node: the encoder's) */
+            continue;
+        }
+        guess = put_node_prefix(&block, start, guess, size);
+        if (start == 0) /* room for the rest as large as the first, and a quarter */
+            reserve_exactly(&block, block.len * (nmade - i) / 4 * 5);
     }
-    uint8_t *block = xmalloc(total + 1), *at = block;
-    len = lens;
+    const uint8_t *at = block.items;
     for (size_t i = 0; i < nmade; i++) {
         OnnxSpan *span = &bytes[made[i]];
-        const Onnx__NodeProto *np = nodes[made[i]];
-        if (span->len) { /* (else one not bare, or empty: the encoder's) */
-            *at++ = encode_key(1, LEN); /* GraphProto's node */
-            at = onnx_varint_write(at, span->len);
+        if (span->len) {
+            at += 1 + onnx_varint_size(span->len);
             span->data = at;
-            at = encode_bare_node_at(at, np, len);
+            at += span->len;
         }
-        len += encode_bare_node_strings(np);
     }
-    free(lens);
-    return block;
+    return block.items ? block.items : xmalloc(1);
 }
 
 /* The encoding of import, one of the model's opset imports, which every
