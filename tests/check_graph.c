@@ -1688,7 +1688,7 @@ END_TEST
 
 START_TEST(test_names_made_new)
 {
-    /* note [names made new] in src/ir/graph.c: a batch's names stay out of
+    /* note [names made new] in src/ir/graph_new_names.c: a batch's names stay out of
        the interner until a string that could be one is asked for */
     graft_graph *g = graph_new();
     size_t before = graph_interned_count(g);

@@ -158,7 +158,7 @@ static inline const char *interner_intern(Interner *interner, const char *s, siz
 /* Whether some string interned starts with the n bytes at prefix: one
  * walk of the table, for a caller about to make many names of that
  * prefix that would otherwise look each up (note [names made new] in
- * src/ir/graph.c). */
+ * src/ir/graph_new_names.c). */
 static inline bool interner_has_prefix(const Interner *interner, const char *prefix, size_t n)
 {
     for (size_t i = 0; i < interner->nslots; i++) {

@@ -259,7 +259,7 @@ const char *graph_intern_fixed(graft_graph *g, const char *s);
 /* The n bytes at s, interned. */
 const char *graph_intern_n(graft_graph *g, const char *s, size_t n);
 /* Parameters named with names made new (note [names made new] in
- * graph.c): graph_begin_new_names before a batch of about count names,
+ * graph_new_names.c): graph_begin_new_names before a batch of about count names,
  * distinct, each starting with prefix (a string that outlives the
  * batch); graph_add_fn_params_new count function parameters into params,
  * untyped, named stem followed by 0, 1, ... count - 1 in decimal, their

@@ -63,7 +63,7 @@ enum { NODE_BLOCK = 64 * 1024 }; /* bytes of a block nodes are cut from (note [n
                                     in graph.c) */
 
 /* Variables named by a pass with names the interner does not hold yet
- * (note [names made new] in graph.c). */
+ * (note [names made new] in graph_new_names.c). */
 typedef struct NewNames {
     VEC(uint32_t) ids;    /* the variables, by id */
     const char *prefix;   /* what every name of the batch starts with, */
@@ -142,7 +142,7 @@ struct graft_graph {
                               copy (note [fixed names] in graph.c) */
     VEC(const char *) dim_names; /* symbol k's name */
     VEC(void *) owned;     /* buffers freed with the graph (graph_own) */
-    NewNames new_names;    /* note [names made new] in graph.c */
+    NewNames new_names;    /* note [names made new] in graph_new_names.c */
     const char *text;      /* the text annotation spans point into, or NULL
                               (note [annotation spans] in graph_text.c) */
     size_t text_len;       /* its bytes, the NUL after them not counted */
@@ -155,6 +155,11 @@ struct graft_graph {
                               node whose block graph_release_dead freed
                               (note [dead blocks] in graph_compact.c) */
 };
+
+/* Before the n bytes at s are interned or looked up, while a batch of
+ * names made new is open: graph_intern's and graph_intern_n's step of
+ * note [names made new] (graph_new_names.c). */
+void graph_before_interning(graft_graph *g, const char *s, size_t n);
 
 /* Helpers shared by graph.c and graph_walk.c.  graph_new_node allocates
  * the node with room for nslots operand slots after it. */
