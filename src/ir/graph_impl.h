@@ -10,6 +10,7 @@
 
 #include "arena.h"
 #include "graph.h"
+#include "keymap.h"
 #include "util.h"
 
 /* What a NODE_FUNC has beyond a plain node. */
@@ -156,10 +157,19 @@ struct graft_graph {
                               (note [dead blocks] in graph_compact.c) */
 };
 
-/* Before the n bytes at s are interned or looked up, while a batch of
- * names made new is open: graph_intern's and graph_intern_n's step of
- * note [names made new] (graph_new_names.c). */
-void graph_before_interning(graft_graph *g, const char *s, size_t n);
+/* Before the n bytes at s are interned or looked up, once a batch of
+ * names made new began (note [names made new] in graph_new_names.c;
+ * inline, graph_intern's step): the batch's names interned when s could
+ * be one of them, and its next names looked up when s is of its prefix. */
+static inline void graph_before_interning(graft_graph *g, const char *s, size_t n)
+{
+    NewNames *nn = &g->new_names;
+    if (n < nn->prefix_len || !bytes_equal(s, nn->prefix, nn->prefix_len))
+        return;
+    nn->prefix_unused = false;
+    if (n >= nn->min_len && n <= nn->max_len)
+        graph_intern_new_names(g);
+}
 
 /* Helpers shared by graph.c and graph_walk.c.  graph_new_node allocates
  * the node with room for nslots operand slots after it. */

@@ -51,19 +51,6 @@ void graph_intern_new_names(graft_graph *g)
     nn->ids.len = 0;
 }
 
-/* Before the n bytes at s are interned or looked up, once a batch of
- * names made new began: the batch's names interned when s could be one
- * of them, and its next names looked up when s is of its prefix. */
-void graph_before_interning(graft_graph *g, const char *s, size_t n)
-{
-    NewNames *nn = &g->new_names;
-    if (n < nn->prefix_len || !bytes_equal(s, nn->prefix, nn->prefix_len))
-        return;
-    nn->prefix_unused = false;
-    if (n >= nn->min_len && n <= nn->max_len)
-        graph_intern_new_names(g);
-}
-
 void graph_begin_new_names(graft_graph *g, const char *prefix, size_t count)
 {
     graph_intern_new_names(g);
