@@ -1047,6 +1047,16 @@ START_TEST(literal_values_copied_once)
 }
 END_TEST
 
+/* Three adds of a constant, two of one number, rewritten one by one: the
+ * rule and model of the tests of attributes made alike. */
+static const char leaky_rule[] = "leaky := x + c:const => nn.leaky_relu(x, alpha=c)\n";
+static const char leaky_model[] = "#[version = \"0.0.5\"]\n"
+                                  "def @main(%x: Tensor[(2), float32]) {\n"
+                                  "  %0 = add(%x, 0.2f);\n"
+                                  "  %1 = add(%0, 0.2f);\n"
+                                  "  add(%1, 0.5f)\n"
+                                  "}\n";
+
 START_TEST(constant_numbers_shared)
 {
     /* an attribute made of a bound constant's number is shared by the
@@ -1054,13 +1064,7 @@ START_TEST(constant_numbers_shared)
        [constant read once] in src/runtime/rewrite_build.c), not by one
        of another number */
     Run r;
-    run_rewrite(&r, "leaky := x + c:const => nn.leaky_relu(x, alpha=c)\n",
-                "#[version = \"0.0.5\"]\n"
-                "def @main(%x: Tensor[(2), float32]) {\n"
-                "  %0 = add(%x, 0.2f);\n"
-                "  %1 = add(%0, 0.2f);\n"
-                "  add(%1, 0.5f)\n"
-                "}\n");
+    run_rewrite(&r, leaky_rule, leaky_model);
     ck_assert_uint_eq(rule_stats(&r, 0)->applied, 3);
     const graft_node *out = graph_output(r.g), *mid = node_arg(out, 0);
     const graft_attr_value *alpha[3] = {node_find_attr(node_arg(mid, 0), "alpha"),
@@ -1259,13 +1263,7 @@ START_TEST(canonical_attributes_remembered)
     run_close(&r);
     /* calls made alike share one array of attributes, another value
        has its own */
-    run_rewrite(&r, "leaky := x + c:const => nn.leaky_relu(x, alpha=c)\n",
-                "#[version = \"0.0.5\"]\n"
-                "def @main(%x: Tensor[(2), float32]) {\n"
-                "  %0 = add(%x, 0.2f);\n"
-                "  %1 = add(%0, 0.2f);\n"
-                "  add(%1, 0.5f)\n"
-                "}\n");
+    run_rewrite(&r, leaky_rule, leaky_model);
     const graft_node *out = graph_output(r.g), *mid = node_arg(out, 0);
     ck_assert_int_eq(node_nattrs(mid), 1);
     ck_assert_ptr_eq(node_attr(mid, 0), node_attr(node_arg(mid, 0), 0));

@@ -236,16 +236,23 @@ static bool call_same(const Typed *t, const graft_node *n)
     return true;
 }
 
+/* A copy of n's attributes (pointers to its names and values), for a
+ * key remembered (freed with it). */
+static graft_attr *attrs_copied(const graft_node *n)
+{
+    graft_attr *attrs = xmalloc(((size_t)node_nattrs(n) + 1) * sizeof *attrs);
+    for (int i = 0; i < node_nattrs(n); i++)
+        attrs[i] = *node_attr(n, i);
+    return attrs;
+}
+
 /* Remembers n's key and type. */
 static void remember(ActionTypes *at, const graft_node *n, const graft_type *type)
 {
-    Typed t = {node_op(n), node_nargs(n), node_nattrs(n), NULL, NULL, type};
+    Typed t = {node_op(n), node_nargs(n), node_nattrs(n), NULL, attrs_copied(n), type};
     t.args = xmalloc(((size_t)t.nargs + 1) * sizeof *t.args);
     for (int i = 0; i < t.nargs; i++)
         t.args[i] = operand_key(node_arg(n, i));
-    t.attrs = xmalloc(((size_t)t.nattrs + 1) * sizeof *t.attrs);
-    for (int i = 0; i < t.nattrs; i++)
-        t.attrs[i] = *node_attr(n, i);
     vec_push(&at->typed, t);
 }
 
@@ -326,13 +333,10 @@ static void address_remember(ActionTypes *at, const graft_node *n, const char *d
                              const graft_type *type)
 {
     AddressTyped t = {node_op(n), domain, node_nargs(n), node_nattrs(n), node_noutputs(n),
-                      NULL, NULL, type};
+                      NULL, attrs_copied(n), type};
     t.args = xmalloc(((size_t)t.nargs + 1) * sizeof *t.args);
     for (int i = 0; i < t.nargs; i++)
         t.args[i] = node_type(node_arg(n, i));
-    t.attrs = xmalloc(((size_t)t.nattrs + 1) * sizeof *t.attrs);
-    for (int i = 0; i < t.nattrs; i++)
-        t.attrs[i] = *node_attr(n, i);
     vec_push(&at->addressed, t);
 }
 
