@@ -177,13 +177,16 @@ static size_t sub_message_size(Encoder *e, const ProtobufCMessage *m)
  * length of one byte, checked first). */
 static bool follows(const uint8_t *end, uint8_t key, const OnnxSpan *span)
 {
+    /* The addresses first: only when span starts where its key and length
+     * would end are the bytes at end read, which then lie between two
+     * spans of one buffer.  A span that ends its buffer (the last of the
+     * bytes read, or of a block of made nodes, whose room past the last
+     * is not written) has nothing at end to read. */
     size_t len = span->len;
-    if (end[0] != key)
+    if (span->data != end + 1 + varint_size(len) || end[0] != key)
         return false;
     if (len < 0x80)
-        return span->data == end + 2 && end[1] == len;
-    if (span->data != end + 1 + varint_size(len))
-        return false;
+        return end[1] == len;
     for (end++; len >= 0x80; len >>= 7)
         if (*end++ != (uint8_t)(len | 0x80))
             return false;
