@@ -204,7 +204,7 @@ START_TEST(test_encoder_copies)
     static const uint8_t tanh[] = "\x22\x04Tanh";
     OnnxSpan span = {tanh, sizeof tanh - 1};
     KeyMap spans = {0};
-    keymap_put_ptr(&spans, &node, &span);
+    onnx_span_put(&spans, &node, &span);
     size_t len;
     uint8_t *got = onnx_encode_bytes(&graph.base, &spans, &len);
     ck_assert_uint_eq(len, 8);
@@ -263,7 +263,7 @@ START_TEST(test_runs_of_spans)
         onnx__node_proto__init(&nodes[i]);
         nodes[i].op_type = "Abs"; /* not what is written: the spans are */
         span[i] = (OnnxSpan){(const uint8_t *)read + at[i], 6};
-        keymap_put_ptr(&spans, &nodes[i], &span[i]);
+        onnx_span_put(&spans, &nodes[i], &span[i]);
     }
     static const char all[] = "\x0a\x06\x22\x04" "Tanh" "\x0a\x06\x22\x04" "Sigm"
                               "\x0a\x06\x22\x04" "Gelu" "\x0a\x06\x22\x04" "Cosh"
@@ -279,6 +279,32 @@ START_TEST(test_runs_of_spans)
 }
 END_TEST
 
+/* note [span keys] in onnx_span.h: a span's key is its address's product
+ * by the golden-ratio multiplier, rotated right by 40 bits (the product's
+ * top bits low); a map of many structs gives each its own span back, and
+ * none for an address never put. */
+START_TEST(test_span_keys)
+{
+    ck_assert_uint_eq(keymap_addr_key((const void *)(uintptr_t)1), 0xb97f4a7c159e3779ull);
+    ck_assert_uint_eq(keymap_addr_key((const void *)(uintptr_t)8), 0xcbfa53e0a8f1bbcdull);
+    enum { MANY = 5000 };
+    Onnx__NodeProto *nodes = calloc(MANY + 1, sizeof *nodes);
+    OnnxSpan *span = calloc(MANY, sizeof *span);
+    KeyMap spans = {0};
+    for (size_t i = 0; i < MANY; i++) {
+        span[i] = (OnnxSpan){NULL, i};
+        onnx_span_put(&spans, &nodes[i], &span[i]);
+    }
+    ck_assert_uint_eq(spans.len, MANY);
+    for (size_t i = 0; i < MANY; i++)
+        ck_assert_ptr_eq(onnx_span_get(&spans, &nodes[i]), &span[i]);
+    ck_assert_ptr_null(onnx_span_get(&spans, &nodes[MANY]));
+    keymap_free(&spans);
+    free(span);
+    free(nodes);
+}
+END_TEST
+
 static Suite *span_suite(void)
 {
     Suite *s = suite_create("onnx_span");
@@ -287,6 +313,7 @@ static Suite *span_suite(void)
     tcase_add_loop_test(tc, test_forms, 0, (int)(sizeof samples / sizeof samples[0]));
     tcase_add_test(tc, test_encoder_copies);
     tcase_add_test(tc, test_runs_of_spans);
+    tcase_add_test(tc, test_span_keys);
     suite_add_tcase(s, tc);
     return s;
 }

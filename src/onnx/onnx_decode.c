@@ -561,7 +561,7 @@ static inline void put_span(Decoder *dc, const ProtobufCMessage *msg, const uint
         return;
     OnnxSpan *span = arena_alloc_raw(dc->arena, sizeof *span);
     *span = (OnnxSpan){data, len};
-    keymap_put_ptr(dc->spans, msg, span);
+    onnx_span_put(dc->spans, msg, span);
 }
 
 /* Notes data[0..len) as msg's span when its type gets one. */

@@ -257,9 +257,28 @@ static inline uint64_t string_head(const uint8_t *s, size_t n, const uint8_t *li
     return n ? HASH_LE64(bytes_tail(s, n, 0)) : 0;
 }
 
+/* op_name's miss: the bytes s, not in slot of to->ops, hashed, tested for
+ * a NUL and kept there (out of line: a few times a model). */
+static __attribute__((noinline)) char *op_name_missed(Cursor s, const uint8_t *limit,
+                                                      const OnnxStrings *to, size_t slot,
+                                                      uint64_t head)
+{
+    size_t n = (size_t)(s.end - s.p);
+    uint32_t hash;
+    if (!hash_without_nul(s.p, n, limit, &hash))
+        return NULL;
+    OnnxOpMemo *memo = to->ops;
+    memo->name[slot] = copy_string(s, hash, to);
+    memo->len[slot] = n;
+    memo->head[slot] = head;
+    return (char *)memo->name[slot];
+}
+
 /* An op_type's bytes s, inside a message ending at limit, interned
- * through to->ops (note [op name memo]); NULL when a NUL is among them. */
-static inline char *op_name(Cursor s, const uint8_t *limit, const OnnxStrings *to)
+ * through to->ops (note [op name memo]); NULL when a NUL is among them.
+ * The memo's hit is inline in the node's loop (a call's saved registers
+ * were a third of it); its miss is op_name_missed. */
+GRAFT_HOT char *op_name(Cursor s, const uint8_t *limit, const OnnxStrings *to)
 {
     size_t n = (size_t)(s.end - s.p);
     uint64_t head = string_head(s.p, n, limit);
@@ -268,13 +287,7 @@ static inline char *op_name(Cursor s, const uint8_t *limit, const OnnxStrings *t
     if (memo->name[slot] && memo->len[slot] == n && memo->head[slot] == head &&
         (n <= 8 || bytes_equal(memo->name[slot] + 8, s.p + 8, n - 8)))
         return (char *)memo->name[slot]; /* (no NUL: the memo's names have none) */
-    uint32_t hash;
-    if (!hash_without_nul(s.p, n, limit, &hash))
-        return NULL;
-    memo->name[slot] = copy_string(s, hash, to);
-    memo->len[slot] = n;
-    memo->head[slot] = head;
-    return (char *)memo->name[slot];
+    return op_name_missed(s, limit, to, slot, head);
 }
 
 /* The string s of field number, of interner_hash hash, as node stores it

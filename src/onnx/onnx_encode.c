@@ -207,7 +207,7 @@ static const OnnxSpan *made_list(const Encoder *e, const ProtobufCFieldDescripto
  * comparisons, asked twice an element, bench/workload.sh). */
 static const OnnxSpan *kept_span_of(const Encoder *e, const ProtobufCMessage *m)
 {
-    return e->spans ? keymap_get_ptr(e->spans, m) : NULL;
+    return e->spans ? onnx_span_get(e->spans, m) : NULL;
 }
 
 /* The span of list's message k, or NULL: made's when the caller made

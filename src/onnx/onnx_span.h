@@ -61,11 +61,31 @@ static inline bool onnx_span_kept(const ProtobufCMessageDescriptor *desc)
            desc == &onnx__tensor_proto__descriptor;
 }
 
+/* note [span keys]: a model's spans are put once a node and a value as
+ * it is read (120,000 in issue 34's workload) and the kept graph inputs'
+ * and outputs' asked once as it is written; keymap_ptr_key's mix of the
+ * struct's address was a fifth of each (40 instructions a put).  So the
+ * spans map is keyed by keymap_addr_key, one multiply and a rotate, and
+ * only through onnx_span_put and onnx_span_get. */
+
+/* Notes span as m's in spans. */
+static inline void onnx_span_put(KeyMap *spans, const void *m, const OnnxSpan *span)
+{
+    *keymap_put(spans, keymap_addr_key(m), 0) = (int64_t)(intptr_t)span;
+}
+
+/* The span noted as m's in spans, or NULL. */
+static inline const OnnxSpan *onnx_span_get(const KeyMap *spans, const void *m)
+{
+    const int64_t *v = keymap_get(spans, keymap_addr_key(m));
+    return v ? (const OnnxSpan *)(intptr_t)*v : NULL;
+}
+
 /* m's span in spans (a map from decoded structs to their OnnxSpan), or
  * NULL: none noted, or spans NULL. */
 static inline const OnnxSpan *onnx_span_of(const KeyMap *spans, const ProtobufCMessage *m)
 {
-    return spans && onnx_span_kept(m->descriptor) ? keymap_get_ptr(spans, m) : NULL;
+    return spans && onnx_span_kept(m->descriptor) ? onnx_span_get(spans, m) : NULL;
 }
 
 /* The bytes of v as a varint. */
