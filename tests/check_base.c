@@ -1153,6 +1153,40 @@ START_TEST(strndup_counted_keeps_length)
 }
 END_TEST
 
+/* note [interner add] in arena.c: names of every length up to past a
+ * quarter chunk, copied in words or by memcpy, each its own bytes, its
+ * length and a NUL after, found again at the same address; the source's
+ * bytes past n are not copied. */
+START_TEST(interner_copies_each_length)
+{
+    Arena *arena = arena_new();
+    Interner *in = interner_new(arena);
+    enum { MAX = 17000 };
+    char *text = xmalloc(MAX + 2);
+    for (size_t i = 0; i < MAX + 2; i++)
+        text[i] = (char)('a' + i % 23);
+    static const size_t lengths[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 25, 63,
+                                     16378, 16379, 16380, 17000};
+    const char *got[sizeof lengths / sizeof lengths[0]];
+    for (size_t k = 0; k < sizeof lengths / sizeof lengths[0]; k++) {
+        size_t n = lengths[k];
+        char after = text[n + 1];
+        text[n + 1] = 'X'; /* the byte after the name, not copied */
+        got[k] = interner_intern(in, text + 1, n);
+        text[n + 1] = after;
+        ck_assert_uint_eq(interner_length(got[k]), n);
+        ck_assert_int_eq(memcmp(got[k], text + 1, n), 0);
+        ck_assert_int_eq(got[k][n], '\0');
+    }
+    for (size_t k = 0; k < sizeof lengths / sizeof lengths[0]; k++)
+        ck_assert_ptr_eq(interner_intern(in, text + 1, lengths[k]), got[k]);
+    ck_assert_uint_eq(interner_count(in), sizeof lengths / sizeof lengths[0]);
+    free(text);
+    interner_free(in);
+    arena_free(arena);
+}
+END_TEST
+
 static Suite *base_suite(void)
 {
     Suite *s = suite_create("base");
@@ -1206,6 +1240,7 @@ static Suite *base_suite(void)
     tcase_add_test(tc, outfile_writes_devices_through);
     tcase_add_test(tc, outfile_refuses_directories);
     tcase_add_test(tc, strndup_counted_keeps_length);
+    tcase_add_test(tc, interner_copies_each_length);
     suite_add_tcase(s, tc);
     return s;
 }

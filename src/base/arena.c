@@ -261,45 +261,97 @@ static void add_chunk(Interner *in, size_t size)
     vec_push(&in->chunks, chunk);
     in->bump = chunk;
     in->room = size;
+    in->bump_ref = (uint32_t)(in->chunks.len - 1) << INTERNER_CHUNK_BITS | 4;
 }
 
-/* A copy of the n bytes at s, its length in front and a NUL after, in
- * the current chunk, a new one, or one of its own when long (note
- * [interner memory]); its reference. */
-static uint32_t store(Interner *in, const char *s, size_t n)
+/* Whether a string of n bytes goes to a chunk of its own (note
+ * [interner memory]). */
+static bool long_string(size_t n)
 {
+    return n > STRING_CHUNK_MAX / 4 - 5; /* (need, n + 5, not overflowing) */
+}
+
+/* The n bytes at from copied to to, n at most a quarter chunk, in
+ * words: note [interner add]. */
+static inline void copy_short(char *to, const char *from, size_t n)
+{
+    if (n >= 8) {
+        uint64_t w;
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            memcpy(&w, from + i, 8);
+            memcpy(to + i, &w, 8);
+        }
+        memcpy(&w, from + n - 8, 8); /* the last 8 bytes, overlapping */
+        memcpy(to + n - 8, &w, 8);
+    } else if (n >= 4) {
+        uint32_t w;
+        memcpy(&w, from, 4);
+        memcpy(to, &w, 4);
+        memcpy(&w, from + n - 4, 4);
+        memcpy(to + n - 4, &w, 4);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            to[i] = from[i];
+    }
+}
+
+/* The n bytes at s, of hash h, filed in slot: a copy at bump, its length
+ * in front and a NUL after (bump has room for it). */
+static inline const char *put(Interner *in, const char *s, size_t n, uint32_t h, size_t slot)
+{
+    char *at = in->bump;
+    uint32_t len = (uint32_t)n;
+    memcpy(at, &len, 4);
+    if (long_string(n))
+        memcpy(at + 4, s, n);
+    else
+        copy_short(at + 4, s, n);
+    at[4 + n] = '\0';
+    uint32_t ref = in->bump_ref;
+    in->bump += n + 5;
+    in->room -= n + 5;
+    in->bump_ref += (uint32_t)(n + 5);
+    in->slots[slot] = (InternerSlot){h, ref};
+    in->count++;
+    return at + 4;
+}
+
+/* interner_add when the table must grow, the string is long or the
+ * current chunk has no room for it. */
+static __attribute__((noinline)) const char *add_slow(Interner *in, const char *s, size_t n,
+                                                      uint32_t h, size_t slot)
+{
+    if (n > UINT32_MAX - 8)
+        out_of_memory();
+    if (over_load(in->count + 1, in->nslots)) {
+        rehash_to(in, in->nslots * 2);
+        slot = empty_slot(in, h);
+    }
     size_t need = 4 + n + 1;
-    if (need > STRING_CHUNK_MAX / 4) {
+    if (long_string(n)) {
         add_chunk(in, need); /* filled now: the next string takes a new one */
     } else if (need > in->room) { /* (need may be more than an early chunk) */
         size_t doublings = in->chunks.len < 6 ? in->chunks.len : 6;
         size_t size = (size_t)STRING_CHUNK_MIN << doublings;
         add_chunk(in, size > need ? size : need);
     }
-    size_t last = in->chunks.len - 1;
-    char *at = in->bump;
-    uint32_t offset = (uint32_t)(at + 4 - in->chunks.items[last]);
-    uint32_t len = (uint32_t)n;
-    memcpy(at, &len, 4);
-    memcpy(at + 4, s, n);
-    at[4 + n] = '\0';
-    in->bump += need;
-    in->room -= need;
-    return (uint32_t)last << INTERNER_CHUNK_BITS | offset;
+    return put(in, s, n, h, slot);
 }
 
+/* note [interner add]: a model's loader adds each of its names once
+ * (110,000 at 10,000 copies of bench/graft-bench sidebyside, each ONNX
+ * and Relay job of bench/workload.sh), and the addition was 77
+ * instructions a name, 16 of them saving and restoring the registers
+ * that its calls (memcpy, the growth) need, 13 the call of memcpy.  So
+ * the usual case, a short name with room for it and a table not full,
+ * calls nothing: its bytes are copied in words, and the rest is
+ * add_slow's, a call of its own. */
 const char *interner_add(Interner *interner, const char *s, size_t n, uint32_t h, size_t slot)
 {
-    if (n > UINT32_MAX - 8)
-        out_of_memory();
-    if (over_load(interner->count + 1, interner->nslots)) {
-        rehash_to(interner, interner->nslots * 2);
-        slot = empty_slot(interner, h);
-    }
-    uint32_t ref = store(interner, s, n);
-    interner->slots[slot] = (InternerSlot){h, ref};
-    interner->count++;
-    return interner_string(interner, ref);
+    if (long_string(n) || n + 5 > interner->room ||
+        over_load(interner->count + 1, interner->nslots))
+        return add_slow(interner, s, n, h, slot);
+    return put(interner, s, n, h, slot);
 }
 
 const char *interner_cstr(Interner *interner, const char *s)

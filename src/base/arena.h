@@ -96,6 +96,7 @@ typedef struct Interner {
                              first ones are those it was cloned from) */
     char *bump;           /* the current chunk's bytes not used, */
     size_t room;          /* how many (0: the next string takes a chunk) */
+    uint32_t bump_ref;    /* the reference of a string stored at bump */
 } Interner;
 
 /* The interned string ref refers to (note [interner memory] in arena.c),
