@@ -339,13 +339,13 @@ static __attribute__((noinline)) const char *add_slow(Interner *in, const char *
 }
 
 /* note [interner add]: a model's loader adds each of its names once
- * (110,000 at 10,000 copies of bench/graft-bench sidebyside, each ONNX
- * and Relay job of bench/workload.sh), and the addition was 77
- * instructions a name, 16 of them saving and restoring the registers
- * that its calls (memcpy, the growth) need, 13 the call of memcpy.  So
- * the usual case, a short name with room for it and a table not full,
- * calls nothing: its bytes are copied in words, and the rest is
- * add_slow's, a call of its own. */
+ * (at 10,000 copies of bench/graft-bench sidebyside, 110,000 in each
+ * ONNX job of bench/workload.sh, 50,000 in each Relay job), and the
+ * addition was 77 instructions a name, 16 of them saving and restoring
+ * the registers that its calls (memcpy, the growth) need, 13 the call of
+ * memcpy.  So the usual case, a short name with room for it and a table
+ * not full, calls nothing: its bytes are copied in words, and the rest
+ * is add_slow's, a call of its own (42 a name now). */
 const char *interner_add(Interner *interner, const char *s, size_t n, uint32_t h, size_t slot)
 {
     if (long_string(n) || n + 5 > interner->room ||
