@@ -75,11 +75,15 @@ typedef struct Pass {
  * index per id, were 12 bytes a node of the graph, live through the
  * partition's peak (0.48 MB more at 120,001 nodes). */
 
+/* A moved node's stand-in word with this bit set: the node is its own
+ * body node and stays untyped (note [left untyped] in partition_region.c). */
+enum { STAYS_UNTYPED = 2 };
+
 /* The body node standing for node id, or NULL. */
 static inline graft_node *pass_body(const Pass *p, uint32_t id)
 {
     uintptr_t s = p->stand[id];
-    return s & 1 ? NULL : (graft_node *)s;
+    return s & 1 ? NULL : (graft_node *)(s & ~(uintptr_t)STAYS_UNTYPED);
 }
 
 /* 1 + node id's index in the inputs of the group being applied, or 0. */
