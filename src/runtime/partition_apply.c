@@ -85,10 +85,18 @@ static void apply_group(Pass *p, const Group *gr)
         graph_set_scope(g, gr->root, outer);
         graph_replace_all_uses(g, gr->root, call);
     }
+    /* note [untyped bodies]: a function whose body has no type has none
+     * (func_type in type_infer.c), nor has a call of it (called_type):
+     * a body known to stay untyped (a moved root, note [left untyped] in
+     * partition_region.c) leaves them out of the typing, where each was
+     * two inferences for nothing on the Relay partition of
+     * bench/workload.sh (untyped variables), 170 instructions a group */
+    if (!pass_stays_untyped(p, body)) {
+        vec_push(&p->made, fn);
+        vec_push(&p->made, call);
+    }
     partition_release_region(p, move ? fn : NULL);
     mark_inputs(p, inputs, gr->ninputs, false);
-    vec_push(&p->made, fn);
-    vec_push(&p->made, call);
     if (p->e->opts.trace)
         fprintf(p->e->opts.trace, "partition %s (%s:%d): group %u at #%u %s, %u params\n",
                 rule->name, rule->file, rule->line, gr->number, node_id(gr->root),
@@ -109,28 +117,6 @@ static void reserve_lists(Pass *p)
     vec_reserve(&p->untyped, p->untyped.len + p->gp->nclaimed);
 }
 
-/* note [untyped bodies]: a function whose body has no type has none
- * (func_type in type_infer.c), nor has a call of it (called_type), so
- * typing a group's function and call can give a type only when the body,
- * typed first, has one.  The pairs of p->made whose body stayed untyped
- * are left out of the list typed: on the Relay partition of
- * bench/workload.sh, whose bodies read untyped variables, every pair,
- * where each was two inferences and their operands' checks, 170
- * instructions a group.  Returns how many of p->made, moved to its
- * front, are left to type. */
-static size_t typable_made(Pass *p)
-{
-    graft_node **made = p->made.items;
-    size_t kept = 0;
-    for (size_t i = 0; i + 1 < p->made.len; i += 2) { /* a function, its call */
-        if (!node_type(node_body(made[i])))
-            continue;
-        made[kept++] = made[i];
-        made[kept++] = made[i + 1];
-    }
-    return kept;
-}
-
 /* Applies the pass's groups in the order found.  The bodies keep their
  * nodes' types, the parameters their inputs', the calls their roots';
  * the rest (the functions, body nodes without a type) is inferred once
@@ -145,5 +131,5 @@ void partition_apply_groups(Pass *p)
     for (size_t i = 0; i < p->groups.len; i++)
         apply_group(p, group_at(&p->groups, i));
     type_infer_list(p->e->g, p->untyped.items, p->untyped.len);
-    type_infer_list(p->e->g, p->made.items, typable_made(p));
+    type_infer_list(p->e->g, p->made.items, p->made.len);
 }

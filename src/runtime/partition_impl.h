@@ -93,6 +93,14 @@ static inline uint32_t pass_input(const Pass *p, uint32_t id)
     return s & 1 ? (uint32_t)(s >> 1) : 0;
 }
 
+/* Whether n is a moved node known to stay untyped (note [left untyped]
+ * in partition_region.c). */
+static inline bool pass_stays_untyped(const Pass *p, const graft_node *n)
+{
+    uint32_t id = node_id(n);
+    return id < p->size && p->stand[id] == ((uintptr_t)n | STAYS_UNTYPED);
+}
+
 static inline void pass_set_body(Pass *p, uint32_t id, graft_node *n)
 {
     p->stand[id] = (uintptr_t)n;

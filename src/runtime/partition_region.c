@@ -216,8 +216,7 @@ static bool stays_untyped(const Pass *p, const graft_node *a)
         return false;
     if (node_kind(a) == NODE_VAR)
         return true;
-    uint32_t id = node_id(a);
-    return id < p->size && p->stand[id] == ((uintptr_t)a | STAYS_UNTYPED);
+    return pass_stays_untyped(p, a);
 }
 
 /* Re-points n's operands that something else stands for in the body
@@ -287,7 +286,7 @@ void partition_release_region(Pass *p, graft_node *fn)
     for (size_t r = 0; r < p->region.len; r++) {
         graft_node *n = p->region.items[r];
         if (fn && body_kind(n) && node_kind(n) != NODE_CONST &&
-            pass_body(p, node_id(n)) == n)
+            (p->stand[node_id(n)] & ~(uintptr_t)STAYS_UNTYPED) == (uintptr_t)n)
             graph_set_scope(g, n, fn);
         pass_set_body(p, node_id(n), NULL);
     }
