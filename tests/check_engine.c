@@ -1324,6 +1324,33 @@ START_TEST(tensor_constant_bytes_read_once)
 }
 END_TEST
 
+START_TEST(partition_untyped_bodies_stay_untyped)
+{
+    /* note [untyped bodies] in src/runtime/partition_apply.c and note
+       [left untyped] in src/runtime/partition_region.c: a group over an
+       untyped variable keeps its body, function and call untyped (the
+       chain's second call marked, not listed); a typed one's are typed */
+    Run r;
+    run_rewrite(&r, "p := exp(nn.relu(x)) => partition\n",
+                "def @main(%x: Tensor[(2), float32], %y) {\n"
+                "  (exp(nn.relu(%x)), exp(nn.relu(%y)))\n}\n");
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 2);
+    const graft_node *fields = graph_output(r.g);
+    const graft_node *typed = node_arg(fields, 0), *untyped = node_arg(fields, 1);
+    const graft_node *typed_fn = node_callee(typed), *untyped_fn = node_callee(untyped);
+    ck_assert_str_eq(node_type(typed)->text, "Tensor[(2), float32]");
+    ck_assert_str_eq(node_type(node_body(typed_fn))->text, "Tensor[(2), float32]");
+    ck_assert_str_eq(node_type(node_arg(node_body(typed_fn), 0))->text,
+                     "Tensor[(2), float32]");
+    ck_assert_ptr_nonnull(node_type(typed_fn));
+    ck_assert_ptr_null(node_type(untyped));
+    ck_assert_ptr_null(node_type(untyped_fn));
+    ck_assert_ptr_null(node_type(node_body(untyped_fn)));
+    ck_assert_ptr_null(node_type(node_arg(node_body(untyped_fn), 0)));
+    run_close(&r);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -1377,6 +1404,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, partition_groups_past_a_block);
     tcase_add_test(tc, partition_names_interned_when_asked);
     tcase_add_test(tc, partition_names_of_two_passes_alike);
+    tcase_add_test(tc, partition_untyped_bodies_stay_untyped);
     suite_add_tcase(s, tc);
     tc = tcase_create("share");
     tcase_add_test(tc, distinct_actions_not_shared);

@@ -85,10 +85,18 @@ static void apply_group(Pass *p, const Group *gr)
         graph_set_scope(g, gr->root, outer);
         graph_replace_all_uses(g, gr->root, call);
     }
+    /* note [untyped bodies]: a function whose body has no type has none
+     * (func_type in type_infer.c), nor has a call of it (called_type):
+     * a body known to stay untyped (a moved root, note [left untyped] in
+     * partition_region.c) leaves them out of the typing, where each was
+     * two inferences for nothing on the Relay partition of
+     * bench/workload.sh (untyped variables), 170 instructions a group */
+    if (!pass_stays_untyped(p, body)) {
+        vec_push(&p->made, fn);
+        vec_push(&p->made, call);
+    }
     partition_release_region(p, move ? fn : NULL);
     mark_inputs(p, inputs, gr->ninputs, false);
-    vec_push(&p->made, fn);
-    vec_push(&p->made, call);
     if (p->e->opts.trace)
         fprintf(p->e->opts.trace, "partition %s (%s:%d): group %u at #%u %s, %u params\n",
                 rule->name, rule->file, rule->line, gr->number, node_id(gr->root),
@@ -116,7 +124,7 @@ static void reserve_lists(Pass *p)
  * nodes of the graph before the pass, whose types applying groups does
  * not change, so typing them group by group or at the end gives the same
  * types, and one relation cache serves the pass.  Bodies first: they
- * come before the functions that return them. */
+ * come before the functions that return them (note [untyped bodies]). */
 void partition_apply_groups(Pass *p)
 {
     reserve_lists(p);

@@ -75,11 +75,15 @@ typedef struct Pass {
  * index per id, were 12 bytes a node of the graph, live through the
  * partition's peak (0.48 MB more at 120,001 nodes). */
 
+/* A moved node's stand-in word with this bit set: the node is its own
+ * body node and stays untyped (note [left untyped] in partition_region.c). */
+enum { STAYS_UNTYPED = 2 };
+
 /* The body node standing for node id, or NULL. */
 static inline graft_node *pass_body(const Pass *p, uint32_t id)
 {
     uintptr_t s = p->stand[id];
-    return s & 1 ? NULL : (graft_node *)s;
+    return s & 1 ? NULL : (graft_node *)(s & ~(uintptr_t)STAYS_UNTYPED);
 }
 
 /* 1 + node id's index in the inputs of the group being applied, or 0. */
@@ -87,6 +91,14 @@ static inline uint32_t pass_input(const Pass *p, uint32_t id)
 {
     uintptr_t s = p->stand[id];
     return s & 1 ? (uint32_t)(s >> 1) : 0;
+}
+
+/* Whether n is a moved node known to stay untyped (note [left untyped]
+ * in partition_region.c). */
+static inline bool pass_stays_untyped(const Pass *p, const graft_node *n)
+{
+    uint32_t id = node_id(n);
+    return id < p->size && p->stand[id] == ((uintptr_t)n | STAYS_UNTYPED);
 }
 
 static inline void pass_set_body(Pass *p, uint32_t id, graft_node *n)

