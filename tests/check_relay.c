@@ -1991,8 +1991,9 @@ END_TEST
 
 /* The SSE2 form's steps of four blocks (relay_load_control.h): a byte
  * of each kind at each place of three steps, blocks after them and a
- * tail, in text with newlines only (the steps' test passes it) and with
- * tabs and carriage returns (the steps' test stops), gives the first
+ * tail (bytes of UTF-8 among them), in text with newlines only (the
+ * steps' test passes it) and with tabs and carriage returns (the steps'
+ * test stops), gives the first
  * sixteen-byte block holding a control byte, as the words' form and
  * plain_blocks do. */
 START_TEST(test_control_blocks_in_steps)
