@@ -1989,6 +1989,34 @@ START_TEST(test_long_callee_chain)
 }
 END_TEST
 
+/* The SSE2 form's steps of four blocks (relay_load_control.h): a byte
+ * of each kind at each place of three steps, blocks after them and a
+ * tail (bytes of UTF-8 among them), in text with newlines only (the
+ * steps' test passes it) and with tabs and carriage returns (the steps'
+ * test stops), gives the first
+ * sixteen-byte block holding a control byte, as the words' form and
+ * plain_blocks do. */
+START_TEST(test_control_blocks_in_steps)
+{
+    static const unsigned char bytes[] = {0,   1,   '\t', '\n', '\r', 0x1f,
+                                          ' ', 'a', 0x7e, 0x7f, 0x80, 0xff};
+    static const char *const fillers[] = {"ab c\nde f", "ab \tc\nd\re"};
+    char text[64 * 3 + 16 * 2 + 7];
+    for (size_t f = 0; f < ARRAY_LEN(fillers); f++)
+        for (size_t j = 0; j < sizeof bytes; j++)
+            for (size_t at = 0; at < sizeof text; at++) {
+                for (size_t k = 0; k < sizeof text; k++)
+                    text[k] = fillers[f][k % 9];
+                text[at] = (char)bytes[j];
+                size_t want = plain_blocks(text, sizeof text);
+                ck_assert_uint_eq(skip_plain_blocks_words(text, sizeof text), want);
+                ck_assert_uint_eq(skip_plain_words(text, sizeof text), want);
+                ck_assert_uint_eq(skip_plain_words(text + 1, sizeof text - 1),
+                                  plain_blocks(text + 1, sizeof text - 1));
+            }
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -2058,6 +2086,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_names_temps_in_cells);
     tcase_add_test(tc, test_callee_chain_frames);
     tcase_add_test(tc, test_long_callee_chain);
+    tcase_add_test(tc, test_control_blocks_in_steps);
     suite_add_tcase(s, tc);
     return s;
 }

