@@ -136,12 +136,9 @@ const char *arena_strndup_counted(Arena *arena, const char *s, size_t n)
 {
     if (n > UINT32_MAX)
         out_of_memory();
-    uint32_t len = (uint32_t)n;
-    char *p = arena_alloc_raw(arena, sizeof len + n + 1);
-    memcpy(p, &len, sizeof len);
-    memcpy(p + sizeof len, s, n);
-    p[sizeof len + n] = '\0';
-    return p + sizeof len;
+    char *p = arena_alloc_raw(arena, 4 + n + 1);
+    memcpy(p + 4, s, n);
+    return counted_string_close(p, n);
 }
 
 char *arena_strdup(Arena *arena, const char *s)
@@ -300,20 +297,18 @@ static inline void copy_short(char *to, const char *from, size_t n)
 static inline const char *put(Interner *in, const char *s, size_t n, uint32_t h, size_t slot)
 {
     char *at = in->bump;
-    uint32_t len = (uint32_t)n;
-    memcpy(at, &len, 4);
     if (long_string(n))
         memcpy(at + 4, s, n);
     else
         copy_short(at + 4, s, n);
-    at[4 + n] = '\0';
+    const char *copy = counted_string_close(at, n);
     uint32_t ref = in->bump_ref;
     in->bump += n + 5;
     in->room -= n + 5;
     in->bump_ref += (uint32_t)(n + 5);
     in->slots[slot] = (InternerSlot){h, ref};
     in->count++;
-    return at + 4;
+    return copy;
 }
 
 /* interner_add when the table must grow, the string is long or the

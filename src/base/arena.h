@@ -113,6 +113,18 @@ static inline uint32_t interner_length(const char *s)
     memcpy(&n, s - 4, 4);
     return n;
 }
+/* The counted string whose n bytes are written at at + 4, closed: its
+ * length put in front (what interner_length reads) and a NUL after; the
+ * string's address.  The one writer of that layout: the interner's
+ * copies, arena_strndup_counted's and the partition's names made new
+ * (note [names made new] in src/ir/graph_new_names.c). */
+static inline const char *counted_string_close(char *at, size_t n)
+{
+    uint32_t len = (uint32_t)n;
+    memcpy(at, &len, 4);
+    at[4 + n] = '\0';
+    return at + 4;
+}
 
 /* A NUL-terminated copy of the n bytes at s in arena, its length kept in
  * front of it as an interned string's (interner_length reads it): a

@@ -83,10 +83,7 @@ static char *new_name_room(graft_graph *g, size_t n)
 /* The name of n bytes written at new_name_room's answer kept. */
 static const char *keep_new_name(NewNames *nn, size_t n)
 {
-    uint32_t len = (uint32_t)n;
-    memcpy(nn->bump, &len, 4);
-    nn->bump[4 + n] = '\0';
-    const char *s = nn->bump + 4;
+    const char *s = counted_string_close(nn->bump, n);
     nn->bump += 4 + n + 1;
     nn->room -= 4 + n + 1;
     return s;
