@@ -254,33 +254,24 @@ static bool attrs_fit(const graft_node *n, const OpInfo *op)
     return true;
 }
 
-/* Checks one op call; false after reporting.  The call's text is scanned
- * only for a call found wrong (a scan of each of f(f(f(...))) would take
+/* Reports what is wrong with a call that call_fits refused.  The call's
+ * text is scanned only here (a scan of each of f(f(f(...))) would take
  * time quadratic in the depth). */
-static bool check_call(CallCheck *cc, const OpInfo *op, const Registry *reg,
-                       bool allow_unknown)
+static void report_call(CallCheck *cc, const OpInfo *op, const Registry *reg)
 {
     const char *name = node_op(cc->n);
-    if (!op && allow_unknown)
-        return true;
-    if (op && opinfo_accepts_nargs(op, node_nargs(cc->n)) && attrs_fit(cc->n, op))
-        return true;
     size_t off = node_offset(cc->g, cc->n, cc->src);
     cc->text.args.len = 0;
     cc->located = off != SIZE_MAX && scan_call(cc->src, off, &cc->text);
     if (!op) {
         diag_error(cc->d, cc->src, name_range(cc), "unknown op '%s'; did you mean '%s'?", name,
                    registry_nearest(reg, name));
-        return false;
+        return;
     }
-    bool ok = true;
-    if (!opinfo_accepts_nargs(op, node_nargs(cc->n))) {
+    if (!opinfo_accepts_nargs(op, node_nargs(cc->n)))
         report_arity(cc, op);
-        ok = false;
-    }
     for (int i = 0; i < node_nattrs(cc->n); i++)
-        ok &= check_attr(cc, op, i);
-    return ok;
+        check_attr(cc, op, i);
 }
 
 /* note [ops seen]: every op call asks whether its op is a constructor
@@ -297,18 +288,48 @@ typedef struct OpSeen {
     const char *name;  /* the op's name as the node holds it, or NULL */
     const OpInfo *op;  /* registry_find's answer */
     bool constructor;  /* an ADT constructor: not the registry's to check */
+    int nargs_fit;     /* an operand count op accepts, -1 before one is
+                          seen (note [calls that fit]) */
 } OpSeen;
 
-static const OpSeen *op_seen(OpSeen *seen, const char *name, const AdtTable *adts,
-                             const Registry *reg)
+static OpSeen *op_seen(OpSeen *seen, const char *name, const AdtTable *adts,
+                       const Registry *reg)
 {
     OpSeen *slot = &seen[cache_slot((uintptr_t)name, OPS_SEEN_BITS)];
     if (slot->name != name) {
         slot->name = name;
         slot->constructor = adt_is_constructor(adts, name);
         slot->op = slot->constructor ? NULL : registry_find(reg, name);
+        slot->nargs_fit = -1;
     }
     return slot;
+}
+
+/* note [calls that fit]: a model's calls are nearly all right, and the
+ * check of one that is (its op known, its operand count accepted, its
+ * attributes declared once each with values of their kinds) was most of
+ * the check's cost: 48 instructions a node of the batch-norm workload
+ * (bench/RESULTS.md, session 27), of which the loop's own calls
+ * (graph_node_count, diag_gave_up) and the operand count's call were
+ * half.  So the loop reads the node table once, asks whether the
+ * diagnostics gave up only after an error (nothing else reports here),
+ * and each op's slot of note [ops seen] keeps the last operand count
+ * its op accepted: a call of that count, without attributes, fits by
+ * two comparisons (the check 48 -> 22 instructions a node there).  Only
+ * a call that does not fit goes to report_call. */
+static bool call_fits(OpSeen *seen, const graft_node *n, bool allow_unknown)
+{
+    if (seen->constructor)
+        return true; /* (the loader's) */
+    if (!seen->op)
+        return allow_unknown;
+    int nargs = node_nargs(n);
+    if (nargs != seen->nargs_fit) {
+        if (!opinfo_accepts_nargs(seen->op, nargs))
+            return false;
+        seen->nargs_fit = nargs;
+    }
+    return node_nattrs(n) == 0 || attrs_fit(n, seen->op);
 }
 
 int model_check(const graft_graph *g, const Source *src, const Registry *reg,
@@ -317,14 +338,22 @@ int model_check(const graft_graph *g, const Source *src, const Registry *reg,
     CallCheck cc = {.g = g, .src = src, .d = d};
     AdtTable *adts = adt_table_new(g); /* constructor calls are the loader's */
     OpSeen seen[1 << OPS_SEEN_BITS] = {{0}};
+    graft_node *const *nodes = graph_node_table(g);
+    /* (the check makes no node; diagnostics that gave up already take none) */
+    uint32_t count = diag_gave_up(d) ? 0 : graph_node_count(g);
     int errors = 0;
-    for (uint32_t id = 0; id < graph_node_count(g) && !diag_gave_up(d); id++) {
-        cc.n = graph_node(g, id);
-        if (node_kind(cc.n) != NODE_CALL || !node_op(cc.n))
+    for (uint32_t id = 0; id < count; id++) {
+        const char *name = node_op(nodes[id]); /* (NULL but for an op's call) */
+        if (!name)
             continue;
-        const OpSeen *op = op_seen(seen, node_op(cc.n), adts, reg);
-        if (!op->constructor && !check_call(&cc, op->op, reg, allow_unknown))
-            errors++;
+        OpSeen *op = op_seen(seen, name, adts, reg);
+        if (call_fits(op, nodes[id], allow_unknown))
+            continue;
+        cc.n = nodes[id];
+        report_call(&cc, op->op, reg);
+        errors++;
+        if (diag_gave_up(d))
+            break;
     }
     adt_table_free(adts);
     vec_free(&cc.text.args);
