@@ -2017,6 +2017,46 @@ START_TEST(test_control_blocks_in_steps)
 }
 END_TEST
 
+/* note [parameters in order] in src/relay/relay_load_scope.c: a binding
+ * line's variable is the parameter after the last one used when it
+ * spells it; a use out of order (%ab before %a, whose guess %a is a
+ * prefix of it), a nested function's parameter of a def parameter's name
+ * and a use after that function each find their own definition. */
+START_TEST(test_params_in_order)
+{
+    static const char text[] = "def @main(%a, %ab, %c, %d) {\n"
+                               "  %0 = add(%ab, %a);\n"
+                               "  %1 = add(%ab, %c);\n"
+                               "  %2 = fn (%d, %e) {\n"
+                               "    %3 = add(%e, %e);\n"
+                               "    %4 = add(%d, %3);\n"
+                               "    %4\n"
+                               "  };\n"
+                               "  %5 = add(%c, %d);\n"
+                               "  %6 = add(%d, %a);\n"
+                               "  %7 = %2(%1, %6);\n"
+                               "  (%0, %5, %7)\n"
+                               "}\n";
+    graft_graph *g = load_string(text);
+    graft_node *out = graph_output(g), *p[4];
+    for (int i = 0; i < 4; i++)
+        p[i] = graph_param(g, i);
+    graft_node *n0 = node_arg(out, 0), *n5 = node_arg(out, 1), *n7 = node_arg(out, 2);
+    graft_node *n1 = node_arg(n7, 0), *n6 = node_arg(n7, 1);
+    graft_node *const want[][2] = {{p[1], p[0]}, {p[1], p[2]}, {p[2], p[3]}, {p[3], p[0]}};
+    graft_node *const calls[] = {n0, n1, n5, n6};
+    for (size_t i = 0; i < ARRAY_LEN(calls); i++) {
+        ck_assert_ptr_eq(node_arg(calls[i], 0), want[i][0]);
+        ck_assert_ptr_eq(node_arg(calls[i], 1), want[i][1]);
+    }
+    graft_node *fn = node_callee(n7), *n4 = node_body(fn);
+    ck_assert_ptr_eq(node_arg(n4, 0), node_param(fn, 0));
+    ck_assert_ptr_ne(node_arg(n4, 0), p[3]);
+    ck_assert_ptr_eq(node_arg(node_arg(n4, 1), 0), node_param(fn, 1));
+    graph_free(g);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -2087,6 +2127,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_callee_chain_frames);
     tcase_add_test(tc, test_long_callee_chain);
     tcase_add_test(tc, test_control_blocks_in_steps);
+    tcase_add_test(tc, test_params_in_order);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -279,6 +279,9 @@ typedef struct RelayParser {
     graft_node **def_params; /* the def's parameters read from PARAMS (note
                             [def parameters]), or NULL */
     size_t ndef_params;  /* entries in def_params */
+    size_t param_next;   /* the one of them a variable use is guessed to
+                            name next (note [parameters in order]) */
+    size_t param_syms;   /* syms.len once they were defined */
     VEC(LateRef) late;   /* references checked at the end */
     VEC(LineOperand) operands; /* the operands of a line read by hand */
     VEC(graft_node *) line_args; /* and their nodes, made once it is read */
@@ -408,6 +411,27 @@ static inline graft_node *scope_var(RelayParser *ps, RelayText name)
     const char *s = graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1);
     const int64_t *cell = keymap_get(&ps->keys, (uint64_t)(uintptr_t)s); /* (its key) */
     return cell && *cell >= 0 ? ps->syms.items[*cell].node : NULL;
+}
+/* scope_var of a binding line's variable operand: the def's parameter
+ * guessed next when name spells it (note [parameters in order] in
+ * relay_load_scope.c), else scope_var's answer, the guess moved past a
+ * parameter found so.  Inline: the binding lines' every variable use. */
+void scope_param_found(RelayParser *ps, const graft_node *v);
+static inline graft_node *scope_line_var(RelayParser *ps, RelayText name)
+{
+    if (ps->param_next < ps->ndef_params && ps->syms.len == ps->param_syms) {
+        graft_node *v = ps->def_params[ps->param_next];
+        const char *s = node_name(v);
+        size_t n = name.len - 1;
+        if (interner_length(s) == n && bytes_equal(s, load_text(ps, name) + 1, n)) {
+            ps->param_next++;
+            return v;
+        }
+    }
+    graft_node *v = scope_var(ps, name);
+    if (v)
+        scope_param_found(ps, v);
+    return v;
 }
 /* Binds name (a temp or a variable; interned: its spelling without '%')
  * to n in the current scope; false after reporting a duplicate. */

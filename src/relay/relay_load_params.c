@@ -216,5 +216,7 @@ bool load_params(RelayParser *ps)
         ps->def_params[ps->ndef_params++] = v;
     }
     vec_free(&ps->lexer->params); /* read: not kept through the body */
+    ps->param_next = 0; /* note [parameters in order] in relay_load_scope.c */
+    ps->param_syms = ps->syms.len;
     return true;
 }

@@ -85,6 +85,30 @@ bool scope_lookup(RelayParser *ps, RelayText name, graft_node **found)
     return true;
 }
 
+/* note [parameters in order]: a model's def lists its parameters in the
+ * order its body first uses them (TVM's free variables, collected in
+ * post-order: the batch-norm workload's 50,000, each used once), and
+ * finding a use's Symbol by its name was about 100 instructions: hashing
+ * the name, the interner's probe and comparison, the keys' probe.  So a
+ * binding line's variable (scope_line_var in relay_load.h) is first
+ * compared with the parameter after the last one used, by its length
+ * and bytes; when it spells that one, that is its innermost definition
+ * as long as no Symbol was defined since the parameters (ps->syms is
+ * then as load_params left it: a nested scope's Symbols gone, no let or
+ * second definition above them), and ps->param_syms keeps that length.
+ * A use that is not the one guessed is looked up by its name, and a
+ * parameter found so moves the guess past it; a def read by tokens has
+ * no PARAMS (ps->ndef_params 0) and guesses nothing. */
+void scope_param_found(RelayParser *ps, const graft_node *v)
+{
+    if (!ps->ndef_params)
+        return;
+    /* (the parameters were made one after another: consecutive ids) */
+    size_t i = (size_t)(node_id(v) - node_id(ps->def_params[0]));
+    if (i < ps->ndef_params && ps->def_params[i] == v)
+        ps->param_next = i + 1;
+}
+
 /* "duplicate definition of '%3'", with a note at the first one (off,
  * len). */
 static bool duplicate(RelayParser *ps, RelayText name, uint32_t off, uint32_t len)
