@@ -526,11 +526,12 @@ graft_node *type_infer_graph(graft_graph *g, StrBuf *why)
  * as the workload's: told here without infer_one's calls). */
 static bool stays_untyped(const graft_node *n, RelCache *rc)
 {
-    if (node_kind(n) != NODE_CALL || node_callee(n) || node_type(n))
+    const char *op = node_op(n); /* (NULL but for an op's call) */
+    if (!op || node_type(n))
         return false;
     for (int i = 0; i < node_nargs(n); i++)
         if (!node_type(node_arg(n, i)))
-            return relation(rc, n) != NULL;
+            return cached_relation(rc, op) != NULL;
     return false;
 }
 
@@ -541,10 +542,11 @@ graft_node *type_infer_loaded(graft_graph *g, StrBuf *why)
     bool typed = graph_reached_by_ids(g, reached);
     bool relay = !graph_type_fn(g); /* (another IR's calls have their own relations) */
     RelCache rc = {.use_map = true};
+    graft_node *const *nodes = graph_node_table(g); /* (without graph_node's bound check) */
     for (uint32_t id = 0; typed && id < count; id++) {
         if (!reached[id])
             continue;
-        graft_node *n = graph_node(g, id);
+        graft_node *n = nodes[id];
         if (node_kind(n) == NODE_VAR) /* infer_one keeps its type: not called for */
             continue;                 /* a model's many parameters */
         if (relay && stays_untyped(n, &rc))
