@@ -2019,40 +2019,42 @@ END_TEST
 
 /* note [parameters in order] in src/relay/relay_load_scope.c: a binding
  * line's variable is the parameter after the last one used when it
- * spells it; a use out of order (%ab before %a, whose guess %a is a
- * prefix of it), a nested function's parameter of a def parameter's name
- * and a use after that function each find their own definition. */
+ * spells it, up to where scan_name would end it; a use out of order, a
+ * name that the guessed one (%a) starts ("%a::b", "%ab"), a nested
+ * function's parameter of a def parameter's name and a use after that
+ * function each find their own definition. */
 START_TEST(test_params_in_order)
 {
-    static const char text[] = "def @main(%a, %ab, %c, %d) {\n"
-                               "  %0 = add(%ab, %a);\n"
-                               "  %1 = add(%ab, %c);\n"
-                               "  %2 = fn (%d, %e) {\n"
-                               "    %3 = add(%e, %e);\n"
-                               "    %4 = add(%d, %3);\n"
-                               "    %4\n"
+    static const char text[] = "def @main(%a, %ab, %c, %d, %a::b) {\n"
+                               "  %0 = add(%a::b, %ab);\n"
+                               "  %1 = add(%ab, %a);\n"
+                               "  %2 = add(%ab, %c);\n"
+                               "  %3 = fn (%d, %e) {\n"
+                               "    %4 = add(%e, %e);\n"
+                               "    %5 = add(%d, %4);\n"
+                               "    %5\n"
                                "  };\n"
-                               "  %5 = add(%c, %d);\n"
-                               "  %6 = add(%d, %a);\n"
-                               "  %7 = %2(%1, %6);\n"
-                               "  (%0, %5, %7)\n"
+                               "  %6 = add(%c, %d);\n"
+                               "  %7 = add(%d, %a);\n"
+                               "  %8 = %3(%2, %7);\n"
+                               "  (%0, %1, %6, %8)\n"
                                "}\n";
     graft_graph *g = load_string(text);
-    graft_node *out = graph_output(g), *p[4];
-    for (int i = 0; i < 4; i++)
+    graft_node *out = graph_output(g), *p[5];
+    for (int i = 0; i < 5; i++)
         p[i] = graph_param(g, i);
-    graft_node *n0 = node_arg(out, 0), *n5 = node_arg(out, 1), *n7 = node_arg(out, 2);
-    graft_node *n1 = node_arg(n7, 0), *n6 = node_arg(n7, 1);
-    graft_node *const want[][2] = {{p[1], p[0]}, {p[1], p[2]}, {p[2], p[3]}, {p[3], p[0]}};
-    graft_node *const calls[] = {n0, n1, n5, n6};
+    graft_node *n8 = node_arg(out, 3), *n2 = node_arg(n8, 0), *n7 = node_arg(n8, 1);
+    graft_node *const calls[] = {node_arg(out, 0), node_arg(out, 1), n2, node_arg(out, 2), n7};
+    graft_node *const want[][2] = {{p[4], p[1]}, {p[1], p[0]}, {p[1], p[2]}, {p[2], p[3]},
+                                   {p[3], p[0]}};
     for (size_t i = 0; i < ARRAY_LEN(calls); i++) {
         ck_assert_ptr_eq(node_arg(calls[i], 0), want[i][0]);
         ck_assert_ptr_eq(node_arg(calls[i], 1), want[i][1]);
     }
-    graft_node *fn = node_callee(n7), *n4 = node_body(fn);
-    ck_assert_ptr_eq(node_arg(n4, 0), node_param(fn, 0));
-    ck_assert_ptr_ne(node_arg(n4, 0), p[3]);
-    ck_assert_ptr_eq(node_arg(node_arg(n4, 1), 0), node_param(fn, 1));
+    graft_node *fn = node_callee(n8), *n5 = node_body(fn);
+    ck_assert_ptr_eq(node_arg(n5, 0), node_param(fn, 0));
+    ck_assert_ptr_ne(node_arg(n5, 0), p[3]);
+    ck_assert_ptr_eq(node_arg(node_arg(n5, 1), 0), node_param(fn, 1));
     graph_free(g);
 }
 END_TEST

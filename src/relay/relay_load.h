@@ -175,6 +175,8 @@ typedef struct LineOperand {
     RelayText text;
     int64_t number;
     RelayText annot;
+    graft_node *param;   /* "%x" is the def's parameter guessed as it was
+                            read (note [parameters in order]), or NULL */
 } LineOperand;
 
 /* The line a node's position is read from without the Source's line
@@ -412,22 +414,12 @@ static inline graft_node *scope_var(RelayParser *ps, RelayText name)
     const int64_t *cell = keymap_get(&ps->keys, (uint64_t)(uintptr_t)s); /* (its key) */
     return cell && *cell >= 0 ? ps->syms.items[*cell].node : NULL;
 }
-/* scope_var of a binding line's variable operand: the def's parameter
- * guessed next when name spells it (note [parameters in order] in
- * relay_load_scope.c), else scope_var's answer, the guess moved past a
- * parameter found so.  Inline: the binding lines' every variable use. */
+/* scope_var of a binding line's variable operand that was not the def's
+ * parameter guessed (note [parameters in order] in relay_load_scope.c),
+ * the guess moved past a parameter found so. */
 void scope_param_found(RelayParser *ps, const graft_node *v);
 static inline graft_node *scope_line_var(RelayParser *ps, RelayText name)
 {
-    if (ps->param_next < ps->ndef_params && ps->syms.len == ps->param_syms) {
-        graft_node *v = ps->def_params[ps->param_next];
-        const char *s = node_name(v);
-        size_t n = name.len - 1;
-        if (interner_length(s) == n && bytes_equal(s, load_text(ps, name) + 1, n)) {
-            ps->param_next++;
-            return v;
-        }
-    }
     graft_node *v = scope_var(ps, name);
     if (v)
         scope_param_found(ps, v);

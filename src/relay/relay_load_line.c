@@ -203,13 +203,39 @@ static Bytes value(RelayParser *ps, Bytes s, int depth, graft_attr_value **v)
 
 /* ---- operands and the call ---- */
 
+/* The def's parameter guessed next (note [parameters in order] in
+ * relay_load_scope.c) when the variable at s ("%x") spells it, found
+ * without scanning the name first: its node, *end where scan_name would
+ * end the name (before a byte no name holds; at a ':', scan_name is
+ * asked); else NULL. */
+static inline graft_node *param_guessed(RelayParser *ps, Bytes s, Bytes *end)
+{
+    if (ps->param_next >= ps->ndef_params || ps->syms.len != ps->param_syms)
+        return NULL;
+    graft_node *v = ps->def_params[ps->param_next];
+    const char *name = node_name(v);
+    Bytes past = s + 1 + interner_length(name);
+    if (past >= (Bytes)ps->text_past || !bytes_equal(name, s + 1, (size_t)(past - (s + 1))) ||
+        is(*past, NAMEC) || *past == ':')
+        return NULL; /* (past is within the text, its NUL at most: readable) */
+    ps->param_next++;
+    *end = past;
+    return v;
+}
+
 /* The operand at s into *o: the end of its annotation, or NULL. */
 static Bytes operand(RelayParser *ps, Bytes s, LineOperand *o)
 {
     bool temp = *s == '%' && is(s[1], DIGIT);
     o->number = -1;
-    Bytes end = temp ? temp_digits(ps, s + 1, &o->number) : *s == '%' ? scan_name(s)
-                                                                  : scan_literal(s);
+    o->param = NULL;
+    Bytes end;
+    if (temp)
+        end = temp_digits(ps, s + 1, &o->number);
+    else if (*s != '%')
+        end = scan_literal(s);
+    else if (!(o->param = param_guessed(ps, s, &end)))
+        end = scan_name(s);
     if (!end || (!is(*end, ENDS) && *end != '/'))
         return NULL;
     o->text = span(ps, s, end);
@@ -222,10 +248,10 @@ static Bytes operand(RelayParser *ps, Bytes s, LineOperand *o)
  * make it; NULL after an error. */
 static graft_node *operand_node(RelayParser *ps, const LineOperand *o)
 {
-    graft_node *n = NULL;
-    if (o->number >= 0)
+    graft_node *n = o->param; /* (a parameter guessed as it was read) */
+    if (!n && o->number >= 0)
         n = scope_temp(ps, (uint64_t)o->number);
-    else if (ps->src->text[o->text.off] == '%') /* a variable: a temp has its number */
+    else if (!n && ps->src->text[o->text.off] == '%') /* a variable: a temp has its number */
         n = scope_line_var(ps, o->text); /* (load_use's, without its call) */
     if (!n)
         n = ps->src->text[o->text.off] == '%' ? load_use(ps, o->text)

@@ -88,17 +88,19 @@ bool scope_lookup(RelayParser *ps, RelayText name, graft_node **found)
 /* note [parameters in order]: a model's def lists its parameters in the
  * order its body first uses them (TVM's free variables, collected in
  * post-order: the batch-norm workload's 50,000, each used once), and
- * finding a use's Symbol by its name was about 100 instructions: hashing
- * the name, the interner's probe and comparison, the keys' probe.  So a
- * binding line's variable (scope_line_var in relay_load.h) is first
- * compared with the parameter after the last one used, by its length
- * and bytes; when it spells that one, that is its innermost definition
- * as long as no Symbol was defined since the parameters (ps->syms is
- * then as load_params left it: a nested scope's Symbols gone, no let or
- * second definition above them), and ps->param_syms keeps that length.
- * A use that is not the one guessed is looked up by its name, and a
- * parameter found so moves the guess past it; a def read by tokens has
- * no PARAMS (ps->ndef_params 0) and guesses nothing. */
+ * finding a use's Symbol by its name was about 130 instructions:
+ * scanning the name, hashing it, the interner's probe and comparison, the
+ * keys' probe.  So a binding line's variable is first compared, as it is
+ * read (param_guessed in relay_load_line.c), with the parameter after
+ * the last one used, by that one's bytes and the byte after them (where
+ * scan_name would end the name); when it spells that one, that is its
+ * innermost definition as long as no Symbol was defined since the
+ * parameters (ps->syms is then as load_params left it: a nested scope's
+ * Symbols gone, no let or second definition above them), and
+ * ps->param_syms keeps that length.  A use that is not the one guessed
+ * is scanned and looked up by its name (scope_line_var), and a parameter
+ * found so moves the guess past it; a def read by tokens has no PARAMS
+ * (ps->ndef_params 0) and guesses nothing. */
 void scope_param_found(RelayParser *ps, const graft_node *v)
 {
     if (!ps->ndef_params)
