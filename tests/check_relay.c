@@ -2059,6 +2059,57 @@ START_TEST(test_params_in_order)
 }
 END_TEST
 
+/* note [parameters keyed late] in src/relay/relay_load_params.c: a def's
+ * untyped parameters are keyed at their first lookup by name or the
+ * first definition after them: a let of a parameter's name is still a
+ * duplicate, a typed list's duplicate is still found (its types may
+ * intern names), a def whose names another def used first keys them at
+ * once, and names looked up after a nested function and a let find the
+ * def's parameters. */
+START_TEST(test_params_keyed_late)
+{
+    static const char *const bad[][2] = {
+        {"def @main(%x, %y) {\n  let %x = add(%x, %y);\n  %x\n}\n",
+         "b.relay:2:7: error: duplicate definition of '%x'\n"},
+        {"def @main(%x: float32, %y, %x) {\n  add(%x, %y)\n}\n",
+         "b.relay:1:28: error: duplicate definition of '%x'\n"},
+        {"def @f(%x, %y) {\n  add(%x, %y)\n}\ndef @main(%y, %x, %y) {\n  @f(%x, %y)\n}\n",
+         "b.relay:4:19: error: duplicate definition of '%y'\n"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+        char *diags;
+        ck_assert_ptr_null(reprint("b.relay", bad[i][0], strlen(bad[i][0]), &diags));
+        ck_assert_msg(strncmp(diags, bad[i][1], strlen(bad[i][1])) == 0, "%s", diags);
+        free(diags);
+    }
+    static const char text[] = "def @main(%x, %y) {\n"
+                               "  %0 = add(%y, %x);\n"
+                               "  %1 = fn (%x) {\n"
+                               "    %2 = add(%x, %y);\n"
+                               "    %2\n"
+                               "  };\n"
+                               "  %3 = %1(%0);\n"
+                               "  let %z = add(%3, %x);\n"
+                               "  %4 = add(%z, %y);\n"
+                               "  %4\n"
+                               "}\n";
+    graft_graph *g = load_string(text);
+    graft_node *x = graph_param(g, 0), *y = graph_param(g, 1);
+    graft_node *let = graph_output(g); /* operands %z, its value and the body */
+    graft_node *value = node_arg(let, 1), *n4 = node_arg(let, 2);
+    ck_assert_ptr_eq(node_arg(n4, 0), node_arg(let, 0));
+    ck_assert_ptr_eq(node_arg(n4, 1), y);
+    ck_assert_ptr_eq(node_arg(value, 1), x);
+    graft_node *n3 = node_arg(value, 0), *fn = node_callee(n3), *n0 = node_arg(n3, 0);
+    ck_assert_ptr_eq(node_arg(n0, 0), y);
+    ck_assert_ptr_eq(node_arg(n0, 1), x);
+    graft_node *n2 = node_body(fn);
+    ck_assert_ptr_eq(node_arg(n2, 0), node_param(fn, 0));
+    ck_assert_ptr_eq(node_arg(n2, 1), y);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -2130,6 +2181,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_long_callee_chain);
     tcase_add_test(tc, test_control_blocks_in_steps);
     tcase_add_test(tc, test_params_in_order);
+    tcase_add_test(tc, test_params_keyed_late);
     suite_add_tcase(s, tc);
     return s;
 }

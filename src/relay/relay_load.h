@@ -251,6 +251,9 @@ typedef struct RelayParser {
     size_t ntemps;       /* cells in temps */
     VEC(TempHidden) temp_hidden; /* cells hidden by open scopes */
     KeyMap keys;         /* symbol keys -> innermost symbol, or -1 */
+    size_t syms_keyed;   /* the syms below this are in keys; the rest are a
+                            def's parameters, keyed late (note [parameters
+                            keyed late] in relay_load_params.c) */
     VEC(ScopeMark) scopes; /* per open scope: where it starts */
     int depth;           /* open scopes (0: a def's body) */
     VEC(const char *) fn_type_params; /* per open scope (items, by
@@ -405,20 +408,31 @@ static inline graft_node *scope_temp(const RelayParser *ps, uint64_t number)
 /* *found: the innermost definition of name ("%3" or "%x"), or NULL;
  * false after reporting a bad temp number. */
 bool scope_lookup(RelayParser *ps, RelayText name, graft_node **found);
+/* The def's parameters put in ps->keys when load_params left them out
+ * (note [parameters keyed late] in relay_load_params.c): false at one
+ * named twice.  scope_keys: ps->keys with every Symbol in it, for
+ * whatever reads or changes it. */
+bool scope_key_params(RelayParser *ps);
+static inline KeyMap *scope_keys(RelayParser *ps)
+{
+    if (ps->syms_keyed < ps->syms.len)
+        scope_key_params(ps); /* (true: load_params checked them) */
+    return &ps->keys;
+}
 /* scope_lookup of a variable ("%x"): the node of its innermost
  * definition, or NULL.  Inline: the binding lines look up each variable
  * operand here (a def's parameters, each used once or so). */
 static inline graft_node *scope_var(RelayParser *ps, RelayText name)
 {
     const char *s = graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1);
-    const int64_t *cell = keymap_get(&ps->keys, (uint64_t)(uintptr_t)s); /* (its key) */
+    const int64_t *cell = keymap_get(scope_keys(ps), (uint64_t)(uintptr_t)s); /* (its key) */
     return cell && *cell >= 0 ? ps->syms.items[*cell].node : NULL;
 }
-/* scope_var of a binding line's variable operand that was not the def's
- * parameter guessed (note [parameters in order] in relay_load_scope.c),
- * the guess moved past a parameter found so. */
+/* scope_var of a variable that was not the def's parameter guessed (note
+ * [parameters in order] in relay_load_scope.c), the guess moved past a
+ * parameter found so. */
 void scope_param_found(RelayParser *ps, const graft_node *v);
-static inline graft_node *scope_line_var(RelayParser *ps, RelayText name)
+static inline graft_node *scope_var_guessing(RelayParser *ps, RelayText name)
 {
     graft_node *v = scope_var(ps, name);
     if (v)
@@ -461,11 +475,11 @@ void load_scope_reserve(RelayParser *ps, size_t ntemps);
 
 /* Each returns NULL/false after reporting an error (the parser aborts);
  * the error points at the token named (a call's '(' for load_fn_call). */
-/* param -> LOCAL [':' type] [ANNOT]: of a def, a fn, a let, a pattern or
- * a free_var.  Inline: a def's parameters are made in a loop
- * (load_params), whose call of this was a tenth of a parameter's making. */
-static inline graft_node *load_param(RelayParser *ps, RelayText name, const graft_type *type,
-                                     RelayText *annot)
+/* A parameter's node, named name (*interned: its spelling without '%'),
+ * placed and annotated, not yet in scope. */
+static inline graft_node *load_param_node(RelayParser *ps, RelayText name,
+                                          const graft_type *type, const RelayText *annot,
+                                          const char **interned)
 {
     const char *s = graph_intern_n(ps->g, load_text(ps, name) + 1, name.len - 1);
     /* (s is interned: graph_add_fn_param would look it up again; v is
@@ -474,6 +488,17 @@ static inline graft_node *load_param(RelayParser *ps, RelayText name, const graf
     load_place(ps, v, name);
     if (annot)
         load_annotate_new(ps, v, *annot);
+    *interned = s;
+    return v;
+}
+/* param -> LOCAL [':' type] [ANNOT]: of a def, a fn, a let, a pattern or
+ * a free_var.  (A PARAMS token's are made by load_params, in a loop of
+ * its own: note [parameters keyed late] in relay_load_params.c.) */
+static inline graft_node *load_param(RelayParser *ps, RelayText name, const graft_type *type,
+                                     RelayText *annot)
+{
+    const char *s;
+    graft_node *v = load_param_node(ps, name, type, annot, &s);
     return scope_define_var(ps, name, s, v) ? v : NULL;
 }
 bool load_define(RelayParser *ps, RelayText temp, graft_node *value);

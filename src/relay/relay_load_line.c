@@ -252,7 +252,7 @@ static graft_node *operand_node(RelayParser *ps, const LineOperand *o)
     if (!n && o->number >= 0)
         n = scope_temp(ps, (uint64_t)o->number);
     else if (!n && ps->src->text[o->text.off] == '%') /* a variable: a temp has its number */
-        n = scope_line_var(ps, o->text); /* (load_use's, without its call) */
+        n = scope_var_guessing(ps, o->text); /* (load_use's, without its call) */
     if (!n)
         n = ps->src->text[o->text.off] == '%' ? load_use(ps, o->text)
                                               : load_const(ps, o->text);

@@ -195,6 +195,34 @@ static const graft_type *param_type(RelayParser *ps, RelayText t)
     return made.type;
 }
 
+/* note [parameters keyed late]: a def's parameters are the first
+ * names it defines (ps->syms is empty: the last def's end emptied it,
+ * and type parameters are no Symbols), and putting each in ps->keys, to
+ * be found by its name and to tell a duplicate, was 68 instructions of
+ * a parameter's 370 on the batch-norm workload (50,000 parameters), for
+ * lookups that note [parameters in order] makes without the keys.  So
+ * load_params pushes their Symbols and leaves them out of the keys; when
+ * none has a type or an annotation (which may intern names of their
+ * own) and the interner's count rose by one a parameter, every name was
+ * new to it, so no two are alike, and the keys take them at their first
+ * use (scope_keys, inline in relay_load.h: a lookup by name, a
+ * definition), which on the workload is never.  Otherwise they are keyed
+ * at once, failing at a duplicate (the tokens' attempt reports it, note
+ * [def parameters]).  The Symbols from ps->syms_keyed up are these; every
+ * other Symbol is defined by define_symbol, which keys them first. */
+bool scope_key_params(RelayParser *ps)
+{
+    keymap_reserve(&ps->keys, ps->syms.len - ps->syms_keyed);
+    for (size_t i = ps->syms_keyed; i < ps->syms.len; i++) {
+        int64_t *top = keymap_put(&ps->keys, ps->syms.items[i].key, -1);
+        if (*top >= 0) /* (all at depth 0: named twice) */
+            return false;
+        *top = (int64_t)i;
+    }
+    ps->syms_keyed = ps->syms.len;
+    return true;
+}
+
 /* The parameters are not pushed on the item stack (32 bytes an item,
  * doubled, through the whole body) but kept in an array of their own, of
  * their number, which load_def takes as the function's. */
@@ -202,21 +230,26 @@ bool load_params(RelayParser *ps)
 {
     const ParamText *p = ps->lexer->params.items;
     size_t n = ps->lexer->params.len;
-    keymap_reserve(&ps->keys, n); /* the names' table takes them all at once, */
-    vec_reserve(&ps->syms, ps->syms.len + n); /* and their symbols' array */
+    vec_reserve(&ps->syms, ps->syms.len + n); /* their Symbols at once */
     free(ps->def_params);
     ps->def_params = xmalloc((n + 1) * sizeof *ps->def_params);
-    ps->ndef_params = 0;
+    size_t interned = graph_interned_count(ps->g);
+    bool names_only = true; /* only the names interned (note [parameters keyed late]) */
     for (size_t i = 0; i < n; i++) {
+        names_only &= !p[i].type.len && !p[i].annot.len;
         const graft_type *type = p[i].type.len ? param_type(ps, p[i].type) : NULL;
-        RelayText annot = p[i].annot;
-        graft_node *v = load_param(ps, p[i].name, type, annot.len ? &annot : NULL);
-        if (!v)
-            return false;
-        ps->def_params[ps->ndef_params++] = v;
+        const char *s;
+        RelayText name = p[i].name;
+        graft_node *v = load_param_node(ps, name, type, p[i].annot.len ? &p[i].annot : NULL, &s);
+        /* (fewer than INT32_MAX: a text is below INT_MAX bytes) */
+        ps->syms.items[ps->syms.len++] = (Symbol){(uint64_t)(uintptr_t)s, v, name.off, name.len,
+                                                  ps->depth, -1};
+        ps->def_params[i] = v;
     }
+    ps->ndef_params = n;
     vec_free(&ps->lexer->params); /* read: not kept through the body */
     ps->param_next = 0; /* note [parameters in order] in relay_load_scope.c */
     ps->param_syms = ps->syms.len;
-    return true;
+    bool distinct = names_only && graph_interned_count(ps->g) - interned == n;
+    return distinct || scope_key_params(ps);
 }

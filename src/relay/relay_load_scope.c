@@ -62,15 +62,31 @@ static uint64_t symbol_key(RelayParser *ps, RelayText t, uint64_t *number)
 /* Inline: each of a model's variable uses looks its Symbol up here. */
 static inline Symbol *symbol_top(RelayParser *ps, uint64_t key)
 {
-    const int64_t *cell = keymap_get(&ps->keys, key);
+    const int64_t *cell = keymap_get(scope_keys(ps), key);
     return cell && *cell >= 0 ? &ps->syms.items[*cell] : NULL;
+}
+
+/* The def's parameter guessed next (note [parameters in order]) when
+ * the variable name ("%x") spells it, else NULL: a use the tokens read
+ * (a def's first line, after its '{', is one). */
+static graft_node *param_spelled(RelayParser *ps, RelayText name)
+{
+    if (ps->param_next >= ps->ndef_params || ps->syms.len != ps->param_syms)
+        return NULL;
+    graft_node *v = ps->def_params[ps->param_next];
+    const char *s = node_name(v);
+    if (interner_length(s) != name.len - 1 || memcmp(s, load_text(ps, name) + 1, name.len - 1))
+        return NULL;
+    ps->param_next++;
+    return v;
 }
 
 bool scope_lookup(RelayParser *ps, RelayText name, graft_node **found)
 {
     const char *s = load_text(ps, name) + 1;
     if (s[0] < '0' || s[0] > '9') { /* a variable, keyed as symbol_key keys it */
-        *found = scope_var(ps, name);
+        graft_node *v = param_spelled(ps, name);
+        *found = v ? v : scope_var_guessing(ps, name);
         return true;
     }
     uint64_t number, key = symbol_key(ps, name, &number);
@@ -98,9 +114,10 @@ bool scope_lookup(RelayParser *ps, RelayText name, graft_node **found)
  * parameters (ps->syms is then as load_params left it: a nested scope's
  * Symbols gone, no let or second definition above them), and
  * ps->param_syms keeps that length.  A use that is not the one guessed
- * is scanned and looked up by its name (scope_line_var), and a parameter
- * found so moves the guess past it; a def read by tokens has no PARAMS
- * (ps->ndef_params 0) and guesses nothing. */
+ * is scanned and looked up by its name (scope_var_guessing), and a
+ * parameter found so moves the guess past it.  The tokens' lookups
+ * (scope_lookup) guess too, by the name they were given; a def read by
+ * tokens has no PARAMS (ps->ndef_params 0) and guesses nothing. */
 void scope_param_found(RelayParser *ps, const graft_node *v)
 {
     if (!ps->ndef_params)
@@ -156,13 +173,14 @@ static bool define_symbol(RelayParser *ps, RelayText name, uint64_t key, graft_n
     }
     /* the key's cell is found once, for the lookup and the update (a new
      * key's cell holds -1, "none", until then) */
-    int64_t *top = keymap_put(&ps->keys, key, -1);
+    int64_t *top = keymap_put(scope_keys(ps), key, -1);
     Symbol *old = *top >= 0 ? &ps->syms.items[*top] : NULL;
     if (old && old->depth == ps->depth)
         return duplicate(ps, name, old->off, old->len);
     int32_t shadowed = old ? (int32_t)*top : -1;
     vec_push(&ps->syms, ((Symbol){key, n, name.off, name.len, ps->depth, shadowed}));
     *top = (int64_t)ps->syms.len - 1;
+    ps->syms_keyed = ps->syms.len;
     return true;
 }
 
@@ -214,6 +232,7 @@ void load_block_open(RelayParser *ps)
 void load_scope_reset(RelayParser *ps)
 {
     vec_free(&ps->syms);
+    ps->syms_keyed = 0;
     keymap_free(&ps->keys);
     ps->keys = (KeyMap){0};
     free(ps->temps);
@@ -225,10 +244,12 @@ void load_scope_close(RelayParser *ps)
 {
     ScopeMark mark = ps->scopes.items[--ps->scopes.len];
     ps->depth--;
-    while (ps->syms.len > mark.syms) {
+    while (ps->syms.len > mark.syms) { /* (defined by define_symbol: keyed) */
         Symbol *s = &ps->syms.items[--ps->syms.len];
         *keymap_put(&ps->keys, s->key, -1) = s->shadowed;
     }
+    if (ps->syms_keyed > ps->syms.len)
+        ps->syms_keyed = ps->syms.len;
     while (ps->temp_hidden.len > mark.temps) {
         TempHidden *h = &ps->temp_hidden.items[--ps->temp_hidden.len];
         ps->temps[h->number] = h->cell;
