@@ -2110,6 +2110,57 @@ START_TEST(test_params_keyed_late)
 }
 END_TEST
 
+/* note [literal seen] in src/relay/relay_load_line.c: a binding line's
+ * literal spelled as the last one kept is made from it; one it starts
+ * ("1f" of "1f32", "1.5f" of "1.5f16", "1" of "1.5"), a longer one (not
+ * kept) and a line whose first literal replaces the one kept before its
+ * second is made each get their own spelling, dtype and value. */
+START_TEST(test_literal_seen)
+{
+    static const char text[] = "def @main(%x) {\n"
+                               "  %0 = add(%x, 1e-05f);\n"
+                               "  %1 = add(%0, 1e-05f);\n"
+                               "  %2 = add(2f, 1e-05f);\n"
+                               "  %3 = add(%1, %2);\n"
+                               "  %4 = add(%3, 1f32);\n"
+                               "  %5 = add(%4, 1f);\n"
+                               "  %6 = add(%5, 1.5f);\n"
+                               "  %7 = add(%6, 1.5f);\n"
+                               "  %8 = add(%7, 1.5f16);\n"
+                               "  %9 = add(%8, 1);\n"
+                               "  %10 = add(%9, 1.5);\n"
+                               "  %11 = add(%10, 1.000001f);\n"
+                               "  add(%11, 1.000001f)\n"
+                               "}\n";
+    static const struct {
+        const char *text, *dtype;
+        double value;
+    } want[] = {{"1.000001f", "float32", 1.000001}, {"1.000001f", "float32", 1.000001},
+                {"1.5", "float32", 1.5},            {"1", "int32", 1},
+                {"1.5f16", "float16", 1.5},         {"1.5f", "float32", 1.5},
+                {"1.5f", "float32", 1.5},           {"1f", "float32", 1},
+                {"1f32", "float32", 1}};
+    graft_graph *g = load_string(text);
+    graft_node *n = graph_output(g);
+    for (size_t i = 0; i < ARRAY_LEN(want); i++, n = node_arg(n, 0)) {
+        const graft_node *c = node_arg(n, 1);
+        ck_assert_str_eq(node_const_text(c), want[i].text);
+        ck_assert_str_eq(node_const_dtype(c), want[i].dtype);
+        ck_assert(node_const_value(c) == want[i].value);
+    }
+    graft_node *n2 = node_arg(n, 1), *n1 = node_arg(n, 0), *n0 = node_arg(n1, 0);
+    ck_assert_str_eq(node_const_text(node_arg(n2, 0)), "2f");
+    const graft_node *eps[] = {node_arg(n2, 1), node_arg(n1, 1), node_arg(n0, 1)};
+    for (size_t i = 0; i < ARRAY_LEN(eps); i++) {
+        ck_assert_str_eq(node_const_text(eps[i]), "1e-05f");
+        ck_assert_str_eq(node_const_dtype(eps[i]), "float32");
+        ck_assert(node_const_value(eps[i]) == 1e-05);
+    }
+    ck_assert_ptr_eq(node_arg(n0, 0), graph_param(g, 0));
+    graph_free(g);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -2182,6 +2233,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_control_blocks_in_steps);
     tcase_add_test(tc, test_params_in_order);
     tcase_add_test(tc, test_params_keyed_late);
+    tcase_add_test(tc, test_literal_seen);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -214,6 +214,17 @@ typedef struct SeenOp {
     uint32_t len;     /* its bytes */
 } SeenOp;
 
+/* The last literal a binding line made whose spelling fits in eight
+ * bytes (note [literal seen] in relay_load_line.c). */
+typedef struct SeenLiteral {
+    uint64_t head;        /* its bytes, */
+    uint64_t mask;        /* which bytes of a word those are */
+    uint32_t len;         /* its bytes; 0: none yet */
+    const char *spelling; /* interned */
+    double value;
+    const char *dtype;    /* interned */
+} SeenLiteral;
+
 /* A text of the model found again by its bytes (note [span caches] in
  * relay_load_spans.c): a parameter's type, or the type in an
  * annotation. */
@@ -292,6 +303,7 @@ typedef struct RelayParser {
     VEC(graft_node *) line_args; /* and their nodes, made once it is read */
     CachedName names[1 << NAME_CACHE_BITS]; /* op and attribute names interned lately */
     SeenOp ops_seen[1 << OPS_SEEN_BITS]; /* the binding lines' ops, by their first bytes */
+    SeenLiteral literal_seen; /* and their last literal */
     bool failed;         /* an error was reported */
     struct AdtTable *adts; /* the module's constructors, read at the first
                               name used as a value (type_adt.h) */

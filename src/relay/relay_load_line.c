@@ -223,6 +223,63 @@ static inline graft_node *param_guessed(RelayParser *ps, Bytes s, Bytes *end)
     return v;
 }
 
+/* note [literal seen]: every copy of the batch-norm workload adds
+ * 1e-05f, and a literal's reading was about 250 instructions: its scan
+ * (scan_literal), interning its spelling, finding its value and dtype
+ * (literal in relay_load_expr.c), its node.  So the reader keeps the last
+ * literal a line made, when its spelling fits in a word, with its
+ * spelling interned, value and dtype (ps->literal_seen): a literal spelled
+ * the same is read by one comparison of words, and made from them.  Its
+ * end is where scan_literal's would be when the byte after it is no
+ * IDENT byte and no '.': the same bytes, scanned the same way, stop
+ * there.  A line's operands are read before any is made, and making one
+ * may keep another literal, so each is compared again as it is made. */
+
+/* Whether the len bytes at s are the literal kept (the eight at s are
+ * read: the text's NUL is at least eight bytes further on). */
+static bool is_literal_seen(const RelayParser *ps, Bytes s, uint32_t len)
+{
+    const SeenLiteral *seen = &ps->literal_seen;
+    uint64_t word;
+    if (!seen->len || len != seen->len || (Bytes)ps->text_past - s <= 8)
+        return false;
+    memcpy(&word, s, 8);
+    return (word & seen->mask) == seen->head;
+}
+
+/* The literal at s: its end, found by one comparison when it is the one
+ * kept, else by scan_literal; NULL when there is none. */
+static Bytes literal_end(const RelayParser *ps, Bytes s)
+{
+    uint32_t len = ps->literal_seen.len;
+    if (is_literal_seen(ps, s, len) && !is(s[len], IDENT) && s[len] != '.')
+        return s + len;
+    return scan_literal(s);
+}
+
+/* The node of the literal operand o: from the one kept when o spells it,
+ * else by load_const, then kept when its spelling fits in a word. */
+static graft_node *literal_node(RelayParser *ps, const LineOperand *o)
+{
+    Bytes s = (Bytes)load_text(ps, o->text);
+    SeenLiteral *seen = &ps->literal_seen;
+    if (is_literal_seen(ps, s, o->text.len)) {
+        graft_node *n = graph_add_literal_interned(ps->g, seen->spelling, seen->value,
+                                                   seen->dtype);
+        load_place(ps, n, o->text); /* (n is new: load_at's test is not needed) */
+        return n;
+    }
+    graft_node *n = load_const(ps, o->text);
+    if (!n || o->text.len > 8)
+        return n;
+    uint64_t head = 0, mask = 0;
+    memcpy(&head, s, o->text.len);
+    memset(&mask, 0xff, o->text.len);
+    *seen = (SeenLiteral){head, mask, o->text.len, node_const_text(n), node_const_value(n),
+                          node_const_dtype(n)};
+    return n;
+}
+
 /* The operand at s into *o: the end of its annotation, or NULL. */
 static Bytes operand(RelayParser *ps, Bytes s, LineOperand *o)
 {
@@ -233,7 +290,7 @@ static Bytes operand(RelayParser *ps, Bytes s, LineOperand *o)
     if (temp)
         end = temp_digits(ps, s + 1, &o->number);
     else if (*s != '%')
-        end = scan_literal(s);
+        end = literal_end(ps, s);
     else if (!(o->param = param_guessed(ps, s, &end)))
         end = scan_name(s);
     if (!end || (!is(*end, ENDS) && *end != '/'))
@@ -248,14 +305,14 @@ static Bytes operand(RelayParser *ps, Bytes s, LineOperand *o)
  * make it; NULL after an error. */
 static graft_node *operand_node(RelayParser *ps, const LineOperand *o)
 {
+    bool named = ps->src->text[o->text.off] == '%';
     graft_node *n = o->param; /* (a parameter guessed as it was read) */
     if (!n && o->number >= 0)
         n = scope_temp(ps, (uint64_t)o->number);
-    else if (!n && ps->src->text[o->text.off] == '%') /* a variable: a temp has its number */
+    else if (!n && named) /* a variable: a temp has its number */
         n = scope_var_guessing(ps, o->text); /* (load_use's, without its call) */
     if (!n)
-        n = ps->src->text[o->text.off] == '%' ? load_use(ps, o->text)
-                                              : load_const(ps, o->text);
+        n = named ? load_use(ps, o->text) : literal_node(ps, o);
     if (n && o->annot.len)
         load_annotate(ps, n, o->annot);
     return n;
