@@ -440,6 +440,13 @@ static inline graft_node *scope_var(RelayParser *ps, RelayText name)
     const int64_t *cell = keymap_get(scope_keys(ps), (uint64_t)(uintptr_t)s); /* (its key) */
     return cell && *cell >= 0 ? ps->syms.items[*cell].node : NULL;
 }
+/* Whether a variable's use is guessed to name the def's parameter
+ * ps->def_params[ps->param_next] (note [parameters in order] in
+ * relay_load_scope.c). */
+static inline bool scope_param_guessed(const RelayParser *ps)
+{
+    return ps->param_next < ps->ndef_params && ps->syms.len == ps->param_syms;
+}
 /* scope_var of a variable that was not the def's parameter guessed (note
  * [parameters in order] in relay_load_scope.c), the guess moved past a
  * parameter found so. */

@@ -210,7 +210,7 @@ static Bytes value(RelayParser *ps, Bytes s, int depth, graft_attr_value **v)
  * asked); else NULL. */
 static inline graft_node *param_guessed(RelayParser *ps, Bytes s, Bytes *end)
 {
-    if (ps->param_next >= ps->ndef_params || ps->syms.len != ps->param_syms)
+    if (!scope_param_guessed(ps))
         return NULL;
     graft_node *v = ps->def_params[ps->param_next];
     const char *name = node_name(v);

@@ -71,7 +71,7 @@ static inline Symbol *symbol_top(RelayParser *ps, uint64_t key)
  * (a def's first line, after its '{', is one). */
 static graft_node *param_spelled(RelayParser *ps, RelayText name)
 {
-    if (ps->param_next >= ps->ndef_params || ps->syms.len != ps->param_syms)
+    if (!scope_param_guessed(ps))
         return NULL;
     graft_node *v = ps->def_params[ps->param_next];
     const char *s = node_name(v);
