@@ -606,6 +606,69 @@ START_TEST(nodes_walk_is_the_topo_order)
 }
 END_TEST
 
+/* note [short marks] and note [listed reader] (src/runtime/group.c):
+ * a candidate tried with the marks' last stamps before they wrap is
+ * grouped as any other, its exp of one user (the add) listed clean; the
+ * next clears the marks and starts again from 1 and 2, and its exp, which
+ * the tuple outside reads too, refuses it (its users list is read). */
+START_TEST(short_marks_wrap_and_one_reader_lists_clean)
+{
+    Fixture f;
+    open_fixture(&f, "ea := exp(a) + b => partition\n",
+                 "def @main(%p, %q) {\n  %0 = exp(%p);\n  %1 = add(%0, %q);\n"
+                 "  %2 = exp(%q);\n  %3 = add(%2, %p);\n  (%1, %3, %2)\n}\n");
+    Grouper gp;
+    graft_engine *e = begin_pass(&f, &gp, 0);
+    Group gr;
+    gp.stamp = UINT16_MAX - 4;
+    ck_assert(grouper_try(&gp, graph_node(f.g, 3), false, &gr));
+    ck_assert_uint_eq(gp.istamp, UINT16_MAX - 3);
+    ck_assert_uint_eq(gp.stamp, UINT16_MAX - 2);
+    ck_assert(gr.read_inside);
+    ck_assert_uint_eq(gp.region.len, 2); /* the add and exp(p) */
+    ck_assert_uint_eq(gr.ninputs, 2);
+    ck_assert_ptr_eq(group_inputs(&gp, &gr)[0], graph_node(f.g, 0));
+    ck_assert_ptr_eq(group_inputs(&gp, &gr)[1], graph_node(f.g, 1));
+    ck_assert(!grouper_try(&gp, graph_node(f.g, 5), false, &gr));
+    ck_assert_uint_eq(gp.istamp, 1);
+    ck_assert_uint_eq(gp.stamp, 2);
+    ck_assert_uint_eq(gp.mark[2], 0); /* the first group's exp: cleared */
+    ck_assert_uint_eq(gp.mark[4], 2); /* exp(q): the region's */
+    ck_assert_uint_eq(gp.mark[0], 1); /* p: an input */
+    ck_assert_uint_eq(e->stats.rules[0].interior, 1);
+    grouper_free(&gp);
+    engine_free(e);
+    close_fixture(&f);
+}
+END_TEST
+
+/* note [line asks] (src/runtime/match_direct.c): each step of a line
+ * holds its item's word and bit in a state's item set, and a try reading
+ * them finds what the pattern's items say: subtract(exp(p), exp(q)) by
+ * exp(a) - exp(b), b bound to q. */
+START_TEST(line_steps_hold_their_items_bits)
+{
+    Fixture f;
+    open_fixture(&f, "sub := exp(a) - exp(b) => partition\n",
+                 "def @main(%p, %q) {\n  %0 = exp(%p);\n  %1 = exp(%q);\n"
+                 "  subtract(%0, %1)\n}\n");
+    ck_assert_uint_eq(line_steps(&f, 0), 5);
+    const LineStep *steps = f.m->lines[0].steps;
+    for (uint32_t i = 0; i < 5; i++) {
+        ck_assert_uint_eq(steps[i].word, steps[i].pat->item / 64);
+        ck_assert_uint_eq(steps[i].bit, (uint64_t)1 << (steps[i].pat->item % 64));
+    }
+    graft_node *root = graph_node(f.g, 4);
+    ck_assert_int_eq(matcher_try(f.m, 0, root), MATCH_OK);
+    ck_assert(matcher_pairs_lined(f.m));
+    uint32_t npairs;
+    const MatchPair *pairs = matcher_pairs(f.m, &npairs);
+    ck_assert_uint_eq(npairs, 5);
+    ck_assert_ptr_eq(pairs[4].node, graph_node(f.g, 1)); /* b: q */
+    close_fixture(&f);
+}
+END_TEST
+
 static Suite *match_suite(void)
 {
     Suite *s = suite_create("match");
@@ -617,12 +680,14 @@ static Suite *match_suite(void)
     tcase_add_test(tc, leaf_states_are_their_steps);
     tcase_add_test(tc, operands_of_one_order_ask_at_their_steps);
     tcase_add_test(tc, nodes_walk_is_the_topo_order);
+    tcase_add_test(tc, line_steps_hold_their_items_bits);
     suite_add_tcase(s, tc);
     TCase *groups = tcase_create("groups");
     tcase_add_test(groups, claim_stamps_tell_pass_and_owner);
     tcase_add_test(groups, regions_from_the_pairs_are_the_walks);
     tcase_add_test(groups, groups_tell_interior_read_inside);
     tcase_add_test(groups, line_roles_are_learnt_once_a_pass);
+    tcase_add_test(groups, short_marks_wrap_and_one_reader_lists_clean);
     suite_add_tcase(s, groups);
     return s;
 }

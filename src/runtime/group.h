@@ -48,12 +48,13 @@ typedef struct Grouper {
     VEC(graft_node *) owners; /* the roots of the groups kept in this pass,
                          by claim stamp less pass */
     size_t nclaimed;  /* the nodes the groups kept in this pass claimed */
-    uint32_t *mark;   /* per node id: istamp for an input of the last
-                         candidate, stamp for a node of its region */
+    uint16_t *mark;   /* per node id: istamp for an input of the last
+                         candidate, stamp for a node of its region (note
+                         [short marks] in group.c) */
     size_t size;      /* entries in claim and mark */
     uint32_t pass;    /* the first claim stamp of this pass */
-    uint32_t stamp;   /* current region stamp: istamp + 1 */
-    uint32_t istamp;  /* current input stamp */
+    uint16_t stamp;   /* current region stamp: istamp + 1 */
+    uint16_t istamp;  /* current input stamp */
     uint32_t *counter; /* candidate groups in this pass, per global function
                           (graph_global_of + 1): TVM partitions and rewrites
                           one function at a time, numbering from 0 */
