@@ -669,6 +669,42 @@ START_TEST(line_steps_hold_their_items_bits)
 }
 END_TEST
 
+/* note [input blocks] (src/runtime/group.c): a pass of 5,000 groups, one
+ * input each (a chain of exps, each its own group whose input is the exp
+ * below), fills a first block of INPUT_BLOCK inputs and goes on in a
+ * second; every group's input, read after the pass, is the one it took. */
+START_TEST(input_blocks_keep_each_groups_inputs)
+{
+    enum { N = 5000 };
+    StrBuf model = {0};
+    strbuf_puts(&model, "def @main(%p) {\n  %0 = exp(%p);\n");
+    for (int k = 1; k < N - 1; k++)
+        strbuf_printf(&model, "  %%%d = exp(%%%d);\n", k, k - 1);
+    strbuf_printf(&model, "  exp(%%%d)\n}\n", N - 2);
+    Fixture f;
+    open_fixture(&f, "e := exp(a) => partition\n", model.data);
+    Grouper gp;
+    graft_engine *e = begin_pass(&f, &gp, 0);
+    Group *groups = malloc(N * sizeof *groups);
+    for (uint32_t id = N; id >= 1; id--) /* outputs first, as a pass */
+        ck_assert(grouper_try(&gp, graph_node(f.g, id), false, &groups[N - id]));
+    ck_assert_uint_eq(gp.full.len, 1);
+    /* a candidate asks room for its two pairs and one more */
+    ck_assert_uint_eq(groups[INPUT_BLOCK - 3].block, 0);
+    ck_assert_uint_eq(groups[INPUT_BLOCK - 2].block, 1);
+    ck_assert_uint_eq(groups[INPUT_BLOCK - 2].inputs, 0);
+    for (uint32_t k = 0; k < N; k++) {
+        ck_assert_uint_eq(groups[k].ninputs, 1);
+        ck_assert_ptr_eq(group_inputs(&gp, &groups[k])[0], graph_node(f.g, N - k - 1));
+    }
+    free(groups);
+    grouper_free(&gp);
+    engine_free(e);
+    close_fixture(&f);
+    strbuf_free(&model);
+}
+END_TEST
+
 static Suite *match_suite(void)
 {
     Suite *s = suite_create("match");
@@ -688,6 +724,7 @@ static Suite *match_suite(void)
     tcase_add_test(groups, groups_tell_interior_read_inside);
     tcase_add_test(groups, line_roles_are_learnt_once_a_pass);
     tcase_add_test(groups, short_marks_wrap_and_one_reader_lists_clean);
+    tcase_add_test(groups, input_blocks_keep_each_groups_inputs);
     suite_add_tcase(s, groups);
     return s;
 }

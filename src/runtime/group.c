@@ -73,6 +73,14 @@ void grouper_init(Grouper *gp, graft_engine *e)
     gp->e = e;
 }
 
+/* Frees the pass's full input blocks (note [input blocks]). */
+static void free_full_blocks(Grouper *gp)
+{
+    for (size_t i = 0; i < gp->full.len; i++)
+        free(gp->full.items[i]);
+    gp->full.len = 0;
+}
+
 void grouper_free(Grouper *gp)
 {
     free(gp->named);
@@ -80,6 +88,8 @@ void grouper_free(Grouper *gp)
     free(gp->claim);
     vec_free(&gp->owners);
     free(gp->mark);
+    free_full_blocks(gp);
+    vec_free(&gp->full);
     vec_free(&gp->inputs);
     vec_free(&gp->roots);
     vec_free(&gp->region);
@@ -155,6 +165,7 @@ void grouper_begin(Grouper *gp, uint32_t rule)
     gp->named = named_slots(&gp->e->rs->rules[rule], &gp->has_dom, &gp->in_fn);
     gp->rule = rule;
     gp->roles_lined = false;
+    free_full_blocks(gp);
     gp->inputs.len = 0;
     gp->roots.len = 0;
     /* globals do not change during a run, but are counted anew per pass */
@@ -164,6 +175,35 @@ void grouper_begin(Grouper *gp, uint32_t rule)
 }
 
 /* ---- inputs ---- */
+
+/* note [input blocks]: a partition pass keeps every group's inputs
+ * (note [pass buffers]), 60,000 pointers on the workload, and an array
+ * doubled as it filled copied them all again (half a megabyte copied,
+ * 507,000 instructions of grouper_try).  So the pass's inputs fill
+ * blocks of at least INPUT_BLOCK (group.h): a candidate that the last block has
+ * no room for starts a new one, the full ones kept as they are until the
+ * next pass, and a group's inputs are an index into its block. */
+/* A block of room for need inputs after the last block's, which has not
+ * (note [input blocks]); the last one kept when it holds none. */
+static void new_input_block(Grouper *gp, size_t need)
+{
+    if (gp->inputs.len) {
+        vec_push(&gp->full, gp->inputs.items);
+        gp->inputs.items = NULL;
+        gp->inputs.len = gp->inputs.cap = 0;
+    }
+    vec_reserve(&gp->inputs, need > INPUT_BLOCK ? need : INPUT_BLOCK);
+}
+
+/* Room for need more inputs of one candidate in the last block, and gr's
+ * inputs from its end (note [input blocks]). */
+static inline void inputs_room(Grouper *gp, Group *gr, size_t need)
+{
+    if (gp->inputs.len + need > gp->inputs.cap)
+        new_input_block(gp, need);
+    gr->block = (uint32_t)gp->full.len;
+    gr->inputs = gp->inputs.len;
+}
 
 /* Whether n is an input of the last candidate (collect_inputs). */
 static bool is_input(const Grouper *gp, const graft_node *n)
@@ -231,8 +271,7 @@ static void collect_inputs(Grouper *gp, Group *gr)
     const MatchPair *pairs = matcher_pairs(gp->e->m, &npairs);
     /* never NULL, even for a group of no inputs: group_inputs adds
      * gr->inputs to it, and NULL + 0 is undefined (found by fuzz_pipeline) */
-    vec_reserve(&gp->inputs, gp->inputs.len + 1);
-    gr->inputs = gp->inputs.len;
+    inputs_room(gp, gr, 1);
     gr->ninputs = 0;
     for (uint32_t i = 0; i < npairs; i++) {
         const MatchPair *p = &pairs[i];
@@ -450,11 +489,10 @@ static bool inputs_and_region(Grouper *gp, Group *gr, bool *clean)
     uint16_t *mark = gp->mark, stamp = gp->stamp, istamp = gp->istamp;
     const MatchPair *pairs = matcher_pairs(gp->e->m, &npairs);
     const uint8_t *role = pair_roles(gp, pairs, npairs);
-    vec_reserve(&gp->inputs, gp->inputs.len + npairs + 1); /* never NULL: collect_inputs */
+    inputs_room(gp, gr, npairs + 1); /* never NULL: collect_inputs */
     vec_reserve(&gp->region, npairs);
     graft_node **input = gp->inputs.items + gp->inputs.len, **first = input;
     graft_node **listed = gp->region.items;
-    gr->inputs = gp->inputs.len;
     gp->region.len = 0;
     bool all_clean = true;
     for (uint32_t i = 0; i < npairs; i++) {
