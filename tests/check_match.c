@@ -610,7 +610,8 @@ END_TEST
  * a candidate tried with the marks' last stamps before they wrap is
  * grouped as any other, its exp of one user (the add) listed clean; the
  * next clears the marks and starts again from 1 and 2, and its exp, which
- * the tuple outside reads too, refuses it (its users list is read). */
+ * the tuple outside reads too, refuses it (its users list is read).
+ * The first group is @main's first: its counter found once a pass. */
 START_TEST(short_marks_wrap_and_one_reader_lists_clean)
 {
     Fixture f;
@@ -625,6 +626,8 @@ START_TEST(short_marks_wrap_and_one_reader_lists_clean)
     ck_assert_uint_eq(gp.istamp, UINT16_MAX - 3);
     ck_assert_uint_eq(gp.stamp, UINT16_MAX - 2);
     ck_assert(gr.read_inside);
+    ck_assert_int_eq(gp.main_at, 1); /* @main, the module's global 0 */
+    ck_assert_uint_eq(gr.number, 0);
     ck_assert_uint_eq(gp.region.len, 2); /* the add and exp(p) */
     ck_assert_uint_eq(gr.ninputs, 2);
     ck_assert_ptr_eq(group_inputs(&gp, &gr)[0], graph_node(f.g, 0));
@@ -705,6 +708,34 @@ START_TEST(input_blocks_keep_each_groups_inputs)
 }
 END_TEST
 
+/* note [state size] (src/runtime/automaton_label.c): the room a
+ * rewrite's first labelling reserves for its edits is a quarter more
+ * than the graph's nodes, and the labelling and a new node's label fit
+ * in it: the array is not moved, and each state is labels_all's. */
+START_TEST(edits_room_is_reserved_before_labelling)
+{
+    Fixture f;
+    open_fixture(&f, "ea := exp(a) + b => partition\n",
+                 "def @main(%p, %q) {\n  %0 = exp(%p);\n  %1 = add(%0, %q);\n"
+                 "  %2 = exp(%q);\n  add(%2, %p)\n}\n");
+    uint32_t count = graph_node_count(f.g);
+    Labels *l = labels_new(f.a, f.g);
+    labels_reserve_edits(l);
+    ck_assert_uint_eq(l->st.cap, count + count / 4);
+    const uint32_t *states = l->st.state;
+    labels_all(l);
+    graft_node *made = graph_add_call(f.g, "exp", (graft_node *[]){graph_node(f.g, 0)}, 1, NULL, 0);
+    labels_node(l, made);
+    ck_assert_ptr_eq(l->st.state, states);
+    ck_assert_uint_eq(l->st.cap, count + count / 4);
+    for (uint32_t id = 0; id < count; id++)
+        ck_assert_uint_eq(labels_state_id(l, id), labels_state_id(f.l, id));
+    ck_assert_uint_eq(labels_state(l, made), labels_state_id(l, 4)); /* exp(q)'s */
+    labels_free(l);
+    close_fixture(&f);
+}
+END_TEST
+
 static Suite *match_suite(void)
 {
     Suite *s = suite_create("match");
@@ -717,6 +748,7 @@ static Suite *match_suite(void)
     tcase_add_test(tc, operands_of_one_order_ask_at_their_steps);
     tcase_add_test(tc, nodes_walk_is_the_topo_order);
     tcase_add_test(tc, line_steps_hold_their_items_bits);
+    tcase_add_test(tc, edits_room_is_reserved_before_labelling);
     suite_add_tcase(s, tc);
     TCase *groups = tcase_create("groups");
     tcase_add_test(groups, claim_stamps_tell_pass_and_owner);

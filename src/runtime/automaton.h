@@ -140,6 +140,10 @@ void labels_graph_order(Labels *l, GraphOrder *o, graft_node **nodes);
 /* labels_graph_order's walk keeping only the nodes, in nodes
  * (graph_node_count entries); returns their count. */
 uint32_t labels_graph_nodes(Labels *l, graft_node **nodes);
+/* Room in the states for a quarter more nodes than the graph has, where
+ * edits will make nodes to label (note [state size] in
+ * automaton_label.c). */
+void labels_reserve_edits(Labels *l);
 /* After labels_graph_order made o: stores in offering (when not NULL),
  * in o's order, the ids whose state accepts some rule (the nodes worth
  * verifying) and returns how many.  offering may be o->ids. */

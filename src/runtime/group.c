@@ -172,6 +172,7 @@ void grouper_begin(Grouper *gp, uint32_t rule)
     free(gp->counter);
     gp->ncounters = graph_nglobals(gp->e->g) + 1;
     gp->counter = xcalloc((size_t)gp->ncounters, sizeof *gp->counter);
+    gp->main_at = -1;
 }
 
 /* ---- inputs ---- */
@@ -659,13 +660,27 @@ static PartFate region_refusal(Grouper *gp, const Group *gr, bool listed, graft_
     }
 }
 
-/* The next group number of root's global function: a module of no
- * globals but @main (ncounters 1) has one counter, without looking for
- * root's function. */
+/* The counter of root's global function: a module of no globals but
+ * @main (ncounters 1) has one, without looking for root's function; a
+ * node of @main's scope (no function's, and no function itself) has the
+ * one graph_global_of gave the pass's first such root, since the globals
+ * do not change during a run (a loaded Relay module lists @main: 20
+ * instructions a group on the workload). */
+static int counter_of(Grouper *gp, const graft_node *root)
+{
+    if (gp->ncounters == 1)
+        return 0;
+    if (node_kind(root) == NODE_FUNC || node_scope(gp->e->g, root))
+        return graph_global_of(gp->e->g, root) + 1;
+    if (gp->main_at < 0)
+        gp->main_at = graph_global_of(gp->e->g, root) + 1;
+    return gp->main_at;
+}
+
+/* The next group number of root's global function. */
 static uint32_t next_number(Grouper *gp, const graft_node *root)
 {
-    int at = gp->ncounters == 1 ? 0 : graph_global_of(gp->e->g, root) + 1;
-    return gp->counter[at]++;
+    return gp->counter[counter_of(gp, root)]++;
 }
 
 /* A match at root: a candidate group, kept unless it overlaps or leaks. */

@@ -64,6 +64,7 @@ typedef struct Grouper {
                           (graph_global_of + 1): TVM partitions and rewrites
                           one function at a time, numbering from 0 */
     int ncounters;     /* entries in counter */
+    int main_at;       /* the counter of @main's nodes, -1 until known */
     VEC(graft_node *) inputs; /* the inputs of the groups kept in this pass, one
                          group's after another (note [pass buffers]): the
                          last block (note [input blocks] in group.c) */
