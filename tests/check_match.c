@@ -736,6 +736,35 @@ START_TEST(edits_room_is_reserved_before_labelling)
 }
 END_TEST
 
+/* note [wide keys] (src/runtime/automaton_label.c): two batch norms of
+ * the same five operand states take one wide slot, which holds their
+ * class, operand states and state; the second is its hit. */
+START_TEST(wide_steps_share_one_slot)
+{
+    Fixture f;
+    open_fixture(&f, "e := exp(a) => partition\n",
+                 "def @main(%a, %b, %c) {\n  %0 = nn.batch_norm(%a, %b, %c, %a, %b);\n"
+                 "  %1 = nn.batch_norm(%b, %a, %c, %b, %a);\n  (%0, %1)\n}\n");
+    Labels *l = labels_new(f.a, f.g);
+    labels_all(l);
+    uint32_t used = 0, state = labels_state_id(l, 3);
+    ck_assert_uint_eq(labels_state_id(l, 4), state);
+    for (uint32_t k = 0; k < WIDE_SLOTS; k++) {
+        const WideSlot *w = &l->wide[k];
+        if (!w->cls)
+            continue;
+        used++;
+        ck_assert_uint_eq(w->nargs, 5);
+        ck_assert_uint_eq(w->state, state);
+        for (uint32_t a = 0; a < 5; a++)
+            ck_assert_uint_eq(w->args[a], labels_state_id(l, 0)); /* every parameter's */
+    }
+    ck_assert_uint_eq(used, 1);
+    labels_free(l);
+    close_fixture(&f);
+}
+END_TEST
+
 static Suite *match_suite(void)
 {
     Suite *s = suite_create("match");
@@ -749,6 +778,7 @@ static Suite *match_suite(void)
     tcase_add_test(tc, nodes_walk_is_the_topo_order);
     tcase_add_test(tc, line_steps_hold_their_items_bits);
     tcase_add_test(tc, edits_room_is_reserved_before_labelling);
+    tcase_add_test(tc, wide_steps_share_one_slot);
     suite_add_tcase(s, tc);
     TCase *groups = tcase_create("groups");
     tcase_add_test(groups, claim_stamps_tell_pass_and_owner);
