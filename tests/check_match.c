@@ -646,28 +646,42 @@ START_TEST(short_marks_wrap_and_one_reader_lists_clean)
 END_TEST
 
 /* note [line asks] (src/runtime/match_direct.c): each step of a line
- * holds its item's word and bit in a state's item set, and a try reading
- * them finds what the pattern's items say: subtract(exp(p), exp(q)) by
- * exp(a) - exp(b), b bound to q. */
+ * holds its item's word and bit in a state's item set, a commutative
+ * op's step its operands' too, and a try reading them finds what the
+ * pattern's items say: subtract(exp(p), exp(q)) by exp(a) - exp(b), b
+ * bound to q; add(q, exp(p)) by exp(a) + y, its operands swapped. */
 START_TEST(line_steps_hold_their_items_bits)
 {
     Fixture f;
-    open_fixture(&f, "sub := exp(a) - exp(b) => partition\n",
+    open_fixture(&f, "sub := exp(a) - exp(b) => partition\ncomm := exp(a) + y => partition\n",
                  "def @main(%p, %q) {\n  %0 = exp(%p);\n  %1 = exp(%q);\n"
-                 "  subtract(%0, %1)\n}\n");
-    ck_assert_uint_eq(line_steps(&f, 0), 5);
-    const LineStep *steps = f.m->lines[0].steps;
-    for (uint32_t i = 0; i < 5; i++) {
-        ck_assert_uint_eq(steps[i].word, steps[i].pat->item / 64);
-        ck_assert_uint_eq(steps[i].bit, (uint64_t)1 << (steps[i].pat->item % 64));
+                 "  %2 = subtract(%0, %1);\n  %3 = add(%q, %0);\n  (%2, %3)\n}\n");
+    for (uint32_t r = 0; r < 2; r++) {
+        uint32_t n = line_steps(&f, r);
+        const LineStep *steps = f.m->lines[r].steps;
+        for (uint32_t i = 0; i < n; i++) {
+            const graft_pat *p = steps[i].pat;
+            ck_assert_uint_eq(steps[i].word, p->item / 64);
+            ck_assert_uint_eq(steps[i].bit, (uint64_t)1 << (p->item % 64));
+            for (int k = 0; steps[i].ways && k < 2; k++) {
+                ck_assert_uint_eq(steps[i].kid_word[k], p->kids[k]->item / 64);
+                ck_assert_uint_eq(steps[i].kid_bit[k], (uint64_t)1 << (p->kids[k]->item % 64));
+            }
+        }
     }
-    graft_node *root = graph_node(f.g, 4);
-    ck_assert_int_eq(matcher_try(f.m, 0, root), MATCH_OK);
-    ck_assert(matcher_pairs_lined(f.m));
+    ck_assert_uint_eq(f.m->lines[1].steps[0].ways, 2);
     uint32_t npairs;
+    ck_assert_int_eq(matcher_try(f.m, 0, graph_node(f.g, 4)), MATCH_OK);
+    ck_assert(matcher_pairs_lined(f.m));
     const MatchPair *pairs = matcher_pairs(f.m, &npairs);
     ck_assert_uint_eq(npairs, 5);
     ck_assert_ptr_eq(pairs[4].node, graph_node(f.g, 1)); /* b: q */
+    ck_assert_int_eq(matcher_try(f.m, 1, graph_node(f.g, 5)), MATCH_OK);
+    ck_assert(matcher_pairs_lined(f.m));
+    pairs = matcher_pairs(f.m, &npairs);
+    ck_assert_uint_eq(npairs, 4); /* add, exp, a, y */
+    ck_assert_ptr_eq(pairs[1].node, graph_node(f.g, 2)); /* exp(p), the second operand */
+    ck_assert_ptr_eq(pairs[3].node, graph_node(f.g, 1)); /* y: q */
     close_fixture(&f);
 }
 END_TEST

@@ -85,6 +85,10 @@ static void line_make(Matcher *m, uint32_t r)
         s.ways = p->kind == GRAFT_PAT_OP && nways(m, p) == 2 ? 2 : 0;
         s.word = p->item / 64;
         s.bit = (uint64_t)1 << (p->item % 64);
+        for (int k = 0; s.ways && k < 2; k++) { /* nways: two operands */
+            s.kid_word[k] = p->kids[k]->item / 64;
+            s.kid_bit[k] = (uint64_t)1 << (p->kids[k]->item % 64);
+        }
         steps[n] = s;
         walk_reserve(&todo, (size_t)p->nkids);
         for (int k = p->nkids - 1; k >= 0; k--)
@@ -265,45 +269,40 @@ typedef struct LineView {
     size_t words;
 } LineView;
 
-/* direct_has, read through the view. */
-static inline bool view_has(const LineView *v, const graft_node *n, uint32_t item)
-{
-    uint32_t id = node_id(n), s = id < v->st.cap ? v->st.state[id] : STATE_NONE;
-    return s != STATE_NONE && (v->sets[s * v->words + item / 64] >> (item % 64)) & 1;
-}
+/* note [line asks]: a step's asks read their items' words and bits from
+ * the step, worked out when the line was made (its own item's, and a
+ * commutative op's two operands'), where direct_has divides the item
+ * read from the pattern node, and a commutative op's order is asked of
+ * its two operands without a loop over the pattern's (line_try 746 ->
+ * 693 instructions a batch norm's try on the workload). */
 
-/* note [line asks]: a step's own ask reads its item's word and bit from
- * the step, worked out when the line was made, where view_has divides
- * the item read from the pattern node (line_try 746 -> 718 instructions a
- * batch norm's try on the workload). */
-
-/* view_has of a step's item (note [line asks]). */
-static inline bool view_has_step(const LineView *v, const graft_node *n, const LineStep *s)
+/* direct_has, read through the view, of the item whose word and bit in
+ * a state's item set are word and bit (note [line asks]). */
+static inline bool view_has(const LineView *v, const graft_node *n, uint32_t word, uint64_t bit)
 {
     uint32_t id = node_id(n), st = id < v->st.cap ? v->st.state[id] : STATE_NONE;
-    return st != STATE_NONE && (v->sets[st * v->words + s->word] & s->bit);
+    return st != STATE_NONE && (v->sets[st * v->words + word] & bit);
 }
 
-/* operands_fit, read through the view, at an op (note [line nodes]). */
-static inline bool view_fit(const LineView *v, const graft_pat *p, const graft_node *n, bool swap)
+/* operands_fit, read through the view, at a commutative op's step s (note
+ * [line nodes]): its two operands, swapped or not. */
+static inline bool view_fit(const LineView *v, const LineStep *s, const graft_node *n, bool swap)
 {
-    for (int k = 0; k < p->nkids; k++)
-        if (!view_has(v, node_arg(n, swap ? swapped[k] : k), p->kids[k]->item))
-            return false;
-    return true;
+    return view_has(v, node_arg(n, swap), s->kid_word[0], s->kid_bit[0]) &&
+           view_has(v, node_arg(n, !swap), s->kid_word[1], s->kid_bit[1]);
 }
 
 /* A commutative op's first operand order that fits at n, in *swap, as
  * direct_call takes it; *open set as there. */
-static inline bool line_order(const LineView *v, const graft_pat *p, const graft_node *n,
+static inline bool line_order(const LineView *v, const LineStep *s, const graft_node *n,
                               uint8_t *swap, bool *open)
 {
-    if (!view_fit(v, p, n, false)) {
-        if (!view_fit(v, p, n, true))
+    if (!view_fit(v, s, n, false)) {
+        if (!view_fit(v, s, n, true))
             return false;
         *swap = 1;
     } else if (open && !*open)
-        *open = view_fit(v, p, n, true);
+        *open = view_fit(v, s, n, true);
     return true;
 }
 
@@ -329,7 +328,7 @@ static bool line_try(Matcher *m, const DirectLine *dl, graft_node *root, bool *o
         const LineStep *s = &dl->steps[i];
         const graft_pat *p = s->pat;
         graft_node *n = i ? node_arg(at[s->parent], s->k ^ swap[s->parent]) : root;
-        if (s->ask && !view_has_step(&v, n, s))
+        if (s->ask && !view_has(&v, n, s->word, s->bit))
             return false;
         if (s->binds == LINE_SLOT) { /* direct_bind's common case */
             if (m->b[p->slot].node)
@@ -340,7 +339,7 @@ static bool line_try(Matcher *m, const DirectLine *dl, graft_node *root, bool *o
         at[i] = n;
         swap[i] = 0;
         pairs[i] = (MatchPair){p, n, false};
-        if (s->ways && !line_order(&v, p, n, &swap[i], open))
+        if (s->ways && !line_order(&v, s, n, &swap[i], open))
             return false;
     }
     m->pairs.len = dl->n;

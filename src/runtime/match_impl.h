@@ -87,6 +87,8 @@ typedef struct LineStep {
     uint32_t word;        /* its item's word in a state's item set */
     uint64_t bit;         /* and its bit there (note [line asks] in
                              match_direct.c) */
+    uint32_t kid_word[2]; /* a commutative op's: its two operands' items' */
+    uint64_t kid_bit[2];  /* words and bits */
 } LineStep;
 
 enum { LINE_SLOT = 1, LINE_BINDS = 2 };
