@@ -523,7 +523,9 @@ END_TEST
 START_TEST(operands_of_one_order_ask_at_their_steps)
 {
     Fixture f;
-    open_fixture(&f, "sub := exp(a) - exp(b) => partition\ncomm := exp(a) + y => partition\n",
+    open_fixture(&f,
+                 "sub := exp(a) - exp(b) => partition\ncomm := exp(a) + y => partition\n"
+                 "twice := exp(a) - exp(a) => partition\n",
                  "def @main(%p, %q) {\n  %0 = exp(%p);\n  %1 = exp(%q);\n"
                  "  subtract(%0, %1)\n}\n");
     ck_assert_uint_eq(line_steps(&f, 0), 5);
@@ -649,11 +651,14 @@ END_TEST
  * holds its item's word and bit in a state's item set, a commutative
  * op's step its operands' too, and a try reading them finds what the
  * pattern's items say: subtract(exp(p), exp(q)) by exp(a) - exp(b), b
- * bound to q; add(q, exp(p)) by exp(a) + y, its operands swapped. */
+ * bound to q; add(q, exp(p)) by exp(a) + y, its operands swapped.  A
+ * rule binding a twice has no line. */
 START_TEST(line_steps_hold_their_items_bits)
 {
     Fixture f;
-    open_fixture(&f, "sub := exp(a) - exp(b) => partition\ncomm := exp(a) + y => partition\n",
+    open_fixture(&f,
+                 "sub := exp(a) - exp(b) => partition\ncomm := exp(a) + y => partition\n"
+                 "twice := exp(a) - exp(a) => partition\n",
                  "def @main(%p, %q) {\n  %0 = exp(%p);\n  %1 = exp(%q);\n"
                  "  %2 = subtract(%0, %1);\n  %3 = add(%q, %0);\n  (%2, %3)\n}\n");
     for (uint32_t r = 0; r < 2; r++) {
@@ -676,6 +681,8 @@ START_TEST(line_steps_hold_their_items_bits)
     const MatchPair *pairs = matcher_pairs(f.m, &npairs);
     ck_assert_uint_eq(npairs, 5);
     ck_assert_ptr_eq(pairs[4].node, graph_node(f.g, 1)); /* b: q */
+    ck_assert_ptr_eq(f.m->b[pairs[4].pat->slot].node, graph_node(f.g, 1));
+    ck_assert_uint_eq(line_steps(&f, 2), 0); /* a bound twice: no line (note [line binds once]) */
     ck_assert_int_eq(matcher_try(f.m, 1, graph_node(f.g, 5)), MATCH_OK);
     ck_assert(matcher_pairs_lined(f.m));
     pairs = matcher_pairs(f.m, &npairs);
