@@ -382,11 +382,12 @@ GRAFT_HOT uint32_t label_walk(Labels *l, uint32_t *order, graft_node **nodes, ui
     state_reserve(l, graph_node_count(l->g));
     l->epoch++; /* every state below may change */
     *kept = 0;
-    /* locals: the loop's calls may write *l, so its fields are read again */
-    uint32_t i = 0, nops = l->nops, opaque = nops + 4;
+    /* locals: the loop's calls may write *l, so its fields are read again;
+     * none moves the states, which only labels_node grows */
+    uint32_t i = 0, nops = l->nops, opaque = nops + 4, *state = l->st.state;
     for (graft_node *node; (node = graph_walk_next(&w)); i++) {
         uint32_t id = node_id(node);
-        uint32_t s = l->st.state[id] = walk_state(l, node, node_kind(node), nops, opaque);
+        uint32_t s = state[id] = walk_state(l, node, node_kind(node), nops, opaque);
         if (offering && l->offers[s] == 2) /* note [offers known] */
             offering[(*kept)++] = id;
         if (order)
