@@ -786,6 +786,31 @@ START_TEST(wide_steps_share_one_slot)
 }
 END_TEST
 
+/* note [offers inline] (src/runtime/automaton.h): labels_id_offers says
+ * whether a node's state accepts a rule, learnt at the first ask of a
+ * state and read inline after: the add of exp(a) + b does, the exps and
+ * parameters do not, an id never labelled does not. */
+START_TEST(offers_are_read_inline_once_learnt)
+{
+    Fixture f;
+    open_fixture(&f, "ea := exp(a) + b => partition\n",
+                 "def @main(%p, %q) {\n  %0 = exp(%p);\n  add(%0, %q)\n}\n");
+    Labels *l = labels_new(f.a, f.g);
+    labels_all(l);
+    const LabelsHead *h = (const LabelsHead *)(const void *)l;
+    for (int ask = 0; ask < 2; ask++) { /* learnt, then read */
+        ck_assert(!labels_id_offers(l, 0));
+        ck_assert(!labels_id_offers(l, 2));
+        ck_assert(labels_id_offers(l, 3));
+        ck_assert(!labels_id_offers(l, 1000));
+    }
+    ck_assert_uint_eq(h->offers[labels_state_id(l, 3)], 2);
+    ck_assert_uint_eq(h->offers[labels_state_id(l, 2)], 1);
+    labels_free(l);
+    close_fixture(&f);
+}
+END_TEST
+
 static Suite *match_suite(void)
 {
     Suite *s = suite_create("match");
@@ -800,6 +825,7 @@ static Suite *match_suite(void)
     tcase_add_test(tc, line_steps_hold_their_items_bits);
     tcase_add_test(tc, edits_room_is_reserved_before_labelling);
     tcase_add_test(tc, wide_steps_share_one_slot);
+    tcase_add_test(tc, offers_are_read_inline_once_learnt);
     suite_add_tcase(s, tc);
     TCase *groups = tcase_create("groups");
     tcase_add_test(groups, claim_stamps_tell_pass_and_owner);

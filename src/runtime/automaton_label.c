@@ -11,6 +11,7 @@
  */
 #include "automaton_label_impl.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -432,10 +433,14 @@ uint32_t labels_next_offering(Labels *l, graft_node *const *nodes, uint32_t from
     return n;
 }
 
-bool labels_id_offers(Labels *l, uint32_t id)
+/* LabelsHead reads a Labels's first members (note [offers inline]). */
+_Static_assert(offsetof(Labels, offers) == offsetof(LabelsHead, offers) &&
+                  offsetof(Labels, offers_cap) == offsetof(LabelsHead, offers_cap),
+              "a Labels begins as a LabelsHead");
+
+bool labels_offers_learnt(Labels *l, uint32_t s)
 {
-    uint32_t s = labels_state_id(l, id);
-    return s != STATE_NONE && offers(l, s);
+    return offers(l, s);
 }
 
 uint32_t labels_walk_funcs(const Labels *l)
