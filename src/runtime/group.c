@@ -420,14 +420,22 @@ static const uint8_t *pair_roles(Grouper *gp, const MatchPair *pairs, uint32_t n
     return gp->roles.items;
 }
 
+/* Per leaf role, the node kinds (bits by NodeKind) that make no input:
+ * an op value or a function (may_be_input), a constant the pattern
+ * embeds, any node of a leaf that is never one (leaf_is_input). */
+_Static_assert(NODE_MATCH < 16, "a node kind is a bit of kinds_inside's");
+static const uint16_t kinds_inside[PAIR_LEAF_INSIDE + 1] = {
+    [PAIR_LEAF_INPUT] = 1u << NODE_OPREF | 1u << NODE_FUNC,
+    [PAIR_LEAF_EMBED] = 1u << NODE_OPREF | 1u << NODE_FUNC | 1u << NODE_CONST,
+    [PAIR_LEAF_INSIDE] = UINT16_MAX,
+};
+
 /* Whether a leaf pair p of role role is an input (may_be_input and
  * leaf_is_input, the pattern's part read from the role). */
 static inline bool leaf_input(const Grouper *gp, const MatchPair *pairs, uint32_t npairs,
                               const MatchPair *p, uint8_t role)
 {
-    NodeKind kind = node_kind(p->node);
-    if (role == PAIR_LEAF_INSIDE || kind == NODE_OPREF || kind == NODE_FUNC ||
-        (role == PAIR_LEAF_EMBED && kind == NODE_CONST))
+    if (kinds_inside[role] >> node_kind(p->node) & 1)
         return false;
     return !gp->has_dom || !on_dom_path(pairs, npairs, p->node);
 }
@@ -464,7 +472,7 @@ static bool listed_clean(const Grouper *gp, const Group *gr, const graft_node *n
 {
     if (shared_kind(n))
         return true;
-    if (grouper_claimed(gp, n))
+    if (gp->claim[node_id(n)] >= gp->pass) /* grouper_claimed: the try grew claim */
         return false;
     if (n == gr->root || node_nusers(n) == 1)
         return true;
