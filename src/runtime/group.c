@@ -168,6 +168,7 @@ void grouper_begin(Grouper *gp, uint32_t rule)
     free_full_blocks(gp);
     gp->inputs.len = 0;
     gp->roots.len = 0;
+    vec_reserve(&gp->roots, 1); /* collect_roots */
     /* globals do not change during a run, but are counted anew per pass */
     free(gp->counter);
     gp->ncounters = graph_nglobals(gp->e->g) + 1;
@@ -635,9 +636,14 @@ static void drop(Grouper *gp, const Group *gr)
     gp->roots.len = gr->roots;
 }
 
-/* The matcher's root nodes of a rule of several roots, into gp->roots. */
+/* The matcher's root nodes of a rule of several roots, into gp->roots;
+ * none for a rule of one, without asking the matcher (gp->roots holds
+ * room from grouper_begin, so group_roots adds 0 to no NULL). */
 static void collect_roots(Grouper *gp, Group *gr)
 {
+    gr->roots = gp->roots.len;
+    if (!gp->e->rs->rules[gp->rule].nroots)
+        return;
     graft_node *const *roots = matcher_roots(gp->e->m, &gr->nroots);
     vec_reserve(&gp->roots, gp->roots.len + (size_t)gr->nroots + 1);
     gr->roots = gp->roots.len;
