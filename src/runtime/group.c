@@ -135,12 +135,12 @@ static void next_pass(Grouper *gp)
 }
 
 /* note [short marks]: a candidate's marks are two stamps, so 16 bits
- * serve 32,766 candidates between two clearings of the array, where a
- * clearing (two bytes a node id) costs less than a try (about 2,000
- * instructions); the array, zeroed when made, is half the size of 32-bit
- * marks (240 KB less of both workload peaks, 120,001 ids; grouper_try
- * 18.94 M -> 18.36 M instructions on the workload's partition, 240,000 of
- * them calloc's clearing where the heap gives no fresh pages). */
+ * serve 32,766 candidates between two clearings of the array (two bytes
+ * a node id, once for 32,766 tries of about 2,000 instructions each);
+ * the array, zeroed when made, is half the size of 32-bit marks (240 KB
+ * less of both workload peaks, 120,001 ids; grouper_try 18.94 M ->
+ * 18.36 M instructions on the workload's partition, 240,000 of them
+ * calloc's clearing where the heap gives no fresh pages). */
 
 /* The input and region stamps of the next candidate; the marks cleared
  * when they would wrap, so an old stamp never reads as current. */
@@ -182,9 +182,11 @@ void grouper_begin(Grouper *gp, uint32_t rule)
  * (note [pass buffers]), 60,000 pointers on the workload, and an array
  * doubled as it filled copied them all again (half a megabyte copied,
  * 507,000 instructions of grouper_try).  So the pass's inputs fill
- * blocks of at least INPUT_BLOCK (group.h): a candidate that the last block has
- * no room for starts a new one, the full ones kept as they are until the
- * next pass, and a group's inputs are an index into its block. */
+ * blocks of at least INPUT_BLOCK (group.h): a candidate that the last
+ * block has no room for starts a new one, the full ones kept as they are
+ * until the next pass, and a group's inputs are an index into its
+ * block. */
+
 /* A block of room for need inputs after the last block's, which has not
  * (note [input blocks]); the last one kept when it holds none. */
 static void new_input_block(Grouper *gp, size_t need)
