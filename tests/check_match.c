@@ -523,7 +523,9 @@ END_TEST
 START_TEST(operands_of_one_order_ask_at_their_steps)
 {
     Fixture f;
-    open_fixture(&f, "sub := exp(a) - exp(b) => partition\ncomm := exp(a) + y => partition\n",
+    open_fixture(&f,
+                 "sub := exp(a) - exp(b) => partition\ncomm := exp(a) + y => partition\n"
+                 "twice := exp(a) - exp(a) => partition\n",
                  "def @main(%p, %q) {\n  %0 = exp(%p);\n  %1 = exp(%q);\n"
                  "  subtract(%0, %1)\n}\n");
     ck_assert_uint_eq(line_steps(&f, 0), 5);
@@ -606,6 +608,209 @@ START_TEST(nodes_walk_is_the_topo_order)
 }
 END_TEST
 
+/* note [short marks] and note [listed reader] (src/runtime/group.c):
+ * a candidate tried with the marks' last stamps before they wrap is
+ * grouped as any other, its exp of one user (the add) listed clean; the
+ * next clears the marks and starts again from 1 and 2, and its exp, which
+ * the tuple outside reads too, refuses it (its users list is read).
+ * The first group is @main's first: its counter found once a pass. */
+START_TEST(short_marks_wrap_and_one_reader_lists_clean)
+{
+    Fixture f;
+    open_fixture(&f, "ea := exp(a) + b => partition\n",
+                 "def @main(%p, %q) {\n  %0 = exp(%p);\n  %1 = add(%0, %q);\n"
+                 "  %2 = exp(%q);\n  %3 = add(%2, %p);\n  (%1, %3, %2)\n}\n");
+    Grouper gp;
+    graft_engine *e = begin_pass(&f, &gp, 0);
+    Group gr;
+    gp.stamp = UINT16_MAX - 4;
+    ck_assert(grouper_try(&gp, graph_node(f.g, 3), false, &gr));
+    ck_assert_uint_eq(gp.istamp, UINT16_MAX - 3);
+    ck_assert_uint_eq(gp.stamp, UINT16_MAX - 2);
+    ck_assert(gr.read_inside);
+    ck_assert_int_eq(gp.main_at, 1); /* @main, the module's global 0 */
+    ck_assert_uint_eq(gr.number, 0);
+    ck_assert_uint_eq(gp.region.len, 2); /* the add and exp(p) */
+    ck_assert_uint_eq(gr.ninputs, 2);
+    ck_assert_ptr_eq(group_inputs(&gp, &gr)[0], graph_node(f.g, 0));
+    ck_assert_ptr_eq(group_inputs(&gp, &gr)[1], graph_node(f.g, 1));
+    ck_assert(!grouper_try(&gp, graph_node(f.g, 5), false, &gr));
+    ck_assert_uint_eq(gp.istamp, 1);
+    ck_assert_uint_eq(gp.stamp, 2);
+    ck_assert_uint_eq(gp.mark[2], 0); /* the first group's exp: cleared */
+    ck_assert_uint_eq(gp.mark[4], 2); /* exp(q): the region's */
+    ck_assert_uint_eq(gp.mark[0], 1); /* p: an input */
+    ck_assert_uint_eq(e->stats.rules[0].interior, 1);
+    grouper_free(&gp);
+    engine_free(e);
+    close_fixture(&f);
+}
+END_TEST
+
+/* note [line asks] (src/runtime/match_direct.c): each step of a line
+ * holds its item's word and bit in a state's item set, a commutative
+ * op's step its operands' too, and a try reading them finds what the
+ * pattern's items say: subtract(exp(p), exp(q)) by exp(a) - exp(b), b
+ * bound to q; add(q, exp(p)) by exp(a) + y, its operands swapped.  A
+ * rule binding a twice has no line. */
+START_TEST(line_steps_hold_their_items_bits)
+{
+    Fixture f;
+    open_fixture(&f,
+                 "sub := exp(a) - exp(b) => partition\ncomm := exp(a) + y => partition\n"
+                 "twice := exp(a) - exp(a) => partition\n",
+                 "def @main(%p, %q) {\n  %0 = exp(%p);\n  %1 = exp(%q);\n"
+                 "  %2 = subtract(%0, %1);\n  %3 = add(%q, %0);\n  (%2, %3)\n}\n");
+    for (uint32_t r = 0; r < 2; r++) {
+        uint32_t n = line_steps(&f, r);
+        const LineStep *steps = f.m->lines[r].steps;
+        for (uint32_t i = 0; i < n; i++) {
+            const graft_pat *p = steps[i].pat;
+            ck_assert_uint_eq(steps[i].word, p->item / 64);
+            ck_assert_uint_eq(steps[i].bit, (uint64_t)1 << (p->item % 64));
+            for (int k = 0; steps[i].ways && k < 2; k++) {
+                ck_assert_uint_eq(steps[i].kid_word[k], p->kids[k]->item / 64);
+                ck_assert_uint_eq(steps[i].kid_bit[k], (uint64_t)1 << (p->kids[k]->item % 64));
+            }
+        }
+    }
+    ck_assert_uint_eq(f.m->lines[1].steps[0].ways, 2);
+    uint32_t npairs;
+    ck_assert_int_eq(matcher_try(f.m, 0, graph_node(f.g, 4)), MATCH_OK);
+    ck_assert(matcher_pairs_lined(f.m));
+    const MatchPair *pairs = matcher_pairs(f.m, &npairs);
+    ck_assert_uint_eq(npairs, 5);
+    ck_assert_ptr_eq(pairs[4].node, graph_node(f.g, 1)); /* b: q */
+    ck_assert_ptr_eq(f.m->b[pairs[4].pat->slot].node, graph_node(f.g, 1));
+    ck_assert_uint_eq(line_steps(&f, 2), 0); /* a bound twice: no line (note [line binds once]) */
+    ck_assert_int_eq(matcher_try(f.m, 1, graph_node(f.g, 5)), MATCH_OK);
+    ck_assert(matcher_pairs_lined(f.m));
+    pairs = matcher_pairs(f.m, &npairs);
+    ck_assert_uint_eq(npairs, 4); /* add, exp, a, y */
+    ck_assert_ptr_eq(pairs[1].node, graph_node(f.g, 2)); /* exp(p), the second operand */
+    ck_assert_ptr_eq(pairs[3].node, graph_node(f.g, 1)); /* y: q */
+    close_fixture(&f);
+}
+END_TEST
+
+/* note [input blocks] (src/runtime/group.c): a pass of 5,000 groups, one
+ * input each (a chain of exps, each its own group whose input is the exp
+ * below), fills a first block of INPUT_BLOCK inputs and goes on in a
+ * second; every group's input, read after the pass, is the one it took. */
+START_TEST(input_blocks_keep_each_groups_inputs)
+{
+    enum { N = 5000 };
+    StrBuf model = {0};
+    strbuf_puts(&model, "def @main(%p) {\n  %0 = exp(%p);\n");
+    for (int k = 1; k < N - 1; k++)
+        strbuf_printf(&model, "  %%%d = exp(%%%d);\n", k, k - 1);
+    strbuf_printf(&model, "  exp(%%%d)\n}\n", N - 2);
+    Fixture f;
+    open_fixture(&f, "e := exp(a) => partition\n", model.data);
+    Grouper gp;
+    graft_engine *e = begin_pass(&f, &gp, 0);
+    Group *groups = malloc(N * sizeof *groups);
+    for (uint32_t id = N; id >= 1; id--) /* outputs first, as a pass */
+        ck_assert(grouper_try(&gp, graph_node(f.g, id), false, &groups[N - id]));
+    ck_assert_uint_eq(gp.full.len, 1);
+    /* a candidate asks room for its two pairs and one more */
+    ck_assert_uint_eq(groups[INPUT_BLOCK - 3].block, 0);
+    ck_assert_uint_eq(groups[INPUT_BLOCK - 2].block, 1);
+    ck_assert_uint_eq(groups[INPUT_BLOCK - 2].inputs, 0);
+    for (uint32_t k = 0; k < N; k++) {
+        ck_assert_uint_eq(groups[k].ninputs, 1);
+        ck_assert_ptr_eq(group_inputs(&gp, &groups[k])[0], graph_node(f.g, N - k - 1));
+    }
+    free(groups);
+    grouper_free(&gp);
+    engine_free(e);
+    close_fixture(&f);
+    strbuf_free(&model);
+}
+END_TEST
+
+/* note [state size] (src/runtime/automaton_label.c): the room a
+ * rewrite's first labelling reserves for its edits is a quarter more
+ * than the graph's nodes, and the labelling and a new node's label fit
+ * in it: the array is not moved, and each state is labels_all's. */
+START_TEST(edits_room_is_reserved_before_labelling)
+{
+    Fixture f;
+    open_fixture(&f, "ea := exp(a) + b => partition\n",
+                 "def @main(%p, %q) {\n  %0 = exp(%p);\n  %1 = add(%0, %q);\n"
+                 "  %2 = exp(%q);\n  add(%2, %p)\n}\n");
+    uint32_t count = graph_node_count(f.g);
+    Labels *l = labels_new(f.a, f.g);
+    labels_reserve_edits(l);
+    ck_assert_uint_eq(l->st.cap, count + count / 4);
+    const uint32_t *states = l->st.state;
+    labels_all(l);
+    graft_node *made = graph_add_call(f.g, "exp", (graft_node *[]){graph_node(f.g, 0)}, 1, NULL, 0);
+    labels_node(l, made);
+    ck_assert_ptr_eq(l->st.state, states);
+    ck_assert_uint_eq(l->st.cap, count + count / 4);
+    for (uint32_t id = 0; id < count; id++)
+        ck_assert_uint_eq(labels_state_id(l, id), labels_state_id(f.l, id));
+    ck_assert_uint_eq(labels_state(l, made), labels_state_id(l, 4)); /* exp(q)'s */
+    labels_free(l);
+    close_fixture(&f);
+}
+END_TEST
+
+/* note [wide keys] (src/runtime/automaton_label.c): two batch norms of
+ * the same five operand states take one wide slot, which holds their
+ * class, operand states and state; the second is its hit. */
+START_TEST(wide_steps_share_one_slot)
+{
+    Fixture f;
+    open_fixture(&f, "e := exp(a) => partition\n",
+                 "def @main(%a, %b, %c) {\n  %0 = nn.batch_norm(%a, %b, %c, %a, %b);\n"
+                 "  %1 = nn.batch_norm(%b, %a, %c, %b, %a);\n  (%0, %1)\n}\n");
+    Labels *l = labels_new(f.a, f.g);
+    labels_all(l);
+    uint32_t used = 0, state = labels_state_id(l, 3);
+    ck_assert_uint_eq(labels_state_id(l, 4), state);
+    for (uint32_t k = 0; k < WIDE_SLOTS; k++) {
+        const WideSlot *w = &l->wide[k];
+        if (!w->cls)
+            continue;
+        used++;
+        ck_assert_uint_eq(w->nargs, 5);
+        ck_assert_uint_eq(w->state, state);
+        for (uint32_t a = 0; a < 5; a++)
+            ck_assert_uint_eq(w->args[a], labels_state_id(l, 0)); /* every parameter's */
+    }
+    ck_assert_uint_eq(used, 1);
+    labels_free(l);
+    close_fixture(&f);
+}
+END_TEST
+
+/* note [offers inline] (src/runtime/automaton.h): labels_id_offers says
+ * whether a node's state accepts a rule, learnt at the first ask of a
+ * state and read inline after: the add of exp(a) + b does, the exps and
+ * parameters do not, an id never labelled does not. */
+START_TEST(offers_are_read_inline_once_learnt)
+{
+    Fixture f;
+    open_fixture(&f, "ea := exp(a) + b => partition\n",
+                 "def @main(%p, %q) {\n  %0 = exp(%p);\n  add(%0, %q)\n}\n");
+    Labels *l = labels_new(f.a, f.g);
+    labels_all(l);
+    const LabelsHead *h = (const LabelsHead *)(const void *)l;
+    for (int ask = 0; ask < 2; ask++) { /* learnt, then read */
+        ck_assert(!labels_id_offers(l, 0));
+        ck_assert(!labels_id_offers(l, 2));
+        ck_assert(labels_id_offers(l, 3));
+        ck_assert(!labels_id_offers(l, 1000));
+    }
+    ck_assert_uint_eq(h->offers[labels_state_id(l, 3)], 2);
+    ck_assert_uint_eq(h->offers[labels_state_id(l, 2)], 1);
+    labels_free(l);
+    close_fixture(&f);
+}
+END_TEST
+
 static Suite *match_suite(void)
 {
     Suite *s = suite_create("match");
@@ -617,12 +822,18 @@ static Suite *match_suite(void)
     tcase_add_test(tc, leaf_states_are_their_steps);
     tcase_add_test(tc, operands_of_one_order_ask_at_their_steps);
     tcase_add_test(tc, nodes_walk_is_the_topo_order);
+    tcase_add_test(tc, line_steps_hold_their_items_bits);
+    tcase_add_test(tc, edits_room_is_reserved_before_labelling);
+    tcase_add_test(tc, wide_steps_share_one_slot);
+    tcase_add_test(tc, offers_are_read_inline_once_learnt);
     suite_add_tcase(s, tc);
     TCase *groups = tcase_create("groups");
     tcase_add_test(groups, claim_stamps_tell_pass_and_owner);
     tcase_add_test(groups, regions_from_the_pairs_are_the_walks);
     tcase_add_test(groups, groups_tell_interior_read_inside);
     tcase_add_test(groups, line_roles_are_learnt_once_a_pass);
+    tcase_add_test(groups, short_marks_wrap_and_one_reader_lists_clean);
+    tcase_add_test(groups, input_blocks_keep_each_groups_inputs);
     suite_add_tcase(s, groups);
     return s;
 }

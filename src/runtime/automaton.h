@@ -140,6 +140,10 @@ void labels_graph_order(Labels *l, GraphOrder *o, graft_node **nodes);
 /* labels_graph_order's walk keeping only the nodes, in nodes
  * (graph_node_count entries); returns their count. */
 uint32_t labels_graph_nodes(Labels *l, graft_node **nodes);
+/* Room in the states for a quarter more nodes than the graph has, where
+ * edits will make nodes to label (note [state size] in
+ * automaton_label.c). */
+void labels_reserve_edits(Labels *l);
 /* After labels_graph_order made o: stores in offering (when not NULL),
  * in o's order, the ids whose state accepts some rule (the nodes worth
  * verifying) and returns how many.  offering may be o->ids. */
@@ -152,9 +156,6 @@ uint32_t labels_offering(Labels *l, uint32_t *offering, uint32_t *nlabelled);
  * n: a sweep over an order for the nodes worth verifying, one call per
  * such node (rewrite.c's candidate lists). */
 uint32_t labels_next_offering(Labels *l, graft_node *const *nodes, uint32_t from, uint32_t n);
-/* Whether node id has a state that accepts some rule (a node never
- * labelled has none). */
-bool labels_id_offers(Labels *l, uint32_t id);
 /* The functions the last walk of the whole graph listed (labels_all,
  * labels_graph_order, labels_offering): GraphWalk.nfuncs. */
 uint32_t labels_walk_funcs(const Labels *l);
@@ -178,6 +179,35 @@ static inline uint32_t labels_state_id(const Labels *l, uint32_t id)
 static inline uint32_t labels_state(const Labels *l, const graft_node *n)
 {
     return labels_state_id(l, node_id(n));
+}
+
+/* note [offers inline]: a rewrite asks whether a node's state accepts
+ * some rule of every node its edits touch (20,000 asks on the workload's
+ * rewrite), and a call cost 25 instructions where the answer, once
+ * learnt, is a byte per state: so a Labels begins with the states, then
+ * the answers learnt so far, which labels_id_offers reads inline as a
+ * LabelsHead; an answer not learnt yet is learnt by a call. */
+typedef struct LabelsHead {
+    LabelStates st;       /* the states (note [states inline]) */
+    const uint8_t *offers; /* per state: 0 not known yet, 1 offers no rule,
+                             2 some */
+    size_t offers_cap;    /* entries allocated in offers */
+} LabelsHead;
+
+/* Learns whether state s accepts some rule: labels_id_offers's call. */
+bool labels_offers_learnt(Labels *l, uint32_t s);
+
+/* Whether node id has a state that accepts some rule (a node never
+ * labelled has none). */
+static inline bool labels_id_offers(Labels *l, uint32_t id)
+{
+    const LabelsHead *h = (const LabelsHead *)(const void *)l;
+    uint32_t s = labels_state_id(l, id);
+    if (s == STATE_NONE)
+        return false;
+    if (s < h->offers_cap && h->offers[s])
+        return h->offers[s] == 2;
+    return labels_offers_learnt(l, s);
 }
 /* Changes whenever a state is stored: what was found from the states
  * (and the users lists, which change only where nodes are relabelled

@@ -11,6 +11,7 @@
  */
 #include "automaton_label_impl.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,7 +77,11 @@ Automaton *labels_automaton(const Labels *l)
  * rewrite's, labelled one by one) grow it by a quarter beyond the count,
  * not doubled: copies stay amortized constant per id, and a doubled
  * array was a megabyte of the rewrite's peak on the workload (262,144
- * slots for 140,001 ids; now 150,001). */
+ * slots for 140,001 ids; now 150,001).  A rewrite's first labelling,
+ * which knows that edits follow, takes that quarter at once
+ * (labels_reserve_edits): the array it would grow to, without copying
+ * the states it holds (600,000 instructions of the workload's rewrite
+ * where the first of its new nodes was labelled; its peak the same). */
 static void state_reserve(Labels *l, size_t count)
 {
     if (count <= l->st.cap)
@@ -85,6 +90,12 @@ static void state_reserve(Labels *l, size_t count)
     l->st.state = xrealloc(l->st.state, cap * sizeof *l->st.state);
     memset(l->st.state + old, 0xff, (cap - old) * sizeof *l->st.state);
     l->st.cap = cap;
+}
+
+void labels_reserve_edits(Labels *l)
+{
+    size_t count = graph_node_count(l->g);
+    state_reserve(l, count + count / 4);
 }
 
 /* Puts the ids of n's operands (pattern_operand) in l->operands and
@@ -193,23 +204,35 @@ static uint32_t many_step(Labels *l, uint32_t c, const graft_node *n, uint32_t n
     return args_step(l, c, na);
 }
 
-/* The state of a node of class c with na operands (3 to WIDE_ARGS),
- * whose ids are at ids: note [wide steps]. */
-static uint32_t wide_step(Labels *l, uint32_t c, const uint32_t *ids, uint32_t na)
+/* note [wide keys]: a wide step's slot is picked by cache_slot, whose
+ * multiply by an odd constant mixes the key's bits into its top ones; so
+ * the operand states fold into the key by a multiply and an add each, not
+ * by hash_mix, and the slot's operands are compared without a branch per
+ * operand (wide_step 163 -> 128 instructions a batch norm on the
+ * workload's rewrite).  Which slot a key takes changes nothing but hits
+ * and misses: a miss asks the memo (note [wide steps]). */
+
+/* The state of n, of class c with na operands (3 to WIDE_ARGS), their
+ * states read from its slots (note [wide steps], note [wide keys]): as
+ * many_step, their ids are wanted nowhere (labels_node 30 instructions
+ * less a batch norm on the workload's rewrite). */
+static uint32_t wide_step(Labels *l, uint32_t c, const graft_node *n, uint32_t na)
 {
     uint32_t args[WIDE_ARGS];
-    uint64_t h = (uint64_t)c << 8 | na;
+    uint64_t key = (uint64_t)c << 8 | na;
     for (uint32_t k = 0; k < na; k++) {
-        args[k] = l->st.state[ids[k]];
-        h = hash_mix(h, args[k]);
+        args[k] = l->st.state[node_id(node_arg(n, (int)k))];
+        key = key * 31 + args[k];
     }
-    WideSlot *w = &l->wide[cache_slot(h, WIDE_SLOT_BITS)];
-    bool hit = w->cls == c + 1 && w->nargs == na;
-    for (uint32_t k = 0; hit && k < na; k++)
-        hit = w->args[k] == args[k];
-    if (hit)
+    WideSlot *w = &l->wide[cache_slot(key, WIDE_SLOT_BITS)];
+    uint32_t differ = (w->cls ^ (c + 1)) | (w->nargs ^ na);
+    for (uint32_t k = 0; k < na; k++)
+        differ |= w->args[k] ^ args[k];
+    if (!differ)
         return w->state;
-    uint32_t s = class_step_memo(l, c, ids, na, NULL);
+    args_reserve(l, na);
+    memcpy(l->args, args, na * sizeof *args);
+    uint32_t s = args_step(l, c, na);
     w->cls = c + 1;
     w->nargs = na;
     memcpy(w->args, args, na * sizeof *args);
@@ -225,12 +248,10 @@ static uint32_t *dense_table(Labels *l, uint32_t c)
     return l->dense[c];
 }
 
-/* The state of a node of class c whose operands are the na ids at ids:
- * a dense entry (note [dense steps]), else wide_step or class_step_memo. */
+/* The state of a node of class c whose operands are the na ids at ids,
+ * at most two: a dense entry (note [dense steps]), else class_step_memo. */
 static uint32_t class_step(Labels *l, uint32_t c, const uint32_t *ids, uint32_t na)
 {
-    if (na > 2)
-        return na <= WIDE_ARGS ? wide_step(l, c, ids, na) : class_step_memo(l, c, ids, na, NULL);
     uint32_t s0 = na > 0 ? l->st.state[ids[0]] : 0, s1 = na > 1 ? l->st.state[ids[1]] : 0;
     if (s0 >= DENSE || s1 >= DENSE)
         return class_step_memo(l, c, ids, na, NULL);
@@ -287,12 +308,7 @@ GRAFT_HOT uint32_t label_one(Labels *l, const graft_node *n, NodeKind kind, uint
     uint32_t na = c == opaque ? 0 : (uint32_t)node_nargs(n); /* opaque: none */
     if (na <= 2)
         return small_step(l, c, n, na);
-    if (na > WIDE_ARGS)
-        return many_step(l, c, n, na);
-    uint32_t ids[WIDE_ARGS];
-    for (uint32_t k = 0; k < na; k++)
-        ids[k] = node_id(node_arg(n, (int)k));
-    return wide_step(l, c, ids, na);
+    return na > WIDE_ARGS ? many_step(l, c, n, na) : wide_step(l, c, n, na);
 }
 
 uint32_t labels_node(Labels *l, const graft_node *n)
@@ -364,11 +380,12 @@ GRAFT_HOT uint32_t label_walk(Labels *l, uint32_t *order, graft_node **nodes, ui
     state_reserve(l, graph_node_count(l->g));
     l->epoch++; /* every state below may change */
     *kept = 0;
-    /* locals: the loop's calls may write *l, so its fields are read again */
-    uint32_t i = 0, nops = l->nops, opaque = nops + 4;
+    /* locals: the loop's calls may write *l, so its fields are read again;
+     * none moves the states, which only labels_node grows */
+    uint32_t i = 0, nops = l->nops, opaque = nops + 4, *state = l->st.state;
     for (graft_node *node; (node = graph_walk_next(&w)); i++) {
         uint32_t id = node_id(node);
-        uint32_t s = l->st.state[id] = walk_state(l, node, node_kind(node), nops, opaque);
+        uint32_t s = state[id] = walk_state(l, node, node_kind(node), nops, opaque);
         if (offering && l->offers[s] == 2) /* note [offers known] */
             offering[(*kept)++] = id;
         if (order)
@@ -413,10 +430,14 @@ uint32_t labels_next_offering(Labels *l, graft_node *const *nodes, uint32_t from
     return n;
 }
 
-bool labels_id_offers(Labels *l, uint32_t id)
+/* LabelsHead reads a Labels's first members (note [offers inline]). */
+_Static_assert(offsetof(Labels, offers) == offsetof(LabelsHead, offers) &&
+                  offsetof(Labels, offers_cap) == offsetof(LabelsHead, offers_cap),
+              "a Labels begins as a LabelsHead");
+
+bool labels_offers_learnt(Labels *l, uint32_t s)
 {
-    uint32_t s = labels_state_id(l, id);
-    return s != STATE_NONE && offers(l, s);
+    return offers(l, s);
 }
 
 uint32_t labels_walk_funcs(const Labels *l)

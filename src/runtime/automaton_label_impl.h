@@ -104,6 +104,10 @@ typedef struct ConstSlot {
 
 struct Labels {
     LabelStates st;    /* first: read inline by labels_state (automaton.h) */
+    uint8_t *offers;   /* per state: 0 not known yet, 1 offers no rule, 2 some;
+                          with offers_cap, second and third as LabelsHead
+                          says (note [offers inline] in automaton.h) */
+    size_t offers_cap; /* entries allocated in offers */
     Automaton *a;      /* the automaton, borrowed */
     const graft_graph *g;    /* the graph, borrowed */
     uint64_t epoch;    /* counts the labellings (labels_epoch) */
@@ -133,8 +137,6 @@ struct Labels {
                           kind alone (note [leaf states]) */
     uint32_t leaf[NODE_CONST + 1]; /* then their state, once known, else
                           STATE_NONE */
-    uint8_t *offers;   /* per state: 0 not known yet, 1 offers no rule, 2 some */
-    size_t offers_cap; /* entries allocated in offers */
     bool scopes;       /* label fns, ifs and lets with their operands */
     bool type_tests;   /* some rule tests dtypes, ranks or shapes */
     uint32_t lo[GRAFT_PRED_ATTR + 1]; /* per test kind: its run in the node */

@@ -245,6 +245,7 @@ static uint32_t label_offering(graft_engine *e, uint32_t **offering, uint32_t *n
                                uint32_t *upto)
 {
     uint32_t n, *ids = xmalloc(((size_t)graph_node_count(e->g) + 1) * sizeof *ids);
+    labels_reserve_edits(e->labels); /* the rewrite's nodes follow */
     *noffering = labels_offering(e->labels, ids, &n);
     *offering = ids;
     e->stats.labelled += n;

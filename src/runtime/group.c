@@ -73,6 +73,14 @@ void grouper_init(Grouper *gp, graft_engine *e)
     gp->e = e;
 }
 
+/* Frees the pass's full input blocks (note [input blocks]). */
+static void free_full_blocks(Grouper *gp)
+{
+    for (size_t i = 0; i < gp->full.len; i++)
+        free(gp->full.items[i]);
+    gp->full.len = 0;
+}
+
 void grouper_free(Grouper *gp)
 {
     free(gp->named);
@@ -80,6 +88,8 @@ void grouper_free(Grouper *gp)
     free(gp->claim);
     vec_free(&gp->owners);
     free(gp->mark);
+    free_full_blocks(gp);
+    vec_free(&gp->full);
     vec_free(&gp->inputs);
     vec_free(&gp->roots);
     vec_free(&gp->region);
@@ -124,16 +134,24 @@ static void next_pass(Grouper *gp)
     gp->nclaimed = 0;
 }
 
+/* note [short marks]: a candidate's marks are two stamps, so 16 bits
+ * serve 32,766 candidates between two clearings of the array (two bytes
+ * a node id, once for 32,766 tries of about 2,000 instructions each);
+ * the array, zeroed when made, is half the size of 32-bit marks (240 KB
+ * less of both workload peaks, 120,001 ids; grouper_try 18.94 M ->
+ * 18.36 M instructions on the workload's partition, 240,000 of them
+ * calloc's clearing where the heap gives no fresh pages). */
+
 /* The input and region stamps of the next candidate; the marks cleared
  * when they would wrap, so an old stamp never reads as current. */
 static void next_stamps(Grouper *gp)
 {
-    if (gp->stamp >= UINT32_MAX - 2) {
+    if (gp->stamp >= UINT16_MAX - 2) {
         memset(gp->mark, 0, gp->size * sizeof *gp->mark);
         gp->stamp = 0;
     }
-    gp->istamp = gp->stamp + 1;
-    gp->stamp = gp->istamp + 1;
+    gp->istamp = (uint16_t)(gp->stamp + 1);
+    gp->stamp = (uint16_t)(gp->istamp + 1);
 }
 
 void grouper_begin(Grouper *gp, uint32_t rule)
@@ -147,15 +165,49 @@ void grouper_begin(Grouper *gp, uint32_t rule)
     gp->named = named_slots(&gp->e->rs->rules[rule], &gp->has_dom, &gp->in_fn);
     gp->rule = rule;
     gp->roles_lined = false;
+    free_full_blocks(gp);
     gp->inputs.len = 0;
     gp->roots.len = 0;
+    vec_reserve(&gp->roots, 1); /* collect_roots */
     /* globals do not change during a run, but are counted anew per pass */
     free(gp->counter);
     gp->ncounters = graph_nglobals(gp->e->g) + 1;
     gp->counter = xcalloc((size_t)gp->ncounters, sizeof *gp->counter);
+    gp->main_at = -1;
 }
 
 /* ---- inputs ---- */
+
+/* note [input blocks]: a partition pass keeps every group's inputs
+ * (note [pass buffers]), 60,000 pointers on the workload, and an array
+ * doubled as it filled copied them all again (half a megabyte copied,
+ * 507,000 instructions of grouper_try).  So the pass's inputs fill
+ * blocks of at least INPUT_BLOCK (group.h): a candidate that the last
+ * block has no room for starts a new one, the full ones kept as they are
+ * until the next pass, and a group's inputs are an index into its
+ * block. */
+
+/* A block of room for need inputs after the last block's, which has not
+ * (note [input blocks]); the last one kept when it holds none. */
+static void new_input_block(Grouper *gp, size_t need)
+{
+    if (gp->inputs.len) {
+        vec_push(&gp->full, gp->inputs.items);
+        gp->inputs.items = NULL;
+        gp->inputs.len = gp->inputs.cap = 0;
+    }
+    vec_reserve(&gp->inputs, need > INPUT_BLOCK ? need : INPUT_BLOCK);
+}
+
+/* Room for need more inputs of one candidate in the last block, and gr's
+ * inputs from its end (note [input blocks]). */
+static inline void inputs_room(Grouper *gp, Group *gr, size_t need)
+{
+    if (gp->inputs.len + need > gp->inputs.cap)
+        new_input_block(gp, need);
+    gr->block = (uint32_t)gp->full.len;
+    gr->inputs = gp->inputs.len;
+}
 
 /* Whether n is an input of the last candidate (collect_inputs). */
 static bool is_input(const Grouper *gp, const graft_node *n)
@@ -223,8 +275,7 @@ static void collect_inputs(Grouper *gp, Group *gr)
     const MatchPair *pairs = matcher_pairs(gp->e->m, &npairs);
     /* never NULL, even for a group of no inputs: group_inputs adds
      * gr->inputs to it, and NULL + 0 is undefined (found by fuzz_pipeline) */
-    vec_reserve(&gp->inputs, gp->inputs.len + 1);
-    gr->inputs = gp->inputs.len;
+    inputs_room(gp, gr, 1);
     gr->ninputs = 0;
     for (uint32_t i = 0; i < npairs; i++) {
         const MatchPair *p = &pairs[i];
@@ -256,7 +307,7 @@ static bool is_root(const Grouper *gp, const Group *gr, const graft_node *n)
  * batch norm's region are its inputs. */
 static inline void push_unless_seen(Grouper *gp, graft_node *n)
 {
-    uint32_t mark = gp->mark[node_id(n)];
+    uint16_t mark = gp->mark[node_id(n)];
     if (mark != gp->stamp && mark != gp->istamp)
         walk_push_reserved(&gp->walk, n);
 }
@@ -372,14 +423,22 @@ static const uint8_t *pair_roles(Grouper *gp, const MatchPair *pairs, uint32_t n
     return gp->roles.items;
 }
 
+/* Per leaf role, the node kinds (bits by NodeKind) that make no input:
+ * an op value or a function (may_be_input), a constant the pattern
+ * embeds, any node of a leaf that is never one (leaf_is_input). */
+_Static_assert(NODE_MATCH < 16, "a node kind is a bit of kinds_inside's");
+static const uint16_t kinds_inside[PAIR_LEAF_INSIDE + 1] = {
+    [PAIR_LEAF_INPUT] = 1u << NODE_OPREF | 1u << NODE_FUNC,
+    [PAIR_LEAF_EMBED] = 1u << NODE_OPREF | 1u << NODE_FUNC | 1u << NODE_CONST,
+    [PAIR_LEAF_INSIDE] = UINT16_MAX,
+};
+
 /* Whether a leaf pair p of role role is an input (may_be_input and
  * leaf_is_input, the pattern's part read from the role). */
 static inline bool leaf_input(const Grouper *gp, const MatchPair *pairs, uint32_t npairs,
                               const MatchPair *p, uint8_t role)
 {
-    NodeKind kind = node_kind(p->node);
-    if (role == PAIR_LEAF_INSIDE || kind == NODE_OPREF || kind == NODE_FUNC ||
-        (role == PAIR_LEAF_EMBED && kind == NODE_CONST))
+    if (kinds_inside[role] >> node_kind(p->node) & 1)
         return false;
     return !gp->has_dom || !on_dom_path(pairs, npairs, p->node);
 }
@@ -399,17 +458,26 @@ static bool shared_kind(const graft_node *n)
     return node_kind(n) == NODE_CONST || node_kind(n) == NODE_FUNC;
 }
 
+/* note [listed reader]: inputs_and_region lists a pair's node only
+ * when every interior pair before it was a plain one (an op, tuple or
+ * element access whose operands are its pattern's operands), so a node
+ * listed other than the root was reached as an operand of its pattern
+ * parent's node, listed before it: that node reads it.  A node of one
+ * use then has no user outside the region, and its users list need not
+ * be read (grouper_try about 70 instructions less a batch norm's group
+ * on the workload's partition, six interior nodes of one user each). */
+
 /* Whether n, just listed, leaves region_check nothing to find there:
  * shared, or claimed by no group kept earlier and either the root or a
  * node whose users were all listed before it (in pre-order, its reader
- * in the pattern was). */
+ * in the pattern was; note [listed reader]). */
 static bool listed_clean(const Grouper *gp, const Group *gr, const graft_node *n)
 {
     if (shared_kind(n))
         return true;
-    if (grouper_claimed(gp, n))
+    if (gp->claim[node_id(n)] >= gp->pass) /* grouper_claimed: the try grew claim */
         return false;
-    if (n == gr->root)
+    if (n == gr->root || node_nusers(n) == 1)
         return true;
     for (const Use *u = node_first_use(n); u; u = use_next(u))
         if (gp->mark[node_id(use_user(u))] != gp->stamp)
@@ -429,19 +497,19 @@ static bool listed_clean(const Grouper *gp, const Group *gr, const graft_node *n
 static bool inputs_and_region(Grouper *gp, Group *gr, bool *clean)
 {
     next_stamps(gp);
-    uint32_t npairs, *mark = gp->mark, stamp = gp->stamp, istamp = gp->istamp;
+    uint32_t npairs;
+    uint16_t *mark = gp->mark, stamp = gp->stamp, istamp = gp->istamp;
     const MatchPair *pairs = matcher_pairs(gp->e->m, &npairs);
     const uint8_t *role = pair_roles(gp, pairs, npairs);
-    vec_reserve(&gp->inputs, gp->inputs.len + npairs + 1); /* never NULL: collect_inputs */
+    inputs_room(gp, gr, npairs + 1); /* never NULL: collect_inputs */
     vec_reserve(&gp->region, npairs);
     graft_node **input = gp->inputs.items + gp->inputs.len, **first = input;
     graft_node **listed = gp->region.items;
-    gr->inputs = gp->inputs.len;
     gp->region.len = 0;
     bool all_clean = true;
     for (uint32_t i = 0; i < npairs; i++) {
         const MatchPair *p = &pairs[i];
-        uint32_t *at = &mark[node_id(p->node)];
+        uint16_t *at = &mark[node_id(p->node)];
         if (role[i] <= PAIR_WALKED) { /* an interior node */
             if (*at == istamp || role[i] == PAIR_WALKED || !plain_interior(p))
                 return give_back(gp, gr);
@@ -570,9 +638,14 @@ static void drop(Grouper *gp, const Group *gr)
     gp->roots.len = gr->roots;
 }
 
-/* The matcher's root nodes of a rule of several roots, into gp->roots. */
+/* The matcher's root nodes of a rule of several roots, into gp->roots;
+ * none for a rule of one, without asking the matcher (gp->roots holds
+ * room from grouper_begin, so group_roots adds 0 to no NULL). */
 static void collect_roots(Grouper *gp, Group *gr)
 {
+    gr->roots = gp->roots.len;
+    if (!gp->e->rs->rules[gp->rule].nroots)
+        return;
     graft_node *const *roots = matcher_roots(gp->e->m, &gr->nroots);
     vec_reserve(&gp->roots, gp->roots.len + (size_t)gr->nroots + 1);
     gr->roots = gp->roots.len;
@@ -603,13 +676,27 @@ static PartFate region_refusal(Grouper *gp, const Group *gr, bool listed, graft_
     }
 }
 
-/* The next group number of root's global function: a module of no
- * globals but @main (ncounters 1) has one counter, without looking for
- * root's function. */
+/* The counter of root's global function: a module of no globals but
+ * @main (ncounters 1) has one, without looking for root's function; a
+ * node of @main's scope (no function's, and no function itself) has the
+ * one graph_global_of gave the pass's first such root, since the globals
+ * do not change during a run (a loaded Relay module lists @main: 20
+ * instructions a group on the workload). */
+static int counter_of(Grouper *gp, const graft_node *root)
+{
+    if (gp->ncounters == 1)
+        return 0;
+    if (node_kind(root) == NODE_FUNC || node_scope(gp->e->g, root))
+        return graph_global_of(gp->e->g, root) + 1;
+    if (gp->main_at < 0)
+        gp->main_at = graph_global_of(gp->e->g, root) + 1;
+    return gp->main_at;
+}
+
+/* The next group number of root's global function. */
 static uint32_t next_number(Grouper *gp, const graft_node *root)
 {
-    int at = gp->ncounters == 1 ? 0 : graph_global_of(gp->e->g, root) + 1;
-    return gp->counter[at]++;
+    return gp->counter[counter_of(gp, root)]++;
 }
 
 /* A match at root: a candidate group, kept unless it overlaps or leaks. */

@@ -27,13 +27,18 @@ typedef struct Group {
                          grouper found it (note [interior read inside] in
                          group.c); false: not known */
     size_t inputs;    /* parameters' arguments, in order: the grouper's
-                         inputs from this index (group_inputs) */
+                         inputs from this index of block (group_inputs) */
     uint32_t ninputs; /* how many */
+    uint32_t block;   /* the block of the grouper's inputs holding them
+                         (note [input blocks] in group.c) */
     graft_binding *bind;    /* rewriting: the bindings at match time, else NULL */
     size_t roots;     /* a rule of several roots: its roots' nodes, the
                          grouper's roots from this index (group_roots) */
     int nroots;       /* how many; 0 for a rule of one root */
 } Group;
+
+#define INPUT_BLOCK 4096 /* inputs a block holds at least (note [input
+                            blocks] in group.c) */
 
 typedef struct Grouper {
     graft_engine *e;        /* the driver */
@@ -48,18 +53,22 @@ typedef struct Grouper {
     VEC(graft_node *) owners; /* the roots of the groups kept in this pass,
                          by claim stamp less pass */
     size_t nclaimed;  /* the nodes the groups kept in this pass claimed */
-    uint32_t *mark;   /* per node id: istamp for an input of the last
-                         candidate, stamp for a node of its region */
+    uint16_t *mark;   /* per node id: istamp for an input of the last
+                         candidate, stamp for a node of its region (note
+                         [short marks] in group.c) */
     size_t size;      /* entries in claim and mark */
     uint32_t pass;    /* the first claim stamp of this pass */
-    uint32_t stamp;   /* current region stamp: istamp + 1 */
-    uint32_t istamp;  /* current input stamp */
+    uint16_t stamp;   /* current region stamp: istamp + 1 */
+    uint16_t istamp;  /* current input stamp */
     uint32_t *counter; /* candidate groups in this pass, per global function
                           (graph_global_of + 1): TVM partitions and rewrites
                           one function at a time, numbering from 0 */
     int ncounters;     /* entries in counter */
+    int main_at;       /* the counter of @main's nodes, -1 until known */
     VEC(graft_node *) inputs; /* the inputs of the groups kept in this pass, one
-                         group's after another (note [pass buffers]) */
+                         group's after another (note [pass buffers]): the
+                         last block (note [input blocks] in group.c) */
+    VEC(graft_node **) full; /* the pass's blocks before it, full */
     VEC(graft_node *) roots; /* the same for the roots of a rule of several */
     VEC(graft_node *) region; /* the region of the last candidate */
     VEC(uint8_t) roles; /* the last match's pairs' roles (note [pair roles]
@@ -121,7 +130,8 @@ bool grouper_try(Grouper *gp, graft_node *root, bool leaf_ok, Group *out);
  * keeps no inputs]); the pointer holds until the next grouper_try. */
 static inline graft_node **group_inputs(const Grouper *gp, const Group *gr)
 {
-    return gp->inputs.items + gr->inputs;
+    graft_node **block = gr->block < gp->full.len ? gp->full.items[gr->block] : gp->inputs.items;
+    return block + gr->inputs;
 }
 
 /* gr's root nodes (gr->nroots of a rule of several roots); the pointer

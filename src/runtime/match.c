@@ -397,7 +397,7 @@ bool matcher_guard_ok(const Matcher *m, const graft_rule *rule)
     return !rule->guard || guard_eval(rule->guard, m->b);
 }
 
-static void reset(Matcher *m, const graft_rule *rule)
+static inline void reset(Matcher *m, const graft_rule *rule)
 {
     if ((size_t)rule->nslots + 1 > m->b_cap)
         m->b = xgrow_items(m->b, &m->b_cap, (size_t)rule->nslots + 1, sizeof *m->b);

@@ -84,6 +84,11 @@ typedef struct LineStep {
                              LINE_BINDS: a callee or attributes too */
     uint8_t ways;         /* 2 for a commutative op (its operand orders),
                              else 0 */
+    uint32_t word;        /* its item's word in a state's item set */
+    uint64_t bit;         /* and its bit there (note [line asks] in
+                             match_direct.c) */
+    uint32_t kid_word[2]; /* a commutative op's: its two operands' items' */
+    uint64_t kid_bit[2];  /* words and bits */
 } LineStep;
 
 enum { LINE_SLOT = 1, LINE_BINDS = 2 };
