@@ -138,6 +138,8 @@ void graph_free(graft_graph *g)
     free(g->globals);
     for (size_t i = 0; i < g->node_blocks.len; i++)
         free(g->node_blocks.items[i].mem);
+    vec_free(&g->cone);
+    vec_free(&g->orphan_vars);
     vec_free(&g->node_blocks);
     free(g);
 }
@@ -439,7 +441,8 @@ static graft_node *node_memory(graft_graph *g, size_t size)
     if (size > NODE_BLOCK / 4)
         return arena_alloc(g->arena, size);
     if (g->node_pool_left < size) {
-        NodeBlock block = {xmalloc(NODE_BLOCK), g->nnodes}; /* (the id node_register gives) */
+        uint32_t first = g->nnodes; /* the id node_register gives */
+        NodeBlock block = {xmalloc(NODE_BLOCK), first, first};
         vec_push(&g->node_blocks, block);
         g->node_pool = block.mem;
         g->node_pool_left = NODE_BLOCK;

@@ -621,6 +621,12 @@ uint32_t graph_remove_unreached(graft_graph *g, uint8_t *reached);
  * graph_clean_reached tells whether a walk from the roots lists node id,
  * and graph_clean_reached_count how many it lists, in such a graph. */
 uint32_t graph_kill_given(graft_graph *g, const uint32_t *given, size_t ngiven, uint32_t first);
+/* Kills root when no node uses it and it is not the output, then each of
+ * its operands left without a user, and so on, but for variables, which
+ * the next graph_kill_given or sweep takes (note [kill as the pass goes]
+ * in graph_compact.c); for the same kind of graph.  Returns how many
+ * died. */
+uint32_t graph_kill_cone(graft_graph *g, graft_node *root);
 bool graph_clean_reached(const graft_graph *g, uint32_t id);
 uint32_t graph_clean_reached_count(const graft_graph *g);
 
