@@ -62,11 +62,11 @@ static uint32_t block_end(const graft_graph *g, size_t b)
  * keeps b all the same.  Moves b's dead_upto past the dead ones read. */
 static bool block_lives(graft_graph *g, size_t b)
 {
-    NodeBlock *block = &g->node_blocks.items[b];
-    for (uint32_t end = block_end(g, b); block->dead_upto < end; block->dead_upto++)
-        if (!g->nodes[block->dead_upto]->dead)
-            return true;
-    return false;
+    uint32_t id = g->node_blocks.items[b].dead_upto, end = block_end(g, b);
+    while (id < end && g->nodes[id]->dead)
+        id++;
+    g->node_blocks.items[b].dead_upto = id;
+    return id < end;
 }
 
 /* Whether block b holds one of the nodes the writers read from the table
@@ -131,6 +131,15 @@ void graph_drop_positions(graft_graph *g)
  * takes it from there as one of its given nodes (or a walk's sweep finds
  * it unreached).  So the pass's sweep leaves the same nodes dead as
  * before. */
+/* Drops a dying node's use u from its operand's users list, and stacks
+ * the operand when that was its last use. */
+static void leave_operand(graft_graph *g, Use *u)
+{
+    graph_unlink_use(u);
+    if (!u->value->first_use)
+        vec_push(&g->cone, u->value);
+}
+
 uint32_t graph_kill_cone(graft_graph *g, graft_node *root)
 {
     g->cone.len = 0;
@@ -147,12 +156,10 @@ uint32_t graph_kill_cone(graft_graph *g, graft_node *root)
         n->dead = 1;
         killed++;
         Use *slots = node_slots(n), *callee = node_callee_slot(n);
-        for (int i = 0; i < n->nargs + (callee != NULL); i++) {
-            Use *u = i < n->nargs ? &slots[i] : callee;
-            graph_unlink_use(u);
-            if (!u->value->first_use)
-                vec_push(&g->cone, u->value);
-        }
+        for (int i = 0; i < n->nargs; i++)
+            leave_operand(g, &slots[i]);
+        if (callee)
+            leave_operand(g, callee);
     }
     g->ndead += killed;
     return killed;

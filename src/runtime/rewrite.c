@@ -401,9 +401,15 @@ static void sweep(graft_engine *e, Cands *c, uint64_t applied)
 /* note [killed as replaced]: in a graph the sweep may kill by given
  * nodes (e->clean), each root a group replaced dies with its cone as
  * soon as its group is done (note [kill as the pass goes] in
- * src/ir/graph_compact.c), and after every RELEASE_STEP such deaths the
+ * src/ir/graph_compact.c), and after every so many such deaths the
  * blocks left all dead are freed (graph_release_dead), so the replaced
- * copies' memory comes back while the pass makes the new nodes.  What
+ * copies' memory comes back while the pass makes the new nodes.  A
+ * release reads every block, so so many is a 64th of the nodes, at least
+ * 1,024: at most 64 releases a pass, each block read by each, which stays
+ * linear in the graph (a release every 1,024 deaths would make the
+ * releases quadratic: 68 of them cost 1.28 M instructions on the
+ * workload's Relay rewrite, the 34 of a 64th 1.07 M, the 8 of a 16th
+ * 0.85 M, but that pass then peaked 0.4 MB higher, 23.4 MB).  What
  * the pass reads after a group is done then must not be a node freed:
  * - a later group's bindings (its nodes as matched, and current's
  *   forwarding): a bound node is in the group's region or an operand of
@@ -421,7 +427,7 @@ static void sweep(graft_engine *e, Cands *c, uint64_t applied)
  *   as a new node may be cut where a freed one was.
  * - a function an action makes holds its body through no use: from the
  *   first one made, the pass kills no more, and the sweep is a walk. */
-enum { RELEASE_STEP = 1024 };
+enum { RELEASE_MIN = 1024, RELEASE_PARTS = 64 };
 
 /* A pass's kills as it goes (note [killed as replaced]). */
 typedef struct Retire {
@@ -462,7 +468,7 @@ static void retire_root(graft_engine *e, const Grouper *gp, Retire *rt, graft_no
 }
 
 /* After group gr was applied (its action's nodes from id first on): its
- * replaced roots retired, and the dead blocks freed every RELEASE_STEP
+ * replaced roots retired, and the dead blocks freed every so many
  * deaths (note [killed as replaced]). */
 static void retire_group(graft_engine *e, const Grouper *gp, Retire *rt, const Group *gr,
                          uint32_t first)
@@ -472,7 +478,7 @@ static void retire_group(graft_engine *e, const Grouper *gp, Retire *rt, const G
         retire_root(e, gp, rt, gr->root);
     for (int j = 0; j < gr->nroots; j++)
         retire_root(e, gp, rt, group_roots(gp, gr)[j]);
-    if (rt->unfreed >= RELEASE_STEP) {
+    if (rt->unfreed >= RELEASE_MIN && rt->unfreed >= graph_node_count(e->g) / RELEASE_PARTS) {
         graph_release_dead(e->g);
         e->read_const = NULL;
         rt->unfreed = 0;
