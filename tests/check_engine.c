@@ -1440,6 +1440,25 @@ START_TEST(replaced_copies_freed_as_the_pass_goes)
 }
 END_TEST
 
+/* Only an engine that traces or lists refusals names nodes by position
+ * (engine_names_positions): graft run drops the positions before the
+ * passes of any other (note [memory before the output] in
+ * src/runtime/runner.c). */
+START_TEST(positions_named_only_by_traces_and_refusals)
+{
+    static const char model[] = "def @main(%x) {\n  exp(%x)\n}\n";
+    FILE *trace = tmpfile();
+    EngineOptions opts[3] = {{0}, {.trace = trace}, {.refusals = true}};
+    for (int i = 0; i < 3; i++) {
+        Run r;
+        run_open_with(&r, "e := exp(x) => negative(x)\n", model, opts[i]);
+        ck_assert(engine_names_positions(r.e) == (i > 0));
+        run_close(&r);
+    }
+    fclose(trace);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -1502,6 +1521,7 @@ static Suite *engine_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("memory");
     tcase_add_test(tc, replaced_copies_freed_as_the_pass_goes);
+    tcase_add_test(tc, positions_named_only_by_traces_and_refusals);
     suite_add_tcase(s, tc);
     return s;
 }

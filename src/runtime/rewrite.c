@@ -493,6 +493,9 @@ static void drop_forward(graft_engine *e)
     e->forward_cap = 0;
 }
 
+/* Room for exactly n items in empty vector v. */
+#define reserve_exactly(v, n) ((v)->items = xmalloc((n) * sizeof *(v)->items), (v)->cap = (n))
+
 /* One pass of rule r (note [rewrite rounds]); returns the rewrites done.
  * Stops applying once total rewrites exceed limit. */
 static uint64_t rewrite_pass(graft_engine *e, Grouper *gp, Cands *c, uint32_t r, uint64_t limit)
@@ -508,10 +511,12 @@ static uint64_t rewrite_pass(graft_engine *e, Grouper *gp, Cands *c, uint32_t r,
     BindingVec binds = {0};
     /* room for every candidate at once: grown by doubling, the arrays
      * were copied a dozen times a pass (2 M instructions on the
-     * workload's rewrite), to the capacity this asks for at first */
+     * workload's rewrite); and exactly, not to a power of two, which
+     * was 0.45 MB more of the pass's peak there (16,384 groups' room
+     * and 65,536 bindings' for 10,000 and 60,001) */
     size_t ncands = c->start[r + 1] - c->start[r];
-    vec_reserve(&groups, ncands);
-    vec_reserve(&binds, ncands * nslots + 1);
+    reserve_exactly(&groups, ncands);
+    reserve_exactly(&binds, ncands * nslots + 1);
     for (uint32_t i = c->start[r]; i < c->start[r + 1]; i++) {
         graft_node *x = c->nodes[i];
         Group gr;
