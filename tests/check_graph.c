@@ -1836,6 +1836,44 @@ START_TEST(test_release_dead_as_killed)
 }
 END_TEST
 
+/* graph_reserve makes no positions' table (note [positions on demand] in
+ * src/ir/graph.c): a graph that sets none reads 0 for each node and
+ * loading done keeps none; the first asked for or set is made with the
+ * reserved room, zeroed. */
+START_TEST(test_positions_on_demand)
+{
+    graft_graph *g = graph_new();
+    graph_reserve(g, 100);
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graft_node *y = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    ck_assert_int_eq(node_line(g, y), 0);
+    graph_fit_positions(g);
+    ck_assert_int_eq(node_col(g, y), 0);
+    size_t cap = 1;
+    ck_assert_ptr_null(graph_positions(g, &cap)); /* none wanted after loading */
+    ck_assert_uint_eq(cap, 0);
+    graph_free(g);
+    g = graph_new();
+    graph_reserve(g, 100);
+    x = graph_add_param(g, "x", NULL);
+    y = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    graph_set_pos(g, y, 2, 7);
+    int32_t *pos = graph_positions(g, &cap);
+    ck_assert_uint_eq(cap, 100);
+    ck_assert_int_eq(pos[2 * node_id(y)], 2);
+    ck_assert_int_eq(pos[2 * node_id(y) + 1], 7);
+    ck_assert_int_eq(node_line(g, x), 0);
+    for (size_t i = 2 * (size_t)node_id(y) + 2; i < 2 * cap; i++)
+        ck_assert_int_eq(pos[i], 0);
+    graph_free(g);
+    g = graph_new();
+    graph_reserve(g, 100);
+    ck_assert_ptr_nonnull(graph_positions(g, &cap));
+    ck_assert_uint_eq(cap, 100);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -1904,6 +1942,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_main_parameters_borrowed);
     tcase_add_test(tc, test_kill_cone);
     tcase_add_test(tc, test_release_dead_as_killed);
+    tcase_add_test(tc, test_positions_on_demand);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -230,7 +230,8 @@ void graph_free(graft_graph *g);
 /* Room for nodes nodes (their positions, names for half as many) before
  * the tables grow: a
  * loader sizes them once from the text (an estimate; they still grow
- * past it). */
+ * past it).  The positions' table is made when first asked for or set
+ * (note [positions on demand] in graph.c). */
 void graph_reserve(graft_graph *g, size_t nodes);
 /* Loading done: the positions' table cut to the nodes made (note [node
  * table] in graph.c); a node made after has no position. */

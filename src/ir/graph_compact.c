@@ -62,11 +62,12 @@ static uint32_t block_end(const graft_graph *g, size_t b)
  * keeps b all the same.  Moves b's dead_upto past the dead ones read. */
 static bool block_lives(graft_graph *g, size_t b)
 {
-    uint32_t id = g->node_blocks.items[b].dead_upto, end = block_end(g, b);
-    while (id < end && g->nodes[id]->dead)
-        id++;
-    g->node_blocks.items[b].dead_upto = id;
-    return id < end;
+    graft_node **at = g->nodes + g->node_blocks.items[b].dead_upto;
+    graft_node **end = g->nodes + block_end(g, b);
+    while (at < end && (*at)->dead)
+        at++;
+    g->node_blocks.items[b].dead_upto = (uint32_t)(at - g->nodes);
+    return at < end;
 }
 
 /* Whether block b holds one of the nodes the writers read from the table
@@ -99,8 +100,9 @@ size_t graph_release_dead(graft_graph *g)
             g->node_blocks.items[kept++] = block;
             continue;
         }
-        for (uint32_t id = block.first_id, end = block_end(g, b); id < end; id++)
-            g->nodes[id] = &g->released; /* (an arena's dead node among them too) */
+        for (graft_node **at = g->nodes + block.first_id, **end = g->nodes + block_end(g, b);
+             at < end; at++)
+            *at = &g->released; /* (an arena's dead node among them too) */
         free(block.mem);
     }
     g->node_blocks.len = kept;
@@ -112,6 +114,7 @@ void graph_drop_positions(graft_graph *g)
     free(g->pos);
     g->pos = NULL;
     g->pos_cap = 0;
+    g->pos_want = 0;
 }
 
 /* note [kill as the pass goes]: the copies a rewrite replaces died at the

@@ -96,6 +96,8 @@ struct graft_graph {
                               (a side table, note [node size]); entries
                               past pos_cap and {0, 0} mean "built" */
     size_t pos_cap;        /* entries allocated in pos */
+    size_t pos_want;       /* entries pos is made with, when first read or
+                              set (note [positions on demand] in graph.c) */
     Interner *strings;     /* interned names in arena, or the loader's (graph_new_named) */
     bool strings_borrowed; /* strings the loader's: not freed with the graph */
     const char *canon[1 << CANON_BITS][2]; /* strings the interner returned

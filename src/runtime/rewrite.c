@@ -433,7 +433,14 @@ enum { RELEASE_MIN = 1024, RELEASE_PARTS = 64 };
 typedef struct Retire {
     bool killing;     /* replaced roots die at once */
     uint32_t unfreed; /* nodes killed since blocks were last freed */
+    uint32_t step;    /* how many deaths make a release */
 } Retire;
+
+static Retire retire_start(const graft_engine *e)
+{
+    uint32_t part = graph_node_count(e->g) / RELEASE_PARTS;
+    return (Retire){e->clean, 0, part > RELEASE_MIN ? part : RELEASE_MIN};
+}
 
 /* Whether a group of this pass claimed a node that uses n. */
 static bool read_by_group(const Grouper *gp, const graft_node *n)
@@ -447,8 +454,8 @@ static bool read_by_group(const Grouper *gp, const graft_node *n)
 /* Whether a node from id first on is a function. */
 static bool made_function(const graft_graph *g, uint32_t first)
 {
-    for (uint32_t id = first; id < graph_node_count(g); id++)
-        if (node_kind(graph_node(g, id)) == NODE_FUNC)
+    for (const graft_node *n; (n = graph_node(g, first)) != NULL; first++) /* NULL: past the last */
+        if (node_kind(n) == NODE_FUNC)
             return true;
     return false;
 }
@@ -478,7 +485,7 @@ static void retire_group(graft_engine *e, const Grouper *gp, Retire *rt, const G
         retire_root(e, gp, rt, gr->root);
     for (int j = 0; j < gr->nroots; j++)
         retire_root(e, gp, rt, group_roots(gp, gr)[j]);
-    if (rt->unfreed >= RELEASE_MIN && rt->unfreed >= graph_node_count(e->g) / RELEASE_PARTS) {
+    if (rt->unfreed >= rt->step) {
         graph_release_dead(e->g);
         e->read_const = NULL;
         rt->unfreed = 0;
@@ -536,7 +543,7 @@ static uint64_t rewrite_pass(graft_engine *e, Grouper *gp, Cands *c, uint32_t r,
     if (groups.len && e->check_computable[r])
         rewrite_action_places(e->rs->rules[r].action, &places);
     uint64_t applied = 0;
-    Retire rt = {.killing = e->clean};
+    Retire rt = retire_start(e);
     for (size_t k = groups.len; k-- > 0;) { /* operands first */
         uint32_t first = graph_node_count(e->g);
         if (room(e, limit) && apply_group(e, gp, r, &places, &group[k])) {
