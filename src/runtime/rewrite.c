@@ -404,13 +404,14 @@ static void sweep(graft_engine *e, Cands *c, uint64_t applied)
  * src/ir/graph_compact.c), and after every so many such deaths the
  * blocks left all dead are freed (graph_release_dead), so the replaced
  * copies' memory comes back while the pass makes the new nodes.  A
- * release reads every block, so so many is a 64th of the nodes, at least
- * 1,024: at most 64 releases a pass, each block read by each, which stays
- * linear in the graph (a release every 1,024 deaths would make the
- * releases quadratic: 68 of them cost 1.28 M instructions on the
- * workload's Relay rewrite, the 34 of a 64th 1.07 M, the 8 of a 16th
- * 0.85 M, but that pass then peaked 0.4 MB higher, 23.4 MB).  What
- * the pass reads after a group is done then must not be a node freed:
+ * release reads every block, so so many is a 64th of the nodes the pass
+ * began with, at least 1,024: some 64 releases a pass, linear in the
+ * graph, where one every 1,024 deaths would be quadratic (on the
+ * workload's Relay rewrite 68 releases cost 1.28 M instructions, a
+ * 64th's 34 1.07 M, a 16th's 8 0.85 M, but with the pass's peak 0.4 MB
+ * higher: bench/RESULTS.md, "Session 27: the replaced copies freed as
+ * the rewrite goes").  What the pass reads after a group is done then
+ * must not be a node freed:
  * - a later group's bindings (its nodes as matched, and current's
  *   forwarding): a bound node is in the group's region or an operand of
  *   a node of it.  Regions are disjoint, so a root is bound by a group
