@@ -1351,6 +1351,114 @@ START_TEST(partition_untyped_bodies_stay_untyped)
 }
 END_TEST
 
+/* ---- replaced copies freed as the pass goes (note [killed as replaced]
+ * in src/runtime/rewrite.c) ---- */
+
+enum { COPIES = 2000 };
+
+/* COPIES side by side (exp(nn.relu(%xI)), their tuple the output), or
+ * one chain of them from %x0. */
+static char *copies_model(bool chain)
+{
+    StrBuf sb = {0};
+    strbuf_puts(&sb, "def @main(");
+    for (int i = 0; i < COPIES; i++)
+        strbuf_printf(&sb, "%s%%x%d", i ? ", " : "", i);
+    strbuf_puts(&sb, ") {\n");
+    for (int i = 0; i < COPIES; i++) {
+        if (chain)
+            strbuf_printf(&sb, "  %%%d = nn.relu(%%%s%d);\n", 2 * i, i ? "" : "x", i ? 2 * i - 1 : 0);
+        else
+            strbuf_printf(&sb, "  %%%d = nn.relu(%%x%d);\n", 2 * i, i);
+        strbuf_printf(&sb, "  %%%d = exp(%%%d);\n", 2 * i + 1, 2 * i);
+    }
+    if (chain) {
+        strbuf_printf(&sb, "  %%%d\n}\n", 2 * COPIES - 1);
+        return sb.data;
+    }
+    strbuf_puts(&sb, "  (");
+    for (int i = 0; i < COPIES; i++)
+        strbuf_printf(&sb, "%s%%%d", i ? ", " : "", 2 * i + 1);
+    strbuf_puts(&sb, ")\n}\n");
+    return sb.data;
+}
+
+/* The copies rewritten to negative(%xI) (side by side), or the chain to
+ * COPIES negatives of %x0. */
+static char *copies_rewritten(bool chain)
+{
+    StrBuf sb = {0};
+    strbuf_puts(&sb, "def @main(");
+    for (int i = 0; i < COPIES; i++)
+        strbuf_printf(&sb, "%s%%x%d", i ? ", " : "", i);
+    strbuf_puts(&sb, ") {\n");
+    for (int i = 0; i < COPIES - chain; i++)
+        strbuf_printf(&sb, "  %%%d = negative(%%%s%d);\n", i, chain && i ? "" : "x",
+                      chain ? (i ? i - 1 : 0) : i);
+    if (chain) {
+        strbuf_printf(&sb, "  negative(%%%d)\n}\n", COPIES - 2);
+        return sb.data;
+    }
+    strbuf_puts(&sb, "  (");
+    for (int i = 0; i < COPIES; i++)
+        strbuf_printf(&sb, "%s%%%d", i ? ", " : "", i);
+    strbuf_puts(&sb, ")\n}\n");
+    return sb.data;
+}
+
+/* Side by side, each replaced copy dies with its group, and the blocks
+ * of 4,000 dead nodes are freed before the pass ends: the middle copy's
+ * nn.relu reads as the graph's released node (a dead tuple of no
+ * operands, note [dead blocks] in src/ir/graph_compact.c) after
+ * engine_run, which frees no block itself.  In the chain each root is
+ * read by the next group's nn.relu, claimed: every root is left to the
+ * sweep, and no node is freed.  Both
+ * print as the rewrite always did, and leave what a sweep leaves. */
+START_TEST(replaced_copies_freed_as_the_pass_goes)
+{
+    for (int chain = 0; chain < 2; chain++) {
+        char *model = copies_model(chain), *want = copies_rewritten(chain);
+        Run r;
+        run_open(&r, "e := exp(nn.relu(x)) => negative(x)\n", model, 0);
+        graft_node *x = graph_param(r.g, chain ? 0 : COPIES / 2);
+        graft_node *relu = use_user(node_first_use(x));
+        uint32_t relu_id = node_id(relu);
+        ck_assert(engine_run(r.e, r.d));
+        assert_output(&r, want);
+        assert_swept(&r, false);
+        ck_assert_uint_eq(rule_stats(&r, 0)->applied, COPIES);
+        graft_node *now = graph_node(r.g, relu_id);
+        ck_assert(node_is_dead(now));
+        ck_assert_int_eq(node_kind(now), chain ? NODE_CALL : NODE_TUPLE);
+        ck_assert_int_eq(node_nargs(now), chain ? 1 : 0);
+        if (chain)
+            ck_assert_ptr_eq(now, relu);
+        run_close(&r);
+        free(model);
+        free(want);
+    }
+}
+END_TEST
+
+/* Only an engine that traces or lists refusals names nodes by position
+ * (engine_names_positions): graft run drops the positions before the
+ * passes of any other (note [memory before the output] in
+ * src/runtime/runner.c). */
+START_TEST(positions_named_only_by_traces_and_refusals)
+{
+    static const char model[] = "def @main(%x) {\n  exp(%x)\n}\n";
+    FILE *trace = tmpfile();
+    EngineOptions opts[3] = {{0}, {.trace = trace}, {.refusals = true}};
+    for (int i = 0; i < 3; i++) {
+        Run r;
+        run_open_with(&r, "e := exp(x) => negative(x)\n", model, opts[i]);
+        ck_assert(engine_names_positions(r.e) == (i > 0));
+        run_close(&r);
+    }
+    fclose(trace);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -1410,6 +1518,10 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, distinct_actions_not_shared);
     tcase_add_test(tc, canonical_attributes_remembered);
     tcase_add_test(tc, tensor_constant_bytes_read_once);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("memory");
+    tcase_add_test(tc, replaced_copies_freed_as_the_pass_goes);
+    tcase_add_test(tc, positions_named_only_by_traces_and_refusals);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1757,6 +1757,123 @@ START_TEST(test_names_made_new_spelled_before)
 }
 END_TEST
 
+/* graph_kill_cone (note [kill as the pass goes] in src/ir/graph_compact.c):
+ * a root still used kills nothing; once its use moved, it dies with %0
+ * (read twice) and %1, and not %x, which negative reads, nor the
+ * variables %y and free %z, left unused for the next kill of given
+ * nodes: that one kills %z and keeps @main's %y. */
+START_TEST(test_kill_cone)
+{
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL), *y = graph_add_param(g, "y", NULL);
+    graft_node *z = graph_add_fn_param(g, "z", NULL);
+    graph_set_free(g, z);
+    graft_node *xy[2] = {x, y};
+    graft_node *s = graph_add_call(g, "subtract", xy, 2, NULL, 0);
+    graft_node *sz[2] = {s, z};
+    graft_node *t = graph_add_call(g, "multiply", sz, 2, NULL, 0);
+    graft_node *st[2] = {s, t};
+    graft_node *root = graph_add_call(g, "add", st, 2, NULL, 0);
+    graft_node *keep = graph_add_call(g, "negative", &x, 1, NULL, 0);
+    graft_node *fields[2] = {root, keep};
+    graph_set_output(g, graph_add_tuple(g, fields, 2));
+    ck_assert_uint_eq(graph_kill_cone(g, root), 0);
+    ck_assert(!node_is_dead(root));
+    graph_replace_all_uses(g, root, keep);
+    ck_assert_uint_eq(graph_kill_cone(g, root), 3);
+    ck_assert(node_is_dead(root) && node_is_dead(t) && node_is_dead(s));
+    ck_assert(!node_is_dead(x) && !node_is_dead(y) && !node_is_dead(z));
+    ck_assert_int_eq(node_nusers(x), 1);
+    ck_assert_ptr_null(node_first_use(y));
+    ck_assert_ptr_null(node_first_use(z));
+    ck_assert_uint_eq(graph_kill_cone(g, root), 0); /* dead already */
+    ck_assert_uint_eq(graph_kill_given(g, NULL, 0, graph_node_count(g)), 1);
+    ck_assert(node_is_dead(z));
+    ck_assert(!node_is_dead(y));
+    assert_prints(g, "def @main(%x, %y) {\n  %0 = negative(%x);\n  (%0, %0)\n}\n");
+    assert_reached(g);
+    graph_free(g);
+}
+END_TEST
+
+/* graph_release_dead as a pass kills (note [blocks freed as a pass goes]
+ * in src/ir/graph_compact.c): 2,300 unused nn.relu(%x), 88 bytes each,
+ * %x and the first 744 in block 0, 744 to a block after, killed in id
+ * order in three steps: the second block, half dead after the first
+ * step, is freed after the second, from where its scan stopped; block 0
+ * (%x lives) and the last block (the pool) never are; a freed node's
+ * entry is the released node, and the nodes made after are cut as
+ * before. */
+START_TEST(test_release_dead_as_killed)
+{
+    enum { RELUS = 2300, PER_BLOCK = 744 };
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graph_set_output(g, x);
+    uint32_t *ids = malloc(RELUS * sizeof *ids);
+    for (int i = 0; i < RELUS; i++)
+        ids[i] = node_id(graph_add_call(g, "nn.relu", &x, 1, NULL, 0));
+    static const int upto[] = {PER_BLOCK + 400, 2 * PER_BLOCK, RELUS};
+    static const size_t freed[] = {0, 1, 1};
+    for (int step = 0, i = 0; step < 3; step++) {
+        for (; i < upto[step]; i++)
+            ck_assert_uint_eq(graph_kill_cone(g, graph_node(g, ids[i])), 1);
+        ck_assert_uint_eq(graph_release_dead(g), freed[step] * NODE_BLOCK);
+    }
+    for (int i = 0; i < RELUS; i++) {
+        graft_node *n = graph_node(g, ids[i]);
+        bool released = i >= PER_BLOCK && i < 3 * PER_BLOCK;
+        ck_assert(node_is_dead(n));
+        ck_assert_int_eq(node_kind(n), released ? NODE_TUPLE : NODE_CALL);
+    }
+    ck_assert_ptr_null(node_first_use(x));
+    graft_node *more = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    graph_set_output(g, more);
+    ck_assert_uint_eq(node_id(more), graph_node_count(g) - 1);
+    assert_prints(g, "def @main(%x) {\n  nn.relu(%x)\n}\n");
+    free(ids);
+    graph_free(g);
+}
+END_TEST
+
+/* graph_reserve makes no positions' table (note [positions on demand] in
+ * src/ir/graph.c): a graph that sets none reads 0 for each node and
+ * loading done keeps none; the first asked for or set is made with the
+ * reserved room, zeroed. */
+START_TEST(test_positions_on_demand)
+{
+    graft_graph *g = graph_new();
+    graph_reserve(g, 100);
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graft_node *y = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    ck_assert_int_eq(node_line(g, y), 0);
+    graph_fit_positions(g);
+    ck_assert_int_eq(node_col(g, y), 0);
+    size_t cap = 1;
+    ck_assert_ptr_null(graph_positions(g, &cap)); /* none wanted after loading */
+    ck_assert_uint_eq(cap, 0);
+    graph_free(g);
+    g = graph_new();
+    graph_reserve(g, 100);
+    x = graph_add_param(g, "x", NULL);
+    y = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    graph_set_pos(g, y, 2, 7);
+    int32_t *pos = graph_positions(g, &cap);
+    ck_assert_uint_eq(cap, 100);
+    ck_assert_int_eq(pos[2 * node_id(y)], 2);
+    ck_assert_int_eq(pos[2 * node_id(y) + 1], 7);
+    ck_assert_int_eq(node_line(g, x), 0);
+    for (size_t i = 2 * (size_t)node_id(y) + 2; i < 2 * cap; i++)
+        ck_assert_int_eq(pos[i], 0);
+    graph_free(g);
+    g = graph_new();
+    graph_reserve(g, 100);
+    ck_assert_ptr_nonnull(graph_positions(g, &cap));
+    ck_assert_uint_eq(cap, 100);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -1823,6 +1940,9 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_release_dead_blocks);
     tcase_add_test(tc, test_drop_positions);
     tcase_add_test(tc, test_main_parameters_borrowed);
+    tcase_add_test(tc, test_kill_cone);
+    tcase_add_test(tc, test_release_dead_as_killed);
+    tcase_add_test(tc, test_positions_on_demand);
     suite_add_tcase(s, tc);
     return s;
 }

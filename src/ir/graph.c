@@ -78,14 +78,31 @@ static void nodes_resize(graft_graph *g, size_t cap)
     g->side.nodes.by_id = g->nodes; /* (struct GraphNodeView in graph_node.h) */
 }
 
+/* note [positions on demand]: graph_reserve sizes the positions' table
+ * but makes it only when a loader asks for it (graph_positions) or sets a
+ * position (graph_set_pos): the ONNX import reserves as the Relay loader
+ * does and sets no position, and its table of zeros lived through its
+ * passes, 1.33 MB on the workload's ONNX jobs.  Freed before their passes
+ * (note [memory before the output] in src/runtime/runner.c), it was
+ * memory glibc's calloc then handed out again and zeroed, 2.5 M
+ * instructions on the ONNX partition; never made, it costs nothing. */
+
+/* The positions' table made, of the room graph_reserve asked for, zeroed
+ * (calloc's fresh pages come zeroed: no memset). */
+static void make_positions(graft_graph *g)
+{
+    g->pos = xcalloc(g->pos_want, sizeof *g->pos);
+    g->pos_cap = g->pos_want;
+}
+
 void graph_reserve(graft_graph *g, size_t nodes)
 {
     if (nodes > g->nodes_cap)
         nodes_resize(g, nodes);
     interner_reserve(g->strings, nodes / 2);
-    if (!g->pos && nodes) { /* calloc's fresh pages come zeroed: no memset */
-        g->pos = xcalloc(nodes, sizeof *g->pos);
-        g->pos_cap = nodes;
+    if (!g->pos) {
+        if (nodes > g->pos_want)
+            g->pos_want = nodes;
     } else if (nodes > g->pos_cap) {
         size_t old = g->pos_cap;
         g->pos = xgrow_items(g->pos, &g->pos_cap, nodes, sizeof *g->pos);
@@ -95,6 +112,7 @@ void graph_reserve(graft_graph *g, size_t nodes)
 
 void graph_fit_positions(graft_graph *g)
 {
+    g->pos_want = 0; /* none made now: none wanted */
     if (g->nnodes && g->nnodes < g->pos_cap) {
         g->pos = xrealloc(g->pos, g->nnodes * sizeof *g->pos);
         g->pos_cap = g->nnodes;
@@ -138,6 +156,8 @@ void graph_free(graft_graph *g)
     free(g->globals);
     for (size_t i = 0; i < g->node_blocks.len; i++)
         free(g->node_blocks.items[i].mem);
+    vec_free(&g->cone);
+    vec_free(&g->orphan_vars);
     vec_free(&g->node_blocks);
     free(g);
 }
@@ -312,6 +332,8 @@ int node_col(const graft_graph *g, const graft_node *n)
 
 void graph_set_pos(graft_graph *g, graft_node *n, int line, int col)
 {
+    if (!g->pos && n->id < g->pos_want)
+        make_positions(g);
     if (n->id >= g->pos_cap) {
         size_t old = g->pos_cap;
         g->pos = xgrow_items(g->pos, &g->pos_cap, (size_t)n->id + 1, sizeof *g->pos);
@@ -323,6 +345,8 @@ void graph_set_pos(graft_graph *g, graft_node *n, int line, int col)
 int32_t *graph_positions(graft_graph *g, size_t *cap)
 {
     _Static_assert(sizeof(SrcPos) == 2 * sizeof(int32_t), "a position is a line and a column");
+    if (!g->pos && g->pos_want)
+        make_positions(g);
     *cap = g->pos_cap;
     return (int32_t *)(void *)g->pos;
 }
@@ -439,7 +463,8 @@ static graft_node *node_memory(graft_graph *g, size_t size)
     if (size > NODE_BLOCK / 4)
         return arena_alloc(g->arena, size);
     if (g->node_pool_left < size) {
-        NodeBlock block = {xmalloc(NODE_BLOCK), g->nnodes}; /* (the id node_register gives) */
+        uint32_t first = g->nnodes; /* the id node_register gives */
+        NodeBlock block = {xmalloc(NODE_BLOCK), first, first};
         vec_push(&g->node_blocks, block);
         g->node_pool = block.mem;
         g->node_pool_left = NODE_BLOCK;

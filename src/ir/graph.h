@@ -230,7 +230,8 @@ void graph_free(graft_graph *g);
 /* Room for nodes nodes (their positions, names for half as many) before
  * the tables grow: a
  * loader sizes them once from the text (an estimate; they still grow
- * past it). */
+ * past it).  The positions' table is made when first asked for or set
+ * (note [positions on demand] in graph.c). */
 void graph_reserve(graft_graph *g, size_t nodes);
 /* Loading done: the positions' table cut to the nodes made (note [node
  * table] in graph.c); a node made after has no position. */
@@ -621,6 +622,12 @@ uint32_t graph_remove_unreached(graft_graph *g, uint8_t *reached);
  * graph_clean_reached tells whether a walk from the roots lists node id,
  * and graph_clean_reached_count how many it lists, in such a graph. */
 uint32_t graph_kill_given(graft_graph *g, const uint32_t *given, size_t ngiven, uint32_t first);
+/* Kills root when no node uses it and it is not the output, then each of
+ * its operands left without a user, and so on, but for variables, which
+ * the next graph_kill_given or sweep takes (note [kill as the pass goes]
+ * in graph_compact.c); for the same kind of graph.  Returns how many
+ * died. */
+uint32_t graph_kill_cone(graft_graph *g, graft_node *root);
 bool graph_clean_reached(const graft_graph *g, uint32_t id);
 uint32_t graph_clean_reached_count(const graft_graph *g);
 

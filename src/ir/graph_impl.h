@@ -57,6 +57,8 @@ typedef struct NodeBlock {
     uint32_t first_id; /* its first node's id: its nodes' ids run from it up
                           to the next block's (note [dead blocks] in
                           graph_compact.c) */
+    uint32_t dead_upto; /* the ids from first_id below this are known dead
+                          (note [blocks freed as a pass goes] there) */
 } NodeBlock;
 
 enum { CANON_BITS = 5 }; /* graft_graph.canon's 32 slots of two */
@@ -86,10 +88,16 @@ struct graft_graph {
                               (note [node pool] in graph.c) */
     size_t node_pool_left; /* bytes free at node_pool */
     VEC(NodeBlock) node_blocks; /* the blocks nodes are cut from */
+    VEC(graft_node *) cone; /* scratch: graph_kill_cone's stack */
+    VEC(uint32_t) orphan_vars; /* variables graph_kill_cone left unused, for
+                              the pass's sweep (note [kill as the pass
+                              goes] in graph_compact.c) */
     SrcPos *pos;           /* per node id: where the model file wrote it
                               (a side table, note [node size]); entries
                               past pos_cap and {0, 0} mean "built" */
     size_t pos_cap;        /* entries allocated in pos */
+    size_t pos_want;       /* entries pos is made with, when first read or
+                              set (note [positions on demand] in graph.c) */
     Interner *strings;     /* interned names in arena, or the loader's (graph_new_named) */
     bool strings_borrowed; /* strings the loader's: not freed with the graph */
     const char *canon[1 << CANON_BITS][2]; /* strings the interner returned

@@ -376,6 +376,7 @@ static uint32_t kill_unmarked(graft_graph *g, uint8_t *live)
     }
     g->ndead += killed;
     g->swept = true; /* note [swept graph] */
+    g->orphan_vars.len = 0; /* the unused among them died (note [kill as the pass goes]) */
     return killed;
 }
 
@@ -500,7 +501,8 @@ static uint32_t revive_params(graft_graph *g)
 uint32_t graph_kill_given(graft_graph *g, const uint32_t *given, size_t ngiven, uint32_t first)
 {
     IdStack dying = {0};
-    vec_reserve(&dying, ngiven + (g->nnodes - first) + 1);
+    size_t norphans = g->orphan_vars.len; /* (note [kill as the pass goes] in graph_compact.c) */
+    vec_reserve(&dying, ngiven + norphans + (g->nnodes - first) + 1);
     for (size_t i = 0; i < ngiven; i++)
         dying.items[dying.len++] = given[i];
     for (uint32_t id = first; id < g->nnodes; id++) {
@@ -510,6 +512,9 @@ uint32_t graph_kill_given(graft_graph *g, const uint32_t *given, size_t ngiven, 
         }
         dying.items[dying.len++] = id;
     }
+    for (size_t i = 0; i < norphans; i++)
+        dying.items[dying.len++] = g->orphan_vars.items[i];
+    g->orphan_vars.len = 0;
     uint32_t killed = 0;
     bool vars = false;
     while (dying.len) {

@@ -482,3 +482,8 @@ bool engine_run(graft_engine *e, graft_diag *d)
         rewrite_fold_end(e);
     return ok;
 }
+
+bool engine_names_positions(const graft_engine *e)
+{
+    return e->names != NULL;
+}

@@ -124,5 +124,8 @@ void explainer_in_graph(Explainer *x, const char *where, bool quiet);
 
 const Stats *engine_stats(const graft_engine *e);
 const Automaton *engine_automaton(const graft_engine *e);
+/* Whether e's messages name nodes by where the model wrote them (a trace,
+ * refusals): the only reads of the graph's positions by its passes. */
+bool engine_names_positions(const graft_engine *e);
 
 #endif

@@ -55,9 +55,11 @@ static void trace(const graft_engine *e, const graft_rule *rule, const graft_nod
 
 /* ---- candidates ---- */
 
-/* A live node whose state offers rules, and the rules. */
+/* A live node whose state offers rules, and the rules.  By id: a pass
+ * may free the node before the next lists read the offers (note [killed
+ * as replaced]). */
 typedef struct Offer {
-    graft_node *node;            /* the node */
+    uint32_t id;           /* the node's */
     uint32_t nr;           /* entries in rules */
     const uint32_t *rules; /* automaton_state_rules of its state */
 } Offer;
@@ -97,7 +99,7 @@ static uint32_t offer(const graft_engine *e, Cands *c, graft_node *node)
         return 0;
     for (uint32_t k = 0; k < nr; k++)
         c->start[cand[k] + 2]++;
-    vec_push(&c->offers, ((Offer){node, nr, cand}));
+    vec_push(&c->offers, ((Offer){node_id(node), nr, cand}));
     return nr;
 }
 
@@ -118,7 +120,7 @@ static bool reached(const graft_engine *e, const Cands *c, uint32_t id)
 static bool offers_after_region(graft_engine *e, const Cands *c, uint32_t first)
 {
     for (size_t i = 0; i < c->offers.len; i++) {
-        uint32_t id = node_id(c->offers.items[i].node);
+        uint32_t id = c->offers.items[i].id;
         if (reached(e, c, id) && labels_id_offers(e->labels, id))
             return true;
     }
@@ -180,8 +182,9 @@ static uint32_t cands_build(graft_engine *e, Cands *c)
     c->nodes = xgrow_items(c->nodes, &c->cap, total + 1, sizeof *c->nodes);
     for (size_t j = c->offers.len; j-- > 0;) { /* outputs first */
         const Offer *o = &c->offers.items[j];
+        graft_node *node = graph_node(e->g, o->id);
         for (uint32_t k = 0; k < o->nr; k++)
-            c->nodes[c->start[o->rules[k] + 1]++] = o->node;
+            c->nodes[c->start[o->rules[k] + 1]++] = node;
     }
     c->stale = false;
     c->live = n;
@@ -376,7 +379,7 @@ static void sweep(graft_engine *e, Cands *c, uint64_t applied)
     engine_region_free(c->region); /* a last sweep's, not read: its marks stay */
     c->region = c->offers.len <= applied ? engine_region(e, c->upto) : NULL;
     size_t nreplaced = e->replaced.len;
-    e->replaced.len = 0; /* (kept only when the region is likely) */
+    e->replaced.len = 0; /* (read only by a kill of given nodes) */
     if (!c->region) {
         c->fresh = engine_remove_dead_order(e) + 1;
         return;
@@ -395,29 +398,111 @@ static void sweep(graft_engine *e, Cands *c, uint64_t applied)
     c->nreached = graph_remove_unreached(e->g, c->reached);
 }
 
-/* When the pass replaced root, keeps its id for a kill of given nodes
- * (the sweep's, which wants the roots replaced: note [kill of given
- * nodes] in src/ir/graph_walk.c). */
-static void keep_replaced(graft_engine *e, const graft_node *root)
+/* note [killed as replaced]: in a graph the sweep may kill by given
+ * nodes (e->clean), each root a group replaced dies with its cone as
+ * soon as its group is done (note [kill as the pass goes] in
+ * src/ir/graph_compact.c), and after every so many such deaths the
+ * blocks left all dead are freed (graph_release_dead), so the replaced
+ * copies' memory comes back while the pass makes the new nodes.  A
+ * release reads every block, so so many is a 64th of the nodes the pass
+ * began with, at least 1,024: some 64 releases a pass, linear in the
+ * graph, where one every 1,024 deaths would be quadratic (on the
+ * workload's Relay rewrite 68 releases cost 1.28 M instructions, a
+ * 64th's 34 1.07 M, a 16th's 8 0.85 M, but with the pass's peak 0.4 MB
+ * higher: bench/RESULTS.md, "Session 27: the replaced copies freed as
+ * the rewrite goes").  What the pass reads after a group is done then
+ * must not be a node freed:
+ * - a later group's bindings (its nodes as matched, and current's
+ *   forwarding): a bound node is in the group's region or an operand of
+ *   a node of it.  Regions are disjoint, so a root is bound by a group
+ *   still to apply only as an operand, and then a node that group
+ *   claimed uses it, which the root's replacement now does: such a root
+ *   is left to the sweep (e->replaced).  Any other node of a cone that a
+ *   later group binds keeps a user in that group, alive, so it does not
+ *   die.
+ * - the forwarding map, the roots kept for the sweep and the candidates'
+ *   offers: ids, and a freed node's entry in the node table is the
+ *   graph's released node, dead (note [dead blocks] in graph_compact.c).
+ * - the constant a group's check read, compared by address (note
+ *   [constant read once] in rewrite_build.c): forgotten at each release,
+ *   as a new node may be cut where a freed one was.
+ * - a function an action makes holds its body through no use: from the
+ *   first one made, the pass kills no more, and the sweep is a walk. */
+enum { RELEASE_MIN = 1024, RELEASE_PARTS = 64 };
+
+/* A pass's kills as it goes (note [killed as replaced]). */
+typedef struct Retire {
+    bool killing;     /* replaced roots die at once */
+    uint32_t unfreed; /* nodes killed since blocks were last freed */
+    uint32_t step;    /* how many deaths make a release */
+} Retire;
+
+static Retire retire_start(const graft_engine *e)
 {
-    if (e->forward[node_id(root)])
+    uint32_t part = graph_node_count(e->g) / RELEASE_PARTS;
+    return (Retire){e->clean, 0, part > RELEASE_MIN ? part : RELEASE_MIN};
+}
+
+/* Whether a group of this pass claimed a node that uses n. */
+static bool read_by_group(const Grouper *gp, const graft_node *n)
+{
+    for (const Use *u = node_first_use(n); u; u = use_next(u))
+        if (grouper_claimed(gp, use_user(u)))
+            return true;
+    return false;
+}
+
+/* Whether a node from id first on is a function. */
+static bool made_function(const graft_graph *g, uint32_t first)
+{
+    for (const graft_node *n; (n = graph_node(g, first)) != NULL; first++) /* NULL: past the last */
+        if (node_kind(n) == NODE_FUNC)
+            return true;
+    return false;
+}
+
+/* When the pass replaced root: it dies with its cone now, or, when that
+ * may not be, its id is kept for the sweep's kill of given nodes (note
+ * [kill of given nodes] in src/ir/graph_walk.c). */
+static void retire_root(graft_engine *e, const Grouper *gp, Retire *rt, graft_node *root)
+{
+    uint32_t replaced_by = e->forward[node_id(root)];
+    if (!replaced_by)
+        return;
+    if (rt->killing && !read_by_group(gp, graph_node(e->g, replaced_by - 1)))
+        rt->unfreed += graph_kill_cone(e->g, root);
+    else
         vec_push(&e->replaced, node_id(root));
 }
 
-/* Frees the pass's forwarding map (note [forwarding map]), first keeping
- * the roots replaced when the sweep will kill given nodes. */
-static void drop_forward(graft_engine *e, const Grouper *gp, const Group *group, size_t n,
-                         bool kill)
+/* After group gr was applied (its action's nodes from id first on): its
+ * replaced roots retired, and the dead blocks freed every so many
+ * deaths (note [killed as replaced]). */
+static void retire_group(graft_engine *e, const Grouper *gp, Retire *rt, const Group *gr,
+                         uint32_t first)
 {
-    for (size_t k = 0; kill && k < n; k++) {
-        keep_replaced(e, group[k].root);
-        for (int j = 1; j < group[k].nroots; j++)
-            keep_replaced(e, group_roots(gp, &group[k])[j]);
+    rt->killing = rt->killing && !made_function(e->g, first);
+    if (!gr->nroots)
+        retire_root(e, gp, rt, gr->root);
+    for (int j = 0; j < gr->nroots; j++)
+        retire_root(e, gp, rt, group_roots(gp, gr)[j]);
+    if (rt->unfreed >= rt->step) {
+        graph_release_dead(e->g);
+        e->read_const = NULL;
+        rt->unfreed = 0;
     }
+}
+
+/* Frees the pass's forwarding map (note [forwarding map]). */
+static void drop_forward(graft_engine *e)
+{
     free(e->forward);
     e->forward = NULL;
     e->forward_cap = 0;
 }
+
+/* Room for exactly n items in empty vector v. */
+#define reserve_exactly(v, n) ((v)->items = xmalloc((n) * sizeof *(v)->items), (v)->cap = (n))
 
 /* One pass of rule r (note [rewrite rounds]); returns the rewrites done.
  * Stops applying once total rewrites exceed limit. */
@@ -434,10 +519,12 @@ static uint64_t rewrite_pass(graft_engine *e, Grouper *gp, Cands *c, uint32_t r,
     BindingVec binds = {0};
     /* room for every candidate at once: grown by doubling, the arrays
      * were copied a dozen times a pass (2 M instructions on the
-     * workload's rewrite), to the capacity this asks for at first */
+     * workload's rewrite); and exactly, not to a power of two, which
+     * was 0.45 MB more of the pass's peak there (16,384 groups' room
+     * and 65,536 bindings' for 10,000 and 60,001) */
     size_t ncands = c->start[r + 1] - c->start[r];
-    vec_reserve(&groups, ncands);
-    vec_reserve(&binds, ncands * nslots + 1);
+    reserve_exactly(&groups, ncands);
+    reserve_exactly(&binds, ncands * nslots + 1);
     for (uint32_t i = c->start[r]; i < c->start[r + 1]; i++) {
         graft_node *x = c->nodes[i];
         Group gr;
@@ -457,13 +544,16 @@ static uint64_t rewrite_pass(graft_engine *e, Grouper *gp, Cands *c, uint32_t r,
     if (groups.len && e->check_computable[r])
         rewrite_action_places(e->rs->rules[r].action, &places);
     uint64_t applied = 0;
+    Retire rt = retire_start(e);
     for (size_t k = groups.len; k-- > 0;) { /* operands first */
-        if (room(e, limit) && apply_group(e, gp, r, &places, &group[k]))
+        uint32_t first = graph_node_count(e->g);
+        if (room(e, limit) && apply_group(e, gp, r, &places, &group[k])) {
             applied++;
+            retire_group(e, gp, &rt, &group[k], first);
+        }
     }
     vec_free(&places);
-    bool kill = applied && e->clean && c->offers.len <= applied; /* as sweep decides */
-    drop_forward(e, gp, group, groups.len, kill); /* before the sweep, the pass's peak */
+    drop_forward(e); /* before the sweep */
     vec_free(&groups);
     vec_free(&binds);
     if (applied) {
