@@ -204,6 +204,8 @@ void printer_put_type_params(StrBuf *out, const char *names);
  * function value, "def @f" for a global (TVM's PrintFunc). */
 void printer_put_func(Printer *p, StrBuf *out, const graft_node *n, const char *prefix,
                       int level);
+/* A function value's text: printer_put_func's with "fn ". */
+void printer_put_fn_value(Printer *p, StrBuf *out, const graft_node *n, int level);
 void printer_put_let(Printer *p, StrBuf *out, const graft_node *n, int at);
 void printer_put_if(Printer *p, StrBuf *out, const graft_node *n, int level);
 void printer_put_match(Printer *p, StrBuf *out, const graft_node *n, int level);
@@ -218,8 +220,9 @@ void printer_put_annot(const Printer *p, StrBuf *sb, const graft_node *n);
 /* "%x: T / * ann * /" for a parameter; params[0..n) with ", " between. */
 void printer_put_param(Printer *p, StrBuf *out, const graft_node *v);
 void printer_put_params(Printer *p, StrBuf *out, graft_node *const *params, size_t n);
-/* "name=value" for each attribute of n, after ", " unless first. */
-void printer_put_attrs(Printer *p, StrBuf *sb, const graft_node *n, bool first);
+/* "name=value" for each of the nattrs attributes of n, after ", "
+ * unless first. */
+void printer_put_attrs(Printer *p, StrBuf *sb, const graft_node *n, int nattrs, bool first);
 /* "name=value": the value's spelling as loaded, or its printed form. */
 void printer_put_attr(Printer *p, StrBuf *sb, const graft_attr *a);
 /* Operand m's reference, resolved, at at (room for what

@@ -159,7 +159,7 @@ static void leaf_visit(Printer *p, const graft_node *n)
     int level = id == p->root ? p->root_level : p->level;
     StrBuf *out = spare_get(p);
     switch (kind) {
-    case NODE_FUNC: printer_put_func(p, out, n, "fn ", level); break;
+    case NODE_FUNC: printer_put_fn_value(p, out, n, level); break;
     case NODE_LET: printer_put_let(p, out, n, level); break;
     case NODE_IF: printer_put_if(p, out, n, level); break;
     case NODE_MATCH: printer_put_match(p, out, n, level); break;

@@ -171,9 +171,9 @@ void printer_put_attr(Printer *p, StrBuf *sb, const graft_attr *a)
 
 /* "name=value" for each attribute, after ", " unless first (nothing was
  * printed before them). */
-void printer_put_attrs(Printer *p, StrBuf *sb, const graft_node *n, bool first)
+void printer_put_attrs(Printer *p, StrBuf *sb, const graft_node *n, int nattrs, bool first)
 {
-    for (int i = 0; i < node_nattrs(n); i++) {
+    for (int i = 0; i < nattrs; i++) {
         if (!first)
             out_lit(sb, ", ");
         first = false;
@@ -236,6 +236,63 @@ GRAFT_HOT void put_plain_param(Printer *p, StrBuf *out, const graft_node *v, boo
     out->len = (size_t)(at + percent + len - out->data);
 }
 
+/* note [parameter runs]: a signature's parameters are mostly plain
+ * (param_is_plain) and named as loaded (note [names as loaded] in
+ * relay_names.c), as every one of issue 34's 100,000 in its partition:
+ * such a run is measured first, in a loop that only loads (each name's
+ * length is interned), then written into one reservation, a parameter
+ * costing no room check and no test of how names are given; one at a
+ * time, with the room checked for each and the byte stores reloading the
+ * printer's fields each turn (a char store may alias them), they took 49
+ * instructions each, in runs 37. */
+
+/* The end of the run of plain parameters from params[i] on (before
+ * last), names read as loaded, and *room, the most their text takes. */
+GRAFT_HOT size_t plain_run(const Printer *p, graft_node *const *params, size_t i, size_t last,
+                           size_t *room)
+{
+    size_t most = 0;
+    for (; i < last && param_is_plain(p, params[i]); i++)
+        most += 3 + interner_length(params[i]->str); /* ", %" and the name */
+    *room = most;
+    return i;
+}
+
+/* ", %x" for each parameter of params[i..end), ", " unless first, into
+ * room for plain_run's bound (note [parameter runs]). */
+GRAFT_HOT char *write_plain_run(char *at, graft_node *const *params, size_t i, size_t end)
+{
+    for (; i < end; i++) {
+        const char *name = params[i]->str;
+        if (i)
+            at = write_lit(at, ", ");
+        *at++ = '%';
+        at = write_mem(at, name, interner_length(name));
+    }
+    return at;
+}
+
+/* Parameters of params from i on (before last), a run of plain ones
+ * named as loaded or else one: where the next starts. */
+GRAFT_HOT size_t put_some_params(Printer *p, StrBuf *out, graft_node *const *params, size_t i,
+                                 size_t last)
+{
+    size_t room, end = p->names.as_loaded ? plain_run(p, params, i, last, &room) : i;
+    if (end > i) {
+        char *at = write_plain_run(out_room(out, room), params, i, end);
+        out->len = (size_t)(at - out->data);
+        return end;
+    }
+    if (param_is_plain(p, params[i])) { /* names given by the printer */
+        put_plain_param(p, out, params[i], i == 0);
+        return i + 1;
+    }
+    if (i)
+        out_lit(out, ", ");
+    printer_put_param(p, out, params[i]);
+    return i + 1;
+}
+
 /* The parameters params[0..n) of a signature, ", " between them.
  * @main's line drains every PARAMS_AT_ONCE of them (note [streaming]): a
  * model's inputs can be a line of megabytes. */
@@ -244,15 +301,8 @@ void printer_put_params(Printer *p, StrBuf *out, graft_node *const *params, size
     enum { PARAMS_AT_ONCE = 1024 };
     for (size_t i = 0; i < n;) {
         size_t last = n - i > PARAMS_AT_ONCE ? i + PARAMS_AT_ONCE : n;
-        for (; i < last; i++) {
-            if (param_is_plain(p, params[i])) { /* most modules' every parameter */
-                put_plain_param(p, out, params[i], i == 0);
-                continue;
-            }
-            if (i)
-                out_lit(out, ", ");
-            printer_put_param(p, out, params[i]);
-        }
+        while (i < last)
+            i = put_some_params(p, out, params, i, last);
         drain(p, out);
     }
 }
@@ -383,7 +433,7 @@ static char *write_attrs_text_in(Printer *p, StrBuf *out, char *at, const graft_
 {
     bool closed;
     out->len = (size_t)(write_call_open(p, at, n, &closed) - out->data);
-    printer_put_attrs(p, out, n, node_nargs(n) == 0);
+    printer_put_attrs(p, out, n, node_nattrs(n), node_nargs(n) == 0);
     at = out_room(out, 1 + more);
     *at++ = ')';
     return at;
