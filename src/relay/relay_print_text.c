@@ -239,37 +239,33 @@ GRAFT_HOT void put_plain_param(Printer *p, StrBuf *out, const graft_node *v, boo
 /* note [parameter runs]: a signature's parameters are mostly plain
  * (param_is_plain) and named as loaded (note [names as loaded] in
  * relay_names.c), as every one of issue 34's 100,000 in its partition:
- * such a run is measured first, in a loop that only loads (each name's
- * length is interned), then written into one reservation, a parameter
- * costing no room check and no test of how names are given; one at a
- * time, with the room checked for each and the byte stores reloading the
- * printer's fields each turn (a char store may alias them), they took 49
- * instructions each, in runs 37. */
+ * such a run is written in a loop of its own, which tests how names are
+ * given once for the run and keeps the buffer's end in a register (a
+ * char store may alias the StrBuf, so out_room would load its fields
+ * again for every parameter).  One at a time, through put_plain_param,
+ * a parameter took 49 instructions; in a run, 37. */
 
-/* The end of the run of plain parameters from params[i] on (before
- * last), names read as loaded, and *room, the most their text takes. */
-GRAFT_HOT size_t plain_run(const Printer *p, graft_node *const *params, size_t i, size_t last,
-                           size_t *room)
+/* ", %x" for each plain parameter named as loaded from params[i] on
+ * (before last), ", " unless first: where the run ends. */
+GRAFT_HOT size_t put_plain_run(const Printer *p, StrBuf *out, graft_node *const *params,
+                               size_t i, size_t last)
 {
-    size_t most = 0;
-    for (; i < last && param_is_plain(p, params[i]); i++)
-        most += 3 + interner_length(params[i]->str); /* ", %" and the name */
-    *room = most;
-    return i;
-}
-
-/* ", %x" for each parameter of params[i..end), ", " unless first, into
- * room for plain_run's bound (note [parameter runs]). */
-GRAFT_HOT char *write_plain_run(char *at, graft_node *const *params, size_t i, size_t end)
-{
-    for (; i < end; i++) {
+    char *at = out_room(out, 0), *end = out->data + out->cap;
+    for (; i < last && param_is_plain(p, params[i]); i++) {
         const char *name = params[i]->str;
+        size_t len = interner_length(name);
+        if ((size_t)(end - at) <= 3 + len) { /* out_room's test */
+            out->len = (size_t)(at - out->data);
+            at = out_room(out, 3 + len);
+            end = out->data + out->cap;
+        }
         if (i)
             at = write_lit(at, ", ");
         *at++ = '%';
-        at = write_mem(at, name, interner_length(name));
+        at = write_mem(at, name, len);
     }
-    return at;
+    out->len = (size_t)(at - out->data);
+    return i;
 }
 
 /* Parameters of params from i on (before last), a run of plain ones
@@ -277,12 +273,9 @@ GRAFT_HOT char *write_plain_run(char *at, graft_node *const *params, size_t i, s
 GRAFT_HOT size_t put_some_params(Printer *p, StrBuf *out, graft_node *const *params, size_t i,
                                  size_t last)
 {
-    size_t room, end = p->names.as_loaded ? plain_run(p, params, i, last, &room) : i;
-    if (end > i) {
-        char *at = write_plain_run(out_room(out, room), params, i, end);
-        out->len = (size_t)(at - out->data);
+    size_t end = p->names.as_loaded ? put_plain_run(p, out, params, i, last) : i;
+    if (end > i)
         return end;
-    }
     if (param_is_plain(p, params[i])) { /* names given by the printer */
         put_plain_param(p, out, params[i], i == 0);
         return i + 1;
