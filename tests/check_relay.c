@@ -2060,6 +2060,36 @@ START_TEST(test_parameter_runs)
 }
 END_TEST
 
+/* A graph without annotations prints no comment unless asked for
+ * types (has_comment in relay_print_impl.h asks no node then); one
+ * annotated node makes graph_has_annotations true, and its comment
+ * prints. */
+START_TEST(test_comments_when_annotated)
+{
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graft_node *r = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    graft_node *ab[] = {r, x};
+    graft_node *sum = graph_add_call(g, "add", ab, 2, NULL, 0);
+    graph_set_output(g, sum);
+    graph_set_type(g, r, graph_type_other(g, "float32", 7));
+    ck_assert(!graph_has_annotations(g));
+    char *text = relay_print_string(g);
+    ck_assert_str_eq(text, "def @main(%x) {\n  %0 = nn.relu(%x);\n  add(%0, %x)\n}\n");
+    free(text);
+    text = relay_print_string_with(g, RELAY_PRINT_TYPES);
+    ck_assert_str_eq(text, "def @main(%x) {\n  %0 = nn.relu(%x) /* ty=float32 */;\n"
+                           "  add(%0, %x)\n}\n");
+    free(text);
+    graph_set_annotation(g, sum, "/* note */");
+    ck_assert(graph_has_annotations(g));
+    text = relay_print_string(g);
+    ck_assert_str_eq(text, "def @main(%x) {\n  %0 = nn.relu(%x);\n  add(%0, %x) /* note */\n}\n");
+    free(text);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -2129,6 +2159,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_names_temps_in_cells);
     tcase_add_test(tc, test_callee_chain_frames);
     tcase_add_test(tc, test_parameter_runs);
+    tcase_add_test(tc, test_comments_when_annotated);
     tcase_add_test(tc, test_long_callee_chain);
     tcase_add_test(tc, test_control_blocks_in_steps);
     suite_add_tcase(s, tc);

@@ -219,6 +219,9 @@ static inline bool node_type_declared(const graft_node *n);
 static inline const char *node_annotation(const graft_graph *g, const graft_node *n);
 /* The same by the node's id, for a caller that holds ids (the printer). */
 static inline const char *graph_annotation_by_id(const graft_graph *g, uint32_t id);
+/* Whether some node may have an annotation (false: none has one), for a
+ * printer that would otherwise ask each node it prints. */
+static inline bool graph_has_annotations(const graft_graph *g);
 /* Where the model file wrote the node (1-based line and column of its op
  * name, variable, constant, '(' of a tuple, or index of an element
  * access); 0 for a node a rewrite built.  A node keeps its position

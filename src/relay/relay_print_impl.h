@@ -100,6 +100,8 @@ typedef struct Printer {
     FILE *sink;         /* where top goes as it fills, or NULL */
     bool discard;       /* drop top as it fills (temp numbers only) */
     bool types;         /* RELAY_PRINT_TYPES: "ty=" from node types */
+    bool comments;      /* some node may print a comment: types, or
+                           annotations in the graph (has_comment) */
     AdtTable *adts;     /* the module's constructors, read at the first
                            call without operands */
     StrBuf consts;      /* constants' references (note [constant texts]) */
@@ -151,10 +153,12 @@ typedef struct Comment {
     size_t len;       /* the comment's length, 0 when it prints nothing */
 } Comment;
 
-/* Whether node n prints a comment where its text first appears. */
+/* Whether node n prints a comment where its text first appears: asked
+ * of every node bound, which in a graph built by passes (a partition's
+ * or rewrite's, an ONNX model's) none does. */
 GRAFT_HOT bool has_comment(const Printer *p, const graft_node *n)
 {
-    return node_annotation(p->g, n) || (p->types && node_type(n));
+    return p->comments && (node_annotation(p->g, n) || (p->types && node_type(n)));
 }
 
 /* An op's name's length: the graph interns op names (graph_add_call),

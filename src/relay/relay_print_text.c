@@ -475,7 +475,7 @@ GRAFT_HOT void bind_line(Printer *p, const graft_node *n, const Comment *c)
     StrBuf *lines = p->lines;
     size_t indent = 2 * (size_t)(p->level > 0 ? p->level : 0);
     size_t tail = (c ? c->len : 0) + 2; /* the comment and ";\n" */
-    size_t room = (indent > OUT_INDENT_ROOM ? indent : OUT_INDENT_ROOM) + TEMP_MAX + 3;
+    size_t room = OUT_INDENT_ROOM + indent + TEMP_MAX + 3; /* write_indent's, a temp, " = " */
     char *at = out_room(lines, room + printer_text_max(p, id) + tail);
     at = write_indent(at, p->level);
     at = write_temp_text(at, &p->next);
