@@ -241,8 +241,7 @@ void printer_visit_all(Printer *p, const graft_node *root)
  * need; a node with a temp already prints as it.  For a scope's result
  * (result: out holds the scope's lines) the indentation goes between
  * those bindings and the text. */
-void printer_put_inline(Printer *p, StrBuf *out, const graft_node *root, int level,
-                        bool result)
+GRAFT_HOT void put_inline(Printer *p, StrBuf *out, const graft_node *root, int level, bool result)
 {
     uint32_t saved_root = p->root;
     int saved_level = p->root_level;
@@ -257,11 +256,18 @@ void printer_put_inline(Printer *p, StrBuf *out, const graft_node *root, int lev
         out->len = (size_t)(printer_write_ref(p, out_room(out, most), root) - out->data);
     } else {
         printer_put_text(p, out, root);
-        printer_put_annot(p, out, root);
+        if (has_comment(p, root))
+            printer_put_annot(p, out, root);
         p->visited[node_id(root)] = VISIT_USED;
     }
     p->root = saved_root;
     p->root_level = saved_level;
+}
+
+void printer_put_inline(Printer *p, StrBuf *out, const graft_node *root, int level,
+                        bool result)
+{
+    put_inline(p, out, root, level, result);
 }
 
 /* A scope: its binding lines, then its result inline (no newline).
@@ -272,7 +278,7 @@ void printer_put_scope(Printer *p, StrBuf *out, const graft_node *root, int leve
     int saved_level = p->level;
     p->lines = out;
     p->level = level;
-    printer_put_inline(p, out, root, level, true);
+    put_inline(p, out, root, level, true); /* inline: a function's body is a scope */
     p->lines = saved_lines;
     p->level = saved_level;
 }

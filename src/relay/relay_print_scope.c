@@ -40,19 +40,21 @@ void printer_put_type_params(StrBuf *out, const char *names)
  * text is a few fixed pieces, written with few checks: its prefix with
  * its length known ("fn ", not measured), ") {" and the newline after
  * it in one append, the block's end (newline, indentation, "}") in one
- * reservation (put_block_end); and its parts are read in one call
- * (node_func_parts) where five accessors were a call each.  With the
- * attributes' count passed in, not asked again, that was 97 of the 2,800
- * instructions each of issue 34's partition's 10,000 functions took. */
+ * reservation (put_block_end); its parts are read in one call
+ * (node_func_parts) where five accessors were a call each, and put_func
+ * is inline in its callers.  With the parameters' runs (note [parameter
+ * runs] in relay_print_text.c), each of issue 34's partition's 10,000
+ * functions took 2,576 instructions where it took 2,800. */
 
 /* prefix (n bytes) ["[A, B]"] "(%a, %b, Attr=...) -> T {" body "}" at
  * the current level (TVM's PrintFunc). */
-static void put_func(Printer *p, StrBuf *out, const graft_node *fn, const char *prefix, size_t n,
-                     int level)
+GRAFT_HOT void put_func(Printer *p, StrBuf *out, const graft_node *fn, const char *prefix,
+                        size_t n, int level)
 {
     FuncParts f = node_func_parts(fn);
     out->len = (size_t)(write_mem(out_room(out, n), prefix, n) - out->data);
-    printer_put_type_params(out, f.type_params);
+    if (f.type_params)
+        printer_put_type_params(out, f.type_params);
     out_chr(out, '(');
     printer_put_params(p, out, f.params, (size_t)f.nparams);
     printer_put_attrs(p, out, fn, f.nattrs, f.nparams == 0);
