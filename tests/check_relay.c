@@ -2090,6 +2090,30 @@ START_TEST(test_comments_when_annotated)
 }
 END_TEST
 
+/* note [constant texts] in relay_print_number.c: a constant used twice
+ * prints its spelling at each use when no node prints a comment, and
+ * its kept text, comment and all, when types are printed. */
+START_TEST(test_constants_unkept)
+{
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graft_node *c = graph_add_const(g, "1e-05f", 1e-05, "float32");
+    graft_node *xc[] = {x, c};
+    graft_node *a = graph_add_call(g, "add", xc, 2, NULL, 0);
+    graft_node *ac[] = {a, c};
+    graph_set_output(g, graph_add_call(g, "multiply", ac, 2, NULL, 0));
+    graph_set_type(g, c, graph_type_other(g, "float32", 7));
+    char *text = relay_print_string(g);
+    ck_assert_str_eq(text, "def @main(%x) {\n  %0 = add(%x, 1e-05f);\n  multiply(%0, 1e-05f)\n}\n");
+    free(text);
+    text = relay_print_string_with(g, RELAY_PRINT_TYPES);
+    ck_assert_str_eq(text, "def @main(%x) {\n  %0 = add(%x, 1e-05f /* ty=float32 */);\n"
+                           "  multiply(%0, 1e-05f /* ty=float32 */)\n}\n");
+    free(text);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -2160,6 +2184,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_callee_chain_frames);
     tcase_add_test(tc, test_parameter_runs);
     tcase_add_test(tc, test_comments_when_annotated);
+    tcase_add_test(tc, test_constants_unkept);
     tcase_add_test(tc, test_long_callee_chain);
     tcase_add_test(tc, test_control_blocks_in_steps);
     suite_add_tcase(s, tc);

@@ -318,7 +318,9 @@ GRAFT_HOT char *write_ref(Printer *p, char *at, const graft_node *m)
         *at = '@';
         return write_mem(at + 1, node_str(m), strlen(node_str(m)));
     case NODE_OPREF: return write_mem(at, node_str(m), strlen(node_str(m)));
-    case NODE_CONST:
+    case NODE_CONST: /* note [constant texts] in relay_print_number.c */
+        if (!p->comments)
+            return write_mem(at, node_str(m), interner_length(node_str(m)));
         return write_mem(at, p->consts.data + p->text[id].kept.off, p->text[id].kept.len);
     default: return write_temp_text(at, &p->text[id].temp);
     }
