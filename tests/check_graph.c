@@ -1757,6 +1757,35 @@ START_TEST(test_names_made_new_spelled_before)
 }
 END_TEST
 
+/* node_func_parts gives in one call what each accessor gives, with or
+ * without the optional parts (a result type, type parameters). */
+START_TEST(test_func_parts)
+{
+    graft_graph *g = graph_new();
+    graft_node *q[] = {graph_add_fn_param(g, "q", NULL), graph_add_fn_param(g, "r", NULL)};
+    graft_node *body = graph_add_call(g, "add", q, 2, NULL, 0);
+    graft_attr_value *v = graph_new_attr_value(g, GRAFT_ATTR_STRING);
+    v->s = graph_intern(g, "add_");
+    graft_attr attrs[1] = {{"PartitionedFromPattern", v}};
+    graft_node *fn = graph_add_func(g, q, 2, body, attrs, 1);
+    FuncParts f = node_func_parts(fn);
+    ck_assert_ptr_eq(f.params, node_params(fn));
+    ck_assert_int_eq(f.nparams, 2);
+    ck_assert_int_eq(f.nattrs, 1);
+    ck_assert_ptr_eq(f.body, body);
+    ck_assert_ptr_null(f.ret);
+    ck_assert_ptr_null(f.type_params);
+    const graft_type *t = graph_type_other(g, "Tensor[(3), float32]", 20);
+    graph_set_ret_type(g, fn, t);
+    graph_set_type_params(g, fn, "A, B");
+    f = node_func_parts(fn);
+    ck_assert_ptr_eq(f.ret, t);
+    ck_assert_ptr_eq(f.ret, node_ret_type(fn));
+    ck_assert_str_eq(f.type_params, "A, B");
+    graph_free(g);
+}
+END_TEST
+
 /* graph_kill_cone (note [kill as the pass goes] in src/ir/graph_compact.c):
  * a root still used kills nothing; once its use moved, it dies with %0
  * (read twice) and %1, and not %x, which negative reads, nor the
@@ -1940,6 +1969,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_release_dead_blocks);
     tcase_add_test(tc, test_drop_positions);
     tcase_add_test(tc, test_main_parameters_borrowed);
+    tcase_add_test(tc, test_func_parts);
     tcase_add_test(tc, test_kill_cone);
     tcase_add_test(tc, test_release_dead_as_killed);
     tcase_add_test(tc, test_positions_on_demand);

@@ -2017,6 +2017,103 @@ START_TEST(test_control_blocks_in_steps)
 }
 END_TEST
 
+/* note [parameter runs] in relay_print_text.c: plain parameters named
+ * as loaded print in runs, which a typed parameter breaks and which a
+ * signature of the printer's own names (two functions with a %p) does
+ * not use; a function's head with a result type (note [function heads]
+ * in relay_print_scope.c). */
+START_TEST(test_parameter_runs)
+{
+    static const char runs[] = "def @main(%a, %b: float32, %c, %d, %e: int32) {\n"
+                               "  %0 = fn (%p, %q: float32, %r) -> float32 {\n"
+                               "    add(%p, %q)\n"
+                               "  };\n"
+                               "  %0(%a, %b, %c)\n"
+                               "}\n";
+    char *printed = reprint("runs.relay", runs, sizeof runs - 1, NULL);
+    ck_assert_str_eq(printed, runs);
+    free(printed);
+    static const char alike[] = "def @main(%a, %b) {\n"
+                                "  %0 = fn (%p, %q) {\n"
+                                "    add(%p, %q)\n"
+                                "  };\n"
+                                "  %1 = fn (%p, %q: float32) {\n"
+                                "    multiply(%p, %q)\n"
+                                "  };\n"
+                                "  %2 = %0(%a, %b);\n"
+                                "  %1(%2, %b)\n"
+                                "}\n";
+    printed = reprint("alike.relay", alike, sizeof alike - 1, NULL);
+    /* the callee's text is printed first (note [walks on the nodes] in
+       relay_print_number.c), and its parameters named first */
+    ck_assert_str_eq(printed, "def @main(%a, %b) {\n"
+                              "  %0 = fn (%p1, %q1) {\n"
+                              "    add(%p1, %q1)\n"
+                              "  };\n"
+                              "  %1 = %0(%a, %b);\n"
+                              "  %2 = fn (%p, %q: float32) {\n"
+                              "    multiply(%p, %q)\n"
+                              "  };\n"
+                              "  %2(%1, %b)\n"
+                              "}\n");
+    free(printed);
+}
+END_TEST
+
+/* A graph without annotations prints no comment unless asked for
+ * types (has_comment in relay_print_impl.h asks no node then); one
+ * annotated node makes graph_has_annotations true, and its comment
+ * prints. */
+START_TEST(test_comments_when_annotated)
+{
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graft_node *r = graph_add_call(g, "nn.relu", &x, 1, NULL, 0);
+    graft_node *ab[] = {r, x};
+    graft_node *sum = graph_add_call(g, "add", ab, 2, NULL, 0);
+    graph_set_output(g, sum);
+    graph_set_type(g, r, graph_type_other(g, "float32", 7));
+    ck_assert(!graph_has_annotations(g));
+    char *text = relay_print_string(g);
+    ck_assert_str_eq(text, "def @main(%x) {\n  %0 = nn.relu(%x);\n  add(%0, %x)\n}\n");
+    free(text);
+    text = relay_print_string_with(g, RELAY_PRINT_TYPES);
+    ck_assert_str_eq(text, "def @main(%x) {\n  %0 = nn.relu(%x) /* ty=float32 */;\n"
+                           "  add(%0, %x)\n}\n");
+    free(text);
+    graph_set_annotation(g, sum, "/* note */");
+    ck_assert(graph_has_annotations(g));
+    text = relay_print_string(g);
+    ck_assert_str_eq(text, "def @main(%x) {\n  %0 = nn.relu(%x);\n  add(%0, %x) /* note */\n}\n");
+    free(text);
+    graph_free(g);
+}
+END_TEST
+
+/* note [constant texts] in relay_print_number.c: a constant used twice
+ * prints its spelling at each use when no node prints a comment, and
+ * its kept text, comment and all, when types are printed. */
+START_TEST(test_constants_unkept)
+{
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graft_node *c = graph_add_const(g, "1e-05f", 1e-05, "float32");
+    graft_node *xc[] = {x, c};
+    graft_node *a = graph_add_call(g, "add", xc, 2, NULL, 0);
+    graft_node *ac[] = {a, c};
+    graph_set_output(g, graph_add_call(g, "multiply", ac, 2, NULL, 0));
+    graph_set_type(g, c, graph_type_other(g, "float32", 7));
+    char *text = relay_print_string(g);
+    ck_assert_str_eq(text, "def @main(%x) {\n  %0 = add(%x, 1e-05f);\n  multiply(%0, 1e-05f)\n}\n");
+    free(text);
+    text = relay_print_string_with(g, RELAY_PRINT_TYPES);
+    ck_assert_str_eq(text, "def @main(%x) {\n  %0 = add(%x, 1e-05f /* ty=float32 */);\n"
+                           "  multiply(%0, 1e-05f /* ty=float32 */)\n}\n");
+    free(text);
+    graph_free(g);
+}
+END_TEST
+
 /* note [parameters in order] in src/relay/relay_load_scope.c: a binding
  * line's variable is the parameter after the last one used when it
  * spells it, up to where scan_name would end it; a use out of order, a
@@ -2229,6 +2326,9 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_positions_past_reserve);
     tcase_add_test(tc, test_names_temps_in_cells);
     tcase_add_test(tc, test_callee_chain_frames);
+    tcase_add_test(tc, test_parameter_runs);
+    tcase_add_test(tc, test_comments_when_annotated);
+    tcase_add_test(tc, test_constants_unkept);
     tcase_add_test(tc, test_long_callee_chain);
     tcase_add_test(tc, test_control_blocks_in_steps);
     tcase_add_test(tc, test_params_in_order);

@@ -404,6 +404,12 @@ const char *node_type_params(const graft_node *n)
     return n->kind == NODE_FUNC ? n->u.fn->type_params : NULL;
 }
 
+FuncParts node_func_parts(const graft_node *n)
+{
+    const FuncInfo *f = n->u.fn;
+    return (FuncParts){f->params, f->nparams, f->nattrs, f->body, f->ret, f->type_params};
+}
+
 /* ---- users lists ---- */
 
 /* Appends u to the users list of u->value (creation order).  The list

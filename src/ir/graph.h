@@ -191,6 +191,18 @@ const graft_type *node_ret_type(const graft_node *n);
 /* NODE_FUNC: its type parameters as printed between brackets ("A, B" of
  * "fn [A, B](...)" or "def @f[A, B](...)"), or NULL. */
 const char *node_type_params(const graft_node *n);
+/* NODE_FUNC: its parts as a printer writes them all, in one call where
+ * each accessor above is one (the printer of issue 34's partition reads
+ * them for 10,000 functions). */
+typedef struct FuncParts {
+    graft_node *const *params; /* node_params */
+    int nparams;               /* node_nparams */
+    int nattrs;                /* node_nattrs */
+    graft_node *body;          /* node_body */
+    const graft_type *ret;     /* node_ret_type */
+    const char *type_params;   /* node_type_params */
+} FuncParts;
+FuncParts node_func_parts(const graft_node *n);
 /* The function whose body n belongs to; NULL for @main's body and params. */
 static inline graft_node *node_scope(const graft_graph *g, const graft_node *n);
 /* The type from the source text (parameter annotation or "ty=" comment),
@@ -207,6 +219,9 @@ static inline bool node_type_declared(const graft_node *n);
 static inline const char *node_annotation(const graft_graph *g, const graft_node *n);
 /* The same by the node's id, for a caller that holds ids (the printer). */
 static inline const char *graph_annotation_by_id(const graft_graph *g, uint32_t id);
+/* Whether some node may have an annotation (false: none has one), for a
+ * printer that would otherwise ask each node it prints. */
+static inline bool graph_has_annotations(const graft_graph *g);
 /* Where the model file wrote the node (1-based line and column of its op
  * name, variable, constant, '(' of a tuple, or index of an element
  * access); 0 for a node a rewrite built.  A node keeps its position

@@ -159,6 +159,10 @@ static inline const char *graph_annotation_by_id(const graft_graph *g, uint32_t 
     const struct GraphAnnots *t = &((const struct GraphSide *)(const void *)g)->annots;
     return id < t->cap ? t->by_id[id] : NULL;
 }
+static inline bool graph_has_annotations(const graft_graph *g)
+{
+    return ((const struct GraphSide *)(const void *)g)->annots.cap > 0;
+}
 static inline bool node_type_declared(const graft_node *n) { return n->type_declared; }
 static inline const char *node_annotation(const graft_graph *g, const graft_node *n)
 {

@@ -146,6 +146,7 @@ static void print_module(Printer *p, StrBuf *out)
 static void print_types(Printer *p, unsigned flags)
 {
     p->types = (flags & RELAY_PRINT_TYPES) != 0;
+    p->comments = p->types || graph_has_annotations(p->g);
 }
 
 char *relay_print_string(const graft_graph *g)

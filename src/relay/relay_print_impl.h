@@ -100,6 +100,8 @@ typedef struct Printer {
     FILE *sink;         /* where top goes as it fills, or NULL */
     bool discard;       /* drop top as it fills (temp numbers only) */
     bool types;         /* RELAY_PRINT_TYPES: "ty=" from node types */
+    bool comments;      /* some node may print a comment: types, or
+                           annotations in the graph (has_comment) */
     AdtTable *adts;     /* the module's constructors, read at the first
                            call without operands */
     StrBuf consts;      /* constants' references (note [constant texts]) */
@@ -151,10 +153,12 @@ typedef struct Comment {
     size_t len;       /* the comment's length, 0 when it prints nothing */
 } Comment;
 
-/* Whether node n prints a comment where its text first appears. */
+/* Whether node n prints a comment where its text first appears: asked
+ * of every node bound, which in a graph built by passes (a partition's
+ * or rewrite's, an ONNX model's) none does. */
 GRAFT_HOT bool has_comment(const Printer *p, const graft_node *n)
 {
-    return node_annotation(p->g, n) || (p->types && node_type(n));
+    return p->comments && (node_annotation(p->g, n) || (p->types && node_type(n)));
 }
 
 /* An op's name's length: the graph interns op names (graph_add_call),
@@ -204,6 +208,8 @@ void printer_put_type_params(StrBuf *out, const char *names);
  * function value, "def @f" for a global (TVM's PrintFunc). */
 void printer_put_func(Printer *p, StrBuf *out, const graft_node *n, const char *prefix,
                       int level);
+/* A function value's text: printer_put_func's with "fn ". */
+void printer_put_fn_value(Printer *p, StrBuf *out, const graft_node *n, int level);
 void printer_put_let(Printer *p, StrBuf *out, const graft_node *n, int at);
 void printer_put_if(Printer *p, StrBuf *out, const graft_node *n, int level);
 void printer_put_match(Printer *p, StrBuf *out, const graft_node *n, int level);
@@ -218,8 +224,9 @@ void printer_put_annot(const Printer *p, StrBuf *sb, const graft_node *n);
 /* "%x: T / * ann * /" for a parameter; params[0..n) with ", " between. */
 void printer_put_param(Printer *p, StrBuf *out, const graft_node *v);
 void printer_put_params(Printer *p, StrBuf *out, graft_node *const *params, size_t n);
-/* "name=value" for each attribute of n, after ", " unless first. */
-void printer_put_attrs(Printer *p, StrBuf *sb, const graft_node *n, bool first);
+/* "name=value" for each of the nattrs attributes of n, after ", "
+ * unless first. */
+void printer_put_attrs(Printer *p, StrBuf *sb, const graft_node *n, int nattrs, bool first);
 /* "name=value": the value's spelling as loaded, or its printed form. */
 void printer_put_attr(Printer *p, StrBuf *sb, const graft_attr *a);
 /* Operand m's reference, resolved, at at (room for what

@@ -47,7 +47,11 @@ static void declare_free(Printer *p, const graft_node *v)
  * use, its value and comment ("1e-05f / * ty=float32 * /"); that text is
  * written once, at its first use, into a buffer of its own, and copied
  * from there.  Its spelling's length is its interned copy's (the graph
- * interns constants' spellings: graph_add_const). */
+ * interns constants' spellings: graph_add_const).  When no node prints
+ * a comment (a graph without annotations, types not printed: a
+ * partition's or a rewrite's) a constant's reference is its spelling,
+ * copied from the node: nothing is kept (each of the 10,000 in issue
+ * 34's partition took 73 instructions to keep). */
 static void keep_const(Printer *p, const graft_node *m)
 {
     const char *value = node_str(m);
@@ -85,6 +89,8 @@ GRAFT_HOT size_t resolve_operand(Printer *p, const graft_node *m)
             declare_free(p, m);
         return name_len(p, m);
     case NODE_CONST:
+        if (!p->comments) /* its spelling alone (note [constant texts]) */
+            return interner_length(node_str(m));
         if (p->visited[id] == VISIT_NOT)
             keep_const(p, m);
         return p->text[id].kept.len;
@@ -159,7 +165,7 @@ static void leaf_visit(Printer *p, const graft_node *n)
     int level = id == p->root ? p->root_level : p->level;
     StrBuf *out = spare_get(p);
     switch (kind) {
-    case NODE_FUNC: printer_put_func(p, out, n, "fn ", level); break;
+    case NODE_FUNC: printer_put_fn_value(p, out, n, level); break;
     case NODE_LET: printer_put_let(p, out, n, level); break;
     case NODE_IF: printer_put_if(p, out, n, level); break;
     case NODE_MATCH: printer_put_match(p, out, n, level); break;
@@ -241,8 +247,7 @@ void printer_visit_all(Printer *p, const graft_node *root)
  * need; a node with a temp already prints as it.  For a scope's result
  * (result: out holds the scope's lines) the indentation goes between
  * those bindings and the text. */
-void printer_put_inline(Printer *p, StrBuf *out, const graft_node *root, int level,
-                        bool result)
+GRAFT_HOT void put_inline(Printer *p, StrBuf *out, const graft_node *root, int level, bool result)
 {
     uint32_t saved_root = p->root;
     int saved_level = p->root_level;
@@ -257,11 +262,18 @@ void printer_put_inline(Printer *p, StrBuf *out, const graft_node *root, int lev
         out->len = (size_t)(printer_write_ref(p, out_room(out, most), root) - out->data);
     } else {
         printer_put_text(p, out, root);
-        printer_put_annot(p, out, root);
+        if (has_comment(p, root))
+            printer_put_annot(p, out, root);
         p->visited[node_id(root)] = VISIT_USED;
     }
     p->root = saved_root;
     p->root_level = saved_level;
+}
+
+void printer_put_inline(Printer *p, StrBuf *out, const graft_node *root, int level,
+                        bool result)
+{
+    put_inline(p, out, root, level, result);
 }
 
 /* A scope: its binding lines, then its result inline (no newline).
@@ -272,7 +284,7 @@ void printer_put_scope(Printer *p, StrBuf *out, const graft_node *root, int leve
     int saved_level = p->level;
     p->lines = out;
     p->level = level;
-    printer_put_inline(p, out, root, level, true);
+    put_inline(p, out, root, level, true); /* inline: a function's body is a scope */
     p->lines = saved_lines;
     p->level = saved_level;
 }

@@ -171,9 +171,9 @@ void printer_put_attr(Printer *p, StrBuf *sb, const graft_attr *a)
 
 /* "name=value" for each attribute, after ", " unless first (nothing was
  * printed before them). */
-void printer_put_attrs(Printer *p, StrBuf *sb, const graft_node *n, bool first)
+void printer_put_attrs(Printer *p, StrBuf *sb, const graft_node *n, int nattrs, bool first)
 {
-    for (int i = 0; i < node_nattrs(n); i++) {
+    for (int i = 0; i < nattrs; i++) {
         if (!first)
             out_lit(sb, ", ");
         first = false;
@@ -236,6 +236,56 @@ GRAFT_HOT void put_plain_param(Printer *p, StrBuf *out, const graft_node *v, boo
     out->len = (size_t)(at + percent + len - out->data);
 }
 
+/* note [parameter runs]: a signature's parameters are mostly plain
+ * (param_is_plain) and named as loaded (note [names as loaded] in
+ * relay_names.c), as every one of issue 34's 100,000 in its partition:
+ * such a run is written in a loop of its own, which tests how names are
+ * given once for the run and keeps the buffer's end in a register (a
+ * char store may alias the StrBuf, so out_room would load its fields
+ * again for every parameter).  One at a time, through put_plain_param,
+ * a parameter took 49 instructions; in a run, 37. */
+
+/* ", %x" for each plain parameter named as loaded from params[i] on
+ * (before last), ", " unless first: where the run ends. */
+GRAFT_HOT size_t put_plain_run(const Printer *p, StrBuf *out, graft_node *const *params,
+                               size_t i, size_t last)
+{
+    char *at = out_room(out, 0), *end = out->data + out->cap;
+    for (; i < last && param_is_plain(p, params[i]); i++) {
+        const char *name = params[i]->str;
+        size_t len = interner_length(name);
+        if ((size_t)(end - at) <= 3 + len) { /* out_room's test */
+            out->len = (size_t)(at - out->data);
+            at = out_room(out, 3 + len);
+            end = out->data + out->cap;
+        }
+        if (i)
+            at = write_lit(at, ", ");
+        *at++ = '%';
+        at = write_mem(at, name, len);
+    }
+    out->len = (size_t)(at - out->data);
+    return i;
+}
+
+/* Parameters of params from i on (before last), a run of plain ones
+ * named as loaded or else one: where the next starts. */
+GRAFT_HOT size_t put_some_params(Printer *p, StrBuf *out, graft_node *const *params, size_t i,
+                                 size_t last)
+{
+    size_t end = p->names.as_loaded ? put_plain_run(p, out, params, i, last) : i;
+    if (end > i)
+        return end;
+    if (param_is_plain(p, params[i])) { /* names given by the printer */
+        put_plain_param(p, out, params[i], i == 0);
+        return i + 1;
+    }
+    if (i)
+        out_lit(out, ", ");
+    printer_put_param(p, out, params[i]);
+    return i + 1;
+}
+
 /* The parameters params[0..n) of a signature, ", " between them.
  * @main's line drains every PARAMS_AT_ONCE of them (note [streaming]): a
  * model's inputs can be a line of megabytes. */
@@ -244,15 +294,8 @@ void printer_put_params(Printer *p, StrBuf *out, graft_node *const *params, size
     enum { PARAMS_AT_ONCE = 1024 };
     for (size_t i = 0; i < n;) {
         size_t last = n - i > PARAMS_AT_ONCE ? i + PARAMS_AT_ONCE : n;
-        for (; i < last; i++) {
-            if (param_is_plain(p, params[i])) { /* most modules' every parameter */
-                put_plain_param(p, out, params[i], i == 0);
-                continue;
-            }
-            if (i)
-                out_lit(out, ", ");
-            printer_put_param(p, out, params[i]);
-        }
+        while (i < last)
+            i = put_some_params(p, out, params, i, last);
         drain(p, out);
     }
 }
@@ -275,7 +318,9 @@ GRAFT_HOT char *write_ref(Printer *p, char *at, const graft_node *m)
         *at = '@';
         return write_mem(at + 1, node_str(m), strlen(node_str(m)));
     case NODE_OPREF: return write_mem(at, node_str(m), strlen(node_str(m)));
-    case NODE_CONST:
+    case NODE_CONST: /* note [constant texts] in relay_print_number.c */
+        if (!p->comments)
+            return write_mem(at, node_str(m), interner_length(node_str(m)));
         return write_mem(at, p->consts.data + p->text[id].kept.off, p->text[id].kept.len);
     default: return write_temp_text(at, &p->text[id].temp);
     }
@@ -383,7 +428,7 @@ static char *write_attrs_text_in(Printer *p, StrBuf *out, char *at, const graft_
 {
     bool closed;
     out->len = (size_t)(write_call_open(p, at, n, &closed) - out->data);
-    printer_put_attrs(p, out, n, node_nargs(n) == 0);
+    printer_put_attrs(p, out, n, node_nattrs(n), node_nargs(n) == 0);
     at = out_room(out, 1 + more);
     *at++ = ')';
     return at;
@@ -432,7 +477,7 @@ GRAFT_HOT void bind_line(Printer *p, const graft_node *n, const Comment *c)
     StrBuf *lines = p->lines;
     size_t indent = 2 * (size_t)(p->level > 0 ? p->level : 0);
     size_t tail = (c ? c->len : 0) + 2; /* the comment and ";\n" */
-    size_t room = (indent > OUT_INDENT_ROOM ? indent : OUT_INDENT_ROOM) + TEMP_MAX + 3;
+    size_t room = OUT_INDENT_ROOM + indent + TEMP_MAX + 3; /* write_indent's, a temp, " = " */
     char *at = out_room(lines, room + printer_text_max(p, id) + tail);
     at = write_indent(at, p->level);
     at = write_temp_text(at, &p->next);
