@@ -37,6 +37,7 @@
 
 _Thread_local bool export_function_keys_on = true;
 _Thread_local unsigned long export_function_key_hits;
+_Thread_local unsigned long export_function_shape_hits;
 
 typedef struct KeyFrame {
     const graft_node *n;
@@ -47,7 +48,33 @@ typedef struct KeyEntry {
     size_t at, len;         /* the key's words in FunctionKeys.words */
     Onnx__FunctionProto *f; /* the function made for it */
     uint32_t next;          /* the entry of the same hash filed before, + 1 */
+    uint32_t shape;         /* its body's shape + 1, or 0: note [body shapes] */
 } KeyEntry;
+
+/* One node of a body's shape (note [body shapes]): a call or a constant
+ * of the body the shape was made from, with what its key holds but its
+ * references. */
+typedef struct ShapeNode {
+    const graft_node *n;  /* the node it was made from */
+    const void *domain;   /* a call's domain, as key_call_values puts it */
+    uint32_t args;        /* its operands' references, at FunctionKeys.shape_args */
+    size_t nattr;         /* a call's attributes */
+    uint32_t words, nwords; /* a call's attributes' words, a constant's
+                               (const_words), at FunctionKeys.shape_words */
+    int nout;             /* a call's results (export_fn_results, no tuple) */
+    bool old;             /* a call of the model's: a NodeProto */
+} ShapeNode;
+
+/* A body's shape: its nodes, operands first, the root last. */
+typedef struct Shape {
+    uint32_t nodes, count; /* at FunctionKeys.shape_nodes */
+    int nparams;
+    const char *pfp;       /* its PartitionedFromPattern, as the key puts it */
+    const graft_attr *attrs; /* the function's attributes, which hold it:
+                                the partition gives the functions of one
+                                name one array (partition_fn_attrs) */
+    int nattrs;
+} Shape;
 
 struct FunctionKeys {
     VEC(uint64_t) words;  /* the keys filed, back to back, then the one made */
@@ -64,6 +91,15 @@ struct FunctionKeys {
                              mark of a node met (note [walk marks]) */
     uint32_t next;        /* the next local number */
     VEC(KeyFrame) stack;  /* key_nodes's, kept from one body to the next */
+    VEC(const graft_node *) order; /* the calls and constants the key
+                                      made last met, in its order */
+    VEC(Shape) shapes;    /* note [body shapes] */
+    VEC(ShapeNode) shape_nodes;
+    VEC(uint32_t) shape_args;     /* a shape node's operands (ShapeArg) */
+    VEC(uint64_t) shape_words;    /* its attributes' words */
+    VEC(const graft_node *) image; /* shape_fits's map of a shape's nodes */
+    uint32_t pending_shape;       /* the pending key's body's shape + 1, or 0 */
+    bool fields_known;    /* export_pack_fields_known, asked once */
     const char *pfp;      /* "PartitionedFromPattern", interned: the
                              partition's name of the attribute, which
                              node_find_attr finds by its address first (a
@@ -228,6 +264,18 @@ GRAFT_HOT void key_call_values(const Exporter *ex, FunctionKeys *k, const graft_
     k->words.len = (size_t)(w - k->words.items);
 }
 
+/* The attributes of a call's NodeProto old (NULL: none) at the end of
+ * k's words; false for one a key does not cover. */
+static bool key_attributes(FunctionKeys *k, const Onnx__NodeProto *old)
+{
+    for (size_t i = 0; old && i < old->n_attribute; i++) {
+        if (!plain_attribute(old->attribute[i]))
+            return false;
+        put_attribute(k, old->attribute[i]);
+    }
+    return true;
+}
+
 /* Call n as body_call writes it; false for what a key does not cover. */
 GRAFT_HOT bool key_call(const Exporter *ex, FunctionKeys *k, const graft_node *n)
 {
@@ -237,33 +285,43 @@ GRAFT_HOT bool key_call(const Exporter *ex, FunctionKeys *k, const graft_node *n
     if (nin != (size_t)node_nargs(n) || (!old && node_nattrs(n)))
         return false;
     key_call_values(ex, k, n, old, nin);
-    for (size_t i = 0; old && i < old->n_attribute; i++) {
-        if (!plain_attribute(old->attribute[i]))
-            return false;
-        put_attribute(k, old->attribute[i]);
+    return key_attributes(k, old);
+}
+
+/* Constant c as constant_node writes it, at w (CONST_WORDS words);
+ * returns how many: a scalar's dtype and value, or a tensor's name
+ * (which picks the initializer written), type and bytes. */
+enum { CONST_WORDS = 5 };
+static size_t const_words(const graft_node *c, uint64_t *w)
+{
+    if (node_const_is_scalar(c)) {
+        double v = node_const_value(c);
+        w[0] = KEY_SCALAR;
+        w[1] = (uint64_t)(uintptr_t)node_const_dtype(c);
+        memcpy(&w[2], &v, sizeof w[2]);
+        return 3;
     }
-    return true;
+    size_t nbytes = 0;
+    const void *data = node_const_data(c, &nbytes);
+    w[0] = KEY_TENSOR;
+    w[1] = (uint64_t)(uintptr_t)node_const_text(c);
+    w[2] = (uint64_t)(uintptr_t)node_type(c);
+    w[3] = (uint64_t)(uintptr_t)data;
+    w[4] = nbytes;
+    return 5;
+}
+
+/* Constant c's words at the end of k's. */
+static void key_const_words(FunctionKeys *k, const graft_node *c)
+{
+    vec_reserve(&k->words, k->words.len + CONST_WORDS);
+    k->words.len += const_words(c, k->words.items + k->words.len);
 }
 
 /* Constant c as constant_node writes it, then its name. */
 static void key_const(FunctionKeys *k, const graft_node *c)
 {
-    if (node_const_is_scalar(c)) {
-        double v = node_const_value(c);
-        uint64_t bits;
-        memcpy(&bits, &v, sizeof bits);
-        put(k, KEY_SCALAR);
-        put_ptr(k, node_const_dtype(c));
-        put(k, bits);
-    } else {
-        size_t nbytes = 0;
-        const void *data = node_const_data(c, &nbytes);
-        put(k, KEY_TENSOR);
-        put_ptr(k, node_const_text(c)); /* the initializer found by it */
-        put_ptr(k, node_type(c));
-        put_ptr(k, data);
-        put(k, nbytes);
-    }
+    key_const_words(k, c);
     put_ref(k, c);
 }
 
@@ -274,9 +332,12 @@ static void key_const(FunctionKeys *k, const graft_node *c)
  * 60,000 calls in its 10,000 keys, 22.2 M instructions -> 20.6 M). */
 GRAFT_HOT bool key_node(const Exporter *ex, FunctionKeys *k, const graft_node *n)
 {
-    if (node_kind(n) == NODE_CALL && node_op(n))
+    if (node_kind(n) == NODE_CALL && node_op(n)) {
+        vec_push(&k->order, n); /* (for its shape: note [body shapes]) */
         return key_call(ex, k, n);
+    }
     if (node_kind(n) == NODE_CONST) {
+        vec_push(&k->order, n);
         key_const(k, n);
         return true;
     }
@@ -317,6 +378,16 @@ static bool key_nodes(const Exporter *ex, FunctionKeys *k, const graft_node *roo
     return covered;
 }
 
+/* Function fn's PartitionedFromPattern (its doc string), or NULL. */
+static const char *partition_pattern(const Exporter *ex, FunctionKeys *k,
+                                     const graft_node *fn)
+{
+    if (!k->pfp)
+        k->pfp = graph_intern(ex->g, "PartitionedFromPattern");
+    const graft_attr_value *pfp = node_find_attr(fn, k->pfp);
+    return pfp && pfp->kind == GRAFT_ATTR_STRING ? pfp->s : NULL;
+}
+
 /* Function fn's key after k's words: its nodes, inputs, doc string and
  * outputs (function_proto in onnx_export_fn.c); false when not covered. */
 static bool make_key(const Exporter *ex, FunctionKeys *k, const graft_node *fn)
@@ -324,6 +395,7 @@ static bool make_key(const Exporter *ex, FunctionKeys *k, const graft_node *fn)
     cover_ids(k, graph_node_count(ex->g));
     k->met += 2;
     k->next = 0;
+    k->order.len = 0;
     for (int i = 0, nparams = node_nparams(fn); i < nparams; i++) {
         uint32_t id = node_id(node_param(fn, i));
         k->mark[id] = k->met + 1;
@@ -333,10 +405,7 @@ static bool make_key(const Exporter *ex, FunctionKeys *k, const graft_node *fn)
         return false;
     put(k, KEY_END);
     put(k, (uint64_t)node_nparams(fn));
-    if (!k->pfp)
-        k->pfp = graph_intern(ex->g, "PartitionedFromPattern");
-    const graft_attr_value *pfp = node_find_attr(fn, k->pfp);
-    put_ptr(k, pfp && pfp->kind == GRAFT_ATTR_STRING ? pfp->s : NULL);
+    put_ptr(k, partition_pattern(ex, k, fn));
     const graft_node *body = node_body(fn);
     bool tuple = node_kind(body) == NODE_TUPLE;
     int nout = tuple ? node_nargs(body) : 1;
@@ -376,15 +445,255 @@ static const KeyEntry *last_if_same(const FunctionKeys *k, size_t at, size_t len
     return o && same_key(k, o, at, len) ? o : NULL;
 }
 
+/* note [body shapes]: making a body's key walks it and writes some
+ * seventy words for a batch norm, which are compared with the last key's:
+ * 2,050 instructions a function of bench/workload.sh's partition, a third
+ * of writing its ONNX.  A key filed also keeps its body's shape: the
+ * calls and constants its walk met, in the walk's order (operands first,
+ * the root last), each with what the key holds of it but its references
+ * (a call's op, domain, operand and result counts, attributes; a
+ * constant's words), and its operands as references to the shape's
+ * nodes or to the function's parameters by position.  A body fits a
+ * shape when a one-to-one map takes the shape's root to the body's root,
+ * each node's operands to the operands of the node it is taken to, and
+ * every node to one of the same values: then its key's walk meets those
+ * nodes in the same order, numbers them the same and writes the same
+ * words, so its function is that key's (tests/check_onnx_fnkey.c writes
+ * models both ways).  The fit is tested from the root down (the shape's
+ * nodes in reverse, where every node's users come before it, so the
+ * node it is taken to is known when it is reached), each node's image
+ * marked as the key's walk marks what it met (note [walk marks]), with
+ * no stack and no words written; a function whose body fits the last
+ * key's shape (note [last key first]) makes no key.  A body holding what
+ * a shape does not (an element of a tuple, a tuple, a variable no
+ * parameter) keeps no shape, and its key is made each time. */
+
+/* Whether operand a of a node of the body just keyed has a reference a
+ * shape holds, into *ref: a call's or constant's number, which is its
+ * place in the walk's order (FunctionKeys.order), a parameter's
+ * position, or a left-out input. */
+static bool shape_ref(const FunctionKeys *k, const graft_node *a, uint32_t *ref)
+{
+    if (node_kind(a) == NODE_TUPLE && node_nargs(a) == 0) {
+        *ref = REF_NONE;
+        return true;
+    }
+    bool valued = node_kind(a) == NODE_CALL || node_kind(a) == NODE_CONST;
+    if (!valued && node_kind(a) != NODE_VAR)
+        return false;
+    if (k->mark[node_id(a)] != k->met + 1)
+        return false; /* a variable no parameter */
+    uint64_t r = k->ref[node_id(a)];
+    *ref = (uint32_t)r;
+    return (r & 3) == (valued ? REF_TEMP : REF_PARAM) && r >> 32 == 0;
+}
+
+/* The NodeProto call n was read from, or NULL (a call made since). */
+static inline const Onnx__NodeProto *origin_of(const Exporter *ex, const graft_node *n)
+{
+    uint32_t id = node_id(n);
+    return id < ex->m->norigin ? ex->m->origin[id] : NULL;
+}
+
+/* n, the j-th node of the body keyed last, as a shape's node; false for
+ * what a shape does not hold. */
+static bool shape_node(const Exporter *ex, FunctionKeys *k, const graft_node *n, size_t j)
+{
+    if (k->ref[node_id(n)] != ((uint64_t)j << 2 | REF_TEMP))
+        return false; /* (numbered otherwise: a tuple's element met) */
+    ShapeNode sn = {.n = n, .args = (uint32_t)k->shape_args.len};
+    size_t at = k->words.len; /* its words made there, then copied */
+    if (node_kind(n) == NODE_CALL) {
+        bool tuple;
+        const Onnx__NodeProto *old = origin_of(ex, n);
+        sn.nout = export_fn_results(n, &tuple);
+        if (tuple)
+            return false;
+        sn.old = old != NULL;
+        sn.domain = old ? old->domain : graph_node_domain(ex->g, n);
+        sn.nattr = old ? old->n_attribute : 0;
+        key_attributes(k, old); /* (covered: the key holds them) */
+    } else
+        key_const_words(k, n);
+    sn.words = (uint32_t)k->shape_words.len;
+    sn.nwords = (uint32_t)(k->words.len - at);
+    for (size_t i = at; i < k->words.len; i++)
+        vec_push(&k->shape_words, k->words.items[i]);
+    k->words.len = at;
+    for (int i = 0; i < node_nargs(n); i++) {
+        uint32_t ref;
+        if (!shape_ref(k, node_arg(n, i), &ref))
+            return false;
+        vec_push(&k->shape_args, ref);
+    }
+    vec_push(&k->shape_nodes, sn);
+    return true;
+}
+
+/* The shape of function fn's body, from the key just made of it (its
+ * walk's order and references): its index + 1, or 0 for a body holding
+ * what a shape does not. */
+static uint32_t make_shape(const Exporter *ex, FunctionKeys *k, const graft_node *fn)
+{
+    size_t count = k->order.len;
+    Shape s = {(uint32_t)k->shape_nodes.len, (uint32_t)count, node_nparams(fn),
+               partition_pattern(ex, k, fn), NULL, node_nattrs(fn)};
+    s.attrs = s.nattrs ? node_attr(fn, 0) : NULL;
+    size_t args = k->shape_args.len, words = k->shape_words.len;
+    bool held = count && k->order.items[count - 1] == node_body(fn); /* (no tuple) */
+    for (size_t j = 0; j < count && held; j++)
+        held = shape_node(ex, k, k->order.items[j], j);
+    if (!held) {
+        k->shape_nodes.len = s.nodes;
+        k->shape_args.len = args;
+        k->shape_words.len = words;
+        return 0;
+    }
+    vec_push(&k->shapes, s);
+    return (uint32_t)k->shapes.len;
+}
+
+/* Whether constant y writes what the shape's x does. */
+static bool same_const(const FunctionKeys *k, const ShapeNode *x, const graft_node *y)
+{
+    uint64_t w[CONST_WORDS];
+    size_t n = const_words(y, w);
+    return n == x->nwords &&
+           memcmp(w, k->shape_words.items + x->words, n * sizeof *w) == 0;
+}
+
+/* Whether the attributes of call y's NodeProto old are the shape's x's
+ * (the words the key would hold of them). */
+static bool same_attributes(FunctionKeys *k, const ShapeNode *x, const Onnx__NodeProto *old)
+{
+    size_t n = old ? old->n_attribute : 0;
+    if (n != x->nattr)
+        return false;
+    if (!n)
+        return true; /* (most: elementwise ops) */
+    size_t at = k->words.len;
+    bool same = key_attributes(k, old) && k->words.len - at == x->nwords &&
+                memcmp(k->words.items + at, k->shape_words.items + x->words,
+                       x->nwords * sizeof *k->words.items) == 0;
+    k->words.len = at;
+    return same;
+}
+
+/* Whether call y writes what the shape's x does but its references
+ * (key_call and key_call_values). */
+static bool same_call(const Exporter *ex, FunctionKeys *k, const ShapeNode *x,
+                      const graft_node *y)
+{
+    if (node_op(y) != node_op(x->n) || node_nargs(y) != node_nargs(x->n))
+        return false;
+    const Onnx__NodeProto *old = origin_of(ex, y);
+    if ((old != NULL) != x->old || (!old && node_nattrs(y)))
+        return false;
+    if ((old ? (const void *)old->domain : graph_node_domain(ex->g, y)) != x->domain)
+        return false;
+    bool tuple;
+    if (export_own_inputs(ex, y) != (size_t)node_nargs(y) ||
+        export_fn_results(y, &tuple) != x->nout || tuple)
+        return false;
+    return same_attributes(k, x, old);
+}
+
+/* Whether y's operands are taken to by the shape's references refs: a
+ * parameter of the function (params) by position, a left-out input, or
+ * the image of a shape's node, which each node is of one only. */
+static bool same_operands(FunctionKeys *k, const graft_node *y, const uint32_t *refs,
+                          graft_node *const *params, const graft_node **image)
+{
+    uint32_t met = k->met;
+    for (int i = 0, nargs = node_nargs(y); i < nargs; i++) {
+        const graft_node *a = node_arg(y, i);
+        uint32_t r = refs[i];
+        if ((r & 3) == REF_PARAM) {
+            if (a != params[r >> 2])
+                return false;
+        } else if (r == REF_NONE) {
+            if (node_kind(a) != NODE_TUPLE || node_nargs(a) != 0)
+                return false;
+        } else if (!image[r >> 2]) { /* met first: taken there */
+            if (k->mark[node_id(a)] == met)
+                return false; /* the image of another node already */
+            k->mark[node_id(a)] = met;
+            image[r >> 2] = a;
+        } else if (image[r >> 2] != a)
+            return false;
+    }
+    return true;
+}
+
+/* Whether function fn has the PartitionedFromPattern of shape s's: the
+ * same attributes (by address, most), or the same one among them. */
+static bool same_pattern(const Exporter *ex, FunctionKeys *k, const Shape *s,
+                         const graft_node *fn)
+{
+    int nattrs = node_nattrs(fn);
+    if (nattrs == s->nattrs && (!nattrs || node_attr(fn, 0) == s->attrs))
+        return true;
+    return partition_pattern(ex, k, fn) == s->pfp;
+}
+
+/* Whether function fn's body fits shape s (note [body shapes]). */
+static bool shape_fits(const Exporter *ex, FunctionKeys *k, const Shape *s,
+                       const graft_node *fn)
+{
+    if (node_nparams(fn) != s->nparams || !same_pattern(ex, k, s, fn))
+        return false;
+    cover_ids(k, graph_node_count(ex->g));
+    k->met += 2;
+    vec_reserve(&k->image, s->count);
+    const graft_node **image = k->image.items;
+    memset(image, 0, s->count * sizeof *image);
+    const graft_node *root = node_body(fn);
+    image[s->count - 1] = root;
+    k->mark[node_id(root)] = k->met;
+    graft_node *const *params = node_params(fn);
+    const ShapeNode *nodes = k->shape_nodes.items + s->nodes;
+    for (uint32_t j = s->count; j-- > 0;) {
+        const ShapeNode *x = &nodes[j];
+        const graft_node *y = image[j];
+        if (node_kind(y) != node_kind(x->n))
+            return false;
+        if (node_kind(y) == NODE_CONST ? !same_const(k, x, y) : !same_call(ex, k, x, y))
+            return false;
+        if (!same_operands(k, y, k->shape_args.items + x->args, params, image))
+            return false;
+    }
+    return true;
+}
+
+/* The function of the last key when fn's body fits its shape, else NULL. */
+static Onnx__FunctionProto *last_shape_fits(const Exporter *ex, FunctionKeys *k,
+                                            const graft_node *fn)
+{
+    const KeyEntry *o = k->last ? &k->entries.items[k->last - 1] : NULL;
+    if (!o || !o->shape || !shape_fits(ex, k, &k->shapes.items[o->shape - 1], fn))
+        return NULL;
+    return o->f;
+}
+
 Onnx__FunctionProto *export_keyed_function(Exporter *ex, const graft_node *fn)
 {
-    if (!export_function_keys_on || !export_pack_fields_known())
-        return NULL; /* fields plain_attribute would not know of */
-    if (!ex->keys)
+    if (!export_function_keys_on)
+        return NULL;
+    if (!ex->keys) {
         ex->keys = xcalloc(1, sizeof *ex->keys);
+        ex->keys->fields_known = export_pack_fields_known();
+    }
     FunctionKeys *k = ex->keys;
-    k->start = k->words.len;
+    if (!k->fields_known)
+        return NULL; /* fields plain_attribute would not know of */
     k->pending = false;
+    Onnx__FunctionProto *f = last_shape_fits(ex, k, fn);
+    if (f) {
+        export_function_key_hits++;
+        export_function_shape_hits++;
+        return f;
+    }
+    k->start = k->words.len;
     if (!make_key(ex, k, fn)) {
         k->words.len = k->start;
         return NULL;
@@ -402,6 +711,7 @@ Onnx__FunctionProto *export_keyed_function(Exporter *ex, const graft_node *fn)
         return same->f;
     }
     k->pending = true;
+    k->pending_shape = make_shape(ex, k, fn);
     return NULL;
 }
 
@@ -412,7 +722,7 @@ void export_key_function(Exporter *ex, Onnx__FunctionProto *f)
         return;
     k->pending = false;
     int64_t *last = keymap_put(&k->by_hash, k->hash, 0);
-    KeyEntry e = {k->start, k->words.len - k->start, f, (uint32_t)*last};
+    KeyEntry e = {k->start, k->words.len - k->start, f, (uint32_t)*last, k->pending_shape};
     vec_push(&k->entries, e);
     *last = (int64_t)k->entries.len;
     k->last = (uint32_t)k->entries.len;
@@ -426,6 +736,12 @@ void export_function_keys_free(Exporter *ex)
     vec_free(&k->words);
     vec_free(&k->entries);
     vec_free(&k->stack);
+    vec_free(&k->order);
+    vec_free(&k->shapes);
+    vec_free(&k->shape_nodes);
+    vec_free(&k->shape_args);
+    vec_free(&k->shape_words);
+    vec_free(&k->image);
     keymap_free(&k->by_hash);
     free(k->mark);
     free(k->ref);
