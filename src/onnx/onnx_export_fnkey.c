@@ -55,15 +55,18 @@ typedef struct KeyEntry {
  * of the body the shape was made from, with what its key holds but its
  * references. */
 typedef struct ShapeNode {
-    const graft_node *n;  /* the node it was made from */
+    const char *op;       /* a call's op; NULL: a constant */
     const void *domain;   /* a call's domain, as key_call_values puts it */
-    uint32_t args;        /* its operands' references, at FunctionKeys.shape_args */
-    size_t nattr;         /* a call's attributes */
+    uint32_t args;        /* its operands' references (ShapeRef), at
+                             FunctionKeys.shape_args */
+    int nargs;
     uint32_t words, nwords; /* a call's attributes' words, a constant's
                                (const_words), at FunctionKeys.shape_words */
+    size_t nattr;         /* a call's attributes */
     int nout;             /* a call's results (export_fn_results, no tuple) */
     bool old;             /* a call of the model's: a NodeProto */
 } ShapeNode;
+
 
 /* A body's shape: its nodes, operands first, the root last. */
 typedef struct Shape {
@@ -110,6 +113,11 @@ typedef struct FunctionKeys FunctionKeys;
 /* Local references: a number "t<k>" (k << 2), a parameter (position << 2
  * | 1), a left-out input (2), a variable no parameter (3, then its name). */
 enum { REF_TEMP = 0, REF_PARAM = 1, REF_NONE = 2, REF_VAR = 3 };
+/* A shape's reference to an operand: a local reference (REF_TEMP, whose
+ * number is the shape node's index, REF_PARAM or REF_NONE), or, for the
+ * first reference to a node in shape_fits's order, that node's index
+ * shifted as a REF_TEMP's, SHAPE_FIRST (a shape has no REF_VAR). */
+enum { SHAPE_FIRST = REF_VAR };
 /* What a node of the key is, so that no two lists run together. */
 enum { KEY_CALL = 0x100, KEY_SCALAR, KEY_TENSOR, KEY_ATTR, KEY_END };
 
@@ -392,7 +400,6 @@ static const char *partition_pattern(const Exporter *ex, FunctionKeys *k,
  * outputs (function_proto in onnx_export_fn.c); false when not covered. */
 static bool make_key(const Exporter *ex, FunctionKeys *k, const graft_node *fn)
 {
-    cover_ids(k, graph_node_count(ex->g));
     k->met += 2;
     k->next = 0;
     k->order.len = 0;
@@ -501,7 +508,8 @@ static bool shape_node(const Exporter *ex, FunctionKeys *k, const graft_node *n,
 {
     if (k->ref[node_id(n)] != ((uint64_t)j << 2 | REF_TEMP))
         return false; /* (numbered otherwise: a tuple's element met) */
-    ShapeNode sn = {.n = n, .args = (uint32_t)k->shape_args.len};
+    ShapeNode sn = {.op = node_op(n), .args = (uint32_t)k->shape_args.len,
+                    .nargs = node_nargs(n)};
     size_t at = k->words.len; /* its words made there, then copied */
     if (node_kind(n) == NODE_CALL) {
         bool tuple;
@@ -530,6 +538,26 @@ static bool shape_node(const Exporter *ex, FunctionKeys *k, const graft_node *n,
     return true;
 }
 
+/* Marks the first reference to each node of shape s, in shape_fits's
+ * order (its nodes from the root down, each one's operands in order), as
+ * SHAPE_FIRST: where the fit takes the node to its image.  The nodes of
+ * the body keyed last (FunctionKeys.order) are marked as met. */
+static void mark_first_refs(FunctionKeys *k, const Shape *s)
+{
+    k->met += 2;
+    for (uint32_t j = s->count; j-- > 0;) {
+        const ShapeNode *x = &k->shape_nodes.items[s->nodes + j];
+        uint32_t *refs = k->shape_args.items + x->args;
+        for (int i = 0; i < x->nargs; i++) {
+            uint32_t id = (refs[i] & 3) == REF_TEMP ? node_id(k->order.items[refs[i] >> 2]) : 0;
+            if ((refs[i] & 3) == REF_TEMP && k->mark[id] != k->met) {
+                k->mark[id] = k->met;
+                refs[i] |= SHAPE_FIRST;
+            }
+        }
+    }
+}
+
 /* The shape of function fn's body, from the key just made of it (its
  * walk's order and references): its index + 1, or 0 for a body holding
  * what a shape does not. */
@@ -549,6 +577,7 @@ static uint32_t make_shape(const Exporter *ex, FunctionKeys *k, const graft_node
         k->shape_words.len = words;
         return 0;
     }
+    mark_first_refs(k, &s);
     vec_push(&k->shapes, s);
     return (uint32_t)k->shapes.len;
 }
@@ -556,6 +585,8 @@ static uint32_t make_shape(const Exporter *ex, FunctionKeys *k, const graft_node
 /* Whether constant y writes what the shape's x does. */
 static bool same_const(const FunctionKeys *k, const ShapeNode *x, const graft_node *y)
 {
+    if (node_kind(y) != NODE_CONST)
+        return false;
     uint64_t w[CONST_WORDS];
     size_t n = const_words(y, w);
     return n == x->nwords &&
@@ -579,12 +610,13 @@ static bool same_attributes(FunctionKeys *k, const ShapeNode *x, const Onnx__Nod
     return same;
 }
 
-/* Whether call y writes what the shape's x does but its references
- * (key_call and key_call_values). */
+/* Whether y is a call that writes what the shape's call x does but its
+ * references (key_call and key_call_values): the same op (so a call),
+ * operands, NodeProto or none, domain and attributes. */
 static bool same_call(const Exporter *ex, FunctionKeys *k, const ShapeNode *x,
                       const graft_node *y)
 {
-    if (node_op(y) != node_op(x->n) || node_nargs(y) != node_nargs(x->n))
+    if (node_op(y) != x->op || node_nargs(y) != x->nargs)
         return false;
     const Onnx__NodeProto *old = origin_of(ex, y);
     if ((old != NULL) != x->old || (!old && node_nattrs(y)))
@@ -592,35 +624,43 @@ static bool same_call(const Exporter *ex, FunctionKeys *k, const ShapeNode *x,
     if ((old ? (const void *)old->domain : graph_node_domain(ex->g, y)) != x->domain)
         return false;
     bool tuple;
-    if (export_own_inputs(ex, y) != (size_t)node_nargs(y) ||
+    if (export_own_inputs(ex, y) != (size_t)x->nargs ||
         export_fn_results(y, &tuple) != x->nout || tuple)
         return false;
     return same_attributes(k, x, old);
 }
 
-/* Whether y's operands are taken to by the shape's references refs: a
- * parameter of the function (params) by position, a left-out input, or
- * the image of a shape's node, which each node is of one only. */
-static bool same_operands(FunctionKeys *k, const graft_node *y, const uint32_t *refs,
-                          graft_node *const *params, const graft_node **image)
+/* Whether y's nargs operands are what the shape's references refs take
+ * them to: a parameter of the function (params) by position, a left-out
+ * input, or the image of a shape's node, which each node is of one only
+ * (the first reference makes it, mark_first_refs). */
+static bool same_operands(FunctionKeys *k, const graft_node *y, int nargs,
+                          const uint32_t *refs, graft_node *const *params,
+                          const graft_node **image)
 {
     uint32_t met = k->met;
-    for (int i = 0, nargs = node_nargs(y); i < nargs; i++) {
+    for (int i = 0; i < nargs; i++) {
         const graft_node *a = node_arg(y, i);
         uint32_t r = refs[i];
-        if ((r & 3) == REF_PARAM) {
-            if (a != params[r >> 2])
-                return false;
-        } else if (r == REF_NONE) {
-            if (node_kind(a) != NODE_TUPLE || node_nargs(a) != 0)
-                return false;
-        } else if (!image[r >> 2]) { /* met first: taken there */
+        switch (r & 3) {
+        case SHAPE_FIRST:
             if (k->mark[node_id(a)] == met)
                 return false; /* the image of another node already */
             k->mark[node_id(a)] = met;
             image[r >> 2] = a;
-        } else if (image[r >> 2] != a)
-            return false;
+            break;
+        case REF_TEMP:
+            if (image[r >> 2] != a)
+                return false;
+            break;
+        case REF_PARAM:
+            if (a != params[r >> 2])
+                return false;
+            break;
+        default: /* REF_NONE */
+            if (node_kind(a) != NODE_TUPLE || node_nargs(a) != 0)
+                return false;
+        }
     }
     return true;
 }
@@ -642,11 +682,9 @@ static bool shape_fits(const Exporter *ex, FunctionKeys *k, const Shape *s,
 {
     if (node_nparams(fn) != s->nparams || !same_pattern(ex, k, s, fn))
         return false;
-    cover_ids(k, graph_node_count(ex->g));
     k->met += 2;
     vec_reserve(&k->image, s->count);
     const graft_node **image = k->image.items;
-    memset(image, 0, s->count * sizeof *image);
     const graft_node *root = node_body(fn);
     image[s->count - 1] = root;
     k->mark[node_id(root)] = k->met;
@@ -654,12 +692,10 @@ static bool shape_fits(const Exporter *ex, FunctionKeys *k, const Shape *s,
     const ShapeNode *nodes = k->shape_nodes.items + s->nodes;
     for (uint32_t j = s->count; j-- > 0;) {
         const ShapeNode *x = &nodes[j];
-        const graft_node *y = image[j];
-        if (node_kind(y) != node_kind(x->n))
+        const graft_node *y = image[j]; /* (made by a user of it, before) */
+        if (x->op ? !same_call(ex, k, x, y) : !same_const(k, x, y))
             return false;
-        if (node_kind(y) == NODE_CONST ? !same_const(k, x, y) : !same_call(ex, k, x, y))
-            return false;
-        if (!same_operands(k, y, k->shape_args.items + x->args, params, image))
+        if (!same_operands(k, y, x->nargs, k->shape_args.items + x->args, params, image))
             return false;
     }
     return true;
@@ -682,6 +718,7 @@ Onnx__FunctionProto *export_keyed_function(Exporter *ex, const graft_node *fn)
     if (!ex->keys) {
         ex->keys = xcalloc(1, sizeof *ex->keys);
         ex->keys->fields_known = export_pack_fields_known();
+        cover_ids(ex->keys, graph_node_count(ex->g)); /* (the export makes no node) */
     }
     FunctionKeys *k = ex->keys;
     if (!k->fields_known)
