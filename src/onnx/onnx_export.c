@@ -421,7 +421,7 @@ void export_push_made(Exporter *ex, Onnx__NodeProto *np, EncodeInterned interned
 static void push_node_proto(Exporter *ex, const graft_node *n)
 {
     uint32_t id = node_id(n);
-    EncodeInterned interned = {0, false, false, false};
+    EncodeInterned interned = {0, false, false, false, false};
     Onnx__NodeProto *np = export_node_proto(ex, n, &interned);
     if (id < ex->m->norigin && np == ex->m->origin[id])
         vec_push(&ex->nodes, np);
@@ -514,7 +514,7 @@ static void copy_to_output(Exporter *ex, const char *from, const char *to)
     np->output[0] = (char *)to;
     np->op_type = "Identity";
     np->name = (char *)export_fresh_name(ex, "Identity");
-    export_push_made(ex, np, (EncodeInterned){0, false, true, false}); /* (its name fresh) */
+    export_push_made(ex, np, (EncodeInterned){0, false, true, false, false}); /* (its name fresh) */
 }
 
 /* Calls in the model's order (calls: list_live_calls's, which leaves out

@@ -430,7 +430,9 @@ void export_function_call(Exporter *ex, const graft_node *n)
     }
     bool tuple;
     int nout = export_fn_results(n, &tuple);
-    Onnx__NodeProto *np = new_node(ex, f->name, composite_domain, (size_t)node_nargs(n),
+    if (!ex->composite)
+        ex->composite = graph_intern(ex->g, composite_domain);
+    Onnx__NodeProto *np = new_node(ex, f->name, ex->composite, (size_t)node_nargs(n),
                                    (size_t)nout);
     uint64_t variables = export_operand_names(ex, n, (size_t)node_nargs(n), np->input);
     /* the results of a partition of several roots are named after the
@@ -441,9 +443,10 @@ void export_function_call(Exporter *ex, const graft_node *n)
         np->output[i] = (char *)(r ? export_value_name(ex, r) : "");
     }
     np->name = (char *)(name ? name : export_fresh_name(ex, f->name));
-    /* its variables' names, its value's (a call's) and its name (fresh)
-     * have their lengths before them; its op is a function's name */
-    export_push_made(ex, np, (EncodeInterned){variables, !tuple, true, false});
+    /* its variables' names, its value's (a call's), its name (fresh), its
+     * op (a function's name, numbered_name's) and its domain have their
+     * lengths before them */
+    export_push_made(ex, np, (EncodeInterned){variables, !tuple, true, true, true});
 }
 
 void export_functions_finish(Exporter *ex, Onnx__ModelProto *model)

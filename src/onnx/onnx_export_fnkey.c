@@ -612,22 +612,20 @@ static bool same_attributes(FunctionKeys *k, const ShapeNode *x, const Onnx__Nod
 
 /* Whether y is a call that writes what the shape's call x does but its
  * references (key_call and key_call_values): the same op (so a call),
- * operands, NodeProto or none, domain and attributes. */
+ * operands, results, NodeProto or none, domain and attributes. */
 static bool same_call(const Exporter *ex, FunctionKeys *k, const ShapeNode *x,
                       const graft_node *y)
 {
     if (node_op(y) != x->op || node_nargs(y) != x->nargs)
         return false;
-    const Onnx__NodeProto *old = origin_of(ex, y);
-    if ((old != NULL) != x->old || (!old && node_nattrs(y)))
-        return false;
-    if ((old ? (const void *)old->domain : graph_node_domain(ex->g, y)) != x->domain)
-        return false;
     bool tuple;
-    if (export_own_inputs(ex, y) != (size_t)x->nargs ||
-        export_fn_results(y, &tuple) != x->nout || tuple)
+    if (export_fn_results(y, &tuple) != x->nout || tuple)
         return false;
-    return same_attributes(k, x, old);
+    const Onnx__NodeProto *old = origin_of(ex, y);
+    if (!old) /* a call a rewrite made, of no attributes (key_call) */
+        return !x->old && !node_nattrs(y) && graph_node_domain(ex->g, y) == x->domain;
+    return x->old && (const void *)old->domain == x->domain &&
+           export_proto_inputs(old) == (size_t)x->nargs && same_attributes(k, x, old);
 }
 
 /* Whether y's nargs operands are what the shape's references refs take

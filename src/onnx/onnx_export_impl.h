@@ -63,6 +63,8 @@ typedef struct Exporter {
     VEC(const char *) inputs; /* "FunctionVar_<k>" at k, interned (the same) */
     struct FunctionKeys *keys; /* the bodies' keys (onnx_export_fnkey.c) */
     Onnx__OperatorSetIdProto composite_import; /* their domain's opset import */
+    const char *composite; /* their domain, interned: the calls' (note
+                              [interned lengths] in onnx_export_pack.c) */
     VEC(OnnxOpDecl) need;  /* the opsets made nodes need (onnx_export_opset.c) */
     KeyMap introduced;     /* an op made (interned) -> the opset that
                               introduced it, or 0 (onnx_export_opset.c) */
@@ -118,19 +120,22 @@ void export_set_attrs(Exporter *ex, const graft_node *n, Onnx__NodeProto *np);
 /* How many of call n's operands are inputs of its own, not reads of its
  * subgraphs (note [outer reads] in onnx_subgraph.h), which follow them:
  * all of a call a rewrite made (only a call of the model has a subgraph),
- * else its NodeProto's inputs but the empty ones at their end.  Inline:
+ * else its NodeProto's inputs but the empty ones at their end
+ * (export_proto_inputs).  Inline:
  * the key of a partition's function asks it of each call (17
  * instructions a call, a third of them the call's, bench/workload.sh). */
-static inline size_t export_own_inputs(const Exporter *ex, const graft_node *n)
+static inline size_t export_proto_inputs(const Onnx__NodeProto *np)
 {
-    uint32_t id = node_id(n);
-    const Onnx__NodeProto *np = id < ex->m->norigin ? ex->m->origin[id] : NULL;
-    if (!np)
-        return (size_t)node_nargs(n);
     size_t nin = np->n_input;
     while (nin > 0 && !np->input[nin - 1][0])
         nin--;
     return nin;
+}
+static inline size_t export_own_inputs(const Exporter *ex, const graft_node *n)
+{
+    uint32_t id = node_id(n);
+    const Onnx__NodeProto *np = id < ex->m->norigin ? ex->m->origin[id] : NULL;
+    return np ? export_proto_inputs(np) : (size_t)node_nargs(n);
 }
 /* old's attributes (call n's NodeProto) with its subgraphs' reads
  * renamed as renames says (note [outer reads] in onnx_subgraph.h); after
