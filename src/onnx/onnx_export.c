@@ -365,13 +365,12 @@ static void list_live_calls(const Exporter *ex, IdList *calls, IdList *tensors)
         if (!live[id])
             continue;
         const graft_node *n = graph_node(ex->g, id);
-        bool tensor = node_kind(n) == NODE_CONST && !node_const_is_scalar(n);
-        if ((origin[id] || tensor) && !node_scope(ex->g, n)) {
-            if (origin[id])
-                vec_push(calls, id);
-            if (tensor)
-                vec_push(tensors, id);
-        }
+        if (node_scope(ex->g, n))
+            continue; /* (asked first: a partition's body, most of its ids) */
+        if (origin[id])
+            vec_push(calls, id);
+        if (node_kind(n) == NODE_CONST && !node_const_is_scalar(n))
+            vec_push(tensors, id);
     }
 }
 
