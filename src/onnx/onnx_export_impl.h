@@ -31,7 +31,8 @@ typedef struct Exporter {
                               where state says EXPORT_NAMED (note [names
                               not zeroed]) */
     const char **made_call; /* per id past the model's: the fresh name of
-                               a call made (note [made calls' names]) */
+                               a call made, or NULL before the first
+                               (note [made calls' names]) */
     KeyMap model_call;     /* a call of the model's id + 1 -> its fresh name */
     uint8_t *live;         /* per id: reached from the output */
     uint8_t *state;        /* per id: EXPORT_DONE, EXPORT_NAMED */
