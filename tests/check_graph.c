@@ -1757,6 +1757,22 @@ START_TEST(test_names_made_new_spelled_before)
 }
 END_TEST
 
+/* node_func_parts gives what node_params, node_body, node_nparams and
+ * node_nattrs give of a function, in one call. */
+START_TEST(test_func_parts)
+{
+    FnGraph f = fn_graph_new("Negative_");
+    FuncParts parts = node_func_parts(f.fn);
+    ck_assert_ptr_eq(parts.params, node_params(f.fn));
+    ck_assert_ptr_eq(parts.params[0], f.p);
+    ck_assert_ptr_eq(parts.body, f.neg);
+    ck_assert_int_eq(parts.nparams, 1);
+    ck_assert_int_eq(parts.nattrs, 1);
+    ck_assert_int_eq(parts.nattrs, node_nattrs(f.fn));
+    graph_free(f.g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -1823,6 +1839,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_release_dead_blocks);
     tcase_add_test(tc, test_drop_positions);
     tcase_add_test(tc, test_main_parameters_borrowed);
+    tcase_add_test(tc, test_func_parts);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -370,6 +370,12 @@ graft_node *node_body(const graft_node *n)
     return n->kind == NODE_FUNC ? n->u.fn->body : NULL;
 }
 
+FuncParts node_func_parts(const graft_node *n)
+{
+    const FuncInfo *f = n->u.fn;
+    return (FuncParts){f->params, f->body, f->nparams, f->nattrs};
+}
+
 const graft_type *node_ret_type(const graft_node *n)
 {
     return n->kind == NODE_FUNC ? n->u.fn->ret : NULL;

@@ -179,6 +179,16 @@ graft_node *node_body(const graft_node *n);
 /* NODE_FUNC: its node_nparams parameters as an array (for a reader of
  * them all, as the printer is, one call instead of one each). */
 graft_node *const *node_params(const graft_node *n);
+/* NODE_FUNC: its parameters and their count, its body and its count of
+ * attributes, in one call (for a reader of all four of many functions:
+ * the ONNX export's fit of each partition's body, note [body shapes] in
+ * src/onnx/onnx_export_fnkey.c). */
+typedef struct FuncParts {
+    graft_node *const *params;
+    graft_node *body;
+    int nparams, nattrs;
+} FuncParts;
+FuncParts node_func_parts(const graft_node *n);
 /* NODE_VAR: declared by "free_var %x;" (bound nowhere). */
 static inline bool node_is_free(const graft_node *n);
 /* NODE_MATCH: its clauses (clause i's result is operand i + 1) and

@@ -663,12 +663,12 @@ static bool same_operands(FunctionKeys *k, const graft_node *y, int nargs,
     return true;
 }
 
-/* Whether function fn has the PartitionedFromPattern of shape s's: the
- * same attributes (by address, most), or the same one among them. */
+/* Whether function fn, of nattrs attributes, has the
+ * PartitionedFromPattern of shape s's: the same attributes (by address,
+ * most), or the same one among them. */
 static bool same_pattern(const Exporter *ex, FunctionKeys *k, const Shape *s,
-                         const graft_node *fn)
+                         const graft_node *fn, int nattrs)
 {
-    int nattrs = node_nattrs(fn);
     if (nattrs == s->nattrs && (!nattrs || node_attr(fn, 0) == s->attrs))
         return true;
     return partition_pattern(ex, k, fn) == s->pfp;
@@ -678,22 +678,22 @@ static bool same_pattern(const Exporter *ex, FunctionKeys *k, const Shape *s,
 static bool shape_fits(const Exporter *ex, FunctionKeys *k, const Shape *s,
                        const graft_node *fn)
 {
-    if (node_nparams(fn) != s->nparams || !same_pattern(ex, k, s, fn))
+    FuncParts parts = node_func_parts(fn); /* (one call, not four) */
+    if (parts.nparams != s->nparams || !same_pattern(ex, k, s, fn, parts.nattrs))
         return false;
     k->met += 2;
     vec_reserve(&k->image, s->count);
     const graft_node **image = k->image.items;
-    const graft_node *root = node_body(fn);
-    image[s->count - 1] = root;
-    k->mark[node_id(root)] = k->met;
-    graft_node *const *params = node_params(fn);
+    image[s->count - 1] = parts.body;
+    k->mark[node_id(parts.body)] = k->met;
     const ShapeNode *nodes = k->shape_nodes.items + s->nodes;
     for (uint32_t j = s->count; j-- > 0;) {
         const ShapeNode *x = &nodes[j];
         const graft_node *y = image[j]; /* (made by a user of it, before) */
         if (x->op ? !same_call(ex, k, x, y) : !same_const(k, x, y))
             return false;
-        if (!same_operands(k, y, x->nargs, k->shape_args.items + x->args, params, image))
+        if (!same_operands(k, y, x->nargs, k->shape_args.items + x->args, parts.params,
+                           image))
             return false;
     }
     return true;
