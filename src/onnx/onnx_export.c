@@ -158,20 +158,21 @@ graft_node *export_result_of(const Exporter *ex, const graft_node *n, int i)
  * array of the ids past it, those of the model's calls (such as a call
  * of a nameless NodeProto whose element a rewrite made reads) in a map.
  * An array of every id, zeroed, was 8 bytes an id, 15 instructions an op
- * node of the workload's ONNX rewrite (bench/workload.sh).  The array is
- * made when a name is first kept: a partition's calls of one result are
- * named once, not asked again, and the array of its 80,000 new ids,
- * zeroed, was 0.64 M instructions of the workload's partition. */
+ * node of the workload's ONNX rewrite (bench/workload.sh).  Nor is the
+ * array of the ids past the model's zeroed: a bit of ex->state
+ * (EXPORT_CALL_NAMED) says which entries are set, as note [names not
+ * zeroed] says of ex->value (the array of the workload's partition's
+ * 80,000 new ids zeroed was 0.64 M instructions, and its calls of one
+ * result keep no name). */
 const char *export_named_call(Exporter *ex, const graft_node *call, const char *stem)
 {
     uint32_t id = node_id(call), norigin = ex->m->norigin;
     if (id >= norigin) {
-        if (!ex->made_call)
-            ex->made_call = xcalloc(graph_node_count(ex->g) + 1 - norigin, sizeof *ex->made_call);
-        const char **name = &ex->made_call[id - norigin];
-        if (!*name)
-            *name = export_fresh_name(ex, stem);
-        return *name;
+        if (!(ex->state[id] & EXPORT_CALL_NAMED)) {
+            ex->made_call[id - norigin] = export_fresh_name(ex, stem);
+            ex->state[id] |= EXPORT_CALL_NAMED;
+        }
+        return ex->made_call[id - norigin];
     }
     int64_t *name = keymap_put(&ex->model_call, (uint64_t)id + 1, 0);
     if (!*name)
@@ -736,6 +737,7 @@ bool onnx_export(OnnxModel *m, FILE *out, bool text, graft_diag *d)
     Exporter ex = {.m = m, .g = m->g, .d = d, .ok = true, .arena = arena_new(),
                    .fresh = "0", .fresh_len = 1};
     ex.value = xmalloc(count * sizeof *ex.value); /* note [names not zeroed] */
+    ex.made_call = xmalloc((count - m->norigin) * sizeof *ex.made_call); /* (the same) */
     ex.live = xcalloc(count, 1);
     ex.state = xcalloc(count, 1);
     mark_live(&ex);

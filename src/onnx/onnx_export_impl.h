@@ -31,11 +31,13 @@ typedef struct Exporter {
                               where state says EXPORT_NAMED (note [names
                               not zeroed]) */
     const char **made_call; /* per id past the model's: the fresh name of
-                               a call made, or NULL before the first
-                               (note [made calls' names]) */
+                               a call made, where state says
+                               EXPORT_CALL_NAMED (note [made calls'
+                               names]) */
     KeyMap model_call;     /* a call of the model's id + 1 -> its fresh name */
     uint8_t *live;         /* per id: reached from the output */
-    uint8_t *state;        /* per id: EXPORT_DONE, EXPORT_NAMED */
+    uint8_t *state;        /* per id: EXPORT_DONE, EXPORT_NAMED,
+                              EXPORT_CALL_NAMED */
     KeyMap scalars;        /* hash of a scalar's dtype and value -> the id of
                               the first constant written so */
     char fresh[24];        /* the next fresh number, its decimal digits
@@ -78,7 +80,7 @@ typedef struct Exporter {
 
 /* What Exporter.state says of an id: its NodeProto (or initializer) is
  * in the lists; its value's name is in Exporter.value. */
-enum { EXPORT_DONE = 1, EXPORT_NAMED = 2 };
+enum { EXPORT_DONE = 1, EXPORT_NAMED = 2, EXPORT_CALL_NAMED = 4 };
 
 /* k in decimal after sb's text. */
 void export_put_number(StrBuf *sb, uint64_t k);
