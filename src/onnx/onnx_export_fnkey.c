@@ -549,8 +549,10 @@ static void mark_first_refs(FunctionKeys *k, const Shape *s)
         const ShapeNode *x = &k->shape_nodes.items[s->nodes + j];
         uint32_t *refs = k->shape_args.items + x->args;
         for (int i = 0; i < x->nargs; i++) {
-            uint32_t id = (refs[i] & 3) == REF_TEMP ? node_id(k->order.items[refs[i] >> 2]) : 0;
-            if ((refs[i] & 3) == REF_TEMP && k->mark[id] != k->met) {
+            if ((refs[i] & 3) != REF_TEMP)
+                continue; /* (a parameter, a left-out input) */
+            uint32_t id = node_id(k->order.items[refs[i] >> 2]);
+            if (k->mark[id] != k->met) {
                 k->mark[id] = k->met;
                 refs[i] |= SHAPE_FIRST;
             }
