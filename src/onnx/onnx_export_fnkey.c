@@ -48,7 +48,8 @@ typedef struct KeyEntry {
     size_t at, len;         /* the key's words in FunctionKeys.words */
     Onnx__FunctionProto *f; /* the function made for it */
     uint32_t next;          /* the entry of the same hash filed before, + 1 */
-    uint32_t shape;         /* its body's shape + 1, or 0: note [body shapes] */
+    uint32_t shape;         /* its body's shape + 1, 0 before the key is
+                               found, or NO_SHAPE: note [body shapes] */
 } KeyEntry;
 
 /* One node of a body's shape (note [body shapes]): a call or a constant
@@ -101,7 +102,6 @@ struct FunctionKeys {
     VEC(uint32_t) shape_args;     /* a shape node's operands (ShapeArg) */
     VEC(uint64_t) shape_words;    /* its attributes' words */
     VEC(const graft_node *) image; /* shape_fits's map of a shape's nodes */
-    uint32_t pending_shape;       /* the pending key's body's shape + 1, or 0 */
     bool fields_known;    /* export_pack_fields_known, asked once */
     const char *pfp;      /* "PartitionedFromPattern", interned: the
                              partition's name of the attribute, which
@@ -118,6 +118,8 @@ enum { REF_TEMP = 0, REF_PARAM = 1, REF_NONE = 2, REF_VAR = 3 };
  * first reference to a node in shape_fits's order, that node's index
  * shifted as a REF_TEMP's, SHAPE_FIRST (a shape has no REF_VAR). */
 enum { SHAPE_FIRST = REF_VAR };
+/* A key entry's shape when its body holds what a shape does not. */
+#define NO_SHAPE UINT32_MAX
 /* What a node of the key is, so that no two lists run together. */
 enum { KEY_CALL = 0x100, KEY_SCALAR, KEY_TENSOR, KEY_ATTR, KEY_END };
 
@@ -455,7 +457,7 @@ static const KeyEntry *last_if_same(const FunctionKeys *k, size_t at, size_t len
 /* note [body shapes]: making a body's key walks it and writes some
  * seventy words for a batch norm, which are compared with the last key's:
  * 2,050 instructions a function of bench/workload.sh's partition, a third
- * of writing its ONNX.  A key filed also keeps its body's shape: the
+ * of writing its ONNX.  A key found also keeps its body's shape: the
  * calls and constants its walk met, in the walk's order (operands first,
  * the root last), each with what the key holds of it but its references
  * (a call's op, domain, operand and result counts, attributes; a
@@ -471,9 +473,14 @@ static const KeyEntry *last_if_same(const FunctionKeys *k, size_t at, size_t len
  * node it is taken to is known when it is reached), each node's image
  * marked as the key's walk marks what it met (note [walk marks]), with
  * no stack and no words written; a function whose body fits the last
- * key's shape (note [last key first]) makes no key.  A body holding what
- * a shape does not (an element of a tuple, a tuple, a variable no
- * parameter) keeps no shape, and its key is made each time. */
+ * key's shape (note [last key first]) makes no key.  The shape is made
+ * when its key is found the first time, from the body that found it: a
+ * model whose bodies all differ makes none and tries no fit (made as
+ * each key was filed, shapes and failed fits cost 2,800 instructions a
+ * function of 2,000 batch norms of 2,000 epsilons, bench/RESULTS.md).
+ * A body holding what a shape does not (an element of a tuple, a tuple,
+ * a variable no parameter) keeps none (NO_SHAPE), and its key is made
+ * each time. */
 
 /* Whether operand a of a node of the body just keyed has a reference a
  * shape holds, into *ref: a call's or constant's number, which is its
@@ -561,8 +568,8 @@ static void mark_first_refs(FunctionKeys *k, const Shape *s)
 }
 
 /* The shape of function fn's body, from the key just made of it (its
- * walk's order and references): its index + 1, or 0 for a body holding
- * what a shape does not. */
+ * walk's order and references): its index + 1, or NO_SHAPE for a body
+ * holding what a shape does not. */
 static uint32_t make_shape(const Exporter *ex, FunctionKeys *k, const graft_node *fn)
 {
     size_t count = k->order.len;
@@ -577,7 +584,7 @@ static uint32_t make_shape(const Exporter *ex, FunctionKeys *k, const graft_node
         k->shape_nodes.len = s.nodes;
         k->shape_args.len = args;
         k->shape_words.len = words;
-        return 0;
+        return NO_SHAPE;
     }
     mark_first_refs(k, &s);
     vec_push(&k->shapes, s);
@@ -706,7 +713,8 @@ static Onnx__FunctionProto *last_shape_fits(const Exporter *ex, FunctionKeys *k,
                                             const graft_node *fn)
 {
     const KeyEntry *o = k->last ? &k->entries.items[k->last - 1] : NULL;
-    if (!o || !o->shape || !shape_fits(ex, k, &k->shapes.items[o->shape - 1], fn))
+    if (!o || !o->shape || o->shape == NO_SHAPE ||
+        !shape_fits(ex, k, &k->shapes.items[o->shape - 1], fn))
         return NULL;
     return o->f;
 }
@@ -744,11 +752,12 @@ Onnx__FunctionProto *export_keyed_function(Exporter *ex, const graft_node *fn)
     if (same) {
         k->words.len = k->start;
         k->last = (uint32_t)(same - k->entries.items) + 1;
+        if (!same->shape) /* found a first time: note [body shapes] */
+            k->entries.items[k->last - 1].shape = make_shape(ex, k, fn);
         export_function_key_hits++;
         return same->f;
     }
     k->pending = true;
-    k->pending_shape = make_shape(ex, k, fn);
     return NULL;
 }
 
@@ -759,7 +768,7 @@ void export_key_function(Exporter *ex, Onnx__FunctionProto *f)
         return;
     k->pending = false;
     int64_t *last = keymap_put(&k->by_hash, k->hash, 0);
-    KeyEntry e = {k->start, k->words.len - k->start, f, (uint32_t)*last, k->pending_shape};
+    KeyEntry e = {k->start, k->words.len - k->start, f, (uint32_t)*last, 0};
     vec_push(&k->entries, e);
     *last = (int64_t)k->entries.len;
     k->last = (uint32_t)k->entries.len;
