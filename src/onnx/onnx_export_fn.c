@@ -114,14 +114,25 @@ static Onnx__NodeProto *new_node(Exporter *ex, const char *op, const char *domai
     return np;
 }
 
-/* The initializer a tensor constant came from, or NULL. */
-static Onnx__TensorProto *initializer(const Exporter *ex, const graft_node *c)
+/* The initializer a tensor constant came from (the first of its name),
+ * or NULL.  note [initializers by name]: found in a map of the
+ * initializers' interned names, made when first asked: a scan of them all
+ * for each constant of each function made was quadratic, 43,000
+ * instructions a function of 2,000 partitions each reading an initializer
+ * of its own (bench/RESULTS.md, session 27). */
+static Onnx__TensorProto *initializer(Exporter *ex, const graft_node *c)
 {
-    const Onnx__GraphProto *gp = ex->m->proto->graph;
-    for (size_t i = 0; i < gp->n_initializer; i++)
-        if (strcmp(gp->initializer[i]->name, node_const_text(c)) == 0)
-            return gp->initializer[i];
-    return NULL;
+    if (!ex->initializers_named) {
+        const Onnx__GraphProto *gp = ex->m->proto->graph;
+        for (size_t i = 0; i < gp->n_initializer; i++) {
+            const char *name = graph_intern(ex->g, gp->initializer[i]->name);
+            if (!keymap_get_ptr(&ex->initializers, name))
+                keymap_put_ptr(&ex->initializers, name, gp->initializer[i]);
+        }
+        ex->initializers_named = true;
+    }
+    const char *name = graph_intern(ex->g, node_const_text(c));
+    return (Onnx__TensorProto *)keymap_get_ptr(&ex->initializers, name);
 }
 
 /* A constant of the body as a Constant node. */
@@ -488,6 +499,7 @@ void export_functions_free(Exporter *ex)
     keymap_free(&ex->function_by_bytes);
     keymap_free(&ex->function_spans);
     keymap_free(&ex->function_names);
+    keymap_free(&ex->initializers);
     for (size_t i = 0; i < ex->import_bytes.cap; i++)
         if (ex->import_bytes.slots[i].key)
             free((void *)(intptr_t)ex->import_bytes.slots[i].value);

@@ -60,6 +60,10 @@ typedef struct Exporter {
     KeyMap function_of;    /* a NODE_FUNC -> its FunctionProto */
     KeyMap function_by_bytes; /* hash of a function's bytes -> its index + 1 */
     KeyMap function_names; /* an interned base name -> functions named from it */
+    KeyMap initializers;   /* an initializer's interned name -> the first of
+                              that name, once initializers_named (note
+                              [initializers by name] in onnx_export_fn.c) */
+    bool initializers_named;
     KeyMap import_bytes;   /* an opset import the functions hold -> its
                               encoding (export_pack_function) */
     VEC(const char *) temps; /* "t<k>" at k, interned (onnx_export_fn.c) */
