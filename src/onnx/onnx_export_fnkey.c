@@ -1,5 +1,6 @@
 /* onnx_export_fnkey.c - a partition's function found by its body's key,
- * without making it (note [function keys]).
+ * or its body's fit to the last key's shape, without making it (note
+ * [function keys], note [body shapes]).
  *
  * note [function keys]: partitions of one body share one FunctionProto
  * (note [one function per body] in onnx_export_fn.c), found by packing
@@ -58,8 +59,8 @@ typedef struct KeyEntry {
 typedef struct ShapeNode {
     const char *op;       /* a call's op; NULL: a constant */
     const void *domain;   /* a call's domain, as key_call_values puts it */
-    uint32_t args;        /* its operands' references (ShapeRef), at
-                             FunctionKeys.shape_args */
+    uint32_t args;        /* its operands' references (REF_ or
+                             SHAPE_FIRST), at FunctionKeys.shape_args */
     int nargs;
     uint32_t words, nwords; /* a call's attributes' words, a constant's
                                (const_words), at FunctionKeys.shape_words */
@@ -67,7 +68,6 @@ typedef struct ShapeNode {
     int nout;             /* a call's results (export_fn_results, no tuple) */
     bool old;             /* a call of the model's: a NodeProto */
 } ShapeNode;
-
 
 /* A body's shape: its nodes, operands first, the root last. */
 typedef struct Shape {
@@ -99,9 +99,10 @@ struct FunctionKeys {
                                       made last met, in its order */
     VEC(Shape) shapes;    /* note [body shapes] */
     VEC(ShapeNode) shape_nodes;
-    VEC(uint32_t) shape_args;     /* a shape node's operands (ShapeArg) */
-    VEC(uint64_t) shape_words;    /* its attributes' words */
-    VEC(const graft_node *) image; /* shape_fits's map of a shape's nodes */
+    VEC(uint32_t) shape_args;     /* the shape nodes' operands' references */
+    VEC(uint64_t) shape_words;    /* their attributes' or constants' words */
+    VEC(const graft_node *) image; /* shape_fits's: the body's node each
+                                      shape node is taken to */
     bool fields_known;    /* export_pack_fields_known, asked once */
     const char *pfp;      /* "PartitionedFromPattern", interned: the
                              partition's name of the attribute, which
