@@ -548,7 +548,7 @@ START_TEST(test_made_nodes_interned_lengths)
     np.op_type = (char *)op;
     np.domain = "";
     EncodeBytes bytes = {0};
-    size_t size = encode_bare_node_append(&bytes, &np, (EncodeInterned){1 | 4, false, false, true});
+    size_t size = encode_bare_node_append(&bytes, &np, (EncodeInterned){1 | 4, false, false, true, false});
     size_t want_len = onnx__node_proto__get_packed_size(&np);
     uint8_t *want = malloc(want_len);
     onnx__node_proto__pack(&np, want);
@@ -559,6 +559,35 @@ START_TEST(test_made_nodes_interned_lengths)
     vec_free(&bytes);
     interner_free(names);
     arena_free(arena);
+}
+END_TEST
+
+/* A bare node's domain said interned (a partition's call's, note
+ * [interned lengths] in onnx_export_pack.c) is written at the length kept
+ * before it, not its strlen: a counted string whose count says 5 of
+ * "graft.composite" writes "graft". */
+START_TEST(test_made_nodes_interned_domain)
+{
+    char counted[24];
+    uint32_t five = 5;
+    memcpy(counted, &five, 4);
+    memcpy(counted + 4, "graft.composite", 16);
+    char *in[] = {"x"}, *out[] = {"y"};
+    Onnx__NodeProto np = ONNX__NODE_PROTO__INIT;
+    np.n_input = 1;
+    np.input = in;
+    np.n_output = 1;
+    np.output = out;
+    np.op_type = "c";
+    np.domain = counted + 4;
+    EncodeBytes bytes = {0};
+    size_t size = encode_bare_node_append(&bytes, &np, (EncodeInterned){0, false, false, false,
+                                                                        true});
+    const uint8_t want[] = {0x0a, 1, 'x', 0x12, 1, 'y', 0x22, 1, 'c',
+                            0x3a, 5, 'g', 'r', 'a', 'f', 't'};
+    ck_assert_uint_eq(size, sizeof want);
+    ck_assert(memcmp(bytes.items, want, sizeof want) == 0);
+    vec_free(&bytes);
 }
 END_TEST
 
@@ -576,6 +605,7 @@ static Suite *encode_suite(void)
     tcase_add_test(tc, test_made_nodes_packed);
     tcase_add_test(tc, test_made_nodes_packed_prefixes);
     tcase_add_test(tc, test_made_nodes_interned_lengths);
+    tcase_add_test(tc, test_made_nodes_interned_domain);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -191,9 +191,10 @@ const graft_type *node_ret_type(const graft_node *n);
 /* NODE_FUNC: its type parameters as printed between brackets ("A, B" of
  * "fn [A, B](...)" or "def @f[A, B](...)"), or NULL. */
 const char *node_type_params(const graft_node *n);
-/* NODE_FUNC: its parts as a printer writes them all, in one call where
- * each accessor above is one (the printer of issue 34's partition reads
- * them for 10,000 functions). */
+/* NODE_FUNC: its parts in one call where each accessor above is one, for
+ * a reader of many functions' parts: the printer of issue 34's partition
+ * (10,000 functions) and the ONNX export's fit of each partition's body
+ * (note [body shapes] in src/onnx/onnx_export_fnkey.c). */
 typedef struct FuncParts {
     graft_node *const *params; /* node_params */
     int nparams;               /* node_nparams */

@@ -94,12 +94,12 @@ size_t encode_node_size(Encoder *e, const Onnx__NodeProto *np);
  * returns their size.  interned says which of its strings have their
  * lengths before them, as interned strings (note [interned lengths]
  * there): bit i of inputs input i (of the first 64), outputs every
- * output, name and op_type those; their lengths are read, not found by
- * strlen. */
+ * output, name, op_type and domain those; their lengths are read, not
+ * found by strlen. */
 typedef VEC(uint8_t) EncodeBytes;
 typedef struct EncodeInterned {
     uint64_t inputs;
-    bool outputs, name, op_type;
+    bool outputs, name, op_type, domain;
 } EncodeInterned;
 bool encode_node_bare(const Onnx__NodeProto *np);
 size_t encode_bare_node_append(EncodeBytes *bytes, const Onnx__NodeProto *np,

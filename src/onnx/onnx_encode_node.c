@@ -210,7 +210,7 @@ size_t encode_bare_node_append(EncodeBytes *bytes, const Onnx__NodeProto *np,
     if (np->doc_string)
         append_string(bytes, encode_key(6, LEN), np->doc_string, false);
     if (np->domain)
-        append_string(bytes, encode_key(7, LEN), np->domain, false);
+        append_string(bytes, encode_key(7, LEN), np->domain, interned.domain);
     return bytes->len - start;
 }
 

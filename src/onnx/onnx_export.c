@@ -158,15 +158,21 @@ graft_node *export_result_of(const Exporter *ex, const graft_node *n, int i)
  * array of the ids past it, those of the model's calls (such as a call
  * of a nameless NodeProto whose element a rewrite made reads) in a map.
  * An array of every id, zeroed, was 8 bytes an id, 15 instructions an op
- * node of the workload's ONNX rewrite (bench/workload.sh). */
+ * node of the workload's ONNX rewrite (bench/workload.sh).  Nor is the
+ * array of the ids past the model's zeroed: a bit of ex->state
+ * (EXPORT_CALL_NAMED) says which entries are set, as note [names not
+ * zeroed] says of ex->value (the array of the workload's partition's
+ * 80,000 new ids zeroed was 0.64 M instructions, and its calls of one
+ * result keep no name). */
 const char *export_named_call(Exporter *ex, const graft_node *call, const char *stem)
 {
     uint32_t id = node_id(call), norigin = ex->m->norigin;
     if (id >= norigin) {
-        const char **name = &ex->made_call[id - norigin];
-        if (!*name)
-            *name = export_fresh_name(ex, stem);
-        return *name;
+        if (!(ex->state[id] & EXPORT_CALL_NAMED)) {
+            ex->made_call[id - norigin] = export_fresh_name(ex, stem);
+            ex->state[id] |= EXPORT_CALL_NAMED;
+        }
+        return ex->made_call[id - norigin];
     }
     int64_t *name = keymap_put(&ex->model_call, (uint64_t)id + 1, 0);
     if (!*name)
@@ -365,13 +371,12 @@ static void list_live_calls(const Exporter *ex, IdList *calls, IdList *tensors)
         if (!live[id])
             continue;
         const graft_node *n = graph_node(ex->g, id);
-        bool tensor = node_kind(n) == NODE_CONST && !node_const_is_scalar(n);
-        if ((origin[id] || tensor) && !node_scope(ex->g, n)) {
-            if (origin[id])
-                vec_push(calls, id);
-            if (tensor)
-                vec_push(tensors, id);
-        }
+        if (node_scope(ex->g, n))
+            continue; /* (asked first: a partition's body, most of its ids) */
+        if (origin[id])
+            vec_push(calls, id);
+        if (node_kind(n) == NODE_CONST && !node_const_is_scalar(n))
+            vec_push(tensors, id);
     }
 }
 
@@ -421,7 +426,7 @@ void export_push_made(Exporter *ex, Onnx__NodeProto *np, EncodeInterned interned
 static void push_node_proto(Exporter *ex, const graft_node *n)
 {
     uint32_t id = node_id(n);
-    EncodeInterned interned = {0, false, false, false};
+    EncodeInterned interned = {0, false, false, false, false};
     Onnx__NodeProto *np = export_node_proto(ex, n, &interned);
     if (id < ex->m->norigin && np == ex->m->origin[id])
         vec_push(&ex->nodes, np);
@@ -514,7 +519,7 @@ static void copy_to_output(Exporter *ex, const char *from, const char *to)
     np->output[0] = (char *)to;
     np->op_type = "Identity";
     np->name = (char *)export_fresh_name(ex, "Identity");
-    export_push_made(ex, np, (EncodeInterned){0, false, true, false}); /* (its name fresh) */
+    export_push_made(ex, np, (EncodeInterned){0, false, true, false, false}); /* (its name fresh) */
 }
 
 /* Calls in the model's order (calls: list_live_calls's, which leaves out
@@ -732,7 +737,7 @@ bool onnx_export(OnnxModel *m, FILE *out, bool text, graft_diag *d)
     Exporter ex = {.m = m, .g = m->g, .d = d, .ok = true, .arena = arena_new(),
                    .fresh = "0", .fresh_len = 1};
     ex.value = xmalloc(count * sizeof *ex.value); /* note [names not zeroed] */
-    ex.made_call = xcalloc(count - m->norigin, sizeof *ex.made_call);
+    ex.made_call = xmalloc((count - m->norigin) * sizeof *ex.made_call); /* (the same) */
     ex.live = xcalloc(count, 1);
     ex.state = xcalloc(count, 1);
     mark_live(&ex);

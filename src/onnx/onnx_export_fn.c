@@ -114,14 +114,25 @@ static Onnx__NodeProto *new_node(Exporter *ex, const char *op, const char *domai
     return np;
 }
 
-/* The initializer a tensor constant came from, or NULL. */
-static Onnx__TensorProto *initializer(const Exporter *ex, const graft_node *c)
+/* The initializer a tensor constant came from (the first of its name),
+ * or NULL.  note [initializers by name]: found in a map of the
+ * initializers' interned names, made when first asked: a scan of them all
+ * for each constant of each function made was quadratic, 43,000
+ * instructions a function of 2,000 partitions each reading an initializer
+ * of its own (bench/RESULTS.md, session 27). */
+static Onnx__TensorProto *initializer(Exporter *ex, const graft_node *c)
 {
-    const Onnx__GraphProto *gp = ex->m->proto->graph;
-    for (size_t i = 0; i < gp->n_initializer; i++)
-        if (strcmp(gp->initializer[i]->name, node_const_text(c)) == 0)
-            return gp->initializer[i];
-    return NULL;
+    if (!ex->initializers_named) {
+        const Onnx__GraphProto *gp = ex->m->proto->graph;
+        for (size_t i = 0; i < gp->n_initializer; i++) {
+            const char *name = graph_intern(ex->g, gp->initializer[i]->name);
+            if (!keymap_get_ptr(&ex->initializers, name))
+                keymap_put_ptr(&ex->initializers, name, gp->initializer[i]);
+        }
+        ex->initializers_named = true;
+    }
+    const char *name = graph_intern(ex->g, node_const_text(c));
+    return (Onnx__TensorProto *)keymap_get_ptr(&ex->initializers, name);
 }
 
 /* A constant of the body as a Constant node. */
@@ -430,7 +441,9 @@ void export_function_call(Exporter *ex, const graft_node *n)
     }
     bool tuple;
     int nout = export_fn_results(n, &tuple);
-    Onnx__NodeProto *np = new_node(ex, f->name, composite_domain, (size_t)node_nargs(n),
+    if (!ex->composite)
+        ex->composite = graph_intern(ex->g, composite_domain);
+    Onnx__NodeProto *np = new_node(ex, f->name, ex->composite, (size_t)node_nargs(n),
                                    (size_t)nout);
     uint64_t variables = export_operand_names(ex, n, (size_t)node_nargs(n), np->input);
     /* the results of a partition of several roots are named after the
@@ -441,9 +454,10 @@ void export_function_call(Exporter *ex, const graft_node *n)
         np->output[i] = (char *)(r ? export_value_name(ex, r) : "");
     }
     np->name = (char *)(name ? name : export_fresh_name(ex, f->name));
-    /* its variables' names, its value's (a call's) and its name (fresh)
-     * have their lengths before them; its op is a function's name */
-    export_push_made(ex, np, (EncodeInterned){variables, !tuple, true, false});
+    /* its variables' names, its value's (a call's), its name (fresh), its
+     * op (a function's name, numbered_name's) and its domain have their
+     * lengths before them */
+    export_push_made(ex, np, (EncodeInterned){variables, !tuple, true, true, true});
 }
 
 void export_functions_finish(Exporter *ex, Onnx__ModelProto *model)
@@ -485,6 +499,7 @@ void export_functions_free(Exporter *ex)
     keymap_free(&ex->function_by_bytes);
     keymap_free(&ex->function_spans);
     keymap_free(&ex->function_names);
+    keymap_free(&ex->initializers);
     for (size_t i = 0; i < ex->import_bytes.cap; i++)
         if (ex->import_bytes.slots[i].key)
             free((void *)(intptr_t)ex->import_bytes.slots[i].value);

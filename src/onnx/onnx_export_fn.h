@@ -33,8 +33,10 @@ void export_function_keys_free(Exporter *ex);
 
 /* For tests/check_onnx_fnkey.c, per thread: false makes every function
  * through the general path, for comparing the bytes; the count of calls
- * whose function a key found. */
+ * whose function a key found, and of those whose body fitted the last
+ * key's shape (note [body shapes] in onnx_export_fnkey.c). */
 extern _Thread_local bool export_function_keys_on;
 extern _Thread_local unsigned long export_function_key_hits;
+extern _Thread_local unsigned long export_function_shape_hits;
 
 #endif

@@ -31,10 +31,13 @@ typedef struct Exporter {
                               where state says EXPORT_NAMED (note [names
                               not zeroed]) */
     const char **made_call; /* per id past the model's: the fresh name of
-                               a call made (note [made calls' names]) */
+                               a call made, where state says
+                               EXPORT_CALL_NAMED (note [made calls'
+                               names]) */
     KeyMap model_call;     /* a call of the model's id + 1 -> its fresh name */
     uint8_t *live;         /* per id: reached from the output */
-    uint8_t *state;        /* per id: EXPORT_DONE, EXPORT_NAMED */
+    uint8_t *state;        /* per id: EXPORT_DONE, EXPORT_NAMED,
+                              EXPORT_CALL_NAMED */
     KeyMap scalars;        /* hash of a scalar's dtype and value -> the id of
                               the first constant written so */
     char fresh[24];        /* the next fresh number, its decimal digits
@@ -57,12 +60,18 @@ typedef struct Exporter {
     KeyMap function_of;    /* a NODE_FUNC -> its FunctionProto */
     KeyMap function_by_bytes; /* hash of a function's bytes -> its index + 1 */
     KeyMap function_names; /* an interned base name -> functions named from it */
+    KeyMap initializers;   /* an initializer's interned name -> the first of
+                              that name, once initializers_named (note
+                              [initializers by name] in onnx_export_fn.c) */
+    bool initializers_named;
     KeyMap import_bytes;   /* an opset import the functions hold -> its
                               encoding (export_pack_function) */
     VEC(const char *) temps; /* "t<k>" at k, interned (onnx_export_fn.c) */
     VEC(const char *) inputs; /* "FunctionVar_<k>" at k, interned (the same) */
     struct FunctionKeys *keys; /* the bodies' keys (onnx_export_fnkey.c) */
     Onnx__OperatorSetIdProto composite_import; /* their domain's opset import */
+    const char *composite; /* their domain, interned: the calls' (note
+                              [interned lengths] in onnx_export_pack.c) */
     VEC(OnnxOpDecl) need;  /* the opsets made nodes need (onnx_export_opset.c) */
     KeyMap introduced;     /* an op made (interned) -> the opset that
                               introduced it, or 0 (onnx_export_opset.c) */
@@ -75,7 +84,7 @@ typedef struct Exporter {
 
 /* What Exporter.state says of an id: its NodeProto (or initializer) is
  * in the lists; its value's name is in Exporter.value. */
-enum { EXPORT_DONE = 1, EXPORT_NAMED = 2 };
+enum { EXPORT_DONE = 1, EXPORT_NAMED = 2, EXPORT_CALL_NAMED = 4 };
 
 /* k in decimal after sb's text. */
 void export_put_number(StrBuf *sb, uint64_t k);
@@ -118,19 +127,22 @@ void export_set_attrs(Exporter *ex, const graft_node *n, Onnx__NodeProto *np);
 /* How many of call n's operands are inputs of its own, not reads of its
  * subgraphs (note [outer reads] in onnx_subgraph.h), which follow them:
  * all of a call a rewrite made (only a call of the model has a subgraph),
- * else its NodeProto's inputs but the empty ones at their end.  Inline:
+ * else its NodeProto's inputs but the empty ones at their end
+ * (export_proto_inputs).  Inline:
  * the key of a partition's function asks it of each call (17
  * instructions a call, a third of them the call's, bench/workload.sh). */
-static inline size_t export_own_inputs(const Exporter *ex, const graft_node *n)
+static inline size_t export_proto_inputs(const Onnx__NodeProto *np)
 {
-    uint32_t id = node_id(n);
-    const Onnx__NodeProto *np = id < ex->m->norigin ? ex->m->origin[id] : NULL;
-    if (!np)
-        return (size_t)node_nargs(n);
     size_t nin = np->n_input;
     while (nin > 0 && !np->input[nin - 1][0])
         nin--;
     return nin;
+}
+static inline size_t export_own_inputs(const Exporter *ex, const graft_node *n)
+{
+    uint32_t id = node_id(n);
+    const Onnx__NodeProto *np = id < ex->m->norigin ? ex->m->origin[id] : NULL;
+    return np ? export_proto_inputs(np) : (size_t)node_nargs(n);
 }
 /* old's attributes (call n's NodeProto) with its subgraphs' reads
  * renamed as renames says (note [outer reads] in onnx_subgraph.h); after

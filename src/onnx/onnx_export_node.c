@@ -251,7 +251,7 @@ Onnx__NodeProto *export_node_proto(Exporter *ex, const graft_node *n, EncodeInte
      * an interned one: note [interned lengths] in onnx_export_pack.c),
      * and its op, node_op(n) */
     *interned = (EncodeInterned){export_operand_names(ex, n, nin, np->input), count == 0,
-                                 false, true};
+                                 false, true, false};
     set_outputs(ex, n, count, np);
     np->op_type = (char *)node_op(n);
     np->domain = (char *)export_made_domain(ex, n);

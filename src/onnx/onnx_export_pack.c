@@ -150,12 +150,15 @@ static size_t put_node_prefix(EncodeBytes *block, size_t start, size_t guess, si
  * [names as decoded] in onnx_import.c), a call's op (node_op), a call's
  * value name (the export gives a call none but an interned one: the
  * model's, an output's, an inherited one, or output_name's,
- * "graft_<Op>_<k>_output_<i>"), and a fresh name (export_fresh_name's:
- * interned, or a copy made by arena_strndup_counted).  Its maker says
- * which (EncodeInterned: export_operand_names as it names the inputs,
- * the call's own value and op, its fresh name), and their lengths are
- * read, not found by strlen (22 instructions a string, eight of a made
- * batch norm's eight, 10,000 in each ONNX job of bench/workload.sh). */
+ * "graft_<Op>_<k>_output_<i>"), a fresh name (export_fresh_name's:
+ * interned, or a copy made by arena_strndup_counted), and a partition's
+ * call's op and domain (its function's name, and "graft.composite"
+ * interned once an export).  Its maker says which (EncodeInterned:
+ * export_operand_names as it names the inputs, the call's own value and
+ * op, its fresh name, the partition's call's op and domain), and their
+ * lengths are read, not found by strlen (22 instructions a string, eight
+ * of a made batch norm's eight, 10,000 in each ONNX job of
+ * bench/workload.sh). */
 
 /* Room for need bytes in block, exactly: vec_reserve's capacities are
  * powers of two, and the workload's ONNX rewrite, whose nodes take a
@@ -181,7 +184,7 @@ uint8_t *export_pack_nodes(Onnx__NodeProto *const *nodes, const uint32_t *made,
         size_t start = block.len;
         vec_reserve(&block, start + guess);
         block.len = start + guess;
-        EncodeInterned none = {0, false, false, false};
+        EncodeInterned none = {0, false, false, false, false};
         size_t size = encode_bare_node_append(&block, np, interned ? interned[i] : none);
         bytes[made[i]].len = size;
         if (!size) {
