@@ -116,6 +116,7 @@ static void pass_free(Pass *p)
     walk_free(&p->walk);
     free(p->args);
     vec_free(&p->params);
+    vec_free(&p->fn_key);
     strbuf_free(&p->name);
 }
 
