@@ -1757,6 +1757,36 @@ START_TEST(test_names_made_new_spelled_before)
 }
 END_TEST
 
+START_TEST(test_params_made_like)
+{
+    /* graph_add_fn_params_like: each parameter typed as its like is, not
+       declared; a stem longer than note [stems copied whole]'s copy, and
+       names past 9, spelled whole */
+    graft_graph *g = graph_new();
+    const graft_type *t = graph_type_tensor(g, "float32", NULL, 0);
+    graft_node *like[11];
+    for (int i = 0; i < 11; i++)
+        like[i] = graph_add_param(g, i == 3 ? "untyped" : "typed", i == 3 ? NULL : t);
+    graph_begin_new_names(g, "FunctionVar_", 22);
+    graft_node *p[11];
+    graph_add_fn_params_like(g, "FunctionVar_2_", 14, 11, like, p);
+    ck_assert_str_eq(node_name(p[10]), "FunctionVar_2_10");
+    ck_assert_ptr_eq(node_type(p[0]), t);
+    ck_assert_ptr_null(node_type(p[3]));
+    ck_assert_ptr_eq(node_type(p[10]), t);
+    ck_assert(!node_type_declared(p[0]));
+    ck_assert_int_eq(node_kind(p[0]), NODE_VAR);
+    ck_assert_uint_eq(node_id(p[1]), node_id(p[0]) + 1);
+    const char *stem = "FunctionVar_a_stem_of_forty_bytes_long_";
+    graph_add_fn_params_like(g, stem, strlen(stem), 11, like, p);
+    ck_assert_str_eq(node_name(p[0]), "FunctionVar_a_stem_of_forty_bytes_long_0");
+    ck_assert_str_eq(node_name(p[10]), "FunctionVar_a_stem_of_forty_bytes_long_10");
+    ck_assert_uint_eq(interner_length(node_name(p[10])), strlen(stem) + 2);
+    ck_assert_ptr_null(interner_lookup(g->strings, node_name(p[10]), strlen(stem) + 2));
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -1794,6 +1824,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_canonical_pointers_two_a_slot);
     tcase_add_test(tc, test_names_made_new);
     tcase_add_test(tc, test_names_made_new_spelled_before);
+    tcase_add_test(tc, test_params_made_like);
     suite_add_tcase(s, tc);
     tc = tcase_create("two IRs");
     tcase_add_test(tc, test_dtype_table);

@@ -498,6 +498,29 @@ graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots)
     return node_register(g, n, kind);
 }
 
+/* note [variables made together]: a partition makes each group's
+ * parameters at once (graph_add_fn_params_like), five at the workload's
+ * batch norms: when the pool's block and the node table have room for
+ * all, one check serves them, and each is the stores of
+ * graph_new_node's fast path; else each is made by it. */
+void graph_new_vars(graft_graph *g, uint32_t count, graft_node **vars)
+{
+    size_t size = (size_t)count * sizeof(graft_node);
+    if (size > g->node_pool_left || g->nnodes + (size_t)count > g->nodes_cap) {
+        for (uint32_t k = 0; k < count; k++)
+            vars[k] = graph_new_node(g, NODE_VAR, 0);
+    } else {
+        graft_node *n = (graft_node *)(void *)g->node_pool;
+        g->node_pool += size;
+        g->node_pool_left -= size;
+        for (uint32_t k = 0; k < count; k++, n++) {
+            *n = (graft_node){0}; /* (note [node pool]) */
+            vars[k] = node_register(g, n, NODE_VAR);
+        }
+    }
+    g->nvars += count;
+}
+
 /* Fills n's operand slots (allocated with it), each a use linked into
  * its value's users list. */
 void graph_set_operands(graft_node *n, graft_node *const *args, int nargs)
