@@ -1787,6 +1787,39 @@ START_TEST(test_params_made_like)
 }
 END_TEST
 
+START_TEST(test_func_sharing_scopes)
+{
+    /* graph_add_func_sharing: its parameters in its scope, a body made
+       after them adopted (note [function scope] in graph_walk.c), one made
+       before left where it was; the attributes and parameters its own */
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graft_node *old = graph_add_call(g, "negative", &x, 1, NULL, 0);
+    graft_node *p[2] = {graph_add_fn_param(g, "p", NULL), graph_add_fn_param(g, "q", NULL)};
+    graft_node *add = graph_add_call(g, "add", p, 2, NULL, 0);
+    graft_attr_value *v = graph_new_attr_value(g, GRAFT_ATTR_STRING);
+    v->s = graph_intern(g, "f");
+    const graft_attr attrs[1] = {{graph_intern(g, "Composite"), v}};
+    graft_node *fn = graph_add_func_sharing(g, p, 2, add, attrs, 1);
+    p[0] = NULL; /* the function keeps its own copy */
+    ck_assert_int_eq(node_nparams(fn), 2);
+    ck_assert_str_eq(node_name(node_param(fn, 0)), "p");
+    ck_assert_ptr_eq(node_body(fn), add);
+    ck_assert_ptr_eq(node_attr(fn, 0), &attrs[0]);
+    ck_assert_int_eq(node_nattrs(fn), 1);
+    ck_assert_ptr_eq(node_scope(g, node_param(fn, 0)), fn);
+    ck_assert_ptr_eq(node_scope(g, node_param(fn, 1)), fn);
+    ck_assert_ptr_eq(node_scope(g, add), fn);
+    ck_assert_ptr_null(node_ret_type(fn));
+    graft_node *q = graph_add_fn_param(g, "r", NULL);
+    graft_node *moved = graph_add_func_sharing(g, &q, 1, old, NULL, 0);
+    ck_assert_ptr_eq(node_scope(g, q), moved);
+    ck_assert_ptr_null(node_scope(g, old));
+    ck_assert_int_eq(node_nattrs(moved), 0);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -1825,6 +1858,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_names_made_new);
     tcase_add_test(tc, test_names_made_new_spelled_before);
     tcase_add_test(tc, test_params_made_like);
+    tcase_add_test(tc, test_func_sharing_scopes);
     suite_add_tcase(s, tc);
     tc = tcase_create("two IRs");
     tcase_add_test(tc, test_dtype_table);
