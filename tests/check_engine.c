@@ -1351,6 +1351,29 @@ START_TEST(partition_untyped_bodies_stay_untyped)
 }
 END_TEST
 
+START_TEST(partition_function_types_as_made)
+{
+    /* note [function types as made] in src/runtime/partition_apply.c: a
+       function whose body is typed is typed as it is made; the next of
+       the same types takes the same type, one of other types its own */
+    Run r;
+    run_rewrite(&r, "p := exp(nn.relu(x)) => partition\n",
+                "def @main(%a: Tensor[(2), float32], %b: Tensor[(2), float32],\n"
+                "          %c: Tensor[(3), float32]) {\n"
+                "  (exp(nn.relu(%a)), exp(nn.relu(%b)), exp(nn.relu(%c)))\n}\n");
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 3);
+    const graft_node *fields = graph_output(r.g);
+    const graft_node *fa = node_callee(node_arg(fields, 0));
+    const graft_node *fb = node_callee(node_arg(fields, 1));
+    const graft_node *fc = node_callee(node_arg(fields, 2));
+    ck_assert_str_eq(node_type(fa)->text, "fn (Tensor[(2), float32]) -> Tensor[(2), float32]");
+    ck_assert_ptr_eq(node_type(fb), node_type(fa));
+    ck_assert_str_eq(node_type(fc)->text, "fn (Tensor[(3), float32]) -> Tensor[(3), float32]");
+    ck_assert_str_eq(node_type(node_arg(fields, 2))->text, "Tensor[(3), float32]");
+    run_close(&r);
+}
+END_TEST
+
 /* ---- replaced copies freed as the pass goes (note [killed as replaced]
  * in src/runtime/rewrite.c) ---- */
 
@@ -1513,6 +1536,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, partition_names_interned_when_asked);
     tcase_add_test(tc, partition_names_of_two_passes_alike);
     tcase_add_test(tc, partition_untyped_bodies_stay_untyped);
+    tcase_add_test(tc, partition_function_types_as_made);
     suite_add_tcase(s, tc);
     tc = tcase_create("share");
     tcase_add_test(tc, distinct_actions_not_shared);

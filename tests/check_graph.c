@@ -1757,6 +1757,69 @@ START_TEST(test_names_made_new_spelled_before)
 }
 END_TEST
 
+START_TEST(test_params_made_like)
+{
+    /* graph_add_fn_params_like: each parameter typed as its like is, not
+       declared; a stem longer than note [stems copied whole]'s copy, and
+       names past 9, spelled whole */
+    graft_graph *g = graph_new();
+    const graft_type *t = graph_type_tensor(g, "float32", NULL, 0);
+    graft_node *like[11];
+    for (int i = 0; i < 11; i++)
+        like[i] = graph_add_param(g, i == 3 ? "untyped" : "typed", i == 3 ? NULL : t);
+    graph_begin_new_names(g, "FunctionVar_", 22);
+    graft_node *p[11];
+    graph_add_fn_params_like(g, "FunctionVar_2_", 14, 11, like, p);
+    ck_assert_str_eq(node_name(p[10]), "FunctionVar_2_10");
+    ck_assert_ptr_eq(node_type(p[0]), t);
+    ck_assert_ptr_null(node_type(p[3]));
+    ck_assert_ptr_eq(node_type(p[10]), t);
+    ck_assert(!node_type_declared(p[0]));
+    ck_assert_int_eq(node_kind(p[0]), NODE_VAR);
+    ck_assert_uint_eq(node_id(p[1]), node_id(p[0]) + 1);
+    const char *stem = "FunctionVar_a_stem_of_forty_bytes_long_";
+    graph_add_fn_params_like(g, stem, strlen(stem), 11, like, p);
+    ck_assert_str_eq(node_name(p[0]), "FunctionVar_a_stem_of_forty_bytes_long_0");
+    ck_assert_str_eq(node_name(p[10]), "FunctionVar_a_stem_of_forty_bytes_long_10");
+    ck_assert_uint_eq(interner_length(node_name(p[10])), strlen(stem) + 2);
+    ck_assert_ptr_null(interner_lookup(g->strings, node_name(p[10]), strlen(stem) + 2));
+    graph_free(g);
+}
+END_TEST
+
+START_TEST(test_func_sharing_scopes)
+{
+    /* graph_add_func_sharing: its parameters in its scope, a body made
+       after them adopted (note [function scope] in graph_walk.c), one made
+       before left where it was; the attributes and parameters its own */
+    graft_graph *g = graph_new();
+    graft_node *x = graph_add_param(g, "x", NULL);
+    graft_node *old = graph_add_call(g, "negative", &x, 1, NULL, 0);
+    graft_node *p[2] = {graph_add_fn_param(g, "p", NULL), graph_add_fn_param(g, "q", NULL)};
+    graft_node *add = graph_add_call(g, "add", p, 2, NULL, 0);
+    graft_attr_value *v = graph_new_attr_value(g, GRAFT_ATTR_STRING);
+    v->s = graph_intern(g, "f");
+    const graft_attr attrs[1] = {{graph_intern(g, "Composite"), v}};
+    graft_node *fn = graph_add_func_sharing(g, p, 2, add, attrs, 1);
+    p[0] = NULL; /* the function keeps its own copy */
+    ck_assert_int_eq(node_nparams(fn), 2);
+    ck_assert_str_eq(node_name(node_param(fn, 0)), "p");
+    ck_assert_ptr_eq(node_body(fn), add);
+    ck_assert_ptr_eq(node_attr(fn, 0), &attrs[0]);
+    ck_assert_int_eq(node_nattrs(fn), 1);
+    ck_assert_ptr_eq(node_scope(g, node_param(fn, 0)), fn);
+    ck_assert_ptr_eq(node_scope(g, node_param(fn, 1)), fn);
+    ck_assert_ptr_eq(node_scope(g, add), fn);
+    ck_assert_ptr_null(node_ret_type(fn));
+    graft_node *q = graph_add_fn_param(g, "r", NULL);
+    graft_node *moved = graph_add_func_sharing(g, &q, 1, old, NULL, 0);
+    ck_assert_ptr_eq(node_scope(g, q), moved);
+    ck_assert_ptr_null(node_scope(g, old));
+    ck_assert_int_eq(node_nattrs(moved), 0);
+    graph_free(g);
+}
+END_TEST
+
 /* node_func_parts gives in one call what each accessor gives, with or
  * without the optional parts (a result type, type parameters). */
 START_TEST(test_func_parts)
@@ -1940,6 +2003,8 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_canonical_pointers_two_a_slot);
     tcase_add_test(tc, test_names_made_new);
     tcase_add_test(tc, test_names_made_new_spelled_before);
+    tcase_add_test(tc, test_params_made_like);
+    tcase_add_test(tc, test_func_sharing_scopes);
     suite_add_tcase(s, tc);
     tc = tcase_create("two IRs");
     tcase_add_test(tc, test_dtype_table);

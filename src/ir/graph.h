@@ -281,11 +281,14 @@ const char *graph_intern_n(graft_graph *g, const char *s, size_t n);
  * batch); graph_add_fn_params_new count function parameters into params,
  * untyped, named stem followed by 0, 1, ... count - 1 in decimal, their
  * names interned only when something may ask for one (those of a stem
- * not of the prefix are interned at once); graph_intern_new_names
- * interns the batch's names now. */
+ * not of the prefix are interned at once); graph_add_fn_params_like
+ * the same, each typed as like[k] is (like NULL: untyped);
+ * graph_intern_new_names interns the batch's names now. */
 void graph_begin_new_names(graft_graph *g, const char *prefix, size_t count);
 void graph_add_fn_params_new(graft_graph *g, const char *stem, size_t stem_len, uint32_t count,
                              graft_node **params);
+void graph_add_fn_params_like(graft_graph *g, const char *stem, size_t stem_len, uint32_t count,
+                              graft_node *const *like, graft_node **params);
 void graph_intern_new_names(graft_graph *g);
 /* The distinct strings g has interned: a name whose interning raised it
  * was new, a key of no map of g's names. */

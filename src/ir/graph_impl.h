@@ -183,6 +183,9 @@ static inline void graph_before_interning(graft_graph *g, const char *s, size_t 
  * the node with room for nslots operand slots after it. */
 graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots);
 void graph_set_attrs(graft_graph *g, graft_node *n, const graft_attr *attrs, int nattrs);
+/* count fresh variables with the next ids into vars, unnamed and untyped
+ * (note [variables made together] in graph.c). */
+void graph_new_vars(graft_graph *g, uint32_t count, graft_node **vars);
 /* Grows the scope table over every node id, the new entries @main's (0)
  * (note [scope table] in graph_node.h). */
 void graph_scopes_grow(graft_graph *g);

