@@ -556,6 +556,84 @@ START_TEST(test_calls_typed_as_made)
 }
 END_TEST
 
+/* note [ops as imported]: the import lists each op the NodeProtos call
+ * with the domain it gives the call: Add and Mul of the default domain
+ * (listed once each, unless their addresses share a slot), FastGelu of
+ * com.microsoft once, nothing else; check_ops reads that list. */
+START_TEST(test_ops_as_imported)
+{
+    const char *text = "<\n  ir_version: 8,\n  opset_import: [\"\" : 17, \"com.microsoft\" : 1]\n>\n"
+                       "g (float[3] x, float[3] w) => (float[3] y) {\n"
+                       "  a = Add (x, w)\n  b = Mul (a, w)\n  c = Add (b, w)\n"
+                       "  d = com.microsoft.FastGelu (c, w)\n  y = Mul (d, w)\n}\n";
+    Source *src = source_from_string("t.onnxtxt", text, strlen(text));
+    graft_diag *d = diag_new(stderr);
+    OnnxModel *m = onnx_import(onnx_text_read(src, NULL, d), "t.onnxtxt", d);
+    ck_assert_ptr_nonnull(m);
+    const char *add = graph_intern(m->g, "Add"), *mul = graph_intern(m->g, "Mul");
+    const char *gelu = graph_intern(m->g, "FastGelu");
+    int adds = 0, muls = 0, gelus = 0;
+    for (size_t i = 0; i < m->ops.len; i++) {
+        const OnnxOpCall *call = &m->ops.items[i];
+        if (call->op == gelu) {
+            ck_assert_str_eq(call->domain, "com.microsoft");
+            gelus++;
+            continue;
+        }
+        ck_assert_ptr_null(call->domain);
+        ck_assert(call->op == add || call->op == mul);
+        adds += call->op == add;
+        muls += call->op == mul;
+    }
+    ck_assert_int_eq(gelus, 1);
+    ck_assert_int_ge(adds, 1);
+    ck_assert_int_ge(muls, 1);
+    ck_assert_uint_le(m->ops.len, 5); /* (one a NodeProto at most) */
+    onnx_graph_free(m);
+    diag_free(d);
+    source_free(src);
+}
+END_TEST
+
+/* note [plain nodes]: a plain node (a) is the call of its op on the
+ * values it reads, named, typed, its NodeProto its origin; a node with
+ * an operand left out in the middle (the Clip's min), and one of two
+ * results (the Split), are made by the general path as before: the empty
+ * tuple in the gap, an element per result. */
+START_TEST(test_plain_nodes)
+{
+    const char *text = "<\n  ir_version: 8,\n  opset_import: [\"\" : 17]\n>\n"
+                       "g (float[4] x, float[4] w, float lo) => (float[4] z, float[2] p) {\n"
+                       "  a = Add (x, w)\n  z = Clip (a, , lo)\n  p, q = Split <num_outputs = 2> (a)\n}\n";
+    Source *src = source_from_string("t.onnxtxt", text, strlen(text));
+    graft_diag *d = diag_new(stderr);
+    OnnxModel *m = onnx_import(onnx_text_read(src, NULL, d), "t.onnxtxt", d);
+    ck_assert_ptr_nonnull(m);
+    const graft_node *a = onnx_value_named(&m->values, graph_intern(m->g, "a"));
+    ck_assert_int_eq(node_kind(a), NODE_CALL);
+    ck_assert_str_eq(node_op(a), "Add");
+    ck_assert_int_eq(node_nargs(a), 2);
+    ck_assert_ptr_eq(node_arg(a, 0), graph_param(m->g, 0));
+    ck_assert_ptr_eq(node_arg(a, 1), graph_param(m->g, 1));
+    ck_assert_str_eq(graph_value_name(m->g, a), "a");
+    ck_assert_str_eq(node_type(a)->text, "Tensor[(4), float32]");
+    ck_assert_ptr_eq(m->origin[node_id(a)], m->proto->graph->node[0]);
+    const graft_node *z = onnx_value_named(&m->values, graph_intern(m->g, "z"));
+    ck_assert_str_eq(node_op(z), "Clip");
+    ck_assert_int_eq(node_nargs(z), 3);
+    ck_assert_ptr_eq(node_arg(z, 0), a);
+    ck_assert_ptr_eq(node_arg(z, 1), m->absent);
+    ck_assert_ptr_eq(node_arg(z, 2), graph_param(m->g, 2));
+    const graft_node *p = onnx_value_named(&m->values, graph_intern(m->g, "p"));
+    ck_assert_int_eq(node_kind(p), NODE_GETITEM);
+    ck_assert_str_eq(node_op(node_arg(p, 0)), "Split");
+    ck_assert_ptr_eq(node_arg(node_arg(p, 0), 0), a);
+    onnx_graph_free(m);
+    diag_free(d);
+    source_free(src);
+}
+END_TEST
+
 static Suite *decode_suite(void)
 {
     Suite *s = suite_create("onnx_decode");
@@ -570,6 +648,8 @@ static Suite *decode_suite(void)
     tcase_add_test(tc, test_ops_as_decoded);
     tcase_add_test(tc, test_values_by_address);
     tcase_add_test(tc, test_calls_typed_as_made);
+    tcase_add_test(tc, test_ops_as_imported);
+    tcase_add_test(tc, test_plain_nodes);
     suite_add_tcase(s, tc);
     return s;
 }
