@@ -24,8 +24,10 @@ typedef struct Importer {
         const graft_type *type;       /* and its type: note [shared value types] */
     } recent[ONNX_TYPE_MEMO];
     unsigned next_recent; /* the entry of recent the next new one replaces */
+    unsigned last_recent; /* the entry value_type took last */
     OnnxMadeTypes made_types; /* note [made calls' types] in onnx_types.c */
     const char *op_noted[1 << ONNX_OPS_NOTED_BITS]; /* note [ops as imported] */
+    bool domains; /* a NodeProto names a domain: note [calls typed as made] */
     uint32_t origin_room; /* entries of m->origin: more than the ids import makes */
     uint32_t after_inputs; /* the ids before it: the graph inputs' parameters */
     uint32_t after_leaves; /* before it: those, initializers and sparse ones */
@@ -223,12 +225,17 @@ static const graft_type *proto_type(Importer *im, const Onnx__TypeProto *tp)
  * model's inputs, a few types taking turns) take one type, read once: the
  * decoder shares the last ONNX_TYPE_MEMO TypeProtos, so as many are
  * remembered here (the seed's workload: two types, one proto_type a
- * copy's five inputs where it was two). */
+ * copy's five inputs where it was two), the one taken last asked first
+ * (issue 34's workload: four values of one type after one of another). */
 static inline const graft_type *value_type(Importer *im, const Onnx__TypeProto *tp)
 {
+    if (tp && im->recent[im->last_recent].proto == tp)
+        return im->recent[im->last_recent].type;
     for (unsigned i = 0; tp && i < ONNX_TYPE_MEMO; i++)
-        if (im->recent[i].proto == tp)
+        if (im->recent[i].proto == tp) {
+            im->last_recent = i;
             return im->recent[i].type;
+        }
     const graft_type *t = proto_type(im, tp);
     im->recent[im->next_recent].proto = tp;
     im->recent[im->next_recent].type = t;
@@ -568,22 +575,29 @@ static const char *call_domain(const Onnx__NodeProto *np)
                                                                            : NULL;
 }
 
-/* np's op and domain in m->ops, unless its op, of the default domain, is
- * the one noted in its slot (note [ops as imported] in onnx_graph.h). */
-static inline void note_op(Importer *im, const Onnx__NodeProto *np)
+/* op, of the default domain, in m->ops unless it is the one noted in
+ * its slot (note [ops as imported] in onnx_graph.h). */
+static inline void note_default_op(Importer *im, const char *op)
 {
-    const char *op = np->op_type;
-    if (!op)
-        return; /* (no call's op: check_ops passes it) */
-    if (np->domain && np->domain[0]) {
-        vec_push(&im->m->ops, ((OnnxOpCall){op, call_domain(np)}));
-        return;
-    }
     const char **noted = &im->op_noted[cache_slot((uint64_t)(uintptr_t)op, ONNX_OPS_NOTED_BITS)];
     if (*noted != op) {
         *noted = op;
         vec_push(&im->m->ops, ((OnnxOpCall){op, NULL}));
     }
+}
+
+/* np's op and domain in m->ops (note [ops as imported]). */
+static void note_op(Importer *im, const Onnx__NodeProto *np)
+{
+    const char *op = np->op_type;
+    if (!op)
+        return; /* (no call's op: check_ops passes it) */
+    if (np->domain && np->domain[0]) {
+        im->domains = true;
+        vec_push(&im->m->ops, ((OnnxOpCall){op, call_domain(np)}));
+        return;
+    }
+    note_default_op(im, op);
 }
 
 /* note [plain nodes]: most NodeProtos (issue 34's workload: all) are an
@@ -605,6 +619,7 @@ static inline bool import_plain_node(Importer *im, Onnx__NodeProto *np)
     if (np->n_attribute || (np->domain && np->domain[0]) || np->n_output != 1 ||
         nargs > PLAIN_OPERANDS || !np->op_type || !np->output[0][0])
         return false;
+    note_default_op(im, np->op_type); /* (what note_op does of it) */
     graft_node *args[PLAIN_OPERANDS];
     for (size_t i = 0; i < nargs; i++)
         if (!np->input[i][0] || !(args[i] = value_of(im, np->input[i])))
@@ -618,9 +633,9 @@ static inline bool import_plain_node(Importer *im, Onnx__NodeProto *np)
 
 static void import_node(Importer *im, Onnx__NodeProto *np)
 {
-    note_op(im, np);
     if (import_plain_node(im, np))
         return;
+    note_op(im, np); /* (again, for a plain node whose operand is not made: no matter) */
     if (im->quiet && !plain_node(np)) {
         unsure(im);
         return;
@@ -759,14 +774,20 @@ static bool types_agree(const graft_type *declared, const graft_type *made)
  * call is typed by onnx_type_of_made, told so (29 instructions a call
  * fewer on issue 34's workload), which answers most from the import's own
  * cache of the memo's answers (note [made calls' types] in onnx_types.c).
- * Any other call goes through onnx_type_of as a rewrite's do. */
+ * Any other call goes through onnx_type_of as a rewrite's do.  Every call
+ * the import makes is a NodeProto's (import_node), and one of several
+ * results is told so (graph_set_noutputs, node_results): so when no
+ * NodeProto names a domain (note_op tells), node_noutputs answers without
+ * the NodeProto. */
 static const graft_type *call_type(Importer *im, const graft_node *n, StrBuf *why)
 {
-    uint32_t id = node_id(n);
-    const Onnx__NodeProto *np = id < im->m->norigin ? im->m->origin[id] : NULL;
-    if (!np || np->n_output > 1 || (np->domain && np->domain[0]))
-        return onnx_type_of(im->g, n, why);
-    return onnx_type_of_made(im->g, n, &im->made_types, why);
+    bool made = !im->domains && node_noutputs(n) <= 1;
+    if (!made) {
+        uint32_t id = node_id(n);
+        const Onnx__NodeProto *np = id < im->m->norigin ? im->m->origin[id] : NULL;
+        made = np && np->n_output <= 1 && !(np->domain && np->domain[0]);
+    }
+    return made ? onnx_type_of_made(im->g, n, &im->made_types, why) : onnx_type_of(im->g, n, why);
 }
 
 /* The type inference gives n: its relation's for a call, the tuple's
