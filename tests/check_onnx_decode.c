@@ -559,7 +559,9 @@ END_TEST
 /* note [ops as imported]: the import lists each op the NodeProtos call
  * with the domain it gives the call: Add and Mul of the default domain
  * (listed once each, unless their addresses share a slot), FastGelu of
- * com.microsoft once, nothing else; check_ops reads that list. */
+ * com.microsoft once, nothing else; check_ops reads that list.  With a
+ * domain named, the calls are typed through their NodeProtos (note
+ * [calls typed as made]). */
 START_TEST(test_ops_as_imported)
 {
     const char *text = "<\n  ir_version: 8,\n  opset_import: [\"\" : 17, \"com.microsoft\" : 1]\n>\n"
@@ -589,6 +591,8 @@ START_TEST(test_ops_as_imported)
     ck_assert_int_ge(adds, 1);
     ck_assert_int_ge(muls, 1);
     ck_assert_uint_le(m->ops.len, 5); /* (one a NodeProto at most) */
+    const graft_node *a = onnx_value_named(&m->values, graph_intern(m->g, "a"));
+    ck_assert_str_eq(node_type(a)->text, "Tensor[(3), float32]"); /* (typed, a domain named) */
     onnx_graph_free(m);
     diag_free(d);
     source_free(src);
@@ -634,6 +638,45 @@ START_TEST(test_plain_nodes)
 }
 END_TEST
 
+/* note [tables estimated], note [origins]: NodeProtos of three results
+ * each make more ids than the tables were sized for (one value a
+ * NodeProto); the origins grow past them: each call's entry is its
+ * NodeProto, each element's none, and the Add made last finds its
+ * operands and its origin. */
+START_TEST(test_origins_grow)
+{
+    enum { SPLITS = 6 };
+    StrBuf text = {0};
+    strbuf_printf(&text, "<\n  ir_version: 8,\n  opset_import: [\"\" : 18]\n>\n"
+                         "g (float[6] x) => (float[2] y) {\n");
+    for (int k = 0; k < SPLITS; k++)
+        strbuf_printf(&text, "  a%d, b%d, c%d = Split <num_outputs = 3> (x)\n", k, k, k);
+    strbuf_printf(&text, "  y = Add (a%d, b0)\n}\n", SPLITS - 1);
+    Source *src = source_from_string("t.onnxtxt", text.data, text.len);
+    graft_diag *d = diag_new(stderr);
+    OnnxModel *m = onnx_import(onnx_text_read(src, NULL, d), "t.onnxtxt", d);
+    ck_assert_ptr_nonnull(m);
+    const Onnx__GraphProto *gp = m->proto->graph;
+    ck_assert_uint_gt(graph_node_count(m->g), 1 + gp->n_node + 2); /* (past the estimate) */
+    const graft_node *y = onnx_value_named(&m->values, graph_intern(m->g, "y"));
+    ck_assert_ptr_eq(m->origin[node_id(y)], gp->node[SPLITS]);
+    ck_assert_str_eq(graph_value_name(m->g, node_arg(y, 1)), "b0");
+    for (int k = 0; k < SPLITS; k++) {
+        char name[8];
+        snprintf(name, sizeof name, "a%d", k);
+        const graft_node *a = onnx_value_named(&m->values, graph_intern(m->g, name));
+        ck_assert_int_eq(node_kind(a), NODE_GETITEM);
+        ck_assert_ptr_null(m->origin[node_id(a)]);
+        ck_assert_ptr_eq(m->origin[node_id(node_arg(a, 0))], gp->node[k]);
+    }
+    ck_assert_uint_ge(m->norigin, node_id(y) + 1);
+    onnx_graph_free(m);
+    diag_free(d);
+    source_free(src);
+    strbuf_free(&text);
+}
+END_TEST
+
 static Suite *decode_suite(void)
 {
     Suite *s = suite_create("onnx_decode");
@@ -650,6 +693,7 @@ static Suite *decode_suite(void)
     tcase_add_test(tc, test_calls_typed_as_made);
     tcase_add_test(tc, test_ops_as_imported);
     tcase_add_test(tc, test_plain_nodes);
+    tcase_add_test(tc, test_origins_grow);
     suite_add_tcase(s, tc);
     return s;
 }

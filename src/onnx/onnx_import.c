@@ -106,7 +106,7 @@ static void values_free(OnnxValues *values)
 /* name's slot in values (name not NULL), taken when it had none. */
 static inline OnnxValueSlot *values_put(OnnxValues *values, const char *name)
 {
-    if (values->len == values->room) /* (never in an import: reserve_tables made room) */
+    if (values->len == values->room) /* (past reserve_tables' estimate) */
         values_reserve(values, values->len + 1);
     OnnxValueSlot *slot = onnx_values_slot(values, name);
     if (!slot->name) {
@@ -142,14 +142,26 @@ static inline void name_node(Importer *im, const graft_node *n, const Onnx__Node
 /* note [origins]: m->origin maps a call, and a constant of a Constant
  * node, to the NodeProto it was made of (the export writes an unchanged
  * node's bytes back, errors name it).  It is allocated at the import's
- * start with room for every id the import may make (reserve_tables'
- * count), and each NodeProto's node writes its entry as it is made: a
- * list of the ids, copied at the end, was 17 instructions an op node of
- * the workload.  norigin is the count of the ids made. */
+ * start with room for the ids the import makes of a NodeProto of one
+ * result each (reserve_tables' estimate, note [tables estimated]), grown
+ * past it by origins_grow, and each NodeProto's node writes its entry as
+ * it is made: a list of the ids, copied at the end, was 17 instructions
+ * an op node of the workload.  norigin is the count of the ids made
+ * that the room covers; the ids past it have no origin. */
+static __attribute__((noinline)) void origins_grow(Importer *im, uint32_t id)
+{
+    size_t room = im->origin_room;
+    im->m->origin = xgrow_items(im->m->origin, &room, (size_t)id + 1, sizeof *im->m->origin);
+    memset(im->m->origin + im->origin_room, 0,
+           (room - im->origin_room) * sizeof *im->m->origin);
+    im->origin_room = (uint32_t)room;
+}
+
 static inline void set_origin(Importer *im, const graft_node *n, Onnx__NodeProto *np)
 {
-    if (node_id(n) < im->origin_room) /* (always: the room counts every id) */
-        im->m->origin[node_id(n)] = np;
+    if (node_id(n) >= im->origin_room) /* (a NodeProto of several results before) */
+        origins_grow(im, node_id(n));
+    im->m->origin[node_id(n)] = np;
 }
 
 /* The dtype of ONNX's element type number, NULL when graft has none. */
@@ -621,8 +633,8 @@ static inline bool import_plain_node(Importer *im, Onnx__NodeProto *np)
         return false;
     note_default_op(im, np->op_type); /* (what note_op does of it) */
     graft_node *args[PLAIN_OPERANDS];
-    for (size_t i = 0; i < nargs; i++)
-        if (!np->input[i][0] || !(args[i] = value_of(im, np->input[i])))
+    for (size_t i = 0; i < nargs; i++) /* (a name, and the table reserved: no value_of) */
+        if (!np->input[i][0] || !(args[i] = onnx_values_slot(&im->values, np->input[i])->node))
             return false;
     graft_node *call = graph_add_call_interned(im->g, np->op_type, args, (int)nargs, NULL, 0);
     name_node(im, call, np);
@@ -844,20 +856,21 @@ static void infer_types(Importer *im)
     strbuf_free(&why);
 }
 
-/* The tables sized once from the model's counts, not grown from small
- * (bench/RESULTS.md, "Session 18: reading ONNX": growing them cost 300
- * instructions per op node): a node per graph input, initializer and
- * NodeProto, an element per result of a NodeProto of several, and a name
- * for each value; the interned strings are those names and a few ops'. */
+/* note [tables estimated]: the tables are sized once from the model's
+ * counts, not grown from small (bench/RESULTS.md, "Session 18: reading
+ * ONNX": growing them cost 300 instructions per op node): a node per
+ * graph input, initializer and NodeProto and a name for each value; the
+ * interned strings are those names and a few ops'.  A NodeProto is taken
+ * to make one value: counting each one's results and elements was a walk
+ * of the NodeProtos, 9 instructions an op node of issue 34's workload,
+ * and a model whose NodeProtos make more grows the tables past the
+ * estimate (the node table by half, the values' and names' by doubling,
+ * the origins, note [origins]) once or a few times. */
 static void reserve_tables(Importer *im, const Onnx__GraphProto *gp)
 {
-    size_t outputs = 0, elements = 0;
-    for (size_t i = 0; i < gp->n_node; i++) {
-        outputs += gp->node[i]->n_output;
-        elements += gp->node[i]->n_output > 1 ? gp->node[i]->n_output : 0;
-    }
+    size_t outputs = gp->n_node;
     size_t leaves = gp->n_input + gp->n_initializer + gp->n_sparse_initializer;
-    size_t nodes = leaves + gp->n_node + elements + 2; /* (the empty tuple, the output's) */
+    size_t nodes = leaves + gp->n_node + 2; /* (the empty tuple, the output's) */
     graph_reserve_names(im->g, leaves + outputs + 64, leaves + outputs); /* first: */
     graph_reserve(im->g, nodes); /* its names fit then */
     values_reserve(&im->values, leaves + outputs);
