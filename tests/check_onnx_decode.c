@@ -677,6 +677,37 @@ START_TEST(test_origins_grow)
 }
 END_TEST
 
+/* note [kept values], note [leaves skipped]: the output is a tuple of the
+ * graph output, then the values nothing reads in id order (the unread
+ * initializer, then the unread Neg), found in the walk that infers types:
+ * each typed, the graph output listed once. */
+START_TEST(test_kept_values)
+{
+    const char *text = "<\n  ir_version: 8,\n  opset_import: [\"\" : 17]\n>\n"
+                       "g (float[2] x) => (float[2] y) <float[2] c = {1, 2}> {\n"
+                       "  u = Neg (x)\n  y = Abs (x)\n}\n";
+    Source *src = source_from_string("t.onnxtxt", text, strlen(text));
+    graft_diag *d = diag_new(stderr);
+    OnnxModel *m = onnx_import(onnx_text_read(src, NULL, d), "t.onnxtxt", d);
+    ck_assert_ptr_nonnull(m);
+    ck_assert(m->tupled);
+    ck_assert_int_eq(m->noutputs, 1);
+    const graft_node *out = graph_output(m->g);
+    ck_assert_int_eq(node_kind(out), NODE_TUPLE);
+    ck_assert_int_eq(node_nargs(out), 3);
+    const char *names[3] = {"y", "c", "u"};
+    for (int k = 0; k < 3; k++) {
+        const graft_node *v = onnx_value_named(&m->values, graph_intern(m->g, names[k]));
+        ck_assert_ptr_eq(node_arg(out, k), v);
+        ck_assert_str_eq(node_type(v)->text, "Tensor[(2), float32]");
+    }
+    ck_assert_uint_eq(m->norigin, graph_node_count(m->g));
+    onnx_graph_free(m);
+    diag_free(d);
+    source_free(src);
+}
+END_TEST
+
 static Suite *decode_suite(void)
 {
     Suite *s = suite_create("onnx_decode");
@@ -694,6 +725,7 @@ static Suite *decode_suite(void)
     tcase_add_test(tc, test_ops_as_imported);
     tcase_add_test(tc, test_plain_nodes);
     tcase_add_test(tc, test_origins_grow);
+    tcase_add_test(tc, test_kept_values);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -704,45 +704,62 @@ static bool unread(const graft_node *n)
     return node_nusers(n) == 0 && !(node_kind(n) == NODE_CALL && node_noutputs(n) > 1);
 }
 
-/* The output: the graph outputs, then (note [kept values]) every other
- * value nothing reads, so that the walks from the output reach them.  (A
- * graph output is unread too until the tuple exists: listed is what keeps
- * it from being listed a second time.)  note [leaves skipped]: the walks
- * over the ids here and in infer_types start past the leaves that cannot
- * matter to them, a graph input's parameter (no value kept) and, for
- * inference, an initializer (no call): the seed's workload has 50,000
- * inputs to 60,000 op nodes, and a step of a loop that skips one, a call
- * of graph_node and of graph_node_count, cost 20 instructions an op node
- * a loop (bench/onnx_e2e.sh). */
-static void import_outputs(Importer *im, const Onnx__GraphProto *gp)
+/* The values the output holds: the graph outputs, then (note [kept
+ * values]) every other value nothing reads, so that the walks from the
+ * output reach them.  (A graph output is unread too until the tuple
+ * exists: listed, by id, is what keeps it from being listed a second
+ * time.)  note [leaves skipped]: the walk over the ids that finds the
+ * unread values, and infers types in the same steps (infer_types),
+ * starts past the leaves that cannot matter to it, a graph input's
+ * parameter (no value kept) and, for inference, an initializer (no
+ * call): the seed's workload has 50,000 inputs to 60,000 op nodes, and a
+ * step of a loop that skips one, a call of graph_node and of
+ * graph_node_count, cost 20 instructions an op node a loop
+ * (bench/onnx_e2e.sh); a walk of its own for the unread values, 8. */
+typedef struct OutputValues {
+    VEC(graft_node *) values;
+    uint8_t *listed; /* by id: a graph output's value */
+} OutputValues;
+
+/* The graph outputs' values into out; false when one is not made (a quiet
+ * import's stop, note [check in the import]). */
+static bool graph_outputs(Importer *im, const Onnx__GraphProto *gp, OutputValues *out)
 {
-    VEC(graft_node *) outs = {0};
-    uint8_t *listed = xcalloc(graph_node_count(im->g) + 1, 1);
+    out->listed = xcalloc(graph_node_count(im->g) + 1, 1);
     for (size_t i = 0; i < gp->n_output; i++) {
         const char *name = gp->output[i]->name;
         graft_node *made = name && name[0] ? value_of(im, name) : NULL;
-        if (!made && unsure(im)) {
-            vec_free(&outs);
-            free(listed);
-            return;
-        }
-        vec_push(&outs, made); /* onnx_check saw it made */
+        if (!made && unsure(im))
+            return false;
+        vec_push(&out->values, made); /* onnx_check saw it made */
         if (made)
-            listed[node_id(made)] = 1;
+            out->listed[node_id(made)] = 1;
     }
-    for (uint32_t id = im->after_inputs, count = graph_node_count(im->g); id < count; id++) {
-        graft_node *n = graph_node(im->g, id);
-        NodeKind k = node_kind(n);
-        if ((k == NODE_CALL || k == NODE_GETITEM || k == NODE_CONST) && unread(n) &&
-            !listed[id])
-            vec_push(&outs, n);
-    }
-    free(listed);
+    return true;
+}
+
+/* n, of id, in out when nothing reads it and no graph output is it. */
+static inline void keep_unread(OutputValues *out, graft_node *n, uint32_t id)
+{
+    NodeKind k = node_kind(n);
+    if ((k == NODE_CALL || k == NODE_GETITEM || k == NODE_CONST) && unread(n) && !out->listed[id])
+        vec_push(&out->values, n);
+}
+
+/* The graph's output made of out's values (freed). */
+static void set_outputs(Importer *im, const Onnx__GraphProto *gp, OutputValues *out)
+{
     im->m->noutputs = (int)gp->n_output;
-    im->m->tupled = !(outs.len == 1 && gp->n_output == 1);
-    graph_set_output(im->g, im->m->tupled ? graph_add_tuple(im->g, outs.items, (int)outs.len)
-                                          : outs.items[0]);
-    vec_free(&outs);
+    im->m->tupled = !(out->values.len == 1 && gp->n_output == 1);
+    graph_set_output(im->g, im->m->tupled ? graph_add_tuple(im->g, out->values.items,
+                                                            (int)out->values.len)
+                                          : out->values.items[0]);
+}
+
+static void output_values_free(OutputValues *out)
+{
+    vec_free(&out->values);
+    free(out->listed);
 }
 
 /* note [declared types checked]: value_info and a graph's outputs declare
@@ -831,13 +848,16 @@ static void report_at_node(Importer *im, const graft_node *call, const char *why
  * ONNX's topological order), and those it declares checked (note
  * [declared types checked]); past the leaves (note [leaves skipped]),
  * and no node is made meanwhile.  A contradiction is an error naming the
- * node. */
-static void infer_types(Importer *im)
+ * node.  In the same walk, the unread values into out. */
+static void infer_types(Importer *im, OutputValues *out)
 {
     StrBuf why = {0};
     uint32_t count = graph_node_count(im->g);
-    for (uint32_t id = im->after_leaves; id < count && im->ok; id++) {
+    for (uint32_t id = im->after_inputs; id < count && im->ok; id++) {
         graft_node *n = graph_node(im->g, id);
+        keep_unread(out, n, id);
+        if (id < im->after_leaves)
+            continue; /* (an initializer: no call) */
         const graft_type *declared = node_type(n);
         const graft_type *t = inferred_type(im, n, &why);
         if (!why.len && t && declared && !types_agree(declared, t)) {
@@ -878,6 +898,14 @@ static void reserve_tables(Importer *im, const Onnx__GraphProto *gp)
     im->origin_room = (uint32_t)(nodes + 1);
 }
 
+/* m->norigin: the ids made so far that m->origin covers (note [origins]),
+ * which the typing and its errors read. */
+static void note_origins_made(Importer *im)
+{
+    uint32_t made = graph_node_count(im->g);
+    im->m->norigin = made < im->origin_room ? made : im->origin_room;
+}
+
 /* proto as a graph; NULL on failure (proto still the caller's). */
 static OnnxModel *import_model(Onnx__ModelProto *proto, const char *name, graft_diag *d,
                                bool quiet)
@@ -896,14 +924,16 @@ static OnnxModel *import_model(Onnx__ModelProto *proto, const char *name, graft_
     import_leaves(&im, gp);
     for (size_t i = 0; i < gp->n_node && im.ok; i++)
         import_node(&im, gp->node[i]);
-    if (im.ok)
-        import_outputs(&im, gp);
-    uint32_t made = graph_node_count(m->g); /* (below origin_room: note [origins]) */
-    m->norigin = made < im.origin_room ? made : im.origin_room;
-    if (im.ok) {
+    note_origins_made(&im);
+    OutputValues out = {0};
+    if (im.ok && graph_outputs(&im, gp, &out)) {
         import_value_info(&im, gp);
-        infer_types(&im);
+        infer_types(&im, &out);
     }
+    if (im.ok)
+        set_outputs(&im, gp, &out);
+    output_values_free(&out);
+    note_origins_made(&im); /* (the output's tuple too) */
     m->values = im.values; /* the names in use, for the export's fresh ones */
     keymap_free(&im.types);
     if (!im.ok) {
