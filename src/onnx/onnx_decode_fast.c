@@ -163,8 +163,10 @@ static Onnx__TypeProto__Tensor *read_tensor(Cursor c, const OnnxStrings *to)
     return t;
 }
 
-/* A TypeProto's fields, all of c: a tensor_type and nothing else. */
-static Onnx__TypeProto *read_type(Cursor c, const OnnxStrings *to)
+/* A TypeProto's fields, all of c: a tensor_type and nothing else.  Out
+ * of line: the memo has most (note [shared value types]), and inline its
+ * registers were saved on every value. */
+static __attribute__((noinline)) Onnx__TypeProto *read_type(Cursor c, const OnnxStrings *to)
 {
     Cursor tensor;
     if (!take_len(&c, 0x0a, &tensor) || c.p != c.end)
