@@ -556,6 +556,158 @@ START_TEST(test_calls_typed_as_made)
 }
 END_TEST
 
+/* note [ops as imported]: the import lists each op the NodeProtos call
+ * with the domain it gives the call: Add and Mul of the default domain
+ * (listed once each, unless their addresses share a slot), FastGelu of
+ * com.microsoft once, nothing else; check_ops reads that list.  With a
+ * domain named, the calls are typed through their NodeProtos (note
+ * [calls typed as made]). */
+START_TEST(test_ops_as_imported)
+{
+    const char *text = "<\n  ir_version: 8,\n  opset_import: [\"\" : 17, \"com.microsoft\" : 1]\n>\n"
+                       "g (float[3] x, float[3] w) => (float[3] y) {\n"
+                       "  a = Add (x, w)\n  b = Mul (a, w)\n  c = Add (b, w)\n"
+                       "  d = com.microsoft.FastGelu (c, w)\n  y = Mul (d, w)\n}\n";
+    Source *src = source_from_string("t.onnxtxt", text, strlen(text));
+    graft_diag *d = diag_new(stderr);
+    OnnxModel *m = onnx_import(onnx_text_read(src, NULL, d), "t.onnxtxt", d);
+    ck_assert_ptr_nonnull(m);
+    const char *add = graph_intern(m->g, "Add"), *mul = graph_intern(m->g, "Mul");
+    const char *gelu = graph_intern(m->g, "FastGelu");
+    int adds = 0, muls = 0, gelus = 0;
+    for (size_t i = 0; i < m->ops.len; i++) {
+        const OnnxOpCall *call = &m->ops.items[i];
+        if (call->op == gelu) {
+            ck_assert_str_eq(call->domain, "com.microsoft");
+            gelus++;
+            continue;
+        }
+        ck_assert_ptr_null(call->domain);
+        ck_assert(call->op == add || call->op == mul);
+        adds += call->op == add;
+        muls += call->op == mul;
+    }
+    ck_assert_int_eq(gelus, 1);
+    ck_assert_int_ge(adds, 1);
+    ck_assert_int_ge(muls, 1);
+    ck_assert_uint_le(m->ops.len, 5); /* (one a NodeProto at most) */
+    const graft_node *a = onnx_value_named(&m->values, graph_intern(m->g, "a"));
+    ck_assert_str_eq(node_type(a)->text, "Tensor[(3), float32]"); /* (typed, a domain named) */
+    onnx_graph_free(m);
+    diag_free(d);
+    source_free(src);
+}
+END_TEST
+
+/* note [plain nodes]: a plain node (a) is the call of its op on the
+ * values it reads, named, typed, its NodeProto its origin; a node with
+ * an operand left out in the middle (the Clip's min), and one of two
+ * results (the Split), are made by the general path as before: the empty
+ * tuple in the gap, an element per result. */
+START_TEST(test_plain_nodes)
+{
+    const char *text = "<\n  ir_version: 8,\n  opset_import: [\"\" : 17]\n>\n"
+                       "g (float[4] x, float[4] w, float lo) => (float[4] z, float[2] p) {\n"
+                       "  a = Add (x, w)\n  z = Clip (a, , lo)\n  p, q = Split <num_outputs = 2> (a)\n}\n";
+    Source *src = source_from_string("t.onnxtxt", text, strlen(text));
+    graft_diag *d = diag_new(stderr);
+    OnnxModel *m = onnx_import(onnx_text_read(src, NULL, d), "t.onnxtxt", d);
+    ck_assert_ptr_nonnull(m);
+    const graft_node *a = onnx_value_named(&m->values, graph_intern(m->g, "a"));
+    ck_assert_int_eq(node_kind(a), NODE_CALL);
+    ck_assert_str_eq(node_op(a), "Add");
+    ck_assert_int_eq(node_nargs(a), 2);
+    ck_assert_ptr_eq(node_arg(a, 0), graph_param(m->g, 0));
+    ck_assert_ptr_eq(node_arg(a, 1), graph_param(m->g, 1));
+    ck_assert_str_eq(graph_value_name(m->g, a), "a");
+    ck_assert_str_eq(node_type(a)->text, "Tensor[(4), float32]");
+    ck_assert_ptr_eq(m->origin[node_id(a)], m->proto->graph->node[0]);
+    const graft_node *z = onnx_value_named(&m->values, graph_intern(m->g, "z"));
+    ck_assert_str_eq(node_op(z), "Clip");
+    ck_assert_int_eq(node_nargs(z), 3);
+    ck_assert_ptr_eq(node_arg(z, 0), a);
+    ck_assert_ptr_eq(node_arg(z, 1), m->absent);
+    ck_assert_ptr_eq(node_arg(z, 2), graph_param(m->g, 2));
+    const graft_node *p = onnx_value_named(&m->values, graph_intern(m->g, "p"));
+    ck_assert_int_eq(node_kind(p), NODE_GETITEM);
+    ck_assert_str_eq(node_op(node_arg(p, 0)), "Split");
+    ck_assert_ptr_eq(node_arg(node_arg(p, 0), 0), a);
+    onnx_graph_free(m);
+    diag_free(d);
+    source_free(src);
+}
+END_TEST
+
+/* note [tables estimated], note [origins]: NodeProtos of three results
+ * each make more ids than the tables were sized for (one value a
+ * NodeProto); the origins grow past them: each call's entry is its
+ * NodeProto, each element's none, and the Add made last finds its
+ * operands and its origin. */
+START_TEST(test_origins_grow)
+{
+    enum { SPLITS = 6 };
+    StrBuf text = {0};
+    strbuf_printf(&text, "<\n  ir_version: 8,\n  opset_import: [\"\" : 18]\n>\n"
+                         "g (float[6] x) => (float[2] y) {\n");
+    for (int k = 0; k < SPLITS; k++)
+        strbuf_printf(&text, "  a%d, b%d, c%d = Split <num_outputs = 3> (x)\n", k, k, k);
+    strbuf_printf(&text, "  y = Add (a%d, b0)\n}\n", SPLITS - 1);
+    Source *src = source_from_string("t.onnxtxt", text.data, text.len);
+    graft_diag *d = diag_new(stderr);
+    OnnxModel *m = onnx_import(onnx_text_read(src, NULL, d), "t.onnxtxt", d);
+    ck_assert_ptr_nonnull(m);
+    const Onnx__GraphProto *gp = m->proto->graph;
+    ck_assert_uint_gt(graph_node_count(m->g), 1 + gp->n_node + 2); /* (past the estimate) */
+    const graft_node *y = onnx_value_named(&m->values, graph_intern(m->g, "y"));
+    ck_assert_ptr_eq(m->origin[node_id(y)], gp->node[SPLITS]);
+    ck_assert_str_eq(graph_value_name(m->g, node_arg(y, 1)), "b0");
+    for (int k = 0; k < SPLITS; k++) {
+        char name[8];
+        snprintf(name, sizeof name, "a%d", k);
+        const graft_node *a = onnx_value_named(&m->values, graph_intern(m->g, name));
+        ck_assert_int_eq(node_kind(a), NODE_GETITEM);
+        ck_assert_ptr_null(m->origin[node_id(a)]);
+        ck_assert_ptr_eq(m->origin[node_id(node_arg(a, 0))], gp->node[k]);
+    }
+    ck_assert_uint_ge(m->norigin, node_id(y) + 1);
+    onnx_graph_free(m);
+    diag_free(d);
+    source_free(src);
+    strbuf_free(&text);
+}
+END_TEST
+
+/* note [kept values], note [leaves skipped]: the output is a tuple of the
+ * graph output, then the values nothing reads in id order (the unread
+ * initializer, then the unread Neg), found in the walk that infers types:
+ * each typed, the graph output listed once. */
+START_TEST(test_kept_values)
+{
+    const char *text = "<\n  ir_version: 8,\n  opset_import: [\"\" : 17]\n>\n"
+                       "g (float[2] x) => (float[2] y) <float[2] c = {1, 2}> {\n"
+                       "  u = Neg (x)\n  y = Abs (x)\n}\n";
+    Source *src = source_from_string("t.onnxtxt", text, strlen(text));
+    graft_diag *d = diag_new(stderr);
+    OnnxModel *m = onnx_import(onnx_text_read(src, NULL, d), "t.onnxtxt", d);
+    ck_assert_ptr_nonnull(m);
+    ck_assert(m->tupled);
+    ck_assert_int_eq(m->noutputs, 1);
+    const graft_node *out = graph_output(m->g);
+    ck_assert_int_eq(node_kind(out), NODE_TUPLE);
+    ck_assert_int_eq(node_nargs(out), 3);
+    const char *names[3] = {"y", "c", "u"};
+    for (int k = 0; k < 3; k++) {
+        const graft_node *v = onnx_value_named(&m->values, graph_intern(m->g, names[k]));
+        ck_assert_ptr_eq(node_arg(out, k), v);
+        ck_assert_str_eq(node_type(v)->text, "Tensor[(2), float32]");
+    }
+    ck_assert_uint_eq(m->norigin, graph_node_count(m->g));
+    onnx_graph_free(m);
+    diag_free(d);
+    source_free(src);
+}
+END_TEST
+
 static Suite *decode_suite(void)
 {
     Suite *s = suite_create("onnx_decode");
@@ -570,6 +722,10 @@ static Suite *decode_suite(void)
     tcase_add_test(tc, test_ops_as_decoded);
     tcase_add_test(tc, test_values_by_address);
     tcase_add_test(tc, test_calls_typed_as_made);
+    tcase_add_test(tc, test_ops_as_imported);
+    tcase_add_test(tc, test_plain_nodes);
+    tcase_add_test(tc, test_origins_grow);
+    tcase_add_test(tc, test_kept_values);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -561,6 +561,49 @@ START_TEST(test_op_names_by_head)
 }
 END_TEST
 
+/* note [node's fields in order]: with the interner and the op memo (the
+ * import's decoding), every string in its place is read, each where it
+ * goes (the op through the memo), as protobuf-c reads it; a field out of
+ * its place, twice where once is allowed, or after the last one, leaves
+ * the node to the general path. */
+START_TEST(test_fields_in_order)
+{
+    Arena *arena = arena_new();
+    Interner *names = interner_new(arena);
+    OnnxOpMemo memo = {0};
+    const OnnxStrings to = {arena, names, &memo};
+    const Onnx__NodeProto *n = onnx_decode_common_node(every_string, sizeof every_string, &to);
+    ck_assert_ptr_nonnull(n);
+    ck_assert_uint_eq(n->n_input, 2);
+    ck_assert_uint_eq(n->n_output, 2);
+    ck_assert_str_eq(n->input[0], "");
+    ck_assert_ptr_eq(n->input[1], interner_cstr(names, "a"));
+    ck_assert_ptr_eq(n->output[1], interner_cstr(names, "z"));
+    ck_assert_ptr_eq(n->name, interner_cstr(names, "n"));
+    ck_assert_ptr_eq(n->op_type, interner_cstr(names, "Split"));
+    ck_assert_ptr_eq(n->doc_string, interner_cstr(names, "d"));
+    ck_assert_ptr_eq(n->domain, interner_cstr(names, "ai.onnx"));
+    assert_as_protobuf_c(&n->base, every_string, sizeof every_string);
+    static const struct {
+        const char *bytes;
+        size_t len;
+    } others[] = {
+        {"\x22\x01X\x22\x01Y", 6},        /* op_type twice */
+        {"\x3a\x01" "d\x32\x01s", 6},     /* domain before doc_string */
+        {"\x32\x01s\x32\x01t", 6},        /* doc_string twice */
+        {"\x22\x01X\x0a\x01x", 6},        /* an input after op_type */
+        {"\x22\x01X\x12\x01y", 6},        /* an output after op_type */
+        {"\x3a\x01" "d\x0a\x01x", 6},     /* an input after the domain */
+        {"\x22\x01X\x3a\x01" "d\x2a\x00", 8}, /* an attribute last */
+    };
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+        ck_assert_msg(!onnx_decode_common_node((const uint8_t *)others[i].bytes,
+                                               others[i].len, &to), "form %zu", i);
+    interner_free(names);
+    arena_free(arena);
+}
+END_TEST
+
 static Suite *decode_fast_suite(void)
 {
     Suite *s = suite_create("onnx_decode_fast");
@@ -578,6 +621,7 @@ static Suite *decode_fast_suite(void)
     tcase_add_test(tc, test_nul_test_masked);
     tcase_add_test(tc, test_many_inputs);
     tcase_add_test(tc, test_op_names_by_head);
+    tcase_add_test(tc, test_fields_in_order);
     suite_add_tcase(s, tc);
     return s;
 }

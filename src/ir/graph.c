@@ -523,9 +523,18 @@ static __attribute__((noinline)) graft_node *new_node_making_room(graft_graph *g
  * bench/RESULTS.md, "Session 25, round 2: the reached sweeps and the
  * node builder"). */
 
+/* note [builders inline]: the import of a model calls
+ * graph_add_call_interned for each op node and graph_add_param_interned
+ * for each parameter, and they called graph_new_node and
+ * graph_set_operands in turn, each call's registers saved and restored:
+ * 11 instructions a call and 14 a parameter of issue 34's ONNX workload.
+ * So the two bodies are inline here (new_node, fill_operands), in those
+ * builders (new_var's parameters too) and behind the two public
+ * functions alike. */
+
 /* A fresh node with the next id, registered in the node table, with
  * room for nslots operand slots right after it. */
-graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots)
+GRAFT_HOT graft_node *new_node(graft_graph *g, NodeKind kind, int nslots)
 {
     size_t size = sizeof(graft_node) + (size_t)nslots * sizeof(Use);
     if (size > g->node_pool_left || size > NODE_BLOCK / 4 || g->nnodes == g->nodes_cap)
@@ -535,6 +544,11 @@ graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots)
     g->node_pool_left -= size;
     *n = (graft_node){0}; /* a constant size: stores, no call (note [node pool]) */
     return node_register(g, n, kind);
+}
+
+graft_node *graph_new_node(graft_graph *g, NodeKind kind, int nslots)
+{
+    return new_node(g, kind, nslots);
 }
 
 /* note [variables made together]: a partition makes each group's
@@ -562,7 +576,7 @@ void graph_new_vars(graft_graph *g, uint32_t count, graft_node **vars)
 
 /* Fills n's operand slots (allocated with it), each a use linked into
  * its value's users list. */
-void graph_set_operands(graft_node *n, graft_node *const *args, int nargs)
+GRAFT_HOT void fill_operands(graft_node *n, graft_node *const *args, int nargs)
 {
     Use *slots = node_slots(n);
     n->nargs = nargs;
@@ -571,6 +585,11 @@ void graph_set_operands(graft_node *n, graft_node *const *args, int nargs)
         slots[i].value = args[i];
         link_use(&slots[i]);
     }
+}
+
+void graph_set_operands(graft_node *n, graft_node *const *args, int nargs)
+{
+    fill_operands(n, args, nargs);
 }
 
 /* Copies attributes into the arena with interned names, for a call or a
@@ -594,7 +613,7 @@ void graph_set_attrs(graft_graph *g, graft_node *n, const graft_attr *attrs, int
 /* A variable named name, interned. */
 static graft_node *new_var(graft_graph *g, const char *name, const graft_type *type)
 {
-    graft_node *n = graph_new_node(g, NODE_VAR, 0);
+    graft_node *n = new_node(g, NODE_VAR, 0); /* note [builders inline] */
     g->nvars++;
     n->str = name;
     n->type = type;
@@ -682,9 +701,9 @@ graft_node *graph_add_call(graft_graph *g, const char *op, graft_node *const *ar
 graft_node *graph_add_call_interned(graft_graph *g, const char *op, graft_node *const *args,
                                     int nargs, const graft_attr *attrs, int nattrs)
 {
-    graft_node *n = graph_new_node(g, NODE_CALL, nargs);
+    graft_node *n = new_node(g, NODE_CALL, nargs); /* note [builders inline] */
     n->str = op;
-    graph_set_operands(n, args, nargs);
+    fill_operands(n, args, nargs);
     if (nattrs) /* (a new node has none) */
         graph_set_attrs(g, n, attrs, nattrs);
     return n;

@@ -163,8 +163,10 @@ static Onnx__TypeProto__Tensor *read_tensor(Cursor c, const OnnxStrings *to)
     return t;
 }
 
-/* A TypeProto's fields, all of c: a tensor_type and nothing else. */
-static Onnx__TypeProto *read_type(Cursor c, const OnnxStrings *to)
+/* A TypeProto's fields, all of c: a tensor_type and nothing else.  Out
+ * of line: the memo has most (note [shared value types]), and inline its
+ * registers were saved on every value. */
+static __attribute__((noinline)) Onnx__TypeProto *read_type(Cursor c, const OnnxStrings *to)
 {
     Cursor tensor;
     if (!take_len(&c, 0x0a, &tensor) || c.p != c.end)
@@ -333,38 +335,85 @@ static inline char **single_string(NodeStrings *ns, unsigned number)
     }
 }
 
-/* A NodeProto's fields, all of c, of note [common node]'s form, read in
- * one pass into ns (note [node in one pass]); 1 when read, 0 when not of
- * that form, -1 when of more than FEW_LISTED inputs and outputs. */
-static int read_node_once(Cursor c, const OnnxStrings *to, NodeStrings *ns)
+/* note [node's fields in order]: note [common node]'s form is the six
+ * string fields in field-number order, inputs and outputs repeated and
+ * the others at most once, each key one byte: a sequence, which
+ * read_node_once reads as one, a loop for the inputs' key (0x0a), one for
+ * the outputs' (0x12), then each other key at most once, the bytes left
+ * over not of the form.  (A loop over the fields asking each key where it
+ * may stand after the one before, node_key_fits, took 37 instructions a
+ * node more of issue 34's workload.)  scan_node and read_node_again, for
+ * a node of more than FEW_LISTED strings, still read it by that test. */
+enum { KEY_INPUT = 0x0a, KEY_OUTPUT = 0x12, KEY_NAME = 0x1a, KEY_OP_TYPE = 0x22,
+       KEY_DOC_STRING = 0x32, KEY_DOMAIN = 0x3a };
+
+/* The strings of key next in c, a run, into ns->listed after those there
+ * (listed of them), each counted in *count; 1 when read, 0 when one is
+ * not of the form, -1 when there are more than FEW_LISTED in all. */
+static inline int read_listed(Cursor *c, uint8_t key, const OnnxStrings *to, NodeStrings *ns,
+                              size_t listed, size_t *count)
 {
-    unsigned last = 0;
     Cursor s;
     uint32_t hash;
-    while (c.p < c.end) {
-        unsigned number = *c.p >> 3;
-        if (number == 4 && to->ops && to->names) { /* (not hashed when the memo has it) */
-            uint8_t key = *c.p;
-            if (!node_key_fits(key, last) || !take_len(&c, key, &s) ||
-                !(ns->op_type = op_name(s, c.end, to)))
-                return 0;
-            last = number;
-            continue;
-        }
-        if (!take_node_string(&c, last, &s, &hash))
+    for (; c->p < c->end && *c->p == key; listed++, (*count)++) {
+        if (!take_len(c, key, &s) ||
+            !hash_without_nul(s.p, (size_t)(s.end - s.p), c->end, &hash))
             return 0;
-        last = number;
-        if (number > 2) {
-            *single_string(ns, number) = node_string(s, number, hash, to);
-            continue;
-        }
-        size_t at = ns->counts[0] + ns->counts[1];
-        if (at == FEW_LISTED)
+        if (listed == FEW_LISTED)
             return -1;
-        ns->listed[at] = copy_string(s, hash, to);
-        ns->counts[number - 1]++;
+        ns->listed[listed] = copy_string(s, hash, to);
     }
     return 1;
+}
+
+/* read_single's string, whose key is next in c (out of line: most nodes
+ * have none but their op_type). */
+static __attribute__((noinline)) bool read_single_there(Cursor *c, uint8_t key,
+                                                        const OnnxStrings *to, char **to_string)
+{
+    Cursor s;
+    uint32_t hash;
+    if (!take_len(c, key, &s) || !hash_without_nul(s.p, (size_t)(s.end - s.p), c->end, &hash))
+        return false;
+    *to_string = copy_string(s, hash, to);
+    return true;
+}
+
+/* The string of key, when it is next in c, into *to_string; false when
+ * it is there and not of the form. */
+GRAFT_HOT bool read_single(Cursor *c, uint8_t key, const OnnxStrings *to, char **to_string)
+{
+    return c->p == c->end || *c->p != key || read_single_there(c, key, to, to_string);
+}
+
+/* The op_type, when it is next in c, into ns: through to->ops when there
+ * is a memo, not hashed when the memo has it (note [op name memo]);
+ * false when it is there and not of the form. */
+static inline bool read_op_type(Cursor *c, const OnnxStrings *to, NodeStrings *ns)
+{
+    Cursor s;
+    if (!(to->ops && to->names))
+        return read_single(c, KEY_OP_TYPE, to, &ns->op_type);
+    if (c->p == c->end || *c->p != KEY_OP_TYPE)
+        return true;
+    return take_len(c, KEY_OP_TYPE, &s) && (ns->op_type = op_name(s, c->end, to));
+}
+
+/* A NodeProto's fields, all of c, of note [common node]'s form, read in
+ * one pass into ns (note [node in one pass], note [node's fields in
+ * order]); 1 when read, 0 when not of that form, -1 when of more than
+ * FEW_LISTED inputs and outputs. */
+static int read_node_once(Cursor c, const OnnxStrings *to, NodeStrings *ns)
+{
+    int read = read_listed(&c, KEY_INPUT, to, ns, 0, &ns->counts[0]);
+    if (read > 0)
+        read = read_listed(&c, KEY_OUTPUT, to, ns, ns->counts[0], &ns->counts[1]);
+    if (read <= 0)
+        return read;
+    bool fits = read_single(&c, KEY_NAME, to, &ns->name) && read_op_type(&c, to, ns) &&
+                read_single(&c, KEY_DOC_STRING, to, &ns->doc_string) &&
+                read_single(&c, KEY_DOMAIN, to, &ns->domain);
+    return fits && c.p == c.end;
 }
 
 /* A NodeProto's fields, all of c, when of note [common node]'s form:

@@ -94,6 +94,22 @@ static inline graft_node *onnx_value_named(const OnnxValues *values, const char 
     return values->slots && name ? onnx_values_slot(values, name)->node : NULL;
 }
 
+/* note [ops as imported]: the import notes each op its NodeProtos call,
+ * with the domain it gives the call (NULL: the default, "" or "ai.onnx"),
+ * so that check_ops (onnx_file.c, note [ops checked]) asks the rule set
+ * about a model's few distinct ops, not each of its NodeProtos again (27
+ * instructions an op node of issue 34's workload).  A NodeProto of the
+ * default domain is noted when its op is not the one in its slot of a
+ * small table by the op's address (note [one cache slot] in keymap.h;
+ * 256 slots, as check_ops' own, keep a few dozen ops apart), one of
+ * another domain always: a pair may be listed more than once, never left
+ * out. */
+enum { ONNX_OPS_NOTED_BITS = 8 };
+typedef struct OnnxOpCall {
+    const char *op;     /* interned */
+    const char *domain; /* NULL: the default */
+} OnnxOpCall;
+
 typedef struct OnnxModel {
     Onnx__ModelProto *proto;   /* the model as read (owned) */
     graft_graph *g;            /* its main graph, as graft's */
@@ -117,6 +133,8 @@ typedef struct OnnxModel {
                                   of the main graph's node of that name; both
                                   maps are the names in use, which the
                                   export's fresh names avoid */
+    VEC(OnnxOpCall) ops;       /* the ops the main graph's NodeProtos call,
+                                  each at least once (note [ops as imported]) */
 } OnnxModel;
 
 /* The model proto (taken over: freed with the result, or here on

@@ -24,7 +24,10 @@ typedef struct Importer {
         const graft_type *type;       /* and its type: note [shared value types] */
     } recent[ONNX_TYPE_MEMO];
     unsigned next_recent; /* the entry of recent the next new one replaces */
+    unsigned last_recent; /* the entry value_type took last */
     OnnxMadeTypes made_types; /* note [made calls' types] in onnx_types.c */
+    const char *op_noted[1 << ONNX_OPS_NOTED_BITS]; /* note [ops as imported] */
+    bool domains; /* a NodeProto names a domain: note [calls typed as made] */
     uint32_t origin_room; /* entries of m->origin: more than the ids import makes */
     uint32_t after_inputs; /* the ids before it: the graph inputs' parameters */
     uint32_t after_leaves; /* before it: those, initializers and sparse ones */
@@ -103,7 +106,7 @@ static void values_free(OnnxValues *values)
 /* name's slot in values (name not NULL), taken when it had none. */
 static inline OnnxValueSlot *values_put(OnnxValues *values, const char *name)
 {
-    if (values->len == values->room) /* (never in an import: reserve_tables made room) */
+    if (values->len == values->room) /* (past reserve_tables' estimate) */
         values_reserve(values, values->len + 1);
     OnnxValueSlot *slot = onnx_values_slot(values, name);
     if (!slot->name) {
@@ -139,14 +142,26 @@ static inline void name_node(Importer *im, const graft_node *n, const Onnx__Node
 /* note [origins]: m->origin maps a call, and a constant of a Constant
  * node, to the NodeProto it was made of (the export writes an unchanged
  * node's bytes back, errors name it).  It is allocated at the import's
- * start with room for every id the import may make (reserve_tables'
- * count), and each NodeProto's node writes its entry as it is made: a
- * list of the ids, copied at the end, was 17 instructions an op node of
- * the workload.  norigin is the count of the ids made. */
+ * start with room for the ids the import makes of a NodeProto of one
+ * result each (reserve_tables' estimate, note [tables estimated]), grown
+ * past it by origins_grow, and each NodeProto's node writes its entry as
+ * it is made: a list of the ids, copied at the end, was 17 instructions
+ * an op node of the workload.  norigin is the count of the ids made
+ * that the room covers; the ids past it have no origin. */
+static __attribute__((noinline)) void origins_grow(Importer *im, uint32_t id)
+{
+    size_t room = im->origin_room;
+    im->m->origin = xgrow_items(im->m->origin, &room, (size_t)id + 1, sizeof *im->m->origin);
+    memset(im->m->origin + im->origin_room, 0,
+           (room - im->origin_room) * sizeof *im->m->origin);
+    im->origin_room = (uint32_t)room;
+}
+
 static inline void set_origin(Importer *im, const graft_node *n, Onnx__NodeProto *np)
 {
-    if (node_id(n) < im->origin_room) /* (always: the room counts every id) */
-        im->m->origin[node_id(n)] = np;
+    if (node_id(n) >= im->origin_room) /* (a NodeProto of several results before) */
+        origins_grow(im, node_id(n));
+    im->m->origin[node_id(n)] = np;
 }
 
 /* The dtype of ONNX's element type number, NULL when graft has none. */
@@ -222,12 +237,17 @@ static const graft_type *proto_type(Importer *im, const Onnx__TypeProto *tp)
  * model's inputs, a few types taking turns) take one type, read once: the
  * decoder shares the last ONNX_TYPE_MEMO TypeProtos, so as many are
  * remembered here (the seed's workload: two types, one proto_type a
- * copy's five inputs where it was two). */
+ * copy's five inputs where it was two), the one taken last asked first
+ * (issue 34's workload: four values of one type after one of another). */
 static inline const graft_type *value_type(Importer *im, const Onnx__TypeProto *tp)
 {
+    if (tp && im->recent[im->last_recent].proto == tp)
+        return im->recent[im->last_recent].type;
     for (unsigned i = 0; tp && i < ONNX_TYPE_MEMO; i++)
-        if (im->recent[i].proto == tp)
+        if (im->recent[i].proto == tp) {
+            im->last_recent = i;
             return im->recent[i].type;
+        }
     const graft_type *t = proto_type(im, tp);
     im->recent[im->next_recent].proto = tp;
     im->recent[im->next_recent].type = t;
@@ -559,8 +579,84 @@ static bool plain_node(const Onnx__NodeProto *np)
     return true;
 }
 
-static void import_node(Importer *im, Onnx__NodeProto *np)
+/* The domain the import gives np's call (NULL: the default, "" or
+ * "ai.onnx"), which graph_node_domain reads back. */
+static const char *call_domain(const Onnx__NodeProto *np)
 {
+    return np->domain && np->domain[0] && strcmp(np->domain, "ai.onnx") != 0 ? np->domain
+                                                                           : NULL;
+}
+
+/* op, of the default domain, in m->ops unless it is the one noted in
+ * its slot (note [ops as imported] in onnx_graph.h). */
+static inline void note_default_op(Importer *im, const char *op)
+{
+    const char **noted = &im->op_noted[cache_slot((uint64_t)(uintptr_t)op, ONNX_OPS_NOTED_BITS)];
+    if (*noted != op) {
+        *noted = op;
+        vec_push(&im->m->ops, ((OnnxOpCall){op, NULL}));
+    }
+}
+
+/* np's op and domain in m->ops (note [ops as imported]). */
+static void note_op(Importer *im, const Onnx__NodeProto *np)
+{
+    const char *op = np->op_type;
+    if (!op)
+        return; /* (no call's op: check_ops passes it) */
+    if (np->domain && np->domain[0]) {
+        im->domains = true;
+        vec_push(&im->m->ops, ((OnnxOpCall){op, call_domain(np)}));
+        return;
+    }
+    note_default_op(im, op);
+}
+
+/* note [plain nodes]: most NodeProtos (issue 34's workload: all) are an
+ * op of the default domain without attributes, reading a few values made
+ * before them, none left out, and naming one result: a call of its
+ * operands, that value.  import_node's general path asks each of them
+ * whether it is a Constant, has a subgraph, outer reads, attributes,
+ * operands left out or several results; such a node is made here with
+ * none of those questions (26 instructions an op node fewer).  One that
+ * reads a value not made yet goes on to the general path, which reports
+ * it (or, quiet, leaves it to the check); nothing is made before that. */
+enum { PLAIN_OPERANDS = 8 };
+
+/* np made as a plain node when it is one (note [plain nodes]); whether
+ * it was. */
+static inline bool import_plain_node(Importer *im, Onnx__NodeProto *np)
+{
+    size_t nargs = np->n_input;
+    if (np->n_attribute || (np->domain && np->domain[0]) || np->n_output != 1 ||
+        nargs > PLAIN_OPERANDS || !np->op_type || !np->output[0][0])
+        return false;
+    note_default_op(im, np->op_type); /* (what note_op does of it) */
+    graft_node *args[PLAIN_OPERANDS];
+    for (size_t i = 0; i < nargs; i++) /* (a name, the table made: value_of's tests left out) */
+        if (!np->input[i][0] || !(args[i] = onnx_values_slot(&im->values, np->input[i])->node))
+            return false;
+    graft_node *call = graph_add_call_interned(im->g, np->op_type, args, (int)nargs, NULL, 0);
+    name_node(im, call, np);
+    set_origin(im, call, np);
+    set_value(im, np->output[0], call);
+    return true;
+}
+
+static void import_general_node(Importer *im, Onnx__NodeProto *np);
+
+/* np as a plain node (note [plain nodes]), else by the general path, out
+ * of line: inline in import_model's loop, its code and registers cost
+ * each plain node 15 instructions (issue 34's workload). */
+static inline void import_node(Importer *im, Onnx__NodeProto *np)
+{
+    if (!import_plain_node(im, np))
+        import_general_node(im, np);
+}
+
+static __attribute__((noinline)) void import_general_node(Importer *im, Onnx__NodeProto *np)
+{
+    note_op(im, np); /* (again, for a plain node whose operand is not made: no matter) */
     if (im->quiet && !plain_node(np)) {
         unsure(im);
         return;
@@ -591,7 +687,7 @@ static void import_node(Importer *im, Onnx__NodeProto *np)
                                                (int)np->n_attribute);
     if (args != few)
         free(args);
-    if (np->domain && np->domain[0] && strcmp(np->domain, "ai.onnx") != 0)
+    if (call_domain(np))
         graph_set_node_domain(im->g, call, np->domain);
     name_node(im, call, np);
     set_origin(im, call, np);
@@ -617,45 +713,63 @@ static bool unread(const graft_node *n)
     return node_nusers(n) == 0 && !(node_kind(n) == NODE_CALL && node_noutputs(n) > 1);
 }
 
-/* The output: the graph outputs, then (note [kept values]) every other
- * value nothing reads, so that the walks from the output reach them.  (A
- * graph output is unread too until the tuple exists: listed is what keeps
- * it from being listed a second time.)  note [leaves skipped]: the walks
- * over the ids here and in infer_types start past the leaves that cannot
- * matter to them, a graph input's parameter (no value kept) and, for
- * inference, an initializer (no call): the seed's workload has 50,000
- * inputs to 60,000 op nodes, and a step of a loop that skips one, a call
- * of graph_node and of graph_node_count, cost 20 instructions an op node
- * a loop (bench/onnx_e2e.sh). */
-static void import_outputs(Importer *im, const Onnx__GraphProto *gp)
+/* The values the output holds: the graph outputs, then (note [kept
+ * values]) every other value nothing reads, so that the walks from the
+ * output reach them.  (A graph output is unread too until the tuple
+ * exists: listed, by id, is what keeps it from being listed a second
+ * time.)  note [leaves skipped]: the walk over the ids that finds the
+ * unread values, and infers types in the same steps (infer_types),
+ * starts past the leaves that cannot matter to it, a graph input's
+ * parameter (no value kept) and, for inference, an initializer (no
+ * call): the seed's workload has 50,000 inputs to 60,000 op nodes, and a
+ * step of a loop that skips one, a call of graph_node and of
+ * graph_node_count, cost 20 instructions an op node a loop
+ * (bench/onnx_e2e.sh); a walk of their own for the unread values cost 4
+ * (issue 34's workload). */
+typedef struct OutputValues {
+    VEC(graft_node *) values;
+    uint8_t *listed; /* by id: a graph output's value */
+} OutputValues;
+
+/* The graph outputs' values into out; false when one is not made (a quiet
+ * import's stop, note [check in the import]). */
+static bool graph_outputs(Importer *im, const Onnx__GraphProto *gp, OutputValues *out)
 {
-    VEC(graft_node *) outs = {0};
-    uint8_t *listed = xcalloc(graph_node_count(im->g) + 1, 1);
+    out->listed = xcalloc(graph_node_count(im->g) + 1, 1);
     for (size_t i = 0; i < gp->n_output; i++) {
         const char *name = gp->output[i]->name;
         graft_node *made = name && name[0] ? value_of(im, name) : NULL;
-        if (!made && unsure(im)) {
-            vec_free(&outs);
-            free(listed);
-            return;
-        }
-        vec_push(&outs, made); /* onnx_check saw it made */
+        if (!made && unsure(im))
+            return false;
+        vec_push(&out->values, made); /* onnx_check saw it made */
         if (made)
-            listed[node_id(made)] = 1;
+            out->listed[node_id(made)] = 1;
     }
-    for (uint32_t id = im->after_inputs, count = graph_node_count(im->g); id < count; id++) {
-        graft_node *n = graph_node(im->g, id);
-        NodeKind k = node_kind(n);
-        if ((k == NODE_CALL || k == NODE_GETITEM || k == NODE_CONST) && unread(n) &&
-            !listed[id])
-            vec_push(&outs, n);
-    }
-    free(listed);
+    return true;
+}
+
+/* n, of id, in out when nothing reads it and no graph output is it. */
+static inline void keep_unread(OutputValues *out, graft_node *n, uint32_t id)
+{
+    NodeKind k = node_kind(n);
+    if ((k == NODE_CALL || k == NODE_GETITEM || k == NODE_CONST) && unread(n) && !out->listed[id])
+        vec_push(&out->values, n);
+}
+
+/* The graph's output made of out's values (freed). */
+static void set_outputs(Importer *im, const Onnx__GraphProto *gp, OutputValues *out)
+{
     im->m->noutputs = (int)gp->n_output;
-    im->m->tupled = !(outs.len == 1 && gp->n_output == 1);
-    graph_set_output(im->g, im->m->tupled ? graph_add_tuple(im->g, outs.items, (int)outs.len)
-                                          : outs.items[0]);
-    vec_free(&outs);
+    im->m->tupled = !(out->values.len == 1 && gp->n_output == 1);
+    graph_set_output(im->g, im->m->tupled ? graph_add_tuple(im->g, out->values.items,
+                                                            (int)out->values.len)
+                                          : out->values.items[0]);
+}
+
+static void output_values_free(OutputValues *out)
+{
+    vec_free(&out->values);
+    free(out->listed);
 }
 
 /* note [declared types checked]: value_info and a graph's outputs declare
@@ -699,14 +813,20 @@ static bool types_agree(const graft_type *declared, const graft_type *made)
  * call is typed by onnx_type_of_made, told so (29 instructions a call
  * fewer on issue 34's workload), which answers most from the import's own
  * cache of the memo's answers (note [made calls' types] in onnx_types.c).
- * Any other call goes through onnx_type_of as a rewrite's do. */
+ * Any other call goes through onnx_type_of as a rewrite's do.  Every call
+ * the import makes is a NodeProto's (import_node), and one of several
+ * results is told so (graph_set_noutputs, node_results): so when no
+ * NodeProto names a domain (note_op tells), node_noutputs answers without
+ * the NodeProto. */
 static const graft_type *call_type(Importer *im, const graft_node *n, StrBuf *why)
 {
-    uint32_t id = node_id(n);
-    const Onnx__NodeProto *np = id < im->m->norigin ? im->m->origin[id] : NULL;
-    if (!np || np->n_output > 1 || (np->domain && np->domain[0]))
-        return onnx_type_of(im->g, n, why);
-    return onnx_type_of_made(im->g, n, &im->made_types, why);
+    bool made = !im->domains && node_noutputs(n) <= 1;
+    if (!made) {
+        uint32_t id = node_id(n);
+        const Onnx__NodeProto *np = id < im->m->norigin ? im->m->origin[id] : NULL;
+        made = np && np->n_output <= 1 && !(np->domain && np->domain[0]);
+    }
+    return made ? onnx_type_of_made(im->g, n, &im->made_types, why) : onnx_type_of(im->g, n, why);
 }
 
 /* The type inference gives n: its relation's for a call, the tuple's
@@ -738,13 +858,16 @@ static void report_at_node(Importer *im, const graft_node *call, const char *why
  * ONNX's topological order), and those it declares checked (note
  * [declared types checked]); past the leaves (note [leaves skipped]),
  * and no node is made meanwhile.  A contradiction is an error naming the
- * node. */
-static void infer_types(Importer *im)
+ * node.  In the same walk, the unread values into out. */
+static void infer_types(Importer *im, OutputValues *out)
 {
     StrBuf why = {0};
     uint32_t count = graph_node_count(im->g);
-    for (uint32_t id = im->after_leaves; id < count && im->ok; id++) {
+    for (uint32_t id = im->after_inputs; id < count && im->ok; id++) {
         graft_node *n = graph_node(im->g, id);
+        keep_unread(out, n, id);
+        if (id < im->after_leaves)
+            continue; /* (an initializer: no call) */
         const graft_type *declared = node_type(n);
         const graft_type *t = inferred_type(im, n, &why);
         if (!why.len && t && declared && !types_agree(declared, t)) {
@@ -763,25 +886,34 @@ static void infer_types(Importer *im)
     strbuf_free(&why);
 }
 
-/* The tables sized once from the model's counts, not grown from small
- * (bench/RESULTS.md, "Session 18: reading ONNX": growing them cost 300
- * instructions per op node): a node per graph input, initializer and
- * NodeProto, an element per result of a NodeProto of several, and a name
- * for each value; the interned strings are those names and a few ops'. */
+/* note [tables estimated]: the tables are sized once from the model's
+ * counts, not grown from small (bench/RESULTS.md, "Session 18: reading
+ * ONNX": growing them cost 300 instructions per op node): a node per
+ * graph input, initializer and NodeProto and a name for each value; the
+ * interned strings are those names and a few ops'.  A NodeProto is taken
+ * to make one value: counting each one's results and elements was a walk
+ * of the NodeProtos, 9 instructions an op node of issue 34's workload,
+ * and a model whose NodeProtos make more grows the tables past the
+ * estimate (the node table by half, the values' and names' by doubling,
+ * the origins, note [origins]) once or a few times. */
 static void reserve_tables(Importer *im, const Onnx__GraphProto *gp)
 {
-    size_t outputs = 0, elements = 0;
-    for (size_t i = 0; i < gp->n_node; i++) {
-        outputs += gp->node[i]->n_output;
-        elements += gp->node[i]->n_output > 1 ? gp->node[i]->n_output : 0;
-    }
+    size_t outputs = gp->n_node;
     size_t leaves = gp->n_input + gp->n_initializer + gp->n_sparse_initializer;
-    size_t nodes = leaves + gp->n_node + elements + 2; /* (the empty tuple, the output's) */
+    size_t nodes = leaves + gp->n_node + 2; /* (the empty tuple, the output's) */
     graph_reserve_names(im->g, leaves + outputs + 64, leaves + outputs); /* first: */
     graph_reserve(im->g, nodes); /* its names fit then */
     values_reserve(&im->values, leaves + outputs);
     im->m->origin = xcalloc(nodes + 1, sizeof *im->m->origin); /* note [origins] */
     im->origin_room = (uint32_t)(nodes + 1);
+}
+
+/* m->norigin: the ids made so far that m->origin covers (note [origins]),
+ * which the typing and its errors read. */
+static void note_origins_made(Importer *im)
+{
+    uint32_t made = graph_node_count(im->g);
+    im->m->norigin = made < im->origin_room ? made : im->origin_room;
 }
 
 /* proto as a graph; NULL on failure (proto still the caller's). */
@@ -802,14 +934,16 @@ static OnnxModel *import_model(Onnx__ModelProto *proto, const char *name, graft_
     import_leaves(&im, gp);
     for (size_t i = 0; i < gp->n_node && im.ok; i++)
         import_node(&im, gp->node[i]);
-    if (im.ok)
-        import_outputs(&im, gp);
-    uint32_t made = graph_node_count(m->g); /* (below origin_room: note [origins]) */
-    m->norigin = made < im.origin_room ? made : im.origin_room;
-    if (im.ok) {
+    note_origins_made(&im);
+    OutputValues out = {0};
+    if (im.ok && graph_outputs(&im, gp, &out)) {
         import_value_info(&im, gp);
-        infer_types(&im);
+        infer_types(&im, &out);
     }
+    if (im.ok)
+        set_outputs(&im, gp, &out);
+    output_values_free(&out);
+    note_origins_made(&im); /* (the output's tuple too) */
     m->values = im.values; /* the names in use, for the export's fresh ones */
     keymap_free(&im.types);
     if (!im.ok) {
@@ -871,6 +1005,7 @@ void onnx_graph_free(OnnxModel *m)
     if (!m)
         return;
     graph_free(m->g);
+    vec_free(&m->ops);
     keymap_free(&m->decls);
     values_free(&m->values);
     keymap_free(&m->node_names);
