@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dim_symbol.h"
 #include "dtype.h"
 #include "graph.h"
 #include "graph_impl.h"
@@ -1757,6 +1758,39 @@ START_TEST(test_names_made_new_spelled_before)
 }
 END_TEST
 
+/* note [canonical tensor types]: one type per dtype and dims, whoever
+ * asks (a dtype's spelling interned or not), with the text TVM prints;
+ * another dtype, rank or dim another type; tuples spelled as before. */
+START_TEST(test_canonical_tensor_types)
+{
+    graft_graph *g = graph_new();
+    int64_t dims[] = {1, 32, 112, 112}, other[] = {1, 32, 112, 56};
+    char dtype[] = "float32";
+    const graft_type *t = graph_type_tensor(g, "float32", dims, 4);
+    ck_assert_str_eq(t->text, "Tensor[(1, 32, 112, 112), float32]");
+    ck_assert_ptr_eq(graph_type_tensor(g, dtype, dims, 4), t);
+    ck_assert_ptr_eq(graph_type_of_text(g, t->text, strlen(t->text)), t);
+    ck_assert_ptr_ne(graph_type_tensor(g, "float16", dims, 4), t);
+    ck_assert_ptr_ne(graph_type_tensor(g, "float32", dims, 3), t);
+    ck_assert_ptr_ne(graph_type_tensor(g, "float32", other, 4), t);
+    ck_assert_str_eq(graph_type_tensor(g, "float32", other, 4)->text,
+                     "Tensor[(1, 32, 112, 56), float32]");
+    int64_t n = graph_dim_symbol(g, "batch", 5);
+    int64_t named[] = {n, DIM_ANY, 0, 1234567890123};
+    const graft_type *s = graph_type_tensor(g, "int8", named, 4);
+    ck_assert_str_eq(s->text, "Tensor[(batch, ?, 0, 1234567890123), int8]");
+    ck_assert_ptr_eq(graph_type_tensor(g, "int8", named, 4), s);
+    ck_assert_str_eq(graph_type_tensor(g, "bool", NULL, 0)->text, "bool");
+    const graft_type *fields[] = {t, s};
+    ck_assert_str_eq(graph_type_tuple(g, fields, 2)->text,
+                     "(Tensor[(1, 32, 112, 112), float32], "
+                     "Tensor[(batch, ?, 0, 1234567890123), int8])");
+    ck_assert_str_eq(graph_type_tuple(g, fields, 1)->text, "(Tensor[(1, 32, 112, 112), float32],)");
+    ck_assert_str_eq(graph_type_tuple(g, fields, 0)->text, "()");
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -1823,6 +1857,9 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_release_dead_blocks);
     tcase_add_test(tc, test_drop_positions);
     tcase_add_test(tc, test_main_parameters_borrowed);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("canonical types");
+    tcase_add_test(tc, test_canonical_tensor_types);
     suite_add_tcase(s, tc);
     return s;
 }
