@@ -134,15 +134,15 @@ static bool attr_same(const graft_attr_value *a, const graft_attr_value *b)
     return true;
 }
 
+/* A tensor type hashes by its address: one type per dtype and dims (note
+ * [canonical tensor types] in src/ir/graph_type.c), and a second of one
+ * key, made when its hash was taken, only misses (type_same still
+ * compares the key whole). */
 static uint64_t type_hash(uint64_t h, const graft_type *t)
 {
+    if (t->kind == TYPE_TENSOR)
+        return hash_mix(h, (uint64_t)(uintptr_t)t);
     h = hash_mix(h, (uint64_t)t->kind);
-    if (t->kind == TYPE_TENSOR) {
-        h = hash_mix(hash_mix(h, (uint64_t)(uintptr_t)t->dtype), (uint64_t)t->rank);
-        for (int i = 0; i < t->rank; i++)
-            h = hash_mix(h, (uint64_t)t->dims[i]);
-        return h;
-    }
     if (t->kind == TYPE_TUPLE) {
         for (int i = 0; i < t->nfields; i++)
             h = type_hash(h, t->fields[i]);
