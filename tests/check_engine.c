@@ -1351,6 +1351,41 @@ START_TEST(partition_untyped_bodies_stay_untyped)
 }
 END_TEST
 
+/* note [attribute operands spelled once] (src/runtime/rewrite_build.c):
+ * a bound attribute value given as an operand takes the last one's
+ * spelling when its value and the operands' dtype are the same, and is
+ * spelled anew for another value or dtype (0.5f, then 0.5f16). */
+START_TEST(attribute_operands_spelled_once)
+{
+    Run r;
+    run_rewrite(&r, "r := nn.leaky_relu(x, alpha=a) => x + a\n",
+                "def @main(%x: Tensor[(2), float32], %y: Tensor[(2), float16]) {\n"
+                "  %0 = nn.leaky_relu(%x, alpha=0.2f);\n"
+                "  %1 = nn.leaky_relu(%0, alpha=0.2f);\n"
+                "  %2 = nn.leaky_relu(%1, alpha=0.5f);\n"
+                "  %3 = nn.leaky_relu(%y, alpha=0.5f);\n"
+                "  %4 = nn.leaky_relu(%y, alpha=0.5f);\n"
+                "  (%2, %3, %4)\n"
+                "}\n");
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 5);
+    const graft_node *out = graph_output(r.g);
+    const graft_node *half32 = node_arg(node_arg(out, 0), 1);
+    const graft_node *half16 = node_arg(node_arg(out, 1), 1);
+    ck_assert_str_eq(node_const_dtype(half32), "float32");
+    ck_assert_str_eq(node_const_dtype(half16), "float16");
+    ck_assert_ptr_eq(node_const_text(half16), node_const_text(node_arg(node_arg(out, 2), 1)));
+    assert_output(&r, "def @main(%x: Tensor[(2), float32], %y: Tensor[(2), float16]) {\n"
+                      "  %0 = add(%x, 0.2f);\n"
+                      "  %1 = add(%0, 0.2f);\n"
+                      "  %2 = add(%1, 0.5f);\n"
+                      "  %3 = add(%y, 0.5f16);\n"
+                      "  %4 = add(%y, 0.5f16);\n"
+                      "  (%2, %3, %4)\n"
+                      "}\n");
+    run_close(&r);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -1410,6 +1445,9 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, distinct_actions_not_shared);
     tcase_add_test(tc, canonical_attributes_remembered);
     tcase_add_test(tc, tensor_constant_bytes_read_once);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("operand constants");
+    tcase_add_test(tc, attribute_operands_spelled_once);
     suite_add_tcase(s, tc);
     return s;
 }

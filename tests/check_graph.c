@@ -1781,6 +1781,9 @@ START_TEST(test_canonical_tensor_types)
     ck_assert_str_eq(s->text, "Tensor[(batch, ?, 0, 1234567890123), int8]");
     ck_assert_ptr_eq(graph_type_tensor(g, "int8", named, 4), s);
     ck_assert_str_eq(graph_type_tensor(g, "bool", NULL, 0)->text, "bool");
+    for (int64_t d = 1; d <= 64; d++) /* dims one apart: keys apart (canonical both) */
+        ck_assert_ptr_eq(graph_type_tensor(g, "float32", &d, 1),
+                         graph_type_tensor(g, "float32", (int64_t[]){d}, 1));
     const graft_type *fields[] = {t, s};
     ck_assert_str_eq(graph_type_tuple(g, fields, 2)->text,
                      "(Tensor[(1, 32, 112, 112), float32], "

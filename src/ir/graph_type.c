@@ -100,9 +100,11 @@ static const graft_type *scalar_type(graft_graph *g, const char *dtype)
  * is made anew each time, as before. */
 static uint64_t tensor_key(const char *dtype, const int64_t *dims, int rank)
 {
-    uint64_t h = hash_mix((uint64_t)(uintptr_t)dtype, (uint64_t)rank);
+    /* hash_word's multiply, not hash_mix: dims one apart (4 and 5) went
+       to keys one bit apart, which the 1 below made one key */
+    uint64_t h = hash_word((uint64_t)(uintptr_t)dtype, (uint64_t)rank);
     for (int i = 0; i < rank; i++)
-        h = hash_mix(h, (uint64_t)dims[i]);
+        h = hash_word(h, (uint64_t)dims[i]);
     return h | 1; /* a KeyMap key is never 0 */
 }
 

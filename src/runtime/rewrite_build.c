@@ -329,9 +329,24 @@ typedef struct ActionCall {
                                 graph's arena */
 } ActionCall;
 
+/* The last constant made of a bound attribute value given as an operand
+ * (note [attribute operands spelled once]). */
+typedef struct OperandConst {
+    graft_attr_kind kind;    /* the value's kind, f and i */
+    double f;
+    int64_t i;
+    const char *dtype;       /* the other operands' dtype, or NULL */
+    const char *text;        /* the constant's spelling (NULL before the
+                                first), dtype and value, as made (the
+                                node itself may be released since) */
+    const char *made_dtype;
+    double value;
+} OperandConst;
+
 struct ActionCalls {
     KeyMap by_action;     /* an action node -> its entry in calls, +1 */
     VEC(ActionCall *) calls;
+    OperandConst operand; /* note [attribute operands spelled once] */
 };
 
 void rewrite_calls_free(struct ActionCalls *ac)
@@ -370,12 +385,19 @@ static bool literal_value(const graft_expr *x)
     }
 }
 
+/* The engine's entries of call action nodes, made the first time. */
+static struct ActionCalls *action_calls(graft_engine *e)
+{
+    if (!e->calls)
+        e->calls = xcalloc(1, sizeof *e->calls);
+    return e->calls;
+}
+
 /* Call action node x's entry, made the first time (note [canonical
  * attributes once]). */
 static ActionCall *action_call(graft_engine *e, const graft_expr *x)
 {
-    if (!e->calls)
-        e->calls = xcalloc(1, sizeof *e->calls);
+    action_calls(e);
     const int64_t *at = keymap_get(&e->calls->by_action, (uint64_t)(uintptr_t)x);
     if (at)
         return e->calls->calls.items[*at - 1];
@@ -500,6 +522,33 @@ static bool attr_operand(const graft_expr *x)
     return x->kind == GRAFT_EXPR_SLOT && x->i == 1;
 }
 
+/* note [attribute operands spelled once]: a bound attribute value
+ * given as an operand (var + e, e a batch norm's epsilon) becomes a
+ * scalar constant of the other operands' dtype (graft_attr_operand),
+ * spelled by pattern_const_text's shortest round trip: 1,100
+ * instructions a constant, two a rewrite of fold_bn, for the same
+ * epsilon each time.  The spelling and dtype are a function of the
+ * value (its kind and number) and the dtype the operands give, so the
+ * engine keeps the last constant made and those, and a value and dtype
+ * the same as the last take its spelling and dtype (the graph's
+ * interned strings, never changed). */
+static graft_node *operand_const(graft_engine *e, const graft_attr_value *v,
+                                 graft_node *const *ops, int nops, int self)
+{
+    const char *dtype = NULL; /* as graft_attr_operand finds it */
+    for (int k = 0; k < nops && !dtype; k++)
+        if (k != self && ops[k])
+            dtype = pattern_node_dtype(ops[k]);
+    OperandConst *last = &action_calls(e)->operand;
+    if (last->text && last->kind == v->kind && last->dtype == dtype && last->i == v->i &&
+        memcmp(&last->f, &v->f, sizeof v->f) == 0)
+        return graph_add_literal_interned(e->g, last->text, last->value, last->made_dtype);
+    graft_node *n = graft_attr_operand(e->g, v, ops, nops, self);
+    *last = (OperandConst){v->kind, v->f, v->i, dtype, node_const_text(n), node_const_dtype(n),
+                           node_const_value(n)};
+    return n;
+}
+
 /* The fields [*from, *end) a splice takes of its bound tuple
  * (GRAFT_EXPR_SPLICE); false when the tuple has too few. */
 static bool splice_range(const graft_expr *x, const graft_binding *b, int *from, int *end)
@@ -550,7 +599,6 @@ static graft_node **build_kids(graft_engine *e, const graft_expr *x, const graft
 {
     if (plain_kids(x)) /* most: each operand its own node, in order */
         return build_plain_kids(e, x, b, n, few);
-    graft_graph *g = e->g;
     int at_few[FEW_KIDS], from, end;
     int *at = x->nkids < FEW_KIDS ? at_few : xcalloc((size_t)x->nkids + 1, sizeof *at);
     *n = 0;
@@ -572,7 +620,7 @@ static graft_node **build_kids(graft_engine *e, const graft_expr *x, const graft
     }
     for (int i = 0; i < x->nkids; i++)
         if (attr_operand(x->kids[i]))
-            kids[at[i]] = graft_attr_operand(g, b[x->kids[i]->slot].attr, kids, *n, at[i]);
+            kids[at[i]] = operand_const(e, b[x->kids[i]->slot].attr, kids, *n, at[i]);
     if (at != at_few)
         free(at);
     return kids;
