@@ -1386,6 +1386,34 @@ START_TEST(attribute_operands_spelled_once)
 }
 END_TEST
 
+/* note [rebuilt calls keep their types] (src/runtime/rewrite_build.c):
+ * a call rebuilt with every attribute of a bound call of its op (**c),
+ * on operands of c's operands' types, takes the type the model gave c
+ * (here an annotation no relation would make, to tell the two apart);
+ * one whose operand's type differs is typed by its relation. */
+START_TEST(rebuilt_calls_keep_their_types)
+{
+    Run r;
+    run_rewrite(&r,
+                "r := exp(c@nn.leaky_relu(x)) => nn.leaky_relu(negative(x), **c)\n"
+                "s := tanh(c@nn.leaky_relu(x)) => nn.leaky_relu(sum(x, axis=[0]), **c)\n",
+                "def @main(%x: Tensor[(2, 3), float32]) {\n"
+                "  %0 = nn.leaky_relu(%x, alpha=0.1f) /* ty=Tensor[(2, 3), float16] */;\n"
+                "  %1 = nn.leaky_relu(%x, alpha=0.1f) /* ty=Tensor[(2, 3), float16] */;\n"
+                "  %2 = exp(%0);\n"
+                "  %3 = tanh(%1);\n"
+                "  (%2, %3)\n"
+                "}\n");
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 1);
+    ck_assert_uint_eq(rule_stats(&r, 1)->applied, 1);
+    const graft_node *out = graph_output(r.g);
+    ck_assert_str_eq(node_op(node_arg(out, 0)), "nn.leaky_relu");
+    ck_assert_str_eq(node_type(node_arg(out, 0))->text, "Tensor[(2, 3), float16]");
+    ck_assert_str_eq(node_type(node_arg(out, 1))->text, "Tensor[(3), float32]");
+    run_close(&r);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -1446,8 +1474,9 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, canonical_attributes_remembered);
     tcase_add_test(tc, tensor_constant_bytes_read_once);
     suite_add_tcase(s, tc);
-    tc = tcase_create("operand constants");
+    tc = tcase_create("built once");
     tcase_add_test(tc, attribute_operands_spelled_once);
+    tcase_add_test(tc, rebuilt_calls_keep_their_types);
     suite_add_tcase(s, tc);
     return s;
 }

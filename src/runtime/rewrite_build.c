@@ -343,10 +343,18 @@ typedef struct OperandConst {
     double value;
 } OperandConst;
 
+/* A call a build made with every attribute of a bound call of its op
+ * (note [rebuilt calls keep their types]). */
+typedef struct Rebuilt {
+    const graft_node *made, *from;
+} Rebuilt;
+
 struct ActionCalls {
     KeyMap by_action;     /* an action node -> its entry in calls, +1 */
     VEC(ActionCall *) calls;
     OperandConst operand; /* note [attribute operands spelled once] */
+    VEC(Rebuilt) rebuilt; /* the build under way's (note [rebuilt calls
+                             keep their types]) */
 };
 
 void rewrite_calls_free(struct ActionCalls *ac)
@@ -361,6 +369,7 @@ void rewrite_calls_free(struct ActionCalls *ac)
     }
     vec_free(&ac->calls);
     keymap_free(&ac->by_action);
+    vec_free(&ac->rebuilt);
     free(ac);
 }
 
@@ -515,6 +524,70 @@ static graft_node *new_call(graft_engine *e, const graft_expr *x, ActionCall *c,
 
 static graft_node *build(graft_engine *e, const graft_expr *x, const graft_binding *b);
 
+/* note [rebuilt calls keep their types]: fold_bn rebuilds the matched
+ * convolution, nn.conv2d(x, w * ..., **c), a call of c's op with every
+ * attribute of c on operands of c's operand types (the scaled weights
+ * have the weights' type), and typing it by its relation was the
+ * dearest of a rewrite's typings (3,700 instructions, src/relay/
+ * type_rel_nn.c), missed by the memo of note [action types] on most
+ * models, whose convolutions differ in shape or attributes.  A Relay
+ * call's type is a function of its op, attributes and operand types and
+ * of its scalar constant operands' values (note [action types] in
+ * rewrite_types.c), so such a call has c's type: the type the model
+ * gave c, as the loader keeps every annotated node's (type_infer_loaded
+ * types only what the model left untyped).  So a build notes each call
+ * whose attributes are one bound call's of its op, **c alone, and
+ * infer_new gives it c's type when c is typed and each operand is c's,
+ * or of c's operand's type (the same address: note [canonical tensor
+ * types]) and no scalar constant; anything else is typed as before.
+ * ONNX calls are not (their types read constant operands' values, which
+ * equal types do not tell). */
+
+/* Notes n, made by call action node x on b, when its attributes are
+ * all of a bound call of its op (note [rebuilt calls keep their
+ * types]). */
+static void note_rebuilt(graft_engine *e, const graft_expr *x, const ActionCall *c,
+                         const graft_binding *b, const graft_node *n)
+{
+    if (x->nattrs != 1 || x->attrs[0].src != GRAFT_ASRC_COPY || graph_ir(e->g) != IR_RELAY)
+        return;
+    const graft_node *from = b[x->attrs[0].slot].node;
+    if (from && node_kind(from) == NODE_CALL && node_op(from) == c->op)
+        vec_push(&e->calls->rebuilt, ((Rebuilt){n, from}));
+}
+
+/* Whether operand a of a rebuilt call stands where operand was: the same
+ * node, or of the same type and not a scalar constant. */
+static bool same_operand(const graft_node *a, const graft_node *operand)
+{
+    if (a == operand)
+        return true;
+    bool scalar = (node_kind(a) == NODE_CONST && node_const_is_scalar(a)) ||
+                  (node_kind(operand) == NODE_CONST && node_const_is_scalar(operand));
+    return !scalar && node_type(a) && node_type(a) == node_type(operand);
+}
+
+/* n's type when the build under way rebuilt it from a typed call of the
+ * same operands (note [rebuilt calls keep their types]), else NULL. */
+static const graft_type *rebuilt_type(const graft_engine *e, const graft_node *n)
+{
+    if (!e->calls)
+        return NULL;
+    for (size_t i = 0; i < e->calls->rebuilt.len; i++) {
+        const Rebuilt *r = &e->calls->rebuilt.items[i];
+        if (r->made != n)
+            continue;
+        if (!node_type(r->from) || node_nargs(n) != node_nargs(r->from))
+            return NULL;
+        for (int k = 0; k < node_nargs(n); k++)
+            if (!same_operand(node_arg(n, k), node_arg(r->from, k)))
+                return NULL;
+        return node_type(r->from);
+    }
+    return NULL;
+}
+
+
 /* An operand that is a bound attribute value (note [attribute operands]
  * in graft_rules.h). */
 static bool attr_operand(const graft_expr *x)
@@ -661,6 +734,7 @@ static graft_node *build(graft_engine *e, const graft_expr *x, const graft_bindi
         kids = c->plain ? build_plain_kids(e, x, b, &nkids, few)
                         : build_kids(e, x, b, &nkids, few);
         n = new_call(e, x, c, b, kids, nkids);
+        note_rebuilt(e, x, c, b, n);
         break;
     }
     case GRAFT_EXPR_CALLEE:
@@ -812,6 +886,14 @@ bool rewrite_always_computable(const graft_expr *x)
     return rewrite_computable(x, NULL);
 }
 
+/* Before a build: the calls the last one rebuilt forgotten (note
+ * [rebuilt calls keep their types]). */
+static void forget_rebuilt(graft_engine *e)
+{
+    if (e->calls)
+        e->calls->rebuilt.len = 0;
+}
+
 /* Labels the nodes an action made (ids from first on: made operands
  * first, so id order is bottom-up). */
 static void adopt_new(graft_engine *e, uint32_t first)
@@ -841,7 +923,9 @@ static void infer_new(graft_engine *e, uint32_t first)
         graft_node *n = graph_node(g, id);
         if (node_type(n) || node_is_dead(n))
             continue;
-        const graft_type *t = action_type(e->types, g, n, &why); /* note [action types] */
+        const graft_type *t = rebuilt_type(e, n); /* note [rebuilt calls keep their types] */
+        if (!t)
+            t = action_type(e->types, g, n, &why); /* note [action types] */
         if (t)
             graph_set_type(g, n, t);
     }
@@ -863,6 +947,7 @@ static graft_node *build_action(graft_engine *e, const graft_rule *r, const graf
         !rewrite_fold_ready(e, r->action, b))
         return NULL; /* a fold whose leaves are not all constants */
     rewrite_fold_begin(e);
+    forget_rebuilt(e);
     graft_node *by = r->build_fn ? r->build_fn(e->g, b, root) : build(e, r->action, b);
     if (!by || e->fold_failed)
         return NULL; /* a compiled action without its attributes' values, or a fold
@@ -899,6 +984,7 @@ static bool build_roots(graft_engine *e, const graft_rule *r, const graft_bindin
 {
     uint32_t first = graph_node_count(e->g);
     const graft_expr *x = r->action;
+    forget_rebuilt(e);
     if (r->build_roots_fn) {
         if (!r->build_roots_fn(e->g, b, by))
             return false;
