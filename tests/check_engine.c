@@ -1414,6 +1414,37 @@ START_TEST(rebuilt_calls_keep_their_types)
 }
 END_TEST
 
+/* note [types by action node] (src/runtime/rewrite_build.c): an action
+ * node's calls on operands of the types of one of its last two typed
+ * take that one's type; others (three shapes in turn) are typed anew. */
+START_TEST(types_by_action_node)
+{
+    Run r;
+    run_rewrite(&r, "r := nn.relu(x) => sum(expand_dims(x, axis=0), axis=[1])\n",
+                "def @main(%a: Tensor[(2, 3), float32], %b: Tensor[(4), float32],\n"
+                "          %c: Tensor[(5, 6), float32]) {\n"
+                "  %0 = nn.relu(%a);\n  %1 = nn.relu(%b);\n  %2 = nn.relu(%a);\n"
+                "  %3 = nn.relu(%c);\n  %4 = nn.relu(%b);\n  %5 = nn.relu(%a);\n"
+                "  %6 = nn.relu(%c);\n"
+                "  (%0, %1, %2, %3, %4, %5, %6)\n"
+                "}\n");
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 7);
+    const char *want[] = {"(1, 3)", "(1)", "(1, 3)", "(1, 6)", "(1)", "(1, 3)", "(1, 6)"};
+    const graft_node *out = graph_output(r.g);
+    for (int i = 0; i < 7; i++) {
+        const graft_node *sum = node_arg(out, i);
+        char text[64];
+        snprintf(text, sizeof text, "Tensor[%s, float32]", want[i]);
+        ck_assert_str_eq(node_op(sum), "sum");
+        ck_assert_str_eq(node_type(sum)->text, text);
+    }
+    ck_assert_str_eq(node_type(node_arg(node_arg(out, 3), 0))->text,
+                     "Tensor[(1, 5, 6), float32]");
+    ck_assert_ptr_eq(node_type(node_arg(out, 5)), node_type(node_arg(out, 0)));
+    run_close(&r);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -1477,6 +1508,7 @@ static Suite *engine_suite(void)
     tc = tcase_create("built once");
     tcase_add_test(tc, attribute_operands_spelled_once);
     tcase_add_test(tc, rebuilt_calls_keep_their_types);
+    tcase_add_test(tc, types_by_action_node);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -327,6 +327,9 @@ typedef struct ActionCall {
     graft_attr *in;          /* the nin given */
     const graft_attr *out;   /* the nout in canonical order, in the
                                 graph's arena */
+    struct LastTyped *last;  /* the last two calls typed, the last
+                                first, or NULL (note [types by action
+                                node]) */
 } ActionCall;
 
 /* The last constant made of a bound attribute value given as an operand
@@ -343,18 +346,19 @@ typedef struct OperandConst {
     double value;
 } OperandConst;
 
-/* A call a build made with every attribute of a bound call of its op
- * (note [rebuilt calls keep their types]). */
-typedef struct Rebuilt {
+/* A call the build under way made: its action node's entry, and the
+ * bound call whose attributes it has when they are all one's of its op
+ * (note [rebuilt calls keep their types]), else NULL. */
+typedef struct MadeCall {
     const graft_node *made, *from;
-} Rebuilt;
+    ActionCall *c;
+} MadeCall;
 
 struct ActionCalls {
     KeyMap by_action;     /* an action node -> its entry in calls, +1 */
     VEC(ActionCall *) calls;
     OperandConst operand; /* note [attribute operands spelled once] */
-    VEC(Rebuilt) rebuilt; /* the build under way's (note [rebuilt calls
-                             keep their types]) */
+    VEC(MadeCall) made;   /* the build under way's, in id order */
 };
 
 void rewrite_calls_free(struct ActionCalls *ac)
@@ -365,11 +369,12 @@ void rewrite_calls_free(struct ActionCalls *ac)
         free(ac->calls.items[i]->names);
         free(ac->calls.items[i]->literals);
         free(ac->calls.items[i]->in);
+        free(ac->calls.items[i]->last);
         free(ac->calls.items[i]);
     }
     vec_free(&ac->calls);
     keymap_free(&ac->by_action);
-    vec_free(&ac->rebuilt);
+    vec_free(&ac->made);
     free(ac);
 }
 
@@ -543,17 +548,18 @@ static graft_node *build(graft_engine *e, const graft_expr *x, const graft_bindi
  * ONNX calls are not (their types read constant operands' values, which
  * equal types do not tell). */
 
-/* Notes n, made by call action node x on b, when its attributes are
- * all of a bound call of its op (note [rebuilt calls keep their
- * types]). */
-static void note_rebuilt(graft_engine *e, const graft_expr *x, const ActionCall *c,
-                         const graft_binding *b, const graft_node *n)
+/* Notes n, made by call action node x (entry c) on b, with the bound
+ * call whose attributes are all n's, if one of its op is (note [rebuilt
+ * calls keep their types]). */
+static void note_made(graft_engine *e, const graft_expr *x, ActionCall *c, const graft_binding *b,
+                      const graft_node *n)
 {
-    if (x->nattrs != 1 || x->attrs[0].src != GRAFT_ASRC_COPY || graph_ir(e->g) != IR_RELAY)
-        return;
-    const graft_node *from = b[x->attrs[0].slot].node;
-    if (from && node_kind(from) == NODE_CALL && node_op(from) == c->op)
-        vec_push(&e->calls->rebuilt, ((Rebuilt){n, from}));
+    const graft_node *from = x->nattrs == 1 && x->attrs[0].src == GRAFT_ASRC_COPY
+                                 ? b[x->attrs[0].slot].node
+                                 : NULL;
+    if (from && (node_kind(from) != NODE_CALL || node_op(from) != c->op))
+        from = NULL;
+    vec_push(&e->calls->made, ((MadeCall){n, from, c}));
 }
 
 /* Whether operand a of a rebuilt call stands where operand was: the same
@@ -567,24 +573,95 @@ static bool same_operand(const graft_node *a, const graft_node *operand)
     return !scalar && node_type(a) && node_type(a) == node_type(operand);
 }
 
-/* n's type when the build under way rebuilt it from a typed call of the
- * same operands (note [rebuilt calls keep their types]), else NULL. */
-static const graft_type *rebuilt_type(const graft_engine *e, const graft_node *n)
+/* n's type when it was rebuilt from typed call from on the same
+ * operands (note [rebuilt calls keep their types]), else NULL. */
+static const graft_type *rebuilt_type(const graft_node *n, const graft_node *from)
 {
-    if (!e->calls)
+    if (!from || !node_type(from) || node_nargs(n) != node_nargs(from))
         return NULL;
-    for (size_t i = 0; i < e->calls->rebuilt.len; i++) {
-        const Rebuilt *r = &e->calls->rebuilt.items[i];
-        if (r->made != n)
-            continue;
-        if (!node_type(r->from) || node_nargs(n) != node_nargs(r->from))
+    for (int k = 0; k < node_nargs(n); k++)
+        if (!same_operand(node_arg(n, k), node_arg(from, k)))
             return NULL;
-        for (int k = 0; k < node_nargs(n); k++)
-            if (!same_operand(node_arg(n, k), node_arg(r->from, k)))
-                return NULL;
-        return node_type(r->from);
+    return node_type(from);
+}
+
+/* note [types by action node]: an action node makes a call of one op
+ * at each rewrite, mostly of the same attributes (one array, note
+ * [canonical attributes once]) on operands of the same types as the
+ * last time (consecutive batch norms of a model share their channels'
+ * count), and the memo of note [action types] found its type by a hash
+ * of the whole key and a compare of it, about 350 instructions a call.
+ * So each call action node's entry keeps the last two calls typed by
+ * that memo (a model's blocks alternate two widths: mobilenet_v2's
+ * 144, 144, 24): the attribute array, per operand its type's address or
+ * a scalar constant's spelling and dtype (what the memo compares, by
+ * address: note [canonical tensor types]), and the type; a call of the
+ * same takes that type, which is the memo's answer to an equal key.
+ * Relay only, as that memo's keys by value (ONNX's are by address
+ * already). */
+enum { LAST_ARGS = 4 };
+
+typedef struct LastTyped {
+    const graft_attr *attrs; /* the call's attributes (NULL for none) */
+    int nargs, nattrs;
+    const void *args[LAST_ARGS]; /* per operand: its type, or a scalar
+                                    constant's spelling */
+    const char *dtypes[LAST_ARGS]; /* a scalar constant's dtype, or NULL */
+    const graft_type *type;
+} LastTyped;
+
+/* What operand a is to a LastTyped: its type, or a scalar constant's
+ * spelling (*dtype gets its dtype, else NULL). */
+static const void *operand_seen(const graft_node *a, const char **dtype)
+{
+    bool scalar = node_kind(a) == NODE_CONST && node_const_is_scalar(a);
+    *dtype = scalar ? node_const_dtype(a) : NULL;
+    return scalar ? (const void *)node_const_text(a) : (const void *)node_type(a);
+}
+
+/* Whether call n has last's attributes and operands (an empty entry,
+ * of no type, none's). */
+static bool typed_alike(const LastTyped *last, const graft_node *n)
+{
+    int nattrs = node_nattrs(n);
+    if (!last->type || last->nargs != node_nargs(n) || last->nattrs != nattrs ||
+        (nattrs && last->attrs != node_attr(n, 0)))
+        return false;
+    for (int k = 0; k < last->nargs; k++) {
+        const char *dtype;
+        const void *seen = operand_seen(node_arg(n, k), &dtype);
+        if (!seen || seen != last->args[k] || dtype != last->dtypes[k])
+            return false;
     }
-    return NULL;
+    return true;
+}
+
+/* Keeps n, typed t by the memo, as c's last call typed when it fits. */
+static void keep_typed(ActionCall *c, const graft_node *n, const graft_type *t)
+{
+    if (node_nargs(n) > LAST_ARGS)
+        return;
+    if (!c->last)
+        c->last = xcalloc(2, sizeof *c->last);
+    LastTyped last = {node_nattrs(n) ? node_attr(n, 0) : NULL, node_nargs(n), node_nattrs(n),
+                      {NULL}, {NULL}, t};
+    for (int k = 0; k < last.nargs; k++)
+        last.args[k] = operand_seen(node_arg(n, k), &last.dtypes[k]);
+    cache_pair_put(c->last, last);
+}
+
+/* The type of call n the build made as m, found without typing it, or
+ * NULL (note [rebuilt calls keep their types], note [types by action
+ * node]). */
+static const graft_type *made_type(const graft_graph *g, const MadeCall *m, const graft_node *n)
+{
+    if (graph_ir(g) != IR_RELAY)
+        return NULL;
+    const graft_type *t = rebuilt_type(n, m->from);
+    if (t)
+        return t;
+    const LastTyped *last = m->c->last ? cache_pair_find(m->c->last, n, typed_alike) : NULL;
+    return last ? last->type : NULL;
 }
 
 
@@ -734,7 +811,7 @@ static graft_node *build(graft_engine *e, const graft_expr *x, const graft_bindi
         kids = c->plain ? build_plain_kids(e, x, b, &nkids, few)
                         : build_kids(e, x, b, &nkids, few);
         n = new_call(e, x, c, b, kids, nkids);
-        note_rebuilt(e, x, c, b, n);
+        note_made(e, x, c, b, n);
         break;
     }
     case GRAFT_EXPR_CALLEE:
@@ -886,12 +963,11 @@ bool rewrite_always_computable(const graft_expr *x)
     return rewrite_computable(x, NULL);
 }
 
-/* Before a build: the calls the last one rebuilt forgotten (note
- * [rebuilt calls keep their types]). */
-static void forget_rebuilt(graft_engine *e)
+/* Before a build: the calls the last one made forgotten. */
+static void forget_made(graft_engine *e)
 {
     if (e->calls)
-        e->calls->rebuilt.len = 0;
+        e->calls->made.len = 0;
 }
 
 /* Labels the nodes an action made (ids from first on: made operands
@@ -919,13 +995,20 @@ static void infer_new(graft_engine *e, uint32_t first)
     uint32_t count = graph_node_count(g);
     if (!e->types)
         e->types = action_types_new(g);
+    const MadeCall *made = e->calls ? e->calls->made.items : NULL, *end = made;
+    if (e->calls)
+        end += e->calls->made.len;
     for (uint32_t id = first; id < count; id++) {
         graft_node *n = graph_node(g, id);
+        const MadeCall *m = made < end && made->made == n ? made++ : NULL; /* (in id order) */
         if (node_type(n) || node_is_dead(n))
             continue;
-        const graft_type *t = rebuilt_type(e, n); /* note [rebuilt calls keep their types] */
-        if (!t)
+        const graft_type *t = m ? made_type(g, m, n) : NULL;
+        if (!t) {
             t = action_type(e->types, g, n, &why); /* note [action types] */
+            if (t && m)
+                keep_typed(m->c, n, t); /* note [types by action node] */
+        }
         if (t)
             graph_set_type(g, n, t);
     }
@@ -947,7 +1030,7 @@ static graft_node *build_action(graft_engine *e, const graft_rule *r, const graf
         !rewrite_fold_ready(e, r->action, b))
         return NULL; /* a fold whose leaves are not all constants */
     rewrite_fold_begin(e);
-    forget_rebuilt(e);
+    forget_made(e);
     graft_node *by = r->build_fn ? r->build_fn(e->g, b, root) : build(e, r->action, b);
     if (!by || e->fold_failed)
         return NULL; /* a compiled action without its attributes' values, or a fold
@@ -984,7 +1067,7 @@ static bool build_roots(graft_engine *e, const graft_rule *r, const graft_bindin
 {
     uint32_t first = graph_node_count(e->g);
     const graft_expr *x = r->action;
-    forget_rebuilt(e);
+    forget_made(e);
     if (r->build_roots_fn) {
         if (!r->build_roots_fn(e->g, b, by))
             return false;
