@@ -1790,6 +1790,14 @@ START_TEST(test_canonical_tensor_types)
                      "Tensor[(batch, ?, 0, 1234567890123), int8])");
     ck_assert_str_eq(graph_type_tuple(g, fields, 1)->text, "(Tensor[(1, 32, 112, 112), float32],)");
     ck_assert_str_eq(graph_type_tuple(g, fields, 0)->text, "()");
+    const graft_type *many[70]; /* more than tuple_text measures once */
+    for (int i = 0; i < 70; i++)
+        many[i] = i % 2 ? s : t;
+    const char *text = graph_type_tuple(g, many, 70)->text;
+    ck_assert_uint_eq(strlen(text), 35 * strlen(t->text) + 35 * strlen(s->text) + 69 * 2 + 2);
+    ck_assert_str_eq(text + strlen(text) - strlen(s->text) - 1 - 2 - strlen(t->text),
+                     "Tensor[(1, 32, 112, 112), float32], "
+                     "Tensor[(batch, ?, 0, 1234567890123), int8])");
     graph_free(g);
 }
 END_TEST

@@ -114,14 +114,22 @@ static bool tensor_is(const graft_type *t, const char *dtype, const int64_t *dim
            memcmp(t->dims, dims, (size_t)rank * sizeof *dims) == 0;
 }
 
+/* A copy of size bytes at data in g's arena, written once (not zeroed
+ * first, as arena_dup's). */
+static void *arena_copy(graft_graph *g, const void *data, size_t size)
+{
+    void *copy = arena_alloc_raw(g->arena, size);
+    if (size)
+        memcpy(copy, data, size);
+    return copy;
+}
+
 static graft_type *tensor_made(graft_graph *g, const char *dtype, const int64_t *dims, int rank)
 {
-    graft_type *t = arena_alloc(g->arena, sizeof(graft_type));
-    t->kind = TYPE_TENSOR;
-    t->rank = rank;
-    t->dtype = dtype;
-    t->dims = arena_dup(g->arena, dims, (size_t)rank * sizeof(int64_t));
-    t->text = tensor_text(g, dtype, dims, rank);
+    graft_type *t = arena_alloc_raw(g->arena, sizeof(graft_type));
+    *t = (graft_type){.kind = TYPE_TENSOR, .rank = rank, .dtype = dtype,
+                      .dims = arena_copy(g, dims, (size_t)rank * sizeof(int64_t)),
+                      .text = tensor_text(g, dtype, dims, rank)};
     return t;
 }
 
@@ -150,13 +158,21 @@ const graft_type *graph_type_copy(graft_graph *g, const graft_type *t)
     return graph_type_other(g, t->text, strlen(t->text));
 }
 
+/* Fields whose texts' lengths tuple_text keeps on the stack, measured
+ * once; a longer tuple's are measured again as they are copied. */
+enum { FEW_FIELDS = 64 };
+
 /* "(T1, T2)", "(T,)" or "()", measured first (a concatenate's
  * operands: densenet121's tuples hold dozens of fields). */
 static const char *tuple_text(graft_graph *g, const graft_type *const *fields, int nfields)
 {
-    size_t len = nfields == 1 ? 3 : 2;
-    for (int i = 0; i < nfields; i++)
-        len += strlen(fields[i]->text) + (i ? 2 : 0);
+    size_t lens[FEW_FIELDS], len = nfields == 1 ? 3 : 2;
+    for (int i = 0; i < nfields; i++) {
+        size_t n = strlen(fields[i]->text);
+        if (i < FEW_FIELDS)
+            lens[i] = n;
+        len += n + (i ? 2 : 0);
+    }
     char *text = arena_alloc_raw(g->arena, len + 1), *p = text;
     *p++ = '(';
     for (int i = 0; i < nfields; i++) {
@@ -164,7 +180,7 @@ static const char *tuple_text(graft_graph *g, const graft_type *const *fields, i
             memcpy(p, ", ", 2);
             p += 2;
         }
-        size_t n = strlen(fields[i]->text);
+        size_t n = i < FEW_FIELDS ? lens[i] : strlen(fields[i]->text);
         memcpy(p, fields[i]->text, n);
         p += n;
     }
@@ -177,11 +193,10 @@ static const char *tuple_text(graft_graph *g, const graft_type *const *fields, i
 
 const graft_type *graph_type_tuple(graft_graph *g, const graft_type *const *fields, int nfields)
 {
-    graft_type *t = arena_alloc(g->arena, sizeof(graft_type));
-    t->kind = TYPE_TUPLE;
-    t->nfields = nfields;
-    t->fields = arena_dup(g->arena, fields, (size_t)nfields * sizeof(graft_type *));
-    t->text = tuple_text(g, fields, nfields);
+    graft_type *t = arena_alloc_raw(g->arena, sizeof(graft_type));
+    *t = (graft_type){.kind = TYPE_TUPLE, .nfields = nfields,
+                      .fields = arena_copy(g, fields, (size_t)nfields * sizeof(graft_type *)),
+                      .text = tuple_text(g, fields, nfields)};
     return t;
 }
 

@@ -650,13 +650,11 @@ static void keep_typed(ActionCall *c, const graft_node *n, const graft_type *t)
     cache_pair_put(c->last, last);
 }
 
-/* The type of call n the build made as m, found without typing it, or
- * NULL (note [rebuilt calls keep their types], note [types by action
- * node]). */
-static const graft_type *made_type(const graft_graph *g, const MadeCall *m, const graft_node *n)
+/* The type of Relay call n the build made as m, found without typing
+ * it, or NULL (note [rebuilt calls keep their types], note [types by
+ * action node]). */
+static const graft_type *made_type(const MadeCall *m, const graft_node *n)
 {
-    if (graph_ir(g) != IR_RELAY)
-        return NULL;
     const graft_type *t = rebuilt_type(n, m->from);
     if (t)
         return t;
@@ -996,14 +994,14 @@ static void infer_new(graft_engine *e, uint32_t first)
     if (!e->types)
         e->types = action_types_new(g);
     const MadeCall *made = e->calls ? e->calls->made.items : NULL, *end = made;
-    if (e->calls)
+    if (e->calls && graph_ir(g) == IR_RELAY) /* (made_type: Relay's calls only) */
         end += e->calls->made.len;
     for (uint32_t id = first; id < count; id++) {
         graft_node *n = graph_node(g, id);
         const MadeCall *m = made < end && made->made == n ? made++ : NULL; /* (in id order) */
         if (node_type(n) || node_is_dead(n))
             continue;
-        const graft_type *t = m ? made_type(g, m, n) : NULL;
+        const graft_type *t = m ? made_type(m, n) : NULL;
         if (!t) {
             t = action_type(e->types, g, n, &why); /* note [action types] */
             if (t && m)
