@@ -1445,6 +1445,27 @@ START_TEST(types_by_action_node)
 }
 END_TEST
 
+/* A rewrite of an untyped model leaves what it makes untyped, told
+ * without the memo (stays_untyped in src/runtime/rewrite_build.c); the
+ * same action on a typed operand types every node it makes. */
+START_TEST(untyped_operands_stay_untyped)
+{
+    Run r;
+    run_rewrite(&r, "r := nn.relu(x) => (exp(x), add(x, 1f))\n",
+                "def @main(%a, %b: Tensor[(2), float32]) {\n"
+                "  %0 = nn.relu(%a);\n  %1 = nn.relu(%b);\n  (%0, %1)\n}\n");
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 2);
+    const graft_node *out = graph_output(r.g);
+    const graft_node *untyped = node_arg(out, 0), *typed = node_arg(out, 1);
+    ck_assert_ptr_null(node_type(untyped));
+    ck_assert_ptr_null(node_type(node_arg(untyped, 0)));
+    ck_assert_ptr_null(node_type(node_arg(untyped, 1)));
+    ck_assert_str_eq(node_type(typed)->text, "(Tensor[(2), float32], Tensor[(2), float32])");
+    ck_assert_str_eq(node_type(node_arg(typed, 1))->text, "Tensor[(2), float32]");
+    run_close(&r);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -1509,6 +1530,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, attribute_operands_spelled_once);
     tcase_add_test(tc, rebuilt_calls_keep_their_types);
     tcase_add_test(tc, types_by_action_node);
+    tcase_add_test(tc, untyped_operands_stay_untyped);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -330,6 +330,8 @@ typedef struct ActionCall {
     struct LastTyped *last;  /* the last two calls typed, the last
                                 first, or NULL (note [types by action
                                 node]) */
+    bool untyped;            /* its last call listed stayed untyped: its
+                                calls are no longer listed */
 } ActionCall;
 
 /* The last constant made of a bound attribute value given as an operand
@@ -359,6 +361,7 @@ struct ActionCalls {
     VEC(ActionCall *) calls;
     OperandConst operand; /* note [attribute operands spelled once] */
     VEC(MadeCall) made;   /* the build under way's, in id order */
+    bool relay;           /* the graph is Relay's: calls are listed */
 };
 
 void rewrite_calls_free(struct ActionCalls *ac)
@@ -402,8 +405,10 @@ static bool literal_value(const graft_expr *x)
 /* The engine's entries of call action nodes, made the first time. */
 static struct ActionCalls *action_calls(graft_engine *e)
 {
-    if (!e->calls)
+    if (!e->calls) {
         e->calls = xcalloc(1, sizeof *e->calls);
+        e->calls->relay = graph_ir(e->g) == IR_RELAY;
+    }
     return e->calls;
 }
 
@@ -548,12 +553,16 @@ static graft_node *build(graft_engine *e, const graft_expr *x, const graft_bindi
  * ONNX calls are not (their types read constant operands' values, which
  * equal types do not tell). */
 
-/* Notes n, made by call action node x (entry c) on b, with the bound
+/* Lists n, made by call action node x (entry c) on b, with the bound
  * call whose attributes are all n's, if one of its op is (note [rebuilt
- * calls keep their types]). */
+ * calls keep their types]).  Relay's calls only, and not those of an
+ * action node whose last one stayed untyped (a model without types, as
+ * the workload's: its calls are typed as before, without the list). */
 static void note_made(graft_engine *e, const graft_expr *x, ActionCall *c, const graft_binding *b,
                       const graft_node *n)
 {
+    if (c->untyped || !e->calls->relay)
+        return;
     const graft_node *from = x->nattrs == 1 && x->attrs[0].src == GRAFT_ASRC_COPY
                                  ? b[x->attrs[0].slot].node
                                  : NULL;
@@ -979,6 +988,25 @@ static void adopt_new(graft_engine *e, uint32_t first)
     }
 }
 
+/* Whether n, untyped, stays so whatever the memo of note [action
+ * types] holds: a tuple, an element or an op call reading an operand
+ * that has no type and is no scalar constant.  action_type keeps no key
+ * of it (an ONNX key needs every operand typed) and type_infer_cached
+ * finds none (its unknown_operand), at some 70 instructions a node, the
+ * two of every rewrite of an untyped model (the workload's). */
+static bool stays_untyped(const graft_node *n)
+{
+    NodeKind k = node_kind(n);
+    if (k != NODE_TUPLE && k != NODE_GETITEM && (k != NODE_CALL || node_callee(n)))
+        return false;
+    for (int i = 0; i < node_nargs(n); i++) {
+        const graft_node *a = node_arg(n, i);
+        if (!node_type(a) && !(node_kind(a) == NODE_CONST && node_const_is_scalar(a)))
+            return true;
+    }
+    return false;
+}
+
 /* type_infer_edit for the few nodes one action made (ids from first
  * on), node by node: the same types (a node that finds a contradiction
  * stays untyped, the rest goes on), with the engine's relation cache,
@@ -993,24 +1021,29 @@ static void infer_new(graft_engine *e, uint32_t first)
     uint32_t count = graph_node_count(g);
     if (!e->types)
         e->types = action_types_new(g);
-    const MadeCall *made = e->calls ? e->calls->made.items : NULL, *end = made;
-    if (e->calls && graph_ir(g) == IR_RELAY) /* (made_type: Relay's calls only) */
-        end += e->calls->made.len;
+    const MadeCall *made = NULL, *end = NULL; /* the calls listed, in id order */
+    if (e->calls) {
+        made = e->calls->made.items;
+        end = made + e->calls->made.len;
+    }
     for (uint32_t id = first; id < count; id++) {
         graft_node *n = graph_node(g, id);
-        const MadeCall *m = made < end && made->made == n ? made++ : NULL; /* (in id order) */
+        const MadeCall *m = made < end && made->made == n ? made++ : NULL;
         if (node_type(n) || node_is_dead(n))
             continue;
-        const graft_type *t = m ? made_type(m, n) : NULL;
-        if (!t) {
+        const graft_type *t = m && (m->from || m->c->last) ? made_type(m, n) : NULL;
+        if (!t && !stays_untyped(n)) {
             t = action_type(e->types, g, n, &why); /* note [action types] */
             if (t && m)
                 keep_typed(m->c, n, t); /* note [types by action node] */
         }
+        if (!t && m)
+            m->c->untyped = true;
         if (t)
             graph_set_type(g, n, t);
     }
-    strbuf_free(&why);
+    if (why.data) /* (most builds have no message: no call to free) */
+        strbuf_free(&why);
 }
 
 /* The nodes an action made get their types from their operands' (note
