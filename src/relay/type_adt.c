@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "relay_load_bytes.h"
+
 
 /* The Prelude's types (tvm/python/tvm/relay/std/prelude.rly), as TVM prints
  * them. */
@@ -110,24 +112,14 @@ const Ctor *adt_untyped_nullary(const AdtTable *t, const graft_node *n)
 /* ---- parsing types into terms ---- */
 
 
-/* Character classes as the C locale's isspace, isalpha and isalnum
- * give them, without their calls: a declaration is read a character at
- * a time, and every corpus model declares TVM's Prelude (some sixty
- * constructors, read by the loader's check and again by model_check's
- * table). */
+/* Whitespace as the C locale's isspace gives it, and names' bytes by
+ * the loader's byte classes (IDSTART, IDENT: relay_load_bytes.h), not
+ * ctype's calls: a declaration is read a character at a time, and every
+ * corpus model declares TVM's Prelude (some sixty constructors, read by
+ * the loader's check and again by model_check's table). */
 static bool space(char c)
 {
     return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
-static bool letter(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-static bool word(char c)
-{
-    return letter(c) || (c >= '0' && c <= '9') || c == '_';
 }
 
 static void skip_space(Scan *s)
@@ -151,8 +143,8 @@ static size_t name_len(Scan *s)
 {
     skip_space(s);
     size_t n = 0;
-    if (s->p < s->end && (letter(*s->p) || *s->p == '_'))
-        while (s->p + n < s->end && word(s->p[n]))
+    if (s->p < s->end && is((unsigned char)*s->p, IDSTART))
+        while (s->p + n < s->end && is((unsigned char)s->p[n], IDENT))
             n++;
     return n;
 }

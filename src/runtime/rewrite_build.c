@@ -362,6 +362,9 @@ struct ActionCalls {
     OperandConst operand; /* note [attribute operands spelled once] */
     VEC(MadeCall) made;   /* the build under way's, in id order */
     bool relay;           /* the graph is Relay's: calls are listed */
+    bool untyped_made;    /* a build made a node that stayed untyped:
+                             stays_untyped is asked from then on (a typed
+                             model's builds never pay for it) */
 };
 
 void rewrite_calls_free(struct ActionCalls *ac)
@@ -555,14 +558,12 @@ static graft_node *build(graft_engine *e, const graft_expr *x, const graft_bindi
 
 /* Lists n, made by call action node x (entry c) on b, with the bound
  * call whose attributes are all n's, if one of its op is (note [rebuilt
- * calls keep their types]).  Relay's calls only, and not those of an
- * action node whose last one stayed untyped (a model without types, as
- * the workload's: its calls are typed as before, without the list). */
-static void note_made(graft_engine *e, const graft_expr *x, ActionCall *c, const graft_binding *b,
+ * calls keep their types]).  Asked for Relay's calls only, and not for
+ * those of an action node whose last one stayed untyped (a model without
+ * types, as the workload's: its calls are typed as before, unlisted). */
+static void note_made(graft_engine *e, const graft_expr *x, const graft_binding *b, ActionCall *c,
                       const graft_node *n)
 {
-    if (c->untyped || !e->calls->relay)
-        return;
     const graft_node *from = x->nattrs == 1 && x->attrs[0].src == GRAFT_ASRC_COPY
                                  ? b[x->attrs[0].slot].node
                                  : NULL;
@@ -818,7 +819,8 @@ static graft_node *build(graft_engine *e, const graft_expr *x, const graft_bindi
         kids = c->plain ? build_plain_kids(e, x, b, &nkids, few)
                         : build_kids(e, x, b, &nkids, few);
         n = new_call(e, x, c, b, kids, nkids);
-        note_made(e, x, c, b, n);
+        if (e->calls->relay && !c->untyped)
+            note_made(e, x, b, c, n);
         break;
     }
     case GRAFT_EXPR_CALLEE:
@@ -993,7 +995,9 @@ static void adopt_new(graft_engine *e, uint32_t first)
  * that has no type and is no scalar constant.  action_type keeps no key
  * of it (an ONNX key needs every operand typed) and type_infer_cached
  * finds none (its unknown_operand), at some 70 instructions a node, the
- * two of every rewrite of an untyped model (the workload's). */
+ * two of every rewrite of an untyped model (the workload's).  Asked once
+ * a node made stayed untyped: on a typed model it answers no, at the
+ * cost of a look at each operand. */
 static bool stays_untyped(const graft_node *n)
 {
     NodeKind k = node_kind(n);
@@ -1007,13 +1011,45 @@ static bool stays_untyped(const graft_node *n)
     return false;
 }
 
+/* infer_new on a Relay graph: each call the build listed takes a type
+ * found without typing it when it has one (note [rebuilt calls keep
+ * their types], note [types by action node]), and a node reading an
+ * untyped operand is left untyped without the memo once one was
+ * (stays_untyped). */
+static void typed_listed(graft_engine *e, uint32_t first, uint32_t count, StrBuf *why)
+{
+    graft_graph *g = e->g;
+    struct ActionCalls *ac = e->calls;
+    const MadeCall *made = ac->made.items, *end = made + ac->made.len; /* in id order */
+    for (uint32_t id = first; id < count; id++) {
+        graft_node *n = graph_node(g, id);
+        const MadeCall *m = made < end && made->made == n ? made++ : NULL;
+        if (node_type(n) || node_is_dead(n))
+            continue;
+        const graft_type *t = m && (m->from || m->c->last) ? made_type(m, n) : NULL;
+        if (!t && !(ac->untyped_made && stays_untyped(n))) {
+            t = action_type(e->types, g, n, why); /* note [action types] */
+            if (t && m)
+                keep_typed(m->c, n, t); /* note [types by action node] */
+        }
+        if (t) {
+            graph_set_type(g, n, t);
+            continue;
+        }
+        ac->untyped_made = true;
+        if (m)
+            m->c->untyped = true;
+    }
+}
+
 /* type_infer_edit for the few nodes one action made (ids from first
  * on), node by node: the same types (a node that finds a contradiction
  * stays untyped, the rest goes on), with the engine's relation cache,
  * which serves every rewrite of the run (a lookup by name in the
  * relation tables was most of a rewrite's typing), and a call of the
  * same op, attributes and operand types as one typed before takes that
- * one's type (note [action types] in rewrite_types.c). */
+ * one's type (note [action types] in rewrite_types.c).  On a Relay
+ * graph the calls the build listed are asked first (typed_listed). */
 static void infer_new(graft_engine *e, uint32_t first)
 {
     graft_graph *g = e->g;
@@ -1021,27 +1057,18 @@ static void infer_new(graft_engine *e, uint32_t first)
     uint32_t count = graph_node_count(g);
     if (!e->types)
         e->types = action_types_new(g);
-    const MadeCall *made = NULL, *end = NULL; /* the calls listed, in id order */
-    if (e->calls) {
-        made = e->calls->made.items;
-        end = made + e->calls->made.len;
-    }
-    for (uint32_t id = first; id < count; id++) {
-        graft_node *n = graph_node(g, id);
-        const MadeCall *m = made < end && made->made == n ? made++ : NULL;
-        if (node_type(n) || node_is_dead(n))
-            continue;
-        const graft_type *t = m && (m->from || m->c->last) ? made_type(m, n) : NULL;
-        if (!t && !stays_untyped(n)) {
-            t = action_type(e->types, g, n, &why); /* note [action types] */
-            if (t && m)
-                keep_typed(m->c, n, t); /* note [types by action node] */
+    struct ActionCalls *ac = action_calls(e);
+    if (ac->relay)
+        typed_listed(e, first, count, &why);
+    else
+        for (uint32_t id = first; id < count; id++) {
+            graft_node *n = graph_node(g, id);
+            const graft_type *t = node_type(n) || node_is_dead(n)
+                                      ? NULL
+                                      : action_type(e->types, g, n, &why);
+            if (t)
+                graph_set_type(g, n, t);
         }
-        if (!t && m)
-            m->c->untyped = true;
-        if (t)
-            graph_set_type(g, n, t);
-    }
     if (why.data) /* (most builds have no message: no call to free) */
         strbuf_free(&why);
 }
