@@ -916,7 +916,7 @@ START_TEST(action_types_by_key)
     ck_assert_ptr_nonnull(thrice);
     ck_assert_str_eq(twice->text, "Tensor[(5), float32]");
     ck_assert_str_eq(thrice->text, "Tensor[(5), float32]");
-    ck_assert_ptr_ne(twice, thrice); /* two keys */
+    ck_assert_ptr_eq(twice, thrice); /* two keys, one type: note [canonical tensor types] */
     run_close(&r);
 }
 END_TEST
@@ -1482,6 +1482,122 @@ START_TEST(positions_named_only_by_traces_and_refusals)
 }
 END_TEST
 
+/* note [attribute operands spelled once] (src/runtime/rewrite_build.c):
+ * a bound attribute value given as an operand takes the last one's
+ * spelling when its value and the operands' dtype are the same, and is
+ * spelled anew for another value or dtype (0.5f, then 0.5f16). */
+START_TEST(attribute_operands_spelled_once)
+{
+    Run r;
+    run_rewrite(&r, "r := nn.leaky_relu(x, alpha=a) => x + a\n",
+                "def @main(%x: Tensor[(2), float32], %y: Tensor[(2), float16]) {\n"
+                "  %0 = nn.leaky_relu(%x, alpha=0.2f);\n"
+                "  %1 = nn.leaky_relu(%0, alpha=0.2f);\n"
+                "  %2 = nn.leaky_relu(%1, alpha=0.5f);\n"
+                "  %3 = nn.leaky_relu(%y, alpha=0.5f);\n"
+                "  %4 = nn.leaky_relu(%y, alpha=0.5f);\n"
+                "  (%2, %3, %4)\n"
+                "}\n");
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 5);
+    const graft_node *out = graph_output(r.g);
+    const graft_node *half32 = node_arg(node_arg(out, 0), 1);
+    const graft_node *half16 = node_arg(node_arg(out, 1), 1);
+    ck_assert_str_eq(node_const_dtype(half32), "float32");
+    ck_assert_str_eq(node_const_dtype(half16), "float16");
+    ck_assert_ptr_eq(node_const_text(half16), node_const_text(node_arg(node_arg(out, 2), 1)));
+    assert_output(&r, "def @main(%x: Tensor[(2), float32], %y: Tensor[(2), float16]) {\n"
+                      "  %0 = add(%x, 0.2f);\n"
+                      "  %1 = add(%0, 0.2f);\n"
+                      "  %2 = add(%1, 0.5f);\n"
+                      "  %3 = add(%y, 0.5f16);\n"
+                      "  %4 = add(%y, 0.5f16);\n"
+                      "  (%2, %3, %4)\n"
+                      "}\n");
+    run_close(&r);
+}
+END_TEST
+
+/* note [rebuilt calls keep their types] (src/runtime/rewrite_build.c):
+ * a call rebuilt with every attribute of a bound call of its op (**c),
+ * on operands of c's operands' types, takes the type the model gave c
+ * (here an annotation no relation would make, to tell the two apart);
+ * one whose operand's type differs is typed by its relation. */
+START_TEST(rebuilt_calls_keep_their_types)
+{
+    Run r;
+    run_rewrite(&r,
+                "r := exp(c@nn.leaky_relu(x)) => nn.leaky_relu(negative(x), **c)\n"
+                "s := tanh(c@nn.leaky_relu(x)) => nn.leaky_relu(sum(x, axis=[0]), **c)\n",
+                "def @main(%x: Tensor[(2, 3), float32]) {\n"
+                "  %0 = nn.leaky_relu(%x, alpha=0.1f) /* ty=Tensor[(2, 3), float16] */;\n"
+                "  %1 = nn.leaky_relu(%x, alpha=0.1f) /* ty=Tensor[(2, 3), float16] */;\n"
+                "  %2 = exp(%0);\n"
+                "  %3 = tanh(%1);\n"
+                "  (%2, %3)\n"
+                "}\n");
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 1);
+    ck_assert_uint_eq(rule_stats(&r, 1)->applied, 1);
+    const graft_node *out = graph_output(r.g);
+    ck_assert_str_eq(node_op(node_arg(out, 0)), "nn.leaky_relu");
+    ck_assert_str_eq(node_type(node_arg(out, 0))->text, "Tensor[(2, 3), float16]");
+    ck_assert_str_eq(node_type(node_arg(out, 1))->text, "Tensor[(3), float32]");
+    run_close(&r);
+}
+END_TEST
+
+/* note [types by action node] (src/runtime/rewrite_build.c): an action
+ * node's calls on operands of the types of one of its last two typed
+ * take that one's type; others (three shapes in turn) are typed anew. */
+START_TEST(types_by_action_node)
+{
+    Run r;
+    run_rewrite(&r, "r := nn.relu(x) => sum(expand_dims(x, axis=0), axis=[1])\n",
+                "def @main(%a: Tensor[(2, 3), float32], %b: Tensor[(4), float32],\n"
+                "          %c: Tensor[(5, 6), float32]) {\n"
+                "  %0 = nn.relu(%a);\n  %1 = nn.relu(%b);\n  %2 = nn.relu(%a);\n"
+                "  %3 = nn.relu(%c);\n  %4 = nn.relu(%b);\n  %5 = nn.relu(%a);\n"
+                "  %6 = nn.relu(%c);\n"
+                "  (%0, %1, %2, %3, %4, %5, %6)\n"
+                "}\n");
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 7);
+    const char *want[] = {"(1, 3)", "(1)", "(1, 3)", "(1, 6)", "(1)", "(1, 3)", "(1, 6)"};
+    const graft_node *out = graph_output(r.g);
+    for (int i = 0; i < 7; i++) {
+        const graft_node *sum = node_arg(out, i);
+        char text[64];
+        snprintf(text, sizeof text, "Tensor[%s, float32]", want[i]);
+        ck_assert_str_eq(node_op(sum), "sum");
+        ck_assert_str_eq(node_type(sum)->text, text);
+    }
+    ck_assert_str_eq(node_type(node_arg(node_arg(out, 3), 0))->text,
+                     "Tensor[(1, 5, 6), float32]");
+    ck_assert_ptr_eq(node_type(node_arg(out, 5)), node_type(node_arg(out, 0)));
+    run_close(&r);
+}
+END_TEST
+
+/* A rewrite of an untyped model leaves what it makes untyped, told
+ * without the memo (stays_untyped in src/runtime/rewrite_build.c); the
+ * same action on a typed operand types every node it makes. */
+START_TEST(untyped_operands_stay_untyped)
+{
+    Run r;
+    run_rewrite(&r, "r := nn.relu(x) => (exp(x), add(x, 1f))\n",
+                "def @main(%a, %b: Tensor[(2), float32]) {\n"
+                "  %0 = nn.relu(%a);\n  %1 = nn.relu(%b);\n  (%0, %1)\n}\n");
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, 2);
+    const graft_node *out = graph_output(r.g);
+    const graft_node *untyped = node_arg(out, 0), *typed = node_arg(out, 1);
+    ck_assert_ptr_null(node_type(untyped));
+    ck_assert_ptr_null(node_type(node_arg(untyped, 0)));
+    ck_assert_ptr_null(node_type(node_arg(untyped, 1)));
+    ck_assert_str_eq(node_type(typed)->text, "(Tensor[(2), float32], Tensor[(2), float32])");
+    ck_assert_str_eq(node_type(node_arg(typed, 1))->text, "Tensor[(2), float32]");
+    run_close(&r);
+}
+END_TEST
+
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -1546,6 +1662,12 @@ static Suite *engine_suite(void)
     tc = tcase_create("memory");
     tcase_add_test(tc, replaced_copies_freed_as_the_pass_goes);
     tcase_add_test(tc, positions_named_only_by_traces_and_refusals);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("built once");
+    tcase_add_test(tc, attribute_operands_spelled_once);
+    tcase_add_test(tc, rebuilt_calls_keep_their_types);
+    tcase_add_test(tc, types_by_action_node);
+    tcase_add_test(tc, untyped_operands_stay_untyped);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dim_symbol.h"
 #include "dtype.h"
 #include "graph.h"
 #include "graph_impl.h"
@@ -1757,6 +1758,50 @@ START_TEST(test_names_made_new_spelled_before)
 }
 END_TEST
 
+/* note [canonical tensor types]: one type per dtype and dims, whoever
+ * asks (a dtype's spelling interned or not), with the text TVM prints;
+ * another dtype, rank or dim another type; tuples spelled as before. */
+START_TEST(test_canonical_tensor_types)
+{
+    graft_graph *g = graph_new();
+    int64_t dims[] = {1, 32, 112, 112}, other[] = {1, 32, 112, 56};
+    char dtype[] = "float32";
+    const graft_type *t = graph_type_tensor(g, "float32", dims, 4);
+    ck_assert_str_eq(t->text, "Tensor[(1, 32, 112, 112), float32]");
+    ck_assert_ptr_eq(graph_type_tensor(g, dtype, dims, 4), t);
+    ck_assert_ptr_eq(graph_type_of_text(g, t->text, strlen(t->text)), t);
+    ck_assert_ptr_ne(graph_type_tensor(g, "float16", dims, 4), t);
+    ck_assert_ptr_ne(graph_type_tensor(g, "float32", dims, 3), t);
+    ck_assert_ptr_ne(graph_type_tensor(g, "float32", other, 4), t);
+    ck_assert_str_eq(graph_type_tensor(g, "float32", other, 4)->text,
+                     "Tensor[(1, 32, 112, 56), float32]");
+    int64_t n = graph_dim_symbol(g, "batch", 5);
+    int64_t named[] = {n, DIM_ANY, 0, 1234567890123};
+    const graft_type *s = graph_type_tensor(g, "int8", named, 4);
+    ck_assert_str_eq(s->text, "Tensor[(batch, ?, 0, 1234567890123), int8]");
+    ck_assert_ptr_eq(graph_type_tensor(g, "int8", named, 4), s);
+    ck_assert_str_eq(graph_type_tensor(g, "bool", NULL, 0)->text, "bool");
+    for (int64_t d = 1; d <= 64; d++) /* dims one apart: keys apart (canonical both) */
+        ck_assert_ptr_eq(graph_type_tensor(g, "float32", &d, 1),
+                         graph_type_tensor(g, "float32", (int64_t[]){d}, 1));
+    const graft_type *fields[] = {t, s};
+    ck_assert_str_eq(graph_type_tuple(g, fields, 2)->text,
+                     "(Tensor[(1, 32, 112, 112), float32], "
+                     "Tensor[(batch, ?, 0, 1234567890123), int8])");
+    ck_assert_str_eq(graph_type_tuple(g, fields, 1)->text, "(Tensor[(1, 32, 112, 112), float32],)");
+    ck_assert_str_eq(graph_type_tuple(g, fields, 0)->text, "()");
+    const graft_type *many[70]; /* more than tuple_text measures once */
+    for (int i = 0; i < 70; i++)
+        many[i] = i % 2 ? s : t;
+    const char *text = graph_type_tuple(g, many, 70)->text;
+    ck_assert_uint_eq(strlen(text), 35 * strlen(t->text) + 35 * strlen(s->text) + 69 * 2 + 2);
+    ck_assert_str_eq(text + strlen(text) - strlen(s->text) - 1 - 2 - strlen(t->text),
+                     "Tensor[(1, 32, 112, 112), float32], "
+                     "Tensor[(batch, ?, 0, 1234567890123), int8])");
+    graph_free(g);
+}
+END_TEST
+
 START_TEST(test_params_made_like)
 {
     /* graph_add_fn_params_like: each parameter typed as its like is, not
@@ -2038,6 +2083,9 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_kill_cone);
     tcase_add_test(tc, test_release_dead_as_killed);
     tcase_add_test(tc, test_positions_on_demand);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("canonical types");
+    tcase_add_test(tc, test_canonical_tensor_types);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -11,6 +11,7 @@
 
 #include "relay.h"
 #include "relay_load_control.h"
+#include "type_adt.h"
 #include "type_infer.h"
 #include "util.h"
 #include "graph_dot.h"
@@ -2017,6 +2018,35 @@ START_TEST(test_control_blocks_in_steps)
 }
 END_TEST
 
+/* Type declarations read a character at a time (type_adt.c): every
+ * whitespace character C's isspace knows separates, names are letters,
+ * digits and '_', and a constructor of more fields than parse_args keeps
+ * on its stack (FEW_TERMS) keeps them all. */
+START_TEST(test_adt_declarations_read)
+{
+    static const char wide[] = "type\tWide[A]\v{\r\n  Mk_2(A, A, A, A, A, A, A, A, A, A, "
+                               "Tensor[(2, 3), float32], (A, int8)),\f  Empty,\n}";
+    size_t off = 99;
+    ck_assert_ptr_null(adt_decl_error(wide, strlen(wide), &off));
+    const char *bad = "type Wide[A] { Mk-2(A) }";
+    ck_assert_str_eq(adt_decl_error(bad, strlen(bad), &off),
+                     "malformed type declaration: expected ',' or '}' after a constructor");
+    ck_assert_uint_eq(off, 17);
+    bad = "type 9Wide { Mk }";
+    ck_assert_ptr_nonnull(adt_decl_error(bad, strlen(bad), &off));
+    ck_assert_uint_eq(off, 5);
+    graft_graph *g = graph_new();
+    graph_add_typedef(g, wide, strlen(wide));
+    AdtTable *t = adt_table_new(g);
+    ck_assert_int_eq(adt_constructor_fields(t, "Mk_2"), 12);
+    ck_assert_int_eq(adt_constructor_fields(t, "Empty"), 0);
+    ck_assert_int_eq(adt_constructor_fields(t, "Cons"), 2); /* the Prelude's */
+    ck_assert_int_eq(adt_constructor_fields(t, "Mk"), -1);
+    adt_table_free(t);
+    graph_free(g);
+}
+END_TEST
+
 /* note [parameter runs] in relay_print_text.c: plain parameters named
  * as loaded print in runs, which a typed parameter breaks and which a
  * signature of the printer's own names (two functions with a %p) does
@@ -2334,6 +2364,9 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_params_in_order);
     tcase_add_test(tc, test_params_keyed_late);
     tcase_add_test(tc, test_literal_seen);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("declarations");
+    tcase_add_test(tc, test_adt_declarations_read);
     suite_add_tcase(s, tc);
     return s;
 }

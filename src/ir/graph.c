@@ -143,6 +143,7 @@ void graph_free(graft_graph *g)
     free(g->typedefs);
     keymap_free(&g->annotation_types);
     keymap_free(&g->scalar_types);
+    keymap_free(&g->tensor_types);
     keymap_free(&g->node_names);
     keymap_free(&g->value_names);
     keymap_free(&g->domains);

@@ -136,6 +136,8 @@ struct graft_graph {
                               [annotation types] in graph_type.c) */
     KeyMap scalar_types;   /* interned dtype -> its rank-0 Type (note
                               [scalar types] in graph_type.c) */
+    KeyMap tensor_types;   /* a hash of dtype and dims -> the Type (note
+                              [canonical tensor types] in graph_type.c) */
     IrKind ir;             /* the IR whose loader made it */
     GraphTypeFn type_fn;   /* its op calls' types (note [IR type relations]) */
     void *type_memo;       /* what type_fn remembers (graph_set_type_memo) */

@@ -12,31 +12,61 @@
  * recursive parser below cannot exhaust the stack). */
 enum { TYPE_MAX_DEPTH = 64 };
 
-/* Dims are written digit by digit: types are made for every annotated
- * node of a model, and printf was most of their cost.  Dims are never
+/* Dims are written digit by digit into text measured first: types are
+ * made for every annotated node of a model and every call a relation
+ * types, and printf, then a StrBuf's appends (1,700 instructions a
+ * type on the corpus), were most of their cost.  Dims are never
  * negative except DIM_ANY and symbols (note [symbolic dims]). */
-static void put_dim(StrBuf *sb, int64_t dim)
+static size_t dim_len(const graft_graph *g, int64_t dim)
 {
-    char digits[24];
-    size_t n = sizeof digits;
-    uint64_t v = (uint64_t)dim;
-    do
-        digits[--n] = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    strbuf_append(sb, digits + n, sizeof digits - n);
+    if (dim < 0) {
+        const char *name = dim < DIM_ANY ? graph_dim_name(g, dim) : NULL;
+        return name ? strlen(name) : 1;
+    }
+    size_t n = 1;
+    for (uint64_t v = (uint64_t)dim; v >= 10; v /= 10)
+        n++;
+    return n;
 }
 
-static void put_dims(StrBuf *sb, const graft_graph *g, const int64_t *dims, int rank)
+/* Writes dim's dim_len bytes at p; returns their end. */
+static char *put_dim(char *p, const graft_graph *g, int64_t dim, size_t len)
 {
-    for (int i = 0; i < rank; i++) {
-        if (i)
-            strbuf_append(sb, ", ", 2);
-        const char *name = dims[i] < DIM_ANY ? graph_dim_name(g, dims[i]) : NULL;
-        if (dims[i] < 0)
-            strbuf_puts(sb, name ? name : "?");
-        else
-            put_dim(sb, dims[i]);
+    if (dim < 0) {
+        const char *name = dim < DIM_ANY ? graph_dim_name(g, dim) : NULL;
+        memcpy(p, name ? name : "?", len);
+        return p + len;
     }
+    uint64_t v = (uint64_t)dim;
+    for (char *d = p + len; d > p; v /= 10)
+        *--d = (char)('0' + v % 10);
+    return p + len;
+}
+
+/* "Tensor[(d0, d1, ...), dtype]" in g's arena. */
+static const char *tensor_text(graft_graph *g, const char *dtype, const int64_t *dims, int rank)
+{
+    static const char open[] = "Tensor[(", mid[] = "), ";
+    size_t dtype_len = strlen(dtype), len = sizeof open - 1 + sizeof mid - 1 + dtype_len + 1;
+    for (int i = 0; i < rank; i++)
+        len += dim_len(g, dims[i]) + (i ? 2 : 0);
+    char *text = arena_alloc_raw(g->arena, len + 1), *p = text;
+    memcpy(p, open, sizeof open - 1);
+    p += sizeof open - 1;
+    for (int i = 0; i < rank; i++) {
+        if (i) {
+            memcpy(p, ", ", 2);
+            p += 2;
+        }
+        p = put_dim(p, g, dims[i], dim_len(g, dims[i]));
+    }
+    memcpy(p, mid, sizeof mid - 1);
+    p += sizeof mid - 1;
+    memcpy(p, dtype, dtype_len);
+    p += dtype_len;
+    *p++ = ']';
+    *p = '\0';
+    return text;
 }
 
 /* note [scalar types]: every scalar constant's type is its dtype's
@@ -56,29 +86,66 @@ static const graft_type *scalar_type(graft_graph *g, const char *dtype)
     return t;
 }
 
+/* note [canonical tensor types]: a tensor type is its dtype and dims,
+ * and a model repeats a few shapes over all its nodes: every annotation
+ * of one text and every call a relation types (src/relay/type_rel.c's
+ * rel_make) made a type and its text again (fold_bn on mobilenet_v2:
+ * 188 types of 1,700 instructions each, for a few dozen distinct
+ * shapes).  So the graph keeps one type per dtype and dims, found by a
+ * hash of the dtype's address and the dims, and hands it out again
+ * (types are never changed once made, and nodes share them: graph.h).
+ * Equal tensor types are then mostly one pointer, which the rewrite's
+ * memo of action types hashes (note [action types] in
+ * src/runtime/rewrite_types.c); a second type of a hash already taken
+ * is made anew each time, as before. */
+static uint64_t tensor_key(const char *dtype, const int64_t *dims, int rank)
+{
+    /* hash_word's multiply, not hash_mix: dims one apart (4 and 5) went
+       to keys one bit apart, which the 1 below made one key */
+    uint64_t h = hash_word((uint64_t)(uintptr_t)dtype, (uint64_t)rank);
+    for (int i = 0; i < rank; i++)
+        h = hash_word(h, (uint64_t)dims[i]);
+    return h | 1; /* a KeyMap key is never 0 */
+}
+
+static bool tensor_is(const graft_type *t, const char *dtype, const int64_t *dims, int rank)
+{
+    return t->dtype == dtype && t->rank == rank &&
+           memcmp(t->dims, dims, (size_t)rank * sizeof *dims) == 0;
+}
+
+/* A copy of size bytes at data in g's arena, written once (not zeroed
+ * first, as arena_dup's). */
+static void *arena_copy(graft_graph *g, const void *data, size_t size)
+{
+    void *copy = arena_alloc_raw(g->arena, size);
+    if (size)
+        memcpy(copy, data, size);
+    return copy;
+}
+
+static graft_type *tensor_made(graft_graph *g, const char *dtype, const int64_t *dims, int rank)
+{
+    graft_type *t = arena_alloc_raw(g->arena, sizeof(graft_type));
+    *t = (graft_type){.kind = TYPE_TENSOR, .rank = rank, .dtype = dtype,
+                      .dims = arena_copy(g, dims, (size_t)rank * sizeof(int64_t)),
+                      .text = tensor_text(g, dtype, dims, rank)};
+    return t;
+}
+
 /* Canonical text as TVM prints it: a rank-0 tensor is its dtype. */
 const graft_type *graph_type_tensor(graft_graph *g, const char *dtype, const int64_t *dims,
                               int rank)
 {
+    dtype = graph_intern(g, dtype);
     if (rank == 0)
-        return scalar_type(g, graph_intern(g, dtype));
-    graft_type *t = arena_alloc(g->arena, sizeof(graft_type));
-    t->kind = TYPE_TENSOR;
-    t->rank = rank;
-    t->dtype = graph_intern(g, dtype);
-    t->dims = arena_dup(g->arena, dims, (size_t)rank * sizeof(int64_t));
-    StrBuf sb = {0};
-    if (rank == 0) {
-        strbuf_puts(&sb, dtype);
-    } else {
-        strbuf_puts(&sb, "Tensor[(");
-        put_dims(&sb, g, dims, rank);
-        strbuf_puts(&sb, "), ");
-        strbuf_puts(&sb, dtype);
-        strbuf_putc(&sb, ']');
-    }
-    t->text = arena_strndup(g->arena, sb.data, sb.len);
-    strbuf_free(&sb);
+        return scalar_type(g, dtype);
+    int64_t *entry = keymap_put(&g->tensor_types, tensor_key(dtype, dims, rank), 0);
+    const graft_type *known = (const graft_type *)(intptr_t)*entry;
+    if (known)
+        return tensor_is(known, dtype, dims, rank) ? known : tensor_made(g, dtype, dims, rank);
+    graft_type *t = tensor_made(g, dtype, dims, rank);
+    *entry = (int64_t)(intptr_t)t;
     return t;
 }
 
@@ -91,22 +158,45 @@ const graft_type *graph_type_copy(graft_graph *g, const graft_type *t)
     return graph_type_other(g, t->text, strlen(t->text));
 }
 
+/* Fields whose texts' lengths tuple_text keeps on the stack, measured
+ * once; a longer tuple's are measured again as they are copied. */
+enum { FEW_FIELDS = 64 };
+
+/* "(T1, T2)", "(T,)" or "()", measured first (a concatenate's
+ * operands: densenet121's tuples hold dozens of fields). */
+static const char *tuple_text(graft_graph *g, const graft_type *const *fields, int nfields)
+{
+    size_t lens[FEW_FIELDS], len = nfields == 1 ? 3 : 2;
+    for (int i = 0; i < nfields; i++) {
+        size_t n = strlen(fields[i]->text);
+        if (i < FEW_FIELDS)
+            lens[i] = n;
+        len += n + (i ? 2 : 0);
+    }
+    char *text = arena_alloc_raw(g->arena, len + 1), *p = text;
+    *p++ = '(';
+    for (int i = 0; i < nfields; i++) {
+        if (i) {
+            memcpy(p, ", ", 2);
+            p += 2;
+        }
+        size_t n = i < FEW_FIELDS ? lens[i] : strlen(fields[i]->text);
+        memcpy(p, fields[i]->text, n);
+        p += n;
+    }
+    if (nfields == 1)
+        *p++ = ',';
+    *p++ = ')';
+    *p = '\0';
+    return text;
+}
+
 const graft_type *graph_type_tuple(graft_graph *g, const graft_type *const *fields, int nfields)
 {
-    graft_type *t = arena_alloc(g->arena, sizeof(graft_type));
-    t->kind = TYPE_TUPLE;
-    t->nfields = nfields;
-    t->fields = arena_dup(g->arena, fields, (size_t)nfields * sizeof(graft_type *));
-    StrBuf sb = {0};
-    strbuf_putc(&sb, '(');
-    for (int i = 0; i < nfields; i++) {
-        if (i)
-            strbuf_puts(&sb, ", ");
-        strbuf_puts(&sb, fields[i]->text);
-    }
-    strbuf_puts(&sb, nfields == 1 ? ",)" : ")");
-    t->text = arena_strndup(g->arena, sb.data, sb.len);
-    strbuf_free(&sb);
+    graft_type *t = arena_alloc_raw(g->arena, sizeof(graft_type));
+    *t = (graft_type){.kind = TYPE_TUPLE, .nfields = nfields,
+                      .fields = arena_copy(g, fields, (size_t)nfields * sizeof(graft_type *)),
+                      .text = tuple_text(g, fields, nfields)};
     return t;
 }
 

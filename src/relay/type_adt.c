@@ -3,9 +3,10 @@
  * constructor calls and match are type_adt_typing.c's. */
 #include "type_adt_impl.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "relay_load_bytes.h"
 
 
 /* The Prelude's types (tvm/python/tvm/relay/std/prelude.rly), as TVM prints
@@ -111,9 +112,19 @@ const Ctor *adt_untyped_nullary(const AdtTable *t, const graft_node *n)
 /* ---- parsing types into terms ---- */
 
 
+/* Whitespace as the C locale's isspace gives it, and names' bytes by
+ * the loader's byte classes (IDSTART, IDENT: relay_load_bytes.h), not
+ * ctype's calls: a declaration is read a character at a time, and every
+ * corpus model declares TVM's Prelude (some sixty constructors, read by
+ * the loader's check and again by model_check's table). */
+static bool space(char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
 static void skip_space(Scan *s)
 {
-    while (s->p < s->end && isspace((unsigned char)*s->p))
+    while (s->p < s->end && space(*s->p))
         s->p++;
 }
 
@@ -132,8 +143,8 @@ static size_t name_len(Scan *s)
 {
     skip_space(s);
     size_t n = 0;
-    if (s->p < s->end && (isalpha((unsigned char)*s->p) || *s->p == '_'))
-        while (s->p + n < s->end && (isalnum((unsigned char)s->p[n]) || s->p[n] == '_'))
+    if (s->p < s->end && is((unsigned char)*s->p, IDSTART))
+        while (s->p + n < s->end && is((unsigned char)s->p[n], IDENT))
             n++;
     return n;
 }
@@ -147,11 +158,16 @@ Term *adt_new_term(Scan *s, TermKind kind, const char *text, size_t len)
 
 static Term *parse_term(Scan *s);
 
+/* Terms of a list that parse_args keeps on the stack (the Prelude's
+ * lists hold one to three); a longer list moves to the heap. */
+enum { FEW_TERMS = 8 };
+
 /* Terms separated by ',' up to close (the opener eaten) into t's args;
  * *trailing when a ',' ends the list. */
 static bool parse_args(Scan *s, char close, Term *t, bool *trailing)
 {
-    VEC(Term *) items = {0};
+    Term *few[FEW_TERMS];
+    VEC(Term *) items = {few, 0, FEW_TERMS};
     bool ok = true;
     *trailing = false;
     if (!eat(s, close))
@@ -160,6 +176,12 @@ static bool parse_args(Scan *s, char close, Term *t, bool *trailing)
             if (!a) {
                 ok = false;
                 break;
+            }
+            if (items.len == FEW_TERMS && items.items == few) {
+                items.items = NULL; /* to the heap, the few copied */
+                items.cap = 0;
+                vec_reserve(&items, 2 * FEW_TERMS);
+                memcpy(items.items, few, sizeof few);
             }
             vec_push(&items, a);
             if (eat(s, close))
@@ -177,7 +199,8 @@ static bool parse_args(Scan *s, char close, Term *t, bool *trailing)
         t->nargs = (int)items.len;
         t->args = arena_dup(s->arena, items.items, items.len * sizeof *items.items);
     }
-    vec_free(&items);
+    if (items.items != few)
+        vec_free(&items);
     return ok;
 }
 

@@ -327,11 +327,44 @@ typedef struct ActionCall {
     graft_attr *in;          /* the nin given */
     const graft_attr *out;   /* the nout in canonical order, in the
                                 graph's arena */
+    struct LastTyped *last;  /* the last two calls typed, the last
+                                first, or NULL (note [types by action
+                                node]) */
+    bool untyped;            /* its last call listed stayed untyped: its
+                                calls are no longer listed */
 } ActionCall;
+
+/* The last constant made of a bound attribute value given as an operand
+ * (note [attribute operands spelled once]). */
+typedef struct OperandConst {
+    graft_attr_kind kind;    /* the value's kind, f and i */
+    double f;
+    int64_t i;
+    const char *dtype;       /* the other operands' dtype, or NULL */
+    const char *text;        /* the constant's spelling (NULL before the
+                                first), dtype and value, as made (the
+                                node itself may be released since) */
+    const char *made_dtype;
+    double value;
+} OperandConst;
+
+/* A call the build under way made: its action node's entry, and the
+ * bound call whose attributes it has when they are all one's of its op
+ * (note [rebuilt calls keep their types]), else NULL. */
+typedef struct MadeCall {
+    const graft_node *made, *from;
+    ActionCall *c;
+} MadeCall;
 
 struct ActionCalls {
     KeyMap by_action;     /* an action node -> its entry in calls, +1 */
     VEC(ActionCall *) calls;
+    OperandConst operand; /* note [attribute operands spelled once] */
+    VEC(MadeCall) made;   /* the build under way's, in id order */
+    bool relay;           /* the graph is Relay's: calls are listed */
+    bool untyped_made;    /* a build made a node that stayed untyped:
+                             stays_untyped is asked from then on (a typed
+                             model's builds never pay for it) */
 };
 
 void rewrite_calls_free(struct ActionCalls *ac)
@@ -342,10 +375,12 @@ void rewrite_calls_free(struct ActionCalls *ac)
         free(ac->calls.items[i]->names);
         free(ac->calls.items[i]->literals);
         free(ac->calls.items[i]->in);
+        free(ac->calls.items[i]->last);
         free(ac->calls.items[i]);
     }
     vec_free(&ac->calls);
     keymap_free(&ac->by_action);
+    vec_free(&ac->made);
     free(ac);
 }
 
@@ -370,12 +405,21 @@ static bool literal_value(const graft_expr *x)
     }
 }
 
+/* The engine's entries of call action nodes, made the first time. */
+static struct ActionCalls *action_calls(graft_engine *e)
+{
+    if (!e->calls) {
+        e->calls = xcalloc(1, sizeof *e->calls);
+        e->calls->relay = graph_ir(e->g) == IR_RELAY;
+    }
+    return e->calls;
+}
+
 /* Call action node x's entry, made the first time (note [canonical
  * attributes once]). */
 static ActionCall *action_call(graft_engine *e, const graft_expr *x)
 {
-    if (!e->calls)
-        e->calls = xcalloc(1, sizeof *e->calls);
+    action_calls(e);
     const int64_t *at = keymap_get(&e->calls->by_action, (uint64_t)(uintptr_t)x);
     if (at)
         return e->calls->calls.items[*at - 1];
@@ -493,11 +537,174 @@ static graft_node *new_call(graft_engine *e, const graft_expr *x, ActionCall *c,
 
 static graft_node *build(graft_engine *e, const graft_expr *x, const graft_binding *b);
 
+/* note [rebuilt calls keep their types]: fold_bn rebuilds the matched
+ * convolution, nn.conv2d(x, w * ..., **c), a call of c's op with every
+ * attribute of c on operands of c's operand types (the scaled weights
+ * have the weights' type), and typing it by its relation was the
+ * dearest of a rewrite's typings (3,700 instructions, src/relay/
+ * type_rel_nn.c), missed by the memo of note [action types] on most
+ * models, whose convolutions differ in shape or attributes.  A Relay
+ * call's type is a function of its op, attributes and operand types and
+ * of its scalar constant operands' values (note [action types] in
+ * rewrite_types.c), so such a call has c's type: the type the model
+ * gave c, as the loader keeps every annotated node's (type_infer_loaded
+ * types only what the model left untyped).  So a build notes each call
+ * whose attributes are one bound call's of its op, **c alone, and
+ * infer_new gives it c's type when c is typed and each operand is c's,
+ * or of c's operand's type (the same address: note [canonical tensor
+ * types]) and no scalar constant; anything else is typed as before.
+ * ONNX calls are not (their types read constant operands' values, which
+ * equal types do not tell). */
+
+/* Lists n, made by call action node x (entry c) on b, with the bound
+ * call whose attributes are all n's, if one of its op is (note [rebuilt
+ * calls keep their types]).  Asked for Relay's calls only, and not for
+ * those of an action node whose last one stayed untyped (a model without
+ * types, as the workload's: its calls are typed as before, unlisted). */
+static void note_made(graft_engine *e, const graft_expr *x, const graft_binding *b, ActionCall *c,
+                      const graft_node *n)
+{
+    const graft_node *from = x->nattrs == 1 && x->attrs[0].src == GRAFT_ASRC_COPY
+                                 ? b[x->attrs[0].slot].node
+                                 : NULL;
+    if (from && (node_kind(from) != NODE_CALL || node_op(from) != c->op))
+        from = NULL;
+    vec_push(&e->calls->made, ((MadeCall){n, from, c}));
+}
+
+/* Whether operand a of a rebuilt call stands where operand was: the same
+ * node, or of the same type and not a scalar constant. */
+static bool same_operand(const graft_node *a, const graft_node *operand)
+{
+    if (a == operand)
+        return true;
+    bool scalar = (node_kind(a) == NODE_CONST && node_const_is_scalar(a)) ||
+                  (node_kind(operand) == NODE_CONST && node_const_is_scalar(operand));
+    return !scalar && node_type(a) && node_type(a) == node_type(operand);
+}
+
+/* n's type when it was rebuilt from typed call from on the same
+ * operands (note [rebuilt calls keep their types]), else NULL. */
+static const graft_type *rebuilt_type(const graft_node *n, const graft_node *from)
+{
+    if (!from || !node_type(from) || node_nargs(n) != node_nargs(from))
+        return NULL;
+    for (int k = 0; k < node_nargs(n); k++)
+        if (!same_operand(node_arg(n, k), node_arg(from, k)))
+            return NULL;
+    return node_type(from);
+}
+
+/* note [types by action node]: an action node makes a call of one op
+ * at each rewrite, mostly of the same attributes (one array, note
+ * [canonical attributes once]) on operands of the same types as the
+ * last time (consecutive batch norms of a model share their channels'
+ * count), and the memo of note [action types] found its type by a hash
+ * of the whole key and a compare of it, about 350 instructions a call.
+ * So each call action node's entry keeps the last two calls typed by
+ * that memo (a model's blocks alternate two widths: mobilenet_v2's
+ * 144, 144, 24): the attribute array, per operand its type's address or
+ * a scalar constant's spelling and dtype (what the memo compares, by
+ * address: note [canonical tensor types]), and the type; a call of the
+ * same takes that type, which is the memo's answer to an equal key.
+ * Relay only, as that memo's keys by value (ONNX's are by address
+ * already). */
+enum { LAST_ARGS = 4 };
+
+typedef struct LastTyped {
+    const graft_attr *attrs; /* the call's attributes (NULL for none) */
+    int nargs, nattrs;
+    const void *args[LAST_ARGS]; /* per operand: its type, or a scalar
+                                    constant's spelling */
+    const char *dtypes[LAST_ARGS]; /* a scalar constant's dtype, or NULL */
+    const graft_type *type;
+} LastTyped;
+
+/* What operand a is to a LastTyped: its type, or a scalar constant's
+ * spelling (*dtype gets its dtype, else NULL). */
+static const void *operand_seen(const graft_node *a, const char **dtype)
+{
+    bool scalar = node_kind(a) == NODE_CONST && node_const_is_scalar(a);
+    *dtype = scalar ? node_const_dtype(a) : NULL;
+    return scalar ? (const void *)node_const_text(a) : (const void *)node_type(a);
+}
+
+/* Whether call n has last's attributes and operands (an empty entry,
+ * of no type, none's). */
+static bool typed_alike(const LastTyped *last, const graft_node *n)
+{
+    int nattrs = node_nattrs(n);
+    if (!last->type || last->nargs != node_nargs(n) || last->nattrs != nattrs ||
+        (nattrs && last->attrs != node_attr(n, 0)))
+        return false;
+    for (int k = 0; k < last->nargs; k++) {
+        const char *dtype;
+        const void *seen = operand_seen(node_arg(n, k), &dtype);
+        if (!seen || seen != last->args[k] || dtype != last->dtypes[k])
+            return false;
+    }
+    return true;
+}
+
+/* Keeps n, typed t by the memo, as c's last call typed when it fits. */
+static void keep_typed(ActionCall *c, const graft_node *n, const graft_type *t)
+{
+    if (node_nargs(n) > LAST_ARGS)
+        return;
+    if (!c->last)
+        c->last = xcalloc(2, sizeof *c->last);
+    LastTyped last = {node_nattrs(n) ? node_attr(n, 0) : NULL, node_nargs(n), node_nattrs(n),
+                      {NULL}, {NULL}, t};
+    for (int k = 0; k < last.nargs; k++)
+        last.args[k] = operand_seen(node_arg(n, k), &last.dtypes[k]);
+    cache_pair_put(c->last, last);
+}
+
+/* The type of Relay call n the build made as m, found without typing
+ * it, or NULL (note [rebuilt calls keep their types], note [types by
+ * action node]). */
+static const graft_type *made_type(const MadeCall *m, const graft_node *n)
+{
+    const graft_type *t = rebuilt_type(n, m->from);
+    if (t)
+        return t;
+    const LastTyped *last = m->c->last ? cache_pair_find(m->c->last, n, typed_alike) : NULL;
+    return last ? last->type : NULL;
+}
+
+
 /* An operand that is a bound attribute value (note [attribute operands]
  * in graft_rules.h). */
 static bool attr_operand(const graft_expr *x)
 {
     return x->kind == GRAFT_EXPR_SLOT && x->i == 1;
+}
+
+/* note [attribute operands spelled once]: a bound attribute value
+ * given as an operand (var + e, e a batch norm's epsilon) becomes a
+ * scalar constant of the other operands' dtype (graft_attr_operand),
+ * spelled by pattern_const_text's shortest round trip: 1,100
+ * instructions a constant, two a rewrite of fold_bn, for the same
+ * epsilon each time.  The spelling and dtype are a function of the
+ * value (its kind and number) and the dtype the operands give, so the
+ * engine keeps the last constant made and those, and a value and dtype
+ * the same as the last take its spelling and dtype (the graph's
+ * interned strings, never changed). */
+static graft_node *operand_const(graft_engine *e, const graft_attr_value *v,
+                                 graft_node *const *ops, int nops, int self)
+{
+    const char *dtype = NULL; /* as graft_attr_operand finds it */
+    for (int k = 0; k < nops && !dtype; k++)
+        if (k != self && ops[k])
+            dtype = pattern_node_dtype(ops[k]);
+    OperandConst *last = &action_calls(e)->operand;
+    if (last->text && last->kind == v->kind && last->dtype == dtype && last->i == v->i &&
+        memcmp(&last->f, &v->f, sizeof v->f) == 0)
+        return graph_add_literal_interned(e->g, last->text, last->value, last->made_dtype);
+    graft_node *n = graft_attr_operand(e->g, v, ops, nops, self);
+    *last = (OperandConst){v->kind, v->f, v->i, dtype, node_const_text(n), node_const_dtype(n),
+                           node_const_value(n)};
+    return n;
 }
 
 /* The fields [*from, *end) a splice takes of its bound tuple
@@ -550,7 +757,6 @@ static graft_node **build_kids(graft_engine *e, const graft_expr *x, const graft
 {
     if (plain_kids(x)) /* most: each operand its own node, in order */
         return build_plain_kids(e, x, b, n, few);
-    graft_graph *g = e->g;
     int at_few[FEW_KIDS], from, end;
     int *at = x->nkids < FEW_KIDS ? at_few : xcalloc((size_t)x->nkids + 1, sizeof *at);
     *n = 0;
@@ -572,7 +778,7 @@ static graft_node **build_kids(graft_engine *e, const graft_expr *x, const graft
     }
     for (int i = 0; i < x->nkids; i++)
         if (attr_operand(x->kids[i]))
-            kids[at[i]] = graft_attr_operand(g, b[x->kids[i]->slot].attr, kids, *n, at[i]);
+            kids[at[i]] = operand_const(e, b[x->kids[i]->slot].attr, kids, *n, at[i]);
     if (at != at_few)
         free(at);
     return kids;
@@ -613,6 +819,8 @@ static graft_node *build(graft_engine *e, const graft_expr *x, const graft_bindi
         kids = c->plain ? build_plain_kids(e, x, b, &nkids, few)
                         : build_kids(e, x, b, &nkids, few);
         n = new_call(e, x, c, b, kids, nkids);
+        if (e->calls->relay && !c->untyped)
+            note_made(e, x, b, c, n);
         break;
     }
     case GRAFT_EXPR_CALLEE:
@@ -764,6 +972,13 @@ bool rewrite_always_computable(const graft_expr *x)
     return rewrite_computable(x, NULL);
 }
 
+/* Before a build: the calls the last one made forgotten. */
+static void forget_made(graft_engine *e)
+{
+    if (e->calls)
+        e->calls->made.len = 0;
+}
+
 /* Labels the nodes an action made (ids from first on: made operands
  * first, so id order is bottom-up). */
 static void adopt_new(graft_engine *e, uint32_t first)
@@ -775,13 +990,66 @@ static void adopt_new(graft_engine *e, uint32_t first)
     }
 }
 
+/* Whether n, untyped, stays so whatever the memo of note [action
+ * types] holds: a tuple, an element or an op call reading an operand
+ * that has no type and is no scalar constant.  action_type keeps no key
+ * of it (an ONNX key needs every operand typed) and type_infer_cached
+ * finds none (its unknown_operand), at some 70 instructions a node, the
+ * two of every rewrite of an untyped model (the workload's).  Asked once
+ * a node made stayed untyped: on a typed model it answers no, at the
+ * cost of a look at each operand. */
+static bool stays_untyped(const graft_node *n)
+{
+    NodeKind k = node_kind(n);
+    if (k != NODE_TUPLE && k != NODE_GETITEM && (k != NODE_CALL || node_callee(n)))
+        return false;
+    for (int i = 0; i < node_nargs(n); i++) {
+        const graft_node *a = node_arg(n, i);
+        if (!node_type(a) && !(node_kind(a) == NODE_CONST && node_const_is_scalar(a)))
+            return true;
+    }
+    return false;
+}
+
+/* infer_new on a Relay graph: each call the build listed takes a type
+ * found without typing it when it has one (note [rebuilt calls keep
+ * their types], note [types by action node]), and a node reading an
+ * untyped operand is left untyped without the memo once one was
+ * (stays_untyped). */
+static void typed_listed(graft_engine *e, uint32_t first, uint32_t count, StrBuf *why)
+{
+    graft_graph *g = e->g;
+    struct ActionCalls *ac = e->calls;
+    const MadeCall *made = ac->made.items, *end = made + ac->made.len; /* in id order */
+    for (uint32_t id = first; id < count; id++) {
+        graft_node *n = graph_node(g, id);
+        const MadeCall *m = made < end && made->made == n ? made++ : NULL;
+        if (node_type(n) || node_is_dead(n))
+            continue;
+        const graft_type *t = m && (m->from || m->c->last) ? made_type(m, n) : NULL;
+        if (!t && !(ac->untyped_made && stays_untyped(n))) {
+            t = action_type(e->types, g, n, why); /* note [action types] */
+            if (t && m)
+                keep_typed(m->c, n, t); /* note [types by action node] */
+        }
+        if (t) {
+            graph_set_type(g, n, t);
+            continue;
+        }
+        ac->untyped_made = true;
+        if (m)
+            m->c->untyped = true;
+    }
+}
+
 /* type_infer_edit for the few nodes one action made (ids from first
  * on), node by node: the same types (a node that finds a contradiction
  * stays untyped, the rest goes on), with the engine's relation cache,
  * which serves every rewrite of the run (a lookup by name in the
  * relation tables was most of a rewrite's typing), and a call of the
  * same op, attributes and operand types as one typed before takes that
- * one's type (note [action types] in rewrite_types.c). */
+ * one's type (note [action types] in rewrite_types.c).  On a Relay
+ * graph the calls the build listed are asked first (typed_listed). */
 static void infer_new(graft_engine *e, uint32_t first)
 {
     graft_graph *g = e->g;
@@ -789,15 +1057,20 @@ static void infer_new(graft_engine *e, uint32_t first)
     uint32_t count = graph_node_count(g);
     if (!e->types)
         e->types = action_types_new(g);
-    for (uint32_t id = first; id < count; id++) {
-        graft_node *n = graph_node(g, id);
-        if (node_type(n) || node_is_dead(n))
-            continue;
-        const graft_type *t = action_type(e->types, g, n, &why); /* note [action types] */
-        if (t)
-            graph_set_type(g, n, t);
-    }
-    strbuf_free(&why);
+    struct ActionCalls *ac = action_calls(e);
+    if (ac->relay)
+        typed_listed(e, first, count, &why);
+    else
+        for (uint32_t id = first; id < count; id++) {
+            graft_node *n = graph_node(g, id);
+            const graft_type *t = node_type(n) || node_is_dead(n)
+                                      ? NULL
+                                      : action_type(e->types, g, n, &why);
+            if (t)
+                graph_set_type(g, n, t);
+        }
+    if (why.data) /* (most builds have no message: no call to free) */
+        strbuf_free(&why);
 }
 
 /* The nodes an action made get their types from their operands' (note
@@ -815,6 +1088,7 @@ static graft_node *build_action(graft_engine *e, const graft_rule *r, const graf
         !rewrite_fold_ready(e, r->action, b))
         return NULL; /* a fold whose leaves are not all constants */
     rewrite_fold_begin(e);
+    forget_made(e);
     graft_node *by = r->build_fn ? r->build_fn(e->g, b, root) : build(e, r->action, b);
     if (!by || e->fold_failed)
         return NULL; /* a compiled action without its attributes' values, or a fold
@@ -851,6 +1125,7 @@ static bool build_roots(graft_engine *e, const graft_rule *r, const graft_bindin
 {
     uint32_t first = graph_node_count(e->g);
     const graft_expr *x = r->action;
+    forget_made(e);
     if (r->build_roots_fn) {
         if (!r->build_roots_fn(e->g, b, by))
             return false;
