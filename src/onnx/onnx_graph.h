@@ -121,6 +121,8 @@ typedef struct OnnxModel {
                                   src/runtime/eval_impl.h), or NULL */
     char *name;                /* the file's name, for messages */
     bool tupled;               /* the output is a tuple (note [kept values]) */
+    bool subgraphs;            /* a NodeProto of the main graph has a graph
+                                  attribute (note [subgraphs noted]) */
     int noutputs;              /* the graph outputs: the first fields of the
                                   output tuple (note [kept values]), or the
                                   output itself when it is the only one */
