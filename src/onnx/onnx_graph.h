@@ -210,7 +210,8 @@ static inline const graft_type *onnx_type_of_made(graft_graph *g, const graft_no
     const char *op = node_op(n);
     if (!nargs)
         return op ? onnx_type_of_made_missed(g, n, NULL, why) : NULL;
-    uint64_t h = hash_word(hash_word((uint64_t)(uintptr_t)op, (uint64_t)(uintptr_t)t[0]),
+    uint64_t h = hash_word(hash_word(hash_word(0, (uint64_t)(uintptr_t)op),
+                                     (uint64_t)(uintptr_t)t[0]),
                            (uint64_t)(uintptr_t)t[1]);
     OnnxMadeType *pair = made->pair[cache_slot(h, ONNX_MADE_TYPES_BITS)];
     for (int k = 0; k < 2; k++)
