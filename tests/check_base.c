@@ -1187,6 +1187,50 @@ START_TEST(interner_copies_each_length)
 }
 END_TEST
 
+/* note [prefix walk]: the strings walked chunk by chunk, through chunks
+ * left with room (a string that did not fit) and a long string's chunk
+ * of its own; a clone sees its source's strings as they were when
+ * cloned, and its own. */
+START_TEST(interner_prefix_walks_chunks)
+{
+    Arena *a = arena_new();
+    Interner *in = interner_new(a);
+    ck_assert(!interner_has_prefix(in, "Fn_", 3));
+    char name[40];
+    for (int i = 0; i < 300; i++) { /* (past the first chunks, 1 and 2 KB) */
+        snprintf(name, sizeof name, "value_%d_of_some_length", i);
+        interner_cstr(in, name);
+    }
+    ck_assert_uint_ge(in->chunks.len, 3);
+    ck_assert(interner_has_prefix(in, "value_299_", 10));
+    ck_assert(interner_has_prefix(in, "value_0_", 8));
+    ck_assert(!interner_has_prefix(in, "value_300", 9));
+    ck_assert(!interner_has_prefix(in, "value_0_of_some_length_", 23)); /* (longer) */
+    char *big = xmalloc(40000);
+    memset(big, 'b', 40000);
+    memcpy(big, "Big_", 4);
+    interner_intern(in, big, 40000);
+    interner_cstr(in, "after_big");
+    ck_assert(interner_has_prefix(in, "Big_bbb", 7));
+    ck_assert(interner_has_prefix(in, "after_", 6));
+    Arena *b = arena_new();
+    Interner *clone = interner_clone(in, b);
+    interner_cstr(in, "Fn_source_only"); /* (into the chunk the clone shares) */
+    interner_cstr(clone, "Fn_clone_only");
+    ck_assert(interner_has_prefix(in, "Fn_source", 9));
+    ck_assert(!interner_has_prefix(in, "Fn_clone", 8));
+    ck_assert(!interner_has_prefix(clone, "Fn_source", 9));
+    ck_assert(interner_has_prefix(clone, "Fn_clone", 8));
+    ck_assert(interner_has_prefix(clone, "after_big", 9));
+    ck_assert(interner_has_prefix(clone, "", 0));
+    free(big);
+    interner_free(clone);
+    arena_free(b);
+    interner_free(in);
+    arena_free(a);
+}
+END_TEST
+
 static Suite *base_suite(void)
 {
     Suite *s = suite_create("base");
@@ -1241,6 +1285,7 @@ static Suite *base_suite(void)
     tcase_add_test(tc, outfile_refuses_directories);
     tcase_add_test(tc, strndup_counted_keeps_length);
     tcase_add_test(tc, interner_copies_each_length);
+    tcase_add_test(tc, interner_prefix_walks_chunks);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -2011,6 +2011,32 @@ START_TEST(test_positions_on_demand)
 }
 END_TEST
 
+/* note [value names by id]: names put past the reserved ids, out of
+ * order, a node between left unnamed, a name taken back. */
+START_TEST(test_value_names_by_id)
+{
+    graft_graph *g = graph_new();
+    graph_reserve_names(g, 8, 2);
+    graft_node *p[300];
+    for (int k = 0; k < 300; k++)
+        p[k] = graph_add_param(g, "p", NULL);
+    ck_assert_ptr_null(graph_value_name(g, p[0]));
+    graph_set_value_name(g, p[299], "last");
+    graph_set_value_name(g, p[1], "one");
+    graph_set_value_name_interned(g, p[0], graph_intern(g, "zero"));
+    ck_assert_str_eq(graph_value_name(g, p[299]), "last");
+    ck_assert_ptr_eq(graph_value_name(g, p[1]), graph_intern(g, "one"));
+    ck_assert_str_eq(graph_value_name(g, p[0]), "zero");
+    ck_assert_ptr_null(graph_value_name(g, p[2]));
+    ck_assert_ptr_null(graph_value_name(g, p[298]));
+    graph_set_value_name(g, p[1], NULL);
+    ck_assert_ptr_null(graph_value_name(g, p[1]));
+    graft_node *later = graph_add_param(g, "q", NULL);
+    ck_assert_ptr_null(graph_value_name(g, later));
+    graph_free(g);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -2083,6 +2109,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_kill_cone);
     tcase_add_test(tc, test_release_dead_as_killed);
     tcase_add_test(tc, test_positions_on_demand);
+    tcase_add_test(tc, test_value_names_by_id);
     suite_add_tcase(s, tc);
     tc = tcase_create("canonical types");
     tcase_add_test(tc, test_canonical_tensor_types);

@@ -708,6 +708,41 @@ START_TEST(test_kept_values)
 }
 END_TEST
 
+/* note [subgraphs noted]: the import notes a graph attribute of the main
+ * graph's NodeProtos, a nested one seen through its If; attributes of
+ * other kinds, plain nodes, none. */
+static bool imports_subgraphs(const char *text)
+{
+    Source *src = source_from_string("t.onnxtxt", text, strlen(text));
+    graft_diag *d = diag_new(stderr);
+    OnnxModel *m = onnx_import(onnx_text_read(src, NULL, d), "t.onnxtxt", d);
+    ck_assert_ptr_nonnull(m);
+    bool subgraphs = m->subgraphs;
+    onnx_graph_free(m);
+    diag_free(d);
+    source_free(src);
+    return subgraphs;
+}
+
+START_TEST(test_subgraphs_noted)
+{
+    const char *head = "<\n  ir_version: 8,\n  opset_import: [\"\" : 17]\n>\n";
+    char text[1024];
+    snprintf(text, sizeof text, "%s%s", head,
+             "g (float[2] x) => (float[2] y) {\n  u = Neg (x)\n  y = Abs (u)\n}\n");
+    ck_assert(!imports_subgraphs(text));
+    snprintf(text, sizeof text, "%s%s", head,
+             "g (float[2] x) => (float[2] y) {\n"
+             "  y = Softmax <axis: int = 0> (x)\n}\n");
+    ck_assert(!imports_subgraphs(text));
+    snprintf(text, sizeof text, "%s%s", head,
+             "g (bool c, float[2] x) => (float[2] y) {\n  u = Neg (x)\n"
+             "  y = If (c) <then_branch: graph = t () => (float[2] a) {\n    a = Exp (u)\n"
+             "  }, else_branch: graph = e () => (float[2] b) {\n    b = Neg (u)\n  }>\n}\n");
+    ck_assert(imports_subgraphs(text));
+}
+END_TEST
+
 static Suite *decode_suite(void)
 {
     Suite *s = suite_create("onnx_decode");
@@ -726,6 +761,7 @@ static Suite *decode_suite(void)
     tcase_add_test(tc, test_plain_nodes);
     tcase_add_test(tc, test_origins_grow);
     tcase_add_test(tc, test_kept_values);
+    tcase_add_test(tc, test_subgraphs_noted);
     suite_add_tcase(s, tc);
     return s;
 }

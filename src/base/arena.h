@@ -80,8 +80,7 @@ size_t arena_bytes(const Arena *arena);
  * slot, and only a string not there yet calls interner_add (arena.c).
  * interner_intern_hashed takes a hash its caller computed as it read the
  * bytes (interner_hash's: the ONNX decoder hashes a name as it looks for
- * a NUL in it).  The fields below are arena.c's but for this lookup and
- * interner_has_prefix's walk. */
+ * a NUL in it).  The fields below are arena.c's but for this lookup. */
 typedef struct InternerSlot {
     uint32_t hash; /* the low half of hash_bytes */
     uint32_t ref;  /* where the string is, 0 when empty (note [interner memory]) */
@@ -94,6 +93,8 @@ typedef struct Interner {
     size_t count;
     VEC(char *) chunks;   /* the strings' chunks, by index (a clone's
                              first ones are those it was cloned from) */
+    VEC(char *) ends;     /* per chunk, the end of its strings, but for
+                             the current chunk's: bump (note [prefix walk]) */
     char *bump;           /* the current chunk's bytes not used, */
     size_t room;          /* how many (0: the next string takes a chunk) */
     uint32_t bump_ref;    /* the reference of a string stored at bump */
@@ -169,21 +170,10 @@ static inline const char *interner_intern(Interner *interner, const char *s, siz
 }
 
 /* Whether some string interned starts with the n bytes at prefix: one
- * walk of the table, for a caller about to make many names of that
+ * walk of the strings, for a caller about to make many names of that
  * prefix that would otherwise look each up (note [names made new] in
- * src/ir/graph_new_names.c). */
-static inline bool interner_has_prefix(const Interner *interner, const char *prefix, size_t n)
-{
-    for (size_t i = 0; i < interner->nslots; i++) {
-        uint32_t ref = interner->slots[i].ref;
-        if (!ref)
-            continue;
-        const char *t = interner_string(interner, ref);
-        if (interner_length(t) >= n && bytes_equal(t, prefix, n))
-            return true;
-    }
-    return false;
-}
+ * src/ir/graph_new_names.c; note [prefix walk] in arena.c). */
+bool interner_has_prefix(const Interner *interner, const char *prefix, size_t n);
 
 Interner *interner_new(Arena *arena);
 /* A copy of from: the strings from holds keep their canonical copies

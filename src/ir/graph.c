@@ -145,7 +145,7 @@ void graph_free(graft_graph *g)
     keymap_free(&g->scalar_types);
     keymap_free(&g->tensor_types);
     keymap_free(&g->node_names);
-    keymap_free(&g->value_names);
+    vec_free(&g->value_names);
     keymap_free(&g->domains);
     keymap_free(&g->dim_symbols);
     keymap_free(&g->fixed_names);

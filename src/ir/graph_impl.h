@@ -144,7 +144,9 @@ struct graft_graph {
     void (*free_type_memo)(void *); /* frees it, and tags it as its owner's */
     KeyMap node_names;     /* id + 1 -> the IR's name of the node (note
                               [IR names] in graph.h) */
-    KeyMap value_names;    /* id + 1 -> the IR's name of its value */
+    VEC(const char *) value_names; /* by id: the IR's name of its value,
+                              or NULL (note [value names by id] in
+                              graph_names.c) */
     KeyMap domains;        /* id + 1 -> an op call's domain, when not the
                               default one */
     KeyMap dim_symbols;    /* interned dim name -> its number k (note

@@ -121,6 +121,8 @@ typedef struct OnnxModel {
                                   src/runtime/eval_impl.h), or NULL */
     char *name;                /* the file's name, for messages */
     bool tupled;               /* the output is a tuple (note [kept values]) */
+    bool subgraphs;            /* a NodeProto of the main graph has a graph
+                                  attribute (note [subgraphs noted]) */
     int noutputs;              /* the graph outputs: the first fields of the
                                   output tuple (note [kept values]), or the
                                   output itself when it is the only one */
@@ -208,7 +210,8 @@ static inline const graft_type *onnx_type_of_made(graft_graph *g, const graft_no
     const char *op = node_op(n);
     if (!nargs)
         return op ? onnx_type_of_made_missed(g, n, NULL, why) : NULL;
-    uint64_t h = hash_word(hash_word((uint64_t)(uintptr_t)op, (uint64_t)(uintptr_t)t[0]),
+    uint64_t h = hash_word(hash_word(hash_word(0, (uint64_t)(uintptr_t)op),
+                                     (uint64_t)(uintptr_t)t[0]),
                            (uint64_t)(uintptr_t)t[1]);
     OnnxMadeType *pair = made->pair[cache_slot(h, ONNX_MADE_TYPES_BITS)];
     for (int k = 0; k < 2; k++)

@@ -654,9 +654,25 @@ static inline void import_node(Importer *im, Onnx__NodeProto *np)
         import_general_node(im, np);
 }
 
+/* note [subgraphs noted]: before the main graph's rules, the runner walks
+ * every NodeProto for the subgraphs in their attributes (subgraph_walk in
+ * src/runtime), 47 instructions an op node on bench/workload.sh's ONNX
+ * jobs, which have none.  Every NodeProto of the main graph passes the
+ * import once, and one with attributes, any subgraph's, by the general
+ * path (note [plain nodes]): there the import notes whether one holds a
+ * graph (OnnxModel.subgraphs), and the walk, told there is none, stops
+ * at once (subgraph_any). */
+static void note_subgraphs(Importer *im, const Onnx__NodeProto *np)
+{
+    for (size_t i = 0; i < np->n_attribute; i++)
+        if (np->attribute[i]->g)
+            im->m->subgraphs = true;
+}
+
 static __attribute__((noinline)) void import_general_node(Importer *im, Onnx__NodeProto *np)
 {
     note_op(im, np); /* (again, for a plain node whose operand is not made: no matter) */
+    note_subgraphs(im, np);
     if (im->quiet && !plain_node(np)) {
         unsure(im);
         return;

@@ -168,7 +168,13 @@ const graft_type *onnx_type_of(graft_graph *g, const graft_node *n, StrBuf *why)
  * goes to the memo as before.  The lookup is inline in the import
  * (onnx_type_of_made in onnx_graph.h), the memo behind a call
  * (onnx_type_of_made_missed): the workload's import types a call in
- * about 70 instructions where the memo's plain path took 163. */
+ * about 70 instructions where the memo's plain path took 163.  Each of
+ * the key's words is mixed on its own (hash_word from 0 for the op):
+ * the op's address xor-ed raw with its first operand's put four of the
+ * six keys of bench/onnx_e2e.sh's model in one slot in some heap layouts
+ * (its temporary directory's), so that half the calls missed (9.7 M
+ * instructions at 10,000 copies; bench/RESULTS.md, session 27, round 2,
+ * branch onnx4). */
 
 const graft_type *onnx_type_of_made_missed(graft_graph *g, const graft_node *n,
                                            OnnxMadeType *pair, StrBuf *why)

@@ -206,6 +206,8 @@ static bool walk_view(Walk *w, SubgraphView *v)
 bool subgraph_walk(OnnxModel *top, const graft_rule_set *rs, const char *file,
                    SubgraphVisitor *vis, graft_diag *d)
 {
+    if (!top->subgraphs) /* (note [subgraphs noted] in src/onnx/onnx_import.c) */
+        return vis->ok = true;
     Walk w = {.top = top, .rs = rs, .d = d, .vis = vis};
     take_graph_names(&w, top->proto->graph);
     SubgraphView main_view = {.m = top};
@@ -220,6 +222,8 @@ bool subgraph_walk(OnnxModel *top, const graft_rule_set *rs, const char *file,
 
 bool subgraph_any(const OnnxModel *top)
 {
+    if (!top->subgraphs) /* (note [subgraphs noted] in src/onnx/onnx_import.c) */
+        return false;
     for (uint32_t id = 0; id < top->norigin; id++) {
         const Onnx__NodeProto *np = top->origin[id];
         for (size_t i = 0; np && i < np->n_attribute; i++)
