@@ -117,7 +117,6 @@ graft_node *load_call_names(RelayParser *ps, RelayText op, RelayText names)
             return NULL;
     graft_node *n =
         graph_add_call(ps->g, load_intern(ps, op), ps->scratch_nodes, (int)nargs, NULL, 0);
-    load_note_where(ps, n, op);
     return load_at(ps, n, op);
 }
 
