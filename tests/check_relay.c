@@ -2294,6 +2294,40 @@ START_TEST(test_param_symbols_made_late)
 }
 END_TEST
 
+/* note [tuple of names] in src/relay/relay_load_names.c: '(' NAMES
+ * makes its fields from the scratch nodes, in order, temps, parameters
+ * and numbers alike; one item is that operand, no tuple; an undefined
+ * name in it is still reported at its place. */
+START_TEST(test_tuple_of_names)
+{
+    static const char text[] = "def @main(%x, %y) {\n"
+                               "  %0 = add(%x, %y);\n"
+                               "  %1 = multiply(%0, %y);\n"
+                               "  %2 = (%1);\n"
+                               "  %3 = add(%2, %x);\n"
+                               "  (%3, %x, %0, 2f, %1)\n"
+                               "}\n";
+    graft_graph *g = load_string(text);
+    graft_node *x = graph_param(g, 0), *out = graph_output(g);
+    ck_assert_int_eq(node_kind(out), NODE_TUPLE);
+    ck_assert_int_eq(node_nargs(out), 5);
+    graft_node *n3 = node_arg(out, 0), *n0 = node_arg(out, 2), *n1 = node_arg(out, 4);
+    ck_assert_str_eq(node_op(n3), "add");
+    ck_assert_ptr_eq(node_arg(n3, 0), n1); /* %2 = (%1) is %1 */
+    ck_assert_ptr_eq(node_arg(n3, 1), x);
+    ck_assert_ptr_eq(node_arg(out, 1), x);
+    ck_assert_ptr_eq(node_arg(n1, 0), n0);
+    ck_assert_int_eq(node_kind(node_arg(out, 3)), NODE_CONST);
+    graph_free(g);
+    static const char bad[] = "def @main(%x) {\n  %0 = negative(%x);\n  (%0, %zz)\n}\n";
+    char *diags;
+    ck_assert_ptr_null(reprint("b.relay", bad, strlen(bad), &diags));
+    static const char want[] = "b.relay:3:8: error: '%zz' is not defined\n";
+    ck_assert_msg(strncmp(diags, want, strlen(want)) == 0, "%s", diags);
+    free(diags);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -2371,6 +2405,7 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_params_keyed_late);
     tcase_add_test(tc, test_literal_seen);
     tcase_add_test(tc, test_param_symbols_made_late);
+    tcase_add_test(tc, test_tuple_of_names);
     suite_add_tcase(s, tc);
     return s;
 }
