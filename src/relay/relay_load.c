@@ -473,7 +473,7 @@ static size_t temps_hint(const Source *src, size_t limit)
 static void reserve(RelayParser *ps)
 {
     size_t nodes = ps->src->len / TEXT_BYTES_PER_NODE + 16;
-    graph_reserve(ps->g, nodes);
+    graph_reserve_nodes(ps->g, nodes); /* names: note [names reserved by count] */
     load_scope_reserve(ps, temps_hint(ps->src, nodes));
 }
 

@@ -272,6 +272,16 @@ void scope_make_params(RelayParser *ps)
     ps->param_syms = ps->syms.len; /* (nothing was pushed since load_params) */
 }
 
+/* note [names reserved by count]: graph_reserve sizes the interner for
+ * names for half the nodes the text's length implies (note [sized from
+ * the text] in relay_load.c): 83,342 on the batch-norm workload, a
+ * table of 131,072 slots (1 MB), where its names are its 50,000
+ * parameters' and a few ops': 65,536 slots hold them, and the table
+ * lives through the passes, at the rewrite's peak.  So the loader
+ * reserves its nodes alone (graph_reserve_nodes) and load_params the
+ * names it is about to intern, which a def's parameters are most of;
+ * the table still grows past that by doubling. */
+
 /* The parameters are not pushed on the item stack (32 bytes an item,
  * doubled, through the whole body) but kept in an array of their own, of
  * their number, which load_def takes as the function's. */
@@ -282,6 +292,7 @@ bool load_params(RelayParser *ps)
     free(ps->def_params);
     ps->def_params = xmalloc((n + 1) * sizeof *ps->def_params);
     size_t interned = graph_interned_count(ps->g);
+    graph_reserve_names(ps->g, interned + n, 0); /* note [names reserved by count] */
     bool names_only = true; /* only the names interned (note [parameters keyed late]) */
     for (size_t i = 0; i < n; i++) {
         names_only &= !p[i].type.len && !p[i].annot.len;
