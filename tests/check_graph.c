@@ -2011,6 +2011,47 @@ START_TEST(test_positions_on_demand)
 }
 END_TEST
 
+/* note [names reserved by count] in src/relay/relay_load_params.c:
+ * graph_reserve_nodes leaves the interner's table as it is, where
+ * graph_reserve sizes it for names for half the nodes; a Relay def's
+ * 300 parameters, whose long names make a text that implies over 1,700
+ * nodes, take a table of 512 slots (300 names and a few, at most 4/5
+ * full), not the 2,048 that 850 names would. */
+START_TEST(test_names_reserved_by_count)
+{
+    graft_graph *g = graph_new();
+    size_t slots = g->strings->nslots;
+    graph_reserve_nodes(g, 1000);
+    ck_assert_uint_eq(g->strings->nslots, slots);
+    ck_assert_uint_ge(g->nodes_cap, 1000);
+    size_t cap;
+    ck_assert_ptr_nonnull(graph_positions(g, &cap));
+    ck_assert_uint_eq(cap, 1000);
+    graph_reserve(g, 1000);
+    ck_assert_uint_eq(g->strings->nslots, 1024);
+    graph_free(g);
+    StrBuf text = {0};
+    strbuf_puts(&text, "def @main(");
+    for (int i = 0; i < 300; i++)
+        strbuf_printf(&text, "%s%%a_parameter_with_a_much_longer_name_%d", i ? ", " : "", i);
+    strbuf_puts(&text, ") {\n");
+    for (int i = 0; i < 300; i++)
+        strbuf_printf(&text, "  %%%d = negative(%%a_parameter_with_a_much_longer_name_%d);\n", i, i);
+    strbuf_puts(&text, "  (%0, %299)\n}\n");
+    ck_assert_uint_gt(text.len, 1700 * 16); /* (850 names: 2,048 slots) */
+    Source *src = source_from_string("names.relay", text.data, text.len);
+    graft_diag *d = diag_new(stderr);
+    g = relay_load(src, d);
+    ck_assert_ptr_nonnull(g);
+    ck_assert_uint_eq(g->strings->nslots, 512);
+    ck_assert_int_eq(graph_nparams(g), 300);
+    graph_free(g);
+    diag_free(d);
+    source_free(src);
+    strbuf_free(&text);
+}
+END_TEST
+
 /* note [value names by id]: names put past the reserved ids, out of
  * order, a node between left unnamed, a name taken back. */
 START_TEST(test_value_names_by_id)
@@ -2109,6 +2150,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_kill_cone);
     tcase_add_test(tc, test_release_dead_as_killed);
     tcase_add_test(tc, test_positions_on_demand);
+    tcase_add_test(tc, test_names_reserved_by_count);
     tcase_add_test(tc, test_value_names_by_id);
     suite_add_tcase(s, tc);
     tc = tcase_create("canonical types");

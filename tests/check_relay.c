@@ -2288,6 +2288,76 @@ START_TEST(test_literal_seen)
 }
 END_TEST
 
+/* note [parameter Symbols made late] in src/relay/relay_load_params.c:
+ * the def's parameters' Symbols, made from their nodes when first
+ * needed, give a duplicate's note the place load_params would have given
+ * (a parameter on a later line of the list); a function opened before any
+ * lookup by name makes them first, so closing it pops its own only (the
+ * let after it still finds %b); a type error's place is its call's. */
+START_TEST(test_param_symbols_made_late)
+{
+    static const char *const bad[][2] = {
+        {"def @main(%a,\n    %b,\n    %c) {\n  %0 = add(%a, %b);\n  let %c = %0;\n  %c\n}\n",
+         "b.relay:5:7: error: duplicate definition of '%c'\n"
+         "    5 |   let %c = %0;\n"
+         "      |       ^~\n"
+         "b.relay:3:5: note: '%c' was first defined here\n"},
+        {"def @main(%a, %b) {\n  %0 = fn (%p) { %p };\n  %1 = add(%a, %b);\n  let %b = %1;\n"
+         "  %b\n}\n",
+         "b.relay:4:7: error: duplicate definition of '%b'\n"
+         "    4 |   let %b = %1;\n"
+         "      |       ^~\n"
+         "b.relay:1:15: note: '%b' was first defined here\n"},
+        {"def @main(%x: Tensor[(2, 3), float32],\n          %y: Tensor[(4, 5), float32]) {\n"
+         "  %0 = nn.relu(%x);\n  %1 = (%0, %y);\n  %2 = %1.2;\n  %2\n}\n",
+         "b.relay:5:11: error: type error: tuple index 2 out of range (2 fields)\n"},
+        {"def @main(%x: Tensor[(2, 3), float32], %y: Tensor[(4, 5), float32]) {\n"
+         "  %0 = nn.relu(%x);\n  multiply(%y, add(%0,\n    %y))\n}\n",
+         "b.relay:3:16: error: type error: add: shapes"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+        char *diags;
+        ck_assert_ptr_null(reprint("b.relay", bad[i][0], strlen(bad[i][0]), &diags));
+        ck_assert_msg(strncmp(diags, bad[i][1], strlen(bad[i][1])) == 0, "%s", diags);
+        free(diags);
+    }
+}
+END_TEST
+
+/* note [tuple of names] in src/relay/relay_load_names.c: '(' NAMES
+ * makes its fields from the scratch nodes, in order, temps, parameters
+ * and numbers alike; one item is that operand, no tuple; an undefined
+ * name in it is still reported at its place. */
+START_TEST(test_tuple_of_names)
+{
+    static const char text[] = "def @main(%x, %y) {\n"
+                               "  %0 = add(%x, %y);\n"
+                               "  %1 = multiply(%0, %y);\n"
+                               "  %2 = (%1);\n"
+                               "  %3 = add(%2, %x);\n"
+                               "  (%3, %x, %0, 2f, %1)\n"
+                               "}\n";
+    graft_graph *g = load_string(text);
+    graft_node *x = graph_param(g, 0), *out = graph_output(g);
+    ck_assert_int_eq(node_kind(out), NODE_TUPLE);
+    ck_assert_int_eq(node_nargs(out), 5);
+    graft_node *n3 = node_arg(out, 0), *n0 = node_arg(out, 2), *n1 = node_arg(out, 4);
+    ck_assert_str_eq(node_op(n3), "add");
+    ck_assert_ptr_eq(node_arg(n3, 0), n1); /* %2 = (%1) is %1 */
+    ck_assert_ptr_eq(node_arg(n3, 1), x);
+    ck_assert_ptr_eq(node_arg(out, 1), x);
+    ck_assert_ptr_eq(node_arg(n1, 0), n0);
+    ck_assert_int_eq(node_kind(node_arg(out, 3)), NODE_CONST);
+    graph_free(g);
+    static const char bad[] = "def @main(%x) {\n  %0 = negative(%x);\n  (%0, %zz)\n}\n";
+    char *diags;
+    ck_assert_ptr_null(reprint("b.relay", bad, strlen(bad), &diags));
+    static const char want[] = "b.relay:3:8: error: '%zz' is not defined\n";
+    ck_assert_msg(strncmp(diags, want, strlen(want)) == 0, "%s", diags);
+    free(diags);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -2364,6 +2434,8 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, test_params_in_order);
     tcase_add_test(tc, test_params_keyed_late);
     tcase_add_test(tc, test_literal_seen);
+    tcase_add_test(tc, test_param_symbols_made_late);
+    tcase_add_test(tc, test_tuple_of_names);
     suite_add_tcase(s, tc);
     tc = tcase_create("declarations");
     tcase_add_test(tc, test_adt_declarations_read);

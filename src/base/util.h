@@ -57,11 +57,11 @@ size_t grow_capacity(size_t cap, size_t need, size_t elem_size);
  * {0}; vec_push(&list, n); ... list.items[i] ... vec_free(&list).  Pointers
  * into items hold until the next push.  A walk's stack is a WALK (note
  * [one walk] in walk.h).  Every list that owns its capacity is a VEC but
- * for these calls of xgrow_items (exceptions: 51, counted by
+ * for these calls of xgrow_items (exceptions: 50, counted by
  * tests/one_notes.sh), each with its reason:
- *   - 16 maps by index: grown to cover an id, a state or a depth, filled
+ *   - 15 maps by index: grown to cover an id, a state or a depth, filled
  *     where the index lands, no length (graph.c's pos, the Relay loader's
- *     where, temps and literal_values, the automaton's acc_off and
+ *     temps and literal_values, the automaton's acc_off and
  *     bits, the labeller's offers, the engine's dirty and mark,
  *     match_roots.c's and match_ways.c's marks, the
  *     verifier's and prover's values by id, runner_verify.c's values,

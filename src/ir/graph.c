@@ -97,9 +97,14 @@ static void make_positions(graft_graph *g)
 
 void graph_reserve(graft_graph *g, size_t nodes)
 {
+    graph_reserve_nodes(g, nodes);
+    interner_reserve(g->strings, nodes / 2);
+}
+
+void graph_reserve_nodes(graft_graph *g, size_t nodes)
+{
     if (nodes > g->nodes_cap)
         nodes_resize(g, nodes);
-    interner_reserve(g->strings, nodes / 2);
     if (!g->pos) {
         if (nodes > g->pos_want)
             g->pos_want = nodes;

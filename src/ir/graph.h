@@ -249,6 +249,10 @@ void graph_free(graft_graph *g);
  * past it).  The positions' table is made when first asked for or set
  * (note [positions on demand] in graph.c). */
 void graph_reserve(graft_graph *g, size_t nodes);
+/* graph_reserve's room for nodes without the names': for a loader that
+ * learns how many names it interns (note [names reserved by count] in
+ * src/relay/relay_load_params.c). */
+void graph_reserve_nodes(graft_graph *g, size_t nodes);
 /* Loading done: the positions' table cut to the nodes made (note [node
  * table] in graph.c); a node made after has no position. */
 void graph_fit_positions(graft_graph *g);

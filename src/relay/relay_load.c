@@ -393,13 +393,6 @@ static bool check_bytes(const Source *src, graft_diag *d)
     return true;
 }
 
-void load_where_grow(RelayParser *ps, size_t id)
-{
-    size_t old = ps->where_cap;
-    ps->where = xgrow_items(ps->where, &ps->where_cap, id + 1, sizeof *ps->where);
-    memset(ps->where + old, 0, (ps->where_cap - old) * sizeof *ps->where);
-}
-
 /* The bytes of the name or number starting at off. */
 static size_t token_len(const Source *src, size_t off)
 {
@@ -408,6 +401,25 @@ static size_t token_len(const Source *src, size_t off)
                               src->text[end] == '_' || src->text[end] == '.'))
         end++;
     return end > off ? end - off : 1;
+}
+
+/* The byte offset of the token n was placed at (an op call's name, a
+ * getitem's index, a match's keyword: load_at's), read back from its
+ * line and column; 0 for a node of another kind or none.  Once, for an
+ * error: a table of every call's offset, of the node table's length,
+ * was 0.67 MB of the loader's peak on the batch-norm workload. */
+static size_t written_at(const RelayParser *ps, const graft_node *n)
+{
+    NodeKind k = node_kind(n);
+    int line = node_line(ps->g, n);
+    if (!line || (k != NODE_CALL && k != NODE_GETITEM && k != NODE_MATCH))
+        return 0;
+    const char *text = ps->src->text, *end = text + ps->src->len, *start = text;
+    for (int i = 1; i < line; i++) {
+        const char *newline = memchr(start, '\n', (size_t)(end - start));
+        start = newline ? newline + 1 : end;
+    }
+    return (size_t)(start - text) + (size_t)node_col(ps->g, n) - 1;
 }
 
 /* note [types on load]: a model's nodes without a "ty=" annotation get
@@ -419,8 +431,7 @@ static bool infer_types(RelayParser *ps)
     StrBuf why = {0};
     graft_node *bad = type_infer_loaded(ps->g, &why);
     if (bad) {
-        uint32_t at = node_id(bad) < ps->where_cap ? ps->where[node_id(bad)] : 0;
-        size_t off = at ? at - 1 : 0;
+        size_t off = written_at(ps, bad);
         SrcRange r = source_range(ps->src, off, off + token_len(ps->src, off));
         diag_error(ps->diag, ps->src, r, "type error: %s", why.data);
     }
@@ -462,9 +473,7 @@ static size_t temps_hint(const Source *src, size_t limit)
 static void reserve(RelayParser *ps)
 {
     size_t nodes = ps->src->len / TEXT_BYTES_PER_NODE + 16;
-    graph_reserve(ps->g, nodes);
-    ps->where = xcalloc(nodes, sizeof *ps->where);
-    ps->where_cap = nodes;
+    graph_reserve_nodes(ps->g, nodes); /* names: note [names reserved by count] */
     load_scope_reserve(ps, temps_hint(ps->src, nodes));
 }
 
@@ -503,7 +512,6 @@ static void parse_tables_free(RelayParser *ps)
 static void parser_free(RelayParser *ps)
 {
     parse_tables_free(ps);
-    free(ps->where);
 }
 
 static void parser_init(RelayParser *ps, const Source *src, const graft_limits *limits,

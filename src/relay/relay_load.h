@@ -275,9 +275,6 @@ typedef struct RelayParser {
     size_t scratch_attrs_cap; /* capacity of scratch_attrs */
     long max_depth;      /* parser stack entries allowed (YYMAXDEPTH) */
     uint64_t max_fn_depth; /* functions nested in one another allowed */
-    uint32_t *where;     /* per node id: 1 + byte offset of its op name or
-                            tuple index (for type errors), 0 for none */
-    size_t where_cap;    /* entries allocated in where */
     size_t line;         /* index of the line load_at found last */
     LineCursor cursor;   /* the line the reading has got to */
     int32_t *pos;        /* the graph's positions (graph_positions) */
@@ -298,6 +295,9 @@ typedef struct RelayParser {
     size_t param_next;   /* the one of them a variable use is guessed to
                             name next (note [parameters in order]) */
     size_t param_syms;   /* syms.len once they were defined */
+    size_t params_unmade; /* def_params' count while their Symbols are not
+                            made (note [parameter Symbols made late] in
+                            relay_load_params.c), else 0 */
     VEC(LateRef) late;   /* references checked at the end */
     VEC(LineOperand) operands; /* the operands of a line read by hand */
     VEC(graft_node *) line_args; /* and their nodes, made once it is read */
@@ -316,19 +316,6 @@ typedef struct RelayParser {
 graft_node *load_at(RelayParser *ps, graft_node *n, RelayText t);
 /* Token t's place, for a diagnostic (relay_text_range). */
 SrcRange load_range(const RelayParser *ps, RelayText t);
-/* load_note_where's room for node id. */
-void load_where_grow(RelayParser *ps, size_t id);
-/* Remembers where n was written (t: its op name or index), for type
- * errors found after parsing (note [types on load] in relay_load.c).
- * Inline: every call's. */
-static inline void load_note_where(RelayParser *ps, const graft_node *n, RelayText t)
-{
-    size_t id = node_id(n);
-    if (id >= ps->where_cap)
-        load_where_grow(ps, id);
-    ps->where[id] = (uint32_t)t.off + 1;
-}
-
 /* Annotates n, new, with the comment annot (load_annotate's test is not
  * needed). */
 void load_annotate_new(RelayParser *ps, graft_node *n, RelayText annot);
@@ -425,9 +412,12 @@ bool scope_lookup(RelayParser *ps, RelayText name, graft_node **found);
  * named twice.  scope_keys: ps->keys with every Symbol in it, for
  * whatever reads or changes it. */
 bool scope_key_params(RelayParser *ps);
+/* The Symbols of the def's parameters that load_params left unmade
+ * pushed (note [parameter Symbols made late] in relay_load_params.c). */
+void scope_make_params(RelayParser *ps);
 static inline KeyMap *scope_keys(RelayParser *ps)
 {
-    if (ps->syms_keyed < ps->syms.len)
+    if (ps->syms_keyed < ps->syms.len || ps->params_unmade)
         scope_key_params(ps); /* (true: load_params checked them) */
     return &ps->keys;
 }

@@ -416,7 +416,6 @@ static graft_node *make_call(RelayParser *ps, RelayText op, graft_node *const *a
                              const graft_attr *attrs, int nattrs)
 {
     graft_node *n = graph_add_call(ps->g, intern_cached(ps, op), args, nargs, attrs, nattrs);
-    load_note_where(ps, n, op);
     return n;
 }
 
@@ -487,7 +486,6 @@ graft_node *load_getitem(RelayParser *ps, graft_node *tuple, RelayText index)
         return NULL;
     }
     graft_node *n = load_at(ps, graph_add_getitem(ps->g, tuple, (int)i), index);
-    load_note_where(ps, n, index);
     return n;
 }
 

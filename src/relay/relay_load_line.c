@@ -443,7 +443,6 @@ static graft_node *line_call(RelayParser *ps, RelayText op, const char *name, si
     int nattrs;
     graft_attr *attrs = load_take_attrs(ps, mark, &nattrs);
     graft_node *n = graph_add_call_interned(ps->g, name, args, nargs, attrs, nattrs);
-    load_note_where(ps, n, op);
     load_place(ps, n, op); /* (n is new: load_at's test is not needed) */
     return n;
 }

@@ -316,6 +316,5 @@ graft_node *load_match(RelayParser *ps, RelayText keyword, graft_node *data, siz
     graft_node *m = graph_add_match(ps->g, data, clauses, results, (int)n, complete);
     free(clauses);
     free(results);
-    load_note_where(ps, m, keyword); /* a type error's place */
     return load_at(ps, m, keyword);
 }

@@ -103,21 +103,29 @@ graft_node *load_bind_names(RelayParser *ps, RelayText bind, RelayText names)
     return load_call_names(ps, bind_op(ps, bind), names);
 }
 
+/* The items made operands in turn (operand), in the parser's scratch
+ * nodes; NULL after an error. */
+static graft_node **scratch_operands(RelayParser *ps, const RelayText *items, size_t n)
+{
+    if (n + 1 > ps->scratch_nodes_cap)
+        ps->scratch_nodes =
+            xgrow_items(ps->scratch_nodes, &ps->scratch_nodes_cap, n + 1, sizeof(graft_node *));
+    for (size_t i = 0; i < n; i++)
+        if (!(ps->scratch_nodes[i] = operand(ps, items[i])))
+            return NULL;
+    return ps->scratch_nodes;
+}
+
 /* op '(' items ')': each item made an operand in turn (operand), then
  * the call made, as load_call would from the item stack. */
 graft_node *load_call_names(RelayParser *ps, RelayText op, RelayText names)
 {
     size_t nargs;
     const RelayText *items = names_items(ps, names, &nargs);
-    if (nargs + 1 > ps->scratch_nodes_cap)
-        ps->scratch_nodes = xgrow_items(ps->scratch_nodes, &ps->scratch_nodes_cap, nargs + 1,
-                                        sizeof(graft_node *));
-    for (size_t i = 0; i < nargs; i++)
-        if (!(ps->scratch_nodes[i] = operand(ps, items[i])))
-            return NULL;
-    graft_node *n =
-        graph_add_call(ps->g, load_intern(ps, op), ps->scratch_nodes, (int)nargs, NULL, 0);
-    load_note_where(ps, n, op);
+    graft_node **args = scratch_operands(ps, items, nargs);
+    if (!args)
+        return NULL;
+    graft_node *n = graph_add_call(ps->g, load_intern(ps, op), args, (int)nargs, NULL, 0);
     return load_at(ps, n, op);
 }
 
@@ -143,10 +151,22 @@ graft_node *load_fn_call_names(RelayParser *ps, graft_node *callee, RelayText na
     return push_uses(ps, names) ? load_fn_call(ps, callee, mark, paren) : NULL;
 }
 
+/* note [tuple of names]: a model's result is a tuple of its outputs,
+ * the batch-norm workload's of 10,000 temps, a NAMES token.  Pushed on
+ * the item stack (32 bytes an item, the stack doubled to 0.52 MB) and
+ * taken from it by load_paren (take_args' room for as many attributes,
+ * 0.26 MB more), they were 0.78 MB at the loader's peak, which is the
+ * body's end.  So '(' NAMES makes its items operands in the scratch
+ * nodes, 8 bytes each, and the tuple (or the one field) from them, as
+ * load_paren would from the stack. */
 graft_node *load_paren_names(RelayParser *ps, RelayText names)
 {
-    size_t mark = load_mark(ps);
-    return push_uses(ps, names) ? load_paren(ps, mark) : NULL;
+    size_t n;
+    const RelayText *items = names_items(ps, names, &n);
+    graft_node **fields = scratch_operands(ps, items, n);
+    if (!fields)
+        return NULL;
+    return n == 1 ? fields[0] : graph_add_tuple(ps->g, fields, (int)n);
 }
 
 /* A NAMES token as a function's parameters: each a name (a temp or a

@@ -5,6 +5,7 @@
 #include "relay_load_bytes.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* note [def parameters]: after the binding lines (note [binding lines]
  * in relay_load_line.c), what is left of a model's text is mostly its
@@ -201,10 +202,11 @@ static const graft_type *param_type(RelayParser *ps, RelayText t)
  * be found by its name and to tell a duplicate, was 68 instructions of
  * a parameter's 370 on the batch-norm workload (50,000 parameters), for
  * lookups that note [parameters in order] makes without the keys.  So
- * load_params pushes their Symbols and leaves them out of the keys; when
- * none has a type or an annotation (which may intern names of their
- * own) and the interner's count rose by one a parameter, every name was
- * new to it, so no two are alike, and the keys take them at their first
+ * load_params leaves their Symbols out of the keys (and makes them late
+ * too: note [parameter Symbols made late]); when none has a type or an
+ * annotation (which may intern names of their own) and the interner's
+ * count rose by one a parameter, every name was new to it, so no two
+ * are alike, and the keys take them at their first
  * use (scope_keys, inline in relay_load.h: a lookup by name, a
  * definition), which on the workload is never.  Otherwise they are keyed
  * at once, failing at a duplicate (the tokens' attempt reports it, note
@@ -212,6 +214,7 @@ static const graft_type *param_type(RelayParser *ps, RelayText t)
  * other Symbol is defined by define_symbol, which keys them first. */
 bool scope_key_params(RelayParser *ps)
 {
+    scope_make_params(ps);
     keymap_reserve(&ps->keys, ps->syms.len - ps->syms_keyed);
     for (size_t i = ps->syms_keyed; i < ps->syms.len; i++) {
         int64_t *top = keymap_put(&ps->keys, ps->syms.items[i].key, -1);
@@ -223,6 +226,62 @@ bool scope_key_params(RelayParser *ps)
     return true;
 }
 
+/* note [parameter Symbols made late]: the Symbols of parameters keyed
+ * late (note [parameters keyed late]) are read only once they are keyed,
+ * and their 50,000 on the batch-norm workload (32 bytes each, in a table
+ * doubled to 2 MB) were live through the whole body, at the loader's peak
+ * (the rewrite's).  So load_params makes none: the first keying
+ * (scope_key_params: at once when two may be alike, else at scope_keys)
+ * or a scope's opening (whose mark must count them) makes them from
+ * def_params, the name the node's, the place its position read back to
+ * a byte offset (each line's start found by counting newlines, once for
+ * all of them: they are in order).  Nothing is pushed on ps->syms before
+ * they are made, so they take the places load_params gave them before. */
+
+/* Parameter v's byte offset, from its line and column; *line and
+ * *line_start: the line the count has reached, and where it starts. */
+static uint32_t param_offset(RelayParser *ps, const graft_node *v, uint32_t *line,
+                             const char **line_start)
+{
+    uint32_t want = (uint32_t)node_line(ps->g, v);
+    const char *text = ps->src->text, *end = text + ps->src->len;
+    while (*line < want) {
+        const char *newline = memchr(*line_start, '\n', (size_t)(end - *line_start));
+        *line_start = newline ? newline + 1 : end;
+        ++*line;
+    }
+    return (uint32_t)(*line_start - text) + (uint32_t)node_col(ps->g, v) - 1;
+}
+
+void scope_make_params(RelayParser *ps)
+{
+    size_t n = ps->params_unmade;
+    if (!n)
+        return;
+    ps->params_unmade = 0;
+    vec_reserve(&ps->syms, ps->syms.len + n);
+    uint32_t line = 1;
+    const char *line_start = ps->src->text;
+    for (size_t i = 0; i < n; i++) {
+        graft_node *v = ps->def_params[i];
+        const char *s = node_name(v);
+        uint32_t off = param_offset(ps, v, &line, &line_start);
+        ps->syms.items[ps->syms.len++] = (Symbol){(uint64_t)(uintptr_t)s, v, off,
+                                                  (uint32_t)interner_length(s) + 1, ps->depth, -1};
+    }
+    ps->param_syms = ps->syms.len; /* (nothing was pushed since load_params) */
+}
+
+/* note [names reserved by count]: graph_reserve sizes the interner for
+ * names for half the nodes the text's length implies (note [sized from
+ * the text] in relay_load.c): 83,342 on the batch-norm workload, a
+ * table of 131,072 slots (1 MB), where its names are its 50,000
+ * parameters' and a few ops': 65,536 slots hold them, and the table
+ * lives through the passes, at the rewrite's peak.  So the loader
+ * reserves its nodes alone (graph_reserve_nodes) and load_params the
+ * names it is about to intern, which a def's parameters are most of;
+ * the table still grows past that by doubling. */
+
 /* The parameters are not pushed on the item stack (32 bytes an item,
  * doubled, through the whole body) but kept in an array of their own, of
  * their number, which load_def takes as the function's. */
@@ -230,26 +289,23 @@ bool load_params(RelayParser *ps)
 {
     const ParamText *p = ps->lexer->params.items;
     size_t n = ps->lexer->params.len;
-    vec_reserve(&ps->syms, ps->syms.len + n); /* their Symbols at once */
     free(ps->def_params);
     ps->def_params = xmalloc((n + 1) * sizeof *ps->def_params);
     size_t interned = graph_interned_count(ps->g);
+    graph_reserve_names(ps->g, interned + n, 0); /* note [names reserved by count] */
     bool names_only = true; /* only the names interned (note [parameters keyed late]) */
     for (size_t i = 0; i < n; i++) {
         names_only &= !p[i].type.len && !p[i].annot.len;
         const graft_type *type = p[i].type.len ? param_type(ps, p[i].type) : NULL;
         const char *s;
-        RelayText name = p[i].name;
-        graft_node *v = load_param_node(ps, name, type, p[i].annot.len ? &p[i].annot : NULL, &s);
-        /* (fewer than INT32_MAX: a text is below INT_MAX bytes) */
-        ps->syms.items[ps->syms.len++] = (Symbol){(uint64_t)(uintptr_t)s, v, name.off, name.len,
-                                                  ps->depth, -1};
-        ps->def_params[i] = v;
+        ps->def_params[i] = load_param_node(ps, p[i].name, type,
+                                            p[i].annot.len ? &p[i].annot : NULL, &s);
     }
     ps->ndef_params = n;
     vec_free(&ps->lexer->params); /* read: not kept through the body */
     ps->param_next = 0; /* note [parameters in order] in relay_load_scope.c */
     ps->param_syms = ps->syms.len;
+    ps->params_unmade = n; /* note [parameter Symbols made late] */
     bool distinct = names_only && graph_interned_count(ps->g) - interned == n;
     return distinct || scope_key_params(ps);
 }

@@ -202,6 +202,8 @@ bool scope_define_var(RelayParser *ps, RelayText name, const char *interned, gra
 /* A new scope's marks: where its symbols and hidden cells start. */
 static void scope_push(RelayParser *ps)
 {
+    /* (counted by the mark: note [parameter Symbols made late] in relay_load_params.c) */
+    scope_make_params(ps);
     vec_push(&ps->scopes, ((ScopeMark){ps->syms.len, ps->temp_hidden.len}));
     ps->depth++;
 }
@@ -233,6 +235,7 @@ void load_scope_reset(RelayParser *ps)
 {
     vec_free(&ps->syms);
     ps->syms_keyed = 0;
+    ps->params_unmade = 0;
     keymap_free(&ps->keys);
     ps->keys = (KeyMap){0};
     free(ps->temps);
