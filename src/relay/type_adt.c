@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "relay_load_bytes.h"
 
 
 /* The Prelude's types (tvm/python/tvm/relay/std/prelude.rly), as TVM prints
@@ -112,14 +111,27 @@ const Ctor *adt_untyped_nullary(const AdtTable *t, const graft_node *n)
 /* ---- parsing types into terms ---- */
 
 
-/* Whitespace as the C locale's isspace gives it, and names' bytes by
- * the loader's byte classes (IDSTART, IDENT: relay_load_bytes.h), not
- * ctype's calls: a declaration is read a character at a time, and every
- * corpus model declares TVM's Prelude (some sixty constructors, read by
- * the loader's check and again by model_check's table). */
+/* Whitespace as the C locale's isspace gives it, and names' bytes as
+ * ASCII ranges, not ctype's calls: a declaration is read a character at
+ * a time, and every corpus model declares TVM's Prelude (some sixty
+ * constructors, read by the loader's check and again by model_check's
+ * table).  (The loader's byte classes in relay_load_bytes.h say the same,
+ * but the text IR is a later layer than the types.) */
 static bool space(char c)
 {
     return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/* [A-Za-z_]: a name's first byte. */
+static bool name_start(unsigned char c)
+{
+    return (unsigned char)((c | 0x20) - 'a') < 26 || c == '_';
+}
+
+/* [A-Za-z0-9_]: a name's other bytes. */
+static bool name_byte(unsigned char c)
+{
+    return name_start(c) || (unsigned char)(c - '0') < 10;
 }
 
 static void skip_space(Scan *s)
@@ -143,8 +155,8 @@ static size_t name_len(Scan *s)
 {
     skip_space(s);
     size_t n = 0;
-    if (s->p < s->end && is((unsigned char)*s->p, IDSTART))
-        while (s->p + n < s->end && is((unsigned char)s->p[n], IDENT))
+    if (s->p < s->end && name_start((unsigned char)*s->p))
+        while (s->p + n < s->end && name_byte((unsigned char)s->p[n]))
             n++;
     return n;
 }
