@@ -1020,10 +1020,12 @@ static void typed_listed(graft_engine *e, uint32_t first, uint32_t count, StrBuf
 {
     graft_graph *g = e->g;
     struct ActionCalls *ac = e->calls;
-    const MadeCall *made = ac->made.items, *end = made + ac->made.len; /* in id order */
+    size_t next = 0; /* the next of ac->made, which are in id order */
     for (uint32_t id = first; id < count; id++) {
         graft_node *n = graph_node(g, id);
-        const MadeCall *m = made < end && made->made == n ? made++ : NULL;
+        const MadeCall *m = next < ac->made.len && ac->made.items[next].made == n
+                                ? &ac->made.items[next++]
+                                : NULL;
         if (node_type(n) || node_is_dead(n))
             continue;
         const graft_type *t = m && (m->from || m->c->last) ? made_type(m, n) : NULL;
