@@ -19,6 +19,7 @@
 #include "onnx.pb-c.h"
 #include "onnx_decode.h"
 #include "onnx_encode.h"
+#include "onnx_model.h"
 #include "onnx_span.h"
 #include "onnx_wire.h"
 #include "check_main.h"
@@ -32,10 +33,13 @@ static uint8_t *packed(const ProtobufCMessage *msg, size_t *len)
     return bytes;
 }
 
-/* Whether m has a span, after asserting that a span is m's packed bytes. */
-static bool spanned(const KeyMap *spans, const ProtobufCMessage *m)
+/* Whether m has a span, after asserting that a span is m's packed bytes:
+ * by_index's (a list's spans by index) where not NULL, else spans'. */
+static bool spanned_in(const KeyMap *spans, const OnnxSpan *by_index,
+                       const ProtobufCMessage *m)
 {
-    const OnnxSpan *span = onnx_span_of(spans, m);
+    const OnnxSpan *span = by_index ? (by_index->data ? by_index : NULL)
+                                    : onnx_span_of(spans, m);
     if (!span)
         return false;
     size_t len;
@@ -44,6 +48,11 @@ static bool spanned(const KeyMap *spans, const ProtobufCMessage *m)
     ck_assert(memcmp(span->data, want, len) == 0);
     free(want);
     return true;
+}
+
+static bool spanned(const KeyMap *spans, const ProtobufCMessage *m)
+{
+    return spanned_in(spans, NULL, m);
 }
 
 typedef struct Counts {
@@ -60,11 +69,17 @@ static void count_spans(const Onnx__GraphProto *g, const KeyMap *spans, Counts *
         (const ProtobufCMessage *const *)g->value_info,
         (const ProtobufCMessage *const *)g->initializer};
     size_t counts[] = {g->n_node, g->n_input, g->n_output, g->n_value_info, g->n_initializer};
-    for (size_t l = 0; l < 5; l++)
+    uint32_t ids[] = {1, 11, 12, 13, 5}; /* their field numbers */
+    for (size_t l = 0; l < 5; l++) {
+        const OnnxSpan *by_index = onnx_spans_may_index(g->base.descriptor, ids[l]) &&
+                                   counts[l] ? onnx_list_spans_get(spans, lists[l]) : NULL;
+        if (onnx_spans_by_index(g->base.descriptor, ids[l]) && counts[l])
+            ck_assert(by_index); /* (note [spans by index]) */
         for (size_t i = 0; i < counts[l]; i++) {
             c->elements++;
-            c->spans += spanned(spans, lists[l][i]);
+            c->spans += spanned_in(spans, by_index ? &by_index[i] : NULL, lists[l][i]);
         }
+    }
 }
 
 /* A model that passes the wire check decoded with spans: each span is
@@ -305,6 +320,143 @@ START_TEST(test_span_keys)
 }
 END_TEST
 
+/* The decoded model of one graph: Relu(x) -> y and If(c) -> z, the If's
+ * then_branch the graph Neg(a) -> b; every message canonical. */
+typedef struct IfModel {
+    Arena *arena;
+    KeyMap spans;
+    Onnx__ModelProto *m;
+    uint8_t *bytes;
+} IfModel;
+
+static void if_model_read(IfModel *im)
+{
+    char *x = "x", *y = "y", *c = "c", *z = "z", *a = "a", *b = "b";
+    Onnx__ValueInfoProto vx = ONNX__VALUE_INFO_PROTO__INIT, vc = ONNX__VALUE_INFO_PROTO__INIT,
+                         vz = ONNX__VALUE_INFO_PROTO__INIT, va = ONNX__VALUE_INFO_PROTO__INIT,
+                         vb = ONNX__VALUE_INFO_PROTO__INIT;
+    vx.name = x, vc.name = c, vz.name = z, va.name = a, vb.name = b;
+    Onnx__NodeProto neg = ONNX__NODE_PROTO__INIT, relu = ONNX__NODE_PROTO__INIT,
+                    iff = ONNX__NODE_PROTO__INIT;
+    neg.op_type = "Neg", neg.n_input = neg.n_output = 1, neg.input = &a, neg.output = &b;
+    relu.op_type = "Relu", relu.n_input = relu.n_output = 1, relu.input = &x, relu.output = &y;
+    iff.op_type = "If", iff.n_input = iff.n_output = 1, iff.input = &c, iff.output = &z;
+    Onnx__ValueInfoProto *then_in[] = {&va}, *then_out[] = {&vb}, *ins[] = {&vx, &vc},
+                         *outs[] = {&vz};
+    Onnx__NodeProto *then_nodes[] = {&neg}, *nodes[] = {&relu, &iff};
+    Onnx__GraphProto then = ONNX__GRAPH_PROTO__INIT, main = ONNX__GRAPH_PROTO__INIT;
+    then.name = "then", then.n_node = 1, then.node = then_nodes;
+    then.n_input = 1, then.input = then_in, then.n_output = 1, then.output = then_out;
+    main.name = "main", main.n_node = 2, main.node = nodes;
+    main.n_input = 2, main.input = ins, main.n_output = 1, main.output = outs;
+    Onnx__AttributeProto attr = ONNX__ATTRIBUTE_PROTO__INIT, *attrs[] = {&attr};
+    attr.name = "then_branch", attr.g = &then;
+    attr.has_type = 1, attr.type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH;
+    iff.n_attribute = 1, iff.attribute = attrs;
+    Onnx__ModelProto model = ONNX__MODEL_PROTO__INIT;
+    model.has_ir_version = 1, model.ir_version = 8, model.graph = &main;
+    size_t len;
+    im->bytes = packed(&model.base, &len);
+    im->arena = arena_new();
+    im->spans = (KeyMap){0};
+    im->m = arena_alloc(im->arena, sizeof *im->m);
+    ck_assert(onnx_decode(&onnx__model_proto__descriptor, im->bytes, len, 100, im->arena,
+                          &im->spans, &im->m->base));
+}
+
+static void if_model_free(IfModel *im)
+{
+    keymap_free(&im->spans);
+    arena_free(im->arena);
+    free(im->bytes);
+}
+
+/* Asserts that list's count elements have their spans by index, none by
+ * address. */
+static void assert_by_index(const KeyMap *spans, void *const *list, size_t count)
+{
+    const OnnxSpan *by_index = onnx_list_spans_get(spans, list);
+    ck_assert_ptr_nonnull(by_index);
+    for (size_t i = 0; i < count; i++) {
+        ck_assert(spanned_in(spans, &by_index[i], list[i]));
+        ck_assert_ptr_null(onnx_span_get(spans, list[i]));
+    }
+}
+
+/* note [spans by index]: a graph's inputs and outputs, and the model's
+ * graph's nodes, have their spans by index, a put a list; a node of an
+ * If's branch has its span by address; the If's span by index is its own,
+ * not that of the node inside it; the model is written as packed. */
+START_TEST(test_spans_by_index)
+{
+    IfModel im;
+    if_model_read(&im);
+    const Onnx__GraphProto *g = im.m->graph, *then = g->node[1]->attribute[0]->g;
+    ck_assert_uint_eq(im.spans.len, 6); /* 5 lists and the Neg */
+    assert_by_index(&im.spans, (void *const *)g->node, 2);
+    assert_by_index(&im.spans, (void *const *)g->input, 2);
+    assert_by_index(&im.spans, (void *const *)g->output, 1);
+    assert_by_index(&im.spans, (void *const *)then->input, 1);
+    assert_by_index(&im.spans, (void *const *)then->output, 1);
+    ck_assert_ptr_null(onnx_list_spans_get(&im.spans, then->node));
+    ck_assert(spanned(&im.spans, &then->node[0]->base));
+    size_t want_len, got_len;
+    uint8_t *want = packed(&im.m->base, &want_len);
+    uint8_t *got = onnx_encode_bytes(&im.m->base, &im.spans, &got_len);
+    ck_assert_uint_eq(got_len, want_len);
+    ck_assert(memcmp(got, want, want_len) == 0);
+    free(got);
+    free(want);
+    if_model_free(&im);
+}
+END_TEST
+
+/* model written from read into a new buffer (*len bytes). */
+static char *written_from(const Onnx__ModelProto *model, const Onnx__ModelProto *read,
+                          size_t *len)
+{
+    char *out = NULL;
+    FILE *mem = open_memstream(&out, len);
+    ck_assert(onnx_model_write_from(model, read, mem));
+    fclose(mem);
+    return out;
+}
+
+/* note [nodes' spans put late]: a model's nodes written in its own list
+ * are found by index, in another list by address once a write needs
+ * them: both are the bytes read, whatever their structs hold. */
+START_TEST(test_nodes_put_late)
+{
+    static const uint8_t graph[] = {
+        0x0a, 0x0c, 0x0a, 0x01, 'x', 0x12, 0x02, 't', '0', 0x22, 0x03, 'N', 'e', 'g',
+        0x0a, 0x0d, 0x0a, 0x02, 't', '0', 0x12, 0x01, 'y', 0x22, 0x04, 'R', 'e', 'l', 'u',
+        0x5a, 0x03, 0x0a, 0x01, 'x', 0x62, 0x03, 0x0a, 0x01, 'y'}; /* input x, output y */
+    uint8_t model[sizeof graph + 8] = {0x08, 0x08, 0x3a, sizeof graph}; /* ir_version 8 */
+    memcpy(model + 4, graph, sizeof graph);
+    memcpy(model + 4 + sizeof graph, "\x42\x02\x10\x11", 4); /* opset 17 */
+    graft_diag *d = diag_new(stderr);
+    Onnx__ModelProto *read = onnx_model_unpack(model, sizeof model, "t.onnx", NULL, d);
+    ck_assert_ptr_nonnull(read);
+    read->graph->node[1]->op_type = "Tanh"; /* (its span still Relu's bytes) */
+    size_t len;
+    char *own = written_from(read, read, &len);
+    ck_assert_uint_eq(len, sizeof model);
+    ck_assert(memcmp(own, model, sizeof model) == 0);
+    Onnx__NodeProto *nodes[] = {read->graph->node[0], read->graph->node[1]};
+    Onnx__GraphProto copy = *read->graph;
+    copy.node = nodes;
+    Onnx__ModelProto shares = *read;
+    shares.graph = &copy;
+    char *other = written_from(&shares, read, &len);
+    ck_assert_uint_eq(len, sizeof model);
+    ck_assert(memcmp(other, model, sizeof model) == 0);
+    free(other);
+    free(own);
+    onnx_model_free(read);
+    diag_free(d);
+}
+END_TEST
+
 static Suite *span_suite(void)
 {
     Suite *s = suite_create("onnx_span");
@@ -314,6 +466,8 @@ static Suite *span_suite(void)
     tcase_add_test(tc, test_encoder_copies);
     tcase_add_test(tc, test_runs_of_spans);
     tcase_add_test(tc, test_span_keys);
+    tcase_add_test(tc, test_spans_by_index);
+    tcase_add_test(tc, test_nodes_put_late);
     suite_add_tcase(s, tc);
     return s;
 }

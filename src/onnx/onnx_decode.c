@@ -36,6 +36,9 @@ typedef struct Decoder {
     OnnxStrings strings;   /* where strings go: note [interned strings] */
     VEC(WireField) fields; /* of the messages being decoded, inner above outer */
     KeyMap *spans;         /* NULL: none noted */
+    OnnxSpan *slot;        /* the span of the list element being read: note [spans by index] */
+    uint64_t slot_depth;   /* the depth of that element's list's message */
+    const void *model_graph; /* the model's graph, in a full read (NULL: not yet met) */
     uint64_t max_depth;    /* messages nest at most this deep, the root one */
     uint64_t depth;        /* of the message being decoded, the root's 1 */
     bool bad;              /* a fault found (note [checked as decoded]) */
@@ -200,6 +203,8 @@ static bool decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, 
 static inline void put_span(Decoder *dc, const ProtobufCMessage *msg, const uint8_t *data,
                             size_t len);
 static void put_lean_lists(Decoder *dc, Onnx__GraphProto *graph, uint8_t *data, size_t len);
+static OnnxSpan *indexed_spans(const Decoder *dc, const ProtobufCMessage *msg, uint32_t id,
+                               ProtobufCMessage **array);
 
 /* A ValueInfoProto or NodeProto of type sub in body[0..len) read by a
  * fast path (note [common value info], note [common node] in
@@ -375,6 +380,17 @@ static inline bool put_element(Decoder *dc, ProtobufCMessage *msg, const WireFie
     return put_message(dc, f, &array[(*count)++]) && canonical;
 }
 
+/* Makes slot, a list element's span by index, the one put_span fills
+ * next, none until it does (note [spans by index] in onnx_span.h); returns
+ * slot. */
+static inline OnnxSpan *take_slot(Decoder *dc, OnnxSpan *slot)
+{
+    *slot = (OnnxSpan){NULL, 0};
+    dc->slot = slot;
+    dc->slot_depth = dc->depth;
+    return slot;
+}
+
 /* A repeated message field's value f, after a field numbered last, and
  * the f->more of its run after it, read again from the bytes (note [field
  * runs]); whether canonical.  Those after it are put as they are found,
@@ -386,10 +402,15 @@ static inline bool put_element(Decoder *dc, ProtobufCMessage *msg, const WireFie
  * its bytes are. */
 static bool put_run(Decoder *dc, ProtobufCMessage *msg, WireField *f, uint32_t last)
 {
-    bool canonical = put_element(dc, msg, f, last);
-    const ProtobufCMessageDescriptor *sub = f->desc->descriptor;
+    OnnxSpan *outer = dc->slot; /* the element this run is in: a node holding a graph */
+    uint64_t outer_depth = dc->slot_depth;
     size_t *count = member_at(msg, f->desc->quantifier_offset);
     ProtobufCMessage **array = *(ProtobufCMessage ***)member_at(msg, f->desc->offset);
+    OnnxSpan *by_index = indexed_spans(dc, msg, f->number, array); /* or NULL */
+    if (by_index)
+        by_index = take_slot(dc, by_index + *count); /* (f's) */
+    bool canonical = put_element(dc, msg, f, last);
+    const ProtobufCMessageDescriptor *sub = f->desc->descriptor;
     array += *count; /* (the run's elements after f; on a fault, nothing reads them) */
     *count += f->more;
     uint8_t *key = f->next;
@@ -398,9 +419,13 @@ static bool put_run(Decoder *dc, ProtobufCMessage *msg, WireField *f, uint32_t l
         uint64_t len;
         onnx_varint_take(&body, NULL, 5, false, &len); /* (whole: scan_fields read it) */
         bool shortest = shortest_varint(key + 1, (size_t)(body - key - 1));
+        if (by_index) /* (a list of nodes tests only this) */
+            take_slot(dc, by_index + 1 + k);
         canonical = put_body(dc, sub, body, (size_t)len, &array[k]) && shortest && canonical;
         key = body + len;
     }
+    dc->slot = outer;
+    dc->slot_depth = outer_depth;
     return canonical;
 }
 
@@ -544,12 +569,38 @@ static void reserve_lists(Decoder *dc, const Onnx__GraphProto *graph)
     size_t values = graph->n_initializer + graph->n_input + graph->n_output +
                     graph->n_value_info;
     bool lean = dc->lean && graph == dc->lean->graph; /* (its lists get no spans) */
-    if (dc->spans)
-        keymap_reserve(dc->spans, lean ? graph->n_input + graph->n_output :
-                                         graph->n_node + values);
+    size_t indexed = graph->n_input + graph->n_output +
+                     (graph == dc->model_graph ? graph->n_node : 0);
+    if (dc->spans) /* (a list's spans by index a put: note [spans by index]) */
+        keymap_reserve(dc->spans, lean ? 2 : graph->n_node + values - indexed + 3);
     if (dc->strings.names)
         interner_reserve(dc->strings.names, interner_count(dc->strings.names) +
                                                 2 * graph->n_node + values);
+}
+
+/* The spans by index (note [spans by index] in onnx_span.h) of msg's list
+ * of field number id, whose array is array, or NULL: none kept. */
+static OnnxSpan *indexed_spans(const Decoder *dc, const ProtobufCMessage *msg, uint32_t id,
+                               ProtobufCMessage **array)
+{
+    bool by_index = onnx_spans_by_index(msg->descriptor, id) ||
+                    (id == 1 && msg == dc->model_graph); /* its nodes */
+    return dc->spans && by_index ? onnx_list_spans_get(dc->spans, array) : NULL;
+}
+
+/* Arrays of spans by index for graph's inputs, outputs and, in the
+ * model's graph, nodes, counts[0..3) of them, when spans are noted: each
+ * span set as its element is read (take_slot), not zeroed (a memset of a
+ * byte an instruction). */
+static void index_spans(Decoder *dc, const Onnx__GraphProto *graph, const size_t counts[3])
+{
+    if (!dc->spans)
+        return;
+    const void *lists[3] = {graph->input, graph->output, graph->node};
+    for (size_t i = 0; i < 3; i++)
+        if (counts[i])
+            onnx_list_spans_put(dc->spans, lists[i], /* (counts bounded by the bytes) */
+                                arena_alloc_raw(dc->arena, counts[i] * sizeof(OnnxSpan)));
 }
 
 /* Notes data[0..len) as msg's span, msg of a type that gets one, when
@@ -559,6 +610,11 @@ static inline void put_span(Decoder *dc, const ProtobufCMessage *msg, const uint
 {
     if (!dc->spans)
         return;
+    if (dc->slot && dc->depth == dc->slot_depth) { /* that element, not one inside it */
+        *dc->slot = (OnnxSpan){data, len};
+        dc->slot = NULL;
+        return;
+    }
     OnnxSpan *span = arena_alloc_raw(dc->arena, sizeof *span);
     *span = (OnnxSpan){data, len};
     onnx_span_put(dc->spans, msg, span);
@@ -581,8 +637,12 @@ static bool decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, 
                            size_t len, ProtobufCMessage *msg)
 {
     protobuf_c_message_init(desc, msg);
-    if (dc->lean && desc == &onnx__graph_proto__descriptor && dc->depth == 1)
-        dc->lean->graph = (const Onnx__GraphProto *)msg; /* the model's graph */
+    if (desc == &onnx__graph_proto__descriptor && dc->depth == 1) { /* the model's graph */
+        if (dc->lean)
+            dc->lean->graph = (const Onnx__GraphProto *)msg;
+        else
+            dc->model_graph = msg;
+    }
     size_t first = dc->fields.len;
     bool repeats = false;
     size_t unknown = scan_fields(dc, desc, data, len, msg, &repeats);
@@ -592,13 +652,19 @@ static bool decode_message(Decoder *dc, const ProtobufCMessageDescriptor *desc, 
         return false;
     }
     dc->depth++;
+    size_t indexed[3] = {0, 0, 0}; /* a graph's inputs, outputs, the model's graph's nodes */
     if (desc == &onnx__graph_proto__descriptor) { /* its lists counted */
-        reserve_lists(dc, (const Onnx__GraphProto *)msg);
+        const Onnx__GraphProto *graph = (const Onnx__GraphProto *)msg;
+        indexed[0] = graph->n_input, indexed[1] = graph->n_output;
+        indexed[2] = msg == dc->model_graph ? graph->n_node : 0;
+        reserve_lists(dc, graph);
         if (onnx_lean_graph_is(dc->lean, msg))
             put_lean_lists(dc, (Onnx__GraphProto *)msg, data, len);
     }
     if (repeats) /* (most messages have no repeated field: a dimension, a type) */
         allocate_arrays(desc, dc->arena, msg);
+    if (indexed[0] || indexed[1] || indexed[2])
+        index_spans(dc, (const Onnx__GraphProto *)msg, indexed);
     if (unknown)
         msg->unknown_fields = arena_array(dc->arena, unknown, sizeof *msg->unknown_fields);
     bool canonical = unknown == 0;

@@ -193,13 +193,18 @@ static bool follows(const uint8_t *end, uint8_t key, const OnnxSpan *span)
     return *end == (uint8_t)len;
 }
 
-/* The bytes of the messages of m's field f that the caller made
- * (OnnxMadeBytes: a graph's nodes), or NULL. */
+/* The bytes of the messages of m's field f, whose array is list, that the
+ * caller made (OnnxMadeBytes: a graph's nodes) or the model read (note
+ * [spans by index] in onnx_span.h: a graph's inputs and outputs, the
+ * model's graph's nodes), or NULL. */
 static const OnnxSpan *made_list(const Encoder *e, const ProtobufCFieldDescriptor *f,
-                                 const ProtobufCMessage *m)
+                                 const ProtobufCMessage *m, const void *list)
 {
-    return e->made && e->made->nodes && m == e->made->graph && f->id == 1 ? e->made->nodes
-                                                                          : NULL;
+    if (e->made && e->made->nodes && m == e->made->graph && f->id == 1)
+        return e->made->nodes;
+    if (e->spans && onnx_spans_may_index(m->descriptor, f->id)) /* the model's */
+        return onnx_list_spans_get(e->spans, list);
+    return NULL;
 }
 
 /* The span of m, a message of a kind with spans (onnx_span_kept), or NULL:
@@ -315,7 +320,7 @@ static size_t field_size(Encoder *e, const ProtobufCFieldDescriptor *f,
     size_t stride = value_stride(f->type), size = 0;
     if (f->type == PROTOBUF_C_TYPE_MESSAGE) /* (a graph's lists: no switch per element) */
         size = message_list_size(e, f, (const ProtobufCMessage *const *)v, count,
-                                 made_list(e, f, m));
+                                 made_list(e, f, m, v));
     else
         for (size_t k = 0; k < count; k++)
             size += value_size(f->type, v + k * stride);

@@ -11,6 +11,7 @@
 #include "onnx_check.h"
 #include "onnx_decode.h"
 #include "onnx_encode.h"
+#include "onnx_span.h"
 #include "onnx_text_where.h"
 #include "onnx_wire.h"
 #include "util.h"
@@ -28,6 +29,7 @@ typedef struct ModelHeader {
     Arena *arena;
     uint8_t *bytes;   /* the file's, malloc'd */
     KeyMap spans;     /* decoded message -> its OnnxSpan in bytes */
+    bool nodes_put;   /* its graph's nodes' spans in spans: note [nodes' spans put late] */
     Interner *names;  /* every string of the model, copies in arena */
     /* a lean read's lists (note [lean read] in onnx_lean.h); graph NULL: none */
     OnnxLeanGraph lean;
@@ -176,9 +178,59 @@ bool onnx_model_write_from(const Onnx__ModelProto *model, const Onnx__ModelProto
     return onnx_model_write_made(model, read, NULL, out);
 }
 
+/* note [nodes' spans put late]: the decoder keeps the model's graph's
+ * nodes' spans by index (note [spans by index] in onnx_span.h), where no
+ * writing finds them: the export writes a node list of its own, the
+ * nodes it made given as their bytes (OnnxMadeBytes), those it kept from
+ * the model found by address.  A partition keeps none (issue 34's: its
+ * 60,000 nodes in functions and the calls of them), a rewrite most; so
+ * the nodes' spans are put by address (a put each, about 40
+ * instructions) only by a write that keeps one of the model's nodes, once
+ * a model: a write of made nodes alone puts none.  The model's spans map
+ * is a cache of the read model's, filled here: a write of a const model
+ * may fill it. */
+
+/* Whether the writing of model with made may find one of read's nodes
+ * by address: some node of its graph not given as bytes, in a list not
+ * read's own. */
+static bool keeps_nodes(const Onnx__ModelProto *model, const Onnx__ModelProto *read,
+                        const OnnxMadeBytes *made)
+{
+    const Onnx__GraphProto *graph = model->graph;
+    if (!graph || !graph->n_node)
+        return false;
+    if (read->graph && graph->node == read->graph->node) /* read's own list: by index */
+        return false;
+    if (!made || !made->nodes || made->graph != &graph->base)
+        return true;
+    for (size_t k = 0; k < graph->n_node; k++)
+        if (!made->nodes[k].data)
+            return true;
+    return false;
+}
+
+/* read's graph's nodes' spans put by address in its spans map, once. */
+static void put_node_spans(const Onnx__ModelProto *read)
+{
+    ModelHeader *h = model_header((Onnx__ModelProto *)read); /* note [nodes' spans put late] */
+    const Onnx__GraphProto *graph = read->graph;
+    if (h->nodes_put || !graph || !graph->n_node)
+        return;
+    h->nodes_put = true;
+    const OnnxSpan *by_index = onnx_list_spans_get(&h->spans, graph->node);
+    if (!by_index) /* (a lean read's, or a text model's) */
+        return;
+    keymap_reserve(&h->spans, graph->n_node);
+    for (size_t k = 0; k < graph->n_node; k++)
+        if (by_index[k].data)
+            onnx_span_put(&h->spans, graph->node[k], &by_index[k]);
+}
+
 bool onnx_model_write_made(const Onnx__ModelProto *model, const Onnx__ModelProto *read,
                            const OnnxMadeBytes *made, FILE *out)
 {
+    if (keeps_nodes(model, read, made))
+        put_node_spans(read);
     const ModelHeader *h = model_header_const(read);
     return onnx_encode_file_lean(&model->base, &h->spans, made, onnx_model_lean(read),
                                  out);

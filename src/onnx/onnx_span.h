@@ -24,8 +24,9 @@
  *   - no NUL inside a string (the encoder writes a string up to its NUL).
  * Any other message is encoded from its struct as before, and so is every
  * message made or changed after reading, whose address is no decoded
- * one's: the spans are looked up by the address of the decoded struct,
- * which no code changes after decoding (the export shares such structs
+ * one's: the spans are looked up by the address of the decoded struct
+ * (or by its index in its list: note [spans by index]), which no code
+ * changes after decoding (the export shares such structs
  * or makes new ones, note [onnx export] in onnx_export.c).  Only the three
  * kinds are noted: they are the elements of a graph's lists, whole units
  * the export keeps or drops, and a lookup per smaller message (a
@@ -79,6 +80,50 @@ static inline const OnnxSpan *onnx_span_get(const KeyMap *spans, const void *m)
 {
     const int64_t *v = keymap_get(spans, keymap_addr_key(m));
     return v ? (const OnnxSpan *)(intptr_t)*v : NULL;
+}
+
+/* note [spans by index]: a graph's inputs and outputs (50,000 of the
+ * 60,000 values of issue 34's workload) are lists the export writes as
+ * they were read, the same arrays (onnx_export in onnx_export.c copies
+ * the graph and replaces only its nodes, initializers and value_info).
+ * So their spans are not put one a value (a put as read and a lookup as
+ * written, about 60 instructions a value): the decoder keeps an array of
+ * OnnxSpan beside each such list, by the element's index (data NULL: none,
+ * encoded), and puts it once, keyed by the address of the list's array of
+ * pointers, which is never a message's; the encoder looks it up once a
+ * list.  The model's graph's nodes get such an array too, and their spans
+ * are put by address only when a write needs them (note [nodes' spans put
+ * late] in onnx_model.c).  A message of those lists put in another list,
+ * or by itself, has no span there and is encoded from its fields: the
+ * same bytes. */
+
+/* Whether field number id of messages of type desc keeps its elements'
+ * spans by index in every message (note [spans by index]); a graph's
+ * nodes keep them in the model's graph alone. */
+static inline bool onnx_spans_by_index(const ProtobufCMessageDescriptor *desc, uint32_t id)
+{
+    return desc == &onnx__graph_proto__descriptor && (id == 11 || id == 12);
+}
+
+/* Whether field number id of messages of type desc may keep its
+ * elements' spans by index: the lists above, and a graph's nodes. */
+static inline bool onnx_spans_may_index(const ProtobufCMessageDescriptor *desc, uint32_t id)
+{
+    return desc == &onnx__graph_proto__descriptor && (id == 1 || id == 11 || id == 12);
+}
+
+/* Notes spans (one per element) as those of the list whose array is
+ * list. */
+static inline void onnx_list_spans_put(KeyMap *spans, const void *list, OnnxSpan *by_index)
+{
+    *keymap_put(spans, keymap_addr_key(list), 0) = (int64_t)(intptr_t)by_index;
+}
+
+/* The spans by index of the list whose array is list, or NULL. */
+static inline OnnxSpan *onnx_list_spans_get(const KeyMap *spans, const void *list)
+{
+    const int64_t *v = keymap_get(spans, keymap_addr_key(list));
+    return v ? (OnnxSpan *)(intptr_t)*v : NULL;
 }
 
 /* m's span in spans (a map from decoded structs to their OnnxSpan), or
