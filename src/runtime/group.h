@@ -125,6 +125,9 @@ static inline void grouper_verdict(Grouper *gp, const graft_node *root, PartFate
  * candidate's, not the pass's, which was half a megabyte of the rewrite's
  * peak on the workload (50,000 pointers in 65,536 slots). */
 bool grouper_try(Grouper *gp, graft_node *root, bool leaf_ok, Group *out);
+/* Frees the marks once a pass has tried its roots (note [marks freed
+ * before the actions] in group.c); the claims stay. */
+void grouper_end_tries(Grouper *gp);
 
 /* gr's inputs, gr->ninputs of them (a partition's group: note [rewrite
  * keeps no inputs]); the pointer holds until the next grouper_try. */
