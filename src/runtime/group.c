@@ -223,7 +223,7 @@ static inline void inputs_room(Grouper *gp, Group *gr, size_t need)
     if (gp->inputs.len + need > gp->inputs.cap)
         new_input_block(gp, need);
     gr->block = (uint32_t)gp->full.len;
-    gr->inputs = gp->inputs.len;
+    gr->inputs = (uint32_t)gp->inputs.len; /* below the block's room */
 }
 
 /* Whether n is an input of the last candidate (collect_inputs). */
@@ -660,12 +660,12 @@ static void drop(Grouper *gp, const Group *gr)
  * room from grouper_begin, so group_roots adds 0 to no NULL). */
 static void collect_roots(Grouper *gp, Group *gr)
 {
-    gr->roots = gp->roots.len;
+    gr->roots = (uint32_t)gp->roots.len;
     if (!gp->e->rs->rules[gp->rule].nroots)
         return;
     graft_node *const *roots = matcher_roots(gp->e->m, &gr->nroots);
     vec_reserve(&gp->roots, gp->roots.len + (size_t)gr->nroots + 1);
-    gr->roots = gp->roots.len;
+    gr->roots = (uint32_t)gp->roots.len;
     for (int j = 0; j < gr->nroots; j++)
         gp->roots.items[gp->roots.len++] = roots[j];
 }

@@ -290,17 +290,17 @@ static void replace(graft_engine *e, const graft_rule *rule, graft_node *root, g
  * rewrite_build.c): each root replaced by its value; one rewrite, false
  * when every value is its root. */
 static bool apply_roots(graft_engine *e, uint32_t r, const ActionPlaces *places, const Group *gr,
-                        graft_node *const *roots)
+                        const graft_binding *bind, graft_node *const *roots)
 {
     const graft_rule *rule = &e->rs->rules[r];
-    if (!rewrite_places_known(e, places, gr->bind)) {
+    if (!rewrite_places_known(e, places, bind)) {
         e->stats.rules[r].guard++;
         return false;
     }
     graft_node **by = xmalloc((size_t)gr->nroots * sizeof *by);
     double t0 = engine_clock(e);
     uint32_t first_new = graph_node_count(e->g);
-    bool built = rewrite_build_roots(e, rule, gr->bind, roots, by);
+    bool built = rewrite_build_roots(e, rule, bind, roots, by);
     e->stats.rules[r].seconds += engine_clock(e) - t0;
     if (!built)
         e->stats.rules[r].guard++; /* a compiled action's refusal, as above */
@@ -318,26 +318,27 @@ static bool apply_roots(graft_engine *e, uint32_t r, const ActionPlaces *places,
     return changed;
 }
 
-/* Applies one group of rule r: builds the action from the bindings as
- * they read now and replaces the root; false when the action gives the
- * root back.  places: where the action's values may lack (note [places
- * that may lack a value] in rewrite_build.c). */
+/* Applies one group of rule r, its bindings at match time in bind:
+ * builds the action from the bindings as they read now and replaces the
+ * root; false when the action gives the root back.  places: where the
+ * action's values may lack (note [places that may lack a value] in
+ * rewrite_build.c). */
 static bool apply_group(graft_engine *e, const Grouper *gp, uint32_t r,
-                        const ActionPlaces *places, Group *gr)
+                        const ActionPlaces *places, const Group *gr, graft_binding *bind)
 {
     const graft_rule *rule = &e->rs->rules[r];
     for (int s = 0; s < rule->nslots; s++)
-        gr->bind[s].node = current(e, gr->bind[s].node);
+        bind[s].node = current(e, bind[s].node);
     if (gr->nroots)
-        return apply_roots(e, r, places, gr, group_roots(gp, gr));
+        return apply_roots(e, r, places, gr, bind, group_roots(gp, gr));
     graft_node *root = gr->root;
-    if (!rewrite_places_known(e, places, gr->bind)) {
+    if (!rewrite_places_known(e, places, bind)) {
         e->stats.rules[r].guard++; /* a computed attribute without a value */
         return false;
     }
     double t0 = engine_clock(e);
     uint32_t first_new = graph_node_count(e->g);
-    graft_node *by = rewrite_build(e, rule, gr->bind, root);
+    graft_node *by = rewrite_build(e, rule, bind, root);
     e->stats.rules[r].seconds += engine_clock(e) - t0;
     if (!by) {
         e->stats.rules[r].guard++; /* as rewrite_places_known's refusal above */
@@ -538,9 +539,6 @@ static uint64_t rewrite_pass(graft_engine *e, Grouper *gp, Cands *c, uint32_t r,
         vec_push(&groups, gr);
     }
     grouper_end_tries(gp); /* note [marks freed before the actions] in group.c */
-    Group *group = groups.items;
-    for (size_t k = 0; k < groups.len; k++) /* binds is complete: no more moves */
-        group[k].bind = binds.items + k * nslots;
     if (groups.len) {
         e->forward = xcalloc((size_t)c->pass_first + 1, sizeof *e->forward);
         e->forward_cap = c->pass_first;
@@ -552,9 +550,10 @@ static uint64_t rewrite_pass(graft_engine *e, Grouper *gp, Cands *c, uint32_t r,
     Retire rt = retire_start(e);
     for (size_t k = groups.len; k-- > 0;) { /* operands first */
         uint32_t first = graph_node_count(e->g);
-        if (room(e, limit) && apply_group(e, gp, r, &places, &group[k])) {
+        const Group *gr = &groups.items[k];
+        if (room(e, limit) && apply_group(e, gp, r, &places, gr, binds.items + k * nslots)) {
             applied++;
-            retire_group(e, gp, &rt, &group[k], first);
+            retire_group(e, gp, &rt, gr, first);
         }
     }
     vec_free(&places);
