@@ -8,7 +8,7 @@
  * types, the emitter's objects and texts.  Keys of bytes are interned to
  * a pointer, or hashed with the entries of one hash chained by the
  * caller (relay_names.c, emit_c_out.c).  No table iterates a KeyMap, so
- * output never depends on its order.  Five tables keep their own layout:
+ * output never depends on its order.  Four tables keep their own layout:
  * the interner (its probe inline in arena.h, the rest in arena.c), the
  * map from byte strings to the canonical copies that pointer keys come
  * from; the automaton's memo and item sets (automaton.c), keyed by
@@ -16,9 +16,8 @@
  * variable's name is its own, a table of ids in memory it borrows
  * (note [distinct names] in relay_names.c); and an ONNX model's values
  * by their names' addresses, not mixed first (note [values by address]
- * in src/onnx/onnx_graph.h); and a rewrite pass's forwarding map, ids to
- * ids in 8-byte slots (note [forwarding map] in src/runtime/rewrite.c)
- * (exceptions: 6 files, counted by tests/one_notes.sh).
+ * in src/onnx/onnx_graph.h) (exceptions: 5 files, counted by
+ * tests/one_notes.sh).
  */
 #ifndef GRAFT_KEYMAP_H
 #define GRAFT_KEYMAP_H
@@ -165,8 +164,7 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t v)
  * plain calls (note [plain calls] in onnx_types_memo.c), the ONNX
  * import's calls (note [made calls' types] in onnx_types.c) and the
  * graph's canonical strings (note [canonical pointers] in graph.c); no
- * other slot formula (exceptions: 0, counted by tests/one_notes.sh); a
- * rewrite pass's forwarding map probes from it (rewrite.c).  The
+ * other slot formula (exceptions: 0, counted by tests/one_notes.sh).  The
  * last four,
  * keyed by addresses, keep two entries a slot through cache_pair_find and
  * cache_pair_put below, the one copy of that slot's rules. */

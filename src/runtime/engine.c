@@ -91,6 +91,7 @@ void engine_free(graft_engine *e)
     labels_free(e->labels);
     automaton_free(e->a);
     stats_free(&e->stats);
+    free(e->forward);
     free(e->dirty);
     free(e->mark);
     free(e->order);
@@ -443,14 +444,14 @@ void engine_matches(graft_engine *e, MatchVisitor fn, void *ctx)
     match_all(e, true, eager_visit, &(EagerVisit){e, fn, ctx});
 }
 
-/* note [pass scratch]: the order, the walk stamps and the relabelling
- * marks are per node id and serve the passes only;
+/* note [pass scratch]: the order, the forwarding map, the walk stamps
+ * and the relabelling marks are per node id and serve the passes only;
  * the engine lives on while the model is written (runner_run), so they
  * are freed when the passes end, not with the engine: the partition's
  * peak comes while its output is printed, and its order (960,024 bytes
- * on the workload) was part of it.  (The forwarding map serves one pass,
- * which frees it before its sweep: note [forwarding map] in rewrite.c.)
- * So are the labels' states: a later call labels
+ * on the workload) was part of it.  The forwarding map serves one pass,
+ * which frees it before its sweep (note [forwarding map] in
+ * rewrite.c).  So are the labels' states: a later call labels
  * every node first anyway, as the marks are gone, and the states were
  * 600,020 bytes of the rewrite's peak, which comes while its output is
  * printed.  Each grows again from nothing if a later call (graft
@@ -459,12 +460,14 @@ void engine_matches(graft_engine *e, MatchVisitor fn, void *ctx)
 static void drop_pass_scratch(graft_engine *e)
 {
     free(e->order);
+    free(e->forward);
     free(e->mark);
     free(e->dirty);
     e->order = NULL;
+    e->forward = NULL;
     e->mark = NULL;
     e->dirty = NULL;
-    e->order_cap = e->mark_cap = e->dirty_cap = 0;
+    e->order_cap = e->forward_cap = e->mark_cap = e->dirty_cap = 0;
     vec_free(&e->replaced);
     labels_drop_states(e->labels);
 }

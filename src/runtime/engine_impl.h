@@ -38,6 +38,10 @@ struct graft_engine {
     Labels *labels;        /* states of g's nodes */
     Matcher *m;            /* verifier */
     Stats stats;           /* counters */
+    uint32_t *forward;     /* per node id: 1 + the id of what a rewrite in the
+                              current pass replaced it by, or 0 (note
+                              [forwarding map] in rewrite.c) */
+    size_t forward_cap;    /* entries in forward */
     uint8_t *dirty;        /* per node id: to relabel, an operand was
                               replaced (engine_relabel_changed clears) */
     size_t dirty_cap;      /* entries allocated in dirty */

@@ -209,81 +209,26 @@ static bool in_partitioned(const graft_graph *g, const graft_node *n)
     return false;
 }
 
-/* note [forwarding map]: a pass replaces only roots of its groups, nodes
- * that were there when it began, and a group's action reads what each
- * root it bound was replaced by.  A map of 4 bytes per id below
- * c->pass_first was 480,008 bytes of the rewrite's peak on the workload,
- * and held 10,000 replacements.  So the map is a bit per such id, set
- * for a replaced root, and a table of (1 + root's id, 1 + replacement's
- * id) pairs, open addressing, with room for the pass's roots at most
- * two thirds full: 15,008 and 131,072 bytes there, made once when the
- * pass has groups and freed when it ends.  A binding not replaced (all
- * of the workload's) reads its bit only.  Not a KeyMap (note [one hash
- * map] in keymap.h): its 16-byte slots, at most half full, would take
- * more than the map by id did. */
-typedef struct ForwardSlot {
-    uint32_t from; /* 1 + a replaced root's id; 0: a free slot */
-    uint32_t to;   /* 1 + the id of its replacement */
-} ForwardSlot;
-
-typedef struct Forward {
-    uint64_t *replaced; /* a bit per id below ids: a replaced root */
-    uint32_t ids;       /* the ids the pass began with */
-    ForwardSlot *slots; /* 2^bits of them */
-    unsigned bits;
-} Forward;
-
-/* The map of a pass that began with ids nodes and has groups of roots
- * roots in all. */
-static Forward forward_new(uint32_t ids, size_t roots)
-{
-    unsigned bits = 1;
-    while (((size_t)1 << bits) < roots + roots / 2)
-        bits++;
-    return (Forward){xcalloc((size_t)ids / 64 + 1, sizeof(uint64_t)), ids,
-                     xcalloc((size_t)1 << bits, sizeof(ForwardSlot)), bits};
-}
-
-static void forward_free(Forward *f)
-{
-    free(f->replaced);
-    free(f->slots);
-    *f = (Forward){0};
-}
-
-/* id's slot, or the free slot where it goes (the table is never full):
- * a linear probe from the one slot function (note [one cache slot] in
- * keymap.h). */
-static ForwardSlot *forward_slot(const Forward *f, uint32_t id)
-{
-    size_t mask = ((size_t)1 << f->bits) - 1;
-    for (size_t i = cache_slot(id, f->bits);; i = (i + 1) & mask)
-        if (f->slots[i].from == 0 || f->slots[i].from == id + 1)
-            return &f->slots[i];
-}
-
-/* 1 + the id of what node id was replaced by in this pass, or 0. */
-static uint32_t forward_of(const Forward *f, uint32_t id)
-{
-    if (id >= f->ids || !(f->replaced[id / 64] >> (id % 64) & 1))
-        return 0;
-    return forward_slot(f, id)->to;
-}
-
-static void set_forward(Forward *f, const graft_node *from, const graft_node *to)
-{
-    uint32_t id = node_id(from); /* a root: below f->ids */
-    f->replaced[id / 64] |= UINT64_C(1) << (id % 64);
-    *forward_slot(f, id) = (ForwardSlot){id + 1, node_id(to) + 1};
-}
-
 /* What a node bound at match time stands for now: its replacement when
  * a group applied earlier in the pass replaced it (note [forwarding map]). */
-static graft_node *current(const graft_engine *e, const Forward *f, graft_node *n)
+static graft_node *current(const graft_engine *e, graft_node *n)
 {
-    for (uint32_t by; n && (by = forward_of(f, node_id(n))) != 0;)
-        n = graph_node(e->g, by - 1);
+    while (n && node_id(n) < e->forward_cap && e->forward[node_id(n)])
+        n = graph_node(e->g, e->forward[node_id(n)] - 1);
     return n;
+}
+
+/* note [forwarding map]: a pass replaces only roots of its groups, nodes
+ * that were there when it began; so the map that says what each was
+ * replaced by covers the ids below c->pass_first exactly, made once when
+ * the pass has groups (fresh calloc'd pages, nothing cleared), and holds
+ * 1 + the replacement's id (0: not replaced), 4 bytes an id.  A map of
+ * pointers, doubled as it grew, was a megabyte of the rewrite's peak on
+ * the workload (131,072 slots for 120,001 ids); this one is 480,008
+ * bytes, freed when the pass ends. */
+static void set_forward(graft_engine *e, const graft_node *from, const graft_node *to)
+{
+    e->forward[node_id(from)] = node_id(to) + 1; /* from: a root, below forward_cap */
 }
 
 /* Marks the users of root for relabelling before they read its
@@ -331,12 +276,12 @@ static void replace_root(graft_graph *g, graft_node *root, graft_node *by, uint3
 
 /* Replaces root by by, the action's value for it: users marked, uses
  * moved, the replacement remembered for the pass, traced. */
-static void replace(graft_engine *e, Forward *f, const graft_rule *rule, graft_node *root,
-                    graft_node *by, uint32_t first_new)
+static void replace(graft_engine *e, const graft_rule *rule, graft_node *root, graft_node *by,
+                    uint32_t first_new)
 {
     mark_users(e, root);
     replace_root(e->g, root, by, first_new);
-    set_forward(f, root, by);
+    set_forward(e, root, by);
     if (e->opts.trace)
         trace(e, rule, root, by);
 }
@@ -344,8 +289,8 @@ static void replace(graft_engine *e, Forward *f, const graft_rule *rule, graft_n
 /* A group of a rule of several roots (note [root values] in
  * rewrite_build.c): each root replaced by its value; one rewrite, false
  * when every value is its root. */
-static bool apply_roots(graft_engine *e, Forward *f, uint32_t r, const ActionPlaces *places,
-                        const Group *gr, const graft_binding *bind, graft_node *const *roots)
+static bool apply_roots(graft_engine *e, uint32_t r, const ActionPlaces *places, const Group *gr,
+                        const graft_binding *bind, graft_node *const *roots)
 {
     const graft_rule *rule = &e->rs->rules[r];
     if (!rewrite_places_known(e, places, bind)) {
@@ -362,7 +307,7 @@ static bool apply_roots(graft_engine *e, Forward *f, uint32_t r, const ActionPla
     bool changed = false;
     for (int j = 0; built && j < gr->nroots; j++)
         if (by[j] != roots[j]) {
-            replace(e, f, rule, roots[j], by[j], first_new);
+            replace(e, rule, roots[j], by[j], first_new);
             changed = true;
         }
     free(by);
@@ -378,14 +323,14 @@ static bool apply_roots(graft_engine *e, Forward *f, uint32_t r, const ActionPla
  * root; false when the action gives the root back.  places: where the
  * action's values may lack (note [places that may lack a value] in
  * rewrite_build.c). */
-static bool apply_group(graft_engine *e, Forward *f, const Grouper *gp, uint32_t r,
+static bool apply_group(graft_engine *e, const Grouper *gp, uint32_t r,
                         const ActionPlaces *places, const Group *gr, graft_binding *bind)
 {
     const graft_rule *rule = &e->rs->rules[r];
     for (int s = 0; s < rule->nslots; s++)
-        bind[s].node = current(e, f, bind[s].node);
+        bind[s].node = current(e, bind[s].node);
     if (gr->nroots)
-        return apply_roots(e, f, r, places, gr, bind, group_roots(gp, gr));
+        return apply_roots(e, r, places, gr, bind, group_roots(gp, gr));
     graft_node *root = gr->root;
     if (!rewrite_places_known(e, places, bind)) {
         e->stats.rules[r].guard++; /* a computed attribute without a value */
@@ -401,7 +346,7 @@ static bool apply_group(graft_engine *e, Forward *f, const Grouper *gp, uint32_t
     }
     if (by == root)
         return false;
-    replace(e, f, rule, root, by, first_new);
+    replace(e, rule, root, by, first_new);
     e->stats.rules[r].applied++;
     e->stats.rewrites++;
     return true;
@@ -524,10 +469,9 @@ static bool made_function(const graft_graph *g, uint32_t first)
 /* When the pass replaced root: it dies with its cone now, or, when that
  * may not be, its id is kept for the sweep's kill of given nodes (note
  * [kill of given nodes] in src/ir/graph_walk.c). */
-static void retire_root(graft_engine *e, const Forward *f, const Grouper *gp, Retire *rt,
-                        graft_node *root)
+static void retire_root(graft_engine *e, const Grouper *gp, Retire *rt, graft_node *root)
 {
-    uint32_t replaced_by = forward_of(f, node_id(root));
+    uint32_t replaced_by = e->forward[node_id(root)];
     if (!replaced_by)
         return;
     if (rt->killing && !read_by_group(gp, graph_node(e->g, replaced_by - 1)))
@@ -539,19 +483,27 @@ static void retire_root(graft_engine *e, const Forward *f, const Grouper *gp, Re
 /* After group gr was applied (its action's nodes from id first on): its
  * replaced roots retired, and the dead blocks freed every so many
  * deaths (note [killed as replaced]). */
-static void retire_group(graft_engine *e, const Forward *f, const Grouper *gp, Retire *rt,
-                         const Group *gr, uint32_t first)
+static void retire_group(graft_engine *e, const Grouper *gp, Retire *rt, const Group *gr,
+                         uint32_t first)
 {
     rt->killing = rt->killing && !made_function(e->g, first);
     if (!gr->nroots)
-        retire_root(e, f, gp, rt, gr->root);
+        retire_root(e, gp, rt, gr->root);
     for (int j = 0; j < gr->nroots; j++)
-        retire_root(e, f, gp, rt, group_roots(gp, gr)[j]);
+        retire_root(e, gp, rt, group_roots(gp, gr)[j]);
     if (rt->unfreed >= rt->step) {
         graph_release_dead(e->g);
         e->read_const = NULL;
         rt->unfreed = 0;
     }
+}
+
+/* Frees the pass's forwarding map (note [forwarding map]). */
+static void drop_forward(graft_engine *e)
+{
+    free(e->forward);
+    e->forward = NULL;
+    e->forward_cap = 0;
 }
 
 /* Room for exactly n items in empty vector v. */
@@ -587,9 +539,10 @@ static uint64_t rewrite_pass(graft_engine *e, Grouper *gp, Cands *c, uint32_t r,
         vec_push(&groups, gr);
     }
     grouper_end_tries(gp); /* note [marks freed before the actions] in group.c */
-    Forward f = {0}; /* note [forwarding map] */
-    if (groups.len)
-        f = forward_new(c->pass_first, e->rs->rules[r].nroots ? gp->roots.len : groups.len);
+    if (groups.len) {
+        e->forward = xcalloc((size_t)c->pass_first + 1, sizeof *e->forward);
+        e->forward_cap = c->pass_first;
+    }
     ActionPlaces places = {0}; /* none when the action always has its values */
     if (groups.len && e->check_computable[r])
         rewrite_action_places(e->rs->rules[r].action, &places);
@@ -598,13 +551,13 @@ static uint64_t rewrite_pass(graft_engine *e, Grouper *gp, Cands *c, uint32_t r,
     for (size_t k = groups.len; k-- > 0;) { /* operands first */
         uint32_t first = graph_node_count(e->g);
         const Group *gr = &groups.items[k];
-        if (room(e, limit) && apply_group(e, &f, gp, r, &places, gr, binds.items + k * nslots)) {
+        if (room(e, limit) && apply_group(e, gp, r, &places, gr, binds.items + k * nslots)) {
             applied++;
-            retire_group(e, &f, gp, &rt, gr, first);
+            retire_group(e, gp, &rt, gr, first);
         }
     }
     vec_free(&places);
-    forward_free(&f); /* before the sweep */
+    drop_forward(e); /* before the sweep */
     vec_free(&groups);
     vec_free(&binds);
     if (applied) {
