@@ -182,11 +182,13 @@ static uint32_t cands_build(graft_engine *e, Cands *c)
     for (uint32_t r = 0; r < nrules; r++) /* start[r + 2]: first of rule r + 1 */
         c->start[r + 2] += c->start[r + 1];
     c->nodes = xgrow_items(c->nodes, &c->cap, total + 1, sizeof *c->nodes);
+    uint32_t state = UINT32_MAX, nr = 0; /* no offering state: it offers none */
+    const uint32_t *rules = NULL;
     for (size_t j = c->offers.len; j-- > 0;) { /* outputs first */
         const Offer *o = &c->offers.items[j];
         graft_node *node = graph_node(e->g, o->id);
-        uint32_t nr;
-        const uint32_t *rules = automaton_state_rules(e->a, o->state, &nr);
+        if (o->state != state) /* the last offer's state, most often (the seeds') */
+            rules = automaton_state_rules(e->a, state = o->state, &nr);
         for (uint32_t k = 0; k < nr; k++)
             c->nodes[c->start[rules[k] + 1]++] = node;
     }
