@@ -1598,6 +1598,37 @@ START_TEST(untyped_operands_stay_untyped)
 END_TEST
 
 
+/* A chain of n calls of op on %x, each reading the last. */
+static char *chain_of(const char *op, int n)
+{
+    StrBuf sb = {0};
+    strbuf_puts(&sb, "def @main(%x) {\n");
+    strbuf_printf(&sb, "  %%0 = %s(%%x);\n", op);
+    for (int i = 1; i < n - 1; i++)
+        strbuf_printf(&sb, "  %%%d = %s(%%%d);\n", i, op, i - 1);
+    strbuf_printf(&sb, "  %s(%%%d)\n}\n", op, n - 2);
+    return sb.data;
+}
+
+/* note [forwarding map] (src/runtime/rewrite.c): one pass keeps the
+ * 5,000 groups of a chain of nn.relu, and each binds the root of the one
+ * before, replaced earlier in the pass: every binding read through the
+ * map is its root's negative, and the chain prints as 5,000 negatives. */
+START_TEST(forwarding_map_reads_every_replaced_root)
+{
+    enum { N = 5000 };
+    char *model = chain_of("nn.relu", N), *want = chain_of("negative", N);
+    Run r;
+    run_rewrite(&r, "r := nn.relu(x) => negative(x)\n", model);
+    assert_output(&r, want);
+    ck_assert_uint_eq(rule_stats(&r, 0)->applied, N);
+    ck_assert_uint_eq(engine_stats(r.e)->rewrites, N);
+    run_close(&r);
+    free(model);
+    free(want);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -1668,6 +1699,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, rebuilt_calls_keep_their_types);
     tcase_add_test(tc, types_by_action_node);
     tcase_add_test(tc, untyped_operands_stay_untyped);
+    tcase_add_test(tc, forwarding_map_reads_every_replaced_root);
     suite_add_tcase(s, tc);
     return s;
 }

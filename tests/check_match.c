@@ -5,6 +5,7 @@
  * where a later way fits, labels no longer current); the grouper's claim
  * stamps (note [claim stamps] in src/runtime/group.h). */
 #include <check.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -811,6 +812,56 @@ START_TEST(offers_are_read_inline_once_learnt)
 }
 END_TEST
 
+/* note [marks freed before the actions] (src/runtime/group.c):
+ * grouper_end_tries frees the marks and keeps the claims; the next try
+ * makes them again, zeroed, with the stamps from the start, and groups as
+ * before: a group's inputs are its leaves, and a root another group
+ * claimed is refused as overlapping. */
+START_TEST(marks_freed_between_tries_and_actions)
+{
+    Fixture f;
+    open_fixture(&f, "e := exp(x) => partition\n",
+                 "def @main(%p) {\n  %0 = exp(%p);\n  %1 = exp(%0);\n  (%1, %0)\n}\n");
+    graft_engine *e = engine_new(&f.rules->rs, f.g, NULL);
+    engine_label_all(e);
+    graft_node *outer = graph_node(f.g, 2), *inner = graph_node(f.g, 1);
+    ck_assert_int_eq(node_kind(outer), NODE_CALL);
+    Grouper gp;
+    grouper_init(&gp, e);
+    grouper_begin(&gp, 0);
+    Group gr;
+    ck_assert(grouper_try(&gp, outer, false, &gr));
+    ck_assert_uint_eq(gr.ninputs, 1);
+    ck_assert_ptr_eq(group_inputs(&gp, &gr)[0], inner);
+    grouper_end_tries(&gp);
+    ck_assert_ptr_null(gp.mark);
+    ck_assert_uint_eq(gp.stamp, 0);
+    ck_assert(grouper_claimed(&gp, outer) && !grouper_claimed(&gp, inner));
+    grouper_begin(&gp, 0); /* the next pass */
+    ck_assert(grouper_try(&gp, inner, false, &gr));
+    ck_assert_ptr_nonnull(gp.mark);
+    ck_assert_uint_eq(gp.stamp, 2); /* the first candidate's */
+    ck_assert_uint_eq(gr.ninputs, 1);
+    ck_assert_ptr_eq(group_inputs(&gp, &gr)[0], graph_node(f.g, 0));
+    ck_assert(!grouper_try(&gp, inner, false, &gr)); /* claimed: overlaps */
+    grouper_free(&gp);
+    engine_free(e);
+    close_fixture(&f);
+}
+END_TEST
+
+/* A kept group is 40 bytes on a 64-bit host (group.h): its root, six
+ * 4-byte numbers and indexes, the flag in the last pointer's room; the
+ * rewrite's bindings beside it, not pointed to (check_engine's
+ * attribute_operands_spelled_once and replaced_copies_freed_as_the_pass_goes
+ * read them, a chain of groups each binding the last one's root). */
+START_TEST(groups_are_forty_bytes)
+{
+    ck_assert_uint_eq(offsetof(Group, read_inside), sizeof(graft_node *) + 6 * 4);
+    ck_assert_uint_eq(sizeof(Group), offsetof(Group, read_inside) + sizeof(void *));
+}
+END_TEST
+
 static Suite *match_suite(void)
 {
     Suite *s = suite_create("match");
@@ -834,6 +885,8 @@ static Suite *match_suite(void)
     tcase_add_test(groups, line_roles_are_learnt_once_a_pass);
     tcase_add_test(groups, short_marks_wrap_and_one_reader_lists_clean);
     tcase_add_test(groups, input_blocks_keep_each_groups_inputs);
+    tcase_add_test(groups, marks_freed_between_tries_and_actions);
+    tcase_add_test(groups, groups_are_forty_bytes);
     suite_add_tcase(s, groups);
     return s;
 }

@@ -57,7 +57,7 @@ size_t grow_capacity(size_t cap, size_t need, size_t elem_size);
  * {0}; vec_push(&list, n); ... list.items[i] ... vec_free(&list).  Pointers
  * into items hold until the next push.  A walk's stack is a WALK (note
  * [one walk] in walk.h).  Every list that owns its capacity is a VEC but
- * for these calls of xgrow_items (exceptions: 50, counted by
+ * for these calls of xgrow_items (exceptions: 49, counted by
  * tests/one_notes.sh), each with its reason:
  *   - 15 maps by index: grown to cover an id, a state or a depth, filled
  *     where the index lands, no length (graph.c's pos, the Relay loader's
@@ -80,8 +80,8 @@ size_t grow_capacity(size_t cap, size_t need, size_t elem_size);
  *     or that are public: the graph's params, typedefs and globals, the
  *     rule file's sources, rules and files, and graft_attr_list
  *     (include/graft/graft_rules.h), whose layout is API;
- *   - 7 arrays under one capacity (the grouper's two per-node arrays,
- *     eval_meta.c's kids, keys and lengths, the checker's variables with
+ *   - 6 arrays under one capacity (the grouper's claims, its marks
+ *     following by xrealloc, eval_meta.c's kids, keys and lengths, the checker's variables with
  *     their facts and counts, the labeller's classes with their symbols);
  *   - 4 arrays a helper grows for its caller, who holds the pointer and
  *     count (the guard logic's excluded values, a tensor type's dims,

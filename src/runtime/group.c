@@ -99,25 +99,42 @@ void grouper_free(Grouper *gp)
 }
 
 /* Sizes the per-node arrays for every node of the graph; new entries
- * are 0, a stamp no pass or region uses. */
+ * are 0, a stamp no pass or region uses.  The marks are made again when
+ * a rewrite's tries freed them (note [marks freed before the actions]). */
 static void grouper_grow(Grouper *gp)
 {
     size_t count = graph_node_count(gp->e->g);
-    if (count <= gp->size)
+    if (count <= gp->size && gp->mark)
         return;
-    size_t old = gp->size, size = old;
+    size_t old = gp->size;
     if (!old) { /* calloc's fresh pages need no clearing */
         gp->claim = xcalloc(count, sizeof *gp->claim);
-        gp->mark = xcalloc(count, sizeof *gp->mark);
         gp->size = count;
+    } else if (count > old) {
+        size_t size = old;
+        gp->claim = xgrow_items(gp->claim, &size, count, sizeof *gp->claim);
+        memset(gp->claim + old, 0, (size - old) * sizeof *gp->claim);
+        gp->size = size;
+    }
+    if (!gp->mark) {
+        gp->mark = xcalloc(gp->size, sizeof *gp->mark);
         return;
     }
-    gp->claim = xgrow_items(gp->claim, &size, count, sizeof *gp->claim);
-    size = old;
-    gp->mark = xgrow_items(gp->mark, &size, count, sizeof *gp->mark);
-    memset(gp->claim + old, 0, (size - old) * sizeof *gp->claim);
-    memset(gp->mark + old, 0, (size - old) * sizeof *gp->mark);
-    gp->size = size;
+    gp->mark = xrealloc(gp->mark, gp->size * sizeof *gp->mark); /* as claim grew */
+    memset(gp->mark + old, 0, (gp->size - old) * sizeof *gp->mark);
+}
+
+/* note [marks freed before the actions]: a rewrite pass reads the marks
+ * only while it tries its candidates; its actions then make the new
+ * nodes while the pass's groups, bindings and forwarding map live, the
+ * run's peak on the workload.  So the marks (two bytes a node id,
+ * 240,004 bytes there) are freed between the two, and the next pass that
+ * tries a root makes them again, zeroed, its stamps from the start. */
+void grouper_end_tries(Grouper *gp)
+{
+    free(gp->mark);
+    gp->mark = NULL;
+    gp->stamp = gp->istamp = 0;
 }
 
 /* The next pass's first claim stamp (note [claim stamps]). */
@@ -206,7 +223,7 @@ static inline void inputs_room(Grouper *gp, Group *gr, size_t need)
     if (gp->inputs.len + need > gp->inputs.cap)
         new_input_block(gp, need);
     gr->block = (uint32_t)gp->full.len;
-    gr->inputs = gp->inputs.len;
+    gr->inputs = (uint32_t)gp->inputs.len; /* below the block's room */
 }
 
 /* Whether n is an input of the last candidate (collect_inputs). */
@@ -643,12 +660,12 @@ static void drop(Grouper *gp, const Group *gr)
  * room from grouper_begin, so group_roots adds 0 to no NULL). */
 static void collect_roots(Grouper *gp, Group *gr)
 {
-    gr->roots = gp->roots.len;
+    gr->roots = (uint32_t)gp->roots.len;
     if (!gp->e->rs->rules[gp->rule].nroots)
         return;
     graft_node *const *roots = matcher_roots(gp->e->m, &gr->nroots);
     vec_reserve(&gp->roots, gp->roots.len + (size_t)gr->nroots + 1);
-    gr->roots = gp->roots.len;
+    gr->roots = (uint32_t)gp->roots.len;
     for (int j = 0; j < gr->nroots; j++)
         gp->roots.items[gp->roots.len++] = roots[j];
 }

@@ -20,21 +20,25 @@
 #include "engine_impl.h"
 #include "walk.h"
 
+/* A candidate group kept: 40 bytes, its indexes in 4 and the rewrite's
+ * bindings not pointed to (rewrite_pass keeps them, one stretch a group,
+ * in one array), where 56 were 160,000 bytes of the rewrite's peak on the
+ * workload (10,000 groups); the partition keeps its groups so too. */
 typedef struct Group {
     graft_node *root;       /* the match's root */
     uint32_t number;  /* candidate number within the pass (FunctionVar_N_k) */
-    bool read_inside; /* every interior node's users are in the region, as the
-                         grouper found it (note [interior read inside] in
-                         group.c); false: not known */
-    size_t inputs;    /* parameters' arguments, in order: the grouper's
+    uint32_t inputs;  /* parameters' arguments, in order: the grouper's
                          inputs from this index of block (group_inputs) */
     uint32_t ninputs; /* how many */
     uint32_t block;   /* the block of the grouper's inputs holding them
                          (note [input blocks] in group.c) */
-    graft_binding *bind;    /* rewriting: the bindings at match time, else NULL */
-    size_t roots;     /* a rule of several roots: its roots' nodes, the
-                         grouper's roots from this index (group_roots) */
+    uint32_t roots;   /* a rule of several roots: its roots' nodes, the
+                         grouper's roots from this index (group_roots;
+                         fewer than the nodes, as each is claimed once) */
     int nroots;       /* how many; 0 for a rule of one root */
+    bool read_inside; /* every interior node's users are in the region, as the
+                         grouper found it (note [interior read inside] in
+                         group.c); false: not known */
 } Group;
 
 #define INPUT_BLOCK 4096 /* inputs a block holds at least (note [input
@@ -125,6 +129,9 @@ static inline void grouper_verdict(Grouper *gp, const graft_node *root, PartFate
  * candidate's, not the pass's, which was half a megabyte of the rewrite's
  * peak on the workload (50,000 pointers in 65,536 slots). */
 bool grouper_try(Grouper *gp, graft_node *root, bool leaf_ok, Group *out);
+/* Frees the marks once a pass has tried its roots (note [marks freed
+ * before the actions] in group.c); the claims stay. */
+void grouper_end_tries(Grouper *gp);
 
 /* gr's inputs, gr->ninputs of them (a partition's group: note [rewrite
  * keeps no inputs]); the pointer holds until the next grouper_try. */
