@@ -478,6 +478,16 @@ void graph_unlink_use(Use *u)
 _Static_assert(sizeof(graft_node) % 8 == 0 && sizeof(Use) % 8 == 0,
                "nodes and slots keep 8-byte alignment (note [node pool])");
 
+/* The pool's next size bytes, which the caller knows it has (and the
+ * node table room for the ids they will take). */
+static inline graft_node *pool_take(graft_graph *g, size_t size)
+{
+    graft_node *n = (graft_node *)(void *)g->node_pool;
+    g->node_pool += size;
+    g->node_pool_left -= size;
+    return n;
+}
+
 static graft_node *node_memory(graft_graph *g, size_t size)
 {
     if (size > NODE_BLOCK / 4)
@@ -489,9 +499,7 @@ static graft_node *node_memory(graft_graph *g, size_t size)
         g->node_pool = block.mem;
         g->node_pool_left = NODE_BLOCK;
     }
-    graft_node *n = (graft_node *)(void *)g->node_pool;
-    g->node_pool += size;
-    g->node_pool_left -= size;
+    graft_node *n = pool_take(g, size);
     *n = (graft_node){0}; /* a constant size: stores, no call (note [node pool]) */
     return n;
 }
@@ -545,9 +553,7 @@ GRAFT_HOT graft_node *new_node(graft_graph *g, NodeKind kind, int nslots)
     size_t size = sizeof(graft_node) + (size_t)nslots * sizeof(Use);
     if (size > g->node_pool_left || size > NODE_BLOCK / 4 || g->nnodes == g->nodes_cap)
         return new_node_making_room(g, kind, nslots);
-    graft_node *n = (graft_node *)(void *)g->node_pool;
-    g->node_pool += size;
-    g->node_pool_left -= size;
+    graft_node *n = pool_take(g, size);
     *n = (graft_node){0}; /* a constant size: stores, no call (note [node pool]) */
     return node_register(g, n, kind);
 }
@@ -569,9 +575,7 @@ void graph_new_vars(graft_graph *g, uint32_t count, graft_node **vars)
         for (uint32_t k = 0; k < count; k++)
             vars[k] = graph_new_node(g, NODE_VAR, 0);
     } else {
-        graft_node *n = (graft_node *)(void *)g->node_pool;
-        g->node_pool += size;
-        g->node_pool_left -= size;
+        graft_node *n = pool_take(g, size);
         for (uint32_t k = 0; k < count; k++, n++) {
             *n = (graft_node){0}; /* (note [node pool]) */
             vars[k] = node_register(g, n, NODE_VAR);
