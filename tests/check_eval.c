@@ -938,6 +938,29 @@ START_TEST(test_prepare_hook)
 }
 END_TEST
 
+/* divide and floor_divide on integers: truncated and floored quotients,
+ * 0 for a zero divisor; floor_divide on floats floors the quotient. */
+START_TEST(test_integer_floor_division)
+{
+    static const struct {
+        const char *model;
+        double want[3];
+    } cases[] = {
+        {"def @main(%x, %y) {\n  floor_divide(%x, %y)\n}\n", {-4, -4, 0}},
+        {"def @main(%x, %y) {\n  divide(%x, %y)\n}\n", {-3, -3, 0}},
+    };
+    Result r;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Tensor p[2] = {tensor("int32", 1, DIMS(3), VALS(7, -7, 5)),
+                       tensor("int32", 1, DIMS(3), VALS(-2, 2, 0))};
+        r = eval_model(cases[i].model, p, 2, EVAL_DTYPE, 0);
+        want(&r, 1, DIMS(3), cases[i].want);
+    }
+    r = binary("floor_divide(%x, %y)", 1, DIMS(2), VALS(7.5, -7.5), 0, NULL, VALS(-2));
+    want(&r, 1, DIMS(2), VALS(-4, 3));
+}
+END_TEST
+
 static Suite *eval_suite(void)
 {
     Suite *s = suite_create("eval");
@@ -969,6 +992,7 @@ static Suite *eval_suite(void)
     tcase_add_test(tc, test_refusals);
     tcase_add_test(tc, test_meta_constants);
     tcase_add_test(tc, test_prepare_hook);
+    tcase_add_test(tc, test_integer_floor_division);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -139,45 +139,70 @@ static bool op_dropout(EvalCall *c)
 
 /* ---- binary, broadcasting ---- */
 
-typedef double (*BinaryFn)(double a, double b, bool is_float);
+typedef double (*BinaryFn)(double a, double b, const EvalCall *c);
 
-static double f_add(double a, double b, bool f) { (void)f; return a + b; }
-static double f_sub(double a, double b, bool f) { (void)f; return a - b; }
-static double f_mul(double a, double b, bool f) { (void)f; return a * b; }
-static double f_max(double a, double b, bool f) { (void)f; return a > b || isnan(a) ? a : b; }
-static double f_min(double a, double b, bool f) { (void)f; return a < b || isnan(a) ? a : b; }
-static double f_pow(double a, double b, bool f) { (void)f; return pow(a, b); }
-static double f_eq(double a, double b, bool f) { (void)f; return a == b; }
-static double f_ne(double a, double b, bool f) { (void)f; return a != b; }
-static double f_lt(double a, double b, bool f) { (void)f; return a < b; }
-static double f_le(double a, double b, bool f) { (void)f; return a <= b; }
-static double f_gt(double a, double b, bool f) { (void)f; return a > b; }
-static double f_ge(double a, double b, bool f) { (void)f; return a >= b; }
+static double f_add(double a, double b, const EvalCall *c) { (void)c; return a + b; }
+static double f_sub(double a, double b, const EvalCall *c) { (void)c; return a - b; }
+static double f_mul(double a, double b, const EvalCall *c) { (void)c; return a * b; }
+static double f_div(double a, double b, const EvalCall *c) { (void)c; return a / b; }
+static double f_floor_div(double a, double b, const EvalCall *c) { (void)c; return floor(a / b); }
+static double f_pow(double a, double b, const EvalCall *c) { (void)c; return pow(a, b); }
+static double f_eq(double a, double b, const EvalCall *c) { (void)c; return a == b; }
+static double f_ne(double a, double b, const EvalCall *c) { (void)c; return a != b; }
+static double f_lt(double a, double b, const EvalCall *c) { (void)c; return a < b; }
+static double f_le(double a, double b, const EvalCall *c) { (void)c; return a <= b; }
+static double f_gt(double a, double b, const EvalCall *c) { (void)c; return a > b; }
+static double f_ge(double a, double b, const EvalCall *c) { (void)c; return a >= b; }
 
-/* Integer division truncates, as TVM's divide does on ints. */
-static double f_div(double a, double b, bool f)
+/* On integers divide truncates, as TVM's divide does, and floor_divide
+ * floors; by 0 both give 0 where a float division gives an infinity or
+ * NaN. */
+static double f_int_div(double a, double b, const EvalCall *c)
 {
-    return f ? a / b : b == 0 ? 0 : trunc(a / b);
+    (void)c;
+    return b == 0 ? 0 : trunc(a / b);
 }
 
-static double f_floor_div(double a, double b, bool f)
+static double f_int_floor_div(double a, double b, const EvalCall *c)
 {
-    return f ? floor(a / b) : b == 0 ? 0 : floor(a / b);
+    (void)c;
+    return b == 0 ? 0 : floor(a / b);
 }
 
+/* Maximum and minimum: NaN wins, as numpy.maximum's. */
+static double f_max(double a, double b, const EvalCall *c)
+{
+    (void)c;
+    return a > b || isnan(a) ? a : b;
+}
+
+static double f_min(double a, double b, const EvalCall *c)
+{
+    (void)c;
+    return a < b || isnan(a) ? a : b;
+}
+
+/* int_fn: the op on integer dtypes where it differs from fn. */
 static const struct {
     const char *op;
     BinaryFn fn;
+    BinaryFn int_fn;
     bool is_bool; /* comparisons give bool */
 } binary_fns[] = {
-    {"add", f_add, false},         {"subtract", f_sub, false},
-    {"multiply", f_mul, false},    {"divide", f_div, false},
-    {"floor_divide", f_floor_div, false},
-    {"power", f_pow, false},       {"maximum", f_max, false},
-    {"minimum", f_min, false},     {"equal", f_eq, true},
-    {"not_equal", f_ne, true},     {"less", f_lt, true},
-    {"less_equal", f_le, true},    {"greater", f_gt, true},
-    {"greater_equal", f_ge, true},
+    {"add", f_add, NULL, false},
+    {"subtract", f_sub, NULL, false},
+    {"multiply", f_mul, NULL, false},
+    {"divide", f_div, f_int_div, false},
+    {"floor_divide", f_floor_div, f_int_floor_div, false},
+    {"power", f_pow, NULL, false},
+    {"maximum", f_max, NULL, false},
+    {"minimum", f_min, NULL, false},
+    {"equal", f_eq, NULL, true},
+    {"not_equal", f_ne, NULL, true},
+    {"less", f_lt, NULL, true},
+    {"less_equal", f_le, NULL, true},
+    {"greater", f_gt, NULL, true},
+    {"greater_equal", f_ge, NULL, true},
 };
 
 static bool op_binary(EvalCall *c)
@@ -196,12 +221,9 @@ static bool op_binary(EvalCall *c)
     Tensor *r = eval_result(c, binary_fns[k].is_bool ? "bool" : a->dtype, rank, dims);
     if (!r)
         return false;
-    bool is_float = eval_is_float(a->dtype);
-    bool a_whole = a->size == r->size, b_whole = b->size == r->size; /* read at i itself */
-    for (size_t i = 0; i < r->size; i++)
-        r->data[i] = binary_fns[k].fn(a->data[a_whole ? i : eval_bcast_index(a, rank, dims, i)],
-                                      b->data[b_whole ? i : eval_bcast_index(b, rank, dims, i)],
-                                      is_float);
+    BinaryFn fn = binary_fns[k].int_fn && !eval_is_float(a->dtype) ? binary_fns[k].int_fn
+                                                                    : binary_fns[k].fn;
+    eval_bcast_apply(r, a, b, fn, c);
     return true;
 }
 
