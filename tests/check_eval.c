@@ -961,6 +961,27 @@ START_TEST(test_integer_floor_division)
 }
 END_TEST
 
+/* maximum and minimum, and ONNX's Max and Min: NaN wins from either
+ * side, as numpy's (eval_maximum, eval_minimum). */
+START_TEST(test_max_min_nan)
+{
+    static const struct {
+        const char *body;
+        double last; /* of 2 and 3 */
+    } cases[] = {
+        {"maximum(%x, %y)", 3}, {"minimum(%x, %y)", 2}, {"Max(%x, %y)", 3}, {"Min(%x, %y)", 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Result r = binary(cases[i].body, 1, DIMS(3), VALS(NAN, 1, 2), 1, DIMS(3),
+                          VALS(1, NAN, 3));
+        ck_assert_msg(r.ok, "%s: %s", cases[i].body, r.err.msg.data);
+        ck_assert(isnan(r.v.t.data[0]) && isnan(r.v.t.data[1]));
+        ck_assert_double_eq(r.v.t.data[2], cases[i].last);
+        value_free(&r.v);
+    }
+}
+END_TEST
+
 static Suite *eval_suite(void)
 {
     Suite *s = suite_create("eval");
@@ -993,6 +1014,7 @@ static Suite *eval_suite(void)
     tcase_add_test(tc, test_meta_constants);
     tcase_add_test(tc, test_prepare_hook);
     tcase_add_test(tc, test_integer_floor_division);
+    tcase_add_test(tc, test_max_min_nan);
     suite_add_tcase(s, tc);
     return s;
 }

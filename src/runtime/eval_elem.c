@@ -169,19 +169,6 @@ static double f_int_floor_div(double a, double b, const EvalCall *c)
     return b == 0 ? 0 : floor(a / b);
 }
 
-/* Maximum and minimum: NaN wins, as numpy.maximum's. */
-static double f_max(double a, double b, const EvalCall *c)
-{
-    (void)c;
-    return a > b || isnan(a) ? a : b;
-}
-
-static double f_min(double a, double b, const EvalCall *c)
-{
-    (void)c;
-    return a < b || isnan(a) ? a : b;
-}
-
 /* int_fn: the op on integer dtypes where it differs from fn. */
 static const struct {
     const char *op;
@@ -195,8 +182,8 @@ static const struct {
     {"divide", f_div, f_int_div, false},
     {"floor_divide", f_floor_div, f_int_floor_div, false},
     {"power", f_pow, NULL, false},
-    {"maximum", f_max, NULL, false},
-    {"minimum", f_min, NULL, false},
+    {"maximum", eval_maximum, NULL, false},
+    {"minimum", eval_minimum, NULL, false},
     {"equal", f_eq, NULL, true},
     {"not_equal", f_ne, NULL, true},
     {"less", f_lt, NULL, true},

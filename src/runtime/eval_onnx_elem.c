@@ -116,19 +116,6 @@ static double f_shift(double a, double b, const EvalCall *c)
     return n >= 64 ? 0 : (double)(left ? x << n : x >> n);
 }
 
-/* Max and Min of two: NaN wins, as numpy.maximum's. */
-static double f_max(double a, double b, const EvalCall *c)
-{
-    (void)c;
-    return a > b || isnan(a) ? a : b;
-}
-
-static double f_min(double a, double b, const EvalCall *c)
-{
-    (void)c;
-    return a < b || isnan(a) ? a : b;
-}
-
 typedef double (*BinaryFn)(double a, double b, const EvalCall *c);
 
 /* same_dtype: both operands must have one dtype (Pow and BitShift's
@@ -172,7 +159,8 @@ static bool op_binary(EvalCall *c)
  * left to right, each step broadcasting the running result. */
 static bool op_variadic(EvalCall *c)
 {
-    BinaryFn fn = c->op[1] == 'u' || c->op[1] == 'e' ? f_add : c->op[1] == 'a' ? f_max : f_min;
+    bool adds = c->op[1] == 'u' || c->op[1] == 'e'; /* Sum, Mean */
+    BinaryFn fn = adds ? f_add : c->op[1] == 'a' ? eval_maximum : eval_minimum;
     const Tensor *first = eval_nargs(c, 1, 1 << 20) ? eval_arg(c, 0) : NULL;
     if (!first)
         return false;
