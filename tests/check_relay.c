@@ -4,7 +4,6 @@
  * and the standard error of NAME.golden), the loader's view of the graph,
  * and size limits. */
 #include <check.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,34 +15,10 @@
 #include "util.h"
 #include "graph_dot.h"
 #include "node_label.h"
+#include "check_files.h"
 #include "check_main.h"
 
 /* ---- helpers ---- */
-
-static const char *srcdir(void)
-{
-    const char *dir = getenv("GRAFT_SRCDIR");
-    return dir ? dir : GRAFT_SRCDIR;
-}
-
-/* The whole file (malloc'd), or NULL when it cannot be read. */
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t cap = 0;
-    FILE *mem = open_memstream(&buf, &cap);
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        fwrite(chunk, 1, n, mem);
-    fclose(f);
-    fclose(mem);
-    *len = cap;
-    return buf;
-}
 
 static char *test_file(const char *rel, size_t *len)
 {
@@ -519,36 +494,29 @@ START_TEST(test_roundtrip)
 }
 END_TEST
 
+/* The model at path prints back byte for byte. */
+static bool prints_back(const char *path, const char *name, void *ctx)
+{
+    (void)ctx;
+    size_t len;
+    char *text = read_file(path, &len);
+    ck_assert_msg(text != NULL, "cannot read %s", path);
+    char *diags;
+    char *printed = reprint(name, text, len, &diags);
+    ck_assert_msg(printed != NULL, "%s: %.300s", name, diags);
+    ck_assert_msg(strlen(printed) == len && memcmp(printed, text, len) == 0,
+                  "%s does not print back byte for byte", name);
+    free(printed);
+    free(diags);
+    free(text);
+    return true;
+}
+
 /* Every model of tests/corpus/ (10 models, each also simplified) prints
  * back byte for byte. */
 START_TEST(test_corpus)
 {
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/tests/corpus", srcdir());
-    DIR *d = opendir(dir);
-    ck_assert_msg(d != NULL, "cannot open %s", dir);
-    int count = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        size_t n = strlen(e->d_name);
-        if (n < 6 || strcmp(e->d_name + n - 6, ".relay") != 0)
-            continue;
-        char path[8192];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        size_t len;
-        char *text = read_file(path, &len);
-        char *diags;
-        char *printed = reprint(e->d_name, text, len, &diags);
-        ck_assert_msg(printed != NULL, "%s: %.300s", e->d_name, diags);
-        ck_assert_msg(strlen(printed) == len && memcmp(printed, text, len) == 0,
-                      "%s does not print back byte for byte", e->d_name);
-        free(printed);
-        free(diags);
-        free(text);
-        count++;
-    }
-    closedir(d);
-    ck_assert_int_eq(count, 20);
+    ck_assert_int_eq(each_file("tests/corpus", ".relay", prints_back, NULL), 20);
 }
 END_TEST
 
