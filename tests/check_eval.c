@@ -982,6 +982,24 @@ START_TEST(test_max_min_nan)
 }
 END_TEST
 
+/* where(cond, x, y) and ONNX's Where broadcast all three: cond (2, 1),
+ * x (3) and y a scalar give (2, 3). */
+START_TEST(test_where_broadcasts)
+{
+    static const char *const models[] = {
+        "def @main(%c, %x, %y) {\n  where(%c, %x, %y)\n}\n",
+        "def @main(%c, %x, %y) {\n  Where(%c, %x, %y)\n}\n",
+    };
+    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
+        Tensor p[3] = {tensor("bool", 2, DIMS(2, 1), VALS(1, 0)),
+                       tensor("float32", 1, DIMS(3), VALS(1, 2, 3)),
+                       tensor("float32", 0, NULL, VALS(9))};
+        Result r = eval_model(models[i], p, 3, EVAL_FLOAT64, 0);
+        want(&r, 2, DIMS(2, 3), VALS(1, 2, 3, 9, 9, 9));
+    }
+}
+END_TEST
+
 static Suite *eval_suite(void)
 {
     Suite *s = suite_create("eval");
@@ -1015,6 +1033,7 @@ static Suite *eval_suite(void)
     tcase_add_test(tc, test_prepare_hook);
     tcase_add_test(tc, test_integer_floor_division);
     tcase_add_test(tc, test_max_min_nan);
+    tcase_add_test(tc, test_where_broadcasts);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -214,27 +214,20 @@ static bool op_binary(EvalCall *c)
     return true;
 }
 
-/* where(cond, x, y), broadcasting all three. */
-static bool op_where(EvalCall *c)
+bool eval_where(EvalCall *c)
 {
     const Tensor *cond = eval_nargs(c, 3, 3) ? eval_arg(c, 0) : NULL;
     const Tensor *x = cond ? eval_arg(c, 1) : NULL, *y = x ? eval_arg(c, 2) : NULL;
-    int r1, rank;
-    int64_t d1[EVAL_MAX_RANK * 2], dims[EVAL_MAX_RANK * 2];
-    Tensor shape1 = {.rank = 0};
-    if (!y || !eval_broadcast(c, x, y, &r1, d1))
+    Tensor xy = {.rank = 0};
+    if (!y || !eval_broadcast(c, x, y, &xy.rank, xy.dims))
         return false;
-    shape1.rank = r1;
-    memcpy(shape1.dims, d1, sizeof shape1.dims);
-    if (!eval_broadcast(c, cond, &shape1, &rank, dims))
-        return false;
-    Tensor *r = eval_result(c, x->dtype, rank, dims);
+    Tensor *r = eval_broadcast_result(c, cond, &xy, x->dtype);
     if (!r)
         return false;
     for (size_t i = 0; i < r->size; i++)
-        r->data[i] = cond->data[eval_bcast_index(cond, rank, dims, i)] != 0
-                         ? x->data[eval_bcast_index(x, rank, dims, i)]
-                         : y->data[eval_bcast_index(y, rank, dims, i)];
+        r->data[i] = cond->data[eval_bcast_index(cond, r->rank, r->dims, i)] != 0
+                         ? x->data[eval_bcast_index(x, r->rank, r->dims, i)]
+                         : y->data[eval_bcast_index(y, r->rank, r->dims, i)];
     return true;
 }
 
@@ -254,6 +247,6 @@ const EvalOpDef eval_elem_ops[] = {
     {"power", op_binary},     {"maximum", op_binary},   {"minimum", op_binary},
     {"equal", op_binary},     {"not_equal", op_binary}, {"less", op_binary},
     {"less_equal", op_binary}, {"greater", op_binary},  {"greater_equal", op_binary},
-    {"where", op_where},
+    {"where", eval_where},
     {NULL, NULL},
 };

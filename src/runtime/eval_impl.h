@@ -136,6 +136,9 @@ void eval_bcast_apply(Tensor *r, const Tensor *a, const Tensor *b,
  * for Relay's maximum and minimum and ONNX's Max and Min. */
 double eval_maximum(double x, double y, const EvalCall *c);
 double eval_minimum(double x, double y, const EvalCall *c);
+/* Relay's where(cond, x, y) and ONNX's Where: x's element where cond's is
+ * not 0, else y's, all three broadcast (eval_elem.c). */
+bool eval_where(EvalCall *c);
 /* The output element of a reduction of x that input element flat falls
  * in: its coordinates with the reduced axes dropped. */
 size_t eval_reduce_index(const Tensor *x, const bool *reduced, size_t flat);

@@ -185,24 +185,6 @@ static bool op_variadic(EvalCall *c)
     return true;
 }
 
-/* Where(cond, x, y), all three broadcast. */
-static bool op_where(EvalCall *c)
-{
-    const Tensor *cond = eval_nargs(c, 3, 3) ? eval_arg(c, 0) : NULL;
-    const Tensor *x = cond ? eval_arg(c, 1) : NULL, *y = x ? eval_arg(c, 2) : NULL;
-    Tensor xy = {.rank = 0};
-    if (!y || !eval_broadcast(c, x, y, &xy.rank, xy.dims))
-        return false;
-    Tensor *r = eval_broadcast_result(c, cond, &xy, x->dtype);
-    if (!r)
-        return false;
-    for (size_t i = 0; i < r->size; i++)
-        r->data[i] = cond->data[eval_bcast_index(cond, r->rank, r->dims, i)] != 0
-                         ? x->data[eval_bcast_index(x, r->rank, r->dims, i)]
-                         : y->data[eval_bcast_index(y, r->rank, r->dims, i)];
-    return true;
-}
-
 /* Cast(x, to=DataType) and CastLike(x, like): the value converted and
  * rounded to the new dtype in either mode (the rounding is the op). */
 static bool op_cast(EvalCall *c)
@@ -245,6 +227,6 @@ const EvalOpDef eval_onnx_elem_ops[] = {
     {"Greater", op_binary}, {"GreaterOrEqual", op_binary},
     {"And", op_binary},   {"Or", op_binary},   {"Xor", op_binary},
     {"Sum", op_variadic}, {"Mean", op_variadic}, {"Max", op_variadic}, {"Min", op_variadic},
-    {"Where", op_where},  {"Cast", op_cast},   {"CastLike", op_cast},
+    {"Where", eval_where},  {"Cast", op_cast},   {"CastLike", op_cast},
     {NULL, NULL},
 };
