@@ -2326,6 +2326,30 @@ START_TEST(test_tuple_of_names)
 }
 END_TEST
 
+/* dim_div in type_rel.c: a known dim divided by a block size, a stride
+ * or reshape's other known dim; an unknown one stays unknown. */
+static const TypeCase unknown_dim_cases[] = {
+    {"%x: Tensor[(1, ?, 4, 4), float32]", "nn.depth_to_space(%x, block_size=2)",
+     "Tensor[(1, ?, 8, 8), float32]"},
+    {"%x: Tensor[(1, 4, ?, 8), float32]", "nn.space_to_depth(%x, block_size=2)",
+     "Tensor[(1, 16, ?, 4), float32]"},
+    {"%x: Tensor[(1, 64, ?, 26), float32]", "vision.yolo_reorg(%x, stride=2)",
+     "Tensor[(1, 256, ?, 13), float32]"},
+    {"%x: Tensor[(2, ?), float32]", "reshape(%x, newshape=[0, -4, 3, -1])",
+     "Tensor[(2, 3, ?), float32]"},
+    {"%x: Tensor[(2, ?), float32]", "reshape(%x, newshape=[0, -4, -1, 4])",
+     "Tensor[(2, ?, 4), float32]"},
+};
+
+START_TEST(test_unknown_dims_divided)
+{
+    const TypeCase *tc = &unknown_dim_cases[_i];
+    char *got = output_type(tc);
+    ck_assert_msg(strcmp(got, tc->type) == 0, "%s: got %s, want %s", tc->body, got, tc->type);
+    free(got);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -2362,6 +2386,8 @@ static Suite *relay_suite(void)
                         (int)(sizeof type_cases / sizeof type_cases[0]));
     tcase_add_loop_test(tc, test_type_contradictions, 0,
                         (int)(sizeof type_errors / sizeof type_errors[0]));
+    tcase_add_loop_test(tc, test_unknown_dims_divided, 0,
+                        (int)(sizeof unknown_dim_cases / sizeof unknown_dim_cases[0]));
     suite_add_tcase(s, tc);
     tc = tcase_create("errors");
     tcase_add_loop_test(tc, test_bad_input, 0, (int)(sizeof bad_files / sizeof bad_files[0]));
