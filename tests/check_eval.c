@@ -938,6 +938,68 @@ START_TEST(test_prepare_hook)
 }
 END_TEST
 
+/* divide and floor_divide on integers: truncated and floored quotients,
+ * 0 for a zero divisor; floor_divide on floats floors the quotient. */
+START_TEST(test_integer_floor_division)
+{
+    static const struct {
+        const char *model;
+        double want[3];
+    } cases[] = {
+        {"def @main(%x, %y) {\n  floor_divide(%x, %y)\n}\n", {-4, -4, 0}},
+        {"def @main(%x, %y) {\n  divide(%x, %y)\n}\n", {-3, -3, 0}},
+    };
+    Result r;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Tensor p[2] = {tensor("int32", 1, DIMS(3), VALS(7, -7, 5)),
+                       tensor("int32", 1, DIMS(3), VALS(-2, 2, 0))};
+        r = eval_model(cases[i].model, p, 2, EVAL_DTYPE, 0);
+        want(&r, 1, DIMS(3), cases[i].want);
+    }
+    r = binary("floor_divide(%x, %y)", 1, DIMS(2), VALS(7.5, -7.5), 0, NULL, VALS(-2));
+    want(&r, 1, DIMS(2), VALS(-4, 3));
+}
+END_TEST
+
+/* maximum and minimum, and ONNX's Max and Min: NaN wins from either
+ * side, as numpy's (eval_maximum, eval_minimum). */
+START_TEST(test_max_min_nan)
+{
+    static const struct {
+        const char *body;
+        double last; /* of 2 and 3 */
+    } cases[] = {
+        {"maximum(%x, %y)", 3}, {"minimum(%x, %y)", 2}, {"Max(%x, %y)", 3}, {"Min(%x, %y)", 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Result r = binary(cases[i].body, 1, DIMS(3), VALS(NAN, 1, 2), 1, DIMS(3),
+                          VALS(1, NAN, 3));
+        ck_assert_msg(r.ok, "%s: %s", cases[i].body, r.err.msg.data);
+        ck_assert(isnan(r.v.t.data[0]) && isnan(r.v.t.data[1]));
+        ck_assert_double_eq(r.v.t.data[2], cases[i].last);
+        value_free(&r.v);
+    }
+}
+END_TEST
+
+/* where(cond, x, y) and ONNX's Where broadcast all three: cond (2, 1),
+ * x (3) and y a scalar give (2, 3). */
+START_TEST(test_where_broadcasts)
+{
+    static const char *const models[] = {
+        "def @main(%c, %x, %y) {\n  where(%c, %x, %y)\n}\n",
+        "def @main(%c, %x, %y) {\n  Where(%c, %x, %y)\n}\n",
+    };
+    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
+        Tensor p[3] = {tensor("bool", 2, DIMS(2, 1), VALS(1, 0)),
+                       tensor("float32", 1, DIMS(3), VALS(1, 2, 3)),
+                       tensor("float32", 0, NULL, VALS(9))};
+        Result r = eval_model(models[i], p, 3, EVAL_FLOAT64, 0);
+        want(&r, 2, DIMS(2, 3), VALS(1, 2, 3, 9, 9, 9));
+    }
+}
+END_TEST
+
 static Suite *eval_suite(void)
 {
     Suite *s = suite_create("eval");
@@ -969,6 +1031,9 @@ static Suite *eval_suite(void)
     tcase_add_test(tc, test_refusals);
     tcase_add_test(tc, test_meta_constants);
     tcase_add_test(tc, test_prepare_hook);
+    tcase_add_test(tc, test_integer_floor_division);
+    tcase_add_test(tc, test_max_min_nan);
+    tcase_add_test(tc, test_where_broadcasts);
     suite_add_tcase(s, tc);
     return s;
 }

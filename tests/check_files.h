@@ -1,6 +1,7 @@
 /* check_files.h - the source tree and whole files, for the Check programs
- * that read the repository's models (check_onnx_encode.c,
- * check_onnx_decode.c, ...), and whether bytes pass the wire check. */
+ * that read the repository's models and rule files (check_onnx_encode.c,
+ * check_relay.c, check_rules_fmt.c, ...), and whether bytes pass the wire
+ * check. */
 #ifndef GRAFT_CHECK_FILES_H
 #define GRAFT_CHECK_FILES_H
 
@@ -22,47 +23,78 @@ static inline const char *srcdir(void)
     return dir ? dir : GRAFT_SRCDIR;
 }
 
-/* The whole file (malloc'd), or NULL when it cannot be read. */
-static inline uint8_t *read_file(const char *path, size_t *len)
+/* The whole file (malloc'd, a NUL after its *len bytes, so that a text
+ * reads as a string), or NULL when it cannot be opened. */
+static inline void *read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    fseek(f, 0, SEEK_END);
-    *len = (size_t)ftell(f);
-    rewind(f);
-    uint8_t *bytes = malloc(*len + 1);
-    ck_assert(fread(bytes, 1, *len, f) == *len);
+    char *data = NULL;
+    size_t cap = 0, n = 0;
+    do {
+        cap = cap ? 2 * cap : 65536;
+        data = realloc(data, cap + 1);
+        ck_assert_ptr_nonnull(data);
+        n += fread(data + n, 1, cap - n, f);
+    } while (n == cap);
+    ck_assert(!ferror(f));
     fclose(f);
-    return bytes;
+    data[n] = '\0';
+    *len = n;
+    return data;
+}
+
+/* Calls visit with the path and name of every file of dir (a path in the
+ * source tree) whose name ends in suffix; how many visits returned true.
+ * The files' order is the directory's, so callers count, never list. */
+static inline int each_file(const char *dir, const char *suffix,
+                            bool (*visit)(const char *path, const char *name, void *ctx),
+                            void *ctx)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", srcdir(), dir);
+    DIR *d = opendir(path);
+    ck_assert_msg(d != NULL, "cannot open %s", path);
+    size_t suffix_len = strlen(suffix);
+    int visited = 0;
+    for (struct dirent *ent; (ent = readdir(d));) {
+        size_t n = strlen(ent->d_name);
+        if (n < suffix_len || strcmp(ent->d_name + n - suffix_len, suffix) != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s/%s", srcdir(), dir, ent->d_name);
+        visited += visit(path, ent->d_name, ctx);
+    }
+    closedir(d);
+    return visited;
+}
+
+/* each_onnx_file's visit and its context, for each_file. */
+typedef struct OnnxVisit {
+    bool (*visit)(const char *name, uint8_t *bytes, size_t len, void *ctx);
+    void *ctx;
+} OnnxVisit;
+
+static inline bool visit_onnx_bytes(const char *path, const char *name, void *ctx)
+{
+    const OnnxVisit *v = ctx;
+    size_t len = 0;
+    uint8_t *bytes = read_file(path, &len);
+    ck_assert_ptr_nonnull(bytes);
+    bool counted = v->visit(name, bytes, len, v->ctx);
+    free(bytes);
+    return counted;
 }
 
 /* Calls visit on the bytes of every .onnx file of dir (a path in the
- * source tree); how many visits returned true.  The files' order is the
- * directory's, so callers count, never list. */
+ * source tree); how many visits returned true (each_file). */
 static inline int each_onnx_file(const char *dir,
                                  bool (*visit)(const char *name, uint8_t *bytes, size_t len,
                                                void *ctx),
                                  void *ctx)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", srcdir(), dir);
-    DIR *d = opendir(path);
-    ck_assert_ptr_nonnull(d);
-    int visited = 0;
-    for (struct dirent *ent; (ent = readdir(d));) {
-        const char *dot = strrchr(ent->d_name, '.');
-        if (!dot || strcmp(dot, ".onnx") != 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s/%s", srcdir(), dir, ent->d_name);
-        size_t len = 0;
-        uint8_t *bytes = read_file(path, &len);
-        ck_assert_ptr_nonnull(bytes);
-        visited += visit(ent->d_name, bytes, len, ctx);
-        free(bytes);
-    }
-    closedir(d);
-    return visited;
+    OnnxVisit v = {visit, ctx};
+    return each_file(dir, ".onnx", visit_onnx_bytes, &v);
 }
 
 /* Whether bytes[0..len) pass the wire check (note [wire check] in

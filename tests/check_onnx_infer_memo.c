@@ -7,7 +7,6 @@
  * types, and a call like one typed before (operands of other types of
  * the same dtype and dims too) gets that one's type. */
 #include <check.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,20 +17,24 @@
 #include "onnx_file.h"
 #include "onnx_graph.h"
 #include "onnx_types_memo.h"
+#include "check_files.h"
 #include "check_main.h"
-
-static const char *srcdir(void)
-{
-    const char *dir = getenv("GRAFT_SRCDIR");
-    return dir ? dir : GRAFT_SRCDIR;
-}
 
 /* ---- the corpus: with the memo and afresh ---- */
 
+/* What the corpus's models add up to. */
+typedef struct MemoCounts {
+    size_t calls; /* calls typed both ways */
+    size_t kept;  /* keys the memos remembered */
+} MemoCounts;
+
 /* Types every call of the model at path both ways and asserts they
- * agree; adds to *calls the calls typed, to *kept the keys remembered. */
-static void agree_on_model(const char *path, size_t *calls, size_t *kept)
+ * agree; adds to counts (a MemoCounts) the calls typed and the keys
+ * remembered. */
+static bool agree_on_model(const char *path, const char *name, void *counts)
 {
+    (void)name;
+    MemoCounts *c = counts;
     graft_diag *d = graft_diag_new(stderr);
     graft_limits *limits = graft_limits_new();
     OnnxModel *m = onnx_file_load(path, limits, NULL, true, d);
@@ -54,35 +57,24 @@ static void agree_on_model(const char *path, size_t *calls, size_t *kept)
         ck_assert_str_eq(memo_why.len ? memo_why.data : "", fresh_why.len ? fresh_why.data : "");
         strbuf_free(&memo_why);
         strbuf_free(&fresh_why);
-        *calls += 1;
+        c->calls++;
     }
-    *kept += type_memo_size(g);
+    c->kept += type_memo_size(g);
     onnx_graph_free(m);
     graft_limits_free(limits);
     graft_diag_free(d);
+    return true;
 }
 
 START_TEST(test_memo_agrees_on_corpus)
 {
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/tests/onnx", srcdir());
-    DIR *dp = opendir(dir);
-    ck_assert_msg(dp != NULL, "%s: no corpus", dir);
-    size_t models = 0, calls = 0, kept = 0;
-    for (struct dirent *e; (e = readdir(dp));) {
-        size_t len = strlen(e->d_name);
-        if (len < 5 || strcmp(e->d_name + len - 5, ".onnx") != 0)
-            continue;
-        char path[8192];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        agree_on_model(path, &calls, &kept);
-        models++;
-    }
-    closedir(dp);
-    printf("%zu models, %zu calls typed both ways, %zu keys remembered\n", models, calls, kept);
-    ck_assert_uint_ge(models, 18);
-    ck_assert_uint_gt(kept, 0);       /* the memo was filled */
-    ck_assert_uint_lt(kept, calls / 2); /* and serves most calls */
+    MemoCounts c = {0, 0};
+    int models = each_file("tests/onnx", ".onnx", agree_on_model, &c);
+    printf("%d models, %zu calls typed both ways, %zu keys remembered\n", models, c.calls,
+           c.kept);
+    ck_assert_int_ge(models, 18);
+    ck_assert_uint_gt(c.kept, 0);         /* the memo was filled */
+    ck_assert_uint_lt(c.kept, c.calls / 2); /* and serves most calls */
 }
 END_TEST
 

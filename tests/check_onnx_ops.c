@@ -34,13 +34,8 @@
 #include "onnx_model.h"
 #include "onnx_node_test.h"
 #include "registry.h"
+#include "check_files.h"
 #include "check_main.h"
-
-static const char *srcdir(void)
-{
-    const char *dir = getenv("GRAFT_SRCDIR");
-    return dir ? dir : GRAFT_SRCDIR;
-}
 
 static const char *testdata(void)
 {

@@ -4,7 +4,6 @@
  * and the standard error of NAME.golden), the loader's view of the graph,
  * and size limits. */
 #include <check.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,34 +15,10 @@
 #include "util.h"
 #include "graph_dot.h"
 #include "node_label.h"
+#include "check_files.h"
 #include "check_main.h"
 
 /* ---- helpers ---- */
-
-static const char *srcdir(void)
-{
-    const char *dir = getenv("GRAFT_SRCDIR");
-    return dir ? dir : GRAFT_SRCDIR;
-}
-
-/* The whole file (malloc'd), or NULL when it cannot be read. */
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t cap = 0;
-    FILE *mem = open_memstream(&buf, &cap);
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        fwrite(chunk, 1, n, mem);
-    fclose(f);
-    fclose(mem);
-    *len = cap;
-    return buf;
-}
 
 static char *test_file(const char *rel, size_t *len)
 {
@@ -519,36 +494,29 @@ START_TEST(test_roundtrip)
 }
 END_TEST
 
+/* The model at path prints back byte for byte. */
+static bool prints_back(const char *path, const char *name, void *ctx)
+{
+    (void)ctx;
+    size_t len;
+    char *text = read_file(path, &len);
+    ck_assert_msg(text != NULL, "cannot read %s", path);
+    char *diags;
+    char *printed = reprint(name, text, len, &diags);
+    ck_assert_msg(printed != NULL, "%s: %.300s", name, diags);
+    ck_assert_msg(strlen(printed) == len && memcmp(printed, text, len) == 0,
+                  "%s does not print back byte for byte", name);
+    free(printed);
+    free(diags);
+    free(text);
+    return true;
+}
+
 /* Every model of tests/corpus/ (10 models, each also simplified) prints
  * back byte for byte. */
 START_TEST(test_corpus)
 {
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/tests/corpus", srcdir());
-    DIR *d = opendir(dir);
-    ck_assert_msg(d != NULL, "cannot open %s", dir);
-    int count = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        size_t n = strlen(e->d_name);
-        if (n < 6 || strcmp(e->d_name + n - 6, ".relay") != 0)
-            continue;
-        char path[8192];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        size_t len;
-        char *text = read_file(path, &len);
-        char *diags;
-        char *printed = reprint(e->d_name, text, len, &diags);
-        ck_assert_msg(printed != NULL, "%s: %.300s", e->d_name, diags);
-        ck_assert_msg(strlen(printed) == len && memcmp(printed, text, len) == 0,
-                      "%s does not print back byte for byte", e->d_name);
-        free(printed);
-        free(diags);
-        free(text);
-        count++;
-    }
-    closedir(d);
-    ck_assert_int_eq(count, 20);
+    ck_assert_int_eq(each_file("tests/corpus", ".relay", prints_back, NULL), 20);
 }
 END_TEST
 
@@ -2642,6 +2610,30 @@ START_TEST(test_binding_lines_counted)
 }
 END_TEST
 
+/* dim_div in type_rel.c: a known dim divided by a block size, a stride
+ * or reshape's other known dim; an unknown one stays unknown. */
+static const TypeCase unknown_dim_cases[] = {
+    {"%x: Tensor[(1, ?, 4, 4), float32]", "nn.depth_to_space(%x, block_size=2)",
+     "Tensor[(1, ?, 8, 8), float32]"},
+    {"%x: Tensor[(1, 4, ?, 8), float32]", "nn.space_to_depth(%x, block_size=2)",
+     "Tensor[(1, 16, ?, 4), float32]"},
+    {"%x: Tensor[(1, 64, ?, 26), float32]", "vision.yolo_reorg(%x, stride=2)",
+     "Tensor[(1, 256, ?, 13), float32]"},
+    {"%x: Tensor[(2, ?), float32]", "reshape(%x, newshape=[0, -4, 3, -1])",
+     "Tensor[(2, 3, ?), float32]"},
+    {"%x: Tensor[(2, ?), float32]", "reshape(%x, newshape=[0, -4, -1, 4])",
+     "Tensor[(2, ?, 4), float32]"},
+};
+
+START_TEST(test_unknown_dims_divided)
+{
+    const TypeCase *tc = &unknown_dim_cases[_i];
+    char *got = output_type(tc);
+    ck_assert_msg(strcmp(got, tc->type) == 0, "%s: got %s, want %s", tc->body, got, tc->type);
+    free(got);
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("relay");
@@ -2678,6 +2670,8 @@ static Suite *relay_suite(void)
                         (int)(sizeof type_cases / sizeof type_cases[0]));
     tcase_add_loop_test(tc, test_type_contradictions, 0,
                         (int)(sizeof type_errors / sizeof type_errors[0]));
+    tcase_add_loop_test(tc, test_unknown_dims_divided, 0,
+                        (int)(sizeof unknown_dim_cases / sizeof unknown_dim_cases[0]));
     suite_add_tcase(s, tc);
     tc = tcase_create("errors");
     tcase_add_loop_test(tc, test_bad_input, 0, (int)(sizeof bad_files / sizeof bad_files[0]));

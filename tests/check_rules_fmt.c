@@ -4,11 +4,11 @@
  * same parse, the same comments in the same order, a fixpoint. */
 #include "check_rules.h"
 
+#include "check_files.h"
 #include "fmt_rules.h"
 #include "limit.h"
 #include "rules_lex.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,8 +145,9 @@ static void comments_and_items(const char *text, StrBuf *comments, StrBuf *items
 
 /* fmt of path's text parses as the text did, keeps every comment in its
  * order and is its own fmt; false when the file does not parse. */
-static bool check_file(const char *path)
+static bool check_file(const char *path, const char *name, void *ctx)
 {
+    (void)name, (void)ctx;
     Source *src = source_read(path, NULL);
     ck_assert_ptr_nonnull(src);
     char *once = fmt(src->text);
@@ -163,31 +164,16 @@ static bool check_file(const char *path)
         free(twice);
         strbuf_free(&c0), strbuf_free(&i0), strbuf_free(&c1), strbuf_free(&i1);
     }
+    bool parsed = once != NULL;
     free(once);
     source_free(src);
-    return once != NULL;
+    return parsed;
 }
 
-/* Checks every *.graft of srcdir's dir; returns how many parsed. */
+/* Checks every *.graft of the source tree's dir; returns how many parsed. */
 static int check_dir(const char *dir)
 {
-    const char *srcdir = getenv("GRAFT_SRCDIR");
-    ck_assert_msg(srcdir != NULL, "GRAFT_SRCDIR is not set (make check sets it)");
-    char path[8192];
-    snprintf(path, sizeof path, "%s/%s", srcdir, dir);
-    DIR *dp = opendir(path);
-    ck_assert_ptr_nonnull(dp);
-    int checked = 0;
-    struct dirent *e;
-    while ((e = readdir(dp))) {
-        size_t n = strlen(e->d_name);
-        if (n < 6 || strcmp(e->d_name + n - 6, ".graft") != 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s/%s", srcdir, dir, e->d_name);
-        checked += check_file(path);
-    }
-    closedir(dp);
-    return checked;
+    return each_file(dir, ".graft", check_file, NULL);
 }
 
 START_TEST(test_fmt_stdpatterns)

@@ -2,10 +2,10 @@
  * precedence), the canonical printer (round trip), and the op registry. */
 #include "check_rules.h"
 
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_files.h"
 #include "registry.h"
 #include "type_infer.h"
 
@@ -257,38 +257,29 @@ START_TEST(test_canonical)
 }
 END_TEST
 
+/* The rule file at path prints to a fixpoint; false when it does not
+ * parse. */
+static bool prints_to_fixpoint(const char *path, const char *name, void *ctx)
+{
+    (void)name, (void)ctx;
+    Source *src = source_read(path, NULL);
+    ck_assert_ptr_nonnull(src);
+    char *once = canonical(src->text);
+    if (once) {
+        char *twice = canonical(once);
+        ck_assert_msg(twice && strcmp(once, twice) == 0, "%s: not a fixpoint", path);
+        free(twice);
+    }
+    bool parsed = once != NULL;
+    free(once);
+    source_free(src);
+    return parsed;
+}
+
 /* Every parsable golden input prints to a fixpoint. */
 START_TEST(test_roundtrip_golden_files)
 {
-    const char *srcdir = getenv("GRAFT_SRCDIR");
-    if (!srcdir)
-        return; /* run outside make check */
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/tests/rules", srcdir);
-    DIR *dp = opendir(dir);
-    ck_assert_ptr_nonnull(dp);
-    int checked = 0;
-    struct dirent *e;
-    while ((e = readdir(dp))) {
-        size_t n = strlen(e->d_name);
-        if (n < 6 || strcmp(e->d_name + n - 6, ".graft") != 0)
-            continue;
-        char path[8192];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        Source *src = source_read(path, NULL);
-        ck_assert_ptr_nonnull(src);
-        char *once = canonical(src->text);
-        if (once) {
-            char *twice = canonical(once);
-            ck_assert_msg(twice && strcmp(once, twice) == 0, "%s: not a fixpoint", path);
-            free(twice);
-            checked++;
-        }
-        free(once);
-        source_free(src);
-    }
-    closedir(dp);
-    ck_assert_int_ge(checked, 15);
+    ck_assert_int_ge(each_file("tests/rules", ".graft", prints_to_fixpoint, NULL), 15);
 }
 END_TEST
 

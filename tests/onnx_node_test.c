@@ -15,21 +15,7 @@
 #include "onnx_infer.h"
 #include "onnx_model.h"
 #include "onnx_node_test.h"
-
-/* The whole file (malloc'd), or NULL when it cannot be read. */
-static uint8_t *read_bytes(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    StrBuf b = {0};
-    char chunk[65536];
-    for (size_t n; (n = fread(chunk, 1, sizeof chunk, f)) > 0;)
-        strbuf_append(&b, chunk, n);
-    fclose(f);
-    *len = b.len;
-    return b.data ? (uint8_t *)b.data : xcalloc(1, 1);
-}
+#include "check_files.h"
 
 /* Stores v, esize bytes little-endian, at p. */
 static void put_le(uint8_t *p, uint64_t v, size_t esize)
@@ -133,7 +119,7 @@ static int32_t declared_dtype(const Onnx__ValueInfoProto *v)
 static bool read_tensor(graft_graph *g, const char *path, int32_t declared, Tensor *out)
 {
     size_t len;
-    uint8_t *bytes = read_bytes(path, &len);
+    uint8_t *bytes = read_file(path, &len);
     Onnx__TensorProto *t = bytes ? onnx__tensor_proto__unpack(NULL, len, bytes) : NULL;
     bool ok = t && tensor_from_proto(g, t, declared, out);
     if (t)
@@ -405,7 +391,7 @@ NodeTestResult onnx_node_test_run(const char *dir, const char *name)
     char path[4096];
     snprintf(path, sizeof path, "%s/%s/model.onnx", dir, name);
     size_t len;
-    uint8_t *bytes = read_bytes(path, &len);
+    uint8_t *bytes = read_file(path, &len);
     graft_diag *d = diag_new(stderr);
     Onnx__ModelProto *m = bytes ? onnx_model_unpack(bytes, len, path, NULL, d) : NULL;
     diag_free(d);
@@ -443,7 +429,7 @@ SkipList onnx_node_skips_read(const char *srcdir)
     char path[4096];
     snprintf(path, sizeof path, "%s/tests/onnx/node_skips.txt", srcdir);
     size_t len;
-    char *text = (char *)read_bytes(path, &len);
+    char *text = read_file(path, &len);
     for (char *line = text, *next; line && *line; line = next) {
         next = strchr(line, '\n');
         next = next ? (*next = '\0', next + 1) : line + strlen(line);

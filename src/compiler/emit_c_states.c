@@ -57,7 +57,7 @@ static void st_hint(StrBuf *hint, const graft_automaton_row *r, const char *cons
 static void state_comment(Emitter *E, const graft_automaton_states *st, uint32_t s, StrBuf *sb)
 {
     const graft_rule_set *rs = E->rs;
-    size_t words = (rs->nitems + 63) / 64 ? (rs->nitems + 63) / 64 : 1;
+    size_t words = automaton_set_words(rs->nitems);
     const uint64_t *set = st->bits + s * words;
     const char *sep = "items ";
     strbuf_printf(sb, "s%u: ", s);
@@ -78,7 +78,7 @@ static void state_comment(Emitter *E, const graft_automaton_states *st, uint32_t
 /* The states' item sets, one a line under its comment. */
 static const char *emit_state_bits(Emitter *E, const graft_automaton_states *st)
 {
-    size_t words = (E->rs->nitems + 63) / 64 ? (E->rs->nitems + 63) / 64 : 1;
+    size_t words = automaton_set_words(E->rs->nitems);
     const char *name = emit_unique(E, "st_bits");
     emit_line(E, "/* Each state's item set: bit i of word i / 64 is items[i]. */");
     emit_table_start(E, "uint64_t", name);
@@ -153,16 +153,23 @@ static void row_comment(const graft_automaton_row *r, const char *const *ops, ui
         strbuf_printf(sb, "%spreds[%u]", k ? ", " : ", passing ", r->preds[k]);
 }
 
+/* How many classes of operand states row's head tells apart: its op's
+ * head (the last head, "any other symbol", for a row of any other kind). */
+static uint32_t row_classes(const graft_automaton_states *st, const graft_automaton_row *row)
+{
+    uint32_t nops = st->nheads - 1;
+    return st->heads[row->tag == SYM_OP && row->a < nops ? row->a : nops].nclasses;
+}
+
 /* One row's table of states, named after the row. */
 static char *emit_row_table(Emitter *E, const graft_automaton_states *st,
                             const graft_automaton_row *row, const char *const *ops)
 {
-    uint32_t nops = st->nheads - 1;
-    uint32_t k = st->heads[row->tag == SYM_OP && row->a < nops ? row->a : nops].nclasses, cells = 1;
+    uint32_t k = row_classes(st, row), cells = 1;
     for (uint32_t n = 0; n < row->nargs; n++)
         cells *= k;
     StrBuf hint = {0};
-    st_hint(&hint, row, ops, nops);
+    st_hint(&hint, row, ops, st->nheads - 1);
     strbuf_printf(&hint, "_%u", row->nargs);
     char *name = xstrdup(st_array(E, hint.data, row->next, cells));
     strbuf_free(&hint);
@@ -173,10 +180,9 @@ static char *emit_row_table(Emitter *E, const graft_automaton_states *st,
 static void row_comment_line(Emitter *E, const graft_automaton_states *st,
                              const graft_automaton_row *row, const char *const *ops)
 {
-    uint32_t nops = st->nheads - 1;
-    uint32_t k = st->heads[row->tag == SYM_OP && row->a < nops ? row->a : nops].nclasses;
+    uint32_t k = row_classes(st, row);
     StrBuf sb = {0};
-    row_comment(row, ops, nops, &sb);
+    row_comment(row, ops, st->nheads - 1, &sb);
     if (row->nargs > 1)
         strbuf_printf(&sb, ": by operand classes, (c0 * %u + c1)%s", k,
                       row->nargs > 2 ? " * ..." : "");

@@ -153,6 +153,11 @@ int64_t dim_mul(int64_t a, int64_t b)
     return product;
 }
 
+int64_t dim_div(int64_t a, int64_t b)
+{
+    return a == DIM_ANY ? DIM_ANY : a / b;
+}
+
 int64_t rel_shape_size(const Shape *s)
 {
     int64_t n = 1;

@@ -115,8 +115,10 @@ const graft_type *rel_dense(RelCtx *c);
 const graft_type *rel_broadcast(RelCtx *c);
 const graft_type *rel_concatenate(RelCtx *c);
 
-/* Arithmetic on dims that keeps "?" unknown. */
+/* Arithmetic on dims that keeps "?" unknown; dim_div's divisor b is a
+ * known positive number (a stride, a block size, a known dim). */
 int64_t dim_add(int64_t a, int64_t b);
 int64_t dim_mul(int64_t a, int64_t b);
+int64_t dim_div(int64_t a, int64_t b);
 
 #endif

@@ -234,13 +234,13 @@ static const graft_type *depth_space(RelCtx *c, bool to_space)
         if (s.dims[ci] != DIM_ANY && s.dims[ci] % (b * b))
             return rel_fail(c, "%lld channels do not divide by block_size^2 = %lld",
                             (long long)s.dims[ci], (long long)(b * b));
-        s.dims[ci] = s.dims[ci] == DIM_ANY ? DIM_ANY : s.dims[ci] / (b * b);
+        s.dims[ci] = dim_div(s.dims[ci], b * b);
         s.dims[hi] = dim_mul(s.dims[hi], b);
         s.dims[wi] = dim_mul(s.dims[wi], b);
     } else {
         s.dims[ci] = dim_mul(s.dims[ci], b * b);
-        s.dims[hi] = s.dims[hi] == DIM_ANY ? DIM_ANY : s.dims[hi] / b;
-        s.dims[wi] = s.dims[wi] == DIM_ANY ? DIM_ANY : s.dims[wi] / b;
+        s.dims[hi] = dim_div(s.dims[hi], b);
+        s.dims[wi] = dim_div(s.dims[wi], b);
     }
     return rel_make(c, data->dtype, &s);
 }

@@ -57,9 +57,9 @@ static bool reshape_special(RelCtx *c, const graft_type *data, const int64_t *ns
     if (v == -4 && *i + 2 < n && *src < data->rank) {
         int64_t whole = data->dims[(*src)++], d1 = ns[++*i], d2 = ns[++*i];
         if (d1 == -1 && d2 > 0)
-            d1 = whole == DIM_ANY ? DIM_ANY : whole / d2;
+            d1 = dim_div(whole, d2);
         if (d2 == -1 && d1 > 0)
-            d2 = whole == DIM_ANY ? DIM_ANY : whole / d1;
+            d2 = dim_div(whole, d1);
         return shape_push(c, out, d1) && shape_push(c, out, d2);
     }
     rel_fail(c, "invalid newshape value %lld", (long long)v);

@@ -149,8 +149,7 @@ static const graft_type *yolo_reorg(RelCtx *c)
     if (stride < 1)
         return rel_fail(c, "stride %lld is not positive", (long long)stride);
     int64_t dims[4] = {data->dims[0], dim_mul(data->dims[1], stride * stride),
-                       data->dims[2] == DIM_ANY ? DIM_ANY : data->dims[2] / stride,
-                       data->dims[3] == DIM_ANY ? DIM_ANY : data->dims[3] / stride};
+                       dim_div(data->dims[2], stride), dim_div(data->dims[3], stride)};
     return tensor(c, data->dtype, 4, dims);
 }
 

@@ -133,9 +133,7 @@ Automaton *automaton_new(const graft_rule_set *rs)
         a->own_off_cap = 1;
         a->acc_off = a->own_off;
     }
-    a->words = (rs->nitems + 63) / 64;
-    if (a->words == 0)
-        a->words = 1;
+    a->words = automaton_set_words(rs->nitems);
     a->scratch = xcalloc(a->words, sizeof(uint64_t));
     return a;
 }
@@ -176,6 +174,11 @@ const uint64_t *automaton_state_set(const Automaton *a, uint32_t s)
 bool automaton_state_has(const Automaton *a, uint32_t state, uint32_t item)
 {
     return state < a->nstates && bit(state_bits(a, state), item);
+}
+
+size_t automaton_set_words(uint32_t nitems)
+{
+    return nitems ? ((size_t)nitems + 63) / 64 : 1;
 }
 
 const uint64_t *automaton_state_sets(const Automaton *a, size_t *words)

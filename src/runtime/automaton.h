@@ -84,6 +84,9 @@ bool automaton_rule_before(const void *rules, uint32_t x, uint32_t y);
 uint32_t automaton_step(Automaton *a, const Symbol *sym);
 
 bool automaton_state_has(const Automaton *a, uint32_t state, uint32_t item);
+/* 64-bit words in a state's item set over nitems items, one at least:
+ * the automaton's layout, which compiled tables (emit_c_states.c) keep. */
+size_t automaton_set_words(uint32_t nitems);
 /* The states' item sets as they stand, *words 64-bit words each (state
  * s's from s * *words), until the next state is built: for a reader that
  * asks many items between two steps and tests the bits inline (note

@@ -572,6 +572,18 @@ void eval_bcast_apply(Tensor *r, const Tensor *a, const Tensor *b,
     }
 }
 
+double eval_maximum(double x, double y, const EvalCall *c)
+{
+    (void)c;
+    return x > y || isnan(x) ? x : y;
+}
+
+double eval_minimum(double x, double y, const EvalCall *c)
+{
+    (void)c;
+    return x < y || isnan(x) ? x : y;
+}
+
 void eval_strides(int rank, const int64_t *dims, int64_t *strides)
 {
     int64_t s = 1;

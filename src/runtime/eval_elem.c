@@ -139,45 +139,57 @@ static bool op_dropout(EvalCall *c)
 
 /* ---- binary, broadcasting ---- */
 
-typedef double (*BinaryFn)(double a, double b, bool is_float);
+typedef double (*BinaryFn)(double a, double b, const EvalCall *c);
 
-static double f_add(double a, double b, bool f) { (void)f; return a + b; }
-static double f_sub(double a, double b, bool f) { (void)f; return a - b; }
-static double f_mul(double a, double b, bool f) { (void)f; return a * b; }
-static double f_max(double a, double b, bool f) { (void)f; return a > b || isnan(a) ? a : b; }
-static double f_min(double a, double b, bool f) { (void)f; return a < b || isnan(a) ? a : b; }
-static double f_pow(double a, double b, bool f) { (void)f; return pow(a, b); }
-static double f_eq(double a, double b, bool f) { (void)f; return a == b; }
-static double f_ne(double a, double b, bool f) { (void)f; return a != b; }
-static double f_lt(double a, double b, bool f) { (void)f; return a < b; }
-static double f_le(double a, double b, bool f) { (void)f; return a <= b; }
-static double f_gt(double a, double b, bool f) { (void)f; return a > b; }
-static double f_ge(double a, double b, bool f) { (void)f; return a >= b; }
+static double f_add(double a, double b, const EvalCall *c) { (void)c; return a + b; }
+static double f_sub(double a, double b, const EvalCall *c) { (void)c; return a - b; }
+static double f_mul(double a, double b, const EvalCall *c) { (void)c; return a * b; }
+static double f_div(double a, double b, const EvalCall *c) { (void)c; return a / b; }
+static double f_floor_div(double a, double b, const EvalCall *c) { (void)c; return floor(a / b); }
+static double f_pow(double a, double b, const EvalCall *c) { (void)c; return pow(a, b); }
+static double f_eq(double a, double b, const EvalCall *c) { (void)c; return a == b; }
+static double f_ne(double a, double b, const EvalCall *c) { (void)c; return a != b; }
+static double f_lt(double a, double b, const EvalCall *c) { (void)c; return a < b; }
+static double f_le(double a, double b, const EvalCall *c) { (void)c; return a <= b; }
+static double f_gt(double a, double b, const EvalCall *c) { (void)c; return a > b; }
+static double f_ge(double a, double b, const EvalCall *c) { (void)c; return a >= b; }
 
-/* Integer division truncates, as TVM's divide does on ints. */
-static double f_div(double a, double b, bool f)
+/* On integers divide truncates, as TVM's divide does, and floor_divide
+ * floors; by 0 both give 0 where a float division gives an infinity or
+ * NaN. */
+static double f_int_div(double a, double b, const EvalCall *c)
 {
-    return f ? a / b : b == 0 ? 0 : trunc(a / b);
+    (void)c;
+    return b == 0 ? 0 : trunc(a / b);
 }
 
-static double f_floor_div(double a, double b, bool f)
+static double f_int_floor_div(double a, double b, const EvalCall *c)
 {
-    return f ? floor(a / b) : b == 0 ? 0 : floor(a / b);
+    (void)c;
+    return b == 0 ? 0 : floor(a / b);
 }
 
+/* int_fn: the op on integer dtypes where it differs from fn. */
 static const struct {
     const char *op;
     BinaryFn fn;
+    BinaryFn int_fn;
     bool is_bool; /* comparisons give bool */
 } binary_fns[] = {
-    {"add", f_add, false},         {"subtract", f_sub, false},
-    {"multiply", f_mul, false},    {"divide", f_div, false},
-    {"floor_divide", f_floor_div, false},
-    {"power", f_pow, false},       {"maximum", f_max, false},
-    {"minimum", f_min, false},     {"equal", f_eq, true},
-    {"not_equal", f_ne, true},     {"less", f_lt, true},
-    {"less_equal", f_le, true},    {"greater", f_gt, true},
-    {"greater_equal", f_ge, true},
+    {"add", f_add, NULL, false},
+    {"subtract", f_sub, NULL, false},
+    {"multiply", f_mul, NULL, false},
+    {"divide", f_div, f_int_div, false},
+    {"floor_divide", f_floor_div, f_int_floor_div, false},
+    {"power", f_pow, NULL, false},
+    {"maximum", eval_maximum, NULL, false},
+    {"minimum", eval_minimum, NULL, false},
+    {"equal", f_eq, NULL, true},
+    {"not_equal", f_ne, NULL, true},
+    {"less", f_lt, NULL, true},
+    {"less_equal", f_le, NULL, true},
+    {"greater", f_gt, NULL, true},
+    {"greater_equal", f_ge, NULL, true},
 };
 
 static bool op_binary(EvalCall *c)
@@ -196,36 +208,26 @@ static bool op_binary(EvalCall *c)
     Tensor *r = eval_result(c, binary_fns[k].is_bool ? "bool" : a->dtype, rank, dims);
     if (!r)
         return false;
-    bool is_float = eval_is_float(a->dtype);
-    bool a_whole = a->size == r->size, b_whole = b->size == r->size; /* read at i itself */
-    for (size_t i = 0; i < r->size; i++)
-        r->data[i] = binary_fns[k].fn(a->data[a_whole ? i : eval_bcast_index(a, rank, dims, i)],
-                                      b->data[b_whole ? i : eval_bcast_index(b, rank, dims, i)],
-                                      is_float);
+    BinaryFn fn = binary_fns[k].int_fn && !eval_is_float(a->dtype) ? binary_fns[k].int_fn
+                                                                    : binary_fns[k].fn;
+    eval_bcast_apply(r, a, b, fn, c);
     return true;
 }
 
-/* where(cond, x, y), broadcasting all three. */
-static bool op_where(EvalCall *c)
+bool eval_where(EvalCall *c)
 {
     const Tensor *cond = eval_nargs(c, 3, 3) ? eval_arg(c, 0) : NULL;
     const Tensor *x = cond ? eval_arg(c, 1) : NULL, *y = x ? eval_arg(c, 2) : NULL;
-    int r1, rank;
-    int64_t d1[EVAL_MAX_RANK * 2], dims[EVAL_MAX_RANK * 2];
-    Tensor shape1 = {.rank = 0};
-    if (!y || !eval_broadcast(c, x, y, &r1, d1))
+    Tensor xy = {.rank = 0};
+    if (!y || !eval_broadcast(c, x, y, &xy.rank, xy.dims))
         return false;
-    shape1.rank = r1;
-    memcpy(shape1.dims, d1, sizeof shape1.dims);
-    if (!eval_broadcast(c, cond, &shape1, &rank, dims))
-        return false;
-    Tensor *r = eval_result(c, x->dtype, rank, dims);
+    Tensor *r = eval_broadcast_result(c, cond, &xy, x->dtype);
     if (!r)
         return false;
     for (size_t i = 0; i < r->size; i++)
-        r->data[i] = cond->data[eval_bcast_index(cond, rank, dims, i)] != 0
-                         ? x->data[eval_bcast_index(x, rank, dims, i)]
-                         : y->data[eval_bcast_index(y, rank, dims, i)];
+        r->data[i] = cond->data[eval_bcast_index(cond, r->rank, r->dims, i)] != 0
+                         ? x->data[eval_bcast_index(x, r->rank, r->dims, i)]
+                         : y->data[eval_bcast_index(y, r->rank, r->dims, i)];
     return true;
 }
 
@@ -245,6 +247,6 @@ const EvalOpDef eval_elem_ops[] = {
     {"power", op_binary},     {"maximum", op_binary},   {"minimum", op_binary},
     {"equal", op_binary},     {"not_equal", op_binary}, {"less", op_binary},
     {"less_equal", op_binary}, {"greater", op_binary},  {"greater_equal", op_binary},
-    {"where", op_where},
+    {"where", eval_where},
     {NULL, NULL},
 };

@@ -131,6 +131,14 @@ size_t eval_bcast_index(const Tensor *t, int rank, const int64_t *dims, size_t f
  * fn(a[i], b[i]) for each element, a and b broadcast. */
 void eval_bcast_apply(Tensor *r, const Tensor *a, const Tensor *b,
                       double (*fn)(double x, double y, const EvalCall *c), const EvalCall *c);
+/* The larger and the smaller of x and y, NaN winning as in numpy's
+ * maximum and minimum (C's fmax and fmin drop it): eval_bcast_apply's fn
+ * for Relay's maximum and minimum and ONNX's Max and Min. */
+double eval_maximum(double x, double y, const EvalCall *c);
+double eval_minimum(double x, double y, const EvalCall *c);
+/* Relay's where(cond, x, y) and ONNX's Where: x's element where cond's is
+ * not 0, else y's, all three broadcast (eval_elem.c). */
+bool eval_where(EvalCall *c);
 /* The output element of a reduction of x that input element flat falls
  * in: its coordinates with the reduced axes dropped. */
 size_t eval_reduce_index(const Tensor *x, const bool *reduced, size_t flat);

@@ -116,19 +116,6 @@ static double f_shift(double a, double b, const EvalCall *c)
     return n >= 64 ? 0 : (double)(left ? x << n : x >> n);
 }
 
-/* Max and Min of two: NaN wins, as numpy.maximum's. */
-static double f_max(double a, double b, const EvalCall *c)
-{
-    (void)c;
-    return a > b || isnan(a) ? a : b;
-}
-
-static double f_min(double a, double b, const EvalCall *c)
-{
-    (void)c;
-    return a < b || isnan(a) ? a : b;
-}
-
 typedef double (*BinaryFn)(double a, double b, const EvalCall *c);
 
 /* same_dtype: both operands must have one dtype (Pow and BitShift's
@@ -172,7 +159,8 @@ static bool op_binary(EvalCall *c)
  * left to right, each step broadcasting the running result. */
 static bool op_variadic(EvalCall *c)
 {
-    BinaryFn fn = c->op[1] == 'u' || c->op[1] == 'e' ? f_add : c->op[1] == 'a' ? f_max : f_min;
+    bool adds = c->op[1] == 'u' || c->op[1] == 'e'; /* Sum, Mean */
+    BinaryFn fn = adds ? f_add : c->op[1] == 'a' ? eval_maximum : eval_minimum;
     const Tensor *first = eval_nargs(c, 1, 1 << 20) ? eval_arg(c, 0) : NULL;
     if (!first)
         return false;
@@ -194,24 +182,6 @@ static bool op_variadic(EvalCall *c)
             acc.data[i] /= c->nargs;
     c->out->nfields = -1;
     c->out->t = acc;
-    return true;
-}
-
-/* Where(cond, x, y), all three broadcast. */
-static bool op_where(EvalCall *c)
-{
-    const Tensor *cond = eval_nargs(c, 3, 3) ? eval_arg(c, 0) : NULL;
-    const Tensor *x = cond ? eval_arg(c, 1) : NULL, *y = x ? eval_arg(c, 2) : NULL;
-    Tensor xy = {.rank = 0};
-    if (!y || !eval_broadcast(c, x, y, &xy.rank, xy.dims))
-        return false;
-    Tensor *r = eval_broadcast_result(c, cond, &xy, x->dtype);
-    if (!r)
-        return false;
-    for (size_t i = 0; i < r->size; i++)
-        r->data[i] = cond->data[eval_bcast_index(cond, r->rank, r->dims, i)] != 0
-                         ? x->data[eval_bcast_index(x, r->rank, r->dims, i)]
-                         : y->data[eval_bcast_index(y, r->rank, r->dims, i)];
     return true;
 }
 
@@ -257,6 +227,6 @@ const EvalOpDef eval_onnx_elem_ops[] = {
     {"Greater", op_binary}, {"GreaterOrEqual", op_binary},
     {"And", op_binary},   {"Or", op_binary},   {"Xor", op_binary},
     {"Sum", op_variadic}, {"Mean", op_variadic}, {"Max", op_variadic}, {"Min", op_variadic},
-    {"Where", op_where},  {"Cast", op_cast},   {"CastLike", op_cast},
+    {"Where", eval_where},  {"Cast", op_cast},   {"CastLike", op_cast},
     {NULL, NULL},
 };

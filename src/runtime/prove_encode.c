@@ -303,6 +303,25 @@ static ProveTerm encode_call(Encoder *e, const char *op, int nkids, EncodeKid ki
     return prove_op(e, op, args, nkids, attrs);
 }
 
+/* Element index of the tuple t: only a batch norm's (or dropout's)
+ * field 0, the normalized data, is in the fragment. */
+static ProveTerm first_field(Encoder *e, ProveTerm t, int64_t index)
+{
+    if (t.v && (!t.tuple || index != 0))
+        return prove_fail(e, "an element access other than a batch norm's [0] "
+                             "leaves the fragment");
+    t.tuple = false;
+    return t;
+}
+
+/* t as a whole side of the rule, which must be one tensor. */
+static ProveTerm one_tensor(Encoder *e, ProveTerm t)
+{
+    if (t.v && t.tuple)
+        return prove_fail(e, "a tuple result leaves the fragment");
+    return t;
+}
+
 /* ---- the pattern ---- */
 
 typedef struct PatAttrs {
@@ -410,11 +429,7 @@ static ProveTerm encode_pat(Encoder *e, const graft_pat *p)
         break;
     }
     case GRAFT_PAT_GETITEM:
-        t = encode_pat(e, p->kids[0]);
-        if (t.v && (!t.tuple || e->rs->items[p->item].index != 0))
-            return prove_fail(e, "an element access other than a batch norm's [0] "
-                                 "leaves the fragment");
-        t.tuple = false;
+        t = first_field(e, encode_pat(e, p->kids[0]), e->rs->items[p->item].index);
         break;
     case GRAFT_PAT_STAR:
         return prove_fail(e, "a repeated %s*(...) leaves the fragment",
@@ -432,10 +447,7 @@ static ProveTerm encode_pat(Encoder *e, const graft_pat *p)
 ProveTerm prove_encode_pattern(Encoder *e)
 {
     e->action_side = false;
-    ProveTerm t = encode_pat(e, e->rule->pattern);
-    if (t.v && t.tuple)
-        return prove_fail(e, "a tuple result leaves the fragment");
-    return t;
+    return one_tensor(e, encode_pat(e, e->rule->pattern));
 }
 
 /* ---- the guard: comparisons of constant values ---- */
@@ -565,14 +577,8 @@ static ProveTerm encode_act(Encoder *e, const graft_expr *x)
         return encode_act_call(e, x);
     case GRAFT_EXPR_FOLD: /* a value computed now means what its expression means */
         return encode_act(e, x->kids[0]);
-    case GRAFT_EXPR_GETITEM: {
-        ProveTerm t = encode_act(e, x->kids[0]);
-        if (t.v && (!t.tuple || x->i != 0))
-            return prove_fail(e, "an element access other than a batch norm's [0] "
-                                 "leaves the fragment");
-        t.tuple = false;
-        return t;
-    }
+    case GRAFT_EXPR_GETITEM:
+        return first_field(e, encode_act(e, x->kids[0]), x->i);
     default:
         return prove_fail(e, "the action's expression leaves the fragment");
     }
@@ -581,8 +587,5 @@ static ProveTerm encode_act(Encoder *e, const graft_expr *x)
 ProveTerm prove_encode_action(Encoder *e)
 {
     e->action_side = true;
-    ProveTerm t = encode_act(e, e->rule->action);
-    if (t.v && t.tuple)
-        return prove_fail(e, "a tuple result leaves the fragment");
-    return t;
+    return one_tensor(e, encode_act(e, e->rule->action));
 }
