@@ -14,6 +14,7 @@
 
 #include "diag.h"
 #include "graph.h"
+#include "graph_impl.h"
 #include "limit.h"
 #include "onnx_file.h"
 #include "onnx_graph.h"
@@ -318,6 +319,73 @@ START_TEST(test_plain_calls_two_a_slot)
 }
 END_TEST
 
+/* Makes the graph's entry of tensor type taken (note [canonical tensor
+ * types] in src/ir/graph_type.c) hold holder: taken's hash is then
+ * holder's, as when two shapes' hashes collide. */
+static void give_hash(graft_graph *g, const graft_type *taken, const graft_type *holder)
+{
+    KeyMap *types = &g->tensor_types;
+    size_t moved = 0;
+    for (size_t i = 0; i < types->cap; i++)
+        if (types->slots[i].key && types->slots[i].value == (int64_t)(intptr_t)taken) {
+            types->slots[i].value = (int64_t)(intptr_t)holder;
+            moved++;
+        }
+    ck_assert_uint_eq(moved, 1);
+}
+
+/* Asserts call n's type through the memo is want, and the one inferred
+ * afresh is of its dtype and dims. */
+static void typed_as(graft_graph *g, const graft_node *n, const graft_type *want)
+{
+    StrBuf why = {0};
+    const graft_type *fresh = onnx_type_of_fresh(g, n, &why);
+    ck_assert_uint_eq(why.len, 0);
+    strbuf_free(&why);
+    ck_assert_ptr_eq(type_of(g, n), want);
+    ck_assert(type_equal(fresh, want));
+    ck_assert_str_eq(fresh->text, want->text);
+}
+
+/* note [inference memo]: a second type of one dtype and dims, made anew
+ * when another shape holds their hash in the graph (forced here), is
+ * right (its dims and text its own) and keys the memo by its own
+ * address: a call on it is typed as afresh, remembered apart from one on
+ * the canonical type or on the shape holding the hash. */
+START_TEST(test_memo_keys_colliding_types)
+{
+    graft_graph *g = graph_new();
+    const graft_type *a = tensor(g, "float32", (int64_t[]){2, 3}, 2);
+    const graft_type *b = tensor(g, "float32", (int64_t[]){3, 2}, 2);
+    give_hash(g, b, a);
+    const graft_type *b2 = tensor(g, "float32", (int64_t[]){3, 2}, 2);
+    const graft_type *b3 = tensor(g, "float32", (int64_t[]){3, 2}, 2);
+    ck_assert_ptr_ne(b2, a);
+    ck_assert_ptr_ne(b2, b);
+    ck_assert_ptr_ne(b3, b2); /* made anew each time */
+    ck_assert_str_eq(b2->text, "Tensor[(3, 2), float32]");
+    ck_assert(type_equal(b3, b));
+    ck_assert_ptr_eq(tensor(g, "float32", (int64_t[]){2, 3}, 2), a);
+    graft_node *pa = graph_add_param(g, "a", a), *pb = graph_add_param(g, "b", b);
+    graft_node *pb2 = graph_add_param(g, "b2", b2), *pb3 = graph_add_param(g, "b3", b3);
+    typed_as(g, call(g, "Relu", &pa, 1, NULL, NULL), a);
+    typed_as(g, call(g, "Relu", &pb, 1, NULL, NULL), b);
+    typed_as(g, call(g, "Relu", &pb2, 1, NULL, NULL), b2);
+    typed_as(g, call(g, "Relu", &pb3, 1, NULL, NULL), b3);
+    typed_as(g, call(g, "Relu", &pb2, 1, NULL, NULL), b2); /* remembered */
+    ck_assert_uint_eq(type_memo_size(g), 4);
+    const graft_attr_value *swap = ints(g, (int64_t[]){1, 0}, 2);
+    typed_as(g, call(g, "Transpose", &pb2, 1, "perm", swap), a);
+    typed_as(g, call(g, "Transpose", &pb3, 1, "perm", swap), a);
+    const graft_type *made = type_of(g, call(g, "Transpose", &pa, 1, "perm", swap));
+    ck_assert_str_eq(made->text, "Tensor[(3, 2), float32]"); /* made anew, */
+    ck_assert_ptr_ne(made, b3);
+    typed_as(g, call(g, "Transpose", &pa, 1, "perm", swap), made); /* then remembered */
+    ck_assert_uint_eq(type_memo_size(g), 7);
+    graph_free(g);
+}
+END_TEST
+
 static Suite *onnx_infer_memo_suite(void)
 {
     Suite *s = suite_create("onnx_infer_memo");
@@ -331,6 +399,7 @@ static Suite *onnx_infer_memo_suite(void)
     tcase_add_test(tc, test_memo_skips_contradictions);
     tcase_add_test(tc, test_plain_calls);
     tcase_add_test(tc, test_plain_calls_two_a_slot);
+    tcase_add_test(tc, test_memo_keys_colliding_types);
     suite_add_tcase(s, tc);
     return s;
 }

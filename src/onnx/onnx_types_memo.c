@@ -17,14 +17,17 @@
  *     inference reads tensors and bodies) are inferred each time;
  *   - each operand as operand_type in onnx_types.c sees it: left out,
  *     a tensor's dtype and dims, or nothing known (no type, a tuple); a
- *     tensor by its canonical type, the first type of its dtype (by
- *     address: a name interned in the graph or dtype.c's) and dims the
- *     memo met, whose address stands for them as long as the graph
- *     lives (a type is never changed once made and lives in the graph's
- *     arena: note [shared types] in onnx_types.c); the operands' types
- *     are also all that output_type reads to share one as a result, so
- *     a key's type is the one its first call got, of the dtype and dims
- *     inference would give again (types may be shared, graph.h);
+ *     tensor by its type's address, which stands for its dtype and dims
+ *     as long as the graph lives: every tensor type is made by
+ *     graph_type_tensor, one per dtype and dims (note [canonical tensor
+ *     types] in src/ir/graph_type.c), never changed once made and kept
+ *     in the graph's arena (note [shared types] in onnx_types.c); a
+ *     second type of one dtype and dims (made when another shape held
+ *     their hash there) is only another key, typed once more, and the
+ *     operands' types are also all that output_type reads to share one
+ *     as a result, so a key's type is the one its first call got, of
+ *     the dtype and dims inference would give again (types may be
+ *     shared, graph.h);
  *   - the result count and whether the value is a tuple of them
  *     (result_count in onnx_types.c).
  * The domain is no part of it: only default-domain calls are inferred.
@@ -32,11 +35,11 @@
  * values (Reshape's shape, Unsqueeze's axes: note [values on demand] in
  * onnx_infer_values.c), as its type depends on a constant's bytes; and a
  * contradiction, whose message names each node where it is found.
- * Keys by the operands' own types found 1,359 keys in the 1,714 calls of
- * the corpus (a model's layers make many types of one shape: each
- * initializer's, each new result's), keys by canonical types 560, as
- * keys by dtype and dims words do, which cost bench/onnx_e2e.sh about
- * 70 instructions a call more.  The memo belongs to the graph
+ * The 1,714 calls of the corpus make 560 keys, as keys by dtype and
+ * dims words do (which cost bench/onnx_e2e.sh about 70 instructions a
+ * call more); before the graph's types were canonical, the memo mapped
+ * each type to the first of its dtype and dims itself (1,359 keys
+ * without that).  The memo belongs to the graph
  * (graph_set_type_memo), freed with it: a graph made later at the same
  * address, whose types and names may sit at the old ones' addresses,
  * starts without one.  A key's hash (hash_bytes of its words) finds its
@@ -53,8 +56,8 @@
 
 #include "util.h"
 
-/* Slots of the cache in front of the canonical types: a model's calls
- * read a few types' values over and over. */
+/* Slots of the caches in front of the memo's KeyMap (note [hot keys],
+ * note [plain calls]). */
 enum { RECENT_BITS = 6 };
 
 /* One key remembered: its words in the pool, and the type. */
@@ -73,11 +76,6 @@ typedef struct TypeMemo {
     KeyMap by_hash;          /* a key's hash -> its entry + 1 */
     VEC(MemoEntry) entries;
     VEC(uint64_t) words;     /* the keys' words, one after another */
-    KeyMap canonical;        /* a tensor type -> the first of its dtype and dims */
-    KeyMap by_shape;         /* a dtype and dims' hash -> the first type of them */
-    struct {                 /* canonical's recent answers (note [one cache slot]) */
-        const graft_type *type, *canonical;
-    } recent[1 << RECENT_BITS];
     struct {                 /* by_hash's recent answers: note [hot keys] */
         uint64_t hash;
         int64_t entry;       /* + 1 */
@@ -91,8 +89,6 @@ static void memo_free(void *memo)
 {
     TypeMemo *m = memo;
     keymap_free(&m->by_hash);
-    keymap_free(&m->canonical);
-    keymap_free(&m->by_shape);
     vec_free(&m->entries);
     vec_free(&m->words);
     free(m);
@@ -158,48 +154,17 @@ static bool put_value(graft_graph *g, TypeKey *k, const graft_attr_value *v)
     return true;
 }
 
-static bool same_shape(const graft_type *a, const graft_type *b)
-{
-    return a->dtype == b->dtype && a->rank == b->rank &&
-           memcmp(a->dims, b->dims, (size_t)a->rank * sizeof *a->dims) == 0;
-}
-
-/* The first tensor type of t's dtype and dims the memo met, which stands
- * for them in keys (t itself when another shape has their hash). */
-static const graft_type *canonical_type(TypeMemo *m, const graft_type *t)
-{
-    size_t k = cache_slot((uint64_t)(uintptr_t)t, RECENT_BITS);
-    if (m->recent[k].type == t)
-        return m->recent[k].canonical;
-    const graft_type *known = keymap_get_ptr(&m->canonical, t);
-    if (known) {
-        m->recent[k].type = t;
-        m->recent[k].canonical = known;
-        return known;
-    }
-    uint64_t h = hash_bytes(t->dims, (size_t)t->rank * sizeof *t->dims,
-                            (uint64_t)(uintptr_t)t->dtype ^ (uint64_t)t->rank);
-    int64_t *first = keymap_put(&m->by_shape, h | 1, (int64_t)(intptr_t)t);
-    const graft_type *c = (const graft_type *)(intptr_t)*first;
-    if (!same_shape(c, t))
-        c = t;
-    keymap_put_ptr(&m->canonical, t, c);
-    m->recent[k].type = t;
-    m->recent[k].canonical = c;
-    return c;
-}
-
 /* Operand a as inference sees it (operand_type in onnx_types.c): left
- * out, a tensor's dtype and dims (its canonical type), or nothing known
- * (no type, a tuple). */
-static uint64_t operand_word(TypeMemo *m, const graft_node *a)
+ * out, a tensor's dtype and dims (its type's address: note [inference
+ * memo]), or nothing known (no type, a tuple). */
+static uint64_t operand_word(const graft_node *a)
 {
     const graft_type *t = node_type(a);
     if (node_kind(a) == NODE_TUPLE && node_nargs(a) == 0)
         return ABSENT_OPERAND;
     if (!t || t->kind != TYPE_TENSOR || t->rank < 0)
         return UNKNOWN_OPERAND;
-    return (uint64_t)(uintptr_t)canonical_type(m, t);
+    return (uint64_t)(uintptr_t)t;
 }
 
 bool type_key_of(graft_graph *g, const graft_node *n, int nout, bool tuple, TypeKey *key)
@@ -211,7 +176,7 @@ bool type_key_of(graft_graph *g, const graft_node *n, int nout, bool tuple, Type
     key->len = 3;
     key->memo = memo_of(g);
     for (int i = 0; i < nargs; i++)
-        if (!put_word(key, operand_word(key->memo, node_arg(n, i))))
+        if (!put_word(key, operand_word(node_arg(n, i))))
             return false;
     for (int i = 0; i < nattrs; i++) {
         const graft_attr *at = node_attr(n, i);
